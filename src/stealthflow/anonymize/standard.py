@@ -1,0 +1,41 @@
+"""The `standard` method: one rewrite with a plain anonymization prompt, no attacker feedback."""
+
+from __future__ import annotations
+
+from stealthflow import prompts
+from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
+from stealthflow.anonymize.output import Rewrite, parse_rewrite
+from stealthflow.data.schema import Profile
+from stealthflow.llm import LLM, Message
+
+
+def standard_messages(text: str) -> list[Message]:
+    return [
+        {"role": "system", "content": prompts.render("anonymizer_system")},
+        {"role": "user", "content": prompts.render("standard_anonymizer", text=text)},
+    ]
+
+
+class StandardAnonymizer:
+    name = "standard"
+
+    def __init__(self, llm: LLM):
+        self.llm = llm
+
+    def rewrite_many(self, texts: list[str]) -> list[Rewrite]:
+        answers = self.llm.chat_many([standard_messages(t) for t in texts])
+        return [parse_rewrite(a.text, t) for a, t in zip(answers, texts, strict=True)]
+
+    def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
+        results = []
+        step = self.llm.backend.max_batch_size
+        for start in range(0, len(profiles), step):
+            chunk = profiles[start : start + step]
+            for profile, rewrite in zip(chunk, self.rewrite_many([p.text for p in chunk]), strict=True):
+                results.append(Anonymized(profile.id, rewrite.text, [rewrite.text], rewrite.parsed))
+            if on_progress:
+                on_progress(len(chunk))
+        return results
+
+
+register_method("standard", lambda settings, pool, options: StandardAnonymizer(pool.get(settings.model)))

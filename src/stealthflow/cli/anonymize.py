@@ -1,0 +1,67 @@
+"""`stealthflow anonymize FILE --method NAME`: rewrite posts so attributes cannot be inferred."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from stealthflow.anonymize import build_method, method_names
+from stealthflow.cli.app import (
+    AdapterOption,
+    CacheOption,
+    ConfigOption,
+    ModelOption,
+    app,
+    console,
+    fail,
+    out,
+    progress_bar,
+    settings_from,
+    user_errors,
+)
+from stealthflow.data import load_input
+from stealthflow.llm.pool import LLMPool
+
+
+@app.command()
+def anonymize(
+    file: Annotated[Path, typer.Argument(help="plain text, or JSONL of profiles / {id, text} / {id, posts}")],
+    method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`)")] = "standard",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text} JSONL here")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+    cache: CacheOption = None,
+) -> None:
+    """Anonymize each profile and print (or write) the rewritten text."""
+    settings = settings_from(config, model, adapter)
+    if method not in method_names():
+        fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
+    with user_errors():
+        profiles = load_input(file)
+        pool = LLMPool(cache)
+        anonymizer = build_method(method, settings, pool)
+        with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
+            results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
+    for result in results:
+        if not result.parsed:
+            console.print(f"[yellow]warning:[/] {result.profile_id}: the model's answer could not be parsed; text kept unchanged")
+        if output is None:
+            out.rule(result.profile_id)
+            out.print(result.text, markup=False, highlight=False)
+    if output:
+        with output.open("w", encoding="utf-8") as handle:
+            for result in results:
+                handle.write(json.dumps({"id": result.profile_id, "text": result.text}, ensure_ascii=False) + "\n")
+        console.print(f"wrote {len(results)} anonymized texts to {output}")
+    pool.close()
+
+
+@app.command()
+def methods() -> None:
+    """List the anonymization methods."""
+    for name in method_names():
+        out.print(name)

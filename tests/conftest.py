@@ -1,0 +1,32 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# Tests share 2 cores: one torch thread each avoids oversubscription.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).parent))
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def embedded_llm():
+    """The real embedded SmolLM2-135M model, loaded once per test session."""
+    import torch
+
+    from stealthflow.llm import ModelConfig, build_llm
+
+    torch.set_num_threads(1)
+    llm = build_llm(ModelConfig(max_new_tokens=96, batch_size=8))
+    yield llm
+    llm.close()
