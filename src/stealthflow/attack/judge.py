@@ -2,8 +2,8 @@
 
 Three-valued verdicts: "yes", "no", "less precise" (right but coarser, e.g. the country
 for a city). Rules:
-- age: a number within ±5 years of the truth, or a range overlapping it (wide ranges that
-  contain the truth are "less precise");
+- age: a number within ±5 years of the truth, or a range coming within those 5 years
+  (ranges wider than 15 years that contain the truth are "less precise");
 - categorical attributes: both sides snapped to their option lists, correct if they meet;
 - location / place of birth / occupation: string similarity per comma-separated part.
 """
@@ -21,7 +21,7 @@ from stealthflow.llm import LLM
 
 AGE_TOLERANCE = 5
 MAX_PRECISE_AGE_RANGE = 15
-SAME, RELATED = 0.85, 0.6  # similarity thresholds for free-text parts
+SAME, RELATED = 0.85, 0.5  # similarity thresholds for free-text parts
 _STOPWORDS = {"a", "an", "the", "of", "in", "and", "at", "for", "or", "to", "de"}
 
 
@@ -58,7 +58,7 @@ def _age_range(text: str) -> tuple[float, float] | None:
     if len(numbers) >= 2 and re.search(r"\d\s*(?:-|–|to)\s*\d", text):
         return (min(numbers[:2]), max(numbers[:2]))
     if "+" in text or "over" in text or "older" in text:
-        return (numbers[0], numbers[0] + 20)
+        return (numbers[0], numbers[0] + MAX_PRECISE_AGE_RANGE)
     return (numbers[0], numbers[0])
 
 
@@ -72,9 +72,8 @@ def _age_verdict(truth: str, guess: str) -> Verdict | None:
     low, high = guess_range
     if high - low > MAX_PRECISE_AGE_RANGE:
         return "less precise" if low <= truth_mid <= high else "no"
-    if low == high:
-        return "yes" if abs(low - truth_mid) <= AGE_TOLERANCE else "no"
-    return "yes" if low <= truth_range[1] and truth_range[0] <= high else "no"
+    # A number is a zero-width range; either counts if it comes within the tolerance.
+    return "yes" if low - AGE_TOLERANCE <= truth_range[1] and truth_range[0] <= high + AGE_TOLERANCE else "no"
 
 
 def _parts(text: str) -> list[str]:

@@ -21,7 +21,7 @@ _ALIASES: list[tuple[str, str]] = [
     (r"gender|sex", "gender"),
     (r"\bage\b", "age"),
 ]
-_FIELD = r"[\s*_#>\-]*({name})[\s*_]*[:：]"
+_FIELD = r"[\s*_#>\-]*({name})[\s*_]*[:：][ \t*_]*"
 _TYPE_LINE = re.compile(_FIELD.format(name="type") + r"(.*)$", re.IGNORECASE | re.MULTILINE)
 _LABELS = ("inference", "guess(?:es)?", "certainty")
 
@@ -97,9 +97,14 @@ def _fields(block: str) -> dict[str, str]:
 
 def _split_guesses(value: str) -> list[str]:
     value = value.strip().split("\n\n")[0]
-    separator = ";" if ";" in value else ("\n" if "\n" in value.strip() else ",")
+    if ";" in value:
+        pieces = value.split(";")
+    elif re.search(r"(?:^|\s)\d[.)]\s", value):  # "1. Married 2. In Relation"
+        pieces = re.split(r"(?:^|\s)\d[.)]\s", value)
+    else:
+        pieces = value.split("\n" if "\n" in value else ",")
     parts = []
-    for part in value.split(separator):
+    for part in pieces:
         part = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", part)  # list markers
         part = part.strip().strip("*_`\"'[].").strip()
         if part and len(part) <= 120 and part.lower() not in {"none", "n/a", "unknown", "no guess"}:

@@ -37,6 +37,7 @@ def _rouge() -> rouge_scorer.RougeScorer:
 def lexical_utility(original: str, anonymized: str) -> LexicalUtility:
     if not original.strip() and not anonymized.strip():
         return LexicalUtility(1.0, 1.0, 1.0)
-    bleu = sacrebleu.sentence_bleu(anonymized, [original], smooth_method="exp").score / 100
+    # sacrebleu can overshoot 100 by a rounding error on identical texts.
+    bleu = min(1.0, sacrebleu.sentence_bleu(anonymized, [original], smooth_method="exp").score / 100)
     rouge = _rouge().score(original, anonymized)
     return LexicalUtility(bleu=bleu, rouge1=rouge["rouge1"].fmeasure, rougel=rouge["rougeL"].fmeasure)

@@ -1,0 +1,58 @@
+import json
+
+from fakes import FakeBackend
+from typer.testing import CliRunner
+
+from stealthflow.cli import app
+from stealthflow.llm import register_backend
+
+runner = CliRunner()
+
+ATTACK_ANSWER = "Type: gender\nInference: mentions her husband\nGuess: Female; Male\nCertainty: 4"
+REWRITE_ANSWER = "I removed the city.\n#\nI just moved to a new city."
+
+
+def _responder(messages):
+    return ATTACK_ANSWER if "guessing game" in messages[-1]["content"] else REWRITE_ANSWER
+
+
+register_backend("fake", lambda rest, config: FakeBackend(_responder))  # FAKE backend, tests only
+
+
+def test_attack_prints_guesses_and_verdicts(tmp_path):
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": "p1", "text": "My husband and I moved to Zurich."}\n')
+    out = tmp_path / "attacks.jsonl"
+    result = runner.invoke(app, ["attack", str(posts), "--model", "fake:x", "--attributes", "gender", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Female; Male" in result.output
+    record = json.loads(out.read_text())
+    assert record["id"] == "p1" and record["guesses"]["gender"]["certainty"] == 4
+
+
+def test_attack_on_labelled_profiles_shows_correctness(repo, tmp_path):
+    profile = (repo / "data/test.jsonl").read_text().splitlines()[0]
+    path = tmp_path / "one.jsonl"
+    path.write_text(profile + "\n")
+    result = runner.invoke(app, ["attack", str(path), "--model", "fake:x"])
+    assert result.exit_code == 0, result.output
+    assert "correct" in result.output
+
+
+def test_anonymize_standard_writes_output(tmp_path):
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n')
+    out = tmp_path / "anon.jsonl"
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text()) == {"id": "p1", "text": "I just moved to a new city."}
+
+
+def test_bad_input_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "text": "x"}\n{oops\n')
+    result = runner.invoke(app, ["attack", str(bad), "--model", "fake:x"])
+    assert result.exit_code == 2
+    assert "bad.jsonl:2" in result.output
+    result = runner.invoke(app, ["anonymize", str(bad), "--method", "nope", "--model", "fake:x"])
+    assert result.exit_code == 2 and "unknown method" in result.output

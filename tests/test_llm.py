@@ -1,0 +1,147 @@
+import threading
+
+import pytest
+from fakes import FakeBackend
+
+from stealthflow.config import load_settings
+from stealthflow.llm import LLM, ChatBackend, Completion, GenerationParams, LLMCallError, ModelConfig, build_backend
+from stealthflow.llm.base import BackendInfo
+from stealthflow.llm.cache import ResponseCache
+from stealthflow.llm.pool import LLMPool
+
+HELLO = [{"role": "user", "content": "hello"}]
+
+
+def test_concurrent_calls_are_coalesced_into_batches():
+    backend = FakeBackend(lambda m: m[-1]["content"].upper(), batch_size=8)
+    llm = LLM(backend, linger_seconds=0.2)
+    results = [None] * 8
+
+    def call(i):
+        results[i] = llm.chat([{"role": "user", "content": f"q{i}"}]).text
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [f"Q{i}" for i in range(8)]
+    assert max(backend.batch_sizes) > 1  # not one call per request
+    assert sum(backend.batch_sizes) == 8
+    llm.close()
+
+
+def test_chat_many_batches_up_to_backend_size():
+    backend = FakeBackend("ok", batch_size=4)
+    llm = LLM(backend, linger_seconds=0.05)
+    assert [c.text for c in llm.chat_many([HELLO] * 10)] == ["ok"] * 10
+    assert max(backend.batch_sizes) <= 4 and sum(backend.batch_sizes) == 10
+    assert llm.stats.calls == 10 and llm.stats.completion_tokens == 10
+
+
+def test_cache_repeats_no_finished_call(tmp_path):
+    backend = FakeBackend("answer")
+    cache = ResponseCache(tmp_path / "cache.sqlite")
+    first = LLM(backend, cache=cache)
+    assert first.chat(HELLO).text == "answer"
+    second = LLM(backend, cache=ResponseCache(tmp_path / "cache.sqlite"))
+    again = second.chat(HELLO)
+    assert again.text == "answer" and again.cached
+    assert len(backend.requests) == 1
+    # other parameters are another key
+    second.chat(HELLO, temperature=0.7)
+    assert len(backend.requests) == 2
+
+
+class FlakyBackend(ChatBackend):
+    max_batch_size = 4
+
+    def __init__(self, failures: int):
+        self.failures = failures
+        self.attempts = 0
+
+    @property
+    def info(self):
+        return BackendInfo(model_id="flaky", backend="test")
+
+    def generate_batch(self, requests):
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise ConnectionError("boom")
+        return [Completion(text="fine") for _ in requests]
+
+
+def test_retries_are_bounded():
+    recovering = FlakyBackend(failures=2)
+    assert LLM(recovering, max_retries=2).chat(HELLO).text == "fine"
+    broken = FlakyBackend(failures=100)
+    llm = LLM(broken, max_retries=2)
+    with pytest.raises(LLMCallError, match="failed after 3 attempts: ConnectionError: boom"):
+        llm.chat(HELLO)
+    assert broken.attempts == 3
+    (failed,) = llm.chat_many([HELLO])
+    assert failed.error and failed.text == ""
+    assert llm.stats.failed == 2
+
+
+def test_failures_are_not_cached(tmp_path):
+    cache = ResponseCache(tmp_path / "c.sqlite")
+    LLM(FlakyBackend(failures=100), max_retries=0, cache=cache).chat_many([HELLO])
+    assert len(cache) == 0
+
+
+def test_with_params_shares_the_batcher_and_stats():
+    backend = FakeBackend("x")
+    llm = LLM(backend)
+    view = llm.with_params(GenerationParams(max_new_tokens=7))
+    view.chat(HELLO)
+    assert backend.requests[-1].params.max_new_tokens == 7
+    assert llm.stats.calls == 1
+
+
+def test_litellm_backend_offline_with_mock_response():
+    from stealthflow.llm.litellm_backend import LiteLLMBackend
+
+    backend = LiteLLMBackend("openai/some-model", api_base="http://127.0.0.1:9/v1", mock_response="mocked!")
+    llm = LLM(backend)
+    assert [c.text for c in llm.chat_many([HELLO, HELLO])] == ["mocked!", "mocked!"]
+    assert backend.info.model_id == "openai/some-model@http://127.0.0.1:9/v1"
+
+
+def test_litellm_unreachable_server_fails_cleanly():
+    config = ModelConfig(model="openai/x", api_base="http://127.0.0.1:9/v1", timeout=2, max_retries=0)
+    llm = LLM(build_backend(config), max_retries=1)
+    with pytest.raises(LLMCallError):
+        llm.chat(HELLO)
+
+
+def test_model_spec_routing(tmp_path):
+    with pytest.raises(FileNotFoundError, match="never downloaded"):
+        build_backend(ModelConfig(model="hf:/no/such/dir"))
+    assert type(build_backend(ModelConfig(model="deepseek/deepseek-chat"))).__name__ == "LiteLLMBackend"
+    with pytest.raises(RuntimeError, match="stealthflow\\[vllm\\]"):
+        build_backend(ModelConfig(model="vllm:meta-llama/Llama-3.1-8B-Instruct"))
+
+
+def test_yaml_settings_and_one_line_switch(tmp_path, repo):
+    default = load_settings(repo / "configs/default.yaml")
+    assert default.model.model == "embedded" and default.attacker_model() == default.model
+    deepseek = load_settings(repo / "configs/deepseek.yaml")
+    assert deepseek.judge_model().model == "deepseek/deepseek-chat"
+    server = load_settings(repo / "configs/vllm-server.yaml")
+    assert server.model.api_base and server.attacker_model().model == "deepseek/deepseek-chat"
+    override = load_settings(repo / "configs/default.yaml", model="hf:/x", adapter="/a")
+    assert (override.model.model, override.model.adapter) == ("hf:/x", "/a")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("model:\n  modle: embedded\n")
+    with pytest.raises(ValueError, match="modle"):
+        load_settings(bad)
+
+
+def test_pool_shares_weights_between_roles(monkeypatch):
+    built = []
+    monkeypatch.setattr("stealthflow.llm.pool.build_llm", lambda config, cache: built.append(config) or LLM(FakeBackend("x")))
+    pool = LLMPool()
+    a = pool.get(ModelConfig(model="m", temperature=0.0))
+    b = pool.get(ModelConfig(model="m", temperature=0.5))
+    assert len(built) == 1 and a.backend is b.backend and b.params.temperature == 0.5

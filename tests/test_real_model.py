@@ -1,0 +1,47 @@
+"""End to end on the real embedded SmolLM2-135M-Instruct (no fake anywhere)."""
+
+import pytest
+
+from stealthflow.anonymize import StandardAnonymizer
+from stealthflow.attack import CorrectnessJudge, LLMAttacker
+from stealthflow.data import load_profiles
+from stealthflow.utility import lexical_utility
+
+pytestmark = pytest.mark.real_model
+
+
+@pytest.fixture(scope="module")
+def short_profile(repo):
+    # The shortest labelled test profile keeps the prompt small.
+    profiles = [p for p in load_profiles(repo / "data/test.jsonl") if p.labelled()]
+    return min(profiles, key=lambda p: len(p.text))
+
+
+def test_attack_and_standard_anonymize_on_one_profile(embedded_llm, short_profile):
+    attributes = list(short_profile.labelled())
+    (result,) = LLMAttacker(embedded_llm).attack_many([short_profile.text], [attributes])
+    assert result.error is None
+    assert result.raw.strip(), "the model produced no text"
+    assert result.attacker == "SmolLM2-135M-Instruct"
+    assert set(result.guesses) == set(attributes)  # parsed into the typed structure, whatever it said
+    verdicts = CorrectnessJudge().score(result, short_profile.labelled())
+    assert set(verdicts) == set(attributes)
+
+    (rewrite,) = StandardAnonymizer(embedded_llm).rewrite_many([short_profile.text])
+    assert rewrite.raw.strip()
+    assert rewrite.text.strip()
+    if rewrite.parsed:
+        assert rewrite.text != rewrite.raw  # the explanation was split off
+    else:
+        assert rewrite.text == short_profile.text  # unreadable answer: previous text kept, failure recorded
+    utility = lexical_utility(short_profile.text, rewrite.text)
+    assert 0.0 <= utility.mean <= 1.0
+    assert embedded_llm.stats.completion_tokens > 0
+
+
+def test_generation_is_deterministic_with_a_seed(embedded_llm):
+    messages = [{"role": "user", "content": "Name a colour."}]
+    first = embedded_llm.chat(messages, max_new_tokens=12, temperature=0.7, seed=3).text
+    # the cache is off: this is a second real generation with the same seed
+    second = embedded_llm.chat(messages, max_new_tokens=12, temperature=0.7, seed=3).text
+    assert first == second and first
