@@ -145,3 +145,26 @@ def test_pool_shares_weights_between_roles(monkeypatch):
     a = pool.get(ModelConfig(model="m", temperature=0.0))
     b = pool.get(ModelConfig(model="m", temperature=0.5))
     assert len(built) == 1 and a.backend is b.backend and b.params.temperature == 0.5
+
+
+def test_llamacpp_backend_with_a_stand_in_module(monkeypatch):
+    """llama-cpp-python is an optional extra; a stand-in module checks the wiring only."""
+    import sys
+    import types
+
+    calls = []
+
+    class StandInLlama:  # FAKE llama_cpp.Llama
+        def __init__(self, model_path, n_ctx, n_threads, verbose):
+            self.model_path = model_path
+
+        def create_chat_completion(self, messages, **kwargs):
+            calls.append((messages, kwargs))
+            return {"choices": [{"message": {"content": " hi "}}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", types.SimpleNamespace(Llama=StandInLlama))
+    backend = build_backend(ModelConfig(model="llamacpp:/models/x.gguf", max_new_tokens=5))
+    (completion,) = LLM(backend).chat_many([HELLO], max_new_tokens=5)
+    assert completion.text == "hi" and completion.completion_tokens == 1
+    assert calls[0][0] == HELLO and calls[0][1]["max_tokens"] == 5
+    assert backend.info.model_id == "/models/x.gguf"

@@ -12,7 +12,11 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from stealthflow.attack.classifier import ClassifierConfig
+from stealthflow.evaluation.config import EvaluationConfig
 from stealthflow.llm.config import ModelConfig
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.workflow.config import WorkflowConfig
 
 
 class Settings(BaseModel):
@@ -21,6 +25,10 @@ class Settings(BaseModel):
     model: ModelConfig = Field(default_factory=ModelConfig)
     attacker: ModelConfig | None = None
     judge: ModelConfig | None = None
+    classifier: ClassifierConfig = Field(default_factory=ClassifierConfig)
+    workflow: WorkflowConfig = Field(default_factory=WorkflowConfig)
+    evaluation: EvaluationConfig = Field(default_factory=EvaluationConfig)
+    protect: ProtectConfig = Field(default_factory=ProtectConfig)
 
     def attacker_model(self) -> ModelConfig:
         return self.attacker or self.model

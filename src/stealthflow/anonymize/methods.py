@@ -37,7 +37,7 @@ class Method(Protocol):
 MethodFactory = Callable[[Settings, LLMPool, dict[str, Any]], Method]
 _METHODS: dict[str, MethodFactory] = {}
 # Modules that register built-in methods when imported (kept lazy: some pull heavy deps).
-_BUILTIN_MODULES = ("stealthflow.anonymize.standard",)
+_BUILTIN_MODULES = ("stealthflow.anonymize.standard", "stealthflow.workflow.methods", "stealthflow.anonymize.ner_mask")
 
 
 def register_method(name: str, factory: MethodFactory) -> None:

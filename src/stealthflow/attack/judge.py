@@ -57,6 +57,8 @@ def _age_range(text: str) -> tuple[float, float] | None:
         return None
     if len(numbers) >= 2 and re.search(r"\d\s*(?:-|–|to)\s*\d", text):
         return (min(numbers[:2]), max(numbers[:2]))
+    if "<" in text or "under" in text or "below" in text or "younger" in text:
+        return (numbers[0] - MAX_PRECISE_AGE_RANGE, numbers[0])
     if "+" in text or "over" in text or "older" in text:
         return (numbers[0], numbers[0] + MAX_PRECISE_AGE_RANGE)
     return (numbers[0], numbers[0])

@@ -22,6 +22,7 @@ from stealthflow.cli.app import (
     settings_from,
     user_errors,
 )
+from stealthflow.cli.generate import AttackersOption, InsightsOption, print_risk_report, split_names
 from stealthflow.data import load_input
 from stealthflow.llm.pool import LLMPool
 
@@ -35,6 +36,9 @@ def anonymize(
     model: ModelOption = None,
     adapter: AdapterOption = None,
     cache: CacheOption = None,
+    insights: InsightsOption = None,
+    attackers: AttackersOption = None,
+    rounds: Annotated[Optional[int], typer.Option(min=1, help="loop methods (aa, stealth): rounds")] = None,
 ) -> None:
     """Anonymize each profile and print (or write) the rewritten text."""
     settings = settings_from(config, model, adapter)
@@ -43,15 +47,25 @@ def anonymize(
     with user_errors():
         profiles = load_input(file)
         pool = LLMPool(cache)
-        anonymizer = build_method(method, settings, pool)
+        if method == "stealth" and insights is None:
+            console.print("[yellow]warning:[/] no --insights FILE given: the stealth loop runs without insight rules")
+        options = {"insights": insights, "attackers": split_names(attackers), "rounds": rounds}
+        try:
+            anonymizer = build_method(method, settings, pool, {k: v for k, v in options.items() if v is not None})
+        except ValueError as exc:  # unknown attacker, unreadable insight memory
+            fail(str(exc))
         with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
     for result in results:
-        if not result.parsed:
+        if "error" in result.details:
+            console.print(f"[red]failed:[/] {result.profile_id}: {result.details['error']}; text left unchanged")
+        elif not result.parsed:
             console.print(f"[yellow]warning:[/] {result.profile_id}: the model's answer could not be parsed; text kept unchanged")
         if output is None:
             out.rule(result.profile_id)
             out.print(result.text, markup=False, highlight=False)
+        if "risk" in result.details:
+            print_risk_report(result)
     if output:
         with output.open("w", encoding="utf-8") as handle:
             for result in results:

@@ -19,6 +19,7 @@ class JudgedUtility(BaseModel):
     meaning: float | None = None
     hallucination: int | None = None
     raw: str = ""
+    error: str | None = None  # the model call failed after its retries (scores are then missing)
 
 
 def judge_messages(original: str, adapted: str) -> list[Message]:
@@ -69,4 +70,4 @@ class UtilityJudge:
 
     def judge_many(self, pairs: list[tuple[str, str]]) -> list[JudgedUtility]:
         answers = self.llm.chat_many([judge_messages(o, a) for o, a in pairs], max_new_tokens=64)
-        return [parse_judgement(a.text) for a in answers]
+        return [parse_judgement(a.text).model_copy(update={"error": a.error}) for a in answers]

@@ -8,7 +8,9 @@ verdicts, and the lexical utility against the original.
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -49,5 +51,45 @@ class RoundRecord(BaseModel):
     utility: dict[str, float] = Field(default_factory=dict)  # bleu, rouge1, rougel, mean (vs original)
     protected: dict[str, bool] = Field(default_factory=dict)  # combined rule over all attackers
     labels: dict[str, str] = Field(default_factory=dict)  # ground truth used for the verdicts
+    labels_source: str = "labels"  # "labels", or "attacker": its confident round-0 guesses (unlabelled input)
+    utility_warning_next: bool = False  # U dropped by more than τ: the next round's prompt carries the warning
     params: dict[str, Any] = Field(default_factory=dict)  # models and generation parameters
     created: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+
+    def guess_summary(self, attribute: str) -> str:
+        """Every attacker's guesses for `attribute`, e.g. "llm: 34; 30 (4/5) | classifier: 30-40"."""
+        parts = []
+        for attack in self.attacks:
+            guess = attack.guesses.get(attribute)
+            named = "; ".join(guess.guesses) if guess and guess.guesses else "no guess"
+            certainty = f" ({guess.certainty}/5)" if guess and guess.certainty else ""
+            parts.append(f"{attack.attacker}: {named}{certainty}")
+        return " | ".join(parts) or "no guess"
+
+
+class TrajectoryFile:
+    """The run's JSONL of round records: appended per finished batch, cut back on resume."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    def truncate(self, size: int) -> None:
+        """Drop whatever an interrupted batch appended after the last finished one."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a+b") as handle:
+            handle.truncate(size)
+
+    def append(self, records: list[RoundRecord]) -> int:
+        """Append and flush to disk; returns the new file size."""
+        with self.path.open("ab") as handle:
+            for record in records:
+                handle.write((record.model_dump_json() + "\n").encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+            return handle.tell()
+
+    def read(self) -> list[RoundRecord]:
+        if not self.path.exists():
+            return []
+        with self.path.open(encoding="utf-8") as handle:
+            return [RoundRecord.model_validate_json(line) for line in handle if line.strip()]

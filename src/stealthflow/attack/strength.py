@@ -1,0 +1,202 @@
+"""Is an attacker better than chance? Its accuracy on labelled texts beside chance levels, with CIs.
+
+Privacy figures measured against an attacker that cannot infer the attributes in the first
+place are meaningless, so every evaluation should show, per attacker and attribute:
+
+- top-1 / top-3 accuracy under the correctness judge, with percentile bootstrap CIs;
+- the majority-class level: the best *constant* guess on the same labels, judged by the same
+  rules (for age the best constant age bucket, which the ±5-year tolerance makes generous);
+- the uniform level: a guess drawn uniformly from the option list (age: `AGE_BUCKETS`);
+- a verdict from a paired bootstrap of (attacker − majority) per profile: "above majority"
+  when its CI lies above 0, "above uniform only" when only the accuracy CI clears the uniform
+  level, else "NOT above chance". Free-text attributes (location, …) have no chance level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from stealthflow.attack.judge import CorrectnessJudge, rule_verdict
+from stealthflow.attack.types import AttackResult, Verdict
+from stealthflow.data.attributes import AGE_BUCKETS, OPTIONS
+from stealthflow.data.schema import Profile
+
+TOP_K = 3
+ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
+    "above majority",
+    "above uniform only",
+    "NOT above chance",
+    "no chance level",
+)
+
+
+@dataclass(frozen=True)
+class Interval:
+    value: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.value:.2f} [{self.low:.2f}, {self.high:.2f}]"
+
+
+@dataclass(frozen=True)
+class ChanceLevels:
+    majority_guess: str
+    majority_top1: np.ndarray  # per profile: is the best constant guess right?
+    majority_top3: np.ndarray  # per profile: is one of the best constant three right?
+    uniform_top1: float
+    uniform_top3: float
+
+
+@dataclass(frozen=True)
+class AccuracyRow:
+    attacker: str
+    attribute: str
+    n: int  # labelled profiles scored
+    answered: int  # of which the attacker gave at least one guess
+    top1: Interval
+    top3: Interval
+    chance: ChanceLevels | None
+    gain_over_majority: Interval | None  # top-1 minus the majority level, paired bootstrap
+    verdict: str
+
+
+def chance_candidates(attribute: str) -> tuple[str, ...] | None:
+    """The guesses a chance attacker draws from; None for free-text attributes."""
+    return AGE_BUCKETS if attribute == "age" else OPTIONS.get(attribute)
+
+
+def chance_levels(attribute: str, truths: Sequence[str], k: int = TOP_K) -> ChanceLevels | None:
+    candidates = chance_candidates(attribute)
+    if candidates is None or not truths:
+        return None
+    # correct[i, j]: would constant guess j be judged right for profile i?
+    correct = np.array([[rule_verdict(attribute, truth, c) == "yes" for c in candidates] for truth in truths], dtype=float)
+    best = int(np.argmax(correct.mean(0)))
+    k = min(k, len(candidates))
+    best_set = max(combinations(range(len(candidates)), k), key=lambda subset: correct[:, subset].max(1).mean())
+    m = len(candidates)
+    # Chance that k distinct uniform draws include one of the c correct options.
+    uniform_top_k = np.mean([1 - comb(m - int(c), k) / comb(m, k) for c in correct.sum(1)])
+    return ChanceLevels(
+        majority_guess=candidates[best],
+        majority_top1=correct[:, best],
+        majority_top3=correct[:, best_set].max(1),
+        uniform_top1=float(correct.mean()),
+        uniform_top3=float(uniform_top_k),
+    )
+
+
+def bootstrap(values: np.ndarray, n_boot: int = 2000, seed: int = 0, confidence: float = 0.95) -> Interval:
+    """Mean with a percentile bootstrap CI over items."""
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return Interval(float("nan"), float("nan"), float("nan"))
+    rng = np.random.default_rng(seed)
+    means = values[rng.integers(0, len(values), (n_boot, len(values)))].mean(1)
+    tail = (1 - confidence) / 2 * 100
+    return Interval(float(values.mean()), float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+
+
+def accuracy_vs_chance(
+    attacker: str,
+    attribute: str,
+    truths: Sequence[str],
+    verdicts: Sequence[Sequence[Verdict]],
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> AccuracyRow:
+    """One row: an attacker's judged guesses (top-3 order, [] = no guess) for one attribute."""
+    top1 = np.array([bool(v) and v[0] == "yes" for v in verdicts], dtype=float)
+    top3 = np.array(["yes" in v[:TOP_K] for v in verdicts], dtype=float)
+    chance = chance_levels(attribute, truths)
+    top1_interval = bootstrap(top1, n_boot, seed)
+    gain, verdict = None, NO_CHANCE_LEVEL
+    if chance is not None:
+        gain = bootstrap(top1 - chance.majority_top1, n_boot, seed)
+        if gain.low > 0:
+            verdict = ABOVE_MAJORITY
+        elif top1_interval.low > chance.uniform_top1:
+            verdict = ABOVE_UNIFORM
+        else:
+            verdict = NOT_ABOVE_CHANCE
+    return AccuracyRow(
+        attacker=attacker,
+        attribute=attribute,
+        n=len(verdicts),
+        answered=sum(1 for v in verdicts if v),
+        top1=top1_interval,
+        top3=bootstrap(top3, n_boot, seed),
+        chance=chance,
+        gain_over_majority=gain,
+        verdict=verdict,
+    )
+
+
+def attacker_accuracy(
+    attacker: str,
+    profiles: Sequence[Profile],
+    results: Sequence[AttackResult],
+    attributes: Sequence[str],
+    judge: CorrectnessJudge | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+) -> list[AccuracyRow]:
+    """Rows for every attribute, over the profiles labelled with it; a missing guess counts as wrong."""
+    judge = judge or CorrectnessJudge()
+    scored = [judge.score(result, profile.labelled()) for profile, result in zip(profiles, results, strict=True)]
+    rows = []
+    for attribute in attributes:
+        pairs = [
+            (profile.labelled()[attribute].estimate, verdicts.get(attribute, []))
+            for profile, verdicts in zip(profiles, scored, strict=True)
+            if attribute in profile.labelled()
+        ]
+        if pairs:
+            truths, verdicts = zip(*pairs)
+            rows.append(accuracy_vs_chance(attacker, attribute, truths, verdicts, n_boot, seed))
+    return rows
+
+
+TABLE_HEADER = (
+    "attacker",
+    "attribute",
+    "n",
+    "answered",
+    "top-1 [95% CI]",
+    "top-3 [95% CI]",
+    "majority top-1 / top-3 (guess)",
+    "uniform top-1 / top-3",
+    "top-1 − majority [95% CI]",
+    "verdict",
+)
+
+
+def table_cells(row: AccuracyRow) -> tuple[str, ...]:
+    chance = row.chance
+    return (
+        row.attacker,
+        row.attribute,
+        str(row.n),
+        str(row.answered),
+        str(row.top1),
+        str(row.top3),
+        f"{chance.majority_top1.mean():.2f} / {chance.majority_top3.mean():.2f} ({chance.majority_guess})" if chance else "-",
+        f"{chance.uniform_top1:.2f} / {chance.uniform_top3:.2f}" if chance else "-",
+        f"{row.gain_over_majority.value:+.2f} [{row.gain_over_majority.low:+.2f}, {row.gain_over_majority.high:+.2f}]"
+        if row.gain_over_majority
+        else "-",
+        row.verdict,
+    )
+
+
+def markdown_table(rows: Sequence[AccuracyRow]) -> str:
+    lines = ["| " + " | ".join(TABLE_HEADER) + " |", "|" + "---|" * len(TABLE_HEADER)]
+    lines += ["| " + " | ".join(table_cells(row)) + " |" for row in rows]
+    return "\n".join(lines)

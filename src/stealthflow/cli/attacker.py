@@ -1,0 +1,114 @@
+"""`stealthflow attacker train|eval`: the stylometric classifier attacker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from stealthflow.attack.classifier import (
+    COVERED,
+    SHIPPED_ARTIFACT,
+    ArtifactError,
+    ClassifierAttacker,
+    StylometricClassifier,
+    file_sha256,
+    train_classifier,
+)
+from stealthflow.attack.embeddings import EmbeddingModelMissing, SentenceEmbedder, default_cache_path, text_lines
+from stealthflow.attack.strength import TABLE_HEADER, attacker_accuracy, table_cells
+from stealthflow.cli.app import ConfigOption, app, console, fail, out, progress_bar, settings_from, user_errors
+from stealthflow.data import load_profiles
+
+attacker_app = typer.Typer(help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True)
+app.add_typer(attacker_app, name="attacker")
+
+HeldOutOption = Annotated[
+    Optional[Path],
+    typer.Option("--held-out", help="test split the training data must not overlap; default: test.jsonl beside --data"),
+]
+
+
+def _embedder(no_cache: bool) -> SentenceEmbedder:
+    return SentenceEmbedder(None if no_cache else default_cache_path())
+
+
+@attacker_app.command()
+def train(
+    data: Annotated[Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)] = Path(
+        "data/train.jsonl"
+    ),
+    held_out: HeldOutOption = None,
+    output: Annotated[Optional[Path], typer.Option("--out", "-o", help="artefact path; default: classifier.artifact from the config, else the shipped one")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="do not keep line embeddings on disk")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Train the classifier on the train split and save a versioned artefact."""
+    settings = settings_from(config, None, None)
+    target = output or settings.classifier.artifact or SHIPPED_ARTIFACT
+    held_out = held_out or (data.parent / "test.jsonl")
+    with user_errors():
+        profiles = load_profiles(data)
+        guarded = load_profiles(held_out) if held_out.exists() else []
+        if not guarded:
+            console.print(f"[yellow]warning:[/] no held-out split at {held_out}; cannot check the split discipline")
+        embedder = _embedder(no_cache)
+        lines = sum(len(text_lines(p.text)) for p in profiles)
+        try:
+            with progress_bar("embedding comments", lines, "cached lines are skipped") as progress:
+                classifier = train_classifier(
+                    profiles,
+                    embedder,
+                    settings.classifier,
+                    train_data_sha256=file_sha256(data),
+                    held_out=guarded,
+                    on_progress=lambda n: progress.advance(0, n),
+                )
+        except (ValueError, EmbeddingModelMissing) as exc:
+            fail(str(exc))
+        finally:
+            embedder.close()
+    classifier.save(target)
+    table = Table(title=f"trained on {len(profiles)} profiles → {target}")
+    table.add_column("attribute")
+    table.add_column("labels per class")
+    for attribute, counts in classifier.metadata["training_labels"].items():
+        table.add_row(attribute, ", ".join(f"{c}: {n}" for c, n in counts.items()))
+    out.print(table)
+
+
+@attacker_app.command("eval")
+def evaluate(
+    data: Annotated[Path, typer.Option("--data", help="labelled evaluation profiles (JSONL)", exists=True, dir_okay=False)] = Path(
+        "data/test.jsonl"
+    ),
+    artifact: Annotated[Optional[Path], typer.Option("--artifact", help="default: classifier.artifact from the config, else the shipped one")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="first N profiles only")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="do not keep line embeddings on disk")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Accuracy of the classifier per attribute on labelled profiles, beside chance, with bootstrap CIs."""
+    settings = settings_from(config, None, None)
+    with user_errors():
+        profiles = load_profiles(data, limit)
+        try:
+            classifier = StylometricClassifier.load(artifact or settings.classifier.artifact)
+        except ArtifactError as exc:
+            fail(str(exc))
+        if classifier.metadata.get("train_data_sha256") == file_sha256(data):
+            fail(f"{data} is the file the classifier was trained on; evaluate on held-out profiles")
+        attacker = ClassifierAttacker(classifier, _embedder(no_cache))
+        results = []
+        with progress_bar("classifying", len(profiles)) as progress:
+            for profile in profiles:
+                results += attacker.attack_many([profile.text], [[a for a in COVERED if a in profile.labelled()]])
+                progress.advance(0)
+        attacker.embedder.close()
+    table = Table(title=f"classifier attacker on {data} ({len(profiles)} profiles)")
+    for column in TABLE_HEADER:
+        table.add_column(column)
+    for row in attacker_accuracy("classifier", profiles, results, COVERED):
+        table.add_row(*table_cells(row))
+    out.print(table)

@@ -1,0 +1,143 @@
+"""`stealthflow generate`: run the adversarial workflow over a labelled corpus into a run directory."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, fail, out, progress_bar, settings_from, user_errors
+
+if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when a command runs
+    from stealthflow.anonymize import Anonymized
+    from stealthflow.config import Settings
+    from stealthflow.insights import InsightMemory
+    from stealthflow.llm import LLM
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.workflow.runner import RunDirectory
+    from stealthflow.workflow.summary import RunSummary
+
+AttackersOption = Annotated[Optional[str], typer.Option("--attackers", help="comma-separated attackers, e.g. llm,classifier (default: llm)")]
+InsightsOption = Annotated[Optional[Path], typer.Option("--insights", help="start from this insight memory (JSON)", exists=True, dir_okay=False)]
+
+
+def split_names(value: str | None) -> list[str] | None:
+    return [n.strip() for n in value.split(",") if n.strip()] if value else None
+
+
+@app.command()
+def generate(
+    data: Annotated[Path, typer.Option("--data", help="labelled profiles (JSONL)")],
+    out_dir: Annotated[Path, typer.Option("--out", help="run directory; rerun the same command to resume")],
+    rounds: Annotated[Optional[int], typer.Option(min=1, help="anonymization rounds per profile (default 5)")] = None,
+    batch_size: Annotated[Optional[int], typer.Option(min=1, help="profiles per insight batch (default 10)")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
+    attackers: AttackersOption = None,
+    insights: InsightsOption = None,
+    freeze_insights: Annotated[bool, typer.Option(help="keep the insight memory as loaded (no updates)")] = False,
+    insights_out: Annotated[Optional[Path], typer.Option(help="also save the memory here after every batch (default insights/RUN.json)")] = None,
+    early_stop: Annotated[Optional[bool], typer.Option(help="stop a profile once all its attributes are protected")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+) -> None:
+    """Anonymizer ↔ attacker loop with utility warnings and a learned insight memory; writes trajectories."""
+    from stealthflow.data import load_profiles
+    from stealthflow.insights import InsightMemory
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.workflow.runner import RunDirectory
+
+    settings = settings_from(config, model, adapter)
+    overrides = {"rounds": rounds, "batch_size": batch_size, "attackers": split_names(attackers), "early_stop": early_stop}
+    settings.workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+    if freeze_insights:
+        settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
+    directory = RunDirectory(out_dir)
+    resolved = {
+        "data": str(data),
+        "limit": limit,
+        "insights": str(insights) if insights else None,
+        "settings": settings.model_dump(mode="json"),
+    }
+    with user_errors():
+        profiles = load_profiles(data, limit)
+        try:
+            directory.check_config(resolved)
+            memory = InsightMemory.load(insights) if insights else InsightMemory()
+        except ValueError as exc:
+            fail(str(exc))
+        pool = LLMPool(directory.responses)  # a labelled corpus: caching answers makes reruns resume
+        try:
+            summary = _run(settings, pool, directory, memory, profiles, insights_out or Path("insights") / f"{out_dir.name}.json")
+        finally:
+            pool.close()
+    print_summary(summary)
+    console.print(f"run directory: {directory.root}  (trajectories.jsonl, insights.json, summary.json, config.yaml)")
+
+
+def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path) -> RunSummary:
+    from stealthflow.attack import CorrectnessJudge
+    from stealthflow.attack.registry import build_attackers
+    from stealthflow.insights import InsightLearner
+    from stealthflow.workflow.nodes import Steps
+    from stealthflow.workflow.runner import GenerateRun, RunEvents
+
+    config = settings.workflow
+    memory = memory.model_copy(update={"max_rules": config.insights.max_rules, "score_cap": config.insights.score_cap})
+    try:
+        attackers = build_attackers(config.attackers, settings, pool)
+    except ValueError as exc:
+        fail(str(exc))
+    anonymizer = pool.get(settings.model)
+    judge = CorrectnessJudge(pool.get(settings.judge_model()) if config.llm_judge else None)
+    llms = [anonymizer, judge.llm, *(getattr(a, "llm", None) for a in attackers)]
+    steps = Steps(anonymizer, attackers, judge, config, run_id=directory.root.name)
+    learner = InsightLearner(anonymizer, config.insights) if config.insights.learn else None
+    started = time.monotonic()
+    with progress_bar("profiles", len(profiles)) as progress:
+        rounds_task = progress.add_task("rounds", total=len(profiles) * config.rounds, info="")
+
+        def on_round(_profile_id: str, _k: int) -> None:
+            calls, tokens = usage(llms)
+            rate = tokens / max(time.monotonic() - started, 1e-9)
+            progress.update(rounds_task, advance=1, info=f"{calls} calls · {rate:.1f} tok/s")
+
+        events = RunEvents(
+            on_round=on_round,
+            on_profiles=lambda n: progress.advance(0, n),
+            on_batch=lambda n, m: progress.update(0, info=f"batch {n} · insight memory v{m.version}"),
+        )
+        return GenerateRun(steps, directory, learner, memory, export, events).run(profiles)
+
+
+def usage(llms: list[LLM | None]) -> tuple[int, int]:
+    """Calls and generated tokens so far, over the distinct clients (views share their stats)."""
+    distinct = {id(llm.stats): llm.stats for llm in llms if llm is not None}
+    return sum(s.calls for s in distinct.values()), sum(s.completion_tokens for s in distinct.values())
+
+
+def print_summary(summary: RunSummary) -> None:
+    table = Table(title=f"{summary.profiles} profiles · insight memory v{summary.insight_version} (+{summary.insights_added} rules added)")
+    for column in ("round", "protected", "mean utility", "utility warnings", "unparsed answers"):
+        table.add_column(column, justify="right")
+    for stats in summary.rounds:
+        share = f"{stats.protected}/{stats.at_stake}" + (f" ({stats.protected / stats.at_stake:.0%})" if stats.at_stake else "")
+        table.add_row(str(stats.round), share, f"{stats.mean_utility:.3f}", str(stats.warnings), str(stats.parse_failures))
+    out.print(table)
+    for profile_id, error in summary.failed.items():
+        console.print(f"[red]failed:[/] {profile_id}: {error}")
+
+
+def print_risk_report(result: Anonymized) -> None:
+    """The `stealth`/`aa` methods' per-attribute report: guesses before and after."""
+    table = Table(title=f"{result.profile_id}: attacker guesses before / after")
+    for column in ("attribute", "before", "after", "status"):
+        table.add_column(column)
+    for attribute, row in result.details["risk"].items():
+        status = {True: "[green]protected[/]", False: "[red]still inferred[/]", None: "[dim]not confidently inferred[/]"}[row["protected"]]
+        table.add_row(attribute, escape(row["before"]), escape(row["after"]), status)
+    out.print(table)

@@ -1,0 +1,177 @@
+"""`stealthflow harvest RUN --out DIR` and `stealthflow train sft|grpo|merge`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+import yaml
+
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, fail, out, settings_from, user_errors
+
+train_app = typer.Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+RecipeOption = Annotated[Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/)", exists=True, dir_okay=False)]
+DataOption = Annotated[Optional[Path], typer.Option("--data", help="harvest output directory (overrides the recipe)")]
+OutputOption = Annotated[Optional[Path], typer.Option("--output-dir", help="where adapters and logs go (overrides the recipe)")]
+SetOption = Annotated[Optional[list[str]], typer.Option("--set", help="override a recipe key, e.g. --set grpo.max_steps=40 (repeatable)")]
+
+
+@app.command()
+def harvest(
+    run: Annotated[Path, typer.Argument(help="a `stealthflow generate` run directory (or one trajectories JSONL)")],
+    out_dir: Annotated[Path, typer.Option("--out", help="output directory for the datasets and their card")],
+    profiles: Annotated[Path, typer.Option(help="the labelled corpus the run used (for the reference answers)")] = Path("data/train.jsonl"),
+    attack_keep: Annotated[str, typer.Option(help="attack answers to keep: correct (top-1 right) or all")] = "correct",
+    reference_model: Annotated[str, typer.Option(help="reference answers shipped with the corpus; '' for none")] = "deepseek-ai/DeepSeek-V3",
+    reference_scope: Annotated[str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")] = "run",
+) -> None:
+    """Turn trajectories into SFT examples (anonymize + attack) and GRPO prompts."""
+    from pydantic import ValidationError
+
+    from stealthflow.data import load_profiles
+    from stealthflow.harvest import HarvestConfig
+    from stealthflow.harvest import harvest as build
+
+    try:
+        config = HarvestConfig(attack_keep=attack_keep, reference_model=reference_model or None, reference_scope=reference_scope)
+    except ValidationError as exc:
+        fail(f"invalid option: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
+    with user_errors():
+        try:
+            summary = build(run, out_dir, load_profiles(profiles), config)
+        except ValueError as exc:
+            fail(str(exc))
+    rows = summary["rows"]
+    out.print(f"{summary['profiles']} profiles -> {rows['anonymize']} anonymization + {rows['attack']} attack examples, {rows['grpo']} GRPO prompts")
+    console.print(f"wrote {out_dir}/sft, {out_dir}/grpo and the card {out_dir}/README.md")
+
+
+def _recipe(recipe: Path, data: Path | None, output_dir: Path | None, sets: list[str] | None):
+    from pydantic import ValidationError
+
+    from stealthflow.training import load_recipe
+
+    overrides = {}
+    for item in sets or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(f"--set {item!r}: expected KEY=VALUE")
+        overrides[key.strip()] = yaml.safe_load(value)
+    if data is not None:
+        overrides["sft.data"] = str(data)
+    if output_dir is not None:
+        overrides["output_dir"] = str(output_dir)
+    try:
+        return load_recipe(recipe, overrides)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        fail(f"{recipe}: {'.'.join(str(p) for p in error['loc'])}: {error['msg']}")
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+
+
+def _progress() -> list:
+    from trl.trainer.callbacks import RichProgressCallback
+
+    return [RichProgressCallback()]
+
+
+def _skipped(message: str) -> None:
+    console.print(f"[yellow]skipped:[/] {message}")
+
+
+@train_app.command()
+def sft(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption = None, set_: SetOption = None) -> None:
+    """LoRA-SFT on harvested examples; resumes from the last checkpoint if interrupted."""
+    from stealthflow.training import run_sft
+
+    resolved = _recipe(recipe, data, output_dir, set_)
+    with user_errors():
+        adapter = run_sft(resolved, callbacks=_progress(), on_skip=_skipped)
+    out.print(f"SFT adapter: {adapter}  (loss curve: {adapter.parent / 'loss.png'})")
+    out.print(f"use it: stealthflow anonymize FILE --model {resolved.base_model} --adapter {adapter}")
+
+
+@train_app.command()
+def grpo(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption = None, set_: SetOption = None) -> None:
+    """GRPO from the SFT adapter with the frozen SFT model attacking each rewrite."""
+    from stealthflow.training import run_grpo
+
+    resolved = _recipe(recipe, None, output_dir, set_)
+    if data is not None:
+        resolved.grpo.data = str(data)
+    with user_errors():
+        adapter = run_grpo(resolved, callbacks=_progress(), on_skip=_skipped)
+    out.print(f"GRPO adapter: {adapter}  (reward curve: {adapter.parent / 'rewards.png'})")
+    out.print(f"use it: stealthflow anonymize FILE --model {resolved.base_model} --adapter {adapter}")
+
+
+@train_app.command()
+def merge(
+    adapter: Annotated[Path, typer.Argument(help="adapter directory (from train sft/grpo)", exists=True, file_okay=False)],
+    out_dir: Annotated[Path, typer.Option("--out", help="where the merged checkpoint goes")],
+    base_model: Annotated[Optional[str], typer.Option(help="base model spec (default: from the adapter's recipe.yaml)")] = None,
+) -> None:
+    """Fold an adapter into its base model: a plain checkpoint for `--model hf:DIR`."""
+    from stealthflow.training import load_recipe, merge_adapter
+
+    recipe_file = adapter.parent / "recipe.yaml"
+    if base_model is None:
+        if not recipe_file.exists():
+            fail(f"no {recipe_file}: pass --base-model")
+        base_model = load_recipe(recipe_file).base_model
+    with user_errors():
+        merged = merge_adapter(base_model, adapter, out_dir)
+    out.print(f"merged checkpoint: {merged}  (use it: --model hf:{merged})")
+
+
+@train_app.command()
+def compare(
+    evaluations: Annotated[list[str], typer.Argument(help="NAME=EVALUATE_OUT_DIR, one per model (e.g. base=runs/eval-base)")],
+    method: Annotated[str, typer.Option(help="the anonymization method the evaluations ran")] = "standard",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
+) -> None:
+    """One table comparing models evaluated with `stealthflow evaluate` (as attacker and as anonymizer)."""
+    from stealthflow.training.compare import comparison_table
+
+    named = {}
+    for item in evaluations:
+        name, sep, directory = item.partition("=")
+        if not sep or not (Path(directory) / "originals.jsonl").exists():
+            fail(f"{item!r}: expected NAME=DIR with DIR an evaluate out dir (originals.jsonl)")
+        named[name] = Path(directory)
+    table = comparison_table(named, method)
+    out.print(table, markup=False, highlight=False)
+    if output:
+        output.write_text(table, encoding="utf-8")
+
+
+@train_app.command("attack-eval")
+def attack_eval(
+    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = Path("data/test.jsonl"),
+    limit: Annotated[int, typer.Option(min=1, help="first N profiles")] = 20,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+) -> None:
+    """Quick check: the model (+ adapter) as attacker on original texts, top-1/top-3 vs chance."""
+    from stealthflow.data import load_profiles
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.training.compare import self_attack
+
+    settings = settings_from(config, model, adapter)
+    with user_errors():
+        profiles = load_profiles(data, limit)
+        pool = LLMPool(None)
+        try:
+            table, well_formed = self_attack(pool.get(settings.model), profiles)
+        finally:
+            pool.close()
+    summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"
+    out.print(table + "\n\n" + summary, markup=False, highlight=False)
+    if output:
+        output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")

@@ -1,0 +1,21 @@
+"""Evaluation settings (the `evaluation:` section of a recipe); the CLI flags override them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class EvaluationConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    methods: list[str] = Field(default_factory=lambda: ["ner-mask", "standard", "aa", "stealth"])
+    data: Path = Path("data/test.jsonl")
+    limit: int | None = Field(None, ge=1)
+    # Evaluation attackers (names from `stealthflow.attack.registry`); their models come from
+    # `attacker:`/`judge:` of the settings, independent of the anonymizer's `model:`.
+    attackers: list[str] = Field(default_factory=lambda: ["llm"])
+    insights: Path | None = None  # frozen insight memory for `stealth` (JSON from `generate`)
+    llm_judge: bool = True  # the judge model decides the correctness verdicts the rules leave open
+    chunk_size: int = Field(10, ge=1)  # profiles finished (and saved) per step: the resume granularity

@@ -1,0 +1,139 @@
+"""Protect (detect -> policy -> vault -> placeholders) and restore, for one user.
+
+Offsets of the reported spans point into the input text. Every further occurrence of a
+masked value is masked too, so the protected text never contains a masked value in clear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from typing import TYPE_CHECKING
+
+from stealthflow.config import Settings
+from stealthflow.llm.pool import LLMPool
+from stealthflow.placeholders.keys import load_keys
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, restore_text
+from stealthflow.placeholders.styles import render
+from stealthflow.placeholders.types import Level, Span
+from stealthflow.placeholders.vault import Vault
+
+if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
+    from stealthflow.placeholders.detector import Detector
+
+
+@dataclass(frozen=True)
+class MaskedSpan:
+    start: int
+    end: int
+    type: str
+    level: Level
+    placeholder: str
+
+    def to_json(self) -> dict:
+        return {"start": self.start, "end": self.end, "type": self.type, "level": self.level.name, "placeholder": self.placeholder}
+
+
+@dataclass
+class Protected:
+    text: str
+    spans: list[MaskedSpan]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def placeholders(self) -> set[str]:
+        return {span.placeholder for span in self.spans}
+
+
+def default_vault_path() -> Path:
+    return Path(platformdirs.user_data_dir("stealthflow")) / "vault.sqlite"
+
+
+def open_vault(config: ProtectConfig) -> Vault:
+    keys = load_keys(config.key_source, config.key_file)
+    return Vault(config.vault_path or default_vault_path(), keys, config.hmac_chars)
+
+
+class Protector:
+    def __init__(self, config: ProtectConfig, vault: Vault, detector: Detector | None = None):
+        self.config = config
+        self.vault = vault
+        self.detector = detector
+
+    @classmethod
+    def from_settings(cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None) -> "Protector":
+        from stealthflow.placeholders.detector import Detector
+        from stealthflow.placeholders.extractor import LLMExtractor
+        from stealthflow.placeholders.recognizers import build_recognizers
+
+        config = settings.protect
+        extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.llm_extractor else None
+        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers), extractor))
+
+    # -- protect ------------------------------------------------------------------------
+    def protect(self, text: str, session: str) -> Protected:
+        return self.protect_many([text], session)[0]
+
+    def protect_many(self, texts: list[str], session: str) -> list[Protected]:
+        if self.detector is None:
+            raise ValueError("this Protector was built for restoring only (no detector)")
+        return [self._mask(text, spans, session) for text, spans in zip(texts, self.detector.detect_many(texts), strict=True)]
+
+    def _mask(self, text: str, detected: list[Span], session: str) -> Protected:
+        chosen = [s for s in detected if self.config.masks(s.type, s.level)]
+        chosen = _with_repeats(text, chosen)
+        entries = self.vault.entries_for(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
+        spans, pieces, last = [], [], 0
+        for span, entry in zip(chosen, entries, strict=True):
+            placeholder = render(self.config.style, entry)
+            spans.append(MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder))
+            pieces += [text[last : span.start], placeholder]
+            last = span.end
+        pieces.append(text[last:])
+        secrets = sorted({s.type for s in spans if s.level == Level.PL4})
+        warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
+        return Protected("".join(pieces), spans, warnings)
+
+    # -- restore ------------------------------------------------------------------------
+    def resolver(self, session: str):
+        cache: dict[Reference, str | None] = {}
+
+        def resolve(ref: Reference) -> str | None:
+            key = Reference(ref.type, ref.index, ref.token, "")
+            if key not in cache:
+                cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
+            return cache[key]
+
+        return resolve
+
+    def restore(self, text: str, session: str) -> RestoreResult:
+        return restore_text(text, self.resolver(session))
+
+    def stream(self, session: str) -> StreamRestorer:
+        return StreamRestorer(self.resolver(session))
+
+    def restore_stream(self, chunks: Iterable[str], session: str) -> Iterator[str]:
+        return self.stream(session).restore(chunks)
+
+    def close(self) -> None:
+        self.vault.close()
+
+
+def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
+    """Add every other word-bounded occurrence of a masked value (e.g. a name the detector saw once)."""
+    found = list(spans)
+    for span in spans:
+        value = span.text_in(text)
+        if len(value) < 3:
+            continue
+        for match in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+            repeat = Span(match.start(), match.end(), span.type, span.level, span.source, span.score)
+            if not any(repeat.overlaps(other) for other in found):
+                found.append(repeat)
+    return sorted(found, key=lambda s: s.start)

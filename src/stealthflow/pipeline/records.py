@@ -1,0 +1,49 @@
+"""JSONL in and out for `protect` / `restore`: `{"id", "text"}` lines; an output file that
+already holds some ids is resumed, not redone (a crash mid-run loses nothing)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from stealthflow.data import DataError
+
+
+def read_records(path: Path) -> list[tuple[str, str]]:
+    records, seen = [], set()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
+            raise DataError(f"{path}:{lineno}: expected an object with 'id' and a string 'text'")
+        record_id = str(record["id"])
+        if record_id in seen:
+            raise DataError(f"{path}:{lineno}: duplicate id {record_id!r}")
+        seen.add(record_id)
+        records.append((record_id, record["text"]))
+    return records
+
+
+def finished_ids(path: Path) -> set[str]:
+    """Ids already written to `path`; a torn last line (crash mid-write) is cut off."""
+    if not path.exists():
+        return set()
+    done, good = set(), []
+    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+        try:
+            done.add(str(json.loads(line)["id"]))
+            good.append(line if line.endswith("\n") else line + "\n")
+        except (json.JSONDecodeError, KeyError, TypeError):
+            break
+    path.write_text("".join(good), encoding="utf-8")
+    return done

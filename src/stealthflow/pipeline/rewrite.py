@@ -1,0 +1,57 @@
+"""After placeholders, rewrite the text against implicit-attribute inference with a method
+from the anonymization registry (`standard`, `stealth`, ...), then check that every
+placeholder survived: drifted ones are put back in their exact form; a rewrite that lost
+or invented a placeholder is rejected with the reason, and the placeholder text is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stealthflow.anonymize.methods import Method, ProgressCallback, build_method, method_names
+from stealthflow.config import Settings
+from stealthflow.data.schema import Comment, Profile
+from stealthflow.llm.pool import LLMPool
+from stealthflow.placeholders.restore import restore_text
+
+
+@dataclass(frozen=True)
+class RewriteOutcome:
+    text: str  # the accepted rewrite, or the protected text when rejected
+    accepted: bool
+    reason: str = ""
+
+    def to_json(self, method: str) -> dict:
+        return {"method": method, "accepted": self.accepted, **({"reason": self.reason} if self.reason else {})}
+
+
+def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
+    normalised = restore_text(rewritten, lambda ref: ref.exact() if ref.exact() in placeholders else None)
+    if normalised.unresolved:
+        return RewriteOutcome(protected, False, f"the rewrite invented placeholder(s) {', '.join(sorted(set(normalised.unresolved)))}")
+    lost = sorted(p for p in placeholders if p not in normalised.text)
+    if lost:
+        return RewriteOutcome(protected, False, f"the rewrite lost placeholder(s) {', '.join(lost)}")
+    return RewriteOutcome(normalised.text, True)
+
+
+def build_rewriter(name: str, settings: Settings, pool: LLMPool) -> Method:
+    """A registered method by name; any other value is a model spec run with `standard`."""
+    if name in method_names():
+        return build_method(name, settings, pool)
+    return build_method("standard", settings.model_copy(update={"model": settings.model.model_copy(update={"model": name})}), pool)
+
+
+def rewrite_protected(
+    method: Method, items: list[tuple[str, str, set[str]]], on_progress: ProgressCallback | None = None
+) -> list[RewriteOutcome]:
+    """`items`: (id, protected text, its placeholders)."""
+    profiles = [Profile(id=item_id, comments=[Comment(text=text)]) for item_id, text, _ in items]
+    results = method.anonymize_many(profiles, on_progress)
+    outcomes = []
+    for (_, text, placeholders), result in zip(items, results, strict=True):
+        if not result.parsed:
+            outcomes.append(RewriteOutcome(text, False, "the model's answer could not be parsed"))
+        else:
+            outcomes.append(check_rewrite(text, result.text, placeholders))
+    return outcomes

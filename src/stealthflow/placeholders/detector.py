@@ -1,0 +1,35 @@
+"""Run the recognizers (and optionally the LLM extractor) and merge their spans.
+
+Overlaps are resolved greedily: the higher privacy level wins, then the longer span, then
+the higher score, so `john@acme.com` stays one EMAIL rather than EMAIL + URL.
+"""
+
+from __future__ import annotations
+
+from stealthflow.placeholders.extractor import LLMExtractor
+from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.types import Span
+
+
+def merge_spans(spans: list[Span]) -> list[Span]:
+    kept: list[Span] = []
+    for span in sorted(spans, key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
+        if not any(span.overlaps(other) for other in kept):
+            kept.append(span)
+    return sorted(kept, key=lambda s: s.start)
+
+
+class Detector:
+    def __init__(self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None):
+        self.recognizers = recognizers if recognizers is not None else build_recognizers()
+        self.extractor = extractor
+
+    def deterministic(self, text: str) -> list[Span]:
+        return [span for recognizer in self.recognizers for span in recognizer.find(text)]
+
+    def detect(self, text: str) -> list[Span]:
+        return self.detect_many([text])[0]
+
+    def detect_many(self, texts: list[str]) -> list[list[Span]]:
+        extracted = self.extractor.extract_many(texts) if self.extractor else [[] for _ in texts]
+        return [merge_spans(self.deterministic(text) + llm_spans) for text, llm_spans in zip(texts, extracted, strict=True)]

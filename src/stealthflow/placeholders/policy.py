@@ -1,0 +1,59 @@
+"""What gets masked: the `protect:` section of the settings YAML (see configs/protect*.yaml).
+
+Default: PL2 + PL3 + PL4. Per-type overrides either force a decision (`mask` / `keep`) or
+move a type to another level. PL4 (credentials) is always masked whatever the config says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from stealthflow.placeholders.types import TYPE_LEVELS, Level
+
+Override = Literal["mask", "keep", "PL1", "PL2", "PL3", "PL4"]
+
+
+class ProtectConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    levels: list[Level] = Field(default_factory=lambda: [Level.PL2, Level.PL3, Level.PL4])
+    overrides: dict[str, Override] = Field(default_factory=dict)  # TYPE -> mask | keep | PLn
+    style: Literal["indexed", "hmac"] = "indexed"
+    hmac_chars: int = Field(8, ge=8, le=32)  # hex chars of the HMAC token
+    recognizers: list[str] | None = None  # None = every registered recognizer
+    llm_extractor: bool = True  # run the MemPrivacy-style extractor on `model`
+    user: str = "default"
+    vault_path: Path | None = None  # None = the user data dir
+    key_source: Literal["auto", "env", "keyring", "file"] = "auto"
+    key_file: Path | None = None  # None = the user config dir
+
+    @field_validator("levels", mode="before")
+    @classmethod
+    def _parse_levels(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
+        return [Level.parse(v) for v in value] if isinstance(value, list | tuple) else value
+
+    @field_validator("overrides")
+    @classmethod
+    def _known_types(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - set(TYPE_LEVELS))
+        if unknown:
+            raise ValueError(f"unknown type(s) {', '.join(unknown)}; known: {', '.join(TYPE_LEVELS)}")
+        return value
+
+    def level_of(self, span_type: str, detected: Level) -> Level:
+        override = self.overrides.get(span_type, "")
+        return Level.parse(override) if override.startswith("PL") else detected
+
+    def masks(self, span_type: str, level: Level) -> bool:
+        effective = self.level_of(span_type, level)
+        if Level.PL4 in (level, effective):
+            return True
+        override = self.overrides.get(span_type)
+        if override in ("mask", "keep"):
+            return override == "mask"
+        return effective in self.levels

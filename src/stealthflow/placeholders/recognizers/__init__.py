@@ -1,0 +1,12 @@
+"""Deterministic recognizers by name. Importing this package registers the built-in ones."""
+
+from stealthflow.placeholders.recognizers import context, secrets, structured  # noqa: F401  (registers)
+from stealthflow.placeholders.recognizers.base import (
+    ContextRecognizer,
+    Recognizer,
+    build_recognizers,
+    recognizer_names,
+    register_recognizer,
+)
+
+__all__ = ["ContextRecognizer", "Recognizer", "build_recognizers", "recognizer_names", "register_recognizer"]

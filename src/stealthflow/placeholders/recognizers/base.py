@@ -1,0 +1,63 @@
+"""One small class per kind of identifier, registered by name (Presidio-style).
+
+A recognizer returns spans; the detector merges them with the other recognizers' and the
+LLM extractor's. Context recognizers are a regex whose group `value` is the span.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
+
+
+class Recognizer:
+    name: ClassVar[str]
+    type: ClassVar[str]
+
+    @property
+    def level(self) -> Level:
+        return TYPE_LEVELS[self.type]
+
+    def find(self, text: str) -> list[Span]:
+        raise NotImplementedError
+
+    def span(self, start: int, end: int, score: float = 1.0, span_type: str | None = None) -> Span:
+        span_type = span_type or self.type
+        return Span(start, end, span_type, TYPE_LEVELS[span_type], self.name, score)
+
+
+class ContextRecognizer(Recognizer):
+    """A value named by its context ("my password is X"): the regex group `value` is the span."""
+
+    pattern: ClassVar[re.Pattern[str]]
+
+    def find(self, text: str) -> list[Span]:
+        return [self.span(m.start("value"), m.end("value")) for m in self.pattern.finditer(text) if self.accept(m["value"])]
+
+    def accept(self, value: str) -> bool:
+        return True
+
+
+_RECOGNIZERS: dict[str, type[Recognizer]] = {}
+
+
+def register_recognizer(cls: type[Recognizer]) -> type[Recognizer]:
+    """Class decorator: make the recognizer available by `cls.name` (config `recognizers:`)."""
+    if cls.type not in TYPE_LEVELS:
+        raise ValueError(f"{cls.__name__}: unknown span type {cls.type!r}")
+    _RECOGNIZERS[cls.name] = cls
+    return cls
+
+
+def recognizer_names() -> list[str]:
+    return sorted(_RECOGNIZERS)
+
+
+def build_recognizers(names: list[str] | None = None) -> list[Recognizer]:
+    """Instances of the named recognizers (all registered ones when `names` is None)."""
+    unknown = sorted(set(names or ()) - set(_RECOGNIZERS))
+    if unknown:
+        raise ValueError(f"unknown recognizer(s) {', '.join(unknown)}; choose from {', '.join(recognizer_names())}")
+    return [_RECOGNIZERS[name]() for name in (names if names is not None else recognizer_names())]

@@ -1,0 +1,88 @@
+"""Descriptive identifiers that a deterministic layer can only catch by their context: the
+user's own name, relatives' names, employer, passport number, street address, diagnosis,
+salary. Public figures, famous places and numbers without such context are never flagged;
+the LLM extractor covers what these patterns miss.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
+
+_NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
+_PROPER = rf"{_WORD}(?:\s+(?:&\s+)?{_WORD}){{0,4}}"
+_RELATIVE = (
+    r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|mother|father|mom|mum|dad|brother|"
+    r"sister|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|boss|manager|colleague|friend|neighbou?r"
+)
+
+
+@register_recognizer
+class OwnNameRecognizer(ContextRecognizer):
+    name, type = "own_name", "REAL_NAME"
+    pattern = re.compile(
+        r"(?i:\b(?:my\s+(?:full\s+)?name\s+is|i\s+am\s+called|call\s+me|signed,?|regards,|cheers,|name:)\s+)"
+        rf"(?P<value>{_NAME}(?:\s+{_NAME}){{0,2}})"
+    )
+
+
+@register_recognizer
+class RelativeNameRecognizer(ContextRecognizer):
+    name, type = "relative_name", "REAL_NAME"
+    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{_RELATIVE})),?\s+(?P<value>{_NAME}(?:\s+{_NAME})?)")
+
+
+@register_recognizer
+class EmployerRecognizer(ContextRecognizer):
+    name, type = "employer", "EMPLOYER"
+    pattern = re.compile(
+        r"(?i:\b(?:i\s+(?:currently\s+)?work(?:ed)?\s+(?:at|for)|i'm\s+(?:employed|working)\s+(?:at|by|for)|i\s+am\s+(?:employed|working)\s+(?:at|by|for)|"
+        r"my\s+employer\s+is|i\s+joined|(?:engineer|manager|nurse|analyst|developer|teacher|designer|accountant)\s+at)\s+(?:the\s+)?)"
+        rf"(?P<value>{_PROPER})"
+    )
+
+    def accept(self, value: str) -> bool:
+        return value.split()[0] not in {"I", "My", "The", "A", "Home"}
+
+
+@register_recognizer
+class PassportRecognizer(ContextRecognizer):
+    name, type = "passport", "PASSPORT"
+    pattern = re.compile(r"(?i:\bpassport(?:\s+(?:number|no\.?|#|num))?\s*(?:is|:|#)?\s*)(?P<value>[A-Z0-9]{6,9})\b")
+
+    def accept(self, value: str) -> bool:
+        return any(c.isdigit() for c in value)
+
+
+_STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Square|Sq|Parkway|Pkwy|Close|Crescent|Straße|Strasse)"
+
+
+@register_recognizer
+class StreetAddressRecognizer(ContextRecognizer):
+    name, type = "street_address", "ADDRESS"
+    pattern = re.compile(
+        rf"(?P<value>\b\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){{1,3}}{_STREET}\b\.?"
+        r"(?:,?\s+(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\w+)?"
+        r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?)"
+    )
+
+
+@register_recognizer
+class DiagnosisRecognizer(ContextRecognizer):
+    name, type = "diagnosis", "HEALTH"
+    pattern = re.compile(
+        r"(?i:\b(?:diagnosed\s+with|diagnosis\s+(?:is|of|was)|suffer(?:s|ing)?\s+from|i\s+have\s+been\s+treated\s+for|prescribed)\s+)"
+        r"(?P<value>(?:(?:stage|type)\s+\w+\s+)?[a-z][\w'-]*(?:\s+(?!and\b|but\b|in\b|last\b|since\b|after\b|when\b|so\b|two\b|three\b|a\b)[a-z][\w'-]*){0,3})"
+    )
+
+
+@register_recognizer
+class SalaryRecognizer(ContextRecognizer):
+    name, type = "salary", "FINANCE"
+    pattern = re.compile(
+        r"(?i:\b(?:salary|income|earn(?:s|ed|ing)?|make|making|paid|pay\s+is|take\s+home|bonus)\b[^.\n$€£\d]{0,24}?)"
+        r"(?P<value>[$€£]\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?(?:\s?(?:USD|EUR|GBP))?(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?"
+        r"|\d(?:[\d,.]*\d)?\s?[kK]?\s?(?:USD|EUR|GBP|dollars|euros|pounds)(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?)"
+    )

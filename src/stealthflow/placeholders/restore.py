@@ -1,0 +1,157 @@
+"""Find placeholders in a cloud reply, exact or drifted, and replace them.
+
+Models alter placeholders: `<EMAIL_1>` comes back as `EMAIL 1`, `email_1`, `< EMAIL_1 >`,
+`[EMAIL:3F81A2C9]`. The pattern accepts those; to avoid false hits on ordinary words an
+indexed placeholder needs at least one mark of a placeholder (a bracket, an underscore or
+hyphen, or the type in capitals): `email_1` and `EMAIL 1` restore, `email 1` does not.
+HMAC tokens are distinctive enough to restore in any case.
+
+Streaming uses the same scanner with the `regex` module's partial matching: text that
+could still become a placeholder is held back until the next chunk decides, so half a
+placeholder is never emitted and the output equals restoring the whole reply at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import regex
+
+from stealthflow.placeholders.types import TYPE_LEVELS
+
+
+def _type_alternation() -> str:
+    names = sorted(TYPE_LEVELS, key=len, reverse=True)
+    return "|".join("[ _-]?".join(name.split("_")) for name in names)
+
+
+_TYPES = _type_alternation()
+_TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
+PLACEHOLDER = regex.compile(
+    rf"""(?<![A-Za-z0-9_])
+    (?P<open>[<\[{{]{{1,2}}[ \t]?)?
+    (?:
+        (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{8,32}})
+      | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
+    )
+    (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))""",
+    regex.IGNORECASE | regex.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A placeholder as found in text (possibly drifted), normalised."""
+
+    type: str
+    index: int | None
+    token: str | None
+    text: str
+
+    def exact(self) -> str:
+        return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
+
+
+def reference(match: regex.Match) -> Reference | None:
+    """The placeholder a match stands for, or None when it lacks any placeholder mark."""
+    raw_type = match["htype"] or match["itype"]
+    span_type = _TYPE_BY_LETTERS[regex.sub(r"[ _-]", "", raw_type).upper()]
+    if match["token"]:
+        return Reference(span_type, None, match["token"].lower(), match[0])
+    marked = match["open"] or match["close"] or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
+    return Reference(span_type, int(match["index"]), None, match[0]) if marked else None
+
+
+Resolver = Callable[[Reference], "str | None"]  # replacement text, or None: leave as is
+
+
+@dataclass
+class RestoreResult:
+    text: str
+    restored: int = 0
+    unresolved: list[str] = field(default_factory=list)  # placeholders not issued to this user/session
+
+
+class Scanner:
+    """Replaces every accepted placeholder with `resolve(reference)`; counts and reports."""
+
+    def __init__(self, resolve: Resolver):
+        self.resolve = resolve
+        self.restored = 0
+        self.unresolved: list[str] = []
+
+    def scan(self, text: str, pos: int, final: bool) -> tuple[str, int]:
+        """Output for text[pos:...] and where scanning stopped (held back when not final)."""
+        parts = []
+        while True:
+            match = PLACEHOLDER.search(text, pos, partial=not final)
+            if match is None:
+                parts.append(text[pos:])
+                return "".join(parts), len(text)
+            if not final and (match.partial or _may_grow(text, match)):
+                parts.append(text[pos : match.start()])
+                return "".join(parts), match.start()
+            parts.append(text[pos : match.start()])
+            parts.append(self._replacement(match))
+            pos = match.end()
+
+    def _replacement(self, match: regex.Match) -> str:
+        ref = reference(match)
+        if ref is None:
+            return match[0]
+        value = self.resolve(ref)
+        if value is None:
+            self.unresolved.append(ref.text)
+            return match[0]
+        self.restored += 1
+        return value
+
+    def result(self, text: str) -> RestoreResult:
+        return RestoreResult(text, self.restored, self.unresolved)
+
+
+def _may_grow(text: str, match: regex.Match) -> bool:
+    """A complete match at the end could still take more digits, a space or a bracket."""
+    tail = text[match.end() :]
+    return tail == "" or (not match["close"] and tail in (" ", "\t"))
+
+
+def restore_text(text: str, resolve: Resolver) -> RestoreResult:
+    scanner = Scanner(resolve)
+    restored, _ = scanner.scan(text, 0, final=True)
+    return scanner.result(restored)
+
+
+class StreamRestorer:
+    """`feed(chunk)` returns what is safe to emit; `finish()` flushes the rest."""
+
+    def __init__(self, resolve: Resolver):
+        self.scanner = Scanner(resolve)
+        self._buffer = ""  # one already-emitted character of context (for the look-behind) + pending text
+        self._pos = 0
+
+    def feed(self, chunk: str) -> str:
+        self._buffer += chunk
+        emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False)
+        keep_from = max(self._pos - 1, 0)
+        self._buffer, self._pos = self._buffer[keep_from:], self._pos - keep_from
+        return emitted
+
+    def finish(self) -> str:
+        emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True)
+        self._buffer, self._pos = "", 0
+        return emitted
+
+    def restore(self, chunks: Iterable[str]) -> Iterator[str]:
+        for chunk in chunks:
+            emitted = self.feed(chunk)
+            if emitted:
+                yield emitted
+        tail = self.finish()
+        if tail:
+            yield tail
+
+    @property
+    def unresolved(self) -> list[str]:
+        return self.scanner.unresolved

@@ -1,0 +1,91 @@
+"""The privacy taxonomy: four levels (after MemPrivacy) and the span types we detect.
+
+PL1 preferences and habits (never masked); PL2 identifiable (names, contacts, addresses,
+employer); PL3 highly sensitive (documents, finance, health); PL4 credentials and secrets,
+always masked. When unsure, the higher level.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from enum import IntEnum
+
+import phonenumbers
+
+
+class Level(IntEnum):
+    PL1 = 1
+    PL2 = 2
+    PL3 = 3
+    PL4 = 4
+
+    @classmethod
+    def parse(cls, value: object) -> "Level":
+        """'PL3', 'pl3', '3' or 3 -> Level.PL3; anything else raises ValueError."""
+        text = str(value).strip().upper().removeprefix("PL")
+        if text.isdigit() and 1 <= int(text) <= 4:
+            return cls(int(text))
+        raise ValueError(f"not a privacy level: {value!r} (expected PL1..PL4)")
+
+
+# type -> default level. Placeholders are built from these names, so they stay UPPER_SNAKE.
+TYPE_LEVELS: dict[str, Level] = {
+    "REAL_NAME": Level.PL2,
+    "EMAIL": Level.PL2,
+    "PHONE": Level.PL2,
+    "ADDRESS": Level.PL2,
+    "URL": Level.PL2,
+    "IP_ADDRESS": Level.PL2,
+    "EMPLOYER": Level.PL2,
+    "USERNAME": Level.PL2,
+    "ACCOUNT_ID": Level.PL2,
+    "CREDIT_CARD": Level.PL3,
+    "IBAN": Level.PL3,
+    "PASSPORT": Level.PL3,
+    "NATIONAL_ID": Level.PL3,
+    "HEALTH": Level.PL3,
+    "FINANCE": Level.PL3,
+    "LOCATION": Level.PL3,
+    "PERSONAL": Level.PL2,  # other identifying details the LLM extractor names
+    "SENSITIVE": Level.PL3,  # ethnicity, religion, politics, judicial, other highly sensitive
+    "PASSWORD": Level.PL4,
+    "OTP": Level.PL4,
+    "API_KEY": Level.PL4,
+    "PRIVATE_KEY": Level.PL4,
+    "CREDENTIAL": Level.PL4,
+}
+# Secrets are compared case-sensitively; everything else by its casefolded form.
+CASE_SENSITIVE_TYPES = frozenset(t for t, level in TYPE_LEVELS.items() if level == Level.PL4)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    type: str
+    level: Level
+    source: str = ""  # recognizer name, or "llm"
+    score: float = 1.0
+
+    def text_in(self, text: str) -> str:
+        return text[self.start : self.end]
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def canonical_value(span_type: str, value: str) -> str:
+    """The form two mentions of one value share ("+1 415 555 0100" == "(415) 555-0100")."""
+    text = " ".join(unicodedata.normalize("NFKC", value).split())
+    if span_type == "PHONE":
+        try:
+            number = phonenumbers.parse(text, "US")
+            return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        except phonenumbers.NumberParseException:
+            return "".join(ch for ch in text if ch.isdigit() or ch == "+")
+    if span_type in ("CREDIT_CARD", "IBAN"):
+        return "".join(ch for ch in text if ch.isalnum()).upper()
+    if span_type in CASE_SENSITIVE_TYPES:
+        return text
+    return text.casefold()

@@ -1,0 +1,196 @@
+"""The local vault: which placeholder stands for which value, for which user and session.
+
+SQLite in WAL mode. Values are encrypted per row with AES-GCM; the associated data binds
+each ciphertext to its row id, user, type and value digest, so a ciphertext moved to another
+row or an edited row fails to decrypt (`VaultTampered`). Digests and placeholder tokens are
+keyed HMACs of the canonical value: without the key they reveal nothing. A value keeps its
+placeholder (index and HMAC token) for its user forever, across sessions and restarts;
+each session records which placeholders it was issued (MAC'd), and restoration only
+hydrates those.
+
+One connection guarded by a lock serves all threads; writes run in `BEGIN IMMEDIATE`
+transactions so several processes sharing the file allocate indices safely too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+from stealthflow.placeholders.keys import ENV_VAR, VaultKeyError, VaultKeys
+from stealthflow.placeholders.types import TYPE_LEVELS, canonical_value
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+    id TEXT PRIMARY KEY,
+    user TEXT NOT NULL,
+    type TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    nonce BLOB NOT NULL,
+    ciphertext BLOB NOT NULL,
+    UNIQUE (user, type, digest), UNIQUE (user, type, idx), UNIQUE (user, type, token)
+);
+CREATE TABLE IF NOT EXISTS counters (user TEXT NOT NULL, type TEXT NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (user, type));
+CREATE TABLE IF NOT EXISTS issued (
+    entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+    session TEXT NOT NULL,
+    mac TEXT NOT NULL,
+    PRIMARY KEY (entry_id, session)
+);
+CREATE INDEX IF NOT EXISTS issued_session ON issued(session);
+"""
+_KEY_CHECK = "key_check"
+
+
+class VaultTampered(RuntimeError):
+    """A row does not authenticate under the vault key: it was edited or moved."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: str
+    type: str
+    index: int
+    token: str
+
+
+class Vault:
+    def __init__(self, path: str | Path, keys: VaultKeys, token_chars: int = 8):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._keys = keys
+        self._aead = AESGCM(keys.encryption)
+        self._token_chars = token_chars
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        os.chmod(self.path, 0o600)
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._check_key()
+
+    # -- keys -------------------------------------------------------------------------
+    def _mac(self, *parts: str) -> str:
+        return hmac.new(self._keys.hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
+
+    def _check_key(self) -> None:
+        expected = self._mac("stealthflow vault key check")
+        with self._transaction() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO meta VALUES (?, ?)", (_KEY_CHECK, expected))
+            elif not hmac.compare_digest(row[0], expected):
+                raise VaultKeyError(f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file)")
+
+    @contextmanager
+    def _transaction(self):
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _aad(self, entry_id: str, user: str, span_type: str, digest: str, index: int, token: str) -> bytes:
+        return "\x00".join((entry_id, user, span_type, digest, str(index), token)).encode()
+
+    # -- protect ----------------------------------------------------------------------
+    def entry_for(self, user: str, session: str, span_type: str, value: str) -> Entry:
+        """The value's entry (created on first sight), recorded as issued to `session`."""
+        return self.entries_for(user, session, [(span_type, value)])[0]
+
+    def entries_for(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry]:
+        """`entry_for` for every (type, value) of a message, in one transaction."""
+        entries = []
+        with self._transaction() as db:
+            for span_type, value in items:
+                canonical = canonical_value(span_type, value)
+                digest = self._mac("digest", user, span_type, canonical)
+                row = db.execute("SELECT id, idx, token FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, span_type, digest)).fetchone()
+                if row is None:
+                    row = self._insert(db, user, span_type, digest, canonical, value)
+                entry = Entry(row[0], span_type, row[1], row[2])
+                db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
+                entries.append(entry)
+        return entries
+
+    def _insert(self, db: sqlite3.Connection, user: str, span_type: str, digest: str, canonical: str, value: str) -> tuple[str, int, str]:
+        entry_id = secrets.token_hex(16)
+        # Indices are never reused, even after `forget`: an old reply must not hydrate to a new value.
+        db.execute("INSERT INTO counters VALUES (?, ?, 1) ON CONFLICT (user, type) DO UPDATE SET last = last + 1", (user, span_type))
+        (index,) = db.execute("SELECT last FROM counters WHERE user = ? AND type = ?", (user, span_type)).fetchone()
+        full_token = self._mac("token", user, span_type, canonical)
+        length = self._token_chars
+        # A truncated HMAC can collide; lengthen this value's token until it is unique.
+        while db.execute("SELECT 1 FROM entries WHERE user = ? AND type = ? AND token = ?", (user, span_type, full_token[:length])).fetchone():
+            length += 4
+        token = full_token[:length]
+        nonce = secrets.token_bytes(12)
+        ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, span_type, digest, index, token))
+        db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (entry_id, user, span_type, digest, index, token, nonce, ciphertext))
+        return entry_id, index, token
+
+    # -- restore ----------------------------------------------------------------------
+    def lookup(self, user: str, session: str, span_type: str, *, index: int | None = None, token: str | None = None) -> str | None:
+        """The value behind a placeholder, or None when it was not issued to this user/session."""
+        column, key = ("idx", index) if index is not None else ("token", (token or "").lower())
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT e.id, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
+                f"WHERE e.user = ? AND e.type = ? AND e.{column} = ? AND i.session = ?",
+                (user, span_type, key, session),
+            ).fetchone()
+        if row is None:
+            return None
+        entry_id, digest, row_index, row_token, nonce, ciphertext, mac = row
+        if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
+            raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
+        try:
+            return self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, row_index, row_token)).decode()
+        except InvalidTag:
+            raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved)") from None
+
+    # -- forget -----------------------------------------------------------------------
+    def forget_value(self, user: str, value: str) -> int:
+        """Delete the value (under every type it was stored as); returns rows deleted."""
+        digests = [(t, self._mac("digest", user, t, canonical_value(t, value))) for t in TYPE_LEVELS]
+        with self._transaction() as db:
+            return sum(db.execute("DELETE FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, t, d)).rowcount for t, d in digests)
+
+    def forget_session(self, user: str, session: str) -> int:
+        """Delete the session and every value no other session of the user still holds."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user))
+            return db.execute("DELETE FROM entries WHERE user = ? AND id NOT IN (SELECT entry_id FROM issued)", (user,)).rowcount
+
+    def count(self, user: str | None = None) -> int:
+        with self._lock:
+            query, args = ("SELECT COUNT(*) FROM entries WHERE user = ?", (user,)) if user else ("SELECT COUNT(*) FROM entries", ())
+            return self._db.execute(query, args).fetchone()[0]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "Vault":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,42 @@
+"""`stealthflow serve`: protect / restore over HTTP for local apps (browser extensions,
+agents). It listens on the loopback interface only: the vault never leaves the machine.
+
+POST /protect {text, session}          -> {text, spans, warnings}
+POST /restore {text, session}          -> {text, restored, unresolved}
+(Streamed restoration is in the Python API and `stealthflow restore --stream`; an HTTP
+endpoint that reads the request body inside a StreamingResponse deadlocked under Starlette's
+disconnect listener, so it is not offered yet.)
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from pydantic import BaseModel, Field
+
+from stealthflow.pipeline.protector import Protector
+
+
+class TextRequest(BaseModel):
+    text: str
+    session: str = Field(min_length=1)
+
+
+def create_app(protector: Protector) -> FastAPI:
+    app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
+
+    @app.get("/health")
+    def health() -> dict:
+        return {"status": "ok", "style": protector.config.style}
+
+    @app.post("/protect")
+    def protect(request: TextRequest) -> dict:
+        result = protector.protect(request.text, request.session)
+        return {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings}
+
+    @app.post("/restore")
+    def restore(request: TextRequest) -> dict:
+        result = protector.restore(request.text, request.session)
+        return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
+
+    return app
+

@@ -1,0 +1,97 @@
+"""Base vs SFT vs SFT+GRPO side by side, from one `stealthflow evaluate` out dir per model.
+
+Each evaluation ran with `--model embedded [--adapter A]`, so its `llm` attacker is the model
+itself; the `classifier` attacker is the same for all. Per model:
+- as attacker on the original test texts: top-1 accuracy over every labelled attribute (no
+  guess = wrong), and on the categorical attributes beside their majority-class chance,
+  plus the share of answers in the required format;
+- as anonymizer (`method`): Anonymity and Score_Utility judged by each attacker.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from stealthflow.attack.strength import chance_levels
+from stealthflow.evaluation.report import build_report
+from stealthflow.evaluation.runner import Evaluation
+
+SELF = "llm"
+
+
+def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict[str, float]:
+    originals = list(evaluation.originals().load().values())
+    top1, categorical, chance, well_formed = [], [], [], []
+    by_attribute: dict[str, list[tuple[str, bool]]] = {}
+    for record in originals:
+        attack = record.score.attacks.get(attacker)
+        if attack is None:
+            continue
+        well_formed.append(attack.well_formed)
+        for attribute, truth in record.labels.items():
+            verdicts = attack.verdicts.get(attribute, [])
+            correct = bool(verdicts) and verdicts[0] == "yes"
+            top1.append(correct)
+            by_attribute.setdefault(attribute, []).append((truth, correct))
+    for attribute, pairs in by_attribute.items():
+        levels = chance_levels(attribute, [truth for truth, _ in pairs])
+        if levels is not None:
+            categorical += [correct for _, correct in pairs]
+            chance += list(levels.majority_top1)
+    return {
+        "attributes": len(top1),
+        "top1": float(np.mean(top1)) if top1 else float("nan"),
+        "top1_categorical": float(np.mean(categorical)) if categorical else float("nan"),
+        "chance_categorical": float(np.mean(chance)) if chance else float("nan"),
+        "well_formed": float(np.mean(well_formed)) if well_formed else float("nan"),
+    }
+
+
+def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> str:
+    """Markdown: one row per model."""
+    attackers: list[str] = []
+    rows = []
+    for name, directory in evaluations.items():
+        evaluation = Evaluation(directory)
+        report = build_report(evaluation, [method])
+        anonymizer = {r.attacker: r for r in report.rows if r.method == method}
+        attackers = attackers or sorted(anonymizer)
+        rows.append((name, attacker_figures(evaluation), anonymizer, next(iter(anonymizer.values()), None)))
+    header = [
+        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical / majority chance", "answers well-formed",
+        *(f"{column} ({attacker})" for attacker in attackers for column in ("Anonymity", "Score_Utility")),
+        "unparsed rewrites",
+    ]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, figures, anonymizer, any_row in rows:
+        cells = [
+            name,
+            str(figures["attributes"]),
+            f"{figures['top1']:.2f}",
+            f"{figures['top1_categorical']:.2f} / {figures['chance_categorical']:.2f}",
+            f"{figures['well_formed']:.0%}",
+        ]
+        for attacker in attackers:
+            row = anonymizer.get(attacker)
+            cells += [row.figures[c].format(2) if row else "–" for c in ("Anonymity", "Score_Utility")]
+        cells.append(f"{any_row.parse_failures}/{any_row.profiles}" if any_row else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def self_attack(llm, profiles) -> tuple[str, float]:
+    """The model as attacker on original texts: (markdown accuracy-vs-chance table, well-formed share).
+
+    For quick checks of an adapter without a full `evaluate` run (one prompt per profile,
+    every labelled attribute; a missing guess counts as wrong).
+    """
+    from stealthflow.attack import LLMAttacker
+    from stealthflow.attack.strength import attacker_accuracy, markdown_table
+
+    results = LLMAttacker(llm).attack_many([p.text for p in profiles], [list(p.labelled()) for p in profiles])
+    attributes = list(dict.fromkeys(a for p in profiles for a in p.labelled()))
+    rows = attacker_accuracy(llm.info.model_id, profiles, results, attributes)
+    well_formed = float(np.mean([r.well_formed for r in results])) if results else float("nan")
+    return markdown_table(rows), well_formed

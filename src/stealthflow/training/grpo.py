@@ -1,0 +1,103 @@
+"""GRPO from the SFT adapter (trl `GRPOTrainer`), rewarded by the frozen SFT model's attacks.
+
+The policy is the SFT adapter, trainable. The attacker inside the reward is a separate,
+frozen copy (by default the same base + SFT adapter, loaded through the LLM layer), so the
+policy cannot make its own judge weaker. Per-step reward parts go to `rewards.jsonl` and
+`rewards.png`; trl's own log to `log.jsonl`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from stealthflow.attack import LLMAttacker
+from stealthflow.llm import ModelConfig, build_llm
+from stealthflow.training.models import base_model_path, configure_torch, load_base_model, load_tokenizer, precision_args
+from stealthflow.training.plots import plot_curves, read_jsonl
+from stealthflow.training.recipes import Recipe
+from stealthflow.training.repro import save_run_info
+from stealthflow.training.rewards import AnonymizationReward
+from stealthflow.training.stage import dataset_dir, already_finished, train_and_save
+
+REWARD_CURVES = ["reward_mean", "anonymity_mean", "utility_mean", "attacker_accuracy"]
+
+
+def attacker_config(recipe: Recipe) -> ModelConfig:
+    """The recipe's attacker, or the frozen SFT model (greedy, so rewards are deterministic)."""
+    if recipe.grpo.attacker is not None:
+        return recipe.grpo.attacker
+    return ModelConfig(
+        model=f"hf:{base_model_path(recipe.base_model)}",
+        adapter=str(recipe.sft_adapter()),
+        dtype=recipe.dtype,
+        temperature=0.0,
+        max_new_tokens=recipe.grpo.attacker_max_new_tokens,
+        batch_size=recipe.grpo.attacker_batch_size,
+        threads=recipe.threads,
+    )
+
+
+def _step_tracker(reward: AnonymizationReward):
+    from transformers import TrainerCallback
+
+    class StepTracker(TrainerCallback):
+        """Tells the reward which optimizer step its completions belong to (for its log)."""
+
+        def on_step_begin(self, args, state, control, **kwargs):
+            reward.step = state.global_step + 1
+
+    return StepTracker()
+
+
+def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: list | None = None):
+    from datasets import load_from_disk
+    from peft import PeftModel
+    from trl import GRPOConfig, GRPOTrainer
+
+    configure_torch(recipe)
+    adapter = recipe.sft_adapter()
+    if not (adapter / "adapter_config.json").exists():
+        raise FileNotFoundError(f"{adapter}: no SFT adapter (run `stealthflow train sft` first, or set grpo.adapter)")
+    dataset = load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo"))).shuffle(seed=recipe.seed)
+    model = PeftModel.from_pretrained(load_base_model(recipe), str(adapter), is_trainable=True)
+    settings = recipe.grpo
+    args = GRPOConfig(
+        output_dir=str(recipe.output / "grpo" / "checkpoints"),
+        max_steps=settings.max_steps,
+        learning_rate=settings.learning_rate,
+        per_device_train_batch_size=settings.batch_size,
+        num_generations=settings.num_generations,
+        max_completion_length=settings.max_completion_length,
+        temperature=settings.temperature,
+        beta=settings.beta,
+        logging_steps=settings.logging_steps,
+        save_steps=settings.save_steps,
+        **(precision_args(recipe) | settings.trainer),
+    )
+    return GRPOTrainer(
+        model=model,
+        reward_funcs=[reward],
+        args=args,
+        train_dataset=dataset,
+        processing_class=load_tokenizer(adapter),
+        callbacks=[_step_tracker(reward), *(callbacks or [])],
+    )
+
+
+def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[str], None] | None = None) -> Path:
+    """Train (or resume) and return the GRPO adapter directory."""
+    out = recipe.output / "grpo"
+    adapter = out / "adapter"
+    if already_finished(out, on_skip):
+        return adapter
+    out.mkdir(parents=True, exist_ok=True)
+    attacker_llm = build_llm(attacker_config(recipe))
+    reward = AnonymizationReward(LLMAttacker(attacker_llm), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl")
+    try:
+        facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
+    finally:
+        attacker_llm.close()
+    plot_curves(read_jsonl(out / "rewards.jsonl"), "step", REWARD_CURVES, out / "rewards.png", f"GRPO reward ({recipe.name})")
+    save_run_info(out, recipe, stage="grpo", attacker=attacker_config(recipe).model_dump(), **facts)
+    return adapter

@@ -1,0 +1,99 @@
+"""Training recipes: one YAML file per recipe (see `training/*.yaml`), typed here.
+
+A recipe names the base model, the LoRA shape, and one section per stage. Anything trl's
+`SFTConfig` / `GRPOConfig` accepts that is not modelled here goes under `trainer:` (e.g.
+`deepspeed`, `gradient_checkpointing`, `vllm_mode`) and is passed through unchanged, so the
+GPU recipe can use every trl feature without this file growing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from stealthflow.llm.config import ModelConfig
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LoRASettings(_Section):
+    r: int = Field(8, ge=1)
+    alpha: int = 16
+    dropout: float = Field(0.05, ge=0, lt=1)
+    target_modules: str | list[str] = "all-linear"
+
+
+class SFTSettings(_Section):
+    data: str = Field(description="a `stealthflow harvest` output directory (its `sft/` is used)")
+    epochs: float = Field(1.0, gt=0)
+    learning_rate: float = 1e-4
+    batch_size: int = Field(2, ge=1)
+    gradient_accumulation_steps: int = Field(4, ge=1)
+    max_length: int = Field(2048, ge=16)
+    max_examples: int | None = Field(None, ge=1, description="train on a seeded random subset (CPU budgets)")
+    logging_steps: int = Field(1, ge=1)
+    save_steps: int = Field(25, ge=1)
+    trainer: dict[str, Any] = Field(default_factory=dict, description="extra trl SFTConfig arguments")
+
+
+class GRPOSettings(_Section):
+    data: str | None = Field(None, description="harvest output directory (its `grpo/`); default: sft.data")
+    adapter: str | None = Field(None, description="SFT adapter to start from; default: <output_dir>/sft/adapter")
+    max_steps: int = Field(20, ge=1)
+    learning_rate: float = 1e-5
+    batch_size: int = Field(2, ge=1, description="completions per device step (a multiple of num_generations)")
+    num_generations: int = Field(2, ge=2)
+    max_completion_length: int = Field(256, ge=8)
+    temperature: float = Field(1.0, gt=0)
+    beta: float = Field(0.0, ge=0, description="KL weight; 0 = no reference model")
+    reward_lambda: float = Field(0.5, ge=0, le=1, description="reward = λ·anonymity + (1-λ)·utility")
+    attacker: ModelConfig | None = Field(None, description="the attacker inside the reward; default: the frozen SFT model")
+    attacker_max_new_tokens: int = Field(256, ge=8, description="answer length of the default attacker")
+    attacker_batch_size: int = Field(8, ge=1)
+    logging_steps: int = Field(1, ge=1)
+    save_steps: int = Field(10, ge=1)
+    trainer: dict[str, Any] = Field(default_factory=dict, description="extra trl GRPOConfig arguments (use_vllm, ...)")
+
+
+class Recipe(_Section):
+    name: str
+    base_model: str = Field("embedded", description="embedded, hf:PATH or a local checkpoint path (never downloaded)")
+    output_dir: str
+    seed: int = 42
+    device: Literal["cpu", "auto"] = Field("cpu", description="cpu forces CPU; auto lets accelerate place the model")
+    dtype: Literal["float32", "bfloat16"] = "float32"
+    threads: int | None = Field(None, ge=1, description="torch threads on CPU")
+    lora: LoRASettings = Field(default_factory=LoRASettings)
+    sft: SFTSettings
+    grpo: GRPOSettings = Field(default_factory=GRPOSettings)
+
+    @property
+    def output(self) -> Path:
+        return Path(self.output_dir)
+
+    def grpo_data(self) -> str:
+        return self.grpo.data or self.sft.data
+
+    def sft_adapter(self) -> Path:
+        return Path(self.grpo.adapter) if self.grpo.adapter else self.output / "sft" / "adapter"
+
+
+def load_recipe(path: str | Path, overrides: dict[str, Any] | None = None) -> Recipe:
+    """A recipe from YAML; `overrides` maps dotted keys ("sft.epochs") to values."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping at the top level")
+    for dotted, value in (overrides or {}).items():
+        target = data
+        *parents, leaf = dotted.split(".")
+        for key in parents:
+            target = target.setdefault(key, {})
+            if not isinstance(target, dict):
+                raise ValueError(f"override {dotted!r}: {key!r} is not a section")
+        target[leaf] = value
+    return Recipe.model_validate(data)

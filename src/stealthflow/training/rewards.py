@@ -1,0 +1,119 @@
+"""The GRPO reward: λ·R_anonymity + (1 − λ)·R_utility, with the frozen attacker in the loop.
+
+- A completion `parse_rewrite` cannot read (empty, garbled, no `#` line) earns 0 overall:
+  no reward for output that is not an anonymized text.
+- An unchanged copy of the input earns no privacy credit (R_anonymity = 0); its utility is 1.
+- Otherwise the attacker attacks the new text for the profile's labelled attributes.
+  R_anonymity = share of the attributes it answered whose top-1 guess is wrong. An attribute
+  the attacker gave no guess for is unknown, not a privacy win; if it answered none, 0.
+- R_utility = mean(BLEU, ROUGE-1, ROUGE-L) against the text being anonymized.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from stealthflow.anonymize.output import parse_rewrite
+from stealthflow.attack import CorrectnessJudge, top1_correct
+from stealthflow.attack.types import Attacker, AttackResult
+from stealthflow.utility import lexical_utility
+
+
+@dataclass(frozen=True)
+class RewardParts:
+    reward: float
+    anonymity: float
+    utility: float
+    parsed: bool
+    copied: bool
+    attacked: int = 0  # attributes the attacker answered
+    attacker_correct: int = 0
+
+
+def completion_text(completion) -> str:
+    """trl passes conversational completions as `[{"role": "assistant", "content": ...}]`."""
+    if isinstance(completion, list):
+        return "".join(m.get("content", "") for m in completion if m.get("role", "assistant") == "assistant")
+    return str(completion)
+
+
+def same_text(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+def labels_dict(labels) -> dict[str, str]:
+    """The GRPO `labels` column: a list of {attribute, estimate}."""
+    return {item["attribute"]: item["estimate"] for item in labels}
+
+
+class AnonymizationReward:
+    """Callable in trl's reward signature; keeps the parts of every call for logging."""
+
+    __name__ = "anonymization"  # trl names the logged reward after this
+
+    def __init__(self, attacker: Attacker, reward_lambda: float = 0.5, judge: CorrectnessJudge | None = None, log_path: Path | None = None):
+        self.attacker = attacker
+        self.reward_lambda = reward_lambda
+        self.judge = judge or CorrectnessJudge()
+        self.log_path = log_path
+        self.step = 0  # set by the trainer callback, for the log
+
+    def score(self, texts: list[str], source_texts: list[str], labels: list[dict[str, str]]) -> list[RewardParts]:
+        rewrites = [parse_rewrite(t, s) for t, s in zip(texts, source_texts, strict=True)]
+        parts: list[RewardParts | None] = [None] * len(texts)
+        to_attack = []
+        for i, (rewrite, source) in enumerate(zip(rewrites, source_texts, strict=True)):
+            if not rewrite.parsed:
+                parts[i] = RewardParts(0.0, 0.0, 0.0, parsed=False, copied=False)
+            elif same_text(rewrite.text, source):
+                parts[i] = self._combine(0.0, 1.0, copied=True)
+            else:
+                to_attack.append(i)
+        results = self.attacker.attack_many([rewrites[i].text for i in to_attack], [list(labels[i]) for i in to_attack])
+        for i, result in zip(to_attack, results, strict=True):
+            answered, correct = self._attack_outcome(result, labels[i])
+            anonymity = (answered - correct) / answered if answered else 0.0
+            utility = lexical_utility(source_texts[i], rewrites[i].text).mean
+            parts[i] = self._combine(anonymity, utility, copied=False, attacked=answered, attacker_correct=correct)
+        return [p for p in parts if p is not None]
+
+    def _combine(self, anonymity: float, utility: float, **facts) -> RewardParts:
+        reward = self.reward_lambda * anonymity + (1 - self.reward_lambda) * utility
+        return RewardParts(reward, anonymity, utility, parsed=True, **facts)
+
+    def _attack_outcome(self, result: AttackResult, labels: dict[str, str]) -> tuple[int, int]:
+        answered = correct = 0
+        for attribute, truth in labels.items():
+            guess = result.guesses.get(attribute)
+            if guess is None or not guess.guesses:
+                continue
+            answered += 1
+            correct += top1_correct(self.judge.verdicts(attribute, truth, guess.guesses))
+        return answered, correct
+
+    def __call__(self, prompts, completions, completion_ids=None, *, labels, source_text, **_columns) -> list[float]:
+        parts = self.score([completion_text(c) for c in completions], list(source_text), [labels_dict(x) for x in labels])
+        self._log(parts)
+        return [p.reward for p in parts]
+
+    def _log(self, parts: list[RewardParts]) -> None:
+        if self.log_path is None or not parts:
+            return
+        rewards = [p.reward for p in parts]
+        attacked = sum(p.attacked for p in parts)
+        record = {
+            "step": self.step,
+            "completions": len(parts),
+            "reward_mean": statistics.fmean(rewards),
+            "reward_std": statistics.pstdev(rewards),
+            "anonymity_mean": statistics.fmean(p.anonymity for p in parts),
+            "utility_mean": statistics.fmean(p.utility for p in parts),
+            "attacker_accuracy": sum(p.attacker_correct for p in parts) / attacked if attacked else None,
+            "parsed_share": statistics.fmean(p.parsed for p in parts),
+            "copied_share": statistics.fmean(p.copied for p in parts),
+        }
+        with self.log_path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")

@@ -1,0 +1,85 @@
+"""LoRA-SFT on harvested anonymization + attack examples (trl `SFTTrainer`).
+
+Rows arrive as `messages`; the last (assistant) turn becomes the completion and everything
+before it the prompt, so trl puts the loss on the assistant answer only. Interrupted runs
+resume from the last checkpoint; a finished run is not trained again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from stealthflow.training.models import (
+    base_model_path,
+    configure_torch,
+    load_base_model,
+    load_tokenizer,
+    lora_config,
+    precision_args,
+)
+from stealthflow.training.plots import plot_curves
+from stealthflow.training.recipes import Recipe
+from stealthflow.training.repro import save_run_info
+from stealthflow.training.stage import dataset_dir, already_finished, train_and_save
+
+
+def to_prompt_completion(row: dict) -> dict:
+    messages = row["messages"]
+    if not messages or messages[-1]["role"] != "assistant":
+        raise ValueError(f"row of profile {row.get('profile_id')!r} does not end with an assistant turn")
+    return {"prompt": messages[:-1], "completion": messages[-1:]}
+
+
+def load_sft_dataset(recipe: Recipe):
+    from datasets import load_from_disk
+
+    dataset = load_from_disk(str(dataset_dir(recipe.sft.data, "sft"))).shuffle(seed=recipe.seed)
+    if recipe.sft.max_examples is not None:
+        dataset = dataset.select(range(min(recipe.sft.max_examples, len(dataset))))
+    return dataset.map(to_prompt_completion, remove_columns=dataset.column_names)
+
+
+def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
+    from trl import SFTConfig, SFTTrainer
+
+    configure_torch(recipe)
+    dataset = load_sft_dataset(recipe)
+    tokenizer = load_tokenizer(base_model_path(recipe.base_model))
+    settings = recipe.sft
+    args = SFTConfig(
+        output_dir=str(recipe.output / "sft" / "checkpoints"),
+        num_train_epochs=settings.epochs,
+        learning_rate=settings.learning_rate,
+        per_device_train_batch_size=settings.batch_size,
+        gradient_accumulation_steps=settings.gradient_accumulation_steps,
+        max_length=settings.max_length,
+        completion_only_loss=True,
+        logging_steps=settings.logging_steps,
+        save_steps=settings.save_steps,
+        **(precision_args(recipe) | settings.trainer),
+    )
+    return SFTTrainer(
+        model=load_base_model(recipe),
+        args=args,
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        peft_config=lora_config(recipe.lora),
+        callbacks=callbacks,
+    )
+
+
+def run_sft(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[str], None] | None = None) -> Path:
+    """Train (or resume) and return the adapter directory (adapter + tokenizer + chat template)."""
+    out = recipe.output / "sft"
+    adapter = out / "adapter"
+    if already_finished(out, on_skip):
+        return adapter
+    trainer = build_sft_trainer(recipe, callbacks)
+    facts = train_and_save(trainer, out)
+    history = trainer.state.log_history
+    plot_curves(history, "step", ["loss"], out / "loss.png", f"SFT loss ({recipe.name})")
+    final_loss = next((e["loss"] for e in reversed(history) if "loss" in e), None)
+    # trl drops rows whose answer lies wholly beyond max_length: say how many were used.
+    save_run_info(out, recipe, stage="sft", examples=len(trainer.train_dataset), final_loss=final_loss, **facts)
+    return adapter

@@ -1,0 +1,33 @@
+"""Workflow settings (the `workflow:` section of a recipe). Defaults follow AgentStealth."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class InsightConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    learn: bool = True  # False: the memory stays as loaded (frozen) for the whole run
+    max_rules: int = Field(5, ge=1)  # M_max per attribute
+    score_cap: int = Field(10, ge=2)
+    max_operations: int = Field(4, ge=1)  # per insight call
+    max_pairs_per_attribute: int = Field(8, ge=1)  # insight calls per attribute and batch
+    max_successes: int = Field(5, ge=1)  # examples in a successes-only call
+    example_chars: int = Field(1500, ge=100)  # each text shown to the insight call is cut to this
+
+
+class WorkflowConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rounds: int = Field(5, ge=1)
+    utility_threshold: float = Field(0.075, ge=0)  # τ: warn when U(k-1) - U(k) exceeds it
+    utility_warnings: bool = True
+    use_insights: bool = True  # show the insight rules to the anonymizer
+    batch_size: int = Field(10, ge=1)  # profiles per insight batch (they run concurrently)
+    max_concurrency: int | None = Field(None, ge=1)  # profiles in flight; None = batch_size
+    early_stop: bool = False  # stop a profile once every attribute at risk is protected
+    attackers: list[str] = Field(default_factory=lambda: ["llm"])
+    llm_judge: bool = True  # let the judge model decide the verdicts the rules leave open
+    min_certainty: int = Field(3, ge=1, le=5)  # unlabelled input: guesses this sure stand in for truth
+    insights: InsightConfig = Field(default_factory=InsightConfig)

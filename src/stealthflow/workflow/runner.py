@@ -1,0 +1,202 @@
+"""Run the loop over a corpus: insight batches, resume after a crash, trajectories, summary.
+
+A run directory holds everything (`runs/NAME/`):
+    config.yaml         resolved settings and arguments (a rerun must match them)
+    trajectories.jsonl  one `RoundRecord` per (profile, round), finished batches only
+    insights.json       the insight memory with its history (one version per batch)
+    progress.json       finished batches, trajectory length, memory version, failed profiles
+    checkpoints.sqlite  LangGraph checkpoints: a killed batch resumes node by node
+    responses.sqlite    response cache: calls that finished before a kill are not repeated
+    summary.json/.png   per-round protection, utility and warnings (rewritten at the end)
+
+Crash safety: within a batch the checkpointer and the cache keep the work; a batch counts as
+finished only when `progress.json` (written atomically, last) says so. On rerun the trajectory
+file is cut back to the length recorded there and the memory is reset to the version recorded
+there, so a half-finished batch leaves neither duplicate lines nor a half-applied update.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from langgraph.checkpoint.sqlite import SqliteSaver
+from pydantic import BaseModel, Field
+
+from stealthflow.data.schema import Profile
+from stealthflow.insights.learner import InsightLearner
+from stealthflow.insights.memory import InsightMemory, write_atomic
+from stealthflow.workflow.graph import build_graph, recursion_limit
+from stealthflow.workflow.nodes import Steps
+from stealthflow.workflow.state import CHECKPOINT_TYPES, ProfileState
+from stealthflow.workflow.summary import RunSummary, plot_summary, summarize
+from stealthflow.workflow.trajectory import RoundRecord, TrajectoryFile
+
+Outcome = ProfileState | BaseException
+
+
+def run_profiles(graph, profiles: list[Profile], max_concurrency: int, rounds: int, resumable: bool = False) -> list[Outcome]:
+    """Run one graph per profile concurrently; a failing profile yields its exception.
+
+    With a checkpointer (`resumable`), a profile whose graph already finished is not run
+    again, and one that was interrupted continues from its last finished node.
+    """
+    configs = [
+        {"configurable": {"thread_id": p.id}, "max_concurrency": max_concurrency, "recursion_limit": recursion_limit(rounds)}
+        for p in profiles
+    ]
+    outcomes: list[Outcome | None] = [None] * len(profiles)
+    pending, inputs = [], []
+    for index, (profile, config) in enumerate(zip(profiles, configs, strict=True)):
+        snapshot = graph.get_state(config) if resumable else None
+        if snapshot is None or snapshot.created_at is None:
+            pending.append(index)
+            inputs.append({"profile": profile})
+        elif snapshot.next:  # interrupted: continue from the checkpoint
+            pending.append(index)
+            inputs.append(None)
+        else:
+            outcomes[index] = snapshot.values
+    if pending:
+        # "sync": a node's checkpoint is on disk before the next node starts (kill -9 safe).
+        durability = {"durability": "sync"} if resumable else {}
+        results = graph.batch(inputs, [configs[i] for i in pending], return_exceptions=True, **durability)
+        for index, result in zip(pending, results, strict=True):
+            outcomes[index] = result
+    return [o for o in outcomes if o is not None]
+
+
+class Progress(BaseModel):
+    batches_done: int = 0
+    profiles_done: int = 0
+    trajectory_bytes: int = 0
+    insight_version: int = 0
+    failed: dict[str, str] = Field(default_factory=dict)  # profile id -> error
+
+
+@dataclass
+class RunEvents:
+    """Hooks for a progress display; all optional. `on_round` fires from worker threads."""
+
+    on_round: Callable[[str, int], None] | None = None
+    on_profiles: Callable[[int], None] | None = None  # profiles finished (or skipped as done)
+    on_batch: Callable[[int, InsightMemory], None] | None = None
+
+
+class RunDirectory:
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        self.config = self.root / "config.yaml"
+        self.trajectories = self.root / "trajectories.jsonl"
+        self.insights = self.root / "insights.json"
+        self.progress = self.root / "progress.json"
+        self.checkpoints = self.root / "checkpoints.sqlite"
+        self.responses = self.root / "responses.sqlite"
+        self.summary = self.root / "summary.json"
+
+    def check_config(self, resolved: dict) -> None:
+        """First run: save the resolved config. Rerun: it must be the same run."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self.config.exists():
+            saved = yaml.safe_load(self.config.read_text(encoding="utf-8"))
+            if saved != resolved:
+                changed = sorted(k for k in set(saved or {}) | set(resolved) if (saved or {}).get(k) != resolved.get(k))
+                raise ValueError(f"{self.root} holds a run with a different config (changed: {', '.join(changed)}); use a new --out")
+            return
+        write_atomic(self.config, yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True))
+
+
+class GenerateRun:
+    """The `generate` command's engine: batches of profiles through the graph, then insights."""
+
+    def __init__(
+        self,
+        steps: Steps,
+        directory: RunDirectory,
+        learner: InsightLearner | None,
+        memory: InsightMemory,
+        export_path: Path | None = None,
+        events: RunEvents | None = None,
+    ):
+        self.steps = steps
+        self.directory = directory
+        self.learner = learner  # None: the memory stays frozen
+        self.export_path = export_path
+        self.events = events or RunEvents()
+        self.config = steps.config
+        self.progress = Progress.model_validate_json(directory.progress.read_text()) if directory.progress.exists() else None
+        self.memory = self._starting_memory(memory)
+        self.start_version = self.memory.history[0].version if self.memory.history else self.memory.version
+        self.trajectories = TrajectoryFile(directory.trajectories)
+
+    def _starting_memory(self, initial: InsightMemory) -> InsightMemory:
+        if self.progress is not None:  # a rerun: the memory of the last finished batch
+            return InsightMemory.load(self.directory.insights).at_version(self.progress.insight_version)
+        memory = initial.with_snapshot()
+        self._save(memory)
+        self.progress = Progress(insight_version=memory.version)
+        write_atomic(self.directory.progress, self.progress.model_dump_json(indent=2))
+        return memory
+
+    def run(self, profiles: list[Profile]) -> RunSummary:
+        serde = JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_TYPES)
+        connection = sqlite3.connect(self.directory.checkpoints, check_same_thread=False)
+        try:
+            graph = build_graph(self.steps, SqliteSaver(connection, serde=serde))
+            self.steps.on_round = self.events.on_round
+            self.trajectories.truncate(self.progress.trajectory_bytes)
+            size = self.config.batch_size
+            for number, start in enumerate(range(0, len(profiles), size)):
+                batch = profiles[start : start + size]
+                if number < self.progress.batches_done:
+                    self._emit_profiles(len(batch))
+                    continue
+                self._run_batch(graph, number, batch)
+        finally:
+            connection.close()
+        summary = summarize(self.trajectories.read(), self.memory, self.start_version, self.progress.failed)
+        write_atomic(self.directory.summary, summary.model_dump_json(indent=2))
+        if summary.rounds:
+            plot_summary(summary, self.directory.root / "summary.png")
+        return summary
+
+    def _run_batch(self, graph, number: int, batch: list[Profile]) -> None:
+        self.steps.memory = self.memory
+        concurrency = self.config.max_concurrency or self.config.batch_size
+        outcomes = run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True)
+        finished: list[list[RoundRecord]] = []
+        failed = dict(self.progress.failed)
+        for profile, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                failed[profile.id] = f"{type(outcome).__name__}: {outcome}"
+            else:
+                finished.append(outcome["records"])
+                failed.pop(profile.id, None)
+        size = self.trajectories.append([r for records in finished for r in records])
+        if self.learner is not None and finished:
+            self.memory = self.learner.update(self.memory, finished, note=f"batch {number + 1}")
+            self._save(self.memory)
+        self.progress = Progress(
+            batches_done=number + 1,
+            profiles_done=self.progress.profiles_done + len(batch),
+            trajectory_bytes=size,
+            insight_version=self.memory.version,
+            failed=failed,
+        )
+        write_atomic(self.directory.progress, self.progress.model_dump_json(indent=2))
+        self._emit_profiles(len(batch))
+        if self.events.on_batch:
+            self.events.on_batch(number + 1, self.memory)
+
+    def _save(self, memory: InsightMemory) -> None:
+        memory.save(self.directory.insights)
+        if self.export_path is not None:
+            memory.save(self.export_path)
+
+    def _emit_profiles(self, n: int) -> None:
+        if self.events.on_profiles:
+            self.events.on_profiles(n)

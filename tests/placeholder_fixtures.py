@@ -1,0 +1,26 @@
+"""Shared set-up for the placeholder/pipeline/vault/service tests: a vault in tmp_path with
+a key from the environment, and a Protector with the deterministic recognizers only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.keys import new_secret
+from stealthflow.placeholders.policy import ProtectConfig
+
+PERSONAL_TEXT = (
+    "Hi, my name is Anna Berg and my email is anna.berg@example.org, call (415) 555-2671. "
+    "My card is 4111 1111 1111 1111 and my password is hunter2! I was diagnosed with asthma."
+)
+RAW_VALUES = ["Anna Berg", "anna.berg@example.org", "555-2671", "4111 1111 1111 1111", "hunter2", "asthma"]
+
+
+def protect_config(tmp_path: Path, monkeypatch, **overrides) -> ProtectConfig:
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", overrides.pop("secret", None) or new_secret())
+    return ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False, **overrides)
+
+
+def make_protector(config: ProtectConfig) -> Protector:
+    return Protector(config, open_vault(config), Detector())

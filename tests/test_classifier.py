@@ -1,0 +1,296 @@
+"""The stylometric classifier attacker: labels, training, artefacts, attacks, chance levels.
+
+Uses the real MiniLM embedding model (small and fast on CPU); no LLM except a FAKE one in the
+combined-attacker test.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from stealthflow.attack import CorrectnessJudge, rule_verdict
+from stealthflow.attack.classifier import (
+    SHIPPED_ARTIFACT,
+    ArtifactError,
+    ClassifierAttacker,
+    ClassifierConfig,
+    StylometricClassifier,
+    certainty,
+    file_sha256,
+    labelled_examples,
+    normalise_label,
+    train_classifier,
+)
+from stealthflow.attack.embeddings import SentenceEmbedder
+from stealthflow.attack.strength import (
+    ABOVE_MAJORITY,
+    ABOVE_UNIFORM,
+    NOT_ABOVE_CHANCE,
+    accuracy_vs_chance,
+    attacker_accuracy,
+    chance_levels,
+    markdown_table,
+)
+from stealthflow.data import load_profiles
+from stealthflow.data.schema import AttributeLabel, Comment, Profile
+
+FEMALE_OLD = [
+    "my husband and I just celebrated our 35th anniversary, the grandkids visited",
+    "retired from teaching last year, now I knit and tend my roses",
+    "as a grandmother of five I have seen a lot of fads come and go",
+]
+MALE_YOUNG = [
+    "lol my roommates and I pulled an all nighter before the midterm again",
+    "freshman year at uni is wild bro, dorm food is terrible",
+    "grinding ranked all weekend instead of studying for calc, classic me",
+]
+
+
+def _profile(pid: str, lines: list[str], gender: str, age: str) -> Profile:
+    labels = {
+        "gender": AttributeLabel(estimate=gender, hardness=2, certainty=3, source="synth"),
+        "age": AttributeLabel(estimate=age, hardness=2, certainty=3, source="synth"),
+    }
+    return Profile(id=pid, comments=[Comment(text=t) for t in lines], labels=labels)
+
+
+def fixture_profiles() -> list[Profile]:
+    profiles = []
+    for i in range(6):
+        # Rotate the lines so profiles differ while keeping each group's style.
+        profiles.append(_profile(f"f{i}", FEMALE_OLD[i % 3 :] + FEMALE_OLD[: i % 3], "female", str(60 + i)))
+        profiles.append(_profile(f"m{i}", MALE_YOUNG[i % 3 :] + MALE_YOUNG[: i % 3], "male", str(18 + i)))
+    return profiles
+
+
+FIXTURE_CONFIG = ClassifierConfig(attributes=("gender", "age"))
+
+
+@pytest.fixture(scope="module")
+def embedder(tmp_path_factory):
+    embedder = SentenceEmbedder(tmp_path_factory.mktemp("emb") / "cache.sqlite")
+    yield embedder
+    embedder.close()
+
+
+@pytest.fixture(scope="module")
+def trained(embedder):
+    return train_classifier(fixture_profiles(), embedder, FIXTURE_CONFIG, train_data_sha256="fixture")
+
+
+# -- label normalisation --------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("attribute", "estimate", "expected"),
+    [
+        ("gender", "female", "Female"),
+        ("gender", "M", "Male"),
+        ("married", "single", "No relation"),
+        ("married", "engaged", "In Relation"),
+        ("married", "Engaged/Married", None),  # deliberately ambiguous: not trained on
+        ("education", "Masters in Finance", "College Degree"),
+        ("education", "In College/HS Diploma", None),
+        ("income", "middle", "Medium (30-60k USD)"),
+        ("income", "very high", "Very High (>150k USD)"),
+        ("age", "24", "<25"),
+        ("age", "25", "25-34"),
+        ("age", "44.5", "35-44"),
+        ("age", "25-30", "25-34"),
+        ("age", "70", "55+"),
+        ("age", "unknown", None),
+        ("income", "banana", None),
+    ],
+)
+def test_labels_are_normalised_onto_the_option_lists(attribute, estimate, expected):
+    assert normalise_label(attribute, estimate) == expected
+
+
+def test_unlabelled_and_ambiguous_profiles_are_left_out_of_training():
+    profiles = fixture_profiles()[:2]
+    profiles[0].labels["gender"] = AttributeLabel(estimate="", hardness=0, certainty=0, source="synth")
+    profiles[1].labels["married"] = AttributeLabel(estimate="Engaged/Married", hardness=3, certainty=3, source="synth")
+    assert labelled_examples(profiles, "gender") == ([1], ["Male"])
+    assert labelled_examples(profiles, "married") == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("truth", "bucket", "verdict"),
+    [("20", "<25", "yes"), ("12", "<25", "yes"), ("40", "<25", "no"), ("30", "25-34", "yes"), ("50", "25-34", "no"),
+     ("62", "55+", "yes"), ("30", "55+", "no"), ("47", "45-54", "yes")],
+)
+def test_age_bucket_guesses_are_judged_as_ranges(truth, bucket, verdict):
+    assert rule_verdict("age", truth, bucket) == verdict
+
+
+# -- training, artefact, attack -------------------------------------------------------------
+def test_training_on_a_small_fixture_separates_the_styles(trained, embedder):
+    vectors = embedder.embed_texts([p.text for p in fixture_profiles()])
+    predicted = np.array(trained.models["gender"].predict(vectors))
+    assert list(predicted) == ["Female", "Male"] * 6
+    assert trained.metadata["training_labels"]["age"] == {"55+": 6, "<25": 6}
+    unseen = embedder.embed_texts(["my husband and the grandchildren came over for my retirement party"])
+    assert trained.models["gender"].predict(unseen)[0] == "Female"
+
+
+def test_artefact_is_versioned_and_reloads_to_identical_predictions(trained, embedder, tmp_path):
+    path = tmp_path / "clf.json"
+    trained.save(path)
+    payload = json.loads(path.read_text())
+    assert payload["train_data_sha256"] == "fixture"
+    assert payload["embedding_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
+    assert set(payload["versions"]) == {"scikit-learn", "numpy", "torch", "transformers"}
+    assert payload["label_options"]["age"] == ["<25", "25-34", "35-44", "45-54", "55+"]
+
+    reloaded = StylometricClassifier.load(path)
+    texts = [p.text for p in fixture_profiles()] + ["hello there", "my wife says I work too much"]
+    vectors = embedder.embed_texts(texts)
+    for attribute in ("gender", "age"):
+        assert np.array_equal(trained.probabilities(attribute, vectors), reloaded.probabilities(attribute, vectors))
+    before = ClassifierAttacker(trained, embedder).attack_many(texts, [["gender", "age"]] * len(texts))
+    after = ClassifierAttacker(reloaded, embedder).attack_many(texts, [["gender", "age"]] * len(texts))
+    assert [r.model_dump() for r in before] == [r.model_dump() for r in after]
+
+
+def test_artefacts_that_do_not_fit_are_refused(trained, tmp_path):
+    path = tmp_path / "clf.json"
+    trained.save(path)
+    payload = json.loads(path.read_text())
+    with pytest.raises(ArtifactError, match="no classifier artefact"):
+        StylometricClassifier.load(tmp_path / "missing.json")
+    (tmp_path / "broken.json").write_text("{not json")
+    with pytest.raises(ArtifactError, match="unreadable"):
+        StylometricClassifier.load(tmp_path / "broken.json")
+    for key, value, message in [
+        ("embedding_model", "some/other-model", "trained on embeddings"),
+        ("label_options", {"gender": ["Male", "Female", "Other"], "age": []}, "option lists changed"),
+        ("format", 99, "format"),
+    ]:
+        path.write_text(json.dumps({**payload, key: value}))
+        with pytest.raises(ArtifactError, match=message):
+            StylometricClassifier.load(path)
+
+
+def test_training_refuses_held_out_profiles(embedder):
+    profiles = fixture_profiles()
+    with pytest.raises(ValueError, match="held-out"):
+        train_classifier(profiles, embedder, FIXTURE_CONFIG, held_out=[profiles[3]])
+    renamed = profiles[3].model_copy(update={"id": "renamed"})  # same text under another id
+    with pytest.raises(ValueError, match="held-out"):
+        train_classifier(profiles, embedder, FIXTURE_CONFIG, held_out=[renamed])
+
+
+def test_attack_result_has_the_llm_attackers_structure(trained, embedder):
+    attacker = ClassifierAttacker(trained, embedder)
+    text = "my husband and I babysat the grandchildren\nthen I went back to my garden"
+    [result] = attacker.attack_many([text], [["gender", "age", "location"]])
+    assert result.attacker == "classifier" and result.well_formed and result.error is None
+    gender = result.guesses["gender"]
+    assert gender.guesses == ["Female", "Male"]
+    assert 1 <= gender.certainty <= 5
+    assert gender.inference.startswith("classifier: P(Female)=")
+    p_female = float(gender.inference.split("P(Female)=")[1][:4])
+    assert p_female > 0.5
+    assert '"my husband and I babysat the grandchildren"' in gender.inference  # the line that gives it away
+    assert result.guesses["age"].guesses[0] == "55+" and len(result.guesses["age"].guesses) == 2
+    assert result.guesses["location"].guesses == [] and not attacker.covers("location")
+    assert CorrectnessJudge().score(result, {"age": AttributeLabel(estimate="61", hardness=1, certainty=1, source="synth")}) == {
+        "age": ["yes", "no"]
+    }
+
+
+def test_certainty_rescales_between_chance_and_sure():
+    assert certainty(0.5, 2) == 1
+    assert certainty(1.0, 2) == 5
+    assert certainty(0.75, 2) == 3
+    assert certainty(0.2, 5) == 1
+    assert certainty(0.6, 5) == 3
+
+
+def test_shipped_artefact_was_trained_on_the_train_split_only(repo):
+    classifier = StylometricClassifier.load(SHIPPED_ARTIFACT)
+    assert SHIPPED_ARTIFACT.stat().st_size < 500_000
+    assert classifier.metadata["train_data_sha256"] == file_sha256(repo / "data/train.jsonl")
+    assert classifier.metadata["held_out_profiles_checked"] == len(load_profiles(repo / "data/test.jsonl"))
+    assert set(classifier.attributes) == {"age", "gender", "education", "income", "married"}
+
+
+# -- chance levels --------------------------------------------------------------------------
+def test_chance_levels_use_the_same_rules_as_the_attacker():
+    chance = chance_levels("gender", ["male", "male", "female", "m"])
+    assert chance.majority_guess == "Male"
+    assert chance.majority_top1.mean() == 0.75
+    assert chance.uniform_top1 == 0.5
+    assert chance.uniform_top3 == 1.0 and chance.majority_top3.mean() == 1.0  # two options: top-3 is trivial
+    married = chance_levels("married", ["single"] * 3 + ["married"])
+    assert married.uniform_top1 == pytest.approx(0.2)
+    assert married.uniform_top3 == pytest.approx(0.6)  # 3 of 5 options drawn
+    assert chance_levels("location", ["Paris"]) is None
+
+
+def test_verdict_against_chance():
+    truths = ["male"] * 30 + ["female"] * 30
+    perfect = [["yes", "no"]] * 60
+    assert accuracy_vs_chance("a", "gender", truths, perfect).verdict == ABOVE_MAJORITY
+    always_male = [["yes", "no"]] * 30 + [["no", "yes"]] * 30
+    row = accuracy_vs_chance("a", "gender", truths, always_male)
+    assert row.verdict == NOT_ABOVE_CHANCE and row.top1.value == 0.5 and row.top3.value == 1.0
+    silent = accuracy_vs_chance("a", "gender", truths, [[]] * 60)
+    assert silent.verdict == NOT_ABOVE_CHANCE and silent.answered == 0
+    skewed = ["single"] * 20 + ["married"] * 20 + ["divorced"] * 20
+    majority_only = [["yes"]] * 20 + [["no"]] * 40  # as good as always guessing one class
+    assert accuracy_vs_chance("a", "married", skewed, majority_only).verdict == ABOVE_UNIFORM
+
+
+def test_attacker_accuracy_counts_missing_guesses_as_wrong(trained, embedder):
+    profiles = fixture_profiles()[:4]
+    attacker = ClassifierAttacker(trained, embedder)
+    results = attacker.attack_many([p.text for p in profiles], [["gender"]] * 4)  # age not asked
+    rows = {r.attribute: r for r in attacker_accuracy("classifier", profiles, results, ["gender", "age"], n_boot=200)}
+    assert rows["gender"].top1.value == 1.0 and rows["gender"].n == 4
+    assert rows["age"].answered == 0 and rows["age"].top1.value == 0.0
+    assert "| classifier | gender | 4 | 4 | 1.00" in markdown_table(list(rows.values()))
+
+
+# -- CLI ------------------------------------------------------------------------------------
+def test_cli_refuses_to_train_on_the_test_split_or_evaluate_on_the_training_file(repo, tmp_path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    runner = CliRunner()
+    target = tmp_path / "clf.json"
+    trained = runner.invoke(app, ["attacker", "train", "--data", str(repo / "data/test.jsonl"), "--out", str(target), "--no-cache"])
+    assert trained.exit_code == 2 and "held-out test profiles" in trained.output
+    assert not target.exists()
+    evaluated = runner.invoke(app, ["attacker", "eval", "--data", str(repo / "data/train.jsonl"), "--no-cache"])
+    assert evaluated.exit_code == 2 and "trained on" in evaluated.output
+
+
+def _corpus_line(profile: Profile) -> str:
+    """The profile in the corpus (AgentStealth) format, the one labelled files use."""
+    reviews = {a: {"estimate": l.estimate, "hardness": l.hardness, "certainty": l.certainty} for a, l in profile.labels.items()}
+    comments = [{"text": c.text, "subreddit": "synthetic", "timestamp": "1722586067.0"} for c in profile.comments]
+    record = {"username": profile.id, "comments": [{"comments": comments}], "reviews": {"synth": reviews}}
+    return json.dumps(record) + "\n"
+
+
+def test_cli_trains_and_evaluates_a_fixture(tmp_path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    train, held_out = tmp_path / "train.jsonl", tmp_path / "test.jsonl"
+    unseen = [_profile("t1", FEMALE_OLD[:2], "female", "66"), _profile("t2", MALE_YOUNG[1:], "male", "19")]
+    train.write_text("".join(_corpus_line(p) for p in fixture_profiles()))
+    held_out.write_text("".join(_corpus_line(p) for p in unseen))
+    config = tmp_path / "clf.yaml"
+    config.write_text(f"classifier:\n  artifact: {tmp_path / 'clf.json'}\n  attributes: [gender, age]\n")
+    runner = CliRunner()
+    trained = runner.invoke(app, ["attacker", "train", "--data", str(train), "--config", str(config), "--no-cache"])
+    assert trained.exit_code == 0, trained.output
+    assert json.loads((tmp_path / "clf.json").read_text())["held_out_profiles_checked"] == 2
+    evaluated = runner.invoke(app, ["attacker", "eval", "--data", str(held_out), "--config", str(config), "--no-cache"])
+    assert evaluated.exit_code == 0, evaluated.output
+    assert "└" in evaluated.output  # the accuracy table was printed

@@ -1,0 +1,125 @@
+"""protect -> simulated cloud reply (with drifted placeholders) -> restore; the rewrite
+check; the CLI (protect/restore/--stream/vault forget) with resume and no raw values in output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes import fake_llm
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
+from typer.testing import CliRunner
+
+from stealthflow.anonymize.standard import StandardAnonymizer
+from stealthflow.cli import app
+from stealthflow.pipeline import check_rewrite, protect, restore, restore_stream, rewrite_protected
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch):
+    opened = make_protector(protect_config(tmp_path, monkeypatch))
+    yield opened
+    opened.close()
+
+
+def test_round_trip_with_a_drifted_reply(protector):
+    protected = protect(PERSONAL_TEXT, session="chat-1", protector=protector)
+    for value in RAW_VALUES:
+        assert value not in protected.text
+    assert all(PERSONAL_TEXT[s.start : s.end] for s in protected.spans)  # offsets into the input
+    # The cloud answers with its own wording and mangles the placeholders.
+    reply = "Hello real_name_1! I will write to EMAIL 1 and < PHONE_1 >. Keep [CREDIT_CARD_1] safe; about HEALTH_1: rest."
+    restored = restore(reply, session="chat-1", protector=protector)
+    assert restored.text == "Hello Anna Berg! I will write to anna.berg@example.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
+    assert restored.unresolved == []
+    chunks = [reply[i : i + 3] for i in range(0, len(reply), 3)]
+    assert "".join(restore_stream(chunks, session="chat-1", protector=protector)) == restored.text
+
+
+def test_other_sessions_are_not_hydrated(protector):
+    protected = protector.protect(PERSONAL_TEXT, "chat-1")
+    result = protector.restore(protected.text, "chat-2")
+    assert result.text == protected.text and len(result.unresolved) == len(protected.spans)
+
+
+def test_levels_policy_applies(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch, levels=["PL4"]))
+    protected = protector.protect(PERSONAL_TEXT, "s")
+    assert [s.type for s in protected.spans] == ["PASSWORD"]
+    assert "anna.berg@example.org" in protected.text and "hunter2" not in protected.text
+    assert protected.warnings and "rotate" in protected.warnings[0]
+
+
+def test_rewrite_check_repairs_drift_and_rejects_losses():
+    placeholders = {"<EMAIL_1>", "<REAL_NAME_1>"}
+    text = "I am <REAL_NAME_1>, mail <EMAIL_1>."
+    ok = check_rewrite(text, "Someone (real_name_1) can be mailed at EMAIL 1.", placeholders)
+    assert ok.accepted and ok.text == "Someone (<REAL_NAME_1>) can be mailed at <EMAIL_1>."
+    lost = check_rewrite(text, "Someone can be mailed at <EMAIL_1>.", placeholders)
+    assert not lost.accepted and lost.text == text and "<REAL_NAME_1>" in lost.reason
+    invented = check_rewrite(text, "<REAL_NAME_1> at <EMAIL_1> or <EMAIL_2>.", placeholders)
+    assert not invented.accepted and "<EMAIL_2>" in invented.reason
+
+
+def test_rewrite_with_a_registered_method(protector):
+    protected = protector.protect("My name is Anna Berg, from Boston, mail anna.berg@example.org.", "s")
+    answers = iter(["Removed the city.\n#\nI am <REAL_NAME_1>, mail EMAIL_1.", "Removed.\n#\nI am someone."])
+    method = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
+    outcomes = rewrite_protected(method, [("a", protected.text, protected.placeholders), ("b", protected.text, protected.placeholders)])
+    assert outcomes[0].accepted and outcomes[0].text == "I am <REAL_NAME_1>, mail <EMAIL_1>."
+    assert not outcomes[1].accepted and outcomes[1].text == protected.text
+
+
+def _cli_env(tmp_path):
+    config = tmp_path / "protect.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n  llm_extractor: false\n")
+    return config
+
+
+def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, caplog):
+    caplog.set_level("DEBUG")
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["x"]).new_secret())
+    config = _cli_env(tmp_path)
+    source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text(json.dumps({"id": "p1", "text": PERSONAL_TEXT}) + "\n" + json.dumps({"id": "p2", "text": "Nothing here."}) + "\n")
+    runner = CliRunner()
+    output.write_text(json.dumps({"id": "p2", "text": "Nothing here.", "spans": []}) + '\n{"id": "p1", "te')  # torn by a crash
+    result = runner.invoke(app, ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "resuming: 1 of 2" in result.output
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["p2", "p1"]
+    written = output.read_text() + result.output + caplog.text
+    for value in RAW_VALUES:
+        assert value not in written
+    assert {s["type"] for s in rows[1]["spans"]} >= {"REAL_NAME", "EMAIL", "PHONE", "CREDIT_CARD", "PASSWORD", "HEALTH"}
+
+    reply = tmp_path / "reply.jsonl"
+    reply.write_text(json.dumps({"id": "r", "text": "Hi REAL NAME 1, <EMAIL_9>."}) + "\n")
+    result = runner.invoke(app, ["restore", "-i", str(reply), "--session", "s1", "-c", str(config)])
+    assert result.exit_code == 0 and '"Hi Anna Berg, <EMAIL_9>."' in result.stdout and "<EMAIL_9>" in result.output
+    result = runner.invoke(app, ["restore", "--stream", "--session", "s1", "-c", str(config)], input="Dear <REAL_NA" + "ME_1>!")
+    assert result.stdout == "Dear Anna Berg!"
+
+    result = runner.invoke(app, ["vault", "forget", "--session", "s1", "-c", str(config)])
+    assert result.exit_code == 0 and "deleted 6 value(s)" in result.output
+    result = runner.invoke(app, ["restore", "-i", str(reply), "--session", "s1", "-c", str(config)])
+    assert "Anna Berg" not in result.stdout
+
+
+def test_cli_bad_input_and_wrong_key(tmp_path, monkeypatch):
+    from stealthflow.placeholders.keys import new_secret
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    config = _cli_env(tmp_path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x", "text": "ok"}\n{"id": "y", "text": \n')
+    runner = CliRunner()
+    result = runner.invoke(app, ["protect", "-i", str(bad), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)])
+    assert result.exit_code == 2 and "bad.jsonl:2" in result.output
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "x", "text": "mail a@example.org"}\n')
+    assert runner.invoke(app, ["protect", "-i", str(good), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)]).exit_code == 0
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    result = runner.invoke(app, ["restore", "-i", str(good), "--session", "default", "-c", str(config)])
+    assert result.exit_code == 2 and "wrong vault key" in result.output

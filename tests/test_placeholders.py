@@ -1,0 +1,178 @@
+"""Detection (recognizers, policy, merging, LLM extractor parsing) and restoration (exact,
+drifted, streaming). The LLM extractor's model here is FAKE (tests/fakes.py)."""
+
+from __future__ import annotations
+
+import pytest
+from fakes import fake_llm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stealthflow.placeholders.detector import Detector, merge_spans
+from stealthflow.placeholders.extractor import LLMExtractor, parse_extraction
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.restore import Reference, StreamRestorer, restore_text
+from stealthflow.placeholders.types import Level, Span
+
+DETECTOR = Detector()
+
+
+def found(text: str) -> dict[str, str]:
+    return {text[s.start : s.end]: s.type for s in DETECTOR.detect(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "span_type"),
+    [
+        ("write to anna.berg@example.org.", "anna.berg@example.org", "EMAIL"),
+        ("call me on (415) 555-2671 tonight", "(415) 555-2671", "PHONE"),
+        ("my UK number is +44 20 7946 0958", "+44 20 7946 0958", "PHONE"),
+        ("card 4111 1111 1111 1111 expires soon", "4111 1111 1111 1111", "CREDIT_CARD"),
+        ("IBAN DE89 3704 0044 0532 0130 00 please", "DE89 3704 0044 0532 0130 00", "IBAN"),
+        ("the server is 10.20.30.40 now", "10.20.30.40", "IP_ADDRESS"),
+        ("my passport number is X12345678", "X12345678", "PASSPORT"),
+        ("aws key AKIAIOSFODNN7EXAMPLE leaked", "AKIAIOSFODNN7EXAMPLE", "API_KEY"),
+        ("api key: sk-proj-9fQxA7bLm2Zt4KpR8sWv3YhN.", "sk-proj-9fQxA7bLm2Zt4KpR8sWv3YhN", "API_KEY"),
+        ("my password is hunter2!", "hunter2!", "PASSWORD"),
+        ("the wifi password: Fatima2003. Thanks", "Fatima2003", "PASSWORD"),
+        ("the verification code is 482913.", "482913", "OTP"),
+        ("I live at 42 Elm Street, Springfield, IL 62704.", "42 Elm Street, Springfield, IL 62704", "ADDRESS"),
+        ("I was diagnosed with type 2 diabetes last year", "type 2 diabetes", "HEALTH"),
+        ("I earn $85,000 a year", "$85,000 a year", "FINANCE"),
+        ("my wife Maria says hi", "Maria", "REAL_NAME"),
+        ("I work at Acme Corp as a nurse", "Acme Corp", "EMPLOYER"),
+    ],
+)
+def test_recognizers_find_each_kind(text, value, span_type):
+    assert found(text).get(value) == span_type
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Barack Obama gave a speech at the Eiffel Tower in Paris in 2009.",
+        "I ran 5 km in 23 minutes and 40 seconds; version 3.11 is out, page 42.",
+        "Coffee costs $4.99 and the 2024 election had 150 million voters.",
+        "The code is 200 lines long and my zip code is a secret I keep to myself.",
+        "Taylor Swift played Wembley Stadium; tickets were 1234 each in row 17.",
+    ],
+)
+def test_public_figures_places_and_numbers_are_not_flagged(text):
+    assert DETECTOR.detect(text) == []
+
+
+def test_invalid_card_and_phone_are_not_flagged():
+    assert found("card 4111 1111 1111 1112, phone 555-01, years 1999-2024, order 2024-05-17") == {}
+
+
+def test_merge_prefers_higher_level_then_longer():
+    low = Span(0, 10, "URL", Level.PL2)
+    inner = Span(2, 6, "PASSWORD", Level.PL4)
+    longer = Span(0, 12, "EMAIL", Level.PL2)
+    assert merge_spans([low, inner, longer]) == [inner]
+    assert merge_spans([low, longer]) == [longer]
+
+
+def test_policy_levels_overrides_and_pl4_always():
+    config = ProtectConfig(levels="PL4", overrides={"HEALTH": "mask", "PASSWORD": "keep", "EMAIL": "PL3"})
+    assert not config.masks("REAL_NAME", Level.PL2)
+    assert config.masks("HEALTH", Level.PL3)
+    assert config.masks("PASSWORD", Level.PL4)  # PL4 cannot be kept
+    assert not config.masks("EMAIL", Level.PL2)
+    assert ProtectConfig(levels=["PL3"], overrides={"EMAIL": "PL3"}).masks("EMAIL", Level.PL2)
+    with pytest.raises(ValueError):
+        ProtectConfig(overrides={"NOT_A_TYPE": "mask"})
+    with pytest.raises(ValueError):
+        ProtectConfig(levels="PL9")
+
+
+def test_extraction_parses_broken_json_and_drops_hallucinations():
+    raw = 'Sure! [{"original_text": "Dr. Smith", "privacy_type": "name", "privacy_level": "PL2"}, {"original_text": "bipolar disorder", '
+    raw += '"privacy_type": "DIAGNOSIS", "privacy_level": 1}, {"original_text": "John Doe", "privacy_type": "NAME"}'
+    assert len(parse_extraction(raw)) == 3
+    text = "I saw Dr. Smith about my bipolar disorder. Dr. Smith was kind."
+    answer = '[{"original_text": "Dr. Smith", "privacy_type": "name", "privacy_level": "PL2"}, {"original_text": "bipolar disorder", "privacy_type": "DIAGNOSIS", "privacy_level": 1}, {"original_text": "John Doe", "privacy_type": "NAME"}, {"original_text": "my", "privacy_type": "PERSON"}]'
+    spans = LLMExtractor(fake_llm(answer)).extract_many([text])[0]
+    assert sorted((text[s.start : s.end], s.type, s.level) for s in spans) == [
+        ("Dr. Smith", "REAL_NAME", Level.PL2),
+        ("Dr. Smith", "REAL_NAME", Level.PL2),
+        ("bipolar disorder", "HEALTH", Level.PL3),  # PL1 from the model is raised to the type's level
+    ]
+    assert parse_extraction("I cannot help with that.") == []
+
+
+def test_detector_merges_llm_spans_with_deterministic_ones():
+    text = "I am Jo Kim, jo.kim@example.org, recovering from a stroke."
+    answer = '[{"original_text": "Jo Kim", "privacy_type": "REAL_NAME", "privacy_level": "PL2"}, {"original_text": "jo.kim@example.org", "privacy_type": "EMAIL", "privacy_level": "PL4"}, {"original_text": "a stroke", "privacy_type": "HEALTH", "privacy_level": "PL3"}]'
+    spans = Detector(extractor=LLMExtractor(fake_llm(answer))).detect(text)
+    assert [(text[s.start : s.end], s.type, s.level) for s in spans] == [
+        ("Jo Kim", "REAL_NAME", Level.PL2),
+        ("jo.kim@example.org", "EMAIL", Level.PL4),  # overlap: the higher level wins
+        ("a stroke", "HEALTH", Level.PL3),
+    ]
+
+
+# -- restoration ---------------------------------------------------------------------------
+VALUES = {("EMAIL", 1, None): "anna@example.org", ("REAL_NAME", 12, None): "Anna Berg", ("EMAIL", None, "3f81a2c9"): "x@example.org"}
+
+
+def resolve(ref: Reference) -> str | None:
+    return VALUES.get((ref.type, ref.index, ref.token))
+
+
+@pytest.mark.parametrize(
+    "drifted",
+    ["<EMAIL_1>", "EMAIL 1", "email_1", "Email_1", "< EMAIL_1 >", "[EMAIL_1]", "{{EMAIL_1}}", "EMAIL-1", "<email 1>", "EMAIL1", "<EMAIL_1"],
+)
+def test_drifted_indexed_placeholders_restore(drifted):
+    assert restore_text(f"Write to {drifted}, thanks.", resolve).text == "Write to anna@example.org, thanks."
+
+
+@pytest.mark.parametrize("drifted", ["[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "email: 3f81a2c9", "EMAIL_3f81a2c9", "[[ EMAIL : 3f81a2c9 ]]"])
+def test_drifted_hmac_placeholders_restore(drifted):
+    assert restore_text(f"Write to {drifted}.", resolve).text == "Write to x@example.org."
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    ["I sent email 1 yesterday.", "Send an Email 1 more time.", "EMAIL_12 is another.", "EMAIL_1a", "MYEMAIL_1", "real name 12", "emails 1"],
+)
+def test_ordinary_words_are_not_restored(ordinary):
+    assert restore_text(ordinary, resolve).text == ordinary
+
+
+def test_multiword_types_and_unknown_placeholders():
+    result = restore_text("Dear REAL NAME 12 (real_name_12), see <EMAIL_2> and <PHONE_1>.", resolve)
+    assert result.text == "Dear Anna Berg (Anna Berg), see <EMAIL_2> and <PHONE_1>."
+    assert result.unresolved == ["<EMAIL_2>", "<PHONE_1>"] and result.restored == 2
+
+
+placeholder_pieces = st.sampled_from(
+    ["<EMAIL_1>", "EMAIL 1", "email_1", "<REAL_NAME_12>", "REAL NAME 12", "[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "<EMAIL_2>",
+     "email 1", "EMAIL_12", "<", ">", " ", "_", "1", "E", "Emily", "real", "[[", "]]", "é", "\n"]
+)
+text_pieces = st.text(alphabet="abcEMAIL_ <>[]:0123456789\n", max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(st.one_of(placeholder_pieces, text_pieces), max_size=14), cuts=st.lists(st.integers(0, 200), max_size=8))
+def test_streaming_equals_whole_text_for_any_split(pieces, cuts):
+    text = "".join(pieces)
+    points = sorted({c % (len(text) + 1) for c in cuts})
+    chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    restorer = StreamRestorer(resolve)
+    emitted = [restorer.feed(chunk) for chunk in chunks]
+    emitted.append(restorer.finish())
+    whole = restore_text(text, resolve)
+    assert "".join(emitted) == whole.text
+    assert restorer.unresolved == whole.unresolved
+
+
+def test_streaming_never_emits_half_a_placeholder():
+    restorer = StreamRestorer(resolve)
+    text = "Hello <REAL_NAME_12>, your address EMAIL 1 is set."
+    emitted = [restorer.feed(ch) for ch in text]
+    for partial in ("<REAL", "NAME_1", "EMAIL", "<R"):
+        assert not any(partial in piece for piece in emitted)
+    assert "".join(emitted) + restorer.finish() == "Hello Anna Berg, your address anna@example.org is set."
+    assert "".join(emitted).startswith("Hello")  # ordinary text is not held back

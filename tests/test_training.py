@@ -1,0 +1,144 @@
+"""harvest -> SFT -> GRPO end to end on a tiny random Llama (no download), plus the recipe loader."""
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from trajectory_fixtures import corpus_profiles, write_run
+from tiny_llama import build_tiny_llama
+
+from stealthflow import prompts
+from stealthflow.harvest import harvest
+from stealthflow.training import load_recipe, run_grpo, run_sft
+from stealthflow.training.sft import build_sft_trainer
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    torch.set_num_threads(1)
+    root = tmp_path_factory.mktemp("training")
+    profiles = corpus_profiles(3)
+    corpus = [p.text for p in profiles] + [prompts.render("anonymizer_system"), prompts.render("attacker_system")]
+    build_tiny_llama(root / "tiny", corpus)
+    harvest(write_run(root / "run", profiles), root / "data", profiles)
+    return root
+
+
+def tiny_recipe(root: Path, **overrides):
+    values = {
+        "base_model": f"hf:{root / 'tiny'}",
+        "output_dir": str(root / "out"),
+        "threads": 1,
+        "sft.data": str(root / "data"),
+        "sft.max_length": 4096,
+        "sft.batch_size": 2,
+        "sft.gradient_accumulation_steps": 1,
+        "sft.max_examples": 6,
+        "grpo.max_steps": 2,
+        "grpo.max_completion_length": 12,
+        "grpo.attacker_max_new_tokens": 12,
+        "grpo.save_steps": 1,
+    } | overrides
+    return load_recipe(REPO / "training" / "smollm2-cpu.yaml", values)
+
+
+def test_sft_puts_the_loss_on_the_assistant_answer_only(workspace):
+    trainer = build_sft_trainer(tiny_recipe(workspace))
+    for row in trainer.train_dataset:
+        trained = [label != -100 for label in row["labels"]]
+        assert 0 < sum(trained) < len(trained)
+        # the prompt (system + user turns) is masked, the assistant answer is trained
+        assert not trained[0] and trained[-1]
+        first = trained.index(True)
+        assert all(trained[first:]) and not any(trained[:first])
+
+
+def test_harvest_sft_grpo_round_trip_saves_reloadable_adapters(workspace):
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    recipe = tiny_recipe(workspace)
+    sft_adapter = run_sft(recipe)
+    assert (sft_adapter / "adapter_config.json").exists() and (sft_adapter / "tokenizer_config.json").exists()
+    sft_info = json.loads((sft_adapter.parent / "run_info.json").read_text())
+    assert sft_info["finished"] and sft_info["seed"] == recipe.seed and sft_info["versions"]["trl"]
+    assert sft_info["steps"] == 3  # 6 examples / batch 2, one epoch
+    assert (sft_adapter.parent / "loss.png").stat().st_size > 0
+    assert load_recipe(sft_adapter.parent / "recipe.yaml") == recipe  # the resolved recipe reproduces the run
+
+    grpo_adapter = run_grpo(recipe)
+    out = grpo_adapter.parent
+    rewards = [json.loads(line) for line in (out / "rewards.jsonl").read_text().splitlines()]
+    assert {r["step"] for r in rewards} == {1, 2}
+    assert all(0.0 <= r["reward_mean"] <= 1.0 for r in rewards)
+    assert (out / "rewards.png").stat().st_size > 0
+    assert json.loads((out / "run_info.json").read_text())["steps"] == 2
+
+    base = AutoModelForCausalLM.from_pretrained(workspace / "tiny")
+    tuned = PeftModel.from_pretrained(base, str(grpo_adapter))
+    before = PeftModel.from_pretrained(AutoModelForCausalLM.from_pretrained(workspace / "tiny"), str(sft_adapter))
+    # LoRA B starts at zero, so trained adapters differ from it, and GRPO changed the SFT adapter
+    sft_weights = {k: v for k, v in before.state_dict().items() if "lora_B" in k}
+    assert any(v.abs().sum() > 0 for v in sft_weights.values())
+    assert tuned.state_dict().keys() == before.state_dict().keys()
+
+
+def test_a_finished_stage_is_not_trained_again_and_an_interrupted_one_resumes(workspace):
+    recipe = tiny_recipe(workspace)
+    messages = []
+    run_sft(recipe, on_skip=messages.append)
+    assert messages and "already trained" in messages[0]
+    # interrupted: no run_info, a checkpoint on disk -> training resumes from it
+    out = recipe.output / "grpo"
+    (out / "run_info.json").unlink()
+    resumed = run_grpo(recipe.model_copy(update={"grpo": recipe.grpo.model_copy(update={"max_steps": 3})}))
+    info = json.loads((resumed.parent / "run_info.json").read_text())
+    assert info["resumed_from"].endswith("checkpoint-2") and info["steps"] == 3
+
+
+def test_trained_adapter_is_a_backend(workspace):
+    from stealthflow.llm import ModelConfig, build_llm
+
+    recipe = tiny_recipe(workspace)
+    adapter = run_sft(recipe)
+    llm = build_llm(ModelConfig(model=f"hf:{workspace / 'tiny'}", adapter=str(adapter), max_new_tokens=4, dtype="float32"))
+    answer = llm.chat([{"role": "user", "content": "hello"}])
+    assert answer.completion_tokens > 0 and str(adapter) in llm.info.model_id
+
+
+def test_recipes_load_and_overrides_apply():
+    cpu = load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"sft.epochs": 2})
+    assert cpu.sft.epochs == 2 and cpu.device == "cpu" and cpu.dtype == "float32"
+    gpu = load_recipe(REPO / "training" / "llama31-8b-lora.yaml")
+    assert (gpu.lora.r, gpu.sft.learning_rate, gpu.sft.epochs, gpu.sft.max_length, gpu.dtype) == (8, 1e-4, 3, 8192, "bfloat16")
+    assert gpu.grpo.trainer["use_vllm"] is True
+    deepspeed = REPO / "training" / gpu.sft.trainer["deepspeed"].removeprefix("training/")
+    assert json.loads(deepspeed.read_text())["zero_optimization"]["stage"] in (2, 3)
+    with pytest.raises(ValueError):
+        load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"sft.no_such_knob": 1})
+
+
+@pytest.mark.real_model
+def test_real_model_sft_step_and_adapter_backend(tmp_path):
+    """SmolLM2-135M: one SFT step on two harvested reference attack examples, then the adapter answers."""
+    from stealthflow.harvest import HarvestConfig, collect
+    from stealthflow.llm import ModelConfig, build_llm
+
+    torch.set_num_threads(1)
+    profiles = sorted(corpus_profiles(30), key=lambda p: len(p.text))[:6]  # short texts keep the step cheap
+    sft, _ = collect({}, profiles, HarvestConfig(reference_scope="all"))
+    from datasets import Dataset
+
+    Dataset.from_list(sft[:2]).save_to_disk(str(tmp_path / "data" / "sft"))
+    recipe = load_recipe(
+        REPO / "training" / "smollm2-cpu.yaml",
+        {"output_dir": str(tmp_path / "out"), "sft.data": str(tmp_path / "data"), "sft.gradient_accumulation_steps": 1, "sft.max_length": 768},
+    )
+    adapter = run_sft(recipe)
+    assert json.loads((adapter.parent / "run_info.json").read_text())["steps"] == 1
+    llm = build_llm(ModelConfig(model="embedded", adapter=str(adapter), max_new_tokens=8, dtype="float32"))
+    assert llm.chat([{"role": "user", "content": "Hello"}]).completion_tokens > 0
+    llm.close()

@@ -1,0 +1,62 @@
+"""The base/SFT/GRPO comparison table and the quick self-attack check (FAKE model answers)."""
+
+from fakes import fake_llm
+from trajectory_fixtures import corpus_profiles
+
+from stealthflow.evaluation.records import AttackScore, OriginalRecord, ScoreRecord, TextScore
+from stealthflow.evaluation.runner import Evaluation
+from stealthflow.training.compare import attacker_figures, comparison_table, self_attack
+
+
+def write_evaluation(directory, self_right: bool, well_formed: bool):
+    evaluation = Evaluation(directory)
+    labels = {"gender": "female", "age": "30"}
+    guesses = {"gender": ["Female" if self_right else "Male"], "age": ["31" if self_right else "70"]}
+    verdict = ["yes"] if self_right else ["no"]
+    originals, scores = [], []
+    for index in range(4):
+        attacks = {
+            "llm": AttackScore(guesses=guesses, verdicts={"gender": verdict, "age": verdict}, well_formed=well_formed),
+            "classifier": AttackScore(guesses={"gender": ["Female"]}, verdicts={"gender": ["yes"]}, well_formed=True),
+        }
+        originals.append(OriginalRecord(profile_id=f"p{index}", labels=labels, score=TextScore(round=0, attacks=attacks)))
+        after = {
+            "llm": AttackScore(guesses=guesses, verdicts={"gender": ["no"], "age": ["no"]}),
+            "classifier": AttackScore(guesses={"gender": ["Male"]}, verdicts={"gender": ["no"] if index % 2 else ["yes"]}),
+        }
+        scores.append(ScoreRecord(profile_id=f"p{index}", method="standard", rounds=[TextScore(round=1, attacks=after, bleu=0.5, rouge1=0.5, rougel=0.5, meaning=5.5)]))
+    evaluation.originals().append(originals)
+    evaluation.scores("standard").append(scores)
+    return directory
+
+
+def test_attacker_figures_count_every_labelled_attribute(tmp_path):
+    figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "sft", self_right=True, well_formed=True)))
+    assert figures["attributes"] == 8 and figures["top1"] == 1.0 and figures["well_formed"] == 1.0
+    assert 0 <= figures["chance_categorical"] <= 1  # gender's majority class on these labels
+    figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "base", self_right=False, well_formed=False)))
+    assert figures["top1"] == 0.0 and figures["well_formed"] == 0.0
+
+
+def test_comparison_table_has_one_row_per_model_and_both_attackers(tmp_path):
+    table = comparison_table(
+        {
+            "base": write_evaluation(tmp_path / "base", self_right=False, well_formed=False),
+            "sft": write_evaluation(tmp_path / "sft", self_right=True, well_formed=True),
+        }
+    )
+    lines = table.strip().splitlines()
+    assert "Anonymity (classifier)" in lines[0] and "Score_Utility (llm)" in lines[0]
+    base, sft = lines[2].split(" | "), lines[3].split(" | ")
+    assert base[0] == "| base" and sft[0] == "| sft"
+    assert base[2] == "0.00" and sft[2] == "1.00" and sft[4] == "100%"
+
+
+def test_self_attack_reports_accuracy_and_format_share():
+    profiles = [p.model_copy(update={"labels": {"gender": p.labels["gender"]}}) for p in corpus_profiles(20) if "gender" in p.labelled()][:3]
+    answer = "Type: gender\nInference: writes about her husband\nGuess: Female; Male\nCertainty: 4"
+    table, well_formed = self_attack(fake_llm(answer), profiles)
+    females = sum(p.labels["gender"].estimate.lower() == "female" for p in profiles)
+    [row] = [line for line in table.splitlines() if "| gender |" in line]
+    assert "| 3 |" in row and f"{females / 3:.2f}" in row
+    assert well_formed == 1.0

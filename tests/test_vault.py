@@ -1,0 +1,153 @@
+"""The vault: stable placeholders, key errors, tamper detection, concurrency, forgetting,
+and no plaintext value in the vault files."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+import pytest
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
+
+from stealthflow.placeholders.keys import VaultKeyError, VaultKeys, load_keys, new_secret
+from stealthflow.placeholders.vault import Vault, VaultTampered
+
+
+@pytest.fixture
+def vault(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    with Vault(config.vault_path, load_keys("env")) as opened:
+        yield opened
+
+
+def test_same_value_same_placeholder_across_sessions_and_restarts(tmp_path, monkeypatch):
+    secret = new_secret()
+    config = protect_config(tmp_path, monkeypatch, secret=secret)
+    first = make_protector(config)
+    a = first.protect("mail anna@example.org or ANNA@example.org", "s1")
+    b = first.protect("also bob@example.org, then anna@example.org", "s2")
+    first.close()
+    again = make_protector(protect_config(tmp_path, monkeypatch, secret=secret))
+    c = again.protect("restart: anna@example.org", "s3")
+    assert [s.placeholder for s in a.spans] == ["<EMAIL_1>", "<EMAIL_1>"]
+    assert [s.placeholder for s in b.spans] == ["<EMAIL_2>", "<EMAIL_1>"]
+    assert c.spans[0].placeholder == "<EMAIL_1>"
+    assert again.restore("<EMAIL_1>", "s3").text == "anna@example.org"
+
+
+def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch, style="hmac"))
+    one = protector.protect("a@example.org b@example.org a@example.org", "s")
+    tokens = [s.placeholder for s in one.spans]
+    assert tokens[0] == tokens[2] != tokens[1]
+    assert all(t.startswith("[[EMAIL:") and len(t) == len("[[EMAIL:12345678]]") for t in tokens)
+    assert protector.restore(one.text, "s").text == "a@example.org b@example.org a@example.org"
+
+
+def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
+    original = Vault._mac  # every value's full token is the same: truncations always collide
+    monkeypatch.setattr(Vault, "_mac", lambda self, *parts: "ab" * 32 if parts[0] == "token" else original(self, *parts))
+    first = vault.entry_for("u", "s", "EMAIL", "a@example.org")
+    second = vault.entry_for("u", "s", "EMAIL", "b@example.org")
+    assert first.token != second.token and second.token.startswith(first.token)
+
+
+def test_wrong_key_is_a_clear_error(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    Vault(config.vault_path, load_keys("env")).close()
+    with pytest.raises(VaultKeyError, match="wrong vault key"):
+        Vault(config.vault_path, VaultKeys.from_secret(os.urandom(32)))
+
+
+def test_key_sources_fail_clearly(tmp_path, monkeypatch):
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    with pytest.raises(VaultKeyError, match="no vault key"):
+        load_keys("env")
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", "not base64 !!")
+    with pytest.raises(VaultKeyError):
+        load_keys("env")
+    key_file = tmp_path / "vault.key"
+    keys = load_keys("file", key_file)  # created on first use, owner-only
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    assert load_keys("file", key_file).hmac == keys.hmac
+    key_file.chmod(0o644)
+    with pytest.raises(VaultKeyError, match="chmod 600"):
+        load_keys("file", key_file)
+
+
+def test_tampered_rows_are_detected(vault):
+    vault.entry_for("u", "s", "EMAIL", "a@example.org")
+    vault.entry_for("u", "s", "EMAIL", "b@example.org")
+    db = sqlite3.connect(vault.path)
+    rows = db.execute("SELECT id, ciphertext FROM entries ORDER BY idx").fetchall()
+    db.execute("UPDATE entries SET ciphertext = ? WHERE id = ?", (rows[1][1], rows[0][0]))  # move a ciphertext
+    db.commit()
+    with pytest.raises(VaultTampered):
+        vault.lookup("u", "s", "EMAIL", index=1)
+    db.execute("UPDATE entries SET idx = 7 WHERE id = ?", (rows[1][0],))  # renumber a row
+    db.execute("INSERT INTO issued VALUES (?, 'other', 'forged')", (rows[1][0],))  # grant a session
+    db.commit()
+    with pytest.raises(VaultTampered):
+        vault.lookup("u", "s", "EMAIL", index=7)
+    with pytest.raises(VaultTampered):
+        vault.lookup("u", "other", "EMAIL", index=7)
+    db.close()
+
+
+def test_restore_only_hydrates_this_user_and_session(vault):
+    entry = vault.entry_for("alice", "s1", "REAL_NAME", "Alice Liddell")
+    assert vault.lookup("alice", "s1", "REAL_NAME", index=entry.index) == "Alice Liddell"
+    assert vault.lookup("alice", "s2", "REAL_NAME", index=entry.index) is None
+    assert vault.lookup("bob", "s1", "REAL_NAME", index=entry.index) is None
+    assert vault.lookup("alice", "s1", "REAL_NAME", token=entry.token) == "Alice Liddell"
+
+
+def test_eight_threads_lose_nothing(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    errors, results = [], {}
+
+    def work(worker: int) -> None:
+        try:
+            for i in range(15):
+                text = f"mail user{i}@example.org and w{worker}x{i}@example.org"
+                protected = protector.protect(text, f"s{worker}")
+                results[(worker, i)] = (protector.restore(protected.text, f"s{worker}").text == text, protected.spans[0].placeholder)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(w,)) for w in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(results) == 120 and all(ok for ok, _ in results.values())
+    for i in range(15):  # the shared value got one placeholder whichever thread saw it first
+        assert len({results[(w, i)][1] for w in range(8)}) == 1
+    assert protector.vault.count() == 15 + 8 * 15
+
+
+def test_forget_value_and_session(vault):
+    vault.entry_for("u", "s1", "EMAIL", "a@example.org")
+    vault.entry_for("u", "s1", "PHONE", "+1 415 555 2671")
+    vault.entry_for("u", "s2", "PHONE", "(415) 555-2671")  # same number, shared with s2
+    vault.entry_for("u", "s1", "REAL_NAME", "Anna")
+    assert vault.forget_value("u", "A@EXAMPLE.ORG") == 1
+    assert vault.lookup("u", "s1", "EMAIL", index=1) is None
+    assert vault.forget_session("u", "s1") == 1  # the name; the phone is still held by s2
+    assert vault.lookup("u", "s2", "PHONE", index=1) == "+1 415 555 2671"
+    assert vault.lookup("u", "s1", "PHONE", index=1) is None
+    assert vault.entry_for("u", "s3", "EMAIL", "new@example.org").index == 2  # indices are never reused
+
+
+def test_no_plaintext_in_vault_files(tmp_path, monkeypatch, caplog):
+    caplog.set_level("DEBUG")
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protected = protector.protect(PERSONAL_TEXT, "s1")
+    assert len(protected.spans) >= 5
+    protector.close()
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("vault.sqlite"))
+    for value in RAW_VALUES:
+        assert value.encode() not in stored and value.lower().encode() not in stored
+        assert value not in caplog.text
