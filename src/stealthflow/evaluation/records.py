@@ -11,14 +11,13 @@ whole line) because its unit simply runs again; any other malformed line stops t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from stealthflow.attack import Verdict
-from stealthflow.data import DataError
+from stealthflow.data.jsonl import parse_lines
 
 
 class AttackScore(BaseModel):
@@ -81,17 +80,7 @@ class JsonlStore(Generic[Record]):
         if lines and lines[-1].strip():  # the last write never finished: drop it, it reruns
             self._truncate(len(raw) - len(lines[-1]))
             lines = lines[:-1]
-        for lineno, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = self.model.model_validate(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{self.path}:{lineno}: not valid JSON ({exc.msg}); delete the line to redo that profile") from None
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
-                raise DataError(f"{self.path}:{lineno}: not a {self.model.__name__} ({where}: {first['msg']})") from None
+        for record in parse_lines(self.path, lines, self.model):
             records[record.profile_id] = record
         return records
 

@@ -18,7 +18,7 @@ from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
 from stealthflow.training.rewards import AnonymizationReward
-from stealthflow.training.stage import dataset_dir, already_finished, train_and_save
+from stealthflow.training.stage import already_finished, dataset_dir, train_and_save
 
 REWARD_CURVES = ["reward_mean", "anonymity_mean", "utility_mean", "attacker_accuracy"]
 
@@ -60,7 +60,6 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
     if not (adapter / "adapter_config.json").exists():
         raise FileNotFoundError(f"{adapter}: no SFT adapter (run `stealthflow train sft` first, or set grpo.adapter)")
     dataset = load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo"))).shuffle(seed=recipe.seed)
-    model = PeftModel.from_pretrained(load_base_model(recipe), str(adapter), is_trainable=True)
     settings = recipe.grpo
     args = GRPOConfig(
         output_dir=str(recipe.output / "grpo" / "checkpoints"),
@@ -75,6 +74,8 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
         save_steps=settings.save_steps,
         **(precision_args(recipe) | settings.trainer),
     )
+    # After the config: with DeepSpeed ZeRO-3 in it, the weights load already sharded.
+    model = PeftModel.from_pretrained(load_base_model(recipe), str(adapter), is_trainable=True)
     return GRPOTrainer(
         model=model,
         reward_funcs=[reward],

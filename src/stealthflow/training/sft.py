@@ -21,7 +21,7 @@ from stealthflow.training.models import (
 from stealthflow.training.plots import plot_curves
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
-from stealthflow.training.stage import dataset_dir, already_finished, train_and_save
+from stealthflow.training.stage import already_finished, dataset_dir, train_and_save
 
 
 def to_prompt_completion(row: dict) -> dict:
@@ -60,7 +60,7 @@ def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
         **(precision_args(recipe) | settings.trainer),
     )
     return SFTTrainer(
-        model=load_base_model(recipe),
+        model=load_base_model(recipe),  # after the config: with DeepSpeed ZeRO-3 in it, weights load sharded
         args=args,
         train_dataset=dataset,
         processing_class=tokenizer,

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from stealthflow.attack.types import AttributeGuess, Verdict
+from stealthflow.data.jsonl import read_models
 from stealthflow.llm.base import Message
 
 
@@ -89,7 +90,4 @@ class TrajectoryFile:
             return handle.tell()
 
     def read(self) -> list[RoundRecord]:
-        if not self.path.exists():
-            return []
-        with self.path.open(encoding="utf-8") as handle:
-            return [RoundRecord.model_validate_json(line) for line in handle if line.strip()]
+        return read_models(self.path, RoundRecord, "trajectory line")
