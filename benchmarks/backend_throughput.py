@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from stealthflow.data import load_profiles
@@ -69,7 +70,7 @@ def main() -> None:
 
         backend = LlamaCppBackend(str(gguf_path()), threads=args.threads)
     except RuntimeError as exc:
-        table.add_row("llama.cpp", "Q4_1", "1", "-", "-", "-", "not installed", str(exc).split(":")[-1].strip())
+        table.add_row("llama.cpp", "Q4_1", "1", "-", "-", "-", "not installed", escape(str(exc).split(":")[-1].strip()))
     else:
         rate, tokens, seconds = measure(backend, prompts(4), params)
         table.add_row("llama.cpp", "Q4_1", "1", "4", str(tokens), f"{seconds:.1f}", f"{rate:.1f}", "")

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from functools import cache
 
-import sacrebleu
-from rouge_score import rouge_scorer
 
 
 @dataclass(frozen=True)
@@ -30,13 +28,18 @@ class LexicalUtility:
 
 
 @cache
-def _rouge() -> rouge_scorer.RougeScorer:
+def _rouge():
+    # Imported on first use: rouge-score pulls in nltk (~2 s), which every CLI start would pay.
+    from rouge_score import rouge_scorer
+
     return rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
 
 
 def lexical_utility(original: str, anonymized: str) -> LexicalUtility:
     if not original.strip() and not anonymized.strip():
         return LexicalUtility(1.0, 1.0, 1.0)
+    import sacrebleu
+
     # sacrebleu can overshoot 100 by a rounding error on identical texts.
     bleu = min(1.0, sacrebleu.sentence_bleu(anonymized, [original], smooth_method="exp").score / 100)
     rouge = _rouge().score(original, anonymized)
