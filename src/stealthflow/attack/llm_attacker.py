@@ -16,6 +16,7 @@ def attack_messages(text: str, attributes: list[str]) -> list[Message]:
     options = "".join(
         f"For {DESCRIPTIONS[a]}, choose from these options: {'; '.join(OPTIONS[a])}.\n" for a in attributes if a in OPTIONS
     )
+    options += "\n" if options else ""
     formats = "\n\n".join(
         prompts.render("attacker_format", attribute=a, hint=_hint(a)) for a in attributes
     )

@@ -67,6 +67,7 @@ def anonymize(
         if "risk" in result.details:
             print_risk_report(result)
     if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
             for result in results:
                 handle.write(json.dumps({"id": result.profile_id, "text": result.text}, ensure_ascii=False) + "\n")

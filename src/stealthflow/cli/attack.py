@@ -67,6 +67,7 @@ def attack(
             table.add_row(*row)
         out.print(table)
     if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
             for profile, result in zip(profiles, results, strict=True):
                 handle.write(json.dumps({"id": profile.id, **result.model_dump()}, ensure_ascii=False) + "\n")

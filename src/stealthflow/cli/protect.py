@@ -90,6 +90,7 @@ def protect(
         rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
         step = 16
         secrets_found = rejected = 0
+        output.parent.mkdir(parents=True, exist_ok=True)
         with progress_bar("protecting", len(todo)) as progress, output.open("a", encoding="utf-8") as handle:
             for start in range(0, len(todo), step):
                 chunk = todo[start : start + step]
@@ -111,7 +112,7 @@ def protect(
         pool.close()
     console.print(f"wrote {len(todo)} protected texts to {output} (session {session!r})")
     if rewriter is not None and rejected:
-        console.print(f"[yellow]{rejected} rewrite(s) rejected (placeholders lost); their placeholder text was kept, see the 'rewrite' field[/]")
+        console.print(f"[yellow]{rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in each line's 'rewrite' field[/]")
     if secrets_found:
         console.print(f"[yellow]{secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
 

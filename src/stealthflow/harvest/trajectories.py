@@ -7,12 +7,10 @@ round again: the last line for a (profile, round) wins). Malformed lines stop wi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from stealthflow.data import DataError
+from stealthflow.data.jsonl import read_models
 from stealthflow.workflow.trajectory import RoundRecord
 
 TRAJECTORY_GLOB = "trajector*.jsonl"
@@ -34,17 +32,7 @@ def load_trajectories(run: str | Path) -> dict[str, list[RoundRecord]]:
     """Profile id -> its rounds in order (round 0 first)."""
     latest: dict[tuple[str, int], RoundRecord] = {}
     for path in trajectory_files(run):
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                record = RoundRecord.model_validate(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
-                raise DataError(f"{path}:{lineno}: not a trajectory line ({where}: {first['msg']})") from None
+        for record in read_models(path, RoundRecord, "trajectory line"):
             latest[(record.profile_id, record.round)] = record
     by_profile: dict[str, list[RoundRecord]] = {}
     for (profile_id, _), record in sorted(latest.items()):
