@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from stealthflow.config import Settings, load_settings
@@ -39,7 +40,8 @@ def settings_from(config: Path | None, model: str | None, adapter: str | None) -
 
 
 def fail(message: str) -> None:
-    console.print(f"[bold red]error:[/] {message}")
+    # One unwrapped line, markup-escaped: messages carry file paths that must stay intact.
+    console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(2)
 
 
