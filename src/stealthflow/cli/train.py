@@ -8,7 +8,18 @@ from typing import Annotated, Optional
 import typer
 import yaml
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, fail, out, settings_from, user_errors
+from stealthflow.cli.app import (
+    AdapterOption,
+    ConfigOption,
+    ModelOption,
+    app,
+    console,
+    fail,
+    out,
+    settings_from,
+    user_errors,
+)
+from stealthflow.data.loader import describe_validation_error
 
 train_app = typer.Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
@@ -38,7 +49,7 @@ def harvest(
     try:
         config = HarvestConfig(attack_keep=attack_keep, reference_model=reference_model or None, reference_scope=reference_scope)
     except ValidationError as exc:
-        fail(f"invalid option: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}")
+        fail(f"invalid option: {describe_validation_error(exc)}")
     with user_errors():
         try:
             summary = build(run, out_dir, load_profiles(profiles), config)
@@ -67,8 +78,7 @@ def _recipe(recipe: Path, data: Path | None, output_dir: Path | None, sets: list
     try:
         return load_recipe(recipe, overrides)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        fail(f"{recipe}: {'.'.join(str(p) for p in error['loc'])}: {error['msg']}")
+        fail(f"{recipe}: {describe_validation_error(exc)}")
     except (ValueError, OSError) as exc:
         fail(str(exc))
 

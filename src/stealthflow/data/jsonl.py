@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from stealthflow.data.loader import DataError
+from stealthflow.data.loader import DataError, describe_validation_error
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -25,9 +25,7 @@ def parse_lines(path: str | Path, lines: Iterable[str | bytes], model: type[Mode
         except json.JSONDecodeError as exc:
             raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise DataError(f"{path}:{lineno}: not a {what} ({where}: {first['msg']})") from None
+            raise DataError(f"{path}:{lineno}: not a {what} ({describe_validation_error(exc)})") from None
 
 
 def read_models(path: str | Path, model: type[Model], what: str | None = None) -> list[Model]:

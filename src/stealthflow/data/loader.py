@@ -119,11 +119,16 @@ def _read(path: Path) -> str:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
+def describe_validation_error(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as "field.path: message"."""
+    first = exc.errors()[0]
+    location = ".".join(str(part) for part in first["loc"])
+    return f"{location}: {first['msg']}" if location else first["msg"]
+
+
 def _describe(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        location = ".".join(str(part) for part in first["loc"])
-        return f"{location}: {first['msg']}" if location else first["msg"]
+        return describe_validation_error(exc)
     if isinstance(exc, KeyError):
         return f"missing field {exc.args[0]!r}"
     return str(exc)
