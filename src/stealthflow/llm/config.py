@@ -31,7 +31,7 @@ class ModelConfig(BaseModel):
     repetition_penalty: float = 1.0
     seed: int = 0
     # local backends
-    dtype: Literal["bfloat16", "float32", "float16"] = "bfloat16"
+    dtype: Literal["auto", "bfloat16", "float32", "float16"] = "auto"
     batch_size: int = Field(16, ge=1)
     threads: int | None = None
     # remote backends

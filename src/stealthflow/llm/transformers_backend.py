@@ -1,4 +1,10 @@
-"""Local Hugging Face checkpoint (+ optional PEFT adapter), batched generation on CPU or GPU."""
+"""Local Hugging Face checkpoint (+ optional PEFT adapter), batched generation on CPU or GPU.
+
+Prompts of one batch differ in length by hundreds of tokens (each carries a whole profile).
+Padding them to one length wastes the compute that dominates on a CPU, so each prompt is
+prefilled alone and only the decoding steps run as a batch: the prompts' key/value caches are
+left-padded into one batch cache that `generate` continues from.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +14,35 @@ from pathlib import Path
 from stealthflow.llm.base import BackendInfo, ChatBackend, ChatRequest, Completion
 
 
+def resolve_dtype(dtype: str) -> str:
+    """`auto`: bfloat16 where the hardware computes in it natively, float32 otherwise.
+
+    On a CPU without bf16 instructions (e.g. AVX2 only) bf16 matrix products are emulated:
+    measured here, prefilling a 1,400-token prompt ran 4.7x slower in bf16 than in fp32.
+    """
+    if dtype != "auto":
+        return dtype
+    import torch
+
+    if torch.cuda.is_available() or torch.ops.mkldnn._is_mkldnn_bf16_supported():
+        return "bfloat16"
+    return "float32"
+
+
 class TransformersBackend(ChatBackend):
     def __init__(
         self,
         path: str | Path,
         adapter: str | Path | None = None,
-        dtype: str = "bfloat16",
+        dtype: str = "auto",
         batch_size: int = 16,
         threads: int | None = None,
         model_id: str | None = None,
     ):
         import torch
         import transformers
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoModelForCausalLM, AutoTokenizer, DynamicCache
+        from transformers.cache_utils import DynamicLayer
 
         transformers.utils.logging.disable_progress_bar()
         transformers.utils.logging.set_verbosity_error()
@@ -28,7 +50,7 @@ class TransformersBackend(ChatBackend):
             torch.set_num_threads(threads)
         self.path = str(path)
         self.adapter = str(adapter) if adapter else None
-        self.dtype = dtype
+        self.dtype = resolve_dtype(dtype)
         self.max_batch_size = batch_size
         self._model_id = model_id or self.path + (f"+{self.adapter}" if self.adapter else "")
         self._torch = torch
@@ -36,12 +58,14 @@ class TransformersBackend(ChatBackend):
         self.tokenizer = AutoTokenizer.from_pretrained(self.adapter or self.path, padding_side="left")
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        model = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, dtype))
+        model = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, self.dtype))
         if self.adapter:
             from peft import PeftModel
 
             model = PeftModel.from_pretrained(model, self.adapter)
         self.model = model.eval()
+        # Sliding-window caches drop old positions, so they cannot be padded and merged.
+        self._ragged_prefill = all(type(layer) is DynamicLayer for layer in DynamicCache(config=model.config).layers)
         self._lock = threading.Lock()  # one generate at a time on one model
 
     @property
@@ -59,47 +83,71 @@ class TransformersBackend(ChatBackend):
         for index, request in enumerate(requests):
             groups.setdefault(request.params, []).append(index)
         for params, indices in groups.items():
-            prompts = [self._render(requests[i]) for i in indices]
-            # Sorting by length keeps padding (wasted compute) low.
-            order = sorted(range(len(prompts)), key=lambda k: len(prompts[k]))
-            for start in range(0, len(order), self.max_batch_size):
-                chunk = order[start : start + self.max_batch_size]
-                outputs = self._generate([prompts[k] for k in chunk], params)
-                for k, completion in zip(chunk, outputs, strict=True):
-                    results[indices[k]] = completion
+            for start in range(0, len(indices), self.max_batch_size):
+                chunk = indices[start : start + self.max_batch_size]
+                outputs = self._generate([self._encode(requests[i]) for i in chunk], params)
+                for i, completion in zip(chunk, outputs, strict=True):
+                    results[i] = completion
         return [r for r in results if r is not None]
 
-    def _render(self, request: ChatRequest) -> str:
-        return self.tokenizer.apply_chat_template(request.message_dicts, tokenize=False, add_generation_prompt=True)
+    def _encode(self, request: ChatRequest) -> list[int]:
+        text = self.tokenizer.apply_chat_template(request.message_dicts, tokenize=False, add_generation_prompt=True)
+        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
-    def _generate(self, prompts: list[str], params) -> list[Completion]:
+    def _generate(self, prompts: list[list[int]], params) -> list[Completion]:
         torch = self._torch
-        encoded = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        width = max(len(p) for p in prompts)
+        pad = self.tokenizer.pad_token_id
+        input_ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
+        attention_mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
         sample = params.temperature > 0
         kwargs = dict(
             max_new_tokens=params.max_new_tokens,
             do_sample=sample,
-            pad_token_id=self.tokenizer.pad_token_id,
+            pad_token_id=pad,
             repetition_penalty=params.repetition_penalty,
         )
         if sample:
             kwargs.update(temperature=params.temperature, top_p=params.top_p)
         with self._lock, torch.inference_mode():
+            if self._ragged_prefill and len(prompts) > 1 and min(len(p) for p in prompts) > 1:
+                kwargs["past_key_values"] = self._prefill(prompts, width)
             torch.manual_seed(params.seed)
-            output = self.model.generate(**encoded, **kwargs)
-        prompt_length = encoded["input_ids"].shape[1]
+            output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
         completions = []
-        for row, mask in zip(output, encoded["attention_mask"], strict=True):
-            new_tokens = row[prompt_length:]
-            new_tokens = new_tokens[new_tokens != self.tokenizer.pad_token_id]
+        for row, prompt in zip(output, prompts, strict=True):
+            new_tokens = row[width:]
+            new_tokens = new_tokens[new_tokens != pad]
             completions.append(
                 Completion(
                     text=self.tokenizer.decode(new_tokens, skip_special_tokens=True).strip(),
-                    prompt_tokens=int(mask.sum()),
+                    prompt_tokens=len(prompt),
                     completion_tokens=len(new_tokens),
                 )
             )
         return completions
+
+    def _prefill(self, prompts: list[list[int]], width: int):
+        """Each prompt but its last token through the model alone, then one left-padded batch cache."""
+        from transformers import DynamicCache
+
+        torch = self._torch
+        config = self.model.config
+        caches = []
+        for prompt in prompts:
+            cache = DynamicCache(config=config)
+            self.model(input_ids=torch.tensor([prompt[:-1]]), past_key_values=cache, use_cache=True, logits_to_keep=1)
+            caches.append(cache)
+        batch = DynamicCache(config=config)
+        for layer in range(len(caches[0].layers)):
+            keys, values = [], []
+            for cache in caches:
+                k, v = cache.layers[layer].keys, cache.layers[layer].values
+                padding = (0, 0, width - 1 - k.shape[2], 0)  # left-pad the sequence axis
+                keys.append(torch.nn.functional.pad(k, padding))
+                values.append(torch.nn.functional.pad(v, padding))
+            batch.update(torch.cat(keys), torch.cat(values), layer)
+        return batch
 
     def close(self) -> None:
         self.model = None
