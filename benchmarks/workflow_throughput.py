@@ -1,8 +1,10 @@
 """Workflow throughput: the LangGraph loop vs a plain sequential per-profile loop, one run.
 
-    OMP_NUM_THREADS=2 python benchmarks/workflow_throughput.py [--profiles 8] [--rounds 2] [--new-tokens 64] [--threads 2]
+    OMP_NUM_THREADS=2 python benchmarks/workflow_throughput.py [--profiles 8] [--rounds 2] [--sample random|first]
+        [--new-tokens 384] [--threads 2]
 
-Same corpus (first --profiles of data/test.jsonl), same embedded model loaded once, same
+Same corpus (--profiles labelled test profiles: a seeded random sample, which has the corpus's
+length mix, or the first ones, which are among the longest), same embedded model loaded once, same
 steps (attack original → (anonymize → attack → utility) × rounds, then one insight update),
 no response cache, rule-based verdicts (no judge calls) so both ways make the same calls:
 1. backend alone: the profiles' first attack prompts in one `generate_batch` call (batched
@@ -18,6 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import statistics
 import time
 from pathlib import Path
 
@@ -74,11 +78,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--profiles", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--new-tokens", type=int, default=64)
+    parser.add_argument("--sample", choices=["random", "first"], default="random", help="which test profiles (random: seeded)")
+    parser.add_argument("--new-tokens", type=int, default=ModelConfig().max_new_tokens, help="default: the config default")
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     args = parser.parse_args()
     console = Console()
-    profiles = load_profiles(REPO / "data/test.jsonl", limit=args.profiles)
+    labelled = [p for p in load_profiles(REPO / "data/test.jsonl") if p.labelled()]
+    profiles = random.Random(0).sample(labelled, args.profiles) if args.sample == "random" else labelled[: args.profiles]
     llm = build_llm(ModelConfig(max_new_tokens=args.new_tokens, batch_size=args.profiles, threads=args.threads))
     config = WorkflowConfig(rounds=args.rounds, batch_size=args.profiles, llm_judge=False)
 
@@ -87,6 +93,8 @@ def main() -> None:
 
     # 1. the backend alone, on the profiles' first attack prompts
     requests = [ChatRequest.of(attack_messages(p.text, list(p.labelled())), llm.params) for p in profiles]
+    prompt_tokens = [len(llm.backend.encode(r)) for r in requests]
+    console.print(f"attack prompts: {statistics.median(prompt_tokens):.0f} tokens median, {min(prompt_tokens)}-{max(prompt_tokens)}")
     llm.backend.generate_batch(requests[:1])  # warm-up
     start = time.perf_counter()
     batched = sum(c.completion_tokens for c in llm.backend.generate_batch(requests)) / (time.perf_counter() - start)
@@ -123,7 +131,8 @@ def main() -> None:
         "workflow": flow,
         "sequential": seq,
     }
-    table = Table(title=f"{len(profiles)} profiles × {args.rounds} rounds, {llm.info.model_id}, {args.threads} threads, {args.new_tokens} new tokens")
+    title = f"{len(profiles)} {args.sample} profiles × {args.rounds} rounds, {llm.info.model_id} {llm.backend.dtype}, {args.threads} threads, ≤ {args.new_tokens} new tokens"
+    table = Table(title=title)
     for column in ("way", "seconds", "LLM calls", "generated tokens", "profiles/min", "tokens/s"):
         table.add_column(column, justify="right")
     summary = {}
@@ -140,8 +149,8 @@ def main() -> None:
     console.print(f"workflow vs sequential: {speedup:.2f}× profiles/min (target ≥ 4×)")
     console.print(f"workflow tokens/s vs backend batched tokens/s: {share:.0%} (target ≥ 85 %)")
     RESULTS.mkdir(parents=True, exist_ok=True)
-    summary |= {"backend_batched_tokens_per_second": batched, "backend_single_tokens_per_second": single, "speedup": speedup, "share_of_batched": share, "args": vars(args)}
-    (RESULTS / "workflow_throughput.json").write_text(json.dumps(summary, indent=2))
+    summary |= {"attack_prompt_tokens": prompt_tokens, "dtype": llm.backend.dtype, "backend_batched_tokens_per_second": batched, "backend_single_tokens_per_second": single, "speedup": speedup, "share_of_batched": share, "args": vars(args)}
+    (RESULTS / f"workflow_throughput-{args.sample}.json").write_text(json.dumps(summary, indent=2))
     llm.close()
 
 

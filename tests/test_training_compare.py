@@ -1,5 +1,6 @@
 """The base/SFT/GRPO comparison table and the quick self-attack check (FAKE model answers)."""
 
+import pytest
 from fakes import fake_llm
 from trajectory_fixtures import corpus_profiles
 
@@ -33,7 +34,9 @@ def write_evaluation(directory, self_right: bool, well_formed: bool):
 def test_attacker_figures_count_every_labelled_attribute(tmp_path):
     figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "sft", self_right=True, well_formed=True)))
     assert figures["attributes"] == 8 and figures["top1"] == 1.0 and figures["well_formed"] == 1.0
-    assert 0 <= figures["chance_categorical"] <= 1  # gender's majority class on these labels
+    # Every label is "female" / "30": the majority guess is always right; a uniform draw is right
+    # for gender 1 time in 2 and for age 3 buckets in 5 (<25, 25-34, 35-44 are within ±5 years of 30).
+    assert figures["majority_categorical"] == 1.0 and figures["uniform_categorical"] == pytest.approx((0.5 + 0.6) / 2)
     figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "base", self_right=False, well_formed=False)))
     assert figures["top1"] == 0.0 and figures["well_formed"] == 0.0
 

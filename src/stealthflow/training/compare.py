@@ -23,7 +23,7 @@ SELF = "llm"
 
 def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict[str, float]:
     originals = list(evaluation.originals().load().values())
-    top1, categorical, chance, well_formed = [], [], [], []
+    top1, categorical, majority, uniform, well_formed = [], [], [], [], []
     by_attribute: dict[str, list[tuple[str, bool]]] = {}
     for record in originals:
         attack = record.score.attacks.get(attacker)
@@ -39,12 +39,14 @@ def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict[str, 
         levels = chance_levels(attribute, [truth for truth, _ in pairs])
         if levels is not None:
             categorical += [correct for _, correct in pairs]
-            chance += list(levels.majority_top1)
+            majority += list(levels.majority_top1)
+            uniform += [levels.uniform_top1] * len(pairs)
     return {
         "attributes": len(top1),
         "top1": float(np.mean(top1)) if top1 else float("nan"),
         "top1_categorical": float(np.mean(categorical)) if categorical else float("nan"),
-        "chance_categorical": float(np.mean(chance)) if chance else float("nan"),
+        "majority_categorical": float(np.mean(majority)) if majority else float("nan"),
+        "uniform_categorical": float(np.mean(uniform)) if uniform else float("nan"),
         "well_formed": float(np.mean(well_formed)) if well_formed else float("nan"),
     }
 
@@ -60,7 +62,7 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
         attackers = attackers or sorted(anonymizer)
         rows.append((name, attacker_figures(evaluation), anonymizer, next(iter(anonymizer.values()), None)))
     header = [
-        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical / majority chance", "answers well-formed",
+        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical / majority / uniform chance", "answers well-formed",
         *(f"{column} ({attacker})" for attacker in attackers for column in ("Anonymity", "Score_Utility")),
         "unparsed rewrites",
     ]
@@ -70,7 +72,7 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
             name,
             str(figures["attributes"]),
             f"{figures['top1']:.2f}",
-            f"{figures['top1_categorical']:.2f} / {figures['chance_categorical']:.2f}",
+            f"{figures['top1_categorical']:.2f} / {figures['majority_categorical']:.2f} / {figures['uniform_categorical']:.2f}",
             f"{figures['well_formed']:.0%}",
         ]
         for attacker in attackers:

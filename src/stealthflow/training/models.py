@@ -44,14 +44,20 @@ def load_base_model(recipe: Recipe):
     return AutoModelForCausalLM.from_pretrained(base_model_path(recipe.base_model), dtype=getattr(torch, recipe.dtype))
 
 
-def lora_config(settings: LoRASettings):
+def lora_config(settings: LoRASettings, model_path: Path):
     from peft import LoraConfig
+    from transformers import AutoConfig
 
+    layers = None
+    if settings.top_layers is not None:
+        total = AutoConfig.from_pretrained(model_path).num_hidden_layers
+        layers = list(range(max(total - settings.top_layers, 0), total))
     return LoraConfig(
         r=settings.r,
         lora_alpha=settings.alpha,
         lora_dropout=settings.dropout,
         target_modules=settings.target_modules,
+        layers_to_transform=layers,
         task_type="CAUSAL_LM",
     )
 

@@ -26,6 +26,9 @@ class LoRASettings(_Section):
     alpha: int = 16
     dropout: float = Field(0.05, ge=0, lt=1)
     target_modules: str | list[str] = "all-linear"
+    top_layers: int | None = Field(
+        None, ge=1, description="adapt only the last N transformer layers: backward stops below them (CPU time); null = all"
+    )
 
 
 class SFTSettings(_Section):

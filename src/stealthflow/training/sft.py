@@ -64,7 +64,7 @@ def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
         args=args,
         train_dataset=dataset,
         processing_class=tokenizer,
-        peft_config=lora_config(recipe.lora),
+        peft_config=lora_config(recipe.lora, base_model_path(recipe.base_model)),
         callbacks=callbacks,
     )
 
