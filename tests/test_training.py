@@ -135,10 +135,23 @@ def test_real_model_sft_step_and_adapter_backend(tmp_path):
     Dataset.from_list(sft[:2]).save_to_disk(str(tmp_path / "data" / "sft"))
     recipe = load_recipe(
         REPO / "training" / "smollm2-cpu.yaml",
-        {"output_dir": str(tmp_path / "out"), "sft.data": str(tmp_path / "data"), "sft.gradient_accumulation_steps": 1, "sft.max_length": 768},
+        {"output_dir": str(tmp_path / "out"), "sft.data": str(tmp_path / "data"), "sft.batch_size": 2, "sft.gradient_accumulation_steps": 1, "sft.max_length": 768},
     )
     adapter = run_sft(recipe)
     assert json.loads((adapter.parent / "run_info.json").read_text())["steps"] == 1
     llm = build_llm(ModelConfig(model="embedded", adapter=str(adapter), max_new_tokens=8, dtype="float32"))
     assert llm.chat([{"role": "user", "content": "Hello"}]).completion_tokens > 0
     llm.close()
+
+
+def test_top_layers_adapts_only_the_last_blocks(workspace):
+    from transformers import AutoModelForCausalLM
+
+    from stealthflow.training.models import top_layer_linears
+
+    model = AutoModelForCausalLM.from_pretrained(workspace / "tiny")  # 2 blocks
+    names = top_layer_linears(model, 1, "all-linear")
+    assert len(names) == 7 and all(".layers.1." in name for name in names)
+    assert top_layer_linears(model, 1, ["q_proj", "v_proj"]) == ["model.layers.1.self_attn.q_proj", "model.layers.1.self_attn.v_proj"]
+    with pytest.raises(ValueError, match="no linear layer"):
+        top_layer_linears(model, 1, ["no_such_proj"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from stealthflow.training.recipes import LoRASettings, Recipe
@@ -44,22 +45,39 @@ def load_base_model(recipe: Recipe):
     return AutoModelForCausalLM.from_pretrained(base_model_path(recipe.base_model), dtype=getattr(torch, recipe.dtype))
 
 
-def lora_config(settings: LoRASettings, model_path: Path):
+def lora_config(settings: LoRASettings, model):
     from peft import LoraConfig
-    from transformers import AutoConfig
 
-    layers = None
+    targets = settings.target_modules
     if settings.top_layers is not None:
-        total = AutoConfig.from_pretrained(model_path).num_hidden_layers
-        layers = list(range(max(total - settings.top_layers, 0), total))
+        targets = top_layer_linears(model, settings.top_layers, targets)
     return LoraConfig(
         r=settings.r,
         lora_alpha=settings.alpha,
         lora_dropout=settings.dropout,
-        target_modules=settings.target_modules,
-        layers_to_transform=layers,
+        target_modules=targets,
         task_type="CAUSAL_LM",
     )
+
+
+def top_layer_linears(model, top_layers: int, targets: str | list[str]) -> list[str]:
+    """Full names of the linear layers (of `targets`, or all) in the model's last `top_layers` blocks.
+
+    Below the lowest adapted block nothing needs a gradient, so backward stops there.
+    """
+    import torch
+
+    first = model.config.num_hidden_layers - top_layers
+    names = []
+    for name, module in model.named_modules():
+        block = re.search(r"\.layers\.(\d+)\.", name)
+        if not isinstance(module, torch.nn.Linear) or block is None or int(block.group(1)) < first:
+            continue
+        if targets == "all-linear" or name.rsplit(".", 1)[-1] in targets:
+            names.append(name)
+    if not names:
+        raise ValueError(f"lora.top_layers={top_layers}: no linear layer matched target_modules={targets!r}")
+    return names
 
 
 def precision_args(recipe: Recipe) -> dict:

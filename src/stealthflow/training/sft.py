@@ -59,12 +59,13 @@ def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
         save_steps=settings.save_steps,
         **(precision_args(recipe) | settings.trainer),
     )
+    model = load_base_model(recipe)  # after the config: with DeepSpeed ZeRO-3 in it, weights load sharded
     return SFTTrainer(
-        model=load_base_model(recipe),  # after the config: with DeepSpeed ZeRO-3 in it, weights load sharded
+        model=model,
         args=args,
         train_dataset=dataset,
         processing_class=tokenizer,
-        peft_config=lora_config(recipe.lora, base_model_path(recipe.base_model)),
+        peft_config=lora_config(recipe.lora, model),
         callbacks=callbacks,
     )
 
