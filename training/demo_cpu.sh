@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-runs/demo-cpu}
 TRAIN_PROFILES=${TRAIN_PROFILES:-20}
 TEST_PROFILES=${TEST_PROFILES:-20}
-SFT_EXAMPLES=${SFT_EXAMPLES:-160}   # seeded subset of the harvested rows: bounds SFT time
+SFT_EXAMPLES=${SFT_EXAMPLES:-96}    # seeded subset of the harvested rows: bounds SFT time
 GRPO_STEPS=${GRPO_STEPS:-20}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}   # use 1 when other jobs share the CPU (2 busy-waiting threads collapse)
 SF=${STEALTHFLOW:-stealthflow}

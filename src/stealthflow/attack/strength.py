@@ -25,6 +25,7 @@ from stealthflow.attack.judge import CorrectnessJudge, rule_verdict
 from stealthflow.attack.types import AttackResult, Verdict
 from stealthflow.data.attributes import AGE_BUCKETS, OPTIONS
 from stealthflow.data.schema import Profile
+from stealthflow.stats import percentile_bootstrap
 
 TOP_K = 3
 ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
@@ -93,15 +94,10 @@ def chance_levels(attribute: str, truths: Sequence[str], k: int = TOP_K) -> Chan
     )
 
 
-def bootstrap(values: np.ndarray, n_boot: int = 2000, seed: int = 0, confidence: float = 0.95) -> Interval:
+def bootstrap(values: np.ndarray, n_boot: int = 2000, seed: int = 0) -> Interval:
     """Mean with a percentile bootstrap CI over items."""
-    values = np.asarray(values, dtype=float)
-    if len(values) == 0:
-        return Interval(float("nan"), float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(0, len(values), (n_boot, len(values)))].mean(1)
-    tail = (1 - confidence) / 2 * 100
-    return Interval(float(values.mean()), float(np.percentile(means, tail)), float(np.percentile(means, 100 - tail)))
+    result = percentile_bootstrap([values], lambda column: column.mean(-1), resamples=n_boot, seed=seed)
+    return Interval(*result) if result is not None else Interval(float("nan"), float("nan"), float("nan"))
 
 
 def accuracy_vs_chance(

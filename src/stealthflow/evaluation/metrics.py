@@ -17,16 +17,13 @@ one rewrite protects or exposes them together), so every figure resamples whole 
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from stealthflow.attack import Verdict, correctness_vector, top1_correct
-
-CONFIDENCE = 0.95
-RESAMPLES = 2000
+from stealthflow.stats import percentile_bootstrap
 
 
 def protected(final: list[Verdict]) -> bool:
@@ -67,26 +64,9 @@ class Estimate:
 def bootstrap_estimate(
     columns: Sequence[Sequence[float]], statistic: Callable[..., float], n: int, seed: int = 0
 ) -> Estimate:
-    """`statistic(*columns)` with a percentile bootstrap CI, resampling rows (profiles) jointly.
-
-    Each column holds one value per profile (NaN where a profile has none). `statistic` reduces
-    the last axis, so all resamples are computed at once; resamples whose statistic is
-    undefined (e.g. no profile with a judge score drawn) are left out.
-    """
-    table = np.asarray(columns, dtype=float)  # (columns, profiles)
-    if table.size == 0 or n == 0:
-        return Estimate.missing()
-    picks = np.random.default_rng(seed).integers(0, table.shape[1], (RESAMPLES, table.shape[1]))
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN resamples: dropped below
-        value = float(statistic(*table))
-        draws = np.asarray(statistic(*table[:, picks]), dtype=float)  # (RESAMPLES,)
-    draws = draws[~np.isnan(draws)]
-    if math.isnan(value) or not len(draws):
-        return Estimate.missing()
-    tail = (1 - CONFIDENCE) / 2 * 100
-    low, high = np.percentile(draws, [tail, 100 - tail])
-    return Estimate(value, float(low), float(high), n)
+    """`statistic(*columns)` with a percentile bootstrap CI, resampling rows (profiles) jointly."""
+    result = percentile_bootstrap(columns, statistic, seed=seed) if n else None
+    return Estimate(*result, n) if result is not None else Estimate.missing()
 
 
 def share(hits: Sequence[float], totals: Sequence[float]) -> Estimate:
