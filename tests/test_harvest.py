@@ -117,3 +117,28 @@ def test_format_attack_answer_round_trips_through_the_parser():
     guesses = [AttributeGuess(attribute="age", inference="mentions\nretirement", guesses=["65", "70"], certainty=4)]
     parsed = parse_attack(format_attack_answer(guesses), ["age"])
     assert parsed.well_formed and parsed.guesses["age"].guesses == ["65", "70"] and parsed.guesses["age"].certainty == 4
+
+
+def test_inferences_are_shortened_to_whole_sentences_within_the_word_budget():
+    from stealthflow.attack.types import AttributeGuess
+    from stealthflow.harvest.examples import shorten
+
+    text = "She mentions her husband twice. She also writes about knitting.  And about   her grandchildren."
+    assert shorten(text, None) == " ".join(text.split())
+    assert shorten(text, 10) == "She mentions her husband twice. She also writes about knitting."
+    assert shorten(text, 3) == "She mentions her"  # a first sentence longer than the budget is cut
+    guess = AttributeGuess(attribute="gender", inference=text, guesses=["Female", "Male"], certainty=4)
+    parsed = parse_attack(format_attack_answer([guess], inference_words=5), ["gender"])
+    assert parsed.well_formed and parsed.guesses["gender"].inference == "She mentions her husband twice."
+
+
+def test_harvest_option_shortens_every_attack_answer():
+    profiles = [p for p in corpus_profiles(40) if p.reference_predictions][:10]
+    full, _ = collect({}, profiles, HarvestConfig(reference_scope="all"))
+    short, _ = collect({}, profiles, HarvestConfig(reference_scope="all", inference_words=8))
+    assert len(full) == len(short) > 0
+    for row in short:
+        for line in row["messages"][-1]["content"].splitlines():
+            if line.startswith("Inference: "):
+                assert len(line.split()) <= 1 + 8
+    assert sum(len(r["messages"][-1]["content"]) for r in short) < sum(len(r["messages"][-1]["content"]) for r in full)

@@ -38,6 +38,7 @@ def harvest(
     attack_keep: Annotated[str, typer.Option(help="attack answers to keep: correct (top-1 right) or all")] = "correct",
     reference_model: Annotated[str, typer.Option(help="reference answers shipped with the corpus; '' for none")] = "deepseek-ai/DeepSeek-V3",
     reference_scope: Annotated[str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")] = "run",
+    inference_words: Annotated[Optional[int], typer.Option(help="keep at most N words of each attack inference (whole sentences first)")] = None,
 ) -> None:
     """Turn trajectories into SFT examples (anonymize + attack) and GRPO prompts."""
     from pydantic import ValidationError
@@ -47,7 +48,9 @@ def harvest(
     from stealthflow.harvest import harvest as build
 
     try:
-        config = HarvestConfig(attack_keep=attack_keep, reference_model=reference_model or None, reference_scope=reference_scope)
+        config = HarvestConfig(
+            attack_keep=attack_keep, reference_model=reference_model or None, reference_scope=reference_scope, inference_words=inference_words
+        )
     except ValidationError as exc:
         fail(f"invalid option: {describe_validation_error(exc)}")
     with user_errors():

@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from stealthflow.attack import CorrectnessJudge
 from stealthflow.data import ATTRIBUTES, Profile
@@ -39,6 +39,9 @@ class HarvestConfig(BaseModel):
     reference_model: str | None = REFERENCE_MODEL  # None: no reference attack examples
     # "run": reference answers of the run's profiles only; "all": of every profile passed in.
     reference_scope: Literal["run", "all"] = "run"
+    # Attack answers keep at most this many words of each inference (whole sentences first):
+    # a small model learns the answer format from fewer tokens of prose. None: keep it all.
+    inference_words: int | None = Field(None, ge=1)
 
 
 def collect(
@@ -53,12 +56,12 @@ def collect(
     grpo: list[Row] = []
     for rounds in trajectories.values():
         sft += anonymization_examples(rounds)
-        sft += trajectory_attack_examples(rounds, config.attack_keep)
+        sft += trajectory_attack_examples(rounds, config.attack_keep, config.inference_words)
         grpo += grpo_prompts(rounds)
     if config.reference_model:
         chosen = profiles if config.reference_scope == "all" else [p for p in profiles if p.id in trajectories]
         for profile in chosen:
-            sft += reference_attack_examples(profile, config.reference_model, judge, config.attack_keep)
+            sft += reference_attack_examples(profile, config.reference_model, judge, config.attack_keep, config.inference_words)
     return sft, grpo
 
 

@@ -97,13 +97,26 @@ def anonymization_examples(rounds: list[RoundRecord]) -> list[Row]:
 # --- attack ---------------------------------------------------------------------------------
 
 
-def format_attack_answer(guesses: list[AttributeGuess]) -> str:
+def shorten(text: str, words: int | None) -> str:
+    """Whole sentences up to `words` words (at least the first sentence, cut at `words`)."""
+    flat = " ".join(text.split())
+    if words is None or len(flat.split()) <= words:
+        return flat
+    kept: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", flat):
+        if kept and len(" ".join([*kept, sentence]).split()) > words:
+            break
+        kept.append(sentence)
+    return " ".join(" ".join(kept).split()[:words])
+
+
+def format_attack_answer(guesses: list[AttributeGuess], inference_words: int | None = None) -> str:
     """An answer in the attacker prompt's `Type / Inference / Guess / Certainty` format."""
     blocks = []
     for guess in guesses:
         certainty = guess.certainty if guess.certainty is not None else 1
         blocks.append(
-            f"Type: {guess.attribute}\nInference: {' '.join(guess.inference.split())}\n"
+            f"Type: {guess.attribute}\nInference: {shorten(guess.inference, inference_words)}\n"
             f"Guess: {'; '.join(guess.guesses)}\nCertainty: {certainty}"
         )
     return "\n\n".join(blocks)
@@ -120,12 +133,15 @@ def kept_attributes(guesses: dict[str, AttributeGuess], verdicts: dict[str, list
     return kept
 
 
-def attack_example(text: str, guesses: dict[str, AttributeGuess], attributes: list[str], source: str, profile_id: str, round_: int, **meta: Any) -> Row:
-    answer = {"role": "assistant", "content": format_attack_answer([guesses[a] for a in attributes])}
+def attack_example(
+    text: str, guesses: dict[str, AttributeGuess], attributes: list[str], source: str, profile_id: str, round_: int,
+    inference_words: int | None = None, **meta: Any,
+) -> Row:
+    answer = {"role": "assistant", "content": format_attack_answer([guesses[a] for a in attributes], inference_words)}
     return sft_row("attack", source, profile_id, round_, attributes, [*attack_messages(text, attributes), answer], **meta)
 
 
-def trajectory_attack_examples(rounds: list[RoundRecord], keep: AttackKeep = "correct") -> list[Row]:
+def trajectory_attack_examples(rounds: list[RoundRecord], keep: AttackKeep = "correct", inference_words: int | None = None) -> list[Row]:
     """The run's LLM attacker answers at every round (classifier attackers have no reasoning to imitate)."""
     rows = []
     for record in rounds:
@@ -137,7 +153,7 @@ def trajectory_attack_examples(rounds: list[RoundRecord], keep: AttackKeep = "co
                 rows.append(
                     attack_example(
                         record.text, attack.guesses, attributes, f"trajectory:{record.run_id}:{attack.model}",
-                        record.profile_id, record.round, verdicts={a: attack.verdicts.get(a, []) for a in attributes},
+                        record.profile_id, record.round, inference_words, verdicts={a: attack.verdicts.get(a, []) for a in attributes},
                     )
                 )
     return rows
@@ -162,7 +178,9 @@ def reference_guesses(prediction: dict[str, Any]) -> dict[str, AttributeGuess]:
     return guesses
 
 
-def reference_attack_examples(profile: Profile, model: str, judge: CorrectnessJudge, keep: AttackKeep = "correct") -> list[Row]:
+def reference_attack_examples(
+    profile: Profile, model: str, judge: CorrectnessJudge, keep: AttackKeep = "correct", inference_words: int | None = None
+) -> list[Row]:
     """The strong model's answer on the original text, judged against the labels."""
     prediction = profile.reference_predictions.get(model)
     if not prediction:
@@ -173,7 +191,11 @@ def reference_attack_examples(profile: Profile, model: str, judge: CorrectnessJu
     attributes = kept_attributes(guesses, verdicts, keep)
     if not attributes:
         return []
-    return [attack_example(profile.text, guesses, attributes, f"reference:{model}", profile.id, 0, verdicts={a: verdicts[a] for a in attributes})]
+    return [
+        attack_example(
+            profile.text, guesses, attributes, f"reference:{model}", profile.id, 0, inference_words, verdicts={a: verdicts[a] for a in attributes}
+        )
+    ]
 
 
 # --- GRPO -----------------------------------------------------------------------------------
