@@ -303,3 +303,15 @@ def test_report_rebuilds_from_disk_alone(tmp_path, settings, responder):
     first = build_report(evaluation)
     second = build_report(evaluation)
     assert [r.figures["Anonymity"] for r in first.rows] == [r.figures["Anonymity"] for r in second.rows]
+
+
+def test_limit_takes_the_first_profiles_or_a_seeded_sample(repo):
+    from stealthflow.evaluation.config import EvaluationConfig
+    from stealthflow.evaluation.runner import labelled_profiles
+
+    data = repo / "data" / "test.jsonl"
+    first = [p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5))]
+    sample = [p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5, sample_seed=0))]
+    assert first == [p.id for p in labelled_profiles(EvaluationConfig(data=data))][:5]
+    assert len(set(sample)) == 5 and sample != first
+    assert sample == [p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5, sample_seed=0))]  # reproducible

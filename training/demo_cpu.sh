@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU demo of the training pipeline on the embedded SmolLM2-135M (2 cores, no GPU):
-#   generate (20 train profiles x 2 rounds) -> harvest -> SFT (1 epoch) -> GRPO (20 steps)
-#   -> evaluate base vs SFT vs SFT+GRPO on 20 test profiles -> one comparison table.
+#   generate (20 train profiles x 2 rounds, one insight batch) -> harvest -> SFT (1 epoch on a
+#   subset) -> GRPO (20 steps) -> evaluate base vs SFT vs SFT+GRPO on 20 test profiles (a seeded
+#   sample, so their lengths are the test set's) -> one comparison table.
 # Every step resumes: rerun the script after an interruption and finished work is skipped
 # (generate/evaluate resume from their run directories, training from its last checkpoint).
 # Each step's wall-clock seconds go to OUT/timings.tsv (printed at the end).
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 OUT=${1:-runs/demo-cpu}
 TRAIN_PROFILES=${TRAIN_PROFILES:-20}
 TEST_PROFILES=${TEST_PROFILES:-20}
-SFT_EXAMPLES=${SFT_EXAMPLES:-96}    # seeded subset of the harvested rows: bounds SFT time
+SFT_EXAMPLES=${SFT_EXAMPLES:-80}    # seeded subset of the harvested rows: bounds SFT time
 GRPO_STEPS=${GRPO_STEPS:-20}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}   # use 1 when other jobs share the CPU (2 busy-waiting threads collapse)
 SF=${STEALTHFLOW:-stealthflow}
@@ -27,12 +28,14 @@ step() {  # NAME COMMAND...: run, time, and log the wall-clock seconds
     printf '%s\t%s\n' "$name" $((SECONDS - start)) >> "$OUT/timings.tsv"
 }
 
-step "generate" $SF generate --data data/train.jsonl --limit "$TRAIN_PROFILES" --rounds 2 --attackers llm,classifier \
-    --config $MODELS --out "$OUT/generate" --insights-out "$OUT/insights.json"
+step "generate" $SF generate --data data/train.jsonl --limit "$TRAIN_PROFILES" --rounds 2 --batch-size "$TRAIN_PROFILES" \
+    --attackers llm,classifier --config $MODELS --out "$OUT/generate" --insights-out "$OUT/insights.json"
 
-# Reference (DeepSeek-V3) answers of every train profile, kept when judged correct: the
-# 135M model is no attacker on its own, so these are most of the attack examples.
-[ -f "$OUT/data/harvest.json" ] || step "harvest" $SF harvest "$OUT/generate" --out "$OUT/data" --reference-scope all
+# The 135M model is no attacker on its own, so the attack examples are the reference
+# (DeepSeek-V3) answers of every train profile: all of them (a small model first has to learn
+# to answer every attribute asked, in the format), with inferences cut to 30 words.
+[ -f "$OUT/data/harvest.json" ] || step "harvest" $SF harvest "$OUT/generate" --out "$OUT/data" --reference-scope all \
+    --attack-keep all --inference-words 30
 
 step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set sft.max_examples="$SFT_EXAMPLES"
 
@@ -40,7 +43,7 @@ step "grpo" $SF train grpo --recipe $RECIPE --output-dir "$OUT/train" --set grpo
 
 evaluate() {  # NAME [ADAPTER]: the model anonymizes (standard method) and attacks (the llm attacker is the model itself)
     local name=$1 adapter=${2:-}
-    step "evaluate $name" $SF evaluate --out "$OUT/eval-$name" --methods standard --split test --limit "$TEST_PROFILES" \
+    step "evaluate $name" $SF evaluate --out "$OUT/eval-$name" --methods standard --split test --limit "$TEST_PROFILES" --sample-seed 0 \
         --attackers llm,classifier --config $MODELS ${adapter:+--adapter "$adapter"}
 }
 evaluate base

@@ -51,6 +51,7 @@ def evaluate(
     split: Annotated[Optional[str], typer.Option(help="labelled split: test (default) or train")] = None,
     data: Annotated[Optional[Path], typer.Option(help="labelled JSONL to use instead of --split", exists=True, dir_okay=False)] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
+    sample_seed: Annotated[Optional[int], typer.Option(help="with --limit: a seeded random sample of N profiles instead of the first N")] = None,
     rounds: Annotated[Optional[int], typer.Option(min=1, help="rounds of the loop methods aa/stealth (default 5)")] = None,
     attackers: Annotated[Optional[str], typer.Option(help="evaluation attackers, e.g. llm,classifier (default: llm)")] = None,
     attacker_model: Annotated[Optional[str], typer.Option(help="model of the evaluation attacker (default: settings' attacker, else --model)")] = None,
@@ -69,6 +70,7 @@ def evaluate(
         "methods": split_names(methods),
         "data": data or (SPLITS[split] if split else None),
         "limit": limit,
+        "sample_seed": sample_seed,
         "attackers": split_names(attackers),
         "insights": insights,
     }

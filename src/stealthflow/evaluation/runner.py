@@ -9,6 +9,7 @@ made with; resuming it with different models or attackers is refused (its number
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -84,10 +85,12 @@ def run_evaluation(settings: Settings, pool: LLMPool, out: Path, progress: Progr
 
 def labelled_profiles(config: EvaluationConfig) -> list[Profile]:
     # `limit` counts evaluated profiles, so unlabelled ones do not eat into it.
-    profiles = [p for p in load_profiles(config.data) if p.labelled()][: config.limit]
+    profiles = [p for p in load_profiles(config.data) if p.labelled()]
     if not profiles:
         raise DataError(f"{config.data}: no profile with a labelled attribute (hardness ≥ 1) to evaluate")
-    return profiles
+    if config.sample_seed is not None and config.limit is not None and config.limit < len(profiles):
+        return random.Random(config.sample_seed).sample(profiles, config.limit)
+    return profiles[: config.limit]
 
 
 def _check_resumable(out: Path, settings: Settings) -> None:
