@@ -83,9 +83,12 @@ class TransformersBackend(ChatBackend):
         for index, request in enumerate(requests):
             groups.setdefault(request.params, []).append(index)
         for params, indices in groups.items():
+            prompts = {i: self.encode(requests[i]) for i in indices}
+            # Similar lengths share a batch: every row's cache is as wide as the longest prompt.
+            indices.sort(key=lambda i: len(prompts[i]))
             for start in range(0, len(indices), self.max_batch_size):
                 chunk = indices[start : start + self.max_batch_size]
-                outputs = self._generate([self.encode(requests[i]) for i in chunk], params)
+                outputs = self._generate([prompts[i] for i in chunk], params)
                 for i, completion in zip(chunk, outputs, strict=True):
                     results[i] = completion
         return [r for r in results if r is not None]
