@@ -66,12 +66,12 @@ def sequential(steps: Steps, profile) -> dict:
 
 
 def timed(llm, work) -> dict:
-    before_tokens, before_calls = llm.stats.completion_tokens, llm.stats.calls
+    before = (llm.stats.completion_tokens, llm.stats.calls, llm.stats.batches)
     start = time.perf_counter()
     result = work()
     seconds = time.perf_counter() - start
-    tokens = llm.stats.completion_tokens - before_tokens
-    return {"seconds": seconds, "tokens": tokens, "calls": llm.stats.calls - before_calls, "result": result}
+    tokens, calls, batches = (after - b for after, b in zip((llm.stats.completion_tokens, llm.stats.calls, llm.stats.batches), before))
+    return {"seconds": seconds, "tokens": tokens, "calls": calls, "batches": batches, "result": result}
 
 
 def main() -> None:
@@ -133,16 +133,16 @@ def main() -> None:
     }
     title = f"{len(profiles)} {args.sample} profiles × {args.rounds} rounds, {llm.info.model_id} {llm.backend.dtype}, {args.threads} threads, ≤ {args.new_tokens} new tokens"
     table = Table(title=title)
-    for column in ("way", "seconds", "LLM calls", "generated tokens", "profiles/min", "tokens/s"):
+    for column in ("way", "seconds", "LLM calls", "batches", "generated tokens", "profiles/min", "tokens/s"):
         table.add_column(column, justify="right")
     summary = {}
     for name, row in rows.items():
         per_minute = len(profiles) / row["seconds"] * 60
         rate = row["tokens"] / row["seconds"]
-        summary[name] = {"seconds": row["seconds"], "calls": row["calls"], "tokens": row["tokens"], "profiles_per_minute": per_minute, "tokens_per_second": rate}
-        table.add_row(name, f"{row['seconds']:.1f}", str(row["calls"]), str(row["tokens"]), f"{per_minute:.2f}", f"{rate:.1f}")
-    table.add_row("backend, batch of all", "", "", "", "", f"{batched:.1f}")
-    table.add_row("backend, one at a time", "", "", "", "", f"{single:.1f}")
+        summary[name] = {key: row[key] for key in ("seconds", "calls", "batches", "tokens")} | {"profiles_per_minute": per_minute, "tokens_per_second": rate}
+        table.add_row(name, f"{row['seconds']:.1f}", str(row["calls"]), str(row["batches"]), str(row["tokens"]), f"{per_minute:.2f}", f"{rate:.1f}")
+    table.add_row("backend, batch of all", "", str(len(requests)), "1", "", "", f"{batched:.1f}")
+    table.add_row("backend, one at a time", "", str(len(requests)), str(len(requests)), "", "", f"{single:.1f}")
     console.print(table)
     speedup = summary["workflow"]["profiles_per_minute"] / summary["sequential"]["profiles_per_minute"]
     share = summary["workflow"]["tokens_per_second"] / batched
@@ -150,7 +150,7 @@ def main() -> None:
     console.print(f"workflow tokens/s vs backend batched tokens/s: {share:.0%} (target ≥ 85 %)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     summary |= {"attack_prompt_tokens": prompt_tokens, "dtype": llm.backend.dtype, "backend_batched_tokens_per_second": batched, "backend_single_tokens_per_second": single, "speedup": speedup, "share_of_batched": share, "args": vars(args)}
-    (RESULTS / f"workflow_throughput-{args.sample}.json").write_text(json.dumps(summary, indent=2))
+    (RESULTS / f"workflow_throughput-{args.sample}-{args.new_tokens}.json").write_text(json.dumps(summary, indent=2))
     llm.close()
 
 

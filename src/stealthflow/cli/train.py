@@ -165,20 +165,21 @@ def compare(
 @train_app.command("attack-eval")
 def attack_eval(
     data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = Path("data/test.jsonl"),
-    limit: Annotated[int, typer.Option(min=1, help="first N profiles")] = 20,
+    limit: Annotated[int, typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")] = 20,
+    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles (as evaluate --sample-seed)")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
 ) -> None:
     """Quick check: the model (+ adapter) as attacker on original texts, top-1/top-3 vs chance."""
-    from stealthflow.data import load_profiles
+    from stealthflow.data import load_labelled
     from stealthflow.llm.pool import LLMPool
     from stealthflow.training.compare import self_attack
 
     settings = settings_from(config, model, adapter)
     with user_errors():
-        profiles = load_profiles(data, limit)
+        profiles = load_labelled(data, limit, sample_seed)
         pool = LLMPool(None)
         try:
             table, well_formed = self_attack(pool.get(settings.model), profiles)

@@ -1,7 +1,7 @@
 """Labelled profiles and user input, loaded into one typed model."""
 
 from stealthflow.data.attributes import ATTRIBUTES, OPTIONS, Attribute
-from stealthflow.data.loader import DataError, load_input, load_profiles
+from stealthflow.data.loader import DataError, load_input, load_labelled, load_profiles
 from stealthflow.data.schema import AttributeLabel, Comment, Profile
 
 __all__ = [
@@ -13,5 +13,6 @@ __all__ = [
     "DataError",
     "Profile",
     "load_input",
+    "load_labelled",
     "load_profiles",
 ]

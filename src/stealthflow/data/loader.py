@@ -13,6 +13,7 @@ nothing is skipped silently.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,20 @@ def load_profiles(path: str | Path, limit: int | None = None) -> list[Profile]:
             break
     _check_unique_ids(profiles, path)
     return profiles
+
+
+def load_labelled(path: str | Path, limit: int | None = None, sample_seed: int | None = None) -> list[Profile]:
+    """Profiles with a labelled attribute: the first `limit`, or a seeded random sample of `limit`.
+
+    The first test profiles are the longest multi-attribute ones, so a seeded sample is the
+    fair small subset; `limit` counts labelled profiles, unlabelled ones do not eat into it.
+    """
+    profiles = [p for p in load_profiles(path) if p.labelled()]
+    if not profiles:
+        raise DataError(f"{path}: no profile with a labelled attribute (hardness ≥ 1)")
+    if sample_seed is not None and limit is not None and limit < len(profiles):
+        return random.Random(sample_seed).sample(profiles, limit)
+    return profiles[:limit]
 
 
 def load_input(path: str | Path) -> list[Profile]:

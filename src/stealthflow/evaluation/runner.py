@@ -9,7 +9,6 @@ made with; resuming it with different models or attackers is refused (its number
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -18,7 +17,7 @@ from stealthflow.anonymize import build_method
 from stealthflow.attack import CorrectnessJudge
 from stealthflow.attack.registry import build_attackers
 from stealthflow.config import Settings
-from stealthflow.data import DataError, Profile, load_profiles
+from stealthflow.data import Profile, load_labelled
 from stealthflow.evaluation.config import EvaluationConfig
 from stealthflow.evaluation.records import AnonymizedRecord, JsonlStore, OriginalRecord, ScoreRecord
 from stealthflow.evaluation.scoring import Scorer
@@ -84,13 +83,7 @@ def run_evaluation(settings: Settings, pool: LLMPool, out: Path, progress: Progr
 
 
 def labelled_profiles(config: EvaluationConfig) -> list[Profile]:
-    # `limit` counts evaluated profiles, so unlabelled ones do not eat into it.
-    profiles = [p for p in load_profiles(config.data) if p.labelled()]
-    if not profiles:
-        raise DataError(f"{config.data}: no profile with a labelled attribute (hardness ≥ 1) to evaluate")
-    if config.sample_seed is not None and config.limit is not None and config.limit < len(profiles):
-        return random.Random(config.sample_seed).sample(profiles, config.limit)
-    return profiles[: config.limit]
+    return load_labelled(config.data, config.limit, config.sample_seed)
 
 
 def _check_resumable(out: Path, settings: Settings) -> None:
