@@ -41,6 +41,37 @@ def test_batched_generation_equals_one_prompt_at_a_time(tiny_backend):
     assert_batch_equals_single(tiny_backend, GenerationParams(max_new_tokens=12, repetition_penalty=1.3))
 
 
+def test_decoding_matches_transformers_generate(tiny_backend, monkeypatch):
+    params = GenerationParams(max_new_tokens=12, repetition_penalty=1.3)
+    ours = [c.text for c in tiny_backend.generate_batch(requests(params))]
+    monkeypatch.setattr(tiny_backend, "_ragged_prefill", False)  # the model.generate() path
+    assert ours == [c.text for c in tiny_backend.generate_batch(requests(params))]
+
+
+def test_rows_that_end_leave_the_batch_and_the_rest_answer_unchanged(tiny_backend, monkeypatch):
+    params = GenerationParams(max_new_tokens=12)
+    torch = tiny_backend._torch
+    prompt = tiny_backend.encode(requests(params)[0])
+    with torch.inference_mode():
+        cache = tiny_backend._prefill([prompt], len(prompt), params.max_new_tokens)
+        first_tokens = tiny_backend._decode(torch.tensor([prompt]), torch.ones(1, len(prompt), dtype=torch.long), cache, params)[0]
+    # Make the first prompt's third answer token an end token: that row stops early.
+    monkeypatch.setattr(tiny_backend, "_eos_ids", torch.tensor([first_tokens[2]]))
+    reorders = []
+    original = type(tiny_backend)._decode
+
+    def counting_decode(self, input_ids, attention_mask, cache, params):
+        reorder = cache.reorder_cache
+        cache.reorder_cache = lambda live: (reorders.append(len(live)), reorder(live))
+        return original(self, input_ids, attention_mask, cache, params)
+
+    monkeypatch.setattr(type(tiny_backend), "_decode", counting_decode)
+    assert_batch_equals_single(tiny_backend, params)
+    lengths = [c.completion_tokens for c in tiny_backend.generate_batch(requests(params))]
+    assert min(lengths) < max(lengths)  # some rows ended early ...
+    assert reorders  # ... and were dropped from the batch
+
+
 def test_batches_are_split_at_the_backend_batch_size(tiny_backend, monkeypatch):
     sizes = []
     generate = tiny_backend._generate

@@ -66,6 +66,8 @@ class TransformersBackend(ChatBackend):
         self.model = model.eval()
         # Sliding-window caches drop old positions, so they cannot be padded and merged.
         self._ragged_prefill = all(type(layer) is DynamicLayer for layer in DynamicCache(config=model.config).layers)
+        eos = model.generation_config.eos_token_id
+        self._eos_ids = torch.tensor(eos if isinstance(eos, list) else [eos if eos is not None else self.tokenizer.eos_token_id])
         self._lock = threading.Lock()  # one generate at a time on one model
 
     @property
@@ -113,22 +115,62 @@ class TransformersBackend(ChatBackend):
         if sample:
             kwargs.update(temperature=params.temperature, top_p=params.top_p)
         with self._lock, torch.inference_mode():
-            if self._ragged_prefill and min(len(p) for p in prompts) > 1:
-                kwargs["past_key_values"] = self._prefill(prompts, width, params.max_new_tokens)
             torch.manual_seed(params.seed)
-            output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
-        completions = []
-        for row, prompt in zip(output, prompts, strict=True):
-            new_tokens = row[width:]
-            new_tokens = new_tokens[new_tokens != pad]
-            completions.append(
-                Completion(
-                    text=self.tokenizer.decode(new_tokens, skip_special_tokens=True).strip(),
-                    prompt_tokens=len(prompt),
-                    completion_tokens=len(new_tokens),
-                )
+            if self._ragged_prefill and min(len(p) for p in prompts) > 1:
+                cache = self._prefill(prompts, width, params.max_new_tokens)
+                answers = self._decode(input_ids, attention_mask, cache, params)
+            else:
+                output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
+                answers = [[t for t in row[width:].tolist() if t != pad] for row in output]
+        return [
+            Completion(
+                text=self.tokenizer.decode(answer, skip_special_tokens=True).strip(),
+                prompt_tokens=len(prompt),
+                completion_tokens=len(answer),
             )
-        return completions
+            for answer, prompt in zip(answers, prompts, strict=True)
+        ]
+
+    def _decode(self, input_ids, attention_mask, cache, params) -> list[list[int]]:
+        """Decode the prefilled batch, dropping each row from it as soon as it ends.
+
+        `generate()` keeps computing rows that have finished until the longest one ends; with
+        answers of very different lengths (a small model that loops to the limit beside one
+        that stops early) most of a batch's work was on finished rows.
+        """
+        from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper, TopPLogitsWarper
+
+        torch = self._torch
+        processors = LogitsProcessorList()
+        if params.repetition_penalty != 1.0:
+            processors.append(RepetitionPenaltyLogitsProcessor(params.repetition_penalty))
+        sample = params.temperature > 0
+        if sample:
+            processors += [TemperatureLogitsWarper(params.temperature), TopPLogitsWarper(params.top_p)]
+        answers: list[list[int]] = [[] for _ in input_ids]
+        rows = torch.arange(len(input_ids))  # the original row of each row still in the batch
+        next_tokens = input_ids[:, -1:]
+        for _step in range(params.max_new_tokens):
+            positions = attention_mask.sum(-1, keepdim=True) - 1  # left padding shifts each row's positions
+            logits = self.model(
+                input_ids=next_tokens, attention_mask=attention_mask, position_ids=positions, past_key_values=cache, use_cache=True
+            ).logits[:, -1, :].float()
+            scores = processors(input_ids, logits)
+            tokens = torch.multinomial(scores.softmax(-1), 1).squeeze(1) if sample else scores.argmax(-1)
+            ended = torch.isin(tokens, self._eos_ids)
+            for row, token, end in zip(rows.tolist(), tokens.tolist(), ended.tolist(), strict=True):
+                if not end:
+                    answers[row].append(token)
+            if ended.all():
+                break
+            input_ids = torch.cat([input_ids, tokens[:, None]], dim=1)
+            attention_mask = torch.cat([attention_mask, attention_mask.new_ones((len(tokens), 1))], dim=1)
+            next_tokens = tokens[:, None]
+            if ended.any():
+                live = (~ended).nonzero().squeeze(1)
+                cache.reorder_cache(live)
+                rows, input_ids, attention_mask, next_tokens = rows[live], input_ids[live], attention_mask[live], next_tokens[live]
+        return answers
 
     def _prefill(self, prompts: list[list[int]], width: int, max_new_tokens: int):
         """Each prompt but its last token through the model alone, then one left-padded batch cache.
