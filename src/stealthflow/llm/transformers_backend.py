@@ -105,23 +105,13 @@ class TransformersBackend(ChatBackend):
         pad = self.tokenizer.pad_token_id
         input_ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
         attention_mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
-        sample = params.temperature > 0
-        kwargs = dict(
-            max_new_tokens=params.max_new_tokens,
-            do_sample=sample,
-            pad_token_id=pad,
-            repetition_penalty=params.repetition_penalty,
-        )
-        if sample:
-            kwargs.update(temperature=params.temperature, top_p=params.top_p)
         with self._lock, torch.inference_mode():
             torch.manual_seed(params.seed)
             if self._ragged_prefill and min(len(p) for p in prompts) > 1:
                 cache = self._prefill(prompts, width, params.max_new_tokens)
                 answers = self._decode(input_ids, attention_mask, cache, params)
             else:
-                output = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
-                answers = [[t for t in row[width:].tolist() if t != pad] for row in output]
+                answers = self._generate_padded(input_ids, attention_mask, params)
         return [
             Completion(
                 text=self.tokenizer.decode(answer, skip_special_tokens=True).strip(),
@@ -130,6 +120,23 @@ class TransformersBackend(ChatBackend):
             )
             for answer, prompt in zip(answers, prompts, strict=True)
         ]
+
+    def _generate_padded(self, input_ids, attention_mask, params) -> list[list[int]]:
+        """transformers' own `generate()` on the padded batch: for caches that cannot be merged."""
+        pad = self.tokenizer.pad_token_id
+        sample = params.temperature > 0
+        sampling = dict(temperature=params.temperature, top_p=params.top_p) if sample else {}
+        output = self.model.generate(
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            max_new_tokens=params.max_new_tokens,
+            do_sample=sample,
+            pad_token_id=pad,
+            repetition_penalty=params.repetition_penalty,
+            **sampling,
+        )
+        width = input_ids.shape[1]
+        return [[t for t in row[width:].tolist() if t != pad] for row in output]
 
     def _decode(self, input_ids, attention_mask, cache, params) -> list[list[int]]:
         """Decode the prefilled batch, dropping each row from it as soon as it ends.
