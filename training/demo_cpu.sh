@@ -12,8 +12,10 @@ cd "$(dirname "$0")/.."
 OUT=${1:-runs/demo-cpu}
 TRAIN_PROFILES=${TRAIN_PROFILES:-20}
 TEST_PROFILES=${TEST_PROFILES:-20}
-SFT_EXAMPLES=${SFT_EXAMPLES:-80}    # seeded subset of the harvested rows: bounds SFT time
+SFT_EXAMPLES=${SFT_EXAMPLES:-96}    # seeded subset of the harvested rows: bounds SFT time
+SFT_MAX_LENGTH=${SFT_MAX_LENGTH:-1024}   # longer examples (the longest texts) are dropped: bounds SFT time
 GRPO_STEPS=${GRPO_STEPS:-20}
+GRPO_COMPLETION_TOKENS=${GRPO_COMPLETION_TOKENS:-64}   # generation is 3/4 of a GRPO step on CPU
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}   # use 1 when other jobs share the CPU (2 busy-waiting threads collapse)
 SF=${STEALTHFLOW:-stealthflow}
 RECIPE=training/smollm2-cpu.yaml
@@ -28,23 +30,30 @@ step() {  # NAME COMMAND...: run, time, and log the wall-clock seconds
     printf '%s\t%s\n' "$name" $((SECONDS - start)) >> "$OUT/timings.tsv"
 }
 
+# The workflow's attacker is the classifier: the 135M model is no attacker (0 % of its answers
+# are well-formed), and its looping answers would only lengthen every anonymizer prompt.
 step "generate" $SF generate --data data/train.jsonl --limit "$TRAIN_PROFILES" --rounds 2 --batch-size "$TRAIN_PROFILES" \
-    --attackers llm,classifier --config $MODELS --out "$OUT/generate" --insights-out "$OUT/insights.json"
+    --attackers classifier --config $MODELS --out "$OUT/generate" --insights-out "$OUT/insights.json"
 
 # The 135M model is no attacker on its own, so the attack examples are the reference
 # (DeepSeek-V3) answers of every train profile: all of them (a small model first has to learn
-# to answer every attribute asked, in the format), with inferences cut to 30 words.
+# to answer every attribute asked, in the format), with inferences cut to 12 words: shorter
+# targets put more of the loss on the format and the guesses.
 [ -f "$OUT/data/harvest.json" ] || step "harvest" $SF harvest "$OUT/generate" --out "$OUT/data" --reference-scope all \
-    --attack-keep all --inference-words 30
+    --attack-keep all --inference-words 12
 
-step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set sft.max_examples="$SFT_EXAMPLES"
+step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set sft.max_examples="$SFT_EXAMPLES" \
+    --set sft.max_length="$SFT_MAX_LENGTH"
 
-step "grpo" $SF train grpo --recipe $RECIPE --output-dir "$OUT/train" --set grpo.data="$OUT/data" --set grpo.max_steps="$GRPO_STEPS"
+step "grpo" $SF train grpo --recipe $RECIPE --output-dir "$OUT/train" --set grpo.data="$OUT/data" --set grpo.max_steps="$GRPO_STEPS" \
+    --set grpo.max_completion_length="$GRPO_COMPLETION_TOKENS"
 
+# One response cache for the three evaluations: the judge (the base model) is asked about each
+# (original, rewrite) pair once; answers of the adapters are keyed by their adapter path.
 evaluate() {  # NAME [ADAPTER]: the model anonymizes (standard method) and attacks (the llm attacker is the model itself)
     local name=$1 adapter=${2:-}
     step "evaluate $name" $SF evaluate --out "$OUT/eval-$name" --methods standard --split test --limit "$TEST_PROFILES" --sample-seed 0 \
-        --attackers llm,classifier --config $MODELS ${adapter:+--adapter "$adapter"}
+        --attackers llm,classifier --config $MODELS --cache "$OUT/eval-responses.sqlite" ${adapter:+--adapter "$adapter"}
 }
 evaluate base
 evaluate sft "$OUT/train/sft/adapter"
