@@ -29,6 +29,8 @@ from stealthflow.attack.strength import (
     ABOVE_MAJORITY,
     ABOVE_UNIFORM,
     NOT_ABOVE_CHANCE,
+    POOLED,
+    accuracy_rows,
     accuracy_vs_chance,
     attacker_accuracy,
     chance_levels,
@@ -241,6 +243,22 @@ def test_verdict_against_chance():
     skewed = ["single"] * 20 + ["married"] * 20 + ["divorced"] * 20
     majority_only = [["yes"]] * 20 + [["no"]] * 40  # as good as always guessing one class
     assert accuracy_vs_chance("a", "married", skewed, majority_only).verdict == ABOVE_UNIFORM
+
+
+def test_pooled_row_decides_what_no_single_attribute_can():
+    # 20 profiles per attribute, labels spread evenly over 5 options (uniform and majority level
+    # 0.2), 8 right: neither attribute's interval clears chance, the 40 items together do.
+    incomes = ["no income", "low", "medium", "high", "very high"] * 4
+    relations = ["single", "in relationship", "married", "divorced", "widowed"] * 4
+    right = [["yes"]] * 8 + [["no"]] * 12
+    labelled = {"income": (incomes, right), "married": (relations, right), "location": (["Paris"] * 20, right)}
+    rows = {r.attribute: r for r in accuracy_rows("a", labelled)}
+    assert rows["income"].verdict == rows["married"].verdict == NOT_ABOVE_CHANCE
+    pooled = rows[POOLED]
+    assert pooled.n == 40 and pooled.top1.value == pytest.approx(0.4)  # free-text location is not pooled
+    assert pooled.chance.uniform_top1 == pytest.approx(0.2) and pooled.chance.majority_top1.mean() == pytest.approx(0.2)
+    assert pooled.verdict == ABOVE_MAJORITY and pooled.top1.high - pooled.top1.low < rows["income"].top1.high - rows["income"].top1.low
+    assert POOLED not in {r.attribute for r in accuracy_rows("a", {"income": (incomes, right)}, n_boot=100)}
 
 
 def test_attacker_accuracy_counts_missing_guesses_as_wrong(trained, embedder):

@@ -155,3 +155,12 @@ def test_top_layers_adapts_only_the_last_blocks(workspace):
     assert top_layer_linears(model, 1, ["q_proj", "v_proj"]) == ["model.layers.1.self_attn.q_proj", "model.layers.1.self_attn.v_proj"]
     with pytest.raises(ValueError, match="no linear layer"):
         top_layer_linears(model, 1, ["no_such_proj"])
+
+
+def test_long_curves_are_drawn_with_their_moving_average(tmp_path):
+    from stealthflow.training.plots import plot_curves
+
+    noisy = [{"step": s, "loss": 2.0 - s / 100 + (0.5 if s % 2 else -0.5)} for s in range(100)]
+    assert plot_curves(noisy, "step", ["loss"], tmp_path / "loss.png", "SFT loss").stat().st_size > 0
+    assert plot_curves([{"step": 1}], "step", ["loss"], tmp_path / "none.png", "SFT loss") is None
+    assert not (tmp_path / "none.png").exists()

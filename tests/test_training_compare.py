@@ -4,6 +4,7 @@ import pytest
 from fakes import fake_llm
 from trajectory_fixtures import corpus_profiles
 
+from stealthflow.attack.strength import ABOVE_UNIFORM, NOT_ABOVE_CHANCE
 from stealthflow.evaluation.records import AttackScore, OriginalRecord, ScoreRecord, TextScore
 from stealthflow.evaluation.runner import Evaluation
 from stealthflow.training.compare import attacker_figures, comparison_table, self_attack
@@ -36,9 +37,12 @@ def test_attacker_figures_count_every_labelled_attribute(tmp_path):
     assert figures["attributes"] == 8 and figures["top1"] == 1.0 and figures["well_formed"] == 1.0
     # Every label is "female" / "30": the majority guess is always right; a uniform draw is right
     # for gender 1 time in 2 and for age 3 buckets in 5 (<25, 25-34, 35-44 are within ±5 years of 30).
-    assert figures["majority_categorical"] == 1.0 and figures["uniform_categorical"] == pytest.approx((0.5 + 0.6) / 2)
+    pooled = figures["categorical"]
+    assert pooled.n == 8 and pooled.chance.majority_top1.mean() == 1.0
+    assert pooled.chance.uniform_top1 == pytest.approx((0.5 + 0.6) / 2)
+    assert pooled.verdict == ABOVE_UNIFORM  # always right, but so is the constant majority guess
     figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "base", self_right=False, well_formed=False)))
-    assert figures["top1"] == 0.0 and figures["well_formed"] == 0.0
+    assert figures["top1"] == 0.0 and figures["well_formed"] == 0.0 and figures["categorical"].verdict == NOT_ABOVE_CHANCE
 
 
 def test_comparison_table_has_one_row_per_model_and_both_attackers(tmp_path):
@@ -52,13 +56,16 @@ def test_comparison_table_has_one_row_per_model_and_both_attackers(tmp_path):
     assert "Anonymity (classifier)" in lines[0] and "Score_Utility (llm)" in lines[0]
     base, sft = lines[2].split(" | "), lines[3].split(" | ")
     assert base[0] == "| base" and sft[0] == "| sft"
-    assert base[2] == "0.00" and sft[2] == "1.00" and sft[4] == "100%"
+    assert base[2] == "0.00" and sft[2] == "1.00" and sft[3].startswith("1.00 [1.00, 1.00] / 1.00 / 0.55")
+    assert base[4] == NOT_ABOVE_CHANCE and sft[4] == ABOVE_UNIFORM and sft[5] == "100%"
 
 
 def test_self_attack_reports_accuracy_and_format_share():
     profiles = [p.model_copy(update={"labels": {"gender": p.labels["gender"]}}) for p in corpus_profiles(20) if "gender" in p.labelled()][:3]
     answer = "Type: gender\nInference: writes about her husband\nGuess: Female; Male\nCertainty: 4"
-    table, well_formed = self_attack(fake_llm(answer), profiles)
+    done: list[int] = []
+    table, well_formed = self_attack(fake_llm(answer, batch_size=2), profiles, on_done=done.append)
+    assert done == [2, 1]  # progress after each backend-sized batch
     females = sum(p.labels["gender"].estimate.lower() == "female" for p in profiles)
     [row] = [line for line in table.splitlines() if "| gender |" in line]
     assert "| 3 |" in row and f"{females / 3:.2f}" in row

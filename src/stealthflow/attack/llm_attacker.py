@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from stealthflow import prompts
 from stealthflow.attack.parser import parse_attack
 from stealthflow.attack.types import AttackResult
@@ -44,8 +46,18 @@ class LLMAttacker:
     def __init__(self, llm: LLM):
         self.llm = llm
 
-    def attack_many(self, texts: list[str], attributes: list[list[str]]) -> list[AttackResult]:
-        answers = self.llm.chat_many([attack_messages(t, a) for t, a in zip(texts, attributes, strict=True)])
+    def attack_many(
+        self, texts: list[str], attributes: list[list[str]], on_done: Callable[[int], None] | None = None
+    ) -> list[AttackResult]:
+        """One attack per text; `on_done(n)` after every backend-sized batch (progress bars)."""
+        conversations = [attack_messages(t, a) for t, a in zip(texts, attributes, strict=True)]
+        if on_done is None:
+            answers = self.llm.chat_many(conversations)
+        else:
+            step, answers = self.llm.backend.max_batch_size, []
+            for start in range(0, len(conversations), step):
+                answers += self.llm.chat_many(conversations[start : start + step])
+                on_done(len(answers) - start)
         results = []
         for answer, attrs in zip(answers, attributes, strict=True):
             result = parse_attack(answer.text, attrs, attacker=self.llm.info.model_id)

@@ -10,6 +10,9 @@ place are meaningless, so every evaluation should show, per attacker and attribu
 - a verdict from a paired bootstrap of (attacker − majority) per profile: "above majority"
   when its CI lies above 0, "above uniform only" when only the accuracy CI clears the uniform
   level, else "NOT above chance". Free-text attributes (location, …) have no chance level.
+- one more row pooling the categorical attributes (each with its own chance levels): a few
+  labelled profiles per attribute leave every per-attribute interval wide, the pooled one
+  answers "is this attacker above chance at all" with all of them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from stealthflow.data.schema import Profile
 from stealthflow.stats import percentile_bootstrap
 
 TOP_K = 3
+POOLED = "categorical (pooled)"
 ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
     "above majority",
     "above uniform only",
@@ -109,9 +113,37 @@ def accuracy_vs_chance(
     seed: int = 0,
 ) -> AccuracyRow:
     """One row: an attacker's judged guesses (top-3 order, [] = no guess) for one attribute."""
+    return _row(attacker, attribute, verdicts, chance_levels(attribute, truths), n_boot, seed)
+
+
+def pooled_categorical(
+    attacker: str, labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]], n_boot: int = 2000, seed: int = 0
+) -> AccuracyRow | None:
+    """One row over every categorical attribute of `labelled` (attribute -> (truths, verdicts)).
+
+    Each item keeps its own attribute's chance levels. Items are resampled independently
+    although a profile contributes one per attribute: the interval is slightly optimistic.
+    """
+    parts = [(chance_levels(attribute, truths), verdicts) for attribute, (truths, verdicts) in labelled.items()]
+    parts = [(chance, verdicts) for chance, verdicts in parts if chance is not None]
+    if not parts:
+        return None
+    weights = [len(verdicts) for _, verdicts in parts]
+    chance = ChanceLevels(
+        majority_guess="each attribute's",
+        majority_top1=np.concatenate([c.majority_top1 for c, _ in parts]),
+        majority_top3=np.concatenate([c.majority_top3 for c, _ in parts]),
+        uniform_top1=float(np.average([c.uniform_top1 for c, _ in parts], weights=weights)),
+        uniform_top3=float(np.average([c.uniform_top3 for c, _ in parts], weights=weights)),
+    )
+    return _row(attacker, POOLED, [v for _, verdicts in parts for v in verdicts], chance, n_boot, seed)
+
+
+def _row(
+    attacker: str, attribute: str, verdicts: Sequence[Sequence[Verdict]], chance: ChanceLevels | None, n_boot: int, seed: int
+) -> AccuracyRow:
     top1 = np.array([bool(v) and v[0] == "yes" for v in verdicts], dtype=float)
     top3 = np.array(["yes" in v[:TOP_K] for v in verdicts], dtype=float)
-    chance = chance_levels(attribute, truths)
     top1_interval = bootstrap(top1, n_boot, seed)
     gain, verdict = None, NO_CHANCE_LEVEL
     if chance is not None:
@@ -135,6 +167,16 @@ def accuracy_vs_chance(
     )
 
 
+def accuracy_rows(
+    attacker: str, labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]], n_boot: int = 2000, seed: int = 0
+) -> list[AccuracyRow]:
+    """A row per attribute (attribute -> (truths, verdicts)), then the pooled categorical row."""
+    rows = [accuracy_vs_chance(attacker, attribute, truths, verdicts, n_boot, seed) for attribute, (truths, verdicts) in labelled.items()]
+    if sum(row.chance is not None for row in rows) < 2:
+        return rows  # one categorical attribute: its own row says it all
+    return rows + [pooled_categorical(attacker, labelled, n_boot, seed)]
+
+
 def attacker_accuracy(
     attacker: str,
     profiles: Sequence[Profile],
@@ -144,10 +186,10 @@ def attacker_accuracy(
     n_boot: int = 2000,
     seed: int = 0,
 ) -> list[AccuracyRow]:
-    """Rows for every attribute, over the profiles labelled with it; a missing guess counts as wrong."""
+    """Rows for every attribute, over the profiles labelled with it (then the pooled row); a missing guess counts as wrong."""
     judge = judge or CorrectnessJudge()
     scored = [judge.score(result, profile.labelled()) for profile, result in zip(profiles, results, strict=True)]
-    rows = []
+    labelled = {}
     for attribute in attributes:
         pairs = [
             (profile.labelled()[attribute].estimate, verdicts.get(attribute, []))
@@ -156,8 +198,8 @@ def attacker_accuracy(
         ]
         if pairs:
             truths, verdicts = zip(*pairs)
-            rows.append(accuracy_vs_chance(attacker, attribute, truths, verdicts, n_boot, seed))
-    return rows
+            labelled[attribute] = (list(truths), list(verdicts))
+    return accuracy_rows(attacker, labelled, n_boot, seed)
 
 
 TABLE_HEADER = (

@@ -47,13 +47,8 @@ def attack(
         attacker = LLMAttacker(pool.get(settings.attacker_model()))
         judge = CorrectnessJudge()
         asked = [requested or list(p.labelled()) or list(ATTRIBUTES) for p in profiles]
-        results = []
-        step = attacker.llm.backend.max_batch_size
         with progress_bar("attacking", len(profiles)) as progress:
-            for start in range(0, len(profiles), step):
-                chunk = slice(start, start + step)
-                results += attacker.attack_many([p.text for p in profiles[chunk]], asked[chunk])
-                progress.advance(0, len(profiles[chunk]))
+            results = attacker.attack_many([p.text for p in profiles], asked, on_done=lambda n: progress.advance(0, n))
     for profile, result in zip(profiles, results, strict=True):
         verdicts = judge.score(result, profile.labelled())
         table = Table(title=f"{profile.id}" + ("" if result.well_formed else "  (answer not in the requested format)"))

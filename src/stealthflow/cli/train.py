@@ -16,6 +16,7 @@ from stealthflow.cli.app import (
     console,
     fail,
     out,
+    progress_bar,
     settings_from,
     user_errors,
 )
@@ -182,7 +183,8 @@ def attack_eval(
         profiles = load_labelled(data, limit, sample_seed)
         pool = LLMPool(None)
         try:
-            table, well_formed = self_attack(pool.get(settings.model), profiles)
+            with progress_bar("attacking", len(profiles)) as progress:
+                table, well_formed = self_attack(pool.get(settings.model), profiles, on_done=lambda n: progress.advance(0, n))
         finally:
             pool.close()
     summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stealthflow.attack.strength import TABLE_HEADER as STRENGTH_HEADER
-from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, AccuracyRow, accuracy_vs_chance, table_cells
+from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, AccuracyRow, accuracy_rows, table_cells
 from stealthflow.data.attributes import ATTRIBUTES
 from stealthflow.evaluation import metrics
 from stealthflow.evaluation.metrics import Estimate
@@ -120,7 +120,7 @@ class Report:
     overall_accuracy: dict[str, tuple[Estimate, Estimate]]  # attacker -> (top-1, top-3) pooled over attributes
 
     def at_chance(self, attacker: str) -> bool:
-        """No attribute on which the attacker beats chance on the originals: its privacy figures mean little."""
+        """Neither an attribute nor the pooled categorical ones on which the attacker beats chance on the originals: its privacy figures mean little."""
         return not any(r.verdict in (ABOVE_MAJORITY, ABOVE_UNIFORM) for r in self.accuracy if r.attacker == attacker)
 
 
@@ -152,13 +152,13 @@ def _as_round(row: Row, method: str) -> Row:
 
 
 def _accuracy_rows(attacker: str, originals: dict[str, OriginalRecord], covered: set[str]) -> list[AccuracyRow]:
-    rows = []
+    labelled = {}
     for attribute in (a for a in ATTRIBUTES if a in covered):
         pairs = [(o.labels[attribute], o.score.attacks[attacker].verdicts.get(attribute, [])) for o in originals.values() if attribute in o.labels]
         if pairs:
             truths, verdicts = zip(*pairs, strict=True)
-            rows.append(accuracy_vs_chance(attacker, attribute, list(truths), list(verdicts)))
-    return rows
+            labelled[attribute] = (list(truths), list(verdicts))
+    return accuracy_rows(attacker, labelled)
 
 
 def _overall_accuracy(attacker: str, originals: dict[str, OriginalRecord], covered: set[str]) -> tuple[Estimate, Estimate]:

@@ -3,50 +3,48 @@
 Each evaluation ran with `--model embedded [--adapter A]`, so its `llm` attacker is the model
 itself; the `classifier` attacker is the same for all. Per model:
 - as attacker on the original test texts: top-1 accuracy over every labelled attribute (no
-  guess = wrong), and on the categorical attributes beside their majority-class chance,
-  plus the share of answers in the required format;
+  guess = wrong), and pooled over the categorical attributes beside their chance levels with
+  the verdict (above majority / above uniform only / NOT above chance), plus the share of
+  answers in the required format;
 - as anonymizer (`method`): Anonymity and Score_Utility judged by each attacker.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from stealthflow.attack.strength import chance_levels
+from stealthflow.attack.strength import AccuracyRow, pooled_categorical
+from stealthflow.attack.types import Verdict
+from stealthflow.data.attributes import ATTRIBUTES
 from stealthflow.evaluation.report import build_report
 from stealthflow.evaluation.runner import Evaluation
 
 SELF = "llm"
 
 
-def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict[str, float]:
-    originals = list(evaluation.originals().load().values())
-    top1, categorical, majority, uniform, well_formed = [], [], [], [], []
-    by_attribute: dict[str, list[tuple[str, bool]]] = {}
-    for record in originals:
+def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict:
+    """Top-1 over every labelled attribute, the pooled categorical row (with chance levels), well-formed share."""
+    top1, well_formed = [], []
+    labelled: dict[str, tuple[list[str], list[list[Verdict]]]] = {}
+    for record in evaluation.originals().load().values():
         attack = record.score.attacks.get(attacker)
         if attack is None:
             continue
         well_formed.append(attack.well_formed)
         for attribute, truth in record.labels.items():
             verdicts = attack.verdicts.get(attribute, [])
-            correct = bool(verdicts) and verdicts[0] == "yes"
-            top1.append(correct)
-            by_attribute.setdefault(attribute, []).append((truth, correct))
-    for attribute, pairs in by_attribute.items():
-        levels = chance_levels(attribute, [truth for truth, _ in pairs])
-        if levels is not None:
-            categorical += [correct for _, correct in pairs]
-            majority += list(levels.majority_top1)
-            uniform += [levels.uniform_top1] * len(pairs)
+            top1.append(bool(verdicts) and verdicts[0] == "yes")
+            truths, all_verdicts = labelled.setdefault(attribute, ([], []))
+            truths.append(truth)
+            all_verdicts.append(verdicts)
     return {
         "attributes": len(top1),
         "top1": float(np.mean(top1)) if top1 else float("nan"),
-        "top1_categorical": float(np.mean(categorical)) if categorical else float("nan"),
-        "majority_categorical": float(np.mean(majority)) if majority else float("nan"),
-        "uniform_categorical": float(np.mean(uniform)) if uniform else float("nan"),
+        # in the reports' attribute order, so the bootstrap draws (hence the CI) match attack_accuracy.md
+        "categorical": pooled_categorical(attacker, {a: labelled[a] for a in ATTRIBUTES if a in labelled}),
         "well_formed": float(np.mean(well_formed)) if well_formed else float("nan"),
     }
 
@@ -62,7 +60,7 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
         attackers = attackers or sorted(anonymizer)
         rows.append((name, attacker_figures(evaluation), anonymizer, next(iter(anonymizer.values()), None)))
     header = [
-        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical / majority / uniform chance", "answers well-formed",
+        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical [95% CI] / majority / uniform chance", "verdict", "answers well-formed",
         *(f"{column} ({attacker})" for attacker in attackers for column in ("Anonymity", "Score_Utility")),
         "unparsed rewrites",
     ]
@@ -72,7 +70,7 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
             name,
             str(figures["attributes"]),
             f"{figures['top1']:.2f}",
-            f"{figures['top1_categorical']:.2f} / {figures['majority_categorical']:.2f} / {figures['uniform_categorical']:.2f}",
+            *_categorical_cells(figures["categorical"]),
             f"{figures['well_formed']:.0%}",
         ]
         for attacker in attackers:
@@ -83,7 +81,13 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
     return "\n".join(lines) + "\n"
 
 
-def self_attack(llm, profiles) -> tuple[str, float]:
+def _categorical_cells(row: AccuracyRow | None) -> tuple[str, str]:
+    if row is None:
+        return "–", "no categorical attribute"
+    return f"{row.top1} / {row.chance.majority_top1.mean():.2f} / {row.chance.uniform_top1:.2f}", row.verdict
+
+
+def self_attack(llm, profiles, on_done: Callable[[int], None] | None = None) -> tuple[str, float]:
     """The model as attacker on original texts: (markdown accuracy-vs-chance table, well-formed share).
 
     For quick checks of an adapter without a full `evaluate` run (one prompt per profile,
@@ -92,7 +96,7 @@ def self_attack(llm, profiles) -> tuple[str, float]:
     from stealthflow.attack import LLMAttacker
     from stealthflow.attack.strength import attacker_accuracy, markdown_table
 
-    results = LLMAttacker(llm).attack_many([p.text for p in profiles], [list(p.labelled()) for p in profiles])
+    results = LLMAttacker(llm).attack_many([p.text for p in profiles], [list(p.labelled()) for p in profiles], on_done)
     attributes = list(dict.fromkeys(a for p in profiles for a in p.labelled()))
     rows = attacker_accuracy(llm.info.model_id, profiles, results, attributes)
     well_formed = float(np.mean([r.well_formed for r in results])) if results else float("nan")

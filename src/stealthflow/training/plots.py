@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
+SMOOTH_FROM = 50  # points; shorter curves are drawn as they are
+
 
 def read_jsonl(path: Path) -> list[dict]:
     if not path.exists():
@@ -24,8 +28,15 @@ def plot_curves(rows: list[dict], x: str, ys: list[str], path: Path, title: str)
         return None
     figure, axis = plt.subplots(figsize=(6, 3.5))
     for name, points in series.items():
-        if points:
-            axis.plot(*zip(*points, strict=True), marker="." if len(points) < 50 else None, label=name)
+        if len(points) >= SMOOTH_FROM:
+            # per-step values of a batch of 1-2 examples are noise around the trend: show both
+            xs, values = zip(*points, strict=True)
+            line, = axis.plot(xs, values, alpha=0.3, lw=0.8)
+            window = max(2, len(points) // 20)
+            averaged = np.convolve(values, np.ones(window) / window, mode="valid")
+            axis.plot(xs[window - 1 :], averaged, color=line.get_color(), label=f"{name} (mean of {window} steps)")
+        elif points:
+            axis.plot(*zip(*points, strict=True), marker=".", label=name)
     axis.set_xlabel(x)
     axis.set_title(title)
     axis.grid(alpha=0.3)
