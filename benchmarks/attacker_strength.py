@@ -21,13 +21,13 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import track
+from rich.progress import Progress
 from rich.table import Table
 
 from stealthflow.attack import LLMAttacker
 from stealthflow.attack.classifier import COVERED, ClassifierAttacker, StylometricClassifier, file_sha256
 from stealthflow.attack.embeddings import SentenceEmbedder, default_cache_path
-from stealthflow.attack.strength import TABLE_HEADER, AccuracyRow, attacker_accuracy, markdown_table, table_cells
+from stealthflow.attack.strength import POOLED, TABLE_HEADER, AccuracyRow, attacker_accuracy, markdown_table, table_cells
 from stealthflow.config import load_settings
 from stealthflow.data import ATTRIBUTES, load_profiles
 from stealthflow.llm.pool import LLMPool
@@ -40,12 +40,12 @@ def run_llm(profiles, settings, console) -> tuple[str, list, float]:
     pool = LLMPool(None)
     llm = pool.get(settings.attacker_model())
     attacker = LLMAttacker(llm)
-    step = llm.backend.max_batch_size
     start = time.perf_counter()
-    results = []
-    for i in track(range(0, len(profiles), step), description=f"LLM attacker ({llm.info.model_id})", console=console):
-        chunk = profiles[i : i + step]
-        results += attacker.attack_many([p.text for p in chunk], [list(p.labelled()) for p in chunk])
+    with Progress(console=console) as progress:
+        task = progress.add_task(f"LLM attacker ({llm.info.model_id})", total=len(profiles))
+        results = attacker.attack_many(
+            [p.text for p in profiles], [list(p.labelled()) for p in profiles], on_done=lambda n: progress.advance(task, n)
+        )
     seconds = time.perf_counter() - start
     formatted = sum(r.well_formed for r in results)
     console.print(f"LLM attacker: {seconds:.0f} s, {formatted}/{len(results)} answers in the requested format")
@@ -60,7 +60,7 @@ def plot(rows: list[AccuracyRow], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     attackers = list(dict.fromkeys(r.attacker for r in rows))
-    attributes = [a for a in ATTRIBUTES if any(r.attribute == a for r in rows)]
+    attributes = [a for a in (*ATTRIBUTES, POOLED) if any(r.attribute == a for r in rows)]
     width = 0.8 / len(attackers)
     fig, ax = plt.subplots(figsize=(1.6 * len(attributes) + 2, 4.5))
     for i, attacker in enumerate(attackers):

@@ -14,6 +14,7 @@ TRAIN_PROFILES=${TRAIN_PROFILES:-20}
 TEST_PROFILES=${TEST_PROFILES:-20}
 SFT_EXAMPLES=${SFT_EXAMPLES:-96}    # seeded subset of the harvested rows: bounds SFT time
 SFT_MAX_LENGTH=${SFT_MAX_LENGTH:-1024}   # longer examples (the longest texts) are dropped: bounds SFT time
+SFT_LEARNING_RATE=${SFT_LEARNING_RATE:-3e-3}   # 3x the recipe's: measured 43 vs 17 % well-formed attacks after these 48 steps
 GRPO_STEPS=${GRPO_STEPS:-20}
 GRPO_COMPLETION_TOKENS=${GRPO_COMPLETION_TOKENS:-64}   # generation is 3/4 of a GRPO step on CPU
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}   # use 1 when other jobs share the CPU (2 busy-waiting threads collapse)
@@ -43,7 +44,7 @@ step "generate" $SF generate --data data/train.jsonl --limit "$TRAIN_PROFILES" -
     --attack-keep all --inference-words 12
 
 step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set sft.max_examples="$SFT_EXAMPLES" \
-    --set sft.max_length="$SFT_MAX_LENGTH"
+    --set sft.max_length="$SFT_MAX_LENGTH" --set sft.learning_rate="$SFT_LEARNING_RATE"
 
 step "grpo" $SF train grpo --recipe $RECIPE --output-dir "$OUT/train" --set grpo.data="$OUT/data" --set grpo.max_steps="$GRPO_STEPS" \
     --set grpo.max_completion_length="$GRPO_COMPLETION_TOKENS"
