@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from stealthflow.attack.strength import TABLE_HEADER as STRENGTH_HEADER
 from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, AccuracyRow, accuracy_rows, table_cells
+from stealthflow.attack.types import Verdict
 from stealthflow.data.attributes import ATTRIBUTES
 from stealthflow.evaluation import metrics
 from stealthflow.evaluation.metrics import Estimate
@@ -152,13 +154,21 @@ def _as_round(row: Row, method: str) -> Row:
 
 
 def _accuracy_rows(attacker: str, originals: dict[str, OriginalRecord], covered: set[str]) -> list[AccuracyRow]:
+    return accuracy_rows(attacker, labelled_verdicts(originals.values(), attacker, covered))
+
+
+def labelled_verdicts(
+    originals: Iterable[OriginalRecord], attacker: str, attributes: Collection[str]
+) -> dict[str, tuple[list[str], list[list[Verdict]]]]:
+    """attribute -> (truths, the attacker's verdicts; [] = no guess) over the originals labelled with it, in ATTRIBUTES order."""
+    attacked = [o for o in originals if attacker in o.score.attacks]
     labelled = {}
-    for attribute in (a for a in ATTRIBUTES if a in covered):
-        pairs = [(o.labels[attribute], o.score.attacks[attacker].verdicts.get(attribute, [])) for o in originals.values() if attribute in o.labels]
+    for attribute in (a for a in ATTRIBUTES if a in attributes):
+        pairs = [(o.labels[attribute], o.score.attacks[attacker].verdicts.get(attribute, [])) for o in attacked if attribute in o.labels]
         if pairs:
             truths, verdicts = zip(*pairs, strict=True)
             labelled[attribute] = (list(truths), list(verdicts))
-    return accuracy_rows(attacker, labelled)
+    return labelled
 
 
 def _overall_accuracy(attacker: str, originals: dict[str, OriginalRecord], covered: set[str]) -> tuple[Estimate, Estimate]:

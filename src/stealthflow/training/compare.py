@@ -17,9 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from stealthflow.attack.strength import AccuracyRow, pooled_categorical
-from stealthflow.attack.types import Verdict
 from stealthflow.data.attributes import ATTRIBUTES
-from stealthflow.evaluation.report import build_report
+from stealthflow.evaluation.report import build_report, labelled_verdicts
 from stealthflow.evaluation.runner import Evaluation
 
 SELF = "llm"
@@ -27,24 +26,14 @@ SELF = "llm"
 
 def attacker_figures(evaluation: Evaluation, attacker: str = SELF) -> dict:
     """Top-1 over every labelled attribute, the pooled categorical row (with chance levels), well-formed share."""
-    top1, well_formed = [], []
-    labelled: dict[str, tuple[list[str], list[list[Verdict]]]] = {}
-    for record in evaluation.originals().load().values():
-        attack = record.score.attacks.get(attacker)
-        if attack is None:
-            continue
-        well_formed.append(attack.well_formed)
-        for attribute, truth in record.labels.items():
-            verdicts = attack.verdicts.get(attribute, [])
-            top1.append(bool(verdicts) and verdicts[0] == "yes")
-            truths, all_verdicts = labelled.setdefault(attribute, ([], []))
-            truths.append(truth)
-            all_verdicts.append(verdicts)
+    originals = list(evaluation.originals().load().values())
+    labelled = labelled_verdicts(originals, attacker, ATTRIBUTES)
+    top1 = [bool(v) and v[0] == "yes" for _, verdicts in labelled.values() for v in verdicts]
+    well_formed = [o.score.attacks[attacker].well_formed for o in originals if attacker in o.score.attacks]
     return {
         "attributes": len(top1),
         "top1": float(np.mean(top1)) if top1 else float("nan"),
-        # in the reports' attribute order, so the bootstrap draws (hence the CI) match attack_accuracy.md
-        "categorical": pooled_categorical(attacker, {a: labelled[a] for a in ATTRIBUTES if a in labelled}),
+        "categorical": pooled_categorical(attacker, labelled),
         "well_formed": float(np.mean(well_formed)) if well_formed else float("nan"),
     }
 
