@@ -90,6 +90,67 @@ def test_failures_are_not_cached(tmp_path):
     assert len(cache) == 0
 
 
+def words(items) -> list[str]:
+    return [(item.request if hasattr(item, "request") else item).messages[-1][1] for item in items]
+
+
+class AdmittingBackend(ChatBackend):
+    """Stand-in for a step-by-step batching backend (no model): answers each job with its prompt;
+    once the test has queued more, asks `admit` for them; can crash once after some answers."""
+
+    max_batch_size = 4
+
+    def __init__(self, crash_after: int | None = None):
+        self.started, self.queued = threading.Event(), threading.Event()
+        self.runs: list[tuple[list[str], list[str]]] = []  # (jobs given, jobs admitted) per run
+        self.batches: list[list[str]] = []  # plain generate_batch calls (the retries)
+        self.crash_after = crash_after
+
+    @property
+    def info(self):
+        return BackendInfo(model_id="admitting", backend="test")
+
+    def generate_batch(self, requests):
+        self.batches.append(words(requests))
+        return [Completion(text=text) for text in words(requests)]
+
+    def generate_admitting(self, jobs, admit, finish):
+        self.started.set()
+        assert self.queued.wait(5)
+        admitted = admit(jobs[0].request.params, self.max_batch_size - len(jobs))
+        self.runs.append((words(jobs), words(admitted)))
+        for done, job in enumerate(jobs + admitted):
+            if done == self.crash_after:
+                self.crash_after = None
+                raise RuntimeError("backend died")
+            finish(job, Completion(text=words([job])[0]))
+
+
+def say(word):
+    return [{"role": "user", "content": word}]
+
+
+def test_jobs_with_the_same_parameters_join_a_running_batch_others_wait():
+    backend = AdmittingBackend()
+    llm = LLM(backend, linger_seconds=0)
+    first = llm.submit(say("a"))
+    assert backend.started.wait(5)
+    same, other = llm.submit(say("b")), llm.submit(say("c"), max_new_tokens=7)
+    backend.queued.set()
+    assert [f.result().text for f in (first, same, other)] == ["a", "b", "c"]
+    assert backend.runs == [(["a"], ["b"]), (["c"], [])]
+    assert llm.stats.calls == 3 and llm.stats.failed == 0 and not backend.batches
+
+
+def test_jobs_a_crashed_run_did_not_finish_are_retried():
+    backend = AdmittingBackend(crash_after=1)
+    backend.queued.set()
+    llm = LLM(backend, linger_seconds=0.2, max_retries=1)
+    assert [c.text for c in llm.chat_many([say("a"), say("b")])] == ["a", "b"]
+    assert backend.runs == [(["a", "b"], [])]
+    assert backend.batches == [["b"]]  # "a" was answered before the crash; only "b" is retried
+
+
 def test_with_params_shares_the_batcher_and_stats():
     backend = FakeBackend("x")
     llm = LLM(backend)

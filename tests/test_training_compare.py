@@ -65,7 +65,7 @@ def test_self_attack_reports_accuracy_and_format_share():
     answer = "Type: gender\nInference: writes about her husband\nGuess: Female; Male\nCertainty: 4"
     done: list[int] = []
     table, well_formed = self_attack(fake_llm(answer, batch_size=2), profiles, on_done=done.append)
-    assert done == [2, 1]  # progress after each backend-sized batch
+    assert done == [1, 1, 1]  # progress as each answer arrives
     females = sum(p.labels["gender"].estimate.lower() == "female" for p in profiles)
     [row] = [line for line in table.splitlines() if "| gender |" in line]
     assert "| 3 |" in row and f"{females / 3:.2f}" in row

@@ -7,7 +7,8 @@ import pytest
 from tiny_llama import build_tiny_llama
 
 from stealthflow.llm import ChatRequest, GenerationParams
-from stealthflow.llm.transformers_backend import TransformersBackend, resolve_dtype
+from stealthflow.llm.base import Job
+from stealthflow.llm.transformers_backend import TransformersBackend, _Batch, resolve_dtype
 
 PROMPTS = [
     "short",
@@ -50,35 +51,72 @@ def test_decoding_matches_transformers_generate(tiny_backend, monkeypatch):
 
 def test_rows_that_end_leave_the_batch_and_the_rest_answer_unchanged(tiny_backend, monkeypatch):
     params = GenerationParams(max_new_tokens=12)
-    torch = tiny_backend._torch
-    prompt = tiny_backend.encode(requests(params)[0])
-    with torch.inference_mode():
-        cache = tiny_backend._prefill([prompt], len(prompt), params.max_new_tokens)
-        first_tokens = tiny_backend._decode(torch.tensor([prompt]), torch.ones(1, len(prompt), dtype=torch.long), cache, params)[0]
+    (first,) = tiny_backend.generate_batch(requests(params)[:1])
     # Make the first prompt's third answer token an end token: that row stops early.
-    monkeypatch.setattr(tiny_backend, "_eos_ids", torch.tensor([first_tokens[2]]))
-    reorders = []
-    original = type(tiny_backend)._decode
-
-    def counting_decode(self, input_ids, attention_mask, cache, params):
-        reorder = cache.reorder_cache
-        cache.reorder_cache = lambda live: (reorders.append(len(live)), reorder(live))
-        return original(self, input_ids, attention_mask, cache, params)
-
-    monkeypatch.setattr(type(tiny_backend), "_decode", counting_decode)
+    end_token = tiny_backend.tokenizer(first.text, add_special_tokens=False)["input_ids"][2]
+    monkeypatch.setattr(tiny_backend, "_eos_ids", {end_token})
+    batch_sizes = record_batch_sizes(tiny_backend, monkeypatch)
     assert_batch_equals_single(tiny_backend, params)
     lengths = [c.completion_tokens for c in tiny_backend.generate_batch(requests(params))]
     assert min(lengths) < max(lengths)  # some rows ended early ...
-    assert reorders  # ... and were dropped from the batch
+    assert min(batch_sizes) < max(batch_sizes)  # ... and left the batch
 
 
-def test_batches_are_split_at_the_backend_batch_size(tiny_backend, monkeypatch):
-    sizes = []
-    generate = tiny_backend._generate
-    monkeypatch.setattr(tiny_backend, "_generate", lambda prompts, params: sizes.append(len(prompts)) or generate(prompts, params))
+def record_batch_sizes(backend, monkeypatch) -> list[int]:
+    """The number of rows of every decoding step."""
+    sizes: list[int] = []
+    forward = backend.model.forward
+
+    def counting(*args, **kwargs):
+        if kwargs.get("position_ids") is not None:  # a decoding step (prefills pass none)
+            sizes.append(len(kwargs["input_ids"]))
+        return forward(*args, **kwargs)
+
+    monkeypatch.setattr(backend.model, "forward", counting)
+    return sizes
+
+
+def test_batch_size_caps_the_rows_and_waiting_requests_join_as_rows_end(tiny_backend, monkeypatch):
     monkeypatch.setattr(tiny_backend, "max_batch_size", 3)
-    assert len(tiny_backend.generate_batch(requests(GenerationParams(max_new_tokens=4)))) == 4
-    assert sizes == [3, 1]
+    sizes = record_batch_sizes(tiny_backend, monkeypatch)
+    params = GenerationParams(max_new_tokens=4)
+    assert_batch_equals_single(tiny_backend, params)
+    del sizes[:]
+    tiny_backend.generate_batch(requests(params))
+    # 4 requests x 4 tokens through at most 3 rows: the fourth joins when the first three end.
+    assert max(sizes) == 3 and sum(sizes) == 16
+
+
+def test_admitted_requests_join_a_running_batch_and_answer_as_alone(tiny_backend, monkeypatch):
+    params = GenerationParams(max_new_tokens=12, repetition_penalty=1.3)
+    alone = {r: tiny_backend.generate_batch([r])[0].text for r in requests(params)}
+    first, *later = [Job(r) for r in requests(params)]
+    asked = 0
+
+    def admit(asked_params, free):
+        nonlocal asked
+        assert asked_params == params
+        asked += 1
+        return later if asked == 4 else []  # the first row decodes alone for 3 steps, then the rest join
+
+    sizes = record_batch_sizes(tiny_backend, monkeypatch)
+    answers = {}
+    tiny_backend.generate_admitting([first], admit, lambda job, completion: answers.setdefault(job.request, completion.text))
+    assert sizes[:4] == [1, 1, 1, 4]
+    assert answers == alone
+
+
+def test_padding_repeats_each_rows_first_token_so_the_repetition_penalty_sees_only_its_own(tiny_backend):
+    # Padding with the pad token would penalise it in padded rows only; when it is also the end
+    # token (SmolLM2, this tiny model) and absent from a prompt, that row would stop later than alone.
+    params = GenerationParams(max_new_tokens=4, repetition_penalty=1.3)
+    new = [(Job(r), tiny_backend.encode(r)) for r in requests(params)]
+    with tiny_backend._torch.inference_mode():
+        batch = tiny_backend._admit(_Batch(), new, params)
+    width = batch.input_ids.shape[1]
+    assert width > min(len(p) for _, p in new)
+    for row, (_job, prompt) in zip(batch.input_ids.tolist(), new, strict=True):
+        assert row == [prompt[0]] * (width - len(prompt)) + prompt
 
 
 def test_auto_dtype_is_float32_on_a_cpu_without_bf16(monkeypatch):
@@ -93,3 +131,5 @@ def test_auto_dtype_is_float32_on_a_cpu_without_bf16(monkeypatch):
 @pytest.mark.real_model
 def test_embedded_model_batch_equals_one_at_a_time(embedded_llm):
     assert_batch_equals_single(embedded_llm.backend, GenerationParams(max_new_tokens=16))
+    # the embedded configs' setting
+    assert_batch_equals_single(embedded_llm.backend, GenerationParams(max_new_tokens=16, repetition_penalty=1.1))

@@ -22,20 +22,13 @@ class StandardAnonymizer:
     def __init__(self, llm: LLM):
         self.llm = llm
 
-    def rewrite_many(self, texts: list[str]) -> list[Rewrite]:
-        answers = self.llm.chat_many([standard_messages(t) for t in texts])
+    def rewrite_many(self, texts: list[str], on_done: ProgressCallback | None = None) -> list[Rewrite]:
+        answers = self.llm.chat_many([standard_messages(t) for t in texts], on_done=on_done)
         return [parse_rewrite(a.text, t) for a, t in zip(answers, texts, strict=True)]
 
     def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
-        results = []
-        step = self.llm.backend.max_batch_size
-        for start in range(0, len(profiles), step):
-            chunk = profiles[start : start + step]
-            for profile, rewrite in zip(chunk, self.rewrite_many([p.text for p in chunk]), strict=True):
-                results.append(Anonymized(profile.id, rewrite.text, [rewrite.text], rewrite.parsed))
-            if on_progress:
-                on_progress(len(chunk))
-        return results
+        rewrites = self.rewrite_many([p.text for p in profiles], on_done=on_progress)
+        return [Anonymized(p.id, r.text, [r.text], r.parsed) for p, r in zip(profiles, rewrites, strict=True)]
 
 
 register_method("standard", lambda settings, pool, options: StandardAnonymizer(pool.get(settings.model)))

@@ -49,15 +49,9 @@ class LLMAttacker:
     def attack_many(
         self, texts: list[str], attributes: list[list[str]], on_done: Callable[[int], None] | None = None
     ) -> list[AttackResult]:
-        """One attack per text; `on_done(n)` after every backend-sized batch (progress bars)."""
+        """One attack per text; `on_done(1)` as each answer arrives (progress bars)."""
         conversations = [attack_messages(t, a) for t, a in zip(texts, attributes, strict=True)]
-        if on_done is None:
-            answers = self.llm.chat_many(conversations)
-        else:
-            step, answers = self.llm.backend.max_batch_size, []
-            for start in range(0, len(conversations), step):
-                answers += self.llm.chat_many(conversations[start : start + step])
-                on_done(len(answers) - start)
+        answers = self.llm.chat_many(conversations, on_done=on_done)
         results = []
         for answer, attrs in zip(answers, attributes, strict=True):
             result = parse_attack(answer.text, attrs, attacker=self.llm.info.model_id)

@@ -1,7 +1,8 @@
 """The one interface every node uses: batched chat generation.
 
-A backend turns a list of chat requests into completions (`generate_batch`). Everything
-else — caching, retries, coalescing concurrent calls into batches, token accounting — lives
+A backend turns a list of chat requests into completions (`generate_batch`). A backend that
+can take new requests into a batch that is already decoding also overrides `generate_admitting`.
+Everything else — caching, retries, coalescing concurrent calls into batches, token accounting — lives
 in `stealthflow.llm.client.LLM`, so a backend stays a small class.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 Message = dict[str, str]
@@ -41,6 +43,19 @@ class ChatRequest:
         """Cache key: model + messages + parameters."""
         payload = json.dumps([model_id, self.messages, asdict(self.params)], ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()
+
+
+@dataclass(eq=False)
+class Job:
+    """A request on its way through a backend; `ticket` belongs to the caller (opaque here)."""
+
+    request: ChatRequest
+    ticket: object = None
+
+
+#: `admit(params, free)`: up to `free` more jobs with exactly these parameters (none: nothing waiting)
+Admit = Callable[[GenerationParams, int], list[Job]]
+Finish = Callable[[Job, "Completion"], None]
 
 
 @dataclass
@@ -76,6 +91,16 @@ class ChatBackend(ABC):
     @abstractmethod
     def generate_batch(self, requests: list[ChatRequest]) -> list[Completion]:
         """Answer every request, in order. A failed request yields a Completion with `error`."""
+
+    def generate_admitting(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
+        """Answer `jobs`, calling `finish(job, completion)` for each.
+
+        A backend that batches step by step (see the transformers backend) overrides this to
+        call `finish` as soon as a row ends and to fill its free rows from `admit` while the
+        others are still decoding. This default answers `jobs` as one batch and admits nothing.
+        """
+        for job, completion in zip(jobs, self.generate_batch([job.request for job in jobs]), strict=True):
+            finish(job, completion)
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release model memory or connections."""

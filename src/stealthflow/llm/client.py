@@ -3,8 +3,10 @@
 Nodes of many profiles run concurrently (threads of the LangGraph batch) and each asks for
 one completion at a time. On a CPU, throughput comes only from batching, so `LLM.chat` does
 not call the backend directly: it queues the request, and one worker thread gathers whatever
-requests arrive within a short linger window (up to the backend's batch size) into a single
-`generate_batch` call. The same path adds the optional response cache, bounded retries and
+requests arrive within a short linger window (up to the backend's batch size) into one backend
+run. A backend that decodes step by step also takes requests that arrive while it runs into
+rows that have ended (`generate_admitting`), so a profile's next call need not wait for the
+other profiles' answers. The same path adds the optional response cache, bounded retries and
 token accounting.
 """
 
@@ -14,7 +16,9 @@ import copy
 import queue
 import threading
 import time
-from concurrent.futures import Future
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field, replace
 
 from stealthflow.llm.base import (
@@ -23,6 +27,7 @@ from stealthflow.llm.base import (
     ChatRequest,
     Completion,
     GenerationParams,
+    Job,
     LLMCallError,
     Message,
 )
@@ -67,21 +72,28 @@ class UsageStats:
 _STOP = object()
 
 
-class _Worker:
-    """The batching thread and its queue, started on first use."""
+class _Intake:
+    """The batching thread and its queue of jobs, started on first use.
+
+    Jobs a running batch could not take (other generation parameters) are held back and come
+    first in the next batch, so arrival order is kept per parameter set.
+    """
 
     def __init__(self, target):
         self.queue: queue.Queue = queue.Queue()
+        self.held: deque[Job] = deque()  # touched only by the batching thread
+        self.stopping = False
         self._target = target
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def put(self, item) -> None:
+    def put(self, job: Job) -> None:
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._target, args=(self.queue,), name="llm-batcher", daemon=True)
+                self.stopping = False
+                self._thread = threading.Thread(target=self._target, name="llm-batcher", daemon=True)
                 self._thread.start()
-        self.queue.put(item)
+        self.queue.put(job)
 
     def stop(self) -> None:
         with self._lock:
@@ -89,6 +101,54 @@ class _Worker:
                 self.queue.put(_STOP)
                 self._thread.join()
                 self._thread = None
+
+    def _get(self, timeout: float | None) -> Job | None:
+        """The next queued job; None when there is none in time or the stop mark came."""
+        if self.stopping:
+            return None
+        try:
+            item = self.queue.get(timeout=timeout) if timeout is None or timeout > 0 else self.queue.get_nowait()
+        except queue.Empty:
+            return None
+        if item is _STOP:
+            self.stopping = True
+            return None
+        return item
+
+    def next_batch(self, size: int, linger: float) -> list[Job]:
+        """Wait for a first job, then take what arrives within `linger` seconds, up to `size`.
+
+        Empty once the stop mark has come and nothing is held back.
+        """
+        first = self.held.popleft() if self.held else self._get(timeout=None)
+        if first is None:
+            return []
+        batch = [first]
+        while self.held and len(batch) < size:
+            batch.append(self.held.popleft())
+        deadline = time.monotonic() + linger
+        while len(batch) < size:
+            job = self._get(timeout=deadline - time.monotonic())
+            if job is None:
+                break
+            batch.append(job)
+        return batch
+
+    def more(self, params: GenerationParams, free: int) -> list[Job]:
+        """Jobs already waiting with these parameters (for a batch that is decoding), without waiting."""
+        taken: list[Job] = []
+        for job in [j for j in self.held if j.request.params == params][:free]:
+            self.held.remove(job)
+            taken.append(job)
+        while len(taken) < free:
+            job = self._get(timeout=0)
+            if job is None:
+                break
+            if job.request.params == params:
+                taken.append(job)
+            else:
+                self.held.append(job)
+        return taken
 
 
 class LLM:
@@ -107,7 +167,7 @@ class LLM:
         self.linger_seconds = linger_seconds
         self.stats = UsageStats()
         # Shared by every view made with `with_params`: one queue, one worker, one batch.
-        self._shared = _Worker(self._run)
+        self._intake = _Intake(self._run)
 
     @property
     def info(self) -> BackendInfo:
@@ -130,9 +190,18 @@ class LLM:
             raise LLMCallError(completion.error)
         return completion
 
-    def chat_many(self, conversations: list[list[Message]], **overrides) -> list[Completion]:
-        """Many completions in one go. Failed ones carry `error` instead of raising."""
+    def chat_many(
+        self, conversations: list[list[Message]], on_done: Callable[[int], None] | None = None, **overrides
+    ) -> list[Completion]:
+        """Many completions in one go; `on_done(1)` as each arrives (progress bars).
+
+        All are queued at once, so a backend that decodes step by step keeps its rows full.
+        Failed ones carry `error` instead of raising.
+        """
         futures = [self.submit(messages, **overrides) for messages in conversations]
+        if on_done is not None:
+            for _ in as_completed(futures):
+                on_done(1)
         return [f.result() for f in futures]
 
     def submit(self, messages: list[Message], **overrides) -> Future:
@@ -143,52 +212,63 @@ class LLM:
             self.stats.record_cached(1)
             future.set_result(cached)
             return future
-        self._shared.put((request, future))
+        self._intake.put(Job(request, future))
         return future
 
     def close(self) -> None:
-        self._shared.stop()
+        self._intake.stop()
         self.backend.close()
 
     # -- batching worker ----------------------------------------------------------------
-    def _run(self, requests: queue.Queue) -> None:
-        while True:
-            first = requests.get()
-            if first is _STOP:
-                return
-            batch = [first]
-            deadline = time.monotonic() + self.linger_seconds
-            stop_after = False
-            while len(batch) < self.backend.max_batch_size:
-                remaining = deadline - time.monotonic()
-                try:
-                    item = requests.get(timeout=remaining) if remaining > 0 else requests.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stop_after = True
-                    break
-                batch.append(item)
-            self._process(batch)
-            if stop_after:
-                return
+    def _run(self) -> None:
+        while batch := self._intake.next_batch(self.backend.max_batch_size, self.linger_seconds):
+            self._serve(batch)
 
-    def _process(self, batch: list[tuple[ChatRequest, Future]]) -> None:
-        requests = [request for request, _ in batch]
+    def _serve(self, batch: list[Job]) -> None:
+        """One backend run over `batch` and whatever it admits; failed jobs go to the retries."""
+        started, answered = list(batch), []
+        last_error = ""
+
+        def admit(params: GenerationParams, free: int) -> list[Job]:
+            jobs = self._intake.more(params, free)
+            started.extend(jobs)
+            return jobs
+
+        def finish(job: Job, completion: Completion) -> None:
+            nonlocal last_error
+            if completion.error is None:
+                answered.append(completion)
+                self._resolve(job, completion)
+            else:
+                last_error = completion.error
+
+        start = time.perf_counter()
         try:
-            completions = self._generate_with_retries(requests)
+            self.backend.generate_admitting(batch, admit, finish)
+        except Exception as exc:  # the jobs it did not finish are retried
+            last_error = f"{type(exc).__name__}: {exc}"
         except BaseException as exc:  # never leave a caller waiting forever
-            completions = [Completion(text="", error=f"{type(exc).__name__}: {exc}") for _ in requests]
-        for (request, future), completion in zip(batch, completions, strict=True):
-            if self.cache is not None:
-                self.cache.put(request.key(self.info.model_id), completion)
-            future.set_result(completion)
+            for job in started:
+                if not job.ticket.done():
+                    job.ticket.set_result(Completion(text="", error=f"{type(exc).__name__}: {exc}"))
+            raise
+        if answered:
+            self.stats.record_batch(answered, time.perf_counter() - start)
+        unfinished = [job for job in started if not job.ticket.done()]
+        if unfinished:
+            completions = self._generate_with_retries([job.request for job in unfinished], self.max_retries, last_error)
+            for job, completion in zip(unfinished, completions, strict=True):
+                self._resolve(job, completion)
 
-    def _generate_with_retries(self, requests: list[ChatRequest]) -> list[Completion]:
+    def _resolve(self, job: Job, completion: Completion) -> None:
+        if self.cache is not None:
+            self.cache.put(job.request.key(self.info.model_id), completion)
+        job.ticket.set_result(completion)
+
+    def _generate_with_retries(self, requests: list[ChatRequest], attempts: int, last_error: str) -> list[Completion]:
         results: list[Completion | None] = [None] * len(requests)
         pending = list(range(len(requests)))
-        last_error = ""
-        for _attempt in range(self.max_retries + 1):
+        for _attempt in range(attempts):
             if not pending:
                 break
             start = time.perf_counter()

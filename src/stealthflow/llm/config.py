@@ -27,7 +27,7 @@ class ModelConfig(BaseModel):
     # generation
     temperature: float = 0.0
     top_p: float = 1.0
-    max_new_tokens: int = 384
+    max_new_tokens: int = Field(384, ge=1)
     repetition_penalty: float = 1.0
     seed: int = 0
     # local backends

@@ -3,15 +3,18 @@
 Prompts of one batch differ in length by hundreds of tokens (each carries a whole profile).
 Padding them to one length wastes the compute that dominates on a CPU, so each prompt is
 prefilled alone and only the decoding steps run as a batch: the prompts' key/value caches are
-left-padded into one batch cache that `generate` continues from.
+left-padded into one batch cache that a step-by-step decode loop continues from. The loop is
+continuous: a row leaves the batch the step it ends, and a waiting request (of this call, or
+admitted from the client's queue) is prefilled and joins in its place.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.llm.base import BackendInfo, ChatBackend, ChatRequest, Completion
+from stealthflow.llm.base import Admit, BackendInfo, ChatBackend, ChatRequest, Completion, Finish, GenerationParams, Job
 
 
 def resolve_dtype(dtype: str) -> str:
@@ -67,7 +70,7 @@ class TransformersBackend(ChatBackend):
         # Sliding-window caches drop old positions, so they cannot be padded and merged.
         self._ragged_prefill = all(type(layer) is DynamicLayer for layer in DynamicCache(config=model.config).layers)
         eos = model.generation_config.eos_token_id
-        self._eos_ids = torch.tensor(eos if isinstance(eos, list) else [eos if eos is not None else self.tokenizer.eos_token_id])
+        self._eos_ids = set(eos if isinstance(eos, list) else [eos if eos is not None else self.tokenizer.eos_token_id])
         self._lock = threading.Lock()  # one generate at a time on one model
 
     @property
@@ -79,71 +82,77 @@ class TransformersBackend(ChatBackend):
         )
 
     def generate_batch(self, requests: list[ChatRequest]) -> list[Completion]:
-        results: list[Completion | None] = [None] * len(requests)
-        # Requests with different parameters cannot share one generate() call.
-        groups: dict = {}
-        for index, request in enumerate(requests):
-            groups.setdefault(request.params, []).append(index)
-        for params, indices in groups.items():
-            prompts = {i: self.encode(requests[i]) for i in indices}
+        jobs = [Job(request) for request in requests]
+        answers: dict[Job, Completion] = {}
+        self.generate_admitting(jobs, lambda _params, _free: [], answers.__setitem__)
+        return [answers[job] for job in jobs]
+
+    def generate_admitting(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
+        # Requests with different parameters cannot share decoding steps.
+        groups: dict[GenerationParams, list[Job]] = {}
+        for job in jobs:
+            groups.setdefault(job.request.params, []).append(job)
+        for params, group in groups.items():
             # Similar lengths share a batch: every row's cache is as wide as the longest prompt.
-            indices.sort(key=lambda i: len(prompts[i]))
-            for start in range(0, len(indices), self.max_batch_size):
-                chunk = indices[start : start + self.max_batch_size]
-                outputs = self._generate([prompts[i] for i in chunk], params)
-                for i, completion in zip(chunk, outputs, strict=True):
-                    results[i] = completion
-        return [r for r in results if r is not None]
+            waiting = sorted(((job, self.encode(job.request)) for job in group), key=lambda pair: len(pair[1]))
+            if self._ragged_prefill:
+                self._decode(self._refill(waiting, params, admit), params, finish)
+            else:
+                self._generate_padded(waiting, params, finish)
+
+    def _refill(self, waiting: list[tuple[Job, list[int]]], params: GenerationParams, admit: Admit):
+        """`take(free)` for the decode loop: this call's own requests first, then admitted ones."""
+
+        def take(free: int) -> list[tuple[Job, list[int]]]:
+            taken = waiting[:free]
+            del waiting[:free]
+            if len(taken) < free:
+                taken += [(job, self.encode(job.request)) for job in admit(params, free - len(taken))]
+            return taken
+
+        return take
 
     def encode(self, request: ChatRequest) -> list[int]:
         text = self.tokenizer.apply_chat_template(request.message_dicts, tokenize=False, add_generation_prompt=True)
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
-    def _generate(self, prompts: list[list[int]], params) -> list[Completion]:
-        torch = self._torch
-        width = max(len(p) for p in prompts)
-        pad = self.tokenizer.pad_token_id
-        input_ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts])
-        attention_mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
-        with self._lock, torch.inference_mode():
-            torch.manual_seed(params.seed)
-            if self._ragged_prefill and min(len(p) for p in prompts) > 1:
-                cache = self._prefill(prompts, width, params.max_new_tokens)
-                answers = self._decode(input_ids, attention_mask, cache, params)
-            else:
-                answers = self._generate_padded(input_ids, attention_mask, params)
-        return [
-            Completion(
-                text=self.tokenizer.decode(answer, skip_special_tokens=True).strip(),
-                prompt_tokens=len(prompt),
-                completion_tokens=len(answer),
-            )
-            for answer, prompt in zip(answers, prompts, strict=True)
-        ]
+    def _completion(self, prompt: list[int], answer: list[int]) -> Completion:
+        return Completion(
+            text=self.tokenizer.decode(answer, skip_special_tokens=True).strip(),
+            prompt_tokens=len(prompt),
+            completion_tokens=len(answer),
+        )
 
-    def _generate_padded(self, input_ids, attention_mask, params) -> list[list[int]]:
-        """transformers' own `generate()` on the padded batch: for caches that cannot be merged."""
+    def _generate_padded(self, jobs: list[tuple[Job, list[int]]], params: GenerationParams, finish: Finish) -> None:
+        """transformers' own `generate()` on padded batches: for caches that cannot be merged."""
+        torch = self._torch
         pad = self.tokenizer.pad_token_id
         sample = params.temperature > 0
         sampling = dict(temperature=params.temperature, top_p=params.top_p) if sample else {}
-        output = self.model.generate(
-            input_ids=input_ids,
-            attention_mask=attention_mask,
-            max_new_tokens=params.max_new_tokens,
-            do_sample=sample,
-            pad_token_id=pad,
-            repetition_penalty=params.repetition_penalty,
-            **sampling,
-        )
-        width = input_ids.shape[1]
-        return [[t for t in row[width:].tolist() if t != pad] for row in output]
+        for start in range(0, len(jobs), self.max_batch_size):
+            chunk = [prompt for _job, prompt in jobs[start : start + self.max_batch_size]]
+            width = max(len(p) for p in chunk)
+            with self._lock, torch.inference_mode():
+                torch.manual_seed(params.seed)
+                output = self.model.generate(
+                    input_ids=torch.tensor([[pad] * (width - len(p)) + p for p in chunk]),
+                    attention_mask=torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in chunk]),
+                    max_new_tokens=params.max_new_tokens,
+                    do_sample=sample,
+                    pad_token_id=pad,
+                    repetition_penalty=params.repetition_penalty,
+                    **sampling,
+                )
+            for (job, prompt), row in zip(jobs[start:], output, strict=False):
+                finish(job, self._completion(prompt, [t for t in row[width:].tolist() if t != pad]))
 
-    def _decode(self, input_ids, attention_mask, cache, params) -> list[list[int]]:
-        """Decode the prefilled batch, dropping each row from it as soon as it ends.
+    def _decode(self, take, params: GenerationParams, finish: Finish) -> None:
+        """Decode step by step; a row leaves the batch the step it ends, and `take` refills it.
 
         `generate()` keeps computing rows that have finished until the longest one ends; with
         answers of very different lengths (a small model that loops to the limit beside one
-        that stops early) most of a batch's work was on finished rows.
+        that stops early) most of a batch's work was on finished rows, and the next requests
+        waited for the whole batch.
         """
         from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper, TopPLogitsWarper
 
@@ -154,57 +163,121 @@ class TransformersBackend(ChatBackend):
         sample = params.temperature > 0
         if sample:
             processors += [TemperatureLogitsWarper(params.temperature), TopPLogitsWarper(params.top_p)]
-        answers: list[list[int]] = [[] for _ in input_ids]
-        rows = torch.arange(len(input_ids))  # the original row of each row still in the batch
-        next_tokens = input_ids[:, -1:]
-        for _step in range(params.max_new_tokens):
-            positions = attention_mask.sum(-1, keepdim=True) - 1  # left padding shifts each row's positions
-            logits = self.model(
-                input_ids=next_tokens, attention_mask=attention_mask, position_ids=positions, past_key_values=cache, use_cache=True
-            ).logits[:, -1, :].float()
-            scores = processors(input_ids, logits)
-            tokens = torch.multinomial(scores.softmax(-1), 1).squeeze(1) if sample else scores.argmax(-1)
-            ended = torch.isin(tokens, self._eos_ids)
-            for row, token, end in zip(rows.tolist(), tokens.tolist(), ended.tolist(), strict=True):
-                if not end:
-                    answers[row].append(token)
-            if ended.all():
-                break
-            input_ids = torch.cat([input_ids, tokens[:, None]], dim=1)
-            attention_mask = torch.cat([attention_mask, attention_mask.new_ones((len(tokens), 1))], dim=1)
-            next_tokens = tokens[:, None]
-            if ended.any():
-                live = (~ended).nonzero().squeeze(1)
-                cache.reorder_cache(live)
-                rows, input_ids, attention_mask, next_tokens = rows[live], input_ids[live], attention_mask[live], next_tokens[live]
-        return answers
+        batch = _Batch()
+        with self._lock, torch.inference_mode():
+            torch.manual_seed(params.seed)
+            while True:
+                free = self.max_batch_size - len(batch.rows)
+                if free and (new := take(free)):
+                    batch = self._admit(batch, new, params)
+                if not batch.rows:
+                    return
+                positions = batch.attention_mask.sum(-1, keepdim=True) - 1  # left padding shifts each row's positions
+                logits = self.model(
+                    input_ids=batch.input_ids[:, -1:],
+                    attention_mask=batch.attention_mask,
+                    position_ids=positions,
+                    past_key_values=batch.cache,
+                    use_cache=True,
+                ).logits[:, -1, :].float()
+                scores = processors(batch.input_ids, logits)
+                tokens = torch.multinomial(scores.softmax(-1), 1).squeeze(1) if sample else scores.argmax(-1)
+                batch.input_ids = torch.cat([batch.input_ids, tokens[:, None]], dim=1)
+                batch.attention_mask = torch.cat([batch.attention_mask, batch.attention_mask.new_ones((len(tokens), 1))], dim=1)
+                live = []
+                for index, (row, token) in enumerate(zip(batch.rows, tokens.tolist(), strict=True)):
+                    ended = token in self._eos_ids
+                    if not ended:
+                        row.answer.append(token)
+                    if ended or len(row.answer) >= params.max_new_tokens:
+                        finish(row.job, self._completion(row.prompt, row.answer))
+                    else:
+                        live.append(index)
+                batch.keep(live)
 
-    def _prefill(self, prompts: list[list[int]], width: int, max_new_tokens: int):
-        """Each prompt but its last token through the model alone, then one left-padded batch cache.
+    def _admit(self, batch: "_Batch", new: list[tuple[Job, list[int]]], params: GenerationParams) -> "_Batch":
+        """Prefill each new prompt but its last token alone, then one left-padded batch cache for all rows.
 
-        The batch cache is static (allocated once for prompt + answer): a growing cache
-        re-allocates every layer's keys and values at every step, which measured here took
-        more time than the model's own arithmetic at batch 8.
+        The batch cache is static (allocated once for the longest prompt + the most answer
+        tokens any row may still add): a growing cache re-allocates every layer's keys and
+        values at every step, which measured here took more time than the model's own
+        arithmetic at batch 8. Rebuilding it on admission also drops padding that rows which
+        have left no longer need.
         """
-        from transformers import DynamicCache, StaticCache
+        from transformers import StaticCache
 
         torch = self._torch
-        config = self.model.config
-        caches = []
-        for prompt in prompts:
-            cache = DynamicCache(config=config)
-            self.model(input_ids=torch.tensor([prompt[:-1]]), past_key_values=cache, use_cache=True, logits_to_keep=1)
-            caches.append(cache)
-        batch = StaticCache(config=config, max_cache_len=width - 1 + max_new_tokens)
-        for layer in range(len(caches[0].layers)):
-            keys, values = [], []
-            for cache in caches:
-                k, v = cache.layers[layer].keys, cache.layers[layer].values
-                padding = (0, 0, width - 1 - k.shape[2], 0)  # left-pad the sequence axis
-                keys.append(torch.nn.functional.pad(k, padding))
-                values.append(torch.nn.functional.pad(v, padding))
-            batch.update(torch.cat(keys), torch.cat(values), layer)
-        return batch
+        rows = batch.rows + [_Row(job, prompt) for job, prompt in new]
+        sequences = batch.sequences() + [prompt for _job, prompt in new]  # each row's tokens, the last one not yet cached
+        prefixes = batch.cached_prefixes() + [self._prefill(prompt) for _job, prompt in new]
+        width = max(len(sequence) for sequence in sequences) - 1
+        remaining = max(params.max_new_tokens - len(row.answer) for row in rows)
+        cache = StaticCache(config=self.model.config, max_cache_len=width + remaining)
+        if width:
+            reference = next(prefix for prefix in prefixes if prefix)
+            for layer in range(len(cache.layers)):
+                merged = []
+                for part in (0, 1):  # keys, values
+                    pieces = [prefix[layer][part] if prefix else reference[layer][part][:, :, :0] for prefix in prefixes]
+                    merged.append(torch.cat([torch.nn.functional.pad(x, (0, 0, width - x.shape[2], 0)) for x in pieces]))
+                cache.update(*merged, layer)
+        # Padding repeats each row's first token, so the repetition penalty sees only the row's own tokens.
+        input_ids = torch.tensor([[s[0]] * (width + 1 - len(s)) + s for s in sequences])
+        attention_mask = torch.tensor([[0] * (width + 1 - len(s)) + [1] * len(s) for s in sequences])
+        return _Batch(rows, input_ids, attention_mask, cache)
+
+    def _prefill(self, prompt: list[int]) -> list[tuple] | None:
+        """Keys and values per layer of the prompt but its last token (None for a one-token prompt)."""
+        from transformers import DynamicCache
+
+        if len(prompt) < 2:
+            return None
+        cache = DynamicCache(config=self.model.config)
+        self.model(input_ids=self._torch.tensor([prompt[:-1]]), past_key_values=cache, use_cache=True, logits_to_keep=1)
+        return [(layer.keys, layer.values) for layer in cache.layers]
 
     def close(self) -> None:
         self.model = None
+
+
+@dataclass(eq=False)
+class _Row:
+    job: Job
+    prompt: list[int]
+    answer: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _Batch:
+    """The rows decoding together, right-aligned: column -1 of `input_ids` is each row's next input."""
+
+    rows: list[_Row] = field(default_factory=list)
+    input_ids: object = None  # [rows, width + 1]; the left padding repeats the row's first token
+    attention_mask: object = None  # [rows, width + 1]; 0 on padding
+    cache: object = None  # StaticCache holding `width` positions per row
+
+    def keep(self, live: list[int]) -> None:
+        if len(live) == len(self.rows):
+            return
+        self.rows = [self.rows[i] for i in live]
+        if self.rows:
+            import torch
+
+            index = torch.tensor(live)
+            self.cache.reorder_cache(index)
+            self.input_ids, self.attention_mask = self.input_ids[index], self.attention_mask[index]
+
+    def sequences(self) -> list[list[int]]:
+        lengths = self.attention_mask.sum(-1).tolist() if self.rows else []
+        return [self.input_ids[i, self.input_ids.shape[1] - n :].tolist() for i, n in enumerate(lengths)]
+
+    def cached_prefixes(self) -> list[list[tuple]]:
+        """Each row's cached keys and values per layer, without its padding."""
+        if not self.rows:
+            return []
+        width = self.input_ids.shape[1] - 1
+        lengths = (self.attention_mask.sum(-1) - 1).tolist()
+        return [
+            [(layer.keys[i : i + 1, :, width - n : width], layer.values[i : i + 1, :, width - n : width]) for layer in self.cache.layers]
+            for i, n in enumerate(lengths)
+        ]
