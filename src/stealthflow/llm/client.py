@@ -222,11 +222,17 @@ class LLM:
     # -- batching worker ----------------------------------------------------------------
     def _run(self) -> None:
         while batch := self._intake.next_batch(self.backend.max_batch_size, self.linger_seconds):
-            self._serve(batch)
+            started = list(batch)  # grows with the jobs the backend admits
+            try:
+                self._serve(batch, started)
+            except BaseException as exc:  # never leave a caller waiting forever; the thread lives on
+                for job in started:
+                    if not job.ticket.done():
+                        job.ticket.set_result(Completion(text="", error=f"{type(exc).__name__}: {exc}"))
 
-    def _serve(self, batch: list[Job]) -> None:
+    def _serve(self, batch: list[Job], started: list[Job]) -> None:
         """One backend run over `batch` and whatever it admits; failed jobs go to the retries."""
-        started, answered = list(batch), []
+        answered: list[Completion] = []
         last_error = ""
 
         def admit(params: GenerationParams, free: int) -> list[Job]:
@@ -247,11 +253,6 @@ class LLM:
             self.backend.generate_admitting(batch, admit, finish)
         except Exception as exc:  # the jobs it did not finish are retried
             last_error = f"{type(exc).__name__}: {exc}"
-        except BaseException as exc:  # never leave a caller waiting forever
-            for job in started:
-                if not job.ticket.done():
-                    job.ticket.set_result(Completion(text="", error=f"{type(exc).__name__}: {exc}"))
-            raise
         if answered:
             self.stats.record_batch(answered, time.perf_counter() - start)
         unfinished = [job for job in started if not job.ticket.done()]
