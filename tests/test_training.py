@@ -86,6 +86,23 @@ def test_harvest_sft_grpo_round_trip_saves_reloadable_adapters(workspace):
     assert tuned.state_dict().keys() == before.state_dict().keys()
 
 
+def test_grpo_leaves_out_prompts_longer_than_the_limit(workspace):
+    from datasets import load_from_disk
+    from transformers import AutoTokenizer
+
+    from stealthflow.training.grpo import short_prompts
+
+    dataset = load_from_disk(str(workspace / "data" / "grpo"))
+    tokenizer = AutoTokenizer.from_pretrained(workspace / "tiny")
+    lengths = [len(tokenizer.apply_chat_template(r["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"]) for r in dataset]
+    shortest = min(lengths)
+    kept = short_prompts(dataset, tokenizer, shortest)
+    assert 0 < len(kept) == lengths.count(shortest) < len(dataset)
+    assert short_prompts(dataset, tokenizer, None) is dataset
+    with pytest.raises(ValueError, match="max_prompt_tokens"):
+        short_prompts(dataset, tokenizer, shortest - 1)
+
+
 def test_a_finished_stage_is_not_trained_again_and_an_interrupted_one_resumes(workspace):
     recipe = tiny_recipe(workspace)
     messages = []

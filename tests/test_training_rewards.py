@@ -98,3 +98,20 @@ def test_rewards_are_logged_per_step(tmp_path):
     assert record["reward_mean"] == pytest.approx(sum(values) / 3)
     assert record["attacker_accuracy"] == pytest.approx(0.5)  # only the rewrite was attacked: 1 of 2 right
     assert record["parsed_share"] == pytest.approx(2 / 3) and record["copied_share"] == pytest.approx(1 / 3)
+
+
+def test_a_rewrite_that_keeps_almost_nothing_is_garbled_and_earns_zero_unattacked(tmp_path):
+    attacker = ScriptedAttacker({"age": "60", "married": "single"})  # would be fooled by anything
+    noise = "Haha #CityLiving #BirdFriendly"
+    assert utility_of(noise) < 0.1 <= utility_of(REWRITE)
+    log = tmp_path / "rewards.jsonl"
+    reward = AnonymizationReward(attacker, 0.5, log_path=log)
+    labels = [[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * 2
+    values = reward(None, [answer(noise), answer(REWRITE)], labels=labels, source_text=[SOURCE] * 2)
+    assert values == [0.0, pytest.approx(0.5 + 0.5 * utility_of(REWRITE))]
+    assert attacker.seen == [REWRITE]
+    [record] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["garbled_share"] == 0.5 and record["parsed_share"] == 1.0
+    # the floor is a setting: at 0 the noise is attacked and paid for fooling the attacker
+    [paid] = rewards(ScriptedAttacker({"age": "60", "married": "single"}), [answer(noise)], min_utility=0.0)
+    assert paid == pytest.approx(0.5)

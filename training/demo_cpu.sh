@@ -12,11 +12,13 @@ cd "$(dirname "$0")/.."
 OUT=${1:-runs/demo-cpu}
 TRAIN_PROFILES=${TRAIN_PROFILES:-20}
 TEST_PROFILES=${TEST_PROFILES:-20}
-SFT_EXAMPLES=${SFT_EXAMPLES:-96}    # seeded subset of the harvested rows: bounds SFT time
-SFT_MAX_LENGTH=${SFT_MAX_LENGTH:-1024}   # longer examples (the longest texts) are dropped: bounds SFT time
+SFT_ATTACK_EXAMPLES=${SFT_ATTACK_EXAMPLES:-48}   # seeded subset of the attack rows (all teacher rows are kept): bounds SFT time
+SFT_MAX_LENGTH=${SFT_MAX_LENGTH:-1280}   # tokens; longer examples are cut: bounds SFT time
 SFT_LEARNING_RATE=${SFT_LEARNING_RATE:-3e-3}   # 3x the recipe's: measured 43 vs 17 % well-formed attacks after these 48 steps
 GRPO_STEPS=${GRPO_STEPS:-20}
 GRPO_COMPLETION_TOKENS=${GRPO_COMPLETION_TOKENS:-64}   # generation is 3/4 of a GRPO step on CPU
+GRPO_MAX_PROMPT_TOKENS=${GRPO_MAX_PROMPT_TOKENS:-720}   # longer prompts are left out: shorter steps, and more of each rewrite fits
+GRPO_ATTACKER_TOKENS=${GRPO_ATTACKER_TOKENS:-64}   # answer length of the frozen SFT attacker inside the reward
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}   # use 1 when other jobs share the CPU (2 busy-waiting threads collapse)
 SF=${STEALTHFLOW:-stealthflow}
 RECIPE=training/smollm2-cpu.yaml
@@ -39,15 +41,18 @@ step "generate" $SF generate --data data/train.jsonl --limit "$TRAIN_PROFILES" -
 # The 135M model is no attacker on its own, so the attack examples are the reference
 # (DeepSeek-V3) answers of every train profile: all of them (a small model first has to learn
 # to answer every attribute asked, in the format), with inferences cut to 12 words: shorter
-# targets put more of the loss on the format and the guesses.
+# targets put more of the loss on the format and the guesses. Nor does it write the
+# anonymizer's `#` format, so the rule-based teacher answers its unreadable turns (it removes
+# the lines the attacker quoted): without one readable rewrite every GRPO reward is 0.
 [ -f "$OUT/data/harvest.json" ] || step "harvest" $SF harvest "$OUT/generate" --out "$OUT/data" --reference-scope all \
-    --attack-keep all --inference-words 12
+    --attack-keep all --inference-words 12 --teacher quoted-lines
 
-step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set sft.max_examples="$SFT_EXAMPLES" \
+step "sft" $SF train sft --recipe $RECIPE --data "$OUT/data" --output-dir "$OUT/train" --set "sft.max_examples={attack: $SFT_ATTACK_EXAMPLES}" \
     --set sft.max_length="$SFT_MAX_LENGTH" --set sft.learning_rate="$SFT_LEARNING_RATE"
 
 step "grpo" $SF train grpo --recipe $RECIPE --output-dir "$OUT/train" --set grpo.data="$OUT/data" --set grpo.max_steps="$GRPO_STEPS" \
-    --set grpo.max_completion_length="$GRPO_COMPLETION_TOKENS"
+    --set grpo.max_completion_length="$GRPO_COMPLETION_TOKENS" --set grpo.max_prompt_tokens="$GRPO_MAX_PROMPT_TOKENS" \
+    --set grpo.attacker_max_new_tokens="$GRPO_ATTACKER_TOKENS"
 
 # One response cache for the three evaluations: the judge (the base model) is asked about each
 # (original, rewrite) pair once; answers of the adapters are keyed by their adapter path.

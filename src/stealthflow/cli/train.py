@@ -40,6 +40,9 @@ def harvest(
     reference_model: Annotated[str, typer.Option(help="reference answers shipped with the corpus; '' for none")] = "deepseek-ai/DeepSeek-V3",
     reference_scope: Annotated[str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")] = "run",
     inference_words: Annotated[Optional[int], typer.Option(help="keep at most N words of each attack inference (whole sentences first)")] = None,
+    teacher: Annotated[
+        Optional[str], typer.Option(help="answer the anonymizer turns the model left unreadable with a rule-based teacher: quoted-lines")
+    ] = None,
 ) -> None:
     """Turn trajectories into SFT examples (anonymize + attack) and GRPO prompts."""
     from pydantic import ValidationError
@@ -50,7 +53,11 @@ def harvest(
 
     try:
         config = HarvestConfig(
-            attack_keep=attack_keep, reference_model=reference_model or None, reference_scope=reference_scope, inference_words=inference_words
+            attack_keep=attack_keep,
+            reference_model=reference_model or None,
+            reference_scope=reference_scope,
+            inference_words=inference_words,
+            teacher=teacher,
         )
     except ValidationError as exc:
         fail(f"invalid option: {describe_validation_error(exc)}")

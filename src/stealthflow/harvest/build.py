@@ -26,6 +26,7 @@ from stealthflow.harvest.examples import (
     reference_attack_examples,
     trajectory_attack_examples,
 )
+from stealthflow.harvest.teacher import Teacher, teacher_examples
 from stealthflow.harvest.trajectories import load_trajectories
 from stealthflow.workflow.trajectory import RoundRecord
 
@@ -42,6 +43,9 @@ class HarvestConfig(BaseModel):
     # Attack answers keep at most this many words of each inference (whole sentences first):
     # a small model learns the answer format from fewer tokens of prose. None: keep it all.
     inference_words: int | None = Field(None, ge=1)
+    # Answer the anonymizer turns the model left unreadable with a rule-based teacher (see
+    # harvest/teacher.py): anonymization examples for a model that cannot write the format yet.
+    teacher: Teacher | None = None
 
 
 def collect(
@@ -56,6 +60,8 @@ def collect(
     grpo: list[Row] = []
     for rounds in trajectories.values():
         sft += anonymization_examples(rounds)
+        if config.teacher == "quoted-lines":
+            sft += teacher_examples(rounds)
         sft += trajectory_attack_examples(rounds, config.attack_keep, config.inference_words)
         grpo += grpo_prompts(rounds)
     if config.reference_model:

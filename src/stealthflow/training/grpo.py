@@ -50,6 +50,20 @@ def _step_tracker(reward: AnonymizationReward):
     return StepTracker()
 
 
+def short_prompts(dataset, tokenizer, max_tokens: int | None):
+    """The rows whose prompt (chat template applied) has at most `max_tokens` tokens."""
+    if max_tokens is None:
+        return dataset
+
+    def tokens(row) -> int:
+        return len(tokenizer.apply_chat_template(row["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"])
+
+    kept = dataset.filter(lambda row: tokens(row) <= max_tokens)
+    if len(kept) == 0:
+        raise ValueError(f"no GRPO prompt has at most {max_tokens} tokens (grpo.max_prompt_tokens); raise it or set it to null")
+    return kept
+
+
 def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: list | None = None):
     from datasets import load_from_disk
     from peft import PeftModel
@@ -59,8 +73,10 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
     adapter = recipe.sft_adapter()
     if not (adapter / "adapter_config.json").exists():
         raise FileNotFoundError(f"{adapter}: no SFT adapter (run `stealthflow train sft` first, or set grpo.adapter)")
-    dataset = load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo"))).shuffle(seed=recipe.seed)
     settings = recipe.grpo
+    tokenizer = load_tokenizer(adapter)
+    dataset = short_prompts(load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo"))), tokenizer, settings.max_prompt_tokens)
+    dataset = dataset.shuffle(seed=recipe.seed)
     args = GRPOConfig(
         output_dir=str(recipe.output / "grpo" / "checkpoints"),
         max_steps=settings.max_steps,
@@ -81,7 +97,7 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
         reward_funcs=[reward],
         args=args,
         train_dataset=dataset,
-        processing_class=load_tokenizer(adapter),
+        processing_class=tokenizer,
         callbacks=[_step_tracker(reward), *(callbacks or [])],
     )
 
@@ -94,7 +110,9 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
         return adapter
     out.mkdir(parents=True, exist_ok=True)
     attacker_llm = build_llm(attacker_config(recipe))
-    reward = AnonymizationReward(LLMAttacker(attacker_llm), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl")
+    reward = AnonymizationReward(
+        LLMAttacker(attacker_llm), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl", min_utility=recipe.grpo.min_utility
+    )
     try:
         facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from stealthflow.llm.config import ModelConfig
 
@@ -38,7 +38,11 @@ class SFTSettings(_Section):
     batch_size: int = Field(2, ge=1)
     gradient_accumulation_steps: int = Field(4, ge=1)
     max_length: int = Field(2048, ge=16)
-    max_examples: int | None = Field(None, ge=1, description="train on a seeded random subset (CPU budgets)")
+    max_examples: PositiveInt | dict[str, PositiveInt] | None = Field(
+        None,
+        description="train on a seeded random subset (CPU budgets): N rows, or at most N rows per kind, "
+        "e.g. {attack: 64} (kinds not named are kept whole)",
+    )
     logging_steps: int = Field(1, ge=1)
     save_steps: int = Field(25, ge=1)
     trainer: dict[str, Any] = Field(default_factory=dict, description="extra trl SFTConfig arguments")
@@ -52,9 +56,15 @@ class GRPOSettings(_Section):
     batch_size: int = Field(2, ge=1, description="completions per device step (a multiple of num_generations)")
     num_generations: int = Field(2, ge=2)
     max_completion_length: int = Field(256, ge=8)
+    max_prompt_tokens: PositiveInt | None = Field(
+        None, description="leave out (never cut) prompts longer than this many tokens: bounds CPU time; null = all"
+    )
     temperature: float = Field(1.0, gt=0)
     beta: float = Field(0.0, ge=0, description="KL weight; 0 = no reference model")
     reward_lambda: float = Field(0.5, ge=0, le=1, description="reward = λ·anonymity + (1-λ)·utility")
+    min_utility: float = Field(
+        0.1, ge=0, le=1, description="a rewrite keeping less of its input (mean BLEU/ROUGE) is garbled: reward 0"
+    )
     attacker: ModelConfig | None = Field(None, description="the attacker inside the reward; default: the frozen SFT model")
     attacker_max_new_tokens: int = Field(256, ge=8, description="answer length of the default attacker")
     attacker_batch_size: int = Field(8, ge=1)

@@ -3,6 +3,9 @@
 - A completion `parse_rewrite` cannot read (empty, garbled, no `#` line) earns 0 overall:
   no reward for output that is not an anonymized text.
 - An unchanged copy of the input earns no privacy credit (R_anonymity = 0); its utility is 1.
+- A rewrite that keeps almost nothing of the input (R_utility below `min_utility`) is garbled
+  text after a `#` line, not an anonymized version of it: 0 overall, and it is not attacked
+  (an attacker fails on noise, which would otherwise pay half the reward for it).
 - Otherwise the attacker attacks the new text for the profile's labelled attributes.
   R_anonymity = share of the attributes it answered whose top-1 guess is wrong. An attribute
   the attacker gave no guess for is unknown, not a privacy win; if it answered none, 0.
@@ -29,6 +32,7 @@ class RewardParts:
     utility: float
     parsed: bool
     copied: bool
+    garbled: bool = False  # parsed, but kept less than min_utility of the input
     attacked: int = 0  # attributes the attacker answered
     attacker_correct: int = 0
 
@@ -54,9 +58,17 @@ class AnonymizationReward:
 
     __name__ = "anonymization"  # trl names the logged reward after this
 
-    def __init__(self, attacker: Attacker, reward_lambda: float = 0.5, judge: CorrectnessJudge | None = None, log_path: Path | None = None):
+    def __init__(
+        self,
+        attacker: Attacker,
+        reward_lambda: float = 0.5,
+        judge: CorrectnessJudge | None = None,
+        log_path: Path | None = None,
+        min_utility: float = 0.1,
+    ):
         self.attacker = attacker
         self.reward_lambda = reward_lambda
+        self.min_utility = min_utility
         self.judge = judge or CorrectnessJudge()
         self.log_path = log_path
         self.step = 0  # set by the trainer callback, for the log
@@ -64,20 +76,22 @@ class AnonymizationReward:
     def score(self, texts: list[str], source_texts: list[str], labels: list[dict[str, str]]) -> list[RewardParts]:
         rewrites = [parse_rewrite(t, s) for t, s in zip(texts, source_texts, strict=True)]
         parts: list[RewardParts | None] = [None] * len(texts)
-        to_attack = []
+        utilities: dict[int, float] = {}
         for i, (rewrite, source) in enumerate(zip(rewrites, source_texts, strict=True)):
             if not rewrite.parsed:
                 parts[i] = RewardParts(0.0, 0.0, 0.0, parsed=False, copied=False)
             elif same_text(rewrite.text, source):
                 parts[i] = self._combine(0.0, 1.0, copied=True)
+            elif (utility := lexical_utility(source, rewrite.text).mean) < self.min_utility:
+                parts[i] = RewardParts(0.0, 0.0, utility, parsed=True, copied=False, garbled=True)
             else:
-                to_attack.append(i)
+                utilities[i] = utility
+        to_attack = list(utilities)
         results = self.attacker.attack_many([rewrites[i].text for i in to_attack], [list(labels[i]) for i in to_attack])
         for i, result in zip(to_attack, results, strict=True):
             answered, correct = self._attack_outcome(result, labels[i])
             anonymity = (answered - correct) / answered if answered else 0.0
-            utility = lexical_utility(source_texts[i], rewrites[i].text).mean
-            parts[i] = self._combine(anonymity, utility, copied=False, attacked=answered, attacker_correct=correct)
+            parts[i] = self._combine(anonymity, utilities[i], copied=False, attacked=answered, attacker_correct=correct)
         return [p for p in parts if p is not None]
 
     def _combine(self, anonymity: float, utility: float, **facts) -> RewardParts:
@@ -114,6 +128,7 @@ class AnonymizationReward:
             "attacker_accuracy": sum(p.attacker_correct for p in parts) / attacked if attacked else None,
             "parsed_share": statistics.fmean(p.parsed for p in parts),
             "copied_share": statistics.fmean(p.copied for p in parts),
+            "garbled_share": statistics.fmean(p.garbled for p in parts),
         }
         with self.log_path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")

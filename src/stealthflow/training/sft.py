@@ -7,6 +7,7 @@ resume from the last checkpoint; a finished run is not trained again.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,9 +36,23 @@ def load_sft_dataset(recipe: Recipe):
     from datasets import load_from_disk
 
     dataset = load_from_disk(str(dataset_dir(recipe.sft.data, "sft"))).shuffle(seed=recipe.seed)
-    if recipe.sft.max_examples is not None:
-        dataset = dataset.select(range(min(recipe.sft.max_examples, len(dataset))))
+    dataset = dataset.select(subset(dataset["kind"], recipe.sft.max_examples))
     return dataset.map(to_prompt_completion, remove_columns=dataset.column_names)
+
+
+def subset(kinds: list[str], limit: int | dict[str, int] | None) -> list[int]:
+    """Indices of the first `limit` rows, or of the first `limit[kind]` rows of each named kind."""
+    if limit is None:
+        return list(range(len(kinds)))
+    if isinstance(limit, int):
+        return list(range(min(limit, len(kinds))))
+    taken: Counter[str] = Counter()
+    chosen = []
+    for index, kind in enumerate(kinds):
+        if kind not in limit or taken[kind] < limit[kind]:
+            taken[kind] += 1
+            chosen.append(index)
+    return chosen
 
 
 def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
