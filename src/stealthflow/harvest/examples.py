@@ -65,33 +65,40 @@ def anonymizer_answer(explanation: str, text: str) -> str:
     return f"{explanation.strip()}\n#\n{text}" if explanation.strip() else f"#\n{text}"
 
 
+def anonymizer_row(record: RoundRecord, source: str, explanation: str, text: str, **meta: Any) -> Row:
+    """`record`'s anonymizer turn answered with (explanation, text), with what was shown then."""
+    turn = record.anonymizer
+    return sft_row(
+        "anonymize",
+        source,
+        record.profile_id,
+        record.round,
+        [a for a in ATTRIBUTES if a in record.labels],
+        [*turn.messages, {"role": "assistant", "content": anonymizer_answer(explanation, text)}],
+        insights_shown=turn.insights_shown,
+        insight_version=turn.insight_version,
+        utility_warning=turn.utility_warning,
+        **meta,
+    )
+
+
 def anonymization_examples(rounds: list[RoundRecord]) -> list[Row]:
     best = best_round(rounds)
     if best is None:
         return []
-    rows = []
-    for record in rounds:
-        turn = record.anonymizer
-        if not (0 < record.round <= best.round) or turn is None or not turn.parsed:
-            continue
-        answer = {"role": "assistant", "content": anonymizer_answer(turn.explanation, record.text)}
-        rows.append(
-            sft_row(
-                "anonymize",
-                f"trajectory:{record.run_id}",
-                record.profile_id,
-                record.round,
-                [a for a in ATTRIBUTES if a in record.labels],
-                [*turn.messages, answer],
-                best_round=best.round,
-                privacy=privacy_gained(best),
-                utility=best.utility.get("mean", 0.0),
-                insights_shown=turn.insights_shown,
-                insight_version=turn.insight_version,
-                utility_warning=turn.utility_warning,
-            )
+    return [
+        anonymizer_row(
+            record,
+            f"trajectory:{record.run_id}",
+            record.anonymizer.explanation,
+            record.text,
+            best_round=best.round,
+            privacy=privacy_gained(best),
+            utility=best.utility.get("mean", 0.0),
         )
-    return rows
+        for record in rounds
+        if 0 < record.round <= best.round and record.anonymizer is not None and record.anonymizer.parsed
+    ]
 
 
 # --- attack ---------------------------------------------------------------------------------

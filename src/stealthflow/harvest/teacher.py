@@ -18,7 +18,7 @@ from typing import Literal
 from stealthflow.attack import top1_correct
 from stealthflow.data import ATTRIBUTES
 from stealthflow.data.attributes import DESCRIPTIONS
-from stealthflow.harvest.examples import Row, anonymizer_answer, sft_row
+from stealthflow.harvest.examples import Row, anonymizer_row
 from stealthflow.workflow.trajectory import RoundRecord
 
 Teacher = Literal["quoted-lines"]
@@ -84,18 +84,6 @@ def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
             continue
         seen.add(prompt)
         explanation, text = answer
-        rows.append(
-            sft_row(
-                "anonymize",
-                "teacher:quoted-lines",
-                record.profile_id,
-                record.round,
-                [a for a in ATTRIBUTES if a in record.labels],
-                [*turn.messages, {"role": "assistant", "content": anonymizer_answer(explanation, text)}],
-                removed_lines=len(source.text.split("\n")) - len(text.split("\n")),
-                insights_shown=turn.insights_shown,
-                insight_version=turn.insight_version,
-                utility_warning=turn.utility_warning,
-            )
-        )
+        removed = len(source.text.split("\n")) - len(text.split("\n"))
+        rows.append(anonymizer_row(record, "teacher:quoted-lines", explanation, text, removed_lines=removed))
     return rows
