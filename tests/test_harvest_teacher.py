@@ -43,8 +43,8 @@ def test_teacher_removes_only_lines_quoted_for_correct_guesses():
             "gender": 'from "what a game last night, wow"',  # wrong guess: its evidence stays
         },
     )
-    explanation, text = quoted_lines_answer(source)
-    assert text == "just a line about weather today\nwhat a game last night, wow"
+    explanation, text, removed = quoted_lines_answer(source)
+    assert text == "just a line about weather today\nwhat a game last night, wow" and removed == 2
     assert explanation == "I remove the 2 comments that reveal the author's occupation and relationship status and keep the others unchanged."
 
 
@@ -64,6 +64,8 @@ def test_teacher_examples_answer_each_distinct_unreadable_turn_in_the_parsed_for
     rewrite = parse_rewrite(rows[0]["messages"][-1]["content"], TEXT)
     assert rewrite.parsed and rewrite.text == "my kids' school run takes forever\njust a line about weather today\nwhat a game last night, wow"
     assert json.loads(rows[0]["meta"])["removed_lines"] == 1
+    spaced = attacked(TEXT.replace("\n", "\n\n"), top1=LABELS, quotes={"occupation": '"the hospital shifts as a nurse are long"'})
+    assert quoted_lines_answer(spaced).removed_lines == 1  # blank lines are dropped, not counted as removed
     readable = first.model_copy(update={"anonymizer": first.anonymizer.model_copy(update={"parsed": True})})
     assert teacher_examples([source, readable]) == []  # the model's own readable turns are not overwritten
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from stealthflow.attack import top1_correct
 from stealthflow.data import ATTRIBUTES
@@ -56,8 +56,14 @@ def revealing_lines(source: RoundRecord) -> dict[int, set[str]]:
     return found
 
 
-def quoted_lines_answer(source: RoundRecord) -> tuple[str, str] | None:
-    """(explanation, rewritten text), or None when nothing was quoted or every line was."""
+class TeacherAnswer(NamedTuple):
+    explanation: str
+    text: str
+    removed_lines: int
+
+
+def quoted_lines_answer(source: RoundRecord) -> TeacherAnswer | None:
+    """The teacher's answer, or None when nothing was quoted or every line was."""
     lines = source.text.split("\n")
     revealing = revealing_lines(source)
     kept = [line for index, line in enumerate(lines) if index not in revealing and line.strip()]
@@ -66,7 +72,8 @@ def quoted_lines_answer(source: RoundRecord) -> tuple[str, str] | None:
     attributes = [DESCRIPTIONS[a] for a in ATTRIBUTES if any(a in found for found in revealing.values())]
     named = attributes[0] if len(attributes) == 1 else ", ".join(attributes[:-1]) + " and " + attributes[-1]
     comments = "comment that reveals" if len(revealing) == 1 else f"{len(revealing)} comments that reveal"
-    return f"I remove the {comments} the author's {named} and keep the others unchanged.", "\n".join(kept)
+    explanation = f"I remove the {comments} the author's {named} and keep the others unchanged."
+    return TeacherAnswer(explanation, "\n".join(kept), removed_lines=len(revealing))
 
 
 def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
@@ -83,7 +90,5 @@ def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
         if prompt in seen or answer is None:
             continue
         seen.add(prompt)
-        explanation, text = answer
-        removed = len(source.text.split("\n")) - len(text.split("\n"))
-        rows.append(anonymizer_row(record, "teacher:quoted-lines", explanation, text, removed_lines=removed))
+        rows.append(anonymizer_row(record, "teacher:quoted-lines", answer.explanation, answer.text, removed_lines=answer.removed_lines))
     return rows
