@@ -89,6 +89,16 @@ def test_grpo_rows_carry_the_text_being_anonymized(tmp_path):
     assert all(r["original_text"] == rounds[0].text for r in grpo)
 
 
+def test_a_round_that_repeats_its_prompt_gives_no_second_grpo_row():
+    profile = corpus_profiles(1)[0]
+    rounds = profile_rounds(profile)
+    # Round 1's rewrite was unreadable: its text stays the original, so round 2 is asked the same.
+    rounds[1] = rounds[1].model_copy(update={"text": rounds[0].text})
+    rounds[2] = rounds[2].model_copy(update={"anonymizer": rounds[1].anonymizer})
+    _, grpo = collect({profile.id: rounds}, [profile], HarvestConfig(reference_model=None))
+    assert [r["round"] for r in grpo] == [1]
+
+
 def test_malformed_trajectory_line_names_file_and_line(tmp_path):
     run = write_run(tmp_path / "run", corpus_profiles(1))
     with (run / "trajectories.jsonl").open("a") as handle:

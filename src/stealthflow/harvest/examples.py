@@ -208,16 +208,23 @@ def reference_attack_examples(
 # --- GRPO -----------------------------------------------------------------------------------
 
 
+def prompt_key(messages: list[dict[str, Any]]) -> str:
+    """Identity of an anonymizer prompt: a round that changed nothing repeats its predecessor's."""
+    return json.dumps(messages, sort_keys=True)
+
+
 def grpo_prompts(rounds: list[RoundRecord]) -> list[Row]:
-    """Every anonymizer prompt of the run, with what the reward needs as extra columns."""
+    """Every distinct anonymizer prompt of the profile, with what the reward needs as extra columns."""
     by_round = {r.round: r for r in rounds}
     original = by_round.get(0)
     rows = []
+    seen: set[str] = set()
     for record in rounds:
         turn = record.anonymizer
         source = by_round.get(record.round - 1)
-        if turn is None or source is None or original is None or not record.labels:
+        if turn is None or source is None or original is None or not record.labels or prompt_key(turn.messages) in seen:
             continue
+        seen.add(prompt_key(turn.messages))
         rows.append(
             {
                 "prompt": [{"role": m["role"], "content": m["content"]} for m in turn.messages],

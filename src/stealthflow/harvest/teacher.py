@@ -11,14 +11,13 @@ measured by the evaluation, never assumed here (harvest runs no model).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Literal, NamedTuple
 
 from stealthflow.attack import top1_correct
 from stealthflow.data import ATTRIBUTES
 from stealthflow.data.attributes import DESCRIPTIONS
-from stealthflow.harvest.examples import Row, anonymizer_row
+from stealthflow.harvest.examples import Row, anonymizer_row, prompt_key
 from stealthflow.workflow.trajectory import RoundRecord
 
 Teacher = Literal["quoted-lines"]
@@ -85,7 +84,7 @@ def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
         turn, source = record.anonymizer, by_round.get(record.round - 1)
         if turn is None or turn.parsed or source is None:
             continue
-        prompt = json.dumps(turn.messages, sort_keys=True)  # a round that changed nothing repeats its prompt
+        prompt = prompt_key(turn.messages)
         answer = quoted_lines_answer(source)
         if prompt in seen or answer is None:
             continue
