@@ -222,9 +222,12 @@ def grpo_prompts(rounds: list[RoundRecord]) -> list[Row]:
     for record in rounds:
         turn = record.anonymizer
         source = by_round.get(record.round - 1)
-        if turn is None or source is None or original is None or not record.labels or prompt_key(turn.messages) in seen:
+        if turn is None or source is None or original is None or not record.labels:
             continue
-        seen.add(prompt_key(turn.messages))
+        key = prompt_key(turn.messages)
+        if key in seen:
+            continue
+        seen.add(key)
         rows.append(
             {
                 "prompt": [{"role": m["role"], "content": m["content"]} for m in turn.messages],

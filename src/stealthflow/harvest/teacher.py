@@ -84,10 +84,9 @@ def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
         turn, source = record.anonymizer, by_round.get(record.round - 1)
         if turn is None or turn.parsed or source is None:
             continue
-        prompt = prompt_key(turn.messages)
-        answer = quoted_lines_answer(source)
-        if prompt in seen or answer is None:
+        key = prompt_key(turn.messages)
+        if key in seen or (answer := quoted_lines_answer(source)) is None:
             continue
-        seen.add(prompt)
+        seen.add(key)
         rows.append(anonymizer_row(record, "teacher:quoted-lines", answer.explanation, answer.text, removed_lines=answer.removed_lines))
     return rows

@@ -130,20 +130,21 @@ class TransformersBackend(ChatBackend):
         sample = params.temperature > 0
         sampling = dict(temperature=params.temperature, top_p=params.top_p) if sample else {}
         for start in range(0, len(jobs), self.max_batch_size):
-            chunk = [prompt for _job, prompt in jobs[start : start + self.max_batch_size]]
-            width = max(len(p) for p in chunk)
+            chunk = jobs[start : start + self.max_batch_size]
+            prompts = [prompt for _job, prompt in chunk]
+            width = max(len(p) for p in prompts)
             with self._lock, torch.inference_mode():
                 torch.manual_seed(params.seed)
                 output = self.model.generate(
-                    input_ids=torch.tensor([[pad] * (width - len(p)) + p for p in chunk]),
-                    attention_mask=torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in chunk]),
+                    input_ids=torch.tensor([[pad] * (width - len(p)) + p for p in prompts]),
+                    attention_mask=torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts]),
                     max_new_tokens=params.max_new_tokens,
                     do_sample=sample,
                     pad_token_id=pad,
                     repetition_penalty=params.repetition_penalty,
                     **sampling,
                 )
-            for (job, prompt), row in zip(jobs[start:], output, strict=False):
+            for (job, prompt), row in zip(chunk, output, strict=True):
                 finish(job, self._completion(prompt, [t for t in row[width:].tolist() if t != pad]))
 
     def _decode(self, take, params: GenerationParams, finish: Finish) -> None:
