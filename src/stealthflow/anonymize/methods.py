@@ -36,26 +36,28 @@ class Method(Protocol):
 
 MethodFactory = Callable[[Settings, LLMPool, dict[str, Any]], Method]
 _METHODS: dict[str, MethodFactory] = {}
-# Modules that register built-in methods when imported (kept lazy: some pull heavy deps).
-_BUILTIN_MODULES = ("stealthflow.anonymize.standard", "stealthflow.workflow.methods", "stealthflow.anonymize.ner_mask")
+# Built-in methods by name -> the module that registers it when imported. Names are known
+# without importing (`stealthflow methods` answers at once); modules load on first use,
+# since some pull heavy dependencies (torch, langgraph).
+_BUILTIN_MODULES = {
+    "aa": "stealthflow.workflow.methods",
+    "ner-mask": "stealthflow.anonymize.ner_mask",
+    "standard": "stealthflow.anonymize.standard",
+    "stealth": "stealthflow.workflow.methods",
+}
 
 
 def register_method(name: str, factory: MethodFactory) -> None:
     _METHODS[name] = factory
 
 
-def _load_builtins() -> None:
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
-
-
 def method_names() -> list[str]:
-    _load_builtins()
-    return sorted(_METHODS)
+    return sorted(set(_BUILTIN_MODULES) | set(_METHODS))
 
 
 def build_method(name: str, settings: Settings, pool: LLMPool, options: dict[str, Any] | None = None) -> Method:
-    _load_builtins()
+    if name not in _METHODS and name in _BUILTIN_MODULES:
+        importlib.import_module(_BUILTIN_MODULES[name])
     if name not in _METHODS:
         raise ValueError(f"unknown method {name!r}; choose from {', '.join(method_names())}")
     return _METHODS[name](settings, pool, options or {})
