@@ -24,7 +24,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from stealthflow.attack.embeddings import SentenceEmbedder, model_version, text_lines
-from stealthflow.attack.registry import register_attacker
 from stealthflow.attack.types import AttackResult, AttributeGuess
 from stealthflow.data.attributes import AGE_BUCKETS, OPTIONS, age_bucket, snap_to_options
 from stealthflow.data.schema import Profile
@@ -268,9 +267,3 @@ def load_classifier_attacker(config: ClassifierConfig | None = None, embedding_c
     config = config or ClassifierConfig()
     return ClassifierAttacker(StylometricClassifier.load(config.artifact), SentenceEmbedder(embedding_cache))
 
-
-def _attacker_from_settings(settings, pool) -> ClassifierAttacker:
-    return load_classifier_attacker(settings.classifier)
-
-
-register_attacker("classifier", _attacker_from_settings)

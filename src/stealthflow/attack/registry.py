@@ -1,13 +1,12 @@
 """Attackers by name, for the loop's `--attackers llm,classifier`.
 
-`llm` is the Staab-style LLM attacker on the attacker model. Other attackers register a
-`factory(settings, pool) -> Attacker` with `register_attacker` (the classifier attacker
-does so when its module is imported; list it in `_BUILTIN_MODULES`).
+`llm` is the Staab-style LLM attacker on the attacker model; `classifier` the stylometric
+classifier (its module loads only when one is built). Other attackers register a
+`factory(settings, pool) -> Attacker` with `register_attacker`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -20,8 +19,6 @@ if TYPE_CHECKING:
 
 AttackerFactory = Callable[["Settings", LLMPool], Attacker]
 _ATTACKERS: dict[str, AttackerFactory] = {}
-# Modules that register attackers when imported (lazy: some load models).
-_BUILTIN_MODULES: tuple[str, ...] = ("stealthflow.attack.classifier",)
 
 
 def register_attacker(name: str, factory: AttackerFactory) -> None:
@@ -29,8 +26,6 @@ def register_attacker(name: str, factory: AttackerFactory) -> None:
 
 
 def attacker_names() -> list[str]:
-    for module in _BUILTIN_MODULES:
-        importlib.import_module(module)
     return sorted(_ATTACKERS)
 
 
@@ -42,4 +37,11 @@ def build_attackers(names: list[str], settings: "Settings", pool: LLMPool) -> li
     return [_ATTACKERS[name](settings, pool) for name in dict.fromkeys(names)]
 
 
+def _classifier(settings: "Settings", pool: LLMPool) -> Attacker:
+    from stealthflow.attack.classifier import load_classifier_attacker
+
+    return load_classifier_attacker(settings.classifier)
+
+
 register_attacker("llm", lambda settings, pool: LLMAttacker(pool.get(settings.attacker_model())))
+register_attacker("classifier", _classifier)
