@@ -12,17 +12,11 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+from stealthflow.resources import resource_dir
 
 
 def prompts_dir() -> Path:
-    override = os.environ.get("STEALTHFLOW_PROMPTS_DIR")
-    candidates = [Path(override)] if override else []
-    candidates += [_PACKAGE_DIR / "_prompts", _PACKAGE_DIR.parent.parent / "prompts"]
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"no prompts directory among {[str(c) for c in candidates]}")
+    return resource_dir("prompts", os.environ.get("STEALTHFLOW_PROMPTS_DIR"))
 
 
 @cache

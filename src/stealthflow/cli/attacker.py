@@ -21,6 +21,7 @@ from stealthflow.attack.embeddings import EmbeddingModelMissing, SentenceEmbedde
 from stealthflow.attack.strength import TABLE_HEADER, attacker_accuracy, table_cells
 from stealthflow.cli.app import ConfigOption, app, console, fail, out, progress_bar, settings_from, user_errors
 from stealthflow.data import load_profiles
+from stealthflow.resources import split_path
 
 attacker_app = typer.Typer(help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True)
 app.add_typer(attacker_app, name="attacker")
@@ -37,8 +38,8 @@ def _embedder(no_cache: bool) -> SentenceEmbedder:
 
 @attacker_app.command()
 def train(
-    data: Annotated[Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)] = Path(
-        "data/train.jsonl"
+    data: Annotated[Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)] = split_path(
+        "train"
     ),
     held_out: HeldOutOption = None,
     output: Annotated[Optional[Path], typer.Option("--out", "-o", help="artefact path; default: classifier.artifact from the config, else the shipped one")] = None,
@@ -81,8 +82,8 @@ def train(
 
 @attacker_app.command("eval")
 def evaluate(
-    data: Annotated[Path, typer.Option("--data", help="labelled evaluation profiles (JSONL)", exists=True, dir_okay=False)] = Path(
-        "data/test.jsonl"
+    data: Annotated[Path, typer.Option("--data", help="labelled evaluation profiles (JSONL)", exists=True, dir_okay=False)] = split_path(
+        "test"
     ),
     artifact: Annotated[Optional[Path], typer.Option("--artifact", help="default: classifier.artifact from the config, else the shipped one")] = None,
     limit: Annotated[Optional[int], typer.Option(help="first N profiles only")] = None,

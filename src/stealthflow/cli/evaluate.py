@@ -28,8 +28,9 @@ from stealthflow.cli.generate import InsightsOption, split_names
 from stealthflow.evaluation.report import write_report
 from stealthflow.evaluation.runner import EvaluationError, run_evaluation
 from stealthflow.llm.pool import LLMPool
+from stealthflow.resources import split_path
 
-SPLITS = {"test": Path("data/test.jsonl"), "train": Path("data/train.jsonl")}
+SPLITS = ("test", "train")
 
 
 class _BarReporter:
@@ -68,7 +69,7 @@ def evaluate(
         fail(f"unknown split {split!r}; choose from {', '.join(SPLITS)} or pass --data")
     updates = {
         "methods": split_names(methods),
-        "data": data or (SPLITS[split] if split else None),
+        "data": data or (split_path(split) if split else None),
         "limit": limit,
         "sample_seed": sample_seed,
         "attackers": split_names(attackers),

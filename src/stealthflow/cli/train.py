@@ -21,6 +21,7 @@ from stealthflow.cli.app import (
     user_errors,
 )
 from stealthflow.data.loader import describe_validation_error
+from stealthflow.resources import split_path
 
 train_app = typer.Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
@@ -35,7 +36,7 @@ SetOption = Annotated[Optional[list[str]], typer.Option("--set", help="override 
 def harvest(
     run: Annotated[Path, typer.Argument(help="a `stealthflow generate` run directory (or one trajectories JSONL)")],
     out_dir: Annotated[Path, typer.Option("--out", help="output directory for the datasets and their card")],
-    profiles: Annotated[Path, typer.Option(help="the labelled corpus the run used (for the reference answers)")] = Path("data/train.jsonl"),
+    profiles: Annotated[Path, typer.Option(help="the labelled corpus the run used (for the reference answers)")] = split_path("train"),
     attack_keep: Annotated[str, typer.Option(help="attack answers to keep: correct (top-1 right) or all")] = "correct",
     reference_model: Annotated[str, typer.Option(help="reference answers shipped with the corpus; '' for none")] = "deepseek-ai/DeepSeek-V3",
     reference_scope: Annotated[str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")] = "run",
@@ -172,7 +173,7 @@ def compare(
 
 @train_app.command("attack-eval")
 def attack_eval(
-    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = Path("data/test.jsonl"),
+    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
     limit: Annotated[int, typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")] = 20,
     sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles (as evaluate --sample-seed)")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,

@@ -6,12 +6,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from stealthflow.resources import split_path
+
 
 class EvaluationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     methods: list[str] = Field(default_factory=lambda: ["ner-mask", "standard", "aa", "stealth"])
-    data: Path = Path("data/test.jsonl")
+    data: Path = Field(default_factory=lambda: split_path("test"))
     limit: int | None = Field(None, ge=1)
     sample_seed: int | None = None  # with `limit`: a seeded random sample of labelled profiles instead of the first ones
     # Evaluation attackers (names from `stealthflow.attack.registry`); their models come from

@@ -1,0 +1,27 @@
+"""Files that ship with stealthflow: prompts, the labelled splits, models, insight memories.
+
+Each lives at the repository's top level in a source checkout (`prompts/`, `data/`, ...) and
+is packaged under `stealthflow/_<name>` in a wheel, so every command finds it from any
+working directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def resource_dir(name: str, override: str | None = None) -> Path:
+    """The directory of bundled resource `name` (`override`, e.g. from an env var, wins)."""
+    candidates = [Path(override)] if override else []
+    candidates += [_PACKAGE_DIR / f"_{name}", _PACKAGE_DIR.parent.parent / name]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"no {name} directory among {[str(c) for c in candidates]}")
+
+
+def split_path(split: str) -> Path:
+    """The bundled labelled split (`train` or `test`)."""
+    return resource_dir("data") / f"{split}.jsonl"
