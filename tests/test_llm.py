@@ -203,8 +203,8 @@ def test_pool_shares_weights_between_roles(monkeypatch):
     built = []
     monkeypatch.setattr("stealthflow.llm.pool.build_llm", lambda config, cache: built.append(config) or LLM(FakeBackend("x")))
     pool = LLMPool()
-    a = pool.get(ModelConfig(model="m", temperature=0.0))
-    b = pool.get(ModelConfig(model="m", temperature=0.5))
+    a = pool.get(ModelConfig(model="fake:m", temperature=0.0))
+    b = pool.get(ModelConfig(model="fake:m", temperature=0.5))
     assert len(built) == 1 and a.backend is b.backend and b.params.temperature == 0.5
 
 
@@ -229,3 +229,14 @@ def test_llamacpp_backend_with_a_stand_in_module(monkeypatch):
     assert completion.text == "hi" and completion.completion_tokens == 1
     assert calls[0][0] == HELLO and calls[0][1]["max_tokens"] == 5
     assert backend.info.model_id == "/models/x.gguf"
+
+
+@pytest.mark.parametrize("spec", ["embedded", "router", "hf:/x", "vllm:meta-llama/Llama-3.1-8B-Instruct", "llamacpp:", "deepseek/deepseek-chat", "openai/gpt-4o-mini"])
+def test_model_specs_that_look_like_one_are_accepted(spec):
+    assert ModelConfig(model=spec).model == spec
+
+
+@pytest.mark.parametrize("spec", ["stealht", "", "deepseek chat", "gpt 4"])
+def test_a_bare_word_is_not_taken_for_a_litellm_model(spec):
+    with pytest.raises(ValueError, match="not a model spec"):
+        ModelConfig(model=spec)

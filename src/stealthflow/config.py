@@ -48,5 +48,5 @@ def load_settings(path: str | Path | None = None, model: str | None = None, adap
     settings = Settings.model_validate(data)
     if model is not None or adapter is not None:
         update = {k: v for k, v in {"model": model, "adapter": adapter}.items() if v is not None}
-        settings.model = settings.model.model_copy(update=update)
+        settings.model = ModelConfig.model_validate({**settings.model.model_dump(), **update})
     return settings

@@ -32,6 +32,7 @@ def blank_spacy_model() -> Path:
     """A tokenizer-only English pipeline on disk (Presidio loads spaCy models by name or path)."""
     path = cache_dir().parent / "spacy-blank-en"  # next to the converted embedded model
     if not (path / "meta.json").exists():
+        path.parent.mkdir(parents=True, exist_ok=True)  # a fresh machine has no cache dir yet
         spacy.blank("en").to_disk(path)
     return path
 

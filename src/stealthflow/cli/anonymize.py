@@ -1,4 +1,4 @@
-"""`stealthflow anonymize FILE --method NAME`: rewrite posts so attributes cannot be inferred."""
+"""`stealthflow anonymize TEXT|FILE|- --method NAME`: rewrite posts so attributes cannot be inferred."""
 
 from __future__ import annotations
 
@@ -14,22 +14,24 @@ from stealthflow.cli.app import (
     CacheOption,
     ConfigOption,
     ModelOption,
+    RoundsOption,
     app,
     console,
     fail,
     out,
     progress_bar,
+    reachable,
     settings_from,
     user_errors,
 )
 from stealthflow.cli.generate import AttackersOption, InsightsOption, print_risk_report, split_names
-from stealthflow.data import load_input
+from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.llm.pool import LLMPool
 
 
 @app.command()
 def anonymize(
-    file: Annotated[Path, typer.Argument(help="plain text, or JSONL of profiles / {id, text} / {id, posts}")],
+    source: SourceArgument,
     method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`)")] = "standard",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text} JSONL here")] = None,
     config: ConfigOption = None,
@@ -38,15 +40,17 @@ def anonymize(
     cache: CacheOption = None,
     insights: InsightsOption = None,
     attackers: AttackersOption = None,
-    rounds: Annotated[Optional[int], typer.Option(min=1, help="loop methods (aa, stealth): rounds")] = None,
+    rounds: RoundsOption = None,
 ) -> None:
     """Anonymize each profile and print (or write) the rewritten text."""
     settings = settings_from(config, model, adapter)
     if method not in method_names():
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
     with user_errors():
-        profiles = load_input(file)
+        input_source, profiles = source_profiles(source)
         pool = LLMPool(cache)
+        if method != "ner-mask":
+            reachable(pool.get(settings.model), "the anonymizer model")
         if method == "stealth" and insights is None:
             console.print("[yellow]warning:[/] no --insights FILE given: the stealth loop runs without insight rules")
         options = {"insights": insights, "attackers": split_names(attackers), "rounds": rounds}
@@ -61,7 +65,7 @@ def anonymize(
             console.print(f"[red]failed:[/] {result.profile_id}: {result.details['error']}; text left unchanged")
         elif not result.parsed:
             console.print(f"[yellow]warning:[/] {result.profile_id}: the model's answer could not be parsed; text kept unchanged")
-        if output is None:
+        if output is None and (input_source.is_records or len(results) > 1):
             out.rule(result.profile_id)
             out.print(result.text, markup=False, highlight=False)
         if "risk" in result.details:

@@ -5,14 +5,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from stealthflow.config import Settings, load_settings
+
+if TYPE_CHECKING:
+    from stealthflow.llm import LLM
 from stealthflow.data import DataError
 
 app = typer.Typer(
@@ -24,9 +28,25 @@ app = typer.Typer(
 console = Console(stderr=True)
 out = Console()
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"stealthflow {version('stealthflow')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print the version and exit")] = False,
+) -> None:
+    """Protect text before it leaves your device."""
+
 ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="YAML settings (see configs/)", exists=True, dir_okay=False)]
 ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="model spec: embedded, hf:PATH, vllm:NAME, or a litellm model string")]
 AdapterOption = Annotated[Optional[str], typer.Option("--adapter", help="PEFT adapter directory for a local model")]
+RoundsOption = Annotated[Optional[int], typer.Option("--rounds", min=1, help="rounds of the loop methods (aa, stealth); default: workflow.rounds of the config (5)")]
 CacheOption = Annotated[
     Optional[Path], typer.Option("--cache", help="keep an on-disk response cache at this path (off by default: it stores model answers in clear)")
 ]
@@ -36,13 +56,33 @@ def settings_from(config: Path | None, model: str | None, adapter: str | None) -
     try:
         return load_settings(config, model, adapter)
     except (ValueError, OSError) as exc:
-        fail(str(exc))
+        fail(explain(exc))
+
+
+def explain(exc: Exception) -> str:
+    """A pydantic error as one readable line per field (no dump, no links); others as they are."""
+    if isinstance(exc, ValidationError):
+        return "\n".join(f"{'.'.join(str(part) for part in e['loc']) or 'value'}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+    return str(exc)
 
 
 def fail(message: str) -> None:
     # One unwrapped line, markup-escaped: messages carry file paths that must stay intact.
     console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     raise typer.Exit(2)
+
+
+def reachable(llm: "LLM", what: str) -> "LLM":
+    """`llm`, after one tiny call if it is remote: a model that cannot authenticate or connect
+    fails the command here (after the bounded retries), before anything is written as done."""
+    from stealthflow.llm import LLMCallError
+
+    if llm.backend.info.backend in ("litellm", "router"):
+        try:
+            llm.chat([{"role": "user", "content": "Reply with OK."}], max_new_tokens=1)
+        except LLMCallError as exc:
+            fail(f"{what} ({llm.backend.info.model_id}) did not answer: {str(exc).splitlines()[0][:300]}")
+    return llm
 
 
 @contextlib.contextmanager

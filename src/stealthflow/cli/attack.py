@@ -1,4 +1,4 @@
-"""`stealthflow attack FILE`: what an attacker infers from each profile or post."""
+"""`stealthflow attack TEXT|FILE|-`: what an attacker infers from each profile or post."""
 
 from __future__ import annotations
 
@@ -19,16 +19,18 @@ from stealthflow.cli.app import (
     fail,
     out,
     progress_bar,
+    reachable,
     settings_from,
     user_errors,
 )
-from stealthflow.data import ATTRIBUTES, load_input
+from stealthflow.cli.source import SourceArgument, source_profiles
+from stealthflow.data import ATTRIBUTES
 from stealthflow.llm.pool import LLMPool
 
 
 @app.command()
 def attack(
-    file: Annotated[Path, typer.Argument(help="plain text, or JSONL of profiles / {id, text} / {id, posts}")],
+    source: SourceArgument,
     attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
     config: ConfigOption = None,
@@ -42,9 +44,9 @@ def attack(
     if requested and (unknown := set(requested) - set(ATTRIBUTES)):
         fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
     with user_errors():
-        profiles = load_input(file)
+        _, profiles = source_profiles(source)
         pool = LLMPool(cache)
-        attacker = LLMAttacker(pool.get(settings.attacker_model()))
+        attacker = LLMAttacker(reachable(pool.get(settings.attacker_model()), "the attacker model"))
         judge = CorrectnessJudge()
         asked = [requested or list(p.labelled()) or list(ATTRIBUTES) for p in profiles]
         with progress_bar("attacking", len(profiles)) as progress:

@@ -18,6 +18,7 @@ from stealthflow.cli.app import (
     ModelOption,
     app,
     console,
+    explain,
     fail,
     out,
     progress_bar,
@@ -27,6 +28,8 @@ from stealthflow.cli.app import (
 from stealthflow.cli.generate import InsightsOption, split_names
 from stealthflow.evaluation.report import write_report
 from stealthflow.evaluation.runner import EvaluationError, run_evaluation
+from stealthflow.config import Settings
+from stealthflow.llm.config import ModelConfig
 from stealthflow.llm.pool import LLMPool
 from stealthflow.resources import split_path
 
@@ -80,9 +83,9 @@ def evaluate(
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
     # The evaluation attacker and judge are their own models; only generation knobs come from `model`.
     if attacker_model:
-        settings.attacker = settings.model.model_copy(update={"model": attacker_model, "adapter": None})
+        settings.attacker = _role_model(settings, attacker_model)
     if judge_model:
-        settings.judge = settings.model.model_copy(update={"model": judge_model, "adapter": None})
+        settings.judge = _role_model(settings, judge_model)
     if unknown := [m for m in settings.evaluation.methods if m not in method_names()]:
         fail(f"unknown methods {unknown}; choose from {', '.join(method_names())}")
     if unknown := [a for a in settings.evaluation.attackers if a not in attacker_names()]:
@@ -105,3 +108,11 @@ def evaluate(
     for attacker, (top1, _) in report.overall_accuracy.items():
         console.print(f"attacker {attacker}: top-1 accuracy on the originals {top1.format(2)} over {top1.n} attributes")
     console.print(f"wrote {out_dir}/table.md, table.csv, attributes.md, attack_accuracy.md, tradeoff.png, attack_accuracy.png")
+
+
+def _role_model(settings: Settings, spec: str) -> ModelConfig:
+    """An evaluation attacker/judge model: `spec` with the generation knobs of `model`."""
+    try:
+        return ModelConfig.model_validate({**settings.model.model_dump(), "model": spec, "adapter": None})
+    except ValueError as exc:
+        fail(explain(exc))

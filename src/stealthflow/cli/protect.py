@@ -8,6 +8,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,10 +19,13 @@ from stealthflow.cli.app import (
     CacheOption,
     ConfigOption,
     ModelOption,
+    RoundsOption,
     app,
     console,
+    explain,
     fail,
     progress_bar,
+    reachable,
     settings_from,
     user_errors,
 )
@@ -42,7 +46,7 @@ def _settings(config: Path | None, model: str | None, adapter: str | None, **pro
     try:
         settings.protect = settings.protect.model_validate({**settings.protect.model_dump(), **update})
     except ValueError as exc:
-        fail(str(exc))
+        fail(explain(exc))
     return settings
 
 
@@ -58,104 +62,199 @@ def _vault_errors() -> Iterator[None]:
             fail(str(exc))
 
 
+OutputOption = Annotated[Optional[str], typer.Option("--output", "-o", help="write here instead of stdout ('-' = stdout)")]
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of plain text")]
+
+
 @app.command()
 def protect(
-    input: Annotated[Path, typer.Option("--input", "-i", help='JSONL of {"id", "text"}', dir_okay=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="JSONL of {id, text, spans} (resumed if it exists)", dir_okay=False)],
+    source: Annotated[Optional[str], typer.Argument(metavar="[TEXT|FILE|-]", help="the text itself, a plain-text or JSONL file, or - for stdin", show_default=False)] = None,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} records (- = stdin)')] = None,
+    output: OutputOption = None,
+    json_output: JsonOption = False,
     session: SessionOption = "default",
     levels: Annotated[Optional[str], typer.Option(help="levels to mask, e.g. PL2,PL3,PL4 (PL4 is always masked)")] = None,
     style: Annotated[Optional[str], typer.Option(help="placeholder style: indexed (<EMAIL_1>) or hmac ([[EMAIL:3f81a2c9]])")] = None,
     rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: none, a method (standard, stealth) or a model spec")] = "none",
-    llm: Annotated[Optional[bool], typer.Option("--llm/--no-llm", help="run the LLM extractor after the deterministic recognizers")] = None,
+    rounds: RoundsOption = None,
+    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
     user: UserOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
     cache: CacheOption = None,
 ) -> None:
-    """Replace explicit PII by placeholders (kept in the encrypted vault), optionally rewrite."""
-    from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.records import finished_ids, read_records
-    from stealthflow.pipeline.rewrite import build_rewriter, rewrite_protected
+    """Replace explicit PII by placeholders (kept in the encrypted vault), optionally rewrite.
 
+    Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
+    (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
+    from stealthflow.cli.source import read_source
+    from stealthflow.pipeline.records import parse_records, read_records
+
+    if (source is None) == (input is None):
+        fail("give the text to protect (TEXT, FILE or -) or --input FILE.jsonl")
     settings = _settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, user=user)
+    if rounds is not None:
+        settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
     with _vault_errors():
-        records = read_records(input)
-        done = finished_ids(output)
-        todo = [r for r in records if r[0] not in done]
-        if done:
-            console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
-        pool = LLMPool(cache)
-        protector = Protector.from_settings(settings, pool)
-        rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
-        step = 16
-        secrets_found = rejected = 0
-        output.parent.mkdir(parents=True, exist_ok=True)
-        with progress_bar("protecting", len(todo)) as progress, output.open("a", encoding="utf-8") as handle:
-            for start in range(0, len(todo), step):
-                chunk = todo[start : start + step]
-                protected = protector.protect_many([text for _, text in chunk], session)
-                rows = [{"id": record_id, "text": p.text, "spans": [s.to_json() for s in p.spans]} for (record_id, _), p in zip(chunk, protected, strict=True)]
-                if rewriter is not None:
-                    outcomes = rewrite_protected(rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)])
-                    for row, outcome in zip(rows, outcomes, strict=True):
-                        row["text"], row["rewrite"] = outcome.text, outcome.to_json(rewrite)
-                        rejected += not outcome.accepted
-                for row, p in zip(rows, protected, strict=True):
-                    secrets_found += bool(p.warnings)
-                    for warning in p.warnings:
-                        console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
-                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-                handle.flush()
-                progress.advance(0, len(chunk))
+        if input is not None:
+            records = parse_records(sys.stdin.read(), "<stdin>") if input == "-" else read_records(Path(input))
+            text_mode = False
+        else:
+            read = read_source(source)
+            text_mode = not read.is_records
+            records = [(read.name, read.read_text())] if text_mode else read_records(read.path)
+        with _protection(settings, rewrite, cache) as run:
+            if text_mode:
+                _protect_text(run, records[0][1], session, output, json_output)
+            else:
+                _protect_records(run, records, session, output)
+
+
+@dataclass
+class _Run:
+    protector: object
+    rewriter: object | None
+    rewrite: str
+    secrets_found: int = 0
+    rejected: int = 0
+
+    def protect(self, items: list[tuple[str, str]], session: str) -> list[dict]:
+        """Rows `{id, text, spans[, rewrite]}` for (id, text) items; warnings go to stderr."""
+        from stealthflow.pipeline.rewrite import rewrite_protected
+
+        protected = self.protector.protect_many([text for _, text in items], session)
+        rows = [{"id": item_id, "text": p.text, "spans": [s.to_json() for s in p.spans]} for (item_id, _), p in zip(items, protected, strict=True)]
+        if self.rewriter is not None:
+            outcomes = rewrite_protected(self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)])
+            for row, outcome in zip(rows, outcomes, strict=True):
+                row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
+                self.rejected += not outcome.accepted
+        for row, p in zip(rows, protected, strict=True):
+            self.secrets_found += bool(p.warnings)
+            for warning in p.warnings:
+                console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
+            if p.warnings:
+                row["warnings"] = p.warnings
+        return rows
+
+
+@contextlib.contextmanager
+def _protection(settings: Settings, rewrite: str, cache: Path | None) -> Iterator[_Run]:
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.pipeline.rewrite import build_rewriter
+
+    pool = LLMPool(cache)
+    if settings.protect.uses_llm_extractor(settings.model.model):
+        reachable(pool.get(settings.model), "the PII extractor model")
+    protector = Protector.from_settings(settings, pool)
+    rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
+    if rewrite not in ("none", "ner-mask"):
+        reachable(pool.get(settings.model), "the rewrite model")
+    run = _Run(protector, rewriter, rewrite)
+    try:
+        yield run
+    finally:
         protector.close()
         pool.close()
-    console.print(f"wrote {len(todo)} protected texts to {output} (session {session!r})")
-    if rewriter is not None and rejected:
-        console.print(f"[yellow]{rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in each line's 'rewrite' field[/]")
-    if secrets_found:
-        console.print(f"[yellow]{secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
+    if run.rewriter is not None and run.rejected:
+        console.print(f"[yellow]{run.rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]")
+    if run.secrets_found:
+        console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
+
+
+def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:
+    row = run.protect([("text", text)], session)[0]
+    del row["id"]
+    if not json_output:
+        for span in row["spans"]:
+            console.print(f"masked {span['type']} ({span['level']}) as {span['placeholder']}", highlight=False)
+        if "rewrite" in row and not row["rewrite"]["accepted"]:
+            console.print(f"[yellow]rewrite rejected:[/] {row['rewrite']['reason']}")
+    _write(output, json.dumps(row, ensure_ascii=False) + "\n" if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
+
+
+def _protect_records(run: _Run, records: list[tuple[str, str]], session: str, output: str | None) -> None:
+    from stealthflow.pipeline.records import finished_ids
+
+    to_file = output not in (None, "-")
+    done = finished_ids(Path(output)) if to_file else set()
+    todo = [r for r in records if r[0] not in done]
+    if done:
+        console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
+    if to_file:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+    step = 16
+    with progress_bar("protecting", len(todo)) as progress, (Path(output).open("a", encoding="utf-8") if to_file else contextlib.nullcontext(sys.stdout)) as handle:
+        for start in range(0, len(todo), step):
+            for row in run.protect(todo[start : start + step], session):
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+            handle.flush()
+            progress.advance(0, len(todo[start : start + step]))
+    if to_file:
+        console.print(f"wrote {len(todo)} protected texts to {output} (session {session!r})")
+
+
+def _write(output: str | None, text: str) -> None:
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text, encoding="utf-8")
 
 
 @app.command()
 def restore(
     session: SessionOption,
-    input: Annotated[Optional[Path], typer.Option("--input", "-i", help='JSONL of {"id", "text"} replies', dir_okay=False)] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text, unresolved} JSONL here (default: stdout)")] = None,
-    stream: Annotated[bool, typer.Option("--stream", help="restore a streamed reply from stdin to stdout as it arrives")] = False,
+    source: Annotated[Optional[str], typer.Argument(metavar="[TEXT|FILE|-]", help="the reply itself, a plain-text or JSONL file, or - for stdin (restored as it arrives)", show_default=False)] = None,
+    input: Annotated[Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} replies (- = stdin)')] = None,
+    output: OutputOption = None,
+    json_output: JsonOption = False,
+    stream: Annotated[bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")] = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay."""
+    from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector, open_vault
-    from stealthflow.pipeline.records import read_records
+    from stealthflow.pipeline.records import parse_records, read_records
 
-    if stream == (input is not None):
-        fail("give either --input FILE or --stream (reads stdin)")
+    if stream:
+        source = source or "-"
+    if (source is None) == (input is None):
+        fail("give the reply to restore (TEXT, FILE or -) or --input FILE.jsonl")
     settings = _settings(config, None, None, user=user)
     with _vault_errors():
-        records = read_records(input) if input else []
         protector = Protector(settings.protect, open_vault(settings.protect))
-        if stream:
+        if input is not None:
+            records = parse_records(sys.stdin.read(), "<stdin>") if input == "-" else read_records(Path(input))
+            unresolved = _restore_records(protector, session, records, output)
+        elif source == "-" and not json_output and output in (None, "-"):
             unresolved = _restore_stdin(protector, session)
         else:
-            unresolved = _restore_records(protector, session, records, output)
+            read = read_source(source)
+            if read.is_records:
+                unresolved = _restore_records(protector, session, read_records(read.path), output)
+            else:
+                result = protector.restore(read.read_text(), session)
+                unresolved = result.unresolved
+                body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
+                _write(output, json.dumps(body, ensure_ascii=False) + "\n" if json_output else result.text + ("" if result.text.endswith("\n") else "\n"))
         protector.close()
     if unresolved:
         console.print(f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}")
 
 
-def _restore_records(protector, session: str, records: list[tuple[str, str]], output: Path | None) -> list[str]:
+def _restore_records(protector, session: str, records: list[tuple[str, str]], output: str | None) -> list[str]:
     unresolved, lines = [], []
     for record_id, text in records:
         result = protector.restore(text, session)
         unresolved += result.unresolved
         lines.append(json.dumps({"id": record_id, "text": result.text, "unresolved": result.unresolved}, ensure_ascii=False))
-    if output:
-        output.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    _write(output, "".join(line + "\n" for line in lines))
+    if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")
-    else:
-        sys.stdout.write("".join(line + "\n" for line in lines))
     return unresolved
 
 

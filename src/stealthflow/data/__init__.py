@@ -1,7 +1,7 @@
 """Labelled profiles and user input, loaded into one typed model."""
 
 from stealthflow.data.attributes import ATTRIBUTES, OPTIONS, Attribute
-from stealthflow.data.loader import DataError, load_input, load_labelled, load_profiles
+from stealthflow.data.loader import DataError, load_input, load_labelled, load_profiles, profile_from_text
 from stealthflow.data.schema import AttributeLabel, Comment, Profile
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "load_input",
     "load_labelled",
     "load_profiles",
+    "profile_from_text",
 ]

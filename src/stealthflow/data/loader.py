@@ -57,11 +57,15 @@ def load_input(path: str | Path) -> list[Profile]:
     path = Path(path)
     if path.suffix.lower() in {".jsonl", ".json"}:
         return load_profiles(path)
-    text = _read(path)
+    return [profile_from_text(_read(path), path.stem, where=str(path))]
+
+
+def profile_from_text(text: str, profile_id: str, where: str = "the input") -> Profile:
+    """One profile from plain text: each paragraph (blank-line separated) is a post."""
     paragraphs = [p.strip() for p in text.replace("\r\n", "\n").split("\n\n") if p.strip()]
     if not paragraphs:
-        raise DataError(f"{path}: the file holds no text")
-    return [Profile(id=path.stem, comments=[Comment(text=p) for p in paragraphs])]
+        raise DataError(f"{where} holds no text")
+    return Profile(id=profile_id, comments=[Comment(text=p) for p in paragraphs])
 
 
 def iter_profiles(path: str | Path) -> Iterator[Profile]:

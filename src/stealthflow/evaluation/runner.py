@@ -90,7 +90,10 @@ def _check_resumable(out: Path, settings: Settings) -> None:
     # Everything but the choice of methods and profiles decides the numbers already on disk.
     fingerprint = settings.model_dump(mode="json", exclude={"evaluation": {"methods", "limit", "chunk_size"}})
     path = out / RUN_FILE
-    if path.exists():
+    # Settings count once a result was written under them: a run that failed before that
+    # (a typo, a missing key) leaves nothing to protect, and the corrected command goes on.
+    has_results = any(p.stat().st_size > 0 for p in out.glob("*.jsonl"))
+    if path.exists() and has_results:
         saved = json.loads(path.read_text(encoding="utf-8"))
         if saved != fingerprint:
             changed = sorted(k for k in set(saved) | set(fingerprint) if saved.get(k) != fingerprint.get(k))

@@ -10,11 +10,17 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stealthflow.llm.base import GenerationParams
+
+
+# `embedded`, `router`, a backend prefix (`hf:`, `vllm:`, `llamacpp:`, a plugin's `name:`) or a
+# litellm `provider/name`: a bare word is a typo (`--rewrite stealht`), not a model to call.
+_MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
 
 
 class ModelConfig(BaseModel):
@@ -38,6 +44,15 @@ class ModelConfig(BaseModel):
     concurrency: int = Field(8, ge=1)
     timeout: float = 120.0
     max_retries: int = Field(2, ge=0, le=10)
+
+    @field_validator("model")
+    @classmethod
+    def _looks_like_a_model_spec(cls, value: str) -> str:
+        if not _MODEL_SPEC.match(value):
+            raise ValueError(
+                f"{value!r} is not a model spec: use embedded, hf:PATH, vllm:NAME, llamacpp:PATH or a litellm provider/name (e.g. deepseek/deepseek-chat)"
+            )
+        return value
 
     def generation_params(self) -> GenerationParams:
         return GenerationParams(

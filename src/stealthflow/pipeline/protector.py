@@ -73,7 +73,7 @@ class Protector:
         from stealthflow.placeholders.recognizers import build_recognizers
 
         config = settings.protect
-        extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.llm_extractor else None
+        extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.uses_llm_extractor(settings.model.model) else None
         return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers), extractor))
 
     # -- protect ------------------------------------------------------------------------

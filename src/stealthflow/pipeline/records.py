@@ -10,25 +10,29 @@ from stealthflow.data import DataError
 
 
 def read_records(path: Path) -> list[tuple[str, str]]:
-    records, seen = [], set()
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        return parse_records(path.read_text(encoding="utf-8"), str(path))
     except FileNotFoundError:
         raise DataError(f"{path}: no such file") from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    for lineno, line in enumerate(lines, start=1):
+
+
+def parse_records(text: str, where: str) -> list[tuple[str, str]]:
+    """`{"id", "text"}` records from JSONL text; errors name `where:LINE`."""
+    records, seen = [], set()
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise DataError(f"{where}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
-            raise DataError(f"{path}:{lineno}: expected an object with 'id' and a string 'text'")
+            raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
         record_id = str(record["id"])
         if record_id in seen:
-            raise DataError(f"{path}:{lineno}: duplicate id {record_id!r}")
+            raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
         seen.add(record_id)
         records.append((record_id, record["text"]))
     return records

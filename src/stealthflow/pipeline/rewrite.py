@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from stealthflow.anonymize.methods import Method, ProgressCallback, build_method, method_names
 from stealthflow.config import Settings
 from stealthflow.data.schema import Comment, Profile
+from stealthflow.llm.config import ModelConfig
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.restore import restore_text
 
@@ -39,7 +40,11 @@ def build_rewriter(name: str, settings: Settings, pool: LLMPool) -> Method:
     """A registered method by name; any other value is a model spec run with `standard`."""
     if name in method_names():
         return build_method(name, settings, pool)
-    return build_method("standard", settings.model_copy(update={"model": settings.model.model_copy(update={"model": name})}), pool)
+    try:
+        model = ModelConfig.model_validate({**settings.model.model_dump(), "model": name})
+    except ValueError:
+        raise ValueError(f"unknown rewrite {name!r}: use none, a method ({', '.join(method_names())}) or a model spec (embedded, hf:PATH, vllm:NAME, provider/name)") from None
+    return build_method("standard", settings.model_copy(update={"model": model}), pool)
 
 
 def rewrite_protected(

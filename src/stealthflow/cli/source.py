@@ -1,0 +1,63 @@
+"""What a command reads: literal text, a file, or `-` for standard input.
+
+`stealthflow protect "My email is ..."`, `echo ... | stealthflow protect -` and
+`stealthflow protect post.txt` all work; a `.jsonl`/`.json` file holds records.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from stealthflow.data import DataError, Profile, load_input, profile_from_text
+
+SourceArgument = Annotated[
+    str, typer.Argument(metavar="TEXT|FILE|-", help="the text itself, a file (plain text, or JSONL records), or - for stdin", show_default=False)
+]
+RECORD_SUFFIXES = {".jsonl", ".json"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Either `text` (literal or stdin) or `path` (a file)."""
+
+    text: str | None = None
+    path: Path | None = None
+
+    @property
+    def is_records(self) -> bool:
+        return self.path is not None and self.path.suffix.lower() in RECORD_SUFFIXES
+
+    @property
+    def name(self) -> str:
+        return self.path.stem if self.path else "text"
+
+    def read_text(self) -> str:
+        if self.text is not None:
+            return self.text
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"{self.path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_source(value: str) -> Source:
+    if value == "-":
+        return Source(text=sys.stdin.read())
+    path = Path(value)
+    # A short argument naming an existing file is that file; anything else is the text itself.
+    if "\n" not in value and len(value) < 4096 and path.is_file():
+        return Source(path=path)
+    return Source(text=value)
+
+
+def source_profiles(value: str) -> tuple[Source, list[Profile]]:
+    """The profiles in a source: JSONL records, or one profile whose paragraphs are posts."""
+    source = read_source(value)
+    if source.path is not None:
+        return source, load_input(source.path)
+    return source, [profile_from_text(source.text, source.name)]

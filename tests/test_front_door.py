@@ -1,0 +1,117 @@
+"""A newcomer's first hour: text in and out, fast answers, clear errors, any directory.
+
+Most tests run the installed `stealthflow` command in a subprocess from a temporary
+directory (not the repository), as a user would; the vault lives in that directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stealthflow.evaluation.runner import run_evaluation
+from stealthflow.placeholders.keys import new_secret
+
+STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
+POST = "Hi, I'm at anna.berg@example.org and my AWS key is AKIAIOSFODNN7EXAMPLE."
+
+
+@pytest.fixture
+def home(tmp_path):
+    """Environment of a user whose vault and key live under tmp_path; cwd is tmp_path."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env["STEALTHFLOW_VAULT_KEY"] = new_secret()
+    return env
+
+
+def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([STEALTHFLOW, *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
+    protected = run(["protect", "-", "--session", "chat"], home, tmp_path, stdin=POST)
+    assert protected.returncode == 0, protected.stderr
+    assert "anna.berg@example.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
+    assert "<EMAIL_1>" in protected.stdout
+    assert "masked EMAIL" in protected.stderr and "rotate" in protected.stderr  # spans and warnings on stderr
+
+    restored = run(["restore", "--session", "chat", "-"], home, tmp_path, stdin=protected.stdout)
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stdout.rstrip("\n") == POST
+
+
+def test_text_argument_json_output_and_jsonl_through_pipes(home, tmp_path):
+    as_json = run(["protect", POST, "--json", "--session", "s"], home, tmp_path)
+    assert as_json.returncode == 0, as_json.stderr
+    body = json.loads(as_json.stdout)
+    assert {span["type"] for span in body["spans"]} >= {"EMAIL"} and "<EMAIL_1>" in body["text"]
+
+    records = json.dumps({"id": "a", "text": POST}) + "\n"
+    piped = run(["protect", "-i", "-", "-o", "-", "--session", "s"], home, tmp_path, stdin=records)
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["text"] == body["text"]  # same value, same placeholder
+
+    plain_file = tmp_path / "post.txt"
+    plain_file.write_text(POST + "\n")
+    from_file = run(["protect", str(plain_file), "--session", "s"], home, tmp_path)
+    assert from_file.returncode == 0 and from_file.stdout.strip() == body["text"].strip()
+
+
+def test_a_typo_in_a_method_or_model_is_an_error_listing_the_choices(home, tmp_path):
+    typo = run(["protect", "hello", "--rewrite", "stealht"], home, tmp_path)
+    assert typo.returncode == 2 and "stealth" in typo.stderr and "Provider List" not in typo.stderr + typo.stdout
+    typo = run(["anonymize", "hello", "--method", "stealht"], home, tmp_path)
+    assert typo.returncode == 2 and "unknown method" in typo.stderr
+    model = run(["attack", "hello", "--model", "deepseek"], home, tmp_path)
+    assert model.returncode == 2 and "not a model spec" in model.stderr
+
+
+def test_a_bad_setting_is_one_readable_line_per_field(home, tmp_path):
+    result = run(["protect", "hello", "--levels", "PL9"], home, tmp_path)
+    assert result.returncode == 2
+    assert "levels: not a privacy level" in result.stderr
+    assert "pydantic" not in result.stderr and "http" not in result.stderr
+
+
+def test_version_help_and_methods_answer_without_heavy_imports(home, tmp_path):
+    version = run(["--version"], home, tmp_path)
+    assert version.returncode == 0 and version.stdout.startswith("stealthflow ")
+    probe = (
+        "import sys; from stealthflow.cli import app; from stealthflow.anonymize import method_names; "
+        "names = method_names(); heavy = [m for m in ('torch', 'transformers', 'langgraph', 'litellm', 'presidio_analyzer') if m in sys.modules]; "
+        "print(names, heavy)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "'stealth'" in result.stdout and result.stdout.rstrip().endswith("[]")  # no heavy module imported
+
+
+def test_commands_find_the_bundled_data_from_any_directory(home, tmp_path):
+    result = run(["attacker", "eval", "--limit", "3", "--no-cache"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "data/test.jsonl (3 profiles)" in result.stdout
+    assert not [p for p in tmp_path.rglob("*") if p.suffix in (".jsonl", ".json")]  # nothing written where it ran
+
+
+def test_a_failed_evaluate_can_be_rerun_into_the_same_out(tmp_path, repo):
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
+
+    data = tmp_path / "two.jsonl"
+    data.write_text("\n".join((repo / "data/test.jsonl").read_text().splitlines()[:2]) + "\n")
+    out = tmp_path / "eval"
+    broken = Settings.model_validate({"evaluation": {"methods": ["ner-mask"], "data": str(data), "attackers": ["nope"]}})
+    with pytest.raises(ValueError, match="unknown attackers"):
+        run_evaluation(broken, LLMPool(), out)
+    assert (out / "run.json").exists()  # the failed run left its settings behind...
+    fixed = broken.model_copy(update={"evaluation": broken.evaluation.model_copy(update={"attackers": ["classifier"], "llm_judge": False})})
+    fixed = fixed.model_copy(update={"judge": fixed.model.model_copy(update={"model": "openai/unused"})})
+    evaluation = run_evaluation(fixed, LLMPool(), out)  # ...but no result, so the corrected command goes on
+    assert len((out / "originals.jsonl").read_text().splitlines()) == 2
+    assert evaluation.failed == {} or "scoring (ner-mask)" in evaluation.failed
