@@ -1,7 +1,9 @@
 """The Python API: `protect`, `restore`, `restore_stream`.
 
-Without a `protector`, one is built once from the default settings (`stealthflow.config`)
-and reused: the user's vault, the default policy, and the LLM extractor on the default model.
+Without a `protector`, one is built from the default settings (`stealthflow.config`) and
+reused: the user's vault, the default policy, the deterministic recognizers (and the PII
+tagger), and the LLM extractor only when the configured model is not the embedded one.
+`llm_extractor=` turns the extractor on or off for a call, as `--llm-extractor/--no-llm` do.
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from stealthflow.placeholders.restore import RestoreResult
 
 
 @cache
-def default_protector() -> Protector:
-    return Protector.from_settings(load_settings())
+def default_protector(llm_extractor: bool | None = None) -> Protector:
+    settings = load_settings()
+    if llm_extractor is not None:
+        settings.protect = settings.protect.model_copy(update={"llm_extractor": llm_extractor})
+    return Protector.from_settings(settings)
 
 
-def protect(text: str, *, session: str, protector: Protector | None = None) -> Protected:
+def protect(text: str, *, session: str, protector: Protector | None = None, llm_extractor: bool | None = None) -> Protected:
     """Replace explicit PII in `text` by placeholders issued to `session`."""
-    return (protector or default_protector()).protect(text, session)
+    return (protector or default_protector(llm_extractor)).protect(text, session)
 
 
 def restore(text: str, *, session: str, protector: Protector | None = None) -> RestoreResult:
