@@ -72,6 +72,16 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def print_markdown(text: str) -> None:
+    """Render markdown (tables) on a terminal; write it raw when stdout is a pipe or a file."""
+    if out.is_terminal:
+        from rich.markdown import Markdown
+
+        out.print(Markdown(text))
+    else:
+        out.file.write(text if text.endswith("\n") else text + "\n")
+
+
 def reachable(llm: "LLM", what: str) -> "LLM":
     """`llm`, after one tiny call if it is remote: a model that cannot authenticate or connect
     fails the command here (after the bounded retries), before anything is written as done."""

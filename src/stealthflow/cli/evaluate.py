@@ -20,7 +20,7 @@ from stealthflow.cli.app import (
     console,
     explain,
     fail,
-    out,
+    print_markdown,
     progress_bar,
     settings_from,
     user_errors,
@@ -104,7 +104,7 @@ def evaluate(
                 console.print(f"[yellow]warning:[/] {step}: {len(ids)} profiles failed (model calls kept failing); rerun the same command to retry them")
     finally:
         pool.close()
-    out.print((out_dir / "table.md").read_text(encoding="utf-8"), markup=False, highlight=False)
+    print_markdown((out_dir / "table.md").read_text(encoding="utf-8"))
     for attacker, (top1, _) in report.overall_accuracy.items():
         console.print(f"attacker {attacker}: top-1 accuracy on the originals {top1.format(2)} over {top1.n} attributes")
     console.print(f"wrote {out_dir}/table.md, table.csv, attributes.md, attack_accuracy.md, tradeoff.png, attack_accuracy.png")

@@ -16,6 +16,7 @@ from stealthflow.cli.app import (
     console,
     fail,
     out,
+    print_markdown,
     progress_bar,
     settings_from,
     user_errors,
@@ -166,7 +167,7 @@ def compare(
             fail(f"{item!r}: expected NAME=DIR with DIR an evaluate out dir (originals.jsonl)")
         named[name] = Path(directory)
     table = comparison_table(named, method)
-    out.print(table, markup=False, highlight=False)
+    print_markdown(table)
     if output:
         output.write_text(table, encoding="utf-8")
 
@@ -196,6 +197,6 @@ def attack_eval(
         finally:
             pool.close()
     summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"
-    out.print(table + "\n\n" + summary, markup=False, highlight=False)
+    print_markdown(table + "\n\n" + summary)
     if output:
         output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")
