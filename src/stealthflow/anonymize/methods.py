@@ -41,6 +41,7 @@ _METHODS: dict[str, MethodFactory] = {}
 # since some pull heavy dependencies (torch, langgraph).
 _BUILTIN_MODULES = {
     "aa": "stealthflow.workflow.methods",
+    "local": "stealthflow.anonymize.local",
     "ner-mask": "stealthflow.anonymize.ner_mask",
     "standard": "stealthflow.anonymize.standard",
     "stealth": "stealthflow.workflow.methods",

@@ -39,6 +39,9 @@ class TextScore(BaseModel):
     readability: float | None = None
     meaning: float | None = None
     hallucination: int | None = None
+    # Evidence spans of the original (phrases the strong attacker quoted) still in this text.
+    evidence_kept: int = 0
+    evidence_total: int = 0
 
 
 class OriginalRecord(BaseModel):

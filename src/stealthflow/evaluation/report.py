@@ -32,7 +32,7 @@ from stealthflow.evaluation.records import OriginalRecord, ScoreRecord, TextScor
 from stealthflow.evaluation.runner import Evaluation
 
 ORIGINAL = "original"
-TABLE_COLUMNS = ("Anonymity", "Progress", "BLEU", "ROUGE-1", "ROUGE-L", "Readability", "Meaning", "Score_Utility", "Hallucination")
+TABLE_COLUMNS = ("Anonymity", "Evidence", "Progress", "BLEU", "ROUGE-1", "ROUGE-L", "Readability", "Meaning", "Score_Utility", "Hallucination")
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,8 @@ def method_row(
     meaning = [t.meaning for t in texts]
     figures = {
         "Anonymity": metrics.share(protected, totals),
+        # Share of the strong attacker's evidence spans still in the text (lower is better).
+        "Evidence": metrics.share([t.evidence_kept for t in texts], [t.evidence_total for t in texts]),
         "Progress": metrics.share(progressed, totals),
         "BLEU": metrics.mean(bleu),
         "ROUGE-1": metrics.mean(rouge1),
@@ -108,7 +110,7 @@ def original_row(attacker: str, originals: dict[str, OriginalRecord], attribute:
     """The untouched text as a method: its Anonymity is 1 − the attacker's top-1 accuracy."""
     records = [ScoreRecord(profile_id=pid, method=ORIGINAL, rounds=[o.score]) for pid, o in originals.items()]
     row = method_row(ORIGINAL, attacker, originals, records, attribute=attribute)
-    exact = {"BLEU", "ROUGE-1", "ROUGE-L", "Score_Utility"}  # identical text: 1 by definition, not judged
+    exact = {"BLEU", "ROUGE-1", "ROUGE-L", "Score_Utility", "Evidence"}  # identical text: 1 by definition, not judged
     figures = {k: (Estimate(1.0, 1.0, 1.0, row.profiles) if k in exact else v if k in {"Anonymity", "Progress"} else Estimate.missing()) for k, v in row.figures.items()}
     return Row(ORIGINAL, attacker, 0, figures, row.attributes, row.profiles, row.no_guess, 0)
 

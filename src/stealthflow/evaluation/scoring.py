@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from stealthflow.attack import Attacker, CorrectnessJudge
 from stealthflow.data import Profile
+from stealthflow.data.evidence import locate_evidence
+from stealthflow.evaluation.evidence import span_survives, words
 from stealthflow.evaluation.records import AttackScore, TextScore
 from stealthflow.utility import UtilityJudge, lexical_utility
 
@@ -53,6 +55,8 @@ class Scorer:
                 scores.append(None)
                 continue
             lexical = lexical_utility(profile.text, text)
+            spans = [span.text for span in locate_evidence(profile).spans]
+            tokens = words(text)
             scores.append(
                 TextScore(
                     round=round_,
@@ -63,6 +67,8 @@ class Scorer:
                     readability=judgement.readability,
                     meaning=judgement.meaning,
                     hallucination=judgement.hallucination,
+                    evidence_kept=sum(span_survives(span, tokens) for span in spans),
+                    evidence_total=len(spans),
                 )
             )
         return scores

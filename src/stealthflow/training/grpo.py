@@ -17,10 +17,11 @@ from stealthflow.training.models import base_model_path, configure_torch, load_b
 from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
-from stealthflow.training.rewards import AnonymizationReward
+from stealthflow.training.rewards import AnonymizationReward, ClassifierDrop, EvidenceReward
 from stealthflow.training.stage import already_finished, dataset_dir, train_and_save
 
 REWARD_CURVES = ["reward_mean", "anonymity_mean", "utility_mean", "attacker_accuracy"]
+EVIDENCE_CURVES = ["reward_mean", "evidence_removed_mean", "classifier_drop_mean", "utility_mean", "zero_variance_groups"]
 
 
 def attacker_config(recipe: Recipe) -> ModelConfig:
@@ -38,7 +39,7 @@ def attacker_config(recipe: Recipe) -> ModelConfig:
     )
 
 
-def _step_tracker(reward: AnonymizationReward):
+def _step_tracker(reward: AnonymizationReward | EvidenceReward):
     from transformers import TrainerCallback
 
     class StepTracker(TrainerCallback):
@@ -109,14 +110,32 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
     if already_finished(out, on_skip):
         return adapter
     out.mkdir(parents=True, exist_ok=True)
-    attacker_llm = build_llm(attacker_config(recipe))
-    reward = AnonymizationReward(
-        LLMAttacker(attacker_llm), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl", min_utility=recipe.grpo.min_utility
-    )
+    if recipe.grpo.reward == "evidence":
+        reward, curves, closing, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, None, {"reward": "evidence"}
+    else:
+        closing = build_llm(attacker_config(recipe))
+        reward = AnonymizationReward(LLMAttacker(closing), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl", min_utility=recipe.grpo.min_utility)
+        curves, judge = REWARD_CURVES, {"attacker": attacker_config(recipe).model_dump()}
     try:
         facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
     finally:
-        attacker_llm.close()
-    plot_curves(read_jsonl(out / "rewards.jsonl"), "step", REWARD_CURVES, out / "rewards.png", f"GRPO reward ({recipe.name})")
-    save_run_info(out, recipe, stage="grpo", attacker=attacker_config(recipe).model_dump(), **facts)
+        if closing is not None:
+            closing.close()
+    plot_curves(read_jsonl(out / "rewards.jsonl"), "step", curves, out / "rewards.png", f"GRPO reward ({recipe.name})")
+    save_run_info(out, recipe, stage="grpo", **judge, **facts)
     return adapter
+
+
+def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
+    """The per-post reward, with the shipped classifier attacker over the train profiles."""
+    from stealthflow.attack.classifier import StylometricClassifier
+    from stealthflow.attack.embeddings import SentenceEmbedder
+    from stealthflow.data import load_profiles
+    from stealthflow.resources import split_path
+
+    settings = recipe.grpo
+    drop = None
+    if settings.classifier_weight > 0:
+        profiles = {p.id: p for p in load_profiles(split_path("train"))}
+        drop = ClassifierDrop(StylometricClassifier.load(), SentenceEmbedder(), profiles)
+    return EvidenceReward(drop, settings.reward_lambda, settings.classifier_weight, settings.num_generations, out / "rewards.jsonl", settings.min_utility)

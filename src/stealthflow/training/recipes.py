@@ -61,7 +61,15 @@ class GRPOSettings(_Section):
     )
     temperature: float = Field(1.0, gt=0)
     beta: float = Field(0.0, ge=0, description="KL weight; 0 = no reference model")
-    reward_lambda: float = Field(0.5, ge=0, le=1, description="reward = λ·anonymity + (1-λ)·utility")
+    reward: Literal["attack", "evidence"] = Field(
+        "attack",
+        description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
+        "evidence: per post, the share of the strong attacker's evidence removed (+ classifier_weight x the classifier's drop)",
+    )
+    classifier_weight: float = Field(
+        0.5, ge=0, le=1, description="evidence reward: weight of the classifier attacker's probability drop in the privacy term"
+    )
+    reward_lambda: float = Field(0.5, ge=0, le=1, description="reward = λ·privacy + (1-λ)·utility")
     min_utility: float = Field(
         0.1, ge=0, le=1, description="a rewrite keeping less of its input (mean BLEU/ROUGE) is garbled: reward 0"
     )

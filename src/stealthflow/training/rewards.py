@@ -73,7 +73,10 @@ class AnonymizationReward:
         self.log_path = log_path
         self.step = 0  # set by the trainer callback, for the log
 
-    def score(self, texts: list[str], source_texts: list[str], labels: list[dict[str, str]]) -> list[RewardParts]:
+    def screen(self, texts: list[str], source_texts: list[str]) -> tuple[list, list[RewardParts | None], dict[int, float]]:
+        """Parse each completion; settle the unreadable (0), copies (no privacy credit) and the
+        garbled (0). Returns (rewrites, parts with None where privacy is still to be measured,
+        utility of those)."""
         rewrites = [parse_rewrite(t, s) for t, s in zip(texts, source_texts, strict=True)]
         parts: list[RewardParts | None] = [None] * len(texts)
         utilities: dict[int, float] = {}
@@ -86,6 +89,10 @@ class AnonymizationReward:
                 parts[i] = RewardParts(0.0, 0.0, utility, parsed=True, copied=False, garbled=True)
             else:
                 utilities[i] = utility
+        return rewrites, parts, utilities
+
+    def score(self, texts: list[str], source_texts: list[str], labels: list[dict[str, str]]) -> list[RewardParts]:
+        rewrites, parts, utilities = self.screen(texts, source_texts)
         to_attack = list(utilities)
         results = self.attacker.attack_many([rewrites[i].text for i in to_attack], [list(labels[i]) for i in to_attack])
         for i, result in zip(to_attack, results, strict=True):
@@ -113,10 +120,13 @@ class AnonymizationReward:
         self._log(parts)
         return [p.reward for p in parts]
 
-    def _log(self, parts: list[RewardParts]) -> None:
+    def _log(self, parts: list[RewardParts], group_size: int | None = None, **extra: float | None) -> None:
         if self.log_path is None or not parts:
             return
         rewards = [p.reward for p in parts]
+        if group_size:  # trl lays out each prompt's completions next to each other
+            groups = [rewards[i : i + group_size] for i in range(0, len(rewards), group_size)]
+            extra["zero_variance_groups"] = statistics.fmean(max(g) == min(g) for g in groups)
         attacked = sum(p.attacked for p in parts)
         record = {
             "step": self.step,
@@ -129,6 +139,85 @@ class AnonymizationReward:
             "parsed_share": statistics.fmean(p.parsed for p in parts),
             "copied_share": statistics.fmean(p.copied for p in parts),
             "garbled_share": statistics.fmean(p.garbled for p in parts),
+            **extra,
         }
         with self.log_path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
+
+
+class EvidenceReward(AnonymizationReward):
+    """The per-post reward: λ·privacy + (1 − λ)·utility on one comment.
+
+    privacy = (1 − w)·(share of the comment's evidence spans that no longer survive, see
+    `stealthflow.evaluation.evidence`) + w·(relative drop of the classifier attacker's
+    probability for the true class when this comment is replaced in its profile), w =
+    `classifier_weight` (the evidence term alone where the classifier covers no labelled
+    attribute). Unreadable, garbled and copied completions are settled as in the parent.
+    """
+
+    __name__ = "evidence"
+
+    def __init__(self, classifier_drop: "ClassifierDrop | None", reward_lambda: float = 0.5, classifier_weight: float = 0.5, group_size: int | None = None, log_path: Path | None = None, min_utility: float = 0.1):
+        super().__init__(attacker=None, reward_lambda=reward_lambda, log_path=log_path, min_utility=min_utility)
+        self.classifier_drop = classifier_drop
+        self.classifier_weight = classifier_weight if classifier_drop is not None else 0.0
+        self.group_size = group_size
+
+    def score_posts(self, texts: list[str], sources: list[str], evidence: list[list[str]], where: list[tuple[str, int]]) -> list[tuple[RewardParts, float, float | None]]:
+        from stealthflow.evaluation.evidence import evidence_survival
+
+        rewrites, parts, utilities = self.screen(texts, sources)
+        scored = []
+        for i, part in enumerate(parts):
+            if part is not None:
+                scored.append((part, 0.0, None))
+                continue
+            removed = 1.0 - (evidence_survival(evidence[i], rewrites[i].text) or 0.0)
+            drop = self.classifier_drop.drop(*where[i], rewrites[i].text) if self.classifier_drop else None
+            privacy = removed if drop is None else (1 - self.classifier_weight) * removed + self.classifier_weight * drop
+            scored.append((self._combine(privacy, utilities[i], copied=False), removed, drop))
+        return scored
+
+    def __call__(self, prompts, completions, completion_ids=None, *, source_text, evidence, profile_id, comment_index, **_columns) -> list[float]:
+        scored = self.score_posts([completion_text(c) for c in completions], list(source_text), list(evidence), list(zip(profile_id, comment_index)))
+        drops = [d for _, _, d in scored if d is not None]
+        self._log(
+            [p for p, _, _ in scored],
+            self.group_size,
+            evidence_removed_mean=statistics.fmean(r for _, r, _ in scored),
+            classifier_drop_mean=statistics.fmean(drops) if drops else None,
+        )
+        return [p.reward for p, _, _ in scored]
+
+
+class ClassifierDrop:
+    """How much replacing one comment lowers the classifier attacker's probability of the truth."""
+
+    def __init__(self, classifier, embedder, profiles: dict):
+        self.classifier = classifier
+        self.embedder = embedder
+        self.profiles = profiles  # id -> Profile (the train split)
+        self._lines: dict[str, object] = {}
+
+    def drop(self, profile_id: str, comment_index: int, new_comment: str) -> float | None:
+        import numpy as np
+
+        from stealthflow.attack.classifier import classes_for, normalise_label
+
+        profile = self.profiles[profile_id]
+        if profile_id not in self._lines:
+            self._lines[profile_id] = self.embedder.embed_lines([c.text for c in profile.comments])
+        lines = self._lines[profile_id]
+        replaced = lines.copy()
+        replaced[comment_index] = self.embedder.embed_lines([new_comment])[0]
+        before, after = lines.mean(0, keepdims=True), replaced.mean(0, keepdims=True)
+        drops = []
+        for attribute, label in profile.labelled().items():
+            cls = normalise_label(attribute, label.estimate) if attribute in self.classifier.attributes else None
+            if cls is None:
+                continue
+            column = classes_for(attribute).index(cls)
+            p_before = self.classifier.probabilities(attribute, before)[0, column]
+            p_after = self.classifier.probabilities(attribute, after)[0, column]
+            drops.append(float(np.clip((p_before - p_after) / max(p_before, 1e-6), 0.0, 1.0)))
+        return sum(drops) / len(drops) if drops else None

@@ -1,0 +1,107 @@
+"""The `local` method: rewrite post by post, offline — the cue tagger marks the phrases that
+give the author away, the local model (the embedded SmolLM2 with the shipped LoRA adapter, or
+any `--model`) rewrites each post with those phrases named in a short prompt, batched.
+
+A post without cues is left as it is. When the model's answer is unreadable, keeps too little
+of the post, or removes none of the marked phrases, the phrases are deleted deterministically
+instead, so every marked phrase is acted on. `details["changes"]` lists, per post, the phrases
+that are gone and the attribute each pointed to (the risk report prints them).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
+from stealthflow.anonymize.output import parse_rewrite
+from stealthflow.data.schema import Profile
+from stealthflow.evaluation.evidence import span_survives
+from stealthflow.harvest.posts import delete_spans, post_messages
+from stealthflow.llm import LLM
+from stealthflow.resources import resource_dir
+from stealthflow.tagging import SpanTagger, TaggedSpan
+
+ADAPTER = "local-anonymizer"
+MIN_UTILITY = 0.4  # a rewrite keeping less of the post (mean BLEU/ROUGE) is not an edit of it
+# Placeholders from `protect` are not cues: deleting one would lose a value.
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
+
+
+def shipped_adapter() -> Path | None:
+    path = resource_dir("models") / ADAPTER
+    return path if (path / "adapter_config.json").exists() else None
+
+
+class LocalAnonymizer:
+    name = "local"
+
+    def __init__(self, llm: LLM | None, tagger: SpanTagger):
+        self.llm = llm  # None: deterministic deletion only
+        self.tagger = tagger
+
+    def cues(self, posts: list[str]) -> list[list[TaggedSpan]]:
+        tagged = self.tagger.tag_many(posts)
+        return [[s for s in spans if not _inside_placeholder(post, s)] for post, spans in zip(posts, tagged, strict=True)]
+
+    def rewrite_posts(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
+        """Per post: (new text, changes, how: unchanged | model | fallback)."""
+        from stealthflow.utility import lexical_utility
+
+        cues = self.cues(posts)
+        todo = [i for i, spans in enumerate(cues) if spans]
+        answers = {}
+        if self.llm is not None and todo:
+            prompts = [post_messages(posts[i], [(posts[i][s.start : s.end], s.label) for s in cues[i]]) for i in todo]
+            answers = dict(zip(todo, self.llm.chat_many(prompts), strict=True))
+        results = []
+        for i, post in enumerate(posts):
+            spans = cues[i]
+            if not spans:
+                results.append((post, [], "unchanged"))
+                continue
+            phrases = [(post[s.start : s.end], s.label) for s in spans]
+            rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
+            gone = [(p, a) for p, a in phrases if rewrite is not None and not span_survives(p, rewrite.text)]
+            usable = rewrite is not None and rewrite.parsed and gone and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY
+            if usable:
+                text, how = rewrite.text, "model"
+            else:
+                text, how, gone = delete_spans(post, [(s.start, s.end) for s in spans]) or post, "fallback", phrases
+            changes = [{"post": i, "phrase": p, "attribute": a, "by": how} for p, a in dict.fromkeys(gone)]
+            results.append((text, changes, how))
+        return results
+
+    def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
+        posts = [c.text for p in profiles for c in p.comments]
+        rewritten = self.rewrite_posts(posts)
+        results, cursor = [], 0
+        for profile in profiles:
+            mine = rewritten[cursor : cursor + len(profile.comments)]
+            cursor += len(profile.comments)
+            changes = [dict(change, post=index) for index, (_, post_changes, _) in enumerate(mine) for change in post_changes]
+            text = "\n".join(new for new, _, _ in mine)
+            how = [h for _, _, h in mine]
+            details = {"changes": changes, "posts_changed": sum(h != "unchanged" for h in how), "fallback_posts": how.count("fallback")}
+            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details))
+        if on_progress:
+            on_progress(len(profiles))
+        return results
+
+
+def _inside_placeholder(text: str, span: TaggedSpan) -> bool:
+    return any(m.start() < span.end and span.start < m.end() for m in _PLACEHOLDER.finditer(text))
+
+
+def _build(settings, pool, options) -> LocalAnonymizer:
+    from stealthflow.anonymize.cues import load_cue_tagger
+
+    model = settings.model
+    if model.model == "embedded" and model.adapter is None:
+        adapter = shipped_adapter()
+        model = model.model_copy(update={"adapter": str(adapter) if adapter else None, "repetition_penalty": 1.0, "max_new_tokens": 192})
+    llm = None if options.get("deterministic") else pool.get(model)
+    return LocalAnonymizer(llm, load_cue_tagger())
+
+
+register_method("local", _build)

@@ -1,0 +1,171 @@
+"""Per-post training data for the local anonymizer, from the strong attacker's evidence spans.
+
+A post (one comment) is short, so the 135M model only has to copy it with a few edits. Its
+prompt names the phrases to remove (at training time the evidence spans DeepSeek-V3 quoted;
+at run time the cue tagger's), so the model learns a conditioned, local edit:
+
+    sft/   teacher rewrites of the train comments holding evidence (the spans deleted with a tidy
+           sentence left; the explanation names each phrase and the attribute it pointed to),
+           plus a minority of comments without evidence copied unchanged ("Nothing to remove.")
+    grpo/  `prompt` + `source_text`, `evidence` (phrases), `evidence_attributes`, `labels`,
+           `profile_id`, `comment_index` for the per-post reward
+Only train-split profiles are accepted: test ids are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+from stealthflow.data import Profile
+from stealthflow.data.evidence import EvidenceSpan, locate_evidence
+from stealthflow.harvest.examples import Row, anonymizer_answer, sft_row
+from stealthflow.llm import Message
+from stealthflow.prompts import render
+from stealthflow.resources import split_path
+
+NOTHING = "Nothing to remove."
+MIN_WORDS_LEFT = 3
+
+
+def cue_list(phrases: list[str]) -> str:
+    return "; ".join(f'"{p}"' for p in phrases) if phrases else "nothing"
+
+
+def post_messages(post: str, cues: list[tuple[str, str]]) -> list[Message]:
+    """The local anonymizer's prompt for one post; `cues` are (phrase, attribute) pairs."""
+    attributes = sorted({attribute for _, attribute in cues})
+    return [
+        {
+            "role": "user",
+            "content": render(
+                "local_anonymizer",
+                attributes=", ".join(ATTRIBUTE_NAMES.get(a, a) for a in attributes) if attributes else "personal details",
+                cues=cue_list(list(dict.fromkeys(phrase for phrase, _ in cues))),
+                post=post,
+            ),
+        }
+    ]
+
+
+def explain(cues: list[tuple[str, str]]) -> str:
+    if not cues:
+        return NOTHING
+    by_phrase: dict[str, list[str]] = {}
+    for phrase, attribute in cues:
+        by_phrase.setdefault(phrase, []).append(attribute)
+    return "Removed " + "; ".join(f'"{p}" ({", ".join(dict.fromkeys(a))})' for p, a in by_phrase.items()) + "."
+
+
+# A word left dangling in front of a deleted phrase ("my [life partner]", "for [unplugging]").
+_DANGLING = re.compile(r"(?i)\b(?:my|our|your|his|her|a|an|the|for|from|in|at|of|as|to|with|about|since|being)\s*$")
+ATTRIBUTE_NAMES = {"pobp": "place of birth", "married": "relationship status"}
+
+
+def delete_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` without the spans, tidied: no dangling article, doubled spaces or punctuation."""
+    kept, last = [], 0
+    for start, end in sorted(spans):
+        if start < last:  # overlapping spans: extend the cut
+            last = max(last, end)
+            continue
+        kept.append(_DANGLING.sub("", text[last:start]))
+        last = end
+    kept.append(text[last:])
+    return tidy("".join(kept))
+
+
+def tidy(text: str) -> str:
+    text = re.sub(r"[ \t]+", " ", text)
+    text = re.sub(r"\(\s*\)|\"\s*\"|'\s*'", "", text)
+    text = re.sub(r" +([,.;:!?])", r"\1", text)
+    text = re.sub(r"([,;:])(\s*[,;:.!?])+", r"\2", text)
+    text = re.sub(r"^[\s,;:.\-]+", "", text, flags=re.M)
+    text = re.sub(r"[ \t]+", " ", text)
+    return text.strip()
+
+
+def teacher_rewrite(text: str, spans: list[EvidenceSpan]) -> str | None:
+    """The comment with its evidence deleted, or None when too little readable text is left."""
+    rewritten = delete_spans(text, [(s.start, s.end) for s in spans])
+    return rewritten if len(re.findall(r"\w+", rewritten)) >= MIN_WORDS_LEFT else None
+
+
+def refuse_test_profiles(profiles: list[Profile], test_split: Path | None = None) -> None:
+    path = test_split or split_path("test")
+    test_ids = {json.loads(line).get("username") or json.loads(line).get("id") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    if leaked := sorted({p.id for p in profiles} & test_ids):
+        raise ValueError(f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}")
+
+
+def post_rows(profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, max_words: int = 120) -> tuple[list[Row], list[Row]]:
+    """(SFT rows, GRPO rows); `copy_share` of the SFT rows are harmless posts copied unchanged."""
+    rng = random.Random(seed)
+    edits: list[Row] = []
+    copies: list[Row] = []
+    grpo: list[Row] = []
+    for profile in profiles:
+        evidence = locate_evidence(profile)
+        labels = [{"attribute": a, "estimate": label.estimate} for a, label in profile.labelled().items()]
+        for index, comment in enumerate(profile.comments):
+            if len(comment.text.split()) > max_words:
+                continue
+            spans = evidence.in_comment(index)
+            cues = [(s.text, s.attribute) for s in spans]
+            messages = post_messages(comment.text, cues)
+            if spans:
+                rewritten = teacher_rewrite(comment.text, spans)
+                if rewritten is not None:
+                    answer = anonymizer_answer(explain(cues), rewritten)
+                    edits.append(sft_row("anonymize", "teacher:evidence", profile.id, 0, sorted({a for _, a in cues}), [*messages, {"role": "assistant", "content": answer}], comment_index=index))
+                grpo.append(
+                    {
+                        "prompt": messages,
+                        "source_text": comment.text,
+                        "evidence": [s.text for s in spans],
+                        "evidence_attributes": [s.attribute for s in spans],
+                        "labels": labels,
+                        "profile_id": profile.id,
+                        "comment_index": index,
+                    }
+                )
+            else:
+                answer = anonymizer_answer(NOTHING, comment.text)
+                copies.append(sft_row("anonymize", "copy", profile.id, 0, [], [*messages, {"role": "assistant", "content": answer}], comment_index=index))
+    rng.shuffle(copies)
+    wanted = round(len(edits) * copy_share / (1 - copy_share)) if copy_share < 1 else len(copies)
+    sft = edits + copies[:wanted]
+    rng.shuffle(sft)
+    return sft, grpo
+
+
+def harvest_posts(profiles: list[Profile], out: str | Path, copy_share: float = 0.2, seed: int = 0) -> dict:
+    """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`)."""
+    from datasets import Dataset
+
+    refuse_test_profiles(profiles)
+    sft, grpo = post_rows(profiles, copy_share, seed)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    Dataset.from_list(sft).save_to_disk(str(out / "sft"))
+    Dataset.from_list(grpo).save_to_disk(str(out / "grpo"))
+    summary = {
+        "profiles": len(profiles),
+        "sft": dict(Counter(row["source"] for row in sft)),
+        "grpo_prompts": len(grpo),
+        "evidence_per_attribute": dict(Counter(a for row in grpo for a in row["evidence_attributes"])),
+        "copy_share": copy_share,
+        "seed": seed,
+    }
+    (out / "harvest.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    (out / "README.md").write_text(
+        "# Per-post training data for the local anonymizer\n\n"
+        f"From {len(profiles)} train profiles (`stealthflow harvest-posts`). SFT rows by source: {summary['sft']}; "
+        f"{len(grpo)} GRPO prompts (comments holding evidence). Evidence spans per attribute: {summary['evidence_per_attribute']}.\n"
+        "Texts are training data from the corpus (see data/README.md for its licence): treat this directory like the corpus.\n",
+        encoding="utf-8",
+    )
+    return summary

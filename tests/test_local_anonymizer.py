@@ -1,0 +1,174 @@
+"""The local per-post anonymizer: evidence spans, the survival measure, the teacher, the
+per-post reward and the `local` method (with a FAKE tagger and a FAKE model, labelled)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fakes import fake_llm
+
+from stealthflow.anonymize.local import LocalAnonymizer
+from stealthflow.data.evidence import find_phrase, locate_evidence, quoted_phrases
+from stealthflow.data.schema import Comment, Profile
+from stealthflow.evaluation.evidence import evidence_survival, span_survives
+from stealthflow.harvest.posts import explain, post_rows, refuse_test_profiles, teacher_rewrite
+from stealthflow.tagging import TaggedSpan
+from stealthflow.training.rewards import EvidenceReward
+
+
+def profile(comments: list[str], inferences: dict[str, str], pid: str = "u1") -> Profile:
+    answers = {a: {"inference": text, "guess": ["x"], "certainty": "3"} for a, text in inferences.items()}
+    return Profile(id=pid, comments=[Comment(text=c) for c in comments], reference_predictions={"deepseek-ai/DeepSeek-V3": answers})
+
+
+# --- evidence spans ------------------------------------------------------------------------
+
+
+def test_quotes_are_located_whatever_their_case_spacing_and_apostrophes():
+    p = profile(
+        ["Just HIT 30   recently, can’t believe it", "My rent in Leeds keeps rising"],
+        {"age": 'The author says they "hit 30 recently" and "can\'t believe it".', "location": 'Mentions "leeds" and "Manchester".'},
+    )
+    evidence = locate_evidence(p)
+    found = {(s.attribute, s.comment_index, s.text) for s in evidence.spans}
+    assert found == {("age", 0, "HIT 30   recently"), ("age", 0, "can’t believe it"), ("location", 1, "Leeds")}
+    assert evidence.quoted == {"age": 2, "location": 2} and evidence.located == {"age": 2, "location": 1}  # "Manchester" dropped, counted
+
+
+def test_a_quote_matches_whole_words_only_and_cut_quotes_split_on_ellipses():
+    assert find_phrase("art", "what a party") is None
+    assert quoted_phrases('writes "juggling bills... rent" and "ok"') == ["juggling bills", "rent"]  # "ok" is too short
+
+
+# --- survival --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("phrase", "rewrite", "survives"),
+    [
+        ("hit 30 recently", "I just hit 30 recently, wow", True),  # verbatim
+        ("hit 30 recently", "I just HIT 30, really recently!", True),  # case, punctuation, one word inserted
+        ("hit 30 recently", "I recently hit my thirties", False),  # generalised
+        ("tourism management", "management of my time, and tourism", False),  # out of order
+        ("tourism management", "tourism is fun and so is my time management", False),  # too far apart
+        ("in the city", "I live in the city", True),  # only stop words but one: "city" must stay
+    ],
+)
+def test_a_span_survives_when_its_content_words_stay_in_order_and_close(phrase, rewrite, survives):
+    assert span_survives(phrase, rewrite) is survives
+
+
+def test_survival_is_the_share_of_spans_left_and_none_without_evidence():
+    assert evidence_survival(["Leeds", "ER nurse"], "an ER nurse in a northern city") == 0.5
+    assert evidence_survival([], "anything") is None
+
+
+# --- teacher and per-post data -----------------------------------------------------------------
+
+
+def test_the_teacher_deletes_the_evidence_and_tidies_the_sentence():
+    p = profile(["Twelve years as an ER nurse and the rent here in Leeds keeps going up, ugh."], {"occupation": 'works as an "ER nurse"', "location": 'lives in "Leeds"'})
+    spans = locate_evidence(p).in_comment(0)
+    rewritten = teacher_rewrite(p.comments[0].text, spans)
+    assert rewritten == "Twelve years as and the rent here keeps going up, ugh."
+    assert "ER nurse" not in rewritten and "Leeds" not in rewritten
+    assert explain([("ER nurse", "occupation"), ("Leeds", "location")]) == 'Removed "ER nurse" (occupation); "Leeds" (location).'
+    assert teacher_rewrite("Leeds!", locate_evidence(profile(["Leeds!"], {"location": '"Leeds"'})).spans) is None  # nothing readable left
+
+
+def test_post_rows_pair_teacher_edits_with_a_minority_of_copies_and_grpo_prompts():
+    profiles = [profile([f"I work as a nurse in Leeds {i}", f"Lovely weather today {i}"], {"occupation": 'says "a nurse"'}, pid=f"u{i}") for i in range(10)]
+    sft, grpo = post_rows(profiles, copy_share=0.2)
+    sources = [row["source"] for row in sft]
+    assert sources.count("teacher:evidence") == 10 and sources.count("copy") == round(10 * 0.2 / 0.8)
+    answer = next(r for r in sft if r["source"] == "teacher:evidence")["messages"][-1]["content"]
+    assert answer.startswith('Removed "a nurse" (occupation).\n#\n') and "nurse" not in answer.split("#\n")[1]
+    assert len(grpo) == 10 and grpo[0]["evidence"] == ["a nurse"] and "a nurse" in grpo[0]["prompt"][0]["content"]
+
+
+def test_test_profiles_are_refused(repo):
+    test_id = json.loads((repo / "data/test.jsonl").read_text().splitlines()[0])["username"]
+    with pytest.raises(ValueError, match="test profiles"):
+        refuse_test_profiles([profile(["x y z"], {}, pid=test_id)])
+
+
+# --- reward ------------------------------------------------------------------------------------
+
+
+SOURCE = "Twelve years as an ER nurse and the rent in Leeds keeps going up."
+EVIDENCE = ["ER nurse", "Leeds"]
+
+
+def test_the_evidence_reward_pays_for_removed_evidence_not_for_copies_or_garbage(tmp_path):
+    reward = EvidenceReward(None, reward_lambda=0.5, group_size=None, log_path=tmp_path / "r.jsonl")
+    completions = [
+        "Removed both.\n#\nTwelve years at work and the rent here keeps going up.",  # evidence removed
+        "Removed one.\n#\nTwelve years as an ER nurse and the rent here keeps going up.",  # half kept
+        "Nothing.\n#\n" + SOURCE,  # a copy of a post with evidence: utility only
+        "#\nbanana banana banana",  # garbled
+        "I cannot help with that.",  # unreadable
+    ]
+    scored = reward.score_posts(completions, [SOURCE] * 5, [EVIDENCE] * 5, [("u1", 0)] * 5)
+    (removed_all, r1, _), (half, r2, _), (copy, _, _), (garbled, _, _), (unreadable, _, _) = scored
+    assert (r1, r2) == (1.0, 0.5)
+    assert copy.copied and copy.anonymity == 0.0 and copy.reward == pytest.approx(0.5)
+    assert garbled.garbled and garbled.reward == 0.0 and not unreadable.parsed and unreadable.reward == 0.0
+    assert removed_all.reward > half.reward > copy.reward > 0.0
+
+
+def test_the_reward_log_counts_groups_whose_rewards_do_not_vary(tmp_path):
+    log = tmp_path / "r.jsonl"
+    reward = EvidenceReward(None, group_size=2, log_path=log)
+    copy = [{"role": "assistant", "content": "Nothing.\n#\n" + SOURCE}]
+    edit = [{"role": "assistant", "content": "Removed.\n#\nTwelve years at work and the rent keeps going up."}]
+    columns = {"source_text": [SOURCE] * 4, "evidence": [EVIDENCE] * 4, "profile_id": ["u1"] * 4, "comment_index": [0] * 4}
+    rewards = reward(None, [copy, copy, copy, edit], **columns)
+    assert rewards[0] == rewards[1] != rewards[3]
+    assert json.loads(log.read_text())["zero_variance_groups"] == 0.5
+
+
+# --- the local method (FAKE tagger, FAKE model) ----------------------------------------------
+
+
+class FakeTagger:
+    """FAKE cue tagger: tags every occurrence of the words it is given."""
+
+    def __init__(self, cues: dict[str, str]):
+        self.cues = cues
+
+    def tag_many(self, texts, batch_size=16):
+        found = []
+        for text in texts:
+            spans = []
+            for phrase, label in self.cues.items():
+                start = text.find(phrase)
+                if start >= 0:
+                    spans.append(TaggedSpan(start, start + len(phrase), label, 0.9))
+            found.append(spans)
+        return found
+
+
+def test_local_rewrites_posts_with_cues_and_leaves_the_others_alone():
+    posts = ["Twelve years as an ER nurse, and it shows.", "Nice weather today."]
+    answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, and it shows.'
+    llm = fake_llm(lambda messages: answer)
+    method = LocalAnonymizer(llm, FakeTagger({"ER nurse": "occupation"}))
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
+    assert result.text == "Twelve years at work, and it shows.\nNice weather today."
+    assert result.details["changes"] == [{"post": 0, "phrase": "ER nurse", "attribute": "occupation", "by": "model"}]
+    assert len(llm.backend.requests) == 1 and '"ER nurse"' in llm.backend.requests[0].message_dicts[-1]["content"]
+
+
+@pytest.mark.parametrize("answer", ["I am sorry, I cannot do that.", "Removed.\n#\nTwelve years as an ER nurse, and it shows."])
+def test_local_falls_back_to_deleting_the_cues_when_the_model_does_not(answer):
+    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"ER nurse": "occupation"}))
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Twelve years as an ER nurse, and it shows.")])])[0]
+    assert "ER nurse" not in result.text and result.details["fallback_posts"] == 1
+    assert result.details["changes"][0]["by"] == "fallback"
+
+
+def test_placeholders_are_never_taken_for_cues():
+    method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]
+    assert "<EMAIL_1>" in result.text and "Leeds" not in result.text
