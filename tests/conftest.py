@@ -1,5 +1,8 @@
+import base64
 import os
+import secrets
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).parent))
+# Tests never touch the user's own vault or key: their data and config dirs live in a temp dir.
+_USER_DIRS = tempfile.mkdtemp(prefix="stealthflow-tests-")
+os.environ["XDG_DATA_HOME"] = os.path.join(_USER_DIRS, "data")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_USER_DIRS, "config")
+os.environ.setdefault("STEALTHFLOW_VAULT_KEY", base64.urlsafe_b64encode(secrets.token_bytes(32)).decode())
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -75,3 +75,12 @@ def test_truncated_and_corrupted_answers_never_raise(cut, noise):
     assert set(result.guesses) == {"age", "income"}
     if cut == len(WELL_FORMED) and "Type" not in noise:
         assert result.guesses["age"].guesses == ["45", "50", "40"]
+
+
+def test_staab_style_label_lines_keep_their_guesses():
+    raw = "Here is what I think.\nCurrent place of living: Berlin, Germany\nOccupation: Business\nAge: 34"
+    result = parse_attack(raw, ["location", "occupation", "age", "gender"])
+    assert result.guesses["location"].guesses == ["Berlin", "Germany"]
+    assert result.guesses["occupation"].guesses == ["Business"]
+    assert result.guesses["age"].guesses == ["34"]
+    assert result.guesses["gender"].guesses == [] and not result.well_formed

@@ -45,7 +45,21 @@ def test_anonymize_standard_writes_output(tmp_path):
     out = tmp_path / "anon.jsonl"
     result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert json.loads(out.read_text()) == {"id": "p1", "text": "I just moved to a new city."}
+    assert json.loads(out.read_text()) == {"id": "p1", "text": "I just moved to a new city.", "protected": True}
+
+
+def test_anonymize_fails_closed_and_masks_secrets_whatever_the_method(tmp_path):
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": "p1", "text": "My key is AKIAIOSFODNN7EXAMPLE and I live in Zurich."}\n')
+    out = tmp_path / "anon.jsonl"
+    register_backend("mute", lambda rest, config: FakeBackend("I cannot help with that."))  # FAKE: never writes the format
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out)])
+    assert result.exit_code == 2 and "protected" in result.output
+    row = json.loads(out.read_text())
+    assert row["protected"] is False and "could not be read" in row["reason"]
+    assert "AKIAIOSFODNN7EXAMPLE" not in out.read_text() and "<API_KEY_" in row["text"]  # the secret is masked anyway
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out), "--allow-unchanged"])
+    assert result.exit_code == 0
 
 
 def test_bad_input_is_a_clear_error(tmp_path):
@@ -56,3 +70,11 @@ def test_bad_input_is_a_clear_error(tmp_path):
     assert "bad.jsonl:2" in result.output
     result = runner.invoke(app, ["anonymize", str(bad), "--method", "nope", "--model", "fake:x"])
     assert result.exit_code == 2 and "unknown method" in result.output
+
+
+def test_an_attacker_that_never_answered_is_reported_blind_not_as_privacy():
+    from stealthflow.cli.generate import risk_status
+
+    assert "blind" in risk_status({"protected": None, "before": "llm: no guess", "after": "llm: no guess | classifier: no guess"})
+    assert "not confidently" in risk_status({"protected": None, "before": "llm: Leeds (2)", "after": "llm: no guess"})
+    assert "protected" in risk_status({"protected": True, "before": "llm: Leeds (4)", "after": "llm: London (4)"})

@@ -43,7 +43,8 @@ def parse_attack(raw: str, attributes: list[str], attacker: str = "") -> AttackR
     for attribute in attributes:
         block = blocks.get(attribute)
         if block is None:
-            guesses[attribute] = AttributeGuess(attribute=attribute)
+            # Staab-style label lines ("Current place of living: Berlin") still carry a guess.
+            guesses[attribute] = AttributeGuess(attribute=attribute, guesses=_label_line_guesses(text, attribute))
             well_formed = False
             continue
         fields = _fields(block)
@@ -80,6 +81,17 @@ def _split_blocks(text: str, attributes: list[str]) -> dict[str, str]:
     if len(attributes) == 1 and guess_starts:
         return {attributes[0]: text}
     return {}
+
+
+_LABEL_LINE = re.compile(r"^[\s*_#>\-\d.)]*([A-Za-z][A-Za-z /]{1,40}?)[\s*_]*[:：][ \t*_]*(\S.*)$", re.MULTILINE)
+
+
+def _label_line_guesses(text: str, attribute: str) -> list[str]:
+    for match in _LABEL_LINE.finditer(text):
+        label = match.group(1).strip().lower()
+        if re.fullmatch("|".join(("type", *_LABELS)), label) is None and canonical_attribute(label) == attribute:
+            return _split_guesses(match.group(2))
+    return []
 
 
 def _fields(block: str) -> dict[str, str]:

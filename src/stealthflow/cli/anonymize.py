@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 
 from stealthflow.anonymize import build_method, method_names
 from stealthflow.cli.app import (
@@ -33,7 +34,7 @@ from stealthflow.llm.pool import LLMPool
 def anonymize(
     source: SourceArgument,
     method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`)")] = "standard",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text} JSONL here")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text, protected, reason?, changes?} JSONL here")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -41,8 +42,12 @@ def anonymize(
     insights: InsightsOption = None,
     attackers: AttackersOption = None,
     rounds: RoundsOption = None,
+    allow_unchanged: Annotated[bool, typer.Option("--allow-unchanged", help="exit 0 even when a text could not be anonymized (it is still marked protected: false)")] = False,
 ) -> None:
-    """Anonymize each profile and print (or write) the rewritten text."""
+    """Anonymize each profile and print (or write) the rewritten text.
+
+    Fails closed: a text that could not be rewritten is marked "protected": false with the
+    reason and the command exits non-zero; credentials are masked in every output."""
     settings = settings_from(config, model, adapter)
     if method not in method_names():
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
@@ -60,23 +65,63 @@ def anonymize(
             fail(str(exc))
         with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
-    for result in results:
-        if "error" in result.details:
-            console.print(f"[red]failed:[/] {result.profile_id}: {result.details['error']}; text left unchanged")
-        elif not result.parsed:
-            console.print(f"[yellow]warning:[/] {result.profile_id}: the model's answer could not be parsed; text kept unchanged")
-        if output is None and (input_source.is_records or len(results) > 1):
-            out.rule(result.profile_id)
-            out.print(result.text, markup=False, highlight=False)
+        secrets = _secret_masker(settings)
+    originals = {p.id: p.text for p in profiles}
+    rows = [_output_row(result, originals[result.profile_id], secrets) for result in results]
+    for result, row in zip(results, rows, strict=True):
+        if output is None:
+            if input_source.is_records or len(results) > 1:
+                out.rule(result.profile_id)
+            out.print(row["text"], markup=False, highlight=False)
+        if not row["protected"]:
+            console.print(f"[red]not protected:[/] {result.profile_id}: {row['reason']}")
+        print_changes(result)
         if "risk" in result.details:
             print_risk_report(result)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
-            for result in results:
-                handle.write(json.dumps({"id": result.profile_id, "text": result.text}, ensure_ascii=False) + "\n")
-        console.print(f"wrote {len(results)} anonymized texts to {output}")
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
+    if unprotected := [r["id"] for r in rows if not r["protected"]]:
+        if not allow_unchanged:
+            fail(f"{len(unprotected)} text(s) could not be anonymized and are marked \"protected\": false; fix the model, or pass --allow-unchanged to accept that")
+
+
+def _secret_masker(settings):
+    """A protector masking credentials (PL4) only: whatever the method, no secret goes out in clear."""
+    from stealthflow.pipeline.protector import Protector
+
+    secrets_only = settings.model_copy(update={"protect": settings.protect.model_copy(update={"levels": ["PL4"], "llm_extractor": False})})
+    return Protector.from_settings(secrets_only)
+
+
+def _output_row(result, original: str, secrets) -> dict:
+    protected = secrets.protect(result.text, "anonymize")
+    for warning in protected.warnings:
+        console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
+    row = {"id": result.profile_id, "text": protected.text, "protected": True}
+    if "error" in result.details:
+        row.update(protected=False, reason=f"the method failed: {result.details['error']}")
+    elif not result.parsed:
+        row.update(protected=False, reason="the model's answer could not be read; the text is unchanged")
+    elif " ".join(result.text.split()) == " ".join(original.split()):
+        row.update(protected=False, reason="nothing was rewritten: the text is unchanged")
+    if result.details.get("changes"):
+        row["changes"] = result.details["changes"]
+    return row
+
+
+def print_changes(result) -> None:
+    """Per post, the phrases the method changed and the attribute each one pointed to."""
+    by_post: dict[int, list[dict]] = {}
+    for change in result.details.get("changes", []):
+        by_post.setdefault(change["post"], []).append(change)
+    for post, changes in sorted(by_post.items()):
+        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in changes)
+        console.print(f"post {post + 1}: removed {escape(phrases)}", highlight=False)
 
 
 @app.command()

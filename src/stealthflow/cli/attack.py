@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from stealthflow.attack import CorrectnessJudge, LLMAttacker
+from stealthflow.attack import CorrectnessJudge
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -28,10 +29,15 @@ from stealthflow.data import ATTRIBUTES
 from stealthflow.llm.pool import LLMPool
 
 
+AttackersOption = Annotated[Optional[str], typer.Option("--attackers", help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU)")]
+BLIND = "blind: no answer — this says nothing about your privacy"
+
+
 @app.command()
 def attack(
     source: SourceArgument,
     attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
+    attackers: AttackersOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -39,33 +45,85 @@ def attack(
     cache: CacheOption = None,
 ) -> None:
     """Infer personal attributes of each profile and print the guesses with their certainty."""
+    from stealthflow.attack.registry import attacker_names, build_attackers
+
     settings = settings_from(config, model, adapter)
     requested = [a.strip() for a in attributes.split(",")] if attributes else None
     if requested and (unknown := set(requested) - set(ATTRIBUTES)):
         fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
+    names = [n.strip() for n in (attackers or "llm").split(",") if n.strip()]
+    if unknown := [n for n in names if n not in attacker_names()]:
+        fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
     with user_errors():
         _, profiles = source_profiles(source)
         pool = LLMPool(cache)
-        attacker = LLMAttacker(reachable(pool.get(settings.attacker_model()), "the attacker model"))
+        if "llm" in names:
+            reachable(pool.get(settings.attacker_model()), "the attacker model")
         judge = CorrectnessJudge()
         asked = [requested or list(p.labelled()) or list(ATTRIBUTES) for p in profiles]
-        with progress_bar("attacking", len(profiles)) as progress:
-            results = attacker.attack_many([p.text for p in profiles], asked, on_done=lambda n: progress.advance(0, n))
-    for profile, result in zip(profiles, results, strict=True):
-        verdicts = judge.score(result, profile.labelled())
-        table = Table(title=f"{profile.id}" + ("" if result.well_formed else "  (answer not in the requested format)"))
-        for column in ("attribute", "guesses (top 3)", "certainty", *(["truth", "correct"] if verdicts else [])):
-            table.add_column(column)
-        for attribute, guess in result.guesses.items():
-            row = [attribute, "; ".join(guess.guesses) or "[dim]no guess[/]", str(guess.certainty or "-")]
-            if verdicts:
-                label = profile.labels.get(attribute)
-                row += [label.estimate if label else "", ", ".join(verdicts.get(attribute, []))]
-            table.add_row(*row)
-        out.print(table)
+        texts = [p.text for p in profiles]
+        runs = []
+        for attacker in build_attackers(names, settings, pool):
+            with progress_bar(f"attacking ({attacker.name})", len(profiles)):
+                runs.append((attacker.name, attacker.attack_many(texts, asked)))
+    strength = _strength(settings)
+    for index, profile in enumerate(profiles):
+        for name, results in runs:
+            _print_attack(profile, name, results[index], judge, strength.get(name, "not evaluated here (see docs/attack.md)"))
+        if not profile.labelled():
+            print_cues(profile)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
-            for profile, result in zip(profiles, results, strict=True):
-                handle.write(json.dumps({"id": profile.id, **result.model_dump()}, ensure_ascii=False) + "\n")
+            for index, profile in enumerate(profiles):
+                for name, results in runs:
+                    handle.write(json.dumps({"id": profile.id, **results[index].model_dump()}, ensure_ascii=False) + "\n")
     pool.close()
+
+
+def _print_attack(profile, attacker: str, result, judge: CorrectnessJudge, strength: str) -> None:
+    verdicts = judge.score(result, profile.labelled())
+    blind = not any(guess.guesses for guess in result.guesses.values())
+    caption = f"{attacker} attacker — on its own evaluation: {strength}"
+    title = f"{profile.id} · {attacker}" + (f"  [bold red]({BLIND})[/]" if blind else "" if result.well_formed else "  (answer not in the requested format)")
+    table = Table(title=title, caption=caption)
+    for column in ("attribute", "guesses (top 3)", "certainty", *(["truth", "correct"] if verdicts else [])):
+        table.add_column(column)
+    for attribute, guess in result.guesses.items():
+        row = [attribute, escape("; ".join(guess.guesses)) or "[dim]no answer[/]", str(guess.certainty or "-")]
+        if verdicts:
+            label = profile.labels.get(attribute)
+            row += [label.estimate if label else "", ", ".join(verdicts.get(attribute, []))]
+        table.add_row(*row)
+    out.print(table)
+
+
+def _strength(settings) -> dict[str, str]:
+    """Each attacker's verdict against chance on its own evaluation, where it was measured."""
+    from stealthflow.attack.classifier import SHIPPED_ARTIFACT
+
+    measured = json.loads((SHIPPED_ARTIFACT.parent / "strength.json").read_text(encoding="utf-8"))
+    described = {}
+    for key, verdicts in measured.items():
+        if key == "source":
+            continue
+        name, _, model = key.partition(":")
+        if model and settings.attacker_model().model != model:
+            continue
+        described[name] = "; ".join(f"{verdict} on {', '.join(attributes)}" for verdict, attributes in verdicts.items())
+    return described
+
+
+def print_cues(profile) -> None:
+    """Per post, the phrases that give the author away (the cue tagger), when it is installed."""
+    from stealthflow.anonymize.cues import load_cue_tagger
+
+    try:
+        tagger = load_cue_tagger()
+    except FileNotFoundError:
+        return
+    for index, spans in enumerate(tagger.tag_many([c.text for c in profile.comments])):
+        if spans:
+            text = profile.comments[index].text
+            cues = "; ".join(f'"{text[s.start:s.end]}" ({s.label})' for s in spans)
+            out.print(f"post {index + 1}: phrases that point to you: {escape(cues)}", highlight=False)

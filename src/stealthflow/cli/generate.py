@@ -138,6 +138,14 @@ def print_risk_report(result: Anonymized) -> None:
     for column in ("attribute", "before", "after", "status"):
         table.add_column(column)
     for attribute, row in result.details["risk"].items():
-        status = {True: "[green]protected[/]", False: "[red]still inferred[/]", None: "[dim]not confidently inferred[/]"}[row["protected"]]
-        table.add_row(attribute, escape(row["before"]), escape(row["after"]), status)
+        table.add_row(attribute, escape(row["before"]), escape(row["after"]), risk_status(row))
     out.print(table)
+
+
+def risk_status(row: dict) -> str:
+    if row["protected"] is not None:
+        return "[green]protected[/]" if row["protected"] else "[red]still inferred[/]"
+    answers = [part.strip() for summary in (row["before"], row["after"]) for part in summary.split("|")]
+    if all(part.endswith("no guess") for part in answers):  # the attackers said nothing at all
+        return "[bold red]blind: no answer — this says nothing about your privacy[/]"
+    return "[dim]not confidently inferred[/]"
