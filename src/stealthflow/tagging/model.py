@@ -46,17 +46,15 @@ def base_model(num_labels: int):
     return model, AutoTokenizer.from_pretrained(str(path))
 
 
-def trainable_state(model) -> dict:
-    return {name: param.detach().to("cpu").half().contiguous() for name, param in model.named_parameters() if param.requires_grad}
-
-
 class SpanTagger:
-    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5):
+    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None):
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
         self.tags = bio_labels(labels)
         self.threshold = threshold
+        # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
+        self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
     @classmethod
     def load(cls, directory: str | Path, threshold: float | None = None) -> "SpanTagger":
@@ -74,14 +72,15 @@ class SpanTagger:
             for name, param in model.named_parameters():
                 if name in state:
                     param.copy_(state[name])
-        return cls(model, tokenizer, meta["labels"], meta.get("threshold", 0.5) if threshold is None else threshold)
+        return cls(model, tokenizer, meta["labels"], meta.get("threshold", 0.5) if threshold is None else threshold, trained=set(state))
 
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        save_file(trainable_state(self.model), str(directory / WEIGHTS))
+        state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
+        save_file(state, str(directory / WEIGHTS))
         meta = {"labels": self.labels, "threshold": self.threshold, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
@@ -124,37 +123,34 @@ class SpanTagger:
         return self.tag_many([text])[0]
 
     def _spans(self, text: str, tokens) -> list[TaggedSpan]:
-        spans: list[TaggedSpan] = []
-        current: list | None = None  # [start, end, label, [probs]]
+        """Runs of adjacent tagged tokens (P(not O) >= threshold), widened to whole words; a run's
+        label is the one with the most probability mass over its tokens (B and I together)."""
+        import numpy as np
+
+        runs: list[list] = []  # [start, end, [probs]]
         for (start, end), probs in tokens:
-            inside = 1.0 - float(probs[0])
-            best = int(probs[1:].argmax()) + 1
-            label = self.tags[best][2:]
-            continues = current is not None and start <= current[1] + 1 and (self.tags[best].startswith("I-") or _is_subword(text, start))
-            if inside >= self.threshold and continues and label == current[2]:
-                current[1] = end
-                current[3].append(inside)
-            elif inside >= self.threshold and not (current is not None and _is_subword(text, start)):
-                if current is not None:
-                    spans.append(_span(text, current))
-                current = [start, end, label, [inside]]
-            elif current is not None and _is_subword(text, start):
-                current[1] = end  # a word is tagged whole
-            else:
-                if current is not None:
-                    spans.append(_span(text, current))
-                current = None
-        if current is not None:
-            spans.append(_span(text, current))
+            tagged = 1.0 - float(probs[0]) >= self.threshold
+            adjacent = runs and start <= runs[-1][1] + 1
+            if tagged and adjacent and runs[-1][3]:
+                runs[-1][1] = end
+                runs[-1][2].append(probs)
+            elif adjacent and _is_subword(text, start) and runs[-1][3]:
+                runs[-1][1] = end  # the rest of a word whose first piece was tagged
+            elif tagged:
+                runs.append([start, end, [probs], True])
+            elif runs:
+                runs[-1][3] = False  # an untagged word closes the run
+        spans = []
+        for start, end, probs, _ in runs:
+            while start > 0 and text[start - 1].isalnum():  # a word is tagged whole
+                start -= 1
+            while end < len(text) and text[end].isalnum():
+                end += 1
+            mass = np.sum(probs, axis=0)[1:].reshape(len(self.labels), 2).sum(1)
+            inside = [1.0 - float(p[0]) for p in probs]
+            spans.append(TaggedSpan(start, end, self.labels[int(mass.argmax())], sum(inside) / len(inside)))
         return spans
 
 
 def _is_subword(text: str, start: int) -> bool:
     return start > 0 and text[start - 1].isalnum() and text[start].isalnum()
-
-
-def _span(text: str, current: list) -> TaggedSpan:
-    start, end = current[0], current[1]
-    while end < len(text) and text[end].isalnum():  # finish the word the last piece belongs to
-        end += 1
-    return TaggedSpan(start, end, current[2], sum(current[3]) / len(current[3]))

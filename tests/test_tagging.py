@@ -1,0 +1,42 @@
+"""The MiniLM span-tagger core: BIO encoding, training a few steps, offsets, save/load of the
+trained layers only (real MiniLM from the packaged model, tiny data)."""
+
+from __future__ import annotations
+
+from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
+from stealthflow.tagging.model import base_model, bio_labels
+from stealthflow.tagging.train import encode
+
+TEXT = "I live in Leeds and work as a nurse."
+SPANS = [(10, 15, "location"), (30, 35, "occupation")]
+
+
+def test_character_spans_become_bio_tags_on_word_pieces():
+    _, tokenizer = base_model(len(bio_labels(["location", "occupation"])))
+    row = encode([(TEXT, SPANS)], tokenizer, ["location", "occupation"], 64)[0]
+    tags = bio_labels(["location", "occupation"])
+    named = [tags[t] for t in row["labels"] if t != -100]
+    assert named.count("B-location") == 1 and named.count("B-occupation") == 1
+    assert row["labels"][0] == -100 and row["labels"][-1] == -100  # [CLS], [SEP]
+
+
+def test_a_trained_tagger_finds_its_spans_with_exact_offsets_and_reloads_from_its_small_weights(tmp_path):
+    config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    tagger = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    spans = tagger.tag(TEXT)
+    assert [(s.start, s.end, s.label) for s in spans] == SPANS
+    tagger.save(tmp_path / "tagger")
+    size = (tmp_path / "tagger" / "tagger.safetensors").stat().st_size
+    assert size < 5_000_000  # one layer and the head in fp16, not the whole encoder
+    again = SpanTagger.load(tmp_path / "tagger")
+    assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
+    again.save(tmp_path / "resaved")  # a reloaded tagger saves the same parameters, not the whole model
+    assert (tmp_path / "resaved" / "tagger.safetensors").stat().st_size == size
+
+
+def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_path):
+    config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    tagger = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    long_text = "Nothing to see here at all. " * 120 + TEXT
+    found = [(long_text[s.start : s.end], s.label) for s in tagger.tag(long_text)]
+    assert ("Leeds", "location") in found and ("nurse", "occupation") in found
