@@ -35,7 +35,7 @@ def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subp
 
 
 def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
-    protected = run(["protect", "-", "--session", "chat"], home, tmp_path, stdin=POST)
+    protected = run(["protect", "-", "--session", "chat", "--rewrite", "none"], home, tmp_path, stdin=POST)
     assert protected.returncode == 0, protected.stderr
     assert "anna.berg@example.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
     assert "<EMAIL_1>" in protected.stdout
@@ -47,20 +47,32 @@ def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
 
 
 def test_text_argument_json_output_and_jsonl_through_pipes(home, tmp_path):
-    as_json = run(["protect", POST, "--json", "--session", "s"], home, tmp_path)
+    as_json = run(["protect", POST, "--json", "--session", "s", "--rewrite", "none"], home, tmp_path)
     assert as_json.returncode == 0, as_json.stderr
     body = json.loads(as_json.stdout)
     assert {span["type"] for span in body["spans"]} >= {"EMAIL"} and "<EMAIL_1>" in body["text"]
 
     records = json.dumps({"id": "a", "text": POST}) + "\n"
-    piped = run(["protect", "-i", "-", "-o", "-", "--session", "s"], home, tmp_path, stdin=records)
+    piped = run(["protect", "-i", "-", "-o", "-", "--session", "s", "--rewrite", "none"], home, tmp_path, stdin=records)
     assert piped.returncode == 0, piped.stderr
     assert json.loads(piped.stdout)["text"] == body["text"]  # same value, same placeholder
 
     plain_file = tmp_path / "post.txt"
     plain_file.write_text(POST + "\n")
-    from_file = run(["protect", str(plain_file), "--session", "s"], home, tmp_path)
+    from_file = run(["protect", str(plain_file), "--session", "s", "--rewrite", "none"], home, tmp_path)
     assert from_file.returncode == 0 and from_file.stdout.strip() == body["text"].strip()
+
+
+def test_protect_rewrites_post_by_post_by_default_and_says_what_changed(home, tmp_path):
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
+    result = run(["protect", post, "--session", "s", "--json"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert body["rewrite"]["method"] == "local" and body["rewrite"]["accepted"]
+    assert "Leeds" not in body["text"] and "<EMAIL_1>" in body["text"]  # the cue is gone, the placeholder kept
+    assert any(change["phrase"] == "Leeds" for change in body["rewrite"]["changes"])
+    restored = run(["restore", "--session", "s", body["text"]], home, tmp_path)
+    assert "anna.berg@example.org" in restored.stdout
 
 
 def test_a_typo_in_a_method_or_model_is_an_error_listing_the_choices(home, tmp_path):

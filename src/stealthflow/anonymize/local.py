@@ -98,9 +98,11 @@ def _build(settings, pool, options) -> LocalAnonymizer:
 
     model = settings.model
     if model.model == "embedded" and model.adapter is None:
+        # The base 135M cannot do this edit (it parrots the prompt): without the trained adapter,
+        # the marked phrases are deleted deterministically.
         adapter = shipped_adapter()
-        model = model.model_copy(update={"adapter": str(adapter) if adapter else None, "repetition_penalty": 1.0, "max_new_tokens": 192})
-    llm = None if options.get("deterministic") else pool.get(model)
+        model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
+    llm = None if options.get("deterministic") or model is None else pool.get(model)
     return LocalAnonymizer(llm, load_cue_tagger())
 
 

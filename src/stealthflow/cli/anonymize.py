@@ -55,7 +55,7 @@ def anonymize(
         input_source, profiles = source_profiles(source)
         pool = LLMPool(cache)
         if method != "ner-mask":
-            reachable(pool.get(settings.model), "the anonymizer model")
+            reachable(pool, settings.model, "the anonymizer model")
         if method == "stealth" and insights is None:
             console.print("[yellow]warning:[/] no --insights FILE given: the stealth loop runs without insight rules")
         options = {"insights": insights, "attackers": split_names(attackers), "rounds": rounds}

@@ -16,7 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from stealthflow.config import Settings, load_settings
 
 if TYPE_CHECKING:
-    from stealthflow.llm import LLM
+    from stealthflow.llm import ModelConfig
+    from stealthflow.llm.pool import LLMPool
 from stealthflow.data import DataError
 
 app = typer.Typer(
@@ -82,17 +83,18 @@ def print_markdown(text: str) -> None:
         out.file.write(text if text.endswith("\n") else text + "\n")
 
 
-def reachable(llm: "LLM", what: str) -> "LLM":
-    """`llm`, after one tiny call if it is remote: a model that cannot authenticate or connect
-    fails the command here (after the bounded retries), before anything is written as done."""
+def reachable(pool: "LLMPool", config: "ModelConfig", what: str) -> None:
+    """One tiny call if `config` is a remote model: one that cannot authenticate or connect fails
+    the command here (after the bounded retries), before anything is written as done."""
     from stealthflow.llm import LLMCallError
 
-    if llm.backend.info.backend in ("litellm", "router"):
-        try:
-            llm.chat([{"role": "user", "content": "Reply with OK."}], max_new_tokens=1)
-        except LLMCallError as exc:
-            fail(f"{what} ({llm.backend.info.model_id}) did not answer: {str(exc).splitlines()[0][:300]}")
-    return llm
+    if config.model == "embedded" or config.model.partition(":")[0] in ("hf", "vllm", "llamacpp"):
+        return  # local weights: loading them is the check
+    llm = pool.get(config)
+    try:
+        llm.chat([{"role": "user", "content": "Reply with OK."}], max_new_tokens=1)
+    except LLMCallError as exc:
+        fail(f"{what} ({llm.backend.info.model_id}) did not answer: {str(exc).splitlines()[0][:300]}")
 
 
 @contextlib.contextmanager

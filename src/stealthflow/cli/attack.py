@@ -58,7 +58,7 @@ def attack(
         _, profiles = source_profiles(source)
         pool = LLMPool(cache)
         if "llm" in names:
-            reachable(pool.get(settings.attacker_model()), "the attacker model")
+            reachable(pool, settings.attacker_model(), "the attacker model")
         judge = CorrectnessJudge()
         asked = [requested or list(p.labelled()) or list(ATTRIBUTES) for p in profiles]
         texts = [p.text for p in profiles]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 
 from stealthflow.cli.app import (
     AdapterOption,
@@ -75,7 +76,7 @@ def protect(
     session: SessionOption = "default",
     levels: Annotated[Optional[str], typer.Option(help="levels to mask, e.g. PL2,PL3,PL4 (PL4 is always masked)")] = None,
     style: Annotated[Optional[str], typer.Option(help="placeholder style: indexed (<EMAIL_1>) or hmac ([[EMAIL:3f81a2c9]])")] = None,
-    rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: none, a method (standard, stealth) or a model spec")] = "none",
+    rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: local (per post, offline), none, another method (standard, stealth) or a model spec")] = "local",
     rounds: RoundsOption = None,
     llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
     user: UserOption = None,
@@ -130,6 +131,9 @@ class _Run:
             for row, outcome in zip(rows, outcomes, strict=True):
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
                 self.rejected += not outcome.accepted
+                if outcome.accepted and outcome.changes:
+                    phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in outcome.changes)
+                    console.print(f"{row['id']}: rewrote {escape(phrases)}", highlight=False)
         for row, p in zip(rows, protected, strict=True):
             self.secrets_found += bool(p.warnings)
             for warning in p.warnings:
@@ -146,11 +150,11 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None) -> Iterato
 
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
-        reachable(pool.get(settings.model), "the PII extractor model")
+        reachable(pool, settings.model, "the PII extractor model")
     protector = Protector.from_settings(settings, pool)
     rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
     if rewrite not in ("none", "ner-mask"):
-        reachable(pool.get(settings.model), "the rewrite model")
+        reachable(pool, settings.model, "the rewrite model")
     run = _Run(protector, rewriter, rewrite)
     try:
         yield run

@@ -6,7 +6,7 @@ or invented a placeholder is rejected with the reason, and the placeholder text 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stealthflow.anonymize.methods import Method, ProgressCallback, build_method, method_names
 from stealthflow.config import Settings
@@ -21,9 +21,13 @@ class RewriteOutcome:
     text: str  # the accepted rewrite, or the protected text when rejected
     accepted: bool
     reason: str = ""
+    changes: tuple[dict, ...] = ()  # what the method changed and why (the `local` method says)
 
     def to_json(self, method: str) -> dict:
-        return {"method": method, "accepted": self.accepted, **({"reason": self.reason} if self.reason else {})}
+        extra = {"reason": self.reason} if self.reason else {}
+        if self.accepted and self.changes:
+            extra["changes"] = list(self.changes)
+        return {"method": method, "accepted": self.accepted, **extra}
 
 
 def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
@@ -58,5 +62,6 @@ def rewrite_protected(
         if not result.parsed:
             outcomes.append(RewriteOutcome(text, False, "the model's answer could not be parsed"))
         else:
-            outcomes.append(check_rewrite(text, result.text, placeholders))
+            outcome = check_rewrite(text, result.text, placeholders)
+            outcomes.append(replace(outcome, changes=tuple(result.details.get("changes", ()))))
     return outcomes
