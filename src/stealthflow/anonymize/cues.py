@@ -6,6 +6,7 @@ ship under `models/cue-tagger/`.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -18,6 +19,17 @@ from stealthflow.tagging.train import Example
 
 CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
+# Placeholders from `protect` are not cues: rewriting one would lose a value.
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
+
+
+def find_cues(tagger, posts: list[str]) -> list[list[TaggedSpan]]:
+    """Per post, the tagged phrases that point to an attribute (never inside a placeholder)."""
+    tagged = tagger.tag_many(posts)
+    return [
+        [s for s in spans if not any(m.start() < s.end and s.start < m.end() for m in _PLACEHOLDER.finditer(post))]
+        for post, spans in zip(posts, tagged, strict=True)
+    ]
 
 
 def cue_examples(profiles: list[Profile]) -> list[Example]:

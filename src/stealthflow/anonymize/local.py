@@ -10,9 +10,9 @@ that are gone and the attribute each pointed to (the risk report prints them).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from stealthflow.anonymize.cues import find_cues
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.data.schema import Profile
@@ -20,12 +20,10 @@ from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import delete_spans, post_messages
 from stealthflow.llm import LLM
 from stealthflow.resources import resource_dir
-from stealthflow.tagging import SpanTagger, TaggedSpan
+from stealthflow.tagging import SpanTagger
 
 ADAPTER = "local-anonymizer"
 MIN_UTILITY = 0.4  # a rewrite keeping less of the post (mean BLEU/ROUGE) is not an edit of it
-# Placeholders from `protect` are not cues: deleting one would lose a value.
-_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
 
 
 def shipped_adapter() -> Path | None:
@@ -40,15 +38,11 @@ class LocalAnonymizer:
         self.llm = llm  # None: deterministic deletion only
         self.tagger = tagger
 
-    def cues(self, posts: list[str]) -> list[list[TaggedSpan]]:
-        tagged = self.tagger.tag_many(posts)
-        return [[s for s in spans if not _inside_placeholder(post, s)] for post, spans in zip(posts, tagged, strict=True)]
-
     def rewrite_posts(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
         """Per post: (new text, changes, how: unchanged | model | fallback)."""
         from stealthflow.utility import lexical_utility
 
-        cues = self.cues(posts)
+        cues = find_cues(self.tagger, posts)
         todo = [i for i, spans in enumerate(cues) if spans]
         answers = {}
         if self.llm is not None and todo:
@@ -87,10 +81,6 @@ class LocalAnonymizer:
         if on_progress:
             on_progress(len(profiles))
         return results
-
-
-def _inside_placeholder(text: str, span: TaggedSpan) -> bool:
-    return any(m.start() < span.end and span.start < m.end() for m in _PLACEHOLDER.finditer(text))
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:

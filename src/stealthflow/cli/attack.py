@@ -65,31 +65,33 @@ def attack(
         runs = []
         for attacker in build_attackers(names, settings, pool):
             with progress_bar(f"attacking ({attacker.name})", len(profiles)):
-                runs.append((attacker.name, attacker.attack_many(texts, asked)))
+                runs.append((attacker, attacker.attack_many(texts, asked)))
     strength = _strength(settings)
     for index, profile in enumerate(profiles):
-        for name, results in runs:
-            _print_attack(profile, name, results[index], judge, strength.get(name, "not evaluated here (see docs/attack.md)"))
+        for attacker, results in runs:
+            _print_attack(profile, attacker, results[index], judge, strength.get(attacker.name, "not evaluated here (see docs/attack.md)"))
         if not profile.labelled():
             print_cues(profile)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
             for index, profile in enumerate(profiles):
-                for name, results in runs:
+                for _, results in runs:
                     handle.write(json.dumps({"id": profile.id, **results[index].model_dump()}, ensure_ascii=False) + "\n")
     pool.close()
 
 
-def _print_attack(profile, attacker: str, result, judge: CorrectnessJudge, strength: str) -> None:
+def _print_attack(profile, attacker, result, judge: CorrectnessJudge, strength: str) -> None:
     verdicts = judge.score(result, profile.labelled())
     blind = not any(guess.guesses for guess in result.guesses.values())
-    caption = f"{attacker} attacker — on its own evaluation: {strength}"
-    title = f"{profile.id} · {attacker}" + (f"  [bold red]({BLIND})[/]" if blind else "" if result.well_formed else "  (answer not in the requested format)")
+    caption = f"{attacker.name} attacker — on its own evaluation: {strength}"
+    title = f"{profile.id} · {attacker.name}" + (f"  [bold red]({BLIND})[/]" if blind else "" if result.well_formed else "  (answer not in the requested format)")
     table = Table(title=title, caption=caption)
     for column in ("attribute", "guesses (top 3)", "certainty", *(["truth", "correct"] if verdicts else [])):
         table.add_column(column)
     for attribute, guess in result.guesses.items():
+        if not getattr(attacker, "covers", lambda _: True)(attribute):
+            continue  # the classifier has no model for it: nothing to report
         row = [attribute, escape("; ".join(guess.guesses)) or "[dim]no answer[/]", str(guess.certainty or "-")]
         if verdicts:
             label = profile.labels.get(attribute)
@@ -116,13 +118,13 @@ def _strength(settings) -> dict[str, str]:
 
 def print_cues(profile) -> None:
     """Per post, the phrases that give the author away (the cue tagger), when it is installed."""
-    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger
 
     try:
         tagger = load_cue_tagger()
     except FileNotFoundError:
         return
-    for index, spans in enumerate(tagger.tag_many([c.text for c in profile.comments])):
+    for index, spans in enumerate(find_cues(tagger, [c.text for c in profile.comments])):
         if spans:
             text = profile.comments[index].text
             cues = "; ".join(f'"{text[s.start:s.end]}" ({s.label})' for s in spans)

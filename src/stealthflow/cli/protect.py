@@ -78,6 +78,7 @@ def protect(
     style: Annotated[Optional[str], typer.Option(help="placeholder style: indexed (<EMAIL_1>) or hmac ([[EMAIL:3f81a2c9]])")] = None,
     rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: local (per post, offline), none, another method (standard, stealth) or a model spec")] = "local",
     rounds: RoundsOption = None,
+    show: Annotated[bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")] = False,
     llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
     user: UserOption = None,
     config: ConfigOption = None,
@@ -105,7 +106,7 @@ def protect(
             read = read_source(source)
             text_mode = not read.is_records
             records = [(read.name, read.read_text())] if text_mode else read_records(read.path)
-        with _protection(settings, rewrite, cache) as run:
+        with _protection(settings, rewrite, cache, show) as run:
             if text_mode:
                 _protect_text(run, records[0][1], session, output, json_output)
             else:
@@ -117,6 +118,7 @@ class _Run:
     protector: object
     rewriter: object | None
     rewrite: str
+    show: bool = False
     secrets_found: int = 0
     rejected: int = 0
 
@@ -134,7 +136,9 @@ class _Run:
                 if outcome.accepted and outcome.changes:
                     phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in outcome.changes)
                     console.print(f"{row['id']}: rewrote {escape(phrases)}", highlight=False)
-        for row, p in zip(rows, protected, strict=True):
+        for (item_id, text), row, p in zip(items, rows, protected, strict=True):
+            if self.show:
+                console.print(f"[bold]{escape(item_id)}[/]\n  before: {escape(text)}\n  after:  {escape(row['text'])}", highlight=False)
             self.secrets_found += bool(p.warnings)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
@@ -144,7 +148,7 @@ class _Run:
 
 
 @contextlib.contextmanager
-def _protection(settings: Settings, rewrite: str, cache: Path | None) -> Iterator[_Run]:
+def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool = False) -> Iterator[_Run]:
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.rewrite import build_rewriter
 
@@ -155,7 +159,7 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None) -> Iterato
     rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
     if rewrite not in ("none", "ner-mask"):
         reachable(pool, settings.model, "the rewrite model")
-    run = _Run(protector, rewriter, rewrite)
+    run = _Run(protector, rewriter, rewrite, show)
     try:
         yield run
     finally:
