@@ -123,3 +123,26 @@ def test_cli_bad_input_and_wrong_key(tmp_path, monkeypatch):
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
     result = runner.invoke(app, ["restore", "-i", str(good), "--session", "default", "-c", str(config)])
     assert result.exit_code == 2 and "wrong vault key" in result.output
+
+
+def test_protect_output_with_unicode_line_separators_reads_back(tmp_path, monkeypatch):
+    """U+2028 / U+0085 inside a text: written escaped, and JSONL is split on \\n only."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.pipeline.records import read_records
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["new_secret"]).new_secret())
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
+    posts = tmp_path / "in.jsonl"
+    text = "line one\u2028line two\u0085mail me at a.b@example.org\u2029end"
+    posts.write_text(json.dumps({"id": "a", "text": text}, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--config", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "\u2028" not in out.read_text(encoding="utf-8")  # escaped on write
+    ((record_id, protected),) = read_records(out)
+    assert record_id == "a" and "\u2028" in protected and "<EMAIL_1>" in protected
+    restored = CliRunner().invoke(app, ["restore", "--session", "default", "-i", str(out), "--config", str(config)])
+    assert restored.exit_code == 0 and json.loads(restored.stdout)["text"] == text

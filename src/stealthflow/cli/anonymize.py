@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -10,6 +9,7 @@ import typer
 from rich.markup import escape
 
 from stealthflow.anonymize import build_method, method_names
+from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -82,7 +82,7 @@ def anonymize(
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
             for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+                handle.write(dump_line(row))
         console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
     if unprotected := [r["id"] for r in rows if not r["protected"]]:

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from stealthflow.attack import CorrectnessJudge
+from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -77,7 +78,7 @@ def attack(
         with output.open("w", encoding="utf-8") as handle:
             for index, profile in enumerate(profiles):
                 for _, results in runs:
-                    handle.write(json.dumps({"id": profile.id, **results[index].model_dump()}, ensure_ascii=False) + "\n")
+                    handle.write(dump_line({"id": profile.id, **results[index].model_dump()}))
     pool.close()
 
 

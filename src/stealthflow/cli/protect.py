@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
+from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -179,7 +179,7 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
             console.print(f"masked {span['type']} ({span['level']}) as {span['placeholder']}", highlight=False)
         if "rewrite" in row and not row["rewrite"]["accepted"]:
             console.print(f"[yellow]rewrite rejected:[/] {row['rewrite']['reason']}")
-    _write(output, json.dumps(row, ensure_ascii=False) + "\n" if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
+    _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
 
 def _protect_records(run: _Run, records: list[tuple[str, str]], session: str, output: str | None) -> None:
@@ -196,7 +196,7 @@ def _protect_records(run: _Run, records: list[tuple[str, str]], session: str, ou
     with progress_bar("protecting", len(todo)) as progress, (Path(output).open("a", encoding="utf-8") if to_file else contextlib.nullcontext(sys.stdout)) as handle:
         for start in range(0, len(todo), step):
             for row in run.protect(todo[start : start + step], session):
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+                handle.write(dump_line(row))
             handle.flush()
             progress.advance(0, len(todo[start : start + step]))
     if to_file:
@@ -248,7 +248,7 @@ def restore(
                 result = protector.restore(read.read_text(), session)
                 unresolved = result.unresolved
                 body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
-                _write(output, json.dumps(body, ensure_ascii=False) + "\n" if json_output else result.text + ("" if result.text.endswith("\n") else "\n"))
+                _write(output, dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"))
         protector.close()
     if unresolved:
         console.print(f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}")
@@ -259,8 +259,8 @@ def _restore_records(protector, session: str, records: list[tuple[str, str]], ou
     for record_id, text in records:
         result = protector.restore(text, session)
         unresolved += result.unresolved
-        lines.append(json.dumps({"id": record_id, "text": result.text, "unresolved": result.unresolved}, ensure_ascii=False))
-    _write(output, "".join(line + "\n" for line in lines))
+        lines.append(dump_line({"id": record_id, "text": result.text, "unresolved": result.unresolved}))
+    _write(output, "".join(lines))
     if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")
     return unresolved

@@ -14,6 +14,21 @@ from stealthflow.data.loader import DataError, describe_validation_error
 Model = TypeVar("Model", bound=BaseModel)
 
 
+# JSON allows U+2028/U+2029/U+0085 raw inside strings, but `str.splitlines()` (and many other
+# readers) split on them: write them escaped, and split JSONL on "\n" only.
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"})
+
+
+def dump_line(record: object) -> str:
+    """One JSONL line (with its "\n"), non-ASCII kept readable, line-break characters escaped."""
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of a JSONL text: split on "\n" only (a "\r" before it is dropped)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def parse_lines(path: str | Path, lines: Iterable[str | bytes], model: type[Model], what: str | None = None) -> Iterator[Model]:
     """Validate each non-empty line as `model`; a bad line raises `DataError("FILE:LINE: ...")`."""
     what = what or model.__name__
@@ -32,4 +47,4 @@ def read_models(path: str | Path, model: type[Model], what: str | None = None) -
     path = Path(path)
     if not path.exists():
         return []
-    return list(parse_lines(path, path.read_text(encoding="utf-8").splitlines(), model, what))
+    return list(parse_lines(path, jsonl_lines(path.read_text(encoding="utf-8")), model, what))

@@ -70,7 +70,7 @@ def profile_from_text(text: str, profile_id: str, where: str = "the input") -> P
 
 def iter_profiles(path: str | Path) -> Iterator[Profile]:
     path = Path(path)
-    for lineno, line in enumerate(_read(path).splitlines(), start=1):
+    for lineno, line in enumerate(_read(path).split("\n"), start=1):  # "\n" only: see data.jsonl
         if not line.strip():
             continue
         where = f"{path}:{lineno}"

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from stealthflow.data import DataError
+from stealthflow.data.jsonl import jsonl_lines
 
 
 def read_records(path: Path) -> list[tuple[str, str]]:
@@ -21,7 +22,7 @@ def read_records(path: Path) -> list[tuple[str, str]]:
 def parse_records(text: str, where: str) -> list[tuple[str, str]]:
     """`{"id", "text"}` records from JSONL text; errors name `where:LINE`."""
     records, seen = [], set()
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
             continue
         try:
@@ -43,10 +44,12 @@ def finished_ids(path: Path) -> set[str]:
     if not path.exists():
         return set()
     done, good = set(), []
-    for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if not line:
+            continue
         try:
             done.add(str(json.loads(line)["id"]))
-            good.append(line if line.endswith("\n") else line + "\n")
+            good.append(line + "\n")
         except (json.JSONDecodeError, KeyError, TypeError):
             break
     path.write_text("".join(good), encoding="utf-8")
