@@ -311,6 +311,31 @@ def plot(results: dict[str, dict], path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
+def long_inputs(detector: Detector, seed: int) -> list[dict]:
+    """Detection CPU time per KB on 1 KB / 100 KB / 1 MB texts, prose and single tokens without
+    spaces (the hostile shapes: long dotted, colon and digit runs, base64): it must stay flat."""
+    rng = random.Random(seed)
+    words = ["the", "rent", "went", "up", "again", "mail", "me", "at", "dana@example.org", "or", "10.0.0.1", "see", "example.org/x"]
+    shapes = {
+        "prose": lambda n: " ".join(rng.choice(words) for _ in range(n // 4))[:n],
+        "x run": lambda n: "x" * n,
+        "dotted run": lambda n: ("a.bc1.2" * n)[:n],
+        "colon run": lambda n: ("ab:1f:" * n)[:n],
+        "base64": lambda n: "".join(rng.choice(string.ascii_letters + string.digits + "+/=@.") for _ in range(n)),
+    }
+    rows = []
+    for name, make in shapes.items():
+        per_kb = {}
+        for size in (1_000, 100_000, 1_000_000):
+            text = make(size)
+            start = time.process_time()
+            detector.deterministic(text)
+            per_kb[size] = (time.process_time() - start) * 1000 / (size / 1000)
+        rows.append({"shape": name, "ms_per_kb": per_kb, "ratio_1mb_to_1kb": per_kb[1_000_000] / max(per_kb[1_000], 1e-9)})
+        console.print(f"long input, {name}: ms/KB at 1 KB / 100 KB / 1 MB = " + " / ".join(f"{v:.2f}" for v in per_kb.values()) + f" (ratio {rows[-1]['ratio_1mb_to_1kb']:.2f}, target <= 1.5)")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=600, help="synthetic messages (1 in 4 is a distractor)")
@@ -346,6 +371,7 @@ def main() -> None:
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
     results["latency"] = latency(kilobyte_messages(messages, args.latency, args.seed))
+    results["long_inputs"] = long_inputs(detector, args.seed)
     p, r = deterministic["structured_precision"], deterministic["structured_recall"]
     lat = results["latency"]
     console.print(

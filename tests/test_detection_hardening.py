@@ -1,0 +1,44 @@
+"""Detection under hostile input: linear time on long tokens without spaces (the old IP/URL
+patterns took 18 s on 40k characters and minutes on megabytes), values still found inside them."""
+
+from __future__ import annotations
+
+import pytest
+
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+
+HOSTILE = {
+    "x run": "x" * 200_000,
+    "dotted run": ("a.bc1.2" * 40_000)[:200_000],
+    "colon run": ("ab:1f:" * 40_000)[:200_000],
+    "at-signs": ("x@y." * 50_000)[:200_000],
+}
+
+
+@pytest.mark.timeout(60)  # a guard against quadratic blow-up (~1 s now; the old code needed hours here), not a speed target
+@pytest.mark.parametrize("shape", list(HOSTILE))
+def test_long_tokens_without_spaces_are_scanned_in_linear_time(shape):
+    Detector(build_recognizers()).deterministic(HOSTILE[shape])
+
+
+def test_a_value_hidden_in_a_long_token_is_still_found():
+    text = "x" * 50_000 + " " + "y" * 30_000 + "mail:dana@example.org;" + "z" * 30_000 + " and 10.1.2.3"
+    found = {(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)}
+    assert ("EMAIL", "dana@example.org") in found or any(t == "EMAIL" and "dana@example.org" in v for t, v in found)
+    assert ("IP_ADDRESS", "10.1.2.3") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "urls"),
+    [
+        ("see https://example.org/a?b=1.", ["https://example.org/a?b=1"]),
+        ("go to www.foo.co.uk/path)", ["www.foo.co.uk/path"]),
+        ("visit github.com/x/y, thanks", ["github.com/x/y"]),
+        ("file.txt, e.g. this, v1.2.3 and 10.0.0.1", []),
+        ("mail a@b.com", []),
+    ],
+)
+def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
+    (url,) = build_recognizers(["url"])
+    assert [text[s.start : s.end] for s in url.find(text)] == urls
