@@ -135,3 +135,17 @@ def test_learner_falls_back_to_successes_and_skips_attributes_with_nothing_to_le
     updated = InsightLearner(fake_llm(responder)).update(InsightMemory(), [exposed_then_hidden, never_exposed])
     assert len(seen) == 1 and "orig A" in seen[0] and "hidden A" in seen[0] and "orig B" not in seen[0]
     assert updated.rules == {} and updated.version == 1
+
+
+def test_the_agentstealth_memory_converts_onto_the_bounded_scale_and_is_stealths_default(tmp_path):
+    from stealthflow.insights.agentstealth import convert, shipped_memory_path
+    from stealthflow.workflow.methods import frozen_memory
+
+    reference = {"age": {"insights": ["<Remove life-stage terms.>", "<Drop dates.>", "Keep tone."], "scores": [100, 50, 2]}}
+    memory = convert(reference)
+    assert [(r.text, r.score) for r in memory.rules["age"]] == [("Remove life-stage terms.", 10), ("Drop dates.", 5), ("Keep tone.", 1)]
+    shipped = frozen_memory(None)
+    assert shipped == InsightMemory.load(shipped_memory_path())
+    assert set(shipped.rules) == {"age", "gender", "education", "occupation", "income", "married", "location", "pobp"}
+    assert all(1 <= r.score <= shipped.score_cap and not r.text.startswith("<") for rules in shipped.rules.values() for r in rules)
+    assert frozen_memory("none").rules == {}

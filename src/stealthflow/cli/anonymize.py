@@ -56,8 +56,6 @@ def anonymize(
         pool = LLMPool(cache)
         if method != "ner-mask":
             reachable(pool, settings.model, "the anonymizer model")
-        if method == "stealth" and insights is None:
-            console.print("[yellow]warning:[/] no --insights FILE given: the stealth loop runs without insight rules")
         options = {"insights": insights, "attackers": split_names(attackers), "rounds": rounds}
         try:
             anonymizer = build_method(method, settings, pool, {k: v for k, v in options.items() if v is not None})

@@ -91,6 +91,8 @@ def reachable(pool: "LLMPool", config: "ModelConfig", what: str) -> None:
     if config.model == "embedded" or config.model.partition(":")[0] in ("hf", "vllm", "llamacpp"):
         return  # local weights: loading them is the check
     llm = pool.get(config)
+    if llm.backend.info.backend not in ("litellm", "router"):
+        return  # a plugin's or a test's own backend
     try:
         llm.chat([{"role": "user", "content": "Reply with OK."}], max_new_tokens=1)
     except LLMCallError as exc:

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, fail, out, progress_bar, settings_from, user_errors
+from stealthflow.resources import split_path
 
 if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when a command runs
     from stealthflow.anonymize import Anonymized
@@ -22,7 +23,10 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.workflow.summary import RunSummary
 
 AttackersOption = Annotated[Optional[str], typer.Option("--attackers", help="comma-separated attackers, e.g. llm,classifier (default: llm)")]
-InsightsOption = Annotated[Optional[Path], typer.Option("--insights", help="start from this insight memory (JSON)", exists=True, dir_okay=False)]
+InsightsOption = Annotated[
+    Optional[Path],
+    typer.Option("--insights", help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules", dir_okay=False),
+]
 
 
 def split_names(value: str | None) -> list[str] | None:
@@ -31,15 +35,15 @@ def split_names(value: str | None) -> list[str] | None:
 
 @app.command()
 def generate(
-    data: Annotated[Path, typer.Option("--data", help="labelled profiles (JSONL)")],
     out_dir: Annotated[Path, typer.Option("--out", help="run directory; rerun the same command to resume")],
+    data: Annotated[Path, typer.Option("--data", help="labelled profiles (JSONL); default: the bundled train split")] = split_path("train"),
     rounds: Annotated[Optional[int], typer.Option(min=1, help="anonymization rounds per profile (default 5)")] = None,
     batch_size: Annotated[Optional[int], typer.Option(min=1, help="profiles per insight batch (default 10)")] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
     attackers: AttackersOption = None,
     insights: InsightsOption = None,
     freeze_insights: Annotated[bool, typer.Option(help="keep the insight memory as loaded (no updates)")] = False,
-    insights_out: Annotated[Optional[Path], typer.Option(help="also save the memory here after every batch (default insights/RUN.json)")] = None,
+    insights_out: Annotated[Optional[Path], typer.Option(help="also save the memory here after every batch (it is always in OUT/insights.json)")] = None,
     early_stop: Annotated[Optional[bool], typer.Option(help="stop a profile once all its attributes are protected")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -67,19 +71,19 @@ def generate(
         profiles = load_profiles(data, limit)
         try:
             directory.check_config(resolved)
-            memory = InsightMemory.load(insights) if insights else InsightMemory()
+            memory = InsightMemory.load(insights) if insights and str(insights) != "none" else InsightMemory()
         except ValueError as exc:
             fail(str(exc))
         pool = LLMPool(directory.responses)  # a labelled corpus: caching answers makes reruns resume
         try:
-            summary = _run(settings, pool, directory, memory, profiles, insights_out or Path("insights") / f"{out_dir.name}.json")
+            summary = _run(settings, pool, directory, memory, profiles, insights_out)
         finally:
             pool.close()
     print_summary(summary)
     console.print(f"run directory: {directory.root}  (trajectories.jsonl, insights.json, summary.json, config.yaml)")
 
 
-def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path) -> RunSummary:
+def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path | None) -> RunSummary:
     from stealthflow.attack import CorrectnessJudge
     from stealthflow.attack.registry import build_attackers
     from stealthflow.insights import InsightLearner

@@ -11,6 +11,7 @@ early repeats its last text, so every profile has one text per round.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
@@ -18,6 +19,7 @@ from stealthflow.attack import CorrectnessJudge
 from stealthflow.attack.registry import build_attackers
 from stealthflow.config import Settings
 from stealthflow.data.schema import Profile
+from stealthflow.insights.agentstealth import shipped_memory_path
 from stealthflow.insights.memory import InsightMemory
 from stealthflow.llm.pool import LLMPool
 from stealthflow.workflow.graph import build_graph
@@ -85,8 +87,16 @@ def _steps(settings: Settings, pool: LLMPool, options: dict[str, Any], **overrid
     config = settings.workflow.model_copy(update={**tunable, **overrides})
     attackers = build_attackers(config.attackers, settings, pool)
     judge = CorrectnessJudge(pool.get(settings.judge_model()) if config.llm_judge else None)
-    memory = InsightMemory.load(options["insights"]) if options.get("insights") else InsightMemory()
+    memory = frozen_memory(options.get("insights"))
     return Steps(pool.get(settings.model), attackers, judge, config, memory=memory, use_labels=False)
+
+
+def frozen_memory(insights: str | Path | None) -> InsightMemory:
+    """The memory a loop method reads: a file, `none` (no rules), or by default the shipped
+    memory AgentStealth learned with DeepSeek-V3 (`insights/agentstealth-deepseek-v3.json`)."""
+    if insights is not None and str(insights) == "none":
+        return InsightMemory()
+    return InsightMemory.load(insights or shipped_memory_path())
 
 
 def _aa(settings: Settings, pool: LLMPool, options: dict[str, Any]) -> LoopMethod:
