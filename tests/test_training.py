@@ -181,3 +181,39 @@ def test_long_curves_are_drawn_with_their_moving_average(tmp_path):
     assert plot_curves(noisy, "step", ["loss"], tmp_path / "loss.png", "SFT loss").stat().st_size > 0
     assert plot_curves([{"step": 1}], "step", ["loss"], tmp_path / "none.png", "SFT loss") is None
     assert not (tmp_path / "none.png").exists()
+
+
+def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
+    """The local anonymizer's path on a tiny random Llama: evidence -> teacher rows -> SFT ->
+    GRPO rewarded by evidence removal (no classifier term), rewards logged per step."""
+    from stealthflow.data.schema import Comment, Profile
+    from stealthflow.harvest.posts import harvest_posts
+
+    torch.set_num_threads(1)
+    answers = {"deepseek-ai/DeepSeek-V3": {"occupation": {"inference": 'says "an ER nurse"'}, "location": {"inference": 'rent in "Leeds"'}}}
+    profiles = [
+        Profile(id=f"tiny{i}", comments=[Comment(text=f"Twelve years as an ER nurse and rent in Leeds keeps going up {i}"), Comment(text=f"Nice weather {i}")], reference_predictions=answers)
+        for i in range(4)
+    ]
+    summary = harvest_posts(profiles, tmp_path / "data")
+    assert summary["sft"]["teacher:evidence"] == 4 and summary["grpo_prompts"] == 4
+    build_tiny_llama(tmp_path / "tiny", [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"])
+    recipe = load_recipe(
+        REPO / "training" / "local-anonymizer.yaml",
+        {
+            "base_model": f"hf:{tmp_path / 'tiny'}",
+            "output_dir": str(tmp_path / "out"),
+            "threads": 1,
+            "sft.data": str(tmp_path / "data"),
+            "sft.batch_size": 2,
+            "grpo.max_steps": 2,
+            "grpo.max_completion_length": 12,
+            "grpo.max_prompt_tokens": None,
+            "grpo.classifier_weight": 0.0,
+            "grpo.save_steps": 1,
+        },
+    )
+    assert (run_sft(recipe) / "adapter_config.json").exists()
+    assert (run_grpo(recipe) / "adapter_config.json").exists()
+    logged = [json.loads(line) for line in (tmp_path / "out" / "grpo" / "rewards.jsonl").read_text().splitlines()]
+    assert logged and all("evidence_removed_mean" in row and "zero_variance_groups" in row for row in logged)
