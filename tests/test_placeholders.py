@@ -176,3 +176,16 @@ def test_streaming_never_emits_half_a_placeholder():
         assert not any(partial in piece for piece in emitted)
     assert "".join(emitted) + restorer.finish() == "Hello Anna Berg, your address anna@example.org is set."
     assert "".join(emitted).startswith("Hello")  # ordinary text is not held back
+
+
+def test_placeholder_looking_input_is_escaped_and_never_restored_to_another_value(tmp_path, monkeypatch):
+    from placeholder_fixtures import make_protector, protect_config
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = protector.protect("mail dana@example.org please", "s")  # issues <EMAIL_1>
+    typed = "I pasted <EMAIL_1> and EMAIL_1 and \\<EMAIL_1> from an old reply; my address is eve@example.org"
+    second = protector.protect(typed, "s")
+    assert "<EMAIL_1>" in first.text and "<EMAIL_2>" in second.text
+    restored = protector.restore(second.text, "s")
+    assert restored.text == typed  # the typed ones come back as typed, not as dana@example.org
+    assert "".join(protector.restore_stream(list(second.text), "s")) == typed

@@ -19,7 +19,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.keys import load_keys
 from stealthflow.placeholders.policy import ProtectConfig
-from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, restore_text
+from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import Level, Span
 from stealthflow.placeholders.vault import Vault
@@ -93,9 +93,9 @@ class Protector:
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)
             spans.append(MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder))
-            pieces += [text[last : span.start], placeholder]
+            pieces += [escape_placeholders(text[last : span.start]), placeholder]
             last = span.end
-        pieces.append(text[last:])
+        pieces.append(escape_placeholders(text[last:]))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
         return Protected("".join(pieces), spans, warnings)
@@ -132,7 +132,11 @@ def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
         value = span.text_in(text)
         if len(value) < 3:
             continue
-        for match in re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text):
+        # Words (names) repeat as whole words; a value with digits or symbols (an email, a card, a
+        # key) is the value wherever it stands, even glued to other characters.
+        bounded = all(c.isalpha() or c.isspace() or c in "'-" for c in value)
+        pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if bounded else re.escape(value)
+        for match in re.finditer(pattern, text):
             repeat = Span(match.start(), match.end(), span.type, span.level, span.source, span.score)
             if not any(repeat.overlaps(other) for other in found):
                 found.append(repeat)

@@ -28,14 +28,19 @@ def _type_alternation() -> str:
 
 _TYPES = _type_alternation()
 _TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
-PLACEHOLDER = regex.compile(
-    rf"""(?<![A-Za-z0-9_])
-    (?P<open>[<\[{{]{{1,2}}[ \t]?)?
-    (?:
+_BODY = rf"""(?:
         (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{8,32}})
       | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
-    )
-    (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))""",
+    )"""
+# A backslash before the type escapes a placeholder-looking text that protect found in the
+# user's input (`<\EMAIL_10>`): it is never restored, and restore removes one backslash.
+_PLACEHOLDER = rf"""(?:(?P<open>[<\[{{]{{1,2}}[ \t]?)|(?<![A-Za-z0-9_]))  # a bracket, or not inside a word
+    (?<!\\){_BODY}
+    (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))"""
+PLACEHOLDER = regex.compile(_PLACEHOLDER, regex.IGNORECASE | regex.VERBOSE)
+# Either an escape (a run of backslashes right before a placeholder body) or a placeholder.
+_SCAN = regex.compile(
+    rf"(?P<escape>(?<![A-Za-z0-9_\\])\\+)(?={_BODY.replace('?P<', '?P<_')})|{_PLACEHOLDER}",
     regex.IGNORECASE | regex.VERBOSE,
 )
 
@@ -85,7 +90,7 @@ class Scanner:
         """Output for text[pos:...] and where scanning stopped (held back when not final)."""
         parts = []
         while True:
-            match = PLACEHOLDER.search(text, pos, partial=not final)
+            match = _SCAN.search(text, pos, partial=not final)
             if match is None:
                 parts.append(text[pos:])
                 return "".join(parts), len(text)
@@ -97,6 +102,8 @@ class Scanner:
             pos = match.end()
 
     def _replacement(self, match: regex.Match) -> str:
+        if match["escape"]:
+            return match["escape"][1:]
         ref = reference(match)
         if ref is None:
             return match[0]
@@ -105,7 +112,9 @@ class Scanner:
             self.unresolved.append(ref.text)
             return match[0]
         self.restored += 1
-        return value
+        # Brackets around an exact placeholder are the text's own ("[<EMAIL_1>]"): keep them.
+        exact = ref.exact()
+        return match[0].replace(exact, value, 1) if exact in match[0] else value
 
     def result(self, text: str) -> RestoreResult:
         return RestoreResult(text, self.restored, self.unresolved)
@@ -114,7 +123,25 @@ class Scanner:
 def _may_grow(text: str, match: regex.Match) -> bool:
     """A complete match at the end could still take more digits, a space or a bracket."""
     tail = text[match.end() :]
-    return tail == "" or (not match["close"] and tail in (" ", "\t"))
+    return tail == "" or (not match["escape"] and not match["close"] and tail in (" ", "\t"))
+
+
+def escape_placeholders(text: str) -> str:
+    """Input text that looks like a placeholder (`<EMAIL_10>` typed or pasted by the user) gets a
+    backslash before its type, and a backslash run before one gets one more, so that restore
+    only ever replaces placeholders protect issued and gives back exactly this text."""
+    parts, pos = [], 0
+    for match in _SCAN.finditer(text):
+        if match["escape"]:
+            parts += [text[pos : match.start()], "\\" + match["escape"]]
+        elif reference(match) is not None:
+            body = match.start("htype") if match["htype"] else match.start("itype")
+            parts += [text[pos:body], "\\", text[body : match.end()]]
+        else:
+            continue
+        pos = match.end()
+    parts.append(text[pos:])
+    return "".join(parts)
 
 
 def restore_text(text: str, resolve: Resolver) -> RestoreResult:
