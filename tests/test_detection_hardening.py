@@ -42,3 +42,26 @@ def test_a_value_hidden_in_a_long_token_is_still_found():
 def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
     (url,) = build_recognizers(["url"])
     assert [text[s.start : s.end] for s in url.find(text)] == urls
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        ("card 4111\u00a01111\u00a01111\u00a01111 thanks", "4111\u00a01111\u00a01111\u00a01111", "CREDIT_CARD"),  # non-breaking spaces
+        ("card 4111\u200b1111\u200b1111\u200b1111 thanks", "4111\u200b1111\u200b1111\u200b1111", "CREDIT_CARD"),  # zero-width spaces
+        ("card ４１１１ １１１１ １１１１ １１１１ thanks", "４１１１ １１１１ １１１１ １１１１", "CREDIT_CARD"),  # fullwidth digits
+        ("card ٤١١١ ١١١١ ١١١١ ١١١١ thanks", "٤١١١ ١١١١ ١١١١ ١١١١", "CREDIT_CARD"),  # Arabic-Indic digits
+        ("key AKIAIOSFOD\u200bNN7EXAMPLE here", "AKIAIOSFOD\u200bNN7EXAMPLE", "API_KEY"),
+        ("mail dana\u200b@example.org now", "dana\u200b@example.org", "EMAIL"),
+        ("mail dana\u00ad.berg@example.org now", "dana\u00ad.berg@example.org", "EMAIL"),
+        ("mail dana＠example.org now", "dana＠example.org", "EMAIL"),
+    ],
+)
+def test_detection_sees_through_unicode_evasion_and_masks_the_original_characters(text, value, kind):
+    spans = Detector(build_recognizers()).detect(text)
+    assert (kind, value) in {(s.type, text[s.start : s.end]) for s in spans}
+
+
+def test_a_password_with_a_zero_width_space_in_its_context_word_is_found():
+    text = "my pass\u200bword is hunter2!"
+    assert ("PASSWORD", "hunter2!") in {(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)}

@@ -6,7 +6,10 @@ the higher score, so `john@acme.com` stays one EMAIL rather than EMAIL + URL.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from stealthflow.placeholders.extractor import LLMExtractor
+from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
 
@@ -25,7 +28,13 @@ class Detector:
         self.extractor = extractor
 
     def deterministic(self, text: str) -> list[Span]:
-        return [span for recognizer in self.recognizers for span in recognizer.find(text)]
+        """The recognizers' spans, found on a normalised shadow of `text` (format characters
+        dropped, fullwidth forms and other scripts' digits folded) and mapped back to `text`."""
+        normalised, offsets = shadow(text)
+        spans = [span for recognizer in self.recognizers for span in recognizer.find(normalised)]
+        if offsets is None:
+            return spans
+        return [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
