@@ -2,9 +2,9 @@
 give the author away, the local model (the embedded SmolLM2 with the shipped LoRA adapter, or
 any `--model`) rewrites each post with those phrases named in a short prompt, batched.
 
-A post without cues is left as it is. When the model's answer is unreadable, keeps too little
-of the post, or removes none of the marked phrases, the phrases are deleted deterministically
-instead, so every marked phrase is acted on. `details["changes"]` lists, per post, the phrases
+A post without cues is left as it is. When the model's answer is unreadable or keeps too
+little of the post, the post is kept; then any marked phrase still in the text is deleted
+deterministically, so every marked phrase is acted on. `details["changes"]` lists, per post, the phrases
 that are gone and the attribute each pointed to (the risk report prints them).
 """
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from stealthflow.anonymize.cues import find_cues
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
+from stealthflow.data.evidence import find_phrase
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import delete_spans, post_messages
@@ -54,15 +55,20 @@ class LocalAnonymizer:
             if not spans:
                 results.append((post, [], "unchanged"))
                 continue
-            phrases = [(post[s.start : s.end], s.label) for s in spans]
+            phrases = list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
             rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
-            gone = [(p, a) for p, a in phrases if rewrite is not None and not span_survives(p, rewrite.text)]
-            usable = rewrite is not None and rewrite.parsed and gone and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY
-            if usable:
+            if rewrite is not None and rewrite.parsed and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
                 text, how = rewrite.text, "model"
             else:
-                text, how, gone = delete_spans(post, [(s.start, s.end) for s in spans]) or post, "fallback", phrases
-            changes = [{"post": i, "phrase": p, "attribute": a, "by": how} for p, a in dict.fromkeys(gone)]
+                text, how = post, "fallback"
+            # Every marked phrase is acted on: what the model left in place is deleted.
+            kept = [(p, a) for p, a in phrases if span_survives(p, text)]
+            found = [hit for p, _ in kept if (hit := find_phrase(p, text))]
+            if found:
+                text = delete_spans(text, found) or text
+            changes = [{"post": i, "phrase": p, "attribute": a, "by": "fallback" if (p, a) in kept else how} for p, a in phrases if not span_survives(p, text)]
+            if how == "model" and kept:
+                how = "model+fallback"
             results.append((text, changes, how))
         return results
 
@@ -76,7 +82,7 @@ class LocalAnonymizer:
             changes = [dict(change, post=index) for index, (_, post_changes, _) in enumerate(mine) for change in post_changes]
             text = "\n".join(new for new, _, _ in mine)
             how = [h for _, _, h in mine]
-            details = {"changes": changes, "posts_changed": sum(h != "unchanged" for h in how), "fallback_posts": how.count("fallback")}
+            details = {"changes": changes, "posts_changed": sum(h != "unchanged" for h in how), "fallback_posts": sum("fallback" in h for h in how)}
             results.append(Anonymized(profile.id, text, [text], parsed=True, details=details))
         if on_progress:
             on_progress(len(profiles))
