@@ -189,3 +189,17 @@ def test_placeholder_looking_input_is_escaped_and_never_restored_to_another_valu
     restored = protector.restore(second.text, "s")
     assert restored.text == typed  # the typed ones come back as typed, not as dana@example.org
     assert "".join(protector.restore_stream(list(second.text), "s")) == typed
+
+
+def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp_path, monkeypatch):
+    from placeholder_fixtures import make_protector, protect_config
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = protector.protect("my password is Tr0ub4dor&3, and I'm Anna Berg", "s")
+    assert "Tr0ub4dor&3" not in first.text
+    # Next message: another form of words, no context word a recognizer knows.
+    later = protector.protect("ok so Tr0ub4dor&3 it is. Annabel says Anna Berg agrees.", "s")
+    assert "Tr0ub4dor&3" not in later.text and "<PASSWORD_1>" in later.text
+    assert "Annabel" in later.text  # a name is masked as a whole word only
+    other_session = make_protector(protector.config).protect("Tr0ub4dor&3", "another")
+    assert "Tr0ub4dor&3" in other_session.text  # known values are per session

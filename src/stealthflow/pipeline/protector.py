@@ -21,7 +21,7 @@ from stealthflow.placeholders.keys import load_keys
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
 from stealthflow.placeholders.styles import render
-from stealthflow.placeholders.types import Level, Span
+from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Vault
 
 if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
@@ -65,6 +65,7 @@ class Protector:
         self.config = config
         self.vault = vault
         self.detector = detector
+        self._known: dict[str, KnownValues] = {}
 
     @classmethod
     def from_settings(cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None) -> "Protector":
@@ -88,6 +89,7 @@ class Protector:
     def _mask(self, text: str, detected: list[Span], session: str) -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
+        chosen = self._known_values(session).add_occurrences(text, chosen)
         entries = self.vault.entries_for(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         spans, pieces, last = [], [], 0
         for span, entry in zip(chosen, entries, strict=True):
@@ -99,6 +101,14 @@ class Protector:
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
         return Protected("".join(pieces), spans, warnings)
+
+    def _known_values(self, session: str) -> "KnownValues":
+        """The session's values already in the vault (rebuilt when another call or process added some)."""
+        issued = self.vault.issued_count(self.config.user, session)
+        known = self._known.get(session)
+        if known is None or known.issued != issued:
+            known = self._known[session] = KnownValues(self.vault.session_values(self.config.user, session), issued)
+        return known
 
     # -- restore ------------------------------------------------------------------------
     def resolver(self, session: str):
@@ -125,6 +135,48 @@ class Protector:
         self.vault.close()
 
 
+class KnownValues:
+    """Every value a session already holds, found again wherever it appears in a new text — in
+    one pass (an Aho-Corasick automaton over the values), whatever words surround it."""
+
+    MIN_CHARS = 3
+
+    def __init__(self, values: list[tuple[str, str]], issued: int):
+        import ahocorasick
+
+        self.issued = issued
+        self.automaton = None
+        words = [(span_type, value) for span_type, value in values if len(value) >= self.MIN_CHARS]
+        if words:
+            self.automaton = ahocorasick.Automaton()
+            for span_type, value in words:
+                self.automaton.add_word(value, (span_type, value))
+            self.automaton.make_automaton()
+
+    def add_occurrences(self, text: str, spans: list[Span]) -> list[Span]:
+        if self.automaton is None:
+            return spans
+        found = list(spans)
+        for end, (span_type, value) in self.automaton.iter(text):
+            start = end - len(value) + 1
+            if _word_like(value) and not _word_bounded(text, start, end + 1):
+                continue
+            span = Span(start, end + 1, span_type, TYPE_LEVELS[span_type], "known value")
+            if not any(span.overlaps(other) for other in found):
+                found.append(span)
+        return sorted(found, key=lambda s: s.start)
+
+
+def _word_like(value: str) -> bool:
+    # Words (names) repeat as whole words; a value with digits or symbols (an email, a card, a
+    # key) is the value wherever it stands, even glued to other characters.
+    return all(c.isalpha() or c.isspace() or c in "'-" for c in value)
+
+
+def _word_bounded(text: str, start: int, end: int) -> bool:
+    return (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum())
+
+
 def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
     """Add every other word-bounded occurrence of a masked value (e.g. a name the detector saw once)."""
     found = list(spans)
@@ -132,10 +184,7 @@ def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
         value = span.text_in(text)
         if len(value) < 3:
             continue
-        # Words (names) repeat as whole words; a value with digits or symbols (an email, a card, a
-        # key) is the value wherever it stands, even glued to other characters.
-        bounded = all(c.isalpha() or c.isspace() or c in "'-" for c in value)
-        pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if bounded else re.escape(value)
+        pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if _word_like(value) else re.escape(value)
         for match in re.finditer(pattern, text):
             repeat = Span(match.start(), match.end(), span.type, span.level, span.source, span.score)
             if not any(repeat.overlaps(other) for other in found):

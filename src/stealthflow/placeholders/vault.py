@@ -167,6 +167,30 @@ class Vault:
         except InvalidTag:
             raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved)") from None
 
+    def issued_count(self, user: str, session: str) -> int:
+        with self._lock:
+            return self._db.execute(
+                "SELECT COUNT(*) FROM issued i JOIN entries e ON e.id = i.entry_id WHERE e.user = ? AND i.session = ?", (user, session)
+            ).fetchone()[0]
+
+    def session_values(self, user: str, session: str) -> list[tuple[str, str]]:
+        """(type, value) of every value issued to `session` (decrypted, authenticated)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
+                "WHERE e.user = ? AND i.session = ?",
+                (user, session),
+            ).fetchall()
+        values = []
+        for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
+            if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
+                raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
+            try:
+                values.append((span_type, self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()))
+            except InvalidTag:
+                raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved)") from None
+        return values
+
     # -- forget -----------------------------------------------------------------------
     def forget_value(self, user: str, value: str) -> int:
         """Delete the value (under every type it was stored as); returns rows deleted."""
