@@ -102,7 +102,7 @@ def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, cap
     assert result.stdout == "Dear Anna Berg!"
 
     result = runner.invoke(app, ["vault", "forget", "--session", "s1", "-c", str(config)])
-    assert result.exit_code == 0 and "deleted 6 value(s)" in result.output
+    assert result.exit_code == 0 and "6 value(s) no other session" in result.output
     result = runner.invoke(app, ["restore", "-i", str(reply), "--session", "s1", "-c", str(config)])
     assert "Anna Berg" not in result.stdout
 
@@ -146,3 +146,23 @@ def test_protect_output_with_unicode_line_separators_reads_back(tmp_path, monkey
     assert record_id == "a" and "\u2028" in protected and "<EMAIL_1>" in protected
     restored = CliRunner().invoke(app, ["restore", "--session", "default", "-i", str(out), "--config", str(config)])
     assert restored.exit_code == 0 and json.loads(restored.stdout)["text"] == text
+
+
+def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.placeholders.keys import new_secret
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
+    posts = tmp_path / "in.jsonl"
+    posts.write_text('{"id": "a", "text": "mail a@example.org"}\n{"id": "b", "text": "mail b@example.org"}\n')
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps({"id": "a", "session": "first", "text": "mail <EMAIL_1>", "spans": []}) + "\n")
+    runner = CliRunner()
+    result = runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--session", "second", "--rewrite", "none", "-c", str(config)])
+    assert result.exit_code == 2 and "session 'first'" in result.output
+    result = runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--session", "first", "--rewrite", "none", "-c", str(config)])
+    assert result.exit_code == 0 and len(out.read_text().splitlines()) == 2

@@ -3,6 +3,7 @@ and no plaintext value in the vault files."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -135,7 +136,7 @@ def test_forget_value_and_session(vault):
     vault.entry_for("u", "s1", "REAL_NAME", "Anna")
     assert vault.forget_value("u", "A@EXAMPLE.ORG") == 1
     assert vault.lookup("u", "s1", "EMAIL", index=1) is None
-    assert vault.forget_session("u", "s1") == 1  # the name; the phone is still held by s2
+    assert vault.forget_session("u", "s1") == (2, 1)  # 2 grants gone; 1 value (the name): the phone is still held by s2
     assert vault.lookup("u", "s2", "PHONE", index=1) == "+1 415 555 2671"
     assert vault.lookup("u", "s1", "PHONE", index=1) is None
     assert vault.entry_for("u", "s3", "EMAIL", "new@example.org").index == 2  # indices are never reused
@@ -151,3 +152,67 @@ def test_no_plaintext_in_vault_files(tmp_path, monkeypatch, caplog):
     for value in RAW_VALUES:
         assert value.encode() not in stored and value.lower().encode() not in stored
         assert value not in caplog.text
+
+
+def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatch):
+    """The vault basics through the CLI: list (no values), encrypted export/import, key rotation
+    (earlier placeholders still restore with the new key, never with the old)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.placeholders.keys import new_secret
+
+    runner = CliRunner()
+    key_file = tmp_path / "vault.key"
+    key_file.write_text(new_secret() + "\n")
+    key_file.chmod(0o600)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n")
+    args = ["--config", str(config)]
+    protected = runner.invoke(app, ["protect", "mail dana@example.org", "--rewrite", "none", "--session", "chat-alpha-42", *args])
+    assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
+
+    listed = runner.invoke(app, ["vault", "list", "--json", *args])
+    assert listed.exit_code == 0 and "dana" not in listed.stdout
+    assert json.loads(listed.stdout)["sessions"][0] | {"created": "", "last_used": ""} == {"session": "chat-alpha-42", "values": 1, "created": "", "last_used": ""}
+
+    backup = tmp_path / "backup.bin"
+    assert runner.invoke(app, ["vault", "export", str(backup), *args]).exit_code == 0
+    assert b"dana" not in backup.read_bytes() and b"chat-alpha-42" not in backup.read_bytes()  # the whole file is encrypted
+
+    old_key = key_file.read_text()
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    assert rotated.exit_code == 0, rotated.output
+    assert key_file.read_text() != old_key
+    restored = runner.invoke(app, ["restore", "--session", "chat-alpha-42", "write to <EMAIL_1>", *args])
+    assert restored.stdout.strip() == "write to dana@example.org"
+
+    forgot = runner.invoke(app, ["vault", "forget", "--session", "chat-alpha-42", *args])
+    assert forgot.exit_code == 0 and "1 value(s)" in forgot.output
+    assert runner.invoke(app, ["vault", "forget", "--session", "typo", *args]).exit_code == 2  # a mistyped session is an error
+    # The backup was made with the old key: it no longer opens.
+    assert runner.invoke(app, ["vault", "import", str(backup), *args]).exit_code == 2
+    key_file.write_text(old_key)
+    (tmp_path / "vault.sqlite").unlink()
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"vault.sqlite{suffix}").unlink(missing_ok=True)
+    imported = runner.invoke(app, ["vault", "import", str(backup), *args])
+    assert imported.exit_code == 0, imported.output
+    assert runner.invoke(app, ["restore", "--session", "chat-alpha-42", "<EMAIL_1>", *args]).stdout.strip() == "dana@example.org"
+
+
+def test_a_vault_whose_key_went_missing_is_an_error_not_a_new_key(tmp_path, monkeypatch):
+    from stealthflow.pipeline.protector import open_vault
+    from stealthflow.placeholders.keys import VaultKeyError
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="file", key_file=tmp_path / "vault.key")
+    notices = []
+    open_vault(config, on_new_key=notices.append).close()
+    assert notices == [str(tmp_path / "vault.key")]  # a new vault: a new key, announced once
+    (tmp_path / "vault.key").unlink()
+    with pytest.raises(VaultKeyError, match="exists but its key was not found"):
+        open_vault(config)
+    assert not (tmp_path / "vault.key").exists()

@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
+from rich.table import Table
 
 from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
@@ -25,6 +26,7 @@ from stealthflow.cli.app import (
     console,
     explain,
     fail,
+    out,
     progress_bar,
     reachable,
     settings_from,
@@ -49,6 +51,19 @@ def _settings(config: Path | None, model: str | None, adapter: str | None, **pro
     except ValueError as exc:
         fail(explain(exc))
     return settings
+
+
+def _open_vault(settings: Settings):
+    """The user's vault; a key created now gets a one-time notice: it is the only way in."""
+    from stealthflow.pipeline.protector import open_vault
+
+    def notice(where: str) -> None:
+        console.print(
+            f"[bold yellow]a new vault key was created in {escape(where)}[/]: back it up (e.g. in your password manager); "
+            "without it the vault cannot be read. `stealthflow vault export FILE` makes an encrypted backup of the vault."
+        )
+
+    return open_vault(settings.protect, on_new_key=notice)
 
 
 @contextlib.contextmanager
@@ -127,7 +142,7 @@ class _Run:
         from stealthflow.pipeline.rewrite import rewrite_protected
 
         protected = self.protector.protect_many([text for _, text in items], session)
-        rows = [{"id": item_id, "text": p.text, "spans": [s.to_json() for s in p.spans]} for (item_id, _), p in zip(items, protected, strict=True)]
+        rows = [{"id": item_id, "session": session, "text": p.text, "spans": [s.to_json() for s in p.spans]} for (item_id, _), p in zip(items, protected, strict=True)]
         if self.rewriter is not None:
             outcomes = rewrite_protected(self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)])
             for row, outcome in zip(rows, outcomes, strict=True):
@@ -155,7 +170,7 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
         reachable(pool, settings.model, "the PII extractor model")
-    protector = Protector.from_settings(settings, pool)
+    protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
     rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
     if rewrite not in ("none", "ner-mask"):
         reachable(pool, settings.model, "the rewrite model")
@@ -173,7 +188,7 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool
 
 def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:
     row = run.protect([("text", text)], session)[0]
-    del row["id"]
+    del row["id"], row["session"]
     if not json_output:
         for span in row["spans"]:
             console.print(f"masked {span['type']} ({span['level']}) as {span['placeholder']}", highlight=False)
@@ -183,10 +198,12 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
 
 
 def _protect_records(run: _Run, records: list[tuple[str, str]], session: str, output: str | None) -> None:
-    from stealthflow.pipeline.records import finished_ids
+    from stealthflow.pipeline.records import finished_ids, written_sessions
 
     to_file = output not in (None, "-")
     done = finished_ids(Path(output)) if to_file else set()
+    if done and (others := written_sessions(Path(output)) - {session}):
+        fail(f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file")
     todo = [r for r in records if r[0] not in done]
     if done:
         console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
@@ -225,7 +242,7 @@ def restore(
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay."""
     from stealthflow.cli.source import read_source
-    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import parse_records, read_records
 
     if stream:
@@ -234,7 +251,7 @@ def restore(
         fail("give the reply to restore (TEXT, FILE or -) or --input FILE.jsonl")
     settings = _settings(config, None, None, user=user)
     with _vault_errors():
-        protector = Protector(settings.protect, open_vault(settings.protect))
+        protector = Protector(settings.protect, _open_vault(settings))
         if input is not None:
             records = parse_records(sys.stdin.read(), "<stdin>") if input == "-" else read_records(Path(input))
             unresolved = _restore_records(protector, session, records, output)
@@ -285,20 +302,93 @@ def vault_forget(
     config: ConfigOption = None,
 ) -> None:
     """Right to be forgotten: delete a value or a whole session from the vault."""
-    from stealthflow.pipeline.protector import open_vault
-
     if (session is None) == (not value):
         fail("give exactly one of --session ID or --value")
     settings = _settings(config, None, None, user=user)
     with _vault_errors():
-        vault = open_vault(settings.protect)
+        vault = _open_vault(settings)
         if value:
             secret = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else typer.prompt("value to forget", hide_input=True)
             deleted = vault.forget_value(settings.protect.user, secret)
-        else:
-            deleted = vault.forget_session(settings.protect.user, session)
+            vault.close()
+            if not deleted:
+                fail("that value is not in the vault")
+            console.print(f"deleted {deleted} value(s) from the vault")
+            return
+        grants, deleted = vault.forget_session(settings.protect.user, session)
         vault.close()
-    console.print(f"deleted {deleted} value(s) from the vault")
+    if not grants:
+        fail(f"no session {session!r} in the vault (see `stealthflow vault list`)")
+    console.print(f"forgot session {session!r}: {grants} placeholder(s) it was issued; {deleted} value(s) no other session holds were deleted")
+
+
+@vault_app.command("list")
+def vault_list(user: UserOption = None, config: ConfigOption = None, json_output: JsonOption = False) -> None:
+    """Sessions in the vault: how many values each holds, when created and last used (never values)."""
+    settings = _settings(config, None, None, user=user)
+    with _vault_errors():
+        vault = _open_vault(settings)
+        sessions = vault.sessions(settings.protect.user)
+        path = vault.path
+        vault.close()
+    if json_output:
+        out.print_json(data={"vault": str(path), "user": settings.protect.user, "sessions": sessions})
+        return
+    table = Table(title=f"{path} (user {settings.protect.user!r})")
+    for column in ("session", "values", "created", "last used"):
+        table.add_column(column)
+    for row in sessions:
+        table.add_row(escape(row["session"]), str(row["values"]), row["created"], row["last_used"])
+    out.print(table)
+
+
+@vault_app.command("export")
+def vault_export(file: Annotated[Path, typer.Argument(help="backup file to write (encrypted with a key derived from the vault key)")], config: ConfigOption = None) -> None:
+    """Encrypted backup of the whole vault (restore it with `vault import`; it needs the same key)."""
+    settings = _settings(config, None, None)
+    with _vault_errors():
+        vault = _open_vault(settings)
+        vault.export(file)
+        vault.close()
+    console.print(f"wrote an encrypted backup of the vault to {file}; it opens only with the same vault key")
+
+
+@vault_app.command("import")
+def vault_import(
+    file: Annotated[Path, typer.Argument(help="a backup written by `vault export`", exists=True, dir_okay=False)],
+    replace_existing: Annotated[bool, typer.Option("--replace", help="overwrite a vault that already holds values")] = False,
+    config: ConfigOption = None,
+) -> None:
+    """Restore a backup written by `vault export` (same key)."""
+    settings = _settings(config, None, None)
+    with _vault_errors():
+        vault = _open_vault(settings)
+        count = vault.import_(file, replace_existing)
+        vault.close()
+    console.print(f"restored {count} value(s) into {settings.protect.vault_path or 'the vault'}")
+
+
+@vault_app.command("rotate-key")
+def vault_rotate_key(config: ConfigOption = None) -> None:
+    """A new vault key: every value re-encrypted, every digest re-keyed (placeholders unchanged)."""
+    import os
+
+    from stealthflow.placeholders.keys import ENV_VAR, VaultKeys, decode_secret, new_secret, store_secret
+
+    settings = _settings(config, None, None)
+    source = settings.protect.key_source
+    from_env = source == "env" or (source == "auto" and os.environ.get(ENV_VAR))
+    with _vault_errors():
+        vault = _open_vault(settings)
+        encoded = new_secret()
+        count = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
+        vault.close()
+        if from_env:  # we cannot change the caller's environment: hand the key over
+            sys.stdout.write(f"{encoded}\n")
+            console.print(f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)")
+            return
+        where = store_secret(encoded, source, settings.protect.key_file)
+    console.print(f"re-encrypted {count} value(s); the new key is in {where} — back it up, the old key no longer opens the vault")
 
 
 @app.command()

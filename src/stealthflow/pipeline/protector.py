@@ -7,7 +7,7 @@ masked value is masked too, so the protected text never contains a masked value 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
-from stealthflow.placeholders.keys import load_keys
+from stealthflow.placeholders.keys import VaultKeyError, load_keys
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
 from stealthflow.placeholders.styles import render
@@ -55,9 +55,19 @@ def default_vault_path() -> Path:
     return Path(platformdirs.user_data_dir("stealthflow")) / "vault.sqlite"
 
 
-def open_vault(config: ProtectConfig) -> Vault:
-    keys = load_keys(config.key_source, config.key_file)
-    return Vault(config.vault_path or default_vault_path(), keys, config.hmac_chars)
+def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None = None) -> Vault:
+    """The user's vault. A key is created only with a new vault: a vault whose key went missing
+    is an error, never silently paired with a new key. `on_new_key(where)` hears of a new key."""
+    path = config.vault_path or default_vault_path()
+    try:
+        keys = load_keys(config.key_source, config.key_file, create=not path.exists())
+    except VaultKeyError as exc:
+        if not path.exists():
+            raise
+        raise VaultKeyError(f"the vault {path} exists but its key was not found ({exc}); restore the key you backed up, or move the vault away to start a new one") from None
+    if keys.created_in and on_new_key:
+        on_new_key(keys.created_in)
+    return Vault(path, keys, config.hmac_chars)
 
 
 class Protector:

@@ -54,3 +54,16 @@ def finished_ids(path: Path) -> set[str]:
             break
     path.write_text("".join(good), encoding="utf-8")
     return done
+
+
+def written_sessions(path: Path) -> set[str]:
+    """The sessions an output file's rows were protected under (rows from before this field: none)."""
+    sessions = set()
+    for line in jsonl_lines(path.read_text(encoding="utf-8")):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("session"), str):
+            sessions.add(record["session"])
+    return sessions

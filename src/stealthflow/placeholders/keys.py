@@ -11,7 +11,7 @@ import base64
 import os
 import secrets
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import platformdirs
@@ -30,6 +30,7 @@ class VaultKeyError(RuntimeError):
 class VaultKeys:
     encryption: bytes
     hmac: bytes
+    created_in: str = ""  # where a key was just created (empty: an existing key was loaded)
 
     @classmethod
     def from_secret(cls, secret: bytes) -> "VaultKeys":
@@ -71,12 +72,21 @@ def load_keys(source: str = "auto", key_file: Path | None = None, create: bool =
     if not create or source == "env":
         raise VaultKeyError(f"no vault key found (looked in: {', '.join(order)}); set ${ENV_VAR} or create one with the key file {key_file}")
     encoded = new_secret()
-    if source in ("auto", "keyring") and _store_in_keyring(encoded):
-        return VaultKeys.from_secret(decode_secret(encoded, "keyring"))
+    where = store_secret(encoded, source, key_file, new=True)
+    return replace(VaultKeys.from_secret(decode_secret(encoded, where)), created_in=where)
+
+
+def store_secret(encoded: str, source: str, key_file: Path | None = None, new: bool = False) -> str:
+    """Save a secret where `source` says (auto: the keyring, else the key file); returns where."""
+    key_file = key_file or default_key_file()
+    if source == "env":
+        raise VaultKeyError(f"the key comes from ${ENV_VAR}: set the new key there yourself")
+    if source in ("auto", "keyring") and (source == "keyring" or new or _from_keyring() is not None) and _store_in_keyring(encoded):
+        return "the OS keyring"
     if source == "keyring":
         raise VaultKeyError("the OS keyring is not available; use key_source: file or env")
-    _write_key_file(key_file, encoded)
-    return VaultKeys.from_secret(decode_secret(encoded, str(key_file)))
+    _write_key_file(key_file, encoded, replace_existing=not new)
+    return str(key_file)
 
 
 def _from_env() -> str | None:
@@ -111,8 +121,11 @@ def _from_file(path: Path) -> str | None:
     return path.read_text(encoding="utf-8")
 
 
-def _write_key_file(path: Path, encoded: str) -> None:
+def _write_key_file(path: Path, encoded: str, replace_existing: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    target = path.with_suffix(".new") if replace_existing else path
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(encoded + "\n")
+    if replace_existing:
+        os.replace(target, path)

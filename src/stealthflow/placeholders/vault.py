@@ -18,10 +18,13 @@ import hashlib
 import hmac
 import os
 import secrets
+import shutil
 import sqlite3
+import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
@@ -51,7 +54,9 @@ CREATE TABLE IF NOT EXISTS issued (
     PRIMARY KEY (entry_id, session)
 );
 CREATE INDEX IF NOT EXISTS issued_session ON issued(session);
+CREATE TABLE IF NOT EXISTS sessions (user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, last_used TEXT NOT NULL, PRIMARY KEY (user, session));
 """
+EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
 
 
@@ -129,6 +134,12 @@ class Vault:
                 entry = Entry(row[0], span_type, row[1], row[2])
                 db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
                 entries.append(entry)
+            if items:
+                now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                db.execute(
+                    "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
+                    (user, session, now, now),
+                )
         return entries
 
     def _insert(self, db: sqlite3.Connection, user: str, span_type: str, digest: str, canonical: str, value: str) -> tuple[str, int, str]:
@@ -198,11 +209,86 @@ class Vault:
         with self._transaction() as db:
             return sum(db.execute("DELETE FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, t, d)).rowcount for t, d in digests)
 
-    def forget_session(self, user: str, session: str) -> int:
-        """Delete the session and every value no other session of the user still holds."""
+    def forget_session(self, user: str, session: str) -> tuple[int, int]:
+        """Delete the session and every value no other session of the user still holds;
+        returns (placeholder grants removed, values deleted)."""
         with self._transaction() as db:
-            db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user))
-            return db.execute("DELETE FROM entries WHERE user = ? AND id NOT IN (SELECT entry_id FROM issued)", (user,)).rowcount
+            grants = db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user)).rowcount
+            db.execute("DELETE FROM sessions WHERE user = ? AND session = ?", (user, session))
+            return grants, db.execute("DELETE FROM entries WHERE user = ? AND id NOT IN (SELECT entry_id FROM issued)", (user,)).rowcount
+
+    def sessions(self, user: str) -> list[dict]:
+        """Per session: its number of values and when it was created / last used — never values."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT i.session, COUNT(*), s.created, s.last_used FROM issued i JOIN entries e ON e.id = i.entry_id "
+                "LEFT JOIN sessions s ON s.user = e.user AND s.session = i.session WHERE e.user = ? GROUP BY i.session ORDER BY i.session",
+                (user,),
+            ).fetchall()
+        return [{"session": r[0], "values": r[1], "created": r[2] or "", "last_used": r[3] or ""} for r in rows]
+
+    # -- backup and key rotation ------------------------------------------------------
+    def _export_key(self) -> bytes:
+        return hmac.new(self._keys.encryption, b"stealthflow vault export", hashlib.sha256).digest()
+
+    def export(self, path: str | Path) -> None:
+        """The whole vault, itself encrypted (AES-GCM under a key derived from the vault key)."""
+        snapshot = Path(tempfile.mkdtemp()) / "vault.sqlite"
+        try:
+            with self._lock, sqlite3.connect(snapshot) as copy:
+                self._db.backup(copy)
+            nonce = secrets.token_bytes(12)
+            blob = EXPORT_MAGIC + nonce + AESGCM(self._export_key()).encrypt(nonce, snapshot.read_bytes(), EXPORT_MAGIC)
+        finally:
+            shutil.rmtree(snapshot.parent, ignore_errors=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(blob)
+
+    def import_(self, path: str | Path, replace_existing: bool = False) -> int:
+        """Restore an export made with the same key into this vault; returns its values."""
+        blob = Path(path).read_bytes()
+        if not blob.startswith(EXPORT_MAGIC):
+            raise VaultKeyError(f"{path}: not a stealthflow vault export")
+        nonce, ciphertext = blob[len(EXPORT_MAGIC) : len(EXPORT_MAGIC) + 12], blob[len(EXPORT_MAGIC) + 12 :]
+        try:
+            data = AESGCM(self._export_key()).decrypt(nonce, ciphertext, EXPORT_MAGIC)
+        except InvalidTag:
+            raise VaultKeyError(f"{path}: this export was made with another vault key (or was altered)") from None
+        if self.count() and not replace_existing:
+            raise ValueError(f"{self.path} already holds {self.count()} value(s): pass --replace to overwrite it with the export")
+        snapshot = Path(tempfile.mkdtemp()) / "vault.sqlite"
+        try:
+            snapshot.write_bytes(data)
+            with self._lock, sqlite3.connect(snapshot) as source:
+                source.backup(self._db)
+        finally:
+            shutil.rmtree(snapshot.parent, ignore_errors=True)
+        self._check_key()
+        return self.count()
+
+    def rotate(self, new_keys: VaultKeys) -> int:
+        """Re-encrypt every value and re-key every digest and session record under `new_keys`
+        (placeholders keep their index and token, so earlier replies still restore)."""
+        with self._transaction() as db:
+            rows = db.execute("SELECT id, user, type, digest, idx, token, nonce, ciphertext FROM entries").fetchall()
+            grants = db.execute("SELECT i.entry_id, i.session, e.user FROM issued i JOIN entries e ON e.id = i.entry_id").fetchall()
+            old_keys, old = self._keys, self._aead
+            self._keys, self._aead = new_keys, AESGCM(new_keys.encryption)
+            try:
+                for entry_id, user, span_type, digest, index, token, nonce, ciphertext in rows:
+                    value = old.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()
+                    new_digest = self._mac("digest", user, span_type, canonical_value(span_type, value))
+                    new_nonce = secrets.token_bytes(12)
+                    sealed = self._aead.encrypt(new_nonce, value.encode(), self._aad(entry_id, user, span_type, new_digest, index, token))
+                    db.execute("UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?", (new_digest, new_nonce, sealed, entry_id))
+                for entry_id, session, user in grants:
+                    db.execute("UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?", (self._mac("issued", entry_id, user, session), entry_id, session))
+                db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._mac("stealthflow vault key check"), _KEY_CHECK))
+            except BaseException:
+                self._keys, self._aead = old_keys, old  # the transaction rolls back: keep the old key
+                raise
+        return len(rows)
 
     def count(self, user: str | None = None) -> int:
         with self._lock:
