@@ -203,3 +203,44 @@ def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp
     assert "Annabel" in later.text  # a name is masked as a whole word only
     other_session = make_protector(protector.config).protect("Tr0ub4dor&3", "another")
     assert "Tr0ub4dor&3" in other_session.text  # known values are per session
+
+
+def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path, monkeypatch):
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+    from placeholder_fixtures import make_protector, protect_config
+
+    from stealthflow.data import DataError
+    from stealthflow.pipeline.records import parse_records
+    from stealthflow.placeholders.vault import VaultDamaged, VaultTampered
+    from stealthflow.service import create_app
+
+    config = protect_config(tmp_path, monkeypatch)
+    protector = make_protector(config)
+    protected = protector.protect("mail dana@example.org or eve@example.org", "s")
+    # A tampered row: its placeholder stays (reported), the others restore; protect no longer issues it.
+    db = sqlite3.connect(config.vault_path)
+    db.execute("UPDATE entries SET ciphertext = zeroblob(length(ciphertext)) WHERE idx = 1 AND type = 'EMAIL'")
+    db.commit()
+    db.close()
+    restored = protector.restore(protected.text, "s")
+    assert "eve@example.org" in restored.text and "<EMAIL_1>" in restored.text and restored.unresolved == ["<EMAIL_1>"]
+    with pytest.raises(VaultTampered):
+        protector.protect("again dana@example.org", "s")
+    # Mangled placeholders restore or are reported, never silently left.
+    assert protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").text.startswith("eve@example.org")
+    assert "[[EMAIL:3f81]]" in protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").unresolved
+    # Lone surrogates: a clear error with file:line, and HTTP 422 from the service.
+    with pytest.raises(DataError, match="in.jsonl:2: the text holds a lone surrogate"):
+        parse_records('{"id": "a", "text": "ok"}\n{"id": "b", "text": "bad \\ud800"}\n', "in.jsonl")
+    body = b'{"text": "bad \\ud800", "session": "s"}'  # an escaped lone surrogate, as a client may send it
+    response = TestClient(create_app(protector)).post("/protect", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422
+    protector.close()
+    # A truncated vault file: one clear error.
+    config.vault_path.write_bytes(config.vault_path.read_bytes()[:100])
+    for suffix in ("-wal", "-shm"):
+        config.vault_path.with_name(config.vault_path.name + suffix).unlink(missing_ok=True)
+    with pytest.raises(VaultDamaged, match="not a readable vault"):
+        make_protector(config)

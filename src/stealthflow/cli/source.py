@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from stealthflow.data import DataError, Profile, load_input, profile_from_text
+from stealthflow.pipeline.records import has_lone_surrogate
 
 SourceArgument = Annotated[
     str, typer.Argument(metavar="TEXT|FILE|-", help="the text itself, a file (plain text, or JSONL records), or - for stdin", show_default=False)
@@ -37,12 +38,14 @@ class Source:
         return self.path.stem if self.path else "text"
 
     def read_text(self) -> str:
-        if self.text is not None:
-            return self.text
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{self.path}: not UTF-8 text (byte {exc.start})") from None
+        if self.text is None:
+            try:
+                return self.path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise DataError(f"{self.path}: not UTF-8 text (byte {exc.start})") from None
+        if has_lone_surrogate(self.text):  # bytes that are not UTF-8 in an argument or on stdin
+            raise DataError("the input is not valid UTF-8 text (it holds a lone surrogate)")
+        return self.text
 
 
 def read_source(value: str) -> Source:

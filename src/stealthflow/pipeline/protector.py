@@ -22,7 +22,7 @@ from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
-from stealthflow.placeholders.vault import Vault
+from stealthflow.placeholders.vault import Vault, VaultTampered
 
 if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
     from stealthflow.placeholders.detector import Detector
@@ -127,7 +127,10 @@ class Protector:
         def resolve(ref: Reference) -> str | None:
             key = Reference(ref.type, ref.index, ref.token, "")
             if key not in cache:
-                cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
+                try:
+                    cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
+                except VaultTampered:  # that placeholder stays and is reported; the others restore
+                    cache[key] = None
             return cache[key]
 
         return resolve

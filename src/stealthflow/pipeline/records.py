@@ -31,6 +31,8 @@ def parse_records(text: str, where: str) -> list[tuple[str, str]]:
             raise DataError(f"{where}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
             raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
+        if has_lone_surrogate(record["text"]):
+            raise DataError(f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it")
         record_id = str(record["id"])
         if record_id in seen:
             raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
@@ -67,3 +69,11 @@ def written_sessions(path: Path) -> set[str]:
         if isinstance(record, dict) and isinstance(record.get("session"), str):
             sessions.add(record["session"])
     return sessions
+
+
+def has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -29,8 +29,8 @@ def _type_alternation() -> str:
 _TYPES = _type_alternation()
 _TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
 _BODY = rf"""(?:
-        (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{8,32}})
-      | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
+        (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{4,32}})(?![0-9a-z])
+      | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_:-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
     )"""
 # A backslash before the type escapes a placeholder-looking text that protect found in the
 # user's input (`<\EMAIL_10>`): it is never restored, and restore removes one backslash.

@@ -64,6 +64,10 @@ class VaultTampered(RuntimeError):
     """A row does not authenticate under the vault key: it was edited or moved."""
 
 
+class VaultDamaged(VaultTampered):
+    """The vault file cannot be read as a database (truncated, overwritten)."""
+
+
 @dataclass(frozen=True)
 class Entry:
     id: str
@@ -82,12 +86,16 @@ class Vault:
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         os.chmod(self.path, 0o600)
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
-            self._check_key()
+        try:
+            with self._lock:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                self._db.executescript(_SCHEMA)
+                self._check_key()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise VaultDamaged(f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)") from None
 
     # -- keys -------------------------------------------------------------------------
     def _mac(self, *parts: str) -> str:
@@ -128,9 +136,13 @@ class Vault:
             for span_type, value in items:
                 canonical = canonical_value(span_type, value)
                 digest = self._mac("digest", user, span_type, canonical)
-                row = db.execute("SELECT id, idx, token FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, span_type, digest)).fetchone()
+                row = db.execute(
+                    "SELECT id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, span_type, digest)
+                ).fetchone()
                 if row is None:
                     row = self._insert(db, user, span_type, digest, canonical, value)
+                else:  # never issue a placeholder whose row would not restore
+                    self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
                 entry = Entry(row[0], span_type, row[1], row[2])
                 db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
                 entries.append(entry)
@@ -173,10 +185,13 @@ class Vault:
         entry_id, digest, row_index, row_token, nonce, ciphertext, mac = row
         if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
             raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
+        return self._open(entry_id, user, span_type, digest, row_index, row_token, nonce, ciphertext)
+
+    def _open(self, entry_id: str, user: str, span_type: str, digest: str, index: int, token: str, nonce: bytes, ciphertext: bytes) -> str:
         try:
-            return self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, row_index, row_token)).decode()
+            return self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()
         except InvalidTag:
-            raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved)") from None
+            raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved); forget it or restore your backup") from None
 
     def issued_count(self, user: str, session: str) -> int:
         with self._lock:
@@ -196,10 +211,7 @@ class Vault:
         for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
             if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
                 raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
-            try:
-                values.append((span_type, self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()))
-            except InvalidTag:
-                raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved)") from None
+            values.append((span_type, self._open(entry_id, user, span_type, digest, index, token, nonce, ciphertext)))
         return values
 
     # -- forget -----------------------------------------------------------------------

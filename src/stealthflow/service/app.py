@@ -10,19 +10,35 @@ disconnect listener, so it is not offered yet.)
 
 from __future__ import annotations
 
-from fastapi import FastAPI
-from pydantic import BaseModel, Field
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
+from stealthflow.pipeline.records import has_lone_surrogate
 
 
 class TextRequest(BaseModel):
     text: str
     session: str = Field(min_length=1)
 
+    @field_validator("text")
+    @classmethod
+    def _valid_unicode(cls, text: str) -> str:
+        if has_lone_surrogate(text):
+            raise ValueError("the text holds a lone surrogate (invalid Unicode)")
+        return text
+
 
 def create_app(protector: Protector) -> FastAPI:
     app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's default echoes the input back: never send a user's text in an error (and a
+        # lone surrogate in it could not even be encoded).
+        return JSONResponse(status_code=422, content={"detail": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]})
 
     @app.get("/health")
     def health() -> dict:
