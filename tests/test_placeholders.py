@@ -235,7 +235,8 @@ def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path
     with pytest.raises(DataError, match="in.jsonl:2: the text holds a lone surrogate"):
         parse_records('{"id": "a", "text": "ok"}\n{"id": "b", "text": "bad \\ud800"}\n', "in.jsonl")
     body = b'{"text": "bad \\ud800", "session": "s"}'  # an escaped lone surrogate, as a client may send it
-    response = TestClient(create_app(protector)).post("/protect", content=body, headers={"content-type": "application/json"})
+    client = TestClient(create_app(protector, "t"), base_url="http://127.0.0.1", headers={"Authorization": "Bearer t"})
+    response = client.post("/protect", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 422
     protector.close()
     # A truncated vault file: one clear error.

@@ -9,12 +9,47 @@ from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, prot
 from stealthflow.service import create_app
 
 
+TOKEN = "test-token"
+
+
 @pytest.fixture
-def client(tmp_path, monkeypatch):
+def protector(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    with TestClient(create_app(protector)) as test_client:
-        yield test_client
+    yield protector
     protector.close()
+
+
+@pytest.fixture
+def client(protector):
+    with TestClient(create_app(protector, TOKEN), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as test_client:
+        yield test_client
+
+
+def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector):
+    app = create_app(protector, TOKEN, max_body_bytes=200)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as anonymous:
+        assert anonymous.get("/health").status_code == 200  # liveness needs no token
+        assert anonymous.post("/restore", json={"text": "<EMAIL_1>", "session": "s"}).status_code == 401
+        wrong = anonymous.post("/restore", json={"text": "x", "session": "s"}, headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401 and "token" in wrong.json()["error"]["message"]
+        big = anonymous.post("/protect", json={"text": "x" * 500, "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert big.status_code == 413
+    with TestClient(app, base_url="http://evil.example:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as rebinding:
+        assert rebinding.post("/restore", json={"text": "x", "session": "s"}).status_code == 403  # DNS rebinding
+    with TestClient(app, base_url="http://[::1]:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as ipv6:
+        assert ipv6.post("/restore", json={"text": "x", "session": "s"}).status_code == 200
+
+
+def test_the_token_is_created_once_in_a_private_file(tmp_path, monkeypatch):
+    from stealthflow.service.security import TOKEN_ENV, service_token
+
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    created = []
+    first = service_token(tmp_path / "service.token", on_new=created.append)
+    assert service_token(tmp_path / "service.token", on_new=created.append) == first and len(created) == 1
+    assert oct((tmp_path / "service.token").stat().st_mode & 0o777) == "0o600"
+    monkeypatch.setenv(TOKEN_ENV, "from-env")
+    assert service_token(tmp_path / "service.token") == "from-env"
 
 
 def test_protect_then_restore_over_http(client):

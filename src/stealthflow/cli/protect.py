@@ -394,18 +394,21 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
 @app.command()
 def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
+    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor (default: only when the model is not the embedded one)")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
 ) -> None:
-    """Serve protect/restore over HTTP on 127.0.0.1 (loopback only)."""
+    """Serve protect/restore over HTTP on 127.0.0.1 (loopback only, bearer token)."""
     import uvicorn
 
     from stealthflow.pipeline.protector import Protector
     from stealthflow.service import create_app
+    from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
 
-    settings = _settings(config, model, adapter)
+    settings = _settings(config, model, adapter, llm_extractor=llm)
     with _vault_errors():
-        protector = Protector.from_settings(settings)
-    console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r})")
-    uvicorn.run(create_app(protector), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+        protector = Protector.from_settings(settings, vault=_open_vault(settings))
+    token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
+    console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
+    uvicorn.run(create_app(protector, token), host="127.0.0.1", port=port, log_level="warning", access_log=False)

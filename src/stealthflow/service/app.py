@@ -1,5 +1,6 @@
 """`stealthflow serve`: protect / restore over HTTP for local apps (browser extensions,
-agents). It listens on the loopback interface only: the vault never leaves the machine.
+agents). It listens on the loopback interface only, and only callers with its bearer token,
+a loopback Host header and a bounded body get an answer (`service.security`).
 
 POST /protect {text, session}          -> {text, spans, warnings}
 POST /restore {text, session}          -> {text, restored, unresolved}
@@ -17,6 +18,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
+from stealthflow.service.security import LocalCallersOnly
 
 
 class TextRequest(BaseModel):
@@ -31,8 +33,10 @@ class TextRequest(BaseModel):
         return text
 
 
-def create_app(protector: Protector) -> FastAPI:
+def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000) -> FastAPI:
+    """The service; callers must send `Authorization: Bearer {token}` (see `service.security`)."""
     app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
+    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
