@@ -27,7 +27,7 @@ def workspace(tmp_path_factory):
     return root
 
 
-def tiny_recipe(root: Path, **overrides):
+def tiny_recipe(root: Path, recipe: str = "smollm2-cpu.yaml", **overrides):
     values = {
         "base_model": f"hf:{root / 'tiny'}",
         "output_dir": str(root / "out"),
@@ -42,7 +42,7 @@ def tiny_recipe(root: Path, **overrides):
         "grpo.attacker_max_new_tokens": 12,
         "grpo.save_steps": 1,
     } | overrides
-    return load_recipe(REPO / "training" / "smollm2-cpu.yaml", values)
+    return load_recipe(REPO / "training" / recipe, values)
 
 
 def test_sft_puts_the_loss_on_the_assistant_answer_only(workspace):
@@ -198,21 +198,7 @@ def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
     summary = harvest_posts(profiles, tmp_path / "data")
     assert summary["sft"]["teacher:evidence"] == 4 and summary["grpo_prompts"] == 4
     build_tiny_llama(tmp_path / "tiny", [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"])
-    recipe = load_recipe(
-        REPO / "training" / "local-anonymizer.yaml",
-        {
-            "base_model": f"hf:{tmp_path / 'tiny'}",
-            "output_dir": str(tmp_path / "out"),
-            "threads": 1,
-            "sft.data": str(tmp_path / "data"),
-            "sft.batch_size": 2,
-            "grpo.max_steps": 2,
-            "grpo.max_completion_length": 12,
-            "grpo.max_prompt_tokens": None,
-            "grpo.classifier_weight": 0.0,
-            "grpo.save_steps": 1,
-        },
-    )
+    recipe = tiny_recipe(tmp_path, "local-anonymizer.yaml", **{"grpo.max_prompt_tokens": None, "grpo.classifier_weight": 0.0})
     assert (run_sft(recipe) / "adapter_config.json").exists()
     assert (run_grpo(recipe) / "adapter_config.json").exists()
     logged = [json.loads(line) for line in (tmp_path / "out" / "grpo" / "rewards.jsonl").read_text().splitlines()]
