@@ -115,3 +115,13 @@ def test_a_rewrite_that_keeps_almost_nothing_is_garbled_and_earns_zero_unattacke
     # the floor is a setting: at 0 the noise is attacked and paid for fooling the attacker
     [paid] = rewards(ScriptedAttacker({"age": "60", "married": "single"}), [answer(noise)], min_utility=0.0)
     assert paid == pytest.approx(0.5)
+
+
+def test_reward_trend_compares_the_first_and_last_quarter_with_a_ci():
+    from stealthflow.training.grpo import reward_trend
+
+    rising = [{"step": k, "reward_mean": 0.2 + 0.01 * k + (0.02 if k % 2 else 0)} for k in range(1, 41)]
+    trend = reward_trend(rising + rising[-1:])  # a step logged twice (resumed run) counts once
+    assert trend["steps"] == 40 and trend["last_quarter_mean"] > trend["first_quarter_mean"]
+    assert trend["difference_ci"][0] > 0
+    assert reward_trend(rising[:5]) is None  # too few steps for two quarters

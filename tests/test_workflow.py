@@ -370,7 +370,12 @@ def test_stealth_method_on_the_embedded_model(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tiny.yaml").write_text("model: {model: embedded, max_new_tokens: 32, threads: 1}\nworkflow: {llm_judge: false}\n")
     (tmp_path / "post.txt").write_text("Just got back from my shift at the hospital in Leeds, my husband made dinner.\n")
-    result = cli.invoke(app, ["anonymize", "post.txt", "--method", "stealth", "--rounds", "1", "--config", "tiny.yaml"])
+    args = ["anonymize", "post.txt", "--method", "stealth", "--rounds", "1", "--config", "tiny.yaml"]
+    result = cli.invoke(app, args)
+    # The 135M model rarely writes a readable rewrite: then the text is marked unprotected and the
+    # command fails closed, unless the user accepts that.
+    assert result.exit_code == (2 if "not protected" in result.output else 0), result.output
+    result = cli.invoke(app, [*args, "--allow-unchanged"])
     assert result.exit_code == 0, result.output
     assert "attacker guesses before / after" in result.output and "occupation" in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["post.txt", "tiny.yaml"]  # nothing of the text kept

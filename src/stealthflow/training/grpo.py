@@ -121,9 +121,39 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
     finally:
         if closing is not None:
             closing.close()
-    plot_curves(read_jsonl(out / "rewards.jsonl"), "step", curves, out / "rewards.png", f"GRPO reward ({recipe.name})")
-    save_run_info(out, recipe, stage="grpo", **judge, **facts)
+    logged = read_jsonl(out / "rewards.jsonl")
+    plot_curves(logged, "step", curves, out / "rewards.png", f"GRPO reward ({recipe.name})")
+    save_run_info(out, recipe, stage="grpo", **judge, **facts, reward_trend=reward_trend(logged))
     return adapter
+
+
+def reward_trend(logged: list[dict]) -> dict | None:
+    """Mean reward of the first and the last quarter of the steps, and a bootstrap CI on their
+    difference (steps resampled with their quarter): did GRPO raise the reward?"""
+    import numpy as np
+
+    from stealthflow.stats import percentile_bootstrap
+
+    by_step = {row["step"]: row["reward_mean"] for row in logged}  # a resumed run logs a step once more
+    rewards = [by_step[step] for step in sorted(by_step)]
+    quarter = len(rewards) // 4
+    if quarter < 2:
+        return None
+    first, last = rewards[:quarter], rewards[-quarter:]
+    values = first + last
+    late = [0.0] * quarter + [1.0] * quarter
+
+    def difference(reward, is_late):
+        return np.nanmean(np.where(is_late == 1, reward, np.nan), -1) - np.nanmean(np.where(is_late == 0, reward, np.nan), -1)
+
+    estimate = percentile_bootstrap([values, late], difference)
+    return {
+        "steps": len(rewards),
+        "first_quarter_mean": float(np.mean(first)),
+        "last_quarter_mean": float(np.mean(last)),
+        "difference": estimate[0] if estimate else None,
+        "difference_ci": [estimate[1], estimate[2]] if estimate else None,
+    }
 
 
 def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
