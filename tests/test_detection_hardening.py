@@ -48,6 +48,7 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
     ("text", "value", "kind"),
     [
         ("card 4111\u00a01111\u00a01111\u00a01111 thanks", "4111\u00a01111\u00a01111\u00a01111", "CREDIT_CARD"),  # non-breaking spaces
+        ("card 4111.1111.1111.1111 thanks", "4111.1111.1111.1111", "CREDIT_CARD"),  # dots
         ("card 4111\u200b1111\u200b1111\u200b1111 thanks", "4111\u200b1111\u200b1111\u200b1111", "CREDIT_CARD"),  # zero-width spaces
         ("card ４１１１ １１１１ １１１１ １１１１ thanks", "４１１１ １１１１ １１１１ １１１１", "CREDIT_CARD"),  # fullwidth digits
         ("card ٤١١١ ١١١١ ١١١١ ١١١١ thanks", "٤١١١ ١١١١ ١١١١ ١١١١", "CREDIT_CARD"),  # Arabic-Indic digits
@@ -65,3 +66,8 @@ def test_detection_sees_through_unicode_evasion_and_masks_the_original_character
 def test_a_password_with_a_zero_width_space_in_its_context_word_is_found():
     text = "my pass\u200bword is hunter2!"
     assert ("PASSWORD", "hunter2!") in {(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)}
+
+
+def test_dotted_numbers_that_fail_the_checksum_are_not_cards():
+    text = "version 1234.5678.9012.3456 and ip 10.0.0.1"
+    assert not [s for s in Detector(build_recognizers()).detect(text) if s.type == "CREDIT_CARD"]

@@ -216,3 +216,15 @@ def test_a_vault_whose_key_went_missing_is_an_error_not_a_new_key(tmp_path, monk
     with pytest.raises(VaultKeyError, match="exists but its key was not found"):
         open_vault(config)
     assert not (tmp_path / "vault.key").exists()
+
+
+def test_deleting_the_key_check_row_does_not_let_a_wrong_key_in(tmp_path):
+    path = tmp_path / "vault.sqlite"
+    with Vault(path, VaultKeys.from_secret(os.urandom(32))) as vault:
+        vault.entry_for("u", "s", "EMAIL", "a@example.org")
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM meta")
+    db.commit()
+    db.close()
+    with pytest.raises(VaultTampered, match="no key check"):
+        Vault(path, VaultKeys.from_secret(os.urandom(32)))

@@ -105,6 +105,9 @@ class Vault:
         expected = self._mac("stealthflow vault key check")
         with self._transaction() as db:
             row = db.execute("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,)).fetchone()
+            if row is None and db.execute("SELECT 1 FROM entries LIMIT 1").fetchone():
+                # Deleting this row must not let any key in: a vault with values always has one.
+                raise VaultTampered(f"{self.path} holds values but no key check record: it was tampered with; restore your backup")
             if row is None:
                 db.execute("INSERT INTO meta VALUES (?, ?)", (_KEY_CHECK, expected))
             elif not hmac.compare_digest(row[0], expected):
