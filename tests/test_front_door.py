@@ -127,3 +127,13 @@ def test_a_failed_evaluate_can_be_rerun_into_the_same_out(tmp_path, repo):
     evaluation = run_evaluation(fixed, LLMPool(), out)  # ...but no result, so the corrected command goes on
     assert len((out / "originals.jsonl").read_text().splitlines()) == 2
     assert evaluation.failed == {} or "scoring (ner-mask)" in evaluation.failed
+
+
+def test_a_model_that_cannot_connect_fails_the_command_before_any_output(home, tmp_path):
+    config = tmp_path / "remote.yaml"
+    config.write_text("model: {model: openai/some-model, api_base: 'http://127.0.0.1:9/v1', max_retries: 1, timeout: 5}\n")
+    out = tmp_path / "anon.jsonl"
+    result = run(["anonymize", "I live in Leeds.", "--method", "standard", "--config", str(config), "-o", str(out)], home, tmp_path)
+    assert result.returncode == 2 and "did not answer" in result.stderr
+    assert len([line for line in result.stderr.splitlines() if line.startswith("error:")]) == 1
+    assert not out.exists()  # nothing written as if it had worked
