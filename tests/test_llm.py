@@ -169,6 +169,32 @@ def test_litellm_backend_offline_with_mock_response():
     assert backend.info.model_id == "openai/some-model@http://127.0.0.1:9/v1"
 
 
+def test_litellm_straggler_does_not_block_other_requests():
+    """A slow request delays only itself: later requests start in free slots and finish first."""
+    import asyncio
+    import time
+
+    from stealthflow.llm.litellm_backend import LiteLLMBackend
+
+    class SlowFirstBackend(LiteLLMBackend):  # FAKE network: sleeps instead of calling a server
+        async def _generate_one(self, request):
+            text = request.message_dicts[-1]["content"]
+            await asyncio.sleep(1.0 if text == "slow" else 0.02)
+            return Completion(text=text)
+
+    llm = LLM(SlowFirstBackend("openai/x", concurrency=4))
+    try:
+        slow = llm.submit([{"role": "user", "content": "slow"}])
+        time.sleep(0.05)  # the straggler is in flight before the others arrive
+        start = time.perf_counter()
+        fast = [llm.submit([{"role": "user", "content": f"fast {i}"}]) for i in range(12)]
+        assert [f.result(timeout=5).text for f in fast] == [f"fast {i}" for i in range(12)]
+        assert time.perf_counter() - start < 0.8 and not slow.done()
+        assert slow.result(timeout=5).text == "slow"
+    finally:
+        llm.close()
+
+
 def test_litellm_unreachable_server_fails_cleanly():
     config = ModelConfig(model="openai/x", api_base="http://127.0.0.1:9/v1", timeout=2, max_retries=0)
     llm = LLM(build_backend(config), max_retries=1)

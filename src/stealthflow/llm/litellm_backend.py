@@ -1,15 +1,21 @@
 """Any provider litellm knows (DeepSeek, OpenAI, Anthropic, ...) or any OpenAI-compatible server.
 
-Requests of one batch run concurrently under a per-backend limit; each has a timeout and a
-bounded number of retries (litellm's own, on top of the client's batch retries).
+Requests run on one long-lived event loop and complete independently under the backend's
+concurrency limit: a new request starts as soon as a slot is free, and a slow one delays only its
+own caller (no barrier per batch). Each has a timeout and a bounded number of retries (litellm's
+own, on top of the client's retries).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import threading
 
-from stealthflow.llm.base import BackendInfo, ChatBackend, ChatRequest, Completion
+from stealthflow.llm.base import Admit, BackendInfo, ChatBackend, ChatRequest, Completion, Finish, Job
+
+# How often the loop looks for newly submitted requests while others are in flight.
+_ADMIT_POLL_SECONDS = 0.01
 
 # Without this, importing litellm tries to download a model cost map from the internet.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -34,6 +40,8 @@ class LiteLLMBackend(ChatBackend):
         self.max_retries = max_retries
         # litellm's offline mock, for tests and dry runs.
         self.mock_response = mock_response
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_lock = threading.Lock()
 
     @property
     def info(self) -> BackendInfo:
@@ -44,7 +52,36 @@ class LiteLLMBackend(ChatBackend):
         )
 
     def generate_batch(self, requests: list[ChatRequest]) -> list[Completion]:
-        return asyncio.run(self._generate_all(requests))
+        return asyncio.run_coroutine_threadsafe(self._generate_all(requests), self._event_loop()).result()
+
+    def generate_admitting(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
+        """Keep up to `concurrency` requests in flight, finishing each as it returns, admitting new ones as slots free."""
+        asyncio.run_coroutine_threadsafe(self._stream(jobs, admit, finish), self._event_loop()).result()
+
+    async def _stream(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
+        params = jobs[0].request.params
+        in_flight = {asyncio.ensure_future(self._generate_one(job.request)): job for job in jobs}
+        while in_flight:
+            done, _ = await asyncio.wait(in_flight, timeout=_ADMIT_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                finish(in_flight.pop(task), task.result())
+            for job in admit(params, self.max_batch_size - len(in_flight)):
+                in_flight[asyncio.ensure_future(self._generate_one(job.request))] = job
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """One loop per backend, in a daemon thread, so connections and in-flight requests outlive a batch."""
+        with self._loop_lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="litellm-loop", daemon=True).start()
+                self._loop = loop
+            return self._loop
+
+    def close(self) -> None:
+        with self._loop_lock:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                self._loop = None
 
     async def _generate_all(self, requests: list[ChatRequest]) -> list[Completion]:
         limit = asyncio.Semaphore(self.max_batch_size)
