@@ -172,3 +172,36 @@ def test_placeholders_are_never_taken_for_cues():
     method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]
     assert "<EMAIL_1>" in result.text and "Leeds" not in result.text
+
+
+# --- the real thing ------------------------------------------------------------------------
+
+
+@pytest.mark.real_model
+def test_the_shipped_adapter_rewrites_a_post_in_its_answer_format():
+    """The embedded SmolLM2 with models/local-anonymizer and the real cue tagger, built as the CLI does."""
+    import torch
+
+    from stealthflow.anonymize.local import shipped_adapter
+    from stealthflow.anonymize.methods import build_method
+    from stealthflow.anonymize.output import parse_rewrite
+    from stealthflow.config import load_settings
+    from stealthflow.harvest.posts import post_messages
+    from stealthflow.llm.pool import LLMPool
+
+    torch.set_num_threads(1)
+    assert shipped_adapter() is not None, "models/local-anonymizer is part of the repository"
+    pool = LLMPool()
+    try:
+        method = build_method("local", load_settings(), pool)
+        post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
+        phrases = [("ER nurse", "occupation"), ("Leeds", "location")]
+        answer = method.llm.chat_many([post_messages(post, phrases)])[0].text
+        rewrite = parse_rewrite(answer, post)
+        assert rewrite is not None and rewrite.parsed, answer
+        assert rewrite.text.strip() and rewrite.text != post
+        # The method as a whole (tagger + model + fallback) changes the post too.
+        (text, changes, how), = method.rewrite_posts([post])
+        assert text != post and changes and how != "unchanged"
+    finally:
+        pool.close()
