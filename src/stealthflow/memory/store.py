@@ -1,0 +1,222 @@
+"""The memory store: one SQLite file (WAL) holding redacted text and its float32 embedding.
+
+Raw values never reach this file: they live only in the encrypted vault, under the vault session
+`vault_session(user)` ("memory:<user>"), so one user's placeholders never restore for another.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from stealthflow.pipeline.protector import Protector
+from stealthflow.placeholders.restore import PLACEHOLDER
+
+Embed = Callable[[list[str]], np.ndarray]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS memories (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user TEXT NOT NULL,
+    text TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    created REAL NOT NULL,
+    vector BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memories_user ON memories(user, id);
+"""
+
+
+def vault_session(user: str) -> str:
+    """The vault session holding a user's memory values."""
+    if not user or not user.strip():
+        raise ValueError("a memory user id must be a non-empty string")
+    return f"memory:{user}"
+
+
+def estimate_tokens(text: str) -> int:
+    """A cheap token count (about 4 characters per token) for budgeting packs."""
+    return max(1, (len(text) + 3) // 4)
+
+
+@dataclass
+class MemoryItem:
+    id: int
+    user: str
+    text: str
+    metadata: dict = field(default_factory=dict)
+    created: float = 0.0
+
+
+@dataclass
+class PackedItem:
+    id: int
+    text: str
+    score: float
+
+
+@dataclass
+class Packed:
+    text: str
+    items: list[PackedItem]
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "items": [asdict(i) for i in self.items]}
+
+
+def minilm_embedder() -> Embed:
+    """The project's offline MiniLM (loaded on first use)."""
+    from stealthflow.attack.embeddings import SentenceEmbedder
+
+    embedder = SentenceEmbedder()
+    return lambda texts: embedder.embed_lines(texts).astype(np.float32)
+
+
+class _UserMatrix:
+    """A user's vectors as one float32 matrix, loaded once and kept in sync with the table."""
+
+    def __init__(self, ids: np.ndarray, vectors: np.ndarray, last_id: int):
+        self.ids, self.vectors, self.last_id = ids, vectors, last_id
+
+
+class MemoryStore:
+    def __init__(self, path: str | Path, protector: Protector, embed: Embed | None = None):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.protector = protector
+        self.embed = embed or minilm_embedder()
+        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
+        self._db.executescript(SCHEMA)
+        self._lock = threading.RLock()
+        self._matrices: dict[str, _UserMatrix] = {}
+
+    # -- APPEND ---------------------------------------------------------------------------
+    def append(self, user: str, text: str, metadata: dict | None = None) -> MemoryItem:
+        return self.append_many(user, [text], [metadata])[0]
+
+    def append_many(self, user: str, texts: list[str], metadatas: list[dict | None] | None = None) -> list[MemoryItem]:
+        session = vault_session(user)
+        if any(not isinstance(t, str) or not t.strip() for t in texts):
+            raise ValueError("a memory must be a non-empty string")
+        metadatas = metadatas or [None] * len(texts)
+        redacted = [p.text for p in self.protector.protect_many(texts, session)]
+        vectors = np.asarray(self.embed(redacted), dtype=np.float32)
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                ids = [
+                    self._db.execute(
+                        "INSERT INTO memories (user, text, metadata, created, vector) VALUES (?, ?, ?, ?, ?)",
+                        (user, r, json.dumps(m or {}), now, v.tobytes()),
+                    ).lastrowid
+                    for r, m, v in zip(redacted, metadatas, vectors, strict=True)
+                ]
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return [MemoryItem(i, user, r, m or {}, now) for i, r, m in zip(ids, redacted, metadatas, strict=True)]
+
+    # -- PACK -----------------------------------------------------------------------------
+    def _matrix(self, user: str) -> _UserMatrix:
+        """The user's matrix, extended with rows other processes appended since it was loaded."""
+        with self._lock:
+            cached = self._matrices.get(user)
+            since = cached.last_id if cached else 0
+            rows = self._db.execute("SELECT id, vector FROM memories WHERE user = ? AND id > ? ORDER BY id", (user, since)).fetchall()
+            if cached is None or rows:
+                ids = np.array([r[0] for r in rows], dtype=np.int64)
+                vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1) if rows else None
+                if cached is None:
+                    cached = _UserMatrix(ids, vecs if vecs is not None else np.zeros((0, 0), np.float32), int(ids[-1]) if len(ids) else 0)
+                else:
+                    cached = _UserMatrix(np.concatenate([cached.ids, ids]), np.vstack([cached.vectors, vecs]) if cached.vectors.size else vecs, int(ids[-1]))
+                self._matrices[user] = cached
+            return cached
+
+    def pack(self, user: str, query: str, budget_tokens: int = 400, purpose: str | None = None) -> Packed:
+        """The user's memories most similar to the query, most similar first, within the budget.
+        The query is redacted with the user's session first, so a value finds its placeholder."""
+        if budget_tokens <= 0:
+            raise ValueError("budget_tokens must be positive")
+        matrix = self._matrix(user)
+        if not len(matrix.ids):
+            return Packed("", [])
+        redacted_query = self.protector.protect(query, vault_session(user)).text
+        if purpose:
+            redacted_query = f"{purpose}: {redacted_query}"
+        scores = matrix.vectors @ np.asarray(self.embed([redacted_query]), dtype=np.float32)[0]
+        # Similarity first, newer memory (higher id) breaks ties.
+        order = np.lexsort((-matrix.ids, -np.round(scores, 6)))
+        chosen, used = [], 0
+        texts = self._texts(user, [int(matrix.ids[i]) for i in order[:256]])
+        for i in order[:256]:
+            mid = int(matrix.ids[i])
+            text = texts.get(mid)
+            if text is None:  # forgotten by another process since the matrix was loaded
+                continue
+            cost = estimate_tokens(text)
+            if used + cost > budget_tokens:
+                continue
+            chosen.append(PackedItem(mid, text, round(float(scores[i]), 4)))
+            used += cost
+        return Packed("\n".join(f"- {c.text}" for c in chosen), chosen)
+
+    def _texts(self, user: str, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        with self._lock:
+            return dict(self._db.execute(f"SELECT id, text FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)).fetchall())
+
+    # -- HYDRATE --------------------------------------------------------------------------
+    def hydrate(self, user: str, text: str) -> str:
+        """Restore the user's placeholders; another user's stay as they are."""
+        return self.protector.restore(text, vault_session(user)).text
+
+    # -- LIST / FORGET ---------------------------------------------------------------------
+    def list(self, user: str) -> list[MemoryItem]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)).fetchall()
+        return [MemoryItem(i, user, t, json.loads(m), c) for i, t, m, c in rows]
+
+    def forget(self, user: str, memory_id: int | None = None, *, all: bool = False) -> int:
+        """Remove one memory (or all of the user's), its vector, and the vault values no
+        remaining memory of the user still uses. Returns memories removed."""
+        if (memory_id is None) == (not all):
+            raise ValueError("give a memory id or all=True")
+        session = vault_session(user)
+        with self._lock:
+            if all:
+                removed = self._db.execute("DELETE FROM memories WHERE user = ?", (user,)).rowcount
+                self.protector.vault.forget_session(self.protector.config.user, session)
+            else:
+                row = self._db.execute("SELECT text FROM memories WHERE user = ? AND id = ?", (user, memory_id)).fetchone()
+                if row is None:
+                    raise KeyError(f"no memory {memory_id} for user {user!r}")
+                self._db.execute("DELETE FROM memories WHERE user = ? AND id = ?", (user, memory_id))
+                removed = 1
+                remaining = " ".join(t for (t,) in self._db.execute("SELECT text FROM memories WHERE user = ?", (user,)))
+                for placeholder in _placeholders(row[0]) - _placeholders(remaining):
+                    value = self.protector.restore(placeholder, session).text
+                    if value != placeholder:
+                        self.protector.vault.forget_value(self.protector.config.user, value)
+            self._matrices.pop(user, None)
+        return removed
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _placeholders(text: str) -> set[str]:
+    return {m.group(0) for m in PLACEHOLDER.finditer(text)}

@@ -1,0 +1,155 @@
+"""The memory store on a real SQLite file and a real vault, with deterministic recognizers and a
+FAKE embedder (hashed bag of words, labelled) so the tests stay fast; the real MiniLM runs in
+benchmarks/memory_utility.py."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
+from stealthflow.memory import MemoryStore
+
+FAKE_EMBED_SOURCE = '''
+import hashlib, re
+import numpy as np
+def fake_embed(texts):
+    """FAKE embedder: hashed bag of lower-cased words, L2-normalised."""
+    out = np.zeros((len(texts), 64), np.float32)
+    for row, text in enumerate(texts):
+        for word in re.findall(r"[\\w<>]+", text.lower()):
+            out[row, int(hashlib.sha256(word.encode()).hexdigest(), 16) % 64] += 1
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms == 0, 1, norms)
+'''
+namespace: dict = {}
+exec(FAKE_EMBED_SOURCE, namespace)
+fake_embed = namespace["fake_embed"]
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    s = MemoryStore(tmp_path / "memory.sqlite", make_protector(config), embed=fake_embed)
+    yield s
+    s.close()
+
+
+def test_append_pack_hydrate_roundtrip(store):
+    item = store.append("alice", PERSONAL_TEXT, {"source": "chat"})
+    assert "anna.berg@example.org" not in item.text and "<EMAIL" in item.text
+    store.append("alice", "I like hiking in the mountains on weekends.")
+    packed = store.pack("alice", "what is anna.berg@example.org email", budget_tokens=400)
+    assert packed.items[0].id == item.id  # the query's value was redacted to the same placeholder
+    assert "anna.berg@example.org" in store.hydrate("alice", packed.text)
+
+
+def test_budget_is_respected(store):
+    for i in range(20):
+        store.append("alice", f"memory number {i} about gardening and tomatoes")
+    packed = store.pack("alice", "gardening", budget_tokens=30)
+    assert 0 < len(packed.items) < 20
+    assert sum((len(i.text) + 3) // 4 for i in packed.items) <= 30
+
+
+def test_users_are_isolated(store):
+    a = store.append("alice", "My email is alice.secret@example.org")
+    store.append("bob", "My email is bob.other@example.org")
+    packed = store.pack("bob", "email", budget_tokens=400)
+    assert a.id not in {i.id for i in packed.items}
+    assert "alice.secret@example.org" not in store.hydrate("bob", a.text)
+    assert "alice.secret@example.org" in store.hydrate("alice", a.text)
+
+
+def test_forget_one_and_all(store):
+    keep = store.append("alice", "My email is anna.berg@example.org and I like tea.")
+    gone = store.append("alice", "My phone is (415) 555-2671.")
+    assert store.forget("alice", gone.id) == 1
+    assert [m.id for m in store.list("alice")] == [keep.id]
+    assert "555-2671" not in store.hydrate("alice", gone.text)  # its value left the vault
+    assert "anna.berg@example.org" in store.hydrate("alice", keep.text)  # the other one's stays
+    assert gone.id not in {i.id for i in store.pack("alice", "phone", 400).items}
+    assert store.forget("alice", all=True) == 1
+    assert store.list("alice") == [] and store.pack("alice", "tea", 400).items == []
+    assert "anna.berg@example.org" not in store.hydrate("alice", keep.text)
+    with pytest.raises(KeyError):
+        store.forget("alice", 12345)
+
+
+def test_bad_input_is_refused(store):
+    with pytest.raises(ValueError):
+        store.append("", "text")
+    with pytest.raises(ValueError):
+        store.append("alice", "   ")
+    with pytest.raises(ValueError):
+        store.pack("alice", "q", budget_tokens=0)
+
+
+def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):
+    store.append("alice", PERSONAL_TEXT)
+    store.pack("alice", "card 4111 1111 1111 1111", 400)
+    files = [p for p in tmp_path.iterdir() if p.is_file()]
+    assert any(p.name.startswith("memory.sqlite") for p in files)
+    for path in files:
+        data = path.read_bytes()
+        for value in RAW_VALUES:
+            assert value.encode() not in data, f"{value!r} found in {path.name}"
+
+
+WORKER = FAKE_EMBED_SOURCE + '''
+import sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from stealthflow.memory import MemoryStore
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+config = ProtectConfig(vault_path=Path({vault!r}), key_source="env", llm_extractor=False)
+store = MemoryStore({db!r}, Protector(config, open_vault(config), Detector()), embed=fake_embed)
+worker = sys.argv[1]
+for i in range(int(sys.argv[2])):
+    item = store.append("u", f"worker {{worker}} memory {{i}} mail w{{worker}}.n{{i}}@example.org")
+    print(item.id, flush=True)
+'''
+
+
+def _worker(tmp_path: Path, name: str, count: int) -> subprocess.Popen:
+    script = WORKER.format(tests=str(Path(__file__).parent), vault=str(tmp_path / "vault.sqlite"), db=str(tmp_path / "memory.sqlite"))
+    return subprocess.Popen([sys.executable, "-c", script, name, str(count)], stdout=subprocess.PIPE, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+
+
+def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
+    proc = _worker(tmp_path, "k", 100000)
+    acknowledged = []
+    deadline = time.time() + 60
+    while len(acknowledged) < 30 and time.time() < deadline:
+        acknowledged.append(int(proc.stdout.readline()))
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    rows = store.list("u")
+    ids = {m.id for m in rows}
+    assert set(acknowledged) <= ids
+    for m in rows:  # no half row: every row has its text and its vector
+        assert m.text.startswith("worker k memory") and "<EMAIL" in m.text
+    assert len(store._matrix("u").ids) == len(rows)
+    assert "@example.org" in store.hydrate("u", rows[-1].text)
+
+
+def test_concurrent_appends_from_eight_processes(store, tmp_path):
+    procs = [_worker(tmp_path, str(n), 10) for n in range(8)]
+    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs)
+    acknowledged = {int(line) for out in outputs for line in out.split()}
+    rows = store.list("u")
+    assert len(acknowledged) == 80 and {m.id for m in rows} == acknowledged
+    for m in rows:  # every placeholder restores to its own worker's value
+        worker, i = m.text.split()[1], m.text.split()[3]
+        assert store.hydrate("u", m.text).endswith(f"w{worker}.n{i}@example.org")
