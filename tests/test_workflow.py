@@ -110,6 +110,8 @@ def three_profiles(tmp_path: Path) -> Path:
 
 
 def generate(data: Path, out: Path, *extra: str):
+    """The `generate` CLI on the fake world; strict batch order (`--insight-lag 0`) unless `extra` sets the lag."""
+    extra = extra if "--insight-lag" in extra else (*extra, "--insight-lag", "0")
     args = ["generate", "--data", str(data), "--out", str(out), "--model", "fakeworld:x", "--insights-out", str(out.parent / f"{out.name}-insights.json")]
     return cli.invoke(app, [*args, *extra])
 
@@ -290,11 +292,15 @@ def test_resume_after_an_injected_crash_gives_the_uninterrupted_result(tmp_path,
     assert resumed.version == clean.version == 2 and resumed.rules == clean.rules
 
 
-def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypatch):
+PIPELINED = ("--batch-size", "1", "--insight-lag", "1", "--max-concurrency", "3")
+
+
+@pytest.mark.parametrize("mode", ["strict", "pipelined"])
+def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypatch, mode):
     data = three_profiles(tmp_path)
     config = tmp_path / "one-at-a-time.yaml"
     config.write_text("model: {model: 'fakeworld:x', batch_size: 1}\n")  # so every answered call is also cached
-    args = ["--rounds", "2", "--batch-size", "2", "--config", str(config)]
+    args = ["--rounds", "2", "--config", str(config), *(("--batch-size", "2", "--insight-lag", "0") if mode == "strict" else PIPELINED)]
 
     def run_killable(out: Path, crash_after: int | None = None) -> int:
         env = {**os.environ, "WORLD_CALL_LOG": str(tmp_path / "killed.log"), "WORLD_CRASH_AFTER": str(crash_after or "")}
@@ -306,11 +312,45 @@ def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypa
         patch.setenv("WORLD_CALL_LOG", str(tmp_path / "clean.log"))
         assert generate(data, tmp_path / "clean/run", *args).exit_code == 0
     clean_calls = (tmp_path / "clean.log").read_text().splitlines()
-    assert run_killable(tmp_path / "killed/run", crash_after=len(clean_calls) - 4) == 9  # inside batch 2
+    assert run_killable(tmp_path / "killed/run", crash_after=len(clean_calls) - 4) == 9  # inside the last batches
     assert run_killable(tmp_path / "killed/run") == 0
     calls = (tmp_path / "killed.log").read_text().splitlines()
-    assert sorted(calls) == sorted(clean_calls)  # every call made exactly once over both processes
-    assert lines(tmp_path / "killed/run/trajectories.jsonl") == lines(tmp_path / "clean/run/trajectories.jsonl")
+    killed, clean = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("killed", "clean"))
+    if mode == "strict":
+        assert sorted(calls) == sorted(clean_calls)  # every call made exactly once over both processes
+        assert killed == clean
+        return
+    # Pipelined: which memory version a prompt showed depends on timing, so a resumed prompt may
+    # differ from the clean run's; the guarantees are the same: no call twice, no duplicate or lost
+    # line, the memory of the last finished batch.
+    assert len(calls) == len(set(calls))
+    assert sorted((r["profile_id"], r["round"]) for r in killed) == sorted((r["profile_id"], r["round"]) for r in clean)
+    assert InsightMemory.load(tmp_path / "killed/run/insights.json").version == 3
+    assert json.loads((tmp_path / "killed/run/progress.json").read_text())["batches_done"] == 3
+    _assert_memory_versions_within_lag(killed, ["u1", "u2", "u3"], lag=1)
+
+
+def _assert_memory_versions_within_lag(rows: list[dict], batch_of_profile: list[str], lag: int) -> None:
+    """A profile of batch n (batch size 1) sees a memory with batches n-lag.. n-1 applied, never older, never its own."""
+    for row in rows:
+        if row.get("anonymizer"):
+            batch = batch_of_profile.index(row["profile_id"])
+            assert max(0, batch - lag) <= row["anonymizer"]["insight_version"] <= batch, row["profile_id"]
+
+
+def test_pipelined_batches_follow_the_memory_version_rule(tmp_path):
+    profiles = [(f"p{i}", f"I am 34 and live in Paris, note {i}.\nNice weather.", BOTH) for i in range(6)]
+    data = corpus(tmp_path, *profiles)
+    strict = generate(data, tmp_path / "strict/run", "--rounds", "2", "--batch-size", "1", "--insight-lag", "0")
+    pipelined = generate(data, tmp_path / "piped/run", "--rounds", "2", "--batch-size", "1", "--insight-lag", "2", "--max-concurrency", "4")
+    assert strict.exit_code == 0 and pipelined.exit_code == 0, pipelined.output
+    ids = [p[0] for p in profiles]
+    strict_rows, piped_rows = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("strict", "piped"))
+    # strict order: exactly the previous batch's memory; pipelined: at most `lag` batches behind
+    assert all(r["anonymizer"]["insight_version"] == ids.index(r["profile_id"]) for r in strict_rows if r.get("anonymizer"))
+    _assert_memory_versions_within_lag(piped_rows, ids, lag=2)
+    assert [(r["profile_id"], r["round"]) for r in piped_rows] == [(r["profile_id"], r["round"]) for r in strict_rows]
+    assert InsightMemory.load(tmp_path / "piped/run/insights.json").version == 6
 
 
 def test_stealth_method_reports_risk_and_writes_nothing(tmp_path, monkeypatch):

@@ -39,6 +39,8 @@ def generate(
     data: Annotated[Path, typer.Option("--data", help="labelled profiles (JSONL); default: the bundled train split")] = split_path("train"),
     rounds: Annotated[Optional[int], typer.Option(min=1, help="anonymization rounds per profile (default 5)")] = None,
     batch_size: Annotated[Optional[int], typer.Option(min=1, help="profiles per insight batch (default 10)")] = None,
+    max_concurrency: Annotated[Optional[int], typer.Option(min=1, help="profiles in flight (default: the batch size)")] = None,
+    insight_lag: Annotated[Optional[int], typer.Option(min=0, help="batches a profile's memory may lag behind (default 1; 0 = strict order)")] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
     attackers: AttackersOption = None,
     insights: InsightsOption = None,
@@ -56,7 +58,7 @@ def generate(
     from stealthflow.workflow.runner import RunDirectory
 
     settings = settings_from(config, model, adapter)
-    overrides = {"rounds": rounds, "batch_size": batch_size, "attackers": split_names(attackers), "early_stop": early_stop}
+    overrides = {"rounds": rounds, "batch_size": batch_size, "max_concurrency": max_concurrency, "insight_lag": insight_lag, "attackers": split_names(attackers), "early_stop": early_stop}
     settings.workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
     if freeze_insights:
         settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})

@@ -25,7 +25,11 @@ class WorkflowConfig(BaseModel):
     utility_warnings: bool = True
     use_insights: bool = True  # show the insight rules to the anonymizer
     batch_size: int = Field(10, ge=1)  # profiles per insight batch (they run concurrently)
-    max_concurrency: int | None = Field(None, ge=1)  # profiles in flight; None = batch_size
+    max_concurrency: int | None = Field(None, ge=1)  # profiles in flight (may exceed batch_size); None = batch_size
+    # Pipelined insight batches: a profile of batch n starts once batch n-1-insight_lag has updated
+    # the memory, and its anonymizer shows the newest finished version. 0 = the reference's strict
+    # order (each batch waits for the previous batch's update).
+    insight_lag: int = Field(1, ge=0)
     early_stop: bool = False  # stop a profile once every attribute at risk is protected
     attackers: list[str] = Field(default_factory=lambda: ["llm"])
     llm_judge: bool = True  # let the judge model decide the verdicts the rules leave open

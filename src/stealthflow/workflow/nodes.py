@@ -82,7 +82,8 @@ class Steps:
 
     def anonymize(self, state: ProfileState) -> ProfileState:
         at_risk = [a for a, safe in state["protected"].items() if not safe]
-        insights = self._insights(at_risk)
+        memory = self.memory  # one version for the rules and the record (the runner may swap it meanwhile)
+        insights = self._insights(at_risk, memory)
         messages, prompt_id = self.messages(state, at_risk or state["attributes"], insights)
         answer = self.anonymizer.chat(messages)
         rewrite = parse_rewrite(answer.text, state["text"])
@@ -94,7 +95,7 @@ class Steps:
             parsed=rewrite.parsed,
             utility_warning=state["warn"],
             insights_shown=insights,
-            insight_version=self.memory.version if self.memory and self.config.use_insights else 0,
+            insight_version=memory.version if memory and self.config.use_insights else 0,
             model=self.anonymizer.info.model_id,
         )
         return {"round": state["round"] + 1, "text": rewrite.text, "turn": turn}
@@ -142,10 +143,10 @@ class Steps:
         user = prompts.render("anonymizer", text=state["text"], inferences=inferences, insights=insight_block, utility_warning=warning_block)
         return [{"role": "system", "content": prompts.render("anonymizer_system")}, {"role": "user", "content": user}], prompt_id
 
-    def _insights(self, at_risk: list[str]) -> dict[str, list[str]]:
-        if not self.config.use_insights or self.memory is None:
+    def _insights(self, at_risk: list[str], memory: InsightMemory | None) -> dict[str, list[str]]:
+        if not self.config.use_insights or memory is None:
             return {}
-        return {a: self.memory.rules_for(a) for a in at_risk}
+        return {a: memory.rules_for(a) for a in at_risk}
 
     # -- attacks --------------------------------------------------------------------------------
     def _attack(self, text: str, attributes: list[str]) -> list[AttackRecord]:

@@ -9,6 +9,10 @@ A run directory holds everything (`runs/NAME/`):
     responses.sqlite    response cache: calls that finished before a kill are not repeated
     summary.json/.png   per-round protection, utility and warnings (rewritten at the end)
 
+Batches commit in order. With `workflow.insight_lag` = L > 0 they are pipelined: profiles of
+batch n start (up to `max_concurrency` in flight) once batch n-1-L has committed, while earlier
+batches finish and their insight updates run.
+
 Crash safety: within a batch the checkpointer and the cache keep the work; a batch counts as
 finished only when `progress.json` (written atomically, last) says so. On rerun the trajectory
 file is cut back to the length recorded there and the memory is reset to the version recorded
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,12 +155,14 @@ class GenerateRun:
             self.steps.on_round = self.events.on_round
             self.trajectories.truncate(self.progress.trajectory_bytes)
             size = self.config.batch_size
-            for number, start in enumerate(range(0, len(profiles), size)):
-                batch = profiles[start : start + size]
-                if number < self.progress.batches_done:
-                    self._emit_profiles(len(batch))
-                    continue
-                self._run_batch(graph, number, batch)
+            batches = [profiles[start : start + size] for start in range(0, len(profiles), size)]
+            for batch in batches[: self.progress.batches_done]:
+                self._emit_profiles(len(batch))
+            if self.config.insight_lag == 0:
+                for number in range(self.progress.batches_done, len(batches)):
+                    self._run_batch(graph, number, batches[number])
+            else:
+                self._run_pipelined(graph, batches)
         finally:
             connection.close()
         summary = summarize(self.trajectories.read(), self.memory, self.start_version, self.progress.failed)
@@ -167,7 +174,32 @@ class GenerateRun:
     def _run_batch(self, graph, number: int, batch: list[Profile]) -> None:
         self.steps.memory = self.memory
         concurrency = self.config.max_concurrency or self.config.batch_size
-        outcomes = run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True)
+        self._commit(number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True))
+
+    def _run_pipelined(self, graph, batches: list[list[Profile]]) -> None:
+        """Profiles of later batches run while earlier ones finish; batches still commit in order."""
+        self.steps.memory = self.memory
+        lag, first = self.config.insight_lag, self.progress.batches_done
+        submitted: dict[int, list[Future]] = {}
+
+        def run_one(profile: Profile) -> Outcome:
+            return run_profiles(graph, [profile], 1, self.config.rounds, resumable=True)[0]
+
+        def commit_next() -> None:
+            number = self.progress.batches_done
+            self._commit(number, batches[number], [future.result() for future in submitted.pop(number)])
+            self.steps.memory = self.memory  # profiles starting from now show the new version
+
+        with ThreadPoolExecutor(self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile") as pool:
+            for number in range(first, len(batches)):
+                while self.progress.batches_done < number - lag:
+                    commit_next()
+                submitted[number] = [pool.submit(run_one, profile) for profile in batches[number]]
+            while submitted:
+                commit_next()
+
+    def _commit(self, number: int, batch: list[Profile], outcomes: list[Outcome]) -> None:
+        """Append a batch's trajectories, update the memory, then record progress (atomically, last)."""
         finished: list[list[RoundRecord]] = []
         failed = dict(self.progress.failed)
         for profile, outcome in zip(batch, outcomes, strict=True):
