@@ -89,7 +89,7 @@ class KeyedTokenRecognizer(ContextRecognizer):
     name, type = "keyed_token", "API_KEY"
     pattern = re.compile(
         # after a key word (also inside OPENAI_API_KEY=), or with a well-known secret-key prefix
-        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key)\b[^\n\w]{0,12}(?:is\s+|was\s+)?)"
+        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotate|revoke)\b[^\n\w]{0,12}(?:is\s+|was\s+)?)"
         r"|(?<![\w-])(?=(?:sk|rk|sk_live|rk_live)[-_]))"
         r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9_\-+/=.]{18,200}[A-Za-z0-9_\-+/=])"
     )
@@ -109,6 +109,8 @@ class PasswordRecognizer(ContextRecognizer):
     pattern = re.compile(
         r"(?i:\b(?:password|passwd|pwd|passphrase|passcode|pin(?:\s+code)?)\b(?:\s+(?:for|to|on|of)\s+[\w.@-]+)?"
         + _ASSIGN
+        # "log in with password X", "using the passphrase X": no "is" / ":", so the value needs a digit or symbol
+        + r"|\b(?:with|using|via)\s+(?:the\s+|my\s+)?(?:password|passwd|passphrase|passcode|pin)\s+[\"'“‘]?(?=\S*[^\sA-Za-z])"  # not a word ("password reset")
         + r")(?P<value>[^\s\"'”’]{3,64}?)"
         # "!" and "?" stay in the password: masking a sentence's "!" costs less than leaking a character
         + r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))"
@@ -119,7 +121,10 @@ class PasswordRecognizer(ContextRecognizer):
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
     pattern = re.compile(
-        r"(?i:\b(?:otp|one[- ]time\s+(?:code|password|pin|passcode)|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?)\s+code)\b"
+        r"(?:(?i:\b(?:otp|one[- ]time\s+(?:code|password|pin|passcode)|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?)\s+code)\b"
         r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was)\b)?\s*[:=]?\s*)"
+        # "the code they texted is X", "the code I got was X", "...a code. It's X"
+        r"|(?i:\bcode\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*)"
+        r"|(?i:\bcode\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+))"
         r"(?P<value>\d{4,8}|\d{3}[ -]\d{3})\b"
     )

@@ -1,0 +1,48 @@
+"""Fuzz, detection half: a value a recognizer finds in the *normalised* text (format characters
+dropped, NFKC, digits mapped) is masked in the original, so no fragment of it survives in clear,
+whatever zero-width characters, soft hyphens, non-breaking spaces or fullwidth forms hide it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from placeholder_fixtures import make_protector, protect_config
+
+from stealthflow.placeholders.normalize import shadow
+
+VALUES = ["dana.berg@example.org", "4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE", "10.20.30.40", "+1 415 555 0100"]
+NOISE = st.sampled_from(["\u200b", "\u00ad", "\u2060", "\ufeff", ""])
+FOLDS = {"@": "＠", "1": "１", "4": "٤", " ": "\u00a0"}
+
+
+@st.composite
+def disguised(draw) -> str:
+    """A value with format characters inserted and some characters swapped for look-alikes."""
+    value = draw(st.sampled_from(VALUES))
+    chars = [FOLDS[c] if c in FOLDS and draw(st.booleans()) else c for c in value]
+    return "".join(c + draw(NOISE) for c in chars[:-1]) + chars[-1]
+
+
+TEXTS = st.tuples(st.text(max_size=15), disguised(), st.sampled_from([" ", ", ", "\n"]), st.text(max_size=15)).map(
+    lambda parts: f"{parts[0]} note {parts[1]}{parts[2]}{parts[3]}"
+)
+
+
+@pytest.fixture(scope="module")
+def protector(tmp_path_factory):
+    monkeypatch = pytest.MonkeyPatch()
+    yield make_protector(protect_config(tmp_path_factory.mktemp("fuzz"), monkeypatch))
+    monkeypatch.undo()
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXTS)
+def test_no_value_found_in_the_normalised_text_survives_in_clear(protector, text):
+    normalised, _ = shadow(text)
+    found = [normalised[s.start : s.end] for r in protector.detector.recognizers for s in r.find(normalised) if protector.config.masks(s.type, s.level)]
+    protected_shadow, _ = shadow(protector.protect(text, "fuzz").text)
+    kept = "".join(c for c in protected_shadow if c.isalnum())  # fragments rejoined across separators
+    for value in found:
+        core = "".join(c for c in value if c.isalnum())
+        assert len(core) < 6 or core not in kept, value
