@@ -259,10 +259,75 @@ def test_llamacpp_backend_with_a_stand_in_module(monkeypatch):
 
 @pytest.mark.parametrize("spec", ["embedded", "router", "hf:/x", "vllm:meta-llama/Llama-3.1-8B-Instruct", "llamacpp:", "deepseek/deepseek-chat", "openai/gpt-4o-mini"])
 def test_model_specs_that_look_like_one_are_accepted(spec):
-    assert ModelConfig(model=spec).model == spec
+    endpoints = {"model_list": [{"model": "openai/x"}]} if spec == "router" else {}
+    assert ModelConfig(model=spec, **endpoints).model == spec
 
 
 @pytest.mark.parametrize("spec", ["stealht", "", "deepseek chat", "gpt 4"])
 def test_a_bare_word_is_not_taken_for_a_litellm_model(spec):
     with pytest.raises(ValueError, match="not a model spec"):
         ModelConfig(model=spec)
+
+
+def test_router_config_is_validated():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="needs a model_list"):
+        ModelConfig(model="router")
+    with pytest.raises(ValidationError, match="only read with model: router"):
+        ModelConfig(model="openai/x", model_list=[{"model": "openai/x"}])
+    with pytest.raises(ValidationError, match="routing_strategy"):
+        ModelConfig(model="router", model_list=[{"model": "openai/x"}], routing_strategy="fastest")
+    with pytest.raises(ValidationError, match="concurrency"):
+        ModelConfig(model="router", model_list=[{"model": "openai/x", "concurrency": 0}])
+    config = ModelConfig(model="router", model_list=[{"model": "openai/a", "api_base": "http://h1/v1", "concurrency": 3},
+                                                     {"model": "openai/a", "api_base": "http://h2/v1", "concurrency": 5}])
+    backend = build_backend(config)
+    assert type(backend).__name__ == "RouterBackend" and backend.max_batch_size == 8
+
+
+def _openai_server(name: str, fail: bool = False):
+    """A real loopback HTTP server speaking the OpenAI chat API; answers with its name (or 500s)."""
+    import json as _json
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        hits = 0
+
+        def do_POST(self):  # noqa: N802 - http.server's naming
+            self.rfile.read(int(self.headers["Content-Length"]))
+            Handler.hits += 1
+            if fail:
+                self.send_response(500)
+                self.end_headers()
+                return
+            body = _json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}],
+                                "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, Handler
+
+
+def test_router_spreads_requests_and_fails_over_over_real_http():
+    servers = [_openai_server("one"), _openai_server("two"), _openai_server("broken", fail=True)]
+    try:
+        endpoints = [{"model": "openai/m", "api_base": f"http://127.0.0.1:{s.server_port}/v1", "concurrency": 4} for s, _ in servers]
+        config = ModelConfig(model="router", model_list=endpoints, max_retries=3, timeout=10)
+        llm = LLM(build_backend(config), max_retries=1)
+        answers = [c.text for c in llm.chat_many([[{"role": "user", "content": f"q{i}"}] for i in range(24)])]
+        assert set(answers) == {"one", "two"}  # every request answered; none by the broken server
+        assert all(handler.hits > 0 for _, handler in servers[:2])
+        llm.close()
+    finally:
+        for server, _ in servers:
+            server.shutdown()

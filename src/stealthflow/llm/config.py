@@ -6,6 +6,7 @@
     model: llamacpp:/path/model.gguf        # extra `stealthflow[llamacpp]`
     model: deepseek/deepseek-chat           # anything else goes to litellm (DeepSeek, OpenAI, ...)
     model: openai/Llama-3.1-8B-Instruct     # + api_base: http://127.0.0.1:8000/v1 for a vLLM/OpenAI-compatible server
+    model: router                           # + model_list: endpoints behind one litellm Router (see docs/workflow.md)
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from stealthflow.llm.base import GenerationParams
 
@@ -21,6 +22,23 @@ from stealthflow.llm.base import GenerationParams
 # `embedded`, `router`, a backend prefix (`hf:`, `vllm:`, `llamacpp:`, a plugin's `name:`) or a
 # litellm `provider/name`: a bare word is a typo (`--rewrite stealht`), not a model to call.
 _MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
+
+
+# litellm's Router strategies (litellm.types.litellm_params.RoutingStrategyName)
+RoutingStrategy = Literal[
+    "simple-shuffle", "least-busy", "usage-based-routing", "usage-based-routing-v2", "latency-based-routing", "cost-based-routing"
+]
+
+
+class RouterEndpoint(BaseModel):
+    """One server behind `model: router`: a vLLM replica, an OpenAI-compatible server, an API provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(pattern=r"^[\w.-]+/\S+$", description="litellm provider/name, e.g. openai/Llama-3.1-8B-Instruct")
+    api_base: str | None = None
+    api_key_env: str | None = Field(None, description="name of the env var holding the API key (never the key itself)")
+    concurrency: int = Field(8, ge=1)  # requests in flight on this endpoint
 
 
 class ModelConfig(BaseModel):
@@ -44,6 +62,9 @@ class ModelConfig(BaseModel):
     concurrency: int = Field(8, ge=1)
     timeout: float = 120.0
     max_retries: int = Field(2, ge=0, le=10)
+    # `model: router`: the endpoints, and how litellm's Router picks one (it fails over on errors)
+    model_list: list[RouterEndpoint] = Field(default_factory=list)
+    routing_strategy: RoutingStrategy = "simple-shuffle"
 
     @field_validator("model")
     @classmethod
@@ -53,6 +74,14 @@ class ModelConfig(BaseModel):
                 f"{value!r} is not a model spec: use embedded, hf:PATH, vllm:NAME, llamacpp:PATH or a litellm provider/name (e.g. deepseek/deepseek-chat)"
             )
         return value
+
+    @model_validator(mode="after")
+    def _router_has_endpoints(self) -> "ModelConfig":
+        if self.model == "router" and not self.model_list:
+            raise ValueError("model: router needs a model_list of endpoints (model, api_base, api_key_env, concurrency)")
+        if self.model != "router" and self.model_list:
+            raise ValueError(f"model_list is only read with model: router (model is {self.model!r})")
+        return self
 
     def generation_params(self) -> GenerationParams:
         return GenerationParams(

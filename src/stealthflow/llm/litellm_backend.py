@@ -92,9 +92,12 @@ class LiteLLMBackend(ChatBackend):
 
         return list(await asyncio.gather(*(one(r) for r in requests)))
 
-    async def _generate_one(self, request: ChatRequest) -> Completion:
+    async def _acompletion(self, kwargs: dict):
         import litellm
 
+        return await litellm.acompletion(**kwargs)
+
+    async def _generate_one(self, request: ChatRequest) -> Completion:
         kwargs = dict(
             model=self.model,
             messages=request.message_dicts,
@@ -113,7 +116,7 @@ class LiteLLMBackend(ChatBackend):
         if self.mock_response is not None:
             kwargs["mock_response"] = self.mock_response
         try:
-            response = await litellm.acompletion(**kwargs)
+            response = await self._acompletion(kwargs)
         except Exception as exc:  # reported per request; the client retries a bounded number of times
             return Completion(text="", error=f"{type(exc).__name__}: {str(exc)[:300]}")
         usage = getattr(response, "usage", None)
@@ -121,4 +124,50 @@ class LiteLLMBackend(ChatBackend):
             text=(response.choices[0].message.content or "").strip(),
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        )
+
+
+class RouterBackend(LiteLLMBackend):
+    """Spreads requests over several endpoints with litellm's Router (per-endpoint limits, failover)."""
+
+    GROUP = "stealthflow"
+
+    def __init__(self, endpoints: list, routing_strategy: str, timeout: float, max_retries: int):
+        super().__init__(self.GROUP, concurrency=sum(e.concurrency for e in endpoints), timeout=timeout, max_retries=max_retries)
+        self.endpoints = endpoints
+        self.routing_strategy = routing_strategy
+        self._router = None
+
+    @property
+    def info(self) -> BackendInfo:
+        names = sorted({e.model for e in self.endpoints})
+        return BackendInfo(
+            model_id="router:" + ",".join(names),
+            backend="router",
+            settings={"endpoints": [e.api_base or e.model for e in self.endpoints], "routing_strategy": self.routing_strategy},
+        )
+
+    async def _acompletion(self, kwargs: dict):
+        if self._router is None:  # built on the event loop that uses it
+            self._router = self._build_router()
+        return await self._router.acompletion(**kwargs)
+
+    def _build_router(self):
+        from litellm import Router
+
+        deployments = []
+        for endpoint in self.endpoints:
+            params = {"model": endpoint.model, "max_parallel_requests": endpoint.concurrency}
+            if endpoint.api_base:
+                params["api_base"] = endpoint.api_base
+                params["api_key"] = os.environ.get(endpoint.api_key_env or "", "") or "not-needed"
+            elif endpoint.api_key_env:
+                params["api_key"] = os.environ.get(endpoint.api_key_env)
+            deployments.append({"model_name": self.GROUP, "litellm_params": params})
+        return Router(
+            model_list=deployments,
+            routing_strategy=self.routing_strategy,
+            num_retries=self.max_retries,
+            timeout=self.timeout,
+            allowed_fails=1,  # a failing endpoint cools down; the next request goes elsewhere
         )

@@ -63,6 +63,12 @@ def _litellm(model: str, config: ModelConfig) -> ChatBackend:
     )
 
 
+def _router(_: str, config: ModelConfig) -> ChatBackend:
+    from stealthflow.llm.litellm_backend import RouterBackend
+
+    return RouterBackend(config.model_list, config.routing_strategy, config.timeout, config.max_retries)
+
+
 register_backend("embedded", _embedded)
 register_backend("hf", _huggingface)
 register_backend("vllm", _vllm)
@@ -76,6 +82,8 @@ def _load_plugins() -> None:
 
 def build_backend(config: ModelConfig) -> ChatBackend:
     _load_plugins()
+    if config.model == "router":
+        return _router("", config)
     prefix, _, rest = config.model.partition(":")
     if prefix in _BACKENDS:
         return _BACKENDS[prefix](rest, config)
