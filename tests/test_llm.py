@@ -1,11 +1,12 @@
 import threading
+import time
 
 import pytest
 from fakes import FakeBackend
 
 from stealthflow.config import load_settings
 from stealthflow.llm import LLM, ChatBackend, Completion, GenerationParams, LLMCallError, ModelConfig, build_backend
-from stealthflow.llm.base import BackendInfo
+from stealthflow.llm.base import BackendInfo, ChatRequest
 from stealthflow.llm.cache import ResponseCache
 from stealthflow.llm.pool import LLMPool
 
@@ -172,7 +173,6 @@ def test_litellm_backend_offline_with_mock_response():
 def test_litellm_straggler_does_not_block_other_requests():
     """A slow request delays only itself: later requests start in free slots and finish first."""
     import asyncio
-    import time
 
     from stealthflow.llm.litellm_backend import LiteLLMBackend
 
@@ -286,8 +286,11 @@ def test_router_config_is_validated():
     assert type(backend).__name__ == "RouterBackend" and backend.max_batch_size == 8
 
 
-def _openai_server(name: str, fail: bool = False):
-    """A real loopback HTTP server speaking the OpenAI chat API; answers with its name (or 500s)."""
+def _openai_server(name: str, fail: bool = False, throttle: int = 0, retry_after: str = "0.4"):
+    """A real loopback HTTP server speaking the OpenAI chat API; answers with its name.
+
+    `fail`: every request gets a 500; `throttle`: the first N requests get a 429 with `Retry-After`.
+    """
     import json as _json
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -297,8 +300,10 @@ def _openai_server(name: str, fail: bool = False):
         def do_POST(self):  # noqa: N802 - http.server's naming
             self.rfile.read(int(self.headers["Content-Length"]))
             Handler.hits += 1
-            if fail:
-                self.send_response(500)
+            if fail or Handler.hits <= throttle:
+                self.send_response(500 if fail else 429)
+                self.send_header("Retry-After", retry_after)
+                self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
             body = _json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
@@ -331,3 +336,21 @@ def test_router_spreads_requests_and_fails_over_over_real_http():
     finally:
         for server, _ in servers:
             server.shutdown()
+
+
+def test_retries_honour_retry_after_and_stay_bounded():
+    from stealthflow.llm.litellm_backend import LiteLLMBackend
+
+    throttled, handler = _openai_server("ok", throttle=2)
+    always, always_handler = _openai_server("never", throttle=10**6, retry_after="0.05")
+    try:
+        backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{throttled.server_port}/v1", timeout=10, max_retries=3)
+        start = time.perf_counter()
+        assert backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0].text == "ok"
+        assert handler.hits == 3 and time.perf_counter() - start >= 0.8  # two 429s, each waited 0.4 s as told
+        backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{always.server_port}/v1", timeout=10, max_retries=2)
+        answer = backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0]
+        assert answer.error and "RateLimit" in answer.error and always_handler.hits == 3  # 1 try + 2 retries, then it gives up
+    finally:
+        throttled.shutdown()
+        always.shutdown()

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import threading
 
 from stealthflow.llm.base import Admit, BackendInfo, ChatBackend, ChatRequest, Completion, Finish, Job
+
+# Backoff between attempts: base * 2**attempt with full jitter, at most this long (Retry-After wins).
+_BACKOFF_BASE_SECONDS = 0.5
+_BACKOFF_MAX_SECONDS = 30.0
+_RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 
 # How often the loop looks for newly submitted requests while others are in flight.
 _ADMIT_POLL_SECONDS = 0.01
@@ -106,7 +112,7 @@ class LiteLLMBackend(ChatBackend):
             top_p=request.params.top_p,
             seed=request.params.seed,
             timeout=self.timeout,
-            num_retries=self.max_retries,
+            num_retries=0,  # retried below, honouring Retry-After
         )
         if self.api_base:
             kwargs["api_base"] = self.api_base
@@ -115,16 +121,39 @@ class LiteLLMBackend(ChatBackend):
             kwargs["api_key"] = os.environ.get(self.api_key_env)
         if self.mock_response is not None:
             kwargs["mock_response"] = self.mock_response
-        try:
-            response = await self._acompletion(kwargs)
-        except Exception as exc:  # reported per request; the client retries a bounded number of times
-            return Completion(text="", error=f"{type(exc).__name__}: {str(exc)[:300]}")
+        for attempt in range(self.max_retries + 1):
+            try:
+                response = await self._acompletion(kwargs)
+                break
+            except Exception as exc:  # reported per request once the bounded retries are spent
+                wait = retry_delay(exc, attempt)
+                if wait is None or attempt == self.max_retries:
+                    return Completion(text="", error=f"{type(exc).__name__}: {str(exc)[:300]}")
+                await asyncio.sleep(wait)
         usage = getattr(response, "usage", None)
         return Completion(
             text=(response.choices[0].message.content or "").strip(),
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
         )
+
+
+def retry_delay(exc: Exception, attempt: int) -> float | None:
+    """Seconds to wait before retrying after `exc` (None: not worth retrying).
+
+    A server's Retry-After (on 429/503) is honoured, capped; otherwise jittered exponential backoff.
+    """
+    status = getattr(exc, "status_code", None)
+    if status is not None and status not in _RETRYABLE_STATUS:
+        return None  # a bad request or a wrong key does not get better by retrying
+    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    retry_after = headers.get("retry-after") if hasattr(headers, "get") else None
+    try:
+        if retry_after is not None:
+            return min(float(retry_after), _BACKOFF_MAX_SECONDS)
+    except ValueError:  # an HTTP date: fall back to backoff
+        pass
+    return random.uniform(0, min(_BACKOFF_MAX_SECONDS, _BACKOFF_BASE_SECONDS * 2**attempt))
 
 
 class RouterBackend(LiteLLMBackend):
