@@ -39,3 +39,23 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):
     assert detector.detect(text) == []
+
+
+def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():
+    """A model-backed recognizer (the tagger) batches its forward passes: the detector hands each
+    recognizer every text of a `detect_many` call at once, normalised, and maps its spans back."""
+    from stealthflow.placeholders.recognizers import Recognizer
+
+    class Batched(Recognizer):  # a fake model: flags the word "secret" in each text
+        name, type = "batched_fake", "PASSWORD"
+        calls: list[list[str]] = []
+
+        def find_many(self, texts):
+            self.calls.append(texts)
+            return [[self.span(t.index("secret"), t.index("secret") + 6)] if "secret" in t else [] for t in texts]
+
+    recognizer = Batched()
+    texts = ["a se\u200bcret here", "nothing", "secret"]
+    spans = Detector([recognizer]).detect_many(texts)
+    assert recognizer.calls == [["a secret here", "nothing", "secret"]]
+    assert [[t[s.start : s.end] for s in found] for t, found in zip(texts, spans, strict=True)] == [["se\u200bcret"], [], ["secret"]]

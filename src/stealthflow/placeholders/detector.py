@@ -28,17 +28,25 @@ class Detector:
         self.extractor = extractor
 
     def deterministic(self, text: str) -> list[Span]:
-        """The recognizers' spans, found on a normalised shadow of `text` (format characters
-        dropped, fullwidth forms and other scripts' digits folded) and mapped back to `text`."""
-        normalised, offsets = shadow(text)
-        spans = [span for recognizer in self.recognizers for span in recognizer.find(normalised)]
-        if offsets is None:
-            return spans
-        return [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
+        return self.deterministic_many([text])[0]
+
+    def deterministic_many(self, texts: list[str]) -> list[list[Span]]:
+        """The recognizers' spans, found on a normalised shadow of each text (format characters
+        dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text.
+        Each recognizer gets the whole batch, so a model-backed one can batch its forward passes."""
+        shadows = [shadow(text) for text in texts]
+        found: list[list[Span]] = [[] for _ in texts]
+        for recognizer in self.recognizers:
+            for spans, batch in zip(found, recognizer.find_many([normalised for normalised, _ in shadows]), strict=True):
+                spans.extend(batch)
+        return [
+            spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
+            for spans, (_, offsets) in zip(found, shadows, strict=True)
+        ]
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         extracted = self.extractor.extract_many(texts) if self.extractor else [[] for _ in texts]
-        return [merge_spans(self.deterministic(text) + llm_spans) for text, llm_spans in zip(texts, extracted, strict=True)]
+        return [merge_spans(spans + llm_spans) for spans, llm_spans in zip(self.deterministic_many(texts), extracted, strict=True)]

@@ -23,6 +23,11 @@ class Recognizer:
     def find(self, text: str) -> list[Span]:
         raise NotImplementedError
 
+    def find_many(self, texts: list[str]) -> list[list[Span]]:
+        """Spans for each text; a model-backed recognizer (the tagger) overrides this to run
+        the whole batch at once."""
+        return [self.find(text) for text in texts]
+
     def span(self, start: int, end: int, score: float = 1.0, span_type: str | None = None) -> Span:
         span_type = span_type or self.type
         return Span(start, end, span_type, TYPE_LEVELS[span_type], self.name, score)
