@@ -4,7 +4,7 @@ benchmarks/memory_utility.py."""
 
 from __future__ import annotations
 
-import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -153,3 +153,29 @@ def test_concurrent_appends_from_eight_processes(store, tmp_path):
     for m in rows:  # every placeholder restores to its own worker's value
         worker, i = m.text.split()[1], m.text.split()[3]
         assert store.hydrate("u", m.text).endswith(f"w{worker}.n{i}@example.org")
+
+
+def test_cli_shapes(tmp_path, monkeypatch):
+    """The real command with the real MiniLM embedder (loaded from the offline package)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
+    run = CliRunner().invoke
+    assert run(app, ["memory", "append", "--user", "ann", "--text", "My email is ann.lee@example.org", *common]).stdout == "1\tMy email is <EMAIL_1>\n"
+    rows = tmp_path / "in.jsonl"
+    rows.write_text('{"user": "ann", "text": "I like jazz", "metadata": {"k": 1}}\n')
+    assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 0
+    packed = json.loads(run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@example.org", "--json", *common]).stdout)
+    assert set(packed) == {"text", "items"} and set(packed["items"][0]) == {"id", "text", "score"} and packed["items"][0]["id"] == 1
+    assert run(app, ["memory", "hydrate", "--user", "ann", *common], input="to <EMAIL_1>").stdout == "to ann.lee@example.org"
+    assert run(app, ["memory", "list", "--user", "ann", *common]).stdout.splitlines() == ["1\tMy email is <EMAIL_1>", "2\tI like jazz"]
+    assert run(app, ["memory", "forget", "--user", "ann", "--id", "2", *common]).exit_code == 0
+    bad = run(app, ["memory", "forget", "--user", "ann", *common])
+    assert bad.exit_code == 2 and "--id ID or --all" in bad.stderr
+    rows.write_text("not json\n")
+    assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 2

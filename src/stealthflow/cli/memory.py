@@ -1,0 +1,126 @@
+"""`stealthflow memory ...`: agent memories stored redacted (append, pack, hydrate, forget, list)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from stealthflow.cli.app import ConfigOption, app, console, fail
+from stealthflow.cli.protect import _open_vault, _settings, _vault_errors
+
+memory_app = typer.Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
+app.add_typer(memory_app, name="memory")
+
+UserOption = Annotated[str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")]
+StoreOption = Annotated[Optional[Path], typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
+
+
+def default_store_path() -> Path:
+    from stealthflow.pipeline.protector import default_vault_path
+
+    return default_vault_path().with_name("memory.sqlite")
+
+
+@contextlib.contextmanager
+def _store(store: Path | None, config: Path | None, llm: bool | None = False) -> Iterator["MemoryStore"]:  # noqa: F821
+    from stealthflow.memory import MemoryStore
+    from stealthflow.pipeline.protector import Protector
+
+    settings = _settings(config, None, None, llm_extractor=llm)
+    with _vault_errors():
+        protector = Protector.from_settings(settings, vault=_open_vault(settings))
+        opened = MemoryStore(store or default_store_path(), protector)
+        try:
+            yield opened
+        except (ValueError, KeyError) as exc:
+            fail(str(exc).strip("'\""))
+        finally:
+            opened.close()
+            protector.close()
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[str, str, dict | None]]:
+    lines = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            yield row["user"], row["text"], row.get("metadata")
+        except (json.JSONDecodeError, KeyError, TypeError):
+            fail(f"{path}:{number}: each line must be a JSON object with \"user\" and \"text\" (and optional \"metadata\")")
+
+
+@memory_app.command()
+def append(
+    user: Annotated[Optional[str], typer.Option("--user", help="the memory owner (JSONL rows carry their own)")] = None,
+    text: Annotated[Optional[str], typer.Option("--text", help="the memory text")] = None,
+    input: Annotated[Optional[Path], typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
+    llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="print each stored item as JSON")] = False,
+    store: StoreOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Redact a memory, embed the redacted text, store it; prints id and redacted text."""
+    if (text is None) == (input is None):
+        fail("give --text TEXT or -i FILE.jsonl")
+    if text is not None and not user:
+        fail("--user is required with --text")
+    rows = [(user, text, None)] if text is not None else list(_jsonl_rows(input))
+    with _store(store, config, llm) as memory:
+        for owner, body, metadata in rows:
+            item = memory.append(owner, body, metadata)
+            print(json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")
+
+
+@memory_app.command()
+def pack(
+    user: UserOption,
+    query: Annotated[str, typer.Option("--query", help="what the context is for")],
+    budget: Annotated[int, typer.Option("--budget", min=1, help="token budget of the packed context")] = 400,
+    json_out: Annotated[bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}]}')] = False,
+    store: StoreOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The user's memories most similar to the query, redacted, within the budget."""
+    with _store(store, config) as memory:
+        packed = memory.pack(user, query, budget)
+    print(json.dumps(packed.to_json(), ensure_ascii=False) if json_out else packed.text)
+
+
+@memory_app.command()
+def hydrate(user: UserOption, store: StoreOption = None, config: ConfigOption = None) -> None:
+    """Restore the user's placeholders in the text read from stdin."""
+    text = sys.stdin.read()
+    with _store(store, config) as memory:
+        sys.stdout.write(memory.hydrate(user, text))
+
+
+@memory_app.command()
+def forget(
+    user: UserOption,
+    id: Annotated[Optional[int], typer.Option("--id", help="the memory to remove")] = None,
+    all: Annotated[bool, typer.Option("--all", help="remove all the user's memories and their vault values")] = False,
+    store: StoreOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Remove a memory (or all), its vector, and vault values no other memory uses."""
+    if (id is None) == (not all):
+        fail("give --id ID or --all")
+    with _store(store, config) as memory:
+        removed = memory.forget(user, id, all=all)
+    console.print(f"forgot {removed} memor{'y' if removed == 1 else 'ies'} of {user}")
+
+
+@memory_app.command("list")
+def list_(user: UserOption, json_out: Annotated[bool, typer.Option("--json")] = False, store: StoreOption = None, config: ConfigOption = None) -> None:
+    """The user's memories (redacted), oldest first."""
+    with _store(store, config) as memory:
+        for item in memory.list(user):
+            print(json.dumps({"id": item.id, "text": item.text, "metadata": item.metadata}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")
