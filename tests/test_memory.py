@@ -12,10 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
+from placeholder_fixtures import (
+    PERSONAL_TEXT,
+    RAW_VALUES,
+    make_protector,
+    protect_config,
+)
 
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
 from stealthflow.memory import MemoryStore
 
 FAKE_EMBED_SOURCE = '''
@@ -31,7 +35,7 @@ def fake_embed(texts):
     return out / np.where(norms == 0, 1, norms)
 '''
 namespace: dict = {}
-exec(FAKE_EMBED_SOURCE, namespace)
+exec(FAKE_EMBED_SOURCE, namespace)  # noqa: S102  (the same source runs in the worker subprocesses)
 fake_embed = namespace["fake_embed"]
 
 
@@ -179,3 +183,26 @@ def test_cli_shapes(tmp_path, monkeypatch):
     assert bad.exit_code == 2 and "--id ID or --all" in bad.stderr
     rows.write_text("not json\n")
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 2
+
+
+def test_http_verbs_behind_the_service_token(store):
+    from fastapi.testclient import TestClient
+
+    from stealthflow.service import create_app
+
+    app = create_app(store.protector, "t0ken", memory=store)
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
+        item = client.post("/memory/append", json={"user": "ann", "text": "My email is ann.lee@example.org"}).json()
+        assert item["text"] == "My email is <EMAIL_1>"
+        packed = client.post("/memory/pack", json={"user": "ann", "query": "ann.lee@example.org", "budget_tokens": 100}).json()
+        assert packed["items"][0]["id"] == item["id"]
+        assert client.post("/memory/pack", json={"user": "bob", "query": "email"}).json() == {"text": "", "items": []}
+        assert client.post("/memory/hydrate", json={"user": "ann", "text": packed["text"]}).json()["text"] == "- My email is ann.lee@example.org"
+        assert client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>"}).json()["text"] == "<EMAIL_1>"
+        assert client.post("/memory/forget", json={"user": "ann", "id": 999}).status_code == 404
+        assert client.post("/memory/forget", json={"user": "ann", "id": item["id"]}).json() == {"forgotten": 1}
+    with TestClient(app, base_url="http://127.0.0.1:8765") as anonymous:
+        for verb in ("append", "pack", "hydrate", "forget"):
+            assert anonymous.post(f"/memory/{verb}", json={"user": "ann", "text": "x", "query": "x"}).status_code == 401
+    with TestClient(app, base_url="http://evil.example:8765", headers={"Authorization": "Bearer t0ken"}) as rebinding:
+        assert rebinding.post("/memory/pack", json={"user": "ann", "query": "x"}).status_code in (400, 403, 421)

@@ -11,6 +11,8 @@ disconnect listener, so it is not offered yet.)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -19,6 +21,9 @@ from pydantic import BaseModel, Field, field_validator
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.service.security import LocalCallersOnly
+
+if TYPE_CHECKING:
+    from stealthflow.memory.store import MemoryStore
 
 
 class TextRequest(BaseModel):
@@ -33,7 +38,7 @@ class TextRequest(BaseModel):
         return text
 
 
-def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000) -> FastAPI:
+def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000, memory: MemoryStore | None = None) -> FastAPI:
     """The service; callers must send `Authorization: Bearer {token}` (see `service.security`)."""
     app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
     app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes)
@@ -58,5 +63,9 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         result = protector.restore(request.text, request.session)
         return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
 
+    if memory is not None:
+        from stealthflow.memory.http import memory_router
+
+        app.include_router(memory_router(memory))
     return app
 

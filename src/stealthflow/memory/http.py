@@ -1,0 +1,63 @@
+"""POST /memory/append|pack|hydrate|forget on the local service (covered by its token and Host checks)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel, Field
+
+from stealthflow.memory.store import MemoryStore
+
+
+class AppendRequest(BaseModel):
+    user: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    metadata: dict | None = None
+
+
+class PackRequest(BaseModel):
+    user: str = Field(min_length=1)
+    query: str
+    budget_tokens: int = Field(400, gt=0)
+    purpose: str | None = None
+
+
+class HydrateRequest(BaseModel):
+    user: str = Field(min_length=1)
+    text: str
+
+
+class ForgetRequest(BaseModel):
+    user: str = Field(min_length=1)
+    id: int | None = None
+    all: bool = False
+
+
+def memory_router(store: MemoryStore) -> APIRouter:
+    router = APIRouter(prefix="/memory", tags=["memory"])
+
+    @router.post("/append")
+    def append(request: AppendRequest) -> dict:
+        try:
+            item = store.append(request.user, request.text, request.metadata)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"id": item.id, "text": item.text}
+
+    @router.post("/pack")
+    def pack(request: PackRequest) -> dict:
+        return store.pack(request.user, request.query, request.budget_tokens, request.purpose).to_json()
+
+    @router.post("/hydrate")
+    def hydrate(request: HydrateRequest) -> dict:
+        return {"text": store.hydrate(request.user, request.text)}
+
+    @router.post("/forget")
+    def forget(request: ForgetRequest) -> dict:
+        try:
+            return {"forgotten": store.forget(request.user, request.id, all=request.all)}
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        except KeyError:
+            raise HTTPException(404, f"no memory {request.id} for that user") from None
+
+    return router
