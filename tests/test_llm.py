@@ -341,13 +341,14 @@ def test_router_spreads_requests_and_fails_over_over_real_http():
 def test_retries_honour_retry_after_and_stay_bounded():
     from stealthflow.llm.litellm_backend import LiteLLMBackend
 
-    throttled, handler = _openai_server("ok", throttle=2)
+    throttled, handler = _openai_server("ok", throttle=1, retry_after="1.0")
     always, always_handler = _openai_server("never", throttle=10**6, retry_after="0.05")
     try:
         backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{throttled.server_port}/v1", timeout=10, max_retries=3)
         start = time.perf_counter()
         assert backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0].text == "ok"
-        assert handler.hits == 3 and time.perf_counter() - start >= 0.8  # two 429s, each waited 0.4 s as told
+        # one 429, waited the 1 s it asked for (the backoff alone waits at most 0.5 s on a first retry)
+        assert handler.hits == 2 and time.perf_counter() - start >= 0.95
         backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{always.server_port}/v1", timeout=10, max_retries=2)
         answer = backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0]
         assert answer.error and "RateLimit" in answer.error and always_handler.hits == 3  # 1 try + 2 retries, then it gives up

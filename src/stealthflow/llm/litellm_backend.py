@@ -146,7 +146,8 @@ def retry_delay(exc: Exception, attempt: int) -> float | None:
     status = getattr(exc, "status_code", None)
     if status is not None and status not in _RETRYABLE_STATUS:
         return None  # a bad request or a wrong key does not get better by retrying
-    headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+    # litellm keeps the provider's headers here (its `response` may be a stand-in without them)
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(getattr(exc, "response", None), "headers", None) or {}
     retry_after = headers.get("retry-after") if hasattr(headers, "get") else None
     try:
         if retry_after is not None:
