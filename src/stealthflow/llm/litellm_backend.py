@@ -101,6 +101,7 @@ class LiteLLMBackend(ChatBackend):
     async def _acompletion(self, kwargs: dict):
         import litellm
 
+        litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banner per failed call: errors are reported once
         return await litellm.acompletion(**kwargs)
 
     async def _generate_one(self, request: ChatRequest) -> Completion:
