@@ -20,6 +20,7 @@ from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER
 
 Embed = Callable[[list[str]], np.ndarray]
+CANDIDATES = 256  # memories considered for one pack: far more than any token budget holds
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -156,11 +157,13 @@ class MemoryStore:
         if purpose:
             redacted_query = f"{purpose}: {redacted_query}"
         scores = matrix.vectors @ np.asarray(self.embed([redacted_query]), dtype=np.float32)[0]
-        # Similarity first, newer memory (higher id) breaks ties.
-        order = np.lexsort((-matrix.ids, -np.round(scores, 6)))
+        # The best CANDIDATES by similarity (partial sort: no full sort of 100k scores), then
+        # similarity first with the newer memory (higher id) breaking ties.
+        top = np.argpartition(-scores, CANDIDATES)[:CANDIDATES] if len(scores) > CANDIDATES else np.arange(len(scores))
+        order = top[np.lexsort((-matrix.ids[top], -np.round(scores[top], 6)))]
         chosen, used = [], 0
-        texts = self._texts(user, [int(matrix.ids[i]) for i in order[:256]])
-        for i in order[:256]:
+        texts = self._texts(user, [int(matrix.ids[i]) for i in order])
+        for i in order:
             mid = int(matrix.ids[i])
             text = texts.get(mid)
             if text is None:  # forgotten by another process since the matrix was loaded
