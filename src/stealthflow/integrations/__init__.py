@@ -1,0 +1,1 @@
+"""Wrappers that keep memory frameworks' stores redacted (LangGraph stores, mem0)."""

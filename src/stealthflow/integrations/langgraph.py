@@ -1,0 +1,70 @@
+"""A LangGraph `BaseStore` wrapper: the inner store only ever holds redacted text.
+
+`put` protects every string inside the value (under the vault session chosen from the
+namespace), `search` redacts its query the same way, and `get`/`search` hand the local caller
+hydrated values. LangMem's memory managers work on top of it unchanged.
+
+    store = ProtectedStore(InMemoryStore(), protector, session_from_namespace=lambda ns: ns[0])
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
+
+from stealthflow.memory.store import vault_session
+from stealthflow.pipeline.protector import Protector
+
+
+def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, dict):
+        return {k: _map_strings(v, fn) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_map_strings(v, fn) for v in value)
+    return value
+
+
+class ProtectedStore(BaseStore):
+    def __init__(self, inner: BaseStore, protector: Protector, session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0]):
+        self.inner = inner
+        self.protector = protector
+        self.session_from_namespace = session_from_namespace
+
+    def _session(self, namespace: tuple[str, ...]) -> str:
+        return vault_session(self.session_from_namespace(namespace))
+
+    def _redact(self, op: Op) -> Op:
+        if isinstance(op, PutOp) and op.value is not None:
+            session = self._session(op.namespace)
+            return op._replace(value=_map_strings(dict(op.value), lambda s: self.protector.protect(s, session).text))
+        if isinstance(op, SearchOp) and op.query:
+            return op._replace(query=self.protector.protect(op.query, self._session(op.namespace_prefix)).text)
+        return op
+
+    def _hydrate(self, item: Item) -> Item:
+        session = self._session(tuple(item.namespace))
+        hydrated = copy.copy(item)  # in-memory stores hand out their own Item: never write values into it
+        hydrated.value = _map_strings(item.value, lambda s: self.protector.restore(s, session).text)
+        return hydrated
+
+    def _hydrate_result(self, op: Op, result: Result) -> Result:
+        if isinstance(op, GetOp) and result is not None:
+            return self._hydrate(result)
+        if isinstance(op, SearchOp):
+            return [self._hydrate(item) for item in result]
+        return result
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        results = self.inner.batch([self._redact(op) for op in ops])
+        return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        results = await self.inner.abatch([self._redact(op) for op in ops])
+        return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]

@@ -1,0 +1,27 @@
+"""ProtectedStore over LangGraph's real InMemoryStore: the inner store holds placeholders only."""
+
+from __future__ import annotations
+
+import asyncio
+
+from langgraph.store.memory import InMemoryStore
+from placeholder_fixtures import make_protector, protect_config
+
+from stealthflow.integrations.langgraph import ProtectedStore
+
+
+def test_inner_store_holds_redacted_text_and_callers_get_values(tmp_path, monkeypatch):
+    inner = InMemoryStore()
+    store = ProtectedStore(inner, make_protector(protect_config(tmp_path, monkeypatch)), session_from_namespace=lambda ns: ns[0])
+    store.put(("ann", "memories"), "m1", {"text": "My email is ann.lee@example.org", "tags": ["contact ann.lee@example.org"], "n": 3})
+    store.put(("bob", "memories"), "m1", {"text": "My email is bob.k@example.org"})
+    raw = inner.get(("ann", "memories"), "m1").value
+    assert "ann.lee@example.org" not in repr(raw) and "<EMAIL_1>" in raw["text"] and raw["n"] == 3
+    assert store.get(("ann", "memories"), "m1").value["tags"] == ["contact ann.lee@example.org"]
+    assert [i.value["text"] for i in store.search(("bob",))] == ["My email is bob.k@example.org"]
+    bobs = inner.get(("bob", "memories"), "m1").value["text"]
+    assert "bob.k@example.org" not in bobs
+    assert store.protector.restore(bobs, "memory:ann").text == bobs  # bob's placeholder never restores for ann
+    got = asyncio.run(store.aget(("ann", "memories"), "m1"))
+    assert got.value["text"] == "My email is ann.lee@example.org"
+    assert "ann.lee@example.org" not in repr(inner._data)
