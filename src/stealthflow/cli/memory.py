@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,7 +18,7 @@ memory_app = typer.Typer(help="Agent memories kept redacted: values stay in the 
 app.add_typer(memory_app, name="memory")
 
 UserOption = Annotated[str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")]
-StoreOption = Annotated[Optional[Path], typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
+StoreOption = Annotated[Path | None, typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
 
 
 def default_store_path() -> Path:
@@ -28,7 +28,7 @@ def default_store_path() -> Path:
 
 
 @contextlib.contextmanager
-def _store(store: Path | None, config: Path | None, llm: bool | None = False) -> Iterator["MemoryStore"]:  # noqa: F821
+def _store(store: Path | None, config: Path | None, llm: bool | None = False) -> Iterator[MemoryStore]:  # noqa: F821
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
 
@@ -59,9 +59,9 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[str, str, dict | None]]:
 
 @memory_app.command()
 def append(
-    user: Annotated[Optional[str], typer.Option("--user", help="the memory owner (JSONL rows carry their own)")] = None,
-    text: Annotated[Optional[str], typer.Option("--text", help="the memory text")] = None,
-    input: Annotated[Optional[Path], typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
+    user: Annotated[str | None, typer.Option("--user", help="the memory owner (JSONL rows carry their own)")] = None,
+    text: Annotated[str | None, typer.Option("--text", help="the memory text")] = None,
+    input: Annotated[Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="print each stored item as JSON")] = False,
     store: StoreOption = None,
@@ -105,7 +105,7 @@ def hydrate(user: UserOption, store: StoreOption = None, config: ConfigOption = 
 @memory_app.command()
 def forget(
     user: UserOption,
-    id: Annotated[Optional[int], typer.Option("--id", help="the memory to remove")] = None,
+    id: Annotated[int | None, typer.Option("--id", help="the memory to remove")] = None,
     all: Annotated[bool, typer.Option("--all", help="remove all the user's memories and their vault values")] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
