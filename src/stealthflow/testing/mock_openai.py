@@ -1,0 +1,198 @@
+"""A mock OpenAI-compatible server on a free loopback port, for tests and benchmarks.
+
+It speaks enough of the API for real clients (the `openai` package, litellm, LangChain):
+`GET /v1/models` and `POST /v1/chat/completions`, plain and streamed (SSE), with tool calls and
+`usage`. It records every request body it receives (`received`), so a test can check what
+left the device, and it can be told to fail (`fail_next`) or to take its time (`delay`).
+
+What it answers is up to `respond(body) -> Reply`; the default echoes the last user message,
+which sends placeholders straight back for a restore layer to handle. Streamed replies are cut
+into pieces of `chunk_chars` characters so that placeholders get split across chunks.
+
+    with MockOpenAI() as upstream:
+        client = openai.OpenAI(base_url=upstream.base_url, api_key="unused")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: str  # a JSON string, as OpenAI sends it
+
+
+@dataclass
+class Reply:
+    content: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+
+
+def last_user_text(body: dict) -> str:
+    """The text of the last user (or tool) message, list-of-parts content joined."""
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") in ("user", "tool"):
+            content = message.get("content") or ""
+            if isinstance(content, list):
+                return "".join(part.get("text", "") for part in content if isinstance(part, dict))
+            return content
+    return ""
+
+
+def echo(body: dict) -> Reply:
+    """Echo the last user message; with `tools` offered, call the first one with {"text": ...}."""
+    text = last_user_text(body)
+    tools = body.get("tools") or []
+    last_role = (body.get("messages") or [{}])[-1].get("role")
+    if tools and last_role == "user":
+        name = tools[0].get("function", {}).get("name", "tool")
+        return Reply(tool_calls=[ToolCall(name, json.dumps({"text": text}))])
+    return Reply(content=text)
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class MockOpenAI:
+    """The server; start with `with MockOpenAI(...) as upstream:` or `start()`/`stop()`."""
+
+    def __init__(
+        self,
+        respond: Callable[[dict], Reply] = echo,
+        chunk_chars: int = 3,
+        delay: float = 0.0,
+        model_ids: tuple[str, ...] = ("mock-model",),
+    ):
+        self.respond = respond
+        self.chunk_chars = chunk_chars
+        self.delay = delay
+        self.model_ids = model_ids
+        self.received: list[dict] = []
+        self._failures: list[tuple[int, dict]] = []
+        self._lock = threading.Lock()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def fail_next(self, status: int, times: int = 1, headers: dict | None = None) -> None:
+        """The next `times` chat requests get `status` with an OpenAI-style error body."""
+        with self._lock:
+            self._failures.extend([(status, headers or {})] * times)
+
+    # -- the app ---------------------------------------------------------------------------
+    async def _models(self, request: Request) -> JSONResponse:
+        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"} for m in self.model_ids]})
+
+    async def _chat(self, request: Request):
+        try:
+            body = json.loads(await request.body())
+        except ValueError:
+            return JSONResponse({"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400)
+        with self._lock:
+            self.received.append(body)
+            failure = self._failures.pop(0) if self._failures else None
+        if failure:
+            status, headers = failure
+            return JSONResponse({"error": {"message": f"mock failure {status}", "type": "mock_error", "code": status}}, status_code=status, headers=headers)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        reply = self.respond(body)
+        model = body.get("model", self.model_ids[0])
+        prompt_tokens = sum(_tokens(json.dumps(m.get("content") or "")) for m in body.get("messages", []))
+        completion_tokens = _tokens(reply.content or "") + sum(_tokens(c.arguments) for c in reply.tool_calls)
+        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens}
+        ident = f"chatcmpl-{uuid.uuid4().hex[:12]}"
+        if body.get("stream"):
+            return StreamingResponse(self._stream(reply, model, ident, usage, body), media_type="text/event-stream")
+        message: dict = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {"id": f"call_{i}", "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for i, c in enumerate(reply.tool_calls)
+            ]
+        finish = "tool_calls" if reply.tool_calls else "stop"
+        return JSONResponse(
+            {
+                "id": ident,
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                "usage": usage,
+            }
+        )
+
+    async def _stream(self, reply: Reply, model: str, ident: str, usage: dict, body: dict):
+        def event(delta: dict, finish: str | None = None) -> str:
+            chunk = {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            return f"data: {json.dumps(chunk)}\n\n"
+
+        yield event({"role": "assistant", "content": ""})
+        step = self.chunk_chars
+        text = reply.content or ""
+        for start in range(0, len(text), step):
+            yield event({"content": text[start : start + step]})
+        for i, call in enumerate(reply.tool_calls):
+            yield event({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function", "function": {"name": call.name, "arguments": ""}}]})
+            for start in range(0, len(call.arguments), step):
+                yield event({"tool_calls": [{"index": i, "function": {"arguments": call.arguments[start : start + step]}}]})
+        yield event({}, "tool_calls" if reply.tool_calls else "stop")
+        if (body.get("stream_options") or {}).get("include_usage"):
+            yield f"data: {json.dumps({'id': ident, 'object': 'chat.completion.chunk', 'model': model, 'choices': [], 'usage': usage})}\n\n"
+        yield "data: [DONE]\n\n"
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def start(self) -> MockOpenAI:
+        app = Starlette(
+            routes=[
+                Route("/v1/models", self._models, methods=["GET"]),
+                Route("/v1/chat/completions", self._chat, methods=["POST"]),
+                Route("/chat/completions", self._chat, methods=["POST"]),
+            ]
+        )
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="mock-openai", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the mock OpenAI server did not start")
+            time.sleep(0.01)
+        self.port = self._server.servers[0].sockets[0].getsockname()[1]
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> MockOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
