@@ -1,0 +1,337 @@
+"""Training data for the PII span tagger (`stealthflow tagger build-data`).
+
+Sentences in many shapes (chat requests, posts, emails, forms, lists, lowercase without
+punctuation, several sentences) filled with values from Faker's locales (names of many
+cultures, addresses of several countries, companies) and the curated lists below
+(conditions, medications, incomes and assets in several currencies and wordings, secrets
+introduced by context), plus hard negatives: public figures and places in non-personal
+contexts, common words that are also names, numbers that are not codes, health and money
+talk that is not about the writer.
+
+Every example keeps the id of the template it came from, so validation can hold out whole
+templates: the validation figure then measures generalisation to unseen phrasing.
+The independent test set (benchmarks/pii_testset.py) shares none of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import zlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+# Placeholder types the tagger emits. Relatives' names are REAL_NAME; employer and school are
+# EMPLOYER (identity background); CREDENTIAL is the catch-all for secrets named by context.
+TAGGER_LABELS = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
+
+# Latin-script locales are drawn more often: chat in English mostly carries romanised names.
+NAME_LOCALES = [
+    "en_US", "en_GB", "en_IN", "en_NG", "en_IE", "de_DE", "fr_FR", "es_ES", "es_MX", "it_IT", "pt_BR", "nl_NL",
+    "pl_PL", "sv_SE", "tr_TR", "vi_VN", "id_ID", "fil_PH", "yo_NG", "sw", "fa_IR", "ru_RU", "ja_JP", "zh_CN", "ko_KR", "hi_IN", "ar_AA",
+]  # fmt: skip
+ADDRESS_LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "en_IN", "en_CA", "pt_BR", "pl_PL"]
+COMPANY_LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pt_BR", "sv_SE"]
+_ROMANISED = {"ja_JP", "zh_CN"}  # these locales also give romanised names (first_romanized_name)
+_NATIVE_SCRIPT = {"ru_RU", "ko_KR", "hi_IN", "ar_AA", "fa_IR"}
+
+CONDITIONS = [
+    "type 2 diabetes", "type 1 diabetes", "ADHD", "PTSD", "generalized anxiety disorder", "depression", "bipolar II", "asthma",
+    "epilepsy", "Crohn's disease", "ulcerative colitis", "hypothyroidism", "Hashimoto's", "rheumatoid arthritis", "lupus",
+    "multiple sclerosis", "psoriasis", "endometriosis", "PCOS", "migraines", "chronic fatigue syndrome", "fibromyalgia",
+    "celiac disease", "IBS", "sleep apnea", "high blood pressure", "atrial fibrillation", "long covid", "HIV", "hepatitis C",
+    "breast cancer", "prostate cancer", "leukemia", "a herniated disc", "tinnitus", "glaucoma", "OCD", "an eating disorder",
+    "autism", "dyslexia", "schizophrenia", "alcohol use disorder", "kidney stones", "gout", "a torn ACL", "early-onset Alzheimer's",
+    "postpartum depression", "insomnia", "panic attacks", "COPD",
+]  # fmt: skip
+MEDICATIONS = [
+    "sertraline", "metformin", "insulin", "Adderall", "lithium", "levothyroxine", "prednisone", "methotrexate", "Ozempic",
+    "fluoxetine", "Xanax", "lisinopril", "Humira", "antiretrovirals", "chemo", "Wellbutrin", "an inhaler", "beta blockers",
+]  # fmt: skip
+BIG_COMPANIES = ["Google", "Amazon", "Deloitte", "Siemens", "Tesco", "Infosys", "Accenture", "the NHS", "Walmart", "Shopify", "IKEA", "Unilever", "KPMG"]
+SCHOOL_SHAPES = ["University of {city}", "{city} State University", "{last} College", "{city} High School", "St. {first}'s Academy", "{city} Community College", "the {city} Institute of Technology"]
+RELATIVES = ["wife", "husband", "son", "daughter", "mom", "dad", "mother", "father", "sister", "brother", "partner", "boyfriend", "girlfriend", "grandma", "uncle", "aunt", "cousin", "niece", "fiancé", "stepson"]
+SECRET_WORDS = ["sunflower", "maple", "tiger", "orbit", "velvet", "copper", "harbor", "falcon", "nimbus", "pepper"]
+
+# Hard negatives: written here (not Faker), used only in non-personal contexts.
+PUBLIC_FIGURES = [
+    "Barack Obama", "Angela Merkel", "Taylor Swift", "Lionel Messi", "Narendra Modi", "Shakira", "Elon Musk", "Serena Williams",
+    "Marie Curie", "Albert Einstein", "Frida Kahlo", "Nelson Mandela", "Jacinda Ardern", "Haruki Murakami", "Cristiano Ronaldo",
+    "Emmanuel Macron", "Oprah Winfrey", "Bill Gates", "Greta Thunberg", "Leonardo da Vinci", "Beyoncé", "Rishi Sunak", "Pope Francis",
+    "Stephen Hawking", "Kamala Harris", "Virginia Woolf", "LeBron James", "Vladimir Putin", "Mahatma Gandhi", "Adele",
+]  # fmt: skip
+PLACES = [
+    "Paris", "the Eiffel Tower", "Tokyo", "Lagos", "Central Park", "the Louvre", "Berlin", "Mount Everest", "Buenos Aires", "Lake Como",
+    "Times Square", "the Sahara", "Kyoto", "Yellowstone", "Abbey Road", "Wall Street", "Main Street", "Downing Street", "Silicon Valley",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    spans: list[tuple[int, int, str]]
+    template: str  # id of the template (hold-out unit)
+
+    def to_json(self) -> str:
+        return json.dumps({"text": self.text, "spans": [list(s) for s in self.spans], "template": self.template}, ensure_ascii=False)
+
+
+def read_examples(path: Path) -> list[Example]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [Example(r["text"], [tuple(s) for s in r["spans"]], r.get("template", "")) for r in rows]
+
+
+# -- values --------------------------------------------------------------------------------
+@cache
+def _faker(locale: str):
+    from faker import Faker
+
+    return Faker(locale)
+
+
+class Values:
+    """Slot values: `fill(slot)` -> (text, label or None)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        for locale in {*NAME_LOCALES, *ADDRESS_LOCALES, *COMPANY_LOCALES}:
+            _faker(locale).seed_instance(rng.randrange(2**31))
+
+    def _person(self) -> tuple[str, str]:
+        rng = self.rng
+        latin = [loc for loc in NAME_LOCALES if loc not in _NATIVE_SCRIPT]
+        locale = rng.choice(NAME_LOCALES if rng.random() < 0.15 else latin)
+        fake = _faker(locale)
+        if locale in _ROMANISED and rng.random() < 0.7:
+            return fake.first_romanized_name(), fake.last_romanized_name()
+        return fake.first_name(), fake.last_name()
+
+    def first(self) -> str:
+        return self._person()[0]
+
+    def name(self) -> str:
+        first, last = self._person()
+        roll = self.rng.random()
+        if roll < 0.1:
+            return f"{first} {self._person()[0]} {last}"  # a middle name
+        if roll < 0.17:
+            return f"{first[0]}. {last}"
+        return f"{first} {last}"
+
+    def address(self) -> str:
+        fake = _faker(self.rng.choice(ADDRESS_LOCALES))
+        roll = self.rng.random()
+        if roll < 0.45:
+            return fake.street_address()
+        if roll < 0.8:
+            return f"{fake.street_address()}, {fake.city()}"
+        return fake.address().replace("\n", ", ")
+
+    def employer(self) -> str:
+        rng = self.rng
+        if rng.random() < 0.25:
+            return rng.choice(BIG_COMPANIES)
+        if rng.random() < 0.3:
+            fake = _faker(rng.choice(ADDRESS_LOCALES))
+            return rng.choice(SCHOOL_SHAPES).format(city=fake.city(), last=fake.last_name(), first=self.first())
+        return _faker(rng.choice(COMPANY_LOCALES)).company()
+
+    def health(self) -> str:
+        return self.rng.choice(MEDICATIONS if self.rng.random() < 0.2 else CONDITIONS)
+
+    def finance(self) -> str:
+        rng = self.rng
+        n = rng.randint(28, 240)
+        return rng.choice([
+            f"${n},000", f"${n}k", f"{n}k", f"£{n},{rng.randint(0, 999):03d}", f"€{rng.randint(1800, 9500):,} a month", f"{n} grand",
+            f"{n},000 dollars", f"${rng.randint(15, 95)}.{rng.randint(0, 99):02d} an hour", f"₹{rng.randint(4, 40)} lakh", f"CHF {n * 1000:,}",
+            f"{rng.randint(2, 12)} million yen", f"about {n}k a year", f"${rng.randint(2, 900)},{rng.randint(0, 999):03d} in savings",
+            f"{rng.randint(1, 30)} BTC", f"€{n}k in debt", f"R{rng.randint(10, 90)} 000 per month",
+        ])  # fmt: skip
+
+    def secret(self) -> str:
+        rng = self.rng
+        return rng.choice([
+            str(rng.randint(1000, 999999)), f"{rng.choice(SECRET_WORDS)}{rng.randint(1, 999)}", f"{rng.randint(10, 99)}-{rng.randint(10, 99)}-{rng.randint(10, 99)}",
+            f"{rng.choice(SECRET_WORDS).capitalize()}!{rng.randint(10, 99)}", "".join(rng.choice("abcdefghkmnpqrstuvwxyz23456789") for _ in range(rng.randint(8, 14))),
+            f"{rng.choice(SECRET_WORDS)}-{rng.choice(SECRET_WORDS)}-{rng.randint(1, 99)}",
+        ])  # fmt: skip
+
+    def fill(self, slot: str) -> tuple[str, str | None]:
+        rng = self.rng
+        labelled = {
+            "NAME": (self.name, "REAL_NAME"), "FIRST": (self.first, "REAL_NAME"), "ADDRESS": (self.address, "ADDRESS"),
+            "EMPLOYER": (self.employer, "EMPLOYER"), "HEALTH": (self.health, "HEALTH"), "FINANCE": (self.finance, "FINANCE"),
+            "SECRET": (self.secret, "CREDENTIAL"),
+        }  # fmt: skip
+        if slot in labelled:
+            make, label = labelled[slot]
+            return make(), label
+        if slot == "REL":
+            return rng.choice(RELATIVES), None
+        if slot == "PUBLIC":
+            return rng.choice(PUBLIC_FIGURES), None
+        if slot == "PLACE":
+            return rng.choice(PLACES), None
+        if slot == "COMPANY":  # a company in the news, not the writer's employer
+            return rng.choice(BIG_COMPANIES[:8] + ["Apple", "Microsoft", "Toyota", "Netflix"]), None
+        if slot == "NUM":
+            return str(rng.choice([rng.randint(2, 99), rng.randint(100, 99999)])), None
+        if slot == "YEAR":
+            return str(rng.randint(1950, 2025)), None
+        if slot == "CONDITION":  # a condition in general talk, not the writer's
+            return rng.choice(CONDITIONS), None
+        raise KeyError(slot)
+
+
+# -- templates -------------------------------------------------------------------------------
+# {SLOT}: NAME, FIRST, ADDRESS, EMPLOYER, HEALTH, FINANCE, SECRET are labelled; REL, PUBLIC,
+# PLACE, COMPANY, NUM, YEAR, CONDITION are context only. Negatives also use words that are names (will, May, Frank).
+PII_TEMPLATES = [
+    # chat requests
+    "Hi, I'm {NAME} and I need help writing a cover letter.", "can you draft an email to {NAME} about the invoice",
+    "Please write a birthday message for my {REL} {FIRST}.", "My name is {NAME}, how do I reset my router?",
+    "Translate this for my {REL} {FIRST}: dinner is at eight.", "I'm {FIRST}. My manager {NAME} keeps ignoring my emails, what should I say?",
+    "Help me reply to {NAME}, who wants the slides by Friday.", "Summarise this thread between me and {NAME}.",
+    "Write a reference letter for {NAME}, who worked with me for two years.", "How do I tell {FIRST} that I am moving out?",
+    "I work at {EMPLOYER} and need to ask for a raise.", "I've been a nurse at {EMPLOYER} since {YEAR}, is it time to leave?",
+    "I study at {EMPLOYER} and my rent is killing me.", "They offered me {FINANCE} at {EMPLOYER}, should I take it?",
+    "I was diagnosed with {HEALTH} last year, what should I eat?", "My doctor put me on {HEALTH}, is it safe with alcohol?",
+    "I have {HEALTH} and my boss doesn't know.", "Can you explain my lab results? They say I have {HEALTH}.",
+    "I make {FINANCE} a year, how much house can I afford?", "My salary is {FINANCE} after tax, help me budget.",
+    "We have {FINANCE} and want to invest it.", "I owe {FINANCE} on my credit cards.",
+    "Ship it to {ADDRESS} please.", "I just moved to {ADDRESS}, how do I register to vote?",
+    "Our new flat is at {ADDRESS}, can you write the change-of-address letter?", "Send the contract to {ADDRESS}, attention {NAME}.",
+    "The wifi password at the cabin is {SECRET}, write it on the welcome card.", "The door code for the building is {SECRET}.",
+    "My PIN is {SECRET}, can you remember it for me?", "The alarm code is {SECRET} if you get there before me.",
+    "my locker combination is {SECRET}", "Security answer: {SECRET}",
+    # posts
+    "Update: {FIRST} and I finally got the keys to {ADDRESS}!", "After {NUM} days in hospital with {HEALTH}, I am home.",
+    "Proud to announce I've joined {EMPLOYER} as a data analyst.", "Three years at {EMPLOYER} today. Thanks everyone!",
+    "My {REL} {FIRST} graduated from {EMPLOYER} today!!", "Living with {HEALTH} is exhausting, but today was a good day.",
+    "Finally hit {FINANCE} in my emergency fund.", "Shoutout to {NAME} for fixing my bike.",
+    "RIP {NAME}, my grandfather, who taught me to fish.", "{FIRST} from accounting just got engaged lol",
+    # emails
+    "Dear {NAME},\n\nThank you for your application. We will be in touch.\n\nBest regards,\n{NAME}",
+    "Hi {FIRST},\nThe parcel goes to {ADDRESS}. Let me know when it ships.\nCheers,\n{FIRST}",
+    "Hello team, {NAME} will cover for me while I recover from {HEALTH}.", "Dear HR, I am writing to resign from {EMPLOYER}. Kind regards, {NAME}",
+    "To whom it may concern: {NAME} earns {FINANCE} per year at {EMPLOYER}.", "Hey {FIRST}, the gate code is {SECRET}. See you Saturday!",
+    # forms
+    "Name: {NAME}\nAddress: {ADDRESS}\nEmployer: {EMPLOYER}", "Full name: {NAME}; Annual income: {FINANCE}",
+    "Patient: {NAME}\nDiagnosis: {HEALTH}", "Emergency contact: {NAME} ({REL})", "Applicant - {NAME} | Current employer - {EMPLOYER}",
+    "Billing address: {ADDRESS}", "Condition(s): {HEALTH}", "Household income: {FINANCE}",
+    # lists
+    "- {NAME}, {EMPLOYER}\n- {NAME}, {EMPLOYER}", "Guests: {NAME}, {NAME} and {NAME}", "1. call {FIRST}\n2. pay rent\n3. pick up {HEALTH} refill",
+    "todo: email {NAME}, book dentist, transfer {FINANCE} to savings",
+    # relatives
+    "my {REL} {FIRST} has {HEALTH}", "My {REL}, {NAME}, works at {EMPLOYER}.", "Our {REL} {FIRST} starts school next week.",
+    "me and my {REL} {FIRST} are planning a trip", "{FIRST}, my {REL}, lives at {ADDRESS}.",
+    # free-standing names
+    "{NAME} asked me to forward this.", "Meeting notes - attendees: {NAME}, {NAME}.", "Spoke to {FIRST} this morning about the lease.",
+    "Can {FIRST} borrow your car on Sunday?", "I went to school with {NAME}.", "Tell {FIRST} I said thanks.",
+]  # fmt: skip
+
+NEGATIVE_TEMPLATES = [
+    "{PUBLIC} gave a speech in {PLACE} in {YEAR}.", "Did you watch the documentary about {PUBLIC}?", "I'm reading a biography of {PUBLIC}.",
+    "{PUBLIC} was born in {YEAR}, I think.", "We visited {PLACE} last summer.", "What's the best time to see {PLACE}?",
+    "{COMPANY} reported record profits this quarter.", "{COMPANY} is hiring {NUM} engineers, says the news.", "Is {COMPANY} stock a good buy?",
+    "{CONDITION} affects millions of adults worldwide.", "What are the early symptoms of {CONDITION}?", "New research on {CONDITION} looks promising.",
+    "I will call you later.", "Maybe in May we can go camping.", "To be frank, I hated the ending.", "Can you mark this as done?",
+    "The bill came to {NUM} dollars.", "I hope the summer will be warm.", "What a joy to see the roses bloom.", "June is my favourite month.",
+    "Order {NUM} shipped yesterday.", "Version {NUM}.{NUM} fixes the login bug.", "Page {NUM} explains the formula.",
+    "The meeting is in room {NUM}.", "I ran {NUM} km this week.", "The flight is {NUM} minutes late.", "We need {NUM} chairs for the party.",
+    "The password reset link expired.", "How do I make a strong password?", "Our code review takes too long.", "What is a good PIN length?",
+    "The average salary in {PLACE} went up.", "Houses near {PLACE} cost a fortune.", "Bitcoin dropped {NUM} percent today.",
+    "Can you recommend a novel like the ones {PUBLIC} liked?", "Happy new year everyone!", "Is it going to rain tomorrow?",
+    "my laptop fan is so loud", "Any tips for learning Spanish?", "The street food in {PLACE} is amazing.",
+]  # fmt: skip
+
+# Wrappers put a template in a wider message; "{}" is the template.
+WRAPPERS = ["{}", "{}", "{}", "Hey! {}", "{} Thanks in advance.", "Quick question. {}", "{} Any advice?", "ok so {}", "{} :)", "FYI {}", "{}\n\nSent from my phone"]
+
+
+def _render(template: str, values: Values) -> tuple[str, list[tuple[int, int, str]]]:
+    text, spans, last = "", [], 0
+    for match in re.finditer(r"\{([A-Z]+)\}", template):
+        text += template[last : match.start()]
+        value, label = values.fill(match[1])
+        if label:
+            spans.append((len(text), len(text) + len(value), label))
+        text += value
+        last = match.end()
+    return text + template[last:], spans
+
+
+def _lowercase_no_punct(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """The same message typed fast: lowercase, no sentence punctuation (spans shift with it)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None  # a few letters change length when lowercased
+    keep = [not (ch in ".!?," and (i + 1 == len(text) or text[i + 1] in " \n")) for i, ch in enumerate(lowered)]
+    position, new_index = 0, []
+    for kept in keep:
+        new_index.append(position)
+        position += kept
+    new_index.append(position)
+    out = "".join(ch for ch, kept in zip(lowered, keep, strict=True) if kept)
+    moved = [(new_index[s], new_index[e], label) for s, e, label in spans]
+    return out, [(s, e, label) for s, e, label in moved if e > s]
+
+
+def template_id(template: str) -> str:
+    return f"{zlib.crc32(template.encode()):08x}"
+
+
+def validation_templates(templates: list[str], share: float, seed: int) -> set[str]:
+    """Whole templates held out for validation."""
+    rng = random.Random(seed)
+    return {template_id(t) for t in templates if rng.random() < share}
+
+
+def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None) -> list[Example]:
+    """`n` messages: one or two templates (1 in 4 a hard negative) in a wrapper, 1 in 6 lowercased
+    without punctuation. The example's template id is its first template's."""
+    rng = random.Random(seed)
+    values = Values(rng)
+    templates = PII_TEMPLATES if templates is None else templates
+    negatives = NEGATIVE_TEMPLATES if negatives is None else negatives
+    examples = []
+    for _ in range(n):
+        picks = [rng.choice(negatives if rng.random() < 0.25 else templates) for _ in range(1 if rng.random() < 0.7 else 2)]
+        text, spans = "", []
+        for template in picks:
+            part, part_spans = _render(template, values)
+            offset = len(text) + (1 if text else 0)
+            text = f"{text} {part}" if text else part
+            spans += [(s + offset, e + offset, label) for s, e, label in part_spans]
+        wrapper = rng.choice(WRAPPERS)
+        offset = wrapper.index("{}")
+        text, spans = wrapper.replace("{}", text), [(s + offset, e + offset, label) for s, e, label in spans]
+        if rng.random() < 1 / 6:
+            text, spans = _lowercase_no_punct(text, spans) or (text, spans)
+        examples.append(Example(text, spans, template_id(picks[0])))
+    return examples
+
+
+def build_splits(n: int, seed: int = 0, validation_share: float = 0.15) -> tuple[list[Example], list[Example]]:
+    """(train, validation): validation messages come only from held-out templates (PII and
+    negative), training messages never use them."""
+    held_pii = validation_templates(PII_TEMPLATES, validation_share, seed)
+    held_neg = validation_templates(NEGATIVE_TEMPLATES, validation_share, seed + 1)
+    train_t = [t for t in PII_TEMPLATES if template_id(t) not in held_pii]
+    train_n = [t for t in NEGATIVE_TEMPLATES if template_id(t) not in held_neg]
+    val_t = [t for t in PII_TEMPLATES if template_id(t) in held_pii]
+    val_n = [t for t in NEGATIVE_TEMPLATES if template_id(t) in held_neg]
+    train = build_examples(n, seed, train_t, train_n)
+    validation = build_examples(max(n // 10, 50), seed + 1000, val_t, val_n)
+    return train, validation
+
+
+def write_splits(out_dir: Path, n: int, seed: int = 0) -> dict[str, int]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    train, validation = build_splits(n, seed)
+    for name, rows in (("train", train), ("validation", validation)):
+        (out_dir / f"{name}.jsonl").write_text("".join(e.to_json() + "\n" for e in rows), encoding="utf-8")
+    return {"train": len(train), "validation": len(validation), "validation_templates": len({e.template for e in validation})}
