@@ -21,22 +21,7 @@ from placeholder_fixtures import (
 )
 
 from stealthflow.memory import MemoryStore
-
-FAKE_EMBED_SOURCE = '''
-import hashlib, re
-import numpy as np
-def fake_embed(texts):
-    """FAKE embedder: hashed bag of lower-cased words, L2-normalised."""
-    out = np.zeros((len(texts), 64), np.float32)
-    for row, text in enumerate(texts):
-        for word in re.findall(r"[\\w<>]+", text.lower()):
-            out[row, int(hashlib.sha256(word.encode()).hexdigest(), 16) % 64] += 1
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms == 0, 1, norms)
-'''
-namespace: dict = {}
-exec(FAKE_EMBED_SOURCE, namespace)  # noqa: S102  (the same source runs in the worker subprocesses)
-fake_embed = namespace["fake_embed"]
+from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
 
 
 @pytest.fixture
@@ -108,7 +93,7 @@ def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):
             assert value.encode() not in data, f"{value!r} found in {path.name}"
 
 
-WORKER = FAKE_EMBED_SOURCE + '''
+WORKER = '''
 import sys
 from pathlib import Path
 sys.path.insert(0, {tests!r})
@@ -116,6 +101,7 @@ from stealthflow.memory import MemoryStore
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.testing.vectors import hash_vectors as fake_embed
 config = ProtectConfig(vault_path=Path({vault!r}), key_source="env", llm_extractor=False)
 store = MemoryStore({db!r}, Protector(config, open_vault(config), Detector()), embed=fake_embed)
 worker = sys.argv[1]

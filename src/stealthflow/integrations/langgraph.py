@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
+from stealthflow.integrations import map_strings
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
-
-
-def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return fn(value)
-    if isinstance(value, dict):
-        return {k: _map_strings(v, fn) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_map_strings(v, fn) for v in value)
-    return value
 
 
 class ProtectedStore(BaseStore):
@@ -41,7 +31,7 @@ class ProtectedStore(BaseStore):
     def _redact(self, op: Op) -> Op:
         if isinstance(op, PutOp) and op.value is not None:
             session = self._session(op.namespace)
-            return op._replace(value=_map_strings(dict(op.value), lambda s: self.protector.protect(s, session).text))
+            return op._replace(value=map_strings(dict(op.value), lambda s: self.protector.protect(s, session).text))
         if isinstance(op, SearchOp) and op.query:
             return op._replace(query=self.protector.protect(op.query, self._session(op.namespace_prefix)).text)
         return op
@@ -49,7 +39,7 @@ class ProtectedStore(BaseStore):
     def _hydrate(self, item: Item) -> Item:
         session = self._session(tuple(item.namespace))
         hydrated = copy.copy(item)  # in-memory stores hand out their own Item: never write values into it
-        hydrated.value = _map_strings(item.value, lambda s: self.protector.restore(s, session).text)
+        hydrated.value = map_strings(item.value, lambda s: self.protector.restore(s, session).text)
         return hydrated
 
     def _hydrate_result(self, op: Op, result: Result) -> Result:

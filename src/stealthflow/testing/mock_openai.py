@@ -1,9 +1,11 @@
 """A mock OpenAI-compatible server on a free loopback port, for tests and benchmarks.
 
-It speaks enough of the API for real clients (the `openai` package, litellm, LangChain):
-`GET /v1/models` and `POST /v1/chat/completions`, plain and streamed (SSE), with tool calls and
-`usage`. It records every request body it receives (`received`), so a test can check what
-left the device, and it can be told to fail (`fail_next`) or to take its time (`delay`).
+It speaks enough of the API for real clients (the `openai` package, litellm, LangChain, mem0):
+`GET /v1/models`, `POST /v1/chat/completions`, plain and streamed (SSE), with tool calls and
+`usage`, and `POST /v1/embeddings` (deterministic hashed bag-of-words vectors). It records every
+chat request body it receives (`received`) and every embedding request (`embedded`), so a test
+can check what left the device, and it can be told to fail (`fail_next`) or to take its time
+(`delay`).
 
 What it answers is up to `respond(body) -> Reply`; the default echoes the last user message,
 which sends placeholders straight back for a restore layer to handle. Streamed replies are cut
@@ -28,6 +30,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
+
+from stealthflow.testing.vectors import hash_vectors
 
 
 @dataclass
@@ -77,12 +81,15 @@ class MockOpenAI:
         chunk_chars: int = 3,
         delay: float = 0.0,
         model_ids: tuple[str, ...] = ("mock-model",),
+        embedding_dims: int = 64,
     ):
         self.respond = respond
         self.chunk_chars = chunk_chars
         self.delay = delay
         self.model_ids = model_ids
+        self.embedding_dims = embedding_dims  # unless the request asks for `dimensions`
         self.received: list[dict] = []
+        self.embedded: list[dict] = []
         self._failures: list[tuple[int, dict]] = []
         self._lock = threading.Lock()
         self._server: uvicorn.Server | None = None
@@ -140,6 +147,25 @@ class MockOpenAI:
             }
         )
 
+    async def _embeddings(self, request: Request) -> JSONResponse:
+        try:
+            body = json.loads(await request.body())
+        except ValueError:
+            return JSONResponse({"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400)
+        with self._lock:
+            self.embedded.append(body)
+        texts = [body["input"]] if isinstance(body.get("input"), str) else list(body.get("input") or [])
+        vectors = hash_vectors(texts, int(body.get("dimensions") or self.embedding_dims))
+        tokens = sum(_tokens(t) for t in texts)
+        return JSONResponse(
+            {
+                "object": "list",
+                "data": [{"object": "embedding", "index": i, "embedding": v.tolist()} for i, v in enumerate(vectors)],
+                "model": body.get("model", self.model_ids[0]),
+                "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+            }
+        )
+
     async def _stream(self, reply: Reply, model: str, ident: str, usage: dict, body: dict):
         def event(delta: dict, finish: str | None = None) -> str:
             chunk = {
@@ -172,6 +198,7 @@ class MockOpenAI:
                 Route("/v1/models", self._models, methods=["GET"]),
                 Route("/v1/chat/completions", self._chat, methods=["POST"]),
                 Route("/chat/completions", self._chat, methods=["POST"]),
+                Route("/v1/embeddings", self._embeddings, methods=["POST"]),
             ]
         )
         config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")

@@ -1,0 +1,119 @@
+"""A mem0 wrapper: mem0 (its LLM fact extraction, vector store and history DB) only sees placeholders.
+
+`add` protects the messages (and string metadata) before mem0 reads them; `search` redacts its
+query the same way, so a query naming a value finds the memory holding its placeholder; what
+`add`, `search`, `get_all` and `get` return is hydrated for the local caller. The values live in
+the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
+`agent_id`, `run_id` that the call (or the stored memory) carries. Other methods pass through to
+mem0 unchanged (what they return stays redacted).
+
+    from mem0 import Memory
+    memory = ProtectedMemory(Memory.from_config(config))
+    memory.add("My email is ann.lee@example.org", user_id="ann")
+    memory.search("what is ann.lee@example.org?", filters={"user_id": "ann"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from stealthflow.integrations import map_strings
+from stealthflow.memory.store import vault_session
+from stealthflow.pipeline.protector import Protector
+
+SCOPE_KEYS = ("user_id", "agent_id", "run_id")
+TEXT_KEYS = ("memory", "previous_memory", "metadata")  # the fields of a mem0 result that carry text
+
+
+def first_scope_id(scope: dict) -> str:
+    """The owner of a mem0 call or memory: its user_id, else agent_id, else run_id."""
+    for key in SCOPE_KEYS:
+        if scope.get(key):
+            return str(scope[key])
+    raise ValueError("give mem0 a user_id, agent_id or run_id (filters={...} for search and get_all)")
+
+
+class ProtectedMemory:
+    def __init__(self, memory: Any, protector: Protector | None = None, session_from_scope: Callable[[dict], str] = first_scope_id):
+        if protector is None:
+            from stealthflow.pipeline.api import default_protector
+
+            protector = default_protector()
+        self.memory = memory
+        self.protector = protector
+        self.session_from_scope = session_from_scope
+
+    def _session(self, scope: dict) -> str:
+        return vault_session(self.session_from_scope(scope))
+
+    def _protect(self, value: Any, session: str) -> Any:
+        return map_strings(value, lambda s: self.protector.protect(s, session).text)
+
+    def _hydrate(self, item: dict, scope: dict) -> dict:
+        """One result, its text restored under the memory's own owner (else the call's)."""
+        session = self._session(item if any(item.get(k) for k in SCOPE_KEYS) else scope)
+        restore = lambda s: self.protector.restore(s, session).text
+        return {k: map_strings(v, restore) if k in TEXT_KEYS else v for k, v in item.items()}
+
+    def _hydrate_results(self, response: dict, scope: dict) -> dict:
+        return {**response, "results": [self._hydrate(item, scope) for item in response.get("results", [])]}
+
+    def _protect_messages(self, messages: Any, session: str) -> Any:
+        """mem0's message forms: a string, one {role, content} dict or a list of them; a content
+        may be a list of parts, of which the text parts are protected."""
+        if isinstance(messages, str):
+            return self._protect(messages, session)
+        if isinstance(messages, dict):
+            return self._protect_messages([messages], session)[0]
+        protected = []
+        for message in messages:
+            content = message.get("content") if isinstance(message, dict) else None
+            if isinstance(content, str):
+                message = {**message, "content": self._protect(content, session)}
+            elif isinstance(content, list):
+                parts = [{**p, "text": self._protect(p["text"], session)} if isinstance(p, dict) and isinstance(p.get("text"), str) else p for p in content]
+                message = {**message, "content": parts}
+            protected.append(message)
+        return protected
+
+    # -- mem0's own signatures ---------------------------------------------------------------
+    def add(self, messages: Any, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None, metadata: dict | None = None, **kwargs: Any) -> dict:
+        scope = {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}
+        session = self._session(scope)
+        response = self.memory.add(
+            self._protect_messages(messages, session),
+            user_id=user_id,
+            agent_id=agent_id,
+            run_id=run_id,
+            metadata=self._protect(metadata, session),
+            **kwargs,
+        )
+        return self._hydrate_results(response, scope)
+
+    def search(self, query: str, *, filters: dict | None = None, **kwargs: Any) -> dict:
+        scope = filters or {}
+        response = self.memory.search(self.protector.protect(query, self._session(scope)).text, filters=filters, **kwargs)
+        return self._hydrate_results(response, scope)
+
+    def get_all(self, *, filters: dict | None = None, **kwargs: Any) -> dict:
+        scope = filters or {}
+        self._session(scope)  # the same clear error as search when no owner is given
+        return self._hydrate_results(self.memory.get_all(filters=filters, **kwargs), scope)
+
+    def get(self, memory_id: str) -> dict | None:
+        item = self.memory.get(memory_id)
+        return None if item is None else self._hydrate(item, item)
+
+    def update(self, memory_id: str, text: str | None = None, metadata: dict | None = None, **kwargs: Any) -> Any:
+        """Protects the new text and metadata under the memory's owner before mem0 sees them."""
+        existing = self.memory.get(memory_id)
+        if existing is None:
+            raise KeyError(f"no mem0 memory {memory_id}")
+        session = self._session(existing)
+        if "data" in kwargs:  # mem0's older name for `text`
+            kwargs["data"] = self._protect(kwargs["data"], session)
+        return self.memory.update(memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.memory, name)

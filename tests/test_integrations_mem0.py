@@ -1,0 +1,97 @@
+"""ProtectedMemory over the real mem0, fully offline: its local Qdrant on disk, its SQLite history
+DB, its OpenAI LLM and embedder pointed at the mock OpenAI server on loopback (a FAKE fact
+extractor that returns each new user message as one fact, and hashed bag-of-words embeddings),
+telemetry off. mem0's stored data and everything it sent upstream hold placeholders only."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+
+import pytest
+from placeholder_fixtures import (
+    PERSONAL_TEXT,
+    RAW_VALUES,
+    make_protector,
+    protect_config,
+)
+
+from stealthflow.testing.mock_openai import MockOpenAI, Reply, last_user_text
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mem0") is None, reason="mem0 is an optional extra: pip install 'stealthflow[mem0]'")
+
+
+def echo_facts(body: dict) -> Reply:
+    """FAKE mem0 fact extractor: each user line of the prompt's "## New Messages" is one fact."""
+    section = re.search(r"## New Messages\n(.*?)\n\n## ", last_user_text(body), re.DOTALL)
+    lines = section.group(1).splitlines() if section else []
+    return Reply(content=json.dumps({"memory": [{"text": line.removeprefix("user: ")} for line in lines if line.startswith("user: ")]}))
+
+
+@pytest.fixture
+def mem0_offline(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEM0_DIR", str(tmp_path / "mem0-home"))  # mem0 writes its config.json there on import
+    monkeypatch.setenv("MEM0_TELEMETRY", "False")
+    from mem0 import Memory
+    from mem0.utils import spacy_models
+
+    # No spaCy model here and none may be downloaded: mem0 then skips entity linking and
+    # lemmatisation, as it does on any machine without en_core_web_sm.
+    monkeypatch.setattr(spacy_models, "_load_failed_full", True)
+    monkeypatch.setattr(spacy_models, "_load_failed_lemma", True)
+    with MockOpenAI(respond=echo_facts) as upstream:
+        openai = {"api_key": "unused", "openai_base_url": upstream.base_url}
+        memory = Memory.from_config(
+            {
+                "vector_store": {"provider": "qdrant", "config": {"collection_name": "mem", "path": str(tmp_path / "qdrant"), "on_disk": True, "embedding_model_dims": 64}},
+                "llm": {"provider": "openai", "config": {"model": "mock-model", **openai}},
+                "embedder": {"provider": "openai", "config": {"model": "mock-embed", "embedding_dims": 64, **openai}},
+                "history_db_path": str(tmp_path / "history.db"),
+            }
+        )
+        yield memory, upstream
+        memory.close()
+
+
+def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeypatch):
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner, upstream = mem0_offline
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)))
+
+    added = memory.add(PERSONAL_TEXT, user_id="ann", metadata={"source": "chat with anna.berg@example.org"})
+    assert [r["memory"] for r in added["results"]] == [PERSONAL_TEXT]  # the local caller sees values
+    memory.add([{"role": "user", "content": "I moved; write to me at ann.new@example.org"}], user_id="ann")
+    memory.add("My email is bob.k@example.org", user_id="bob")
+
+    found = memory.search("what is anna.berg@example.org", filters={"user_id": "ann"}, top_k=1)["results"]
+    assert found[0]["memory"] == PERSONAL_TEXT and found[0]["metadata"] == {"source": "chat with anna.berg@example.org"}
+    listed = {r["memory"] for r in memory.get_all(filters={"user_id": "ann"})["results"]}
+    assert listed == {PERSONAL_TEXT, "I moved; write to me at ann.new@example.org"}
+    assert memory.get(found[0]["id"])["memory"] == PERSONAL_TEXT
+
+    stored = inner.get(found[0]["id"])["memory"]  # what mem0 itself holds
+    assert "<EMAIL_1>" in stored and "anna.berg@example.org" not in stored
+    bobs = inner.get_all(filters={"user_id": "bob"})["results"][0]["memory"]
+    assert memory.protector.restore(bobs, "memory:ann").text == bobs  # bob's placeholder never restores for ann
+
+    memory.update(found[0]["id"], text="My email is anna.berg@example.org, new phone (415) 555-0199")
+    assert memory.get(found[0]["id"])["memory"] == "My email is anna.berg@example.org, new phone (415) 555-0199"
+    with pytest.raises(ValueError, match="user_id, agent_id or run_id"):
+        memory.search("anything")
+    inner.close()  # flush Qdrant's local storage before reading its files
+
+    raw = [*RAW_VALUES, "ann.new@example.org", "bob.k@example.org", "555-0199"]
+    sent = json.dumps(upstream.received) + json.dumps(upstream.embedded)
+    assert upstream.received and upstream.embedded and "<EMAIL_1>" in sent
+    files = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "vault.sqlite"]
+    history = [p for p in files if p.name.startswith("history.db")]
+    qdrant = [p for p in files if "qdrant" in p.parts and p.suffix == ".sqlite"]
+    assert history and qdrant
+    for blob in (b"".join(p.read_bytes() for p in history), b"".join(p.read_bytes() for p in qdrant)):
+        assert b"<EMAIL_1>" in blob  # the data is there, redacted
+    for value in raw:
+        assert value not in sent, f"{value!r} was sent upstream"
+        for path in files:
+            assert value.encode() not in path.read_bytes(), f"{value!r} found in {path.relative_to(tmp_path)}"
