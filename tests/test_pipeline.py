@@ -142,7 +142,7 @@ def test_protect_output_with_unicode_line_separators_reads_back(tmp_path, monkey
     result = CliRunner().invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--config", str(config)])
     assert result.exit_code == 0, result.output
     assert "\u2028" not in out.read_text(encoding="utf-8")  # escaped on write
-    ((record_id, protected),) = read_records(out)
+    ((record_id, protected, *_),) = read_records(out)
     assert record_id == "a" and "\u2028" in protected and "<EMAIL_1>" in protected
     restored = CliRunner().invoke(app, ["restore", "--session", "default", "-i", str(out), "--config", str(config)])
     assert restored.exit_code == 0 and json.loads(restored.stdout)["text"] == text

@@ -61,6 +61,10 @@ def test_protect_then_restore_over_http(client):
     assert restored["text"] == PERSONAL_TEXT and restored["unresolved"] == []
     other = client.post("/restore", json={"text": protected["text"], "session": "web-2"}).json()
     assert other["text"] == protected["text"] and other["unresolved"]
+    same_vault = client.post("/restore", json={"text": protected["text"], "session": "web-1", "vault": protected["vault"]})
+    assert same_vault.json()["text"] == PERSONAL_TEXT
+    another = client.post("/restore", json={"text": protected["text"], "session": "web-1", "vault": "0123456789abcdef"})
+    assert another.status_code == 409 and "protected by vault 0123456789abcdef" in another.json()["error"]["message"]
 
 
 def test_bad_request_is_rejected(client):

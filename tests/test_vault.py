@@ -228,3 +228,88 @@ def test_deleting_the_key_check_row_does_not_let_a_wrong_key_in(tmp_path):
     db.close()
     with pytest.raises(VaultTampered, match="no key check"):
         Vault(path, VaultKeys.from_secret(os.urandom(32)))
+
+
+def _remove_vault(path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+def test_a_deleted_or_emptied_vault_is_never_silently_recreated(tmp_path, monkeypatch):
+    """Old replies must not hydrate to a new vault's values: a vault that is gone, emptied or
+    swapped is an error until the user restores a backup or starts a new vault on purpose."""
+    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.vault import VaultMismatch
+
+    config = protect_config(tmp_path, monkeypatch)
+    protector = make_protector(config)
+    issued = protector.protect("mail anna@example.org", "s")
+    assert issued.vault == protector.vault.id and len(issued.vault) == 16
+    protector.close()
+
+    _remove_vault(config.vault_path)
+    with pytest.raises(VaultMismatch, match="is gone.*vault import.*vault new"):
+        open_vault(config)
+    assert not config.vault_path.exists()  # nothing was recreated behind the user's back
+
+    config.vault_path.write_bytes(b"")  # emptied in place
+    with pytest.raises(VaultMismatch, match="not the vault that was here"):
+        open_vault(config)
+
+    fresh = Protector(config, open_vault(config, new_vault=True), Detector())
+    assert fresh.vault.id != issued.vault
+    assert fresh.protect("mail bob@example.org", "s").spans[0].placeholder == "<EMAIL_1>"  # indices restarted
+    with pytest.raises(VaultMismatch, match=f"protected by vault {issued.vault}"):
+        fresh.restore(issued.text, "s", vault=issued.vault)
+    assert fresh.restore("<EMAIL_1>", "s", vault=fresh.vault.id).text == "bob@example.org"
+    fresh.close()
+    open_vault(config).close()  # the new vault is now the one of record
+
+
+def test_restore_cli_fails_closed_on_rows_from_another_vault(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    settings = tmp_path / "c.yaml"
+    settings.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    args = ["--config", str(settings)]
+    runner = CliRunner()
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": "1", "text": "mail anna@example.org"}\n')
+    out = tmp_path / "protected.jsonl"
+    assert runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--session", "s", *args]).exit_code == 0
+    row = json.loads(out.read_text())
+    assert row["text"] == "mail <EMAIL_1>" and row["vault"]
+
+    _remove_vault(config.vault_path)
+    gone = runner.invoke(app, ["restore", "--session", "s", "-i", str(out), *args])
+    assert gone.exit_code == 2 and "is gone" in gone.output
+    assert runner.invoke(app, ["vault", "new", *args]).exit_code == 0
+    assert runner.invoke(app, ["protect", "mail bob@example.org", "--rewrite", "none", "--session", "s", *args]).stdout.strip() == "mail <EMAIL_1>"
+    restored = tmp_path / "restored.jsonl"
+    refused = runner.invoke(app, ["restore", "--session", "s", "-i", str(out), "-o", str(restored), *args])
+    assert refused.exit_code == 2 and f"protected by vault {row['vault']}" in refused.output
+    assert not restored.exists() and "bob" not in refused.output
+
+
+def test_a_vault_from_before_identities_gets_one_and_keeps_its_key_check(tmp_path):
+    path = tmp_path / "vault.sqlite"
+    keys = VaultKeys.from_secret(os.urandom(32))
+    with Vault(path, keys) as vault:
+        vault.entry_for("u", "s", "EMAIL", "a@example.org")
+        legacy_check = vault._mac("stealthflow vault key check")
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM meta WHERE key = 'vault_id'")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'key_check'", (legacy_check,))
+    db.commit()
+    db.close()
+    with Vault(path, keys) as migrated:
+        assert len(migrated.id) == 16 and migrated.lookup("u", "s", "EMAIL", index=1) == "a@example.org"
+        vault_id = migrated.id
+    with Vault(path, keys) as again:
+        assert again.id == vault_id
+    with pytest.raises(VaultKeyError):
+        Vault(path, VaultKeys.from_secret(os.urandom(32)))

@@ -35,6 +35,7 @@ from stealthflow.cli.app import (
 from stealthflow.config import Settings
 from stealthflow.llm import LLMCallError
 from stealthflow.llm.pool import LLMPool
+from stealthflow.pipeline.records import Record
 
 vault_app = typer.Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
 app.add_typer(vault_app, name="vault")
@@ -53,7 +54,7 @@ def _settings(config: Path | None, model: str | None, adapter: str | None, **pro
     return settings
 
 
-def _open_vault(settings: Settings):
+def _open_vault(settings: Settings, new_vault: bool = False):
     """The user's vault; a key created now gets a one-time notice: it is the only way in."""
     from stealthflow.pipeline.protector import open_vault
 
@@ -63,18 +64,18 @@ def _open_vault(settings: Settings):
             "without it the vault cannot be read. `stealthflow vault export FILE` makes an encrypted backup of the vault."
         )
 
-    return open_vault(settings.protect, on_new_key=notice)
+    return open_vault(settings.protect, on_new_key=notice, new_vault=new_vault)
 
 
 @contextlib.contextmanager
 def _vault_errors() -> Iterator[None]:
     from stealthflow.placeholders.keys import VaultKeyError
-    from stealthflow.placeholders.vault import VaultTampered
+    from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 
     with user_errors():
         try:
             yield
-        except (VaultKeyError, VaultTampered, LLMCallError, ValueError) as exc:
+        except (VaultKeyError, VaultTampered, VaultMismatch, LLMCallError, ValueError) as exc:
             fail(str(exc))
 
 
@@ -120,10 +121,10 @@ def protect(
         else:
             read = read_source(source)
             text_mode = not read.is_records
-            records = [(read.name, read.read_text())] if text_mode else read_records(read.path)
+            records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         with _protection(settings, rewrite, cache, show) as run:
             if text_mode:
-                _protect_text(run, records[0][1], session, output, json_output)
+                _protect_text(run, records[0].text, session, output, json_output)
             else:
                 _protect_records(run, records, session, output)
 
@@ -137,12 +138,16 @@ class _Run:
     secrets_found: int = 0
     rejected: int = 0
 
-    def protect(self, items: list[tuple[str, str]], session: str) -> list[dict]:
-        """Rows `{id, text, spans[, rewrite]}` for (id, text) items; warnings go to stderr."""
+    def protect(self, items: list[Record], session: str) -> list[dict]:
+        """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
         from stealthflow.pipeline.rewrite import rewrite_protected
 
-        protected = self.protector.protect_many([text for _, text in items], session)
-        rows = [{"id": item_id, "session": session, "text": p.text, "spans": [s.to_json() for s in p.spans]} for (item_id, _), p in zip(items, protected, strict=True)]
+        protected = self.protector.protect_many([item.text for item in items], session)
+        vault = self.protector.vault.id
+        rows = [
+            {"id": item.id, "session": session, "vault": vault, "text": p.text, "spans": [s.to_json() for s in p.spans]}
+            for item, p in zip(items, protected, strict=True)
+        ]
         if self.rewriter is not None:
             outcomes = rewrite_protected(self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)])
             for row, outcome in zip(rows, outcomes, strict=True):
@@ -151,9 +156,9 @@ class _Run:
                 if outcome.accepted and outcome.changes:
                     phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in outcome.changes)
                     console.print(f"{row['id']}: rewrote {escape(phrases)}", highlight=False)
-        for (item_id, text), row, p in zip(items, rows, protected, strict=True):
+        for item, row, p in zip(items, rows, protected, strict=True):
             if self.show:
-                console.print(f"[bold]{escape(item_id)}[/]\n  before: {escape(text)}\n  after:  {escape(row['text'])}", highlight=False)
+                console.print(f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}", highlight=False)
             self.secrets_found += bool(p.warnings)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
@@ -187,7 +192,7 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool
 
 
 def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:
-    row = run.protect([("text", text)], session)[0]
+    row = run.protect([Record("text", text)], session)[0]
     del row["id"], row["session"]
     if not json_output:
         for span in row["spans"]:
@@ -197,14 +202,14 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
     _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
 
-def _protect_records(run: _Run, records: list[tuple[str, str]], session: str, output: str | None) -> None:
+def _protect_records(run: _Run, records: list[Record], session: str, output: str | None) -> None:
     from stealthflow.pipeline.records import finished_ids, written_sessions
 
     to_file = output not in (None, "-")
     done = finished_ids(Path(output)) if to_file else set()
     if done and (others := written_sessions(Path(output)) - {session}):
         fail(f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file")
-    todo = [r for r in records if r[0] not in done]
+    todo = [r for r in records if r.id not in done]
     if done:
         console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
     if to_file:
@@ -271,12 +276,14 @@ def restore(
         console.print(f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}")
 
 
-def _restore_records(protector, session: str, records: list[tuple[str, str]], output: str | None) -> list[str]:
+def _restore_records(protector, session: str, records: list[Record], output: str | None) -> list[str]:
+    for record in records:  # before anything is written: fail closed, as a whole
+        protector.vault.check_issued_here(record.vault, record.where)
     unresolved, lines = [], []
-    for record_id, text in records:
-        result = protector.restore(text, session)
+    for record in records:
+        result = protector.restore(record.text, session)
         unresolved += result.unresolved
-        lines.append(dump_line({"id": record_id, "text": result.text, "unresolved": result.unresolved}))
+        lines.append(dump_line({"id": record.id, "text": result.text, "unresolved": result.unresolved}))
     _write(output, "".join(lines))
     if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")
@@ -329,12 +336,12 @@ def vault_list(user: UserOption = None, config: ConfigOption = None, json_output
     with _vault_errors():
         vault = _open_vault(settings)
         sessions = vault.sessions(settings.protect.user)
-        path = vault.path
+        path, vault_id = vault.path, vault.id
         vault.close()
     if json_output:
-        out.print_json(data={"vault": str(path), "user": settings.protect.user, "sessions": sessions})
+        out.print_json(data={"vault": str(path), "id": vault_id, "user": settings.protect.user, "sessions": sessions})
         return
-    table = Table(title=f"{path} (user {settings.protect.user!r})")
+    table = Table(title=f"{path} (id {vault_id}, user {settings.protect.user!r})")
     for column in ("session", "values", "created", "last used"):
         table.add_column(column)
     for row in sessions:
@@ -360,12 +367,29 @@ def vault_import(
     config: ConfigOption = None,
 ) -> None:
     """Restore a backup written by `vault export` (same key)."""
+    from stealthflow.placeholders import known_vaults
+
     settings = _settings(config, None, None)
     with _vault_errors():
-        vault = _open_vault(settings)
+        vault = _open_vault(settings, new_vault=True)  # the vault it replaces may be gone
         count = vault.import_(file, replace_existing)
+        known_vaults.remember(vault.path, vault.id)  # the backup brings its own identity
         vault.close()
     console.print(f"restored {count} value(s) into {settings.protect.vault_path or 'the vault'}")
+
+
+@vault_app.command("new")
+def vault_new(config: ConfigOption = None) -> None:
+    """Start an empty vault on purpose where the old one is gone (replies protected with it will not restore)."""
+    settings = _settings(config, None, None)
+    with _vault_errors():
+        vault = _open_vault(settings, new_vault=True)
+        count, path, vault_id = vault.count(), vault.path, vault.id
+        vault.close()
+    if count:
+        console.print(f"{path} is a vault holding {count} value(s) (id {vault_id}); it is now the vault of record for this path")
+    else:
+        console.print(f"a new, empty vault (id {vault_id}) is at {path}; text protected with an earlier vault will not restore here")
 
 
 @vault_app.command("rotate-key")

@@ -29,9 +29,10 @@ def protect(text: str, *, session: str, protector: Protector | None = None, llm_
     return (protector or default_protector(llm_extractor)).protect(text, session)
 
 
-def restore(text: str, *, session: str, protector: Protector | None = None) -> RestoreResult:
-    """Put the values back into a reply; placeholders not issued to `session` stay and are reported."""
-    return (protector or default_protector()).restore(text, session)
+def restore(text: str, *, session: str, protector: Protector | None = None, vault: str | None = None) -> RestoreResult:
+    """Put the values back into a reply; placeholders not issued to `session` stay and are reported.
+    `vault`: the id protect reported (`Protected.vault`), so text from another vault fails closed."""
+    return (protector or default_protector()).restore(text, session, vault)
 
 
 def restore_stream(chunks: Iterable[str], *, session: str, protector: Protector | None = None) -> Iterator[str]:

@@ -22,7 +22,7 @@ from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
-from stealthflow.placeholders.vault import Vault, VaultTampered
+from stealthflow.placeholders.vault import Vault, VaultMismatch, VaultTampered
 
 if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
     from stealthflow.placeholders.detector import Detector
@@ -45,6 +45,7 @@ class Protected:
     text: str
     spans: list[MaskedSpan]
     warnings: list[str] = field(default_factory=list)
+    vault: str = ""  # the id of the vault that issued the placeholders: pass it back to restore
 
     @property
     def placeholders(self) -> set[str]:
@@ -55,10 +56,20 @@ def default_vault_path() -> Path:
     return Path(platformdirs.user_data_dir("stealthflow")) / "vault.sqlite"
 
 
-def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None = None) -> Vault:
+def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None = None, new_vault: bool = False) -> Vault:
     """The user's vault. A key is created only with a new vault: a vault whose key went missing
-    is an error, never silently paired with a new key. `on_new_key(where)` hears of a new key."""
+    is an error, never silently paired with a new key. Likewise a vault file that is gone or is
+    not the one this path held (emptied, swapped) is an error unless `new_vault` (a deliberate
+    fresh start, or an import of a backup). `on_new_key(where)` hears of a new key."""
+    from stealthflow.placeholders import known_vaults
+
     path = config.vault_path or default_vault_path()
+    recorded = known_vaults.recorded_id(path)
+    if recorded and not path.exists() and not new_vault:
+        raise VaultMismatch(
+            f"the vault {path} (id {recorded}) is gone: restore your backup with `stealthflow vault import FILE`, "
+            "or start an empty vault on purpose with `stealthflow vault new` (replies protected before will not restore)"
+        )
     try:
         keys = load_keys(config.key_source, config.key_file, create=not path.exists())
     except VaultKeyError as exc:
@@ -67,7 +78,15 @@ def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None =
         raise VaultKeyError(f"the vault {path} exists but its key was not found ({exc}); restore the key you backed up, or move the vault away to start a new one") from None
     if keys.created_in and on_new_key:
         on_new_key(keys.created_in)
-    return Vault(path, keys, config.hmac_chars)
+    vault = Vault(path, keys, config.hmac_chars)
+    if recorded and recorded != vault.id and not new_vault:
+        vault.close()
+        raise VaultMismatch(
+            f"{path} is not the vault that was here (id {recorded}, now {vault.id}): it was emptied or replaced. "
+            "Restore your backup with `stealthflow vault import FILE`, or accept this one with `stealthflow vault new`"
+        )
+    known_vaults.remember(path, vault.id)
+    return vault
 
 
 class Protector:
@@ -110,7 +129,7 @@ class Protector:
         pieces.append(escape_placeholders(text[last:]))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
-        return Protected("".join(pieces), spans, warnings)
+        return Protected("".join(pieces), spans, warnings, self.vault.id)
 
     def _known_values(self, session: str) -> "KnownValues":
         """The session's values already in the vault (rebuilt when another call or process added some)."""
@@ -135,7 +154,9 @@ class Protector:
 
         return resolve
 
-    def restore(self, text: str, session: str) -> RestoreResult:
+    def restore(self, text: str, session: str, vault: str | None = None) -> RestoreResult:
+        """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one)."""
+        self.vault.check_issued_here(vault, "the text")
         return restore_text(text, self.resolver(session))
 
     def stream(self, session: str) -> StreamRestorer:

@@ -1,16 +1,25 @@
 """JSONL in and out for `protect` / `restore`: `{"id", "text"}` lines; an output file that
-already holds some ids is resumed, not redone (a crash mid-run loses nothing)."""
+already holds some ids is resumed, not redone (a crash mid-run loses nothing). Rows that
+`protect` wrote also name the vault that protected them (`"vault"`), which `restore` checks."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
 
 
-def read_records(path: Path) -> list[tuple[str, str]]:
+class Record(NamedTuple):
+    id: str
+    text: str
+    vault: str | None = None  # the vault that protected this text, when the row says
+    where: str = ""  # FILE:LINE, for messages
+
+
+def read_records(path: Path) -> list[Record]:
     try:
         return parse_records(path.read_text(encoding="utf-8"), str(path))
     except FileNotFoundError:
@@ -19,7 +28,7 @@ def read_records(path: Path) -> list[tuple[str, str]]:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
-def parse_records(text: str, where: str) -> list[tuple[str, str]]:
+def parse_records(text: str, where: str) -> list[Record]:
     """`{"id", "text"}` records from JSONL text; errors name `where:LINE`."""
     records, seen = [], set()
     for lineno, line in enumerate(jsonl_lines(text), start=1):
@@ -37,7 +46,8 @@ def parse_records(text: str, where: str) -> list[tuple[str, str]]:
         if record_id in seen:
             raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
         seen.add(record_id)
-        records.append((record_id, record["text"]))
+        vault = record.get("vault")
+        records.append(Record(record_id, record["text"], vault if isinstance(vault, str) else None, f"{where}:{lineno}"))
     return records
 
 

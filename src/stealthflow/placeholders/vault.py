@@ -8,6 +8,10 @@ placeholder (index and HMAC token) for its user forever, across sessions and res
 each session records which placeholders it was issued (MAC'd), and restoration only
 hydrates those.
 
+Each vault has a random identity (`Vault.id`, bound into its key check): protect's output rows
+carry it, and restoring a row issued by another vault (one deleted and recreated, say, whose
+indices started again at 1) fails closed instead of hydrating other people's values.
+
 One connection guarded by a lock serves all threads; writes run in `BEGIN IMMEDIATE`
 transactions so several processes sharing the file allocate indices safely too.
 """
@@ -58,6 +62,7 @@ CREATE TABLE IF NOT EXISTS sessions (user TEXT NOT NULL, session TEXT NOT NULL, 
 """
 EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
+_VAULT_ID = "vault_id"
 
 
 class VaultTampered(RuntimeError):
@@ -66,6 +71,10 @@ class VaultTampered(RuntimeError):
 
 class VaultDamaged(VaultTampered):
     """The vault file cannot be read as a database (truncated, overwritten)."""
+
+
+class VaultMismatch(RuntimeError):
+    """Text was protected by another vault: restoring it here would hydrate the wrong values."""
 
 
 @dataclass(frozen=True)
@@ -101,17 +110,35 @@ class Vault:
     def _mac(self, *parts: str) -> str:
         return hmac.new(self._keys.hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
 
+    def _key_check(self, vault_id: str | None) -> str:
+        # Vaults from before identities were added checked the key alone; they get an id on open.
+        return self._mac("stealthflow vault key check", *([vault_id] if vault_id else []))
+
     def _check_key(self) -> None:
-        expected = self._mac("stealthflow vault key check")
         with self._transaction() as db:
-            row = db.execute("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,)).fetchone()
-            if row is None and db.execute("SELECT 1 FROM entries LIMIT 1").fetchone():
+            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (_KEY_CHECK, _VAULT_ID)).fetchall())
+            check, vault_id = meta.get(_KEY_CHECK), meta.get(_VAULT_ID)
+            if check is None and db.execute("SELECT 1 FROM entries LIMIT 1").fetchone():
                 # Deleting this row must not let any key in: a vault with values always has one.
                 raise VaultTampered(f"{self.path} holds values but no key check record: it was tampered with; restore your backup")
-            if row is None:
-                db.execute("INSERT INTO meta VALUES (?, ?)", (_KEY_CHECK, expected))
-            elif not hmac.compare_digest(row[0], expected):
-                raise VaultKeyError(f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file)")
+            if check is not None and not hmac.compare_digest(check, self._key_check(vault_id)):
+                raise VaultKeyError(
+                    f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file), "
+                    "or its identity record was edited"
+                )
+            if vault_id is None:
+                vault_id = secrets.token_hex(8)
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_VAULT_ID, vault_id))
+                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_KEY_CHECK, self._key_check(vault_id)))
+            self.id = vault_id
+
+    def check_issued_here(self, vault_id: str | None, where: str) -> None:
+        """Refuse text whose recorded vault is not this one (None: the text carries no identity)."""
+        if vault_id is not None and vault_id != self.id:
+            raise VaultMismatch(
+                f"{where}: protected by vault {vault_id}, but this vault is {self.id} ({self.path}); restoring here would put in "
+                "other values. Restore with the vault that protected it (a backup: `stealthflow vault import FILE`)"
+            )
 
     @contextmanager
     def _transaction(self):
@@ -299,7 +326,7 @@ class Vault:
                     db.execute("UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?", (new_digest, new_nonce, sealed, entry_id))
                 for entry_id, session, user in grants:
                     db.execute("UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?", (self._mac("issued", entry_id, user, session), entry_id, session))
-                db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._mac("stealthflow vault key check"), _KEY_CHECK))
+                db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
             except BaseException:
                 self._keys, self._aead = old_keys, old  # the transaction rolls back: keep the old key
                 raise

@@ -2,8 +2,8 @@
 agents). It listens on the loopback interface only, and only callers with its bearer token,
 a loopback Host header and a bounded body get an answer (`service.security`).
 
-POST /protect {text, session}          -> {text, spans, warnings}
-POST /restore {text, session}          -> {text, restored, unresolved}
+POST /protect {text, session}          -> {text, spans, warnings, vault}
+POST /restore {text, session, vault?}  -> {text, restored, unresolved}   (409: another vault's text)
 (Streamed restoration is in the Python API and `stealthflow restore --stream`; an HTTP
 endpoint that reads the request body inside a StreamingResponse deadlocked under Starlette's
 disconnect listener, so it is not offered yet.)
@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
+from stealthflow.placeholders.vault import VaultMismatch
 from stealthflow.service.security import LocalCallersOnly
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 class TextRequest(BaseModel):
     text: str
     session: str = Field(min_length=1)
+    vault: str | None = None  # restore: the id /protect answered, checked against this vault
 
     @field_validator("text")
     @classmethod
@@ -56,11 +58,14 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
     @app.post("/protect")
     def protect(request: TextRequest) -> dict:
         result = protector.protect(request.text, request.session)
-        return {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings}
+        return {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id}
 
     @app.post("/restore")
     def restore(request: TextRequest) -> dict:
-        result = protector.restore(request.text, request.session)
+        try:
+            result = protector.restore(request.text, request.session, request.vault)
+        except VaultMismatch as exc:
+            return JSONResponse(status_code=409, content={"error": {"message": str(exc), "code": 409}})
         return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
 
     if memory is not None:
