@@ -59,6 +59,9 @@ def world(messages) -> str:
     return "Nothing left to hide.\n#\n" + text
 
 
+PRICE_PER_CALL = 0.001  # FAKE price of every answered call, in USD (litellm prices real models)
+
+
 class WorldBackend(FakeBackend):  # FAKE
     def generate_batch(self, requests):
         log, crash_after = os.environ.get("WORLD_CALL_LOG"), os.environ.get("WORLD_CRASH_AFTER")
@@ -66,6 +69,7 @@ class WorldBackend(FakeBackend):  # FAKE
             os._exit(9)  # like kill -9 after `crash_after` answered calls: no cleanup at all
         answers = super().generate_batch(requests)
         for request, answer in zip(requests, answers, strict=True):
+            answer.cost = PRICE_PER_CALL
             if "FAILME" in request.messages[-1][1]:
                 answer.error, answer.text = "scripted failure", ""
             if log:
@@ -273,6 +277,70 @@ def _crash_after(monkeypatch, target, name: str, when):
         return value
 
     monkeypatch.setattr(target, name, crashing)
+
+
+def role_of(request) -> str:
+    """Which workflow role sent a request to the fake world, from its prompt."""
+    system, user = request.messages[0][1], request.messages[-1][1]
+    if "guessing game" in user:
+        return "attacker"
+    if "distil" in system:
+        return "insight"
+    return "anonymizer" if "Inferences made" in user else "judge"
+
+
+def test_tokens_and_cost_are_counted_per_role_over_the_calls_really_made(tmp_path):
+    BACKENDS.clear()
+    result = generate(three_profiles(tmp_path), tmp_path / "run", "--rounds", "2", "--batch-size", "2")
+    assert result.exit_code == 0, result.output
+    progress = json.loads((tmp_path / "run/progress.json").read_text())
+    summary = json.loads((tmp_path / "run/summary.json").read_text())
+    sent = [role_of(request) for request in BACKENDS[-1].requests]  # one shared model: one backend for every role
+    assert summary["usage"] == progress["usage"]
+    for role in ("anonymizer", "attacker", "judge", "insight"):
+        used = progress["usage"][role]
+        assert used["calls"] == sent.count(role), role  # each role counts its own calls, though they share a client
+        assert used["prompt_tokens"] == 10 * used["calls"]  # the fake backend's 10 prompt tokens a call
+        assert used["cost_usd"] == pytest.approx(PRICE_PER_CALL * used["calls"])
+    assert progress["usage"]["anonymizer"]["calls"] == 6 and progress["usage"]["insight"]["calls"] >= 2
+    assert summary["cost_usd"] == pytest.approx(PRICE_PER_CALL * len(sent))
+    assert "tokens and cost" in result.output and "anonymizer" in result.output
+
+
+@pytest.mark.parametrize("mode", ["strict", "pipelined"])
+def test_max_cost_stops_cleanly_and_a_rerun_with_a_higher_cap_finishes(tmp_path, mode):
+    data = three_profiles(tmp_path)
+    args = ("--rounds", "2", *(("--batch-size", "1", "--insight-lag", "0") if mode == "strict" else PIPELINED))
+    assert generate(data, tmp_path / "clean/run", *args).exit_code == 0
+    clean = json.loads((tmp_path / "clean/run/progress.json").read_text())
+    clean_calls = sum(u["calls"] for u in clean["usage"].values())
+    cap = PRICE_PER_CALL * clean_calls / 2
+
+    stopped = generate(data, tmp_path / "capped/run", *args, "--max-cost", str(cap))
+    assert stopped.exit_code == 3 and "max cost reached" in stopped.output, stopped.output
+    progress = json.loads((tmp_path / "capped/run/progress.json").read_text())
+    spent = sum(u["cost_usd"] for u in progress["usage"].values())
+    assert cap <= spent < PRICE_PER_CALL * clean_calls and progress["batches_done"] < 3
+    rows = lines(tmp_path / "capped/run/trajectories.jsonl")
+    assert len(rows) == 3 * progress["batches_done"]  # only whole profiles of committed batches
+    assert json.loads((tmp_path / "capped/run/summary.json").read_text())["stopped"].startswith("max cost reached")
+
+    BACKENDS.clear()  # the same cap again: nothing more is spent
+    again = generate(data, tmp_path / "capped/run", *args, "--max-cost", str(cap))
+    assert again.exit_code == 3 and not BACKENDS[-1].requests
+
+    finished = generate(data, tmp_path / "capped/run", *args, "--max-cost", "1000")  # not a "different config"
+    assert finished.exit_code == 0, finished.output
+    resumed = json.loads((tmp_path / "capped/run/progress.json").read_text())
+    assert resumed["batches_done"] == 3
+    # Totals carry over: every call was paid once over the three processes, as in one clean run.
+    assert sum(u["calls"] for u in resumed["usage"].values()) == clean_calls
+    assert sum(u["cost_usd"] for u in resumed["usage"].values()) == pytest.approx(PRICE_PER_CALL * clean_calls)
+    capped_rows, clean_rows = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("capped", "clean"))
+    if mode == "strict":
+        assert capped_rows == clean_rows
+    else:
+        assert sorted((r["profile_id"], r["round"]) for r in capped_rows) == sorted((r["profile_id"], r["round"]) for r in clean_rows)
 
 
 @pytest.mark.parametrize("where", ["after trajectories, before insights", "after insights, before progress"])

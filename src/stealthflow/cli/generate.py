@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.anonymize import Anonymized
     from stealthflow.config import Settings
     from stealthflow.insights import InsightMemory
-    from stealthflow.llm import LLM
     from stealthflow.llm.pool import LLMPool
     from stealthflow.workflow.runner import RunDirectory
     from stealthflow.workflow.summary import RunSummary
@@ -41,6 +40,9 @@ def generate(
     batch_size: Annotated[Optional[int], typer.Option(min=1, help="profiles per insight batch (default 10)")] = None,
     max_concurrency: Annotated[Optional[int], typer.Option(min=1, help="profiles in flight (default: the batch size)")] = None,
     insight_lag: Annotated[Optional[int], typer.Option(min=0, help="batches a profile's memory may lag behind (default 1; 0 = strict order)")] = None,
+    max_cost: Annotated[
+        Optional[float], typer.Option(min=0, help="stop cleanly once the run has spent this many USD (litellm's prices); rerun with a higher cap to go on")
+    ] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
     attackers: AttackersOption = None,
     insights: InsightsOption = None,
@@ -58,7 +60,15 @@ def generate(
     from stealthflow.workflow.runner import RunDirectory
 
     settings = settings_from(config, model, adapter)
-    overrides = {"rounds": rounds, "batch_size": batch_size, "max_concurrency": max_concurrency, "insight_lag": insight_lag, "attackers": split_names(attackers), "early_stop": early_stop}
+    overrides = {
+        "rounds": rounds,
+        "batch_size": batch_size,
+        "max_concurrency": max_concurrency,
+        "insight_lag": insight_lag,
+        "max_cost": max_cost,
+        "attackers": split_names(attackers),
+        "early_stop": early_stop,
+    }
     settings.workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
     if freeze_insights:
         settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
@@ -67,7 +77,8 @@ def generate(
         "data": str(data),
         "limit": limit,
         "insights": str(insights) if insights else None,
-        "settings": settings.model_dump(mode="json"),
+        # The cost cap is not part of the run's identity: raising it is how a stopped run goes on.
+        "settings": settings.model_dump(mode="json", exclude={"workflow": {"max_cost"}}),
     }
     with user_errors():
         profiles = load_profiles(data, limit)
@@ -83,6 +94,12 @@ def generate(
             pool.close()
     print_summary(summary)
     console.print(f"run directory: {directory.root}  (trajectories.jsonl, insights.json, summary.json, config.yaml)")
+    if summary.stopped:
+        console.print(f"[yellow]stopped:[/] {escape(summary.stopped)}", soft_wrap=True)
+        raise typer.Exit(STOPPED_AT_COST_CAP)
+
+
+STOPPED_AT_COST_CAP = 3  # exit code: the run is incomplete but resumable (scripts must not take it for done)
 
 
 def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path | None) -> RunSummary:
@@ -91,39 +108,35 @@ def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: Ins
     from stealthflow.insights import InsightLearner
     from stealthflow.workflow.nodes import Steps
     from stealthflow.workflow.runner import GenerateRun, RunEvents
+    from stealthflow.workflow.usage import RunUsage
 
     config = settings.workflow
+    usage = RunUsage()  # each role counts its own tokens and cost, even where roles share a model
     memory = memory.model_copy(update={"max_rules": config.insights.max_rules, "score_cap": config.insights.score_cap})
     try:
-        attackers = build_attackers(config.attackers, settings, pool)
+        attackers = build_attackers(config.attackers, settings, pool.metered(usage.meters["attacker"]))
     except ValueError as exc:
         fail(str(exc))
-    anonymizer = pool.get(settings.model)
-    judge = CorrectnessJudge(pool.get(settings.judge_model()) if config.llm_judge else None)
-    llms = [anonymizer, judge.llm, *(getattr(a, "llm", None) for a in attackers)]
+    anonymizer = pool.metered(usage.meters["anonymizer"]).get(settings.model)
+    judge = CorrectnessJudge(pool.metered(usage.meters["judge"]).get(settings.judge_model()) if config.llm_judge else None)
     steps = Steps(anonymizer, attackers, judge, config, run_id=directory.root.name)
-    learner = InsightLearner(anonymizer, config.insights) if config.insights.learn else None
+    insight_llm = pool.metered(usage.meters["insight"]).get(settings.model)
+    learner = InsightLearner(insight_llm, config.insights) if config.insights.learn else None
     started = time.monotonic()
     with progress_bar("profiles", len(profiles)) as progress:
         rounds_task = progress.add_task("rounds", total=len(profiles) * config.rounds, info="")
 
         def on_round(_profile_id: str, _k: int) -> None:
-            calls, tokens = usage(llms)
-            rate = tokens / max(time.monotonic() - started, 1e-9)
-            progress.update(rounds_task, advance=1, info=f"{calls} calls · {rate:.1f} tok/s")
+            spent = usage.this_process()
+            rate = spent.completion_tokens / max(time.monotonic() - started, 1e-9)
+            progress.update(rounds_task, advance=1, info=f"{spent.calls} calls · {rate:.1f} tok/s · ${usage.cost():.4f}")
 
         events = RunEvents(
             on_round=on_round,
             on_profiles=lambda n: progress.advance(0, n),
             on_batch=lambda n, m: progress.update(0, info=f"batch {n} · insight memory v{m.version}"),
         )
-        return GenerateRun(steps, directory, learner, memory, export, events).run(profiles)
-
-
-def usage(llms: list[LLM | None]) -> tuple[int, int]:
-    """Calls and generated tokens so far, over the distinct clients (views share their stats)."""
-    distinct = {id(llm.stats): llm.stats for llm in llms if llm is not None}
-    return sum(s.calls for s in distinct.values()), sum(s.completion_tokens for s in distinct.values())
+        return GenerateRun(steps, directory, learner, memory, export, events, usage).run(profiles)
 
 
 def print_summary(summary: RunSummary) -> None:
@@ -134,6 +147,13 @@ def print_summary(summary: RunSummary) -> None:
         share = f"{stats.protected}/{stats.at_stake}" + (f" ({stats.protected / stats.at_stake:.0%})" if stats.at_stake else "")
         table.add_row(str(stats.round), share, f"{stats.mean_utility:.3f}", str(stats.warnings), str(stats.parse_failures))
     out.print(table)
+    if summary.usage:
+        spent = Table(title=f"tokens and cost (whole run): ${summary.cost_usd:.4f}")
+        for column in ("role", "calls", "prompt tokens", "completion tokens", "cost (USD)"):
+            spent.add_column(column, justify="right")
+        for role, used in summary.usage.items():
+            spent.add_row(role, str(used.calls), f"{used.prompt_tokens:,}", f"{used.completion_tokens:,}", f"{used.cost_usd:.4f}")
+        out.print(spent)
     for profile_id, error in summary.failed.items():
         console.print(f"[red]failed:[/] {profile_id}: {error}")
 

@@ -64,6 +64,7 @@ class Completion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached: bool = False
+    cost: float = 0.0  # USD, from litellm's offline cost map (0: a local backend or an unpriced model)
     error: str | None = None  # set when every retry failed; `text` is then empty
 
 

@@ -32,6 +32,7 @@ from stealthflow.llm.base import (
     Message,
 )
 from stealthflow.llm.cache import ResponseCache
+from stealthflow.llm.usage import UsageMeter
 
 
 @dataclass
@@ -166,6 +167,7 @@ class LLM:
         self.max_retries = max_retries
         self.linger_seconds = linger_seconds
         self.stats = UsageStats()
+        self.meter: UsageMeter | None = None  # a role's meter (see `metered`); stats are per client
         # Shared by every view made with `with_params`: one queue, one worker, one batch.
         self._intake = _Intake(self._run)
 
@@ -177,6 +179,12 @@ class LLM:
         """A view with other default parameters, sharing backend, batches, cache and stats."""
         view = copy.copy(self)
         view.params = params
+        return view
+
+    def metered(self, meter: UsageMeter) -> "LLM":
+        """A view that also counts its own answered calls into `meter` (tokens and cost of one role)."""
+        view = copy.copy(self)
+        view.meter = meter
         return view
 
     def params_with(self, **overrides) -> GenerationParams:
@@ -212,6 +220,9 @@ class LLM:
             self.stats.record_cached(1)
             future.set_result(cached)
             return future
+        if self.meter is not None:
+            meter = self.meter
+            future.add_done_callback(lambda done: meter.record(done.result()))
         self._intake.put(Job(request, future))
         return future
 

@@ -3,7 +3,7 @@
 Requests run on one long-lived event loop and complete independently under the backend's
 concurrency limit: a new request starts as soon as a slot is free, and a slow one delays only its
 own caller (no barrier per batch). Each has a timeout and a bounded number of retries (litellm's
-own, on top of the client's retries).
+own, on top of the client's retries). Each answer carries its cost from litellm's offline cost map.
 """
 
 from __future__ import annotations
@@ -136,7 +136,18 @@ class LiteLLMBackend(ChatBackend):
             text=(response.choices[0].message.content or "").strip(),
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            cost=response_cost(response),
         )
+
+
+def response_cost(response) -> float:
+    """USD for one answer from litellm's offline cost map; 0 for a model it does not price (a local server)."""
+    import litellm
+
+    try:
+        return float(litellm.completion_cost(completion_response=response) or 0.0)
+    except Exception:  # litellm raises for unmapped models (e.g. openai/<a vLLM model name>)
+        return 0.0
 
 
 def retry_delay(exc: Exception, attempt: int) -> float | None:

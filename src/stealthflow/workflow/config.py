@@ -30,6 +30,9 @@ class WorkflowConfig(BaseModel):
     # the memory, and its anonymizer shows the newest finished version. 0 = the reference's strict
     # order (each batch waits for the previous batch's update).
     insight_lag: int = Field(1, ge=0)
+    # Stop cleanly once the run (all processes that resumed it) has spent this many USD, as priced
+    # by litellm's offline cost map; rerun with a higher cap (or none) to go on. None = no cap.
+    max_cost: float | None = Field(None, ge=0)
     early_stop: bool = False  # stop a profile once every attribute at risk is protected
     attackers: list[str] = Field(default_factory=lambda: ["llm"])
     llm_judge: bool = True  # let the judge model decide the verdicts the rules leave open

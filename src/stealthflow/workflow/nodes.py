@@ -47,6 +47,7 @@ class Steps:
         self.run_id = run_id
         self.use_labels = use_labels  # False: the attackers' confident guesses stand in for labels
         self.on_round = on_round
+        self.before_llm_node: Callable[[], None] | None = None  # the runner's cost cap: raises to stop a profile here
         self.params = {
             "anonymizer": {"model": anonymizer.info.model_id, **asdict(anonymizer.params)},
             "attackers": {a.name: _attacker_params(a) for a in attackers},
@@ -57,6 +58,7 @@ class Steps:
 
     # -- nodes ------------------------------------------------------------------------------
     def attack_original(self, state: ProfileState) -> ProfileState:
+        self._may_call_llms()
         profile = state["profile"]
         labels = {a: label.estimate for a, label in profile.labelled().items()} if self.use_labels else {}
         # Attributes no attacker covers (the classifier knows five) cannot be judged.
@@ -81,6 +83,7 @@ class Steps:
         }
 
     def anonymize(self, state: ProfileState) -> ProfileState:
+        self._may_call_llms()
         at_risk = [a for a, safe in state["protected"].items() if not safe]
         memory = self.memory  # one version for the rules and the record (the runner may swap it meanwhile)
         insights = self._insights(at_risk, memory)
@@ -101,6 +104,7 @@ class Steps:
         return {"round": state["round"] + 1, "text": rewrite.text, "turn": turn}
 
     def attack(self, state: ProfileState) -> ProfileState:
+        self._may_call_llms()
         attacks = self._judge(self._attack(state["text"], state["attributes"]), state["truth"])
         return {"attacks": attacks, "protected": self._protected(attacks, state["original_attacks"], state["truth"])}
 
@@ -122,6 +126,12 @@ class Steps:
         if self.config.early_stop and all(state["protected"].values()):
             return "end"
         return "anonymize"
+
+    def _may_call_llms(self) -> None:
+        """Nodes that call models ask first: past the cost cap the profile stops at this node boundary
+        (its checkpoint keeps the finished nodes, so a rerun continues here)."""
+        if self.before_llm_node is not None:
+            self.before_llm_node()
 
     # -- the anonymizer prompt ----------------------------------------------------------------
     def messages(self, state: ProfileState, shown: list[str], insights: dict[str, list[str]]) -> tuple[list[Message], str]:

@@ -7,7 +7,7 @@ A run directory holds everything (`runs/NAME/`):
     progress.json       finished batches, trajectory length, memory version, failed profiles
     checkpoints.sqlite  LangGraph checkpoints: a killed batch resumes node by node
     responses.sqlite    response cache: calls that finished before a kill are not repeated
-    summary.json/.png   per-round protection, utility and warnings (rewritten at the end)
+    summary.json/.png   per-round protection, utility and warnings, tokens and cost per role (rewritten at the end)
 
 Batches commit in order. With `workflow.insight_lag` = L > 0 they are pipelined: profiles of
 batch n start (up to `max_concurrency` in flight) once batch n-1-L has committed, while earlier
@@ -17,6 +17,12 @@ Crash safety: within a batch the checkpointer and the cache keep the work; a bat
 finished only when `progress.json` (written atomically, last) says so. On rerun the trajectory
 file is cut back to the length recorded there and the memory is reset to the version recorded
 there, so a half-finished batch leaves neither duplicate lines nor a half-applied update.
+
+Cost cap (`workflow.max_cost`): once the run's cost reaches it, every profile stops at its next
+node that would call a model, no batch is committed any more (no half profile is recorded, no
+insight call starts), and `progress.json` keeps the tokens and cost spent; a rerun with a higher
+cap continues from the checkpoints. Only calls already under way when the cap was reached add
+to it.
 """
 
 from __future__ import annotations
@@ -35,11 +41,13 @@ from pydantic import BaseModel, Field
 from stealthflow.data.schema import Profile
 from stealthflow.insights.learner import InsightLearner
 from stealthflow.insights.memory import InsightMemory, write_atomic
+from stealthflow.llm.usage import TokenUsage
 from stealthflow.workflow.graph import build_graph, recursion_limit
 from stealthflow.workflow.nodes import Steps
 from stealthflow.workflow.state import CHECKPOINT_TYPES, ProfileState
 from stealthflow.workflow.summary import RunSummary, plot_summary, summarize
 from stealthflow.workflow.trajectory import RoundRecord, TrajectoryFile
+from stealthflow.workflow.usage import RunUsage
 
 Outcome = ProfileState | BaseException
 
@@ -81,6 +89,11 @@ class Progress(BaseModel):
     trajectory_bytes: int = 0
     insight_version: int = 0
     failed: dict[str, str] = Field(default_factory=dict)  # profile id -> error
+    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # per role, over every process of the run
+
+
+class CostCapReached(Exception):
+    """Raised at a node boundary once the run has spent `workflow.max_cost`."""
 
 
 @dataclass
@@ -126,6 +139,7 @@ class GenerateRun:
         memory: InsightMemory,
         export_path: Path | None = None,
         events: RunEvents | None = None,
+        usage: RunUsage | None = None,
     ):
         self.steps = steps
         self.directory = directory
@@ -133,8 +147,11 @@ class GenerateRun:
         self.export_path = export_path
         self.events = events or RunEvents()
         self.config = steps.config
+        self.usage = usage or RunUsage()  # the meters of the roles' LLM views
+        self.stopped: str | None = None  # why the run stopped before the end (the cost cap)
         self.progress = Progress.model_validate_json(directory.progress.read_text()) if directory.progress.exists() else None
         self.memory = self._starting_memory(memory)
+        self.usage.earlier = dict(self.progress.usage)
         self.start_version = self.memory.history[0].version if self.memory.history else self.memory.version
         self.trajectories = TrajectoryFile(directory.trajectories)
 
@@ -153,6 +170,7 @@ class GenerateRun:
         try:
             graph = build_graph(self.steps, SqliteSaver(connection, serde=serde))
             self.steps.on_round = self.events.on_round
+            self.steps.before_llm_node = self._check_cost_cap if self.config.max_cost is not None else None
             self.trajectories.truncate(self.progress.trajectory_bytes)
             size = self.config.batch_size
             batches = [profiles[start : start + size] for start in range(0, len(profiles), size)]
@@ -160,21 +178,25 @@ class GenerateRun:
                 self._emit_profiles(len(batch))
             if self.config.insight_lag == 0:
                 for number in range(self.progress.batches_done, len(batches)):
-                    self._run_batch(graph, number, batches[number])
+                    if not self._run_batch(graph, number, batches[number]):
+                        break
             else:
                 self._run_pipelined(graph, batches)
         finally:
             connection.close()
-        summary = summarize(self.trajectories.read(), self.memory, self.start_version, self.progress.failed)
+        # Every call of this process has returned: record what it spent (after a stop, too).
+        self.progress = self.progress.model_copy(update={"usage": self.usage.totals()})
+        write_atomic(self.directory.progress, self.progress.model_dump_json(indent=2))
+        summary = summarize(self.trajectories.read(), self.memory, self.start_version, self.progress.failed, self.progress.usage, self.stopped)
         write_atomic(self.directory.summary, summary.model_dump_json(indent=2))
         if summary.rounds:
             plot_summary(summary, self.directory.root / "summary.png")
         return summary
 
-    def _run_batch(self, graph, number: int, batch: list[Profile]) -> None:
+    def _run_batch(self, graph, number: int, batch: list[Profile]) -> bool:
         self.steps.memory = self.memory
         concurrency = self.config.max_concurrency or self.config.batch_size
-        self._commit(number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True))
+        return self._commit_or_stop(number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True))
 
     def _run_pipelined(self, graph, batches: list[list[Profile]]) -> None:
         """Profiles of later batches run while earlier ones finish; batches still commit in order."""
@@ -185,18 +207,41 @@ class GenerateRun:
         def run_one(profile: Profile) -> Outcome:
             return run_profiles(graph, [profile], 1, self.config.rounds, resumable=True)[0]
 
-        def commit_next() -> None:
+        def commit_next() -> bool:
             number = self.progress.batches_done
-            self._commit(number, batches[number], [future.result() for future in submitted.pop(number)])
+            if not self._commit_or_stop(number, batches[number], [future.result() for future in submitted.pop(number)]):
+                return False
             self.steps.memory = self.memory  # profiles starting from now show the new version
+            return True
 
         with ThreadPoolExecutor(self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile") as pool:
             for number in range(first, len(batches)):
-                while self.progress.batches_done < number - lag:
-                    commit_next()
+                while self.progress.batches_done < number - lag and commit_next():
+                    pass
+                if self.stopped:
+                    break
                 submitted[number] = [pool.submit(run_one, profile) for profile in batches[number]]
-            while submitted:
+            while submitted and not self.stopped:
                 commit_next()
+            pool.shutdown(cancel_futures=True)  # after a stop, queued profiles do not start; running ones stop at a node
+
+    def _commit_or_stop(self, number: int, batch: list[Profile], outcomes: list[Outcome]) -> bool:
+        """Commit the batch, unless the cost cap has been reached: then nothing more is committed."""
+        if self._over_cost_cap():
+            self.stopped = (
+                f"max cost reached: ${self.usage.cost():.4f} spent of ${self.config.max_cost:.4f} (workflow.max_cost); "
+                f"{self.progress.batches_done} batches done, rerun with a higher --max-cost to go on"
+            )
+            return False
+        self._commit(number, batch, outcomes)
+        return True
+
+    def _over_cost_cap(self) -> bool:
+        return self.config.max_cost is not None and self.usage.cost() >= self.config.max_cost
+
+    def _check_cost_cap(self) -> None:
+        if self._over_cost_cap():
+            raise CostCapReached(f"cost cap ${self.config.max_cost:.4f} reached")
 
     def _commit(self, number: int, batch: list[Profile], outcomes: list[Outcome]) -> None:
         """Append a batch's trajectories, update the memory, then record progress (atomically, last)."""
@@ -218,6 +263,7 @@ class GenerateRun:
             trajectory_bytes=size,
             insight_version=self.memory.version,
             failed=failed,
+            usage=self.usage.totals(),
         )
         write_atomic(self.directory.progress, self.progress.model_dump_json(indent=2))
         self._emit_profiles(len(batch))

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from stealthflow.insights.memory import InsightMemory
+from stealthflow.llm.usage import TokenUsage
 from stealthflow.workflow.trajectory import RoundRecord
 
 
@@ -27,9 +28,19 @@ class RunSummary(BaseModel):
     failed: dict[str, str] = Field(default_factory=dict)
     insight_version: int
     insights_added: int  # rules created during this run
+    usage: dict[str, TokenUsage] = Field(default_factory=dict)  # per role: anonymizer, attacker, judge, insight
+    cost_usd: float = 0.0  # over every role and every process of the run
+    stopped: str | None = None  # why the run stopped early (the cost cap); None: it ran to the end
 
 
-def summarize(records: list[RoundRecord], memory: InsightMemory, start_version: int, failed: dict[str, str]) -> RunSummary:
+def summarize(
+    records: list[RoundRecord],
+    memory: InsightMemory,
+    start_version: int,
+    failed: dict[str, str],
+    usage: dict[str, TokenUsage] | None = None,
+    stopped: str | None = None,
+) -> RunSummary:
     by_round: dict[int, list[RoundRecord]] = defaultdict(list)
     for record in records:
         by_round[record.round].append(record)
@@ -48,8 +59,16 @@ def summarize(records: list[RoundRecord], memory: InsightMemory, start_version: 
     added = sum(
         1 for version in memory.history if version.version > start_version for op in version.operations if op.outcome == "added"
     )
+    usage = usage or {}
     return RunSummary(
-        profiles=len(by_round.get(0, [])), rounds=rounds, failed=failed, insight_version=memory.version, insights_added=added
+        profiles=len(by_round.get(0, [])),
+        rounds=rounds,
+        failed=failed,
+        insight_version=memory.version,
+        insights_added=added,
+        usage=usage,
+        cost_usd=sum(u.cost_usd for u in usage.values()),
+        stopped=stopped,
     )
 
 
