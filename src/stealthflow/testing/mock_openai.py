@@ -5,7 +5,12 @@ It speaks enough of the API for real clients (the `openai` package, litellm, Lan
 `usage`, and `POST /v1/embeddings` (deterministic hashed bag-of-words vectors). It records every
 chat request body it receives (`received`) and every embedding request (`embedded`), so a test
 can check what left the device, and it can be told to fail (`fail_next`) or to take its time
-(`delay`).
+(`delay`: seconds, or a function drawing them per request such as `lognormal_delay()`).
+
+Like a real provider it can be limited to `max_concurrent` requests at once (one more gets a 429
+with `Retry-After`, or waits its turn with `queue_when_busy`) and can throw random 429s
+(`random_429`, seeded). `request_seconds` / wall-clock time is the mean number of requests it
+served at once; `peak_in_flight` the most.
 
 What it answers is up to `respond(body) -> Reply`; the default echoes the last user message,
 which sends placeholders straight back for a restore layer to handle. Streamed replies are cut
@@ -19,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import random
 import threading
 import time
 import uuid
@@ -68,6 +75,13 @@ def echo(body: dict) -> Reply:
     return Reply(content=text)
 
 
+def lognormal_delay(median: float = 1.0, p99: float = 6.0, seed: int = 0) -> Callable[[], float]:
+    """Seconds per request from a seeded lognormal: heavy-tailed like API latency (mean ≈ 1.35 × median for p99 = 6 × median)."""
+    rng = random.Random(seed)
+    sigma = math.log(p99 / median) / 2.3263  # the 99th percentile of a standard normal
+    return lambda: rng.lognormvariate(math.log(median), sigma)
+
+
 def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
@@ -79,13 +93,27 @@ class MockOpenAI:
         self,
         respond: Callable[[dict], Reply] = echo,
         chunk_chars: int = 3,
-        delay: float = 0.0,
+        delay: float | Callable[[], float] = 0.0,
         model_ids: tuple[str, ...] = ("mock-model",),
         embedding_dims: int = 64,
+        max_concurrent: int | None = None,
+        queue_when_busy: bool = False,
+        random_429: float = 0.0,
+        retry_after: str = "0.2",
+        seed: int = 0,
     ):
         self.respond = respond
         self.chunk_chars = chunk_chars
         self.delay = delay
+        self.max_concurrent = max_concurrent  # None: no limit
+        self.queue_when_busy = queue_when_busy  # over the limit: wait for a slot instead of a 429
+        self.random_429 = random_429  # share of chat requests answered 429 at random
+        self.retry_after = retry_after  # the Retry-After of every 429 it decides on itself
+        self._rng = random.Random(seed)
+        self._slots: asyncio.Semaphore | None = None  # made on the server's loop
+        self.in_flight = 0
+        self.peak_in_flight = 0
+        self.request_seconds = 0.0  # summed over chat requests, from admission to the reply being ready
         self.model_ids = model_ids
         self.embedding_dims = embedding_dims  # unless the request asks for `dimensions`
         self.received: list[dict] = []
@@ -117,12 +145,18 @@ class MockOpenAI:
         with self._lock:
             self.received.append(body)
             failure = self._failures.pop(0) if self._failures else None
+            busy = self.max_concurrent is not None and not self.queue_when_busy and self.in_flight >= self.max_concurrent
+            if failure is None and (busy or (self.random_429 and self._rng.random() < self.random_429)):
+                failure = (429, {"Retry-After": self.retry_after})
         if failure:
             status, headers = failure
             return JSONResponse({"error": {"message": f"mock failure {status}", "type": "mock_error", "code": status}}, status_code=status, headers=headers)
-        if self.delay:
-            await asyncio.sleep(self.delay)
-        reply = self.respond(body)
+        if self.max_concurrent is not None and self.queue_when_busy:
+            self._slots = self._slots or asyncio.Semaphore(self.max_concurrent)
+            async with self._slots:
+                reply = await self._serve(body)
+        else:
+            reply = await self._serve(body)
         model = body.get("model", self.model_ids[0])
         prompt_tokens = sum(_tokens(json.dumps(m.get("content") or "")) for m in body.get("messages", []))
         completion_tokens = _tokens(reply.content or "") + sum(_tokens(c.arguments) for c in reply.tool_calls)
@@ -165,6 +199,22 @@ class MockOpenAI:
                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
             }
         )
+
+    async def _serve(self, body: dict) -> Reply:
+        """Take the delay and answer, counted as one request in flight."""
+        with self._lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            delay = self.delay() if callable(self.delay) else self.delay
+        started = time.monotonic()
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            return self.respond(body)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+                self.request_seconds += time.monotonic() - started
 
     async def _stream(self, reply: Reply, model: str, ident: str, usage: dict, body: dict):
         def event(delta: dict, finish: str | None = None) -> str:
