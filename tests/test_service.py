@@ -69,3 +69,25 @@ def test_protect_then_restore_over_http(client):
 
 def test_bad_request_is_rejected(client):
     assert client.post("/protect", json={"text": "x"}).status_code == 422
+
+
+def test_streamed_restore_over_real_http(protector):
+    """Chunked reply in, chunked restored reply out, under uvicorn (placeholders cut across chunks)."""
+    import httpx
+
+    from stealthflow.testing.loopback import serve
+
+    protected = protector.protect(PERSONAL_TEXT, "web-1").text
+    chunks = [protected[i : i + 3].encode() for i in range(0, len(protected), 3)]
+    with serve(create_app(protector, TOKEN, max_body_bytes=len(protected) + 10)) as port:
+        url, auth = f"http://127.0.0.1:{port}/restore/stream", {"Authorization": f"Bearer {TOKEN}"}
+        with httpx.stream("POST", url, params={"session": "web-1"}, content=iter(chunks), headers=auth) as response:
+            assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+            assert "".join(response.iter_text()) == PERSONAL_TEXT
+        other = httpx.post(url, params={"session": "web-2"}, content=iter(chunks), headers=auth)
+        assert other.text == protected  # not this session's placeholders: they stay
+        assert httpx.post(url, content=b"<EMAIL_1>", headers=auth).status_code == 422
+        assert httpx.post(url, params={"session": "web-1"}, content=iter(chunks)).status_code == 401
+        with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):  # past the body limit the response under way is cut
+            httpx.post(url, params={"session": "web-1"}, content=iter(chunks * 2), headers=auth)
+        assert httpx.post(url, params={"session": "web-1"}, content=protected.encode(), headers=auth).text == PERSONAL_TEXT

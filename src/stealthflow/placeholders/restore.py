@@ -9,10 +9,15 @@ HMAC tokens are distinctive enough to restore in any case.
 Streaming uses the same scanner with the `regex` module's partial matching: text that
 could still become a placeholder is held back until the next chunk decides, so half a
 placeholder is never emitted and the output equals restoring the whole reply at once.
+
+Inside JSON text (tool-call arguments) `json_string=True` writes each value JSON-escaped and
+treats an escaping backslash as the two characters JSON spells it with, so the restored
+arguments stay valid JSON.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -81,8 +86,9 @@ class RestoreResult:
 class Scanner:
     """Replaces every accepted placeholder with `resolve(reference)`; counts and reports."""
 
-    def __init__(self, resolve: Resolver):
+    def __init__(self, resolve: Resolver, json_string: bool = False):
         self.resolve = resolve
+        self.json_string = json_string
         self.restored = 0
         self.unresolved: list[str] = []
 
@@ -103,7 +109,7 @@ class Scanner:
 
     def _replacement(self, match: regex.Match) -> str:
         if match["escape"]:
-            return match["escape"][1:]
+            return match["escape"][2 if self.json_string else 1 :]
         ref = reference(match)
         if ref is None:
             return match[0]
@@ -112,6 +118,8 @@ class Scanner:
             self.unresolved.append(ref.text)
             return match[0]
         self.restored += 1
+        if self.json_string:
+            value = json.dumps(value, ensure_ascii=False)[1:-1]
         # Brackets around an exact placeholder are the text's own ("[<EMAIL_1>]"): keep them.
         exact = ref.exact()
         return match[0].replace(exact, value, 1) if exact in match[0] else value
@@ -144,8 +152,8 @@ def escape_placeholders(text: str) -> str:
     return "".join(parts)
 
 
-def restore_text(text: str, resolve: Resolver) -> RestoreResult:
-    scanner = Scanner(resolve)
+def restore_text(text: str, resolve: Resolver, json_string: bool = False) -> RestoreResult:
+    scanner = Scanner(resolve, json_string)
     restored, _ = scanner.scan(text, 0, final=True)
     return scanner.result(restored)
 
@@ -153,8 +161,8 @@ def restore_text(text: str, resolve: Resolver) -> RestoreResult:
 class StreamRestorer:
     """`feed(chunk)` returns what is safe to emit; `finish()` flushes the rest."""
 
-    def __init__(self, resolve: Resolver):
-        self.scanner = Scanner(resolve)
+    def __init__(self, resolve: Resolver, json_string: bool = False):
+        self.scanner = Scanner(resolve, json_string)
         self._buffer = ""  # one already-emitted character of context (for the look-behind) + pending text
         self._pos = 0
 

@@ -4,9 +4,7 @@ a loopback Host header and a bounded body get an answer (`service.security`).
 
 POST /protect {text, session}          -> {text, spans, warnings, vault}
 POST /restore {text, session, vault?}  -> {text, restored, unresolved}   (409: another vault's text)
-(Streamed restoration is in the Python API and `stealthflow restore --stream`; an HTTP
-endpoint that reads the request body inside a StreamingResponse deadlocked under Starlette's
-disconnect listener, so it is not offered yet.)
+POST /restore/stream?session=ID        chunked reply in -> chunked restored reply out (`service.streaming`)
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.placeholders.vault import VaultMismatch
 from stealthflow.service.security import LocalCallersOnly
+from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
     from stealthflow.memory.store import MemoryStore
@@ -67,6 +66,8 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         except VaultMismatch as exc:
             return JSONResponse(status_code=409, content={"error": {"message": str(exc), "code": 409}})
         return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
+
+    app.add_route("/restore/stream", RestoreStream(protector), methods=["POST"], include_in_schema=False)
 
     if memory is not None:
         from stealthflow.memory.http import memory_router

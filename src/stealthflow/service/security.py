@@ -1,10 +1,11 @@
-"""Who may call the local service: a bearer token, a loopback Host, a bounded body.
+"""Who may call a local server (the service, the proxy): a bearer token, a loopback Host, a bounded body.
 
-The token comes from `$STEALTHFLOW_SERVICE_TOKEN`, else from a 0600 file under the user config
-dir, created (and announced once) on first start. Any local process or web page can reach a port
-on 127.0.0.1: without the token it gets 401 before any work. A Host header that is not a loopback
-name is refused (DNS rebinding: a web page whose domain resolves to 127.0.0.1), and a request body
-above the limit gets 413 before it is read.
+The token comes from an environment variable (`$STEALTHFLOW_SERVICE_TOKEN` for the service),
+else from a 0600 file under the user config dir, created (and announced once) on first start.
+Any local process or web page can reach a port on 127.0.0.1: without the token it gets 401
+before any work. A Host header that is not a loopback name is refused (DNS rebinding: a web page
+whose domain resolves to 127.0.0.1), and a request body above the limit gets 413 — at once when
+its Content-Length says so, else as soon as the streamed (chunked) body passes the limit.
 """
 
 from __future__ import annotations
@@ -12,26 +13,27 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import platformdirs
-from starlette.middleware.base import BaseHTTPMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_ENV = "STEALTHFLOW_SERVICE_TOKEN"
-LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
-OPEN_PATHS = {"/health"}  # no data: a liveness probe needs no token
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+OPEN_PATHS = frozenset({"/health"})  # no data: a liveness probe needs no token
+_ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 413: "invalid_request_error"}
 
 
-def default_token_file() -> Path:
-    return Path(platformdirs.user_config_dir("stealthflow")) / "service.token"
+def default_token_file(name: str = "service.token") -> Path:
+    return Path(platformdirs.user_config_dir("stealthflow")) / name
 
 
-def service_token(token_file: Path | None = None, on_new: Callable[[Path], None] | None = None) -> str:
-    """The token clients must send; created in a 0600 file when neither env nor file has one."""
-    if token := os.environ.get(TOKEN_ENV):
+def service_token(token_file: Path | None = None, on_new: Callable[[Path], None] | None = None, env: str = TOKEN_ENV) -> str:
+    """The token clients must send: `$env`, else the file's (created 0600 when missing)."""
+    if token := os.environ.get(env):
         return token
     path = token_file or default_token_file()
     if path.exists():
@@ -46,28 +48,75 @@ def service_token(token_file: Path | None = None, on_new: Callable[[Path], None]
     return token
 
 
-class LocalCallersOnly(BaseHTTPMiddleware):
-    """Host check, body limit and bearer token, app-wide (routes mounted later are covered too)."""
+def bearer_token(headers: Headers) -> str:
+    given = headers.get("authorization", "")
+    return given[7:].strip() if given.startswith("Bearer ") else ""
 
-    def __init__(self, app, token: str, max_body_bytes: int = 1_000_000):
-        super().__init__(app)
-        self.token = token
+
+class LocalCallersOnly:
+    """Host check, body limit and bearer token, app-wide (routes mounted later are covered too).
+
+    A pure ASGI middleware: it never reads the body itself, so an endpoint may stream the request
+    body while streaming its response (Starlette's BaseHTTPMiddleware deadlocked there)."""
+
+    def __init__(self, app: ASGIApp, token: str, max_body_bytes: int = 1_000_000, allowed_hosts: Iterable[str] = ()):
+        self.app = app
+        self.token = token.encode()
         self.max_body_bytes = max_body_bytes
+        self.allowed_hosts = LOOPBACK_HOSTS | set(allowed_hosts)  # more only when the user binds another interface
 
-    async def dispatch(self, request: Request, call_next) -> Response:
-        host = request.headers.get("host", "")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
         name = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]  # without the port
-        if name not in LOOPBACK_HOSTS:
-            return _error(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            return _error(413, f"request body above {self.max_body_bytes} bytes")
-        if request.url.path not in OPEN_PATHS:
-            given = request.headers.get("authorization", "")
-            if not (given.startswith("Bearer ") and hmac.compare_digest(given[7:].strip().encode(), self.token.encode())):
-                return _error(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
-        return await call_next(request)
+        length = headers.get("content-length")
+        if name not in self.allowed_hosts:
+            refusal = _error(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
+        elif length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+            refusal = _error(413, f"request body above {self.max_body_bytes} bytes")
+        elif scope["path"] not in OPEN_PATHS and not hmac.compare_digest(bearer_token(headers).encode(), self.token):
+            refusal = _error(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
+        else:
+            await _BodyLimit(self.max_body_bytes, scope, receive, send).run(self.app)
+            return
+        await refusal(scope, receive, send)
+
+
+class _BodyLimit:
+    """Counts a body sent without Content-Length (chunked); past the limit it answers 413 (or, if
+    the response already started, ends it) and tells the app the client went away."""
+
+    def __init__(self, limit: int, scope: Scope, receive: Receive, send: Send):
+        self.limit, self.scope, self._receive, self._send = limit, scope, receive, send
+        self.received = 0
+        self.started = self.refused = False
+
+    async def run(self, app: ASGIApp) -> None:
+        await app(self.scope, self.receive, self.send)
+
+    async def receive(self) -> Message:
+        if self.refused:
+            return {"type": "http.disconnect"}
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self.received += len(message.get("body", b""))
+            if self.received > self.limit:
+                if not self.started:
+                    await _error(413, f"request body above {self.limit} bytes")(self.scope, self._receive, self._send)
+                self.refused = True
+                return {"type": "http.disconnect"}
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self.refused:
+            return  # the answer was 413 (or the response was cut): the app's own answer is dropped
+        self.started = self.started or message["type"] == "http.response.start"
+        await self._send(message)
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": {"message": message, "code": status}})
+    """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
+    return JSONResponse(status_code=status, content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}})
