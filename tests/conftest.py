@@ -18,6 +18,8 @@ _USER_DIRS = tempfile.mkdtemp(prefix="stealthflow-tests-")
 os.environ["XDG_DATA_HOME"] = os.path.join(_USER_DIRS, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_USER_DIRS, "config")
 os.environ.setdefault("STEALTHFLOW_VAULT_KEY", base64.urlsafe_b64encode(secrets.token_bytes(32)).decode())
+# The PII tagger (a MiniLM forward pass per text) is on for users; tests that need it turn it on.
+os.environ.setdefault("STEALTHFLOW_TAGGER", "0")
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,7 +7,6 @@ ship under `models/cue-tagger/`.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
 from stealthflow.resources import resource_dir
 from stealthflow.tagging import SpanTagger, TaggedSpan
+from stealthflow.tagging.metrics import span_metrics
 from stealthflow.tagging.train import Example
 
 CUE_LABELS = list(ATTRIBUTES)
@@ -54,40 +54,11 @@ def load_cue_tagger(directory: str | None = None) -> SpanTagger:
     return SpanTagger.load(path)
 
 
-def _covered(span: tuple[int, int], predicted: list[TaggedSpan]) -> float:
-    start, end = span
-    chars = set()
-    for p in predicted:
-        chars.update(range(max(start, p.start), min(end, p.end)))
-    return len(chars) / max(end - start, 1)
-
-
 def cue_metrics(tagger: SpanTagger, profiles: list[Profile], batch_size: int = 32) -> dict[str, dict[str, float]]:
     """Per attribute: span recall (a gold span is found when >= half its characters are tagged,
     whatever the label) and precision (a tagged span is right when it overlaps a gold span)."""
-    gold_found, gold_total, tagged_right, tagged_total = Counter(), Counter(), Counter(), Counter()
     examples = cue_examples(profiles)
-    predictions = tagger.tag_many([text for text, _ in examples], batch_size)
-    for (text, gold), predicted in zip(examples, predictions, strict=True):
-        for start, end, attribute in gold:
-            gold_total[attribute] += 1
-            gold_found[attribute] += _covered((start, end), predicted) >= 0.5
-        for p in predicted:
-            tagged_total[p.label] += 1
-            tagged_right[p.label] += any(p.start < end and start < p.end for start, end, _ in gold)
-    rows = {}
-    for attribute in [*CUE_LABELS, "all"]:
-        found = sum(gold_found.values()) if attribute == "all" else gold_found[attribute]
-        total = sum(gold_total.values()) if attribute == "all" else gold_total[attribute]
-        right = sum(tagged_right.values()) if attribute == "all" else tagged_right[attribute]
-        tagged = sum(tagged_total.values()) if attribute == "all" else tagged_total[attribute]
-        rows[attribute] = {
-            "spans": total,
-            "recall": found / total if total else float("nan"),
-            "tagged": tagged,
-            "precision": right / tagged if tagged else float("nan"),
-        }
-    return rows
+    return span_metrics(examples, tagger.tag_many([text for text, _ in examples], batch_size), CUE_LABELS)
 
 
 def save_cue_tagger(tagger: SpanTagger, out_dir: Path, metrics: dict, config, seconds: float) -> str:

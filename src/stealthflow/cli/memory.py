@@ -28,11 +28,11 @@ def default_store_path() -> Path:
 
 
 @contextlib.contextmanager
-def _store(store: Path | None, config: Path | None, llm: bool | None = False) -> Iterator[MemoryStore]:  # noqa: F821
+def _store(store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None) -> Iterator[MemoryStore]:  # noqa: F821
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
 
-    settings = _settings(config, None, None, llm_extractor=llm)
+    settings = _settings(config, None, None, llm_extractor=llm, tagger=tagger)
     with _vault_errors():
         protector = Protector.from_settings(settings, vault=_open_vault(settings))
         opened = MemoryStore(store or default_store_path(), protector)
@@ -63,6 +63,7 @@ def append(
     text: Annotated[str | None, typer.Option("--text", help="the memory text")] = None,
     input: Annotated[Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
+    tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="print each stored item as JSON")] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
@@ -73,7 +74,7 @@ def append(
     if text is not None and not user:
         fail("--user is required with --text")
     rows = [(user, text, None)] if text is not None else list(_jsonl_rows(input))
-    with _store(store, config, llm) as memory:
+    with _store(store, config, llm, tagger) as memory:
         for owner, body, metadata in rows:
             item = memory.append(owner, body, metadata)
             print(json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")

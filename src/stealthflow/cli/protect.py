@@ -96,6 +96,7 @@ def protect(
     rounds: RoundsOption = None,
     show: Annotated[bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")] = False,
     llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
+    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)")] = None,
     user: UserOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -111,7 +112,7 @@ def protect(
 
     if (source is None) == (input is None):
         fail("give the text to protect (TEXT, FILE or -) or --input FILE.jsonl")
-    settings = _settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, user=user)
+    settings = _settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user)
     if rounds is not None:
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
     with _vault_errors():
@@ -419,6 +420,7 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
 def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
     llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor (default: only when the model is not the embedded one)")] = None,
+    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -430,7 +432,7 @@ def serve(
     from stealthflow.service import create_app
     from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
 
-    settings = _settings(config, model, adapter, llm_extractor=llm)
+    settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     with _vault_errors():
         protector = Protector.from_settings(settings, vault=_open_vault(settings))
     token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))

@@ -6,20 +6,25 @@ masked value is masked too, so the protected text never contains a masked value 
 
 from __future__ import annotations
 
-import re
+import bisect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
-
-from typing import TYPE_CHECKING
 
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
 from stealthflow.placeholders.policy import ProtectConfig
-from stealthflow.placeholders.restore import Reference, RestoreResult, StreamRestorer, escape_placeholders, restore_text
+from stealthflow.placeholders.restore import (
+    Reference,
+    RestoreResult,
+    StreamRestorer,
+    escape_placeholders,
+    restore_text,
+)
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Vault, VaultMismatch, VaultTampered
@@ -104,7 +109,7 @@ class Protector:
 
         config = settings.protect
         extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.uses_llm_extractor(settings.model.model) else None
-        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers), extractor))
+        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers, models=config.tagger), extractor))
 
     # -- protect ------------------------------------------------------------------------
     def protect(self, text: str, session: str) -> Protected:
@@ -188,17 +193,21 @@ class KnownValues:
             self.automaton.make_automaton()
 
     def add_occurrences(self, text: str, spans: list[Span]) -> list[Span]:
+        """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them."""
         if self.automaton is None:
             return spans
-        found = list(spans)
-        for end, (span_type, value) in self.automaton.iter(text):
-            start = end - len(value) + 1
-            if _word_like(value) and not _word_bounded(text, start, end + 1):
+        kept = sorted(spans, key=lambda s: s.start)
+        starts = [s.start for s in kept]
+        for last, (span_type, value) in self.automaton.iter(text):
+            start, end = last - len(value) + 1, last + 1
+            if _word_like(value) and not _word_bounded(text, start, end):
                 continue
-            span = Span(start, end + 1, span_type, TYPE_LEVELS[span_type], "known value")
-            if not any(span.overlaps(other) for other in found):
-                found.append(span)
-        return sorted(found, key=lambda s: s.start)
+            at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
+            if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
+                continue
+            kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value"))
+            starts.insert(at, start)
+        return kept
 
 
 def _word_like(value: str) -> bool:
@@ -212,15 +221,8 @@ def _word_bounded(text: str, start: int, end: int) -> bool:
 
 
 def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
-    """Add every other word-bounded occurrence of a masked value (e.g. a name the detector saw once)."""
-    found = list(spans)
+    """Add every other occurrence of a masked value (e.g. a name the detector saw once)."""
+    values = {}
     for span in spans:
-        value = span.text_in(text)
-        if len(value) < 3:
-            continue
-        pattern = rf"(?<!\w){re.escape(value)}(?!\w)" if _word_like(value) else re.escape(value)
-        for match in re.finditer(pattern, text):
-            repeat = Span(match.start(), match.end(), span.type, span.level, span.source, span.score)
-            if not any(repeat.overlaps(other) for other in found):
-                found.append(repeat)
-    return sorted(found, key=lambda s: s.start)
+        values.setdefault(span.text_in(text), span.type)
+    return KnownValues([(span_type, value) for value, span_type in values.items()], 0).add_occurrences(text, spans)

@@ -6,6 +6,7 @@ move a type to another level. PL4 (credentials) is always masked whatever the co
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -24,6 +25,9 @@ class ProtectConfig(BaseModel):
     style: Literal["indexed", "hmac"] = "indexed"
     hmac_chars: int = Field(8, ge=8, le=32)  # hex chars of the HMAC token
     recognizers: list[str] | None = None  # None = every registered recognizer
+    # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger).
+    # STEALTHFLOW_TAGGER=0 changes the default for a whole process (the test suite uses it).
+    tagger: bool = Field(default_factory=lambda: os.environ.get("STEALTHFLOW_TAGGER", "1") != "0")
     # Run the MemPrivacy-style LLM extractor on `model`. None = only when `model` is not the
     # embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text.
     llm_extractor: bool | None = None

@@ -168,7 +168,7 @@ class Values:
         }  # fmt: skip
         if slot in labelled:
             make, label = labelled[slot]
-            return make(), label
+            return " ".join(make().split()), label  # some Faker values end in a space
         if slot == "REL":
             return rng.choice(RELATIVES), None
         if slot == "PUBLIC":
@@ -276,8 +276,14 @@ def _lowercase_no_punct(text: str, spans: list[tuple[int, int, str]]) -> tuple[s
         position += kept
     new_index.append(position)
     out = "".join(ch for ch, kept in zip(lowered, keep, strict=True) if kept)
-    moved = [(new_index[s], new_index[e], label) for s, e, label in spans]
-    return out, [(s, e, label) for s, e, label in moved if e > s]
+    moved = []
+    for s, e, label in spans:
+        start, end = new_index[s], new_index[e]
+        while end > start and out[end - 1].isspace():  # the value's own last dot went with the punctuation
+            end -= 1
+        if end > start:
+            moved.append((start, end, label))
+    return out, moved
 
 
 def template_id(template: str) -> str:
@@ -285,9 +291,15 @@ def template_id(template: str) -> str:
 
 
 def validation_templates(templates: list[str], share: float, seed: int) -> set[str]:
-    """Whole templates held out for validation."""
+    """Whole templates held out for validation, drawn per slot so every type keeps some unseen
+    phrasings (at least two templates of each slot that has four or more)."""
     rng = random.Random(seed)
-    return {template_id(t) for t in templates if rng.random() < share}
+    held: set[str] = set()
+    for slot in sorted({slot for t in templates for slot in re.findall(r"\{([A-Z]+)\}", t)}):
+        with_slot = [t for t in templates if f"{{{slot}}}" in t]
+        if len(with_slot) >= 4:
+            held |= {template_id(t) for t in rng.sample(with_slot, max(2, round(share * len(with_slot))))}
+    return held or {template_id(t) for t in rng.sample(templates, max(1, round(share * len(templates))))}
 
 
 def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None) -> list[Example]:
@@ -319,7 +331,7 @@ def build_splits(n: int, seed: int = 0, validation_share: float = 0.15) -> tuple
     """(train, validation): validation messages come only from held-out templates (PII and
     negative), training messages never use them."""
     held_pii = validation_templates(PII_TEMPLATES, validation_share, seed)
-    held_neg = validation_templates(NEGATIVE_TEMPLATES, validation_share, seed + 1)
+    held_neg = {template_id(t) for t in random.Random(seed + 1).sample(NEGATIVE_TEMPLATES, round(validation_share * len(NEGATIVE_TEMPLATES)))}
     train_t = [t for t in PII_TEMPLATES if template_id(t) not in held_pii]
     train_n = [t for t in NEGATIVE_TEMPLATES if template_id(t) not in held_neg]
     val_t = [t for t in PII_TEMPLATES if template_id(t) in held_pii]

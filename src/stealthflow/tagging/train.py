@@ -20,6 +20,7 @@ Example = tuple[str, list[tuple[int, int, str]]]
 class TaggerTrainConfig:
     labels: list[str]
     top_layers: int = 2  # the last N of MiniLM's 6 layers are trained (and shipped) with the head
+    layers: int | None = None  # keep only MiniLM's bottom N layers (None: all 6)
     epochs: float = 2.0
     learning_rate: float = 1e-4
     batch_size: int = 16
@@ -71,7 +72,7 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     if config.threads:
         torch.set_num_threads(config.threads)
     random.Random(config.seed).shuffle(examples := list(examples))
-    model, tokenizer = base_model(len(bio_labels(config.labels)))
+    model, tokenizer = base_model(len(bio_labels(config.labels)), config.layers)
     freeze_below(model, config.top_layers)
     dataset = Dataset.from_list(encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS)))
     weights = torch.full((len(bio_labels(config.labels)),), config.span_weight)
@@ -84,21 +85,20 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
             loss = torch.nn.functional.cross_entropy(outputs.logits.view(-1, outputs.logits.size(-1)), labels.view(-1), weight=weights, ignore_index=-100)
             return (loss, outputs) if return_outputs else loss
 
-    out_dir = Path(out_dir)
+    checkpoints = Path(out_dir) / "checkpoints"
+    defaults = {"logging_steps": 20, "save_strategy": "no", "report_to": [], "disable_tqdm": True}
     args = TrainingArguments(
-        output_dir=str(out_dir / "checkpoints"),
+        output_dir=str(checkpoints),
         num_train_epochs=config.epochs,
         learning_rate=config.learning_rate,
         per_device_train_batch_size=config.batch_size,
-        logging_steps=20,
-        save_strategy="no",
-        report_to=[],
         use_cpu=True,
         seed=config.seed,
-        disable_tqdm=True,
-        **config.extra,
+        **(defaults | config.extra),
     )
     trainer = WeightedTrainer(model=model, args=args, train_dataset=dataset, data_collator=DataCollatorForTokenClassification(tokenizer))
-    log(f"training on {len(dataset)} windows of {len(examples)} texts")
-    trainer.train()
+    # With `save_strategy: steps` in `extra`, an interrupted run resumes from its last checkpoint.
+    resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
+    log(f"training on {len(dataset)} windows of {len(examples)} texts" + (" (resuming)" if resume else ""))
+    trainer.train(resume_from_checkpoint=resume or None)
     return SpanTagger(model, tokenizer, config.labels, config.threshold)

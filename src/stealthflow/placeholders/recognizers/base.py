@@ -7,14 +7,17 @@ LLM extractor's. Context recognizers are a regex whose group `value` is the span
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import ClassVar
 
+from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
 
 class Recognizer:
     name: ClassVar[str]
     type: ClassVar[str]
+    model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
 
     @property
     def level(self) -> Level:
@@ -34,12 +37,21 @@ class Recognizer:
 
 
 class ContextRecognizer(Recognizer):
-    """A value named by its context ("my password is X"): the regex group `value` is the span."""
+    """A value named by its context ("my password is X"): the regex group `value` is the span.
+
+    `triggers`: lowercase words of which every match holds one within a few words of its start
+    (the pattern then runs only around them, `gate.py`); empty: the pattern scans the whole text."""
 
     pattern: ClassVar[re.Pattern[str]]
+    triggers: ClassVar[tuple[str, ...]] = ()
+
+    @cached_property
+    def _gate(self) -> TriggerGate | None:
+        return TriggerGate(self.triggers) if self.triggers else None
 
     def find(self, text: str) -> list[Span]:
-        return [self.span(m.start("value"), m.end("value")) for m in self.pattern.finditer(text) if self.accept(m["value"])]
+        matches = self._gate.finditer(self.pattern, text) if self._gate else self.pattern.finditer(text)
+        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m["value"])]
 
     def accept(self, value: str) -> bool:
         return True
@@ -60,9 +72,11 @@ def recognizer_names() -> list[str]:
     return sorted(_RECOGNIZERS)
 
 
-def build_recognizers(names: list[str] | None = None) -> list[Recognizer]:
-    """Instances of the named recognizers (all registered ones when `names` is None)."""
+def build_recognizers(names: list[str] | None = None, models: bool = False) -> list[Recognizer]:
+    """Instances of the named recognizers (all registered ones when `names` is None); the
+    model-backed ones (the PII tagger) only with `models`."""
     unknown = sorted(set(names or ()) - set(_RECOGNIZERS))
     if unknown:
         raise ValueError(f"unknown recognizer(s) {', '.join(unknown)}; choose from {', '.join(recognizer_names())}")
-    return [_RECOGNIZERS[name]() for name in (names if names is not None else recognizer_names())]
+    chosen = [_RECOGNIZERS[name] for name in (names if names is not None else recognizer_names())]
+    return [cls() for cls in chosen if models or not cls.model_backed]

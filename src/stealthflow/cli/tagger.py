@@ -1,0 +1,60 @@
+"""`stealthflow tagger build-data|train`: the offline PII span tagger's data and training."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+import yaml
+
+from stealthflow.cli.app import app, console, fail, out, print_markdown, user_errors
+
+tagger_app = typer.Typer(help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True)
+app.add_typer(tagger_app, name="tagger")
+
+
+@tagger_app.command("build-data")
+def build_data(
+    out_dir: Annotated[Path, typer.Option("--out", help="directory for train.jsonl and validation.jsonl")],
+    n: Annotated[int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")] = 16000,
+    seed: int = 0,
+) -> None:
+    """Generate training data (Faker values, curated lists, hard negatives), split by template."""
+    from stealthflow.placeholders.tagger_data import write_splits
+
+    counts = write_splits(out_dir, n, seed)
+    out.print(f"{counts['train']} training and {counts['validation']} validation messages ({counts['validation_templates']} held-out templates) in {out_dir}")
+
+
+@tagger_app.command()
+def train(
+    recipe: Annotated[Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/pii-tagger.yaml)", exists=True, dir_okay=False)],
+    set_: Annotated[list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set epochs=1 (repeatable)")] = None,
+) -> None:
+    """Fine-tune MiniLM + a token-classification head; resumes from the last checkpoint."""
+    from pydantic import ValidationError
+
+    from stealthflow.data.loader import describe_validation_error
+    from stealthflow.placeholders.tagger_train import (
+        load_tagger_recipe,
+        metrics_table,
+        run_training,
+    )
+
+    overrides = {}
+    for item in set_ or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(f"--set {item!r}: expected KEY=VALUE")
+        overrides[key.strip()] = yaml.safe_load(value)
+    try:
+        resolved = load_tagger_recipe(recipe, overrides)
+    except ValidationError as exc:
+        fail(f"{recipe}: {describe_validation_error(exc)}")
+    if not (resolved.data / "train.jsonl").exists():
+        fail(f"{resolved.data}/train.jsonl not found: run `stealthflow tagger build-data --out {resolved.data}` first")
+    with user_errors():
+        result = run_training(resolved, log=console.print)
+    print_markdown(metrics_table(result["validation"]))
+    console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")

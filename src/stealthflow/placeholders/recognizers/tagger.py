@@ -1,0 +1,57 @@
+"""The PII span tagger as a recognizer: names, addresses, employers, health, income and secrets
+that only context gives away (MiniLM + a token-classification head, models/pii-tagger).
+
+It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
+the regex recognizers, so its spans map back to the original offsets like theirs. It loads its
+model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.types import Span
+from stealthflow.resources import resource_dir
+
+SHIPPED = "pii-tagger"
+_TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
+
+
+def shipped_pii_tagger_dir() -> Path:
+    return resource_dir("models") / SHIPPED
+
+
+@cache
+def load_pii_tagger(directory: str | None = None):
+    from stealthflow.tagging import SpanTagger
+
+    path = Path(directory) if directory else shipped_pii_tagger_dir()
+    if not (path / "tagger.safetensors").exists():
+        raise FileNotFoundError(f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)")
+    return SpanTagger.load(path)
+
+
+@register_recognizer
+class PiiTaggerRecognizer(Recognizer):
+    name, type = "pii_tagger", "REAL_NAME"  # each span carries the type the tagger gave it
+    model_backed = True
+    batch_size = 32
+
+    def __init__(self, directory: str | None = None):
+        self.directory = directory
+
+    def find(self, text: str) -> list[Span]:
+        return self.find_many([text])[0]
+
+    def find_many(self, texts: list[str]) -> list[list[Span]]:
+        tagger = load_pii_tagger(self.directory)
+        return [[span for tagged in spans if (span := self._span(text, tagged))] for text, spans in zip(texts, tagger.tag_many(texts, self.batch_size), strict=True)]
+
+    def _span(self, text: str, tagged) -> Span | None:
+        value = text[tagged.start : tagged.end]
+        trim = " \t\n" if tagged.label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
+        start = tagged.start + len(value) - len(value.lstrip(trim))
+        end = tagged.end - (len(value) - len(value.rstrip(trim)))
+        return self.span(start, end, tagged.score, tagged.label) if end > start else None
