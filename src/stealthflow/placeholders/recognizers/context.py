@@ -22,6 +22,7 @@ _RELATIVE = (
 @register_recognizer
 class OwnNameRecognizer(ContextRecognizer):
     name, type = "own_name", "REAL_NAME"
+    triggers = ("name", "called", "call", "signed", "regards", "cheers")
     pattern = re.compile(
         r"(?i:\b(?:my\s+(?:full\s+)?name\s+is|i\s+am\s+called|call\s+me|signed,?|regards,|cheers,|name:)\s+)"
         rf"(?P<value>{_NAME}(?:\s+{_NAME}){{0,2}})"
@@ -31,12 +32,14 @@ class OwnNameRecognizer(ContextRecognizer):
 @register_recognizer
 class RelativeNameRecognizer(ContextRecognizer):
     name, type = "relative_name", "REAL_NAME"
+    triggers = tuple(re.sub(r"\[.*|.\?.*", "", word) for word in _RELATIVE.split("|"))  # "fianc[ée]e?" -> "fianc"
     pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{_RELATIVE})),?\s+(?P<value>{_NAME}(?:\s+{_NAME})?)")
 
 
 @register_recognizer
 class EmployerRecognizer(ContextRecognizer):
     name, type = "employer", "EMPLOYER"
+    triggers = ("work", "employ", "joined", "engineer", "manager", "nurse", "analyst", "developer", "teacher", "designer", "accountant")
     pattern = re.compile(
         r"(?i:\b(?:i\s+(?:currently\s+)?work(?:ed)?\s+(?:at|for)|i'm\s+(?:employed|working)\s+(?:at|by|for)|i\s+am\s+(?:employed|working)\s+(?:at|by|for)|"
         r"my\s+employer\s+is|i\s+joined|(?:engineer|manager|nurse|analyst|developer|teacher|designer|accountant)\s+at)\s+(?:the\s+)?)"
@@ -50,6 +53,7 @@ class EmployerRecognizer(ContextRecognizer):
 @register_recognizer
 class PassportRecognizer(ContextRecognizer):
     name, type = "passport", "PASSPORT"
+    triggers = ("passport",)
     pattern = re.compile(r"(?i:\bpassport(?:\s+(?:number|no\.?|#|num))?\s*(?:is|:|#)?\s*)(?P<value>[A-Z0-9]{6,9})\b")
 
     def accept(self, value: str) -> bool:
@@ -72,6 +76,7 @@ class StreetAddressRecognizer(ContextRecognizer):
 @register_recognizer
 class DiagnosisRecognizer(ContextRecognizer):
     name, type = "diagnosis", "HEALTH"
+    triggers = ("diagnos", "suffer", "treated", "prescribed")
     pattern = re.compile(
         r"(?i:\b(?:diagnosed\s+with|diagnosis\s+(?:is|of|was)|suffer(?:s|ing)?\s+from|i\s+have\s+been\s+treated\s+for|prescribed)\s+)"
         r"(?P<value>(?:(?:stage|type)\s+\w+\s+)?[a-z][\w'-]*(?:\s+(?!and\b|but\b|in\b|last\b|since\b|after\b|when\b|so\b|two\b|three\b|a\b)[a-z][\w'-]*){0,3})"
@@ -81,6 +86,7 @@ class DiagnosisRecognizer(ContextRecognizer):
 @register_recognizer
 class SalaryRecognizer(ContextRecognizer):
     name, type = "salary", "FINANCE"
+    triggers = ("salary", "income", "earn", "mak", "paid", "pay", "take", "bonus")
     pattern = re.compile(
         r"(?i:\b(?:salary|income|earn(?:s|ed|ing)?|make|making|paid|pay\s+is|take\s+home|bonus)\b[^.\n$€£\d]{0,24}?)"
         r"(?P<value>[$€£]\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?(?:\s?(?:USD|EUR|GBP))?(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?"

@@ -87,6 +87,7 @@ class KeyedTokenRecognizer(ContextRecognizer):
     """`api key: 9fQx...`, `token sk-proj-...`: a long random-looking token after a key word."""
 
     name, type = "keyed_token", "API_KEY"
+    triggers = ("key", "secret", "token", "bearer", "auth", "rotate", "revoke", "sk-", "sk_", "rk-", "rk_")
     pattern = re.compile(
         # after a key word (also inside OPENAI_API_KEY=), or with a well-known secret-key prefix
         r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotate|revoke)\b[^\n\w]{0,12}(?:is\s+|was\s+)?)"
@@ -106,6 +107,7 @@ _ASSIGN = r"\s*(?:is|was|=|:|->|is:)\s*[\"'“‘]?"
 @register_recognizer
 class PasswordRecognizer(ContextRecognizer):
     name, type = "password", "PASSWORD"
+    triggers = ("pass", "pwd", "pin")
     pattern = re.compile(
         r"(?i:\b(?:password|passwd|pwd|passphrase|passcode|pin(?:\s+code)?)\b(?:\s+(?:for|to|on|of)\s+[\w.@-]+)?"
         + _ASSIGN
@@ -120,6 +122,7 @@ class PasswordRecognizer(ContextRecognizer):
 @register_recognizer
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
+    triggers = ("otp", "code", "password", "pin", "passcode")
     pattern = re.compile(
         r"(?:(?i:\b(?:otp|one[- ]time\s+(?:code|password|pin|passcode)|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?)\s+code)\b"
         r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was)\b)?\s*[:=]?\s*)"

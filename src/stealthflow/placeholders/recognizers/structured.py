@@ -43,14 +43,28 @@ class _OfflineEmail(PresidioEmail):
 
 
 _TOKEN = re.compile(r"\S+")  # starts only where the previous match ended: one linear pass
+_ASCII_SPACES = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"  # the shadow text folds every other space to " "
+
+
+def _token_start(text: str, index: int, reach: int = 1024) -> int:
+    """Start of the whitespace-separated token holding `index`: a bounded C-speed scan per space
+    kind, then (a token longer than `reach`) a walk back, once per token."""
+    low = max(0, index - reach)
+    found = max(text.rfind(space, low, index) for space in _ASCII_SPACES)
+    if found >= 0 or low == 0:
+        return found + 1
+    while low > 0 and not text[low - 1].isspace():
+        low -= 1
+    return low
 
 
 class PresidioBacked(Recognizer):
     """Runs one Presidio pattern recognizer; keeps hits at or above `min_score`.
 
     Presidio's patterns backtrack: over a long run without spaces they take quadratic time.
-    So detection looks only at whitespace-separated tokens that pass a cheap `wanted` test,
-    and a token longer than `window` is looked at only around each place the test matches,
+    So detection looks only at the whitespace-separated tokens where a cheap `wanted` regex
+    (run once over the whole text) matches, and a token longer than `window` is looked at only
+    around each place it matches,
     in pieces of at most 2 x `window` characters: linear time in the text's length.
     """
 
@@ -69,25 +83,29 @@ class PresidioBacked(Recognizer):
         if self.wanted is None:  # bounded-length patterns (cards, IBANs, SSNs) run on the whole text
             yield 0, text
             return
-        for token in _TOKEN.finditer(text):
-            value = token[0]
-            if not self.wanted.search(value):
+        done = 0  # tokens end before this: each is looked at once, however many hits it holds
+        for hit in self.wanted.finditer(text):
+            if hit.start() < done:
                 continue
+            start = _token_start(text, hit.start())
+            token = _TOKEN.match(text, start)
+            done = token.end()
+            value = token[0]
             if len(value) <= 2 * self.window:
-                yield token.start(), value
+                yield start, value
                 continue
             regions: list[list[int]] = []
-            for hit in self.wanted.finditer(value):
-                start, end = max(0, hit.start() - self.window), min(len(value), hit.end() + self.window)
-                if regions and start <= regions[-1][1]:
-                    regions[-1][1] = max(regions[-1][1], end)
+            for inner in self.wanted.finditer(value):
+                region_start, region_end = max(0, inner.start() - self.window), min(len(value), inner.end() + self.window)
+                if regions and region_start <= regions[-1][1]:
+                    regions[-1][1] = max(regions[-1][1], region_end)
                 else:
-                    regions.append([start, end])
-            for start, end in regions:
-                for piece_start in range(start, end, self.window):
-                    piece_end = min(end, piece_start + 2 * self.window)
-                    yield token.start() + piece_start, value[piece_start:piece_end]
-                    if piece_end == end:
+                    regions.append([region_start, region_end])
+            for region_start, region_end in regions:
+                for piece_start in range(region_start, region_end, self.window):
+                    piece_end = min(region_end, piece_start + 2 * self.window)
+                    yield start + piece_start, value[piece_start:piece_end]
+                    if piece_end == region_end:
                         break
 
     def find(self, text: str) -> list[Span]:
@@ -141,7 +159,8 @@ class IbanRecognizer(PresidioBacked):
 @register_recognizer
 class IpRecognizer(PresidioBacked):
     name, type, presidio_class = "ip_address", "IP_ADDRESS", PresidioIp
-    wanted, window = re.compile(r"\d\.\d|[0-9A-Fa-f]:[0-9A-Fa-f:]"), 64
+    # a dotted quad, or two colons among hex digits: prices (12.50) and times (10:30) are not looked at
+    wanted, window = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"), 64
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public

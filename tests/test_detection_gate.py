@@ -1,0 +1,72 @@
+"""The fast paths of detection find exactly what a plain scan finds.
+
+Context patterns run only around their trigger words (`recognizers/gate.py`), and Presidio's
+patterns only on the tokens a cheap regex points to: for texts built from the phrases the
+recognizers know (and look-alikes, padding, long tokens, case and Unicode changes), the spans
+must equal those of the pattern scanning the whole text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stealthflow.placeholders.recognizers import ContextRecognizer, build_recognizers
+from stealthflow.placeholders.recognizers.structured import EmailRecognizer, IpRecognizer
+
+CONTEXT = [r for r in build_recognizers() if isinstance(r, ContextRecognizer) and r.triggers]
+
+PHRASES = [
+    "my name is Dana Berg", "My full name is Ana", "call me Kwame", "Regards, Priya Tanaka", "cheers, Tom", "name: Lea Roth",
+    "my older brother Jonas", "my wife, Mia", "my fiancée Sara", "my neighbour Ali Khan", "my late father Chen",
+    "I work at Acme Robotics", "i currently work for Globex Corp", "I'm employed by Initech", "nurse at Helios Health", "I joined Bluefin",
+    "passport number is X1234567", "passport: C03005988", "diagnosed with type 2 diabetes", "suffering from chronic migraine",
+    "I have been treated for major depression", "prescribed lithium", "my salary is $85,000 a year", "I earn 4200 EUR per month",
+    "making $32/hour", "take home 3100 euros", "bonus of £5k", "api key: 9fQx7Lk2Pz8Rt4Wm1Nb6Vc3", "OPENAI_API_KEY=sk-proj-8fK2mQ9xLp4Rt7Wz",
+    "token ghp_1234567890abcdefABCDEF1234", "please rotate xK9mP2qL7vR4tW8zQ3nB", "my password is hunter2!", "with password Tr0ub4dor&3",
+    "pwd: s3cr3t", "pin: 4711", "the OTP is 482913", "verification code: 123 456", "the code they texted is 551234",
+    "I got a code. It's 908172", "one-time passcode 7781",
+]
+FILLER = ["the", "and", "we", "went", "to", "market", "because", "PASS", "Keys", "passing", "reason", "person", "making", "code-review",
+          "İstanbul", "ǅ", "Straße", "12.50", "10:30", "x" * 300]
+SEPARATORS = [" ", "  ", "\n", ". ", ", ", " " * 80, "\t"]
+
+
+def _plain(recognizer: ContextRecognizer, text: str) -> list[tuple[int, int]]:
+    return sorted((m.start("value"), m.end("value")) for m in recognizer.pattern.finditer(text) if recognizer.accept(m["value"]))
+
+
+@st.composite
+def texts(draw) -> str:
+    parts = draw(st.lists(st.one_of(st.sampled_from(PHRASES), st.sampled_from(FILLER)), min_size=1, max_size=30))
+    parts = [p.upper() if draw(st.integers(0, 9)) == 0 else p for p in parts]
+    return "".join(part + draw(st.sampled_from(SEPARATORS)) for part in parts)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=texts())
+def test_gated_context_recognizers_find_what_a_full_scan_finds(text):
+    for recognizer in CONTEXT:
+        assert sorted((s.start, s.end) for s in recognizer.find(text)) == _plain(recognizer, text), recognizer.name
+
+
+@pytest.mark.parametrize("phrase", PHRASES)
+def test_every_phrase_is_found_far_into_a_long_text(phrase):
+    text = ("filler words go here and there. " * 400) + phrase + " and more." + (" tail" * 200)
+    found = {r.name for r in CONTEXT if r.find(text)}
+    expected = {r.name for r in CONTEXT if _plain(r, text)}
+    assert found == expected and expected
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(text=st.lists(st.sampled_from(["mail", "dana@example.org", "10.0.0.1", "fe80::1", "2001:db8::8a2e:370:7334", "12.50", "10:30",
+                                      "a@b", "x" * 200 + "@example.org", "v1.2.3.4", "::"]), max_size=12).map(" ".join))
+def test_presidio_recognizers_on_pointed_tokens_match_presidio_on_the_whole_text(text):
+    for recognizer in (EmailRecognizer(), IpRecognizer()):
+        whole = {
+            (r.start, r.start + len(text[r.start : r.end].rstrip(recognizer.trailing)))
+            for r in recognizer.presidio.analyze(text, recognizer.presidio.supported_entities, None)
+            if r.score >= recognizer.min_score
+        }
+        assert {(s.start, s.end) for s in recognizer.find(text)} == whole, recognizer.name
