@@ -16,6 +16,7 @@ from stealthflow.attack.classifier import ClassifierConfig
 from stealthflow.evaluation.config import EvaluationConfig
 from stealthflow.llm.config import ModelConfig
 from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.proxy.config import ProxyConfig
 from stealthflow.workflow.config import WorkflowConfig
 
 
@@ -29,6 +30,7 @@ class Settings(BaseModel):
     workflow: WorkflowConfig = Field(default_factory=WorkflowConfig)
     evaluation: EvaluationConfig = Field(default_factory=EvaluationConfig)
     protect: ProtectConfig = Field(default_factory=ProtectConfig)
+    proxy: ProxyConfig = Field(default_factory=ProxyConfig)
 
     def attacker_model(self) -> ModelConfig:
         return self.attacker or self.model

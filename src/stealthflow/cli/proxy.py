@@ -1,0 +1,65 @@
+"""`stealthflow proxy`: the OpenAI-compatible privacy proxy (see docs/proxy.md)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail
+from stealthflow.cli.protect import _open_vault, _settings, _vault_errors
+from stealthflow.service.security import LOOPBACK_HOSTS
+
+
+@app.command()
+def proxy(
+    upstream: Annotated[str | None, typer.Option("--upstream", help="litellm model string: openai/gpt-4o-mini, deepseek/deepseek-chat, ollama/llama3.1, openai/NAME with --upstream-base")] = None,
+    upstream_base: Annotated[str | None, typer.Option("--upstream-base", help="base URL of an OpenAI-compatible upstream server")] = None,
+    upstream_key_env: Annotated[str | None, typer.Option("--upstream-key-env", help="environment variable holding the upstream API key (default OPENAI_API_KEY)")] = None,
+    host: Annotated[str, typer.Option(help="interface to bind; anything but loopback exposes the proxy (and your vault's values) to that network")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8788,
+    llm: Annotated[bool | None, typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+) -> None:
+    """Serve an OpenAI-compatible API that protects every request and restores every reply."""
+    import uvicorn
+
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
+    from stealthflow.service.security import default_token_file, service_token
+
+    settings = _settings(config, model, adapter, llm_extractor=llm)
+    overrides = {"upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env}
+    try:
+        proxy_config = settings.proxy.model_validate({**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})
+    except ValueError as exc:
+        fail(explain(exc))
+    if not proxy_config.upstream:
+        fail("give the upstream model: --upstream MODEL (or proxy.upstream in the config)")
+    if host not in LOOPBACK_HOSTS:
+        console.print(f"[bold yellow]binding {escape(host)}[/]: anyone on that network who has the token can send text through your vault and read replies restored")
+        if host not in ("0.0.0.0", "::"):
+            proxy_config.allowed_hosts = [*proxy_config.allowed_hosts, host]
+    if not os.environ.get(proxy_config.upstream_key_env):
+        console.print(f"[yellow]${proxy_config.upstream_key_env} is not set[/]: the upstream gets no API key")
+    with _vault_errors():
+        protector = Protector.from_settings(settings, vault=_open_vault(settings))
+
+    def announce(path: Path) -> None:
+        console.print(f"[bold]a proxy token was created in {escape(str(path))}[/] (shown this once): {path.read_text(encoding='utf-8').strip()}")
+
+    token_file = default_token_file(TOKEN_FILE)
+    token = service_token(token_file, on_new=announce, env=TOKEN_ENV)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("stealthflow.proxy").setLevel(logging.INFO)  # metadata only: status, timings, counts
+    console.print(
+        f"proxying {escape(proxy_config.upstream)} on http://{escape(host)}:{port}/v1 (vault user {settings.protect.user!r}); "
+        f"clients send the token (${TOKEN_ENV} or {escape(str(token_file))}) as their API key"
+    )
+    uvicorn.run(create_proxy_app(protector, proxy_config, token), host=host, port=port, log_level="warning", access_log=False)

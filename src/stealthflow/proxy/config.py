@@ -1,0 +1,19 @@
+"""The `proxy:` section of the settings YAML; `stealthflow proxy` flags override it."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ProxyConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    upstream: str = ""  # a litellm model string: openai/gpt-4o-mini, deepseek/deepseek-chat, ollama/llama3.1
+    upstream_base: str | None = None  # any OpenAI-compatible server: openai/NAME + this base URL
+    upstream_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from a file
+    timeout: float = Field(120.0, gt=0)  # seconds per upstream call (a stream: until its first chunk)
+    max_retries: int = Field(0, ge=0, le=5)  # litellm's retries on top; bounded, never forever
+    max_body_bytes: int = Field(4_000_000, gt=0)  # larger requests get 413
+    cors_origins: list[str] = Field(default_factory=list)  # browser origins allowed to call (none: no CORS)
+    allowed_hosts: list[str] = Field(default_factory=list)  # Host names accepted besides loopback ones
+    pass_media: bool = False  # send image/audio/file parts on unredacted (they cannot be inspected)

@@ -1,0 +1,94 @@
+"""Put the values back into an OpenAI chat reply, whole or streamed.
+
+Message text and tool-call arguments are restored; arguments are JSON, so their values go in
+JSON-escaped (`json_string`) and the arguments stay valid JSON. A streamed reply gets one
+`StreamRestorer` per choice and field (and per tool call): a placeholder cut across chunks is
+held back and emitted whole with a later chunk, at the latest with the choice's finish chunk.
+"""
+
+from __future__ import annotations
+
+from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
+
+TEXT_FIELDS = ("content", "reasoning_content")
+
+
+class ReplyRestorer:
+    """Restores one reply for one session, counting placeholders restored and left as they were."""
+
+    def __init__(self, resolve: Resolver):
+        self.resolve = resolve
+        self.restored = 0
+        self.unresolved = 0
+        self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
+
+    # -- a whole reply -----------------------------------------------------------------
+    def whole(self, reply: dict) -> dict:
+        for choice in reply.get("choices") or []:
+            message = choice.get("message") or {}
+            for field in TEXT_FIELDS:
+                if isinstance(message.get(field), str):
+                    message[field] = self._restore(message[field])
+            for call in message.get("tool_calls") or []:
+                function = call.get("function") or {}
+                if isinstance(function.get("arguments"), str):
+                    function["arguments"] = self._restore(function["arguments"], json_string=True)
+        return reply
+
+    def _restore(self, text: str, json_string: bool = False) -> str:
+        result = restore_text(text, self.resolve, json_string)
+        self.restored += result.restored
+        self.unresolved += len(result.unresolved)
+        return result.text
+
+    # -- a streamed reply ----------------------------------------------------------------
+    def chunk(self, chunk: dict) -> dict:
+        """The chunk with what is safe to emit now; a finish chunk carries what was held back."""
+        for choice in chunk.get("choices") or []:
+            index = choice.get("index", 0)
+            delta = choice.setdefault("delta", {})
+            for field in TEXT_FIELDS:
+                if isinstance(delta.get(field), str):
+                    delta[field] = self._stream((index, field)).feed(delta[field])
+            for call in delta.get("tool_calls") or []:
+                function = call.get("function") or {}
+                if isinstance(function.get("arguments"), str):
+                    function["arguments"] = self._stream((index, "tool", call.get("index", 0))).feed(function["arguments"])
+            if choice.get("finish_reason"):
+                self._flush(index, delta)
+        return chunk
+
+    def tail(self, last: dict) -> dict | None:
+        """A closing chunk (shaped like `last`) for text still held back when the upstream
+        stream ended without a finish chunk; None when nothing is."""
+        held = sorted({key[0] for key in self._streams})
+        if not held:
+            return None
+        choices = [{"index": index, "delta": {}} for index in held]
+        for choice in choices:
+            self._flush(choice["index"], choice["delta"])
+        return {**{k: last[k] for k in ("id", "object", "created", "model") if k in last}, "choices": choices}
+
+    def _stream(self, key: tuple) -> StreamRestorer:
+        if key not in self._streams:
+            self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
+        return self._streams[key]
+
+    def _flush(self, index: int, delta: dict) -> None:
+        for key in [k for k in self._streams if k[0] == index]:
+            stream = self._streams.pop(key)
+            held = stream.finish()
+            self.restored += stream.scanner.restored
+            self.unresolved += len(stream.unresolved)
+            if not held:
+                continue
+            if key[1] != "tool":
+                delta[key[1]] = (delta.get(key[1]) or "") + held
+                continue
+            calls = delta.setdefault("tool_calls", [])
+            call = next((c for c in calls if c.get("index", 0) == key[2]), None)
+            if call is None:
+                calls.append({"index": key[2], "function": {"arguments": held}})
+            else:
+                function = call.setdefault("function", {})
+                function["arguments"] = (function.get("arguments") or "") + held

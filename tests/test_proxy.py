@@ -1,0 +1,266 @@
+"""The OpenAI-compatible privacy proxy, end to end: real clients (the `openai` package, litellm,
+httpx) -> the proxy under uvicorn on a free loopback port -> MockOpenAI as the upstream.
+
+Detection is the deterministic recognizers only (the `--no-llm` configuration)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+
+import httpx
+import openai
+import pytest
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, protect_config
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.proxy.app import create_proxy_app
+from stealthflow.proxy.config import ProxyConfig
+from stealthflow.testing.loopback import serve
+from stealthflow.testing.mock_openai import MockOpenAI, Reply
+
+TOKEN = "proxy-test-token"
+TOOLS = [{"type": "function", "function": {"name": "save_note", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}}}]
+# A value that needs escaping inside JSON (a backslash), quotes, and a placeholder-looking text the
+# user typed (protect escapes it, restore gives it back as typed), to check tool-call arguments.
+QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@example.org (not <EMAIL_9>)'
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return Detector()
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch, detector):
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), detector)
+    yield protector
+    protector.close()
+
+
+@pytest.fixture
+def upstream():
+    with MockOpenAI() as mock:
+        yield mock
+
+
+@contextlib.contextmanager
+def running_proxy(protector, upstream, token=TOKEN, **config):
+    proxy_config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
+    with serve(create_proxy_app(protector, proxy_config, token)) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def proxy(protector, upstream):
+    with running_proxy(protector, upstream) as url:
+        yield url
+
+
+@pytest.fixture
+def client(proxy):
+    return openai.OpenAI(base_url=f"{proxy}/v1", api_key=TOKEN, max_retries=0)
+
+
+def sent_upstream(upstream: MockOpenAI) -> str:
+    return json.dumps(upstream.received[-1], ensure_ascii=False)
+
+
+def strings(node) -> list[str]:
+    """Every string in a request body, JSON strings (tool-call arguments) opened too."""
+    if isinstance(node, dict):
+        return [s for value in node.values() for s in strings(value)]
+    if isinstance(node, list):
+        return [s for value in node for s in strings(value)]
+    if isinstance(node, str) and node.startswith("{"):
+        with contextlib.suppress(ValueError):
+            return [node, *strings(json.loads(node))]
+    return [node] if isinstance(node, str) else []
+
+
+def assert_nothing_raw(upstream: MockOpenAI, values=RAW_VALUES) -> None:
+    sent = strings(upstream.received[-1])
+    assert not [v for v in values if any(v in text for text in sent)], sent
+
+
+def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across_turns(client, upstream):
+    models = client.models.list()
+    assert [m.id for m in models.data] == ["openai/mock-model"]
+    raw = client.chat.completions.with_raw_response.create(model="anything", messages=[{"role": "user", "content": PERSONAL_TEXT}], temperature=0.2, metadata={"k": "v"})
+    first = raw.parse()
+    assert first.choices[0].message.content == PERSONAL_TEXT
+    assert int(raw.headers["x-stealthflow-masked"]) >= 5 and raw.headers["x-stealthflow-unresolved"] == "0"
+    assert_nothing_raw(upstream)
+    turn1 = upstream.received[-1]["messages"][0]["content"]
+    assert upstream.received[-1]["temperature"] == 0.2 and upstream.received[-1]["metadata"] == {"k": "v"}  # other fields pass on
+
+    # Turn 2 re-sends the history, which holds the restored reply, and names the email again.
+    history = [
+        {"role": "system", "content": "You help Anna Berg."},
+        {"role": "user", "content": PERSONAL_TEXT},
+        {"role": "assistant", "content": first.choices[0].message.content},
+        {"role": "user", "content": [{"type": "text", "text": "Write to anna.berg@example.org please."}]},
+    ]
+    second = client.chat.completions.create(model="anything", messages=history)
+    assert second.choices[0].message.content == "Write to anna.berg@example.org please."
+    assert_nothing_raw(upstream)
+    sent = upstream.received[-1]["messages"]
+    assert sent[1]["content"] == turn1 and sent[2]["content"] == turn1  # the same placeholders, turn after turn
+    email = next(p for p in ("<EMAIL_1>", "<EMAIL_2>") if p in turn1)
+    assert email in sent[3]["content"][0]["text"] and "<REAL_NAME_" in sent[0]["content"]
+
+
+def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
+    stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}], stream=True, stream_options={"include_usage": True})
+    deltas = [chunk.choices[0].delta.content for chunk in stream if chunk.choices and chunk.choices[0].delta.content is not None]
+    assert "".join(deltas) == PERSONAL_TEXT
+    assert len(deltas) > 10 and not any("<" in d or ">" in d for d in deltas)  # the original has none: any would be a cut placeholder
+    assert_nothing_raw(upstream)
+
+
+def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(client, upstream):
+    messages = [{"role": "user", "content": QUOTED_SECRET_TEXT}]
+    whole = client.chat.completions.create(model="m", messages=messages, tools=TOOLS)
+    call = whole.choices[0].message.tool_calls[0]
+    assert call.function.name == "save_note" and json.loads(call.function.arguments) == {"text": QUOTED_SECRET_TEXT}
+    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@example.org"])
+
+    stream = client.chat.completions.create(model="m", messages=messages, tools=TOOLS, stream=True)
+    pieces = [c.choices[0].delta.tool_calls[0].function.arguments or "" for c in stream if c.choices and c.choices[0].delta.tool_calls]
+    assert json.loads("".join(pieces)) == {"text": QUOTED_SECRET_TEXT}
+
+    # The next turn sends the call and its result back: both are protected, the arguments stay JSON.
+    history = messages + [
+        {"role": "assistant", "content": None, "tool_calls": [{"id": call.id, "type": "function", "function": {"name": "save_note", "arguments": call.function.arguments}}]},
+        {"role": "tool", "tool_call_id": call.id, "content": "Saved a note for anna.berg@example.org"},
+    ]
+    final = client.chat.completions.create(model="m", messages=history, tools=TOOLS)
+    assert final.choices[0].message.content == "Saved a note for anna.berg@example.org"
+    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@example.org"])
+    sent_arguments = upstream.received[-1]["messages"][1]["tool_calls"][0]["function"]["arguments"]
+    assert "<PASSWORD_" in json.loads(sent_arguments)["text"]
+
+
+def test_litellm_as_a_second_client(proxy, upstream):
+    import litellm
+
+    reply = litellm.completion(model="openai/anything", api_base=f"{proxy}/v1", api_key=TOKEN, messages=[{"role": "user", "content": PERSONAL_TEXT}], num_retries=0)
+    assert reply.choices[0].message.content == PERSONAL_TEXT
+    stream = litellm.completion(model="openai/anything", api_base=f"{proxy}/v1", api_key=TOKEN, messages=[{"role": "user", "content": PERSONAL_TEXT}], stream=True)
+    assert "".join(c.choices[0].delta.content or "" for c in stream) == PERSONAL_TEXT
+    assert_nothing_raw(upstream)
+
+
+def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, upstream, client):
+    client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}])
+    placeholder = next(p for p in ("<EMAIL_1>", "<EMAIL_2>") if p in sent_upstream(upstream))
+    upstream.respond = lambda body: Reply(content=f"Your email is {placeholder}.")
+    mine = client.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": "What is my email?"}])
+    assert mine.parse().choices[0].message.content == "Your email is anna.berg@example.org."
+    labelled = client.chat.completions.with_raw_response.create(
+        model="m", messages=[{"role": "user", "content": "What is my email?"}], extra_headers={"X-Stealthflow-Session": "other-chat"}
+    )
+    assert labelled.parse().choices[0].message.content == f"Your email is {placeholder}." and labelled.headers["x-stealthflow-unresolved"] == "1"
+    with running_proxy(protector, upstream, token="another-token") as other_url:
+        other = openai.OpenAI(base_url=f"{other_url}/v1", api_key="another-token", max_retries=0)
+        reply = other.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": "What is my email?"}])
+        assert reply.parse().choices[0].message.content == f"Your email is {placeholder}." and reply.headers["x-stealthflow-unresolved"] == "1"
+
+
+def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, upstream):
+    with running_proxy(protector, upstream, max_body_bytes=2_000) as url:
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        assert httpx.post(f"{url}/v1/chat/completions", json=body).status_code == 401
+        wrong = httpx.post(f"{url}/v1/chat/completions", json=body, headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401 and wrong.json()["error"]["type"] == "authentication_error"
+        assert httpx.get(f"{url}/v1/models", headers={**auth, "Host": "evil.example"}).status_code == 403
+        big = {"model": "m", "messages": [{"role": "user", "content": "x" * 5_000}]}
+        assert httpx.post(f"{url}/v1/chat/completions", json=big, headers=auth).status_code == 413
+        chunked = httpx.post(f"{url}/v1/chat/completions", content=iter([json.dumps(big).encode()[i : i + 500] for i in range(0, 5_100, 500)]), headers=auth)
+        assert chunked.status_code == 413  # no Content-Length: counted as it arrives
+        assert httpx.post(f"{url}/v1/chat/completions", json=body, headers=auth).status_code == 200
+    assert len(upstream.received) == 1  # only the last request did any work
+
+
+def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(protector, upstream, caplog):
+    caplog.set_level(logging.INFO, logger="stealthflow.proxy")
+    with running_proxy(protector, upstream, timeout=0.5) as url:
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+
+        def post(**request):
+            return httpx.post(f"{url}/v1/chat/completions", headers=auth, timeout=10, **request)
+
+        def error(response, status):
+            assert response.status_code == status, response.text
+            return response.json()["error"]
+
+        assert error(post(content=b'{"messages": ['), 400)["type"] == "invalid_request_error"
+        assert error(post(json={"messages": [{"role": "wizard", "content": PERSONAL_TEXT}]}), 400)["param"] == "messages[0].role"
+        part = {"role": "user", "content": [{"type": "hologram", "text": PERSONAL_TEXT}]}
+        assert error(post(json={"messages": [part]}), 400)["param"] == "messages[0].content[0].type"
+        image = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}
+        assert "pass_media" in error(post(json={"messages": [image]}), 400)["message"]
+        assert upstream.received == []  # none of those went upstream
+
+        upstream.fail_next(429)
+        assert error(post(json={"messages": [{"role": "user", "content": PERSONAL_TEXT}]}), 429)["type"] == "upstream_error"
+        upstream.fail_next(500)
+        assert error(post(json={"messages": [{"role": "user", "content": "hi"}], "stream": True}), 500)["type"] == "upstream_error"
+        upstream.delay = 2.0
+        assert error(post(json={"messages": [{"role": "user", "content": "hi"}]}), 504)["type"] == "timeout"
+        upstream.delay = 0.0
+
+        # A client that goes away mid-stream: the server carries on and the vault keeps its values.
+        upstream.chunk_chars = 1
+        with httpx.stream("POST", f"{url}/v1/chat/completions", headers=auth, json={"messages": [{"role": "user", "content": PERSONAL_TEXT}], "stream": True}) as response:
+            next(response.iter_lines())
+        reply = post(json={"messages": [{"role": "user", "content": PERSONAL_TEXT}]})
+        assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == PERSONAL_TEXT
+    assert "chat status=200" in caplog.text and "chat status=429" in caplog.text
+    assert not [v for v in RAW_VALUES if v in caplog.text]  # metadata only
+
+
+def test_upstream_key_comes_from_the_named_environment_variable(protector, upstream, monkeypatch):
+    from stealthflow.proxy.app import Upstream
+
+    monkeypatch.setenv("MOCK_KEY", "sk-from-env")
+    config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
+    arguments = Upstream(config).arguments({"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0})
+    assert arguments["api_key"] == os.environ["MOCK_KEY"] and arguments["api_base"] == upstream.base_url
+    assert arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0  # never litellm's own argument
+
+
+def test_the_command_serves_with_the_token_from_the_environment(tmp_path, upstream):
+    """`stealthflow proxy` as a user runs it (a subprocess), driven by the openai client."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "STEALTHFLOW_PROXY_TOKEN": "cli-token", "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model", "--upstream-base", upstream.base_url, "--port", str(port), "--no-llm"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                    break
+            assert server.poll() is None and time.monotonic() < deadline, server.communicate()[1] if server.poll() is not None else "no start"
+            time.sleep(0.2)
+        client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token", max_retries=0)
+        assert client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}]).choices[0].message.content == PERSONAL_TEXT
+        assert_nothing_raw(upstream)
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=30)
+    assert not [v for v in RAW_VALUES if v in stderr]  # its log lines hold counts, never text
+    assert "chat status=200" in stderr
