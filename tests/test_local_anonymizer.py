@@ -87,6 +87,27 @@ def test_post_rows_pair_teacher_edits_with_a_minority_of_copies_and_grpo_prompts
     assert len(grpo) == 10 and grpo[0]["evidence"] == ["a nurse"] and "a nurse" in grpo[0]["prompt"][0]["content"]
 
 
+def test_a_strong_models_workflow_rewrites_become_per_comment_examples():
+    from stealthflow.harvest.posts import workflow_post_rows
+    from stealthflow.workflow.trajectory import RoundRecord
+
+    source = profile(["I work as a nurse in Leeds", "Lovely weather today", "My shift ends at 7"], {"occupation": 'says "a nurse"', "location": 'in "Leeds"'})
+
+    def rounds(text: str, mean: float = 0.8) -> list[RoundRecord]:
+        original = RoundRecord(run_id="r", profile_id="u1", round=0, text=source.text)
+        final = RoundRecord(run_id="r", profile_id="u1", round=2, text=text, utility={"mean": mean}, params={"anonymizer": {"model": "deepseek/deepseek-chat"}})
+        return [original, final]
+
+    rows = workflow_post_rows([source], {"u1": rounds("I work in healthcare in Leeds\nLovely weather today\nMy shift ends at 7")})
+    assert len(rows) == 1 and rows[0]["source"] == "workflow:deepseek/deepseek-chat" and rows[0]["attributes"] == ["occupation"]
+    prompt, answer = rows[0]["messages"][0]["content"], rows[0]["messages"][-1]["content"]
+    assert '"a nurse"' in prompt and '"Leeds"' in prompt  # the prompt names every evidence phrase, as at run time
+    assert answer == 'Removed "a nurse" (occupation).\n#\nI work in healthcare in Leeds'  # only what really went
+    assert workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather today")}) == []  # comments merged: no pairing
+    assert workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather\nMy shift", mean=0.3)}) == []  # meaning lost
+    assert workflow_post_rows([source], {"other": rounds("x\ny\nz")}) == []  # not a train profile given
+
+
 def test_test_profiles_are_refused(repo):
     test_id = json.loads((repo / "data/test.jsonl").read_text().splitlines()[0])["username"]
     with pytest.raises(ValueError, match="test profiles"):

@@ -78,15 +78,18 @@ def harvest_posts(
     out_dir: Annotated[Path, typer.Option("--out", help="output directory for the datasets and their card")],
     profiles: Annotated[Path, typer.Option(help="labelled train profiles with the strong attacker's answers")] = split_path("train"),
     copy_share: Annotated[float, typer.Option(min=0.0, max=0.9, help="share of SFT rows that copy a post without evidence unchanged")] = 0.2,
+    trajectories: Annotated[Optional[Path], typer.Option("--trajectories", help="a `generate` run: add the strong model's per-comment rewrites")] = None,
     seed: int = 0,
 ) -> None:
     """Per-post data for the local anonymizer: teacher rewrites without the evidence spans + GRPO prompts."""
     from stealthflow.data import load_profiles
     from stealthflow.harvest.posts import harvest_posts as build
+    from stealthflow.harvest.trajectories import load_trajectories
 
     with user_errors():
         try:
-            summary = build(load_profiles(profiles), out_dir, copy_share, seed)
+            runs = load_trajectories(trajectories) if trajectories else None
+            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs)
         except ValueError as exc:
             fail(str(exc))
     out.print(f"{summary['profiles']} profiles -> SFT rows {summary['sft']}, {summary['grpo_prompts']} GRPO prompts")

@@ -6,7 +6,9 @@ at run time the cue tagger's), so the model learns a conditioned, local edit:
 
     sft/   teacher rewrites of the train comments holding evidence (the spans deleted with a tidy
            sentence left; the explanation names each phrase and the attribute it pointed to),
-           plus a minority of comments without evidence copied unchanged ("Nothing to remove.")
+           plus a minority of comments without evidence copied unchanged ("Nothing to remove."),
+           plus, given a `generate` run, the strong model's own rewrite of each such comment
+           (its last round, comment by comment) where it removed evidence
     grpo/  `prompt` + `source_text`, `evidence` (phrases), `evidence_attributes`, `labels`,
            `profile_id`, `comment_index` for the per-post reward
 Only train-split profiles are accepted: test ids are refused.
@@ -22,10 +24,12 @@ from pathlib import Path
 
 from stealthflow.data import Profile
 from stealthflow.data.evidence import EvidenceSpan, locate_evidence
+from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.examples import Row, anonymizer_answer, sft_row
 from stealthflow.llm import Message
 from stealthflow.prompts import render
 from stealthflow.resources import split_path
+from stealthflow.workflow.trajectory import RoundRecord
 
 NOTHING = "Nothing to remove."
 MIN_WORDS_LEFT = 3
@@ -142,12 +146,42 @@ def post_rows(profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, m
     return sft, grpo
 
 
-def harvest_posts(profiles: list[Profile], out: str | Path, copy_share: float = 0.2, seed: int = 0) -> dict:
-    """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`)."""
+def workflow_post_rows(profiles: list[Profile], trajectories: dict[str, list[RoundRecord]], min_utility: float = 0.5) -> list[Row]:
+    """The strong model's rewrites, comment by comment: from each profile's last round (one line
+    per comment, as the workflow writes them) the comments holding evidence whose rewrite removed
+    some of it and kept `min_utility` of the profile's text; the explanation names what went."""
+    by_id = {profile.id: profile for profile in profiles}
+    rows: list[Row] = []
+    for profile_id, rounds in trajectories.items():
+        profile, last = by_id.get(profile_id), rounds[-1]
+        if profile is None or last.round == 0 or last.utility.get("mean", 0.0) < min_utility:
+            continue
+        lines = [line for line in last.text.split("\n") if line.strip()]
+        if len(lines) != len(profile.comments):  # comments merged or split: no reliable pairing
+            continue
+        evidence = locate_evidence(profile)
+        model = str((last.params.get("anonymizer") or {}).get("model") or "strong model")
+        for index, (comment, rewritten) in enumerate(zip(profile.comments, lines, strict=True)):
+            cues = [(s.text, s.attribute) for s in evidence.in_comment(index)]
+            removed = [(phrase, attribute) for phrase, attribute in cues if not span_survives(phrase, rewritten)]
+            if not removed or rewritten.strip() == comment.text.strip():
+                continue
+            answer = anonymizer_answer(explain(removed), rewritten.strip())
+            messages = [*post_messages(comment.text, cues), {"role": "assistant", "content": answer}]
+            rows.append(sft_row("anonymize", f"workflow:{model}", profile.id, last.round, sorted({a for _, a in removed}), messages, comment_index=index))
+    return rows
+
+
+def harvest_posts(profiles: list[Profile], out: str | Path, copy_share: float = 0.2, seed: int = 0, trajectories: dict[str, list[RoundRecord]] | None = None) -> dict:
+    """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`).
+    `trajectories` (a `generate` run's, by profile) add the strong model's per-comment rewrites."""
     from datasets import Dataset
 
     refuse_test_profiles(profiles)
     sft, grpo = post_rows(profiles, copy_share, seed)
+    if trajectories:
+        sft += workflow_post_rows(profiles, trajectories)
+        random.Random(seed).shuffle(sft)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     Dataset.from_list(sft).save_to_disk(str(out / "sft"))
