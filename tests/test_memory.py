@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -71,6 +72,23 @@ def test_forget_one_and_all(store):
     assert "anna.berg@example.org" not in store.hydrate("alice", keep.text)
     with pytest.raises(KeyError):
         store.forget("alice", 12345)
+
+
+def test_rewrite_at_append_stores_the_rewrite_or_keeps_the_placeholders(tmp_path, monkeypatch):
+    from fakes import fake_llm
+
+    from stealthflow.anonymize.standard import StandardAnonymizer
+
+    answers = iter(["Removed the town.\n#\nMy email is <EMAIL_1>; I live in a small town.", "Removed.\n#\nMy email is gone."])
+    rewriter = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
+    config = protect_config(tmp_path, monkeypatch)
+    with_rewrite = MemoryStore(tmp_path / "memory.sqlite", make_protector(config), embed=fake_embed, rewriter=rewriter)
+    kept = with_rewrite.append("ann", "My email is ann.lee@example.org; I live in Tromso.")
+    assert kept.text == "My email is <EMAIL_1>; I live in a small town."
+    rejected = with_rewrite.append("ann", "My email is ann.lee@example.org, I was born in Bergen.")
+    assert rejected.text == "My email is <EMAIL_1>, I was born in Bergen."  # lost the placeholder: not stored
+    assert [m.text for m in with_rewrite.list("ann")] == [kept.text, rejected.text]
+    with_rewrite.close()
 
 
 def test_bad_input_is_refused(store):
@@ -167,6 +185,14 @@ def test_cli_shapes(tmp_path, monkeypatch):
     assert run(app, ["memory", "forget", "--user", "ann", "--id", "2", *common]).exit_code == 0
     bad = run(app, ["memory", "forget", "--user", "ann", *common])
     assert bad.exit_code == 2 and "--id ID or --all" in bad.stderr
+    # --rewrite with a real method (ner-mask: offline, no model): stored when every placeholder
+    # survives, else the placeholder text is stored and the rejection is reported
+    rewrite = ["--rewrite", "ner-mask", *common]
+    assert run(app, ["memory", "append", "--user", "cy", "--text", "I was born on 12 March 1985 in a small town", *rewrite]).stdout == "3\tI was born on ** ***** **** in a small town\n"
+    rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@example.org", *rewrite])
+    assert re.fullmatch(r"4\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
+    assert run(app, ["memory", "forget", "--user", "cy", "--all", *common]).exit_code == 0
+    assert run(app, ["memory", "list", "--user", "cy", *common]).stdout == ""
     rows.write_text("not json\n")
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 2
 

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import ConfigOption, app, console, fail
+from stealthflow.cli.app import ConfigOption, app, console, fail, reachable
 from stealthflow.cli.protect import _open_vault, _settings, _vault_errors
 
 memory_app = typer.Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
@@ -28,14 +28,23 @@ def default_store_path() -> Path:
 
 
 @contextlib.contextmanager
-def _store(store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None) -> Iterator[MemoryStore]:  # noqa: F821
+def _store(store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none") -> Iterator[MemoryStore]:  # noqa: F821
+    from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
+    from stealthflow.pipeline.rewrite import build_rewriter
 
     settings = _settings(config, None, None, llm_extractor=llm, tagger=tagger)
+    pool = LLMPool()
     with _vault_errors():
-        protector = Protector.from_settings(settings, vault=_open_vault(settings))
-        opened = MemoryStore(store or default_store_path(), protector)
+        protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
+        try:
+            rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
+        except ValueError as exc:
+            fail(str(exc))
+        if rewrite not in ("none", "ner-mask"):
+            reachable(pool, settings.model, "the rewrite model")
+        opened = MemoryStore(store or default_store_path(), protector, rewriter=rewriter)
         try:
             yield opened
         except (ValueError, KeyError) as exc:
@@ -43,6 +52,7 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
         finally:
             opened.close()
             protector.close()
+            pool.close()
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[str, str, dict | None]]:
@@ -64,19 +74,22 @@ def append(
     input: Annotated[Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
     tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)")] = None,
+    rewrite: Annotated[str, typer.Option("--rewrite", help="then rewrite against attribute inference: none, local (offline model), another method or a model spec")] = "none",
     json_out: Annotated[bool, typer.Option("--json", help="print each stored item as JSON")] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Redact a memory, embed the redacted text, store it; prints id and redacted text."""
+    """Redact a memory (optionally rewrite it), embed the stored text, store it; prints id and stored text."""
     if (text is None) == (input is None):
         fail("give --text TEXT or -i FILE.jsonl")
     if text is not None and not user:
         fail("--user is required with --text")
     rows = [(user, text, None)] if text is not None else list(_jsonl_rows(input))
-    with _store(store, config, llm, tagger) as memory:
+    with _store(store, config, llm, tagger, rewrite) as memory:
         for owner, body, metadata in rows:
             item = memory.append(owner, body, metadata)
+            for warning in item.warnings:
+                console.print(f"[yellow]warning:[/] memory {item.id}: {warning}", highlight=False)
             print(json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")
 
 

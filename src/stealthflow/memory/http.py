@@ -41,7 +41,7 @@ def memory_router(store: MemoryStore) -> APIRouter:
             item = store.append(request.user, request.text, request.metadata)
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
-        return {"id": item.id, "text": item.text}
+        return {"id": item.id, "text": item.text, **({"warnings": item.warnings} if item.warnings else {})}
 
     @router.post("/pack")
     def pack(request: PackRequest) -> dict:

@@ -13,11 +13,15 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER
+
+if TYPE_CHECKING:
+    from stealthflow.anonymize.methods import Method
 
 Embed = Callable[[list[str]], np.ndarray]
 CANDIDATES = 256  # memories considered for one pack: far more than any token budget holds
@@ -54,6 +58,7 @@ class MemoryItem:
     text: str
     metadata: dict = field(default_factory=dict)
     created: float = 0.0
+    warnings: list[str] = field(default_factory=list)  # at append: a secret was in it, a rewrite was rejected
 
 
 @dataclass
@@ -88,11 +93,15 @@ class _UserMatrix:
 
 
 class MemoryStore:
-    def __init__(self, path: str | Path, protector: Protector, embed: Embed | None = None):
+    """`rewriter`: an anonymization method (e.g. `local`) run on the redacted text at append,
+    against implicit-attribute inference; a rewrite that loses a placeholder is not stored."""
+
+    def __init__(self, path: str | Path, protector: Protector, embed: Embed | None = None, rewriter: Method | None = None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.protector = protector
         self.embed = embed or minilm_embedder()
+        self.rewriter = rewriter
         self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
@@ -109,7 +118,17 @@ class MemoryStore:
         if any(not isinstance(t, str) or not t.strip() for t in texts):
             raise ValueError("a memory must be a non-empty string")
         metadatas = metadatas or [None] * len(texts)
-        redacted = [p.text for p in self.protector.protect_many(texts, session)]
+        protected = self.protector.protect_many(texts, session)
+        redacted = [p.text for p in protected]
+        warnings = [list(p.warnings) for p in protected]
+        if self.rewriter is not None:
+            from stealthflow.pipeline.rewrite import rewrite_protected
+
+            outcomes = rewrite_protected(self.rewriter, [(str(n), p.text, p.placeholders) for n, p in enumerate(protected)])
+            redacted = [o.text for o in outcomes]  # a rejected rewrite gives back the placeholder text
+            for notes, outcome in zip(warnings, outcomes, strict=True):
+                if not outcome.accepted:
+                    notes.append(f"the rewrite was rejected ({outcome.reason}); the placeholder text was stored")
         vectors = np.asarray(self.embed(redacted), dtype=np.float32)
         now = time.time()
         with self._lock:
@@ -126,7 +145,7 @@ class MemoryStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-        return [MemoryItem(i, user, r, m or {}, now) for i, r, m in zip(ids, redacted, metadatas, strict=True)]
+        return [MemoryItem(i, user, r, m or {}, now, w) for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)]
 
     # -- PACK -----------------------------------------------------------------------------
     def _matrix(self, user: str) -> _UserMatrix:
