@@ -53,8 +53,9 @@ class Job:
     ticket: object = None
 
 
-#: `admit(params, free)`: up to `free` more jobs with exactly these parameters (none: nothing waiting)
-Admit = Callable[[GenerationParams, int], list[Job]]
+#: `admit(params, free)`: up to `free` more jobs with exactly these parameters (none: nothing waiting);
+#: `params` None takes jobs with any parameters (a remote backend sends each request with its own)
+Admit = Callable[[GenerationParams | None, int], list[Job]]
 Finish = Callable[[Job, "Completion"], None]
 
 

@@ -135,17 +135,17 @@ class _Intake:
             batch.append(job)
         return batch
 
-    def more(self, params: GenerationParams, free: int) -> list[Job]:
-        """Jobs already waiting with these parameters (for a batch that is decoding), without waiting."""
+    def more(self, params: GenerationParams | None, free: int) -> list[Job]:
+        """Jobs already waiting with these parameters (None: any), for a run under way, without waiting."""
         taken: list[Job] = []
-        for job in [j for j in self.held if j.request.params == params][:free]:
+        for job in [j for j in self.held if params is None or j.request.params == params][:free]:
             self.held.remove(job)
             taken.append(job)
         while len(taken) < free:
             job = self._get(timeout=0)
             if job is None:
                 break
-            if job.request.params == params:
+            if params is None or job.request.params == params:
                 taken.append(job)
             else:
                 self.held.append(job)
@@ -246,7 +246,7 @@ class LLM:
         answered: list[Completion] = []
         last_error = ""
 
-        def admit(params: GenerationParams, free: int) -> list[Job]:
+        def admit(params: GenerationParams | None, free: int) -> list[Job]:
             jobs = self._intake.more(params, free)
             started.extend(jobs)
             return jobs

@@ -65,13 +65,14 @@ class LiteLLMBackend(ChatBackend):
         asyncio.run_coroutine_threadsafe(self._stream(jobs, admit, finish), self._event_loop()).result()
 
     async def _stream(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
-        params = jobs[0].request.params
         in_flight = {asyncio.ensure_future(self._generate_one(job.request)): job for job in jobs}
         while in_flight:
             done, _ = await asyncio.wait(in_flight, timeout=_ADMIT_POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 finish(in_flight.pop(task), task.result())
-            for job in admit(params, self.max_batch_size - len(in_flight)):
+            # Any parameters: each request carries its own, so a judge call (8 tokens) does not wait
+            # for the stream of other calls to drain (that wait was a barrier under a steady load).
+            for job in admit(None, self.max_batch_size - len(in_flight)):
                 in_flight[asyncio.ensure_future(self._generate_one(job.request))] = job
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:

@@ -167,6 +167,8 @@ class GenerateRun:
     def run(self, profiles: list[Profile]) -> RunSummary:
         serde = JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_TYPES)
         connection = sqlite3.connect(self.directory.checkpoints, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
         try:
             graph = build_graph(self.steps, SqliteSaver(connection, serde=serde))
             self.steps.on_round = self.events.on_round
