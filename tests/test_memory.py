@@ -197,6 +197,28 @@ def test_cli_shapes(tmp_path, monkeypatch):
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 2
 
 
+def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):
+    """`stealthflow serve` wires a MemoryStore (beside the vault unless --memory-store) into the app."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    monkeypatch.setenv("STEALTHFLOW_SERVICE_TOKEN", "t0ken")
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda asgi, **_: served.append(asgi))
+    for flags, mounted in (([], True), (["--no-memory"], False)):
+        assert CliRunner().invoke(app, ["serve", "--config", str(yaml), "--no-tagger", *flags]).exit_code == 0
+        with TestClient(served[-1], base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
+            reply = client.post("/memory/pack", json={"user": "ann", "query": "x"})
+        assert reply.status_code == (200 if mounted else 404)
+    assert (tmp_path / "memory.sqlite").exists()
+
+
 def test_http_verbs_behind_the_service_token(store):
     from fastapi.testclient import TestClient
 

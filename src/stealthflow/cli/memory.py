@@ -21,10 +21,11 @@ UserOption = Annotated[str, typer.Option("--user", help="the memory owner (its v
 StoreOption = Annotated[Path | None, typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
 
 
-def default_store_path() -> Path:
+def default_store_path(vault_path: Path | None = None) -> Path:
+    """memory.sqlite beside the vault."""
     from stealthflow.pipeline.protector import default_vault_path
 
-    return default_vault_path().with_name("memory.sqlite")
+    return (vault_path or default_vault_path()).with_name("memory.sqlite")
 
 
 @contextlib.contextmanager
@@ -44,7 +45,7 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
             fail(str(exc))
         if rewrite not in ("none", "ner-mask"):
             reachable(pool, settings.model, "the rewrite model")
-        opened = MemoryStore(store or default_store_path(), protector, rewriter=rewriter)
+        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=rewriter)
         try:
             yield opened
         except (ValueError, KeyError) as exc:

@@ -424,10 +424,14 @@ def serve(
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
+    memory_store: Annotated[Path | None, typer.Option("--memory-store", help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)")] = None,
+    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
 ) -> None:
-    """Serve protect/restore over HTTP on 127.0.0.1 (loopback only, bearer token)."""
+    """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer token)."""
     import uvicorn
 
+    from stealthflow.cli.memory import default_store_path
+    from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
     from stealthflow.service import create_app
     from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
@@ -435,6 +439,7 @@ def serve(
     settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     with _vault_errors():
         protector = Protector.from_settings(settings, vault=_open_vault(settings))
+    memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
     console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
-    uvicorn.run(create_app(protector, token), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    uvicorn.run(create_app(protector, token, memory=memories), host="127.0.0.1", port=port, log_level="warning", access_log=False)
