@@ -2,9 +2,10 @@
 
 `put` protects every string inside the value (under the vault session chosen from the
 namespace), `search` redacts its query the same way, and `get`/`search` hand the local caller
-hydrated values. LangMem's memory managers work on top of it unchanged.
+hydrated values. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's
+memory tools and managers) runs on top of it unchanged; LangMem itself is not tested here.
 
-    store = ProtectedStore(InMemoryStore(), protector, session_from_namespace=lambda ns: ns[0])
+    store = ProtectedStore(InMemoryStore(), session_from_namespace=lambda ns: ns[0])  # the default protector
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ from stealthflow.pipeline.protector import Protector
 
 
 class ProtectedStore(BaseStore):
-    def __init__(self, inner: BaseStore, protector: Protector, session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0]):
+    def __init__(self, inner: BaseStore, protector: Protector | None = None, session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0]):
+        if protector is None:
+            from stealthflow.pipeline.api import default_protector
+
+            protector = default_protector()
         self.inner = inner
         self.protector = protector
         self.session_from_namespace = session_from_namespace
