@@ -48,16 +48,26 @@ def upstream():
         yield mock
 
 
+# An OpenAI API is called directly; any other provider through litellm (here DeepSeek's adapter,
+# which speaks to the mock as to any OpenAI-compatible base URL).
+BOTH_ROUTES = pytest.mark.parametrize("upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"])
+
+
+@pytest.fixture
+def upstream_model():
+    return "openai/mock-model"
+
+
 @contextlib.contextmanager
-def running_proxy(protector, upstream, token=TOKEN, **config):
-    proxy_config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
+def running_proxy(protector, upstream, token=TOKEN, upstream_model="openai/mock-model", **config):
+    proxy_config = ProxyConfig(upstream=upstream_model, upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
     with serve(create_proxy_app(protector, proxy_config, token)) as port:
         yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture
-def proxy(protector, upstream):
-    with running_proxy(protector, upstream) as url:
+def proxy(protector, upstream, upstream_model):
+    with running_proxy(protector, upstream, upstream_model=upstream_model) as url:
         yield url
 
 
@@ -87,9 +97,10 @@ def assert_nothing_raw(upstream: MockOpenAI, values=RAW_VALUES) -> None:
     assert not [v for v in values if any(v in text for text in sent)], sent
 
 
-def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across_turns(client, upstream):
+@BOTH_ROUTES
+def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across_turns(client, upstream, upstream_model):
     models = client.models.list()
-    assert [m.id for m in models.data] == ["openai/mock-model"]
+    assert [m.id for m in models.data] == [upstream_model]
     raw = client.chat.completions.with_raw_response.create(model="anything", messages=[{"role": "user", "content": PERSONAL_TEXT}], temperature=0.2, metadata={"k": "v"})
     first = raw.parse()
     assert first.choices[0].message.content == PERSONAL_TEXT
@@ -111,9 +122,11 @@ def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across
     sent = upstream.received[-1]["messages"]
     assert sent[1]["content"] == turn1 and sent[2]["content"] == turn1  # the same placeholders, turn after turn
     email = next(p for p in ("<EMAIL_1>", "<EMAIL_2>") if p in turn1)
-    assert email in sent[3]["content"][0]["text"] and "<REAL_NAME_" in sent[0]["content"]
+    parts = sent[3]["content"]  # litellm's DeepSeek adapter flattens a list of text parts to a string
+    assert email in (parts if isinstance(parts, str) else parts[0]["text"]) and "<REAL_NAME_" in sent[0]["content"]
 
 
+@BOTH_ROUTES
 def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
     stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}], stream=True, stream_options={"include_usage": True})
     deltas = [chunk.choices[0].delta.content for chunk in stream if chunk.choices and chunk.choices[0].delta.content is not None]
@@ -122,6 +135,7 @@ def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
     assert_nothing_raw(upstream)
 
 
+@BOTH_ROUTES
 def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(client, upstream):
     messages = [{"role": "user", "content": QUOTED_SECRET_TEXT}]
     whole = client.chat.completions.create(model="m", messages=messages, tools=TOOLS)
@@ -187,9 +201,10 @@ def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, up
     assert len(upstream.received) == 1  # only the last request did any work
 
 
-def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(protector, upstream, caplog):
+@BOTH_ROUTES
+def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(protector, upstream, upstream_model, caplog):
     caplog.set_level(logging.INFO, logger="stealthflow.proxy")
-    with running_proxy(protector, upstream, timeout=0.5) as url:
+    with running_proxy(protector, upstream, upstream_model=upstream_model, timeout=0.5) as url:
         auth = {"Authorization": f"Bearer {TOKEN}"}
 
         def post(**request):
@@ -226,11 +241,12 @@ def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(prote
 
 
 def test_upstream_key_comes_from_the_named_environment_variable(protector, upstream, monkeypatch):
-    from stealthflow.proxy.app import Upstream
+    from stealthflow.proxy.upstream import LiteLLMUpstream, OpenAIUpstream
 
     monkeypatch.setenv("MOCK_KEY", "sk-from-env")
     config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
-    arguments = Upstream(config).arguments({"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0})
+    assert OpenAIUpstream(config).headers == {"Authorization": "Bearer sk-from-env"}
+    arguments = LiteLLMUpstream(config).arguments({"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0})
     assert arguments["api_key"] == os.environ["MOCK_KEY"] and arguments["api_base"] == upstream.base_url
     assert arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0  # never litellm's own argument
 

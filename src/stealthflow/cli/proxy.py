@@ -23,6 +23,7 @@ def proxy(
     host: Annotated[str, typer.Option(help="interface to bind; anything but loopback exposes the proxy (and your vault's values) to that network")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8788,
     llm: Annotated[bool | None, typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)")] = None,
+    tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -34,7 +35,7 @@ def proxy(
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
     from stealthflow.service.security import default_token_file, service_token
 
-    settings = _settings(config, model, adapter, llm_extractor=llm)
+    settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     overrides = {"upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env}
     try:
         proxy_config = settings.proxy.model_validate({**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})

@@ -1,0 +1,19 @@
+"""The proxy's one error type, answered as OpenAI answers errors."""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse
+
+
+class ProxyError(Exception):
+    """Status + {"error": {message, type, param, code}}; messages never hold request text."""
+
+    def __init__(self, status: int, message: str, kind: str = "invalid_request_error", param: str | None = None):
+        super().__init__(message)
+        self.status, self.kind, self.param = status, kind, param
+
+    def body(self) -> dict:
+        return {"error": {"message": str(self), "type": self.kind, "param": self.param, "code": self.status}}
+
+    def response(self) -> JSONResponse:
+        return JSONResponse(self.body(), status_code=self.status)
