@@ -1,0 +1,231 @@
+"""Latency the privacy proxy adds, and streamed throughput through it, against the mock upstream.
+
+The same requests go to MockOpenAI directly and through `stealthflow proxy` (a subprocess, as a
+user runs it: --no-llm --no-tagger, i.e. the deterministic recognizers), interleaved in one run,
+for prompts of 1 KB, 10 KB and 100 KB (PII-bearing chat text), plain and streamed. Added latency
+is the per-pair difference (proxied - direct), p50 and p99. Throughput: 64 concurrent streamed
+requests (1 KB prompts) at a time, requests/s and SSE chunks/s, direct vs proxied.
+Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_overhead.py [--requests 200 100 20] [--concurrent 64 --streams 256]
+
+Writes benchmarks/results/proxy_overhead.json and .md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from stealthflow.placeholders.keys import new_secret
+from stealthflow.testing.mock_openai import MockOpenAI, Reply, last_user_text
+
+RESULTS = Path(__file__).parent / "results"
+TOKEN = "bench-token"
+SIZES = {"1 KB": 1_000, "10 KB": 10_000, "100 KB": 100_000}
+REPLY_CHARS = 600  # a typical answer; it starts with the prompt, so it carries placeholders back
+FIRST = ["Anna", "Jonas", "Maria", "Wei", "Fatima", "Lucas", "Emma", "Noah"]
+LAST = ["Berg", "Keller", "Rossi", "Zhang", "Haddad", "Silva", "Larsen", "Moreau"]
+FILLER = [
+    "The quarterly report needs another pass before Friday.",
+    "We moved the meeting to the small room on the third floor.",
+    "Please keep the summary short and list the open questions first.",
+    "The draft mentions the supplier twice; one mention is enough.",
+]
+
+
+def prompt(size: int, seed: int = 0) -> str:
+    """Chat text of about `size` characters with a name, an email or a phone every few sentences."""
+    rng = random.Random(seed)
+    parts, length = [], 0
+    while length < size:
+        first, last = rng.choice(FIRST), rng.choice(LAST)
+        sentence = rng.choice(
+            [
+                f"My name is {first} {last} and my email is {first.lower()}.{last.lower()}@example.org.",
+                f"Call me at (415) 555-{rng.randint(1000, 9999)} after six.",
+                rng.choice(FILLER),
+                rng.choice(FILLER),
+            ]
+        )
+        parts.append(sentence)
+        length += len(sentence) + 1
+    return " ".join(parts)[:size]
+
+
+def answer(body: dict) -> Reply:
+    return Reply(content=last_user_text(body)[:REPLY_CHARS])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def proxy_process(upstream: MockOpenAI, workdir: Path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "STEALTHFLOW_PROXY_TOKEN": TOKEN,
+        "STEALTHFLOW_VAULT_KEY": new_secret(),
+        "STEALTHFLOW_TAGGER": "0",
+        "XDG_DATA_HOME": str(workdir / "data"),
+        "XDG_CONFIG_HOME": str(workdir / "config"),
+    }
+    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model"]
+    command += ["--upstream-base", upstream.base_url, "--port", str(port), "--no-llm", "--no-tagger"]
+    with (workdir / "proxy.log").open("w") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
+        try:
+            deadline = time.monotonic() + 180
+            while True:
+                with contextlib.suppress(httpx.TransportError):
+                    if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
+                        break
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the proxy did not start: {(workdir / 'proxy.log').read_text()[-2000:]}")
+                time.sleep(0.2)
+            yield f"http://127.0.0.1:{port}/v1"
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def call(client: httpx.Client, base: str, body: dict) -> float:
+    start = time.perf_counter()
+    if body.get("stream"):
+        with client.stream("POST", f"{base}/chat/completions", json=body) as response:
+            response.raise_for_status()
+            for _ in response.iter_lines():
+                pass
+    else:
+        client.post(f"{base}/chat/completions", json=body).raise_for_status()
+    return (time.perf_counter() - start) * 1000
+
+
+def percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
+
+
+def latency_rows(direct_base: str, proxy_base: str, requests: dict[str, int]) -> list[dict]:
+    rows = []
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx.Client(headers=headers, timeout=120) as client:
+        for label, size in SIZES.items():
+            text = prompt(size)
+            for stream in (False, True):
+                body = {"model": "mock-model", "messages": [{"role": "user", "content": text}], "stream": stream}
+                for base in (direct_base, proxy_base):  # warm-up: connections, the vault's first entries
+                    call(client, base, body)
+                direct, proxied = [], []
+                for i in range(requests[label]):
+                    order = [(direct_base, direct), (proxy_base, proxied)]
+                    for base, out in order if i % 2 == 0 else order[::-1]:  # interleaved, alternating first
+                        out.append(call(client, base, body))
+                added = [p - d for p, d in zip(proxied, direct, strict=True)]
+                rows.append(
+                    {
+                        "prompt": label,
+                        "stream": stream,
+                        "requests": requests[label],
+                        "direct_p50_ms": statistics.median(direct),
+                        "proxied_p50_ms": statistics.median(proxied),
+                        "added_p50_ms": statistics.median(added),
+                        "added_p99_ms": percentile(added, 99),
+                        "added_ms_per_kb": statistics.median(added) / (size / 1000),
+                    }
+                )
+                print(f"{label:>6} stream={stream!s:5} added p50 {rows[-1]['added_p50_ms']:.1f} ms  p99 {rows[-1]['added_p99_ms']:.1f} ms", flush=True)
+    return rows
+
+
+async def throughput(base: str, concurrent: int, total: int) -> dict:
+    body = {"model": "mock-model", "messages": [{"role": "user", "content": prompt(1_000, seed=1)}], "stream": True}
+    limits = httpx.Limits(max_connections=concurrent, max_keepalive_connections=concurrent)
+    chunks = 0
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=300, limits=limits) as client:
+        queue = list(range(total))
+
+        async def worker() -> None:
+            nonlocal chunks
+            while queue:
+                queue.pop()
+                async with client.stream("POST", f"{base}/chat/completions", json=body) as response:
+                    response.raise_for_status()
+                    async for line in response.aiter_lines():
+                        chunks += line.startswith("data: {")
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrent)))
+        seconds = time.perf_counter() - start
+    return {"requests_per_s": total / seconds, "chunks_per_s": chunks / seconds, "seconds": seconds}
+
+
+def markdown(rows: list[dict], flow: dict) -> str:
+    lines = [
+        "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
+        "",
+        "| prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['prompt']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | {r['direct_p50_ms']:.1f} | {r['proxied_p50_ms']:.1f} | "
+            f"{r['added_p50_ms']:.1f} | {r['added_p99_ms']:.1f} | {r['added_ms_per_kb']:.2f} |"
+        )
+    d, p = flow["direct"], flow["proxied"]
+    lines += [
+        "",
+        f"{flow['concurrent']} concurrent streams, {flow['total']} streamed requests (1 KB prompts, {REPLY_CHARS}-char replies in {flow['chunk_chars']}-char chunks):",
+        "",
+        "| | requests/s | SSE chunks/s |",
+        "|---|---|---|",
+        f"| direct | {d['requests_per_s']:.1f} | {d['chunks_per_s']:.0f} |",
+        f"| proxied | {p['requests_per_s']:.1f} | {p['chunks_per_s']:.0f} |",
+        f"| ratio | {p['requests_per_s'] / d['requests_per_s']:.2f} | {p['chunks_per_s'] / d['chunks_per_s']:.2f} |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, nargs=3, default=[200, 100, 20], metavar=("1KB", "10KB", "100KB"))
+    parser.add_argument("--concurrent", type=int, default=64)
+    parser.add_argument("--streams", type=int, default=256, help="streamed requests in the throughput run")
+    parser.add_argument("--chunk-chars", type=int, default=4, help="characters per upstream SSE chunk (about a token)")
+    args = parser.parse_args()
+    requests = dict(zip(SIZES, args.requests, strict=True))
+
+    with (
+        MockOpenAI(respond=answer, chunk_chars=args.chunk_chars) as upstream,
+        tempfile.TemporaryDirectory() as tmp,
+        proxy_process(upstream, Path(tmp)) as proxy_base,
+    ):
+        rows = latency_rows(upstream.base_url, proxy_base, requests)
+        flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
+        flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams))
+        flow["proxied"] = asyncio.run(throughput(proxy_base, args.concurrent, args.streams))
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "proxy_overhead.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
+    table = markdown(rows, flow)
+    (RESULTS / "proxy_overhead.md").write_text(table)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
