@@ -313,3 +313,18 @@ def test_a_vault_from_before_identities_gets_one_and_keeps_its_key_check(tmp_pat
         assert again.id == vault_id
     with pytest.raises(VaultKeyError):
         Vault(path, VaultKeys.from_secret(os.urandom(32)))
+
+
+def test_a_cached_placeholder_is_never_reissued_after_another_process_forgot_it(tmp_path):
+    """Entries issued to a session are cached per process (a chat re-sends its history every turn);
+    a deletion by any process (forget, import) invalidates every process's cache."""
+    path, keys = tmp_path / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))
+    with Vault(path, keys) as first, Vault(path, keys) as second:
+        issued = first.entry_for("u", "s", "EMAIL", "a@example.org")
+        assert first.entry_for("u", "s", "EMAIL", "a@example.org") == issued  # from the cache
+        assert second.forget_session("u", "s") == (1, 1)
+        again = first.entry_for("u", "s", "EMAIL", "a@example.org")
+        assert again.id != issued.id and again.index == issued.index + 1  # a new row: indices never reused
+        assert first.lookup("u", "s", "EMAIL", index=again.index) == "a@example.org"
+        assert second.forget_value("u", "a@example.org") == 1
+        assert first.entry_for("u", "s", "EMAIL", "a@example.org").id != again.id

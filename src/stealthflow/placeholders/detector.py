@@ -6,6 +6,7 @@ the higher score, so `john@acme.com` stays one EMAIL rather than EMAIL + URL.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import replace
 
 from stealthflow.placeholders.extractor import LLMExtractor
@@ -15,11 +16,15 @@ from stealthflow.placeholders.types import Span
 
 
 def merge_spans(spans: list[Span]) -> list[Span]:
-    kept: list[Span] = []
+    kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
+    starts: list[int] = []
     for span in sorted(spans, key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
-        if not any(span.overlaps(other) for other in kept):
-            kept.append(span)
-    return sorted(kept, key=lambda s: s.start)
+        at = bisect.bisect_right(starts, span.start)
+        if (at and kept[at - 1].end > span.start) or (at < len(kept) and kept[at].start < span.end):
+            continue
+        kept.insert(at, span)
+        starts.insert(at, span.start)
+    return kept
 
 
 class Detector:

@@ -63,6 +63,8 @@ CREATE TABLE IF NOT EXISTS sessions (user TEXT NOT NULL, session TEXT NOT NULL, 
 EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
 _VAULT_ID = "vault_id"
+_GENERATION = "generation"  # bumped by every deletion, so each process knows when its cache is stale
+_CACHE_LIMIT = 100_000
 
 
 class VaultTampered(RuntimeError):
@@ -92,6 +94,10 @@ class Vault:
         self._keys = keys
         self._aead = AESGCM(keys.encryption)
         self._token_chars = token_chars
+        # (user, session, type, canonical value) -> its entry, for values already issued to the
+        # session: a chat re-sends its history every turn, and those values need no lookup again.
+        self._issued_cache: dict[tuple[str, str, str, str], Entry] = {}
+        self._cache_generation: str | None = None
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         os.chmod(self.path, 0o600)
@@ -163,8 +169,12 @@ class Vault:
         """`entry_for` for every (type, value) of a message, in one transaction."""
         entries = []
         with self._transaction() as db:
+            self._check_cache(db)
             for span_type, value in items:
                 canonical = canonical_value(span_type, value)
+                if cached := self._issued_cache.get((user, session, span_type, canonical)):
+                    entries.append(cached)
+                    continue
                 digest = self._mac("digest", user, span_type, canonical)
                 row = db.execute(
                     "SELECT id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, span_type, digest)
@@ -176,6 +186,9 @@ class Vault:
                 entry = Entry(row[0], span_type, row[1], row[2])
                 db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
                 entries.append(entry)
+                if len(self._issued_cache) >= _CACHE_LIMIT:
+                    self._issued_cache.clear()
+                self._issued_cache[user, session, span_type, canonical] = entry
             if items:
                 now = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 db.execute(
@@ -183,6 +196,17 @@ class Vault:
                     (user, session, now, now),
                 )
         return entries
+
+    def _check_cache(self, db: sqlite3.Connection) -> None:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (_GENERATION,)).fetchone()
+        generation = row[0] if row else "0"
+        if generation != self._cache_generation:
+            self._issued_cache.clear()
+            self._cache_generation = generation
+
+    def _deleted(self, db: sqlite3.Connection) -> None:
+        """Record that entries or grants went (in this transaction): every process drops its cache."""
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_GENERATION, secrets.token_hex(8)))
 
     def _insert(self, db: sqlite3.Connection, user: str, span_type: str, digest: str, canonical: str, value: str) -> tuple[str, int, str]:
         entry_id = secrets.token_hex(16)
@@ -249,12 +273,14 @@ class Vault:
         """Delete the value (under every type it was stored as); returns rows deleted."""
         digests = [(t, self._mac("digest", user, t, canonical_value(t, value))) for t in TYPE_LEVELS]
         with self._transaction() as db:
+            self._deleted(db)
             return sum(db.execute("DELETE FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, t, d)).rowcount for t, d in digests)
 
     def forget_session(self, user: str, session: str) -> tuple[int, int]:
         """Delete the session and every value no other session of the user still holds;
         returns (placeholder grants removed, values deleted)."""
         with self._transaction() as db:
+            self._deleted(db)
             grants = db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user)).rowcount
             db.execute("DELETE FROM sessions WHERE user = ? AND session = ?", (user, session))
             return grants, db.execute("DELETE FROM entries WHERE user = ? AND id NOT IN (SELECT entry_id FROM issued)", (user,)).rowcount
@@ -307,6 +333,8 @@ class Vault:
         finally:
             shutil.rmtree(snapshot.parent, ignore_errors=True)
         self._check_key()
+        with self._transaction() as db:
+            self._deleted(db)  # the whole content changed: every process drops its cache
         return self.count()
 
     def rotate(self, new_keys: VaultKeys) -> int:

@@ -8,7 +8,7 @@ need no NLP artifacts, and skipping spaCy keeps detection fast and fully offline
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import phonenumbers
 import tldextract
@@ -215,15 +215,17 @@ class PhoneRecognizer(Recognizer):
         spans = []
         for match in _PHONE_CANDIDATE.finditer(text):
             digits = sum(ch.isdigit() for ch in match[0])
-            if 7 <= digits <= 15 and not _NOT_PHONE.fullmatch(match[0]) and self._valid(match[0]):
+            if 7 <= digits <= 15 and not _NOT_PHONE.fullmatch(match[0]) and _valid_phone(match[0], self.regions):
                 spans.append(self.span(match.start(), match.end()))
         return spans
 
-    def _valid(self, candidate: str) -> bool:
-        for region in self.regions[:1] if candidate.startswith("+") else self.regions:
-            try:
-                if phonenumbers.is_valid_number(phonenumbers.parse(candidate, region)):
-                    return True
-            except phonenumbers.NumberParseException:
-                continue
-        return False
+
+@lru_cache(maxsize=4096)  # a chat re-sends its history every turn: the same numbers come back
+def _valid_phone(candidate: str, regions: tuple[str, ...]) -> bool:
+    for region in regions[:1] if candidate.startswith("+") else regions:
+        try:
+            if phonenumbers.is_valid_number(phonenumbers.parse(candidate, region)):
+                return True
+        except phonenumbers.NumberParseException:
+            continue
+    return False
