@@ -1,6 +1,6 @@
 """The workflow at API speed: how many calls it keeps in flight against a latency-bound server.
 
-    python benchmarks/workflow_api.py [--profiles 200] [--first 20] [--rounds 5] [--limit 64]
+    python benchmarks/workflow_api.py [--profiles 120] [--first 10] [--rounds 5] [--limit 64]
         [--median 1.0] [--p99 6.0]
 
 A mock OpenAI-compatible server on loopback (`stealthflow.testing.MockOpenAI`) answers every
@@ -115,8 +115,8 @@ def generate(data: Path, out: Path, model: dict, workflow: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--profiles", type=int, default=200, help="corpus of (d), (d/2), (e)")
-    parser.add_argument("--first", type=int, default=20, help="(a)-(c) run on the first N of them")
+    parser.add_argument("--profiles", type=int, default=120, help="corpus of (d), (d/2), (e)")
+    parser.add_argument("--first", type=int, default=10, help="(a)-(c) run on the first N of them")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--limit", type=int, default=64, help="concurrent requests a server accepts")
     parser.add_argument("--median", type=float, default=1.0, help="median latency, s")
