@@ -4,13 +4,12 @@ benchmarks/memory_utility.py."""
 
 from __future__ import annotations
 
+import io
 import json
+import multiprocessing
 import os
 import re
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,9 @@ from placeholder_fixtures import (
 )
 
 from stealthflow.memory import MemoryStore
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
 
 
@@ -111,37 +113,33 @@ def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):
             assert value.encode() not in data, f"{value!r} found in {path.name}"
 
 
-WORKER = '''
-import sys
-from pathlib import Path
-sys.path.insert(0, {tests!r})
-from stealthflow.memory import MemoryStore
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
-from stealthflow.placeholders.policy import ProtectConfig
-from stealthflow.testing.vectors import hash_vectors as fake_embed
-config = ProtectConfig(vault_path=Path({vault!r}), key_source="env", llm_extractor=False)
-store = MemoryStore({db!r}, Protector(config, open_vault(config), Detector()), embed=fake_embed)
-worker = sys.argv[1]
-for i in range(int(sys.argv[2])):
-    item = store.append("u", f"worker {{worker}} memory {{i}} mail w{{worker}}.n{{i}}@example.org")
-    print(item.id, flush=True)
-'''
+def _append_worker(tmp_path: Path, name: str, count: int, acks: int) -> None:
+    """One writer process: its own store and vault connections; each id written to the `acks`
+    pipe once append returned (a line under PIPE_BUF bytes: written whole or not at all)."""
+    config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False)
+    store = MemoryStore(tmp_path / "memory.sqlite", Protector(config, open_vault(config), Detector()), embed=fake_embed)
+    for i in range(count):
+        item = store.append("u", f"worker {name} memory {i} mail w{name}.n{i}@example.org")
+        os.write(acks, f"{item.id}\n".encode())
 
 
-def _worker(tmp_path: Path, name: str, count: int) -> subprocess.Popen:
-    script = WORKER.format(tests=str(Path(__file__).parent), vault=str(tmp_path / "vault.sqlite"), db=str(tmp_path / "memory.sqlite"))
-    return subprocess.Popen([sys.executable, "-c", script, name, str(count)], stdout=subprocess.PIPE, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+def _workers(tmp_path: Path, names: list[str], count: int) -> tuple[list, io.TextIOWrapper]:
+    """Forked writer processes (they inherit the imported modules, so they start at once instead
+    of importing Presidio each) and the read end of their shared acknowledgement pipe."""
+    read, write = os.pipe()
+    fork = multiprocessing.get_context("fork")
+    procs = [fork.Process(target=_append_worker, args=(tmp_path, name, count, write)) for name in names]
+    for proc in procs:
+        proc.start()
+    os.close(write)  # EOF once every worker has exited
+    return procs, os.fdopen(read)
 
 
 def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
-    proc = _worker(tmp_path, "k", 100000)
-    acknowledged = []
-    deadline = time.time() + 60
-    while len(acknowledged) < 30 and time.time() < deadline:
-        acknowledged.append(int(proc.stdout.readline()))
+    (proc,), acks = _workers(tmp_path, ["k"], 100000)
+    acknowledged = [int(acks.readline()) for _ in range(30)]
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    proc.join()
     rows = store.list("u")
     ids = {m.id for m in rows}
     assert set(acknowledged) <= ids
@@ -152,10 +150,11 @@ def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
 
 
 def test_concurrent_appends_from_eight_processes(store, tmp_path):
-    procs = [_worker(tmp_path, str(n), 10) for n in range(8)]
-    outputs = [p.communicate(timeout=120)[0] for p in procs]
-    assert all(p.returncode == 0 for p in procs)
-    acknowledged = {int(line) for out in outputs for line in out.split()}
+    procs, acks = _workers(tmp_path, [str(n) for n in range(8)], 10)
+    acknowledged = {int(line) for line in acks}
+    for proc in procs:
+        proc.join(timeout=60)
+    assert all(p.exitcode == 0 for p in procs)
     rows = store.list("u")
     assert len(acknowledged) == 80 and {m.id for m in rows} == acknowledged
     for m in rows:  # every placeholder restores to its own worker's value
