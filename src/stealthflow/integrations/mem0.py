@@ -116,4 +116,6 @@ class ProtectedMemory:
         return self.memory.update(memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs)
 
     def __getattr__(self, name: str) -> Any:
+        if name == "memory":  # not set yet (copy, unpickling): no recursion
+            raise AttributeError(name)
         return getattr(self.memory, name)
