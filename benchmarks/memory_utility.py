@@ -1,6 +1,6 @@
-"""Memory utility under three conditions (MemPrivacy's question on our stack), measured in one run.
+"""Memory utility: raw vs placeholders vs irreversible masking (MemPrivacy's question on our stack), in one run.
 
-    OMP_NUM_THREADS=2 .venv/bin/python benchmarks/memory_utility.py [--users 60] [--seed 21]
+    OMP_NUM_THREADS=2 .venv/bin/python benchmarks/memory_utility.py [--users 50] [--seed 21]   # ~5 min
 
 1. A seeded synthetic set of users (Faker): each has 20-50 memories, facts about contacts
    (phones, emails, addresses), documents and finance (IBAN, passport, card), health, employer,
@@ -10,7 +10,9 @@
    questions naming a value ("whose number is V?", answer: the memory).
 2. Three conditions, each a MemoryStore with the offline MiniLM: raw (nothing protected),
    placeholders (ours: deterministic recognizers, `llm_extractor=False`, the vault), and
-   irreversible masking (the same detected spans replaced by `***`, nothing to restore).
+   irreversible masking (the same detected spans replaced by `***`, nothing to restore); the last
+   two again with gold spans (exactly the generated values), which separates what the
+   representation costs from what detection misses.
 3. Per condition: hit@1 / hit@3 of the right memory in the pack ranking, and answer recovery:
    the answer value is in the (hydrated) pack of a 60-token budget. Target (issue 21):
    placeholders lose <= 2 points of hit@3 vs raw.
