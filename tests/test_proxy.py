@@ -59,9 +59,9 @@ def upstream_model():
 
 
 @contextlib.contextmanager
-def running_proxy(protector, upstream, token=TOKEN, upstream_model="openai/mock-model", **config):
+def running_proxy(protector, upstream, token=TOKEN, upstream_model="openai/mock-model", rewriter=None, **config):
     proxy_config = ProxyConfig(upstream=upstream_model, upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
-    with serve(create_proxy_app(protector, proxy_config, token)) as port:
+    with serve(create_proxy_app(protector, proxy_config, token, rewriter)) as port:
         yield f"http://127.0.0.1:{port}"
 
 
@@ -251,8 +251,9 @@ def test_upstream_key_comes_from_the_named_environment_variable(protector, upstr
     assert arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0  # never litellm's own argument
 
 
-def test_the_command_serves_with_the_token_from_the_environment(tmp_path, upstream):
-    """`stealthflow proxy` as a user runs it (a subprocess), driven by the openai client."""
+def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp_path, upstream):
+    """`stealthflow proxy` as a user runs it (a subprocess), driven by the openai client, with a real
+    rewriter that needs no model (`ner-mask`: it stars dates and numbers, placeholders' too)."""
     import socket
     import subprocess
     import sys
@@ -262,7 +263,7 @@ def test_the_command_serves_with_the_token_from_the_environment(tmp_path, upstre
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "STEALTHFLOW_PROXY_TOKEN": "cli-token", "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model", "--upstream-base", upstream.base_url, "--port", str(port), "--no-llm"]
+    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model", "--upstream-base", upstream.base_url, "--port", str(port), "--no-llm", "--rewrite", "ner-mask"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -273,10 +274,79 @@ def test_the_command_serves_with_the_token_from_the_environment(tmp_path, upstre
             assert server.poll() is None and time.monotonic() < deadline, server.communicate()[1] if server.poll() is not None else "no start"
             time.sleep(0.2)
         client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token", max_retries=0)
-        assert client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}]).choices[0].message.content == PERSONAL_TEXT
+        # Starring a placeholder's number loses it: the rewrite is rejected and the placeholder text goes.
+        raw = client.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}])
+        assert raw.parse().choices[0].message.content == PERSONAL_TEXT and raw.headers["x-stealthflow-rewrite-rejected"] == "1"
         assert_nothing_raw(upstream)
+        assert "<EMAIL_1>" in upstream.received[-1]["messages"][0]["content"]
+        history = [{"role": "user", "content": "I was born on 12 March 1985 in a small town"}, {"role": "assistant", "content": "Born on 12 March 1985?"}]
+        raw = client.chat.completions.with_raw_response.create(model="m", messages=history + [{"role": "user", "content": "Yes, in 1985."}])
+        assert raw.headers["x-stealthflow-rewritten"] == "2" and raw.headers["x-stealthflow-rewrite-rejected"] == "0"
+        assert [m["content"] for m in upstream.received[-1]["messages"]] == ["I was born on ** ***** **** in a small town", "Born on 12 March 1985?", "Yes, in ****."]
     finally:
         server.terminate()
         _, stderr = server.communicate(timeout=30)
     assert not [v for v in RAW_VALUES if v in stderr]  # its log lines hold counts, never text
     assert "chat status=200" in stderr
+
+
+class PrefixRewriter:
+    """FAKE rewriter (no model): prefixes each text with the number of its call, so a text rewritten
+    twice would read differently; a text asking for it drops its placeholders (a rejected rewrite)."""
+
+    name = "fake-prefix"
+
+    def __init__(self):
+        self.calls = 0
+        self.seen: list[str] = []
+
+    def anonymize_many(self, profiles, on_progress=None):
+        from stealthflow.anonymize.methods import Anonymized
+        from stealthflow.placeholders.restore import restore_text
+
+        results = []
+        for profile in profiles:
+            self.calls += 1
+            text = profile.comments[0].text
+            self.seen.append(text)
+            if "lose the placeholders" in text:
+                text = restore_text(text, lambda ref: "someone").text
+            results.append(Anonymized(profile.id, f"[rewrite {self.calls}] {text}"))
+        return results
+
+
+def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, upstream):
+    rewriter = PrefixRewriter()
+    with running_proxy(protector, upstream, rewriter=rewriter) as url:
+        app_client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
+        history = [{"role": "system", "content": "You help Anna Berg."}, {"role": "user", "content": PERSONAL_TEXT}]
+        first = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
+        assert first.headers["x-stealthflow-rewritten"] == "1" and first.headers["x-stealthflow-rewrite-rejected"] == "0"
+        sent = upstream.received[-1]["messages"]
+        assert sent[1]["content"].startswith("[rewrite 1] ") and "<EMAIL_" in sent[1]["content"]
+        assert sent[0]["content"] == "You help Anna Berg."  # system: not rewritten (the name is not known yet at turn 1)
+        assert first.parse().choices[0].message.content == f"[rewrite 1] {PERSONAL_TEXT}"  # the echo, restored
+
+        # Turn 2 re-sends it all, with an assistant reply, a tool call and its result, and two new user texts.
+        history += [
+            {"role": "assistant", "content": first.parse().choices[0].message.content, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "save_note", "arguments": '{"text": "for Anna Berg"}'}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "Saved a note for anna.berg@example.org"},
+            {"role": "user", "content": [{"type": "text", "text": "Please lose the placeholders: write to anna.berg@example.org"}, {"type": "text", "text": "Thanks."}]},
+        ]
+        second = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
+        sent2 = upstream.received[-1]["messages"]
+        assert sent2[1]["content"] == sent[1]["content"]  # the same history upstream
+        assert sent2[0]["content"] == "You help <REAL_NAME_1>."  # system: protected (the name is known now), not rewritten
+        # The assistant's text is protected as it came back (its one prefix is the echo's), tool messages are not rewritten.
+        assert sent2[2]["content"].count("[rewrite") == 1 and "<EMAIL_" in sent2[2]["content"]
+        assert "[rewrite" not in sent2[2]["tool_calls"][0]["function"]["arguments"] + sent2[3]["content"]
+        rejected, thanks = (part["text"] for part in sent2[4]["content"])
+        assert rejected.startswith("Please lose the placeholders: write to <EMAIL_") and thanks.startswith("[rewrite ")  # rejected: placeholder text kept
+        assert second.headers["x-stealthflow-rewritten"] == "2" and second.headers["x-stealthflow-rewrite-rejected"] == "1"
+        assert rewriter.calls == 3 and not [v for v in RAW_VALUES if any(v in text for text in rewriter.seen)]
+
+        third = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
+        assert upstream.received[-1]["messages"] == sent2 and rewriter.calls == 3  # nothing rewritten again
+        assert third.headers["x-stealthflow-rewrite-rejected"] == "1"
+        labelled = app_client.chat.completions.create(model="m", messages=history[:2], extra_headers={"X-Stealthflow-Session": "other-chat"})
+        assert labelled.choices[0].message.content == f"[rewrite 4] {PERSONAL_TEXT}"  # another session: its own rewrite

@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import ConfigOption, app, console, fail, reachable
-from stealthflow.cli.protect import _open_vault, _settings, _vault_errors
+from stealthflow.cli.app import ConfigOption, app, console, fail
+from stealthflow.cli.protect import _open_vault, _rewriter, _settings, _vault_errors
 
 memory_app = typer.Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -33,19 +33,12 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
     from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.rewrite import build_rewriter
 
     settings = _settings(config, None, None, llm_extractor=llm, tagger=tagger)
     pool = LLMPool()
     with _vault_errors():
         protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
-        try:
-            rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
-        except ValueError as exc:
-            fail(str(exc))
-        if rewrite not in ("none", "ner-mask"):
-            reachable(pool, settings.model, "the rewrite model")
-        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=rewriter)
+        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=_rewriter(rewrite, settings, pool))
         try:
             yield opened
         except (ValueError, KeyError) as exc:

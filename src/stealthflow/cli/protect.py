@@ -168,19 +168,30 @@ class _Run:
         return rows
 
 
+def _rewriter(rewrite: str, settings: Settings, pool: LLMPool):
+    """The method `--rewrite` names (None for `none`), its model checked reachable (`ner-mask` needs none)."""
+    from stealthflow.pipeline.rewrite import build_rewriter
+
+    if rewrite == "none":
+        return None
+    try:
+        rewriter = build_rewriter(rewrite, settings, pool)
+    except ValueError as exc:
+        fail(str(exc))
+    if rewrite != "ner-mask":
+        reachable(pool, settings.model, "the rewrite model")
+    return rewriter
+
+
 @contextlib.contextmanager
 def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool = False) -> Iterator[_Run]:
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.rewrite import build_rewriter
 
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
         reachable(pool, settings.model, "the PII extractor model")
     protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
-    rewriter = build_rewriter(rewrite, settings, pool) if rewrite != "none" else None
-    if rewrite not in ("none", "ner-mask"):
-        reachable(pool, settings.model, "the rewrite model")
-    run = _Run(protector, rewriter, rewrite, show)
+    run = _Run(protector, _rewriter(rewrite, settings, pool), rewrite, show)
     try:
         yield run
     finally:

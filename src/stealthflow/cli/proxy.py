@@ -11,7 +11,7 @@ import typer
 from rich.markup import escape
 
 from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail
-from stealthflow.cli.protect import _open_vault, _settings, _vault_errors
+from stealthflow.cli.protect import _open_vault, _rewriter, _settings, _vault_errors
 from stealthflow.service.security import LOOPBACK_HOSTS
 
 
@@ -24,6 +24,7 @@ def proxy(
     port: Annotated[int, typer.Option(help="port")] = 8788,
     llm: Annotated[bool | None, typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)")] = None,
     tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only")] = None,
+    rewrite: Annotated[str | None, typer.Option("--rewrite", help="then rewrite user messages against attribute inference, once per conversation: none (default, fast), local (offline model), another method or a model spec, as `protect --rewrite`")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -31,12 +32,13 @@ def proxy(
     """Serve an OpenAI-compatible API that protects every request and restores every reply."""
     import uvicorn
 
+    from stealthflow.llm.pool import LLMPool
     from stealthflow.pipeline.protector import Protector
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
     from stealthflow.service.security import default_token_file, service_token
 
     settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
-    overrides = {"upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env}
+    overrides = {"upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env, "rewrite": rewrite}
     try:
         proxy_config = settings.proxy.model_validate({**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})
     except ValueError as exc:
@@ -49,8 +51,10 @@ def proxy(
             proxy_config.allowed_hosts = [*proxy_config.allowed_hosts, host]
     if not os.environ.get(proxy_config.upstream_key_env):
         console.print(f"[yellow]${proxy_config.upstream_key_env} is not set[/]: the upstream gets no API key")
+    pool = LLMPool()
     with _vault_errors():
-        protector = Protector.from_settings(settings, vault=_open_vault(settings))
+        protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
+        rewriter = _rewriter(proxy_config.rewrite, settings, pool)
 
     def announce(path: Path) -> None:
         console.print(f"[bold]a proxy token was created in {escape(str(path))}[/] (shown this once): {path.read_text(encoding='utf-8').strip()}")
@@ -60,7 +64,11 @@ def proxy(
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("stealthflow.proxy").setLevel(logging.INFO)  # metadata only: status, timings, counts
     console.print(
-        f"proxying {escape(proxy_config.upstream)} on http://{escape(host)}:{port}/v1 (vault user {settings.protect.user!r}); "
+        f"proxying {escape(proxy_config.upstream)} on http://{escape(host)}:{port}/v1 (vault user {settings.protect.user!r}, rewrite {escape(proxy_config.rewrite)}); "
         f"clients send the token (${TOKEN_ENV} or {escape(str(token_file))}) as their API key"
     )
-    uvicorn.run(create_proxy_app(protector, proxy_config, token), host=host, port=port, log_level="warning", access_log=False)
+    try:
+        uvicorn.run(create_proxy_app(protector, proxy_config, token, rewriter), host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        protector.close()
+        pool.close()

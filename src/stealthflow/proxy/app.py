@@ -5,7 +5,8 @@ POST /v1/chat/completions   -> plain or streamed (SSE); tools, tool calls and ev
 
 Each request's texts are protected in the caller's session, the request goes upstream (an OpenAI
 API directly, any other provider through litellm: `proxy.upstream`), and the reply comes back
-restored. The session is the caller's
+restored. With a rewriter, user messages are also rewritten against attribute inference after
+protect, each once per session (`proxy.rewrites`). The session is the caller's
 token digest plus its optional `X-Stealthflow-Session` label, so one token never restores another
 token's values; the vault gives a value the same placeholder in every turn. Callers need the
 proxy's bearer token, a loopback Host and a bounded body (`service.security`). Logs hold request
@@ -26,11 +27,13 @@ from fastapi import FastAPI, Request
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protector
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
+from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import build_upstream
 from stealthflow.service.security import LocalCallersOnly, bearer_token
 
@@ -48,8 +51,10 @@ def session_for(token: str, label: str) -> str:
     return f"proxy-{digest}" + (f"/{label}" if label else "")
 
 
-def create_proxy_app(protector: Protector, config: ProxyConfig, token: str) -> FastAPI:
+def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewriter: Method | None = None) -> FastAPI:
+    """`rewriter`: the method named by `config.rewrite` (`pipeline.rewrite.build_rewriter`), or None."""
     upstream = build_upstream(config)
+    rewrites = MessageRewrites(rewriter, config.rewrite_cache_entries) if rewriter is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -96,12 +101,18 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str) -> F
             texts = RequestTexts(body, config.pass_media)
         except RequestError as exc:
             raise ProxyError(400, str(exc), param=exc.param) from None
-        # Detection is CPU work: off the event loop, so streams in flight keep flowing.
+        # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep flowing.
         protected = await anyio.to_thread.run_sync(protector.protect_many, texts.texts, session)
-        texts.put([p.text for p in protected])
         stats.update(stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected))
-        restorer = ReplyRestorer(protector.resolver(session))
         headers = {"x-stealthflow-masked": str(stats["masked"])}
+        if rewrites is None:
+            texts.put([p.text for p in protected])
+        else:
+            sent, counts = await anyio.to_thread.run_sync(rewrites.rewrite, session, protected, texts.from_user)
+            texts.put(sent)
+            stats["rewrites"] = counts
+            headers.update({"x-stealthflow-rewritten": str(counts.rewritten), "x-stealthflow-rewrite-rejected": str(counts.rejected)})
+        restorer = ReplyRestorer(protector.resolver(session))
         if stats["stream"]:
             chunks = upstream.stream(body)
             try:  # the first chunk before answering: an upstream that fails at once gets its own status
@@ -141,6 +152,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str) -> F
 
 def _log(status: int, started: float, stats: dict, restorer: ReplyRestorer | None = None) -> None:
     counts = f" restored={restorer.restored} unresolved={restorer.unresolved}" if restorer else ""
+    if (rewrites := stats.get("rewrites")) is not None:
+        counts += f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrites_run={rewrites.fresh}"
     log.info(
         "chat status=%d stream=%s messages=%d masked=%d%s ms=%.1f",
         status, stats["stream"], stats["messages"], stats["masked"], counts, (time.perf_counter() - started) * 1000,

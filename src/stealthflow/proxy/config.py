@@ -17,3 +17,7 @@ class ProxyConfig(BaseModel):
     cors_origins: list[str] = Field(default_factory=list)  # browser origins allowed to call (none: no CORS)
     allowed_hosts: list[str] = Field(default_factory=list)  # Host names accepted besides loopback ones
     pass_media: bool = False  # send image/audio/file parts on unredacted (they cannot be inspected)
+    # Then rewrite user messages against attribute inference: none (fast), local (offline model),
+    # another method (standard, stealth, ner-mask) or a model spec, as `protect --rewrite`.
+    rewrite: str = "none"
+    rewrite_cache_entries: int = Field(10_000, ge=1)  # (session, protected text) -> its rewrite, reused every turn

@@ -5,6 +5,8 @@ holds the restored values of earlier replies, and those must leave as placeholde
 Tool-call arguments are JSON: their string values are protected one by one and the arguments
 written back as JSON, so the upstream model still gets valid JSON. Anything that cannot be
 read as text (an image, audio, a file) is refused unless `pass_media` says to send it as is.
+The texts a user typed (a user message's string content and text parts) are marked `from_user`:
+those alone may also be rewritten against attribute inference (`proxy.rewrites`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class RequestError(ValueError):
 class _Slot:
     text: str
     put: Callable[[str], None]
+    from_user: bool = False
     changed: bool = False
 
 
@@ -52,6 +55,10 @@ class RequestTexts:
     def texts(self) -> list[str]:
         return [slot.text for slot in self._slots]
 
+    @property
+    def from_user(self) -> list[bool]:
+        return [slot.from_user for slot in self._slots]
+
     def put(self, protected: list[str]) -> None:
         for slot, text in zip(self._slots, protected, strict=True):
             slot.changed = text != slot.text
@@ -66,12 +73,12 @@ class RequestTexts:
         role = message.get("role")
         if role not in ROLES:
             raise RequestError(f"{where}: unknown role {role!r} (expected one of {', '.join(sorted(ROLES))})", f"{where}.role")
-        content = message.get("content")
+        content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
-            self._text(message, "content")
+            self._text(message, "content", from_user)
         elif isinstance(content, list):
             for j, part in enumerate(content):
-                self._part(part, f"{where}.content[{j}]")
+                self._part(part, f"{where}.content[{j}]", from_user)
         elif content is not None:
             raise RequestError(f"{where}.content must be a string, a list of parts or null", f"{where}.content")
         calls = message.get("tool_calls")
@@ -85,23 +92,23 @@ class RequestTexts:
         if isinstance(message.get("function_call"), dict):  # the deprecated single function call
             self._arguments(message["function_call"])
 
-    def _part(self, part: object, where: str) -> None:
+    def _part(self, part: object, where: str, from_user: bool) -> None:
         kind = part.get("type") if isinstance(part, dict) else None
         if kind in TEXT_PARTS:
-            self._text(part, TEXT_PARTS[kind])
+            self._text(part, TEXT_PARTS[kind], from_user)
         elif kind in MEDIA_PARTS and not self.pass_media:
             raise RequestError(f"{where}: a {kind} part cannot be redacted; set proxy.pass_media: true to send such parts as they are", f"{where}.type")
         elif kind not in MEDIA_PARTS:
             raise RequestError(f"{where}: unknown content part type {kind!r}", f"{where}.type")
 
-    def _text(self, holder: dict, key: str) -> None:
+    def _text(self, holder: dict, key: str, from_user: bool = False) -> None:
         text = holder.get(key)
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", key)
         if has_lone_surrogate(text):
             raise RequestError("a text holds a lone surrogate (invalid Unicode)", key)
         if text:
-            self._slots.append(_Slot(text, lambda protected: holder.__setitem__(key, protected)))
+            self._slots.append(_Slot(text, lambda protected: holder.__setitem__(key, protected), from_user))
 
     def _arguments(self, function: dict) -> None:
         arguments = function.get("arguments")

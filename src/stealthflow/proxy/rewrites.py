@@ -1,0 +1,88 @@
+"""User messages rewritten against attribute inference, once per conversation (`proxy --rewrite`).
+
+A chat client re-sends the whole history every turn. Rewriting it afresh would cost a rewrite per
+message per turn and, with a sampling model, show the upstream a different history each turn; so
+the first outcome for a (session, protected text) is remembered and reused. A rejected rewrite
+(placeholders lost, an unreadable answer) is remembered too: that message keeps its placeholder
+text in every turn. The cache is in memory (a restart rewrites earlier turns afresh), bounded
+(least recently used first out), keyed by an HMAC under a per-process key, and holds protected
+text only: the rewriter never sees a raw value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from stealthflow.anonymize.methods import Method
+from stealthflow.pipeline.protector import Protected
+from stealthflow.pipeline.rewrite import rewrite_protected
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    text: str  # what goes upstream: the rewrite, or the protected text when it was rejected
+    rewritten: bool  # accepted and different from the protected text
+    rejected: bool
+
+
+@dataclass
+class RewriteCounts:
+    rewritten: int = 0  # user texts sent rewritten (cached ones included)
+    rejected: int = 0  # user texts sent with their placeholder text because the rewrite was rejected
+    fresh: int = 0  # texts the rewriter ran on in this request (the others came from the cache)
+
+
+class MessageRewrites:
+    def __init__(self, method: Method, max_entries: int = 10_000):
+        self.method = method
+        self.max_entries = max_entries
+        self._key = secrets.token_bytes(32)
+        self._cache: OrderedDict[bytes, _Outcome] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._method_lock = threading.Lock()  # one rewrite batch at a time: a local model is not re-entrant
+
+    def rewrite(self, session: str, protected: list[Protected], from_user: list[bool]) -> tuple[list[str], RewriteCounts]:
+        """The texts to send: user texts rewritten (from the cache when seen before), the rest as protected.
+        Blocking (it may run a model): call it from a worker thread."""
+        keys = {i: self._digest(session, p.text) for i, (p, mine) in enumerate(zip(protected, from_user, strict=True)) if mine}
+        outcomes = {i: hit for i, key in keys.items() if (hit := self._get(key)) is not None}
+        todo = {keys[i]: i for i in keys if i not in outcomes}  # one rewrite per distinct text
+        fresh = 0
+        if todo:
+            with self._method_lock:
+                # Taken from the cache after all if a concurrent request rewrote it meanwhile: one outcome per text.
+                done = {key: hit for key in todo if (hit := self._get(key)) is not None}
+                items = [(str(i), protected[i].text, protected[i].placeholders) for key, i in todo.items() if key not in done]
+                results = rewrite_protected(self.method, items) if items else []
+                for (item_id, text, _), result in zip(items, results, strict=True):
+                    key = keys[int(item_id)]
+                    done[key] = self._put(key, _Outcome(result.text, result.accepted and result.text != text, not result.accepted))
+            fresh = len(items)
+            outcomes.update((i, done[key]) for i, key in keys.items() if i not in outcomes)
+        counts = RewriteCounts(sum(o.rewritten for o in outcomes.values()), sum(o.rejected for o in outcomes.values()), fresh)
+        return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    def _digest(self, session: str, text: str) -> bytes:
+        return hmac.new(self._key, f"{session}\0{text}".encode(), hashlib.sha256).digest()
+
+    def _get(self, key: bytes) -> _Outcome | None:
+        with self._cache_lock:
+            outcome = self._cache.get(key)
+            if outcome is not None:
+                self._cache.move_to_end(key)
+            return outcome
+
+    def _put(self, key: bytes, outcome: _Outcome) -> _Outcome:
+        with self._cache_lock:
+            self._cache[key] = outcome
+            while len(self._cache) > self.max_entries:
+                self._cache.popitem(last=False)
+            return outcome
