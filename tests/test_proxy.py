@@ -292,7 +292,8 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
 
 class PrefixRewriter:
     """FAKE rewriter (no model): prefixes each text with the number of its call, so a text rewritten
-    twice would read differently; a text asking for it drops its placeholders (a rejected rewrite)."""
+    twice would read differently; a text asking for it drops its placeholders (a rejected rewrite)
+    or makes the rewriter fail."""
 
     name = "fake-prefix"
 
@@ -309,6 +310,8 @@ class PrefixRewriter:
             self.calls += 1
             text = profile.comments[0].text
             self.seen.append(text)
+            if "crash the rewriter" in text:
+                raise RuntimeError("the model is gone")
             if "lose the placeholders" in text:
                 text = restore_text(text, lambda ref: "someone").text
             results.append(Anonymized(profile.id, f"[rewrite {self.calls}] {text}"))
@@ -350,3 +353,7 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
         assert third.headers["x-stealthflow-rewrite-rejected"] == "1"
         labelled = app_client.chat.completions.create(model="m", messages=history[:2], extra_headers={"X-Stealthflow-Session": "other-chat"})
         assert labelled.choices[0].message.content == f"[rewrite 4] {PERSONAL_TEXT}"  # another session: its own rewrite
+        sent_so_far = len(upstream.received)
+        with pytest.raises(openai.InternalServerError, match="the rewrite failed"):  # fail closed: 503, nothing sent
+            app_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Please crash the rewriter."}])
+        assert len(upstream.received) == sent_so_far

@@ -108,7 +108,11 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         if rewrites is None:
             texts.put([p.text for p in protected])
         else:
-            sent, counts = await anyio.to_thread.run_sync(rewrites.rewrite, session, protected, texts.from_user)
+            try:
+                sent, counts = await anyio.to_thread.run_sync(rewrites.rewrite, session, protected, texts.from_user)
+            except Exception as exc:  # fail closed: the user asked for a rewrite, so nothing goes without one
+                log.error("rewrite failed: %s", type(exc).__name__)
+                raise ProxyError(503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error") from None
             texts.put(sent)
             stats["rewrites"] = counts
             headers.update({"x-stealthflow-rewritten": str(counts.rewritten), "x-stealthflow-rewrite-rejected": str(counts.rejected)})
