@@ -67,9 +67,6 @@ class MessageRewrites:
         counts = RewriteCounts(sum(o.rewritten for o in outcomes.values()), sum(o.rejected for o in outcomes.values()), fresh)
         return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
 
-    def __len__(self) -> int:
-        return len(self._cache)
-
     def _digest(self, session: str, text: str) -> bytes:
         return hmac.new(self._key, f"{session}\0{text}".encode(), hashlib.sha256).digest()
 
