@@ -137,3 +137,14 @@ def test_a_model_that_cannot_connect_fails_the_command_before_any_output(home, t
     assert result.returncode == 2 and "did not answer" in result.stderr
     assert len([line for line in result.stderr.splitlines() if line.startswith("error:")]) == 1
     assert not out.exists()  # nothing written as if it had worked
+
+
+def test_a_long_text_argument_is_text_not_a_file_name(tmp_path, monkeypatch):
+    from stealthflow.cli.source import read_source
+
+    long_sentence = "I have been working in Leeds for twelve years and the shifts are long. " * 6  # > 255 bytes: too long for a file name
+    assert read_source(long_sentence).text == long_sentence
+    assert read_source("a\x00b").text == "a\x00b"
+    post = tmp_path / "post.txt"
+    post.write_text("hello")
+    assert read_source(str(post)).path == post

@@ -189,6 +189,25 @@ def test_local_falls_back_to_deleting_the_cues_when_the_model_does_not(answer):
     assert result.details["changes"][0]["by"] == "fallback"
 
 
+def test_a_long_post_is_rewritten_in_pieces_the_size_the_adapter_was_trained_on():
+    from stealthflow.anonymize.local import split_post
+
+    filler = "We walked along the river and talked about the week. " * 30  # ~300 words, no cue
+    post = filler + "Twelve years as an ER nurse, and it shows.\n" + filler
+
+    def answer(messages):  # FAKE model: edits the piece it was given, whatever its length
+        piece = messages[-1]["content"].split("Post: ", 1)[1]
+        assert len(piece.split()) <= 100, "the model saw more than a training-sized piece"
+        return 'Removed "ER nurse" (occupation).\n#\n' + piece.replace("an ER nurse", "at work")
+
+    pieces = split_post(post)
+    assert "".join(text + separator for text, separator in pieces) == post and all(len(t.split()) <= 100 for t, _ in pieces)
+    llm = fake_llm(answer)
+    result = LocalAnonymizer(llm, FakeTagger({"ER nurse": "occupation"})).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    assert result.text == post.replace("an ER nurse", "at work") and len(llm.backend.requests) == 1  # only the piece with a cue
+    assert result.details["changes"] == [{"post": 0, "phrase": "ER nurse", "attribute": "occupation", "by": "model"}]
+
+
 def test_placeholders_are_never_taken_for_cues():
     method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]

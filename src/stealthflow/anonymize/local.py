@@ -10,6 +10,7 @@ that are gone and the attribute each pointed to (the risk report prints them).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from stealthflow.anonymize.cues import find_cues
@@ -32,6 +33,32 @@ def shipped_adapter() -> Path | None:
     return path if (path / "adapter_config.json").exists() else None
 
 
+MAX_PIECE_WORDS = 100  # the adapter's training posts were at most 120 words
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
+
+
+def split_post(post: str, max_words: int = MAX_PIECE_WORDS) -> list[tuple[str, str]]:
+    """(piece, the separator after it) pairs: whole sentences grouped up to `max_words` words
+    (a longer sentence stays whole); joined back they give the post exactly."""
+    if len(post.split()) <= max_words:
+        return [(post, "")]
+    sentences, start = [], 0
+    for boundary in _SENTENCE_END.finditer(post):
+        sentences.append((post[start : boundary.start()], boundary.group()))
+        start = boundary.end()
+    sentences.append((post[start:], ""))
+    groups: list[list[tuple[str, str]]] = [[]]
+    words = 0
+    for sentence, after in sentences:
+        count = len(sentence.split())
+        if groups[-1] and words + count > max_words:
+            groups.append([])
+            words = 0
+        groups[-1].append((sentence, after))
+        words += count
+    return [("".join(s + a for s, a in group[:-1]) + group[-1][0], group[-1][1]) for group in groups]
+
+
 class LocalAnonymizer:
     name = "local"
 
@@ -40,7 +67,21 @@ class LocalAnonymizer:
         self.tagger = tagger
 
     def rewrite_posts(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
-        """Per post: (new text, changes, how: unchanged | model | fallback)."""
+        """Per post: (new text, changes, how: unchanged | model | fallback | model+fallback).
+        A long post is rewritten in pieces of whole sentences no longer than the posts the
+        adapter was trained on (the tagger and the model see each piece; the text is rejoined)."""
+        pieces = [split_post(post) for post in posts]
+        flat = self._rewrite_pieces([text for parts in pieces for text, _ in parts])
+        results, cursor = [], 0
+        for parts in pieces:
+            mine, cursor = flat[cursor : cursor + len(parts)], cursor + len(parts)
+            text = "".join(new + separator for (new, _, _), (_, separator) in zip(mine, parts, strict=True))
+            changes = [change for _, piece_changes, _ in mine for change in piece_changes]
+            hows = {how for _, _, how in mine} - {"unchanged"}
+            results.append((text, changes, "unchanged" if not hows else hows.pop() if len(hows) == 1 else "model+fallback"))
+        return results
+
+    def _rewrite_pieces(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
         from stealthflow.utility import lexical_utility
 
         cues = find_cues(self.tagger, posts)

@@ -51,11 +51,17 @@ class Source:
 def read_source(value: str) -> Source:
     if value == "-":
         return Source(text=sys.stdin.read())
-    path = Path(value)
-    # A short argument naming an existing file is that file; anything else is the text itself.
-    if "\n" not in value and len(value) < 4096 and path.is_file():
-        return Source(path=path)
-    return Source(text=value)
+    # An argument naming an existing file is that file; anything else is the text itself.
+    return Source(path=Path(value)) if _names_a_file(value) else Source(text=value)
+
+
+def _names_a_file(value: str) -> bool:
+    if "\n" in value or len(value) >= 4096:
+        return False
+    try:
+        return Path(value).is_file()
+    except (OSError, ValueError):  # a long sentence is "File name too long"; NUL is a ValueError
+        return False
 
 
 def source_profiles(value: str) -> tuple[Source, list[Profile]]:
