@@ -349,7 +349,7 @@ def test_resume_after_an_injected_crash_gives_the_uninterrupted_result(tmp_path,
     assert generate(data, tmp_path / "clean/run", "--rounds", "2", "--batch-size", "2").exit_code == 0
     with monkeypatch.context() as patch:
         if where.startswith("after trajectories"):  # batch 2's lines are written, then its update crashes
-            _crash_after(patch, InsightLearner, "update", lambda memory, trajectories, note: note == "batch 2")
+            _crash_after(patch, InsightLearner, "update", lambda memory, trajectories, note, **_: note.startswith("batch 2"))
         else:  # memory v1 is saved, progress is not
             _crash_after(patch, GenerateRun, "_save", lambda memory: memory.version == 1)
         crashed = generate(data, tmp_path / "crashed/run", "--rounds", "2", "--batch-size", "2")

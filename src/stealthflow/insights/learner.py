@@ -4,10 +4,14 @@ Per attribute: every failed anonymization round is paired with the first later r
 the same profile that protected the attribute; each pair is one call showing both attempts.
 A batch without pairs for an attribute falls back to one call showing its successes. All
 calls of a batch are sent together (the LLM client batches them); their operations are
-applied to the memory as it was shown to them.
+applied to the memory as it was shown to them. A pipelined run makes a batch's calls (`propose`)
+as soon as its profiles finish, showing the newest memory then, and applies them (`update`) in
+batch order: the updates' model calls overlap instead of queueing one behind the other.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from stealthflow import prompts
 from stealthflow.data.attributes import DESCRIPTIONS
@@ -19,12 +23,26 @@ from stealthflow.workflow.config import InsightConfig
 from stealthflow.workflow.trajectory import RoundRecord
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """An update's operations and the memory version its calls were shown."""
+
+    shown: InsightMemory
+    operations: dict[str, list[list[Operation]]]
+
+
 class InsightLearner:
     def __init__(self, llm: LLM, config: InsightConfig | None = None):
         self.llm = llm
         self.config = config or InsightConfig()
 
-    def update(self, memory: InsightMemory, trajectories: list[list[RoundRecord]], note: str = "") -> InsightMemory:
+    def update(self, memory: InsightMemory, trajectories: list[list[RoundRecord]], note: str = "", proposal: Proposal | None = None) -> InsightMemory:
+        """The next version: `proposal` (made earlier, maybe against an older version) or one made now."""
+        proposal = proposal or self.propose(memory, trajectories)
+        return memory.apply(proposal.operations, note=note, shown=proposal.shown)
+
+    def propose(self, memory: InsightMemory, trajectories: list[list[RoundRecord]]) -> Proposal:
+        """The model calls of an update, showing `memory`; applying them is `update`'s job."""
         calls: list[tuple[str, list[Message]]] = []
         for attribute in _attributes(trajectories):
             calls += [(attribute, messages) for messages in self.attribute_calls(memory, attribute, trajectories)]
@@ -33,7 +51,7 @@ class InsightLearner:
         for (attribute, _), answer in zip(calls, answers, strict=True):
             # A failed call proposes nothing; the batch's other calls still count.
             operations.setdefault(attribute, []).append(parse_operations(answer.text, self.config.max_operations))
-        return memory.apply(operations, note=note)
+        return Proposal(memory, operations)
 
     def attribute_calls(self, memory: InsightMemory, attribute: str, trajectories: list[list[RoundRecord]]) -> list[list[Message]]:
         pairs, successes = [], []

@@ -61,21 +61,23 @@ class InsightMemory(BaseModel):
         rules = self.rules.get(attribute, [])
         return "\n".join(f"{i}. {r.text} (score {r.score})" for i, r in enumerate(rules, 1)) or "(no rules yet)"
 
-    def apply(self, operations: dict[str, list[list[Operation]]], note: str = "") -> "InsightMemory":
+    def apply(self, operations: dict[str, list[list[Operation]]], note: str = "", shown: "InsightMemory | None" = None) -> "InsightMemory":
         """A new version with every call's operations applied (per attribute, in order).
 
-        Rule numbers refer to the rules as shown to that call, i.e. before this update, so
-        operations of calls made in parallel never point at each other's additions.
+        Rule numbers refer to the rules as shown to that call: `shown`, an earlier version when
+        the calls ran while later batches were still being applied (pipelined updates), else this
+        one. So operations of calls made in parallel never point at each other's additions, and a
+        number resolves to the rule's text, which is then looked up in the newest rules.
         """
         version = self.version + 1
         rules = {a: [r.model_copy() for r in rs] for a, rs in self.rules.items()}
         log: list[AppliedOperation] = []
         for attribute, calls in operations.items():
-            shown = self.rules.get(attribute, [])
+            shown_rules = (shown or self).rules.get(attribute, [])
             current = rules.setdefault(attribute, [])
             for call in calls:
                 for op in call:
-                    outcome = self._apply_one(op, shown, current, version)
+                    outcome = self._apply_one(op, shown_rules, current, version)
                     log.append(AppliedOperation(attribute=attribute, kind=op.kind, number=op.number, rule=op.rule, outcome=outcome))
             rules[attribute] = self._prune(current)
         rules = {a: rs for a, rs in rules.items() if rs}

@@ -11,7 +11,9 @@ A run directory holds everything (`runs/NAME/`):
 
 Batches commit in order. With `workflow.insight_lag` = L > 0 they are pipelined: profiles of
 batch n start (up to `max_concurrency` in flight) once batch n-1-L has committed, while earlier
-batches finish and their insight updates run.
+batches finish and their insight updates run. A batch's insight calls start when its profiles
+have finished, showing the newest memory then (at most L versions old); their operations are
+applied in batch order.
 
 Crash safety: within a batch the checkpointer and the cache keep the work; a batch counts as
 finished only when `progress.json` (written atomically, last) says so. On rerun the trajectory
@@ -39,7 +41,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from pydantic import BaseModel, Field
 
 from stealthflow.data.schema import Profile
-from stealthflow.insights.learner import InsightLearner
+from stealthflow.insights.learner import InsightLearner, Proposal
 from stealthflow.insights.memory import InsightMemory, write_atomic
 from stealthflow.llm.usage import TokenUsage
 from stealthflow.workflow.graph import build_graph, recursion_limit
@@ -204,30 +206,47 @@ class GenerateRun:
         """Profiles of later batches run while earlier ones finish; batches still commit in order."""
         self.steps.memory = self.memory
         lag, first = self.config.insight_lag, self.progress.batches_done
-        submitted: dict[int, list[Future]] = {}
+        submitted: dict[int, Future] = {}  # batch number -> (outcomes, insight proposal)
 
         def run_one(profile: Profile) -> Outcome:
             return run_profiles(graph, [profile], 1, self.config.rounds, resumable=True)[0]
 
+        def finish(futures: list[Future]) -> tuple[list[Outcome], Proposal | None]:
+            outcomes = [future.result() for future in futures]
+            return outcomes, self._propose(outcomes)
+
         def commit_next() -> bool:
             number = self.progress.batches_done
-            if not self._commit_or_stop(number, batches[number], [future.result() for future in submitted.pop(number)]):
+            if not self._commit_or_stop(number, batches[number], *submitted.pop(number).result()):
                 return False
             self.steps.memory = self.memory  # profiles starting from now show the new version
             return True
 
-        with ThreadPoolExecutor(self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile") as pool:
+        # A batch's insight calls start as soon as its profiles finish, in their own thread: queued
+        # one behind the other (each waits for the slowest of its ~10 heavy-tailed calls) they
+        # capped the run at ~batch_size profiles per update latency, whatever the concurrency.
+        with (
+            ThreadPoolExecutor(self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile") as pool,
+            ThreadPoolExecutor(lag + 1, thread_name_prefix="insight") as finishing,
+        ):
             for number in range(first, len(batches)):
                 while self.progress.batches_done < number - lag and commit_next():
                     pass
                 if self.stopped:
                     break
-                submitted[number] = [pool.submit(run_one, profile) for profile in batches[number]]
+                submitted[number] = finishing.submit(finish, [pool.submit(run_one, profile) for profile in batches[number]])
             while submitted and not self.stopped:
                 commit_next()
             pool.shutdown(cancel_futures=True)  # after a stop, queued profiles do not start; running ones stop at a node
 
-    def _commit_or_stop(self, number: int, batch: list[Profile], outcomes: list[Outcome]) -> bool:
+    def _propose(self, outcomes: list[Outcome]) -> Proposal | None:
+        """A finished batch's insight calls, showing the newest memory (never older than the lag allows)."""
+        finished = [outcome["records"] for outcome in outcomes if not isinstance(outcome, BaseException)]
+        if self.learner is None or not finished or self._over_cost_cap():  # no insight call starts past the cap
+            return None
+        return self.learner.propose(self.memory, finished)
+
+    def _commit_or_stop(self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None) -> bool:
         """Commit the batch, unless the cost cap has been reached: then nothing more is committed."""
         if self._over_cost_cap():
             self.stopped = (
@@ -235,7 +254,7 @@ class GenerateRun:
                 f"{self.progress.batches_done} batches done, rerun with a higher --max-cost to go on"
             )
             return False
-        self._commit(number, batch, outcomes)
+        self._commit(number, batch, outcomes, proposal)
         return True
 
     def _over_cost_cap(self) -> bool:
@@ -245,8 +264,9 @@ class GenerateRun:
         if self._over_cost_cap():
             raise CostCapReached(f"cost cap ${self.config.max_cost:.4f} reached")
 
-    def _commit(self, number: int, batch: list[Profile], outcomes: list[Outcome]) -> None:
-        """Append a batch's trajectories, update the memory, then record progress (atomically, last)."""
+    def _commit(self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None) -> None:
+        """Append a batch's trajectories, update the memory (with `proposal`, when its calls were
+        made already), then record progress (atomically, last)."""
         finished: list[list[RoundRecord]] = []
         failed = dict(self.progress.failed)
         for profile, outcome in zip(batch, outcomes, strict=True):
@@ -257,7 +277,8 @@ class GenerateRun:
                 failed.pop(profile.id, None)
         size = self.trajectories.append([r for records in finished for r in records])
         if self.learner is not None and finished:
-            self.memory = self.learner.update(self.memory, finished, note=f"batch {number + 1}")
+            shown = f" (calls shown version {proposal.shown.version})" if proposal and proposal.shown.version != self.memory.version else ""
+            self.memory = self.learner.update(self.memory, finished, note=f"batch {number + 1}{shown}", proposal=proposal)
             self._save(self.memory)
         self.progress = Progress(
             batches_done=number + 1,
