@@ -69,6 +69,17 @@ def test_rule_numbers_refer_to_the_memory_each_call_was_shown():
     assert outcomes == ["applied", "applied", "applied", "unknown rule"]
 
 
+def test_an_update_proposed_against_an_older_version_applies_to_the_newest():
+    # Pipelined runs: batch 2's calls were shown version 0 while batch 1's update made version 1.
+    shown = _memory(age=[("a", 2), ("b", 2)])
+    newest = shown.apply({"age": [[Operation("ADD", rule="c"), Operation("DOWNVOTE", 1), Operation("DOWNVOTE", 1)]]})
+    updated = newest.apply({"age": [[Operation("UPVOTE", 2), Operation("UPVOTE", 1)]]}, shown=shown)
+    # "2" is b as shown; "1" is a as shown, dropped since (in the newest listing "1" is c): no vote.
+    assert [(r.text, r.score) for r in updated.rules["age"]] == [("b", 3), ("c", 2)]
+    assert [op.outcome for op in updated.history[-1].operations] == ["applied", "unknown rule"]
+    assert updated.version == 2 and updated.rules_for("age") == ["b", "c"]
+
+
 def test_save_load_keeps_history_and_rolls_back(tmp_path):
     memory = InsightMemory().with_snapshot()
     v1 = memory.apply({"age": [[Operation("ADD", rule="r1")]]}, note="batch 1")
