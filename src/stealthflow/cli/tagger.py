@@ -17,7 +17,7 @@ app.add_typer(tagger_app, name="tagger")
 @tagger_app.command("build-data")
 def build_data(
     out_dir: Annotated[Path, typer.Option("--out", help="directory for train.jsonl and validation.jsonl")],
-    n: Annotated[int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")] = 16000,
+    n: Annotated[int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")] = 12000,
     seed: int = 0,
 ) -> None:
     """Generate training data (Faker values, curated lists, hard negatives), split by template."""

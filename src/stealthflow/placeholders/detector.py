@@ -41,8 +41,13 @@ class Detector:
         Each recognizer gets the whole batch, so a model-backed one can batch its forward passes."""
         shadows = [shadow(text) for text in texts]
         found: list[list[Span]] = [[] for _ in texts]
-        for recognizer in self.recognizers:
+        # Pattern recognizers first; a model's span (the tagger) then gives way to a span of
+        # another type it overlaps: patterns check shapes and checksums the model only guesses
+        # at ("+61 4..." is a PHONE, not a CREDENTIAL). Same-type overlaps merge as usual.
+        for recognizer in sorted(self.recognizers, key=lambda r: r.model_backed):
             for spans, batch in zip(found, recognizer.find_many([normalised for normalised, _ in shadows]), strict=True):
+                if recognizer.model_backed:
+                    batch = [span for span in batch if not any(span.overlaps(other) and other.type != span.type for other in spans)]
                 spans.extend(batch)
         return [
             spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]

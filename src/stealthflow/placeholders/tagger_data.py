@@ -136,7 +136,9 @@ class Values:
         if rng.random() < 0.3:
             fake = _faker(rng.choice(ADDRESS_LOCALES))
             return rng.choice(SCHOOL_SHAPES).format(city=fake.city(), last=fake.last_name(), first=self.first())
-        return _faker(rng.choice(COMPANY_LOCALES)).company()
+        while len((company := _faker(rng.choice(COMPANY_LOCALES)).company()).split()) < 2:
+            pass  # some locales give a bare surname as a company: not an employer anyone would write
+        return company
 
     def health(self) -> str:
         return self.rng.choice(MEDICATIONS if self.rng.random() < 0.2 else CONDITIONS)
@@ -231,6 +233,20 @@ PII_TEMPLATES = [
     # free-standing names
     "{NAME} asked me to forward this.", "Meeting notes - attendees: {NAME}, {NAME}.", "Spoke to {FIRST} this morning about the lease.",
     "Can {FIRST} borrow your car on Sunday?", "I went to school with {NAME}.", "Tell {FIRST} I said thanks.",
+    # more contexts, so no single word ("at", "with") decides
+    "{FIRST} wants to know if the offer still stands.", "I had lunch with {NAME} at noon.", "We are meeting {FIRST} at eight at the station.",
+    "Tonight {NAME} is cooking for everyone.", "Sorry {FIRST}, I can't make it.", "lol {FIRST} you were right",
+    "Interview with {NAME} moved to 3pm.", "Any idea why {FIRST} hasn't replied?", "Can you help {NAME} set up her laptop?",
+    "i live at {ADDRESS} and the heating broke again", "The landlord at {ADDRESS} never answers.", "{ADDRESS} is where the party is.",
+    "new address: {ADDRESS}", "We bought a house - {ADDRESS} - and moved in last week.", "pick me up from {ADDRESS} at six",
+    "Since {YEAR} I have worked for {EMPLOYER}.", "{EMPLOYER} just promoted me to team lead!", "Leaving {EMPLOYER} after {NUM} years was hard.",
+    "Do I need to tell {EMPLOYER} about my side project?", "currently at {EMPLOYER}, looking for something new", "I did my degree at {EMPLOYER}.",
+    "The pain from {HEALTH} is worse in the mornings.", "Still waiting on the results, they suspect {HEALTH}.", "{HEALTH} runs in my family and now I have it too.",
+    "I take {HEALTH} every morning.", "my therapist says my {HEALTH} is improving", "Being pregnant with {HEALTH} scares me.",
+    "I bring home {FINANCE}.", "With {FINANCE} in the bank I feel safe for once.", "I was offered {FINANCE} plus bonus.",
+    "we live on {FINANCE} as a family of four", "My pension pot is {FINANCE}.", "I inherited {FINANCE} from my aunt.",
+    "the wifi is {SECRET}", "Garage code: {SECRET}", "My bank app PIN is {SECRET}, don't tell anyone.",
+    "use {SECRET} to open the lockbox", "The safe combination is {SECRET}.", "Login for the router: admin / {SECRET}",
 ]  # fmt: skip
 
 NEGATIVE_TEMPLATES = [
@@ -246,17 +262,43 @@ NEGATIVE_TEMPLATES = [
     "The average salary in {PLACE} went up.", "Houses near {PLACE} cost a fortune.", "Bitcoin dropped {NUM} percent today.",
     "Can you recommend a novel like the ones {PUBLIC} liked?", "Happy new year everyone!", "Is it going to rain tomorrow?",
     "my laptop fan is so loud", "Any tips for learning Spanish?", "The street food in {PLACE} is amazing.",
+    # companies, money and numbers that are not about the writer
+    "{COMPANY} launched a new phone today.", "Why is {COMPANY} laying people off?", "I returned the blender to {COMPANY}.",
+    "{COMPANY} and {COMPANY} are merging, apparently.", "Does {COMPANY} ship to Canada?", "The {COMPANY} app keeps crashing on my phone.",
+    "A coffee costs {NUM} dollars at the airport.", "The tickets were {NUM} euros each.", "Gas went up to {NUM} cents a litre.",
+    "The city spent {NUM} million on the bridge.", "That TV is on sale for ${NUM}.", "Netflix raised prices by {NUM} percent.",
+    "See you at eight!", "Dinner is at seven at the usual place.", "We start at noon sharp.", "The match is at {NUM} pm.",
+    "I'm exhausted after the hike.", "Living in a small flat is hard with two cats.", "It was a long day but a good one.",
+    "{CONDITION} is more common than people think.", "My gym has a class for people recovering from injuries.", "Is {CONDITION} contagious?",
+    "{PUBLIC} was on TV again last night.", "I watched an interview with {PUBLIC}.", "My favourite singer is {PUBLIC}.",
+    "Call me when you land.", "Tell them I said hi.", "Can you send me the file again?", "My sister loves hiking.",
+    "My boss is on holiday this week.", "Our neighbours got a new dog.", "The code is on GitHub.", "Room {NUM}, second floor.",
+    "We ordered {NUM} pizzas for the team.", "The bus takes {NUM} minutes from here.", "There are {NUM} steps to the top.",
+    "{NUM} people signed the petition.", "It weighs {NUM} grams.", "Bus {NUM} is always late.", "We sold {NUM} tickets in an hour.",
 ]  # fmt: skip
 
 # Wrappers put a template in a wider message; "{}" is the template.
 WRAPPERS = ["{}", "{}", "{}", "Hey! {}", "{} Thanks in advance.", "Quick question. {}", "{} Any advice?", "ok so {}", "{} :)", "FYI {}", "{}\n\nSent from my phone"]
 
 
-def _render(template: str, values: Values) -> tuple[str, list[tuple[int, int, str]]]:
+# Erased slots: a PII template's context words with no value in them ("draft an email to my
+# boss about the invoice"), so the context alone never makes a span.
+GENERIC = {
+    "NAME": ["my boss", "the team", "someone", "them", "the landlord", "my neighbour", "a friend", "everyone", "the new guy"],
+    "ADDRESS": ["the office", "the station", "home", "the old place", "the usual spot", "the airport", "the city centre"],
+    "EMPLOYER": ["a startup", "the hospital", "a bank", "my company", "the university", "a small firm", "the same place"],
+    "HEALTH": ["it", "this", "something", "the results", "nothing serious"],
+    "FINANCE": ["a raise", "enough", "not much", "a lot", "the usual", "less than before"],
+    "SECRET": ["on the fridge", "in the email", "the usual one", "written down somewhere", "in the group chat"],
+}  # fmt: skip
+GENERIC["FIRST"] = GENERIC["NAME"]
+
+
+def _render(template: str, values: Values, erase: bool = False) -> tuple[str, list[tuple[int, int, str]]]:
     text, spans, last = "", [], 0
     for match in re.finditer(r"\{([A-Z]+)\}", template):
         text += template[last : match.start()]
-        value, label = values.fill(match[1])
+        value, label = (values.rng.choice(GENERIC[match[1]]), None) if erase and match[1] in GENERIC else values.fill(match[1])
         if label:
             spans.append((len(text), len(text) + len(value), label))
         text += value
@@ -303,18 +345,19 @@ def validation_templates(templates: list[str], share: float, seed: int) -> set[s
 
 
 def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None) -> list[Example]:
-    """`n` messages: one or two templates (1 in 4 a hard negative) in a wrapper, 1 in 6 lowercased
-    without punctuation. The example's template id is its first template's."""
+    """`n` messages: one or two templates (3 in 10 a hard negative, 15 % of the others with their
+    values erased) in a wrapper, 1 in 6 lowercased without punctuation. The example's template
+    id is its first template's."""
     rng = random.Random(seed)
     values = Values(rng)
     templates = PII_TEMPLATES if templates is None else templates
     negatives = NEGATIVE_TEMPLATES if negatives is None else negatives
     examples = []
     for _ in range(n):
-        picks = [rng.choice(negatives if rng.random() < 0.25 else templates) for _ in range(1 if rng.random() < 0.7 else 2)]
+        picks = [rng.choice(negatives if rng.random() < 0.3 else templates) for _ in range(1 if rng.random() < 0.7 else 2)]
         text, spans = "", []
         for template in picks:
-            part, part_spans = _render(template, values)
+            part, part_spans = _render(template, values, erase=template in templates and rng.random() < 0.15)
             offset = len(text) + (1 if text else 0)
             text = f"{text} {part}" if text else part
             spans += [(s + offset, e + offset, label) for s, e, label in part_spans]

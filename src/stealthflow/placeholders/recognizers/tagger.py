@@ -8,6 +8,7 @@ model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -17,6 +18,17 @@ from stealthflow.resources import resource_dir
 
 SHIPPED = "pii-tagger"
 _TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
+_AMOUNT = re.compile(r"\d|\b(?:hundred|thousand|million|billion|grand|lakh|crore|k)\b", re.IGNORECASE)
+
+
+def plausible(label: str, value: str) -> bool:
+    """Cheap shape checks on what the model tagged: an address holds a number and a word; an
+    income or asset holds an amount. The model alone tags "litre" in "cents a litre"."""
+    if label == "ADDRESS":
+        return any(c.isdigit() for c in value) and re.search(r"[^\W\d_]{2,}", value) is not None
+    if label == "FINANCE":
+        return _AMOUNT.search(value) is not None
+    return True
 
 
 def shipped_pii_tagger_dir() -> Path:
@@ -54,4 +66,4 @@ class PiiTaggerRecognizer(Recognizer):
         trim = " \t\n" if tagged.label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
         start = tagged.start + len(value) - len(value.lstrip(trim))
         end = tagged.end - (len(value) - len(value.rstrip(trim)))
-        return self.span(start, end, tagged.score, tagged.label) if end > start else None
+        return self.span(start, end, tagged.score, tagged.label) if end > start and plausible(tagged.label, text[start:end]) else None

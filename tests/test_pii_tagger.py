@@ -1,0 +1,157 @@
+"""The PII span tagger: its training data, its place among the recognizers, offsets, and the
+shipped model on names it never saw (several cultures, lowercase) and on hard negatives."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from placeholder_fixtures import protect_config
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.placeholders.recognizers import tagger as tagger_module
+from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
+from stealthflow.placeholders.tagger_data import (
+    NEGATIVE_TEMPLATES,
+    PII_TEMPLATES,
+    TAGGER_LABELS,
+    build_examples,
+    build_splits,
+)
+from stealthflow.tagging import TaggedSpan
+
+# --- data ----------------------------------------------------------------------------------
+
+
+def test_generated_spans_are_exactly_the_values_and_every_shape_occurs():
+    examples = build_examples(600, seed=3)
+    for example in examples:
+        for start, end, label in example.spans:
+            value = example.text[start:end]
+            assert value == value.strip() and value, (example.text, value)
+            assert label in TAGGER_LABELS
+    assert any(e.text == e.text.lower() and e.spans for e in examples), "some messages are lowercased"
+    assert any(not e.spans for e in examples), "hard negatives have no span"
+    assert {label for e in examples for *_, label in e.spans} == set(TAGGER_LABELS)
+
+
+def test_validation_holds_out_whole_templates_with_every_type():
+    train, validation = build_splits(400, seed=0)
+    assert not {e.template for e in train} & {e.template for e in validation}
+    assert {label for e in validation for *_, label in e.spans} == set(TAGGER_LABELS)
+    assert len(set(PII_TEMPLATES)) == len(PII_TEMPLATES) and len(set(NEGATIVE_TEMPLATES)) == len(NEGATIVE_TEMPLATES)
+
+
+# --- place among the recognizers -----------------------------------------------------------
+
+
+def test_tagger_is_built_only_when_asked(monkeypatch):
+    assert "pii_tagger" not in {r.name for r in build_recognizers()}
+    assert "pii_tagger" in {r.name for r in build_recognizers(models=True)}
+    assert "pii_tagger" not in {r.name for r in build_recognizers(["pii_tagger", "email"], models=False)}
+    monkeypatch.delenv("STEALTHFLOW_TAGGER")
+    assert ProtectConfig().tagger is True, "on by default for users"
+    monkeypatch.setenv("STEALTHFLOW_TAGGER", "0")
+    assert ProtectConfig().tagger is False
+
+
+class LabelledFakeTagger:
+    """A fake (labelled as such): tags given words with a type, as the real tagger's spans come."""
+
+    def __init__(self, words: dict[str, str]):
+        self.words = words
+        self.batches: list[int] = []
+
+    def tag_many(self, texts, batch_size=16):
+        self.batches.append(len(texts))
+        return [[TaggedSpan(m.start(), m.end(), label, 0.9) for word, label in self.words.items() for m in re.finditer(re.escape(word), text)] for text in texts]
+
+
+def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
+    fake = LabelledFakeTagger({"Siosaia Fifita,": "REAL_NAME", "4471!": "CREDENTIAL"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    detector = Detector([PiiTaggerRecognizer()])
+    texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
+    found = detector.deterministic_many(texts)
+    assert fake.batches == [3], "one forward batch for the whole list"
+    assert [texts[0][s.start : s.end] for s in found[0]] == ["Sio\u200bsaia Fifita"], "punctuation trimmed, zero-width char inside"
+    assert [(texts[1][s.start : s.end], s.type) for s in found[1]] == [("4471!", "CREDENTIAL")], "a secret keeps its symbols"
+    assert found[2] == []
+
+
+# --- the shipped model ---------------------------------------------------------------------
+
+UNSEEN_NAMES = [
+    ("Please write a thank-you note to Siosaia Fifita for the flowers.", "Siosaia Fifita"),  # Tongan
+    ("My neighbour Aigerim Nurlanovna is moving to Almaty.", "Aigerim Nurlanovna"),  # Kazakh
+    ("Can you remind Tane Whatarau about Thursday's practice?", "Tane Whatarau"),  # Māori
+    ("I'm Bjarni Guðmundsson and I need help with my tax return.", "Bjarni Guðmundsson"),  # Icelandic
+    ("Forward this invoice to Chiamaka Eze before noon.", "Chiamaka Eze"),  # Igbo
+    ("Draft an apology to Rahul Deshpande for missing the call.", "Rahul Deshpande"),  # Marathi
+]
+HARD_NEGATIVES = [
+    "Barack Obama gave a speech in Berlin in 2013.",
+    "Will it rain in May? I hope not.",
+    "Order 48213 shipped, version 4.2.1 is out.",
+    "Diabetes affects millions of adults worldwide.",
+    "Apple reported record profits this quarter.",
+]
+
+
+@pytest.fixture(scope="module")
+def shipped_detector():
+    import torch
+
+    torch.set_num_threads(1)
+    return Detector(build_recognizers(models=True))
+
+
+@pytest.mark.real_model
+def test_shipped_tagger_finds_unseen_names_of_several_cultures(shipped_detector):
+    found = shipped_detector.detect_many([text for text, _ in UNSEEN_NAMES])
+    for (text, name), spans in zip(UNSEEN_NAMES, found, strict=True):
+        assert name in [text[s.start : s.end] for s in spans if s.type == "REAL_NAME"], text  # whole, exact bounds
+
+
+@pytest.mark.real_model
+def test_shipped_tagger_finds_lowercase_names_and_context_types(shipped_detector):
+    text = "pls tell my sister ngozi okafor that i start at northwind logistics on monday"
+    spans = {(text[s.start : s.end], s.type) for s in shipped_detector.detect(text)}
+    assert ("ngozi okafor", "REAL_NAME") in spans
+    assert ("northwind logistics", "EMPLOYER") in spans
+
+
+@pytest.mark.real_model
+def test_shipped_tagger_leaves_hard_negatives_alone(shipped_detector):
+    assert [spans for spans in shipped_detector.detect_many(HARD_NEGATIVES)] == [[] for _ in HARD_NEGATIVES]
+
+
+@pytest.mark.real_model
+def test_protect_replaces_exactly_the_tagged_values_and_restores(tmp_path, monkeypatch):
+    """The real chain a user gets: config default (tagger on), vault on disk, placeholders, restore."""
+    from stealthflow.config import Settings
+    from stealthflow.placeholders.restore import restore_text
+
+    monkeypatch.setenv("STEALTHFLOW_TAGGER", "1")
+    settings = Settings(protect=protect_config(tmp_path, monkeypatch))
+    protector = Protector.from_settings(settings, vault=open_vault(settings.protect))
+    text = "Hi, I'm Tane Whatarau. I was diagnosed with sciatica and I earn $64,000 a year."
+    protected = protector.protect(text, "s")
+    masked = {text[s.start : s.end]: s.type for s in protected.spans}
+    assert masked.get("Tane Whatarau") == "REAL_NAME"
+    assert "Tane" not in protected.text and "Whatarau" not in protected.text
+    assert protected.text.startswith("Hi, I'm <REAL_NAME_1>. I was diagnosed with ")
+    assert restore_text(protected.text, protector.resolver("s")).text == text
+    protector.close()
+
+
+def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type(monkeypatch):
+    """"+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
+    fake = LabelledFakeTagger({"+61 412 555 019": "CREDENTIAL", "Tane Whatarau": "REAL_NAME"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    text = "Tane Whatarau, mobile +61 412 555 019."
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("Tane Whatarau", "REAL_NAME"), ("+61 412 555 019", "PHONE")]
