@@ -1,7 +1,7 @@
 """The workflow at API speed: how many calls it keeps in flight against a latency-bound server.
 
-    python benchmarks/workflow_api.py [--profiles 120] [--first 10] [--rounds 5] [--limit 64]
-        [--median 1.0] [--p99 6.0]
+    python benchmarks/workflow_api.py [--profiles 480] [--first 10] [--rounds 5] [--limit 64]
+        [--median 1.0] [--p99 6.0] [--lag 15]
 
 A mock OpenAI-compatible server on loopback (`stealthflow.testing.MockOpenAI`) answers every
 prompt kind of the workflow with a canned, well-formed answer (`testing.workflow_world`, a
@@ -13,14 +13,21 @@ of 10; in one run:
     (a) sequential  one profile after another, one call at a time (insight update after every 10)
     (b) reference   a thread pool of 8, a barrier after every stage of every batch of 10
     (c) strict      `generate`, insight_lag 0 (each batch waits for the previous batch's update)
-    (d) pipelined   `generate`, insight_lag so that `--limit` profiles can be in flight
+    (d) pipelined   `generate`, `--lag` (default 2 × limit ÷ batch + 1: see below)
+    (d') pipelined  (d) with insight_lag = limit ÷ batch (the window just holds `--limit` profiles)
     (d/2)           (d) against one server with half the limit
     (e) router      (d) through `model: router` over two servers, each with half the limit
 
+The lag bounds the profiles admitted: batches n-1-lag.. n. A batch leaves that window only when
+its slowest profile and then its insight update are done, so its finished profiles keep holding
+places; with limit ÷ batch batches, about two thirds of the limit are busy (d'). Twice that keeps
+the limit busy, at the price of prompts showing a memory up to `--lag` batches old.
+
 (a)–(c) run on the first `--first` profiles: a loop whose batches wait for each other has the
 same rate on 20 profiles as on 2,000, and at a 1 s latency it would take hours on the whole
-corpus. (d), (d/2) and (e) need the whole corpus: with fewer profiles than slots, or only a few
-times more, the run's tail (the last profiles' chains of calls) dominates.
+corpus. (d), (d'), (d/2) and (e) need the whole corpus: with fewer profiles than slots, or only
+a few times more, the run's tail (the last profiles' chains of calls, ~16 s each) dominates: on
+120 profiles the tail alone holds (d) under ~60 % of the bound.
 
 Prints profiles/min, the mean number of requests in flight (server time of all requests ÷ wall
 time) and the ideal bound: limit ÷ calls per profile ÷ mean latency (per minute). Targets: (d) ≥ 3×
@@ -115,14 +122,15 @@ def generate(data: Path, out: Path, model: dict, workflow: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--profiles", type=int, default=120, help="corpus of (d), (d/2), (e)")
+    parser.add_argument("--profiles", type=int, default=480, help="corpus of (d), (d'), (d/2), (e)")
     parser.add_argument("--first", type=int, default=10, help="(a)-(c) run on the first N of them")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--limit", type=int, default=64, help="concurrent requests a server accepts")
     parser.add_argument("--median", type=float, default=1.0, help="median latency, s")
     parser.add_argument("--p99", type=float, default=6.0, help="99th percentile latency, s")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", default="a,b,c,d,d/2,e", help="comma-separated ways to run")
+    parser.add_argument("--lag", type=int, default=None, help="insight_lag of (d), (d/2), (e); default 2 × limit ÷ batch + 1")
+    parser.add_argument("--only", default="a,b,c,d,d',d/2,e", help="comma-separated ways to run")
     args = parser.parse_args()
     console = Console(width=140)
     sigma = math.log(args.p99 / args.median) / 2.3263
@@ -132,7 +140,8 @@ def main() -> None:
     data.write_text("\n".join(corpus_lines(args.profiles)) + "\n")
     first = work / "first.jsonl"
     first.write_text("\n".join(corpus_lines(args.profiles)[: args.first]) + "\n")
-    lag = math.ceil(args.limit / BATCH)  # so that `limit` profiles can be in flight
+    window_lag = math.ceil(args.limit / BATCH)  # the window just holds `limit` profiles
+    lag = args.lag if args.lag is not None else 2 * window_lag + 1
     half = args.limit // 2
 
     def servers(*limits: int) -> list[MockOpenAI]:
@@ -148,6 +157,8 @@ def main() -> None:
         "c": ("(c) generate, strict (insight_lag 0)", args.first, [args.limit],
               lambda s: generate(first, work / "strict", endpoint(s[0], args.limit), {"rounds": args.rounds, "batch_size": BATCH, "insight_lag": 0})),
         "d": (f"(d) generate, pipelined (insight_lag {lag})", args.profiles, [args.limit], lambda s: generate(data, work / "pipelined", endpoint(s[0], args.limit), pipelined)),
+        "d'": (f"(d') generate, pipelined (insight_lag {window_lag})", args.profiles, [args.limit],
+               lambda s: generate(data, work / "window", endpoint(s[0], args.limit), pipelined | {"insight_lag": window_lag})),
         "d/2": (f"(d/2) pipelined, one server limited to {half}", args.profiles, [half],
                 lambda s: generate(data, work / "half", endpoint(s[0], half), pipelined | {"max_concurrency": half})),
         "e": (f"(e) pipelined, router over 2 servers × {half}", args.profiles, [half, half],
