@@ -12,6 +12,11 @@
    messages with the configured model (default: the embedded SmolLM2-135M).
 3. Latency per 1 KB message on one core: detect + placeholder (incl. the vault) and restore.
 
+4. The PII span tagger (models/pii-tagger), side by side with the regex layer alone, MemPrivacy
+   matching as above: (a) its template-held-out validation set, (b) the independent test set
+   data/pii_test.jsonl (benchmarks/pii_testset.py, never used for tuning); distractor messages
+   flagged; detection ms per KB with and without the tagger on 1 / 10 / 100 KB texts (2 threads).
+
 Writes benchmarks/results/pii_detection.json and .png.
 """
 
@@ -41,7 +46,7 @@ from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Vault
 
 RESULTS = Path(__file__).resolve().parent / "results"
-STRUCTURED = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "IP_ADDRESS", "URL", "API_KEY", "PASSPORT")
+STRUCTURED = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "IP_ADDRESS", "URL", "API_KEY", "PASSPORT", "PASSWORD", "OTP")
 DESCRIPTIVE = frozenset({"REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE"})  # soft text match
 console = Console()
 
@@ -228,7 +233,14 @@ class Scores:
         keys = ["all", *[lvl.name for lvl in Level if self.gold[lvl.name]], *sorted(k for k in self.gold if k in TYPE_LEVELS), *sorted(k for k in self.pred if k in TYPE_LEVELS and k not in self.gold)]
         rows = {key: dict(zip(("precision", "recall", "f1"), self.prf(key), strict=True)) | {"gold": self.gold[key], "predicted": self.pred[key]} for key in keys}
         precision, recall = self.structured()
-        return {"by_key": rows, "structured_precision": precision, "structured_recall": recall, "distractor_clean_rate": self.clean_distractors / max(self.distractors, 1)}
+        return {
+            "by_key": rows,
+            "structured_precision": precision,
+            "structured_recall": recall,
+            "distractor_clean_rate": self.clean_distractors / max(self.distractors, 1),
+            "distractors": self.distractors,
+            "distractors_flagged": self.distractors - self.clean_distractors,
+        }
 
 
 def score(messages: list[Message], predictions: list[list[Span]]) -> dict:
@@ -336,6 +348,96 @@ def long_inputs(detector: Detector, seed: int) -> list[dict]:
     return rows
 
 
+# -- the PII span tagger -----------------------------------------------------------------------
+TEST_SET = Path(__file__).resolve().parent.parent / "data" / "pii_test.jsonl"
+
+
+def _messages(rows: list[tuple[str, list]]) -> list[Message]:
+    return [Message(text, [Span(start, end, kind, TYPE_LEVELS[kind]) for start, end, kind in spans]) for text, spans in rows]
+
+
+def validation_messages(tagger_dir: Path) -> list[Message]:
+    """The tagger's template-held-out validation split, rebuilt from its card (seeded)."""
+    from stealthflow.placeholders.tagger_data import build_splits
+
+    card = json.loads((tagger_dir / "tagger.json").read_text(encoding="utf-8"))
+    _, validation = build_splits(card["train_messages"], card["recipe"]["seed"])
+    return _messages([(e.text, e.spans) for e in validation])
+
+
+def test_messages(path: Path = TEST_SET) -> list[Message]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return _messages([(r["text"], r["spans"]) for r in rows])
+
+
+def with_and_without(messages: list[Message], plain: Detector, tagged: Detector) -> dict[str, dict]:
+    texts = [m.text for m in messages]
+    return {"regex only": score(messages, plain.detect_many(texts)), "regex + tagger": score(messages, tagged.detect_many(texts))}
+
+
+def tagger_cost(messages: list[Message], plain: Detector, tagged: Detector, seed: int) -> list[dict]:
+    """Detection wall ms per KB with and without the tagger (texts made of test messages), with
+    torch on 1 and on 2 threads: on a shared machine 2 threads can be slower (each forward pass
+    waits for the busier core)."""
+    import torch
+
+    rows = []
+    for threads in (1, 2):
+        torch.set_num_threads(threads)
+        rows += [row | {"threads": threads, "load_average": os.getloadavg()[0]} for row in _cost_rows(messages, plain, tagged, seed, threads)]
+    return rows
+
+
+def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed: int, threads: int) -> list[dict]:
+    rng = random.Random(seed)
+    tagged.deterministic("warm-up text for Anna Berg")
+    rows = []
+    for size, count in ((1_000, 20), (10_000, 5), (100_000, 1)):
+        texts = []
+        for _ in range(count):
+            text = ""
+            while len(text) < size:
+                text += rng.choice(messages).text + " "
+            texts.append(text[:size])
+        timing = {}
+        for name, detector in (("regex only", plain), ("regex + tagger", tagged)):
+            start = time.perf_counter()
+            for text in texts:
+                detector.deterministic(text)
+            timing[name] = (time.perf_counter() - start) * 1000 / (size * count / 1000)
+        rows.append({"kb": size // 1000, **timing, "tagger": timing["regex + tagger"] - timing["regex only"]})
+        console.print(f"{threads} thread(s), load average {os.getloadavg()[0]:.1f}, {size // 1000} KB: ms/KB regex only {timing['regex only']:.2f}, regex + tagger {timing['regex + tagger']:.2f} (tagger {rows[-1]['tagger']:.2f}; target <= 5)")
+    return rows
+
+
+def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dict:
+    import torch
+
+    from stealthflow.placeholders.recognizers import build_recognizers
+    from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
+
+    torch.set_num_threads(2)
+    plain, tagged = Detector(build_recognizers()), Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
+    results = {}
+    sets = {"this benchmark's synthetic set": synthetic, "validation (template-held-out)": validation_messages(tagger_dir), "independent test set": test_messages()}
+    for name, messages in sets.items():
+        scored = with_and_without(messages, plain, tagged)
+        console.print(table(f"PII tagger, {name}: {len(messages)} messages", scored))
+        for key, result in scored.items():
+            console.print(f"{name}, {key}: structured recall {result['structured_recall']:.3f}; distractor messages flagged {result['distractors_flagged']} of {result['distractors']}")
+        results[name] = scored
+    test = results["independent test set"]["regex + tagger"]
+    name_p, name_r = test["by_key"]["REAL_NAME"]["precision"], test["by_key"]["REAL_NAME"]["recall"]
+    descriptive = {t: test["by_key"][t]["recall"] for t in sorted(DESCRIPTIVE) if t in test["by_key"]}
+    console.print(
+        f"targets on the test set: Real Name P {name_p:.2f} / R {name_r:.2f} (>= 0.90 each); descriptive recall "
+        + ", ".join(f"{t} {r:.2f}" for t, r in descriptive.items())
+        + f" (>= 0.75 each); structured recall {test['structured_recall']:.3f} (>= 0.97); distractors flagged {test['distractors_flagged']} (0)"
+    )
+    results["cost_ms_per_kb"] = tagger_cost(test_messages(), plain, tagged, seed)
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=600, help="synthetic messages (1 in 4 is a distractor)")
@@ -343,6 +445,7 @@ def main() -> None:
     parser.add_argument("--model", default="embedded", help="model spec for the LLM extractor")
     parser.add_argument("--latency", type=int, default=200, help="1 KB messages timed")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--tagger", type=Path, default=None, help="PII tagger directory to measure (default: the shipped one; 'none' skips)")
     args = parser.parse_args()
 
     messages = build_set(args.n, args.seed)
@@ -370,6 +473,10 @@ def main() -> None:
         console.print(table(f"LLM extractor ({args.model}), first {len(subset)} messages, {seconds:.0f} s", combined))
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
+    if str(args.tagger) != "none":
+        from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
+
+        results["tagger"] = tagger_section(args.tagger or shipped_pii_tagger_dir(), args.seed, messages)
     results["latency"] = latency(kilobyte_messages(messages, args.latency, args.seed))
     results["long_inputs"] = long_inputs(detector, args.seed)
     p, r = deterministic["structured_precision"], deterministic["structured_recall"]
