@@ -28,7 +28,6 @@ class TaggerRecipe(BaseModel):
     batch_size: int = 32
     span_weight: float = 3.0
     threshold: float = Field(0.5, ge=0, le=1)
-    split_spans: bool = True  # "Ana Lima, Acme Ltd": a name then an employer, not one span
     threads: int = 2
     save_steps: int = 200  # checkpoints, so an interrupted run resumes
     seed: int = 0
@@ -59,7 +58,6 @@ def run_training(recipe: TaggerRecipe, log=print) -> dict:
     started = time.time()
     tagger = train_tagger([(e.text, e.spans) for e in train], config, recipe.out, log=log)
     seconds = time.time() - started
-    tagger.split_spans = recipe.split_spans
     metrics = validate(tagger, validation)
     card = {"train_messages": len(train), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
     tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)

@@ -52,11 +52,8 @@ def base_model(num_labels: int, layers: int | None = None):
 
 
 class SpanTagger:
-    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None, split_spans: bool = False):
+    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None):
         self.layers = model.config.num_hidden_layers
-        # Split adjacent tagged tokens into separate spans where the label changes (the PII tagger:
-        # "Ana Lima, Acme Ltd" is a name and an employer); the cue tagger keeps whole runs.
-        self.split_spans = split_spans
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
@@ -81,8 +78,7 @@ class SpanTagger:
             for name, param in model.named_parameters():
                 if name in state:
                     param.copy_(state[name])
-        threshold = meta.get("threshold", 0.5) if threshold is None else threshold
-        return cls(model, tokenizer, meta["labels"], threshold, trained=set(state), split_spans=meta.get("split_spans", False))
+        return cls(model, tokenizer, meta["labels"], meta.get("threshold", 0.5) if threshold is None else threshold, trained=set(state))
 
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
@@ -91,7 +87,7 @@ class SpanTagger:
         directory.mkdir(parents=True, exist_ok=True)
         state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
         save_file(state, str(directory / WEIGHTS))
-        meta = {"labels": self.labels, "threshold": self.threshold, "layers": self.layers, "split_spans": self.split_spans, **card}
+        meta = {"labels": self.labels, "threshold": self.threshold, "layers": self.layers, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     def token_probabilities(self, texts: list[str], batch_size: int = 16):
@@ -141,8 +137,6 @@ class SpanTagger:
         for (start, end), probs in tokens:
             tagged = 1.0 - float(probs[0]) >= self.threshold
             adjacent = runs and start <= runs[-1][1] + 1
-            if tagged and adjacent and runs[-1][3] and self.split_spans and not self._same_label(runs[-1][2][-1], probs):
-                runs[-1][3] = False  # another label starts a new span
             if tagged and adjacent and runs[-1][3]:
                 runs[-1][1] = end
                 runs[-1][2].append(probs)
@@ -162,11 +156,6 @@ class SpanTagger:
             inside = [1.0 - float(p[0]) for p in probs]
             spans.append(TaggedSpan(start, end, self.labels[int(mass.argmax())], sum(inside) / len(inside)))
         return spans
-
-    def _same_label(self, previous, probs) -> bool:
-        """Whether two tokens' most likely tags name the same label (tags after "O" come in
-        B/I pairs per label)."""
-        return int(previous[1:].argmax()) // 2 == int(probs[1:].argmax()) // 2
 
 
 def _is_subword(text: str, start: int) -> bool:
