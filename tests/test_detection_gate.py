@@ -70,3 +70,28 @@ def test_presidio_recognizers_on_pointed_tokens_match_presidio_on_the_whole_text
             if r.score >= recognizer.min_score
         }
         assert {(s.start, s.end) for s in recognizer.find(text)} == whole, recognizer.name
+
+
+def test_a_re_sent_history_is_detected_once():
+    """Detection remembers the spans of texts it saw (a chat re-sends its history every turn)."""
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers.base import Recognizer
+
+    class CountingEmail(Recognizer):  # FAKE recognizer: counts the texts it is shown
+        name, type = "counting_email", "EMAIL"
+        seen: list[str] = []
+
+        def find(self, text):
+            self.seen.append(text)
+            at = text.find("a@example.org")
+            return [self.span(at, at + 13)] if at >= 0 else []
+
+    recognizer = CountingEmail()
+    detector = Detector([recognizer], cache_entries=2)
+    first = detector.detect_many(["mail a@example.org", "hello"])
+    second = detector.detect_many(["mail a@example.org", "hello", "new: a@example.org"])
+    assert recognizer.seen == ["mail a@example.org", "hello", "new: a@example.org"]
+    assert second[:2] == first and (second[2][0].start, second[2][0].end) == (5, 18)
+    detector.detect_many(["other"])  # the cache keeps the 2 most recent texts
+    detector.detect_many(["mail a@example.org"])
+    assert recognizer.seen[-2:] == ["other", "mail a@example.org"]

@@ -7,6 +7,10 @@ the higher score, so `john@acme.com` stays one EMAIL rather than EMAIL + URL.
 from __future__ import annotations
 
 import bisect
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 from stealthflow.placeholders.extractor import LLMExtractor
@@ -28,9 +32,17 @@ def merge_spans(spans: list[Span]) -> list[Span]:
 
 
 class Detector:
-    def __init__(self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None):
+    """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
+    every turn: only the new messages are run through the recognizers, the tagger and the LLM
+    extractor again). Keys are keyed hashes of the texts; spans hold offsets and types, no text."""
+
+    def __init__(self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None, cache_entries: int = 4096):
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
+        self._cache: OrderedDict[bytes, list[Span]] = OrderedDict()
+        self._cache_entries = cache_entries
+        self._cache_key = secrets.token_bytes(16)
+        self._cache_lock = threading.Lock()
 
     def deterministic(self, text: str) -> list[Span]:
         return self.deterministic_many([text])[0]
@@ -58,5 +70,19 @@ class Detector:
         return self.detect_many([text])[0]
 
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
-        extracted = self.extractor.extract_many(texts) if self.extractor else [[] for _ in texts]
-        return [merge_spans(spans + llm_spans) for spans, llm_spans in zip(self.deterministic_many(texts), extracted, strict=True)]
+        keys = [hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest() for text in texts]
+        with self._cache_lock:
+            found = {key: self._cache[key] for key in keys if key in self._cache}
+        todo = list({key: text for key, text in zip(keys, texts, strict=True) if key not in found}.items())
+        if todo:
+            new_texts = [text for _, text in todo]
+            extracted = self.extractor.extract_many(new_texts) if self.extractor else [[] for _ in new_texts]
+            spans = [merge_spans(a + b) for a, b in zip(self.deterministic_many(new_texts), extracted, strict=True)]
+            found.update(zip((key for key, _ in todo), spans, strict=True))
+        with self._cache_lock:
+            for key in keys:
+                self._cache[key] = found[key]
+                self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_entries:
+                self._cache.popitem(last=False)
+        return [list(found[key]) for key in keys]
