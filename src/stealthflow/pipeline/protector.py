@@ -68,7 +68,7 @@ def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None =
     fresh start, or an import of a backup). `on_new_key(where)` hears of a new key."""
     from stealthflow.placeholders import known_vaults
 
-    path = config.vault_path or default_vault_path()
+    path = Path(config.vault_path or default_vault_path())
     recorded = known_vaults.recorded_id(path)
     if recorded and not path.exists() and not new_vault:
         raise VaultMismatch(
