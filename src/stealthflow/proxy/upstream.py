@@ -44,6 +44,17 @@ def _unreachable(exc: Exception) -> ProxyError:
     return ProxyError(502, f"the upstream model could not be reached ({type(exc).__name__})", "upstream_error")
 
 
+@contextlib.contextmanager
+def _reading_errors():
+    """A reply that stops, times out or is not JSON: the upstream's fault, said once, in OpenAI's shape."""
+    try:
+        yield
+    except httpx.TimeoutException:
+        raise _timeout() from None
+    except (httpx.TransportError, ValueError) as exc:
+        raise _unreachable(exc) from None
+
+
 def _failed(status: int, message: str) -> ProxyError:
     # The upstream only ever saw protected text, so its message holds no raw value.
     return ProxyError(status if 400 <= status < 600 else 502, f"upstream error: {message[:300]}", "upstream_error")
@@ -85,31 +96,25 @@ class OpenAIUpstream:
     async def complete(self, body: dict) -> dict:
         response = await self._send(body)
         try:
-            return json.loads(await response.aread())
-        except httpx.TimeoutException:
-            raise _timeout() from None
-        except (httpx.TransportError, ValueError) as exc:
-            raise _unreachable(exc) from None
+            with _reading_errors():
+                return json.loads(await response.aread())
         finally:
             await response.aclose()
 
     async def stream(self, body: dict) -> AsyncIterator[dict]:
         response = await self._send(body)
         try:
-            async for line in response.aiter_lines():
-                if not line.startswith("data:"):
-                    continue  # SSE comments, event names, keep-alives
-                data = line[5:].strip()
-                if data == "[DONE]":
-                    return
-                chunk = json.loads(data)
-                if "error" in chunk:
-                    raise _failed(502, _error_message(data.encode()))
-                yield chunk
-        except httpx.TimeoutException:
-            raise _timeout() from None
-        except (httpx.TransportError, ValueError) as exc:
-            raise _unreachable(exc) from None
+            with _reading_errors():
+                async for line in response.aiter_lines():
+                    if not line.startswith("data:"):
+                        continue  # SSE comments, event names, keep-alives
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        return
+                    chunk = json.loads(data)
+                    if "error" in chunk:
+                        raise _failed(502, _error_message(data.encode()))
+                    yield chunk
         finally:
             await response.aclose()
 
