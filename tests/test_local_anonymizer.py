@@ -208,6 +208,14 @@ def test_a_long_post_is_rewritten_in_pieces_the_size_the_adapter_was_trained_on(
     assert result.details["changes"] == [{"post": 0, "phrase": "ER nurse", "attribute": "occupation", "by": "model"}]
 
 
+def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_deleting_the_cues():
+    answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, mail me.'  # FAKE model: drops <EMAIL_1>
+    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"ER nurse": "occupation"}))
+    post = "Twelve years as an ER nurse, mail me at <EMAIL_1>."
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    assert "<EMAIL_1>" in result.text and "ER nurse" not in result.text and result.details["fallback_posts"] == 1
+
+
 def test_placeholders_are_never_taken_for_cues():
     method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]

@@ -2,8 +2,8 @@
 give the author away, the local model (the embedded SmolLM2 with the shipped LoRA adapter, or
 any `--model`) rewrites each post with those phrases named in a short prompt, batched.
 
-A post without cues is left as it is. When the model's answer is unreadable or keeps too
-little of the post, the post is kept; then any marked phrase still in the text is deleted
+A post without cues is left as it is. When the model's answer is unreadable, keeps too
+little of the post or drops one of protect's placeholders, the post is kept; then any marked phrase still in the text is deleted
 deterministically, so every marked phrase is acted on. `details["changes"]` lists, per post, the phrases
 that are gone and the attribute each pointed to (the risk report prints them).
 """
@@ -33,6 +33,9 @@ def shipped_adapter() -> Path | None:
     return path if (path / "adapter_config.json").exists() else None
 
 
+# An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): a model rewrite that drops
+# one is not used (the phrases are deleted instead), since protect would reject the whole rewrite.
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-f]+\]\]")
 MAX_PIECE_WORDS = 100  # the adapter's training posts were at most 120 words
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 
@@ -98,7 +101,8 @@ class LocalAnonymizer:
                 continue
             phrases = list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
             rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
-            if rewrite is not None and rewrite.parsed and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
+            kept_placeholders = rewrite is not None and all(mark in rewrite.text for mark in _PLACEHOLDER.findall(post))
+            if rewrite is not None and rewrite.parsed and kept_placeholders and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
                 text, how = rewrite.text, "model"
             else:
                 text, how = post, "fallback"
