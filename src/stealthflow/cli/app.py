@@ -73,6 +73,19 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def recipe_overrides(items: list[str] | None) -> dict:
+    """`--set KEY=VALUE` options as recipe overrides (values read as YAML: numbers, lists...)."""
+    import yaml
+
+    overrides = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(f"--set {item!r}: expected KEY=VALUE")
+        overrides[key.strip()] = yaml.safe_load(value)
+    return overrides
+
+
 def print_markdown(text: str) -> None:
     """Render markdown (tables) on a terminal; write it raw when stdout is a pipe or a file."""
     if out.is_terminal:

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-import yaml
 
-from stealthflow.cli.app import app, console, fail, out, print_markdown, user_errors
+from stealthflow.cli.app import app, console, fail, out, print_markdown, recipe_overrides, user_errors
 
 tagger_app = typer.Typer(help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True)
 app.add_typer(tagger_app, name="tagger")
@@ -42,14 +41,8 @@ def train(
         run_training,
     )
 
-    overrides = {}
-    for item in set_ or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            fail(f"--set {item!r}: expected KEY=VALUE")
-        overrides[key.strip()] = yaml.safe_load(value)
     try:
-        resolved = load_tagger_recipe(recipe, overrides)
+        resolved = load_tagger_recipe(recipe, recipe_overrides(set_))
     except ValidationError as exc:
         fail(f"{recipe}: {describe_validation_error(exc)}")
     if not (resolved.data / "train.jsonl").exists():

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-import yaml
 
 from stealthflow.cli.app import (
     AdapterOption,
@@ -18,6 +17,7 @@ from stealthflow.cli.app import (
     out,
     print_markdown,
     progress_bar,
+    recipe_overrides,
     settings_from,
     user_errors,
 )
@@ -101,12 +101,7 @@ def _recipe(recipe: Path, data: Path | None, output_dir: Path | None, sets: list
 
     from stealthflow.training import load_recipe
 
-    overrides = {}
-    for item in sets or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            fail(f"--set {item!r}: expected KEY=VALUE")
-        overrides[key.strip()] = yaml.safe_load(value)
+    overrides = recipe_overrides(sets)
     if data is not None:
         overrides["sft.data"] = str(data)
     if output_dir is not None:
