@@ -328,3 +328,23 @@ def test_a_cached_placeholder_is_never_reissued_after_another_process_forgot_it(
         assert first.lookup("u", "s", "EMAIL", index=again.index) == "a@example.org"
         assert second.forget_value("u", "a@example.org") == 1
         assert first.entry_for("u", "s", "EMAIL", "a@example.org").id != again.id
+
+
+def test_a_rolled_back_message_leaves_no_entry_in_the_cache(vault, monkeypatch):
+    """A message whose transaction fails half-way caches none of its new entries: a later
+    message must not get a placeholder whose row was rolled back."""
+    original = Vault._insert
+    calls = []
+
+    def failing_second_insert(self, *args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("disk full")
+        return original(self, *args)
+
+    monkeypatch.setattr(Vault, "_insert", failing_second_insert)
+    with pytest.raises(RuntimeError):
+        vault.entries_for("u", "s", [("EMAIL", "a@example.org"), ("EMAIL", "b@example.org")])
+    monkeypatch.setattr(Vault, "_insert", original)
+    entry = vault.entry_for("u", "s", "EMAIL", "a@example.org")
+    assert vault.lookup("u", "s", "EMAIL", index=entry.index) == "a@example.org"

@@ -168,11 +168,14 @@ class Vault:
     def entries_for(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry]:
         """`entry_for` for every (type, value) of a message, in one transaction."""
         entries = []
+        issued_now: dict[tuple[str, str, str, str], Entry] = {}  # cached only once the transaction commits
         with self._transaction() as db:
             self._check_cache(db)
+            generation = self._cache_generation
             for span_type, value in items:
                 canonical = canonical_value(span_type, value)
-                if cached := self._issued_cache.get((user, session, span_type, canonical)):
+                key = (user, session, span_type, canonical)
+                if cached := self._issued_cache.get(key) or issued_now.get(key):
                     entries.append(cached)
                     continue
                 digest = self._mac("digest", user, span_type, canonical)
@@ -186,15 +189,20 @@ class Vault:
                 entry = Entry(row[0], span_type, row[1], row[2])
                 db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
                 entries.append(entry)
-                if len(self._issued_cache) >= _CACHE_LIMIT:
-                    self._issued_cache.clear()
-                self._issued_cache[user, session, span_type, canonical] = entry
+                issued_now[key] = entry
             if items:
                 now = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 db.execute(
                     "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
                     (user, session, now, now),
                 )
+        # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
+        # does it take entries from before a deletion another thread has seen meanwhile.
+        with self._lock:
+            if self._cache_generation == generation:
+                if len(self._issued_cache) + len(issued_now) > _CACHE_LIMIT:
+                    self._issued_cache.clear()
+                self._issued_cache.update(issued_now)
         return entries
 
     def _check_cache(self, db: sqlite3.Connection) -> None:
