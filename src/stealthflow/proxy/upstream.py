@@ -45,13 +45,15 @@ def _unreachable(exc: Exception) -> ProxyError:
 
 
 @contextlib.contextmanager
-def _reading_errors():
-    """A reply that stops, times out or is not JSON: the upstream's fault, said once, in OpenAI's shape."""
+def _upstream_errors(reading: bool = False):
+    """An upstream that cannot be reached, times out, stops or (`reading`) answers with what is
+    not JSON: the upstream's fault, said once, in OpenAI's shape."""
+    unreadable = (httpx.TransportError, ValueError) if reading else httpx.TransportError
     try:
         yield
     except httpx.TimeoutException:
         raise _timeout() from None
-    except (httpx.TransportError, ValueError) as exc:
+    except unreadable as exc:
         raise _unreachable(exc) from None
 
 
@@ -78,12 +80,8 @@ class OpenAIUpstream:
     async def _send(self, body: dict) -> httpx.Response:
         payload = {**body, "model": self.model}
         for attempt in range(self.config.max_retries + 1):
-            try:
+            with _upstream_errors():
                 response = await self._http().send(self._http().build_request("POST", self.url, json=payload, headers=self.headers), stream=True)
-            except httpx.TimeoutException:
-                raise _timeout() from None
-            except httpx.TransportError as exc:
-                raise _unreachable(exc) from None
             if response.status_code < 400:
                 return response
             detail = await response.aread()
@@ -96,7 +94,7 @@ class OpenAIUpstream:
     async def complete(self, body: dict) -> dict:
         response = await self._send(body)
         try:
-            with _reading_errors():
+            with _upstream_errors(reading=True):
                 return json.loads(await response.aread())
         finally:
             await response.aclose()
@@ -104,7 +102,7 @@ class OpenAIUpstream:
     async def stream(self, body: dict) -> AsyncIterator[dict]:
         response = await self._send(body)
         try:
-            with _reading_errors():
+            with _upstream_errors(reading=True):
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
                         continue  # SSE comments, event names, keep-alives

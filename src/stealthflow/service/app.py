@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, field_validator
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.placeholders.vault import VaultMismatch
-from stealthflow.service.security import LocalCallersOnly
+from stealthflow.service.security import LocalCallersOnly, error_response
 from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         try:
             result = protector.restore(request.text, request.session, request.vault)
         except VaultMismatch as exc:
-            return JSONResponse(status_code=409, content={"error": {"message": str(exc), "code": 409}})
+            return error_response(409, str(exc))
         return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
 
     app.add_route("/restore/stream", RestoreStream(protector), methods=["POST"], include_in_schema=False)

@@ -74,11 +74,11 @@ class LocalCallersOnly:
         name = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]  # without the port
         length = headers.get("content-length")
         if name not in self.allowed_hosts:
-            refusal = _error(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
+            refusal = error_response(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
         elif length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            refusal = _error(413, f"request body above {self.max_body_bytes} bytes")
+            refusal = error_response(413, f"request body above {self.max_body_bytes} bytes")
         elif scope["path"] not in OPEN_PATHS and not hmac.compare_digest(bearer_token(headers).encode(), self.token):
-            refusal = _error(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
+            refusal = error_response(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
         else:
             await _BodyLimit(self.max_body_bytes, scope, receive, send).run(self.app)
             return
@@ -105,7 +105,7 @@ class _BodyLimit:
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
                 if not self.started:
-                    await _error(413, f"request body above {self.limit} bytes")(self.scope, self._receive, self._send)
+                    await error_response(413, f"request body above {self.limit} bytes")(self.scope, self._receive, self._send)
                 self.refused = True
                 return {"type": "http.disconnect"}
         return message
@@ -117,6 +117,6 @@ class _BodyLimit:
         await self._send(message)
 
 
-def _error(status: int, message: str) -> JSONResponse:
+def error_response(status: int, message: str) -> JSONResponse:
     """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
     return JSONResponse(status_code=status, content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}})
