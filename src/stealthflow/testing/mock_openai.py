@@ -23,6 +23,7 @@ into pieces of `chunk_chars` characters so that placeholders get split across ch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import random
@@ -32,12 +33,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, StreamingResponse
 from starlette.routing import Route
 
+from stealthflow.testing.loopback import serve
 from stealthflow.testing.vectors import hash_vectors
 
 
@@ -120,8 +121,7 @@ class MockOpenAI:
         self.embedded: list[dict] = []
         self._failures: list[tuple[int, dict]] = []
         self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
+        self._serving: contextlib.ExitStack | None = None  # the running server (`testing.loopback.serve`)
         self.port = 0
 
     @property
@@ -251,22 +251,14 @@ class MockOpenAI:
                 Route("/v1/embeddings", self._embeddings, methods=["POST"]),
             ]
         )
-        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="mock-openai", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("the mock OpenAI server did not start")
-            time.sleep(0.01)
-        self.port = self._server.servers[0].sockets[0].getsockname()[1]
+        self._serving = contextlib.ExitStack()
+        self.port = self._serving.enter_context(serve(app))
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
+        if self._serving is not None:
+            self._serving.close()
+            self._serving = None
 
     def __enter__(self) -> MockOpenAI:
         return self.start()
