@@ -2,10 +2,11 @@
 give the author away, the local model (the embedded SmolLM2 with the shipped LoRA adapter, or
 any `--model`) rewrites each post with those phrases named in a short prompt, batched.
 
-A post without cues is left as it is. When the model's answer is unreadable, keeps too
-little of the post or drops one of protect's placeholders, the post is kept; then any marked phrase still in the text is deleted
-deterministically, so every marked phrase is acted on. `details["changes"]` lists, per post, the phrases
-that are gone and the attribute each pointed to (the risk report prints them).
+A post without cues is left as it is. When the model's answer is unreadable, keeps too little
+of the post or drops one of protect's placeholders, the post is kept; then any marked phrase
+still in the text is deleted deterministically, so every marked phrase is acted on.
+`details["changes"]` lists, per post, the phrases that are gone and the attribute each pointed
+to (the risk report prints them).
 """
 
 from __future__ import annotations
