@@ -205,6 +205,30 @@ def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp
     assert "Tr0ub4dor&3" in other_session.text  # known values are per session
 
 
+def test_values_issued_by_another_process_are_masked_and_forgotten_ones_are_not(tmp_path, monkeypatch):
+    from placeholder_fixtures import make_protector, protect_config
+
+    here = make_protector(protect_config(tmp_path, monkeypatch))
+    elsewhere = make_protector(here.config)  # its own connection to the same vault file, as another process has
+    assert "<PASSWORD_1>" in here.protect("my password is Tr0ub4dor&3", "s").text
+    assert "<PASSWORD_2>" in elsewhere.protect("my password is S3cr3t!x9", "s").text
+    later = here.protect("so S3cr3t!x9 and Tr0ub4dor&3 then", "s")  # no context word: only the known values find them
+    assert later.text == "so <PASSWORD_2> and <PASSWORD_1> then"
+    elsewhere.vault.forget_value(here.config.user, "Tr0ub4dor&3")
+    assert here.protect("so S3cr3t!x9 and Tr0ub4dor&3 then", "s").text == "so <PASSWORD_2> and Tr0ub4dor&3 then"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["EMAIL_1 x <PHONE_2>", "a paſſword_3 b", "İ EMAIL_1 İ", "\\<EMAIL_1>", "ip_ADDRESS1", "[[email:3f81a2c9]] email me", "no placeholder here"],
+)
+def test_escaping_only_the_pieces_that_can_hold_a_placeholder_changes_nothing(text):
+    from stealthflow.placeholders.restore import escape_pieces, escape_placeholders
+
+    bounds = [(a, b) for a in range(len(text) + 1) for b in range(a, len(text) + 1)]
+    assert escape_pieces(text, bounds) == [escape_placeholders(text[a:b]) for a, b in bounds]
+
+
 def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path, monkeypatch):
     import sqlite3
 

@@ -7,6 +7,7 @@ masked value is masked too, so the protected text never contains a masked value 
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from stealthflow.placeholders.restore import (
     Reference,
     RestoreResult,
     StreamRestorer,
-    escape_placeholders,
+    escape_pieces,
     restore_text,
 )
 from stealthflow.placeholders.styles import render
@@ -100,6 +101,7 @@ class Protector:
         self.vault = vault
         self.detector = detector
         self._known: dict[str, KnownValues] = {}
+        self._known_lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None) -> "Protector":
@@ -123,25 +125,32 @@ class Protector:
     def _mask(self, text: str, detected: list[Span], session: str) -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
-        chosen = self._known_values(session).add_occurrences(text, chosen)
+        with self._known_lock:  # protect runs on several threads; the session's values grow in place
+            chosen = self._known_values(session).add_occurrences(text, chosen)
         entries = self.vault.entries_for(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
-        spans, pieces, last = [], [], 0
+        spans, between, last = [], [], 0
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)
             spans.append(MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder))
-            pieces += [escape_placeholders(text[last : span.start]), placeholder]
+            between.append((last, span.start))
             last = span.end
-        pieces.append(escape_placeholders(text[last:]))
+        between.append((last, len(text)))
+        gaps = escape_pieces(text, between)
+        protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
-        return Protected("".join(pieces), spans, warnings, self.vault.id)
+        return Protected(protected, spans, warnings, self.vault.id)
 
     def _known_values(self, session: str) -> "KnownValues":
-        """The session's values already in the vault (rebuilt when another call or process added some)."""
-        issued = self.vault.issued_count(self.config.user, session)
+        """The session's values already in the vault. Values issued since (by this call or another
+        process) are added to it; only a deletion anywhere in the vault makes it read them all
+        again (a long session would otherwise decrypt every value it holds on every request)."""
+        mark = self.vault.issued_mark(session)
         known = self._known.get(session)
-        if known is None or known.issued != issued:
-            known = self._known[session] = KnownValues(self.vault.session_values(self.config.user, session), issued)
+        if known is None or known.mark[0] != mark[0]:
+            known = self._known[session] = KnownValues(self.vault.session_values(self.config.user, session), mark)
+        elif known.mark != mark:
+            known.add(self.vault.session_values(self.config.user, session, after=known.mark[1]), mark)
         return known
 
     # -- restore ------------------------------------------------------------------------
@@ -180,17 +189,22 @@ class KnownValues:
 
     MIN_CHARS = 3
 
-    def __init__(self, values: list[tuple[str, str]], issued: int):
+    def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
+        self.automaton = None
+        self.add(values, mark)
+
+    def add(self, values: list[tuple[str, str]], mark: tuple[str, int]) -> None:
+        """Take in more values; `mark`: the vault's `issued_mark` the values are now as of."""
         import ahocorasick
 
-        self.issued = issued
-        self.automaton = None
+        self.mark = mark
         words = [(span_type, value) for span_type, value in values if len(value) >= self.MIN_CHARS]
-        if words:
+        if words and self.automaton is None:
             self.automaton = ahocorasick.Automaton()
-            for span_type, value in words:
-                self.automaton.add_word(value, (span_type, value))
-            self.automaton.make_automaton()
+        for span_type, value in words:
+            self.automaton.add_word(value, (span_type, value))
+        if words:
+            self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
     def add_occurrences(self, text: str, spans: list[Span]) -> list[Span]:
         """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them."""
@@ -225,4 +239,4 @@ def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
     values = {}
     for span in spans:
         values.setdefault(span.text_in(text), span.type)
-    return KnownValues([(span_type, value) for value, span_type in values.items()], 0).add_occurrences(text, spans)
+    return KnownValues([(span_type, value) for value, span_type in values.items()]).add_occurrences(text, spans)

@@ -17,10 +17,13 @@ arguments stay valid JSON.
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+import ahocorasick
 import regex
 
 from stealthflow.placeholders.types import TYPE_LEVELS
@@ -150,6 +153,35 @@ def escape_placeholders(text: str) -> str:
         pos = match.end()
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
+    """Every placeholder body starts with a type name soon followed by a (hex) digit: the first
+    word of each type name (one Aho-Corasick pass over the lowercased text), then that shape."""
+    automaton = ahocorasick.Automaton()
+    for name in TYPE_LEVELS:
+        word = name.split("_")[0].lower()
+        automaton.add_word(word, len(word))
+    automaton.make_automaton()
+    return automaton, re.compile(rf"(?:{_TYPES.lower()})[ \t]?[:_-]?[ \t]?[0-9a-f]")
+
+
+_TYPE_WORDS, _BODY_START = _body_starts()
+
+
+def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:
+    """`escape_placeholders(text[a:b])` for each (a, b) in `bounds`, scanning only the pieces where
+    a placeholder body can start: the full scan costs ~0.15 ms per KB, and a protected text is
+    mostly pieces (one between every two placeholders) with no such text in them."""
+    lowered = text.lower().replace("\u017f", "s")  # the scan's case-insensitive match folds the long s too
+    if len(lowered) != len(text):  # lowercasing moved the offsets: scan them all
+        return [escape_placeholders(text[a:b]) for a, b in bounds]
+    starts = [end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)]
+    pieces = []
+    for a, b in bounds:
+        at = bisect.bisect_left(starts, a)
+        pieces.append(escape_placeholders(text[a:b]) if at < len(starts) and starts[at] < b else text[a:b])
+    return pieces
 
 
 def restore_text(text: str, resolve: Resolver, json_string: bool = False) -> RestoreResult:

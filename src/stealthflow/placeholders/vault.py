@@ -255,19 +255,25 @@ class Vault:
         except InvalidTag:
             raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved); forget it or restore your backup") from None
 
-    def issued_count(self, user: str, session: str) -> int:
+    def issued_mark(self, session: str) -> tuple[str, int]:
+        """(deletion generation, row id of the session's last grant): it changes whenever a value
+        is issued to `session` (in any process) or anything is deleted. With the generation
+        unchanged, the values issued since a mark are exactly `session_values(..., after=mark[1])`
+        (grants are added in serialised transactions, their row ids only grow)."""
         with self._lock:
-            return self._db.execute(
-                "SELECT COUNT(*) FROM issued i JOIN entries e ON e.id = i.entry_id WHERE e.user = ? AND i.session = ?", (user, session)
-            ).fetchone()[0]
+            generation, last = self._db.execute(
+                "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT MAX(rowid) FROM issued WHERE session = ?)", (_GENERATION, session)
+            ).fetchone()
+        return generation or "0", last or 0
 
-    def session_values(self, user: str, session: str) -> list[tuple[str, str]]:
-        """(type, value) of every value issued to `session` (decrypted, authenticated)."""
+    def session_values(self, user: str, session: str, after: int = 0) -> list[tuple[str, str]]:
+        """(type, value) of every value issued to `session` (decrypted, authenticated); `after`:
+        only those granted after that row id (an `issued_mark`)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
-                "WHERE e.user = ? AND i.session = ?",
-                (user, session),
+                "WHERE e.user = ? AND i.session = ? AND i.rowid > ?",
+                (user, session, after),
             ).fetchall()
         values = []
         for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
