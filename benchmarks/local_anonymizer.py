@@ -18,7 +18,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
 
 from stealthflow.anonymize import build_method
 from stealthflow.anonymize.local import LocalAnonymizer
@@ -73,12 +72,19 @@ def main() -> None:
     parser.add_argument("--adapter", action="append", default=[], help="NAME=DIR: the local method with this adapter")
     parser.add_argument("--standard", action="store_true", help="also the base model's one-shot whole-profile rewrite (slow)")
     parser.add_argument("--out", type=Path, default=RESULTS / "local_anonymizer.json")
+    parser.add_argument("--only-adapters", action="store_true", help="run only the --adapter rows; keep --out's other rows (same sample)")
     args = parser.parse_args()
 
     profiles = load_labelled(split_path("test"), args.limit, args.seed)
     attacker, judge = load_classifier_attacker(), CorrectnessJudge()
     settings, pool = Settings(), LLMPool()
     rows = []
+    if args.only_adapters:
+        kept = json.loads(args.out.read_text(encoding="utf-8"))
+        if (kept["profiles"], kept["seed"]) != (len(profiles), args.seed):
+            raise SystemExit(f"{args.out} holds another sample ({kept['profiles']} profiles, seed {kept['seed']})")
+        replaced = {f"local ({spec.partition('=')[0]})" for spec in args.adapter}
+        rows = [row for row in kept["rows"] if row["method"] not in replaced]
 
     def run(name: str, rewrite) -> None:
         started = time.perf_counter()
@@ -86,16 +92,17 @@ def main() -> None:
         rows.append(measure(name, profiles, texts, time.perf_counter() - started, attacker, judge))
         print(json.dumps(rows[-1]), flush=True)
 
-    run("original", lambda: [p.text for p in profiles])
-    run("ner-mask", lambda: [r.text for r in build_method("ner-mask", settings, pool).anonymize_many(profiles)])
     local = build_method("local", settings, pool, {"deterministic": True})
-    run("local (tagger + deletion, no model)", lambda: [r.text for r in local.anonymize_many(profiles)])
+    if not args.only_adapters:
+        run("original", lambda: [p.text for p in profiles])
+        run("ner-mask", lambda: [r.text for r in build_method("ner-mask", settings, pool).anonymize_many(profiles)])
+        run("local (tagger + deletion, no model)", lambda: [r.text for r in local.anonymize_many(profiles)])
     for spec in args.adapter:
         name, _, directory = spec.partition("=")
         model = ModelConfig(adapter=directory, repetition_penalty=1.0, max_new_tokens=192, batch_size=16)
         method = LocalAnonymizer(pool.get(model), local.tagger)
         run(f"local ({name})", lambda method=method: [r.text for r in method.anonymize_many(profiles)])
-    if args.standard:
+    if args.standard and not args.only_adapters:
         run("standard (base model)", lambda: [r.text for r in build_method("standard", settings, pool).anonymize_many(profiles)])
     pool.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)

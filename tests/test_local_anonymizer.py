@@ -222,6 +222,20 @@ def test_placeholders_are_never_taken_for_cues():
     assert "<EMAIL_1>" in result.text and "Leeds" not in result.text
 
 
+def test_grpo_prompts_can_name_the_cue_taggers_marks_while_the_reward_keeps_the_evidence():
+    from datasets import Dataset
+
+    from stealthflow.training.grpo import tagger_prompts
+
+    profiles = [profile(["I work as a nurse in Leeds.", "Nice weather in Rome."], {"occupation": 'says "a nurse"', "location": 'mentions "Rome"'})]
+    _, rows = post_rows(profiles)
+    retagged = tagger_prompts(Dataset.from_list(rows), FakeTagger({"Leeds": "location"})).to_list()
+    assert len(retagged) == 1, "a comment where the tagger marks nothing is never sent to the model by `local`"
+    prompt = retagged[0]["prompt"][0]["content"]
+    assert '"Leeds"' in prompt and '"a nurse"' not in prompt
+    assert retagged[0]["evidence"] == ["a nurse"] and retagged[0]["source_text"] == "I work as a nurse in Leeds."
+
+
 # --- the real thing ------------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import delete_spans, post_messages
 from stealthflow.llm import LLM
 from stealthflow.resources import resource_dir
-from stealthflow.tagging import SpanTagger
+from stealthflow.tagging import SpanTagger, TaggedSpan
 
 ADAPTER = "local-anonymizer"
 MIN_UTILITY = 0.4  # a rewrite keeping less of the post (mean BLEU/ROUGE) is not an edit of it
@@ -63,6 +63,11 @@ def split_post(post: str, max_words: int = MAX_PIECE_WORDS) -> list[tuple[str, s
     return [("".join(s + a for s, a in group[:-1]) + group[-1][0], group[-1][1]) for group in groups]
 
 
+def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
+    """The model's prompt for one post: rewrite it, naming the phrases the cue tagger marked."""
+    return post_messages(post, [(post[s.start : s.end], s.label) for s in cues])
+
+
 class LocalAnonymizer:
     name = "local"
 
@@ -92,7 +97,7 @@ class LocalAnonymizer:
         todo = [i for i, spans in enumerate(cues) if spans]
         answers = {}
         if self.llm is not None and todo:
-            prompts = [post_messages(posts[i], [(posts[i][s.start : s.end], s.label) for s in cues[i]]) for i in todo]
+            prompts = [cue_messages(posts[i], cues[i]) for i in todo]
             answers = dict(zip(todo, self.llm.chat_many(prompts), strict=True))
         results = []
         for i, post in enumerate(posts):

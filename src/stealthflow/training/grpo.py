@@ -65,6 +65,22 @@ def short_prompts(dataset, tokenizer, max_tokens: int | None):
     return kept
 
 
+def tagger_prompts(dataset, tagger):
+    """The rows re-prompted with the phrases the cue tagger marks in each comment (the reward still
+    scores the strong attacker's evidence); rows where it marks nothing are dropped."""
+    from datasets import Dataset
+
+    from stealthflow.anonymize.cues import find_cues
+    from stealthflow.anonymize.local import cue_messages
+
+    rows = dataset.to_list()
+    cues = find_cues(tagger, [row["source_text"] for row in rows])
+    kept = [row | {"prompt": cue_messages(row["source_text"], spans)} for row, spans in zip(rows, cues, strict=True) if spans]
+    if not kept:
+        raise ValueError("the cue tagger marks nothing in any GRPO comment (grpo.cues: tagger); use grpo.cues: evidence")
+    return Dataset.from_list(kept)
+
+
 def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: list | None = None):
     from datasets import load_from_disk
     from peft import PeftModel
@@ -76,8 +92,12 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
         raise FileNotFoundError(f"{adapter}: no SFT adapter (run `stealthflow train sft` first, or set grpo.adapter)")
     settings = recipe.grpo
     tokenizer = load_tokenizer(adapter)
-    dataset = short_prompts(load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo"))), tokenizer, settings.max_prompt_tokens)
-    dataset = dataset.shuffle(seed=recipe.seed)
+    dataset = load_from_disk(str(dataset_dir(recipe.grpo_data(), "grpo")))
+    if settings.cues == "tagger":
+        from stealthflow.anonymize.cues import load_cue_tagger
+
+        dataset = tagger_prompts(dataset, load_cue_tagger())
+    dataset = short_prompts(dataset, tokenizer, settings.max_prompt_tokens).shuffle(seed=recipe.seed)
     args = GRPOConfig(
         output_dir=str(recipe.output / "grpo" / "checkpoints"),
         max_steps=settings.max_steps,

@@ -61,6 +61,12 @@ class GRPOSettings(_Section):
     )
     temperature: float = Field(1.0, gt=0)
     beta: float = Field(0.0, ge=0, description="KL weight; 0 = no reference model")
+    cues: Literal["evidence", "tagger"] = Field(
+        "evidence",
+        description="evidence reward: which phrases a prompt names. evidence: the strong attacker's (what the SFT teacher "
+        "removed); tagger: the cue tagger's marks, as `--method local` builds its prompts, so removing the evidence the "
+        "tagger missed earns reward (comments where it marks nothing are left out: local never sends them to the model)",
+    )
     reward: Literal["attack", "evidence"] = Field(
         "attack",
         description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
