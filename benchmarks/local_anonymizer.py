@@ -18,7 +18,6 @@ import json
 import time
 from pathlib import Path
 
-
 from stealthflow.anonymize import build_method
 from stealthflow.anonymize.local import LocalAnonymizer
 from stealthflow.attack import CorrectnessJudge, top1_correct
