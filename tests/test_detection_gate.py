@@ -27,6 +27,10 @@ PHRASES = [
     "token ghp_1234567890abcdefABCDEF1234", "please rotate xK9mP2qL7vR4tW8zQ3nB", "my password is hunter2!", "with password Tr0ub4dor&3",
     "pwd: s3cr3t", "pin: 4711", "the OTP is 482913", "verification code: 123 456", "the code they texted is 551234",
     "I got a code. It's 908172", "one-time passcode 7781",
+    "the password for my bank account is Kq8!vLz2", "wifi pw is Coffee4All", "DB_PASSWORD=s3cr3t99", "login admin / Sp4rkle!9",
+    "what's the password? It's Marigold_81", "changed my password to Ocean$7", "use Lamp0st#3 as the password", "door code 4471",
+    "the code is 552918", "482913 is your verification code", "they texted me 906812", "enter 334455 when it asks for the code",
+    "backup code: 8f3k-29dj", "I leaked q8Xv3Lm29PzR7tKw5NbYc4Hs", "rotate the key 9fQxL2mV8rT4kZ1pW6y",
 ]
 FILLER = ["the", "and", "we", "went", "to", "market", "because", "PASS", "Keys", "passing", "reason", "person", "making", "code-review",
           "İstanbul", "ǅ", "Straße", "12.50", "10:30", "x" * 300]
@@ -34,7 +38,7 @@ SEPARATORS = [" ", "  ", "\n", ". ", ", ", " " * 80, "\t"]
 
 
 def _plain(recognizer: ContextRecognizer, text: str) -> list[tuple[int, int]]:
-    return sorted((m.start("value"), m.end("value")) for m in recognizer.pattern.finditer(text) if recognizer.accept(m["value"]))
+    return sorted((m.start("value"), m.end("value")) for m in recognizer.pattern.finditer(text) if recognizer.accept(m))
 
 
 @st.composite

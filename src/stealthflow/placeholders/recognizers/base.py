@@ -51,9 +51,10 @@ class ContextRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         matches = self._gate.finditer(self.pattern, text) if self._gate else self.pattern.finditer(text)
-        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m["value"])]
+        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m)]
 
-    def accept(self, value: str) -> bool:
+    def accept(self, match: re.Match[str]) -> bool:
+        """Whether the match names an identifier (`match["value"]`, and any other group the pattern has)."""
         return True
 
 

@@ -46,8 +46,8 @@ class EmployerRecognizer(ContextRecognizer):
         rf"(?P<value>{_PROPER})"
     )
 
-    def accept(self, value: str) -> bool:
-        return value.split()[0] not in {"I", "My", "The", "A", "Home"}
+    def accept(self, match: re.Match[str]) -> bool:
+        return match["value"].split()[0] not in {"I", "My", "The", "A", "Home"}
 
 
 @register_recognizer
@@ -56,8 +56,8 @@ class PassportRecognizer(ContextRecognizer):
     triggers = ("passport",)
     pattern = re.compile(r"(?i:\bpassport(?:\s+(?:number|no\.?|#|num))?\s*(?:is|:|#)?\s*)(?P<value>[A-Z0-9]{6,9})\b")
 
-    def accept(self, value: str) -> bool:
-        return any(c.isdigit() for c in value)
+    def accept(self, match: re.Match[str]) -> bool:
+        return any(c.isdigit() for c in match["value"])
 
 
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Square|Sq|Parkway|Pkwy|Close|Crescent|Straße|Strasse)"

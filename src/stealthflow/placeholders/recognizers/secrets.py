@@ -7,6 +7,7 @@ by hand, only to long tokens that sit next to "key", "token", "secret"...
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 
@@ -80,54 +81,192 @@ class PrivateKeyRecognizer(Recognizer):
 
 
 _ENTROPY = Base64HighEntropyString()
+_HEX = re.compile(r"[0-9a-fA-F-]+")
+
+
+def _random_looking(value: str, min_entropy: float = 3.5) -> bool:
+    """Letters and digits mixed, at detect-secrets' Shannon entropy `min_entropy` or more; a value
+    shorter than 20 characters also mixes upper and lower case (a random key, not `user_id_2024`)."""
+    has_mix = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    cased = len(value) >= 20 or (any(c.isupper() for c in value) and any(c.islower() for c in value))
+    return has_mix and cased and _ENTROPY.calculate_shannon_entropy(value) >= min_entropy
+
+
+def _random_letters(value: str) -> bool:
+    """Letters that look typed at random ("MCqTUfFtpC"), not a word ("Reset", "PowerShell"): mixed case
+    beyond CamelCase, near the highest Shannon entropy (detect-secrets) their length allows."""
+    value = value.rstrip("!?")
+    if len(value) < 8 or _CAMEL_CASE.fullmatch(value) or sum(c.isupper() for c in value) < 2:
+        return False
+    return _ENTROPY.calculate_shannon_entropy(value) >= 0.85 * math.log2(len(value))
+
+
+_CAMEL_CASE = re.compile(r"[A-Z]*[a-z]*(?:[A-Z][a-z]{2,})*[A-Z]?")  # "PowerShell", "McDonalds", "HTTPServer"
+_TOKEN_VALUE = r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9_\-+/=.]{14,200}[A-Za-z0-9_\-+/=])"
 
 
 @register_recognizer
 class KeyedTokenRecognizer(ContextRecognizer):
-    """`api key: 9fQx...`, `token sk-proj-...`: a long random-looking token after a key word."""
+    """`api key: 9fQx...`, `token sk-proj-...`, `rotate 9fQx...`: a random-looking token after a key
+    word or a verb only keys take."""
 
     name, type = "keyed_token", "API_KEY"
-    triggers = ("key", "secret", "token", "bearer", "auth", "rotate", "revoke", "sk-", "sk_", "rk-", "rk_")
+    triggers = ("key", "secret", "token", "bearer", "auth", "rotate", "revoke", "regenerate", "invalidate", "sk-", "sk_", "rk-", "rk_")
     pattern = re.compile(
         # after a key word (also inside OPENAI_API_KEY=), or with a well-known secret-key prefix
-        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotate|revoke)\b[^\n\w]{0,12}(?:is\s+|was\s+)?)"
-        r"|(?<![\w-])(?=(?:sk|rk|sk_live|rk_live)[-_]))"
-        r"[\"'`]?(?P<value>[A-Za-z0-9][A-Za-z0-9_\-+/=.]{18,200}[A-Za-z0-9_\-+/=])"
+        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotate|revoke|regenerate|invalidate)\b"
+        r"[^\n\w]{0,12}(?:(?:is|was)\s+)?)"
+        r"|(?<![\w-])(?=(?:sk|rk|sk_live|rk_live)[-_]))" + _TOKEN_VALUE
     )
-    min_entropy = 3.5
 
-    def accept(self, value: str) -> bool:
-        has_mix = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-        return has_mix and _ENTROPY.calculate_shannon_entropy(value) >= self.min_entropy
+    def accept(self, match: re.Match[str]) -> bool:
+        return _random_looking(match["value"])
 
 
-_ASSIGN = r"\s*(?:is|was|=|:|->|is:)\s*[\"'“‘]?"
+@register_recognizer
+class ExposedTokenRecognizer(ContextRecognizer):
+    """`I leaked 7f9KpQ...`, `accidentally committed the token X`: a random-looking token after a verb
+    of exposure. These verbs also take commit hashes and ids, so an all-hex value (git SHA, UUID)
+    is not taken for a key here."""
+
+    name, type = "exposed_token", "API_KEY"
+    triggers = ("leak", "pasted", "committed", "pushed", "exposed", "posted", "published")
+    pattern = re.compile(
+        r"(?i:\b(?:leaked|pasted|committed|pushed|exposed|posted|published)\s+(?:(?:my|our|the|this|an?|its)\s+)?"
+        r"(?:(?:old|new|live|prod(?:uction)?|api|secret|access|private)\s+){0,2}(?:(?:key|token|secret)\s+)?)" + _TOKEN_VALUE
+    )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        return not _HEX.fullmatch(match["value"]) and _random_looking(match["value"])
+
+
+# Words that follow "password is" in prose about passwords ("the password is stored in...").
+_NOT_A_PASSWORD = frozenset((
+    "stored", "saved", "kept", "still", "not", "the", "and", "also", "same", "different", "wrong", "incorrect", "correct",
+    "expired", "weak", "strong", "required", "needed", "missing", "invalid", "changed", "reset", "written", "hidden",
+    "encrypted", "hashed", "empty", "blank", "set", "too", "very", "just", "now", "here", "there", "below", "above", "attached",
+    "for", "from", "with", "without", "into", "my", "your", "his", "her", "our", "their", "its", "this", "that", "these",
+    "those", "what", "which", "who", "something", "nothing", "anything", "easy", "hard", "long", "short", "simple", "secure",
+    "insecure", "forgotten", "lost", "unknown", "yes", "no", "none", "null", "true", "false", "n/a", "tbd", "optional",
+    "case-sensitive", "being", "sent", "shown", "visible", "printed", "listed", "included", "mandatory",
+))  # fmt: skip
+# A number followed by one of these is a size or a count ("12 characters", "1000 lines"), not a secret.
+_NOT_AMOUNT = (
+    r"(?![\"'”’]?\s*(?:%|characters?|chars?|digits?|letters?|symbols?|words?|lines?|bytes?|[kmg]b|ms|seconds?|secs?|minutes?|mins?|"
+    r"hours?|hrs?|days?|weeks?|months?|years?|times|attempts?|tries|people|users|pages?|tests?|errors?|steps?|km|miles?)\b)"
+)
+_CODE_WORD = r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code"
+_SECRET_WORD = rf"password|passwd|pwd|passphrase|{_CODE_WORD}"
+# No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
+_NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|[^\sA-Za-z\d]\S))"
+_HAS_DIGIT = r"(?=[^\s,;]*\d)"
+# A year, a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
+_NOT_A_SECRET = re.compile(r"(?:19|20)\d\d|[*•xX.]+|[<\[{].*")
+_ASSIGN = r"\s*(?:is|was|=|:|->|is:)\s*(?:(?:still|now|currently|just|actually)\s+)?[\"'“‘]?"
+_FOR_WHAT = r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w.@-]+\s+){0,2}[\w.@-]+)?"  # "the password for my bank account is"
+_VALUE_END = r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
 
 
 @register_recognizer
 class PasswordRecognizer(ContextRecognizer):
+    """A password, PIN or door code named before it: "the password for my bank account is X", "pw: X",
+    "DB_PASSWORD=X", "log in with password X", "changed my password to X", "login admin / X",
+    "what's the password? It's X"."""
+
     name, type = "password", "PASSWORD"
+    triggers = ("pass", "pwd", "pin", "pw", "code", "login", "log in", "credential", "creds", "user", "account")
+    # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
+    # most positions at once (trying every alternative at every position cost ~3x more).
+    pattern = re.compile(
+        r"(?i:(?=[abcdegklprsu])(?:"
+        # a config or environment key: DB_PASSWORD=..., PGPASSWORD: ...
+        r"(?:password|passwd|pwd|passphrase)\w*\s*[:=]\s*[\"'“‘]?"
+        rf"|\b(?:"
+        rf"(?:password|passwd|pwd|passphrase)\b{_FOR_WHAT}{_ASSIGN}"
+        rf"|(?:{_CODE_WORD})\b{_FOR_WHAT}{_ASSIGN}{_HAS_DIGIT}"  # a PIN or door code holds a digit ("my pin is stuck")
+        # no "is" / ":": "log in with password X", "username jdoe password X", "what's the password? It's X",
+        # "changed my password to X"; the value holds a digit or a symbol, or is random-looking letters
+        rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}\?\s*(?:it's|it\s+is|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
+        rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+to\s+)"
+        rf"[\"'“‘]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
+        # a user name, then the password: "login admin / X", "credentials: root:X"
+        r"|(?:login|log\s+in|credentials?|creds|user(?:name)?|account)\b(?:\s+(?:is|are|as))?[^\w\n]{0,3}\s*[\w.@+-]+\s*(?:/|:|\|)\s*"
+        r"(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"))"
+        r")(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
+    )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        value = match["value"]
+        if match["letters"] is not None:  # letters only, where "is" / ":" did not announce a value
+            return _random_letters(value)
+        return value.lower().rstrip("!?") not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(value)
+
+
+@register_recognizer
+class PasswordNamedAfterRecognizer(ContextRecognizer):
+    """A password named after it: "use X as the password" (any word), "X is my password" (a digit or
+    symbol in it: "this is my password" is prose)."""
+
+    name, type = "password_named_after", "PASSWORD"
     triggers = ("pass", "pwd", "pin")
     pattern = re.compile(
-        r"(?i:\b(?:password|passwd|pwd|passphrase|passcode|pin(?:\s+code)?)\b(?:\s+(?:for|to|on|of)\s+[\w.@-]+)?"
-        + _ASSIGN
-        # "log in with password X", "using the passphrase X": no "is" / ":", so the value needs a digit or symbol
-        + r"|\b(?:with|using|via)\s+(?:the\s+|my\s+)?(?:password|passwd|passphrase|passcode|pin)\s+[\"'“‘]?(?=\S*[^\sA-Za-z])"  # not a word ("password reset")
-        + r")(?P<value>[^\s\"'”’]{3,64}?)"
-        # "!" and "?" stay in the password: masking a sentence's "!" costs less than leaking a character
-        + r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))"
+        # (the first lookahead, a token then "is" / "was" / "as", turns most tokens down at once)
+        rf"(?<![^\s\"'“‘(])(?=[^\s\"'“‘]{{3,64}}[\"'”’]?\s+(?i:is|was|as)\s)(?:(?=\S+\s+(?i:as)\s)|{_NOT_A_WORD})"
+        rf"(?P<value>[^\s\"'“‘]{{3,64}}?)[\"'”’]?\s+"
+        rf"(?i:(?:is|was|as)\s+(?:my|the|our|your|his|her|their)\s+(?:\w+\s+)?(?:{_SECRET_WORD})\b)"
     )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        return match["value"].lower() not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(match["value"])
+
+
+# "error code 5003", "zip code is 90210": codes that are not secrets.
+_PUBLIC_CODES = (
+    "zip", "area", "postal", "post", "country", "status", "error", "exit", "return", "response", "http", "dial", "dialling", "sort",
+    "tax", "promo", "discount", "coupon", "voucher", "referral", "source", "iso", "product", "item", "sku", "course", "class",
+    "station", "airport", "qr", "bar", "color", "colour", "hex", "unicode", "ascii", "char", "character", "diagnosis", "icd",
+    "billing", "zone", "region", "language", "currency", "the source", "my source", "your source",
+)  # fmt: skip
+_OTP_VALUE = (
+    r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}"
+    r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP
+    r"|(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){1,3}"  # backup codes: 8f3k-29dj
+    r")\b"
+)
 
 
 @register_recognizer
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
-    triggers = ("otp", "code", "password", "pin", "passcode")
+    triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "texted", "messaged", "sms", "enter", "type", "input")
     pattern = re.compile(
-        r"(?:(?i:\b(?:otp|one[- ]time\s+(?:code|password|pin|passcode)|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?)\s+code)\b"
-        r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was)\b)?\s*[:=]?\s*)"
+        r"(?i:(?=[abceilmorstv2])\b(?:"  # the letters the alternatives start with (see PasswordRecognizer)
+        r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
+        r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?)\b"
+        r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was|are)\b)?\s*[:=]?\s*"
+        # "the code is 552918", "your code: 771203", but not "error code 5003"
+        r"|code" + "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES) + r"\s*(?:is|was|=|:|is:)\s*"
         # "the code they texted is X", "the code I got was X", "...a code. It's X"
-        r"|(?i:\bcode\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*)"
-        r"|(?i:\bcode\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+))"
-        r"(?P<value>\d{4,8}|\d{3}[ -]\d{3})\b"
+        r"|code\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*"
+        r"|code\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+"
+        # "I got the code 4417 by SMS", "the code 551234 didn't work"
+        r"|code(?:(?<=\bthe code)|(?<=\ba code)|(?<=\bmy code)|(?<=\byour code)|(?<=\bthis code))\s+"
+        # "they texted me 906812", "sent me the code 4417"
+        r"|(?:texted|messaged|sms'?e?d)\s+(?:me|us)\s+(?:(?:the|a|this)\s+code\s+)?"
+        r"|(?:sent|emailed|gave)\s+(?:me|us)\s+(?:the|a|this)\s+code\s+(?:of\s+)?"
+        # "enter 334455 when it asks for the code"
+        r"|(?:enter(?:ed)?|typed?|input)\s+(?=\d{4,8}\b[^.!?\n]{0,40}\b(?:code|otp|pin|2fa|prompt(?:ed|s)?)\b)"
+        r"))" + _OTP_VALUE + _NOT_AMOUNT
+    )
+
+
+@register_recognizer
+class OtpNamedAfterRecognizer(ContextRecognizer):
+    """A code named after it: "482913 is your verification code", "I got 4417 as the code"."""
+
+    name, type = "otp_named_after", "OTP"
+    triggers = ("code", "otp", "pin", "passcode")
+    pattern = re.compile(
+        r"(?<![\w.,:/-])(?P<value>\d{4,8})\s+(?i:(?:is|was|as)\s+(?:your|my|the|our)\s+"
+        r"(?:(?:one[- ]time|verification|security|login|sign[- ]?in|2fa|mfa|sms|confirmation|access|auth)\s+)?(?:code|otp|pin|passcode)\b)"
     )

@@ -191,16 +191,24 @@ class UrlRecognizer(Recognizer):
         return spans
 
 
+class _UsSsnWithSamples(PresidioUsSsn):
+    """Presidio drops the published sample numbers (123-45-6789): typed by a user they are still an
+    SSN-shaped identifier, masked as one rather than left to the phone recognizer."""
+
+    def invalidate_result(self, pattern_text: str) -> bool:
+        return "".join(c for c in pattern_text if c.isdigit()) not in ("123456789", "987654320", "078051120") and super().invalidate_result(pattern_text)
+
+
 @register_recognizer
 class UsSsnRecognizer(PresidioBacked):
     # Presidio scores bare 9-digit runs very low (0.05); keep only the dashed/spaced forms.
-    name, type, presidio_class, min_score = "us_ssn", "NATIONAL_ID", PresidioUsSsn, 0.3
+    name, type, presidio_class, min_score = "us_ssn", "NATIONAL_ID", _UsSsnWithSamples, 0.3
 
 
 # Cheap candidate scan: 7-15 digits with the separators people type. Running
 # phonenumbers' own matcher over the whole text is ~5x slower, so it only validates candidates.
-# Dates, dotted IPv4s and bare digit runs (order numbers, codes) are not phone numbers.
-_NOT_PHONE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}")
+# SSN-shaped numbers (3-2-4), dates, dotted IPv4s and bare digit runs (order numbers, codes) are not phone numbers.
+_NOT_PHONE = re.compile(r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}")
 _PHONE_CANDIDATE = re.compile(r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)")
 
 
