@@ -118,26 +118,33 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             headers.update({"x-stealthflow-rewritten": str(counts.rewritten), "x-stealthflow-rewrite-rejected": str(counts.rejected)})
         restorer = ReplyRestorer(protector.resolver(session))
         if stats["stream"]:
-            chunks = upstream.stream(body)
-            try:  # the first chunk before answering: an upstream that fails at once gets its own status
-                first = await anext(chunks)
+            batches = upstream.stream(body)
+            try:  # the first chunks before answering: an upstream that fails at once gets its own status
+                first = await anext(batches)
             except StopAsyncIteration:
-                first = None
-            return StreamingResponse(_events(chunks, first, restorer, started, stats), media_type="text/event-stream", headers=headers)
+                first = []
+            return StreamingResponse(_events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers)
         reply = restorer.whole(await upstream.complete(body))
         headers.update({"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)})
         _log(200, started, stats, restorer)
         return JSONResponse(reply, headers=headers)
 
-    async def _events(chunks: AsyncIterator[dict], first: dict | None, restorer: ReplyRestorer, started: float, stats: dict) -> AsyncIterator[str]:
+    async def _events(batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict) -> AsyncIterator[str]:
         status, last = 200, {}
+
+        def events(batch: list[dict]) -> str:  # the chunks of one upstream read, sent in one write
+            nonlocal last
+            out = []
+            for chunk in batch:
+                last = restorer.chunk(chunk)
+                out.append(f"data: {json.dumps(last, ensure_ascii=False)}\n\n")
+            return "".join(out)
+
         try:
-            if first is not None:
-                last = restorer.chunk(first)
-                yield f"data: {json.dumps(last, ensure_ascii=False)}\n\n"
-                async for chunk in chunks:
-                    last = restorer.chunk(chunk)
-                    yield f"data: {json.dumps(last, ensure_ascii=False)}\n\n"
+            if first:
+                yield events(first)
+                async for batch in batches:
+                    yield events(batch)
             if tail := restorer.tail(last):
                 yield f"data: {json.dumps(tail, ensure_ascii=False)}\n\n"
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
@@ -148,7 +155,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             yield f"data: {json.dumps(error.body())}\n\n"
         finally:  # also when the client went away (this task is cancelled): close the upstream stream
             with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await chunks.aclose()
+                await batches.aclose()
             _log(status, started, stats, restorer)
 
     return app
