@@ -1,9 +1,12 @@
 """Run a context regex only where its trigger words occur, not over all the prose.
 
 A context pattern ("my password is X") cannot match without one of a few literal words. One
-Aho-Corasick pass over the lowercased text finds those words; the regex then searches only
-windows around them. Over long prompts (chat history, RAG context) that is most of detection's
-time saved, with the same matches: `tests/test_detection_gate.py` checks gated == full scan.
+Aho-Corasick pass over the lowercased text finds those words; the regex is then tried only at
+the places a match can start: from a few words before each trigger to its end (never scanning
+on through the prose after it, where a trigger word that starts no match would otherwise cost
+a scan of the next few hundred characters). Over long prompts (chat history, RAG context) that
+is most of detection's time saved, with the same matches: `tests/test_detection_gate.py` checks
+gated == full scan.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("
 BEFORE_CHARS = 64
 AFTER_CHARS = 400  # room for the value after the trigger (values are at most ~200 characters)
 SAFE_END = 256  # a match ending this close to a window's end is re-matched on the whole text
+SEARCH_SPAN = 200  # from this many possible starts on, one `search` costs less than a `match` at each
 
 
 class TriggerGate:
@@ -34,35 +38,41 @@ class TriggerGate:
         automaton.make_automaton()
         return automaton
 
-    def windows(self, text: str) -> list[tuple[int, int]] | None:
-        """(first start, last trigger end) of each run of nearby triggers; None: scan it all
-        (lowercasing changed the length, so offsets would not line up)."""
+    def starts(self, text: str) -> list[tuple[int, int]] | None:
+        """(first, last) place a match can start, around each trigger (overlapping ones merged);
+        None: scan it all (lowercasing changed the length, so offsets would not line up)."""
         lowered = text.lower()
         if len(lowered) != len(text):
             return None
-        windows: list[tuple[int, int]] = []
+        ranges: list[tuple[int, int]] = []
         for last, length in self.automaton.iter(lowered):
             start, end = _back_words(text, last + 1 - length), last + 1
-            if windows and start <= windows[-1][1] + AFTER_CHARS:
-                windows[-1] = (windows[-1][0], max(windows[-1][1], end))
+            if ranges and start <= ranges[-1][1]:
+                ranges[-1] = (ranges[-1][0], max(ranges[-1][1], end))
             else:
-                windows.append((start, end))
-        return windows
+                ranges.append((start, end))
+        return ranges
 
     def finditer(self, pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
         """The matches `pattern.finditer(text)` gives (each holds a trigger near its start)."""
-        windows = self.windows(text)
-        if windows is None:
+        ranges = self.starts(text)
+        if ranges is None:
             yield from pattern.finditer(text)
             return
         position = 0
-        for start, trigger_end in windows:
+        for start, trigger_end in ranges:
             position = max(position, start)
             endpos = min(len(text), trigger_end + AFTER_CHARS)
             while position <= trigger_end:
-                match = pattern.search(text, position, endpos)
-                if match is None or match.start() > trigger_end:
-                    break
+                if trigger_end - position >= SEARCH_SPAN:  # a long run of triggers: one C-speed scan
+                    match = pattern.search(text, position, endpos)
+                    if match is None or match.start() > trigger_end:
+                        break
+                else:  # a few words: each place `search` would try, without scanning on past the trigger
+                    match = pattern.match(text, position, endpos)
+                    if match is None:
+                        position += 1
+                        continue
                 if match.end() > endpos - SAFE_END and endpos < len(text):
                     # The window's end may have cut the match short: match again on the whole text.
                     match = pattern.match(text, match.start()) or match
