@@ -4,7 +4,7 @@ trained layers only (real MiniLM from the packaged model, tiny data)."""
 from __future__ import annotations
 
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
-from stealthflow.tagging.model import base_model, bio_labels
+from stealthflow.tagging.model import StudentShape, base_model, bio_labels
 from stealthflow.tagging.train import encode
 
 TEXT = "I live in Leeds and work as a nurse."
@@ -40,3 +40,21 @@ def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_p
     long_text = "Nothing to see here at all. " * 120 + TEXT
     found = [(long_text[s.start : s.end], s.label) for s in tagger.tag(long_text)]
     assert ("Leeds", "location") in found and ("nurse", "occupation") in found
+
+
+def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_without_the_embedding_table(tmp_path):
+    teacher_config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(tmp_path / "teacher")
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
+        epochs=30, learning_rate=1e-2, batch_size=4, soft_label_cache=str(tmp_path / "soft.pt"),
+    )  # fmt: skip
+    student = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    assert (tmp_path / "soft.pt").exists(), "the teacher's probabilities are kept for the next run"
+    assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
+    student.save(tmp_path / "student")
+    assert (tmp_path / "student" / "tagger.safetensors").stat().st_size < 200_000  # MiniLM's 30522 x 384 table is not in it
+    again = SpanTagger.load(tmp_path / "student")
+    assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
+    found = {(s.start, s.end, s.label) for s in again.tag("Nothing here. " * 100 + TEXT)}  # one long window, offsets into the whole text
+    assert {(s + 1400, e + 1400, label) for s, e, label in SPANS} <= found

@@ -48,6 +48,6 @@ def train(
     if not (resolved.data / "train.jsonl").exists():
         fail(f"{resolved.data}/train.jsonl not found: run `stealthflow tagger build-data --out {resolved.data}` first")
     with user_errors():
-        result = run_training(resolved, log=console.print)
+        result = run_training(resolved, log=console.print, recipe_path=str(recipe))
     print_markdown(metrics_table(result["validation"]))
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")

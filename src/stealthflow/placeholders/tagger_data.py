@@ -61,10 +61,24 @@ PUBLIC_FIGURES = [
     "Marie Curie", "Albert Einstein", "Frida Kahlo", "Nelson Mandela", "Jacinda Ardern", "Haruki Murakami", "Cristiano Ronaldo",
     "Emmanuel Macron", "Oprah Winfrey", "Bill Gates", "Greta Thunberg", "Leonardo da Vinci", "Beyoncé", "Rishi Sunak", "Pope Francis",
     "Stephen Hawking", "Kamala Harris", "Virginia Woolf", "LeBron James", "Vladimir Putin", "Mahatma Gandhi", "Adele",
+    "Joe Biden", "Donald Trump", "Xi Jinping", "Olaf Scholz", "Justin Trudeau", "Giorgia Meloni", "Lula da Silva", "Cyril Ramaphosa",
+    "Winston Churchill", "Abraham Lincoln", "Napoleon", "Cleopatra", "Queen Elizabeth II", "King Charles", "Martin Luther King Jr.",
+    "Isaac Newton", "Charles Darwin", "Ada Lovelace", "Alan Turing", "Nikola Tesla", "Galileo Galilei", "Rosalind Franklin",
+    "William Shakespeare", "Jane Austen", "Toni Morrison", "Gabriel García Márquez", "Chimamanda Ngozi Adichie", "J.K. Rowling", "Stephen King",
+    "Pablo Picasso", "Vincent van Gogh", "Ludwig van Beethoven", "Wolfgang Amadeus Mozart", "Bob Marley", "Freddie Mercury", "Rihanna",
+    "Ed Sheeran", "Billie Eilish", "BTS", "Bad Bunny", "Lady Gaga", "Drake", "Dua Lipa", "Kendrick Lamar",
+    "Roger Federer", "Rafael Nadal", "Usain Bolt", "Simone Biles", "Michael Jordan", "Kylian Mbappé", "Virat Kohli", "Naomi Osaka",
+    "Tom Hanks", "Meryl Streep", "Shah Rukh Khan", "Keanu Reeves", "Zendaya", "Jackie Chan", "Christopher Nolan", "Greta Gerwig",
+    "Jeff Bezos", "Mark Zuckerberg", "Warren Buffett", "Steve Jobs", "Satya Nadella", "Sam Altman", "Jensen Huang",
+    "Sherlock Holmes", "Harry Potter", "Hermione Granger", "Darth Vader", "Frodo Baggins", "Captain Ahab", "Elizabeth Bennet",
 ]  # fmt: skip
 PLACES = [
     "Paris", "the Eiffel Tower", "Tokyo", "Lagos", "Central Park", "the Louvre", "Berlin", "Mount Everest", "Buenos Aires", "Lake Como",
     "Times Square", "the Sahara", "Kyoto", "Yellowstone", "Abbey Road", "Wall Street", "Main Street", "Downing Street", "Silicon Valley",
+    "the Golden Gate Bridge", "Machu Picchu", "the Colosseum", "Big Ben", "Sydney Opera House", "Niagara Falls", "the Grand Canyon",
+    "Victoria Falls", "Lake Victoria", "Washington", "Lincoln Center", "Rockefeller Center", "Mount Kilimanjaro", "the Amazon", "Istanbul",
+    "São Paulo", "Nairobi", "Mumbai", "Seoul", "Reykjavik", "Wembley Stadium", "Madison Square Garden", "Piccadilly Circus", "Fifth Avenue",
+    "the Champs-Élysées", "Alexanderplatz", "Shibuya Crossing", "the Taj Mahal", "Angkor Wat", "Stonehenge", "Montmartre", "Brooklyn",
 ]  # fmt: skip
 
 
@@ -275,6 +289,24 @@ NEGATIVE_TEMPLATES = [
     "My boss is on holiday this week.", "Our neighbours got a new dog.", "The code is on GitHub.", "Room {NUM}, second floor.",
     "We ordered {NUM} pizzas for the team.", "The bus takes {NUM} minutes from here.", "There are {NUM} steps to the top.",
     "{NUM} people signed the petition.", "It weighs {NUM} grams.", "Bus {NUM} is always late.", "We sold {NUM} tickets in an hour.",
+    # public figures and places in history, news, art and sport; people named in titles and things
+    "{PUBLIC} won the award in {YEAR}.", "Who played {PUBLIC} in the film?", "{PUBLIC} and {PUBLIC} met in {PLACE} in {YEAR}.",
+    "The museum has a room about {PUBLIC}.", "I quoted {PUBLIC} in my essay on climate policy.", "Is it true that {PUBLIC} lived in {PLACE}?",
+    "{PUBLIC}'s new album drops on Friday.", "A statue of {PUBLIC} stands near {PLACE}.", "Our class is studying {PUBLIC} this term.",
+    "The quote is usually attributed to {PUBLIC}.", "{PUBLIC} scored twice in the second half.", "Tickets for {PUBLIC} in {PLACE} sold out in minutes.",
+    "what year did {PUBLIC} die", "is {PUBLIC} still alive?", "{PUBLIC} vs {PUBLIC}: who was better?", "Reading the letters of {PUBLIC} at the library.",
+    "The trip to {PLACE} took {NUM} hours by train.", "{PLACE} was packed with tourists.", "How far is {PLACE} from {PLACE}?",
+    "The hotel near {PLACE} has {NUM} rooms.", "We took photos at {PLACE}.", "Is {PLACE} worth visiting in winter?",
+    # numbers that are not codes or secrets
+    "Error code {NUM} means the server is down.", "Area code {NUM} covers most of the city.", "The code review found {NUM} bugs.",
+    "Our team's code freeze starts on the {NUM}th.", "HTTP {NUM} is not an error.", "The PIN pad at the shop was broken again.",
+    "It was {NUM} degrees in {PLACE} yesterday.", "The score was {NUM} to {NUM} at half time.", "Flight {NUM} to {PLACE} is boarding.",
+    "Chapter {NUM} is the best part.", "The recipe needs {NUM} grams of flour.", "Track {NUM} on the album is my favourite.",
+    "The build number is {NUM}, nothing changed.", "Platform {NUM} for the train to {PLACE}.", "Exercise {NUM} in the textbook is wrong.",
+    "The population of {PLACE} is about {NUM} thousand.", "In {YEAR} the company had {NUM} staff.", "Apartment prices rose {NUM} percent in {YEAR}.",
+    # money and health that are not the writer's
+    "The average rent in {PLACE} is {NUM} a month.", "Minimum wage went up to {NUM} an hour.", "{COMPANY} paid {NUM} million in fines.",
+    "Doctors say {CONDITION} can be managed with exercise.", "The charity raised money for {CONDITION} research.", "Is {CONDITION} hereditary?",
 ]  # fmt: skip
 
 # Wrappers put a template in a wider message; "{}" is the template.

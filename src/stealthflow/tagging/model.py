@@ -2,8 +2,9 @@
 
 Shipped weights hold only what training changed (the top encoder layers and the head, fp16)
 and load on top of the packaged MiniLM, so a tagger is a few MB. A tagger may also keep only
-MiniLM's bottom `layers` (fewer layers, less CPU per token). Long texts are cut into
-overlapping windows, so the cost stays linear in the text length.
+MiniLM's bottom `layers` (fewer layers, less CPU per token), or be a small convolutional
+student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). Long texts are
+cut into overlapping windows, so the cost stays linear in the text length.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
 
 WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
@@ -24,6 +27,45 @@ class TaggedSpan:
     end: int
     label: str
     score: float  # mean probability of the span's tokens
+
+
+class StudentShape(BaseModel):
+    """A convolutional student's size (student.py): width after projecting MiniLM's embeddings,
+    one residual convolution per dilation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    width: int = Field(160, ge=16, le=384)
+    dilations: list[int] = Field(default_factory=lambda: [1, 2, 4, 8, 1], min_length=1)
+    kernel: int = Field(3, ge=3, le=7)
+    case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
+
+
+CASES = 7  # see word_shapes
+
+
+def word_shapes(text: str, offsets) -> list[int]:
+    """Per word piece: 0 special or padding, 1 the rest of a word, 2 lowercase, 3 Capitalised,
+    4 UPPERCASE, 5 digits, 6 anything else (a student's extra input: case is a strong name cue
+    that MiniLM's lowercase vocabulary drops)."""
+    shapes = []
+    for start, end in offsets:
+        if end <= start:
+            shapes.append(0)
+            continue
+        first = text[start]
+        if start > 0 and first.isalnum() and text[start - 1].isalnum():
+            shapes.append(1)
+        elif first.isdigit():
+            shapes.append(5)
+        elif not first.isalpha():
+            shapes.append(6)
+        elif first.islower():
+            shapes.append(2)
+        else:
+            piece = text[start:end]
+            shapes.append(4 if len(piece) > 1 and piece.isupper() else 3)
+    return shapes
 
 
 def bio_labels(labels: list[str]) -> list[str]:
@@ -53,7 +95,11 @@ def base_model(num_labels: int, layers: int | None = None):
 
 class SpanTagger:
     def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None):
-        self.layers = model.config.num_hidden_layers
+        # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
+        student = getattr(model, "shape", None)
+        self.architecture = {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
+        self.window = getattr(model, "window", MAX_TOKENS)
+        self._pieces = None  # the tokenizer without truncation or padding, built on first use
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
@@ -63,13 +109,18 @@ class SpanTagger:
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
     @classmethod
-    def load(cls, directory: str | Path, threshold: float | None = None) -> "SpanTagger":
+    def load(cls, directory: str | Path, threshold: float | None = None) -> SpanTagger:
         import torch
         from safetensors.torch import load_file
 
         directory = Path(directory)
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
-        model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
+        if "student" in meta:
+            from stealthflow.tagging.student import student_model
+
+            model, tokenizer = student_model(len(bio_labels(meta["labels"])), StudentShape.model_validate(meta["student"]))
+        else:
+            model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
         state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
         missing = set(state) - set(dict(model.named_parameters()))
         if missing:
@@ -87,35 +138,58 @@ class SpanTagger:
         directory.mkdir(parents=True, exist_ok=True)
         state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
         save_file(state, str(directory / WEIGHTS))
-        meta = {"labels": self.labels, "threshold": self.threshold, "layers": self.layers, **card}
+        meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+    def windows(self, texts: list[str]) -> list[tuple[int, list[int], list[tuple[int, int]]]]:
+        """(text index, ids, offsets) per window: [CLS], up to `window - 2` word pieces, [SEP];
+        consecutive windows of a text share STRIDE pieces (as the tokenizer's own overflow does,
+        without its per-call set-up and conversions, a third of the student's time)."""
+        if self._pieces is None:
+            from tokenizers import Tokenizer
+
+            self._pieces = Tokenizer.from_str(self.tokenizer.backend_tokenizer.to_str())
+            self._pieces.no_truncation()
+            self._pieces.no_padding()
+        first, last, size = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id, self.window - 2
+        out = []
+        for index, encoding in enumerate(self._pieces.encode_batch(texts, add_special_tokens=False)):
+            ids, offsets, start = encoding.ids, encoding.offsets, 0
+            while True:
+                out.append((index, [first, *ids[start : start + size], last], [(0, 0), *offsets[start : start + size], (0, 0)]))
+                if start + size >= len(ids):
+                    break
+                start += size - STRIDE
+        return out
 
     def token_probabilities(self, texts: list[str], batch_size: int = 16):
         """Per text: (offsets, probabilities[tokens, tags]) over its windows, each token once."""
         import numpy as np
         import torch
 
-        encoded = self.tokenizer(
-            texts,
-            truncation=True,
-            max_length=MAX_TOKENS,
-            stride=STRIDE,
-            return_overflowing_tokens=True,
-            return_offsets_mapping=True,
-            padding=True,
-            return_tensors="pt",
-        )
-        windows_of = encoded.pop("overflow_to_sample_mapping").tolist()
-        offsets = encoded.pop("offset_mapping").tolist()
-        probabilities = []
+        windows = self.windows(texts)
+        order = sorted(range(len(windows)), key=lambda w: len(windows[w][1]))  # similar lengths share a batch: little padding
+        cased = getattr(self.model, "uses_case", False)
+        probabilities: list = [None] * len(windows)
         with torch.inference_mode():
-            for start in range(0, len(windows_of), batch_size):
-                batch = {k: v[start : start + batch_size] for k, v in encoded.items()}
-                probabilities += list(torch.softmax(self.model(**batch).logits, dim=-1).numpy())
+            for start in range(0, len(order), batch_size):
+                batch = [windows[w] for w in order[start : start + batch_size]]
+                ids = torch.zeros((len(batch), len(batch[-1][1])), dtype=torch.long)
+                inputs = {"input_ids": ids, "attention_mask": torch.zeros_like(ids)}
+                if cased:
+                    inputs["case_ids"] = torch.zeros_like(ids)
+                for row, (index, window_ids, window_offsets) in enumerate(batch):
+                    ids[row, : len(window_ids)] = torch.tensor(window_ids)
+                    inputs["attention_mask"][row, : len(window_ids)] = 1
+                    if cased:
+                        inputs["case_ids"][row, : len(window_ids)] = torch.tensor(word_shapes(texts[index], window_offsets))
+                logits = self.model(**inputs).logits.float()
+                for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
+                    probabilities[w] = probs
         per_text: list[dict[int, tuple[tuple[int, int], np.ndarray]]] = [{} for _ in texts]
-        for window, text_index in enumerate(windows_of):
+        for (text_index, _, offsets), window_probabilities in zip(windows, probabilities, strict=True):
             tokens = per_text[text_index]
-            for (start, end), probs in zip(offsets[window], probabilities[window]):
+            for (start, end), probs in zip(offsets, window_probabilities):  # padding rows are past the offsets
                 if end > start and start not in tokens:  # special/padding tokens have empty offsets
                     tokens[start] = ((start, end), probs)
         return [sorted(tokens.values(), key=lambda item: item[0][0]) for tokens in per_text]

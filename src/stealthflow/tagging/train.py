@@ -2,7 +2,9 @@
 
 Examples are `(text, [(start, end, label), ...])`. Word pieces get BIO tags from the character
 spans; the loss weighs tagged tokens more (`span_weight`), since most tokens are outside any
-span and a tagger that says "O" everywhere would otherwise look good.
+span and a tagger that says "O" everywhere would otherwise look good. With a `teacher` (a trained
+tagger on the same tokenizer), part of the loss is the distance to the teacher's token
+probabilities (distillation: a small student learns what the teacher generalised, not only the tags).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
+from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels, word_shapes
 
 Example = tuple[str, list[tuple[int, int, str]]]
 
@@ -29,6 +31,11 @@ class TaggerTrainConfig:
     threshold: float = 0.5
     seed: int = 0
     threads: int | None = None
+    student: StudentShape | None = None  # train a convolutional student (student.py) instead of MiniLM layers
+    teacher: str | None = None  # a trained tagger's directory: its token probabilities join the loss
+    distill_weight: float = 0.5  # the teacher's share of the loss
+    temperature: float = 2.0  # softens the teacher's probabilities (the scaled loss keeps its size)
+    soft_label_cache: str | None = None  # a file keeping the teacher's probabilities between runs
     extra: dict = field(default_factory=dict)  # further transformers TrainingArguments
 
 
@@ -50,7 +57,7 @@ def encode(examples: list[Example], tokenizer, labels: list[str], max_length: in
                 else:
                     tags.append(tag_id[f"{'I' if previous == span else 'B'}-{span[2]}"])
                 previous = span
-            rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": tags})
+            rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": tags, "case_ids": word_shapes(text, offsets)})
     return rows
 
 
@@ -64,29 +71,82 @@ def freeze_below(model, top_layers: int) -> None:
         param.requires_grad = True
 
 
+def add_soft_labels(rows: list[dict], teacher: SpanTagger, temperature: float, batch_size: int = 64, log=print) -> None:
+    """The teacher's token probabilities (at `temperature`, fp16) on each row's word pieces."""
+    import torch
+
+    order = sorted(range(len(rows)), key=lambda i: len(rows[i]["input_ids"]))  # little padding per batch
+    log(f"teacher probabilities for {len(rows)} windows")
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            batch = collate([rows[i] for i in order[start : start + batch_size]])
+            logits = teacher.model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
+            soft = torch.softmax(logits / temperature, dim=-1).half()
+            for row, i in enumerate(order[start : start + batch_size]):
+                rows[i]["teacher"] = soft[row, : len(rows[i]["input_ids"])].clone()
+
+
+def collate(rows: list[dict]) -> dict:
+    """Pads a batch: ids with 0 ([PAD]), labels with -100 (no loss), teacher probabilities with 0."""
+    import torch
+
+    length = max(len(r["input_ids"]) for r in rows)
+    pad = lambda values, fill: [v + [fill] * (length - len(v)) for v in values]
+    batch = {
+        "input_ids": torch.tensor(pad([r["input_ids"] for r in rows], 0)),
+        "attention_mask": torch.tensor(pad([r["attention_mask"] for r in rows], 0)),
+        "labels": torch.tensor(pad([r["labels"] for r in rows], -100)),
+        "case_ids": torch.tensor(pad([r["case_ids"] for r in rows], 0)),
+    }
+    if "teacher" in rows[0]:
+        batch["teacher"] = torch.stack([torch.nn.functional.pad(r["teacher"], (0, 0, 0, length - len(r["input_ids"]))) for r in rows])
+    return batch
+
+
 def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: str | Path, log=print) -> SpanTagger:
     import torch
-    from datasets import Dataset
-    from transformers import DataCollatorForTokenClassification, Trainer, TrainingArguments
+    from transformers import Trainer, TrainingArguments
 
     if config.threads:
         torch.set_num_threads(config.threads)
     random.Random(config.seed).shuffle(examples := list(examples))
-    model, tokenizer = base_model(len(bio_labels(config.labels)), config.layers)
-    freeze_below(model, config.top_layers)
-    dataset = Dataset.from_list(encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS)))
-    weights = torch.full((len(bio_labels(config.labels)),), config.span_weight)
+    num_tags = len(bio_labels(config.labels))
+    if config.student:
+        from stealthflow.tagging.student import student_model
+
+        model, tokenizer = student_model(num_tags, config.student)
+    else:
+        model, tokenizer = base_model(num_tags, config.layers)
+        freeze_below(model, config.top_layers)
+    rows = encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS))
+    if config.teacher:
+        cache = Path(config.soft_label_cache) if config.soft_label_cache else None
+        if cache and cache.exists():
+            for row, soft in zip(rows, torch.load(cache), strict=True):
+                row["teacher"] = soft
+        else:
+            add_soft_labels(rows, SpanTagger.load(config.teacher), config.temperature, log=log)
+            if cache:
+                torch.save([row["teacher"] for row in rows], cache)
+    weights = torch.full((num_tags,), config.span_weight)
     weights[0] = 1.0
+    temperature, share = config.temperature, config.distill_weight
 
     class WeightedTrainer(Trainer):
         def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
-            labels = inputs.pop("labels")
-            outputs = model(**inputs)
-            loss = torch.nn.functional.cross_entropy(outputs.logits.view(-1, outputs.logits.size(-1)), labels.view(-1), weight=weights, ignore_index=-100)
+            labels, teacher, cases = inputs.pop("labels"), inputs.pop("teacher", None), inputs.pop("case_ids")
+            outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
+            logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
+            loss = torch.nn.functional.cross_entropy(logits, labels, weight=weights, ignore_index=-100)
+            if teacher is not None:
+                scored = labels != -100
+                soft = torch.nn.functional.log_softmax(logits[scored] / temperature, dim=-1)
+                distance = torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean") * temperature**2
+                loss = (1 - share) * loss + share * distance
             return (loss, outputs) if return_outputs else loss
 
     checkpoints = Path(out_dir) / "checkpoints"
-    defaults = {"logging_steps": 20, "save_strategy": "no", "report_to": [], "disable_tqdm": True}
+    defaults = {"logging_steps": 20, "save_strategy": "no", "report_to": [], "disable_tqdm": True, "remove_unused_columns": False}
     args = TrainingArguments(
         output_dir=str(checkpoints),
         num_train_epochs=config.epochs,
@@ -96,9 +156,9 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
         seed=config.seed,
         **(defaults | config.extra),
     )
-    trainer = WeightedTrainer(model=model, args=args, train_dataset=dataset, data_collator=DataCollatorForTokenClassification(tokenizer))
+    trainer = WeightedTrainer(model=model, args=args, train_dataset=rows, data_collator=collate)
     # With `save_strategy: steps` in `extra`, an interrupted run resumes from its last checkpoint.
     resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
-    log(f"training on {len(dataset)} windows of {len(examples)} texts" + (" (resuming)" if resume else ""))
+    log(f"training on {len(rows)} windows of {len(examples)} texts" + (" (resuming)" if resume else ""))
     trainer.train(resume_from_checkpoint=resume or None)
     return SpanTagger(model, tokenizer, config.labels, config.threshold)

@@ -1,0 +1,87 @@
+"""A small, fast span tagger: MiniLM's word-piece embeddings (frozen, not shipped) projected to a
+narrow width, a stack of dilated residual 1-D convolutions, and the same BIO head.
+
+Why: MiniLM layers cost ~3.5 MFLOP per token each, about 2.6 GFLOP per KB for three of them;
+this stack costs ~1 MFLOP per token, has no attention (cost linear in the window, so windows can
+be long) and sees ~31 word pieces around each token (dilations 1, 2, 4, 8). It learns from the
+gold BIO tags and from a trained MiniLM tagger's token probabilities (distillation, train.py).
+It uses MiniLM's tokenizer, so offsets map back to the text exactly as the MiniLM tagger's do.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from transformers.modeling_outputs import TokenClassifierOutput
+
+from stealthflow.tagging.model import CASES, StudentShape
+
+STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
+
+
+def minilm_word_embeddings():
+    """MiniLM's word-piece embedding table and tokenizer, read straight from the packaged
+    weights (the encoder layers are not needed)."""
+    from safetensors import safe_open
+    from transformers import AutoTokenizer
+
+    from stealthflow.attack.embeddings import model_dir
+
+    path = model_dir()
+    with safe_open(str(path / "model.safetensors"), framework="pt") as weights:
+        name = next(k for k in weights if k.endswith("embeddings.word_embeddings.weight"))
+        table = weights.get_tensor(name).float()
+    embeddings = torch.nn.Embedding.from_pretrained(table, freeze=True, padding_idx=0)
+    return embeddings, AutoTokenizer.from_pretrained(str(path))
+
+
+def student_model(num_labels: int, shape: StudentShape) -> tuple[ConvTagger, object]:
+    embeddings, tokenizer = minilm_word_embeddings()
+    return ConvTagger(embeddings, num_labels, shape), tokenizer
+
+
+class ConvTagger(nn.Module):
+    window = STUDENT_WINDOW
+
+    def __init__(self, embeddings: nn.Embedding, num_labels: int, shape: StudentShape):
+        super().__init__()
+        self.shape = shape
+        self.embeddings = embeddings  # frozen; loaded from the packaged MiniLM, never saved
+        self.project = nn.Linear(embeddings.embedding_dim, shape.width)
+        # A dilated convolution written as one matrix product over the shifted copies of the
+        # sequence: on CPU a plain GEMM is faster than conv1d and needs no per-shape set-up.
+        self.mixes = nn.ModuleList(nn.Linear(shape.kernel * shape.width, shape.width) for _ in shape.dilations)
+        self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
+        self.classifier = nn.Linear(shape.width, num_labels)
+        self.uses_case = shape.case
+        self.cases = nn.Embedding(CASES, shape.width) if shape.case else None
+        self._table = None
+
+    def train(self, mode: bool = True):
+        self._table = None  # weights may change: the projected table is rebuilt on the next eval pass
+        return super().train(mode)
+
+    def token_vectors(self, input_ids):
+        if self.training:
+            return nn.functional.gelu(self.project(self.embeddings(input_ids)))
+        if self._table is None or self._table.dtype != self.project.weight.dtype:
+            # Embeddings are frozen and the projection is per token: project the whole vocabulary
+            # once (~40 ms), then a token costs a row lookup instead of a 384-wide product.
+            with torch.no_grad():
+                self._table = nn.functional.gelu(self.project(self.embeddings.weight.to(self.project.weight.dtype)))
+        return nn.functional.embedding(input_ids, self._table)
+
+    def forward(self, input_ids, attention_mask=None, case_ids=None, **_):
+        mask = (input_ids != 0 if attention_mask is None else attention_mask).unsqueeze(-1).to(self.project.weight.dtype)
+        x = self.token_vectors(input_ids)
+        if self.cases is not None:
+            x = x + self.cases(case_ids)
+        x = x * mask
+        reach = self.shape.kernel // 2
+        for dilation, mix, norm in zip(self.shape.dilations, self.mixes, self.norms, strict=True):
+            padded = nn.functional.pad(x, (0, 0, reach * dilation, reach * dilation))
+            length = x.size(1)
+            shifted = torch.cat([padded[:, j * dilation : j * dilation + length] for j in range(self.shape.kernel)], dim=-1)
+            # padding stays zero, so a text's tags do not depend on what it was batched with
+            x = norm(x + nn.functional.gelu(mix(shifted))) * mask
+        return TokenClassifierOutput(logits=self.classifier(x))
