@@ -50,6 +50,19 @@ def detector():
         ("please regenerate 9fQxL2mV8rT4kZ1pW6yB3nC7", "API_KEY", "9fQxL2mV8rT4kZ1pW6yB3nC7"),
         ("I leaked q8Xv3Lm29PzR7tKw5NbYc4Hs in a public repo, help", "API_KEY", "q8Xv3Lm29PzR7tKw5NbYc4Hs"),
         ("I accidentally pushed my key Yh7Tq2Lm9Pz4Wk8R to the repo", "API_KEY", "Yh7Tq2Lm9Pz4Wk8R"),
+        ("my password's Tiger!88", "PASSWORD", "Tiger!88"),
+        ("I need the wifi password, it's Yellow-Duck-7", "PASSWORD", "Yellow-Duck-7"),
+        ("log in with password zKqWpLmRtY today", "PASSWORD", "zKqWpLmRtY"),  # random letters: detect-secrets entropy
+        ("the wifi key is Coffee4All", "PASSWORD", "Coffee4All"),
+        ("the wifi is Nimbus!68", "PASSWORD", "Nimbus!68"),
+        ("Security answer: copper897", "PASSWORD", "copper897"),
+        ("the lock combination is 12-34-56", "PASSWORD", "12-34-56"),
+        ("Login for the router: admin / 509973", "PASSWORD", "509973"),
+        ("use 61-82-97 to open the lockbox", "PASSWORD", "61-82-97"),
+        ("your verification number is 661122", "OTP", "661122"),
+        ("the code is 48 29 13", "OTP", "48 29 13"),
+        ("SSN: 123456789", "NATIONAL_ID", "123456789"),
+        ("my national insurance number is QQ 12 34 56 C", "NATIONAL_ID", "QQ 12 34 56 C"),
         # Presidio drops this published sample SSN; it used to come out as a PHONE
         ("My SSN is 123-45-6789", "NATIONAL_ID", "123-45-6789"),
     ],
@@ -87,10 +100,23 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "accidentally committed 3f9a2b7c8d1e4f5a6b7c8d9e0f1a2b3c4d5e6f7a to main",
         "The key is to stay consistent",
         "call 666-12-3456",
+        "password PowerShell scripts",
+        "with password Protection enabled",
+        "the wifi is 2.4GHz",
+        "the wifi is down again",
+        "use keys to open the door",
+        "login page 2 / 2023",
+        "social media posts from 2019",
     ],
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):
     assert detector.detect(text) == []
+
+
+def test_a_login_pattern_stops_at_the_sentence_end(detector):
+    """"log in for me. ssh into 2001:..." is not a user name and a password: the address stays an IP."""
+    text = "My password is Chen2005! so log in for me. ssh into 2001:db8:9fb::3e and restart it"
+    assert {(s.type, s.text_in(text)) for s in detector.detect(text)} == {("PASSWORD", "Chen2005!"), ("IP_ADDRESS", "2001:db8:9fb::3e")}
 
 
 def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():

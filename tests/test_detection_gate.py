@@ -31,6 +31,8 @@ PHRASES = [
     "what's the password? It's Marigold_81", "changed my password to Ocean$7", "use Lamp0st#3 as the password", "door code 4471",
     "the code is 552918", "482913 is your verification code", "they texted me 906812", "enter 334455 when it asks for the code",
     "backup code: 8f3k-29dj", "I leaked q8Xv3Lm29PzR7tKw5NbYc4Hs", "rotate the key 9fQxL2mV8rT4kZ1pW6y",
+    "Login for the router: admin / 509973", "credentials: root:T0mato#55", "use 61-82-97 to open the lockbox", "the wifi is Nimbus!68",
+    "Security answer: copper897", "SSN: 123456789", "log in with password zKqWpLmRtY",
 ]
 FILLER = ["the", "and", "we", "went", "to", "market", "because", "PASS", "Keys", "passing", "reason", "person", "making", "code-review",
           "İstanbul", "ǅ", "Straße", "12.50", "10:30", "x" * 300]

@@ -60,6 +60,19 @@ class PassportRecognizer(ContextRecognizer):
         return any(c.isdigit() for c in match["value"])
 
 
+@register_recognizer
+class NationalIdRecognizer(ContextRecognizer):
+    """An SSN, SIN or national insurance number named as one ("SSN: 123456789"), also in the
+    undashed forms Presidio's SSN pattern scores too low to keep."""
+
+    name, type = "national_id", "NATIONAL_ID"
+    triggers = ("ssn", "social", "sin", "insurance", "nino", "tax id")
+    pattern = re.compile(
+        r"(?i:\b(?:ssn|social(?:\s+security)?|sin|(?:national\s+)?insurance|nino|tax\s+id)(?:\s+(?:number|no\.?|#))?\s*(?:is|was|:|#)?\s*)"
+        r"(?P<value>\d{3}[- ]?\d{2,3}[- ]?\d{3,4}|[A-Z]{2}\s?\d{2}\s?\d{2}\s?\d{2}\s?[A-D])\b"
+    )
+
+
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Square|Sq|Parkway|Pkwy|Close|Crescent|Straße|Strasse)"
 
 

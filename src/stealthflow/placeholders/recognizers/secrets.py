@@ -155,51 +155,69 @@ _NOT_AMOUNT = (
     r"(?![\"'”’]?\s*(?:%|characters?|chars?|digits?|letters?|symbols?|words?|lines?|bytes?|[kmg]b|ms|seconds?|secs?|minutes?|mins?|"
     r"hours?|hrs?|days?|weeks?|months?|years?|times|attempts?|tries|people|users|pages?|tests?|errors?|steps?|km|miles?)\b)"
 )
-_CODE_WORD = r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code"
-_SECRET_WORD = rf"password|passwd|pwd|passphrase|{_CODE_WORD}"
+_CODE_WORD = (
+    r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination"
+)
+_PASSWORD_WORD = r"password|passwd|pwd|passphrase|(?:wi-?fi|wpa2?|network)\s+key|security\s+(?:question\s+)?answer"
+_SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|[^\sA-Za-z\d]\S))"
 _HAS_DIGIT = r"(?=[^\s,;]*\d)"
-# A year, a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
-_NOT_A_SECRET = re.compile(r"(?:19|20)\d\d|[*•xX.]+|[<\[{].*")
-_ASSIGN = r"\s*(?:is|was|=|:|->|is:)\s*(?:(?:still|now|currently|just|actually)\s+)?[\"'“‘]?"
-_FOR_WHAT = r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w.@-]+\s+){0,2}[\w.@-]+)?"  # "the password for my bank account is"
+# A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
+_NOT_A_SECRET = re.compile(r"(?:19|20)\d\d|[*•xX.]+|[<\[{].*|(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)")
+_ASSIGN = r"(?:'s|’s|\s*(?:is|was|=|:|->|=>|→|is:))\s*(?:(?:still|now|currently|just|actually)\s+)?[\"'“‘]?"
+_FOR_WHAT = r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w@-]+(?:\.\w[\w@-]*)*\s+){0,2}[\w@-]+(?:\.\w[\w@-]*)*)?"  # "the password for my bank account is" (no full stop inside)
 _VALUE_END = r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
+_PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
 
 
 @register_recognizer
 class PasswordRecognizer(ContextRecognizer):
     """A password, PIN or door code named before it: "the password for my bank account is X", "pw: X",
-    "DB_PASSWORD=X", "log in with password X", "changed my password to X", "login admin / X",
-    "what's the password? It's X"."""
+    "DB_PASSWORD=X", "log in with password X", "changed my password to X", "what's the password? It's X",
+    "the wifi is X"."""
 
     name, type = "password", "PASSWORD"
-    triggers = ("pass", "pwd", "pin", "pw", "code", "login", "log in", "credential", "creds", "user", "account")
+    triggers = ("pass", "pwd", "pin", "pw", "code", "combination", "wifi", "wi-fi", "wpa", "network key", "security")
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
-        r"(?i:(?=[abcdegklprsu])(?:"
+        r"(?i:(?=[abcdeglnprsuw])(?:"
         # a config or environment key: DB_PASSWORD=..., PGPASSWORD: ...
         r"(?:password|passwd|pwd|passphrase)\w*\s*[:=]\s*[\"'“‘]?"
         rf"|\b(?:"
-        rf"(?:password|passwd|pwd|passphrase)\b{_FOR_WHAT}{_ASSIGN}"
+        rf"(?:{_PASSWORD_WORD})\b{_FOR_WHAT}{_ASSIGN}"
         rf"|(?:{_CODE_WORD})\b{_FOR_WHAT}{_ASSIGN}{_HAS_DIGIT}"  # a PIN or door code holds a digit ("my pin is stuck")
         # no "is" / ":": "log in with password X", "username jdoe password X", "what's the password? It's X",
         # "changed my password to X"; the value holds a digit or a symbol, or is random-looking letters
-        rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}\?\s*(?:it's|it\s+is|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
+        rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}[?,;:.!]\s*(?:it's|it\s+is|it\s+was|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
         rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+to\s+)"
         rf"[\"'“‘]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
-        # a user name, then the password: "login admin / X", "credentials: root:X"
-        r"|(?:login|log\s+in|credentials?|creds|user(?:name)?|account)\b(?:\s+(?:is|are|as))?[^\w\n]{0,3}\s*[\w.@+-]+\s*(?:/|:|\|)\s*"
-        r"(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"))"
-        r")(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
+        rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
+        r"))"
+        r")" + _PASSWORD_VALUE
     )
 
     def accept(self, match: re.Match[str]) -> bool:
         value = match["value"]
-        if match["letters"] is not None:  # letters only, where "is" / ":" did not announce a value
+        if match.groupdict().get("letters") is not None:  # letters only, where "is" / ":" did not announce a value
             return _random_letters(value)
         return value.lower().rstrip("!?") not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(value)
+
+
+@register_recognizer
+class LoginPasswordRecognizer(PasswordRecognizer):
+    """A password after a user name ("login for the router: admin / X", "credentials: root:X") or
+    before what it opens ("use X to open the lockbox"). Apart from `password`: its trigger words
+    ("user", "use", "account") are common, and each pattern then runs around its own words only."""
+
+    name = "login_password"
+    triggers = ("login", "log in", "credential", "creds", "user", "account", "use")
+    pattern = re.compile(
+        rf"(?i:(?=[clau])\b(?:(?:login|log\s+in|credentials?|creds|user(?:name)?|account)\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
+        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\|)\s*(?:(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
+        rf"|use\s+(?=\S+\s+to\s+(?:open|unlock|disarm|get\s+in)\b)[\"'“‘]?{_NOT_A_WORD}))" + _PASSWORD_VALUE
+    )
 
 
 @register_recognizer
@@ -228,7 +246,7 @@ _PUBLIC_CODES = (
     "billing", "zone", "region", "language", "currency", "the source", "my source", "your source",
 )  # fmt: skip
 _OTP_VALUE = (
-    r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}"
+    r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
     r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP
     r"|(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){1,3}"  # backup codes: 8f3k-29dj
     r")\b"
@@ -238,11 +256,13 @@ _OTP_VALUE = (
 @register_recognizer
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
-    triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "texted", "messaged", "sms", "enter", "type", "input")
+    triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "verification", "confirmation", "one-time", "one time", "texted",
+                "messaged", "sms", "enter", "type", "input")
     pattern = re.compile(
         r"(?i:(?=[abceilmorstv2])\b(?:"  # the letters the alternatives start with (see PasswordRecognizer)
         r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
-        r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?)\b"
+        r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?"
+        r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token))\b"
         r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was|are)\b)?\s*[:=]?\s*"
         # "the code is 552918", "your code: 771203", but not "error code 5003"
         r"|code" + "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES) + r"\s*(?:is|was|=|:|is:)\s*"
