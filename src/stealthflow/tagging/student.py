@@ -29,7 +29,7 @@ def minilm_word_embeddings():
 
     path = model_dir()
     with safe_open(str(path / "model.safetensors"), framework="pt") as weights:
-        name = next(k for k in weights if k.endswith("embeddings.word_embeddings.weight"))
+        name = next(k for k in weights.keys() if k.endswith("embeddings.word_embeddings.weight"))  # noqa: SIM118 (safe_open is not iterable)
         table = weights.get_tensor(name).float()
     embeddings = torch.nn.Embedding.from_pretrained(table, freeze=True, padding_idx=0)
     return embeddings, AutoTokenizer.from_pretrained(str(path))
