@@ -166,36 +166,39 @@ class Vault:
         return self.entries_for(user, session, [(span_type, value)])[0]
 
     def entries_for(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry]:
-        """`entry_for` for every (type, value) of a message, in one transaction."""
-        entries = []
+        """`entry_for` for every (type, value) of a message, in one transaction (the rows of the
+        values not cached are read in one query per type, their grants written in one go)."""
+        canonical = {item: canonical_value(*item) for item in dict.fromkeys(items)}  # once per spelling (a phone's is a parse)
+        keys = [(user, session, item[0], canonical[item]) for item in items]
+        values: dict[tuple[str, str, str, str], str] = {}  # the first spelling of each value is the one stored
+        for key, (_, value) in zip(keys, items, strict=True):
+            values.setdefault(key, value)
         issued_now: dict[tuple[str, str, str, str], Entry] = {}  # cached only once the transaction commits
         with self._transaction() as db:
             self._check_cache(db)
             generation = self._cache_generation
-            for span_type, value in items:
-                canonical = canonical_value(span_type, value)
-                key = (user, session, span_type, canonical)
-                if cached := self._issued_cache.get(key) or issued_now.get(key):
-                    entries.append(cached)
-                    continue
-                digest = self._mac("digest", user, span_type, canonical)
-                row = db.execute(
-                    "SELECT id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, span_type, digest)
-                ).fetchone()
+            todo = [key for key in values if key not in self._issued_cache]
+            digests = {key: self._mac("digest", user, key[2], key[3]) for key in todo}
+            rows = self._rows_by_digest(db, user, [(key[2], digest) for key, digest in digests.items()])
+            for key in todo:
+                span_type, digest = key[2], digests[key]
+                row = rows.get((span_type, digest))
                 if row is None:
-                    row = self._insert(db, user, span_type, digest, canonical, value)
+                    row = self._insert(db, user, span_type, digest, key[3], values[key])
                 else:  # never issue a placeholder whose row would not restore
                     self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
-                entry = Entry(row[0], span_type, row[1], row[2])
-                db.execute("INSERT OR IGNORE INTO issued VALUES (?, ?, ?)", (entry.id, session, self._mac("issued", entry.id, user, session)))
-                entries.append(entry)
-                issued_now[key] = entry
+                issued_now[key] = Entry(row[0], span_type, row[1], row[2])
+            db.executemany(
+                "INSERT OR IGNORE INTO issued VALUES (?, ?, ?)",
+                [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
+            )
             if items:
                 now = datetime.now(timezone.utc).isoformat(timespec="seconds")
                 db.execute(
                     "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
                     (user, session, now, now),
                 )
+            entries = [self._issued_cache.get(key) or issued_now[key] for key in keys]
         # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
         # does it take entries from before a deletion another thread has seen meanwhile.
         with self._lock:
@@ -204,6 +207,22 @@ class Vault:
                     self._issued_cache.clear()
                 self._issued_cache.update(issued_now)
         return entries
+
+    def _rows_by_digest(self, db: sqlite3.Connection, user: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
+        """(type, digest) -> (id, idx, token, nonce, ciphertext) of the rows that exist."""
+        by_type: dict[str, list[str]] = {}
+        for span_type, digest in wanted:
+            by_type.setdefault(span_type, []).append(digest)
+        rows = {}
+        for span_type, digests in by_type.items():
+            for at in range(0, len(digests), 500):  # SQLite's bound-parameter limit
+                chunk = digests[at : at + 500]
+                for digest, *row in db.execute(
+                    f"SELECT digest, id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest IN ({','.join('?' * len(chunk))})",
+                    (user, span_type, *chunk),
+                ):
+                    rows[(span_type, digest)] = tuple(row)
+        return rows
 
     def _check_cache(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = ?", (_GENERATION,)).fetchone()
