@@ -68,7 +68,7 @@ def _failed(status: int, message: str) -> ProxyError:
 class OpenAIUpstream:
     def __init__(self, config: ProxyConfig):
         self.config = config
-        self.url = (config.upstream_base or "https://api.openai.com/v1").rstrip("/") + "/chat/completions"
+        self.url = httpx.URL((config.upstream_base or "https://api.openai.com/v1").rstrip("/") + "/chat/completions")  # parsed once, not per request
         self.model = config.upstream.partition("/")[2]
         key = os.environ.get(config.upstream_key_env)
         self.headers = {"Authorization": f"Bearer {key}"} if key else {}
