@@ -6,7 +6,9 @@
 A mock OpenAI-compatible server on loopback (`stealthflow.testing.MockOpenAI`) answers every
 prompt kind of the workflow with a canned, well-formed answer (`testing.workflow_world`, a
 synthetic labelled corpus), after a latency drawn per request from a seeded lognormal (median
-`--median` s, p99 `--p99` s), and refuses (429) a request over its concurrency limit. Every
+`--median` s, p99 `--p99` s), and refuses (429) a request over its concurrency limit. Each server
+runs in its own process (`testing.mock_process`), as an API or a vLLM server does: served from a
+thread of this process it would take the GIL from the client being measured. Every
 way below goes through litellm over real HTTP, with the same corpus, rounds and insight batches
 of 10; in one run:
 
@@ -58,12 +60,13 @@ from stealthflow.cli import app
 from stealthflow.data import load_profiles
 from stealthflow.insights import InsightLearner, InsightMemory
 from stealthflow.llm import LLM, ModelConfig, build_llm
-from stealthflow.testing.mock_openai import MockOpenAI, lognormal_delay
-from stealthflow.testing.workflow_world import corpus_lines, respond
+from stealthflow.testing.mock_process import MockOpenAIProcess
+from stealthflow.testing.workflow_world import corpus_lines
 from stealthflow.workflow.config import WorkflowConfig
 from stealthflow.workflow.nodes import Steps
 
 RESULTS = Path(__file__).resolve().parent / "results"
+RESPOND = "stealthflow.testing.workflow_world:respond"  # what the mock servers answer
 BATCH = 10
 
 
@@ -144,10 +147,10 @@ def main() -> None:
     lag = args.lag if args.lag is not None else 2 * window_lag + 1
     half = args.limit // 2
 
-    def servers(*limits: int) -> list[MockOpenAI]:
-        return [MockOpenAI(respond=respond, delay=lognormal_delay(args.median, args.p99, seed=args.seed + i), max_concurrent=limit) for i, limit in enumerate(limits)]
+    def servers(*limits: int) -> list[MockOpenAIProcess]:
+        return [MockOpenAIProcess(respond=RESPOND, median=args.median, p99=args.p99, seed=args.seed + i, max_concurrent=limit) for i, limit in enumerate(limits)]
 
-    def endpoint(server: MockOpenAI, concurrency: int) -> dict:
+    def endpoint(server: MockOpenAIProcess, concurrency: int) -> dict:
         return {"model": "openai/mock-model", "api_base": server.base_url, "timeout": 60, "max_retries": 4, "concurrency": concurrency}
 
     pipelined = {"rounds": args.rounds, "batch_size": BATCH, "insight_lag": lag, "max_concurrency": args.limit}
@@ -174,11 +177,12 @@ def main() -> None:
         with ExitStack() as stack:
             mocks = [stack.enter_context(server) for server in servers(*limits)]
             console.print(f"running {name} on {profiles} profiles ...")
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             run(mocks)
-            seconds = time.perf_counter() - start
-        requests = sum(len(m.received) for m in mocks)  # 429s and their retries included
-        served = sum(m.request_seconds for m in mocks)
+            seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            stats = [m.stats() for m in mocks]
+        requests = sum(s["requests"] for s in stats)  # 429s and their retries included
+        served = sum(s["request_seconds"] for s in stats)
         results[key] = {
             "name": name,
             "profiles": profiles,
@@ -187,11 +191,13 @@ def main() -> None:
             "requests_per_profile": requests / profiles,
             "profiles_per_minute": profiles / seconds * 60,
             "mean_in_flight": served / seconds,
-            "peak_in_flight": max(m.peak_in_flight for m in mocks),
+            "peak_in_flight": max(s["peak_in_flight"] for s in stats),
             "mean_latency_measured": served / max(requests, 1),
             "limit": sum(limits),
+            "client_cpu_ms_per_request": cpu / max(requests, 1) * 1000,  # this process, all its threads (the servers run in others)
         }
-        console.print(f"  {seconds:.1f} s, {results[key]['profiles_per_minute']:.1f} profiles/min, {results[key]['mean_in_flight']:.1f} in flight")
+        console.print(f"  {seconds:.1f} s, {results[key]['profiles_per_minute']:.1f} profiles/min, {results[key]['mean_in_flight']:.1f} in flight, "
+                      f"client CPU {cpu / seconds:.0%} of a core ({results[key]['client_cpu_ms_per_request']:.1f} ms per request)")
     report(console, results, args, mean_latency, lag)
 
 

@@ -339,6 +339,23 @@ def test_router_spreads_requests_and_fails_over_over_real_http():
             server.shutdown()
 
 
+def test_router_picks_again_when_an_endpoint_is_full():
+    """Two endpoints of one slot, two calls at once and no retries: least-busy sends both to the same
+    endpoint, whose second slot the Router refuses itself; the call goes to the free one at once."""
+    from stealthflow.testing.mock_openai import MockOpenAI
+
+    with MockOpenAI(delay=0.3, max_concurrent=1) as one, MockOpenAI(delay=0.3, max_concurrent=1) as two:
+        endpoints = [{"model": "openai/m", "api_base": s.base_url, "concurrency": 1} for s in (one, two)]
+        backend = build_backend(ModelConfig(model="router", model_list=endpoints, max_retries=0, timeout=10))
+        start = time.perf_counter()
+        answers = backend.generate_batch([ChatRequest.of([{"role": "user", "content": f"q{i}"}], GenerationParams()) for i in range(2)])
+        seconds = time.perf_counter() - start
+        backend.close()
+    assert [a.error for a in answers] == [None, None] and [a.text for a in answers] == ["q0", "q1"]
+    assert len(one.received) == len(two.received) == 1  # one each, no 429 from a server
+    assert seconds < 0.55  # side by side, not one after the other
+
+
 def test_retries_honour_retry_after_and_stay_bounded():
     from stealthflow.llm.litellm_backend import LiteLLMBackend
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from stealthflow.cli import app
 from stealthflow.insights import InsightMemory
 from stealthflow.llm import LLM, ModelConfig, build_backend
+from stealthflow.llm.litellm_backend import zero_price_unless_priced
 from stealthflow.testing.mock_openai import MockOpenAI, lognormal_delay
 from stealthflow.testing.workflow_world import RULE, corpus_lines, respond
 
@@ -67,6 +68,9 @@ def test_an_unpriced_model_costs_nothing_and_still_counts_tokens():
         answer = llm.chat([{"role": "user", "content": "Below are the ground truth and a prediction"}])
         llm.close()
     assert answer.text == "no" and answer.cost == 0.0 and answer.prompt_tokens > 0 and answer.completion_tokens == 1
+    # priced at 0 explicitly (litellm then skips its per-call zero-cost diagnosis); a priced model keeps its price
+    assert zero_price_unless_priced("openai/mock-model") == {"input_cost_per_token": 0.0, "output_cost_per_token": 0.0}
+    assert zero_price_unless_priced("openai/gpt-4o-mini") == {}
 
 
 def test_mock_server_limits_concurrency_like_a_provider():
@@ -88,6 +92,25 @@ def test_mock_server_limits_concurrency_like_a_provider():
         assert burst(upstream, 6) == [200] * 6
         assert time.perf_counter() - start >= 0.55 and upstream.peak_in_flight == 2  # three turns of two
         assert upstream.request_seconds == pytest.approx(6 * 0.2, rel=0.3)
+
+
+def test_mock_server_in_its_own_process_reports_its_counters():
+    """The benchmark's servers run in other processes (not on the client's GIL); their counters come back over HTTP."""
+    import os
+
+    import httpx
+
+    from stealthflow.testing.mock_process import MockOpenAIProcess
+
+    body = {"model": "mock-model", "messages": [{"role": "user", "content": "Below are the ground truth and a prediction"}]}
+    with MockOpenAIProcess(respond="stealthflow.testing.workflow_world:respond", median=0.05, max_concurrent=1) as upstream:
+        reply = httpx.post(f"{upstream.base_url}/chat/completions", json=body, timeout=10).json()
+        stats = upstream.stats()
+        child = upstream._process
+        assert child.pid != os.getpid() and child.poll() is None
+    assert reply["choices"][0]["message"]["content"] == "no"  # workflow_world's judge answer
+    assert stats["requests"] == 1 and stats["peak_in_flight"] == 1 and stats["request_seconds"] > 0
+    assert child.poll() is not None  # stopped with the context
 
 
 def test_lognormal_delay_is_seeded_and_heavy_tailed():

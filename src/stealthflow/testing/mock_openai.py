@@ -6,6 +6,8 @@ It speaks enough of the API for real clients (the `openai` package, litellm, Lan
 chat request body it receives (`received`) and every embedding request (`embedded`), so a test
 can check what left the device, and it can be told to fail (`fail_next`) or to take its time
 (`delay`: seconds, or a function drawing them per request such as `lognormal_delay()`).
+`GET /mock/stats` reports its counters, for when it runs in another process
+(`testing.mock_process`).
 
 Like a real provider it can be limited to `max_concurrent` requests at once (one more gets a 429
 with `Retry-After`, or waits its turn with `queue_when_busy`) and can throw random 429s
@@ -133,7 +135,15 @@ class MockOpenAI:
         with self._lock:
             self._failures.extend([(status, headers or {})] * times)
 
+    def stats(self) -> dict:
+        """Chat requests received (429s included), their summed serving time and the peak in flight."""
+        with self._lock:
+            return {"requests": len(self.received), "request_seconds": self.request_seconds, "peak_in_flight": self.peak_in_flight}
+
     # -- the app ---------------------------------------------------------------------------
+    async def _stats(self, request: Request) -> JSONResponse:
+        return JSONResponse(self.stats())
+
     async def _models(self, request: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"} for m in self.model_ids]})
 
@@ -249,6 +259,7 @@ class MockOpenAI:
                 Route("/v1/chat/completions", self._chat, methods=["POST"]),
                 Route("/chat/completions", self._chat, methods=["POST"]),
                 Route("/v1/embeddings", self._embeddings, methods=["POST"]),
+                Route("/mock/stats", self._stats, methods=["GET"]),
             ]
         )
         self._serving = contextlib.ExitStack()
