@@ -2,6 +2,8 @@
 
 The same requests go to MockOpenAI directly and through `stealthflow proxy` (a subprocess, as a
 user runs it: --no-llm --no-tagger, i.e. the deterministic recognizers), interleaved in one run,
+the mock in a process of its own too (`testing.mock_process`, as a real upstream is: in the
+client's process it would take the GIL from the client it measures),
 for prompts of 1 KB, 10 KB and 100 KB (PII-bearing chat text, a new one per request), plain and streamed. Added latency
 is the per-pair difference (proxied - direct), p50 and p99. Throughput: 64 concurrent streamed
 requests (1 KB prompts) at a time, requests/s and SSE chunks/s, direct vs proxied.
@@ -31,7 +33,8 @@ from pathlib import Path
 import httpx
 
 from stealthflow.placeholders.keys import new_secret
-from stealthflow.testing.mock_openai import MockOpenAI, Reply, last_user_text
+from stealthflow.testing.mock_openai import Reply, last_user_text
+from stealthflow.testing.mock_process import MockOpenAIProcess
 
 RESULTS = Path(__file__).parent / "results"
 TOKEN = "bench-token"
@@ -77,7 +80,7 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def proxy_process(upstream: MockOpenAI, workdir: Path):
+def proxy_process(upstream_base: str, workdir: Path):
     port = free_port()
     env = {
         **os.environ,
@@ -88,7 +91,7 @@ def proxy_process(upstream: MockOpenAI, workdir: Path):
         "XDG_CONFIG_HOME": str(workdir / "config"),
     }
     command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model"]
-    command += ["--upstream-base", upstream.base_url, "--port", str(port), "--no-llm", "--no-tagger"]
+    command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", "--no-tagger"]
     with (workdir / "proxy.log").open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         try:
@@ -221,9 +224,9 @@ def main() -> None:
     requests = dict(zip(SIZES, args.requests, strict=True))
 
     with (
-        MockOpenAI(respond=answer, chunk_chars=args.chunk_chars) as upstream,
+        MockOpenAIProcess(respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars) as upstream,  # run from the repository root
         tempfile.TemporaryDirectory() as tmp,
-        proxy_process(upstream, Path(tmp)) as proxy_base,
+        proxy_process(upstream.base_url, Path(tmp)) as proxy_base,
     ):
         rows = latency_rows(upstream.base_url, proxy_base, requests)
         flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}

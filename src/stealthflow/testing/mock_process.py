@@ -21,9 +21,11 @@ from stealthflow.testing.mock_openai import MockOpenAI, lognormal_delay
 
 
 class MockOpenAIProcess:
-    def __init__(self, respond: str = "stealthflow.testing.mock_openai:echo", median: float = 0.0, p99: float = 6.0, seed: int = 0, max_concurrent: int | None = None):
+    def __init__(
+        self, respond: str = "stealthflow.testing.mock_openai:echo", median: float = 0.0, p99: float = 6.0, seed: int = 0, max_concurrent: int | None = None, chunk_chars: int = 3
+    ):
         """`respond` is a `module:function` path (a function cannot cross the process boundary); `median` 0: no delay."""
-        self.args = ["--respond", respond, "--median", str(median), "--p99", str(p99), "--seed", str(seed)]
+        self.args = ["--respond", respond, "--median", str(median), "--p99", str(p99), "--seed", str(seed), "--chunk-chars", str(chunk_chars)]
         if max_concurrent is not None:
             self.args += ["--max-concurrent", str(max_concurrent)]
         self._process: subprocess.Popen | None = None
@@ -60,11 +62,12 @@ def main() -> None:
     parser.add_argument("--p99", type=float, default=6.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-concurrent", type=int, default=None)
+    parser.add_argument("--chunk-chars", type=int, default=3, help="characters per streamed chunk")
     args = parser.parse_args()
     module, _, name = args.respond.partition(":")
     respond = getattr(importlib.import_module(module), name)
     delay = lognormal_delay(args.median, args.p99, seed=args.seed) if args.median else 0.0
-    with MockOpenAI(respond=respond, delay=delay, max_concurrent=args.max_concurrent) as server:
+    with MockOpenAI(respond=respond, delay=delay, max_concurrent=args.max_concurrent, chunk_chars=args.chunk_chars) as server:
         print(server.port, flush=True)
         sys.stdin.read()
 
