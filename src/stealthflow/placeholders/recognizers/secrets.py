@@ -259,7 +259,7 @@ class OtpRecognizer(ContextRecognizer):
     triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "verification", "confirmation", "one-time", "one time", "texted",
                 "messaged", "sms", "enter", "type", "input")
     pattern = re.compile(
-        r"(?i:(?=[abceilmorstv2])\b(?:"  # the letters the alternatives start with (see PasswordRecognizer)
+        r"(?i:(?=[abceilmorstv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
         r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
         r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?"
         r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token))\b"
@@ -276,17 +276,8 @@ class OtpRecognizer(ContextRecognizer):
         r"|(?:sent|emailed|gave)\s+(?:me|us)\s+(?:the|a|this)\s+code\s+(?:of\s+)?"
         # "enter 334455 when it asks for the code"
         r"|(?:enter(?:ed)?|typed?|input)\s+(?=\d{4,8}\b[^.!?\n]{0,40}\b(?:code|otp|pin|2fa|prompt(?:ed|s)?)\b)"
-        r"))" + _OTP_VALUE + _NOT_AMOUNT
-    )
-
-
-@register_recognizer
-class OtpNamedAfterRecognizer(ContextRecognizer):
-    """A code named after it: "482913 is your verification code", "I got 4417 as the code"."""
-
-    name, type = "otp_named_after", "OTP"
-    triggers = ("code", "otp", "pin", "passcode")
-    pattern = re.compile(
-        r"(?<![\w.,:/-])(?P<value>\d{4,8})\s+(?i:(?:is|was|as)\s+(?:your|my|the|our)\s+"
+        # named after it: "482913 is your verification code", "I got 4417 as the code"
+        r"|(?<![\w.,:/-])(?=\d{4,8}\s+(?:is|was|as)\s+(?:your|my|the|our)\s+"
         r"(?:(?:one[- ]time|verification|security|login|sign[- ]?in|2fa|mfa|sms|confirmation|access|auth)\s+)?(?:code|otp|pin|passcode)\b)"
+        r"))" + _OTP_VALUE + _NOT_AMOUNT
     )
