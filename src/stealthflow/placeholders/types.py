@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 import phonenumbers
 
@@ -75,15 +76,23 @@ class Span:
         return self.start < other.end and other.start < self.end
 
 
+@lru_cache(maxsize=4096)  # the phone recognizer parses each candidate, canonical_value the value it found: once
+def parse_phone(text: str, region: str) -> phonenumbers.PhoneNumber | None:
+    """`phonenumbers.parse`, None for what it cannot parse (the result is shared: never change it)."""
+    try:
+        return phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException:
+        return None
+
+
 def canonical_value(span_type: str, value: str) -> str:
     """The form two mentions of one value share ("+1 415 555 0100" == "(415) 555-0100")."""
     text = " ".join(unicodedata.normalize("NFKC", value).split())
     if span_type == "PHONE":
-        try:
-            number = phonenumbers.parse(text, "US")
-            return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
-        except phonenumbers.NumberParseException:
+        number = parse_phone(text, "US")
+        if number is None:
             return "".join(ch for ch in text if ch.isdigit() or ch == "+")
+        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
     if span_type in ("CREDIT_CARD", "IBAN"):
         return "".join(ch for ch in text if ch.isalnum()).upper()
     if span_type in CASE_SENSITIVE_TYPES:

@@ -30,7 +30,7 @@ from presidio_analyzer.predefined_recognizers import (
 )
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Span, parse_phone
 
 # tldextract's default extractor downloads the public-suffix list on first use; this one
 # reads only the snapshot bundled with the package, so nothing waits on the network.
@@ -231,9 +231,7 @@ class PhoneRecognizer(Recognizer):
 @lru_cache(maxsize=4096)  # a chat re-sends its history every turn: the same numbers come back
 def _valid_phone(candidate: str, regions: tuple[str, ...]) -> bool:
     for region in regions[:1] if candidate.startswith("+") else regions:
-        try:
-            if phonenumbers.is_valid_number(phonenumbers.parse(candidate, region)):
-                return True
-        except phonenumbers.NumberParseException:
-            continue
+        number = parse_phone(candidate, region)
+        if number is not None and phonenumbers.is_valid_number(number):
+            return True
     return False
