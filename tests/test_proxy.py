@@ -357,3 +357,27 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
         with pytest.raises(openai.InternalServerError, match="the rewrite failed"):  # fail closed: 503, nothing sent
             app_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Please crash the rewriter."}])
         assert len(upstream.received) == sent_so_far
+
+
+def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
+    """The SSE reader on its own (a fake transport): CRLF line ends cut between reads, a raw
+    U+2028 inside the JSON (a line break to str.splitlines), a comment, then [DONE]."""
+    import asyncio
+
+    from stealthflow.proxy.upstream import OpenAIUpstream
+
+    events = [{"choices": [{"index": 0, "delta": {"content": f"tok{i}\u2028 "}}]} for i in range(5)]
+    data = ("".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events) + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n").encode()
+
+    class Body(httpx.AsyncByteStream):
+        async def __aiter__(self):
+            for at in range(0, len(data), 7):
+                yield data[at : at + 7]
+
+    async def read() -> list[list[dict]]:
+        upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base="http://upstream.test/v1"))
+        upstream._client = httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(200, stream=Body())))
+        return [batch async for batch in upstream.stream({"messages": []})]
+
+    batches = asyncio.run(read())
+    assert [chunk for batch in batches for chunk in batch] == events
