@@ -64,8 +64,8 @@ class ModelConfig(BaseModel):
     max_retries: int = Field(2, ge=0, le=10)
     # `model: router`: the endpoints, and how litellm's Router picks one (it fails over on errors)
     model_list: list[RouterEndpoint] = Field(default_factory=list)
-    # least-busy: a random pick sends calls to a full endpoint while another has free slots
-    # (benchmarks/workflow_api.py, 2 servers x 32: 77 % of the ideal bound vs 58 % with simple-shuffle)
+    # least-busy: picks by requests in flight (benchmarks/workflow_api.py, 2 servers x 32: 79 % of the
+    # ideal bound; simple-shuffle measured 58 % while a pick of a full endpoint was still backed off)
     routing_strategy: RoutingStrategy = "least-busy"
 
     @field_validator("model")
