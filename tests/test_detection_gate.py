@@ -101,3 +101,47 @@ def test_a_re_sent_history_is_detected_once():
     detector.detect_many(["other"])  # the cache keeps the 2 most recent texts
     detector.detect_many(["mail a@example.org"])
     assert recognizer.seen[-2:] == ["other", "mail a@example.org"]
+
+
+VENDOR_TOKENS = [
+    "AKIAIOSFODNN7EXAMPLE", "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", "glpat-abcdefghij1234567890", "xoxb-123456789012-abcdef123",
+    "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "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",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "https://user:hunter2pass@db.example.org/x",
+    "AccountKey=" + "a" * 88, "AC" + "0123456789abcdef" * 2, "SK" + "fedcba9876543210" * 2, "0123456789abcdef0123456789abcdef-us12",
+    "aws_secret='" + "A" * 40 + "'", 'cloudant_password="abcdefghijklmnop"', "ibm_cloud_iam_api_key: " + "x" * 44, "123456789:" + "A" * 35,
+    "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + "a" * 27, "pypi-AgEIcHlwaS5vcmc" + "B" * 70, "ſecret_key='x'", "AKıA",
+]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(parts=st.lists(st.one_of(st.sampled_from(VENDOR_TOKENS), st.sampled_from(FILLER), st.sampled_from(["key =", "token:", "dana@example.org"])),
+                      min_size=1, max_size=12), separator=st.sampled_from([" ", "\n", '"', "=", ""]))
+def test_gated_vendor_patterns_find_what_every_pattern_finds(parts, separator):
+    """Vendor patterns run only in windows holding one of their literals (`required_literals`)."""
+    from stealthflow.placeholders.recognizers.secrets import VendorTokenRecognizer, _detect_secrets_patterns, _secret_bounds, _token_windows
+
+    text = separator.join(parts)
+    every = [_secret_bounds(m) for start, end in _token_windows(text) for p in _detect_secrets_patterns() for m in p.finditer(text, start, end)]
+    assert sorted((s.start, s.end) for s in VendorTokenRecognizer().find(text)) == sorted(every)
+
+
+def test_required_literals_are_in_every_match():
+    import re
+
+    from stealthflow.placeholders.recognizers.gate import fold, required_literals
+
+    cases = [(r"(?:A3T[A-Z0-9]|ABIA|AKIA)[0-9A-Z]{4}", ["AKIA1234", "A3TX1234", "ABIAZZZZ"]), (r"(?i)secret[-_]?key", ["SECRET_KEY", "ſecretKey"]),
+             (r"(?i)akia\d", ["AKıA1"]), (r"x?(?:ab|cd)+z", ["abcdz", "xcdz"])]
+    for source, samples in cases:
+        pattern, literals = re.compile(source), required_literals(re.compile(source))
+        for sample in samples:
+            assert pattern.fullmatch(sample) and any(literal in fold(sample) for literal in literals), (source, sample)
+    assert required_literals(re.compile(r"\d{8}:[A-Z]{35}")) is None  # no literal of 2 characters: never gated
+
+
+def test_a_trigger_at_the_very_end_of_the_text_ends_the_scan():
+    """A word-boundary pattern is tried only at word boundaries, up to the text's last one."""
+    from stealthflow.placeholders.recognizers.context import RelativeNameRecognizer
+
+    text = "552918 my neighbour Ali Khan person"
+    assert [(s.start, s.end) for s in RelativeNameRecognizer().find(text)] == [(20, 28)] == _plain(RelativeNameRecognizer(), text)

@@ -12,14 +12,19 @@ gated == full scan.
 from __future__ import annotations
 
 import re
+import re._constants as sre
+import re._parser as sre_parse
 from collections.abc import Iterator
-from functools import cached_property
+from functools import cache, cached_property
 
 BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("my older brother")
 BEFORE_CHARS = 64
 AFTER_CHARS = 400  # room for the value after the trigger (values are at most ~200 characters)
 SAFE_END = 256  # a match ending this close to a window's end is re-matched on the whole text
 SEARCH_SPAN = 200  # from this many possible starts on, one `search` costs less than a `match` at each
+
+
+_WORD_BOUNDARY = re.compile(r"\b")
 
 
 class TriggerGate:
@@ -45,8 +50,9 @@ class TriggerGate:
         if len(lowered) != len(text):
             return None
         ranges: list[tuple[int, int]] = []
+        reversed_text = text[::-1]
         for last, length in self.automaton.iter(lowered):
-            start, end = _back_words(text, last + 1 - length), last + 1
+            start, end = _back_words(reversed_text, last + 1 - length), last + 1
             if ranges and start <= ranges[-1][1]:
                 ranges[-1] = (ranges[-1][0], max(ranges[-1][1], end))
             else:
@@ -59,6 +65,7 @@ class TriggerGate:
         if ranges is None:
             yield from pattern.finditer(text)
             return
+        at_boundary = starts_at_word_boundary(pattern)  # (cached: parsed once per pattern)
         position = 0
         for start, trigger_end in ranges:
             position = max(position, start)
@@ -72,6 +79,9 @@ class TriggerGate:
                     match = pattern.match(text, position, endpos)
                     if match is None:
                         position += 1
+                        if at_boundary and position <= trigger_end:  # "\bmy ...": a match starts only where a word does (or ends)
+                            boundary = _WORD_BOUNDARY.search(text, position, trigger_end + 2)  # (past the end, search would look back)
+                            position = boundary.start() if boundary else trigger_end + 1
                         continue
                 if match.end() > endpos - SAFE_END and endpos < len(text):
                     # The window's end may have cut the match short: match again on the whole text.
@@ -80,14 +90,59 @@ class TriggerGate:
                 position = match.end() if match.end() > match.start() else match.start() + 1
 
 
-def _back_words(text: str, index: int) -> int:
+# Back over BEFORE_WORDS words from a place, matched forward on the reversed text: the whitespace
+# before each word of any length, the word at most BEFORE_CHARS long (nothing follows the
+# repeat, so the greedy first try is the match: no backtracking).
+_BACK_WORDS = re.compile(rf"(?:\s*\S{{0,{BEFORE_CHARS}}}){{{BEFORE_WORDS}}}")
+
+
+def _back_words(reversed_text: str, index: int) -> int:
     """Where a match holding a trigger at `index` may start: back over `BEFORE_WORDS` words (each
     at most `BEFORE_CHARS` long; the whitespace between them may be of any length)."""
-    position = index
-    for _ in range(BEFORE_WORDS):
-        while position > 0 and text[position - 1].isspace():
-            position -= 1
-        word_limit = max(0, position - BEFORE_CHARS)
-        while position > word_limit and not text[position - 1].isspace():
-            position -= 1
-    return position
+    size = len(reversed_text)
+    return size - _BACK_WORDS.match(reversed_text, size - index).end()
+
+
+@cache
+def starts_at_word_boundary(pattern: re.Pattern[str]) -> bool:
+    """Whether every match of `pattern` begins with `\\b` (through any leading groups)."""
+    items = list(sre_parse.parse(pattern.pattern, pattern.flags))
+    while items and items[0][0] is sre.SUBPATTERN:
+        items = list(items[0][1][3])
+    return bool(items) and items[0] == (sre.AT, sre.AT_BOUNDARY)
+
+
+def fold(text: str) -> str:
+    """Casefolded for literal presence tests: `re.IGNORECASE` also matches a dotless ı to i."""
+    return text.casefold().replace("ı", "i")
+
+
+def required_literals(pattern: re.Pattern[str], shortest: int = 2) -> frozenset[str] | None:
+    """Folded strings (each at least `shortest` long) of which every match of `pattern` holds one,
+    from its literal runs, groups and alternations; None when it has no such set."""
+
+    def of(items) -> frozenset[str] | None:
+        options: list[frozenset[str]] = []
+        run = ""
+        for op, value in [*items, (None, None)]:
+            if op is sre.LITERAL:
+                run += chr(value)
+                continue
+            if len(run) >= shortest:
+                options.append(frozenset({fold(run)}))
+            run = ""
+            found = None
+            if op is sre.SUBPATTERN:
+                found = of(value[3])
+            elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and value[0] >= 1:
+                found = of(value[2])
+            elif op is sre.BRANCH:
+                branches = [of(branch) for branch in value[1]]
+                found = None if None in branches else frozenset().union(*branches)
+            if found:
+                options.append(found)
+        # the most selective choice: the longest shortest literal, then the fewest
+        return max(options, key=lambda option: (min(map(len, option)), -len(option)), default=None)
+
+    found = of(sre_parse.parse(pattern.pattern, pattern.flags))
+    return found if found and all(len(literal) >= shortest for literal in found) else None

@@ -17,6 +17,7 @@ from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 from detect_secrets.plugins.ip_public import IPPublicDetector
 
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.gate import fold, required_literals
 from stealthflow.placeholders.types import Span
 
 
@@ -47,15 +48,40 @@ def _token_windows(text: str) -> list[tuple[int, int]]:
     return windows
 
 
+@cache
+def _vendor_gate():
+    """An automaton over the vendor patterns' literal prefixes and key words ("ghp", "AKIA",
+    "xox", "eyJ"...): in a window holding none of a pattern's literals it cannot match, so only
+    the few patterns without such a literal run everywhere. Returns (automaton, ungated indices)."""
+    import ahocorasick
+
+    owners: dict[str, list[int]] = {}
+    ungated = []
+    for index, pattern in enumerate(_detect_secrets_patterns()):
+        literals = required_literals(pattern)
+        if literals is None:
+            ungated.append(index)
+        for literal in literals or ():
+            owners.setdefault(literal, []).append(index)
+    automaton = ahocorasick.Automaton()
+    for literal, indices in owners.items():
+        automaton.add_word(literal, tuple(indices))
+    automaton.make_automaton()
+    return automaton, tuple(ungated)
+
+
 @register_recognizer
 class VendorTokenRecognizer(Recognizer):
     name, type = "vendor_token", "API_KEY"
 
     def find(self, text: str) -> list[Span]:
         spans = []
+        patterns = _detect_secrets_patterns()
+        automaton, ungated = _vendor_gate()
         for start, end in _token_windows(text):
-            for pattern in _detect_secrets_patterns():
-                for match in pattern.finditer(text, start, end):
+            candidates = set(ungated).union(*(indices for _, indices in automaton.iter(fold(text[start:end]))))
+            for index in sorted(candidates):  # the patterns' own order, as without the gate
+                for match in patterns[index].finditer(text, start, end):
                     spans.append(self.span(*_secret_bounds(match)))
         return spans
 
