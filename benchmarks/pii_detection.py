@@ -417,6 +417,7 @@ def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dic
     from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 
     torch.set_num_threads(2)
+    console.print(f"PII tagger {tagger_dir}")
     plain, tagged = Detector(build_recognizers()), Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
     results = {}
     sets = {"this benchmark's synthetic set": synthetic, "validation (template-held-out)": validation_messages(tagger_dir), "independent test set": test_messages()}
@@ -445,7 +446,7 @@ def main() -> None:
     parser.add_argument("--model", default="embedded", help="model spec for the LLM extractor")
     parser.add_argument("--latency", type=int, default=200, help="1 KB messages timed")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--tagger", type=Path, default=None, help="PII tagger directory to measure (default: the shipped one; 'none' skips)")
+    parser.add_argument("--tagger", type=Path, nargs="+", default=None, help="PII tagger directories to measure side by side (default: the shipped one; 'none' skips)")
     args = parser.parse_args()
 
     messages = build_set(args.n, args.seed)
@@ -473,10 +474,13 @@ def main() -> None:
         console.print(table(f"LLM extractor ({args.model}), first {len(subset)} messages, {seconds:.0f} s", combined))
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
-    if str(args.tagger) != "none":
+    if not args.tagger or str(args.tagger[0]) != "none":
         from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
 
-        results["tagger"] = tagger_section(args.tagger or shipped_pii_tagger_dir(), args.seed, messages)
+        first, *others = args.tagger or [shipped_pii_tagger_dir()]
+        results["tagger"] = tagger_section(first, args.seed, messages)
+        # e.g. the shipped student beside its MiniLM teacher: speed against quality in one run
+        results["other_taggers"] = {str(directory): tagger_section(directory, args.seed, messages) for directory in others}
     results["latency"] = latency(kilobyte_messages(messages, args.latency, args.seed))
     results["long_inputs"] = long_inputs(detector, args.seed)
     p, r = deterministic["structured_precision"], deterministic["structured_recall"]

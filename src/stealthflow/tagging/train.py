@@ -36,6 +36,7 @@ class TaggerTrainConfig:
     distill_weight: float = 0.5  # the teacher's share of the loss
     temperature: float = 2.0  # softens the teacher's probabilities (the scaled loss keeps its size)
     soft_label_cache: str | None = None  # a file keeping the teacher's probabilities between runs
+    context_dropout: float = 0.0  # share of the words outside spans hidden ([UNK]) per step: no single context word decides
     extra: dict = field(default_factory=dict)  # further transformers TrainingArguments
 
 
@@ -130,11 +131,14 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
                 torch.save([row["teacher"] for row in rows], cache)
     weights = torch.full((num_tags,), config.span_weight)
     weights[0] = 1.0
-    temperature, share = config.temperature, config.distill_weight
+    temperature, share, unknown = config.temperature, config.distill_weight, tokenizer.unk_token_id
 
     class WeightedTrainer(Trainer):
         def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
             labels, teacher, cases = inputs.pop("labels"), inputs.pop("teacher", None), inputs.pop("case_ids")
+            if model.training and config.context_dropout:
+                hidden = (labels == 0) & (torch.rand(labels.shape) < config.context_dropout)
+                inputs["input_ids"] = inputs["input_ids"].masked_fill(hidden, unknown)
             outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
             logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
             loss = torch.nn.functional.cross_entropy(logits, labels, weight=weights, ignore_index=-100)

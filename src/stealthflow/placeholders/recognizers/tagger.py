@@ -1,5 +1,7 @@
 """The PII span tagger as a recognizer: names, addresses, employers, health, income and secrets
-that only context gives away (MiniLM + a token-classification head, models/pii-tagger).
+that only context gives away (models/pii-tagger: a small convolutional student on MiniLM's
+word-piece embeddings, distilled from the MiniLM tagger in models/pii-tagger-teacher; any tagger
+directory loads the same way).
 
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. It loads its
@@ -24,9 +26,12 @@ _AMOUNT = re.compile(r"\d|\b(?:hundred|thousand|million|billion|grand|lakh|crore
 def plausible(label: str, value: str) -> bool:
     """Cheap shape checks: an income or asset holds an amount (the model alone tags "litre" in
     "cents a litre"); an address holds a word (not the "1" of "version 4.2.1"). A digit-free
-    address is kept: it is more often a name the model labelled ADDRESS, still to be masked."""
+    address is kept: it is more often a name the model labelled ADDRESS, still to be masked. A
+    secret has 4 characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":
         return _AMOUNT.search(value) is not None
+    if label == "CREDENTIAL":
+        return len(value) >= 4
     if label == "ADDRESS":
         return re.search(r"[^\W\d_]{2,}", value) is not None
     return True
