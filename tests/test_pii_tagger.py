@@ -101,12 +101,15 @@ HARD_NEGATIVES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def shipped_detector():
+@pytest.fixture(scope="module", params=["default", "pii-tagger-student"])
+def shipped_detector(request):
+    """The default MiniLM tagger, then the fast convolutional student shipped beside it."""
     import torch
 
     torch.set_num_threads(1)
-    return Detector(build_recognizers(models=True))
+    if request.param == "default":
+        return Detector(build_recognizers(models=True))
+    return Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_module.shipped_pii_tagger_dir().parent / request.param))])
 
 
 @pytest.mark.real_model

@@ -51,7 +51,7 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
     """Train, validate per type, save weights + card; returns the card's numbers."""
     train = read_examples(recipe.data / "train.jsonl")
     if recipe.teacher and not (recipe.teacher / WEIGHTS).exists():
-        raise FileNotFoundError(f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger-teacher.yaml)")
+        raise FileNotFoundError(f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger.yaml)")
     validation = read_examples(recipe.data / "validation.jsonl")
     config = TaggerTrainConfig(
         labels=TAGGER_LABELS,

@@ -1,7 +1,7 @@
 """The PII span tagger as a recognizer: names, addresses, employers, health, income and secrets
-that only context gives away (models/pii-tagger: a small convolutional student on MiniLM's
-word-piece embeddings, distilled from the MiniLM tagger in models/pii-tagger-teacher; any tagger
-directory loads the same way).
+that only context gives away (models/pii-tagger: MiniLM + a token-classification head; a tagger
+directory given to the recognizer loads the same way, e.g. models/pii-tagger-student, the ~10x
+cheaper convolutional student distilled from it).
 
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. It loads its
