@@ -360,24 +360,36 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
 
 
 def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
-    """The SSE reader on its own (a fake transport): CRLF line ends cut between reads, a raw
-    U+2028 inside the JSON (a line break to str.splitlines), a comment, then [DONE]."""
+    """The SSE reader on its own, over a raw socket server that writes the body 7 bytes at a time:
+    CRLF line ends and a UTF-8 character cut between reads, a raw U+2028 inside the JSON (a line
+    break to str.splitlines), a comment, then [DONE]."""
     import asyncio
+    import re
 
     from stealthflow.proxy.upstream import OpenAIUpstream
 
-    events = [{"choices": [{"index": 0, "delta": {"content": f"tok{i}\u2028 "}}]} for i in range(5)]
+    events = [{"choices": [{"index": 0, "delta": {"content": f"tök{i}\u2028 "}}]} for i in range(5)]
     data = ("".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events) + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n").encode()
 
-    class Body(httpx.AsyncByteStream):
-        async def __aiter__(self):
-            for at in range(0, len(data), 7):
-                yield data[at : at + 7]
+    async def answer_in_pieces(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head)[1]))
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+        for at in range(0, len(data), 7):
+            writer.write(data[at : at + 7])
+            await writer.drain()
+            await asyncio.sleep(0.001)  # each piece its own read
+        writer.close()
 
     async def read() -> list[list[dict]]:
-        upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base="http://upstream.test/v1"))
-        upstream._client = httpx.AsyncClient(transport=httpx.MockTransport(lambda request: httpx.Response(200, stream=Body())))
-        return [batch async for batch in upstream.stream({"messages": []})]
+        server = await asyncio.start_server(answer_in_pieces, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base=f"http://127.0.0.1:{port}/v1"))
+        try:
+            return [batch async for batch in upstream.stream({"messages": []})]
+        finally:
+            await upstream.close()
+            server.close()
 
     batches = asyncio.run(read())
     assert [chunk for batch in batches for chunk in batch] == events
