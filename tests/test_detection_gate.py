@@ -145,3 +145,18 @@ def test_a_trigger_at_the_very_end_of_the_text_ends_the_scan():
 
     text = "552918 my neighbour Ali Khan person"
     assert [(s.start, s.end) for s in RelativeNameRecognizer().find(text)] == [(20, 28)] == _plain(RelativeNameRecognizer(), text)
+
+
+def test_first_characters_hold_every_match_start():
+    """Context patterns are tried only where a match's first character can be (`first_characters`)."""
+    import re
+
+    from stealthflow.placeholders.recognizers.gate import first_characters
+
+    text = " ".join(PHRASES).upper() + " " + " ".join(PHRASES)
+    for recognizer in CONTEXT:
+        starter = first_characters(recognizer.pattern)
+        assert starter is None or all(starter.match(text, m.start()) for m in recognizer.pattern.finditer(text)), recognizer.name
+    assert first_characters(re.compile(r"(?i:\b(?:my|call)\s)")).pattern == "[cm]"
+    assert first_characters(re.compile(r"(?<!x)(?=[ab])\w+")).pattern == "[ab]"
+    assert first_characters(re.compile(r"(?:x)?y")) is None and first_characters(re.compile(r"[^a]b")) is None

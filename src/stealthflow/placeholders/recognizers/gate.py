@@ -24,9 +24,6 @@ SAFE_END = 256  # a match ending this close to a window's end is re-matched on t
 SEARCH_SPAN = 200  # from this many possible starts on, one `search` costs less than a `match` at each
 
 
-_WORD_BOUNDARY = re.compile(r"\b")
-
-
 class TriggerGate:
     """The windows of a text worth searching for one pattern, from its lowercase trigger words."""
 
@@ -65,7 +62,7 @@ class TriggerGate:
         if ranges is None:
             yield from pattern.finditer(text)
             return
-        at_boundary = starts_at_word_boundary(pattern)  # (cached: parsed once per pattern)
+        starter = first_characters(pattern)
         position = 0
         for start, trigger_end in ranges:
             position = max(position, start)
@@ -76,12 +73,14 @@ class TriggerGate:
                     if match is None or match.start() > trigger_end:
                         break
                 else:  # a few words: each place `search` would try, without scanning on past the trigger
+                    if starter is not None:  # only where a match's first character is ("my ...": an m)
+                        first = starter.search(text, position, trigger_end + 1)
+                        if first is None:
+                            break
+                        position = first.start()
                     match = pattern.match(text, position, endpos)
                     if match is None:
                         position += 1
-                        if at_boundary and position <= trigger_end:  # "\bmy ...": a match starts only where a word does (or ends)
-                            boundary = _WORD_BOUNDARY.search(text, position, trigger_end + 2)  # (past the end, search would look back)
-                            position = boundary.start() if boundary else trigger_end + 1
                         continue
                 if match.end() > endpos - SAFE_END and endpos < len(text):
                     # The window's end may have cut the match short: match again on the whole text.
@@ -103,13 +102,52 @@ def _back_words(reversed_text: str, index: int) -> int:
     return size - _BACK_WORDS.match(reversed_text, size - index).end()
 
 
+_CATEGORIES = {
+    sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+    sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W",
+}
+
+
 @cache
-def starts_at_word_boundary(pattern: re.Pattern[str]) -> bool:
-    """Whether every match of `pattern` begins with `\\b` (through any leading groups)."""
-    items = list(sre_parse.parse(pattern.pattern, pattern.flags))
-    while items and items[0][0] is sre.SUBPATTERN:
-        items = list(items[0][1][3])
-    return bool(items) and items[0] == (sre.AT, sre.AT_BOUNDARY)
+def first_characters(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """A character class holding the first character of every match of `pattern` (matched without
+    case: a superset), read from its parsed form; None when a match may start with anything."""
+
+    def of(items) -> list[str] | None:
+        for op, value in items:
+            if op is sre.AT or (op in (sre.ASSERT, sre.ASSERT_NOT) and (op is sre.ASSERT_NOT or value[0] < 0)):
+                continue  # zero-width (\b, a lookbehind, a negative lookahead): the next item consumes the first character
+            if op is sre.ASSERT:  # a lookahead: its own first character is the match's
+                return of(value[1])
+            if op is sre.LITERAL:
+                return [re.escape(chr(value))]
+            if op is sre.IN:
+                parts = [_class_part(*item) for item in value]  # a negated class gives a None
+                return None if None in parts else parts
+            if op is sre.SUBPATTERN:
+                return of(value[3])
+            if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and value[0] >= 1:
+                return of(value[2])
+            if op is sre.BRANCH:
+                branches = [of(branch) for branch in value[1]]
+                return None if None in branches else [part for branch in branches for part in branch]
+            return None
+        return None  # the pattern may match the empty string
+
+    if pattern.flags & (re.LOCALE | re.ASCII):
+        return None
+    parts = of(sre_parse.parse(pattern.pattern, pattern.flags))
+    return re.compile("[" + "".join(sorted(set(parts))) + "]", re.IGNORECASE) if parts else None
+
+
+def _class_part(op, value) -> str | None:
+    if op is sre.LITERAL:
+        return re.escape(chr(value))
+    if op is sre.RANGE:
+        return f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}"
+    if op is sre.CATEGORY:
+        return _CATEGORIES.get(value)
+    return None
 
 
 def fold(text: str) -> str:
