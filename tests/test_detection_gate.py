@@ -160,3 +160,20 @@ def test_first_characters_hold_every_match_start():
     assert first_characters(re.compile(r"(?i:\b(?:my|call)\s)")).pattern == "[cm]"
     assert first_characters(re.compile(r"(?<!x)(?=[ab])\w+")).pattern == "[ab]"
     assert first_characters(re.compile(r"(?:x)?y")) is None and first_characters(re.compile(r"[^a]b")) is None
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(text=st.lists(st.sampled_from(["see", "example.org/path", "(https://a.b.co/x).", "e.g.", "file.txt", "..", ".", "a.", ".io", "x" * 80 + ".com",
+                                      "www.acme.de,", "1.2", "\n", "  "]), max_size=12).map(lambda parts: "".join(p + " " * (i % 2) for i, p in enumerate(parts))))
+def test_url_recognizer_on_dotted_tokens_matches_every_token(text):
+    import re
+
+    from stealthflow.placeholders.recognizers import structured
+
+    class EveryToken(structured.UrlRecognizer):  # the recognizer as it was: every token looked at
+        def find(self, text):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(structured, "_DOTTED_TOKEN", re.compile(r"\S+"))
+                return super().find(text)
+
+    assert structured.UrlRecognizer().find(text) == EveryToken().find(text)

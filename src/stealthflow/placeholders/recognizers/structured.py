@@ -167,6 +167,7 @@ class IpRecognizer(PresidioBacked):
 # suffix, optional port and path. Linear: a host label cannot be split two ways (it ends at a dot).
 _URL = re.compile(r"(?:(?:https?|ftp)://)?(?:[\w-]+\.)+([A-Za-z]{2,63})(?::\d{2,5})?(?:[/?#]\S*)?", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?)'\"]>"
+_DOTTED_TOKEN = re.compile(r"(?<!\S)[^\s.]*\.\S*")  # the whitespace-separated tokens holding a dot, whole
 MAX_URL = 2048
 
 
@@ -180,7 +181,7 @@ class UrlRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         spans = []
-        for token in _TOKEN.finditer(text):
+        for token in _DOTTED_TOKEN.finditer(text):  # a URL has a dot: the other tokens are not looked at
             value = token[0].lstrip("([<'\"").rstrip(_URL_TRAILING)
             if "." not in value or len(value) > MAX_URL:
                 continue
