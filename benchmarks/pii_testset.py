@@ -62,7 +62,7 @@ def _iban_nl(rng: random.Random) -> str:
 class Fill:
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.fakers = {loc: Faker(loc) for loc in {*PEOPLE, *PLACES_OF, *FIRMS_OF}}
+        self.fakers = {loc: Faker(loc) for loc in sorted({*PEOPLE, *PLACES_OF, *FIRMS_OF})}  # seeded below in a fixed order
         for fake in self.fakers.values():
             fake.seed_instance(rng.randrange(2**31))
 

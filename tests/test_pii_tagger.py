@@ -3,7 +3,12 @@ shipped model on names it never saw (several cultures, lowercase) and on hard ne
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from placeholder_fixtures import protect_config
@@ -43,6 +48,18 @@ def test_validation_holds_out_whole_templates_with_every_type():
     assert not {e.template for e in train} & {e.template for e in validation}
     assert {label for e in validation for *_, label in e.spans} == set(TAGGER_LABELS)
     assert len(set(PII_TEMPLATES)) == len(PII_TEMPLATES) and len(set(NEGATIVE_TEMPLATES)) == len(NEGATIVE_TEMPLATES)
+
+
+def test_build_data_is_the_same_in_processes_with_different_string_hashing(tmp_path):
+    """The real command twice, under two PYTHONHASHSEED values: a set iterated anywhere in the
+    generator or the split (ours or Faker's) would change the files."""
+    command = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / hash_seed
+        subprocess.run([command, "tagger", "build-data", "--out", str(out), "--n", "300", "--seed", "0"], env=os.environ | {"PYTHONHASHSEED": hash_seed}, check=True, capture_output=True, timeout=120)
+        outputs.append([(out / name).read_bytes() for name in ("train.jsonl", "validation.jsonl")])
+    assert outputs[0] == outputs[1]
 
 
 # --- place among the recognizers -----------------------------------------------------------
