@@ -12,6 +12,7 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 [ -d "$OUT/data/sft" ] || $SF harvest-posts --out "$OUT/data"                     # teacher rewrites + GRPO prompts (train split)
 [ -f "$OUT/cue-tagger/tagger.safetensors" ] || $SF train cue-tagger --out "$OUT/cue-tagger" --epochs 1.5
 $SF train sft --recipe "$RECIPE" --data "$OUT/data" --output-dir "$OUT"            # LoRA-SFT on the teacher rewrites
-$SF train grpo --recipe "$RECIPE" --data "$OUT/data" --output-dir "$OUT"           # GRPO with the evidence reward
+$SF train grpo --recipe "$RECIPE" --data "$OUT/data" --output-dir "$OUT" \
+    --set grpo.cue_tagger="$OUT/cue-tagger"                                         # GRPO: prompts name the tagger's cues, reward = evidence
 python benchmarks/local_anonymizer.py --limit 100 --out "$OUT/benchmark.json" \
     --adapter sft="$OUT/sft/adapter" --adapter grpo="$OUT/grpo/adapter"

@@ -96,7 +96,7 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
     if settings.cues == "tagger":
         from stealthflow.anonymize.cues import load_cue_tagger
 
-        dataset = tagger_prompts(dataset, load_cue_tagger())
+        dataset = tagger_prompts(dataset, load_cue_tagger(settings.cue_tagger))
     dataset = short_prompts(dataset, tokenizer, settings.max_prompt_tokens).shuffle(seed=recipe.seed)
     args = GRPOConfig(
         output_dir=str(recipe.output / "grpo" / "checkpoints"),

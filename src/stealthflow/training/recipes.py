@@ -67,6 +67,7 @@ class GRPOSettings(_Section):
         "removed); tagger: the cue tagger's marks, as `--method local` builds its prompts, so removing the evidence the "
         "tagger missed earns reward (comments where it marks nothing are left out: local never sends them to the model)",
     )
+    cue_tagger: str | None = Field(None, description="grpo.cues: tagger — the cue tagger's directory; default: the shipped models/cue-tagger")
     reward: Literal["attack", "evidence"] = Field(
         "attack",
         description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
