@@ -19,15 +19,16 @@ from stealthflow.tagging.train import Example
 
 CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
-# Placeholders from `protect` are not cues: rewriting one would lose a value.
-_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
+# An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): never a cue, since
+# rewriting one would lose a value.
+PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
 
 
 def find_cues(tagger, posts: list[str]) -> list[list[TaggedSpan]]:
     """Per post, the tagged phrases that point to an attribute (never inside a placeholder)."""
     tagged = tagger.tag_many(posts)
     return [
-        [s for s in spans if not any(m.start() < s.end and s.start < m.end() for m in _PLACEHOLDER.finditer(post))]
+        [s for s in spans if not any(m.start() < s.end and s.start < m.end() for m in PROTECT_PLACEHOLDER.finditer(post))]
         for post, spans in zip(posts, tagged, strict=True)
     ]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from stealthflow.anonymize.cues import find_cues
+from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.data.evidence import find_phrase
@@ -34,9 +34,6 @@ def shipped_adapter() -> Path | None:
     return path if (path / "adapter_config.json").exists() else None
 
 
-# An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): a model rewrite that drops
-# one is not used (the phrases are deleted instead), since protect would reject the whole rewrite.
-_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-f]+\]\]")
 MAX_PIECE_WORDS = 100  # the adapter's training posts were at most 120 words
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 
@@ -107,7 +104,8 @@ class LocalAnonymizer:
                 continue
             phrases = list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
             rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
-            kept_placeholders = rewrite is not None and all(mark in rewrite.text for mark in _PLACEHOLDER.findall(post))
+            # A rewrite that drops a placeholder is not used: protect would reject the whole rewrite.
+            kept_placeholders = rewrite is not None and all(mark in rewrite.text for mark in PROTECT_PLACEHOLDER.findall(post))
             if rewrite is not None and rewrite.parsed and kept_placeholders and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
                 text, how = rewrite.text, "model"
             else:
