@@ -49,7 +49,7 @@ class ConvTagger(nn.Module):
         self.embeddings = embeddings  # frozen; loaded from the packaged MiniLM, never saved
         self.project = nn.Linear(embeddings.embedding_dim, shape.width)
         # A dilated convolution written as one matrix product over the shifted copies of the
-        # sequence: on CPU a plain GEMM is faster than conv1d and needs no per-shape set-up.
+        # sequence (`shifted_copies`): on CPU a plain GEMM is faster than conv1d and needs no per-shape set-up.
         self.mixes = nn.ModuleList(nn.Linear(shape.kernel * shape.width, shape.width) for _ in shape.dilations)
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
@@ -77,11 +77,25 @@ class ConvTagger(nn.Module):
         if self.cases is not None:
             x = x + self.cases(case_ids)
         x = x * mask
-        reach = self.shape.kernel // 2
         for dilation, mix, norm in zip(self.shape.dilations, self.mixes, self.norms, strict=True):
-            padded = nn.functional.pad(x, (0, 0, reach * dilation, reach * dilation))
-            length = x.size(1)
-            shifted = torch.cat([padded[:, j * dilation : j * dilation + length] for j in range(self.shape.kernel)], dim=-1)
             # padding stays zero, so a text's tags do not depend on what it was batched with
-            x = norm(x + nn.functional.gelu(mix(shifted))) * mask
+            x = norm(x + nn.functional.gelu(mix(shifted_copies(x, dilation, self.shape.kernel)))) * mask
         return TokenClassifierOutput(logits=self.classifier(x))
+
+
+def shifted_copies(x, dilation: int, kernel: int):
+    """(batch, length, kernel x width): for each kernel tap, the sequence shifted by its offset,
+    zero past the ends, written straight into one buffer (padding then `torch.cat` copied
+    everything twice and cost as much as the matrix products)."""
+    batch, length, width = x.shape
+    out = x.new_empty(batch, length, kernel * width)
+    for tap in range(kernel):
+        offset = (tap - kernel // 2) * dilation
+        part, reach = out[..., tap * width : (tap + 1) * width], min(abs(offset), length)
+        if offset >= 0:  # position t sees t + offset
+            part[:, : length - reach] = x[:, reach:]
+            part[:, length - reach :] = 0
+        else:
+            part[:, reach:] = x[:, : length - reach]
+            part[:, :reach] = 0
+    return out
