@@ -58,3 +58,26 @@ def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_w
     assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
     found = {(s.start, s.end, s.label) for s in again.tag("Nothing here. " * 100 + TEXT)}  # one long window, offsets into the whole text
     assert {(s + 1400, e + 1400, label) for s, e, label in SPANS} <= found
+
+
+def test_the_students_shifted_copies_are_the_sequence_shifted_by_each_tap_with_zeros_past_the_ends():
+    import torch
+
+    from stealthflow.tagging.student import shifted_copies
+
+    x = torch.arange(1, 11, dtype=torch.float).view(1, 5, 2)  # 5 positions, width 2
+    for dilation in (1, 2, 4, 9):  # 9: every shifted tap falls past the ends
+        padded = torch.nn.functional.pad(x, (0, 0, 2 * dilation, 2 * dilation))
+        expected = torch.cat([padded[:, j * dilation : j * dilation + 5] for j in range(5)], dim=-1)  # kernel 5
+        assert torch.equal(shifted_copies(x, dilation, 5), expected)
+
+
+def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(tmp_path):
+    teacher_config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(tmp_path / "teacher")
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
+        epochs=30, learning_rate=1e-2, batch_size=4,
+    )  # fmt: skip
+    student = train_tagger([(TEXT, None)] * 8, config, tmp_path / "run", log=lambda *_: None)  # no gold tag in any batch
+    assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS

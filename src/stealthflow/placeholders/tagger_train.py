@@ -37,6 +37,11 @@ class TaggerRecipe(BaseModel):
     distill_weight: float = Field(0.5, ge=0, le=1)
     temperature: float = Field(2.0, gt=0)
     context_dropout: float = Field(0.0, ge=0, lt=1)
+    # Real prose without labels (corpora `load_profiles` reads; training profiles only), each
+    # comment `unlabelled_repeat` times: the student learns the teacher's judgement on natural
+    # text, mostly without PII, which the generator's templates do not show.
+    unlabelled: list[Path] = []
+    unlabelled_repeat: int = Field(1, ge=1)
     threads: int = 2
     save_steps: int = 200  # checkpoints, so an interrupted run resumes
     seed: int = 0
@@ -52,7 +57,10 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
     train = read_examples(recipe.data / "train.jsonl")
     if recipe.teacher and not (recipe.teacher / WEIGHTS).exists():
         raise FileNotFoundError(f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger.yaml)")
+    if recipe.unlabelled and not recipe.teacher:
+        raise ValueError("unlabelled text teaches only through a teacher's probabilities: set teacher in the recipe")
     validation = read_examples(recipe.data / "validation.jsonl")
+    prose = unlabelled_texts(recipe)
     config = TaggerTrainConfig(
         labels=TAGGER_LABELS,
         layers=recipe.layers,
@@ -73,20 +81,28 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
         extra={"save_strategy": "steps", "save_steps": recipe.save_steps, "save_total_limit": 1},
     )
     started = time.time()
-    tagger = train_tagger([(e.text, e.spans) for e in train], config, recipe.out, log=log)
+    tagger = train_tagger([(e.text, e.spans) for e in train] + [(text, None) for text in prose], config, recipe.out, log=log)
     seconds = time.time() - started
     metrics = validate(tagger, validation)
-    card = {"train_messages": len(train), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
+    card = {"train_messages": len(train), "unlabelled_texts": len(prose), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
     tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)
     write_card(recipe, metrics, seconds, card, recipe_path)
     shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing; the weights ship without them
     return {"seconds": seconds, "validation": metrics, **card}
 
 
+def unlabelled_texts(recipe: TaggerRecipe) -> list[str]:
+    from stealthflow.data.loader import load_profiles
+
+    texts = [comment.text for path in recipe.unlabelled for profile in load_profiles(path) for comment in profile.comments if comment.text.strip()]
+    return texts * recipe.unlabelled_repeat
+
+
 def soft_label_cache(recipe: TaggerRecipe) -> Path:
     """The teacher's probabilities on this data, kept beside it: a rerun or a second student
-    with the same data, teacher and temperature skips the teacher's pass."""
-    key = zlib.crc32((recipe.teacher / WEIGHTS).read_bytes() + (recipe.data / "train.jsonl").read_bytes() + f"{recipe.temperature}/{recipe.seed}".encode())
+    with the same data, unlabelled text, teacher and temperature skips the teacher's pass."""
+    prose = "\n".join(unlabelled_texts(recipe)).encode()
+    key = zlib.crc32((recipe.teacher / WEIGHTS).read_bytes() + (recipe.data / "train.jsonl").read_bytes() + prose + f"{recipe.temperature}/{recipe.seed}".encode())
     return recipe.data / f"soft-labels-{key:08x}.pt"
 
 
@@ -124,6 +140,13 @@ employers and schools are EMPLOYER; CREDENTIAL is any secret introduced by conte
 Only the trained layers ({min(recipe.top_layers, recipe.layers)}) and the head are stored (fp16); they load on top of the packaged MiniLM."""
 
 
+def unlabelled_line(recipe: TaggerRecipe, card: dict) -> str:
+    if not recipe.unlabelled:
+        return ""
+    sources = ", ".join(str(path) for path in recipe.unlabelled)
+    return f"\nUnlabelled: {card['unlabelled_texts'] // recipe.unlabelled_repeat} real comments ({sources}) x {recipe.unlabelled_repeat}, learnt from the teacher's probabilities only."
+
+
 def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, recipe_path: str = "training/pii-tagger.yaml") -> None:
     (recipe.out / "README.md").write_text(
         f"""# PII span tagger (stealthflow placeholders)
@@ -132,7 +155,7 @@ def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, 
 
 Data: `stealthflow tagger build-data` (src/stealthflow/placeholders/tagger_data.py): {card["train_messages"]} generated
 messages (Faker names, addresses and companies from many locales; curated conditions, incomes and
-secrets; hard negatives). Validation: {card["validation_messages"]} messages from {card["validation_templates"]} templates
+secrets; hard negatives).{unlabelled_line(recipe, card)} Validation: {card["validation_messages"]} messages from {card["validation_templates"]} templates
 held out of training (unseen phrasing).
 
 Training: {recipe.epochs} epochs, lr {recipe.learning_rate}, batch {recipe.batch_size}, span weight {recipe.span_weight},

@@ -1,6 +1,7 @@
 """Train a span tagger (transformers `Trainer`, CPU): fine-tune the top MiniLM layers + head.
 
-Examples are `(text, [(start, end, label), ...])`. Word pieces get BIO tags from the character
+Examples are `(text, [(start, end, label), ...])`, or `(text, None)` for unlabelled text (real
+prose: only the teacher's probabilities teach on it). Word pieces get BIO tags from the character
 spans; the loss weighs tagged tokens more (`span_weight`), since most tokens are outside any
 span and a tagger that says "O" everywhere would otherwise look good. With a `teacher` (a trained
 tagger on the same tokenizer), part of the loss is the distance to the teacher's token
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels, word_shapes
 
-Example = tuple[str, list[tuple[int, int, str]]]
+Example = tuple[str, list[tuple[int, int, str]] | None]  # None: unlabelled, learnt from the teacher only
 
 
 @dataclass
@@ -41,7 +42,7 @@ class TaggerTrainConfig:
 
 
 def encode(examples: list[Example], tokenizer, labels: list[str], max_length: int) -> list[dict]:
-    """Token ids and BIO tag ids (-100 where no loss: special tokens); long texts are windowed."""
+    """Token ids and BIO tag ids (-100 where no loss: special tokens, unlabelled texts); long texts are windowed."""
     tag_id = {tag: i for i, tag in enumerate(bio_labels(labels))}
     rows = []
     for text, spans in examples:
@@ -49,7 +50,7 @@ def encode(examples: list[Example], tokenizer, labels: list[str], max_length: in
         for ids, offsets in zip(encoded["input_ids"], encoded["offset_mapping"], strict=True):
             tags, previous = [], None
             for start, end in offsets:
-                if end <= start:
+                if end <= start or spans is None:
                     tags.append(-100)
                     continue
                 span = next((s for s in spans if s[0] <= start < s[1]), None)
@@ -141,9 +142,10 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
                 inputs["input_ids"] = inputs["input_ids"].masked_fill(hidden, unknown)
             outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
             logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
-            loss = torch.nn.functional.cross_entropy(logits, labels, weight=weights, ignore_index=-100)
+            gold = labels != -100  # none in a batch of unlabelled texts (the mean over no token would be NaN)
+            loss = torch.nn.functional.cross_entropy(logits, labels, weight=weights, ignore_index=-100) if gold.any() else logits.sum() * 0
             if teacher is not None:
-                scored = labels != -100
+                scored = inputs["attention_mask"].view(-1).bool()  # every real token, labelled or not
                 soft = torch.nn.functional.log_softmax(logits[scored] / temperature, dim=-1)
                 distance = torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean") * temperature**2
                 loss = (1 - share) * loss + share * distance
