@@ -33,7 +33,7 @@ class OwnNameRecognizer(ContextRecognizer):
 class RelativeNameRecognizer(ContextRecognizer):
     name, type = "relative_name", "REAL_NAME"
     triggers = tuple(re.sub(r"\[.*|.\?.*", "", word) for word in _RELATIVE.split("|"))  # "fianc[ée]e?" -> "fianc"
-    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{_RELATIVE})),?\s+(?P<value>{_NAME}(?:\s+{_NAME})?)")
+    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{_RELATIVE})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)")
 
 
 @register_recognizer

@@ -271,6 +271,32 @@ _PUBLIC_CODES = (
     "station", "airport", "qr", "bar", "color", "colour", "hex", "unicode", "ascii", "char", "character", "diagnosis", "icd",
     "billing", "zone", "region", "language", "currency", "the source", "my source", "your source",
 )  # fmt: skip
+# Words that introduce a secret in prose ("the gate code", "login for the router", "the wifi"): a
+# model's guess at a secret (the tagger's CREDENTIAL) stands only next to one of them. A code
+# named as a public one ("error code 503", "area code") introduces no secret.
+_SECRET_CUE = re.compile(
+    rf"(?i:\b(?:{_SECRET_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|log\s*in|logins?"
+    r"|credentials?|creds|user(?:name)?|unlock\w*|open)\b)"
+)
+_CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
+_NAMED_AFTER = re.compile(
+    rf"[\"'”’]?\s+(?i:(?:is|was|as)\s+(?:my|the|our|your|his|her|their)\s+(?:\w+\s+)?(?:{_SECRET_CUE.pattern})|to\s+(?:open|unlock|disarm|get\s+in)\b)"
+)
+
+
+def introduced_as_secret(text: str, start: int, end: int) -> bool:
+    """Whether a secret word comes shortly before text[start:end] ("the door code is X"; "code" not
+    after a public kind: "error code X") or names it right after ("X is my password", "X to open the lockbox")."""
+    if _NAMED_AFTER.match(text, end):
+        return True
+    before = max(0, start - _CUE_BEFORE)
+    for cue in _SECRET_CUE.finditer(text, before, start):
+        kind = re.search(r"(\w+)\W+$", text[before : cue.start()])
+        if not (cue[0].lower().startswith("code") and kind and kind[1].lower() in _PUBLIC_CODES):
+            return True
+    return False
+
+
 _OTP_VALUE = (
     r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
     r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP

@@ -15,25 +15,118 @@ from functools import cache
 from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.secrets import introduced_as_secret
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
 SHIPPED = "pii-tagger"
 _TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
 _AMOUNT = re.compile(r"\d|\b(?:hundred|thousand|million|billion|grand|lakh|crore|k)\b", re.IGNORECASE)
+# Money, not a quantity of something else ("250 ml", "58 cents a litre"): a currency sign, code or
+# word, or the shorthand people use for incomes and savings ("72k", "80 grand", "4 lakh").
+_MONEY = re.compile(
+    r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\bR\s?\d|\d\s*[kKmM]\b|\b(?i:usd|eur|gbp|chf|cad|aud|nzd|inr|jpy|cny|rmb|sek|nok|dkk|pln|brl|mxn|zar|ngn|kes|btc|eth"
+    r"|dollars?|bucks|euros?|pounds?|quid|yen|yuan|rupees?|lakhs?|crores?|francs?|kronor|kroner|kronur|krona|zloty|pesos?|reais|rand|naira|shillings?"
+    r"|bitcoins?|grand|thousand|million|billion|salary|income|savings|debt|loans?|mortgage|pension)\b"
+)
+# Words of work or study: an EMPLOYER span stands in their company (or names an organisation
+# itself), not after "photos at" or "houses near" (a place the model took for a company).
+_WORK = re.compile(
+    r"\b(?i:work\w*|job|employ\w*|hired?|fired|quit|resign\w*|join\w*|promot\w*|intern\w*|colleagues?|boss|manager|team|office"
+    r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|offer\w*|contract|shift|staff|start\w*|stud(?:y|ied|ying|ent)"
+    r"|degree|graduat\w*|school|universit\w*|college|class|course|teach\w*|professor|nurse|engineer|analyst|developer|employer"
+    r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?)\b"
+)
+_ORGANISATION = re.compile(
+    r"\b(?i:inc|ltd|llc|plc|gmbh|ag|sa|spa|s\.?r\.?l|bv|nv|ab|oy|as|co|corp\w*|company|group|holdings?|partners|associates|bank|hospital"
+    r"|clinic|universit\w*|college|school|academy|institute|agency|e\.v|and|et|und|y|e)\b|[&,-]"
+)
+
+# Public life talked about, not a person the writer deals with: a name right after "an interview
+# with", "a biography of", "a statue of" (the work is about the person), or right before "was on
+# TV", "scored", "was born in", "'s new album" (what public people do). Words of media, arts,
+# politics, sport, history and travel; none says who the person is.
+_WORKS = (
+    r"interviews?|documentar(?:y|ies)|biograph(?:y|ies)|memoirs?|autobiograph(?:y|ies)|albums?|songs?|films?|movies?|shows?|podcasts?"
+    r"|exhibitions?|statues?|monuments?|portraits?|paintings?|novels?|books?|poems?|quotes?|speech(?:es)?|letters|facts|style|legacy|life"
+    r"|works?|music|career|history|death|reign|presidency|theor(?:y|ies)|photos|pictures|tour|concert|museum"
+)
+_PUBLIC_BEFORE = re.compile(rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with)\s+$)")
+_DOES = (
+    r"(?i:(?:'s|’s)?\s+(?:(?:was|is|were|are|has|had|have|just|again|also|finally|reportedly)\s+){0,2}(?:on\s+(?:tv|television|the\s+radio|the\s+news|stage|tour)"
+    r"|scored|won|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|invented|discovered|ruled|reigned|died|born|elected"
+    r"|packed|crowded|famous|open(?:ed|s)?\s+(?:in|on|daily)|gave\s+a\s+speech|new\s+(?:album|film|movie|book|single|song|show|tour)|(?:album|film|movie|book|tour|speech|concert)s?)\b)"
+)
+# The model may tag a name in part ("Giorgia" of "Giorgia Meloni was on TV"): what it does is
+# looked for past the rest of the name (capitalised words; one word where the writer uses no capitals).
+_PUBLIC_AFTER = re.compile(r"(?:\s+[A-Z][\w'.-]*){0,2}" + _DOES)
+_PUBLIC_AFTER_LOWERCASE = re.compile(r"(?:\s+[^\W\d_][\w'.-]*)?" + _DOES)
+# ... unless the writer ties the person to themselves: "my friend X", "Hi X", "X and I".
+_PERSONAL_BEFORE = re.compile(
+    r"(?i:\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$|\b(?:hi|hey|hello|dear|thanks|thank\s+you|i'm|i\s+am|this\s+is)\s*,?\s*$"
+    r"|\b(?:i|we)\s+(?:had|have|got)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+$)"
+)
+_PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
+# A place, not a person: a name right after "in" or "near" ("It was 20 degrees in Stonehenge"),
+# not a possessive ("in Anna's car").
+_PLACE_BEFORE = re.compile(r"(?i:\b(?:in|near|around|across|outside)\s+(?:the\s+)?$)")
+# A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
+# them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
+# and followed by an object.
+_VERB_BEFORE = re.compile(r"(?i:(?:^|[.!?\n]\s*|\b(?:you|please|pls|can|could|will|would|should|must|let's|and|then|'ll|’ll)\s+)$)")
+_VERB_AFTER = re.compile(r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as)\b)")
+
+
+def public_talk(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is talked about as public life (see _WORKS), with no personal tie."""
+    before = text[max(0, start - 48) : start]
+    if _PERSONAL_BEFORE.search(before) or _PERSONAL_AFTER.match(text, end):
+        return False
+    after = _PUBLIC_AFTER if any(c.isupper() for c in text) else _PUBLIC_AFTER_LOWERCASE
+    return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None
+
+
+def not_a_name(text: str, start: int, end: int) -> bool:
+    """A REAL_NAME span that the words around it show is something else: lowercase where the writer
+    capitalises names, a place after "in", a verb ("Mark the invoice")."""
+    value, before = text[start:end], text[max(0, start - 48) : start]
+    if value.islower() and any(c.isupper() for c in text):
+        return True
+    if text.startswith(("'s", "’s"), end):
+        return False
+    if _PLACE_BEFORE.search(before):
+        return True
+    return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
 
 def plausible(label: str, value: str) -> bool:
-    """Cheap shape checks: an income or asset holds an amount (the model alone tags "litre" in
-    "cents a litre"); an address holds a word (not the "1" of "version 4.2.1"). A digit-free
-    address is kept: it is more often a name the model labelled ADDRESS, still to be masked. A
-    secret has 4 characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
+    """Cheap shape checks: an income or asset holds an amount of money (the model alone tags
+    "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a number (a
+    house number: not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
+    characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":
-        return _AMOUNT.search(value) is not None
+        return _AMOUNT.search(value) is not None and _MONEY.search(value) is not None
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":
-        return re.search(r"[^\W\d_]{2,}", value) is not None
+        return re.search(r"[^\W\d_]{2,}", value) is not None and re.search(r"\d", value) is not None
+    return True
+
+
+def in_context(label: str, text: str, start: int, end: int) -> bool:
+    """What the value's surroundings must show, where the model alone over-reaches on text it was
+    not trained on: a secret is introduced by a secret word ("the door code is X", not "build
+    number X"); an employer stands in talk of work or study, or names an organisation; a name in
+    lowercase is one only where the writer does not use capitals ("i watched the chase" is not
+    a name in a message that capitalises its names)."""
+    if label == "CREDENTIAL":
+        return introduced_as_secret(text, start, end)
+    if label == "EMPLOYER":
+        return _WORK.search(text) is not None or _ORGANISATION.search(text, start, end) is not None
+    if label == "REAL_NAME" and not_a_name(text, start, end):
+        return False
+    if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
+        return not public_talk(text, start, end)
     return True
 
 
@@ -72,4 +165,6 @@ class PiiTaggerRecognizer(Recognizer):
         trim = " \t\n" if tagged.label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
         start = tagged.start + len(value) - len(value.lstrip(trim))
         end = tagged.end - (len(value) - len(value.rstrip(trim)))
-        return self.span(start, end, tagged.score, tagged.label) if end > start and plausible(tagged.label, text[start:end]) else None
+        if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
+            return None
+        return self.span(start, end, tagged.score, tagged.label)

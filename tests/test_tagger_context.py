@@ -1,0 +1,156 @@
+"""The PII tagger's context rules (recognizers/tagger.py `plausible`, `in_context`): what a span's
+surroundings must show before a model's guess is kept. Unit cases give the rule a span as the
+model would (a TaggedSpan over the value, no model); the real-model test runs both shipped
+taggers through the detector on distractors written for these rules and on personal messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.placeholders.recognizers import tagger as tagger_module
+from stealthflow.placeholders.recognizers.secrets import introduced_as_secret
+from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
+from stealthflow.tagging import TaggedSpan
+
+
+def kept(text: str, value: str, label: str) -> tuple[str, str] | None:
+    """The span the recognizer keeps when the model tags `value` (its first occurrence) as `label`."""
+    start = text.index(value)
+    span = PiiTaggerRecognizer()._span(text, TaggedSpan(start, start + len(value), label, 0.95))
+    return None if span is None else (text[span.start : span.end], span.type)
+
+
+DROPPED = [
+    # numbers that are not secrets: no secret word before them, or a public kind of code
+    ("The build number is 80132, nothing changed.", "80132", "CREDENTIAL"),
+    ("Error code 92184 means the server is down.", "92184", "CREDENTIAL"),
+    ("The invoice number is 48213.", "48213", "CREDENTIAL"),
+    ("The model number on the fridge is RF28R7351SG.", "RF28R7351SG", "CREDENTIAL"),
+    ("the area code is 0207 for central london", "0207", "CREDENTIAL"),
+    # amounts that are not money, or money that is no one's income
+    ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
+    ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
+    # a landmark is no address (no house number); a place is no employer outside talk of work
+    ("It was 20 degrees in Alexanderplatz yesterday.", "Alexanderplatz", "ADDRESS"),
+    ("We took photos at Piccadilly Circus.", "Piccadilly Circus", "EMPLOYER"),
+    ("What's the best way to get from Heathrow to Kings Cross?", "Heathrow", "EMPLOYER"),
+    # public figures in public life, in part or whole, cased or not
+    ("I watched an interview with Rafael Nadal.", "Rafael Nadal", "REAL_NAME"),
+    ("Giorgia Meloni was on TV again last night.", "Giorgia", "REAL_NAME"),
+    ("quick question joe biden was on tv again last night", "joe biden", "REAL_NAME"),
+    ("Has anyone read the new biography of Winston Churchill?", "Winston Churchill", "REAL_NAME"),
+    ("Jackie Chan was born in 1954, I think.", "Jackie", "REAL_NAME"),
+    ("Taylor Swift's new album drops on Friday.", "Taylor Swift", "REAL_NAME"),
+    ("Mount Kilimanjaro was packed with tourists.", "Kilimanjaro", "REAL_NAME"),
+    ("It was 62 degrees in Stonehenge yesterday.", "Stonehenge", "REAL_NAME"),
+    # words that are also names, used as words
+    ("Mark the invoice as paid, please.", "Mark", "REAL_NAME"),
+    ("can you mark this as done", "mark", "REAL_NAME"),
+    ("We should chase the supplier about the delay.", "chase", "REAL_NAME"),
+    ("I need to pick up some ivy for the garden.", "ivy", "REAL_NAME"),
+]
+
+KEPT = [
+    # secrets introduced by a secret word, before or after
+    ("The gate code is 4471, see you Saturday!", "4471", "CREDENTIAL"),
+    ("Login for the router: admin / velvet-harbor-12", "velvet-harbor-12", "CREDENTIAL"),
+    ("use copper771 to open the lockbox", "copper771", "CREDENTIAL"),
+    ("Security answer: sunflower", "sunflower", "CREDENTIAL"),
+    ("the wifi at the cabin is tiger-orbit-7", "tiger-orbit-7", "CREDENTIAL"),
+    ("k7q2zp9m is my password, don't share it", "k7q2zp9m", "CREDENTIAL"),
+    # money in any of the ways people write it
+    ("I earn $72,000 a year.", "$72,000", "FINANCE"),
+    ("They offered me 85k plus bonus.", "85k", "FINANCE"),
+    ("My pension pot is 240 grand.", "240 grand", "FINANCE"),
+    ("My salary is ₹12 lakh.", "₹12 lakh", "FINANCE"),
+    ("I have 3 BTC in a cold wallet.", "3 BTC", "FINANCE"),
+    ("we live on R45 000 per month", "R45 000 per month", "FINANCE"),
+    # addresses with a house number, employers in talk of work or named as organisations
+    ("Ship it to Kastanienallee 12, 10435 Berlin please.", "Kastanienallee 12, 10435 Berlin", "ADDRESS"),
+    ("I was let go from Vantage Insurance yesterday.", "Vantage Insurance", "EMPLOYER"),
+    ("Three years at Brightline Logistics today. Thanks everyone!", "Brightline Logistics", "EMPLOYER"),
+    ("- Raymond Vidal, Gute GmbH", "Gute GmbH", "EMPLOYER"),
+    # people tied to the writer, even next to words of public life
+    ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),
+    ("I had an interview with Sarah Lindqvist at the bank today.", "Sarah Lindqvist", "REAL_NAME"),
+    ("We watched a movie with Chloe Martin last night.", "Chloe Martin", "REAL_NAME"),
+    ("Tell Mark the meeting moved to Thursday.", "Mark", "REAL_NAME"),
+    ("lol mark you were right", "mark", "REAL_NAME"),
+    ("Jamal and I are going to the concert on Friday.", "Jamal", "REAL_NAME"),
+    ("We watched the final at Priya's place.", "Priya", "REAL_NAME"),
+    ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "label"), DROPPED)
+def test_a_guess_its_context_contradicts_is_dropped(text, value, label):
+    assert kept(text, value, label) is None
+
+
+@pytest.mark.parametrize(("text", "value", "label"), KEPT)
+def test_a_guess_its_context_supports_is_kept_with_exact_bounds(text, value, label):
+    assert kept(text, value, label) == (value, label)
+
+
+def test_a_secret_word_counts_before_the_value_or_named_right_after_it():
+    text = "Error code 5 means the server is down. The door code is 2231."
+    assert introduced_as_secret(text, text.index("2231"), text.index("2231") + 4)
+    assert not introduced_as_secret(text, text.index("5 "), text.index("5 ") + 1)
+    text = "We need 56113 chairs for the party."
+    assert not introduced_as_secret(text, 8, 13)
+
+
+# --- the shipped models ------------------------------------------------------------------------
+
+DISTRACTORS = [
+    "Barack Obama's memoir is on my reading list.",
+    "The documentary about Nelson Mandela was moving.",
+    "Messi scored a hat-trick against Bolivia last night.",
+    "I watched an interview with Serena Williams.",
+    "Taylor Swift announced three more tour dates in Europe.",
+    "Mark the invoice as paid, please.",
+    "The build number is 80132, nothing changed.",
+    "The invoice number is 48213.",
+    "The model number on the fridge is RF28R7351SG.",
+    "Error code 34275 means the server is down.",
+    "We need 56113 chairs for the party.",
+    "Add 250 ml of milk and stir for 3 minutes.",
+    "Gas went up to 58 cents a litre.",
+    "We took photos at Piccadilly Circus.",
+    "It was 20 degrees in Alexanderplatz yesterday.",
+    "Houses near Victoria Falls cost a fortune.",
+]
+PERSONAL = [
+    ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),
+    ("Forward this to Kenji Watanabe and cc me.", "Kenji Watanabe", "REAL_NAME"),
+    ("I work at Brightline Logistics in the finance team.", "Brightline Logistics", "EMPLOYER"),
+    ("Please deliver to Flat 3, 18 Harbour Road, Cork.", "Flat 3, 18 Harbour Road, Cork", "ADDRESS"),
+    ("I earn $72,000 a year as a teacher.", "$72,000", "FINANCE"),
+    ("The gate code is 4471, see you Saturday!", "4471", None),  # a secret of either kind (pattern or tagger)
+]
+
+
+@pytest.fixture(scope="module", params=["pii-tagger", "pii-tagger-student"])
+def real_detector(request):
+    import torch
+
+    torch.set_num_threads(1)
+    directory = tagger_module.shipped_pii_tagger_dir().parent / request.param
+    return Detector([*build_recognizers(), PiiTaggerRecognizer(str(directory))])
+
+
+@pytest.mark.real_model
+def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
+    found = real_detector.detect_many(DISTRACTORS)
+    assert {text: [text[s.start : s.end] for s in spans] for text, spans in zip(DISTRACTORS, found, strict=True) if spans} == {}
+
+
+@pytest.mark.real_model
+def test_shipped_taggers_still_find_values_in_personal_messages(real_detector):
+    for (text, value, label), spans in zip(PERSONAL, real_detector.detect_many([t for t, *_ in PERSONAL]), strict=True):
+        found = {text[s.start : s.end]: s.type for s in spans}
+        holding = [span for span in found if value in span and len(span) <= len(value) + 8]  # the value, maybe with "a year"
+        assert holding, (text, found)
+        assert label is None or found[holding[0]] == label, (text, found)
