@@ -65,6 +65,15 @@ def detector():
         ("my national insurance number is QQ 12 34 56 C", "NATIONAL_ID", "QQ 12 34 56 C"),
         # Presidio drops this published sample SSN; it used to come out as a PHONE
         ("My SSN is 123-45-6789", "NATIONAL_ID", "123-45-6789"),
+        # a dash as the separator, "combo", past-tense key verbs, who sent a code, what entering it does
+        ("Password - Tr0ub4dor&3", "PASSWORD", "Tr0ub4dor&3"),
+        ("the combo is 12-34-56", "PASSWORD", "12-34-56"),
+        ("bike lock combo: 4471", "PASSWORD", "4471"),
+        ("I already rotated 9fQxL2mZp8RtV4kWn7Ys but check the logs.", "API_KEY", "9fQxL2mZp8RtV4kWn7Ys"),
+        ("We revoked Zk82LmQp4XrT9vWb3Nc1 yesterday.", "API_KEY", "Zk82LmQp4XrT9vWb3Nc1"),
+        ("The OTP they sent is 448812.", "OTP", "448812"),
+        ("the pin they texted me is 5521", "OTP", "5521"),
+        ("Enter 883104 to verify your account.", "OTP", "883104"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
@@ -107,6 +116,10 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "use keys to open the door",
         "login page 2 / 2023",
         "social media posts from 2019",
+        "Password - see the vault",
+        "the combo meal was 12 dollars",
+        "we rotated the tyres last week",
+        "Enter 5000 to confirm the amount in dollars",
     ],
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):

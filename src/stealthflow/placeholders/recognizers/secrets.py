@@ -140,7 +140,7 @@ class KeyedTokenRecognizer(ContextRecognizer):
     triggers = ("key", "secret", "token", "bearer", "auth", "rotate", "revoke", "regenerate", "invalidate", "sk-", "sk_", "rk-", "rk_")
     pattern = re.compile(
         # after a key word (also inside OPENAI_API_KEY=), or with a well-known secret-key prefix
-        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotate|revoke|regenerate|invalidate)\b"
+        r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotated?|revoked?|regenerated?|invalidated?)\b"
         r"[^\n\w]{0,12}(?:(?:is|was)\s+)?)"
         r"|(?<![\w-])(?=(?:sk|rk|sk_live|rk_live)[-_]))" + _TOKEN_VALUE
     )
@@ -182,7 +182,7 @@ _NOT_AMOUNT = (
     r"hours?|hrs?|days?|weeks?|months?|years?|times|attempts?|tries|people|users|pages?|tests?|errors?|steps?|km|miles?)\b)"
 )
 _CODE_WORD = (
-    r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination"
+    r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
 )
 _PASSWORD_WORD = r"password|passwd|pwd|passphrase|(?:wi-?fi|wpa2?|network)\s+key|security\s+(?:question\s+)?answer"
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
@@ -204,7 +204,7 @@ class PasswordRecognizer(ContextRecognizer):
     "the wifi is X"."""
 
     name, type = "password", "PASSWORD"
-    triggers = ("pass", "pwd", "pin", "pw", "code", "combination", "wifi", "wi-fi", "wpa", "network key", "security")
+    triggers = ("pass", "pwd", "pin", "pw", "code", "combination", "combo", "wifi", "wi-fi", "wpa", "network key", "security")
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
@@ -220,6 +220,7 @@ class PasswordRecognizer(ContextRecognizer):
         rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+to\s+)"
         rf"[\"'“‘]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
+        rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
         r"))"
         r")" + _PASSWORD_VALUE
     )
@@ -275,8 +276,8 @@ _PUBLIC_CODES = (
 # model's guess at a secret (the tagger's CREDENTIAL) stands only next to one of them. A code
 # named as a public one ("error code 503", "area code") introduces no secret.
 _SECRET_CUE = re.compile(
-    rf"(?i:\b(?:{_SECRET_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|log\s*in|logins?"
-    r"|credentials?|creds|user(?:name)?|unlock\w*|open)\b)"
+    rf"(?i:\b(?:{_SECRET_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|tokens?|bearer|log\s*in|logins?"
+    r"|credentials?|creds|user(?:name)?|unlock\w*|open|otp|totp|2fa|mfa|verification|rotated?|revoked?|regenerated?|invalidated?)\b)"
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
@@ -311,7 +312,7 @@ class OtpRecognizer(ContextRecognizer):
     triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "verification", "confirmation", "one-time", "one time", "texted",
                 "messaged", "sms", "enter", "type", "input")
     pattern = re.compile(
-        r"(?i:(?=[abceilmorstv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
+        r"(?i:(?=[abceilmoprstv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
         r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
         r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?"
         r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token))\b"
@@ -319,7 +320,7 @@ class OtpRecognizer(ContextRecognizer):
         # "the code is 552918", "your code: 771203", but not "error code 5003"
         r"|code" + "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES) + r"\s*(?:is|was|=|:|is:)\s*"
         # "the code they texted is X", "the code I got was X", "...a code. It's X"
-        r"|code\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*"
+        r"|(?:code|otp|pin|passcode)\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*"
         r"|code\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+"
         # "I got the code 4417 by SMS", "the code 551234 didn't work"
         r"|code(?:(?<=\bthe code)|(?<=\ba code)|(?<=\bmy code)|(?<=\byour code)|(?<=\bthis code))\s+"
@@ -327,7 +328,7 @@ class OtpRecognizer(ContextRecognizer):
         r"|(?:texted|messaged|sms'?e?d)\s+(?:me|us)\s+(?:(?:the|a|this)\s+code\s+)?"
         r"|(?:sent|emailed|gave)\s+(?:me|us)\s+(?:the|a|this)\s+code\s+(?:of\s+)?"
         # "enter 334455 when it asks for the code"
-        r"|(?:enter(?:ed)?|typed?|input)\s+(?=\d{4,8}\b[^.!?\n]{0,40}\b(?:code|otp|pin|2fa|prompt(?:ed|s)?)\b)"
+        r"|(?:enter(?:ed)?|typed?|input)\s+(?=\d{4,8}\b[^.!?\n]{0,40}\b(?:code|otp|pin|2fa|prompt(?:ed|s)?|verify|log\s*in|sign\s*in)\b)"
         # named after it: "482913 is your verification code", "I got 4417 as the code"
         r"|(?<![\w.,:/-])(?=\d{4,8}\s+(?:is|was|as)\s+(?:your|my|the|our)\s+"
         r"(?:(?:one[- ]time|verification|security|login|sign[- ]?in|2fa|mfa|sms|confirmation|access|auth)\s+)?(?:code|otp|pin|passcode)\b)"
