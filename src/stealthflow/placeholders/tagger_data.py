@@ -45,10 +45,24 @@ CONDITIONS = [
     "breast cancer", "prostate cancer", "leukemia", "a herniated disc", "tinnitus", "glaucoma", "OCD", "an eating disorder",
     "autism", "dyslexia", "schizophrenia", "alcohol use disorder", "kidney stones", "gout", "a torn ACL", "early-onset Alzheimer's",
     "postpartum depression", "insomnia", "panic attacks", "COPD",
+    # more conditions: the student sees only MiniLM's static word-piece vectors, so it needs many values per phrasing
+    "osteoarthritis", "scoliosis", "anemia", "iron deficiency", "shingles", "pneumonia", "bronchitis", "tuberculosis", "Lyme disease",
+    "mono", "a stomach ulcer", "acid reflux", "GERD", "gallstones", "pancreatitis", "cirrhosis", "fatty liver disease", "kidney disease",
+    "a heart murmur", "heart failure", "angina", "high cholesterol", "a mild stroke", "Parkinson's", "dementia", "ALS", "Bell's palsy",
+    "vertigo", "Meniere's disease", "cataracts", "macular degeneration", "eczema", "rosacea", "alopecia", "melanoma", "skin cancer",
+    "lymphoma", "ovarian cancer", "colon cancer", "thyroid cancer", "a brain tumour", "gestational diabetes", "preeclampsia", "infertility",
+    "chlamydia", "herpes", "social anxiety", "borderline personality disorder", "seasonal affective disorder", "an opioid addiction",
+    "anorexia", "bulimia", "Tourette's", "cerebral palsy", "sickle cell disease", "hemophilia", "cystic fibrosis", "a concussion",
+    "plantar fasciitis", "carpal tunnel syndrome", "chronic back pain", "a slipped disc", "diverticulitis", "a hernia", "Graves' disease",
+    "Addison's disease", "narcolepsy", "restless legs syndrome", "burnout", "stage 3 kidney disease", "a blood clot in my leg",
 ]  # fmt: skip
 MEDICATIONS = [
     "sertraline", "metformin", "insulin", "Adderall", "lithium", "levothyroxine", "prednisone", "methotrexate", "Ozempic",
     "fluoxetine", "Xanax", "lisinopril", "Humira", "antiretrovirals", "chemo", "Wellbutrin", "an inhaler", "beta blockers",
+    "Zoloft", "Prozac", "Lexapro", "escitalopram", "venlafaxine", "quetiapine", "Abilify", "lamotrigine", "gabapentin", "pregabalin",
+    "tramadol", "oxycodone", "methadone", "Suboxone", "Ritalin", "Vyvanse", "Concerta", "atorvastatin", "statins", "warfarin", "Eliquis",
+    "blood thinners", "amlodipine", "Mounjaro", "Wegovy", "PrEP", "HRT", "testosterone injections", "Accutane", "an EpiPen", "Ventolin",
+    "Ambien", "propranolol", "Keppra", "dialysis", "radiation therapy", "IVF", "antidepressants", "antipsychotics", "steroid injections",
 ]  # fmt: skip
 BIG_COMPANIES = ["Google", "Amazon", "Deloitte", "Siemens", "Tesco", "Infosys", "Accenture", "the NHS", "Walmart", "Shopify", "IKEA", "Unilever", "KPMG"]
 SCHOOL_SHAPES = ["University of {city}", "{city} State University", "{last} College", "{city} High School", "St. {first}'s Academy", "{city} Community College", "the {city} Institute of Technology"]
@@ -171,6 +185,11 @@ class Values:
             f"{n},000 dollars", f"${rng.randint(15, 95)}.{rng.randint(0, 99):02d} an hour", f"₹{rng.randint(4, 40)} lakh", f"CHF {n * 1000:,}",
             f"{rng.randint(2, 12)} million yen", f"about {n}k a year", f"${rng.randint(2, 900)},{rng.randint(0, 999):03d} in savings",
             f"{rng.randint(1, 30)} BTC", f"€{n}k in debt", f"R{rng.randint(10, 90)} 000 per month",
+            f"${rng.randint(1500, 9900):,} a month", f"{n} thousand a year", f"{rng.randint(2, 9)} grand a month", f"${n}K base",
+            f"{n},000 euros", f"€{rng.randint(1500, 4900):,} net", f"A${n},000", f"C${n},000", f"{rng.randint(20, 60)} dollars an hour",
+            f"${rng.randint(300, 1500)} a week", f"${rng.randint(1, 9)}.{rng.randint(1, 9)} million", f"£{rng.randint(10, 90)},000 in student loans",
+            f"a ${n}k mortgage", f"₦{rng.randint(100, 900)},000 monthly", f"¥{rng.randint(2, 12)},000,000", f"{n * 1000:,} USD",
+            f"${rng.randint(5, 80)},000 in my 401k", f"kr {rng.randint(25, 70)} 000 a month", f"${rng.randint(1, 30)},{rng.randint(0, 999):03d} in medical debt",
         ])  # fmt: skip
 
     def secret(self) -> str:
@@ -267,6 +286,26 @@ PII_TEMPLATES = [
     "we live on {FINANCE} as a family of four", "My pension pot is {FINANCE}.", "I inherited {FINANCE} from my aunt.",
     "the wifi is {SECRET}", "Garage code: {SECRET}", "My bank app PIN is {SECRET}, don't tell anyone.",
     "use {SECRET} to open the lockbox", "The safe combination is {SECRET}.", "Login for the router: admin / {SECRET}",
+    # health and money in more phrasings (the student has no pretrained context layers to carry unseen ones)
+    "Ever since they found {HEALTH} I can't sleep.", "Is it normal to feel tired all the time with {HEALTH}?", "I got my {HEALTH} diagnosis on Monday.",
+    "Does anyone else here deal with {HEALTH}? I was diagnosed in {YEAR}.", "The specialist thinks it's {HEALTH}, not stress.",
+    "I've been on {HEALTH} for six months and the side effects are rough.", "They upped my dose of {HEALTH} again.",
+    "My {REL} was just diagnosed with {HEALTH} and I don't know how to help.", "recovering from {HEALTH}, so no gym for me",
+    "Can I fly with {HEALTH}?", "Writing to ask for sick leave: I have {HEALTH}.", "i've had {HEALTH} since i was a kid",
+    "how do I explain my {HEALTH} to a new partner", "Meds: {HEALTH}, twice a day.", "Allergies: none. Medical history: {HEALTH}.",
+    "Honestly I only earn {FINANCE}, is that bad for my age?", "Between us we make {FINANCE}.", "My take-home pay is {FINANCE}.",
+    "I've got {FINANCE} saved and no idea what to do with it.", "The new job pays {FINANCE}.", "I still owe {FINANCE} on the car.",
+    "we've paid off everything except {FINANCE}", "My rent is half of my {FINANCE} salary.", "Salary expectations: {FINANCE}.",
+    "i got a raise to {FINANCE} finally", "Our savings are down to {FINANCE}.", "Net worth: roughly {FINANCE}.",
+    "After the divorce I was left with {FINANCE}.", "My dad left me {FINANCE} and my brother is furious.",
+    # employers and names in more phrasings
+    "I'm a software engineer at {EMPLOYER}.", "I teach at {EMPLOYER}.", "My first job was at {EMPLOYER}.", "I got laid off from {EMPLOYER} last week.",
+    "Just signed my offer from {EMPLOYER}!", "Anyone else working for {EMPLOYER}? The new policy is awful.", "My {REL} got into {EMPLOYER}!",
+    "I've been with {EMPLOYER} for eleven years and never got promoted.", "Should I mention on LinkedIn that I left {EMPLOYER}?",
+    "My coworker {NAME} keeps taking credit for my work.", "This is {NAME} from the third floor.", "Thanks {FIRST}, that helped a lot!",
+    "Could you proofread this note for {NAME}?", "{NAME} and {NAME} will join the call.", "Yesterday {FIRST} told me she is pregnant.",
+    "Please add {NAME} to the guest list.", "Reminder: {FIRST}'s birthday is on Tuesday.", "I'm writing on behalf of my {REL}, {NAME}.",
+    "cc {NAME}", "Signed, {NAME}", "From: {NAME}\nTo: {NAME}\nSubject: lunch", "{FIRST} said the keys are under the mat.",
 ]  # fmt: skip
 
 NEGATIVE_TEMPLATES = [
@@ -313,6 +352,15 @@ NEGATIVE_TEMPLATES = [
     # money and health that are not the writer's
     "The average rent in {PLACE} is {NUM} a month.", "Minimum wage went up to {NUM} an hour.", "{COMPANY} paid {NUM} million in fines.",
     "Doctors say {CONDITION} can be managed with exercise.", "The charity raised money for {CONDITION} research.", "Is {CONDITION} hereditary?",
+    "A new study links {CONDITION} to poor sleep.", "How is {CONDITION} usually treated?", "The documentary on {CONDITION} was moving.",
+    "The median income in {PLACE} is {NUM} thousand.", "Interest rates rose to {NUM} percent.", "The budget deficit hit {NUM} billion.",
+    "Entry-level jobs at {COMPANY} pay about {NUM}k, says the article.", "A house in {PLACE} costs {NUM} times the average salary.",
+    # capitalised words that are not people: titles, products, brands, months, weekdays, streets in the news
+    "Monday Night Football starts at {NUM}.", "Have you played Animal Crossing?", "I finally watched Breaking Bad.",
+    "The Lord of the Rings is too long.", "Grand Theft Auto comes out next year.", "Microsoft Teams keeps logging me out.",
+    "Google Maps sent us the wrong way.", "Black Friday deals are live.", "Happy Mother's Day!", "Merry Christmas from all of us.",
+    "The Great Barrier Reef is bleaching.", "Premier League tickets are so expensive.", "Is Amazon Prime worth it?",
+    "Dear Customer, your order has shipped.", "Hello World is the first program people write.", "Good Morning America had a segment on it.",
 ]  # fmt: skip
 
 # Wrappers put a template in a wider message; "{}" is the template.
