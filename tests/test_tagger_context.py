@@ -32,8 +32,14 @@ DROPPED = [
     # amounts that are not money, or money that is no one's income
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
+    ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
+    ("A Tesla costs around 45k.", "45k", "FINANCE"),
+    ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
     # a landmark is no address (no house number); a place is no employer outside talk of work
     ("It was 20 degrees in Alexanderplatz yesterday.", "Alexanderplatz", "ADDRESS"),
+    ("Flight LH 454 lands at 14:20.", "LH 454 lands", "ADDRESS"),
+    ("The serial number is SN-88213-XK.", "SN-88213-XK", "ADDRESS"),
+    ("The train leaves from platform 9 at 17:45.", "platform 9", "ADDRESS"),
     ("We took photos at Piccadilly Circus.", "Piccadilly Circus", "EMPLOYER"),
     ("What's the best way to get from Heathrow to Kings Cross?", "Heathrow", "EMPLOYER"),
     # public figures in public life, in part or whole, cased or not
@@ -45,6 +51,13 @@ DROPPED = [
     ("Taylor Swift's new album drops on Friday.", "Taylor Swift", "REAL_NAME"),
     ("Mount Kilimanjaro was packed with tourists.", "Kilimanjaro", "REAL_NAME"),
     ("It was 62 degrees in Stonehenge yesterday.", "Stonehenge", "REAL_NAME"),
+    ("It was 9 degrees in Mount Kilimanjaro yesterday.", "Kilimanjaro", "REAL_NAME"),
+    ("it was 17 degrees in machu picchu yesterday", "picchu", "REAL_NAME"),
+    ("The Sagrada Familia is still unfinished.", "Familia", "REAL_NAME"),
+    ("Tell me a joke about Elon Musk.", "Elon", "REAL_NAME"),
+    ("Greta Thunberg spoke at the UN again.", "Greta Thunberg", "REAL_NAME"),
+    ("Our book club is reading Toni Morrison this month.", "Toni", "REAL_NAME"),
+    ("We took photos at Stonehenge. I've been a nurse since 2020.", "Stonehenge", "EMPLOYER"),
     # words that are also names, used as words
     ("Mark the invoice as paid, please.", "Mark", "REAL_NAME"),
     ("can you mark this as done", "mark", "REAL_NAME"),
@@ -67,6 +80,8 @@ KEPT = [
     ("My salary is ₹12 lakh.", "₹12 lakh", "FINANCE"),
     ("I have 3 BTC in a cold wallet.", "3 BTC", "FINANCE"),
     ("we live on R45 000 per month", "R45 000 per month", "FINANCE"),
+    ("We have two million in the bank.", "two million", "FINANCE"),
+    ("I'm trying to sell my car, it's worth 12k.", "12k", "FINANCE"),
     # addresses with a house number, employers in talk of work or named as organisations
     ("Ship it to Kastanienallee 12, 10435 Berlin please.", "Kastanienallee 12, 10435 Berlin", "ADDRESS"),
     ("I was let go from Vantage Insurance yesterday.", "Vantage Insurance", "EMPLOYER"),
@@ -81,7 +96,15 @@ KEPT = [
     ("Jamal and I are going to the concert on Friday.", "Jamal", "REAL_NAME"),
     ("We watched the final at Priya's place.", "Priya", "REAL_NAME"),
     ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
+    ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
+    ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
+    ("Name: Yuta Kimura\nAddress: Dunja-Martin-Ring 40", "Dunja-Martin-Ring 40", "ADDRESS"),
 ]
+
+
+def test_a_name_or_employer_is_masked_without_its_possessive():
+    text = "Help me answer Dr. Nakamura's email."
+    assert kept(text, "Dr. Nakamura's", "REAL_NAME") == ("Dr. Nakamura", "REAL_NAME")
 
 
 @pytest.mark.parametrize(("text", "value", "label"), DROPPED)

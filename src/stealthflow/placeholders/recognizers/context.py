@@ -96,6 +96,16 @@ class DiagnosisRecognizer(ContextRecognizer):
     )
 
 
+# Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
+# 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
+_PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|worth|charges?)\b")
+_FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|us|our|you|your)\b")
+
+
+def impersonal_money(sentence: str) -> bool:
+    return _PRICE_TALK.search(sentence) is not None and _FIRST_PERSON.search(sentence) is None
+
+
 @register_recognizer
 class SalaryRecognizer(ContextRecognizer):
     name, type = "salary", "FINANCE"
@@ -105,3 +115,8 @@ class SalaryRecognizer(ContextRecognizer):
         r"(?P<value>[$€£]\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?(?:\s?(?:USD|EUR|GBP))?(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?"
         r"|\d(?:[\d,.]*\d)?\s?[kK]?\s?(?:USD|EUR|GBP|dollars|euros|pounds)(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?)"
     )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        text = match.string
+        sentence_start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
+        return not impersonal_money(text[sentence_start : match.end()])

@@ -15,13 +15,19 @@ from functools import cache
 from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.context import impersonal_money
 from stealthflow.placeholders.recognizers.secrets import introduced_as_secret
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
 SHIPPED = "pii-tagger"
 _TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
-_AMOUNT = re.compile(r"\d|\b(?:hundred|thousand|million|billion|grand|lakh|crore|k)\b", re.IGNORECASE)
+# An amount: digits, or a number in words before its multiplier ("two million"; not "million" alone).
+_AMOUNT = re.compile(
+    r"\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|few|couple)"
+    r"(?:\s+of)?\s+(?:hundred|thousand|million|billion|grand|lakh|crore)\b",
+    re.IGNORECASE,
+)
 # Money, not a quantity of something else ("250 ml", "58 cents a litre"): a currency sign, code or
 # word, or the shorthand people use for incomes and savings ("72k", "80 grand", "4 lakh").
 _MONEY = re.compile(
@@ -49,13 +55,14 @@ _ORGANISATION = re.compile(
 _WORKS = (
     r"interviews?|documentar(?:y|ies)|biograph(?:y|ies)|memoirs?|autobiograph(?:y|ies)|albums?|songs?|films?|movies?|shows?|podcasts?"
     r"|exhibitions?|statues?|monuments?|portraits?|paintings?|novels?|books?|poems?|quotes?|speech(?:es)?|letters|facts|style|legacy|life"
-    r"|works?|music|career|history|death|reign|presidency|theor(?:y|ies)|photos|pictures|tour|concert|museum"
+    r"|works?|music|career|history|death|reign|presidency|theor(?:y|ies)|photos|pictures|tour|concert|museum|jokes?|essays?|articles?"
+    r"|rooms?|exhibits?|displays?|lectures?|courses?|chapters?|episodes?"
 )
-_PUBLIC_BEFORE = re.compile(rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with)\s+$)")
+_PUBLIC_BEFORE = re.compile(rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with|reading|listening\s+to)\s+$)")
 _DOES = (
     r"(?i:(?:'s|’s)?\s+(?:(?:was|is|were|are|has|had|have|just|again|also|finally|reportedly)\s+){0,2}(?:on\s+(?:tv|television|the\s+radio|the\s+news|stage|tour)"
     r"|scored|won|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|invented|discovered|ruled|reigned|died|born|elected"
-    r"|packed|crowded|famous|open(?:ed|s)?\s+(?:in|on|daily)|gave\s+a\s+speech|new\s+(?:album|film|movie|book|single|song|show|tour)|(?:album|film|movie|book|tour|speech|concert)s?)\b)"
+    r"|packed|crowded|famous|open(?:ed|s)?\s+(?:in|on|daily)|spoke\s+at|(?:gave|delivered)\s+a\s+(?:speech|talk|lecture)|new\s+(?:album|film|movie|book|single|song|show|tour)|(?:album|film|movie|book|tour|speech|concert)s?)\b)"
 )
 # The model may tag a name in part ("Giorgia" of "Giorgia Meloni was on TV"): what it does is
 # looked for past the rest of the name (capitalised words; one word where the writer uses no capitals).
@@ -67,9 +74,10 @@ _PERSONAL_BEFORE = re.compile(
     r"|\b(?:i|we)\s+(?:had|have|got)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+$)"
 )
 _PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
-# A place, not a person: a name right after "in" or "near" ("It was 20 degrees in Stonehenge"),
-# not a possessive ("in Anna's car").
-_PLACE_BEFORE = re.compile(r"(?i:\b(?:in|near|around|across|outside)\s+(?:the\s+)?$)")
+# A place or a thing, not a person: a name right after "in" or "near" ("It was 20 degrees in
+# Stonehenge") or after an article ("the Sagrada Familia"); not a possessive ("in Anna's car").
+_PLACE_BEFORE = re.compile(r"\b(?i:in|near|around|across|outside)\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){0,2}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$")
+_PLACE_BEFORE_LOWERCASE = re.compile(r"\b(?:in|near|around|across|outside)\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
 # A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
 # and followed by an object.
@@ -94,7 +102,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return True
     if text.startswith(("'s", "’s"), end):
         return False
-    if _PLACE_BEFORE.search(before):
+    if (_PLACE_BEFORE if any(c.isupper() for c in text) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
@@ -113,6 +121,26 @@ def plausible(label: str, value: str) -> bool:
     return True
 
 
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+
+def names_a_place(value: str, cased: bool) -> bool:
+    """Whether an address names its street or place: a word not in lowercase (any word of 3 letters
+    where the writer types no capitals), other than a 2-letter code: not "LH 454 lands" (a flight),
+    "SN-88213-XK" (a serial number), "platform 9"."""
+    words = re.findall(r"[^\W\d_]+", value)
+    if not cased:
+        return any(len(word) >= 3 for word in words)
+    return any(len(word) >= 2 and not word[0].islower() and not (word.isupper() and len(word) == 2) for word in words)
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it)."""
+    before = max(text.rfind(mark, 0, start) for mark in ".!?\n")
+    stop = _SENTENCE_END.search(text, end)
+    return text[before + 1 : stop.start() if stop else len(text)]
+
+
 def in_context(label: str, text: str, start: int, end: int) -> bool:
     """What the value's surroundings must show, where the model alone over-reaches on text it was
     not trained on: a secret is introduced by a secret word ("the door code is X", not "build
@@ -121,8 +149,12 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     a name in a message that capitalises its names)."""
     if label == "CREDENTIAL":
         return introduced_as_secret(text, start, end)
+    if label == "ADDRESS" and not names_a_place(text[start:end], cased=any(c.isupper() for c in text)):
+        return False
+    if label == "FINANCE" and impersonal_money(_sentence(text, start, end)):
+        return False
     if label == "EMPLOYER":
-        return _WORK.search(text) is not None or _ORGANISATION.search(text, start, end) is not None
+        return _WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None
     if label == "REAL_NAME" and not_a_name(text, start, end):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
@@ -165,6 +197,8 @@ class PiiTaggerRecognizer(Recognizer):
         trim = " \t\n" if tagged.label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
         start = tagged.start + len(value) - len(value.lstrip(trim))
         end = tagged.end - (len(value) - len(value.rstrip(trim)))
+        if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
+            end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
             return None
         return self.span(start, end, tagged.score, tagged.label)
