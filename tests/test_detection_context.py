@@ -74,6 +74,10 @@ def detector():
         ("The OTP they sent is 448812.", "OTP", "448812"),
         ("the pin they texted me is 5521", "OTP", "5521"),
         ("Enter 883104 to verify your account.", "OTP", "883104"),
+        ("the new password will be Lantern#42", "PASSWORD", "Lantern#42"),
+        ("I set the wifi password as Coffee4All", "PASSWORD", "Coffee4All"),
+        ("the verification code they sent: 731904", "OTP", "731904"),
+        ("I shared my key Yh7Tq2Lm9Pz4Wk8R in the team chat", "API_KEY", "Yh7Tq2Lm9Pz4Wk8R"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
@@ -120,6 +124,9 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "the combo meal was 12 dollars",
         "we rotated the tyres last week",
         "Enter 5000 to confirm the amount in dollars",
+        "the password will be emailed to you",
+        "the new password will be 12 characters long",
+        "I shared my screen with the team",
     ],
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):

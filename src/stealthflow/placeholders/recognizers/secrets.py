@@ -156,9 +156,9 @@ class ExposedTokenRecognizer(ContextRecognizer):
     is not taken for a key here."""
 
     name, type = "exposed_token", "API_KEY"
-    triggers = ("leak", "pasted", "committed", "pushed", "exposed", "posted", "published")
+    triggers = ("leak", "pasted", "committed", "pushed", "exposed", "posted", "published", "shared", "uploaded")
     pattern = re.compile(
-        r"(?i:\b(?:leaked|pasted|committed|pushed|exposed|posted|published)\s+(?:(?:my|our|the|this|an?|its)\s+)?"
+        r"(?i:\b(?:leaked|pasted|committed|pushed|exposed|posted|published|shared|uploaded)\s+(?:(?:my|our|the|this|an?|its)\s+)?"
         r"(?:(?:old|new|live|prod(?:uction)?|api|secret|access|private)\s+){0,2}(?:(?:key|token|secret)\s+)?)" + _TOKEN_VALUE
     )
 
@@ -217,7 +217,8 @@ class PasswordRecognizer(ContextRecognizer):
         # no "is" / ":": "log in with password X", "username jdoe password X", "what's the password? It's X",
         # "changed my password to X"; the value holds a digit or a symbol, or is random-looking letters
         rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}[?,;:.!]\s*(?:it's|it\s+is|it\s+was|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
-        rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+to\s+)"
+        rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+(?:to|as)\s+"
+        rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to)\s+be\s+)"
         rf"[\"'“‘]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
         rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
@@ -320,7 +321,7 @@ class OtpRecognizer(ContextRecognizer):
         # "the code is 552918", "your code: 771203", but not "error code 5003"
         r"|code" + "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES) + r"\s*(?:is|was|=|:|is:)\s*"
         # "the code they texted is X", "the code I got was X", "...a code. It's X"
-        r"|(?:code|otp|pin|passcode)\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?\s+(?:is|was)\s*:?\s*"
+        r"|(?:code|otp|pin|passcode)\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?(?:\s+(?:is|was)\s*:?|\s*:)\s*"
         r"|code\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+"
         # "I got the code 4417 by SMS", "the code 551234 didn't work"
         r"|code(?:(?<=\bthe code)|(?<=\ba code)|(?<=\bmy code)|(?<=\byour code)|(?<=\bthis code))\s+"
