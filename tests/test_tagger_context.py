@@ -40,6 +40,7 @@ DROPPED = [
     ("Flight LH 454 lands at 14:20.", "LH 454 lands", "ADDRESS"),
     ("The serial number is SN-88213-XK.", "SN-88213-XK", "ADDRESS"),
     ("The train leaves from platform 9 at 17:45.", "platform 9", "ADDRESS"),
+    ("Windows 11 needs TPM 2.0.", "TPM 2.0", "ADDRESS"),
     ("We took photos at Piccadilly Circus.", "Piccadilly Circus", "EMPLOYER"),
     ("What's the best way to get from Heathrow to Kings Cross?", "Heathrow", "EMPLOYER"),
     # public figures in public life, in part or whole, cased or not
@@ -57,6 +58,8 @@ DROPPED = [
     ("Tell me a joke about Elon Musk.", "Elon", "REAL_NAME"),
     ("Greta Thunberg spoke at the UN again.", "Greta Thunberg", "REAL_NAME"),
     ("Our book club is reading Toni Morrison this month.", "Toni", "REAL_NAME"),
+    ("Zelensky addressed the parliament yesterday.", "Zelensky", "REAL_NAME"),
+    ("Analyse the leadership of Jacinda Ardern during the pandemic.", "Jacinda Ardern", "REAL_NAME"),
     ("We took photos at Stonehenge. I've been a nurse since 2020.", "Stonehenge", "EMPLOYER"),
     # words that are also names, used as words
     ("Mark the invoice as paid, please.", "Mark", "REAL_NAME"),

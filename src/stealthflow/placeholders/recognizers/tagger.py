@@ -56,12 +56,14 @@ _WORKS = (
     r"interviews?|documentar(?:y|ies)|biograph(?:y|ies)|memoirs?|autobiograph(?:y|ies)|albums?|songs?|films?|movies?|shows?|podcasts?"
     r"|exhibitions?|statues?|monuments?|portraits?|paintings?|novels?|books?|poems?|quotes?|speech(?:es)?|letters|facts|style|legacy|life"
     r"|works?|music|career|history|death|reign|presidency|theor(?:y|ies)|photos|pictures|tour|concert|museum|jokes?|essays?|articles?"
-    r"|rooms?|exhibits?|displays?|lectures?|courses?|chapters?|episodes?"
+    r"|rooms?|exhibits?|displays?|lectures?|courses?|chapters?|episodes?|leadership|polic(?:y|ies)|government|administration|campaign|era"
+    r"|philosophy|ideas|teachings|discography|filmography"
 )
 _PUBLIC_BEFORE = re.compile(rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with|reading|listening\s+to)\s+$)")
 _DOES = (
     r"(?i:(?:'s|’s)?\s+(?:(?:was|is|were|are|has|had|have|just|again|also|finally|reportedly)\s+){0,2}(?:on\s+(?:tv|television|the\s+radio|the\s+news|stage|tour)"
-    r"|scored|won|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|invented|discovered|ruled|reigned|died|born|elected"
+    r"|scored|won|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|composed|directed|invented|discovered|ruled|reigned|died|born|elected"
+    r"|addressed|endorsed|campaigned|testified|abdicated"
     r"|packed|crowded|famous|open(?:ed|s)?\s+(?:in|on|daily)|spoke\s+at|(?:gave|delivered)\s+a\s+(?:speech|talk|lecture)|new\s+(?:album|film|movie|book|single|song|show|tour)|(?:album|film|movie|book|tour|speech|concert)s?)\b)"
 )
 # The model may tag a name in part ("Giorgia" of "Giorgia Meloni was on TV"): what it does is
@@ -126,12 +128,12 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 def names_a_place(value: str, cased: bool) -> bool:
     """Whether an address names its street or place: a word not in lowercase (any word of 3 letters
-    where the writer types no capitals), other than a 2-letter code: not "LH 454 lands" (a flight),
-    "SN-88213-XK" (a serial number), "platform 9"."""
+    where the writer types no capitals) nor an uppercase code: not "LH 454 lands" (a flight),
+    "SN-88213-XK" (a serial number), "TPM 2.0", "platform 9"."""
     words = re.findall(r"[^\W\d_]+", value)
     if not cased:
         return any(len(word) >= 3 for word in words)
-    return any(len(word) >= 2 and not word[0].islower() and not (word.isupper() and len(word) == 2) for word in words)
+    return any(len(word) >= 2 and not word[0].islower() and not word.isupper() for word in words)
 
 
 def _sentence(text: str, start: int, end: int) -> str:
