@@ -269,3 +269,27 @@ def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path
         config.vault_path.with_name(config.vault_path.name + suffix).unlink(missing_ok=True)
     with pytest.raises(VaultDamaged, match="not a readable vault"):
         make_protector(config)
+
+
+def test_restoring_only_around_places_a_placeholder_can_start_changes_nothing():
+    """Whole restores scan only near where a placeholder body can start (`body_starts`): the
+    same output, counts and unresolved list as the full scan, on drifted, escaped, glued,
+    bracketed and look-alike placeholders at every offset."""
+    import random
+
+    from stealthflow.placeholders.restore import Scanner, restore_text
+
+    pieces = ["<EMAIL_1>", "EMAIL 2", "email_3", "< PHONE_1 >", "[[EMAIL:3f81a2c9]]", "[[email:3F81]]", "\\<EMAIL_1>", "\\\\\\EMAIL_2", "REAL NAME_1",
+              "real-name-2", "paſſword_1", "İ", "EMAIL", "email 1", "x", " ", "\\", "{{", "]]", ">", "_", "7", "EMAIL_12345678", "ip_ADDRESS1", "\n"]  # fmt: skip
+    values = {1: "a@example.org", 2: 'b "quoted" \\ value', 3: "<EMAIL_9>"}
+
+    def resolve(ref):
+        return values.get(ref.index) if ref.index is not None else ("token value" if ref.token == "3f81a2c9" else None)
+
+    rng = random.Random(5)
+    for _ in range(600):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+        for json_string in (False, True):
+            full = Scanner(resolve, json_string)
+            expected = full.result(full.scan(text, 0, final=True)[0])
+            assert restore_text(text, resolve, json_string) == expected, text

@@ -52,6 +52,9 @@ def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     first = vault.entry_for("u", "s", "EMAIL", "a@example.org")
     second = vault.entry_for("u", "s", "EMAIL", "b@example.org")
     assert first.token != second.token and second.token.startswith(first.token)
+    third, fourth = vault.entries_for("u", "s", [("EMAIL", "c@example.org"), ("EMAIL", "d@example.org")])  # new in one message
+    assert len({first.token, second.token, third.token, fourth.token}) == 4
+    assert [vault.lookup("u", "s", "EMAIL", token=e.token) for e in (third, fourth)] == ["c@example.org", "d@example.org"]
 
 
 def test_wrong_key_is_a_clear_error(tmp_path, monkeypatch):
@@ -333,18 +336,19 @@ def test_a_cached_placeholder_is_never_reissued_after_another_process_forgot_it(
 def test_a_rolled_back_message_leaves_no_entry_in_the_cache(vault, monkeypatch):
     """A message whose transaction fails half-way caches none of its new entries: a later
     message must not get a placeholder whose row was rolled back."""
-    original = Vault._insert
+    original = Vault._insert_many
     calls = []
 
-    def failing_second_insert(self, *args):
+    def failing_second_insert(self, *args):  # values are written a type at a time: the second type fails
         calls.append(1)
         if len(calls) == 2:
             raise RuntimeError("disk full")
         return original(self, *args)
 
-    monkeypatch.setattr(Vault, "_insert", failing_second_insert)
+    monkeypatch.setattr(Vault, "_insert_many", failing_second_insert)
     with pytest.raises(RuntimeError):
-        vault.entries_for("u", "s", [("EMAIL", "a@example.org"), ("EMAIL", "b@example.org")])
-    monkeypatch.setattr(Vault, "_insert", original)
+        vault.entries_for("u", "s", [("EMAIL", "a@example.org"), ("REAL_NAME", "Ann Lee")])
+    assert len(calls) == 2
+    monkeypatch.setattr(Vault, "_insert_many", original)
     entry = vault.entry_for("u", "s", "EMAIL", "a@example.org")
     assert vault.lookup("u", "s", "EMAIL", index=entry.index) == "a@example.org"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import gc
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -439,8 +440,6 @@ def serve(
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
 ) -> None:
     """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer token)."""
-    import uvicorn
-
     from stealthflow.cli.memory import default_store_path
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
@@ -453,4 +452,19 @@ def serve(
     memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
     console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
-    uvicorn.run(create_app(protector, token, memory=memories), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    run_server(create_app(protector, token, memory=memories), "127.0.0.1", port, protector)
+
+
+def run_server(app, host: str, port: int, protector) -> None:
+    """Serve `app` until stopped, `protector` with its detection helpers; it is closed after."""
+    import uvicorn
+
+    protector.start_detection_helpers()
+    # The start-up heap (Presidio, phonenumbers' metadata, the recognizers...) lives as long as the
+    # server: kept out of the collector's generations, requests no longer pay for full collections
+    # over it (protect + restore of 1 KB messages in-process: mean 3.3 -> 2.6 ms, p99 17 -> 9 ms).
+    gc.freeze()
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        protector.close()

@@ -28,7 +28,7 @@ from stealthflow.placeholders.restore import (
 )
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
-from stealthflow.placeholders.vault import Vault, VaultMismatch, VaultTampered
+from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
 
 if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
     from stealthflow.placeholders.detector import Detector
@@ -141,29 +141,44 @@ class Protector:
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
         return Protected(protected, spans, warnings, self.vault.id)
 
-    def _known_values(self, session: str) -> "KnownValues":
+    def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
         process) are added to it; only a deletion anywhere in the vault makes it read them all
         again (a long session would otherwise decrypt every value it holds on every request)."""
         mark = self.vault.issued_mark(session)
         known = self._known.get(session)
         if known is None or known.mark[0] != mark[0]:
-            known = self._known[session] = KnownValues(self.vault.session_values(self.config.user, session), mark)
+            known = self._known[session] = SessionValues(self.vault.session_values(self.config.user, session), mark)
         elif known.mark != mark:
-            known.add(self.vault.session_values(self.config.user, session, after=known.mark[1]), mark)
+            known.add_issued(self.vault.session_values(self.config.user, session, after=known.mark[1]), mark)
         return known
 
     # -- restore ------------------------------------------------------------------------
     def resolver(self, session: str):
+        """The value behind each placeholder issued to `session`. A session this process protects
+        in is answered from its values in memory (brought up to date once, on the first
+        placeholder); any other placeholder, or any other session, is looked up in the vault."""
         cache: dict[Reference, str | None] = {}
+        in_memory: list[SessionValues | None] = []  # filled on the first placeholder
+
+        def values() -> SessionValues | None:
+            if not in_memory:
+                try:
+                    with self._known_lock:
+                        in_memory.append(self._known_values(session) if session in self._known else None)
+                except VaultTampered:  # one tampered row: each placeholder is looked up on its own
+                    in_memory.append(None)
+            return in_memory[0]
 
         def resolve(ref: Reference) -> str | None:
             key = Reference(ref.type, ref.index, ref.token, "")
             if key not in cache:
-                try:
-                    cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
-                except VaultTampered:  # that placeholder stays and is reported; the others restore
-                    cache[key] = None
+                cache[key] = known.value_of(key) if (known := values()) is not None else None
+                if cache[key] is None:
+                    try:
+                        cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
+                    except VaultTampered:  # that placeholder stays and is reported; the others restore
+                        cache[key] = None
             return cache[key]
 
         return resolve
@@ -179,7 +194,18 @@ class Protector:
     def restore_stream(self, chunks: Iterable[str], session: str) -> Iterator[str]:
         return self.stream(session).restore(chunks)
 
+    def start_detection_helpers(self) -> bool:
+        """For a server: long texts' pattern recognizers shared with helper processes
+        (`protect.detection_helpers`); returns once they are ready (False: detection stays in
+        this process until they are)."""
+        if self.detector is None:
+            return False
+        self.detector.start_helpers(self.config.server_detection_helpers(), self.config.recognizers)
+        return self.detector.helpers is not None and self.detector.helpers.wait_ready()
+
     def close(self) -> None:
+        if self.detector is not None:
+            self.detector.close()
         self.vault.close()
 
 
@@ -222,6 +248,24 @@ class KnownValues:
             kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value"))
             starts.insert(at, start)
         return kept
+
+
+class SessionValues(KnownValues):
+    """A session's values as the vault issued them: found again in new texts (`KnownValues`) and
+    looked up by their placeholders when a reply is restored."""
+
+    def __init__(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]):
+        self._by_placeholder: dict[tuple[str, int | str], str] = {}
+        super().__init__([], mark)
+        self.add_issued(issued, mark)
+
+    def add_issued(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]) -> None:
+        for entry, value in issued:
+            self._by_placeholder[(entry.type, entry.index)] = self._by_placeholder[(entry.type, entry.token)] = value
+        self.add([(entry.type, value) for entry, value in issued], mark)
+
+    def value_of(self, ref: Reference) -> str | None:
+        return self._by_placeholder.get((ref.type, ref.index if ref.index is not None else ref.token or ""))
 
 
 def _word_like(value: str) -> bool:

@@ -12,11 +12,15 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
+
+if TYPE_CHECKING:
+    from stealthflow.placeholders.helpers import DetectionHelpers
 
 
 def merge_spans(spans: list[Span]) -> list[Span]:
@@ -43,6 +47,20 @@ class Detector:
         self._cache_entries = cache_entries
         self._cache_key = secrets.token_bytes(16)
         self._cache_lock = threading.Lock()
+        self.helpers: DetectionHelpers | None = None
+
+    def start_helpers(self, processes: int, recognizer_names: list[str] | None = None) -> None:
+        """Share long batches' pattern recognizers with `processes` helper processes (servers:
+        they start in the background and are used once ready; `helpers.py`)."""
+        if processes > 0 and self.helpers is None:
+            from stealthflow.placeholders.helpers import DetectionHelpers
+
+            self.helpers = DetectionHelpers(recognizer_names, processes)
+
+    def close(self) -> None:
+        if self.helpers is not None:
+            self.helpers.close()
+            self.helpers = None
 
     def deterministic(self, text: str) -> list[Span]:
         return self.deterministic_many([text])[0]
@@ -52,15 +70,20 @@ class Detector:
         dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text.
         Each recognizer gets the whole batch, so a model-backed one can batch its forward passes."""
         shadows = [shadow(text) for text in texts]
+        normalised = [text for text, _ in shadows]
         found: list[list[Span]] = [[] for _ in texts]
-        # Pattern recognizers first; a model's span (the tagger) then gives way to a span of
-        # another type it overlaps: patterns check shapes and checksums the model only guesses
-        # at ("+61 4..." is a PHONE, not a CREDENTIAL). Same-type overlaps merge as usual.
-        for recognizer in sorted(self.recognizers, key=lambda r: r.model_backed):
-            for spans, batch in zip(found, recognizer.find_many([normalised for normalised, _ in shadows]), strict=True):
-                if recognizer.model_backed:
-                    batch = [span for span in batch if not any(span.overlaps(other) and other.type != span.type for other in spans)]
+        patterns = [recognizer for recognizer in self.recognizers if not recognizer.model_backed]
+        shared = self.helpers.find_many(patterns, normalised) if self.helpers else None
+        for batches in shared or (recognizer.find_many(normalised) for recognizer in patterns):
+            for spans, batch in zip(found, batches, strict=True):
                 spans.extend(batch)
+        # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
+        # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
+        # not a CREDENTIAL). Same-type overlaps merge as usual.
+        for recognizer in self.recognizers:
+            if recognizer.model_backed:
+                for spans, batch in zip(found, recognizer.find_many(normalised), strict=True):
+                    spans.extend([span for span in batch if not any(span.overlaps(other) and other.type != span.type for other in spans)])
         return [
             spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
             for spans, (_, offsets) in zip(found, shadows, strict=True)

@@ -31,6 +31,9 @@ class ProtectConfig(BaseModel):
     # Run the MemPrivacy-style LLM extractor on `model`. None = only when `model` is not the
     # embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text.
     llm_extractor: bool | None = None
+    # Helper processes the servers (proxy, serve) share long texts' pattern recognizers with
+    # (placeholders/helpers.py). None: one on a machine with 2 or more cores; 0: none.
+    detection_helpers: int | None = Field(None, ge=0, le=16)
     user: str = "default"
     vault_path: Path | None = None  # None = the user data dir
     key_source: Literal["auto", "env", "keyring", "file"] = "auto"
@@ -50,6 +53,9 @@ class ProtectConfig(BaseModel):
         if unknown:
             raise ValueError(f"unknown type(s) {', '.join(unknown)}; known: {', '.join(TYPE_LEVELS)}")
         return value
+
+    def server_detection_helpers(self) -> int:
+        return self.detection_helpers if self.detection_helpers is not None else int((os.cpu_count() or 1) >= 2)
 
     def uses_llm_extractor(self, model: str) -> bool:
         return self.llm_extractor if self.llm_extractor is not None else model != "embedded"

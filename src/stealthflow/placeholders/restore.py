@@ -95,11 +95,13 @@ class Scanner:
         self.restored = 0
         self.unresolved: list[str] = []
 
-    def scan(self, text: str, pos: int, final: bool) -> tuple[str, int]:
-        """Output for text[pos:...] and where scanning stopped (held back when not final)."""
+    def scan(self, text: str, pos: int, final: bool, starts: list[int] | None = None) -> tuple[str, int]:
+        """Output for text[pos:...] and where scanning stopped (held back when not final).
+        `starts`: where placeholder bodies can start in a final text (`body_starts`); the scan
+        then looks only around them."""
         parts = []
         while True:
-            match = _SCAN.search(text, pos, partial=not final)
+            match = _SCAN.search(text, pos, partial=not final) if starts is None else _search_near(text, pos, starts)
             if match is None:
                 parts.append(text[pos:])
                 return "".join(parts), len(text)
@@ -129,6 +131,28 @@ class Scanner:
 
     def result(self, text: str) -> RestoreResult:
         return RestoreResult(text, self.restored, self.unresolved)
+
+
+_LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters
+
+
+def _search_near(text: str, pos: int, starts: list[int]) -> regex.Match | None:
+    """`_SCAN.search(text, pos)`, run only in a window at each body start from `pos` on: a match
+    holds a body, and begins at most a bracket pair and a space (or a run of backslashes) before it."""
+    at = bisect.bisect_left(starts, pos)
+    while at < len(starts):
+        begin = starts[at] - 3
+        while begin > pos and text[begin - 1] == "\\":
+            begin -= 1
+        begin = max(begin, pos)
+        end = min(len(text), starts[at] + _LONGEST_MATCH)
+        match = _SCAN.search(text, begin, end)
+        if match is not None and match.end() == end < len(text):  # the window's end may have cut it short
+            match = _SCAN.search(text, begin)
+        if match is not None:
+            return match
+        at += 1
+    return None
 
 
 def _may_grow(text: str, match: regex.Match) -> bool:
@@ -169,14 +193,22 @@ def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
 _TYPE_WORDS, _BODY_START = _body_starts()
 
 
+def body_starts(text: str) -> list[int] | None:
+    """Where a placeholder body can start in `text`, in order (None: lowercasing moved the
+    offsets; scan it all). The full scan costs ~0.3 ms per KB; most text has no such place."""
+    lowered = text.lower().replace("\u017f", "s")  # the scan's case-insensitive match folds the long s too
+    if len(lowered) != len(text):
+        return None
+    return [end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)]
+
+
 def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:
     """`escape_placeholders(text[a:b])` for each (a, b) in `bounds`, scanning only the pieces where
-    a placeholder body can start: the full scan costs ~0.15 ms per KB, and a protected text is
-    mostly pieces (one between every two placeholders) with no such text in them."""
-    lowered = text.lower().replace("\u017f", "s")  # the scan's case-insensitive match folds the long s too
-    if len(lowered) != len(text):  # lowercasing moved the offsets: scan them all
+    a placeholder body can start: a protected text is mostly pieces (one between every two
+    placeholders) with no such text in them."""
+    starts = body_starts(text)
+    if starts is None:
         return [escape_placeholders(text[a:b]) for a, b in bounds]
-    starts = [end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)]
     pieces = []
     for a, b in bounds:
         at = bisect.bisect_left(starts, a)
@@ -186,7 +218,7 @@ def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:
 
 def restore_text(text: str, resolve: Resolver, json_string: bool = False) -> RestoreResult:
     scanner = Scanner(resolve, json_string)
-    restored, _ = scanner.scan(text, 0, final=True)
+    restored, _ = scanner.scan(text, 0, final=True, starts=body_starts(text))
     return scanner.result(restored)
 
 

@@ -26,7 +26,8 @@ import shutil
 import sqlite3
 import tempfile
 import threading
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -99,12 +100,16 @@ class Vault:
         self._issued_cache: dict[tuple[str, str, str, str], Entry] = {}
         self._cache_generation: str | None = None
         self._lock = threading.RLock()
+        self._checkpoints = _Checkpoints(self.path)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         os.chmod(self.path, 0o600)
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
+                # Checkpoints (copying the log into the file, with an fsync) run on a thread of their
+                # own, not inside whichever request's commit crosses the log's size limit (10-30 ms).
+                self._db.execute("PRAGMA wal_autocheckpoint=0")
                 self._db.execute("PRAGMA foreign_keys=ON")
                 self._db.executescript(_SCHEMA)
                 self._check_key()
@@ -156,6 +161,7 @@ class Vault:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            self._checkpoints.wrote()
 
     def _aad(self, entry_id: str, user: str, span_type: str, digest: str, index: int, token: str) -> bytes:
         return "\x00".join((entry_id, user, span_type, digest, str(index), token)).encode()
@@ -167,7 +173,8 @@ class Vault:
 
     def entries_for(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry]:
         """`entry_for` for every (type, value) of a message, in one transaction (the rows of the
-        values not cached are read in one query per type, their grants written in one go)."""
+        values not cached are read in one query per type, new ones written a type at a time,
+        their grants in one go)."""
         canonical = {item: canonical_value(*item) for item in dict.fromkeys(items)}  # once per spelling (a phone's is a parse)
         keys = [(user, session, item[0], canonical[item]) for item in items]
         values: dict[tuple[str, str, str, str], str] = {}  # the first spelling of each value is the one stored
@@ -180,14 +187,18 @@ class Vault:
             todo = [key for key in values if key not in self._issued_cache]
             digests = {key: self._mac("digest", user, key[2], key[3]) for key in todo}
             rows = self._rows_by_digest(db, user, [(key[2], digest) for key, digest in digests.items()])
+            new_by_type: dict[str, list[tuple[str, str, str]]] = {}
             for key in todo:
                 span_type, digest = key[2], digests[key]
-                row = rows.get((span_type, digest))
-                if row is None:
-                    row = self._insert(db, user, span_type, digest, key[3], values[key])
+                if (row := rows.get((span_type, digest))) is None:
+                    new_by_type.setdefault(span_type, []).append((digest, key[3], values[key]))
                 else:  # never issue a placeholder whose row would not restore
                     self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
-                issued_now[key] = Entry(row[0], span_type, row[1], row[2])
+            for span_type, new in new_by_type.items():
+                rows.update(((span_type, digest), row) for (digest, _, _), row in zip(new, self._insert_many(db, user, span_type, new), strict=True))
+            for key in todo:
+                entry_id, index, token = rows[(key[2], digests[key])][:3]
+                issued_now[key] = Entry(entry_id, key[2], index, token)
             db.executemany(
                 "INSERT OR IGNORE INTO issued VALUES (?, ?, ?)",
                 [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
@@ -213,16 +224,8 @@ class Vault:
         by_type: dict[str, list[str]] = {}
         for span_type, digest in wanted:
             by_type.setdefault(span_type, []).append(digest)
-        rows = {}
-        for span_type, digests in by_type.items():
-            for at in range(0, len(digests), 500):  # SQLite's bound-parameter limit
-                chunk = digests[at : at + 500]
-                for digest, *row in db.execute(
-                    f"SELECT digest, id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest IN ({','.join('?' * len(chunk))})",
-                    (user, span_type, *chunk),
-                ):
-                    rows[(span_type, digest)] = tuple(row)
-        return rows
+        query = "SELECT digest, id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest IN ({})"
+        return {(span_type, digest): tuple(row) for span_type, digests in by_type.items() for digest, *row in _select_in(db, query, (user, span_type), digests)}
 
     def _check_cache(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = ?", (_GENERATION,)).fetchone()
@@ -235,21 +238,32 @@ class Vault:
         """Record that entries or grants went (in this transaction): every process drops its cache."""
         db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_GENERATION, secrets.token_hex(8)))
 
-    def _insert(self, db: sqlite3.Connection, user: str, span_type: str, digest: str, canonical: str, value: str) -> tuple[str, int, str]:
-        entry_id = secrets.token_hex(16)
+    def _insert_many(self, db: sqlite3.Connection, user: str, span_type: str, new: list[tuple[str, str, str]]) -> list[tuple[str, int, str]]:
+        """Rows for values of one type seen for the first time, (digest, canonical, value)
+        each: (id, index, token) each, in a few statements however many values there are."""
         # Indices are never reused, even after `forget`: an old reply must not hydrate to a new value.
-        db.execute("INSERT INTO counters VALUES (?, ?, 1) ON CONFLICT (user, type) DO UPDATE SET last = last + 1", (user, span_type))
-        (index,) = db.execute("SELECT last FROM counters WHERE user = ? AND type = ?", (user, span_type)).fetchone()
-        full_token = self._mac("token", user, span_type, canonical)
-        length = self._token_chars
-        # A truncated HMAC can collide; lengthen this value's token until it is unique.
-        while db.execute("SELECT 1 FROM entries WHERE user = ? AND type = ? AND token = ?", (user, span_type, full_token[:length])).fetchone():
-            length += 4
-        token = full_token[:length]
-        nonce = secrets.token_bytes(12)
-        ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, span_type, digest, index, token))
-        db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (entry_id, user, span_type, digest, index, token, nonce, ciphertext))
-        return entry_id, index, token
+        (last,) = db.execute(
+            "INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT (user, type) DO UPDATE SET last = last + excluded.last RETURNING last", (user, span_type, len(new))
+        ).fetchone()
+        full_tokens = [self._mac("token", user, span_type, canonical) for _, canonical, _ in new]
+        taken = self._tokens_taken(db, user, span_type, [full[: self._token_chars] for full in full_tokens])
+        out, rows = [], []
+        for (digest, _, value), index, full_token in zip(new, range(last - len(new) + 1, last + 1), full_tokens, strict=True):
+            length = self._token_chars
+            # A truncated HMAC can collide; lengthen this value's token until it is unique.
+            while full_token[:length] in taken or (length > self._token_chars and self._tokens_taken(db, user, span_type, [full_token[:length]])):
+                length += 4
+            token = full_token[:length]
+            taken.add(token)
+            entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
+            ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, span_type, digest, index, token))
+            rows.append((entry_id, user, span_type, digest, index, token, nonce, ciphertext))
+            out.append((entry_id, index, token))
+        db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        return out
+
+    def _tokens_taken(self, db: sqlite3.Connection, user: str, span_type: str, tokens: list[str]) -> set[str]:
+        return {token for (token,) in _select_in(db, "SELECT token FROM entries WHERE user = ? AND type = ? AND token IN ({})", (user, span_type), tokens)}
 
     # -- restore ----------------------------------------------------------------------
     def lookup(self, user: str, session: str, span_type: str, *, index: int | None = None, token: str | None = None) -> str | None:
@@ -285,8 +299,8 @@ class Vault:
             ).fetchone()
         return generation or "0", last or 0
 
-    def session_values(self, user: str, session: str, after: int = 0) -> list[tuple[str, str]]:
-        """(type, value) of every value issued to `session` (decrypted, authenticated); `after`:
+    def session_values(self, user: str, session: str, after: int = 0) -> list[tuple[Entry, str]]:
+        """(entry, value) of every value issued to `session` (decrypted, authenticated); `after`:
         only those granted after that row id (an `issued_mark`)."""
         with self._lock:
             rows = self._db.execute(
@@ -298,7 +312,7 @@ class Vault:
         for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
             if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
                 raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
-            values.append((span_type, self._open(entry_id, user, span_type, digest, index, token, nonce, ciphertext)))
+            values.append((Entry(entry_id, span_type, index, token), self._open(entry_id, user, span_type, digest, index, token, nonce, ciphertext)))
         return values
 
     # -- forget -----------------------------------------------------------------------
@@ -399,11 +413,53 @@ class Vault:
             return self._db.execute(query, args).fetchone()[0]
 
     def close(self) -> None:
+        self._checkpoints.stop()
         with self._lock:
-            self._db.close()
+            self._db.close()  # the last connection to close checkpoints what is left
 
     def __enter__(self) -> "Vault":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: list[str]) -> Iterator[tuple]:
+    """The rows of `query` (ending in `IN ({})`) for every value, a chunk at a time (SQLite's bound-parameter limit)."""
+    for at in range(0, len(values), 500):
+        chunk = values[at : at + 500]
+        yield from db.execute(query.format(",".join("?" * len(chunk))), (*params, *chunk))
+
+
+class _Checkpoints:
+    """A thread that checkpoints the vault's write-ahead log at most every `every` seconds while
+    there are writes (a passive checkpoint: writers and readers go on meanwhile)."""
+
+    def __init__(self, path: Path, every: float = 1.0):
+        self.path, self.every = path, every
+        self._written, self._stopped = threading.Event(), threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def wrote(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="vault-checkpoints", daemon=True)
+            self._thread.start()
+        self._written.set()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        try:
+            while self._written.wait() and not self._stopped.is_set():
+                self._written.clear()
+                with suppress(sqlite3.Error):  # busy or gone: the next write tries again
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if self._stopped.wait(self.every):
+                    break
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._written.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)

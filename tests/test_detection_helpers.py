@@ -1,0 +1,80 @@
+"""Detection shared with helper processes (placeholders/helpers.py): real child processes, the
+same spans as detecting in one process, and nothing lost when a helper dies mid-batch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.types import Span
+
+
+def long_text(seed: int, size: int = 20_000) -> str:
+    rng = random.Random(seed)
+    sentences = [
+        "My name is Anna Berg and my email is anna.berg@example.org.",
+        "Call me at (415) 555-{n} after six.",
+        "The card is 4111 1111 1111 1111, the server 10.0.0.{d}.",
+        "my password is Tr0ub{n}!x and the iban DE89370400440532013000",
+        "We moved the meeting to the small room on the third floor.",
+        "visit example.org/path?id={n} or ring +44 20 7946 0{n3}",
+    ]
+    parts = []
+    while sum(map(len, parts)) < size:
+        parts.append(rng.choice(sentences).format(n=rng.randint(1000, 9999), d=rng.randint(1, 254), n3=rng.randint(100, 999)))
+    return " ".join(parts)
+
+
+class OnlyHere(Recognizer):
+    """Registered in no registry: a helper process cannot build it, so it must run here."""
+
+    name, type = "only_here", "REAL_NAME"
+
+    def find(self, text: str) -> list[Span]:
+        at = text.find("Anna Berg")
+        return [self.span(at, at + 9)] if at >= 0 else []
+
+
+@pytest.fixture(scope="module")
+def shared():
+    detector = Detector([*build_recognizers(), OnlyHere()])
+    detector.start_helpers(1)
+    assert detector.helpers.wait_ready(120), "the helper process did not start"
+    yield detector
+    detector.close()
+
+
+def test_helpers_find_exactly_the_spans_one_process_finds(shared):
+    alone = Detector([*build_recognizers(), OnlyHere()])
+    texts = [long_text(seed) for seed in range(3)]
+    for _ in range(2):  # the second batch is dealt by the costs the first one measured
+        assert shared.deterministic_many(texts) == alone.deterministic_many(texts)
+    assert shared.helpers._cost.keys() >= {r.name for r in alone.recognizers}  # every recognizer ran, here or there
+    assert any(span.source == "only_here" for span in shared.deterministic(texts[0]))
+    short = "mail anna.berg@example.org"  # below min_chars: stays in this process
+    assert shared.deterministic(short) == alone.deterministic(short)
+
+
+def test_a_helper_that_dies_loses_nothing_and_is_replaced(shared):
+    alone = Detector([*build_recognizers(), OnlyHere()])
+    text = long_text(7)
+    helper = shared.helpers._helpers[0]
+    send = helper.send
+
+    def die_then_send(job):  # it dies after it was found ready: mid-batch, its share must run here
+        helper.process.kill()
+        helper.process.wait()
+        send(job)
+
+    helper.send = die_then_send
+    assert shared.deterministic_many([text]) == alone.deterministic_many([text])
+    assert helper.broken and shared.helpers._helpers[0] is not helper  # a fresh helper replaced it
+    assert shared.helpers.wait_ready(120)
+    shared.helpers._helpers[0].process.kill()  # one that died between batches is replaced before the next
+    shared.helpers._helpers[0].process.wait()
+    assert shared.deterministic_many([long_text(8)]) == alone.deterministic_many([long_text(8)])
+    assert shared.helpers.wait_ready(120)
+    assert shared.deterministic_many([long_text(9)]) == alone.deterministic_many([long_text(9)])
