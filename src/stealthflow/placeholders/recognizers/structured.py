@@ -11,8 +11,9 @@ import re
 from functools import cached_property, lru_cache
 
 import phonenumbers
+import regex
 import tldextract
-from presidio_analyzer import PatternRecognizer
+from presidio_analyzer import EntityRecognizer, PatternRecognizer
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer as PresidioCreditCard,
 )
@@ -111,12 +112,38 @@ class PresidioBacked(Recognizer):
     def find(self, text: str) -> list[Span]:
         spans = {}
         for offset, piece in self.pieces(text):
-            for result in self.presidio.analyze(piece, self.presidio.supported_entities, None):
-                if result.score >= self.min_score:
-                    start = offset + result.start
-                    end = start + len(piece[result.start : result.end].rstrip(self.trailing))
-                    spans[(start, end)] = self.span(start, end, result.score)  # overlapping pieces find a value twice
+            for found_start, found_end, score in self.analyze(piece):
+                if score >= self.min_score:
+                    start = offset + found_start
+                    end = start + len(piece[found_start:found_end].rstrip(self.trailing))
+                    spans[(start, end)] = self.span(start, end, score)  # overlapping pieces find a value twice
         return list(spans.values())
+
+    def analyze(self, text: str) -> list[tuple[int, int, float]]:
+        """(start, end, score) as `PatternRecognizer.analyze` finds them: its patterns, its
+        validation and invalidation, its removal of zero-score and contained results, without the
+        explanation and result objects it builds per match (~2/3 of its time on short texts)."""
+        recognizer, found = self.presidio, set()
+        for pattern in recognizer.patterns:
+            if pattern.compiled_regex is None or pattern.compiled_with_flags != recognizer.global_regex_flags:
+                pattern.compiled_with_flags = recognizer.global_regex_flags
+                pattern.compiled_regex = regex.compile(pattern.regex, flags=recognizer.global_regex_flags)
+            for match in pattern.compiled_regex.finditer(text):
+                start, end = match.span()
+                if start == end:
+                    continue
+                score, valid = pattern.score, recognizer.validate_result(text[start:end])
+                if valid is not None:
+                    score = EntityRecognizer.MAX_SCORE if valid else EntityRecognizer.MIN_SCORE
+                if recognizer.invalidate_result(text[start:end]):
+                    score = EntityRecognizer.MIN_SCORE
+                if score > EntityRecognizer.MIN_SCORE:
+                    found.add((start, end, score))
+        kept: list[tuple[int, int, float]] = []
+        for start, end, score in sorted(found, key=lambda r: (r[0], r[0] - r[1], -r[2])):  # as remove_duplicates
+            if not any(start >= a and end <= b and score <= s for a, b, s in kept if b >= start):
+                kept.append((start, end, score))
+        return kept
 
 
 @register_recognizer
