@@ -245,7 +245,7 @@ def test_upstream_key_comes_from_the_named_environment_variable(protector, upstr
 
     monkeypatch.setenv("MOCK_KEY", "sk-from-env")
     config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
-    assert OpenAIUpstream(config).headers == {"Authorization": "Bearer sk-from-env"}
+    assert OpenAIUpstream(config).headers["Authorization"] == "Bearer sk-from-env"
     arguments = LiteLLMUpstream(config).arguments({"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0})
     assert arguments["api_key"] == os.environ["MOCK_KEY"] and arguments["api_base"] == upstream.base_url
     assert arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0  # never litellm's own argument

@@ -23,9 +23,10 @@ import time
 from collections.abc import AsyncIterator
 
 import anyio
+import orjson
 from fastapi import FastAPI, Request
 from starlette.middleware.cors import CORSMiddleware
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protector
@@ -91,7 +92,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     async def _chat(request: Request, stats: dict) -> Response:
         started = time.perf_counter()
         try:
-            body = json.loads(await request.body())
+            body = orjson.loads(await request.body())
         except ValueError:
             raise ProxyError(400, "the request body is not valid JSON") from None
         if not isinstance(body, dict):
@@ -127,18 +128,18 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         reply = restorer.whole(await upstream.complete(body))
         headers.update({"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)})
         _log(200, started, stats, restorer)
-        return JSONResponse(reply, headers=headers)
+        return Response(orjson.dumps(reply), media_type="application/json", headers=headers)
 
     async def _events(batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict) -> AsyncIterator[str]:
         status, last = 200, {}
 
-        def events(batch: list[dict]) -> str:  # the chunks of one upstream read, sent in one write
+        def events(batch: list[dict]) -> bytes:  # the chunks of one upstream read, sent in one write
             nonlocal last
             out = []
             for chunk in batch:
                 last = restorer.chunk(chunk)
-                out.append(f"data: {json.dumps(last, ensure_ascii=False)}\n\n")
-            return "".join(out)
+                out.append(b"data: " + orjson.dumps(last) + b"\n\n")
+            return b"".join(out)
 
         try:
             if first:
@@ -146,7 +147,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 async for batch in batches:
                     yield events(batch)
             if tail := restorer.tail(last):
-                yield f"data: {json.dumps(tail, ensure_ascii=False)}\n\n"
+                yield b"data: " + orjson.dumps(tail) + b"\n\n"
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
             yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}\n\n"
             yield "data: [DONE]\n\n"

@@ -21,6 +21,7 @@ import re
 from collections.abc import AsyncIterator
 
 import aiohttp
+import orjson
 from yarl import URL
 
 from stealthflow.proxy.config import ProxyConfig
@@ -74,7 +75,7 @@ class OpenAIUpstream:
         self.url = URL((config.upstream_base or "https://api.openai.com/v1").rstrip("/") + "/chat/completions")  # parsed once, not per request
         self.model = config.upstream.partition("/")[2]
         key = os.environ.get(config.upstream_key_env)
-        self.headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
         self._client: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
@@ -85,10 +86,10 @@ class OpenAIUpstream:
         return self._client
 
     async def _send(self, body: dict) -> aiohttp.ClientResponse:
-        payload = {**body, "model": self.model}
+        payload = orjson.dumps({**body, "model": self.model})
         for attempt in range(self.config.max_retries + 1):
             with _upstream_errors():
-                response = await self._http().post(self.url, json=payload, headers=self.headers)
+                response = await self._http().post(self.url, data=payload, headers=self.headers)
             if response.status < 400:
                 return response
             with _upstream_errors(reading=True):
@@ -103,7 +104,7 @@ class OpenAIUpstream:
         response = await self._send(body)
         try:
             with _upstream_errors(reading=True):
-                return json.loads(await response.read())
+                return orjson.loads(await response.read())
         finally:
             response.release()
 
@@ -124,7 +125,7 @@ class OpenAIUpstream:
                             if batch:
                                 yield batch
                             return
-                        chunk = json.loads(data)
+                        chunk = orjson.loads(data)
                         if "error" in chunk:
                             raise _failed(502, _error_message(data.encode()))
                         batch.append(chunk)
