@@ -228,7 +228,7 @@ class KnownValues:
         if words and self.automaton is None:
             self.automaton = ahocorasick.Automaton()
         for span_type, value in words:
-            self.automaton.add_word(value, (span_type, value))
+            self.automaton.add_word(value, (span_type, value, _word_like(value)))
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
@@ -238,9 +238,9 @@ class KnownValues:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts = [s.start for s in kept]
-        for last, (span_type, value) in self.automaton.iter(text):
+        for last, (span_type, value, word_like) in self.automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
-            if _word_like(value) and not _word_bounded(text, start, end):
+            if word_like and not _word_bounded(text, start, end):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
