@@ -10,7 +10,7 @@ import pytest
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers import tagger as tagger_module
-from stealthflow.placeholders.recognizers.secrets import introduced_as_secret
+from stealthflow.placeholders.recognizers.secrets import named_as_other_number
 from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 from stealthflow.tagging import TaggedSpan
 
@@ -29,6 +29,8 @@ DROPPED = [
     ("The invoice number is 48213.", "48213", "CREDENTIAL"),
     ("The model number on the fridge is RF28R7351SG.", "RF28R7351SG", "CREDENTIAL"),
     ("the area code is 0207 for central london", "0207", "CREDENTIAL"),
+    ("We need 56113 chairs for the party.", "56113", "CREDENTIAL"),
+    ("Python 3.12 is out.", "3.12", "CREDENTIAL"),
     # amounts that are not money, or money that is no one's income
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
@@ -76,6 +78,9 @@ KEPT = [
     ("Security answer: sunflower", "sunflower", "CREDENTIAL"),
     ("the wifi at the cabin is tiger-orbit-7", "tiger-orbit-7", "CREDENTIAL"),
     ("k7q2zp9m is my password, don't share it", "k7q2zp9m", "CREDENTIAL"),
+    ("Got a text from the bank: 448812. What now?", "448812", "CREDENTIAL"),
+    ("The SMS said 448812.", "448812", "CREDENTIAL"),
+    ("my phone passcode is 4471", "4471", "CREDENTIAL"),
     # money in any of the ways people write it
     ("I earn $72,000 a year.", "$72,000", "FINANCE"),
     ("They offered me 85k plus bonus.", "85k", "FINANCE"),
@@ -102,7 +107,17 @@ KEPT = [
     ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
     ("Name: Yuta Kimura\nAddress: Dunja-Martin-Ring 40", "Dunja-Martin-Ring 40", "ADDRESS"),
+    ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),  # no house number: a street word
+    ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
+    ("Deliver to Kastanienallee, Berlin please.", "Kastanienallee, Berlin", "ADDRESS"),
 ]
+
+
+def test_a_secret_span_leaves_out_the_word_introducing_it_and_a_trailing_dash():
+    text = "my account: anna / password lantern42"
+    assert kept(text, "password lantern42", "CREDENTIAL") == ("lantern42", "CREDENTIAL")
+    text = "448812 - that's what the app showed me"
+    assert kept(text, "448812 -", "CREDENTIAL") == ("448812", "CREDENTIAL")
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():
@@ -120,12 +135,15 @@ def test_a_guess_its_context_supports_is_kept_with_exact_bounds(text, value, lab
     assert kept(text, value, label) == (value, label)
 
 
-def test_a_secret_word_counts_before_the_value_or_named_right_after_it():
+def test_a_number_named_as_another_kind_unless_a_secret_word_comes_between():
     text = "Error code 5 means the server is down. The door code is 2231."
-    assert introduced_as_secret(text, text.index("2231"), text.index("2231") + 4)
-    assert not introduced_as_secret(text, text.index("5 "), text.index("5 ") + 1)
+    assert not named_as_other_number(text, text.index("2231"), text.index("2231") + 4)
+    text = "Error code 92184 means the server is down."
+    assert named_as_other_number(text, 11, 16)
+    text = "my phone passcode is 4471"
+    assert not named_as_other_number(text, 21, 25), "a secret word after 'phone'"
     text = "We need 56113 chairs for the party."
-    assert not introduced_as_secret(text, 8, 13)
+    assert named_as_other_number(text, 8, 13)
 
 
 # --- the shipped models ------------------------------------------------------------------------

@@ -177,10 +177,11 @@ _NOT_A_PASSWORD = frozenset((
     "case-sensitive", "being", "sent", "shown", "visible", "printed", "listed", "included", "mandatory",
 ))  # fmt: skip
 # A number followed by one of these is a size or a count ("12 characters", "1000 lines"), not a secret.
-_NOT_AMOUNT = (
-    r"(?![\"'”’]?\s*(?:%|characters?|chars?|digits?|letters?|symbols?|words?|lines?|bytes?|[kmg]b|ms|seconds?|secs?|minutes?|mins?|"
-    r"hours?|hrs?|days?|weeks?|months?|years?|times|attempts?|tries|people|users|pages?|tests?|errors?|steps?|km|miles?)\b)"
+_UNIT = (
+    r"[\"'”’]?\s*(?:%|characters?|chars?|digits?|letters?|symbols?|words?|lines?|bytes?|[kmg]b|ms|seconds?|secs?|minutes?|mins?|"
+    r"hours?|hrs?|days?|weeks?|months?|years?|times|attempts?|tries|people|users|pages?|tests?|errors?|steps?|km|miles?)\b"
 )
+_NOT_AMOUNT = rf"(?!{_UNIT})"
 _CODE_WORD = (
     r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
 )
@@ -273,30 +274,59 @@ _PUBLIC_CODES = (
     "station", "airport", "qr", "bar", "color", "colour", "hex", "unicode", "ascii", "char", "character", "diagnosis", "icd",
     "billing", "zone", "region", "language", "currency", "the source", "my source", "your source",
 )  # fmt: skip
-# Words that introduce a secret in prose ("the gate code", "login for the router", "the wifi"): a
-# model's guess at a secret (the tagger's CREDENTIAL) stands only next to one of them. A code
-# named as a public one ("error code 503", "area code") introduces no secret.
+# Words that introduce a secret in prose ("the gate code", "login for the router", "the wifi").
 _SECRET_CUE = re.compile(
     rf"(?i:\b(?:{_SECRET_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|tokens?|bearer|log\s*in|logins?"
     r"|credentials?|creds|user(?:name)?|unlock\w*|open|otp|totp|2fa|mfa|verification|rotated?|revoked?|regenerated?|invalidated?)\b)"
+)
+# Numbers the words around them name as something public or countable: "error code 503", "the
+# build number is 80132", "order 88231", "flight BA 284", "we need 56113 chairs", "Python 3.12".
+# A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
+# passcode is 4471").
+_OTHER_NUMBER = re.compile(
+    r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
+    r"|reference|room|page|chapter|track|bus|route|platform|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|meeting\s+id|phone|score"
+    r"|postcode|zipcode|lotto|lottery)\b"
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
     rf"[\"'”’]?\s+(?i:(?:is|was|as)\s+(?:my|the|our|your|his|her|their)\s+(?:\w+\s+)?(?:{_SECRET_CUE.pattern})|to\s+(?:open|unlock|disarm|get\s+in)\b)"
 )
+_PUBLIC_KIND = re.compile(r"(?i:" + "|".join(_PUBLIC_CODES) + r")")
+_LEADING_CUE = re.compile(rf"(?:{_SECRET_CUE.pattern})(?:\s*[:=]\s*|\s+(?:(?:is|was)\s+)?)")
+_COUNTED = re.compile(rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}")
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
+
+
+def named_as_other_number(text: str, start: int, end: int) -> bool:
+    """Whether the words around text[start:end] name it as something other than a secret: a version,
+    a count of things after a number, or a public kind of number earlier in its sentence with no
+    secret word between that and the value."""
+    value = text[start:end]
+    if _VERSION.fullmatch(value) or (value.isdigit() and _COUNTED.match(text, end)):
+        return True
+    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
+    named = list(_OTHER_NUMBER.finditer(text, sentence_start, start))
+    return bool(named) and _SECRET_CUE.search(text, named[-1].end(), start) is None
 
 
 def introduced_as_secret(text: str, start: int, end: int) -> bool:
-    """Whether a secret word comes shortly before text[start:end] ("the door code is X"; "code" not
-    after a public kind: "error code X") or names it right after ("X is my password", "X to open the lockbox")."""
+    """Whether a secret word comes shortly before text[start:end] ("the door code is X", not "error
+    code X") or names it right after ("X is my password", "X to open the lockbox")."""
     if _NAMED_AFTER.match(text, end):
         return True
-    before = max(0, start - _CUE_BEFORE)
-    for cue in _SECRET_CUE.finditer(text, before, start):
-        kind = re.search(r"(\w+)\W+$", text[before : cue.start()])
-        if not (cue[0].lower().startswith("code") and kind and kind[1].lower() in _PUBLIC_CODES):
+    for cue in _SECRET_CUE.finditer(text, max(0, start - _CUE_BEFORE), start):
+        kind = re.search(r"(\w+)\W*$", text[max(0, cue.start() - 24) : cue.start()])
+        if not (kind and _PUBLIC_KIND.fullmatch(kind[1])):
             return True
     return False
+
+
+def secret_word_length(value: str) -> int:
+    """How many leading characters of a model's secret span are the word introducing it
+    ("password lantern42": the value is "lantern42"), 0 if none."""
+    cue = _LEADING_CUE.match(value)
+    return cue.end() if cue and cue.end() < len(value) else 0
 
 
 _OTP_VALUE = (

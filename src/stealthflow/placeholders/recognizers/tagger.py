@@ -16,7 +16,11 @@ from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.context import impersonal_money
-from stealthflow.placeholders.recognizers.secrets import introduced_as_secret
+from stealthflow.placeholders.recognizers.secrets import (
+    introduced_as_secret,
+    named_as_other_number,
+    secret_word_length,
+)
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
@@ -109,17 +113,27 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
 
+# Street words of the languages the tagger learnt addresses in: an address without a house number
+# names its street ("Elm Street", "Rue Oberkampf", "Kastanienallee"); a landmark does not ("Alexanderplatz").
+_STREET = re.compile(
+    r"\b(?i:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|close|crescent|row|parkway"
+    r"|highway|hwy|flat|apartment|apt|suite|unit|rue|chemin|allée|impasse|quai|via|viale|piazza|corso|vicolo|calle|avenida|plaza|paseo|carrer"
+    r"|rua|travessa|largo|praça|ulica|ul|aleja|al|osiedle)\b"
+    r"|(?i:straße|strasse|str\.|weg|gasse|allee|damm|ufer|laan|straat|gracht|plein|steeg|kade|gatan|vägen|gade|vej|veien|katu)\b"
+)
+
+
 def plausible(label: str, value: str) -> bool:
     """Cheap shape checks: an income or asset holds an amount of money (the model alone tags
-    "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a number (a
-    house number: not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
+    "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a house number
+    or a street word (not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":
         return _AMOUNT.search(value) is not None and _MONEY.search(value) is not None
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":
-        return re.search(r"[^\W\d_]{2,}", value) is not None and re.search(r"\d", value) is not None
+        return re.search(r"[^\W\d_]{2,}", value) is not None and (re.search(r"\d", value) is not None or _STREET.search(value) is not None)
     return True
 
 
@@ -145,12 +159,12 @@ def _sentence(text: str, start: int, end: int) -> str:
 
 def in_context(label: str, text: str, start: int, end: int) -> bool:
     """What the value's surroundings must show, where the model alone over-reaches on text it was
-    not trained on: a secret is introduced by a secret word ("the door code is X", not "build
-    number X"); an employer stands in talk of work or study, or names an organisation; a name in
+    not trained on: a secret is not a number its words name as another kind ("build number X",
+    "error code X", "56113 chairs") and, where no secret word introduces it, holds a digit; an employer stands in talk of work or study, or names an organisation; a name in
     lowercase is one only where the writer does not use capitals ("i watched the chase" is not
     a name in a message that capitalises its names)."""
-    if label == "CREDENTIAL":
-        return introduced_as_secret(text, start, end)
+    if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word)
+        return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or re.search(r"\d", text[start:end]) is not None)
     if label == "ADDRESS" and not names_a_place(text[start:end], cased=any(c.isupper() for c in text)):
         return False
     if label == "FINANCE" and impersonal_money(_sentence(text, start, end)):
@@ -199,6 +213,9 @@ class PiiTaggerRecognizer(Recognizer):
         trim = " \t\n" if tagged.label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
         start = tagged.start + len(value) - len(value.lstrip(trim))
         end = tagged.end - (len(value) - len(value.rstrip(trim)))
+        if tagged.label == "CREDENTIAL":
+            start += secret_word_length(text[start:end])  # "password lantern42": the value only
+            end = start + len(re.sub(r"\s+[^\w\s]+$", "", text[start:end]))  # "448812 -": not the sentence's dash
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
