@@ -173,6 +173,10 @@ PERSONAL = [
     ("Please deliver to Flat 3, 18 Harbour Road, Cork.", "Flat 3, 18 Harbour Road, Cork", "ADDRESS"),
     ("I earn $72,000 a year as a teacher.", "$72,000", "FINANCE"),
     ("The gate code is 4471, see you Saturday!", "4471", None),  # a secret of either kind (pattern or tagger)
+    # no house number, no secret word: what the first versions of the rules dropped
+    ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),
+    ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
+    ("Got a text from the bank: 448812. What now?", "448812", None),
 ]
 
 
