@@ -78,6 +78,16 @@ def detector():
         ("I set the wifi password as Coffee4All", "PASSWORD", "Coffee4All"),
         ("the verification code they sent: 731904", "OTP", "731904"),
         ("I shared my key Yh7Tq2Lm9Pz4Wk8R in the team chat", "API_KEY", "Yh7Tq2Lm9Pz4Wk8R"),
+        ("PW for the admin panel is Lantern42", "PASSWORD", "Lantern42"),
+        ("my password, Lantern42, got leaked", "PASSWORD", "Lantern42"),
+        ("password (Lantern42)", "PASSWORD", "Lantern42"),
+        ("user anna pass Lantern42", "PASSWORD", "Lantern42"),
+        ("wifi: HomeNet / Lantern42", "PASSWORD", "Lantern42"),
+        ("The password I set is Lantern42", "PASSWORD", "Lantern42"),
+        ("The code from the SMS is 448812", "OTP", "448812"),
+        ("the code in the email was 448812", "OTP", "448812"),
+        ("it asked for a code and I put in 448812", "OTP", "448812"),
+        ("They sent a code to my phone, 448812, what do I do?", "OTP", "448812"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
@@ -127,6 +137,12 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "the password will be emailed to you",
         "the new password will be 12 characters long",
         "I shared my screen with the team",
+        "The code on the box is 5012-A for assembly.",
+        "I need to pass 2 exams this term",
+        "error code for the timeout is 5003",
+        "my password, as usual, is somewhere safe",
+        "the code review found bugs, 1200 lines in total",
+        "wifi: slow again today",
     ],
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):

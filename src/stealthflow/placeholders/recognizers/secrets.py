@@ -185,7 +185,7 @@ _NOT_AMOUNT = rf"(?!{_UNIT})"
 _CODE_WORD = (
     r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
 )
-_PASSWORD_WORD = r"password|passwd|pwd|passphrase|(?:wi-?fi|wpa2?|network)\s+key|security\s+(?:question\s+)?answer"
+_PASSWORD_WORD = r"password|passwd|pwd|pw|passphrase|(?:wi-?fi|wpa2?|network)\s+key|security\s+(?:question\s+)?answer"
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|[^\sA-Za-z\d]\S))"
@@ -193,7 +193,10 @@ _HAS_DIGIT = r"(?=[^\s,;]*\d)"
 # A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
 _NOT_A_SECRET = re.compile(r"(?:19|20)\d\d|[*•xX.]+|[<\[{].*|(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)")
 _ASSIGN = r"(?:'s|’s|\s*(?:is|was|=|:|->|=>|→|is:))\s*(?:(?:still|now|currently|just|actually)\s+)?[\"'“‘]?"
-_FOR_WHAT = r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w@-]+(?:\.\w[\w@-]*)*\s+){0,2}[\w@-]+(?:\.\w[\w@-]*)*)?"  # "the password for my bank account is" (no full stop inside)
+_FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "the password I set is", "the PIN you gave me is"
+    r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w@-]+(?:\.\w[\w@-]*)*\s+){0,2}[\w@-]+(?:\.\w[\w@-]*)*"
+    r"|\s+(?:that\s+)?(?:i|we|you|he|she|they)\s+(?:\w+\s+)?(?:set|use|used|chose|picked|gave|sent|made)(?:\s+(?:me|us|you|him|her|them))?)?"
+)
 _VALUE_END = r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
 _PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
 
@@ -202,14 +205,14 @@ _PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
 class PasswordRecognizer(ContextRecognizer):
     """A password, PIN or door code named before it: "the password for my bank account is X", "pw: X",
     "DB_PASSWORD=X", "log in with password X", "changed my password to X", "what's the password? It's X",
-    "the wifi is X"."""
+    "the wifi is X", "my password, X, got leaked", "password (X)"."""
 
     name, type = "password", "PASSWORD"
     triggers = ("pass", "pwd", "pin", "pw", "code", "combination", "combo", "wifi", "wi-fi", "wpa", "network key", "security")
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
-        r"(?i:(?=[abcdeglnprsuw])(?:"
+        r"(?i:(?=[abcdeglmnoprsuwy])(?:"
         # a config or environment key: DB_PASSWORD=..., PGPASSWORD: ...
         r"(?:password|passwd|pwd|passphrase)\w*\s*[:=]\s*[\"'“‘]?"
         rf"|\b(?:"
@@ -220,9 +223,10 @@ class PasswordRecognizer(ContextRecognizer):
         rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}[?,;:.!]\s*(?:it's|it\s+is|it\s+was|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
         rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+(?:to|as)\s+"
         rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to)\s+be\s+)"
-        rf"[\"'“‘]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
+        rf"[\"'“‘(]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
         rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
+        rf"|(?:my|the|our|your)\s+(?:\w+\s+)?(?:{_SECRET_WORD}),\s+{_NOT_A_WORD}(?=\S+,)"  # "my password, X, got leaked"
         r"))"
         r")" + _PASSWORD_VALUE
     )
@@ -236,15 +240,16 @@ class PasswordRecognizer(ContextRecognizer):
 
 @register_recognizer
 class LoginPasswordRecognizer(PasswordRecognizer):
-    """A password after a user name ("login for the router: admin / X", "credentials: root:X") or
+    """A password after a user name ("login for the router: admin / X", "credentials: root:X", "user anna
+    pass X", "wifi: HomeNet / X") or
     before what it opens ("use X to open the lockbox"). Apart from `password`: its trigger words
     ("user", "use", "account") are common, and each pattern then runs around its own words only."""
 
     name = "login_password"
-    triggers = ("login", "log in", "credential", "creds", "user", "account", "use")
+    triggers = ("login", "log in", "credential", "creds", "user", "account", "use", "wifi", "wi-fi")
     pattern = re.compile(
-        rf"(?i:(?=[clau])\b(?:(?:login|log\s+in|credentials?|creds|user(?:name)?|account)\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
-        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\|)\s*(?:(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
+        rf"(?i:(?=[clauw])\b(?:(?:login|log\s+in|credentials?|creds|user(?:name)?|account|wi-?fi)\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
+        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
         rf"|use\s+(?=\S+\s+to\s+(?:open|unlock|disarm|get\s+in)\b)[\"'“‘]?{_NOT_A_WORD}))" + _PASSWORD_VALUE
     )
 
@@ -329,6 +334,7 @@ def secret_word_length(value: str) -> int:
     return cue.end() if cue and cue.end() < len(value) else 0
 
 
+_NOT_PUBLIC = "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES)  # "code", not "error code"
 _OTP_VALUE = (
     r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
     r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP
@@ -349,7 +355,12 @@ class OtpRecognizer(ContextRecognizer):
         r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token))\b"
         r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was|are)\b)?\s*[:=]?\s*"
         # "the code is 552918", "your code: 771203", but not "error code 5003"
-        r"|code" + "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES) + r"\s*(?:is|was|=|:|is:)\s*"
+        r"|code" + _NOT_PUBLIC + r"\s*(?:is|was|=|:|is:)\s*"
+        # "the code from the SMS is X", "the code for the login is X"
+        r"|code" + _NOT_PUBLIC + r"\s+(?:from|for|in)\s+(?:(?:the|my|your|this)\s+)?[\w.@-]+(?:\s+[\w.@-]+)?\s+(?:is|was)\s*:?\s*"
+        # "it asked for a code and I put in X", "they sent a code to my phone, X, ..."
+        r"|code" + _NOT_PUBLIC + r"\b[^.!?\n]{0,40}\b(?:put\s+in|entered|typed(?:\s+in)?)\s+"
+        r"|code" + _NOT_PUBLIC + r"\b[^.!?\n,]{0,40},\s+(?=\d{4,8}\s*(?:,|[.!?]|$))"
         # "the code they texted is X", "the code I got was X", "...a code. It's X"
         r"|(?:code|otp|pin|passcode)\s+(?:(?:that\s+)?(?:they|you|he|she|we|i|it)\s+)?(?:texted|sent|emailed|gave|got|received)(?:\s+(?:me|us|you))?(?:\s+(?:is|was)\s*:?|\s*:)\s*"
         r"|code\b[^.!?\n]{0,60}[.!?:]?\s+(?:it's|it\s+is|it\s+was|it’s)\s+"
