@@ -248,6 +248,10 @@ def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path
     db.execute("UPDATE entries SET ciphertext = zeroblob(length(ciphertext)) WHERE idx = 1 AND type = 'EMAIL'")
     db.commit()
     db.close()
+    # The protector that issued them holds the values it authenticated in memory: they restore as issued.
+    assert protector.restore(protected.text, "s").text == "mail dana@example.org or eve@example.org"
+    protector.close()
+    protector = make_protector(config)  # what reads them from the file (another process, a restart) finds the tampering
     restored = protector.restore(protected.text, "s")
     assert "eve@example.org" in restored.text and "<EMAIL_1>" in restored.text and restored.unresolved == ["<EMAIL_1>"]
     with pytest.raises(VaultTampered):
@@ -293,3 +297,28 @@ def test_restoring_only_around_places_a_placeholder_can_start_changes_nothing():
             full = Scanner(resolve, json_string)
             expected = full.result(full.scan(text, 0, final=True)[0])
             assert restore_text(text, resolve, json_string) == expected, text
+
+
+def test_a_sessions_values_in_memory_equal_the_vaults_after_each_message(tmp_path, monkeypatch):
+    """Each message's grants join the session's values in memory without reading them back
+    (`Vault.issue`'s marks); with another writer in between they are read back. Either way the
+    memory equals what the vault holds for the session."""
+    from placeholder_fixtures import make_protector, protect_config
+
+    from stealthflow.pipeline.protector import SessionValues
+
+    here = make_protector(protect_config(tmp_path, monkeypatch))
+    elsewhere = make_protector(here.config)
+    messages = ["mail dana@example.org", "call +1 415 555 0100 or mail dana@example.org", "my password is Tr0ub4dor&3", "DANA@example.org and eve@example.org"]
+    for turn, message in enumerate(messages):
+        here.protect(message, "s")
+        if turn == 1:
+            elsewhere.protect("mail zoe@example.org, pin 4471", "s")
+        read_back = SessionValues(here.vault.session_values(here.config.user, "s"), here.vault.issued_mark("s"))
+        in_memory = here._known_values("s")
+        assert in_memory._by_placeholder == read_back._by_placeholder and in_memory.mark == read_back.mark
+    reads = []
+    monkeypatch.setattr(here.vault, "session_values", lambda *args, **kwargs: reads.append(args) or [])
+    here.protect("new: fay@example.org", "s")
+    here.restore("<EMAIL_1>", "s")
+    assert reads == []  # nothing was read back: the message's own grants were added in memory

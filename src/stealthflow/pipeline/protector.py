@@ -127,7 +127,12 @@ class Protector:
         chosen = _with_repeats(text, chosen)
         with self._known_lock:  # protect runs on several threads; the session's values grow in place
             chosen = self._known_values(session).add_occurrences(text, chosen)
-        entries = self.vault.entries_for(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
+        issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
+        entries = issued.entries
+        with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)
+            known = self._known.get(session)
+            if known is not None and known.mark == issued.before:
+                known.add_issued(issued.granted, issued.after)
         spans, between, last = [], [], 0
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)

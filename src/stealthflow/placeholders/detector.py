@@ -62,6 +62,11 @@ class Detector:
             self.helpers.close()
             self.helpers = None
 
+    @property
+    def uses_models(self) -> bool:
+        """Whether detection runs a model (the tagger, the LLM extractor): tens of ms per KB."""
+        return self.extractor is not None or any(recognizer.model_backed for recognizer in self.recognizers)
+
     def deterministic(self, text: str) -> list[Span]:
         return self.deterministic_many([text])[0]
 

@@ -88,6 +88,14 @@ class Entry:
     token: str
 
 
+@dataclass(frozen=True)
+class Issued:
+    entries: list[Entry]  # one per item
+    before: tuple[str, int]  # the session's `issued_mark` before this message
+    after: tuple[str, int]
+    granted: list[tuple[Entry, str]]  # (entry, value as stored) of the values looked up for this message
+
+
 class Vault:
     def __init__(self, path: str | Path, keys: VaultKeys, token_chars: int = 8):
         self.path = Path(path)
@@ -175,6 +183,12 @@ class Vault:
         """`entry_for` for every (type, value) of a message, in one transaction (the rows of the
         values not cached are read in one query per type, new ones written a type at a time,
         their grants in one go)."""
+        return self.issue(user, session, items).entries
+
+    def issue(self, user: str, session: str, items: list[tuple[str, str]]) -> Issued:
+        """`entries_for`, and what it granted: the `issued_mark` of the session just before and
+        just after, and (entry, stored value) of each value not found in the cache — so a caller
+        that holds the session's values as of `before` holds them as of `after` by adding these."""
         canonical = {item: canonical_value(*item) for item in dict.fromkeys(items)}  # once per spelling (a phone's is a parse)
         keys = [(user, session, item[0], canonical[item]) for item in items]
         values: dict[tuple[str, str, str, str], str] = {}  # the first spelling of each value is the one stored
@@ -188,17 +202,21 @@ class Vault:
             digests = {key: self._mac("digest", user, key[2], key[3]) for key in todo}
             rows = self._rows_by_digest(db, user, [(key[2], digest) for key, digest in digests.items()])
             new_by_type: dict[str, list[tuple[str, str, str]]] = {}
+            stored: dict[tuple[str, str, str, str], str] = {}  # the value as the vault holds it (its first spelling)
             for key in todo:
                 span_type, digest = key[2], digests[key]
                 if (row := rows.get((span_type, digest))) is None:
                     new_by_type.setdefault(span_type, []).append((digest, key[3], values[key]))
                 else:  # never issue a placeholder whose row would not restore
-                    self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
+                    stored[key] = self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
             for span_type, new in new_by_type.items():
                 rows.update(((span_type, digest), row) for (digest, _, _), row in zip(new, self._insert_many(db, user, span_type, new), strict=True))
+            granted = []
             for key in todo:
-                entry_id, index, token = rows[(key[2], digests[key])][:3]
-                issued_now[key] = Entry(entry_id, key[2], index, token)
+                row = rows[(key[2], digests[key])]
+                issued_now[key] = Entry(row[0], key[2], row[1], row[2])
+                granted.append((issued_now[key], stored.get(key) or values[key]))
+            before = self._last_grant(db, session)
             db.executemany(
                 "INSERT OR IGNORE INTO issued VALUES (?, ?, ?)",
                 [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
@@ -210,6 +228,7 @@ class Vault:
                     (user, session, now, now),
                 )
             entries = [self._issued_cache.get(key) or issued_now[key] for key in keys]
+            after = self._last_grant(db, session)
         # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
         # does it take entries from before a deletion another thread has seen meanwhile.
         with self._lock:
@@ -217,7 +236,10 @@ class Vault:
                 if len(self._issued_cache) + len(issued_now) > _CACHE_LIMIT:
                     self._issued_cache.clear()
                 self._issued_cache.update(issued_now)
-        return entries
+        return Issued(entries, (generation, before), (generation, after), granted)
+
+    def _last_grant(self, db: sqlite3.Connection, session: str) -> int:
+        return db.execute("SELECT MAX(rowid) FROM issued WHERE session = ?", (session,)).fetchone()[0] or 0
 
     def _rows_by_digest(self, db: sqlite3.Connection, user: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
         """(type, digest) -> (id, idx, token, nonce, ciphertext) of the rows that exist."""
