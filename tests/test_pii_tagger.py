@@ -69,6 +69,10 @@ def test_tagger_is_built_only_when_asked(monkeypatch):
     assert "pii_tagger" not in {r.name for r in build_recognizers()}
     assert "pii_tagger" in {r.name for r in build_recognizers(models=True)}
     assert "pii_tagger" not in {r.name for r in build_recognizers(["pii_tagger", "email"], models=False)}
+    chosen = [r for r in build_recognizers(models=True, model="pii-tagger-student") if r.name == "pii_tagger"]
+    assert [r.directory for r in chosen] == ["pii-tagger-student"]  # protect.tagger_model; a shipped name or a path
+    with pytest.raises(FileNotFoundError, match="no PII tagger weights"):
+        tagger_module.load_pii_tagger("no/such/tagger")
     monkeypatch.delenv("STEALTHFLOW_TAGGER")
     assert ProtectConfig().tagger is True, "on by default for users"
     monkeypatch.setenv("STEALTHFLOW_TAGGER", "0")
@@ -126,7 +130,7 @@ def shipped_detector(request):
     torch.set_num_threads(1)
     if request.param == "default":
         return Detector(build_recognizers(models=True))
-    return Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_module.shipped_pii_tagger_dir().parent / request.param))])
+    return Detector(build_recognizers(models=True, model=request.param))  # `protect.tagger_model: pii-tagger-student`
 
 
 @pytest.mark.real_model

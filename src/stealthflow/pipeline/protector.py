@@ -111,7 +111,7 @@ class Protector:
 
         config = settings.protect
         extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.uses_llm_extractor(settings.model.model) else None
-        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers, models=config.tagger), extractor))
+        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor))
 
     # -- protect ------------------------------------------------------------------------
     def protect(self, text: str, session: str) -> Protected:

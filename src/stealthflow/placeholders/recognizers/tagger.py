@@ -187,6 +187,8 @@ def load_pii_tagger(directory: str | None = None):
     from stealthflow.tagging import SpanTagger
 
     path = Path(directory) if directory else shipped_pii_tagger_dir()
+    if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
+        path = resource_dir("models") / directory
     if not (path / "tagger.safetensors").exists():
         raise FileNotFoundError(f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)")
     return SpanTagger.load(path)
