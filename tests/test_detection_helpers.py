@@ -8,6 +8,7 @@ import random
 import pytest
 
 from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.helpers import MAX_RESTARTS
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
 
@@ -78,3 +79,8 @@ def test_a_helper_that_dies_loses_nothing_and_is_replaced(shared):
     assert shared.deterministic_many([long_text(8)]) == alone.deterministic_many([long_text(8)])
     assert shared.helpers.wait_ready(120)
     assert shared.deterministic_many([long_text(9)]) == alone.deterministic_many([long_text(9)])
+    shared.helpers._restarts = MAX_RESTARTS  # one that keeps dying is left out, not spawned again per batch
+    shared.helpers._helpers[0].process.kill()
+    shared.helpers._helpers[0].process.wait()
+    assert shared.deterministic_many([long_text(10)]) == alone.deterministic_many([long_text(10)])
+    assert shared.helpers._helpers == []

@@ -29,6 +29,7 @@ from stealthflow.placeholders.types import Span
 
 STALL_SECONDS = 30.0  # a helper this late with its share is taken for stuck (1 MB of text takes ~0.5 s)
 _COST_MEMORY = 0.8  # weight of the past in each recognizer's cost per character
+MAX_RESTARTS = 10
 
 
 class DetectionHelpers:
@@ -39,6 +40,7 @@ class DetectionHelpers:
         self._helpers = [_Helper(recognizer_names) for _ in range(processes)]
         self._lock = threading.Lock()  # one batch at a time; another thread's batch runs in its own process
         self._cost: dict[str, float] = {}  # recognizer name -> seconds per character
+        self._restarts = 0
         self.min_chars = min_chars
 
     def wait_ready(self, timeout: float = 60.0) -> bool:
@@ -77,10 +79,14 @@ class DetectionHelpers:
             self._lock.release()
 
     def _replace_lost(self) -> None:
-        for index, helper in enumerate(self._helpers):
-            if helper.broken or helper.process.poll() is not None:
-                helper.close()
-                self._helpers[index] = _Helper(self._names)
+        """A fresh process for each one that failed or died, up to MAX_RESTARTS in all (one that
+        cannot start, say a broken install, is then left out instead of spawned again per batch)."""
+        for helper in [helper for helper in self._helpers if helper.broken or helper.process.poll() is not None]:
+            helper.close()
+            self._helpers.remove(helper)
+            if self._restarts < MAX_RESTARTS:
+                self._restarts += 1
+                self._helpers.append(_Helper(self._names))
 
     def _deal(self, names: list[str], hands: int) -> list[set[str]]:
         """Longest first, each to the hand with the least work so far (what is not known yet counts
