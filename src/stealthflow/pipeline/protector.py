@@ -205,7 +205,7 @@ class Protector:
         this process until they are)."""
         if self.detector is None:
             return False
-        self.detector.start_helpers(self.config.server_detection_helpers(), self.config.recognizers)
+        self.detector.start_helpers(self.config.server_detection_helpers())
         return self.detector.helpers is not None and self.detector.helpers.wait_ready()
 
     def close(self) -> None:

@@ -49,13 +49,13 @@ class Detector:
         self._cache_lock = threading.Lock()
         self.helpers: DetectionHelpers | None = None
 
-    def start_helpers(self, processes: int, recognizer_names: list[str] | None = None) -> None:
+    def start_helpers(self, processes: int) -> None:
         """Share long batches' pattern recognizers with `processes` helper processes (servers:
         they start in the background and are used once ready; `helpers.py`)."""
         if processes > 0 and self.helpers is None:
             from stealthflow.placeholders.helpers import DetectionHelpers
 
-            self.helpers = DetectionHelpers(recognizer_names, processes)
+            self.helpers = DetectionHelpers([r.name for r in self.recognizers if not r.model_backed], processes)
 
     def close(self) -> None:
         if self.helpers is not None:

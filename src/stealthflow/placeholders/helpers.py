@@ -33,9 +33,9 @@ MAX_RESTARTS = 10
 
 
 class DetectionHelpers:
-    def __init__(self, recognizer_names: list[str] | None, processes: int = 1, min_chars: int = 8_000):
-        """`recognizer_names`: as `protect.recognizers` (None: every registered one); the helpers
-        build the same pattern recognizers (a recognizer only this process knows runs here)."""
+    def __init__(self, recognizer_names: list[str], processes: int = 1, min_chars: int = 8_000):
+        """`recognizer_names`: the pattern recognizers the helpers build, by their registered names
+        (a recognizer only this process knows runs here)."""
         self._names = recognizer_names
         self._helpers = [_Helper(recognizer_names) for _ in range(processes)]
         self._lock = threading.Lock()  # one batch at a time; another thread's batch runs in its own process
@@ -118,7 +118,7 @@ class DetectionHelpers:
 class _Helper:
     """One child process; `ready()` never waits (it starts in the background)."""
 
-    def __init__(self, recognizer_names: list[str] | None):
+    def __init__(self, recognizer_names: list[str]):
         here, there = socket.socketpair()
         command = [sys.executable, "-m", __name__, str(there.fileno()), json.dumps(recognizer_names)]
         self.process = subprocess.Popen(command, pass_fds=[there.fileno()], stdin=subprocess.DEVNULL)
@@ -160,11 +160,11 @@ class _Helper:
             self.process.wait(timeout=5)
 
 
-def serve(connection: Connection, recognizer_names: list[str] | None) -> None:
+def serve(connection: Connection, recognizer_names: list[str]) -> None:
     """A helper's life: build the pattern recognizers, then run the share of each batch it is sent
     until the connection closes. A recognizer it does not know or that fails is left out of its
     answer: the caller runs it."""
-    known = recognizer_names if recognizer_names is None else [name for name in recognizer_names if name in registered_names()]
+    known = [name for name in recognizer_names if name in registered_names()]
     recognizers = {recognizer.name: recognizer for recognizer in build_recognizers(known)}
     connection.send("ready")
     while True:

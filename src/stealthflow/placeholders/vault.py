@@ -65,6 +65,7 @@ EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
 _VAULT_ID = "vault_id"
 _GENERATION = "generation"  # bumped by every deletion, so each process knows when its cache is stale
+_LAST_GRANT = "SELECT MAX(rowid) FROM issued WHERE session = ?"  # a session's grants only ever get higher row ids
 _CACHE_LIMIT = 100_000
 
 
@@ -239,7 +240,7 @@ class Vault:
         return Issued(entries, (generation, before), (generation, after), granted)
 
     def _last_grant(self, db: sqlite3.Connection, session: str) -> int:
-        return db.execute("SELECT MAX(rowid) FROM issued WHERE session = ?", (session,)).fetchone()[0] or 0
+        return db.execute(_LAST_GRANT, (session,)).fetchone()[0] or 0
 
     def _rows_by_digest(self, db: sqlite3.Connection, user: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
         """(type, digest) -> (id, idx, token, nonce, ciphertext) of the rows that exist."""
@@ -317,7 +318,7 @@ class Vault:
         (grants are added in serialised transactions, their row ids only grow)."""
         with self._lock:
             generation, last = self._db.execute(
-                "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT MAX(rowid) FROM issued WHERE session = ?)", (_GENERATION, session)
+                f"SELECT (SELECT value FROM meta WHERE key = ?), ({_LAST_GRANT})", (_GENERATION, session)
             ).fetchone()
         return generation or "0", last or 0
 
