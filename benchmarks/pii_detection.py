@@ -12,7 +12,8 @@
    messages with the configured model (default: the embedded SmolLM2-135M).
 3. Latency per 1 KB message on one core: detect + placeholder (incl. the vault) and restore.
 
-4. The PII span tagger (models/pii-tagger), side by side with the regex layer alone, MemPrivacy
+4. The PII span tagger (default: the shipped one, models/pii-tagger-student; `--tagger DIR...`
+   for others), side by side with the regex layer alone, MemPrivacy
    matching as above: (a) its template-held-out validation set, (b) the independent test set
    data/pii_test.jsonl (benchmarks/pii_testset.py, never used for tuning); distractor messages
    flagged; detection ms per KB with and without the tagger on 1 / 10 / 100 KB texts (2 threads).

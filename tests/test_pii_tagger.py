@@ -69,8 +69,8 @@ def test_tagger_is_built_only_when_asked(monkeypatch):
     assert "pii_tagger" not in {r.name for r in build_recognizers()}
     assert "pii_tagger" in {r.name for r in build_recognizers(models=True)}
     assert "pii_tagger" not in {r.name for r in build_recognizers(["pii_tagger", "email"], models=False)}
-    chosen = [r for r in build_recognizers(models=True, model="pii-tagger-student") if r.name == "pii_tagger"]
-    assert [r.directory for r in chosen] == ["pii-tagger-student"]  # protect.tagger_model; a shipped name or a path
+    chosen = [r for r in build_recognizers(models=True, model="pii-tagger") if r.name == "pii_tagger"]
+    assert [r.directory for r in chosen] == ["pii-tagger"]  # protect.tagger_model; a shipped name or a path
     with pytest.raises(FileNotFoundError, match="no PII tagger weights"):
         tagger_module.load_pii_tagger("no/such/tagger")
     monkeypatch.delenv("STEALTHFLOW_TAGGER")
@@ -122,15 +122,15 @@ HARD_NEGATIVES = [
 ]
 
 
-@pytest.fixture(scope="module", params=["default", "pii-tagger-student"])
+@pytest.fixture(scope="module", params=["default", "pii-tagger"])
 def shipped_detector(request):
-    """The default MiniLM tagger, then the fast convolutional student shipped beside it."""
+    """The default tagger (the fast convolutional student), then its MiniLM teacher shipped beside it."""
     import torch
 
     torch.set_num_threads(1)
     if request.param == "default":
         return Detector(build_recognizers(models=True))
-    return Detector(build_recognizers(models=True, model=request.param))  # `protect.tagger_model: pii-tagger-student`
+    return Detector(build_recognizers(models=True, model=request.param))  # `protect.tagger_model: pii-tagger`
 
 
 @pytest.mark.real_model

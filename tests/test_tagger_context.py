@@ -31,18 +31,37 @@ DROPPED = [
     ("the area code is 0207 for central london", "0207", "CREDENTIAL"),
     ("We need 56113 chairs for the party.", "56113", "CREDENTIAL"),
     ("Python 3.12 is out.", "3.12", "CREDENTIAL"),
+    # codes in capitals and digits name products, models, courses, bookings ("the code" alone does not make them secrets);
+    # a date; a number with its kind in the span; a rate
+    ("The code on the box is 5012-A for assembly.", "5012-A", "CREDENTIAL"),
+    ("Is the Samsung QN90C worth it over the LG C3?", "QN90C", "CREDENTIAL"),
+    ("Deadline is 2024-11-30 for the grant application.", "2024-11-30", "CREDENTIAL"),
+    ("platform 53 for the train to big ben", "platform 53", "CREDENTIAL"),
+    ("the average rent in the old town is 16927 a month", "16927", "CREDENTIAL"),
+    ("Claim 2023-4471 is still under review.", "2023-4471", "CREDENTIAL"),
+    ("Is a 2.4GHz wifi network slower than 5GHz?", "5GHz", "CREDENTIAL"),
+    ("Is a 4 digit PIN safer than a pattern lock?", "4 digit", "CREDENTIAL"),
+    ("Is 120/80 a normal blood pressure reading?", "120/80", "CREDENTIAL"),
+    ("Error 0xC000021A on boot, any fixes?", "0xC000021A", "CREDENTIAL"),
+    ("The PR number is 4417, can someone review it?", "4417", "CREDENTIAL"),
+    ("The webinar ID is 883 1200 4419.", "883 1200 4419", "CREDENTIAL"),
+    ("The model code is KD-55X85L for the Sony TV.", "KD-55X85L", "CREDENTIAL"),
     # amounts that are not money, or money that is no one's income
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
     ("A Tesla costs around 45k.", "45k", "FINANCE"),
     ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
+    # health as a topic of research or charity, next to it, with no one in the sentence
+    ("A new study links atrial fibrillation to poor sleep.", "atrial fibrillation", "HEALTH"),
+    ("The charity raised money for rheumatoid arthritis research.", "rheumatoid", "HEALTH"),
     # a landmark is no address (no house number); a place is no employer outside talk of work
     ("It was 20 degrees in Alexanderplatz yesterday.", "Alexanderplatz", "ADDRESS"),
     ("Flight LH 454 lands at 14:20.", "LH 454 lands", "ADDRESS"),
     ("The serial number is SN-88213-XK.", "SN-88213-XK", "ADDRESS"),
     ("The train leaves from platform 9 at 17:45.", "platform 9", "ADDRESS"),
     ("Windows 11 needs TPM 2.0.", "TPM 2.0", "ADDRESS"),
+    ("Invoice 2024-117 is still unpaid.", "Invoice 2024-117", "ADDRESS"),
     ("We took photos at Piccadilly Circus.", "Piccadilly Circus", "EMPLOYER"),
     ("What's the best way to get from Heathrow to Kings Cross?", "Heathrow", "EMPLOYER"),
     # public figures in public life, in part or whole, cased or not
@@ -62,12 +81,26 @@ DROPPED = [
     ("Our book club is reading Toni Morrison this month.", "Toni", "REAL_NAME"),
     ("Zelensky addressed the parliament yesterday.", "Zelensky", "REAL_NAME"),
     ("Analyse the leadership of Jacinda Ardern during the pandemic.", "Jacinda Ardern", "REAL_NAME"),
+    ("Who played Alan Turing in the film?", "Turing", "REAL_NAME"),
+    ("Is Kim Kardashian still married?", "Kim Kardashian", "REAL_NAME"),
+    ("how much is jeff bezos worth now", "jeff bezos", "REAL_NAME"),
+    ("Did Djokovic win Wimbledon this year?", "Djokovic", "REAL_NAME"),
+    # places where a journey goes
+    ("Flight 59 to Angkor Wat is boarding.", "Angkor", "REAL_NAME"),
+    ("Platform 4 for the 17:32 to Manchester.", "Manchester", "REAL_NAME"),
     ("We took photos at Stonehenge. I've been a nurse since 2020.", "Stonehenge", "EMPLOYER"),
     # words that are also names, used as words
     ("Mark the invoice as paid, please.", "Mark", "REAL_NAME"),
     ("can you mark this as done", "mark", "REAL_NAME"),
     ("We should chase the supplier about the delay.", "chase", "REAL_NAME"),
     ("I need to pick up some ivy for the garden.", "ivy", "REAL_NAME"),
+    # idioms and questions that open with a word that is also a name
+    ("Jack of all trades, master of none, as they say.", "Jack", "REAL_NAME"),
+    ("Penny for your thoughts on this design?", "Penny", "REAL_NAME"),
+    ("Will you be able to check my essay tonight?", "Will", "REAL_NAME"),
+    ("Grace under pressure is what the job really needs.", "Grace", "REAL_NAME"),
+    ("Max out the volume, the bass is too quiet.", "Max", "REAL_NAME"),
+    ("Pat yourself on the back, the release went fine.", "Pat", "REAL_NAME"),
 ]
 
 KEPT = [
@@ -81,6 +114,7 @@ KEPT = [
     ("Got a text from the bank: 448812. What now?", "448812", "CREDENTIAL"),
     ("The SMS said 448812.", "448812", "CREDENTIAL"),
     ("my phone passcode is 4471", "4471", "CREDENTIAL"),
+    ("verification code: K7Q2ZP", "K7Q2ZP", "CREDENTIAL"),
     # money in any of the ways people write it
     ("I earn $72,000 a year.", "$72,000", "FINANCE"),
     ("They offered me 85k plus bonus.", "85k", "FINANCE"),
@@ -103,6 +137,10 @@ KEPT = [
     ("lol mark you were right", "mark", "REAL_NAME"),
     ("Jamal and I are going to the concert on Friday.", "Jamal", "REAL_NAME"),
     ("We watched the final at Priya's place.", "Priya", "REAL_NAME"),
+    ("Maria said the essay was fine.", "Maria", "REAL_NAME"),  # first in its sentence, then a verb: no idiom
+    ("Anna, will you check my essay tonight?", "Anna", "REAL_NAME"),
+    ("I'm flying to see Maria next week.", "Maria", "REAL_NAME"),
+    ("Who played with Jonas at the park yesterday?", "Jonas", "REAL_NAME"),  # not a role
     ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
     ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
@@ -110,6 +148,7 @@ KEPT = [
     ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),  # no house number: a street word
     ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
     ("Deliver to Kastanienallee, Berlin please.", "Kastanienallee, Berlin", "ADDRESS"),
+    ("My mum is in a clinical trial for breast cancer.", "breast cancer", "HEALTH"),
 ]
 
 
@@ -118,6 +157,15 @@ def test_a_secret_span_leaves_out_the_word_introducing_it_and_a_trailing_dash():
     assert kept(text, "password lantern42", "CREDENTIAL") == ("lantern42", "CREDENTIAL")
     text = "448812 - that's what the app showed me"
     assert kept(text, "448812 -", "CREDENTIAL") == ("448812", "CREDENTIAL")
+
+
+def test_a_secret_span_grows_to_the_whole_token_the_model_cut_short():
+    text = "here are my creds: admin, Secur3Pass!"
+    assert kept(text, "Secur3Pass", "CREDENTIAL") == ("Secur3Pass!", "CREDENTIAL")
+    text = "here's the wifi code - mango123"
+    assert kept(text, "- mango123", "CREDENTIAL") == ("mango123", "CREDENTIAL")
+    text = "Got a text from the bank: 448812."
+    assert kept(text, "448812", "CREDENTIAL") == ("448812", "CREDENTIAL")
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():
@@ -165,6 +213,14 @@ DISTRACTORS = [
     "We took photos at Piccadilly Circus.",
     "It was 20 degrees in Alexanderplatz yesterday.",
     "Houses near Victoria Falls cost a fortune.",
+    "Is Kim Kardashian still married?",
+    "Jack of all trades, master of none, as they say.",
+    "Who played Alan Turing in the film?",
+    "The code on the box is 5012-A for assembly.",
+    "Invoice 2024-117 is still unpaid according to accounting.",
+    "The meeting ID is 845 2219 0371, join at 10.",
+    "A new study links atrial fibrillation to poor sleep.",
+    "Platform 4 for the 17:32 to Manchester.",
 ]
 PERSONAL = [
     ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),
@@ -177,6 +233,7 @@ PERSONAL = [
     ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),
     ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
     ("Got a text from the bank: 448812. What now?", "448812", None),
+    ("here are my creds: admin, Secur3Pass!", "Secur3Pass!", None),  # the model stops short of the "!"
 ]
 
 

@@ -3,6 +3,8 @@ trained layers only (real MiniLM from the packaged model, tiny data)."""
 
 from __future__ import annotations
 
+import re
+
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
 from stealthflow.tagging.model import StudentShape, base_model, bio_labels
 from stealthflow.tagging.train import encode
@@ -81,3 +83,47 @@ def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(
     )  # fmt: skip
     student = train_tagger([(TEXT, None)] * 8, config, tmp_path / "run", log=lambda *_: None)  # no gold tag in any batch
     assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
+
+
+def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_initials():
+    from stealthflow.tagging.names import FAMILY, GIVEN, faker_name_lexicon
+
+    lexicon = faker_name_lexicon()
+    assert lexicon["xiomara"] == GIVEN and lexicon["nnamani"] == FAMILY and lexicon["grace"] == GIVEN | FAMILY
+    assert lexicon["аристарх"] == GIVEN  # casefolded, every script
+    assert not {"the", "a", "my", "e"} & set(lexicon)  # words some name holds that carry no signal
+
+
+def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
+    from stealthflow.tagging.model import CASES, word_shapes
+    from stealthflow.tagging.names import FAMILY, GIVEN
+
+    _, tokenizer = base_model(len(bio_labels(["name"])))
+    text = "ask Oyindasola Smith, not the smith"
+    encoded = tokenizer(text, return_offsets_mapping=True)
+    plain = word_shapes(text, encoded["offset_mapping"])
+    flagged = word_shapes(text, encoded["offset_mapping"], {"oyindasola": GIVEN, "smith": FAMILY})
+    word_flag = {}  # each word's flags, from all its pieces
+    for (start, end), shape, base in zip(encoded["offset_mapping"], flagged, plain, strict=True):
+        assert shape % CASES == base  # case and shape unchanged
+        if end > start:
+            word = next((m.group() for m in re.finditer(r"\w+", text) if m.start() <= start < m.end()), None)
+            word_flag.setdefault(word, set()).add(shape // CASES)
+    assert word_flag == {"ask": {0}, "Oyindasola": {GIVEN}, "Smith": {FAMILY}, None: {0}, "not": {0}, "the": {0}, "smith": {FAMILY}}  # None: the comma
+
+
+def test_a_student_with_a_name_lexicon_ships_it_beside_its_weights(tmp_path):
+    import pytest
+
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2], lexicon=True),
+        epochs=30, learning_rate=1e-2, batch_size=4, lexicon_dropout=0.3,
+    )  # fmt: skip
+    student = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
+    student.save(tmp_path / "student")
+    again = SpanTagger.load(tmp_path / "student")
+    assert again.lexicon == student.lexicon and len(again.lexicon) > 10_000
+    assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
+    with pytest.raises(ValueError, match="lexicon needs case"):
+        train_tagger([(TEXT, SPANS)], TaggerTrainConfig(labels=["location"], student=StudentShape(case=False, lexicon=True)), tmp_path / "bad", log=lambda *_: None)

@@ -25,11 +25,11 @@ class ProtectConfig(BaseModel):
     style: Literal["indexed", "hmac"] = "indexed"
     hmac_chars: int = Field(8, ge=8, le=32)  # hex chars of the HMAC token
     recognizers: list[str] | None = None  # None = every registered recognizer
-    # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger).
+    # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger-student).
     # STEALTHFLOW_TAGGER=0 changes the default for a whole process (the test suite uses it).
     tagger: bool = Field(default_factory=lambda: os.environ.get("STEALTHFLOW_TAGGER", "1") != "0")
-    # Which tagger: a directory, or the name of a shipped one (pii-tagger-student: ~5x faster, names
-    # recall 0.87 vs 0.91; docs/pii-tagger.md). None = models/pii-tagger.
+    # Which tagger: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
+    # cost per KB; docs/pii-tagger.md). None = models/pii-tagger-student.
     tagger_model: str | None = None
     # Run the MemPrivacy-style LLM extractor on `model`. None = only when `model` is not the
     # embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text.

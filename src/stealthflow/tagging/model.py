@@ -15,6 +15,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon, word_flags
+
 WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
 MAX_TOKENS = 256
@@ -39,16 +41,18 @@ class StudentShape(BaseModel):
     dilations: list[int] = Field(default_factory=lambda: [1, 2, 4, 8, 1], min_length=1)
     kernel: int = Field(3, ge=3, le=7)
     case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
+    lexicon: bool = False  # also sees whether each word is a given or family name (names.py; needs case)
 
 
 CASES = 7  # see word_shapes
 
 
-def word_shapes(text: str, offsets) -> list[int]:
+def word_shapes(text: str, offsets, lexicon: dict[str, int] | None = None) -> list[int]:
     """Per word piece: 0 special or padding, 1 the rest of a word, 2 lowercase, 3 Capitalised,
     4 UPPERCASE, 5 digits, 6 anything else (a student's extra input: case is a strong name cue
-    that MiniLM's lowercase vocabulary drops)."""
-    shapes = []
+    that MiniLM's lowercase vocabulary drops). With a name `lexicon` (names.py), each piece's
+    shape also carries its word's flag: shape + CASES x flag."""
+    shapes, starts = [], []
     for start, end in offsets:
         if end <= start:
             shapes.append(0)
@@ -56,7 +60,9 @@ def word_shapes(text: str, offsets) -> list[int]:
         first = text[start]
         if start > 0 and first.isalnum() and text[start - 1].isalnum():
             shapes.append(1)
-        elif first.isdigit():
+            continue
+        starts.append(len(shapes))
+        if first.isdigit():
             shapes.append(5)
         elif not first.isalpha():
             shapes.append(6)
@@ -65,6 +71,15 @@ def word_shapes(text: str, offsets) -> list[int]:
         else:
             piece = text[start:end]
             shapes.append(4 if len(piece) > 1 and piece.isupper() else 3)
+    if lexicon:
+        flags = dict(zip(starts, word_flags(text, [offsets[i][0] for i in starts], lexicon), strict=True))
+        flag = 0
+        for i, shape in enumerate(shapes):
+            if shape == 0:
+                flag = 0
+            elif shape != 1:
+                flag = flags[i]
+            shapes[i] = shape + CASES * flag
     return shapes
 
 
@@ -94,7 +109,7 @@ def base_model(num_labels: int, layers: int | None = None):
 
 
 class SpanTagger:
-    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None):
+    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None, lexicon: dict[str, int] | None = None):
         # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
         student = getattr(model, "shape", None)
         self.architecture = {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
@@ -105,6 +120,7 @@ class SpanTagger:
         self.labels = labels
         self.tags = bio_labels(labels)
         self.threshold = threshold
+        self.lexicon = lexicon  # a student's name lexicon (names.py), saved beside its weights
         # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
@@ -115,10 +131,13 @@ class SpanTagger:
 
         directory = Path(directory)
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
+        lexicon = None
         if "student" in meta:
             from stealthflow.tagging.student import student_model
 
-            model, tokenizer = student_model(len(bio_labels(meta["labels"])), StudentShape.model_validate(meta["student"]))
+            shape = StudentShape.model_validate(meta["student"])
+            model, tokenizer = student_model(len(bio_labels(meta["labels"])), shape)
+            lexicon = load_lexicon(directory / LEXICON) if shape.lexicon else None
         else:
             model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
         state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
@@ -129,7 +148,8 @@ class SpanTagger:
             for name, param in model.named_parameters():
                 if name in state:
                     param.copy_(state[name])
-        return cls(model, tokenizer, meta["labels"], meta.get("threshold", 0.5) if threshold is None else threshold, trained=set(state))
+        threshold = meta.get("threshold", 0.5) if threshold is None else threshold
+        return cls(model, tokenizer, meta["labels"], threshold, trained=set(state), lexicon=lexicon)
 
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
@@ -138,6 +158,8 @@ class SpanTagger:
         directory.mkdir(parents=True, exist_ok=True)
         state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
         save_file(state, str(directory / WEIGHTS))
+        if self.lexicon:
+            save_lexicon(self.lexicon, directory / LEXICON)
         meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
@@ -186,7 +208,7 @@ class SpanTagger:
                     ids[row, : len(window_ids)] = torch.tensor(window_ids)
                     inputs["attention_mask"][row, : len(window_ids)] = 1
                     if cased:
-                        inputs["case_ids"][row, : len(window_ids)] = torch.tensor(word_shapes(texts[index], window_offsets))
+                        inputs["case_ids"][row, : len(window_ids)] = torch.tensor(word_shapes(texts[index], window_offsets, self.lexicon))
                 logits = self.model(**inputs).logits.float()
                 for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
                     probabilities[w] = probs

@@ -15,6 +15,7 @@ from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
 from stealthflow.tagging.model import CASES, StudentShape
+from stealthflow.tagging.names import FLAGS
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 
@@ -54,7 +55,9 @@ class ConvTagger(nn.Module):
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
         self.uses_case = shape.case
-        self.cases = nn.Embedding(CASES, shape.width) if shape.case else None
+        if shape.lexicon and not shape.case:
+            raise ValueError("a student's name lexicon rides on its word shapes: lexicon needs case")
+        self.cases = nn.Embedding(CASES * (FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
         self._table = None
 
     def train(self, mode: bool = True):

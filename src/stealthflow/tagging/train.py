@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels, word_shapes
+from stealthflow.tagging.model import CASES, MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels, word_shapes
+from stealthflow.tagging.names import faker_name_lexicon
 
 Example = tuple[str, list[tuple[int, int, str]] | None]  # None: unlabelled, learnt from the teacher only
 
@@ -38,10 +39,11 @@ class TaggerTrainConfig:
     temperature: float = 2.0  # softens the teacher's probabilities (the scaled loss keeps its size)
     soft_label_cache: str | None = None  # a file keeping the teacher's probabilities between runs
     context_dropout: float = 0.0  # share of the words outside spans hidden ([UNK]) per step: no single context word decides
+    lexicon_dropout: float = 0.0  # share of the word pieces whose name-lexicon flag is hidden per step: names outside the lexicon still count
     extra: dict = field(default_factory=dict)  # further transformers TrainingArguments
 
 
-def encode(examples: list[Example], tokenizer, labels: list[str], max_length: int) -> list[dict]:
+def encode(examples: list[Example], tokenizer, labels: list[str], max_length: int, lexicon: dict[str, int] | None = None) -> list[dict]:
     """Token ids and BIO tag ids (-100 where no loss: special tokens, unlabelled texts); long texts are windowed."""
     tag_id = {tag: i for i, tag in enumerate(bio_labels(labels))}
     rows = []
@@ -59,7 +61,7 @@ def encode(examples: list[Example], tokenizer, labels: list[str], max_length: in
                 else:
                     tags.append(tag_id[f"{'I' if previous == span else 'B'}-{span[2]}"])
                 previous = span
-            rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": tags, "case_ids": word_shapes(text, offsets)})
+            rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": tags, "case_ids": word_shapes(text, offsets, lexicon)})
     return rows
 
 
@@ -113,6 +115,7 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
         torch.set_num_threads(config.threads)
     random.Random(config.seed).shuffle(examples := list(examples))
     num_tags = len(bio_labels(config.labels))
+    lexicon = faker_name_lexicon() if config.student and config.student.lexicon else None
     if config.student:
         from stealthflow.tagging.student import student_model
 
@@ -120,7 +123,7 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     else:
         model, tokenizer = base_model(num_tags, config.layers)
         freeze_below(model, config.top_layers)
-    rows = encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS))
+    rows = encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS), lexicon)
     if config.teacher:
         cache = Path(config.soft_label_cache) if config.soft_label_cache else None
         if cache and cache.exists():
@@ -140,6 +143,8 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
             if model.training and config.context_dropout:
                 hidden = (labels == 0) & (torch.rand(labels.shape) < config.context_dropout)
                 inputs["input_ids"] = inputs["input_ids"].masked_fill(hidden, unknown)
+            if model.training and config.lexicon_dropout:
+                cases = torch.where(torch.rand(cases.shape) < config.lexicon_dropout, cases % CASES, cases)
             outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
             logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
             gold = labels != -100  # none in a batch of unlabelled texts (the mean over no token would be NaN)
@@ -167,4 +172,4 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
     log(f"training on {len(rows)} windows of {len(examples)} texts" + (" (resuming)" if resume else ""))
     trainer.train(resume_from_checkpoint=resume or None)
-    return SpanTagger(model, tokenizer, config.labels, config.threshold)
+    return SpanTagger(model, tokenizer, config.labels, config.threshold, lexicon=lexicon)

@@ -174,7 +174,7 @@ _NOT_A_PASSWORD = frozenset((
     "for", "from", "with", "without", "into", "my", "your", "his", "her", "our", "their", "its", "this", "that", "these",
     "those", "what", "which", "who", "something", "nothing", "anything", "easy", "hard", "long", "short", "simple", "secure",
     "insecure", "forgotten", "lost", "unknown", "yes", "no", "none", "null", "true", "false", "n/a", "tbd", "optional",
-    "case-sensitive", "being", "sent", "shown", "visible", "printed", "listed", "included", "mandatory",
+    "case-sensitive", "being", "sent", "shown", "visible", "printed", "listed", "included", "mandatory", "under", "behind", "inside",
 ))  # fmt: skip
 # A number followed by one of these is a size or a count ("12 characters", "1000 lines"), not a secret.
 _UNIT = (
@@ -183,19 +183,29 @@ _UNIT = (
 )
 _NOT_AMOUNT = rf"(?!{_UNIT})"
 _CODE_WORD = (
-    r"passcode|pin(?:\s+(?:code|number))?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
+    r"pass\s?code|pin(?:\s+(?:code|number))?|puk(?:\s+code)?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
+    r"|lockbox|keybox|key\s?safe|keypad"
+    # "the code to the bike lock is X": the bare word "code" for what it opens
+    r"|code(?=\s+(?:to|for)\s+(?:the|my|our|your)\s+(?:\w+\s+)?(?:lock|padlock|door|gate|garage|safe|alarm|locker|lockbox|keybox|shed|building|house|flat)\b)"
 )
-_PASSWORD_WORD = r"password|passwd|pwd|pw|passphrase|(?:wi-?fi|wpa2?|network)\s+key|security\s+(?:question\s+)?answer"
+# with the abbreviations and misspellings people type ("pswd", "p/w")
+_PASSWORD_WORD = r"password|passwd|pwd|pw|p/w|pswd|psw|pword|pasword|passwrd|passphrase|(?:wi-?fi|wpa2?|network)\s+(?:key|code)|security\s+(?:question\s+)?answer"
+# the word in languages people mix in ("Passwort: X", "le mot de passe est X"): the value holds a digit,
+# as the words of prose that follow are not known ("le mot de passe est trop court")
+_FOREIGN_PASSWORD_WORD = r"mot\s+de\s+passe|mdp|contrase[ñn]a|passwort|kennwort|senha|wachtwoord|l[öo]senord|has[łl]o"
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
-_NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|[^\sA-Za-z\d]\S))"
+_NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
 _HAS_DIGIT = r"(?=[^\s,;]*\d)"
 # A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
-_NOT_A_SECRET = re.compile(r"(?:19|20)\d\d|[*•xX.]+|[<\[{].*|(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)")
-_ASSIGN = r"(?:'s|’s|\s*(?:is|was|=|:|->|=>|→|is:))\s*(?:(?:still|now|currently|just|actually)\s+)?[\"'“‘]?"
+_QUANTITY = r"(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)"
+_NOT_A_SECRET = re.compile(rf"(?:19|20)\d\d|[*•xX.]+|[<\[{{].*|{_QUANTITY}")
+# "is" as a word: "the password issue" is prose
+_ASSIGN = r"(?:'s|’s|\s*(?:(?:is|was)\b:?|=|:|->|=>|→))\s*(?:(?:still|now|currently|just|actually|literally|simply|basically)\s+)?(?!gonna\b|going\s+to\b|been\b)[\"'“‘]?"
 _FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "the password I set is", "the PIN you gave me is"
     r"(?:\s+(?:for|to|on|of|at)\s+(?:[\w@-]+(?:\.\w[\w@-]*)*\s+){0,2}[\w@-]+(?:\.\w[\w@-]*)*"
-    r"|\s+(?:that\s+)?(?:i|we|you|he|she|they)\s+(?:\w+\s+)?(?:set|use|used|chose|picked|gave|sent|made)(?:\s+(?:me|us|you|him|her|them))?)?"
+    r"|\s+(?:that\s+)?(?:i|we|you|he|she|they)\s+(?:\w+\s+)?(?:set|use|used|chose|picked|gave|sent|made)(?:\s+(?:me|us|you|him|her|them))?"
+    r"(?:\s+(?:for|on)\s+(?:the|my|our|your)\s+[\w@-]+)?)?"
 )
 _VALUE_END = r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
 _PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
@@ -208,11 +218,12 @@ class PasswordRecognizer(ContextRecognizer):
     "the wifi is X", "my password, X, got leaked", "password (X)"."""
 
     name, type = "password", "PASSWORD"
-    triggers = ("pass", "pwd", "pin", "pw", "code", "combination", "combo", "wifi", "wi-fi", "wpa", "network key", "security")
+    triggers = ("pass", "pwd", "pin", "pw", "p/w", "psw", "pword", "pasword", "code", "combination", "combo", "wifi", "wi-fi", "wpa", "network key",
+                "security", "puk", "lockbox", "keybox", "key safe", "keysafe", "keypad", "mdp", "contrase", "kennwort", "senha", "wachtwoord", "senord", "hasło", "haslo")
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
-        r"(?i:(?=[abcdeglmnoprsuwy])(?:"
+        r"(?i:(?=[abcdeghklmnoprsuwy])(?:"
         # a config or environment key: DB_PASSWORD=..., PGPASSWORD: ...
         r"(?:password|passwd|pwd|passphrase)\w*\s*[:=]\s*[\"'“‘]?"
         rf"|\b(?:"
@@ -220,11 +231,15 @@ class PasswordRecognizer(ContextRecognizer):
         rf"|(?:{_CODE_WORD})\b{_FOR_WHAT}{_ASSIGN}{_HAS_DIGIT}"  # a PIN or door code holds a digit ("my pin is stuck")
         # no "is" / ":": "log in with password X", "username jdoe password X", "what's the password? It's X",
         # "changed my password to X"; the value holds a digit or a symbol, or is random-looking letters
-        rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}[?,;:.!]\s*(?:it's|it\s+is|it\s+was|it’s)\s+)|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*"
+        rf"|(?:(?:{_SECRET_WORD})(?:\s+|\b[^.!?\n]{{0,40}}[?,;:.!]\s*(?:it's|it\s+is|it\s+was|it’s|which\s+is|i\s+(?:typed|entered|put\s+in|tried|used))\s+)"
+        r"|pw\s+is\s+|(?:pw|pass)\s*[:=]\s*|passwords\s+are\s+"
+        rf"|pass\b{_FOR_WHAT}\s+is\s+(?=[^\s,;]*[A-Za-z])"  # "pass is hunter22" (a bus pass is not letters and digits)
         rf"|(?:changed?|set|reset|updated?)\s+(?:(?:my|the|our|your|his|her|their)\s+)?(?:\w+\s+)?(?:{_SECRET_WORD})\s+(?:to|as)\s+"
-        rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to)\s+be\s+)"
+        rf"|(?:{_SECRET_WORD})(?:'s|’s)?\s+(?:(?:is|was|has|got|been)\s+){{0,2}}(?:changed|updated|reset|set)\s+(?:to|as)\s+"
+        rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to|(?:is\s+)?gonna)\s+be\s+)"
         rf"[\"'“‘(]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
+        rf"|(?:{_FOREIGN_PASSWORD_WORD})\s*(?:[:=]|\s(?:is|ist|est|es|é|era|war)\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
         rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
         rf"|(?:my|the|our|your)\s+(?:\w+\s+)?(?:{_SECRET_WORD}),\s+{_NOT_A_WORD}(?=\S+,)"  # "my password, X, got leaked"
         r"))"
@@ -277,11 +292,11 @@ _PUBLIC_CODES = (
     "zip", "area", "postal", "post", "country", "status", "error", "exit", "return", "response", "http", "dial", "dialling", "sort",
     "tax", "promo", "discount", "coupon", "voucher", "referral", "source", "iso", "product", "item", "sku", "course", "class",
     "station", "airport", "qr", "bar", "color", "colour", "hex", "unicode", "ascii", "char", "character", "diagnosis", "icd",
-    "billing", "zone", "region", "language", "currency", "the source", "my source", "your source",
+    "billing", "zone", "region", "language", "currency", "the source", "my source", "your source", "model", "meeting", "lot", "batch",
 )  # fmt: skip
 # Words that introduce a secret in prose ("the gate code", "login for the router", "the wifi").
 _SECRET_CUE = re.compile(
-    rf"(?i:\b(?:{_SECRET_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|tokens?|bearer|log\s*in|logins?"
+    rf"(?i:\b(?:{_SECRET_WORD}|{_FOREIGN_PASSWORD_WORD}|pass(?:word|code|phrase)?s?|pins?|pw|codes?|combo|wi-?fi|wpa2?|keys?|secrets?|tokens?|bearer|log\s*in|logins?"
     r"|credentials?|creds|user(?:name)?|unlock\w*|open|otp|totp|2fa|mfa|verification|rotated?|revoked?|regenerated?|invalidated?)\b)"
 )
 # Numbers the words around them name as something public or countable: "error code 503", "the
@@ -290,8 +305,8 @@ _SECRET_CUE = re.compile(
 # passcode is 4471").
 _OTHER_NUMBER = re.compile(
     r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
-    r"|reference|room|page|chapter|track|bus|route|platform|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|meeting\s+id|phone|score"
-    r"|postcode|zipcode|lotto|lottery)\b"
+    r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
+    r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
@@ -299,30 +314,53 @@ _NAMED_AFTER = re.compile(
 )
 _PUBLIC_KIND = re.compile(r"(?i:" + "|".join(_PUBLIC_CODES) + r")")
 _LEADING_CUE = re.compile(rf"(?:{_SECRET_CUE.pattern})(?:\s*[:=]\s*|\s+(?:(?:is|was)\s+)?)")
-_COUNTED = re.compile(rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}")
+# a count of things ("56113 chairs"), a size ("12 characters") or a rate ("16927 a month": rent, a price)
+_COUNTED = re.compile(rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}|\s+(?:a|an|per)\s+(?:month|year|week|day|hour|night)\b")
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+")
+_DATE = re.compile(r"(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d")
+# a quantity ("a 2.4GHz", "5GHz", "4 digit"), a ratio or reading ("120/80"), a hex number as code writes it ("0xC000021A")
+_AMOUNT_OF = re.compile(rf"(?i:(?:an?\s+)?)(?:{_QUANTITY}|\d+(?:[.,]\d+)?{_UNIT})|\d{{1,4}}/\d{{1,4}}|0x[0-9A-Fa-f]+")
+# Capitals and digits, as products, models, courses and bookings are named ("QN90C", "RC-4471", "5012-A", "CS50"),
+# and a year's serial number ("Claim 2023-4471").
+_UPPERCASE_CODE = re.compile(r"(?=[^a-z]*[A-Z])(?=\D*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)*|(?:19|20)\d\d-\d{3,5}")
+# "code" with only an article or possessive before it says nothing of what the code opens ("the code on the box").
+_BARE_CODE = re.compile(r"(?i:codes?)")
+_DETERMINER = re.compile(r"(?i:(?:^|\b(?:the|a|an|this|that|my|your|our|their|his|her|its))\W*)$")
 
 
 def named_as_other_number(text: str, start: int, end: int) -> bool:
     """Whether the words around text[start:end] name it as something other than a secret: a version,
-    a count of things after a number, or a public kind of number earlier in its sentence with no
-    secret word between that and the value."""
+    a date, a quantity or a reading ("5GHz", "120/80"), a count of things after a number, a public
+    kind of number earlier in its sentence (or in the value: "platform 53") with no secret word
+    between that and the value, or a code in capitals and digits (or a year's serial number) that no
+    word but a bare "code" introduces."""
     value = text[start:end]
-    if _VERSION.fullmatch(value) or (value.isdigit() and _COUNTED.match(text, end)):
+    if _VERSION.fullmatch(value) or _DATE.fullmatch(value) or _AMOUNT_OF.fullmatch(value) or (value.isdigit() and _COUNTED.match(text, end)):
+        return True
+    if _UPPERCASE_CODE.fullmatch(value) and not introduced_as_secret(text, start, end, bare_code=False):
         return True
     sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
-    named = list(_OTHER_NUMBER.finditer(text, sentence_start, start))
+    named = list(_OTHER_NUMBER.finditer(text, sentence_start, end))
     return bool(named) and _SECRET_CUE.search(text, named[-1].end(), start) is None
 
 
-def introduced_as_secret(text: str, start: int, end: int) -> bool:
+def starts_with_other_kind(value: str) -> bool:
+    """Whether a value opens with the word naming its kind of number ("Platform 53641", "Invoice 2024-117")."""
+    return _OTHER_NUMBER.match(value) is not None
+
+
+def introduced_as_secret(text: str, start: int, end: int, bare_code: bool = True) -> bool:
     """Whether a secret word comes shortly before text[start:end] ("the door code is X", not "error
-    code X") or names it right after ("X is my password", "X to open the lockbox")."""
+    code X") or names it right after ("X is my password", "X to open the lockbox"). `bare_code`:
+    whether "the code" alone counts as such a word."""
     if _NAMED_AFTER.match(text, end):
         return True
     for cue in _SECRET_CUE.finditer(text, max(0, start - _CUE_BEFORE), start):
-        kind = re.search(r"(\w+)\W*$", text[max(0, cue.start() - 24) : cue.start()])
-        if not (kind and _PUBLIC_KIND.fullmatch(kind[1])):
+        before = text[max(0, cue.start() - 24) : cue.start()]
+        kind = re.search(r"(\w+)\W*$", before)
+        if kind and _PUBLIC_KIND.fullmatch(kind[1]):
+            continue
+        if bare_code or not (_BARE_CODE.fullmatch(cue[0]) and _DETERMINER.search(before)):
             return True
     return False
 
@@ -336,7 +374,9 @@ def secret_word_length(value: str) -> int:
 
 _NOT_PUBLIC = "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES)  # "code", not "error code"
 _OTP_VALUE = (
-    r"(?P<value>\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
+    r"(?P<value>\d{4,5}(?:-\d{4,5}){1,3}(?![\w-])"  # backup codes of digits: 77421-90813 (whole, not its first group)
+    r"|G-\d{4,8}"  # Google's SMS: "G-448201 is your Google verification code"
+    r"|\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
     r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP
     r"|(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[A-Za-z0-9]{4,5}(?:-[A-Za-z0-9]{4,5}){1,3}"  # backup codes: 8f3k-29dj
     r")\b"
@@ -347,12 +387,12 @@ _OTP_VALUE = (
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
     triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "verification", "confirmation", "one-time", "one time", "texted",
-                "messaged", "sms", "enter", "type", "input")
+                "messaged", "sms", "enter", "type", "input", "recovery", "backup", "sign in", "sign-in", "log in", "log-in", "verify")
     pattern = re.compile(
-        r"(?i:(?=[abceilmoprstv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
+        r"(?i:(?=[abcegilmoprstuv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
         r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
         r"|(?:verification|security|confirmation|login|sign[- ]?in|2fa|mfa|sms|auth(?:entication)?|backup|recovery|access|one[- ]time)\s+codes?"
-        r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token))\b"
+        r"|(?:verification|confirmation|one[- ]time|otp)\s+(?:number|pin|token)|(?:backup|recovery)\s+keys?)\b"
         r"(?:\s+(?:for|to)\s+[\w.@-]+)?[^\w\n]{0,4}(?:\s*(?:is|was|are)\b)?\s*[:=]?\s*"
         # "the code is 552918", "your code: 771203", but not "error code 5003"
         r"|code" + _NOT_PUBLIC + r"\s*(?:is|was|=|:|is:)\s*"
@@ -368,11 +408,13 @@ class OtpRecognizer(ContextRecognizer):
         r"|code(?:(?<=\bthe code)|(?<=\ba code)|(?<=\bmy code)|(?<=\byour code)|(?<=\bthis code))\s+"
         # "they texted me 906812", "sent me the code 4417"
         r"|(?:texted|messaged|sms'?e?d)\s+(?:me|us)\s+(?:(?:the|a|this)\s+code\s+)?"
+        r"|(?:texted|messaged)\s+(?=\d{4,8}\s+(?:to|for)\s)"  # "the bank texted 448123 to confirm the transfer"
         r"|(?:sent|emailed|gave)\s+(?:me|us)\s+(?:the|a|this)\s+code\s+(?:of\s+)?"
         # "enter 334455 when it asks for the code"
         r"|(?:enter(?:ed)?|typed?|input)\s+(?=\d{4,8}\b[^.!?\n]{0,40}\b(?:code|otp|pin|2fa|prompt(?:ed|s)?|verify|log\s*in|sign\s*in)\b)"
+        r"|(?:use|sent\s+(?:me|us))\s+(?=\d{4,8}\s+to\s+(?:sign[- ]?in|log[- ]?in|verify)\b)"  # "Use 519302 to sign in", "sent me X to verify"
         # named after it: "482913 is your verification code", "I got 4417 as the code"
-        r"|(?<![\w.,:/-])(?=\d{4,8}\s+(?:is|was|as)\s+(?:your|my|the|our)\s+"
+        r"|(?<![\w.,:/-])(?=(?:G-)?\d{4,8}\s+(?:is|was|as)\s+(?:your|my|the|our)\s+(?:[A-Z]\w*\s+)?"  # "your Google verification code"
         r"(?:(?:one[- ]time|verification|security|login|sign[- ]?in|2fa|mfa|sms|confirmation|access|auth)\s+)?(?:code|otp|pin|passcode)\b)"
         r"))" + _OTP_VALUE + _NOT_AMOUNT
     )

@@ -235,8 +235,16 @@ class UsSsnRecognizer(PresidioBacked):
 
 # Cheap candidate scan: 7-15 digits with the separators people type. Running
 # phonenumbers' own matcher over the whole text is ~5x slower, so it only validates candidates.
-# SSN-shaped numbers (3-2-4), dates, dotted IPv4s and bare digit runs (order numbers, codes) are not phone numbers.
-_NOT_PHONE = re.compile(r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}")
+# SSN-shaped numbers (3-2-4), dates, dotted IPv4s, bare digit runs (order numbers, codes) and a
+# year's serial numbers ("2023-0456") are not phone numbers.
+_NOT_PHONE = re.compile(
+    r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}|(?:19|20)\d\d-\d{3,4}"
+)
+# The words right before a number that name it as another kind: "Invoice 2024-117", "meeting ID 845 2219 0371", "part number 8843-229".
+_OTHER_KIND_BEFORE = re.compile(
+    r"\b(?i:invoice|ticket|order|part|item|product|model|serial|isbn|tracking|parcel|shipment|reference|ref|claim|meeting|webinar|zoom|conference|(?:call|room)\s+id|build|version|issue|bug)"
+    r"(?i:\s+(?:no\.?|number|num|id|#|code))?\s*(?i:is|was|:|#)?\s*$"
+)
 _PHONE_CANDIDATE = re.compile(r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)")
 
 
@@ -251,7 +259,12 @@ class PhoneRecognizer(Recognizer):
         spans = []
         for match in _PHONE_CANDIDATE.finditer(text):
             digits = sum(ch.isdigit() for ch in match[0])
-            if 7 <= digits <= 15 and not _NOT_PHONE.fullmatch(match[0]) and _valid_phone(match[0], self.regions):
+            if (
+                7 <= digits <= 15
+                and not _NOT_PHONE.fullmatch(match[0])
+                and not _OTHER_KIND_BEFORE.search(text, max(0, match.start() - 32), match.start())
+                and _valid_phone(match[0], self.regions)
+            ):
                 spans.append(self.span(match.start(), match.end()))
         return spans
 

@@ -1,7 +1,7 @@
 """The PII span tagger as a recognizer: names, addresses, employers, health, income and secrets
-that only context gives away (models/pii-tagger: MiniLM + a token-classification head; a tagger
-directory given to the recognizer loads the same way, e.g. models/pii-tagger-student, the ~10x
-cheaper convolutional student distilled from it).
+that only context gives away (models/pii-tagger-student: a small convolutional tagger distilled
+from models/pii-tagger, MiniLM + a token-classification head, which loads the same way by name
+or directory and costs ~7x more per KB).
 
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. It loads its
@@ -20,11 +20,12 @@ from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
     secret_word_length,
+    starts_with_other_kind,
 )
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
-SHIPPED = "pii-tagger"
+SHIPPED = "pii-tagger-student"  # the fast student; "pii-tagger", its MiniLM teacher, by config (protect.tagger_model)
 _TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
 # An amount: digits, or a number in words before its multiplier ("two million"; not "million" alone).
 _AMOUNT = re.compile(
@@ -63,11 +64,18 @@ _WORKS = (
     r"|rooms?|exhibits?|displays?|lectures?|courses?|chapters?|episodes?|leadership|polic(?:y|ies)|government|administration|campaign|era"
     r"|philosophy|ideas|teachings|discography|filmography"
 )
-_PUBLIC_BEFORE = re.compile(rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with|reading|listening\s+to)\s+$)")
+_PUBLIC_BEFORE = re.compile(
+    rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with|reading|listening\s+to"
+    # a role, the model's span maybe only the surname: "Who played Alan Turing in the film?"
+    r"|(?:who|actor|actress)\s+(?:played|plays|portrayed|portrays|voiced|voices)(?:\s+(?!(?:with|for|against|alongside|by|in|at|on|to)\b)[\w'.-]+){0,2})\s+$)"
+)
 _DOES = (
     r"(?i:(?:'s|’s)?\s+(?:(?:was|is|were|are|has|had|have|just|again|also|finally|reportedly)\s+){0,2}(?:on\s+(?:tv|television|the\s+radio|the\s+news|stage|tour)"
-    r"|scored|won|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|composed|directed|invented|discovered|ruled|reigned|died|born|elected"
+    r"|scored|won|wins?|lost|tweeted|posted|announced|released|performed|starred|sang|painted|wrote|composed|directed|invented|discovered|ruled|reigned|died|born|elected"
     r"|addressed|endorsed|campaigned|testified|abdicated"
+    # ... asked of them: "did X sing", "how much is X worth", "is X still married"
+    r"|sing|paint|compose|invent|discover|reign|abdicate|perform|score"
+    r"|(?:net\s+)?worth|still\s+(?:alive|married|together|in\s+(?:power|office)|president|playing|touring|active)"
     r"|packed|crowded|famous|open(?:ed|s)?\s+(?:in|on|daily)|spoke\s+at|(?:gave|delivered)\s+a\s+(?:speech|talk|lecture)|new\s+(?:album|film|movie|book|single|song|show|tour)|(?:album|film|movie|book|tour|speech|concert)s?)\b)"
 )
 # The model may tag a name in part ("Giorgia" of "Giorgia Meloni was on TV"): what it does is
@@ -81,14 +89,25 @@ _PERSONAL_BEFORE = re.compile(
 )
 _PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
 # A place or a thing, not a person: a name right after "in" or "near" ("It was 20 degrees in
-# Stonehenge") or after an article ("the Sagrada Familia"); not a possessive ("in Anna's car").
-_PLACE_BEFORE = re.compile(r"\b(?i:in|near|around|across|outside)\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){0,2}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$")
-_PLACE_BEFORE_LOWERCASE = re.compile(r"\b(?:in|near|around|across|outside)\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
+# Stonehenge"), after "to" where a journey goes ("Flight 59 to Angkor Wat", "the train to
+# Istanbul", "the 17:32 to Manchester") or after an article ("the Sagrada Familia"); not a
+# possessive ("in Anna's car").
+_JOURNEY_TO = r"(?:flights?|trains?|bus|coach|ferry|trip|journey|fly|flying|flew|travel\w*|drive|driving|drove|\d{1,2}[:.]\d\d)\s+(?:\S*\d\S*\s+)?to"
+_PLACE_BEFORE = re.compile(
+    rf"\b(?i:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){{0,2}}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$"
+)
+_PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
 # A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
 # and followed by an object.
 _VERB_BEFORE = re.compile(r"(?i:(?:^|[.!?\n]\s*|\b(?:you|please|pls|can|could|will|would|should|must|let's|and|then|'ll|’ll)\s+)$)")
-_VERB_AFTER = re.compile(r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as)\b)")
+# A word first in its sentence that is a name's word in an idiom or a question ("Jack of all trades",
+# "Penny for your thoughts", "Grace under pressure", "Will you check it?", "May I ask"): followed by
+# "of", "for", "under" or "without" and a lowercase word, or by a subject pronoun. A name there is
+# mostly followed by a verb or a comma ("Chen of all people" is the price: it is no longer masked).
+_SENTENCE_START = re.compile(r"(?:^|[.!?\n]\s*|^\W+)$")
+_IDIOM_AFTER = re.compile(r"\s+(?:(?:of|for|under|without)\s+[a-z]|(?i:you|i|we|they|he|she)\b)")
+_VERB_AFTER = re.compile(r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as|out|up|off|yourself|myself|himself|herself|themselves|ourselves)\b)")  # "Max out the card", "Pat yourself on the back"
 
 
 def public_talk(text: str, start: int, end: int) -> bool:
@@ -109,6 +128,8 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if text.startswith(("'s", "’s"), end):
         return False
     if (_PLACE_BEFORE if any(c.isupper() for c in text) else _PLACE_BEFORE_LOWERCASE).search(before):
+        return True
+    if " " not in value and _SENTENCE_START.search(before) and _IDIOM_AFTER.match(text, end):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
@@ -137,7 +158,44 @@ def plausible(label: str, value: str) -> bool:
     return True
 
 
+_LEADING_DASH = re.compile(r"(?:[^\w\s]+\s+)?")
+# A secret's characters: not a space, quote, bracket or the separators between a name and its value.
+_SECRET_CHAR = re.compile(r"[^\s\"'“”‘’`()<>\[\]{},;:=|/]")
+
+
+def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
+    """A model's secret span grown to the whole token it sits in: the model stops short of a symbol
+    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop after it ends the sentence."""
+    while start > 0 and _SECRET_CHAR.match(text, start - 1):
+        start -= 1
+    grown = end
+    while grown < len(text) and _SECRET_CHAR.match(text, grown):
+        grown += 1
+    while grown > end and text[grown - 1] == ".":
+        grown -= 1
+    return start, grown
+
+
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+# Health as a topic of research, charities or news, right next to the condition ("a new study links X
+# to poor sleep", "money for X research", "a cure for X"), in a sentence that names no one: nobody's condition.
+_TOPIC = r"stud(?:y|ies)|research\w*|scientists?|charit(?:y|ies)|fundrais\w*|awareness|trials?|vaccines?|cure"
+_HEALTH_TOPIC_BEFORE = re.compile(rf"\b(?i:{_TOPIC})\s+(?:[\w'-]+\s+){{0,3}}$")
+_HEALTH_TOPIC_AFTER = re.compile(rf"(?:'s)?(?:\s+(?!(?i:the|a|an|this|that)\b)[\w'-]+){{0,2}}\s+(?i:{_TOPIC})\b")  # past the rest of the condition's name
+# Someone a condition can belong to: a pronoun or a relative (a possessive would be "Crohn's disease" too).
+_SOMEONE = re.compile(
+    r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|us|our|you|your|he|she|him|her|his|hers|they|them|their"
+    r"|mum|mom|dad|wife|husband|partner|son|daughter|brother|sister|grandma|grandpa|kids?|baby|friend|boss)\b"
+)
+
+
+def impersonal_health(text: str, start: int, end: int) -> bool:
+    """Whether the condition text[start:end] is a topic of research or charities (the word right
+    next to it) in a sentence that names no one. (A question such as "Is it normal to feel tired
+    with migraines?" names no one either, but is asked about the writer.)"""
+    near_topic = _HEALTH_TOPIC_BEFORE.search(text[max(0, start - 48) : start]) or _HEALTH_TOPIC_AFTER.match(text, end)
+    return near_topic is not None and _SOMEONE.search(_sentence(text, start, end)) is None
 
 
 def names_a_place(value: str, cased: bool) -> bool:
@@ -165,9 +223,13 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     a name in a message that capitalises its names)."""
     if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word)
         return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or re.search(r"\d", text[start:end]) is not None)
-    if label == "ADDRESS" and not names_a_place(text[start:end], cased=any(c.isupper() for c in text)):
-        return False
+    if label == "ADDRESS" and (
+        not names_a_place(text[start:end], cased=any(c.isupper() for c in text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
+    ):
+        return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "FINANCE" and impersonal_money(_sentence(text, start, end)):
+        return False
+    if label == "HEALTH" and impersonal_health(text, start, end):
         return False
     if label == "EMPLOYER":
         return _WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None
@@ -217,7 +279,9 @@ class PiiTaggerRecognizer(Recognizer):
         end = tagged.end - (len(value) - len(value.rstrip(trim)))
         if tagged.label == "CREDENTIAL":
             start += secret_word_length(text[start:end])  # "password lantern42": the value only
+            start += len(_LEADING_DASH.match(text, start, end)[0])  # "- mango123": not the list's dash
             end = start + len(re.sub(r"\s+[^\w\s]+$", "", text[start:end]))  # "448812 -": not the sentence's dash
+            start, end = whole_secret(text, start, end)
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):

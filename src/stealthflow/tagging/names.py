@@ -1,0 +1,64 @@
+"""A name lexicon for the fast student: is this word a given name, a family name, both or neither?
+
+The student sees MiniLM's static word-piece vectors, which say little about "Xiomara" or
+"Oyindasola" (split into pieces that are not words), while the MiniLM tagger infers a name from
+its context. A lexicon gives the student what the word pieces lack. It comes from Faker's person
+providers of every locale (not hand-written), is saved beside the student's weights (the model
+and its lexicon stay one pair whatever Faker version is installed later), and is one input among
+others: training hides it for a share of the words, and many names' words are also common words
+("Grace", "Mark", "Park"), so context still decides.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+GIVEN, FAMILY = 1, 2  # flags, combined: 3 = both
+FLAGS = 4
+LEXICON = "names.tsv"  # beside a student's weights
+WORD = re.compile(r"\w+")
+
+
+def faker_name_lexicon() -> dict[str, int]:
+    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale;
+    not initials and not English function words that some name holds ("the", "a", "my", "may")
+    (a single CJK character is a whole given name)."""
+    import faker.providers.person as person
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    lexicon: dict[str, int] = {}
+    for module in sorted(m.name for m in pkgutil.iter_modules(person.__path__)):
+        provider = importlib.import_module(f"{person.__name__}.{module}").Provider
+        for attribute, flag in (("first_names", GIVEN), ("first_names_male", GIVEN), ("first_names_female", GIVEN), ("last_names", FAMILY)):
+            names = provider.__dict__.get(attribute, ())  # some locales define them as properties
+            if not isinstance(names, (dict, tuple, list, set, frozenset)):
+                continue
+            for name in names:
+                for word in WORD.findall(name.casefold()):
+                    if (len(word) > 1 or not word.isascii()) and not word.isdigit() and word not in ENGLISH_STOP_WORDS:
+                        lexicon[word] = lexicon.get(word, 0) | flag
+    return lexicon
+
+
+def save_lexicon(lexicon: dict[str, int], path: Path) -> None:
+    path.write_text("".join(f"{word}\t{flag}\n" for word, flag in sorted(lexicon.items())), encoding="utf-8")
+
+
+def load_lexicon(path: Path) -> dict[str, int]:
+    lexicon = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        word, flag = line.split("\t")
+        lexicon[word] = int(flag)
+    return lexicon
+
+
+def word_flags(text: str, starts: list[int], lexicon: dict[str, int]) -> list[int]:
+    """The lexicon flag of the word that begins at each of `starts` (0 where none does)."""
+    flags = []
+    for start in starts:
+        match = WORD.match(text, start)
+        flags.append(lexicon.get(match.group().casefold(), 0) if match else 0)
+    return flags
