@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon, word_flags
+from stealthflow.tagging.names import LEXICON, load_lexicon, name_flag, save_lexicon
 
 WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
@@ -52,34 +52,26 @@ def word_shapes(text: str, offsets, lexicon: dict[str, int] | None = None) -> li
     4 UPPERCASE, 5 digits, 6 anything else (a student's extra input: case is a strong name cue
     that MiniLM's lowercase vocabulary drops). With a name `lexicon` (names.py), each piece's
     shape also carries its word's flag: shape + CASES x flag."""
-    shapes, starts = [], []
+    shapes, flag = [], 0
     for start, end in offsets:
         if end <= start:
             shapes.append(0)
             continue
         first = text[start]
         if start > 0 and first.isalnum() and text[start - 1].isalnum():
-            shapes.append(1)
+            shapes.append(1 + CASES * flag)  # the rest of the word: its first piece's flag
             continue
-        starts.append(len(shapes))
         if first.isdigit():
-            shapes.append(5)
+            shape = 5
         elif not first.isalpha():
-            shapes.append(6)
+            shape = 6
         elif first.islower():
-            shapes.append(2)
+            shape = 2
         else:
             piece = text[start:end]
-            shapes.append(4 if len(piece) > 1 and piece.isupper() else 3)
-    if lexicon:
-        flags = dict(zip(starts, word_flags(text, [offsets[i][0] for i in starts], lexicon), strict=True))
-        flag = 0
-        for i, shape in enumerate(shapes):
-            if shape == 0:
-                flag = 0
-            elif shape != 1:
-                flag = flags[i]
-            shapes[i] = shape + CASES * flag
+            shape = 4 if len(piece) > 1 and piece.isupper() else 3
+        flag = name_flag(text, start, lexicon) if lexicon else 0
+        shapes.append(shape + CASES * flag)
     return shapes
 
 

@@ -55,10 +55,7 @@ def load_lexicon(path: Path) -> dict[str, int]:
     return lexicon
 
 
-def word_flags(text: str, starts: list[int], lexicon: dict[str, int]) -> list[int]:
-    """The lexicon flag of the word that begins at each of `starts` (0 where none does)."""
-    flags = []
-    for start in starts:
-        match = WORD.match(text, start)
-        flags.append(lexicon.get(match.group().casefold(), 0) if match else 0)
-    return flags
+def name_flag(text: str, start: int, lexicon: dict[str, int]) -> int:
+    """The lexicon flag of the word that begins at `start` (0: not a name's word)."""
+    match = WORD.match(text, start)
+    return lexicon.get(match.group().casefold(), 0) if match else 0
