@@ -116,6 +116,8 @@ def detector():
         ("Amazon sent me 773902 to verify my login", "OTP", "773902"),
         # a phone number stays one where no word names it as another kind of number
         ("Ring me on 020 7946 0958 about the invoice.", "PHONE", "020 7946 0958"),
+        # a street address tied to the writer stays one, a famous one talked about as a landmark does not (below)
+        ("We live at 22 Baker Street now, come by after 6.", "ADDRESS", "22 Baker Street"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
@@ -193,6 +195,8 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "Conference call ID 512 330 9981, no PIN needed.",
         "Claim 2023-4471 is still under review.",
         "The Teams meeting code is 291 447 803 12.",
+        "10 Downing Street is smaller than it looks on TV.",
+        "Is 1600 Pennsylvania Avenue open for tours?",
     ],
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):

@@ -46,15 +46,23 @@ DROPPED = [
     ("The PR number is 4417, can someone review it?", "4417", "CREDENTIAL"),
     ("The webinar ID is 883 1200 4419.", "883 1200 4419", "CREDENTIAL"),
     ("The model code is KD-55X85L for the Sony TV.", "KD-55X85L", "CREDENTIAL"),
+    ("The part code is 7-1192-A, order it from the dealer.", "7-1192-A", "CREDENTIAL"),
+    ("Does the XPS 13 9340 have a headphone jack?", "XPS 13 9340", "CREDENTIAL"),
+    ("Firmware v3.8.1-rc2 bricked the router for some people.", "v3.8.1-rc2", "CREDENTIAL"),
     # amounts that are not money, or money that is no one's income
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
     ("A Tesla costs around 45k.", "45k", "FINANCE"),
     ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
+    ("Is a 401k better than a Roth IRA?", "a 401k", "FINANCE"),
+    ("How does compound interest work on a 10k investment over 20 years?", "10k", "FINANCE"),
     # health as a topic of research or charity, next to it, with no one in the sentence
     ("A new study links atrial fibrillation to poor sleep.", "atrial fibrillation", "HEALTH"),
     ("The charity raised money for rheumatoid arthritis research.", "rheumatoid", "HEALTH"),
+    # ... or asked about in general, by no one but a generic "you"
+    ("How long does amoxicillin stay in your body after the last dose?", "amoxicillin", "HEALTH"),
+    ("Can you take ibuprofen and paracetamol together?", "paracetamol", "HEALTH"),
     # a landmark is no address (no house number); a place is no employer outside talk of work
     ("It was 20 degrees in Alexanderplatz yesterday.", "Alexanderplatz", "ADDRESS"),
     ("Flight LH 454 lands at 14:20.", "LH 454 lands", "ADDRESS"),
@@ -62,6 +70,9 @@ DROPPED = [
     ("The train leaves from platform 9 at 17:45.", "platform 9", "ADDRESS"),
     ("Windows 11 needs TPM 2.0.", "TPM 2.0", "ADDRESS"),
     ("Invoice 2024-117 is still unpaid.", "Invoice 2024-117", "ADDRESS"),
+    # a famous address talked about as a landmark, tied to no one
+    ("10 Downing Street is smaller than it looks on TV.", "10 Downing Street", "ADDRESS"),
+    ("Can you visit 221B Baker Street in London?", "221B Baker Street", "ADDRESS"),
     ("We took photos at Piccadilly Circus.", "Piccadilly Circus", "EMPLOYER"),
     ("What's the best way to get from Heathrow to Kings Cross?", "Heathrow", "EMPLOYER"),
     # public figures in public life, in part or whole, cased or not
@@ -85,6 +96,12 @@ DROPPED = [
     ("Is Kim Kardashian still married?", "Kim Kardashian", "REAL_NAME"),
     ("how much is jeff bezos worth now", "jeff bezos", "REAL_NAME"),
     ("Did Djokovic win Wimbledon this year?", "Djokovic", "REAL_NAME"),
+    # a full name asked about, or a film or song asked for
+    ("Is Keanu Reeves actually nice or is that just PR?", "Keanu Reeves", "REAL_NAME"),
+    ("What is Ed Sheeran's best selling song?", "Sheeran", "REAL_NAME"),
+    ("How tall is Shaquille O'Neal?", "Neal", "REAL_NAME"),
+    ("Recommend films like Amelie.", "Amelie", "REAL_NAME"),
+    ("Play Jolene by Dolly Parton.", "Dolly", "REAL_NAME"),
     # places where a journey goes
     ("Flight 59 to Angkor Wat is boarding.", "Angkor", "REAL_NAME"),
     ("Platform 4 for the 17:32 to Manchester.", "Manchester", "REAL_NAME"),
@@ -94,11 +111,8 @@ DROPPED = [
     ("can you mark this as done", "mark", "REAL_NAME"),
     ("We should chase the supplier about the delay.", "chase", "REAL_NAME"),
     ("I need to pick up some ivy for the garden.", "ivy", "REAL_NAME"),
-    # idioms and questions that open with a word that is also a name
-    ("Jack of all trades, master of none, as they say.", "Jack", "REAL_NAME"),
-    ("Penny for your thoughts on this design?", "Penny", "REAL_NAME"),
+    # questions that open with a word that is also a name
     ("Will you be able to check my essay tonight?", "Will", "REAL_NAME"),
-    ("Grace under pressure is what the job really needs.", "Grace", "REAL_NAME"),
     ("Max out the volume, the bass is too quiet.", "Max", "REAL_NAME"),
     ("Pat yourself on the back, the release went fine.", "Pat", "REAL_NAME"),
 ]
@@ -137,10 +151,16 @@ KEPT = [
     ("lol mark you were right", "mark", "REAL_NAME"),
     ("Jamal and I are going to the concert on Friday.", "Jamal", "REAL_NAME"),
     ("We watched the final at Priya's place.", "Priya", "REAL_NAME"),
-    ("Maria said the essay was fine.", "Maria", "REAL_NAME"),  # first in its sentence, then a verb: no idiom
+    ("Maria said the essay was fine.", "Maria", "REAL_NAME"),  # first in its sentence, then a verb: no question
+    ("Chen of all people forgot the password, lol.", "Chen", "REAL_NAME"),
     ("Anna, will you check my essay tonight?", "Anna", "REAL_NAME"),
     ("I'm flying to see Maria next week.", "Maria", "REAL_NAME"),
     ("Who played with Jonas at the park yesterday?", "Jonas", "REAL_NAME"),  # not a role
+    ("Is Harriet still coming to the barbecue?", "Harriet", "REAL_NAME"),  # asked about by a first name
+    ("Did Elena Petrova send you the slides?", "Elena Petrova", "REAL_NAME"),  # the reader is in the question
+    ("Did Jonas Eriksen sign the lease yet?", "Jonas Eriksen", "REAL_NAME"),  # what someone did, not what they are
+    ("Is Nadia Rahman free for a call on Thursday?", "Nadia Rahman", "REAL_NAME"),  # where someone is, whether they can come
+    ("Is Tom Berg still coming to the offsite?", "Tom Berg", "REAL_NAME"),
     ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
     ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
@@ -149,6 +169,12 @@ KEPT = [
     ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
     ("Deliver to Kastanienallee, Berlin please.", "Kastanienallee, Berlin", "ADDRESS"),
     ("My mum is in a clinical trial for breast cancer.", "breast cancer", "HEALTH"),
+    ("Is it normal to feel tired all the time with migraines?", "migraines", "HEALTH"),
+    ("Can you take ibuprofen with my asthma?", "asthma", "HEALTH"),
+    ("Should I put a 10k bonus into my pension?", "a 10k bonus", "FINANCE"),
+    ("Transfer a $236k mortgage to the new bank.", "a $236k mortgage", "FINANCE"),
+    ("22 Baker Street is our new flat, come by after 6.", "22 Baker Street", "ADDRESS"),
+    ("door code for my building is 7-1192", "7-1192", "CREDENTIAL"),
 ]
 
 
@@ -214,13 +240,17 @@ DISTRACTORS = [
     "It was 20 degrees in Alexanderplatz yesterday.",
     "Houses near Victoria Falls cost a fortune.",
     "Is Kim Kardashian still married?",
-    "Jack of all trades, master of none, as they say.",
     "Who played Alan Turing in the film?",
     "The code on the box is 5012-A for assembly.",
     "Invoice 2024-117 is still unpaid according to accounting.",
     "The meeting ID is 845 2219 0371, join at 10.",
     "A new study links atrial fibrillation to poor sleep.",
     "Platform 4 for the 17:32 to Manchester.",
+    "Is Keanu Reeves actually nice or is that just PR?",
+    "How long does amoxicillin stay in your body after the last dose?",
+    "Is a 401k better than a Roth IRA?",
+    "10 Downing Street is smaller than it looks on TV.",
+    "The part code is 7-1192-A, order it from the dealer.",
 ]
 PERSONAL = [
     ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),
@@ -234,6 +264,8 @@ PERSONAL = [
     ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
     ("Got a text from the bank: 448812. What now?", "448812", None),
     ("here are my creds: admin, Secur3Pass!", "Secur3Pass!", None),  # the model stops short of the "!"
+    ("I have 38k in my 401k and I'm 35, am I behind?", "38k", "FINANCE"),
+    ("Our new place is 1815 Maple Avenue, Columbus.", "1815 Maple Avenue, Columbus", "ADDRESS"),
 ]
 
 

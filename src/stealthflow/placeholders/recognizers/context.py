@@ -76,6 +76,25 @@ class NationalIdRecognizer(ContextRecognizer):
 _STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Square|Sq|Parkway|Pkwy|Close|Crescent|Straße|Strasse)"
 
 
+# An address talked about as a landmark ("10 Downing Street is smaller than it looks", "Is 1600
+# Pennsylvania Avenue open for tours?", "Can you visit 221B Baker Street?"): the subject of its
+# sentence or something to visit, in a message with no word tying it to anyone (a first person, a
+# home, a delivery, a meeting).
+_LANDMARK_BEFORE = re.compile(
+    r"^\s*(?:(?i:(?:how|what|where|when|why|who)\s+(?:\w+\s+)?)?(?i:is|was|are|were|does|did|has)\s+)?(?:the\s+)?$"
+    r"|\b(?i:visit\w*|tour\w*|see|seeing|saw|photos?\s+of|pictures?\s+of|outside|in\s+front\s+of)\s+$"
+)
+_ADDRESS_TIE = re.compile(
+    r"\b(?i:i|i'm|i've|me|my|mine|we|we're|us|our|live[sd]?|living|mov(?:e|ed|ing)|deliver\w*|send|sent|ship\w*|post(?:ed|ing)?|mail\w*"
+    r"|address|home|house|flat|apartment|apt|stay\w*|come|coming|meet\w*|pick|drop|party|dinner|appointment|interview|parcel|package|order)\b"
+)
+
+
+def landmark_address(text: str, start: int) -> bool:
+    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
+    return _LANDMARK_BEFORE.search(text[sentence_start:start]) is not None and _ADDRESS_TIE.search(text) is None
+
+
 @register_recognizer
 class StreetAddressRecognizer(ContextRecognizer):
     name, type = "street_address", "ADDRESS"
@@ -84,6 +103,9 @@ class StreetAddressRecognizer(ContextRecognizer):
         r"(?:,?\s+(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\w+)?"
         r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?)"
     )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        return not landmark_address(match.string, match.start("value"))
 
 
 @register_recognizer
@@ -102,8 +124,12 @@ _PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|mi
 _FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|us|our|you|your)\b")
 
 
+def names_writer_or_reader(sentence: str) -> bool:
+    return _FIRST_PERSON.search(sentence) is not None
+
+
 def impersonal_money(sentence: str) -> bool:
-    return _PRICE_TALK.search(sentence) is not None and _FIRST_PERSON.search(sentence) is None
+    return _PRICE_TALK.search(sentence) is not None and not names_writer_or_reader(sentence)
 
 
 @register_recognizer

@@ -292,7 +292,7 @@ _PUBLIC_CODES = (
     "zip", "area", "postal", "post", "country", "status", "error", "exit", "return", "response", "http", "dial", "dialling", "sort",
     "tax", "promo", "discount", "coupon", "voucher", "referral", "source", "iso", "product", "item", "sku", "course", "class",
     "station", "airport", "qr", "bar", "color", "colour", "hex", "unicode", "ascii", "char", "character", "diagnosis", "icd",
-    "billing", "zone", "region", "language", "currency", "the source", "my source", "your source", "model", "meeting", "lot", "batch",
+    "billing", "zone", "region", "language", "currency", "the source", "my source", "your source", "model", "meeting", "lot", "batch", "part",
 )  # fmt: skip
 # Words that introduce a secret in prose ("the gate code", "login for the router", "the wifi").
 _SECRET_CUE = re.compile(
@@ -316,13 +316,13 @@ _PUBLIC_KIND = re.compile(r"(?i:" + "|".join(_PUBLIC_CODES) + r")")
 _LEADING_CUE = re.compile(rf"(?:{_SECRET_CUE.pattern})(?:\s*[:=]\s*|\s+(?:(?:is|was)\s+)?)")
 # a count of things ("56113 chairs"), a size ("12 characters") or a rate ("16927 a month": rent, a price)
 _COUNTED = re.compile(rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}|\s+(?:a|an|per)\s+(?:month|year|week|day|hour|night)\b")
-_VERSION = re.compile(r"v?\d+(?:\.\d+)+")
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:-(?:rc|beta|alpha|dev)\d*)?")  # "v3.8.1-rc2": a pre-release too
 _DATE = re.compile(r"(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d")
 # a quantity ("a 2.4GHz", "5GHz", "4 digit"), a ratio or reading ("120/80"), a hex number as code writes it ("0xC000021A")
 _AMOUNT_OF = re.compile(rf"(?i:(?:an?\s+)?)(?:{_QUANTITY}|\d+(?:[.,]\d+)?{_UNIT})|\d{{1,4}}/\d{{1,4}}|0x[0-9A-Fa-f]+")
-# Capitals and digits, as products, models, courses and bookings are named ("QN90C", "RC-4471", "5012-A", "CS50"),
+# Capitals and digits, as products, models, courses and bookings are named ("QN90C", "RC-4471", "5012-A", "CS50", "XPS 13 9340"),
 # and a year's serial number ("Claim 2023-4471").
-_UPPERCASE_CODE = re.compile(r"(?=[^a-z]*[A-Z])(?=\D*\d)[A-Z0-9]+(?:[-/.][A-Z0-9]+)*|(?:19|20)\d\d-\d{3,5}")
+_UPPERCASE_CODE = re.compile(r"(?=[^a-z]*[A-Z])(?=\D*\d)[A-Z0-9]+(?:[-/. ][A-Z0-9]+)*|(?:19|20)\d\d-\d{3,5}")
 # "code" with only an article or possessive before it says nothing of what the code opens ("the code on the box").
 _BARE_CODE = re.compile(r"(?i:codes?)")
 _DETERMINER = re.compile(r"(?i:(?:^|\b(?:the|a|an|this|that|my|your|our|their|his|her|its))\W*)$")

@@ -15,7 +15,11 @@ from functools import cache
 from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
-from stealthflow.placeholders.recognizers.context import impersonal_money
+from stealthflow.placeholders.recognizers.context import (
+    impersonal_money,
+    landmark_address,
+    names_writer_or_reader,
+)
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
@@ -65,9 +69,11 @@ _WORKS = (
     r"|philosophy|ideas|teachings|discography|filmography"
 )
 _PUBLIC_BEFORE = re.compile(
-    rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at)|interviews?\s+with|reading|listening\s+to"
+    rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at|like)|interviews?\s+with|reading|listening\s+to"
     # a role, the model's span maybe only the surname: "Who played Alan Turing in the film?"
     r"|(?:who|actor|actress)\s+(?:played|plays|portrayed|portrays|voiced|voices)(?:\s+(?!(?:with|for|against|alongside|by|in|at|on|to)\b)[\w'.-]+){0,2})\s+$)"
+    # a song and its artist asked of a speaker: "Play Jolene by Dolly Parton"
+    r"|(?:^|[.!?\n])\s*(?i:play|put\s+on)\s+(?:[A-Z][\w'’-]*\s+)*(?:by\s+(?:[A-Z][\w'’-]*\s+)*)?$"
 )
 _DOES = (
     r"(?i:(?:'s|’s)?\s+(?:(?:was|is|were|are|has|had|have|just|again|also|finally|reportedly)\s+){0,2}(?:on\s+(?:tv|television|the\s+radio|the\s+news|stage|tour)"
@@ -101,22 +107,51 @@ _PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOU
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
 # and followed by an object.
 _VERB_BEFORE = re.compile(r"(?i:(?:^|[.!?\n]\s*|\b(?:you|please|pls|can|could|will|would|should|must|let's|and|then|'ll|’ll)\s+)$)")
-# A word first in its sentence that is a name's word in an idiom or a question ("Jack of all trades",
-# "Penny for your thoughts", "Grace under pressure", "Will you check it?", "May I ask"): followed by
-# "of", "for", "under" or "without" and a lowercase word, or by a subject pronoun. A name there is
-# mostly followed by a verb or a comma ("Chen of all people" is the price: it is no longer masked).
+# A word first in its sentence that opens a question ("Will you check it?", "May I ask"): a name's word
+# followed by a subject pronoun, where a name is followed by a verb or a comma ("Anna, will you ...").
+# (Idioms such as "Jack of all trades" were dropped this way too, by "of"/"for" and a lowercase word; that
+# cost names such as "Chen of all people" and caught none of the idioms of fresh messages, so it went.)
 _SENTENCE_START = re.compile(r"(?:^|[.!?\n]\s*|^\W+)$")
-_IDIOM_AFTER = re.compile(r"\s+(?:(?:of|for|under|without)\s+[a-z]|(?i:you|i|we|they|he|she)\b)")
+_PRONOUN_AFTER = re.compile(r"\s+(?i:you|i|we|they|he|she)\b")
 _VERB_AFTER = re.compile(r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as|out|up|off|yourself|myself|himself|herself|themselves|ourselves)\b)")  # "Max out the card", "Pat yourself on the back"
 
 
+# A full name as the subject of a question on what the person is, naming neither the writer nor the
+# reader ("Is Keanu Reeves actually nice?", "How tall is Shaquille O'Neal?", "What is Ed Sheeran's best
+# song?"): a public figure asked about. What someone did is asked of people the writer knows too ("Did
+# Jonas Eriksen sign the lease?"), and those mostly come by a first name or with a tie ("Is Harriet still coming?").
+_ASKED_ABOUT = re.compile(
+    r"\s*(?i:(?:how|what|when|where|why|who|which)\s+(?:\w+\s+)?)?(?i:is|was|are|were)\s+(?P<name>[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)+)"
+)
+
+
 def public_talk(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is talked about as public life (see _WORKS), with no personal tie."""
+    """Whether text[start:end] is talked about as public life (see _WORKS) or asked about by a full
+    name (see _ASKED_ABOUT), with no personal tie."""
     before = text[max(0, start - 48) : start]
     if _PERSONAL_BEFORE.search(before) or _PERSONAL_AFTER.match(text, end):
         return False
     after = _PUBLIC_AFTER if any(c.isupper() for c in text) else _PUBLIC_AFTER_LOWERCASE
-    return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None
+    return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None or _asked_about_by_full_name(text, start, end)
+
+# ... unless it asks where someone is or whether they can come, as of a colleague or a friend ("Is Nadia
+# Rahman free for a call on Thursday?", "Is Tom Berg still coming?"): a public figure is asked what they are.
+_HERE_AND_NOW = re.compile(
+    r"(?i:\s+(?:still\s+|already\s+)?(?:free|available|busy|around|off|back|here|there|coming|joining|ok|okay|alright"
+    r"|sick|ill|home|ready|late|awake|up|done|finished|allowed|able|invited|booked|staying|arriving)\b)"  # not "in", "working", "leaving": asked of public figures too
+)
+
+
+def _asked_about_by_full_name(text: str, start: int, end: int) -> bool:
+    question = _question(text, start, end)
+    asked = question and _ASKED_ABOUT.match(question)
+    if not asked or names_writer_or_reader(question):
+        return False
+    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1  # where _sentence cut the question
+    name_end = sentence_start + asked.end("name")
+    if _HERE_AND_NOW.match(text, name_end):
+        return False
+    return sentence_start + asked.start("name") <= start and end <= name_end
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -129,7 +164,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return False
     if (_PLACE_BEFORE if any(c.isupper() for c in text) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
-    if " " not in value and _SENTENCE_START.search(before) and _IDIOM_AFTER.match(text, end):
+    if " " not in value and _SENTENCE_START.search(before) and _PRONOUN_AFTER.match(text, end):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
@@ -184,18 +219,39 @@ _TOPIC = r"stud(?:y|ies)|research\w*|scientists?|charit(?:y|ies)|fundrais\w*|awa
 _HEALTH_TOPIC_BEFORE = re.compile(rf"\b(?i:{_TOPIC})\s+(?:[\w'-]+\s+){{0,3}}$")
 _HEALTH_TOPIC_AFTER = re.compile(rf"(?:'s)?(?:\s+(?!(?i:the|a|an|this|that)\b)[\w'-]+){{0,2}}\s+(?i:{_TOPIC})\b")  # past the rest of the condition's name
 # Someone a condition can belong to: a pronoun or a relative (a possessive would be "Crohn's disease" too).
-_SOMEONE = re.compile(
-    r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|us|our|you|your|he|she|him|her|his|hers|they|them|their"
-    r"|mum|mom|dad|wife|husband|partner|son|daughter|brother|sister|grandma|grandpa|kids?|baby|friend|boss)\b"
+_ONESELF_OR_KIN = (
+    r"i|i'm|i've|i'd|me|my|mine|we|us|our|he|she|him|her|his|hers|they|them|their"
+    r"|mum|mom|dad|wife|husband|partner|son|daughter|brother|sister|grandma|grandpa|kids?|baby|friend|boss"
 )
+_SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
+# A medicine or condition asked about in general ("How long does amoxicillin stay in your body?", "Can you
+# take ibuprofen and paracetamol together?"): a question naming no one but a generic "you". Whether
+# something is normal is asked about the writer ("Is it normal to feel tired with migraines?").
+_SOMEONE_BUT_YOU = re.compile(rf"\b(?i:{_ONESELF_OR_KIN})\b")
+_NORMAL = re.compile(r"\b(?i:normal)\b")
 
 
 def impersonal_health(text: str, start: int, end: int) -> bool:
     """Whether the condition text[start:end] is a topic of research or charities (the word right
-    next to it) in a sentence that names no one. (A question such as "Is it normal to feel tired
-    with migraines?" names no one either, but is asked about the writer.)"""
+    next to it) in a sentence that names no one, or asked about in general (see _SOMEONE_BUT_YOU)."""
     near_topic = _HEALTH_TOPIC_BEFORE.search(text[max(0, start - 48) : start]) or _HEALTH_TOPIC_AFTER.match(text, end)
-    return near_topic is not None and _SOMEONE.search(_sentence(text, start, end)) is None
+    if near_topic is not None and _SOMEONE.search(_sentence(text, start, end)) is None:
+        return True
+    question = _question(text, start, end)
+    return question is not None and _SOMEONE_BUT_YOU.search(question) is None and _NORMAL.search(question) is None
+
+
+# A bare shorthand amount after an article names a kind of account or a hypothetical sum ("Is a 401k better
+# than a Roth IRA?", "compound interest on a 10k investment"), someone's money only where the writer or
+# reader has it; with a currency ("a $236k mortgage") it is an amount someone owes or earns.
+_ARTICLE = re.compile(r"(?i:(?:a|an)\s)")
+_ARTICLE_BEFORE = re.compile(r"(?i:\b(?:a|an)\s+)$")
+_CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
+
+
+def _kind_of_amount(text: str, start: int, end: int) -> bool:
+    after_article = _ARTICLE.match(text, start) or _ARTICLE_BEFORE.search(text[max(0, start - 4) : start])
+    return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(_sentence(text, start, end))
 
 
 def names_a_place(value: str, cased: bool) -> bool:
@@ -206,6 +262,16 @@ def names_a_place(value: str, cased: bool) -> bool:
     if not cased:
         return any(len(word) >= 3 for word in words)
     return any(len(word) >= 2 and not word[0].islower() and not word.isupper() for word in words)
+
+
+_QUESTION_WORD = re.compile(r"\s*(?i:how|what|why|when|which|who|where|is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b")
+
+
+def _question(text: str, start: int, end: int) -> str | None:
+    """The sentence holding text[start:end] if it asks a question: opens with a question word, ends with "?"."""
+    sentence = _sentence(text, start, end)
+    stop = _SENTENCE_END.search(text, end)
+    return sentence if _QUESTION_WORD.match(sentence) and stop is not None and text[stop.start()] == "?" else None
 
 
 def _sentence(text: str, start: int, end: int) -> str:
@@ -227,7 +293,9 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         not names_a_place(text[start:end], cased=any(c.isupper() for c in text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "FINANCE" and impersonal_money(_sentence(text, start, end)):
+    if label == "ADDRESS" and landmark_address(text, start):
+        return False
+    if label == "FINANCE" and (impersonal_money(_sentence(text, start, end)) or _kind_of_amount(text, start, end)):
         return False
     if label == "HEALTH" and impersonal_health(text, start, end):
         return False
