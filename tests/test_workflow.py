@@ -316,6 +316,7 @@ def test_max_cost_stops_cleanly_and_a_rerun_with_a_higher_cap_finishes(tmp_path,
     clean_calls = sum(u["calls"] for u in clean["usage"].values())
     cap = PRICE_PER_CALL * clean_calls / 2
 
+    BACKENDS.clear()  # from here on, the requests of the capped run and of the runs that resume it
     stopped = generate(data, tmp_path / "capped/run", *args, "--max-cost", str(cap))
     assert stopped.exit_code == 3 and "max cost reached" in stopped.output, stopped.output
     progress = json.loads((tmp_path / "capped/run/progress.json").read_text())
@@ -325,6 +326,7 @@ def test_max_cost_stops_cleanly_and_a_rerun_with_a_higher_cap_finishes(tmp_path,
     assert len(rows) == 3 * progress["batches_done"]  # only whole profiles of committed batches
     assert json.loads((tmp_path / "capped/run/summary.json").read_text())["stopped"].startswith("max cost reached")
 
+    sent = sum(len(backend.requests) for backend in BACKENDS)
     BACKENDS.clear()  # the same cap again: nothing more is spent
     again = generate(data, tmp_path / "capped/run", *args, "--max-cost", str(cap))
     assert again.exit_code == 3 and not BACKENDS[-1].requests
@@ -333,9 +335,12 @@ def test_max_cost_stops_cleanly_and_a_rerun_with_a_higher_cap_finishes(tmp_path,
     assert finished.exit_code == 0, finished.output
     resumed = json.loads((tmp_path / "capped/run/progress.json").read_text())
     assert resumed["batches_done"] == 3
-    # Totals carry over: every call was paid once over the three processes, as in one clean run.
-    assert sum(u["calls"] for u in resumed["usage"].values()) == clean_calls
-    assert sum(u["cost_usd"] for u in resumed["usage"].values()) == pytest.approx(PRICE_PER_CALL * clean_calls)
+    sent += sum(len(backend.requests) for backend in BACKENDS)
+    # Totals carry over: every call sent over the three processes was counted once ...
+    assert sum(u["calls"] for u in resumed["usage"].values()) == sent
+    assert sum(u["cost_usd"] for u in resumed["usage"].values()) == pytest.approx(PRICE_PER_CALL * sent)
+    if mode == "strict":  # ... and, in strict order, they are the calls of one clean run (nothing paid twice).
+        assert sent == clean_calls  # (pipelined, a batch sees the newest memory of the moment: its calls vary with timing)
     capped_rows, clean_rows = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("capped", "clean"))
     if mode == "strict":
         assert capped_rows == clean_rows
