@@ -14,6 +14,11 @@ from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
 
+def sentence_start(text: str, position: int) -> int:
+    """Where the sentence holding `position` starts: after the last ".", "!", "?" or newline before it."""
+    return max(text.rfind(mark, 0, position) for mark in ".!?\n") + 1
+
+
 class Recognizer:
     name: ClassVar[str]
     type: ClassVar[str]

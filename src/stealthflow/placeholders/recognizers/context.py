@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -91,8 +91,7 @@ _ADDRESS_TIE = re.compile(
 
 
 def landmark_address(text: str, start: int) -> bool:
-    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
-    return _LANDMARK_BEFORE.search(text[sentence_start:start]) is not None and _ADDRESS_TIE.search(text) is None
+    return _LANDMARK_BEFORE.search(text[sentence_start(text, start) : start]) is not None and _ADDRESS_TIE.search(text) is None
 
 
 @register_recognizer
@@ -144,5 +143,4 @@ class SalaryRecognizer(ContextRecognizer):
 
     def accept(self, match: re.Match[str]) -> bool:
         text = match.string
-        sentence_start = max(text.rfind(mark, 0, match.start()) for mark in ".!?\n") + 1
-        return not impersonal_money(text[sentence_start : match.end()])
+        return not impersonal_money(text[sentence_start(text, match.start()) : match.end()])

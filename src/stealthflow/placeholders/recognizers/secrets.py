@@ -16,7 +16,7 @@ from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 from detect_secrets.plugins.ip_public import IPPublicDetector
 
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.gate import fold, required_literals
 from stealthflow.placeholders.types import Span
 
@@ -339,8 +339,7 @@ def named_as_other_number(text: str, start: int, end: int) -> bool:
         return True
     if _UPPERCASE_CODE.fullmatch(value) and not introduced_as_secret(text, start, end, bare_code=False):
         return True
-    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1
-    named = list(_OTHER_NUMBER.finditer(text, sentence_start, end))
+    named = list(_OTHER_NUMBER.finditer(text, sentence_start(text, start), end))
     return bool(named) and _SECRET_CUE.search(text, named[-1].end(), start) is None
 
 

@@ -14,7 +14,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.context import (
     impersonal_money,
     landmark_address,
@@ -147,11 +147,11 @@ def _asked_about_by_full_name(text: str, start: int, end: int) -> bool:
     asked = question and _ASKED_ABOUT.match(question)
     if not asked or names_writer_or_reader(question):
         return False
-    sentence_start = max(text.rfind(mark, 0, start) for mark in ".!?\n") + 1  # where _sentence cut the question
-    name_end = sentence_start + asked.end("name")
+    question_start = sentence_start(text, start)  # where _sentence cut the question
+    name_end = question_start + asked.end("name")
     if _HERE_AND_NOW.match(text, name_end):
         return False
-    return sentence_start + asked.start("name") <= start and end <= name_end
+    return question_start + asked.start("name") <= start and end <= name_end
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -276,9 +276,8 @@ def _question(text: str, start: int, end: int) -> str | None:
 
 def _sentence(text: str, start: int, end: int) -> str:
     """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it)."""
-    before = max(text.rfind(mark, 0, start) for mark in ".!?\n")
     stop = _SENTENCE_END.search(text, end)
-    return text[before + 1 : stop.start() if stop else len(text)]
+    return text[sentence_start(text, start) : stop.start() if stop else len(text)]
 
 
 def in_context(label: str, text: str, start: int, end: int) -> bool:
