@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.tagging.names import LEXICON, load_lexicon, name_flag, save_lexicon
 
@@ -42,6 +42,12 @@ class StudentShape(BaseModel):
     kernel: int = Field(3, ge=3, le=7)
     case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
     lexicon: bool = False  # also sees whether each word is a given or family name (names.py; needs case)
+
+    @model_validator(mode="after")
+    def _lexicon_rides_on_case(self) -> StudentShape:
+        if self.lexicon and not self.case:
+            raise ValueError("a student's name lexicon rides on its word shapes: lexicon needs case")
+        return self
 
 
 CASES = 7  # see word_shapes

@@ -55,8 +55,6 @@ class ConvTagger(nn.Module):
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
         self.uses_case = shape.case
-        if shape.lexicon and not shape.case:
-            raise ValueError("a student's name lexicon rides on its word shapes: lexicon needs case")
         self.cases = nn.Embedding(CASES * (FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
         self._table = None
 
