@@ -57,6 +57,11 @@ DROPPED = [
     ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
     ("Is a 401k better than a Roth IRA?", "a 401k", "FINANCE"),
     ("How does compound interest work on a 10k investment over 20 years?", "10k", "FINANCE"),
+    # famous people and places (recognizers/public_names.py), unless the writer ties them to themselves; products
+    ("How many titles has Roger Federer won?", "Roger Federer", "REAL_NAME"),
+    ("How many titles has Roger Federer won?", "Federer", "REAL_NAME"),
+    ("whats the quickest way from Shibuya to Asakusa", "Shibuya", "REAL_NAME"),
+    ("Review: the Dyson V15 picks up everything but the battery dies fast.", "the Dyson V15", "REAL_NAME"),
     # health as a topic of research or charity, next to it, with no one in the sentence
     ("A new study links atrial fibrillation to poor sleep.", "atrial fibrillation", "HEALTH"),
     ("The charity raised money for rheumatoid arthritis research.", "rheumatoid", "HEALTH"),
@@ -163,6 +168,8 @@ KEPT = [
     ("Is Tom Berg still coming to the offsite?", "Tom Berg", "REAL_NAME"),
     ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
     ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
+    ("My friend Michael Jordan is coming over tonight.", "Michael Jordan", "REAL_NAME"),  # a famous name, tied to the writer
+    ("Please add Anna de la Cruz to the guest list.", "Anna de la Cruz", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
     ("Name: Yuta Kimura\nAddress: Dunja-Martin-Ring 40", "Dunja-Martin-Ring 40", "ADDRESS"),
     ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),  # no house number: a street word
@@ -192,6 +199,12 @@ def test_a_secret_span_grows_to_the_whole_token_the_model_cut_short():
     assert kept(text, "- mango123", "CREDENTIAL") == ("mango123", "CREDENTIAL")
     text = "Got a text from the bank: 448812."
     assert kept(text, "448812", "CREDENTIAL") == ("448812", "CREDENTIAL")
+
+
+def test_a_name_loses_the_lowercase_words_the_model_ran_on_into_where_the_writer_capitalises_names():
+    assert kept("Is Nvidia overvalued at this point?", "Nvidia overvalued", "REAL_NAME") == ("Nvidia", "REAL_NAME")
+    assert kept("Don't rob Peter to pay the bills.", "rob Peter", "REAL_NAME") == ("Peter", "REAL_NAME")
+    assert kept("i think tom said so", "tom said", "REAL_NAME") == ("tom said", "REAL_NAME")  # no capitals: left as the model said
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():
@@ -251,6 +264,9 @@ DISTRACTORS = [
     "Is a 401k better than a Roth IRA?",
     "10 Downing Street is smaller than it looks on TV.",
     "The part code is 7-1192-A, order it from the dealer.",
+    "How many titles has Roger Federer won?",
+    "Did Steve Jobs really get fired from Apple?",
+    "Is Angkor Wat doable in one day?",
 ]
 PERSONAL = [
     ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),

