@@ -57,6 +57,8 @@ DROPPED = [
     ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
     ("Is a 401k better than a Roth IRA?", "a 401k", "FINANCE"),
     ("How does compound interest work on a 10k investment over 20 years?", "10k", "FINANCE"),
+    ("A 4-slice toaster for £35, decent or rubbish?", "£35", "FINANCE"),  # a price: no one in the sentence, no word of someone's money
+    ("Gas is $3.89 a gallon here, is that normal now?", "$3.89 a gallon", "FINANCE"),
     # famous people and places (recognizers/public_names.py), unless the writer ties them to themselves; products
     ("How many titles has Roger Federer won?", "Roger Federer", "REAL_NAME"),
     ("How many titles has Roger Federer won?", "Federer", "REAL_NAME"),
@@ -180,6 +182,9 @@ KEPT = [
     ("Can you take ibuprofen with my asthma?", "asthma", "HEALTH"),
     ("Should I put a 10k bonus into my pension?", "a 10k bonus", "FINANCE"),
     ("Transfer a $236k mortgage to the new bank.", "a $236k mortgage", "FINANCE"),
+    ("Household income: $85,000", "$85,000", "FINANCE"),  # no one named, but money someone has
+    ("Net worth: roughly $2.4M.", "$2.4M", "FINANCE"),  # not the worth of a thing
+    ("The new job pays $64,000.", "$64,000", "FINANCE"),
     ("22 Baker Street is our new flat, come by after 6.", "22 Baker Street", "ADDRESS"),
     ("door code for my building is 7-1192", "7-1192", "CREDENTIAL"),
 ]
@@ -205,6 +210,7 @@ def test_a_name_loses_the_lowercase_words_the_model_ran_on_into_where_the_writer
     assert kept("Is Nvidia overvalued at this point?", "Nvidia overvalued", "REAL_NAME") == ("Nvidia", "REAL_NAME")
     assert kept("Don't rob Peter to pay the bills.", "rob Peter", "REAL_NAME") == ("Peter", "REAL_NAME")
     assert kept("i think tom said so", "tom said", "REAL_NAME") == ("tom said", "REAL_NAME")  # no capitals: left as the model said
+    assert kept("Please cc Fatima al-Zahra on this.", "Fatima al-Zahra on", "REAL_NAME") == ("Fatima al-Zahra", "REAL_NAME")
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():

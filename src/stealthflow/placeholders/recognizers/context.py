@@ -119,7 +119,7 @@ class DiagnosisRecognizer(ContextRecognizer):
 
 # Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
 # 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
-_PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|worth|charges?)\b")
+_PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b")  # someone's net worth is theirs
 _FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|us|our|you|your)\b")
 
 

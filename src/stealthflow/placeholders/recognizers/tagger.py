@@ -166,9 +166,13 @@ _NAME_WORD = re.compile(r"\S+")
 def capitalised_part(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span without the lowercase words at its ends, where the writer capitalises names: the
     model runs on into the sentence ("Nvidia overvalued", "rob Peter"). Words inside stay ("Ludwig
-    van Beethoven"), as do words of scripts without case."""
-    words = [w for w in _NAME_WORD.finditer(text, start, end) if not w.group()[0].islower()]
+    van Beethoven"), as do words with a capital anywhere ("al-Zahra", "d'Arc") and words of scripts without case."""
+    words = [w for w in _NAME_WORD.finditer(text, start, end) if not _lowercase_word(w.group())]
     return (words[0].start(), words[-1].end()) if words else (start, end)  # all lowercase: not_a_name decides
+
+
+def _lowercase_word(word: str) -> bool:
+    return any(c.islower() for c in word) and not any(c.isupper() for c in word)
 
 
 def not_a_name(text: str, start: int, end: int) -> bool:
@@ -273,6 +277,22 @@ def _kind_of_amount(text: str, start: int, end: int) -> bool:
     return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(_sentence(text, start, end))
 
 
+# Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
+# in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
+_OWNED_MONEY = re.compile(
+    r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|pay|pays|paid|payslip|take-?home|bring\s+home|bonus\w*|raise|offer\w*|savings?|saved|save"
+    r"|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|net\s+worth|worth|rent|budget\w*|bank|accounts?|invest\w*|portfolio"
+    r"|funds?|assets?|wealth|401k|ira|make|makes|making|made|living|live\s+on|afford\w*|household|annual|expectations?)\b"
+)
+
+
+def ownerless_price(text: str, start: int, end: int) -> bool:
+    """Whether the amount text[start:end] is a price of something: a sentence naming no one (see
+    _SOMEONE) and no word of money someone has (see _OWNED_MONEY)."""
+    sentence = _sentence(text, start, end)
+    return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
+
+
 def names_a_place(value: str, cased: bool) -> bool:
     """Whether an address names its street or place: a word not in lowercase (any word of 3 letters
     where the writer types no capitals) nor an uppercase code: not "LH 454 lands" (a flight),
@@ -314,7 +334,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and landmark_address(text, start):
         return False
-    if label == "FINANCE" and (impersonal_money(_sentence(text, start, end)) or _kind_of_amount(text, start, end)):
+    if label == "FINANCE" and (impersonal_money(_sentence(text, start, end)) or _kind_of_amount(text, start, end) or ownerless_price(text, start, end)):
         return False
     if label == "HEALTH" and impersonal_health(text, start, end):
         return False
