@@ -126,6 +126,11 @@ _ASKED_ABOUT = re.compile(
 )
 
 
+def capitalises(text: str) -> bool:
+    """Whether the writer uses capitals: a lowercase word is then no name, and a name no lowercase word."""
+    return any(c.isupper() for c in text)
+
+
 def tied_to_writer(text: str, start: int, end: int) -> bool:
     """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I")."""
     return _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None or _PERSONAL_AFTER.match(text, end) is not None
@@ -137,7 +142,7 @@ def public_talk(text: str, start: int, end: int) -> bool:
     if tied_to_writer(text, start, end):
         return False
     before = text[max(0, start - 48) : start]
-    after = _PUBLIC_AFTER if any(c.isupper() for c in text) else _PUBLIC_AFTER_LOWERCASE
+    after = _PUBLIC_AFTER if capitalises(text) else _PUBLIC_AFTER_LOWERCASE
     return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None or _asked_about_by_full_name(text, start, end)
 
 # ... unless it asks where someone is or whether they can come, as of a colleague or a friend ("Is Nadia
@@ -179,11 +184,11 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     """A REAL_NAME span that the words around it show is something else: lowercase where the writer
     capitalises names, a place after "in", a verb ("Mark the invoice")."""
     value, before = text[start:end], text[max(0, start - 48) : start]
-    if value.islower() and any(c.isupper() for c in text):
+    if value.islower() and capitalises(text):
         return True
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if any(c.isupper() for c in text) else _PLACE_BEFORE_LOWERCASE).search(before):
+    if (_PLACE_BEFORE if capitalises(text) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
     if " " not in value and _SENTENCE_START.search(before) and _PRONOUN_AFTER.match(text, end):
         return True
@@ -281,7 +286,7 @@ def _kind_of_amount(text: str, start: int, end: int) -> bool:
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
 _OWNED_MONEY = re.compile(
     r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|pay|pays|paid|payslip|take-?home|bring\s+home|bonus\w*|raise|offer\w*|savings?|saved|save"
-    r"|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|net\s+worth|worth|rent|budget\w*|bank|accounts?|invest\w*|portfolio"
+    r"|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|worth|rent|budget\w*|bank|accounts?|invest\w*|portfolio"
     r"|funds?|assets?|wealth|401k|ira|make|makes|making|made|living|live\s+on|afford\w*|household|annual|expectations?)\b"
 )
 
@@ -329,7 +334,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word)
         return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or re.search(r"\d", text[start:end]) is not None)
     if label == "ADDRESS" and (
-        not names_a_place(text[start:end], cased=any(c.isupper() for c in text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
+        not names_a_place(text[start:end], cased=capitalises(text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and landmark_address(text, start):
@@ -391,7 +396,7 @@ class PiiTaggerRecognizer(Recognizer):
             start, end = whole_secret(text, start, end)
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
-        if tagged.label == "REAL_NAME" and any(c.isupper() for c in text):
+        if tagged.label == "REAL_NAME" and capitalises(text):
             start, end = capitalised_part(text, start, end)
         if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
             return None
