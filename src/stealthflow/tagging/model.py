@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.tagging.names import LEXICON, load_lexicon, name_flag, save_lexicon
@@ -183,11 +184,10 @@ class SpanTagger:
         return out
 
     def token_probabilities(self, texts: list[str], batch_size: int = 16):
-        """Per text: (offsets, probabilities[tokens, tags]) over its windows, each token once.
+        """Per text: (offsets[tokens, 2], probabilities[tokens, tags]) over its windows, each token once, in text order.
         `batch_size` counts MiniLM windows (MAX_TOKENS pieces): a student's longer windows go
         fewer to a pass, so a pass holds as many pieces (32 windows of 1024 left the cache: 100 KB
         cost 1.5x per KB what 10 KB did)."""
-        import numpy as np
         import torch
 
         batch_size = max(1, batch_size * MAX_TOKENS // self.window)
@@ -210,13 +210,10 @@ class SpanTagger:
                 logits = self.model(**inputs).logits.float()
                 for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
                     probabilities[w] = probs
-        per_text: list[dict[int, tuple[tuple[int, int], np.ndarray]]] = [{} for _ in texts]
+        per_text: list[list] = [[] for _ in texts]
         for (text_index, _, offsets), window_probabilities in zip(windows, probabilities, strict=True):
-            tokens = per_text[text_index]
-            for (start, end), probs in zip(offsets, window_probabilities):  # padding rows are past the offsets
-                if end > start and start not in tokens:  # special/padding tokens have empty offsets
-                    tokens[start] = ((start, end), probs)
-        return [sorted(tokens.values(), key=lambda item: item[0][0]) for tokens in per_text]
+            per_text[text_index].append((np.asarray(offsets, dtype=np.int64), window_probabilities[: len(offsets)]))  # past the offsets: padding
+        return [_each_token_once(parts) for parts in per_text]
 
     def tag_many(self, texts: list[str], batch_size: int = 16) -> list[list[TaggedSpan]]:
         if not texts:
@@ -229,31 +226,43 @@ class SpanTagger:
     def _spans(self, text: str, tokens) -> list[TaggedSpan]:
         """Runs of adjacent tagged tokens (P(not O) >= threshold), widened to whole words; a run's
         label is the one with the most probability mass over its tokens (B and I together)."""
-        import numpy as np
-
-        runs: list[list] = []  # [start, end, [probs]]
-        for (start, end), probs in tokens:
-            tagged = 1.0 - float(probs[0]) >= self.threshold
+        offsets, probabilities = tokens
+        inside = (1.0 - probabilities[:, 0].astype(np.float64)).tolist()
+        runs: list[list] = []  # [start, end, [token indices], open]
+        for index, ((start, end), p_inside) in enumerate(zip(offsets.tolist(), inside, strict=True)):
+            tagged = p_inside >= self.threshold
             adjacent = runs and start <= runs[-1][1] + 1
             if tagged and adjacent and runs[-1][3]:
                 runs[-1][1] = end
-                runs[-1][2].append(probs)
+                runs[-1][2].append(index)
             elif adjacent and _is_subword(text, start) and runs[-1][3]:
                 runs[-1][1] = end  # the rest of a word whose first piece was tagged
             elif tagged:
-                runs.append([start, end, [probs], True])
+                runs.append([start, end, [index], True])
             elif runs:
                 runs[-1][3] = False  # an untagged word closes the run
         spans = []
-        for start, end, probs, _ in runs:
+        for start, end, indices, _ in runs:
             while start > 0 and text[start - 1].isalnum():  # a word is tagged whole
                 start -= 1
             while end < len(text) and text[end].isalnum():
                 end += 1
-            mass = np.sum(probs, axis=0)[1:].reshape(len(self.labels), 2).sum(1)
-            inside = [1.0 - float(p[0]) for p in probs]
-            spans.append(TaggedSpan(start, end, self.labels[int(mass.argmax())], sum(inside) / len(inside)))
+            mass = probabilities[indices].sum(axis=0)[1:].reshape(len(self.labels), 2).sum(1)
+            score = sum(inside[i] for i in indices) / len(indices)
+            spans.append(TaggedSpan(start, end, self.labels[int(mass.argmax())], score))
         return spans
+
+
+def _each_token_once(windows: list) -> tuple:
+    """A text's (offsets[tokens, 2], probabilities[tokens, tags]) from its windows' (offsets,
+    probabilities), in text order: a token two windows share keeps the first window's
+    probabilities; special tokens (empty offsets) go."""
+    offsets = np.concatenate([offsets for offsets, _ in windows])
+    probabilities = np.concatenate([probabilities for _, probabilities in windows])
+    real = offsets[:, 1] > offsets[:, 0]
+    offsets, probabilities = offsets[real], probabilities[real]
+    _, first = np.unique(offsets[:, 0], return_index=True)  # sorted by start, first occurrence of each
+    return offsets[first], probabilities[first]
 
 
 def _is_subword(text: str, start: int) -> bool:

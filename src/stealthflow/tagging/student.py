@@ -74,29 +74,25 @@ class ConvTagger(nn.Module):
 
     def forward(self, input_ids, attention_mask=None, case_ids=None, **_):
         mask = (input_ids != 0 if attention_mask is None else attention_mask).unsqueeze(-1).to(self.project.weight.dtype)
+        padded = not bool(mask.all())  # one text, or texts of one length: no padding to zero
         x = self.token_vectors(input_ids)
         if self.cases is not None:
             x = x + self.cases(case_ids)
-        x = x * mask
+        if padded:
+            x = x * mask
         for dilation, mix, norm in zip(self.shape.dilations, self.mixes, self.norms, strict=True):
-            # padding stays zero, so a text's tags do not depend on what it was batched with
-            x = norm(x + nn.functional.gelu(mix(shifted_copies(x, dilation, self.shape.kernel)))) * mask
+            x = norm(x + nn.functional.gelu(mix(shifted_copies(x, dilation, self.shape.kernel))))
+            if padded:  # padding stays zero, so a text's tags do not depend on what it was batched with
+                x = x * mask
         return TokenClassifierOutput(logits=self.classifier(x))
 
 
 def shifted_copies(x, dilation: int, kernel: int):
     """(batch, length, kernel x width): for each kernel tap, the sequence shifted by its offset,
-    zero past the ends, written straight into one buffer (padding then `torch.cat` copied
-    everything twice and cost as much as the matrix products)."""
+    zero past the ends: a strided view of the zero-padded sequence, copied once into the
+    matrix product's input (a copy per tap cost as much as the matrix products)."""
     batch, length, width = x.shape
-    out = x.new_empty(batch, length, kernel * width)
-    for tap in range(kernel):
-        offset = (tap - kernel // 2) * dilation
-        part, reach = out[..., tap * width : (tap + 1) * width], min(abs(offset), length)
-        if offset >= 0:  # position t sees t + offset
-            part[:, : length - reach] = x[:, reach:]
-            part[:, length - reach :] = 0
-        else:
-            part[:, reach:] = x[:, : length - reach]
-            part[:, :reach] = 0
-    return out
+    reach = (kernel // 2) * dilation
+    padded = nn.functional.pad(x, (0, 0, reach, reach))  # position t sees padded[t + tap * dilation]
+    taps = padded.as_strided((batch, length, kernel, width), (padded.stride(0), width, dilation * width, 1))
+    return taps.reshape(batch, length, kernel * width)
