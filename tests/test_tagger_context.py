@@ -122,6 +122,15 @@ DROPPED = [
     ("Will you be able to check my essay tonight?", "Will", "REAL_NAME"),
     ("Max out the volume, the bass is too quiet.", "Max", "REAL_NAME"),
     ("Pat yourself on the back, the release went fine.", "Pat", "REAL_NAME"),
+    # everyday nouns are no conditions where nothing about health is near them; a name has two letters (in a script
+    # with case); an employer in lowercase where the writer capitalises is none; a secret no word introduces has no space
+    ("Recommend a good sewing machine? Mostly for hemming trousers.", "hemming", "HEALTH"),
+    ("Why do my houseplants keep getting brown crispy tips?", "brown crispy", "HEALTH"),
+    ("Any tips for getting a toddler to stay in their own bed?", "toddler", "HEALTH"),
+    ("A drake and two ducks have moved into our pond.", "A", "REAL_NAME"),
+    ("Why is everyone suddenly leaving X for Bluesky?", "X", "REAL_NAME"),
+    ("Is it better to overpay a student loan or invest the money?", "overpay", "EMPLOYER"),
+    ("Bake sale count: 60 brownies, 48 flapjacks, 36 cupcakes.", "60 brownies, 48", "CREDENTIAL"),
 ]
 
 KEPT = [
@@ -187,6 +196,15 @@ KEPT = [
     ("The new job pays $64,000.", "$64,000", "FINANCE"),
     ("22 Baker Street is our new flat, come by after 6.", "22 Baker Street", "ADDRESS"),
     ("door code for my building is 7-1192", "7-1192", "CREDENTIAL"),
+    # a condition shows itself: its own words (also past a part the model tagged), words of care, "has", "I'm"
+    ("1. call Bruno\n2. pay rent\n3. pick up stage 3 kidney disease refill", "kidney", "HEALTH"),
+    ("My sister has lupus and the heat makes it worse.", "lupus", "HEALTH"),
+    ("I'm bipolar and my new manager doesn't know, should I tell her?", "bipolar", "HEALTH"),
+    ("Her GP finally sent her for tests for the tremor.", "tremor", "HEALTH"),
+    ("Dad was diagnosed with ADHD at 50.", "ADHD", "HEALTH"),
+    ("Our stepson 英 starts school next week.", "英", "REAL_NAME"),
+    ("Forward the slides to Li before noon.", "Li", "REAL_NAME"),
+    ("here are my creds: admin, Secur3Pass!", "Secur3Pass!", "CREDENTIAL"),
 ]
 
 

@@ -206,19 +206,23 @@ _STREET = re.compile(
 
 
 def plausible(label: str, value: str) -> bool:
-    """Cheap shape checks: a name holds no digit; an income or asset holds an amount of money (the model alone tags
+    """Cheap shape checks: a name holds no digit and, in a script with case, two letters or more; an income or asset holds an amount of money (the model alone tags
     "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a house number
     or a street word (not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":
         return _AMOUNT.search(value) is not None and _MONEY.search(value) is not None
     if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none
-        return not any(c.isdigit() for c in value)
+        return not any(c.isdigit() for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X"; "英" is a name
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":
         return re.search(r"[^\W\d_]{2,}", value) is not None and (re.search(r"\d", value) is not None or _STREET.search(value) is not None)
     return True
+
+
+def _cased_letters(value: str) -> bool:
+    return any(c.lower() != c.upper() for c in value)
 
 
 _LEADING_DASH = re.compile(r"(?:[^\w\s]+\s+)?")
@@ -267,6 +271,46 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
         return True
     question = _question(text, start, end)
     return question is not None and _SOMEONE_BUT_YOU.search(question) is None and _NORMAL.search(question) is None
+
+
+# Where a condition shows itself as one: in its own words ("kidney disease", "-itis", an acronym such
+# as "ADHD", a condition or medicine the tagger learnt), in its sentence's words of health care, or right
+# after "has", "with", "taking", "I'm". The model alone tags everyday nouns in everyday messages as
+# conditions ("for hemming trousers", "a toddler", "brown crispy tips", "for hydrangeas").
+_MEDICAL_WORD = re.compile(
+    r"(?i:\w+(?:itis|osis|emia|aemia|oma|pathy|algia|plegia|trophy|phobia|ectomy|otomy|uria|cytosis|ism)\b"
+    r"|\b(?:syndrome|disease|disorder|cancer|tumou?r|deficiency|infection|injury|diabetes|depression|anxiety|addiction|allerg\w*|palsy|fever"
+    r"|virus|flu|covid|attacks?|failure|stroke|ulcers?|stones?|apnea|apnoea|reflux|murmur|sclerosis|arthritis|pressure|cholesterol|fatigue"
+    r"|pain|clot|fracture|concussion|hernia|disc|migraines?|asthma|epilepsy|eczema|dementia|autism|dyslexia|insomnia|tinnitus|vertigo|gout|lupus|mono|shingles)\b)"
+)
+_NEXT_WORDS = re.compile(r"(?:['’]s)?(?:[\s-]+[\w'’]+){0,2}")  # the model may tag "kidney" of "kidney disease"
+_ACRONYM = re.compile(r"[A-Z]{2,}\d?")
+_ARTICLE_START = re.compile(r"^(?:a|an)\s+")
+_HEALTH_TALK = re.compile(
+    r"\b(?i:diagnos\w*|doctors?|dr|gp|physician|consultant|specialist|surgeon|psychiatrist|therapist|nurses?|hospital\w*|clinic\w*|a&e|icu|ward"
+    r"|surgery|operation|medic\w*|meds|pills?|tablets?|prescri\w*|dos(?:e|es|age)|mg|treat\w*|therap\w*|symptoms?|conditions?|chronic|flare\w*"
+    r"|relapse\w*|remission|recover\w*|sick|ill|illness|health\w*|suffer\w*|struggl\w*|cop(?:e|ing)|episodes?|infection|allerg\w*|injur\w*"
+    r"|scan|mri|bloods|biopsy|refills?|runs\s+in\s+(?:my|the|our|his|her)\s+family)\b"
+)
+_HEALTH_BEFORE = re.compile(
+    r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been)\s+"
+    r"(?:(?:a|an|mild|severe|bad|chronic|early|late|stage\s+\w+|type\s+\w+)\s+)?$"
+)
+
+
+@cache
+def _learnt_conditions() -> frozenset[str]:
+    from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
+
+    return frozenset(_ARTICLE_START.sub("", value.casefold()) for value in CONDITIONS + MEDICATIONS)
+
+
+def shows_as_health(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end], tagged as a condition, shows itself as one (see _MEDICAL_WORD)."""
+    value = text[start:end]
+    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _ACRONYM.fullmatch(value) or _ARTICLE_START.sub("", value.casefold()) in _learnt_conditions():
+        return True
+    return _HEALTH_TALK.search(_sentence(text, start, end)) is not None or _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None
 
 
 # A bare shorthand amount after an article names a kind of account or a hypothetical sum ("Is a 401k better
@@ -327,12 +371,16 @@ def _sentence(text: str, start: int, end: int) -> str:
 def in_context(label: str, text: str, start: int, end: int) -> bool:
     """What the value's surroundings must show, where the model alone over-reaches on text it was
     not trained on: a secret is not a number its words name as another kind ("build number X",
-    "error code X", "56113 chairs") and, where no secret word introduces it, holds a digit; an employer stands in talk of work or study, or names an organisation; a name in
-    lowercase is one only where the writer does not use capitals ("i watched the chase" is not
-    a name in a message that capitalises its names), and no famous person's or place's name
-    (public_names.py) unless the writer ties the person to themselves."""
-    if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word)
-        return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or re.search(r"\d", text[start:end]) is not None)
+    "error code X", "56113 chairs") and, where no secret word introduces it, holds a digit and no
+    space; a condition shows itself as one (shows_as_health); an employer stands in talk of work or
+    study, or names an organisation; a name or an employer in lowercase is one only where the writer
+    does not use capitals ("i watched the chase" is not a name in a message that capitalises its
+    names), and no famous person's or place's name (public_names.py) unless the writer ties the
+    person to themselves."""
+    if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word) and no space ("60 brownies, 48")
+        return not named_as_other_number(text, start, end) and (
+            introduced_as_secret(text, start, end) or (re.search(r"\d", text[start:end]) is not None and re.search(r"\s", text[start:end]) is None)
+        )
     if label == "ADDRESS" and (
         not names_a_place(text[start:end], cased=capitalises(text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
@@ -341,10 +389,10 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False
     if label == "FINANCE" and (impersonal_money(_sentence(text, start, end)) or _kind_of_amount(text, start, end) or ownerless_price(text, start, end)):
         return False
-    if label == "HEALTH" and impersonal_health(text, start, end):
+    if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end)):
         return False
-    if label == "EMPLOYER":
-        return _WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None
+    if label == "EMPLOYER":  # in lowercase where the writer capitalises ("overpay a student loan"), no organisation
+        return not (capitalises(text) and text[start:end].islower()) and (_WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None)
     if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
