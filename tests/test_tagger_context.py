@@ -202,6 +202,8 @@ KEPT = [
     ("I'm bipolar and my new manager doesn't know, should I tell her?", "bipolar", "HEALTH"),
     ("Her GP finally sent her for tests for the tremor.", "tremor", "HEALTH"),
     ("Dad was diagnosed with ADHD at 50.", "ADHD", "HEALTH"),
+    ("Since my miscarriage I skip baby showers.", "miscarriage", "HEALTH"),
+    ("Her endo flares every winter, any tips?", "endo", "HEALTH"),
     ("Our stepson 英 starts school next week.", "英", "REAL_NAME"),
     ("Forward the slides to Li before noon.", "Li", "REAL_NAME"),
     ("here are my creds: admin, Secur3Pass!", "Secur3Pass!", "CREDENTIAL"),

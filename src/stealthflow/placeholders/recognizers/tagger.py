@@ -275,13 +275,13 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
 
 # Where a condition shows itself as one: in its own words ("kidney disease", "-itis", an acronym such
 # as "ADHD", a condition or medicine the tagger learnt), in its sentence's words of health care, or right
-# after "has", "with", "taking", "I'm". The model alone tags everyday nouns in everyday messages as
+# after "has", "with", "taking", "I'm", "my". The model alone tags everyday nouns in everyday messages as
 # conditions ("for hemming trousers", "a toddler", "brown crispy tips", "for hydrangeas").
 _MEDICAL_WORD = re.compile(
     r"(?i:\w+(?:itis|osis|emia|aemia|oma|pathy|algia|plegia|trophy|phobia|ectomy|otomy|uria|cytosis|ism)\b"
     r"|\b(?:syndrome|disease|disorder|cancer|tumou?r|deficiency|infection|injury|diabetes|depression|anxiety|addiction|allerg\w*|palsy|fever"
     r"|virus|flu|covid|attacks?|failure|stroke|ulcers?|stones?|apnea|apnoea|reflux|murmur|sclerosis|arthritis|pressure|cholesterol|fatigue"
-    r"|pain|clot|fracture|concussion|hernia|disc|migraines?|asthma|epilepsy|eczema|dementia|autism|dyslexia|insomnia|tinnitus|vertigo|gout|lupus|mono|shingles)\b)"
+    r"|pain|clot|fracture|concussion|hernia|disc|miscarriage|migraines?|asthma|epilepsy|eczema|dementia|autism|dyslexia|insomnia|tinnitus|vertigo|gout|lupus|mono|shingles)\b)"
 )
 _NEXT_WORDS = re.compile(r"(?:['’]s)?(?:[\s-]+[\w'’]+){0,2}")  # the model may tag "kidney" of "kidney disease"
 _ACRONYM = re.compile(r"[A-Z]{2,}\d?")
@@ -293,7 +293,7 @@ _HEALTH_TALK = re.compile(
     r"|scan|mri|bloods|biopsy|refills?|runs\s+in\s+(?:my|the|our|his|her)\s+family)\b"
 )
 _HEALTH_BEFORE = re.compile(
-    r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been)\s+"
+    r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been|my|his|her|their|our)\s+"
     r"(?:(?:a|an|mild|severe|bad|chronic|early|late|stage\s+\w+|type\s+\w+)\s+)?$"
 )
 
