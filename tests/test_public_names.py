@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from stealthflow.placeholders.recognizers.public_names import gazetteer_lines, name_key, public_name, public_names
+from stealthflow.placeholders.recognizers.public_names import brand_lines, brand_names, brands, gazetteer_lines, name_key, public_name, public_names
 from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
 from stealthflow.tagging.names import load_lexicon
 
@@ -83,3 +83,46 @@ def test_rebuilding_from_a_file_that_is_not_pantheons_table_fails_clearly_and_wr
     result = CliRunner().invoke(app, ["tagger", "public-names", str(wrong), "--out", str(out)])
     assert result.exit_code == 2 and "no 'name' column" in result.output
     assert not out.exists()
+
+
+def test_brands_that_read_as_a_person_or_an_ordinary_name_are_left_out():
+    lines = brand_lines(["Ryanair", "Marks & Spencer", "John Lewis", "Zara", "Kia", "7-Eleven", "Tim Hortons"], {"john", "lewis", "zara", "tim", "marks", "spencer"})
+    assert lines == ["Marks & Spencer", "Tim Hortons", "Ryanair"]
+    assert name_key("Marks & Spencer") == "marks spencer"  # as the words of a text are looked up
+
+
+def test_brands_are_read_from_the_name_suggestion_index_or_simple_icons_and_nothing_else(tmp_path: Path):
+    import json
+
+    from stealthflow.data import DataError
+
+    nsi = tmp_path / "nsi.json"
+    nsi.write_text(json.dumps({"nsi": {"brands/shop/supermarket": {"items": [{"tags": {"brand": "Aldi", "name": "Aldi Süd"}}, {"tags": {"name": "Lidl"}}]},
+                                       "operators/amenity/bank": {"items": [{"tags": {"operator": "City Council"}}]}}}), encoding="utf-8")
+    icons = tmp_path / "simple-icons.json"
+    icons.write_text(json.dumps([{"title": "Ryanair", "slug": "ryanair"}, {"title": "TikTok", "slug": "tiktok"}]), encoding="utf-8")
+    assert brand_names(nsi) == ["Aldi", "Lidl"] and brand_names(icons) == ["Ryanair", "TikTok"]
+    other = tmp_path / "people.json"
+    other.write_text(json.dumps({"people": ["Ada Lovelace"]}), encoding="utf-8")
+    with pytest.raises(DataError, match="neither"):
+        brand_names(other)
+
+
+def test_rebuilding_the_brands_from_a_wrong_file_fails_clearly_and_writes_nothing(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    wrong = tmp_path / "brands.csv"
+    wrong.write_text("name\nAldi\n", encoding="utf-8")
+    out = tmp_path / "brands.txt"
+    result = CliRunner().invoke(app, ["tagger", "brands", str(wrong), "--out", str(out)])
+    assert result.exit_code == 2 and "not JSON" in result.output
+    assert not out.exists()
+
+
+def test_the_shipped_brands_hold_no_one_word_line_the_students_name_lexicon_knows():
+    lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
+    single = {name for name in brands() if " " not in name}
+    assert len(single) > 5000 and not single & lexicon
+    assert {"ryanair", "marks spencer", "kpmg", "nvidia"} <= brands()

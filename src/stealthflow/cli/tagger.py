@@ -64,3 +64,19 @@ def public_names(
     with user_errors():
         count = write_gazetteer(pantheon, out)
     console.print(f"wrote {out} ({count} names)")
+
+
+@tagger_app.command("brands")
+def brands(
+    sources: Annotated[
+        list[Path],
+        typer.Argument(help="the Name Suggestion Index's dist/json/nsi.json (npm name-suggestion-index) and/or Simple Icons' data/simple-icons.json (npm simple-icons)", exists=True, dir_okay=False),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="the brand list to write")] = Path("data/brands.txt"),
+) -> None:
+    """Rebuild the list of brands whose names are taken for organisations, not people ("Ryanair", "Marks & Spencer")."""
+    from stealthflow.placeholders.recognizers.public_names import write_brands
+
+    with user_errors():
+        count = write_brands(sources, out)
+    console.print(f"wrote {out} ({count} brands)")

@@ -1,4 +1,4 @@
-"""Names the world knows: famous people and cities, the knowledge the tagger lacks.
+"""Names the world knows: famous people, cities and brands, the knowledge the tagger lacks.
 
 Nothing in "How many titles has Roger Federer won?" or "whats the quickest way to Shibuya"
 tells a tagger that the name is not a friend's: only knowing who Roger Federer is, and what
@@ -12,11 +12,18 @@ only "Federer" of it; "Buenos Aires"). A line of one word matches alone ("Federe
 "Shibuya"), and the file holds one-word lines only for words that no Faker locale gives ordinary
 people as a name ("Messi", "Sintra" yes; "Jordan", "Adele", "Florence" no), so a colleague called
 Jordan or Florence stays a name.
+
+Brands are the same kind of knowledge: "Ryanair charging for the cabin bag again" names no one.
+`data/brands.txt` holds the brands of the OpenStreetMap Name Suggestion Index (shops, restaurants,
+banks, fuel; BSD-3-Clause) and of Simple Icons (software, services, makers; CC0); a name span the
+tagger marks that is one of them is judged as an employer would be (tagger.py): kept where work
+shows ("Employer: KPMG"), dropped elsewhere.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
@@ -26,6 +33,7 @@ from pathlib import Path
 from stealthflow.resources import resource_dir
 
 PUBLIC_NAMES = "public_names.txt"
+BRANDS = "brands.txt"
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
 _MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
@@ -35,8 +43,8 @@ _TITLED = re.compile(r"\b(?:of|the|von|van|de|da|di|al|bin|ibn)\b|\b[IVX]+\b")
 
 
 def name_key(name: str) -> str:
-    """A name as looked up: its words' keys (`word_key`), one space between them."""
-    return " ".join(word_key(word) for word in name.split())
+    """A name as looked up: its words' keys (`word_key`), one space between them ("Marks & Spencer": "marks spencer")."""
+    return " ".join(word_key(word) for word in _WORD.findall(name))
 
 
 def word_key(word: str) -> str:
@@ -52,11 +60,62 @@ def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names
     `ordinary_names` lacks it (accents aside)."""
     people = {name.split(",")[0].strip() for name in people}
     places = {name.strip() for name in places}
-    single = {name for name in people | places if " " not in name}
+    several = {name for name in people | places if _words(name) > 1}  # "Lyon 01" is one word as texts are looked up
+    single = {name for name in people | places if _words(name) == 1}
     single |= {name.split()[-1] for name in people if " " in name and not _TITLED.search(name)}
     ordinary = {name_key(name) for name in ordinary_names}
-    single = {word for word in single if len(word) >= 4 and word[0].isupper() and name_key(word) not in ordinary}  # "Yūki" is "Yuki"
-    return sorted(name for name in people | places if " " in name) + sorted(single)
+    single = {word for word in single if _distinctive(word, ordinary)}
+    return sorted(several) + sorted(single)
+
+
+def _words(name: str) -> int:
+    return len(name_key(name).split())
+
+
+def _distinctive(word: str, ordinary: Collection[str]) -> bool:
+    """Whether a one-word name gets a line: 4 characters or more, capitalised, no ordinary name ("Yūki" is "Yuki")."""
+    return len(word) >= 4 and word[0].isupper() and name_key(word) not in ordinary
+
+
+def brand_lines(brands: Iterable[str], ordinary_names: Collection[str]) -> list[str]:
+    """The lines of brands.txt: the brands of two or more words, unless every word is an ordinary
+    name (they read as a person's: "John Lewis", "Ted Baker"), then the one-word brands as
+    `gazetteer_lines` keeps one-word names ("Ryanair" yes; "Zara", "Dell" no)."""
+    ordinary = {name_key(name) for name in ordinary_names}
+    brands = {brand.strip() for brand in brands}
+    several = {brand for brand in brands if _words(brand) > 1 and not all(word_key(word) in ordinary for word in brand.split())}  # "Marks & Spencer" stays
+    single = {brand for brand in brands if _words(brand) == 1 and _distinctive(brand, ordinary)}
+    return sorted(several) + sorted(single)
+
+
+def brand_names(path: Path) -> list[str]:
+    """The brands of the OpenStreetMap Name Suggestion Index (its dist/json/nsi.json: shops,
+    restaurants, banks, fuel...) or of Simple Icons (its data/simple-icons.json: software, online
+    services, makers)."""
+    from stealthflow.data import DataError
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: not JSON ({exc})") from exc
+    if isinstance(data, dict) and isinstance(data.get("nsi"), dict):  # Name Suggestion Index
+        items = (item for key, group in data["nsi"].items() if key.startswith("brands/") for item in group.get("items", []))
+        return sorted({name for item in items if (name := item.get("tags", {}).get("brand") or item.get("tags", {}).get("name"))})
+    if isinstance(data, list) and data and all(isinstance(icon, dict) and "title" in icon for icon in data):  # Simple Icons
+        return sorted({icon["title"] for icon in data})
+    raise DataError(f"{path}: neither the Name Suggestion Index's nsi.json nor Simple Icons' simple-icons.json")
+
+
+def write_brands(sources: Iterable[Path], out: Path) -> int:
+    """Builds brands.txt from the Name Suggestion Index and Simple Icons files (`brand_names`)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from stealthflow.tagging.names import faker_name_lexicon
+
+    brands = [brand for path in sources for brand in brand_names(path)]
+    lines = brand_lines(brands, faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS)
+    out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return len(lines)
 
 
 def write_gazetteer(pantheon_tsv: Path, out: Path) -> int:
@@ -89,18 +148,36 @@ def write_gazetteer(pantheon_tsv: Path, out: Path) -> int:
 
 @cache
 def public_names() -> frozenset[str]:
-    path = resource_dir("data") / PUBLIC_NAMES
-    return frozenset(name_key(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return _name_keys(PUBLIC_NAMES)
+
+
+@cache
+def brands() -> frozenset[str]:
+    return _name_keys(BRANDS)
+
+
+def _name_keys(file: str) -> frozenset[str]:
+    path = resource_dir("data") / file
+    return frozenset(key for line in path.read_text(encoding="utf-8").splitlines() if (key := name_key(line)))
 
 
 def public_name(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is, or lies inside, a famous person's or a place's name in the text
     ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya")."""
+    return _within_known_name(text, start, end, public_names())
+
+
+def brand(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is, or lies inside, a brand's name in the text ("Ryanair", "Marks" of "Marks & Spencer")."""
+    return _within_known_name(text, start, end, brands())
+
+
+def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -> bool:
     words = [m.span() for m in _WORD.finditer(text, max(0, start - 60), min(len(text), end + 60))]
     inside = [i for i, (a, b) in enumerate(words) if a < end and b > start]
     if not inside:
         return False
-    first, last, names = inside[0], inside[-1], public_names()
+    first, last = inside[0], inside[-1]
     lowest, highest = max(0, last - _MAX_WORDS + 1), min(len(words), first + _MAX_WORDS)
     keys = {i: word_key(text[a:b]) for i, (a, b) in enumerate(words[lowest:highest], lowest)}
     for left in range(lowest, first + 1):

@@ -20,7 +20,7 @@ from stealthflow.placeholders.recognizers.context import (
     landmark_address,
     names_writer_or_reader,
 )
-from stealthflow.placeholders.recognizers.public_names import public_name
+from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
@@ -53,6 +53,8 @@ _WORK = re.compile(
     r"|degree|graduat\w*|school|universit\w*|college|class|course|teach\w*|professor|nurse|engineer|analyst|developer|employer"
     r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?)\b"
 )
+# ... or follows a person in a list of people and where they work ("- Willem Keijser, KPMG").
+_LISTED_AFTER_SOMEONE = re.compile(r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$")
 _ORGANISATION = re.compile(
     r"\b(?i:inc|ltd|llc|plc|gmbh|ag|sa|spa|s\.?r\.?l|bv|nv|ab|oy|as|co|corp\w*|company|group|holdings?|partners|associates|bank|hospital"
     r"|clinic|universit\w*|college|school|academy|institute|agency|e\.v|and|et|und|y|e)\b|[&,-]"
@@ -392,7 +394,11 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end)):
         return False
     if label == "EMPLOYER":  # in lowercase where the writer capitalises ("overpay a student loan"), no organisation
-        return not (capitalises(text) and text[start:end].islower()) and (_WORK.search(_sentence(text, start, end)) is not None or _ORGANISATION.search(text, start, end) is not None)
+        return not (capitalises(text) and text[start:end].islower()) and (
+            _WORK.search(_sentence(text, start, end)) is not None
+            or _ORGANISATION.search(text, start, end) is not None
+            or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
+        )
     if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
@@ -446,6 +452,9 @@ class PiiTaggerRecognizer(Recognizer):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if tagged.label == "REAL_NAME" and capitalises(text):
             start, end = capitalised_part(text, start, end)
-        if end <= start or not plausible(tagged.label, text[start:end]) or not in_context(tagged.label, text, start, end):
+        label = tagged.label
+        if label == "REAL_NAME" and brand(text, start, end):
+            label = "EMPLOYER"  # a brand the model took for a person ("Employer: KPMG", "Ryanair charging again"): kept where an employer would be
+        if end <= start or not plausible(label, text[start:end]) or not in_context(label, text, start, end):
             return None
-        return self.span(start, end, tagged.score, tagged.label)
+        return self.span(start, end, tagged.score, label)
