@@ -65,26 +65,6 @@ def pantheon_people(path: Path) -> list[str]:
     return [line.split("\t")[1] for line in path.read_text(encoding="utf-8").splitlines()[1:]]
 
 
-def test_the_shipped_gazetteer_holds_no_one_word_line_the_students_name_lexicon_knows():
-    lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
-    single = {name for name in public_names() if " " not in name}
-    assert len(single) > 5000 and not single & lexicon
-    assert {"roger federer", "barack obama", "angkor wat", "messi"} <= public_names()
-
-
-def test_rebuilding_from_a_file_that_is_not_pantheons_table_fails_clearly_and_writes_nothing(tmp_path: Path):
-    from typer.testing import CliRunner
-
-    from stealthflow.cli import app
-
-    wrong = tmp_path / "people.csv"
-    wrong.write_text("id,full_name\n1,Ada Lovelace\n", encoding="utf-8")
-    out = tmp_path / "public_names.txt"
-    result = CliRunner().invoke(app, ["tagger", "public-names", str(wrong), "--out", str(out)])
-    assert result.exit_code == 2 and "no 'name' column" in result.output
-    assert not out.exists()
-
-
 def test_brands_that_read_as_a_person_or_an_ordinary_name_are_left_out():
     lines = brand_lines(["Ryanair", "Marks & Spencer", "John Lewis", "Zara", "Kia", "7-Eleven", "Tim Hortons"], {"john", "lewis", "zara", "tim", "marks", "spencer"})
     assert lines == ["Marks & Spencer", "Tim Hortons", "Ryanair"]
@@ -108,21 +88,32 @@ def test_brands_are_read_from_the_name_suggestion_index_or_simple_icons_and_noth
         brand_names(other)
 
 
-def test_rebuilding_the_brands_from_a_wrong_file_fails_clearly_and_writes_nothing(tmp_path: Path):
+@pytest.mark.parametrize(
+    ("command", "wrong_file", "error"),
+    [
+        ("public-names", "id,full_name\n1,Ada Lovelace\n", "no 'name' column"),  # not Pantheon's table
+        ("brands", "name\nAldi\n", "not JSON"),
+    ],
+)
+def test_rebuilding_a_name_list_from_a_wrong_file_fails_clearly_and_writes_nothing(tmp_path: Path, command, wrong_file, error):
     from typer.testing import CliRunner
 
     from stealthflow.cli import app
 
-    wrong = tmp_path / "brands.csv"
-    wrong.write_text("name\nAldi\n", encoding="utf-8")
-    out = tmp_path / "brands.txt"
-    result = CliRunner().invoke(app, ["tagger", "brands", str(wrong), "--out", str(out)])
-    assert result.exit_code == 2 and "not JSON" in result.output
+    wrong = tmp_path / "names.csv"
+    wrong.write_text(wrong_file, encoding="utf-8")
+    out = tmp_path / "names.txt"
+    result = CliRunner().invoke(app, ["tagger", command, str(wrong), "--out", str(out)])
+    assert result.exit_code == 2 and error in result.output
     assert not out.exists()
 
 
-def test_the_shipped_brands_hold_no_one_word_line_the_students_name_lexicon_knows():
+@pytest.mark.parametrize(
+    ("shipped", "known"),
+    [(public_names, {"roger federer", "barack obama", "angkor wat", "messi"}), (brands, {"ryanair", "marks spencer", "kpmg", "nvidia"})],
+)
+def test_the_shipped_lists_hold_no_one_word_line_the_students_name_lexicon_knows(shipped, known):
     lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
-    single = {name for name in brands() if " " not in name}
+    single = {name for name in shipped() if " " not in name}
     assert len(single) > 5000 and not single & lexicon
-    assert {"ryanair", "marks spencer", "kpmg", "nvidia"} <= brands()
+    assert known <= shipped()
