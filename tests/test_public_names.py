@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from stealthflow.placeholders.recognizers.public_names import brand_lines, brand_names, brands, gazetteer_lines, name_key, public_name, public_names
+from stealthflow.placeholders.recognizers.public_names import brand_lines, brand_names, brands, gazetteer_lines, name_key, public_name, public_names, wordnet_instances
 from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
 from stealthflow.tagging.names import load_lexicon
 
@@ -110,10 +110,28 @@ def test_rebuilding_a_name_list_from_a_wrong_file_fails_clearly_and_writes_nothi
 
 @pytest.mark.parametrize(
     ("shipped", "known"),
-    [(public_names, {"roger federer", "barack obama", "angkor wat", "messi"}), (brands, {"ryanair", "marks spencer", "kpmg", "nvidia"})],
+    [(public_names, {"roger federer", "barack obama", "angkor wat", "messi", "yosemite", "hagia sophia"}), (brands, {"ryanair", "marks spencer", "kpmg", "nvidia"})],
 )
 def test_the_shipped_lists_hold_no_one_word_line_the_students_name_lexicon_knows(shipped, known):
     lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
     single = {name for name in shipped() if " " not in name}
     assert len(single) > 5000 and not single & lexicon
     assert known <= shipped()
+
+
+def test_wordnet_gives_its_named_instances_people_apart_and_nothing_else(tmp_path: Path):
+    from stealthflow.data import DataError
+
+    data_noun = tmp_path / "data.noun"
+    data_noun.write_text(
+        "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
+        "11083656 18 n 02 Einstein 0 Albert_Einstein 0 002 @i 10580030 n 0000 @i 10503452 n 0000 | physicist born in Germany\n"
+        "09475292 15 n 02 Yosemite 0 Yosemite_National_Park 0 001 @i 08600443 n 0000 | a national park in California\n"
+        "01613294 05 n 01 robin 0 001 @ 01525720 n 0000 | a thrush\n",
+        encoding="latin-1",
+    )
+    assert wordnet_instances(data_noun) == (["Einstein", "Albert Einstein"], ["Yosemite", "Yosemite National Park"])
+    wrong = tmp_path / "names.txt"
+    wrong.write_text("Yosemite\nEinstein\n", encoding="utf-8")
+    with pytest.raises(DataError, match="data.noun"):
+        wordnet_instances(wrong)

