@@ -304,13 +304,17 @@ _HEALTH_BEFORE = re.compile(
 def _learnt_conditions() -> frozenset[str]:
     from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
 
-    return frozenset(_ARTICLE_START.sub("", value.casefold()) for value in CONDITIONS + MEDICATIONS)
+    return frozenset(_condition_key(value) for value in CONDITIONS + MEDICATIONS)
+
+
+def _condition_key(value: str) -> str:
+    return _ARTICLE_START.sub("", value.casefold())  # "a herniated disc" is "herniated disc"
 
 
 def shows_as_health(text: str, start: int, end: int) -> bool:
     """Whether text[start:end], tagged as a condition, shows itself as one (see _MEDICAL_WORD)."""
     value = text[start:end]
-    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _ACRONYM.fullmatch(value) or _ARTICLE_START.sub("", value.casefold()) in _learnt_conditions():
+    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _ACRONYM.fullmatch(value) or _condition_key(value) in _learnt_conditions():
         return True
     return _HEALTH_TALK.search(_sentence(text, start, end)) is not None or _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None
 
@@ -323,9 +327,9 @@ _ARTICLE_BEFORE = re.compile(r"(?i:\b(?:a|an)\s+)$")
 _CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
 
 
-def _kind_of_amount(text: str, start: int, end: int) -> bool:
+def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
     after_article = _ARTICLE.match(text, start) or _ARTICLE_BEFORE.search(text[max(0, start - 4) : start])
-    return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(_sentence(text, start, end))
+    return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(sentence)
 
 
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
@@ -337,10 +341,9 @@ _OWNED_MONEY = re.compile(
 )
 
 
-def ownerless_price(text: str, start: int, end: int) -> bool:
-    """Whether the amount text[start:end] is a price of something: a sentence naming no one (see
-    _SOMEONE) and no word of money someone has (see _OWNED_MONEY)."""
-    sentence = _sentence(text, start, end)
+def ownerless_price(sentence: str) -> bool:
+    """Whether an amount is a price of something: its sentence names no one (see _SOMEONE) and holds
+    no word of money someone has (see _OWNED_MONEY)."""
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
 
 
@@ -389,8 +392,9 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and landmark_address(text, start):
         return False
-    if label == "FINANCE" and (impersonal_money(_sentence(text, start, end)) or _kind_of_amount(text, start, end) or ownerless_price(text, start, end)):
-        return False
+    if label == "FINANCE":
+        sentence = _sentence(text, start, end)
+        return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end)):
         return False
     if label == "EMPLOYER":  # in lowercase where the writer capitalises ("overpay a student loan"), no organisation
