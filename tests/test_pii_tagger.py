@@ -103,6 +103,17 @@ def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     assert found[2] == []
 
 
+def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
+    from stealthflow.placeholders.recognizers.public_names import public_name, text_words
+
+    assert not public_name("Ask Maren Holt about it.", 4, 14) and text_words.cache_info().currsize == 1  # a lookup keeps its text's words
+    fake = LabelledFakeTagger({"Maren Holt": "REAL_NAME"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    found = Detector([PiiTaggerRecognizer()]).deterministic_many(["Ask Maren Holt about it.", "Maren Holt called."])
+    assert [len(spans) for spans in found] == [1, 1]
+    assert text_words.cache_info().currsize == 0  # the recognizer lets them go after its batch
+
+
 # --- the shipped model ---------------------------------------------------------------------
 
 UNSEEN_NAMES = [
@@ -151,6 +162,35 @@ def test_shipped_tagger_finds_lowercase_names_and_context_types(shipped_detector
 @pytest.mark.real_model
 def test_shipped_tagger_leaves_hard_negatives_alone(shipped_detector):
     assert [spans for spans in shipped_detector.detect_many(HARD_NEGATIVES)] == [[] for _ in HARD_NEGATIVES]
+
+
+@pytest.mark.real_model
+def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_spans(monkeypatch):
+    """Inference pads windows to a LENGTH_STEP and, where the CPU has bf16 matrix instructions,
+    multiplies in bf16: the probabilities stay those of fp32 on the exact length within bf16's
+    rounding (the padding changes nothing beyond float noise), and these texts' spans do not move."""
+    import numpy as np
+    import torch
+
+    from stealthflow.placeholders.recognizers.tagger import load_pii_tagger
+    from stealthflow.tagging import model as tagging_model
+
+    torch.set_num_threads(1)
+    tagger = load_pii_tagger(None)
+    texts = [text for text, _ in UNSEEN_NAMES] + [" ".join(text for text, _ in UNSEEN_NAMES) * 3]  # a long one: bf16 takes >= 64 pieces
+
+    def run(dtype, step):
+        monkeypatch.setattr(tagger.model, "inference_dtype", dtype)
+        monkeypatch.setattr(tagger.model, "_low_precision", None)
+        monkeypatch.setattr(tagging_model, "LENGTH_STEP", step)
+        return tagger.token_probabilities(texts), tagger.tag_many(texts)
+
+    (exact, exact_spans), (stepped, _), (low, low_spans) = run(torch.float32, 1), run(torch.float32, 16), run(torch.bfloat16, 16)
+    for (offsets, probabilities), (offsets_stepped, stepped_probs), (offsets_low, low_probs) in zip(exact, stepped, low, strict=True):
+        assert np.array_equal(offsets, offsets_stepped) and np.array_equal(offsets, offsets_low)
+        assert np.abs(stepped_probs - probabilities).max() < 1e-4
+        assert np.abs(low_probs - probabilities).max() < 0.1
+    assert [[(s.start, s.end, s.label) for s in spans] for spans in low_spans] == [[(s.start, s.end, s.label) for s in spans] for spans in exact_spans]
 
 
 @pytest.mark.real_model

@@ -22,6 +22,9 @@ WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
 MAX_TOKENS = 256
 STRIDE = 32
+# Batches are padded to a multiple of this many word pieces: the CPU's matrix kernels are built
+# per shape (~0.3 ms each in fp32, ~2 ms in bf16), so texts of every length reuse a few of them.
+LENGTH_STEP = 16
 
 
 @dataclass(frozen=True)
@@ -198,15 +201,17 @@ class SpanTagger:
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 batch = [windows[w] for w in order[start : start + batch_size]]
-                ids = torch.zeros((len(batch), len(batch[-1][1])), dtype=torch.long)
-                inputs = {"input_ids": ids, "attention_mask": torch.zeros_like(ids)}
-                if cased:
-                    inputs["case_ids"] = torch.zeros_like(ids)
+                length = -(-len(batch[-1][1]) // LENGTH_STEP) * LENGTH_STEP
+                ids = np.zeros((len(batch), length), dtype=np.int64)  # numpy: a row costs a tenth of torch's indexed assignment
+                mask, cases = np.zeros_like(ids), np.zeros_like(ids)
                 for row, (index, window_ids, window_offsets) in enumerate(batch):
-                    ids[row, : len(window_ids)] = torch.tensor(window_ids)
-                    inputs["attention_mask"][row, : len(window_ids)] = 1
+                    ids[row, : len(window_ids)] = window_ids
+                    mask[row, : len(window_ids)] = 1
                     if cased:
-                        inputs["case_ids"][row, : len(window_ids)] = torch.tensor(word_shapes(texts[index], window_offsets, self.lexicon))
+                        cases[row, : len(window_ids)] = word_shapes(texts[index], window_offsets, self.lexicon)
+                inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
+                if cased:
+                    inputs["case_ids"] = torch.from_numpy(cases)
                 logits = self.model(**inputs).logits.float()
                 for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
                     probabilities[w] = probs

@@ -10,6 +10,8 @@ It uses MiniLM's tokenizer, so offsets map back to the text exactly as the MiniL
 
 from __future__ import annotations
 
+from functools import partial
+
 import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
@@ -18,6 +20,7 @@ from stealthflow.tagging.model import CASES, StudentShape
 from stealthflow.tagging.names import FLAGS
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
+LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves
 
 
 def minilm_word_embeddings():
@@ -57,9 +60,11 @@ class ConvTagger(nn.Module):
         self.uses_case = shape.case
         self.cases = nn.Embedding(CASES * (FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
         self._table = None
+        self._low_precision = None
+        self.inference_dtype = torch.bfloat16 if native_bf16() else torch.float32  # see _mixes
 
     def train(self, mode: bool = True):
-        self._table = None  # weights may change: the projected table is rebuilt on the next eval pass
+        self._table = self._low_precision = None  # weights may change: rebuilt on the next eval pass
         return super().train(mode)
 
     def token_vectors(self, input_ids):
@@ -73,21 +78,58 @@ class ConvTagger(nn.Module):
         return nn.functional.embedding(input_ids, self._table)
 
     def forward(self, input_ids, attention_mask=None, case_ids=None, **_):
-        mask = (input_ids != 0 if attention_mask is None else attention_mask).unsqueeze(-1).to(self.project.weight.dtype)
-        padded = not bool(mask.all())  # one text, or texts of one length: no padding to zero
+        if attention_mask is None:
+            attention_mask = input_ids != 0
+        mask = None  # one text, or texts of one length: no padding to zero
+        if not bool(attention_mask.all()):  # padding stays zero, so a text's tags do not depend on what it was batched with
+            mask = attention_mask.unsqueeze(-1).to(self.project.weight.dtype)
         x = self.token_vectors(input_ids)
         if self.cases is not None:
-            x = x + self.cases(case_ids)
-        if padded:
-            x = x * mask
-        for dilation, mix, norm in zip(self.shape.dilations, self.mixes, self.norms, strict=True):
-            x = norm(x + nn.functional.gelu(mix(shifted_copies(x, dilation, self.shape.kernel))))
-            if padded:  # padding stays zero, so a text's tags do not depend on what it was batched with
+            x = x + nn.functional.embedding(case_ids, self.cases.weight)
+        # Layers as plain functions: module calls were a third of a short window's time.
+        dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
+        for dilation, mix, norm in zip(self.shape.dilations, mixes, self.norms, strict=True):
+            if mask is not None:
                 x = x * mask
+            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype))
+            x = nn.functional.layer_norm(x + mixed, norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 `mixed` is widened in the addition
+        if mask is not None:
+            x = x * mask
         return TokenClassifierOutput(logits=self.classifier(x))
 
+    def _mixes(self, rows: int) -> tuple[torch.dtype, list]:
+        """The dtype the layers' products take, and each layer's `taps -> gelu(taps @ W.T + b)`.
+        Inference on a CPU with bf16 matrix instructions (AMX, AVX512-BF16), in passes of
+        LOW_PRECISION_ROWS word pieces or more: bf16, weights prepacked for oneDNN with the GELU
+        fused into the product (1 KB of text: 6 x 167 -> 6 x 95 us); fp32 otherwise, and in training."""
+        if self.training or rows < LOW_PRECISION_ROWS or self.inference_dtype == torch.float32:
+            return torch.float32, [partial(_linear_gelu, weight=mix.weight, bias=mix.bias) for mix in self.mixes]
+        if self._low_precision is None:
+            self._low_precision = [_packed_linear_gelu(mix.weight.detach().to(self.inference_dtype), mix.bias.detach().to(self.inference_dtype)) for mix in self.mixes]
+        return self.inference_dtype, self._low_precision
 
-def shifted_copies(x, dilation: int, kernel: int):
+
+def _linear_gelu(taps, weight, bias):
+    return nn.functional.gelu(nn.functional.linear(taps, weight, bias))
+
+
+def _packed_linear_gelu(weight, bias):
+    """oneDNN's fused product + GELU (the op torch's own compiler emits on CPU), or the plain pair
+    where this torch build lacks it."""
+    try:
+        packed = torch.ops.mkldnn._reorder_linear_weight(weight)
+    except (AttributeError, RuntimeError):
+        return partial(_linear_gelu, weight=weight, bias=bias)
+    return lambda taps: torch.ops.mkldnn._linear_pointwise(taps, packed, bias, "gelu", [], "none")
+
+
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bf16 matrices in hardware (elsewhere bf16 is emulated: slower than fp32)."""
+    cpu = torch.cpu
+    return any(getattr(cpu, probe, lambda: False)() for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported"))
+
+
+def shifted_copies(x, dilation: int, kernel: int, dtype=None):
     """(batch, length, kernel x width): for each kernel tap, the sequence shifted by its offset,
     zero past the ends: a strided view of the zero-padded sequence, copied once into the
     matrix product's input (a copy per tap cost as much as the matrix products)."""
@@ -95,4 +137,6 @@ def shifted_copies(x, dilation: int, kernel: int):
     reach = (kernel // 2) * dilation
     padded = nn.functional.pad(x, (0, 0, reach, reach))  # position t sees padded[t + tap * dilation]
     taps = padded.as_strided((batch, length, kernel, width), (padded.stride(0), width, dilation * width, 1))
+    if dtype is not None and dtype != x.dtype:
+        taps = taps.to(dtype)  # the one copy, cast on the way
     return taps.reshape(batch, length, kernel * width)

@@ -27,8 +27,9 @@ import csv
 import json
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from stealthflow.resources import resource_dir
@@ -50,8 +51,10 @@ def name_key(name: str) -> str:
 
 def word_key(word: str) -> str:
     """A word as looked up: casefolded, without accents, a possessive or a trailing full stop."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
-    return _POSSESSIVE.sub("", folded.replace("’", "'"))
+    folded = word.casefold()
+    if not folded.isascii():  # ASCII has no accents to drop
+        folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).replace("’", "'")
+    return _POSSESSIVE.sub("", folded)
 
 
 def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names: Collection[str]) -> list[str]:
@@ -214,18 +217,46 @@ def brand(text: str, start: int, end: int) -> bool:
 
 
 def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -> bool:
-    words = [m.span() for m in _WORD.finditer(text, max(0, start - 60), min(len(text), end + 60))]
-    inside = [i for i, (a, b) in enumerate(words) if a < end and b > start]
+    words = text_words(text)
+    inside = words.overlapping(start, end)
     if not inside:
         return False
     first, last = inside[0], inside[-1]
-    lowest, highest = max(0, last - _MAX_WORDS + 1), min(len(words), first + _MAX_WORDS)
-    keys = {i: word_key(text[a:b]) for i, (a, b) in enumerate(words[lowest:highest], lowest)}
+    lowest, highest = max(0, last - _MAX_WORDS + 1), min(len(words.spans), first + _MAX_WORDS)
     for left in range(lowest, first + 1):
         for right in range(last, min(highest, left + _MAX_WORDS)):
-            if _adjacent(text, words[left : right + 1]) and " ".join(keys[i] for i in range(left, right + 1)) in names:
+            if _adjacent(text, words.spans[left : right + 1]) and " ".join(words.key(i) for i in range(left, right + 1)) in names:
                 return True
     return False
+
+
+class TextWords:
+    """A text's words (`_WORD`) and their lookup keys, found once for all its spans."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.spans = [match.span() for match in _WORD.finditer(text)]
+        self._starts = [a for a, _ in self.spans]
+        self._keys: dict[int, str] = {}
+
+    def overlapping(self, start: int, end: int) -> range:
+        first = bisect_right(self._starts, start) - 1
+        if first < 0 or self.spans[first][1] <= start:
+            first += 1
+        return range(first, bisect_left(self._starts, end))
+
+    def key(self, index: int) -> str:
+        if index not in self._keys:
+            a, b = self.spans[index]
+            self._keys[index] = word_key(self.text[a:b])
+        return self._keys[index]
+
+
+@lru_cache(maxsize=1)
+def text_words(text: str) -> TextWords:
+    """The last text's words: its spans are looked up one after another (the recognizer clears
+    this after each batch with `text_words.cache_clear()`, so no text stays in memory)."""
+    return TextWords(text)
 
 
 def _adjacent(text: str, words: list[tuple[int, int]]) -> bool:

@@ -20,7 +20,7 @@ from stealthflow.placeholders.recognizers.context import (
     landmark_address,
     names_writer_or_reader,
 )
-from stealthflow.placeholders.recognizers.public_names import brand, public_name
+from stealthflow.placeholders.recognizers.public_names import brand, public_name, text_words
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
@@ -440,7 +440,10 @@ class PiiTaggerRecognizer(Recognizer):
 
     def find_many(self, texts: list[str]) -> list[list[Span]]:
         tagger = load_pii_tagger(self.directory)
-        return [[span for tagged in spans if (span := self._span(text, tagged))] for text, spans in zip(texts, tagger.tag_many(texts, self.batch_size), strict=True)]
+        try:
+            return [[span for tagged in spans if (span := self._span(text, tagged))] for text, spans in zip(texts, tagger.tag_many(texts, self.batch_size), strict=True)]
+        finally:
+            text_words.cache_clear()  # the words of the batch's last text: none of it stays in memory
 
     def _span(self, text: str, tagged) -> Span | None:
         value = text[tagged.start : tagged.end]
