@@ -166,14 +166,15 @@ def test_shipped_tagger_leaves_hard_negatives_alone(shipped_detector):
 
 @pytest.mark.real_model
 def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_spans(monkeypatch):
-    """Inference pads windows to a LENGTH_STEP and, where the CPU has bf16 matrix instructions,
-    multiplies in bf16: the probabilities stay those of fp32 on the exact length within bf16's
-    rounding (the padding changes nothing beyond float noise), and these texts' spans do not move."""
+    """Inference multiplies over a multiple of LENGTH_STEP positions and, where the CPU has bf16
+    matrix instructions, in bf16: the probabilities stay those of fp32 on the exact length within
+    bf16's rounding (the extra positions change nothing beyond float noise), and these texts' spans
+    do not move."""
     import numpy as np
     import torch
 
     from stealthflow.placeholders.recognizers.tagger import load_pii_tagger
-    from stealthflow.tagging import model as tagging_model
+    from stealthflow.tagging import student
 
     torch.set_num_threads(1)
     tagger = load_pii_tagger(None)
@@ -182,7 +183,7 @@ def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_
     def run(dtype, step):
         monkeypatch.setattr(tagger.model, "inference_dtype", dtype)
         monkeypatch.setattr(tagger.model, "_low_precision", None)
-        monkeypatch.setattr(tagging_model, "LENGTH_STEP", step)
+        monkeypatch.setattr(student, "LENGTH_STEP", step)
         return tagger.token_probabilities(texts), tagger.tag_many(texts)
 
     (exact, exact_spans), (stepped, _), (low, low_spans) = run(torch.float32, 1), run(torch.float32, 16), run(torch.bfloat16, 16)

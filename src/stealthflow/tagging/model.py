@@ -22,9 +22,6 @@ WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
 MAX_TOKENS = 256
 STRIDE = 32
-# Batches are padded to a multiple of this many word pieces: the CPU's matrix kernels are built
-# per shape (~0.3 ms each in fp32, ~2 ms in bf16), so texts of every length reuse a few of them.
-LENGTH_STEP = 16
 
 
 @dataclass(frozen=True)
@@ -201,8 +198,7 @@ class SpanTagger:
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 batch = [windows[w] for w in order[start : start + batch_size]]
-                length = -(-len(batch[-1][1]) // LENGTH_STEP) * LENGTH_STEP
-                ids = np.zeros((len(batch), length), dtype=np.int64)  # numpy: a row costs a tenth of torch's indexed assignment
+                ids = np.zeros((len(batch), len(batch[-1][1])), dtype=np.int64)  # numpy: a row costs a tenth of torch's indexed assignment
                 mask, cases = np.zeros_like(ids), np.zeros_like(ids)
                 for row, (index, window_ids, window_offsets) in enumerate(batch):
                     ids[row, : len(window_ids)] = window_ids

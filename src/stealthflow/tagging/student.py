@@ -21,6 +21,10 @@ from stealthflow.tagging.names import FLAGS
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves
+# Inference multiplies over a multiple of this many positions (the rows past the text are
+# dropped): the CPU's matrix kernels are built per shape (~0.3 ms each in fp32, ~2 ms in bf16),
+# so texts of every length reuse a few of them.
+LENGTH_STEP = 16
 
 
 def minilm_word_embeddings():
@@ -88,10 +92,12 @@ class ConvTagger(nn.Module):
             x = x + nn.functional.embedding(case_ids, self.cases.weight)
         # Layers as plain functions: module calls were a third of a short window's time.
         dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
+        length = x.shape[1]
+        rows = length if self.training else -(-length // LENGTH_STEP) * LENGTH_STEP
         for dilation, mix, norm in zip(self.shape.dilations, mixes, self.norms, strict=True):
             if mask is not None:
                 x = x * mask
-            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype))
+            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype, rows))[:, :length]
             x = nn.functional.layer_norm(x + mixed, norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 `mixed` is widened in the addition
         if mask is not None:
             x = x * mask
@@ -129,14 +135,16 @@ def native_bf16() -> bool:
     return any(getattr(cpu, probe, lambda: False)() for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported"))
 
 
-def shifted_copies(x, dilation: int, kernel: int, dtype=None):
-    """(batch, length, kernel x width): for each kernel tap, the sequence shifted by its offset,
+def shifted_copies(x, dilation: int, kernel: int, dtype=None, rows: int | None = None):
+    """(batch, rows, kernel x width): for each kernel tap, the sequence shifted by its offset,
     zero past the ends: a strided view of the zero-padded sequence, copied once into the
-    matrix product's input (a copy per tap cost as much as the matrix products)."""
+    matrix product's input (a copy per tap cost as much as the matrix products). `rows` (at
+    least the length) adds positions past the end, all zeros."""
     batch, length, width = x.shape
+    rows = rows or length
     reach = (kernel // 2) * dilation
-    padded = nn.functional.pad(x, (0, 0, reach, reach))  # position t sees padded[t + tap * dilation]
-    taps = padded.as_strided((batch, length, kernel, width), (padded.stride(0), width, dilation * width, 1))
+    padded = nn.functional.pad(x, (0, 0, reach, reach + rows - length))  # position t sees padded[t + tap * dilation]
+    taps = padded.as_strided((batch, rows, kernel, width), (padded.stride(0), width, dilation * width, 1))
     if dtype is not None and dtype != x.dtype:
         taps = taps.to(dtype)  # the one copy, cast on the way
-    return taps.reshape(batch, length, kernel * width)
+    return taps.reshape(batch, rows, kernel * width)
