@@ -93,11 +93,11 @@ class ConvTagger(nn.Module):
         # Layers as plain functions: module calls were a third of a short window's time.
         dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
         length = x.shape[1]
-        rows = length if self.training else -(-length // LENGTH_STEP) * LENGTH_STEP
+        positions = length if self.training else -(-length // LENGTH_STEP) * LENGTH_STEP
         for dilation, mix, norm in zip(self.shape.dilations, mixes, self.norms, strict=True):
             if mask is not None:
                 x = x * mask
-            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype, rows))[:, :length]
+            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype, positions))[:, :length]
             x = nn.functional.layer_norm(x + mixed, norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 `mixed` is widened in the addition
         if mask is not None:
             x = x * mask
@@ -135,16 +135,16 @@ def native_bf16() -> bool:
     return any(getattr(cpu, probe, lambda: False)() for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported"))
 
 
-def shifted_copies(x, dilation: int, kernel: int, dtype=None, rows: int | None = None):
-    """(batch, rows, kernel x width): for each kernel tap, the sequence shifted by its offset,
+def shifted_copies(x, dilation: int, kernel: int, dtype=None, positions: int | None = None):
+    """(batch, positions, kernel x width): for each kernel tap, the sequence shifted by its offset,
     zero past the ends: a strided view of the zero-padded sequence, copied once into the
-    matrix product's input (a copy per tap cost as much as the matrix products). `rows` (at
-    least the length) adds positions past the end, all zeros."""
+    matrix product's input (a copy per tap cost as much as the matrix products). `positions`
+    (default: the length) may add positions past the end, whose products the caller drops."""
     batch, length, width = x.shape
-    rows = rows or length
+    positions = positions or length
     reach = (kernel // 2) * dilation
-    padded = nn.functional.pad(x, (0, 0, reach, reach + rows - length))  # position t sees padded[t + tap * dilation]
-    taps = padded.as_strided((batch, rows, kernel, width), (padded.stride(0), width, dilation * width, 1))
+    padded = nn.functional.pad(x, (0, 0, reach, reach + positions - length))  # position t sees padded[t + tap * dilation]
+    taps = padded.as_strided((batch, positions, kernel, width), (padded.stride(0), width, dilation * width, 1))
     if dtype is not None and dtype != x.dtype:
         taps = taps.to(dtype)  # the one copy, cast on the way
-    return taps.reshape(batch, rows, kernel * width)
+    return taps.reshape(batch, positions, kernel * width)
