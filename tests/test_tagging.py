@@ -129,3 +129,17 @@ def test_a_student_with_a_name_lexicon_ships_it_beside_its_weights(tmp_path):
     assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
     with pytest.raises(ValueError, match="lexicon needs case"):
         train_tagger([(TEXT, SPANS)], TaggerTrainConfig(labels=["location"], student=StudentShape(case=False, lexicon=True)), tmp_path / "bad", log=lambda *_: None)
+
+
+def test_the_students_fused_product_falls_back_to_the_plain_pair_where_torch_or_the_cpu_lacks_it(monkeypatch):
+    import torch
+
+    from stealthflow.tagging.student import _linear_gelu, _packed_linear_gelu
+
+    weight, bias, taps = torch.randn(4, 6), torch.randn(4), torch.randn(1, 3, 6)
+
+    def missing(*_):
+        raise RuntimeError("mkldnn bf16 path needs avx512")
+
+    monkeypatch.setattr(torch.ops.mkldnn, "_linear_pointwise", missing)
+    assert torch.equal(_packed_linear_gelu(weight, bias)(taps), _linear_gelu(taps, weight, bias))

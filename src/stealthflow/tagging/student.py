@@ -121,12 +121,17 @@ def _linear_gelu(taps, weight, bias):
 
 def _packed_linear_gelu(weight, bias):
     """oneDNN's fused product + GELU (the op torch's own compiler emits on CPU), or the plain pair
-    where this torch build lacks it."""
+    where this torch build or CPU lacks it (tried once here on one row)."""
+
+    def fused(taps):
+        return torch.ops.mkldnn._linear_pointwise(taps, packed, bias, "gelu", [], "none")
+
     try:
         packed = torch.ops.mkldnn._reorder_linear_weight(weight)
+        fused(torch.zeros((1, weight.shape[1]), dtype=weight.dtype))
     except (AttributeError, RuntimeError):
         return partial(_linear_gelu, weight=weight, bias=bias)
-    return lambda taps: torch.ops.mkldnn._linear_pointwise(taps, packed, bias, "gelu", [], "none")
+    return fused
 
 
 def native_bf16() -> bool:
