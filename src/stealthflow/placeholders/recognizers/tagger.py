@@ -49,9 +49,9 @@ _MONEY = re.compile(
 # itself), not after "photos at" or "houses near" (a place the model took for a company).
 _WORK = re.compile(
     r"\b(?i:work\w*|job|employ\w*|hired?|fired|quit|resign\w*|join\w*|promot\w*|intern\w*|colleagues?|boss|manager|team|office"
-    r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|offer\w*|contract|shift|staff|start\w*|stud(?:y|ied|ying|ent)"
+    r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|offer\w*|contract|shifts?|staff|start\w*|stud(?:y|ied|ying|ent)"
     r"|degree|graduat\w*|school|universit\w*|college|class|course|teach\w*|professor|nurse|engineer|analyst|developer|employer"
-    r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?)\b"
+    r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?\s+(?:\w+\s+){1,2}(?:at|for|with))\b"
 )
 # ... or follows a person in a list of people and where they work ("- Willem Keijser, KPMG").
 _LISTED_AFTER_SOMEONE = re.compile(r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$")
@@ -212,8 +212,8 @@ def plausible(label: str, value: str) -> bool:
     "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a house number
     or a street word (not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
-    if label == "FINANCE":
-        return _AMOUNT.search(value) is not None and _MONEY.search(value) is not None
+    if label == "FINANCE":  # a bare sum must find its money in its sentence (in_context)
+        return _AMOUNT.search(value) is not None and (_MONEY.search(value) is not None or _BARE_SUM.fullmatch(value) is not None)
     if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none
         return not any(c.isdigit() for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X"; "英" is a name
     if label == "CREDENTIAL":
@@ -260,9 +260,9 @@ _ONESELF_OR_KIN = (
 _SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
 # A medicine or condition asked about in general ("How long does amoxicillin stay in your body?", "Can you
 # take ibuprofen and paracetamol together?"): a question naming no one but a generic "you". Whether
-# something is normal is asked about the writer ("Is it normal to feel tired with migraines?").
+# something is normal is asked about the writer ("Is it normal to feel tired with migraines?"; not "a normal headache").
 _SOMEONE_BUT_YOU = re.compile(rf"\b(?i:{_ONESELF_OR_KIN})\b")
-_NORMAL = re.compile(r"\b(?i:normal)\b")
+_NORMAL = re.compile(r"\b(?i:(?:is|are)\s+(?:it|this|that)\s+normal|normal\s+(?:to|for))\b")
 
 
 def impersonal_health(text: str, start: int, end: int) -> bool:
@@ -332,6 +332,10 @@ def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
     return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(sentence)
 
 
+# A sum written without its currency ("we've saved 8,500 towards the wedding"): thousands, not a year.
+_BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
+# ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
+_SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
 _OWNED_MONEY = re.compile(
@@ -373,19 +377,28 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[sentence_start(text, start) : stop.start() if stop else len(text)]
 
 
+# Numbers of everyday life: a time or a race time ("14:30", "2:03:40"), a score ("31-28"), a count
+# joined to its thing ("3-bed", "4-slice"), a key combination ("shift+2").
+_EVERYDAY_NUMBER = re.compile(r"\d{1,2}(?::\d\d){1,2}(?i:[ap]m)?|\d{1,3}[-–]\d{1,3}|\d+(?:\.\d+)?-[a-z]+(?:-[a-z]+)*|(?i:ctrl|shift|alt|cmd|option|fn|win)\+\S+")
+
+
+def bare_secret(value: str) -> bool:
+    """Whether a value no secret word introduces can still be a secret: it holds a digit ("pruning" is
+    a word) and no space ("60 brownies, 48"), and is no everyday number (see _EVERYDAY_NUMBER)."""
+    return re.search(r"\d", value) is not None and re.search(r"\s", value) is None and _EVERYDAY_NUMBER.fullmatch(value) is None
+
+
 def in_context(label: str, text: str, start: int, end: int) -> bool:
     """What the value's surroundings must show, where the model alone over-reaches on text it was
     not trained on: a secret is not a number its words name as another kind ("build number X",
-    "error code X", "56113 chairs") and, where no secret word introduces it, holds a digit and no
-    space; a condition shows itself as one (shows_as_health); an employer stands in talk of work or
+    "error code X", "56113 chairs") and, where no secret word introduces it, looks like one
+    (bare_secret); an amount without a currency is money where someone saved, earns or owes it; a condition shows itself as one (shows_as_health); an employer stands in talk of work or
     study, or names an organisation; a name or an employer in lowercase is one only where the writer
     does not use capitals ("i watched the chase" is not a name in a message that capitalises its
     names), and no famous person's or place's name (public_names.py) unless the writer ties the
     person to themselves."""
-    if label == "CREDENTIAL":  # a secret no word introduces holds a digit ("pruning" is a word) and no space ("60 brownies, 48")
-        return not named_as_other_number(text, start, end) and (
-            introduced_as_secret(text, start, end) or (re.search(r"\d", text[start:end]) is not None and re.search(r"\s", text[start:end]) is None)
-        )
+    if label == "CREDENTIAL":
+        return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or bare_secret(text[start:end]))
     if label == "ADDRESS" and (
         not names_a_place(text[start:end], cased=capitalises(text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
@@ -394,6 +407,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False
     if label == "FINANCE":
         sentence = _sentence(text, start, end)
+        if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
+            return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end)):
         return False
@@ -462,6 +477,33 @@ class PiiTaggerRecognizer(Recognizer):
         label = tagged.label
         if label == "REAL_NAME" and brand(text, start, end):
             label = "EMPLOYER"  # a brand the model took for a person ("Employer: KPMG", "Ryanair charging again"): kept where an employer would be
-        if end <= start or not plausible(label, text[start:end]) or not in_context(label, text, start, end):
-            return None
-        return self.span(start, end, tagged.score, label)
+        kept = _kept(label, text, start, end)
+        if not kept and label in ("ADDRESS", "EMPLOYER") and reads_as_person(text, start, end) and not brand(text, start, end):
+            label = "REAL_NAME"  # a person taken for a place or a company where nothing bears that out ("Heard from Anneliese Vogt today")
+            kept = _kept(label, text, start, end)
+        return self.span(start, end, tagged.score, label) if kept else None
+
+
+def _kept(label: str, text: str, start: int, end: int) -> bool:
+    return end > start and plausible(label, text[start:end]) and in_context(label, text, start, end)
+
+
+@cache
+def _name_lexicon() -> dict[str, int]:
+    from stealthflow.tagging.names import LEXICON, load_lexicon
+
+    return load_lexicon(shipped_pii_tagger_dir() / LEXICON)
+
+
+def reads_as_person(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] reads as a person's full name: two or three words, capitalised where the
+    writer capitalises, the last a family name of the student's name lexicon (Faker's, tagging/names.py)
+    and the first a given name or a word it does not know ("Anneliese Vogt", "Lindiwe Mthembu"; not "Lyme Regis")."""
+    words = text[start:end].split()
+    if not 2 <= len(words) <= 3 or (capitalises(text) and not all(word[0].isupper() for word in words)):
+        return False
+    from stealthflow.tagging.names import FAMILY, GIVEN  # the tagging package loads torch: not before a tagger runs
+
+    lexicon = _name_lexicon()
+    first, last = (lexicon.get(word.casefold(), 0) for word in (words[0], words[-1]))
+    return bool(last & FAMILY) and (first == 0 or bool(first & GIVEN))
