@@ -274,6 +274,8 @@ def test_a_guess_its_context_supports_is_kept_with_exact_bounds(text, value, lab
         ("- Willem Keijser, Siemens\n- Anna Berg, Tesco", "Siemens", ("Siemens", "EMPLOYER")),
         ("I've been at Ryanair for six years now.", "Ryanair", ("Ryanair", "EMPLOYER")),
         ("Zara is coming to the party.", "Zara", ("Zara", "REAL_NAME")),  # a brand, and a name Faker gives people: not on the list
+        ("My Nespresso Vertuo leaks from the bottom after every capsule.", "Nespresso Vertuo", None),  # a brand's product
+        ("Ask Nespresso support, not Mei Lin.", "Mei Lin", ("Mei Lin", "REAL_NAME")),
     ],
 )
 def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and_dropped_elsewhere(text, value, expected):

@@ -212,8 +212,20 @@ def public_name(text: str, start: int, end: int) -> bool:
 
 
 def brand(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is, or lies inside, a brand's name in the text ("Ryanair", "Marks" of "Marks & Spencer")."""
-    return _within_known_name(text, start, end, brands())
+    """Whether text[start:end] is, or lies inside, a brand's name in the text ("Ryanair", "Marks" of "Marks
+    & Spencer"), or is a brand's product: the brand, then capitalised words ("Nespresso Vertuo")."""
+    return _within_known_name(text, start, end, brands()) or _brand_product(text, start, end)
+
+
+def _brand_product(text: str, start: int, end: int) -> bool:
+    words = text_words(text)
+    inside = words.overlapping(start, end)
+    if len(inside) < 2 or not _adjacent(text, [words.spans[i] for i in inside]):
+        return False
+    for product_start in range(inside[0] + 1, min(inside[-1], inside[0] + _MAX_WORDS) + 1):
+        if " ".join(words.key(i) for i in range(inside[0], product_start)) in brands():
+            return all(text[words.spans[i][0]].isupper() for i in range(product_start, inside[-1] + 1))
+    return False
 
 
 def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -> bool:
