@@ -69,6 +69,19 @@ def public_names(
     console.print(f"wrote {out} ({count} names)")
 
 
+@tagger_app.command("everyday-nouns")
+def everyday_nouns(
+    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.noun, index.noun and index.adj (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/everyday_nouns.txt"),
+) -> None:
+    """Rebuild the list of everyday nouns that a weak sign of a condition ("with", "my") does not make one ("with a pushchair")."""
+    from stealthflow.placeholders.recognizers.everyday_nouns import write_everyday_nouns
+
+    with user_errors():
+        count = write_everyday_nouns(wordnet, out)
+    console.print(f"wrote {out} ({count} nouns)")
+
+
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

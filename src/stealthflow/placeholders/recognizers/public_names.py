@@ -139,23 +139,13 @@ _PERSON_FILE = 18  # WordNet's lexicographer file noun.person
 def wordnet_instances(data_noun: Path) -> tuple[list[str], list[str]]:
     """The named instances of WordNet 3.0's nouns (synsets with an instance-of pointer, "@i"), from
     its data.noun: (people, everything else: places, rivers, mountains, buildings, works, events...)."""
-    from stealthflow.data import DataError
+    from stealthflow.placeholders.recognizers.wordnet import synsets
 
     people, others = [], []
-    with data_noun.open(encoding="latin-1") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.startswith("  "):  # the licence at the top of the file
-                continue
-            fields = line.split(" | ")[0].split()
-            try:
-                lexicographer_file, word_count = int(fields[1]), int(fields[3], 16)
-                pointer_at = 4 + 2 * word_count
-                pointers = fields[pointer_at + 1 : pointer_at + 1 + 4 * int(fields[pointer_at]) : 4]
-            except (IndexError, ValueError) as exc:
-                raise DataError(f"{data_noun}:{number}: not a line of WordNet's data.noun") from exc
-            if "@i" in pointers:
-                words = [re.sub(r"\(\w+\)$", "", word).replace("_", " ") for word in fields[4:pointer_at:2]]
-                (people if lexicographer_file == _PERSON_FILE else others).extend(words)
+    for synset in synsets(data_noun):
+        if synset.instance():
+            words = [word.replace("_", " ") for word in synset.words]
+            (people if synset.lexicographer_file == _PERSON_FILE else others).extend(words)
     return people, others
 
 

@@ -20,6 +20,7 @@ from stealthflow.placeholders.recognizers.context import (
     landmark_address,
     names_writer_or_reader,
 )
+from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
 from stealthflow.placeholders.recognizers.public_names import brand, public_name, text_words
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
@@ -277,8 +278,8 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
 
 # Where a condition shows itself as one: in its own words ("kidney disease", "-itis", an acronym such
 # as "ADHD", a condition or medicine the tagger learnt), in its sentence's words of health care, or right
-# after "has", "with", "taking", "I'm", "my". The model alone tags everyday nouns in everyday messages as
-# conditions ("for hemming trousers", "a toddler", "brown crispy tips", "for hydrangeas").
+# after "has", "with", "taking", "I'm", "my" unless it is an everyday thing (everyday_nouns.py). The model
+# alone tags everyday nouns in everyday messages as conditions ("for hemming trousers", "a toddler", "with density").
 _MEDICAL_WORD = re.compile(
     r"(?i:\w+(?:itis|osis|emia|aemia|oma|pathy|algia|plegia|trophy|phobia|ectomy|otomy|uria|cytosis|ism)\b"
     r"|\b(?:syndrome|disease|disorder|cancer|tumou?r|deficiency|infection|injury|diabetes|depression|anxiety|addiction|allerg\w*|palsy|fever"
@@ -316,7 +317,9 @@ def shows_as_health(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _ACRONYM.fullmatch(value) or _condition_key(value) in _learnt_conditions():
         return True
-    return _HEALTH_TALK.search(_sentence(text, start, end)) is not None or _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None
+    if _HEALTH_TALK.search(_sentence(text, start, end)) is not None:
+        return True
+    return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(value)  # not "with a pushchair"
 
 
 # A bare shorthand amount after an article names a kind of account or a hypothetical sum ("Is a 401k better
