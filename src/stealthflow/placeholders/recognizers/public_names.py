@@ -210,7 +210,7 @@ def brand(text: str, start: int, end: int) -> bool:
 def _brand_product(text: str, start: int, end: int) -> bool:
     words = text_words(text)
     inside = words.overlapping(start, end)
-    if len(inside) < 2 or not _adjacent(text, [words.spans[i] for i in inside]):
+    if len(inside) < 2 or not all(words.adjacent(i, i + 1) for i in inside[:-1]):
         return False
     for product_start in range(inside[0] + 1, min(inside[-1], inside[0] + _MAX_WORDS) + 1):
         if " ".join(words.key(i) for i in range(inside[0], product_start)) in brands():
@@ -224,10 +224,13 @@ def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -
     if not inside:
         return False
     first, last = inside[0], inside[-1]
-    lowest, highest = max(0, last - _MAX_WORDS + 1), min(len(words.spans), first + _MAX_WORDS)
-    for left in range(lowest, first + 1):
-        for right in range(last, min(highest, left + _MAX_WORDS)):
-            if _adjacent(text, words.spans[left : right + 1]) and " ".join(words.key(i) for i in range(left, right + 1)) in names:
+    for left in range(max(0, last - _MAX_WORDS + 1), first + 1):  # each run of up to _MAX_WORDS adjacent words holding the span
+        key = ""
+        for right in range(left, min(len(words.spans), left + _MAX_WORDS)):
+            if right > left and not words.adjacent(right - 1, right):
+                break  # a longer run would hold the gap too
+            key = f"{key} {words.key(right)}" if key else words.key(right)
+            if right >= last and key in names:
                 return True
     return False
 
@@ -247,6 +250,11 @@ class TextWords:
             first += 1
         return range(first, bisect_left(self._starts, end))
 
+    def adjacent(self, left: int, right: int) -> bool:
+        """Whether words `left` and `right` can be one name's: only spaces between them (not "Tom, Dick")."""
+        between = self.text[self.spans[left][1] : self.spans[right][0]]
+        return between.isspace() and "\n" not in between
+
     def key(self, index: int) -> str:
         if index not in self._keys:
             a, b = self.spans[index]
@@ -259,8 +267,3 @@ def text_words(text: str) -> TextWords:
     """The last text's words: its spans are looked up one after another (the recognizer clears
     this after each batch with `text_words.cache_clear()`, so no text stays in memory)."""
     return TextWords(text)
-
-
-def _adjacent(text: str, words: list[tuple[int, int]]) -> bool:
-    """Words one name can span: only spaces between them (not "Tom, Dick")."""
-    return all(text[a_end:b_start].isspace() and "\n" not in text[a_end:b_start] for (_, a_end), (b_start, _) in zip(words, words[1:]))
