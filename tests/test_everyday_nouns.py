@@ -25,27 +25,33 @@ DATA_NOUN = LICENCE + (
     "00000010 06 n 01 blue 0 001 @ 00000001 n 0000 | a blue thing\n"
     "00000011 13 n 01 sourdough 0 001 @ 00000001 n 0000 | a leavened bread\n"
     "00000012 26 n 01 piles 0 001 @ 00000003 n 0000 | swollen veins\n"
+    "00000013 18 n 01 cook 0 001 @ 00000001 n 0000 | someone who cooks\n"
+    "00000014 05 n 01 doe 0 001 @ 00000001 n 0000 | a female deer\n"
 )
 INDEX_NOUN = LICENCE + "".join(
     f"{lemma} n {len(offsets)} 1 @ {len(offsets)} 0 {' '.join(offsets)}\n"
     for lemma, offsets in [
         ("artifact", ["00000001"]), ("pushchair", ["00000002"]), ("baby_buggy", ["00000002"]), ("pathological_state", ["00000003"]),
         ("hives", ["00000004"]), ("pile", ["00000005"]), ("drug", ["00000006"]), ("inhaler", ["00000007"]), ("pill", ["00000008"]),
-        ("burns", ["00000009"]), ("blue", ["00000010"]), ("sourdough", ["00000011"]), ("piles", ["00000012"]),
+        ("burns", ["00000009"]), ("blue", ["00000010"]), ("sourdough", ["00000011"]), ("piles", ["00000012"]), ("cook", ["00000013"]),
+        ("doe", ["00000014"]),
     ]
 )  # fmt: skip
 INDEX_ADJ = LICENCE + "blue a 1 0 1 0 00000099\n"
+INDEX_VERB = LICENCE + "cook v 1 0 1 0 00000098\ndo v 1 0 1 0 00000097\n"
+FILES = {"data.noun": DATA_NOUN, "index.noun": INDEX_NOUN, "index.adj": INDEX_ADJ, "index.verb": INDEX_VERB}
 
 
 def test_wordnet_gives_the_nouns_that_are_only_everyday_things(tmp_path: Path):
-    for name, text in (("data.noun", DATA_NOUN), ("index.noun", INDEX_NOUN), ("index.adj", INDEX_ADJ)):
+    for name, text in FILES.items():
         (tmp_path / name).write_text(text, encoding="latin-1")
-    # not: a condition (hives), a noun whose plural is one (pile), a drug's kind (pill), a medical aid (inhaler),
-    # a named instance (Burns), an adjective too (blue), a word of several (baby_buggy), a medical root (drug)
+    # not: a condition (hives), a noun whose plural is one (pile), a drug's kind (pill), a medical aid (inhaler), a named
+    # instance (Burns), an adjective too (blue), a verb too (cook), a noun whose plural reads as a verb ("doe": "does"),
+    # a word of several (baby_buggy), a medical root (drug)
     assert everyday_nouns(tmp_path) == ["artifact", "pushchair", "sourdough"]
 
 
-@pytest.mark.parametrize("value", ["a pushchair", "density", "eggs", "my bicycle", "hydrangeas", "trousers"])
+@pytest.mark.parametrize("value", ["a pushchair", "density", "my toddler", "hydrangeas", "barley", "trousers"])
 def test_the_shipped_list_knows_everyday_things(value):
     assert everyday_thing(value)
 
@@ -62,7 +68,7 @@ def test_the_command_writes_the_list_and_a_wrong_directory_writes_nothing(tmp_pa
 
     wordnet, out = tmp_path / "wordnet", tmp_path / "everyday_nouns.txt"
     wordnet.mkdir()
-    for name, text in (("data.noun", DATA_NOUN), ("index.noun", "pushchair\n"), ("index.adj", INDEX_ADJ)):
+    for name, text in (FILES | {"index.noun": "pushchair\n"}).items():
         (wordnet / name).write_text(text, encoding="latin-1")
     result = CliRunner().invoke(app, ["tagger", "everyday-nouns", str(wordnet), "--out", str(out)])
     assert result.exit_code == 2 and "not a line of a WordNet index file" in result.output and not out.exists()

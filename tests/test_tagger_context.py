@@ -128,6 +128,7 @@ DROPPED = [
     ("Why do my houseplants keep getting brown crispy tips?", "brown crispy", "HEALTH"),
     ("Any tips for getting a toddler to stay in their own bed?", "toddler", "HEALTH"),
     ("Dubai in July with a pushchair, is the metro air conditioned enough?", "a pushchair", "HEALTH"),  # an everyday thing after "with"
+    ("Pearl barley in a stew, do you need to soak it first?", "Pearl", "REAL_NAME"),  # a name's word opening a sentence about a thing
     ("A drake and two ducks have moved into our pond.", "A", "REAL_NAME"),
     ("Why is everyone suddenly leaving X for Bluesky?", "X", "REAL_NAME"),
     ("Is it better to overpay a student loan or invest the money?", "overpay", "EMPLOYER"),
@@ -202,6 +203,8 @@ KEPT = [
     ("My mum is in a clinical trial for breast cancer.", "breast cancer", "HEALTH"),
     ("Is it normal to feel tired all the time with migraines?", "migraines", "HEALTH"),
     ("Sorry, my piles are back and I can't sit through the film.", "piles", "HEALTH"),  # "pile" is a thing, "piles" a condition
+    ("Grace has her first swimming lesson on Saturday.", "Grace", "REAL_NAME"),  # "has" is no plural of "ha"
+    ("Anna cooks for everyone on Sundays.", "Anna", "REAL_NAME"),  # a verb, not a thing
     ("we've saved 8,500 towards the wedding and the venue wants more", "8,500", "FINANCE"),
     ("My husband drives forklifts at Tolland Packaging and the night shifts are wrecking him.", "Tolland Packaging", "EMPLOYER"),
     ("As a cashier at Brookfield Foods I get twenty minutes for lunch.", "Brookfield Foods", "EMPLOYER"),

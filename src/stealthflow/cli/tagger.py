@@ -71,7 +71,7 @@ def public_names(
 
 @tagger_app.command("everyday-nouns")
 def everyday_nouns(
-    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.noun, index.noun and index.adj (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
+    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.noun, index.noun, index.adj and index.verb (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/everyday_nouns.txt"),
 ) -> None:
     """Rebuild the list of everyday nouns that a weak sign of a condition ("with", "my") does not make one ("with a pushchair")."""

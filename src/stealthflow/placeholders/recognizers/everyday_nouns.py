@@ -1,4 +1,4 @@
-"""Everyday nouns: things no one has as a condition, whatever word comes before them.
+"""Everyday nouns: things no one has as a condition, and no one is called by.
 
 The tagger marks everyday nouns as conditions in everyday messages ("with a pushchair", "to do
 with density", "my sourdough"), and the weakest sign of a condition the context rules accept is
@@ -6,7 +6,10 @@ a word such as "with", "my" or "is" right before the span (tagger.py `_HEALTH_BE
 span is now kept only if it is not an everyday thing: a noun that WordNet 3.0 files only among
 artifacts, foods, plants, animals, people, places, attributes, possessions... (its lexicographer
 files), under no medical sense (drugs, treatments, disorders, injuries, symptoms), and no adjective.
-A word WordNet does not know ("Ozempic", "long covid") stays a possible condition.
+A word WordNet does not know ("Ozempic", "long covid") stays a possible condition. The same list
+tells a word that is also a name opening a sentence about a thing ("Pearl barley in a stew",
+"Iris scanners at the airport"; tagger.py `not_a_name`): a person is followed by a verb, and the
+list holds no noun that is a verb too ("Anna cooks").
 
 `data/everyday_nouns.txt` is built from WordNet's dictionary files by `stealthflow tagger
 everyday-nouns WORDNET_DIR` (Debian's wordnet-base: /usr/share/wordnet; licence: data/LICENSE-WordNet).
@@ -42,13 +45,14 @@ _LEADING_WORD = re.compile(r"^(?:a|an|the|some|my|his|her|their|our|your)\s+")
 
 
 def everyday_nouns(wordnet_dir: Path) -> list[str]:
-    """The one-word nouns of WordNet 3.0 (its data.noun, index.noun and index.adj in `wordnet_dir`)
-    whose every sense is an everyday thing (see the module's docstring), none a named instance ("Burns")."""
+    """The one-word nouns of WordNet 3.0 (its data.noun, index.noun, index.adj and index.verb in
+    `wordnet_dir`) whose every sense is an everyday thing (see the module's docstring), none a named
+    instance ("Burns"), an adjective or a verb ("Anna cooks")."""
     from stealthflow.placeholders.recognizers.wordnet import lemma_senses, synsets
 
     nouns = {synset.offset: synset for synset in synsets(wordnet_dir / "data.noun")}
     senses = lemma_senses(wordnet_dir / "index.noun")
-    adjectives = lemma_senses(wordnet_dir / "index.adj").keys()
+    adjectives, verbs = lemma_senses(wordnet_dir / "index.adj").keys(), lemma_senses(wordnet_dir / "index.verb").keys()
     medical_roots = {senses[lemma][number] for lemma, number in _MEDICAL_SENSES if lemma in senses}
     medical: dict[str, bool] = {}
 
@@ -61,11 +65,20 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
     everyday = {
         lemma
         for lemma, offsets in senses.items()
-        if lemma.isalpha() and lemma not in adjectives and lemma not in _MEDICAL_THINGS
+        if lemma.isalpha() and lemma not in adjectives and lemma not in verbs and lemma not in _MEDICAL_THINGS
         and all(nouns[offset].lexicographer_file in _EVERYDAY_FILES and not is_medical(offset) and not nouns[offset].instance() for offset in offsets)
     }  # fmt: skip
-    # Texts are read in the plural too (`_everyday_word`): not "hive", whose plural "hives" is a condition.
-    return sorted(lemma for lemma in everyday if not any(plural in senses and plural not in everyday for plural in (lemma + "s", lemma + "es")))
+    # Texts are read in the plural too (`_everyday_word`): not "hive", whose plural "hives" is a condition,
+    # nor "doe" or "ha", whose plurals read as verbs ("Grace does ballet", "Grace has a lesson").
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    verb_forms = {verb + ending for verb in verbs for ending in ("s", "es")} | {verb[:-1] + "ies" for verb in verbs if verb.endswith("y")}
+
+    def plural_reads_otherwise(lemma: str) -> bool:
+        plurals = (lemma + "s", lemma + "es", lemma[:-1] + "ies" if lemma.endswith("y") else lemma)
+        return any((plural in senses and plural not in everyday) or plural in verb_forms or plural in ENGLISH_STOP_WORDS for plural in plurals if plural != lemma)
+
+    return sorted(lemma for lemma in everyday if not plural_reads_otherwise(lemma))
 
 
 def write_everyday_nouns(wordnet_dir: Path, out: Path) -> int:

@@ -185,7 +185,7 @@ def _lowercase_word(word: str) -> bool:
 
 def not_a_name(text: str, start: int, end: int) -> bool:
     """A REAL_NAME span that the words around it show is something else: lowercase where the writer
-    capitalises names, a place after "in", a verb ("Mark the invoice")."""
+    capitalises names, a place after "in", a verb ("Mark the invoice"), a thing ("Pearl barley")."""
     value, before = text[start:end], text[max(0, start - 48) : start]
     if value.islower() and capitalises(text):
         return True
@@ -193,9 +193,19 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return False
     if (_PLACE_BEFORE if capitalises(text) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
-    if " " not in value and _SENTENCE_START.search(before) and _PRONOUN_AFTER.match(text, end):
+    if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
+
+
+_NEXT_WORD = re.compile(r" ([a-z]+)\b(?!['’])")
+
+
+def _thing_after(text: str, end: int) -> bool:
+    """Whether an everyday noun follows, as a word that is also a name opens a sentence about a thing:
+    "Pearl barley in a stew", "Iris scanners at the airport" (a person is followed by a verb: "Anna cooks")."""
+    following = _NEXT_WORD.match(text, end)
+    return following is not None and capitalises(text) and everyday_thing(following[1])
 
 
 # Street words of the languages the tagger learnt addresses in: an address without a house number
