@@ -140,6 +140,7 @@ DROPPED = [
     ("shift+2 gives me a quote mark instead of @, how do I fix it?", "shift+2", "CREDENTIAL"),
     # "as a" is talk of work only before a job and where it is done ("as a cashier at"), not "as a kid"
     ("Hobbiton tour is pricey but as a Tolkien nerd I regret nothing.", "Hobbiton", "EMPLOYER"),
+    ("Summer fruits are on offer at Hollins Farm Shop this week.", "Hollins Farm Shop", "EMPLOYER"),  # a promotion, not a job offer
     # a sum without its currency is money only where someone saved, earns or owes it; "normal" is asked about the writer
     ("8,500 runners finished the marathon this year.", "8,500", "FINANCE"),
     ("How do doctors tell a migraine apart from a normal headache?", "a migraine", "HEALTH"),
@@ -208,6 +209,7 @@ KEPT = [
     ("we've saved 8,500 towards the wedding and the venue wants more", "8,500", "FINANCE"),
     ("My husband drives forklifts at Tolland Packaging and the night shifts are wrecking him.", "Tolland Packaging", "EMPLOYER"),
     ("As a cashier at Brookfield Foods I get twenty minutes for lunch.", "Brookfield Foods", "EMPLOYER"),
+    ("I got an offer from Hollins Farm Shop, should I take it?", "Hollins Farm Shop", "EMPLOYER"),
     ("Got a text from the bank: the code is 31-28-44.", "31-28-44", "CREDENTIAL"),
     ("Can you take ibuprofen with my asthma?", "asthma", "HEALTH"),
     ("Should I put a 10k bonus into my pension?", "a 10k bonus", "FINANCE"),

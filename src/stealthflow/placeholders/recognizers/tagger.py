@@ -50,7 +50,7 @@ _MONEY = re.compile(
 # itself), not after "photos at" or "houses near" (a place the model took for a company).
 _WORK = re.compile(
     r"\b(?i:work\w*|job|employ\w*|hired?|fired|quit|resign\w*|join\w*|promot\w*|intern\w*|colleagues?|boss|manager|team|office"
-    r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|offer\w*|contract|shifts?|staff|start\w*|stud(?:y|ied|ying|ent)"
+    r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|(?<!on\s)(?<!special\s)offer\w*|contract|shifts?|staff|start\w*|stud(?:y|ied|ying|ent)"
     r"|degree|graduat\w*|school|universit\w*|college|class|course|teach\w*|professor|nurse|engineer|analyst|developer|employer"
     r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?\s+(?:\w+\s+){1,2}(?:at|for|with))\b"
 )
