@@ -146,6 +146,9 @@ DROPPED = [
     ("How do doctors tell a migraine apart from a normal headache?", "a migraine", "HEALTH"),
     # a place the model took for a company stays a place (not a person's name: "Regis" is no family name)
     ("Mary Anning found fossils in Lyme Regis as a girl.", "Lyme Regis", "EMPLOYER"),
+    # a famous place is no organisation for its hyphen; a form's field name is no condition
+    ("Flight 5139 to the Champs-Élysées is boarding.", "Champs-Élysées", "EMPLOYER"),
+    ("Hey! I inherited a raise from my aunt. Condition(s): the results", "Condition", "HEALTH"),
 ]
 
 KEPT = [
@@ -210,6 +213,8 @@ KEPT = [
     ("My husband drives forklifts at Tolland Packaging and the night shifts are wrecking him.", "Tolland Packaging", "EMPLOYER"),
     ("As a cashier at Brookfield Foods I get twenty minutes for lunch.", "Brookfield Foods", "EMPLOYER"),
     ("I got an offer from Hollins Farm Shop, should I take it?", "Hollins Farm Shop", "EMPLOYER"),
+    ("- William Roberts, Google\n- Ana Lima, Siemens", "Google", "EMPLOYER"),  # a brand the gazetteer also holds
+    ("Name: Ines Vogel\nCondition(s): a heart murmur :)", "a heart murmur", "HEALTH"),
     ("Got a text from the bank: the code is 31-28-44.", "31-28-44", "CREDENTIAL"),
     ("Can you take ibuprofen with my asthma?", "asthma", "HEALTH"),
     ("Should I put a 10k bonus into my pension?", "a 10k bonus", "FINANCE"),

@@ -390,6 +390,8 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[sentence_start(text, start) : stop.start() if stop else len(text)]
 
 
+# A form's field name, not its value ("Condition(s): none").
+_FIELD_NAME = re.compile(r"(?:\(s\))?:(?!\S)")  # not "a heart murmur :)"
 # Numbers of everyday life: a time or a race time ("14:30", "2:03:40"), a score ("31-28"), a count
 # joined to its thing ("3-bed", "4-slice"), a key combination ("shift+2").
 _EVERYDAY_NUMBER = re.compile(r"\d{1,2}(?::\d\d){1,2}(?i:[ap]m)?|\d{1,3}[-–]\d{1,3}|\d+(?:\.\d+)?-[a-z]+(?:-[a-z]+)*|(?i:ctrl|shift|alt|cmd|option|fn|win)\+\S+")
@@ -423,13 +425,16 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
-    if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end)):
+    if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":  # in lowercase where the writer capitalises ("overpay a student loan"), no organisation
-        return not (capitalises(text) and text[start:end].islower()) and (
-            _WORK.search(_sentence(text, start, end)) is not None
-            or _ORGANISATION.search(text, start, end) is not None
-            or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
+        if _WORK.search(_sentence(text, start, end)) is not None:
+            return not (capitalises(text) and text[start:end].islower())
+        # no work talk: an organisation's name or a list of people and where they work shows it, not a
+        # famous place or person ("the train to the Champs-Élysées": its hyphen is no "Hewlett-Packard")
+        famous = public_name(text, start, end) and not brand(text, start, end)  # "Google" is both
+        return not (capitalises(text) and text[start:end].islower()) and not famous and (
+            _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
         )
     if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
