@@ -407,8 +407,9 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     """What the value's surroundings must show, where the model alone over-reaches on text it was
     not trained on: a secret is not a number its words name as another kind ("build number X",
     "error code X", "56113 chairs") and, where no secret word introduces it, looks like one
-    (bare_secret); an amount without a currency is money where someone saved, earns or owes it; a condition shows itself as one (shows_as_health); an employer stands in talk of work or
-    study, or names an organisation; a name or an employer in lowercase is one only where the writer
+    (bare_secret); an amount without a currency is money where someone saved, earns or owes it; a
+    condition shows itself as one (shows_as_health) and is no form's field name; an employer stands
+    in talk of work or study, or names an organisation; a name or an employer in lowercase is one only where the writer
     does not use capitals ("i watched the chase" is not a name in a message that capitalises its
     names), and no famous person's or place's name (public_names.py) unless the writer ties the
     person to themselves."""
@@ -427,15 +428,15 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
-    if label == "EMPLOYER":  # in lowercase where the writer capitalises ("overpay a student loan"), no organisation
+    if label == "EMPLOYER":
+        if capitalises(text) and text[start:end].islower():
+            return False  # no organisation ("overpay a student loan")
         if _WORK.search(_sentence(text, start, end)) is not None:
-            return not (capitalises(text) and text[start:end].islower())
-        # no work talk: an organisation's name or a list of people and where they work shows it, not a
-        # famous place or person ("the train to the Champs-Élysées": its hyphen is no "Hewlett-Packard")
+            return True
+        # No work talk: an organisation's name or a list of people and where they work shows it, not a
+        # famous place or person ("the train to the Champs-Élysées": its hyphen is no "Hewlett-Packard").
         famous = public_name(text, start, end) and not brand(text, start, end)  # "Google" is both
-        return not (capitalises(text) and text[start:end].islower()) and not famous and (
-            _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
-        )
+        return not famous and (_ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None)
     if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
