@@ -1,11 +1,12 @@
 """Everyday nouns: things no one has as a condition, and no one is called by.
 
 The tagger marks everyday nouns as conditions in everyday messages ("with a pushchair", "to do
-with density", "my sourdough"), and the weakest sign of a condition the context rules accept is
+with density", "I have eggs"), and the weakest sign of a condition the context rules accept is
 a word such as "with", "my" or "is" right before the span (tagger.py `_HEALTH_BEFORE`). Such a
 span is now kept only if it is not an everyday thing: a noun that WordNet 3.0 files only among
 artifacts, foods, plants, animals, people, places, attributes, possessions... (its lexicographer
-files), under no medical sense (drugs, treatments, disorders, injuries, symptoms), and no adjective.
+files), under no medical sense (drugs, treatments, disorders, injuries, symptoms), and neither an
+adjective nor a verb.
 A word WordNet does not know ("Ozempic", "long covid") stays a possible condition. The same list
 tells a word that is also a name opening a sentence about a thing ("Pearl barley in a stew",
 "Iris scanners at the airport"; tagger.py `not_a_name`): a person is followed by a verb, and the
@@ -48,6 +49,8 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
     """The one-word nouns of WordNet 3.0 (its data.noun, index.noun, index.adj and index.verb in
     `wordnet_dir`) whose every sense is an everyday thing (see the module's docstring), none a named
     instance ("Burns"), an adjective or a verb ("Anna cooks")."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
     from stealthflow.placeholders.recognizers.wordnet import lemma_senses, synsets
 
     nouns = {synset.offset: synset for synset in synsets(wordnet_dir / "data.noun")}
@@ -69,16 +72,18 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
         and all(nouns[offset].lexicographer_file in _EVERYDAY_FILES and not is_medical(offset) and not nouns[offset].instance() for offset in offsets)
     }  # fmt: skip
     # Texts are read in the plural too (`_everyday_word`): not "hive", whose plural "hives" is a condition,
-    # nor "doe" or "ha", whose plurals read as verbs ("Grace does ballet", "Grace has a lesson").
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    verb_forms = {verb + ending for verb in verbs for ending in ("s", "es")} | {verb[:-1] + "ies" for verb in verbs if verb.endswith("y")}
+    # nor "doe" or "ha", whose plurals read as a verb's form or a function word ("Grace does ballet", "Grace has").
+    verb_forms = {form for verb in verbs for form in _plurals(verb)}
 
     def plural_reads_otherwise(lemma: str) -> bool:
-        plurals = (lemma + "s", lemma + "es", lemma[:-1] + "ies" if lemma.endswith("y") else lemma)
-        return any((plural in senses and plural not in everyday) or plural in verb_forms or plural in ENGLISH_STOP_WORDS for plural in plurals if plural != lemma)
+        return any((plural in senses and plural not in everyday) or plural in verb_forms or plural in ENGLISH_STOP_WORDS for plural in _plurals(lemma))
 
     return sorted(lemma for lemma in everyday if not plural_reads_otherwise(lemma))
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    """What `_everyday_word` reads back to `word`: "+s", "+es", "y" -> "ies"."""
+    return (word + "s", word + "es") + ((word[:-1] + "ies",) if word.endswith("y") else ())
 
 
 def write_everyday_nouns(wordnet_dir: Path, out: Path) -> int:
@@ -93,7 +98,7 @@ def _everyday() -> frozenset[str]:
 
 
 def everyday_thing(value: str) -> bool:
-    """Whether every word of `value` (past an article or a possessive: "a pushchair", "my sourdough")
+    """Whether every word of `value` (past an article or a possessive: "a pushchair", "my toddler")
     is an everyday noun, in the singular or the plural ("hydrangeas")."""
     words = _LEADING_WORD.sub("", value.casefold()).split()
     return bool(words) and all(_everyday_word(word) for word in words)
