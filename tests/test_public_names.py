@@ -28,6 +28,8 @@ def is_public(text: str, value: str) -> bool:
         ("I'm reading Martin Luther King Jr.'s letters.", "Martin Luther King"),
         ("whats the quickest way from Shibuya to Asakusa", "Shibuya"),  # a city of GeoNames
         ("Buenos Aires in March is lovely.", "Buenos Aires"),
+        ("A.R. Rahman's Slumdog score deserved every award.", "A.R. Rahman"),  # initials however spaced: the list has "A. R. Rahman"
+        ("Is C.S. Lewis too old-fashioned for a 7 year old?", "C.S. Lewis"),
     ],
 )
 def test_famous_people_and_places_are_public(text, value):
@@ -43,6 +45,7 @@ def test_famous_people_and_places_are_public(text, value):
         ("Roger Berg and Federica Nolan will join.", "Roger Berg"),
         ("Every Tom, Dick and Harry has an opinion.", "Tom"),  # words across a comma are not one name
         ("Ask Bill about the invoice.", "Bill"),  # a name that is also an English word
+        ("Ask A. Okafor about the invoice.", "A. Okafor"),
     ],
 )
 def test_ordinary_names_are_not_public(text, value):

@@ -36,7 +36,7 @@ from stealthflow.resources import resource_dir
 
 PUBLIC_NAMES = "public_names.txt"
 BRANDS = "brands.txt"
-_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*\.?")  # a full stop ends a word: "A.R. Rahman" is "A. R. Rahman"
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
 _MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
 # A person's name written as a title ("Frederick I of Prussia", "Peter the Great") has no family
@@ -253,7 +253,7 @@ class TextWords:
     def adjacent(self, left: int, right: int) -> bool:
         """Whether words `left` and `right` can be one name's: only spaces between them (not "Tom, Dick")."""
         between = self.text[self.spans[left][1] : self.spans[right][0]]
-        return between.isspace() and "\n" not in between
+        return (between.isspace() and "\n" not in between) or (not between and self.text[self.spans[left][1] - 1] == ".")  # "A.R."
 
     def key(self, index: int) -> str:
         if index not in self._keys:
