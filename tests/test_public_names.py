@@ -30,6 +30,8 @@ def is_public(text: str, value: str) -> bool:
         ("Buenos Aires in March is lovely.", "Buenos Aires"),
         ("A.R. Rahman's Slumdog score deserved every award.", "A.R. Rahman"),  # initials however spaced: the list has "A. R. Rahman"
         ("Is C.S. Lewis too old-fashioned for a 7 year old?", "C.S. Lewis"),
+        ("Sir David Attenborough narrating anything makes it better.", "Sir David Attenborough"),  # past a title of public life
+        ("President Emmanuel Macron spoke for an hour.", "President Emmanuel Macron"),
     ],
 )
 def test_famous_people_and_places_are_public(text, value):
@@ -46,6 +48,7 @@ def test_famous_people_and_places_are_public(text, value):
         ("Every Tom, Dick and Harry has an opinion.", "Tom"),  # words across a comma are not one name
         ("Ask Bill about the invoice.", "Bill"),  # a name that is also an English word
         ("Ask A. Okafor about the invoice.", "A. Okafor"),
+        ("Mr Federer teaches my son maths.", "Mr Federer"),  # "Mr" names teachers and neighbours: no title of public life
     ],
 )
 def test_ordinary_names_are_not_public(text, value):

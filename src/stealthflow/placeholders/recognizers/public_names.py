@@ -195,10 +195,19 @@ def _name_keys(file: str) -> frozenset[str]:
     return frozenset(key for line in path.read_text(encoding="utf-8").splitlines() if (key := name_key(line)))
 
 
+# A title of public life before a name ("Sir David Attenborough", "President Lula"): the name is looked up
+# without it. Not "Mr", "Ms", "Dr": those name teachers and neighbours ("Mr Federer teaches my son maths").
+_TITLE = re.compile(
+    r"(?i:sir|dame|lord|lady|president|prime\s+minister|chancellor|senator|governor|mayor|general"
+    r"|king|queen|prince|princess|pope|saint|st)\.?\s+"
+)
+
+
 def public_name(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is, or lies inside, a famous person's or a place's name in the text
-    ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya")."""
-    return _within_known_name(text, start, end, public_names())
+    """Whether text[start:end], past a title, is, or lies inside, a famous person's or a place's name
+    in the text ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya", "Sir David Attenborough")."""
+    title = _TITLE.match(text, start, end)
+    return _within_known_name(text, title.end() if title and title.end() < end else start, end, public_names())
 
 
 def brand(text: str, start: int, end: int) -> bool:
