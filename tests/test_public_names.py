@@ -32,6 +32,7 @@ def is_public(text: str, value: str) -> bool:
         ("Is C.S. Lewis too old-fashioned for a 7 year old?", "C.S. Lewis"),
         ("Sir David Attenborough narrating anything makes it better.", "Sir David Attenborough"),  # past a title of public life
         ("President Emmanuel Macron spoke for an hour.", "President Emmanuel Macron"),
+        ("Édith Piaf singing Non, je ne regrette rien gets me every time.", "Édith Piaf singing Non"),  # the model ran on
     ],
 )
 def test_famous_people_and_places_are_public(text, value):
@@ -49,6 +50,8 @@ def test_famous_people_and_places_are_public(text, value):
         ("Ask Bill about the invoice.", "Bill"),  # a name that is also an English word
         ("Ask A. Okafor about the invoice.", "A. Okafor"),
         ("Mr Federer teaches my son maths.", "Mr Federer"),  # "Mr" names teachers and neighbours: no title of public life
+        ("She teaches at the Buenos Aires Design School.", "Buenos Aires Design School"),  # a place opens an organisation's name
+        ("i teach at buenos aires design school", "buenos aires design school"),
     ],
 )
 def test_ordinary_names_are_not_public(text, value):

@@ -205,26 +205,45 @@ _TITLE = re.compile(
 
 def public_name(text: str, start: int, end: int) -> bool:
     """Whether text[start:end], past a title, is, or lies inside, a famous person's or a place's name
-    in the text ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya", "Sir David Attenborough")."""
+    in the text ("Steve" of "Steve Jobs", "ronaldo" alone, "Shibuya", "Sir David Attenborough"), or opens
+    with one of two words or more that the model ran on from into the sentence ("Édith Piaf singing
+    Non"; not "Boston Consulting Group")."""
     title = _TITLE.match(text, start, end)
-    return _within_known_name(text, title.end() if title and title.end() < end else start, end, public_names())
+    start = title.end() if title and title.end() < end else start
+    if _within_known_name(text, start, end, public_names()):
+        return True
+    opening = _known_opening(text, start, end, public_names(), shortest=2)
+    if not opening:
+        return False
+    words = text_words(text)
+    inside = words.overlapping(start, end)
+    first, after = (text[slice(*words.spans[inside[i]])] for i in (0, opening))
+    return not first.islower() and after.islower()
 
 
 def brand(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is, or lies inside, a brand's name in the text ("Ryanair", "Marks" of "Marks
     & Spencer"), or is a brand's product: the brand, then capitalised words ("Nespresso Vertuo")."""
-    return _within_known_name(text, start, end, brands()) or _brand_product(text, start, end)
+    if _within_known_name(text, start, end, brands()):
+        return True
+    words, opening = text_words(text), _known_opening(text, start, end, brands(), shortest=1)
+    product = words.overlapping(start, end)[max(opening - 1, 0) :]  # the brand's last word, then the product's
+    return opening > 0 and all(words.adjacent(i, i + 1) and text[words.spans[i + 1][0]].isupper() for i in product[:-1])
 
 
-def _brand_product(text: str, start: int, end: int) -> bool:
+def _known_opening(text: str, start: int, end: int, names: frozenset[str], shortest: int) -> int:
+    """How many of the first words of text[start:end] (at least `shortest`, fewer than all, joined by
+    spaces) form a name of `names`; 0 if none do."""
     words = text_words(text)
     inside = words.overlapping(start, end)
-    if len(inside) < 2 or not all(words.adjacent(i, i + 1) for i in inside[:-1]):
-        return False
-    for product_start in range(inside[0] + 1, min(inside[-1], inside[0] + _MAX_WORDS) + 1):
-        if " ".join(words.key(i) for i in range(inside[0], product_start)) in brands():
-            return all(text[words.spans[i][0]].isupper() for i in range(product_start, inside[-1] + 1))
-    return False
+    key = ""
+    for length, index in enumerate(inside[:-1], 1):
+        if length > _MAX_WORDS or (length > 1 and not words.adjacent(index - 1, index)):
+            break
+        key = f"{key} {words.key(index)}" if key else words.key(index)
+        if length >= shortest and key in names:
+            return length
+    return 0
 
 
 def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -> bool:
