@@ -28,7 +28,7 @@ import json
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -236,11 +236,10 @@ def _known_opening(text: str, start: int, end: int, names: frozenset[str], short
     spaces) form a name of `names`; 0 if none do."""
     words = text_words(text)
     inside = words.overlapping(start, end)
-    key = ""
-    for length, index in enumerate(inside[:-1], 1):
-        if length > _MAX_WORDS or (length > 1 and not words.adjacent(index - 1, index)):
-            break
-        key = f"{key} {words.key(index)}" if key else words.key(index)
+    if not inside:
+        return 0
+    for right, key in _runs(words, inside[0], stop=inside[-1]):
+        length = right - inside[0] + 1
         if length >= shortest and key in names:
             return length
     return 0
@@ -252,15 +251,21 @@ def _within_known_name(text: str, start: int, end: int, names: frozenset[str]) -
     if not inside:
         return False
     first, last = inside[0], inside[-1]
-    for left in range(max(0, last - _MAX_WORDS + 1), first + 1):  # each run of up to _MAX_WORDS adjacent words holding the span
-        key = ""
-        for right in range(left, min(len(words.spans), left + _MAX_WORDS)):
-            if right > left and not words.adjacent(right - 1, right):
-                break  # a longer run would hold the gap too
-            key = f"{key} {words.key(right)}" if key else words.key(right)
+    for left in range(max(0, last - _MAX_WORDS + 1), first + 1):  # each run of adjacent words holding the span
+        for right, key in _runs(words, left, stop=len(words.spans)):
             if right >= last and key in names:
                 return True
     return False
+
+
+def _runs(words: TextWords, left: int, stop: int) -> Iterator[tuple[int, str]]:
+    """(last word, lookup key) of each run of adjacent words from word `left`: up to _MAX_WORDS, ending before word `stop`."""
+    key = ""
+    for right in range(left, min(stop, left + _MAX_WORDS)):
+        if right > left and not words.adjacent(right - 1, right):
+            return  # a longer run would hold the gap too
+        key = f"{key} {words.key(right)}" if key else words.key(right)
+        yield right, key
 
 
 class TextWords:
