@@ -21,10 +21,14 @@ from stealthflow.placeholders.recognizers import tagger as tagger_module
 from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 from stealthflow.placeholders.tagger_data import (
     NEGATIVE_TEMPLATES,
+    PERSONAL_NEWS_TEMPLATES,
     PII_TEMPLATES,
+    PUBLIC_FIGURES,
+    PUBLIC_TALK_TEMPLATES,
     TAGGER_LABELS,
     build_examples,
     build_splits,
+    template_id,
 )
 from stealthflow.tagging import TaggedSpan
 
@@ -48,6 +52,29 @@ def test_validation_holds_out_whole_templates_with_every_type():
     assert not {e.template for e in train} & {e.template for e in validation}
     assert {label for e in validation for *_, label in e.spans} == set(TAGGER_LABELS)
     assert len(set(PII_TEMPLATES)) == len(PII_TEMPLATES) and len(set(NEGATIVE_TEMPLATES)) == len(NEGATIVE_TEMPLATES)
+
+
+def test_public_talk_names_people_no_list_holds_and_tags_none_of_them():
+    """The famous people users write about are a long tail: public talk names people outside the
+    fixed list too, so a model learns the talk, not the names."""
+    examples = build_examples(1000, seed=5, templates=PUBLIC_TALK_TEMPLATES, negatives=PUBLIC_TALK_TEMPLATES, public_talk=True)
+    assert all(not e.spans for e in examples)
+    with_listed = sum(any(figure in e.text for figure in PUBLIC_FIGURES) for e in examples)
+    assert 0.2 < with_listed / len(examples) < 0.8, "both listed and unlisted people"
+
+
+def test_public_talk_data_keep_the_default_held_out_templates_and_hold_out_their_own():
+    """Templates are held out per list: the default data do not change, and with public talk the
+    validation split still holds out the default's templates (models stay comparable on them)."""
+    default_train, default_validation = build_splits(2000, seed=0)
+    train, validation = build_splits(2000, seed=0, public_talk=True)
+    assert not {e.template for e in train} & {e.template for e in validation}
+    assert not {e.template for e in default_validation} & {e.template for e in train}, "held out there too"
+    assert {e.template for e in default_validation} & {e.template for e in validation}
+    for added in (PUBLIC_TALK_TEMPLATES, PERSONAL_NEWS_TEMPLATES):
+        ids = {template_id(t) for t in added}
+        assert ids & {e.template for e in validation} and ids & {e.template for e in train}
+        assert not ids & {e.template for e in default_train + default_validation}
 
 
 def test_build_data_is_the_same_in_processes_with_different_string_hashing(tmp_path):

@@ -18,11 +18,12 @@ def build_data(
     out_dir: Annotated[Path, typer.Option("--out", help="directory for train.jsonl and validation.jsonl")],
     n: Annotated[int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")] = 12000,
     seed: int = 0,
+    public_talk: Annotated[bool, typer.Option("--public-talk", help="add public talk (people and places no list holds) and personal news in the same shapes (docs/pii-tagger.md, eighth pass)")] = False,
 ) -> None:
     """Generate training data (Faker values, curated lists, hard negatives), split by template."""
     from stealthflow.placeholders.tagger_data import write_splits
 
-    counts = write_splits(out_dir, n, seed)
+    counts = write_splits(out_dir, n, seed, public_talk)
     out.print(f"{counts['train']} training and {counts['validation']} validation messages ({counts['validation_templates']} held-out templates) in {out_dir}")
 
 

@@ -94,6 +94,11 @@ PLACES = [
     "São Paulo", "Nairobi", "Mumbai", "Seoul", "Reykjavik", "Wembley Stadium", "Madison Square Garden", "Piccadilly Circus", "Fifth Avenue",
     "the Champs-Élysées", "Alexanderplatz", "Shibuya Crossing", "the Taj Mahal", "Angkor Wat", "Stonehenge", "Montmartre", "Brooklyn",
 ]  # fmt: skip
+# Landmark-shaped places no list holds (public talk only, below).
+LANDMARK_SHAPES = [
+    "Mount {last}", "Lake {city}", "{city} Cathedral", "the {last} Museum", "{city} Castle", "the {city} Botanic Garden",
+    "the {last} Gallery", "{city} Old Town", "the {last} Theatre", "{city} Abbey", "the {city} Hills", "{last} Falls",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -128,8 +133,9 @@ def _faker(locale: str):
 class Values:
     """Slot values: `fill(slot)` -> (text, label or None)."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, public_talk: bool = False):
         self.rng = rng
+        self.public_talk = public_talk
         for locale in sorted({*NAME_LOCALES, *ADDRESS_LOCALES, *COMPANY_LOCALES}):  # a fixed order: the same seeds every run
             _faker(locale).seed_instance(rng.randrange(2**31))
 
@@ -200,6 +206,26 @@ class Values:
             f"{rng.choice(SECRET_WORDS)}-{rng.choice(SECRET_WORDS)}-{rng.randint(1, 99)}",
         ])  # fmt: skip
 
+    def famous(self) -> str:
+        """Someone the world knows, talked about in public terms; a third are names no list holds
+        (Faker's): the tagger has to read the talk (a biography, a match, an exhibition), not
+        remember the name, because the famous people users write about are a long tail."""
+        if self.rng.random() < 0.65:
+            return self.rng.choice(PUBLIC_FIGURES)
+        first, last = self._person()
+        return f"{first} {last}"
+
+    def place(self) -> str:
+        """A place people visit or read about: a known one, a city, or a landmark-shaped name."""
+        rng = self.rng
+        roll = rng.random()
+        if roll < 0.5:
+            return rng.choice(PLACES)
+        fake = _faker(rng.choice(ADDRESS_LOCALES))
+        if roll < 0.75:
+            return fake.city()
+        return rng.choice(LANDMARK_SHAPES).format(city=fake.city(), last=fake.last_name())
+
     def fill(self, slot: str) -> tuple[str, str | None]:
         rng = self.rng
         labelled = {
@@ -214,8 +240,10 @@ class Values:
             return rng.choice(RELATIVES), None
         if slot == "PUBLIC":
             return rng.choice(PUBLIC_FIGURES), None
+        if slot == "FAMOUS":
+            return self.famous(), None
         if slot == "PLACE":
-            return rng.choice(PLACES), None
+            return (self.place() if self.public_talk else rng.choice(PLACES)), None
         if slot == "COMPANY":  # a company in the news, not the writer's employer
             return rng.choice(BIG_COMPANIES[:8] + ["Apple", "Microsoft", "Toyota", "Netflix"]), None
         if slot == "NUM":
@@ -228,7 +256,7 @@ class Values:
 
 
 # -- templates -------------------------------------------------------------------------------
-# {SLOT}: NAME, FIRST, ADDRESS, EMPLOYER, HEALTH, FINANCE, SECRET are labelled; REL, PUBLIC,
+# {SLOT}: NAME, FIRST, ADDRESS, EMPLOYER, HEALTH, FINANCE, SECRET are labelled; REL, PUBLIC, FAMOUS,
 # PLACE, COMPANY, NUM, YEAR, CONDITION are context only. Negatives also use words that are names (will, May, Frank).
 PII_TEMPLATES = [
     # chat requests
@@ -363,6 +391,56 @@ NEGATIVE_TEMPLATES = [
     "Dear Customer, your order has shipped.", "Hello World is the first program people write.", "Good Morning America had a segment on it.",
 ]  # fmt: skip
 
+# Public talk and personal news (below) join the data only with `public_talk` (build-data
+# --public-talk): the data of docs/pii-tagger.md's eighth and ninth passes, measured and not
+# adopted; the default data stay as the shipped student and teacher saw them.
+# Public talk: people and places the world knows, in the ways people write about them (art,
+# sport, science, books, politics, travel). Their {FAMOUS} and {PLACE} are often names no list
+# holds, so the context, not the name, says they are nobody's personal data.
+PUBLIC_TALK_TEMPLATES = [
+    "The {FAMOUS} retrospective at {PLACE} runs until March.", "{FAMOUS}'s sculptures look even bigger in person.",
+    "Has anyone read the new {FAMOUS} novel? No spoilers please.", "{FAMOUS} narrates the audiobook and it's wonderful.",
+    "What did {FAMOUS} actually discover? Homework question.", "Our physics teacher showed a clip of {FAMOUS}'s lecture on black holes.",
+    "{FAMOUS} signed for the club on a three-year deal.", "Unreal assist from {FAMOUS} in the last minute!!", "is {FAMOUS} injured again or just rested",
+    "{FAMOUS} resigned as minister after the vote.", "The debate between {FAMOUS} and {FAMOUS} was painful to watch.",
+    "{FAMOUS} directed it, so expect long silences.", "The soundtrack is by {FAMOUS}, you can tell from the strings.",
+    "Just finished {FAMOUS}'s memoir. Brutal and funny.", "Podcast rec: the episode where {FAMOUS} talks about burnout.",
+    "{FAMOUS} is playing {PLACE} in June, tickets go on sale Friday.", "Essay prompt: compare {FAMOUS} and {FAMOUS} on the role of the state.",
+    "Which painting by {FAMOUS} hangs in {PLACE}?", "{FAMOUS} invented the process in {YEAR}, according to the textbook.",
+    "The exhibition on {FAMOUS} and the women of the Bauhaus was excellent.", "{FAMOUS} took gold in the 400m.",
+    "who won bake off, was it {FAMOUS}", "{FAMOUS} has a new cookbook out and the recipes actually work.",
+    "Rewatching the {FAMOUS} documentary on the deep sea.", "The prize went to {FAMOUS} for her work on proteins.",
+    "Fan theory: {FAMOUS} wrote the last chapter first.", "{FAMOUS} and the orchestra were incredible last night at {PLACE}.",
+    "Top 5 guitarists: {FAMOUS}, {FAMOUS}, {FAMOUS}... fight me.", "The {FAMOUS} biopic got the accent all wrong.",
+    "Reading list:\n- {FAMOUS}, collected essays\n- {FAMOUS}, the early poems", "Quote of the day, from {FAMOUS}: start where you are.",
+    "{FAMOUS} was the first woman to climb it without oxygen.", "The senator, {FAMOUS}, voted against the bill.",
+    "Interesting interview: {FAMOUS} on why cities need trees.", "Who is {FAMOUS}? Everyone on my feed is talking about her.",
+    "{FAMOUS}'s paintings of {PLACE} at dawn are my favourite.", "Saw {FAMOUS} perform at the festival, from very far back lol.",
+    # places in travel, news and history
+    "Day trip to {PLACE}: worth it or skip?", "We hiked up to {PLACE} and the view was unreal.", "{PLACE} is closed for repairs until spring.",
+    "Is the ferry to {PLACE} running in November?", "Best bakery near {PLACE}? Visiting next week.", "The festival moves from {PLACE} to {PLACE} this year.",
+    "Floods closed the roads around {PLACE} again.", "The ruins at {PLACE} are older than the pyramids, apparently.",
+    "Itinerary: {PLACE} (2 nights), {PLACE} (3 nights), then home.", "how crowded is {PLACE} at easter",
+    "A landslide near {PLACE} blocked the railway.", "The guided tour of {PLACE} takes about two hours.",
+    # names inside titles, products and events
+    "Started watching {FAMOUS} & The Night Owls, the band series everyone recommends.", "The {FAMOUS} Prize shortlist came out today.",
+    "Tickets for the {FAMOUS} Memorial Lecture are free.", "We read '{FAMOUS} and the Lighthouse' in class, it was fine.",
+]  # fmt: skip
+
+# The same shapes as public talk, about the people in the writer's life: a name opening a
+# sentence with news of them is still theirs ("Ines signed the lease"); without these the
+# tagger learns that a name before a verb is as likely a celebrity's.
+PERSONAL_NEWS_TEMPLATES = [
+    "{NAME} signed the lease on our flat yesterday.", "{FIRST} finally finished her thesis, so proud!", "{NAME} directed the school play and it was lovely.",
+    "{FIRST} took gold at the club swim meet!!", "{NAME} narrated our wedding video lol", "{FIRST} resigned from the committee after the vote.",
+    "{FIRST} and I watched the match at the pub.", "{NAME} is injured again, so I'm driving him to physio.", "{FIRST} says hi, she's back from Lisbon.",
+    "{NAME} wrote the best toast at my {REL}'s wedding.", "{FIRST}'s paintings are in the village hall this week, go see them.",
+    "{NAME} was born on a Tuesday, {NUM} years ago today.", "{FIRST} won the raffle at work again.", "{FIRST} played piano at the care home on Sunday.",
+    "Reading list from {FIRST}:\n- the fox book\n- the one about bees", "{NAME} scored twice for the under-12s on Saturday!",
+    "{FIRST} and {FIRST} are getting married in June.", "The debate between {FIRST} and me went on all night.", "{NAME} just texted, running late.",
+    "{FIRST} quoted me in her newsletter, so embarrassing.", "Who is {NAME}? She keeps messaging me about the flat.",
+]  # fmt: skip
+
 # Wrappers put a template in a wider message; "{}" is the template.
 WRAPPERS = ["{}", "{}", "{}", "Hey! {}", "{} Thanks in advance.", "Quick question. {}", "{} Any advice?", "ok so {}", "{} :)", "FYI {}", "{}\n\nSent from my phone"]
 
@@ -430,14 +508,15 @@ def validation_templates(templates: list[str], share: float, seed: int) -> set[s
     return held or {template_id(t) for t in rng.sample(templates, max(1, round(share * len(templates))))}
 
 
-def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None) -> list[Example]:
+def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None, public_talk: bool = False) -> list[Example]:
     """`n` messages: one or two templates (3 in 10 a hard negative, 15 % of the others with their
     values erased) in a wrapper, 1 in 6 lowercased without punctuation. The example's template
     id is its first template's."""
     rng = random.Random(seed)
-    values = Values(rng)
-    templates = PII_TEMPLATES if templates is None else templates
-    negatives = NEGATIVE_TEMPLATES if negatives is None else negatives
+    values = Values(rng, public_talk)
+    personal_lists, negative_lists = _template_lists(public_talk)
+    templates = sum(personal_lists, []) if templates is None else templates
+    negatives = sum(negative_lists, []) if negatives is None else negatives
     examples = []
     for _ in range(n):
         picks = [rng.choice(negatives if rng.random() < 0.3 else templates) for _ in range(1 if rng.random() < 0.7 else 2)]
@@ -456,23 +535,37 @@ def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, ne
     return examples
 
 
-def build_splits(n: int, seed: int = 0, validation_share: float = 0.15) -> tuple[list[Example], list[Example]]:
+def _template_lists(public_talk: bool) -> tuple[list[list[str]], list[list[str]]]:
+    """(personal lists, negative lists)."""
+    if public_talk:
+        return [PII_TEMPLATES, PERSONAL_NEWS_TEMPLATES], [NEGATIVE_TEMPLATES, PUBLIC_TALK_TEMPLATES]
+    return [PII_TEMPLATES], [NEGATIVE_TEMPLATES]
+
+
+def build_splits(n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False) -> tuple[list[Example], list[Example]]:
     """(train, validation): validation messages come only from held-out templates (PII and
-    negative), training messages never use them."""
-    held_pii = validation_templates(PII_TEMPLATES, validation_share, seed)
-    held_neg = {template_id(t) for t in random.Random(seed + 1).sample(NEGATIVE_TEMPLATES, round(validation_share * len(NEGATIVE_TEMPLATES)))}
-    train_t = [t for t in PII_TEMPLATES if template_id(t) not in held_pii]
-    train_n = [t for t in NEGATIVE_TEMPLATES if template_id(t) not in held_neg]
-    val_t = [t for t in PII_TEMPLATES if template_id(t) in held_pii]
-    val_n = [t for t in NEGATIVE_TEMPLATES if template_id(t) in held_neg]
-    train = build_examples(n, seed, train_t, train_n)
-    validation = build_examples(max(n // 10, 50), seed + 1000, val_t, val_n)
+    negative), training messages never use them. Templates are held out per list, so adding
+    public talk leaves the default data's held-out templates as they were."""
+    personal_lists, negative_lists = _template_lists(public_talk)
+    held_pii = set().union(*(validation_templates(listed, validation_share, seed + 3 * index) for index, listed in enumerate(personal_lists)))
+    held_neg = {
+        template_id(t)
+        for index, listed in enumerate(negative_lists, start=1)
+        for t in random.Random(seed + index).sample(listed, round(validation_share * len(listed)))
+    }
+    personal, negatives = sum(personal_lists, []), sum(negative_lists, [])
+    train_t = [t for t in personal if template_id(t) not in held_pii]
+    train_n = [t for t in negatives if template_id(t) not in held_neg]
+    val_t = [t for t in personal if template_id(t) in held_pii]
+    val_n = [t for t in negatives if template_id(t) in held_neg]
+    train = build_examples(n, seed, train_t, train_n, public_talk)
+    validation = build_examples(max(n // 10, 50), seed + 1000, val_t, val_n, public_talk)
     return train, validation
 
 
-def write_splits(out_dir: Path, n: int, seed: int = 0) -> dict[str, int]:
+def write_splits(out_dir: Path, n: int, seed: int = 0, public_talk: bool = False) -> dict[str, int]:
     out_dir.mkdir(parents=True, exist_ok=True)
-    train, validation = build_splits(n, seed)
+    train, validation = build_splits(n, seed, public_talk=public_talk)
     for name, rows in (("train", train), ("validation", validation)):
         (out_dir / f"{name}.jsonl").write_text("".join(e.to_json() + "\n" for e in rows), encoding="utf-8")
     return {"train": len(train), "validation": len(validation), "validation_templates": len({e.template for e in validation})}
