@@ -149,9 +149,44 @@ DROPPED = [
     # a famous place is no organisation for its hyphen; a form's field name is no condition
     ("Flight 5139 to the Champs-Élysées is boarding.", "Champs-Élysées", "EMPLOYER"),
     ("Hey! I inherited a raise from my aunt. Condition(s): the results", "Condition", "HEALTH"),
+    # names of no one the writer deals with: feasts and saints, animals and things people name, storms
+    ("Happy St. Patrick's Day everyone!", "St. Patrick", "REAL_NAME"),
+    ("St. George's Day parade starts at noon.", "St. George", "EMPLOYER"),
+    ("St. Nicholas Day is when Dutch kids get their presents, right?", "St. Nicholas Day", "REAL_NAME"),
+    ("Burns Night supper ideas that aren't haggis?", "Burns", "REAL_NAME"),
+    ("St. Mary's Church has a lovely bell tower.", "St. Mary's Church", "REAL_NAME"),
+    ("My dog Biscuit chewed the sofa again, any tips?", "Biscuit", "REAL_NAME"),
+    ("Should I get Bella, our beagle, a raincoat?", "Bella", "REAL_NAME"),
+    ("Rex, our German shepherd, barks at the postman.", "Rex", "REAL_NAME"),
+    ("Pepper the hamster escaped again lol", "Pepper", "REAL_NAME"),
+    ("The neighbour's cat, Smokey, sleeps in our shed.", "Smokey", "REAL_NAME"),
+    ("St. Ives is packed in August.", "St", "REAL_NAME"),
+    ("The robot vacuum we call Dusty got stuck under the bed.", "Dusty", "REAL_NAME"),
+    ("Our sourdough starter is called Clint Yeastwood.", "Clint Yeastwood", "REAL_NAME"),
+    ("Will Storm Babet flood the river again?", "Storm Babet", "REAL_NAME"),
+    ("tropical storm Alberto is bringing rain to Texas", "Alberto", "REAL_NAME"),
+    # AI and voice assistants in talk of AI, code or devices
+    ("Is Claude better than Gemini for coding?", "Claude", "REAL_NAME"),
+    ("Alexa, set a timer for ten minutes.", "Alexa", "REAL_NAME"),
+    ("Hey Siri, remind me to call mum.", "Siri", "REAL_NAME"),
+    ("Ask Copilot to write the regex.", "Copilot", "REAL_NAME"),
 ]
 
 KEPT = [
+    # the people around the pets, feasts and saints above
+    ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),
+    ("Sarah, our dog walker, is on holiday.", "Sarah", "REAL_NAME"),
+    ("Can you feed the cat, Tomasz? I'm stuck at work.", "Tomasz", "REAL_NAME"),
+    ("Claude said he'd be late to the meeting.", "Claude", "REAL_NAME"),
+    ("Tell Alexa the code for the gate is on the fridge.", "Alexa", "REAL_NAME"),
+    ("My friend Claude is learning python.", "Claude", "REAL_NAME"),
+    ("fyi i work at leonard wright and day and need to ask for a raise", "leonard wright and day", "EMPLOYER"),
+    ("shoutout to aoibhinn reid for fixing my bike tobias foody will join the call", "tobias foody", "REAL_NAME"),
+    ("Can you remind Patrick that his birthday dinner is on St. Patrick's Day?", "Patrick", "REAL_NAME"),
+    ("My sister Holly had her baby on Valentine's Day!", "Holly", "REAL_NAME"),
+    ("Milton Adeyemi is coming to fix the boiler tomorrow.", "Milton Adeyemi", "REAL_NAME"),
+    ("Our neighbour Finn Larsen lent us his boat for the weekend.", "Finn Larsen", "REAL_NAME"),
+    ("Since 2016 I have worked for St. Loretta's Academy.", "St. Loretta's Academy", "EMPLOYER"),
     # secrets introduced by a secret word, before or after
     ("The gate code is 4471, see you Saturday!", "4471", "CREDENTIAL"),
     ("Login for the router: admin / velvet-harbor-12", "velvet-harbor-12", "CREDENTIAL"),
@@ -294,6 +329,11 @@ def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and
     assert kept(text, value, "REAL_NAME") == expected
 
 
+def test_a_saints_school_the_model_took_for_a_person_is_an_employer_where_work_shows():
+    assert kept("Since 2016 I have worked for St. Loretta's Academy.", "St. Loretta's Academy", "REAL_NAME") == ("St. Loretta's Academy", "EMPLOYER")
+    assert kept("St. Mary's Church has a lovely bell tower.", "St. Mary's Church", "REAL_NAME") is None
+
+
 @pytest.mark.parametrize(
     ("text", "value", "label"),
     [
@@ -350,8 +390,18 @@ DISTRACTORS = [
     "How many titles has Roger Federer won?",
     "Did Steve Jobs really get fired from Apple?",
     "Is Angkor Wat doable in one day?",
+    "Happy St. Patrick's Day everyone!",
+    "St. David's Day: daffodils or leeks on the lapel?",
+    "My dog Biscuit chewed the sofa again, any tips?",
+    "Should I get Bella, our beagle, a raincoat?",
+    "The neighbour's cat, Smokey, sleeps in our shed.",
+    "Storm Ciarán knocked out power across the south.",
+    "St. Mary's Church has a lovely bell tower.",
 ]
 PERSONAL = [
+    ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),
+    ("Can you remind Patrick that his birthday dinner is on St. Patrick's Day?", "Patrick", "REAL_NAME"),
+    ("My cousin Bernadette is getting married in Galway.", "Bernadette", "REAL_NAME"),
     ("My brother Kofi Mensah won an award at school today!", "Kofi Mensah", "REAL_NAME"),
     ("Forward this to Kenji Watanabe and cc me.", "Kenji Watanabe", "REAL_NAME"),
     ("I work at Brightline Logistics in the finance team.", "Brightline Logistics", "EMPLOYER"),

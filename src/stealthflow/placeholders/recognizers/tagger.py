@@ -198,6 +198,74 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
 
+# Names of no one the writer deals with, shown by the words next to them: a feast or a saint
+# ("St. Patrick's Day", "Burns Night", "St. Mary's Church"); an animal or a thing people name ("our
+# dog Biscuit", "Pepper the hamster", "Bella, our beagle", "the robot vacuum we call Dusty"); a
+# storm ("Storm Ciarán", "hurricane Milton"). Not the people who look after them ("our dog walker Sarah").
+_ANIMALS = (
+    r"dogs?|doggo|pup|pupp(?:y|ies)|cats?|kitty|kittens?|hamsters?|gerbils?|guinea\s+pigs?|rabbits?|bunn(?:y|ies)|horses?|pon(?:y|ies)|donkeys?"
+    r"|goats?|sheep|cows?|pigs?|chickens?|hens?|roosters?|ducks?|parrots?|budgies?|cockatiels?|canar(?:y|ies)|goldfish|fish|tortoises?|turtles?"
+    r"|snakes?|lizards?|geckos?|ferrets?|rats?|mice|hedgehogs?|pandas?|cubs?|labrador|retriever|spaniel|poodle|terrier|collie|beagle|dachshund"
+    r"|husky|pug|bulldog|chihuahua|greyhound|whippet|shepherd|rottweiler|corgi|schnauzer|cockapoo|labradoodle|tabby|moggy"
+)
+_THINGS = r"boat|yacht|car|bike|robot|vacuum|roomba|rover|starter|doll|teddy"  # not "van": "Employer: van Velzen & Knuf"
+_STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depression)"
+_KEEPERS = r"walker|sitter|groomer|trainer|owner|breeder|minder|carer|handler|vet|lady|man|guy|person|people|friend"  # "our dog walker"
+_NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{_ANIMALS}|{_THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
+_NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{_ANIMALS}|{_THINGS}))\b(?!['’]s|\s+(?i:{_KEEPERS})\b)")
+_STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
+_SAINT_OPENS = re.compile(r"(?:St|Ste|Saint|Sainte)\b\.?(?:\s|$)", re.IGNORECASE)
+_FEAST = re.compile(r"(?:['’]s)?\s+(?:Day|Eve|Night)\b")
+
+
+# AI and voice assistants: a name of no one where the sentence talks of AI, code or a device, or of
+# another assistant ("Is Claude better than Gemini for coding?", "Alexa, set a timer"); elsewhere
+# a person may carry it ("Claude said he'd be late"). Names no one has are never a person's.
+_OWNED_BEFORE = re.compile(r"(?i:\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$)")
+_ASSISTANTS = frozenset({"alexa", "siri", "cortana", "bixby", "claude", "gemini", "bard", "grok", "llama", "mistral", "jarvis"})
+_ASSISTANTS_ONLY = frozenset({"chatgpt", "copilot", "deepseek", "perplexity", "midjourney", "qwen", "gpt"})
+_AI_TALK = re.compile(
+    r"\b(?i:ai|a\.i\.|chat\s*bots?|bots?|assistants?|llms?|models?|prompts?|openai|anthropic|google|amazon|apple|microsoft|echo|speaker|"
+    r"coding|regex|python|javascript|sql|timer|alarm|thermostat|playlist|set\s+a|remind\s+me|turn\s+(?:on|off)|"  # not "code": "Tell Alexa the code for the gate"
+    + "|".join(sorted(_ASSISTANTS | _ASSISTANTS_ONLY))
+    + r")\b"
+)
+
+
+def names_an_assistant(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is an AI or voice assistant's name in talk of AI, code or devices (_ASSISTANTS)."""
+    key = text[start:end].casefold()
+    if key in _ASSISTANTS_ONLY:
+        return True
+    if key not in _ASSISTANTS or _OWNED_BEFORE.search(text[max(0, start - 48) : start]) or _PERSONAL_AFTER.match(text, end):
+        return False  # "my friend Claude", "Gemini and I"; "Hey Siri" greets the assistant
+    sentence = _sentence(text, start, end)
+    offset = sentence_start(text, start)
+    return any(not (offset + m.start() == start and offset + m.end() == end) for m in _AI_TALK.finditer(sentence))
+
+
+def names_a_feast(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] names a feast or a day ("St. Patrick" of "St. Patrick's Day", "Burns Night"),
+    by its capitals: in lowercase chat a name before "day" is a person's as often ("tom day off")."""
+    if not capitalises(text):
+        return False
+    inside = _FEAST.search(text, start, end)  # the model's span took the day in ("St. Nicholas Day")
+    return _FEAST.match(text, end) is not None or (inside is not None and inside.end() == end)
+
+
+def no_person(text: str, start: int, end: int) -> bool:
+    """Whether the words next to a name show it is a feast's, a saint's, an animal's, a thing's, a
+    storm's (see _ANIMALS) or an assistant's: no one the writer deals with, even after "my" ("my dog Biscuit")."""
+    if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end) or names_an_assistant(text, start, end):
+        return True
+    kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
+    # "the cat, Smokey, sleeps", not "feed the cat, Tom"; in lowercase chat only "called" or "named" says
+    # it ("fixing my bike tobias foody and ..." runs sentences together)
+    if kind and (not kind["comma"] or text.startswith(",", end)) and (capitalises(text) or kind["called"]):
+        return True
+    return _NAMED_KIND_AFTER.match(text, end) is not None
+
+
 _NEXT_WORD = re.compile(r" ([a-z]+)\b(?!['’])")
 
 
@@ -429,15 +497,15 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":
-        if capitalises(text) and text[start:end].islower():
-            return False  # no organisation ("overpay a student loan")
+        if (capitalises(text) and text[start:end].islower()) or names_a_feast(text, start, end):
+            return False  # no organisation ("overpay a student loan", "St. George's Day parade")
         if _WORK.search(_sentence(text, start, end)) is not None:
             return True
         # No work talk: an organisation's name or a list of people and where they work shows it, not a
         # famous place or person ("the train to the Champs-Élysées": its hyphen is no "Hewlett-Packard").
         famous = public_name(text, start, end) and not brand(text, start, end)  # "Google" is both
         return not famous and (_ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None)
-    if label == "REAL_NAME" and (not_a_name(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
+    if label == "REAL_NAME" and (not_a_name(text, start, end) or no_person(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
         return not public_talk(text, start, end)
@@ -494,8 +562,8 @@ class PiiTaggerRecognizer(Recognizer):
         if tagged.label == "REAL_NAME" and capitalises(text):
             start, end = capitalised_part(text, start, end)
         label = tagged.label
-        if label == "REAL_NAME" and brand(text, start, end):
-            label = "EMPLOYER"  # a brand the model took for a person ("Employer: KPMG", "Ryanair charging again"): kept where an employer would be
+        if label == "REAL_NAME" and (brand(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))):
+            label = "EMPLOYER"  # a brand or a saint's school the model took for a person ("Employer: KPMG", "St. Aidan's Academy"): kept where an employer would be
         kept = _kept(label, text, start, end)
         if not kept and label in ("ADDRESS", "EMPLOYER") and reads_as_person(text, start, end) and not brand(text, start, end):
             label = "REAL_NAME"  # a person taken for a place or a company where nothing bears that out ("Heard from Anneliese Vogt today")
