@@ -170,6 +170,13 @@ DROPPED = [
     ("Alexa, set a timer for ten minutes.", "Alexa", "REAL_NAME"),
     ("Hey Siri, remind me to call mum.", "Siri", "REAL_NAME"),
     ("Ask Copilot to write the regex.", "Copilot", "REAL_NAME"),
+    # sayings and stand-in names
+    ("Bob's your uncle, job done.", "Bob", "REAL_NAME"),
+    ("Simon says touch your nose.", "Simon", "REAL_NAME"),
+    ("It's not for every Tom, Dick and Harry.", "Tom, Dick", "REAL_NAME"),
+    ("Fill in the form as John Doe for the test account.", "John Doe", "REAL_NAME"),
+    ("Don't rob Peter to pay Paul with your credit cards.", "Paul", "REAL_NAME"),
+    ("Santa Claus is coming to the shopping centre on Saturday.", "Santa", "REAL_NAME"),
 ]
 
 KEPT = [
@@ -178,6 +185,8 @@ KEPT = [
     ("Sarah, our dog walker, is on holiday.", "Sarah", "REAL_NAME"),
     ("Can you feed the cat, Tomasz? I'm stuck at work.", "Tomasz", "REAL_NAME"),
     ("Claude said he'd be late to the meeting.", "Claude", "REAL_NAME"),
+    ("Simon said he'd bring the cake.", "Simon", "REAL_NAME"),
+    ("Tom, Dick's brother, is coming too.", "Tom", "REAL_NAME"),
     ("Tell Alexa the code for the gate is on the fridge.", "Alexa", "REAL_NAME"),
     ("My friend Claude is learning python.", "Claude", "REAL_NAME"),
     ("fyi i work at leonard wright and day and need to ask for a raise", "leonard wright and day", "EMPLOYER"),

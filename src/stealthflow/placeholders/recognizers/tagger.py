@@ -244,6 +244,25 @@ def names_an_assistant(text: str, start: int, end: int) -> bool:
     return any(not (offset + m.start() == start and offset + m.end() == end) for m in _AI_TALK.finditer(sentence))
 
 
+# Sayings, stand-in names and figures of folklore that hold a name of no one ("Bob's your uncle",
+# "every Tom, Dick and Harry", "rob Peter to pay Paul", "fill it in as John Doe", "Santa Claus").
+_SAYINGS = re.compile(
+    r"\b(?i:bob['’]?s\s+your\s+uncle|simon\s+says|lady\s+luck|doubting\s+thomas|peeping\s+tom|jack\s+of\s+all\s+trades|"
+    r"tom,?\s+dick,?\s+(?:and|&)\s+harry|smart\s+alec|nosy\s+parker|jack\s+the\s+lad|uncle\s+sam|mother\s+nature|father\s+time|"
+    r"father\s+christmas|john\s+bull|average\s+joe|plain\s+jane|dear\s+john|johnny[-\s]come[-\s]lately|even\s+stevens|for\s+pete['’]?s\s+sake|"
+    r"happy\s+as\s+larry|john\s+doe|jane\s+doe|richard\s+roe|joe\s+bloggs|jane\s+bloggs|joe\s+schmoe|john\s+q\.?\s+public|"
+    r"max\s+mustermann|erika\s+mustermann|fulano\s+de\s+tal|peter\s+to\s+pay\s+paul|achilles['’]?\s+(?:heel|tendon)|romeo\s+and\s+juliet|"
+    r"santa\s+claus|jack\s+frost|faith,?\s+hope,?\s+(?:and|&)\s+charity|grace\s+before\s+meals|say(?:ing|s)?\s+grace)\b"
+)
+_SAYING_REACH = 32  # characters around a name: a saying is at most this long
+
+
+def in_a_saying(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies inside a saying or a stand-in name (_SAYINGS)."""
+    left = max(0, start - _SAYING_REACH)
+    return any(left + m.start() <= start and end <= left + m.end() for m in _SAYINGS.finditer(text[left : end + _SAYING_REACH]))
+
+
 def names_a_feast(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] names a feast or a day ("St. Patrick" of "St. Patrick's Day", "Burns Night"),
     by its capitals: in lowercase chat a name before "day" is a person's as often ("tom day off")."""
@@ -255,8 +274,11 @@ def names_a_feast(text: str, start: int, end: int) -> bool:
 
 def no_person(text: str, start: int, end: int) -> bool:
     """Whether the words next to a name show it is a feast's, a saint's, an animal's, a thing's, a
-    storm's (see _ANIMALS) or an assistant's: no one the writer deals with, even after "my" ("my dog Biscuit")."""
+    storm's (see _ANIMALS), an assistant's or a saying's: no one the writer deals with, even after
+    "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end) or names_an_assistant(text, start, end):
+        return True
+    if in_a_saying(text, start, end):
         return True
     kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
     # "the cat, Smokey, sleeps", not "feed the cat, Tom"; in lowercase chat only "called" or "named" says
