@@ -276,9 +276,9 @@ def no_person(text: str, start: int, end: int) -> bool:
     """Whether the words next to a name show it is a feast's, a saint's, an animal's, a thing's, a
     storm's (see _ANIMALS), an assistant's or a saying's: no one the writer deals with, even after
     "my" ("my dog Biscuit")."""
-    if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end) or names_an_assistant(text, start, end):
+    if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
-    if in_a_saying(text, start, end):
+    if names_an_assistant(text, start, end) or in_a_saying(text, start, end):
         return True
     kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
     # "the cat, Smokey, sleeps", not "feed the cat, Tom"; in lowercase chat only "called" or "named" says
