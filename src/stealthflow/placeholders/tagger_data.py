@@ -547,6 +547,7 @@ def build_splits(n: int, seed: int = 0, validation_share: float = 0.15, public_t
     negative), training messages never use them. Templates are held out per list, so adding
     public talk leaves the default data's held-out templates as they were."""
     personal_lists, negative_lists = _template_lists(public_talk)
+    # each list its own seed (personal news: seed + 3, as the eighth pass's runs drew them)
     held_pii = set().union(*(validation_templates(listed, validation_share, seed + 3 * index) for index, listed in enumerate(personal_lists)))
     held_neg = {
         template_id(t)

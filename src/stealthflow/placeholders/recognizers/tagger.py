@@ -93,8 +93,9 @@ _DOES = (
 _PUBLIC_AFTER = re.compile(r"(?:\s+[A-Z][\w'.-]*){0,2}" + _DOES)
 _PUBLIC_AFTER_LOWERCASE = re.compile(r"(?:\s+[^\W\d_][\w'.-]*)?" + _DOES)
 # ... unless the writer ties the person to themselves: "my friend X", "Hi X", "X and I".
+_OWNED = r"\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$"  # "my friend X"
 _PERSONAL_BEFORE = re.compile(
-    r"(?i:\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$|\b(?:hi|hey|hello|dear|thanks|thank\s+you|i'm|i\s+am|this\s+is)\s*,?\s*$"
+    rf"(?i:{_OWNED}|\b(?:hi|hey|hello|dear|thanks|thank\s+you|i'm|i\s+am|this\s+is)\s*,?\s*$"
     r"|\b(?:i|we)\s+(?:had|have|got)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+$)"
 )
 _PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
@@ -221,7 +222,7 @@ _FEAST = re.compile(r"(?:['’]s)?\s+(?:Day|Eve|Night)\b")
 # AI and voice assistants: a name of no one where the sentence talks of AI, code or a device, or of
 # another assistant ("Is Claude better than Gemini for coding?", "Alexa, set a timer"); elsewhere
 # a person may carry it ("Claude said he'd be late"). Names no one has are never a person's.
-_OWNED_BEFORE = re.compile(r"(?i:\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$)")
+_OWNED_BEFORE = re.compile(rf"(?i:{_OWNED})")  # the tie of _PERSONAL_BEFORE without its greetings
 _ASSISTANTS = frozenset({"alexa", "siri", "cortana", "bixby", "claude", "gemini", "bard", "grok", "llama", "mistral", "jarvis"})
 _ASSISTANTS_ONLY = frozenset({"chatgpt", "copilot", "deepseek", "perplexity", "midjourney", "qwen", "gpt"})
 _AI_TALK = re.compile(
