@@ -55,6 +55,8 @@ def test_recognizers_find_each_kind(text, value, span_type):
         "Coffee costs $4.99 and the 2024 election had 150 million voters.",
         "The code is 200 lines long and my zip code is a secret I keep to myself.",
         "Taylor Swift played Wembley Stadium; tickets were 1234 each in row 17.",
+        "Bruce Willis retired after being diagnosed with aphasia.",  # a famous person's condition, not the writer's
+        "Lionel Messi earns $60 million a year at Inter Miami.",
     ],
 )
 def test_public_figures_places_and_numbers_are_not_flagged(text):

@@ -179,7 +179,34 @@ DROPPED = [
     ("Santa Claus is coming to the shopping centre on Saturday.", "Santa", "REAL_NAME"),
 ]
 
+# another's life: a famous person's, an animal's, a thing's, a character's, people's in general
+DROPPED += [
+    ("Stephen Hawking lived with ALS for more than fifty years.", "ALS", "HEALTH"),
+    ("Lionel Messi earns around $60 million a year at Inter Miami.", "$60 million a year", "FINANCE"),
+    ("Michael J. Fox has Parkinson's and started a foundation for research.", "Michael J. Fox", "EMPLOYER"),
+    ("Apparently Kim Kardashian has psoriasis.", "psoriasis", "HEALTH"),
+    ("Did Jeff Bezos really work at McDonald's as a teenager?", "McDonald", "EMPLOYER"),
+    ("The King's cancer diagnosis was announced in February.", "cancer", "HEALTH"),
+    ("Mbappé's wages at Real are lower than what PSG paid him.", "Mbappé", "EMPLOYER"),
+    ("Our cat has diabetes and needs insulin twice a day.", "insulin", "HEALTH"),
+    ("My horse has laminitis so no riding this week.", "laminitis", "HEALTH"),
+    ("In the show, the detective has OCD and it drives the plot.", "OCD", "HEALTH"),
+    ("A junior developer in Berlin earns about 50k euros.", "50k euros", "FINANCE"),
+    ("Average teacher pay in the US is around 70k.", "around 70k", "FINANCE"),  # "US" is no "us"
+    ("Drink plenty of water to avoid kidney stones.", "kidney stones", "HEALTH"),
+    ("Lisa Su took over AMD when it was close to bankrupt.", "AMD", "HEALTH"),  # an acronym alone is no condition
+    ("Adderall is hard to find in pharmacies this month.", "Adderall", "REAL_NAME"),  # a medicine the tagger learnt
+]
+
 KEPT = [
+    # another's life, next to the writer's
+    ("Selena Gomez and my sister both have lupus.", "lupus", "HEALTH"),
+    ("Grandad has Parkinson's, just like Michael J. Fox.", "Parkinson's", "HEALTH"),
+    ("Our dog walker has Crohn's and can't come this week.", "Crohn's", "HEALTH"),
+    ("Paris has asthma and can't come to PE.", "asthma", "HEALTH"),  # one word, also a given name
+    ("Amazon just promoted me to team lead!", "Amazon", "EMPLOYER"),
+    ("A month after the surgery the hernia came back.", "hernia", "HEALTH"),  # no people in general
+    ("frida kahlo scored twice in the second half the new job pays 5 million yen", "5 million yen", "FINANCE"),  # no telling where a sentence ends
     # the people around the pets, feasts and saints above
     ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),
     ("Sarah, our dog walker, is on holiday.", "Sarah", "REAL_NAME"),
@@ -406,6 +433,10 @@ DISTRACTORS = [
     "The neighbour's cat, Smokey, sleeps in our shed.",
     "Storm Ciarán knocked out power across the south.",
     "St. Mary's Church has a lovely bell tower.",
+    "Stephen Hawking lived with ALS for more than fifty years.",
+    "Serena Williams nearly died from a pulmonary embolism after giving birth.",
+    "Lionel Messi earns around $60 million a year at Inter Miami.",
+    "Our cat has diabetes and needs insulin twice a day.",
 ]
 PERSONAL = [
     ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),
@@ -424,6 +455,7 @@ PERSONAL = [
     ("here are my creds: admin, Secur3Pass!", "Secur3Pass!", None),  # the model stops short of the "!"
     ("I have 38k in my 401k and I'm 35, am I behind?", "38k", "FINANCE"),
     ("Our new place is 1815 Maple Avenue, Columbus.", "1815 Maple Avenue, Columbus", "ADDRESS"),
+    ("Selena Gomez and my sister both have lupus.", "lupus", "HEALTH"),  # a famous name beside the writer's kin
 ]
 
 

@@ -1,7 +1,9 @@
 """Descriptive identifiers that a deterministic layer can only catch by their context: the
 user's own name, relatives' names, employer, passport number, street address, diagnosis,
 salary. Public figures, famous places and numbers without such context are never flagged;
-the LLM extractor covers what these patterns miss.
+the LLM extractor covers what these patterns miss. The checks these patterns share with the tagger's
+rules (tagger.py) live here too: whom a sentence is about (`anothers_life`), whether it names the
+writer, the reader or their kin.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.public_names import public_name_at
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -116,15 +119,97 @@ class DiagnosisRecognizer(ContextRecognizer):
         r"(?P<value>(?:(?:stage|type)\s+\w+\s+)?[a-z][\w'-]*(?:\s+(?!and\b|but\b|in\b|last\b|since\b|after\b|when\b|so\b|two\b|three\b|a\b)[a-z][\w'-]*){0,3})"
     )
 
+    def accept(self, match: re.Match[str]) -> bool:
+        return not anothers_life(match.string, match.start("value"), match.end("value"))  # not "Bruce Willis was diagnosed with aphasia"
+
 
 # Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
 # 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
 _PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b")  # someone's net worth is theirs
-_FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|us|our|you|your)\b")
+_FIRST_PERSON = re.compile(r"\b(?:(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|you|your)|us|Us)\b")  # not "the US"
+
+
+SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it)."""
+    stop = SENTENCE_END.search(text, end)
+    return text[sentence_start(text, start) : stop.start() if stop else len(text)]
 
 
 def names_writer_or_reader(sentence: str) -> bool:
     return _FIRST_PERSON.search(sentence) is not None
+
+
+_KIN = re.compile(rf"\b(?i:{_RELATIVE})s?\b")
+
+
+def names_writer_reader_or_kin(sentence: str) -> bool:
+    return names_writer_or_reader(sentence) or _KIN.search(sentence) is not None
+
+
+# Animals and things people name and care for: what is said of them is no one's ("our dog Biscuit",
+# "Our cat has diabetes").
+ANIMALS = (
+    r"dogs?|doggo|pup|pupp(?:y|ies)|cats?|kitty|kittens?|hamsters?|gerbils?|guinea\s+pigs?|rabbits?|bunn(?:y|ies)|horses?|pon(?:y|ies)|donkeys?"
+    r"|goats?|sheep|cows?|pigs?|chickens?|hens?|roosters?|ducks?|parrots?|budgies?|cockatiels?|canar(?:y|ies)|goldfish|fish|tortoises?|turtles?"
+    r"|snakes?|lizards?|geckos?|ferrets?|rats?|mice|hedgehogs?|pandas?|cubs?|labrador|retriever|spaniel|poodle|terrier|collie|beagle|dachshund"
+    r"|husky|pug|bulldog|chihuahua|greyhound|whippet|shepherd|rottweiler|corgi|schnauzer|cockapoo|labradoodle|tabby|moggy"
+)
+THINGS = r"boat|yacht|car|bike|robot|vacuum|roomba|rover|starter|doll|teddy"  # not "van": "Employer: van Velzen & Knuf"
+KEEPERS = r"walker|sitter|groomer|trainer|owner|breeder|minder|carer|handler|vet|lady|man|guy|person|people|friend"  # "our dog walker"
+
+# Another's life, not the writer's: what a sentence says of whom it opens with, a few words on (a long
+# sentence in unpunctuated chat may run on into the writer's news), where nothing after them names the
+# writer, the reader or their kin ("Selena Gomez and my sister both have lupus" is the sister's):
+# - a famous name (public_names.py) or office, maybe past "Did you know" or "Did" ("Stephen Hawking lived with ALS",
+#   "Lionel Messi earns $60 million a year at Inter Miami", "The King's cancer diagnosis was announced");
+# - an animal, a plant, a machine or a character of fiction ("Our cat has diabetes and needs insulin",
+#   "My laptop has a virus", "In the show, the detective has OCD");
+# - people in general ("A junior developer in Berlin earns about 50k euros", "Most runners get shin splints").
+_LEAD_IN = re.compile(
+    r"\s*(?:(?i:did\s+you\s+know|apparently|fun\s+fact|turns\s+out|so|wow)\b[\s,:;!-]*(?:(?i:that)\s+)?"
+    r"|(?i:(?:how|why|when|where|what)\s+)?(?i:did|does|has|had|is|was|were)\s+)?"  # asked of them: "Did Jeff Bezos really work at McDonald's?"
+)
+_OFFICE = r"king|queen|pope|president|prime\s+minister|chancellor|crown\s+prince|prince|princess"
+_FICTION = r"characters?|hero(?:ine)?|protagonist|villain|narrator|detective"
+_NOT_PEOPLE = rf"{ANIMALS}|{THINGS}|plants?|roses?|trees?|tomato(?:es)?|hedges?|lawn|laptop|computer|pc|phone|server|website|{_FICTION}"
+_ANYONE = (
+    r"people|persons?|adults?|children|kids|teens|teenagers|men|women|patients|workers?|employees?|staff|developers?|engineers?|nurses?|doctors?"
+    r"|teachers?|ceos?|executives?|managers?|graduates?|students?|players?|footballers?|athletes?|runners?|drivers?|plumbers?|americans|brits|germans"
+)
+_SUBJECT_OPENS = re.compile(
+    rf"\s*(?:(?i:the\s+(?:{_OFFICE}))(?:['’]s)?\b"
+    rf"|(?i:in\s+the\s+[\w-]+,?\s+)?(?:(?i:my|our|the|his|her|their|your|a|an)\s+)?(?:[\w-]+\s+){{0,2}}?(?i:{_NOT_PEOPLE})(?:['’]s)?\b"
+    rf"(?!\s+(?i:{KEEPERS}|\w+(?:er|or|ist|ic|ian)s?)\b)"  # not the person looking after them: "Our dog walker has Crohn's", "The car mechanic"
+    rf"|(?i:an?|every|most|many|some|all)\s+(?:[\w-]+\s+){{0,2}}?(?i:{_ANYONE})\b)"
+)
+_INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Z]\.$")  # "Michael J. Fox": no sentence ends at "J."
+_SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
+
+
+def capitalises(text: str) -> bool:
+    """Whether the writer uses capitals: a lowercase word is then no name, and a name no lowercase word."""
+    return any(c.isupper() for c in text)
+
+
+def anothers_life(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is said of the famous person, the animal, the thing, the fictional
+    character or the people in general its sentence opens with (or is that famous person), with
+    nothing after them naming the writer, the reader or their kin."""
+    if not capitalises(text):
+        return False  # no telling where a sentence ends ("frida kahlo scored twice the new job pays 5 million yen")
+    opening = sentence_start(text, start)
+    while opening > 1 and _INITIAL_BEFORE.search(text, max(0, opening - 3), opening):
+        opening = sentence_start(text, opening - 2)
+    lead = _LEAD_IN.match(text, opening).end()
+    subject_end = public_name_at(text, lead) or (subject.end() if (subject := _SUBJECT_OPENS.match(text, lead)) else 0)
+    said_of_subject = subject_end <= start or (start, end) == (lead, subject_end)  # or the famous name itself, tagged as an employer
+    if not subject_end or not said_of_subject or len(text[subject_end:start].split()) > _SAID_OF_SUBJECT:
+        return False
+    stop = SENTENCE_END.search(text, end)
+    return not names_writer_reader_or_kin(text[subject_end : stop.start() if stop else len(text)])
 
 
 def impersonal_money(sentence: str) -> bool:
@@ -143,4 +228,5 @@ class SalaryRecognizer(ContextRecognizer):
 
     def accept(self, match: re.Match[str]) -> bool:
         text = match.string
-        return not impersonal_money(text[sentence_start(text, match.start()) : match.end()])
+        sentence = text[sentence_start(text, match.start()) : match.end()]
+        return not (impersonal_money(sentence) or anothers_life(text, match.start("value"), match.end("value")))

@@ -221,6 +221,18 @@ def public_name(text: str, start: int, end: int) -> bool:
     return not first.islower() and after.islower()
 
 
+def public_name_at(text: str, position: int) -> int:
+    """Where the longest famous name opening at `position` (past a title) ends: "Stephen Hawking" of
+    "Stephen Hawking lived with ALS", "Sir Elton John" of "Sir Elton John had surgery"; 0 if none opens there."""
+    title = _TITLE.match(text, position)
+    words = text_words(text)
+    opening = words.overlapping(title.end() if title else position, len(text))
+    if not opening or words.spans[opening[0]][0] != (title.end() if title else position):
+        return 0
+    known = [right for right, key in _runs(words, opening[0], stop=len(words.spans)) if key in public_names()]
+    return words.spans[known[-1]][1] if known else 0
+
+
 def brand(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is, or lies inside, a brand's name in the text ("Ryanair", "Marks" of "Marks
     & Spencer"), or is a brand's product: the brand, then capitalised words ("Nespresso Vertuo")."""

@@ -16,9 +16,16 @@ from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.context import (
+    ANIMALS,
+    KEEPERS,
+    SENTENCE_END,
+    THINGS,
+    anothers_life,
+    capitalises,
     impersonal_money,
     landmark_address,
     names_writer_or_reader,
+    sentence_around,
 )
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
 from stealthflow.placeholders.recognizers.public_names import brand, public_name, text_words
@@ -130,11 +137,6 @@ _ASKED_ABOUT = re.compile(
 )
 
 
-def capitalises(text: str) -> bool:
-    """Whether the writer uses capitals: a lowercase word is then no name, and a name no lowercase word."""
-    return any(c.isupper() for c in text)
-
-
 def tied_to_writer(text: str, start: int, end: int) -> bool:
     """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I")."""
     return _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None or _PERSONAL_AFTER.match(text, end) is not None
@@ -200,20 +202,12 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 
 
 # Names of no one the writer deals with, shown by the words next to them: a feast or a saint
-# ("St. Patrick's Day", "Burns Night", "St. Mary's Church"); an animal or a thing people name ("our
+# ("St. Patrick's Day", "Burns Night", "St. Mary's Church"); an animal or a thing people name (ANIMALS: "our
 # dog Biscuit", "Pepper the hamster", "Bella, our beagle", "the robot vacuum we call Dusty"); a
 # storm ("Storm Ciarán", "hurricane Milton"). Not the people who look after them ("our dog walker Sarah").
-_ANIMALS = (
-    r"dogs?|doggo|pup|pupp(?:y|ies)|cats?|kitty|kittens?|hamsters?|gerbils?|guinea\s+pigs?|rabbits?|bunn(?:y|ies)|horses?|pon(?:y|ies)|donkeys?"
-    r"|goats?|sheep|cows?|pigs?|chickens?|hens?|roosters?|ducks?|parrots?|budgies?|cockatiels?|canar(?:y|ies)|goldfish|fish|tortoises?|turtles?"
-    r"|snakes?|lizards?|geckos?|ferrets?|rats?|mice|hedgehogs?|pandas?|cubs?|labrador|retriever|spaniel|poodle|terrier|collie|beagle|dachshund"
-    r"|husky|pug|bulldog|chihuahua|greyhound|whippet|shepherd|rottweiler|corgi|schnauzer|cockapoo|labradoodle|tabby|moggy"
-)
-_THINGS = r"boat|yacht|car|bike|robot|vacuum|roomba|rover|starter|doll|teddy"  # not "van": "Employer: van Velzen & Knuf"
 _STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depression)"
-_KEEPERS = r"walker|sitter|groomer|trainer|owner|breeder|minder|carer|handler|vet|lady|man|guy|person|people|friend"  # "our dog walker"
-_NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{_ANIMALS}|{_THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
-_NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{_ANIMALS}|{_THINGS}))\b(?!['’]s|\s+(?i:{_KEEPERS})\b)")
+_NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
+_NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)")
 _STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
 _SAINT_OPENS = re.compile(r"(?:St|Ste|Saint|Sainte)\b\.?(?:\s|$)", re.IGNORECASE)
 _FEAST = re.compile(r"(?:['’]s)?\s+(?:Day|Eve|Night)\b")
@@ -240,7 +234,7 @@ def names_an_assistant(text: str, start: int, end: int) -> bool:
         return True
     if key not in _ASSISTANTS or _OWNED_BEFORE.search(text[max(0, start - 48) : start]) or _PERSONAL_AFTER.match(text, end):
         return False  # "my friend Claude", "Gemini and I"; "Hey Siri" greets the assistant
-    sentence = _sentence(text, start, end)
+    sentence = sentence_around(text, start, end)
     offset = sentence_start(text, start)
     return any(not (offset + m.start() == start and offset + m.end() == end) for m in _AI_TALK.finditer(sentence))
 
@@ -275,7 +269,7 @@ def names_a_feast(text: str, start: int, end: int) -> bool:
 
 def no_person(text: str, start: int, end: int) -> bool:
     """Whether the words next to a name show it is a feast's, a saint's, an animal's, a thing's, a
-    storm's (see _ANIMALS), an assistant's or a saying's: no one the writer deals with, even after
+    storm's (see ANIMALS), an assistant's or a saying's: no one the writer deals with, even after
     "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
@@ -347,8 +341,6 @@ def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
     return start, grown
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
-
 # Health as a topic of research, charities or news, right next to the condition ("a new study links X
 # to poor sleep", "money for X research", "a cure for X"), in a sentence that names no one: nobody's condition.
 _TOPIC = r"stud(?:y|ies)|research\w*|scientists?|charit(?:y|ies)|fundrais\w*|awareness|trials?|vaccines?|cure"
@@ -364,23 +356,30 @@ _SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
 # take ibuprofen and paracetamol together?"): a question naming no one but a generic "you". Whether
 # something is normal is asked about the writer ("Is it normal to feel tired with migraines?"; not "a normal headache").
 _SOMEONE_BUT_YOU = re.compile(rf"\b(?i:{_ONESELF_OR_KIN})\b")
+# A condition as a risk anyone runs, in a sentence naming no one but a generic "you" ("Drink plenty of
+# water to avoid kidney stones", "Smoking raises the risk of a stroke").
+_RISK_BEFORE = re.compile(r"\b(?i:avoid\w*|prevent\w*|risks?\s+of|chances?\s+of|causes?|caused\s+by|leading\s+cause\s+of|protects?\s+against|ward\s+off)\s+(?:(?i:a|an|the)\s+)?$")
 _NORMAL = re.compile(r"\b(?i:(?:is|are)\s+(?:it|this|that)\s+normal|normal\s+(?:to|for))\b")
 
 
 def impersonal_health(text: str, start: int, end: int) -> bool:
     """Whether the condition text[start:end] is a topic of research or charities (the word right
-    next to it) in a sentence that names no one, or asked about in general (see _SOMEONE_BUT_YOU)."""
+    next to it) in a sentence that names no one, a risk anyone runs (see _RISK_BEFORE) or asked
+    about in general (see _SOMEONE_BUT_YOU)."""
     near_topic = _HEALTH_TOPIC_BEFORE.search(text[max(0, start - 48) : start]) or _HEALTH_TOPIC_AFTER.match(text, end)
-    if near_topic is not None and _SOMEONE.search(_sentence(text, start, end)) is None:
+    if near_topic is not None and _SOMEONE.search(sentence_around(text, start, end)) is None:
+        return True
+    if _RISK_BEFORE.search(text[max(0, start - 32) : start]) and _SOMEONE_BUT_YOU.search(sentence_around(text, start, end)) is None:
         return True
     question = _question(text, start, end)
     return question is not None and _SOMEONE_BUT_YOU.search(question) is None and _NORMAL.search(question) is None
 
 
-# Where a condition shows itself as one: in its own words ("kidney disease", "-itis", an acronym such
-# as "ADHD", a condition or medicine the tagger learnt), in its sentence's words of health care, or right
-# after "has", "with", "taking", "I'm", "my" unless it is an everyday thing (everyday_nouns.py). The model
-# alone tags everyday nouns in everyday messages as conditions ("for hemming trousers", "a toddler", "with density").
+# Where a condition shows itself as one: in its own words ("kidney disease", "-itis", a condition or
+# medicine the tagger learnt, such as "ADHD"), in its sentence's words of health care, or right after
+# "has", "with", "taking", "I'm", "my" unless it is an everyday thing (everyday_nouns.py); an acronym
+# alone is no condition ("Lisa Su took over AMD"). The model alone tags everyday nouns in everyday
+# messages as conditions ("for hemming trousers", "a toddler", "with density").
 _MEDICAL_WORD = re.compile(
     r"(?i:\w+(?:itis|osis|emia|aemia|oma|pathy|algia|plegia|trophy|phobia|ectomy|otomy|uria|cytosis|ism)\b"
     r"|\b(?:syndrome|disease|disorder|cancer|tumou?r|deficiency|infection|injury|diabetes|depression|anxiety|addiction|allerg\w*|palsy|fever"
@@ -388,7 +387,6 @@ _MEDICAL_WORD = re.compile(
     r"|pain|clot|fracture|concussion|hernia|disc|miscarriage|migraines?|asthma|epilepsy|eczema|dementia|autism|dyslexia|insomnia|tinnitus|vertigo|gout|lupus|mono|shingles)\b)"
 )
 _NEXT_WORDS = re.compile(r"(?:['’]s)?(?:[\s-]+[\w'’]+){0,2}")  # the model may tag "kidney" of "kidney disease"
-_ACRONYM = re.compile(r"[A-Z]{2,}\d?")
 _ARTICLE_START = re.compile(r"^(?:a|an)\s+")
 _HEALTH_TALK = re.compile(
     r"\b(?i:diagnos\w*|doctors?|dr|gp|physician|consultant|specialist|surgeon|psychiatrist|therapist|nurses?|hospital\w*|clinic\w*|a&e|icu|ward"
@@ -416,9 +414,9 @@ def _condition_key(value: str) -> str:
 def shows_as_health(text: str, start: int, end: int) -> bool:
     """Whether text[start:end], tagged as a condition, shows itself as one (see _MEDICAL_WORD)."""
     value = text[start:end]
-    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _ACRONYM.fullmatch(value) or _condition_key(value) in _learnt_conditions():
+    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or _condition_key(value) in _learnt_conditions():
         return True
-    if _HEALTH_TALK.search(_sentence(text, start, end)) is not None:
+    if _HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
         return True
     return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(value)  # not "with a pushchair"
 
@@ -470,15 +468,9 @@ _QUESTION_WORD = re.compile(r"\s*(?i:how|what|why|when|which|who|where|is|are|wa
 
 def _question(text: str, start: int, end: int) -> str | None:
     """The sentence holding text[start:end] if it asks a question: opens with a question word, ends with "?"."""
-    sentence = _sentence(text, start, end)
-    stop = _SENTENCE_END.search(text, end)
+    sentence = sentence_around(text, start, end)
+    stop = SENTENCE_END.search(text, end)
     return sentence if _QUESTION_WORD.match(sentence) and stop is not None and text[stop.start()] == "?" else None
-
-
-def _sentence(text: str, start: int, end: int) -> str:
-    """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it)."""
-    stop = _SENTENCE_END.search(text, end)
-    return text[sentence_start(text, start) : stop.start() if stop else len(text)]
 
 
 # A form's field name, not its value ("Condition(s): none").
@@ -504,6 +496,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     does not use capitals ("i watched the chase" is not a name in a message that capitalises its
     names), and no famous person's or place's name (public_names.py) unless the writer ties the
     person to themselves."""
+    if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
+        return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
         return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or bare_secret(text[start:end]))
     if label == "ADDRESS" and (
@@ -513,7 +507,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "ADDRESS" and landmark_address(text, start):
         return False
     if label == "FINANCE":
-        sentence = _sentence(text, start, end)
+        sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
@@ -522,13 +516,21 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "EMPLOYER":
         if (capitalises(text) and text[start:end].islower()) or names_a_feast(text, start, end):
             return False  # no organisation ("overpay a student loan", "St. George's Day parade")
-        if _WORK.search(_sentence(text, start, end)) is not None:
+        work_talk = _WORK.search(sentence_around(text, start, end)) is not None
+        if work_talk and not text.startswith(("'s", "’s"), end):
             return True
-        # No work talk: an organisation's name or a list of people and where they work shows it, not a
-        # famous place or person ("the train to the Champs-Élysées": its hyphen is no "Hewlett-Packard").
-        famous = public_name(text, start, end) and not brand(text, start, end)  # "Google" is both
-        return not famous and (_ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None)
-    if label == "REAL_NAME" and (not_a_name(text, start, end) or no_person(text, start, end) or (public_name(text, start, end) and not tied_to_writer(text, start, end))):
+        # Without work talk, or before a possessive, no famous place or person ("the train to the Champs-Élysées":
+        # its hyphen is no "Hewlett-Packard"; "Mbappé's wages at Real"); else an organisation's name or a list
+        # of people and where they work shows it.
+        if public_name(text, start, end) and not brand(text, start, end):  # "Google" is both
+            return False
+        return work_talk or _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
+    if label == "REAL_NAME" and (
+        not_a_name(text, start, end)
+        or no_person(text, start, end)
+        or (public_name(text, start, end) and not tied_to_writer(text, start, end))
+        or _condition_key(text[start:end]) in _learnt_conditions()  # "Ibuprofen can upset your stomach"
+    ):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
         return not public_talk(text, start, end)
