@@ -193,6 +193,7 @@ DROPPED += [
     ("In the show, the detective has OCD and it drives the plot.", "OCD", "HEALTH"),
     ("A junior developer in Berlin earns about 50k euros.", "50k euros", "FINANCE"),
     ("Average teacher pay in the US is around 70k.", "around 70k", "FINANCE"),  # "US" is no "us"
+    ("US researchers say a new study links migraines to poor sleep.", "migraines", "HEALTH"),
     ("Drink plenty of water to avoid kidney stones.", "kidney stones", "HEALTH"),
     ("Lisa Su took over AMD when it was close to bankrupt.", "AMD", "HEALTH"),  # an acronym alone is no condition
     ("Adderall is hard to find in pharmacies this month.", "Adderall", "REAL_NAME"),  # a medicine the tagger learnt

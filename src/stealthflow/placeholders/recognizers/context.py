@@ -88,7 +88,7 @@ _LANDMARK_BEFORE = re.compile(
     r"|\b(?i:visit\w*|tour\w*|see|seeing|saw|photos?\s+of|pictures?\s+of|outside|in\s+front\s+of)\s+$"
 )
 _ADDRESS_TIE = re.compile(
-    r"\b(?i:i|i'm|i've|me|my|mine|we|we're|us|our|live[sd]?|living|mov(?:e|ed|ing)|deliver\w*|send|sent|ship\w*|post(?:ed|ing)?|mail\w*"
+    r"\b(?i:i|i'm|i've|me|my|mine|we|we're|(?-i:us|Us)|our|live[sd]?|living|mov(?:e|ed|ing)|deliver\w*|send|sent|ship\w*|post(?:ed|ing)?|mail\w*"
     r"|address|home|house|flat|apartment|apt|stay\w*|come|coming|meet\w*|pick|drop|party|dinner|appointment|interview|parcel|package|order)\b"
 )
 
@@ -126,7 +126,7 @@ class DiagnosisRecognizer(ContextRecognizer):
 # Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
 # 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
 _PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b")  # someone's net worth is theirs
-_FIRST_PERSON = re.compile(r"\b(?:(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|you|your)|us|Us)\b")  # not "the US"
+_FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i:us|Us)|our|you|your)\b")  # not "the US"
 
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")

@@ -348,7 +348,7 @@ _HEALTH_TOPIC_BEFORE = re.compile(rf"\b(?i:{_TOPIC})\s+(?:[\w'-]+\s+){{0,3}}$")
 _HEALTH_TOPIC_AFTER = re.compile(rf"(?:'s)?(?:\s+(?!(?i:the|a|an|this|that)\b)[\w'-]+){{0,2}}\s+(?i:{_TOPIC})\b")  # past the rest of the condition's name
 # Someone a condition can belong to: a pronoun or a relative (a possessive would be "Crohn's disease" too).
 _ONESELF_OR_KIN = (
-    r"i|i'm|i've|i'd|me|my|mine|we|us|our|he|she|him|her|his|hers|they|them|their"
+    r"i|i'm|i've|i'd|me|my|mine|we|(?-i:us|Us)|our|he|she|him|her|his|hers|they|them|their"  # not "the US"
     r"|mum|mom|dad|wife|husband|partner|son|daughter|brother|sister|grandma|grandpa|kids?|baby|friend|boss"
 )
 _SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
