@@ -495,7 +495,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     in talk of work or study, or names an organisation; a name or an employer in lowercase is one only where the writer
     does not use capitals ("i watched the chase" is not a name in a message that capitalises its
     names), and no famous person's or place's name (public_names.py) unless the writer ties the
-    person to themselves."""
+    person to themselves; a condition, an amount or an employer is no one's where its sentence tells
+    another's life (context.py `anothers_life`)."""
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
@@ -529,7 +530,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         not_a_name(text, start, end)
         or no_person(text, start, end)
         or (public_name(text, start, end) and not tied_to_writer(text, start, end))
-        or _condition_key(text[start:end]) in _learnt_conditions()  # "Ibuprofen can upset your stomach"
+        or _condition_key(text[start:end]) in _learnt_conditions()  # "Adderall is hard to find"
     ):
         return False
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
