@@ -225,9 +225,10 @@ def public_name_at(text: str, position: int) -> int:
     """Where the longest famous name opening at `position` (past a title) ends: "Stephen Hawking" of
     "Stephen Hawking lived with ALS", "Sir Elton John" of "Sir Elton John had surgery"; 0 if none opens there."""
     title = _TITLE.match(text, position)
+    name_start = title.end() if title else position
     words = text_words(text)
-    opening = words.overlapping(title.end() if title else position, len(text))
-    if not opening or words.spans[opening[0]][0] != (title.end() if title else position):
+    opening = words.overlapping(name_start, len(text))
+    if not opening or words.spans[opening[0]][0] != name_start:
         return 0
     known = [right for right, key in _runs(words, opening[0], stop=len(words.spans)) if key in public_names()]
     return words.spans[known[-1]][1] if known else 0
