@@ -85,7 +85,7 @@ class ConvTagger(nn.Module):
         if attention_mask is None:
             attention_mask = input_ids != 0
         mask = None  # one text, or texts of one length: no padding to zero
-        if not bool(attention_mask.all()):  # padding stays zero, so a text's tags do not depend on what it was batched with
+        if attention_mask.shape[0] > 1 and not bool(attention_mask.all()):  # padding stays zero, so a text's tags do not depend on what it was batched with
             mask = attention_mask.unsqueeze(-1).to(self.project.weight.dtype)
         x = self.token_vectors(input_ids)
         if self.cases is not None:
@@ -148,8 +148,8 @@ def shifted_copies(x, dilation: int, kernel: int, dtype=None, positions: int | N
     batch, length, width = x.shape
     positions = positions or length
     reach = (kernel // 2) * dilation
+    if dtype is not None:
+        x = x.to(dtype)  # cast before the copies: a strided copy that also casts took twice as long
     padded = nn.functional.pad(x, (0, 0, reach, reach + positions - length))  # position t sees padded[t + tap * dilation]
     taps = padded.as_strided((batch, positions, kernel, width), (padded.stride(0), width, dilation * width, 1))
-    if dtype is not None and dtype != x.dtype:
-        taps = taps.to(dtype)  # the one copy, cast on the way
-    return taps.reshape(batch, positions, kernel * width)
+    return taps.reshape(batch, positions, kernel * width)  # the taps overlap: reshape copies them, once

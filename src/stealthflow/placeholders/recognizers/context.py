@@ -191,7 +191,7 @@ _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
 
 def capitalises(text: str) -> bool:
     """Whether the writer uses capitals: a lowercase word is then no name, and a name no lowercase word."""
-    return any(c.isupper() for c in text)
+    return not text.islower() and any(c.isupper() for c in text)  # islower: one pass in C, for the all-lowercase texts the scan would read to the end
 
 
 def anothers_life(text: str, start: int, end: int) -> bool:
