@@ -9,7 +9,12 @@ is the per-pair difference (proxied - direct), p50 and p99. Throughput: 64 concu
 requests (1 KB prompts) at a time, requests/s and SSE chunks/s, direct vs proxied.
 Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 
+`--tagger`: the proxy as installed by default, with the PII tagger, after a burst of concurrent
+requests (a server that has served concurrent clients: its detection ran in several worker
+threads), torch on the machine's cores; results in proxy_overhead_tagger.json and .md.
+
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_overhead.py [--requests 200 100 20] [--concurrent 64 --streams 256]
+    .venv/bin/python benchmarks/proxy_overhead.py --tagger --requests 100 40 8 --concurrent 8 --streams 64
 
 Writes benchmarks/results/proxy_overhead.json and .md.
 """
@@ -80,18 +85,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def proxy_process(upstream_base: str, workdir: Path):
+def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False):
     port = free_port()
     env = {
         **os.environ,
         "STEALTHFLOW_PROXY_TOKEN": TOKEN,
         "STEALTHFLOW_VAULT_KEY": new_secret(),
-        "STEALTHFLOW_TAGGER": "0",
+        "STEALTHFLOW_TAGGER": "1" if tagger else "0",
         "XDG_DATA_HOME": str(workdir / "data"),
         "XDG_CONFIG_HOME": str(workdir / "config"),
     }
     command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model"]
-    command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", "--no-tagger"]
+    command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", *([] if tagger else ["--no-tagger"])]
     with (workdir / "proxy.log").open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         try:
@@ -188,9 +193,9 @@ async def throughput(base: str, concurrent: int, total: int) -> dict:
     return {"requests_per_s": done / seconds, "chunks_per_s": chunks / seconds, "seconds": seconds, "failed": failed}
 
 
-def markdown(rows: list[dict], flow: dict) -> str:
+def markdown(rows: list[dict], flow: dict, tagger: bool) -> str:
     lines = [
-        "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
+        "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)" if tagger else "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
         "",
         "| prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
         "|---|---|---|---|---|---|---|---|",
@@ -220,22 +225,26 @@ def main() -> None:
     parser.add_argument("--concurrent", type=int, default=64)
     parser.add_argument("--streams", type=int, default=256, help="streamed requests in the throughput run")
     parser.add_argument("--chunk-chars", type=int, default=4, help="characters per upstream SSE chunk (about a token)")
+    parser.add_argument("--tagger", action="store_true", help="the proxy with the PII tagger (its default), after a burst of concurrent requests")
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
 
     with (
         MockOpenAIProcess(respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars) as upstream,  # run from the repository root
         tempfile.TemporaryDirectory() as tmp,
-        proxy_process(upstream.base_url, Path(tmp)) as proxy_base,
+        proxy_process(upstream.base_url, Path(tmp), args.tagger) as proxy_base,
     ):
+        if args.tagger:
+            asyncio.run(throughput(proxy_base, args.concurrent, args.concurrent * 4))  # the burst: detection in several worker threads
         rows = latency_rows(upstream.base_url, proxy_base, requests)
         flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
         flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams))
         flow["proxied"] = asyncio.run(throughput(proxy_base, args.concurrent, args.streams))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "proxy_overhead.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
-    table = markdown(rows, flow)
-    (RESULTS / "proxy_overhead.md").write_text(table)
+    name = "proxy_overhead_tagger" if args.tagger else "proxy_overhead"
+    (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
+    table = markdown(rows, flow, args.tagger)
+    (RESULTS / f"{name}.md").write_text(table)
     print(table)
 
 
