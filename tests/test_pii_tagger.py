@@ -142,6 +142,15 @@ def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
     assert text_words.cache_info().currsize == 0  # the recognizer lets them go after its batch
 
 
+def test_no_text_stays_in_the_word_cache_after_the_patterns_alone_ran():
+    """The diagnosis and salary patterns look up whom a sentence is about (anothers_life), with the tagger off too."""
+    from stealthflow.placeholders.recognizers.public_names import text_words
+
+    found = Detector(build_recognizers()).deterministic("My sister Ann was diagnosed with aphasia and earns $60,000 a year.")
+    assert {span.type for span in found} >= {"HEALTH", "FINANCE"}
+    assert text_words.cache_info().currsize == 0
+
+
 # --- the shipped model ---------------------------------------------------------------------
 
 UNSEEN_NAMES = [

@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from stealthflow.placeholders.recognizers.gate import TriggerGate
+from stealthflow.placeholders.recognizers.public_names import text_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
 
@@ -34,7 +35,10 @@ class Recognizer:
     def find_many(self, texts: list[str]) -> list[list[Span]]:
         """Spans for each text; a model-backed recognizer (the tagger) overrides this to run
         the whole batch at once."""
-        return [self.find(text) for text in texts]
+        try:
+            return [self.find(text) for text in texts]
+        finally:
+            text_words.cache_clear()  # the words of the batch's last text, if a rule looked them up (anothers_life): none of it stays in memory
 
     def span(self, start: int, end: int, score: float = 1.0, span_type: str | None = None) -> Span:
         span_type = span_type or self.type

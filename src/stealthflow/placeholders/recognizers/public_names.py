@@ -394,6 +394,6 @@ class TextWords:
 
 @lru_cache(maxsize=1)
 def text_words(text: str) -> TextWords:
-    """The last text's words: its spans are looked up one after another (the recognizer clears
-    this after each batch with `text_words.cache_clear()`, so no text stays in memory)."""
+    """The last text's words: its spans are looked up one after another (every recognizer clears
+    this after its batch with `text_words.cache_clear()`, so no text stays in memory)."""
     return TextWords(text)
