@@ -105,7 +105,7 @@ class ConvTagger(nn.Module):
 
     def _mixes(self, rows: int) -> tuple[torch.dtype, list]:
         """The dtype the layers' products take, and each layer's `taps -> gelu(taps @ W.T + b)`.
-        Inference on a CPU with bf16 matrix instructions (AMX, AVX512-BF16), in passes of
+        Inference on a CPU with AMX (`native_bf16`), in passes of
         LOW_PRECISION_ROWS word pieces or more: bf16, weights prepacked for oneDNN with the GELU
         fused into the product (1 KB of text: 6 x 167 -> 6 x 95 us); fp32 otherwise, and in training."""
         if self.training or rows < LOW_PRECISION_ROWS or self.inference_dtype == torch.float32:
@@ -135,9 +135,10 @@ def _packed_linear_gelu(weight, bias):
 
 
 def native_bf16() -> bool:
-    """Whether this CPU multiplies bf16 matrices in hardware (elsewhere bf16 is emulated: slower than fp32)."""
-    cpu = torch.cpu
-    return any(getattr(cpu, probe, lambda: False)() for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported"))
+    """Whether this CPU multiplies bf16 matrices faster than fp32: only with AMX tiles. On a Xeon
+    whose VM shows AVX512-BF16 but not AMX (as AMD Zen 4 has it), oneDNN's bf16 product was slower
+    than fp32's (1 KB: 411 against 267 us a layer on 2 threads); without either, bf16 is emulated."""
+    return bool(getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)())
 
 
 def shifted_copies(x, dilation: int, kernel: int, dtype=None, positions: int | None = None):
