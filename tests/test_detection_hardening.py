@@ -37,6 +37,9 @@ def test_a_value_hidden_in_a_long_token_is_still_found():
         ("visit github.com/x/y, thanks", ["github.com/x/y"]),
         ("file.txt, e.g. this, v1.2.3 and 10.0.0.1", []),
         ("mail a@b.com", []),
+        # a one-letter name written bare is an abbreviation, not a site: Spanish company forms, house numbers
+        ("I work for Hnos Bosch S.Com. and Grupo Olivé S.Coop.; h.no 70 natt street", []),
+        ("t.co/x9 or https://x.com or www.s.com", ["t.co/x9", "https://x.com", "www.s.com"]),
     ],
 )
 def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):

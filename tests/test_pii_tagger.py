@@ -110,12 +110,16 @@ def test_tagger_is_built_only_when_asked(monkeypatch):
 class LabelledFakeTagger:
     """A fake (labelled as such): tags given words with a type, as the real tagger's spans come."""
 
+    labels = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
+
     def __init__(self, words: dict[str, str]):
         self.words = words
         self.batches: list[int] = []
+        self.settled: list | None = None
 
-    def tag_many(self, texts, batch_size=16):
+    def tag_many(self, texts, batch_size=16, settled=None):
         self.batches.append(len(texts))
+        self.settled = settled
         return [[TaggedSpan(m.start(), m.end(), label, 0.9) for word, label in self.words.items() for m in re.finditer(re.escape(word), text)] for text in texts]
 
 
@@ -129,6 +133,57 @@ def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     assert [texts[0][s.start : s.end] for s in found[0]] == ["Sio\u200bsaia Fifita"], "punctuation trimmed, zero-width char inside"
     assert [(texts[1][s.start : s.end], s.type) for s in found[1]] == [("4471!", "CREDENTIAL")], "a secret keeps its symbols"
     assert found[2] == []
+
+
+def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypatch):
+    """Pattern spans of types the tagger does not label (a phone number) reach it as settled ranges;
+    a secret it ran into one of them is left to that value's recognizer."""
+    fake = LabelledFakeTagger({"Tane Whatarau": "REAL_NAME", "hunter22": "CREDENTIAL"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    text = "Tane Whatarau, mobile +61 412 555 019 hunter22"
+    found = detector.detect(text)
+    phone = text.index("+61")
+    assert fake.settled == [[(phone, phone + len("+61 412 555 019"))]]
+    assert [(text[s.start : s.end], s.type) for s in found] == [("Tane Whatarau", "REAL_NAME"), ("+61 412 555 019", "PHONE")]
+
+
+def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
+    """Probabilities made up for the test (no model): one run over a name, "at" and a phone number,
+    most of its mass on ADDRESS. With the number settled, the run is the name and "at" alone; with
+    nothing settled, the whole run, as before."""
+    import numpy as np
+
+    from stealthflow.tagging.model import SpanTagger, bio_labels
+
+    text = "Write to Paavo Lehtinen at +44 20 7946 0959"
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    labels = ["REAL_NAME", "ADDRESS"]
+    tags = bio_labels(labels)
+    probabilities = np.zeros((len(words), len(tags)), dtype=np.float32)
+    for index, (start, _) in enumerate(words):
+        name = start < text.index(" at ")
+        probabilities[index, tags.index("O" if start < text.index("Paavo") else "I-REAL_NAME" if name else "I-ADDRESS")] = 1.0
+    tagger = SpanTagger.__new__(SpanTagger)
+    tagger.labels, tagger.threshold = labels, 0.5
+    tokens = (np.asarray(words), probabilities)
+    phone = text.index("+44")
+    alone = tagger._spans(text, tokens, [(phone, len(text))])
+    assert [(text[s.start : s.end], s.label) for s in alone] == [("Paavo Lehtinen at", "REAL_NAME")]
+    whole = tagger._spans(text, tokens)
+    assert [(text[s.start : s.end], s.label) for s in whole] == [("Paavo Lehtinen at +44 20 7946 0959", "ADDRESS")]
+
+
+@pytest.mark.real_model
+def test_a_name_the_student_runs_into_a_phone_number_is_kept():
+    """The shipped student tags "Paavo Lehtinen at +44 20 7946 0959" as one address; the phone
+    pattern holds the number, so before this the whole span gave way and the name went out in clear."""
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
+    for text in ("Write to Paavo Lehtinen at +44 20 7946 0959", "Write to Oona Virtanen at +44 20 7946 0958 after lunch."):
+        found = {text[s.start : s.end]: s.type for s in detector.detect(text)}
+        name = " ".join(text.split()[2:4])
+        assert found.get(name) == "REAL_NAME", found
+        assert "PHONE" in found.values()
 
 
 def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):

@@ -87,7 +87,7 @@ class Detector:
         # not a CREDENTIAL). Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
             if recognizer.model_backed:
-                for spans, batch in zip(found, recognizer.find_many(normalised), strict=True):
+                for spans, batch in zip(found, recognizer.find_many(normalised, settled=found), strict=True):
                     spans.extend([span for span in batch if not any(span.overlaps(other) and other.type != span.type for other in spans)])
         return [
             spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]

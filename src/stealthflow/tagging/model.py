@@ -226,19 +226,29 @@ class SpanTagger:
             per_text[text_index].append((offsets, window_probabilities[: len(offsets)]))  # past the offsets: padding
         return [_each_token_once(parts) for parts in per_text]
 
-    def tag_many(self, texts: list[str], batch_size: int = 16) -> list[list[TaggedSpan]]:
+    def tag_many(self, texts: list[str], batch_size: int = 16, settled: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:
+        """Each text's spans. `settled`: per text, character ranges another recognizer has already
+        named (a phone number, an email): their tokens join no run and end the run before them."""
         if not texts:
             return []
-        return [self._spans(text, tokens) for text, tokens in zip(texts, self.token_probabilities(texts, batch_size), strict=True)]
+        settled = settled or [[] for _ in texts]
+        return [self._spans(text, tokens, ranges) for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)]
 
     def tag(self, text: str) -> list[TaggedSpan]:
         return self.tag_many([text])[0]
 
-    def _spans(self, text: str, tokens) -> list[TaggedSpan]:
+    def _spans(self, text: str, tokens, settled: list[tuple[int, int]] = ()) -> list[TaggedSpan]:
         """Runs of adjacent tagged tokens (P(not O) >= threshold), widened to whole words; a run's
-        label is the one with the most probability mass over its tokens (B and I together)."""
+        label is the one with the most probability mass over its tokens (B and I together). A token
+        within a `settled` range is untagged and ends the run before it ("Write to Paavo Lehtinen at
+        +44 20 7946 0959": the student runs the name into the phone number and calls it all an address)."""
         offsets, probabilities = tokens
         inside_array = 1.0 - probabilities[:, 0].astype(np.float64)
+        closed = set()
+        for start, end in settled:
+            within = np.flatnonzero((offsets[:, 0] < end) & (offsets[:, 1] > start))
+            inside_array[within] = 0.0
+            closed.update(within.tolist())
         tagged_tokens = np.flatnonzero(inside_array >= self.threshold).tolist()
         if not tagged_tokens:
             return []
@@ -252,7 +262,7 @@ class SpanTagger:
             if tagged and adjacent and runs[-1][3]:
                 runs[-1][1] = end
                 runs[-1][2].append(index)
-            elif adjacent and _is_subword(text, start) and runs[-1][3]:
+            elif adjacent and _is_subword(text, start) and runs[-1][3] and index not in closed:
                 runs[-1][1] = end  # the rest of a word whose first piece was tagged
             elif tagged:
                 runs.append([start, end, [index], True])

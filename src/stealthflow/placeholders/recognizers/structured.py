@@ -214,9 +214,20 @@ class UrlRecognizer(Recognizer):
                 continue
             start = token.start() + token[0].index(value)
             match = _URL.fullmatch(value)
-            if match and "@" not in value and _OFFLINE_TLD(match[0].split("//")[-1].split("/")[0]).suffix:
+            if match and "@" not in value and _is_url(match[0]):
                 spans.append(self.span(start, start + len(value), 0.6))
         return spans
+
+
+def _is_url(value: str) -> bool:
+    """Whether a URL-shaped value has a public suffix and, written bare (no scheme, path or
+    subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
+    "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
+    host = value.split("//")[-1].split("/")[0].split(":")[0]
+    parts = _OFFLINE_TLD(host)
+    if not parts.suffix:
+        return False
+    return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
 
 
 class _UsSsnWithSamples(PresidioUsSsn):

@@ -39,7 +39,7 @@ from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
 SHIPPED = "pii-tagger-student"  # the fast student; "pii-tagger", its MiniLM teacher, by config (protect.tagger_model)
-_TRIM = " \t\n,;:.!?\"'()[]"  # a sentence's punctuation around a value is not part of it
+_TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
 # An amount: digits, or a number in words before its multiplier ("two million"; not "million" alone).
 _AMOUNT = re.compile(
     r"\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|few|couple)"
@@ -566,12 +566,26 @@ class PiiTaggerRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]
 
-    def find_many(self, texts: list[str]) -> list[list[Span]]:
+    def find_many(self, texts: list[str], settled: list[list[Span]] | None = None) -> list[list[Span]]:
+        """`settled`: the pattern recognizers' spans; the structured values among them (types the
+        tagger does not label: a phone number, an email) bound its spans, so a name the model runs
+        into a phone number is kept on its own instead of giving way with it."""
         tagger = load_pii_tagger(self.directory)
+        structured = [[(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled] if settled else None
         try:
-            return [[span for tagged in spans if (span := self._span(text, tagged))] for text, spans in zip(texts, tagger.tag_many(texts, self.batch_size), strict=True)]
+            tagged_texts = tagger.tag_many(texts, self.batch_size, structured)
+            return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured or [[] for _ in texts], strict=True)]
         finally:
             text_words.cache_clear()  # the words of the batch's last text: none of it stays in memory
+
+    def _spans_in(self, text: str, tagged_spans, structured: list[tuple[int, int]]) -> list[Span]:
+        spans = []
+        for tagged in tagged_spans:
+            if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, structured):
+                continue
+            if span := self._span(text, tagged):
+                spans.append(span)
+        return spans
 
     def _span(self, text: str, tagged) -> Span | None:
         value = text[tagged.start : tagged.end]
@@ -591,10 +605,24 @@ class PiiTaggerRecognizer(Recognizer):
         if label == "REAL_NAME" and (brand(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))):
             label = "EMPLOYER"  # a brand or a saint's school the model took for a person ("Employer: KPMG", "St. Aidan's Academy"): kept where an employer would be
         kept = _kept(label, text, start, end)
-        if not kept and label in ("ADDRESS", "EMPLOYER") and reads_as_person(text, start, end) and not brand(text, start, end):
-            label = "REAL_NAME"  # a person taken for a place or a company where nothing bears that out ("Heard from Anneliese Vogt today")
-            kept = _kept(label, text, start, end)
+        if not kept and label in ("ADDRESS", "EMPLOYER"):
+            # a person taken for a place or a company where nothing bears that out ("Heard from Anneliese Vogt today",
+            # "Write to Paavo Lehtinen at ..."): the name without the lowercase words the model ran on into
+            name_start, name_end = capitalised_part(text, start, end) if capitalises(text) else (start, end)
+            if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end):
+                label, start, end = "REAL_NAME", name_start, name_end
+                kept = _kept(label, text, start, end)
         return self.span(start, end, tagged.score, label) if kept else None
+
+
+def _beside(text: str, start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
+    """Whether text[start:end] touches one of `ranges`, with no word between: a secret the model ran
+    into a structured value ("token: xoxb-...", "Security answer: f59p48a97ys7ug Enver") is that value,
+    which its recognizer holds; what is left beside it is its cue or a neighbour."""
+    return any((end <= a and _WORD_CHAR.search(text, end, a) is None) or (b <= start and _WORD_CHAR.search(text, b, start) is None) for a, b in ranges)
+
+
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _kept(label: str, text: str, start: int, end: int) -> bool:
