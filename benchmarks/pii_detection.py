@@ -252,15 +252,19 @@ def score(messages: list[Message], predictions: list[list[Span]]) -> dict:
 
 
 # -- latency --------------------------------------------------------------------------------
-def kilobyte_messages(messages: list[Message], count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
+def texts_of_size(messages: list[Message], size: int, count: int, rng: random.Random) -> list[str]:
+    """`count` texts of `size` characters, each made of messages drawn at random."""
     texts = []
     for _ in range(count):
         text = ""
-        while len(text) < 1024:
+        while len(text) < size:
             text += rng.choice(messages).text + " "
-        texts.append(text[:1024])
+        texts.append(text[:size])
     return texts
+
+
+def kilobyte_messages(messages: list[Message], count: int, seed: int) -> list[str]:
+    return texts_of_size(messages, 1024, count, random.Random(seed))
 
 
 def latency(texts: list[str]) -> dict:
@@ -397,15 +401,6 @@ def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed:
     per-shape matrix kernels), then COST_PASSES interleaved timed passes over the measured texts."""
     rng = random.Random(seed)
 
-    def texts_of(size: int, count: int) -> list[str]:
-        texts = []
-        for _ in range(count):
-            text = ""
-            while len(text) < size:
-                text += rng.choice(messages).text + " "
-            texts.append(text[:size])
-        return texts
-
     def ms_per_kb(detector: Detector, texts: list[str]) -> float:
         start = time.perf_counter()
         for text in texts:
@@ -414,7 +409,7 @@ def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed:
 
     rows = []
     for size, count in ((1_000, 20), (10_000, 5), (100_000, 1)):
-        warm_up, texts = texts_of(size, count), texts_of(size, count)
+        warm_up, texts = texts_of_size(messages, size, count, rng), texts_of_size(messages, size, count, rng)
         for detector in (plain, tagged):
             ms_per_kb(detector, warm_up)
         passes = [(ms_per_kb(plain, texts), ms_per_kb(tagged, texts)) for _ in range(COST_PASSES)]

@@ -35,7 +35,7 @@ def main() -> None:
     import torch
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from pii_detection import build_set
+    from pii_detection import build_set, texts_of_size
 
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
@@ -48,15 +48,6 @@ def main() -> None:
     model = load_pii_tagger(None).model
     precisions = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
-    def texts_of(size: int, count: int) -> list[str]:
-        texts = []
-        for _ in range(count):
-            text = ""
-            while len(text) < size:
-                text += rng.choice(messages).text + " "
-            texts.append(text[:size])
-        return texts
-
     def run(detector: Detector, texts: list[str]) -> tuple[float, list]:
         start = time.perf_counter()
         spans = [[(s.start, s.end, s.type) for s in detector.deterministic(text)] for text in texts]
@@ -67,7 +58,7 @@ def main() -> None:
 
     rows = []
     for size, count in SIZES:
-        texts = texts_of(size, count)
+        texts = texts_of_size(messages, size, count, rng)
         timings: dict[str, list[float]] = {"regex only": [], **{name: [] for name in precisions}}
         spans = {}
         for name in precisions:

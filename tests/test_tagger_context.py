@@ -382,6 +382,27 @@ def test_a_person_the_model_took_for_a_place_or_a_company_without_support_is_a_n
     assert kept(text, value, label) == (value, "REAL_NAME")
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "name"),
+    [
+        # the words the model ran on into before a structured value: lowercase ones where the writer
+        # capitalises, what follows a comma, function words in chat without capitals
+        ("Write to Paavo Lehtinen at +44 20 7946 0959", "Paavo Lehtinen at", "Paavo Lehtinen"),
+        ("Send 500 euros to Hans Müller, IBAN DE89 3704 0044 0532 0130 00.", "Hans Müller, IBAN", "Hans Müller"),
+        ("please text kofi mensah on 07700 900123 tonight", "kofi mensah on", "kofi mensah"),
+        # a title opens no drive
+        ("My dentist Dr. Amira Haddad, 0161 496 0000, moved her practice.", "Dr. Amira Haddad", "Dr. Amira Haddad"),
+    ],
+)
+def test_a_person_inside_a_span_taken_for_an_address_is_the_name_alone(text, tagged, name):
+    assert kept(text, tagged, "ADDRESS") == (name, "REAL_NAME")
+
+
+def test_an_address_keeps_its_street_word_after_a_name_and_a_title_with_a_house_number():
+    assert kept("Ship it to 12 Elm Dr., Austin", "12 Elm Dr.", "ADDRESS") == ("12 Elm Dr", "ADDRESS")
+    assert kept("We moved to Harbour Dr in Cork.", "Harbour Dr", "ADDRESS") == ("Harbour Dr", "ADDRESS")
+
+
 def test_a_number_named_as_another_kind_unless_a_secret_word_comes_between():
     text = "Error code 5 means the server is down. The door code is 2231."
     assert not named_as_other_number(text, text.index("2231"), text.index("2231") + 4)

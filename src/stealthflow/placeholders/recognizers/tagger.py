@@ -314,9 +314,13 @@ def plausible(label: str, value: str) -> bool:
         return not any(c.isdigit() for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X"; "英" is a name
     if label == "CREDENTIAL":
         return len(value) >= 4
-    if label == "ADDRESS":
-        return re.search(r"[^\W\d_]{2,}", value) is not None and (re.search(r"\d", value) is not None or _STREET.search(value) is not None)
+    if label == "ADDRESS":  # "Dr. Amira Haddad": a title, not a drive
+        has_digit = re.search(r"\d", value) is not None
+        return re.search(r"[^\W\d_]{2,}", value) is not None and (has_digit or (_STREET.search(value) is not None and not _TITLE_OPENS.match(value)))
     return True
+
+
+_TITLE_OPENS = re.compile(r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Herr|Frau|Mme|Mlle)\.?\s+[A-Z]")
 
 
 def _cased_letters(value: str) -> bool:
@@ -605,14 +609,35 @@ class PiiTaggerRecognizer(Recognizer):
         if label == "REAL_NAME" and (brand(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))):
             label = "EMPLOYER"  # a brand or a saint's school the model took for a person ("Employer: KPMG", "St. Aidan's Academy"): kept where an employer would be
         kept = _kept(label, text, start, end)
-        if not kept and label in ("ADDRESS", "EMPLOYER"):
-            # a person taken for a place or a company where nothing bears that out ("Heard from Anneliese Vogt today",
-            # "Write to Paavo Lehtinen at ..."): the name without the lowercase words the model ran on into
-            name_start, name_end = capitalised_part(text, start, end) if capitalises(text) else (start, end)
-            if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end):
-                label, start, end = "REAL_NAME", name_start, name_end
-                kept = _kept(label, text, start, end)
+        if not kept and label in ("ADDRESS", "EMPLOYER") and (name := _person_within(text, start, end)):
+            label, (start, end) = "REAL_NAME", name  # a person taken for a place or a company where nothing bears that out
+            kept = _kept(label, text, start, end)
         return self.span(start, end, tagged.score, label) if kept else None
+
+
+def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where text[start:end] reads as a person's name ("Heard from Anneliese Vogt today"): the whole of
+    it, or the part before its first comma ("Hans Müller, IBAN ..."), each without the lowercase
+    words at its ends where the writer uses capitals ("Write to Paavo Lehtinen at ...")."""
+    comma = text.find(",", start, end)
+    for part_end in (end, comma) if comma > start else (end,):
+        name_start, name_end = capitalised_part(text, start, part_end) if capitalises(text) else _without_function_words(text, start, part_end)
+        if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end):
+            return name_start, name_end
+    return None
+
+
+def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] without the English function words at its ends: in chat without capitals, the
+    words a model ran on into ("text kofi mensah on 07700 900123")."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    words = list(_NAME_WORD.finditer(text, start, end))
+    while words and words[-1].group().casefold() in ENGLISH_STOP_WORDS:
+        words.pop()
+    while words and words[0].group().casefold() in ENGLISH_STOP_WORDS:
+        words.pop(0)
+    return (words[0].start(), words[-1].end()) if words else (start, end)
 
 
 def _beside(text: str, start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
