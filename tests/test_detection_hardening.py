@@ -48,6 +48,22 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
 
 
 @pytest.mark.parametrize(
+    ("text", "handles"),
+    [
+        ("Ping @dmitri.volkov about it. Follow me on instagram @lena_rossi92!", ["@dmitri.volkov", "@lena_rossi92"]),
+        ("cc: @Zoë_K, and read medium.com/@anna_b/post", ["@Zoë_K", "@anna_b"]),
+        # an email, chat shorthand, a broadcast mention, digits alone
+        ("mail dana@example.org; see you @noon or @5pm; @everyone standup moved; @12345; meet @ 5", []),
+    ],
+)
+def test_handles_are_usernames_but_not_emails_times_or_broadcasts(text, handles):
+    (handle,) = build_recognizers(["handle"])
+    found = handle.find(text)
+    assert [text[s.start : s.end] for s in found] == handles
+    assert {s.type for s in found} <= {"USERNAME"}
+
+
+@pytest.mark.parametrize(
     ("text", "value", "kind"),
     [
         ("card 4111\u00a01111\u00a01111\u00a01111 thanks", "4111\u00a01111\u00a01111\u00a01111", "CREDIT_CARD"),  # non-breaking spaces

@@ -230,6 +230,24 @@ def _is_url(value: str) -> bool:
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
 
 
+# A social or chat handle: "@" with no word, dot or "@" before it (not an email's domain; in a path
+# such as medium.com/@anna_b/post, which the URL recognizer leaves, it is the person's handle too),
+# a letter within its 40 characters, ending on a word character.
+_HANDLE = re.compile(r"(?<![\w.@])@(?=[\w.]{0,39}[^\W\d_])\w(?:[\w.]{0,38}\w)?(?![\w@])")
+# ... and no chat shorthand ("see you @noon", "@5pm") or broadcast mention ("@everyone").
+_NOT_HANDLE = re.compile(r"(?i:everyone|here|channel|all|noon|midnight|home|work|school|night|\d{1,2}(?:[:.]\d\d)?(?:am|pm|h))")
+
+
+@register_recognizer
+class HandleRecognizer(Recognizer):
+    """Social and chat handles ("@lena_rossi92", "@dmitri.volkov"): the name a person goes by online."""
+
+    name, type = "handle", "USERNAME"
+
+    def find(self, text: str) -> list[Span]:
+        return [self.span(m.start(), m.end(), 0.8) for m in _HANDLE.finditer(text) if not _NOT_HANDLE.fullmatch(m[0], 1)]
+
+
 class _UsSsnWithSamples(PresidioUsSsn):
     """Presidio drops the published sample numbers (123-45-6789): typed by a user they are still an
     SSN-shaped identifier, masked as one rather than left to the phone recognizer."""
