@@ -575,10 +575,10 @@ class PiiTaggerRecognizer(Recognizer):
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
         into a phone number is kept on its own instead of giving way with it."""
         tagger = load_pii_tagger(self.directory)
-        structured = [[(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled] if settled else None
+        structured = [[(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled or [[] for _ in texts]]
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, structured)
-            return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured or [[] for _ in texts], strict=True)]
+            return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured, strict=True)]
         finally:
             text_words.cache_clear()  # the words of the batch's last text: none of it stays in memory
 
