@@ -449,7 +449,24 @@ def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dic
         + f" (>= 0.75 each); structured recall {test['structured_recall']:.3f} (>= 0.97); distractors flagged {test['distractors_flagged']} (0)"
     )
     results["cost_ms_per_kb"] = tagger_cost(test_messages(), plain, tagged, seed)
+    results["long_text_ms_per_kb"] = tagger_long_text(synthetic, tagged, seed)
     return results
+
+
+def tagger_long_text(messages: list[Message], tagged: Detector, seed: int) -> dict:
+    """Detection with the tagger, wall ms per KB on one text of 100 KB and one of 1 MB made of
+    messages (thousands of spans): it must stay flat (a pairwise overlap check made 1 MB cost
+    4x per KB what 100 KB did)."""
+    rng = random.Random(seed)
+    per_kb = {}
+    for size in (100_000, 1_000_000):
+        text = texts_of_size(messages, size, 1, rng)[0]
+        start = time.perf_counter()
+        tagged.deterministic(text)
+        per_kb[size] = (time.perf_counter() - start) * 1000 / (size / 1000)
+    ratio = per_kb[1_000_000] / per_kb[100_000]
+    console.print(f"tagger, one long text: ms/KB at 100 KB / 1 MB = {per_kb[100_000]:.2f} / {per_kb[1_000_000]:.2f} (ratio {ratio:.2f}, target <= 1.5)")
+    return {"ms_per_kb": per_kb, "ratio_1mb_to_100kb": ratio}
 
 
 def main() -> None:

@@ -148,6 +148,31 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypat
     assert [(text[s.start : s.end], s.type) for s in found] == [("Tane Whatarau", "REAL_NAME"), ("+61 412 555 019", "PHONE")]
 
 
+def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch):
+    """Values on both sides of each secret, near and far: a secret with a word between it and every
+    value is kept; one run into the next value with nothing between is that value's."""
+    fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["email", "phone"])])
+    text = "a@example.org then b@example.org, my pin hunter22 then c@example.org and lantern42 d@example.org"
+    found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+    assert ("hunter22", "CREDENTIAL") in found and ("lantern42", "CREDENTIAL") not in found
+    assert [value for value, kind in found if kind == "EMAIL"] == ["a@example.org", "b@example.org", "c@example.org", "d@example.org"]
+
+
+def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps(monkeypatch):
+    """Judged against every pattern span, however long and however far before it starts: a long
+    URL holding the "name" wins; a name that only ends where an email starts, or lies past a long
+    value, stays."""
+    url = "https://example.org/" + "x" * 300 + "/Anna-Berg"
+    text = f"{url} Anna Berg and Omar Haddad a@example.org"
+    fake = LabelledFakeTagger({"Anna-Berg": "REAL_NAME", "Anna Berg": "REAL_NAME", "Omar Haddad": "REAL_NAME"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["url", "email"])])
+    found = sorted((s.start, text[s.start : s.end], s.type) for s in detector.deterministic(text))  # before overlaps are merged
+    assert [(value, kind) for _, value, kind in found] == [(url, "URL"), ("Anna Berg", "REAL_NAME"), ("Omar Haddad", "REAL_NAME"), ("a@example.org", "EMAIL")]
+
+
 def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
     """Probabilities made up for the test (no model): one run over a name, "at" and a phone number,
     most of its mass on ADDRESS. With the number settled, the run is the name and "at" alone; with

@@ -35,6 +35,22 @@ def merge_spans(spans: list[Span]) -> list[Span]:
     return kept
 
 
+class _SettledSpans:
+    """Spans sorted by start, asked whether one of another type overlaps a given span: a look at
+    the few that start within the longest one's length before it, not at all of them (a 100 KB
+    text holds thousands of spans on each side: checking every pair took seconds)."""
+
+    def __init__(self, spans: list[Span]):
+        self.spans = sorted(spans, key=lambda span: span.start)
+        self.starts = [span.start for span in self.spans]
+        self.longest = max((span.end - span.start for span in self.spans), default=0)
+
+    def overlaps_other_type(self, span: Span) -> bool:
+        first = bisect.bisect_right(self.starts, span.start - self.longest)  # any earlier one ends before span starts
+        last = bisect.bisect_left(self.starts, span.end)  # from here on, they start after it ends
+        return any(other.type != span.type and span.overlaps(other) for other in self.spans[first:last])
+
+
 class Detector:
     """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
     every turn: only the new messages are run through the recognizers, the tagger and the LLM
@@ -88,7 +104,8 @@ class Detector:
         for recognizer in self.recognizers:
             if recognizer.model_backed:
                 for spans, batch in zip(found, recognizer.find_many(normalised, settled=found), strict=True):
-                    spans.extend([span for span in batch if not any(span.overlaps(other) and other.type != span.type for other in spans)])
+                    settled = _SettledSpans(spans)
+                    spans.extend([span for span in batch if not settled.overlaps_other_type(span)])
         return [
             spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
             for spans, (_, offsets) in zip(found, shadows, strict=True)

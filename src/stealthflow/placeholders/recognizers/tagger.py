@@ -11,6 +11,7 @@ model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from functools import cache
 from pathlib import Path
 
@@ -584,8 +585,9 @@ class PiiTaggerRecognizer(Recognizer):
 
     def _spans_in(self, text: str, tagged_spans, structured: list[tuple[int, int]]) -> list[Span]:
         spans = []
+        starts, ends = sorted(start for start, _ in structured), sorted(end for _, end in structured)
         for tagged in tagged_spans:
-            if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, structured):
+            if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, starts, ends):
                 continue
             if span := self._span(text, tagged):
                 spans.append(span)
@@ -640,11 +642,13 @@ def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
     return (words[0].start(), words[-1].end()) if words else (start, end)
 
 
-def _beside(text: str, start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
-    """Whether text[start:end] touches one of `ranges`, with no word between: a secret the model ran
-    into a structured value ("token: xoxb-...", "Security answer: f59p48a97ys7ug Enver") is that value,
-    which its recognizer holds; what is left beside it is its cue or a neighbour."""
-    return any((end <= a and _WORD_CHAR.search(text, end, a) is None) or (b <= start and _WORD_CHAR.search(text, b, start) is None) for a, b in ranges)
+def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> bool:
+    """Whether text[start:end] touches a range of the sorted `starts` and `ends`, with no word between:
+    a secret the model ran into a structured value ("token: xoxb-...", "Security answer: f59p48a97ys7ug
+    Enver") is that value, which its recognizer holds; what is left beside it is its cue or a
+    neighbour. Only the nearest range on each side can touch it."""
+    after, before = bisect_left(starts, end), bisect_right(ends, start) - 1
+    return (after < len(starts) and _WORD_CHAR.search(text, end, starts[after]) is None) or (before >= 0 and _WORD_CHAR.search(text, ends[before], start) is None)
 
 
 _WORD_CHAR = re.compile(r"\w")
