@@ -160,6 +160,28 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
     assert [value for value, kind in found if kind == "EMAIL"] == ["a@example.org", "b@example.org", "c@example.org", "d@example.org"]
 
 
+def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
+    """Each list item's marker reaches the tagger as a settled range, so no run goes on into the next
+    item; unlike a structured value, a marker does not make a secret beside it its own."""
+    fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    text = "My codes:\n- hunter22\n  2. lantern42\nnot 3.5 or - a dash"
+    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)]
+    assert found == [("hunter22", "CREDENTIAL"), ("lantern42", "CREDENTIAL")]
+    assert [text[a:b] for a, b in fake.settled[0]] == ["-", "  2."]
+
+
+@pytest.mark.real_model
+def test_a_list_of_people_and_employers_is_tagged_item_by_item():
+    """The student ran "- Name, Employer" items into one another across the line break: one employer
+    span over the end of one item and the name of the next."""
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
+    text = "- Jairaj Gade, Sanjuan & Asociados S.L.N.E\n- Martin Judy Johnson, the Wejherowo Institute of Technology"
+    found = {text[s.start : s.end]: s.type for s in detector.detect(text)}
+    assert found.get("Martin Judy Johnson") == "REAL_NAME", found
+    assert not any("\n" in value for value in found), found
+
+
 def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps(monkeypatch):
     """Judged against every pattern span, however long and however far before it starts: a long
     URL holding the "name" wins; a name that only ends where an email starts, or lies past a long

@@ -40,6 +40,9 @@ from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
 SHIPPED = "pii-tagger-student"  # the fast student; "pii-tagger", its MiniLM teacher, by config (protect.tagger_model)
+# A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
+# next ("- Jairaj Gade, Sanjuan S.L.\n- Martin Johnson, ..." was one employer span).
+_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
 _TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
 # An amount: digits, or a number in words before its multiplier ("two million"; not "million" alone).
 _AMOUNT = re.compile(
@@ -574,11 +577,12 @@ class PiiTaggerRecognizer(Recognizer):
     def find_many(self, texts: list[str], settled: list[list[Span]] | None = None) -> list[list[Span]]:
         """`settled`: the pattern recognizers' spans; the structured values among them (types the
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
-        into a phone number is kept on its own instead of giving way with it."""
+        into a phone number is kept on its own instead of giving way with it; so do list markers."""
         tagger = load_pii_tagger(self.directory)
         structured = [[(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled or [[] for _ in texts]]
+        bounds = [ranges + [match.span() for match in _LIST_MARKER.finditer(text)] for text, ranges in zip(texts, structured, strict=True)]
         try:
-            tagged_texts = tagger.tag_many(texts, self.batch_size, structured)
+            tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
             return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured, strict=True)]
         finally:
             text_words.cache_clear()  # the words of the batch's last text: none of it stays in memory
