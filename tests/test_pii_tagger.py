@@ -160,6 +160,24 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
     assert [value for value, kind in found if kind == "EMAIL"] == ["a@example.org", "b@example.org", "c@example.org", "d@example.org"]
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "condition"),
+    [
+        ("My doctor says I have stage 3 kidney disease.", "kidney", "kidney disease"),
+        ("Living with Meniere's disease is hard.", "Meniere", "Meniere's disease"),
+        ("I was diagnosed with social anxiety last year.", "social", "social anxiety"),
+        ("I take pills for high blood pressure", "high blood", "high blood pressure"),
+        ("I have diabetes, kidney stones and more.", "diabetes", "diabetes"),  # the next condition is another span
+        ("I have diabetes\nstones are heavy", "diabetes", "diabetes"),  # not past the line
+    ],
+)
+def test_a_condition_tagged_in_part_is_masked_whole(monkeypatch, text, tagged, condition):
+    fake = LabelledFakeTagger({tagged: "HEALTH"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)]
+    assert found == [(condition, "HEALTH")]
+
+
 def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
     """Each list item's marker reaches the tagger as a settled range, so no run goes on into the next
     item; unlike a structured value, a marker does not make a secret beside it its own."""

@@ -296,8 +296,7 @@ KEPT = [
     ("The new job pays $64,000.", "$64,000", "FINANCE"),
     ("22 Baker Street is our new flat, come by after 6.", "22 Baker Street", "ADDRESS"),
     ("door code for my building is 7-1192", "7-1192", "CREDENTIAL"),
-    # a condition shows itself: its own words (also past a part the model tagged), words of care, "has", "I'm"
-    ("1. call Bruno\n2. pay rent\n3. pick up stage 3 kidney disease refill", "kidney", "HEALTH"),
+    # a condition shows itself: its own words (a part the model tagged is widened to them: test_pii_tagger.py), words of care, "has", "I'm"
     ("My sister has lupus and the heat makes it worse.", "lupus", "HEALTH"),
     ("I'm bipolar and my new manager doesn't know, should I tell her?", "bipolar", "HEALTH"),
     ("Her GP finally sent her for tests for the tremor.", "tremor", "HEALTH"),

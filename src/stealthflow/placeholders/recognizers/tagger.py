@@ -408,6 +408,23 @@ _HEALTH_BEFORE = re.compile(
 )
 
 
+# The word that ends a condition's name, where the model tagged only its first word or two: "kidney"
+# of "stage 3 kidney disease", "social" of "social anxiety", "Meniere" of "Meniere's disease".
+_CONDITION_HEAD = re.compile(
+    r"(?i:syndrome|disease|disorder|cancer|tumou?r|deficiency|infection|injury|diabetes|anxiety|addiction|attacks?|failure|ulcers?|stones?"
+    r"|apnea|apnoea|reflux|murmur|pressure|pain|clot)"
+)
+_CONDITION_REST = re.compile(r"(?:['’]s)?(?:[ \t-]+[\w'’]+){1,2}")
+
+
+def _whole_condition(text: str, end: int) -> int:
+    """Where a condition whose tagged part ends at `end` ends: past the last of the next two words
+    (on the same line, no punctuation between) that ends a condition's name; `end` if none does."""
+    rest = _CONDITION_REST.match(text, end)
+    heads = [word for word in re.finditer(r"[\w'’]+", rest[0]) if _CONDITION_HEAD.fullmatch(word[0])] if rest else []
+    return end + heads[-1].end() if heads else end
+
+
 @cache
 def _learnt_conditions() -> frozenset[str]:
     from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
@@ -611,6 +628,8 @@ class PiiTaggerRecognizer(Recognizer):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if tagged.label == "REAL_NAME" and capitalises(text):
             start, end = capitalised_part(text, start, end)
+        if tagged.label == "HEALTH":
+            end = _whole_condition(text, end)
         label = tagged.label
         if label == "REAL_NAME" and (brand(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))):
             label = "EMPLOYER"  # a brand or a saint's school the model took for a person ("Employer: KPMG", "St. Aidan's Academy"): kept where an employer would be
