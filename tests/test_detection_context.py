@@ -227,3 +227,22 @@ def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():
     spans = Detector([recognizer]).detect_many(texts)
     assert recognizer.calls == [["a secret here", "nothing", "secret"]]
     assert [[t[s.start : s.end] for s in found] for t, found in zip(texts, spans, strict=True)] == [["se\u200bcret"], [], ["secret"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("1. call Deborah\n2. pay rent\n3. pick up the dry cleaning", ["Deborah"]),
+        ("remind me to text Sam Okafor tomorrow", ["Sam Okafor"]),
+        ("I need to ring Ingrid before the meeting", ["Ingrid"]),
+        # no one: a day, a kin word, a brand, a service, the caller themself
+        ("text Sunday if the forecast holds", []),
+        ("call Mom tonight", []),
+        ("Please call Tesco about the refund", []),
+        ("Call Center hours are 9-5", []),
+        ("email Support with the ticket number", []),
+        ("call me when you land", []),
+    ],
+)
+def test_someone_to_call_text_or_email_is_a_name(detector, text, names):
+    assert [text[s.start : s.end] for s in detector.detect(text) if s.type == "REAL_NAME"] == names

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.public_names import public_name_at
+from stealthflow.placeholders.recognizers.public_names import public_name, public_name_at
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -30,6 +30,28 @@ class OwnNameRecognizer(ContextRecognizer):
         r"(?i:\b(?:my\s+(?:full\s+)?name\s+is|i\s+am\s+called|call\s+me|signed,?|regards,|cheers,|name:)\s+)"
         rf"(?P<value>{_NAME}(?:\s+{_NAME}){{0,2}})"
     )
+
+
+@register_recognizer
+class ContactNameRecognizer(ContextRecognizer):
+    """Someone the writer is to call, text or email ("1. call Deborah", "remind me to text Sam Okafor"):
+    a capitalised given name (the tagger's name lexicon, names.py), maybe with a second name; not a
+    famous person or a place ("call London"), not a day or a month ("text Sunday")."""
+
+    name, type = "contact_name", "REAL_NAME"
+    triggers = ("call", "text", "email", "e-mail", "ring", "phone", "message")
+    pattern = re.compile(rf"\b(?i:call|text|e-?mail|ring|phone|message)[ \t]+(?P<value>{_NAME}(?:[ \t]+{_NAME})?)\b")
+
+    def accept(self, match: re.Match[str]) -> bool:
+        from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
+
+        first = match["value"].split()[0]
+        return given_name(first) and _CALENDAR.fullmatch(first) is None and not public_name(match.string, match.start("value"), match.end("value"))
+
+
+_CALENDAR = re.compile(
+    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)"
+)
 
 
 @register_recognizer

@@ -688,6 +688,13 @@ def _name_lexicon() -> dict[str, int]:
     return load_lexicon(shipped_pii_tagger_dir() / LEXICON)
 
 
+def given_name(word: str) -> bool:
+    """Whether `word` is a given name of the student's name lexicon (Faker's, tagging/names.py)."""
+    from stealthflow.tagging.names import GIVEN  # the tagging package loads torch: not before a tagger runs
+
+    return bool(_name_lexicon().get(word.casefold(), 0) & GIVEN)
+
+
 def reads_as_person(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] reads as a person's full name: two or three words, capitalised where the
     writer capitalises, the last a family name of the student's name lexicon (Faker's, tagging/names.py)
