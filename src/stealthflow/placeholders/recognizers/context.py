@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.public_names import public_name, public_name_at
+from stealthflow.placeholders.recognizers.public_names import brand, public_name, public_name_at
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -34,19 +34,23 @@ class OwnNameRecognizer(ContextRecognizer):
 
 @register_recognizer
 class ContactNameRecognizer(ContextRecognizer):
-    """Someone the writer is to call, text or email ("1. call Deborah", "remind me to text Sam Okafor"):
-    a capitalised given name (the tagger's name lexicon, names.py), maybe with a second name; not a
-    famous person or a place ("call London"), not a day or a month ("text Sunday")."""
+    """Someone the writer is to call, text or email ("1. call Deborah", "remind me to text Sam Okafor").
+    Not "X said": first names of the famous that are also people's names ("Jesus said", "Siri said")
+    would be flagged, for 0.006 of validation name recall."""
 
     name, type = "contact_name", "REAL_NAME"
     triggers = ("call", "text", "email", "e-mail", "ring", "phone", "message")
     pattern = re.compile(rf"\b(?i:call|text|e-?mail|ring|phone|message)[ \t]+(?P<value>{_NAME}(?:[ \t]+{_NAME})?)\b")
 
     def accept(self, match: re.Match[str]) -> bool:
+        """A given name of the tagger's name lexicon (names.py) opens the value, which is no famous
+        person or brand ("call Tesco") and no day or month ("text Sunday"). A place that is also a
+        given name ("call London") is taken for a person: the gazetteer leaves such words out."""
         from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
 
+        text, start, end = match.string, match.start("value"), match.end("value")
         first = match["value"].split()[0]
-        return given_name(first) and _CALENDAR.fullmatch(first) is None and not public_name(match.string, match.start("value"), match.end("value"))
+        return given_name(first) and _CALENDAR.fullmatch(first) is None and not public_name(text, start, end) and not brand(text, start, end)
 
 
 _CALENDAR = re.compile(
