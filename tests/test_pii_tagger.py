@@ -161,6 +161,19 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
 
 
 @pytest.mark.parametrize(
+    ("text", "tagged", "expected"),
+    [
+        ("Team:\n- Pascuala Cuevas, University of Port Amy", "Pascuala Cuevas, University of Port Amy", [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")]),
+        ("I work at Carr, Morris and Thompson in Leeds.", "Carr, Morris and Thompson", [("Carr, Morris and Thompson", "EMPLOYER")]),  # no person before the comma
+    ],
+)
+def test_a_person_opening_an_employer_span_is_a_name_of_its_own(monkeypatch, text, tagged, expected):
+    fake = LabelledFakeTagger({tagged: "EMPLOYER"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == expected
+
+
+@pytest.mark.parametrize(
     ("text", "tagged", "condition"),
     [
         ("My doctor says I have stage 3 kidney disease.", "kidney", "kidney disease"),

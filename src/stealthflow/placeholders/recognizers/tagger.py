@@ -611,8 +611,22 @@ class PiiTaggerRecognizer(Recognizer):
             if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, starts, ends):
                 continue
             if span := self._span(text, tagged):
-                spans.append(span)
+                spans += self._person_apart(text, span)
         return spans
+
+    def _person_apart(self, text: str, span: Span) -> list[Span]:
+        """An employer span that opens with a person's name and a comma, as two spans: the person, and
+        the rest where it still passes as an employer ("- Pascuala Cuevas, University of Port Amy" in
+        a list of people and where they work); else the span as it is. (Addresses split the same way
+        lost validation address precision and recall, 0.015 each.)"""
+        comma = text.find(",", span.start, span.end)
+        if span.type != "EMPLOYER" or comma <= span.start:
+            return [span]
+        name_start, name_end = capitalised_part(text, span.start, comma) if capitalises(text) else _without_function_words(text, span.start, comma)
+        rest = span.end - len(text[comma + 1 : span.end].lstrip())  # past the comma and the spaces after it
+        if not (reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end) and _kept(span.type, text, rest, span.end)):
+            return [span]
+        return [self.span(name_start, name_end, span.score, "REAL_NAME"), self.span(rest, span.end, span.score, span.type)]
 
     def _span(self, text: str, tagged) -> Span | None:
         value = text[tagged.start : tagged.end]
