@@ -365,6 +365,19 @@ def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and
     assert kept(text, value, "REAL_NAME") == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("Name: Frédérique Navarro\nEmployer: Brown Ltd", "Brown Ltd", ("Brown Ltd", "EMPLOYER")),
+        ("- Jane Leonard, Smith Inc\n- Willem Keijser, KPMG", "Smith Inc", ("Smith Inc", "EMPLOYER")),
+        ("I teach at Sutton College these days.", "Sutton College", ("Sutton College", "EMPLOYER")),
+        ("Ask Sutton Collins about the rota.", "Sutton Collins", ("Sutton Collins", "REAL_NAME")),  # no company form: a person
+    ],
+)
+def test_a_firm_or_school_the_model_took_for_a_person_is_an_employer(text, value, expected):
+    assert kept(text, value, "REAL_NAME") == expected
+
+
 def test_a_saints_school_the_model_took_for_a_person_is_an_employer_where_work_shows():
     assert kept("Since 2016 I have worked for St. Loretta's Academy.", "St. Loretta's Academy", "REAL_NAME") == ("St. Loretta's Academy", "EMPLOYER")
     assert kept("St. Mary's Church has a lovely bell tower.", "St. Mary's Church", "REAL_NAME") is None

@@ -72,6 +72,13 @@ _ORGANISATION = re.compile(
     r"|clinic|universit\w*|college|school|academy|institute|agency|e\.v|and|et|und|y|e)\b|[&,-]"
 )
 
+# A company form or an institution as a name's last word: a firm or a school, not a person ("Levesque BV",
+# "Watson and Sons", "Sutton College").
+_ORGANISATION_ENDS = re.compile(
+    r"\b(?i:inc|ltd|llc|plc|gmbh|ag|kg|kgaa|sarl|s\.a|s\.l|spa|s\.?r\.?l|bv|nv|ab|hb|oy|corp\w*|company|group|holdings?|associates|sons"
+    r"|bank|hospital|clinic|universit\w*|college|school|academy|institute|agency)\.?$"
+)
+
 # Public life talked about, not a person the writer deals with: a name right after "an interview
 # with", "a biography of", "a statue of" (the work is about the person), or right before "was on
 # TV", "scored", "was born in", "'s new album" (what public people do). Words of media, arts,
@@ -645,8 +652,10 @@ class PiiTaggerRecognizer(Recognizer):
         if tagged.label == "HEALTH":
             end = _whole_condition(text, end)
         label = tagged.label
-        if label == "REAL_NAME" and (brand(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))):
-            label = "EMPLOYER"  # a brand or a saint's school the model took for a person ("Employer: KPMG", "St. Aidan's Academy"): kept where an employer would be
+        if label == "REAL_NAME" and (
+            brand(text, start, end) or _ORGANISATION_ENDS.search(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))
+        ):
+            label = "EMPLOYER"  # a brand, a firm or a school the model took for a person ("Employer: KPMG", "Levesque BV", "St. Aidan's Academy"): kept where an employer would be
         kept = _kept(label, text, start, end)
         if not kept and label in ("ADDRESS", "EMPLOYER") and (name := _person_within(text, start, end)):
             label, (start, end) = "REAL_NAME", name  # a person taken for a place or a company where nothing bears that out
