@@ -246,3 +246,8 @@ def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():
 )
 def test_someone_to_call_text_or_email_is_a_name(detector, text, names):
     assert [text[s.start : s.end] for s in detector.detect(text) if s.type == "REAL_NAME"] == names
+
+
+def test_a_forms_values_end_with_their_line(detector):
+    text = "Name: Esna Safak\nEmployer: Google\nPosition: Analyst"
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("Esna Safak", "REAL_NAME"), ("Google", "EMPLOYER")]

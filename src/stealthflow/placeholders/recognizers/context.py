@@ -15,7 +15,7 @@ from stealthflow.placeholders.recognizers.public_names import brand, public_name
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
-_PROPER = rf"{_WORD}(?:\s+(?:&\s+)?{_WORD}){{0,4}}"
+_PROPER = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"  # on one line: "Employer: Google\nPosition: ..." is Google
 _RELATIVE = (
     r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|mother|father|mom|mum|dad|brother|"
     r"sister|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|boss|manager|colleague|friend|neighbou?r"
@@ -28,7 +28,7 @@ class OwnNameRecognizer(ContextRecognizer):
     triggers = ("name", "called", "call", "signed", "regards", "cheers")
     pattern = re.compile(
         r"(?i:\b(?:my\s+(?:full\s+)?name\s+is|i\s+am\s+called|call\s+me|signed,?|regards,|cheers,|name:)\s+)"
-        rf"(?P<value>{_NAME}(?:\s+{_NAME}){{0,2}})"
+        rf"(?P<value>{_NAME}(?:[ \t]+{_NAME}){{0,2}})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
     )
 
 
@@ -71,7 +71,7 @@ class EmployerRecognizer(ContextRecognizer):
     triggers = ("work", "employ", "joined", "engineer", "manager", "nurse", "analyst", "developer", "teacher", "designer", "accountant")
     pattern = re.compile(
         r"(?i:\b(?:i\s+(?:currently\s+)?work(?:ed)?\s+(?:at|for)|i'm\s+(?:employed|working)\s+(?:at|by|for)|i\s+am\s+(?:employed|working)\s+(?:at|by|for)|"
-        r"my\s+employer\s+is|i\s+joined|(?:engineer|manager|nurse|analyst|developer|teacher|designer|accountant)\s+at)\s+(?:the\s+)?)"
+        r"my\s+employer\s+is|employer\s*:|i\s+joined|(?:engineer|manager|nurse|analyst|developer|teacher|designer|accountant)\s+at)\s+(?:the\s+)?)"
         rf"(?P<value>{_PROPER})"
     )
 
