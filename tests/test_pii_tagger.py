@@ -161,6 +161,21 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
 
 
 @pytest.mark.parametrize(
+    ("text", "tagged", "amount"),
+    [
+        ("My dad left me £80,000 in student loans.", "£80,000 in", "£80,000 in student loans"),
+        ("Honestly I only earn $84K base, is that bad?", "$84K", "$84K base"),
+        ("I earn 5 grand a month before tax.", "5 grand", "5 grand a month"),
+        ("We saved £8,000 in 2023 for the wedding.", "£8,000 in", "£8,000"),  # a year is not what the amount is
+    ],
+)
+def test_an_amount_tagged_short_of_what_it_is_is_masked_whole(monkeypatch, text, tagged, amount):
+    fake = LabelledFakeTagger({tagged: "FINANCE"})
+    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
+    assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == [(amount, "FINANCE")]
+
+
+@pytest.mark.parametrize(
     ("text", "tagged", "expected"),
     [
         ("Team:\n- Pascuala Cuevas, University of Port Amy", "Pascuala Cuevas, University of Port Amy", [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")]),

@@ -236,7 +236,7 @@ KEPT = [
     ("my phone passcode is 4471", "4471", "CREDENTIAL"),
     ("verification code: K7Q2ZP", "K7Q2ZP", "CREDENTIAL"),
     # money in any of the ways people write it
-    ("I earn $72,000 a year.", "$72,000", "FINANCE"),
+    ("I earn $72,000 a year.", "$72,000 a year", "FINANCE"),
     ("They offered me 85k plus bonus.", "85k", "FINANCE"),
     ("My pension pot is 240 grand.", "240 grand", "FINANCE"),
     ("My salary is ₹12 lakh.", "₹12 lakh", "FINANCE"),
@@ -512,6 +512,6 @@ def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
 def test_shipped_taggers_still_find_values_in_personal_messages(real_detector):
     for (text, value, label), spans in zip(PERSONAL, real_detector.detect_many([t for t, *_ in PERSONAL]), strict=True):
         found = {text[s.start : s.end]: s.type for s in spans}
-        holding = [span for span in found if value in span and len(span) <= len(value) + 8]  # the value, maybe with "a year"
+        holding = [span for span in found if value in span and len(span) <= len(value) + 12]  # the value, maybe with "a year" or "in my 401k"
         assert holding, (text, found)
         assert label is None or found[holding[0]] == label, (text, found)

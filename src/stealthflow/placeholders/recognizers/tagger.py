@@ -432,6 +432,22 @@ def _whole_condition(text: str, end: int) -> int:
     return end + heads[-1].end() if heads else end
 
 
+# What an amount is, said right after it, where the model stopped short: "£80,000 in student loans"
+# (tagged "£80,000 in"), "$84K base", "6 grand a month".
+_AMOUNT_KIND = re.compile(
+    r"[ \t]+(?i:in[ \t]+(?:[\w-]+[ \t]+)?(?:loans?|debt|savings|stocks|shares|bonds|crypto|bitcoin|pension|401k|isa|ira|mortgage)\b"
+    r"|base\b|(?:a|per)[ \t]+(?:year|month|week|hour)\b)"
+)
+
+
+def _whole_amount(text: str, start: int, end: int) -> int:
+    """Where an amount tagged as text[start:end] ends: past what it is, said right after it."""
+    if text[start:end].endswith(" in"):
+        end -= 3  # "£80,000 in": the model ran on into the next word
+    kind = _AMOUNT_KIND.match(text, end)
+    return kind.end() if kind else end
+
+
 @cache
 def _learnt_conditions() -> frozenset[str]:
     from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
@@ -651,6 +667,8 @@ class PiiTaggerRecognizer(Recognizer):
             start, end = capitalised_part(text, start, end)
         if tagged.label == "HEALTH":
             end = _whole_condition(text, end)
+        if tagged.label == "FINANCE":
+            end = _whole_amount(text, start, end)
         label = tagged.label
         if label == "REAL_NAME" and (
             brand(text, start, end) or _ORGANISATION_ENDS.search(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))
