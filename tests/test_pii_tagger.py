@@ -161,49 +161,29 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
 
 
 @pytest.mark.parametrize(
-    ("text", "tagged", "amount"),
+    ("text", "tagged", "label", "expected"),
     [
-        ("My dad left me £80,000 in student loans.", "£80,000 in", "£80,000 in student loans"),
-        ("Honestly I only earn $84K base, is that bad?", "$84K", "$84K base"),
-        ("I earn 5 grand a month before tax.", "5 grand", "5 grand a month"),
-        ("We saved £8,000 in 2023 for the wedding.", "£8,000 in", "£8,000"),  # a year is not what the amount is
+        # a condition tagged in part is masked whole
+        ("My doctor says I have stage 3 kidney disease.", "kidney", "HEALTH", [("kidney disease", "HEALTH")]),
+        ("Living with Meniere's disease is hard.", "Meniere", "HEALTH", [("Meniere's disease", "HEALTH")]),
+        ("I was diagnosed with social anxiety last year.", "social", "HEALTH", [("social anxiety", "HEALTH")]),
+        ("I take pills for high blood pressure", "high blood", "HEALTH", [("high blood pressure", "HEALTH")]),
+        ("I have diabetes, kidney stones and more.", "diabetes", "HEALTH", [("diabetes", "HEALTH")]),  # the next condition is another span
+        ("I have diabetes\nstones are heavy", "diabetes", "HEALTH", [("diabetes", "HEALTH")]),  # not past the line
+        # an amount tagged short of what it is, with it
+        ("My dad left me £80,000 in student loans.", "£80,000 in", "FINANCE", [("£80,000 in student loans", "FINANCE")]),
+        ("Honestly I only earn $84K base, is that bad?", "$84K", "FINANCE", [("$84K base", "FINANCE")]),
+        ("I earn 5 grand a month before tax.", "5 grand", "FINANCE", [("5 grand a month", "FINANCE")]),
+        ("We saved £8,000 in 2023 for the wedding.", "£8,000 in", "FINANCE", [("£8,000", "FINANCE")]),  # a year is not what it is
+        # a person opening an employer span, as a name of its own
+        ("Team:\n- Pascuala Cuevas, University of Port Amy", "Pascuala Cuevas, University of Port Amy", "EMPLOYER", [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")]),
+        ("I work at Carr, Morris and Thompson in Leeds.", "Carr, Morris and Thompson", "EMPLOYER", [("Carr, Morris and Thompson", "EMPLOYER")]),  # no person
     ],
 )
-def test_an_amount_tagged_short_of_what_it_is_is_masked_whole(monkeypatch, text, tagged, amount):
-    fake = LabelledFakeTagger({tagged: "FINANCE"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == [(amount, "FINANCE")]
-
-
-@pytest.mark.parametrize(
-    ("text", "tagged", "expected"),
-    [
-        ("Team:\n- Pascuala Cuevas, University of Port Amy", "Pascuala Cuevas, University of Port Amy", [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")]),
-        ("I work at Carr, Morris and Thompson in Leeds.", "Carr, Morris and Thompson", [("Carr, Morris and Thompson", "EMPLOYER")]),  # no person before the comma
-    ],
-)
-def test_a_person_opening_an_employer_span_is_a_name_of_its_own(monkeypatch, text, tagged, expected):
-    fake = LabelledFakeTagger({tagged: "EMPLOYER"})
+def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(monkeypatch, text, tagged, label, expected):
+    fake = LabelledFakeTagger({tagged: label})
     monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "tagged", "condition"),
-    [
-        ("My doctor says I have stage 3 kidney disease.", "kidney", "kidney disease"),
-        ("Living with Meniere's disease is hard.", "Meniere", "Meniere's disease"),
-        ("I was diagnosed with social anxiety last year.", "social", "social anxiety"),
-        ("I take pills for high blood pressure", "high blood", "high blood pressure"),
-        ("I have diabetes, kidney stones and more.", "diabetes", "diabetes"),  # the next condition is another span
-        ("I have diabetes\nstones are heavy", "diabetes", "diabetes"),  # not past the line
-    ],
-)
-def test_a_condition_tagged_in_part_is_masked_whole(monkeypatch, text, tagged, condition):
-    fake = LabelledFakeTagger({tagged: "HEALTH"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)]
-    assert found == [(condition, "HEALTH")]
 
 
 def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
