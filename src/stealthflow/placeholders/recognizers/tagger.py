@@ -67,17 +67,14 @@ _WORK = re.compile(
 )
 # ... or follows a person in a list of people and where they work ("- Willem Keijser, KPMG").
 _LISTED_AFTER_SOMEONE = re.compile(r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$")
-_ORGANISATION = re.compile(
-    r"\b(?i:inc|ltd|llc|plc|gmbh|ag|sa|spa|s\.?r\.?l|bv|nv|ab|oy|as|co|corp\w*|company|group|holdings?|partners|associates|bank|hospital"
-    r"|clinic|universit\w*|college|school|academy|institute|agency|e\.v|and|et|und|y|e)\b|[&,-]"
+# Company forms and institutions: words only an organisation's name holds.
+_FIRM_OR_INSTITUTION = (
+    r"inc|ltd|llc|plc|gmbh|ag|spa|s\.?r\.?l|bv|nv|ab|oy|corp\w*|company|group|holdings?|associates|bank|hospital"
+    r"|clinic|universit\w*|college|school|academy|institute|agency"
 )
-
-# A company form or an institution as a name's last word: a firm or a school, not a person ("Levesque BV",
-# "Watson and Sons", "Sutton College").
-_ORGANISATION_ENDS = re.compile(
-    r"\b(?i:inc|ltd|llc|plc|gmbh|ag|kg|kgaa|sarl|s\.a|s\.l|spa|s\.?r\.?l|bv|nv|ab|hb|oy|corp\w*|company|group|holdings?|associates|sons"
-    r"|bank|hospital|clinic|universit\w*|college|school|academy|institute|agency)\.?$"
-)
+_ORGANISATION = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|sa|as|co|partners|e\.v|and|et|und|y|e)\b|[&,-]")
+# ... as a name's last word: a firm or a school, not a person ("Levesque BV", "Watson and Sons", "Sutton College").
+_ORGANISATION_ENDS = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|kg|kgaa|sarl|s\.a|s\.l|hb|sons)\.?$")
 
 # Public life talked about, not a person the writer deals with: a name right after "an interview
 # with", "a biography of", "a statue of" (the work is about the person), or right before "was on
@@ -442,7 +439,7 @@ _AMOUNT_KIND = re.compile(
 
 def _whole_amount(text: str, start: int, end: int) -> int:
     """Where an amount tagged as text[start:end] ends: past what it is, said right after it."""
-    if text[start:end].endswith(" in"):
+    if text.endswith(" in", start, end):
         end -= 3  # "£80,000 in": the model ran on into the next word
     kind = _AMOUNT_KIND.match(text, end)
     return kind.end() if kind else end
@@ -643,13 +640,12 @@ class PiiTaggerRecognizer(Recognizer):
         a list of people and where they work); else the span as it is. (Addresses split the same way
         lost validation address precision and recall, 0.015 each.)"""
         comma = text.find(",", span.start, span.end)
-        if span.type != "EMPLOYER" or comma <= span.start:
+        if span.type != "EMPLOYER" or comma <= span.start or not (name := _person_in(text, span.start, comma)):
             return [span]
-        name_start, name_end = capitalised_part(text, span.start, comma) if capitalises(text) else _without_function_words(text, span.start, comma)
         rest = span.end - len(text[comma + 1 : span.end].lstrip())  # past the comma and the spaces after it
-        if not (reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end) and _kept(span.type, text, rest, span.end)):
+        if not _kept(span.type, text, rest, span.end):
             return [span]
-        return [self.span(name_start, name_end, span.score, "REAL_NAME"), self.span(rest, span.end, span.score, span.type)]
+        return [self.span(*name, span.score, "REAL_NAME"), self.span(rest, span.end, span.score, span.type)]
 
     def _span(self, text: str, tagged) -> Span | None:
         value = text[tagged.start : tagged.end]
@@ -686,11 +682,14 @@ def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
     it, or the part before its first comma ("Hans Müller, IBAN ..."), each without the lowercase
     words at its ends where the writer uses capitals ("Write to Paavo Lehtinen at ...")."""
     comma = text.find(",", start, end)
-    for part_end in (end, comma) if comma > start else (end,):
-        name_start, name_end = capitalised_part(text, start, part_end) if capitalises(text) else _without_function_words(text, start, part_end)
-        if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end):
-            return name_start, name_end
-    return None
+    return _person_in(text, start, end) or (_person_in(text, start, comma) if comma > start else None)
+
+
+def _person_in(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """text[start:end] as a person's name, without the words at its ends a model ran on into
+    (lowercase ones where the writer capitalises, function words where not); None if it reads as none."""
+    name_start, name_end = capitalised_part(text, start, end) if capitalises(text) else _without_function_words(text, start, end)
+    return (name_start, name_end) if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end) else None
 
 
 def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
