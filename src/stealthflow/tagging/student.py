@@ -58,7 +58,10 @@ class ConvTagger(nn.Module):
         self.project = nn.Linear(embeddings.embedding_dim, shape.width)
         # A dilated convolution written as one matrix product over the shifted copies of the
         # sequence (`shifted_copies`): on CPU a plain GEMM is faster than conv1d and needs no per-shape set-up.
-        self.mixes = nn.ModuleList(nn.Linear(shape.kernel * shape.width, shape.width) for _ in shape.dilations)
+        mixed_inputs = shape.width if shape.separable else shape.kernel * shape.width
+        self.mixes = nn.ModuleList(nn.Linear(mixed_inputs, shape.width) for _ in shape.dilations)
+        # A separable layer's per-channel taps; initialised as nn.Conv1d(groups=width) would be.
+        self.depthwise = nn.ParameterList(nn.Parameter(torch.empty(shape.kernel, shape.width).uniform_(-(shape.kernel**-0.5), shape.kernel**-0.5)) for _ in shape.dilations) if shape.separable else None
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
         self.uses_case = shape.case
@@ -94,10 +97,14 @@ class ConvTagger(nn.Module):
         dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
         length = x.shape[1]
         positions = length if self.training else -(-length // LENGTH_STEP) * LENGTH_STEP
-        for dilation, mix, norm in zip(self.shape.dilations, mixes, self.norms, strict=True):
+        for layer, (dilation, mix, norm) in enumerate(zip(self.shape.dilations, mixes, self.norms, strict=True)):
             if mask is not None:
                 x = x * mask
-            mixed = mix(shifted_copies(x, dilation, self.shape.kernel, dtype, positions))[:, :length]
+            if self.depthwise is None:
+                taps = shifted_copies(x, dilation, self.shape.kernel, dtype, positions)
+            else:
+                taps = nn.functional.pad(depthwise_taps(x, self.depthwise[layer], dilation).to(dtype), (0, 0, 0, positions - length))
+            mixed = mix(taps)[:, :length]
             x = nn.functional.layer_norm(x + mixed, norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 `mixed` is widened in the addition
         if mask is not None:
             x = x * mask
@@ -139,6 +146,20 @@ def native_bf16() -> bool:
     whose VM shows AVX512-BF16 but not AMX (as AMD Zen 4 has it), oneDNN's bf16 product was slower
     than fp32's (1 KB: 411 against 267 us a layer on 2 threads); without either, bf16 is emulated."""
     return bool(getattr(torch.cpu, "_is_amx_tile_supported", lambda: False)())
+
+
+def depthwise_taps(x, weight, dilation: int):
+    """(batch, length, width): each channel's kernel (`weight`: kernel x width) over the sequence,
+    taps `dilation` apart, zero past the ends: shifted multiply-adds, no copy of the taps."""
+    length, centre = x.shape[1], weight.shape[0] // 2
+    out = x * weight[centre]
+    for tap in range(weight.shape[0]):
+        offset = (tap - centre) * dilation  # position t sees x[t + offset]
+        if offset > 0 and offset < length:
+            out[:, : length - offset].addcmul_(x[:, offset:], weight[tap])
+        elif offset < 0 and -offset < length:
+            out[:, -offset:].addcmul_(x[:, : length + offset], weight[tap])
+    return out
 
 
 def shifted_copies(x, dilation: int, kernel: int, dtype=None, positions: int | None = None):
