@@ -332,6 +332,21 @@ def test_a_name_loses_the_lowercase_words_the_model_ran_on_into_where_the_writer
     assert kept("Please cc Fatima al-Zahra on this.", "Fatima al-Zahra on", "REAL_NAME") == ("Fatima al-Zahra", "REAL_NAME")
 
 
+def test_the_writers_case_is_judged_on_the_line_so_a_lowercase_message_beside_a_capitalised_one_keeps_its_names():
+    log = "user: Can you remind me what I said yesterday?\nuser: call me when you land our wife fadekemi starts school next week"
+    assert kept(log, "fadekemi", "REAL_NAME") == ("fadekemi", "REAL_NAME")
+    assert kept("Can you remind me? i think tom said so", "tom", "REAL_NAME") is None  # one line, capitalised: a lowercase word is no name
+    forms = "Employer: Northwind Traders\nemployer: ikea, since 2019"
+    assert kept(forms, "ikea", "EMPLOYER") == ("ikea", "EMPLOYER")
+
+
+def test_an_acronym_or_an_identifier_is_no_persons_name():
+    assert kept("my IBAN: DE89 3704 0044 0532 0130 00", "IBAN", "REAL_NAME") is None
+    assert kept("Ask JOHN about it, he knows.", "JOHN", "REAL_NAME") == ("JOHN", "REAL_NAME")  # a given name in capitals
+    assert kept("OPENAI_API_KEY=sk-proj-abc", "OPENAI_API", "REAL_NAME") is None
+    assert kept("Regards, Mateo Okafor OPENAI_API_KEY=sk-proj-abc", "Mateo Okafor OPENAI_API", "REAL_NAME") == ("Mateo Okafor", "REAL_NAME")
+
+
 def test_a_name_or_employer_is_masked_without_its_possessive():
     text = "Help me answer Dr. Nakamura's email."
     assert kept(text, "Dr. Nakamura's", "REAL_NAME") == ("Dr. Nakamura", "REAL_NAME")
@@ -515,3 +530,10 @@ def test_shipped_taggers_still_find_values_in_personal_messages(real_detector):
         holding = [span for span in found if value in span and len(span) <= len(value) + 12]  # the value, maybe with "a year" or "in my 401k"
         assert holding, (text, found)
         assert label is None or found[holding[0]] == label, (text, found)
+
+
+@pytest.mark.real_model
+def test_shipped_taggers_read_each_line_of_a_chat_log_in_its_own_case(real_detector):
+    log = "Hi Dana, the report is attached. Thanks!\nok cool so text kofi mensah on his new number tonight"
+    found = [log[s.start : s.end] for s in real_detector.detect(log)]
+    assert "kofi mensah" in found, found

@@ -215,16 +215,24 @@ _INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Z]\.$")  # "Michael J. Fox": no senten
 _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
 
 
-def capitalises(text: str) -> bool:
-    """Whether the writer uses capitals: a lowercase word is then no name, and a name no lowercase word."""
-    return not text.islower() and any(c.isupper() for c in text)  # islower: one pass in C, for the all-lowercase texts the scan would read to the end
+CASE_REACH = 1000  # characters either side of a place that judge the writer's case, on one long line
+
+
+def capitalises(text: str, at: int) -> bool:
+    """Whether the writer uses capitals on the line around `at`: a lowercase word is then no name, and
+    a name no lowercase word. The line, not the whole text: a chat log or a list of memories holds
+    messages typed in lowercase beside capitalised ones (validation messages joined four or five to
+    a text, with the whole text judged: name recall 0.925 -> 0.812)."""
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    line = text[max(start, at - CASE_REACH) : min(len(text) if end < 0 else end, at + CASE_REACH)]
+    return not line.islower() and any(c.isupper() for c in line)  # islower: one pass in C, for the all-lowercase lines the scan would read to the end
 
 
 def anothers_life(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is said of the famous person, the animal, the thing, the fictional
     character or the people in general its sentence opens with (or is that famous person), with
     nothing after them naming the writer, the reader or their kin."""
-    if not capitalises(text):
+    if not capitalises(text, start):
         return False  # no telling where a sentence ends ("frida kahlo scored twice the new job pays 5 million yen")
     opening = sentence_start(text, start)
     while opening > 1 and _INITIAL_BEFORE.search(text, max(0, opening - 3), opening):

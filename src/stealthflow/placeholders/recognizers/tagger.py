@@ -156,7 +156,7 @@ def public_talk(text: str, start: int, end: int) -> bool:
     if tied_to_writer(text, start, end):
         return False
     before = text[max(0, start - 48) : start]
-    after = _PUBLIC_AFTER if capitalises(text) else _PUBLIC_AFTER_LOWERCASE
+    after = _PUBLIC_AFTER if capitalises(text, start) else _PUBLIC_AFTER_LOWERCASE
     return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None or _asked_about_by_full_name(text, start, end)
 
 # ... unless it asks where someone is or whether they can come, as of a colleague or a friend ("Is Nadia
@@ -198,11 +198,13 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     """A REAL_NAME span that the words around it show is something else: lowercase where the writer
     capitalises names, a place after "in", a verb ("Mark the invoice"), a thing ("Pearl barley")."""
     value, before = text[start:end], text[max(0, start - 48) : start]
-    if value.islower() and capitalises(text):
+    if value.islower() and capitalises(text, start):
         return True
+    if " " not in value and len(value) > 1 and value.isupper() and not text.isupper() and not _name_lexicon().get(value.casefold()):
+        return True  # an acronym the lexicon does not know as a name, where the writer writes in lowercase too ("my IBAN: DE89...")
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if capitalises(text) else _PLACE_BEFORE_LOWERCASE).search(before):
+    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
@@ -269,7 +271,7 @@ def in_a_saying(text: str, start: int, end: int) -> bool:
 def names_a_feast(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] names a feast or a day ("St. Patrick" of "St. Patrick's Day", "Burns Night"),
     by its capitals: in lowercase chat a name before "day" is a person's as often ("tom day off")."""
-    if not capitalises(text):
+    if not capitalises(text, start):
         return False
     inside = _FEAST.search(text, start, end)  # the model's span took the day in ("St. Nicholas Day")
     return _FEAST.match(text, end) is not None or (inside is not None and inside.end() == end)
@@ -286,7 +288,7 @@ def no_person(text: str, start: int, end: int) -> bool:
     kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
     # "the cat, Smokey, sleeps", not "feed the cat, Tom"; in lowercase chat only "called" or "named" says
     # it ("fixing my bike tobias foody and ..." runs sentences together)
-    if kind and (not kind["comma"] or text.startswith(",", end)) and (capitalises(text) or kind["called"]):
+    if kind and (not kind["comma"] or text.startswith(",", end)) and (capitalises(text, start) or kind["called"]):
         return True
     return _NAMED_KIND_AFTER.match(text, end) is not None
 
@@ -298,7 +300,7 @@ def _thing_after(text: str, end: int) -> bool:
     """Whether an everyday noun follows, as a word that is also a name opens a sentence about a thing:
     "Pearl barley in a stew", "Iris scanners at the airport" (a person is followed by a verb: "Anna cooks")."""
     following = _NEXT_WORD.match(text, end)
-    return following is not None and capitalises(text) and everyday_thing(following[1])
+    return following is not None and capitalises(text, end) and everyday_thing(following[1])
 
 
 # Street words of the languages the tagger learnt addresses in: an address without a house number
@@ -319,7 +321,7 @@ def plausible(label: str, value: str) -> bool:
     if label == "FINANCE":  # a bare sum must find its money in its sentence (in_context)
         return _AMOUNT.search(value) is not None and (_MONEY.search(value) is not None or _BARE_SUM.fullmatch(value) is not None)
     if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none
-        return not any(c.isdigit() for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X"; "英" is a name
+        return not any(c.isdigit() or c == "_" for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X", "OPENAI_API"; "英" is a name
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":  # "Dr. Amira Haddad": a title, not a drive
@@ -429,18 +431,21 @@ def _whole_condition(text: str, end: int) -> int:
     return end + heads[-1].end() if heads else end
 
 
-# What an amount is, said right after it, where the model stopped short: "£80,000 in student loans"
-# (tagged "£80,000 in"), "$84K base", "6 grand a month".
+# What an amount is, said right after it, where the model stopped short or ran on: "£80,000 in student
+# loans" (tagged "£80,000 in"), "$84K base", "6 grand a month", "a 10k bonus", "₦470,000 monthly" (not "plus bonus").
 _AMOUNT_KIND = re.compile(
     r"[ \t]+(?i:in[ \t]+(?:[\w-]+[ \t]+)?(?:loans?|debt|savings|stocks|shares|bonds|crypto|bitcoin|pension|401k|isa|ira|mortgage)\b"
-    r"|base\b|(?:a|per)[ \t]+(?:year|month|week|hour)\b)"
+    r"|base\b|net\b|gross\b|bonus\b|raise\b|(?:monthly|yearly|annually|weekly|hourly)\b|(?:an?|per)[ \t]+(?:year|month|week|hour)\b)"
 )
 
 
 def _whole_amount(text: str, start: int, end: int) -> int:
-    """Where an amount tagged as text[start:end] ends: past what it is, said right after it."""
-    if text.endswith(" in", start, end):
-        end -= 3  # "£80,000 in": the model ran on into the next word
+    """Where an amount tagged as text[start:end] ends: at its last word of money (the model runs on:
+    "C$40,000 to savings", "CHF 132,000 plus bonus"), then past what it is, said right after it."""
+    words = list(_NAME_WORD.finditer(text, start, end))
+    money = [word for word in words if _MONEY.search(word[0]) or _AMOUNT.search(word[0])]
+    if money and money[-1] is not words[-1]:
+        end = money[-1].end()
     kind = _AMOUNT_KIND.match(text, end)
     return kind.end() if kind else end
 
@@ -547,7 +552,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "CREDENTIAL":
         return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or bare_secret(text[start:end]))
     if label == "ADDRESS" and (
-        not names_a_place(text[start:end], cased=capitalises(text)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
+        not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and landmark_address(text, start):
@@ -560,7 +565,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":
-        if (capitalises(text) and text[start:end].islower()) or names_a_feast(text, start, end):
+        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end):
             return False  # no organisation ("overpay a student loan", "St. George's Day parade")
         work_talk = _WORK.search(sentence_around(text, start, end)) is not None
         if work_talk and not text.startswith(("'s", "’s"), end):
@@ -657,9 +662,11 @@ class PiiTaggerRecognizer(Recognizer):
             start += len(_LEADING_DASH.match(text, start, end)[0])  # "- mango123": not the list's dash
             end = start + len(re.sub(r"\s+[^\w\s]+$", "", text[start:end]))  # "448812 -": not the sentence's dash
             start, end = whole_secret(text, start, end)
+        if tagged.label == "REAL_NAME":
+            start, end = _without_identifiers(text, start, end)
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
-        if tagged.label == "REAL_NAME" and capitalises(text):
+        if tagged.label == "REAL_NAME" and capitalises(text, start):
             start, end = capitalised_part(text, start, end)
         if tagged.label == "HEALTH":
             end = _whole_condition(text, end)
@@ -677,6 +684,13 @@ class PiiTaggerRecognizer(Recognizer):
         return self.span(start, end, tagged.score, label) if kept else None
 
 
+def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span without the words at its ends that hold an underscore: a variable's or a key's
+    name the model ran on into ("Regards, Mateo Okafor OPENAI_API_KEY=...")."""
+    words = [w for w in _NAME_WORD.finditer(text, start, end) if "_" not in w.group()]
+    return (words[0].start(), words[-1].end()) if words else (start, end)  # all identifiers: plausible() drops it
+
+
 def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
     """Where text[start:end] reads as a person's name ("Heard from Anneliese Vogt today"): the whole of
     it, or the part before its first comma ("Hans Müller, IBAN ..."), each without the lowercase
@@ -688,7 +702,7 @@ def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
 def _person_in(text: str, start: int, end: int) -> tuple[int, int] | None:
     """text[start:end] as a person's name, without the words at its ends a model ran on into
     (lowercase ones where the writer capitalises, function words where not); None if it reads as none."""
-    name_start, name_end = capitalised_part(text, start, end) if capitalises(text) else _without_function_words(text, start, end)
+    name_start, name_end = capitalised_part(text, start, end) if capitalises(text, start) else _without_function_words(text, start, end)
     return (name_start, name_end) if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end) else None
 
 
@@ -740,7 +754,7 @@ def reads_as_person(text: str, start: int, end: int) -> bool:
     writer capitalises, the last a family name of the student's name lexicon (Faker's, tagging/names.py)
     and the first a given name or a word it does not know ("Anneliese Vogt", "Lindiwe Mthembu"; not "Lyme Regis")."""
     words = text[start:end].split()
-    if not 2 <= len(words) <= 3 or (capitalises(text) and not all(word[0].isupper() for word in words)):
+    if not 2 <= len(words) <= 3 or (capitalises(text, start) and not all(word[0].isupper() for word in words)):
         return False
     from stealthflow.tagging.names import FAMILY, GIVEN  # the tagging package loads torch: not before a tagger runs
 
