@@ -15,7 +15,8 @@
 4. The PII span tagger (default: the shipped one, models/pii-tagger-student; `--tagger DIR...`
    for others), side by side with the regex layer alone, MemPrivacy
    matching as above: (a) its template-held-out validation set, (b) the independent test set
-   data/pii_test.jsonl (benchmarks/pii_testset.py, never used for tuning); distractor messages
+   data/pii_test.jsonl (benchmarks/pii_testset.py, never used for tuning), and each joined four
+   messages to a text, one to a line (a chat log, a list of memories); distractor messages
    flagged; detection ms per KB with and without the tagger on 1 / 10 / 100 KB texts (2 threads).
 
 Writes benchmarks/results/pii_detection.json and .png.
@@ -32,7 +33,7 @@ import string
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.console import Console
@@ -380,6 +381,22 @@ def with_and_without(messages: list[Message], plain: Detector, tagged: Detector)
     return {"regex only": score(messages, plain.detect_many(texts)), "regex + tagger": score(messages, tagged.detect_many(texts))}
 
 
+JOINED = 4
+
+
+def joined(messages: list[Message], per_text: int = JOINED) -> list[Message]:
+    """Messages joined `per_text` to a text, one to a line, as in a chat log or a list of memories
+    (lowercase chat beside capitalised mail): the rules must read each message's case on its own."""
+    texts = []
+    for first in range(0, len(messages), per_text):
+        text, gold = "", []
+        for message in messages[first : first + per_text]:
+            gold += [replace(span, start=span.start + len(text), end=span.end + len(text)) for span in message.gold]
+            text += message.text + "\n"
+        texts.append(Message(text, gold))
+    return texts
+
+
 def tagger_cost(messages: list[Message], plain: Detector, tagged: Detector, seed: int) -> list[dict]:
     """Detection wall ms per KB with and without the tagger (texts made of test messages), with
     torch on 1 and on 2 threads: on a shared machine 2 threads can be slower (each forward pass
@@ -433,7 +450,14 @@ def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dic
     console.print(f"PII tagger {tagger_dir}")
     plain, tagged = Detector(build_recognizers()), Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
     results = {}
-    sets = {"this benchmark's synthetic set": synthetic, "validation (template-held-out)": validation_messages(tagger_dir), "independent test set": test_messages()}
+    validation, test = validation_messages(tagger_dir), test_messages()
+    sets = {
+        "this benchmark's synthetic set": synthetic,
+        "validation (template-held-out)": validation,
+        "independent test set": test,
+        f"validation, {JOINED} messages a text": joined(validation),
+        f"independent test set, {JOINED} messages a text": joined(test),
+    }
     for name, messages in sets.items():
         scored = with_and_without(messages, plain, tagged)
         console.print(table(f"PII tagger, {name}: {len(messages)} messages", scored))
