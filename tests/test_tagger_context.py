@@ -57,7 +57,8 @@ DROPPED = [
     ("The average salary for nurses is about 38000 pounds.", "about 38000 pounds", "FINANCE"),
     ("Is a 401k better than a Roth IRA?", "a 401k", "FINANCE"),
     ("How does compound interest work on a 10k investment over 20 years?", "10k", "FINANCE"),
-    ("A 4-slice toaster for £35, decent or rubbish?", "£35", "FINANCE"),  # a price: no one in the sentence, no word of someone's money
+    ("A 4-slice toaster for £35, decent or rubbish?", "£35", "FINANCE"),
+    ("Tickets cost 120 kr at the door.", "120 kr", "FINANCE"),  # crowns, but a price  # a price: no one in the sentence, no word of someone's money
     ("Gas is $3.89 a gallon here, is that normal now?", "$3.89 a gallon", "FINANCE"),
     # famous people and places (recognizers/public_names.py), unless the writer ties them to themselves; products
     ("How many titles has Roger Federer won?", "Roger Federer", "REAL_NAME"),
@@ -200,6 +201,9 @@ DROPPED += [
 ]
 
 KEPT = [
+    # crowns with spaced thousands: "kr" is money
+    ("I make kr 50 000 a month before tax.", "kr 50 000 a month", "FINANCE"),
+    ("My salary is 45 000 kr per month.", "45 000 kr per month", "FINANCE"),
     # another's life, next to the writer's
     ("Selena Gomez and my sister both have lupus.", "lupus", "HEALTH"),
     ("Grandad has Parkinson's, just like Michael J. Fox.", "Parkinson's", "HEALTH"),

@@ -53,7 +53,7 @@ _AMOUNT = re.compile(
 # Money, not a quantity of something else ("250 ml", "58 cents a litre"): a currency sign, code or
 # word, or the shorthand people use for incomes and savings ("72k", "80 grand", "4 lakh").
 _MONEY = re.compile(
-    r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\bR\s?\d|\d\s*[kKmM]\b|\b(?i:usd|eur|gbp|chf|cad|aud|nzd|inr|jpy|cny|rmb|sek|nok|dkk|pln|brl|mxn|zar|ngn|kes|btc|eth"
+    r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\bR\s?\d|\d\s*[kKmM]\b|\b(?i:kr|usd|eur|gbp|chf|cad|aud|nzd|inr|jpy|cny|rmb|sek|nok|dkk|pln|brl|mxn|zar|ngn|kes|btc|eth"
     r"|dollars?|bucks|euros?|pounds?|quid|yen|yuan|rupees?|lakhs?|crores?|francs?|kronor|kroner|kronur|krona|zloty|pesos?|reais|rand|naira|shillings?"
     r"|bitcoins?|grand|thousand|million|billion|salary|income|savings|debt|loans?|mortgage|pension)\b"
 )
