@@ -186,8 +186,14 @@ def capitalised_part(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span without the lowercase words at its ends, where the writer capitalises names: the
     model runs on into the sentence ("Nvidia overvalued", "rob Peter"). Words inside stay ("Ludwig
     van Beethoven"), as do words with a capital anywhere ("al-Zahra", "d'Arc") and words of scripts without case."""
-    words = [w for w in _NAME_WORD.finditer(text, start, end) if not _lowercase_word(w.group())]
-    return (words[0].start(), words[-1].end()) if words else (start, end)  # all lowercase: not_a_name decides
+    return _without_end_words(text, start, end, _lowercase_word)  # all lowercase: as it is, and not_a_name decides
+
+
+def _without_end_words(text: str, start: int, end: int, dropped) -> tuple[int, int]:
+    """text[start:end] from its first to its last word for which `dropped(word)` is false (the words
+    between stay); as it is if there is none."""
+    kept = [word for word in _NAME_WORD.finditer(text, start, end) if not dropped(word.group())]
+    return (kept[0].start(), kept[-1].end()) if kept else (start, end)
 
 
 def _lowercase_word(word: str) -> bool:
@@ -687,8 +693,7 @@ class PiiTaggerRecognizer(Recognizer):
 def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span without the words at its ends that hold an underscore: a variable's or a key's
     name the model ran on into ("Regards, Mateo Okafor OPENAI_API_KEY=...")."""
-    words = [w for w in _NAME_WORD.finditer(text, start, end) if "_" not in w.group()]
-    return (words[0].start(), words[-1].end()) if words else (start, end)  # all identifiers: plausible() drops it
+    return _without_end_words(text, start, end, lambda word: "_" in word)  # all identifiers: as it is, and plausible() drops it
 
 
 def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -711,12 +716,7 @@ def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
     words a model ran on into ("text kofi mensah on 07700 900123")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    words = list(_NAME_WORD.finditer(text, start, end))
-    while words and words[-1].group().casefold() in ENGLISH_STOP_WORDS:
-        words.pop()
-    while words and words[0].group().casefold() in ENGLISH_STOP_WORDS:
-        words.pop(0)
-    return (words[0].start(), words[-1].end()) if words else (start, end)
+    return _without_end_words(text, start, end, lambda word: word.casefold() in ENGLISH_STOP_WORDS)
 
 
 def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> bool:
