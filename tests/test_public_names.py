@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from stealthflow.placeholders.recognizers.public_names import (
+    KnownNames,
     brand_lines,
     brand_names,
     brands,
@@ -17,6 +18,7 @@ from stealthflow.placeholders.recognizers.public_names import (
     popular_titles,
     public_name,
     public_names,
+    text_words,
     wikipedia_people,
     wordnet_instances,
 )
@@ -228,3 +230,19 @@ def test_popular_articles_without_the_people_list_is_refused(tmp_path: Path):
     result = CliRunner().invoke(app, ["tagger", "public-names", str(pantheon), "--popular", str(model), "--out", str(out)])
     assert result.exit_code == 2 and "go together" in result.output
     assert not out.exists()
+
+
+def test_a_lookup_grows_a_run_of_words_only_while_some_name_opens_with_it():
+    names = KnownNames(["martin luther king", "buenos aires", "messi"])
+    assert names.openings == {"martin", "martin luther", "buenos"}
+    assert names.opening("martin luther") and names.opening("messi") and not names.opening("luther")
+    assert is_public("We flew to Buenos Aires in May.", "Buenos") and is_public("Martin Luther King spoke here.", "Luther")
+    assert not is_public("Martin Jones spoke here.", "Martin Jones")
+
+
+def test_a_texts_capitals_are_found_in_any_script_and_where_lowercasing_lengthens_a_character():
+    assert text_words("ask Émile, not émile").has_capital(0, 6) and not text_words("ask Émile, not émile").has_capital(5, 20)
+    text = "İstanbul then ОЛЯ then the rest"  # "İ" lowercases to two characters: positions still line up
+    words = text_words(text)
+    assert words.has_capital(0, 1) and not words.has_capital(1, 14) and words.has_capital(14, 17) and not words.has_capital(17, len(text))
+    text_words.cache_clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.public_names import brand, public_name, public_name_at
+from stealthflow.placeholders.recognizers.public_names import brand, public_name, public_name_at, text_words
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -223,9 +223,9 @@ def capitalises(text: str, at: int) -> bool:
     a name no lowercase word. The line, not the whole text: a chat log or a list of memories holds
     messages typed in lowercase beside capitalised ones (validation messages joined four or five to
     a text, with the whole text judged: name recall 0.925 -> 0.812)."""
-    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
-    line = text[max(start, at - CASE_REACH) : min(len(text) if end < 0 else end, at + CASE_REACH)]
-    return line != line.lower()  # a capital anywhere on it; one pass in C
+    reach_start, reach_end = max(0, at - CASE_REACH), at + CASE_REACH
+    start, end = text.rfind("\n", reach_start, at) + 1, text.find("\n", at, reach_end)  # within reach: a 100 KB line is not read per span
+    return text_words(text).has_capital(max(start, reach_start), reach_end if end < 0 else end)
 
 
 def anothers_life(text: str, start: int, end: int) -> bool:
