@@ -22,9 +22,9 @@ from stealthflow.tagging.names import FLAGS
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves
-# Inference multiplies over a multiple of this many positions (the rows past the text are
-# dropped): the CPU's matrix kernels are built per shape (~0.3 ms each in fp32, ~2 ms in bf16),
-# so texts of every length reuse a few of them.
+# Inference runs its layers over a multiple of this many positions (zero past the text, dropped at the
+# end): the CPU's matrix kernels are built per shape (~0.3 ms each in fp32, ~2 ms in bf16), so texts
+# of every length reuse a few of them.
 LENGTH_STEP = 16
 
 
@@ -97,18 +97,19 @@ class ConvTagger(nn.Module):
         # Layers as plain functions: module calls were a third of a short window's time.
         dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
         length = x.shape[1]
-        positions = length if self.training else -(-length // LENGTH_STEP) * LENGTH_STEP
+        if not self.training:  # the layers run over a multiple of LENGTH_STEP positions, zero past the text
+            past_text = (0, 0, 0, -(-length // LENGTH_STEP) * LENGTH_STEP - length)
+            x, mask = nn.functional.pad(x, past_text), None if mask is None else nn.functional.pad(mask, past_text)
         for layer, (dilation, mix, norm) in enumerate(zip(self.shape.dilations, mixes, self.norms, strict=True)):
             if mask is not None:
                 x = x * mask
-            if self.depthwise is None:
-                taps = shifted_copies(x, dilation, self.shape.kernel, dtype, positions)
-            else:
-                taps = nn.functional.pad(depthwise_taps(x, self.depthwise[layer], dilation).to(dtype), (0, 0, 0, positions - length))
-            mixed = mix(taps)[:, :length]
-            x = nn.functional.layer_norm(x + mixed, norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 `mixed` is widened in the addition
+            elif x.shape[1] > length:
+                x[:, length:] = 0  # a tap past the text sees zero, as at its start
+            taps = shifted_copies(x, dilation, self.shape.kernel, dtype) if self.depthwise is None else depthwise_taps(x, self.depthwise[layer], dilation).to(dtype)
+            x = nn.functional.layer_norm(x + mix(taps), norm.normalized_shape, norm.weight, norm.bias, norm.eps)  # a bf16 product is widened in the addition
+        x = x[:, :length]
         if mask is not None:
-            x = x * mask
+            x = x * mask[:, :length]
         return TokenClassifierOutput(logits=self.classifier(x))
 
     def _mixes(self, rows: int) -> tuple[torch.dtype, list]:
@@ -163,16 +164,14 @@ def depthwise_taps(x, weight, dilation: int):
     return out
 
 
-def shifted_copies(x, dilation: int, kernel: int, dtype=None, positions: int | None = None):
-    """(batch, positions, kernel x width): for each kernel tap, the sequence shifted by its offset,
+def shifted_copies(x, dilation: int, kernel: int, dtype=None):
+    """(batch, length, kernel x width): for each kernel tap, the sequence shifted by its offset,
     zero past the ends: a strided view of the zero-padded sequence, copied once into the
-    matrix product's input (a copy per tap cost as much as the matrix products). `positions`
-    (default: the length) may add positions past the end, whose products the caller drops."""
+    matrix product's input (a copy per tap cost as much as the matrix products)."""
     batch, length, width = x.shape
-    positions = positions or length
     reach = (kernel // 2) * dilation
     if dtype is not None:
         x = x.to(dtype)  # cast before the copies: a strided copy that also casts took twice as long
-    padded = nn.functional.pad(x, (0, 0, reach, reach + positions - length))  # position t sees padded[t + tap * dilation]
-    taps = padded.as_strided((batch, positions, kernel, width), (padded.stride(0), width, dilation * width, 1))
-    return taps.reshape(batch, positions, kernel * width)  # the taps overlap: reshape copies them, once
+    padded = nn.functional.pad(x, (0, 0, reach, reach))  # position t sees padded[t + tap * dilation]
+    taps = padded.as_strided((batch, length, kernel, width), (padded.stride(0), width, dilation * width, 1))
+    return taps.reshape(batch, length, kernel * width)  # the taps overlap: reshape copies them, once
