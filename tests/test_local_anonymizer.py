@@ -216,6 +216,14 @@ def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_deleting_the_cues
     assert "<EMAIL_1>" in result.text and "ER nurse" not in result.text and result.details["fallback_posts"] == 1
 
 
+def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_deleting_the_cues():
+    answer = 'Removed "work at" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
+    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"work at": "occupation"}))
+    post = "Hi, call me at <PHONE_3>, I work at <EMPLOYER_1>"
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    assert result.text.count("<EMPLOYER_1>") == 1 and "call me at <PHONE_3>" in result.text and result.details["fallback_posts"] == 1
+
+
 def test_placeholders_are_never_taken_for_cues():
     method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]

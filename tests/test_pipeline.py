@@ -50,7 +50,7 @@ def test_levels_policy_applies(tmp_path, monkeypatch):
     assert protected.warnings and "rotate" in protected.warnings[0]
 
 
-def test_rewrite_check_repairs_drift_and_rejects_losses():
+def test_rewrite_check_repairs_drift_and_rejects_losses_inventions_and_repeats():
     placeholders = {"<EMAIL_1>", "<REAL_NAME_1>"}
     text = "I am <REAL_NAME_1>, mail <EMAIL_1>."
     ok = check_rewrite(text, "Someone (real_name_1) can be mailed at EMAIL 1.", placeholders)
@@ -59,6 +59,8 @@ def test_rewrite_check_repairs_drift_and_rejects_losses():
     assert not lost.accepted and lost.text == text and "<REAL_NAME_1>" in lost.reason
     invented = check_rewrite(text, "<REAL_NAME_1> at <EMAIL_1> or <EMAIL_2>.", placeholders)
     assert not invented.accepted and "<EMAIL_2>" in invented.reason
+    repeated = check_rewrite(text, "I am <REAL_NAME_1>, mail <REAL_NAME_1> at <EMAIL_1>.", placeholders)
+    assert not repeated.accepted and repeated.text == text and "repeated placeholder(s) <REAL_NAME_1>" in repeated.reason
 
 
 def test_rewrite_with_a_registered_method(protector):

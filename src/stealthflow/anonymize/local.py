@@ -3,7 +3,7 @@ give the author away, the local model (the embedded SmolLM2 with the shipped LoR
 any `--model`) rewrites each post with those phrases named in a short prompt, batched.
 
 A post without cues is left as it is. When the model's answer is unreadable, keeps too little
-of the post or drops one of protect's placeholders, the post is kept; then any marked phrase
+of the post or drops, repeats or invents one of protect's placeholders, the post is kept; then any marked phrase
 still in the text is deleted deterministically, so every marked phrase is acted on.
 `details["changes"]` lists, per post, the phrases that are gone and the attribute each pointed
 to (the risk report prints them).
@@ -12,6 +12,7 @@ to (the risk report prints them).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
@@ -104,8 +105,9 @@ class LocalAnonymizer:
                 continue
             phrases = list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
             rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
-            # A rewrite that drops a placeholder is not used: protect would reject the whole rewrite.
-            kept_placeholders = rewrite is not None and all(mark in rewrite.text for mark in PROTECT_PLACEHOLDER.findall(post))
+            # A rewrite must hold each of protect's placeholders as often as the post: one dropped would
+            # make protect reject it; one repeated puts a value where it was not ("call me at <EMPLOYER_1>").
+            kept_placeholders = rewrite is not None and Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) == Counter(PROTECT_PLACEHOLDER.findall(post))
             if rewrite is not None and rewrite.parsed and kept_placeholders and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
                 text, how = rewrite.text, "model"
             else:

@@ -1,7 +1,7 @@
 """After placeholders, rewrite the text against implicit-attribute inference with a method
 from the anonymization registry (`standard`, `stealth`, ...), then check that every
-placeholder survived: drifted ones are put back in their exact form; a rewrite that lost
-or invented a placeholder is rejected with the reason, and the placeholder text is kept.
+placeholder survived: drifted ones are put back in their exact form; a rewrite that lost,
+invented or repeated a placeholder is rejected with the reason, and the placeholder text is kept.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> Rew
     lost = sorted(p for p in placeholders if p not in normalised.text)
     if lost:
         return RewriteOutcome(protected, False, f"the rewrite lost placeholder(s) {', '.join(lost)}")
+    repeated = sorted(p for p in placeholders if normalised.text.count(p) > protected.count(p))
+    if repeated:  # restored, the value would stand where it never was ("call me at <EMPLOYER_1>")
+        return RewriteOutcome(protected, False, f"the rewrite repeated placeholder(s) {', '.join(repeated)}")
     return RewriteOutcome(normalised.text, True)
 
 
