@@ -67,6 +67,12 @@ def test_invalid_card_and_phone_are_not_flagged():
     assert found("card 4111 1111 1111 1112, phone 555-01, years 1999-2024, order 2024-05-17") == {}
 
 
+def test_an_international_number_of_a_possible_length_is_a_phone_even_outside_the_plans_ranges():
+    # Ofcom keeps 07700 900xxx for fiction: phonenumbers calls it invalid, a reader still sees a phone number
+    assert found("call me at +44 7700 900456 tonight") == {"+44 7700 900456": "PHONE"}
+    assert found("the score was +3 12, order +44 123") == {}  # too short for any plan
+
+
 def test_merge_prefers_higher_level_then_longer():
     low = Span(0, 10, "URL", Level.PL2)
     inner = Span(2, 6, "PASSWORD", Level.PL4)

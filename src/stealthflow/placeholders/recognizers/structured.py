@@ -279,7 +279,7 @@ _PHONE_CANDIDATE = re.compile(r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ 
 
 @register_recognizer
 class PhoneRecognizer(Recognizer):
-    """Phone numbers valid for their region (`phonenumbers`): international, or national in `regions`."""
+    """Phone numbers (`phonenumbers`): international ones of a possible length, national ones valid in one of `regions`."""
 
     name, type = "phone", "PHONE"
     regions = ("US", "GB", "DE", "FR", "CA", "AU", "IN")
@@ -300,8 +300,10 @@ class PhoneRecognizer(Recognizer):
 
 @lru_cache(maxsize=4096)  # a chat re-sends its history every turn: the same numbers come back
 def _valid_phone(candidate: str, regions: tuple[str, ...]) -> bool:
-    for region in regions[:1] if candidate.startswith("+") else regions:
-        number = parse_phone(candidate, region)
-        if number is not None and phonenumbers.is_valid_number(number):
-            return True
-    return False
+    """A national number valid in one of `regions`; an international one (+country code) of a length
+    its country's numbers have: the numbering plan need not list its range ("+44 7700 900456", in
+    Ofcom's range for fiction, or a range allocated after phonenumbers' metadata)."""
+    if candidate.startswith("+"):
+        number = parse_phone(candidate, regions[0])
+        return number is not None and phonenumbers.is_possible_number(number)
+    return any((number := parse_phone(candidate, region)) is not None and phonenumbers.is_valid_number(number) for region in regions)
