@@ -31,7 +31,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Iterator
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from stealthflow.resources import resource_dir
@@ -385,14 +385,20 @@ def _runs(words: TextWords, left: int, stop: int, names: KnownNames) -> Iterator
 
 
 class TextWords:
-    """A text's words (`_WORD`), their lookup keys and where it has capitals, found once for all its spans."""
+    """A text's words (`_WORD`), their lookup keys and which of its lines hold capitals, found once for all its spans."""
 
     def __init__(self, text: str):
         self.text = text
-        self.spans = [match.span() for match in _WORD.finditer(text)]
-        self._starts = [a for a, _ in self.spans]
         self._keys: dict[int, str] = {}
-        self._capitals: list[int] | None = None
+        self._capitalised: dict[tuple[int, int], bool] = {}
+
+    @cached_property
+    def spans(self) -> list[tuple[int, int]]:  # found on first use: the case rules alone need none
+        return [match.span() for match in _WORD.finditer(self.text)]
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [start for start, _ in self.spans]
 
     def overlapping(self, start: int, end: int) -> range:
         first = bisect_right(self._starts, start) - 1
@@ -412,23 +418,12 @@ class TextWords:
         return self._keys[index]
 
     def has_capital(self, start: int, end: int) -> bool:
-        """Whether text[start:end] holds a character that lowercasing changes."""
-        if self._capitals is None:
-            self._capitals = _capitals(self.text)
-        first = bisect_left(self._capitals, start)
-        return first < len(self._capitals) and self._capitals[first] < end
-
-
-def _capitals(text: str) -> list[int]:
-    """Where `text` has a character that lowercasing changes, in order: one comparison in numpy of the
-    text and its lowercase (a Python loop over 100 KB took ~10 ms)."""
-    import numpy as np
-
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a capital that lowercases to two characters ("İ"): line them up one by one
-        return [index for index, char in enumerate(text) if char.lower() != char]
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return np.flatnonzero(codes != np.frombuffer(lowered.encode("utf-32-le"), dtype=np.uint32)).tolist()
+        """Whether text[start:end] holds a character that lowercasing changes; remembered, as a text's
+        spans mostly ask it of the same line."""
+        if (start, end) not in self._capitalised:
+            part = self.text[start:end]
+            self._capitalised[start, end] = part != part.lower()
+        return self._capitalised[start, end]
 
 
 @lru_cache(maxsize=1)
