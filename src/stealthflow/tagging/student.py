@@ -69,11 +69,11 @@ class ConvTagger(nn.Module):
         self.cases = nn.Embedding(CASES * (FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
         self._table = None
         self._low_precision = None
-        self._plain_layers = self._plain_mixes = None
-        self.inference_dtype = torch.bfloat16 if native_bf16() else torch.float32  # see _mixes
+        self._plain_layers = None
+        self.inference_dtype = torch.bfloat16 if native_bf16() else torch.float32  # see _low_precision_mixes
 
     def train(self, mode: bool = True):
-        self._table = self._low_precision = self._plain_layers = self._plain_mixes = None  # weights may change: rebuilt on the next eval pass
+        self._table = self._low_precision = self._plain_layers = None  # weights may change: rebuilt on the next eval pass
         return super().train(mode)
 
     def token_vectors(self, input_ids):
@@ -96,12 +96,14 @@ class ConvTagger(nn.Module):
         if self.cases is not None:
             x = x + nn.functional.embedding(case_ids, self.cases.weight)
         # Layers as plain functions: module calls were a third of a short window's time.
-        dtype, mixes = self._mixes(x.shape[0] * x.shape[1])
+        low_precision = self._low_precision_mixes(x.shape[0] * x.shape[1])
+        dtype = torch.float32 if low_precision is None else self.inference_dtype
         length = x.shape[1]
         if not self.training:  # the layers run over a multiple of LENGTH_STEP positions, zero past the text
             past_text = (0, 0, 0, -(-length // LENGTH_STEP) * LENGTH_STEP - length)
             x, mask = nn.functional.pad(x, past_text), None if mask is None else nn.functional.pad(mask, past_text)
-        for (dilation, depthwise, norm_weight, norm_bias), mix in zip(self._layer_weights(), mixes, strict=True):
+        for layer, (dilation, depthwise, mix, norm_weight, norm_bias) in enumerate(self._layer_weights()):
+            mix = mix if low_precision is None else low_precision[layer]
             if mask is not None:
                 x = x * mask
             elif x.shape[1] > length:
@@ -114,30 +116,29 @@ class ConvTagger(nn.Module):
         return TokenClassifierOutput(logits=nn.functional.linear(x, self.classifier.weight, self.classifier.bias))
 
     def _layer_weights(self) -> list[tuple]:
-        """Per layer: (dilation, depthwise taps or None, norm weight, norm bias); kept for inference
-        (module and parameter-list look-ups were ~0.1 ms of a pass)."""
+        """Per layer: (dilation, depthwise taps or None, its fp32 product `taps -> gelu(taps @ W.T + b)`,
+        norm weight, norm bias); kept for inference (module and parameter-list look-ups were ~0.1 ms of a pass)."""
         if self._plain_layers is not None:
             return self._plain_layers
         depthwise = self.depthwise if self.depthwise is not None else [None] * len(self.norms)
-        layers = [(dilation, taps, norm.weight, norm.bias) for dilation, taps, norm in zip(self.shape.dilations, depthwise, self.norms, strict=True)]
+        layers = [
+            (dilation, taps, partial(_linear_gelu, weight=mix.weight, bias=mix.bias), norm.weight, norm.bias)
+            for dilation, taps, mix, norm in zip(self.shape.dilations, depthwise, self.mixes, self.norms, strict=True)
+        ]
         if not self.training:
             self._plain_layers = layers
         return layers
 
-    def _mixes(self, rows: int) -> tuple[torch.dtype, list]:
-        """The dtype the layers' products take, and each layer's `taps -> gelu(taps @ W.T + b)`.
-        Inference on a CPU with AMX (`native_bf16`), in passes of
-        LOW_PRECISION_ROWS word pieces or more: bf16, weights prepacked for oneDNN with the GELU
-        fused into the product (1 KB of text: 6 x 167 -> 6 x 95 us); fp32 otherwise, and in training."""
-        if self.training:
-            return torch.float32, [partial(_linear_gelu, weight=mix.weight, bias=mix.bias) for mix in self.mixes]
-        if rows < LOW_PRECISION_ROWS or self.inference_dtype == torch.float32:
-            if self._plain_mixes is None:
-                self._plain_mixes = [partial(_linear_gelu, weight=mix.weight, bias=mix.bias) for mix in self.mixes]
-            return torch.float32, self._plain_mixes
+    def _low_precision_mixes(self, rows: int) -> list | None:
+        """Each layer's product in `inference_dtype` for inference on a CPU with AMX (`native_bf16`), in
+        passes of LOW_PRECISION_ROWS word pieces or more: bf16, weights prepacked for oneDNN with the
+        GELU fused into the product (1 KB of text: 6 x 167 -> 6 x 95 us); None where the layers' fp32
+        products run (elsewhere, and in training)."""
+        if self.training or rows < LOW_PRECISION_ROWS or self.inference_dtype == torch.float32:
+            return None
         if self._low_precision is None:
             self._low_precision = [_packed_linear_gelu(mix.weight.detach().to(self.inference_dtype), mix.bias.detach().to(self.inference_dtype)) for mix in self.mixes]
-        return self.inference_dtype, self._low_precision
+        return self._low_precision
 
 
 def _linear_gelu(taps, weight, bias):
