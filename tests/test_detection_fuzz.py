@@ -48,6 +48,24 @@ def test_no_value_found_in_the_normalised_text_survives_in_clear(protector, text
         assert len(core) < 6 or core not in kept, value
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"ab1 @.", "é", "\u200b", "\u00ad", "\u00a0", "\u3000", "＠", "１", "٤", "Ⅻ", "ﬁ", "中"]), max_size=30))
+def test_the_shadow_maps_each_character_back_to_the_one_it_came_from(text):
+    import unicodedata
+
+    normalised, offsets = shadow(text)
+    if offsets is None:
+        assert normalised == text
+        return
+    assert normalised != text and len(offsets) == len(normalised) + 1 and offsets[-1] == len(text)
+    assert offsets == sorted(offsets)
+    for k, index in enumerate(offsets[:-1]):
+        original = text[index]
+        assert normalised[k] == original if original.isascii() else normalised[k] in unicodedata.normalize("NFKC", original) + " 0123456789"
+    dropped = set(range(len(text))) - set(offsets)
+    assert all(unicodedata.category(text[i]) == "Cf" for i in dropped)  # only format characters go
+
+
 _PRESIDIO_SHAPES = ["4111 1111 1111 1111", "4111-1111-1111-1112", "DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "a.b@example.org", "x@y",
                     "john@acme.co.uk,", "123-45-6789", "078-05-1120", "999-99-9999", "10.0.0.1", "::1", "2001:db8::ff00:42:8329"]  # fmt: skip
 

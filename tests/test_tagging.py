@@ -140,7 +140,7 @@ def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_in
 
 
 def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
-    from stealthflow.tagging.model import CASES, word_shapes
+    from stealthflow.tagging.pieces import CASES, word_shapes
     from stealthflow.tagging.names import FAMILY, GIVEN
 
     _, tokenizer = base_model(len(bio_labels(["name"])))

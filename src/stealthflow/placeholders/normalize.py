@@ -9,7 +9,10 @@ no fragment of a value stays in clear.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def shadow(text: str) -> tuple[str, list[int] | None]:
@@ -17,26 +20,38 @@ def shadow(text: str) -> tuple[str, list[int] | None]:
     offsets[len] == len(text)); offsets is None when the text needed no change."""
     if text.isascii():
         return text, None
+    # Each distinct character is looked at once; ASCII runs are copied whole (a loop over every
+    # character cost ~0.3 ms per KB of accented text, most of which needs no change).
+    changes = {char: replacement for char in set(NON_ASCII.findall(text)) if (replacement := _replacement(char)) != char}
+    if not changes:
+        return text, None
     chars: list[str] = []
     offsets: list[int] = []
-    for index, char in enumerate(text):
-        if char.isascii():
-            replacement = char
-        elif unicodedata.category(char) == "Cf":  # zero-width space/joiner, soft hyphen, word joiner, BOM ...
+    copied = 0
+    for match in NON_ASCII.finditer(text):
+        replacement = changes.get(match.group())
+        if replacement is None:
             continue
-        elif char.isspace():
-            replacement = " "
-        elif unicodedata.category(char) == "Nd":
-            replacement = str(unicodedata.digit(char))
-        else:
-            replacement = unicodedata.normalize("NFKC", char)
-        chars.append(replacement)
-        offsets.extend([index] * len(replacement))
-    normalised = "".join(chars)
-    if normalised == text:
-        return text, None
+        index = match.start()
+        chars += (text[copied:index], replacement)
+        offsets += range(copied, index)
+        offsets += [index] * len(replacement)
+        copied = index + 1
+    chars.append(text[copied:])
+    offsets += range(copied, len(text))
     offsets.append(len(text))
-    return normalised, offsets
+    return "".join(chars), offsets
+
+
+def _replacement(char: str) -> str:
+    category = unicodedata.category(char)
+    if category == "Cf":  # zero-width space/joiner, soft hyphen, word joiner, BOM ...
+        return ""
+    if char.isspace():
+        return " "
+    if category == "Nd":
+        return str(unicodedata.digit(char))
+    return unicodedata.normalize("NFKC", char)
 
 
 def original_span(offsets: list[int], start: int, end: int) -> tuple[int, int]:

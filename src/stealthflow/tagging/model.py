@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from stealthflow.tagging.names import LEXICON, load_lexicon, name_flag, save_lexicon
+from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon
+from stealthflow.tagging.pieces import WordPieces
 from stealthflow.torch_threads import single_threaded_in_workers
 
 WEIGHTS = "tagger.safetensors"
@@ -57,38 +58,6 @@ class StudentShape(BaseModel):
         return self
 
 
-CASES = 7  # see word_shapes
-
-
-def word_shapes(text: str, offsets, lexicon: dict[str, int] | None = None) -> list[int]:
-    """Per word piece: 0 special or padding, 1 the rest of a word, 2 lowercase, 3 Capitalised,
-    4 UPPERCASE, 5 digits, 6 anything else (a student's extra input: case is a strong name cue
-    that MiniLM's lowercase vocabulary drops). With a name `lexicon` (names.py), each piece's
-    shape also carries its word's flag: shape + CASES x flag."""
-    shapes, flag = [], 0
-    offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
-    for start, end in zip(offsets[:, 0].tolist(), offsets[:, 1].tolist(), strict=True):
-        if end <= start:
-            shapes.append(0)
-            continue
-        first = text[start]
-        if start > 0 and first.isalnum() and text[start - 1].isalnum():
-            shapes.append(1 + CASES * flag)  # the rest of the word: its first piece's flag
-            continue
-        if first.isdigit():
-            shape = 5
-        elif not first.isalpha():
-            shape = 6
-        elif first.islower():
-            shape = 2
-        else:
-            piece = text[start:end]
-            shape = 4 if len(piece) > 1 and piece.isupper() else 3
-        flag = name_flag(text, start, lexicon) if lexicon else 0
-        shapes.append(shape + CASES * flag)
-    return shapes
-
-
 def bio_labels(labels: list[str]) -> list[str]:
     return ["O"] + [f"{prefix}-{label}" for label in labels for prefix in ("B", "I")]
 
@@ -120,7 +89,7 @@ class SpanTagger:
         student = getattr(model, "shape", None)
         self.architecture = {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
         self.window = getattr(model, "window", MAX_TOKENS)
-        self._pieces = None  # the tokenizer without truncation or padding, built on first use
+        self._pieces = None  # WordPieces, built on first use
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.labels = labels
@@ -170,26 +139,22 @@ class SpanTagger:
         meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
-    def windows(self, texts: list[str]) -> list[tuple[int, np.ndarray, np.ndarray]]:
-        """(text index, ids[pieces], offsets[pieces, 2]) per window: [CLS], up to `window - 2` word
-        pieces, [SEP]; consecutive windows of a text share STRIDE pieces (as the tokenizer's own
-        overflow does, without its per-call set-up and conversions, a third of the student's time)
-        and are of one length (`window_bounds`).
+    def windows(self, texts: list[str]) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
+        """(text index, ids[pieces], offsets[pieces, 2], a student's word shapes[pieces] or None) per
+        window: [CLS], up to `window - 2` word pieces, [SEP]; consecutive windows of a text share
+        STRIDE pieces (as the tokenizer's own overflow does, without its per-call set-up and
+        conversions) and are of one length (`window_bounds`).
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
         if self._pieces is None:
-            from tokenizers import Tokenizer
-
-            self._pieces = Tokenizer.from_str(self.tokenizer.backend_tokenizer.to_str())
-            self._pieces.no_truncation()
-            self._pieces.no_padding()
+            self._pieces = WordPieces(self.tokenizer, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon)
         first, last = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         out = []
-        for index, encoding in enumerate(self._pieces.encode_batch(texts, add_special_tokens=False)):
-            ids = np.asarray(encoding.ids, dtype=np.int64)
-            offsets = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        for index, text in enumerate(texts):
+            ids, offsets, shapes = self._pieces(text)
             for start, stop in window_bounds(len(ids), self.window - 2):
-                out.append((index, np.concatenate(([first], ids[start:stop], [last])), np.concatenate((_NO_OFFSET, offsets[start:stop], _NO_OFFSET))))
+                window_shapes = None if shapes is None else np.concatenate(([0], shapes[start:stop], [0]))
+                out.append((index, np.concatenate(([first], ids[start:stop], [last])), np.concatenate((_NO_OFFSET, offsets[start:stop], _NO_OFFSET)), window_shapes))
         return out
 
     @single_threaded_in_workers
@@ -210,11 +175,11 @@ class SpanTagger:
                 batch = [windows[w] for w in order[start : start + batch_size]]
                 ids = np.zeros((len(batch), len(batch[-1][1])), dtype=np.int64)  # numpy: a row costs a tenth of torch's indexed assignment
                 mask, cases = np.zeros_like(ids), np.zeros_like(ids)
-                for row, (index, window_ids, window_offsets) in enumerate(batch):
+                for row, (_, window_ids, _, window_shapes) in enumerate(batch):
                     ids[row, : len(window_ids)] = window_ids
                     mask[row, : len(window_ids)] = 1
-                    if cased:
-                        cases[row, : len(window_ids)] = word_shapes(texts[index], window_offsets, self.lexicon)
+                    if window_shapes is not None:
+                        cases[row, : len(window_ids)] = window_shapes
                 inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
                 if cased:
                     inputs["case_ids"] = torch.from_numpy(cases)
@@ -222,7 +187,7 @@ class SpanTagger:
                 for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
                     probabilities[w] = probs
         per_text: list[list] = [[] for _ in texts]
-        for (text_index, _, offsets), window_probabilities in zip(windows, probabilities, strict=True):
+        for (text_index, _, offsets, _), window_probabilities in zip(windows, probabilities, strict=True):
             per_text[text_index].append((offsets, window_probabilities[: len(offsets)]))  # past the offsets: padding
         return [_each_token_once(parts) for parts in per_text]
 

@@ -17,7 +17,8 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
-from stealthflow.tagging.model import CASES, StudentShape
+from stealthflow.tagging.model import StudentShape
+from stealthflow.tagging.pieces import CASES
 from stealthflow.tagging.names import FLAGS
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token

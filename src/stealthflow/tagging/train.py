@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.tagging.model import CASES, MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels, word_shapes
+from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels
+from stealthflow.tagging.pieces import CASES, word_shapes
 from stealthflow.tagging.names import faker_name_lexicon
 
 Example = tuple[str, list[tuple[int, int, str]] | None]  # None: unlabelled, learnt from the teacher only

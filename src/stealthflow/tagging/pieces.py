@@ -1,0 +1,160 @@
+"""MiniLM's word pieces of a text (and a student's word shapes), most of them found without the
+Rust tokenizer.
+
+Why: the Rust tokenizer spent ~0.6 ms on 1 KB of text (its normaliser tracks each character's
+alignment) and the word shapes another ~0.25 in a loop over every piece: together a fifth of the
+student tagger's cost. Most words need neither. A run of printable ASCII splits the way BERT's
+pre-tokenizer splits it (at whitespace, each punctuation mark alone), and a word the vocabulary
+holds whole is one piece whose case and lexicon flag are known right there. The rest (a word the
+vocabulary splits, a chunk between whitespace holding any other character or a special token's
+text) goes through the Rust tokenizer, in one call per text: BERT's normaliser changes characters
+one at a time, so a chunk alone gives the pieces it gives in context. Same ids, offsets and
+shapes as the tokenizer and `word_shapes` over the whole text (tests/test_tagging.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from stealthflow.tagging.names import name_flag
+
+ASCII_PIECE = re.compile(r"[A-Za-z0-9]+|[!-/:-@\[-`{-~]")  # BERT's words and punctuation marks within printable ASCII
+ASCII_SPACE = re.compile(r"[ \t\n\r]")
+
+
+CASES = 7  # see word_shapes
+
+
+def word_shapes(text: str, offsets, lexicon: dict[str, int] | None = None) -> list[int]:
+    """Per word piece: 0 special or padding, 1 the rest of a word, 2 lowercase, 3 Capitalised,
+    4 UPPERCASE, 5 digits, 6 anything else (a student's extra input: case is a strong name cue
+    that MiniLM's lowercase vocabulary drops). With a name `lexicon` (names.py), each piece's
+    shape also carries its word's flag: shape + CASES x flag."""
+    shapes, flag = [], 0
+    offsets = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+    for start, end in zip(offsets[:, 0].tolist(), offsets[:, 1].tolist(), strict=True):
+        if end <= start:
+            shapes.append(0)
+            continue
+        if start > 0 and text[start].isalnum() and text[start - 1].isalnum():
+            shapes.append(1 + CASES * flag)  # the rest of the word: its first piece's flag
+            continue
+        flag = name_flag(text, start, lexicon) if lexicon else 0
+        shapes.append(case_shape(text[start:end]) + CASES * flag)
+    return shapes
+
+
+def case_shape(piece: str) -> int:
+    """A word's first piece: 2 lowercase, 3 Capitalised, 4 UPPERCASE, 5 digits, 6 anything else."""
+    first = piece[0]
+    if first.isdigit():
+        return 5
+    if not first.isalpha():
+        return 6
+    if first.islower():
+        return 2
+    return 4 if len(piece) > 1 and piece.isupper() else 3
+
+
+class WordPieces:
+    """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without [CLS] and [SEP].
+    `shaped`: also each piece's `word_shapes` (a student's case input), with `lexicon`'s flags."""
+
+    def __init__(self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None):
+        from tokenizers import Tokenizer
+
+        self._rust = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
+        self._rust.no_truncation()
+        self._rust.no_padding()
+        self._whole = {piece: id_ for piece, id_ in tokenizer.get_vocab().items() if not piece.startswith("##")}
+        self._shaped = shaped
+        self._lexicon = lexicon or {}
+        # The vocabulary's whole ASCII words as people write them (lowercase, Capitalised, UPPERCASE)
+        # -> (piece, shape): most words of a text cost one look-up.
+        self._known = {
+            written: (id_, case_shape(written) + CASES * self._lexicon.get(word, 0))
+            for word, id_ in self._whole.items()
+            if ASCII_PIECE.fullmatch(word)
+            for written in {word, word.capitalize(), word.upper()}
+        }
+        # Where the Rust tokenizer must read the chunk: a character BERT's normaliser may change
+        # (accents, other scripts, control and other space characters) or a special token's text
+        # ("[SEP]" in a text is that token).
+        specials = sorted(tokenizer.all_special_tokens, key=len, reverse=True)
+        self._foreign = re.compile("|".join(["[^!-~ \\t\\n\\r]", *map(re.escape, specials)]))
+
+    def __call__(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        ids: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        shapes: list[int] = []
+        rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
+        position = 0
+        for match in self._foreign.finditer(text):
+            if match.start() < position:
+                continue  # within the chunk already taken
+            start = max(text.rfind(space, position, match.start()) for space in " \t\n\r") + 1
+            stop = ASCII_SPACE.search(text, match.end())
+            end = stop.start() if stop else len(text)
+            self._ascii(text, position, start, ids, starts, ends, shapes, rare)
+            rare.append((len(ids), start, end))
+            position = end
+        self._ascii(text, position, len(text), ids, starts, ends, shapes, rare)
+        if rare:
+            ids, starts, ends, shapes = self._with_rare(text, rare, ids, starts, ends, shapes)
+        offsets = np.empty((len(ids), 2), dtype=np.int64)
+        offsets[:, 0], offsets[:, 1] = starts, ends
+        return np.asarray(ids, dtype=np.int64), offsets, np.asarray(shapes, dtype=np.int64) if self._shaped else None
+
+    def _ascii(self, text: str, start: int, end: int, ids, starts, ends, shapes, rare) -> None:
+        known, whole, lexicon, shaped = self._known, self._whole, self._lexicon, self._shaped
+        underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w")
+        for match in ASCII_PIECE.finditer(text, start, end):
+            word = match.group()
+            hit = None if underscores else known.get(word)
+            if hit is None:
+                lower = word.lower()
+                piece = whole.get(lower)
+                if piece is None:
+                    rare.append((len(ids), match.start(), match.end()))
+                    continue
+                hit = piece, case_shape(word) + CASES * name_flag(text, match.start(), lexicon) if lexicon else case_shape(word)
+            ids.append(hit[0])
+            starts.append(match.start())
+            ends.append(match.end())
+            if shaped:
+                shapes.append(hit[1])
+
+    def _with_rare(self, text: str, rare, ids, starts, ends, shapes) -> tuple[list, list, list, list]:
+        """The pieces, with the rare words' and chunks' pieces put in where they stand. The Rust
+        tokenizer reads them in one call, joined by spaces (a call per word, or a batch, cost
+        ~20 us each in set-up)."""
+        joined_at, joined = [], []  # where each one starts in the joined text
+        length = 0
+        for _, start, end in rare:
+            joined_at.append(length)
+            joined.append(text[start:end])
+            length += end - start + 1
+        encoding = self._rust.encode(" ".join(joined), add_special_tokens=False)
+        unit_ids: list[list[int]] = [[] for _ in rare]
+        unit_offsets: list[list[tuple[int, int]]] = [[] for _ in rare]
+        unit = 0
+        for piece, (a, b) in zip(encoding.ids, encoding.offsets, strict=True):
+            while unit + 1 < len(rare) and a >= joined_at[unit + 1]:
+                unit += 1
+            shift = rare[unit][1] - joined_at[unit]
+            unit_ids[unit].append(piece)
+            unit_offsets[unit].append((a + shift, b + shift))
+        rare_shapes = iter(word_shapes(text, [pair for pairs in unit_offsets for pair in pairs], self._lexicon) if self._shaped else ())
+        out_ids, out_starts, out_ends, out_shapes = [], [], [], []
+        taken = 0
+        for (at, _, _), pieces, offsets in zip(rare, unit_ids, unit_offsets, strict=True):
+            out_ids += ids[taken:at] + pieces
+            out_starts += starts[taken:at] + [a for a, _ in offsets]
+            out_ends += ends[taken:at] + [b for _, b in offsets]
+            if self._shaped:
+                out_shapes += shapes[taken:at] + [next(rare_shapes) for _ in offsets]
+            taken = at
+        return out_ids + ids[taken:], out_starts + starts[taken:], out_ends + ends[taken:], out_shapes + shapes[taken:]
