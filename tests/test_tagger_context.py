@@ -50,6 +50,10 @@ DROPPED = [
     ("Does the XPS 13 9340 have a headphone jack?", "XPS 13 9340", "CREDENTIAL"),
     ("Firmware v3.8.1-rc2 bricked the router for some people.", "v3.8.1-rc2", "CREDENTIAL"),
     # amounts that are not money, or money that is no one's income
+    # a place where people move, though a name too
+    ("My wife and I just moved to Austin after I finished my PhD.", "Austin", "REAL_NAME"),
+    ("moving back to Charlotte next year, can't wait", "Charlotte", "REAL_NAME"),
+    ("My parents emigrated to Victoria in the 80s.", "Victoria", "REAL_NAME"),
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -265,6 +269,10 @@ KEPT = [
     ("Chen of all people forgot the password, lol.", "Chen", "REAL_NAME"),
     ("Anna, will you check my essay tonight?", "Anna", "REAL_NAME"),
     ("I'm flying to see Maria next week.", "Maria", "REAL_NAME"),
+    ("The ticket moved to Sam after standup.", "Sam", "REAL_NAME"),  # a thing moves to a person
+    ("I think the ticket moved to Sam.", "Sam", "REAL_NAME"),
+    ("I'm moving in with Austin next month.", "Austin", "REAL_NAME"),
+    ("We moved to Emma's place for the summer.", "Emma", "REAL_NAME"),
     ("Who played with Jonas at the park yesterday?", "Jonas", "REAL_NAME"),  # not a role
     ("Is Harriet still coming to the barbecue?", "Harriet", "REAL_NAME"),  # asked about by a first name
     ("Did Elena Petrova send you the slides?", "Elena Petrova", "REAL_NAME"),  # the reader is in the question
@@ -448,6 +456,7 @@ def test_a_number_named_as_another_kind_unless_a_secret_word_comes_between():
 # --- the shipped models ------------------------------------------------------------------------
 
 DISTRACTORS = [
+    "My wife and I just moved to Austin after I finished my PhD. Loving the tacos here!",
     "Barack Obama's memoir is on my reading list.",
     "The documentary about Nelson Mandela was moving.",
     "Messi scored a hat-trick against Bolivia last night.",

@@ -119,6 +119,16 @@ _PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
 # Istanbul", "the 17:32 to Manchester") or after an article ("the Sagrada Familia"); not a
 # possessive ("in Anna's car").
 _JOURNEY_TO = r"(?:flights?|trains?|bus|coach|ferry|trip|journey|fly|flying|flew|travel\w*|drive|driving|drove|\d{1,2}[:.]\d\d)\s+(?:\S*\d\S*\s+)?to"
+# Where people move ("we just moved to Austin", "My parents emigrated to Victoria", "Moving back to
+# Charlotte next year"): a person or a sentence's start moves, not a thing ("The ticket moved to Sam").
+_MOVERS_WORDS = (
+    r"(?i:just|finally|recently|eventually|already|also|then|soon|actually|officially|all|both|have|has|had|will|would|are|were|was|is|am|be|been|"
+    r"getting|going|gonna|want|wanted|plan|planned|planning|hope|hoping|decided|to|and)"
+)
+_MOVED_TO = re.compile(
+    rf"(?:[.!?\n]\s*|\b(?i:i|we|he|she|they|you|(?:my|our|his|her|their)\s+[\w-]+)(?:['’][a-z]+)?\s+(?:{_MOVERS_WORDS}\s+){{0,3}})"
+    r"(?i:mov(?:e|es|ed|ing)|relocat\w+|emigrat\w+)(?:\s+(?i:back|out|over|away|down|up))?\s+to\s+$"
+)
 _PLACE_BEFORE = re.compile(
     rf"\b(?i:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){{0,2}}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$"
 )
@@ -211,6 +221,8 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if text.startswith(("'s", "’s"), end):
         return False
     if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
+        return True
+    if _MOVED_TO.search(before if start > len(before) else "\n" + before):  # the text's start opens a sentence
         return True
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
