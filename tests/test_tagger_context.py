@@ -273,6 +273,8 @@ KEPT = [
     ("I think the ticket moved to Sam.", "Sam", "REAL_NAME"),
     ("I'm moving in with Austin next month.", "Austin", "REAL_NAME"),
     ("We moved to Emma's place for the summer.", "Emma", "REAL_NAME"),
+    ("My husband moved to Grant Thornton in January.", "Grant Thornton", "REAL_NAME"),  # people move to firms too
+    ("I moved to Halvorsen for a senior role.", "Halvorsen", "REAL_NAME"),
     ("Who played with Jonas at the park yesterday?", "Jonas", "REAL_NAME"),  # not a role
     ("Is Harriet still coming to the barbecue?", "Harriet", "REAL_NAME"),  # asked about by a first name
     ("Did Elena Petrova send you the slides?", "Elena Petrova", "REAL_NAME"),  # the reader is in the question

@@ -120,7 +120,8 @@ _PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
 # possessive ("in Anna's car").
 _JOURNEY_TO = r"(?:flights?|trains?|bus|coach|ferry|trip|journey|fly|flying|flew|travel\w*|drive|driving|drove|\d{1,2}[:.]\d\d)\s+(?:\S*\d\S*\s+)?to"
 # Where people move ("we just moved to Austin", "My parents emigrated to Victoria", "Moving back to
-# Charlotte next year"): a person or a sentence's start moves, not a thing ("The ticket moved to Sam").
+# Charlotte next year"): a person or a sentence's start moves, not a thing ("The ticket moved to Sam");
+# one word, in a sentence without work talk (people move to firms too).
 _MOVERS_WORDS = (
     r"(?i:just|finally|recently|eventually|already|also|then|soon|actually|officially|all|both|have|has|had|will|would|are|were|was|is|am|be|been|"
     r"getting|going|gonna|want|wanted|plan|planned|planning|hope|hoping|decided|to|and)"
@@ -222,8 +223,8 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return False
     if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
-    if _MOVED_TO.search(before if start > len(before) else "\n" + before):  # the text's start opens a sentence
-        return True
+    if " " not in value and _MOVED_TO.search(before if start > len(before) else "\n" + before) and not _WORK.search(sentence_around(text, start, end)):
+        return True  # (the text's start opens a sentence) not "moved to Grant Thornton", "moved to Halvorsen for a senior role": a firm
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
