@@ -552,3 +552,17 @@ def test_shipped_taggers_read_each_line_of_a_chat_log_in_its_own_case(real_detec
     log = "Hi Dana, the report is attached. Thanks!\nok cool so text kofi mensah on his new number tonight"
     found = [log[s.start : s.end] for s in real_detector.detect(log)]
     assert "kofi mensah" in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "expected"),
+    [
+        ("We moved to Austin, Texas.", "Austin, Texas", None),  # a place and its state, not "Smith, Jones & Co"
+        ("I grew up in Portland, Oregon, and miss the rain.", "Portland, Oregon", None),
+        ("Has anyone been to Asheville, North Carolina?", "Asheville, North Carolina", None),
+        ("I work at Acme, Texas branch.", "Acme, Texas", ("Acme, Texas", "EMPLOYER")),  # work talk
+        ("Send it to Hartley, Dunn & Co today.", "Hartley, Dunn & Co", ("Hartley, Dunn & Co", "EMPLOYER")),
+    ],
+)
+def test_a_place_and_its_region_taken_for_an_employer_is_dropped_where_no_work_shows(text, value, expected):
+    assert kept(text, value, "EMPLOYER") == expected

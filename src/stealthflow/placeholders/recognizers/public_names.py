@@ -290,6 +290,26 @@ def brands() -> KnownNames:
     return _name_keys(BRANDS)
 
 
+# Faker's English-speaking address providers: their countries, states, provinces and counties are the
+# regions written after a place's comma in English text (other locales name them in their own language).
+_REGION_LOCALES = ("en", "en_US", "en_CA", "en_AU", "en_GB", "en_IE", "en_IN", "en_NZ")
+
+
+@cache
+def region_names() -> frozenset[str]:
+    """Countries, states, provinces and counties, as looked up (`name_key`): what follows a place's
+    comma ("Austin, Texas", "Lyon, France"). Many are also people's names ("Georgia", "Virginia"), so
+    the gazetteer does not hold them."""
+    import importlib
+
+    names = set()
+    for locale in _REGION_LOCALES:
+        provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
+        for attribute in ("countries", "states", "provinces", "counties"):
+            names.update(name_key(value) for value in provider.__dict__.get(attribute, ()))
+    return frozenset(names - {""})
+
+
 def _name_keys(file: str) -> KnownNames:
     path = resource_dir("data") / file
     return KnownNames(key for line in path.read_text(encoding="utf-8").splitlines() if (key := name_key(line)))

@@ -29,7 +29,7 @@ from stealthflow.placeholders.recognizers.context import (
     sentence_around,
 )
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
-from stealthflow.placeholders.recognizers.public_names import brand, public_name, text_words
+from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names, text_words
 from stealthflow.placeholders.recognizers.secrets import (
     introduced_as_secret,
     named_as_other_number,
@@ -594,6 +594,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         # of people and where they work shows it.
         if public_name(text, start, end) and not brand(text, start, end):  # "Google" is both
             return False
+        if city_and_region(text, start, end):
+            return False
         return work_talk or _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
     if label == "REAL_NAME" and (
         not_a_name(text, start, end)
@@ -605,6 +607,25 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label in ("REAL_NAME", "ADDRESS", "EMPLOYER"):
         return not public_talk(text, start, end)
     return True
+
+
+_PLACE_WORDS = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}")
+
+
+def city_and_region(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a place and the region or country it lies in ("Austin, Texas",
+    "Portland, Oregon"): one comma, a country or a region after it (`region_names`), capitalised words
+    and no brand before it. (The comma had made it a firm's name, as in "Smith, Jones & Co".)"""
+    comma = text.find(",", start, end)
+    if comma < 0 or text.find(",", comma + 1, end) >= 0:
+        return False
+    region = comma + 1 + len(text[comma + 1 : end]) - len(text[comma + 1 : end].lstrip())
+    return (
+        _PLACE_WORDS.fullmatch(text, start, comma) is not None
+        and _PLACE_WORDS.fullmatch(text, region, end) is not None
+        and name_key(text[region:end]) in region_names()
+        and not brand(text, start, comma)
+    )
 
 
 def shipped_pii_tagger_dir() -> Path:
