@@ -54,6 +54,10 @@ DROPPED = [
     ("My wife and I just moved to Austin after I finished my PhD.", "Austin", "REAL_NAME"),
     ("moving back to Charlotte next year, can't wait", "Charlotte", "REAL_NAME"),
     ("My parents emigrated to Victoria in the 80s.", "Victoria", "REAL_NAME"),
+    ("Thinking of moving back to Savannah when the lease ends.", "Savannah", "REAL_NAME"),
+    ("She's originally from Dayton, like me.", "Dayton", "REAL_NAME"),  # where someone is from
+    ("My Tesla needed new tyres after just 20k miles.", "20k miles", "FINANCE"),  # a count, not money
+    ("I hit 10k followers today!", "10k", "FINANCE"),
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -270,6 +274,7 @@ KEPT = [
     ("Anna, will you check my essay tonight?", "Anna", "REAL_NAME"),
     ("I'm flying to see Maria next week.", "Maria", "REAL_NAME"),
     ("The ticket moved to Sam after standup.", "Sam", "REAL_NAME"),  # a thing moves to a person
+    ("The card is from Savannah, so sweet.", "Savannah", "REAL_NAME"),  # what comes from someone
     ("I think the ticket moved to Sam.", "Sam", "REAL_NAME"),
     ("I'm moving in with Austin next month.", "Austin", "REAL_NAME"),
     ("We moved to Emma's place for the summer.", "Emma", "REAL_NAME"),

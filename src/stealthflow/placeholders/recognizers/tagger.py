@@ -124,11 +124,17 @@ _JOURNEY_TO = r"(?:flights?|trains?|bus|coach|ferry|trip|journey|fly|flying|flew
 # one word, in a sentence without work talk (people move to firms too).
 _MOVERS_WORDS = (
     r"(?i:just|finally|recently|eventually|already|also|then|soon|actually|officially|all|both|have|has|had|will|would|are|were|was|is|am|be|been|"
-    r"getting|going|gonna|want|wanted|plan|planned|planning|hope|hoping|decided|to|and)"
+    r"getting|going|gonna|want|wanted|plan|planned|planning|hope|hoping|decided|thinking|considering|of|about|to|and)"
 )
 _MOVED_TO = re.compile(
-    rf"(?:[.!?\n]\s*|\b(?i:i|we|he|she|they|you|(?:my|our|his|her|their)\s+[\w-]+)(?:['’][a-z]+)?\s+(?:{_MOVERS_WORDS}\s+){{0,3}})"
+    rf"(?:[.!?\n]\s*|\b(?i:i|we|he|she|they|you|(?:my|our|his|her|their)\s+[\w-]+)(?:['’][a-z]+)?\s+)(?:{_MOVERS_WORDS}\s+){{0,3}}"
     r"(?i:mov(?:e|es|ed|ing)|relocat\w+|emigrat\w+)(?:\s+(?i:back|out|over|away|down|up))?\s+to\s+$"
+)
+# Where someone is from ("I'm originally from Dayton", "She's from Savannah", "we hail from Cork"): a
+# place; not what comes from someone ("The card is from Savannah", "a message from Savannah").
+_FROM_PLACE = re.compile(
+    r"(?:\b(?i:i|we|you|they|he|she)(?:['’](?i:m|re|s)|\s+(?i:am|are|is|was|were|come|comes|came|hail|hails|hailed))\s+(?:(?i:originally|all|both)\s+)?"
+    r"|\b(?i:originally)\s+)from\s+$"
 )
 _PLACE_BEFORE = re.compile(
     rf"\b(?i:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){{0,2}}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$"
@@ -224,7 +230,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
-    if moved and not _WORK.search(sentence_around(text, start, end)):
+    if (moved or (" " not in value and _FROM_PLACE.search(before))) and not _WORK.search(sentence_around(text, start, end)):
         return True  # (the text's start opens a sentence) not "moved to Grant Thornton", "moved to Halvorsen for a senior role": a firm
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
@@ -496,6 +502,11 @@ def shows_as_health(text: str, start: int, end: int) -> bool:
 # reader has it; with a currency ("a $236k mortgage") it is an amount someone owes or earns.
 _ARTICLE = re.compile(r"(?i:(?:a|an)\s)")
 _ARTICLE_BEFORE = re.compile(r"(?i:\b(?:a|an)\s+)$")
+# A number without a currency that counts something other than money ("20k miles", "10k steps", "5k followers").
+_COUNTED_THING = re.compile(
+    r"\d[\d.,]*\s*(?i:k|m|thousand|million)?\s*(?i:miles?|mi|km|kms|kilomet(?:er|re)s?|met(?:er|re)s?|feet|ft|steps|followers|subscribers|views|likes|downloads|users|calories|kcal"
+    r"|words|people|visitors|streams|plays|mph|rpm|kg|kgs|lbs?|runners|members|signatures|hours|hrs)\b"
+)
 _CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
 
 
@@ -578,6 +589,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "ADDRESS" and landmark_address(text, start):
         return False
     if label == "FINANCE":
+        if _COUNTED_THING.match(text, start) is not None:
+            return False  # "20k miles", "10k followers": a count of something, not money
         sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
