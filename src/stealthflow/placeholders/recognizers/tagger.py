@@ -230,7 +230,8 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
-    if (moved or (" " not in value and _FROM_PLACE.search(before))) and not _WORK.search(sentence_around(text, start, end)):
+    from_place = " " not in value and before.rstrip()[-4:].lower() == "from" and _FROM_PLACE.search(before)
+    if (moved or from_place) and not _WORK.search(sentence_around(text, start, end)):
         return True  # (the text's start opens a sentence) not "moved to Grant Thornton", "moved to Halvorsen for a senior role": a firm
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
