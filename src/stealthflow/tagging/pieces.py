@@ -9,7 +9,7 @@ holds whole is one piece whose case and lexicon flag are known right there. The 
 vocabulary splits, a chunk between whitespace holding any other character or a special token's
 text) goes through the Rust tokenizer, in one call per text: BERT's normaliser changes characters
 one at a time, so a chunk alone gives the pieces it gives in context. Same ids, offsets and
-shapes as the tokenizer and `word_shapes` over the whole text (tests/test_tagging.py).
+shapes as the tokenizer and `word_shapes` over the whole text (tests/test_word_pieces.py).
 """
 
 from __future__ import annotations
@@ -92,25 +92,25 @@ class WordPieces:
         shapes: list[int] = []
         rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
         position = 0
+        underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): looked up in the text
         for match in self._foreign.finditer(text):
             if match.start() < position:
                 continue  # within the chunk already taken
             start = max(text.rfind(space, position, match.start()) for space in " \t\n\r") + 1
             stop = ASCII_SPACE.search(text, match.end())
             end = stop.start() if stop else len(text)
-            self._ascii(text, position, start, ids, starts, ends, shapes, rare)
+            self._ascii(text, position, start, underscores, ids, starts, ends, shapes, rare)
             rare.append((len(ids), start, end))
             position = end
-        self._ascii(text, position, len(text), ids, starts, ends, shapes, rare)
+        self._ascii(text, position, len(text), underscores, ids, starts, ends, shapes, rare)
         if rare:
             ids, starts, ends, shapes = self._with_rare(text, rare, ids, starts, ends, shapes)
         offsets = np.empty((len(ids), 2), dtype=np.int64)
         offsets[:, 0], offsets[:, 1] = starts, ends
         return np.asarray(ids, dtype=np.int64), offsets, np.asarray(shapes, dtype=np.int64) if self._shaped else None
 
-    def _ascii(self, text: str, start: int, end: int, ids, starts, ends, shapes, rare) -> None:
+    def _ascii(self, text: str, start: int, end: int, underscores: bool, ids, starts, ends, shapes, rare) -> None:
         known, whole, lexicon, shaped = self._known, self._whole, self._lexicon, self._shaped
-        underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w")
         for match in ASCII_PIECE.finditer(text, start, end):
             word = match.group()
             hit = None if underscores else known.get(word)
@@ -120,7 +120,8 @@ class WordPieces:
                 if piece is None:
                     rare.append((len(ids), match.start(), match.end()))
                     continue
-                hit = piece, case_shape(word) + CASES * name_flag(text, match.start(), lexicon) if lexicon else case_shape(word)
+                flag = name_flag(text, match.start(), lexicon) if lexicon else 0
+                hit = (piece, case_shape(word) + CASES * flag)
             ids.append(hit[0])
             starts.append(match.start())
             ends.append(match.end())

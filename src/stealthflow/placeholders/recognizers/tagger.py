@@ -229,10 +229,11 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return False
     if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
         return True
+    # (the pattern's cheap precondition first; "\n": the text's start opens a sentence)
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
     from_place = " " not in value and before.rstrip()[-4:].lower() == "from" and _FROM_PLACE.search(before)
     if (moved or from_place) and not _WORK.search(sentence_around(text, start, end)):
-        return True  # (the text's start opens a sentence) not "moved to Grant Thornton", "moved to Halvorsen for a senior role": a firm
+        return True  # not with work talk: "moved to Halvorsen for a senior role" is a firm
     if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
@@ -503,12 +504,12 @@ def shows_as_health(text: str, start: int, end: int) -> bool:
 # reader has it; with a currency ("a $236k mortgage") it is an amount someone owes or earns.
 _ARTICLE = re.compile(r"(?i:(?:a|an)\s)")
 _ARTICLE_BEFORE = re.compile(r"(?i:\b(?:a|an)\s+)$")
+_CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
 # A number without a currency that counts something other than money ("20k miles", "10k steps", "5k followers").
 _COUNTED_THING = re.compile(
     r"\d[\d.,]*\s*(?i:k|m|thousand|million)?\s*(?i:miles?|mi|km|kms|kilomet(?:er|re)s?|met(?:er|re)s?|feet|ft|steps|followers|subscribers|views|likes|downloads|users|calories|kcal"
     r"|words|people|visitors|streams|plays|mph|rpm|kg|kgs|lbs?|runners|members|signatures|hours|hrs)\b"
 )
-_CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
 
 
 def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
@@ -624,23 +625,16 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     return True
 
 
-_PLACE_WORDS = re.compile(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}")
+_PLACE_WORDS = r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,2}"
+_CITY_AND_REGION = re.compile(rf"(?P<city>{_PLACE_WORDS}),\s*(?P<region>{_PLACE_WORDS})")
 
 
 def city_and_region(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is a place and the region or country it lies in ("Austin, Texas",
-    "Portland, Oregon"): one comma, a country or a region after it (`region_names`), capitalised words
-    and no brand before it. (The comma had made it a firm's name, as in "Smith, Jones & Co".)"""
-    comma = text.find(",", start, end)
-    if comma < 0 or text.find(",", comma + 1, end) >= 0:
-        return False
-    region = comma + 1 + len(text[comma + 1 : end]) - len(text[comma + 1 : end].lstrip())
-    return (
-        _PLACE_WORDS.fullmatch(text, start, comma) is not None
-        and _PLACE_WORDS.fullmatch(text, region, end) is not None
-        and name_key(text[region:end]) in region_names()
-        and not brand(text, start, comma)
-    )
+    "Portland, Oregon"): capitalised words, one comma, a country or a region (`region_names`), and no
+    brand before the comma. (The comma had made it a firm's name, as in "Smith, Jones & Co".)"""
+    match = _CITY_AND_REGION.fullmatch(text, start, end)
+    return match is not None and name_key(match["region"]) in region_names() and not brand(text, start, match.end("city"))
 
 
 def shipped_pii_tagger_dir() -> Path:
