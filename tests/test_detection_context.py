@@ -40,6 +40,7 @@ def detector():
         ("the passcode to the gate is 1379", "PASSWORD", "1379"),
         ("the code is 552918", "OTP", "552918"),
         ("I got the code 490678 by SMS.", "OTP", "490678"),
+        ("I got the code 4417 by SMS, the sale ends today", "OTP", "4417"),  # a sale is no discount the code buys
         ("482913 is your verification code", "OTP", "482913"),
         ("they texted me 906812 to log in", "OTP", "906812"),
         ("enter 334455 when it asks for the code", "OTP", "334455"),
@@ -146,6 +147,8 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "HTTP code: 404",
         "the code is 1000 lines long",
         "promo code SAVE20 gave 20% off",
+        "Use the code SUMMER20 at checkout for a discount on garden tools.",  # a shop's code: what it buys is said
+        "Enter the code XMAS2024 for free shipping",
         "user: anna / role: admin",
         "He sent me 2000 dollars",
         "enter 5000 as the amount",

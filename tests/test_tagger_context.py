@@ -58,6 +58,22 @@ DROPPED = [
     ("She's originally from Dayton, like me.", "Dayton", "REAL_NAME"),  # where someone is from
     ("My Tesla needed new tyres after just 20k miles.", "20k miles", "FINANCE"),  # a count, not money
     ("I hit 10k followers today!", "10k", "FINANCE"),
+    ("I ran a 5k in 27 minutes, a personal best.", "a 5k", "FINANCE"),  # a race's distance
+    ("The marathon is 42 km but the 10k loop is more my speed", "10k", "FINANCE"),
+    # a shop's code, said by what it buys
+    ("Use code SPRING20 at checkout for 20% off all garden tools.", "SPRING20", "CREDENTIAL"),
+    # names of no one: a form of address, a mountain, things listed with things, a famous saying
+    ("Dear Sir or Madam, I am writing to ask about group tours.", "Sir", "REAL_NAME"),
+    ("Dear Sir or Madam, I am writing to ask about group tours.", "Madam", "REAL_NAME"),
+    ("Dear Sir or Madam, I am writing to ask about group tours.", "Sir or Madam", "REAL_NAME"),
+    ("Mount Kinabalu climb, do you need a guide?", "Kinabalu", "REAL_NAME"),
+    ("Holly and ivy decorations are up in the hall.", "Holly", "REAL_NAME"),
+    ("Iris, tulip or daffodil bulbs for a shady spot?", "Iris", "REAL_NAME"),
+    ("Elementary, my dear Watson, is never said in the stories.", "Watson", "REAL_NAME"),
+    ("Who designed the Sydney Opera House, Jorn Utzon right?", "Jorn Utzon", "REAL_NAME"),  # "Jørn Utzon", typed plain
+    # a condition of people in general; a shopping list is no address
+    ("Is intermittent fasting safe for people with high blood pressure", "high blood pressure", "HEALTH"),
+    ("shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans", "500g mince, 2 onions, 1 tin kidney beans", "ADDRESS"),
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -209,6 +225,12 @@ DROPPED += [
 ]
 
 KEPT = [
+    # the people listed beside a word that is also a name; money beside a race word; a condition of someone
+    ("Holly and Sam are coming over for dinner.", "Holly", "REAL_NAME"),
+    ("Tom and kids send their love.", "Tom", "REAL_NAME"),
+    ("I got a 5k bonus at work for finishing the project.", "a 5k bonus", "FINANCE"),
+    ("My dad lives with high blood pressure.", "high blood pressure", "HEALTH"),
+    ("The parcel goes to 12 Orchard Road, 2 doors down from the bakery.", "12 Orchard Road", "ADDRESS"),
     # crowns with spaced thousands: "kr" is money
     ("I make kr 50 000 a month before tax.", "kr 50 000 a month", "FINANCE"),
     ("My salary is 45 000 kr per month.", "45 000 kr per month", "FINANCE"),
@@ -506,6 +528,14 @@ DISTRACTORS = [
     "Serena Williams nearly died from a pulmonary embolism after giving birth.",
     "Lionel Messi earns around $60 million a year at Inter Miami.",
     "Our cat has diabetes and needs insulin twice a day.",
+    "Use code SPRING20 at checkout for 20% off all garden tools.",
+    "Dear Sir or Madam, I am writing to ask about group tours of the Reichstag dome in March.",
+    "Mount Kinabalu climb, do you need a guide?",
+    "Holly and ivy decorations are up in the hall.",
+    "I ran a 5k in 27 minutes, a personal best.",
+    "Is intermittent fasting safe for people with high blood pressure",
+    "shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans, 3 cloves garlic",
+    "Who designed the Sydney Opera House, Jorn Utzon right?",
 ]
 PERSONAL = [
     ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),

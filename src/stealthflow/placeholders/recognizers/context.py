@@ -16,7 +16,7 @@ from stealthflow.placeholders.recognizers.public_names import brand, public_name
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
 _PROPER = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"  # on one line: "Employer: Google\nPosition: ..." is Google
-_RELATIVE = (
+RELATIVES = (
     r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|mother|father|mom|mum|dad|brother|"
     r"sister|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|niece|nephew|boss|manager|colleague|friend|neighbou?r"
 )
@@ -61,8 +61,8 @@ _CALENDAR = re.compile(
 @register_recognizer
 class RelativeNameRecognizer(ContextRecognizer):
     name, type = "relative_name", "REAL_NAME"
-    triggers = tuple(re.sub(r"\[.*|.\?.*", "", word) for word in _RELATIVE.split("|"))  # "fianc[ée]e?" -> "fianc"
-    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{_RELATIVE})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)")
+    triggers = tuple(re.sub(r"\[.*|.\?.*", "", word) for word in RELATIVES.split("|"))  # "fianc[ée]e?" -> "fianc"
+    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)")
 
 
 @register_recognizer
@@ -168,7 +168,7 @@ def names_writer_or_reader(sentence: str) -> bool:
     return _FIRST_PERSON.search(sentence) is not None
 
 
-_KIN = re.compile(rf"\b(?i:{_RELATIVE})s?\b")
+_KIN = re.compile(rf"\b(?i:{RELATIVES})s?\b")
 
 
 def names_writer_reader_or_kin(sentence: str) -> bool:

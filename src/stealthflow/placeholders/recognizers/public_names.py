@@ -55,8 +55,13 @@ def word_key(word: str) -> str:
     """A word as looked up: casefolded, without accents, a possessive or a trailing full stop."""
     folded = word.casefold()
     if not folded.isascii():  # ASCII has no accents to drop
-        folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).replace("’", "'")
+        folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).translate(_PLAIN_LETTERS)
     return _POSSESSIVE.sub("", folded)
+
+
+# Letters that carry no accent to drop but are written plain on English keyboards ("Jorn Utzon" for
+# "Jørn Utzon", "Lodz" for "Łódź"); the curly apostrophe as the straight one.
+_PLAIN_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "’": "'"})
 
 
 def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names: Collection[str]) -> list[str]:

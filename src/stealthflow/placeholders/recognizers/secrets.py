@@ -417,3 +417,21 @@ class OtpRecognizer(ContextRecognizer):
         r"(?:(?:one[- ]time|verification|security|login|sign[- ]?in|2fa|mfa|sms|confirmation|access|auth)\s+)?(?:code|otp|pin|passcode)\b)"
         r"))" + _OTP_VALUE + _NOT_AMOUNT
     )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        return not buys_a_discount(match.string, match.start("value"), match.end("value"))
+
+
+# A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):
+# the one-time codes of a payment at checkout come with none of these ("the bank texted 448123 at checkout").
+_DISCOUNT_TALK = re.compile(
+    r"\b(?i:discounts?|coupons?|promo(?:tion)?s?|promotional|vouchers?|free\s+(?:shipping|delivery|postage|trial|gift)|redeem\w*)\b"
+    r"|(?i:\d+\s?%|[$€£]\s?\d+|\b\d+\s?(?:dollars|euros|pounds|bucks|quid))\s?off\b"
+)
+
+
+def buys_a_discount(text: str, start: int, end: int) -> bool:
+    """Whether the code text[start:end] is a shop's: its sentence says what it buys ("Use the code
+    SUMMER20 at checkout for a discount", "SPRING20 for 20% off"; see _DISCOUNT_TALK)."""
+    stop = min((i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0), default=len(text))
+    return _DISCOUNT_TALK.search(text, sentence_start(text, start), stop) is not None

@@ -19,6 +19,7 @@ from stealthflow.placeholders.recognizers.base import Recognizer, register_recog
 from stealthflow.placeholders.recognizers.context import (
     ANIMALS,
     KEEPERS,
+    RELATIVES,
     SENTENCE_END,
     THINGS,
     anothers_life,
@@ -31,6 +32,7 @@ from stealthflow.placeholders.recognizers.context import (
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
 from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names, text_words
 from stealthflow.placeholders.recognizers.secrets import (
+    buys_a_discount,
     introduced_as_secret,
     named_as_other_number,
     secret_word_length,
@@ -139,6 +141,8 @@ _FROM_PLACE = re.compile(
 _PLACE_BEFORE = re.compile(
     rf"\b(?i:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){{0,2}}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$"
 )
+# ... or a mountain's, a lake's, a river's name ("Mount Kinabalu climb", "Lake Bled in winter").
+_LANDFORM_BEFORE = re.compile(r"\b(?:Mount|Mt\.?|Lake|Loch|Lough|River|Cape|Glacier|(?:Isle|Island|Gulf|Bay)\s+of|Monte|Mont|Lago|Lac)\s+$")
 _PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
 # A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
@@ -227,14 +231,14 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return True  # an acronym the lexicon does not know as a name, where the writer writes in lowercase too ("my IBAN: DE89...")
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before):
+    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _LANDFORM_BEFORE.search(before):
         return True
     # (the pattern's cheap precondition first; "\n": the text's start opens a sentence)
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
     from_place = " " not in value and before.rstrip()[-4:].lower() == "from" and _FROM_PLACE.search(before)
     if (moved or from_place) and not _WORK.search(sentence_around(text, start, end)):
         return True  # not with work talk: "moved to Halvorsen for a senior role" is a firm
-    if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end)):
+    if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end) or _listed_with_things(text, end)):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
@@ -285,7 +289,7 @@ _SAYINGS = re.compile(
     r"father\s+christmas|john\s+bull|average\s+joe|plain\s+jane|dear\s+john|johnny[-\s]come[-\s]lately|even\s+stevens|for\s+pete['’]?s\s+sake|"
     r"happy\s+as\s+larry|john\s+doe|jane\s+doe|richard\s+roe|joe\s+bloggs|jane\s+bloggs|joe\s+schmoe|john\s+q\.?\s+public|"
     r"max\s+mustermann|erika\s+mustermann|fulano\s+de\s+tal|peter\s+to\s+pay\s+paul|achilles['’]?\s+(?:heel|tendon)|romeo\s+and\s+juliet|"
-    r"santa\s+claus|jack\s+frost|faith,?\s+hope,?\s+(?:and|&)\s+charity|grace\s+before\s+meals|say(?:ing|s)?\s+grace)\b"
+    r"santa\s+claus|jack\s+frost|elementary,?\s+my\s+dear\s+watson|faith,?\s+hope,?\s+(?:and|&)\s+charity|grace\s+before\s+meals|say(?:ing|s)?\s+grace)\b"
 )
 _SAYING_REACH = 32  # characters around a name: a saying is at most this long
 
@@ -331,6 +335,21 @@ def _thing_after(text: str, end: int) -> bool:
     return following is not None and capitalises(text, end) and everyday_thing(following[1])
 
 
+# The next item of a list: "Holly and ivy", "Iris, tulip or daffodil bulbs".
+_NEXT_ITEM = re.compile(r"(?:\s*,\s*|\s+(?:and|or|&|nor)\s+)(?:(?:a|an|some)\s+)?([a-z]+)\b(?!['’])")
+# ... that is a person, whom a name is listed with as often ("Tom and kids", "Anna and family").
+_PEOPLE_WORD = re.compile(rf"(?:{RELATIVES}|{KEEPERS}|kids?|child(?:ren)?|bab(?:y|ies)|family|fam|friends|folks|crew|gang|team|co|company|colleagues|guests"
+                          r"|others|everyone|lads|girls?|boys?|parents|cousins|grandparents|hubby|bf|gf|housemates?|flatmates?|roommates?|mates?|pals?"
+                          r"|buddy|buddies|classmates?|students?|teachers?|doctors?|nurses?|neighbou?rs|staff)")
+
+
+def _listed_with_things(text: str, end: int) -> bool:
+    """Whether a word that is also a name opens a sentence as one of a list of things: "Holly and ivy
+    decorations", "Iris, tulip or daffodil bulbs" (not "Tom and kids are coming")."""
+    item = _NEXT_ITEM.match(text, end)
+    return item is not None and capitalises(text, end) and everyday_thing(item[1]) and _PEOPLE_WORD.fullmatch(item[1]) is None
+
+
 # Street words of the languages the tagger learnt addresses in: an address without a house number
 # names its street ("Elm Street", "Rue Oberkampf", "Kastanienallee"); a landmark does not ("Alexanderplatz").
 _STREET = re.compile(
@@ -341,6 +360,10 @@ _STREET = re.compile(
 )
 
 
+_ADDRESSED = r"(?i:sir|sirs|madam|madame|ma['’]am|mister|miss|missus|mrs?|ms|mx|dr|doctor|prof|professor|gentlemen|ladies)\.?"
+_FORM_OF_ADDRESS = re.compile(rf"{_ADDRESSED}(?:\s*(?i:or|and|/|&)\s*{_ADDRESSED})*")  # "Sir", "Sir or Madam"
+
+
 def plausible(label: str, value: str) -> bool:
     """Cheap shape checks: a name holds no digit and, in a script with case, two letters or more; an income or asset holds an amount of money (the model alone tags
     "litre" in "cents a litre", "250 ml" in a recipe); an address holds a word and a house number
@@ -348,8 +371,8 @@ def plausible(label: str, value: str) -> bool:
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":  # a bare sum must find its money in its sentence (in_context)
         return _AMOUNT.search(value) is not None and (_MONEY.search(value) is not None or _BARE_SUM.fullmatch(value) is not None)
-    if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none
-        return not any(c.isdigit() or c == "_" for c in value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X", "OPENAI_API"; "英" is a name
+    if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none; "Dear Sir or Madam" names no one
+        return not any(c.isdigit() or c == "_" for c in value) and not _FORM_OF_ADDRESS.fullmatch(value) and (sum(c.isalpha() for c in value) >= 2 or not _cased_letters(value))  # not "A", "X", "OPENAI_API"; "英" is a name
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label == "ADDRESS":  # "Dr. Amira Haddad": a title, not a drive
@@ -401,6 +424,13 @@ _SOMEONE_BUT_YOU = re.compile(rf"\b(?i:{_ONESELF_OR_KIN})\b")
 # A condition as a risk anyone runs, in a sentence naming no one but a generic "you" ("Drink plenty of
 # water to avoid kidney stones", "Smoking raises the risk of a stroke").
 _RISK_BEFORE = re.compile(r"\b(?i:avoid\w*|prevent\w*|risks?\s+of|chances?\s+of|causes?|caused\s+by|leading\s+cause\s+of|protects?\s+against|ward\s+off)\s+(?:(?i:a|an|the)\s+)?$")
+# A condition of people in general ("Is fasting safe for people with high blood pressure", "exercise
+# for adults living with diabetes"), in a sentence naming no one.
+_PEOPLE_WITH = re.compile(
+    r"\b(?i:people|persons|patients|anyone|someone|those|adults|children|women|men|folks|sufferers|individuals|teens|teenagers|athletes|seniors"
+    r"|the\s+elderly)\s+(?i:with|who\s+(?:have|has|had|get|suffer\s+from|live\s+with)|suffering\s+from|living\s+with|diagnosed\s+with)"
+    r"\s+(?:(?i:a|an|mild|severe|chronic|high|low)\s+)?$"
+)
 _NORMAL = re.compile(r"\b(?i:(?:is|are)\s+(?:it|this|that)\s+normal|normal\s+(?:to|for))\b")
 
 
@@ -412,6 +442,8 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
     if near_topic is not None and _SOMEONE.search(sentence_around(text, start, end)) is None:
         return True
     if _RISK_BEFORE.search(text[max(0, start - 32) : start]) and _SOMEONE_BUT_YOU.search(sentence_around(text, start, end)) is None:
+        return True
+    if _PEOPLE_WITH.search(text[max(0, start - 48) : start]) and _SOMEONE_BUT_YOU.search(sentence_around(text, start, end)) is None:
         return True
     question = _question(text, start, end)
     return question is not None and _SOMEONE_BUT_YOU.search(question) is None and _NORMAL.search(question) is None
@@ -512,6 +544,19 @@ _COUNTED_THING = re.compile(
 )
 
 
+# A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
+_DISTANCE = re.compile(r"(?:(?i:an?|the)\s+)?\d{1,3}\s?[kK]")
+_RACE_BEFORE = re.compile(r"\b(?i:ran|run|runs|running|jog\w*|walk\w*|rac(?:e|ed|es|ing)|finish\w*|enter\w*|complet\w*|(?:sign\w*\s+up|train\w*)\s+for)\s+(?:(?i:a|an|the|my|his|her|their|our|another|first|this|that|next)\s+)?$")
+_RACE_AFTER = re.compile(r"\s+(?i:run|race|fun\s+run|walk|loop|course|route|trail|swim|ride|time|pace|training|plan|in\s+(?:under\s+|about\s+|just\s+(?:over|under)\s+)?\d+|personal\s+best|pb)\b")
+
+
+def _race_distance(text: str, start: int, end: int) -> bool:
+    if not _DISTANCE.fullmatch(text, start, end):
+        return False
+    number = re.search(r"\d", text[start:end]).start() + start
+    return _RACE_BEFORE.search(text[max(0, number - 48) : number]) is not None or _RACE_AFTER.match(text, end) is not None
+
+
 def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
     after_article = _ARTICLE.match(text, start) or _ARTICLE_BEFORE.search(text[max(0, start - 4) : start])
     return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(sentence)
@@ -534,6 +579,13 @@ def ownerless_price(sentence: str) -> bool:
     """Whether an amount is a price of something: its sentence names no one (see _SOMEONE) and holds
     no word of money someone has (see _OWNED_MONEY)."""
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
+
+
+# An amount of something to buy or cook with ("500g mince", "2 onions", "1 tin", "3 cloves").
+_QUANTITY = re.compile(
+    r"\b\d+(?:[.,/]\d+)?\s?(?i:g|kg|mg|ml|l|oz|lbs?|tins?|cans?|cloves?|cups?|tbsp|tsp|pinch(?:es)?|bunch(?:es)?|slices?|packs?|packets?|bags?"
+    r"|bottles?|cartons?|jars?|dozen|x|eggs?|onions?|carrots?|potatoes|tomatoes|apples?|bananas?|lemons?|limes?|peppers?|sticks?|sprigs?|handfuls?)\b"
+)
 
 
 def names_a_place(value: str, cased: bool) -> bool:
@@ -583,16 +635,18 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
-        return not named_as_other_number(text, start, end) and (introduced_as_secret(text, start, end) or bare_secret(text[start:end]))
+        if named_as_other_number(text, start, end) or buys_a_discount(text, start, end):
+            return False  # "build number X", "Use code SPRING20 for 20% off"
+        return introduced_as_secret(text, start, end) or bare_secret(text[start:end])
     if label == "ADDRESS" and (
         not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "ADDRESS" and landmark_address(text, start):
-        return False
+    if label == "ADDRESS" and (landmark_address(text, start) or (len(_QUANTITY.findall(text, start, end)) >= 2 and not _STREET.search(text, start, end))):
+        return False  # "Tate Modern", "500g mince, 2 onions, 1 tin kidney beans": a landmark, a shopping list
     if label == "FINANCE":
-        if _COUNTED_THING.match(text, start) is not None:
-            return False  # "20k miles", "10k followers": a count of something, not money
+        if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
+            return False  # "20k miles", "10k followers", "ran a 5k": a count or a distance, not money
         sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
