@@ -74,6 +74,14 @@ DROPPED = [
     # a condition of people in general; a shopping list is no address
     ("Is intermittent fasting safe for people with high blood pressure", "high blood pressure", "HEALTH"),
     ("shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans", "500g mince, 2 onions, 1 tin kidney beans", "ADDRESS"),
+    ("recipe says 250 g flour and 2 tsp baking powder", "2 tsp baking", "ADDRESS"),  # numbers that measure
+    ("how long to boil an egg for a runny yolk, 6 or 7 minutes?", "a runny yolk, 6", "ADDRESS"),
+    ("The 2024 Tour de France covered 3,492 km over 21 stages", "2024 Tour de France covered 3,492 km over 21 stages", "ADDRESS"),
+    ("Coupon WELCOME10 takes ten dollars off your first order over $50", "$50", "FINANCE"),  # a shop's terms
+    # an organisation written to; part of an institution's name; one of a kind of public things
+    ("Dear Hilton Reservations, I would like to know whether your property offers early check-in.", "Hilton Reservations", "REAL_NAME"),
+    ("The Museum of New Zealand Te Papa Tongarewa is free to enter.", "Tongarewa", "REAL_NAME"),
+    ("Looking for a board game like Catan but shorter", "Catan", "REAL_NAME"),
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -471,6 +479,23 @@ def test_an_address_keeps_its_street_word_after_a_name_and_a_title_with_a_house_
     assert kept("We moved to Harbour Dr in Cork.", "Harbour Dr", "ADDRESS") == ("Harbour Dr", "ADDRESS")
 
 
+@pytest.mark.parametrize(
+    ("text", "measures"),
+    [
+        ("add 250g flour", True),
+        ("2 tsp baking", True),
+        ("6 or 7 minutes", True),
+        ("500g mince, 2 onions", True),
+        ("12 Orchard Road, Leeds", False),
+        ("834 Brown Island, Port Scott, AB B9G 9G7", False),  # a postcode's "9G" measures nothing
+        ("Studio 41g, Timothy Rapids", False),  # a flat's number
+        ("Flat 3, 18 Harbour Road", False),
+    ],
+)
+def test_numbers_that_measure_or_count_things_are_told_from_house_numbers(text, measures):
+    assert tagger_module.measured(text, 0, len(text)) is measures
+
+
 def test_a_number_named_as_another_kind_unless_a_secret_word_comes_between():
     text = "Error code 5 means the server is down. The door code is 2231."
     assert not named_as_other_number(text, text.index("2231"), text.index("2231") + 4)
@@ -536,6 +561,12 @@ DISTRACTORS = [
     "Is intermittent fasting safe for people with high blood pressure",
     "shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans, 3 cloves garlic",
     "Who designed the Sydney Opera House, Jorn Utzon right?",
+    "recipe says 250 g flour and 2 tsp baking powder can i use self raising instead",
+    "Coupon WELCOME10 takes ten dollars off your first order over $50",
+    "Dear Hilton Reservations, I would like to know whether your Times Square property offers early check-in.",
+    "The Museum of New Zealand Te Papa Tongarewa is free to enter.",
+    "The 2024 Tour de France covered 3,492 km over 21 stages",
+    "Looking for a board game like Catan but shorter, maybe 30 minutes",
 ]
 PERSONAL = [
     ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),

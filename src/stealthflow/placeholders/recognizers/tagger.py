@@ -75,8 +75,15 @@ _FIRM_OR_INSTITUTION = (
     r"|clinic|universit\w*|college|school|academy|institute|agency"
 )
 _ORGANISATION = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|sa|as|co|partners|e\.v|and|et|und|y|e)\b|[&,-]")
-# ... as a name's last word: a firm or a school, not a person ("Levesque BV", "Watson and Sons", "Sutton College").
-_ORGANISATION_ENDS = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|kg|kgaa|sarl|s\.a|s\.l|hb|sons)\.?$")
+# An organisation's department, and a letter's greeting: "Dear Hilton Reservations," is written to a company.
+_DEPARTMENT = r"support|reservations|bookings|help\s?desk|customer\s+(?:service|services|care|support)|admissions|team"
+_DEPARTMENT_ENDS = re.compile(rf"\b(?i:{_DEPARTMENT})$")
+_GREETED = re.compile(r"(?:^|\n)\s*(?i:dear|hi|hello|hey|to)\s+$")
+# ... as a name's last word: a firm, a school or a department, not a person ("Levesque BV", "Watson and Sons", "Sutton College").
+_ORGANISATION_ENDS = re.compile(
+    rf"\b(?i:{_FIRM_OR_INSTITUTION}|kg|kgaa|sarl|s\.a|s\.l|hb|sons"
+    rf"|{_DEPARTMENT})\.?$"
+)
 
 # Public life talked about, not a person the writer deals with: a name right after "an interview
 # with", "a biography of", "a statue of" (the work is about the person), or right before "was on
@@ -91,6 +98,8 @@ _WORKS = (
 )
 _PUBLIC_BEFORE = re.compile(
     rf"(?i:\b(?:(?:{_WORKS})\s+(?:of|about|by|from|on|at|like)|interviews?\s+with|reading|listening\s+to"
+    # a kind of public thing and one like it: "a board game like Catan", "bands such as Coldplay"
+    r"|(?:games?|apps?|bands?|series|sitcoms?|anime|manga|artists?|singers?|rappers?|authors?|writers?|players?|brands?|franchises?)\s+(?:like|such\s+as|similar\s+to)"
     # a role, the model's span maybe only the surname: "Who played Alan Turing in the film?"
     r"|(?:who|actor|actress)\s+(?:played|plays|portrayed|portrays|voiced|voices)(?:\s+(?!(?:with|for|against|alongside|by|in|at|on|to)\b)[\w'.-]+){0,2})\s+$)"
     # a song and its artist asked of a speaker: "Play Jolene by Dolly Parton"
@@ -143,6 +152,11 @@ _PLACE_BEFORE = re.compile(
 )
 # ... or a mountain's, a lake's, a river's name ("Mount Kinabalu climb", "Lake Bled in winter").
 _LANDFORM_BEFORE = re.compile(r"\b(?:Mount|Mt\.?|Lake|Loch|Lough|River|Cape|Glacier|(?:Isle|Island|Gulf|Bay)\s+of|Monte|Mont|Lago|Lac)\s+$")
+# ... or part of an institution's name ("The Museum of New Zealand Te Papa Tongarewa", "the Bank of Montreal").
+_INSTITUTION_OF = re.compile(
+    r"\b(?:Museum|University|College|Bank|Institute|Academy|Library|Gallery|Church|Cathedral|Basilica|Abbey|Temple|Palace|Castle|Tower|Hospital"
+    r"|School|Department|Ministry|Republic|Kingdom|Federation|Society|Council|Court)\s+of\s+(?:(?:the|and|of|de|la|del|des|du|di|[A-Z][\w'’-]*)\s+)*$"
+)
 _PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
 # A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
@@ -231,7 +245,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return True  # an acronym the lexicon does not know as a name, where the writer writes in lowercase too ("my IBAN: DE89...")
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _LANDFORM_BEFORE.search(before):
+    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _LANDFORM_BEFORE.search(before) or _INSTITUTION_OF.search(before):
         return True
     # (the pattern's cheap precondition first; "\n": the text's start opens a sentence)
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
@@ -581,11 +595,27 @@ def ownerless_price(sentence: str) -> bool:
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
 
 
-# An amount of something to buy or cook with ("500g mince", "2 onions", "1 tin", "3 cloves").
-_QUANTITY = re.compile(
-    r"\b\d+(?:[.,/]\d+)?\s?(?i:g|kg|mg|ml|l|oz|lbs?|tins?|cans?|cloves?|cups?|tbsp|tsp|pinch(?:es)?|bunch(?:es)?|slices?|packs?|packets?|bags?"
-    r"|bottles?|cartons?|jars?|dozen|x|eggs?|onions?|carrots?|potatoes|tomatoes|apples?|bananas?|lemons?|limes?|peppers?|sticks?|sprigs?|handfuls?)\b"
+# A number of something, not a house number: a measure ("250 g", "2 tsp", "3,492 km", "6 or 7 minutes")
+# or, twice or more, a count of things to buy or cook with ("2 onions, 1 tin kidney beans").
+_MEASURE = re.compile(
+    r"\d+(?:[.,/]\d+)*(?:\s*(?:or|to|-|–)\s*\d+(?:[.,/]\d+)*)?\s?(?:(?:kg|mg|ml|cl|oz|lbs?|tsp|tbsp|cups?|km|kms|miles?|mi|cm|mm|ft|feet"
+    r"|minutes|mins|hours|hrs|seconds|secs|degrees|°[CF]?|%|KB|MB|GB|TB|mph|kph|km/h)(?![\w/])|[glm](?=\s+[a-z]))"  # not a postcode's "9G" or a flat's "41g,"
 )
+_COUNTED = re.compile(
+    r"\b\d+\s?(?i:tins?|cans?|cloves?|pinch(?:es)?|bunch(?:es)?|slices?|packs?|packets?|bags?|bottles?|cartons?|jars?|dozen|x|eggs?|onions?|carrots?"
+    r"|potatoes|tomatoes|apples?|bananas?|lemons?|limes?|peppers?|sticks?|sprigs?|handfuls?|stages|laps|rounds|sets|reps)\b"
+)
+
+
+_NUMBER_START = re.compile(r"(?<![\w.,])\d")  # a number's first digit, not within a code ("B9G")
+
+
+def measured(text: str, start: int, end: int) -> bool:
+    """Whether the numbers of text[start:end] measure or count things (see _MEASURE), as a recipe, a
+    shopping list or a race's facts do: no address."""
+    if any(_MEASURE.match(text, number.start()) for number in _NUMBER_START.finditer(text, start, end)):
+        return True
+    return len(_COUNTED.findall(text, start, end)) >= 2
 
 
 def names_a_place(value: str, cased: bool) -> bool:
@@ -642,20 +672,24 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "ADDRESS" and (landmark_address(text, start) or (len(_QUANTITY.findall(text, start, end)) >= 2 and not _STREET.search(text, start, end))):
-        return False  # "Tate Modern", "500g mince, 2 onions, 1 tin kidney beans": a landmark, a shopping list
+    if label == "ADDRESS" and (landmark_address(text, start) or (measured(text, start, end) and not _STREET.search(text, start, end))):
+        return False  # "Tate Modern", "2 tsp baking", "500g mince, 2 onions": a landmark, a recipe, a shopping list
     if label == "FINANCE":
         if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
             return False  # "20k miles", "10k followers", "ran a 5k": a count or a distance, not money
         sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
+        if buys_a_discount(text, start, end):
+            return False  # a shop's terms: "takes ten dollars off your first order over $50"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":
         if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end):
             return False  # no organisation ("overpay a student loan", "St. George's Day parade")
+        if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
+            return False  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
         work_talk = _WORK.search(sentence_around(text, start, end)) is not None
         if work_talk and not text.startswith(("'s", "’s"), end):
             return True
