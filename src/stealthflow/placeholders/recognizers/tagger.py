@@ -262,6 +262,9 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 # dog Biscuit", "Pepper the hamster", "Bella, our beagle", "the robot vacuum we call Dusty"); a
 # storm ("Storm Ciarán", "hurricane Milton"). Not the people who look after them ("our dog walker Sarah").
 _STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depression)"
+# The model runs an organisation on past its possessive into a number ("Duolingo's 365-day streak"):
+# no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
+_POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
 _NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
 _NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)")
 _STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
@@ -323,12 +326,20 @@ def names_a_feast(text: str, start: int, end: int) -> bool:
     return _FEAST.match(text, end) is not None or (inside is not None and inside.end() == end)
 
 
+# A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh").
+_ANIMAL_OR_CHAT_WORD = re.compile(
+    rf"(?i:{ANIMALS}|brb|lol|lmao|rofl|omg|tbh|idk|imo|imho|smh|afk|ttyl|gg|wp|np|ty|thx|pls|plz|nvm|fyi|btw|irl|ikr|tho|ngl|fr|istg|wyd|hbu|gtg|g2g)"
+)
+
+
 def no_person(text: str, start: int, end: int) -> bool:
     """Whether the words next to a name show it is a feast's, a saint's, an animal's, a thing's, a
     storm's (see ANIMALS), an assistant's or a saying's: no one the writer deals with, even after
     "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
+    if _ANIMAL_OR_CHAT_WORD.fullmatch(text, start, end):
+        return True  # "Our Border Collie", "brb grabbing food"
     if names_an_assistant(text, start, end) or in_a_saying(text, start, end):
         return True
     kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
@@ -595,6 +606,9 @@ def ownerless_price(sentence: str) -> bool:
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
 
 
+_MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?|january|february|march|april|may|june|july|august|september|october|november|december"
+_DATE = re.compile(rf"(?i:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})(?:,?\s+\d{{4}})?|(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")
+_DIRECTIONS = re.compile(r"(?i:(?:north|south|east|west)(?:[\s-]*(?:north|south|east|west))?(?:\s+(?:and|&|or|to)\s+(?:north|south|east|west)(?:[\s-]*(?:east|west))?)*)")
 # A number of something, not a house number: a measure ("250 g", "2 tsp", "3,492 km", "6 or 7 minutes")
 # or, twice or more, a count of things to buy or cook with ("2 onions, 1 tin kidney beans").
 _MEASURE = re.compile(
@@ -672,8 +686,10 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "ADDRESS" and (landmark_address(text, start) or (measured(text, start, end) and not _STREET.search(text, start, end))):
-        return False  # "Tate Modern", "2 tsp baking", "500g mince, 2 onions": a landmark, a recipe, a shopping list
+    if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end)):
+        return False  # "Tate Modern", "15 April 1912"
+    if label == "ADDRESS" and (measured(text, start, end) or (brand(text, start, end) and "," not in text[start:end])) and not _STREET.search(text, start, end):
+        return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6": a recipe, a shopping list, a product
     if label == "FINANCE":
         if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
             return False  # "20k miles", "10k followers", "ran a 5k": a count or a distance, not money
@@ -686,8 +702,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":
-        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end):
-            return False  # no organisation ("overpay a student loan", "St. George's Day parade")
+        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end) or _DIRECTIONS.fullmatch(text, start, end):
+            return False  # no organisation ("overpay a student loan", "St. George's Day parade", "East and West")
         if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
             return False  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
         work_talk = _WORK.search(sentence_around(text, start, end)) is not None
@@ -801,6 +817,8 @@ class PiiTaggerRecognizer(Recognizer):
             start, end = whole_secret(text, start, end)
         if tagged.label == "REAL_NAME":
             start, end = _without_identifiers(text, start, end)
+        if tagged.label == "EMPLOYER" and (run_on := _POSSESSIVE_RUN_ON.search(text, start, end)):
+            end = run_on.start() + 2  # "Duolingo's 365-day streak": the organisation, then its possessive (dropped next)
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if tagged.label == "REAL_NAME" and capitalises(text, start):
