@@ -419,7 +419,9 @@ class OtpRecognizer(ContextRecognizer):
     )
 
     def accept(self, match: re.Match[str]) -> bool:
-        return not buys_a_discount(match.string, match.start("value"), match.end("value"))
+        text, start = match.string, match.start("value")
+        stop = _SENTENCE_END.search(text, start, start + _SENTENCE_REACH)
+        return not buys_a_discount(text[max(sentence_start(text, start), start - _SENTENCE_REACH) : stop.start() if stop else start + _SENTENCE_REACH])
 
 
 # A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):
@@ -430,8 +432,11 @@ _DISCOUNT_TALK = re.compile(
 )
 
 
-def buys_a_discount(text: str, start: int, end: int) -> bool:
-    """Whether the code text[start:end] is a shop's: its sentence says what it buys ("Use the code
+def buys_a_discount(sentence: str) -> bool:
+    """Whether a code or an amount is a shop's: its sentence says what the code buys ("Use the code
     SUMMER20 at checkout for a discount", "SPRING20 for 20% off"; see _DISCOUNT_TALK)."""
-    stop = min((i for i in (text.find(mark, end) for mark in ".!?\n") if i >= 0), default=len(text))
-    return _DISCOUNT_TALK.search(text, sentence_start(text, start), stop) is not None
+    return _DISCOUNT_TALK.search(sentence) is not None
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+_SENTENCE_REACH = 200  # characters looked at on each side: a long text without full stops is no one sentence

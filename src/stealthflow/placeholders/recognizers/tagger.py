@@ -150,11 +150,11 @@ _FROM_PLACE = re.compile(
 _PLACE_BEFORE = re.compile(
     rf"\b(?i:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:[A-Z][\w'-]*\s+){{0,2}}$|\b(?i:the|a|an)\s+(?:[A-Z][\w'-]*\s+)*$"
 )
-# ... or a mountain's, a lake's, a river's name ("Mount Kinabalu climb", "Lake Bled in winter").
-_LANDFORM_BEFORE = re.compile(r"\b(?:Mount|Mt\.?|Lake|Loch|Lough|River|Cape|Glacier|(?:Isle|Island|Gulf|Bay)\s+of|Monte|Mont|Lago|Lac)\s+$")
-# ... or part of an institution's name ("The Museum of New Zealand Te Papa Tongarewa", "the Bank of Montreal").
-_INSTITUTION_OF = re.compile(
-    r"\b(?:Museum|University|College|Bank|Institute|Academy|Library|Gallery|Church|Cathedral|Basilica|Abbey|Temple|Palace|Castle|Tower|Hospital"
+# ... or a mountain's, a lake's, a river's name ("Mount Kinabalu climb", "Lake Bled in winter"), or part
+# of an institution's name ("The Museum of New Zealand Te Papa Tongarewa", "the Bank of Montreal").
+_PLACE_NAMED_BEFORE = re.compile(
+    r"\b(?:Mount|Mt\.?|Lake|Loch|Lough|River|Cape|Glacier|(?:Isle|Island|Gulf|Bay)\s+of|Monte|Mont|Lago|Lac)\s+$"
+    r"|\b(?:Museum|University|College|Bank|Institute|Academy|Library|Gallery|Church|Cathedral|Basilica|Abbey|Temple|Palace|Castle|Tower|Hospital"
     r"|School|Department|Ministry|Republic|Kingdom|Federation|Society|Council|Court)\s+of\s+(?:(?:the|and|of|de|la|del|des|du|di|[A-Z][\w'’-]*)\s+)*$"
 )
 _PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
@@ -245,7 +245,7 @@ def not_a_name(text: str, start: int, end: int) -> bool:
         return True  # an acronym the lexicon does not know as a name, where the writer writes in lowercase too ("my IBAN: DE89...")
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _LANDFORM_BEFORE.search(before) or _INSTITUTION_OF.search(before):
+    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _PLACE_NAMED_BEFORE.search(before):
         return True
     # (the pattern's cheap precondition first; "\n": the text's start opens a sentence)
     moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
@@ -679,7 +679,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
-        if named_as_other_number(text, start, end) or buys_a_discount(text, start, end):
+        if named_as_other_number(text, start, end) or buys_a_discount(sentence_around(text, start, end)):
             return False  # "build number X", "Use code SPRING20 for 20% off"
         return introduced_as_secret(text, start, end) or bare_secret(text[start:end])
     if label == "ADDRESS" and (
@@ -688,7 +688,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end)):
         return False  # "Tate Modern", "15 April 1912"
-    if label == "ADDRESS" and (measured(text, start, end) or (brand(text, start, end) and "," not in text[start:end])) and not _STREET.search(text, start, end):
+    if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or ("," not in text[start:end] and brand(text, start, end))):
         return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6": a recipe, a shopping list, a product
     if label == "FINANCE":
         if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
@@ -696,7 +696,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
-        if buys_a_discount(text, start, end):
+        if buys_a_discount(sentence):
             return False  # a shop's terms: "takes ten dollars off your first order over $50"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
