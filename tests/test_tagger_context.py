@@ -89,6 +89,13 @@ DROPPED = [
     ("Does the Tesla Model 3 have a better range than the Hyundai Ioniq 6?", "Hyundai Ioniq 6", "ADDRESS"),
     ("Why did the Roman Empire split into East and West?", "East and West", "EMPLOYER"),
     ("Duolingo's 365-day streak badge is weirdly motivating tbh.", "Duolingo's 365-day", "EMPLOYER"),
+    # a literal of code, a monarch by their number, a book's number, a price or a version taken for an address
+    ("why does my list comprehension return [None, None, None]?", "None", "REAL_NAME"),
+    ("Ask me 10 quiz questions about the Tudors, starting with Henry VIII and Anne Boleyn.", "Henry VIII", "EMPLOYER"),
+    ("Is 978-0-261-10295-4 the ISBN of the HarperCollins paperback of The Hobbit?", "978-0-261-10295-4", "CREDENTIAL"),
+    ("Was the Kindle Paperwhite $99 or $109 during Prime Day?", "Paperwhite $99", "ADDRESS"),
+    ("In Minecraft 1.20, how do I find an ancient city?", "Minecraft 1.20", "ADDRESS"),
+    ("Reading order for Terry Pratchett's Discworld books?", "Terry Pratchett's Discworld", "REAL_NAME"),  # the person (famous), not what is his
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -247,6 +254,7 @@ KEPT = [
     ("My dad lives with high blood pressure.", "high blood pressure", "HEALTH"),
     ("The parcel goes to 12 Orchard Road, 2 doors down from the bakery.", "12 Orchard Road", "ADDRESS"),
     ("I started at Sainsbury's head office in May.", "Sainsbury's head office", "EMPLOYER"),  # a firm's name past its possessive, in lowercase words
+    ("Forward it to Jesse VI Okafor by Monday.", "Jesse VI Okafor", "REAL_NAME"),  # initials, not a monarch's number
     # crowns with spaced thousands: "kr" is money
     ("I make kr 50 000 a month before tax.", "kr 50 000 a month", "FINANCE"),
     ("My salary is 45 000 kr per month.", "45 000 kr per month", "FINANCE"),

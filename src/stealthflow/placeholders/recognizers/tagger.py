@@ -265,6 +265,8 @@ _STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depressi
 # The model runs an organisation on past its possessive into a number ("Duolingo's 365-day streak"):
 # no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
 _POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
+# ... and a person's name past its possessive into what is theirs ("Terry Pratchett's Discworld").
+_POSSESSIVE_BEFORE_NAME = re.compile(rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{_FIRM_OR_INSTITUTION})\b)")  # not "'s Gravensande", "St. Mary's Academy"
 _NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
 _NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)")
 _STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
@@ -326,9 +328,11 @@ def names_a_feast(text: str, start: int, end: int) -> bool:
     return _FEAST.match(text, end) is not None or (inside is not None and inside.end() == end)
 
 
-# A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh").
-_ANIMAL_OR_CHAT_WORD = re.compile(
+# A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh"),
+# a programming language's literal ("returns [None, None]"), a monarch or a pope by their number ("Henry VIII").
+_WORD_OF_NO_ONE = re.compile(
     rf"(?i:{ANIMALS}|brb|lol|lmao|rofl|omg|tbh|idk|imo|imho|smh|afk|ttyl|gg|wp|np|ty|thx|pls|plz|nvm|fyi|btw|irl|ikr|tho|ngl|fr|istg|wyd|hbu|gtg|g2g)"
+    r"|None|True|False|Null|NaN|Undefined|[A-Z][a-z]+\s+(?:II|III|IV|VII|VIII|IX|XI|XII|XIII|XIV|XV|XVI)"  # not "VI", "V", "X": initials too
 )
 
 
@@ -338,8 +342,8 @@ def no_person(text: str, start: int, end: int) -> bool:
     "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
-    if _ANIMAL_OR_CHAT_WORD.fullmatch(text, start, end):
-        return True  # "Our Border Collie", "brb grabbing food"
+    if _WORD_OF_NO_ONE.fullmatch(text, start, end):
+        return True  # "Our Border Collie", "brb grabbing food", "[None, None]", "Henry VIII"
     if names_an_assistant(text, start, end) or in_a_saying(text, start, end):
         return True
     kind = _NAMED_KIND_BEFORE.search(text[max(0, start - 40) : start])
@@ -606,6 +610,8 @@ def ownerless_price(sentence: str) -> bool:
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
 
 
+_PRICE_OR_VERSION = re.compile(r"[$€£¥₹]\s?\d|\b[vV]?\d+\.\d+(?:\.\d+)*\b(?![.,]?\d)")  # no house number is priced or has decimals
+_ISBN = re.compile(r"97[89](?:[- ]?\d){9}[- ]?[\dX]")  # a book's number: 13 digits opening with 978 or 979
 _MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?|january|february|march|april|may|june|july|august|september|october|november|december"
 _DATE = re.compile(rf"(?i:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})(?:,?\s+\d{{4}})?|(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")
 _DIRECTIONS = re.compile(r"(?i:(?:north|south|east|west)(?:[\s-]*(?:north|south|east|west))?(?:\s+(?:and|&|or|to)\s+(?:north|south|east|west)(?:[\s-]*(?:east|west))?)*)")
@@ -679,15 +685,15 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
-        if named_as_other_number(text, start, end) or buys_a_discount(sentence_around(text, start, end)):
-            return False  # "build number X", "Use code SPRING20 for 20% off"
+        if named_as_other_number(text, start, end) or _ISBN.fullmatch(text, start, end) or buys_a_discount(sentence_around(text, start, end)):
+            return False  # "build number X", "978-0-261-10295-4" (a book), "Use code SPRING20 for 20% off"
         return introduced_as_secret(text, start, end) or bare_secret(text[start:end])
     if label == "ADDRESS" and (
         not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end)):
-        return False  # "Tate Modern", "15 April 1912"
+    if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end) or _PRICE_OR_VERSION.search(text, start, end)):
+        return False  # "Tate Modern", "15 April 1912", "Paperwhite $99", "Minecraft 1.20"
     if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or ("," not in text[start:end] and brand(text, start, end))):
         return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6": a recipe, a shopping list, a product
     if label == "FINANCE":
@@ -702,8 +708,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
     if label == "EMPLOYER":
-        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end) or _DIRECTIONS.fullmatch(text, start, end):
-            return False  # no organisation ("overpay a student loan", "St. George's Day parade", "East and West")
+        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end) or _DIRECTIONS.fullmatch(text, start, end) or _WORD_OF_NO_ONE.fullmatch(text, start, end):
+            return False  # no organisation ("overpay a student loan", "St. George's Day parade", "East and West", "Henry VIII")
         if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
             return False  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
         work_talk = _WORK.search(sentence_around(text, start, end)) is not None
@@ -819,6 +825,8 @@ class PiiTaggerRecognizer(Recognizer):
             start, end = _without_identifiers(text, start, end)
         if tagged.label == "EMPLOYER" and (run_on := _POSSESSIVE_RUN_ON.search(text, start, end)):
             end = run_on.start() + 2  # "Duolingo's 365-day streak": the organisation, then its possessive (dropped next)
+        if tagged.label == "REAL_NAME" and (owned := _POSSESSIVE_BEFORE_NAME.search(text, start, end)):
+            end = owned.start() + 2  # "Terry Pratchett's Discworld": the person, then what is theirs
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
             end -= 2  # "Dr. Nakamura's email": the name, not its possessive
         if tagged.label == "REAL_NAME" and capitalises(text, start):
