@@ -96,6 +96,10 @@ DROPPED = [
     ("Was the Kindle Paperwhite $99 or $109 during Prime Day?", "Paperwhite $99", "ADDRESS"),
     ("In Minecraft 1.20, how do I find an ancient city?", "Minecraft 1.20", "ADDRESS"),
     ("Reading order for Terry Pratchett's Discworld books?", "Terry Pratchett's Discworld", "REAL_NAME"),  # the person (famous), not what is his
+    # a festival, a bill shared, a place with a saint's hyphen
+    ("What happens during Ramadan and how is Eid al-Fitr celebrated?", "Ramadan", "REAL_NAME"),
+    ("Bill for the pizza came to $64, so it's $16 each if four of us split it.", "$16", "FINANCE"),
+    ("Is The Starry Night based on the view from his window at Saint-Rémy?", "Saint-Rémy", "EMPLOYER"),
     ("Add 250 ml of milk and stir.", "250 ml", "FINANCE"),
     ("Gas went up to 58 cents a litre.", "58 cents a litre", "FINANCE"),
     ("Our quarterly revenue target is 2 million.", "million", "FINANCE"),
@@ -255,6 +259,9 @@ KEPT = [
     ("The parcel goes to 12 Orchard Road, 2 doors down from the bakery.", "12 Orchard Road", "ADDRESS"),
     ("I started at Sainsbury's head office in May.", "Sainsbury's head office", "EMPLOYER"),  # a firm's name past its possessive, in lowercase words
     ("Forward it to Jesse VI Okafor by Monday.", "Jesse VI Okafor", "REAL_NAME"),  # initials, not a monarch's number
+    ("I bought a gift for Ramadan, he starts at the bank on Monday.", "Ramadan", "REAL_NAME"),  # a person called Ramadan
+    ("We split the bill, but I earn $72,000 a year as a teacher.", "$72,000 a year", "FINANCE"),  # a salary beside a bill shared
+    ("I split my week between Google and Meta as a contractor.", "Google and Meta", "EMPLOYER"),  # work talk
     # crowns with spaced thousands: "kr" is money
     ("I make kr 50 000 a month before tax.", "kr 50 000 a month", "FINANCE"),
     ("My salary is 45 000 kr per month.", "45 000 kr per month", "FINANCE"),

@@ -75,6 +75,7 @@ _FIRM_OR_INSTITUTION = (
     r"|clinic|universit\w*|college|school|academy|institute|agency"
 )
 _ORGANISATION = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|sa|as|co|partners|e\.v|and|et|und|y|e)\b|[&,-]")
+_SAINT_PLACE = re.compile(r"(?:Saint|Sainte|St|Ste|San|Santa|Santo|São)-[A-Z]")  # "Saint-Rémy", "Santa-Cruz": a place's hyphen
 # An organisation's department, and a letter's greeting: "Dear Hilton Reservations," is written to a company.
 _DEPARTMENT = r"support|reservations|bookings|help\s?desk|customer\s+(?:service|services|care|support)|admissions|team"
 _DEPARTMENT_ENDS = re.compile(rf"\b(?i:{_DEPARTMENT})$")
@@ -328,6 +329,11 @@ def names_a_feast(text: str, start: int, end: int) -> bool:
     return _FEAST.match(text, end) is not None or (inside is not None and inside.end() == end)
 
 
+_FESTIVAL = re.compile(
+    r"(?i:ramadan|ramazan|eid(?:\s+al-(?:fitr|adha))?|diwali|deepavali|hanukkah|chanukah|passover|pesach|easter|christmas|xmas|lent|advent|holi|vesak"
+    r"|navratri|dussehra|onam|pongal|nowruz|kwanzaa|thanksgiving|halloween|hogmanay|purim|sukkot|shavuot|yom\s+kippur|rosh\s+hashanah|mardi\s+gras)"
+)
+_WHEN_BEFORE = re.compile(r"\b(?i:during|throughout|celebrat\w*|observ\w*|over|before|after|until|till|since|this|last|next|happy)\s+$")  # not "for": a gift for Ramadan may be for a person
 # A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh"),
 # a programming language's literal ("returns [None, None]"), a monarch or a pope by their number ("Henry VIII").
 _WORD_OF_NO_ONE = re.compile(
@@ -342,6 +348,8 @@ def no_person(text: str, start: int, end: int) -> bool:
     "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
+    if _FESTIVAL.fullmatch(text, start, end) and _WHEN_BEFORE.search(text[max(0, start - 24) : start]):
+        return True  # "during Ramadan", "How is Eid celebrated" (a person may be called Ramadan)
     if _WORD_OF_NO_ONE.fullmatch(text, start, end):
         return True  # "Our Border Collie", "brb grabbing food", "[None, None]", "Henry VIII"
     if names_an_assistant(text, start, end) or in_a_saying(text, start, end):
@@ -586,6 +594,12 @@ def _race_distance(text: str, start: int, end: int) -> bool:
     return _RACE_BEFORE.search(text[max(0, number - 48) : number]) is not None or _RACE_AFTER.match(text, end) is not None
 
 
+def _past_article(text: str, start: int, end: int) -> int:
+    """Where text[start:end] starts past a leading article ("a Shimano 105 chain")."""
+    article = _ARTICLE.match(text, start, end)
+    return article.end() if article else start
+
+
 def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
     after_article = _ARTICLE.match(text, start) or _ARTICLE_BEFORE.search(text[max(0, start - 4) : start])
     return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(sentence)
@@ -594,6 +608,8 @@ def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
 # A sum written without its currency ("we've saved 8,500 towards the wedding"): thousands, not a year.
 _BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
 # ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
+# A bill paid or shared: what something cost, no one's income or savings.
+_BILL_TALK = re.compile(r"\b(?i:bill|tab|receipt|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b")
 _SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
@@ -694,7 +710,7 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
     if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end) or _PRICE_OR_VERSION.search(text, start, end)):
         return False  # "Tate Modern", "15 April 1912", "Paperwhite $99", "Minecraft 1.20"
-    if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or ("," not in text[start:end] and brand(text, start, end))):
+    if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or ("," not in text[start:end] and brand(text, _past_article(text, start, end), end))):
         return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6": a recipe, a shopping list, a product
     if label == "FINANCE":
         if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
@@ -702,8 +718,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         sentence = sentence_around(text, start, end)
         if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
-        if buys_a_discount(sentence):
-            return False  # a shop's terms: "takes ten dollars off your first order over $50"
+        if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not _SAVED_OR_EARNED.search(sentence)):
+            return False  # a shop's terms, a bill shared: "ten dollars off your first order over $50", "$16 each if four of us split it"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
         return False
@@ -720,8 +736,8 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         # of people and where they work shows it.
         if public_name(text, start, end) and not brand(text, start, end):  # "Google" is both
             return False
-        if city_and_region(text, start, end):
-            return False
+        if city_and_region(text, start, end) or _SAINT_PLACE.match(text, start, end):
+            return False  # "Austin, Texas", "Saint-Rémy": places, their comma or hyphen no firm's
         return work_talk or _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
     if label == "REAL_NAME" and (
         not_a_name(text, start, end)
