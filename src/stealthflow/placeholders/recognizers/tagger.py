@@ -263,11 +263,6 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 # dog Biscuit", "Pepper the hamster", "Bella, our beagle", "the robot vacuum we call Dusty"); a
 # storm ("Storm Ciarán", "hurricane Milton"). Not the people who look after them ("our dog walker Sarah").
 _STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depression)"
-# The model runs an organisation on past its possessive into a number ("Duolingo's 365-day streak"):
-# no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
-_POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
-# ... and a person's name past its possessive into what is theirs ("Terry Pratchett's Discworld").
-_POSSESSIVE_BEFORE_NAME = re.compile(rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{_FIRM_OR_INSTITUTION})\b)")  # not "'s Gravensande", "St. Mary's Academy"
 _NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
 _NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)")
 _STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
@@ -349,7 +344,7 @@ def no_person(text: str, start: int, end: int) -> bool:
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
     if _FESTIVAL.fullmatch(text, start, end) and _WHEN_BEFORE.search(text[max(0, start - 24) : start]):
-        return True  # "during Ramadan", "How is Eid celebrated" (a person may be called Ramadan)
+        return True  # "during Ramadan", "until Diwali" (a person may be called Ramadan)
     if _WORD_OF_NO_ONE.fullmatch(text, start, end):
         return True  # "Our Border Collie", "brb grabbing food", "[None, None]", "Henry VIII"
     if names_an_assistant(text, start, end) or in_a_saying(text, start, end):
@@ -582,15 +577,16 @@ _COUNTED_THING = re.compile(
 
 
 # A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
-_DISTANCE = re.compile(r"(?:(?i:an?|the)\s+)?\d{1,3}\s?[kK]")
+_DISTANCE = re.compile(r"(?:(?i:an?|the)\s+)?(?P<number>\d{1,3})\s?[kK]")
 _RACE_BEFORE = re.compile(r"\b(?i:ran|run|runs|running|jog\w*|walk\w*|rac(?:e|ed|es|ing)|finish\w*|enter\w*|complet\w*|(?:sign\w*\s+up|train\w*)\s+for)\s+(?:(?i:a|an|the|my|his|her|their|our|another|first|this|that|next)\s+)?$")
 _RACE_AFTER = re.compile(r"\s+(?i:run|race|fun\s+run|walk|loop|course|route|trail|swim|ride|time|pace|training|plan|in\s+(?:under\s+|about\s+|just\s+(?:over|under)\s+)?\d+|personal\s+best|pb)\b")
 
 
 def _race_distance(text: str, start: int, end: int) -> bool:
-    if not _DISTANCE.fullmatch(text, start, end):
+    distance = _DISTANCE.fullmatch(text, start, end)
+    if distance is None:
         return False
-    number = re.search(r"\d", text[start:end]).start() + start
+    number = distance.start("number")
     return _RACE_BEFORE.search(text[max(0, number - 48) : number]) is not None or _RACE_AFTER.match(text, end) is not None
 
 
@@ -608,9 +604,9 @@ def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
 # A sum written without its currency ("we've saved 8,500 towards the wedding"): thousands, not a year.
 _BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
 # ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
+_SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
 # A bill paid or shared: what something cost, no one's income or savings.
 _BILL_TALK = re.compile(r"\b(?i:bill|tab|receipt|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b")
-_SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
 _OWNED_MONEY = re.compile(
@@ -716,9 +712,10 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
         if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end):
             return False  # "20k miles", "10k followers", "ran a 5k": a count or a distance, not money
         sentence = sentence_around(text, start, end)
-        if _MONEY.search(text, start, end) is None and _SAVED_OR_EARNED.search(sentence) is None:
+        saved_or_earned = _SAVED_OR_EARNED.search(sentence) is not None
+        if _MONEY.search(text, start, end) is None and not saved_or_earned:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
-        if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not _SAVED_OR_EARNED.search(sentence)):
+        if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not saved_or_earned):
             return False  # a shop's terms, a bill shared: "ten dollars off your first order over $50", "$16 each if four of us split it"
         return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
     if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
@@ -861,6 +858,13 @@ class PiiTaggerRecognizer(Recognizer):
             label, (start, end) = "REAL_NAME", name  # a person taken for a place or a company where nothing bears that out
             kept = _kept(label, text, start, end)
         return self.span(start, end, tagged.score, label) if kept else None
+
+
+# The model runs an organisation on past its possessive into a number ("Duolingo's 365-day streak"):
+# no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
+_POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
+# ... and a person's name past its possessive into what is theirs ("Terry Pratchett's Discworld").
+_POSSESSIVE_BEFORE_NAME = re.compile(rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{_FIRM_OR_INSTITUTION})\b)")  # not "'s Gravensande", "St. Mary's Academy"
 
 
 def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
