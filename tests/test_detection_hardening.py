@@ -54,9 +54,11 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
         ("cc: @Zoë_K, and read medium.com/@anna_b/post", ["@Zoë_K", "@anna_b"]),
         # an email, chat shorthand, a broadcast mention, digits alone
         ("mail dana@example.org; see you @noon or @5pm; @everyone standup moved; @12345; meet @ 5", []),
+        # a brand's handle is public (public_names.py's brands, without their spaces)
+        ("@Ryanair charging £35 to sit together is peak Ryanair; @amazon sort it out, cc @lena_rossi92", ["@lena_rossi92"]),
     ],
 )
-def test_handles_are_usernames_but_not_emails_times_or_broadcasts(text, handles):
+def test_handles_are_usernames_but_not_emails_times_broadcasts_or_brands(text, handles):
     (handle,) = build_recognizers(["handle"])
     found = handle.find(text)
     assert [text[s.start : s.end] for s in found] == handles

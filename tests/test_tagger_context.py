@@ -250,7 +250,46 @@ DROPPED += [
     ("Adderall is hard to find in pharmacies this month.", "Adderall", "REAL_NAME"),  # a medicine the tagger learnt
 ]
 
+# session 28's blind batches: emoji, prices, products, scores, conditions as kinds, stories, keys pressed
+DROPPED += [
+    ("Rain again in Manchester, shocking absolutely nobody ☔", "☔", "REAL_NAME"),
+    ("Petrol at £1.45 a litre at the Tesco by the ring road, cheapest I've seen in months", "£1.45", "FINANCE"),
+    ("Ruby red grapefruit is on offer, 3 for £2, stocking up.", "£2", "FINANCE"),
+    ("70% of the way through my couch to 5k program and enjoying it.", "5k", "FINANCE"),
+    ("Your order total comes to $47.82 including shipping and tax.", "$47.82", "FINANCE"),
+    ("Die Deutsche Bahn hat schon wieder 40 Minuten Verspätung.", "Deutsche Bahn hat schon wieder 40 Minuten Verspätung", "ADDRESS"),
+    ("which is healthier, brown rice or quinoa, per 100 grams", "quinoa, per 100 grams", "ADDRESS"),
+    ("The Kindle Paperwhite 11th gen is honestly all you need.", "Kindle Paperwhite 11th gen", "ADDRESS"),
+    ("Compare the Tesla Model 3 and the Hyundai Ioniq 6 for range in winter.", "Ioniq 6", "ADDRESS"),
+    ("Final score: Lakers 112, Celtics 108 after a late three-pointer.", "Lakers 112, Celtics 108", "ADDRESS"),
+    ("Lionel Messi scored twice as Inter Miami beat Orlando 3-1 on Saturday.", "Orlando 3-1", "ADDRESS"),
+    ("Which is better for beginners, Canon EOS R50 or Sony ZV-E10?", "Sony ZV-E10", "EMPLOYER"),
+    ("Elden Ring DLC final boss is absolutely unfair, took me 63 tries lol", "Elden Ring DLC", "EMPLOYER"),
+    ("Explain the difference between a virus and bacteria.", "virus", "HEALTH"),
+    ("The pharmacy on the high street is doing flu shots this week.", "flu", "HEALTH"),
+    ("The radio says to keep windows shut if you get hay fever.", "hay fever", "HEALTH"),
+    ("May have overdone it at the gym, can barely walk today.", "overdone", "HEALTH"),
+    ("Anyone at the allotment on Sunday? I have extra courgettes to give away.", "extra courgettes", "HEALTH"),
+    ("The secret to a good sourdough is a healthy starter and a long, cold fermentation.", "cold fermentation", "HEALTH"),
+    ("Hot take: Walter White was never a good person, not even in season 1", "Walter White", "REAL_NAME"),
+    ("Sherlock series 4 ruined the whole show for me, Moriarty deserved better writing", "Moriarty", "REAL_NAME"),
+    ("Which Zelda game should I play first?", "Zelda", "REAL_NAME"),
+    ("How is Ramadan observed and when does it start this year?", "Ramadan", "REAL_NAME"),
+    ("how do i reset the wifi password on a standard netgear router", "netgear", "CREDENTIAL"),
+    ("Press the key combination Ctrl+Shift+T to reopen the last closed tab.", "Ctrl+Shift+T", "CREDENTIAL"),
+]
+
 KEPT = [
+    # the person in the writer's life beside talk of a story; the condition, the wage, the address beside these rules' words
+    ("Kevin hates spoilers so don't tell him anything about the finale.", "Kevin", "REAL_NAME"),
+    ("Watched the final season with Marco last night, what a ride.", "Marco", "REAL_NAME"),
+    ("Rahul keeps quoting the villain from season 4 at every dinner.", "Rahul", "REAL_NAME"),
+    ("Chidinma was diagnosed with sickle cell anaemia and has crisis episodes every winter.", "Chidinma", "REAL_NAME"),
+    ("I've been depressed since the move.", "depressed", "HEALTH"),
+    ("My mum has asthma, and her GP says it isn't COPD.", "asthma", "HEALTH"),
+    ("I earn $19 an hour at the depot.", "$19 an hour", "FINANCE"),
+    ("Deliver it to Aldi Kerkstraat 12, Utrecht please.", "Kerkstraat 12, Utrecht", "ADDRESS"),
+    ("The wifi password for the cabin is lantern42.", "lantern42", "CREDENTIAL"),
     # the people listed beside a word that is also a name; money beside a race word; a condition of someone
     ("Holly and Sam are coming over for dinner.", "Holly", "REAL_NAME"),
     ("Tom and kids send their love.", "Tom", "REAL_NAME"),

@@ -197,9 +197,11 @@ _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
 _HAS_DIGIT = r"(?=[^\s,;]*\d)"
-# A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>").
+# A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>"),
+# keys pressed together ("the key combination Ctrl+Shift+T").
 _QUANTITY = r"(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)"
-_NOT_A_SECRET = re.compile(rf"(?:19|20)\d\d|[*•xX.]+|[<\[{{].*|{_QUANTITY}")
+KEYS_PRESSED = r"(?i:ctrl|shift|alt|cmd|command|option|opt|fn|win|super|meta)\+\S+"
+_NOT_A_SECRET = re.compile(rf"(?:19|20)\d\d|[*•xX.]+|[<\[{{].*|{_QUANTITY}|{KEYS_PRESSED}")
 # "is" as a word: "the password issue" is prose
 _ASSIGN = r"(?:'s|’s|\s*(?:(?:is|was)\b:?|=|:|->|=>|→))\s*(?:(?:still|now|currently|just|actually|literally|simply|basically)\s+)?(?!gonna\b|going\s+to\b|been\b)[\"'“‘]?"
 _FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "the password I set is", "the PIN you gave me is"
@@ -305,7 +307,7 @@ _SECRET_CUE = re.compile(
 # passcode is 4471").
 _OTHER_NUMBER = re.compile(
     r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
-    r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
+    r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
     r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"

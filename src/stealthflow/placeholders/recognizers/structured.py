@@ -8,7 +8,7 @@ need no NLP artifacts, and skipping spaCy keeps detection fast and fully offline
 from __future__ import annotations
 
 import re
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import phonenumbers
 import regex
@@ -31,6 +31,7 @@ from presidio_analyzer.predefined_recognizers import (
 )
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
 
 # tldextract's default extractor downloads the public-suffix list on first use; this one
@@ -240,12 +241,18 @@ _NOT_HANDLE = re.compile(r"(?i:everyone|here|channel|all|noon|midnight|home|work
 
 @register_recognizer
 class HandleRecognizer(Recognizer):
-    """Social and chat handles ("@lena_rossi92", "@dmitri.volkov"): the name a person goes by online."""
+    """Social and chat handles ("@lena_rossi92", "@dmitri.volkov"): the name a person goes by online;
+    not a brand's ("@Ryanair", "@BritishGas": the brands of public_names.py, without their spaces)."""
 
     name, type = "handle", "USERNAME"
 
     def find(self, text: str) -> list[Span]:
-        return [self.span(m.start(), m.end(), 0.8) for m in _HANDLE.finditer(text) if not _NOT_HANDLE.fullmatch(m[0], 1)]
+        return [self.span(m.start(), m.end(), 0.8) for m in _HANDLE.finditer(text) if not _NOT_HANDLE.fullmatch(m[0], 1) and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()]
+
+
+@cache
+def _brand_handles() -> frozenset[str]:
+    return frozenset(key.replace(" ", "") for key in brands())
 
 
 class _UsSsnWithSamples(PresidioUsSsn):
