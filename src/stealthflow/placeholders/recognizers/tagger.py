@@ -220,11 +220,11 @@ _IN_WRITERS_LIFE = re.compile(
 )
 
 
+_PLAIN_WORD = re.compile(r"\w+")
+
+
 def _story_talk(sentence: str) -> bool:
     return not _STORY_WORDS.isdisjoint(_PLAIN_WORD.findall(sentence.lower())) and _STORY_TALK.search(sentence) is not None
-
-
-_PLAIN_WORD = re.compile(r"\w+")
 
 
 def a_character(text: str, start: int, end: int) -> bool:
@@ -233,7 +233,7 @@ def a_character(text: str, start: int, end: int) -> bool:
     the story may be another's)."""
     return (
         capitalises(text, start)
-        and (_TITLE_AFTER.match(text, end) is not None or _story_talk(sentence := sentence_around(text, start, end)) and _IN_WRITERS_LIFE.search(sentence) is None)
+        and (_TITLE_AFTER.match(text, end) is not None or (_story_talk(sentence := sentence_around(text, start, end)) and _IN_WRITERS_LIFE.search(sentence) is None))
         and not tied_to_writer(text, start, end)
         and _DEALT_WITH_BEFORE.search(text[max(0, start - 12) : start]) is None
         and _DEALS_AFTER.match(text, end) is None
@@ -644,13 +644,12 @@ _COUNTED_THING = re.compile(
 )
 
 
-# A price per unit of something bought ("£1.45 a litre", "$3.89/gal", "€2 per bottle"); not per hour, week, month or year, as wages are paid.
+# A price per unit of something bought ("£1.45 a litre", "$3.89/gal", "€2 per bottle"; not per hour, week,
+# month or year, as wages are paid), or a shop's offer ("3 for £2").
 _PER_UNIT_OF_GOODS = re.compile(
     r"\s*(?i:a|an|per|/)\s*(?i:litre|liter|ltr|l|gallon|gal|kilo|kg|kilogram|lb|pint|bottle|can|pack|packet|bag|box|ticket|item|piece|slice|portion|serving|dozen|loaf|tin|jar|carton)\b"
 )
-
-
-_MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")  # a shop's offer: "3 for £2"
+_MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")
 
 
 # A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
@@ -771,6 +770,7 @@ _EVERYDAY_NUMBER = re.compile(rf"\d{{1,2}}(?::\d\d){{1,2}}(?i:[ap]m)?|\d{{1,3}}[
 
 
 _KEYS_PRESSED = re.compile(KEYS_PRESSED)
+# A secret word, then what the secret opens: "the wifi password on a standard netgear router".
 _SECRET_OF_BEFORE = re.compile(r"\b(?i:password|passcode|pin|code|login)\s+(?:for|on|of|to|at|in)\s+(?:(?i:a|an|the|my|your|our|this|that|standard|default|new|old)\s+){0,3}$")
 
 
@@ -786,11 +786,12 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     "error code X", "56113 chairs") and, where no secret word introduces it, looks like one
     (bare_secret); an amount without a currency is money where someone saved, earns or owes it; a
     condition shows itself as one (shows_as_health) and is no form's field name; an employer stands
-    in talk of work or study, or names an organisation; a name or an employer in lowercase is one only where the writer
-    does not use capitals ("i watched the chase" is not a name in a message that capitalises its
-    names), and no famous person's or place's name (public_names.py) unless the writer ties the
-    person to themselves; a condition, an amount or an employer is no one's where its sentence tells
-    another's life (context.py `anothers_life`)."""
+    in talk of work or study, or names an organisation; a name or an employer in lowercase is one
+    only where the writer does not use capitals ("i watched the chase" is not a name in a message
+    that capitalises its names), and no famous person's or place's name (public_names.py) unless
+    the writer ties the person to themselves, nor a character in talk of a story (a_character); a
+    condition, an amount or an employer is no one's where its sentence tells another's life
+    (context.py `anothers_life`)."""
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
