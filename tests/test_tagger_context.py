@@ -288,6 +288,10 @@ KEPT = [
     ("I've been depressed since the move.", "depressed", "HEALTH"),
     ("My mum has asthma, and her GP says it isn't COPD.", "asthma", "HEALTH"),
     ("I earn $19 an hour at the depot.", "$19 an hour", "FINANCE"),
+    ("My total take-home is £2,100 a month.", "£2,100 a month", "FINANCE"),  # an order total is a price; "total" alone is not
+    ("I'm paid £3 per bag I pack at the warehouse.", "£3", "FINANCE"),
+    ("My brother has overdosed twice this year.", "overdosed", "HEALTH"),
+    ("Ramadan celebrated his birthday at the office on Friday.", "Ramadan", "REAL_NAME"),
     ("Deliver it to Aldi Kerkstraat 12, Utrecht please.", "Kerkstraat 12, Utrecht", "ADDRESS"),
     ("The wifi password for the cabin is lantern42.", "lantern42", "CREDENTIAL"),
     # the people listed beside a word that is also a name; money beside a race word; a condition of someone

@@ -209,7 +209,7 @@ _STORY_WORDS = frozenset(
     " playthroughs side sidequest sidequests anime manga character characters protagonist protagonists villain villains".split()
 )
 # ... or names a story, a band or a game itself: "Which Zelda game should I play first?", "the Beatles album".
-_TITLE_AFTER = re.compile(r"\s+(?i:games?|movies?|films?|albums?|soundtracks?|franchise|series|saga|books|novels|fans|fandom|songs|lyrics|trilogy|universe|dlc)\b(?!\s+night)")
+_TITLE_AFTER = re.compile(r"\s+(?i:game|movies?|film|albums?|soundtracks?|franchise|series|saga|novels|fandom|songs|lyrics|trilogy|universe|dlc)\b(?!\s+night)")  # no verb: "Sarah books", "Tom films"
 _DEALT_WITH_BEFORE = re.compile(r"\b(?i:with|ask|asked|tell|told|text|texted|call|called|message|remind|email)\s+$")
 _DEALS_AFTER = re.compile(
     r"\s+(?i:said|says|told|texted|asked|thinks|reckons|recommend\w*|wants|spoil\w*|made\s+me|got\s+me|lent|gave|sent|showed|introduced|came"
@@ -382,7 +382,7 @@ _FESTIVAL = re.compile(
     r"(?i:ramadan|ramazan|eid(?:\s+al-(?:fitr|adha))?|diwali|deepavali|hanukkah|chanukah|passover|pesach|easter|christmas|xmas|lent|advent|holi|vesak"
     r"|navratri|dussehra|onam|pongal|nowruz|kwanzaa|thanksgiving|halloween|hogmanay|purim|sukkot|shavuot|yom\s+kippur|rosh\s+hashanah|mardi\s+gras)"
 )
-_KEPT_AFTER = re.compile(r"\s+(?:(?i:is|are|was|were)\s+)?(?i:observed|celebrated)\b")  # "How is Ramadan observed?"
+_KEPT_AFTER = re.compile(r"\s+(?:(?i:is|are|was|were)\s+)?(?i:observed|celebrated)\b(?!\s+(?i:his|her|their|the|a|an|my|our|its)\b)")  # "How is Ramadan observed?", not "Ramadan celebrated his birthday"
 _WHEN_BEFORE = re.compile(r"\b(?i:during|throughout|celebrat\w*|observ\w*|over|before|after|until|till|since|this|last|next|happy)\s+$")  # not "for": a gift for Ramadan may be for a person
 # A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh"),
 # a programming language's literal ("returns [None, None]"), a monarch or a pope by their number ("Henry VIII").
@@ -566,6 +566,7 @@ _HEALTH_TALK = re.compile(
 )
 _PAST_PARTICIPLE = re.compile(r"[a-z]{3,}ed|[a-z]*(?:done|gone|seen|eaten|taken|given|written)")
 _HAVE_BEFORE = re.compile(r"\b(?i:have|has|had|['’]ve)\s+$")
+_OBJECT_AFTER = re.compile(r"\s+(?i:it|this|that|them|everything)\b")
 _HEALTH_BEFORE = re.compile(
     r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been|my|his|her|their|our)\s+"
     r"(?:(?:a|an|mild|severe|bad|chronic|early|late|stage\s+\w+|type\s+\w+)\s+)?$"
@@ -626,8 +627,8 @@ def shows_as_health(text: str, start: int, end: int) -> bool:
         return True
     if _HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
         return True
-    if _PAST_PARTICIPLE.fullmatch(value) and _HAVE_BEFORE.search(text, max(0, start - 8), start):
-        return False  # "May have overdone it": "have" helps a verb ("I've been depressed" stays)
+    if _PAST_PARTICIPLE.fullmatch(value) and _HAVE_BEFORE.search(text, max(0, start - 8), start) and _OBJECT_AFTER.match(text, end):
+        return False  # "May have overdone it": "have" helps a verb (not "He has overdosed twice", "I've been depressed")
     return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(value.rsplit(None, 1)[-1])  # not "with a pushchair", "I have extra courgettes"
 
 
@@ -650,6 +651,7 @@ _PER_UNIT_OF_GOODS = re.compile(
     r"\s*(?i:a|an|per|/)\s*(?i:litre|liter|ltr|l|gallon|gal|kilo|kg|kilogram|lb|pint|bottle|can|pack|packet|bag|box|ticket|item|piece|slice|portion|serving|dozen|loaf|tin|jar|carton)\b"
 )
 _MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")
+_PAID = re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b")
 
 
 # A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
@@ -695,8 +697,8 @@ def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
 _BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
 # ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
 _SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
-# A bill paid or shared: what something cost, no one's income or savings.
-_BILL_TALK = re.compile(r"\b(?i:bill|tab|receipt|(?:order\s+)?total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b")
+# A bill paid or shared, an order's total: what something cost, no one's income or savings ("my total take-home" is).
+_BILL_TALK = re.compile(r"\b(?i:bill|tab|receipt|order\s+total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b")
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
 _OWNED_MONEY = re.compile(
@@ -811,10 +813,12 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or _GENERATION.search(text, start, end) or ("," not in text[start:end] and _a_product(text, start, end))):
         return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6", "Kindle Paperwhite 11th gen": a recipe, a shopping list, a product
     if label == "FINANCE":
-        if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end) or _PER_UNIT_OF_GOODS.match(text, end) or _MULTIBUY_BEFORE.search(text, max(0, start - 12), start):
-            return False  # "20k miles", "10k followers", "ran a 5k", "£1.45 a litre", "3 for £2": a count, a distance or a price, not money someone has
+        if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end) or _MULTIBUY_BEFORE.search(text, max(0, start - 12), start):
+            return False  # "20k miles", "10k followers", "ran a 5k", "3 for £2": a count, a distance or a shop's offer, not money someone has
         sentence = sentence_around(text, start, end)
         saved_or_earned = _SAVED_OR_EARNED.search(sentence) is not None
+        if _PER_UNIT_OF_GOODS.match(text, end) and not saved_or_earned and _PAID.search(sentence) is None:
+            return False  # "£1.45 a litre": a price (not "I'm paid £3 per bag I pack")
         if _MONEY.search(text, start, end) is None and not saved_or_earned:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
         if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not saved_or_earned):
