@@ -532,14 +532,15 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
     """Whether the condition text[start:end] is a topic of research or charities (the word right
     next to it) in a sentence that names no one, a risk anyone runs (see _RISK_BEFORE), a kind
     compared with another (see _COMPARED) or asked about in general (see _SOMEONE_BUT_YOU)."""
+    sentence = sentence_around(text, start, end)
     near_topic = _HEALTH_TOPIC_BEFORE.search(text[max(0, start - 48) : start]) or _HEALTH_TOPIC_AFTER.match(text, end)
-    if near_topic is not None and _SOMEONE.search(sentence_around(text, start, end)) is None:
+    if near_topic is not None and _SOMEONE.search(sentence) is None:
         return True
-    if _RISK_BEFORE.search(text[max(0, start - 32) : start]) and _SOMEONE_BUT_YOU.search(sentence_around(text, start, end)) is None:
+    if _RISK_BEFORE.search(text[max(0, start - 32) : start]) and _SOMEONE_BUT_YOU.search(sentence) is None:
         return True
-    if _PEOPLE_WITH.search(text[max(0, start - 48) : start]) and _SOMEONE_BUT_YOU.search(sentence_around(text, start, end)) is None:
+    if _PEOPLE_WITH.search(text[max(0, start - 48) : start]) and _SOMEONE_BUT_YOU.search(sentence) is None:
         return True
-    if capitalises(text, start) and _COMPARED.search(sentence := sentence_around(text, start, end)) and _SOMEONE_BUT_YOU.search(sentence) is None:
+    if capitalises(text, start) and _COMPARED.search(sentence) and _SOMEONE_BUT_YOU.search(sentence) is None:
         return True
     question = _question(text, start, end)
     return question is not None and _SOMEONE_BUT_YOU.search(question) is None and _NORMAL.search(question) is None
