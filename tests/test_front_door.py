@@ -104,6 +104,20 @@ def test_version_help_and_methods_answer_without_heavy_imports(home, tmp_path):
     assert "'stealth'" in result.stdout and result.stdout.rstrip().endswith("[]")  # no heavy module imported
 
 
+def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
+    """`import presidio_analyzer` would load transformers' pipelines (~2.5 s of a CLI call) for engines
+    stealthflow does not use; presidio_import.py defers them, and leaves `transformers.pipeline` whole."""
+    probe = (
+        "import sys; import stealthflow.placeholders.detector, stealthflow.anonymize.ner_mask; "
+        "deferred = 'transformers.pipelines' not in sys.modules; "
+        "from transformers import pipeline; from presidio_analyzer.nlp_engine import huggingface_token_pipe as hf; "
+        "print(deferred, pipeline.__module__, hf.hf_pipeline is not None)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "transformers.pipelines", "True"]  # deferred; afterwards transformers' own; Presidio still sees one
+
+
 def test_commands_find_the_bundled_data_from_any_directory(home, tmp_path):
     result = run(["attacker", "eval", "--limit", "3", "--no-cache"], home, tmp_path)
     assert result.returncode == 0, result.stderr

@@ -14,6 +14,8 @@ from functools import cache
 from pathlib import Path
 
 import spacy
+
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from presidio_analyzer import AnalyzerEngine, RecognizerResult
 from presidio_analyzer.nlp_engine import SpacyNlpEngine
 from presidio_analyzer.recognizer_registry import RecognizerRegistryProvider

@@ -13,6 +13,8 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 import tldextract
+
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from presidio_analyzer import EntityRecognizer, PatternRecognizer
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer as PresidioCreditCard,
