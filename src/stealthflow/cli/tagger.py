@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -53,6 +53,27 @@ def train(
     print_markdown(metrics_table(result["validation"]))
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
 
+
+
+@tagger_app.command()
+def finetune(
+    recipe: Annotated[Path, typer.Option("--recipe", "-r", help="fine-tune recipe (YAML, see training/pii-tagger-student-finetune.yaml)", exists=True, dir_okay=False)],
+    set_: Annotated[list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set steps=500 (repeatable)")] = None,
+) -> None:
+    """Train a trained tagger further on natural messages (without PII, and personal ones), its own data replayed."""
+    from pydantic import ValidationError
+
+    from stealthflow.data.loader import describe_validation_error
+    from stealthflow.placeholders.tagger_train import load_finetune_recipe, metrics_table, run_finetune
+
+    try:
+        resolved = load_finetune_recipe(recipe, recipe_overrides(set_))
+    except ValidationError as exc:
+        fail(f"{recipe}: {describe_validation_error(exc)}")
+    with user_errors():
+        result = run_finetune(resolved, log=console.print, recipe_path=str(recipe))
+    print_markdown(metrics_table(result["validation"]))
+    console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
 
 @tagger_app.command("public-names")
 def public_names(

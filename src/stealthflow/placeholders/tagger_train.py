@@ -5,6 +5,7 @@ models/pii-tagger ship)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 import zlib
@@ -13,10 +14,12 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from stealthflow.data import DataError
 from stealthflow.placeholders.tagger_data import TAGGER_LABELS, read_examples
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
 from stealthflow.tagging.metrics import span_metrics
-from stealthflow.tagging.model import WEIGHTS, StudentShape
+from stealthflow.tagging.model import CARD_DATA, WEIGHTS, StudentShape
+from stealthflow.tagging.train import training_rows
 
 
 class TaggerRecipe(BaseModel):
@@ -63,7 +66,20 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
         raise ValueError("unlabelled text teaches only through a teacher's probabilities: set teacher in the recipe")
     validation = read_examples(recipe.data / "validation.jsonl")
     prose = unlabelled_texts(recipe)
-    config = TaggerTrainConfig(
+    config = train_config(recipe)
+    started = time.time()
+    tagger = train_tagger([(e.text, e.spans) for e in train] + [(text, None) for text in prose], config, recipe.out, log=log)
+    seconds = time.time() - started
+    metrics = validate(tagger, validation)
+    card = {"train_messages": len(train), "unlabelled_texts": len(prose), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
+    tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)
+    write_card(recipe, metrics, seconds, card, recipe_path)
+    shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing; the weights ship without them
+    return {"seconds": seconds, "validation": metrics, **card}
+
+
+def train_config(recipe: TaggerRecipe) -> TaggerTrainConfig:
+    return TaggerTrainConfig(
         labels=TAGGER_LABELS,
         layers=recipe.layers,
         top_layers=min(recipe.top_layers, recipe.layers),
@@ -83,16 +99,73 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
         soft_label_cache=str(soft_label_cache(recipe)) if recipe.teacher else None,
         extra={"save_strategy": "steps", "save_steps": recipe.save_steps, "save_total_limit": 1},
     )
-    started = time.time()
-    tagger = train_tagger([(e.text, e.spans) for e in train] + [(text, None) for text in prose], config, recipe.out, log=log)
-    seconds = time.time() - started
-    metrics = validate(tagger, validation)
-    card = {"train_messages": len(train), "unlabelled_texts": len(prose), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
-    tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)
-    write_card(recipe, metrics, seconds, card, recipe_path)
-    shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing; the weights ship without them
-    return {"seconds": seconds, "validation": metrics, **card}
 
+
+
+class FinetuneRecipe(BaseModel):
+    """`stealthflow tagger finetune`: a trained tagger trained further on natural messages
+    (tagging/finetune.py), its own training windows replayed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base: Path  # the recipe that trained `init_from`: its data (replayed), teacher and loss
+    init_from: Path  # the trained tagger
+    out: Path
+    negatives: list[Path] = Field(min_length=1)  # plain text, one message without PII a line
+    personal: list[Path] = []  # plain text, one personal message a line: labelled by init_from's whole detector
+    steps: int = Field(2000, ge=1)
+    learning_rate: float = Field(1e-4, gt=0)
+    negatives_share: float = Field(0.05, ge=0, lt=1)
+    personal_share: float = Field(0.05, ge=0, lt=1)
+    threads: int = 2
+    seed: int = 0
+
+
+def load_finetune_recipe(path: Path, overrides: dict[str, object] | None = None) -> FinetuneRecipe:
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return FinetuneRecipe.model_validate(raw | (overrides or {}))
+
+
+def run_finetune(recipe: FinetuneRecipe, log=print, recipe_path: str = "training/pii-tagger-student-finetune.yaml") -> dict:
+    """Fine-tune, validate per type, save weights + card (the base card's, with a `finetune` record)."""
+    from stealthflow.tagging.finetune import FinetuneConfig, finetune_tagger
+
+    base = load_tagger_recipe(recipe.base)
+    init_card = json.loads((recipe.init_from / CARD_DATA).read_text(encoding="utf-8"))
+    if "finetune" in init_card:
+        raise DataError(f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes")
+    negatives, personal_texts = text_lines(recipe.negatives), text_lines(recipe.personal)
+    personal = pseudo_labelled(personal_texts, recipe.init_from)
+    tagger = SpanTagger.load(recipe.init_from)
+    config = train_config(base)
+    train = read_examples(base.data / "train.jsonl")
+    replay = training_rows([(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)], config, tagger.tokenizer, tagger.lexicon, log)
+    started = time.time()
+    settings = FinetuneConfig(recipe.steps, recipe.learning_rate, base.batch_size, recipe.negatives_share, recipe.personal_share, recipe.seed, recipe.threads)
+    finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
+    seconds = time.time() - started
+    metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))
+    record = recipe.model_dump(mode="json") | {"negative_messages": len(negatives), "personal_messages": len(personal), "personal_spans": sum(len(spans) for _, spans in personal), "seconds": round(seconds)}
+    kept = {key: value for key, value in init_card.items() if key not in ("labels", "threshold", "student", "layers", "validation")}
+    tagger.save(recipe.out, **kept, validation=metrics, finetune=record)
+    card = {key: init_card[key] for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")}
+    write_card(base, metrics, init_card["seconds"], card, str(recipe.base), finetune=(record, recipe_path))
+    return {"seconds": seconds, "validation": metrics, **record}
+
+
+def text_lines(paths: list[Path]) -> list[str]:
+    return [line for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def pseudo_labelled(texts: list[str], tagger_dir: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:
+    """Each text with the spans of the tagger's types that the whole detector (patterns, `tagger_dir`'s
+    tagger, context rules) finds in it."""
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+    from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
+
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
+    return [(text, [(s.start, s.end, s.type) for s in spans if s.type in TAGGER_LABELS]) for text, spans in zip(texts, detector.detect_many(texts), strict=True)]
 
 def unlabelled_texts(recipe: TaggerRecipe) -> list[str]:
     from stealthflow.data.loader import load_profiles
@@ -152,8 +225,10 @@ def unlabelled_line(recipe: TaggerRecipe, card: dict) -> str:
     return f"\nUnlabelled: {card['unlabelled_texts'] // recipe.unlabelled_repeat} real comments ({sources}) x {recipe.unlabelled_repeat}, learnt from the teacher's probabilities only."
 
 
-def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, recipe_path: str = "training/pii-tagger.yaml") -> None:
-    (recipe.out / "README.md").write_text(
+def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, recipe_path: str = "training/pii-tagger.yaml", finetune: tuple[dict, str] | None = None) -> None:
+    """The tagger's README; `finetune`: (its card's record, the fine-tune recipe's path) where the weights were trained further."""
+    out = Path(finetune[0]["out"]) if finetune else recipe.out
+    (out / "README.md").write_text(
         f"""# PII span tagger (stealthflow placeholders)
 
 {model_description(recipe)}
@@ -166,7 +241,7 @@ held out of training (unseen phrasing).
 Training: {recipe.epochs} epochs, lr {recipe.learning_rate}, batch {recipe.batch_size}, span weight {recipe.span_weight},
 {round(seconds)} s wall on 2 CPU cores ({recipe.threads} threads; the machine was shared with other work).
 A token is tagged when P(not O) >= {recipe.threshold} (chosen on the validation split only).
-
+{finetune_paragraph(*finetune) if finetune else ""}
 Validation (template-held-out; a gold span is found when >= half its characters carry its type;
 a tagged span is right when it overlaps a gold span of its type):
 
@@ -175,7 +250,18 @@ a tagged span is right when it overlaps a gold span of its type):
 The independent test set (data/pii_test.jsonl, benchmarks/pii_testset.py) is scored by
 `benchmarks/pii_detection.py` with the whole detector.
 
-Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_messages"]}` then `stealthflow tagger train --recipe {recipe_path}`.
+Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_messages"]}` then `stealthflow tagger train --recipe {recipe_path}`{f" then `stealthflow tagger finetune --recipe {finetune[1]}`" if finetune else ""}.
 """,
         encoding="utf-8",
     )
+
+
+def finetune_paragraph(record: dict, recipe_path: str) -> str:
+    sources = ", ".join(record["negatives"] + record["personal"])
+    return f"""
+Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/tagging/finetune.py):
+{record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay), with
+{record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing) and {record["personal_share"]:.0%}
+natural personal messages ({record["personal_messages"]}, labelled with the {record["personal_spans"]} spans the tagger's whole detector found
+before: they keep it from unlearning private names with public ones); {record["seconds"]} s. Messages: {sources}.
+"""

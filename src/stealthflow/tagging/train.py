@@ -108,22 +108,12 @@ def collate(rows: list[dict]) -> dict:
     return batch
 
 
-def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: str | Path, log=print) -> SpanTagger:
+def training_rows(examples: list[Example], config: TaggerTrainConfig, tokenizer, lexicon: dict[str, int] | None = None, log=print) -> list[dict]:
+    """The examples shuffled (by `config.seed`) and encoded, with the teacher's probabilities where
+    `config` names a teacher (read from `config.soft_label_cache` when it holds them for these rows)."""
     import torch
-    from transformers import Trainer, TrainingArguments
 
-    if config.threads:
-        torch.set_num_threads(config.threads)
     random.Random(config.seed).shuffle(examples := list(examples))
-    num_tags = len(bio_labels(config.labels))
-    lexicon = faker_name_lexicon() if config.student and config.student.lexicon else None
-    if config.student:
-        from stealthflow.tagging.student import student_model
-
-        model, tokenizer = student_model(num_tags, config.student)
-    else:
-        model, tokenizer = base_model(num_tags, config.layers)
-        freeze_below(model, config.top_layers)
     rows = encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS), lexicon)
     if config.teacher:
         cache = Path(config.soft_label_cache) if config.soft_label_cache else None
@@ -134,27 +124,66 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
             add_soft_labels(rows, SpanTagger.load(config.teacher), config.temperature, log=log)
             if cache:
                 torch.save([row["teacher"] for row in rows], cache)
-    weights = torch.full((num_tags,), config.span_weight)
-    weights[0] = 1.0
-    temperature, share, unknown = config.temperature, config.distill_weight, tokenizer.unk_token_id
+    return rows
+
+
+class TaggingLoss:
+    """A batch's loss: weighted cross-entropy on the gold tags and, where the batch carries a teacher's
+    probabilities, the distillation distance to them (`distill_weight` of the total); in training, words
+    outside spans are hidden (`context_dropout`) and name-lexicon flags too (`lexicon_dropout`)."""
+
+    def __init__(self, config: TaggerTrainConfig, unknown_id: int):
+        import torch
+
+        self.config, self.unknown_id = config, unknown_id
+        self.num_tags = len(bio_labels(config.labels))
+        self.weights = torch.full((self.num_tags,), config.span_weight)
+        self.weights[0] = 1.0
+
+    def __call__(self, model, inputs: dict) -> tuple:
+        """(loss, model outputs); takes the labels, teacher probabilities and word shapes out of `inputs`."""
+        import torch
+
+        config, num_tags, temperature = self.config, self.num_tags, self.config.temperature
+        labels, teacher, cases = inputs.pop("labels"), inputs.pop("teacher", None), inputs.pop("case_ids")
+        if model.training and config.context_dropout:
+            hidden = (labels == 0) & (torch.rand(labels.shape) < config.context_dropout)
+            inputs["input_ids"] = inputs["input_ids"].masked_fill(hidden, self.unknown_id)
+        if model.training and config.lexicon_dropout:
+            cases = torch.where(torch.rand(cases.shape) < config.lexicon_dropout, cases % CASES, cases)
+        outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
+        logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
+        gold = labels != -100  # none in a batch of unlabelled texts (the mean over no token would be NaN)
+        loss = torch.nn.functional.cross_entropy(logits, labels, weight=self.weights, ignore_index=-100) if gold.any() else logits.sum() * 0
+        if teacher is not None:
+            scored = inputs["attention_mask"].view(-1).bool()  # every real token, labelled or not
+            soft = torch.nn.functional.log_softmax(logits[scored] / temperature, dim=-1)
+            distance = torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean") * temperature**2
+            loss = (1 - config.distill_weight) * loss + config.distill_weight * distance
+        return loss, outputs
+
+
+def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: str | Path, log=print) -> SpanTagger:
+    import torch
+    from transformers import Trainer, TrainingArguments
+
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    num_tags = len(bio_labels(config.labels))
+    lexicon = faker_name_lexicon() if config.student and config.student.lexicon else None
+    if config.student:
+        from stealthflow.tagging.student import student_model
+
+        model, tokenizer = student_model(num_tags, config.student)
+    else:
+        model, tokenizer = base_model(num_tags, config.layers)
+        freeze_below(model, config.top_layers)
+    rows = training_rows(examples, config, tokenizer, lexicon, log)
+    loss_of = TaggingLoss(config, tokenizer.unk_token_id)
 
     class WeightedTrainer(Trainer):
         def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
-            labels, teacher, cases = inputs.pop("labels"), inputs.pop("teacher", None), inputs.pop("case_ids")
-            if model.training and config.context_dropout:
-                hidden = (labels == 0) & (torch.rand(labels.shape) < config.context_dropout)
-                inputs["input_ids"] = inputs["input_ids"].masked_fill(hidden, unknown)
-            if model.training and config.lexicon_dropout:
-                cases = torch.where(torch.rand(cases.shape) < config.lexicon_dropout, cases % CASES, cases)
-            outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
-            logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
-            gold = labels != -100  # none in a batch of unlabelled texts (the mean over no token would be NaN)
-            loss = torch.nn.functional.cross_entropy(logits, labels, weight=weights, ignore_index=-100) if gold.any() else logits.sum() * 0
-            if teacher is not None:
-                scored = inputs["attention_mask"].view(-1).bool()  # every real token, labelled or not
-                soft = torch.nn.functional.log_softmax(logits[scored] / temperature, dim=-1)
-                distance = torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean") * temperature**2
-                loss = (1 - share) * loss + share * distance
+            loss, outputs = loss_of(model, inputs)
             return (loss, outputs) if return_outputs else loss
 
     checkpoints = Path(out_dir) / "checkpoints"

@@ -1,0 +1,81 @@
+"""Further training of a trained tagger on natural messages, from its own weights.
+
+Why: generated templates teach a tagger what PII looks like, but natural messages without PII
+(questions about famous people, characters, products, places) still set it off. Shown such
+messages as holding nothing, a student with ~37 word pieces of static context unlearns names in
+personal messages too; shown personal messages beside them (labelled by the tagger itself, with
+its teacher's probabilities), it learns the difference at little cost (docs/pii-tagger.md,
+session 29). Each batch mixes the tagger's own training windows (replay, so it keeps what it
+knew) with a share of each kind of natural message.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, bio_labels
+from stealthflow.tagging.train import Example, TaggerTrainConfig, TaggingLoss, add_soft_labels, collate, encode
+
+
+@dataclass
+class FinetuneConfig:
+    steps: int = 2000
+    learning_rate: float = 1e-4  # decays linearly to 0
+    batch_size: int = 64
+    negatives_share: float = 0.05  # of each batch: messages without PII
+    personal_share: float = 0.05  # of each batch: personal messages
+    seed: int = 0
+    threads: int | None = None
+
+
+def finetune_tagger(
+    tagger: SpanTagger,
+    replay: list[dict],
+    negatives: list[str],
+    personal: list[Example],
+    teacher: SpanTagger,
+    train_config: TaggerTrainConfig,
+    config: FinetuneConfig,
+    log=print,
+) -> SpanTagger:
+    """`tagger` trained further (in place) for `config.steps` batches. `replay`: its training rows
+    (`training_rows`, with the teacher's probabilities); `negatives` are taught as all "O", their
+    distillation target a certain "O" (the teacher's own judgement of them is the flags to unlearn);
+    `personal` with their spans and the teacher's probabilities. `train_config` gives the loss (as
+    in the tagger's own training)."""
+    import torch
+
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    model, tokenizer, lexicon = tagger.model, tagger.tokenizer, tagger.lexicon
+    max_length = min(train_config.max_length, MAX_TOKENS)
+    negative_rows = encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon)
+    for row in negative_rows:
+        row["teacher"] = torch.zeros(len(row["input_ids"]), len(bio_labels(tagger.labels)), dtype=torch.float16)
+        row["teacher"][:, 0] = 1.0
+    personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
+    add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
+    loss_of = TaggingLoss(train_config, tokenizer.unk_token_id)
+    parameters = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(parameters, lr=config.learning_rate, weight_decay=0.0)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / config.steps)
+    rng = random.Random(config.seed)
+    log(f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, {len(personal_rows)} personal")
+    model.train()
+    for step in range(config.steps):
+        batch = []
+        for _ in range(config.batch_size):
+            draw = rng.random()
+            pool = negative_rows if draw < config.negatives_share else personal_rows if draw < config.negatives_share + config.personal_share else replay
+            batch.append(rng.choice(pool))
+        loss, _ = loss_of(model, collate(batch))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        if step % 200 == 0 or step == config.steps - 1:
+            log(f"step {step + 1}/{config.steps}: loss {loss.item():.4f}")
+    model.eval()
+    return tagger
