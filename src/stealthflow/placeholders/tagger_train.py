@@ -1,7 +1,8 @@
 """`stealthflow tagger train`: fine-tune the PII span tagger from a recipe (training/pii-tagger.yaml)
 on the data of `stealthflow tagger build-data`, score it on the template-held-out validation
 split, and write the weights with their card (models/pii-tagger-student and its teacher
-models/pii-tagger ship)."""
+models/pii-tagger ship); `stealthflow tagger finetune` then trains the student further on natural
+messages (training/pii-tagger-student-finetune.yaml, as the shipped student was)."""
 
 from __future__ import annotations
 
@@ -101,7 +102,6 @@ def train_config(recipe: TaggerRecipe) -> TaggerTrainConfig:
     )
 
 
-
 class FinetuneRecipe(BaseModel):
     """`stealthflow tagger finetune`: a trained tagger trained further on natural messages
     (tagging/finetune.py), its own training windows replayed."""
@@ -166,6 +166,7 @@ def pseudo_labelled(texts: list[str], tagger_dir: Path) -> list[tuple[str, list[
 
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
     return [(text, [(s.start, s.end, s.type) for s in spans if s.type in TAGGER_LABELS]) for text, spans in zip(texts, detector.detect_many(texts), strict=True)]
+
 
 def unlabelled_texts(recipe: TaggerRecipe) -> list[str]:
     from stealthflow.data.loader import load_profiles
