@@ -66,3 +66,20 @@ def test_a_recipe_needs_messages_without_pii():
 
     with pytest.raises(ValidationError, match="negatives"):
         FinetuneRecipe.model_validate({"base": "b.yaml", "init_from": "m", "out": "o", "negatives": []})
+
+
+def test_a_share_without_its_messages_is_refused_before_any_work(tmp_path):
+    """Found at the first batch that drew from it, an empty pool had stopped the run with an IndexError."""
+    from pydantic import ValidationError
+
+    minimal = {"base": "b.yaml", "init_from": "m", "out": "o", "negatives": ["n.txt"]}
+    with pytest.raises(ValidationError, match="personal_share needs personal messages"):
+        FinetuneRecipe.model_validate(minimal)
+    with pytest.raises(ValidationError, match="leave room"):
+        FinetuneRecipe.model_validate(minimal | {"personal": ["p.txt"], "negatives_share": 0.5, "personal_share": 0.5})
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    recipe = FinetuneRecipe.model_validate(minimal | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": tmp_path, "negatives": [empty], "personal_share": 0})
+    (tmp_path / "tagger.json").write_text("{}", encoding="utf-8")  # a card without a fine-tune record
+    with pytest.raises(DataError, match="no messages in"):
+        run_finetune(recipe, log=lambda *_: None)

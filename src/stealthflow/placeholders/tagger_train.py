@@ -13,7 +13,7 @@ import zlib
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.data import DataError
 from stealthflow.placeholders.tagger_data import TAGGER_LABELS, read_examples
@@ -120,6 +120,14 @@ class FinetuneRecipe(BaseModel):
     threads: int = 2
     seed: int = 0
 
+    @model_validator(mode="after")
+    def _each_share_has_messages(self) -> FinetuneRecipe:
+        if self.personal_share and not self.personal:
+            raise ValueError("personal_share needs personal messages: list their files under personal, or set personal_share: 0")
+        if self.negatives_share + self.personal_share >= 1:
+            raise ValueError("negatives_share + personal_share must leave room in each batch for the replayed training windows")
+        return self
+
 
 def load_finetune_recipe(path: Path, overrides: dict[str, object] | None = None) -> FinetuneRecipe:
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -135,13 +143,23 @@ def run_finetune(recipe: FinetuneRecipe, log=print, recipe_path: str = "training
     if "finetune" in init_card:
         raise DataError(f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes")
     negatives, personal_texts = text_lines(recipe.negatives), text_lines(recipe.personal)
+    if not negatives or (recipe.personal_share and not personal_texts):
+        raise DataError(f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line")
     personal = pseudo_labelled(personal_texts, recipe.init_from)
-    tagger = SpanTagger.load(recipe.init_from)
+    tagger = SpanTagger.load(recipe.init_from)  # its own copy: the detector above keeps the one it labelled with
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
     replay = training_rows([(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)], config, tagger.tokenizer, tagger.lexicon, log)
     started = time.time()
-    settings = FinetuneConfig(recipe.steps, recipe.learning_rate, base.batch_size, recipe.negatives_share, recipe.personal_share, recipe.seed, recipe.threads)
+    settings = FinetuneConfig(
+        steps=recipe.steps,
+        learning_rate=recipe.learning_rate,
+        batch_size=base.batch_size,
+        negatives_share=recipe.negatives_share,
+        personal_share=recipe.personal_share,
+        seed=recipe.seed,
+        threads=recipe.threads,
+    )
     finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
     seconds = time.time() - started
     metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))

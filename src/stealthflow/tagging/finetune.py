@@ -51,10 +51,10 @@ def finetune_tagger(
     torch.manual_seed(config.seed)
     model, tokenizer, lexicon = tagger.model, tagger.tokenizer, tagger.lexicon
     max_length = min(train_config.max_length, MAX_TOKENS)
+    num_tags = len(bio_labels(tagger.labels))
     negative_rows = encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon)
     for row in negative_rows:
-        row["teacher"] = torch.zeros(len(row["input_ids"]), len(bio_labels(tagger.labels)), dtype=torch.float16)
-        row["teacher"][:, 0] = 1.0
+        row["teacher"] = torch.nn.functional.one_hot(torch.zeros(len(row["input_ids"]), dtype=torch.long), num_tags).half()  # "O" for certain
     personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
     add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
     loss_of = TaggingLoss(train_config, tokenizer.unk_token_id)
