@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
@@ -16,6 +17,9 @@ from stealthflow.resources import resource_dir
 from stealthflow.tagging import SpanTagger, TaggedSpan
 from stealthflow.tagging.metrics import span_metrics
 from stealthflow.tagging.train import Example
+
+if TYPE_CHECKING:
+    from stealthflow.harvest.teacher_rewrites import TeacherRewrite
 
 CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
@@ -41,6 +45,16 @@ def cue_examples(profiles: list[Profile]) -> list[Example]:
         for index, comment in enumerate(profile.comments):
             examples.append((comment.text, [(s.start, s.end, s.attribute) for s in evidence.in_comment(index)]))
     return examples
+
+
+def teacher_cue_examples(rewrites: dict[str, TeacherRewrite]) -> list[Example]:
+    """Every comment a teacher read, with the phrases it generalized (none: a harmless post)."""
+    return [(rewrite.text, rewrite.spans()) for rewrite in rewrites.values()]
+
+
+def negative_examples(paths: list[Path]) -> list[Example]:
+    """Posts without cues, one per line of each text file (forum posts, chats, emails...)."""
+    return [(line, []) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def shipped_cue_tagger_dir() -> Path:
