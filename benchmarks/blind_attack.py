@@ -44,7 +44,6 @@ Answer with one JSON object per line, same ids, in a file of its own:
 
 
 def prepare(args) -> None:
-    from stealthflow.anonymize import build_method
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
 
@@ -53,9 +52,11 @@ def prepare(args) -> None:
     (out / "texts").mkdir(parents=True, exist_ok=True)
     (out / "guesses").mkdir(exist_ok=True)
     pool = LLMPool()
-    key: dict[str, dict] = {}
-    rng = random.Random(args.seed)
+    key_path = out / "key.json"  # methods prepared earlier on the same sample stay
+    key: dict[str, dict] = json.loads(key_path.read_text(encoding="utf-8")) if key_path.exists() else {}
     for method in args.methods.split(","):
+        rng = random.Random(f"{args.seed}:{method}")
+        key = {blind: entry for blind, entry in key.items() if entry["method"] != method}
         texts = method_texts(method, profiles, Settings(), pool)
         rows = []
         for profile, text in zip(profiles, texts, strict=True):
@@ -66,7 +67,7 @@ def prepare(args) -> None:
         (out / "texts" / f"{method}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         print(f"wrote {out}/texts/{method}.jsonl ({len(rows)} authors)", flush=True)
     pool.close()
-    (out / "key.json").write_text(json.dumps(key, indent=1), encoding="utf-8")
+    key_path.write_text(json.dumps(key, indent=1), encoding="utf-8")
     labels = {p.id: {a: label.estimate for a, label in p.labelled().items()} for p in profiles}
     (out / "labels.json").write_text(json.dumps(labels, indent=1, ensure_ascii=False), encoding="utf-8")
     (out / "ATTACKER.md").write_text(ATTACKER_BRIEF, encoding="utf-8")

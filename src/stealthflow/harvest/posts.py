@@ -180,7 +180,7 @@ def teacher_row(rewrite: TeacherRewrite | None, text: str, profile_id: str, inde
     return sft_row("anonymize", "teacher:generalize", profile_id, 0, sorted({a for _, a in cues}), messages, comment_index=index)
 
 
-def attack_rows(profiles: list[Profile], max_words: int = 140, inference_words: int = 30) -> list[Row]:
+def attack_rows(profiles: list[Profile], max_words: int = 100, inference_words: int = 25) -> list[Row]:
     """The dual model's attack examples: each profile's text (up to `max_words`) -> the reference
     attacker's inference and top-3 guesses for every labelled attribute it answered."""
     from stealthflow.attack import CorrectnessJudge
