@@ -251,13 +251,16 @@ def cue_tagger(
     with user_errors():
         teacher_file = None if evidence else teacher or shipped_teacher_file()
         if teacher_file:
-            examples = teacher_cue_examples(load_teacher_rewrites(teacher_file))
+            examples, trained_on = teacher_cue_examples(load_teacher_rewrites(teacher_file)), f"the teacher's cues in {teacher_file}"
         else:
-            examples = cue_examples(load_profiles(split_path("train")))
-        examples += negative_examples(shipped_negatives() if negatives is None else negatives)
+            examples, trained_on = cue_examples(load_profiles(split_path("train"))), "DeepSeek-V3's evidence spans of data/train.jsonl"
+        negative_files = shipped_negatives() if negatives is None else negatives
+        examples += negative_examples(negative_files)
+        if negative_files:
+            trained_on += " and the posts without cues in " + ", ".join(str(f) for f in negative_files)
         tagger = train_tagger(examples, config, out_dir, log=console.print)
         seconds = time.time() - started
         metrics = cue_metrics(tagger, load_profiles(split_path("test")))
-    table = save_cue_tagger(tagger, out_dir, metrics, config, seconds)
+    table = save_cue_tagger(tagger, out_dir, metrics, config, seconds, trained_on)
     print_markdown(table)
     console.print(f"wrote {out_dir} ({json.dumps({'seconds': round(seconds)})})")
