@@ -105,3 +105,22 @@ def test_the_shipped_teacher_rewrites_are_train_comments_only(repo):
     rewrites = load_teacher_rewrites(shipped_teacher_file())
     refuse_test_profiles([], teacher=rewrites)  # raises on any test comment
     assert sum(bool(r.cues) for r in rewrites.values()) >= 700
+
+
+def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
+    from stealthflow.anonymize.generalize import sentence_around
+
+    text = "Long day today. Rent in Leeds keeps going up! Anyway, see you."
+    start, end = sentence_around(text, "in Leeds")
+    assert text[start:end] == "Rent in Leeds keeps going up! "
+    seen = []
+
+    class Recording(ScoreByTable):  # FAKE: records what it was asked to score
+        def compare(self, originals, rewrites):
+            seen.extend(originals)
+            return super().compare(originals, rewrites)
+
+    scorer = Recording({"Rent in my city keeps going up! ": 0.0})
+    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
+    assert new == "Long day today. Rent in my city keeps going up! Anyway, see you."
+    assert set(seen) == {"Rent in Leeds keeps going up! "}

@@ -114,6 +114,20 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
     return before + replacement + after
 
 
+_SENTENCE_END = re.compile(r"[.!?…]+[\"')\]]*\s+|\n+")
+
+
+def sentence_around(text: str, phrase: str) -> tuple[int, int]:
+    """Offsets of the sentence holding the first occurrence of `phrase` (the whole text if it is not
+    there): candidates are scored in their sentence, not in the whole post."""
+    found = find_phrase(phrase, text)
+    if found is None:
+        return 0, len(text)
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, found[0])), default=0)
+    after = _SENTENCE_END.search(text, found[1])
+    return start, after.end() if after else len(text)
+
+
 class Generalizer:
     def __init__(self, scorer: FluencyScorer, floor: float = FLUENCY_FLOOR):
         self.scorer = scorer
@@ -133,21 +147,23 @@ class Generalizer:
                 if not queue:
                     continue
                 phrase, attribute = queue[0]
+                start, end = sentence_around(current[i], phrase)
+                window = current[i][start:end]
                 for candidate in candidates(phrase, attribute):
-                    trial = replace_once(current[i], phrase, candidate)
+                    trial = replace_once(window, phrase, candidate)
                     if trial is not None and trial.strip():
-                        originals.append(current[i])
+                        originals.append(window)
                         trials.append(trial)
-                        owners.append((i, candidate))
+                        owners.append((i, candidate, start, end))
             if not trials:
                 break
             scores = self.scorer.compare(originals, trials)
             # The best replacement that reads fluently; dropping the phrase only when none does.
             best: dict[int, tuple[float, str, str]] = {}
-            for (i, candidate), trial, fluency in zip(owners, trials, scores, strict=True):
+            for (i, candidate, start, end), trial, fluency in zip(owners, trials, scores, strict=True):
                 rank = (fluency.score >= self.floor and candidate != "", fluency.score)
                 if i not in best or rank > (best[i][0] >= self.floor and best[i][1] != "", best[i][0]):
-                    best[i] = (fluency.score, candidate, trial)
+                    best[i] = (fluency.score, candidate, current[i][:start] + trial + current[i][end:])
             for i, queue in enumerate(pending):
                 if not queue:
                     continue

@@ -67,9 +67,9 @@ class FluencyScorer:
         return results
 
     def compare(self, originals: list[str], rewrites: list[str]) -> list[Fluency]:
-        scored = self.token_logprobs([*originals, *rewrites])
-        half = len(originals)
-        return [edit_fluency(scored[i], scored[half + i]) for i in range(half)]
+        unique = list(dict.fromkeys([*originals, *rewrites]))  # an original is often compared with many candidates
+        scored = dict(zip(unique, self.token_logprobs(unique), strict=True))
+        return [edit_fluency(scored[a], scored[b]) for a, b in zip(originals, rewrites, strict=True)]
 
 
 def edit_fluency(original: tuple[list[int], list[float]], rewrite: tuple[list[int], list[float]]) -> Fluency:
