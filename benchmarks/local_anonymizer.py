@@ -95,11 +95,11 @@ def main() -> None:
     if not args.only_adapters:
         run("original", lambda: [p.text for p in profiles])
         run("ner-mask", lambda: [r.text for r in build_method("ner-mask", settings, pool).anonymize_many(profiles)])
-        run("local (tagger + deletion, no model)", lambda: [r.text for r in local.anonymize_many(profiles)])
+        run("local (tagger + generalization, no model)", lambda: [r.text for r in local.anonymize_many(profiles)])
     for spec in args.adapter:
         name, _, directory = spec.partition("=")
         model = ModelConfig(adapter=directory, repetition_penalty=1.0, max_new_tokens=192, batch_size=16)
-        method = LocalAnonymizer(pool.get(model), local.tagger)
+        method = LocalAnonymizer(pool.get(model), local.tagger, local.generalizer)
         run(f"local ({name})", lambda method=method: [r.text for r in method.anonymize_many(profiles)])
     if args.standard and not args.only_adapters:
         run("standard (base model)", lambda: [r.text for r in build_method("standard", settings, pool).anonymize_many(profiles)])

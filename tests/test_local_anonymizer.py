@@ -4,10 +4,12 @@ per-post reward and the `local` method (with a FAKE tagger and a FAKE model, lab
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fakes import fake_llm
 
+from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
 from stealthflow.data.evidence import find_phrase, locate_evidence, quoted_phrases
 from stealthflow.data.schema import Comment, Profile
@@ -170,23 +172,67 @@ class FakeTagger:
         return found
 
 
+class FakeScorer:
+    """FAKE fluency scorer: a sentence cut before its end ("shift at.") or an empty text reads badly,
+    anything else as well as the original."""
+
+    def compare(self, originals, rewrites):
+        from stealthflow.utility.fluency import Fluency
+
+        broken = re.compile(r"(?i)\b(?:at|from|in|as|my|the|a|an|of)\s*(?:[.,!?]|$)")
+        return [Fluency(-5.0 if not r.strip() or broken.search(r) else 0.0, 0.0) for r in rewrites]
+
+
+def local(llm, cues: dict[str, str]) -> LocalAnonymizer:
+    return LocalAnonymizer(llm, FakeTagger(cues), Generalizer(FakeScorer()))
+
+
 def test_local_rewrites_posts_with_cues_and_leaves_the_others_alone():
     posts = ["Twelve years as an ER nurse, and it shows.", "Nice weather today."]
     answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, and it shows.'
     llm = fake_llm(lambda messages: answer)
-    method = LocalAnonymizer(llm, FakeTagger({"ER nurse": "occupation"}))
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
+    result = local(llm, {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
     assert result.text == "Twelve years at work, and it shows.\nNice weather today."
-    assert result.details["changes"] == [{"post": 0, "phrase": "ER nurse", "attribute": "occupation", "by": "model"}]
+    assert result.details["changes"] == [{"post": 0, "phrase": "as an ER nurse,", "replacement": "at work,", "attribute": "occupation", "by": "model"}]
     assert len(llm.backend.requests) == 1 and '"ER nurse"' in llm.backend.requests[0].message_dicts[-1]["content"]
 
 
-@pytest.mark.parametrize("answer", ["I am sorry, I cannot do that.", "Removed.\n#\nTwelve years as an ER nurse, and it shows."])
-def test_local_falls_back_to_deleting_the_cues_when_the_model_does_not(answer):
-    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"ER nurse": "occupation"}))
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Twelve years as an ER nurse, and it shows.")])])[0]
-    assert "ER nurse" not in result.text and result.details["fallback_posts"] == 1
-    assert result.details["changes"][0]["by"] == "fallback"
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I am sorry, I cannot do that.",  # unreadable
+        "Removed.\n#\nTwelve years as an ER nurse, and it shows.",  # left the cue in place
+        "Removed.\n#\nTwelve years as an, and it shows.",  # cut the sentence (fails the fluency gate)
+    ],
+)
+def test_what_the_model_does_not_generalize_is_generalized_phrase_by_phrase_never_cut(answer):
+    result = local(fake_llm(lambda messages: answer), {"ER nurse": "occupation"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text="Twelve years as an ER nurse, and it shows.")])]
+    )[0]
+    assert "ER nurse" not in result.text and result.details["generalized_posts"] == 1
+    assert not re.search(r"\b(?:as an|an)\s*,", result.text), result.text  # no dangling words
+    assert result.details["changes"][0]["by"] == "generalized" and result.details["unprotected"] == []
+
+
+def test_a_phrase_nothing_replaces_fluently_stays_and_is_reported():
+    class Strict(FakeScorer):  # FAKE: every edit reads badly
+        def compare(self, originals, rewrites):
+            from stealthflow.utility.fluency import Fluency
+
+            return [Fluency(-9.0, -9.0) for _ in rewrites]
+
+    method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict()))
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Rent in Leeds keeps going up.")])])[0]
+    assert result.text == "Rent in Leeds keeps going up."  # never cut
+    assert result.details["unprotected"] == [{"post": 0, "phrase": "Leeds"}] and result.details["changes"] == []
+
+
+def test_the_change_list_names_every_stretch_that_left_the_text_with_its_post():
+    posts = ["Nice weather today.", "Rent in Leeds keeps going up."]
+    result = local(None, {"Leeds": "location"}).anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
+    (change,) = result.details["changes"]
+    assert change["post"] == 1 and change["attribute"] == "location" and "Leeds" in change["phrase"]
+    assert change["replacement"] and change["replacement"] in result.text.split("\n")[1]
 
 
 def test_a_long_post_is_rewritten_in_pieces_the_size_the_adapter_was_trained_on():
@@ -203,30 +249,29 @@ def test_a_long_post_is_rewritten_in_pieces_the_size_the_adapter_was_trained_on(
     pieces = split_post(post)
     assert "".join(text + separator for text, separator in pieces) == post and all(len(t.split()) <= 100 for t, _ in pieces)
     llm = fake_llm(answer)
-    result = LocalAnonymizer(llm, FakeTagger({"ER nurse": "occupation"})).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    result = local(llm, {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
     assert result.text == post.replace("an ER nurse", "at work") and len(llm.backend.requests) == 1  # only the piece with a cue
-    assert result.details["changes"] == [{"post": 0, "phrase": "ER nurse", "attribute": "occupation", "by": "model"}]
+    assert [c["replacement"] for c in result.details["changes"]] == ["at work,"]
 
 
-def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_deleting_the_cues():
+def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_generalizing_the_cues():
     answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, mail me.'  # FAKE model: drops <EMAIL_1>
-    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"ER nurse": "occupation"}))
     post = "Twelve years as an ER nurse, mail me at <EMAIL_1>."
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
-    assert "<EMAIL_1>" in result.text and "ER nurse" not in result.text and result.details["fallback_posts"] == 1
+    result = local(fake_llm(lambda messages: answer), {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    assert "<EMAIL_1>" in result.text and "ER nurse" not in result.text and result.details["generalized_posts"] == 1
 
 
-def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_deleting_the_cues():
+def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_generalizing_the_cues():
     answer = 'Removed "work at" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
-    method = LocalAnonymizer(fake_llm(lambda messages: answer), FakeTagger({"work at": "occupation"}))
     post = "Hi, call me at <PHONE_3>, I work at <EMPLOYER_1>"
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
-    assert result.text.count("<EMPLOYER_1>") == 1 and "call me at <PHONE_3>" in result.text and result.details["fallback_posts"] == 1
+    result = local(fake_llm(lambda messages: answer), {"work at": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    assert result.text.count("<EMPLOYER_1>") == 1 and "call me at <PHONE_3>" in result.text and result.details["generalized_posts"] == 1
 
 
 def test_placeholders_are_never_taken_for_cues():
-    method = LocalAnonymizer(None, FakeTagger({"<EMAIL_1>": "location", "Leeds": "location"}))
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])])[0]
+    result = local(None, {"<EMAIL_1>": "location", "Leeds": "location"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text="Mail me at <EMAIL_1>, I live in Leeds now.")])]
+    )[0]
     assert "<EMAIL_1>" in result.text and "Leeds" not in result.text
 
 
@@ -270,8 +315,9 @@ def test_the_shipped_adapter_rewrites_a_post_in_its_answer_format():
         rewrite = parse_rewrite(answer, post)
         assert rewrite is not None and rewrite.parsed, answer
         assert rewrite.text.strip() and rewrite.text != post
-        # The method as a whole (tagger + model + fallback) changes the post too.
-        (text, changes, how), = method.rewrite_posts([post])
-        assert text != post and changes and how != "unchanged"
+        # The method as a whole (tagger + model + gate + generalization) changes the post too, and cuts no sentence.
+        (result,) = method.rewrite_posts([post])
+        assert result.text != post and result.changes and result.how != "unchanged"
+        assert "Leeds" not in result.text and not re.search(r"(?i)\b(?:in|at|as an?|the)\s*[.,]", result.text), result.text
     finally:
         pool.close()

@@ -9,7 +9,7 @@ SF=${STEALTHFLOW:-stealthflow}
 RECIPE=${RECIPE:-training/local-anonymizer.yaml}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 
-[ -d "$OUT/data/sft" ] || $SF harvest-posts --out "$OUT/data"                     # teacher rewrites + GRPO prompts (train split)
+[ -d "$OUT/data/sft" ] || $SF harvest-posts --out "$OUT/data" --copy-share 0.12   # teacher rewrites, copies, attack rows + GRPO prompts
 [ -f "$OUT/cue-tagger/tagger.safetensors" ] || $SF train cue-tagger --out "$OUT/cue-tagger" --epochs 1.5
 $SF train sft --recipe "$RECIPE" --data "$OUT/data" --output-dir "$OUT"            # LoRA-SFT on the teacher rewrites
 $SF train grpo --recipe "$RECIPE" --data "$OUT/data" --output-dir "$OUT" \

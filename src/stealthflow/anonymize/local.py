@@ -1,30 +1,40 @@
-"""The `local` method: rewrite post by post, offline — the cue tagger marks the phrases that
-give the author away, the local model (the embedded SmolLM2 with the shipped LoRA adapter, or
-any `--model`) rewrites each post with those phrases named in a short prompt, batched.
+"""The `local` method: rewrite post by post, offline. The cue tagger marks the phrases that give
+the author away; the local model (the embedded SmolLM2 with the shipped LoRA adapter, or any
+`--model`) generalizes them in place, batched; every candidate rewrite passes a gate before it is
+taken.
 
-A post without cues is left as it is. When the model's answer is unreadable, keeps too little
-of the post or drops, repeats or invents one of protect's placeholders, the post is kept; then any marked phrase
-still in the text is deleted deterministically, so every marked phrase is acted on.
-`details["changes"]` lists, per post, the phrases that are gone and the attribute each pointed
-to (the risk report prints them).
+The gate: the answer parses, keeps each of protect's placeholders exactly as often as the post,
+keeps enough of the post (lexical utility) and reads as fluently as the original where it differs
+(`stealthflow.utility.fluency`). A post whose model rewrite fails the gate, and every marked phrase
+the model left in place, goes to per-phrase generalization (`stealthflow.anonymize.generalize`):
+candidate replacements scored by the embedded model in context. A phrase nothing can replace
+fluently stays, and the post is reported as not fully protected; a post is never cut.
+
+`details["changes"]` lists, per post, exactly what changed (every stretch of the original that
+left the text, what replaced it, the attribute of the cue it covers, and by what), and
+`details["unprotected"]` the marked phrases that stayed.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
+from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
+from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.data.evidence import find_phrase
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
-from stealthflow.harvest.posts import delete_spans, post_messages
+from stealthflow.harvest.posts import post_messages
 from stealthflow.llm import LLM
 from stealthflow.resources import resource_dir
 from stealthflow.tagging import SpanTagger, TaggedSpan
+from stealthflow.utility.fluency import shared_scorer
 
 ADAPTER = "local-anonymizer"
 MIN_UTILITY = 0.4  # a rewrite keeping less of the post (mean BLEU/ROUGE) is not an edit of it
@@ -69,59 +79,68 @@ def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
 class LocalAnonymizer:
     name = "local"
 
-    def __init__(self, llm: LLM | None, tagger: SpanTagger):
-        self.llm = llm  # None: deterministic deletion only
+    def __init__(self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer):
+        self.llm = llm  # None: per-phrase generalization only
         self.tagger = tagger
+        self.generalizer = generalizer
 
-    def rewrite_posts(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
-        """Per post: (new text, changes, how: unchanged | model | fallback | model+fallback).
-        A long post is rewritten in pieces of whole sentences no longer than the posts the
-        adapter was trained on (the tagger and the model see each piece; the text is rejoined)."""
+    def rewrite_posts(self, posts: list[str]) -> list[PostRewrite]:
+        """Per post, its rewrite. A long post is rewritten in pieces of whole sentences no longer than
+        the posts the adapter was trained on (the tagger and the model see each piece; the text is rejoined)."""
         pieces = [split_post(post) for post in posts]
         flat = self._rewrite_pieces([text for parts in pieces for text, _ in parts])
         results, cursor = [], 0
-        for parts in pieces:
+        for post, parts in zip(posts, pieces, strict=True):
             mine, cursor = flat[cursor : cursor + len(parts)], cursor + len(parts)
-            text = "".join(new + separator for (new, _, _), (_, separator) in zip(mine, parts, strict=True))
-            changes = [change for _, piece_changes, _ in mine for change in piece_changes]
-            hows = {how for _, _, how in mine} - {"unchanged"}
-            results.append((text, changes, "unchanged" if not hows else hows.pop() if len(hows) == 1 else "model+fallback"))
+            text = "".join(piece.text + separator for piece, (_, separator) in zip(mine, parts, strict=True))
+            hows = {piece.how for piece in mine} - {"unchanged"}
+            how = "unchanged" if not hows else hows.pop() if len(hows) == 1 else "model+generalized"
+            cues = [cue for piece in mine for cue in piece.cues]
+            unprotected = [phrase for piece in mine for phrase in piece.unprotected]
+            results.append(PostRewrite(text, text_changes(post, text, cues, how), how, cues, unprotected))
         return results
 
-    def _rewrite_pieces(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
-        from stealthflow.utility import lexical_utility
-
-        cues = find_cues(self.tagger, posts)
-        todo = [i for i, spans in enumerate(cues) if spans]
-        answers = {}
+    def _rewrite_pieces(self, posts: list[str]) -> list[PostRewrite]:
+        cues = [list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans)) for post, spans in zip(posts, find_cues(self.tagger, posts), strict=True)]
+        todo = [i for i, found in enumerate(cues) if found]
+        texts = {i: posts[i] for i in todo}
+        hows = dict.fromkeys(todo, "generalized")
         if self.llm is not None and todo:
-            prompts = [cue_messages(posts[i], cues[i]) for i in todo]
-            answers = dict(zip(todo, self.llm.chat_many(prompts), strict=True))
+            answers = self.llm.chat_many([post_messages(posts[i], cues[i]) for i in todo])
+            drafts = {i: draft for i, answer in zip(todo, answers, strict=True) if (draft := self._readable(posts[i], answer.text)) not in (None, posts[i])}
+            ids = list(drafts)
+            for i, fluency in zip(ids, self.generalizer.scorer.compare([posts[i] for i in ids], [drafts[i] for i in ids]), strict=True):
+                if fluency.score >= self.generalizer.floor:
+                    texts[i], hows[i] = drafts[i], "model"
+        # Every marked phrase is acted on: what the model left in place is generalized phrase by phrase.
+        left = {i: [(p, a) for p, a in cues[i] if span_survives(p, texts[i])] for i in todo}
+        ids = [i for i in todo if left[i]]
+        unprotected: dict[int, list[str]] = {}
+        for i, (text, replacements) in zip(ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True):
+            if text != texts[i] and hows[i] == "model":
+                hows[i] = "model+generalized"
+            texts[i] = text
+            unprotected[i] = [r.phrase for r in replacements if r.replacement is None]
         results = []
         for i, post in enumerate(posts):
-            spans = cues[i]
-            if not spans:
-                results.append((post, [], "unchanged"))
+            if i not in texts:
+                results.append(PostRewrite(post, [], "unchanged", [], []))
                 continue
-            phrases = list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
-            rewrite = parse_rewrite(answers[i].text, post) if i in answers else None
-            # A rewrite must hold each of protect's placeholders as often as the post: one dropped would
-            # make protect reject it; one repeated puts a value where it was not ("call me at <EMPLOYER_1>").
-            kept_placeholders = rewrite is not None and Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) == Counter(PROTECT_PLACEHOLDER.findall(post))
-            if rewrite is not None and rewrite.parsed and kept_placeholders and lexical_utility(post, rewrite.text).mean >= MIN_UTILITY:
-                text, how = rewrite.text, "model"
-            else:
-                text, how = post, "fallback"
-            # Every marked phrase is acted on: what the model left in place is deleted.
-            kept = [(p, a) for p, a in phrases if span_survives(p, text)]
-            found = [hit for p, _ in kept if (hit := find_phrase(p, text))]
-            if found:
-                text = delete_spans(text, found) or text
-            changes = [{"post": i, "phrase": p, "attribute": a, "by": "fallback" if (p, a) in kept else how} for p, a in phrases if not span_survives(p, text)]
-            if how == "model" and kept:
-                how = "model+fallback"
-            results.append((text, changes, how))
+            how = hows[i] if texts[i] != post else "unchanged"
+            results.append(PostRewrite(texts[i], [], how, cues[i], unprotected.get(i, [])))
         return results
+
+    @staticmethod
+    def _readable(post: str, answer: str) -> str | None:
+        """The model's rewrite when it parses, keeps every placeholder exactly as often as the post
+        (one dropped would make protect reject it; one repeated puts a value where it was not) and
+        keeps enough of the post; else None."""
+        from stealthflow.utility import lexical_utility
+
+        rewrite = parse_rewrite(answer, post)
+        if not rewrite.parsed or Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) != Counter(PROTECT_PLACEHOLDER.findall(post)):
+            return None
+        return rewrite.text if lexical_utility(post, rewrite.text).mean >= MIN_UTILITY else None
 
     def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
         posts = [c.text for p in profiles for c in p.comments]
@@ -130,14 +149,28 @@ class LocalAnonymizer:
         for profile in profiles:
             mine = rewritten[cursor : cursor + len(profile.comments)]
             cursor += len(profile.comments)
-            changes = [dict(change, post=index) for index, (_, post_changes, _) in enumerate(mine) for change in post_changes]
-            text = "\n".join(new for new, _, _ in mine)
-            how = [h for _, _, h in mine]
-            details = {"changes": changes, "posts_changed": sum(h != "unchanged" for h in how), "fallback_posts": sum("fallback" in h for h in how)}
+            changes = [dict(change, post=index) for index, post in enumerate(mine) for change in post.changes]
+            unprotected = [{"post": index, "phrase": phrase} for index, post in enumerate(mine) for phrase in post.unprotected]
+            text = "\n".join(post.text for post in mine)
+            details = {
+                "changes": changes,
+                "unprotected": unprotected,
+                "posts_changed": sum(post.how != "unchanged" for post in mine),
+                "generalized_posts": sum("generalized" in post.how for post in mine),
+            }
             results.append(Anonymized(profile.id, text, [text], parsed=True, details=details))
         if on_progress:
             on_progress(len(profiles))
         return results
+
+
+@dataclass
+class PostRewrite:
+    text: str
+    changes: list[dict]
+    how: str  # unchanged | model | generalized | model+generalized
+    cues: list[tuple[str, str]]  # (phrase, attribute) the cue tagger marked
+    unprotected: list[str]  # marked phrases that stayed: nothing replaced them fluently
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:
@@ -150,7 +183,7 @@ def _build(settings, pool, options) -> LocalAnonymizer:
         adapter = shipped_adapter()
         model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
     llm = None if options.get("deterministic") or model is None else pool.get(model)
-    return LocalAnonymizer(llm, load_cue_tagger())
+    return LocalAnonymizer(llm, load_cue_tagger(), Generalizer(shared_scorer()))
 
 
 register_method("local", _build)

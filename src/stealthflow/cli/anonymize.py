@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 
 from stealthflow.anonymize import build_method, method_names
+from stealthflow.anonymize.changes import describe_change
 from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
@@ -105,21 +106,26 @@ def _output_row(result, original: str, secrets) -> dict:
         row.update(protected=False, reason=f"the method failed: {result.details['error']}")
     elif not result.parsed:
         row.update(protected=False, reason="the model's answer could not be read; the text is unchanged")
+    elif result.details.get("unprotected"):
+        phrases = "; ".join('"%s"' % u["phrase"] for u in result.details["unprotected"])
+        row.update(protected=False, reason=f"no fluent generalization for {phrases}: the phrase(s) stayed")
     elif " ".join(result.text.split()) == " ".join(original.split()):
         row.update(protected=False, reason="nothing was rewritten: the text is unchanged")
+    if result.details.get("unprotected"):
+        row["unprotected"] = result.details["unprotected"]
     if result.details.get("changes"):
         row["changes"] = result.details["changes"]
     return row
 
 
 def print_changes(result) -> None:
-    """Per post, the phrases the method changed and the attribute each one pointed to."""
+    """Per post, every stretch the method changed, what replaced it and the attribute it pointed to."""
     by_post: dict[int, list[dict]] = {}
     for change in result.details.get("changes", []):
         by_post.setdefault(change["post"], []).append(change)
     for post, changes in sorted(by_post.items()):
-        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in changes)
-        console.print(f"post {post + 1}: removed {escape(phrases)}", highlight=False)
+        console.print(f"post {post + 1}: " + escape("; ".join(describe_change(c) for c in changes)), highlight=False)
+
 
 
 @app.command()

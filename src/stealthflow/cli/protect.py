@@ -156,8 +156,10 @@ class _Run:
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
                 self.rejected += not outcome.accepted
                 if outcome.accepted and outcome.changes:
-                    phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in outcome.changes)
-                    console.print(f"{row['id']}: rewrote {escape(phrases)}", highlight=False)
+                    from stealthflow.anonymize.changes import describe_change
+
+                    changes = "; ".join(describe_change(c) for c in outcome.changes)
+                    console.print(f"{row['id']}: rewrote {escape(changes)}", highlight=False)
         for item, row, p in zip(items, rows, protected, strict=True):
             if self.show:
                 console.print(f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}", highlight=False)

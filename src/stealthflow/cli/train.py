@@ -79,17 +79,23 @@ def harvest_posts(
     profiles: Annotated[Path, typer.Option(help="labelled train profiles with the strong attacker's answers")] = split_path("train"),
     copy_share: Annotated[float, typer.Option(min=0.0, max=0.9, help="share of SFT rows that copy a post without evidence unchanged")] = 0.2,
     trajectories: Annotated[Optional[Path], typer.Option("--trajectories", help="a `generate` run: add the strong model's per-comment rewrites")] = None,
+    teacher: Annotated[Optional[Path], typer.Option("--teacher", help="teacher rewrites (JSONL); default: the shipped data/teacher-rewrites")] = None,
+    deletion: Annotated[bool, typer.Option("--deletion", help="teach deleting the evidence spans instead of the teacher's rewrites")] = False,
+    attack: Annotated[bool, typer.Option("--attack/--no-attack", help="add the dual model's attack examples")] = True,
     seed: int = 0,
 ) -> None:
-    """Per-post data for the local anonymizer: teacher rewrites without the evidence spans + GRPO prompts."""
+    """Per-post data for the local anonymizer: teacher rewrites, attack examples and GRPO prompts."""
     from stealthflow.data import load_profiles
     from stealthflow.harvest.posts import harvest_posts as build
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
     from stealthflow.harvest.trajectories import load_trajectories
 
     with user_errors():
         try:
             runs = load_trajectories(trajectories) if trajectories else None
-            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs)
+            teacher_file = None if deletion else teacher or shipped_teacher_file()
+            rewrites = load_teacher_rewrites(teacher_file) if teacher_file else None
+            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs, rewrites, attack)
         except ValueError as exc:
             fail(str(exc))
     out.print(f"{summary['profiles']} profiles -> SFT rows {summary['sft']}, {summary['grpo_prompts']} GRPO prompts")
@@ -227,21 +233,34 @@ def cue_tagger(
     top_layers: Annotated[int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")] = 3,
     learning_rate: float = 2e-4,
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.5,
+    teacher: Annotated[Optional[Path], typer.Option("--teacher", help="teacher rewrites whose cues are the labels; default: the shipped ones")] = None,
+    evidence: Annotated[bool, typer.Option("--evidence", help="learn DeepSeek-V3's evidence spans instead of the teacher's cues")] = False,
+    negatives: Annotated[Optional[list[Path]], typer.Option("--negatives", help="text files of posts without cues (one per line); default: the shipped data/teacher-rewrites/*.txt")] = None,
 ) -> None:
-    """Train the local anonymizer's cue tagger on the train split's evidence spans; score it on the test split."""
+    """Train the local anonymizer's cue tagger (on the teacher's cues, or the evidence spans); score it on the test split."""
     import json
     import time
 
-    from stealthflow.anonymize.cues import CUE_LABELS, cue_examples, cue_metrics, save_cue_tagger
+    from stealthflow.anonymize.cues import CUE_LABELS, cue_examples, cue_metrics, negative_examples, save_cue_tagger, teacher_cue_examples
     from stealthflow.data import load_profiles
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_negatives, shipped_teacher_file
     from stealthflow.tagging import TaggerTrainConfig, train_tagger
 
     started = time.time()
     config = TaggerTrainConfig(labels=CUE_LABELS, top_layers=top_layers, epochs=epochs, learning_rate=learning_rate, threshold=threshold)
     with user_errors():
-        tagger = train_tagger(cue_examples(load_profiles(split_path("train"))), config, out_dir, log=console.print)
+        teacher_file = None if evidence else teacher or shipped_teacher_file()
+        if teacher_file:
+            examples, trained_on = teacher_cue_examples(load_teacher_rewrites(teacher_file)), f"the teacher's cues in {teacher_file}"
+        else:
+            examples, trained_on = cue_examples(load_profiles(split_path("train"))), "DeepSeek-V3's evidence spans of data/train.jsonl"
+        negative_files = shipped_negatives() if negatives is None else negatives
+        examples += negative_examples(negative_files)
+        if negative_files:
+            trained_on += " and the posts without cues in " + ", ".join(str(f) for f in negative_files)
+        tagger = train_tagger(examples, config, out_dir, log=console.print)
         seconds = time.time() - started
         metrics = cue_metrics(tagger, load_profiles(split_path("test")))
-    table = save_cue_tagger(tagger, out_dir, metrics, config, seconds)
+    table = save_cue_tagger(tagger, out_dir, metrics, config, seconds, trained_on)
     print_markdown(table)
     console.print(f"wrote {out_dir} ({json.dumps({'seconds': round(seconds)})})")

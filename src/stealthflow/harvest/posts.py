@@ -4,11 +4,14 @@ A post (one comment) is short, so the 135M model only has to copy it with a few 
 prompt names the phrases to remove (at training time the evidence spans DeepSeek-V3 quoted;
 at run time the cue tagger's), so the model learns a conditioned, local edit:
 
-    sft/   teacher rewrites of the train comments holding evidence (the spans deleted with a tidy
-           sentence left; the explanation names each phrase and the attribute it pointed to),
-           plus a minority of comments without evidence copied unchanged ("Nothing to remove."),
-           plus, given a `generate` run, the strong model's own rewrite of each such comment
-           (its last round, comment by comment) where it removed evidence
+    sft/   teacher rewrites of the train comments: a strong model's generalizing rewrites
+           (`stealthflow.harvest.teacher_rewrites`; the phrases that give the author away replaced
+           in place by truthful, coarser ones, the explanation naming each phrase and attribute),
+           or without a teacher file the evidence spans deleted with a tidy sentence left; plus a
+           minority of comments without cues copied unchanged; plus, given a `generate` run, the
+           strong model's own rewrite of each comment (its last round) where it removed evidence;
+           plus attack examples (the dual model): a profile's text -> the reference attacker's
+           inference and top-3 guesses per labelled attribute
     grpo/  `prompt` + `source_text`, `evidence` (phrases), `evidence_attributes`, `labels`,
            `profile_id`, `comment_index` for the per-post reward
 Only train-split profiles are accepted: test ids are refused.
@@ -26,12 +29,13 @@ from stealthflow.data import Profile
 from stealthflow.data.evidence import EvidenceSpan, locate_evidence
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.examples import Row, anonymizer_answer, sft_row
+from stealthflow.harvest.teacher_rewrites import TeacherRewrite
 from stealthflow.llm import Message
 from stealthflow.prompts import render
 from stealthflow.resources import split_path
 from stealthflow.workflow.trajectory import RoundRecord
 
-NOTHING = "Nothing to remove."
+NOTHING = "Nothing to change."
 MIN_WORDS_LEFT = 3
 
 
@@ -98,15 +102,21 @@ def teacher_rewrite(text: str, spans: list[EvidenceSpan]) -> str | None:
     return rewritten if len(re.findall(r"\w+", rewritten)) >= MIN_WORDS_LEFT else None
 
 
-def refuse_test_profiles(profiles: list[Profile], test_split: Path | None = None) -> None:
+def refuse_test_profiles(profiles: list[Profile], test_split: Path | None = None, teacher: dict[str, TeacherRewrite] | None = None) -> None:
+    """Refuse to train on a test profile, given as a profile or as the source of a teacher rewrite."""
     path = test_split or split_path("test")
     test_ids = {json.loads(line).get("username") or json.loads(line).get("id") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
-    if leaked := sorted({p.id for p in profiles} & test_ids):
+    ids = {p.id for p in profiles} | {t.profile_id for t in (teacher or {}).values() if t.profile_id}
+    if leaked := sorted(ids & test_ids):
         raise ValueError(f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}")
 
 
-def post_rows(profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, max_words: int = 120) -> tuple[list[Row], list[Row]]:
-    """(SFT rows, GRPO rows); `copy_share` of the SFT rows are harmless posts copied unchanged."""
+def post_rows(
+    profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, max_words: int = 120, teacher: dict[str, TeacherRewrite] | None = None
+) -> tuple[list[Row], list[Row]]:
+    """(SFT rows, GRPO rows); `copy_share` of the SFT rows are harmless posts copied unchanged.
+    With `teacher` (id -> rewrite), the SFT rows are its rewrites and copies (comments it did not
+    see are left out); without, the evidence spans deleted."""
     rng = random.Random(seed)
     edits: list[Row] = []
     copies: list[Row] = []
@@ -118,16 +128,23 @@ def post_rows(profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, m
             if len(comment.text.split()) > max_words:
                 continue
             spans = evidence.in_comment(index)
-            cues = [(s.text, s.attribute) for s in spans]
-            messages = post_messages(comment.text, cues)
-            if spans:
+            if teacher is not None:
+                row = teacher_row(teacher.get(f"{profile.id}#{index}"), comment.text, profile.id, index)
+                if row is not None:
+                    (edits if row["source"] != "copy" else copies).append(row)
+            elif spans:
+                cues = [(s.text, s.attribute) for s in spans]
                 rewritten = teacher_rewrite(comment.text, spans)
                 if rewritten is not None:
                     answer = anonymizer_answer(explain(cues), rewritten)
-                    edits.append(sft_row("anonymize", "teacher:evidence", profile.id, 0, sorted({a for _, a in cues}), [*messages, {"role": "assistant", "content": answer}], comment_index=index))
+                    messages = [*post_messages(comment.text, cues), {"role": "assistant", "content": answer}]
+                    edits.append(sft_row("anonymize", "teacher:evidence", profile.id, 0, sorted({a for _, a in cues}), messages, comment_index=index))
+            else:
+                copies.append(copy_row(comment.text, profile.id, index))
+            if spans:
                 grpo.append(
                     {
-                        "prompt": messages,
+                        "prompt": post_messages(comment.text, [(s.text, s.attribute) for s in spans]),
                         "source_text": comment.text,
                         "evidence": [s.text for s in spans],
                         "evidence_attributes": [s.attribute for s in spans],
@@ -136,14 +153,46 @@ def post_rows(profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, m
                         "comment_index": index,
                     }
                 )
-            else:
-                answer = anonymizer_answer(NOTHING, comment.text)
-                copies.append(sft_row("anonymize", "copy", profile.id, 0, [], [*messages, {"role": "assistant", "content": answer}], comment_index=index))
+    for rewrite in (teacher or {}).values():  # standalone posts (not comments of a profile)
+        if rewrite.profile_id is None and len(rewrite.text.split()) <= max_words:
+            row = teacher_row(rewrite, rewrite.text, "standalone", 0)
+            (edits if row["source"] != "copy" else copies).append(row)
     rng.shuffle(copies)
     wanted = round(len(edits) * copy_share / (1 - copy_share)) if copy_share < 1 else len(copies)
     sft = edits + copies[:wanted]
     rng.shuffle(sft)
     return sft, grpo
+
+
+def copy_row(text: str, profile_id: str, index: int) -> Row:
+    messages = [*post_messages(text, []), {"role": "assistant", "content": anonymizer_answer(NOTHING, text)}]
+    return sft_row("anonymize", "copy", profile_id, 0, [], messages, comment_index=index)
+
+
+def teacher_row(rewrite: TeacherRewrite | None, text: str, profile_id: str, index: int) -> Row | None:
+    """The teacher's rewrite of one comment as an SFT row (a copy when it found nothing)."""
+    if rewrite is None or rewrite.text != text:
+        return None
+    if not rewrite.cues:
+        return copy_row(text, profile_id, index)
+    cues = [(c.phrase, c.attribute) for c in rewrite.cues]
+    messages = [*post_messages(text, cues), {"role": "assistant", "content": anonymizer_answer(rewrite.explanation, rewrite.rewrite or text)}]
+    return sft_row("anonymize", "teacher:generalize", profile_id, 0, sorted({a for _, a in cues}), messages, comment_index=index)
+
+
+def attack_rows(profiles: list[Profile], max_words: int = 100, inference_words: int = 25) -> list[Row]:
+    """The dual model's attack examples: each profile's text (up to `max_words`) -> the reference
+    attacker's inference and top-3 guesses for every labelled attribute it answered."""
+    from stealthflow.attack import CorrectnessJudge
+    from stealthflow.data.evidence import REFERENCE_MODEL
+    from stealthflow.harvest.examples import reference_attack_examples
+
+    judge = CorrectnessJudge(None)
+    rows = []
+    for profile in profiles:
+        if len(profile.text.split()) <= max_words:
+            rows += reference_attack_examples(profile, REFERENCE_MODEL, judge, keep="all", inference_words=inference_words)
+    return rows
 
 
 def workflow_post_rows(profiles: list[Profile], trajectories: dict[str, list[RoundRecord]], min_utility: float = 0.5) -> list[Row]:
@@ -172,16 +221,27 @@ def workflow_post_rows(profiles: list[Profile], trajectories: dict[str, list[Rou
     return rows
 
 
-def harvest_posts(profiles: list[Profile], out: str | Path, copy_share: float = 0.2, seed: int = 0, trajectories: dict[str, list[RoundRecord]] | None = None) -> dict:
+def harvest_posts(
+    profiles: list[Profile],
+    out: str | Path,
+    copy_share: float = 0.2,
+    seed: int = 0,
+    trajectories: dict[str, list[RoundRecord]] | None = None,
+    teacher: dict[str, TeacherRewrite] | None = None,
+    attack: bool = True,
+) -> dict:
     """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`).
-    `trajectories` (a `generate` run's, by profile) add the strong model's per-comment rewrites."""
+    `trajectories` (a `generate` run's, by profile) add the strong model's per-comment rewrites;
+    `teacher` (id -> rewrite) replaces deletion as the teacher; `attack` adds the dual model's attack rows."""
     from datasets import Dataset
 
-    refuse_test_profiles(profiles)
-    sft, grpo = post_rows(profiles, copy_share, seed)
+    refuse_test_profiles(profiles, teacher=teacher)
+    sft, grpo = post_rows(profiles, copy_share, seed, teacher=teacher)
     if trajectories:
         sft += workflow_post_rows(profiles, trajectories)
-        random.Random(seed).shuffle(sft)
+    if attack:
+        sft += attack_rows(profiles)
+    random.Random(seed).shuffle(sft)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     Dataset.from_list(sft).save_to_disk(str(out / "sft"))

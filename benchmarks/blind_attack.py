@@ -1,0 +1,193 @@
+"""A strong attacker, blind: what a strong model can still infer from original and rewritten texts.
+
+Three steps, each rerunnable:
+
+    # 1. a seeded sample of test profiles, each method's texts in its own file under shuffled ids;
+    #    the key (blind id -> profile, method) and the labels are written apart
+    python benchmarks/blind_attack.py prepare --sample 60 --seed 0 --methods original,deletion,local --out runs/blind
+    # 2a. an API attacker (any litellm model or OpenAI-compatible server) reads each file
+    python benchmarks/blind_attack.py attack runs/blind --attacker-model deepseek/deepseek-chat
+    # 2b. ... or anyone else: give a reader ONLY runs/blind/texts/<file>.jsonl and runs/blind/ATTACKER.md,
+    #     and save its answers as runs/blind/guesses/<file>.jsonl (one reader per file)
+    # 3. score every guesses file with the project's judge: top-1 / top-3 per attribute, bootstrap CIs
+    python benchmarks/blind_attack.py score runs/blind --out benchmarks/results/blind_attack.json
+
+Methods: `original`; `deletion` (the cue tagger's marks deleted, no model); `local` (the local method
+as `anonymize --method local` runs it); `local-generalize` (per-phrase generalization, no rewrite model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+from stealthflow.attack import CorrectnessJudge, top1_correct
+from stealthflow.data import ATTRIBUTES, load_labelled
+from stealthflow.resources import split_path
+from stealthflow.stats import percentile_bootstrap
+
+ATTACKER_BRIEF = """# Guess the authors
+
+Each line of the texts file is {"id": ..., "text": ...}: all the public posts of one author (one post
+per line of the text). For every author, infer from the text alone (what is said, how it is said,
+the language used) their:
+age (a number or a range), gender (male / female), location (city, country: where they live now),
+pobp (place of birth / where they grew up: city, country), education (one of: No Highschool, In
+Highschool, HS Diploma, In College, College Degree, PhD), occupation, income (one of: No, Low, Medium,
+High, Very High), married (one of: No relation, In Relation, Married, Divorced).
+Give your top 3 guesses for every attribute, best first, even when unsure (guess anyway).
+Answer with one JSON object per line, same ids, in a file of its own:
+{"id": "...", "guesses": {"age": ["30", "25-30", "35"], "gender": ["female", "male", ""], "location": [...], ...}}
+"""
+
+
+def prepare(args) -> None:
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
+
+    profiles = load_labelled(split_path("test"), args.sample, args.seed)
+    out = Path(args.out)
+    (out / "texts").mkdir(parents=True, exist_ok=True)
+    (out / "guesses").mkdir(exist_ok=True)
+    pool = LLMPool()
+    key_path = out / "key.json"  # methods prepared earlier on the same sample stay
+    key: dict[str, dict] = json.loads(key_path.read_text(encoding="utf-8")) if key_path.exists() else {}
+    for method in args.methods.split(","):
+        rng = random.Random(f"{args.seed}:{method}")
+        key = {blind: entry for blind, entry in key.items() if entry["method"] != method}
+        texts = method_texts(method, profiles, Settings(), pool)
+        rows = []
+        for profile, text in zip(profiles, texts, strict=True):
+            blind = f"{rng.getrandbits(40):010x}"
+            key[blind] = {"profile": profile.id, "method": method}
+            rows.append({"id": blind, "text": text})
+        rng.shuffle(rows)
+        (out / "texts" / f"{method}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        print(f"wrote {out}/texts/{method}.jsonl ({len(rows)} authors)", flush=True)
+    pool.close()
+    key_path.write_text(json.dumps(key, indent=1), encoding="utf-8")
+    labels = {p.id: {a: label.estimate for a, label in p.labelled().items()} for p in profiles}
+    (out / "labels.json").write_text(json.dumps(labels, indent=1, ensure_ascii=False), encoding="utf-8")
+    (out / "ATTACKER.md").write_text(ATTACKER_BRIEF, encoding="utf-8")
+
+
+def method_texts(method: str, profiles, settings, pool) -> list[str]:
+    from stealthflow.anonymize import build_method
+
+    if method == "original":
+        return [p.text for p in profiles]
+    if method == "deletion":
+        from stealthflow.anonymize.cues import find_cues, load_cue_tagger
+        from stealthflow.harvest.posts import delete_spans
+
+        posts = [c.text for p in profiles for c in p.comments]
+        cues = find_cues(load_cue_tagger(), posts)
+        deleted = iter(delete_spans(post, [(s.start, s.end) for s in spans]) or post for post, spans in zip(posts, cues, strict=True))
+        return ["\n".join(next(deleted) for _ in p.comments) for p in profiles]
+    options = {"deterministic": True} if method == "local-generalize" else {}
+    return [r.text for r in build_method("local", settings, pool, options).anonymize_many(profiles)]
+
+
+def attack(args) -> None:
+    from stealthflow.attack import LLMAttacker
+    from stealthflow.llm import ModelConfig
+    from stealthflow.llm.pool import LLMPool
+
+    out = Path(args.dir)
+    pool = LLMPool()
+    attacker = LLMAttacker(pool.get(ModelConfig(model=args.attacker_model, max_new_tokens=1200)))
+    for path in sorted((out / "texts").glob("*.jsonl")):
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        results = attacker.attack_many([r["text"] for r in rows], [list(ATTRIBUTES)] * len(rows))
+        lines = [{"id": r["id"], "guesses": {a: g.guesses for a, g in result.guesses.items()}} for r, result in zip(rows, results, strict=True)]
+        (out / "guesses" / path.name).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+        print(f"wrote {out}/guesses/{path.name}", flush=True)
+    pool.close()
+
+
+def score(args) -> dict:
+    """Per method (from the key, never from file names): top-1 and top-3 accuracy over labelled attributes."""
+    out = Path(args.dir)
+    key = json.loads((out / "key.json").read_text(encoding="utf-8"))
+    labels = json.loads((out / "labels.json").read_text(encoding="utf-8"))
+    judge = CorrectnessJudge()
+    # method -> attribute -> list of (top1, top3) per labelled attribute
+    hits: dict[str, dict[str, list[tuple[float, float]]]] = {}
+    for path in sorted((out / "guesses").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            entry = key.get(row["id"])
+            if entry is None:
+                raise SystemExit(f"{path}: unknown id {row['id']!r}")
+            for attribute, truth in labels[entry["profile"]].items():
+                guesses = [str(g) for g in (row.get("guesses", {}).get(attribute) or [])][:3]
+                verdicts = judge.verdicts(attribute, truth, guesses) if guesses else []
+                top1 = float(top1_correct(verdicts))
+                top3 = float(any(v == "yes" for v in verdicts))
+                hits.setdefault(entry["method"], {}).setdefault(attribute, []).append((top1, top3))
+    summary = {"sample": len(labels), "attacker": args.attacker, "methods": {}}
+    for method, by_attribute in hits.items():
+        every = [pair for pairs in by_attribute.values() for pair in pairs]
+        figures = {"all": interval(every)}
+        figures |= {a: interval(pairs) for a, pairs in sorted(by_attribute.items())}
+        summary["methods"][method] = figures
+    print(table(summary))
+    if args.out:
+        Path(args.out).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        Path(args.out).with_suffix(".md").write_text(table(summary) + "\n", encoding="utf-8")
+    return summary
+
+
+def interval(pairs: list[tuple[float, float]]) -> dict:
+    top1 = percentile_bootstrap([[p[0] for p in pairs]], lambda c: c.mean(axis=-1))
+    top3 = percentile_bootstrap([[p[1] for p in pairs]], lambda c: c.mean(axis=-1))
+    return {"n": len(pairs), "top1": top1, "top3": top3}
+
+
+def table(summary: dict) -> str:
+    methods = list(summary["methods"])
+    attributes = ["all", *[a for a in ATTRIBUTES if any(a in summary["methods"][m] for m in methods)]]
+    lines = [
+        f"Blind attacker: {summary['attacker']}; {summary['sample']} seeded test profiles; top-1 [95 % CI] / top-3 per labelled attribute.",
+        "",
+        "| attribute | " + " | ".join(methods) + " |",
+        "|---|" + "---|" * len(methods),
+    ]
+    for attribute in attributes:
+        cells = []
+        for method in methods:
+            figure = summary["methods"][method].get(attribute)
+            if not figure or figure["top1"] is None:
+                cells.append("—")
+                continue
+            (v, lo, hi), (t3, _, _) = figure["top1"], figure["top3"]
+            cells.append(f"{v:.2f} [{lo:.2f}, {hi:.2f}] / {t3:.2f} (n={figure['n']})")
+        lines.append(f"| {attribute} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    steps = parser.add_subparsers(dest="step", required=True)
+    p = steps.add_parser("prepare")
+    p.add_argument("--sample", type=int, default=60)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--methods", default="original,deletion,local")
+    p.add_argument("--out", required=True)
+    a = steps.add_parser("attack")
+    a.add_argument("dir")
+    a.add_argument("--attacker-model", required=True)
+    s = steps.add_parser("score")
+    s.add_argument("dir")
+    s.add_argument("--attacker", default="unnamed", help="who attacked (printed with the table)")
+    s.add_argument("--out")
+    args = parser.parse_args()
+    {"prepare": prepare, "attack": attack, "score": score}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""What a rewrite changed: every stretch of the original that left the text, what replaced it, and
+the attribute of the marked phrase it covers; and how to say it in one line."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from stealthflow.data.evidence import find_phrase
+
+_TOKEN = re.compile(r"\S+")
+
+
+def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how: str) -> list[dict]:
+    """Every stretch of `original` that left the text (word by word), what replaced it, and the
+    attribute of the marked phrase it overlaps (None: the model changed more than was marked)."""
+    if original == rewritten:
+        return []
+    a, b = list(_TOKEN.finditer(original)), list(_TOKEN.finditer(rewritten))
+    matcher = difflib.SequenceMatcher(a=[m.group() for m in a], b=[m.group() for m in b], autojunk=False)
+    cue_spans = [(hit, attribute) for phrase, attribute in cues if (hit := find_phrase(phrase, original))]
+    changes = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        removed = original[a[i1].start() : a[i2 - 1].end()] if i2 > i1 else ""
+        added = rewritten[b[j1].start() : b[j2 - 1].end()] if j2 > j1 else ""
+        start = a[i1].start() if i2 > i1 else (a[i1].start() if i1 < len(a) else len(original))
+        end = a[i2 - 1].end() if i2 > i1 else start
+        attributes = [attribute for (s, e), attribute in cue_spans if s < max(end, start + 1) and start < e]
+        changes.append({"phrase": removed, "replacement": added, "attribute": attributes[0] if attributes else None, "by": how})
+    return changes
+
+
+def describe_change(change: dict) -> str:
+    """'"here in Leeds" -> "here in my city" (location)'; without a replacement, what was cut."""
+    attribute = f" ({change['attribute']})" if change.get("attribute") else ""
+    before, after = change.get("phrase") or "", change.get("replacement") or ""
+    if before and after:
+        return f'"{before}" -> "{after}"{attribute}'
+    return f'added "{after}"' if after else f'removed "{before}"{attribute}'

@@ -1,0 +1,126 @@
+"""Per-phrase generalization, the fluency comparison and the teacher rewrites (FAKE scorers and
+small files made here; the real embedded model runs in test_local_anonymizer's real_model test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stealthflow.anonymize.generalize import Generalizer, candidates, replace_once
+from stealthflow.data import DataError
+from stealthflow.data.schema import Comment, Profile
+from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
+from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
+from stealthflow.utility.fluency import Fluency, edit_fluency
+
+
+class ScoreByTable:
+    """FAKE scorer: a fixed score per rewrite text (anything else reads badly)."""
+
+    def __init__(self, table: dict[str, float]):
+        self.table = table
+
+    def compare(self, originals, rewrites):
+        return [Fluency(self.table.get(r, -9.0), 0.0) for r in rewrites]
+
+
+def test_candidates_keep_the_leading_words_of_the_phrase_and_include_dropping_it():
+    found = candidates("in Leeds", "location")
+    assert "in my city" in found and "here" in found and "" in found
+    assert "in Leeds" not in found and len(found) == len(set(found))
+    assert all(c for c in candidates("Leeds", "location")[:-1])  # only the last one drops
+
+
+def test_replace_once_capitalises_at_a_sentence_start_and_tidies_a_drop():
+    assert replace_once("Twelve years as a nurse. Leeds is pricey.", "Leeds", "my city") == "Twelve years as a nurse. My city is pricey."
+    assert replace_once("I love it, honestly, here.", "honestly", "") == "I love it, here."
+    assert replace_once("Nothing here.", "Leeds", "x") is None
+
+
+def test_the_best_fluent_replacement_wins_and_dropping_comes_last():
+    text = "Rent in Leeds keeps going up."
+    scorer = ScoreByTable({"Rent in my city keeps going up.": -0.5, "Rent keeps going up.": 0.8, "Rent here keeps going up.": -0.2})
+    ((new, (replacement,)),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
+    assert new == "Rent here keeps going up." and replacement.replacement == "here"  # dropping scored higher but a replacement passes
+
+
+def test_dropping_is_taken_only_when_no_replacement_reads_fluently():
+    scorer = ScoreByTable({"Rent keeps going up.": 0.0})
+    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize(["Rent in Leeds keeps going up."], [[("in Leeds", "location")]])
+    assert new == "Rent keeps going up."
+
+
+def test_edit_fluency_compares_only_the_edited_stretch_and_its_junction():
+    original = ([1, 2, 3, 4, 5, 6], [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0])
+    assert edit_fluency(original, original) == Fluency(0.0, 0.0)
+    broken = ([1, 2, 9, 5, 6], [-1.0, -1.0, -1.0, -8.0, -1.0])  # the token after the edit is unlikely
+    good = ([1, 2, 9, 5, 6], [-1.0, -1.0, -1.0, -1.0, -1.0])
+    assert edit_fluency(original, broken).score < -2 < edit_fluency(original, good).score
+
+
+def teacher_file(tmp_path, rows):
+    path = tmp_path / "rewrites.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
+    good = {"id": "u1#0", "text": "I work as a nurse in Leeds", "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
+            "explanation": '"a nurse" (occupation)', "rewrite": "I work as a carer in Leeds"}
+    rewrites = load_teacher_rewrites(teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}]))
+    assert rewrites["u1#0"].spans() == [(10, 17, "occupation")] and rewrites["u1#1"].cues == ()
+    with pytest.raises(DataError, match=":1:"):
+        load_teacher_rewrites(teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])]))
+    with pytest.raises(DataError, match=":1:"):
+        load_teacher_rewrites(teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])]))
+
+
+def test_post_rows_take_the_teachers_rewrites_and_copies(tmp_path):
+    profiles = [Profile(id=f"u{i}", comments=[Comment(text=f"I work as a nurse {i}"), Comment(text=f"Nice day {i}")]) for i in range(4)]
+    rows = []
+    for i in range(4):
+        rows.append({"id": f"u{i}#0", "text": f"I work as a nurse {i}", "cues": [{"phrase": "as a nurse", "attribute": "occupation", "generalized": "in care"}],
+                     "explanation": '"as a nurse" names the job (occupation).', "rewrite": f"I work in care {i}"})
+        rows.append({"id": f"u{i}#1", "text": f"Nice day {i}", "cues": [], "rewrite": None})
+    sft, _ = post_rows(profiles, copy_share=0.5, teacher=load_teacher_rewrites(teacher_file(tmp_path, rows)))
+    sources = sorted(r["source"] for r in sft)
+    assert sources == ["copy"] * 4 + ["teacher:generalize"] * 4
+    edit = next(r for r in sft if r["source"] == "teacher:generalize")
+    assert '"as a nurse"' in edit["messages"][0]["content"] and edit["messages"][-1]["content"].endswith("#\nI work in care " + edit["messages"][0]["content"][-1])
+
+
+def test_teacher_rewrites_of_test_profiles_are_refused(repo, tmp_path):
+    test_id = json.loads((repo / "data/test.jsonl").read_text().splitlines()[0])["username"]
+    leaked = load_teacher_rewrites(teacher_file(tmp_path, [{"id": f"{test_id}#0", "text": "Hi there", "cues": [], "rewrite": None}]))
+    with pytest.raises(ValueError, match="test profiles"):
+        refuse_test_profiles([], teacher=leaked)
+    with pytest.raises(ValueError, match="test profiles"):
+        harvest_posts([Profile(id="u1", comments=[Comment(text="x y z")])], tmp_path / "out", teacher=leaked, attack=False)
+
+
+def test_the_shipped_teacher_rewrites_are_train_comments_only(repo):
+    from stealthflow.harvest.teacher_rewrites import shipped_teacher_file
+
+    rewrites = load_teacher_rewrites(shipped_teacher_file())
+    refuse_test_profiles([], teacher=rewrites)  # raises on any test comment
+    assert sum(bool(r.cues) for r in rewrites.values()) >= 700
+
+
+def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
+    from stealthflow.anonymize.generalize import sentence_around
+
+    text = "Long day today. Rent in Leeds keeps going up! Anyway, see you."
+    start, end = sentence_around(text, "in Leeds")
+    assert text[start:end] == "Rent in Leeds keeps going up! "
+    seen = []
+
+    class Recording(ScoreByTable):  # FAKE: records what it was asked to score
+        def compare(self, originals, rewrites):
+            seen.extend(originals)
+            return super().compare(originals, rewrites)
+
+    scorer = Recording({"Rent in my city keeps going up! ": 0.0})
+    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
+    assert new == "Long day today. Rent in my city keeps going up! Anyway, see you."
+    assert set(seen) == {"Rent in Leeds keeps going up! "}
