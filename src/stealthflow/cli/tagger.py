@@ -114,6 +114,19 @@ def everyday_nouns(
     console.print(f"wrote {out} ({count} nouns)")
 
 
+@tagger_app.command("common-words")
+def common_words(
+    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.* and *.exc (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/common_words.txt"),
+) -> None:
+    """Rebuild the list of common English words that a session does not mask again in later texts (a false alarm on "the" stays in its text)."""
+    from stealthflow.placeholders.common_words import write_common_words
+
+    with user_errors():
+        count = write_common_words(wordnet, out)
+    console.print(f"wrote {out} ({count} words)")
+
+
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

@@ -1,7 +1,10 @@
 """Protect (detect -> policy -> vault -> placeholders) and restore, for one user.
 
 Offsets of the reported spans point into the input text. Every further occurrence of a
-masked value is masked too, so the protected text never contains a masked value in clear.
+masked value in that text is masked too, so the protected text never contains a masked value in
+clear. In later texts of the session, a value it holds is masked wherever it appears only when it
+is specific (placeholders/common_words.py: an email or a key, a name that is no common word), so
+a false alarm on a word ("the") stays in the text it was made in.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import platformdirs
 
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
+from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
@@ -256,8 +260,9 @@ class KnownValues:
 
 
 class SessionValues(KnownValues):
-    """A session's values as the vault issued them: found again in new texts (`KnownValues`) and
-    looked up by their placeholders when a reply is restored."""
+    """A session's values as the vault issued them: the specific ones found again in new texts
+    (`KnownValues`, `common_words.specific`), all of them looked up by their placeholders when a
+    reply is restored."""
 
     def __init__(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]):
         self._by_placeholder: dict[tuple[str, int | str], str] = {}
@@ -267,7 +272,7 @@ class SessionValues(KnownValues):
     def add_issued(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]) -> None:
         for entry, value in issued:
             self._by_placeholder[(entry.type, entry.index)] = self._by_placeholder[(entry.type, entry.token)] = value
-        self.add([(entry.type, value) for entry, value in issued], mark)
+        self.add([(entry.type, value) for entry, value in issued if specific(value)], mark)
 
     def value_of(self, ref: Reference) -> str | None:
         return self._by_placeholder.get((ref.type, ref.index if ref.index is not None else ref.token or ""))

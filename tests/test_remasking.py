@@ -1,0 +1,158 @@
+"""A session's values masked again in its later texts: only the specific ones (an email, a key, a
+name that is no common word), so a false alarm on a word never spreads through the session
+(placeholders/common_words.py, pipeline/protector.py `SessionValues`)."""
+
+from __future__ import annotations
+
+import pytest
+from placeholder_fixtures import make_protector, protect_config
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.common_words import common_word, specific
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.types import Span
+
+
+class FakeTagger(Recognizer):
+    """FAKE model-backed recognizer: tags the first "the" of the first text it sees as HEALTH, as the
+    real tagger once did on a natural comment, and nothing after that."""
+
+    name, type, model_backed = "fake_tagger", "HEALTH", True
+
+    def __init__(self):
+        self.fired = False
+
+    def find_many(self, texts: list[str], settled=None) -> list[list[Span]]:
+        found = []
+        for text in texts:
+            at = text.find("the")
+            found.append([] if self.fired or at < 0 else [self.span(at, at + 3, 0.9)])
+            self.fired = self.fired or at >= 0
+        return found
+
+
+def test_a_false_alarm_on_a_word_is_not_masked_again_in_later_texts(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([*build_recognizers(), FakeTagger()]))
+    first = protector.protect("throw the idea out", "s")
+    assert first.text == "throw <HEALTH_1> idea out"  # the false alarm itself, in its own text
+    later = "the cat sat on the mat by the door; the end. Write to dana@example.org"
+    again = protector.protect(later, "s")
+    assert again.text == "the cat sat on the mat by the door; the end. Write to <EMAIL_1>"
+    # nor in another process reading the session's values from the vault
+    assert make_protector(config).protect(later, "s").text == again.text
+    assert protector.restore(first.text, "s").text == "throw the idea out"  # its placeholder still restores
+
+
+def test_specific_values_are_still_masked_in_later_texts_without_their_context(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protector.protect("my password is hunter2!, mail dana@example.org, card 4111 1111 1111 1111", "s")
+    later = protector.protect("so hunter2! and 4111 1111 1111 1111 and dana@example.org again", "s")
+    assert later.text == "so <PASSWORD_1> and <CREDIT_CARD_1> and <EMAIL_1> again"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Priya Raghunathan",
+        "Okafor",
+        "John Smith",
+        "New York",
+        "Ozempic",
+        "long covid",
+        "anna@example.org",
+        "hunter2",
+        "4111 1111 1111 1111",
+        "12 Elm Street",
+        "sk-9fQxA7bLm2Zt4",
+    ],
+)
+def test_names_and_structured_values_are_specific(value):
+    assert specific(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "the",
+        "The",
+        "art",
+        "way",
+        "haha",
+        "Yup",
+        "ain",
+        "nostalgia",
+        "pressure",
+        "perks",
+        "paychecks",
+        "hustled",
+        "children",
+        "the way",
+        "late-night",
+        "peace & quiet",
+        "video games",
+        "HIGH SCHOOL",
+        "Jo",
+        "$100",
+        "2.5",
+    ],
+)
+def test_words_of_the_language_short_values_and_bare_amounts_are_not(value):
+    assert not specific(value)
+
+
+def test_common_words_come_from_wordnet_lowercase_lemmas_with_their_inflections():
+    assert common_word("john") and common_word("went") and common_word("stories")  # the toilet; verb.exc; -ies
+    assert not common_word("zurich") and not common_word("raghunathan")  # written capitalised only, or not in WordNet
+
+
+def test_the_command_writes_the_common_words_and_a_wrong_directory_writes_nothing(tmp_path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    licence = "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
+    wordnet, out = tmp_path / "wordnet", tmp_path / "common_words.txt"
+    wordnet.mkdir()
+    files = {
+        "data.noun": licence
+        + "00000001 06 n 02 john 0 Zurich 0 000 | a toilet\n00000002 18 n 01 child 0 000 | a young person\n",
+        "data.verb": licence + "00000003 38 v 01 go 0 000 | move\n",
+        "data.adj": licence + "00000004 00 a 01 wee 0 000 | small\n",
+        "data.adv": licence,
+        "noun.exc": "children child\n",
+        "verb.exc": "went go\n",
+        "adj.exc": "weer\n",  # a form without its lemma
+        "adv.exc": "",
+    }
+    for name, text in files.items():
+        (wordnet / name).write_text(text, encoding="latin-1")
+    result = CliRunner().invoke(app, ["tagger", "common-words", str(wordnet), "--out", str(out)])
+    assert result.exit_code == 2 and "not a line of a WordNet exception list" in result.output and not out.exists()
+    (wordnet / "adj.exc").write_text("weer wee\n", encoding="latin-1")
+    result = CliRunner().invoke(app, ["tagger", "common-words", str(wordnet), "--out", str(out)])
+    assert result.exit_code == 0 and out.read_text(encoding="utf-8").split() == [
+        "child",
+        "children",
+        "go",
+        "john",
+        "wee",
+        "weer",
+        "went",
+    ]
+
+
+def test_the_real_tagger_masks_a_real_name_again_where_it_alone_would_not(tmp_path, monkeypatch):
+    """End to end with the shipped tagger: a name it found once is masked in a later text where the
+    tagger does not find it ("the Priya Raghunathan thing"), while the words of the texts are not."""
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector(build_recognizers(models=True))
+    protector = Protector(config, open_vault(config), detector)
+    first = protector.protect("I met my colleague Priya Raghunathan for lunch.", "s")
+    assert first.text == "I met my colleague <REAL_NAME_1> for lunch."
+    later = "the Priya Raghunathan thing went fine, and the rest of the week was quiet."
+    assert detector.detect(later) == []  # the tagger alone leaves it
+    assert (
+        protector.protect(later, "s").text == "the <REAL_NAME_1> thing went fine, and the rest of the week was quiet."
+    )
