@@ -370,7 +370,7 @@ def test_a_schema_1_vault_keeps_restoring_and_its_sessions_become_scopes(tmp_pat
         assert [vault.lookup("u", "s1", "EMAIL", index=i) for i in (1, 2, 3)] == ["a@example.org", "b@example.org", None]
         assert [vault.lookup("u", "s2", "EMAIL", index=i) for i in (1, 2, 3)] == [None, "b@example.org", "c@example.org"]
         assert vault.entry_for("u", "s1", "EMAIL", "b@example.org").index == 2  # an old value keeps its placeholder
-        assert vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 3  # s2's value is new to s1
+        assert vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 4  # new to s1: after the old counter, never reused
         assert vault.entry_for("u", "s3", "EMAIL", "a@example.org").index == 1  # a new session numbers from 1
         assert vault.entry_for("u", "s3", "EMAIL", "d@example.org").index == 2
     with Vault(path, keys) as reopened:

@@ -193,7 +193,7 @@ class Protector:
                 if cache[key] is None:
                     try:
                         cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
-                    except VaultTampered:  # that placeholder stays and is reported; the others restore
+                    except (VaultTampered, VaultKeyError):  # that placeholder stays and is reported; the others restore
                         cache[key] = None
             return cache[key]
 

@@ -207,7 +207,8 @@ class Vault:
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         """Schema 1 -> 2: a copy of each row for each session it was issued to (same index and
-        token, so earlier replies restore), sealed with the session; then the old tables go.
+        token, so earlier replies restore), sealed with the session; each session's numbering goes on
+        from the old counter; then the old tables go.
         A row or grant that does not authenticate is copied as it is: it stays a bad row."""
         grants = db.execute(
             "SELECT e.id, e.user, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.session, i.mac "
@@ -227,7 +228,12 @@ class Vault:
                 ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token))
             db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (entry_id, user, session, span_type, new_digest, index, token, nonce, ciphertext))
             db.execute("INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session)))
-        db.execute("INSERT INTO counters SELECT user, session, type, MAX(idx) FROM entries GROUP BY user, session, type")
+        # A migrated session numbers on from the old user-wide counter: an index of a value forgotten
+        # before is never given to another value in a session whose old replies may hold it.
+        db.execute(
+            "INSERT INTO counters SELECT s.user, s.session, c.type, c.last FROM "
+            "(SELECT DISTINCT user, session FROM entries UNION SELECT user, session FROM sessions) s JOIN counters_v1 c ON c.user = s.user"
+        )
         for table in ("issued_v1", "counters_v1", "entries_v1"):
             db.execute(f"DROP TABLE {table}")
         self._deleted(db)

@@ -130,6 +130,9 @@ class JsonErrors:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         started = False
 
         async def sending(message: Message) -> None:
@@ -141,7 +144,7 @@ class JsonErrors:
             await self.app(scope, receive, sending)
         except Exception as exc:  # noqa: BLE001
             log.error("%s %s failed: %s", scope.get("method", ""), scope.get("path", ""), type(exc).__name__)
-            if scope["type"] == "http" and not started:
+            if not started:
                 await error_response(500, f"the service failed ({type(exc).__name__})")(scope, receive, send)
 
 
