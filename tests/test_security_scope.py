@@ -69,13 +69,13 @@ def chat(url: str, text: str, stream: bool = False, token: str = TOKEN, label: s
     if not stream:
         message = response.json()["choices"][0]["message"]
         arguments = [call["function"]["arguments"] for call in message.get("tool_calls") or []]
-        counts = {"withheld": int(response.headers["x-stealthflow-withheld"]), "named": response.headers["x-stealthflow-withheld-placeholders"]}
+        counts = {"withheld": int(response.headers.get("x-stealthflow-withheld", 0)), "named": response.headers.get("x-stealthflow-withheld-placeholders", "")}
         return {"content": message.get("content") or "", "arguments": arguments}, counts
     content, arguments, counts = "", {}, {}
     for line in response.text.splitlines():
         if line.startswith(": stealthflow"):
             counts = dict(part.split("=", 1) for part in line[2:].split()[1:])
-            counts = {"withheld": int(counts["withheld"]), "named": counts["withheld_placeholders"]}
+            counts = {"withheld": int(counts.get("withheld", 0)), "named": counts.get("withheld_placeholders", "")}
         elif line.startswith("data: {"):
             delta = json.loads(line[6:])["choices"][0]["delta"] if json.loads(line[6:])["choices"] else {}
             content += delta.get("content") or ""
