@@ -136,7 +136,13 @@ def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
 
 
 @BOTH_ROUTES
-def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(client, upstream):
+def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(protector, upstream, upstream_model):
+    # Secrets go into tool calls only when the configuration allows it (tests/test_security_scope.py): here it does.
+    with running_proxy(protector, upstream, upstream_model=upstream_model, restore_secrets_in_urls_and_tools=True) as url:
+        _tool_calls_round_trip(openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0), upstream)
+
+
+def _tool_calls_round_trip(client, upstream):
     messages = [{"role": "user", "content": QUOTED_SECRET_TEXT}]
     whole = client.chat.completions.create(model="m", messages=messages, tools=TOOLS)
     call = whole.choices[0].message.tool_calls[0]
@@ -173,16 +179,17 @@ def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, 
     client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}])
     placeholder = next(p for p in ("<EMAIL_1>", "<EMAIL_2>") if p in sent_upstream(upstream))
     upstream.respond = lambda body: Reply(content=f"Your email is {placeholder}.")
-    mine = client.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": "What is my email?"}])
+    history = [{"role": "user", "content": PERSONAL_TEXT}, {"role": "user", "content": "What is my email?"}]
+    mine = client.chat.completions.with_raw_response.create(model="m", messages=history)
     assert mine.parse().choices[0].message.content == "Your email is anna.berg@example.org."
     labelled = client.chat.completions.with_raw_response.create(
         model="m", messages=[{"role": "user", "content": "What is my email?"}], extra_headers={"X-Stealthflow-Session": "other-chat"}
     )
-    assert labelled.parse().choices[0].message.content == f"Your email is {placeholder}." and labelled.headers["x-stealthflow-unresolved"] == "1"
+    assert labelled.parse().choices[0].message.content == f"Your email is {placeholder}." and labelled.headers["x-stealthflow-withheld"] == "1"
     with running_proxy(protector, upstream, token="another-token") as other_url:
         other = openai.OpenAI(base_url=f"{other_url}/v1", api_key="another-token", max_retries=0)
         reply = other.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": "What is my email?"}])
-        assert reply.parse().choices[0].message.content == f"Your email is {placeholder}." and reply.headers["x-stealthflow-unresolved"] == "1"
+        assert reply.parse().choices[0].message.content == f"Your email is {placeholder}." and reply.headers["x-stealthflow-withheld"] == "1"
 
 
 def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, upstream):

@@ -22,7 +22,7 @@ def vault(tmp_path, monkeypatch):
         yield opened
 
 
-def test_same_value_same_placeholder_across_sessions_and_restarts(tmp_path, monkeypatch):
+def test_same_value_same_placeholder_in_its_session_across_restarts_numbered_per_session(tmp_path, monkeypatch):
     secret = new_secret()
     config = protect_config(tmp_path, monkeypatch, secret=secret)
     first = make_protector(config)
@@ -30,11 +30,12 @@ def test_same_value_same_placeholder_across_sessions_and_restarts(tmp_path, monk
     b = first.protect("also bob@example.org, then anna@example.org", "s2")
     first.close()
     again = make_protector(protect_config(tmp_path, monkeypatch, secret=secret))
-    c = again.protect("restart: anna@example.org", "s3")
+    c = again.protect("restart: anna@example.org, then bob@example.org", "s1")
     assert [s.placeholder for s in a.spans] == ["<EMAIL_1>", "<EMAIL_1>"]
-    assert [s.placeholder for s in b.spans] == ["<EMAIL_2>", "<EMAIL_1>"]
-    assert c.spans[0].placeholder == "<EMAIL_1>"
-    assert again.restore("<EMAIL_1>", "s3").text == "anna@example.org"
+    assert [s.placeholder for s in b.spans] == ["<EMAIL_1>", "<EMAIL_2>"]  # s2 numbers its own values
+    assert [s.placeholder for s in c.spans] == ["<EMAIL_1>", "<EMAIL_2>"]
+    assert again.restore("<EMAIL_1> <EMAIL_2>", "s1").text == "anna@example.org bob@example.org"
+    assert again.restore("<EMAIL_1> <EMAIL_2>", "s2").text == "bob@example.org anna@example.org"
 
 
 def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
@@ -48,7 +49,7 @@ def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
 
 def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     original = Vault._mac  # every value's full token is the same: truncations always collide
-    monkeypatch.setattr(Vault, "_mac", lambda self, *parts: "ab" * 32 if parts[0] == "token" else original(self, *parts))
+    monkeypatch.setattr(Vault, "_mac", lambda self, *parts, **kw: "ab" * 32 if parts[0] == "token" else original(self, *parts, **kw))
     first = vault.entry_for("u", "s", "EMAIL", "a@example.org")
     second = vault.entry_for("u", "s", "EMAIL", "b@example.org")
     assert first.token != second.token and second.token.startswith(first.token)
@@ -94,6 +95,9 @@ def test_tampered_rows_are_detected(vault):
     db.commit()
     with pytest.raises(VaultTampered):
         vault.lookup("u", "s", "EMAIL", index=7)
+    assert vault.lookup("u", "other", "EMAIL", index=7) is None  # a grant alone does not move a row to another session
+    db.execute("UPDATE entries SET session = 'other' WHERE id = ?", (rows[1][0],))  # nor does moving the row
+    db.commit()
     with pytest.raises(VaultTampered):
         vault.lookup("u", "other", "EMAIL", index=7)
     db.close()
@@ -127,9 +131,9 @@ def test_eight_threads_lose_nothing(tmp_path, monkeypatch):
         thread.join()
     assert errors == []
     assert len(results) == 120 and all(ok for ok, _ in results.values())
-    for i in range(15):  # the shared value got one placeholder whichever thread saw it first
+    for i in range(15):  # each session numbers its own values: the same history, the same placeholders
         assert len({results[(w, i)][1] for w in range(8)}) == 1
-    assert protector.vault.count() == 15 + 8 * 15
+    assert protector.vault.count() == 8 * 30
 
 
 def test_forget_value_and_session(vault):
@@ -137,12 +141,13 @@ def test_forget_value_and_session(vault):
     vault.entry_for("u", "s1", "PHONE", "+1 415 555 2671")
     vault.entry_for("u", "s2", "PHONE", "(415) 555-2671")  # same number, shared with s2
     vault.entry_for("u", "s1", "REAL_NAME", "Anna")
-    assert vault.forget_value("u", "A@EXAMPLE.ORG") == 1
-    assert vault.lookup("u", "s1", "EMAIL", index=1) is None
-    assert vault.forget_session("u", "s1") == (2, 1)  # 2 grants gone; 1 value (the name): the phone is still held by s2
-    assert vault.lookup("u", "s2", "PHONE", index=1) == "+1 415 555 2671"
+    vault.entry_for("u", "s2", "EMAIL", "a@example.org")
+    assert vault.forget_value("u", "A@EXAMPLE.ORG") == 2  # from every session
+    assert vault.lookup("u", "s1", "EMAIL", index=1) is None and vault.lookup("u", "s2", "EMAIL", index=1) is None
+    assert vault.forget_session("u", "s1") == (2, 2)  # 2 grants gone, 2 values (its phone, its name): s2 holds its own phone
+    assert vault.lookup("u", "s2", "PHONE", index=1) == "(415) 555-2671"
     assert vault.lookup("u", "s1", "PHONE", index=1) is None
-    assert vault.entry_for("u", "s3", "EMAIL", "new@example.org").index == 2  # indices are never reused
+    assert vault.entry_for("u", "s1", "EMAIL", "new@example.org").index == 2  # indices are never reused
 
 
 def test_no_plaintext_in_vault_files(tmp_path, monkeypatch, caplog):

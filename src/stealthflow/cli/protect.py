@@ -420,8 +420,10 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
     with _vault_errors():
         vault = _open_vault(settings)
         encoded = new_secret()
-        count = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
+        count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
         vault.close()
+        if bad:
+            console.print(f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore")
         if from_env:  # we cannot change the caller's environment: hand the key over
             sys.stdout.write(f"{encoded}\n")
             console.print(f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)")

@@ -1,13 +1,14 @@
 """The memory store: one SQLite file (WAL) holding redacted text and its float32 embedding.
 
 Raw values never reach this file: they live only in the encrypted vault, under the vault session
-`vault_session(user)` ("memory:<user>"), so one user's placeholders never restore for another.
+`vault_session(user)` ("memory:<user>"), so one user's placeholders never restore for another, and
+each user's placeholders are numbered on their own. The file (and its WAL) is readable by its owner
+only, like the vault.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.pipeline.protector import Protector
-from stealthflow.placeholders.restore import PLACEHOLDER
+from stealthflow.placeholders.restore import PLACEHOLDER, reference
+from stealthflow.placeholders.vault import connect_private
 
 if TYPE_CHECKING:
     from stealthflow.anonymize.methods import Method
@@ -102,7 +104,7 @@ class MemoryStore:
         self.protector = protector
         self.embed = embed or minilm_embedder()
         self.rewriter = rewriter
-        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        self._db = connect_private(self.path, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
         self._db.executescript(SCHEMA)
@@ -213,8 +215,9 @@ class MemoryStore:
         return [MemoryItem(i, user, t, json.loads(m), c) for i, t, m, c in rows]
 
     def forget(self, user: str, memory_id: int | None = None, *, all: bool = False) -> int:
-        """Remove one memory (or all of the user's), its vector, and the vault values no
-        remaining memory of the user still uses. Returns memories removed."""
+        """Remove one memory (or all of the user's), its vector, and the user's vault values no
+        remaining memory of the user still uses (other users' and sessions' values stay, the same
+        values included: each holds its own). Returns memories removed."""
         if (memory_id is None) == (not all):
             raise ValueError("give a memory id or all=True")
         session = vault_session(user)
@@ -229,10 +232,8 @@ class MemoryStore:
                 self._db.execute("DELETE FROM memories WHERE user = ? AND id = ?", (user, memory_id))
                 removed = 1
                 remaining = " ".join(t for (t,) in self._db.execute("SELECT text FROM memories WHERE user = ?", (user,)))
-                for placeholder in _placeholders(row[0]) - _placeholders(remaining):
-                    value = self.protector.restore(placeholder, session).text
-                    if value != placeholder:
-                        self.protector.vault.forget_value(self.protector.config.user, value)
+                if only_here := _placeholders(row[0]) - _placeholders(remaining):
+                    self.protector.vault.forget_placeholders(self.protector.config.user, session, only_here)
             self._matrices.pop(user, None)
         return removed
 
@@ -240,5 +241,6 @@ class MemoryStore:
         self._db.close()
 
 
-def _placeholders(text: str) -> set[str]:
-    return {m.group(0) for m in PLACEHOLDER.finditer(text)}
+def _placeholders(text: str) -> set[tuple[str, int | str]]:
+    """The placeholders in a memory, by `Reference.key` (drifted spellings count as theirs)."""
+    return {ref.key for match in PLACEHOLDER.finditer(text) if (ref := reference(match)) is not None}

@@ -27,9 +27,11 @@ from stealthflow.placeholders.restore import (
     Reference,
     RestoreResult,
     StreamRestorer,
+    Withheld,
     escape_pieces,
     restore_text,
 )
+from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
@@ -56,10 +58,16 @@ class Protected:
     spans: list[MaskedSpan]
     warnings: list[str] = field(default_factory=list)
     vault: str = ""  # the id of the vault that issued the placeholders: pass it back to restore
+    entries: list[Entry] = field(default_factory=list)  # the vault entry of each span
 
     @property
     def placeholders(self) -> set[str]:
         return {span.placeholder for span in self.spans}
+
+    @property
+    def keys(self) -> frozenset[tuple[str, int | str]]:
+        """Every name (by index and by token) of the placeholders in the text (`RestoreScope`)."""
+        return frozenset(key for entry in self.entries for key in entry.names())
 
 
 def default_vault_path() -> Path:
@@ -88,7 +96,7 @@ def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None =
         raise VaultKeyError(f"the vault {path} exists but its key was not found ({exc}); restore the key you backed up, or move the vault away to start a new one") from None
     if keys.created_in and on_new_key:
         on_new_key(keys.created_in)
-    vault = Vault(path, keys, config.hmac_chars)
+    vault = Vault(path, keys, config.hmac_chars, reload_keys=lambda: load_keys(config.key_source, config.key_file, create=False))
     if recorded and recorded != vault.id and not new_vault:
         vault.close()
         raise VaultMismatch(
@@ -148,7 +156,7 @@ class Protector:
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
-        return Protected(protected, spans, warnings, self.vault.id)
+        return Protected(protected, spans, warnings, self.vault.id, entries)
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
@@ -163,10 +171,11 @@ class Protector:
         return known
 
     # -- restore ------------------------------------------------------------------------
-    def resolver(self, session: str):
-        """The value behind each placeholder issued to `session`. A session this process protects
-        in is answered from its values in memory (brought up to date once, on the first
-        placeholder); any other placeholder, or any other session, is looked up in the vault."""
+    def resolver(self, session: str, scope: RestoreScope | None = None):
+        """The value behind each placeholder issued to `session` (and within `scope`, if given:
+        others are `Withheld`). A session this process protects in is answered from its values in
+        memory (brought up to date once, on the first placeholder); any other placeholder, or any
+        other session, is looked up in the vault."""
         cache: dict[Reference, str | None] = {}
         in_memory: list[SessionValues | None] = []  # filled on the first placeholder
 
@@ -179,26 +188,37 @@ class Protector:
                     in_memory.append(None)
             return in_memory[0]
 
-        def resolve(ref: Reference) -> str | None:
+        def resolve(ref: Reference) -> str | Withheld | None:
+            if scope is not None and (withheld := scope.withholds(ref)) is not None:
+                return withheld
             key = Reference(ref.type, ref.index, ref.token, "")
             if key not in cache:
                 cache[key] = known.value_of(key) if (known := values()) is not None else None
                 if cache[key] is None:
                     try:
                         cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
-                    except VaultTampered:  # that placeholder stays and is reported; the others restore
+                    except (VaultTampered, VaultKeyError):  # that placeholder stays and is reported; the others restore
                         cache[key] = None
             return cache[key]
 
         return resolve
 
-    def restore(self, text: str, session: str, vault: str | None = None) -> RestoreResult:
+    def restore(self, text: str, session: str, vault: str | None = None, scope: RestoreScope | None = None) -> RestoreResult:
         """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one)."""
         self.vault.check_issued_here(vault, "the text")
-        return restore_text(text, self.resolver(session))
+        return restore_text(text, self.resolver(session, scope))
 
-    def stream(self, session: str) -> StreamRestorer:
-        return StreamRestorer(self.resolver(session))
+    def stream(self, session: str, scope: RestoreScope | None = None) -> StreamRestorer:
+        return StreamRestorer(self.resolver(session, scope))
+
+    def request_scope(self, session: str, request_id: str, secrets_in_urls: bool = False) -> RestoreScope | None:
+        """The scope of a request recorded by `record_request` (None: the session has no such request)."""
+        keys = self.vault.request_placeholders(self.config.user, session, request_id)
+        return None if keys is None else RestoreScope(keys, self.config.secret_types(), secrets_in_urls)
+
+    def record_request(self, session: str, protected: Protected) -> str:
+        """A request id standing for the placeholders `protected` holds (`request_scope`)."""
+        return self.vault.record_request(self.config.user, session, protected.entries)
 
     def restore_stream(self, chunks: Iterable[str], session: str) -> Iterator[str]:
         return self.stream(session).restore(chunks)

@@ -67,6 +67,10 @@ class ProtectConfig(BaseModel):
         override = self.overrides.get(span_type, "")
         return Level.parse(override) if override.startswith("PL") else detected
 
+    def secret_types(self) -> frozenset[str]:
+        """The types treated as secrets (PL4), by default or by an override."""
+        return frozenset(t for t, level in TYPE_LEVELS.items() if Level.PL4 in (level, self.level_of(t, level)))
+
     def masks(self, span_type: str, level: Level) -> bool:
         effective = self.level_of(span_type, level)
         if Level.PL4 in (level, effective):

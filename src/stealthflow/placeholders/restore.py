@@ -13,6 +13,10 @@ placeholder is never emitted and the output equals restoring the whole reply at 
 Inside JSON text (tool-call arguments) `json_string=True` writes each value JSON-escaped and
 treats an escaping backslash as the two characters JSON spells it with, so the restored
 arguments stay valid JSON.
+
+Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a
+URL (a markdown link or image target, or a run of text holding `://` or starting `www.`), or in
+text, so that a resolver can withhold a value there (`Withheld`: left as it is and reported).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import bisect
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import ahocorasick
 import regex
@@ -61,9 +65,22 @@ class Reference:
     index: int | None
     token: str | None
     text: str
+    place: str = "text"  # "text", "url" (inside a link or image URL) or "tool" (tool-call arguments)
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
+
+    @property
+    def key(self) -> tuple[str, int | str]:
+        """(type, index) or (type, token): what names one vault entry (`Entry.names`)."""
+        return (self.type, self.index if self.index is not None else self.token or "")
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A resolver's answer for a placeholder it will not fill in here (`why`: a short reason)."""
+
+    why: str
 
 
 def reference(match: regex.Match) -> Reference | None:
@@ -76,7 +93,21 @@ def reference(match: regex.Match) -> Reference | None:
     return Reference(span_type, int(match["index"]), None, match[0]) if marked else None
 
 
-Resolver = Callable[[Reference], "str | None"]  # replacement text, or None: leave as is
+Resolver = Callable[[Reference], "str | Withheld | None"]  # replacement text, or None / Withheld: leave as is
+
+_URL_MARK = re.compile(r"[a-z][a-z0-9+.-]*://|www\.|\]\(", re.IGNORECASE)  # a scheme, www., a markdown link target
+_RUN_CHARS = 2048  # how far back a URL is looked for; a longer run without a space counts as one
+
+
+def in_url(before: str) -> bool:
+    """Whether a placeholder right after `before` stands inside a URL: the text since the last
+    whitespace holds a scheme (`https://`), `www.` or a markdown link target (`](`), or starts `//`."""
+    run = before[-_RUN_CHARS:]
+    start = max(run.rfind(c) for c in " \t\n\r\f\v")
+    if start < 0 and len(before) > _RUN_CHARS:
+        return True  # a run this long without a space: treat it as a URL
+    run = run[start + 1 :]
+    return run.startswith("//") or _URL_MARK.search(run) is not None
 
 
 @dataclass
@@ -84,6 +115,7 @@ class RestoreResult:
     text: str
     restored: int = 0
     unresolved: list[str] = field(default_factory=list)  # placeholders not issued to this user/session
+    withheld: list[tuple[str, str]] = field(default_factory=list)  # (placeholder, why) of those not restored here
 
 
 class Scanner:
@@ -94,11 +126,13 @@ class Scanner:
         self.json_string = json_string
         self.restored = 0
         self.unresolved: list[str] = []
+        self.withheld: list[tuple[str, str]] = []
 
-    def scan(self, text: str, pos: int, final: bool, starts: list[int] | None = None) -> tuple[str, int]:
+    def scan(self, text: str, pos: int, final: bool, starts: list[int] | None = None, before: str = "") -> tuple[str, int]:
         """Output for text[pos:...] and where scanning stopped (held back when not final).
         `starts`: where placeholder bodies can start in a final text (`body_starts`); the scan
-        then looks only around them."""
+        then looks only around them. `before`: the text that came before `text` (a stream's)."""
+        self._text, self._before = text, before
         parts = []
         while True:
             match = _SCAN.search(text, pos, partial=not final) if starts is None else _search_near(text, pos, starts)
@@ -118,9 +152,13 @@ class Scanner:
         ref = reference(match)
         if ref is None:
             return match[0]
-        value = self.resolve(ref)
+        place = "tool" if self.json_string else "url" if in_url(self._before + self._text[max(0, match.start() - _RUN_CHARS - 1) : match.start()]) else "text"
+        value = self.resolve(replace(ref, place=place))
         if value is None:
             self.unresolved.append(ref.text)
+            return match[0]
+        if isinstance(value, Withheld):
+            self.withheld.append((ref.exact(), value.why))
             return match[0]
         self.restored += 1
         if self.json_string:
@@ -130,7 +168,7 @@ class Scanner:
         return match[0].replace(exact, value, 1) if exact in match[0] else value
 
     def result(self, text: str) -> RestoreResult:
-        return RestoreResult(text, self.restored, self.unresolved)
+        return RestoreResult(text, self.restored, self.unresolved, self.withheld)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters
@@ -229,17 +267,19 @@ class StreamRestorer:
         self.scanner = Scanner(resolve, json_string)
         self._buffer = ""  # one already-emitted character of context (for the look-behind) + pending text
         self._pos = 0
+        self._before = ""  # the reply's text before the buffer (its end), to tell whether a placeholder is in a URL
 
     def feed(self, chunk: str) -> str:
         self._buffer += chunk
-        emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False)
+        emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False, before=self._before)
         keep_from = max(self._pos - 1, 0)
+        self._before = (self._before + self._buffer[:keep_from])[-_RUN_CHARS - 1 :]
         self._buffer, self._pos = self._buffer[keep_from:], self._pos - keep_from
         return emitted
 
     def finish(self) -> str:
-        emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True)
-        self._buffer, self._pos = "", 0
+        emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True, before=self._before)
+        self._buffer, self._pos, self._before = "", 0, ""
         return emitted
 
     def restore(self, chunks: Iterable[str]) -> Iterator[str]:
@@ -254,3 +294,7 @@ class StreamRestorer:
     @property
     def unresolved(self) -> list[str]:
         return self.scanner.unresolved
+
+    @property
+    def withheld(self) -> list[tuple[str, str]]:
+        return self.scanner.withheld

@@ -1,12 +1,28 @@
 """The local vault: which placeholder stands for which value, for which user and session.
 
 SQLite in WAL mode. Values are encrypted per row with AES-GCM; the associated data binds
-each ciphertext to its row id, user, type and value digest, so a ciphertext moved to another
-row or an edited row fails to decrypt (`VaultTampered`). Digests and placeholder tokens are
-keyed HMACs of the canonical value: without the key they reveal nothing. A value keeps its
-placeholder (index and HMAC token) for its user forever, across sessions and restarts;
-each session records which placeholders it was issued (MAC'd), and restoration only
-hydrates those.
+each ciphertext to its row id, user, session, type and value digest, so a ciphertext moved to
+another row or an edited row fails to decrypt (`VaultTampered`). Digests and placeholder tokens
+are keyed HMACs of the session and the canonical value: without the key they reveal nothing.
+
+Every session (a proxy caller's token and label, a memory user, a `protect --session`) is a scope
+of its own: a value gets its own row, index and HMAC token in each session that protects it, and
+keeps them in that session forever, across restarts. Numbering and look-up never cross sessions,
+so nothing a session is shown depends on what another session protected. Restoration only
+hydrates a session's own placeholders (each grant is MAC'd too).
+
+A row that does not authenticate costs only its value: restore reports its placeholder, and
+protect replaces the row with a fresh one (a new index) when it meets the value again. Writers
+check in every transaction that the key is still the vault's (`vault rotate-key` in another
+process): a writer with an old key reloads it (`reload_keys`) or stops with `VaultKeyError`, so
+no row is ever written under a key the vault no longer has.
+
+A request (one `POST /protect` of the service) can be recorded with the placeholders it issued or
+used (`record_request`), so that a reply to it restores only those (`request_placeholders`).
+
+Vaults written before sessions were scopes (schema 1: one row per value and user, shared by the
+sessions it was issued to) are migrated on open: each session gets its own copy of each row it
+was issued, with the same index and token, so every earlier reply still restores.
 
 Each vault has a random identity (`Vault.id`, bound into its key check): protect's output rows
 carry it, and restoring a row issued by another vault (one deleted and recreated, say, whose
@@ -20,16 +36,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
 import os
 import secrets
 import shutil
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
@@ -43,15 +62,18 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (
     id TEXT PRIMARY KEY,
     user TEXT NOT NULL,
+    session TEXT NOT NULL,
     type TEXT NOT NULL,
     digest TEXT NOT NULL,
     idx INTEGER NOT NULL,
     token TEXT NOT NULL,
     nonce BLOB NOT NULL,
     ciphertext BLOB NOT NULL,
-    UNIQUE (user, type, digest), UNIQUE (user, type, idx), UNIQUE (user, type, token)
+    UNIQUE (user, session, type, digest), UNIQUE (user, session, type, idx), UNIQUE (user, session, type, token)
 );
-CREATE TABLE IF NOT EXISTS counters (user TEXT NOT NULL, type TEXT NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (user, type));
+CREATE TABLE IF NOT EXISTS counters (
+    user TEXT NOT NULL, session TEXT NOT NULL, type TEXT NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (user, session, type)
+);
 CREATE TABLE IF NOT EXISTS issued (
     entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
     session TEXT NOT NULL,
@@ -60,13 +82,21 @@ CREATE TABLE IF NOT EXISTS issued (
 );
 CREATE INDEX IF NOT EXISTS issued_session ON issued(session);
 CREATE TABLE IF NOT EXISTS sessions (user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, last_used TEXT NOT NULL, PRIMARY KEY (user, session));
+CREATE TABLE IF NOT EXISTS requests (
+    id TEXT PRIMARY KEY, user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, entries TEXT NOT NULL, mac TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS requests_created ON requests(created);
 """
 EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
 _VAULT_ID = "vault_id"
 _GENERATION = "generation"  # bumped by every deletion, so each process knows when its cache is stale
+_SCHEMA_VERSION = "schema"  # meta key: 2 since sessions are scopes (absent: 1)
 _LAST_GRANT = "SELECT MAX(rowid) FROM issued WHERE session = ?"  # a session's grants only ever get higher row ids
 _CACHE_LIMIT = 100_000
+_RELOAD_TRIES = 10  # reading the key again after a rotation, 0.1 s apart
+REQUEST_DAYS = 30  # how long a recorded request's placeholders are kept (`record_request`)
+log = logging.getLogger("stealthflow.vault")
 
 
 class VaultTampered(RuntimeError):
@@ -88,6 +118,10 @@ class Entry:
     index: int
     token: str
 
+    def names(self) -> tuple[tuple[str, int], tuple[str, str]]:
+        """How a reply can name this placeholder: by index or by HMAC token (`Reference.key`)."""
+        return (self.type, self.index), (self.type, self.token)
+
 
 @dataclass(frozen=True)
 class Issued:
@@ -98,20 +132,24 @@ class Issued:
 
 
 class Vault:
-    def __init__(self, path: str | Path, keys: VaultKeys, token_chars: int = 8):
+    """`reload_keys`: where a process finds the vault key again after `vault rotate-key` in another
+    process (None: it stops with `VaultKeyError` and must be restarted with the new key)."""
+
+    def __init__(self, path: str | Path, keys: VaultKeys, token_chars: int = 8, reload_keys: Callable[[], VaultKeys] | None = None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._keys = keys
         self._aead = AESGCM(keys.encryption)
+        self._reload_keys = reload_keys
         self._token_chars = token_chars
         # (user, session, type, canonical value) -> its entry, for values already issued to the
         # session: a chat re-sends its history every turn, and those values need no lookup again.
         self._issued_cache: dict[tuple[str, str, str, str], Entry] = {}
         self._cache_generation: str | None = None
+        self._bad: set[str] = set()  # ids of rows seen not to authenticate: protect replaces them
         self._lock = threading.RLock()
         self._checkpoints = _Checkpoints(self.path)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
-        os.chmod(self.path, 0o600)
+        self._db = connect_private(self.path, timeout=30)
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -119,38 +157,112 @@ class Vault:
                 # Checkpoints (copying the log into the file, with an fsync) run on a thread of their
                 # own, not inside whichever request's commit crosses the log's size limit (10-30 ms).
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
+                self._db.execute(f"PRAGMA journal_size_limit={_Checkpoints.wal_limit}")
                 self._db.execute("PRAGMA foreign_keys=ON")
-                self._db.executescript(_SCHEMA)
-                self._check_key()
+                self._open_schema()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise VaultDamaged(f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)") from None
 
     # -- keys -------------------------------------------------------------------------
-    def _mac(self, *parts: str) -> str:
-        return hmac.new(self._keys.hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
+    def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
+        return hmac.new((keys or self._keys).hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
 
-    def _key_check(self, vault_id: str | None) -> str:
+    def _key_check(self, vault_id: str | None, keys: VaultKeys | None = None) -> str:
         # Vaults from before identities were added checked the key alone; they get an id on open.
-        return self._mac("stealthflow vault key check", *([vault_id] if vault_id else []))
+        return self._mac("stealthflow vault key check", *([vault_id] if vault_id else []), keys=keys)
 
-    def _check_key(self) -> None:
-        with self._transaction() as db:
-            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (_KEY_CHECK, _VAULT_ID)).fetchall())
-            check, vault_id = meta.get(_KEY_CHECK), meta.get(_VAULT_ID)
-            if check is None and db.execute("SELECT 1 FROM entries LIMIT 1").fetchone():
-                # Deleting this row must not let any key in: a vault with values always has one.
-                raise VaultTampered(f"{self.path} holds values but no key check record: it was tampered with; restore your backup")
-            if check is not None and not hmac.compare_digest(check, self._key_check(vault_id)):
-                raise VaultKeyError(
-                    f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file), "
-                    "or its identity record was edited"
-                )
-            if vault_id is None:
-                vault_id = secrets.token_hex(8)
-                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_VAULT_ID, vault_id))
-                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_KEY_CHECK, self._key_check(vault_id)))
-            self.id = vault_id
+    def _open_schema(self) -> None:
+        """Check the key, create the tables of a new vault, migrate an old one (schema 1)."""
+        with self._transaction(check_key=False) as db:
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            legacy = "entries" in tables and "session" not in {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            if legacy:
+                for table in ("entries", "counters", "issued"):
+                    db.execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            self._check_key(db, "entries_v1" if legacy else "entries")
+            if legacy:
+                self._migrate(db)
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, '2')", (_SCHEMA_VERSION,))
+
+    def _check_key(self, db: sqlite3.Connection, entries: str = "entries") -> None:
+        meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (_KEY_CHECK, _VAULT_ID)).fetchall())
+        check, vault_id = meta.get(_KEY_CHECK), meta.get(_VAULT_ID)
+        if check is None and db.execute(f"SELECT 1 FROM {entries} LIMIT 1").fetchone():
+            # Deleting this row must not let any key in: a vault with values always has one.
+            raise VaultTampered(f"{self.path} holds values but no key check record: it was tampered with; restore your backup")
+        if check is not None and not hmac.compare_digest(check, self._key_check(vault_id)):
+            raise VaultKeyError(
+                f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file), "
+                "or its identity record was edited"
+            )
+        if vault_id is None:
+            vault_id = secrets.token_hex(8)
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_VAULT_ID, vault_id))
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_KEY_CHECK, self._key_check(vault_id)))
+        self.id = vault_id
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Schema 1 -> 2: a copy of each row for each session it was issued to (same index and
+        token, so earlier replies restore), sealed with the session; each session's numbering goes on
+        from the old counter; then the old tables go.
+        A row or grant that does not authenticate is copied as it is: it stays a bad row."""
+        grants = db.execute(
+            "SELECT e.id, e.user, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.session, i.mac "
+            "FROM entries_v1 e JOIN issued_v1 i ON i.entry_id = e.id"
+        ).fetchall()
+        for old_id, user, span_type, digest, index, token, nonce, ciphertext, session, mac in grants:
+            entry_id = secrets.token_hex(16)
+            try:
+                if not hmac.compare_digest(mac, self._mac("issued", old_id, user, session)):
+                    raise InvalidTag
+                value = self._aead.decrypt(nonce, ciphertext, "\x00".join((old_id, user, span_type, digest, str(index), token)).encode()).decode()
+            except InvalidTag:
+                new_digest = secrets.token_hex(32)  # matches no value: the value gets a fresh row when seen again
+            else:
+                new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
+                nonce = secrets.token_bytes(12)
+                ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token))
+            db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (entry_id, user, session, span_type, new_digest, index, token, nonce, ciphertext))
+            db.execute("INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session)))
+        # A migrated session numbers on from the old user-wide counter: an index of a value forgotten
+        # before is never given to another value in a session whose old replies may hold it.
+        db.execute(
+            "INSERT INTO counters SELECT s.user, s.session, c.type, c.last FROM "
+            "(SELECT DISTINCT user, session FROM entries UNION SELECT user, session FROM sessions) s JOIN counters_v1 c ON c.user = s.user"
+        )
+        for table in ("issued_v1", "counters_v1", "entries_v1"):
+            db.execute(f"DROP TABLE {table}")
+        self._deleted(db)
+
+    def _current_keys(self, db: sqlite3.Connection) -> bool:
+        """Make sure this process holds the vault's key (another process may have rotated it):
+        reload it when it changed; True when it did. `VaultKeyError` when the new key cannot be had."""
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (_KEY_CHECK,)).fetchone()
+        if row is None or hmac.compare_digest(row[0], self._key_check(self.id)):
+            return False
+        keys = None
+        for attempt in range(_RELOAD_TRIES if self._reload_keys is not None else 0):
+            # `vault rotate-key` stores the new key just after its commit: give it a moment.
+            keys = self._reload_keys()
+            if hmac.compare_digest(row[0], self._key_check(self.id, keys)):
+                break
+            keys = None
+            time.sleep(0.1)
+        if keys is None:
+            raise VaultKeyError(
+                f"the key of {self.path} was changed (`vault rotate-key`) while this process ran; restart it with the new key"
+            )
+        self._keys, self._aead = keys, AESGCM(keys.encryption)
+        self._bad.clear()
+        return True
+
+    def _refresh_keys(self) -> bool:
+        with self._lock:
+            return self._current_keys(self._db)
 
     def check_issued_here(self, vault_id: str | None, where: str) -> None:
         """Refuse text whose recorded vault is not this one (None: the text carries no identity)."""
@@ -161,10 +273,12 @@ class Vault:
             )
 
     @contextmanager
-    def _transaction(self):
+    def _transaction(self, check_key: bool = True):
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                if check_key:  # in the transaction: a rotation cannot come between the check and the writes
+                    self._current_keys(self._db)
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -172,12 +286,12 @@ class Vault:
             self._db.execute("COMMIT")
             self._checkpoints.wrote()
 
-    def _aad(self, entry_id: str, user: str, span_type: str, digest: str, index: int, token: str) -> bytes:
-        return "\x00".join((entry_id, user, span_type, digest, str(index), token)).encode()
+    def _aad(self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str) -> bytes:
+        return "\x00".join((entry_id, user, session, span_type, digest, str(index), token)).encode()
 
     # -- protect ----------------------------------------------------------------------
     def entry_for(self, user: str, session: str, span_type: str, value: str) -> Entry:
-        """The value's entry (created on first sight), recorded as issued to `session`."""
+        """The value's entry in `session` (created on first sight there)."""
         return self.entries_for(user, session, [(span_type, value)])[0]
 
     def entries_for(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry]:
@@ -199,19 +313,24 @@ class Vault:
         with self._transaction() as db:
             self._check_cache(db)
             generation = self._cache_generation
-            todo = [key for key in values if key not in self._issued_cache]
-            digests = {key: self._mac("digest", user, key[2], key[3]) for key in todo}
-            rows = self._rows_by_digest(db, user, [(key[2], digest) for key, digest in digests.items()])
+            todo = [key for key in values if key not in self._issued_cache or self._issued_cache[key].id in self._bad]
+            digests = {key: self._mac("digest", user, session, key[2], key[3]) for key in todo}
+            rows = self._rows_by_digest(db, user, session, [(key[2], digest) for key, digest in digests.items()])
             new_by_type: dict[str, list[tuple[str, str, str]]] = {}
             stored: dict[tuple[str, str, str, str], str] = {}  # the value as the vault holds it (its first spelling)
             for key in todo:
                 span_type, digest = key[2], digests[key]
-                if (row := rows.get((span_type, digest))) is None:
-                    new_by_type.setdefault(span_type, []).append((digest, key[3], values[key]))
-                else:  # never issue a placeholder whose row would not restore
-                    stored[key] = self._open(row[0], user, span_type, digest, row[1], row[2], row[3], row[4])
+                if (row := rows.get((span_type, digest))) is not None:
+                    try:  # never issue a placeholder whose row would not restore
+                        stored[key] = self._open(row[0], user, session, span_type, digest, *row[1:])
+                        continue
+                    except VaultTampered:  # that row costs only its placeholder: the value gets a fresh one
+                        log.warning("vault row %s does not authenticate: replaced by a new row", row[0])
+                        db.execute("DELETE FROM entries WHERE id = ?", (row[0],))
+                        self._deleted(db)
+                new_by_type.setdefault(span_type, []).append((digest, key[3], values[key]))
             for span_type, new in new_by_type.items():
-                rows.update(((span_type, digest), row) for (digest, _, _), row in zip(new, self._insert_many(db, user, span_type, new), strict=True))
+                rows.update(((span_type, digest), row) for (digest, _, _), row in zip(new, self._insert_many(db, user, session, span_type, new), strict=True))
             granted = []
             for key in todo:
                 row = rows[(key[2], digests[key])]
@@ -223,12 +342,12 @@ class Vault:
                 [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
             )
             if items:
-                now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                now = datetime.now(UTC).isoformat(timespec="seconds")
                 db.execute(
                     "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
                     (user, session, now, now),
                 )
-            entries = [self._issued_cache.get(key) or issued_now[key] for key in keys]
+            entries = [issued_now.get(key) or self._issued_cache[key] for key in keys]
             after = self._last_grant(db, session)
         # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
         # does it take entries from before a deletion another thread has seen meanwhile.
@@ -242,13 +361,17 @@ class Vault:
     def _last_grant(self, db: sqlite3.Connection, session: str) -> int:
         return db.execute(_LAST_GRANT, (session,)).fetchone()[0] or 0
 
-    def _rows_by_digest(self, db: sqlite3.Connection, user: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
-        """(type, digest) -> (id, idx, token, nonce, ciphertext) of the rows that exist."""
+    def _rows_by_digest(self, db: sqlite3.Connection, user: str, session: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
+        """(type, digest) -> (id, idx, token, nonce, ciphertext) of the session's rows that exist."""
         by_type: dict[str, list[str]] = {}
         for span_type, digest in wanted:
             by_type.setdefault(span_type, []).append(digest)
-        query = "SELECT digest, id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND type = ? AND digest IN ({})"
-        return {(span_type, digest): tuple(row) for span_type, digests in by_type.items() for digest, *row in _select_in(db, query, (user, span_type), digests)}
+        query = "SELECT digest, id, idx, token, nonce, ciphertext FROM entries WHERE user = ? AND session = ? AND type = ? AND digest IN ({})"
+        return {
+            (span_type, digest): tuple(row)
+            for span_type, digests in by_type.items()
+            for digest, *row in _select_in(db, query, (user, session, span_type), digests)
+        }
 
     def _check_cache(self, db: sqlite3.Connection) -> None:
         row = db.execute("SELECT value FROM meta WHERE key = ?", (_GENERATION,)).fetchone()
@@ -261,32 +384,65 @@ class Vault:
         """Record that entries or grants went (in this transaction): every process drops its cache."""
         db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_GENERATION, secrets.token_hex(8)))
 
-    def _insert_many(self, db: sqlite3.Connection, user: str, span_type: str, new: list[tuple[str, str, str]]) -> list[tuple[str, int, str]]:
-        """Rows for values of one type seen for the first time, (digest, canonical, value)
-        each: (id, index, token) each, in a few statements however many values there are."""
+    def _insert_many(self, db: sqlite3.Connection, user: str, session: str, span_type: str, new: list[tuple[str, str, str]]) -> list[tuple[str, int, str]]:
+        """Rows for values of one type seen for the first time in the session, (digest, canonical,
+        value) each: (id, index, token) each, in a few statements however many values there are."""
         # Indices are never reused, even after `forget`: an old reply must not hydrate to a new value.
         (last,) = db.execute(
-            "INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT (user, type) DO UPDATE SET last = last + excluded.last RETURNING last", (user, span_type, len(new))
+            "INSERT INTO counters VALUES (?, ?, ?, ?) ON CONFLICT (user, session, type) DO UPDATE SET last = last + excluded.last RETURNING last",
+            (user, session, span_type, len(new)),
         ).fetchone()
-        full_tokens = [self._mac("token", user, span_type, canonical) for _, canonical, _ in new]
-        taken = self._tokens_taken(db, user, span_type, [full[: self._token_chars] for full in full_tokens])
+        full_tokens = [self._mac("token", user, session, span_type, canonical) for _, canonical, _ in new]
+        taken = self._tokens_taken(db, user, session, span_type, [full[: self._token_chars] for full in full_tokens])
         out, rows = [], []
         for (digest, _, value), index, full_token in zip(new, range(last - len(new) + 1, last + 1), full_tokens, strict=True):
             length = self._token_chars
             # A truncated HMAC can collide; lengthen this value's token until it is unique.
-            while full_token[:length] in taken or (length > self._token_chars and self._tokens_taken(db, user, span_type, [full_token[:length]])):
+            while full_token[:length] in taken or (length > self._token_chars and self._tokens_taken(db, user, session, span_type, [full_token[:length]])):
                 length += 4
             token = full_token[:length]
             taken.add(token)
             entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
-            ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, span_type, digest, index, token))
-            rows.append((entry_id, user, span_type, digest, index, token, nonce, ciphertext))
+            ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token))
+            rows.append((entry_id, user, session, span_type, digest, index, token, nonce, ciphertext))
             out.append((entry_id, index, token))
-        db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return out
 
-    def _tokens_taken(self, db: sqlite3.Connection, user: str, span_type: str, tokens: list[str]) -> set[str]:
-        return {token for (token,) in _select_in(db, "SELECT token FROM entries WHERE user = ? AND type = ? AND token IN ({})", (user, span_type), tokens)}
+    def _tokens_taken(self, db: sqlite3.Connection, user: str, session: str, span_type: str, tokens: list[str]) -> set[str]:
+        query = "SELECT token FROM entries WHERE user = ? AND session = ? AND type = ? AND token IN ({})"
+        return {token for (token,) in _select_in(db, query, (user, session, span_type), tokens)}
+
+    # -- requests ---------------------------------------------------------------------
+    def record_request(self, user: str, session: str, entries: list[Entry]) -> str:
+        """A new request id standing for the placeholders of `entries` (what one protect issued or
+        used), kept `REQUEST_DAYS` days: `request_placeholders` gives them back."""
+        request_id, ids = secrets.token_urlsafe(16), sorted({entry.id for entry in entries})
+        now = datetime.now(UTC)
+        with self._transaction() as db:
+            db.execute("DELETE FROM requests WHERE created < ?", ((now - timedelta(days=REQUEST_DAYS)).isoformat(timespec="seconds"),))
+            db.execute(
+                "INSERT INTO requests VALUES (?, ?, ?, ?, ?, ?)",
+                (request_id, user, session, now.isoformat(timespec="seconds"), json.dumps(ids), self._mac("request", request_id, user, session, *ids)),
+            )
+        return request_id
+
+    def request_placeholders(self, user: str, session: str, request_id: str) -> frozenset[tuple[str, int | str]] | None:
+        """The keys (`Entry.names`) of the placeholders a recorded request of `session` issued or
+        used; None when the session has no such request (unknown, expired or forgotten)."""
+        for attempt in range(2):
+            with self._lock:
+                row = self._db.execute("SELECT entries, mac FROM requests WHERE id = ? AND user = ? AND session = ?", (request_id, user, session)).fetchone()
+            if row is None:
+                return None
+            ids = json.loads(row[0])
+            if hmac.compare_digest(row[1], self._mac("request", request_id, user, session, *ids)):
+                break
+            if attempt or not self._refresh_keys():
+                raise VaultTampered(f"the record of request {request_id} does not authenticate")
+        with self._lock:
+            rows = list(_select_in(self._db, "SELECT type, idx, token FROM entries WHERE user = ? AND session = ? AND id IN ({})", (user, session), ids))
+        return frozenset(key for span_type, index, token in rows for key in Entry("", span_type, index, token).names())
 
     # -- restore ----------------------------------------------------------------------
     def lookup(self, user: str, session: str, span_type: str, *, index: int | None = None, token: str | None = None) -> str | None:
@@ -295,20 +451,30 @@ class Vault:
         with self._lock:
             row = self._db.execute(
                 f"SELECT e.id, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
-                f"WHERE e.user = ? AND e.type = ? AND e.{column} = ? AND i.session = ?",
-                (user, span_type, key, session),
+                f"WHERE e.user = ? AND e.session = ? AND e.type = ? AND e.{column} = ? AND i.session = ?",
+                (user, session, span_type, key, session),
             ).fetchone()
         if row is None:
             return None
         entry_id, digest, row_index, row_token, nonce, ciphertext, mac = row
-        if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
-            raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
-        return self._open(entry_id, user, span_type, digest, row_index, row_token, nonce, ciphertext)
+        self._check_grant(entry_id, user, session, mac)
+        return self._open(entry_id, user, session, span_type, digest, row_index, row_token, nonce, ciphertext)
 
-    def _open(self, entry_id: str, user: str, span_type: str, digest: str, index: int, token: str, nonce: bytes, ciphertext: bytes) -> str:
+    def _check_grant(self, entry_id: str, user: str, session: str, mac: str) -> None:
+        authentic = lambda: hmac.compare_digest(mac, self._mac("issued", entry_id, user, session))
+        if not authentic() and not (self._refresh_keys() and authentic()):  # the key may have been rotated meanwhile
+            self._bad.add(entry_id)
+            raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
+
+    def _open(self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str, nonce: bytes, ciphertext: bytes) -> str:
+        aad = self._aad(entry_id, user, session, span_type, digest, index, token)
         try:
-            return self._aead.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()
+            return self._aead.decrypt(nonce, ciphertext, aad).decode()
         except InvalidTag:
+            if self._refresh_keys():  # another process rotated the key: this row may be sealed with the new one
+                with suppress(InvalidTag):
+                    return self._aead.decrypt(nonce, ciphertext, aad).decode()
+            self._bad.add(entry_id)
             raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved); forget it or restore your backup") from None
 
     def issued_mark(self, session: str) -> tuple[str, int]:
@@ -324,36 +490,57 @@ class Vault:
 
     def session_values(self, user: str, session: str, after: int = 0) -> list[tuple[Entry, str]]:
         """(entry, value) of every value issued to `session` (decrypted, authenticated); `after`:
-        only those granted after that row id (an `issued_mark`)."""
+        only those granted after that row id (an `issued_mark`). A row that does not authenticate
+        is left out (its placeholder is reported unresolved on restore)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
-                "WHERE e.user = ? AND i.session = ? AND i.rowid > ?",
-                (user, session, after),
+                "WHERE e.user = ? AND e.session = ? AND i.session = ? AND i.rowid > ?",
+                (user, session, session, after),
             ).fetchall()
         values = []
         for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
-            if not hmac.compare_digest(mac, self._mac("issued", entry_id, user, session)):
-                raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
-            values.append((Entry(entry_id, span_type, index, token), self._open(entry_id, user, span_type, digest, index, token, nonce, ciphertext)))
+            try:
+                self._check_grant(entry_id, user, session, mac)
+                value = self._open(entry_id, user, session, span_type, digest, index, token, nonce, ciphertext)
+            except VaultTampered:
+                log.warning("vault row %s does not authenticate: its placeholder will not restore", entry_id)
+                continue
+            values.append((Entry(entry_id, span_type, index, token), value))
         return values
 
     # -- forget -----------------------------------------------------------------------
     def forget_value(self, user: str, value: str) -> int:
-        """Delete the value (under every type it was stored as); returns rows deleted."""
-        digests = [(t, self._mac("digest", user, t, canonical_value(t, value))) for t in TYPE_LEVELS]
+        """Delete the value from every session of the user (under every type it was stored as);
+        returns rows deleted."""
         with self._transaction() as db:
             self._deleted(db)
-            return sum(db.execute("DELETE FROM entries WHERE user = ? AND type = ? AND digest = ?", (user, t, d)).rowcount for t, d in digests)
+            sessions = [session for (session,) in db.execute("SELECT DISTINCT session FROM entries WHERE user = ?", (user,))]
+            canonical = {span_type: canonical_value(span_type, value) for span_type in TYPE_LEVELS}
+            doomed = [(user, s, t, self._mac("digest", user, s, t, c)) for s in sessions for t, c in canonical.items()]
+            return sum(db.execute("DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND digest = ?", row).rowcount for row in doomed)
+
+    def forget_placeholders(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> int:
+        """Delete the session's rows behind these placeholders (`Reference.key`); other sessions'
+        rows for the same values stay. Returns rows deleted."""
+        with self._transaction() as db:
+            self._deleted(db)
+            deleted = 0
+            for span_type, which in keys:
+                column = "idx" if isinstance(which, int) else "token"
+                deleted += db.execute(f"DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?", (user, session, span_type, which)).rowcount
+            return deleted
 
     def forget_session(self, user: str, session: str) -> tuple[int, int]:
-        """Delete the session and every value no other session of the user still holds;
-        returns (placeholder grants removed, values deleted)."""
+        """Delete the session, its values and its recorded requests; returns (placeholder grants
+        removed, values deleted)."""
         with self._transaction() as db:
             self._deleted(db)
             grants = db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user)).rowcount
             db.execute("DELETE FROM sessions WHERE user = ? AND session = ?", (user, session))
-            return grants, db.execute("DELETE FROM entries WHERE user = ? AND id NOT IN (SELECT entry_id FROM issued)", (user,)).rowcount
+            db.execute("DELETE FROM requests WHERE user = ? AND session = ?", (user, session))
+            # The counters stay: a session of the same name later never gets an index an old reply holds.
+            return grants, db.execute("DELETE FROM entries WHERE user = ? AND session = ?", (user, session)).rowcount
 
     def sessions(self, user: str) -> list[dict]:
         """Per session: its number of values and when it was created / last used — never values."""
@@ -402,33 +589,47 @@ class Vault:
                 source.backup(self._db)
         finally:
             shutil.rmtree(snapshot.parent, ignore_errors=True)
-        self._check_key()
+        self._open_schema()  # a backup from before sessions were scopes is migrated too
         with self._transaction() as db:
             self._deleted(db)  # the whole content changed: every process drops its cache
         return self.count()
 
-    def rotate(self, new_keys: VaultKeys) -> int:
-        """Re-encrypt every value and re-key every digest and session record under `new_keys`
-        (placeholders keep their index and token, so earlier replies still restore)."""
+    def rotate(self, new_keys: VaultKeys) -> tuple[int, int]:
+        """Re-encrypt every value and re-key every digest, session and request record under
+        `new_keys` (placeholders keep their index and token, so earlier replies still restore).
+        A row that does not authenticate is left as it is (it restores no more than before).
+        Returns (values re-encrypted, rows left as they were)."""
         with self._transaction() as db:
-            rows = db.execute("SELECT id, user, type, digest, idx, token, nonce, ciphertext FROM entries").fetchall()
-            grants = db.execute("SELECT i.entry_id, i.session, e.user FROM issued i JOIN entries e ON e.id = i.entry_id").fetchall()
+            rows = db.execute("SELECT id, user, session, type, digest, idx, token, nonce, ciphertext FROM entries").fetchall()
+            grants = db.execute("SELECT i.entry_id, i.session, e.user, i.mac FROM issued i JOIN entries e ON e.id = i.entry_id").fetchall()
+            requests = db.execute("SELECT id, user, session, entries, mac FROM requests").fetchall()
             old_keys, old = self._keys, self._aead
             self._keys, self._aead = new_keys, AESGCM(new_keys.encryption)
+            done = 0
             try:
-                for entry_id, user, span_type, digest, index, token, nonce, ciphertext in rows:
-                    value = old.decrypt(nonce, ciphertext, self._aad(entry_id, user, span_type, digest, index, token)).decode()
-                    new_digest = self._mac("digest", user, span_type, canonical_value(span_type, value))
+                for entry_id, user, session, span_type, digest, index, token, nonce, ciphertext in rows:
+                    try:
+                        value = old.decrypt(nonce, ciphertext, self._aad(entry_id, user, session, span_type, digest, index, token)).decode()
+                    except InvalidTag:
+                        continue
+                    new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
                     new_nonce = secrets.token_bytes(12)
-                    sealed = self._aead.encrypt(new_nonce, value.encode(), self._aad(entry_id, user, span_type, new_digest, index, token))
+                    sealed = self._aead.encrypt(new_nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token))
                     db.execute("UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?", (new_digest, new_nonce, sealed, entry_id))
-                for entry_id, session, user in grants:
-                    db.execute("UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?", (self._mac("issued", entry_id, user, session), entry_id, session))
+                    done += 1
+                for entry_id, session, user, mac in grants:  # a forged grant stays forged
+                    if hmac.compare_digest(mac, self._mac("issued", entry_id, user, session, keys=old_keys)):
+                        db.execute("UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?", (self._mac("issued", entry_id, user, session), entry_id, session))
+                for request_id, user, session, ids, mac in requests:
+                    if hmac.compare_digest(mac, self._mac("request", request_id, user, session, *json.loads(ids), keys=old_keys)):
+                        db.execute("UPDATE requests SET mac = ? WHERE id = ?", (self._mac("request", request_id, user, session, *json.loads(ids)), request_id))
                 db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
+                self._deleted(db)  # every process drops what it cached under the old key
             except BaseException:
                 self._keys, self._aead = old_keys, old  # the transaction rolls back: keep the old key
                 raise
-        return len(rows)
+        self._bad.clear()
+        return done, len(rows) - done
 
     def count(self, user: str | None = None) -> int:
         with self._lock:
@@ -440,11 +641,22 @@ class Vault:
         with self._lock:
             self._db.close()  # the last connection to close checkpoints what is left
 
-    def __enter__(self) -> "Vault":
+    def __enter__(self) -> Vault:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def connect_private(path: Path, **kwargs) -> sqlite3.Connection:
+    """A SQLite connection to `path`, the file (and so its WAL and shared-memory files, which
+    SQLite creates with the file's mode) readable by its owner only."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for suffix in ("", "-wal", "-shm"):
+        with suppress(FileNotFoundError):
+            os.chmod(f"{path}{suffix}", 0o600)
+    return sqlite3.connect(path, check_same_thread=False, isolation_level=None, **kwargs)
 
 
 def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: list[str]) -> Iterator[tuple]:
@@ -456,7 +668,12 @@ def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: list[s
 
 class _Checkpoints:
     """A thread that checkpoints the vault's write-ahead log at most every `every` seconds while
-    there are writes (a passive checkpoint: writers and readers go on meanwhile)."""
+    there are writes (a passive checkpoint: writers and readers go on meanwhile). A log grown past
+    `wal_limit` bytes (a burst of writes while readers held it) is then checkpointed and truncated,
+    waiting a moment at most for readers; writers' connections also cut it back to that size
+    whenever they start it over (`journal_size_limit`)."""
+
+    wal_limit = 16 * 1024 * 1024
 
     def __init__(self, path: Path, every: float = 1.0):
         self.path, self.every = path, every
@@ -470,12 +687,15 @@ class _Checkpoints:
         self._written.set()
 
     def _run(self) -> None:
-        db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        db = sqlite3.connect(self.path, check_same_thread=False, timeout=0.2)
+        wal = Path(f"{self.path}-wal")
         try:
             while self._written.wait() and not self._stopped.is_set():
                 self._written.clear()
-                with suppress(sqlite3.Error):  # busy or gone: the next write tries again
+                with suppress(sqlite3.Error, OSError):  # busy or gone: the next write tries again
                     db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    if wal.stat().st_size > self.wal_limit:
+                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 if self._stopped.wait(self.every):
                     break
         finally:

@@ -8,9 +8,13 @@ API directly, any other provider through litellm: `proxy.upstream`), and the rep
 restored. With a rewriter, user messages are also rewritten against attribute inference after
 protect, each once per session (`proxy.rewrites`). The session is the caller's
 token digest plus its optional `X-Stealthflow-Session` label, so one token never restores another
-token's values; the vault gives a value the same placeholder in every turn. Callers need the
-proxy's bearer token, a loopback Host and a bounded body (`service.security`). Logs hold request
-metadata only (status, timings, counts), never text.
+token's values; the vault gives a value the same placeholder in every turn of a session, and
+numbers each session's values on their own. A reply restores only the placeholders of the request
+it answers, and secrets nowhere they could leave by (`placeholders.scope`): what it withholds is
+counted in `x-stealthflow-withheld` and named in `x-stealthflow-withheld-placeholders` (for a
+stream: its closing SSE comment). Callers need the proxy's bearer token, a loopback Host and a
+bounded body (`service.security`). Logs hold request metadata only (status, timings, counts),
+never text.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 
 import anyio
@@ -30,6 +35,9 @@ from starlette.responses import Response, StreamingResponse
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protector
+from stealthflow.placeholders.keys import VaultKeyError
+from stealthflow.placeholders.scope import RestoreScope
+from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
@@ -42,6 +50,7 @@ TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
 SESSION_HEADER = "x-stealthflow-session"
 INLINE_CHARS = 4_000  # ~2 ms of pattern detection: protected on the event loop itself
+WITHHELD_NAMED = 20  # placeholders named in the withheld header at most (the count has them all)
 log = logging.getLogger("stealthflow.proxy")
 
 
@@ -87,6 +96,10 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         except ProxyError as exc:
             _log(exc.status, started, stats)
             return exc.response()
+        except (VaultKeyError, VaultTampered) as exc:  # the vault cannot serve (its key changed, its file is damaged)
+            log.error("chat failed: %s", type(exc).__name__)
+            _log(503, started, stats)
+            return ProxyError(503, f"the vault cannot be used: {exc}", "server_error").response()
         except Exception as exc:  # never a traceback with request data in it
             log.error("chat failed: %s", type(exc).__name__)
             return ProxyError(500, f"the proxy failed ({type(exc).__name__})", "server_error").response()
@@ -123,7 +136,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             texts.put(sent)
             stats["rewrites"] = counts
             headers.update({"x-stealthflow-rewritten": str(counts.rewritten), "x-stealthflow-rewrite-rejected": str(counts.rejected)})
-        restorer = ReplyRestorer(protector.resolver(session))
+        scope = RestoreScope(frozenset().union(*(p.keys for p in protected)), protector.config.secret_types(), config.restore_secrets_in_urls_and_tools)
+        restorer = ReplyRestorer(protector.resolver(session, scope))
         if stats["stream"]:
             batches = upstream.stream(body)
             try:  # the first chunks before answering: an upstream that fails at once gets its own status
@@ -133,6 +147,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             return StreamingResponse(_events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers)
         reply = restorer.whole(await upstream.complete(body))
         headers.update({"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)})
+        headers.update({"x-stealthflow-withheld": str(len(restorer.withheld)), "x-stealthflow-withheld-placeholders": _named(restorer.withheld)})
         _log(200, started, stats, restorer)
         return Response(orjson.dumps(reply), media_type="application/json", headers=headers)
 
@@ -155,7 +170,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             if tail := restorer.tail(last):
                 yield b"data: " + orjson.dumps(tail) + b"\n\n"
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
-            yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}\n\n"
+            withheld = f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
+            yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
             yield "data: [DONE]\n\n"
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
             status = error.status
@@ -168,8 +184,16 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     return app
 
 
+def _named(withheld: list[tuple[str, str]]) -> str:
+    """The distinct placeholders withheld, for a header: names only, never values."""
+    return ", ".join(list(dict.fromkeys(placeholder for placeholder, _ in withheld))[:WITHHELD_NAMED])
+
+
 def _log(status: int, started: float, stats: dict, restorer: ReplyRestorer | None = None) -> None:
     counts = f" restored={restorer.restored} unresolved={restorer.unresolved}" if restorer else ""
+    if restorer and restorer.withheld:
+        reasons = Counter(why for _, why in restorer.withheld)
+        counts += f" withheld={len(restorer.withheld)} ({' '.join(f'{why}={n}' for why, n in sorted(reasons.items()))})"
     if (rewrites := stats.get("rewrites")) is not None:
         counts += f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrites_run={rewrites.fresh}"
     log.info(

@@ -4,6 +4,7 @@ Message text and tool-call arguments are restored; arguments are JSON, so their 
 JSON-escaped (`json_string`) and the arguments stay valid JSON. A streamed reply gets one
 `StreamRestorer` per choice and field (and per tool call): a placeholder cut across chunks is
 held back and emitted whole with a later chunk, at the latest with the choice's finish chunk.
+Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class ReplyRestorer:
         self.resolve = resolve
         self.restored = 0
         self.unresolved = 0
+        self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
 
     # -- a whole reply -----------------------------------------------------------------
@@ -39,6 +41,7 @@ class ReplyRestorer:
         result = restore_text(text, self.resolve, json_string)
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
+        self.withheld += result.withheld
         return result.text
 
     # -- a streamed reply ----------------------------------------------------------------
@@ -80,6 +83,7 @@ class ReplyRestorer:
             held = stream.finish()
             self.restored += stream.scanner.restored
             self.unresolved += len(stream.unresolved)
+            self.withheld += stream.withheld
             if not held:
                 continue
             if key[1] != "tool":

