@@ -37,7 +37,7 @@ def main() -> None:
     teacher = [f.score for f in scorer.compare([r.text for r in rewrites], [r.rewrite for r in rewrites])]
     deletion = [f.score for f in scorer.compare([r.text for r in rewrites], deleted)]
     rows = {}
-    for floor in (-2.5, -2.0, -1.5, -1.0, -0.5):
+    for floor in (-2.5, -2.0, -1.5, -1.0, -0.5, 0.0):
         rows[floor] = {
             "teacher_passes": sum(s >= floor for s in teacher) / len(teacher),
             "deletion_passes": sum(s >= floor for s in deletion) / len(deletion),

@@ -29,10 +29,18 @@ PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-
 
 
 def find_cues(tagger, posts: list[str]) -> list[list[TaggedSpan]]:
-    """Per post, the tagged phrases that point to an attribute (never inside a placeholder)."""
+    """Per post, the tagged phrases that point to an attribute: never inside a placeholder, never a
+    phrase of function words alone ("the", "or the"), which names nothing about anyone."""
+    from stealthflow.evaluation.evidence import STOP_WORDS, words
+
     tagged = tagger.tag_many(posts)
     return [
-        [s for s in spans if not any(m.start() < s.end and s.start < m.end() for m in PROTECT_PLACEHOLDER.finditer(post))]
+        [
+            s
+            for s in spans
+            if not any(m.start() < s.end and s.start < m.end() for m in PROTECT_PLACEHOLDER.finditer(post))
+            and any(w not in STOP_WORDS for w in words(post[s.start : s.end]))
+        ]
         for post, spans in zip(posts, tagged, strict=True)
     ]
 
