@@ -86,6 +86,20 @@ def stream_events(url: str, body: dict) -> list:
     return [line if line == "[DONE]" else json.loads(line) for line in lines]
 
 
+def stream_error(url: str, body: dict, status: int) -> tuple[dict, list]:
+    """The error of a stream that fails: its last event, or the answer's own status when the
+    failure came before the first chunk went out (which one depends on how the reads fell)."""
+    with httpx.stream("POST", f"{url}/v1/chat/completions", json={**body, "stream": True}, headers=AUTH, timeout=120) as response:
+        if response.status_code != 200:
+            response.read()
+            return error_of(response, status), []
+        lines = [line[6:] for line in response.iter_lines() if line.startswith("data: ")]
+    assert "[DONE]" not in lines
+    events = [json.loads(line) for line in lines]
+    assert "error" in events[-1] and not [e for e in events[:-1] if "error" in e], events[-3:]
+    return events[-1]["error"], events[:-1]
+
+
 def error_of(response: httpx.Response, status: int) -> dict:
     assert response.status_code == status, response.text
     return response.json()["error"]
@@ -110,9 +124,9 @@ def test_a_reply_above_max_reply_bytes_is_a_clear_502_plain_chunked_and_streamed
         for text in ("whole", "chunked"):
             error = error_of(post(url, {"messages": [{"role": "user", "content": text}]}), 502)
             assert "max_reply_bytes" in error["message"] and error["type"] == "upstream_error"
-        events = stream_events(url, USER)
-        assert "[DONE]" not in events and "max_reply_bytes" in events[-1]["error"]["message"]
-        assert sum(len(e["choices"][0]["delta"].get("content", "")) for e in events[:-1]) <= 100_000
+        error, events = stream_error(url, USER, 502)
+        assert "max_reply_bytes" in error["message"]
+        assert sum(len(e["choices"][0]["delta"].get("content", "")) for e in events) <= 100_000
         # Under the cap all passes, plain and streamed.
         small = {"messages": [{"role": "user", "content": "small"}]}
         assert post(url, small).json()["choices"][0]["message"]["content"] == "x" * 30_000
@@ -241,9 +255,9 @@ def test_chunks_that_are_not_openai_objects_end_the_stream_with_an_error_event(p
     with running_proxy(protector, upstream) as url:
         for kind in kinds:
             request = {"messages": [{"role": "user", "content": kind}]}
-            events = stream_events(url, request)
-            assert events[0]["choices"][0]["delta"]["content"] == "Hel" and "[DONE]" not in events, (kind, events)
-            assert "not a JSON object in the OpenAI chat shape" in events[-1]["error"]["message"], kind
+            error, events = stream_error(url, request, 502)
+            assert "not a JSON object in the OpenAI chat shape" in error["message"] and error["type"] == "upstream_error", kind
+            assert not events or events[0]["choices"][0]["delta"]["content"] == "Hel", (kind, events)
             error = error_of(post(url, request), 502)
             assert error["type"] == "upstream_error" and ("OpenAI chat shape" in error["message"] or kind == "not json"), (kind, error)
         assert post(url, USER | {"messages": [{"role": "user", "content": "list"}]}).status_code == 502  # and it keeps serving
@@ -294,9 +308,9 @@ def test_a_slow_drip_cannot_run_past_the_total_timeout(protector, upstream):
     upstream.raw = hostile
     with running_proxy(protector, upstream, timeout=1.0, total_timeout=1.5) as url:
         started = time.perf_counter()
-        events = stream_events(url, USER)
+        error, events = stream_error(url, USER, 504)
         streamed = time.perf_counter() - started
-        assert events[-1]["error"]["type"] == "timeout" and "[DONE]" not in events and len(events) > 3
+        assert error["type"] == "timeout" and len(events) > 3
         started = time.perf_counter()
         assert error_of(post(url, USER), 504)["type"] == "timeout"
         plain = time.perf_counter() - started

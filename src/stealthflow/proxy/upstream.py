@@ -95,10 +95,11 @@ def checked(reply: object, part: str) -> dict:
     if not isinstance(reply, dict) or not isinstance(reply.get("choices") or [], list):
         raise _malformed(what)
     for choice in reply.get("choices") or []:
-        inner = choice.get(part) if isinstance(choice, dict) else None
-        if not isinstance(inner if inner is not None else {}, dict) or not isinstance(choice, dict):
+        if not isinstance(choice, dict) or not isinstance(choice.get(part), dict | None):
             raise _malformed(what)
-        calls = (inner or {}).get("tool_calls") or []
+        if choice.get(part) is None:
+            choice[part] = {}
+        calls = choice[part].get("tool_calls") or []
         if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls):
             raise _malformed(what)
     return reply
