@@ -247,8 +247,8 @@ def test_chunks_that_are_not_openai_objects_end_the_stream_with_an_error_event(p
 
     def hostile(body: dict):
         bad = kinds[last_user_text(body)]
-        if not body.get("stream"):
-            return JSONResponse(json.loads(bad)) if bad != b"{oops" else StreamingResponse(iter([bad]), media_type="application/json")
+        if not body.get("stream"):  # the same, as a whole reply
+            return StreamingResponse(iter([bad.replace(b'"delta"', b'"message"')]), media_type="application/json")
         return sse([event(chunk({"role": "assistant", "content": "Hel"})), event(bad), event(chunk({"content": "lo"})), b"data: [DONE]\n\n"])
 
     upstream.raw = hostile
