@@ -217,7 +217,7 @@ class OpenAIUpstream:
                 response = await self._send(body)
                 try:
                     with _upstream_errors(reading=True):
-                        return checked(orjson.loads(await _read(response, self.config.max_reply_bytes)), "message")
+                        return checked(_json(await _read(response, self.config.max_reply_bytes), "a reply"), "message")
                 finally:
                     response.release()
         except TimeoutError:
@@ -288,11 +288,15 @@ async def _read(response: aiohttp.ClientResponse, limit: int, cut: bool = False)
     return b"".join(parts)[:limit]
 
 
-def _chunk(data: str) -> dict:
+def _json(data: bytes | str, what: str) -> object:
     try:
-        chunk = orjson.loads(data)
+        return orjson.loads(data)
     except orjson.JSONDecodeError:
-        raise _malformed("a stream chunk") from None
+        raise _malformed(what) from None
+
+
+def _chunk(data: str) -> dict:
+    chunk = _json(data, "a stream chunk")
     if isinstance(chunk, dict) and "error" in chunk:
         raise _failed(502, _error_message(data.encode()))
     return checked(chunk, "delta")
