@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -49,16 +50,27 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
             pool.close()
 
 
-def _jsonl_rows(path: Path) -> Iterator[tuple[str, str, dict | None]]:
-    lines = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
+    """(key, user, text, metadata) rows. A row's key is a digest of the input up to the end of its
+    line: the same input run again, or grown at its end, gives its rows the same keys."""
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        lines = data.decode("utf-8").split("\n")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text (byte {exc.start})")
+    rows, prefix = [], hashlib.sha256()
     for number, line in enumerate(lines, 1):
+        prefix.update(line.encode() + b"\n")
         if not line.strip():
             continue
         try:
             row = json.loads(line)
-            yield row["user"], row["text"], row.get("metadata")
+            rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
         except (json.JSONDecodeError, KeyError, TypeError):
             fail(f"{path}:{number}: each line must be a JSON object with \"user\" and \"text\" (and optional \"metadata\")")
+    return rows
 
 
 @memory_app.command()
@@ -73,15 +85,22 @@ def append(
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Redact a memory (optionally rewrite it), embed the stored text, store it; prints id and stored text."""
+    """Redact a memory (optionally rewrite it), embed the stored text, store it; prints id and stored text.
+
+    `-i FILE` run again on the same input (after a crash, say) skips the lines already stored."""
     if (text is None) == (input is None):
         fail("give --text TEXT or -i FILE.jsonl")
     if text is not None and not user:
         fail("--user is required with --text")
-    rows = [(user, text, None)] if text is not None else list(_jsonl_rows(input))
+    rows = [(None, user, text, None)] if text is not None else _jsonl_rows(input)
     with _store(store, config, llm, tagger, rewrite) as memory:
-        for owner, body, metadata in rows:
-            item = memory.append(owner, body, metadata)
+        if input is not None and (done := memory.imported_lines()):
+            todo = [row for row in rows if row[0] not in done]
+            if len(todo) < len(rows):
+                console.print(f"resuming: {len(rows) - len(todo)} line(s) of {input} already stored, {len(todo)} to go")
+            rows = todo
+        for line, owner, body, metadata in rows:
+            item = memory.append(owner, body, metadata, line=line)
             for warning in item.warnings:
                 console.print(f"[yellow]warning:[/] memory {item.id}: {warning}", highlight=False)
             print(json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")

@@ -24,6 +24,8 @@ def proxy(
     port: Annotated[int, typer.Option(help="port")] = 8788,
     llm: Annotated[bool | None, typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)")] = None,
     tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only")] = None,
+    max_reply_bytes: Annotated[int | None, typer.Option("--max-reply-bytes", help="largest upstream reply passed on, plain or streamed (default 16000000); a larger one is a 502")] = None,
+    total_timeout: Annotated[float | None, typer.Option("--total-timeout", help="seconds a whole upstream call may take, a stream to its last chunk (default 600)")] = None,
     rewrite: Annotated[str | None, typer.Option("--rewrite", help="then rewrite user messages against attribute inference, once per conversation: none (default, fast), local (offline model), another method or a model spec, as `protect --rewrite`")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -36,7 +38,10 @@ def proxy(
     from stealthflow.service.security import default_token_file, service_token
 
     settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
-    overrides = {"upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env, "rewrite": rewrite}
+    overrides = {
+        "upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env, "rewrite": rewrite,
+        "max_reply_bytes": max_reply_bytes, "total_timeout": total_timeout,
+    }
     try:
         proxy_config = settings.proxy.model_validate({**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})
     except ValueError as exc:

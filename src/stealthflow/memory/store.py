@@ -38,7 +38,14 @@ CREATE TABLE IF NOT EXISTS memories (
     vector BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user, id);
+CREATE TABLE IF NOT EXISTS imported (
+    line TEXT PRIMARY KEY,
+    memory_id INTEGER NOT NULL
+);
 """
+# `imported`: which input line became which memory, written in the memory's own transaction, so
+# `memory append -i` run again after a crash skips the lines already stored. A line is known by a
+# digest of its input up to its end (`cli.memory`): the same input, or one grown at its end, resumes.
 
 
 def vault_session(user: str) -> str:
@@ -112,10 +119,11 @@ class MemoryStore:
         self._matrices: dict[str, _UserMatrix] = {}
 
     # -- APPEND ---------------------------------------------------------------------------
-    def append(self, user: str, text: str, metadata: dict | None = None) -> MemoryItem:
-        return self.append_many(user, [text], [metadata])[0]
+    def append(self, user: str, text: str, metadata: dict | None = None, line: str | None = None) -> MemoryItem:
+        """`line`: the input line the memory comes from, remembered for `imported_lines`."""
+        return self.append_many(user, [text], [metadata], [line] if line else None)[0]
 
-    def append_many(self, user: str, texts: list[str], metadatas: list[dict | None] | None = None) -> list[MemoryItem]:
+    def append_many(self, user: str, texts: list[str], metadatas: list[dict | None] | None = None, lines: list[str] | None = None) -> list[MemoryItem]:
         session = vault_session(user)
         if any(not isinstance(t, str) or not t.strip() for t in texts):
             raise ValueError("a memory must be a non-empty string")
@@ -143,11 +151,18 @@ class MemoryStore:
                     ).lastrowid
                     for r, m, v in zip(redacted, metadatas, vectors, strict=True)
                 ]
+                if lines:
+                    self._db.executemany("INSERT OR REPLACE INTO imported (line, memory_id) VALUES (?, ?)", list(zip(lines, ids, strict=True)))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
         return [MemoryItem(i, user, r, m or {}, now, w) for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)]
+
+    def imported_lines(self) -> set[str]:
+        """The input lines whose memory is stored (a forgotten memory's line counts as not imported)."""
+        with self._lock:
+            return {line for (line,) in self._db.execute("SELECT line FROM imported JOIN memories ON memories.id = imported.memory_id")}
 
     # -- PACK -----------------------------------------------------------------------------
     def _matrix(self, user: str) -> _UserMatrix:

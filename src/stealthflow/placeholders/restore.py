@@ -86,7 +86,8 @@ class Withheld:
 def reference(match: regex.Match) -> Reference | None:
     """The placeholder a match stands for, or None when it lacks any placeholder mark."""
     raw_type = match["htype"] or match["itype"]
-    span_type = _TYPE_BY_LETTERS[regex.sub(r"[ _-]", "", raw_type).upper()]
+    # casefold first: the case-insensitive match also takes the Kelvin sign for K (whose upper() is itself)
+    span_type = _TYPE_BY_LETTERS[regex.sub(r"[ _-]", "", raw_type).casefold().upper()]
     if match["token"]:
         return Reference(span_type, None, match["token"].lower(), match[0])
     marked = match["open"] or match["close"] or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
@@ -229,12 +230,13 @@ def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
 
 
 _TYPE_WORDS, _BODY_START = _body_starts()
+_FOLDS = str.maketrans({"\u017f": "s", "\u0131": "i"})  # lower() keeps these; the scan's case-insensitive match folds them
 
 
 def body_starts(text: str) -> list[int] | None:
     """Where a placeholder body can start in `text`, in order (None: lowercasing moved the
     offsets; scan it all). The full scan costs ~0.3 ms per KB; most text has no such place."""
-    lowered = text.lower().replace("\u017f", "s")  # the scan's case-insensitive match folds the long s too
+    lowered = text.lower().translate(_FOLDS)
     if len(lowered) != len(text):
         return None
     return [end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)]

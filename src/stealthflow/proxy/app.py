@@ -43,7 +43,7 @@ from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
-from stealthflow.proxy.upstream import build_upstream
+from stealthflow.proxy.upstream import build_upstream, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
@@ -145,7 +145,11 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             except StopAsyncIteration:
                 first = []
             return StreamingResponse(_events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers)
-        reply = restorer.whole(await upstream.complete(body))
+        reply = await upstream.complete(body)
+        if reply_chars(reply, "message") <= INLINE_CHARS:
+            restorer.whole(reply)
+        else:  # a long reply is restored in a worker thread: the event loop serves other clients meanwhile
+            await anyio.to_thread.run_sync(restorer.whole, reply)
         headers.update({"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)})
         headers.update({"x-stealthflow-withheld": str(len(restorer.withheld)), "x-stealthflow-withheld-placeholders": _named(restorer.withheld)})
         _log(200, started, stats, restorer)
@@ -176,6 +180,10 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
             status = error.status
             yield f"data: {json.dumps(error.body())}\n\n"
+        except Exception as exc:  # never a stream cut without a word, nor a traceback with request data in it
+            log.error("stream failed: %s", type(exc).__name__)
+            status = 500
+            yield f"data: {json.dumps(ProxyError(500, f'the proxy failed ({type(exc).__name__})', 'server_error').body())}\n\n"
         finally:  # also when the client went away (this task is cancelled): close the upstream stream
             with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
                 await batches.aclose()

@@ -12,6 +12,8 @@ class ProxyConfig(BaseModel):
     upstream_base: str | None = None  # any OpenAI-compatible server: openai/NAME + this base URL
     upstream_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from a file
     timeout: float = Field(120.0, gt=0)  # seconds per upstream call (a stream: until its first chunk)
+    total_timeout: float = Field(600.0, gt=0)  # seconds a whole upstream call may take, its reply read to the end
+    max_reply_bytes: int = Field(16_000_000, gt=0)  # a larger upstream reply (plain or streamed) is an error
     max_retries: int = Field(0, ge=0, le=5)  # litellm's retries on top; bounded, never forever
     max_body_bytes: int = Field(4_000_000, gt=0)  # larger requests get 413
     cors_origins: list[str] = Field(default_factory=list)  # browser origins allowed to call (none: no CORS)

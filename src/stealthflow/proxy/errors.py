@@ -8,12 +8,13 @@ from starlette.responses import JSONResponse
 class ProxyError(Exception):
     """Status + {"error": {message, type, param, code}}; messages never hold request text."""
 
-    def __init__(self, status: int, message: str, kind: str = "invalid_request_error", param: str | None = None):
+    def __init__(self, status: int, message: str, kind: str = "invalid_request_error", param: str | None = None, headers: dict | None = None):
         super().__init__(message)
         self.status, self.kind, self.param = status, kind, param
+        self.headers = headers or {}  # e.g. an upstream 429's Retry-After
 
     def body(self) -> dict:
         return {"error": {"message": str(self), "type": self.kind, "param": self.param, "code": self.status}}
 
     def response(self) -> JSONResponse:
-        return JSONResponse(self.body(), status_code=self.status)
+        return JSONResponse(self.body(), status_code=self.status, headers=self.headers)

@@ -8,6 +8,13 @@ which held 64 concurrent streams to 6 % of the upstream's rate. A stream comes a
 chunks of one network read, which the proxy sends on in one write (a fast upstream's tokens
 would otherwise cost a write each). Every other provider goes through
 litellm, which translates the request and hands back chunks in OpenAI's shape.
+
+An upstream is not trusted to be well-behaved: a reply above `max_reply_bytes` is an error (a
+plain one is refused from its Content-Length or as it passes the limit), a whole call may take
+`total_timeout` (a stream that drips on past it ends with a timeout error), a chunk that is not a
+JSON object in OpenAI's shape is an error, and a delta text longer than `PIECE_CHARS` is passed on
+in pieces of that length, with the event loop free between them: restoring a 10 MB line in one go
+would hold up every other client.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import aiohttp
 import orjson
@@ -28,6 +35,9 @@ from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 
 RETRYABLE = frozenset({408, 409, 429, 500, 502, 503, 504})
+PIECE_CHARS = 4_096  # a longer delta text goes on in pieces: each is restored on the event loop in a few ms
+ERROR_BODY_BYTES = 65_536  # what is read of an upstream's error reply (its message is cut to 300 characters)
+_RETRY_AFTER = re.compile(r"[\w ,:.+-]{1,64}")  # seconds or an HTTP date: passed on to the client
 # Chat Completions fields litellm takes as arguments (and translates for each provider). Any other
 # field goes in `extra_body`, verbatim: a request can never set litellm's own arguments
 # (`api_base`, `api_key`, ...) and send the upstream key elsewhere.
@@ -64,9 +74,110 @@ def _upstream_errors(reading: bool = False):
         raise _unreachable(exc) from None
 
 
-def _failed(status: int, message: str) -> ProxyError:
+def _failed(status: int, message: str, retry_after: str | None = None) -> ProxyError:
     # The upstream only ever saw protected text, so its message holds no raw value.
-    return ProxyError(status if 400 <= status < 600 else 502, f"upstream error: {message[:300]}", "upstream_error")
+    headers = {"Retry-After": retry_after} if retry_after and _RETRY_AFTER.fullmatch(retry_after) else None
+    return ProxyError(status if 400 <= status < 600 else 502, f"upstream error: {message[:300]}", "upstream_error", headers=headers)
+
+
+def _too_big(limit: int) -> ProxyError:
+    return ProxyError(502, f"the upstream reply is larger than {limit} bytes (proxy.max_reply_bytes)", "upstream_error")
+
+
+def _malformed(what: str) -> ProxyError:
+    return ProxyError(502, f"the upstream sent {what} that is not a JSON object in the OpenAI chat shape", "upstream_error")
+
+
+def checked(reply: object, part: str) -> dict:
+    """`reply` (a completion, `part` "message", or a stream chunk, `part` "delta") if its choices,
+    their `part` and tool calls are objects where the restore reads them; else a 502."""
+    what = "a stream chunk" if part == "delta" else "a reply"
+    if not isinstance(reply, dict) or not isinstance(reply.get("choices") or [], list):
+        raise _malformed(what)
+    for choice in reply.get("choices") or []:
+        if not isinstance(choice, dict) or not isinstance(choice.get(part), dict | None):
+            raise _malformed(what)
+        if choice.get(part) is None:
+            choice[part] = {}
+        calls = choice[part].get("tool_calls") or []
+        if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls):
+            raise _malformed(what)
+    return reply
+
+
+def reply_texts(reply: dict, part: str) -> Iterator[tuple[dict, str]]:
+    """(holder, key) of each text of a checked reply the restore reads: content, reasoning, tool-call arguments."""
+    for choice in reply.get("choices") or []:
+        inner = choice.get(part) or {}
+        for key in ("content", "reasoning_content"):
+            if isinstance(inner.get(key), str):
+                yield inner, key
+        for call in inner.get("tool_calls") or []:
+            function = call.get("function") or {}
+            if isinstance(function.get("arguments"), str):
+                yield function, "arguments"
+
+
+def reply_chars(reply: dict, part: str) -> int:
+    return sum(len(holder[key]) for holder, key in reply_texts(reply, part))
+
+
+def in_pieces(chunk: dict, size: int = PIECE_CHARS) -> list[dict]:
+    """A checked stream chunk whose delta texts run longer than `size` characters, as chunks
+    holding `size` characters of each (clients join deltas): the first carries the other
+    fields (role, tool-call ids and names), the last the finish reason and usage."""
+    longest = max((len(holder[key]) for holder, key in reply_texts(chunk, "delta")), default=0)
+    if longest <= size:
+        return [chunk]
+    return [_piece(chunk, start, size, first=start == 0, last=start + size >= longest) for start in range(0, longest, size)]
+
+
+def _piece(chunk: dict, start: int, size: int, first: bool, last: bool) -> dict:
+    choices = []
+    for choice in chunk["choices"]:
+        delta = choice.get("delta") or {}
+        piece = dict(delta) if first else {}
+        for key in ("content", "reasoning_content"):
+            if isinstance(delta.get(key), str):
+                piece[key] = delta[key][start : start + size]
+        if delta.get("tool_calls"):
+            piece["tool_calls"] = []
+            for call in delta["tool_calls"]:
+                function = call.get("function") or {}
+                part = {**call, "function": dict(function)} if first else {"index": call.get("index", 0), "function": {}}
+                if isinstance(function.get("arguments"), str):
+                    part["function"]["arguments"] = function["arguments"][start : start + size]
+                piece["tool_calls"].append(part)
+        kept = dict(choice) if first else {"index": choice.get("index", 0)}
+        choices.append({**kept, "delta": piece, "finish_reason": choice.get("finish_reason") if last else None})
+    head = {k: v for k, v in chunk.items() if k in ("id", "object", "created", "model") or (k == "usage" and last) or (k != "usage" and first)}
+    return {**head, "choices": choices}
+
+
+class _SSELines:
+    """Lines of an SSE body read in pieces. Each piece is scanned once, so a 10 MB line costs
+    its length (not its length times the reads it took); a read may end inside a character
+    or between the CR and LF of a line end."""
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._pending: list[str] = []  # the start of a line that has not ended yet
+        self._after_cr = False
+
+    def feed(self, received: bytes) -> list[str]:
+        text = self._decoder.decode(received)
+        if not text:
+            return []
+        if self._after_cr and text[0] == "\n":
+            text = text[1:]
+        self._after_cr = text.endswith("\r")
+        *lines, rest = _LINE_BREAK.split(text)
+        if lines:
+            lines[0] = "".join([*self._pending, lines[0]])
+            self._pending = []
+        if rest:
+            self._pending.append(rest)
+        return lines
 
 
 class OpenAIUpstream:
@@ -93,31 +204,45 @@ class OpenAIUpstream:
             if response.status < 400:
                 return response
             with _upstream_errors(reading=True):
-                detail = await response.read()
+                detail = await _read(response, ERROR_BODY_BYTES, cut=True)
             response.release()
             if response.status not in RETRYABLE or attempt == self.config.max_retries:
-                raise _failed(response.status, _error_message(detail))
+                raise _failed(response.status, _error_message(detail), response.headers.get("Retry-After"))
             await asyncio.sleep(min(0.5 * 2**attempt, 8.0))
         raise AssertionError("unreachable")
 
     async def complete(self, body: dict) -> dict:
-        response = await self._send(body)
         try:
-            with _upstream_errors(reading=True):
-                return orjson.loads(await response.read())
-        finally:
-            response.release()
+            async with asyncio.timeout(self.config.total_timeout):
+                response = await self._send(body)
+                try:
+                    with _upstream_errors(reading=True):
+                        return checked(_json(await _read(response, self.config.max_reply_bytes), "a reply"), "message")
+                finally:
+                    response.release()
+        except TimeoutError:
+            raise _timeout() from None
 
     async def stream(self, body: dict) -> AsyncIterator[list[dict]]:
-        response = await self._send(body)
+        deadline = asyncio.get_running_loop().time() + self.config.total_timeout
+        try:
+            async with asyncio.timeout_at(deadline):
+                response = await self._send(body)
+        except TimeoutError:
+            raise _timeout() from None
         try:
             with _upstream_errors(reading=True):
-                pending = ""  # an incomplete last line, completed by the next read
-                decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a read may end inside a character
-                async for received in response.content.iter_any():
-                    *lines, pending = _LINE_BREAK.split(pending + decoder.decode(received))
+                lines, size = _SSELines(), 0
+                while True:
+                    async with asyncio.timeout_at(deadline):  # around each read, never across a yield
+                        received = await response.content.readany()
+                    if not received:
+                        return
+                    size += len(received)
+                    if size > self.config.max_reply_bytes:
+                        raise _too_big(self.config.max_reply_bytes)
                     batch = []
-                    for line in lines:
+                    for line in lines.feed(received):
                         if not line.startswith("data:"):
                             continue  # SSE comments, event names, keep-alives
                         data = line[5:].strip()
@@ -125,10 +250,16 @@ class OpenAIUpstream:
                             if batch:
                                 yield batch
                             return
-                        chunk = orjson.loads(data)
-                        if "error" in chunk:
-                            raise _failed(502, _error_message(data.encode()))
-                        batch.append(chunk)
+                        chunk = _chunk(data)
+                        if len(data) <= PIECE_CHARS:
+                            batch.append(chunk)
+                            continue
+                        if batch:
+                            yield batch
+                            batch = []
+                        for piece in in_pieces(chunk):
+                            yield [piece]
+                            await asyncio.sleep(0)  # other clients' work between two pieces
                     if batch:
                         yield batch
         finally:
@@ -140,6 +271,35 @@ class OpenAIUpstream:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # SSE's line ends (str.splitlines would also split at U+2028 inside JSON)
+
+
+async def _read(response: aiohttp.ClientResponse, limit: int, cut: bool = False) -> bytes:
+    """The body, at most `limit` bytes: past it a 502 (`cut`: what was read so far)."""
+    if not cut and (response.content_length or 0) > limit:
+        raise _too_big(limit)
+    parts, size = [], 0
+    while received := await response.content.readany():
+        parts.append(received)
+        size += len(received)
+        if size > limit:
+            if cut:
+                break
+            raise _too_big(limit)
+    return b"".join(parts)[:limit]
+
+
+def _json(data: bytes | str, what: str) -> object:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise _malformed(what) from None
+
+
+def _chunk(data: str) -> dict:
+    chunk = _json(data, "a stream chunk")
+    if isinstance(chunk, dict) and "error" in chunk:
+        raise _failed(502, _error_message(data.encode()))
+    return checked(chunk, "delta")
 
 
 def _error_message(detail: bytes) -> str:
@@ -177,21 +337,45 @@ class LiteLLMUpstream:
             raise self._error(exc) from None
 
     def _error(self, exc: Exception) -> ProxyError:
-        if isinstance(exc, self._litellm.Timeout):
+        if isinstance(exc, ProxyError):
+            return exc
+        if isinstance(exc, self._litellm.Timeout | TimeoutError):
             return _timeout()
         if isinstance(exc, self._litellm.APIConnectionError):
             return _unreachable(exc)
         status = getattr(exc, "status_code", None)
-        return _failed(status if isinstance(status, int) else 502, str(exc))
+        return _failed(status if isinstance(status, int) else 502, str(exc), _retry_after(exc))
 
     async def complete(self, body: dict) -> dict:
-        return (await self._call(body)).model_dump(exclude_none=True)
+        """The cap is checked on the reply's texts once litellm has read it (litellm reads the body itself)."""
+        try:
+            async with asyncio.timeout(self.config.total_timeout):
+                reply = (await self._call(body)).model_dump(exclude_none=True)
+        except TimeoutError:
+            raise _timeout() from None
+        if reply_chars(checked(reply, "message"), "message") > self.config.max_reply_bytes:
+            raise _too_big(self.config.max_reply_bytes)
+        return reply
 
     async def stream(self, body: dict) -> AsyncIterator[list[dict]]:
-        response = await self._call(body)
+        deadline = asyncio.get_running_loop().time() + self.config.total_timeout
         try:
-            async for chunk in response:
-                yield [chunk.model_dump(exclude_none=True)]
+            async with asyncio.timeout_at(deadline):
+                response = await self._call(body)
+        except TimeoutError:
+            raise _timeout() from None
+        size = 0
+        try:
+            while True:
+                async with asyncio.timeout_at(deadline):  # around each read, never across a yield
+                    chunk = checked((await anext(response)).model_dump(exclude_none=True), "delta")
+                size += reply_chars(chunk, "delta")
+                if size > self.config.max_reply_bytes:
+                    raise _too_big(self.config.max_reply_bytes)
+                for piece in in_pieces(chunk):
+                    yield [piece]
+        except StopAsyncIteration:
+            return
         except Exception as exc:  # noqa: BLE001
             raise self._error(exc) from None
         finally:
@@ -200,3 +384,11 @@ class LiteLLMUpstream:
 
     async def close(self) -> None:
         pass
+
+
+def _retry_after(exc: Exception) -> str | None:
+    """The Retry-After of the upstream's answer behind a litellm error, when it had one."""
+    headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(exc, "litellm_response_headers", None) or {}
+    with contextlib.suppress(AttributeError, TypeError):
+        return headers.get("retry-after") or headers.get("Retry-After")
+    return None

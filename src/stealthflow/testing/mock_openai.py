@@ -16,7 +16,9 @@ served at once; `peak_in_flight` the most.
 
 What it answers is up to `respond(body) -> Reply`; the default echoes the last user message,
 which sends placeholders straight back for a restore layer to handle. Streamed replies are cut
-into pieces of `chunk_chars` characters so that placeholders get split across chunks.
+into pieces of `chunk_chars` characters so that placeholders get split across chunks. A hostile
+upstream is `raw(body) -> Response`: any Starlette response, sent as it is (a body too large, a
+stream that drips forever, chunks that are not OpenAI's), after the request is recorded.
 
     with MockOpenAI() as upstream:
         client = openai.OpenAI(base_url=upstream.base_url, api_key="unused")
@@ -37,7 +39,7 @@ from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from stealthflow.testing.loopback import serve
@@ -104,8 +106,10 @@ class MockOpenAI:
         random_429: float = 0.0,
         retry_after: str = "0.2",
         seed: int = 0,
+        raw: Callable[[dict], Response] | None = None,
     ):
         self.respond = respond
+        self.raw = raw  # a hostile upstream: this response instead of one made from `respond`
         self.chunk_chars = chunk_chars
         self.delay = delay
         self.max_concurrent = max_concurrent  # None: no limit
@@ -161,6 +165,8 @@ class MockOpenAI:
         if failure:
             status, headers = failure
             return JSONResponse({"error": {"message": f"mock failure {status}", "type": "mock_error", "code": status}}, status_code=status, headers=headers)
+        if self.raw is not None:
+            return self.raw(body)
         if self.max_concurrent is not None and self.queue_when_busy:
             self._slots = self._slots or asyncio.Semaphore(self.max_concurrent)
             async with self._slots:
