@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
-from stealthflow.tagging.model import StudentShape, base_model, bio_labels
+from stealthflow.tagging.model import base_model, bio_labels
+from stealthflow.tagging.shape import StudentShape
 from stealthflow.tagging.train import encode
 
 TEXT = "I live in Leeds and work as a nurse."

@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 from stealthflow.evaluation.metrics import Estimate  # noqa: E402
 
 if TYPE_CHECKING:
-    from stealthflow.evaluation.report import Report, Row
+    from stealthflow.evaluation.table import Report, Row
 
 
 def _errors(estimates) -> np.ndarray:

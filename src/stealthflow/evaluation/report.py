@@ -19,32 +19,20 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from stealthflow.attack.strength import TABLE_HEADER as STRENGTH_HEADER
-from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, AccuracyRow, accuracy_rows, table_cells
+from stealthflow.attack.strength import AccuracyRow, accuracy_rows, table_cells
 from stealthflow.attack.types import Verdict
 from stealthflow.data.attributes import ATTRIBUTES
 from stealthflow.evaluation import metrics
 from stealthflow.evaluation.metrics import Estimate
 from stealthflow.evaluation.records import OriginalRecord, ScoreRecord, TextScore
 from stealthflow.evaluation.runner import Evaluation
+from stealthflow.evaluation.table import Report, Row
 
 ORIGINAL = "original"
 TABLE_COLUMNS = ("Anonymity", "Evidence", "Progress", "BLEU", "ROUGE-1", "ROUGE-L", "Readability", "Meaning", "Score_Utility", "Hallucination")
-
-
-@dataclass(frozen=True)
-class Row:
-    method: str
-    attacker: str
-    round: int | None  # None = final text
-    figures: dict[str, Estimate]  # TABLE_COLUMNS -> estimate
-    attributes: int
-    profiles: int
-    no_guess: float  # share of the attacker's attributes with no guess on the scored text
-    parse_failures: int  # profiles whose anonymizer answer could not be read (text kept)
 
 
 def covered_attributes(originals: dict[str, OriginalRecord], attacker: str) -> set[str]:
@@ -113,19 +101,6 @@ def original_row(attacker: str, originals: dict[str, OriginalRecord], attribute:
     exact = {"BLEU", "ROUGE-1", "ROUGE-L", "Score_Utility", "Evidence"}  # identical text: 1 by definition, not judged
     figures = {k: (Estimate(1.0, 1.0, 1.0, row.profiles) if k in exact else v if k in {"Anonymity", "Progress"} else Estimate.missing()) for k, v in row.figures.items()}
     return Row(ORIGINAL, attacker, 0, figures, row.attributes, row.profiles, row.no_guess, 0)
-
-
-@dataclass
-class Report:
-    rows: list[Row]  # final text per method and attacker, `original` first
-    attribute_rows: list[tuple[str, Row]]  # (attribute, row)
-    curves: list[Row]  # per round for loop methods, round 0 = original
-    accuracy: list[AccuracyRow]
-    overall_accuracy: dict[str, tuple[Estimate, Estimate]]  # attacker -> (top-1, top-3) pooled over attributes
-
-    def at_chance(self, attacker: str) -> bool:
-        """Neither an attribute nor the pooled categorical ones on which the attacker beats chance on the originals: its privacy figures mean little."""
-        return not any(r.verdict in (ABOVE_MAJORITY, ABOVE_UNIFORM) for r in self.accuracy if r.attacker == attacker)
 
 
 def build_report(evaluation: Evaluation, methods: list[str] | None = None) -> Report:

@@ -19,7 +19,8 @@ from stealthflow.data import DataError
 from stealthflow.placeholders.tagger_data import TAGGER_LABELS, read_examples
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
 from stealthflow.tagging.metrics import span_metrics
-from stealthflow.tagging.model import CARD_DATA, WEIGHTS, StudentShape
+from stealthflow.tagging.model import CARD_DATA, WEIGHTS
+from stealthflow.tagging.shape import StudentShape
 from stealthflow.tagging.train import training_rows
 
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon
 from stealthflow.tagging.pieces import WordPieces
+from stealthflow.tagging.shape import StudentShape
 from stealthflow.torch_threads import single_threaded_in_workers
 
 WEIGHTS = "tagger.safetensors"
@@ -34,28 +34,6 @@ class TaggedSpan:
     end: int
     label: str
     score: float  # mean probability of the span's tokens
-
-
-class StudentShape(BaseModel):
-    """A convolutional student's size (student.py): width after projecting MiniLM's embeddings,
-    one residual convolution per dilation."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    width: int = Field(160, ge=16, le=384)
-    dilations: list[int] = Field(default_factory=lambda: [1, 2, 4, 8, 1], min_length=1)
-    kernel: int = Field(3, ge=3, le=7)
-    # Depthwise-separable convolutions: each channel's own taps, then a width x width mix, a third
-    # of a full convolution's products (student.py, `depthwise_taps`).
-    separable: bool = False
-    case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
-    lexicon: bool = False  # also sees whether each word is a given or family name (names.py; needs case)
-
-    @model_validator(mode="after")
-    def _lexicon_rides_on_case(self) -> StudentShape:
-        if self.lexicon and not self.case:
-            raise ValueError("a student's name lexicon rides on its word shapes: lexicon needs case")
-        return self
 
 
 def bio_labels(labels: list[str]) -> list[str]:

@@ -17,7 +17,7 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
-from stealthflow.tagging.model import StudentShape
+from stealthflow.tagging.shape import StudentShape
 from stealthflow.tagging.pieces import CASES
 from stealthflow.tagging.names import FLAGS
 

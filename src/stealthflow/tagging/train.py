@@ -14,7 +14,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, StudentShape, base_model, bio_labels
+from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
+from stealthflow.tagging.shape import StudentShape
 from stealthflow.tagging.pieces import CASES, word_shapes
 from stealthflow.tagging.names import faker_name_lexicon
 
