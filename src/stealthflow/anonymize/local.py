@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
@@ -69,9 +70,16 @@ def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
 class LocalAnonymizer:
     name = "local"
 
-    def __init__(self, llm: LLM | None, tagger: SpanTagger):
-        self.llm = llm  # None: deterministic deletion only
+    def __init__(self, llm: LLM | None, tagger: SpanTagger, load_llm: Callable[[], LLM] | None = None):
+        self._llm = llm  # None (and no `load_llm`): deterministic deletion only
+        self._load_llm = load_llm  # builds the model when a post first needs it: posts without cues never load it
         self.tagger = tagger
+
+    @property
+    def llm(self) -> LLM | None:
+        if self._llm is None and self._load_llm is not None:
+            self._llm, self._load_llm = self._load_llm(), None
+        return self._llm
 
     def rewrite_posts(self, posts: list[str]) -> list[tuple[str, list[dict], str]]:
         """Per post: (new text, changes, how: unchanged | model | fallback | model+fallback).
@@ -94,7 +102,7 @@ class LocalAnonymizer:
         cues = find_cues(self.tagger, posts)
         todo = [i for i, spans in enumerate(cues) if spans]
         answers = {}
-        if self.llm is not None and todo:
+        if todo and self.llm is not None:
             prompts = [cue_messages(posts[i], cues[i]) for i in todo]
             answers = dict(zip(todo, self.llm.chat_many(prompts), strict=True))
         results = []
@@ -134,7 +142,8 @@ class LocalAnonymizer:
             text = "\n".join(new for new, _, _ in mine)
             how = [h for _, _, h in mine]
             details = {"changes": changes, "posts_changed": sum(h != "unchanged" for h in how), "fallback_posts": sum("fallback" in h for h in how)}
-            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details))
+            nothing = all(h == "unchanged" for h in how)  # no post holds a phrase the cue tagger marks
+            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing))
         if on_progress:
             on_progress(len(profiles))
         return results
@@ -149,8 +158,9 @@ def _build(settings, pool, options) -> LocalAnonymizer:
         # the marked phrases are deleted deterministically.
         adapter = shipped_adapter()
         model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
-    llm = None if options.get("deterministic") or model is None else pool.get(model)
-    return LocalAnonymizer(llm, load_cue_tagger())
+    if options.get("deterministic") or model is None:
+        return LocalAnonymizer(None, load_cue_tagger())
+    return LocalAnonymizer(None, load_cue_tagger(), load_llm=lambda: pool.get(model))
 
 
 register_method("local", _build)

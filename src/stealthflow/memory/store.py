@@ -7,6 +7,7 @@ Raw values never reach this file: they live only in the encrypted vault, under t
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.pipeline.protector import Protector
-from stealthflow.placeholders.restore import PLACEHOLDER
+from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult
 
 if TYPE_CHECKING:
     from stealthflow.anonymize.methods import Method
@@ -44,6 +45,13 @@ def vault_session(user: str) -> str:
     if not user or not user.strip():
         raise ValueError("a memory user id must be a non-empty string")
     return f"memory:{user}"
+
+
+def default_store_path(vault_path: Path | None = None) -> Path:
+    """memory.sqlite beside the vault."""
+    from stealthflow.pipeline.protector import default_vault_path
+
+    return (vault_path or default_vault_path()).with_name("memory.sqlite")
 
 
 def estimate_tokens(text: str) -> int:
@@ -102,6 +110,8 @@ class MemoryStore:
         self.protector = protector
         self.embed = embed or minilm_embedder()
         self.rewriter = rewriter
+        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))  # owner only, as the vault (SQLite gives its -wal the same mode)
+        os.chmod(self.path, 0o600)  # a file an older version created 0644
         self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
@@ -204,7 +214,11 @@ class MemoryStore:
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str) -> str:
         """Restore the user's placeholders; another user's stay as they are."""
-        return self.protector.restore(text, vault_session(user)).text
+        return self.restore(user, text).text
+
+    def restore(self, user: str, text: str) -> RestoreResult:
+        """`hydrate`, with what was restored and the placeholders that are not this user's (`unresolved`)."""
+        return self.protector.restore(text, vault_session(user))
 
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:
