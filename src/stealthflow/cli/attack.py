@@ -40,7 +40,7 @@ def attack(
     attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
     attackers: AttackersOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="print one JSON line per profile and attacker (the parsed attack, its strength, the phrases that point to the author)")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="print one JSON line per profile and attacker: {id, kind, attacker, guesses, strength, cues, ...}")] = False,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -75,7 +75,7 @@ def attack(
         for attacker, results in runs:
             said = strength.get(attacker.name, "not evaluated here (see docs/attack.md)")
             if json_output:
-                row = {"id": profile.id, "attacker": attacker.name, **results[index].model_dump(), "strength": said}
+                row = {"id": profile.id, "kind": attacker.name, **results[index].model_dump(), "strength": said}
                 out.file.write(dump_line(row | {"cues": [{"post": post, **cue} for post, found in cues.items() for cue in found]}))
             else:
                 _print_attack(profile, attacker, results[index], judge, said)

@@ -21,7 +21,8 @@ def split_text(text: str, max_chars: int = PIECE_CHARS) -> list[str]:
         end = _cut(text, start, start + max_chars)
         pieces.append(text[start:end])
         start = end
-    pieces.append(text[start:])
+    if start < len(text) or not pieces:
+        pieces.append(text[start:])
     return pieces
 
 
