@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import click
 import typer
 from pydantic import ValidationError
 from rich.console import Console
@@ -31,6 +30,8 @@ from stealthflow.config import Settings, load_settings
 from stealthflow.data import DataError
 
 if TYPE_CHECKING:
+    import click
+
     from stealthflow.anonymize.methods import Method
     from stealthflow.llm import ModelConfig
     from stealthflow.llm.pool import LLMPool
