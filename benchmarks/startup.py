@@ -39,7 +39,7 @@ WAYS: dict[str, tuple[list[str], str | None]] = {  # way -> (arguments, stdin)
     "protect --rewrite none": (["protect", "--rewrite", "none", POST], None),
     "protect (default rewrite)": (["protect", POST], None),
     "protect --rewrite locl (error)": (["protect", "--rewrite", "locl", POST], None),
-    "protect - (empty stdin, error)": (["protect", "-"], ""),
+    "protect - (empty stdin: error)": (["protect", "-"], ""),
     "--help": (["--help"], None),
 }
 
@@ -48,7 +48,7 @@ def measure(args: list[str], stdin: str | None, env: dict) -> tuple[float, float
     """(wall seconds, CPU seconds) of one fresh process."""
     before = os.times()
     start = time.perf_counter()
-    subprocess.run(CLI + args, env=env, input=stdin or "", capture_output=True, text=True, timeout=900)
+    subprocess.run(CLI + args, env=env, input=stdin or "", capture_output=True, text=True, timeout=3600)
     wall = time.perf_counter() - start
     after = os.times()
     return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
@@ -58,7 +58,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", type=Path, required=True, help="the src/ directory of the code before (a git worktree)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--ways", help="comma-separated subset of the ways (default: all)")
     args = parser.parse_args()
+    ways = {way: WAYS[way] for way in (args.ways.split(",") if args.ways else WAYS)}
     sources = {"before": args.before.resolve(), "after": AFTER}
     with tempfile.TemporaryDirectory() as home:
         base = {**os.environ, "HOME": home, "XDG_DATA_HOME": f"{home}/data", "XDG_CONFIG_HOME": f"{home}/config", "OMP_NUM_THREADS": "1"}
@@ -66,10 +68,11 @@ def main() -> None:
         base["STEALTHFLOW_CACHE_DIR"] = base.get("STEALTHFLOW_CACHE_DIR") or str(Path.home() / ".cache" / "stealthflow")  # the converted model, kept
         envs = {side: {**base, "PYTHONPATH": str(src)} for side, src in sources.items()}
         for env in envs.values():
-            measure(*WAYS["protect (default rewrite)"], env)  # warm the file cache (and convert the model once)
-        runs: dict[str, dict[str, list[tuple[float, float]]]] = {way: {side: [] for side in sources} for way in WAYS}
+            for way_args, stdin in ways.values():
+                measure(way_args, stdin, env)  # warm the file cache (and convert the model once)
+        runs: dict[str, dict[str, list[tuple[float, float]]]] = {way: {side: [] for side in sources} for way in ways}
         for _ in range(args.runs):
-            for way, (way_args, stdin) in WAYS.items():
+            for way, (way_args, stdin) in ways.items():
                 for side, env in envs.items():
                     runs[way][side].append(measure(way_args, stdin, env))
     medians = {way: {side: [statistics.median(t[i] for t in times) for i in (0, 1)] for side, times in sides.items()} for way, sides in runs.items()}
