@@ -1,17 +1,20 @@
-"""What a `stealthflow protect` call waits for before it reads its text: Python imports.
+"""How long a cold `stealthflow` call takes: the code before against this checkout, side by side.
 
-`import presidio_analyzer` loads transformers' pipeline machinery for engines stealthflow does
-not use; `stealthflow/presidio_import.py` defers it. Each way runs in a fresh process, the ways
-alternated, `--runs` times each; medians side by side:
+Each way runs in a fresh process (a cold CLI: nothing imported, the models' files in the OS
+cache), the code before and after alternated, `--runs` times each; per way the median wall time
+and the median CPU time (user + system of the process). On a shared, busy machine the wall time
+follows the load; the CPU time is what the call itself costs. The ways:
 
-- Presidio as stealthflow imports it (`import stealthflow.presidio_import`) against a plain
-  `import presidio_analyzer` (before);
-- whole CLI calls: `stealthflow protect --rewrite none` on a one-line post, with and without the
-  PII tagger (a fresh vault under a temporary HOME).
+- `protect --rewrite none` and `protect` (the default rewrite, `local`) on a one-line post with
+  cues (a fresh vault under a temporary HOME; the embedded model converted once, beforehand);
+- argument errors (`--rewrite locl`) and empty stdin, which must be answered before any model loads;
+- `--help`.
 
-    .venv/bin/python benchmarks/startup.py [--runs 5]
+    git worktree add /tmp/before d7f258a
+    .venv/bin/python benchmarks/startup.py --before /tmp/before/src [--runs 3]
 
-Writes benchmarks/results/startup.json and .md.
+Writes benchmarks/results/startup.json and .md. `python -X importtime -c "import stealthflow.cli"`
+and a profiler (`python -m cProfile -s cumulative -m stealthflow.cli ...`) say where the time goes.
 """
 
 from __future__ import annotations
@@ -29,43 +32,57 @@ from pathlib import Path
 from stealthflow.placeholders.keys import new_secret
 
 RESULTS = Path(__file__).parent / "results"
-STEALTHFLOW = str(Path(sys.executable).with_name("stealthflow"))
-POST = "My name is Priya Raghunathan and I live at 14 Jubilee Road, Pune."
-WAYS = {
-    "import presidio_analyzer (before)": [sys.executable, "-c", "import presidio_analyzer"],
-    "import stealthflow.presidio_import (now)": [sys.executable, "-c", "import stealthflow.presidio_import"],
-    "protect --rewrite none --no-tagger": [STEALTHFLOW, "protect", "--rewrite", "none", "--no-tagger", POST],
-    "protect --rewrite none (tagger on)": [STEALTHFLOW, "protect", "--rewrite", "none", POST],
+AFTER = Path(__file__).resolve().parent.parent / "src"
+CLI = [sys.executable, "-c", "import sys; from stealthflow.cli import main; sys.argv[0] = 'stealthflow'; main()"]
+POST = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
+WAYS: dict[str, tuple[list[str], str | None]] = {  # way -> (arguments, stdin)
+    "protect --rewrite none": (["protect", "--rewrite", "none", POST], None),
+    "protect (default rewrite)": (["protect", POST], None),
+    "protect --rewrite locl (error)": (["protect", "--rewrite", "locl", POST], None),
+    "protect - (empty stdin: error)": (["protect", "-"], ""),
+    "--help": (["--help"], None),
 }
 
 
-def seconds(command: list[str], env: dict) -> float:
+def measure(args: list[str], stdin: str | None, env: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one fresh process."""
+    before = os.times()
     start = time.perf_counter()
-    subprocess.run(command, env=env, check=True, capture_output=True, timeout=300)
-    return time.perf_counter() - start
+    subprocess.run(CLI + args, env=env, input=stdin or "", capture_output=True, text=True, timeout=3600)
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--before", type=Path, required=True, help="the src/ directory of the code before (a git worktree)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--ways", help="comma-separated subset of the ways (default: all)")
     args = parser.parse_args()
+    ways = {way: WAYS[way] for way in (args.ways.split(",") if args.ways else WAYS)}
+    sources = {"before": args.before.resolve(), "after": AFTER}
     with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "HOME": home, "XDG_DATA_HOME": f"{home}/data", "XDG_CONFIG_HOME": f"{home}/config", "STEALTHFLOW_TAGGER": "1"}
-        env["STEALTHFLOW_VAULT_KEY"] = new_secret()
-        for command in WAYS.values():
-            seconds(command, env)  # warm the file cache
-        times: dict[str, list[float]] = {way: [] for way in WAYS}
+        base = {**os.environ, "HOME": home, "XDG_DATA_HOME": f"{home}/data", "XDG_CONFIG_HOME": f"{home}/config", "OMP_NUM_THREADS": "1"}
+        base["STEALTHFLOW_VAULT_KEY"] = new_secret()
+        base["STEALTHFLOW_CACHE_DIR"] = base.get("STEALTHFLOW_CACHE_DIR") or str(Path.home() / ".cache" / "stealthflow")  # the converted model, kept
+        envs = {side: {**base, "PYTHONPATH": str(src)} for side, src in sources.items()}
+        for env in envs.values():
+            for way_args, stdin in ways.values():
+                measure(way_args, stdin, env)  # warm the file cache (and convert the model once)
+        runs: dict[str, dict[str, list[tuple[float, float]]]] = {way: {side: [] for side in sources} for way in ways}
         for _ in range(args.runs):
-            for way, command in WAYS.items():
-                times[way].append(seconds(command, env))
-    medians = {way: statistics.median(values) for way, values in times.items()}
-    before, now = medians["import presidio_analyzer (before)"], medians["import stealthflow.presidio_import (now)"]
-    lines = ["| way | median s | runs (s) |", "|---|---|---|"]
-    lines += [f"| {way} | {medians[way]:.2f} | {', '.join(f'{t:.2f}' for t in values)} |" for way, values in times.items()]
-    lines += ["", f"Presidio's import: {before:.2f} s -> {now:.2f} s ({before / now:.2f}x less; with the tagger on, part of the difference is paid later by its tokenizer's import); load average {os.getloadavg()[0]:.1f}."]
+            for way, (way_args, stdin) in ways.items():
+                for side, env in envs.items():
+                    runs[way][side].append(measure(way_args, stdin, env))
+    medians = {way: {side: [statistics.median(t[i] for t in times) for i in (0, 1)] for side, times in sides.items()} for way, sides in runs.items()}
+    lines = ["| way | wall s before | wall s after | CPU s before | CPU s after |", "|---|---|---|---|---|"]
+    lines += [f"| {way} | {m['before'][0]:.2f} | {m['after'][0]:.2f} | {m['before'][1]:.2f} | {m['after'][1]:.2f} |" for way, m in medians.items()]
+    lines += ["", f"Medians of {args.runs} fresh processes per way and side, alternated; load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)."]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "startup.json").write_text(json.dumps({"runs": times, "medians": medians, "load_average": os.getloadavg()[0]}, indent=2) + "\n", encoding="utf-8")
+    body = {"runs": runs, "medians": medians, "load_average": os.getloadavg()[0], "before": str(args.before)}
+    (RESULTS / "startup.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     (RESULTS / "startup.md").write_text("# CLI start-up (benchmarks/startup.py)\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -1,5 +1,12 @@
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
+import pytest
+import typer
 from fakes import FakeBackend
 from typer.testing import CliRunner
 
@@ -78,3 +85,231 @@ def test_an_attacker_that_never_answered_is_reported_blind_not_as_privacy():
     assert "blind" in risk_status({"protected": None, "before": "llm: no guess", "after": "llm: no guess | classifier: no guess"})
     assert "not confidently" in risk_status({"protected": None, "before": "llm: Leeds (2)", "after": "llm: no guess"})
     assert "protected" in risk_status({"protected": True, "before": "llm: Leeds (4)", "after": "llm: London (4)"})
+
+
+# -- the front door: fail closed, clear errors, --json, help (issue 50) -----------------------------
+
+
+@pytest.fixture
+def user_home(tmp_path, monkeypatch):
+    """This process's vault and key under tmp_path (the CLI runs in-process)."""
+    from stealthflow.placeholders.keys import new_secret
+
+    for name, sub in (("HOME", ""), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
+        monkeypatch.setenv(name, str(tmp_path / sub))
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_anonymize_never_prints_a_text_it_could_not_protect(tmp_path):
+    register_backend("mute", lambda rest, config: FakeBackend("I cannot help with that."))  # FAKE: never writes the format
+    post = "I just moved to Zurich with my husband."
+    result = runner.invoke(app, ["anonymize", post, "--method", "standard", "--model", "mute:x"])
+    assert result.exit_code == 2
+    assert "Zurich" not in result.stdout  # a shell pipe gets nothing unprotected
+    assert "not protected" in result.stderr and "could not be read" in result.stderr
+    as_json = runner.invoke(app, ["anonymize", post, "--method", "standard", "--model", "mute:x", "--json"])
+    row = json.loads(as_json.stdout)
+    assert as_json.exit_code == 2 and row["protected"] is False and "text" not in row and "Zurich" not in as_json.stdout
+
+
+def test_anonymize_json_prints_one_row_per_profile(tmp_path):
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n{"id": "p2", "text": "I live in Zurich."}\n')
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["id"], r["text"], r["protected"]) for r in rows] == [("p1", "I just moved to a new city.", True), ("p2", "I just moved to a new city.", True)]
+
+
+def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
+    from stealthflow.anonymize.methods import Anonymized
+
+    post = "Just got my cat a new bed, she loves it."
+    assert Anonymized("p", post, nothing_to_change=True).failure(post) is None  # the method found nothing to change
+    assert "nothing was rewritten" in Anonymized("p", post).failure(post)  # a model that echoed the post
+    assert "could not be read" in Anonymized("p", post, parsed=False, nothing_to_change=True).failure(post)
+
+
+def test_anonymize_defaults_to_the_offline_method():
+    import click
+
+    from stealthflow.cli.app import Typer
+
+    command = typer.main.get_command(app).get_command(click.Context(click.Command("x")), "anonymize")
+    assert next(p for p in command.params if p.name == "method").default == "local"
+    assert isinstance(app, Typer)
+
+
+def test_attack_json_prints_the_parsed_attack(tmp_path):
+    result = runner.invoke(app, ["attack", "My husband and I moved to Zurich.", "--model", "fake:x", "--attributes", "gender", "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout.splitlines()[0])
+    assert row["kind"] == "llm" and row["guesses"]["gender"]["guesses"] == ["Female", "Male"] and "strength" in row
+
+
+@pytest.mark.parametrize("value", ["nosuch.txt", "posts/nosuch.jsonl", "C:\\posts\\a.txt"])
+def test_a_path_looking_argument_that_names_no_file_is_an_error(value, user_home):
+    from stealthflow.cli.source import looks_like_path, read_source
+    from stealthflow.data import DataError
+
+    assert looks_like_path(value)
+    with pytest.raises(DataError, match="no such file"):
+        read_source(value)
+    for command in (["protect", value, "--rewrite", "none", "--no-tagger"], ["attack", value, "--model", "fake:x"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "no such file" in result.stderr, result.output
+        assert result.stdout == ""
+
+
+@pytest.mark.parametrize("value", ["hello", "see https://example.org/a.txt", "example.com", "I moved to Leeds.", "ann.lee@example.org", "3/4 of my pay"])
+def test_text_that_does_not_look_like_a_path_is_the_text(value, user_home):
+    from stealthflow.cli.source import looks_like_path, read_source
+
+    assert not looks_like_path(value) and read_source(value).text == value
+
+
+BINARY = bytes(range(256)) * 16
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["anonymize", "-", "--method", "local"],
+        ["attack", "-", "--attackers", "classifier"],
+        ["protect", "-", "--rewrite", "none"],
+        ["protect", "-i", "-", "--rewrite", "none"],
+        ["restore", "--session", "s", "-i", "-"],
+        ["memory", "hydrate", "--user", "ann"],
+        ["memory", "append", "-i", "-"],
+    ],
+)
+def test_binary_input_is_one_clear_line_on_every_command(command, user_home):
+    result = runner.invoke(app, command, input=BINARY)
+    assert result.exit_code == 2, result.output
+    assert "not UTF-8" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
+
+
+@pytest.mark.parametrize("command", [["protect", "-", "--rewrite", "none"], ["anonymize", "-"], ["attack", "-"], ["memory", "hydrate", "--user", "ann"]])
+def test_empty_input_is_an_error_before_any_model_loads(command, user_home):
+    result = runner.invoke(app, command, input=" \n")
+    assert result.exit_code == 2 and ("empty" in result.stderr or "no text" in result.stderr), result.output
+    assert result.stdout == ""
+
+
+def test_errors_in_arguments_come_before_any_model_or_vault(tmp_path):
+    """`--rewrite locl` (and an empty input) fail before detection's modules are imported."""
+    probe = (
+        "import sys; from typer.testing import CliRunner; from stealthflow.cli import app; "
+        "r = CliRunner().invoke(app, ['protect', 'hello', '--rewrite', 'locl']); "
+        "print(r.exit_code, 'stealthflow.placeholders.detector' in sys.modules, 'torch' in sys.modules, 'locl' in r.stderr)"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert result.stdout.split() == ["2", "False", "False", "True"], result.stdout + result.stderr
+    assert not (tmp_path / "data").exists()  # no vault was opened
+
+
+def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_home):
+    post = "Mail anna.berg@example.org or bob@example.com; key AKIAIOSFODNN7EXAMPLE"
+    result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--no-tagger"])
+    assert result.exit_code == 0, result.output
+    assert "masked 3 value(s) (EMAIL 2, API_KEY 1)" in result.stderr
+    assert "as <EMAIL_1>" not in result.stderr  # no line per span
+    verbose = runner.invoke(app, ["protect", post, "--rewrite", "none", "--no-tagger", "--verbose"])
+    assert "masked EMAIL (PL2) as <EMAIL_1>" in verbose.stderr and "masked API_KEY (PL4)" in verbose.stderr
+
+
+def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
+    """FAKE-free, real detector (no tagger): a 200 KB one-line text goes through in pieces, with byte progress;
+    one value keeps one placeholder across pieces and the JSON spans point into the whole text."""
+    from stealthflow.pipeline.pieces import PIECE_CHARS
+
+    sentence = "My friend writes from anna.berg@example.org every week, and I answer her at night. "
+    text = sentence * (2 * 3 * PIECE_CHARS // len(sentence))
+    (user_home / "big.txt").write_text(text)
+    result = runner.invoke(app, ["protect", "big.txt", "--rewrite", "none", "--no-tagger", "--json", "--session", "big"])
+    assert result.exit_code == 0, result.output
+    assert "kB/s" in result.stderr or "MB/s" in result.stderr  # progress in bytes per second
+    body = json.loads(result.stdout)
+    assert "anna.berg" not in body["text"] and body["text"].count("<EMAIL_1>") == text.count("anna.berg@example.org")
+    assert len(body["spans"]) == text.count("anna.berg@example.org")
+    assert all(text[s["start"] : s["end"]] == "anna.berg@example.org" for s in body["spans"])
+    assert len(result.stderr.splitlines()) < 10  # a summary, not a line per value
+
+
+def test_split_text_cuts_at_line_then_sentence_then_word_ends():
+    from stealthflow.pipeline.pieces import split_text
+
+    text = ("Anna Berg lives here. " * 30) + "\n" + ("word " * 100) + "x" * 500
+    pieces = split_text(text, 200)
+    assert "".join(pieces) == text
+    assert all(p.endswith((". ", "\n", " ")) for p in pieces[:-1])
+    assert all("Anna Berg" in p or "Anna" not in p for p in pieces)  # a name is never cut in two
+    assert split_text("short") == ["short"]
+
+
+def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
+    from stealthflow.config import load_settings
+    from stealthflow.memory.store import MemoryStore, default_store_path
+    from stealthflow.pipeline.protector import Protector, open_vault
+
+    settings = load_settings()
+    protector = Protector.from_settings(settings.model_copy(update={"protect": settings.protect.model_copy(update={"tagger": False})}))
+    store = MemoryStore(default_store_path(), protector, embed=lambda texts: np.ones((len(texts), 4), np.float32))  # FAKE embedder
+    item = store.append("ann", "My email is ann.lee@example.org")
+    store.close()
+    protector.close()
+    assert oct(default_store_path().stat().st_mode & 0o777) == "0o600"  # like the vault: owner only
+    mine = item.text.split()[-1]
+    result = runner.invoke(app, ["memory", "hydrate", "--user", "ann", "--json"], input=f"I wrote to {mine} and <EMAIL_9>.")
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["text"] == "I wrote to ann.lee@example.org and <EMAIL_9>." and body["unresolved"] == ["<EMAIL_9>"]
+    plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann"], input="I wrote to <EMAIL_9>.")
+    assert plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9>" in plain.stderr and "not issued to ann" in plain.stderr
+    assert open_vault  # the vault module the store used
+
+
+def test_help_is_readable_at_80_columns():
+    top = runner.invoke(app, ["--help"], terminal_width=80)
+    commands = [line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    assert commands[:2] == ["protect", "restore"] and commands.index("generate") > commands.index("anonymize")
+    for args in (["--help"], ["protect", "--help"], ["anonymize", "--help"], ["vault", "list", "--help"], ["memory", "hydrate", "--help"]):
+        text = runner.invoke(app, args, terminal_width=80).stdout
+        assert "<bool>" not in text and "<str>" not in text and "╭" not in text
+        assert max(len(line) for line in text.splitlines()) <= 80
+    protect_help = runner.invoke(app, ["protect", "--help"], terminal_width=80).stdout
+    assert "then rewrite the phrases that give you away" in " ".join(protect_help.split()) and "optionally rewrite" not in protect_help
+    assert "-s, --session TEXT          conversation/session id: restoration only" in protect_help  # not wrapped to ~20 characters
+
+
+def test_vault_list_prints_whole_session_names_and_dates(user_home):
+    session = "newsletter-to-the-whole-neighbourhood-association-2026"
+    assert runner.invoke(app, ["protect", "mail anna.berg@example.org", "--session", session, "--rewrite", "none", "--no-tagger"]).exit_code == 0
+    result = runner.invoke(app, ["vault", "list"], terminal_width=80)
+    name, values, created, last_used = result.stdout.splitlines()[0].split("\t")
+    assert (name, values) == (session, "1") and len(created) == len(last_used) == len("2026-11-28T16:46:09+00:00")
+
+
+def test_the_cli_modules_import_no_cycle():
+    """Every import between the CLI's modules (at the top or inside a function) points one way."""
+    import ast
+
+    import stealthflow.cli
+
+    folder = Path(stealthflow.cli.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("stealthflow.cli."):
+                found.add(node.module.removeprefix("stealthflow.cli."))
+        imports[path.stem] = found - {path.stem}
+
+    def reaches(start: str, goal: str, seen: set) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in imports.get(start, ()))
+
+    assert not [module for module in imports if module != "__init__" and reaches(module, module, {module})]

@@ -39,7 +39,7 @@ def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
     assert protected.returncode == 0, protected.stderr
     assert "anna.berg@example.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
     assert "<EMAIL_1>" in protected.stdout
-    assert "masked EMAIL" in protected.stderr and "rotate" in protected.stderr  # spans and warnings on stderr
+    assert "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr and "rotate" in protected.stderr  # a summary and warnings on stderr
 
     restored = run(["restore", "--session", "chat", "-"], home, tmp_path, stdin=protected.stdout)
     assert restored.returncode == 0, restored.stderr
@@ -162,3 +162,20 @@ def test_a_long_text_argument_is_text_not_a_file_name(tmp_path, monkeypatch):
     post = tmp_path / "post.txt"
     post.write_text("hello")
     assert read_source(str(post)).path == post
+
+
+def test_a_post_with_nothing_to_change_is_printed_as_it_is_by_the_default_method(home, tmp_path):
+    """The default `anonymize` (method local, the shipped cue tagger) on a post that gives nothing away."""
+    post = "Just got my cat a new bed, she loves it."
+    result = run(["anonymize", post], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == post and "nothing to change" in result.stderr
+
+
+def test_the_demo_cue_list_names_each_post(home, tmp_path, repo):
+    """`make demo`'s first step: each post of a JSONL is named by its id, not all "post 1"."""
+    result = run(["attack", str(repo / "examples/posts.jsonl"), "--attackers", "classifier"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    cue_lines = [line for line in result.stdout.splitlines() if "phrases that point to you" in line]
+    assert len(cue_lines) >= 2 and len({line.split(":")[0] for line in cue_lines}) == len(cue_lines)
+    assert all(line.startswith("post-") and not line.startswith("post 1") for line in cue_lines)

@@ -1,10 +1,14 @@
-"""Every shell block of the README marked `<!-- runnable -->` runs as written, from a fresh
-directory, with the installed `stealthflow` command (a user's copy-paste, checked)."""
+"""Every shell or Python block of the README marked `<!-- runnable -->` runs as written, from a
+fresh directory, with the installed `stealthflow` command (a user's copy-paste, checked); every
+other Python block is complete (each name it uses is defined or imported in it)."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,10 +18,12 @@ import pytest
 from stealthflow.placeholders.keys import new_secret
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-RUNNABLE = re.compile(r"<!-- runnable -->\s*```bash\n(.*?)```", re.S)
+RUNNABLE = re.compile(r"<!-- runnable -->\s*```(bash|python)\n(.*?)```", re.S)
+PYTHON = re.compile(r"```python\n(.*?)```", re.S)
+SERVICE_PORT = "8765"  # the README's; a test run serves on a free port instead (another server may hold 8765)
 
 
-def runnable_blocks() -> list[str]:
+def runnable_blocks() -> list[tuple[str, str]]:
     return RUNNABLE.findall(README.read_text(encoding="utf-8"))
 
 
@@ -26,8 +32,42 @@ def test_the_readme_is_a_front_door():
     assert len(text.encode()) < 15_000
     assert len(runnable_blocks()) >= 2
     assert not re.search(r"runs/demo-cpu\d|runs/sft-", text)  # no local run folders nobody else has
+    assert "~/.config/stealthflow/service.token" not in text  # the token path comes from the server's own config
     for link in re.findall(r"\]\((docs/[^)#]+)", text):
         assert (README.parent / link).exists(), link
+
+
+def undefined_names(source: str) -> set[str]:
+    """Names a snippet reads but never binds (assigns, imports, defines) and Python does not provide."""
+    tree = ast.parse(source)
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)} - bound
+
+
+@pytest.mark.parametrize("index", range(len(PYTHON.findall(README.read_text(encoding="utf-8")))))
+def test_every_python_block_is_complete(index):
+    source = PYTHON.findall(README.read_text(encoding="utf-8"))[index]
+    assert not undefined_names(source), source
+
+
+def test_an_incomplete_snippet_is_caught():
+    assert undefined_names("restore(cloud_reply, session='s')") == {"restore", "cloud_reply"}
+    assert undefined_names("from x import restore\nreply = 'a'\nrestore(reply)") == set()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +82,21 @@ def user_env(tmp_path_factory) -> tuple[dict, Path]:
         "STEALTHFLOW_VAULT_KEY": new_secret(),
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
+    env.pop("STEALTHFLOW_SERVICE_TOKEN", None)  # the serve block reads the token file the server writes
     return env, home
 
 
 @pytest.mark.parametrize("index", range(len(runnable_blocks())))
 def test_readme_block_runs_as_written(index, user_env):
     env, home = user_env
-    script = "set -euo pipefail\n" + runnable_blocks()[index]
-    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, cwd=home, timeout=600)
+    language, block = runnable_blocks()[index]
+    if language == "python":
+        command = [sys.executable, "-c", block]
+    else:
+        command = ["bash", "-c", "set -euo pipefail\n" + block.replace(SERVICE_PORT, str(free_port()))]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=home, timeout=600)
     assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
+    if "serve" in block:  # the service answered the request, with the token it created
+        assert '"text":"mail <EMAIL_1>"' in result.stdout.replace(" ", ""), result.stdout + result.stderr
+    if language == "python":
+        assert "anna.berg@example.org" in result.stdout.splitlines()[-1] and "<EMAIL_" in result.stdout.splitlines()[0]

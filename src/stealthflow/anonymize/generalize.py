@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -131,9 +132,15 @@ def sentence_around(text: str, phrase: str) -> tuple[int, int]:
 
 
 class Generalizer:
-    def __init__(self, scorer: FluencyScorer, floor: float = FLUENCY_FLOOR):
-        self.scorer = scorer
+    def __init__(self, scorer: FluencyScorer | Callable[[], FluencyScorer], floor: float = FLUENCY_FLOOR):
+        self._scorer = scorer  # a scorer, or what builds one when a phrase first needs it
         self.floor = floor
+
+    @property
+    def scorer(self) -> FluencyScorer:
+        if callable(self._scorer) and not hasattr(self._scorer, "compare"):
+            self._scorer = self._scorer()
+        return self._scorer
 
     def generalize(self, texts: list[str], phrases: list[list[tuple[str, str]]]) -> list[tuple[str, list[Replacement]]]:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and

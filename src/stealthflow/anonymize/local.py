@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +28,6 @@ from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
-from stealthflow.data.evidence import find_phrase
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
@@ -83,10 +83,17 @@ def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
 class LocalAnonymizer:
     name = "local"
 
-    def __init__(self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer):
-        self.llm = llm  # None: per-phrase generalization only
+    def __init__(self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer, load_llm: Callable[[], LLM] | None = None):
+        self._llm = llm  # None (and no `load_llm`): per-phrase generalization only
+        self._load_llm = load_llm  # builds the model when a post first needs it: posts without cues never load it
         self.tagger = tagger
         self.generalizer = generalizer
+
+    @property
+    def llm(self) -> LLM | None:
+        if self._llm is None and self._load_llm is not None:
+            self._llm, self._load_llm = self._load_llm(), None
+        return self._llm
 
     def rewrite_posts(self, posts: list[str]) -> list[PostRewrite]:
         """Per post, its rewrite. A long post is rewritten in pieces of whole sentences no longer than
@@ -109,7 +116,7 @@ class LocalAnonymizer:
         todo = [i for i, found in enumerate(cues) if found]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
-        if self.llm is not None and todo:
+        if todo and self.llm is not None:
             answers = self.llm.chat_many([post_messages(posts[i], cues[i]) for i in todo])
             drafts = {i: draft for i, answer in zip(todo, answers, strict=True) if (draft := self._readable(posts[i], answer.text)) not in (None, posts[i])}
             ids = list(drafts)
@@ -162,7 +169,8 @@ class LocalAnonymizer:
                 "posts_changed": sum(post.how != "unchanged" for post in mine),
                 "generalized_posts": sum("generalized" in post.how for post in mine),
             }
-            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details))
+            nothing = all(post.how == "unchanged" and not post.cues for post in mine)  # no phrase the cue tagger marks
+            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing))
         if on_progress:
             on_progress(len(profiles))
         return results
@@ -186,8 +194,10 @@ def _build(settings, pool, options) -> LocalAnonymizer:
         # the marked phrases are deleted deterministically.
         adapter = shipped_adapter()
         model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
-    llm = None if options.get("deterministic") or model is None else pool.get(model)
-    return LocalAnonymizer(llm, load_cue_tagger(), Generalizer(shared_scorer()))
+    generalizer = Generalizer(shared_scorer)  # the fluency model loads when a phrase first needs it
+    if options.get("deterministic") or model is None:
+        return LocalAnonymizer(None, load_cue_tagger(), generalizer)
+    return LocalAnonymizer(None, load_cue_tagger(), generalizer, load_llm=lambda: pool.get(model))
 
 
 register_method("local", _build)

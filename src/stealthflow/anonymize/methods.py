@@ -23,6 +23,21 @@ class Anonymized:
     rounds: list[str] = field(default_factory=list)  # text after round 1..N (last == text)
     parsed: bool = True  # False when the model's answer could not be read and the text was kept
     details: dict[str, Any] = field(default_factory=dict)
+    nothing_to_change: bool = False  # the method found nothing that gives the author away: kept on purpose
+
+    def failure(self, original: str) -> str | None:
+        """Why this text is not protected (None: it is). Fails closed: a text the method returned
+        unchanged without saying there was nothing to change was not rewritten."""
+        if "error" in self.details:
+            return f"the method failed: {self.details['error']}"
+        if not self.parsed:
+            return "the model's answer could not be read; the text is unchanged"
+        if unprotected := self.details.get("unprotected"):
+            phrases = "; ".join(f'"{u["phrase"]}"' for u in unprotected)
+            return f"no fluent generalization for {phrases}: the phrase(s) stayed"
+        if " ".join(self.text.split()) == " ".join(original.split()) and not self.nothing_to_change:
+            return "nothing was rewritten: the text is unchanged"
+        return None
 
 
 ProgressCallback = Callable[[int], None]  # called with the number of profiles just finished

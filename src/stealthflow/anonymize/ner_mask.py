@@ -80,7 +80,7 @@ class NerMask:
             findings = self.findings(profile.text)
             text = mask(profile.text, findings)
             entities = sorted({f.entity_type for f in findings})
-            results.append(Anonymized(profile.id, text, [text], details={"entities": entities}))
+            results.append(Anonymized(profile.id, text, [text], details={"entities": entities}, nothing_to_change=not findings))
             if on_progress:
                 on_progress(1)
         return results

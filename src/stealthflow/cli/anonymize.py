@@ -34,8 +34,9 @@ from stealthflow.llm.pool import LLMPool
 @app.command()
 def anonymize(
     source: SourceArgument,
-    method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`)")] = "standard",
+    method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`); local runs offline, standard/aa/stealth need a strong --model")] = "local",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text, protected, reason?, changes?} JSONL here")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print one {id, text, protected, ...} JSON line per profile (no text when not protected)")] = False,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -47,8 +48,10 @@ def anonymize(
 ) -> None:
     """Anonymize each profile and print (or write) the rewritten text.
 
-    Fails closed: a text that could not be rewritten is marked "protected": false with the
-    reason and the command exits non-zero; credentials are masked in every output."""
+    Fails closed: a text that could not be rewritten is never printed; it is marked
+    "protected": false with the reason (on stderr, and in -o/--json) and the command exits 2.
+    A text with nothing to change is printed as it is ("unchanged": true). Credentials are
+    masked in every output."""
     settings = settings_from(config, model, adapter)
     if method not in method_names():
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
@@ -68,12 +71,17 @@ def anonymize(
     originals = {p.id: p.text for p in profiles}
     rows = [_output_row(result, originals[result.profile_id], secrets) for result in results]
     for result, row in zip(results, rows, strict=True):
-        if output is None:
+        if not row["protected"]:
+            console.print(f"[red]not protected:[/] {escape(result.profile_id)}: {escape(row['reason'])}", highlight=False, soft_wrap=True)
+        elif row.get("unchanged"):
+            console.print(f"{escape(result.profile_id)}: nothing to change (no phrase points to an attribute); the text is as it was", highlight=False, soft_wrap=True)
+        if json_output:
+            out.file.write(dump_line(row if row["protected"] else {k: v for k, v in row.items() if k != "text"}))
+            continue
+        if output is None and row["protected"]:
             if input_source.is_records or len(results) > 1:
                 out.rule(result.profile_id)
             out.print(row["text"], markup=False, highlight=False)
-        if not row["protected"]:
-            console.print(f"[red]not protected:[/] {result.profile_id}: {row['reason']}")
         print_changes(result)
         if "risk" in result.details:
             print_risk_report(result)
@@ -86,7 +94,7 @@ def anonymize(
     pool.close()
     if unprotected := [r["id"] for r in rows if not r["protected"]]:
         if not allow_unchanged:
-            fail(f"{len(unprotected)} text(s) could not be anonymized and are marked \"protected\": false; fix the model, or pass --allow-unchanged to accept that")
+            fail(f"{len(unprotected)} text(s) could not be anonymized and were not printed (\"protected\": false); fix the model, or pass --allow-unchanged to accept that")
 
 
 def _secret_masker(settings):
@@ -102,19 +110,16 @@ def _output_row(result, original: str, secrets) -> dict:
     for warning in protected.warnings:
         console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
     row = {"id": result.profile_id, "text": protected.text, "protected": True}
-    if "error" in result.details:
-        row.update(protected=False, reason=f"the method failed: {result.details['error']}")
-    elif not result.parsed:
-        row.update(protected=False, reason="the model's answer could not be read; the text is unchanged")
-    elif result.details.get("unprotected"):
-        phrases = "; ".join('"%s"' % u["phrase"] for u in result.details["unprotected"])
-        row.update(protected=False, reason=f"no fluent generalization for {phrases}: the phrase(s) stayed")
-    elif " ".join(result.text.split()) == " ".join(original.split()):
-        row.update(protected=False, reason="nothing was rewritten: the text is unchanged")
+    if reason := result.failure(original):
+        row.update(protected=False, reason=reason)
+    elif result.nothing_to_change:
+        row["unchanged"] = True
     if result.details.get("unprotected"):
         row["unprotected"] = result.details["unprotected"]
     if result.details.get("changes"):
         row["changes"] = result.details["changes"]
+    if "risk" in result.details:
+        row["risk"] = result.details["risk"]
     return row
 
 

@@ -1,31 +1,111 @@
-"""The typer app, shared options and the progress bar. Command modules register on `app`."""
+"""The CLI's shared set-up: the typer app and its help format, shared options, settings, the
+user's vault, the rewriter `--rewrite` names, errors as one line, the progress bars. Command
+modules register on `app` (sub-command groups are made with `Typer`)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
+from typer.core import TyperCommand, TyperGroup
 
 from stealthflow.config import Settings, load_settings
-
-if TYPE_CHECKING:
-    from stealthflow.llm import ModelConfig
-    from stealthflow.llm.pool import LLMPool
 from stealthflow.data import DataError
 
-app = typer.Typer(
-    name="stealthflow",
-    help="Protect text before it leaves your device.",
-    no_args_is_help=True,
-    pretty_exceptions_show_locals=False,  # locals may hold private text
-)
+if TYPE_CHECKING:
+    import click
+
+    from stealthflow.anonymize.methods import Method
+    from stealthflow.llm import ModelConfig
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.placeholders.vault import Vault
+
+# The command list: what a person protecting text needs first, the research tools after.
+COMMAND_ORDER = ("protect", "restore", "vault", "serve", "proxy", "memory", "anonymize", "attack", "methods")
+_TYPE_LABEL = re.compile(r" <([^>]+)>")
+_VALUE_NAMES = {"str": "TEXT", "int": "N", "int range": "N", "float": "X", "float range": "X", "file": "FILE", "path": "PATH", "directory": "DIR"}
+
+
+def _value_name(label: str) -> str:
+    """A typer type label (`<str>`, `<int range>`) as a click-style value name (TEXT, N)."""
+    return _VALUE_NAMES.get(label, label.upper())
+
+
+def _help_records(command: click.Command, ctx: click.Context) -> tuple[list, list]:
+    """(arguments, options) help rows without typer's `<type>` labels: an argument shows its
+    metavar only, an option the name of the value it takes (`--session TEXT`)."""
+    args, opts = [], []
+    for param in command.get_params(ctx):
+        if (record := param.get_help_record(ctx)) is None:
+            continue
+        if param.param_type_name == "argument":
+            args.append((_TYPE_LABEL.sub("", record[0]), record[1]))
+        else:
+            opts.append((_TYPE_LABEL.sub(lambda m: f" {_value_name(m.group(1))}", record[0]), record[1]))
+    return args, opts
+
+
+def _format_options(command: click.Command, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    for title, rows in zip(("Arguments", "Options"), _help_records(command, ctx), strict=True):
+        if rows:
+            with formatter.section(title):
+                formatter.write_dl(rows)
+
+
+class Command(TyperCommand):
+    """Plain click help (readable at 80 columns), value names instead of typer's type labels."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _format_options(self, ctx, formatter)
+
+
+class Group(TyperGroup):
+    """As `Command`; the commands listed in `COMMAND_ORDER`, then the others as registered."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        _format_options(self, ctx, formatter)
+        self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its first sentence whole (wrapped, not cut at the terminal's width)."""
+        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        if rows := [(name, command.get_short_help_str(limit=300)) for name, command in commands if command and not command.hidden]:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda n: COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER))
+
+
+class Typer(typer.Typer):
+    """A typer app whose commands and groups print plain help (`Command`, `Group`)."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(cls=Group, rich_markup_mode=None, pretty_exceptions_show_locals=False, **kwargs)  # locals may hold private text
+
+    def command(self, *args: Any, **kwargs: Any):
+        return super().command(*args, cls=kwargs.pop("cls", Command), **kwargs)
+
+
+app = Typer(name="stealthflow", help="Protect text before it leaves your device.", no_args_is_help=True)
 console = Console(stderr=True)
 out = Console()
 
@@ -58,6 +138,69 @@ def settings_from(config: Path | None, model: str | None, adapter: str | None) -
         return load_settings(config, model, adapter)
     except (ValueError, OSError) as exc:
         fail(explain(exc))
+
+
+def protect_settings(config: Path | None, model: str | None, adapter: str | None, **protect_overrides: object) -> Settings:
+    """Settings with the `protect` section's command-line overrides (None: as configured)."""
+    settings = settings_from(config, model, adapter)
+    update = {k: v for k, v in protect_overrides.items() if v is not None}
+    try:
+        settings.protect = settings.protect.model_validate({**settings.protect.model_dump(), **update})
+    except ValueError as exc:
+        fail(explain(exc))
+    return settings
+
+
+def open_user_vault(settings: Settings, new_vault: bool = False) -> "Vault":
+    """The user's vault; a key created now gets a one-time notice: it is the only way in."""
+    from stealthflow.pipeline.protector import open_vault
+
+    def notice(where: str) -> None:
+        console.print(
+            f"[bold yellow]a new vault key was created in {escape(where)}[/]: back it up (e.g. in your password manager); "
+            "without it the vault cannot be read. `stealthflow vault export FILE` makes an encrypted backup of the vault."
+        )
+
+    return open_vault(settings.protect, on_new_key=notice, new_vault=new_vault)
+
+
+@contextlib.contextmanager
+def vault_errors() -> Iterator[None]:
+    """`user_errors`, and the vault's and the models' failures, as one line and exit 2."""
+    from stealthflow.llm import LLMCallError
+    from stealthflow.placeholders.vault import VaultMismatch
+
+    with user_errors():
+        try:
+            yield
+        except (VaultMismatch, LLMCallError, ValueError) as exc:
+            fail(str(exc))
+
+
+def check_rewrite(rewrite: str, settings: Settings) -> None:
+    """A `--rewrite` that names nothing fails here, before any model or vault is opened."""
+    from stealthflow.pipeline.rewrite import rewrite_method
+
+    try:
+        if rewrite != "none":
+            rewrite_method(rewrite, settings)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def rewriter_for(rewrite: str, settings: Settings, pool: "LLMPool") -> "Method | None":
+    """The method `--rewrite` names (None for `none`), its model checked reachable (`ner-mask` needs none)."""
+    from stealthflow.pipeline.rewrite import build_rewriter
+
+    if rewrite == "none":
+        return None
+    try:
+        rewriter = build_rewriter(rewrite, settings, pool)
+    except ValueError as exc:
+        fail(str(exc))
+    if rewrite != "ner-mask":
+        reachable(pool, settings.model, "the rewrite model")
+    return rewriter
 
 
 def explain(exc: Exception) -> str:
@@ -125,6 +268,15 @@ def progress_bar(description: str, total: int, extra: str = "") -> Iterator[Prog
     with Progress(*columns, console=console) as progress:
         progress.add_task(description, total=total, info=extra)
         yield progress
+
+
+@contextlib.contextmanager
+def bytes_progress(description: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar in bytes (done / total, bytes per second, time left); yields `advance(n)`."""
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda done: progress.advance(task, done)
 
 
 @contextlib.contextmanager

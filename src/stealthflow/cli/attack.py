@@ -40,6 +40,7 @@ def attack(
     attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
     attackers: AttackersOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="print one JSON line per profile and attacker: {id, kind, attacker, guesses, strength, cues, ...}")] = False,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -68,11 +69,18 @@ def attack(
             with progress_bar(f"attacking ({attacker.name})", len(profiles)):
                 runs.append((attacker, attacker.attack_many(texts, asked)))
     strength = _strength(settings)
+    several = len(profiles) > 1
     for index, profile in enumerate(profiles):
+        cues = {} if profile.labelled() else find_profile_cues(profile)
         for attacker, results in runs:
-            _print_attack(profile, attacker, results[index], judge, strength.get(attacker.name, "not evaluated here (see docs/attack.md)"))
-        if not profile.labelled():
-            print_cues(profile)
+            said = strength.get(attacker.name, "not evaluated here (see docs/attack.md)")
+            if json_output:
+                row = {"id": profile.id, "kind": attacker.name, **results[index].model_dump(), "strength": said}
+                out.file.write(dump_line(row | {"cues": [{"post": post, **cue} for post, found in cues.items() for cue in found]}))
+            else:
+                _print_attack(profile, attacker, results[index], judge, said)
+        if not json_output:
+            print_cues(cues, profile.id if several else None, len(profile.comments))
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
@@ -117,16 +125,23 @@ def _strength(settings) -> dict[str, str]:
     return described
 
 
-def print_cues(profile) -> None:
-    """Per post, the phrases that give the author away (the cue tagger), when it is installed."""
+def find_profile_cues(profile) -> dict[int, list[dict]]:
+    """Per post (by index), the phrases that give the author away and the attribute each points
+    to (the cue tagger); {} when the tagger is not installed."""
     from stealthflow.anonymize.cues import find_cues, load_cue_tagger
 
     try:
         tagger = load_cue_tagger()
     except FileNotFoundError:
-        return
-    for index, spans in enumerate(find_cues(tagger, [c.text for c in profile.comments])):
-        if spans:
-            text = profile.comments[index].text
-            cues = "; ".join(f'"{text[s.start:s.end]}" ({s.label})' for s in spans)
-            out.print(f"post {index + 1}: phrases that point to you: {escape(cues)}", highlight=False)
+        return {}
+    posts = [c.text for c in profile.comments]
+    return {i: [{"phrase": posts[i][s.start : s.end], "attribute": s.label} for s in spans] for i, spans in enumerate(find_cues(tagger, posts)) if spans}
+
+
+def print_cues(cues: dict[int, list[dict]], profile_id: str | None = None, posts: int = 1) -> None:
+    """One line per post with cues: `post N` within one profile; `ID` (or `ID post N`) when
+    there are several profiles, such as a JSONL of posts."""
+    for post, found in cues.items():
+        where = " ".join(([profile_id] if profile_id else []) + ([f"post {post + 1}"] if posts > 1 or not profile_id else []))
+        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in found)
+        out.print(f"{escape(where)}: phrases that point to you: {escape(phrases)}", highlight=False)

@@ -19,11 +19,11 @@ from stealthflow.attack.classifier import (
 )
 from stealthflow.attack.embeddings import EmbeddingModelMissing, SentenceEmbedder, default_cache_path, text_lines
 from stealthflow.attack.strength import TABLE_HEADER, attacker_accuracy, table_cells
-from stealthflow.cli.app import ConfigOption, app, console, fail, out, progress_bar, settings_from, user_errors
+from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, out, progress_bar, settings_from, user_errors
 from stealthflow.data import load_profiles
 from stealthflow.resources import split_path
 
-attacker_app = typer.Typer(help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True)
+attacker_app = Typer(help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True)
 app.add_typer(attacker_app, name="attacker")
 
 HeldOutOption = Annotated[

@@ -12,34 +12,27 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import ConfigOption, app, console, fail
-from stealthflow.cli.protect import _open_vault, _rewriter, _settings, _vault_errors
+from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, open_user_vault, protect_settings, rewriter_for, user_errors, vault_errors
 
-memory_app = typer.Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
+memory_app = Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 
 UserOption = Annotated[str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")]
 StoreOption = Annotated[Path | None, typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
 
 
-def default_store_path(vault_path: Path | None = None) -> Path:
-    """memory.sqlite beside the vault."""
-    from stealthflow.pipeline.protector import default_vault_path
-
-    return (vault_path or default_vault_path()).with_name("memory.sqlite")
-
-
 @contextlib.contextmanager
 def _store(store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none") -> Iterator[MemoryStore]:  # noqa: F821
     from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
+    from stealthflow.memory.store import default_store_path
     from stealthflow.pipeline.protector import Protector
 
-    settings = _settings(config, None, None, llm_extractor=llm, tagger=tagger)
+    settings = protect_settings(config, None, None, llm_extractor=llm, tagger=tagger)
     pool = LLMPool()
-    with _vault_errors():
-        protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
-        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=_rewriter(rewrite, settings, pool))
+    with vault_errors():
+        protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
+        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=rewriter_for(rewrite, settings, pool))
         try:
             yield opened
         except (ValueError, KeyError) as exc:
@@ -53,15 +46,12 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
 def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
     """(key, user, text, metadata) rows. A row's key is a digest of the input up to the end of its
     line: the same input run again, or grown at its end, gives its rows the same keys."""
-    try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
-        lines = data.decode("utf-8").split("\n")
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror}")
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text (byte {exc.start})")
+    from stealthflow.cli.source import Source, read_stdin
+
+    with user_errors():
+        text = read_stdin() if str(path) == "-" else Source(path=path).read_text()
     rows, prefix = [], hashlib.sha256()
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(text.split("\n"), 1):
         prefix.update(line.encode() + b"\n")
         if not line.strip():
             continue
@@ -122,11 +112,26 @@ def pack(
 
 
 @memory_app.command()
-def hydrate(user: UserOption, store: StoreOption = None, config: ConfigOption = None) -> None:
-    """Restore the user's placeholders in the text read from stdin."""
-    text = sys.stdin.read()
+def hydrate(
+    user: UserOption,
+    json_out: Annotated[bool, typer.Option("--json", help='print {"text", "restored", "unresolved"}')] = False,
+    store: StoreOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Restore the user's placeholders in the text read from stdin; placeholders that are not
+    this user's stay as they are and are listed on stderr."""
+    from stealthflow.cli.source import Source, read_stdin
+
+    with user_errors():
+        text = Source(text=read_stdin()).read_text()
     with _store(store, config) as memory:
-        sys.stdout.write(memory.hydrate(user, text))
+        result = memory.restore(user, text)
+    if json_out:
+        print(json.dumps({"text": result.text, "restored": result.restored, "unresolved": result.unresolved}, ensure_ascii=False))
+    else:
+        sys.stdout.write(result.text)
+    if result.unresolved:
+        console.print(f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}", highlight=False)
 
 
 @memory_app.command()

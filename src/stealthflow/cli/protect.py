@@ -1,5 +1,5 @@
-"""`stealthflow protect | restore | vault forget | serve`: placeholders for explicit PII,
-an optional rewrite against attribute inference, and hydration of the cloud's reply."""
+"""`stealthflow protect | restore | vault ... | serve`: placeholders for explicit PII, then a
+rewrite against attribute inference (by default), and hydration of the cloud's reply."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import codecs
 import contextlib
 import gc
 import sys
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -23,63 +24,29 @@ from stealthflow.cli.app import (
     ConfigOption,
     ModelOption,
     RoundsOption,
+    Typer,
     app,
+    bytes_progress,
+    check_rewrite,
     console,
-    explain,
     fail,
+    open_user_vault,
     out,
     progress_bar,
+    protect_settings,
     reachable,
-    settings_from,
-    user_errors,
+    rewriter_for,
+    vault_errors,
 )
 from stealthflow.config import Settings
-from stealthflow.llm import LLMCallError
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
 
-vault_app = typer.Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
+vault_app = Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
 app.add_typer(vault_app, name="vault")
 
 SessionOption = Annotated[str, typer.Option("--session", "-s", help="conversation/session id: restoration only hydrates placeholders issued to it")]
 UserOption = Annotated[Optional[str], typer.Option("--user", help="vault user (default: protect.user in the config)")]
-
-
-def _settings(config: Path | None, model: str | None, adapter: str | None, **protect_overrides: object) -> Settings:
-    settings = settings_from(config, model, adapter)
-    update = {k: v for k, v in protect_overrides.items() if v is not None}
-    try:
-        settings.protect = settings.protect.model_validate({**settings.protect.model_dump(), **update})
-    except ValueError as exc:
-        fail(explain(exc))
-    return settings
-
-
-def _open_vault(settings: Settings, new_vault: bool = False):
-    """The user's vault; a key created now gets a one-time notice: it is the only way in."""
-    from stealthflow.pipeline.protector import open_vault
-
-    def notice(where: str) -> None:
-        console.print(
-            f"[bold yellow]a new vault key was created in {escape(where)}[/]: back it up (e.g. in your password manager); "
-            "without it the vault cannot be read. `stealthflow vault export FILE` makes an encrypted backup of the vault."
-        )
-
-    return open_vault(settings.protect, on_new_key=notice, new_vault=new_vault)
-
-
-@contextlib.contextmanager
-def _vault_errors() -> Iterator[None]:
-    from stealthflow.placeholders.keys import VaultKeyError
-    from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
-
-    with user_errors():
-        try:
-            yield
-        except (VaultKeyError, VaultTampered, VaultMismatch, LLMCallError, ValueError) as exc:
-            fail(str(exc))
-
-
 OutputOption = Annotated[Optional[str], typer.Option("--output", "-o", help="write here instead of stdout ('-' = stdout)")]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of plain text")]
 
@@ -96,6 +63,7 @@ def protect(
     rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: local (per post, offline), none, another method (standard, stealth) or a model spec")] = "local",
     rounds: RoundsOption = None,
     show: Annotated[bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="list every value masked and phrase rewritten on stderr (default: a one-line summary)")] = False,
     llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
     tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)")] = None,
     user: UserOption = None,
@@ -104,27 +72,31 @@ def protect(
     adapter: AdapterOption = None,
     cache: CacheOption = None,
 ) -> None:
-    """Replace explicit PII by placeholders (kept in the encrypted vault), optionally rewrite.
+    """Replace explicit PII by placeholders (kept in the encrypted vault), then rewrite the
+    phrases that give you away (--rewrite local, the default; --rewrite none to skip).
 
     Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
     (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
-    from stealthflow.cli.source import read_source
+    from stealthflow.cli.source import read_source, read_stdin
     from stealthflow.pipeline.records import parse_records, read_records
 
     if (source is None) == (input is None):
         fail("give the text to protect (TEXT, FILE or -) or --input FILE.jsonl")
-    settings = _settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user)
+    settings = protect_settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user)
     if rounds is not None:
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
-    with _vault_errors():
+    check_rewrite(rewrite, settings)
+    with vault_errors():
         if input is not None:
-            records = parse_records(sys.stdin.read(), "<stdin>") if input == "-" else read_records(Path(input))
+            records = parse_records(read_stdin(), "<stdin>") if input == "-" else read_records(Path(input))
             text_mode = False
         else:
             read = read_source(source)
             text_mode = not read.is_records
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
-        with _protection(settings, rewrite, cache, show) as run:
+        if not records:
+            fail(f"{input or source}: no records to protect")
+        with _protection(settings, rewrite, cache, show, verbose) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
@@ -137,8 +109,11 @@ class _Run:
     rewriter: object | None
     rewrite: str
     show: bool = False
+    verbose: bool = False
     secrets_found: int = 0
     rejected: int = 0
+    masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
+    rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
@@ -155,12 +130,18 @@ class _Run:
             for row, outcome in zip(rows, outcomes, strict=True):
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
                 self.rejected += not outcome.accepted
-                if outcome.accepted and outcome.changes:
+                if outcome.accepted:
+                    self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
+                if self.verbose and outcome.accepted and outcome.changes:
                     from stealthflow.anonymize.changes import describe_change
 
                     changes = "; ".join(describe_change(c) for c in outcome.changes)
-                    console.print(f"{row['id']}: rewrote {escape(changes)}", highlight=False)
+                    console.print(f"{escape(row['id'])}: rewrote {escape(changes)}", highlight=False)
         for item, row, p in zip(items, rows, protected, strict=True):
+            self.masked.update(span.type for span in p.spans)
+            if self.verbose:
+                for span in p.spans:
+                    console.print(f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}", highlight=False)
             if self.show:
                 console.print(f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}", highlight=False)
             self.secrets_found += bool(p.warnings)
@@ -170,36 +151,32 @@ class _Run:
                 row["warnings"] = p.warnings
         return rows
 
+    def summary(self) -> str:
+        """One line: how many values were masked and phrases rewritten, by type / attribute."""
+        def counted(counter: Counter) -> str:
+            return ", ".join(f"{name} {count}" for name, count in counter.most_common())
 
-def _rewriter(rewrite: str, settings: Settings, pool: LLMPool):
-    """The method `--rewrite` names (None for `none`), its model checked reachable (`ner-mask` needs none)."""
-    from stealthflow.pipeline.rewrite import build_rewriter
-
-    if rewrite == "none":
-        return None
-    try:
-        rewriter = build_rewriter(rewrite, settings, pool)
-    except ValueError as exc:
-        fail(str(exc))
-    if rewrite != "ner-mask":
-        reachable(pool, settings.model, "the rewrite model")
-    return rewriter
+        line = f"masked {sum(self.masked.values())} value(s) ({counted(self.masked)})" if self.masked else "nothing to mask"
+        if self.rewriter is not None:
+            line += f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})" if self.rewritten else "; nothing to rewrite"
+        return line + ("" if self.verbose else "; --verbose lists them")
 
 
 @contextlib.contextmanager
-def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool = False) -> Iterator[_Run]:
+def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool = False, verbose: bool = False) -> Iterator[_Run]:
     from stealthflow.pipeline.protector import Protector
 
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
         reachable(pool, settings.model, "the PII extractor model")
-    protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
-    run = _Run(protector, _rewriter(rewrite, settings, pool), rewrite, show)
+    protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
+    run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose)
     try:
         yield run
     finally:
         protector.close()
         pool.close()
+    console.print(run.summary(), highlight=False, soft_wrap=True)
     if run.rewriter is not None and run.rejected:
         console.print(f"[yellow]{run.rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]")
     if run.secrets_found:
@@ -207,14 +184,42 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool
 
 
 def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:
-    row = run.protect([Record("text", text)], session)[0]
-    del row["id"], row["session"]
-    if not json_output:
-        for span in row["spans"]:
-            console.print(f"masked {span['type']} ({span['level']}) as {span['placeholder']}", highlight=False)
-        if "rewrite" in row and not row["rewrite"]["accepted"]:
-            console.print(f"[yellow]rewrite rejected:[/] {row['rewrite']['reason']}")
+    """One text; a long one in pieces (`split_text`), with progress in bytes and an ETA."""
+    from stealthflow.pipeline.pieces import split_text
+
+    pieces = split_text(text)
+    if len(pieces) == 1:
+        rows = run.protect([Record("text", text)], session)
+    else:
+        rows = []
+        with bytes_progress("protecting", len(text.encode("utf-8"))) as advance:
+            for number, piece in enumerate(pieces, 1):
+                rows += run.protect([Record(f"text (piece {number})", piece)], session)
+                advance(len(piece.encode("utf-8")))
+    row = _joined(rows, pieces)
+    if not json_output and "rewrite" in row and not row["rewrite"]["accepted"]:
+        console.print(f"[yellow]rewrite rejected:[/] {row['rewrite']['reason']}")
     _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
+
+
+def _joined(rows: list[dict], pieces: list[str]) -> dict:
+    """The rows of a text's pieces as one `{vault, text, spans[, rewrite][, warnings]}` row
+    (span offsets into the whole text; the rewrite accepted only if every piece's was)."""
+    joined = {"vault": rows[0]["vault"], "text": "".join(row["text"] for row in rows), "spans": []}
+    offset = 0
+    for row, piece in zip(rows, pieces, strict=True):
+        joined["spans"] += [dict(span, start=span["start"] + offset, end=span["end"] + offset) for span in row["spans"]]
+        offset += len(piece)
+    if "rewrite" in rows[0]:
+        rewrites = [row["rewrite"] for row in rows]
+        joined["rewrite"] = {"method": rewrites[0]["method"], "accepted": all(r["accepted"] for r in rewrites)}
+        if reasons := list(dict.fromkeys(r["reason"] for r in rewrites if r.get("reason"))):
+            joined["rewrite"]["reason"] = "; ".join(reasons)
+        if changes := [change for r in rewrites for change in r.get("changes", [])]:
+            joined["rewrite"]["changes"] = changes
+    if warnings := list(dict.fromkeys(w for row in rows for w in row.get("warnings", []))):
+        joined["warnings"] = warnings
+    return joined
 
 
 def _protect_records(run: _Run, records: list[Record], session: str, output: str | None) -> None:
@@ -261,7 +266,7 @@ def restore(
     config: ConfigOption = None,
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay."""
-    from stealthflow.cli.source import read_source
+    from stealthflow.cli.source import read_source, read_stdin
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import parse_records, read_records
 
@@ -269,11 +274,11 @@ def restore(
         source = source or "-"
     if (source is None) == (input is None):
         fail("give the reply to restore (TEXT, FILE or -) or --input FILE.jsonl")
-    settings = _settings(config, None, None, user=user)
-    with _vault_errors():
-        protector = Protector(settings.protect, _open_vault(settings))
+    settings = protect_settings(config, None, None, user=user)
+    with vault_errors():
+        protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
-            records = parse_records(sys.stdin.read(), "<stdin>") if input == "-" else read_records(Path(input))
+            records = parse_records(read_stdin(), "<stdin>") if input == "-" else read_records(Path(input))
             unresolved = _restore_records(protector, session, records, output)
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved = _restore_stdin(protector, session)
@@ -326,9 +331,9 @@ def vault_forget(
     """Right to be forgotten: delete a value or a whole session from the vault."""
     if (session is None) == (not value):
         fail("give exactly one of --session ID or --value")
-    settings = _settings(config, None, None, user=user)
-    with _vault_errors():
-        vault = _open_vault(settings)
+    settings = protect_settings(config, None, None, user=user)
+    with vault_errors():
+        vault = open_user_vault(settings)
         if value:
             secret = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else typer.prompt("value to forget", hide_input=True)
             deleted = vault.forget_value(settings.protect.user, secret)
@@ -347,18 +352,23 @@ def vault_forget(
 @vault_app.command("list")
 def vault_list(user: UserOption = None, config: ConfigOption = None, json_output: JsonOption = False) -> None:
     """Sessions in the vault: how many values each holds, when created and last used (never values)."""
-    settings = _settings(config, None, None, user=user)
-    with _vault_errors():
-        vault = _open_vault(settings)
+    settings = protect_settings(config, None, None, user=user)
+    with vault_errors():
+        vault = open_user_vault(settings)
         sessions = vault.sessions(settings.protect.user)
         path, vault_id = vault.path, vault.id
         vault.close()
     if json_output:
         out.print_json(data={"vault": str(path), "id": vault_id, "user": settings.protect.user, "sessions": sessions})
         return
+    if not out.is_terminal:  # a pipe or a file: whole lines, tab-separated
+        out.file.write("".join(f"{r['session']}\t{r['values']}\t{r['created']}\t{r['last_used']}\n" for r in sessions))
+        console.print(f"{len(sessions)} session(s) in {path} (id {vault_id}, user {settings.protect.user!r}): session, values, created, last used", highlight=False, soft_wrap=True)
+        return
     table = Table(title=f"{path} (id {vault_id}, user {settings.protect.user!r})")
-    for column in ("session", "values", "created", "last used"):
-        table.add_column(column)
+    table.add_column("session", overflow="fold")  # a long name wraps whole; dates and counts never do
+    for column in ("values", "created", "last used"):
+        table.add_column(column, no_wrap=True)
     for row in sessions:
         table.add_row(escape(row["session"]), str(row["values"]), row["created"], row["last_used"])
     out.print(table)
@@ -367,9 +377,9 @@ def vault_list(user: UserOption = None, config: ConfigOption = None, json_output
 @vault_app.command("export")
 def vault_export(file: Annotated[Path, typer.Argument(help="backup file to write (encrypted with a key derived from the vault key)")], config: ConfigOption = None) -> None:
     """Encrypted backup of the whole vault (restore it with `vault import`; it needs the same key)."""
-    settings = _settings(config, None, None)
-    with _vault_errors():
-        vault = _open_vault(settings)
+    settings = protect_settings(config, None, None)
+    with vault_errors():
+        vault = open_user_vault(settings)
         vault.export(file)
         vault.close()
     console.print(f"wrote an encrypted backup of the vault to {file}; it opens only with the same vault key")
@@ -384,9 +394,9 @@ def vault_import(
     """Restore a backup written by `vault export` (same key)."""
     from stealthflow.placeholders import known_vaults
 
-    settings = _settings(config, None, None)
-    with _vault_errors():
-        vault = _open_vault(settings, new_vault=True)  # the vault it replaces may be gone
+    settings = protect_settings(config, None, None)
+    with vault_errors():
+        vault = open_user_vault(settings, new_vault=True)  # the vault it replaces may be gone
         count = vault.import_(file, replace_existing)
         known_vaults.remember(vault.path, vault.id)  # the backup brings its own identity
         vault.close()
@@ -396,9 +406,9 @@ def vault_import(
 @vault_app.command("new")
 def vault_new(config: ConfigOption = None) -> None:
     """Start an empty vault on purpose where the old one is gone (replies protected with it will not restore)."""
-    settings = _settings(config, None, None)
-    with _vault_errors():
-        vault = _open_vault(settings, new_vault=True)
+    settings = protect_settings(config, None, None)
+    with vault_errors():
+        vault = open_user_vault(settings, new_vault=True)
         count, path, vault_id = vault.count(), vault.path, vault.id
         vault.close()
     if count:
@@ -414,11 +424,11 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
 
     from stealthflow.placeholders.keys import ENV_VAR, VaultKeys, decode_secret, new_secret, store_secret
 
-    settings = _settings(config, None, None)
+    settings = protect_settings(config, None, None)
     source = settings.protect.key_source
     from_env = source == "env" or (source == "auto" and os.environ.get(ENV_VAR))
-    with _vault_errors():
-        vault = _open_vault(settings)
+    with vault_errors():
+        vault = open_user_vault(settings)
         encoded = new_secret()
         count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
         vault.close()
@@ -442,17 +452,23 @@ def serve(
     adapter: AdapterOption = None,
     memory_store: Annotated[Path | None, typer.Option("--memory-store", help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)")] = None,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
+    print_token_path: Annotated[bool, typer.Option("--print-token-path", help="print the file the server reads its token from (unless $STEALTHFLOW_SERVICE_TOKEN is set) and exit")] = False,
 ) -> None:
-    """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer token)."""
-    from stealthflow.cli.memory import default_store_path
-    from stealthflow.memory import MemoryStore
-    from stealthflow.pipeline.protector import Protector
-    from stealthflow.service import create_app
+    """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer
+    token). GET /health answers without a token once the server is ready."""
     from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
 
-    settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
-    with _vault_errors():
-        protector = Protector.from_settings(settings, vault=_open_vault(settings))
+    if print_token_path:
+        out.print(str(default_token_file()), highlight=False, soft_wrap=True)
+        return
+    from stealthflow.memory import MemoryStore
+    from stealthflow.memory.store import default_store_path
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.service import create_app
+
+    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    with vault_errors():
+        protector = Protector.from_settings(settings, vault=open_user_vault(settings))
     memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
     console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")

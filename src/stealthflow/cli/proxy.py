@@ -10,9 +10,8 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail
-from stealthflow.cli.protect import _open_vault, _rewriter, _settings, _vault_errors, run_server
-from stealthflow.service.security import LOOPBACK_HOSTS
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail, open_user_vault, protect_settings, rewriter_for, vault_errors
+from stealthflow.cli.protect import run_server
 
 
 @app.command()
@@ -35,9 +34,9 @@ def proxy(
     from stealthflow.llm.pool import LLMPool
     from stealthflow.pipeline.protector import Protector
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
-    from stealthflow.service.security import default_token_file, service_token
+    from stealthflow.service.security import LOOPBACK_HOSTS, default_token_file, service_token
 
-    settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     overrides = {
         "upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env, "rewrite": rewrite,
         "max_reply_bytes": max_reply_bytes, "total_timeout": total_timeout,
@@ -55,9 +54,9 @@ def proxy(
     if not os.environ.get(proxy_config.upstream_key_env):
         console.print(f"[yellow]${proxy_config.upstream_key_env} is not set[/]: the upstream gets no API key")
     pool = LLMPool()
-    with _vault_errors():
-        protector = Protector.from_settings(settings, pool, vault=_open_vault(settings))
-        rewriter = _rewriter(proxy_config.rewrite, settings, pool)
+    with vault_errors():
+        protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
+        rewriter = rewriter_for(proxy_config.rewrite, settings, pool)
 
     def announce(path: Path) -> None:
         console.print(f"[bold]a proxy token was created in {escape(str(path))}[/] (shown this once): {path.read_text(encoding='utf-8').strip()}")

@@ -1,7 +1,9 @@
 """What a command reads: literal text, a file, or `-` for standard input.
 
 `stealthflow protect "My email is ..."`, `echo ... | stealthflow protect -` and
-`stealthflow protect post.txt` all work; a `.jsonl`/`.json` file holds records.
+`stealthflow protect post.txt` all work; a `.jsonl`/`.json` file holds records. An argument
+that looks like a path (`looks_like_path`) but names no file is an error, never text: a
+mistyped file name would otherwise be protected (or attacked) as if it were the post.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ SourceArgument = Annotated[
     str, typer.Argument(metavar="TEXT|FILE|-", help="the text itself, a file (plain text, or JSONL records), or - for stdin", show_default=False)
 ]
 RECORD_SUFFIXES = {".jsonl", ".json"}
+TEXT_SUFFIXES = RECORD_SUFFIXES | {".txt", ".md", ".text", ".csv", ".tsv", ".log", ".eml"}
 
 
 @dataclass(frozen=True)
@@ -38,21 +41,49 @@ class Source:
         return self.path.stem if self.path else "text"
 
     def read_text(self) -> str:
+        """The text (of the file), UTF-8; empty or blank input is a `DataError`."""
         if self.text is None:
             try:
-                return self.path.read_text(encoding="utf-8")
+                text = self.path.read_text(encoding="utf-8")
             except UnicodeDecodeError as exc:
                 raise DataError(f"{self.path}: not UTF-8 text (byte {exc.start})") from None
-        if has_lone_surrogate(self.text):  # bytes that are not UTF-8 in an argument or on stdin
+        elif has_lone_surrogate(self.text):  # bytes that are not UTF-8 in an argument
             raise DataError("the input is not valid UTF-8 text (it holds a lone surrogate)")
-        return self.text
+        else:
+            text = self.text
+        if not text.strip():
+            raise DataError(f"{self.path or 'the input'} is empty: there is nothing to read")
+        return text
+
+
+def read_stdin() -> str:
+    """Standard input as UTF-8 text; anything else (binary data) is a one-line `DataError`."""
+    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8", "surrogateescape")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"standard input is not UTF-8 text (byte {exc.start}); give a text file or convert it first") from None
 
 
 def read_source(value: str) -> Source:
+    """`-` is stdin, an existing file is that file, a path-looking name of no file is a
+    `DataError`, anything else is the text itself."""
     if value == "-":
-        return Source(text=sys.stdin.read())
-    # An argument naming an existing file is that file; anything else is the text itself.
-    return Source(path=Path(value)) if _names_a_file(value) else Source(text=value)
+        return Source(text=read_stdin())
+    if _names_a_file(value):
+        return Source(path=Path(value))
+    if looks_like_path(value):
+        what = "is a directory, not a file" if Path(value).is_dir() else "no such file"
+        raise DataError(f"{value}: {what} (to give this text itself, put it in a sentence or pipe it to -)")
+    return Source(text=value)
+
+
+def looks_like_path(value: str) -> bool:
+    """One word that names a file by its form: it holds a `/` (and is no URL), or ends in a text
+    file's suffix (`post.txt`, `posts.jsonl`). A sentence, a word or an address is not one."""
+    if not value or len(value) >= 4096 or any(c.isspace() for c in value) or "://" in value:
+        return False
+    return "/" in value or "\\" in value or Path(value).suffix.lower() in TEXT_SUFFIXES
 
 
 def _names_a_file(value: str) -> bool:
@@ -67,6 +98,6 @@ def _names_a_file(value: str) -> bool:
 def source_profiles(value: str) -> tuple[Source, list[Profile]]:
     """The profiles in a source: JSONL records, or one profile whose paragraphs are posts."""
     source = read_source(value)
-    if source.path is not None:
+    if source.is_records:
         return source, load_input(source.path)
-    return source, [profile_from_text(source.text, source.name)]
+    return source, [profile_from_text(source.read_text(), source.name, where=str(source.path or "the input"))]

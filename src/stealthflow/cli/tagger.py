@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import app, console, fail, out, print_markdown, recipe_overrides, user_errors
+from stealthflow.cli.app import Typer, app, console, fail, out, print_markdown, recipe_overrides, user_errors
 
-tagger_app = typer.Typer(help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True)
+tagger_app = Typer(help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True)
 app.add_typer(tagger_app, name="tagger")
 
 

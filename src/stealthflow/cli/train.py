@@ -11,6 +11,7 @@ from stealthflow.cli.app import (
     AdapterOption,
     ConfigOption,
     ModelOption,
+    Typer,
     app,
     console,
     fail,
@@ -24,7 +25,7 @@ from stealthflow.cli.app import (
 from stealthflow.data.loader import describe_validation_error
 from stealthflow.resources import split_path
 
-train_app = typer.Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
+train_app = Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
 RecipeOption = Annotated[Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/)", exists=True, dir_okay=False)]

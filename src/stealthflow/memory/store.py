@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.pipeline.protector import Protector
-from stealthflow.placeholders.restore import PLACEHOLDER, reference
+from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.vault import connect_private
 
 if TYPE_CHECKING:
@@ -53,6 +53,13 @@ def vault_session(user: str) -> str:
     if not user or not user.strip():
         raise ValueError("a memory user id must be a non-empty string")
     return f"memory:{user}"
+
+
+def default_store_path(vault_path: Path | None = None) -> Path:
+    """memory.sqlite beside the vault."""
+    from stealthflow.pipeline.protector import default_vault_path
+
+    return (vault_path or default_vault_path()).with_name("memory.sqlite")
 
 
 def estimate_tokens(text: str) -> int:
@@ -221,7 +228,11 @@ class MemoryStore:
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str) -> str:
         """Restore the user's placeholders; another user's stay as they are."""
-        return self.protector.restore(text, vault_session(user)).text
+        return self.restore(user, text).text
+
+    def restore(self, user: str, text: str) -> RestoreResult:
+        """`hydrate`, with what was restored and the placeholders that are not this user's (`unresolved`)."""
+        return self.protector.restore(text, vault_session(user))
 
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:

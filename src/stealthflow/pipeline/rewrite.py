@@ -43,15 +43,21 @@ def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> Rew
     return RewriteOutcome(normalised.text, True)
 
 
-def build_rewriter(name: str, settings: Settings, pool: LLMPool) -> Method:
-    """A registered method by name; any other value is a model spec run with `standard`."""
+def rewrite_method(name: str, settings: Settings) -> tuple[str, Settings]:
+    """The method a rewrite name runs and its settings: a registered method as it is, any other
+    value a model spec run with `standard`; `ValueError` for neither. Cheap: builds nothing."""
     if name in method_names():
-        return build_method(name, settings, pool)
+        return name, settings
     try:
         model = ModelConfig.model_validate({**settings.model.model_dump(), "model": name})
     except ValueError:
         raise ValueError(f"unknown rewrite {name!r}: use none, a method ({', '.join(method_names())}) or a model spec (embedded, hf:PATH, vllm:NAME, provider/name)") from None
-    return build_method("standard", settings.model_copy(update={"model": model}), pool)
+    return "standard", settings.model_copy(update={"model": model})
+
+
+def build_rewriter(name: str, settings: Settings, pool: LLMPool) -> Method:
+    """A registered method by name; any other value is a model spec run with `standard`."""
+    return build_method(*rewrite_method(name, settings), pool)
 
 
 def rewrite_protected(
