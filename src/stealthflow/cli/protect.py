@@ -33,6 +33,7 @@ from stealthflow.cli.app import (
     settings_from,
     user_errors,
 )
+from stealthflow.cli.ui import RewriteOption
 from stealthflow.config import Settings
 from stealthflow.llm import LLMCallError
 from stealthflow.llm.pool import LLMPool
@@ -438,21 +439,20 @@ def serve(
     adapter: AdapterOption = None,
     memory_store: Annotated[Path | None, typer.Option("--memory-store", help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)")] = None,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
+    rewrite: RewriteOption = "local",
 ) -> None:
-    """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer token)."""
+    """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer token), and the page at /."""
     from stealthflow.cli.memory import default_store_path
+    from stealthflow.cli.ui import page_rewriter, serve_page
     from stealthflow.memory import MemoryStore
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.service import create_app
-    from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
 
     settings = _settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    rewriter = page_rewriter(rewrite, settings)
     with _vault_errors():
         protector = Protector.from_settings(settings, vault=_open_vault(settings))
     memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
-    token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
-    console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
-    run_server(create_app(protector, token, memory=memories), "127.0.0.1", port, protector)
+    serve_page(settings, protector, port, rewriter, memory=memories)
 
 
 def run_server(app, host: str, port: int, protector) -> None:

@@ -2,9 +2,10 @@
 agents). It listens on the loopback interface only, and only callers with its bearer token,
 a loopback Host header and a bounded body get an answer (`service.security`).
 
-POST /protect {text, session}          -> {text, spans, warnings, vault}
+POST /protect {text, session, rewrite?} -> {text, spans, warnings, vault[, rewrite]}  (rewrite: none, or the server's --rewrite)
 POST /restore {text, session, vault?}  -> {text, restored, unresolved}   (409: another vault's text)
 POST /restore/stream?session=ID        chunked reply in -> chunked restored reply out (`service.streaming`)
+POST /analyze, GET|DELETE /sessions/ID  what the page shows (`service.analysis`); the page at `/`: `service.page`
 """
 
 from __future__ import annotations
@@ -18,12 +19,16 @@ from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
+from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.vault import VaultMismatch
-from stealthflow.service.security import LocalCallersOnly, error_response
+from stealthflow.service.analysis import Analyzer, analysis_router
+from stealthflow.service.security import OPEN_PATHS, LocalCallersOnly, error_response
 from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
     from stealthflow.memory.store import MemoryStore
+    from stealthflow.pipeline.rewrite import NamedRewriter
+    from stealthflow.service.page import PageLogins
 
 
 class TextRequest(BaseModel):
@@ -39,10 +44,23 @@ class TextRequest(BaseModel):
         return text
 
 
-def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000, memory: MemoryStore | None = None) -> FastAPI:
-    """The service; callers must send `Authorization: Bearer {token}` (see `service.security`)."""
+class ProtectRequest(TextRequest):
+    rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
+
+
+def create_app(
+    protector: Protector,
+    token: str,
+    max_body_bytes: int = 1_000_000,
+    memory: MemoryStore | None = None,
+    rewriter: NamedRewriter | None = None,
+    page: PageLogins | None = None,
+) -> FastAPI:
+    """The service; callers must send `Authorization: Bearer {token}` (see `service.security`), or
+    the page's cookie when `page` is given. `rewriter`: what `/protect` and `/analyze` rewrite with."""
     app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
-    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes)
+    page_access = {"open_paths": OPEN_PATHS | {"/"}, "also_admits": page.admits} if page else {}  # `/` signs in itself
+    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes, **page_access)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -55,9 +73,15 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         return {"status": "ok", "style": protector.config.style}
 
     @app.post("/protect")
-    def protect(request: TextRequest) -> dict:
+    def protect(request: ProtectRequest) -> dict:
+        if request.rewrite != "none" and (rewriter is None or request.rewrite != rewriter.name):
+            offered = ", ".join(["none", *([rewriter.name] if rewriter else [])])
+            return error_response(422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)")
         result = protector.protect(request.text, request.session)
-        return {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id}
+        if request.rewrite != "none":
+            result = with_rewrites([result], rewriter.method())[0]
+        body = {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id}
+        return body | ({"rewrite": result.rewrite.to_json(rewriter.name)} if result.rewrite else {})
 
     @app.post("/restore")
     def restore(request: TextRequest) -> dict:
@@ -73,5 +97,11 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         from stealthflow.memory.http import memory_router
 
         app.include_router(memory_router(memory))
+    app.state.analyzer = Analyzer(protector, rewriter)
+    app.include_router(analysis_router(app.state.analyzer))
+    if page is not None:
+        from stealthflow.service.page import page_router
+
+        app.include_router(page_router(page))
     return app
 
