@@ -170,3 +170,35 @@ def test_without_a_page_the_root_stays_closed(protector):
     with TestClient(create_app(protector, TOKEN), base_url="http://127.0.0.1:8765") as anonymous:
         assert anonymous.get("/", params={"token": "x"}).status_code == 401
         assert anonymous.post("/analyze", json={"text": "x", "session": "s"}).status_code == 401
+
+
+def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monkeypatch):
+    """The command as a user runs it; uvicorn.run replaced by a visit of the app it would serve."""
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    monkeypatch.setenv("STEALTHFLOW_SERVICE_TOKEN", TOKEN)
+    links, seen = [], {}
+    new_link = PageLogins.new_link
+    monkeypatch.setattr(PageLogins, "new_link", lambda self: links.append(new_link(self)) or links[-1])
+
+    def visit(asgi, **_):
+        with TestClient(asgi, base_url="http://127.0.0.1:8765") as browser:
+            seen["no link"] = browser.get("/").status_code
+            seen["link"] = browser.get(f"/?token={links[-1]}").status_code  # redirected to /, the cookie kept
+            seen["analyze"] = browser.post("/analyze", json={"text": POST, "session": "ui"}, headers={"X-Stealthflow-Page": "1"}).json()
+
+    monkeypatch.setattr(uvicorn, "run", visit)
+    wrong = CliRunner().invoke(app, ["ui", "--no-open", "--rewrite", "nosuch", "--config", str(yaml)])
+    assert wrong.exit_code == 2 and "unknown rewrite 'nosuch'" in wrong.output and not seen
+    result = CliRunner().invoke(app, ["ui", "--no-open", "--rewrite", "none", "--no-tagger", "--config", str(yaml)])
+    assert result.exit_code == 0, result.output
+    assert f"http://127.0.0.1:8765/?token={links[-1]}" in result.output
+    assert seen["no link"] == 401 and seen["link"] == 200
+    checked = seen["analyze"]
+    assert checked["rewrite"] is None and checked["text"] == checked["protected"] and "<EMAIL_1>" in checked["text"]

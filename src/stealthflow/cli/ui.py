@@ -38,7 +38,7 @@ def ui(
     rewriter = page_rewriter(rewrite, settings)
     with _vault_errors():
         protector = Protector.from_settings(settings, vault=_open_vault(settings))
-    serve_page(settings, protector, port, rewriter, open_browser=open_browser)
+    serve_page(settings, protector, port, rewriter, open_browser=open_browser, warm=True)
 
 
 def page_rewriter(rewrite: str, settings: Settings):
@@ -53,8 +53,9 @@ def page_rewriter(rewrite: str, settings: Settings):
         fail(str(exc))
 
 
-def serve_page(settings: Settings, protector, port: int, rewriter, memory=None, open_browser: bool = False) -> None:
-    """The service with its page on 127.0.0.1:`port` until stopped; prints the one-time sign-in link."""
+def serve_page(settings: Settings, protector, port: int, rewriter, memory=None, open_browser: bool = False, warm: bool = False) -> None:
+    """The service with its page on 127.0.0.1:`port` until stopped; prints the one-time sign-in link.
+    `warm`: load what the page uses (cue tagger, attacker, rewrite model) at start, in the background."""
     from stealthflow.cli.protect import run_server
     from stealthflow.service import create_app
     from stealthflow.service.page import LINK_SECONDS, PageLogins
@@ -66,7 +67,8 @@ def serve_page(settings: Settings, protector, port: int, rewriter, memory=None, 
     link = f"http://127.0.0.1:{port}/?token={logins.new_link()}"
     console.print(f"serving on http://127.0.0.1:{port} (vault user {escape(settings.protect.user)!r}); API callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
     console.print(f"the page: {link}\n  (a one-time link, valid for {LINK_SECONDS // 60} minutes; restart for a new one)", highlight=False, soft_wrap=True)
-    threading.Thread(target=service.state.analyzer.warm, name="warm-up", daemon=True).start()
+    if warm:
+        threading.Thread(target=service.state.analyzer.warm, name="warm-up", daemon=True).start()
     if open_browser:
         threading.Thread(target=_open_when_up, args=(port, link), name="open-page", daemon=True).start()
     run_server(service, "127.0.0.1", port, protector)
