@@ -202,3 +202,21 @@ def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monk
     assert seen["no link"] == 401 and seen["link"] == 200
     checked = seen["analyze"]
     assert checked["rewrite"] is None and checked["text"] == checked["protected"] and "<EMAIL_1>" in checked["text"]
+
+
+def test_changes_that_name_no_phrase_or_attribute_are_shown_without_one(protector):
+    """The local method also reports stretches it added ("phrase": "") or that no cue covers (attribute None)."""
+    from stealthflow.anonymize.methods import Anonymized
+    from stealthflow.service.analysis import Analyzer
+
+    class AddingRewriter(FakeRewriter):  # FAKE: adds a word, reports it as the local method does
+        def method(self):
+            class Adding:
+                def anonymize_many(self, profiles, on_progress=None):
+                    text = profiles[0].comments[0].text + " Thanks!"
+                    return [Anonymized(profiles[0].id, text, [text], details={"changes": [{"phrase": "", "replacement": "Thanks!", "attribute": None}]})]
+
+            return Adding()
+
+    result = Analyzer(protector, AddingRewriter()).analyze(NO_PII_POST, "added")
+    assert result["diff"][-1] == {"before": "", "after": " Thanks!", "attributes": []}

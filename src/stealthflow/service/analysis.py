@@ -107,7 +107,7 @@ class Analyzer:
         diff = diff_pieces(protected.text, sent.text)
         for piece in diff:
             if "before" in piece:
-                piece["attributes"] = sorted({c["attribute"] for c in changes if c["phrase"] in piece["before"]})
+                piece["attributes"] = sorted({c["attribute"] for c in changes if c.get("attribute") and c.get("phrase") and c["phrase"] in piece["before"]})
         return {
             "session": session,
             "vault": protected.vault,
