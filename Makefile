@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test test-fast bench clean
+.PHONY: setup browser demo test test-fast bench clean
 
 setup: $(STAMP)
 
@@ -32,10 +32,18 @@ demo: setup
 	$(VENV)/bin/stealthflow attack runs/demo/protected.jsonl --attackers classifier
 	@echo "== the cloud's reply, restored locally: stealthflow restore --session demo -i runs/demo/protected.jsonl"
 
-test: setup
+# Debian's Chromium and ChromeDriver for the page's browser tests (tests/test_page_browser.py):
+# installed when missing and we are root (as on CI); elsewhere those tests skip, with a note here.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "note: install chromium and chromium-driver (Debian) to run the page's browser tests"; fi
+
+test: setup browser
 	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q
 
-test-fast: setup
+test-fast: setup browser
 	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -m "not real_model"
 
 bench: setup

@@ -17,10 +17,13 @@ place are meaningless, so every evaluation should show, per attacker and attribu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from math import comb
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +34,7 @@ from stealthflow.data.schema import Profile
 from stealthflow.stats import percentile_bootstrap
 
 TOP_K = 3
+MEASURED = Path(__file__).parent / "artifacts" / "strength.json"  # the shipped attackers' verdicts on their own evaluation
 POOLED = "categorical (pooled)"
 ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
     "above majority",
@@ -38,6 +42,18 @@ ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
     "NOT above chance",
     "no chance level",
 )
+
+
+@cache
+def measured_verdicts() -> dict[str, dict[str, str]]:
+    """Per shipped attacker (`classifier`, `llm:embedded`), its verdict on each attribute it was
+    evaluated on (`ABOVE_MAJORITY`, ...), as `stealthflow attacker eval` measured it."""
+    measured = json.loads(MEASURED.read_text(encoding="utf-8"))
+    return {
+        key: {attribute: verdict for verdict, attributes in verdicts.items() for attribute in attributes}
+        for key, verdicts in measured.items()
+        if key != "source"
+    }
 
 
 @dataclass(frozen=True)

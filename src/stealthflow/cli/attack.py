@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -111,17 +110,17 @@ def _print_attack(profile, attacker, result, judge: CorrectnessJudge, strength: 
 
 def _strength(settings) -> dict[str, str]:
     """Each attacker's verdict against chance on its own evaluation, where it was measured."""
-    from stealthflow.attack.classifier import SHIPPED_ARTIFACT
+    from stealthflow.attack.strength import measured_verdicts
 
-    measured = json.loads((SHIPPED_ARTIFACT.parent / "strength.json").read_text(encoding="utf-8"))
     described = {}
-    for key, verdicts in measured.items():
-        if key == "source":
-            continue
+    for key, verdicts in measured_verdicts().items():
         name, _, model = key.partition(":")
         if model and settings.attacker_model().model != model:
             continue
-        described[name] = "; ".join(f"{verdict} on {', '.join(attributes)}" for verdict, attributes in verdicts.items())
+        grouped: dict[str, list[str]] = {}
+        for attribute, verdict in verdicts.items():
+            grouped.setdefault(verdict, []).append(attribute)
+        described[name] = "; ".join(f"{verdict} on {', '.join(attributes)}" for verdict, attributes in grouped.items())
     return described
 
 

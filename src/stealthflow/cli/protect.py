@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import gc
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ from stealthflow.cli.app import (
     CacheOption,
     ConfigOption,
     ModelOption,
+    RewriteOption,
     RoundsOption,
     Typer,
     app,
@@ -453,38 +453,23 @@ def serve(
     memory_store: Annotated[Path | None, typer.Option("--memory-store", help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)")] = None,
     memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
     print_token_path: Annotated[bool, typer.Option("--print-token-path", help="print the file the server reads its token from (unless $STEALTHFLOW_SERVICE_TOKEN is set) and exit")] = False,
+    rewrite: RewriteOption = "local",
 ) -> None:
     """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer
-    token). GET /health answers without a token once the server is ready."""
-    from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
+    token), and the page at /. GET /health answers without a token once the server is ready."""
+    from stealthflow.service.security import default_token_file
 
     if print_token_path:
         out.print(str(default_token_file()), highlight=False, soft_wrap=True)
         return
+    from stealthflow.cli.ui import page_rewriter, serve_page
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.service import create_app
 
     settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    rewriter = page_rewriter(rewrite, settings)
     with vault_errors():
         protector = Protector.from_settings(settings, vault=open_user_vault(settings))
     memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
-    token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
-    console.print(f"serving on http://127.0.0.1:{port} (vault user {settings.protect.user!r}); callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
-    run_server(create_app(protector, token, memory=memories), "127.0.0.1", port, protector)
-
-
-def run_server(app, host: str, port: int, protector) -> None:
-    """Serve `app` until stopped, `protector` with its detection helpers; it is closed after."""
-    import uvicorn
-
-    protector.start_detection_helpers()
-    # The start-up heap (Presidio, phonenumbers' metadata, the recognizers...) lives as long as the
-    # server: kept out of the collector's generations, requests no longer pay for full collections
-    # over it (protect + restore of 1 KB messages in-process: mean 3.3 -> 2.6 ms, p99 17 -> 9 ms).
-    gc.freeze()
-    try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
-    finally:
-        protector.close()
+    serve_page(settings, protector, port, rewriter, memory=memories)

@@ -10,8 +10,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail, open_user_vault, protect_settings, rewriter_for, vault_errors
-from stealthflow.cli.protect import run_server
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail, open_user_vault, protect_settings, rewriter_for, run_server, vault_errors
 
 
 @app.command()

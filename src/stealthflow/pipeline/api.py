@@ -4,6 +4,8 @@ Without a `protector`, one is built from the default settings (`stealthflow.conf
 reused: the user's vault, the default policy, the deterministic recognizers (and the PII
 tagger), and the LLM extractor only when the configured model is not the embedded one.
 `llm_extractor=` turns the extractor on or off for a call, as `--llm-extractor/--no-llm` do.
+`rewrite=` then rewrites the protected text against attribute inference, as `protect --rewrite`
+does (`local`: per post, offline; any registered method or a model spec; default `none`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import cache
 
 from stealthflow.config import load_settings
 from stealthflow.pipeline.protector import Protected, Protector
+from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
 from stealthflow.placeholders.restore import RestoreResult
 
 
@@ -24,9 +27,18 @@ def default_protector(llm_extractor: bool | None = None) -> Protector:
     return Protector.from_settings(settings)
 
 
-def protect(text: str, *, session: str, protector: Protector | None = None, llm_extractor: bool | None = None) -> Protected:
-    """Replace explicit PII in `text` by placeholders issued to `session`."""
-    return (protector or default_protector(llm_extractor)).protect(text, session)
+@cache
+def default_rewriter(name: str) -> NamedRewriter:
+    return NamedRewriter(name, load_settings())
+
+
+def protect(text: str, *, session: str, protector: Protector | None = None, llm_extractor: bool | None = None, rewrite: str = "none") -> Protected:
+    """Replace explicit PII in `text` by placeholders issued to `session`; with `rewrite` other than
+    `none`, then rewrite it: `.text` is the text to send, `.rewrite` says whether the rewrite was
+    accepted (a rejected one leaves the placeholder text) and what it changed."""
+    rewriter = None if rewrite == "none" else default_rewriter(rewrite).method()  # an unknown name fails before any work
+    protected = (protector or default_protector(llm_extractor)).protect(text, session)
+    return protected if rewriter is None else with_rewrites([protected], rewriter)[0]
 
 
 def restore(text: str, *, session: str, protector: Protector | None = None, vault: str | None = None) -> RestoreResult:

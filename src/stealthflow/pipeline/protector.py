@@ -37,6 +37,7 @@ from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
 
 if TYPE_CHECKING:  # detection imports Presidio (seconds); restoring needs none of it
+    from stealthflow.pipeline.rewrite import RewriteOutcome
     from stealthflow.placeholders.detector import Detector
 
 
@@ -59,6 +60,7 @@ class Protected:
     warnings: list[str] = field(default_factory=list)
     vault: str = ""  # the id of the vault that issued the placeholders: pass it back to restore
     entries: list[Entry] = field(default_factory=list)  # the vault entry of each span
+    rewrite: RewriteOutcome | None = None  # when a rewrite was asked for: `text` is then the rewritten text
 
     @property
     def placeholders(self) -> set[str]:

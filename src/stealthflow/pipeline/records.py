@@ -87,3 +87,10 @@ def has_lone_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+def valid_unicode(text: str) -> str:
+    """`text` itself; a ValueError when it holds a lone surrogate (a request validator)."""
+    if has_lone_surrogate(text):
+        raise ValueError("the text holds a lone surrogate (invalid Unicode)")
+    return text

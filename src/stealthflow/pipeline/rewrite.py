@@ -6,7 +6,9 @@ invented or repeated a placeholder is rejected with the reason, and the placehol
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from stealthflow.anonymize.methods import Method, ProgressCallback, build_method, method_names
 from stealthflow.config import Settings
@@ -14,6 +16,9 @@ from stealthflow.data.schema import Comment, Profile
 from stealthflow.llm.config import ModelConfig
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.restore import restore_text
+
+if TYPE_CHECKING:
+    from stealthflow.pipeline.protector import Protected
 
 
 @dataclass(frozen=True)
@@ -74,3 +79,29 @@ def rewrite_protected(
             outcome = check_rewrite(text, result.text, placeholders)
             outcomes.append(replace(outcome, changes=tuple(result.details.get("changes", ()))))
     return outcomes
+
+
+def with_rewrites(protected: list[Protected], method: Method) -> list[Protected]:
+    """Each protected text rewritten by `method` and checked (`rewrite_protected`): `text` becomes
+    the text to send (the protected text when the rewrite was rejected), `rewrite` says what happened."""
+    outcomes = rewrite_protected(method, [(str(i), p.text, p.placeholders) for i, p in enumerate(protected)])
+    return [replace(p, text=outcome.text, rewrite=outcome) for p, outcome in zip(protected, outcomes, strict=True)]
+
+
+class NamedRewriter:
+    """A rewrite method by name (as `protect --rewrite` takes it), built on first use, once,
+    whichever thread asks first (a server's requests run on several threads)."""
+
+    def __init__(self, name: str, settings: Settings, pool: LLMPool | None = None):
+        rewrite_method(name, settings)  # an unknown name fails here, before anything loads
+        self.name = name
+        self.settings = settings
+        self.pool = pool or LLMPool()
+        self._method: Method | None = None
+        self._lock = threading.Lock()
+
+    def method(self) -> Method:
+        with self._lock:
+            if self._method is None:
+                self._method = build_rewriter(self.name, self.settings, self.pool)
+            return self._method

@@ -2,9 +2,10 @@
 agents). It listens on the loopback interface only, and only callers with its bearer token,
 a loopback Host header and a bounded body get an answer (`service.security`).
 
-POST /protect {text, session}                    -> {text, spans, warnings, vault, request}
+POST /protect {text, session, rewrite?}          -> {text, spans, warnings, vault, request[, rewrite]}  (rewrite: none, or the server's --rewrite)
 POST /restore {text, session, vault?, request?}  -> {text, restored, unresolved, withheld}   (409: another vault's text)
 POST /restore/stream?session=ID[&request=ID]     chunked reply in -> chunked restored reply out (`service.streaming`)
+POST /analyze, GET|DELETE /sessions/ID           what the page shows (`service.analysis`); the page at `/`: `service.page`
 
 With `request` (the id /protect answered), a restore fills in only the placeholders that request
 issued or used, and a secret (PL4) not inside a URL unless `secrets_in_urls` is true; the others
@@ -23,14 +24,18 @@ from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
+from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
-from stealthflow.service.security import JsonErrors, LocalCallersOnly, error_response
+from stealthflow.service.analysis import Analyzer, analysis_router
+from stealthflow.service.security import OPEN_PATHS, JsonErrors, LocalCallersOnly, error_response
 from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
     from stealthflow.memory.store import MemoryStore
+    from stealthflow.pipeline.rewrite import NamedRewriter
+    from stealthflow.service.page import PageLogins
 
 
 class TextRequest(BaseModel):
@@ -48,11 +53,24 @@ class TextRequest(BaseModel):
         return text
 
 
-def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000, memory: MemoryStore | None = None) -> FastAPI:
-    """The service; callers must send `Authorization: Bearer {token}` (see `service.security`)."""
+class ProtectRequest(TextRequest):
+    rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
+
+
+def create_app(
+    protector: Protector,
+    token: str,
+    max_body_bytes: int = 1_000_000,
+    memory: MemoryStore | None = None,
+    rewriter: NamedRewriter | None = None,
+    page: PageLogins | None = None,
+) -> FastAPI:
+    """The service; callers must send `Authorization: Bearer {token}` (see `service.security`), or
+    the page's cookie when `page` is given. `rewriter`: what `/protect` and `/analyze` rewrite with."""
     app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
     app.add_middleware(JsonErrors)
-    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes)
+    page_access = {"open_paths": OPEN_PATHS | {"/"}, "also_admits": page.admits} if page else {}  # `/` signs in itself
+    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes, **page_access)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -70,10 +88,16 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         return {"status": "ok", "style": protector.config.style}
 
     @app.post("/protect")
-    def protect(request: TextRequest) -> dict:
+    def protect(request: ProtectRequest) -> dict:
+        if request.rewrite != "none" and (rewriter is None or request.rewrite != rewriter.name):
+            offered = ", ".join(["none", *([rewriter.name] if rewriter else [])])
+            return error_response(422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)")
         result = protector.protect(request.text, request.session)
+        if request.rewrite != "none":
+            result = with_rewrites([result], rewriter.method())[0]
         request_id = protector.record_request(request.session, result)
-        return {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id, "request": request_id}
+        body = {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id, "request": request_id}
+        return body | ({"rewrite": result.rewrite.to_json(rewriter.name)} if result.rewrite else {})
 
     @app.post("/restore")
     def restore(request: TextRequest) -> dict:
@@ -93,5 +117,11 @@ def create_app(protector: Protector, token: str, max_body_bytes: int = 1_000_000
         from stealthflow.memory.http import memory_router
 
         app.include_router(memory_router(memory))
+    app.state.analyzer = Analyzer(protector, rewriter)
+    app.include_router(analysis_router(app.state.analyzer))
+    if page is not None:
+        from stealthflow.service.page import page_router
+
+        app.include_router(page_router(page))
     return app
 

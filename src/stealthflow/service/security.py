@@ -64,11 +64,21 @@ class LocalCallersOnly:
     A pure ASGI middleware: it never reads the body itself, so an endpoint may stream the request
     body while streaming its response (Starlette's BaseHTTPMiddleware deadlocked there)."""
 
-    def __init__(self, app: ASGIApp, token: str, max_body_bytes: int = 1_000_000, allowed_hosts: Iterable[str] = ()):
+    def __init__(
+        self,
+        app: ASGIApp,
+        token: str,
+        max_body_bytes: int = 1_000_000,
+        allowed_hosts: Iterable[str] = (),
+        open_paths: Iterable[str] = OPEN_PATHS,
+        also_admits: Callable[[Scope, Headers], bool] | None = None,
+    ):
         self.app = app
         self.token = token.encode()
         self.max_body_bytes = max_body_bytes
         self.allowed_hosts = LOOPBACK_HOSTS | set(allowed_hosts)  # more only when the user binds another interface
+        self.open_paths = frozenset(open_paths)
+        self.also_admits = also_admits  # another credential (the page's cookie), beside the bearer token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -82,12 +92,18 @@ class LocalCallersOnly:
             refusal = error_response(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
         elif length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
             refusal = error_response(413, f"request body above {self.max_body_bytes} bytes")
-        elif scope["path"] not in OPEN_PATHS and not hmac.compare_digest(bearer_token(headers).encode(), self.token):
+        elif scope["path"] not in self.open_paths and not self._admitted(scope, headers):
             refusal = error_response(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
         else:
             await _BodyLimit(self.max_body_bytes, scope, receive, send).run(self.app)
             return
         await refusal(scope, receive, send)
+
+
+    def _admitted(self, scope: Scope, headers: Headers) -> bool:
+        if hmac.compare_digest(bearer_token(headers).encode(), self.token):
+            return True
+        return self.also_admits is not None and self.also_admits(scope, headers)
 
 
 class _BodyLimit:

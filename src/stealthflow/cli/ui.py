@@ -1,0 +1,84 @@
+"""`stealthflow ui`: the local page (`service.page`) on the service, opened in the browser with a
+one-time sign-in link. `serve` runs the same server (the page at `/`) without opening it."""
+
+from __future__ import annotations
+
+import threading
+import time
+import webbrowser
+from typing import Annotated, Optional
+
+import typer
+from rich.markup import escape
+
+from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, RewriteOption, app, console, fail, run_server
+from stealthflow.config import Settings
+
+
+
+@app.command()
+def ui(
+    port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
+    rewrite: RewriteOption = "local",
+    open_browser: Annotated[bool, typer.Option("--open/--no-open", help="open the page in your browser")] = True,
+    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor (default: only when the model is not the embedded one)")] = None,
+    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)")] = None,
+    config: ConfigOption = None,
+    model: ModelOption = None,
+    adapter: AdapterOption = None,
+) -> None:
+    """Open a local page: paste a post, see what gives you away, take the rewrite, restore the reply."""
+    from stealthflow.cli.app import open_user_vault, protect_settings, vault_errors
+    from stealthflow.pipeline.protector import Protector
+
+    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    rewriter = page_rewriter(rewrite, settings)
+    with vault_errors():
+        protector = Protector.from_settings(settings, vault=open_user_vault(settings))
+    serve_page(settings, protector, port, rewriter, open_browser=open_browser, warm=True)
+
+
+def page_rewriter(rewrite: str, settings: Settings):
+    """The `--rewrite` of `ui` / `serve` (None for `none`), not built yet; an unknown name fails at once."""
+    from stealthflow.pipeline.rewrite import NamedRewriter
+
+    if rewrite == "none":
+        return None
+    try:
+        return NamedRewriter(rewrite, settings)
+    except ValueError as exc:
+        fail(str(exc))
+
+
+def serve_page(settings: Settings, protector, port: int, rewriter, memory=None, open_browser: bool = False, warm: bool = False) -> None:
+    """The service with its page on 127.0.0.1:`port` until stopped; prints the one-time sign-in link.
+    `warm`: load what the page uses (cue tagger, attacker, rewrite model) at start, in the background."""
+    from stealthflow.service import create_app
+    from stealthflow.service.page import LINK_SECONDS, PageLogins
+    from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
+
+    token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
+    logins = PageLogins()
+    service = create_app(protector, token, memory=memory, rewriter=rewriter, page=logins)
+    link = f"http://127.0.0.1:{port}/?token={logins.new_link()}"
+    console.print(f"serving on http://127.0.0.1:{port} (vault user {escape(settings.protect.user)!r}); API callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
+    console.print(f"the page: {link}\n  (a one-time link, valid for {LINK_SECONDS // 60} minutes; restart for a new one)", highlight=False, soft_wrap=True)
+    if warm:
+        threading.Thread(target=service.state.analyzer.warm, name="warm-up", daemon=True).start()
+    if open_browser:
+        threading.Thread(target=_open_when_up, args=(port, link), name="open-page", daemon=True).start()
+    run_server(service, "127.0.0.1", port, protector)
+
+
+def _open_when_up(port: int, link: str, timeout: float = 120.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code == 200:
+                webbrowser.open(link)
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)

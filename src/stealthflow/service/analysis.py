@@ -1,0 +1,178 @@
+"""What the page shows for a post, over the service's own API (any client may call it):
+
+POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the phrases that point to
+                                   an attribute (cues), the rewrite as a diff against the protected text,
+                                   the text to send, and a risk line per attribute
+GET /sessions/{session}         -> the session's placeholders and the values behind them
+DELETE /sessions/{session}      -> forget the session (and every value only it holds)
+
+Everything runs on the service's protector and rewriter (`with_rewrites`, as `/protect` with a
+rewrite), the shipped cue tagger and the classifier attacker: no second code path.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import time
+from collections import Counter
+from functools import cache
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field, field_validator
+
+from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER
+from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, measured_verdicts
+from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
+from stealthflow.pipeline.protector import Protected, Protector
+from stealthflow.pipeline.records import valid_unicode
+from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
+from stealthflow.placeholders.styles import render
+
+_TOKEN = re.compile(rf"{PROTECT_PLACEHOLDER.pattern}|\w+|\s+|[^\w\s]")
+_EVALUATED_ON = "its own test (200 held-out profiles)"
+WARM_UP = "Twelve years as a nurse and the rent here keeps going up."
+
+
+class PostRequest(BaseModel):
+    text: str
+    session: str = Field(min_length=1)
+
+    _valid = field_validator("text")(valid_unicode)
+
+
+def diff_pieces(before: str, after: str) -> list[dict]:
+    """`before` -> `after` as pieces: `{"same": s}` or `{"before": b, "after": a}` (one change each),
+    word by word, a placeholder one word; changes only whitespace apart are one change."""
+    old, new = _TOKEN.findall(before), _TOKEN.findall(after)
+    pieces: list[dict] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            pieces.append({"same": "".join(old[i1:i2])})
+            continue
+        removed, added = "".join(old[i1:i2]), "".join(new[j1:j2])
+        if len(pieces) >= 2 and "before" in pieces[-2] and not pieces[-1]["same"].strip():
+            gap = pieces.pop()["same"]
+            removed, added = pieces[-1]["before"] + gap + removed, pieces[-1]["after"] + gap + added
+            pieces.pop()
+        elif pieces and "before" in pieces[-1]:
+            removed, added = pieces[-1]["before"] + removed, pieces.pop()["after"] + added
+        pieces.append({"before": removed, "after": added})
+    return pieces
+
+
+def risk_lines(cues_before: dict[str, int], cues_after: dict[str, int], guesses: dict[str, tuple[list[str], list[str]]], verdicts: dict[str, str]) -> list[dict]:
+    """Per attribute: what the attackers used here guess before / after, how far their guess is worth
+    anything (their verdict on their own evaluation), and how many phrases point to it."""
+    lines = []
+    for attribute in ATTRIBUTES:
+        before, after = cues_before.get(attribute, 0), cues_after.get(attribute, 0)
+        phrases = f"Phrases pointing here (cue tagger): {before} in your post, {after} in the text to send." if before or after else "No phrase points here (cue tagger)."
+        line = {"attribute": attribute, "name": DESCRIPTIONS[attribute], "cues_before": before, "cues_after": after}
+        if attribute in guesses:
+            verdict = verdicts.get(attribute, "not evaluated")
+            first, then = (g[0] if g else "no guess" for g in guesses[attribute])
+            badge, worth = _WORTH.get(verdict, ("not evaluated", "This attacker was not evaluated on it."))
+            said = f"The classifier attacker guesses {first} from your post, {then} from the text to send. {worth} {phrases}"
+            lines.append(line | {"attackers": ["classifier"], "verdict": verdict, "badge": f"classifier: {badge}", "guess_before": first, "guess_after": then, "line": said})
+        else:
+            lines.append(line | {"attackers": [], "verdict": "not measured", "badge": "no attacker here", "line": f"No attacker here scores it. {phrases}"})
+    return lines
+
+
+_WORTH = {  # verdict -> (badge, what the guess is worth), from the attacker's test on held-out profiles
+    ABOVE_MAJORITY: ("beats the majority guess", f"On {_EVALUATED_ON} it beats always guessing the most common answer."),
+    ABOVE_UNIFORM: ("weak", f"On {_EVALUATED_ON} it beats a random guess but not always guessing the most common answer: a weak signal."),
+    NOT_ABOVE_CHANCE: ("chance", f"On {_EVALUATED_ON} it is no better than chance: its guess says nothing."),
+}
+
+
+class Analyzer:
+    """The page's view of one post, from the service's protector and rewriter."""
+
+    def __init__(self, protector: Protector, rewriter: NamedRewriter | None):
+        self.protector = protector
+        self.rewriter = rewriter
+        self._attacker_lock = threading.Lock()
+
+    def analyze(self, text: str, session: str) -> dict:
+        started = time.perf_counter()
+        protected = self.protector.protect(text, session)
+        sent = with_rewrites([protected], self.rewriter.method())[0] if self.rewriter else protected
+        cues, cues_after = _cues([text, sent.text])
+        masked = [(s.start, s.end) for s in protected.spans]
+        cues = [c for c in cues if not any(start < c.end and c.start < end for start, end in masked)]
+        changes = list(sent.rewrite.changes) if sent.rewrite else []
+        diff = diff_pieces(protected.text, sent.text)
+        for piece in diff:
+            if "before" in piece:
+                piece["attributes"] = sorted({c["attribute"] for c in changes if c.get("attribute") and c.get("phrase") and c["phrase"] in piece["before"]})
+        return {
+            "session": session,
+            "vault": protected.vault,
+            "spans": [s.to_json() for s in protected.spans],
+            "cues": [{"start": c.start, "end": c.end, "attribute": c.label, "name": DESCRIPTIONS.get(c.label, c.label)} for c in cues],
+            "protected": protected.text,
+            "rewrite": sent.rewrite.to_json(self.rewriter.name) if sent.rewrite else None,
+            "diff": diff,
+            "text": sent.text,
+            "warnings": protected.warnings,
+            "risk": risk_lines(Counter(c.label for c in cues), Counter(c.label for c in cues_after), self._guesses(text, sent.text), measured_verdicts().get("classifier", {})),
+            "seconds": round(time.perf_counter() - started, 2),
+        }
+
+    def warm(self) -> None:
+        """Load the cue tagger, the attacker and the rewrite model (a server's first post is then as
+        fast as the next); touches no vault."""
+        _cues([WARM_UP])
+        self._guesses(WARM_UP, WARM_UP)
+        if self.rewriter is not None:
+            with_rewrites([Protected(WARM_UP, [])], self.rewriter.method())
+
+    def _guesses(self, before: str, after: str) -> dict[str, tuple[list[str], list[str]]]:
+        attacker = _classifier_attacker()
+        covered = [a for a in ATTRIBUTES if attacker.covers(a)]
+        with self._attacker_lock:  # its embedding cache is shared
+            first, then = attacker.attack_many([before, after], [covered, covered])
+        return {a: (first.guesses[a].guesses, then.guesses[a].guesses) for a in covered}
+
+    def placeholders(self, session: str) -> list[dict]:
+        values = self.protector.vault.session_values(self.protector.config.user, session)
+        values.sort(key=lambda item: (item[0].type, item[0].index or 0, item[0].token))
+        return [{"placeholder": render(self.protector.config.style, entry), "type": entry.type, "value": value} for entry, value in values]
+
+    def forget(self, session: str) -> dict:
+        grants, deleted = self.protector.vault.forget_session(self.protector.config.user, session)
+        return {"session": session, "placeholders": grants, "values_deleted": deleted}
+
+
+def _cues(texts: list[str]):
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger
+
+    return find_cues(load_cue_tagger(), texts)
+
+
+@cache
+def _classifier_attacker():
+    from stealthflow.attack.classifier import load_classifier_attacker
+
+    return load_classifier_attacker()
+
+
+def analysis_router(analyzer: Analyzer) -> APIRouter:
+    router = APIRouter()
+
+    @router.post("/analyze")
+    def analyze(request: PostRequest) -> dict:
+        return analyzer.analyze(request.text, request.session)
+
+    @router.get("/sessions/{session}")
+    def placeholders(session: str) -> dict:
+        return {"session": session, "placeholders": analyzer.placeholders(session)}
+
+    @router.delete("/sessions/{session}")
+    def forget(session: str) -> dict:
+        return analyzer.forget(session)
+
+    return router

@@ -1,0 +1,256 @@
+// The stealthflow page: calls the service's own endpoints (/analyze, /restore, /sessions) with the
+// page's cookie (and the header that proves the call comes from this page). No framework, no network
+// beyond this server.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { session: "", vault: "", pieces: [], accepted: [] };
+
+async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-Stealthflow-Page": "1" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const message = (data.error && data.error.message) || (data.detail && data.detail[0] && data.detail[0].msg);
+    throw new Error(message || `the server answered ${response.status}`);
+  }
+  return data;
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// -- session -------------------------------------------------------------------------------
+function newSessionId() {
+  const bytes = new Uint8Array(6);
+  crypto.getRandomValues(bytes);
+  return "page-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function useSession(id) {
+  state.session = id;
+  sessionStorage.setItem("stealthflow-session", id);
+  $("session-id").textContent = id;
+  loadPlaceholders();
+}
+
+async function loadPlaceholders() {
+  const body = $("placeholders").tBodies[0];
+  try {
+    const data = await api("GET", `/sessions/${encodeURIComponent(state.session)}`);
+    body.replaceChildren();
+    for (const row of data.placeholders) {
+      const tr = element("tr");
+      tr.append(element("td", "placeholder", row.placeholder), element("td", "", row.value));
+      body.append(tr);
+    }
+    if (!data.placeholders.length) {
+      const tr = element("tr", "empty");
+      const td = element("td", "", "None yet.");
+      td.colSpan = 2;
+      tr.append(td);
+      body.append(tr);
+    }
+  } catch (error) {
+    $("forget-status").textContent = error.message;
+  }
+}
+
+let forgetArmed = null;
+async function forgetSession() {
+  const button = $("forget");
+  if (!forgetArmed) {  // two steps: forgetting cannot be undone
+    button.textContent = "Click again to forget";
+    forgetArmed = setTimeout(() => { forgetArmed = null; button.textContent = "Forget this session"; }, 5000);
+    return;
+  }
+  clearTimeout(forgetArmed);
+  forgetArmed = null;
+  button.textContent = "Forget this session";
+  try {
+    const data = await api("DELETE", `/sessions/${encodeURIComponent(state.session)}`);
+    $("forget-status").textContent = `Forgot ${data.placeholders} placeholder(s); a new session has started.`;
+    clearResults();
+    useSession(newSessionId());
+  } catch (error) {
+    $("forget-status").textContent = error.message;
+  }
+}
+
+// -- check a post ---------------------------------------------------------------------------
+function renderFindings(text, spans, cues) {
+  const marks = [
+    ...spans.map((s) => ({ start: s.start, end: s.end, kind: "pii", tag: s.placeholder, title: `${s.type} → ${s.placeholder}` })),
+    ...cues.map((c) => ({ start: c.start, end: c.end, kind: "cue", tag: c.name, title: `points to your ${c.name}` })),
+  ].sort((a, b) => a.start - b.start);
+  const box = $("findings");
+  box.replaceChildren();
+  let at = 0;
+  for (const mark of marks) {
+    if (mark.start < at) continue;
+    box.append(document.createTextNode(text.slice(at, mark.start)));
+    const node = element("mark", mark.kind, text.slice(mark.start, mark.end));
+    node.title = mark.title;
+    node.append(element("span", "tag", mark.tag));
+    box.append(node);
+    at = mark.end;
+  }
+  box.append(document.createTextNode(text.slice(at)));
+  const found = [];
+  if (spans.length) found.push(`${spans.length} explicit detail(s) replaced by placeholders`);
+  if (cues.length) found.push(`${cues.length} phrase(s) that point to an attribute`);
+  $("findings-summary").textContent = found.length ? found.join("; ") + "." : "No explicit detail and no phrase that points to you were found.";
+}
+
+function resultText() {
+  return state.pieces.map((piece, i) => ("same" in piece ? piece.same : state.accepted[i] ? piece.after : piece.before)).join("");
+}
+
+function renderDiff(rewrite) {
+  const box = $("diff");
+  box.replaceChildren();
+  const changes = state.pieces.filter((piece) => !("same" in piece)).length;
+  state.pieces.forEach((piece, i) => {
+    if ("same" in piece) {
+      box.append(document.createTextNode(piece.same));
+      return;
+    }
+    const change = element("span", "change");
+    if (piece.before) change.append(element("del", "", piece.before));
+    if (piece.after) change.append(element("ins", "", piece.after));
+    const button = element("button", "toggle");
+    button.type = "button";
+    button.addEventListener("click", () => {
+      state.accepted[i] = !state.accepted[i];
+      paintChange(change, button, state.accepted[i], piece);
+      $("result").value = resultText();
+    });
+    change.append(button);
+    paintChange(change, button, true, piece);
+    box.append(change);
+  });
+  let note = "";
+  if (rewrite && !rewrite.accepted) note = `The rewrite was not used (${rewrite.reason}); the text to send keeps the placeholders.`;
+  else if (!changes) note = rewrite ? "Nothing to change: the text to send is your post as it is." : "This server does not rewrite (stealthflow ui --rewrite none).";
+  if (note) box.append(element("p", "note", note));
+  $("result").value = resultText();
+  $("copy").disabled = false;
+}
+
+function paintChange(change, button, accepted, piece) {
+  change.classList.toggle("undone", !accepted);
+  const what = piece.attributes && piece.attributes.length ? ` (${piece.attributes.join(", ")})` : "";
+  button.textContent = accepted ? "Undo" : "Redo";
+  button.setAttribute("aria-pressed", String(!accepted));
+  button.setAttribute("aria-label", `${accepted ? "Undo" : "Redo"} the change of “${piece.before || "nothing"}” to “${piece.after || "nothing"}”${what}`);
+  button.title = accepted ? `Undo this change${what}` : "Take this change again";
+}
+
+function renderRisk(lines) {
+  const list = $("risk");
+  list.replaceChildren();
+  for (const line of lines) {
+    const item = element("li");
+    const head = element("div", "risk-head");
+    head.append(element("strong", "", line.name), element("span", `verdict ${line.attackers.length ? "measured" : "unmeasured"}`, line.badge));
+    item.append(head, element("p", "", line.line));
+    list.append(item);
+  }
+}
+
+function clearResults() {
+  state.pieces = [];
+  state.accepted = [];
+  $("findings").replaceChildren(element("p", "empty", "Paste a post and press “Check my post”."));
+  $("findings-summary").textContent = "";
+  $("diff").replaceChildren(element("p", "empty", "The rewrite appears here."));
+  $("result").value = "";
+  $("copy").disabled = true;
+  $("risk").replaceChildren(element("li", "empty", "Shown after a check."));
+  $("restored").replaceChildren();
+}
+
+async function check() {
+  const text = $("post").value;
+  if (!text.trim()) {
+    $("status").textContent = "Paste a post first.";
+    return;
+  }
+  const started = performance.now();
+  document.body.classList.add("busy");
+  $("check").disabled = true;
+  const tick = setInterval(() => { $("status").textContent = `Checking and rewriting locally… ${((performance.now() - started) / 1000).toFixed(1)} s`; }, 100);
+  try {
+    const data = await api("POST", "/analyze", { text, session: state.session });
+    state.vault = data.vault;
+    state.pieces = data.diff;
+    state.accepted = data.diff.map(() => true);
+    renderFindings(text, data.spans, data.cues);
+    renderDiff(data.rewrite);
+    renderRisk(data.risk);
+    const warnings = data.warnings.length ? ` ${data.warnings.join(" ")}` : "";
+    $("status").textContent = `Checked in ${data.seconds.toFixed(1)} s.${warnings}`;
+    loadPlaceholders();
+  } catch (error) {
+    $("status").textContent = `Not checked: ${error.message}`;
+  } finally {
+    clearInterval(tick);
+    document.body.classList.remove("busy");
+    $("check").disabled = false;
+  }
+}
+
+async function copyResult() {
+  const text = $("result").value;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    $("result").select();  // no clipboard permission: the selection, copied the old way
+    document.execCommand("copy");
+  }
+  $("copied").textContent = "Copied.";
+  setTimeout(() => { $("copied").textContent = ""; }, 3000);
+}
+
+async function restore() {
+  const text = $("reply").value;
+  const box = $("restored");
+  if (!text.trim()) {
+    $("restore-status").textContent = "Paste the reply first.";
+    return;
+  }
+  try {
+    const data = await api("POST", "/restore", { text, session: state.session, vault: state.vault || undefined });
+    box.replaceChildren(element("p", "restored-text", data.text));
+    const left = data.unresolved.length ? ` ${data.unresolved.length} placeholder(s) not from this session stay as they are.` : "";
+    $("restore-status").textContent = `Restored ${data.restored} placeholder(s).${left}`;
+  } catch (error) {
+    $("restore-status").textContent = `Not restored: ${error.message}`;
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  useSession(sessionStorage.getItem("stealthflow-session") || newSessionId());
+  $("check").addEventListener("click", check);
+  $("post").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      check();
+    }
+  });
+  $("copy").addEventListener("click", copyResult);
+  $("restore").addEventListener("click", restore);
+  $("forget").addEventListener("click", forgetSession);
+  $("new-session").addEventListener("click", () => {
+    clearResults();
+    useSession(newSessionId());
+  });
+});

@@ -1,0 +1,239 @@
+"""The page in a real browser: Debian's headless Chromium driven by Selenium through
+/usr/bin/chromedriver (nothing is downloaded). Most tests use the FAKE rewriter of page_fixtures
+(fast, deterministic); the last one runs `stealthflow ui` with the real local method."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from page_fixtures import NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.service import create_app
+from stealthflow.service.page import PageLogins
+from stealthflow.testing.loopback import serve
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+TOKEN = "browser-test-token"
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+    if os.environ.get("CI"):  # CI installs them (make test-setup): never a silent skip there
+        raise RuntimeError(f"{CHROMIUM} and {CHROMEDRIVER} are missing: run `make browser`")
+    pytest.skip("Debian's chromium and chromium-driver are not installed (make browser)", allow_module_level=True)
+
+
+def start_browser(width: int = 1280, height: int = 900):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--window-size={width},{height}")
+    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+
+
+class SlowFakeRewriter(FakeRewriter):
+    """FAKE rewriter that takes a second, as the local model does: the page must show progress."""
+
+    def method(self):
+        slow = FakeGeneralizer()
+        fast = slow.anonymize_many
+
+        def anonymize_many(profiles, on_progress=None):
+            time.sleep(1.0)
+            return fast(profiles, on_progress)
+
+        slow.anonymize_many = anonymize_many
+        return slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The service with its page on a loopback port; the FAKE rewriter; the vault key from conftest's env."""
+    config = ProtectConfig(vault_path=tmp_path_factory.mktemp("page") / "vault.sqlite", key_source="env", llm_extractor=False)
+    protector = Protector(config, open_vault(config), Detector())
+    logins = PageLogins()
+    app = create_app(protector, TOKEN, rewriter=SlowFakeRewriter(), page=logins)
+    app.state.analyzer.warm()  # as `stealthflow ui` does at start: the cue tagger and the attacker loaded
+    with serve(app) as port:
+        yield f"http://127.0.0.1:{port}", logins
+    protector.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_browser()
+    yield driver
+    driver.quit()
+
+
+def sign_in(browser, server) -> WebDriverWait:
+    base, logins = server
+    browser.get(f"{base}/?token={logins.new_link()}")
+    wait = WebDriverWait(browser, 60)  # generous: the machine may be busy
+    wait.until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
+    browser.execute_script("sessionStorage.clear()")  # the next sign-in starts a session of its own
+    return wait
+
+
+def by_id(browser, name):
+    return browser.find_element(By.ID, name)
+
+
+def check(browser, wait, text: str) -> None:
+    post = by_id(browser, "post")
+    post.clear()
+    post.send_keys(text)
+    post.send_keys(Keys.CONTROL, Keys.ENTER)  # the keyboard way
+    wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
+
+
+def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
+    wait = sign_in(browser, server)
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server[0], "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    check(browser, wait, POST)
+
+    pii = browser.find_elements(By.CSS_SELECTOR, "#findings mark.pii")
+    assert [m.text for m in pii] == ["anna.berg@example.org<EMAIL_1>"]  # the value, tagged with its placeholder
+    assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.cue .tag"), "phrases that point to an attribute are marked"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#risk li")) == 8
+    assert "classifier" in by_id(browser, "risk").text
+
+    result = by_id(browser, "result")
+    rewritten = "Reach me at <EMAIL_1>. Twelve years as an health worker and the rent here in my city keeps going up."
+    assert result.get_attribute("value") == rewritten
+    first = browser.find_elements(By.CSS_SELECTOR, "#diff .change .toggle")[0]
+    first.click()  # undo the first change
+    assert first.text == "Redo" and first.get_attribute("aria-pressed") == "true"
+    assert result.get_attribute("value") == rewritten.replace("health worker", "ER nurse")
+    first.send_keys(Keys.SPACE)  # and take it again, from the keyboard
+    assert first.text == "Undo" and result.get_attribute("value") == rewritten
+
+    by_id(browser, "copy").click()
+    wait.until(lambda d: by_id(d, "copied").text == "Copied.")
+    copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0], e => arguments[0]('error: ' + e))")
+    assert copied == rewritten
+
+    by_id(browser, "reply").send_keys("Happy to help. I will write to <EMAIL_1> and <EMAIL_7>.")
+    by_id(browser, "restore").click()
+    wait.until(lambda d: by_id(d, "restore-status").text.startswith("Restored"))
+    assert by_id(browser, "restored").text == "Happy to help. I will write to anna.berg@example.org and <EMAIL_7>."
+    assert "1 placeholder(s) not from this session" in by_id(browser, "restore-status").text
+
+    rows = browser.find_elements(By.CSS_SELECTOR, "#placeholders tbody tr")
+    assert [r.text for r in rows] == ["<EMAIL_1> anna.berg@example.org"]
+    session = by_id(browser, "session-id").text
+    by_id(browser, "forget").click()
+    by_id(browser, "forget").click()  # two steps: it cannot be undone
+    wait.until(lambda d: d.find_element(By.ID, "forget-status").text.startswith("Forgot 1 placeholder"))
+    assert by_id(browser, "session-id").text != session
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "#placeholders tbody").text == "None yet.")
+
+
+def test_a_post_with_no_pii(browser, server):
+    wait = sign_in(browser, server)
+    check(browser, wait, NO_PII_POST)
+    assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.pii") == []
+    assert by_id(browser, "findings").text.replace("\n", "").startswith("Just got my")
+    assert "Nothing to change" in by_id(browser, "diff").text
+    assert by_id(browser, "result").get_attribute("value") == NO_PII_POST
+
+
+def test_no_token_or_a_wrong_one_is_refused(server):
+    base, logins = server
+    driver = start_browser()  # a browser that was never signed in
+    try:
+        for url in (f"{base}/", f"{base}/?token=wrong"):
+            driver.get(url)
+            assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in" and not driver.find_elements(By.ID, "post")
+        link = f"{base}/?token={logins.new_link()}"
+        driver.get(link)
+        assert driver.find_elements(By.ID, "post") and driver.current_url == f"{base}/"  # the token left the address bar
+        driver.delete_all_cookies()
+        driver.get(link)  # the same link again
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in"
+    finally:
+        driver.quit()
+
+
+def test_progress_shows_and_nothing_moves_while_the_rewrite_arrives(browser, server):
+    wait = sign_in(browser, server)
+    cards = ["post-card", "findings-card", "rewrite-card", "risk-card"]
+    where = "return arguments[0].map(id => { const r = document.getElementById(id).getBoundingClientRect(); return [r.x, r.y, r.width]; })"
+    placed = browser.execute_script(where, cards)
+    by_id(browser, "post").send_keys(POST)
+    by_id(browser, "check").click()
+    wait.until(lambda d: "Checking" in by_id(d, "status").text)  # the fake takes a second
+    assert browser.execute_script("return document.body.classList.contains('busy')")
+    assert browser.execute_script("return getComputedStyle(document.querySelector('#progress div')).visibility") == "visible"
+    assert browser.execute_script(where, cards) == placed
+    wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
+
+
+def test_readable_at_phone_width(server):
+    driver = start_browser(390, 844)
+    try:
+        base, logins = server
+        driver.get(f"{base}/?token={logins.new_link()}")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "session-id").text)
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        left = driver.execute_script("return ['post-card', 'rewrite-card'].map(id => document.getElementById(id).getBoundingClientRect().x)")
+        assert left[0] == left[1]  # one column
+    finally:
+        driver.quit()
+
+
+@pytest.mark.real_model
+def test_stealthflow_ui_with_the_real_local_method(browser, tmp_path):
+    """`stealthflow ui --no-open` as a user starts it, the real local method (SmolLM2 + the shipped
+    adapter, the cue tagger), the page in Chromium. Bounded: up within 120 s, the post checked
+    (cold: the first rewrite loads the model) within 60 s."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
+    log = tmp_path / "ui.log"
+    with log.open("w") as stderr:
+        server = subprocess.Popen([command, "ui", "--no-open", "--port", str(port)], stderr=stderr, env={**os.environ, "STEALTHFLOW_SERVICE_TOKEN": TOKEN})
+    try:
+        deadline = time.monotonic() + 120
+        link = None
+        while link is None and time.monotonic() < deadline and server.poll() is None:
+            time.sleep(0.5)
+            link = re.search(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]+", log.read_text())
+        assert link, f"stealthflow ui printed no sign-in link: {log.read_text()[-2000:]}"
+        while time.monotonic() < deadline:
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.5)
+        browser.get(link.group())
+        wait = WebDriverWait(browser, 60)
+        wait.until(lambda d: d.find_element(By.ID, "session-id").text)
+        check(browser, wait, "Twelve years as an ER nurse and the rent here in Leeds keeps going up.")
+        assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.cue")
+        assert browser.find_elements(By.CSS_SELECTOR, "#diff .change"), "the local method changed the post"
+        assert "Leeds" not in by_id(browser, "result").get_attribute("value")
+    finally:
+        server.terminate()  # uvicorn waits for a request under way: then it is killed
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=30)
