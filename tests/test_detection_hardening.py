@@ -92,3 +92,28 @@ def test_a_password_with_a_zero_width_space_in_its_context_word_is_found():
 def test_dotted_numbers_that_fail_the_checksum_are_not_cards():
     text = "version 1234.5678.9012.3456 and ip 10.0.0.1"
     assert not [s for s in Detector(build_recognizers()).detect(text) if s.type == "CREDIT_CARD"]
+
+
+@pytest.fixture(scope="module")
+def tagged_detector():
+    return Detector(build_recognizers(models=True))
+
+
+def _cpu_seconds(detector: Detector, text: str) -> float:
+    import time
+
+    started = time.process_time()
+    detector.detect(text)
+    return time.process_time() - started
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("kind", ["alnum token", "printable token", "base64 blob", "glued words", "words, no full stop"])
+def test_detection_with_the_tagger_stays_linear_on_hostile_text(tagged_detector, kind):
+    """4x the text costs less than 8x the CPU time (a quadratic step costs 16x): the tagger's rules
+    read a bounded sentence, a long token's secret is grown once, a run over 256 characters is one piece."""
+    from stealthflow.testing.hostile import hostile_text
+
+    tagged_detector.detect(hostile_text(kind, 2_000, seed=1))  # warm: the model and its lexicons loaded
+    small, large = (min(_cpu_seconds(tagged_detector, hostile_text(kind, size)) for _ in range(2)) for size in (8_000, 32_000))
+    assert large < 8 * max(small, 0.02), (kind, small, large)

@@ -4,7 +4,8 @@ Shipped weights hold only what training changed (the top encoder layers and the 
 and load on top of the packaged MiniLM, so a tagger is a few MB. A tagger may also keep only
 MiniLM's bottom `layers` (fewer layers, less CPU per token), or be a small convolutional
 student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). Long texts are
-cut into overlapping windows, so the cost stays linear in the text length.
+cut into overlapping windows, so the cost stays linear in the text length; a run without spaces
+over LONGEST_RUN characters (a pasted blob) is one unknown piece, as the tokenizer reads a word over 100.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
 MAX_TOKENS = 256
 STRIDE = 32
+LONGEST_RUN = 256  # characters of a run without spaces the model reads piece by piece; a longer one is one unknown piece
 _NO_OFFSET = np.zeros((1, 2), dtype=np.int64)  # a special token's
 
 
@@ -125,7 +127,7 @@ class SpanTagger:
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
         if self._pieces is None:
-            self._pieces = WordPieces(self.tokenizer, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon)
+            self._pieces = WordPieces(self.tokenizer, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon, longest=LONGEST_RUN)
         first, last = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         out = []
         for index, text in enumerate(texts):

@@ -62,7 +62,10 @@ class WordPieces:
     """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without [CLS] and [SEP].
     `shaped`: also each piece's `word_shapes` (a student's case input), with `lexicon`'s flags."""
 
-    def __init__(self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None):
+    def __init__(self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None, longest: int | None = None):
+        """`longest`: a run without spaces longer than this is one unknown piece (as the tokenizer reads
+        a word over 100 characters), not the pieces of its letters and marks: a megabyte-long token or
+        base64 blob costs the model one piece, not a hundred thousand (None: every run piece by piece)."""
         from tokenizers import Tokenizer
 
         self._rust = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
@@ -84,6 +87,8 @@ class WordPieces:
         # ("[SEP]" in a text is that token).
         specials = sorted(tokenizer.all_special_tokens, key=len, reverse=True)
         self._foreign = re.compile("|".join(["[^!-~ \\t\\n\\r]", *map(re.escape, specials)]))
+        self._long = re.compile(rf"\S{{{longest + 1},}}") if longest else None
+        self._unknown = tokenizer.unk_token_id
 
     def __call__(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         ids: list[int] = []
@@ -91,23 +96,36 @@ class WordPieces:
         ends: list[int] = []
         shapes: list[int] = []
         rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
-        position = 0
         underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): looked up in the text
-        for match in self._foreign.finditer(text):
-            if match.start() < position:
-                continue  # within the chunk already taken
-            start = max(text.rfind(space, position, match.start()) for space in " \t\n\r") + 1
-            stop = ASCII_SPACE.search(text, match.end())
-            end = stop.start() if stop else len(text)
-            self._ascii(text, position, start, underscores, ids, starts, ends, shapes, rare)
-            rare.append((len(ids), start, end))
-            position = end
-        self._ascii(text, position, len(text), underscores, ids, starts, ends, shapes, rare)
+        position = 0
+        for run in self._long.finditer(text) if self._long else ():
+            self._pieces(text, position, run.start(), underscores, ids, starts, ends, shapes, rare)
+            ids.append(self._unknown)
+            starts.append(run.start())
+            ends.append(run.end())
+            if self._shaped:
+                shapes.append(case_shape(run[0]))
+            position = run.end()
+        self._pieces(text, position, len(text), underscores, ids, starts, ends, shapes, rare)
         if rare:
             ids, starts, ends, shapes = self._with_rare(text, rare, ids, starts, ends, shapes)
         offsets = np.empty((len(ids), 2), dtype=np.int64)
         offsets[:, 0], offsets[:, 1] = starts, ends
         return np.asarray(ids, dtype=np.int64), offsets, np.asarray(shapes, dtype=np.int64) if self._shaped else None
+
+    def _pieces(self, text: str, begin: int, stop: int, underscores: bool, ids, starts, ends, shapes, rare) -> None:
+        """The pieces of text[begin:stop] (which starts and ends at a space or the text's ends)."""
+        position = begin
+        for match in self._foreign.finditer(text, begin, stop):
+            if match.start() < position:
+                continue  # within the chunk already taken
+            start = max(text.rfind(space, position, match.start()) for space in " \t\n\r") + 1
+            space = ASCII_SPACE.search(text, match.end(), stop)
+            end = space.start() if space else stop
+            self._ascii(text, position, start, underscores, ids, starts, ends, shapes, rare)
+            rare.append((len(ids), start, end))
+            position = end
+        self._ascii(text, position, stop, underscores, ids, starts, ends, shapes, rare)
 
     def _ascii(self, text: str, start: int, end: int, underscores: bool, ids, starts, ends, shapes, rare) -> None:
         known, whole, lexicon, shaped = self._known, self._whole, self._lexicon, self._shaped

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.base import (
+    SENTENCE_REACH,
+    ContextRecognizer,
+    register_recognizer,
+    sentence_start,
+)
 from stealthflow.placeholders.recognizers.public_names import brand, public_name, public_name_at, text_words
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
@@ -120,7 +125,8 @@ _ADDRESS_TIE = re.compile(
 
 
 def landmark_address(text: str, start: int) -> bool:
-    return _LANDMARK_BEFORE.search(text[sentence_start(text, start) : start]) is not None and _ADDRESS_TIE.search(text) is None
+    tie = _ADDRESS_TIE.search(text, max(0, start - SENTENCE_REACH), start + SENTENCE_REACH)  # in the message around it
+    return _LANDMARK_BEFORE.search(text[sentence_start(text, start) : start]) is not None and tie is None
 
 
 @register_recognizer
@@ -158,10 +164,16 @@ _FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
+def sentence_end(text: str, end: int) -> re.Match[str] | None:
+    """What ends the sentence going on at `end`, within SENTENCE_REACH characters (None: the text ends first, or the reach)."""
+    return SENTENCE_END.search(text, end, end + SENTENCE_REACH)
+
+
 def sentence_around(text: str, start: int, end: int) -> str:
-    """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it)."""
-    stop = SENTENCE_END.search(text, end)
-    return text[sentence_start(text, start) : stop.start() if stop else len(text)]
+    """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it),
+    at most SENTENCE_REACH characters on either side of it."""
+    stop = sentence_end(text, end)
+    return text[sentence_start(text, start) : stop.start() if stop else end + SENTENCE_REACH]
 
 
 def names_writer_or_reader(sentence: str) -> bool:
@@ -242,8 +254,8 @@ def anothers_life(text: str, start: int, end: int) -> bool:
     said_of_subject = subject_end <= start or (start, end) == (lead, subject_end)  # or the famous name itself, tagged as an employer
     if not subject_end or not said_of_subject or len(text[subject_end:start].split()) > _SAID_OF_SUBJECT:
         return False
-    stop = SENTENCE_END.search(text, end)
-    return not names_writer_reader_or_kin(text[subject_end : stop.start() if stop else len(text)])
+    stop = sentence_end(text, end)
+    return not names_writer_reader_or_kin(text[subject_end : stop.start() if stop else end + SENTENCE_REACH])
 
 
 def impersonal_money(sentence: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
@@ -20,7 +20,6 @@ from stealthflow.placeholders.recognizers.context import (
     ANIMALS,
     KEEPERS,
     RELATIVES,
-    SENTENCE_END,
     THINGS,
     anothers_life,
     capitalises,
@@ -28,6 +27,7 @@ from stealthflow.placeholders.recognizers.context import (
     landmark_address,
     names_writer_or_reader,
     sentence_around,
+    sentence_end,
 )
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
 from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names, text_words
@@ -480,21 +480,28 @@ def _cased_letters(value: str) -> bool:
 
 
 _LEADING_DASH = re.compile(r"(?:[^\w\s]+\s+)?")
-# A secret's characters: not a space, quote, bracket or the separators between a name and its value.
-_SECRET_CHAR = re.compile(r"[^\s\"'“”‘’`()<>\[\]{},;:=|/]")
+# What ends a secret: a space, quote, bracket or a separator between a name and its value.
+_SECRET_BREAK = re.compile(r"[\s\"'“”‘’`()<>\[\]{},;:=|/]")
 
 
 def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
     """A model's secret span grown to the whole token it sits in: the model stops short of a symbol
-    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop after it ends the sentence."""
-    while start > 0 and _SECRET_CHAR.match(text, start - 1):
-        start -= 1
-    grown = end
-    while grown < len(text) and _SECRET_CHAR.match(text, grown):
-        grown += 1
+    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop after it ends the sentence.
+    The token's ends are looked up among the text's breaks, found once (`_secret_breaks`): a span
+    inside a long token does not walk it again."""
+    breaks = _secret_breaks(text)
+    at = bisect_left(breaks, start)
+    start = min(start, breaks[at - 1] + 1 if at else 0)
+    at = bisect_left(breaks, end, at)
+    grown = max(end, breaks[at] if at < len(breaks) else len(text))
     while grown > end and text[grown - 1] == ".":
         grown -= 1
     return start, grown
+
+
+@lru_cache(maxsize=1)  # the text of the last span grown; cleared after each batch (find_many)
+def _secret_breaks(text: str) -> list[int]:
+    return [match.start() for match in _SECRET_BREAK.finditer(text)]
 
 
 # Health as a topic of research, charities or news, right next to the condition ("a new study links X
@@ -761,7 +768,7 @@ _QUESTION_WORD = re.compile(r"\s*(?i:how|what|why|when|which|who|where|is|are|wa
 def _question(text: str, start: int, end: int) -> str | None:
     """The sentence holding text[start:end] if it asks a question: opens with a question word, ends with "?"."""
     sentence = sentence_around(text, start, end)
-    stop = SENTENCE_END.search(text, end)
+    stop = sentence_end(text, end)
     return sentence if _QUESTION_WORD.match(sentence) and stop is not None and text[stop.start()] == "?" else None
 
 
@@ -908,8 +915,10 @@ class PiiTaggerRecognizer(Recognizer):
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
             return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured, strict=True)]
-        finally:
-            text_words.cache_clear()  # the words of the batch's last text: none of it stays in memory
+        finally:  # none of the batch's texts stays in memory
+            text_words.cache_clear()
+            _secret_breaks.cache_clear()
+            _kept.cache_clear()
 
     def _spans_in(self, text: str, tagged_spans, structured: list[tuple[int, int]]) -> list[Span]:
         spans = []
@@ -1018,6 +1027,7 @@ def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int])
 _WORD_CHAR = re.compile(r"\w")
 
 
+@lru_cache(maxsize=256)  # the spans of a long token grow to one secret: it is judged once; cleared after each batch
 def _kept(label: str, text: str, start: int, end: int) -> bool:
     return end > start and plausible(label, text[start:end]) and in_context(label, text, start, end)
 

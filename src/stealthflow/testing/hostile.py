@@ -1,0 +1,38 @@
+"""Hostile texts for detection's cost: long runs without spaces or full stops (tests, benchmarks).
+
+Each kind is one shape a user or an attacker can paste: a token of letters and digits, one of every
+printable character, a base64 blob, words glued together without spaces, and words without a full
+stop. Seeded: the same kind and size give the same text.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_PRINTABLE = _ALNUM + "!#$%&()*+,-./:;<=>?@[]^_{|}~"
+_WORDS = ("Anna", "Berg", "the", "x1", "hunter2", "password", "is", "my", "Street", "diabetes", "@", ".", "$5k")
+
+
+def _glued_words(rng: random.Random, size: int, separator: str) -> str:
+    words: list[str] = []
+    length = 0
+    while length < size:
+        words.append(rng.choice(_WORDS))
+        length += len(words[-1]) + len(separator)
+    return separator.join(words)[:size]
+
+
+KINDS = {
+    "alnum token": lambda rng, size: "".join(rng.choices(_ALNUM, k=size)),
+    "printable token": lambda rng, size: "".join(rng.choices(_PRINTABLE, k=size)),
+    "base64 blob": lambda rng, size: base64.b64encode(rng.randbytes(size * 3 // 4 + 3)).decode()[:size],
+    "glued words": lambda rng, size: _glued_words(rng, size, ""),
+    "words, no full stop": lambda rng, size: _glued_words(rng, size, " ").replace(".", ","),
+}
+
+
+def hostile_text(kind: str, size: int, seed: int = 0) -> str:
+    """`size` characters of the named kind (see KINDS)."""
+    return KINDS[kind](random.Random(f"{kind}:{seed}"), size)
