@@ -117,3 +117,9 @@ def test_detection_with_the_tagger_stays_linear_on_hostile_text(tagged_detector,
     tagged_detector.detect(hostile_text(kind, 2_000, seed=1))  # warm: the model and its lexicons loaded
     small, large = (min(_cpu_seconds(tagged_detector, hostile_text(kind, size)) for _ in range(2)) for size in (8_000, 32_000))
     assert large < 8 * max(small, 0.02), (kind, small, large)
+
+
+def test_a_jwt_is_masked_with_its_signature():
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    text = f"auth header: {jwt} ok"
+    assert [(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)] == [("API_KEY", jwt)]

@@ -86,13 +86,21 @@ class VendorTokenRecognizer(Recognizer):
         return spans
 
 
+# A token's characters: a vendor pattern that stops inside them (the JWT pattern's lazy signature
+# matches none of it) is grown to the token's end, so no part of the secret stays in clear.
+_TOKEN_REST = re.compile(r"[A-Za-z0-9_\-+/=]*")
+
+
 def _secret_bounds(match: re.Match[str]) -> tuple[int, int]:
     """The secret itself: a long last group when the pattern captures it after a key name
-    (`AccountKey=(...)`), else the whole match (GitHub's group is just the `ghp` prefix)."""
+    (`AccountKey=(...)`), else the whole match (GitHub's group is just the `ghp` prefix), to the
+    end of the token characters it stops in."""
     groups = [g for g in range(1, (match.re.groups or 0) + 1) if match.group(g)]
     if groups and match.end(groups[-1]) - match.start(groups[-1]) >= 16:
-        return match.start(groups[-1]), match.end(groups[-1])
-    return match.start(), match.end()
+        start, end = match.start(groups[-1]), match.end(groups[-1])
+    else:
+        start, end = match.start(), match.end()
+    return start, _TOKEN_REST.match(match.string, end).end()
 
 
 @register_recognizer
