@@ -18,6 +18,7 @@ import platformdirs
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
+from stealthflow.placeholders.language import uncovered_warning
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -52,6 +53,7 @@ class Protected:
     spans: list[MaskedSpan]
     warnings: list[str] = field(default_factory=list)
     vault: str = ""  # the id of the vault that issued the placeholders: pass it back to restore
+    language: str | None = "en"  # the text's language (placeholders/language.py); None: none the recognizers know
 
     @property
     def placeholders(self) -> set[str]:
@@ -120,9 +122,9 @@ class Protector:
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
-        return [self._mask(text, spans, session) for text, spans in zip(texts, self.detector.detect_many(texts), strict=True)]
+        return [self._mask(text, spans, session, language) for text, (spans, language) in zip(texts, self.detector.detect_many_with_languages(texts), strict=True)]
 
-    def _mask(self, text: str, detected: list[Span], session: str) -> Protected:
+    def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
         with self._known_lock:  # protect runs on several threads; the session's values grow in place
@@ -144,7 +146,9 @@ class Protector:
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
-        return Protected(protected, spans, warnings, self.vault.id)
+        if language is None:
+            warnings.append(uncovered_warning())
+        return Protected(protected, spans, warnings, self.vault.id, language)
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
