@@ -122,7 +122,8 @@ class Protector:
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
-        return [self._mask(text, spans, session, language) for text, (spans, language) in zip(texts, self.detector.detect_many_with_languages(texts), strict=True)]
+        found = self.detector.detect_many_with_languages(texts)
+        return [self._mask(text, spans, session, guess.language) for text, (spans, guess) in zip(texts, found, strict=True)]
 
     def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]

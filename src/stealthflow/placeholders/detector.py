@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stealthflow.placeholders.extractor import LLMExtractor
-from stealthflow.placeholders.language import LanguageGuesser, LinguaGuesser
+from stealthflow.placeholders.language import Guess, LanguageGuesser, LinguaGuesser
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
@@ -52,15 +52,16 @@ class _SettledSpans:
         return any(other.type != span.type and span.overlaps(other) for other in self.spans[first:last])
 
 
-def _reads(recognizer: Recognizer, language: str | None) -> bool:
-    return recognizer.languages is None or language in recognizer.languages
+def _reads(recognizer: Recognizer, guess: Guess) -> bool:
+    return recognizer.languages is None or not recognizer.languages.isdisjoint(guess.candidates)
 
 
 class Detector:
     """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
     every turn: only the new messages are run through the recognizers, the tagger and the LLM
     extractor again). Keys are keyed hashes of the texts; spans hold offsets and types, no text.
-    `languages`: tells each text's language (`language.py`); a recognizer reads the texts of its languages."""
+    `languages`: tells which languages each text may be in (`language.py`); a recognizer reads the texts
+    that may be in one of its languages."""
 
     def __init__(
         self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None, cache_entries: int = 4096, languages: LanguageGuesser | None = None
@@ -68,7 +69,7 @@ class Detector:
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
         self.languages = languages or LinguaGuesser()
-        self._cache: OrderedDict[bytes, tuple[list[Span], str | None]] = OrderedDict()
+        self._cache: OrderedDict[bytes, tuple[list[Span], Guess]] = OrderedDict()
         self._cache_entries = cache_entries
         self._cache_key = secrets.token_bytes(16)
         self._cache_lock = threading.Lock()
@@ -98,14 +99,14 @@ class Detector:
     def deterministic_many(self, texts: list[str]) -> list[list[Span]]:
         return self._deterministic(texts)[0]
 
-    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[str | None]]:
+    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[Guess]]:
         """The recognizers' spans, found on a normalised shadow of each text (format characters
         dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text,
         and each text's language. Each recognizer gets the batch's texts in its languages, so a
         model-backed one can batch its forward passes."""
         shadows = [shadow(text) for text in texts]
         normalised = [text for text, _ in shadows]
-        languages = [self.languages.language_of(text) for text in normalised]
+        languages = [self.languages.guess(text) for text in normalised]
         found: list[list[Span]] = [[] for _ in texts]
         patterns = [recognizer for recognizer in self.recognizers if not recognizer.model_backed]
         if self.helpers and (shared := self.helpers.find_many(patterns, normalised)):
@@ -129,7 +130,7 @@ class Detector:
         return spans, languages
 
     @staticmethod
-    def _run(recognizer: Recognizer, texts: list[str], languages: list[str | None], found: list[list[Span]], settled: bool = False) -> None:
+    def _run(recognizer: Recognizer, texts: list[str], languages: list[Guess], found: list[list[Span]], settled: bool = False) -> None:
         """Add `recognizer`'s spans of the texts in its languages to `found`; with `settled`, those that
         overlap none of another type found so far."""
         chosen = [index for index, language in enumerate(languages) if _reads(recognizer, language)]
@@ -148,8 +149,8 @@ class Detector:
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_languages(texts)]
 
-    def detect_many_with_languages(self, texts: list[str]) -> list[tuple[list[Span], str | None]]:
-        """Each text's spans and its language (None: none that the recognizers know, `language.py`)."""
+    def detect_many_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Guess]]:
+        """Each text's spans and its languages (`language.py`)."""
         keys = [hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest() for text in texts]
         with self._cache_lock:
             found = {key: self._cache[key] for key in keys if key in self._cache}

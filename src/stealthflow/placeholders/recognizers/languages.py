@@ -16,14 +16,12 @@ from functools import cache, cached_property
 from typing import ClassVar
 
 import regex
-import yaml
 
-from stealthflow.placeholders.language import OTHERS
+from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.public_names import public_name
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span
-from stealthflow.resources import resource_dir
 
 _CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
 _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
@@ -43,6 +41,8 @@ class Vocabulary:
     number_first: bool
     street_particles: tuple[str, ...]
     postcode: str
+    unit_words: tuple[str, ...]
+    company_forms: tuple[str, ...]
     conditions: tuple[str, ...]
     personal_words: tuple[str, ...]
     id_names: tuple[str, ...]
@@ -50,8 +50,7 @@ class Vocabulary:
 
 @cache
 def vocabulary(code: str) -> Vocabulary:
-    data = yaml.safe_load((resource_dir("data") / "languages" / f"{code}.yaml").read_text(encoding="utf-8"))
-    data.pop("alphabet")
+    data = {key: value for key, value in language_file(code).items() if key not in ("alphabet", "function_words")}
     return Vocabulary(
         code=code, **{key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     )
@@ -112,7 +111,7 @@ def _reads_as_name(match: regex.Match) -> bool:
     from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
 
     words = match["value"].split()
-    return (len(words) > 1 or given_name(words[0])) and not public_name(
+    return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(
         match.string, match.start("value"), match.end("value")
     )
 
@@ -148,7 +147,8 @@ class EmployerCueRecognizer(LanguageRecognizer):
 
     def expression(self) -> str:
         article = rf"(?:(?i:{one_of(self.vocab.articles)})(?:(?<=['’])|{_GAP}))?"
-        organisation = rf"{_CAPITALISED}(?:{_GAP}(?:&{_GAP})?{_CAPITALISED}){{0,3}}"
+        word = rf"(?:{one_of(self.vocab.company_forms)})(?![\p{{L}}\d])|{_CAPITALISED}"  # "Söding GmbH & Co. KGaA", "Pinho Lda."
+        organisation = rf"{_CAPITALISED}(?:{_GAP}(?:&{_GAP})?(?:{word})){{0,4}}"
         return rf"{cue_pattern(self.vocab.employer_cues)}{_GAP}{article}(?P<value>{organisation})"
 
     def accept(self, match: regex.Match) -> bool:
@@ -165,9 +165,11 @@ class StreetAddressRecognizer(LanguageRecognizer):
     def expression(self) -> str:
         vocab = self.vocab
         particles = rf"(?:(?i:{one_of(vocab.street_particles)})(?:(?<=['’])|{_GAP}))*"
-        words = rf"{particles}(?:{_CAPITALISED}|\d{{1,2}})"  # "de la Paix", "do Carmo", "Jean Jaurès", "5 de Octubre"
+        words = rf"{particles}(?:{_CAPITALISED}|\d{{1,2}}(?={_GAP}\p{{L}}))"  # "de la Paix", "do Carmo", "Jean Jaurès", "5 de Octubre"
         named = rf"(?:{_GAP}{words}){{0,4}}"
-        number = r"\d{1,4}(?:[ \t]?(?:bis|ter|[a-gA-G])(?![\p{L}\d]))?"  # "12a", "14 bis"; not "20h" (a time)
+        # "12a", "14 bis", "9-11", "8/9", "s/n" (no number); not "20h" (a time); then a flat's "Piso 3", "Apt. 58"
+        number = r"(?:\d{1,4}(?:[-/]\d{1,4})?(?:[ \t]?(?:bis|ter|[a-gA-G])(?![\p{L}\d]))?|(?i:s/n))"
+        number += rf"(?:,?{_GAP}(?i:{one_of(vocab.unit_words)}){_GAP}?\d{{1,4}}[a-zA-Z]?)?"
         alternatives = []
         if vocab.street_types:
             street = rf"(?i:{one_of(vocab.street_types)})(?![\p{{L}}\d]){named}"
@@ -180,7 +182,7 @@ class StreetAddressRecognizer(LanguageRecognizer):
             suffixed = rf"\p{{Lu}}[\p{{L}}-]*(?i:{one_of(vocab.street_suffixes)})"
             alternatives.append(rf"(?:\p{{Lu}}\p{{L}}*er{_GAP})?{suffixed}{_GAP}{number}")
         city = rf"{_CAPITALISED}(?:[ \t-](?:{_CAPITALISED}|(?:sur|am|an|de|del|di|do|da|im|aan|den)(?=[ \t-]\p{{Lu}}))){{0,3}}"
-        place = rf"(?:,?{_GAP}(?:{vocab.postcode}){_GAP}{city}|,{_GAP}{city}(?=\s*(?:[.;!?)]|$)))?"
+        place = rf"(?:[ \t]*,?{_GAP}(?:{vocab.postcode}){_GAP}{city}|,{_GAP}{city}(?=\s*(?:[.;!?)]|$)))?"
         return rf"(?<![\p{{L}}\d])(?P<value>(?:{'|'.join(alternatives)}){place})(?![\p{{L}}\d])"
 
 
