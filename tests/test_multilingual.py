@@ -177,7 +177,7 @@ def test_each_value_is_found_and_no_span_runs_across_a_clause(detector, text, ex
         "Diabetes ist eine der häufigsten Volkskrankheiten in Deutschland.",  # a condition about no one
         "La rue de Rivoli est fermée à la circulation tous les dimanches.",  # a street without a house number
         "On se retrouve à 20h place de la République ?",  # a time is no house number
-        "Trabajo en Madrid Río desde hace dos años y me encanta.",  # a famous place is no employer
+        "Trabajo en Buenos Aires desde hace dos años y me encanta.",  # a famous place is no employer
     ],
 )
 def test_what_is_no_ones_data_is_left(detector, text):
