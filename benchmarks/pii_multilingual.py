@@ -59,7 +59,10 @@ def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> di
 
 def predict(detector: Detector, texts: list[str]) -> list[list[tuple[int, int, str]]]:
     config = ProtectConfig()
-    return [[(s.start, s.end, s.type) for s in spans if config.masks(s.type, s.level)] for spans in detector.detect_many(texts)]
+    return [
+        [(s.start, s.end, s.type) for s in spans if config.masks(s.type, s.level)]
+        for spans in detector.detect_many(texts)
+    ]
 
 
 def detection_cost(repeats: int = 200) -> dict:
@@ -80,7 +83,9 @@ def detection_cost(repeats: int = 200) -> dict:
 
 def table(results: dict[str, dict]) -> str:
     lines = [
-        "| language | texts | spans | precision | recall | " + " | ".join(TYPES) + " | texts without PII flagged | chars masked outside values |",
+        "| language | texts | spans | precision | recall | "
+        + " | ".join(TYPES)
+        + " | texts without PII flagged | chars masked outside values |",
         "|" + "---|" * (len(TYPES) + 7),
     ]
     for code, r in results.items():
@@ -94,7 +99,9 @@ def table(results: dict[str, dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dev", type=int, default=0, help="score N generated development messages instead of the held-out set")
+    parser.add_argument(
+        "--dev", type=int, default=0, help="score N generated development messages instead of the held-out set"
+    )
     parser.add_argument("--no-tagger", action="store_true", help="without the English PII tagger")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--errors", action="store_true", help="with --dev: print each message whose spans differ")
@@ -119,11 +126,26 @@ def main() -> None:
     if args.dev and args.errors:
         for row, spans, language in zip(rows, predictions, languages, strict=True):
             if sorted(map(tuple, row["spans"])) != sorted(spans):
-                print(language, repr(row["text"]), [row["text"][s:e] + "/" + k for s, e, k in row["spans"]], "->", [row["text"][s:e] + "/" + k for s, e, k in spans])
+                print(
+                    language,
+                    repr(row["text"]),
+                    [row["text"][s:e] + "/" + k for s, e, k in row["spans"]],
+                    "->",
+                    [row["text"][s:e] + "/" + k for s, e, k in spans],
+                )
     print(table(results))
-    print("\nlanguage detected as written: " + ", ".join(f"{code} {results[code]['detected_as_own_language']}" for code in OTHERS))
-    print("detected languages:", dict(Counter(str(language) for language in languages)), f"(covered: {', '.join(COVERED)})")
-    print(f"language detection on 1 KB of English: {cost['ms_per_kb']} ms (first call, loading the models: {cost['first_call_s']} s)")
+    print(
+        "\nlanguage detected as written: "
+        + ", ".join(f"{code} {results[code]['detected_as_own_language']}" for code in OTHERS)
+    )
+    print(
+        "detected languages:",
+        dict(Counter(str(language) for language in languages)),
+        f"(covered: {', '.join(COVERED)})",
+    )
+    print(
+        f"language detection on 1 KB of English: {cost['ms_per_kb']} ms (first call, loading the models: {cost['first_call_s']} s)"
+    )
     if args.json:
         args.json.write_text(json.dumps({"results": results, "language_detection": cost}, indent=1), encoding="utf-8")
 

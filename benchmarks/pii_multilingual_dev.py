@@ -120,7 +120,10 @@ _SLOT = re.compile(r"\{(?:([A-Z_]+):)?(\w+)\}")
 
 def _national_id(code: str, fake: Faker, rng: random.Random) -> str:
     if code == "de":  # a Steuer-ID also has one digit twice or thrice in its first ten: drawn until valid
-        while not idnr.is_valid(number := (digits := "".join(rng.choice("123456789" if i == 0 else "0123456789") for i in range(10))) + mod_11_10.calc_check_digit(digits)):
+        while not idnr.is_valid(
+            number := (digits := "".join(rng.choice("123456789" if i == 0 else "0123456789") for i in range(10)))
+            + mod_11_10.calc_check_digit(digits)
+        ):
             pass
         return idnr.format(number)
     if code == "es":
@@ -139,7 +142,9 @@ def _phone(code: str, fake: Faker) -> str:
             number = phonenumbers.parse(fake.phone_number(), REGIONS[code])
         except phonenumbers.NumberParseException:
             continue
-        if phonenumbers.is_valid_number(number) and number.country_code == phonenumbers.country_code_for_region(REGIONS[code]):
+        if phonenumbers.is_valid_number(number) and number.country_code == phonenumbers.country_code_for_region(
+            REGIONS[code]
+        ):
             return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
     raise RuntimeError(f"no valid {code} phone number from Faker")
 

@@ -103,7 +103,10 @@ def short(counts: Counter[str]) -> Guess:
     most = max(counts.values(), default=0)
     if not most or counts[ENGLISH] == most:
         return SHORT
-    return Guess(max(OTHERS, key=lambda code: counts[code]), frozenset({ENGLISH, *(code for code in OTHERS if counts[code] == most)}))
+    return Guess(
+        max(OTHERS, key=lambda code: counts[code]),
+        frozenset({ENGLISH, *(code for code in OTHERS if counts[code] == most)}),
+    )
 
 
 class LinguaGuesser:
