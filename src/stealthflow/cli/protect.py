@@ -118,11 +118,12 @@ class _Run:
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
         from stealthflow.pipeline.rewrite import rewrite_protected
+        from stealthflow.placeholders.types import Level
 
         protected = self.protector.protect_many([item.text for item in items], session)
         vault = self.protector.vault.id
         rows = [
-            {"id": item.id, "session": session, "vault": vault, "text": p.text, "spans": [s.to_json() for s in p.spans]}
+            {"id": item.id, "session": session, "vault": vault, "text": p.text, "spans": [s.to_json() for s in p.spans], "language": p.language}
             for item, p in zip(items, protected, strict=True)
         ]
         if self.rewriter is not None:
@@ -144,7 +145,7 @@ class _Run:
                     console.print(f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}", highlight=False)
             if self.show:
                 console.print(f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}", highlight=False)
-            self.secrets_found += bool(p.warnings)
+            self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
             if p.warnings:

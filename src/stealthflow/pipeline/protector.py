@@ -22,6 +22,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
+from stealthflow.placeholders.language import uncovered_warning
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -61,6 +62,7 @@ class Protected:
     vault: str = ""  # the id of the vault that issued the placeholders: pass it back to restore
     entries: list[Entry] = field(default_factory=list)  # the vault entry of each span
     rewrite: RewriteOutcome | None = None  # when a rewrite was asked for: `text` is then the rewritten text
+    language: str | None = "en"  # the text's language (placeholders/language.py); None: none the recognizers know
 
     @property
     def placeholders(self) -> set[str]:
@@ -134,9 +136,10 @@ class Protector:
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
-        return [self._mask(text, spans, session) for text, spans in zip(texts, self.detector.detect_many(texts), strict=True)]
+        found = self.detector.detect_many_with_languages(texts)
+        return [self._mask(text, spans, session, guess.language) for text, (spans, guess) in zip(texts, found, strict=True)]
 
-    def _mask(self, text: str, detected: list[Span], session: str) -> Protected:
+    def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
         with self._known_lock:  # protect runs on several threads; the session's values grow in place
@@ -158,7 +161,9 @@ class Protector:
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
-        return Protected(protected, spans, warnings, self.vault.id, entries)
+        if language is None:
+            warnings.append(uncovered_warning())
+        return Protected(protected, spans, warnings, self.vault.id, entries, language=language)
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another

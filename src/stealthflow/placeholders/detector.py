@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stealthflow.placeholders.extractor import LLMExtractor
+from stealthflow.placeholders.language import Guess, LanguageGuesser, LinguaGuesser
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
@@ -51,15 +52,24 @@ class _SettledSpans:
         return any(other.type != span.type and span.overlaps(other) for other in self.spans[first:last])
 
 
+def _reads(recognizer: Recognizer, guess: Guess) -> bool:
+    return recognizer.languages is None or not recognizer.languages.isdisjoint(guess.candidates)
+
+
 class Detector:
     """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
     every turn: only the new messages are run through the recognizers, the tagger and the LLM
-    extractor again). Keys are keyed hashes of the texts; spans hold offsets and types, no text."""
+    extractor again). Keys are keyed hashes of the texts; spans hold offsets and types, no text.
+    `languages`: tells which languages each text may be in (`language.py`); a recognizer reads the texts
+    that may be in one of its languages."""
 
-    def __init__(self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None, cache_entries: int = 4096):
+    def __init__(
+        self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None, cache_entries: int = 4096, languages: LanguageGuesser | None = None
+    ):
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
-        self._cache: OrderedDict[bytes, list[Span]] = OrderedDict()
+        self.languages = languages or LinguaGuesser()
+        self._cache: OrderedDict[bytes, tuple[list[Span], Guess]] = OrderedDict()
         self._cache_entries = cache_entries
         self._cache_key = secrets.token_bytes(16)
         self._cache_lock = threading.Lock()
@@ -87,34 +97,60 @@ class Detector:
         return self.deterministic_many([text])[0]
 
     def deterministic_many(self, texts: list[str]) -> list[list[Span]]:
+        return self._deterministic(texts)[0]
+
+    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[Guess]]:
         """The recognizers' spans, found on a normalised shadow of each text (format characters
-        dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text.
-        Each recognizer gets the whole batch, so a model-backed one can batch its forward passes."""
+        dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text,
+        and each text's language. Each recognizer gets the batch's texts in its languages, so a
+        model-backed one can batch its forward passes."""
         shadows = [shadow(text) for text in texts]
         normalised = [text for text, _ in shadows]
+        languages = [self.languages.guess(text) for text in normalised]
         found: list[list[Span]] = [[] for _ in texts]
         patterns = [recognizer for recognizer in self.recognizers if not recognizer.model_backed]
-        shared = self.helpers.find_many(patterns, normalised) if self.helpers else None
-        for batches in shared or (recognizer.find_many(normalised) for recognizer in patterns):
-            for spans, batch in zip(found, batches, strict=True):
-                spans.extend(batch)
+        if self.helpers and (shared := self.helpers.find_many(patterns, normalised)):
+            by_name = {recognizer.name: recognizer for recognizer in patterns}
+            for batches in shared:
+                for spans, batch, language in zip(found, batches, languages, strict=True):
+                    spans.extend(span for span in batch if _reads(by_name[span.source], language))
+        else:
+            for recognizer in patterns:
+                self._run(recognizer, normalised, languages, found)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
         # not a CREDENTIAL). Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
             if recognizer.model_backed:
-                for spans, batch in zip(found, recognizer.find_many(normalised, settled=found), strict=True):
-                    settled = _SettledSpans(spans)
-                    spans.extend([span for span in batch if not settled.overlaps_other_type(span)])
-        return [
+                self._run(recognizer, normalised, languages, found, settled=True)
+        spans = [
             spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
             for spans, (_, offsets) in zip(found, shadows, strict=True)
         ]
+        return spans, languages
+
+    @staticmethod
+    def _run(recognizer: Recognizer, texts: list[str], languages: list[Guess], found: list[list[Span]], settled: bool = False) -> None:
+        """Add `recognizer`'s spans of the texts in its languages to `found`; with `settled`, those that
+        overlap none of another type found so far."""
+        chosen = [index for index, language in enumerate(languages) if _reads(recognizer, language)]
+        if not chosen:
+            return
+        batches = recognizer.find_many([texts[i] for i in chosen], settled=[found[i] for i in chosen]) if settled else recognizer.find_many([texts[i] for i in chosen])
+        for index, batch in zip(chosen, batches, strict=True):
+            if settled:
+                others = _SettledSpans(found[index])
+                batch = [span for span in batch if not others.overlaps_other_type(span)]
+            found[index].extend(batch)
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
+        return [spans for spans, _ in self.detect_many_with_languages(texts)]
+
+    def detect_many_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Guess]]:
+        """Each text's spans and its languages (`language.py`)."""
         keys = [hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest() for text in texts]
         with self._cache_lock:
             found = {key: self._cache[key] for key in keys if key in self._cache}
@@ -122,12 +158,13 @@ class Detector:
         if todo:
             new_texts = [text for _, text in todo]
             extracted = self.extractor.extract_many(new_texts) if self.extractor else [[] for _ in new_texts]
-            spans = [merge_spans(a + b) for a, b in zip(self.deterministic_many(new_texts), extracted, strict=True)]
-            found.update(zip((key for key, _ in todo), spans, strict=True))
+            deterministic, languages = self._deterministic(new_texts)
+            spans = [merge_spans(a + b) for a, b in zip(deterministic, extracted, strict=True)]
+            found.update(zip((key for key, _ in todo), zip(spans, languages, strict=True), strict=True))
         with self._cache_lock:
             for key in keys:
                 self._cache[key] = found[key]
                 self._cache.move_to_end(key)
             while len(self._cache) > self._cache_entries:
                 self._cache.popitem(last=False)
-        return [list(found[key]) for key in keys]
+        return [(list(found[key][0]), found[key][1]) for key in keys]

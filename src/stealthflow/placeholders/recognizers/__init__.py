@@ -1,6 +1,6 @@
 """Deterministic recognizers by name. Importing this package registers the built-in ones."""
 
-from stealthflow.placeholders.recognizers import context, secrets, structured, tagger  # noqa: F401  (registers)
+from stealthflow.placeholders.recognizers import context, languages, national_ids, secrets, structured, tagger  # noqa: F401  (registers)
 from stealthflow.placeholders.recognizers.base import (
     ContextRecognizer,
     Recognizer,

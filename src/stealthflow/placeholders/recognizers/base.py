@@ -10,6 +10,7 @@ import re
 from functools import cached_property
 from typing import ClassVar
 
+from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.recognizers.public_names import text_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
@@ -29,6 +30,8 @@ class Recognizer:
     name: ClassVar[str]
     type: ClassVar[str]
     model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
+    # The languages of the texts it reads (`placeholders/language.py`); None: every text, whatever its language.
+    languages: ClassVar[frozenset[str] | None] = None
 
     @property
     def level(self) -> Level:
@@ -54,10 +57,16 @@ class ContextRecognizer(Recognizer):
     """A value named by its context ("my password is X"): the regex group `value` is the span.
 
     `triggers`: lowercase words of which every match holds one within a few words of its start
-    (the pattern then runs only around them, `gate.py`); empty: the pattern scans the whole text."""
+    (the pattern then runs only around them, `gate.py`); empty: the pattern scans the whole text.
+    Its words are English: it reads English texts only, unless it finds a secret (PL4), whose key
+    words ("password", "token") are those of technical talk in any language."""
 
     pattern: ClassVar[re.Pattern[str]]
     triggers: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def languages(self) -> frozenset[str] | None:
+        return None if self.level == Level.PL4 else frozenset({ENGLISH})
 
     @cached_property
     def _gate(self) -> TriggerGate | None:

@@ -39,6 +39,7 @@ from stealthflow.placeholders.recognizers.secrets import (
     secret_word_length,
     starts_with_other_kind,
 )
+from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
@@ -897,6 +898,7 @@ def load_pii_tagger(directory: str | None = None):
 class PiiTaggerRecognizer(Recognizer):
     name, type = "pii_tagger", "REAL_NAME"  # each span carries the type the tagger gave it
     model_backed = True
+    languages = frozenset({ENGLISH})  # trained on English text only
     batch_size = 32
 
     def __init__(self, directory: str | None = None):

@@ -1,0 +1,138 @@
+"""Which languages a text may be in: English or the six others the recognizers know (German,
+French, Spanish, Italian, Dutch, Portuguese), or none of them.
+
+Recognizers that read words (the English PII tagger and context patterns, the cue recognizers of
+each language) run only on texts that may be in their language; the structured ones (emails,
+phones, IBANs, IDs, cards, URLs, secrets) run on every text. Two signals decide, both cheap:
+lingua-language-detector's trigram models (inside the wheel) restricted to the seven languages,
+and the count of each language's function words (`function_words` of data/languages/<code>.yaml),
+which holds on short texts where trigrams guess ("Will it rain in Lisbon this weekend?" reads as
+French to them). A text too short for trigrams is taken for English, as before languages were detected, and for
+the languages whose function words it holds;
+one whose letters are mostly outside the seven languages' alphabets (another script, or Polish,
+Czech, Turkish letters) is in none of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import Protocol
+
+import yaml
+
+from stealthflow.resources import resource_dir
+
+ENGLISH = "en"
+OTHERS = ("de", "fr", "es", "it", "nl", "pt")
+COVERED = (ENGLISH, *OTHERS)
+MIN_LETTERS = 20  # fewer letters: too short for trigrams; English, and any language with the most function words
+CANDIDATE = 0.1  # a language with this share of lingua's confidence may be the text's
+MAX_FOREIGN_LETTERS = 0.02  # share of letters outside the covered alphabets above which a text is in none of them
+MIN_FOREIGN_LETTERS = 2  # ... and their least number: one name's letter ("Tromsø") leaves an English text English
+_WORD = re.compile(r"[^\W\d_]+['’]?")  # "j'" of "j'habite" is a word of its own
+
+
+@dataclass(frozen=True)
+class Guess:
+    language: str | None  # the likeliest (None: none of COVERED)
+    candidates: frozenset[str]  # every covered language the text may be in: their recognizers read it
+
+
+UNCOVERED = Guess(None, frozenset())
+SHORT = Guess(ENGLISH, frozenset({ENGLISH}))
+
+
+class LanguageGuesser(Protocol):
+    def guess(self, text: str) -> Guess: ...
+
+
+@cache
+def language_file(code: str) -> dict:
+    """The parsed data/languages/<code>.yaml."""
+    return yaml.safe_load((resource_dir("data") / "languages" / f"{code}.yaml").read_text(encoding="utf-8"))
+
+
+@cache
+def covered_letters() -> frozenset[str]:
+    """a-z and every letter the six languages' vocabulary files list under `alphabet`."""
+    return frozenset("abcdefghijklmnopqrstuvwxyz").union(*(language_file(code)["alphabet"] for code in OTHERS))
+
+
+@cache
+def _function_words() -> dict[str, frozenset[str]]:
+    return {code: frozenset(language_file(code)["function_words"]) for code in COVERED}
+
+
+def uncovered_letters(text: str) -> bool:
+    """Whether enough of the text's letters are letters no covered language writes."""
+    letters = [ch for ch in text.casefold() if ch.isalpha()]
+    foreign = sum(ch not in covered_letters() for ch in letters)
+    return foreign >= MIN_FOREIGN_LETTERS and foreign > MAX_FOREIGN_LETTERS * len(letters)
+
+
+def function_word_counts(text: str) -> Counter[str]:
+    """How many of the text's words are function words of each covered language."""
+    counts: Counter[str] = Counter()
+    for word in _WORD.findall(text.casefold().replace("’", "'")):
+        for code, words in _function_words().items():
+            counts[code] += word in words
+    return counts
+
+
+def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
+    """The candidates: English when lingua puts it first or it has the most function words; each other
+    language with `CANDIDATE` of lingua's confidence or the most function words. The likeliest: the
+    candidate with the most function words, then lingua's confidence."""
+    most = max(counts.values(), default=0)
+    top = max(confidences, key=confidences.get)
+    candidates = {code for code in OTHERS if confidences.get(code, 0) >= CANDIDATE or (most and counts[code] == most)}
+    if top == ENGLISH or (most and counts[ENGLISH] == most):
+        candidates.add(ENGLISH)
+    if not candidates:
+        return UNCOVERED
+    likeliest = max(candidates, key=lambda code: (counts[code], confidences.get(code, 0)))
+    return Guess(likeliest, frozenset(candidates))
+
+
+def short(counts: Counter[str]) -> Guess:
+    """A text too short for trigrams: English as before languages were detected, and the languages with
+    the most function words ("O meu NIF é ..."), the likeliest when they have more than English."""
+    most = max(counts.values(), default=0)
+    if not most or counts[ENGLISH] == most:
+        return SHORT
+    return Guess(
+        max(OTHERS, key=lambda code: counts[code]),
+        frozenset({ENGLISH, *(code for code in OTHERS if counts[code] == most)}),
+    )
+
+
+class LinguaGuesser:
+    """Lingua over the seven covered languages (its models load on first use) and their function words."""
+
+    @cached_property
+    def _lingua(self):
+        from lingua import IsoCode639_1, LanguageDetectorBuilder
+
+        codes = [getattr(IsoCode639_1, code.upper()) for code in COVERED]
+        return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).with_low_accuracy_mode().build()
+
+    def guess(self, text: str) -> Guess:
+        if uncovered_letters(text):
+            return UNCOVERED
+        if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+            return short(function_word_counts(text))
+        found = self._lingua.compute_language_confidence_values(text)
+        confidences = {value.language.iso_code_639_1.name.lower(): value.value for value in found}
+        if not confidences or max(confidences.values()) == 0:
+            return UNCOVERED
+        return combine(confidences, function_word_counts(text))
+
+
+def uncovered_warning() -> str:
+    return (
+        f"the text's language is none of {', '.join(COVERED)}: only structured identifiers (emails, phone numbers, "
+        "IBANs, ID numbers, cards, URLs, secrets) were looked for, not names, addresses, employers or health details"
+    )

@@ -1,0 +1,232 @@
+"""Personal data in German, French, Spanish, Italian, Dutch and Portuguese text, found by the shape
+of each country's formats and by a few cues of each language: a name after a self-introduction or a
+relative, an employer after "work at", a street with its number, postcode and city, a health
+condition in a sentence about the writer or their people, a phone number in the national format.
+
+The words are data (`data/languages/<code>.yaml`, README there); each recognizer class below is
+registered once per language (`introduced_name_de`, `street_address_fr`, ...) and reads texts in
+that language only. No value runs across a clause: a name or a street holds no comma, colon, full
+stop or line break, and an address's comma is the one before its postcode and city.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, cached_property
+from typing import ClassVar
+
+import regex
+
+from stealthflow.placeholders.language import OTHERS, language_file
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.public_names import public_name
+from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
+from stealthflow.placeholders.types import Span
+
+_CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
+_GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    code: str
+    region: str
+    introductions: tuple[str, ...]
+    relatives: tuple[str, ...]
+    employer_cues: tuple[str, ...]
+    articles: tuple[str, ...]
+    name_particles: tuple[str, ...]
+    street_types: tuple[str, ...]
+    street_suffixes: tuple[str, ...]
+    number_first: bool
+    street_particles: tuple[str, ...]
+    postcode: str
+    unit_words: tuple[str, ...]
+    company_forms: tuple[str, ...]
+    conditions: tuple[str, ...]
+    personal_words: tuple[str, ...]
+    id_names: tuple[str, ...]
+
+
+@cache
+def vocabulary(code: str) -> Vocabulary:
+    data = {key: value for key, value in language_file(code).items() if key not in ("alphabet", "function_words")}
+    return Vocabulary(
+        code=code, **{key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
+    )
+
+
+def one_of(words: tuple[str, ...]) -> str:
+    """An alternation of literal words or phrases, longest first, spaces matching any run of spaces."""
+    return "|".join(regex.escape(word).replace(r"\ ", _GAP) for word in sorted(words, key=len, reverse=True))
+
+
+def cue_pattern(words: tuple[str, ...]) -> str:
+    """The cue words, case-insensitive, as whole words (an apostrophe may end one: "l'")."""
+    return rf"(?<![\p{{L}}\d])(?i:{one_of(words)})(?:(?<=['’])|(?![\p{{L}}\d]))"
+
+
+def name_pattern(vocab: Vocabulary) -> str:
+    """One to four capitalised words, lowercase particles between them ("Sanne de Vries")."""
+    particles = rf"(?:(?:{one_of(vocab.name_particles)}){_GAP})*" if vocab.name_particles else ""
+    return rf"{_CAPITALISED}(?:{_GAP}{particles}{_CAPITALISED}){{0,3}}"
+
+
+class LanguageRecognizer(Recognizer):
+    """A recognizer of one language; `for_language` makes and registers its class for each."""
+
+    language: ClassVar[str]
+
+    @classmethod
+    def for_language(cls, code: str) -> type[LanguageRecognizer]:
+        return register_recognizer(
+            type(
+                f"{cls.__name__}_{code}",
+                (cls,),
+                {"name": f"{cls.name}_{code}", "language": code, "languages": frozenset({code})},
+            )
+        )
+
+    @property
+    def vocab(self) -> Vocabulary:
+        return vocabulary(self.language)
+
+    @cached_property
+    def pattern(self) -> regex.Pattern:
+        return regex.compile(self.expression())
+
+    def expression(self) -> str:
+        raise NotImplementedError
+
+    def find(self, text: str) -> list[Span]:
+        return [self.span(m.start("value"), m.end("value")) for m in self.pattern.finditer(text) if self.accept(m)]
+
+    def accept(self, match: regex.Match) -> bool:
+        return True
+
+
+def _reads_as_name(match: regex.Match) -> bool:
+    """A name of two or more words, or a given name of the name lexicon (Faker's, every locale):
+    "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names."""
+    from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
+
+    words = match["value"].split()
+    return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(
+        match.string, match.start("value"), match.end("value")
+    )
+
+
+class IntroducedNameRecognizer(LanguageRecognizer):
+    """The writer's own name after a self-introduction: "ich bin Jürgen Weißmann", "me llamo Javier"."""
+
+    name, type = "introduced_name", "REAL_NAME"
+
+    def expression(self) -> str:
+        return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
+
+    def accept(self, match: regex.Match) -> bool:
+        return _reads_as_name(match)
+
+
+class RelativeNameRecognizer(LanguageRecognizer):
+    """A relative's or close person's name after them: "meine Frau Katrin", "mon fils, Hugo"."""
+
+    name, type = "relative_name", "REAL_NAME"
+
+    def expression(self) -> str:
+        return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab)})"
+
+    def accept(self, match: regex.Match) -> bool:
+        return _reads_as_name(match)
+
+
+class EmployerCueRecognizer(LanguageRecognizer):
+    """An employer after a cue of work: "arbeitet bei Siemens", "trabajo en el Banco Santander"."""
+
+    name, type = "employer_cue", "EMPLOYER"
+
+    def expression(self) -> str:
+        article = rf"(?:(?i:{one_of(self.vocab.articles)})(?:(?<=['’])|{_GAP}))?"
+        word = rf"(?:{one_of(self.vocab.company_forms)})(?![\p{{L}}\d])|{_CAPITALISED}"  # "Söding GmbH & Co. KGaA", "Pinho Lda."
+        organisation = rf"{_CAPITALISED}(?:{_GAP}(?:&{_GAP})?(?:{word})){{0,4}}"
+        return rf"{cue_pattern(self.vocab.employer_cues)}{_GAP}{article}(?P<value>{organisation})"
+
+    def accept(self, match: regex.Match) -> bool:
+        """Not a famous place ("trabajo en Madrid")."""
+        return not public_name(match.string, match.start("value"), match.end("value"))
+
+
+class StreetAddressRecognizer(LanguageRecognizer):
+    """A street with its house number, and the postcode and city written right after it:
+    "Schillerstraße 12, 80336 München", "14 rue de la Paix", "Calle Mayor 5, Madrid"."""
+
+    name, type = "street_address", "ADDRESS"
+
+    def expression(self) -> str:
+        vocab = self.vocab
+        particles = rf"(?:(?i:{one_of(vocab.street_particles)})(?:(?<=['’])|{_GAP}))*"
+        words = rf"{particles}(?:{_CAPITALISED}|\d{{1,2}}(?={_GAP}\p{{L}}))"  # "de la Paix", "do Carmo", "Jean Jaurès", "5 de Octubre"
+        named = rf"(?:{_GAP}{words}){{0,4}}"
+        # "12a", "14 bis", "9-11", "8/9", "s/n" (no number); not "20h" (a time); then a flat's "Piso 3", "Apt. 58"
+        number = r"(?:\d{1,4}(?:[-/]\d{1,4})?(?:[ \t]?(?:bis|ter|[a-gA-G])(?![\p{L}\d]))?|(?i:s/n))"
+        number += rf"(?:,?{_GAP}(?i:{one_of(vocab.unit_words)}){_GAP}?\d{{1,4}}[a-zA-Z]?)?"
+        alternatives = []
+        if vocab.street_types:
+            street = rf"(?i:{one_of(vocab.street_types)})(?![\p{{L}}\d]){named}"
+            if vocab.number_first:
+                alternatives.append(rf"{number},?{_GAP}{street}")
+            else:
+                alternatives.append(rf"{street},?{_GAP}(?:n[º°.o]+{_GAP}?)?{number}")
+        if vocab.street_suffixes:
+            # "Schillerstraße", "Konrad-Adenauer-Str.", "Berliner Straße": an adjective of a place may stand before
+            suffixed = rf"\p{{Lu}}[\p{{L}}-]*(?i:{one_of(vocab.street_suffixes)})"
+            alternatives.append(rf"(?:\p{{Lu}}\p{{L}}*er{_GAP})?{suffixed}{_GAP}{number}")
+        city = rf"{_CAPITALISED}(?:[ \t-](?:{_CAPITALISED}|(?:sur|am|an|de|del|di|do|da|im|aan|den)(?=[ \t-]\p{{Lu}}))){{0,3}}"
+        place = rf"(?:[ \t]*,?{_GAP}(?:{vocab.postcode}){_GAP}{city}|,{_GAP}{city}(?=\s*(?:[.;!?)]|$)))?"
+        return rf"(?<![\p{{L}}\d])(?P<value>(?:{'|'.join(alternatives)}){place})(?![\p{{L}}\d])"
+
+
+class ConditionRecognizer(LanguageRecognizer):
+    """A health condition of the language's list, in a sentence about the writer or their people
+    (a first-person word or possessive: "Tengo diabetes tipo 2", "meine Tochter hat Asthma");
+    "Diabetes ist eine Volkskrankheit" is not about anyone."""
+
+    name, type = "condition", "HEALTH"
+
+    def expression(self) -> str:
+        return rf"(?<![\p{{L}}\d])(?P<value>(?i:{one_of(self.vocab.conditions)}))(?![\p{{L}}\d])"
+
+    @cached_property
+    def personal(self) -> regex.Pattern:
+        return regex.compile(cue_pattern(self.vocab.personal_words))
+
+    def accept(self, match: regex.Match) -> bool:
+        text = match.string
+        start = sentence_start(text, match.start())
+        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end())) >= 0), default=len(text))
+        return self.personal.search(text, start, end) is not None
+
+
+class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
+    """Phone numbers valid in the language's country, in its national format ("612 345 678" in Spanish)."""
+
+    name, type = "national_phone", "PHONE"
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return (self.vocab.region,)
+
+    def find(self, text: str) -> list[Span]:
+        return PhoneRecognizer.find(self, text)
+
+
+for _code in OTHERS:
+    for _kind in (
+        IntroducedNameRecognizer,
+        RelativeNameRecognizer,
+        EmployerCueRecognizer,
+        StreetAddressRecognizer,
+        ConditionRecognizer,
+        NationalPhoneRecognizer,
+    ):
+        _kind.for_language(_code)

@@ -1,0 +1,263 @@
+"""Explicit PII in German, French, Spanish, Italian, Dutch and Portuguese: language detection,
+the per-language recognizers, the checksum-validated IDs, and the issue's three sentences end to
+end through the `stealthflow protect` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from placeholder_fixtures import protect_config
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.keys import new_secret
+from stealthflow.placeholders.language import ENGLISH, UNCOVERED, Guess, LinguaGuesser, combine, short
+from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.recognizers.national_ids import (
+    BsnRecognizer,
+    CodiceFiscaleRecognizer,
+    DniRecognizer,
+    NieRecognizer,
+    NifRecognizer,
+    NirRecognizer,
+    SteuerIdRecognizer,
+)
+
+STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
+GERMAN = (
+    "Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. "
+    "Meine Frau Katrin arbeitet bei Siemens, ruf mich an: 0171 2345678."
+)
+FRENCH = "Bonjour, je m'appelle Sébastien Durand, j'habite 14 rue de la Paix à Lyon, mon IBAN est FR76 3000 6000 0112 3456 7890 189."
+SPANISH = (
+    "Hola, soy María José Fernández, trabajo en Telefónica y vivo en Calle Mayor 5, Madrid. Tengo diabetes tipo 2."
+)
+
+
+class FakeGuesser:
+    """A fake language detector: every text is in the language it was built with."""
+
+    def __init__(self, guess: Guess):
+        self.result = guess
+
+    def guess(self, text: str) -> Guess:
+        return self.result
+
+
+class FakeEnglishTagger(Recognizer):
+    """A fake English-only recognizer that marks every text whole, as a mistaken tagger would."""
+
+    name, type, languages = "fake_english_tagger", "ADDRESS", frozenset({ENGLISH})
+
+    def find(self, text: str) -> list:
+        return [self.span(0, len(text))]
+
+
+def _found(detector: Detector, text: str) -> list[tuple[str, str]]:
+    return [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+# -- which recognizers read a text ------------------------------------------------------------------
+
+
+def test_an_english_only_recognizer_does_not_read_a_german_text():
+    """The English tagger on German text swallowed whole clauses; a German text is not its to read."""
+    recognizers = [FakeEnglishTagger(), *build_recognizers(["email", "introduced_name_de"])]
+    german = Detector(recognizers, languages=FakeGuesser(Guess("de", frozenset({"de"}))))
+    english = Detector(recognizers, languages=FakeGuesser(Guess(ENGLISH, frozenset({ENGLISH}))))
+    text = "Hallo, ich bin Jürgen Weißmann, schreib an j.w@example.de"
+    assert _found(german, text) == [("Jürgen Weißmann", "REAL_NAME"), ("j.w@example.de", "EMAIL")]
+    assert _found(english, text) == [(text, "ADDRESS")]  # the fake reads English: its span wins as the longest
+
+
+def test_a_text_in_no_covered_language_gets_the_structured_recognizers_only_and_says_so(tmp_path, monkeypatch):
+    recognizers = [FakeEnglishTagger(), *build_recognizers(["email", "phone", "own_name", "password"])]
+    detector = Detector(recognizers, languages=FakeGuesser(UNCOVERED))
+    text = "Cześć, nazywam się Łukasz, my name is Łukasz, password: Hunter2!x, mail lukasz@example.pl"
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), detector)
+    protected = protector.protect(text, "s")
+    assert sorted(span.type for span in protected.spans) == [
+        "EMAIL",
+        "PASSWORD",
+    ]  # a secret's pattern reads every language
+    assert protected.language is None
+    assert any("none of en, de, fr, es, it, nl, pt" in warning for warning in protected.warnings)
+    protector.close()
+
+
+# -- how the two signals combine --------------------------------------------------------------------
+
+
+def test_trigrams_and_function_words_combine():
+    german = combine({"de": 0.9, "en": 0.05, "nl": 0.05}, Counter({"de": 6, "en": 1}))
+    assert german == Guess("de", frozenset({"de"}))
+    # trigrams take a short English question for French; its function words keep English a candidate
+    lisbon = combine({"fr": 0.97, "en": 0.03}, Counter({"en": 3, "fr": 1}))
+    assert ENGLISH in lisbon.candidates and lisbon.language == ENGLISH
+    # trigrams split between Spanish and Portuguese: both are read
+    iberian = combine({"pt": 0.6, "es": 0.4}, Counter({"es": 3, "pt": 2}))
+    assert iberian == Guess("es", frozenset({"es", "pt"}))
+
+
+def test_a_short_text_stays_english_unless_another_language_has_more_function_words():
+    assert short(Counter()) == Guess(ENGLISH, frozenset({ENGLISH}))
+    assert short(Counter({"pt": 3, "en": 0})) == Guess("pt", frozenset({ENGLISH, "pt"}))
+    assert short(Counter({"pt": 1, "en": 1})).candidates == frozenset({ENGLISH})
+
+
+def test_the_real_detector_tells_the_languages_apart():
+    guesser = LinguaGuesser()
+    assert guesser.guess(GERMAN).language == "de" and ENGLISH not in guesser.guess(GERMAN).candidates
+    assert guesser.guess(FRENCH).language == "fr"
+    assert guesser.guess(SPANISH).language == "es"
+    assert guesser.guess("Ciao, mi chiamo Giulia Rossi e vorrei prenotare un tavolo per sabato.").language == "it"
+    assert guesser.guess("Hoi, ik ben Sanne de Vries en ik zoek een kamer in Utrecht.").language == "nl"
+    assert guesser.guess("Olá, chamo-me João Pereira e queria marcar uma consulta amanhã.").language == "pt"
+    assert guesser.guess("Will it rain in Lisbon this weekend?").language == ENGLISH
+    assert guesser.guess("Привет, меня зовут Иван, я живу в Москве").language is None
+    assert guesser.guess("Dzień dobry, nazywam się Łukasz Żółkiewski i mieszkam w Łodzi.").language is None
+
+
+# -- checksums ---------------------------------------------------------------------------------------
+
+VALID_AND_INVALID = [  # (recognizer, sentence, a valid number, the same with a wrong check digit)
+    (SteuerIdRecognizer, "Meine Steuer-ID ist {}.", "36 574 261 809", "36 574 261 808"),
+    (NirRecognizer, "Mon numéro de sécurité sociale : {}.", "2 95 10 99 126 111 93", "2 95 10 99 126 111 94"),
+    (DniRecognizer, "Mi DNI es {}.", "54362315K", "54362315L"),
+    (NieRecognizer, "Mi NIE es {}.", "X2482300W", "X2482300X"),
+    (CodiceFiscaleRecognizer, "Il mio codice fiscale è {}.", "RCCMNL83S18D969H", "RCCMNL83S18D969A"),
+    (BsnRecognizer, "Mijn BSN is {}.", "111222333", "111222334"),
+    (NifRecognizer, "O meu NIF é {}.", "501964843", "501964844"),
+]
+
+
+@pytest.mark.parametrize(
+    ("recognizer", "sentence", "valid", "invalid"), VALID_AND_INVALID, ids=[row[0].name for row in VALID_AND_INVALID]
+)
+def test_a_national_number_is_found_only_with_its_checksum(recognizer, sentence, valid, invalid):
+    text = sentence.format(valid)
+    assert [text[s.start : s.end] for s in recognizer().find(text)] == [valid]
+    assert recognizer().find(sentence.format(invalid)) == []
+
+
+def test_a_nine_digit_number_is_a_bsn_only_after_its_name():
+    assert BsnRecognizer().find("Bestelling 111222333 is verzonden.") == []
+
+
+# -- the recognizers of each language ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    return Detector(build_recognizers())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            GERMAN,
+            [
+                ("Jürgen Weißmann", "REAL_NAME"),
+                ("Schillerstraße 12, 80336 München", "ADDRESS"),
+                ("Katrin", "REAL_NAME"),
+                ("Siemens", "EMPLOYER"),
+                ("0171 2345678", "PHONE"),
+            ],
+        ),
+        (
+            FRENCH,
+            [
+                ("Sébastien Durand", "REAL_NAME"),
+                ("14 rue de la Paix", "ADDRESS"),
+                ("FR76 3000 6000 0112 3456 7890 189", "IBAN"),
+            ],
+        ),
+        (
+            SPANISH,
+            [
+                ("María José Fernández", "REAL_NAME"),
+                ("Telefónica", "EMPLOYER"),
+                ("Calle Mayor 5, Madrid", "ADDRESS"),
+                ("diabetes tipo 2", "HEALTH"),
+            ],
+        ),
+        (
+            "Abito in Via Garibaldi 23, 10122 Torino, chiamami al 333 123 4567.",
+            [("Via Garibaldi 23, 10122 Torino", "ADDRESS"), ("333 123 4567", "PHONE")],
+        ),
+        (
+            "Mijn vrouw Annelies werkt bij Philips en woont op de Kerkstraat 12, 1017 GB Amsterdam.",
+            [("Annelies", "REAL_NAME"), ("Philips", "EMPLOYER"), ("Kerkstraat 12, 1017 GB Amsterdam", "ADDRESS")],
+        ),
+        (
+            "A minha mãe Rosa Ferreira tem asma e mora na Rua Augusta 25, 1100-048 Lisboa.",
+            [("Rosa Ferreira", "REAL_NAME"), ("asma", "HEALTH"), ("Rua Augusta 25, 1100-048 Lisboa", "ADDRESS")],
+        ),
+    ],
+    ids=["de", "fr", "es", "it", "nl", "pt"],
+)
+def test_each_value_is_found_and_no_span_runs_across_a_clause(detector, text, expected):
+    assert _found(detector, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it
+        "Diabetes ist eine der häufigsten Volkskrankheiten in Deutschland.",  # a condition about no one
+        "La rue de Rivoli est fermée à la circulation tous les dimanches.",  # a street without a house number
+        "On se retrouve à 20h place de la République ?",  # a time is no house number
+        "Trabajo en Buenos Aires desde hace dos años y me encanta.",  # a famous place is no employer
+    ],
+)
+def test_what_is_no_ones_data_is_left(detector, text):
+    assert _found(detector, text) == []
+
+
+# -- end to end ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "protected", "language"),
+    [
+        (
+            GERMAN,
+            "Hallo, ich bin <REAL_NAME_1> und wohne in der <ADDRESS_1>. Meine Frau <REAL_NAME_2> arbeitet bei <EMPLOYER_1>, ruf mich an: <PHONE_1>.",
+            "de",
+        ),
+        (FRENCH, "Bonjour, je m'appelle <REAL_NAME_1>, j'habite <ADDRESS_1> à Lyon, mon IBAN est <IBAN_1>.", "fr"),
+        (SPANISH, "Hola, soy <REAL_NAME_1>, trabajo en <EMPLOYER_1> y vivo en <ADDRESS_1>. Tengo <HEALTH_1>.", "es"),
+    ],
+    ids=["de", "fr", "es"],
+)
+def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protected, language):
+    """The real command, with the tagger on as users have it: every value masked, every clause kept."""
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    env |= {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1"}
+    result = subprocess.run(
+        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", text],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    row = json.loads(result.stdout)
+    assert row["text"] == protected
+    assert row["language"] == language
