@@ -293,31 +293,24 @@ def test_grpo_prompts_can_name_the_cue_taggers_marks_while_the_reward_keeps_the_
 
 
 @pytest.mark.real_model
-def test_the_shipped_adapter_rewrites_a_post_in_its_answer_format():
-    """The embedded SmolLM2 with models/local-anonymizer and the real cue tagger, built as the CLI does."""
+def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
+    """The real cue tagger and the embedded SmolLM2 as the fluency scorer, built as the CLI does."""
     import torch
 
-    from stealthflow.anonymize.local import shipped_adapter
     from stealthflow.anonymize.methods import build_method
-    from stealthflow.anonymize.output import parse_rewrite
     from stealthflow.config import load_settings
-    from stealthflow.harvest.posts import post_messages
     from stealthflow.llm.pool import LLMPool
 
     torch.set_num_threads(1)
-    assert shipped_adapter() is not None, "models/local-anonymizer is part of the repository"
     pool = LLMPool()
     try:
         method = build_method("local", load_settings(), pool)
         post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
-        phrases = [("ER nurse", "occupation"), ("Leeds", "location")]
-        answer = method.llm.chat_many([post_messages(post, phrases)])[0].text
-        rewrite = parse_rewrite(answer, post)
-        assert rewrite is not None and rewrite.parsed, answer
-        assert rewrite.text.strip() and rewrite.text != post
-        # The method as a whole (tagger + model + gate + generalization) changes the post too, and cuts no sentence.
         (result,) = method.rewrite_posts([post])
         assert result.text != post and result.changes and result.how != "unchanged"
-        assert "Leeds" not in result.text and not re.search(r"(?i)\b(?:in|at|as an?|the)\s*[.,]", result.text), result.text
+        assert "Leeds" not in result.text, result.text
+        assert all(change["replacement"] for change in result.changes if change["attribute"] == "location"), result.changes  # generalized, not cut
+        (harmless,) = method.rewrite_posts(["Just got my cat a new bed, she loves it."])
+        assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
         pool.close()

@@ -190,8 +190,9 @@ def _build(settings, pool, options) -> LocalAnonymizer:
 
     model = settings.model
     if model.model == "embedded" and model.adapter is None:
-        # The base 135M cannot do this edit (it parrots the prompt): without the trained adapter,
-        # the marked phrases are deleted deterministically.
+        # The base 135M cannot do this edit (it parrots the prompt): the model runs only with an adapter
+        # trained on generalizing rewrites (`--adapter DIR`, or one shipped in models/local-anonymizer/);
+        # without, every marked phrase goes to per-phrase generalization.
         adapter = shipped_adapter()
         model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
     generalizer = Generalizer(shared_scorer)  # the fluency model loads when a phrase first needs it
