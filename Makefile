@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: setup browser demo test test-fast bench clean
+.PHONY: setup browser lint demo test test-fast bench clean
 
 setup: $(STAMP)
 
@@ -40,7 +40,12 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "note: install chromium and chromium-driver (Debian) to run the page's browser tests"; fi
 
-test: setup browser
+# ruff: lint (pyflakes, import order, syntax) and format, line length 120 (pyproject.toml [tool.ruff]).
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+
+test: setup browser lint
 	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q
 
 test-fast: setup browser

@@ -27,7 +27,14 @@ from rich.table import Table
 from stealthflow.attack import LLMAttacker
 from stealthflow.attack.classifier import COVERED, ClassifierAttacker, StylometricClassifier, file_sha256
 from stealthflow.attack.embeddings import SentenceEmbedder, default_cache_path
-from stealthflow.attack.strength import POOLED, TABLE_HEADER, AccuracyRow, attacker_accuracy, markdown_table, table_cells
+from stealthflow.attack.strength import (
+    POOLED,
+    TABLE_HEADER,
+    AccuracyRow,
+    attacker_accuracy,
+    markdown_table,
+    table_cells,
+)
 from stealthflow.config import load_settings
 from stealthflow.data import ATTRIBUTES, load_profiles
 from stealthflow.llm.pool import LLMPool
@@ -44,7 +51,9 @@ def run_llm(profiles, settings, console) -> tuple[str, list, float]:
     with Progress(console=console) as progress:
         task = progress.add_task(f"LLM attacker ({llm.info.model_id})", total=len(profiles))
         results = attacker.attack_many(
-            [p.text for p in profiles], [list(p.labelled()) for p in profiles], on_done=lambda n: progress.advance(task, n)
+            [p.text for p in profiles],
+            [list(p.labelled()) for p in profiles],
+            on_done=lambda n: progress.advance(task, n),
         )
     seconds = time.perf_counter() - start
     formatted = sum(r.well_formed for r in results)
@@ -95,7 +104,9 @@ def main() -> None:
     settings = load_settings(args.config)
     profiles = load_profiles(args.data)
     subset = profiles[: args.limit]
-    console.print(f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; {args.data}: {len(profiles)} profiles")
+    console.print(
+        f"{os.cpu_count()} cores, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}; {args.data}: {len(profiles)} profiles"
+    )
 
     classifier = StylometricClassifier.load(settings.classifier.artifact)
     if classifier.metadata.get("train_data_sha256") == file_sha256(args.data):
@@ -105,13 +116,17 @@ def main() -> None:
     classified = classifier_attacker.attack_many(
         [p.text for p in profiles], [[a for a in COVERED if a in p.labelled()] for p in profiles]
     )
-    console.print(f"classifier attacker: {time.perf_counter() - start:.1f} s for {len(profiles)} profiles (embeddings cached on disk)")
+    console.print(
+        f"classifier attacker: {time.perf_counter() - start:.1f} s for {len(profiles)} profiles (embeddings cached on disk)"
+    )
 
     rows = []
     if not args.no_llm:
         name, results, _ = run_llm(subset, settings, console)
         rows += attacker_accuracy(name, subset, results, ATTRIBUTES, n_boot=args.boot)
-    rows += attacker_accuracy(f"classifier (first {len(subset)})", subset, classified[: len(subset)], COVERED, n_boot=args.boot)
+    rows += attacker_accuracy(
+        f"classifier (first {len(subset)})", subset, classified[: len(subset)], COVERED, n_boot=args.boot
+    )
     rows += attacker_accuracy(f"classifier (all {len(profiles)})", profiles, classified, COVERED, n_boot=args.boot)
 
     table = Table(title="attacker accuracy on the original test texts vs chance")

@@ -32,7 +32,15 @@ REPO = Path(__file__).resolve().parent.parent
 
 def prompts(n: int) -> list[list[dict]]:
     profiles = load_profiles(REPO / "data/test.jsonl", limit=n)
-    return [[{"role": "user", "content": f"Rewrite this comment in your own words, keeping every detail:\n{p.comments[0].text[:600]}"}] for p in profiles]
+    return [
+        [
+            {
+                "role": "user",
+                "content": f"Rewrite this comment in your own words, keeping every detail:\n{p.comments[0].text[:600]}",
+            }
+        ]
+        for p in profiles
+    ]
 
 
 def measure(backend, conversations, params) -> tuple[float, int, float]:
@@ -53,13 +61,17 @@ def main() -> None:
     args = parser.parse_args()
     params = GenerationParams(max_new_tokens=args.new_tokens)
     console = Console(width=150)
-    console.print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {args.threads} threads, {args.new_tokens} new tokens/request")
+    console.print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, {args.threads} threads, {args.new_tokens} new tokens/request"
+    )
     table = Table(title="generation throughput (tokens/s)")
     for column in ("backend", "dtype", "batch", "requests", "tokens", "seconds", "tokens/s", "vs batch 1"):
         table.add_column(column, justify="right")
     path = converted_model_path()
     longest = max(load_profiles(REPO / "data/test.jsonl"), key=lambda p: len(p.text))
-    prefill = ChatRequest.of(attack_messages(longest.text, list(longest.labelled())), GenerationParams(max_new_tokens=1))
+    prefill = ChatRequest.of(
+        attack_messages(longest.text, list(longest.labelled())), GenerationParams(max_new_tokens=1)
+    )
     prompt_rates = {}
     for dtype in ("float32", "bfloat16"):
         baseline = None
@@ -69,7 +81,16 @@ def main() -> None:
             measure(backend, conversations[:1], GenerationParams(max_new_tokens=4))  # warm-up
             rate, tokens, seconds = measure(backend, conversations, params)
             baseline = baseline or rate
-            table.add_row("embedded (transformers)", dtype, str(batch), str(len(conversations)), str(tokens), f"{seconds:.1f}", f"{rate:.1f}", f"{rate / baseline:.2f}×")
+            table.add_row(
+                "embedded (transformers)",
+                dtype,
+                str(batch),
+                str(len(conversations)),
+                str(tokens),
+                f"{seconds:.1f}",
+                f"{rate:.1f}",
+                f"{rate / baseline:.2f}×",
+            )
             if batch == 1:
                 start = time.perf_counter()
                 (answer,) = backend.generate_batch([prefill])
@@ -88,7 +109,9 @@ def main() -> None:
     console.print(table)
     for dtype, (tokens, rate) in prompt_rates.items():
         console.print(f"prompt processing, {dtype}: {rate:.0f} prompt tokens/s ({tokens}-token attacker prompt)")
-    console.print(f"float32 vs bfloat16 prompt processing: {prompt_rates['float32'][1] / prompt_rates['bfloat16'][1]:.1f}×")
+    console.print(
+        f"float32 vs bfloat16 prompt processing: {prompt_rates['float32'][1] / prompt_rates['bfloat16'][1]:.1f}×"
+    )
 
 
 if __name__ == "__main__":

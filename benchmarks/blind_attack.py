@@ -64,7 +64,9 @@ def prepare(args) -> None:
             key[blind] = {"profile": profile.id, "method": method}
             rows.append({"id": blind, "text": text})
         rng.shuffle(rows)
-        (out / "texts" / f"{method}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        (out / "texts" / f"{method}.jsonl").write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+        )
         print(f"wrote {out}/texts/{method}.jsonl ({len(rows)} authors)", flush=True)
     pool.close()
     key_path.write_text(json.dumps(key, indent=1), encoding="utf-8")
@@ -84,7 +86,10 @@ def method_texts(method: str, profiles, settings, pool) -> list[str]:
 
         posts = [c.text for p in profiles for c in p.comments]
         cues = find_cues(load_cue_tagger(), posts)
-        deleted = iter(delete_spans(post, [(s.start, s.end) for s in spans]) or post for post, spans in zip(posts, cues, strict=True))
+        deleted = iter(
+            delete_spans(post, [(s.start, s.end) for s in spans]) or post
+            for post, spans in zip(posts, cues, strict=True)
+        )
         return ["\n".join(next(deleted) for _ in p.comments) for p in profiles]
     options = {"deterministic": True} if method == "local-generalize" else {}
     return [r.text for r in build_method("local", settings, pool, options).anonymize_many(profiles)]
@@ -101,8 +106,13 @@ def attack(args) -> None:
     for path in sorted((out / "texts").glob("*.jsonl")):
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         results = attacker.attack_many([r["text"] for r in rows], [list(ATTRIBUTES)] * len(rows))
-        lines = [{"id": r["id"], "guesses": {a: g.guesses for a, g in result.guesses.items()}} for r, result in zip(rows, results, strict=True)]
-        (out / "guesses" / path.name).write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+        lines = [
+            {"id": r["id"], "guesses": {a: g.guesses for a, g in result.guesses.items()}}
+            for r, result in zip(rows, results, strict=True)
+        ]
+        (out / "guesses" / path.name).write_text(
+            "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8"
+        )
         print(f"wrote {out}/guesses/{path.name}", flush=True)
     pool.close()
 

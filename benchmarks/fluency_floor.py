@@ -32,7 +32,10 @@ def main() -> None:
     rewrites = [r for r in load_teacher_rewrites(shipped_teacher_file()).values() if r.cues]
     random.Random(args.seed).shuffle(rewrites)
     rewrites = rewrites[: args.limit]
-    deleted = [delete_spans(r.text, [hit for c in r.cues if (hit := find_phrase(c.phrase, r.text))]) or r.text for r in rewrites]
+    deleted = [
+        delete_spans(r.text, [hit for c in r.cues if (hit := find_phrase(c.phrase, r.text))]) or r.text
+        for r in rewrites
+    ]
     scorer = FluencyScorer()
     teacher = [f.score for f in scorer.compare([r.text for r in rewrites], [r.rewrite for r in rewrites])]
     deletion = [f.score for f in scorer.compare([r.text for r in rewrites], deleted)]

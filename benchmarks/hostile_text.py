@@ -43,10 +43,21 @@ def main() -> None:
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
             ratio = cpu / previous if previous else None
             previous = max(cpu, 1e-3)
-            rows.append({"kind": kind, "chars": size, "cpu_s": round(cpu, 3), "wall_s": round(wall, 3), "cpu_ratio_to_previous": ratio and round(ratio, 2), "spans": len(spans)})
+            rows.append(
+                {
+                    "kind": kind,
+                    "chars": size,
+                    "cpu_s": round(cpu, 3),
+                    "wall_s": round(wall, 3),
+                    "cpu_ratio_to_previous": ratio and round(ratio, 2),
+                    "spans": len(spans),
+                }
+            )
             print(f"{kind:22} {size:>9} {cpu:>7.2f} {wall:>7.2f} {ratio or 0:>7.2f} {len(spans):>6}", flush=True)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "hostile_text.json").write_text(json.dumps({"sizes": args.sizes, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+    (RESULTS / "hostile_text.json").write_text(
+        json.dumps({"sizes": args.sizes, "rows": rows}, indent=2) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

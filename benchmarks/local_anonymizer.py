@@ -45,13 +45,21 @@ def measure(name: str, profiles, texts: list[str], seconds: float, attacker, jud
         kept.append(sum(span_survives(e, tokens) for e in evidence))
         spans.append(len(evidence))
         asked = [a for a in profile.labelled() if attacker.covers(a)]
-        right = sum(top1_correct(judge.verdicts(a, profile.labels[a].estimate, attack.guesses[a].guesses)) for a in asked if a in attack.guesses)
+        right = sum(
+            top1_correct(judge.verdicts(a, profile.labels[a].estimate, attack.guesses[a].guesses))
+            for a in asked
+            if a in attack.guesses
+        )
         protected.append(len(asked) - right)
         labelled.append(len(asked))
         lexical = lexical_utility(profile.text, text)
         bleu.append(lexical.bleu), rouge1.append(lexical.rouge1), rougel.append(lexical.rougel)
         new_posts = text.split("\n")
-        changed.append(sum(a.strip() != b.strip() for a, b in zip([c.text for c in profile.comments], new_posts)) if len(new_posts) == len(profile.comments) else len(profile.comments) * (text != profile.text))
+        changed.append(
+            sum(a.strip() != b.strip() for a, b in zip([c.text for c in profile.comments], new_posts))
+            if len(new_posts) == len(profile.comments)
+            else len(profile.comments) * (text != profile.text)
+        )
         posts.append(len(profile.comments))
     figures = {
         "Evidence": share(kept, spans),
@@ -61,7 +69,11 @@ def measure(name: str, profiles, texts: list[str], seconds: float, attacker, jud
         "ROUGE-L": mean(rougel),
         "posts changed": share(changed, posts),
     }
-    return {"method": name, "figures": {k: [v.value, v.low, v.high, v.n] for k, v in figures.items()}, "seconds_per_post": seconds / max(sum(posts), 1)}
+    return {
+        "method": name,
+        "figures": {k: [v.value, v.low, v.high, v.n] for k, v in figures.items()},
+        "seconds_per_post": seconds / max(sum(posts), 1),
+    }
 
 
 def main() -> None:
@@ -69,9 +81,15 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--adapter", action="append", default=[], help="NAME=DIR: the local method with this adapter")
-    parser.add_argument("--standard", action="store_true", help="also the base model's one-shot whole-profile rewrite (slow)")
+    parser.add_argument(
+        "--standard", action="store_true", help="also the base model's one-shot whole-profile rewrite (slow)"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "local_anonymizer.json")
-    parser.add_argument("--only-adapters", action="store_true", help="run only the --adapter rows; keep --out's other rows (same sample)")
+    parser.add_argument(
+        "--only-adapters",
+        action="store_true",
+        help="run only the --adapter rows; keep --out's other rows (same sample)",
+    )
     args = parser.parse_args()
 
     profiles = load_labelled(split_path("test"), args.limit, args.seed)
@@ -102,17 +120,27 @@ def main() -> None:
         method = LocalAnonymizer(pool.get(model), local.tagger, local.generalizer)
         run(f"local ({name})", lambda method=method: [r.text for r in method.anonymize_many(profiles)])
     if args.standard and not args.only_adapters:
-        run("standard (base model)", lambda: [r.text for r in build_method("standard", settings, pool).anonymize_many(profiles)])
+        run(
+            "standard (base model)",
+            lambda: [r.text for r in build_method("standard", settings, pool).anonymize_many(profiles)],
+        )
     pool.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"profiles": len(profiles), "seed": args.seed, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+    args.out.write_text(
+        json.dumps({"profiles": len(profiles), "seed": args.seed, "rows": rows}, indent=2) + "\n", encoding="utf-8"
+    )
     header = "| method | Evidence ↓ | Anonymity (classifier) ↑ | BLEU | ROUGE-1 | ROUGE-L | posts changed | s/post |\n|---|---|---|---|---|---|---|---|"
     lines = [header]
     for row in rows:
         cells = [f"{v:.2f} [{lo:.2f}, {hi:.2f}]" for v, lo, hi, _ in row["figures"].values()]
         lines.append(f"| {row['method']} | " + " | ".join(cells) + f" | {row['seconds_per_post']:.3f} |")
     print("\n".join(lines))
-    (args.out.with_suffix(".md")).write_text(f"{len(profiles)} test profiles (seeded sample, seed {args.seed}); 95 % bootstrap CIs over profiles.\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (args.out.with_suffix(".md")).write_text(
+        f"{len(profiles)} test profiles (seeded sample, seed {args.seed}); 95 % bootstrap CIs over profiles.\n\n"
+        + "\n".join(lines)
+        + "\n",
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

@@ -69,21 +69,34 @@ def main() -> None:
             load_ms = (time.perf_counter() - start) * 1000
             item = store.append("u", "My email is ann.lee@example.org and my phone is (415) 555-2671")
             # texts differ per size: the embedder caches vectors by text
-            append = timed(lambda i: store.append("u", f"note {size}-{i}: call me at (415) 555-{1000 + i:04d} about the trip to Oslo"), 20)
+            append = timed(
+                lambda i: store.append(
+                    "u", f"note {size}-{i}: call me at (415) 555-{1000 + i:04d} about the trip to Oslo"
+                ),
+                20,
+            )
             pack = timed(lambda i: store.pack("u", f"what is my phone number {size}-{i}", 400), 50)
-            embed_query = timed(lambda i: embed([f"what is my phone number {size}/{i}"]), 50)  # the part of a pack no index can save
+            embed_query = timed(
+                lambda i: embed([f"what is my phone number {size}/{i}"]), 50
+            )  # the part of a pack no index can save
             hydrate = timed(lambda i: store.hydrate("u", item.text), 200)
             row = {
-                "memories": size, "matrix_load_ms": round(load_ms, 1),
-                "append_p50_ms": round(statistics.median(append), 2), "pack_p50_ms": round(statistics.median(pack), 2),
-                "pack_p95_ms": round(float(np.percentile(pack, 95)), 2), "query_embedding_p50_ms": round(statistics.median(embed_query), 2),
+                "memories": size,
+                "matrix_load_ms": round(load_ms, 1),
+                "append_p50_ms": round(statistics.median(append), 2),
+                "pack_p50_ms": round(statistics.median(pack), 2),
+                "pack_p95_ms": round(float(np.percentile(pack, 95)), 2),
+                "query_embedding_p50_ms": round(statistics.median(embed_query), 2),
                 "hydrate_p50_ms": round(statistics.median(hydrate), 3),
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
             store.close()
         assert vault_session("u") == "memory:u"
-    lines = ["| memories | append p50 | pack p50 | pack p95 | of a pack: query embedding p50 | hydrate p50 | matrix load |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| memories | append p50 | pack p50 | pack p95 | of a pack: query embedding p50 | hydrate p50 | matrix load |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
         lines.append(
             f"| {r['memories']:,} | {r['append_p50_ms']} ms | {r['pack_p50_ms']} ms | {r['pack_p95_ms']} ms | {r['query_embedding_p50_ms']} ms | {r['hydrate_p50_ms']} ms | {r['matrix_load_ms']} ms |"

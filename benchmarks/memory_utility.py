@@ -49,46 +49,128 @@ class Kind:
     reverse: tuple[str, ...] = ()  # naming the value, asking whose it is: templates with {value}
 
 
-CONTACTS = ("dentist", "sister", "landlord", "plumber", "manager", "babysitter", "accountant", "vet", "brother", "neighbour")
+CONTACTS = (
+    "dentist",
+    "sister",
+    "landlord",
+    "plumber",
+    "manager",
+    "babysitter",
+    "accountant",
+    "vet",
+    "brother",
+    "neighbour",
+)
 KINDS = (
     Kind(
-        "phone", "PHONE",
+        "phone",
+        "PHONE",
         CONTACTS,
-        ("My {owner}'s phone number is {value}.", "You can reach my {owner} at {value}.", "Note: {owner} -> call {value}"),
+        (
+            "My {owner}'s phone number is {value}.",
+            "You can reach my {owner} at {value}.",
+            "Note: {owner} -> call {value}",
+        ),
         ("What is my {owner}'s phone number?", "How do I call my {owner}?"),
         ("Whose phone number is {value}?", "Who answers at {value}?"),
     ),
     Kind(
-        "email", "EMAIL",
+        "email",
+        "EMAIL",
         CONTACTS,
         ("My {owner}'s email is {value}.", "Write to my {owner} at {value}.", "The {owner} uses the address {value}"),
         ("What is my {owner}'s email address?", "Where do I email my {owner}?"),
         ("Who uses the email {value}?",),
     ),
     Kind(
-        "address", "ADDRESS",
+        "address",
+        "ADDRESS",
         ("home", "office", "parents' house", "holiday flat", "storage unit"),
         ("The address of my {owner} is {value}.", "My {owner} is at {value}."),
         ("What is the address of my {owner}?", "Where is my {owner}?"),
         ("What is at {value}?",),
     ),
-    Kind("iban", "IBAN", ("salary account", "savings account", "joint account"), ("The IBAN of my {owner} is {value}.", "My {owner}: IBAN {value}"), ("What is the IBAN of my {owner}?",), ("Which account has the IBAN {value}?",)),
-    Kind("passport", "PASSPORT", ("my", "my son's", "my wife's"), ("{owner} passport number is {value}.",), ("What is {owner} passport number?",)),
-    Kind("card", "CREDIT_CARD", ("travel card", "business card", "grocery card"), ("My {owner} number is {value}.", "I pay with my {owner}, number {value}."), ("What is the number of my {owner}?",)),
-    Kind("health", "HEALTH", ("my father", "my daughter", "my mother"), ("{owner} was diagnosed with {value} last year.", "The doctor confirmed that {owner} has {value}."), ("What was {owner} diagnosed with?",)),
-    Kind("employer", "EMPLOYER", ("my husband", "my best friend", "my sister-in-law"), ("{owner} works at {value} as an engineer.", "{owner} got a job at {value}."), ("Where does {owner} work?",)),
     Kind(
-        "password", "PASSWORD",
+        "iban",
+        "IBAN",
+        ("salary account", "savings account", "joint account"),
+        ("The IBAN of my {owner} is {value}.", "My {owner}: IBAN {value}"),
+        ("What is the IBAN of my {owner}?",),
+        ("Which account has the IBAN {value}?",),
+    ),
+    Kind(
+        "passport",
+        "PASSPORT",
+        ("my", "my son's", "my wife's"),
+        ("{owner} passport number is {value}.",),
+        ("What is {owner} passport number?",),
+    ),
+    Kind(
+        "card",
+        "CREDIT_CARD",
+        ("travel card", "business card", "grocery card"),
+        ("My {owner} number is {value}.", "I pay with my {owner}, number {value}."),
+        ("What is the number of my {owner}?",),
+    ),
+    Kind(
+        "health",
+        "HEALTH",
+        ("my father", "my daughter", "my mother"),
+        ("{owner} was diagnosed with {value} last year.", "The doctor confirmed that {owner} has {value}."),
+        ("What was {owner} diagnosed with?",),
+    ),
+    Kind(
+        "employer",
+        "EMPLOYER",
+        ("my husband", "my best friend", "my sister-in-law"),
+        ("{owner} works at {value} as an engineer.", "{owner} got a job at {value}."),
+        ("Where does {owner} work?",),
+    ),
+    Kind(
+        "password",
+        "PASSWORD",
         ("home wifi", "gym locker", "old laptop"),
         ("The {owner} password is {value}", "Password for the {owner}: {value}"),
         ("What is the {owner} password?",),
     ),
-    Kind("url", "URL", ("blog", "portfolio", "band's website"), ("My {owner} is at {value}", "I keep my {owner} on {value}"), ("Where is my {owner} online?",), ("Whose site is {value}?",)),
-    Kind("ip", "IP_ADDRESS", ("home server", "camera", "router"), ("My {owner} has the IP address {value}.",), ("What is the IP address of my {owner}?",), ("Which device is {value}?",)),
-    Kind("name", "REAL_NAME", ("sister", "manager", "neighbour", "piano teacher"), ("My {owner} is called {value}.", "My {owner} {value} visited today."), ("What is my {owner}'s name?",)),
+    Kind(
+        "url",
+        "URL",
+        ("blog", "portfolio", "band's website"),
+        ("My {owner} is at {value}", "I keep my {owner} on {value}"),
+        ("Where is my {owner} online?",),
+        ("Whose site is {value}?",),
+    ),
+    Kind(
+        "ip",
+        "IP_ADDRESS",
+        ("home server", "camera", "router"),
+        ("My {owner} has the IP address {value}.",),
+        ("What is the IP address of my {owner}?",),
+        ("Which device is {value}?",),
+    ),
+    Kind(
+        "name",
+        "REAL_NAME",
+        ("sister", "manager", "neighbour", "piano teacher"),
+        ("My {owner} is called {value}.", "My {owner} {value} visited today."),
+        ("What is my {owner}'s name?",),
+    ),
     Kind("cuisine", None, ("favourite",), ("My {owner} cuisine is {value}.",), ("What food do I like most?",)),
-    Kind("pet", None, ("dog", "cat"), ("My {owner} is a {value}.", "We adopted a {value} as our {owner}."), ("What breed is my {owner}?",)),
-    Kind("band", None, ("favourite band",), ("My {owner} is {value}.", "I keep listening to {value}, my {owner}."), ("Which music do I love?",)),
+    Kind(
+        "pet",
+        None,
+        ("dog", "cat"),
+        ("My {owner} is a {value}.", "We adopted a {value} as our {owner}."),
+        ("What breed is my {owner}?",),
+    ),
+    Kind(
+        "band",
+        None,
+        ("favourite band",),
+        ("My {owner} is {value}.", "I keep listening to {value}, my {owner}."),
+        ("Which music do I love?",),
+    ),
     Kind("sport", None, ("weekend sport",), ("My {owner} is {value}.",), ("What do I play at the weekend?",)),
     Kind("car", None, ("car",), ("I drive a {value}.", "My {owner} is a {value}."), ("What car do I have?",)),
 )
@@ -104,13 +186,32 @@ FILLER = (
     "Thinking about learning more about {topic}.",
     "Ordered {food} from the new place downtown.",
 )
-DISEASES = ("asthma", "type 2 diabetes", "hypertension", "celiac disease", "migraine", "psoriasis", "an anxiety disorder")
+DISEASES = (
+    "asthma",
+    "type 2 diabetes",
+    "hypertension",
+    "celiac disease",
+    "migraine",
+    "psoriasis",
+    "an anxiety disorder",
+)
 CUISINES = ("Thai", "Ethiopian", "Peruvian", "Korean", "Lebanese", "Georgian", "Sichuan")
-PETS = {"dog": ("border collie", "beagle", "labrador", "dachshund", "poodle"), "cat": ("maine coon", "siamese", "bengal", "sphynx")}
+PETS = {
+    "dog": ("border collie", "beagle", "labrador", "dachshund", "poodle"),
+    "cat": ("maine coon", "siamese", "bengal", "sphynx"),
+}
 BANDS = ("Radiohead", "Fleetwood Mac", "Daft Punk", "ABBA", "Massive Attack", "Bon Iver")
 SPORTS = ("tennis", "volleyball", "badminton", "squash", "rugby", "padel")
 CARS = ("Toyota Corolla", "Volvo XC60", "Skoda Octavia", "Honda Civic", "Mazda 3", "Ford Focus")
-TOPICS = ("volcanoes", "ancient Rome", "deep sea life", "urban gardening", "chess openings", "jazz history", "bird migration")
+TOPICS = (
+    "volcanoes",
+    "ancient Rome",
+    "deep sea life",
+    "urban gardening",
+    "chess openings",
+    "jazz history",
+    "bird migration",
+)
 FOODS = ("lasagna", "dumplings", "tacos", "curry", "paella", "ramen", "falafel")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 
@@ -140,7 +241,14 @@ def value_for(kind: str, owner: str, fake, rng: random.Random) -> str:
         return fake.name()
     if kind == "employer":
         return fake.company()
-    pools = {"health": DISEASES, "cuisine": CUISINES, "pet": PETS.get(owner), "band": BANDS, "sport": SPORTS, "car": CARS}
+    pools = {
+        "health": DISEASES,
+        "cuisine": CUISINES,
+        "pet": PETS.get(owner),
+        "band": BANDS,
+        "sport": SPORTS,
+        "car": CARS,
+    }
     return rng.choice(pools[kind])
 
 
@@ -182,7 +290,12 @@ def make_users(n: int, seed: int) -> list[User]:
             memories.append(memory[0].upper() + memory[1:])
             values.append((value, kind.pii_type) if kind.pii_type else None)
         while len(memories) < size:
-            slots = {"city": fake.city(), "food": rng.choice(FOODS), "day": rng.choice(DAYS), "topic": rng.choice(TOPICS)}
+            slots = {
+                "city": fake.city(),
+                "food": rng.choice(FOODS),
+                "day": rng.choice(DAYS),
+                "topic": rng.choice(TOPICS),
+            }
             memories.append(rng.choice(FILLER).format(**slots))
             values.append(None)
         order = list(range(size))
@@ -213,7 +326,11 @@ def gold_recognizer(users: list[User]):
         name, type = "benchmark_gold", "PERSONAL"
 
         def find(self, text: str) -> list:
-            return [self.span(start, start + len(value), span_type=t) for value, t in known.items() if (start := text.find(value)) >= 0]
+            return [
+                self.span(start, start + len(value), span_type=t)
+                for value, t in known.items()
+                if (start := text.find(value)) >= 0
+            ]
 
     return GoldSpans()
 
@@ -264,7 +381,9 @@ def evaluate(store, users: list[User]) -> dict:
                 named += 1
                 hits3_named += target in ranked[:3]
             if q.answer is not None:
-                found = q.answer in store.hydrate(user.id, store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET).text)
+                found = q.answer in store.hydrate(
+                    user.id, store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET).text
+                )
                 answerable += 1
                 recovered += found
                 if q.pii:
@@ -351,13 +470,24 @@ def main() -> None:
         lines.append(
             f"| {name} | {r['hit@1']} | {r['hit@3']} | {r['hit@3'] - raw['hit@3']:+.1f} | {r['hit@3_value_in_question']} | {r['answer_recovered']} | {r['answer_recovered_pii']} |"
         )
-    lines += ["", "Generated PII values the deterministic recognizers masked (placeholders row; gold spans: 100 %):", ""]
+    lines += [
+        "",
+        "Generated PII values the deterministic recognizers masked (placeholders row; gold spans: 100 %):",
+        "",
+    ]
     lines += ["| type | masked |", "|---|---:|", *(f"| {t} | {share} % |" for t, share in coverage.items())]
     table = "\n".join(lines)
     print("\n" + table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "memory_utility.md").write_text(table + "\n")
-    result = {"users": args.users, "seed": args.seed, "memories": memories, "answer_budget_tokens": ANSWER_BUDGET, "conditions": rows, "masked_by_type": coverage}
+    result = {
+        "users": args.users,
+        "seed": args.seed,
+        "memories": memories,
+        "answer_budget_tokens": ANSWER_BUDGET,
+        "conditions": rows,
+        "masked_by_type": coverage,
+    }
     (RESULTS / "memory_utility.json").write_text(json.dumps(result, indent=2) + "\n")
 
 

@@ -51,7 +51,12 @@ def main() -> None:
     settings = load_settings()
     protector = Protector.from_settings(settings)
     logins = PageLogins()
-    app = create_app(protector, "bench", rewriter=None if args.rewrite == "none" else NamedRewriter(args.rewrite, settings), page=logins)
+    app = create_app(
+        protector,
+        "bench",
+        rewriter=None if args.rewrite == "none" else NamedRewriter(args.rewrite, settings),
+        page=logins,
+    )
     app.state.analyzer.warm()
     print(f"ready (models loaded, warmed) in {time.perf_counter() - started:.1f} s")
     with serve(app) as port:
@@ -59,10 +64,17 @@ def main() -> None:
         seconds = []
         for index, post in enumerate(POSTS):
             began = time.perf_counter()
-            answer = httpx.post(f"{base}/analyze", json={"text": post, "session": "bench"}, headers={"Authorization": "Bearer bench"}, timeout=600).json()
+            answer = httpx.post(
+                f"{base}/analyze",
+                json={"text": post, "session": "bench"},
+                headers={"Authorization": "Bearer bench"},
+                timeout=600,
+            ).json()
             seconds.append(time.perf_counter() - began)
             print(f"post {index + 1}: {seconds[-1]:.2f} s  {answer['text']!r}")
-        print(f"POST /analyze warm, {len(POSTS)} posts: median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s")
+        print(
+            f"POST /analyze warm, {len(POSTS)} posts: median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
+        )
         if args.screenshot:
             screenshot(f"{base}/?token={logins.new_link()}", args.screenshot, args.width)
     protector.close()
@@ -76,7 +88,15 @@ def screenshot(link: str, path: str, width: int) -> None:
 
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--hide-scrollbars"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--hide-scrollbars",
+    ):
         options.add_argument(flag)
     options.add_argument(f"--window-size={width},900")
     driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)

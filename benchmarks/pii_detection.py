@@ -53,9 +53,38 @@ DESCRIPTIVE = frozenset({"REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE"
 console = Console()
 
 FIRST = ["Anna", "Lukas", "Maria", "James", "Priya", "Chen", "Fatima", "Oliver", "Sofia", "Mateo", "Hannah", "Kwame"]
-LAST = ["Berg", "Novak", "Okafor", "Schmidt", "Tanaka", "Garcia", "Larsen", "Rossi", "Dubois", "Walsh", "Kowalski", "Haddad"]
-COMPANIES = ["Acme Robotics", "Brightwave Analytics", "Northwind Traders", "Globex", "Initech", "Helios Health", "Bluefin Logistics"]
-DIAGNOSES = ["type 2 diabetes", "bipolar disorder", "multiple sclerosis", "asthma", "celiac disease", "major depression", "epilepsy"]
+LAST = [
+    "Berg",
+    "Novak",
+    "Okafor",
+    "Schmidt",
+    "Tanaka",
+    "Garcia",
+    "Larsen",
+    "Rossi",
+    "Dubois",
+    "Walsh",
+    "Kowalski",
+    "Haddad",
+]
+COMPANIES = [
+    "Acme Robotics",
+    "Brightwave Analytics",
+    "Northwind Traders",
+    "Globex",
+    "Initech",
+    "Helios Health",
+    "Bluefin Logistics",
+]
+DIAGNOSES = [
+    "type 2 diabetes",
+    "bipolar disorder",
+    "multiple sclerosis",
+    "asthma",
+    "celiac disease",
+    "major depression",
+    "epilepsy",
+]
 STREETS = ["Elm", "Maple", "Oak", "Cedar", "Willow", "Birch", "Harbor", "Sunset"]
 SUFFIXES = ["Street", "Avenue", "Road", "Lane", "Drive", "Court"]
 CITIES = [("Springfield", "IL"), ("Portland", "OR"), ("Austin", "TX"), ("Madison", "WI"), ("Boulder", "CO")]
@@ -64,29 +93,70 @@ DOMAINS = ["example.org", "mailbox.net", "posteo.de", "gmail.com", "fastmail.com
 
 # (type, [templates with {v}]) -- some phrasings lack the context words our patterns look for.
 TEMPLATES: dict[str, list[str]] = {
-    "EMAIL": ["Drop me a line at {v} if you have questions.", "my address is {v}", "contact: {v} (work)", "Reach out to {v}."],
+    "EMAIL": [
+        "Drop me a line at {v} if you have questions.",
+        "my address is {v}",
+        "contact: {v} (work)",
+        "Reach out to {v}.",
+    ],
     "PHONE": ["Call me on {v} after six.", "my cell is {v}", "Text {v} when you land.", "Reach me at {v}"],
     "CREDIT_CARD": ["My card number is {v}, expiry 09/27.", "charge it to {v} please", "Visa {v} was declined again"],
     "IBAN": ["Please wire it to {v}.", "my IBAN: {v}", "Account {v}, thanks!"],
     "PASSPORT": ["My passport number is {v}.", "Passport: {v}", "passport no. {v} expires next year"],
     "IP_ADDRESS": ["My home server is at {v}.", "ssh into {v} and restart it", "Connections from {v} get blocked."],
     "URL": ["My portfolio lives at {v}", "See my profile {v} for details.", "I posted it on {v} yesterday."],
-    "API_KEY": ["Here is my key {v} for the test.", "OPENAI_API_KEY={v}", "token: {v}", "I accidentally pasted {v} into the chat."],
-    "PASSWORD": ["My password is {v} so log in for me.", "the wifi password: {v}", "use pwd={v} for the admin account", "log in with {v} as the password"],
-    "OTP": ["The verification code is {v}.", "OTP: {v}", "Your one-time code {v} expires in 5 minutes.", "I got the code {v} by SMS."],
+    "API_KEY": [
+        "Here is my key {v} for the test.",
+        "OPENAI_API_KEY={v}",
+        "token: {v}",
+        "I accidentally pasted {v} into the chat.",
+    ],
+    "PASSWORD": [
+        "My password is {v} so log in for me.",
+        "the wifi password: {v}",
+        "use pwd={v} for the admin account",
+        "log in with {v} as the password",
+    ],
+    "OTP": [
+        "The verification code is {v}.",
+        "OTP: {v}",
+        "Your one-time code {v} expires in 5 minutes.",
+        "I got the code {v} by SMS.",
+    ],
     "ADDRESS": ["I live at {v}.", "Send the package to {v}", "Our new place is {v}, come over!"],
-    "REAL_NAME": ["My name is {v} and I need help.", "Regards, {v}", "{v} here, long-time reader.", "my sister {v} says hi"],
+    "REAL_NAME": [
+        "My name is {v} and I need help.",
+        "Regards, {v}",
+        "{v} here, long-time reader.",
+        "my sister {v} says hi",
+    ],
     "EMPLOYER": ["I work at {v} as an analyst.", "I've been at {v} for three years now.", "My employer is {v}."],
-    "HEALTH": ["I was diagnosed with {v} last spring.", "Living with {v} is hard some days.", "My {v} flared up again."],
+    "HEALTH": [
+        "I was diagnosed with {v} last spring.",
+        "Living with {v} is hard some days.",
+        "My {v} flared up again.",
+    ],
     "FINANCE": ["I earn {v} a year before tax.", "My salary is {v}.", "They pay me {v} and it is not enough."],
 }
 DISTRACTORS = [
-    "Barack Obama gave a speech in Berlin in {y}.", "The Eiffel Tower is {n} metres tall.", "I ran {n} km in {m} minutes today.",
-    "Taylor Swift sold out Wembley Stadium again.", "Python {a}.{b} was released in {y}.", "Page {n} of the manual covers it.",
-    "Coffee went up to ${a}.{m} at the place near the Louvre.", "The Golden Gate Bridge opened in {y}.", "We scored {a} to {b} in the final.",
-    "Serena Williams won {a} titles that season.", "Mount Everest is {n}{m} metres high.", "The meeting is at {a}:{m} on Tuesday.",
-    "Order {n}{m} shipped, version {a}.{b}.{m}.", "Angela Merkel visited Tokyo in {y}.", "There were {n} people at Times Square.",
-    "The zip code for the museum is on their site.", "I read {a} chapters of Harry Potter.", "The code review took {m} minutes.",
+    "Barack Obama gave a speech in Berlin in {y}.",
+    "The Eiffel Tower is {n} metres tall.",
+    "I ran {n} km in {m} minutes today.",
+    "Taylor Swift sold out Wembley Stadium again.",
+    "Python {a}.{b} was released in {y}.",
+    "Page {n} of the manual covers it.",
+    "Coffee went up to ${a}.{m} at the place near the Louvre.",
+    "The Golden Gate Bridge opened in {y}.",
+    "We scored {a} to {b} in the final.",
+    "Serena Williams won {a} titles that season.",
+    "Mount Everest is {n}{m} metres high.",
+    "The meeting is at {a}:{m} on Tuesday.",
+    "Order {n}{m} shipped, version {a}.{b}.{m}.",
+    "Angela Merkel visited Tokyo in {y}.",
+    "There were {n} people at Times Square.",
+    "The zip code for the museum is on their site.",
+    "I read {a} chapters of Harry Potter.",
+    "The code review took {m} minutes.",
 ]
 
 
@@ -113,8 +183,16 @@ def value_for(kind: str, rng: random.Random) -> str:
         return f"{first.lower()}.{last.lower()}{rng.randint(1, 99)}@{rng.choice(DOMAINS)}"
     if kind == "PHONE":
         area, exchange, line = rng.choice(AREA_CODES), str(rng.randint(201, 989)), digits(4)
-        return rng.choice([f"({area}) {exchange}-{line}", f"{area}-{exchange}-{line}", f"+1 {area} {exchange} {line}", f"{area}.{exchange}.{line}",
-                           f"+44 20 7946 {digits(4)}", f"+49 30 {rng.randint(2, 9)}{digits(6)}"])
+        return rng.choice(
+            [
+                f"({area}) {exchange}-{line}",
+                f"{area}-{exchange}-{line}",
+                f"+1 {area} {exchange} {line}",
+                f"{area}.{exchange}.{line}",
+                f"+44 20 7946 {digits(4)}",
+                f"+49 30 {rng.randint(2, 9)}{digits(6)}",
+            ]
+        )
     if kind == "CREDIT_CARD":
         number = _luhn_complete(rng.choice(["4", "51", "55"]), 16, rng)
         return rng.choice([" ", "-", ""]).join(number[i : i + 4] for i in range(0, 16, 4))
@@ -124,13 +202,30 @@ def value_for(kind: str, rng: random.Random) -> str:
     if kind == "PASSPORT":
         return rng.choice([rng.choice(string.ascii_uppercase) + digits(8), digits(9)])
     if kind == "IP_ADDRESS":
-        return rng.choice([f"192.168.{rng.randint(0, 255)}.{rng.randint(1, 254)}", f"{rng.randint(11, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
-                           f"2001:db8:{rng.randint(1, 9999):x}::{rng.randint(1, 255):x}"])
+        return rng.choice(
+            [
+                f"192.168.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+                f"{rng.randint(11, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+                f"2001:db8:{rng.randint(1, 9999):x}::{rng.randint(1, 255):x}",
+            ]
+        )
     if kind == "URL":
-        return rng.choice([f"https://{first.lower()}{last.lower()}.dev", f"https://github.com/{first.lower()}{rng.randint(1, 99)}", f"www.{last.lower()}-photos.com/portfolio"])
+        return rng.choice(
+            [
+                f"https://{first.lower()}{last.lower()}.dev",
+                f"https://github.com/{first.lower()}{rng.randint(1, 99)}",
+                f"www.{last.lower()}-photos.com/portfolio",
+            ]
+        )
     if kind == "API_KEY":
-        return rng.choice(["AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16)), "ghp_" + alnum(36),
-                           "sk-proj-" + alnum(40), "xoxb-" + digits(11) + "-" + digits(12) + "-" + alnum(24)])
+        return rng.choice(
+            [
+                "AKIA" + "".join(rng.choice(string.ascii_uppercase + string.digits) for _ in range(16)),
+                "ghp_" + alnum(36),
+                "sk-proj-" + alnum(40),
+                "xoxb-" + digits(11) + "-" + digits(12) + "-" + alnum(24),
+            ]
+        )
     if kind == "PASSWORD":
         return rng.choice([alnum(10), f"{rng.choice(FIRST)}{rng.randint(1970, 2010)}!", f"correct-horse-{digits(3)}"])
     if kind == "OTP":
@@ -145,7 +240,9 @@ def value_for(kind: str, rng: random.Random) -> str:
     if kind == "HEALTH":
         return rng.choice(DIAGNOSES)
     if kind == "FINANCE":
-        return rng.choice([f"${rng.randint(40, 250)},000", f"€{rng.randint(30, 120)},{digits(3)}", f"{rng.randint(40, 200)}k USD"])
+        return rng.choice(
+            [f"${rng.randint(40, 250)},000", f"€{rng.randint(30, 120)},{digits(3)}", f"{rng.randint(40, 200)}k USD"]
+        )
     raise ValueError(kind)
 
 
@@ -163,7 +260,13 @@ def build_set(n: int, seed: int) -> list[Message]:
     for i in range(n):
         if i % 4 == 3:
             template = rng.choice(DISTRACTORS)
-            fill = {"y": rng.randint(1900, 2024), "n": rng.randint(1, 999), "m": rng.randint(10, 59), "a": rng.randint(1, 12), "b": rng.randint(0, 12)}
+            fill = {
+                "y": rng.randint(1900, 2024),
+                "n": rng.randint(1, 999),
+                "m": rng.randint(10, 59),
+                "a": rng.randint(1, 12),
+                "b": rng.randint(0, 12),
+            }
             messages.append(Message(template.format(**fill), []))
             continue
         text, gold = "", []
@@ -201,7 +304,14 @@ class Scores:
         self.distractors = self.clean_distractors = 0
 
     def add(self, message: Message, predicted: list[Span]) -> None:
-        pairs = sorted(((pair_score(message.text, p, g), i, j) for i, p in enumerate(predicted) for j, g in enumerate(message.gold)), reverse=True)
+        pairs = sorted(
+            (
+                (pair_score(message.text, p, g), i, j)
+                for i, p in enumerate(predicted)
+                for j, g in enumerate(message.gold)
+            ),
+            reverse=True,
+        )
         used_p, used_g = set(), set()
         for score, i, j in pairs:
             if score > 0 and i not in used_p and j not in used_g:
@@ -229,11 +339,22 @@ class Scores:
     def structured(self) -> tuple[float, float]:
         tp_g = sum(self.tp_gold[t] for t in STRUCTURED)
         tp_p = sum(self.tp_pred[t] for t in STRUCTURED)
-        return tp_p / max(sum(self.pred[t] for t in STRUCTURED), 1), tp_g / max(sum(self.gold[t] for t in STRUCTURED), 1)
+        return tp_p / max(sum(self.pred[t] for t in STRUCTURED), 1), tp_g / max(
+            sum(self.gold[t] for t in STRUCTURED), 1
+        )
 
     def summary(self) -> dict:
-        keys = ["all", *[lvl.name for lvl in Level if self.gold[lvl.name]], *sorted(k for k in self.gold if k in TYPE_LEVELS), *sorted(k for k in self.pred if k in TYPE_LEVELS and k not in self.gold)]
-        rows = {key: dict(zip(("precision", "recall", "f1"), self.prf(key), strict=True)) | {"gold": self.gold[key], "predicted": self.pred[key]} for key in keys}
+        keys = [
+            "all",
+            *[lvl.name for lvl in Level if self.gold[lvl.name]],
+            *sorted(k for k in self.gold if k in TYPE_LEVELS),
+            *sorted(k for k in self.pred if k in TYPE_LEVELS and k not in self.gold),
+        ]
+        rows = {
+            key: dict(zip(("precision", "recall", "f1"), self.prf(key), strict=True))
+            | {"gold": self.gold[key], "predicted": self.pred[key]}
+            for key in keys
+        }
         precision, recall = self.structured()
         return {
             "by_key": rows,
@@ -272,7 +393,11 @@ def latency(texts: list[str]) -> dict:
     """Wall-clock and CPU time per KB; CPU time is what one core spends even when other
     processes share the machine (wall-clock then includes waiting for the core)."""
     with tempfile.TemporaryDirectory() as tmp:
-        protector = Protector(ProtectConfig(llm_extractor=False), Vault(Path(tmp) / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))), Detector())
+        protector = Protector(
+            ProtectConfig(llm_extractor=False),
+            Vault(Path(tmp) / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))),
+            Detector(),
+        )
         protector.protect(texts[0], "warm-up")
         timings: dict[str, list[float]] = defaultdict(list)
         for text in texts:
@@ -288,8 +413,18 @@ def latency(texts: list[str]) -> dict:
             timings["restore_cpu"].append((time.process_time() - cpu) * per_kb)
             assert restored.text == text, "restore must invert protect"
         protector.close()
-    summary = lambda xs: {"median": statistics.median(xs), "mean": statistics.fmean(xs), "p95": sorted(xs)[int(0.95 * len(xs)) - 1]}  # noqa: E731
-    return {f"{name}_ms_per_kb": summary(values) for name, values in timings.items()} | {"messages": len(texts), "load_average": os.getloadavg()[0]}
+
+    def summary(xs):
+        return {
+            "median": statistics.median(xs),
+            "mean": statistics.fmean(xs),
+            "p95": sorted(xs)[int(0.95 * len(xs)) - 1],
+        }  # noqa: E731
+
+    return {f"{name}_ms_per_kb": summary(values) for name, values in timings.items()} | {
+        "messages": len(texts),
+        "load_average": os.getloadavg()[0],
+    }
 
 
 # -- report ---------------------------------------------------------------------------------
@@ -304,7 +439,16 @@ def table(title: str, results: dict[str, dict]) -> Table:
         cells = []
         for result in results.values():
             r = result["by_key"].get(key, {})
-            cells.append("/".join("  -" if v != v else f"{v:.2f}" for v in (r.get("precision", float("nan")), r.get("recall", float("nan")), r.get("f1", float("nan")))))
+            cells.append(
+                "/".join(
+                    "  -" if v != v else f"{v:.2f}"
+                    for v in (
+                        r.get("precision", float("nan")),
+                        r.get("recall", float("nan")),
+                        r.get("f1", float("nan")),
+                    )
+                )
+            )
         out.add_row(key, *cells, str(int(row["gold"])))
     return out
 
@@ -319,7 +463,12 @@ def plot(results: dict[str, dict], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(11, 4))
     width = 0.8 / len(results)
     for i, (name, result) in enumerate(results.items()):
-        ax.bar([x + i * width for x in range(len(keys))], [result["by_key"].get(k, {}).get("f1", 0) for k in keys], width, label=name)
+        ax.bar(
+            [x + i * width for x in range(len(keys))],
+            [result["by_key"].get(k, {}).get("f1", 0) for k in keys],
+            width,
+            label=name,
+        )
     ax.set_xticks([x + 0.4 - width / 2 for x in range(len(keys))], keys, rotation=45, ha="right")
     ax.set_ylabel("span F1")
     ax.set_ylim(0, 1.05)
@@ -333,7 +482,21 @@ def long_inputs(detector: Detector, seed: int) -> list[dict]:
     """Detection CPU time per KB on 1 KB / 100 KB / 1 MB texts, prose and single tokens without
     spaces (the hostile shapes: long dotted, colon and digit runs, base64): it must stay flat."""
     rng = random.Random(seed)
-    words = ["the", "rent", "went", "up", "again", "mail", "me", "at", "dana@example.org", "or", "10.0.0.1", "see", "example.org/x"]
+    words = [
+        "the",
+        "rent",
+        "went",
+        "up",
+        "again",
+        "mail",
+        "me",
+        "at",
+        "dana@example.org",
+        "or",
+        "10.0.0.1",
+        "see",
+        "example.org/x",
+    ]
     shapes = {
         "prose": lambda n: " ".join(rng.choice(words) for _ in range(n // 4))[:n],
         "x run": lambda n: "x" * n,
@@ -349,8 +512,14 @@ def long_inputs(detector: Detector, seed: int) -> list[dict]:
             start = time.process_time()
             detector.deterministic(text)
             per_kb[size] = (time.process_time() - start) * 1000 / (size / 1000)
-        rows.append({"shape": name, "ms_per_kb": per_kb, "ratio_1mb_to_1kb": per_kb[1_000_000] / max(per_kb[1_000], 1e-9)})
-        console.print(f"long input, {name}: ms/KB at 1 KB / 100 KB / 1 MB = " + " / ".join(f"{v:.2f}" for v in per_kb.values()) + f" (ratio {rows[-1]['ratio_1mb_to_1kb']:.2f}, target <= 1.5)")
+        rows.append(
+            {"shape": name, "ms_per_kb": per_kb, "ratio_1mb_to_1kb": per_kb[1_000_000] / max(per_kb[1_000], 1e-9)}
+        )
+        console.print(
+            f"long input, {name}: ms/KB at 1 KB / 100 KB / 1 MB = "
+            + " / ".join(f"{v:.2f}" for v in per_kb.values())
+            + f" (ratio {rows[-1]['ratio_1mb_to_1kb']:.2f}, target <= 1.5)"
+        )
     return rows
 
 
@@ -359,7 +528,9 @@ TEST_SET = Path(__file__).resolve().parent.parent / "data" / "pii_test.jsonl"
 
 
 def _messages(rows: list[tuple[str, list]]) -> list[Message]:
-    return [Message(text, [Span(start, end, kind, TYPE_LEVELS[kind]) for start, end, kind in spans]) for text, spans in rows]
+    return [
+        Message(text, [Span(start, end, kind, TYPE_LEVELS[kind]) for start, end, kind in spans]) for text, spans in rows
+    ]
 
 
 def validation_messages(tagger_dir: Path) -> list[Message]:
@@ -378,7 +549,10 @@ def test_messages(path: Path = TEST_SET) -> list[Message]:
 
 def with_and_without(messages: list[Message], plain: Detector, tagged: Detector) -> dict[str, dict]:
     texts = [m.text for m in messages]
-    return {"regex only": score(messages, plain.detect_many(texts)), "regex + tagger": score(messages, tagged.detect_many(texts))}
+    return {
+        "regex only": score(messages, plain.detect_many(texts)),
+        "regex + tagger": score(messages, tagged.detect_many(texts)),
+    }
 
 
 JOINED = 4
@@ -406,7 +580,10 @@ def tagger_cost(messages: list[Message], plain: Detector, tagged: Detector, seed
     rows = []
     for threads in (1, 2):
         torch.set_num_threads(threads)
-        rows += [row | {"threads": threads, "load_average": os.getloadavg()[0]} for row in _cost_rows(messages, plain, tagged, seed, threads)]
+        rows += [
+            row | {"threads": threads, "load_average": os.getloadavg()[0]}
+            for row in _cost_rows(messages, plain, tagged, seed, threads)
+        ]
     return rows
 
 
@@ -430,9 +607,14 @@ def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed:
         for detector in (plain, tagged):
             ms_per_kb(detector, warm_up)
         passes = [(ms_per_kb(plain, texts), ms_per_kb(tagged, texts)) for _ in range(COST_PASSES)]
-        timing = {"regex only": statistics.median(p for p, _ in passes), "regex + tagger": statistics.median(t for _, t in passes)}
+        timing = {
+            "regex only": statistics.median(p for p, _ in passes),
+            "regex + tagger": statistics.median(t for _, t in passes),
+        }
         tagger = statistics.median(t - p for p, t in passes)
-        rows.append({"kb": size // 1000, **timing, "tagger": tagger, "tagger_passes": [round(t - p, 2) for p, t in passes]})
+        rows.append(
+            {"kb": size // 1000, **timing, "tagger": tagger, "tagger_passes": [round(t - p, 2) for p, t in passes]}
+        )
         console.print(
             f"{threads} thread(s), load average {os.getloadavg()[0]:.1f}, {size // 1000} KB: ms/KB regex only {timing['regex only']:.2f}, "
             f"regex + tagger {timing['regex + tagger']:.2f} (tagger {tagger:.2f}, passes {rows[-1]['tagger_passes']}; target <= 5)"
@@ -448,7 +630,10 @@ def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dic
 
     torch.set_num_threads(2)
     console.print(f"PII tagger {tagger_dir}")
-    plain, tagged = Detector(build_recognizers()), Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
+    plain, tagged = (
+        Detector(build_recognizers()),
+        Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))]),
+    )
     results = {}
     validation, test = validation_messages(tagger_dir), test_messages()
     sets = {
@@ -462,7 +647,9 @@ def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dic
         scored = with_and_without(messages, plain, tagged)
         console.print(table(f"PII tagger, {name}: {len(messages)} messages", scored))
         for key, result in scored.items():
-            console.print(f"{name}, {key}: structured recall {result['structured_recall']:.3f}; distractor messages flagged {result['distractors_flagged']} of {result['distractors']}")
+            console.print(
+                f"{name}, {key}: structured recall {result['structured_recall']:.3f}; distractor messages flagged {result['distractors_flagged']} of {result['distractors']}"
+            )
         results[name] = scored
     test = results["independent test set"]["regex + tagger"]
     name_p, name_r = test["by_key"]["REAL_NAME"]["precision"], test["by_key"]["REAL_NAME"]["recall"]
@@ -489,7 +676,9 @@ def tagger_long_text(messages: list[Message], tagged: Detector, seed: int) -> di
         tagged.deterministic(text)
         per_kb[size] = (time.perf_counter() - start) * 1000 / (size / 1000)
     ratio = per_kb[1_000_000] / per_kb[100_000]
-    console.print(f"tagger, one long text: ms/KB at 100 KB / 1 MB = {per_kb[100_000]:.2f} / {per_kb[1_000_000]:.2f} (ratio {ratio:.2f}, target <= 1.5)")
+    console.print(
+        f"tagger, one long text: ms/KB at 100 KB / 1 MB = {per_kb[100_000]:.2f} / {per_kb[1_000_000]:.2f} (ratio {ratio:.2f}, target <= 1.5)"
+    )
     return {"ms_per_kb": per_kb, "ratio_1mb_to_100kb": ratio}
 
 
@@ -500,7 +689,13 @@ def main() -> None:
     parser.add_argument("--model", default="embedded", help="model spec for the LLM extractor")
     parser.add_argument("--latency", type=int, default=200, help="1 KB messages timed")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--tagger", type=Path, nargs="+", default=None, help="PII tagger directories to measure side by side (default: the shipped one; 'none' skips)")
+    parser.add_argument(
+        "--tagger",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="PII tagger directories to measure side by side (default: the shipped one; 'none' skips)",
+    )
     args = parser.parse_args()
 
     messages = build_set(args.n, args.seed)
@@ -523,7 +718,9 @@ def main() -> None:
         combined = {
             "deterministic": score(subset, det_subset),
             "llm only": score(subset, llm_only),
-            "deterministic + llm": score(subset, [merge_spans(d + l) for d, l in zip(det_subset, llm_only, strict=True)]),
+            "deterministic + llm": score(
+                subset, [merge_spans(d + extra) for d, extra in zip(det_subset, llm_only, strict=True)]
+            ),
         }
         console.print(table(f"LLM extractor ({args.model}), first {len(subset)} messages, {seconds:.0f} s", combined))
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
@@ -534,7 +731,9 @@ def main() -> None:
         first, *others = args.tagger or [shipped_pii_tagger_dir()]
         results["tagger"] = tagger_section(first, args.seed, messages)
         # e.g. the shipped student beside its MiniLM teacher: speed against quality in one run
-        results["other_taggers"] = {str(directory): tagger_section(directory, args.seed, messages) for directory in others}
+        results["other_taggers"] = {
+            str(directory): tagger_section(directory, args.seed, messages) for directory in others
+        }
     results["latency"] = latency(kilobyte_messages(messages, args.latency, args.seed))
     results["long_inputs"] = long_inputs(detector, args.seed)
     p, r = deterministic["structured_precision"], deterministic["structured_recall"]

@@ -21,7 +21,26 @@ from faker import Faker
 
 OUT = Path(__file__).resolve().parent.parent / "data" / "pii_test.jsonl"
 # None of these locales is used by the training generator.
-PEOPLE = ["cs_CZ", "hu_HU", "ro_RO", "fi_FI", "da_DK", "no_NO", "hr_HR", "es_AR", "pt_PT", "en_AU", "en_PH", "en_KE", "ig_NG", "ha_NG", "zu_ZA", "lt_LT", "sk_SK", "et_EE"]
+PEOPLE = [
+    "cs_CZ",
+    "hu_HU",
+    "ro_RO",
+    "fi_FI",
+    "da_DK",
+    "no_NO",
+    "hr_HR",
+    "es_AR",
+    "pt_PT",
+    "en_AU",
+    "en_PH",
+    "en_KE",
+    "ig_NG",
+    "ha_NG",
+    "zu_ZA",
+    "lt_LT",
+    "sk_SK",
+    "et_EE",
+]
 PLACES_OF = ["en_AU", "en_NZ", "fi_FI", "cs_CZ", "da_DK", "es_AR", "pt_PT", "no_NO"]
 FIRMS_OF = ["en_AU", "cs_CZ", "fi_FI", "da_DK", "hu_HU", "ro_RO", "no_NO"]
 
@@ -31,7 +50,13 @@ ILLNESSES = [
     "a stomach ulcer", "osteoporosis", "seasonal affective disorder", "clinical depression", "borderline personality disorder",
     "gestational diabetes", "pancreatitis", "a brain tumour", "hemophilia", "Lyme disease", "a slipped disc", "social anxiety",
 ]  # fmt: skip
-SCHOOLS = ["Universidad de {city}", "{city} Polytechnic", "the {last} School of Design", "{city} Grammar School", "{last} Business School"]
+SCHOOLS = [
+    "Universidad de {city}",
+    "{city} Polytechnic",
+    "the {last} School of Design",
+    "{city} Grammar School",
+    "{last} Business School",
+]
 
 
 def _money(rng: random.Random) -> str:
@@ -44,12 +69,20 @@ def _money(rng: random.Random) -> str:
 
 
 def _password(rng: random.Random) -> str:
-    return rng.choice([f"Blue{rng.randint(100, 999)}#dog", "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(12)), f"summer-{rng.randint(1990, 2020)}!"])
+    return rng.choice(
+        [
+            f"Blue{rng.randint(100, 999)}#dog",
+            "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(12)),
+            f"summer-{rng.randint(1990, 2020)}!",
+        ]
+    )
 
 
 def _luhn(prefix: str, rng: random.Random) -> str:
     body = prefix + "".join(rng.choice(string.digits) for _ in range(15 - len(prefix)))
-    total = sum((d * 2 - 9 if d * 2 > 9 else d * 2) if i % 2 == 0 else d for i, d in enumerate(int(c) for c in reversed(body)))
+    total = sum(
+        (d * 2 - 9 if d * 2 > 9 else d * 2) if i % 2 == 0 else d for i, d in enumerate(int(c) for c in reversed(body))
+    )
     return body + str((10 - total % 10) % 10)
 
 
@@ -62,7 +95,9 @@ def _iban_nl(rng: random.Random) -> str:
 class Fill:
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.fakers = {loc: Faker(loc) for loc in sorted({*PEOPLE, *PLACES_OF, *FIRMS_OF})}  # seeded below in a fixed order
+        self.fakers = {
+            loc: Faker(loc) for loc in sorted({*PEOPLE, *PLACES_OF, *FIRMS_OF})
+        }  # seeded below in a fixed order
         for fake in self.fakers.values():
             fake.seed_instance(rng.randrange(2**31))
 
@@ -75,7 +110,9 @@ class Fill:
             return person.first_name(), "REAL_NAME"
         if slot == "HOME":
             place = fakers[rng.choice(PLACES_OF)]
-            return (place.street_address() if rng.random() < 0.5 else f"{place.street_address()}, {place.city()}"), "ADDRESS"
+            return (
+                place.street_address() if rng.random() < 0.5 else f"{place.street_address()}, {place.city()}"
+            ), "ADDRESS"
         if slot == "WORKPLACE":
             if rng.random() < 0.25:
                 place = fakers[rng.choice(PLACES_OF)]
@@ -86,9 +123,18 @@ class Fill:
         if slot == "MONEY":
             return _money(rng), "FINANCE"
         if slot == "MAIL":
-            return f"{person.first_name().lower()}{rng.randint(1, 999)}@{rng.choice(['proton.me', 'outlook.com', 'web.de', 'yahoo.co.uk'])}", "EMAIL"
+            return (
+                f"{person.first_name().lower()}{rng.randint(1, 999)}@{rng.choice(['proton.me', 'outlook.com', 'web.de', 'yahoo.co.uk'])}",
+                "EMAIL",
+            )
         if slot == "TEL":
-            return rng.choice([f"+61 4{rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)}", f"(646) {rng.randint(201, 989)}-{rng.randint(1000, 9999)}", f"+33 6 {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)}"]), "PHONE"
+            return rng.choice(
+                [
+                    f"+61 4{rng.randint(10, 99)} {rng.randint(100, 999)} {rng.randint(100, 999)}",
+                    f"(646) {rng.randint(201, 989)}-{rng.randint(1000, 9999)}",
+                    f"+33 6 {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)}",
+                ]
+            ), "PHONE"
         if slot == "CARD":
             number = _luhn(rng.choice(["4", "37", "52"]), rng)
             return " ".join(number[i : i + 4] for i in range(0, 16, 4)), "CREDIT_CARD"
@@ -99,7 +145,12 @@ class Fill:
         if slot == "CODE":
             return "".join(rng.choice(string.digits) for _ in range(rng.choice([5, 6, 6]))), "OTP"
         if slot == "TOKEN":
-            return rng.choice(["glpat-" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(20)), "AIza" + "".join(rng.choice(string.ascii_letters + string.digits + "_-") for _ in range(35))]), "API_KEY"
+            return rng.choice(
+                [
+                    "glpat-" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(20)),
+                    "AIza" + "".join(rng.choice(string.ascii_letters + string.digits + "_-") for _ in range(35)),
+                ]
+            ), "API_KEY"
         if slot == "IP":
             return f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}", "IP_ADDRESS"
         raise KeyError(slot)
@@ -179,7 +230,9 @@ def main() -> None:
     args = parser.parse_args()
     rows = build(args.n, args.seed)
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    print(f"wrote {len(rows)} messages ({sum(not r['spans'] for r in rows)} distractors, {sum(len(r['spans']) for r in rows)} spans) to {args.out}")
+    print(
+        f"wrote {len(rows)} messages ({sum(not r['spans'] for r in rows)} distractors, {sum(len(r['spans']) for r in rows)} spans) to {args.out}"
+    )
 
 
 if __name__ == "__main__":

@@ -95,7 +95,14 @@ def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False):
         "XDG_DATA_HOME": str(workdir / "data"),
         "XDG_CONFIG_HOME": str(workdir / "config"),
     }
-    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model"]
+    command = [
+        sys.executable,
+        "-c",
+        "from stealthflow.cli import main; main()",
+        "proxy",
+        "--upstream",
+        "openai/mock-model",
+    ]
     command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", *([] if tagger else ["--no-tagger"])]
     with (workdir / "proxy.log").open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
@@ -140,7 +147,11 @@ def latency_rows(direct_base: str, proxy_base: str, requests: dict[str, int]) ->
                 def body(seed: int, size=size, stream=stream) -> dict:
                     # A new text each time: the proxy remembers texts it has seen (a chat's re-sent
                     # history is cheap), and this measures the cost of a new message.
-                    return {"model": "mock-model", "messages": [{"role": "user", "content": prompt(size, seed)}], "stream": stream}
+                    return {
+                        "model": "mock-model",
+                        "messages": [{"role": "user", "content": prompt(size, seed)}],
+                        "stream": stream,
+                    }
 
                 for base in (direct_base, proxy_base):  # warm-up: connections, the vault's first entries
                     call(client, base, body(-1))
@@ -163,7 +174,10 @@ def latency_rows(direct_base: str, proxy_base: str, requests: dict[str, int]) ->
                         "added_ms_per_kb": statistics.median(added) / (size / 1000),
                     }
                 )
-                print(f"{label:>6} stream={stream!s:5} added p50 {rows[-1]['added_p50_ms']:.1f} ms  p99 {rows[-1]['added_p99_ms']:.1f} ms", flush=True)
+                print(
+                    f"{label:>6} stream={stream!s:5} added p50 {rows[-1]['added_p50_ms']:.1f} ms  p99 {rows[-1]['added_p99_ms']:.1f} ms",
+                    flush=True,
+                )
     return rows
 
 
@@ -174,7 +188,14 @@ BURST_SEEDS, THROUGHPUT_SEEDS = 100_000, 200_000
 
 
 async def throughput(base: str, concurrent: int, total: int, first_seed: int) -> dict:
-    bodies = [{"model": "mock-model", "messages": [{"role": "user", "content": prompt(1_000, seed=first_seed + index)}], "stream": True} for index in range(total)]
+    bodies = [
+        {
+            "model": "mock-model",
+            "messages": [{"role": "user", "content": prompt(1_000, seed=first_seed + index)}],
+            "stream": True,
+        }
+        for index in range(total)
+    ]
     limits = httpx.Limits(max_connections=concurrent, max_keepalive_connections=concurrent)
     chunks = failed = 0
     async with httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=300, limits=limits) as client:
@@ -201,7 +222,9 @@ async def throughput(base: str, concurrent: int, total: int, first_seed: int) ->
 
 def markdown(rows: list[dict], flow: dict, tagger: bool) -> str:
     lines = [
-        "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)" if tagger else "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
+        "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)"
+        if tagger
+        else "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
         "",
         "| prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
         "|---|---|---|---|---|---|---|---|",
@@ -231,17 +254,25 @@ def main() -> None:
     parser.add_argument("--concurrent", type=int, default=64)
     parser.add_argument("--streams", type=int, default=256, help="streamed requests in the throughput run")
     parser.add_argument("--chunk-chars", type=int, default=4, help="characters per upstream SSE chunk (about a token)")
-    parser.add_argument("--tagger", action="store_true", help="the proxy with the PII tagger (its default), after a burst of concurrent requests")
+    parser.add_argument(
+        "--tagger",
+        action="store_true",
+        help="the proxy with the PII tagger (its default), after a burst of concurrent requests",
+    )
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
 
     with (
-        MockOpenAIProcess(respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars) as upstream,  # run from the repository root
+        MockOpenAIProcess(
+            respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars
+        ) as upstream,  # run from the repository root
         tempfile.TemporaryDirectory() as tmp,
         proxy_process(upstream.base_url, Path(tmp), args.tagger) as proxy_base,
     ):
         if args.tagger:
-            asyncio.run(throughput(proxy_base, args.concurrent, args.concurrent * 4, BURST_SEEDS))  # the burst: detection in several worker threads
+            asyncio.run(
+                throughput(proxy_base, args.concurrent, args.concurrent * 4, BURST_SEEDS)
+            )  # the burst: detection in several worker threads
         rows = latency_rows(upstream.base_url, proxy_base, requests)
         flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
         flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams, THROUGHPUT_SEEDS))

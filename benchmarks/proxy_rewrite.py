@@ -78,7 +78,10 @@ def main() -> None:
         protector = Protector(config, open_vault(config), Detector())
         upstream = stack.enter_context(MockOpenAI())
         proxy_config = ProxyConfig(upstream="openai/mock", upstream_base=upstream.base_url, upstream_key_env="NO_KEY")
-        urls = {name: f"http://127.0.0.1:{stack.enter_context(serve(create_proxy_app(protector, proxy_config, TOKEN, rewriter)))}/v1/chat/completions" for name, rewriter in rewriters.items()}
+        urls = {
+            name: f"http://127.0.0.1:{stack.enter_context(serve(create_proxy_app(protector, proxy_config, TOKEN, rewriter)))}/v1/chat/completions"
+            for name, rewriter in rewriters.items()
+        }
         client = stack.enter_context(httpx.Client(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=600))
 
         def post(name: str, history: list[dict]) -> tuple[float, int]:
@@ -95,7 +98,11 @@ def main() -> None:
                 first[name].append(ms)
                 rejected[name] += was_rejected
                 resent[name].append(post(name, again)[0])
-            print(f"message {i + 1}/{len(texts)} ({len(text)} chars): " + ", ".join(f"{n} {first[n][-1]:.0f} ms" for n in rewriters), flush=True)
+            print(
+                f"message {i + 1}/{len(texts)} ({len(text)} chars): "
+                + ", ".join(f"{n} {first[n][-1]:.0f} ms" for n in rewriters),
+                flush=True,
+            )
         protector.close()
     pool.close()
 
@@ -112,7 +119,14 @@ def main() -> None:
         for name in rewriters
         if name != "none"
     }
-    result = {"messages": len(texts), "chars": statistics.mean(map(len, texts)), "cpus": os.cpu_count(), "omp_threads": os.environ.get("OMP_NUM_THREADS"), "none_p50_ms": statistics.median(first["none"]), "rewriters": rows}
+    result = {
+        "messages": len(texts),
+        "chars": statistics.mean(map(len, texts)),
+        "cpus": os.cpu_count(),
+        "omp_threads": os.environ.get("OMP_NUM_THREADS"),
+        "none_p50_ms": statistics.median(first["none"]),
+        "rewriters": rows,
+    }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "proxy_rewrite.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = [
@@ -122,7 +136,10 @@ def main() -> None:
         "",
         "| rewrite | added, first sent (p50) | added, first sent (max) | added, re-sent as history (p50) | rejected |",
         "|---|---|---|---|---|",
-        *(f"| {name} | {row['first_p50_ms']:.0f} ms | {row['first_max_ms']:.0f} ms | {row['resent_p50_ms']:.1f} ms | {row['rejected']} |" for name, row in rows.items()),
+        *(
+            f"| {name} | {row['first_p50_ms']:.0f} ms | {row['first_max_ms']:.0f} ms | {row['resent_p50_ms']:.1f} ms | {row['rejected']} |"
+            for name, row in rows.items()
+        ),
     ]
     (RESULTS / "proxy_rewrite.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -28,7 +28,9 @@ def read(path: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--model", action="store_true", help="also run the rewrite model (default: generalization only)")
+    parser.add_argument(
+        "--model", action="store_true", help="also run the rewrite model (default: generalization only)"
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     from stealthflow.anonymize import build_method
@@ -39,7 +41,10 @@ def main() -> None:
     tagger = load_cue_tagger()
     examples = []
     for row in cued:
-        spans = [(row["text"].find(c["phrase"]), row["text"].find(c["phrase"]) + len(c["phrase"]), c["attribute"]) for c in row["cues"]]
+        spans = [
+            (row["text"].find(c["phrase"]), row["text"].find(c["phrase"]) + len(c["phrase"]), c["attribute"])
+            for c in row["cues"]
+        ]
         examples.append((row["text"], spans))
     found = find_cues(tagger, [text for text, _ in examples])
     cue_figures = span_metrics(examples, found, CUE_LABELS)

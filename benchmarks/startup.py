@@ -56,16 +56,26 @@ def measure(args: list[str], stdin: str | None, env: dict) -> tuple[float, float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", type=Path, required=True, help="the src/ directory of the code before (a git worktree)")
+    parser.add_argument(
+        "--before", type=Path, required=True, help="the src/ directory of the code before (a git worktree)"
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--ways", help="comma-separated subset of the ways (default: all)")
     args = parser.parse_args()
     ways = {way: WAYS[way] for way in (args.ways.split(",") if args.ways else WAYS)}
     sources = {"before": args.before.resolve(), "after": AFTER}
     with tempfile.TemporaryDirectory() as home:
-        base = {**os.environ, "HOME": home, "XDG_DATA_HOME": f"{home}/data", "XDG_CONFIG_HOME": f"{home}/config", "OMP_NUM_THREADS": "1"}
+        base = {
+            **os.environ,
+            "HOME": home,
+            "XDG_DATA_HOME": f"{home}/data",
+            "XDG_CONFIG_HOME": f"{home}/config",
+            "OMP_NUM_THREADS": "1",
+        }
         base["STEALTHFLOW_VAULT_KEY"] = new_secret()
-        base["STEALTHFLOW_CACHE_DIR"] = base.get("STEALTHFLOW_CACHE_DIR") or str(Path.home() / ".cache" / "stealthflow")  # the converted model, kept
+        base["STEALTHFLOW_CACHE_DIR"] = base.get("STEALTHFLOW_CACHE_DIR") or str(
+            Path.home() / ".cache" / "stealthflow"
+        )  # the converted model, kept
         envs = {side: {**base, "PYTHONPATH": str(src)} for side, src in sources.items()}
         for env in envs.values():
             for way_args, stdin in ways.values():
@@ -75,15 +85,26 @@ def main() -> None:
             for way, (way_args, stdin) in ways.items():
                 for side, env in envs.items():
                     runs[way][side].append(measure(way_args, stdin, env))
-    medians = {way: {side: [statistics.median(t[i] for t in times) for i in (0, 1)] for side, times in sides.items()} for way, sides in runs.items()}
+    medians = {
+        way: {side: [statistics.median(t[i] for t in times) for i in (0, 1)] for side, times in sides.items()}
+        for way, sides in runs.items()
+    }
     lines = ["| way | wall s before | wall s after | CPU s before | CPU s after |", "|---|---|---|---|---|"]
-    lines += [f"| {way} | {m['before'][0]:.2f} | {m['after'][0]:.2f} | {m['before'][1]:.2f} | {m['after'][1]:.2f} |" for way, m in medians.items()]
-    lines += ["", f"Medians of {args.runs} fresh processes per way and side, alternated; load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)."]
+    lines += [
+        f"| {way} | {m['before'][0]:.2f} | {m['after'][0]:.2f} | {m['before'][1]:.2f} | {m['after'][1]:.2f} |"
+        for way, m in medians.items()
+    ]
+    lines += [
+        "",
+        f"Medians of {args.runs} fresh processes per way and side, alternated; load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores).",
+    ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
     body = {"runs": runs, "medians": medians, "load_average": os.getloadavg()[0], "before": str(args.before)}
     (RESULTS / "startup.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-    (RESULTS / "startup.md").write_text("# CLI start-up (benchmarks/startup.py)\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (RESULTS / "startup.md").write_text(
+        "# CLI start-up (benchmarks/startup.py)\n\n" + "\n".join(lines) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

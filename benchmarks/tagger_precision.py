@@ -54,7 +54,10 @@ def main() -> None:
         return (time.perf_counter() - start) * 1000 / (sum(map(len, texts)) / 1000), spans
 
     def use(precision: str) -> None:
-        model.inference_dtype, model._low_precision = precisions[precision], None  # the packed bf16 weights are rebuilt on first use
+        model.inference_dtype, model._low_precision = (
+            precisions[precision],
+            None,
+        )  # the packed bf16 weights are rebuilt on first use
 
     rows = []
     for size, count in SIZES:
@@ -74,11 +77,29 @@ def main() -> None:
         median = {name: statistics.median(values) for name, values in timings.items()}
         tagger = {name: median[name] - median["regex only"] for name in precisions}
         differ = sum(a != b for a, b in zip(spans["fp32"], spans["bf16"], strict=True))
-        rows.append({"kb": size // 1000, "texts": count, "ms_per_kb": median, "tagger_ms_per_kb": tagger, "bf16_over_fp32": tagger["bf16"] / tagger["fp32"], "texts_with_other_spans": differ, "passes": timings})
-        print(f"{size // 1000} KB: tagger fp32 {tagger['fp32']:.2f}, bf16 {tagger['bf16']:.2f} ms/KB (bf16/fp32 {rows[-1]['bf16_over_fp32']:.2f}x); texts with other spans {differ} of {count}", flush=True)
+        rows.append(
+            {
+                "kb": size // 1000,
+                "texts": count,
+                "ms_per_kb": median,
+                "tagger_ms_per_kb": tagger,
+                "bf16_over_fp32": tagger["bf16"] / tagger["fp32"],
+                "texts_with_other_spans": differ,
+                "passes": timings,
+            }
+        )
+        print(
+            f"{size // 1000} KB: tagger fp32 {tagger['fp32']:.2f}, bf16 {tagger['bf16']:.2f} ms/KB (bf16/fp32 {rows[-1]['bf16_over_fp32']:.2f}x); texts with other spans {differ} of {count}",
+            flush=True,
+        )
 
     picks = "bf16" if native_bf16() else "fp32"
-    cpu = {"processor": _cpu_name(), "amx": bool(torch.cpu._is_amx_tile_supported()), "avx512_bf16": bool(torch.cpu._is_avx512_bf16_supported()), "load_average": os.getloadavg()[0]}
+    cpu = {
+        "processor": _cpu_name(),
+        "amx": bool(torch.cpu._is_amx_tile_supported()),
+        "avx512_bf16": bool(torch.cpu._is_avx512_bf16_supported()),
+        "load_average": os.getloadavg()[0],
+    }
     lines = [
         "# The student tagger's products: fp32 or bf16 (student.native_bf16)",
         "",
@@ -87,11 +108,16 @@ def main() -> None:
         "",
         "| text | texts | fp32 | bf16 | bf16 / fp32 | texts with other spans |",
         "|---|---|---|---|---|---|",
-        *(f"| {r['kb']} KB | {r['texts']} | {r['tagger_ms_per_kb']['fp32']:.2f} | {r['tagger_ms_per_kb']['bf16']:.2f} | {r['bf16_over_fp32']:.2f}x | {r['texts_with_other_spans']} |" for r in rows),
+        *(
+            f"| {r['kb']} KB | {r['texts']} | {r['tagger_ms_per_kb']['fp32']:.2f} | {r['tagger_ms_per_kb']['bf16']:.2f} | {r['bf16_over_fp32']:.2f}x | {r['texts_with_other_spans']} |"
+            for r in rows
+        ),
     ]
     print("\n".join(lines[2:]))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tagger_precision.json").write_text(json.dumps({"cpu": cpu, "picks": picks, "rows": rows}, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / "tagger_precision.json").write_text(
+        json.dumps({"cpu": cpu, "picks": picks, "rows": rows}, indent=1) + "\n", encoding="utf-8"
+    )
     (RESULTS / "tagger_precision.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -73,7 +73,11 @@ def measure(way: str, count: int, passes: int) -> dict:
         await one_pass(2)
         burst = [await one_pass(2) for _ in range(passes)]
         after = [await one_pass(1) for _ in range(passes)]
-        return {"burst": statistics.median(burst), "after": statistics.median(after), "passes": {"burst": burst, "after": after}}
+        return {
+            "burst": statistics.median(burst),
+            "after": statistics.median(after),
+            "passes": {"burst": burst, "after": after},
+        }
 
     return anyio.run(server) | {"load_average": os.getloadavg()[0]}
 
@@ -93,7 +97,10 @@ def main() -> None:
         command = [sys.executable, __file__, "--way", way, "--texts", str(args.texts), "--passes", str(args.passes)]
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
         results[way] = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{label}: {results[way]['burst']:.2f} ms/KB with 2 clients, then {results[way]['after']:.2f} with 1", flush=True)
+        print(
+            f"{label}: {results[way]['burst']:.2f} ms/KB with 2 clients, then {results[way]['after']:.2f} with 1",
+            flush=True,
+        )
     base = results["main"]["after"]
     lines = [
         "# PII tagger cost with worker threads (torch_threads.py)",
@@ -103,7 +110,10 @@ def main() -> None:
         "",
         "| way | ms per KB, 2 clients | then 1 client | 1 client / main thread |",
         "|---|---|---|---|",
-        *(f"| {label} | {results[way]['burst']:.2f} | {results[way]['after']:.2f} | {results[way]['after'] / base:.2f}x |" for way, label in WAYS.items()),
+        *(
+            f"| {label} | {results[way]['burst']:.2f} | {results[way]['after']:.2f} | {results[way]['after'] / base:.2f}x |"
+            for way, label in WAYS.items()
+        ),
     ]
     print("\n".join(lines[5:]))
     RESULTS.mkdir(exist_ok=True)

@@ -95,7 +95,9 @@ def reference_style(steps: Steps, profiles, threads: int = 8) -> None:
             for _ in range(steps.config.rounds):
                 for node in (steps.anonymize, steps.attack, steps.utility):
                     stage(node)
-            steps.memory = InsightLearner(PooledLLM(steps.anonymizer, pool), steps.config.insights).update(steps.memory, [s["records"] for s in states])
+            steps.memory = InsightLearner(PooledLLM(steps.anonymizer, pool), steps.config.insights).update(
+                steps.memory, [s["records"] for s in states]
+            )
 
 
 def sequential_loop(steps: Steps, profiles) -> None:
@@ -106,7 +108,9 @@ def sequential_loop(steps: Steps, profiles) -> None:
 
 
 def node_steps(base_url: str, args, concurrency: int) -> Steps:
-    llm = build_llm(ModelConfig(model="openai/mock-model", api_base=base_url, concurrency=concurrency, timeout=60, max_retries=4))
+    llm = build_llm(
+        ModelConfig(model="openai/mock-model", api_base=base_url, concurrency=concurrency, timeout=60, max_retries=4)
+    )
     llm.linger_seconds = 0.0  # one call at a time needs no batching window
     config = WorkflowConfig(rounds=args.rounds, batch_size=BATCH)
     return Steps(llm, [LLMAttacker(llm)], CorrectnessJudge(llm), config, memory=InsightMemory())
@@ -115,7 +119,20 @@ def node_steps(base_url: str, args, concurrency: int) -> Steps:
 def generate(data: Path, out: Path, model: dict, workflow: dict) -> None:
     config = out.parent / f"{out.name}.yaml"
     config.write_text(yaml.safe_dump({"model": model, "workflow": workflow}))
-    result = CliRunner().invoke(app, ["generate", "--data", str(data), "--out", str(out), "--config", str(config), "--insights-out", str(out.parent / f"{out.name}-insights.json")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "generate",
+            "--data",
+            str(data),
+            "--out",
+            str(out),
+            "--config",
+            str(config),
+            "--insights-out",
+            str(out.parent / f"{out.name}-insights.json"),
+        ],
+    )
     if result.exit_code != 0:
         raise RuntimeError(f"generate failed: {result.output[-2000:]}")
     failed = json.loads((out / "progress.json").read_text())["failed"]
@@ -132,7 +149,9 @@ def main() -> None:
     parser.add_argument("--median", type=float, default=1.0, help="median latency, s")
     parser.add_argument("--p99", type=float, default=6.0, help="99th percentile latency, s")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--lag", type=int, default=None, help="insight_lag of (d), (d/2), (e); default 2 × limit ÷ batch + 1")
+    parser.add_argument(
+        "--lag", type=int, default=None, help="insight_lag of (d), (d/2), (e); default 2 × limit ÷ batch + 1"
+    )
     parser.add_argument("--only", default="a,b,c,d,d',d/2,e", help="comma-separated ways to run")
     args = parser.parse_args()
     console = Console(width=140)
@@ -148,29 +167,92 @@ def main() -> None:
     half = args.limit // 2
 
     def servers(*limits: int) -> list[MockOpenAIProcess]:
-        return [MockOpenAIProcess(respond=RESPOND, median=args.median, p99=args.p99, seed=args.seed + i, max_concurrent=limit) for i, limit in enumerate(limits)]
+        return [
+            MockOpenAIProcess(
+                respond=RESPOND, median=args.median, p99=args.p99, seed=args.seed + i, max_concurrent=limit
+            )
+            for i, limit in enumerate(limits)
+        ]
 
     def endpoint(server: MockOpenAIProcess, concurrency: int) -> dict:
-        return {"model": "openai/mock-model", "api_base": server.base_url, "timeout": 60, "max_retries": 4, "concurrency": concurrency}
+        return {
+            "model": "openai/mock-model",
+            "api_base": server.base_url,
+            "timeout": 60,
+            "max_retries": 4,
+            "concurrency": concurrency,
+        }
 
     pipelined = {"rounds": args.rounds, "batch_size": BATCH, "insight_lag": lag, "max_concurrency": args.limit}
     ways = {
-        "a": ("(a) sequential", args.first, [args.limit], lambda s: sequential_loop(node_steps(s[0].base_url, args, 1), load_profiles(first))),
-        "b": ("(b) reference: 8 threads, barrier per stage", args.first, [args.limit], lambda s: reference_style(node_steps(s[0].base_url, args, args.limit), load_profiles(first))),
-        "c": ("(c) generate, strict (insight_lag 0)", args.first, [args.limit],
-              lambda s: generate(first, work / "strict", endpoint(s[0], args.limit), {"rounds": args.rounds, "batch_size": BATCH, "insight_lag": 0})),
-        "d": (f"(d) generate, pipelined (insight_lag {lag})", args.profiles, [args.limit], lambda s: generate(data, work / "pipelined", endpoint(s[0], args.limit), pipelined)),
-        "d'": (f"(d') generate, pipelined (insight_lag {window_lag})", args.profiles, [args.limit],
-               lambda s: generate(data, work / "window", endpoint(s[0], args.limit), pipelined | {"insight_lag": window_lag})),
-        "d/2": (f"(d/2) pipelined, one server limited to {half}", args.profiles, [half],
-                lambda s: generate(data, work / "half", endpoint(s[0], half), pipelined | {"max_concurrency": half})),
-        "e": (f"(e) pipelined, router over 2 servers × {half}", args.profiles, [half, half],
-              lambda s: generate(data, work / "router", {"model": "router", "timeout": 60, "max_retries": 4, "routing_strategy": "least-busy",
-                                                         "model_list": [{k: v for k, v in endpoint(x, half).items() if k not in ("timeout", "max_retries")} for x in s]}, pipelined)),
+        "a": (
+            "(a) sequential",
+            args.first,
+            [args.limit],
+            lambda s: sequential_loop(node_steps(s[0].base_url, args, 1), load_profiles(first)),
+        ),
+        "b": (
+            "(b) reference: 8 threads, barrier per stage",
+            args.first,
+            [args.limit],
+            lambda s: reference_style(node_steps(s[0].base_url, args, args.limit), load_profiles(first)),
+        ),
+        "c": (
+            "(c) generate, strict (insight_lag 0)",
+            args.first,
+            [args.limit],
+            lambda s: generate(
+                first,
+                work / "strict",
+                endpoint(s[0], args.limit),
+                {"rounds": args.rounds, "batch_size": BATCH, "insight_lag": 0},
+            ),
+        ),
+        "d": (
+            f"(d) generate, pipelined (insight_lag {lag})",
+            args.profiles,
+            [args.limit],
+            lambda s: generate(data, work / "pipelined", endpoint(s[0], args.limit), pipelined),
+        ),
+        "d'": (
+            f"(d') generate, pipelined (insight_lag {window_lag})",
+            args.profiles,
+            [args.limit],
+            lambda s: generate(
+                data, work / "window", endpoint(s[0], args.limit), pipelined | {"insight_lag": window_lag}
+            ),
+        ),
+        "d/2": (
+            f"(d/2) pipelined, one server limited to {half}",
+            args.profiles,
+            [half],
+            lambda s: generate(data, work / "half", endpoint(s[0], half), pipelined | {"max_concurrency": half}),
+        ),
+        "e": (
+            f"(e) pipelined, router over 2 servers × {half}",
+            args.profiles,
+            [half, half],
+            lambda s: generate(
+                data,
+                work / "router",
+                {
+                    "model": "router",
+                    "timeout": 60,
+                    "max_retries": 4,
+                    "routing_strategy": "least-busy",
+                    "model_list": [
+                        {k: v for k, v in endpoint(x, half).items() if k not in ("timeout", "max_retries")} for x in s
+                    ],
+                },
+                pipelined,
+            ),
+        ),
     }
     chosen = args.only.split(",")
-    console.print(f"latency: lognormal, median {args.median} s, p99 {args.p99} s (mean {mean_latency:.3f} s); limit {args.limit}; "
-                  f"{args.rounds} rounds; corpus {args.profiles} synthetic profiles, (a)-(c) on the first {args.first}")
+    console.print(
+        f"latency: lognormal, median {args.median} s, p99 {args.p99} s (mean {mean_latency:.3f} s); limit {args.limit}; "
+        f"{args.rounds} rounds; corpus {args.profiles} synthetic profiles, (a)-(c) on the first {args.first}"
+    )
     results = {}
     for key in chosen:
         name, profiles, limits, run = ways[key]
@@ -194,23 +276,48 @@ def main() -> None:
             "peak_in_flight": max(s["peak_in_flight"] for s in stats),
             "mean_latency_measured": served / max(requests, 1),
             "limit": sum(limits),
-            "client_cpu_ms_per_request": cpu / max(requests, 1) * 1000,  # this process, all its threads (the servers run in others)
+            "client_cpu_ms_per_request": cpu
+            / max(requests, 1)
+            * 1000,  # this process, all its threads (the servers run in others)
         }
-        console.print(f"  {seconds:.1f} s, {results[key]['profiles_per_minute']:.1f} profiles/min, {results[key]['mean_in_flight']:.1f} in flight, "
-                      f"client CPU {cpu / seconds:.0%} of a core ({results[key]['client_cpu_ms_per_request']:.1f} ms per request)")
+        console.print(
+            f"  {seconds:.1f} s, {results[key]['profiles_per_minute']:.1f} profiles/min, {results[key]['mean_in_flight']:.1f} in flight, "
+            f"client CPU {cpu / seconds:.0%} of a core ({results[key]['client_cpu_ms_per_request']:.1f} ms per request)"
+        )
     report(console, results, args, mean_latency, lag)
 
 
 def report(console: Console, results: dict, args, mean_latency: float, lag: int) -> None:
     calls = results.get("d", next(iter(results.values())))["requests_per_profile"]
-    table = Table(title=f"limit {args.limit}, lognormal latency median {args.median} s / p99 {args.p99} s, {args.rounds} rounds, {calls:.1f} calls per profile")
-    for column in ("way", "profiles", "seconds", "requests/profile", "profiles/min", "mean in flight", "peak in flight", "ideal bound", "share of bound"):
+    table = Table(
+        title=f"limit {args.limit}, lognormal latency median {args.median} s / p99 {args.p99} s, {args.rounds} rounds, {calls:.1f} calls per profile"
+    )
+    for column in (
+        "way",
+        "profiles",
+        "seconds",
+        "requests/profile",
+        "profiles/min",
+        "mean in flight",
+        "peak in flight",
+        "ideal bound",
+        "share of bound",
+    ):
         table.add_column(column, justify="right")
     for row in results.values():
         row["ideal_bound_per_minute"] = row["limit"] / row["requests_per_profile"] / mean_latency * 60
         row["share_of_ideal"] = row["profiles_per_minute"] / row["ideal_bound_per_minute"]
-        table.add_row(row["name"], str(row["profiles"]), f"{row['seconds']:.1f}", f"{row['requests_per_profile']:.1f}", f"{row['profiles_per_minute']:.1f}",
-                      f"{row['mean_in_flight']:.1f}", str(row["peak_in_flight"]), f"{row['ideal_bound_per_minute']:.1f}", f"{row['share_of_ideal']:.0%}")
+        table.add_row(
+            row["name"],
+            str(row["profiles"]),
+            f"{row['seconds']:.1f}",
+            f"{row['requests_per_profile']:.1f}",
+            f"{row['profiles_per_minute']:.1f}",
+            f"{row['mean_in_flight']:.1f}",
+            str(row["peak_in_flight"]),
+            f"{row['ideal_bound_per_minute']:.1f}",
+            f"{row['share_of_ideal']:.0%}",
+        )
     console.print(table)
     checks = {}
     if {"d", "b"} <= results.keys():
@@ -223,9 +330,16 @@ def report(console: Console, results: dict, args, mean_latency: float, lag: int)
         checks["e_vs_half"] = results["e"]["profiles_per_minute"] / results["d/2"]["profiles_per_minute"]
         console.print(f"(e) vs one server with half the limit: {checks['e_vs_half']:.2f}× (target ≥ 1.8×)")
     if args.median != 1.0:
-        console.print(f"[yellow]latency scaled: median {args.median} s instead of 1 s (same shape); the ratios are what carry over[/]")
+        console.print(
+            f"[yellow]latency scaled: median {args.median} s instead of 1 s (same shape); the ratios are what carry over[/]"
+        )
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "workflow_api.json").write_text(json.dumps({"args": vars(args), "mean_latency": mean_latency, "insight_lag": lag, "ways": results, "checks": checks}, indent=2))
+    (RESULTS / "workflow_api.json").write_text(
+        json.dumps(
+            {"args": vars(args), "mean_latency": mean_latency, "insight_lag": lag, "ways": results, "checks": checks},
+            indent=2,
+        )
+    )
     plot(results, RESULTS / "workflow_api.png", args)
 
 
@@ -238,7 +352,14 @@ def plot(results: dict, path: Path, args) -> None:
     names = [row["name"].split(" ", 1)[0] for row in results.values()]
     figure, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
     left.bar(names, [row["profiles_per_minute"] for row in results.values()], color="tab:blue", label="measured")
-    left.scatter(names, [row["ideal_bound_per_minute"] for row in results.values()], color="tab:red", marker="_", s=400, label="ideal bound")
+    left.scatter(
+        names,
+        [row["ideal_bound_per_minute"] for row in results.values()],
+        color="tab:red",
+        marker="_",
+        s=400,
+        label="ideal bound",
+    )
     left.set(ylabel="profiles / min", title="throughput")
     left.legend(loc="upper left")
     right.bar(names, [row["mean_in_flight"] for row in results.values()], color="tab:green")

@@ -92,7 +92,9 @@ def timed(llm, work) -> dict:
     start = time.perf_counter()
     result = work()
     seconds = time.perf_counter() - start
-    tokens, calls, batches = (after - b for after, b in zip((llm.stats.completion_tokens, llm.stats.calls, llm.stats.batches), before))
+    tokens, calls, batches = (
+        after - b for after, b in zip((llm.stats.completion_tokens, llm.stats.calls, llm.stats.batches), before)
+    )
     return {"seconds": seconds, "tokens": tokens, "calls": calls, "batches": batches, "result": result}
 
 
@@ -100,13 +102,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--profiles", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--sample", choices=["random", "first"], default="random", help="which test profiles (random: seeded)")
-    parser.add_argument("--new-tokens", type=int, default=ModelConfig().max_new_tokens, help="default: the config default")
+    parser.add_argument(
+        "--sample", choices=["random", "first"], default="random", help="which test profiles (random: seeded)"
+    )
+    parser.add_argument(
+        "--new-tokens", type=int, default=ModelConfig().max_new_tokens, help="default: the config default"
+    )
     parser.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "2")))
     args = parser.parse_args()
     console = Console(width=130)
     labelled = [p for p in load_profiles(REPO / "data/test.jsonl") if p.labelled()]
-    profiles = random.Random(0).sample(labelled, args.profiles) if args.sample == "random" else labelled[: args.profiles]
+    profiles = (
+        random.Random(0).sample(labelled, args.profiles) if args.sample == "random" else labelled[: args.profiles]
+    )
     llm = build_llm(ModelConfig(max_new_tokens=args.new_tokens, batch_size=args.profiles, threads=args.threads))
     config = WorkflowConfig(rounds=args.rounds, batch_size=args.profiles, llm_judge=False)
 
@@ -116,7 +124,9 @@ def main() -> None:
     # 1. the backend alone, on the profiles' first attack prompts
     requests = [ChatRequest.of(attack_messages(p.text, list(p.labelled())), llm.params) for p in profiles]
     prompt_tokens = [len(llm.backend.encode(r)) for r in requests]
-    console.print(f"attack prompts: {statistics.median(prompt_tokens):.0f} tokens median, {min(prompt_tokens)}-{max(prompt_tokens)}")
+    console.print(
+        f"attack prompts: {statistics.median(prompt_tokens):.0f} tokens median, {min(prompt_tokens)}-{max(prompt_tokens)}"
+    )
     llm.backend.generate_batch(requests[:1])  # warm-up
 
     def batched_rate(batch) -> float:
@@ -173,17 +183,32 @@ def main() -> None:
     for name, row in rows.items():
         per_minute = len(profiles) / row["seconds"] * 60
         rate = row["tokens"] / row["seconds"]
-        summary[name] = {key: row[key] for key in ("seconds", "calls", "batches", "tokens")} | {"profiles_per_minute": per_minute, "tokens_per_second": rate}
-        table.add_row(name, f"{row['seconds']:.1f}", str(row["calls"]), str(row["batches"]), str(row["tokens"]), f"{per_minute:.2f}", f"{rate:.1f}")
+        summary[name] = {key: row[key] for key in ("seconds", "calls", "batches", "tokens")} | {
+            "profiles_per_minute": per_minute,
+            "tokens_per_second": rate,
+        }
+        table.add_row(
+            name,
+            f"{row['seconds']:.1f}",
+            str(row["calls"]),
+            str(row["batches"]),
+            str(row["tokens"]),
+            f"{per_minute:.2f}",
+            f"{rate:.1f}",
+        )
     table.add_row("backend, batch of all", "", str(len(requests)), "1", "", "", f"{batched:.1f}")
     table.add_row("backend, one at a time", "", str(len(requests)), str(len(requests)), "", "", f"{single:.1f}")
-    table.add_row("backend, the workflow's requests at once", "", str(len(recorder.requests)), "1", "", "", f"{same_mix:.1f}")
+    table.add_row(
+        "backend, the workflow's requests at once", "", str(len(recorder.requests)), "1", "", "", f"{same_mix:.1f}"
+    )
     console.print(table)
     speedup = summary["workflow"]["profiles_per_minute"] / summary["sequential"]["profiles_per_minute"]
     share = summary["workflow"]["tokens_per_second"] / batched
     share_same_mix = summary["workflow"]["tokens_per_second"] / same_mix
     console.print(f"workflow vs sequential: {speedup:.2f}× profiles/min (target ≥ 4×)")
-    console.print(f"workflow tokens/s vs backend batched tokens/s: {share:.0%} of the attack-prompt batch, {share_same_mix:.0%} of its own requests at once (target ≥ 85 %)")
+    console.print(
+        f"workflow tokens/s vs backend batched tokens/s: {share:.0%} of the attack-prompt batch, {share_same_mix:.0%} of its own requests at once (target ≥ 85 %)"
+    )
     RESULTS.mkdir(parents=True, exist_ok=True)
     summary |= {
         "attack_prompt_tokens": prompt_tokens,

@@ -119,8 +119,16 @@ def test_unlabelled_and_ambiguous_profiles_are_left_out_of_training():
 
 @pytest.mark.parametrize(
     ("truth", "bucket", "verdict"),
-    [("20", "<25", "yes"), ("12", "<25", "yes"), ("40", "<25", "no"), ("30", "25-34", "yes"), ("50", "25-34", "no"),
-     ("62", "55+", "yes"), ("30", "55+", "no"), ("47", "45-54", "yes")],
+    [
+        ("20", "<25", "yes"),
+        ("12", "<25", "yes"),
+        ("40", "<25", "no"),
+        ("30", "25-34", "yes"),
+        ("50", "25-34", "no"),
+        ("62", "55+", "yes"),
+        ("30", "55+", "no"),
+        ("47", "45-54", "yes"),
+    ],
 )
 def test_age_bucket_guesses_are_judged_as_ranges(truth, bucket, verdict):
     assert rule_verdict("age", truth, bucket) == verdict
@@ -197,9 +205,9 @@ def test_attack_result_has_the_llm_attackers_structure(trained, embedder):
     assert '"my husband and I babysat the grandchildren"' in gender.inference  # the line that gives it away
     assert result.guesses["age"].guesses[0] == "55+" and len(result.guesses["age"].guesses) == 2
     assert result.guesses["location"].guesses == [] and not attacker.covers("location")
-    assert CorrectnessJudge().score(result, {"age": AttributeLabel(estimate="61", hardness=1, certainty=1, source="synth")}) == {
-        "age": ["yes", "no"]
-    }
+    assert CorrectnessJudge().score(
+        result, {"age": AttributeLabel(estimate="61", hardness=1, certainty=1, source="synth")}
+    ) == {"age": ["yes", "no"]}
 
 
 def test_certainty_rescales_between_chance_and_sure():
@@ -257,7 +265,10 @@ def test_pooled_row_decides_what_no_single_attribute_can():
     pooled = rows[POOLED]
     assert pooled.n == 40 and pooled.top1.value == pytest.approx(0.4)  # free-text location is not pooled
     assert pooled.chance.uniform_top1 == pytest.approx(0.2) and pooled.chance.majority_top1.mean() == pytest.approx(0.2)
-    assert pooled.verdict == ABOVE_MAJORITY and pooled.top1.high - pooled.top1.low < rows["income"].top1.high - rows["income"].top1.low
+    assert (
+        pooled.verdict == ABOVE_MAJORITY
+        and pooled.top1.high - pooled.top1.low < rows["income"].top1.high - rows["income"].top1.low
+    )
     assert POOLED not in {r.attribute for r in accuracy_rows("a", {"income": (incomes, right)}, n_boot=100)}
 
 
@@ -279,7 +290,9 @@ def test_cli_refuses_to_train_on_the_test_split_or_evaluate_on_the_training_file
 
     runner = CliRunner()
     target = tmp_path / "clf.json"
-    trained = runner.invoke(app, ["attacker", "train", "--data", str(repo / "data/test.jsonl"), "--out", str(target), "--no-cache"])
+    trained = runner.invoke(
+        app, ["attacker", "train", "--data", str(repo / "data/test.jsonl"), "--out", str(target), "--no-cache"]
+    )
     assert trained.exit_code == 2 and "held-out test profiles" in trained.output
     assert not target.exists()
     evaluated = runner.invoke(app, ["attacker", "eval", "--data", str(repo / "data/train.jsonl"), "--no-cache"])
@@ -288,7 +301,10 @@ def test_cli_refuses_to_train_on_the_test_split_or_evaluate_on_the_training_file
 
 def _corpus_line(profile: Profile) -> str:
     """The profile in the corpus (AgentStealth) format, the one labelled files use."""
-    reviews = {a: {"estimate": l.estimate, "hardness": l.hardness, "certainty": l.certainty} for a, l in profile.labels.items()}
+    reviews = {
+        a: {"estimate": label.estimate, "hardness": label.hardness, "certainty": label.certainty}
+        for a, label in profile.labels.items()
+    }
     comments = [{"text": c.text, "subreddit": "synthetic", "timestamp": "1722586067.0"} for c in profile.comments]
     record = {"username": profile.id, "comments": [{"comments": comments}], "reviews": {"synth": reviews}}
     return json.dumps(record) + "\n"

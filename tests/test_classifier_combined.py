@@ -47,7 +47,9 @@ def _attackers(llm_gender: str, artifact):
     return build_attackers(["llm", "classifier"], settings, FakePool(fake_llm(_llm_answer(llm_gender))))
 
 
-def _protected(records: list[AttackRecord], original: list[AttackRecord], truth: dict[str, str], artifact) -> dict[str, bool]:
+def _protected(
+    records: list[AttackRecord], original: list[AttackRecord], truth: dict[str, str], artifact
+) -> dict[str, bool]:
     steps = Steps(fake_llm(""), _attackers("Male", artifact), CorrectnessJudge(), WorkflowConfig())
     return steps._protected(records, original, truth)
 
@@ -62,7 +64,9 @@ def _records(text: str, truth: str, llm_gender: str, artifact) -> list[AttackRec
     for attacker in attackers:
         [result] = attacker.attack_many([text], [["gender"]])
         records.append(
-            AttackRecord(attacker=attacker.name, model="m", guesses=result.guesses, verdicts=judge.score(result, labels))
+            AttackRecord(
+                attacker=attacker.name, model="m", guesses=result.guesses, verdicts=judge.score(result, labels)
+            )
         )
     return records
 

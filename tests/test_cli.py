@@ -59,13 +59,17 @@ def test_anonymize_fails_closed_and_masks_secrets_whatever_the_method(tmp_path):
     posts = tmp_path / "posts.jsonl"
     posts.write_text('{"id": "p1", "text": "My key is AKIAIOSFODNN7EXAMPLE and I live in Zurich."}\n')
     out = tmp_path / "anon.jsonl"
-    register_backend("mute", lambda rest, config: FakeBackend("I cannot help with that."))  # FAKE: never writes the format
+    register_backend(
+        "mute", lambda rest, config: FakeBackend("I cannot help with that.")
+    )  # FAKE: never writes the format
     result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out)])
     assert result.exit_code == 2 and "protected" in result.output
     row = json.loads(out.read_text())
     assert row["protected"] is False and "could not be read" in row["reason"]
     assert "AKIAIOSFODNN7EXAMPLE" not in out.read_text() and "<API_KEY_" in row["text"]  # the secret is masked anyway
-    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out), "--allow-unchanged"])
+    result = runner.invoke(
+        app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out), "--allow-unchanged"]
+    )
     assert result.exit_code == 0
 
 
@@ -82,7 +86,9 @@ def test_bad_input_is_a_clear_error(tmp_path):
 def test_an_attacker_that_never_answered_is_reported_blind_not_as_privacy():
     from stealthflow.cli.generate import risk_status
 
-    assert "blind" in risk_status({"protected": None, "before": "llm: no guess", "after": "llm: no guess | classifier: no guess"})
+    assert "blind" in risk_status(
+        {"protected": None, "before": "llm: no guess", "after": "llm: no guess | classifier: no guess"}
+    )
     assert "not confidently" in risk_status({"protected": None, "before": "llm: Leeds (2)", "after": "llm: no guess"})
     assert "protected" in risk_status({"protected": True, "before": "llm: Leeds (4)", "after": "llm: London (4)"})
 
@@ -95,7 +101,12 @@ def user_home(tmp_path, monkeypatch):
     """This process's vault and key under tmp_path (the CLI runs in-process)."""
     from stealthflow.placeholders.keys import new_secret
 
-    for name, sub in (("HOME", ""), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")):
+    for name, sub in (
+        ("HOME", ""),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
         monkeypatch.setenv(name, str(tmp_path / sub))
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
     monkeypatch.chdir(tmp_path)
@@ -103,7 +114,9 @@ def user_home(tmp_path, monkeypatch):
 
 
 def test_anonymize_never_prints_a_text_it_could_not_protect(tmp_path):
-    register_backend("mute", lambda rest, config: FakeBackend("I cannot help with that."))  # FAKE: never writes the format
+    register_backend(
+        "mute", lambda rest, config: FakeBackend("I cannot help with that.")
+    )  # FAKE: never writes the format
     post = "I just moved to Zurich with my husband."
     result = runner.invoke(app, ["anonymize", post, "--method", "standard", "--model", "mute:x"])
     assert result.exit_code == 2
@@ -120,7 +133,10 @@ def test_anonymize_json_prints_one_row_per_profile(tmp_path):
     result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "--json"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["id"], r["text"], r["protected"]) for r in rows] == [("p1", "I just moved to a new city.", True), ("p2", "I just moved to a new city.", True)]
+    assert [(r["id"], r["text"], r["protected"]) for r in rows] == [
+        ("p1", "I just moved to a new city.", True),
+        ("p2", "I just moved to a new city.", True),
+    ]
 
 
 def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
@@ -143,7 +159,9 @@ def test_anonymize_defaults_to_the_offline_method():
 
 
 def test_attack_json_prints_the_parsed_attack(tmp_path):
-    result = runner.invoke(app, ["attack", "My husband and I moved to Zurich.", "--model", "fake:x", "--attributes", "gender", "--json"])
+    result = runner.invoke(
+        app, ["attack", "My husband and I moved to Zurich.", "--model", "fake:x", "--attributes", "gender", "--json"]
+    )
     assert result.exit_code == 0, result.output
     row = json.loads(result.stdout.splitlines()[0])
     assert row["kind"] == "llm" and row["guesses"]["gender"]["guesses"] == ["Female", "Male"] and "strength" in row
@@ -163,7 +181,17 @@ def test_a_path_looking_argument_that_names_no_file_is_an_error(value, user_home
         assert result.stdout == ""
 
 
-@pytest.mark.parametrize("value", ["hello", "see https://example.org/a.txt", "example.com", "I moved to Leeds.", "ann.lee@example.org", "3/4 of my pay"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "hello",
+        "see https://example.org/a.txt",
+        "example.com",
+        "I moved to Leeds.",
+        "ann.lee@example.org",
+        "3/4 of my pay",
+    ],
+)
 def test_text_that_does_not_look_like_a_path_is_the_text(value, user_home):
     from stealthflow.cli.source import looks_like_path, read_source
 
@@ -192,7 +220,15 @@ def test_binary_input_is_one_clear_line_on_every_command(command, user_home):
     assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
 
 
-@pytest.mark.parametrize("command", [["protect", "-", "--rewrite", "none"], ["anonymize", "-"], ["attack", "-"], ["memory", "hydrate", "--user", "ann"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["protect", "-", "--rewrite", "none"],
+        ["anonymize", "-"],
+        ["attack", "-"],
+        ["memory", "hydrate", "--user", "ann"],
+    ],
+)
 def test_empty_input_is_an_error_before_any_model_loads(command, user_home):
     result = runner.invoke(app, command, input=" \n")
     assert result.exit_code == 2 and ("empty" in result.stderr or "no text" in result.stderr), result.output
@@ -206,8 +242,15 @@ def test_errors_in_arguments_come_before_any_model_or_vault(tmp_path):
         "r = CliRunner().invoke(app, ['protect', 'hello', '--rewrite', 'locl']); "
         "print(r.exit_code, 'stealthflow.placeholders.detector' in sys.modules, 'torch' in sys.modules, 'locl' in r.stderr)"
     )
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert result.stdout.split() == ["2", "False", "False", "True"], result.stdout + result.stderr
     assert not (tmp_path / "data").exists()  # no vault was opened
 
@@ -230,7 +273,9 @@ def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
     sentence = "My friend writes from anna.berg@example.org every week, and I answer her at night. "
     text = sentence * (2 * 3 * PIECE_CHARS // len(sentence))
     (user_home / "big.txt").write_text(text)
-    result = runner.invoke(app, ["protect", "big.txt", "--rewrite", "none", "--no-tagger", "--json", "--session", "big"])
+    result = runner.invoke(
+        app, ["protect", "big.txt", "--rewrite", "none", "--no-tagger", "--json", "--session", "big"]
+    )
     assert result.exit_code == 0, result.output
     assert "kB/s" in result.stderr or "MB/s" in result.stderr  # progress in bytes per second
     body = json.loads(result.stdout)
@@ -257,38 +302,66 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     from stealthflow.pipeline.protector import Protector, open_vault
 
     settings = load_settings()
-    protector = Protector.from_settings(settings.model_copy(update={"protect": settings.protect.model_copy(update={"tagger": False})}))
-    store = MemoryStore(default_store_path(), protector, embed=lambda texts: np.ones((len(texts), 4), np.float32))  # FAKE embedder
+    protector = Protector.from_settings(
+        settings.model_copy(update={"protect": settings.protect.model_copy(update={"tagger": False})})
+    )
+    store = MemoryStore(
+        default_store_path(), protector, embed=lambda texts: np.ones((len(texts), 4), np.float32)
+    )  # FAKE embedder
     item = store.append("ann", "My email is ann.lee@example.org")
     store.close()
     protector.close()
     assert oct(default_store_path().stat().st_mode & 0o777) == "0o600"  # like the vault: owner only
     mine = item.text.split()[-1]
-    result = runner.invoke(app, ["memory", "hydrate", "--user", "ann", "--json"], input=f"I wrote to {mine} and <EMAIL_9>.")
+    result = runner.invoke(
+        app, ["memory", "hydrate", "--user", "ann", "--json"], input=f"I wrote to {mine} and <EMAIL_9>."
+    )
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert body["text"] == "I wrote to ann.lee@example.org and <EMAIL_9>." and body["unresolved"] == ["<EMAIL_9>"]
     plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann"], input="I wrote to <EMAIL_9>.")
-    assert plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9>" in plain.stderr and "not issued to ann" in plain.stderr
+    assert (
+        plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9>" in plain.stderr and "not issued to ann" in plain.stderr
+    )
     assert open_vault  # the vault module the store used
 
 
 def test_help_is_readable_at_80_columns():
     top = runner.invoke(app, ["--help"], terminal_width=80)
-    commands = [line.split()[0] for line in top.stdout.split("Commands:")[1].splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    commands = [
+        line.split()[0]
+        for line in top.stdout.split("Commands:")[1].splitlines()
+        if line.startswith("  ") and not line.startswith("   ")
+    ]
     assert commands[:2] == ["protect", "restore"] and commands.index("generate") > commands.index("anonymize")
-    for args in (["--help"], ["protect", "--help"], ["anonymize", "--help"], ["vault", "list", "--help"], ["memory", "hydrate", "--help"]):
+    for args in (
+        ["--help"],
+        ["protect", "--help"],
+        ["anonymize", "--help"],
+        ["vault", "list", "--help"],
+        ["memory", "hydrate", "--help"],
+    ):
         text = runner.invoke(app, args, terminal_width=80).stdout
         assert "<bool>" not in text and "<str>" not in text and "╭" not in text
         assert max(len(line) for line in text.splitlines()) <= 80
     protect_help = runner.invoke(app, ["protect", "--help"], terminal_width=80).stdout
-    assert "then rewrite the phrases that give you away" in " ".join(protect_help.split()) and "optionally rewrite" not in protect_help
-    assert "-s, --session TEXT          conversation/session id: restoration only" in protect_help  # not wrapped to ~20 characters
+    assert (
+        "then rewrite the phrases that give you away" in " ".join(protect_help.split())
+        and "optionally rewrite" not in protect_help
+    )
+    assert (
+        "-s, --session TEXT          conversation/session id: restoration only" in protect_help
+    )  # not wrapped to ~20 characters
 
 
 def test_vault_list_prints_whole_session_names_and_dates(user_home):
     session = "newsletter-to-the-whole-neighbourhood-association-2026"
-    assert runner.invoke(app, ["protect", "mail anna.berg@example.org", "--session", session, "--rewrite", "none", "--no-tagger"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["protect", "mail anna.berg@example.org", "--session", session, "--rewrite", "none", "--no-tagger"]
+        ).exit_code
+        == 0
+    )
     result = runner.invoke(app, ["vault", "list"], terminal_width=80)
     name, values, created, last_used = result.stdout.splitlines()[0].split("\t")
     assert (name, values) == (session, "1") and len(created) == len(last_used) == len("2026-11-28T16:46:09+00:00")

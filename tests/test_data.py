@@ -127,4 +127,12 @@ def test_every_corpus_categorical_label_snaps(repo):
 
 
 def test_age_bucket_edges():
-    assert [age_bucket(a) for a in (18, 25, 34.9, 35, 54, 55, 80)] == ["<25", "25-34", "25-34", "35-44", "45-54", "55+", "55+"]
+    assert [age_bucket(a) for a in (18, 25, 34.9, 35, 54, 55, 80)] == [
+        "<25",
+        "25-34",
+        "25-34",
+        "35-44",
+        "45-54",
+        "55+",
+        "55+",
+    ]

@@ -207,9 +207,12 @@ def test_prose_around_the_same_words_is_not_flagged(detector, text):
 
 
 def test_a_login_pattern_stops_at_the_sentence_end(detector):
-    """"log in for me. ssh into 2001:..." is not a user name and a password: the address stays an IP."""
+    """ "log in for me. ssh into 2001:..." is not a user name and a password: the address stays an IP."""
     text = "My password is Chen2005! so log in for me. ssh into 2001:db8:9fb::3e and restart it"
-    assert {(s.type, s.text_in(text)) for s in detector.detect(text)} == {("PASSWORD", "Chen2005!"), ("IP_ADDRESS", "2001:db8:9fb::3e")}
+    assert {(s.type, s.text_in(text)) for s in detector.detect(text)} == {
+        ("PASSWORD", "Chen2005!"),
+        ("IP_ADDRESS", "2001:db8:9fb::3e"),
+    }
 
 
 def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():
@@ -229,7 +232,11 @@ def test_a_recognizer_gets_the_whole_batch_of_normalised_texts_once():
     texts = ["a se\u200bcret here", "nothing", "secret"]
     spans = Detector([recognizer]).detect_many(texts)
     assert recognizer.calls == [["a secret here", "nothing", "secret"]]
-    assert [[t[s.start : s.end] for s in found] for t, found in zip(texts, spans, strict=True)] == [["se\u200bcret"], [], ["secret"]]
+    assert [[t[s.start : s.end] for s in found] for t, found in zip(texts, spans, strict=True)] == [
+        ["se\u200bcret"],
+        [],
+        ["secret"],
+    ]
 
 
 @pytest.mark.parametrize(
@@ -253,4 +260,7 @@ def test_someone_to_call_text_or_email_is_a_name(detector, text, names):
 
 def test_a_forms_values_end_with_their_line(detector):
     text = "Name: Esna Safak\nEmployer: Google\nPosition: Analyst"
-    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("Esna Safak", "REAL_NAME"), ("Google", "EMPLOYER")]
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
+        ("Esna Safak", "REAL_NAME"),
+        ("Google", "EMPLOYER"),
+    ]

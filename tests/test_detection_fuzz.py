@@ -36,11 +36,18 @@ def protector(tmp_path_factory):
     monkeypatch.undo()
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=TEXTS)
 def test_no_value_found_in_the_normalised_text_survives_in_clear(protector, text):
     normalised, _ = shadow(text)
-    found = [normalised[s.start : s.end] for r in protector.detector.recognizers for s in r.find(normalised) if protector.config.masks(s.type, s.level)]
+    found = [
+        normalised[s.start : s.end]
+        for r in protector.detector.recognizers
+        for s in r.find(normalised)
+        if protector.config.masks(s.type, s.level)
+    ]
     protected_shadow, _ = shadow(protector.protect(text, "fuzz").text)
     kept = "".join(c for c in protected_shadow if c.isalnum())  # fragments rejoined across separators
     for value in found:
@@ -49,7 +56,14 @@ def test_no_value_found_in_the_normalised_text_survives_in_clear(protector, text
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from([*"ab1 @.", "é", "\u200b", "\u00ad", "\u00a0", "\u3000", "＠", "１", "٤", "Ⅻ", "ﬁ", "中"]), max_size=30))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            [*"ab1 @.", "é", "\u200b", "\u00ad", "\u00a0", "\u3000", "＠", "１", "٤", "Ⅻ", "ﬁ", "中"]
+        ),
+        max_size=30,
+    )
+)
 def test_the_shadow_maps_each_character_back_to_the_one_it_came_from(text):
     import unicodedata
 
@@ -61,7 +75,11 @@ def test_the_shadow_maps_each_character_back_to_the_one_it_came_from(text):
     assert offsets == sorted(offsets)
     for k, index in enumerate(offsets[:-1]):
         original = text[index]
-        assert normalised[k] == original if original.isascii() else normalised[k] in unicodedata.normalize("NFKC", original) + " 0123456789"
+        assert (
+            normalised[k] == original
+            if original.isascii()
+            else normalised[k] in unicodedata.normalize("NFKC", original) + " 0123456789"
+        )
     dropped = set(range(len(text))) - set(offsets)
     assert all(unicodedata.category(text[i]) == "Cf" for i in dropped)  # only format characters go
 
@@ -71,7 +89,12 @@ _PRESIDIO_SHAPES = ["4111 1111 1111 1111", "4111-1111-1111-1112", "DE89 3704 004
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.one_of(st.sampled_from(_PRESIDIO_SHAPES), st.text(alphabet="0123456789 -.@:/_abcXYZ", max_size=30)), max_size=8))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_PRESIDIO_SHAPES), st.text(alphabet="0123456789 -.@:/_abcXYZ", max_size=30)),
+        max_size=8,
+    )
+)
 def test_presidio_patterns_run_without_presidio_find_what_presidio_finds(parts):
     """`PresidioBacked.analyze` runs Presidio's patterns, validation and duplicate removal without
     its per-match objects: the same (start, end, score) as `PatternRecognizer.analyze`."""

@@ -18,24 +18,91 @@ from stealthflow.placeholders.recognizers.structured import EmailRecognizer, IpR
 CONTEXT = [r for r in build_recognizers() if isinstance(r, ContextRecognizer) and r.triggers]
 
 PHRASES = [
-    "my name is Dana Berg", "My full name is Ana", "call me Kwame", "Regards, Priya Tanaka", "cheers, Tom", "name: Lea Roth",
-    "my older brother Jonas", "my wife, Mia", "my fiancée Sara", "my neighbour Ali Khan", "my late father Chen",
-    "I work at Acme Robotics", "i currently work for Globex Corp", "I'm employed by Initech", "nurse at Helios Health", "I joined Bluefin",
-    "passport number is X1234567", "passport: C03005988", "diagnosed with type 2 diabetes", "suffering from chronic migraine",
-    "I have been treated for major depression", "prescribed lithium", "my salary is $85,000 a year", "I earn 4200 EUR per month",
-    "making $32/hour", "take home 3100 euros", "bonus of £5k", "api key: 9fQx7Lk2Pz8Rt4Wm1Nb6Vc3", "OPENAI_API_KEY=sk-proj-8fK2mQ9xLp4Rt7Wz",
-    "token ghp_1234567890abcdefABCDEF1234", "please rotate xK9mP2qL7vR4tW8zQ3nB", "my password is hunter2!", "with password Tr0ub4dor&3",
-    "pwd: s3cr3t", "pin: 4711", "the OTP is 482913", "verification code: 123 456", "the code they texted is 551234",
-    "I got a code. It's 908172", "one-time passcode 7781",
-    "the password for my bank account is Kq8!vLz2", "wifi pw is Coffee4All", "DB_PASSWORD=s3cr3t99", "login admin / Sp4rkle!9",
-    "what's the password? It's Marigold_81", "changed my password to Ocean$7", "use Lamp0st#3 as the password", "door code 4471",
-    "the code is 552918", "482913 is your verification code", "they texted me 906812", "enter 334455 when it asks for the code",
-    "backup code: 8f3k-29dj", "I leaked q8Xv3Lm29PzR7tKw5NbYc4Hs", "rotate the key 9fQxL2mV8rT4kZ1pW6y",
-    "Login for the router: admin / 509973", "credentials: root:T0mato#55", "use 61-82-97 to open the lockbox", "the wifi is Nimbus!68",
-    "Security answer: copper897", "SSN: 123456789", "log in with password zKqWpLmRtY",
+    "my name is Dana Berg",
+    "My full name is Ana",
+    "call me Kwame",
+    "Regards, Priya Tanaka",
+    "cheers, Tom",
+    "name: Lea Roth",
+    "my older brother Jonas",
+    "my wife, Mia",
+    "my fiancée Sara",
+    "my neighbour Ali Khan",
+    "my late father Chen",
+    "I work at Acme Robotics",
+    "i currently work for Globex Corp",
+    "I'm employed by Initech",
+    "nurse at Helios Health",
+    "I joined Bluefin",
+    "passport number is X1234567",
+    "passport: C03005988",
+    "diagnosed with type 2 diabetes",
+    "suffering from chronic migraine",
+    "I have been treated for major depression",
+    "prescribed lithium",
+    "my salary is $85,000 a year",
+    "I earn 4200 EUR per month",
+    "making $32/hour",
+    "take home 3100 euros",
+    "bonus of £5k",
+    "api key: 9fQx7Lk2Pz8Rt4Wm1Nb6Vc3",
+    "OPENAI_API_KEY=sk-proj-8fK2mQ9xLp4Rt7Wz",
+    "token ghp_1234567890abcdefABCDEF1234",
+    "please rotate xK9mP2qL7vR4tW8zQ3nB",
+    "my password is hunter2!",
+    "with password Tr0ub4dor&3",
+    "pwd: s3cr3t",
+    "pin: 4711",
+    "the OTP is 482913",
+    "verification code: 123 456",
+    "the code they texted is 551234",
+    "I got a code. It's 908172",
+    "one-time passcode 7781",
+    "the password for my bank account is Kq8!vLz2",
+    "wifi pw is Coffee4All",
+    "DB_PASSWORD=s3cr3t99",
+    "login admin / Sp4rkle!9",
+    "what's the password? It's Marigold_81",
+    "changed my password to Ocean$7",
+    "use Lamp0st#3 as the password",
+    "door code 4471",
+    "the code is 552918",
+    "482913 is your verification code",
+    "they texted me 906812",
+    "enter 334455 when it asks for the code",
+    "backup code: 8f3k-29dj",
+    "I leaked q8Xv3Lm29PzR7tKw5NbYc4Hs",
+    "rotate the key 9fQxL2mV8rT4kZ1pW6y",
+    "Login for the router: admin / 509973",
+    "credentials: root:T0mato#55",
+    "use 61-82-97 to open the lockbox",
+    "the wifi is Nimbus!68",
+    "Security answer: copper897",
+    "SSN: 123456789",
+    "log in with password zKqWpLmRtY",
 ]
-FILLER = ["the", "and", "we", "went", "to", "market", "because", "PASS", "Keys", "passing", "reason", "person", "making", "code-review",
-          "İstanbul", "ǅ", "Straße", "12.50", "10:30", "x" * 300]
+FILLER = [
+    "the",
+    "and",
+    "we",
+    "went",
+    "to",
+    "market",
+    "because",
+    "PASS",
+    "Keys",
+    "passing",
+    "reason",
+    "person",
+    "making",
+    "code-review",
+    "İstanbul",
+    "ǅ",
+    "Straße",
+    "12.50",
+    "10:30",
+    "x" * 300,
+]
 SEPARATORS = [" ", "  ", "\n", ". ", ", ", " " * 80, "\t"]
 
 
@@ -66,8 +133,26 @@ def test_every_phrase_is_found_far_into_a_long_text(phrase):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(text=st.lists(st.sampled_from(["mail", "dana@example.org", "10.0.0.1", "fe80::1", "2001:db8::8a2e:370:7334", "12.50", "10:30",
-                                      "a@b", "x" * 200 + "@example.org", "v1.2.3.4", "::"]), max_size=12).map(" ".join))
+@given(
+    text=st.lists(
+        st.sampled_from(
+            [
+                "mail",
+                "dana@example.org",
+                "10.0.0.1",
+                "fe80::1",
+                "2001:db8::8a2e:370:7334",
+                "12.50",
+                "10:30",
+                "a@b",
+                "x" * 200 + "@example.org",
+                "v1.2.3.4",
+                "::",
+            ]
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
 def test_presidio_recognizers_on_pointed_tokens_match_presidio_on_the_whole_text(text):
     for recognizer in (EmailRecognizer(), IpRecognizer()):
         whole = {
@@ -104,24 +189,58 @@ def test_a_re_sent_history_is_detected_once():
 
 
 VENDOR_TOKENS = [
-    "AKIAIOSFODNN7EXAMPLE", "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", "glpat-abcdefghij1234567890", "xoxb-123456789012-abcdef123",
-    "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "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",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "https://user:hunter2pass@db.example.org/x",
-    "AccountKey=" + "a" * 88, "AC" + "0123456789abcdef" * 2, "SK" + "fedcba9876543210" * 2, "0123456789abcdef0123456789abcdef-us12",
-    "aws_secret='" + "A" * 40 + "'", 'cloudant_password="abcdefghijklmnop"', "ibm_cloud_iam_api_key: " + "x" * 44, "123456789:" + "A" * 35,
-    "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + "a" * 27, "pypi-AgEIcHlwaS5vcmc" + "B" * 70, "ſecret_key='x'", "AKıA",
+    "AKIAIOSFODNN7EXAMPLE",
+    "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",
+    "glpat-abcdefghij1234567890",
+    "xoxb-123456789012-abcdef123",
+    "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    "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",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "https://user:hunter2pass@db.example.org/x",
+    "AccountKey=" + "a" * 88,
+    "AC" + "0123456789abcdef" * 2,
+    "SK" + "fedcba9876543210" * 2,
+    "0123456789abcdef0123456789abcdef-us12",
+    "aws_secret='" + "A" * 40 + "'",
+    'cloudant_password="abcdefghijklmnop"',
+    "ibm_cloud_iam_api_key: " + "x" * 44,
+    "123456789:" + "A" * 35,
+    "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl." + "a" * 27,
+    "pypi-AgEIcHlwaS5vcmc" + "B" * 70,
+    "ſecret_key='x'",
+    "AKıA",
 ]
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(parts=st.lists(st.one_of(st.sampled_from(VENDOR_TOKENS), st.sampled_from(FILLER), st.sampled_from(["key =", "token:", "dana@example.org"])),
-                      min_size=1, max_size=12), separator=st.sampled_from([" ", "\n", '"', "=", ""]))
+@given(
+    parts=st.lists(
+        st.one_of(
+            st.sampled_from(VENDOR_TOKENS),
+            st.sampled_from(FILLER),
+            st.sampled_from(["key =", "token:", "dana@example.org"]),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    separator=st.sampled_from([" ", "\n", '"', "=", ""]),
+)
 def test_gated_vendor_patterns_find_what_every_pattern_finds(parts, separator):
     """Vendor patterns run only in windows holding one of their literals (`required_literals`)."""
-    from stealthflow.placeholders.recognizers.secrets import VendorTokenRecognizer, _detect_secrets_patterns, _secret_bounds, _token_windows
+    from stealthflow.placeholders.recognizers.secrets import (
+        VendorTokenRecognizer,
+        _detect_secrets_patterns,
+        _secret_bounds,
+        _token_windows,
+    )
 
     text = separator.join(parts)
-    every = [_secret_bounds(m) for start, end in _token_windows(text) for p in _detect_secrets_patterns() for m in p.finditer(text, start, end)]
+    every = [
+        _secret_bounds(m)
+        for start, end in _token_windows(text)
+        for p in _detect_secrets_patterns()
+        for m in p.finditer(text, start, end)
+    ]
     assert sorted((s.start, s.end) for s in VendorTokenRecognizer().find(text)) == sorted(every)
 
 
@@ -130,8 +249,12 @@ def test_required_literals_are_in_every_match():
 
     from stealthflow.placeholders.recognizers.gate import fold, required_literals
 
-    cases = [(r"(?:A3T[A-Z0-9]|ABIA|AKIA)[0-9A-Z]{4}", ["AKIA1234", "A3TX1234", "ABIAZZZZ"]), (r"(?i)secret[-_]?key", ["SECRET_KEY", "ſecretKey"]),
-             (r"(?i)akia\d", ["AKıA1"]), (r"x?(?:ab|cd)+z", ["abcdz", "xcdz"])]
+    cases = [
+        (r"(?:A3T[A-Z0-9]|ABIA|AKIA)[0-9A-Z]{4}", ["AKIA1234", "A3TX1234", "ABIAZZZZ"]),
+        (r"(?i)secret[-_]?key", ["SECRET_KEY", "ſecretKey"]),
+        (r"(?i)akia\d", ["AKıA1"]),
+        (r"x?(?:ab|cd)+z", ["abcdz", "xcdz"]),
+    ]
     for source, samples in cases:
         pattern, literals = re.compile(source), required_literals(re.compile(source))
         for sample in samples:
@@ -144,7 +267,11 @@ def test_a_trigger_at_the_very_end_of_the_text_ends_the_scan():
     from stealthflow.placeholders.recognizers.context import RelativeNameRecognizer
 
     text = "552918 my neighbour Ali Khan person"
-    assert [(s.start, s.end) for s in RelativeNameRecognizer().find(text)] == [(20, 28)] == _plain(RelativeNameRecognizer(), text)
+    assert (
+        [(s.start, s.end) for s in RelativeNameRecognizer().find(text)]
+        == [(20, 28)]
+        == _plain(RelativeNameRecognizer(), text)
+    )
 
 
 def test_first_characters_hold_every_match_start():
@@ -156,15 +283,38 @@ def test_first_characters_hold_every_match_start():
     text = " ".join(PHRASES).upper() + " " + " ".join(PHRASES)
     for recognizer in CONTEXT:
         starter = first_characters(recognizer.pattern)
-        assert starter is None or all(starter.match(text, m.start()) for m in recognizer.pattern.finditer(text)), recognizer.name
+        assert starter is None or all(starter.match(text, m.start()) for m in recognizer.pattern.finditer(text)), (
+            recognizer.name
+        )
     assert first_characters(re.compile(r"(?i:\b(?:my|call)\s)")).pattern == "[cm]"
     assert first_characters(re.compile(r"(?<!x)(?=[ab])\w+")).pattern == "[ab]"
     assert first_characters(re.compile(r"(?:x)?y")) is None and first_characters(re.compile(r"[^a]b")) is None
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(text=st.lists(st.sampled_from(["see", "example.org/path", "(https://a.b.co/x).", "e.g.", "file.txt", "..", ".", "a.", ".io", "x" * 80 + ".com",
-                                      "www.acme.de,", "1.2", "\n", "  "]), max_size=12).map(lambda parts: "".join(p + " " * (i % 2) for i, p in enumerate(parts))))
+@given(
+    text=st.lists(
+        st.sampled_from(
+            [
+                "see",
+                "example.org/path",
+                "(https://a.b.co/x).",
+                "e.g.",
+                "file.txt",
+                "..",
+                ".",
+                "a.",
+                ".io",
+                "x" * 80 + ".com",
+                "www.acme.de,",
+                "1.2",
+                "\n",
+                "  ",
+            ]
+        ),
+        max_size=12,
+    ).map(lambda parts: "".join(p + " " * (i % 2) for i, p in enumerate(parts)))
+)
 def test_url_recognizer_on_dotted_tokens_matches_every_token(text):
     import re
 

@@ -16,7 +16,9 @@ HOSTILE = {
 }
 
 
-@pytest.mark.timeout(60)  # a guard against quadratic blow-up (~1 s now; the old code needed hours here), not a speed target
+@pytest.mark.timeout(
+    60
+)  # a guard against quadratic blow-up (~1 s now; the old code needed hours here), not a speed target
 @pytest.mark.parametrize("shape", list(HOSTILE))
 def test_long_tokens_without_spaces_are_scanned_in_linear_time(shape):
     Detector(build_recognizers()).deterministic(HOSTILE[shape])
@@ -55,7 +57,10 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
         # an email, chat shorthand, a broadcast mention, digits alone
         ("mail dana@example.org; see you @noon or @5pm; @everyone standup moved; @12345; meet @ 5", []),
         # a brand's handle is public (public_names.py's brands, without their spaces)
-        ("@Ryanair charging £35 to sit together is peak Ryanair; @amazon sort it out, cc @lena_rossi92", ["@lena_rossi92"]),
+        (
+            "@Ryanair charging £35 to sit together is peak Ryanair; @amazon sort it out, cc @lena_rossi92",
+            ["@lena_rossi92"],
+        ),
     ],
 )
 def test_handles_are_usernames_but_not_emails_times_broadcasts_or_brands(text, handles):
@@ -68,10 +73,22 @@ def test_handles_are_usernames_but_not_emails_times_broadcasts_or_brands(text, h
 @pytest.mark.parametrize(
     ("text", "value", "kind"),
     [
-        ("card 4111\u00a01111\u00a01111\u00a01111 thanks", "4111\u00a01111\u00a01111\u00a01111", "CREDIT_CARD"),  # non-breaking spaces
+        (
+            "card 4111\u00a01111\u00a01111\u00a01111 thanks",
+            "4111\u00a01111\u00a01111\u00a01111",
+            "CREDIT_CARD",
+        ),  # non-breaking spaces
         ("card 4111.1111.1111.1111 thanks", "4111.1111.1111.1111", "CREDIT_CARD"),  # dots
-        ("card 4111\u200b1111\u200b1111\u200b1111 thanks", "4111\u200b1111\u200b1111\u200b1111", "CREDIT_CARD"),  # zero-width spaces
-        ("card ４１１１ １１１１ １１１１ １１１１ thanks", "４１１１ １１１１ １１１１ １１１１", "CREDIT_CARD"),  # fullwidth digits
+        (
+            "card 4111\u200b1111\u200b1111\u200b1111 thanks",
+            "4111\u200b1111\u200b1111\u200b1111",
+            "CREDIT_CARD",
+        ),  # zero-width spaces
+        (
+            "card ４１１１ １１１１ １１１１ １１１１ thanks",
+            "４１１１ １１１１ １１１１ １１１１",
+            "CREDIT_CARD",
+        ),  # fullwidth digits
         ("card ٤١١١ ١١١١ ١١١١ ١١١١ thanks", "٤١١١ ١١١١ ١١١١ ١١١١", "CREDIT_CARD"),  # Arabic-Indic digits
         ("key AKIAIOSFOD\u200bNN7EXAMPLE here", "AKIAIOSFOD\u200bNN7EXAMPLE", "API_KEY"),
         ("mail dana\u200b@example.org now", "dana\u200b@example.org", "EMAIL"),
@@ -86,7 +103,9 @@ def test_detection_sees_through_unicode_evasion_and_masks_the_original_character
 
 def test_a_password_with_a_zero_width_space_in_its_context_word_is_found():
     text = "my pass\u200bword is hunter2!"
-    assert ("PASSWORD", "hunter2!") in {(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)}
+    assert ("PASSWORD", "hunter2!") in {
+        (s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)
+    }
 
 
 def test_dotted_numbers_that_fail_the_checksum_are_not_cards():
@@ -108,14 +127,18 @@ def _cpu_seconds(detector: Detector, text: str) -> float:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("kind", ["alnum token", "printable token", "base64 blob", "glued words", "words, no full stop"])
+@pytest.mark.parametrize(
+    "kind", ["alnum token", "printable token", "base64 blob", "glued words", "words, no full stop"]
+)
 def test_detection_with_the_tagger_stays_linear_on_hostile_text(tagged_detector, kind):
     """4x the text costs less than 8x the CPU time (a quadratic step costs 16x): the tagger's rules
     read a bounded sentence, a long token's secret is grown once, a run over 256 characters is one piece."""
     from stealthflow.testing.hostile import hostile_text
 
     tagged_detector.detect(hostile_text(kind, 2_000, seed=1))  # warm: the model and its lexicons loaded
-    small, large = (min(_cpu_seconds(tagged_detector, hostile_text(kind, size)) for _ in range(2)) for size in (8_000, 32_000))
+    small, large = (
+        min(_cpu_seconds(tagged_detector, hostile_text(kind, size)) for _ in range(2)) for size in (8_000, 32_000)
+    )
     assert large < 8 * max(small, 0.02), (kind, small, large)
 
 

@@ -25,7 +25,9 @@ def long_text(seed: int, size: int = 20_000) -> str:
     ]
     parts = []
     while sum(map(len, parts)) < size:
-        parts.append(rng.choice(sentences).format(n=rng.randint(1000, 9999), d=rng.randint(1, 254), n3=rng.randint(100, 999)))
+        parts.append(
+            rng.choice(sentences).format(n=rng.randint(1000, 9999), d=rng.randint(1, 254), n3=rng.randint(100, 999))
+        )
     return " ".join(parts)
 
 

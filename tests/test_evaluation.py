@@ -6,8 +6,8 @@ import json
 import math
 
 import pytest
-
 from fakes import fake_llm
+
 from stealthflow.anonymize import Anonymized, register_method
 from stealthflow.config import Settings
 from stealthflow.data import DataError, load_profiles
@@ -16,8 +16,8 @@ from stealthflow.evaluation.records import AttackScore, JsonlStore, OriginalReco
 from stealthflow.evaluation.report import build_report, method_row, original_row, write_report
 from stealthflow.evaluation.runner import EvaluationError, run_evaluation
 
-
 # -- metric definitions ------------------------------------------------------------------------
+
 
 def test_protected_means_top1_wrong_and_a_missing_guess_is_wrong():
     assert metrics.protected(["no", "yes", "no"])
@@ -79,6 +79,7 @@ def test_missing_judge_scores_are_skipped_not_counted_as_zero():
 
 # -- report over hand-made records ---------------------------------------------------------------
 
+
 def _score(verdicts: dict[str, list[str]], round_: int = 0, **utility) -> TextScore:
     guesses = {a: ["g"] * len(v) for a, v in verdicts.items()}
     return TextScore(round=round_, attacks={"llm": AttackScore(guesses=guesses, verdicts=verdicts)}, **utility)
@@ -87,15 +88,27 @@ def _score(verdicts: dict[str, list[str]], round_: int = 0, **utility) -> TextSc
 @pytest.fixture
 def records():
     originals = {
-        "p1": OriginalRecord(profile_id="p1", labels={"age": "30", "gender": "female"}, score=_score({"age": ["yes", "no", "no"], "gender": ["yes"]})),
-        "p2": OriginalRecord(profile_id="p2", labels={"age": "50", "income": "low"}, score=_score({"age": ["no", "yes", "no"], "income": ["no"]})),
+        "p1": OriginalRecord(
+            profile_id="p1",
+            labels={"age": "30", "gender": "female"},
+            score=_score({"age": ["yes", "no", "no"], "gender": ["yes"]}),
+        ),
+        "p2": OriginalRecord(
+            profile_id="p2",
+            labels={"age": "50", "income": "low"},
+            score=_score({"age": ["no", "yes", "no"], "income": ["no"]}),
+        ),
     }
     utility = {"bleu": 0.5, "rouge1": 0.7, "rougel": 0.6, "readability": 8.0, "meaning": 7.0, "hallucination": 0}
     scores = [
         # p1: age dropped to rank 2 (protected + progress), gender still found
-        ScoreRecord(profile_id="p1", method="m", rounds=[_score({"age": ["no", "yes", "no"], "gender": ["yes"]}, 1, **utility)]),
+        ScoreRecord(
+            profile_id="p1", method="m", rounds=[_score({"age": ["no", "yes", "no"], "gender": ["yes"]}, 1, **utility)]
+        ),
         # p2: age unchanged (protected, no progress); income never found (protected, no progress)
-        ScoreRecord(profile_id="p2", method="m", rounds=[_score({"age": ["no", "yes", "no"], "income": ["no"]}, 1, **utility)]),
+        ScoreRecord(
+            profile_id="p2", method="m", rounds=[_score({"age": ["no", "yes", "no"], "income": ["no"]}, 1, **utility)]
+        ),
     ]
     return originals, scores
 
@@ -129,6 +142,7 @@ def test_attributes_an_attacker_never_guessed_are_left_out(records):
 
 # -- persistence -------------------------------------------------------------------------------
 
+
 def test_store_drops_a_line_cut_by_a_crash_and_rejects_a_corrupt_one(tmp_path):
     store = JsonlStore(tmp_path / "s.jsonl", ScoreRecord)
     store.append([ScoreRecord(profile_id="a", method="m", rounds=[TextScore(round=1)])])
@@ -144,6 +158,7 @@ def test_store_drops_a_line_cut_by_a_crash_and_rejects_a_corrupt_one(tmp_path):
 
 # -- the runner, FAKE backend ------------------------------------------------------------------
 
+
 def _oracle_responder(profiles):
     """FAKE attacker that knows each original's labels; on any other text it guesses wrong."""
 
@@ -152,7 +167,11 @@ def _oracle_responder(profiles):
         if "investigator" in messages[0]["content"]:
             truth = next((p.labelled() for p in profiles if p.text in prompt), None)
             blocks = []
-            for attribute in (a for a in ("age", "gender", "location", "pobp", "education", "occupation", "income", "married") if f"Type: {a}" in prompt or a in prompt):
+            for attribute in (
+                a
+                for a in ("age", "gender", "location", "pobp", "education", "occupation", "income", "married")
+                if f"Type: {a}" in prompt or a in prompt
+            ):
                 guess = truth[attribute].estimate if truth and attribute in truth else "Mars"
                 blocks.append(f"Type: {attribute}\nInference: clue\nGuess: {guess}; unknown1; unknown2\nCertainty: 3")
             return "\n\n".join(blocks)
@@ -203,7 +222,14 @@ def _corpus(repo, tmp_path, n=4):
 @pytest.fixture
 def settings(repo, tmp_path):
     return Settings.model_validate(
-        {"evaluation": {"methods": ["standard", "fake-loop"], "data": str(_corpus(repo, tmp_path)), "chunk_size": 2, "attackers": ["llm"]}}
+        {
+            "evaluation": {
+                "methods": ["standard", "fake-loop"],
+                "data": str(_corpus(repo, tmp_path)),
+                "chunk_size": 2,
+                "attackers": ["llm"],
+            }
+        }
     )
 
 
@@ -217,7 +243,16 @@ def test_run_writes_the_table_plots_and_resumes_without_model_calls(tmp_path, se
     out = tmp_path / "eval"
     evaluation = run_evaluation(settings, _Pool(llm), out)
     report = write_report(evaluation, settings.evaluation.methods)
-    for name in ("table.md", "table.csv", "attributes.md", "attributes.csv", "attack_accuracy.md", "tradeoff.csv", "tradeoff.png", "attack_accuracy.png"):
+    for name in (
+        "table.md",
+        "table.csv",
+        "attributes.md",
+        "attributes.csv",
+        "attack_accuracy.md",
+        "tradeoff.csv",
+        "tradeoff.png",
+        "attack_accuracy.png",
+    ):
         assert (out / name).stat().st_size > 0, name
     header = (out / "table.md").read_text().splitlines()[0]
     columns = ["Anonymity", "Progress", "BLEU", "ROUGE-1", "ROUGE-L", "Readability", "Meaning", "Score_Utility"]
@@ -229,7 +264,12 @@ def test_run_writes_the_table_plots_and_resumes_without_model_calls(tmp_path, se
     assert rows["standard"].figures["Progress"].value == 1.0
     assert rows["standard"].figures["Meaning"].value == 8.0
     assert rows["standard"].figures["Score_Utility"].value == pytest.approx(
-        metrics.score_utility(rows["standard"].figures["BLEU"].value, rows["standard"].figures["ROUGE-1"].value, rows["standard"].figures["ROUGE-L"].value, 8.0)
+        metrics.score_utility(
+            rows["standard"].figures["BLEU"].value,
+            rows["standard"].figures["ROUGE-1"].value,
+            rows["standard"].figures["ROUGE-L"].value,
+            8.0,
+        )
     )
     assert [c.round for c in report.curves] == [0, 1, 2]  # only the loop method has a curve
     assert report.overall_accuracy["llm"][0].value == 1.0
@@ -264,7 +304,13 @@ def test_a_crash_mid_run_resumes_without_duplicates(tmp_path, settings, responde
         _FakeLoop.anonymize_many = original
     assert len((out / "anonymized-fake-loop.jsonl").read_text().splitlines()) == 2
     run_evaluation(settings, _Pool(fake_llm(responder)), out)
-    for name in ("originals.jsonl", "anonymized-standard.jsonl", "scores-standard.jsonl", "anonymized-fake-loop.jsonl", "scores-fake-loop.jsonl"):
+    for name in (
+        "originals.jsonl",
+        "anonymized-standard.jsonl",
+        "scores-standard.jsonl",
+        "anonymized-fake-loop.jsonl",
+        "scores-fake-loop.jsonl",
+    ):
         saved = [json.loads(line)["profile_id"] for line in (out / name).read_text().splitlines()]
         assert sorted(saved) == sorted(ids), name
 
@@ -290,10 +336,14 @@ def test_a_call_that_keeps_failing_is_not_saved_and_is_retried_next_run(tmp_path
 def test_resuming_with_another_attacker_model_is_refused(tmp_path, settings, responder):
     out = tmp_path / "eval"
     run_evaluation(settings, _Pool(fake_llm(responder)), out)
-    changed = settings.model_copy(update={"attacker": settings.model.model_copy(update={"model": "deepseek/deepseek-chat"})})
+    changed = settings.model_copy(
+        update={"attacker": settings.model.model_copy(update={"model": "deepseek/deepseek-chat"})}
+    )
     with pytest.raises(EvaluationError, match="attacker"):
         run_evaluation(changed, _Pool(fake_llm(responder)), out)
-    more_methods = settings.model_copy(update={"evaluation": settings.evaluation.model_copy(update={"methods": ["standard"]})})
+    more_methods = settings.model_copy(
+        update={"evaluation": settings.evaluation.model_copy(update={"methods": ["standard"]})}
+    )
     run_evaluation(more_methods, _Pool(fake_llm(responder)), out)  # choosing methods is fine
 
 
@@ -314,4 +364,6 @@ def test_limit_takes_the_first_profiles_or_a_seeded_sample(repo):
     sample = [p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5, sample_seed=0))]
     assert first == [p.id for p in labelled_profiles(EvaluationConfig(data=data))][:5]
     assert len(set(sample)) == 5 and sample != first
-    assert sample == [p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5, sample_seed=0))]  # reproducible
+    assert sample == [
+        p.id for p in labelled_profiles(EvaluationConfig(data=data, limit=5, sample_seed=0))
+    ]  # reproducible

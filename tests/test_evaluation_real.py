@@ -17,8 +17,21 @@ def test_evaluate_all_methods_on_the_embedded_model(tmp_path, repo):
     # Tiny budget: the point is that every stage runs for real, not the quality of a 135M model.
     config.write_text("model:\n  model: embedded\n  max_new_tokens: 24\n  batch_size: 8\n  threads: 1\n")
     out = tmp_path / "eval"
-    args = ["evaluate", "--config", str(config), "--data", str(repo / "data" / "test.jsonl"), "--limit", "2", "--rounds", "1",
-            "--methods", "ner-mask,standard,aa,stealth", "--out", str(out)]
+    args = [
+        "evaluate",
+        "--config",
+        str(config),
+        "--data",
+        str(repo / "data" / "test.jsonl"),
+        "--limit",
+        "2",
+        "--rounds",
+        "1",
+        "--methods",
+        "ner-mask,standard,aa,stealth",
+        "--out",
+        str(out),
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     with (out / "table.csv").open() as handle:

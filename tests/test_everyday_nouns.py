@@ -56,7 +56,22 @@ def test_the_shipped_list_knows_everyday_things(value):
     assert everyday_thing(value)
 
 
-@pytest.mark.parametrize("value", [*CONDITIONS, *MEDICATIONS, "piles", "hives", "a wheelchair", "crutches", "obesity", "gambling", "a concussion", "the menopause", "Hatshepsut"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        *CONDITIONS,
+        *MEDICATIONS,
+        "piles",
+        "hives",
+        "a wheelchair",
+        "crutches",
+        "obesity",
+        "gambling",
+        "a concussion",
+        "the menopause",
+        "Hatshepsut",
+    ],
+)
 def test_no_condition_medicine_aid_or_unknown_word_is_an_everyday_thing(value):
     assert not everyday_thing(value)
 

@@ -25,13 +25,20 @@ POST = "Hi, I'm at anna.berg@example.org and my AWS key is AKIAIOSFODNN7EXAMPLE.
 @pytest.fixture
 def home(tmp_path):
     """Environment of a user whose vault and key live under tmp_path; cwd is tmp_path."""
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
     env["STEALTHFLOW_VAULT_KEY"] = new_secret()
     return env
 
 
 def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([STEALTHFLOW, *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [STEALTHFLOW, *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=300
+    )
 
 
 def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
@@ -39,7 +46,9 @@ def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
     assert protected.returncode == 0, protected.stderr
     assert "anna.berg@example.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
     assert "<EMAIL_1>" in protected.stdout
-    assert "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr and "rotate" in protected.stderr  # a summary and warnings on stderr
+    assert (
+        "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr and "rotate" in protected.stderr
+    )  # a summary and warnings on stderr
 
     restored = run(["restore", "--session", "chat", "-"], home, tmp_path, stdin=protected.stdout)
     assert restored.returncode == 0, restored.stderr
@@ -70,7 +79,9 @@ def test_protect_rewrites_post_by_post_by_default_and_says_what_changed(home, tm
     body = json.loads(result.stdout)
     assert body["rewrite"]["method"] == "local" and body["rewrite"]["accepted"]
     assert "Leeds" not in body["text"] and "<EMAIL_1>" in body["text"]  # the cue is gone, the placeholder kept
-    assert any("Leeds" in change["phrase"] and change["replacement"] for change in body["rewrite"]["changes"])  # generalized, not cut
+    assert any(
+        "Leeds" in change["phrase"] and change["replacement"] for change in body["rewrite"]["changes"]
+    )  # generalized, not cut
     restored = run(["restore", "--session", "s", body["text"]], home, tmp_path)
     assert "anna.berg@example.org" in restored.stdout
 
@@ -115,7 +126,11 @@ def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "transformers.pipelines", "True"]  # deferred; afterwards transformers' own; Presidio still sees one
+    assert result.stdout.split() == [
+        "True",
+        "transformers.pipelines",
+        "True",
+    ]  # deferred; afterwards transformers' own; Presidio still sees one
 
 
 def test_commands_find_the_bundled_data_from_any_directory(home, tmp_path):
@@ -132,11 +147,15 @@ def test_a_failed_evaluate_can_be_rerun_into_the_same_out(tmp_path, repo):
     data = tmp_path / "two.jsonl"
     data.write_text("\n".join((repo / "data/test.jsonl").read_text().splitlines()[:2]) + "\n")
     out = tmp_path / "eval"
-    broken = Settings.model_validate({"evaluation": {"methods": ["ner-mask"], "data": str(data), "attackers": ["nope"]}})
+    broken = Settings.model_validate(
+        {"evaluation": {"methods": ["ner-mask"], "data": str(data), "attackers": ["nope"]}}
+    )
     with pytest.raises(ValueError, match="unknown attackers"):
         run_evaluation(broken, LLMPool(), out)
     assert (out / "run.json").exists()  # the failed run left its settings behind...
-    fixed = broken.model_copy(update={"evaluation": broken.evaluation.model_copy(update={"attackers": ["classifier"], "llm_judge": False})})
+    fixed = broken.model_copy(
+        update={"evaluation": broken.evaluation.model_copy(update={"attackers": ["classifier"], "llm_judge": False})}
+    )
     fixed = fixed.model_copy(update={"judge": fixed.model.model_copy(update={"model": "openai/unused"})})
     evaluation = run_evaluation(fixed, LLMPool(), out)  # ...but no result, so the corrected command goes on
     assert len((out / "originals.jsonl").read_text().splitlines()) == 2
@@ -145,9 +164,15 @@ def test_a_failed_evaluate_can_be_rerun_into_the_same_out(tmp_path, repo):
 
 def test_a_model_that_cannot_connect_fails_the_command_before_any_output(home, tmp_path):
     config = tmp_path / "remote.yaml"
-    config.write_text("model: {model: openai/some-model, api_base: 'http://127.0.0.1:9/v1', max_retries: 1, timeout: 5}\n")
+    config.write_text(
+        "model: {model: openai/some-model, api_base: 'http://127.0.0.1:9/v1', max_retries: 1, timeout: 5}\n"
+    )
     out = tmp_path / "anon.jsonl"
-    result = run(["anonymize", "I live in Leeds.", "--method", "standard", "--config", str(config), "-o", str(out)], home, tmp_path)
+    result = run(
+        ["anonymize", "I live in Leeds.", "--method", "standard", "--config", str(config), "-o", str(out)],
+        home,
+        tmp_path,
+    )
     assert result.returncode == 2 and "did not answer" in result.stderr
     assert len([line for line in result.stderr.splitlines() if line.startswith("error:")]) == 1
     assert not out.exists()  # nothing written as if it had worked
@@ -156,7 +181,9 @@ def test_a_model_that_cannot_connect_fails_the_command_before_any_output(home, t
 def test_a_long_text_argument_is_text_not_a_file_name(tmp_path, monkeypatch):
     from stealthflow.cli.source import read_source
 
-    long_sentence = "I have been working in Leeds for twelve years and the shifts are long. " * 6  # > 255 bytes: too long for a file name
+    long_sentence = (
+        "I have been working in Leeds for twelve years and the shifts are long. " * 6
+    )  # > 255 bytes: too long for a file name
     assert read_source(long_sentence).text == long_sentence
     assert read_source("a\x00b").text == "a\x00b"
     post = tmp_path / "post.txt"

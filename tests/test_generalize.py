@@ -33,21 +33,30 @@ def test_candidates_keep_the_leading_words_of_the_phrase_and_include_dropping_it
 
 
 def test_replace_once_capitalises_at_a_sentence_start_and_tidies_a_drop():
-    assert replace_once("Twelve years as a nurse. Leeds is pricey.", "Leeds", "my city") == "Twelve years as a nurse. My city is pricey."
+    assert (
+        replace_once("Twelve years as a nurse. Leeds is pricey.", "Leeds", "my city")
+        == "Twelve years as a nurse. My city is pricey."
+    )
     assert replace_once("I love it, honestly, here.", "honestly", "") == "I love it, here."
     assert replace_once("Nothing here.", "Leeds", "x") is None
 
 
 def test_the_best_fluent_replacement_wins_and_dropping_comes_last():
     text = "Rent in Leeds keeps going up."
-    scorer = ScoreByTable({"Rent in my city keeps going up.": -0.5, "Rent keeps going up.": 0.8, "Rent here keeps going up.": -0.2})
+    scorer = ScoreByTable(
+        {"Rent in my city keeps going up.": -0.5, "Rent keeps going up.": 0.8, "Rent here keeps going up.": -0.2}
+    )
     ((new, (replacement,)),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
-    assert new == "Rent here keeps going up." and replacement.replacement == "here"  # dropping scored higher but a replacement passes
+    assert (
+        new == "Rent here keeps going up." and replacement.replacement == "here"
+    )  # dropping scored higher but a replacement passes
 
 
 def test_dropping_is_taken_only_when_no_replacement_reads_fluently():
     scorer = ScoreByTable({"Rent keeps going up.": 0.0})
-    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize(["Rent in Leeds keeps going up."], [[("in Leeds", "location")]])
+    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize(
+        ["Rent in Leeds keeps going up."], [[("in Leeds", "location")]]
+    )
     assert new == "Rent keeps going up."
 
 
@@ -66,37 +75,64 @@ def teacher_file(tmp_path, rows):
 
 
 def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
-    good = {"id": "u1#0", "text": "I work as a nurse in Leeds", "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
-            "explanation": '"a nurse" (occupation)', "rewrite": "I work as a carer in Leeds"}
-    rewrites = load_teacher_rewrites(teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}]))
+    good = {
+        "id": "u1#0",
+        "text": "I work as a nurse in Leeds",
+        "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
+        "explanation": '"a nurse" (occupation)',
+        "rewrite": "I work as a carer in Leeds",
+    }
+    rewrites = load_teacher_rewrites(
+        teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
+    )
     assert rewrites["u1#0"].spans() == [(10, 17, "occupation")] and rewrites["u1#1"].cues == ()
     with pytest.raises(DataError, match=":1:"):
-        load_teacher_rewrites(teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])]))
+        load_teacher_rewrites(
+            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])
+        )
     with pytest.raises(DataError, match=":1:"):
-        load_teacher_rewrites(teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])]))
+        load_teacher_rewrites(
+            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])])
+        )
 
 
 def test_post_rows_take_the_teachers_rewrites_and_copies(tmp_path):
-    profiles = [Profile(id=f"u{i}", comments=[Comment(text=f"I work as a nurse {i}"), Comment(text=f"Nice day {i}")]) for i in range(4)]
+    profiles = [
+        Profile(id=f"u{i}", comments=[Comment(text=f"I work as a nurse {i}"), Comment(text=f"Nice day {i}")])
+        for i in range(4)
+    ]
     rows = []
     for i in range(4):
-        rows.append({"id": f"u{i}#0", "text": f"I work as a nurse {i}", "cues": [{"phrase": "as a nurse", "attribute": "occupation", "generalized": "in care"}],
-                     "explanation": '"as a nurse" names the job (occupation).', "rewrite": f"I work in care {i}"})
+        rows.append(
+            {
+                "id": f"u{i}#0",
+                "text": f"I work as a nurse {i}",
+                "cues": [{"phrase": "as a nurse", "attribute": "occupation", "generalized": "in care"}],
+                "explanation": '"as a nurse" names the job (occupation).',
+                "rewrite": f"I work in care {i}",
+            }
+        )
         rows.append({"id": f"u{i}#1", "text": f"Nice day {i}", "cues": [], "rewrite": None})
     sft, _ = post_rows(profiles, copy_share=0.5, teacher=load_teacher_rewrites(teacher_file(tmp_path, rows)))
     sources = sorted(r["source"] for r in sft)
     assert sources == ["copy"] * 4 + ["teacher:generalize"] * 4
     edit = next(r for r in sft if r["source"] == "teacher:generalize")
-    assert '"as a nurse"' in edit["messages"][0]["content"] and edit["messages"][-1]["content"].endswith("#\nI work in care " + edit["messages"][0]["content"][-1])
+    assert '"as a nurse"' in edit["messages"][0]["content"] and edit["messages"][-1]["content"].endswith(
+        "#\nI work in care " + edit["messages"][0]["content"][-1]
+    )
 
 
 def test_teacher_rewrites_of_test_profiles_are_refused(repo, tmp_path):
     test_id = json.loads((repo / "data/test.jsonl").read_text().splitlines()[0])["username"]
-    leaked = load_teacher_rewrites(teacher_file(tmp_path, [{"id": f"{test_id}#0", "text": "Hi there", "cues": [], "rewrite": None}]))
+    leaked = load_teacher_rewrites(
+        teacher_file(tmp_path, [{"id": f"{test_id}#0", "text": "Hi there", "cues": [], "rewrite": None}])
+    )
     with pytest.raises(ValueError, match="test profiles"):
         refuse_test_profiles([], teacher=leaked)
     with pytest.raises(ValueError, match="test profiles"):
-        harvest_posts([Profile(id="u1", comments=[Comment(text="x y z")])], tmp_path / "out", teacher=leaked, attack=False)
+        harvest_posts(
+            [Profile(id="u1", comments=[Comment(text="x y z")])], tmp_path / "out", teacher=leaked, attack=False
+        )
 
 
 def test_the_shipped_teacher_rewrites_are_train_comments_only(repo):

@@ -4,10 +4,10 @@ import pytest
 from datasets import load_from_disk
 from trajectory_fixtures import corpus_profiles, profile_rounds, write_run
 
+from stealthflow.attack import parse_attack
 from stealthflow.data import DataError
 from stealthflow.harvest import HarvestConfig, best_round, collect, format_attack_answer, harvest, load_trajectories
 from stealthflow.harvest.examples import reference_guesses
-from stealthflow.attack import parse_attack
 
 
 def test_best_round_is_highest_privacy_times_utility():
@@ -71,7 +71,9 @@ def test_harvest_writes_datasets_and_card(tmp_path):
     row = grpo[0]
     assert row["prompt"][-1]["role"] == "user"
     profile = next(p for p in profiles if p.id == row["profile_id"])
-    assert {label["attribute"]: label["estimate"] for label in row["labels"]} == {a: l.estimate for a, l in profile.labelled().items()}
+    assert {label["attribute"]: label["estimate"] for label in row["labels"]} == {
+        a: lab.estimate for a, lab in profile.labelled().items()
+    }
     assert row["original_text"] == profile.text
     card = (tmp_path / "out" / "README.md").read_text()
     counts = summary["attribute_counts"]["grpo"]

@@ -19,13 +19,17 @@ def attacked(text: str, top1: dict[str, str], quotes: dict[str, str]) -> RoundRe
     attack = attack_record(text, LABELS, top1)
     for attribute, quote in quotes.items():
         guess = attack.guesses[attribute]
-        attack.guesses[attribute] = AttributeGuess(attribute=attribute, inference=quote, guesses=guess.guesses, certainty=3)
+        attack.guesses[attribute] = AttributeGuess(
+            attribute=attribute, inference=quote, guesses=guess.guesses, certainty=3
+        )
     return RoundRecord(run_id="fixture", profile_id="p1", round=0, text=text, attacks=[attack], labels=LABELS)
 
 
 def unreadable_round(number: int, source: RoundRecord) -> RoundRecord:
     turn = anonymizer_turn(source.text, {}).model_copy(update={"parsed": False, "raw": "garbled", "explanation": ""})
-    return RoundRecord(run_id="fixture", profile_id="p1", round=number, text=source.text, anonymizer=turn, labels=LABELS)
+    return RoundRecord(
+        run_id="fixture", profile_id="p1", round=number, text=source.text, anonymizer=turn, labels=LABELS
+    )
 
 
 def test_quotes_are_found_with_either_quote_style_and_cut_quotes_lose_their_ellipsis():
@@ -45,7 +49,10 @@ def test_teacher_removes_only_lines_quoted_for_correct_guesses():
     )
     explanation, text, removed = quoted_lines_answer(source)
     assert text == "just a line about weather today\nwhat a game last night, wow" and removed == 2
-    assert explanation == "I remove the 2 comments that reveal the author's occupation and relationship status and keep the others unchanged."
+    assert (
+        explanation
+        == "I remove the 2 comments that reveal the author's occupation and relationship status and keep the others unchanged."
+    )
 
 
 def test_teacher_declines_when_nothing_or_everything_is_quoted():
@@ -62,9 +69,15 @@ def test_teacher_examples_answer_each_distinct_unreadable_turn_in_the_parsed_for
     assert len(rows) == 1 and rows[0]["source"] == "teacher:quoted-lines" and rows[0]["kind"] == "anonymize"
     assert rows[0]["messages"][:-1] == first.anonymizer.messages
     rewrite = parse_rewrite(rows[0]["messages"][-1]["content"], TEXT)
-    assert rewrite.parsed and rewrite.text == "my kids' school run takes forever\njust a line about weather today\nwhat a game last night, wow"
+    assert (
+        rewrite.parsed
+        and rewrite.text
+        == "my kids' school run takes forever\njust a line about weather today\nwhat a game last night, wow"
+    )
     assert json.loads(rows[0]["meta"])["removed_lines"] == 1
-    spaced = attacked(TEXT.replace("\n", "\n\n"), top1=LABELS, quotes={"occupation": '"the hospital shifts as a nurse are long"'})
+    spaced = attacked(
+        TEXT.replace("\n", "\n\n"), top1=LABELS, quotes={"occupation": '"the hospital shifts as a nurse are long"'}
+    )
     assert quoted_lines_answer(spaced).removed_lines == 1  # blank lines are dropped, not counted as removed
     readable = first.model_copy(update={"anonymizer": first.anonymizer.model_copy(update={"parsed": True})})
     assert teacher_examples([source, readable]) == []  # the model's own readable turns are not overwritten
@@ -98,12 +111,17 @@ def test_harvest_command_takes_the_teacher_and_rejects_an_unknown_one(tmp_path):
     source = attacked(TEXT, top1=LABELS, quotes={"occupation": '"the hospital shifts as a nurse are long"'})
     run = tmp_path / "run"
     run.mkdir()
-    (run / "trajectories.jsonl").write_text("\n".join(r.model_dump_json() for r in [source, unreadable_round(1, source)]) + "\n")
+    (run / "trajectories.jsonl").write_text(
+        "\n".join(r.model_dump_json() for r in [source, unreadable_round(1, source)]) + "\n"
+    )
     runner = CliRunner()
     args = ["harvest", str(run), "--out", str(tmp_path / "out"), "--reference-model", ""]
     result = runner.invoke(app, [*args, "--teacher", "quoted-lines"])
     assert result.exit_code == 0, result.output
     sft = load_from_disk(str(tmp_path / "out" / "sft"))
-    assert sft["source"].count("teacher:quoted-lines") == 1 and "teacher:quoted-lines" in (tmp_path / "out" / "README.md").read_text()
+    assert (
+        sft["source"].count("teacher:quoted-lines") == 1
+        and "teacher:quoted-lines" in (tmp_path / "out" / "README.md").read_text()
+    )
     bad = runner.invoke(app, [*args, "--teacher", "oracle"])
     assert bad.exit_code != 0 and "teacher" in bad.output

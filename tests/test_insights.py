@@ -4,7 +4,15 @@ import pytest
 from fakes import fake_llm
 
 from stealthflow.attack import AttributeGuess
-from stealthflow.insights import InsightLearner, InsightMemory, Operation, attacker_beaten, contrastive_pairs, first_success, parse_operations
+from stealthflow.insights import (
+    InsightLearner,
+    InsightMemory,
+    Operation,
+    attacker_beaten,
+    contrastive_pairs,
+    first_success,
+    parse_operations,
+)
 from stealthflow.workflow.config import InsightConfig
 from stealthflow.workflow.trajectory import AnonymizerTurn, AttackRecord, RoundRecord
 
@@ -32,14 +40,19 @@ def test_parser_drops_invalid_operations_and_prose():
 
 
 def _memory(**rules: list[tuple[str, int]]) -> InsightMemory:
-    return InsightMemory.model_validate({"rules": {a: [{"text": t, "score": s} for t, s in rs] for a, rs in rules.items()}})
+    return InsightMemory.model_validate(
+        {"rules": {a: [{"text": t, "score": s} for t, s in rs] for a, rs in rules.items()}}
+    )
 
 
 def test_scores_follow_add_edit_upvote_downvote():
     memory = _memory(age=[("old rule", 3), ("weak rule", 1)])
     ops = [Operation("ADD", rule="new rule"), Operation("EDIT", 1, "better rule"), Operation("DOWNVOTE", 2)]
     updated = memory.apply({"age": [ops]})
-    assert [(r.text, r.score) for r in updated.rules["age"]] == [("better rule", 4), ("new rule", 2)]  # weak rule hit 0: dropped
+    assert [(r.text, r.score) for r in updated.rules["age"]] == [
+        ("better rule", 4),
+        ("new rule", 2),
+    ]  # weak rule hit 0: dropped
     assert updated.version == 1 and memory.rules["age"][0].text == "old rule"  # the old version is untouched
     upvoted = updated.apply({"age": [[Operation("UPVOTE", 2)]]})
     assert [(r.text, r.score) for r in upvoted.rules["age"]] == [("better rule", 4), ("new rule", 3)]
@@ -114,9 +127,25 @@ def test_contrastive_pairs_and_successes():
 
 
 def _round(k: int, text: str, protected: bool, guess: str) -> RoundRecord:
-    turn = AnonymizerTurn(prompt_id="anonymizer", messages=[], raw="", explanation=f"edit {k}", parsed=True, utility_warning=False, model="m")
+    turn = AnonymizerTurn(
+        prompt_id="anonymizer",
+        messages=[],
+        raw="",
+        explanation=f"edit {k}",
+        parsed=True,
+        utility_warning=False,
+        model="m",
+    )
     attack = AttackRecord(attacker="llm", model="m", guesses={"age": AttributeGuess(attribute="age", guesses=[guess])})
-    return RoundRecord(run_id="r", profile_id="p", round=k, text=text, anonymizer=turn if k else None, attacks=[attack], protected={"age": protected})
+    return RoundRecord(
+        run_id="r",
+        profile_id="p",
+        round=k,
+        text=text,
+        anonymizer=turn if k else None,
+        attacks=[attack],
+        protected={"age": protected},
+    )
 
 
 def test_learner_makes_one_call_per_pair_and_applies_the_operations():
@@ -126,12 +155,19 @@ def test_learner_makes_one_call_per_pair_and_applies_the_operations():
         seen.append(messages[-1]["content"])
         return "ADD: Say 'a while ago' instead of dates.\nUPVOTE 1"
 
-    trajectory = [_round(0, "text zero", False, "34"), _round(1, "text one", False, "34"), _round(2, "text two", True, "60")]
+    trajectory = [
+        _round(0, "text zero", False, "34"),
+        _round(1, "text one", False, "34"),
+        _round(2, "text two", True, "60"),
+    ]
     memory = _memory(age=[("existing", 2)])
     updated = InsightLearner(fake_llm(responder), InsightConfig()).update(memory, [trajectory])
     assert len(seen) == 1
     assert "text one" in seen[0] and "text two" in seen[0] and "1. existing (score 2)" in seen[0]
-    assert [(r.text, r.score) for r in updated.rules["age"]] == [("existing", 3), ("Say 'a while ago' instead of dates.", 2)]
+    assert [(r.text, r.score) for r in updated.rules["age"]] == [
+        ("existing", 3),
+        ("Say 'a while ago' instead of dates.", 2),
+    ]
 
 
 def test_learner_falls_back_to_successes_and_skips_attributes_with_nothing_to_learn():
@@ -152,11 +188,21 @@ def test_the_agentstealth_memory_converts_onto_the_bounded_scale_and_is_stealths
     from stealthflow.insights.agentstealth import convert, shipped_memory_path
     from stealthflow.workflow.methods import frozen_memory
 
-    reference = {"age": {"insights": ["<Remove life-stage terms.>", "<Drop dates.>", "Keep tone."], "scores": [100, 50, 2]}}
+    reference = {
+        "age": {"insights": ["<Remove life-stage terms.>", "<Drop dates.>", "Keep tone."], "scores": [100, 50, 2]}
+    }
     memory = convert(reference)
-    assert [(r.text, r.score) for r in memory.rules["age"]] == [("Remove life-stage terms.", 10), ("Drop dates.", 5), ("Keep tone.", 1)]
+    assert [(r.text, r.score) for r in memory.rules["age"]] == [
+        ("Remove life-stage terms.", 10),
+        ("Drop dates.", 5),
+        ("Keep tone.", 1),
+    ]
     shipped = frozen_memory(None)
     assert shipped == InsightMemory.load(shipped_memory_path())
     assert set(shipped.rules) == {"age", "gender", "education", "occupation", "income", "married", "location", "pobp"}
-    assert all(1 <= r.score <= shipped.score_cap and not r.text.startswith("<") for rules in shipped.rules.values() for r in rules)
+    assert all(
+        1 <= r.score <= shipped.score_cap and not r.text.startswith("<")
+        for rules in shipped.rules.values()
+        for r in rules
+    )
     assert frozen_memory("none").rules == {}

@@ -18,8 +18,14 @@ from stealthflow.integrations.langgraph import ProtectedStore
 
 def test_inner_store_holds_redacted_text_and_callers_get_values(tmp_path, monkeypatch):
     inner = InMemoryStore()
-    store = ProtectedStore(inner, make_protector(protect_config(tmp_path, monkeypatch)), session_from_namespace=lambda ns: ns[0])
-    store.put(("ann", "memories"), "m1", {"text": "My email is ann.lee@example.org", "tags": ["contact ann.lee@example.org"], "n": 3})
+    store = ProtectedStore(
+        inner, make_protector(protect_config(tmp_path, monkeypatch)), session_from_namespace=lambda ns: ns[0]
+    )
+    store.put(
+        ("ann", "memories"),
+        "m1",
+        {"text": "My email is ann.lee@example.org", "tags": ["contact ann.lee@example.org"], "n": 3},
+    )
     store.put(("bob", "memories"), "m1", {"text": "My email is bob.k@example.org"})
     raw = inner.get(("ann", "memories"), "m1").value
     assert "ann.lee@example.org" not in repr(raw) and "<EMAIL_1>" in raw["text"] and raw["n"] == 3

@@ -19,14 +19,20 @@ from placeholder_fixtures import (
 
 from stealthflow.testing.mock_openai import MockOpenAI, Reply, last_user_text
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("mem0") is None, reason="mem0 is an optional extra: pip install 'stealthflow[mem0]'")
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("mem0") is None, reason="mem0 is an optional extra: pip install 'stealthflow[mem0]'"
+)
 
 
 def echo_facts(body: dict) -> Reply:
     """FAKE mem0 fact extractor: each user line of the prompt's "## New Messages" is one fact."""
     section = re.search(r"## New Messages\n(.*?)\n\n## ", last_user_text(body), re.DOTALL)
     lines = section.group(1).splitlines() if section else []
-    return Reply(content=json.dumps({"memory": [{"text": line.removeprefix("user: ")} for line in lines if line.startswith("user: ")]}))
+    return Reply(
+        content=json.dumps(
+            {"memory": [{"text": line.removeprefix("user: ")} for line in lines if line.startswith("user: ")]}
+        )
+    )
 
 
 @pytest.fixture
@@ -44,7 +50,15 @@ def mem0_offline(tmp_path, monkeypatch):
         openai = {"api_key": "unused", "openai_base_url": upstream.base_url}
         memory = Memory.from_config(
             {
-                "vector_store": {"provider": "qdrant", "config": {"collection_name": "mem", "path": str(tmp_path / "qdrant"), "on_disk": True, "embedding_model_dims": 64}},
+                "vector_store": {
+                    "provider": "qdrant",
+                    "config": {
+                        "collection_name": "mem",
+                        "path": str(tmp_path / "qdrant"),
+                        "on_disk": True,
+                        "embedding_model_dims": 64,
+                    },
+                },
                 "llm": {"provider": "openai", "config": {"model": "mock-model", **openai}},
                 "embedder": {"provider": "openai", "config": {"model": "mock-embed", "embedding_dims": 64, **openai}},
                 "history_db_path": str(tmp_path / "history.db"),

@@ -188,7 +188,10 @@ def test_litellm_straggler_does_not_block_other_requests():
         time.sleep(0.05)  # the straggler is in flight before the others arrive
         start = time.perf_counter()
         # half with other generation parameters (as the judge's 8-token calls): they join the running stream too
-        fast = [llm.submit([{"role": "user", "content": f"fast {i}"}], max_new_tokens=8 if i % 2 else None) for i in range(12)]
+        fast = [
+            llm.submit([{"role": "user", "content": f"fast {i}"}], max_new_tokens=8 if i % 2 else None)
+            for i in range(12)
+        ]
         assert [f.result(timeout=5).text for f in fast] == [f"fast {i}" for i in range(12)]
         assert time.perf_counter() - start < 0.8 and not slow.done()
         assert slow.result(timeout=5).text == "slow"
@@ -228,7 +231,9 @@ def test_yaml_settings_and_one_line_switch(tmp_path, repo):
 
 def test_pool_shares_weights_between_roles(monkeypatch):
     built = []
-    monkeypatch.setattr("stealthflow.llm.pool.build_llm", lambda config, cache: built.append(config) or LLM(FakeBackend("x")))
+    monkeypatch.setattr(
+        "stealthflow.llm.pool.build_llm", lambda config, cache: built.append(config) or LLM(FakeBackend("x"))
+    )
     pool = LLMPool()
     a = pool.get(ModelConfig(model="fake:m", temperature=0.0))
     b = pool.get(ModelConfig(model="fake:m", temperature=0.5))
@@ -248,7 +253,10 @@ def test_llamacpp_backend_with_a_stand_in_module(monkeypatch):
 
         def create_chat_completion(self, messages, **kwargs):
             calls.append((messages, kwargs))
-            return {"choices": [{"message": {"content": " hi "}}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+            return {
+                "choices": [{"message": {"content": " hi "}}],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 1},
+            }
 
     monkeypatch.setitem(sys.modules, "llama_cpp", types.SimpleNamespace(Llama=StandInLlama))
     backend = build_backend(ModelConfig(model="llamacpp:/models/x.gguf", max_new_tokens=5))
@@ -258,7 +266,18 @@ def test_llamacpp_backend_with_a_stand_in_module(monkeypatch):
     assert backend.info.model_id == "/models/x.gguf"
 
 
-@pytest.mark.parametrize("spec", ["embedded", "router", "hf:/x", "vllm:meta-llama/Llama-3.1-8B-Instruct", "llamacpp:", "deepseek/deepseek-chat", "openai/gpt-4o-mini"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "embedded",
+        "router",
+        "hf:/x",
+        "vllm:meta-llama/Llama-3.1-8B-Instruct",
+        "llamacpp:",
+        "deepseek/deepseek-chat",
+        "openai/gpt-4o-mini",
+    ],
+)
 def test_model_specs_that_look_like_one_are_accepted(spec):
     endpoints = {"model_list": [{"model": "openai/x"}]} if spec == "router" else {}
     assert ModelConfig(model=spec, **endpoints).model == spec
@@ -281,8 +300,13 @@ def test_router_config_is_validated():
         ModelConfig(model="router", model_list=[{"model": "openai/x"}], routing_strategy="fastest")
     with pytest.raises(ValidationError, match="concurrency"):
         ModelConfig(model="router", model_list=[{"model": "openai/x", "concurrency": 0}])
-    config = ModelConfig(model="router", model_list=[{"model": "openai/a", "api_base": "http://h1/v1", "concurrency": 3},
-                                                     {"model": "openai/a", "api_base": "http://h2/v1", "concurrency": 5}])
+    config = ModelConfig(
+        model="router",
+        model_list=[
+            {"model": "openai/a", "api_base": "http://h1/v1", "concurrency": 3},
+            {"model": "openai/a", "api_base": "http://h2/v1", "concurrency": 5},
+        ],
+    )
     backend = build_backend(config)
     assert type(backend).__name__ == "RouterBackend" and backend.max_batch_size == 8
 
@@ -307,9 +331,18 @@ def _openai_server(name: str, fail: bool = False, throttle: int = 0, retry_after
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            body = _json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
-                                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}],
-                                "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}).encode()
+            body = _json.dumps(
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": "m",
+                    "choices": [
+                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": name}}
+                    ],
+                    "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4},
+                }
+            ).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -327,7 +360,10 @@ def _openai_server(name: str, fail: bool = False, throttle: int = 0, retry_after
 def test_router_spreads_requests_and_fails_over_over_real_http():
     servers = [_openai_server("one"), _openai_server("two"), _openai_server("broken", fail=True)]
     try:
-        endpoints = [{"model": "openai/m", "api_base": f"http://127.0.0.1:{s.server_port}/v1", "concurrency": 4} for s, _ in servers]
+        endpoints = [
+            {"model": "openai/m", "api_base": f"http://127.0.0.1:{s.server_port}/v1", "concurrency": 4}
+            for s, _ in servers
+        ]
         config = ModelConfig(model="router", model_list=endpoints, max_retries=3, timeout=10)
         llm = LLM(build_backend(config), max_retries=1)
         answers = [c.text for c in llm.chat_many([[{"role": "user", "content": f"q{i}"}] for i in range(24)])]
@@ -348,7 +384,9 @@ def test_router_picks_again_when_an_endpoint_is_full():
         endpoints = [{"model": "openai/m", "api_base": s.base_url, "concurrency": 1} for s in (one, two)]
         backend = build_backend(ModelConfig(model="router", model_list=endpoints, max_retries=0, timeout=10))
         start = time.perf_counter()
-        answers = backend.generate_batch([ChatRequest.of([{"role": "user", "content": f"q{i}"}], GenerationParams()) for i in range(2)])
+        answers = backend.generate_batch(
+            [ChatRequest.of([{"role": "user", "content": f"q{i}"}], GenerationParams()) for i in range(2)]
+        )
         seconds = time.perf_counter() - start
         backend.close()
     assert [a.error for a in answers] == [None, None] and [a.text for a in answers] == ["q0", "q1"]
@@ -362,14 +400,20 @@ def test_retries_honour_retry_after_and_stay_bounded():
     throttled, handler = _openai_server("ok", throttle=1, retry_after="1.0")
     always, always_handler = _openai_server("never", throttle=10**6, retry_after="0.05")
     try:
-        backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{throttled.server_port}/v1", timeout=10, max_retries=3)
+        backend = LiteLLMBackend(
+            "openai/m", api_base=f"http://127.0.0.1:{throttled.server_port}/v1", timeout=10, max_retries=3
+        )
         start = time.perf_counter()
         assert backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0].text == "ok"
         # one 429, waited the 1 s it asked for (the backoff alone waits at most 0.5 s on a first retry)
         assert handler.hits == 2 and time.perf_counter() - start >= 0.95
-        backend = LiteLLMBackend("openai/m", api_base=f"http://127.0.0.1:{always.server_port}/v1", timeout=10, max_retries=2)
+        backend = LiteLLMBackend(
+            "openai/m", api_base=f"http://127.0.0.1:{always.server_port}/v1", timeout=10, max_retries=2
+        )
         answer = backend.generate_batch([ChatRequest.of(HELLO, GenerationParams())])[0]
-        assert answer.error and "RateLimit" in answer.error and always_handler.hits == 3  # 1 try + 2 retries, then it gives up
+        assert (
+            answer.error and "RateLimit" in answer.error and always_handler.hits == 3
+        )  # 1 try + 2 retries, then it gives up
     finally:
         throttled.shutdown()
         always.shutdown()

@@ -21,7 +21,9 @@ from stealthflow.training.rewards import EvidenceReward
 
 def profile(comments: list[str], inferences: dict[str, str], pid: str = "u1") -> Profile:
     answers = {a: {"inference": text, "guess": ["x"], "certainty": "3"} for a, text in inferences.items()}
-    return Profile(id=pid, comments=[Comment(text=c) for c in comments], reference_predictions={"deepseek-ai/DeepSeek-V3": answers})
+    return Profile(
+        id=pid, comments=[Comment(text=c) for c in comments], reference_predictions={"deepseek-ai/DeepSeek-V3": answers}
+    )
 
 
 # --- evidence spans ------------------------------------------------------------------------
@@ -30,12 +32,18 @@ def profile(comments: list[str], inferences: dict[str, str], pid: str = "u1") ->
 def test_quotes_are_located_whatever_their_case_spacing_and_apostrophes():
     p = profile(
         ["Just HIT 30   recently, can’t believe it", "My rent in Leeds keeps rising"],
-        {"age": 'The author says they "hit 30 recently" and "can\'t believe it".', "location": 'Mentions "leeds" and "Manchester".'},
+        {
+            "age": 'The author says they "hit 30 recently" and "can\'t believe it".',
+            "location": 'Mentions "leeds" and "Manchester".',
+        },
     )
     evidence = locate_evidence(p)
     found = {(s.attribute, s.comment_index, s.text) for s in evidence.spans}
     assert found == {("age", 0, "HIT 30   recently"), ("age", 0, "can’t believe it"), ("location", 1, "Leeds")}
-    assert evidence.quoted == {"age": 2, "location": 2} and evidence.located == {"age": 2, "location": 1}  # "Manchester" dropped, counted
+    assert evidence.quoted == {"age": 2, "location": 2} and evidence.located == {
+        "age": 2,
+        "location": 1,
+    }  # "Manchester" dropped, counted
 
 
 def test_a_quote_matches_whole_words_only_and_cut_quotes_split_on_ellipses():
@@ -70,17 +78,32 @@ def test_survival_is_the_share_of_spans_left_and_none_without_evidence():
 
 
 def test_the_teacher_deletes_the_evidence_and_tidies_the_sentence():
-    p = profile(["Twelve years as an ER nurse and the rent here in Leeds keeps going up, ugh."], {"occupation": 'works as an "ER nurse"', "location": 'lives in "Leeds"'})
+    p = profile(
+        ["Twelve years as an ER nurse and the rent here in Leeds keeps going up, ugh."],
+        {"occupation": 'works as an "ER nurse"', "location": 'lives in "Leeds"'},
+    )
     spans = locate_evidence(p).in_comment(0)
     rewritten = teacher_rewrite(p.comments[0].text, spans)
     assert rewritten == "Twelve years as and the rent here keeps going up, ugh."
     assert "ER nurse" not in rewritten and "Leeds" not in rewritten
-    assert explain([("ER nurse", "occupation"), ("Leeds", "location")]) == 'Removed "ER nurse" (occupation); "Leeds" (location).'
-    assert teacher_rewrite("Leeds!", locate_evidence(profile(["Leeds!"], {"location": '"Leeds"'})).spans) is None  # nothing readable left
+    assert (
+        explain([("ER nurse", "occupation"), ("Leeds", "location")])
+        == 'Removed "ER nurse" (occupation); "Leeds" (location).'
+    )
+    assert (
+        teacher_rewrite("Leeds!", locate_evidence(profile(["Leeds!"], {"location": '"Leeds"'})).spans) is None
+    )  # nothing readable left
 
 
 def test_post_rows_pair_teacher_edits_with_a_minority_of_copies_and_grpo_prompts():
-    profiles = [profile([f"I work as a nurse in Leeds {i}", f"Lovely weather today {i}"], {"occupation": 'says "a nurse"'}, pid=f"u{i}") for i in range(10)]
+    profiles = [
+        profile(
+            [f"I work as a nurse in Leeds {i}", f"Lovely weather today {i}"],
+            {"occupation": 'says "a nurse"'},
+            pid=f"u{i}",
+        )
+        for i in range(10)
+    ]
     sft, grpo = post_rows(profiles, copy_share=0.2)
     sources = [row["source"] for row in sft]
     assert sources.count("teacher:evidence") == 10 and sources.count("copy") == round(10 * 0.2 / 0.8)
@@ -93,20 +116,40 @@ def test_a_strong_models_workflow_rewrites_become_per_comment_examples():
     from stealthflow.harvest.posts import workflow_post_rows
     from stealthflow.workflow.trajectory import RoundRecord
 
-    source = profile(["I work as a nurse in Leeds", "Lovely weather today", "My shift ends at 7"], {"occupation": 'says "a nurse"', "location": 'in "Leeds"'})
+    source = profile(
+        ["I work as a nurse in Leeds", "Lovely weather today", "My shift ends at 7"],
+        {"occupation": 'says "a nurse"', "location": 'in "Leeds"'},
+    )
 
     def rounds(text: str, mean: float = 0.8) -> list[RoundRecord]:
         original = RoundRecord(run_id="r", profile_id="u1", round=0, text=source.text)
-        final = RoundRecord(run_id="r", profile_id="u1", round=2, text=text, utility={"mean": mean}, params={"anonymizer": {"model": "deepseek/deepseek-chat"}})
+        final = RoundRecord(
+            run_id="r",
+            profile_id="u1",
+            round=2,
+            text=text,
+            utility={"mean": mean},
+            params={"anonymizer": {"model": "deepseek/deepseek-chat"}},
+        )
         return [original, final]
 
-    rows = workflow_post_rows([source], {"u1": rounds("I work in healthcare in Leeds\nLovely weather today\nMy shift ends at 7")})
-    assert len(rows) == 1 and rows[0]["source"] == "workflow:deepseek/deepseek-chat" and rows[0]["attributes"] == ["occupation"]
+    rows = workflow_post_rows(
+        [source], {"u1": rounds("I work in healthcare in Leeds\nLovely weather today\nMy shift ends at 7")}
+    )
+    assert (
+        len(rows) == 1
+        and rows[0]["source"] == "workflow:deepseek/deepseek-chat"
+        and rows[0]["attributes"] == ["occupation"]
+    )
     prompt, answer = rows[0]["messages"][0]["content"], rows[0]["messages"][-1]["content"]
     assert '"a nurse"' in prompt and '"Leeds"' in prompt  # the prompt names every evidence phrase, as at run time
     assert answer == 'Removed "a nurse" (occupation).\n#\nI work in healthcare in Leeds'  # only what really went
-    assert workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather today")}) == []  # comments merged: no pairing
-    assert workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather\nMy shift", mean=0.3)}) == []  # meaning lost
+    assert (
+        workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather today")}) == []
+    )  # comments merged: no pairing
+    assert (
+        workflow_post_rows([source], {"u1": rounds("I work in healthcare\nLovely weather\nMy shift", mean=0.3)}) == []
+    )  # meaning lost
     assert workflow_post_rows([source], {"other": rounds("x\ny\nz")}) == []  # not a train profile given
 
 
@@ -145,7 +188,12 @@ def test_the_reward_log_counts_groups_whose_rewards_do_not_vary(tmp_path):
     reward = EvidenceReward(None, group_size=2, log_path=log)
     copy = [{"role": "assistant", "content": "Nothing.\n#\n" + SOURCE}]
     edit = [{"role": "assistant", "content": "Removed.\n#\nTwelve years at work and the rent keeps going up."}]
-    columns = {"source_text": [SOURCE] * 4, "evidence": [EVIDENCE] * 4, "profile_id": ["u1"] * 4, "comment_index": [0] * 4}
+    columns = {
+        "source_text": [SOURCE] * 4,
+        "evidence": [EVIDENCE] * 4,
+        "profile_id": ["u1"] * 4,
+        "comment_index": [0] * 4,
+    }
     rewards = reward(None, [copy, copy, copy, edit], **columns)
     assert rewards[0] == rewards[1] != rewards[3]
     assert json.loads(log.read_text())["zero_variance_groups"] == 0.5
@@ -191,9 +239,13 @@ def test_local_rewrites_posts_with_cues_and_leaves_the_others_alone():
     posts = ["Twelve years as an ER nurse, and it shows.", "Nice weather today."]
     answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, and it shows.'
     llm = fake_llm(lambda messages: answer)
-    result = local(llm, {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
+    result = local(llm, {"ER nurse": "occupation"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text=t) for t in posts])]
+    )[0]
     assert result.text == "Twelve years at work, and it shows.\nNice weather today."
-    assert result.details["changes"] == [{"post": 0, "phrase": "as an ER nurse,", "replacement": "at work,", "attribute": "occupation", "by": "model"}]
+    assert result.details["changes"] == [
+        {"post": 0, "phrase": "as an ER nurse,", "replacement": "at work,", "attribute": "occupation", "by": "model"}
+    ]
     assert len(llm.backend.requests) == 1 and '"ER nurse"' in llm.backend.requests[0].message_dicts[-1]["content"]
 
 
@@ -229,7 +281,9 @@ def test_a_phrase_nothing_replaces_fluently_stays_and_is_reported():
 
 def test_the_change_list_names_every_stretch_that_left_the_text_with_its_post():
     posts = ["Nice weather today.", "Rent in Leeds keeps going up."]
-    result = local(None, {"Leeds": "location"}).anonymize_many([Profile(id="p", comments=[Comment(text=t) for t in posts])])[0]
+    result = local(None, {"Leeds": "location"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text=t) for t in posts])]
+    )[0]
     (change,) = result.details["changes"]
     assert change["post"] == 1 and change["attribute"] == "location" and "Leeds" in change["phrase"]
     assert change["replacement"] and change["replacement"] in result.text.split("\n")[1]
@@ -247,25 +301,37 @@ def test_a_long_post_is_rewritten_in_pieces_the_size_the_adapter_was_trained_on(
         return 'Removed "ER nurse" (occupation).\n#\n' + piece.replace("an ER nurse", "at work")
 
     pieces = split_post(post)
-    assert "".join(text + separator for text, separator in pieces) == post and all(len(t.split()) <= 100 for t, _ in pieces)
+    assert "".join(text + separator for text, separator in pieces) == post and all(
+        len(t.split()) <= 100 for t, _ in pieces
+    )
     llm = fake_llm(answer)
     result = local(llm, {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
-    assert result.text == post.replace("an ER nurse", "at work") and len(llm.backend.requests) == 1  # only the piece with a cue
+    assert (
+        result.text == post.replace("an ER nurse", "at work") and len(llm.backend.requests) == 1
+    )  # only the piece with a cue
     assert [c["replacement"] for c in result.details["changes"]] == ["at work,"]
 
 
 def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_generalizing_the_cues():
     answer = 'Removed "ER nurse" (occupation).\n#\nTwelve years at work, mail me.'  # FAKE model: drops <EMAIL_1>
     post = "Twelve years as an ER nurse, mail me at <EMAIL_1>."
-    result = local(fake_llm(lambda messages: answer), {"ER nurse": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
+    result = local(fake_llm(lambda messages: answer), {"ER nurse": "occupation"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text=post)])]
+    )[0]
     assert "<EMAIL_1>" in result.text and "ER nurse" not in result.text and result.details["generalized_posts"] == 1
 
 
 def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_generalizing_the_cues():
     answer = 'Removed "work at" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
     post = "Hi, call me at <PHONE_3>, I work at <EMPLOYER_1>"
-    result = local(fake_llm(lambda messages: answer), {"work at": "occupation"}).anonymize_many([Profile(id="p", comments=[Comment(text=post)])])[0]
-    assert result.text.count("<EMPLOYER_1>") == 1 and "call me at <PHONE_3>" in result.text and result.details["generalized_posts"] == 1
+    result = local(fake_llm(lambda messages: answer), {"work at": "occupation"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text=post)])]
+    )[0]
+    assert (
+        result.text.count("<EMPLOYER_1>") == 1
+        and "call me at <PHONE_3>" in result.text
+        and result.details["generalized_posts"] == 1
+    )
 
 
 def test_placeholders_are_never_taken_for_cues():
@@ -280,7 +346,12 @@ def test_grpo_prompts_can_name_the_cue_taggers_marks_while_the_reward_keeps_the_
 
     from stealthflow.training.grpo import tagger_prompts
 
-    profiles = [profile(["I work as a nurse in Leeds.", "Nice weather in Rome."], {"occupation": 'says "a nurse"', "location": 'mentions "Rome"'})]
+    profiles = [
+        profile(
+            ["I work as a nurse in Leeds.", "Nice weather in Rome."],
+            {"occupation": 'says "a nurse"', "location": 'mentions "Rome"'},
+        )
+    ]
     _, rows = post_rows(profiles)
     retagged = tagger_prompts(Dataset.from_list(rows), FakeTagger({"Leeds": "location"})).to_list()
     assert len(retagged) == 1, "a comment where the tagger marks nothing is never sent to the model by `local`"
@@ -309,7 +380,9 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         (result,) = method.rewrite_posts([post])
         assert result.text != post and result.changes and result.how != "unchanged"
         assert "Leeds" not in result.text, result.text
-        assert all(change["replacement"] for change in result.changes if change["attribute"] == "location"), result.changes  # generalized, not cut
+        assert all(change["replacement"] for change in result.changes if change["attribute"] == "location"), (
+            result.changes
+        )  # generalized, not cut
         (harmless,) = method.rewrite_posts(["Just got my cat a new bed, she loves it."])
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:

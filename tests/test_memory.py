@@ -81,7 +81,9 @@ def test_rewrite_at_append_stores_the_rewrite_or_keeps_the_placeholders(tmp_path
 
     from stealthflow.anonymize.standard import StandardAnonymizer
 
-    answers = iter(["Removed the town.\n#\nMy email is <EMAIL_1>; I live in a small town.", "Removed.\n#\nMy email is gone."])
+    answers = iter(
+        ["Removed the town.\n#\nMy email is <EMAIL_1>; I live in a small town.", "Removed.\n#\nMy email is gone."]
+    )
     rewriter = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
     config = protect_config(tmp_path, monkeypatch)
     with_rewrite = MemoryStore(tmp_path / "memory.sqlite", make_protector(config), embed=fake_embed, rewriter=rewriter)
@@ -173,23 +175,45 @@ def test_cli_shapes(tmp_path, monkeypatch):
     yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
     common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
     run = CliRunner().invoke
-    assert run(app, ["memory", "append", "--user", "ann", "--text", "My email is ann.lee@example.org", *common]).stdout == "1\tMy email is <EMAIL_1>\n"
+    assert (
+        run(app, ["memory", "append", "--user", "ann", "--text", "My email is ann.lee@example.org", *common]).stdout
+        == "1\tMy email is <EMAIL_1>\n"
+    )
     rows = tmp_path / "in.jsonl"
     rows.write_text('{"user": "ann", "text": "I like jazz", "metadata": {"k": 1}}\n')
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 0
-    packed = json.loads(run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@example.org", "--json", *common]).stdout)
-    assert set(packed) == {"text", "items"} and set(packed["items"][0]) == {"id", "text", "score"} and packed["items"][0]["id"] == 1
-    assert run(app, ["memory", "hydrate", "--user", "ann", *common], input="to <EMAIL_1>").stdout == "to ann.lee@example.org"
-    assert run(app, ["memory", "list", "--user", "ann", *common]).stdout.splitlines() == ["1\tMy email is <EMAIL_1>", "2\tI like jazz"]
+    packed = json.loads(
+        run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@example.org", "--json", *common]).stdout
+    )
+    assert (
+        set(packed) == {"text", "items"}
+        and set(packed["items"][0]) == {"id", "text", "score"}
+        and packed["items"][0]["id"] == 1
+    )
+    assert (
+        run(app, ["memory", "hydrate", "--user", "ann", *common], input="to <EMAIL_1>").stdout
+        == "to ann.lee@example.org"
+    )
+    assert run(app, ["memory", "list", "--user", "ann", *common]).stdout.splitlines() == [
+        "1\tMy email is <EMAIL_1>",
+        "2\tI like jazz",
+    ]
     assert run(app, ["memory", "forget", "--user", "ann", "--id", "2", *common]).exit_code == 0
     bad = run(app, ["memory", "forget", "--user", "ann", *common])
     assert bad.exit_code == 2 and "--id ID or --all" in bad.stderr
     # --rewrite with a real method (ner-mask: offline, no model): stored when every placeholder
     # survives, else the placeholder text is stored and the rejection is reported
     rewrite = ["--rewrite", "ner-mask", *common]
-    assert run(app, ["memory", "append", "--user", "cy", "--text", "I was born on 12 March 1985 in a small town", *rewrite]).stdout == "3\tI was born on ** ***** **** in a small town\n"
+    assert (
+        run(
+            app, ["memory", "append", "--user", "cy", "--text", "I was born on 12 March 1985 in a small town", *rewrite]
+        ).stdout
+        == "3\tI was born on ** ***** **** in a small town\n"
+    )
     rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@example.org", *rewrite])
-    assert re.fullmatch(r"4\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
+    assert (
+        re.fullmatch(r"4\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
+    )
     assert run(app, ["memory", "forget", "--user", "cy", "--all", *common]).exit_code == 0
     assert run(app, ["memory", "list", "--user", "cy", *common]).stdout == ""
     rows.write_text("not json\n")
@@ -212,7 +236,9 @@ def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):
     monkeypatch.setattr(uvicorn, "run", lambda asgi, **_: served.append(asgi))
     for flags, mounted in (([], True), (["--no-memory"], False)):
         assert CliRunner().invoke(app, ["serve", "--config", str(yaml), "--no-tagger", *flags]).exit_code == 0
-        with TestClient(served[-1], base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
+        with TestClient(
+            served[-1], base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}
+        ) as client:
             reply = client.post("/memory/pack", json={"user": "ann", "query": "x"})
         assert reply.status_code == (200 if mounted else 404)
     assert (tmp_path / "memory.sqlite").exists()
@@ -227,10 +253,15 @@ def test_http_verbs_behind_the_service_token(store):
     with TestClient(app, base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
         item = client.post("/memory/append", json={"user": "ann", "text": "My email is ann.lee@example.org"}).json()
         assert item["text"] == "My email is <EMAIL_1>"
-        packed = client.post("/memory/pack", json={"user": "ann", "query": "ann.lee@example.org", "budget_tokens": 100}).json()
+        packed = client.post(
+            "/memory/pack", json={"user": "ann", "query": "ann.lee@example.org", "budget_tokens": 100}
+        ).json()
         assert packed["items"][0]["id"] == item["id"]
         assert client.post("/memory/pack", json={"user": "bob", "query": "email"}).json() == {"text": "", "items": []}
-        assert client.post("/memory/hydrate", json={"user": "ann", "text": packed["text"]}).json()["text"] == "- My email is ann.lee@example.org"
+        assert (
+            client.post("/memory/hydrate", json={"user": "ann", "text": packed["text"]}).json()["text"]
+            == "- My email is ann.lee@example.org"
+        )
         assert client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>"}).json()["text"] == "<EMAIL_1>"
         assert client.post("/memory/forget", json={"user": "ann", "id": 999}).status_code == 404
         assert client.post("/memory/forget", json={"user": "ann", "id": item["id"]}).json() == {"forgotten": 1}

@@ -51,9 +51,16 @@ def test_protect_over_http_rewrites_when_asked_with_the_servers_method(client):
     rewritten = client.post("/protect", json={"text": POST, "session": "s", "rewrite": "fake-generalize"})
     assert rewritten.status_code == 200, rewritten.text
     body = rewritten.json()
-    assert body["text"] == "Reach me at <EMAIL_1>. Twelve years as an health worker and the rent here in my city keeps going up."
+    assert (
+        body["text"]
+        == "Reach me at <EMAIL_1>. Twelve years as an health worker and the rent here in my city keeps going up."
+    )
     assert body["rewrite"]["accepted"] and {c["phrase"] for c in body["rewrite"]["changes"]} == {"ER nurse", "in Leeds"}
-    assert client.post("/restore", json={"text": body["text"], "session": "s"}).json()["text"].startswith("Reach me at anna.berg@example.org.")
+    assert (
+        client.post("/restore", json={"text": body["text"], "session": "s"})
+        .json()["text"]
+        .startswith("Reach me at anna.berg@example.org.")
+    )
     plain = client.post("/protect", json={"text": POST, "session": "s"}).json()  # default: none, as before
     assert "ER nurse" in plain["text"] and "rewrite" not in plain
     refused = client.post("/protect", json={"text": POST, "session": "s", "rewrite": "local"})
@@ -71,7 +78,9 @@ def test_python_api_protect_takes_the_rewrite_option(protector, monkeypatch):
     assert protect(POST, session="api", protector=protector).rewrite is None
     with pytest.raises(ValueError, match="unknown rewrite 'nosuch'"):
         protect(POST, session="other", protector=protector, rewrite="nosuch")
-    assert [s["session"] for s in protector.vault.sessions(protector.config.user)] == ["api"]  # the unknown name failed before any work
+    assert [s["session"] for s in protector.vault.sessions(protector.config.user)] == [
+        "api"
+    ]  # the unknown name failed before any work
 
 
 # --- /analyze and /sessions -------------------------------------------------------------------
@@ -108,11 +117,17 @@ def test_a_session_lists_its_placeholders_and_can_be_forgotten(client):
     assert client.get("/sessions/page-4").json()["placeholders"] == []
     assert client.delete("/sessions/page-3").json() == {"session": "page-3", "placeholders": 1, "values_deleted": 1}
     assert client.get("/sessions/page-3").json()["placeholders"] == []
-    assert client.post("/restore", json={"text": "<EMAIL_1>", "session": "page-3"}).json()["unresolved"] == ["<EMAIL_1>"]
+    assert client.post("/restore", json={"text": "<EMAIL_1>", "session": "page-3"}).json()["unresolved"] == [
+        "<EMAIL_1>"
+    ]
 
 
 def test_a_request_with_invalid_unicode_is_refused_without_echo(client):
-    answer = client.post("/analyze", content=b'{"text": "\\ud800 anna.berg@example.org", "session": "s"}', headers={"Content-Type": "application/json"})
+    answer = client.post(
+        "/analyze",
+        content=b'{"text": "\\ud800 anna.berg@example.org", "session": "s"}',
+        headers={"Content-Type": "application/json"},
+    )
     assert answer.status_code == 422 and "anna.berg" not in answer.text
 
 
@@ -141,7 +156,10 @@ def test_the_page_opens_only_from_its_one_time_link_then_by_cookie(protector):
         assert httpx.get(f"{base}/").status_code == 401  # no token
         assert httpx.get(f"{base}/", params={"token": "wrong"}).status_code == 401
         assert httpx.get(f"{base}/ui/app.js").status_code == 401
-        assert httpx.get(f"http://127.0.0.1:{port}/", params={"token": link}, headers={"Host": "evil.example"}).status_code == 403  # DNS rebinding
+        assert (
+            httpx.get(f"http://127.0.0.1:{port}/", params={"token": link}, headers={"Host": "evil.example"}).status_code
+            == 403
+        )  # DNS rebinding
         signed = httpx.get(f"{base}/", params={"token": link})
         assert signed.status_code == 303 and signed.headers["location"] == "/"
         cookie = signed.headers["set-cookie"]
@@ -149,12 +167,26 @@ def test_the_page_opens_only_from_its_one_time_link_then_by_cookie(protector):
         assert httpx.get(f"{base}/", params={"token": link}).status_code == 401  # used up
         jar = {COOKIE: signed.cookies[COOKIE]}
         page = httpx.get(f"{base}/", cookies=jar)
-        assert page.status_code == 200 and 'id="post"' in page.text and "script-src 'self'" in page.headers["content-security-policy"]
+        assert (
+            page.status_code == 200
+            and 'id="post"' in page.text
+            and "script-src 'self'" in page.headers["content-security-policy"]
+        )
         assert httpx.get(f"{base}/ui/app.js", cookies=jar).headers["content-type"].startswith("text/javascript")
         body = {"text": POST, "session": "c"}
-        assert httpx.post(f"{base}/analyze", json=body, cookies=jar).status_code == 401  # a cookie alone: not from the page
-        assert httpx.post(f"{base}/analyze", json=body, cookies=jar, headers={"X-Stealthflow-Page": "1"}).status_code == 200
-        assert httpx.post(f"{base}/analyze", json=body, cookies={COOKIE: "forged"}, headers={"X-Stealthflow-Page": "1"}).status_code == 401
+        assert (
+            httpx.post(f"{base}/analyze", json=body, cookies=jar).status_code == 401
+        )  # a cookie alone: not from the page
+        assert (
+            httpx.post(f"{base}/analyze", json=body, cookies=jar, headers={"X-Stealthflow-Page": "1"}).status_code
+            == 200
+        )
+        assert (
+            httpx.post(
+                f"{base}/analyze", json=body, cookies={COOKIE: "forged"}, headers={"X-Stealthflow-Page": "1"}
+            ).status_code
+            == 401
+        )
         assert httpx.post(f"{base}/protect", json=body, headers=BEARER).status_code == 200  # API callers as before
         assert httpx.get(f"{base}/", headers=BEARER).status_code == 401  # the page wants its own sign-in
 
@@ -191,7 +223,9 @@ def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monk
         with TestClient(asgi, base_url="http://127.0.0.1:8765") as browser:
             seen["no link"] = browser.get("/").status_code
             seen["link"] = browser.get(f"/?token={links[-1]}").status_code  # redirected to /, the cookie kept
-            seen["analyze"] = browser.post("/analyze", json={"text": POST, "session": "ui"}, headers={"X-Stealthflow-Page": "1"}).json()
+            seen["analyze"] = browser.post(
+                "/analyze", json={"text": POST, "session": "ui"}, headers={"X-Stealthflow-Page": "1"}
+            ).json()
 
     monkeypatch.setattr(uvicorn, "run", visit)
     wrong = CliRunner().invoke(app, ["ui", "--no-open", "--rewrite", "nosuch", "--config", str(yaml)])
@@ -214,7 +248,14 @@ def test_changes_that_name_no_phrase_or_attribute_are_shown_without_one(protecto
             class Adding:
                 def anonymize_many(self, profiles, on_progress=None):
                     text = profiles[0].comments[0].text + " Thanks!"
-                    return [Anonymized(profiles[0].id, text, [text], details={"changes": [{"phrase": "", "replacement": "Thanks!", "attribute": None}]})]
+                    return [
+                        Anonymized(
+                            profiles[0].id,
+                            text,
+                            [text],
+                            details={"changes": [{"phrase": "", "replacement": "Thanks!", "attribute": None}]},
+                        )
+                    ]
 
             return Adding()
 

@@ -24,7 +24,14 @@ from stealthflow.service.page import PageLogins
 from stealthflow.testing.loopback import serve
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 TOKEN = "browser-test-token"
 
 webdriver = pytest.importorskip("selenium.webdriver")
@@ -66,7 +73,9 @@ class SlowFakeRewriter(FakeRewriter):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The service with its page on a loopback port; the FAKE rewriter; the vault key from conftest's env."""
-    config = ProtectConfig(vault_path=tmp_path_factory.mktemp("page") / "vault.sqlite", key_source="env", llm_extractor=False)
+    config = ProtectConfig(
+        vault_path=tmp_path_factory.mktemp("page") / "vault.sqlite", key_source="env", llm_extractor=False
+    )
     protector = Protector(config, open_vault(config), Detector())
     logins = PageLogins()
     app = create_app(protector, TOKEN, rewriter=SlowFakeRewriter(), page=logins)
@@ -106,12 +115,17 @@ def check(browser, wait, text: str) -> None:
 
 def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
     wait = sign_in(browser, server)
-    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server[0], "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.execute_cdp_cmd(
+        "Browser.grantPermissions",
+        {"origin": server[0], "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
+    )
     check(browser, wait, POST)
 
     pii = browser.find_elements(By.CSS_SELECTOR, "#findings mark.pii")
     assert [m.text for m in pii] == ["anna.berg@example.org<EMAIL_1>"]  # the value, tagged with its placeholder
-    assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.cue .tag"), "phrases that point to an attribute are marked"
+    assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.cue .tag"), (
+        "phrases that point to an attribute are marked"
+    )
     assert len(browser.find_elements(By.CSS_SELECTOR, "#risk li")) == 8
     assert "classifier" in by_id(browser, "risk").text
 
@@ -127,7 +141,9 @@ def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
 
     by_id(browser, "copy").click()
     wait.until(lambda d: by_id(d, "copied").text == "Copied.")
-    copied = browser.execute_async_script("navigator.clipboard.readText().then(arguments[0], e => arguments[0]('error: ' + e))")
+    copied = browser.execute_async_script(
+        "navigator.clipboard.readText().then(arguments[0], e => arguments[0]('error: ' + e))"
+    )
     assert copied == rewritten
 
     by_id(browser, "reply").send_keys("Happy to help. I will write to <EMAIL_1> and <EMAIL_7>.")
@@ -161,10 +177,14 @@ def test_no_token_or_a_wrong_one_is_refused(server):
     try:
         for url in (f"{base}/", f"{base}/?token=wrong"):
             driver.get(url)
-            assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in" and not driver.find_elements(By.ID, "post")
+            assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in" and not driver.find_elements(
+                By.ID, "post"
+            )
         link = f"{base}/?token={logins.new_link()}"
         driver.get(link)
-        assert driver.find_elements(By.ID, "post") and driver.current_url == f"{base}/"  # the token left the address bar
+        assert (
+            driver.find_elements(By.ID, "post") and driver.current_url == f"{base}/"
+        )  # the token left the address bar
         driver.delete_all_cookies()
         driver.get(link)  # the same link again
         assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in"
@@ -181,7 +201,10 @@ def test_progress_shows_and_nothing_moves_while_the_rewrite_arrives(browser, ser
     by_id(browser, "check").click()
     wait.until(lambda d: "Checking" in by_id(d, "status").text)  # the fake takes a second
     assert browser.execute_script("return document.body.classList.contains('busy')")
-    assert browser.execute_script("return getComputedStyle(document.querySelector('#progress div')).visibility") == "visible"
+    assert (
+        browser.execute_script("return getComputedStyle(document.querySelector('#progress div')).visibility")
+        == "visible"
+    )
     assert browser.execute_script(where, cards) == placed
     wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
 
@@ -193,7 +216,9 @@ def test_readable_at_phone_width(server):
         driver.get(f"{base}/?token={logins.new_link()}")
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "session-id").text)
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
-        left = driver.execute_script("return ['post-card', 'rewrite-card'].map(id => document.getElementById(id).getBoundingClientRect().x)")
+        left = driver.execute_script(
+            "return ['post-card', 'rewrite-card'].map(id => document.getElementById(id).getBoundingClientRect().x)"
+        )
         assert left[0] == left[1]  # one column
     finally:
         driver.quit()
@@ -210,7 +235,11 @@ def test_stealthflow_ui_with_the_real_local_method(browser, tmp_path):
     command = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
     log = tmp_path / "ui.log"
     with log.open("w") as stderr:
-        server = subprocess.Popen([command, "ui", "--no-open", "--port", str(port)], stderr=stderr, env={**os.environ, "STEALTHFLOW_SERVICE_TOKEN": TOKEN})
+        server = subprocess.Popen(
+            [command, "ui", "--no-open", "--port", str(port)],
+            stderr=stderr,
+            env={**os.environ, "STEALTHFLOW_SERVICE_TOKEN": TOKEN},
+        )
     try:
         deadline = time.monotonic() + 120
         link = None

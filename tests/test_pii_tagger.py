@@ -58,7 +58,9 @@ def test_validation_holds_out_whole_templates_with_every_type():
 def test_public_talk_names_people_no_list_holds_and_tags_none_of_them():
     """The famous people users write about are a long tail: public talk names people outside the
     fixed list too, so a model learns the talk, not the names."""
-    examples = build_examples(1000, seed=5, templates=PUBLIC_TALK_TEMPLATES, negatives=PUBLIC_TALK_TEMPLATES, public_talk=True)
+    examples = build_examples(
+        1000, seed=5, templates=PUBLIC_TALK_TEMPLATES, negatives=PUBLIC_TALK_TEMPLATES, public_talk=True
+    )
     assert all(not e.spans for e in examples)
     with_listed = sum(any(figure in e.text for figure in PUBLIC_FIGURES) for e in examples)
     assert 0.2 < with_listed / len(examples) < 0.8, "both listed and unlisted people"
@@ -85,7 +87,13 @@ def test_build_data_is_the_same_in_processes_with_different_string_hashing(tmp_p
     outputs = []
     for hash_seed in ("1", "2"):
         out = tmp_path / hash_seed
-        subprocess.run([command, "tagger", "build-data", "--out", str(out), "--n", "300", "--seed", "0"], env=os.environ | {"PYTHONHASHSEED": hash_seed}, check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [command, "tagger", "build-data", "--out", str(out), "--n", "300", "--seed", "0"],
+            env=os.environ | {"PYTHONHASHSEED": hash_seed},
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         outputs.append([(out / name).read_bytes() for name in ("train.jsonl", "validation.jsonl")])
     assert outputs[0] == outputs[1]
 
@@ -120,7 +128,14 @@ class LabelledFakeTagger:
     def tag_many(self, texts, batch_size=16, settled=None):
         self.batches.append(len(texts))
         self.settled = settled
-        return [[TaggedSpan(m.start(), m.end(), label, 0.9) for word, label in self.words.items() for m in re.finditer(re.escape(word), text)] for text in texts]
+        return [
+            [
+                TaggedSpan(m.start(), m.end(), label, 0.9)
+                for word, label in self.words.items()
+                for m in re.finditer(re.escape(word), text)
+            ]
+            for text in texts
+        ]
 
 
 def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
@@ -130,8 +145,12 @@ def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
     found = detector.deterministic_many(texts)
     assert fake.batches == [3], "one forward batch for the whole list"
-    assert [texts[0][s.start : s.end] for s in found[0]] == ["Sio\u200bsaia Fifita"], "punctuation trimmed, zero-width char inside"
-    assert [(texts[1][s.start : s.end], s.type) for s in found[1]] == [("4471!", "CREDENTIAL")], "a secret keeps its symbols"
+    assert [texts[0][s.start : s.end] for s in found[0]] == ["Sio\u200bsaia Fifita"], (
+        "punctuation trimmed, zero-width char inside"
+    )
+    assert [(texts[1][s.start : s.end], s.type) for s in found[1]] == [("4471!", "CREDENTIAL")], (
+        "a secret keeps its symbols"
+    )
     assert found[2] == []
 
 
@@ -145,7 +164,10 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypat
     found = detector.detect(text)
     phone = text.index("+61")
     assert fake.settled == [[(phone, phone + len("+61 412 555 019"))]]
-    assert [(text[s.start : s.end], s.type) for s in found] == [("Tane Whatarau", "REAL_NAME"), ("+61 412 555 019", "PHONE")]
+    assert [(text[s.start : s.end], s.type) for s in found] == [
+        ("Tane Whatarau", "REAL_NAME"),
+        ("+61 412 555 019", "PHONE"),
+    ]
 
 
 def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch):
@@ -157,7 +179,12 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
     text = "a@example.org then b@example.org, my pin hunter22 then c@example.org and lantern42 d@example.org"
     found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
     assert ("hunter22", "CREDENTIAL") in found and ("lantern42", "CREDENTIAL") not in found
-    assert [value for value, kind in found if kind == "EMAIL"] == ["a@example.org", "b@example.org", "c@example.org", "d@example.org"]
+    assert [value for value, kind in found if kind == "EMAIL"] == [
+        "a@example.org",
+        "b@example.org",
+        "c@example.org",
+        "d@example.org",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -168,16 +195,41 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
         ("Living with Meniere's disease is hard.", "Meniere", "HEALTH", [("Meniere's disease", "HEALTH")]),
         ("I was diagnosed with social anxiety last year.", "social", "HEALTH", [("social anxiety", "HEALTH")]),
         ("I take pills for high blood pressure", "high blood", "HEALTH", [("high blood pressure", "HEALTH")]),
-        ("I have diabetes, kidney stones and more.", "diabetes", "HEALTH", [("diabetes", "HEALTH")]),  # the next condition is another span
+        (
+            "I have diabetes, kidney stones and more.",
+            "diabetes",
+            "HEALTH",
+            [("diabetes", "HEALTH")],
+        ),  # the next condition is another span
         ("I have diabetes\nstones are heavy", "diabetes", "HEALTH", [("diabetes", "HEALTH")]),  # not past the line
         # an amount tagged short of what it is, with it
-        ("My dad left me £80,000 in student loans.", "£80,000 in", "FINANCE", [("£80,000 in student loans", "FINANCE")]),
+        (
+            "My dad left me £80,000 in student loans.",
+            "£80,000 in",
+            "FINANCE",
+            [("£80,000 in student loans", "FINANCE")],
+        ),
         ("Honestly I only earn $84K base, is that bad?", "$84K", "FINANCE", [("$84K base", "FINANCE")]),
         ("I earn 5 grand a month before tax.", "5 grand", "FINANCE", [("5 grand a month", "FINANCE")]),
-        ("We saved £8,000 in 2023 for the wedding.", "£8,000 in", "FINANCE", [("£8,000", "FINANCE")]),  # a year is not what it is
+        (
+            "We saved £8,000 in 2023 for the wedding.",
+            "£8,000 in",
+            "FINANCE",
+            [("£8,000", "FINANCE")],
+        ),  # a year is not what it is
         # a person opening an employer span, as a name of its own
-        ("Team:\n- Pascuala Cuevas, University of Port Amy", "Pascuala Cuevas, University of Port Amy", "EMPLOYER", [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")]),
-        ("I work at Carr, Morris and Thompson in Leeds.", "Carr, Morris and Thompson", "EMPLOYER", [("Carr, Morris and Thompson", "EMPLOYER")]),  # no person
+        (
+            "Team:\n- Pascuala Cuevas, University of Port Amy",
+            "Pascuala Cuevas, University of Port Amy",
+            "EMPLOYER",
+            [("Pascuala Cuevas", "REAL_NAME"), ("University of Port Amy", "EMPLOYER")],
+        ),
+        (
+            "I work at Carr, Morris and Thompson in Leeds.",
+            "Carr, Morris and Thompson",
+            "EMPLOYER",
+            [("Carr, Morris and Thompson", "EMPLOYER")],
+        ),  # no person
     ],
 )
 def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(monkeypatch, text, tagged, label, expected):
@@ -217,8 +269,15 @@ def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overla
     fake = LabelledFakeTagger({"Anna-Berg": "REAL_NAME", "Anna Berg": "REAL_NAME", "Omar Haddad": "REAL_NAME"})
     monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["url", "email"])])
-    found = sorted((s.start, text[s.start : s.end], s.type) for s in detector.deterministic(text))  # before overlaps are merged
-    assert [(value, kind) for _, value, kind in found] == [(url, "URL"), ("Anna Berg", "REAL_NAME"), ("Omar Haddad", "REAL_NAME"), ("a@example.org", "EMAIL")]
+    found = sorted(
+        (s.start, text[s.start : s.end], s.type) for s in detector.deterministic(text)
+    )  # before overlaps are merged
+    assert [(value, kind) for _, value, kind in found] == [
+        (url, "URL"),
+        ("Anna Berg", "REAL_NAME"),
+        ("Omar Haddad", "REAL_NAME"),
+        ("a@example.org", "EMAIL"),
+    ]
 
 
 def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
@@ -236,7 +295,9 @@ def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
     probabilities = np.zeros((len(words), len(tags)), dtype=np.float32)
     for index, (start, _) in enumerate(words):
         name = start < text.index(" at ")
-        probabilities[index, tags.index("O" if start < text.index("Paavo") else "I-REAL_NAME" if name else "I-ADDRESS")] = 1.0
+        probabilities[
+            index, tags.index("O" if start < text.index("Paavo") else "I-REAL_NAME" if name else "I-ADDRESS")
+        ] = 1.0
     tagger = SpanTagger.__new__(SpanTagger)
     tagger.labels, tagger.threshold = labels, 0.5
     tokens = (np.asarray(words), probabilities)
@@ -267,7 +328,9 @@ def test_a_name_the_student_runs_into_a_phone_number_is_kept():
 def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
     from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 
-    assert not public_name("Ask Maren Holt about it.", 4, 14) and text_words.cache_info().currsize == 1  # a lookup keeps its text's words
+    assert (
+        not public_name("Ask Maren Holt about it.", 4, 14) and text_words.cache_info().currsize == 1
+    )  # a lookup keeps its text's words
     fake = LabelledFakeTagger({"Maren Holt": "REAL_NAME"})
     monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     found = Detector([PiiTaggerRecognizer()]).deterministic_many(["Ask Maren Holt about it.", "Maren Holt called."])
@@ -279,7 +342,9 @@ def test_no_text_stays_in_the_word_cache_after_the_patterns_alone_ran():
     """The diagnosis and salary patterns look up whom a sentence is about (anothers_life), with the tagger off too."""
     from stealthflow.placeholders.recognizers.public_names import text_words
 
-    found = Detector(build_recognizers()).deterministic("My sister Ann was diagnosed with aphasia and earns $60,000 a year.")
+    found = Detector(build_recognizers()).deterministic(
+        "My sister Ann was diagnosed with aphasia and earns $60,000 a year."
+    )
     assert {span.type for span in found} >= {"HEALTH", "FINANCE"}
     assert text_words.cache_info().currsize == 0
 
@@ -364,7 +429,9 @@ def test_callers_on_several_threads_get_the_main_threads_spans(shipped_detector,
         torch.set_num_threads(before)
         for pool in pools:
             pool.shutdown()
-    assert [[(s.start, s.end, s.type) for s in spans] for spans in found] == [spans for spans in expected for _ in pools]
+    assert [[(s.start, s.end, s.type) for s in spans] for spans in found] == [
+        spans for spans in expected for _ in pools
+    ]
     assert ran_with == {(False, 1)}
 
 
@@ -382,7 +449,9 @@ def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_
 
     torch.set_num_threads(1)
     tagger = load_pii_tagger(None)
-    texts = [text for text, _ in UNSEEN_NAMES] + [" ".join(text for text, _ in UNSEEN_NAMES) * 3]  # a long one: bf16 takes >= 64 pieces
+    texts = [text for text, _ in UNSEEN_NAMES] + [
+        " ".join(text for text, _ in UNSEEN_NAMES) * 3
+    ]  # a long one: bf16 takes >= 64 pieces
 
     def run(dtype, step):
         monkeypatch.setattr(tagger.model, "inference_dtype", dtype)
@@ -425,9 +494,12 @@ def test_protect_replaces_exactly_the_tagged_values_and_restores(tmp_path, monke
 
 
 def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type(monkeypatch):
-    """"+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
+    """ "+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
     fake = LabelledFakeTagger({"+61 412 555 019": "CREDENTIAL", "Tane Whatarau": "REAL_NAME"})
     monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
     text = "Tane Whatarau, mobile +61 412 555 019."
-    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("Tane Whatarau", "REAL_NAME"), ("+61 412 555 019", "PHONE")]
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
+        ("Tane Whatarau", "REAL_NAME"),
+        ("+61 412 555 019", "PHONE"),
+    ]

@@ -28,9 +28,14 @@ def test_round_trip_with_a_drifted_reply(protector):
         assert value not in protected.text
     assert all(PERSONAL_TEXT[s.start : s.end] for s in protected.spans)  # offsets into the input
     # The cloud answers with its own wording and mangles the placeholders.
-    reply = "Hello real_name_1! I will write to EMAIL 1 and < PHONE_1 >. Keep [CREDIT_CARD_1] safe; about HEALTH_1: rest."
+    reply = (
+        "Hello real_name_1! I will write to EMAIL 1 and < PHONE_1 >. Keep [CREDIT_CARD_1] safe; about HEALTH_1: rest."
+    )
     restored = restore(reply, session="chat-1", protector=protector)
-    assert restored.text == "Hello Anna Berg! I will write to anna.berg@example.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
+    assert (
+        restored.text
+        == "Hello Anna Berg! I will write to anna.berg@example.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
+    )
     assert restored.unresolved == []
     chunks = [reply[i : i + 3] for i in range(0, len(reply), 3)]
     assert "".join(restore_stream(chunks, session="chat-1", protector=protector)) == restored.text
@@ -60,32 +65,47 @@ def test_rewrite_check_repairs_drift_and_rejects_losses_inventions_and_repeats()
     invented = check_rewrite(text, "<REAL_NAME_1> at <EMAIL_1> or <EMAIL_2>.", placeholders)
     assert not invented.accepted and "<EMAIL_2>" in invented.reason
     repeated = check_rewrite(text, "I am <REAL_NAME_1>, mail <REAL_NAME_1> at <EMAIL_1>.", placeholders)
-    assert not repeated.accepted and repeated.text == text and "repeated placeholder(s) <REAL_NAME_1>" in repeated.reason
+    assert (
+        not repeated.accepted and repeated.text == text and "repeated placeholder(s) <REAL_NAME_1>" in repeated.reason
+    )
 
 
 def test_rewrite_with_a_registered_method(protector):
     protected = protector.protect("My name is Anna Berg, from Boston, mail anna.berg@example.org.", "s")
     answers = iter(["Removed the city.\n#\nI am <REAL_NAME_1>, mail EMAIL_1.", "Removed.\n#\nI am someone."])
     method = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
-    outcomes = rewrite_protected(method, [("a", protected.text, protected.placeholders), ("b", protected.text, protected.placeholders)])
+    outcomes = rewrite_protected(
+        method, [("a", protected.text, protected.placeholders), ("b", protected.text, protected.placeholders)]
+    )
     assert outcomes[0].accepted and outcomes[0].text == "I am <REAL_NAME_1>, mail <EMAIL_1>."
     assert not outcomes[1].accepted and outcomes[1].text == protected.text
 
 
 def _cli_env(tmp_path):
     config = tmp_path / "protect.yaml"
-    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n  llm_extractor: false\n")
+    config.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n  llm_extractor: false\n"
+    )
     return config
 
 
 def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, caplog):
     caplog.set_level("DEBUG")
-    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["x"]).new_secret())
+    monkeypatch.setenv(
+        "STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["x"]).new_secret()
+    )
     config = _cli_env(tmp_path)
     source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
-    source.write_text(json.dumps({"id": "p1", "text": PERSONAL_TEXT}) + "\n" + json.dumps({"id": "p2", "text": "Nothing here."}) + "\n")
+    source.write_text(
+        json.dumps({"id": "p1", "text": PERSONAL_TEXT})
+        + "\n"
+        + json.dumps({"id": "p2", "text": "Nothing here."})
+        + "\n"
+    )
     runner = CliRunner()
-    output.write_text(json.dumps({"id": "p2", "text": "Nothing here.", "spans": []}) + '\n{"id": "p1", "te')  # torn by a crash
+    output.write_text(
+        json.dumps({"id": "p2", "text": "Nothing here.", "spans": []}) + '\n{"id": "p1", "te'
+    )  # torn by a crash
     result = runner.invoke(app, ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(config)])
     assert result.exit_code == 0, result.output
     assert "resuming: 1 of 2" in result.output
@@ -100,7 +120,9 @@ def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, cap
     reply.write_text(json.dumps({"id": "r", "text": "Hi REAL NAME 1, <EMAIL_9>."}) + "\n")
     result = runner.invoke(app, ["restore", "-i", str(reply), "--session", "s1", "-c", str(config)])
     assert result.exit_code == 0 and '"Hi Anna Berg, <EMAIL_9>."' in result.stdout and "<EMAIL_9>" in result.output
-    result = runner.invoke(app, ["restore", "--stream", "--session", "s1", "-c", str(config)], input="Dear <REAL_NA" + "ME_1>!")
+    result = runner.invoke(
+        app, ["restore", "--stream", "--session", "s1", "-c", str(config)], input="Dear <REAL_NA" + "ME_1>!"
+    )
     assert result.stdout == "Dear Anna Berg!"
 
     result = runner.invoke(app, ["vault", "forget", "--session", "s1", "-c", str(config)])
@@ -121,7 +143,10 @@ def test_cli_bad_input_and_wrong_key(tmp_path, monkeypatch):
     assert result.exit_code == 2 and "bad.jsonl:2" in result.output
     good = tmp_path / "good.jsonl"
     good.write_text('{"id": "x", "text": "mail a@example.org"}\n')
-    assert runner.invoke(app, ["protect", "-i", str(good), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)]).exit_code == 0
+    assert (
+        runner.invoke(app, ["protect", "-i", str(good), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)]).exit_code
+        == 0
+    )
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
     result = runner.invoke(app, ["restore", "-i", str(good), "--session", "default", "-c", str(config)])
     assert result.exit_code == 2 and "wrong vault key" in result.output
@@ -134,14 +159,18 @@ def test_protect_output_with_unicode_line_separators_reads_back(tmp_path, monkey
     from stealthflow.cli import app
     from stealthflow.pipeline.records import read_records
 
-    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["new_secret"]).new_secret())
+    monkeypatch.setenv(
+        "STEALTHFLOW_VAULT_KEY", __import__("stealthflow.placeholders.keys", fromlist=["new_secret"]).new_secret()
+    )
     config = tmp_path / "c.yaml"
     config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
     posts = tmp_path / "in.jsonl"
     text = "line one\u2028line two\u0085mail me at a.b@example.org\u2029end"
     posts.write_text(json.dumps({"id": "a", "text": text}, ensure_ascii=False) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    result = CliRunner().invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--config", str(config)])
+    result = CliRunner().invoke(
+        app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--config", str(config)]
+    )
     assert result.exit_code == 0, result.output
     assert "\u2028" not in out.read_text(encoding="utf-8")  # escaped on write
     ((record_id, protected, *_),) = read_records(out)
@@ -164,7 +193,12 @@ def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypat
     out = tmp_path / "out.jsonl"
     out.write_text(json.dumps({"id": "a", "session": "first", "text": "mail <EMAIL_1>", "spans": []}) + "\n")
     runner = CliRunner()
-    result = runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--session", "second", "--rewrite", "none", "-c", str(config)])
+    result = runner.invoke(
+        app,
+        ["protect", "-i", str(posts), "-o", str(out), "--session", "second", "--rewrite", "none", "-c", str(config)],
+    )
     assert result.exit_code == 2 and "session 'first'" in result.output
-    result = runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--session", "first", "--rewrite", "none", "-c", str(config)])
+    result = runner.invoke(
+        app, ["protect", "-i", str(posts), "-o", str(out), "--session", "first", "--rewrite", "none", "-c", str(config)]
+    )
     assert result.exit_code == 0 and len(out.read_text().splitlines()) == 2

@@ -121,7 +121,11 @@ def test_detector_merges_llm_spans_with_deterministic_ones():
 
 
 # -- restoration ---------------------------------------------------------------------------
-VALUES = {("EMAIL", 1, None): "anna@example.org", ("REAL_NAME", 12, None): "Anna Berg", ("EMAIL", None, "3f81a2c9"): "x@example.org"}
+VALUES = {
+    ("EMAIL", 1, None): "anna@example.org",
+    ("REAL_NAME", 12, None): "Anna Berg",
+    ("EMAIL", None, "3f81a2c9"): "x@example.org",
+}
 
 
 def resolve(ref: Reference) -> str | None:
@@ -130,20 +134,42 @@ def resolve(ref: Reference) -> str | None:
 
 @pytest.mark.parametrize(
     "drifted",
-    ["<EMAIL_1>", "EMAIL 1", "email_1", "Email_1", "< EMAIL_1 >", "[EMAIL_1]", "{{EMAIL_1}}", "EMAIL-1", "<email 1>", "EMAIL1", "<EMAIL_1"],
+    [
+        "<EMAIL_1>",
+        "EMAIL 1",
+        "email_1",
+        "Email_1",
+        "< EMAIL_1 >",
+        "[EMAIL_1]",
+        "{{EMAIL_1}}",
+        "EMAIL-1",
+        "<email 1>",
+        "EMAIL1",
+        "<EMAIL_1",
+    ],
 )
 def test_drifted_indexed_placeholders_restore(drifted):
     assert restore_text(f"Write to {drifted}, thanks.", resolve).text == "Write to anna@example.org, thanks."
 
 
-@pytest.mark.parametrize("drifted", ["[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "email: 3f81a2c9", "EMAIL_3f81a2c9", "[[ EMAIL : 3f81a2c9 ]]"])
+@pytest.mark.parametrize(
+    "drifted", ["[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "email: 3f81a2c9", "EMAIL_3f81a2c9", "[[ EMAIL : 3f81a2c9 ]]"]
+)
 def test_drifted_hmac_placeholders_restore(drifted):
     assert restore_text(f"Write to {drifted}.", resolve).text == "Write to x@example.org."
 
 
 @pytest.mark.parametrize(
     "ordinary",
-    ["I sent email 1 yesterday.", "Send an Email 1 more time.", "EMAIL_12 is another.", "EMAIL_1a", "MYEMAIL_1", "real name 12", "emails 1"],
+    [
+        "I sent email 1 yesterday.",
+        "Send an Email 1 more time.",
+        "EMAIL_12 is another.",
+        "EMAIL_1a",
+        "MYEMAIL_1",
+        "real name 12",
+        "emails 1",
+    ],
 )
 def test_ordinary_words_are_not_restored(ordinary):
     assert restore_text(ordinary, resolve).text == ordinary
@@ -156,14 +182,39 @@ def test_multiword_types_and_unknown_placeholders():
 
 
 placeholder_pieces = st.sampled_from(
-    ["<EMAIL_1>", "EMAIL 1", "email_1", "<REAL_NAME_12>", "REAL NAME 12", "[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "<EMAIL_2>",
-     "email 1", "EMAIL_12", "<", ">", " ", "_", "1", "E", "Emily", "real", "[[", "]]", "é", "\n"]
+    [
+        "<EMAIL_1>",
+        "EMAIL 1",
+        "email_1",
+        "<REAL_NAME_12>",
+        "REAL NAME 12",
+        "[[EMAIL:3f81a2c9]]",
+        "[EMAIL:3F81A2C9]",
+        "<EMAIL_2>",
+        "email 1",
+        "EMAIL_12",
+        "<",
+        ">",
+        " ",
+        "_",
+        "1",
+        "E",
+        "Emily",
+        "real",
+        "[[",
+        "]]",
+        "é",
+        "\n",
+    ]
 )
 text_pieces = st.text(alphabet="abcEMAIL_ <>[]:0123456789\n", max_size=6)
 
 
 @settings(max_examples=300, deadline=None)
-@given(pieces=st.lists(st.one_of(placeholder_pieces, text_pieces), max_size=14), cuts=st.lists(st.integers(0, 200), max_size=8))
+@given(
+    pieces=st.lists(st.one_of(placeholder_pieces, text_pieces), max_size=14),
+    cuts=st.lists(st.integers(0, 200), max_size=8),
+)
 def test_streaming_equals_whole_text_for_any_split(pieces, cuts):
     text = "".join(pieces)
     points = sorted({c % (len(text) + 1) for c in cuts})
@@ -228,7 +279,15 @@ def test_values_issued_by_another_process_are_masked_and_forgotten_ones_are_not(
 
 @pytest.mark.parametrize(
     "text",
-    ["EMAIL_1 x <PHONE_2>", "a paſſword_3 b", "İ EMAIL_1 İ", "\\<EMAIL_1>", "ip_ADDRESS1", "[[email:3f81a2c9]] email me", "no placeholder here"],
+    [
+        "EMAIL_1 x <PHONE_2>",
+        "a paſſword_3 b",
+        "İ EMAIL_1 İ",
+        "\\<EMAIL_1>",
+        "ip_ADDRESS1",
+        "[[email:3f81a2c9]] email me",
+        "no placeholder here",
+    ],
 )
 def test_escaping_only_the_pieces_that_can_hold_a_placeholder_changes_nothing(text):
     from stealthflow.placeholders.restore import escape_pieces, escape_placeholders
@@ -262,7 +321,9 @@ def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path
     protector = make_protector(config)  # what reads them from the file (another process, a restart) finds the tampering
     restored = protector.restore(protected.text, "s")
     assert "eve@example.org" in restored.text and "<EMAIL_1>" in restored.text and restored.unresolved == ["<EMAIL_1>"]
-    again = protector.protect("again dana@example.org", "s")  # a fresh row replaces the damaged one: the session keeps working
+    again = protector.protect(
+        "again dana@example.org", "s"
+    )  # a fresh row replaces the damaged one: the session keeps working
     assert again.text == "again <EMAIL_3>" and protector.restore(again.text, "s").text == "again dana@example.org"
     # Mangled placeholders restore or are reported, never silently left.
     assert protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").text.startswith("eve@example.org")
@@ -317,7 +378,12 @@ def test_a_sessions_values_in_memory_equal_the_vaults_after_each_message(tmp_pat
 
     here = make_protector(protect_config(tmp_path, monkeypatch))
     elsewhere = make_protector(here.config)
-    messages = ["mail dana@example.org", "call +1 415 555 0100 or mail dana@example.org", "my password is Tr0ub4dor&3", "DANA@example.org and eve@example.org"]
+    messages = [
+        "mail dana@example.org",
+        "call +1 415 555 0100 or mail dana@example.org",
+        "my password is Tr0ub4dor&3",
+        "DANA@example.org and eve@example.org",
+    ]
     for turn, message in enumerate(messages):
         here.protect(message, "s")
         if turn == 1:

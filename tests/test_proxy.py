@@ -23,7 +23,12 @@ from stealthflow.testing.loopback import serve
 from stealthflow.testing.mock_openai import MockOpenAI, Reply
 
 TOKEN = "proxy-test-token"
-TOOLS = [{"type": "function", "function": {"name": "save_note", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {"name": "save_note", "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}},
+    }
+]
 # A value that needs escaping inside JSON (a backslash), quotes, and a placeholder-looking text the
 # user typed (protect escapes it, restore gives it back as typed), to check tool-call arguments.
 QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@example.org (not <EMAIL_9>)'
@@ -50,7 +55,9 @@ def upstream():
 
 # An OpenAI API is called directly; any other provider through litellm (here DeepSeek's adapter,
 # which speaks to the mock as to any OpenAI-compatible base URL).
-BOTH_ROUTES = pytest.mark.parametrize("upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"])
+BOTH_ROUTES = pytest.mark.parametrize(
+    "upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"]
+)
 
 
 @pytest.fixture
@@ -60,7 +67,9 @@ def upstream_model():
 
 @contextlib.contextmanager
 def running_proxy(protector, upstream, token=TOKEN, upstream_model="openai/mock-model", rewriter=None, **config):
-    proxy_config = ProxyConfig(upstream=upstream_model, upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
+    proxy_config = ProxyConfig(
+        upstream=upstream_model, upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config
+    )
     with serve(create_proxy_app(protector, proxy_config, token, rewriter)) as port:
         yield f"http://127.0.0.1:{port}"
 
@@ -98,16 +107,22 @@ def assert_nothing_raw(upstream: MockOpenAI, values=RAW_VALUES) -> None:
 
 
 @BOTH_ROUTES
-def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across_turns(client, upstream, upstream_model):
+def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across_turns(
+    client, upstream, upstream_model
+):
     models = client.models.list()
     assert [m.id for m in models.data] == [upstream_model]
-    raw = client.chat.completions.with_raw_response.create(model="anything", messages=[{"role": "user", "content": PERSONAL_TEXT}], temperature=0.2, metadata={"k": "v"})
+    raw = client.chat.completions.with_raw_response.create(
+        model="anything", messages=[{"role": "user", "content": PERSONAL_TEXT}], temperature=0.2, metadata={"k": "v"}
+    )
     first = raw.parse()
     assert first.choices[0].message.content == PERSONAL_TEXT
     assert int(raw.headers["x-stealthflow-masked"]) >= 5 and raw.headers["x-stealthflow-unresolved"] == "0"
     assert_nothing_raw(upstream)
     turn1 = upstream.received[-1]["messages"][0]["content"]
-    assert upstream.received[-1]["temperature"] == 0.2 and upstream.received[-1]["metadata"] == {"k": "v"}  # other fields pass on
+    assert upstream.received[-1]["temperature"] == 0.2 and upstream.received[-1]["metadata"] == {
+        "k": "v"
+    }  # other fields pass on
 
     # Turn 2 re-sends the history, which holds the restored reply, and names the email again.
     history = [
@@ -128,17 +143,30 @@ def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across
 
 @BOTH_ROUTES
 def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
-    stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}], stream=True, stream_options={"include_usage": True})
-    deltas = [chunk.choices[0].delta.content for chunk in stream if chunk.choices and chunk.choices[0].delta.content is not None]
+    stream = client.chat.completions.create(
+        model="m",
+        messages=[{"role": "user", "content": PERSONAL_TEXT}],
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+    deltas = [
+        chunk.choices[0].delta.content
+        for chunk in stream
+        if chunk.choices and chunk.choices[0].delta.content is not None
+    ]
     assert "".join(deltas) == PERSONAL_TEXT
-    assert len(deltas) > 10 and not any("<" in d or ">" in d for d in deltas)  # the original has none: any would be a cut placeholder
+    assert len(deltas) > 10 and not any(
+        "<" in d or ">" in d for d in deltas
+    )  # the original has none: any would be a cut placeholder
     assert_nothing_raw(upstream)
 
 
 @BOTH_ROUTES
 def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(protector, upstream, upstream_model):
     # Secrets go into tool calls only when the configuration allows it (tests/test_security_scope.py): here it does.
-    with running_proxy(protector, upstream, upstream_model=upstream_model, restore_secrets_in_urls_and_tools=True) as url:
+    with running_proxy(
+        protector, upstream, upstream_model=upstream_model, restore_secrets_in_urls_and_tools=True
+    ) as url:
         _tool_calls_round_trip(openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0), upstream)
 
 
@@ -150,12 +178,26 @@ def _tool_calls_round_trip(client, upstream):
     assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@example.org"])
 
     stream = client.chat.completions.create(model="m", messages=messages, tools=TOOLS, stream=True)
-    pieces = [c.choices[0].delta.tool_calls[0].function.arguments or "" for c in stream if c.choices and c.choices[0].delta.tool_calls]
+    pieces = [
+        c.choices[0].delta.tool_calls[0].function.arguments or ""
+        for c in stream
+        if c.choices and c.choices[0].delta.tool_calls
+    ]
     assert json.loads("".join(pieces)) == {"text": QUOTED_SECRET_TEXT}
 
     # The next turn sends the call and its result back: both are protected, the arguments stay JSON.
     history = messages + [
-        {"role": "assistant", "content": None, "tool_calls": [{"id": call.id, "type": "function", "function": {"name": "save_note", "arguments": call.function.arguments}}]},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": "save_note", "arguments": call.function.arguments},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": call.id, "content": "Saved a note for anna.berg@example.org"},
     ]
     final = client.chat.completions.create(model="m", messages=history, tools=TOOLS)
@@ -168,9 +210,21 @@ def _tool_calls_round_trip(client, upstream):
 def test_litellm_as_a_second_client(proxy, upstream):
     import litellm
 
-    reply = litellm.completion(model="openai/anything", api_base=f"{proxy}/v1", api_key=TOKEN, messages=[{"role": "user", "content": PERSONAL_TEXT}], num_retries=0)
+    reply = litellm.completion(
+        model="openai/anything",
+        api_base=f"{proxy}/v1",
+        api_key=TOKEN,
+        messages=[{"role": "user", "content": PERSONAL_TEXT}],
+        num_retries=0,
+    )
     assert reply.choices[0].message.content == PERSONAL_TEXT
-    stream = litellm.completion(model="openai/anything", api_base=f"{proxy}/v1", api_key=TOKEN, messages=[{"role": "user", "content": PERSONAL_TEXT}], stream=True)
+    stream = litellm.completion(
+        model="openai/anything",
+        api_base=f"{proxy}/v1",
+        api_key=TOKEN,
+        messages=[{"role": "user", "content": PERSONAL_TEXT}],
+        stream=True,
+    )
     assert "".join(c.choices[0].delta.content or "" for c in stream) == PERSONAL_TEXT
     assert_nothing_raw(upstream)
 
@@ -183,13 +237,23 @@ def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, 
     mine = client.chat.completions.with_raw_response.create(model="m", messages=history)
     assert mine.parse().choices[0].message.content == "Your email is anna.berg@example.org."
     labelled = client.chat.completions.with_raw_response.create(
-        model="m", messages=[{"role": "user", "content": "What is my email?"}], extra_headers={"X-Stealthflow-Session": "other-chat"}
+        model="m",
+        messages=[{"role": "user", "content": "What is my email?"}],
+        extra_headers={"X-Stealthflow-Session": "other-chat"},
     )
-    assert labelled.parse().choices[0].message.content == f"Your email is {placeholder}." and labelled.headers["x-stealthflow-withheld"] == "1"
+    assert (
+        labelled.parse().choices[0].message.content == f"Your email is {placeholder}."
+        and labelled.headers["x-stealthflow-withheld"] == "1"
+    )
     with running_proxy(protector, upstream, token="another-token") as other_url:
         other = openai.OpenAI(base_url=f"{other_url}/v1", api_key="another-token", max_retries=0)
-        reply = other.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": "What is my email?"}])
-        assert reply.parse().choices[0].message.content == f"Your email is {placeholder}." and reply.headers["x-stealthflow-withheld"] == "1"
+        reply = other.chat.completions.with_raw_response.create(
+            model="m", messages=[{"role": "user", "content": "What is my email?"}]
+        )
+        assert (
+            reply.parse().choices[0].message.content == f"Your email is {placeholder}."
+            and reply.headers["x-stealthflow-withheld"] == "1"
+        )
 
 
 def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, upstream):
@@ -202,7 +266,11 @@ def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, up
         assert httpx.get(f"{url}/v1/models", headers={**auth, "Host": "evil.example"}).status_code == 403
         big = {"model": "m", "messages": [{"role": "user", "content": "x" * 5_000}]}
         assert httpx.post(f"{url}/v1/chat/completions", json=big, headers=auth).status_code == 413
-        chunked = httpx.post(f"{url}/v1/chat/completions", content=iter([json.dumps(big).encode()[i : i + 500] for i in range(0, 5_100, 500)]), headers=auth)
+        chunked = httpx.post(
+            f"{url}/v1/chat/completions",
+            content=iter([json.dumps(big).encode()[i : i + 500] for i in range(0, 5_100, 500)]),
+            headers=auth,
+        )
         assert chunked.status_code == 413  # no Content-Length: counted as it arrives
         assert httpx.post(f"{url}/v1/chat/completions", json=body, headers=auth).status_code == 200
     assert len(upstream.received) == 1  # only the last request did any work
@@ -222,7 +290,10 @@ def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(prote
             return response.json()["error"]
 
         assert error(post(content=b'{"messages": ['), 400)["type"] == "invalid_request_error"
-        assert error(post(json={"messages": [{"role": "wizard", "content": PERSONAL_TEXT}]}), 400)["param"] == "messages[0].role"
+        assert (
+            error(post(json={"messages": [{"role": "wizard", "content": PERSONAL_TEXT}]}), 400)["param"]
+            == "messages[0].role"
+        )
         part = {"role": "user", "content": [{"type": "hologram", "text": PERSONAL_TEXT}]}
         assert error(post(json={"messages": [part]}), 400)["param"] == "messages[0].content[0].type"
         image = {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}]}
@@ -230,16 +301,27 @@ def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(prote
         assert upstream.received == []  # none of those went upstream
 
         upstream.fail_next(429)
-        assert error(post(json={"messages": [{"role": "user", "content": PERSONAL_TEXT}]}), 429)["type"] == "upstream_error"
+        assert (
+            error(post(json={"messages": [{"role": "user", "content": PERSONAL_TEXT}]}), 429)["type"]
+            == "upstream_error"
+        )
         upstream.fail_next(500)
-        assert error(post(json={"messages": [{"role": "user", "content": "hi"}], "stream": True}), 500)["type"] == "upstream_error"
+        assert (
+            error(post(json={"messages": [{"role": "user", "content": "hi"}], "stream": True}), 500)["type"]
+            == "upstream_error"
+        )
         upstream.delay = 2.0
         assert error(post(json={"messages": [{"role": "user", "content": "hi"}]}), 504)["type"] == "timeout"
         upstream.delay = 0.0
 
         # A client that goes away mid-stream: the server carries on and the vault keeps its values.
         upstream.chunk_chars = 1
-        with httpx.stream("POST", f"{url}/v1/chat/completions", headers=auth, json={"messages": [{"role": "user", "content": PERSONAL_TEXT}], "stream": True}) as response:
+        with httpx.stream(
+            "POST",
+            f"{url}/v1/chat/completions",
+            headers=auth,
+            json={"messages": [{"role": "user", "content": PERSONAL_TEXT}], "stream": True},
+        ) as response:
             next(response.iter_lines())
         reply = post(json={"messages": [{"role": "user", "content": PERSONAL_TEXT}]})
         assert reply.status_code == 200 and reply.json()["choices"][0]["message"]["content"] == PERSONAL_TEXT
@@ -253,9 +335,13 @@ def test_upstream_key_comes_from_the_named_environment_variable(protector, upstr
     monkeypatch.setenv("MOCK_KEY", "sk-from-env")
     config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
     assert OpenAIUpstream(config).headers["Authorization"] == "Bearer sk-from-env"
-    arguments = LiteLLMUpstream(config).arguments({"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0})
+    arguments = LiteLLMUpstream(config).arguments(
+        {"model": "x", "messages": [], "api_base": "http://elsewhere", "temperature": 0}
+    )
     assert arguments["api_key"] == os.environ["MOCK_KEY"] and arguments["api_base"] == upstream.base_url
-    assert arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0  # never litellm's own argument
+    assert (
+        arguments["extra_body"] == {"api_base": "http://elsewhere"} and arguments["temperature"] == 0
+    )  # never litellm's own argument
 
 
 def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp_path, upstream):
@@ -269,8 +355,27 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**os.environ, "STEALTHFLOW_PROXY_TOKEN": "cli-token", "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "proxy", "--upstream", "openai/mock-model", "--upstream-base", upstream.base_url, "--port", str(port), "--no-llm", "--rewrite", "ner-mask"]
+    env = {
+        **os.environ,
+        "STEALTHFLOW_PROXY_TOKEN": "cli-token",
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    command = [
+        sys.executable,
+        "-c",
+        "from stealthflow.cli import main; main()",
+        "proxy",
+        "--upstream",
+        "openai/mock-model",
+        "--upstream-base",
+        upstream.base_url,
+        "--port",
+        str(port),
+        "--no-llm",
+        "--rewrite",
+        "ner-mask",
+    ]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -278,18 +383,34 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
             with contextlib.suppress(httpx.TransportError):
                 if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
                     break
-            assert server.poll() is None and time.monotonic() < deadline, server.communicate()[1] if server.poll() is not None else "no start"
+            assert server.poll() is None and time.monotonic() < deadline, (
+                server.communicate()[1] if server.poll() is not None else "no start"
+            )
             time.sleep(0.2)
         client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token", max_retries=0)
         # Starring a placeholder's number loses it: the rewrite is rejected and the placeholder text goes.
-        raw = client.chat.completions.with_raw_response.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}])
-        assert raw.parse().choices[0].message.content == PERSONAL_TEXT and raw.headers["x-stealthflow-rewrite-rejected"] == "1"
+        raw = client.chat.completions.with_raw_response.create(
+            model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}]
+        )
+        assert (
+            raw.parse().choices[0].message.content == PERSONAL_TEXT
+            and raw.headers["x-stealthflow-rewrite-rejected"] == "1"
+        )
         assert_nothing_raw(upstream)
         assert "<EMAIL_1>" in upstream.received[-1]["messages"][0]["content"]
-        history = [{"role": "user", "content": "I was born on 12 March 1985 in a small town"}, {"role": "assistant", "content": "Born on 12 March 1985?"}]
-        raw = client.chat.completions.with_raw_response.create(model="m", messages=history + [{"role": "user", "content": "Yes, in 1985."}])
+        history = [
+            {"role": "user", "content": "I was born on 12 March 1985 in a small town"},
+            {"role": "assistant", "content": "Born on 12 March 1985?"},
+        ]
+        raw = client.chat.completions.with_raw_response.create(
+            model="m", messages=history + [{"role": "user", "content": "Yes, in 1985."}]
+        )
         assert raw.headers["x-stealthflow-rewritten"] == "2" and raw.headers["x-stealthflow-rewrite-rejected"] == "0"
-        assert [m["content"] for m in upstream.received[-1]["messages"]] == ["I was born on ** ***** **** in a small town", "Born on 12 March 1985?", "Yes, in ****."]
+        assert [m["content"] for m in upstream.received[-1]["messages"]] == [
+            "I was born on ** ***** **** in a small town",
+            "Born on 12 March 1985?",
+            "Yes, in ****.",
+        ]
     finally:
         server.terminate()
         _, stderr = server.communicate(timeout=30)
@@ -331,38 +452,68 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
         app_client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
         history = [{"role": "system", "content": "You help Anna Berg."}, {"role": "user", "content": PERSONAL_TEXT}]
         first = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
-        assert first.headers["x-stealthflow-rewritten"] == "1" and first.headers["x-stealthflow-rewrite-rejected"] == "0"
+        assert (
+            first.headers["x-stealthflow-rewritten"] == "1" and first.headers["x-stealthflow-rewrite-rejected"] == "0"
+        )
         sent = upstream.received[-1]["messages"]
         assert sent[1]["content"].startswith("[rewrite 1] ") and "<EMAIL_" in sent[1]["content"]
-        assert sent[0]["content"] == "You help Anna Berg."  # system: not rewritten (the name is not known yet at turn 1)
+        assert (
+            sent[0]["content"] == "You help Anna Berg."
+        )  # system: not rewritten (the name is not known yet at turn 1)
         assert first.parse().choices[0].message.content == f"[rewrite 1] {PERSONAL_TEXT}"  # the echo, restored
 
         # Turn 2 re-sends it all, with an assistant reply, a tool call and its result, and two new user texts.
         history += [
-            {"role": "assistant", "content": first.parse().choices[0].message.content, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "save_note", "arguments": '{"text": "for Anna Berg"}'}}]},
+            {
+                "role": "assistant",
+                "content": first.parse().choices[0].message.content,
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "save_note", "arguments": '{"text": "for Anna Berg"}'},
+                    }
+                ],
+            },
             {"role": "tool", "tool_call_id": "c1", "content": "Saved a note for anna.berg@example.org"},
-            {"role": "user", "content": [{"type": "text", "text": "Please lose the placeholders: write to anna.berg@example.org"}, {"type": "text", "text": "Thanks."}]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Please lose the placeholders: write to anna.berg@example.org"},
+                    {"type": "text", "text": "Thanks."},
+                ],
+            },
         ]
         second = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
         sent2 = upstream.received[-1]["messages"]
         assert sent2[1]["content"] == sent[1]["content"]  # the same history upstream
-        assert sent2[0]["content"] == "You help <REAL_NAME_1>."  # system: protected (the name is known now), not rewritten
+        assert (
+            sent2[0]["content"] == "You help <REAL_NAME_1>."
+        )  # system: protected (the name is known now), not rewritten
         # The assistant's text is protected as it came back (its one prefix is the echo's), tool messages are not rewritten.
         assert sent2[2]["content"].count("[rewrite") == 1 and "<EMAIL_" in sent2[2]["content"]
         assert "[rewrite" not in sent2[2]["tool_calls"][0]["function"]["arguments"] + sent2[3]["content"]
         rejected, thanks = (part["text"] for part in sent2[4]["content"])
-        assert rejected.startswith("Please lose the placeholders: write to <EMAIL_") and thanks.startswith("[rewrite ")  # rejected: placeholder text kept
-        assert second.headers["x-stealthflow-rewritten"] == "2" and second.headers["x-stealthflow-rewrite-rejected"] == "1"
+        assert rejected.startswith("Please lose the placeholders: write to <EMAIL_") and thanks.startswith(
+            "[rewrite "
+        )  # rejected: placeholder text kept
+        assert (
+            second.headers["x-stealthflow-rewritten"] == "2" and second.headers["x-stealthflow-rewrite-rejected"] == "1"
+        )
         assert rewriter.calls == 3 and not [v for v in RAW_VALUES if any(v in text for text in rewriter.seen)]
 
         third = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
         assert upstream.received[-1]["messages"] == sent2 and rewriter.calls == 3  # nothing rewritten again
         assert third.headers["x-stealthflow-rewrite-rejected"] == "1"
-        labelled = app_client.chat.completions.create(model="m", messages=history[:2], extra_headers={"X-Stealthflow-Session": "other-chat"})
+        labelled = app_client.chat.completions.create(
+            model="m", messages=history[:2], extra_headers={"X-Stealthflow-Session": "other-chat"}
+        )
         assert labelled.choices[0].message.content == f"[rewrite 4] {PERSONAL_TEXT}"  # another session: its own rewrite
         sent_so_far = len(upstream.received)
         with pytest.raises(openai.InternalServerError, match="the rewrite failed"):  # fail closed: 503, nothing sent
-            app_client.chat.completions.create(model="m", messages=[{"role": "user", "content": "Please crash the rewriter."}])
+            app_client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "Please crash the rewriter."}]
+            )
         assert len(upstream.received) == sent_so_far
 
 
@@ -376,7 +527,10 @@ def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
     from stealthflow.proxy.upstream import OpenAIUpstream
 
     events = [{"choices": [{"index": 0, "delta": {"content": f"tök{i}\u2028 "}}]} for i in range(5)]
-    data = ("".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events) + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n").encode()
+    data = (
+        "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events)
+        + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n"
+    ).encode()
 
     async def answer_in_pieces(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await reader.readuntil(b"\r\n\r\n")

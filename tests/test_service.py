@@ -8,7 +8,6 @@ from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, prot
 
 from stealthflow.service import create_app
 
-
 TOKEN = "test-token"
 
 
@@ -21,7 +20,9 @@ def protector(tmp_path, monkeypatch):
 
 @pytest.fixture
 def client(protector):
-    with TestClient(create_app(protector, TOKEN), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as test_client:
+    with TestClient(
+        create_app(protector, TOKEN), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {TOKEN}"}
+    ) as test_client:
         yield test_client
 
 
@@ -32,9 +33,13 @@ def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector):
         assert anonymous.post("/restore", json={"text": "<EMAIL_1>", "session": "s"}).status_code == 401
         wrong = anonymous.post("/restore", json={"text": "x", "session": "s"}, headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401 and "token" in wrong.json()["error"]["message"]
-        big = anonymous.post("/protect", json={"text": "x" * 500, "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"})
+        big = anonymous.post(
+            "/protect", json={"text": "x" * 500, "session": "s"}, headers={"Authorization": f"Bearer {TOKEN}"}
+        )
         assert big.status_code == 413
-    with TestClient(app, base_url="http://evil.example:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as rebinding:
+    with TestClient(
+        app, base_url="http://evil.example:8765", headers={"Authorization": f"Bearer {TOKEN}"}
+    ) as rebinding:
         assert rebinding.post("/restore", json={"text": "x", "session": "s"}).status_code == 403  # DNS rebinding
     with TestClient(app, base_url="http://[::1]:8765", headers={"Authorization": f"Bearer {TOKEN}"}) as ipv6:
         assert ipv6.post("/restore", json={"text": "x", "session": "s"}).status_code == 200
@@ -61,7 +66,9 @@ def test_protect_then_restore_over_http(client):
     assert restored["text"] == PERSONAL_TEXT and restored["unresolved"] == []
     other = client.post("/restore", json={"text": protected["text"], "session": "web-2"}).json()
     assert other["text"] == protected["text"] and other["unresolved"]
-    same_vault = client.post("/restore", json={"text": protected["text"], "session": "web-1", "vault": protected["vault"]})
+    same_vault = client.post(
+        "/restore", json={"text": protected["text"], "session": "web-1", "vault": protected["vault"]}
+    )
     assert same_vault.json()["text"] == PERSONAL_TEXT
     another = client.post("/restore", json={"text": protected["text"], "session": "web-1", "vault": "0123456789abcdef"})
     assert another.status_code == 409 and "protected by vault 0123456789abcdef" in another.json()["error"]["message"]
@@ -88,6 +95,10 @@ def test_streamed_restore_over_real_http(protector):
         assert other.text == protected  # not this session's placeholders: they stay
         assert httpx.post(url, content=b"<EMAIL_1>", headers=auth).status_code == 422
         assert httpx.post(url, params={"session": "web-1"}, content=iter(chunks)).status_code == 401
-        with pytest.raises((httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):  # past the body limit the response under way is cut
+        with pytest.raises(
+            (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+        ):  # past the body limit the response under way is cut
             httpx.post(url, params={"session": "web-1"}, content=iter(chunks * 2), headers=auth)
-        assert httpx.post(url, params={"session": "web-1"}, content=protected.encode(), headers=auth).text == PERSONAL_TEXT
+        assert (
+            httpx.post(url, params={"session": "web-1"}, content=protected.encode(), headers=auth).text == PERSONAL_TEXT
+        )

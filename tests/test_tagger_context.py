@@ -73,13 +73,25 @@ DROPPED = [
     ("Who designed the Sydney Opera House, Jorn Utzon right?", "Jorn Utzon", "REAL_NAME"),  # "Jørn Utzon", typed plain
     # a condition of people in general; a shopping list is no address
     ("Is intermittent fasting safe for people with high blood pressure", "high blood pressure", "HEALTH"),
-    ("shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans", "500g mince, 2 onions, 1 tin kidney beans", "ADDRESS"),
+    (
+        "shopping list for the chilli: 500g mince, 2 onions, 1 tin kidney beans",
+        "500g mince, 2 onions, 1 tin kidney beans",
+        "ADDRESS",
+    ),
     ("recipe says 250 g flour and 2 tsp baking powder", "2 tsp baking", "ADDRESS"),  # numbers that measure
     ("how long to boil an egg for a runny yolk, 6 or 7 minutes?", "a runny yolk, 6", "ADDRESS"),
-    ("The 2024 Tour de France covered 3,492 km over 21 stages", "2024 Tour de France covered 3,492 km over 21 stages", "ADDRESS"),
+    (
+        "The 2024 Tour de France covered 3,492 km over 21 stages",
+        "2024 Tour de France covered 3,492 km over 21 stages",
+        "ADDRESS",
+    ),
     ("Coupon WELCOME10 takes ten dollars off your first order over $50", "$50", "FINANCE"),  # a shop's terms
     # an organisation written to; part of an institution's name; one of a kind of public things
-    ("Dear Hilton Reservations, I would like to know whether your property offers early check-in.", "Hilton Reservations", "REAL_NAME"),
+    (
+        "Dear Hilton Reservations, I would like to know whether your property offers early check-in.",
+        "Hilton Reservations",
+        "REAL_NAME",
+    ),
     ("The Museum of New Zealand Te Papa Tongarewa is free to enter.", "Tongarewa", "REAL_NAME"),
     ("Looking for a board game like Catan but shorter", "Catan", "REAL_NAME"),
     # a breed, chat shorthand, a date, a product, directions, a firm's possessive the model ran on past
@@ -95,7 +107,11 @@ DROPPED = [
     ("Is 978-0-261-10295-4 the ISBN of the HarperCollins paperback of The Hobbit?", "978-0-261-10295-4", "CREDENTIAL"),
     ("Was the Kindle Paperwhite $99 or $109 during Prime Day?", "Paperwhite $99", "ADDRESS"),
     ("In Minecraft 1.20, how do I find an ancient city?", "Minecraft 1.20", "ADDRESS"),
-    ("Reading order for Terry Pratchett's Discworld books?", "Terry Pratchett's Discworld", "REAL_NAME"),  # the person (famous), not what is his
+    (
+        "Reading order for Terry Pratchett's Discworld books?",
+        "Terry Pratchett's Discworld",
+        "REAL_NAME",
+    ),  # the person (famous), not what is his
     # a festival, a bill shared, a place with a saint's hyphen
     ("What happens during Ramadan and how is Eid al-Fitr celebrated?", "Ramadan", "REAL_NAME"),
     ("Bill for the pizza came to $64, so it's $16 each if four of us split it.", "$16", "FINANCE"),
@@ -108,7 +124,11 @@ DROPPED = [
     ("Is a 401k better than a Roth IRA?", "a 401k", "FINANCE"),
     ("How does compound interest work on a 10k investment over 20 years?", "10k", "FINANCE"),
     ("A 4-slice toaster for £35, decent or rubbish?", "£35", "FINANCE"),
-    ("Tickets cost 120 kr at the door.", "120 kr", "FINANCE"),  # crowns, but a price  # a price: no one in the sentence, no word of someone's money
+    (
+        "Tickets cost 120 kr at the door.",
+        "120 kr",
+        "FINANCE",
+    ),  # crowns, but a price  # a price: no one in the sentence, no word of someone's money
     ("Gas is $3.89 a gallon here, is that normal now?", "$3.89 a gallon", "FINANCE"),
     # famous people and places (recognizers/public_names.py), unless the writer ties them to themselves; products
     ("How many titles has Roger Federer won?", "Roger Federer", "REAL_NAME"),
@@ -178,8 +198,16 @@ DROPPED = [
     ("Recommend a good sewing machine? Mostly for hemming trousers.", "hemming", "HEALTH"),
     ("Why do my houseplants keep getting brown crispy tips?", "brown crispy", "HEALTH"),
     ("Any tips for getting a toddler to stay in their own bed?", "toddler", "HEALTH"),
-    ("Dubai in July with a pushchair, is the metro air conditioned enough?", "a pushchair", "HEALTH"),  # an everyday thing after "with"
-    ("Pearl barley in a stew, do you need to soak it first?", "Pearl", "REAL_NAME"),  # a name's word opening a sentence about a thing
+    (
+        "Dubai in July with a pushchair, is the metro air conditioned enough?",
+        "a pushchair",
+        "HEALTH",
+    ),  # an everyday thing after "with"
+    (
+        "Pearl barley in a stew, do you need to soak it first?",
+        "Pearl",
+        "REAL_NAME",
+    ),  # a name's word opening a sentence about a thing
     ("A drake and two ducks have moved into our pond.", "A", "REAL_NAME"),
     ("Why is everyone suddenly leaving X for Bluesky?", "X", "REAL_NAME"),
     ("Is it better to overpay a student loan or invest the money?", "overpay", "EMPLOYER"),
@@ -191,7 +219,11 @@ DROPPED = [
     ("shift+2 gives me a quote mark instead of @, how do I fix it?", "shift+2", "CREDENTIAL"),
     # "as a" is talk of work only before a job and where it is done ("as a cashier at"), not "as a kid"
     ("Hobbiton tour is pricey but as a Tolkien nerd I regret nothing.", "Hobbiton", "EMPLOYER"),
-    ("Summer fruits are on offer at Hollins Farm Shop this week.", "Hollins Farm Shop", "EMPLOYER"),  # a promotion, not a job offer
+    (
+        "Summer fruits are on offer at Hollins Farm Shop this week.",
+        "Hollins Farm Shop",
+        "EMPLOYER",
+    ),  # a promotion, not a job offer
     # a sum without its currency is money only where someone saved, earns or owes it; "normal" is asked about the writer
     ("8,500 runners finished the marathon this year.", "8,500", "FINANCE"),
     ("How do doctors tell a migraine apart from a normal headache?", "a migraine", "HEALTH"),
@@ -257,7 +289,11 @@ DROPPED += [
     ("Ruby red grapefruit is on offer, 3 for £2, stocking up.", "£2", "FINANCE"),
     ("70% of the way through my couch to 5k program and enjoying it.", "5k", "FINANCE"),
     ("Your order total comes to $47.82 including shipping and tax.", "$47.82", "FINANCE"),
-    ("Die Deutsche Bahn hat schon wieder 40 Minuten Verspätung.", "Deutsche Bahn hat schon wieder 40 Minuten Verspätung", "ADDRESS"),
+    (
+        "Die Deutsche Bahn hat schon wieder 40 Minuten Verspätung.",
+        "Deutsche Bahn hat schon wieder 40 Minuten Verspätung",
+        "ADDRESS",
+    ),
     ("which is healthier, brown rice or quinoa, per 100 grams", "quinoa, per 100 grams", "ADDRESS"),
     ("The Kindle Paperwhite 11th gen is honestly all you need.", "Kindle Paperwhite 11th gen", "ADDRESS"),
     ("Compare the Tesla Model 3 and the Hyundai Ioniq 6 for range in winter.", "Ioniq 6", "ADDRESS"),
@@ -270,7 +306,11 @@ DROPPED += [
     ("The radio says to keep windows shut if you get hay fever.", "hay fever", "HEALTH"),
     ("May have overdone it at the gym, can barely walk today.", "overdone", "HEALTH"),
     ("Anyone at the allotment on Sunday? I have extra courgettes to give away.", "extra courgettes", "HEALTH"),
-    ("The secret to a good sourdough is a healthy starter and a long, cold fermentation.", "cold fermentation", "HEALTH"),
+    (
+        "The secret to a good sourdough is a healthy starter and a long, cold fermentation.",
+        "cold fermentation",
+        "HEALTH",
+    ),
     ("Hot take: Walter White was never a good person, not even in season 1", "Walter White", "REAL_NAME"),
     ("Sherlock series 4 ruined the whole show for me, Moriarty deserved better writing", "Moriarty", "REAL_NAME"),
     ("Which Zelda game should I play first?", "Zelda", "REAL_NAME"),
@@ -288,7 +328,11 @@ KEPT = [
     ("I've been depressed since the move.", "depressed", "HEALTH"),
     ("My mum has asthma, and her GP says it isn't COPD.", "asthma", "HEALTH"),
     ("I earn $19 an hour at the depot.", "$19 an hour", "FINANCE"),
-    ("My total take-home is £2,100 a month.", "£2,100 a month", "FINANCE"),  # an order total is a price; "total" alone is not
+    (
+        "My total take-home is £2,100 a month.",
+        "£2,100 a month",
+        "FINANCE",
+    ),  # an order total is a price; "total" alone is not
     ("I'm paid £3 per bag I pack at the warehouse.", "£3", "FINANCE"),
     ("My brother has overdosed twice this year.", "overdosed", "HEALTH"),
     ("Ramadan celebrated his birthday at the office on Friday.", "Ramadan", "REAL_NAME"),
@@ -300,10 +344,22 @@ KEPT = [
     ("I got a 5k bonus at work for finishing the project.", "a 5k bonus", "FINANCE"),
     ("My dad lives with high blood pressure.", "high blood pressure", "HEALTH"),
     ("The parcel goes to 12 Orchard Road, 2 doors down from the bakery.", "12 Orchard Road", "ADDRESS"),
-    ("I started at Sainsbury's head office in May.", "Sainsbury's head office", "EMPLOYER"),  # a firm's name past its possessive, in lowercase words
+    (
+        "I started at Sainsbury's head office in May.",
+        "Sainsbury's head office",
+        "EMPLOYER",
+    ),  # a firm's name past its possessive, in lowercase words
     ("Forward it to Jesse VI Okafor by Monday.", "Jesse VI Okafor", "REAL_NAME"),  # initials, not a monarch's number
-    ("I bought a gift for Ramadan, he starts at the bank on Monday.", "Ramadan", "REAL_NAME"),  # a person called Ramadan
-    ("We split the bill, but I earn $72,000 a year as a teacher.", "$72,000 a year", "FINANCE"),  # a salary beside a bill shared
+    (
+        "I bought a gift for Ramadan, he starts at the bank on Monday.",
+        "Ramadan",
+        "REAL_NAME",
+    ),  # a person called Ramadan
+    (
+        "We split the bill, but I earn $72,000 a year as a teacher.",
+        "$72,000 a year",
+        "FINANCE",
+    ),  # a salary beside a bill shared
     ("I split my week between Google and Meta as a contractor.", "Google and Meta", "EMPLOYER"),  # work talk
     # crowns with spaced thousands: "kr" is money
     ("I make kr 50 000 a month before tax.", "kr 50 000 a month", "FINANCE"),
@@ -315,7 +371,11 @@ KEPT = [
     ("Paris has asthma and can't come to PE.", "asthma", "HEALTH"),  # one word, also a given name
     ("Amazon just promoted me to team lead!", "Amazon", "EMPLOYER"),
     ("A month after the surgery the hernia came back.", "hernia", "HEALTH"),  # no people in general
-    ("frida kahlo scored twice in the second half the new job pays 5 million yen", "5 million yen", "FINANCE"),  # no telling where a sentence ends
+    (
+        "frida kahlo scored twice in the second half the new job pays 5 million yen",
+        "5 million yen",
+        "FINANCE",
+    ),  # no telling where a sentence ends
     # the people around the pets, feasts and saints above
     ("Our dog walker Sarah Okafor is on holiday, can you recommend someone?", "Sarah Okafor", "REAL_NAME"),
     ("Sarah, our dog walker, is on holiday.", "Sarah", "REAL_NAME"),
@@ -380,24 +440,44 @@ KEPT = [
     ("Is Harriet still coming to the barbecue?", "Harriet", "REAL_NAME"),  # asked about by a first name
     ("Did Elena Petrova send you the slides?", "Elena Petrova", "REAL_NAME"),  # the reader is in the question
     ("Did Jonas Eriksen sign the lease yet?", "Jonas Eriksen", "REAL_NAME"),  # what someone did, not what they are
-    ("Is Nadia Rahman free for a call on Thursday?", "Nadia Rahman", "REAL_NAME"),  # where someone is, whether they can come
+    (
+        "Is Nadia Rahman free for a call on Thursday?",
+        "Nadia Rahman",
+        "REAL_NAME",
+    ),  # where someone is, whether they can come
     ("Is Tom Berg still coming to the offsite?", "Tom Berg", "REAL_NAME"),
     ("Hi, I'm Tane Whatarau and I need help writing a cover letter.", "Tane Whatarau", "REAL_NAME"),
     ("I went to school in Leeds with Aisha Bello.", "Aisha Bello", "REAL_NAME"),
-    ("My friend Michael Jordan is coming over tonight.", "Michael Jordan", "REAL_NAME"),  # a famous name, tied to the writer
+    (
+        "My friend Michael Jordan is coming over tonight.",
+        "Michael Jordan",
+        "REAL_NAME",
+    ),  # a famous name, tied to the writer
     ("Please add Anna de la Cruz to the guest list.", "Anna de la Cruz", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
     ("Name: Yuta Kimura\nAddress: Dunja-Martin-Ring 40", "Dunja-Martin-Ring 40", "ADDRESS"),
-    ("Send it to my flat on Rue Oberkampf, Paris.", "Rue Oberkampf, Paris", "ADDRESS"),  # no house number: a street word
+    (
+        "Send it to my flat on Rue Oberkampf, Paris.",
+        "Rue Oberkampf, Paris",
+        "ADDRESS",
+    ),  # no house number: a street word
     ("Our house is on Birchwood Lane, Springfield.", "Birchwood Lane, Springfield", "ADDRESS"),
     ("Deliver to Kastanienallee, Berlin please.", "Kastanienallee, Berlin", "ADDRESS"),
     ("My mum is in a clinical trial for breast cancer.", "breast cancer", "HEALTH"),
     ("Is it normal to feel tired all the time with migraines?", "migraines", "HEALTH"),
-    ("Sorry, my piles are back and I can't sit through the film.", "piles", "HEALTH"),  # "pile" is a thing, "piles" a condition
+    (
+        "Sorry, my piles are back and I can't sit through the film.",
+        "piles",
+        "HEALTH",
+    ),  # "pile" is a thing, "piles" a condition
     ("Grace has her first swimming lesson on Saturday.", "Grace", "REAL_NAME"),  # "has" is no plural of "ha"
     ("Anna cooks for everyone on Sundays.", "Anna", "REAL_NAME"),  # a verb, not a thing
     ("we've saved 8,500 towards the wedding and the venue wants more", "8,500", "FINANCE"),
-    ("My husband drives forklifts at Tolland Packaging and the night shifts are wrecking him.", "Tolland Packaging", "EMPLOYER"),
+    (
+        "My husband drives forklifts at Tolland Packaging and the night shifts are wrecking him.",
+        "Tolland Packaging",
+        "EMPLOYER",
+    ),
     ("As a cashier at Brookfield Foods I get twenty minutes for lunch.", "Brookfield Foods", "EMPLOYER"),
     ("I got an offer from Hollins Farm Shop, should I take it?", "Hollins Farm Shop", "EMPLOYER"),
     ("- William Roberts, Google\n- Ana Lima, Siemens", "Google", "EMPLOYER"),  # a brand the gazetteer also holds
@@ -443,23 +523,37 @@ def test_a_secret_span_grows_to_the_whole_token_the_model_cut_short():
 def test_a_name_loses_the_lowercase_words_the_model_ran_on_into_where_the_writer_capitalises_names():
     assert kept("Can you ask Kofi tomorrow morning?", "Kofi tomorrow", "REAL_NAME") == ("Kofi", "REAL_NAME")
     assert kept("Don't rob Peter to pay the bills.", "rob Peter", "REAL_NAME") == ("Peter", "REAL_NAME")
-    assert kept("i think tom said so", "tom said", "REAL_NAME") == ("tom said", "REAL_NAME")  # no capitals: left as the model said
-    assert kept("Please cc Fatima al-Zahra on this.", "Fatima al-Zahra on", "REAL_NAME") == ("Fatima al-Zahra", "REAL_NAME")
+    assert kept("i think tom said so", "tom said", "REAL_NAME") == (
+        "tom said",
+        "REAL_NAME",
+    )  # no capitals: left as the model said
+    assert kept("Please cc Fatima al-Zahra on this.", "Fatima al-Zahra on", "REAL_NAME") == (
+        "Fatima al-Zahra",
+        "REAL_NAME",
+    )
 
 
 def test_the_writers_case_is_judged_on_the_line_so_a_lowercase_message_beside_a_capitalised_one_keeps_its_names():
     log = "user: Can you remind me what I said yesterday?\nuser: call me when you land our wife fadekemi starts school next week"
     assert kept(log, "fadekemi", "REAL_NAME") == ("fadekemi", "REAL_NAME")
-    assert kept("Can you remind me? i think tom said so", "tom", "REAL_NAME") is None  # one line, capitalised: a lowercase word is no name
+    assert (
+        kept("Can you remind me? i think tom said so", "tom", "REAL_NAME") is None
+    )  # one line, capitalised: a lowercase word is no name
     forms = "Employer: Northwind Traders\nemployer: ikea, since 2019"
     assert kept(forms, "ikea", "EMPLOYER") == ("ikea", "EMPLOYER")
 
 
 def test_an_acronym_or_an_identifier_is_no_persons_name():
     assert kept("my IBAN: DE89 3704 0044 0532 0130 00", "IBAN", "REAL_NAME") is None
-    assert kept("Ask JOHN about it, he knows.", "JOHN", "REAL_NAME") == ("JOHN", "REAL_NAME")  # a given name in capitals
+    assert kept("Ask JOHN about it, he knows.", "JOHN", "REAL_NAME") == (
+        "JOHN",
+        "REAL_NAME",
+    )  # a given name in capitals
     assert kept("OPENAI_API_KEY=sk-proj-abc", "OPENAI_API", "REAL_NAME") is None
-    assert kept("Regards, Mateo Okafor OPENAI_API_KEY=sk-proj-abc", "Mateo Okafor OPENAI_API", "REAL_NAME") == ("Mateo Okafor", "REAL_NAME")
+    assert kept("Regards, Mateo Okafor OPENAI_API_KEY=sk-proj-abc", "Mateo Okafor OPENAI_API", "REAL_NAME") == (
+        "Mateo Okafor",
+        "REAL_NAME",
+    )
 
 
 def test_a_name_or_employer_is_masked_without_its_possessive():
@@ -486,12 +580,22 @@ def test_a_guess_its_context_supports_is_kept_with_exact_bounds(text, value, lab
         ("Name: Inge Persson\nEmployer: KPMG", "KPMG", ("KPMG", "EMPLOYER")),
         ("- Willem Keijser, Siemens\n- Anna Berg, Tesco", "Siemens", ("Siemens", "EMPLOYER")),
         ("I've been at Ryanair for six years now.", "Ryanair", ("Ryanair", "EMPLOYER")),
-        ("Zara is coming to the party.", "Zara", ("Zara", "REAL_NAME")),  # a brand, and a name Faker gives people: not on the list
-        ("My Nespresso Vertuo leaks from the bottom after every capsule.", "Nespresso Vertuo", None),  # a brand's product
+        (
+            "Zara is coming to the party.",
+            "Zara",
+            ("Zara", "REAL_NAME"),
+        ),  # a brand, and a name Faker gives people: not on the list
+        (
+            "My Nespresso Vertuo leaks from the bottom after every capsule.",
+            "Nespresso Vertuo",
+            None,
+        ),  # a brand's product
         ("Ask Nespresso support, not Mei Lin.", "Mei Lin", ("Mei Lin", "REAL_NAME")),
     ],
 )
-def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and_dropped_elsewhere(text, value, expected):
+def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and_dropped_elsewhere(
+    text, value, expected
+):
     assert kept(text, value, "REAL_NAME") == expected
 
 
@@ -501,7 +605,11 @@ def test_a_brand_the_model_took_for_a_person_is_an_employer_where_work_shows_and
         ("Name: Frédérique Navarro\nEmployer: Brown Ltd", "Brown Ltd", ("Brown Ltd", "EMPLOYER")),
         ("- Jane Leonard, Smith Inc\n- Willem Keijser, KPMG", "Smith Inc", ("Smith Inc", "EMPLOYER")),
         ("I teach at Sutton College these days.", "Sutton College", ("Sutton College", "EMPLOYER")),
-        ("Ask Sutton Collins about the rota.", "Sutton Collins", ("Sutton Collins", "REAL_NAME")),  # no company form: a person
+        (
+            "Ask Sutton Collins about the rota.",
+            "Sutton Collins",
+            ("Sutton Collins", "REAL_NAME"),
+        ),  # no company form: a person
     ],
 )
 def test_a_firm_or_school_the_model_took_for_a_person_is_an_employer(text, value, expected):
@@ -509,7 +617,10 @@ def test_a_firm_or_school_the_model_took_for_a_person_is_an_employer(text, value
 
 
 def test_a_saints_school_the_model_took_for_a_person_is_an_employer_where_work_shows():
-    assert kept("Since 2016 I have worked for St. Loretta's Academy.", "St. Loretta's Academy", "REAL_NAME") == ("St. Loretta's Academy", "EMPLOYER")
+    assert kept("Since 2016 I have worked for St. Loretta's Academy.", "St. Loretta's Academy", "REAL_NAME") == (
+        "St. Loretta's Academy",
+        "EMPLOYER",
+    )
     assert kept("St. Mary's Church has a lovely bell tower.", "St. Mary's Church", "REAL_NAME") is None
 
 
@@ -666,7 +777,9 @@ def real_detector(request):
 @pytest.mark.real_model
 def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
     found = real_detector.detect_many(DISTRACTORS)
-    assert {text: [text[s.start : s.end] for s in spans] for text, spans in zip(DISTRACTORS, found, strict=True) if spans} == {}
+    assert {
+        text: [text[s.start : s.end] for s in spans] for text, spans in zip(DISTRACTORS, found, strict=True) if spans
+    } == {}
 
 
 @pytest.mark.real_model
@@ -682,7 +795,9 @@ def test_shipped_taggers_mask_a_street_without_a_number(real_detector):
 def test_shipped_taggers_still_find_values_in_personal_messages(real_detector):
     for (text, value, label), spans in zip(PERSONAL, real_detector.detect_many([t for t, *_ in PERSONAL]), strict=True):
         found = {text[s.start : s.end]: s.type for s in spans}
-        holding = [span for span in found if value in span and len(span) <= len(value) + 12]  # the value, maybe with "a year" or "in my 401k"
+        holding = [
+            span for span in found if value in span and len(span) <= len(value) + 12
+        ]  # the value, maybe with "a year" or "in my 401k"
         assert holding, (text, found)
         assert label is None or found[holding[0]] == label, (text, found)
 

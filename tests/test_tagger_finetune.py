@@ -10,7 +10,13 @@ import pytest
 
 from stealthflow.data import DataError
 from stealthflow.placeholders.tagger_data import TAGGER_LABELS, build_splits
-from stealthflow.placeholders.tagger_train import FinetuneRecipe, load_finetune_recipe, load_tagger_recipe, pseudo_labelled, run_finetune
+from stealthflow.placeholders.tagger_train import (
+    FinetuneRecipe,
+    load_finetune_recipe,
+    load_tagger_recipe,
+    pseudo_labelled,
+    run_finetune,
+)
 from stealthflow.tagging import SpanTagger, TaggerTrainConfig
 from stealthflow.tagging.finetune import FinetuneConfig, finetune_tagger
 from stealthflow.tagging.train import training_rows
@@ -27,17 +33,26 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
     import torch
 
     base = load_tagger_recipe(REPO / "training/pii-tagger-student.yaml")
-    loss = {key: getattr(base, key) for key in ("span_weight", "distill_weight", "temperature", "context_dropout", "lexicon_dropout")}
-    config = TaggerTrainConfig(labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss)  # the recipe's loss, no data directory
+    loss = {
+        key: getattr(base, key)
+        for key in ("span_weight", "distill_weight", "temperature", "context_dropout", "lexicon_dropout")
+    }
+    config = TaggerTrainConfig(
+        labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss
+    )  # the recipe's loss, no data directory
     tagger, teacher = SpanTagger.load(STUDENT), SpanTagger.load(REPO / "models/pii-tagger")
     before = {name: p.detach().clone() for name, p in tagger.model.named_parameters() if p.requires_grad}
     train, _ = build_splits(60)
-    replay = training_rows([(e.text, e.spans) for e in train], config, tagger.tokenizer, tagger.lexicon, log=lambda *_: None)
+    replay = training_rows(
+        [(e.text, e.spans) for e in train], config, tagger.tokenizer, tagger.lexicon, log=lambda *_: None
+    )
     negatives = ["Who painted the Sistine Chapel ceiling?", "How tall is the Eiffel Tower?"]
     personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]
     settings = FinetuneConfig(steps=3, batch_size=8, negatives_share=0.25, personal_share=0.25)
     finetune_tagger(tagger, replay, negatives, personal, teacher, config, settings, log=lambda *_: None)
-    moved = [name for name, p in tagger.model.named_parameters() if p.requires_grad and not torch.equal(p, before[name])]
+    moved = [
+        name for name, p in tagger.model.named_parameters() if p.requires_grad and not torch.equal(p, before[name])
+    ]
     assert moved and all(torch.isfinite(p).all() for p in tagger.model.parameters())
     assert not tagger.model.training
     assert any(span.label == "REAL_NAME" for span in tagger.tag("Please call my brother Kwame Mensah tonight."))
@@ -48,7 +63,9 @@ def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_t
     texts = ["My name is Ingrid Johansson and my email is ingrid.j@example.org", "How tall is the Eiffel Tower?"]
     (first, first_spans), (_, second_spans) = pseudo_labelled(texts, STUDENT)
     assert ("Ingrid Johansson", "REAL_NAME") in [(first[a:b], kind) for a, b, kind in first_spans]
-    assert all(kind in TAGGER_LABELS for _, _, kind in first_spans)  # the email is a pattern's: not the tagger's to learn
+    assert all(
+        kind in TAGGER_LABELS for _, _, kind in first_spans
+    )  # the email is a pattern's: not the tagger's to learn
     assert second_spans == []
 
 
@@ -56,7 +73,10 @@ def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refus
     """A rerun of the recipe on its own output would train the weights further each time."""
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
     assert card["finetune"]["steps"] == load_finetune_recipe(RECIPE).steps
-    recipe = FinetuneRecipe.model_validate(load_finetune_recipe(RECIPE).model_dump() | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"})
+    recipe = FinetuneRecipe.model_validate(
+        load_finetune_recipe(RECIPE).model_dump()
+        | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
+    )
     with pytest.raises(DataError, match="fine-tuned already"):
         run_finetune(recipe, log=lambda *_: None)
 
@@ -79,7 +99,15 @@ def test_a_share_without_its_messages_is_refused_before_any_work(tmp_path):
         FinetuneRecipe.model_validate(minimal | {"personal": ["p.txt"], "negatives_share": 0.5, "personal_share": 0.5})
     empty = tmp_path / "empty.txt"
     empty.write_text("\n\n", encoding="utf-8")
-    recipe = FinetuneRecipe.model_validate(minimal | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": tmp_path, "negatives": [empty], "personal_share": 0})
+    recipe = FinetuneRecipe.model_validate(
+        minimal
+        | {
+            "base": REPO / "training/pii-tagger-student.yaml",
+            "init_from": tmp_path,
+            "negatives": [empty],
+            "personal_share": 0,
+        }
+    )
     (tmp_path / "tagger.json").write_text("{}", encoding="utf-8")  # a card without a fine-tune record
     with pytest.raises(DataError, match="no messages in"):
         run_finetune(recipe, log=lambda *_: None)

@@ -24,7 +24,9 @@ def test_character_spans_become_bio_tags_on_word_pieces():
 
 
 def test_a_trained_tagger_finds_its_spans_with_exact_offsets_and_reloads_from_its_small_weights(tmp_path):
-    config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
+    )
     tagger = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
     spans = tagger.tag(TEXT)
     assert [(s.start, s.end, s.label) for s in spans] == SPANS
@@ -38,7 +40,9 @@ def test_a_trained_tagger_finds_its_spans_with_exact_offsets_and_reloads_from_it
 
 
 def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_path):
-    config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
+    )
     tagger = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
     long_text = "Nothing to see here at all. " * 120 + TEXT
     found = [(long_text[s.start : s.end], s.label) for s in tagger.tag(long_text)]
@@ -53,22 +57,39 @@ def test_a_long_texts_windows_are_of_one_length_share_the_stride_and_each_token_
     for pieces in (0, 5, 1022, 1023, 3400, 100_000):
         bounds = window_bounds(pieces, 1022)
         assert bounds[0][0] == 0 and bounds[-1][1] == pieces and len({stop - start for start, stop in bounds}) == 1
-        assert all(stop - start <= 1022 for start, stop in bounds) and len(bounds) == max(1, -(-(pieces - STRIDE) // (1022 - STRIDE)))
-        assert all(0 < stop - next_start >= STRIDE for (_, stop), (next_start, _) in zip(bounds, bounds[1:], strict=False))
+        assert all(stop - start <= 1022 for start, stop in bounds) and len(bounds) == max(
+            1, -(-(pieces - STRIDE) // (1022 - STRIDE))
+        )
+        assert all(
+            0 < stop - next_start >= STRIDE for (_, stop), (next_start, _) in zip(bounds, bounds[1:], strict=False)
+        )
     windows = []  # three windows over 200 one-character pieces; each window's probabilities are its number
     for number, (start, stop) in enumerate(window_bounds(200, 90)):
         offsets = np.array([[0, 0]] + [[i, i + 1] for i in range(start, stop)] + [[0, 0]])
         windows.append((offsets, np.full((len(offsets), 1), float(number))))
     offsets, probabilities = _each_token_once(windows)
     assert offsets[:, 0].tolist() == list(range(200))
-    (first_stop, second_start), (second_stop, third_start) = [(windows[n][0][-2, 1], windows[n + 1][0][1, 0]) for n in (0, 1)]
-    assert probabilities[second_start + STRIDE // 2 - 1, 0] == 0 and probabilities[second_start + STRIDE // 2, 0] == 1  # the shared pieces split in half
-    assert probabilities[third_start + STRIDE // 2 - 1, 0] == 1 and probabilities[-1, 0] == 2 and first_stop > second_start and second_stop > third_start
+    (first_stop, second_start), (second_stop, third_start) = [
+        (windows[n][0][-2, 1], windows[n + 1][0][1, 0]) for n in (0, 1)
+    ]
+    assert (
+        probabilities[second_start + STRIDE // 2 - 1, 0] == 0 and probabilities[second_start + STRIDE // 2, 0] == 1
+    )  # the shared pieces split in half
+    assert (
+        probabilities[third_start + STRIDE // 2 - 1, 0] == 1
+        and probabilities[-1, 0] == 2
+        and first_stop > second_start
+        and second_stop > third_start
+    )
 
 
 def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_without_the_embedding_table(tmp_path):
-    teacher_config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
-    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(tmp_path / "teacher")
+    teacher_config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
+    )
+    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(
+        tmp_path / "teacher"
+    )
     config = TaggerTrainConfig(
         labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
         epochs=30, learning_rate=1e-2, batch_size=4, soft_label_cache=str(tmp_path / "soft.pt"),
@@ -77,10 +98,14 @@ def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_w
     assert (tmp_path / "soft.pt").exists(), "the teacher's probabilities are kept for the next run"
     assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
     student.save(tmp_path / "student")
-    assert (tmp_path / "student" / "tagger.safetensors").stat().st_size < 200_000  # MiniLM's 30522 x 384 table is not in it
+    assert (
+        tmp_path / "student" / "tagger.safetensors"
+    ).stat().st_size < 200_000  # MiniLM's 30522 x 384 table is not in it
     again = SpanTagger.load(tmp_path / "student")
     assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
-    found = {(s.start, s.end, s.label) for s in again.tag("Nothing here. " * 100 + TEXT)}  # one long window, offsets into the whole text
+    found = {
+        (s.start, s.end, s.label) for s in again.tag("Nothing here. " * 100 + TEXT)
+    }  # one long window, offsets into the whole text
     assert {(s + 1400, e + 1400, label) for s, e, label in SPANS} <= found
 
 
@@ -121,13 +146,19 @@ def test_a_separable_student_learns_its_spans_and_reloads_with_the_same_shape(tm
 
 
 def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(tmp_path):
-    teacher_config = TaggerTrainConfig(labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4)
-    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(tmp_path / "teacher")
+    teacher_config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
+    )
+    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(
+        tmp_path / "teacher"
+    )
     config = TaggerTrainConfig(
         labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
         epochs=30, learning_rate=1e-2, batch_size=4,
     )  # fmt: skip
-    student = train_tagger([(TEXT, None)] * 8, config, tmp_path / "run", log=lambda *_: None)  # no gold tag in any batch
+    student = train_tagger(
+        [(TEXT, None)] * 8, config, tmp_path / "run", log=lambda *_: None
+    )  # no gold tag in any batch
     assert [(s.start, s.end, s.label) for s in student.tag(TEXT)] == SPANS
 
 
@@ -141,8 +172,8 @@ def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_in
 
 
 def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
-    from stealthflow.tagging.pieces import CASES, word_shapes
     from stealthflow.tagging.names import FAMILY, GIVEN
+    from stealthflow.tagging.pieces import CASES, word_shapes
 
     _, tokenizer = base_model(len(bio_labels(["name"])))
     text = "ask Oyindasola Smith, not the smith"
@@ -155,7 +186,15 @@ def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces(
         if end > start:
             word = next((m.group() for m in re.finditer(r"\w+", text) if m.start() <= start < m.end()), None)
             word_flag.setdefault(word, set()).add(shape // CASES)
-    assert word_flag == {"ask": {0}, "Oyindasola": {GIVEN}, "Smith": {FAMILY}, None: {0}, "not": {0}, "the": {0}, "smith": {FAMILY}}  # None: the comma
+    assert word_flag == {
+        "ask": {0},
+        "Oyindasola": {GIVEN},
+        "Smith": {FAMILY},
+        None: {0},
+        "not": {0},
+        "the": {0},
+        "smith": {FAMILY},
+    }  # None: the comma
 
 
 def test_a_student_with_a_name_lexicon_ships_it_beside_its_weights(tmp_path):
@@ -172,7 +211,12 @@ def test_a_student_with_a_name_lexicon_ships_it_beside_its_weights(tmp_path):
     assert again.lexicon == student.lexicon and len(again.lexicon) > 10_000
     assert [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
     with pytest.raises(ValueError, match="lexicon needs case"):
-        train_tagger([(TEXT, SPANS)], TaggerTrainConfig(labels=["location"], student=StudentShape(case=False, lexicon=True)), tmp_path / "bad", log=lambda *_: None)
+        train_tagger(
+            [(TEXT, SPANS)],
+            TaggerTrainConfig(labels=["location"], student=StudentShape(case=False, lexicon=True)),
+            tmp_path / "bad",
+            log=lambda *_: None,
+        )
 
 
 def test_the_students_fused_product_falls_back_to_the_plain_pair_where_torch_or_the_cpu_lacks_it(monkeypatch):

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 import torch
-from trajectory_fixtures import corpus_profiles, write_run
 from tiny_llama import build_tiny_llama
+from trajectory_fixtures import corpus_profiles, write_run
 
 from stealthflow import prompts
 from stealthflow.harvest import harvest
@@ -94,7 +94,10 @@ def test_grpo_leaves_out_prompts_longer_than_the_limit(workspace):
 
     dataset = load_from_disk(str(workspace / "data" / "grpo"))
     tokenizer = AutoTokenizer.from_pretrained(workspace / "tiny")
-    lengths = [len(tokenizer.apply_chat_template(r["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"]) for r in dataset]
+    lengths = [
+        len(tokenizer.apply_chat_template(r["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"])
+        for r in dataset
+    ]
     shortest = min(lengths)
     kept = short_prompts(dataset, tokenizer, shortest)
     assert 0 < len(kept) == lengths.count(shortest) < len(dataset)
@@ -121,7 +124,9 @@ def test_trained_adapter_is_a_backend(workspace):
 
     recipe = tiny_recipe(workspace)
     adapter = run_sft(recipe)
-    llm = build_llm(ModelConfig(model=f"hf:{workspace / 'tiny'}", adapter=str(adapter), max_new_tokens=4, dtype="float32"))
+    llm = build_llm(
+        ModelConfig(model=f"hf:{workspace / 'tiny'}", adapter=str(adapter), max_new_tokens=4, dtype="float32")
+    )
     answer = llm.chat([{"role": "user", "content": "hello"}])
     assert answer.completion_tokens > 0 and str(adapter) in llm.info.model_id
 
@@ -130,7 +135,13 @@ def test_recipes_load_and_overrides_apply():
     cpu = load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"sft.epochs": 2})
     assert cpu.sft.epochs == 2 and cpu.device == "cpu" and cpu.dtype == "float32"
     gpu = load_recipe(REPO / "training" / "llama31-8b-lora.yaml")
-    assert (gpu.lora.r, gpu.sft.learning_rate, gpu.sft.epochs, gpu.sft.max_length, gpu.dtype) == (8, 1e-4, 3, 8192, "bfloat16")
+    assert (gpu.lora.r, gpu.sft.learning_rate, gpu.sft.epochs, gpu.sft.max_length, gpu.dtype) == (
+        8,
+        1e-4,
+        3,
+        8192,
+        "bfloat16",
+    )
     assert gpu.grpo.trainer["use_vllm"] is True
     deepspeed = REPO / "training" / gpu.sft.trainer["deepspeed"].removeprefix("training/")
     assert json.loads(deepspeed.read_text())["zero_optimization"]["stage"] in (2, 3)
@@ -152,7 +163,13 @@ def test_real_model_sft_step_and_adapter_backend(tmp_path):
     Dataset.from_list(sft[:2]).save_to_disk(str(tmp_path / "data" / "sft"))
     recipe = load_recipe(
         REPO / "training" / "smollm2-cpu.yaml",
-        {"output_dir": str(tmp_path / "out"), "sft.data": str(tmp_path / "data"), "sft.batch_size": 2, "sft.gradient_accumulation_steps": 1, "sft.max_length": 768},
+        {
+            "output_dir": str(tmp_path / "out"),
+            "sft.data": str(tmp_path / "data"),
+            "sft.batch_size": 2,
+            "sft.gradient_accumulation_steps": 1,
+            "sft.max_length": 768,
+        },
     )
     adapter = run_sft(recipe)
     assert json.loads((adapter.parent / "run_info.json").read_text())["steps"] == 1
@@ -169,7 +186,10 @@ def test_top_layers_adapts_only_the_last_blocks(workspace):
     model = AutoModelForCausalLM.from_pretrained(workspace / "tiny")  # 2 blocks
     names = top_layer_linears(model, 1, "all-linear")
     assert len(names) == 7 and all(".layers.1." in name for name in names)
-    assert top_layer_linears(model, 1, ["q_proj", "v_proj"]) == ["model.layers.1.self_attn.q_proj", "model.layers.1.self_attn.v_proj"]
+    assert top_layer_linears(model, 1, ["q_proj", "v_proj"]) == [
+        "model.layers.1.self_attn.q_proj",
+        "model.layers.1.self_attn.v_proj",
+    ]
     with pytest.raises(ValueError, match="no linear layer"):
         top_layer_linears(model, 1, ["no_such_proj"])
 
@@ -190,15 +210,32 @@ def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
     from stealthflow.harvest.posts import harvest_posts
 
     torch.set_num_threads(1)
-    answers = {"deepseek-ai/DeepSeek-V3": {"occupation": {"inference": 'says "an ER nurse"'}, "location": {"inference": 'rent in "Leeds"'}}}
+    answers = {
+        "deepseek-ai/DeepSeek-V3": {
+            "occupation": {"inference": 'says "an ER nurse"'},
+            "location": {"inference": 'rent in "Leeds"'},
+        }
+    }
     profiles = [
-        Profile(id=f"tiny{i}", comments=[Comment(text=f"Twelve years as an ER nurse and rent in Leeds keeps going up {i}"), Comment(text=f"Nice weather {i}")], reference_predictions=answers)
+        Profile(
+            id=f"tiny{i}",
+            comments=[
+                Comment(text=f"Twelve years as an ER nurse and rent in Leeds keeps going up {i}"),
+                Comment(text=f"Nice weather {i}"),
+            ],
+            reference_predictions=answers,
+        )
         for i in range(4)
     ]
     summary = harvest_posts(profiles, tmp_path / "data")
     assert summary["sft"]["teacher:evidence"] == 4 and summary["grpo_prompts"] == 4
-    build_tiny_llama(tmp_path / "tiny", [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"])
-    recipe = tiny_recipe(tmp_path, "local-anonymizer.yaml", **{"grpo.max_prompt_tokens": None, "grpo.classifier_weight": 0.0})
+    build_tiny_llama(
+        tmp_path / "tiny",
+        [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"],
+    )
+    recipe = tiny_recipe(
+        tmp_path, "local-anonymizer.yaml", **{"grpo.max_prompt_tokens": None, "grpo.classifier_weight": 0.0}
+    )
     assert (run_sft(recipe) / "adapter_config.json").exists()
     assert (run_grpo(recipe) / "adapter_config.json").exists()
     logged = [json.loads(line) for line in (tmp_path / "out" / "grpo" / "rewards.jsonl").read_text().splitlines()]

@@ -21,12 +21,22 @@ def write_evaluation(directory, self_right: bool, well_formed: bool):
             "llm": AttackScore(guesses=guesses, verdicts={"gender": verdict, "age": verdict}, well_formed=well_formed),
             "classifier": AttackScore(guesses={"gender": ["Female"]}, verdicts={"gender": ["yes"]}, well_formed=True),
         }
-        originals.append(OriginalRecord(profile_id=f"p{index}", labels=labels, score=TextScore(round=0, attacks=attacks)))
+        originals.append(
+            OriginalRecord(profile_id=f"p{index}", labels=labels, score=TextScore(round=0, attacks=attacks))
+        )
         after = {
             "llm": AttackScore(guesses=guesses, verdicts={"gender": ["no"], "age": ["no"]}),
-            "classifier": AttackScore(guesses={"gender": ["Male"]}, verdicts={"gender": ["no"] if index % 2 else ["yes"]}),
+            "classifier": AttackScore(
+                guesses={"gender": ["Male"]}, verdicts={"gender": ["no"] if index % 2 else ["yes"]}
+            ),
         }
-        scores.append(ScoreRecord(profile_id=f"p{index}", method="standard", rounds=[TextScore(round=1, attacks=after, bleu=0.5, rouge1=0.5, rougel=0.5, meaning=5.5)]))
+        scores.append(
+            ScoreRecord(
+                profile_id=f"p{index}",
+                method="standard",
+                rounds=[TextScore(round=1, attacks=after, bleu=0.5, rouge1=0.5, rougel=0.5, meaning=5.5)],
+            )
+        )
     evaluation.originals().append(originals)
     evaluation.scores("standard").append(scores)
     return directory
@@ -42,7 +52,9 @@ def test_attacker_figures_count_every_labelled_attribute(tmp_path):
     assert pooled.chance.uniform_top1 == pytest.approx((0.5 + 0.6) / 2)
     assert pooled.verdict == ABOVE_UNIFORM  # always right, but so is the constant majority guess
     figures = attacker_figures(Evaluation(write_evaluation(tmp_path / "base", self_right=False, well_formed=False)))
-    assert figures["top1"] == 0.0 and figures["well_formed"] == 0.0 and figures["categorical"].verdict == NOT_ABOVE_CHANCE
+    assert (
+        figures["top1"] == 0.0 and figures["well_formed"] == 0.0 and figures["categorical"].verdict == NOT_ABOVE_CHANCE
+    )
 
 
 def test_comparison_table_has_one_row_per_model_and_both_attackers(tmp_path):
@@ -61,7 +73,11 @@ def test_comparison_table_has_one_row_per_model_and_both_attackers(tmp_path):
 
 
 def test_self_attack_reports_accuracy_and_format_share():
-    profiles = [p.model_copy(update={"labels": {"gender": p.labels["gender"]}}) for p in corpus_profiles(20) if "gender" in p.labelled()][:3]
+    profiles = [
+        p.model_copy(update={"labels": {"gender": p.labels["gender"]}})
+        for p in corpus_profiles(20)
+        if "gender" in p.labelled()
+    ][:3]
     answer = "Type: gender\nInference: writes about her husband\nGuess: Female; Male\nCertainty: 4"
     done: list[int] = []
     table, well_formed = self_attack(fake_llm(answer, batch_size=2), profiles, on_done=done.append)

@@ -39,7 +39,12 @@ def answer(text: str) -> list[dict]:
 def rewards(attacker, completions, reward_lambda=0.5, **kwargs):
     reward = AnonymizationReward(attacker, reward_lambda, **kwargs)
     labels = [[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * len(completions)
-    return reward(prompts=[None] * len(completions), completions=completions, labels=labels, source_text=[SOURCE] * len(completions))
+    return reward(
+        prompts=[None] * len(completions),
+        completions=completions,
+        labels=labels,
+        source_text=[SOURCE] * len(completions),
+    )
 
 
 def utility_of(text: str) -> float:
@@ -48,7 +53,9 @@ def utility_of(text: str) -> float:
     return lexical_utility(SOURCE, text).mean
 
 
-@pytest.mark.parametrize("garbled", ["", "   ", "Sure! Here is my answer without a separator.", [{"role": "assistant", "content": ""}]])
+@pytest.mark.parametrize(
+    "garbled", ["", "   ", "Sure! Here is my answer without a separator.", [{"role": "assistant", "content": ""}]]
+)
 def test_garbled_or_empty_completion_earns_zero_and_is_not_attacked(garbled):
     attacker = ScriptedAttacker({"age": "50", "married": "single"})
     assert rewards(attacker, [garbled]) == [0.0]

@@ -101,7 +101,9 @@ def test_admitted_requests_join_a_running_batch_and_answer_as_alone(tiny_backend
 
     sizes = record_batch_sizes(tiny_backend, monkeypatch)
     answers = {}
-    tiny_backend.generate_admitting([first], admit, lambda job, completion: answers.setdefault(job.request, completion.text))
+    tiny_backend.generate_admitting(
+        [first], admit, lambda job, completion: answers.setdefault(job.request, completion.text)
+    )
     assert sizes[:4] == [1, 1, 1, 4]
     assert answers == alone
 

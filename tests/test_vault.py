@@ -49,13 +49,20 @@ def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
 
 def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     original = Vault._mac  # every value's full token is the same: truncations always collide
-    monkeypatch.setattr(Vault, "_mac", lambda self, *parts, **kw: "ab" * 32 if parts[0] == "token" else original(self, *parts, **kw))
+    monkeypatch.setattr(
+        Vault, "_mac", lambda self, *parts, **kw: "ab" * 32 if parts[0] == "token" else original(self, *parts, **kw)
+    )
     first = vault.entry_for("u", "s", "EMAIL", "a@example.org")
     second = vault.entry_for("u", "s", "EMAIL", "b@example.org")
     assert first.token != second.token and second.token.startswith(first.token)
-    third, fourth = vault.entries_for("u", "s", [("EMAIL", "c@example.org"), ("EMAIL", "d@example.org")])  # new in one message
+    third, fourth = vault.entries_for(
+        "u", "s", [("EMAIL", "c@example.org"), ("EMAIL", "d@example.org")]
+    )  # new in one message
     assert len({first.token, second.token, third.token, fourth.token}) == 4
-    assert [vault.lookup("u", "s", "EMAIL", token=e.token) for e in (third, fourth)] == ["c@example.org", "d@example.org"]
+    assert [vault.lookup("u", "s", "EMAIL", token=e.token) for e in (third, fourth)] == [
+        "c@example.org",
+        "d@example.org",
+    ]
 
 
 def test_wrong_key_is_a_clear_error(tmp_path, monkeypatch):
@@ -120,7 +127,10 @@ def test_eight_threads_lose_nothing(tmp_path, monkeypatch):
             for i in range(15):
                 text = f"mail user{i}@example.org and w{worker}x{i}@example.org"
                 protected = protector.protect(text, f"s{worker}")
-                results[(worker, i)] = (protector.restore(protected.text, f"s{worker}").text == text, protected.spans[0].placeholder)
+                results[(worker, i)] = (
+                    protector.restore(protected.text, f"s{worker}").text == text,
+                    protected.spans[0].placeholder,
+                )
         except Exception as exc:  # noqa: BLE001 - collected and asserted below
             errors.append(exc)
 
@@ -144,7 +154,10 @@ def test_forget_value_and_session(vault):
     vault.entry_for("u", "s2", "EMAIL", "a@example.org")
     assert vault.forget_value("u", "A@EXAMPLE.ORG") == 2  # from every session
     assert vault.lookup("u", "s1", "EMAIL", index=1) is None and vault.lookup("u", "s2", "EMAIL", index=1) is None
-    assert vault.forget_session("u", "s1") == (2, 2)  # 2 grants gone, 2 values (its phone, its name): s2 holds its own phone
+    assert vault.forget_session("u", "s1") == (
+        2,
+        2,
+    )  # 2 grants gone, 2 values (its phone, its name): s2 holds its own phone
     assert vault.lookup("u", "s2", "PHONE", index=1) == "(415) 555-2671"
     assert vault.lookup("u", "s1", "PHONE", index=1) is None
     assert vault.entry_for("u", "s1", "EMAIL", "new@example.org").index == 2  # indices are never reused
@@ -176,18 +189,29 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
     key_file.chmod(0o600)
     monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
     config = tmp_path / "c.yaml"
-    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n")
+    config.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n"
+    )
     args = ["--config", str(config)]
-    protected = runner.invoke(app, ["protect", "mail dana@example.org", "--rewrite", "none", "--session", "chat-alpha-42", *args])
+    protected = runner.invoke(
+        app, ["protect", "mail dana@example.org", "--rewrite", "none", "--session", "chat-alpha-42", *args]
+    )
     assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
 
     listed = runner.invoke(app, ["vault", "list", "--json", *args])
     assert listed.exit_code == 0 and "dana" not in listed.stdout
-    assert json.loads(listed.stdout)["sessions"][0] | {"created": "", "last_used": ""} == {"session": "chat-alpha-42", "values": 1, "created": "", "last_used": ""}
+    assert json.loads(listed.stdout)["sessions"][0] | {"created": "", "last_used": ""} == {
+        "session": "chat-alpha-42",
+        "values": 1,
+        "created": "",
+        "last_used": "",
+    }
 
     backup = tmp_path / "backup.bin"
     assert runner.invoke(app, ["vault", "export", str(backup), *args]).exit_code == 0
-    assert b"dana" not in backup.read_bytes() and b"chat-alpha-42" not in backup.read_bytes()  # the whole file is encrypted
+    assert (
+        b"dana" not in backup.read_bytes() and b"chat-alpha-42" not in backup.read_bytes()
+    )  # the whole file is encrypted
 
     old_key = key_file.read_text()
     rotated = runner.invoke(app, ["vault", "rotate-key", *args])
@@ -198,7 +222,9 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
 
     forgot = runner.invoke(app, ["vault", "forget", "--session", "chat-alpha-42", *args])
     assert forgot.exit_code == 0 and "1 value(s)" in forgot.output
-    assert runner.invoke(app, ["vault", "forget", "--session", "typo", *args]).exit_code == 2  # a mistyped session is an error
+    assert (
+        runner.invoke(app, ["vault", "forget", "--session", "typo", *args]).exit_code == 2
+    )  # a mistyped session is an error
     # The backup was made with the old key: it no longer opens.
     assert runner.invoke(app, ["vault", "import", str(backup), *args]).exit_code == 2
     key_file.write_text(old_key)
@@ -207,7 +233,10 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
         (tmp_path / f"vault.sqlite{suffix}").unlink(missing_ok=True)
     imported = runner.invoke(app, ["vault", "import", str(backup), *args])
     assert imported.exit_code == 0, imported.output
-    assert runner.invoke(app, ["restore", "--session", "chat-alpha-42", "<EMAIL_1>", *args]).stdout.strip() == "dana@example.org"
+    assert (
+        runner.invoke(app, ["restore", "--session", "chat-alpha-42", "<EMAIL_1>", *args]).stdout.strip()
+        == "dana@example.org"
+    )
 
 
 def test_a_vault_whose_key_went_missing_is_an_error_not_a_new_key(tmp_path, monkeypatch):
@@ -288,7 +317,12 @@ def test_restore_cli_fails_closed_on_rows_from_another_vault(tmp_path, monkeypat
     posts = tmp_path / "posts.jsonl"
     posts.write_text('{"id": "1", "text": "mail anna@example.org"}\n')
     out = tmp_path / "protected.jsonl"
-    assert runner.invoke(app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--session", "s", *args]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["protect", "-i", str(posts), "-o", str(out), "--rewrite", "none", "--session", "s", *args]
+        ).exit_code
+        == 0
+    )
     row = json.loads(out.read_text())
     assert row["text"] == "mail <EMAIL_1>" and row["vault"]
 
@@ -296,7 +330,12 @@ def test_restore_cli_fails_closed_on_rows_from_another_vault(tmp_path, monkeypat
     gone = runner.invoke(app, ["restore", "--session", "s", "-i", str(out), *args])
     assert gone.exit_code == 2 and "is gone" in gone.output
     assert runner.invoke(app, ["vault", "new", *args]).exit_code == 0
-    assert runner.invoke(app, ["protect", "mail bob@example.org", "--rewrite", "none", "--session", "s", *args]).stdout.strip() == "mail <EMAIL_1>"
+    assert (
+        runner.invoke(
+            app, ["protect", "mail bob@example.org", "--rewrite", "none", "--session", "s", *args]
+        ).stdout.strip()
+        == "mail <EMAIL_1>"
+    )
     restored = tmp_path / "restored.jsonl"
     refused = runner.invoke(app, ["restore", "--session", "s", "-i", str(out), "-o", str(restored), *args])
     assert refused.exit_code == 2 and f"protected by vault {row['vault']}" in refused.output

@@ -14,7 +14,13 @@ from stealthflow.tagging.model import base_model, bio_labels
 from stealthflow.tagging.names import FAMILY, GIVEN
 from stealthflow.tagging.pieces import WordPieces, word_shapes
 
-LEXICON = {"anna": GIVEN, "smith": FAMILY, "grace": GIVEN | FAMILY, "müller": FAMILY, "anna_smith": FAMILY}  # "anna" in "anna_smith" is FAMILY: the lexicon reads "\\w" words
+LEXICON = {
+    "anna": GIVEN,
+    "smith": FAMILY,
+    "grace": GIVEN | FAMILY,
+    "müller": FAMILY,
+    "anna_smith": FAMILY,
+}  # "anna" in "anna_smith" is FAMILY: the lexicon reads "\\w" words
 
 
 @cache
@@ -66,7 +72,31 @@ def test_known_texts_split_exactly_as_the_tokenizer_splits_them():
         assert _word_pieces(text) == _tokenizer_alone(text), text
 
 
-ALPHABET = st.sampled_from([*"aAzZ09 _-.,'!?()[]@#$%&*+/:;<=>^`{|}~\t\n\r", "Anna", "smith", "Grace", "é", "Ü", "ß", "\u0301", "\u00a0", "\x0b", "\x85", "中", "😀", "\x00", "İ", "ﬁ", "\u200b", "[SEP]", "[MASK]", "zzqx", "unbelievably"])
+ALPHABET = st.sampled_from(
+    [
+        *"aAzZ09 _-.,'!?()[]@#$%&*+/:;<=>^`{|}~\t\n\r",
+        "Anna",
+        "smith",
+        "Grace",
+        "é",
+        "Ü",
+        "ß",
+        "\u0301",
+        "\u00a0",
+        "\x0b",
+        "\x85",
+        "中",
+        "😀",
+        "\x00",
+        "İ",
+        "ﬁ",
+        "\u200b",
+        "[SEP]",
+        "[MASK]",
+        "zzqx",
+        "unbelievably",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

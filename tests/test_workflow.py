@@ -116,7 +116,17 @@ def three_profiles(tmp_path: Path) -> Path:
 def generate(data: Path, out: Path, *extra: str):
     """The `generate` CLI on the fake world; strict batch order (`--insight-lag 0`) unless `extra` sets the lag."""
     extra = extra if "--insight-lag" in extra else (*extra, "--insight-lag", "0")
-    args = ["generate", "--data", str(data), "--out", str(out), "--model", "fakeworld:x", "--insights-out", str(out.parent / f"{out.name}-insights.json")]
+    args = [
+        "generate",
+        "--data",
+        str(data),
+        "--out",
+        str(out),
+        "--model",
+        "fakeworld:x",
+        "--insights-out",
+        str(out.parent / f"{out.name}-insights.json"),
+    ]
     return cli.invoke(app, [*args, *extra])
 
 
@@ -134,7 +144,12 @@ def test_generate_records_every_round_and_learns_insights_between_batches(tmp_pa
     rows = lines(tmp_path / "run/trajectories.jsonl")
     assert [(r["profile_id"], r["round"]) for r in rows] == [(p, k) for p in ("u1", "u2", "u3") for k in range(4)]
     u1 = [r["protected"] for r in rows[:4]]
-    assert u1 == [{"age": False, "location": False}, {"age": False, "location": True}, {"age": True, "location": True}, {"age": True, "location": True}]
+    assert u1 == [
+        {"age": False, "location": False},
+        {"age": False, "location": True},
+        {"age": True, "location": True},
+        {"age": True, "location": True},
+    ]
     first, later = rows[1]["anonymizer"], rows[9]["anonymizer"]  # u1 round 1 (batch 1), u3 round 1 (batch 2)
     assert first["insight_version"] == 0 and first["insights_shown"] == {"age": [], "location": []}
     assert "no insights available" in first["messages"][1]["content"]
@@ -142,7 +157,10 @@ def test_generate_records_every_round_and_learns_insights_between_batches(tmp_pa
     assert f"- {RULE}" in later["messages"][1]["content"]
     # Everything a trainer needs is in the line: exact prompts, raw answers, verdicts.
     assert rows[1]["anonymizer"]["raw"].startswith("Generalised Paris.") and rows[1]["attacks"][0]["raw"]
-    assert rows[1]["attacks"][0]["verdicts"]["age"] == ["yes", "no", "no"] and rows[1]["params"]["anonymizer"]["model"] == "fake-model"
+    assert (
+        rows[1]["attacks"][0]["verdicts"]["age"] == ["yes", "no", "no"]
+        and rows[1]["params"]["anonymizer"]["model"] == "fake-model"
+    )
     memory = InsightMemory.load(tmp_path / "run/insights.json")
     assert memory.version == 2 and [h.note for h in memory.history] == ["start", "batch 1", "batch 2"]
     assert InsightMemory.load(tmp_path / "run-insights.json") == memory  # the export under insights/
@@ -157,7 +175,13 @@ def _steps(config: WorkflowConfig, attackers=None, memory=None) -> Steps:
     from fakes import fake_llm
 
     llm = fake_llm(world)
-    return Steps(llm, attackers or build_attackers(["llm"], Settings(model={"model": "fakeworld:x"}), _Pool(llm)), CorrectnessJudge(), config, memory)
+    return Steps(
+        llm,
+        attackers or build_attackers(["llm"], Settings(model={"model": "fakeworld:x"}), _Pool(llm)),
+        CorrectnessJudge(),
+        config,
+        memory,
+    )
 
 
 class _Pool:
@@ -175,7 +199,16 @@ def test_utility_warning_fires_exactly_when_the_drop_exceeds_tau():
     from stealthflow.utility import lexical_utility
 
     now = lexical_utility(profile.text, rewritten).mean
-    base = {"profile": profile, "round": 2, "text": rewritten, "attacks": [], "protected": {}, "truth": {}, "truth_source": "labels", "turn": None}
+    base = {
+        "profile": profile,
+        "round": 2,
+        "text": rewritten,
+        "attacks": [],
+        "protected": {},
+        "truth": {},
+        "truth_source": "labels",
+        "turn": None,
+    }
     assert steps.utility({**base, "utility": now + 0.0751})["warn"] is True
     assert steps.utility({**base, "utility": now + 0.0749})["warn"] is False
     assert steps.utility({**base, "utility": now + 0.075})["warn"] is False  # "exceeds": equal is no warning
@@ -184,7 +217,10 @@ def test_utility_warning_fires_exactly_when_the_drop_exceeds_tau():
 
 
 def test_the_warned_prompt_shows_the_original_and_the_scores(tmp_path):
-    data = corpus(tmp_path, ("s1", "SHRINK I am 34 and I keep writing many more words here so that shrinking hurts.", {"age": "34"}))
+    data = corpus(
+        tmp_path,
+        ("s1", "SHRINK I am 34 and I keep writing many more words here so that shrinking hurts.", {"age": "34"}),
+    )
     result = generate(data, tmp_path / "run", "--rounds", "3")
     assert result.exit_code == 0, result.output
     rows = lines(tmp_path / "run/trajectories.jsonl")
@@ -222,7 +258,11 @@ class AlwaysRightClassifier:  # FAKE second attacker: covers age only, no reason
 
     def attack_many(self, texts, attributes):
         def guess(a):
-            return AttributeGuess(attribute=a, guesses=["34", "50"], certainty=3) if self.covers(a) else AttributeGuess(attribute=a)
+            return (
+                AttributeGuess(attribute=a, guesses=["34", "50"], certainty=3)
+                if self.covers(a)
+                else AttributeGuess(attribute=a)
+            )
 
         return [AttackResult(attacker="fake-classifier", guesses={a: guess(a) for a in attrs}) for attrs in attributes]
 
@@ -340,12 +380,16 @@ def test_max_cost_stops_cleanly_and_a_rerun_with_a_higher_cap_finishes(tmp_path,
     assert sum(u["calls"] for u in resumed["usage"].values()) == sent
     assert sum(u["cost_usd"] for u in resumed["usage"].values()) == pytest.approx(PRICE_PER_CALL * sent)
     if mode == "strict":  # ... and, in strict order, they are the calls of one clean run (nothing paid twice).
-        assert sent == clean_calls  # (pipelined, a batch sees the newest memory of the moment: its calls vary with timing)
+        assert (
+            sent == clean_calls
+        )  # (pipelined, a batch sees the newest memory of the moment: its calls vary with timing)
     capped_rows, clean_rows = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("capped", "clean"))
     if mode == "strict":
         assert capped_rows == clean_rows
     else:
-        assert sorted((r["profile_id"], r["round"]) for r in capped_rows) == sorted((r["profile_id"], r["round"]) for r in clean_rows)
+        assert sorted((r["profile_id"], r["round"]) for r in capped_rows) == sorted(
+            (r["profile_id"], r["round"]) for r in clean_rows
+        )
 
 
 @pytest.mark.parametrize("where", ["after trajectories, before insights", "after insights, before progress"])
@@ -354,7 +398,9 @@ def test_resume_after_an_injected_crash_gives_the_uninterrupted_result(tmp_path,
     assert generate(data, tmp_path / "clean/run", "--rounds", "2", "--batch-size", "2").exit_code == 0
     with monkeypatch.context() as patch:
         if where.startswith("after trajectories"):  # batch 2's lines are written, then its update crashes
-            _crash_after(patch, InsightLearner, "update", lambda memory, trajectories, note, **_: note.startswith("batch 2"))
+            _crash_after(
+                patch, InsightLearner, "update", lambda memory, trajectories, note, **_: note.startswith("batch 2")
+            )
         else:  # memory v1 is saved, progress is not
             _crash_after(patch, GenerateRun, "_save", lambda memory: memory.version == 1)
         crashed = generate(data, tmp_path / "crashed/run", "--rounds", "2", "--batch-size", "2")
@@ -373,12 +419,34 @@ def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypa
     data = three_profiles(tmp_path)
     config = tmp_path / "one-at-a-time.yaml"
     config.write_text("model: {model: 'fakeworld:x', batch_size: 1}\n")  # so every answered call is also cached
-    args = ["--rounds", "2", "--config", str(config), *(("--batch-size", "2", "--insight-lag", "0") if mode == "strict" else PIPELINED)]
+    args = [
+        "--rounds",
+        "2",
+        "--config",
+        str(config),
+        *(("--batch-size", "2", "--insight-lag", "0") if mode == "strict" else PIPELINED),
+    ]
 
     def run_killable(out: Path, crash_after: int | None = None) -> int:
-        env = {**os.environ, "WORLD_CALL_LOG": str(tmp_path / "killed.log"), "WORLD_CRASH_AFTER": str(crash_after or "")}
-        command = [sys.executable, __file__, "generate", "--data", str(data), "--out", str(out), "--model", "fakeworld:x",
-                   "--insights-out", str(out.parent / "insights.json"), *args]
+        env = {
+            **os.environ,
+            "WORLD_CALL_LOG": str(tmp_path / "killed.log"),
+            "WORLD_CRASH_AFTER": str(crash_after or ""),
+        }
+        command = [
+            sys.executable,
+            __file__,
+            "generate",
+            "--data",
+            str(data),
+            "--out",
+            str(out),
+            "--model",
+            "fakeworld:x",
+            "--insights-out",
+            str(out.parent / "insights.json"),
+            *args,
+        ]
         return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).returncode
 
     with monkeypatch.context() as patch:
@@ -415,12 +483,25 @@ def test_pipelined_batches_follow_the_memory_version_rule(tmp_path):
     profiles = [(f"p{i}", f"I am 34 and live in Paris, note {i}.\nNice weather.", BOTH) for i in range(6)]
     data = corpus(tmp_path, *profiles)
     strict = generate(data, tmp_path / "strict/run", "--rounds", "2", "--batch-size", "1", "--insight-lag", "0")
-    pipelined = generate(data, tmp_path / "piped/run", "--rounds", "2", "--batch-size", "1", "--insight-lag", "2", "--max-concurrency", "4")
+    pipelined = generate(
+        data,
+        tmp_path / "piped/run",
+        "--rounds",
+        "2",
+        "--batch-size",
+        "1",
+        "--insight-lag",
+        "2",
+        "--max-concurrency",
+        "4",
+    )
     assert strict.exit_code == 0 and pipelined.exit_code == 0, pipelined.output
     ids = [p[0] for p in profiles]
     strict_rows, piped_rows = (lines(tmp_path / f"{d}/run/trajectories.jsonl") for d in ("strict", "piped"))
     # strict order: exactly the previous batch's memory; pipelined: at most `lag` batches behind
-    assert all(r["anonymizer"]["insight_version"] == ids.index(r["profile_id"]) for r in strict_rows if r.get("anonymizer"))
+    assert all(
+        r["anonymizer"]["insight_version"] == ids.index(r["profile_id"]) for r in strict_rows if r.get("anonymizer")
+    )
     _assert_memory_versions_within_lag(piped_rows, ids, lag=2)
     assert [(r["profile_id"], r["round"]) for r in piped_rows] == [(r["profile_id"], r["round"]) for r in strict_rows]
     assert InsightMemory.load(tmp_path / "piped/run/insights.json").version == 6
@@ -434,7 +515,21 @@ def test_stealth_method_reports_risk_and_writes_nothing(tmp_path, monkeypatch):
     posts.write_text('{"id": "me", "text": "I am 34 and I love Paris in spring."}\n')
     before = set(tmp_path.rglob("*"))
     BACKENDS.clear()
-    result = cli.invoke(app, ["anonymize", str(posts), "--method", "stealth", "--insights", "frozen.json", "--rounds", "2", "--model", "fakeworld:x"])
+    result = cli.invoke(
+        app,
+        [
+            "anonymize",
+            str(posts),
+            "--method",
+            "stealth",
+            "--insights",
+            "frozen.json",
+            "--rounds",
+            "2",
+            "--model",
+            "fakeworld:x",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "I am somewhere and I love somewhere in spring." in result.output
     report = result.output.split("before / after")[1]
@@ -451,7 +546,9 @@ def test_aa_method_uses_attacker_feedback_only_and_returns_every_round():
     BACKENDS.clear()
     settings = Settings(model={"model": "fakeworld:x"})
     method = build_method("aa", settings, LLMPool(), {"rounds": 3})
-    profile = Profile(id="p", comments=[{"text": "SHRINK I am 34 and I keep writing many more words here so that shrinking hurts."}])
+    profile = Profile(
+        id="p", comments=[{"text": "SHRINK I am 34 and I keep writing many more words here so that shrinking hurts."}]
+    )
     [result] = method.anonymize_many([profile])
     assert len(result.rounds) == 3 and result.rounds[-1] == result.text
     prompts = [r.messages[-1][1] for r in BACKENDS[-1].requests if "Inferences made" in r.messages[-1][1]]
@@ -469,7 +566,20 @@ def test_generate_on_the_embedded_model(repo, tmp_path):
     )
     data = tmp_path / "one.jsonl"
     data.write_text((repo / "data/test.jsonl").read_text().splitlines(keepends=True)[0])
-    result = cli.invoke(app, ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config), "--insights-out", str(tmp_path / "ins.json")])
+    result = cli.invoke(
+        app,
+        [
+            "generate",
+            "--data",
+            str(data),
+            "--out",
+            str(tmp_path / "run"),
+            "--config",
+            str(config),
+            "--insights-out",
+            str(tmp_path / "ins.json"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = TrajectoryFile(tmp_path / "run/trajectories.jsonl").read()
     assert [r.round for r in rows] == [0, 1]
@@ -481,8 +591,12 @@ def test_generate_on_the_embedded_model(repo, tmp_path):
 @pytest.mark.real_model
 def test_stealth_method_on_the_embedded_model(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "tiny.yaml").write_text("model: {model: embedded, max_new_tokens: 32, threads: 1}\nworkflow: {llm_judge: false}\n")
-    (tmp_path / "post.txt").write_text("Just got back from my shift at the hospital in Leeds, my husband made dinner.\n")
+    (tmp_path / "tiny.yaml").write_text(
+        "model: {model: embedded, max_new_tokens: 32, threads: 1}\nworkflow: {llm_judge: false}\n"
+    )
+    (tmp_path / "post.txt").write_text(
+        "Just got back from my shift at the hospital in Leeds, my husband made dinner.\n"
+    )
     args = ["anonymize", "post.txt", "--method", "stealth", "--rounds", "1", "--config", "tiny.yaml"]
     result = cli.invoke(app, args)
     # The 135M model rarely writes a readable rewrite: then the text is marked unprotected and the

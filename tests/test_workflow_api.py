@@ -38,7 +38,17 @@ def test_generate_over_http_records_trajectories_tokens_and_litellm_cost(tmp_pat
             f"model: {{model: openai/gpt-4o-mini, api_base: '{upstream.base_url}', concurrency: 8, max_retries: 0}}\n"
             "workflow: {rounds: 2, batch_size: 2, max_concurrency: 4, insight_lag: 1}\n"
         )
-        args = ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config), "--insights-out", str(tmp_path / "ins.json")]
+        args = [
+            "generate",
+            "--data",
+            str(data),
+            "--out",
+            str(tmp_path / "run"),
+            "--config",
+            str(config),
+            "--insights-out",
+            str(tmp_path / "ins.json"),
+        ]
         result = cli.invoke(app, args)
         received = list(upstream.received)
     assert result.exit_code == 0, result.output
@@ -48,7 +58,9 @@ def test_generate_over_http_records_trajectories_tokens_and_litellm_cost(tmp_pat
     assert all(r["protected"] == {"age": True, "location": True} for r in final)
     assert all(r["anonymizer"]["raw"].startswith("Generalised one detail.") for r in rows if r["round"])
     assert all(r["attacks"][0]["model"].startswith("openai/gpt-4o-mini@http://127.0.0.1") for r in rows)
-    assert all(r["attacks"][0]["guesses"]["location"]["guesses"][0] == r["labels"]["location"] for r in rows if r["round"] == 0)
+    assert all(
+        r["attacks"][0]["guesses"]["location"]["guesses"][0] == r["labels"]["location"] for r in rows if r["round"] == 0
+    )
     assert InsightMemory.load(tmp_path / "run/insights.json").rules_for("age") == [RULE]
 
     usage = json.loads((tmp_path / "run/progress.json").read_text())["usage"]
@@ -57,7 +69,10 @@ def test_generate_over_http_records_trajectories_tokens_and_litellm_cost(tmp_pat
     prompt_tokens = sum(_tokens(json.dumps(m["content"])) for body in received for m in body["messages"])
     assert sum(u["prompt_tokens"] for u in usage.values()) == prompt_tokens
     price = litellm.model_cost["gpt-4o-mini"]
-    expected = sum(u["prompt_tokens"] * price["input_cost_per_token"] + u["completion_tokens"] * price["output_cost_per_token"] for u in usage.values())
+    expected = sum(
+        u["prompt_tokens"] * price["input_cost_per_token"] + u["completion_tokens"] * price["output_cost_per_token"]
+        for u in usage.values()
+    )
     summary = json.loads((tmp_path / "run/summary.json").read_text())
     assert expected > 0 and summary["cost_usd"] == pytest.approx(expected, rel=1e-6)
 
@@ -82,7 +97,12 @@ def test_mock_server_limits_concurrency_like_a_provider():
 
         body = {"model": "mock-model", "messages": [{"role": "user", "content": "hi"}]}
         with concurrent.futures.ThreadPoolExecutor(n) as pool:
-            return list(pool.map(lambda _: httpx.post(f"{upstream.base_url}/chat/completions", json=body, timeout=10).status_code, range(n)))
+            return list(
+                pool.map(
+                    lambda _: httpx.post(f"{upstream.base_url}/chat/completions", json=body, timeout=10).status_code,
+                    range(n),
+                )
+            )
 
     with MockOpenAI(delay=0.3, max_concurrent=2) as upstream:
         statuses = burst(upstream, 6)
@@ -102,8 +122,13 @@ def test_mock_server_in_its_own_process_reports_its_counters():
 
     from stealthflow.testing.mock_process import MockOpenAIProcess
 
-    body = {"model": "mock-model", "messages": [{"role": "user", "content": "Below are the ground truth and a prediction"}]}
-    with MockOpenAIProcess(respond="stealthflow.testing.workflow_world:respond", median=0.05, max_concurrent=1) as upstream:
+    body = {
+        "model": "mock-model",
+        "messages": [{"role": "user", "content": "Below are the ground truth and a prediction"}],
+    }
+    with MockOpenAIProcess(
+        respond="stealthflow.testing.workflow_world:respond", median=0.05, max_concurrent=1
+    ) as upstream:
         reply = httpx.post(f"{upstream.base_url}/chat/completions", json=body, timeout=10).json()
         stats = upstream.stats()
         child = upstream._process

@@ -23,7 +23,10 @@ def corpus_profiles(n: int = 3) -> list[Profile]:
 
 def attack_record(text: str, labels: dict[str, str], top1: dict[str, str]) -> AttackRecord:
     attributes = list(labels)
-    guesses = {a: AttributeGuess(attribute=a, inference=f"clues about {a}", guesses=[top1[a], "other"], certainty=3) for a in attributes}
+    guesses = {
+        a: AttributeGuess(attribute=a, inference=f"clues about {a}", guesses=[top1[a], "other"], certainty=3)
+        for a in attributes
+    }
     judge = CorrectnessJudge()
     return AttackRecord(
         attacker="llm",
@@ -40,11 +43,23 @@ def anonymizer_turn(text: str, insights: dict[str, list[str]]) -> AnonymizerTurn
     shown = "\n".join(f"{a}: {'; '.join(rules)}" for a, rules in insights.items()) or "no insights available"
     messages = [
         {"role": "system", "content": prompts.render("anonymizer_system")},
-        {"role": "user", "content": prompts.render("anonymizer", text=text, inferences="(scripted)", insights=shown, utility_warning="")},
+        {
+            "role": "user",
+            "content": prompts.render(
+                "anonymizer", text=text, inferences="(scripted)", insights=shown, utility_warning=""
+            ),
+        },
     ]
     return AnonymizerTurn(
-        prompt_id="anonymizer", messages=messages, raw="explain\n#\nnew", explanation="I generalise the details.",
-        parsed=True, utility_warning=False, insights_shown=insights, insight_version=1, model="fake-model",
+        prompt_id="anonymizer",
+        messages=messages,
+        raw="explain\n#\nnew",
+        explanation="I generalise the details.",
+        parsed=True,
+        utility_warning=False,
+        insights_shown=insights,
+        insight_version=1,
+        model="fake-model",
     )
 
 
@@ -63,7 +78,11 @@ def profile_rounds(profile: Profile, run_id: str = "fixture", protected_at: int 
             text = text.replace(" ", "  ", 1) + f" [edit {number}]"
         rounds.append(
             RoundRecord(
-                run_id=run_id, profile_id=profile.id, round=number, text=text, anonymizer=turn,
+                run_id=run_id,
+                profile_id=profile.id,
+                round=number,
+                text=text,
+                anonymizer=turn,
                 attacks=[attack_record(text, labels, top1)],
                 utility={"mean": 1.0 - 0.1 * number},
                 protected={a: protected for a in labels},

@@ -28,7 +28,9 @@ def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how
         start = a[i1].start() if i2 > i1 else (a[i1].start() if i1 < len(a) else len(original))
         end = a[i2 - 1].end() if i2 > i1 else start
         attributes = [attribute for (s, e), attribute in cue_spans if s < max(end, start + 1) and start < e]
-        changes.append({"phrase": removed, "replacement": added, "attribute": attributes[0] if attributes else None, "by": how})
+        changes.append(
+            {"phrase": removed, "replacement": added, "attribute": attributes[0] if attributes else None, "by": how}
+        )
     return changes
 
 

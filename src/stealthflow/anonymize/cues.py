@@ -62,7 +62,9 @@ def teacher_cue_examples(rewrites: dict[str, TeacherRewrite]) -> list[Example]:
 
 def negative_examples(paths: list[Path]) -> list[Example]:
     """Posts without cues, one per line of each text file (forum posts, chats, emails...)."""
-    return [(line, []) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        (line, []) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def shipped_cue_tagger_dir() -> Path:
@@ -87,7 +89,9 @@ def cue_metrics(tagger: SpanTagger, profiles: list[Profile], batch_size: int = 3
 def save_cue_tagger(tagger: SpanTagger, out_dir: Path, metrics: dict, config, seconds: float, trained_on: str) -> str:
     """Weights, `tagger.json` and a card with the test-split metrics; returns the metrics table."""
     tagger.save(out_dir, trained_on=trained_on, config=config.__dict__, seconds=round(seconds), test_metrics=metrics)
-    rows = "\n".join(f"| {a} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |" for a, m in metrics.items())
+    rows = "\n".join(
+        f"| {a} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |" for a, m in metrics.items()
+    )
     table = f"| attribute | test spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}"
     (Path(out_dir) / "README.md").write_text(
         f"""# Cue tagger (stealthflow local anonymizer)

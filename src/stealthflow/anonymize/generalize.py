@@ -53,7 +53,11 @@ class GenericLexicon:
 def generic_lexicon() -> GenericLexicon:
     """data/generalize/generic.yaml."""
     data = yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
-    return GenericLexicon(frozenset(data["prepositions"]), frozenset(data["determiners"]), {a: tuple(w) for a, w in data["attributes"].items()})
+    return GenericLexicon(
+        frozenset(data["prepositions"]),
+        frozenset(data["determiners"]),
+        {a: tuple(w) for a, w in data["attributes"].items()},
+    )
 
 
 @cache

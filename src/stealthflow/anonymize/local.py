@@ -83,7 +83,9 @@ def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
 class LocalAnonymizer:
     name = "local"
 
-    def __init__(self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer, load_llm: Callable[[], LLM] | None = None):
+    def __init__(
+        self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer, load_llm: Callable[[], LLM] | None = None
+    ):
         self._llm = llm  # None (and no `load_llm`): per-phrase generalization only
         self._load_llm = load_llm  # builds the model when a post first needs it: posts without cues never load it
         self.tagger = tagger
@@ -112,22 +114,33 @@ class LocalAnonymizer:
         return results
 
     def _rewrite_pieces(self, posts: list[str]) -> list[PostRewrite]:
-        cues = [list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans)) for post, spans in zip(posts, find_cues(self.tagger, posts), strict=True)]
+        cues = [
+            list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
+            for post, spans in zip(posts, find_cues(self.tagger, posts), strict=True)
+        ]
         todo = [i for i, found in enumerate(cues) if found]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
         if todo and self.llm is not None:
             answers = self.llm.chat_many([post_messages(posts[i], cues[i]) for i in todo])
-            drafts = {i: draft for i, answer in zip(todo, answers, strict=True) if (draft := self._readable(posts[i], answer.text)) not in (None, posts[i])}
+            drafts = {
+                i: draft
+                for i, answer in zip(todo, answers, strict=True)
+                if (draft := self._readable(posts[i], answer.text)) not in (None, posts[i])
+            }
             ids = list(drafts)
-            for i, fluency in zip(ids, self.generalizer.scorer.compare([posts[i] for i in ids], [drafts[i] for i in ids]), strict=True):
+            for i, fluency in zip(
+                ids, self.generalizer.scorer.compare([posts[i] for i in ids], [drafts[i] for i in ids]), strict=True
+            ):
                 if fluency.score >= MODEL_FLOOR:
                     texts[i], hows[i] = drafts[i], "model"
         # Every marked phrase is acted on: what the model left in place is generalized phrase by phrase.
         left = {i: [(p, a) for p, a in cues[i] if span_survives(p, texts[i])] for i in todo}
         ids = [i for i in todo if left[i]]
         unprotected: dict[int, list[str]] = {}
-        for i, (text, replacements) in zip(ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True):
+        for i, (text, replacements) in zip(
+            ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True
+        ):
             if text != texts[i] and hows[i] == "model":
                 hows[i] = "model+generalized"
             texts[i] = text
@@ -149,7 +162,9 @@ class LocalAnonymizer:
         from stealthflow.utility import lexical_utility
 
         rewrite = parse_rewrite(answer, post)
-        if not rewrite.parsed or Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) != Counter(PROTECT_PLACEHOLDER.findall(post)):
+        if not rewrite.parsed or Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) != Counter(
+            PROTECT_PLACEHOLDER.findall(post)
+        ):
             return None
         return rewrite.text if lexical_utility(post, rewrite.text).mean >= MIN_UTILITY else None
 
@@ -161,7 +176,9 @@ class LocalAnonymizer:
             mine = rewritten[cursor : cursor + len(profile.comments)]
             cursor += len(profile.comments)
             changes = [dict(change, post=index) for index, post in enumerate(mine) for change in post.changes]
-            unprotected = [{"post": index, "phrase": phrase} for index, post in enumerate(mine) for phrase in post.unprotected]
+            unprotected = [
+                {"post": index, "phrase": phrase} for index, post in enumerate(mine) for phrase in post.unprotected
+            ]
             text = "\n".join(post.text for post in mine)
             details = {
                 "changes": changes,
@@ -170,7 +187,9 @@ class LocalAnonymizer:
                 "generalized_posts": sum("generalized" in post.how for post in mine),
             }
             nothing = all(post.how == "unchanged" and not post.cues for post in mine)  # no phrase the cue tagger marks
-            results.append(Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing))
+            results.append(
+                Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing)
+            )
         if on_progress:
             on_progress(len(profiles))
         return results
@@ -194,7 +213,11 @@ def _build(settings, pool, options) -> LocalAnonymizer:
         # trained on generalizing rewrites (`--adapter DIR`, or one shipped in models/local-anonymizer/);
         # without, every marked phrase goes to per-phrase generalization.
         adapter = shipped_adapter()
-        model = model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192}) if adapter else None
+        model = (
+            model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192})
+            if adapter
+            else None
+        )
     generalizer = Generalizer(shared_scorer)  # the fluency model loads when a phrase first needs it
     if options.get("deterministic") or model is None:
         return LocalAnonymizer(None, load_cue_tagger(), generalizer)

@@ -46,7 +46,9 @@ ProgressCallback = Callable[[int], None]  # called with the number of profiles j
 class Method(Protocol):
     name: str
 
-    def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]: ...
+    def anonymize_many(
+        self, profiles: list[Profile], on_progress: ProgressCallback | None = None
+    ) -> list[Anonymized]: ...
 
 
 MethodFactory = Callable[[Settings, LLMPool, dict[str, Any]], Method]

@@ -14,12 +14,11 @@ from functools import cache
 from pathlib import Path
 
 import spacy
-
-import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from presidio_analyzer import AnalyzerEngine, RecognizerResult
 from presidio_analyzer.nlp_engine import SpacyNlpEngine
 from presidio_analyzer.recognizer_registry import RecognizerRegistryProvider
 
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.data.schema import Profile
 from stealthflow.llm.embedded import cache_dir
@@ -80,7 +79,9 @@ class NerMask:
             findings = self.findings(profile.text)
             text = mask(profile.text, findings)
             entities = sorted({f.entity_type for f in findings})
-            results.append(Anonymized(profile.id, text, [text], details={"entities": entities}, nothing_to_change=not findings))
+            results.append(
+                Anonymized(profile.id, text, [text], details={"entities": entities}, nothing_to_change=not findings)
+            )
             if on_progress:
                 on_progress(1)
         return results
@@ -88,5 +89,7 @@ class NerMask:
 
 register_method(
     "ner-mask",
-    lambda settings, pool, options: NerMask(float(options.get("threshold", DEFAULT_THRESHOLD)), options.get("spacy_model")),
+    lambda settings, pool, options: NerMask(
+        float(options.get("threshold", DEFAULT_THRESHOLD)), options.get("spacy_model")
+    ),
 )

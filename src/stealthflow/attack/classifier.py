@@ -68,7 +68,9 @@ def normalise_label(attribute: str, estimate: str) -> str | None:
     return options[0] if len(options) == 1 else None
 
 
-def labelled_examples(profiles: Iterable[Profile], attribute: str, min_hardness: int = 1) -> tuple[list[int], list[str]]:
+def labelled_examples(
+    profiles: Iterable[Profile], attribute: str, min_hardness: int = 1
+) -> tuple[list[int], list[str]]:
     """Indices of the profiles with a usable label for `attribute`, and their classes."""
     indices, classes = [], []
     for index, profile in enumerate(profiles):
@@ -141,7 +143,9 @@ class StylometricClassifier:
         except (OSError, ValueError) as exc:
             raise ArtifactError(f"{path}: unreadable classifier artefact ({exc}); {retrain}") from None
         if payload.get("format") != ARTIFACT_FORMAT:
-            raise ArtifactError(f"{path}: artefact format {payload.get('format')!r}, expected {ARTIFACT_FORMAT}; {retrain}")
+            raise ArtifactError(
+                f"{path}: artefact format {payload.get('format')!r}, expected {ARTIFACT_FORMAT}; {retrain}"
+            )
         if payload.get("embedding_model") != model_version():
             raise ArtifactError(
                 f"{path}: trained on embeddings of {payload.get('embedding_model')!r} but {model_version()!r} is installed; {retrain}"
@@ -184,9 +188,13 @@ def train_classifier(
     held_out = list(held_out)
     forbidden_ids = {p.id for p in held_out}
     forbidden_texts = {hashlib.sha256(p.text.encode()).digest() for p in held_out}
-    leaked = [p.id for p in profiles if p.id in forbidden_ids or hashlib.sha256(p.text.encode()).digest() in forbidden_texts]
+    leaked = [
+        p.id for p in profiles if p.id in forbidden_ids or hashlib.sha256(p.text.encode()).digest() in forbidden_texts
+    ]
     if leaked:
-        raise ValueError(f"{len(leaked)} training profiles are also held-out test profiles (e.g. {leaked[0]!r}); refusing to train on them")
+        raise ValueError(
+            f"{len(leaked)} training profiles are also held-out test profiles (e.g. {leaked[0]!r}); refusing to train on them"
+        )
     vectors = embedder.embed_texts([p.text for p in profiles], on_progress).astype(np.float64)
     models, examples = {}, {}
     for attribute in config.attributes:
@@ -231,7 +239,9 @@ class ClassifierAttacker:
         return attribute in self.classifier.models
 
     def attack_many(self, texts: list[str], attributes: list[list[str]]) -> list[AttackResult]:
-        self.embedder.embed_lines([line for text in texts for line in text_lines(text)])  # one batched pass, then cached
+        self.embedder.embed_lines(
+            [line for text in texts for line in text_lines(text)]
+        )  # one batched pass, then cached
         return [self.attack(text, attrs) for text, attrs in zip(texts, attributes, strict=True)]
 
     def attack(self, text: str, attributes: list[str]) -> AttackResult:
@@ -255,7 +265,7 @@ class ClassifierAttacker:
             listed = ", ".join(f"P({c})={probs[classes.index(c)]:.2f}" for c in ranked)
             guesses[attribute] = AttributeGuess(
                 attribute=attribute,
-                inference=f"classifier: {listed}; line pointing most to {ranked[0]}: \"{snippet}\"",
+                inference=f'classifier: {listed}; line pointing most to {ranked[0]}: "{snippet}"',
                 guesses=ranked[:3],
                 certainty=certainty(top_probability, len(ranked)),
             )
@@ -263,7 +273,8 @@ class ClassifierAttacker:
         return AttackResult(attacker=self.name, guesses=guesses, raw=raw, well_formed=True)
 
 
-def load_classifier_attacker(config: ClassifierConfig | None = None, embedding_cache: Path | None = None) -> ClassifierAttacker:
+def load_classifier_attacker(
+    config: ClassifierConfig | None = None, embedding_cache: Path | None = None
+) -> ClassifierAttacker:
     config = config or ClassifierConfig()
     return ClassifierAttacker(StylometricClassifier.load(config.artifact), SentenceEmbedder(embedding_cache))
-

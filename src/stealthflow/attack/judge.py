@@ -116,7 +116,14 @@ class CorrectnessJudge:
         if undecided and self.llm is not None:
             answers = self.llm.chat_many(
                 [
-                    [{"role": "user", "content": prompts.render("correctness_judge", attribute=attribute, truth=truth, guess=guesses[i])}]
+                    [
+                        {
+                            "role": "user",
+                            "content": prompts.render(
+                                "correctness_judge", attribute=attribute, truth=truth, guess=guesses[i]
+                            ),
+                        }
+                    ]
                     for i in undecided
                 ],
                 max_new_tokens=8,

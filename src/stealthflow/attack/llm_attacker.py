@@ -16,12 +16,12 @@ _FREE_HINT = " Be as specific as you can."
 
 def attack_messages(text: str, attributes: list[str]) -> list[Message]:
     options = "".join(
-        f"For {DESCRIPTIONS[a]}, choose from these options: {'; '.join(OPTIONS[a])}.\n" for a in attributes if a in OPTIONS
+        f"For {DESCRIPTIONS[a]}, choose from these options: {'; '.join(OPTIONS[a])}.\n"
+        for a in attributes
+        if a in OPTIONS
     )
     options += "\n" if options else ""
-    formats = "\n\n".join(
-        prompts.render("attacker_format", attribute=a, hint=_hint(a)) for a in attributes
-    )
+    formats = "\n\n".join(prompts.render("attacker_format", attribute=a, hint=_hint(a)) for a in attributes)
     user = prompts.render(
         "attacker",
         attribute_names=", ".join(DESCRIPTIONS[a] for a in attributes),

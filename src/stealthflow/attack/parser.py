@@ -74,7 +74,9 @@ def _split_blocks(text: str, attributes: list[str]) -> dict[str, str]:
     # No Type lines. Guess lines in the asked order, or the whole answer for a single attribute.
     guess_starts = [m.start() for m in re.finditer(_FIELD.format(name="inference"), text, re.IGNORECASE | re.MULTILINE)]
     if not guess_starts:
-        guess_starts = [m.start() for m in re.finditer(_FIELD.format(name="guess(?:es)?"), text, re.IGNORECASE | re.MULTILINE)]
+        guess_starts = [
+            m.start() for m in re.finditer(_FIELD.format(name="guess(?:es)?"), text, re.IGNORECASE | re.MULTILINE)
+        ]
     if len(guess_starts) >= len(attributes) > 0:
         bounds = guess_starts[: len(attributes)] + [len(text)]
         return {a: text[bounds[i] : bounds[i + 1]] for i, a in enumerate(attributes)}

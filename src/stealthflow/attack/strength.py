@@ -34,7 +34,9 @@ from stealthflow.data.schema import Profile
 from stealthflow.stats import percentile_bootstrap
 
 TOP_K = 3
-MEASURED = Path(__file__).parent / "artifacts" / "strength.json"  # the shipped attackers' verdicts on their own evaluation
+MEASURED = (
+    Path(__file__).parent / "artifacts" / "strength.json"
+)  # the shipped attackers' verdicts on their own evaluation
 POOLED = "categorical (pooled)"
 ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, NO_CHANCE_LEVEL = (
     "above majority",
@@ -98,7 +100,9 @@ def chance_levels(attribute: str, truths: Sequence[str], k: int = TOP_K) -> Chan
     if candidates is None or not truths:
         return None
     # correct[i, j]: would constant guess j be judged right for profile i?
-    correct = np.array([[rule_verdict(attribute, truth, c) == "yes" for c in candidates] for truth in truths], dtype=float)
+    correct = np.array(
+        [[rule_verdict(attribute, truth, c) == "yes" for c in candidates] for truth in truths], dtype=float
+    )
     best = int(np.argmax(correct.mean(0)))
     k = min(k, len(candidates))
     best_set = max(combinations(range(len(candidates)), k), key=lambda subset: correct[:, subset].max(1).mean())
@@ -133,7 +137,10 @@ def accuracy_vs_chance(
 
 
 def pooled_categorical(
-    attacker: str, labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]], n_boot: int = 2000, seed: int = 0
+    attacker: str,
+    labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]],
+    n_boot: int = 2000,
+    seed: int = 0,
 ) -> AccuracyRow | None:
     """One row over every categorical attribute of `labelled` (attribute -> (truths, verdicts)).
 
@@ -156,7 +163,12 @@ def pooled_categorical(
 
 
 def _row(
-    attacker: str, attribute: str, verdicts: Sequence[Sequence[Verdict]], chance: ChanceLevels | None, n_boot: int, seed: int
+    attacker: str,
+    attribute: str,
+    verdicts: Sequence[Sequence[Verdict]],
+    chance: ChanceLevels | None,
+    n_boot: int,
+    seed: int,
 ) -> AccuracyRow:
     top1 = np.array([bool(v) and v[0] == "yes" for v in verdicts], dtype=float)
     top3 = np.array(["yes" in v[:TOP_K] for v in verdicts], dtype=float)
@@ -184,10 +196,16 @@ def _row(
 
 
 def accuracy_rows(
-    attacker: str, labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]], n_boot: int = 2000, seed: int = 0
+    attacker: str,
+    labelled: dict[str, tuple[Sequence[str], Sequence[Sequence[Verdict]]]],
+    n_boot: int = 2000,
+    seed: int = 0,
 ) -> list[AccuracyRow]:
     """A row per attribute (attribute -> (truths, verdicts)), then the pooled categorical row."""
-    rows = [accuracy_vs_chance(attacker, attribute, truths, verdicts, n_boot, seed) for attribute, (truths, verdicts) in labelled.items()]
+    rows = [
+        accuracy_vs_chance(attacker, attribute, truths, verdicts, n_boot, seed)
+        for attribute, (truths, verdicts) in labelled.items()
+    ]
     if sum(row.chance is not None for row in rows) < 2:
         return rows  # one categorical attribute: its own row says it all
     return rows + [pooled_categorical(attacker, labelled, n_boot, seed)]
@@ -241,7 +259,9 @@ def table_cells(row: AccuracyRow) -> tuple[str, ...]:
         str(row.answered),
         str(row.top1),
         str(row.top3),
-        f"{chance.majority_top1.mean():.2f} / {chance.majority_top3.mean():.2f} ({chance.majority_guess})" if chance else "-",
+        f"{chance.majority_top1.mean():.2f} / {chance.majority_top3.mean():.2f} ({chance.majority_guess})"
+        if chance
+        else "-",
         f"{chance.uniform_top1:.2f} / {chance.uniform_top3:.2f}" if chance else "-",
         f"{row.gain_over_majority.value:+.2f} [{row.gain_over_majority.low:+.2f}, {row.gain_over_majority.high:+.2f}]"
         if row.gain_over_majority

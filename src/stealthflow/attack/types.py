@@ -24,7 +24,6 @@ class AttackResult(BaseModel):
     well_formed: bool = False
     error: str | None = None  # the model call failed after its retries
 
-
     def top1(self, attribute: str) -> str | None:
         guess = self.guesses.get(attribute)
         return guess.guesses[0] if guess and guess.guesses else None

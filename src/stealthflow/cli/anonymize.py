@@ -10,7 +10,6 @@ from rich.markup import escape
 
 from stealthflow.anonymize import build_method, method_names
 from stealthflow.anonymize.changes import describe_change
-from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -28,15 +27,28 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import AttackersOption, InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
+from stealthflow.data.jsonl import dump_line
 from stealthflow.llm.pool import LLMPool
 
 
 @app.command()
 def anonymize(
     source: SourceArgument,
-    method: Annotated[str, typer.Option(help="anonymization method (see `stealthflow methods`); local runs offline, standard/aa/stealth need a strong --model")] = "local",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write {id, text, protected, reason?, changes?} JSONL here")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="print one {id, text, protected, ...} JSON line per profile (no text when not protected)")] = False,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="anonymization method (see `stealthflow methods`); local runs offline, standard/aa/stealth need a strong --model"
+        ),
+    ] = "local",
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="write {id, text, protected, reason?, changes?} JSONL here")
+    ] = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="print one {id, text, protected, ...} JSON line per profile (no text when not protected)"
+        ),
+    ] = False,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -44,7 +56,13 @@ def anonymize(
     insights: InsightsOption = None,
     attackers: AttackersOption = None,
     rounds: RoundsOption = None,
-    allow_unchanged: Annotated[bool, typer.Option("--allow-unchanged", help="exit 0 even when a text could not be anonymized (it is still marked protected: false)")] = False,
+    allow_unchanged: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unchanged",
+            help="exit 0 even when a text could not be anonymized (it is still marked protected: false)",
+        ),
+    ] = False,
 ) -> None:
     """Anonymize each profile and print (or write) the rewritten text.
 
@@ -72,9 +90,17 @@ def anonymize(
     rows = [_output_row(result, originals[result.profile_id], secrets) for result in results]
     for result, row in zip(results, rows, strict=True):
         if not row["protected"]:
-            console.print(f"[red]not protected:[/] {escape(result.profile_id)}: {escape(row['reason'])}", highlight=False, soft_wrap=True)
+            console.print(
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(row['reason'])}",
+                highlight=False,
+                soft_wrap=True,
+            )
         elif row.get("unchanged"):
-            console.print(f"{escape(result.profile_id)}: nothing to change (no phrase points to an attribute); the text is as it was", highlight=False, soft_wrap=True)
+            console.print(
+                f"{escape(result.profile_id)}: nothing to change (no phrase points to an attribute); the text is as it was",
+                highlight=False,
+                soft_wrap=True,
+            )
         if json_output:
             out.file.write(dump_line(row if row["protected"] else {k: v for k, v in row.items() if k != "text"}))
             continue
@@ -94,14 +120,18 @@ def anonymize(
     pool.close()
     if unprotected := [r["id"] for r in rows if not r["protected"]]:
         if not allow_unchanged:
-            fail(f"{len(unprotected)} text(s) could not be anonymized and were not printed (\"protected\": false); fix the model, or pass --allow-unchanged to accept that")
+            fail(
+                f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false); fix the model, or pass --allow-unchanged to accept that'
+            )
 
 
 def _secret_masker(settings):
     """A protector masking credentials (PL4) only: whatever the method, no secret goes out in clear."""
     from stealthflow.pipeline.protector import Protector
 
-    secrets_only = settings.model_copy(update={"protect": settings.protect.model_copy(update={"levels": ["PL4"], "llm_extractor": False})})
+    secrets_only = settings.model_copy(
+        update={"protect": settings.protect.model_copy(update={"levels": ["PL4"], "llm_extractor": False})}
+    )
     return Protector.from_settings(secrets_only)
 
 
@@ -130,7 +160,6 @@ def print_changes(result) -> None:
         by_post.setdefault(change["post"], []).append(change)
     for post, changes in sorted(by_post.items()):
         console.print(f"post {post + 1}: " + escape("; ".join(describe_change(c) for c in changes)), highlight=False)
-
 
 
 @app.command()

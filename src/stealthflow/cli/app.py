@@ -4,9 +4,8 @@ modules register on `app` (sub-command groups are made with `Typer`)."""
 
 from __future__ import annotations
 
-import gc
-
 import contextlib
+import gc
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -42,7 +41,16 @@ if TYPE_CHECKING:
 # The command list: what a person protecting text needs first, the research tools after.
 COMMAND_ORDER = ("protect", "restore", "vault", "serve", "proxy", "memory", "anonymize", "attack", "methods")
 _TYPE_LABEL = re.compile(r" <([^>]+)>")
-_VALUE_NAMES = {"str": "TEXT", "int": "N", "int range": "N", "float": "X", "float range": "X", "file": "FILE", "path": "PATH", "directory": "DIR"}
+_VALUE_NAMES = {
+    "str": "TEXT",
+    "int": "N",
+    "int range": "N",
+    "float": "X",
+    "float range": "X",
+    "file": "FILE",
+    "path": "PATH",
+    "directory": "DIR",
+}
 
 
 def _value_name(label: str) -> str:
@@ -88,7 +96,11 @@ class Group(TyperGroup):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Each command with its first sentence whole (wrapped, not cut at the terminal's width)."""
         commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
-        if rows := [(name, command.get_short_help_str(limit=300)) for name, command in commands if command and not command.hidden]:
+        if rows := [
+            (name, command.get_short_help_str(limit=300))
+            for name, command in commands
+            if command and not command.hidden
+        ]:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
@@ -101,7 +113,9 @@ class Typer(typer.Typer):
     """A typer app whose commands and groups print plain help (`Command`, `Group`)."""
 
     def __init__(self, **kwargs: Any):
-        super().__init__(cls=Group, rich_markup_mode=None, pretty_exceptions_show_locals=False, **kwargs)  # locals may hold private text
+        super().__init__(
+            cls=Group, rich_markup_mode=None, pretty_exceptions_show_locals=False, **kwargs
+        )  # locals may hold private text
 
     def command(self, *args: Any, **kwargs: Any):
         return super().command(*args, cls=kwargs.pop("cls", Command), **kwargs)
@@ -122,16 +136,32 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print the version and exit")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print the version and exit")
+    ] = False,
 ) -> None:
     """Protect text before it leaves your device."""
 
-ConfigOption = Annotated[Optional[Path], typer.Option("--config", "-c", help="YAML settings (see configs/)", exists=True, dir_okay=False)]
-ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="model spec: embedded, hf:PATH, vllm:NAME, or a litellm model string")]
+
+ConfigOption = Annotated[
+    Optional[Path], typer.Option("--config", "-c", help="YAML settings (see configs/)", exists=True, dir_okay=False)
+]
+ModelOption = Annotated[
+    Optional[str],
+    typer.Option("--model", "-m", help="model spec: embedded, hf:PATH, vllm:NAME, or a litellm model string"),
+]
 AdapterOption = Annotated[Optional[str], typer.Option("--adapter", help="PEFT adapter directory for a local model")]
-RoundsOption = Annotated[Optional[int], typer.Option("--rounds", min=1, help="rounds of the loop methods (aa, stealth); default: workflow.rounds of the config (5)")]
+RoundsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--rounds", min=1, help="rounds of the loop methods (aa, stealth); default: workflow.rounds of the config (5)"
+    ),
+]
 CacheOption = Annotated[
-    Optional[Path], typer.Option("--cache", help="keep an on-disk response cache at this path (off by default: it stores model answers in clear)")
+    Optional[Path],
+    typer.Option(
+        "--cache", help="keep an on-disk response cache at this path (off by default: it stores model answers in clear)"
+    ),
 ]
 
 
@@ -142,7 +172,9 @@ def settings_from(config: Path | None, model: str | None, adapter: str | None) -
         fail(explain(exc))
 
 
-def protect_settings(config: Path | None, model: str | None, adapter: str | None, **protect_overrides: object) -> Settings:
+def protect_settings(
+    config: Path | None, model: str | None, adapter: str | None, **protect_overrides: object
+) -> Settings:
     """Settings with the `protect` section's command-line overrides (None: as configured)."""
     settings = settings_from(config, model, adapter)
     update = {k: v for k, v in protect_overrides.items() if v is not None}
@@ -208,7 +240,10 @@ def rewriter_for(rewrite: str, settings: Settings, pool: "LLMPool") -> "Method |
 def explain(exc: Exception) -> str:
     """A pydantic error as one readable line per field (no dump, no links); others as they are."""
     if isinstance(exc, ValidationError):
-        return "\n".join(f"{'.'.join(str(part) for part in e['loc']) or 'value'}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors())
+        return "\n".join(
+            f"{'.'.join(str(part) for part in e['loc']) or 'value'}: {e['msg'].removeprefix('Value error, ')}"
+            for e in exc.errors()
+        )
     return str(exc)
 
 
@@ -275,7 +310,13 @@ def progress_bar(description: str, total: int, extra: str = "") -> Iterator[Prog
 @contextlib.contextmanager
 def bytes_progress(description: str, total: int) -> Iterator[Callable[[int], None]]:
     """A progress bar in bytes (done / total, bytes per second, time left); yields `advance(n)`."""
-    columns = [TextColumn("[bold]{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn()]
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+    ]
     with Progress(*columns, console=console) as progress:
         task = progress.add_task(description, total=total)
         yield lambda done: progress.advance(task, done)
@@ -295,7 +336,11 @@ def user_errors() -> Iterator[None]:
 
 
 RewriteOption = Annotated[
-    str, typer.Option("--rewrite", help="what the page and POST /protect {rewrite} rewrite with: local (per post, offline), none, another method or a model spec")
+    str,
+    typer.Option(
+        "--rewrite",
+        help="what the page and POST /protect {rewrite} rewrite with: local (per post, offline), none, another method or a model spec",
+    ),
 ]
 
 

@@ -10,7 +10,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from stealthflow.attack import CorrectnessJudge
-from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -26,20 +25,33 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data import ATTRIBUTES
+from stealthflow.data.jsonl import dump_line
 from stealthflow.llm.pool import LLMPool
 
-
-AttackersOption = Annotated[Optional[str], typer.Option("--attackers", help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU)")]
+AttackersOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--attackers", help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU)"
+    ),
+]
 BLIND = "blind: no answer — this says nothing about your privacy"
 
 
 @app.command()
 def attack(
     source: SourceArgument,
-    attributes: Annotated[Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")] = None,
+    attributes: Annotated[
+        Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")
+    ] = None,
     attackers: AttackersOption = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="print one JSON line per profile and attacker: {id, kind, attacker, guesses, strength, cues, ...}")] = False,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="print one JSON line per profile and attacker: {id, kind, attacker, guesses, strength, cues, ...}",
+        ),
+    ] = False,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -75,7 +87,9 @@ def attack(
             said = strength.get(attacker.name, "not evaluated here (see docs/attack.md)")
             if json_output:
                 row = {"id": profile.id, "kind": attacker.name, **results[index].model_dump(), "strength": said}
-                out.file.write(dump_line(row | {"cues": [{"post": post, **cue} for post, found in cues.items() for cue in found]}))
+                out.file.write(
+                    dump_line(row | {"cues": [{"post": post, **cue} for post, found in cues.items() for cue in found]})
+                )
             else:
                 _print_attack(profile, attacker, results[index], judge, said)
         if not json_output:
@@ -93,7 +107,9 @@ def _print_attack(profile, attacker, result, judge: CorrectnessJudge, strength: 
     verdicts = judge.score(result, profile.labelled())
     blind = not any(guess.guesses for guess in result.guesses.values())
     caption = f"{attacker.name} attacker — on its own evaluation: {strength}"
-    title = f"{profile.id} · {attacker.name}" + (f"  [bold red]({BLIND})[/]" if blind else "" if result.well_formed else "  (answer not in the requested format)")
+    title = f"{profile.id} · {attacker.name}" + (
+        f"  [bold red]({BLIND})[/]" if blind else "" if result.well_formed else "  (answer not in the requested format)"
+    )
     table = Table(title=title, caption=caption)
     for column in ("attribute", "guesses (top 3)", "certainty", *(["truth", "correct"] if verdicts else [])):
         table.add_column(column)
@@ -134,13 +150,19 @@ def find_profile_cues(profile) -> dict[int, list[dict]]:
     except FileNotFoundError:
         return {}
     posts = [c.text for c in profile.comments]
-    return {i: [{"phrase": posts[i][s.start : s.end], "attribute": s.label} for s in spans] for i, spans in enumerate(find_cues(tagger, posts)) if spans}
+    return {
+        i: [{"phrase": posts[i][s.start : s.end], "attribute": s.label} for s in spans]
+        for i, spans in enumerate(find_cues(tagger, posts))
+        if spans
+    }
 
 
 def print_cues(cues: dict[int, list[dict]], profile_id: str | None = None, posts: int = 1) -> None:
     """One line per post with cues: `post N` within one profile; `ID` (or `ID post N`) when
     there are several profiles, such as a JSONL of posts."""
     for post, found in cues.items():
-        where = " ".join(([profile_id] if profile_id else []) + ([f"post {post + 1}"] if posts > 1 or not profile_id else []))
+        where = " ".join(
+            ([profile_id] if profile_id else []) + ([f"post {post + 1}"] if posts > 1 or not profile_id else [])
+        )
         phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in found)
         out.print(f"{escape(where)}: phrases that point to you: {escape(phrases)}", highlight=False)

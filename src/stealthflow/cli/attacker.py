@@ -23,7 +23,9 @@ from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, out, pr
 from stealthflow.data import load_profiles
 from stealthflow.resources import split_path
 
-attacker_app = Typer(help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True)
+attacker_app = Typer(
+    help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True
+)
 app.add_typer(attacker_app, name="attacker")
 
 HeldOutOption = Annotated[
@@ -38,11 +40,16 @@ def _embedder(no_cache: bool) -> SentenceEmbedder:
 
 @attacker_app.command()
 def train(
-    data: Annotated[Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)] = split_path(
-        "train"
-    ),
+    data: Annotated[
+        Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)
+    ] = split_path("train"),
     held_out: HeldOutOption = None,
-    output: Annotated[Optional[Path], typer.Option("--out", "-o", help="artefact path; default: classifier.artifact from the config, else the shipped one")] = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out", "-o", help="artefact path; default: classifier.artifact from the config, else the shipped one"
+        ),
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="do not keep line embeddings on disk")] = False,
     config: ConfigOption = None,
 ) -> None:
@@ -82,10 +89,13 @@ def train(
 
 @attacker_app.command("eval")
 def evaluate(
-    data: Annotated[Path, typer.Option("--data", help="labelled evaluation profiles (JSONL)", exists=True, dir_okay=False)] = split_path(
-        "test"
-    ),
-    artifact: Annotated[Optional[Path], typer.Option("--artifact", help="default: classifier.artifact from the config, else the shipped one")] = None,
+    data: Annotated[
+        Path, typer.Option("--data", help="labelled evaluation profiles (JSONL)", exists=True, dir_okay=False)
+    ] = split_path("test"),
+    artifact: Annotated[
+        Optional[Path],
+        typer.Option("--artifact", help="default: classifier.artifact from the config, else the shipped one"),
+    ] = None,
     limit: Annotated[Optional[int], typer.Option(help="first N profiles only")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="do not keep line embeddings on disk")] = False,
     config: ConfigOption = None,

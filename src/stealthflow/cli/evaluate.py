@@ -26,9 +26,9 @@ from stealthflow.cli.app import (
     user_errors,
 )
 from stealthflow.cli.generate import InsightsOption, split_names
+from stealthflow.config import Settings
 from stealthflow.evaluation.report import write_report
 from stealthflow.evaluation.runner import EvaluationError, run_evaluation
-from stealthflow.config import Settings
 from stealthflow.llm.config import ModelConfig
 from stealthflow.llm.pool import LLMPool
 from stealthflow.resources import split_path
@@ -51,15 +51,29 @@ class _BarReporter:
 @app.command()
 def evaluate(
     out_dir: Annotated[Path, typer.Option("--out", help="output directory; rerun the same command to resume")],
-    methods: Annotated[Optional[str], typer.Option(help="comma-separated methods (default: ner-mask,standard,aa,stealth)")] = None,
+    methods: Annotated[
+        Optional[str], typer.Option(help="comma-separated methods (default: ner-mask,standard,aa,stealth)")
+    ] = None,
     split: Annotated[Optional[str], typer.Option(help="labelled split: test (default) or train")] = None,
-    data: Annotated[Optional[Path], typer.Option(help="labelled JSONL to use instead of --split", exists=True, dir_okay=False)] = None,
+    data: Annotated[
+        Optional[Path], typer.Option(help="labelled JSONL to use instead of --split", exists=True, dir_okay=False)
+    ] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
-    sample_seed: Annotated[Optional[int], typer.Option(help="with --limit: a seeded random sample of N profiles instead of the first N")] = None,
-    rounds: Annotated[Optional[int], typer.Option(min=1, help="rounds of the loop methods aa/stealth (default 5)")] = None,
-    attackers: Annotated[Optional[str], typer.Option(help="evaluation attackers, e.g. llm,classifier (default: llm)")] = None,
-    attacker_model: Annotated[Optional[str], typer.Option(help="model of the evaluation attacker (default: settings' attacker, else --model)")] = None,
-    judge_model: Annotated[Optional[str], typer.Option(help="model of the correctness/utility judge (default: the attacker's)")] = None,
+    sample_seed: Annotated[
+        Optional[int], typer.Option(help="with --limit: a seeded random sample of N profiles instead of the first N")
+    ] = None,
+    rounds: Annotated[
+        Optional[int], typer.Option(min=1, help="rounds of the loop methods aa/stealth (default 5)")
+    ] = None,
+    attackers: Annotated[
+        Optional[str], typer.Option(help="evaluation attackers, e.g. llm,classifier (default: llm)")
+    ] = None,
+    attacker_model: Annotated[
+        Optional[str], typer.Option(help="model of the evaluation attacker (default: settings' attacker, else --model)")
+    ] = None,
+    judge_model: Annotated[
+        Optional[str], typer.Option(help="model of the correctness/utility judge (default: the attacker's)")
+    ] = None,
     insights: InsightsOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -101,13 +115,17 @@ def evaluate(
                 fail(str(exc))
             report = write_report(evaluation, settings.evaluation.methods)
             for step, ids in evaluation.failed.items():
-                console.print(f"[yellow]warning:[/] {step}: {len(ids)} profiles failed (model calls kept failing); rerun the same command to retry them")
+                console.print(
+                    f"[yellow]warning:[/] {step}: {len(ids)} profiles failed (model calls kept failing); rerun the same command to retry them"
+                )
     finally:
         pool.close()
     print_markdown((out_dir / "table.md").read_text(encoding="utf-8"))
     for attacker, (top1, _) in report.overall_accuracy.items():
         console.print(f"attacker {attacker}: top-1 accuracy on the originals {top1.format(2)} over {top1.n} attributes")
-    console.print(f"wrote {out_dir}/table.md, table.csv, attributes.md, attack_accuracy.md, tradeoff.png, attack_accuracy.png")
+    console.print(
+        f"wrote {out_dir}/table.md, table.csv, attributes.md, attack_accuracy.md, tradeoff.png, attack_accuracy.png"
+    )
 
 
 def _role_model(settings: Settings, spec: str) -> ModelConfig:

@@ -10,7 +10,18 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, fail, out, progress_bar, settings_from, user_errors
+from stealthflow.cli.app import (
+    AdapterOption,
+    ConfigOption,
+    ModelOption,
+    app,
+    console,
+    fail,
+    out,
+    progress_bar,
+    settings_from,
+    user_errors,
+)
 from stealthflow.resources import split_path
 
 if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when a command runs
@@ -21,10 +32,16 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.workflow.runner import RunDirectory
     from stealthflow.workflow.summary import RunSummary
 
-AttackersOption = Annotated[Optional[str], typer.Option("--attackers", help="comma-separated attackers, e.g. llm,classifier (default: llm)")]
+AttackersOption = Annotated[
+    Optional[str], typer.Option("--attackers", help="comma-separated attackers, e.g. llm,classifier (default: llm)")
+]
 InsightsOption = Annotated[
     Optional[Path],
-    typer.Option("--insights", help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules", dir_okay=False),
+    typer.Option(
+        "--insights",
+        help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules",
+        dir_okay=False,
+    ),
 ]
 
 
@@ -35,20 +52,36 @@ def split_names(value: str | None) -> list[str] | None:
 @app.command()
 def generate(
     out_dir: Annotated[Path, typer.Option("--out", help="run directory; rerun the same command to resume")],
-    data: Annotated[Path, typer.Option("--data", help="labelled profiles (JSONL); default: the bundled train split")] = split_path("train"),
+    data: Annotated[
+        Path, typer.Option("--data", help="labelled profiles (JSONL); default: the bundled train split")
+    ] = split_path("train"),
     rounds: Annotated[Optional[int], typer.Option(min=1, help="anonymization rounds per profile (default 5)")] = None,
     batch_size: Annotated[Optional[int], typer.Option(min=1, help="profiles per insight batch (default 10)")] = None,
-    max_concurrency: Annotated[Optional[int], typer.Option(min=1, help="profiles in flight (default: the batch size)")] = None,
-    insight_lag: Annotated[Optional[int], typer.Option(min=0, help="batches a profile's memory may lag behind (default 1; 0 = strict order)")] = None,
+    max_concurrency: Annotated[
+        Optional[int], typer.Option(min=1, help="profiles in flight (default: the batch size)")
+    ] = None,
+    insight_lag: Annotated[
+        Optional[int],
+        typer.Option(min=0, help="batches a profile's memory may lag behind (default 1; 0 = strict order)"),
+    ] = None,
     max_cost: Annotated[
-        Optional[float], typer.Option(min=0, help="stop cleanly once the run has spent this many USD (litellm's prices); rerun with a higher cap to go on")
+        Optional[float],
+        typer.Option(
+            min=0,
+            help="stop cleanly once the run has spent this many USD (litellm's prices); rerun with a higher cap to go on",
+        ),
     ] = None,
     limit: Annotated[Optional[int], typer.Option(min=1, help="use only the first N profiles")] = None,
     attackers: AttackersOption = None,
     insights: InsightsOption = None,
     freeze_insights: Annotated[bool, typer.Option(help="keep the insight memory as loaded (no updates)")] = False,
-    insights_out: Annotated[Optional[Path], typer.Option(help="also save the memory here after every batch (it is always in OUT/insights.json)")] = None,
-    early_stop: Annotated[Optional[bool], typer.Option(help="stop a profile once all its attributes are protected")] = None,
+    insights_out: Annotated[
+        Optional[Path],
+        typer.Option(help="also save the memory here after every batch (it is always in OUT/insights.json)"),
+    ] = None,
+    early_stop: Annotated[
+        Optional[bool], typer.Option(help="stop a profile once all its attributes are protected")
+    ] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -102,7 +135,9 @@ def generate(
 STOPPED_AT_COST_CAP = 3  # exit code: the run is incomplete but resumable (scripts must not take it for done)
 
 
-def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path | None) -> RunSummary:
+def _run(
+    settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path | None
+) -> RunSummary:
     from stealthflow.attack import CorrectnessJudge
     from stealthflow.attack.registry import build_attackers
     from stealthflow.insights import InsightLearner
@@ -118,7 +153,9 @@ def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: Ins
     except ValueError as exc:
         fail(str(exc))
     anonymizer = pool.metered(usage.meters["anonymizer"]).get(settings.model)
-    judge = CorrectnessJudge(pool.metered(usage.meters["judge"]).get(settings.judge_model()) if config.llm_judge else None)
+    judge = CorrectnessJudge(
+        pool.metered(usage.meters["judge"]).get(settings.judge_model()) if config.llm_judge else None
+    )
     steps = Steps(anonymizer, attackers, judge, config, run_id=directory.root.name)
     insight_llm = pool.metered(usage.meters["insight"]).get(settings.model)
     learner = InsightLearner(insight_llm, config.insights) if config.insights.learn else None
@@ -129,7 +166,9 @@ def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: Ins
         def on_round(_profile_id: str, _k: int) -> None:
             spent = usage.this_process()
             rate = spent.completion_tokens / max(time.monotonic() - started, 1e-9)
-            progress.update(rounds_task, advance=1, info=f"{spent.calls} calls · {rate:.1f} tok/s · ${usage.cost():.4f}")
+            progress.update(
+                rounds_task, advance=1, info=f"{spent.calls} calls · {rate:.1f} tok/s · ${usage.cost():.4f}"
+            )
 
         events = RunEvents(
             on_round=on_round,
@@ -140,19 +179,27 @@ def _run(settings: Settings, pool: LLMPool, directory: RunDirectory, memory: Ins
 
 
 def print_summary(summary: RunSummary) -> None:
-    table = Table(title=f"{summary.profiles} profiles · insight memory v{summary.insight_version} (+{summary.insights_added} rules added)")
+    table = Table(
+        title=f"{summary.profiles} profiles · insight memory v{summary.insight_version} (+{summary.insights_added} rules added)"
+    )
     for column in ("round", "protected", "mean utility", "utility warnings", "unparsed answers"):
         table.add_column(column, justify="right")
     for stats in summary.rounds:
-        share = f"{stats.protected}/{stats.at_stake}" + (f" ({stats.protected / stats.at_stake:.0%})" if stats.at_stake else "")
-        table.add_row(str(stats.round), share, f"{stats.mean_utility:.3f}", str(stats.warnings), str(stats.parse_failures))
+        share = f"{stats.protected}/{stats.at_stake}" + (
+            f" ({stats.protected / stats.at_stake:.0%})" if stats.at_stake else ""
+        )
+        table.add_row(
+            str(stats.round), share, f"{stats.mean_utility:.3f}", str(stats.warnings), str(stats.parse_failures)
+        )
     out.print(table)
     if summary.usage:
         spent = Table(title=f"tokens and cost (whole run): ${summary.cost_usd:.4f}")
         for column in ("role", "calls", "prompt tokens", "completion tokens", "cost (USD)"):
             spent.add_column(column, justify="right")
         for role, used in summary.usage.items():
-            spent.add_row(role, str(used.calls), f"{used.prompt_tokens:,}", f"{used.completion_tokens:,}", f"{used.cost_usd:.4f}")
+            spent.add_row(
+                role, str(used.calls), f"{used.prompt_tokens:,}", f"{used.completion_tokens:,}", f"{used.cost_usd:.4f}"
+            )
         out.print(spent)
     for profile_id, error in summary.failed.items():
         console.print(f"[red]failed:[/] {profile_id}: {error}")

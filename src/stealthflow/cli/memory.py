@@ -12,17 +12,34 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, open_user_vault, protect_settings, rewriter_for, user_errors, vault_errors
+from stealthflow.cli.app import (
+    ConfigOption,
+    Typer,
+    app,
+    console,
+    fail,
+    open_user_vault,
+    protect_settings,
+    rewriter_for,
+    user_errors,
+    vault_errors,
+)
 
 memory_app = Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 
-UserOption = Annotated[str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")]
-StoreOption = Annotated[Path | None, typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")]
+UserOption = Annotated[
+    str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")
+]
+StoreOption = Annotated[
+    Path | None, typer.Option("--store", help="the memory SQLite file (default: memory.sqlite beside the vault)")
+]
 
 
 @contextlib.contextmanager
-def _store(store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none") -> Iterator[MemoryStore]:  # noqa: F821
+def _store(
+    store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none"
+) -> Iterator[MemoryStore]:  # noqa: F821
     from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
@@ -32,7 +49,11 @@ def _store(store: Path | None, config: Path | None, llm: bool | None = False, ta
     pool = LLMPool()
     with vault_errors():
         protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
-        opened = MemoryStore(store or default_store_path(settings.protect.vault_path), protector, rewriter=rewriter_for(rewrite, settings, pool))
+        opened = MemoryStore(
+            store or default_store_path(settings.protect.vault_path),
+            protector,
+            rewriter=rewriter_for(rewrite, settings, pool),
+        )
         try:
             yield opened
         except (ValueError, KeyError) as exc:
@@ -59,7 +80,7 @@ def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
             row = json.loads(line)
             rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
         except (json.JSONDecodeError, KeyError, TypeError):
-            fail(f"{path}:{number}: each line must be a JSON object with \"user\" and \"text\" (and optional \"metadata\")")
+            fail(f'{path}:{number}: each line must be a JSON object with "user" and "text" (and optional "metadata")')
     return rows
 
 
@@ -67,10 +88,23 @@ def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
 def append(
     user: Annotated[str | None, typer.Option("--user", help="the memory owner (JSONL rows carry their own)")] = None,
     text: Annotated[str | None, typer.Option("--text", help="the memory text")] = None,
-    input: Annotated[Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")] = None,
+    input: Annotated[
+        Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")
+    ] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
-    tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)")] = None,
-    rewrite: Annotated[str, typer.Option("--rewrite", help="then rewrite against attribute inference: none, local (offline model), another method or a model spec")] = "none",
+    tagger: Annotated[
+        bool | None,
+        typer.Option(
+            "--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)"
+        ),
+    ] = None,
+    rewrite: Annotated[
+        str,
+        typer.Option(
+            "--rewrite",
+            help="then rewrite against attribute inference: none, local (offline model), another method or a model spec",
+        ),
+    ] = "none",
     json_out: Annotated[bool, typer.Option("--json", help="print each stored item as JSON")] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
@@ -93,7 +127,11 @@ def append(
             item = memory.append(owner, body, metadata, line=line)
             for warning in item.warnings:
                 console.print(f"[yellow]warning:[/] memory {item.id}: {warning}", highlight=False)
-            print(json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")
+            print(
+                json.dumps({"id": item.id, "user": owner, "text": item.text}, ensure_ascii=False)
+                if json_out
+                else f"{item.id}\t{item.text}"
+            )
 
 
 @memory_app.command()
@@ -101,7 +139,9 @@ def pack(
     user: UserOption,
     query: Annotated[str, typer.Option("--query", help="what the context is for")],
     budget: Annotated[int, typer.Option("--budget", min=1, help="token budget of the packed context")] = 400,
-    json_out: Annotated[bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}]}')] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}]}')
+    ] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -127,11 +167,18 @@ def hydrate(
     with _store(store, config) as memory:
         result = memory.restore(user, text)
     if json_out:
-        print(json.dumps({"text": result.text, "restored": result.restored, "unresolved": result.unresolved}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}, ensure_ascii=False
+            )
+        )
     else:
         sys.stdout.write(result.text)
     if result.unresolved:
-        console.print(f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}", highlight=False)
+        console.print(
+            f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}",
+            highlight=False,
+        )
 
 
 @memory_app.command()
@@ -151,8 +198,17 @@ def forget(
 
 
 @memory_app.command("list")
-def list_(user: UserOption, json_out: Annotated[bool, typer.Option("--json")] = False, store: StoreOption = None, config: ConfigOption = None) -> None:
+def list_(
+    user: UserOption,
+    json_out: Annotated[bool, typer.Option("--json")] = False,
+    store: StoreOption = None,
+    config: ConfigOption = None,
+) -> None:
     """The user's memories (redacted), oldest first."""
     with _store(store, config) as memory:
         for item in memory.list(user):
-            print(json.dumps({"id": item.id, "text": item.text, "metadata": item.metadata}, ensure_ascii=False) if json_out else f"{item.id}\t{item.text}")
+            print(
+                json.dumps({"id": item.id, "text": item.text, "metadata": item.metadata}, ensure_ascii=False)
+                if json_out
+                else f"{item.id}\t{item.text}"
+            )

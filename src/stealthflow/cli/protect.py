@@ -16,7 +16,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from stealthflow.data.jsonl import dump_line
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -39,33 +38,80 @@ from stealthflow.cli.app import (
     vault_errors,
 )
 from stealthflow.config import Settings
+from stealthflow.data.jsonl import dump_line
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
 
 vault_app = Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
 app.add_typer(vault_app, name="vault")
 
-SessionOption = Annotated[str, typer.Option("--session", "-s", help="conversation/session id: restoration only hydrates placeholders issued to it")]
+SessionOption = Annotated[
+    str,
+    typer.Option(
+        "--session", "-s", help="conversation/session id: restoration only hydrates placeholders issued to it"
+    ),
+]
 UserOption = Annotated[Optional[str], typer.Option("--user", help="vault user (default: protect.user in the config)")]
-OutputOption = Annotated[Optional[str], typer.Option("--output", "-o", help="write here instead of stdout ('-' = stdout)")]
+OutputOption = Annotated[
+    Optional[str], typer.Option("--output", "-o", help="write here instead of stdout ('-' = stdout)")
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of plain text")]
 
 
 @app.command()
 def protect(
-    source: Annotated[Optional[str], typer.Argument(metavar="[TEXT|FILE|-]", help="the text itself, a plain-text or JSONL file, or - for stdin", show_default=False)] = None,
-    input: Annotated[Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} records (- = stdin)')] = None,
+    source: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="[TEXT|FILE|-]",
+            help="the text itself, a plain-text or JSONL file, or - for stdin",
+            show_default=False,
+        ),
+    ] = None,
+    input: Annotated[
+        Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} records (- = stdin)')
+    ] = None,
     output: OutputOption = None,
     json_output: JsonOption = False,
     session: SessionOption = "default",
-    levels: Annotated[Optional[str], typer.Option(help="levels to mask, e.g. PL2,PL3,PL4 (PL4 is always masked)")] = None,
-    style: Annotated[Optional[str], typer.Option(help="placeholder style: indexed (<EMAIL_1>) or hmac ([[EMAIL:3f81a2c9]])")] = None,
-    rewrite: Annotated[str, typer.Option(help="then rewrite against attribute inference: local (per post, offline), none, another method (standard, stealth) or a model spec")] = "local",
+    levels: Annotated[
+        Optional[str], typer.Option(help="levels to mask, e.g. PL2,PL3,PL4 (PL4 is always masked)")
+    ] = None,
+    style: Annotated[
+        Optional[str], typer.Option(help="placeholder style: indexed (<EMAIL_1>) or hmac ([[EMAIL:3f81a2c9]])")
+    ] = None,
+    rewrite: Annotated[
+        str,
+        typer.Option(
+            help="then rewrite against attribute inference: local (per post, offline), none, another method (standard, stealth) or a model spec"
+        ),
+    ] = "local",
     rounds: RoundsOption = None,
-    show: Annotated[bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="list every value masked and phrase rewritten on stderr (default: a one-line summary)")] = False,
-    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)")] = None,
-    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)")] = None,
+    show: Annotated[
+        bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="list every value masked and phrase rewritten on stderr (default: a one-line summary)",
+        ),
+    ] = False,
+    llm: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--llm-extractor/--no-llm",
+            help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)",
+        ),
+    ] = None,
+    tagger: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--tagger/--no-tagger",
+            help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
+        ),
+    ] = None,
     user: UserOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -82,7 +128,9 @@ def protect(
 
     if (source is None) == (input is None):
         fail("give the text to protect (TEXT, FILE or -) or --input FILE.jsonl")
-    settings = protect_settings(config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user)
+    settings = protect_settings(
+        config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user
+    )
     if rounds is not None:
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
     check_rewrite(rewrite, settings)
@@ -123,11 +171,20 @@ class _Run:
         protected = self.protector.protect_many([item.text for item in items], session)
         vault = self.protector.vault.id
         rows = [
-            {"id": item.id, "session": session, "vault": vault, "text": p.text, "spans": [s.to_json() for s in p.spans], "language": p.language}
+            {
+                "id": item.id,
+                "session": session,
+                "vault": vault,
+                "text": p.text,
+                "spans": [s.to_json() for s in p.spans],
+                "language": p.language,
+            }
             for item, p in zip(items, protected, strict=True)
         ]
         if self.rewriter is not None:
-            outcomes = rewrite_protected(self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)])
+            outcomes = rewrite_protected(
+                self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)]
+            )
             for row, outcome in zip(rows, outcomes, strict=True):
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
                 self.rejected += not outcome.accepted
@@ -142,9 +199,15 @@ class _Run:
             self.masked.update(span.type for span in p.spans)
             if self.verbose:
                 for span in p.spans:
-                    console.print(f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}", highlight=False)
+                    console.print(
+                        f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}",
+                        highlight=False,
+                    )
             if self.show:
-                console.print(f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}", highlight=False)
+                console.print(
+                    f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}",
+                    highlight=False,
+                )
             self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
@@ -154,17 +217,28 @@ class _Run:
 
     def summary(self) -> str:
         """One line: how many values were masked and phrases rewritten, by type / attribute."""
+
         def counted(counter: Counter) -> str:
             return ", ".join(f"{name} {count}" for name, count in counter.most_common())
 
-        line = f"masked {sum(self.masked.values())} value(s) ({counted(self.masked)})" if self.masked else "nothing to mask"
+        line = (
+            f"masked {sum(self.masked.values())} value(s) ({counted(self.masked)})"
+            if self.masked
+            else "nothing to mask"
+        )
         if self.rewriter is not None:
-            line += f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})" if self.rewritten else "; nothing to rewrite"
+            line += (
+                f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})"
+                if self.rewritten
+                else "; nothing to rewrite"
+            )
         return line + ("" if self.verbose else "; --verbose lists them")
 
 
 @contextlib.contextmanager
-def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool = False, verbose: bool = False) -> Iterator[_Run]:
+def _protection(
+    settings: Settings, rewrite: str, cache: Path | None, show: bool = False, verbose: bool = False
+) -> Iterator[_Run]:
     from stealthflow.pipeline.protector import Protector
 
     pool = LLMPool(cache)
@@ -179,7 +253,9 @@ def _protection(settings: Settings, rewrite: str, cache: Path | None, show: bool
         pool.close()
     console.print(run.summary(), highlight=False, soft_wrap=True)
     if run.rewriter is not None and run.rejected:
-        console.print(f"[yellow]{run.rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]")
+        console.print(
+            f"[yellow]{run.rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]"
+        )
     if run.secrets_found:
         console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
 
@@ -229,14 +305,19 @@ def _protect_records(run: _Run, records: list[Record], session: str, output: str
     to_file = output not in (None, "-")
     done = finished_ids(Path(output)) if to_file else set()
     if done and (others := written_sessions(Path(output)) - {session}):
-        fail(f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file")
+        fail(
+            f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file"
+        )
     todo = [r for r in records if r.id not in done]
     if done:
         console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
     if to_file:
         Path(output).parent.mkdir(parents=True, exist_ok=True)
     step = 16
-    with progress_bar("protecting", len(todo)) as progress, (Path(output).open("a", encoding="utf-8") if to_file else contextlib.nullcontext(sys.stdout)) as handle:
+    with (
+        progress_bar("protecting", len(todo)) as progress,
+        Path(output).open("a", encoding="utf-8") if to_file else contextlib.nullcontext(sys.stdout) as handle,
+    ):
         for start in range(0, len(todo), step):
             for row in run.protect(todo[start : start + step], session):
                 handle.write(dump_line(row))
@@ -258,11 +339,22 @@ def _write(output: str | None, text: str) -> None:
 @app.command()
 def restore(
     session: SessionOption,
-    source: Annotated[Optional[str], typer.Argument(metavar="[TEXT|FILE|-]", help="the reply itself, a plain-text or JSONL file, or - for stdin (restored as it arrives)", show_default=False)] = None,
-    input: Annotated[Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} replies (- = stdin)')] = None,
+    source: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="[TEXT|FILE|-]",
+            help="the reply itself, a plain-text or JSONL file, or - for stdin (restored as it arrives)",
+            show_default=False,
+        ),
+    ] = None,
+    input: Annotated[
+        Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} replies (- = stdin)')
+    ] = None,
     output: OutputOption = None,
     json_output: JsonOption = False,
-    stream: Annotated[bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")] = False,
+    stream: Annotated[
+        bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")
+    ] = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -291,10 +383,15 @@ def restore(
                 result = protector.restore(read.read_text(), session)
                 unresolved = result.unresolved
                 body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
-                _write(output, dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"))
+                _write(
+                    output,
+                    dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"),
+                )
         protector.close()
     if unresolved:
-        console.print(f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}")
+        console.print(
+            f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
+        )
 
 
 def _restore_records(protector, session: str, records: list[Record], output: str | None) -> list[str]:
@@ -324,8 +421,15 @@ def _restore_stdin(protector, session: str) -> list[str]:
 
 @vault_app.command("forget")
 def vault_forget(
-    session: Annotated[Optional[str], typer.Option("--session", "-s", help="forget this session and every value only it holds")] = None,
-    value: Annotated[bool, typer.Option("--value", help="forget one value (read from a hidden prompt or stdin, never from the command line)")] = False,
+    session: Annotated[
+        Optional[str], typer.Option("--session", "-s", help="forget this session and every value only it holds")
+    ] = None,
+    value: Annotated[
+        bool,
+        typer.Option(
+            "--value", help="forget one value (read from a hidden prompt or stdin, never from the command line)"
+        ),
+    ] = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
@@ -336,7 +440,11 @@ def vault_forget(
     with vault_errors():
         vault = open_user_vault(settings)
         if value:
-            secret = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else typer.prompt("value to forget", hide_input=True)
+            secret = (
+                sys.stdin.readline().rstrip("\n")
+                if not sys.stdin.isatty()
+                else typer.prompt("value to forget", hide_input=True)
+            )
             deleted = vault.forget_value(settings.protect.user, secret)
             vault.close()
             if not deleted:
@@ -347,7 +455,9 @@ def vault_forget(
         vault.close()
     if not grants:
         fail(f"no session {session!r} in the vault (see `stealthflow vault list`)")
-    console.print(f"forgot session {session!r}: {grants} placeholder(s) it was issued; {deleted} value(s) no other session holds were deleted")
+    console.print(
+        f"forgot session {session!r}: {grants} placeholder(s) it was issued; {deleted} value(s) no other session holds were deleted"
+    )
 
 
 @vault_app.command("list")
@@ -364,7 +474,11 @@ def vault_list(user: UserOption = None, config: ConfigOption = None, json_output
         return
     if not out.is_terminal:  # a pipe or a file: whole lines, tab-separated
         out.file.write("".join(f"{r['session']}\t{r['values']}\t{r['created']}\t{r['last_used']}\n" for r in sessions))
-        console.print(f"{len(sessions)} session(s) in {path} (id {vault_id}, user {settings.protect.user!r}): session, values, created, last used", highlight=False, soft_wrap=True)
+        console.print(
+            f"{len(sessions)} session(s) in {path} (id {vault_id}, user {settings.protect.user!r}): session, values, created, last used",
+            highlight=False,
+            soft_wrap=True,
+        )
         return
     table = Table(title=f"{path} (id {vault_id}, user {settings.protect.user!r})")
     table.add_column("session", overflow="fold")  # a long name wraps whole; dates and counts never do
@@ -376,7 +490,12 @@ def vault_list(user: UserOption = None, config: ConfigOption = None, json_output
 
 
 @vault_app.command("export")
-def vault_export(file: Annotated[Path, typer.Argument(help="backup file to write (encrypted with a key derived from the vault key)")], config: ConfigOption = None) -> None:
+def vault_export(
+    file: Annotated[
+        Path, typer.Argument(help="backup file to write (encrypted with a key derived from the vault key)")
+    ],
+    config: ConfigOption = None,
+) -> None:
     """Encrypted backup of the whole vault (restore it with `vault import`; it needs the same key)."""
     settings = protect_settings(config, None, None)
     with vault_errors():
@@ -389,7 +508,9 @@ def vault_export(file: Annotated[Path, typer.Argument(help="backup file to write
 @vault_app.command("import")
 def vault_import(
     file: Annotated[Path, typer.Argument(help="a backup written by `vault export`", exists=True, dir_okay=False)],
-    replace_existing: Annotated[bool, typer.Option("--replace", help="overwrite a vault that already holds values")] = False,
+    replace_existing: Annotated[
+        bool, typer.Option("--replace", help="overwrite a vault that already holds values")
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
     """Restore a backup written by `vault export` (same key)."""
@@ -413,9 +534,13 @@ def vault_new(config: ConfigOption = None) -> None:
         count, path, vault_id = vault.count(), vault.path, vault.id
         vault.close()
     if count:
-        console.print(f"{path} is a vault holding {count} value(s) (id {vault_id}); it is now the vault of record for this path")
+        console.print(
+            f"{path} is a vault holding {count} value(s) (id {vault_id}); it is now the vault of record for this path"
+        )
     else:
-        console.print(f"a new, empty vault (id {vault_id}) is at {path}; text protected with an earlier vault will not restore here")
+        console.print(
+            f"a new, empty vault (id {vault_id}) is at {path}; text protected with an earlier vault will not restore here"
+        )
 
 
 @vault_app.command("rotate-key")
@@ -434,26 +559,58 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
         count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
         vault.close()
         if bad:
-            console.print(f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore")
+            console.print(
+                f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore"
+            )
         if from_env:  # we cannot change the caller's environment: hand the key over
             sys.stdout.write(f"{encoded}\n")
-            console.print(f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)")
+            console.print(
+                f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)"
+            )
             return
         where = store_secret(encoded, source, settings.protect.key_file)
-    console.print(f"re-encrypted {count} value(s); the new key is in {where} — back it up, the old key no longer opens the vault")
+    console.print(
+        f"re-encrypted {count} value(s); the new key is in {where} — back it up, the old key no longer opens the vault"
+    )
 
 
 @app.command()
 def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
-    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor (default: only when the model is not the embedded one)")] = None,
-    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)")] = None,
+    llm: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--llm-extractor/--no-llm",
+            help="run the LLM PII extractor (default: only when the model is not the embedded one)",
+        ),
+    ] = None,
+    tagger: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--tagger/--no-tagger",
+            help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
+        ),
+    ] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
-    memory_store: Annotated[Path | None, typer.Option("--memory-store", help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)")] = None,
-    memory: Annotated[bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")] = True,
-    print_token_path: Annotated[bool, typer.Option("--print-token-path", help="print the file the server reads its token from (unless $STEALTHFLOW_SERVICE_TOKEN is set) and exit")] = False,
+    memory_store: Annotated[
+        Path | None,
+        typer.Option(
+            "--memory-store",
+            help="the memory SQLite file behind POST /memory/* (default: memory.sqlite beside the vault)",
+        ),
+    ] = None,
+    memory: Annotated[
+        bool, typer.Option("--memory/--no-memory", help="serve POST /memory/append|pack|hydrate|forget")
+    ] = True,
+    print_token_path: Annotated[
+        bool,
+        typer.Option(
+            "--print-token-path",
+            help="print the file the server reads its token from (unless $STEALTHFLOW_SERVICE_TOKEN is set) and exit",
+        ),
+    ] = False,
     rewrite: RewriteOption = "local",
 ) -> None:
     """Serve protect/restore (and agent memories) over HTTP on 127.0.0.1 (loopback only, bearer
@@ -472,5 +629,7 @@ def serve(
     rewriter = page_rewriter(rewrite, settings)
     with vault_errors():
         protector = Protector.from_settings(settings, vault=open_user_vault(settings))
-    memories = MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
+    memories = (
+        MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
+    )
     serve_page(settings, protector, port, rewriter, memory=memories)

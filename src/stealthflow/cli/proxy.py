@@ -10,21 +10,81 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, app, console, explain, fail, open_user_vault, protect_settings, rewriter_for, run_server, vault_errors
+from stealthflow.cli.app import (
+    AdapterOption,
+    ConfigOption,
+    ModelOption,
+    app,
+    console,
+    explain,
+    fail,
+    open_user_vault,
+    protect_settings,
+    rewriter_for,
+    run_server,
+    vault_errors,
+)
 
 
 @app.command()
 def proxy(
-    upstream: Annotated[str | None, typer.Option("--upstream", help="litellm model string: openai/gpt-4o-mini, deepseek/deepseek-chat, ollama/llama3.1, openai/NAME with --upstream-base")] = None,
-    upstream_base: Annotated[str | None, typer.Option("--upstream-base", help="base URL of an OpenAI-compatible upstream server")] = None,
-    upstream_key_env: Annotated[str | None, typer.Option("--upstream-key-env", help="environment variable holding the upstream API key (default OPENAI_API_KEY)")] = None,
-    host: Annotated[str, typer.Option(help="interface to bind; anything but loopback exposes the proxy (and your vault's values) to that network")] = "127.0.0.1",
+    upstream: Annotated[
+        str | None,
+        typer.Option(
+            "--upstream",
+            help="litellm model string: openai/gpt-4o-mini, deepseek/deepseek-chat, ollama/llama3.1, openai/NAME with --upstream-base",
+        ),
+    ] = None,
+    upstream_base: Annotated[
+        str | None, typer.Option("--upstream-base", help="base URL of an OpenAI-compatible upstream server")
+    ] = None,
+    upstream_key_env: Annotated[
+        str | None,
+        typer.Option(
+            "--upstream-key-env", help="environment variable holding the upstream API key (default OPENAI_API_KEY)"
+        ),
+    ] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="interface to bind; anything but loopback exposes the proxy (and your vault's values) to that network"
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8788,
-    llm: Annotated[bool | None, typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)")] = None,
-    tagger: Annotated[bool | None, typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only")] = None,
-    max_reply_bytes: Annotated[int | None, typer.Option("--max-reply-bytes", help="largest upstream reply passed on, plain or streamed (default 16000000); a larger one is a 502")] = None,
-    total_timeout: Annotated[float | None, typer.Option("--total-timeout", help="seconds a whole upstream call may take, a stream to its last chunk (default 600)")] = None,
-    rewrite: Annotated[str | None, typer.Option("--rewrite", help="then rewrite user messages against attribute inference, once per conversation: none (default, fast), local (offline model), another method or a model spec, as `protect --rewrite`")] = None,
+    llm: Annotated[
+        bool | None,
+        typer.Option(
+            "--llm-extractor/--no-llm",
+            help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)",
+        ),
+    ] = None,
+    tagger: Annotated[
+        bool | None,
+        typer.Option(
+            "--tagger/--no-tagger",
+            help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only",
+        ),
+    ] = None,
+    max_reply_bytes: Annotated[
+        int | None,
+        typer.Option(
+            "--max-reply-bytes",
+            help="largest upstream reply passed on, plain or streamed (default 16000000); a larger one is a 502",
+        ),
+    ] = None,
+    total_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--total-timeout", help="seconds a whole upstream call may take, a stream to its last chunk (default 600)"
+        ),
+    ] = None,
+    rewrite: Annotated[
+        str | None,
+        typer.Option(
+            "--rewrite",
+            help="then rewrite user messages against attribute inference, once per conversation: none (default, fast), local (offline model), another method or a model spec, as `protect --rewrite`",
+        ),
+    ] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -37,17 +97,25 @@ def proxy(
 
     settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     overrides = {
-        "upstream": upstream, "upstream_base": upstream_base, "upstream_key_env": upstream_key_env, "rewrite": rewrite,
-        "max_reply_bytes": max_reply_bytes, "total_timeout": total_timeout,
+        "upstream": upstream,
+        "upstream_base": upstream_base,
+        "upstream_key_env": upstream_key_env,
+        "rewrite": rewrite,
+        "max_reply_bytes": max_reply_bytes,
+        "total_timeout": total_timeout,
     }
     try:
-        proxy_config = settings.proxy.model_validate({**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}})
+        proxy_config = settings.proxy.model_validate(
+            {**settings.proxy.model_dump(), **{k: v for k, v in overrides.items() if v is not None}}
+        )
     except ValueError as exc:
         fail(explain(exc))
     if not proxy_config.upstream:
         fail("give the upstream model: --upstream MODEL (or proxy.upstream in the config)")
     if host not in LOOPBACK_HOSTS:
-        console.print(f"[bold yellow]binding {escape(host)}[/]: anyone on that network who has the token can send text through your vault and read replies restored")
+        console.print(
+            f"[bold yellow]binding {escape(host)}[/]: anyone on that network who has the token can send text through your vault and read replies restored"
+        )
         if host not in ("0.0.0.0", "::"):
             proxy_config.allowed_hosts = [*proxy_config.allowed_hosts, host]
     if not os.environ.get(proxy_config.upstream_key_env):
@@ -58,7 +126,9 @@ def proxy(
         rewriter = rewriter_for(proxy_config.rewrite, settings, pool)
 
     def announce(path: Path) -> None:
-        console.print(f"[bold]a proxy token was created in {escape(str(path))}[/] (shown this once): {path.read_text(encoding='utf-8').strip()}")
+        console.print(
+            f"[bold]a proxy token was created in {escape(str(path))}[/] (shown this once): {path.read_text(encoding='utf-8').strip()}"
+        )
 
     token_file = default_token_file(TOKEN_FILE)
     token = service_token(token_file, on_new=announce, env=TOKEN_ENV)

@@ -19,7 +19,12 @@ from stealthflow.data import DataError, Profile, load_input, profile_from_text
 from stealthflow.pipeline.records import has_lone_surrogate
 
 SourceArgument = Annotated[
-    str, typer.Argument(metavar="TEXT|FILE|-", help="the text itself, a file (plain text, or JSONL records), or - for stdin", show_default=False)
+    str,
+    typer.Argument(
+        metavar="TEXT|FILE|-",
+        help="the text itself, a file (plain text, or JSONL records), or - for stdin",
+        show_default=False,
+    ),
 ]
 RECORD_SUFFIXES = {".jsonl", ".json"}
 TEXT_SUFFIXES = RECORD_SUFFIXES | {".txt", ".md", ".text", ".csv", ".tsv", ".log", ".eml"}
@@ -58,11 +63,15 @@ class Source:
 
 def read_stdin() -> str:
     """Standard input as UTF-8 text; anything else (binary data) is a one-line `DataError`."""
-    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8", "surrogateescape")
+    raw = (
+        sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8", "surrogateescape")
+    )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(f"standard input is not UTF-8 text (byte {exc.start}); give a text file or convert it first") from None
+        raise DataError(
+            f"standard input is not UTF-8 text (byte {exc.start}); give a text file or convert it first"
+        ) from None
 
 
 def read_source(value: str) -> Source:

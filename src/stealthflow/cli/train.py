@@ -28,23 +28,40 @@ from stealthflow.resources import split_path
 train_app = Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
-RecipeOption = Annotated[Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/)", exists=True, dir_okay=False)]
+RecipeOption = Annotated[
+    Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/)", exists=True, dir_okay=False)
+]
 DataOption = Annotated[Optional[Path], typer.Option("--data", help="harvest output directory (overrides the recipe)")]
-OutputOption = Annotated[Optional[Path], typer.Option("--output-dir", help="where adapters and logs go (overrides the recipe)")]
-SetOption = Annotated[Optional[list[str]], typer.Option("--set", help="override a recipe key, e.g. --set grpo.max_steps=40 (repeatable)")]
+OutputOption = Annotated[
+    Optional[Path], typer.Option("--output-dir", help="where adapters and logs go (overrides the recipe)")
+]
+SetOption = Annotated[
+    Optional[list[str]], typer.Option("--set", help="override a recipe key, e.g. --set grpo.max_steps=40 (repeatable)")
+]
 
 
 @app.command()
 def harvest(
     run: Annotated[Path, typer.Argument(help="a `stealthflow generate` run directory (or one trajectories JSONL)")],
     out_dir: Annotated[Path, typer.Option("--out", help="output directory for the datasets and their card")],
-    profiles: Annotated[Path, typer.Option(help="the labelled corpus the run used (for the reference answers)")] = split_path("train"),
+    profiles: Annotated[
+        Path, typer.Option(help="the labelled corpus the run used (for the reference answers)")
+    ] = split_path("train"),
     attack_keep: Annotated[str, typer.Option(help="attack answers to keep: correct (top-1 right) or all")] = "correct",
-    reference_model: Annotated[str, typer.Option(help="reference answers shipped with the corpus; '' for none")] = "deepseek-ai/DeepSeek-V3",
-    reference_scope: Annotated[str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")] = "run",
-    inference_words: Annotated[Optional[int], typer.Option(help="keep at most N words of each attack inference (whole sentences first)")] = None,
+    reference_model: Annotated[
+        str, typer.Option(help="reference answers shipped with the corpus; '' for none")
+    ] = "deepseek-ai/DeepSeek-V3",
+    reference_scope: Annotated[
+        str, typer.Option(help="reference answers of the run's profiles (run) or of every corpus profile (all)")
+    ] = "run",
+    inference_words: Annotated[
+        Optional[int], typer.Option(help="keep at most N words of each attack inference (whole sentences first)")
+    ] = None,
     teacher: Annotated[
-        Optional[str], typer.Option(help="answer the anonymizer turns the model left unreadable with a rule-based teacher: quoted-lines")
+        Optional[str],
+        typer.Option(
+            help="answer the anonymizer turns the model left unreadable with a rule-based teacher: quoted-lines"
+        ),
     ] = None,
 ) -> None:
     """Turn trajectories into SFT examples (anonymize + attack) and GRPO prompts."""
@@ -70,18 +87,32 @@ def harvest(
         except ValueError as exc:
             fail(str(exc))
     rows = summary["rows"]
-    out.print(f"{summary['profiles']} profiles -> {rows['anonymize']} anonymization + {rows['attack']} attack examples, {rows['grpo']} GRPO prompts")
+    out.print(
+        f"{summary['profiles']} profiles -> {rows['anonymize']} anonymization + {rows['attack']} attack examples, {rows['grpo']} GRPO prompts"
+    )
     console.print(f"wrote {out_dir}/sft, {out_dir}/grpo and the card {out_dir}/README.md")
 
 
 @app.command("harvest-posts")
 def harvest_posts(
     out_dir: Annotated[Path, typer.Option("--out", help="output directory for the datasets and their card")],
-    profiles: Annotated[Path, typer.Option(help="labelled train profiles with the strong attacker's answers")] = split_path("train"),
-    copy_share: Annotated[float, typer.Option(min=0.0, max=0.9, help="share of SFT rows that copy a post without evidence unchanged")] = 0.2,
-    trajectories: Annotated[Optional[Path], typer.Option("--trajectories", help="a `generate` run: add the strong model's per-comment rewrites")] = None,
-    teacher: Annotated[Optional[Path], typer.Option("--teacher", help="teacher rewrites (JSONL); default: the shipped data/teacher-rewrites")] = None,
-    deletion: Annotated[bool, typer.Option("--deletion", help="teach deleting the evidence spans instead of the teacher's rewrites")] = False,
+    profiles: Annotated[
+        Path, typer.Option(help="labelled train profiles with the strong attacker's answers")
+    ] = split_path("train"),
+    copy_share: Annotated[
+        float, typer.Option(min=0.0, max=0.9, help="share of SFT rows that copy a post without evidence unchanged")
+    ] = 0.2,
+    trajectories: Annotated[
+        Optional[Path],
+        typer.Option("--trajectories", help="a `generate` run: add the strong model's per-comment rewrites"),
+    ] = None,
+    teacher: Annotated[
+        Optional[Path],
+        typer.Option("--teacher", help="teacher rewrites (JSONL); default: the shipped data/teacher-rewrites"),
+    ] = None,
+    deletion: Annotated[
+        bool, typer.Option("--deletion", help="teach deleting the evidence spans instead of the teacher's rewrites")
+    ] = False,
     attack: Annotated[bool, typer.Option("--attack/--no-attack", help="add the dual model's attack examples")] = True,
     seed: int = 0,
 ) -> None:
@@ -144,7 +175,9 @@ def sft(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption 
 
 
 @train_app.command()
-def grpo(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption = None, set_: SetOption = None) -> None:
+def grpo(
+    recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption = None, set_: SetOption = None
+) -> None:
     """GRPO from the SFT adapter with the frozen SFT model attacking each rewrite."""
     from stealthflow.training import run_grpo
 
@@ -159,9 +192,13 @@ def grpo(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption
 
 @train_app.command()
 def merge(
-    adapter: Annotated[Path, typer.Argument(help="adapter directory (from train sft/grpo)", exists=True, file_okay=False)],
+    adapter: Annotated[
+        Path, typer.Argument(help="adapter directory (from train sft/grpo)", exists=True, file_okay=False)
+    ],
     out_dir: Annotated[Path, typer.Option("--out", help="where the merged checkpoint goes")],
-    base_model: Annotated[Optional[str], typer.Option(help="base model spec (default: from the adapter's recipe.yaml)")] = None,
+    base_model: Annotated[
+        Optional[str], typer.Option(help="base model spec (default: from the adapter's recipe.yaml)")
+    ] = None,
 ) -> None:
     """Fold an adapter into its base model: a plain checkpoint for `--model hf:DIR`."""
     from stealthflow.training import load_recipe, merge_adapter
@@ -178,7 +215,9 @@ def merge(
 
 @train_app.command()
 def compare(
-    evaluations: Annotated[list[str], typer.Argument(help="NAME=EVALUATE_OUT_DIR, one per model (e.g. base=runs/eval-base)")],
+    evaluations: Annotated[
+        list[str], typer.Argument(help="NAME=EVALUATE_OUT_DIR, one per model (e.g. base=runs/eval-base)")
+    ],
     method: Annotated[str, typer.Option(help="the anonymization method the evaluations ran")] = "standard",
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
 ) -> None:
@@ -200,8 +239,12 @@ def compare(
 @train_app.command("attack-eval")
 def attack_eval(
     data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
-    limit: Annotated[int, typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")] = 20,
-    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles (as evaluate --sample-seed)")] = None,
+    limit: Annotated[
+        int, typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
+    ] = 20,
+    sample_seed: Annotated[
+        Optional[int], typer.Option(help="a seeded random sample of --limit profiles (as evaluate --sample-seed)")
+    ] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -218,7 +261,9 @@ def attack_eval(
         pool = LLMPool(None)
         try:
             with progress_bar("attacking", len(profiles)) as progress:
-                table, well_formed = self_attack(pool.get(settings.model), profiles, on_done=lambda n: progress.advance(0, n))
+                table, well_formed = self_attack(
+                    pool.get(settings.model), profiles, on_done=lambda n: progress.advance(0, n)
+                )
         finally:
             pool.close()
     summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"
@@ -229,32 +274,62 @@ def attack_eval(
 
 @train_app.command("cue-tagger")
 def cue_tagger(
-    out_dir: Annotated[Path, typer.Option("--out", help="where the tagger weights and card go (models/cue-tagger ships)")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="where the tagger weights and card go (models/cue-tagger ships)")
+    ],
     epochs: Annotated[float, typer.Option(min=0.1)] = 2.0,
-    top_layers: Annotated[int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")] = 3,
+    top_layers: Annotated[
+        int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")
+    ] = 3,
     learning_rate: float = 2e-4,
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.5,
-    teacher: Annotated[Optional[Path], typer.Option("--teacher", help="teacher rewrites whose cues are the labels; default: the shipped ones")] = None,
-    evidence: Annotated[bool, typer.Option("--evidence", help="learn DeepSeek-V3's evidence spans instead of the teacher's cues")] = False,
-    negatives: Annotated[Optional[list[Path]], typer.Option("--negatives", help="text files of posts without cues (one per line); default: the shipped data/teacher-rewrites/*.txt")] = None,
+    teacher: Annotated[
+        Optional[Path],
+        typer.Option("--teacher", help="teacher rewrites whose cues are the labels; default: the shipped ones"),
+    ] = None,
+    evidence: Annotated[
+        bool, typer.Option("--evidence", help="learn DeepSeek-V3's evidence spans instead of the teacher's cues")
+    ] = False,
+    negatives: Annotated[
+        Optional[list[Path]],
+        typer.Option(
+            "--negatives",
+            help="text files of posts without cues (one per line); default: the shipped data/teacher-rewrites/*.txt",
+        ),
+    ] = None,
 ) -> None:
     """Train the local anonymizer's cue tagger (on the teacher's cues, or the evidence spans); score it on the test split."""
     import json
     import time
 
-    from stealthflow.anonymize.cues import CUE_LABELS, cue_examples, cue_metrics, negative_examples, save_cue_tagger, teacher_cue_examples
+    from stealthflow.anonymize.cues import (
+        CUE_LABELS,
+        cue_examples,
+        cue_metrics,
+        negative_examples,
+        save_cue_tagger,
+        teacher_cue_examples,
+    )
     from stealthflow.data import load_profiles
     from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_negatives, shipped_teacher_file
     from stealthflow.tagging import TaggerTrainConfig, train_tagger
 
     started = time.time()
-    config = TaggerTrainConfig(labels=CUE_LABELS, top_layers=top_layers, epochs=epochs, learning_rate=learning_rate, threshold=threshold)
+    config = TaggerTrainConfig(
+        labels=CUE_LABELS, top_layers=top_layers, epochs=epochs, learning_rate=learning_rate, threshold=threshold
+    )
     with user_errors():
         teacher_file = None if evidence else teacher or shipped_teacher_file()
         if teacher_file:
-            examples, trained_on = teacher_cue_examples(load_teacher_rewrites(teacher_file)), f"the teacher's cues in {teacher_file}"
+            examples, trained_on = (
+                teacher_cue_examples(load_teacher_rewrites(teacher_file)),
+                f"the teacher's cues in {teacher_file}",
+            )
         else:
-            examples, trained_on = cue_examples(load_profiles(split_path("train"))), "DeepSeek-V3's evidence spans of data/train.jsonl"
+            examples, trained_on = (
+                cue_examples(load_profiles(split_path("train"))),
+                "DeepSeek-V3's evidence spans of data/train.jsonl",
+            )
         negative_files = shipped_negatives() if negatives is None else negatives
         examples += negative_examples(negative_files)
         if negative_files:

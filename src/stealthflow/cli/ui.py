@@ -15,14 +15,24 @@ from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, Rewrit
 from stealthflow.config import Settings
 
 
-
 @app.command()
 def ui(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
     rewrite: RewriteOption = "local",
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="open the page in your browser")] = True,
-    llm: Annotated[Optional[bool], typer.Option("--llm-extractor/--no-llm", help="run the LLM PII extractor (default: only when the model is not the embedded one)")] = None,
-    tagger: Annotated[Optional[bool], typer.Option("--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)")] = None,
+    llm: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--llm-extractor/--no-llm",
+            help="run the LLM PII extractor (default: only when the model is not the embedded one)",
+        ),
+    ] = None,
+    tagger: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)"
+        ),
+    ] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -50,19 +60,31 @@ def page_rewriter(rewrite: str, settings: Settings):
         fail(str(exc))
 
 
-def serve_page(settings: Settings, protector, port: int, rewriter, memory=None, open_browser: bool = False, warm: bool = False) -> None:
+def serve_page(
+    settings: Settings, protector, port: int, rewriter, memory=None, open_browser: bool = False, warm: bool = False
+) -> None:
     """The service with its page on 127.0.0.1:`port` until stopped; prints the one-time sign-in link.
     `warm`: load what the page uses (cue tagger, attacker, rewrite model) at start, in the background."""
     from stealthflow.service import create_app
     from stealthflow.service.page import LINK_SECONDS, PageLogins
     from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
 
-    token = service_token(on_new=lambda path: console.print(f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"))
+    token = service_token(
+        on_new=lambda path: console.print(
+            f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"
+        )
+    )
     logins = PageLogins()
     service = create_app(protector, token, memory=memory, rewriter=rewriter, page=logins)
     link = f"http://127.0.0.1:{port}/?token={logins.new_link()}"
-    console.print(f"serving on http://127.0.0.1:{port} (vault user {escape(settings.protect.user)!r}); API callers need the bearer token (${TOKEN_ENV} or {default_token_file()})")
-    console.print(f"the page: {link}\n  (a one-time link, valid for {LINK_SECONDS // 60} minutes; restart for a new one)", highlight=False, soft_wrap=True)
+    console.print(
+        f"serving on http://127.0.0.1:{port} (vault user {escape(settings.protect.user)!r}); API callers need the bearer token (${TOKEN_ENV} or {default_token_file()})"
+    )
+    console.print(
+        f"the page: {link}\n  (a one-time link, valid for {LINK_SECONDS // 60} minutes; restart for a new one)",
+        highlight=False,
+        soft_wrap=True,
+    )
     if warm:
         threading.Thread(target=service.state.analyzer.warm, name="warm-up", daemon=True).start()
     if open_browser:

@@ -43,7 +43,10 @@ FREE_TEXT = ("location", "pobp", "occupation")
 
 # Ordered most-specific first: the first pattern that matches a lower-cased value wins.
 _SNAP_RULES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
-    "gender": [(r"\bfemale|\bwoman\b|\bwomen\b|\bf\b|\bgirl", ("Female",)), (r"\bmale\b|\bman\b|\bmen\b|\bm\b|\bboy|\bguy", ("Male",))],
+    "gender": [
+        (r"\bfemale|\bwoman\b|\bwomen\b|\bf\b|\bgirl", ("Female",)),
+        (r"\bmale\b|\bman\b|\bmen\b|\bm\b|\bboy|\bguy", ("Male",)),
+    ],
     "income": [
         (r"no income|none|zero|unemployed", ("No income",)),
         (r"very high|>\s*150|150k\+|very rich|wealthy", ("Very High (>150k USD)",)),

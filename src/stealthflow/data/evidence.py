@@ -89,12 +89,18 @@ def locate_evidence(profile: Profile, model: str = REFERENCE_MODEL) -> Evidence:
         for phrase in quoted_phrases(str(answer.get("inference") or "")):
             evidence.quoted[attribute] += 1
             # The phrase gives the author away wherever it stands: every comment holding it counts.
-            hits = [(index, found) for index, comment in enumerate(profile.comments) if (found := find_phrase(phrase, comment.text))]
+            hits = [
+                (index, found)
+                for index, comment in enumerate(profile.comments)
+                if (found := find_phrase(phrase, comment.text))
+            ]
             evidence.located[attribute] += bool(hits)
             for index, (start, end) in hits:
                 if (attribute, index, start) not in seen:
                     seen.add((attribute, index, start))
-                    evidence.spans.append(EvidenceSpan(attribute, index, start, end, profile.comments[index].text[start:end]))
+                    evidence.spans.append(
+                        EvidenceSpan(attribute, index, start, end, profile.comments[index].text[start:end])
+                    )
     return evidence
 
 

@@ -29,7 +29,9 @@ def jsonl_lines(text: str) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
-def parse_lines(path: str | Path, lines: Iterable[str | bytes], model: type[Model], what: str | None = None) -> Iterator[Model]:
+def parse_lines(
+    path: str | Path, lines: Iterable[str | bytes], model: type[Model], what: str | None = None
+) -> Iterator[Model]:
     """Validate each non-empty line as `model`; a bad line raises `DataError("FILE:LINE: ...")`."""
     what = what or model.__name__
     for lineno, line in enumerate(lines, start=1):

@@ -93,7 +93,9 @@ def parse_record(record: dict[str, Any]) -> Profile:
         _require_id(record)
         return Profile(
             id=str(record["id"]),
-            comments=[Comment(text=record["text"], timestamp=record.get("timestamp"), subreddit=record.get("subreddit"))],
+            comments=[
+                Comment(text=record["text"], timestamp=record.get("timestamp"), subreddit=record.get("subreddit"))
+            ],
         )
     posts = record.get("posts", record.get("comments"))
     if posts is not None:

@@ -15,7 +15,9 @@ class EvaluationConfig(BaseModel):
     methods: list[str] = Field(default_factory=lambda: ["ner-mask", "standard", "aa", "stealth"])
     data: Path = Field(default_factory=lambda: split_path("test"))
     limit: int | None = Field(None, ge=1)
-    sample_seed: int | None = None  # with `limit`: a seeded random sample of labelled profiles instead of the first ones
+    sample_seed: int | None = (
+        None  # with `limit`: a seeded random sample of labelled profiles instead of the first ones
+    )
     # Evaluation attackers (names from `stealthflow.attack.registry`); their models come from
     # `attacker:`/`judge:` of the settings, independent of the anonymizer's `model:`.
     attackers: list[str] = Field(default_factory=lambda: ["llm"])

@@ -80,7 +80,9 @@ def mean(values: Sequence[float | None]) -> Estimate:
     return bootstrap_estimate([column], _nanmean, n=int(np.sum(~np.isnan(np.asarray(column, dtype=float)))))
 
 
-def utility_score(bleu: Sequence[float], rouge1: Sequence[float], rougel: Sequence[float], meaning: Sequence[float | None]) -> Estimate:
+def utility_score(
+    bleu: Sequence[float], rouge1: Sequence[float], rougel: Sequence[float], meaning: Sequence[float | None]
+) -> Estimate:
     """Score_Utility from the column means, bootstrapped the same way."""
     meaning_column = [math.nan if m is None else m for m in meaning]
 

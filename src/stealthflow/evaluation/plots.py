@@ -33,12 +33,20 @@ def plot_tradeoff(report: "Report", path: Path) -> Path:
             points = [r for r in report.curves if r.attacker == attacker and r.method == method]
             _draw(axis, points, label=method, line=True)
             for row in points:
-                axis.annotate(str(row.round), (row.figures["Score_Utility"].value, row.figures["Anonymity"].value), fontsize=7, xytext=(3, 3), textcoords="offset points")
+                axis.annotate(
+                    str(row.round),
+                    (row.figures["Score_Utility"].value, row.figures["Anonymity"].value),
+                    fontsize=7,
+                    xytext=(3, 3),
+                    textcoords="offset points",
+                )
         for row in (r for r in report.rows if r.attacker == attacker and r.method not in loops):
             _draw(axis, [row], label=row.method, line=False)
         axis.set_xlabel("Score_Utility (higher keeps more)")
         axis.set_ylabel("Anonymity (share of attributes with a wrong top-1 guess)")
-        axis.set_title(f"privacy–utility trade-off, attacker: {attacker}\n(numbers = round; bars = 95% CI)", fontsize=10)
+        axis.set_title(
+            f"privacy–utility trade-off, attacker: {attacker}\n(numbers = round; bars = 95% CI)", fontsize=10
+        )
         axis.grid(alpha=0.3)
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize=8)
@@ -49,7 +57,11 @@ def plot_tradeoff(report: "Report", path: Path) -> Path:
 
 
 def _draw(axis, rows: list["Row"], label: str, line: bool) -> None:
-    rows = [r for r in rows if not math.isnan(r.figures["Score_Utility"].value) and not math.isnan(r.figures["Anonymity"].value)]
+    rows = [
+        r
+        for r in rows
+        if not math.isnan(r.figures["Score_Utility"].value) and not math.isnan(r.figures["Anonymity"].value)
+    ]
     if not rows:
         return
     utility = [r.figures["Score_Utility"] for r in rows]
@@ -86,7 +98,15 @@ def plot_attack_accuracy(report: "Report", path: Path) -> Path:
                 continue
             xs = positions[[i for i, _ in present]] + (index - (len(series) - 1) / 2) * width
             errors = _errors([v for _, v in present])
-            axis.bar(xs, [v.value for _, v in present], width, yerr=errors, capsize=2, error_kw={"ecolor": "dimgray", "lw": 0.8}, label=label)
+            axis.bar(
+                xs,
+                [v.value for _, v in present],
+                width,
+                yerr=errors,
+                capsize=2,
+                error_kw={"ecolor": "dimgray", "lw": 0.8},
+                label=label,
+            )
         majority = [r.chance.majority_top1.mean() if r.chance is not None else math.nan for r in accuracy]
         axis.scatter(positions, majority, marker="_", s=600, color="black", zorder=3, label="majority-class chance")
         axis.set_xticks(positions, [f"{a}\n(n={r.n})" for a, r in zip(attributes, accuracy, strict=True)])

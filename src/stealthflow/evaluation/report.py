@@ -32,15 +32,23 @@ from stealthflow.evaluation.runner import Evaluation
 from stealthflow.evaluation.table import Report, Row
 
 ORIGINAL = "original"
-TABLE_COLUMNS = ("Anonymity", "Evidence", "Progress", "BLEU", "ROUGE-1", "ROUGE-L", "Readability", "Meaning", "Score_Utility", "Hallucination")
+TABLE_COLUMNS = (
+    "Anonymity",
+    "Evidence",
+    "Progress",
+    "BLEU",
+    "ROUGE-1",
+    "ROUGE-L",
+    "Readability",
+    "Meaning",
+    "Score_Utility",
+    "Hallucination",
+)
 
 
 def covered_attributes(originals: dict[str, OriginalRecord], attacker: str) -> set[str]:
     return {
-        a
-        for record in originals.values()
-        for a, guesses in record.score.attacks[attacker].guesses.items()
-        if guesses
+        a for record in originals.values() for a, guesses in record.score.attacks[attacker].guesses.items() if guesses
     }
 
 
@@ -51,7 +59,9 @@ def text_at_round(record: ScoreRecord, round_: int | None) -> TextScore:
     return record.rounds[min(round_, len(record.rounds)) - 1]
 
 
-def _privacy_counts(original: TextScore, scored: TextScore, attacker: str, covered: set[str]) -> tuple[int, int, int, int]:
+def _privacy_counts(
+    original: TextScore, scored: TextScore, attacker: str, covered: set[str]
+) -> tuple[int, int, int, int]:
     before, after = original.attacks[attacker].verdicts, scored.attacks[attacker].verdicts
     attributes = [a for a in before if a in covered]
     protected = sum(metrics.protected(after.get(a, [])) for a in attributes)
@@ -61,11 +71,19 @@ def _privacy_counts(original: TextScore, scored: TextScore, attacker: str, cover
 
 
 def method_row(
-    method: str, attacker: str, originals: dict[str, OriginalRecord], records: list[ScoreRecord], round_: int | None = None, attribute: str | None = None
+    method: str,
+    attacker: str,
+    originals: dict[str, OriginalRecord],
+    records: list[ScoreRecord],
+    round_: int | None = None,
+    attribute: str | None = None,
 ) -> Row:
     covered = covered_attributes(originals, attacker) & ({attribute} if attribute else set(ATTRIBUTES))
     texts = [text_at_round(r, round_) for r in records]
-    counts = [_privacy_counts(originals[r.profile_id].score, t, attacker, covered) for r, t in zip(records, texts, strict=True)]
+    counts = [
+        _privacy_counts(originals[r.profile_id].score, t, attacker, covered)
+        for r, t in zip(records, texts, strict=True)
+    ]
     protected, progressed, no_guess, totals = (list(column) for column in zip(*counts)) if counts else ([], [], [], [])
     bleu, rouge1, rougel = [t.bleu for t in texts], [t.rouge1 for t in texts], [t.rougel for t in texts]
     meaning = [t.meaning for t in texts]
@@ -99,7 +117,16 @@ def original_row(attacker: str, originals: dict[str, OriginalRecord], attribute:
     records = [ScoreRecord(profile_id=pid, method=ORIGINAL, rounds=[o.score]) for pid, o in originals.items()]
     row = method_row(ORIGINAL, attacker, originals, records, attribute=attribute)
     exact = {"BLEU", "ROUGE-1", "ROUGE-L", "Score_Utility", "Evidence"}  # identical text: 1 by definition, not judged
-    figures = {k: (Estimate(1.0, 1.0, 1.0, row.profiles) if k in exact else v if k in {"Anonymity", "Progress"} else Estimate.missing()) for k, v in row.figures.items()}
+    figures = {
+        k: (
+            Estimate(1.0, 1.0, 1.0, row.profiles)
+            if k in exact
+            else v
+            if k in {"Anonymity", "Progress"}
+            else Estimate.missing()
+        )
+        for k, v in row.figures.items()
+    }
     return Row(ORIGINAL, attacker, 0, figures, row.attributes, row.profiles, row.no_guess, 0)
 
 
@@ -115,12 +142,18 @@ def build_report(evaluation: Evaluation, methods: list[str] | None = None) -> Re
         covered = covered_attributes(originals, attacker)
         for attribute in (a for a in ATTRIBUTES if a in covered):
             attribute_rows.append((attribute, original_row(attacker, originals, attribute)))
-            attribute_rows += [(attribute, method_row(m, attacker, originals, scores[m], attribute=attribute)) for m in methods if scores[m]]
+            attribute_rows += [
+                (attribute, method_row(m, attacker, originals, scores[m], attribute=attribute))
+                for m in methods
+                if scores[m]
+            ]
         for method in methods:
             n_rounds = max((len(r.rounds) for r in scores[method]), default=0)
             if n_rounds > 1:
                 curves.append(_as_round(original_row(attacker, originals), method))
-                curves += [method_row(method, attacker, originals, scores[method], round_=k) for k in range(1, n_rounds + 1)]
+                curves += [
+                    method_row(method, attacker, originals, scores[method], round_=k) for k in range(1, n_rounds + 1)
+                ]
         accuracy += _accuracy_rows(attacker, originals, covered)
         overall[attacker] = _overall_accuracy(attacker, originals, covered)
     return Report(rows, attribute_rows, curves, accuracy, overall)
@@ -141,14 +174,20 @@ def labelled_verdicts(
     attacked = [o for o in originals if attacker in o.score.attacks]
     labelled = {}
     for attribute in (a for a in ATTRIBUTES if a in attributes):
-        pairs = [(o.labels[attribute], o.score.attacks[attacker].verdicts.get(attribute, [])) for o in attacked if attribute in o.labels]
+        pairs = [
+            (o.labels[attribute], o.score.attacks[attacker].verdicts.get(attribute, []))
+            for o in attacked
+            if attribute in o.labels
+        ]
         if pairs:
             truths, verdicts = zip(*pairs, strict=True)
             labelled[attribute] = (list(truths), list(verdicts))
     return labelled
 
 
-def _overall_accuracy(attacker: str, originals: dict[str, OriginalRecord], covered: set[str]) -> tuple[Estimate, Estimate]:
+def _overall_accuracy(
+    attacker: str, originals: dict[str, OriginalRecord], covered: set[str]
+) -> tuple[Estimate, Estimate]:
     top1, top3, totals = [], [], []
     for o in originals.values():
         verdicts = [v for a, v in o.score.attacks[attacker].verdicts.items() if a in covered]
@@ -181,12 +220,41 @@ def main_table(report: Report) -> tuple[str, list[str], list[list]]:
     markdown = _markdown(
         header,
         [
-            [r.method, r.attacker + (AT_CHANCE if report.at_chance(r.attacker) else ""), *(r.figures[c].format(2) for c in TABLE_COLUMNS), str(r.attributes), str(r.profiles), _percent(r.no_guess), str(r.parse_failures)]
+            [
+                r.method,
+                r.attacker + (AT_CHANCE if report.at_chance(r.attacker) else ""),
+                *(r.figures[c].format(2) for c in TABLE_COLUMNS),
+                str(r.attributes),
+                str(r.profiles),
+                _percent(r.no_guess),
+                str(r.parse_failures),
+            ]
             for r in rows
         ],
     )
-    csv_header = ["method", "attacker", "attacker_above_chance", *(f"{c}{s}" for c in TABLE_COLUMNS for s in ("", "_low", "_high", "_n")), "attributes", "profiles", "no_guess", "unparsed"]
-    csv_rows = [[r.method, r.attacker, not report.at_chance(r.attacker), *(x for c in TABLE_COLUMNS for x in _estimate_cells(r.figures[c])), r.attributes, r.profiles, _number(r.no_guess), r.parse_failures] for r in rows]
+    csv_header = [
+        "method",
+        "attacker",
+        "attacker_above_chance",
+        *(f"{c}{s}" for c in TABLE_COLUMNS for s in ("", "_low", "_high", "_n")),
+        "attributes",
+        "profiles",
+        "no_guess",
+        "unparsed",
+    ]
+    csv_rows = [
+        [
+            r.method,
+            r.attacker,
+            not report.at_chance(r.attacker),
+            *(x for c in TABLE_COLUMNS for x in _estimate_cells(r.figures[c])),
+            r.attributes,
+            r.profiles,
+            _number(r.no_guess),
+            r.parse_failures,
+        ]
+        for r in rows
+    ]
     return markdown, csv_header, csv_rows
 
 
@@ -207,15 +275,38 @@ def write_report(evaluation: Evaluation, methods: list[str] | None = None) -> Re
     (out / "attributes.md").write_text(
         _markdown(
             attribute_header,
-            [[a, r.method, r.attacker, r.figures["Anonymity"].format(2), r.figures["Progress"].format(2), str(r.attributes), _percent(r.no_guess)] for a, r in report.attribute_rows],
+            [
+                [
+                    a,
+                    r.method,
+                    r.attacker,
+                    r.figures["Anonymity"].format(2),
+                    r.figures["Progress"].format(2),
+                    str(r.attributes),
+                    _percent(r.no_guess),
+                ]
+                for a, r in report.attribute_rows
+            ],
         ),
         encoding="utf-8",
     )
     _write_csv(
         out / "attributes.csv",
-        ["attribute", "method", "attacker", *(f"{c}{s}" for c in ("Anonymity", "Progress") for s in ("", "_low", "_high", "_n")), "no_guess"],
         [
-            [a, r.method, r.attacker, *(x for c in ("Anonymity", "Progress") for x in _estimate_cells(r.figures[c])), _number(r.no_guess)]
+            "attribute",
+            "method",
+            "attacker",
+            *(f"{c}{s}" for c in ("Anonymity", "Progress") for s in ("", "_low", "_high", "_n")),
+            "no_guess",
+        ],
+        [
+            [
+                a,
+                r.method,
+                r.attacker,
+                *(x for c in ("Anonymity", "Progress") for x in _estimate_cells(r.figures[c])),
+                _number(r.no_guess),
+            ]
             for a, r in report.attribute_rows
         ],
     )
@@ -228,12 +319,28 @@ def write_report(evaluation: Evaluation, methods: list[str] | None = None) -> Re
     (out / "attack_accuracy.md").write_text(
         _markdown(list(STRENGTH_HEADER), [list(table_cells(r)) for r in report.accuracy] + overall), encoding="utf-8"
     )
-    _write_csv(out / "attack_accuracy.csv", list(STRENGTH_HEADER), [list(table_cells(r)) for r in report.accuracy] + overall)
+    _write_csv(
+        out / "attack_accuracy.csv", list(STRENGTH_HEADER), [list(table_cells(r)) for r in report.accuracy] + overall
+    )
 
     _write_csv(
         out / "tradeoff.csv",
-        ["method", "attacker", "round", *(f"{c}{s}" for c in ("Anonymity", "Score_Utility") for s in ("", "_low", "_high", "_n"))],
-        [[r.method, r.attacker, r.round, *_estimate_cells(r.figures["Anonymity"]), *_estimate_cells(r.figures["Score_Utility"])] for r in report.curves],
+        [
+            "method",
+            "attacker",
+            "round",
+            *(f"{c}{s}" for c in ("Anonymity", "Score_Utility") for s in ("", "_low", "_high", "_n")),
+        ],
+        [
+            [
+                r.method,
+                r.attacker,
+                r.round,
+                *_estimate_cells(r.figures["Anonymity"]),
+                *_estimate_cells(r.figures["Score_Utility"]),
+            ]
+            for r in report.curves
+        ],
     )
     plot_tradeoff(report, out / "tradeoff.png")
     plot_attack_accuracy(report, out / "attack_accuracy.png")

@@ -64,7 +64,9 @@ class Evaluation:
         return sorted(p.stem.removeprefix("scores-") for p in self.out.glob("scores-*.jsonl"))
 
 
-def run_evaluation(settings: Settings, pool: LLMPool, out: Path, progress: ProgressReporter | None = None) -> Evaluation:
+def run_evaluation(
+    settings: Settings, pool: LLMPool, out: Path, progress: ProgressReporter | None = None
+) -> Evaluation:
     config = settings.evaluation
     progress = progress or _Silent()
     evaluation = Evaluation(out)
@@ -109,7 +111,9 @@ def _chunks(items: list, size: int) -> Iterator[list]:
         yield items[start : start + size]
 
 
-def _attack_originals(evaluation: Evaluation, profiles: list[Profile], scorer: Scorer, chunk_size: int, progress: ProgressReporter) -> None:
+def _attack_originals(
+    evaluation: Evaluation, profiles: list[Profile], scorer: Scorer, chunk_size: int, progress: ProgressReporter
+) -> None:
     store = evaluation.originals()
     done = store.load()
     todo = [p for p in profiles if p.id not in done]
@@ -127,7 +131,14 @@ def _attack_originals(evaluation: Evaluation, profiles: list[Profile], scorer: S
         advance(len(chunk))
 
 
-def _anonymize(evaluation: Evaluation, method: str, profiles: list[Profile], settings: Settings, pool: LLMPool, progress: ProgressReporter) -> None:
+def _anonymize(
+    evaluation: Evaluation,
+    method: str,
+    profiles: list[Profile],
+    settings: Settings,
+    pool: LLMPool,
+    progress: ProgressReporter,
+) -> None:
     store = evaluation.anonymized(method)
     done = store.load()
     todo = [p for p in profiles if p.id not in done]
@@ -151,7 +162,14 @@ def _anonymize(evaluation: Evaluation, method: str, profiles: list[Profile], set
         )
 
 
-def _score(evaluation: Evaluation, method: str, profiles: list[Profile], scorer: Scorer, chunk_size: int, progress: ProgressReporter) -> None:
+def _score(
+    evaluation: Evaluation,
+    method: str,
+    profiles: list[Profile],
+    scorer: Scorer,
+    chunk_size: int,
+    progress: ProgressReporter,
+) -> None:
     anonymized = evaluation.anonymized(method).load()
     store = evaluation.scores(method)
     done = store.load()
@@ -170,7 +188,9 @@ def _score(evaluation: Evaluation, method: str, profiles: list[Profile], scorer:
             if any(by_text[(profile.id, t)] is None for t in result.rounds):
                 evaluation.record_failure(f"scoring ({method})", profile.id)
                 continue
-            rounds = [by_text[(profile.id, t)].model_copy(update={"round": k}) for k, t in enumerate(result.rounds, start=1)]
+            rounds = [
+                by_text[(profile.id, t)].model_copy(update={"round": k}) for k, t in enumerate(result.rounds, start=1)
+            ]
             records.append(ScoreRecord(profile_id=profile.id, method=method, parsed=result.parsed, rounds=rounds))
         store.append(records)
         advance(len(chunk))

@@ -43,7 +43,10 @@ class Scorer:
 
     def score_originals(self, profiles: list[Profile]) -> list[TextScore | None]:
         """Round 0: the attack on the original; utility is 1 by definition (the text is itself)."""
-        return [None if a is None else TextScore(round=0, attacks=a) for a in self.attack(profiles, [p.text for p in profiles])]
+        return [
+            None if a is None else TextScore(round=0, attacks=a)
+            for a in self.attack(profiles, [p.text for p in profiles])
+        ]
 
     def score_rewrites(self, profiles: list[Profile], texts: list[str], rounds: list[int]) -> list[TextScore | None]:
         """Rewritten texts (one per entry, aligned with `profiles`), scored against each original."""

@@ -67,7 +67,9 @@ def collect(
     if config.reference_model:
         chosen = profiles if config.reference_scope == "all" else [p for p in profiles if p.id in trajectories]
         for profile in chosen:
-            sft += reference_attack_examples(profile, config.reference_model, judge, config.attack_keep, config.inference_words)
+            sft += reference_attack_examples(
+                profile, config.reference_model, judge, config.attack_keep, config.inference_words
+            )
     return sft, grpo
 
 
@@ -108,7 +110,8 @@ def harvest(
     summary = {
         "run": str(run),
         "profiles": len(trajectories),
-        "rows": {kind: sum(1 for r in sft if r["kind"] == kind) for kind in ("anonymize", "attack")} | {"grpo": len(grpo)},
+        "rows": {kind: sum(1 for r in sft if r["kind"] == kind) for kind in ("anonymize", "attack")}
+        | {"grpo": len(grpo)},
         "sources": dict(Counter(r["source"] for r in sft)),
         "attribute_counts": {kind: dict(c) for kind, c in counts.items()},
         "config": config.model_dump(),
@@ -129,11 +132,11 @@ def dataset_card(summary: dict) -> str:
     sources = "\n".join(f"- `{s}`: {n}" for s, n in sorted(summary["sources"].items()))
     return f"""# Harvested training data
 
-From `{summary['run']}` ({summary['profiles']} profiles). Settings: `{json.dumps(summary['config'])}`.
+From `{summary["run"]}` ({summary["profiles"]} profiles). Settings: `{json.dumps(summary["config"])}`.
 
 - `sft/` (trl conversational `messages`; loss goes on the final assistant turn only):
-  {summary['rows']['anonymize']} anonymization examples, {summary['rows']['attack']} attack examples.
-- `grpo/` (`prompt` + `labels`, `source_text`, `original_text`): {summary['rows']['grpo']} prompts.
+  {summary["rows"]["anonymize"]} anonymization examples, {summary["rows"]["attack"]} attack examples.
+- `grpo/` (`prompt` + `labels`, `source_text`, `original_text`): {summary["rows"]["grpo"]} prompts.
 
 Rows per source:
 {sources}

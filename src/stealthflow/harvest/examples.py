@@ -26,7 +26,9 @@ AttackKeep = Literal["correct", "all"]
 Row = dict[str, Any]
 
 
-def sft_row(kind: str, source: str, profile_id: str, round_: int, attributes: list[str], messages: list[Message], **meta: Any) -> Row:
+def sft_row(
+    kind: str, source: str, profile_id: str, round_: int, attributes: list[str], messages: list[Message], **meta: Any
+) -> Row:
     return {
         "messages": [{"role": m["role"], "content": m["content"]} for m in messages],
         "kind": kind,
@@ -129,7 +131,9 @@ def format_attack_answer(guesses: list[AttributeGuess], inference_words: int | N
     return "\n\n".join(blocks)
 
 
-def kept_attributes(guesses: dict[str, AttributeGuess], verdicts: dict[str, list[Verdict]], keep: AttackKeep) -> list[str]:
+def kept_attributes(
+    guesses: dict[str, AttributeGuess], verdicts: dict[str, list[Verdict]], keep: AttackKeep
+) -> list[str]:
     kept = []
     for attribute in ATTRIBUTES:
         guess = guesses.get(attribute)
@@ -141,14 +145,24 @@ def kept_attributes(guesses: dict[str, AttributeGuess], verdicts: dict[str, list
 
 
 def attack_example(
-    text: str, guesses: dict[str, AttributeGuess], attributes: list[str], source: str, profile_id: str, round_: int,
-    inference_words: int | None = None, **meta: Any,
+    text: str,
+    guesses: dict[str, AttributeGuess],
+    attributes: list[str],
+    source: str,
+    profile_id: str,
+    round_: int,
+    inference_words: int | None = None,
+    **meta: Any,
 ) -> Row:
     answer = {"role": "assistant", "content": format_attack_answer([guesses[a] for a in attributes], inference_words)}
-    return sft_row("attack", source, profile_id, round_, attributes, [*attack_messages(text, attributes), answer], **meta)
+    return sft_row(
+        "attack", source, profile_id, round_, attributes, [*attack_messages(text, attributes), answer], **meta
+    )
 
 
-def trajectory_attack_examples(rounds: list[RoundRecord], keep: AttackKeep = "correct", inference_words: int | None = None) -> list[Row]:
+def trajectory_attack_examples(
+    rounds: list[RoundRecord], keep: AttackKeep = "correct", inference_words: int | None = None
+) -> list[Row]:
     """The run's LLM attacker answers at every round (classifier attackers have no reasoning to imitate)."""
     rows = []
     for record in rounds:
@@ -159,8 +173,14 @@ def trajectory_attack_examples(rounds: list[RoundRecord], keep: AttackKeep = "co
             if attributes:
                 rows.append(
                     attack_example(
-                        record.text, attack.guesses, attributes, f"trajectory:{record.run_id}:{attack.model}",
-                        record.profile_id, record.round, inference_words, verdicts={a: attack.verdicts.get(a, []) for a in attributes},
+                        record.text,
+                        attack.guesses,
+                        attributes,
+                        f"trajectory:{record.run_id}:{attack.model}",
+                        record.profile_id,
+                        record.round,
+                        inference_words,
+                        verdicts={a: attack.verdicts.get(a, []) for a in attributes},
                     )
                 )
     return rows
@@ -186,7 +206,11 @@ def reference_guesses(prediction: dict[str, Any]) -> dict[str, AttributeGuess]:
 
 
 def reference_attack_examples(
-    profile: Profile, model: str, judge: CorrectnessJudge, keep: AttackKeep = "correct", inference_words: int | None = None
+    profile: Profile,
+    model: str,
+    judge: CorrectnessJudge,
+    keep: AttackKeep = "correct",
+    inference_words: int | None = None,
 ) -> list[Row]:
     """The strong model's answer on the original text, judged against the labels."""
     prediction = profile.reference_predictions.get(model)
@@ -200,7 +224,14 @@ def reference_attack_examples(
         return []
     return [
         attack_example(
-            profile.text, guesses, attributes, f"reference:{model}", profile.id, 0, inference_words, verdicts={a: verdicts[a] for a in attributes}
+            profile.text,
+            guesses,
+            attributes,
+            f"reference:{model}",
+            profile.id,
+            0,
+            inference_words,
+            verdicts={a: verdicts[a] for a in attributes},
         )
     ]
 

@@ -51,7 +51,9 @@ def post_messages(post: str, cues: list[tuple[str, str]]) -> list[Message]:
             "role": "user",
             "content": render(
                 "local_anonymizer",
-                attributes=", ".join(ATTRIBUTE_NAMES.get(a, a) for a in attributes) if attributes else "personal details",
+                attributes=", ".join(ATTRIBUTE_NAMES.get(a, a) for a in attributes)
+                if attributes
+                else "personal details",
                 cues=cue_list(list(dict.fromkeys(phrase for phrase, _ in cues))),
                 post=post,
             ),
@@ -102,17 +104,29 @@ def teacher_rewrite(text: str, spans: list[EvidenceSpan]) -> str | None:
     return rewritten if len(re.findall(r"\w+", rewritten)) >= MIN_WORDS_LEFT else None
 
 
-def refuse_test_profiles(profiles: list[Profile], test_split: Path | None = None, teacher: dict[str, TeacherRewrite] | None = None) -> None:
+def refuse_test_profiles(
+    profiles: list[Profile], test_split: Path | None = None, teacher: dict[str, TeacherRewrite] | None = None
+) -> None:
     """Refuse to train on a test profile, given as a profile or as the source of a teacher rewrite."""
     path = test_split or split_path("test")
-    test_ids = {json.loads(line).get("username") or json.loads(line).get("id") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    test_ids = {
+        json.loads(line).get("username") or json.loads(line).get("id")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    }
     ids = {p.id for p in profiles} | {t.profile_id for t in (teacher or {}).values() if t.profile_id}
     if leaked := sorted(ids & test_ids):
-        raise ValueError(f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}")
+        raise ValueError(
+            f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}"
+        )
 
 
 def post_rows(
-    profiles: list[Profile], copy_share: float = 0.2, seed: int = 0, max_words: int = 120, teacher: dict[str, TeacherRewrite] | None = None
+    profiles: list[Profile],
+    copy_share: float = 0.2,
+    seed: int = 0,
+    max_words: int = 120,
+    teacher: dict[str, TeacherRewrite] | None = None,
 ) -> tuple[list[Row], list[Row]]:
     """(SFT rows, GRPO rows); `copy_share` of the SFT rows are harmless posts copied unchanged.
     With `teacher` (id -> rewrite), the SFT rows are its rewrites and copies (comments it did not
@@ -138,7 +152,17 @@ def post_rows(
                 if rewritten is not None:
                     answer = anonymizer_answer(explain(cues), rewritten)
                     messages = [*post_messages(comment.text, cues), {"role": "assistant", "content": answer}]
-                    edits.append(sft_row("anonymize", "teacher:evidence", profile.id, 0, sorted({a for _, a in cues}), messages, comment_index=index))
+                    edits.append(
+                        sft_row(
+                            "anonymize",
+                            "teacher:evidence",
+                            profile.id,
+                            0,
+                            sorted({a for _, a in cues}),
+                            messages,
+                            comment_index=index,
+                        )
+                    )
             else:
                 copies.append(copy_row(comment.text, profile.id, index))
             if spans:
@@ -176,8 +200,13 @@ def teacher_row(rewrite: TeacherRewrite | None, text: str, profile_id: str, inde
     if not rewrite.cues:
         return copy_row(text, profile_id, index)
     cues = [(c.phrase, c.attribute) for c in rewrite.cues]
-    messages = [*post_messages(text, cues), {"role": "assistant", "content": anonymizer_answer(rewrite.explanation, rewrite.rewrite or text)}]
-    return sft_row("anonymize", "teacher:generalize", profile_id, 0, sorted({a for _, a in cues}), messages, comment_index=index)
+    messages = [
+        *post_messages(text, cues),
+        {"role": "assistant", "content": anonymizer_answer(rewrite.explanation, rewrite.rewrite or text)},
+    ]
+    return sft_row(
+        "anonymize", "teacher:generalize", profile_id, 0, sorted({a for _, a in cues}), messages, comment_index=index
+    )
 
 
 def attack_rows(profiles: list[Profile], max_words: int = 100, inference_words: int = 25) -> list[Row]:
@@ -191,11 +220,15 @@ def attack_rows(profiles: list[Profile], max_words: int = 100, inference_words: 
     rows = []
     for profile in profiles:
         if len(profile.text.split()) <= max_words:
-            rows += reference_attack_examples(profile, REFERENCE_MODEL, judge, keep="all", inference_words=inference_words)
+            rows += reference_attack_examples(
+                profile, REFERENCE_MODEL, judge, keep="all", inference_words=inference_words
+            )
     return rows
 
 
-def workflow_post_rows(profiles: list[Profile], trajectories: dict[str, list[RoundRecord]], min_utility: float = 0.5) -> list[Row]:
+def workflow_post_rows(
+    profiles: list[Profile], trajectories: dict[str, list[RoundRecord]], min_utility: float = 0.5
+) -> list[Row]:
     """The strong model's rewrites, comment by comment: from each profile's last round (one line
     per comment, as the workflow writes them) the comments holding evidence whose rewrite removed
     some of it and kept `min_utility` of the profile's text; the explanation names what went."""
@@ -217,7 +250,17 @@ def workflow_post_rows(profiles: list[Profile], trajectories: dict[str, list[Rou
                 continue
             answer = anonymizer_answer(explain(removed), rewritten.strip())
             messages = [*post_messages(comment.text, cues), {"role": "assistant", "content": answer}]
-            rows.append(sft_row("anonymize", f"workflow:{model}", profile.id, last.round, sorted({a for _, a in removed}), messages, comment_index=index))
+            rows.append(
+                sft_row(
+                    "anonymize",
+                    f"workflow:{model}",
+                    profile.id,
+                    last.round,
+                    sorted({a for _, a in removed}),
+                    messages,
+                    comment_index=index,
+                )
+            )
     return rows
 
 

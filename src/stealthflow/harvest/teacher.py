@@ -88,5 +88,9 @@ def teacher_examples(rounds: list[RoundRecord]) -> list[Row]:
         if key in seen or (answer := quoted_lines_answer(source)) is None:
             continue
         seen.add(key)
-        rows.append(anonymizer_row(record, "teacher:quoted-lines", answer.explanation, answer.text, removed_lines=answer.removed_lines))
+        rows.append(
+            anonymizer_row(
+                record, "teacher:quoted-lines", answer.explanation, answer.text, removed_lines=answer.removed_lines
+            )
+        )
     return rows

@@ -89,8 +89,12 @@ def _read(path: Path) -> list[TeacherRewrite]:
             continue
         try:
             record = json.loads(line)
-            cues = tuple(TeacherCue(c["phrase"], c["attribute"], c.get("generalized", "")) for c in record.get("cues") or [])
-            item = TeacherRewrite(record["id"], record["text"], cues, record.get("explanation") or "", record.get("rewrite"))
+            cues = tuple(
+                TeacherCue(c["phrase"], c["attribute"], c.get("generalized", "")) for c in record.get("cues") or []
+            )
+            item = TeacherRewrite(
+                record["id"], record["text"], cues, record.get("explanation") or "", record.get("rewrite")
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise DataError(f"{path}:{number}: not a teacher rewrite ({exc})") from exc
         bad = [c for c in cues if c.attribute not in ATTRIBUTES or c.phrase not in item.text]

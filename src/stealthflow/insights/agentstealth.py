@@ -28,11 +28,20 @@ def convert(reference: dict, score_cap: int = 10, max_rules: int = 5) -> Insight
         top = max(scores, default=1) or 1
         ranked = sorted(zip(texts, scores), key=lambda pair: -pair[1])[:max_rules]
         rules[attribute] = [
-            Rule(text=text.strip().removeprefix("<").removesuffix(">").strip(), score=max(1, round(score_cap * score / top)))
+            Rule(
+                text=text.strip().removeprefix("<").removesuffix(">").strip(),
+                score=max(1, round(score_cap * score / top)),
+            )
             for text, score in ranked
         ]
     note = "converted from AgentStealth's insights_570.json (DeepSeek-V3, 575 train profiles)"
-    return InsightMemory(version=1, max_rules=max_rules, score_cap=score_cap, rules=rules, history=[Version(version=1, note=note, rules=rules)])
+    return InsightMemory(
+        version=1,
+        max_rules=max_rules,
+        score_cap=score_cap,
+        rules=rules,
+        history=[Version(version=1, note=note, rules=rules)],
+    )
 
 
 def shipped_memory_path() -> Path:

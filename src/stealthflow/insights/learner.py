@@ -36,7 +36,13 @@ class InsightLearner:
         self.llm = llm
         self.config = config or InsightConfig()
 
-    def update(self, memory: InsightMemory, trajectories: list[list[RoundRecord]], note: str = "", proposal: Proposal | None = None) -> InsightMemory:
+    def update(
+        self,
+        memory: InsightMemory,
+        trajectories: list[list[RoundRecord]],
+        note: str = "",
+        proposal: Proposal | None = None,
+    ) -> InsightMemory:
         """The next version: `proposal` (made earlier, maybe against an older version) or one made now."""
         proposal = proposal or self.propose(memory, trajectories)
         return memory.apply(proposal.operations, note=note, shown=proposal.shown)
@@ -53,7 +59,9 @@ class InsightLearner:
             operations.setdefault(attribute, []).append(parse_operations(answer.text, self.config.max_operations))
         return Proposal(memory, operations)
 
-    def attribute_calls(self, memory: InsightMemory, attribute: str, trajectories: list[list[RoundRecord]]) -> list[list[Message]]:
+    def attribute_calls(
+        self, memory: InsightMemory, attribute: str, trajectories: list[list[RoundRecord]]
+    ) -> list[list[Message]]:
         pairs, successes = [], []
         for rounds in trajectories:
             status = [r.protected.get(attribute, False) for r in rounds]
@@ -64,9 +72,17 @@ class InsightLearner:
             if success is not None:
                 successes.append((rounds[success - 1], rounds[success]))
         if pairs:
-            blocks = [[self._pair_block(attribute, failed, success)] for failed, success in pairs[: self.config.max_pairs_per_attribute]]
+            blocks = [
+                [self._pair_block(attribute, failed, success)]
+                for failed, success in pairs[: self.config.max_pairs_per_attribute]
+            ]
         elif successes:
-            blocks = [[self._success_block(attribute, before, after) for before, after in successes[: self.config.max_successes]]]
+            blocks = [
+                [
+                    self._success_block(attribute, before, after)
+                    for before, after in successes[: self.config.max_successes]
+                ]
+            ]
         else:
             return []
         return [self._messages(memory, attribute, block) for block in blocks]

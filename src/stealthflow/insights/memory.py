@@ -61,7 +61,9 @@ class InsightMemory(BaseModel):
         rules = self.rules.get(attribute, [])
         return "\n".join(f"{i}. {r.text} (score {r.score})" for i, r in enumerate(rules, 1)) or "(no rules yet)"
 
-    def apply(self, operations: dict[str, list[list[Operation]]], note: str = "", shown: "InsightMemory | None" = None) -> "InsightMemory":
+    def apply(
+        self, operations: dict[str, list[list[Operation]]], note: str = "", shown: "InsightMemory | None" = None
+    ) -> "InsightMemory":
         """A new version with every call's operations applied (per attribute, in order).
 
         Rule numbers refer to the rules as shown to that call: `shown`, an earlier version when
@@ -78,7 +80,11 @@ class InsightMemory(BaseModel):
             for call in calls:
                 for op in call:
                     outcome = self._apply_one(op, shown_rules, current, version)
-                    log.append(AppliedOperation(attribute=attribute, kind=op.kind, number=op.number, rule=op.rule, outcome=outcome))
+                    log.append(
+                        AppliedOperation(
+                            attribute=attribute, kind=op.kind, number=op.number, rule=op.rule, outcome=outcome
+                        )
+                    )
             rules[attribute] = self._prune(current)
         rules = {a: rs for a, rs in rules.items() if rs}
         snapshot = Version(version=version, note=note, operations=log, rules=rules)
@@ -121,7 +127,9 @@ class InsightMemory(BaseModel):
             return self
         for index, entry in enumerate(self.history):
             if entry.version == version:
-                return self.model_copy(update={"version": version, "rules": entry.rules, "history": self.history[: index + 1]})
+                return self.model_copy(
+                    update={"version": version, "rules": entry.rules, "history": self.history[: index + 1]}
+                )
         raise ValueError(f"the insight memory history holds no version {version} (latest {self.version})")
 
     # -- files ----------------------------------------------------------------------------

@@ -21,7 +21,12 @@ from stealthflow.pipeline.protector import Protector
 
 
 class ProtectedStore(BaseStore):
-    def __init__(self, inner: BaseStore, protector: Protector | None = None, session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0]):
+    def __init__(
+        self,
+        inner: BaseStore,
+        protector: Protector | None = None,
+        session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0],
+    ):
         if protector is None:
             from stealthflow.pipeline.api import default_protector
 

@@ -35,7 +35,12 @@ def first_scope_id(scope: dict) -> str:
 
 
 class ProtectedMemory:
-    def __init__(self, memory: Any, protector: Protector | None = None, session_from_scope: Callable[[dict], str] = first_scope_id):
+    def __init__(
+        self,
+        memory: Any,
+        protector: Protector | None = None,
+        session_from_scope: Callable[[dict], str] = first_scope_id,
+    ):
         if protector is None:
             from stealthflow.pipeline.api import default_protector
 
@@ -53,7 +58,10 @@ class ProtectedMemory:
     def _hydrate(self, item: dict, scope: dict) -> dict:
         """One result, its text restored under the memory's own owner (else the call's)."""
         session = self._session(item if any(item.get(k) for k in SCOPE_KEYS) else scope)
-        restore = lambda s: self.protector.restore(s, session).text
+
+        def restore(s):
+            return self.protector.restore(s, session).text
+
         return {k: map_strings(v, restore) if k in TEXT_KEYS else v for k, v in item.items()}
 
     def _hydrate_results(self, response: dict, scope: dict) -> dict:
@@ -72,13 +80,27 @@ class ProtectedMemory:
             if isinstance(content, str):
                 message = {**message, "content": self._protect(content, session)}
             elif isinstance(content, list):
-                parts = [{**p, "text": self._protect(p["text"], session)} if isinstance(p, dict) and isinstance(p.get("text"), str) else p for p in content]
+                parts = [
+                    {**p, "text": self._protect(p["text"], session)}
+                    if isinstance(p, dict) and isinstance(p.get("text"), str)
+                    else p
+                    for p in content
+                ]
                 message = {**message, "content": parts}
             protected.append(message)
         return protected
 
     # -- mem0's own signatures ---------------------------------------------------------------
-    def add(self, messages: Any, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None, metadata: dict | None = None, **kwargs: Any) -> dict:
+    def add(
+        self,
+        messages: Any,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        metadata: dict | None = None,
+        **kwargs: Any,
+    ) -> dict:
         scope = {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}
         session = self._session(scope)
         response = self.memory.add(
@@ -93,7 +115,9 @@ class ProtectedMemory:
 
     def search(self, query: str, *, filters: dict | None = None, **kwargs: Any) -> dict:
         scope = filters or {}
-        response = self.memory.search(self.protector.protect(query, self._session(scope)).text, filters=filters, **kwargs)
+        response = self.memory.search(
+            self.protector.protect(query, self._session(scope)).text, filters=filters, **kwargs
+        )
         return self._hydrate_results(response, scope)
 
     def get_all(self, *, filters: dict | None = None, **kwargs: Any) -> dict:
@@ -113,7 +137,9 @@ class ProtectedMemory:
         session = self._session(existing)
         if "data" in kwargs:  # mem0's older name for `text`
             kwargs["data"] = self._protect(kwargs["data"], session)
-        return self.memory.update(memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs)
+        return self.memory.update(
+            memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs
+        )
 
     def __getattr__(self, name: str) -> Any:
         if name == "memory":  # not set yet (copy, unpickling): no recursion

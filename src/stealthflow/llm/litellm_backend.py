@@ -116,7 +116,9 @@ class LiteLLMBackend(ChatBackend):
     async def _acompletion(self, kwargs: dict):
         import litellm
 
-        litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banner per failed call: errors are reported once
+        litellm.suppress_debug_info = (
+            True  # no "Give Feedback / Get Help" banner per failed call: errors are reported once
+        )
         return await litellm.acompletion(**kwargs)
 
     async def _generate_one(self, request: ChatRequest) -> Completion:
@@ -195,7 +197,9 @@ def retry_delay(exc: Exception, attempt: int) -> float | None:
     if status is not None and status not in _RETRYABLE_STATUS:
         return None  # a bad request or a wrong key does not get better by retrying
     # litellm keeps the provider's headers here (its `response` may be a stand-in without them)
-    headers = getattr(exc, "litellm_response_headers", None) or getattr(getattr(exc, "response", None), "headers", None) or {}
+    headers = (
+        getattr(exc, "litellm_response_headers", None) or getattr(getattr(exc, "response", None), "headers", None) or {}
+    )
     retry_after = headers.get("retry-after") if hasattr(headers, "get") else None
     try:
         if retry_after is not None:
@@ -211,7 +215,9 @@ class RouterBackend(LiteLLMBackend):
     GROUP = "stealthflow"
 
     def __init__(self, endpoints: list, routing_strategy: str, timeout: float, max_retries: int):
-        super().__init__(self.GROUP, concurrency=sum(e.concurrency for e in endpoints), timeout=timeout, max_retries=max_retries)
+        super().__init__(
+            self.GROUP, concurrency=sum(e.concurrency for e in endpoints), timeout=timeout, max_retries=max_retries
+        )
         self.endpoints = endpoints
         self.routing_strategy = routing_strategy
         self._router = None
@@ -226,7 +232,10 @@ class RouterBackend(LiteLLMBackend):
         return BackendInfo(
             model_id="router:" + ",".join(names),
             backend="router",
-            settings={"endpoints": [e.api_base or e.model for e in self.endpoints], "routing_strategy": self.routing_strategy},
+            settings={
+                "endpoints": [e.api_base or e.model for e in self.endpoints],
+                "routing_strategy": self.routing_strategy,
+            },
         )
 
     async def _acompletion(self, kwargs: dict):
@@ -246,7 +255,11 @@ class RouterBackend(LiteLLMBackend):
 
         deployments = []
         for endpoint in self.endpoints:
-            params = {"model": endpoint.model, "max_parallel_requests": endpoint.concurrency, **zero_price_unless_priced(endpoint.model)}
+            params = {
+                "model": endpoint.model,
+                "max_parallel_requests": endpoint.concurrency,
+                **zero_price_unless_priced(endpoint.model),
+            }
             if endpoint.api_base:
                 params["api_base"] = endpoint.api_base
                 params["api_key"] = os.environ.get(endpoint.api_key_env or "", "") or "not-needed"
@@ -264,4 +277,7 @@ class RouterBackend(LiteLLMBackend):
 
 def endpoint_full(exc: Exception) -> bool:
     """The Router's own refusal of an endpoint at its `max_parallel_requests` (not a server's 429)."""
-    return getattr(exc, "category", None) == "litellm_rate_limit" and getattr(exc, "rate_limit_type", None) == "concurrent_requests"
+    return (
+        getattr(exc, "category", None) == "litellm_rate_limit"
+        and getattr(exc, "rate_limit_type", None) == "concurrent_requests"
+    )

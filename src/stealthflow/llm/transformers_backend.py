@@ -78,7 +78,12 @@ class TransformersBackend(ChatBackend):
         return BackendInfo(
             model_id=self._model_id,
             backend="transformers",
-            settings={"path": self.path, "adapter": self.adapter, "dtype": self.dtype, "batch_size": self.max_batch_size},
+            settings={
+                "path": self.path,
+                "adapter": self.adapter,
+                "dtype": self.dtype,
+                "batch_size": self.max_batch_size,
+            },
         )
 
     def generate_batch(self, requests: list[ChatRequest]) -> list[Completion]:
@@ -155,7 +160,12 @@ class TransformersBackend(ChatBackend):
         that stops early) most of a batch's work was on finished rows, and the next requests
         waited for the whole batch.
         """
-        from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper, TopPLogitsWarper
+        from transformers import (
+            LogitsProcessorList,
+            RepetitionPenaltyLogitsProcessor,
+            TemperatureLogitsWarper,
+            TopPLogitsWarper,
+        )
 
         torch = self._torch
         processors = LogitsProcessorList()
@@ -174,17 +184,23 @@ class TransformersBackend(ChatBackend):
                 if not batch.rows:
                     return
                 positions = batch.attention_mask.sum(-1, keepdim=True) - 1  # left padding shifts each row's positions
-                logits = self.model(
-                    input_ids=batch.input_ids[:, -1:],
-                    attention_mask=batch.attention_mask,
-                    position_ids=positions,
-                    past_key_values=batch.cache,
-                    use_cache=True,
-                ).logits[:, -1, :].float()
+                logits = (
+                    self.model(
+                        input_ids=batch.input_ids[:, -1:],
+                        attention_mask=batch.attention_mask,
+                        position_ids=positions,
+                        past_key_values=batch.cache,
+                        use_cache=True,
+                    )
+                    .logits[:, -1, :]
+                    .float()
+                )
                 scores = processors(batch.input_ids, logits)
                 tokens = torch.multinomial(scores.softmax(-1), 1).squeeze(1) if sample else scores.argmax(-1)
                 batch.input_ids = torch.cat([batch.input_ids, tokens[:, None]], dim=1)
-                batch.attention_mask = torch.cat([batch.attention_mask, batch.attention_mask.new_ones((len(tokens), 1))], dim=1)
+                batch.attention_mask = torch.cat(
+                    [batch.attention_mask, batch.attention_mask.new_ones((len(tokens), 1))], dim=1
+                )
                 live = []
                 for index, (row, token) in enumerate(zip(batch.rows, tokens.tolist(), strict=True)):
                     ended = token in self._eos_ids
@@ -209,7 +225,9 @@ class TransformersBackend(ChatBackend):
 
         torch = self._torch
         rows = batch.rows + [_Row(job, prompt) for job, prompt in new]
-        sequences = batch.sequences() + [prompt for _job, prompt in new]  # each row's tokens, the last one not yet cached
+        sequences = batch.sequences() + [
+            prompt for _job, prompt in new
+        ]  # each row's tokens, the last one not yet cached
         prefixes = batch.cached_prefixes() + [self._prefill(prompt) for _job, prompt in new]
         width = max(len(sequence) for sequence in sequences) - 1
         remaining = max(params.max_new_tokens - len(row.answer) for row in rows)
@@ -219,8 +237,12 @@ class TransformersBackend(ChatBackend):
             for layer in range(len(cache.layers)):
                 merged = []
                 for part in (0, 1):  # keys, values
-                    pieces = [prefix[layer][part] if prefix else reference[layer][part][:, :, :0] for prefix in prefixes]
-                    merged.append(torch.cat([torch.nn.functional.pad(x, (0, 0, width - x.shape[2], 0)) for x in pieces]))
+                    pieces = [
+                        prefix[layer][part] if prefix else reference[layer][part][:, :, :0] for prefix in prefixes
+                    ]
+                    merged.append(
+                        torch.cat([torch.nn.functional.pad(x, (0, 0, width - x.shape[2], 0)) for x in pieces])
+                    )
                 cache.update(*merged, layer)
         # Padding repeats each row's first token, so the repetition penalty sees only the row's own tokens.
         input_ids = torch.tensor([[s[0]] * (width + 1 - len(s)) + s for s in sequences])
@@ -279,6 +301,9 @@ class _Batch:
         width = self.input_ids.shape[1] - 1
         lengths = (self.attention_mask.sum(-1) - 1).tolist()
         return [
-            [(layer.keys[i : i + 1, :, width - n : width], layer.values[i : i + 1, :, width - n : width]) for layer in self.cache.layers]
+            [
+                (layer.keys[i : i + 1, :, width - n : width], layer.values[i : i + 1, :, width - n : width])
+                for layer in self.cache.layers
+            ]
             for i, n in enumerate(lengths)
         ]

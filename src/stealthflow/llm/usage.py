@@ -41,7 +41,10 @@ class UsageMeter:
             return
         with self._lock:
             self._usage = self._usage + TokenUsage(
-                calls=1, prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens, cost_usd=completion.cost
+                calls=1,
+                prompt_tokens=completion.prompt_tokens,
+                completion_tokens=completion.completion_tokens,
+                cost_usd=completion.cost,
             )
 
     def total(self) -> TokenUsage:

@@ -112,7 +112,9 @@ class MemoryStore:
     """`rewriter`: an anonymization method (e.g. `local`) run on the redacted text at append,
     against implicit-attribute inference; a rewrite that loses a placeholder is not stored."""
 
-    def __init__(self, path: str | Path, protector: Protector, embed: Embed | None = None, rewriter: Method | None = None):
+    def __init__(
+        self, path: str | Path, protector: Protector, embed: Embed | None = None, rewriter: Method | None = None
+    ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.protector = protector
@@ -130,7 +132,9 @@ class MemoryStore:
         """`line`: the input line the memory comes from, remembered for `imported_lines`."""
         return self.append_many(user, [text], [metadata], [line] if line else None)[0]
 
-    def append_many(self, user: str, texts: list[str], metadatas: list[dict | None] | None = None, lines: list[str] | None = None) -> list[MemoryItem]:
+    def append_many(
+        self, user: str, texts: list[str], metadatas: list[dict | None] | None = None, lines: list[str] | None = None
+    ) -> list[MemoryItem]:
         session = vault_session(user)
         if any(not isinstance(t, str) or not t.strip() for t in texts):
             raise ValueError("a memory must be a non-empty string")
@@ -141,7 +145,9 @@ class MemoryStore:
         if self.rewriter is not None:
             from stealthflow.pipeline.rewrite import rewrite_protected
 
-            outcomes = rewrite_protected(self.rewriter, [(str(n), p.text, p.placeholders) for n, p in enumerate(protected)])
+            outcomes = rewrite_protected(
+                self.rewriter, [(str(n), p.text, p.placeholders) for n, p in enumerate(protected)]
+            )
             redacted = [o.text for o in outcomes]  # a rejected rewrite gives back the placeholder text
             for notes, outcome in zip(warnings, outcomes, strict=True):
                 if not outcome.accepted:
@@ -159,17 +165,28 @@ class MemoryStore:
                     for r, m, v in zip(redacted, metadatas, vectors, strict=True)
                 ]
                 if lines:
-                    self._db.executemany("INSERT OR REPLACE INTO imported (line, memory_id) VALUES (?, ?)", list(zip(lines, ids, strict=True)))
+                    self._db.executemany(
+                        "INSERT OR REPLACE INTO imported (line, memory_id) VALUES (?, ?)",
+                        list(zip(lines, ids, strict=True)),
+                    )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-        return [MemoryItem(i, user, r, m or {}, now, w) for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)]
+        return [
+            MemoryItem(i, user, r, m or {}, now, w)
+            for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)
+        ]
 
     def imported_lines(self) -> set[str]:
         """The input lines whose memory is stored (a forgotten memory's line counts as not imported)."""
         with self._lock:
-            return {line for (line,) in self._db.execute("SELECT line FROM imported JOIN memories ON memories.id = imported.memory_id")}
+            return {
+                line
+                for (line,) in self._db.execute(
+                    "SELECT line FROM imported JOIN memories ON memories.id = imported.memory_id"
+                )
+            }
 
     # -- PACK -----------------------------------------------------------------------------
     def _matrix(self, user: str) -> _UserMatrix:
@@ -177,14 +194,26 @@ class MemoryStore:
         with self._lock:
             cached = self._matrices.get(user)
             since = cached.last_id if cached else 0
-            rows = self._db.execute("SELECT id, vector FROM memories WHERE user = ? AND id > ? ORDER BY id", (user, since)).fetchall()
+            rows = self._db.execute(
+                "SELECT id, vector FROM memories WHERE user = ? AND id > ? ORDER BY id", (user, since)
+            ).fetchall()
             if cached is None or rows:
                 ids = np.array([r[0] for r in rows], dtype=np.int64)
-                vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1) if rows else None
+                vecs = (
+                    np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                    if rows
+                    else None
+                )
                 if cached is None:
-                    cached = _UserMatrix(ids, vecs if vecs is not None else np.zeros((0, 0), np.float32), int(ids[-1]) if len(ids) else 0)
+                    cached = _UserMatrix(
+                        ids, vecs if vecs is not None else np.zeros((0, 0), np.float32), int(ids[-1]) if len(ids) else 0
+                    )
                 else:
-                    cached = _UserMatrix(np.concatenate([cached.ids, ids]), np.vstack([cached.vectors, vecs]) if cached.vectors.size else vecs, int(ids[-1]))
+                    cached = _UserMatrix(
+                        np.concatenate([cached.ids, ids]),
+                        np.vstack([cached.vectors, vecs]) if cached.vectors.size else vecs,
+                        int(ids[-1]),
+                    )
                 self._matrices[user] = cached
             return cached
 
@@ -223,7 +252,11 @@ class MemoryStore:
             return {}
         marks = ",".join("?" * len(ids))
         with self._lock:
-            return dict(self._db.execute(f"SELECT id, text FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)).fetchall())
+            return dict(
+                self._db.execute(
+                    f"SELECT id, text FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)
+                ).fetchall()
+            )
 
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str) -> str:
@@ -237,7 +270,9 @@ class MemoryStore:
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:
         with self._lock:
-            rows = self._db.execute("SELECT id, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)).fetchall()
+            rows = self._db.execute(
+                "SELECT id, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)
+            ).fetchall()
         return [MemoryItem(i, user, t, json.loads(m), c) for i, t, m, c in rows]
 
     def forget(self, user: str, memory_id: int | None = None, *, all: bool = False) -> int:
@@ -252,12 +287,16 @@ class MemoryStore:
                 removed = self._db.execute("DELETE FROM memories WHERE user = ?", (user,)).rowcount
                 self.protector.vault.forget_session(self.protector.config.user, session)
             else:
-                row = self._db.execute("SELECT text FROM memories WHERE user = ? AND id = ?", (user, memory_id)).fetchone()
+                row = self._db.execute(
+                    "SELECT text FROM memories WHERE user = ? AND id = ?", (user, memory_id)
+                ).fetchone()
                 if row is None:
                     raise KeyError(f"no memory {memory_id} for user {user!r}")
                 self._db.execute("DELETE FROM memories WHERE user = ? AND id = ?", (user, memory_id))
                 removed = 1
-                remaining = " ".join(t for (t,) in self._db.execute("SELECT text FROM memories WHERE user = ?", (user,)))
+                remaining = " ".join(
+                    t for (t,) in self._db.execute("SELECT text FROM memories WHERE user = ?", (user,))
+                )
                 if only_here := _placeholders(row[0]) - _placeholders(remaining):
                     self.protector.vault.forget_placeholders(self.protector.config.user, session, only_here)
             self._matrices.pop(user, None)

@@ -32,11 +32,20 @@ def default_rewriter(name: str) -> NamedRewriter:
     return NamedRewriter(name, load_settings())
 
 
-def protect(text: str, *, session: str, protector: Protector | None = None, llm_extractor: bool | None = None, rewrite: str = "none") -> Protected:
+def protect(
+    text: str,
+    *,
+    session: str,
+    protector: Protector | None = None,
+    llm_extractor: bool | None = None,
+    rewrite: str = "none",
+) -> Protected:
     """Replace explicit PII in `text` by placeholders issued to `session`; with `rewrite` other than
     `none`, then rewrite it: `.text` is the text to send, `.rewrite` says whether the rewrite was
     accepted (a rejected one leaves the placeholder text) and what it changed."""
-    rewriter = None if rewrite == "none" else default_rewriter(rewrite).method()  # an unknown name fails before any work
+    rewriter = (
+        None if rewrite == "none" else default_rewriter(rewrite).method()
+    )  # an unknown name fails before any work
     protected = (protector or default_protector(llm_extractor)).protect(text, session)
     return protected if rewriter is None else with_rewrites([protected], rewriter)[0]
 

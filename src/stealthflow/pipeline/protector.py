@@ -51,7 +51,13 @@ class MaskedSpan:
     placeholder: str
 
     def to_json(self) -> dict:
-        return {"start": self.start, "end": self.end, "type": self.type, "level": self.level.name, "placeholder": self.placeholder}
+        return {
+            "start": self.start,
+            "end": self.end,
+            "type": self.type,
+            "level": self.level.name,
+            "placeholder": self.placeholder,
+        }
 
 
 @dataclass
@@ -78,7 +84,9 @@ def default_vault_path() -> Path:
     return Path(platformdirs.user_data_dir("stealthflow")) / "vault.sqlite"
 
 
-def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None = None, new_vault: bool = False) -> Vault:
+def open_vault(
+    config: ProtectConfig, on_new_key: Callable[[str], None] | None = None, new_vault: bool = False
+) -> Vault:
     """The user's vault. A key is created only with a new vault: a vault whose key went missing
     is an error, never silently paired with a new key. Likewise a vault file that is gone or is
     not the one this path held (emptied, swapped) is an error unless `new_vault` (a deliberate
@@ -97,10 +105,14 @@ def open_vault(config: ProtectConfig, on_new_key: Callable[[str], None] | None =
     except VaultKeyError as exc:
         if not path.exists():
             raise
-        raise VaultKeyError(f"the vault {path} exists but its key was not found ({exc}); restore the key you backed up, or move the vault away to start a new one") from None
+        raise VaultKeyError(
+            f"the vault {path} exists but its key was not found ({exc}); restore the key you backed up, or move the vault away to start a new one"
+        ) from None
     if keys.created_in and on_new_key:
         on_new_key(keys.created_in)
-    vault = Vault(path, keys, config.hmac_chars, reload_keys=lambda: load_keys(config.key_source, config.key_file, create=False))
+    vault = Vault(
+        path, keys, config.hmac_chars, reload_keys=lambda: load_keys(config.key_source, config.key_file, create=False)
+    )
     if recorded and recorded != vault.id and not new_vault:
         vault.close()
         raise VaultMismatch(
@@ -126,8 +138,16 @@ class Protector:
         from stealthflow.placeholders.recognizers import build_recognizers
 
         config = settings.protect
-        extractor = LLMExtractor((pool or LLMPool()).get(settings.model)) if config.uses_llm_extractor(settings.model.model) else None
-        return cls(config, vault or open_vault(config), Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor))
+        extractor = (
+            LLMExtractor((pool or LLMPool()).get(settings.model))
+            if config.uses_llm_extractor(settings.model.model)
+            else None
+        )
+        return cls(
+            config,
+            vault or open_vault(config),
+            Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor),
+        )
 
     # -- protect ------------------------------------------------------------------------
     def protect(self, text: str, session: str) -> Protected:
@@ -137,7 +157,9 @@ class Protector:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
         found = self.detector.detect_many_with_languages(texts)
-        return [self._mask(text, spans, session, guess.language) for text, (spans, guess) in zip(texts, found, strict=True)]
+        return [
+            self._mask(text, spans, session, guess.language) for text, (spans, guess) in zip(texts, found, strict=True)
+        ]
 
     def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
@@ -153,14 +175,20 @@ class Protector:
         spans, between, last = [], [], 0
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)
-            spans.append(MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder))
+            spans.append(
+                MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder)
+            )
             between.append((last, span.start))
             last = span.end
         between.append((last, len(text)))
         gaps = escape_pieces(text, between)
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
-        warnings = [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"] if secrets else []
+        warnings = (
+            [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"]
+            if secrets
+            else []
+        )
         if language is None:
             warnings.append(uncovered_warning())
         return Protected(protected, spans, warnings, self.vault.id, entries, language=language)
@@ -203,14 +231,18 @@ class Protector:
                 cache[key] = known.value_of(key) if (known := values()) is not None else None
                 if cache[key] is None:
                     try:
-                        cache[key] = self.vault.lookup(self.config.user, session, ref.type, index=ref.index, token=ref.token)
+                        cache[key] = self.vault.lookup(
+                            self.config.user, session, ref.type, index=ref.index, token=ref.token
+                        )
                     except (VaultTampered, VaultKeyError):  # that placeholder stays and is reported; the others restore
                         cache[key] = None
             return cache[key]
 
         return resolve
 
-    def restore(self, text: str, session: str, vault: str | None = None, scope: RestoreScope | None = None) -> RestoreResult:
+    def restore(
+        self, text: str, session: str, vault: str | None = None, scope: RestoreScope | None = None
+    ) -> RestoreResult:
         """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one)."""
         self.vault.check_issued_here(vault, "the text")
         return restore_text(text, self.resolver(session, scope))

@@ -41,13 +41,17 @@ def parse_records(text: str, where: str) -> list[Record]:
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
             raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
         if has_lone_surrogate(record["text"]):
-            raise DataError(f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it")
+            raise DataError(
+                f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it"
+            )
         record_id = str(record["id"])
         if record_id in seen:
             raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
         seen.add(record_id)
         vault = record.get("vault")
-        records.append(Record(record_id, record["text"], vault if isinstance(vault, str) else None, f"{where}:{lineno}"))
+        records.append(
+            Record(record_id, record["text"], vault if isinstance(vault, str) else None, f"{where}:{lineno}")
+        )
     return records
 
 

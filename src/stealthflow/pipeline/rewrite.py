@@ -38,7 +38,9 @@ class RewriteOutcome:
 def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
     normalised = restore_text(rewritten, lambda ref: ref.exact() if ref.exact() in placeholders else None)
     if normalised.unresolved:
-        return RewriteOutcome(protected, False, f"the rewrite invented placeholder(s) {', '.join(sorted(set(normalised.unresolved)))}")
+        return RewriteOutcome(
+            protected, False, f"the rewrite invented placeholder(s) {', '.join(sorted(set(normalised.unresolved)))}"
+        )
     lost = sorted(p for p in placeholders if p not in normalised.text)
     if lost:
         return RewriteOutcome(protected, False, f"the rewrite lost placeholder(s) {', '.join(lost)}")
@@ -56,7 +58,9 @@ def rewrite_method(name: str, settings: Settings) -> tuple[str, Settings]:
     try:
         model = ModelConfig.model_validate({**settings.model.model_dump(), "model": name})
     except ValueError:
-        raise ValueError(f"unknown rewrite {name!r}: use none, a method ({', '.join(method_names())}) or a model spec (embedded, hf:PATH, vllm:NAME, provider/name)") from None
+        raise ValueError(
+            f"unknown rewrite {name!r}: use none, a method ({', '.join(method_names())}) or a model spec (embedded, hf:PATH, vllm:NAME, provider/name)"
+        ) from None
     return "standard", settings.model_copy(update={"model": model})
 
 

@@ -64,7 +64,11 @@ class Detector:
     that may be in one of its languages."""
 
     def __init__(
-        self, recognizers: list[Recognizer] | None = None, extractor: LLMExtractor | None = None, cache_entries: int = 4096, languages: LanguageGuesser | None = None
+        self,
+        recognizers: list[Recognizer] | None = None,
+        extractor: LLMExtractor | None = None,
+        cache_entries: int = 4096,
+        languages: LanguageGuesser | None = None,
     ):
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
@@ -124,19 +128,31 @@ class Detector:
             if recognizer.model_backed:
                 self._run(recognizer, normalised, languages, found, settled=True)
         spans = [
-            spans if offsets is None else [replace(span, start=a, end=b) for span in spans for a, b in [original_span(offsets, span.start, span.end)]]
+            spans
+            if offsets is None
+            else [
+                replace(span, start=a, end=b)
+                for span in spans
+                for a, b in [original_span(offsets, span.start, span.end)]
+            ]
             for spans, (_, offsets) in zip(found, shadows, strict=True)
         ]
         return spans, languages
 
     @staticmethod
-    def _run(recognizer: Recognizer, texts: list[str], languages: list[Guess], found: list[list[Span]], settled: bool = False) -> None:
+    def _run(
+        recognizer: Recognizer, texts: list[str], languages: list[Guess], found: list[list[Span]], settled: bool = False
+    ) -> None:
         """Add `recognizer`'s spans of the texts in its languages to `found`; with `settled`, those that
         overlap none of another type found so far."""
         chosen = [index for index, language in enumerate(languages) if _reads(recognizer, language)]
         if not chosen:
             return
-        batches = recognizer.find_many([texts[i] for i in chosen], settled=[found[i] for i in chosen]) if settled else recognizer.find_many([texts[i] for i in chosen])
+        batches = (
+            recognizer.find_many([texts[i] for i in chosen], settled=[found[i] for i in chosen])
+            if settled
+            else recognizer.find_many([texts[i] for i in chosen])
+        )
         for index, batch in zip(chosen, batches, strict=True):
             if settled:
                 others = _SettledSpans(found[index])
@@ -151,7 +167,10 @@ class Detector:
 
     def detect_many_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Guess]]:
         """Each text's spans and its languages (`language.py`)."""
-        keys = [hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest() for text in texts]
+        keys = [
+            hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest()
+            for text in texts
+        ]
         with self._cache_lock:
             found = {key: self._cache[key] for key in keys if key in self._cache}
         todo = list({key: text for key, text in zip(keys, texts, strict=True) if key not in found}.items())

@@ -17,14 +17,41 @@ from stealthflow.llm import LLM, Message
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
 _SYNONYMS = {
-    "NAME": "REAL_NAME", "PERSON": "REAL_NAME", "FULL_NAME": "REAL_NAME", "PERSON_NAME": "REAL_NAME",
-    "EMAIL_ADDRESS": "EMAIL", "PHONE_NUMBER": "PHONE", "TELEPHONE": "PHONE", "MOBILE": "PHONE",
-    "HOME_ADDRESS": "ADDRESS", "STREET_ADDRESS": "ADDRESS", "COMPANY": "EMPLOYER", "ORGANIZATION": "EMPLOYER",
-    "WORKPLACE": "EMPLOYER", "SCHOOL": "EMPLOYER", "JOB": "EMPLOYER", "DIAGNOSIS": "HEALTH", "MEDICAL": "HEALTH",
-    "CONDITION": "HEALTH", "DISEASE": "HEALTH", "MEDICATION": "HEALTH", "SALARY": "FINANCE", "INCOME": "FINANCE",
-    "MONEY": "FINANCE", "BANK_ACCOUNT": "IBAN", "CARD": "CREDIT_CARD", "CARD_NUMBER": "CREDIT_CARD",
-    "SSN": "NATIONAL_ID", "ID_NUMBER": "NATIONAL_ID", "PASSPORT_NUMBER": "PASSPORT", "TOKEN": "API_KEY",
-    "SECRET": "API_KEY", "KEY": "API_KEY", "CODE": "OTP", "IP": "IP_ADDRESS", "WEBSITE": "URL",
+    "NAME": "REAL_NAME",
+    "PERSON": "REAL_NAME",
+    "FULL_NAME": "REAL_NAME",
+    "PERSON_NAME": "REAL_NAME",
+    "EMAIL_ADDRESS": "EMAIL",
+    "PHONE_NUMBER": "PHONE",
+    "TELEPHONE": "PHONE",
+    "MOBILE": "PHONE",
+    "HOME_ADDRESS": "ADDRESS",
+    "STREET_ADDRESS": "ADDRESS",
+    "COMPANY": "EMPLOYER",
+    "ORGANIZATION": "EMPLOYER",
+    "WORKPLACE": "EMPLOYER",
+    "SCHOOL": "EMPLOYER",
+    "JOB": "EMPLOYER",
+    "DIAGNOSIS": "HEALTH",
+    "MEDICAL": "HEALTH",
+    "CONDITION": "HEALTH",
+    "DISEASE": "HEALTH",
+    "MEDICATION": "HEALTH",
+    "SALARY": "FINANCE",
+    "INCOME": "FINANCE",
+    "MONEY": "FINANCE",
+    "BANK_ACCOUNT": "IBAN",
+    "CARD": "CREDIT_CARD",
+    "CARD_NUMBER": "CREDIT_CARD",
+    "SSN": "NATIONAL_ID",
+    "ID_NUMBER": "NATIONAL_ID",
+    "PASSPORT_NUMBER": "PASSPORT",
+    "TOKEN": "API_KEY",
+    "SECRET": "API_KEY",
+    "KEY": "API_KEY",
+    "CODE": "OTP",
+    "IP": "IP_ADDRESS",
+    "WEBSITE": "URL",
 }
 _FALLBACK_BY_LEVEL = {Level.PL2: "PERSONAL", Level.PL3: "SENSITIVE", Level.PL4: "CREDENTIAL"}
 _JSON_LIST = re.compile(r"\[.*\]", re.DOTALL)
@@ -91,4 +118,7 @@ class LLMExtractor:
     def extract_many(self, texts: list[str]) -> list[list[Span]]:
         # An LLMCallError propagates: silently protecting less than configured would be worse.
         answers = [a.text for a in self.llm.chat_many([extractor_messages(t) for t in texts])]
-        return [[span for item in parse_extraction(raw) for span in locate(text, item)] for text, raw in zip(texts, answers, strict=True)]
+        return [
+            [span for item in parse_extraction(raw) for span in locate(text, item)]
+            for text, raw in zip(texts, answers, strict=True)
+        ]

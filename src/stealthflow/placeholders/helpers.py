@@ -66,12 +66,19 @@ class DetectionHelpers:
             mine, *theirs = self._deal([recognizer.name for recognizer in recognizers], 1 + len(helpers))
             for helper, names in zip(helpers, theirs, strict=True):
                 helper.send((names, texts))
-            found = {recognizer.name: self._run(recognizer, texts, chars) for recognizer in recognizers if recognizer.name in mine}
+            found = {
+                recognizer.name: self._run(recognizer, texts, chars)
+                for recognizer in recognizers
+                if recognizer.name in mine
+            }
             by_name = {recognizer.name: recognizer for recognizer in recognizers}
             for helper in helpers:
                 for name, spans, seconds in helper.receive(STALL_SECONDS):
                     recognizer = by_name[name]
-                    found[name] = [[recognizer.span(start, end, score, span_type) for start, end, span_type, score in text_spans] for text_spans in spans]
+                    found[name] = [
+                        [recognizer.span(start, end, score, span_type) for start, end, span_type, score in text_spans]
+                        for text_spans in spans
+                    ]
                     self._learn(name, seconds, chars)
             self._replace_lost()  # a helper that stalled or died: its share (missing here) runs below
             return [found[r.name] if r.name in found else self._run(r, texts, chars) for r in recognizers]
@@ -181,7 +188,13 @@ def serve(connection: Connection, recognizer_names: list[str]) -> None:
                 spans = recognizers[name].find_many(texts)
             except Exception:  # noqa: BLE001 (the caller runs it again and raises where it can be seen)
                 continue
-            done.append((name, [[(s.start, s.end, s.type, s.score) for s in text_spans] for text_spans in spans], time.perf_counter() - started))
+            done.append(
+                (
+                    name,
+                    [[(s.start, s.end, s.type, s.score) for s in text_spans] for text_spans in spans],
+                    time.perf_counter() - started,
+                )
+            )
         connection.send(done)
 
 

@@ -70,7 +70,9 @@ def load_keys(source: str = "auto", key_file: Path | None = None, create: bool =
         if encoded is not None:
             return VaultKeys.from_secret(decode_secret(encoded, name))
     if not create or source == "env":
-        raise VaultKeyError(f"no vault key found (looked in: {', '.join(order)}); set ${ENV_VAR} or create one with the key file {key_file}")
+        raise VaultKeyError(
+            f"no vault key found (looked in: {', '.join(order)}); set ${ENV_VAR} or create one with the key file {key_file}"
+        )
     encoded = new_secret()
     where = store_secret(encoded, source, key_file, new=True)
     return replace(VaultKeys.from_secret(decode_secret(encoded, where)), created_in=where)
@@ -81,7 +83,11 @@ def store_secret(encoded: str, source: str, key_file: Path | None = None, new: b
     key_file = key_file or default_key_file()
     if source == "env":
         raise VaultKeyError(f"the key comes from ${ENV_VAR}: set the new key there yourself")
-    if source in ("auto", "keyring") and (source == "keyring" or new or _from_keyring() is not None) and _store_in_keyring(encoded):
+    if (
+        source in ("auto", "keyring")
+        and (source == "keyring" or new or _from_keyring() is not None)
+        and _store_in_keyring(encoded)
+    ):
         return "the OS keyring"
     if source == "keyring":
         raise VaultKeyError("the OS keyring is not available; use key_source: file or env")

@@ -22,7 +22,9 @@ def shadow(text: str) -> tuple[str, list[int] | None]:
         return text, None
     # Each distinct character is looked at once; ASCII runs are copied whole (a loop over every
     # character cost ~0.3 ms per KB of accented text, most of which needs no change).
-    changes = {char: replacement for char in set(NON_ASCII.findall(text)) if (replacement := _replacement(char)) != char}
+    changes = {
+        char: replacement for char in set(NON_ASCII.findall(text)) if (replacement := _replacement(char)) != char
+    }
     if not changes:
         return text, None
     chars: list[str] = []

@@ -129,7 +129,9 @@ class Scanner:
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
 
-    def scan(self, text: str, pos: int, final: bool, starts: list[int] | None = None, before: str = "") -> tuple[str, int]:
+    def scan(
+        self, text: str, pos: int, final: bool, starts: list[int] | None = None, before: str = ""
+    ) -> tuple[str, int]:
         """Output for text[pos:...] and where scanning stopped (held back when not final).
         `starts`: where placeholder bodies can start in a final text (`body_starts`); the scan
         then looks only around them. `before`: the text that came before `text` (a stream's)."""
@@ -153,7 +155,13 @@ class Scanner:
         ref = reference(match)
         if ref is None:
             return match[0]
-        place = "tool" if self.json_string else "url" if in_url(self._before + self._text[max(0, match.start() - _RUN_CHARS - 1) : match.start()]) else "text"
+        place = (
+            "tool"
+            if self.json_string
+            else "url"
+            if in_url(self._before + self._text[max(0, match.start() - _RUN_CHARS - 1) : match.start()])
+            else "text"
+        )
         value = self.resolve(replace(ref, place=place))
         if value is None:
             self.unresolved.append(ref.text)
@@ -230,7 +238,9 @@ def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
 
 
 _TYPE_WORDS, _BODY_START = _body_starts()
-_FOLDS = str.maketrans({"\u017f": "s", "\u0131": "i"})  # lower() keeps these; the scan's case-insensitive match folds them
+_FOLDS = str.maketrans(
+    {"\u017f": "s", "\u0131": "i"}
+)  # lower() keeps these; the scan's case-insensitive match folds them
 
 
 def body_starts(text: str) -> list[int] | None:
@@ -239,7 +249,9 @@ def body_starts(text: str) -> list[int] | None:
     lowered = text.lower().translate(_FOLDS)
     if len(lowered) != len(text):
         return None
-    return [end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)]
+    return [
+        end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)
+    ]
 
 
 def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:

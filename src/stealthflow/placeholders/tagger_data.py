@@ -64,9 +64,52 @@ MEDICATIONS = [
     "blood thinners", "amlodipine", "Mounjaro", "Wegovy", "PrEP", "HRT", "testosterone injections", "Accutane", "an EpiPen", "Ventolin",
     "Ambien", "propranolol", "Keppra", "dialysis", "radiation therapy", "IVF", "antidepressants", "antipsychotics", "steroid injections",
 ]  # fmt: skip
-BIG_COMPANIES = ["Google", "Amazon", "Deloitte", "Siemens", "Tesco", "Infosys", "Accenture", "the NHS", "Walmart", "Shopify", "IKEA", "Unilever", "KPMG"]
-SCHOOL_SHAPES = ["University of {city}", "{city} State University", "{last} College", "{city} High School", "St. {first}'s Academy", "{city} Community College", "the {city} Institute of Technology"]
-RELATIVES = ["wife", "husband", "son", "daughter", "mom", "dad", "mother", "father", "sister", "brother", "partner", "boyfriend", "girlfriend", "grandma", "uncle", "aunt", "cousin", "niece", "fiancé", "stepson"]
+BIG_COMPANIES = [
+    "Google",
+    "Amazon",
+    "Deloitte",
+    "Siemens",
+    "Tesco",
+    "Infosys",
+    "Accenture",
+    "the NHS",
+    "Walmart",
+    "Shopify",
+    "IKEA",
+    "Unilever",
+    "KPMG",
+]
+SCHOOL_SHAPES = [
+    "University of {city}",
+    "{city} State University",
+    "{last} College",
+    "{city} High School",
+    "St. {first}'s Academy",
+    "{city} Community College",
+    "the {city} Institute of Technology",
+]
+RELATIVES = [
+    "wife",
+    "husband",
+    "son",
+    "daughter",
+    "mom",
+    "dad",
+    "mother",
+    "father",
+    "sister",
+    "brother",
+    "partner",
+    "boyfriend",
+    "girlfriend",
+    "grandma",
+    "uncle",
+    "aunt",
+    "cousin",
+    "niece",
+    "fiancé",
+    "stepson",
+]
 SECRET_WORDS = ["sunflower", "maple", "tiger", "orbit", "velvet", "copper", "harbor", "falcon", "nimbus", "pepper"]
 
 # Hard negatives: written here (not Faker), used only in non-personal contexts.
@@ -108,7 +151,9 @@ class Example:
     template: str  # id of the template (hold-out unit)
 
     def to_json(self) -> str:
-        return json.dumps({"text": self.text, "spans": [list(s) for s in self.spans], "template": self.template}, ensure_ascii=False)
+        return json.dumps(
+            {"text": self.text, "spans": [list(s) for s in self.spans], "template": self.template}, ensure_ascii=False
+        )
 
 
 def read_examples(path: Path) -> list[Example]:
@@ -136,7 +181,9 @@ class Values:
     def __init__(self, rng: random.Random, public_talk: bool = False):
         self.rng = rng
         self.public_talk = public_talk
-        for locale in sorted({*NAME_LOCALES, *ADDRESS_LOCALES, *COMPANY_LOCALES}):  # a fixed order: the same seeds every run
+        for locale in sorted(
+            {*NAME_LOCALES, *ADDRESS_LOCALES, *COMPANY_LOCALES}
+        ):  # a fixed order: the same seeds every run
             _faker(locale).seed_instance(rng.randrange(2**31))
 
     def _person(self) -> tuple[str, str]:
@@ -442,7 +489,19 @@ PERSONAL_NEWS_TEMPLATES = [
 ]  # fmt: skip
 
 # Wrappers put a template in a wider message; "{}" is the template.
-WRAPPERS = ["{}", "{}", "{}", "Hey! {}", "{} Thanks in advance.", "Quick question. {}", "{} Any advice?", "ok so {}", "{} :)", "FYI {}", "{}\n\nSent from my phone"]
+WRAPPERS = [
+    "{}",
+    "{}",
+    "{}",
+    "Hey! {}",
+    "{} Thanks in advance.",
+    "Quick question. {}",
+    "{} Any advice?",
+    "ok so {}",
+    "{} :)",
+    "FYI {}",
+    "{}\n\nSent from my phone",
+]
 
 
 # Erased slots: a PII template's context words with no value in them ("draft an email to my
@@ -462,7 +521,9 @@ def _render(template: str, values: Values, erase: bool = False) -> tuple[str, li
     text, spans, last = "", [], 0
     for match in re.finditer(r"\{([A-Z]+)\}", template):
         text += template[last : match.start()]
-        value, label = (values.rng.choice(GENERIC[match[1]]), None) if erase and match[1] in GENERIC else values.fill(match[1])
+        value, label = (
+            (values.rng.choice(GENERIC[match[1]]), None) if erase and match[1] in GENERIC else values.fill(match[1])
+        )
         if label:
             spans.append((len(text), len(text) + len(value), label))
         text += value
@@ -508,7 +569,13 @@ def validation_templates(templates: list[str], share: float, seed: int) -> set[s
     return held or {template_id(t) for t in rng.sample(templates, max(1, round(share * len(templates))))}
 
 
-def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, negatives: list[str] | None = None, public_talk: bool = False) -> list[Example]:
+def build_examples(
+    n: int,
+    seed: int = 0,
+    templates: list[str] | None = None,
+    negatives: list[str] | None = None,
+    public_talk: bool = False,
+) -> list[Example]:
     """`n` messages: one or two templates (3 in 10 a hard negative, 15 % of the others with their
     values erased) in a wrapper, 1 in 6 lowercased without punctuation. The example's template
     id is its first template's."""
@@ -519,7 +586,9 @@ def build_examples(n: int, seed: int = 0, templates: list[str] | None = None, ne
     negatives = sum(negative_lists, []) if negatives is None else negatives
     examples = []
     for _ in range(n):
-        picks = [rng.choice(negatives if rng.random() < 0.3 else templates) for _ in range(1 if rng.random() < 0.7 else 2)]
+        picks = [
+            rng.choice(negatives if rng.random() < 0.3 else templates) for _ in range(1 if rng.random() < 0.7 else 2)
+        ]
         text, spans = "", []
         for template in picks:
             part, part_spans = _render(template, values, erase=template in templates and rng.random() < 0.15)
@@ -542,13 +611,20 @@ def _template_lists(public_talk: bool) -> tuple[list[list[str]], list[list[str]]
     return [PII_TEMPLATES], [NEGATIVE_TEMPLATES]
 
 
-def build_splits(n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False) -> tuple[list[Example], list[Example]]:
+def build_splits(
+    n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False
+) -> tuple[list[Example], list[Example]]:
     """(train, validation): validation messages come only from held-out templates (PII and
     negative), training messages never use them. Templates are held out per list, so adding
     public talk leaves the default data's held-out templates as they were."""
     personal_lists, negative_lists = _template_lists(public_talk)
     # each list its own seed (personal news: seed + 3, as the eighth pass's runs drew them)
-    held_pii = set().union(*(validation_templates(listed, validation_share, seed + 3 * index) for index, listed in enumerate(personal_lists)))
+    held_pii = set().union(
+        *(
+            validation_templates(listed, validation_share, seed + 3 * index)
+            for index, listed in enumerate(personal_lists)
+        )
+    )
     held_neg = {
         template_id(t)
         for index, listed in enumerate(negative_lists, start=1)
@@ -569,4 +645,8 @@ def write_splits(out_dir: Path, n: int, seed: int = 0, public_talk: bool = False
     train, validation = build_splits(n, seed, public_talk=public_talk)
     for name, rows in (("train", train), ("validation", validation)):
         (out_dir / f"{name}.jsonl").write_text("".join(e.to_json() + "\n" for e in rows), encoding="utf-8")
-    return {"train": len(train), "validation": len(validation), "validation_templates": len({e.template for e in validation})}
+    return {
+        "train": len(train),
+        "validation": len(validation),
+        "validation_templates": len({e.template for e in validation}),
+    }

@@ -63,20 +63,38 @@ def run_training(recipe: TaggerRecipe, log=print, recipe_path: str = "training/p
     """Train, validate per type, save weights + card; returns the card's numbers."""
     train = read_examples(recipe.data / "train.jsonl")
     if recipe.teacher and not (recipe.teacher / WEIGHTS).exists():
-        raise FileNotFoundError(f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger.yaml)")
+        raise FileNotFoundError(
+            f"{recipe.teacher}: no teacher tagger (train it first: stealthflow tagger train --recipe training/pii-tagger.yaml)"
+        )
     if recipe.unlabelled and not recipe.teacher:
         raise ValueError("unlabelled text teaches only through a teacher's probabilities: set teacher in the recipe")
     validation = read_examples(recipe.data / "validation.jsonl")
     prose = unlabelled_texts(recipe)
     config = train_config(recipe)
     started = time.time()
-    tagger = train_tagger([(e.text, e.spans) for e in train] + [(text, None) for text in prose], config, recipe.out, log=log)
+    tagger = train_tagger(
+        [(e.text, e.spans) for e in train] + [(text, None) for text in prose], config, recipe.out, log=log
+    )
     seconds = time.time() - started
     metrics = validate(tagger, validation)
-    card = {"train_messages": len(train), "unlabelled_texts": len(prose), "validation_messages": len(validation), "validation_templates": len({e.template for e in validation})}
-    tagger.save(recipe.out, trained_on="stealthflow tagger build-data", recipe=recipe.model_dump(mode="json"), seconds=round(seconds), validation=metrics, **card)
+    card = {
+        "train_messages": len(train),
+        "unlabelled_texts": len(prose),
+        "validation_messages": len(validation),
+        "validation_templates": len({e.template for e in validation}),
+    }
+    tagger.save(
+        recipe.out,
+        trained_on="stealthflow tagger build-data",
+        recipe=recipe.model_dump(mode="json"),
+        seconds=round(seconds),
+        validation=metrics,
+        **card,
+    )
     write_card(recipe, metrics, seconds, card, recipe_path)
-    shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing; the weights ship without them
+    shutil.rmtree(
+        recipe.out / "checkpoints", ignore_errors=True
+    )  # a finished run resumes nothing; the weights ship without them
     return {"seconds": seconds, "validation": metrics, **card}
 
 
@@ -124,9 +142,13 @@ class FinetuneRecipe(BaseModel):
     @model_validator(mode="after")
     def _each_share_has_messages(self) -> FinetuneRecipe:
         if self.personal_share and not self.personal:
-            raise ValueError("personal_share needs personal messages: list their files under personal, or set personal_share: 0")
+            raise ValueError(
+                "personal_share needs personal messages: list their files under personal, or set personal_share: 0"
+            )
         if self.negatives_share + self.personal_share >= 1:
-            raise ValueError("negatives_share + personal_share must leave room in each batch for the replayed training windows")
+            raise ValueError(
+                "negatives_share + personal_share must leave room in each batch for the replayed training windows"
+            )
         return self
 
 
@@ -135,22 +157,34 @@ def load_finetune_recipe(path: Path, overrides: dict[str, object] | None = None)
     return FinetuneRecipe.model_validate(raw | (overrides or {}))
 
 
-def run_finetune(recipe: FinetuneRecipe, log=print, recipe_path: str = "training/pii-tagger-student-finetune.yaml") -> dict:
+def run_finetune(
+    recipe: FinetuneRecipe, log=print, recipe_path: str = "training/pii-tagger-student-finetune.yaml"
+) -> dict:
     """Fine-tune, validate per type, save weights + card (the base card's, with a `finetune` record)."""
     from stealthflow.tagging.finetune import FinetuneConfig, finetune_tagger
 
     base = load_tagger_recipe(recipe.base)
     init_card = json.loads((recipe.init_from / CARD_DATA).read_text(encoding="utf-8"))
     if "finetune" in init_card:
-        raise DataError(f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes")
+        raise DataError(
+            f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes"
+        )
     negatives, personal_texts = text_lines(recipe.negatives), text_lines(recipe.personal)
     if not negatives or (recipe.personal_share and not personal_texts):
-        raise DataError(f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line")
+        raise DataError(
+            f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line"
+        )
     personal = pseudo_labelled(personal_texts, recipe.init_from)
     tagger = SpanTagger.load(recipe.init_from)  # its own copy: the detector above keeps the one it labelled with
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
-    replay = training_rows([(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)], config, tagger.tokenizer, tagger.lexicon, log)
+    replay = training_rows(
+        [(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)],
+        config,
+        tagger.tokenizer,
+        tagger.lexicon,
+        log,
+    )
     started = time.time()
     settings = FinetuneConfig(
         steps=recipe.steps,
@@ -164,10 +198,22 @@ def run_finetune(recipe: FinetuneRecipe, log=print, recipe_path: str = "training
     finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
     seconds = time.time() - started
     metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))
-    record = recipe.model_dump(mode="json") | {"negative_messages": len(negatives), "personal_messages": len(personal), "personal_spans": sum(len(spans) for _, spans in personal), "seconds": round(seconds)}
-    kept = {key: value for key, value in init_card.items() if key not in ("labels", "threshold", "student", "layers", "validation")}
+    record = recipe.model_dump(mode="json") | {
+        "negative_messages": len(negatives),
+        "personal_messages": len(personal),
+        "personal_spans": sum(len(spans) for _, spans in personal),
+        "seconds": round(seconds),
+    }
+    kept = {
+        key: value
+        for key, value in init_card.items()
+        if key not in ("labels", "threshold", "student", "layers", "validation")
+    }
     tagger.save(recipe.out, **kept, validation=metrics, finetune=record)
-    card = {key: init_card[key] for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")}
+    card = {
+        key: init_card[key]
+        for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")
+    }
     write_card(base, metrics, init_card["seconds"], card, str(recipe.base), finetune=(record, recipe_path))
     return {"seconds": seconds, "validation": metrics, **record}
 
@@ -184,13 +230,22 @@ def pseudo_labelled(texts: list[str], tagger_dir: Path) -> list[tuple[str, list[
     from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
-    return [(text, [(s.start, s.end, s.type) for s in spans if s.type in TAGGER_LABELS]) for text, spans in zip(texts, detector.detect_many(texts), strict=True)]
+    return [
+        (text, [(s.start, s.end, s.type) for s in spans if s.type in TAGGER_LABELS])
+        for text, spans in zip(texts, detector.detect_many(texts), strict=True)
+    ]
 
 
 def unlabelled_texts(recipe: TaggerRecipe) -> list[str]:
     from stealthflow.data.loader import load_profiles
 
-    texts = [comment.text for path in recipe.unlabelled for profile in load_profiles(path) for comment in profile.comments if comment.text.strip()]
+    texts = [
+        comment.text
+        for path in recipe.unlabelled
+        for profile in load_profiles(path)
+        for comment in profile.comments
+        if comment.text.strip()
+    ]
     return texts * recipe.unlabelled_repeat
 
 
@@ -198,7 +253,12 @@ def soft_label_cache(recipe: TaggerRecipe) -> Path:
     """The teacher's probabilities on this data, kept beside it: a rerun or a second student
     with the same data, unlabelled text, teacher and temperature skips the teacher's pass."""
     prose = "\n".join(unlabelled_texts(recipe)).encode()
-    key = zlib.crc32((recipe.teacher / WEIGHTS).read_bytes() + (recipe.data / "train.jsonl").read_bytes() + prose + f"{recipe.temperature}/{recipe.seed}".encode())
+    key = zlib.crc32(
+        (recipe.teacher / WEIGHTS).read_bytes()
+        + (recipe.data / "train.jsonl").read_bytes()
+        + prose
+        + f"{recipe.temperature}/{recipe.seed}".encode()
+    )
     return recipe.data / f"soft-labels-{key:08x}.pt"
 
 
@@ -212,7 +272,9 @@ def validate(tagger: SpanTagger, examples) -> dict:
 
 def metrics_table(metrics: dict) -> str:
     rows = "\n".join(
-        f"| {label} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |" for label, m in metrics.items() if "spans" in m
+        f"| {label} | {m['spans']} | {m['recall']:.2f} | {m['tagged']} | {m['precision']:.2f} |"
+        for label, m in metrics.items()
+        if "spans" in m
     )
     negatives = metrics["negative_messages"]
     return f"| type | gold spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}\n\nMessages without PII flagged: {negatives['flagged']} of {negatives['messages']}."
@@ -245,7 +307,14 @@ def unlabelled_line(recipe: TaggerRecipe, card: dict) -> str:
     return f"\nUnlabelled: {card['unlabelled_texts'] // recipe.unlabelled_repeat} real comments ({sources}) x {recipe.unlabelled_repeat}, learnt from the teacher's probabilities only."
 
 
-def write_card(recipe: TaggerRecipe, metrics: dict, seconds: float, card: dict, recipe_path: str = "training/pii-tagger.yaml", finetune: tuple[dict, str] | None = None) -> None:
+def write_card(
+    recipe: TaggerRecipe,
+    metrics: dict,
+    seconds: float,
+    card: dict,
+    recipe_path: str = "training/pii-tagger.yaml",
+    finetune: tuple[dict, str] | None = None,
+) -> None:
     """The tagger's README; `finetune`: (its card's record, the fine-tune recipe's path) where the weights were trained further."""
     out = Path(finetune[0]["out"]) if finetune else recipe.out
     (out / "README.md").write_text(

@@ -135,7 +135,13 @@ class Vault:
     """`reload_keys`: where a process finds the vault key again after `vault rotate-key` in another
     process (None: it stops with `VaultKeyError` and must be restarted with the new key)."""
 
-    def __init__(self, path: str | Path, keys: VaultKeys, token_chars: int = 8, reload_keys: Callable[[], VaultKeys] | None = None):
+    def __init__(
+        self,
+        path: str | Path,
+        keys: VaultKeys,
+        token_chars: int = 8,
+        reload_keys: Callable[[], VaultKeys] | None = None,
+    ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._keys = keys
@@ -162,7 +168,9 @@ class Vault:
                 self._open_schema()
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise VaultDamaged(f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)") from None
+            raise VaultDamaged(
+                f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)"
+            ) from None
 
     # -- keys -------------------------------------------------------------------------
     def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
@@ -176,7 +184,9 @@ class Vault:
         """Check the key, create the tables of a new vault, migrate an old one (schema 1)."""
         with self._transaction(check_key=False) as db:
             tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            legacy = "entries" in tables and "session" not in {row[1] for row in db.execute("PRAGMA table_info(entries)")}
+            legacy = "entries" in tables and "session" not in {
+                row[1] for row in db.execute("PRAGMA table_info(entries)")
+            }
             if legacy:
                 for table in ("entries", "counters", "issued"):
                     db.execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
@@ -193,7 +203,9 @@ class Vault:
         check, vault_id = meta.get(_KEY_CHECK), meta.get(_VAULT_ID)
         if check is None and db.execute(f"SELECT 1 FROM {entries} LIMIT 1").fetchone():
             # Deleting this row must not let any key in: a vault with values always has one.
-            raise VaultTampered(f"{self.path} holds values but no key check record: it was tampered with; restore your backup")
+            raise VaultTampered(
+                f"{self.path} holds values but no key check record: it was tampered with; restore your backup"
+            )
         if check is not None and not hmac.compare_digest(check, self._key_check(vault_id)):
             raise VaultKeyError(
                 f"wrong vault key for {self.path}: it was created with a different key (check ${ENV_VAR}, the keyring or the key file), "
@@ -219,15 +231,24 @@ class Vault:
             try:
                 if not hmac.compare_digest(mac, self._mac("issued", old_id, user, session)):
                     raise InvalidTag
-                value = self._aead.decrypt(nonce, ciphertext, "\x00".join((old_id, user, span_type, digest, str(index), token)).encode()).decode()
+                value = self._aead.decrypt(
+                    nonce, ciphertext, "\x00".join((old_id, user, span_type, digest, str(index), token)).encode()
+                ).decode()
             except InvalidTag:
                 new_digest = secrets.token_hex(32)  # matches no value: the value gets a fresh row when seen again
             else:
                 new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
                 nonce = secrets.token_bytes(12)
-                ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token))
-            db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (entry_id, user, session, span_type, new_digest, index, token, nonce, ciphertext))
-            db.execute("INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session)))
+                ciphertext = self._aead.encrypt(
+                    nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token)
+                )
+            db.execute(
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (entry_id, user, session, span_type, new_digest, index, token, nonce, ciphertext),
+            )
+            db.execute(
+                "INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session))
+            )
         # A migrated session numbers on from the old user-wide counter: an index of a value forgotten
         # before is never given to another value in a session whose old replies may hold it.
         db.execute(
@@ -286,7 +307,9 @@ class Vault:
             self._db.execute("COMMIT")
             self._checkpoints.wrote()
 
-    def _aad(self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str) -> bytes:
+    def _aad(
+        self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str
+    ) -> bytes:
         return "\x00".join((entry_id, user, session, span_type, digest, str(index), token)).encode()
 
     # -- protect ----------------------------------------------------------------------
@@ -304,7 +327,9 @@ class Vault:
         """`entries_for`, and what it granted: the `issued_mark` of the session just before and
         just after, and (entry, stored value) of each value not found in the cache — so a caller
         that holds the session's values as of `before` holds them as of `after` by adding these."""
-        canonical = {item: canonical_value(*item) for item in dict.fromkeys(items)}  # once per spelling (a phone's is a parse)
+        canonical = {
+            item: canonical_value(*item) for item in dict.fromkeys(items)
+        }  # once per spelling (a phone's is a parse)
         keys = [(user, session, item[0], canonical[item]) for item in items]
         values: dict[tuple[str, str, str, str], str] = {}  # the first spelling of each value is the one stored
         for key, (_, value) in zip(keys, items, strict=True):
@@ -330,7 +355,12 @@ class Vault:
                         self._deleted(db)
                 new_by_type.setdefault(span_type, []).append((digest, key[3], values[key]))
             for span_type, new in new_by_type.items():
-                rows.update(((span_type, digest), row) for (digest, _, _), row in zip(new, self._insert_many(db, user, session, span_type, new), strict=True))
+                rows.update(
+                    ((span_type, digest), row)
+                    for (digest, _, _), row in zip(
+                        new, self._insert_many(db, user, session, span_type, new), strict=True
+                    )
+                )
             granted = []
             for key in todo:
                 row = rows[(key[2], digests[key])]
@@ -361,7 +391,9 @@ class Vault:
     def _last_grant(self, db: sqlite3.Connection, session: str) -> int:
         return db.execute(_LAST_GRANT, (session,)).fetchone()[0] or 0
 
-    def _rows_by_digest(self, db: sqlite3.Connection, user: str, session: str, wanted: list[tuple[str, str]]) -> dict[tuple[str, str], tuple]:
+    def _rows_by_digest(
+        self, db: sqlite3.Connection, user: str, session: str, wanted: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple]:
         """(type, digest) -> (id, idx, token, nonce, ciphertext) of the session's rows that exist."""
         by_type: dict[str, list[str]] = {}
         for span_type, digest in wanted:
@@ -384,7 +416,9 @@ class Vault:
         """Record that entries or grants went (in this transaction): every process drops its cache."""
         db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_GENERATION, secrets.token_hex(8)))
 
-    def _insert_many(self, db: sqlite3.Connection, user: str, session: str, span_type: str, new: list[tuple[str, str, str]]) -> list[tuple[str, int, str]]:
+    def _insert_many(
+        self, db: sqlite3.Connection, user: str, session: str, span_type: str, new: list[tuple[str, str, str]]
+    ) -> list[tuple[str, int, str]]:
         """Rows for values of one type seen for the first time in the session, (digest, canonical,
         value) each: (id, index, token) each, in a few statements however many values there are."""
         # Indices are never reused, even after `forget`: an old reply must not hydrate to a new value.
@@ -395,21 +429,29 @@ class Vault:
         full_tokens = [self._mac("token", user, session, span_type, canonical) for _, canonical, _ in new]
         taken = self._tokens_taken(db, user, session, span_type, [full[: self._token_chars] for full in full_tokens])
         out, rows = [], []
-        for (digest, _, value), index, full_token in zip(new, range(last - len(new) + 1, last + 1), full_tokens, strict=True):
+        for (digest, _, value), index, full_token in zip(
+            new, range(last - len(new) + 1, last + 1), full_tokens, strict=True
+        ):
             length = self._token_chars
             # A truncated HMAC can collide; lengthen this value's token until it is unique.
-            while full_token[:length] in taken or (length > self._token_chars and self._tokens_taken(db, user, session, span_type, [full_token[:length]])):
+            while full_token[:length] in taken or (
+                length > self._token_chars and self._tokens_taken(db, user, session, span_type, [full_token[:length]])
+            ):
                 length += 4
             token = full_token[:length]
             taken.add(token)
             entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
-            ciphertext = self._aead.encrypt(nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token))
+            ciphertext = self._aead.encrypt(
+                nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
+            )
             rows.append((entry_id, user, session, span_type, digest, index, token, nonce, ciphertext))
             out.append((entry_id, index, token))
         db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return out
 
-    def _tokens_taken(self, db: sqlite3.Connection, user: str, session: str, span_type: str, tokens: list[str]) -> set[str]:
+    def _tokens_taken(
+        self, db: sqlite3.Connection, user: str, session: str, span_type: str, tokens: list[str]
+    ) -> set[str]:
         query = "SELECT token FROM entries WHERE user = ? AND session = ? AND type = ? AND token IN ({})"
         return {token for (token,) in _select_in(db, query, (user, session, span_type), tokens)}
 
@@ -420,10 +462,20 @@ class Vault:
         request_id, ids = secrets.token_urlsafe(16), sorted({entry.id for entry in entries})
         now = datetime.now(UTC)
         with self._transaction() as db:
-            db.execute("DELETE FROM requests WHERE created < ?", ((now - timedelta(days=REQUEST_DAYS)).isoformat(timespec="seconds"),))
+            db.execute(
+                "DELETE FROM requests WHERE created < ?",
+                ((now - timedelta(days=REQUEST_DAYS)).isoformat(timespec="seconds"),),
+            )
             db.execute(
                 "INSERT INTO requests VALUES (?, ?, ?, ?, ?, ?)",
-                (request_id, user, session, now.isoformat(timespec="seconds"), json.dumps(ids), self._mac("request", request_id, user, session, *ids)),
+                (
+                    request_id,
+                    user,
+                    session,
+                    now.isoformat(timespec="seconds"),
+                    json.dumps(ids),
+                    self._mac("request", request_id, user, session, *ids),
+                ),
             )
         return request_id
 
@@ -432,7 +484,10 @@ class Vault:
         used; None when the session has no such request (unknown, expired or forgotten)."""
         for attempt in range(2):
             with self._lock:
-                row = self._db.execute("SELECT entries, mac FROM requests WHERE id = ? AND user = ? AND session = ?", (request_id, user, session)).fetchone()
+                row = self._db.execute(
+                    "SELECT entries, mac FROM requests WHERE id = ? AND user = ? AND session = ?",
+                    (request_id, user, session),
+                ).fetchone()
             if row is None:
                 return None
             ids = json.loads(row[0])
@@ -441,11 +496,20 @@ class Vault:
             if attempt or not self._refresh_keys():
                 raise VaultTampered(f"the record of request {request_id} does not authenticate")
         with self._lock:
-            rows = list(_select_in(self._db, "SELECT type, idx, token FROM entries WHERE user = ? AND session = ? AND id IN ({})", (user, session), ids))
+            rows = list(
+                _select_in(
+                    self._db,
+                    "SELECT type, idx, token FROM entries WHERE user = ? AND session = ? AND id IN ({})",
+                    (user, session),
+                    ids,
+                )
+            )
         return frozenset(key for span_type, index, token in rows for key in Entry("", span_type, index, token).names())
 
     # -- restore ----------------------------------------------------------------------
-    def lookup(self, user: str, session: str, span_type: str, *, index: int | None = None, token: str | None = None) -> str | None:
+    def lookup(
+        self, user: str, session: str, span_type: str, *, index: int | None = None, token: str | None = None
+    ) -> str | None:
         """The value behind a placeholder, or None when it was not issued to this user/session."""
         column, key = ("idx", index) if index is not None else ("token", (token or "").lower())
         with self._lock:
@@ -461,12 +525,25 @@ class Vault:
         return self._open(entry_id, user, session, span_type, digest, row_index, row_token, nonce, ciphertext)
 
     def _check_grant(self, entry_id: str, user: str, session: str, mac: str) -> None:
-        authentic = lambda: hmac.compare_digest(mac, self._mac("issued", entry_id, user, session))
+        def authentic():
+            return hmac.compare_digest(mac, self._mac("issued", entry_id, user, session))
+
         if not authentic() and not (self._refresh_keys() and authentic()):  # the key may have been rotated meanwhile
             self._bad.add(entry_id)
             raise VaultTampered(f"vault row {entry_id}: its session record does not authenticate")
 
-    def _open(self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str, nonce: bytes, ciphertext: bytes) -> str:
+    def _open(
+        self,
+        entry_id: str,
+        user: str,
+        session: str,
+        span_type: str,
+        digest: str,
+        index: int,
+        token: str,
+        nonce: bytes,
+        ciphertext: bytes,
+    ) -> str:
         aad = self._aad(entry_id, user, session, span_type, digest, index, token)
         try:
             return self._aead.decrypt(nonce, ciphertext, aad).decode()
@@ -475,7 +552,9 @@ class Vault:
                 with suppress(InvalidTag):
                     return self._aead.decrypt(nonce, ciphertext, aad).decode()
             self._bad.add(entry_id)
-            raise VaultTampered(f"vault row {entry_id}: the value does not authenticate (edited or moved); forget it or restore your backup") from None
+            raise VaultTampered(
+                f"vault row {entry_id}: the value does not authenticate (edited or moved); forget it or restore your backup"
+            ) from None
 
     def issued_mark(self, session: str) -> tuple[str, int]:
         """(deletion generation, row id of the session's last grant): it changes whenever a value
@@ -515,10 +594,17 @@ class Vault:
         returns rows deleted."""
         with self._transaction() as db:
             self._deleted(db)
-            sessions = [session for (session,) in db.execute("SELECT DISTINCT session FROM entries WHERE user = ?", (user,))]
+            sessions = [
+                session for (session,) in db.execute("SELECT DISTINCT session FROM entries WHERE user = ?", (user,))
+            ]
             canonical = {span_type: canonical_value(span_type, value) for span_type in TYPE_LEVELS}
             doomed = [(user, s, t, self._mac("digest", user, s, t, c)) for s in sessions for t, c in canonical.items()]
-            return sum(db.execute("DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND digest = ?", row).rowcount for row in doomed)
+            return sum(
+                db.execute(
+                    "DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND digest = ?", row
+                ).rowcount
+                for row in doomed
+            )
 
     def forget_placeholders(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> int:
         """Delete the session's rows behind these placeholders (`Reference.key`); other sessions'
@@ -528,7 +614,10 @@ class Vault:
             deleted = 0
             for span_type, which in keys:
                 column = "idx" if isinstance(which, int) else "token"
-                deleted += db.execute(f"DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?", (user, session, span_type, which)).rowcount
+                deleted += db.execute(
+                    f"DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?",
+                    (user, session, span_type, which),
+                ).rowcount
             return deleted
 
     def forget_session(self, user: str, session: str) -> tuple[int, int]:
@@ -536,7 +625,10 @@ class Vault:
         removed, values deleted)."""
         with self._transaction() as db:
             self._deleted(db)
-            grants = db.execute("DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)", (session, user)).rowcount
+            grants = db.execute(
+                "DELETE FROM issued WHERE session = ? AND entry_id IN (SELECT id FROM entries WHERE user = ?)",
+                (session, user),
+            ).rowcount
             db.execute("DELETE FROM sessions WHERE user = ? AND session = ?", (user, session))
             db.execute("DELETE FROM requests WHERE user = ? AND session = ?", (user, session))
             # The counters stay: a session of the same name later never gets an index an old reply holds.
@@ -581,7 +673,9 @@ class Vault:
         except InvalidTag:
             raise VaultKeyError(f"{path}: this export was made with another vault key (or was altered)") from None
         if self.count() and not replace_existing:
-            raise ValueError(f"{self.path} already holds {self.count()} value(s): pass --replace to overwrite it with the export")
+            raise ValueError(
+                f"{self.path} already holds {self.count()} value(s): pass --replace to overwrite it with the export"
+            )
         snapshot = Path(tempfile.mkdtemp()) / "vault.sqlite"
         try:
             snapshot.write_bytes(data)
@@ -600,8 +694,12 @@ class Vault:
         A row that does not authenticate is left as it is (it restores no more than before).
         Returns (values re-encrypted, rows left as they were)."""
         with self._transaction() as db:
-            rows = db.execute("SELECT id, user, session, type, digest, idx, token, nonce, ciphertext FROM entries").fetchall()
-            grants = db.execute("SELECT i.entry_id, i.session, e.user, i.mac FROM issued i JOIN entries e ON e.id = i.entry_id").fetchall()
+            rows = db.execute(
+                "SELECT id, user, session, type, digest, idx, token, nonce, ciphertext FROM entries"
+            ).fetchall()
+            grants = db.execute(
+                "SELECT i.entry_id, i.session, e.user, i.mac FROM issued i JOIN entries e ON e.id = i.entry_id"
+            ).fetchall()
             requests = db.execute("SELECT id, user, session, entries, mac FROM requests").fetchall()
             old_keys, old = self._keys, self._aead
             self._keys, self._aead = new_keys, AESGCM(new_keys.encryption)
@@ -609,20 +707,37 @@ class Vault:
             try:
                 for entry_id, user, session, span_type, digest, index, token, nonce, ciphertext in rows:
                     try:
-                        value = old.decrypt(nonce, ciphertext, self._aad(entry_id, user, session, span_type, digest, index, token)).decode()
+                        value = old.decrypt(
+                            nonce, ciphertext, self._aad(entry_id, user, session, span_type, digest, index, token)
+                        ).decode()
                     except InvalidTag:
                         continue
                     new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
                     new_nonce = secrets.token_bytes(12)
-                    sealed = self._aead.encrypt(new_nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token))
-                    db.execute("UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?", (new_digest, new_nonce, sealed, entry_id))
+                    sealed = self._aead.encrypt(
+                        new_nonce,
+                        value.encode(),
+                        self._aad(entry_id, user, session, span_type, new_digest, index, token),
+                    )
+                    db.execute(
+                        "UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?",
+                        (new_digest, new_nonce, sealed, entry_id),
+                    )
                     done += 1
                 for entry_id, session, user, mac in grants:  # a forged grant stays forged
                     if hmac.compare_digest(mac, self._mac("issued", entry_id, user, session, keys=old_keys)):
-                        db.execute("UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?", (self._mac("issued", entry_id, user, session), entry_id, session))
+                        db.execute(
+                            "UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?",
+                            (self._mac("issued", entry_id, user, session), entry_id, session),
+                        )
                 for request_id, user, session, ids, mac in requests:
-                    if hmac.compare_digest(mac, self._mac("request", request_id, user, session, *json.loads(ids), keys=old_keys)):
-                        db.execute("UPDATE requests SET mac = ? WHERE id = ?", (self._mac("request", request_id, user, session, *json.loads(ids)), request_id))
+                    if hmac.compare_digest(
+                        mac, self._mac("request", request_id, user, session, *json.loads(ids), keys=old_keys)
+                    ):
+                        db.execute(
+                            "UPDATE requests SET mac = ? WHERE id = ?",
+                            (self._mac("request", request_id, user, session, *json.loads(ids)), request_id),
+                        )
                 db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
                 self._deleted(db)  # every process drops what it cached under the old key
             except BaseException:
@@ -633,7 +748,11 @@ class Vault:
 
     def count(self, user: str | None = None) -> int:
         with self._lock:
-            query, args = ("SELECT COUNT(*) FROM entries WHERE user = ?", (user,)) if user else ("SELECT COUNT(*) FROM entries", ())
+            query, args = (
+                ("SELECT COUNT(*) FROM entries WHERE user = ?", (user,))
+                if user
+                else ("SELECT COUNT(*) FROM entries", ())
+            )
             return self._db.execute(query, args).fetchone()[0]
 
     def close(self) -> None:

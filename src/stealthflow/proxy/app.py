@@ -57,7 +57,9 @@ log = logging.getLogger("stealthflow.proxy")
 def session_for(token: str, label: str) -> str:
     """The vault session of a caller: a digest of its token, plus its own label if it sends one."""
     if len(label) > 200 or not label.isprintable():
-        raise ProxyError(400, f"the {SESSION_HEADER} header must be printable and at most 200 characters", param=SESSION_HEADER)
+        raise ProxyError(
+            400, f"the {SESSION_HEADER} header must be printable and at most 200 characters", param=SESSION_HEADER
+        )
     digest = hashlib.sha256(token.encode()).hexdigest()[:32]
     return f"proxy-{digest}" + (f"/{label}" if label else "")
 
@@ -73,10 +75,23 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         yield
         await upstream.close()
 
-    app = FastAPI(title="stealthflow proxy", description="An OpenAI-compatible proxy that protects requests and restores replies.", docs_url=None, redoc_url=None, lifespan=lifespan)
-    app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=config.max_body_bytes, allowed_hosts=config.allowed_hosts)
+    app = FastAPI(
+        title="stealthflow proxy",
+        description="An OpenAI-compatible proxy that protects requests and restores replies.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        LocalCallersOnly, token=token, max_body_bytes=config.max_body_bytes, allowed_hosts=config.allowed_hosts
+    )
     if config.cors_origins:  # outermost, so a browser's preflight (which carries no token) is answered
-        app.add_middleware(CORSMiddleware, allow_origins=config.cors_origins, allow_methods=["GET", "POST"], allow_headers=["authorization", "content-type", SESSION_HEADER])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=config.cors_origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["authorization", "content-type", SESSION_HEADER],
+        )
 
     @app.get("/health")
     async def health() -> dict:
@@ -84,7 +99,10 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
 
     @app.get("/v1/models")
     async def models() -> dict:
-        return {"object": "list", "data": [{"id": config.upstream, "object": "model", "created": 0, "owned_by": "stealthflow-proxy"}]}
+        return {
+            "object": "list",
+            "data": [{"id": config.upstream, "object": "model", "created": 0, "owned_by": "stealthflow-proxy"}],
+        }
 
     @app.post("/v1/chat/completions")
     @app.post("/chat/completions")
@@ -123,7 +141,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             protected = protector.protect_many(texts.texts, session)
         else:
             protected = await anyio.to_thread.run_sync(protector.protect_many, texts.texts, session)
-        stats.update(stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected))
+        stats.update(
+            stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected)
+        )
         headers = {"x-stealthflow-masked": str(stats["masked"])}
         if rewrites is None:
             texts.put([p.text for p in protected])
@@ -132,11 +152,22 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 sent, counts = await anyio.to_thread.run_sync(rewrites.rewrite, session, protected, texts.from_user)
             except Exception as exc:  # fail closed: the user asked for a rewrite, so nothing goes without one
                 log.error("rewrite failed: %s", type(exc).__name__)
-                raise ProxyError(503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error") from None
+                raise ProxyError(
+                    503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error"
+                ) from None
             texts.put(sent)
             stats["rewrites"] = counts
-            headers.update({"x-stealthflow-rewritten": str(counts.rewritten), "x-stealthflow-rewrite-rejected": str(counts.rejected)})
-        scope = RestoreScope(frozenset().union(*(p.keys for p in protected)), protector.config.secret_types(), config.restore_secrets_in_urls_and_tools)
+            headers.update(
+                {
+                    "x-stealthflow-rewritten": str(counts.rewritten),
+                    "x-stealthflow-rewrite-rejected": str(counts.rejected),
+                }
+            )
+        scope = RestoreScope(
+            frozenset().union(*(p.keys for p in protected)),
+            protector.config.secret_types(),
+            config.restore_secrets_in_urls_and_tools,
+        )
         restorer = ReplyRestorer(protector.resolver(session, scope))
         if stats["stream"]:
             batches = upstream.stream(body)
@@ -144,18 +175,29 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 first = await anext(batches)
             except StopAsyncIteration:
                 first = []
-            return StreamingResponse(_events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers)
+            return StreamingResponse(
+                _events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers
+            )
         reply = await upstream.complete(body)
         if reply_chars(reply, "message") <= INLINE_CHARS:
             restorer.whole(reply)
         else:  # a long reply is restored in a worker thread: the event loop serves other clients meanwhile
             await anyio.to_thread.run_sync(restorer.whole, reply)
-        headers.update({"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)})
-        headers.update({"x-stealthflow-withheld": str(len(restorer.withheld)), "x-stealthflow-withheld-placeholders": _named(restorer.withheld)})
+        headers.update(
+            {"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)}
+        )
+        headers.update(
+            {
+                "x-stealthflow-withheld": str(len(restorer.withheld)),
+                "x-stealthflow-withheld-placeholders": _named(restorer.withheld),
+            }
+        )
         _log(200, started, stats, restorer)
         return Response(orjson.dumps(reply), media_type="application/json", headers=headers)
 
-    async def _events(batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict) -> AsyncIterator[str]:
+    async def _events(
+        batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict
+    ) -> AsyncIterator[str]:
         status, last = 200, {}
 
         def events(batch: list[dict]) -> bytes:  # the chunks of one upstream read, sent in one write
@@ -174,7 +216,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             if tail := restorer.tail(last):
                 yield b"data: " + orjson.dumps(tail) + b"\n\n"
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
-            withheld = f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
+            withheld = (
+                f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
+            )
             yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
             yield "data: [DONE]\n\n"
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
@@ -206,5 +250,10 @@ def _log(status: int, started: float, stats: dict, restorer: ReplyRestorer | Non
         counts += f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrites_run={rewrites.fresh}"
     log.info(
         "chat status=%d stream=%s messages=%d masked=%d%s ms=%.1f",
-        status, stats["stream"], stats["messages"], stats["masked"], counts, (time.perf_counter() - started) * 1000,
+        status,
+        stats["stream"],
+        stats["messages"],
+        stats["masked"],
+        counts,
+        (time.perf_counter() - started) * 1000,
     )

@@ -8,7 +8,14 @@ from starlette.responses import JSONResponse
 class ProxyError(Exception):
     """Status + {"error": {message, type, param, code}}; messages never hold request text."""
 
-    def __init__(self, status: int, message: str, kind: str = "invalid_request_error", param: str | None = None, headers: dict | None = None):
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        kind: str = "invalid_request_error",
+        param: str | None = None,
+        headers: dict | None = None,
+    ):
         super().__init__(message)
         self.status, self.kind, self.param = status, kind, param
         self.headers = headers or {}  # e.g. an upstream 429's Retry-After

@@ -27,12 +27,16 @@ ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function
 TEXT_PARTS = {"text": "text", "refusal": "refusal"}  # content part type -> the field holding its text
 MEDIA_PARTS = frozenset({"image_url", "input_audio", "file"})
 MESSAGE_TEXTS = ("refusal", "reasoning_content", "reasoning")  # a message's texts besides its content and name
-MESSAGE_IDS = frozenset({"role", "tool_call_id", "audio", "prefix", "cache_control"})  # ids and switches: sent as they are
+MESSAGE_IDS = frozenset(
+    {"role", "tool_call_id", "audio", "prefix", "cache_control"}
+)  # ids and switches: sent as they are
 REQUEST_TEXTS = ("user", "safety_identifier")  # the request's own strings that leave with it
 SCHEMAS = ("tools", "functions", "response_format", "prediction")  # every string in them, but SCHEMA_SYNTAX's
 # Identifiers and JSON-schema syntax: a string (or a list of strings) under these keys is not text for the
 # model, and protecting it would break the schema (`required` names properties, `name` a function).
-SCHEMA_SYNTAX = frozenset({"type", "name", "required", "format", "pattern", "$ref", "$schema", "$id", "$anchor", "strict"})
+SCHEMA_SYNTAX = frozenset(
+    {"type", "name", "required", "format", "pattern", "$ref", "$schema", "$id", "$anchor", "strict"}
+)
 MAX_DEPTH = 64  # nesting of the request (and of tool-call arguments) in JSON objects and lists
 
 
@@ -89,7 +93,9 @@ class RequestTexts:
             raise RequestError(f"{where} must be an object", where)
         role = message.get("role")
         if role not in ROLES:
-            raise RequestError(f"{where}: unknown role {role!r} (expected one of {', '.join(sorted(ROLES))})", f"{where}.role")
+            raise RequestError(
+                f"{where}: unknown role {role!r} (expected one of {', '.join(sorted(ROLES))})", f"{where}.role"
+            )
         content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
             self._text(message, "content", from_user)
@@ -109,13 +115,21 @@ class RequestTexts:
         if isinstance(message.get("function_call"), dict):  # the deprecated single function call
             self._arguments(message["function_call"], f"{where}.function_call.arguments")
         if message.get("name") is not None:  # a participant's name: a placeholder in it loses its brackets
-            self._text(message, "name", put=lambda text: message.__setitem__("name", _bare_placeholders(text)), where=f"{where}.name")
+            self._text(
+                message,
+                "name",
+                put=lambda text: message.__setitem__("name", _bare_placeholders(text)),
+                where=f"{where}.name",
+            )
         for key in MESSAGE_TEXTS:
             if message.get(key) is not None:
                 self._text(message, key, where=f"{where}.{key}")
         for key in message.keys() - {"content", "tool_calls", "function_call", "name", *MESSAGE_TEXTS, *MESSAGE_IDS}:
             if _holds_text(message[key]):
-                raise RequestError(f"{where}.{key}: the proxy does not know this field and cannot protect the text in it", f"{where}.{key}")
+                raise RequestError(
+                    f"{where}.{key}: the proxy does not know this field and cannot protect the text in it",
+                    f"{where}.{key}",
+                )
 
     def _request(self, body: dict) -> None:
         """The request's own texts: schemas, `prediction`, `stop`, `user`, `metadata` values."""
@@ -137,11 +151,21 @@ class RequestTexts:
         if kind in TEXT_PARTS:
             self._text(part, TEXT_PARTS[kind], from_user)
         elif kind in MEDIA_PARTS and not self.pass_media:
-            raise RequestError(f"{where}: a {kind} part cannot be redacted; set proxy.pass_media: true to send such parts as they are", f"{where}.type")
+            raise RequestError(
+                f"{where}: a {kind} part cannot be redacted; set proxy.pass_media: true to send such parts as they are",
+                f"{where}.type",
+            )
         elif kind not in MEDIA_PARTS:
             raise RequestError(f"{where}: unknown content part type {kind!r}", f"{where}.type")
 
-    def _text(self, holder: dict | list, key: str | int, from_user: bool = False, put: Callable | None = None, where: str | None = None) -> None:
+    def _text(
+        self,
+        holder: dict | list,
+        key: str | int,
+        from_user: bool = False,
+        put: Callable | None = None,
+        where: str | None = None,
+    ) -> None:
         text = holder[key]
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", where or str(key))
@@ -165,7 +189,9 @@ class RequestTexts:
         except RecursionError:  # deeper than the JSON parser goes
             deep = True
         if deep:
-            raise RequestError(f"{where}: the arguments are nested deeper than {MAX_DEPTH} levels of JSON objects and lists", where)
+            raise RequestError(
+                f"{where}: the arguments are nested deeper than {MAX_DEPTH} levels of JSON objects and lists", where
+            )
         if not isinstance(parsed, dict | list):  # not JSON, or a lone JSON string: protected as text
             self._text(function, "arguments", where=where)
             return
@@ -185,7 +211,9 @@ class RequestTexts:
         Recursive: the request's depth was checked first (`too_deep`)."""
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         for key, value in items:
-            if key in syntax and (isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))):
+            if key in syntax and (
+                isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+            ):
                 continue
             if isinstance(value, str):
                 self._text(node, key, where=where)

@@ -56,7 +56,9 @@ class ReplyRestorer:
             for call in delta.get("tool_calls") or []:
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._stream((index, "tool", call.get("index", 0))).feed(function["arguments"])
+                    function["arguments"] = self._stream((index, "tool", call.get("index", 0))).feed(
+                        function["arguments"]
+                    )
             if choice.get("finish_reason"):
                 self._flush(index, delta)
         return chunk

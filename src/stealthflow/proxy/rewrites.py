@@ -46,10 +46,16 @@ class MessageRewrites:
         self._cache_lock = threading.Lock()
         self._method_lock = threading.Lock()  # one rewrite batch at a time: a local model is not re-entrant
 
-    def rewrite(self, session: str, protected: list[Protected], from_user: list[bool]) -> tuple[list[str], RewriteCounts]:
+    def rewrite(
+        self, session: str, protected: list[Protected], from_user: list[bool]
+    ) -> tuple[list[str], RewriteCounts]:
         """The texts to send: user texts rewritten (from the cache when seen before), the rest as protected.
         Blocking (it may run a model): call it from a worker thread."""
-        keys = {i: self._digest(session, p.text) for i, (p, mine) in enumerate(zip(protected, from_user, strict=True)) if mine}
+        keys = {
+            i: self._digest(session, p.text)
+            for i, (p, mine) in enumerate(zip(protected, from_user, strict=True))
+            if mine
+        }
         outcomes = {i: hit for i, key in keys.items() if (hit := self._get(key)) is not None}
         todo = {keys[i]: i for i in keys if i not in outcomes}  # one rewrite per distinct text
         fresh = 0
@@ -57,14 +63,20 @@ class MessageRewrites:
             with self._method_lock:
                 # Taken from the cache after all if a concurrent request rewrote it meanwhile: one outcome per text.
                 done = {key: hit for key in todo if (hit := self._get(key)) is not None}
-                items = [(str(i), protected[i].text, protected[i].placeholders) for key, i in todo.items() if key not in done]
+                items = [
+                    (str(i), protected[i].text, protected[i].placeholders) for key, i in todo.items() if key not in done
+                ]
                 results = rewrite_protected(self.method, items) if items else []
                 for (item_id, text, _), result in zip(items, results, strict=True):
                     key = keys[int(item_id)]
-                    done[key] = self._put(key, _Outcome(result.text, result.accepted and result.text != text, not result.accepted))
+                    done[key] = self._put(
+                        key, _Outcome(result.text, result.accepted and result.text != text, not result.accepted)
+                    )
             fresh = len(items)
             outcomes.update((i, done[key]) for i, key in keys.items() if i not in outcomes)
-        counts = RewriteCounts(sum(o.rewritten for o in outcomes.values()), sum(o.rejected for o in outcomes.values()), fresh)
+        counts = RewriteCounts(
+            sum(o.rewritten for o in outcomes.values()), sum(o.rejected for o in outcomes.values()), fresh
+        )
         return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
 
     def _digest(self, session: str, text: str) -> bytes:

@@ -77,7 +77,9 @@ def _upstream_errors(reading: bool = False):
 def _failed(status: int, message: str, retry_after: str | None = None) -> ProxyError:
     # The upstream only ever saw protected text, so its message holds no raw value.
     headers = {"Retry-After": retry_after} if retry_after and _RETRY_AFTER.fullmatch(retry_after) else None
-    return ProxyError(status if 400 <= status < 600 else 502, f"upstream error: {message[:300]}", "upstream_error", headers=headers)
+    return ProxyError(
+        status if 400 <= status < 600 else 502, f"upstream error: {message[:300]}", "upstream_error", headers=headers
+    )
 
 
 def _too_big(limit: int) -> ProxyError:
@@ -85,7 +87,9 @@ def _too_big(limit: int) -> ProxyError:
 
 
 def _malformed(what: str) -> ProxyError:
-    return ProxyError(502, f"the upstream sent {what} that is not a JSON object in the OpenAI chat shape", "upstream_error")
+    return ProxyError(
+        502, f"the upstream sent {what} that is not a JSON object in the OpenAI chat shape", "upstream_error"
+    )
 
 
 def checked(reply: object, part: str) -> dict:
@@ -100,7 +104,9 @@ def checked(reply: object, part: str) -> dict:
         if choice.get(part) is None:
             choice[part] = {}
         calls = choice[part].get("tool_calls") or []
-        if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls):
+        if not isinstance(calls, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls
+        ):
             raise _malformed(what)
     return reply
 
@@ -129,7 +135,9 @@ def in_pieces(chunk: dict, size: int = PIECE_CHARS) -> list[dict]:
     longest = max((len(holder[key]) for holder, key in reply_texts(chunk, "delta")), default=0)
     if longest <= size:
         return [chunk]
-    return [_piece(chunk, start, size, first=start == 0, last=start + size >= longest) for start in range(0, longest, size)]
+    return [
+        _piece(chunk, start, size, first=start == 0, last=start + size >= longest) for start in range(0, longest, size)
+    ]
 
 
 def _piece(chunk: dict, start: int, size: int, first: bool, last: bool) -> dict:
@@ -144,13 +152,19 @@ def _piece(chunk: dict, start: int, size: int, first: bool, last: bool) -> dict:
             piece["tool_calls"] = []
             for call in delta["tool_calls"]:
                 function = call.get("function") or {}
-                part = {**call, "function": dict(function)} if first else {"index": call.get("index", 0), "function": {}}
+                part = (
+                    {**call, "function": dict(function)} if first else {"index": call.get("index", 0), "function": {}}
+                )
                 if isinstance(function.get("arguments"), str):
                     part["function"]["arguments"] = function["arguments"][start : start + size]
                 piece["tool_calls"].append(part)
         kept = dict(choice) if first else {"index": choice.get("index", 0)}
         choices.append({**kept, "delta": piece, "finish_reason": choice.get("finish_reason") if last else None})
-    head = {k: v for k, v in chunk.items() if k in ("id", "object", "created", "model") or (k == "usage" and last) or (k != "usage" and first)}
+    head = {
+        k: v
+        for k, v in chunk.items()
+        if k in ("id", "object", "created", "model") or (k == "usage" and last) or (k != "usage" and first)
+    }
     return {**head, "choices": choices}
 
 
@@ -183,7 +197,9 @@ class _SSELines:
 class OpenAIUpstream:
     def __init__(self, config: ProxyConfig):
         self.config = config
-        self.url = URL((config.upstream_base or "https://api.openai.com/v1").rstrip("/") + "/chat/completions")  # parsed once, not per request
+        self.url = URL(
+            (config.upstream_base or "https://api.openai.com/v1").rstrip("/") + "/chat/completions"
+        )  # parsed once, not per request
         self.model = config.upstream.partition("/")[2]
         key = os.environ.get(config.upstream_key_env)
         self.headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})}
@@ -320,7 +336,9 @@ class LiteLLMUpstream:
     def arguments(self, body: dict) -> dict:
         config = self.config
         kwargs = {k: v for k, v in body.items() if k in OPENAI_FIELDS}
-        kwargs.update(model=config.upstream, messages=body["messages"], timeout=config.timeout, num_retries=config.max_retries)
+        kwargs.update(
+            model=config.upstream, messages=body["messages"], timeout=config.timeout, num_retries=config.max_retries
+        )
         kwargs["api_key"] = os.environ.get(config.upstream_key_env) or ("not-needed" if config.upstream_base else None)
         if config.upstream_base:
             kwargs["api_base"] = config.upstream_base
@@ -388,7 +406,9 @@ class LiteLLMUpstream:
 
 def _retry_after(exc: Exception) -> str | None:
     """The Retry-After of the upstream's answer behind a litellm error, when it had one."""
-    headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(exc, "litellm_response_headers", None) or {}
+    headers = (
+        getattr(getattr(exc, "response", None), "headers", None) or getattr(exc, "litellm_response_headers", None) or {}
+    )
     with contextlib.suppress(AttributeError, TypeError):
         return headers.get("retry-after") or headers.get("Retry-After")
     return None

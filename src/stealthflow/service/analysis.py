@@ -62,28 +62,61 @@ def diff_pieces(before: str, after: str) -> list[dict]:
     return pieces
 
 
-def risk_lines(cues_before: dict[str, int], cues_after: dict[str, int], guesses: dict[str, tuple[list[str], list[str]]], verdicts: dict[str, str]) -> list[dict]:
+def risk_lines(
+    cues_before: dict[str, int],
+    cues_after: dict[str, int],
+    guesses: dict[str, tuple[list[str], list[str]]],
+    verdicts: dict[str, str],
+) -> list[dict]:
     """Per attribute: what the attackers used here guess before / after, how far their guess is worth
     anything (their verdict on their own evaluation), and how many phrases point to it."""
     lines = []
     for attribute in ATTRIBUTES:
         before, after = cues_before.get(attribute, 0), cues_after.get(attribute, 0)
-        phrases = f"Phrases pointing here (cue tagger): {before} in your post, {after} in the text to send." if before or after else "No phrase points here (cue tagger)."
+        phrases = (
+            f"Phrases pointing here (cue tagger): {before} in your post, {after} in the text to send."
+            if before or after
+            else "No phrase points here (cue tagger)."
+        )
         line = {"attribute": attribute, "name": DESCRIPTIONS[attribute], "cues_before": before, "cues_after": after}
         if attribute in guesses:
             verdict = verdicts.get(attribute, "not evaluated")
             first, then = (g[0] if g else "no guess" for g in guesses[attribute])
             badge, worth = _WORTH.get(verdict, ("not evaluated", "This attacker was not evaluated on it."))
             said = f"The classifier attacker guesses {first} from your post, {then} from the text to send. {worth} {phrases}"
-            lines.append(line | {"attackers": ["classifier"], "verdict": verdict, "badge": f"classifier: {badge}", "guess_before": first, "guess_after": then, "line": said})
+            lines.append(
+                line
+                | {
+                    "attackers": ["classifier"],
+                    "verdict": verdict,
+                    "badge": f"classifier: {badge}",
+                    "guess_before": first,
+                    "guess_after": then,
+                    "line": said,
+                }
+            )
         else:
-            lines.append(line | {"attackers": [], "verdict": "not measured", "badge": "no attacker here", "line": f"No attacker here scores it. {phrases}"})
+            lines.append(
+                line
+                | {
+                    "attackers": [],
+                    "verdict": "not measured",
+                    "badge": "no attacker here",
+                    "line": f"No attacker here scores it. {phrases}",
+                }
+            )
     return lines
 
 
 _WORTH = {  # verdict -> (badge, what the guess is worth), from the attacker's test on held-out profiles
-    ABOVE_MAJORITY: ("beats the majority guess", f"On {_EVALUATED_ON} it beats always guessing the most common answer."),
-    ABOVE_UNIFORM: ("weak", f"On {_EVALUATED_ON} it beats a random guess but not always guessing the most common answer: a weak signal."),
+    ABOVE_MAJORITY: (
+        "beats the majority guess",
+        f"On {_EVALUATED_ON} it beats always guessing the most common answer.",
+    ),
+    ABOVE_UNIFORM: (
+        "weak",
+        f"On {_EVALUATED_ON} it beats a random guess but not always guessing the most common answer: a weak signal.",
+    ),
     NOT_ABOVE_CHANCE: ("chance", f"On {_EVALUATED_ON} it is no better than chance: its guess says nothing."),
 }
 
@@ -107,18 +140,32 @@ class Analyzer:
         diff = diff_pieces(protected.text, sent.text)
         for piece in diff:
             if "before" in piece:
-                piece["attributes"] = sorted({c["attribute"] for c in changes if c.get("attribute") and c.get("phrase") and c["phrase"] in piece["before"]})
+                piece["attributes"] = sorted(
+                    {
+                        c["attribute"]
+                        for c in changes
+                        if c.get("attribute") and c.get("phrase") and c["phrase"] in piece["before"]
+                    }
+                )
         return {
             "session": session,
             "vault": protected.vault,
             "spans": [s.to_json() for s in protected.spans],
-            "cues": [{"start": c.start, "end": c.end, "attribute": c.label, "name": DESCRIPTIONS.get(c.label, c.label)} for c in cues],
+            "cues": [
+                {"start": c.start, "end": c.end, "attribute": c.label, "name": DESCRIPTIONS.get(c.label, c.label)}
+                for c in cues
+            ],
             "protected": protected.text,
             "rewrite": sent.rewrite.to_json(self.rewriter.name) if sent.rewrite else None,
             "diff": diff,
             "text": sent.text,
             "warnings": protected.warnings,
-            "risk": risk_lines(Counter(c.label for c in cues), Counter(c.label for c in cues_after), self._guesses(text, sent.text), measured_verdicts().get("classifier", {})),
+            "risk": risk_lines(
+                Counter(c.label for c in cues),
+                Counter(c.label for c in cues_after),
+                self._guesses(text, sent.text),
+                measured_verdicts().get("classifier", {}),
+            ),
             "seconds": round(time.perf_counter() - started, 2),
         }
 
@@ -140,7 +187,10 @@ class Analyzer:
     def placeholders(self, session: str) -> list[dict]:
         values = self.protector.vault.session_values(self.protector.config.user, session)
         values.sort(key=lambda item: (item[0].type, item[0].index or 0, item[0].token))
-        return [{"placeholder": render(self.protector.config.style, entry), "type": entry.type, "value": value} for entry, value in values]
+        return [
+            {"placeholder": render(self.protector.config.style, entry), "type": entry.type, "value": value}
+            for entry, value in values
+        ]
 
     def forget(self, session: str) -> dict:
         grants, deleted = self.protector.vault.forget_session(self.protector.config.user, session)

@@ -76,7 +76,9 @@ def create_app(
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's default echoes the input back: never send a user's text in an error (and a
         # lone surrogate in it could not even be encoded).
-        return JSONResponse(status_code=422, content={"detail": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]})
+        return JSONResponse(
+            status_code=422, content={"detail": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]}
+        )
 
     @app.exception_handler(VaultKeyError)
     @app.exception_handler(VaultTampered)
@@ -91,19 +93,32 @@ def create_app(
     def protect(request: ProtectRequest) -> dict:
         if request.rewrite != "none" and (rewriter is None or request.rewrite != rewriter.name):
             offered = ", ".join(["none", *([rewriter.name] if rewriter else [])])
-            return error_response(422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)")
+            return error_response(
+                422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)"
+            )
         result = protector.protect(request.text, request.session)
         if request.rewrite != "none":
             result = with_rewrites([result], rewriter.method())[0]
         request_id = protector.record_request(request.session, result)
-        body = {"text": result.text, "spans": [s.to_json() for s in result.spans], "warnings": result.warnings, "vault": protector.vault.id, "request": request_id}
+        body = {
+            "text": result.text,
+            "spans": [s.to_json() for s in result.spans],
+            "warnings": result.warnings,
+            "vault": protector.vault.id,
+            "request": request_id,
+        }
         return body | ({"rewrite": result.rewrite.to_json(rewriter.name)} if result.rewrite else {})
 
     @app.post("/restore")
     def restore(request: TextRequest) -> dict:
         scope: RestoreScope | None = None
-        if request.request is not None and (scope := protector.request_scope(request.session, request.request, request.secrets_in_urls)) is None:
-            return error_response(404, f"no request {request.request!r} in session {request.session!r} (unknown, expired or forgotten)")
+        if (
+            request.request is not None
+            and (scope := protector.request_scope(request.session, request.request, request.secrets_in_urls)) is None
+        ):
+            return error_response(
+                404, f"no request {request.request!r} in session {request.session!r} (unknown, expired or forgotten)"
+            )
         try:
             result = protector.restore(request.text, request.session, request.vault, scope)
         except VaultMismatch as exc:
@@ -124,4 +139,3 @@ def create_app(
 
         app.include_router(page_router(page))
     return app
-

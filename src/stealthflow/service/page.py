@@ -29,7 +29,11 @@ COOKIE = "stealthflow_page"
 HEADER = "x-stealthflow-page"
 LINK_SECONDS = 600
 PAGE_DIR = Path(__file__).parent / "page"
-ASSETS = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8", "icon.svg": "image/svg+xml"}
+ASSETS = {
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+    "icon.svg": "image/svg+xml",
+}
 # No inline script or style, nothing from elsewhere, never framed, no address (with a token) in a Referer.
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "

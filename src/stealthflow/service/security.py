@@ -26,8 +26,13 @@ TOKEN_ENV = "STEALTHFLOW_SERVICE_TOKEN"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 OPEN_PATHS = frozenset({"/health"})  # no data: a liveness probe needs no token
 _ERROR_TYPES = {
-    401: "authentication_error", 403: "permission_error", 404: "not_found_error", 413: "invalid_request_error",
-    422: "invalid_request_error", 500: "server_error", 503: "server_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "invalid_request_error",
+    422: "invalid_request_error",
+    500: "server_error",
+    503: "server_error",
 }
 log = logging.getLogger("stealthflow.service")
 
@@ -36,7 +41,9 @@ def default_token_file(name: str = "service.token") -> Path:
     return Path(platformdirs.user_config_dir("stealthflow")) / name
 
 
-def service_token(token_file: Path | None = None, on_new: Callable[[Path], None] | None = None, env: str = TOKEN_ENV) -> str:
+def service_token(
+    token_file: Path | None = None, on_new: Callable[[Path], None] | None = None, env: str = TOKEN_ENV
+) -> str:
     """The token clients must send: `$env`, else the file's (created 0600 when missing)."""
     if token := os.environ.get(env):
         return token
@@ -99,7 +106,6 @@ class LocalCallersOnly:
             return
         await refusal(scope, receive, send)
 
-
     def _admitted(self, scope: Scope, headers: Headers) -> bool:
         if hmac.compare_digest(bearer_token(headers).encode(), self.token):
             return True
@@ -126,7 +132,9 @@ class _BodyLimit:
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
                 if not self.started:
-                    await error_response(413, f"request body above {self.limit} bytes")(self.scope, self._receive, self._send)
+                    await error_response(413, f"request body above {self.limit} bytes")(
+                        self.scope, self._receive, self._send
+                    )
                 self.refused = True
                 return {"type": "http.disconnect"}
         return message
@@ -166,4 +174,7 @@ class JsonErrors:
 
 def error_response(status: int, message: str) -> JSONResponse:
     """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
-    return JSONResponse(status_code=status, content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}})
+    return JSONResponse(
+        status_code=status,
+        content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}},
+    )

@@ -28,15 +28,21 @@ class RestoreStream:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         session, request = (query.get("session") or [""])[0], (query.get("request") or [None])[0]
         if not session:
-            await error_response(422, "give the session as a query parameter: /restore/stream?session=ID")(scope, receive, send)
+            await error_response(422, "give the session as a query parameter: /restore/stream?session=ID")(
+                scope, receive, send
+            )
             return
         restore_scope = self.protector.request_scope(session, request) if request is not None else None
         if request is not None and restore_scope is None:
-            await error_response(404, f"no request {request!r} in session {session!r} (unknown, expired or forgotten)")(scope, receive, send)
+            await error_response(404, f"no request {request!r} in session {session!r} (unknown, expired or forgotten)")(
+                scope, receive, send
+            )
             return
         restorer = StreamRestorer(self.protector.resolver(session, restore_scope))
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # a chunk may split a character
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain; charset=utf-8")]}
+        )
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":

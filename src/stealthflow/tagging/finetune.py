@@ -54,7 +54,9 @@ def finetune_tagger(
     num_tags = len(bio_labels(tagger.labels))
     negative_rows = encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon)
     for row in negative_rows:
-        row["teacher"] = torch.nn.functional.one_hot(torch.zeros(len(row["input_ids"]), dtype=torch.long), num_tags).half()  # "O" for certain
+        row["teacher"] = torch.nn.functional.one_hot(
+            torch.zeros(len(row["input_ids"]), dtype=torch.long), num_tags
+        ).half()  # "O" for certain
     personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
     add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
     loss_of = TaggingLoss(train_config, tokenizer.unk_token_id)
@@ -62,13 +64,21 @@ def finetune_tagger(
     optimizer = torch.optim.AdamW(parameters, lr=config.learning_rate, weight_decay=0.0)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / config.steps)
     rng = random.Random(config.seed)
-    log(f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, {len(personal_rows)} personal")
+    log(
+        f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, {len(personal_rows)} personal"
+    )
     model.train()
     for step in range(config.steps):
         batch = []
         for _ in range(config.batch_size):
             draw = rng.random()
-            pool = negative_rows if draw < config.negatives_share else personal_rows if draw < config.negatives_share + config.personal_share else replay
+            pool = (
+                negative_rows
+                if draw < config.negatives_share
+                else personal_rows
+                if draw < config.negatives_share + config.personal_share
+                else replay
+            )
             batch.append(rng.choice(pool))
         loss, _ = loss_of(model, collate(batch))
         optimizer.zero_grad()

@@ -17,7 +17,9 @@ def covered(span: tuple[int, int], predicted: list[TaggedSpan]) -> float:
     return len(chars) / max(end - start, 1)
 
 
-def span_metrics(examples: list[Example], predictions: list[list[TaggedSpan]], labels: list[str], same_label: bool = False) -> dict[str, dict[str, float]]:
+def span_metrics(
+    examples: list[Example], predictions: list[list[TaggedSpan]], labels: list[str], same_label: bool = False
+) -> dict[str, dict[str, float]]:
     """Per label and "all": recall (a gold span is found when >= half its characters are tagged,
     with its own label when `same_label`) and precision (a tagged span is right when it overlaps
     a gold span, of its label when `same_label`)."""
@@ -25,13 +27,20 @@ def span_metrics(examples: list[Example], predictions: list[list[TaggedSpan]], l
     for (_, gold), predicted in zip(examples, predictions, strict=True):
         for start, end, label in gold:
             gold_total[label] += 1
-            gold_found[label] += covered((start, end), [p for p in predicted if p.label == label or not same_label]) >= 0.5
+            gold_found[label] += (
+                covered((start, end), [p for p in predicted if p.label == label or not same_label]) >= 0.5
+            )
         for p in predicted:
             tagged_total[p.label] += 1
-            tagged_right[p.label] += any(p.start < end and start < p.end and (label == p.label or not same_label) for start, end, label in gold)
+            tagged_right[p.label] += any(
+                p.start < end and start < p.end and (label == p.label or not same_label) for start, end, label in gold
+            )
     rows = {}
     for label in [*labels, "all"]:
-        found, total, right, tagged = (sum(c.values()) if label == "all" else c[label] for c in (gold_found, gold_total, tagged_right, tagged_total))
+        found, total, right, tagged = (
+            sum(c.values()) if label == "all" else c[label]
+            for c in (gold_found, gold_total, tagged_right, tagged_total)
+        )
         rows[label] = {
             "spans": total,
             "recall": found / total if total else float("nan"),

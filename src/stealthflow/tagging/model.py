@@ -26,7 +26,9 @@ WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
 MAX_TOKENS = 256
 STRIDE = 32
-LONGEST_RUN = 256  # characters of a run without spaces the model reads piece by piece; a longer one is one unknown piece
+LONGEST_RUN = (
+    256  # characters of a run without spaces the model reads piece by piece; a longer one is one unknown piece
+)
 _NO_OFFSET = np.zeros((1, 2), dtype=np.int64)  # a special token's
 
 
@@ -64,10 +66,20 @@ def base_model(num_labels: int, layers: int | None = None):
 
 
 class SpanTagger:
-    def __init__(self, model, tokenizer, labels: list[str], threshold: float = 0.5, trained: set[str] | None = None, lexicon: dict[str, int] | None = None):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        labels: list[str],
+        threshold: float = 0.5,
+        trained: set[str] | None = None,
+        lexicon: dict[str, int] | None = None,
+    ):
         # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
         student = getattr(model, "shape", None)
-        self.architecture = {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
+        self.architecture = (
+            {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
+        )
         self.window = getattr(model, "window", MAX_TOKENS)
         self._pieces = None  # WordPieces, built on first use
         self.model = model.eval()
@@ -112,7 +124,11 @@ class SpanTagger:
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        state = {name: param.detach().to("cpu").half().contiguous() for name, param in self.model.named_parameters() if name in self.trained}
+        state = {
+            name: param.detach().to("cpu").half().contiguous()
+            for name, param in self.model.named_parameters()
+            if name in self.trained
+        }
         save_file(state, str(directory / WEIGHTS))
         if self.lexicon:
             save_lexicon(self.lexicon, directory / LEXICON)
@@ -127,14 +143,26 @@ class SpanTagger:
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
         if self._pieces is None:
-            self._pieces = WordPieces(self.tokenizer, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon, longest=LONGEST_RUN)
+            self._pieces = WordPieces(
+                self.tokenizer,
+                shaped=getattr(self.model, "uses_case", False),
+                lexicon=self.lexicon,
+                longest=LONGEST_RUN,
+            )
         first, last = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
         out = []
         for index, text in enumerate(texts):
             ids, offsets, shapes = self._pieces(text)
             for start, stop in window_bounds(len(ids), self.window - 2):
                 window_shapes = None if shapes is None else np.concatenate(([0], shapes[start:stop], [0]))
-                out.append((index, np.concatenate(([first], ids[start:stop], [last])), np.concatenate((_NO_OFFSET, offsets[start:stop], _NO_OFFSET)), window_shapes))
+                out.append(
+                    (
+                        index,
+                        np.concatenate(([first], ids[start:stop], [last])),
+                        np.concatenate((_NO_OFFSET, offsets[start:stop], _NO_OFFSET)),
+                        window_shapes,
+                    )
+                )
         return out
 
     @single_threaded_in_workers
@@ -147,13 +175,17 @@ class SpanTagger:
 
         batch_size = max(1, batch_size * MAX_TOKENS // self.window)
         windows = self.windows(texts)
-        order = sorted(range(len(windows)), key=lambda w: len(windows[w][1]))  # similar lengths share a batch: little padding
+        order = sorted(
+            range(len(windows)), key=lambda w: len(windows[w][1])
+        )  # similar lengths share a batch: little padding
         cased = getattr(self.model, "uses_case", False)
         probabilities: list = [None] * len(windows)
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 batch = [windows[w] for w in order[start : start + batch_size]]
-                ids = np.zeros((len(batch), len(batch[-1][1])), dtype=np.int64)  # numpy: a row costs a tenth of torch's indexed assignment
+                ids = np.zeros(
+                    (len(batch), len(batch[-1][1])), dtype=np.int64
+                )  # numpy: a row costs a tenth of torch's indexed assignment
                 mask, cases = np.zeros_like(ids), np.zeros_like(ids)
                 for row, (_, window_ids, _, window_shapes) in enumerate(batch):
                     ids[row, : len(window_ids)] = window_ids
@@ -164,20 +196,27 @@ class SpanTagger:
                 if cased:
                     inputs["case_ids"] = torch.from_numpy(cases)
                 logits = self.model(**inputs).logits.float()
-                for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
+                for w, probs in zip(
+                    order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True
+                ):
                     probabilities[w] = probs
         per_text: list[list] = [[] for _ in texts]
         for (text_index, _, offsets, _), window_probabilities in zip(windows, probabilities, strict=True):
             per_text[text_index].append((offsets, window_probabilities[: len(offsets)]))  # past the offsets: padding
         return [_each_token_once(parts) for parts in per_text]
 
-    def tag_many(self, texts: list[str], batch_size: int = 16, settled: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:
+    def tag_many(
+        self, texts: list[str], batch_size: int = 16, settled: list[list[tuple[int, int]]] | None = None
+    ) -> list[list[TaggedSpan]]:
         """Each text's spans. `settled`: per text, character ranges another recognizer has already
         named (a phone number, an email): their tokens join no run and end the run before them."""
         if not texts:
             return []
         settled = settled or [[] for _ in texts]
-        return [self._spans(text, tokens, ranges) for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)]
+        return [
+            self._spans(text, tokens, ranges)
+            for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)
+        ]
 
     def tag(self, text: str) -> list[TaggedSpan]:
         return self.tag_many([text])[0]
@@ -191,7 +230,9 @@ class SpanTagger:
         inside_array = 1.0 - probabilities[:, 0].astype(np.float64)
         closed = set()
         for start, end in settled:  # tokens are in text order, apart: their ends rise with their starts
-            within = range(np.searchsorted(offsets[:, 1], start, side="right"), np.searchsorted(offsets[:, 0], end, side="left"))
+            within = range(
+                np.searchsorted(offsets[:, 1], start, side="right"), np.searchsorted(offsets[:, 0], end, side="left")
+            )
             inside_array[within.start : within.stop] = 0.0
             closed.update(within)
         tagged_tokens = np.flatnonzero(inside_array >= self.threshold).tolist()
@@ -221,7 +262,11 @@ class SpanTagger:
         # Every run's tag probabilities summed in one pass (a sum per run was most of this method's time).
         tokens_of_runs = [index for run in runs for index in run[2]]
         firsts = np.cumsum([0] + [len(run[2]) for run in runs[:-1]])
-        masses = np.add.reduceat(probabilities[tokens_of_runs], firsts, axis=0)[:, 1:].reshape(len(runs), len(self.labels), 2).sum(2)
+        masses = (
+            np.add.reduceat(probabilities[tokens_of_runs], firsts, axis=0)[:, 1:]
+            .reshape(len(runs), len(self.labels), 2)
+            .sum(2)
+        )
         spans = []
         for (start, end, indices, _), label in zip(runs, masses.argmax(1).tolist(), strict=True):
             while start > 0 and text[start - 1].isalnum():  # a word is tagged whole
@@ -238,7 +283,9 @@ def window_bounds(pieces: int, size: int) -> list[tuple[int, int]]:
     that a batch pads (10 KB of text had padded a fifth of its pass)."""
     count = max(1, -(-(pieces - STRIDE) // (size - STRIDE)))
     length = -(-(pieces + (count - 1) * STRIDE) // count)
-    starts = (min(i * (length - STRIDE), pieces - length) for i in range(count))  # the last ends at the text's end, sharing a little more
+    starts = (
+        min(i * (length - STRIDE), pieces - length) for i in range(count)
+    )  # the last ends at the text's end, sharing a little more
     return [(start, start + length) for start in starts]
 
 
@@ -250,13 +297,18 @@ def _each_token_once(windows: list) -> tuple:
     head, tail = STRIDE // 2, STRIDE - STRIDE // 2
     kept = []
     for number, (offsets, probabilities) in enumerate(windows):  # rows: [CLS], pieces, [SEP]
-        start, stop = (1 + head if number else 0), (len(offsets) - 1 - tail if number < len(windows) - 1 else len(offsets))
+        start, stop = (
+            (1 + head if number else 0),
+            (len(offsets) - 1 - tail if number < len(windows) - 1 else len(offsets)),
+        )
         kept.append((offsets[start:stop], probabilities[start:stop]))
     offsets = np.concatenate([offsets for offsets, _ in kept])
     probabilities = np.concatenate([probabilities for _, probabilities in kept])
     real = offsets[:, 1] > offsets[:, 0]
     offsets, probabilities = offsets[real], probabilities[real]
-    _, first = np.unique(offsets[:, 0], return_index=True)  # pieces that start together (one character, several pieces): the first
+    _, first = np.unique(
+        offsets[:, 0], return_index=True
+    )  # pieces that start together (one character, several pieces): the first
     return offsets[first], probabilities[first]
 
 

@@ -22,8 +22,18 @@ LEXICON = "names.tsv"  # beside a student's weights
 WORD = re.compile(r"\w+")
 
 
-_NAME_LISTS = (("first_names", GIVEN), ("first_names_male", GIVEN), ("first_names_female", GIVEN), ("last_names", FAMILY))
-_ROMANISED_LISTS = (("first_romanized_names", GIVEN), ("first_romanized_names_male", GIVEN), ("first_romanized_names_female", GIVEN), ("last_romanized_names", FAMILY))
+_NAME_LISTS = (
+    ("first_names", GIVEN),
+    ("first_names_male", GIVEN),
+    ("first_names_female", GIVEN),
+    ("last_names", FAMILY),
+)
+_ROMANISED_LISTS = (
+    ("first_romanized_names", GIVEN),
+    ("first_romanized_names_male", GIVEN),
+    ("first_romanized_names_female", GIVEN),
+    ("last_romanized_names", FAMILY),
+)
 
 
 def faker_name_lexicon(romanised: bool = False) -> dict[str, int]:

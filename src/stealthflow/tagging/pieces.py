@@ -62,7 +62,9 @@ class WordPieces:
     """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without [CLS] and [SEP].
     `shaped`: also each piece's `word_shapes` (a student's case input), with `lexicon`'s flags."""
 
-    def __init__(self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None, longest: int | None = None):
+    def __init__(
+        self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None, longest: int | None = None
+    ):
         """`longest`: a run without spaces longer than this is one unknown piece (as the tokenizer reads
         a word over 100 characters), not the pieces of its letters and marks: a megabyte-long token or
         base64 blob costs the model one piece, not a hundred thousand (None: every run piece by piece)."""
@@ -166,7 +168,9 @@ class WordPieces:
             shift = rare[unit][1] - joined_at[unit]
             unit_ids[unit].append(piece)
             unit_offsets[unit].append((a + shift, b + shift))
-        rare_shapes = iter(word_shapes(text, [pair for pairs in unit_offsets for pair in pairs], self._lexicon) if self._shaped else ())
+        rare_shapes = iter(
+            word_shapes(text, [pair for pairs in unit_offsets for pair in pairs], self._lexicon) if self._shaped else ()
+        )
         out_ids, out_starts, out_ends, out_shapes = [], [], [], []
         taken = 0
         for (at, _, _), pieces, offsets in zip(rare, unit_ids, unit_offsets, strict=True):

@@ -17,9 +17,9 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
-from stealthflow.tagging.shape import StudentShape
-from stealthflow.tagging.pieces import CASES
 from stealthflow.tagging.names import FLAGS
+from stealthflow.tagging.pieces import CASES
+from stealthflow.tagging.shape import StudentShape
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves
@@ -63,7 +63,14 @@ class ConvTagger(nn.Module):
         mixed_inputs = shape.width if shape.separable else shape.kernel * shape.width
         self.mixes = nn.ModuleList(nn.Linear(mixed_inputs, shape.width) for _ in shape.dilations)
         # A separable layer's per-channel taps; initialised as nn.Conv1d(groups=width) would be.
-        self.depthwise = nn.ParameterList(nn.Parameter(torch.empty(shape.kernel, shape.width).uniform_(-(shape.kernel**-0.5), shape.kernel**-0.5)) for _ in shape.dilations) if shape.separable else None
+        self.depthwise = (
+            nn.ParameterList(
+                nn.Parameter(torch.empty(shape.kernel, shape.width).uniform_(-(shape.kernel**-0.5), shape.kernel**-0.5))
+                for _ in shape.dilations
+            )
+            if shape.separable
+            else None
+        )
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
         self.uses_case = shape.case
@@ -74,7 +81,9 @@ class ConvTagger(nn.Module):
         self.inference_dtype = torch.bfloat16 if native_bf16() else torch.float32  # see _low_precision_mixes
 
     def train(self, mode: bool = True):
-        self._table = self._low_precision = self._plain_layers = None  # weights may change: rebuilt on the next eval pass
+        self._table = self._low_precision = self._plain_layers = (
+            None  # weights may change: rebuilt on the next eval pass
+        )
         return super().train(mode)
 
     def token_vectors(self, input_ids):
@@ -91,7 +100,9 @@ class ConvTagger(nn.Module):
         if attention_mask is None:
             attention_mask = input_ids != 0
         mask = None  # one text, or texts of one length: no padding to zero
-        if attention_mask.shape[0] > 1 and not bool(attention_mask.all()):  # padding stays zero, so a text's tags do not depend on what it was batched with
+        if attention_mask.shape[0] > 1 and not bool(
+            attention_mask.all()
+        ):  # padding stays zero, so a text's tags do not depend on what it was batched with
             mask = attention_mask.unsqueeze(-1).to(self.project.weight.dtype)
         x = self.token_vectors(input_ids)
         if self.cases is not None:
@@ -109,8 +120,14 @@ class ConvTagger(nn.Module):
                 x = x * mask
             elif x.shape[1] > length:
                 x[:, length:] = 0  # a tap past the text sees zero, as at its start
-            taps = shifted_copies(x, dilation, self.shape.kernel, dtype) if depthwise is None else depthwise_taps(x, depthwise, dilation).to(dtype)
-            x = nn.functional.layer_norm(x + mix(taps), (self.shape.width,), norm_weight, norm_bias)  # a bf16 product is widened in the addition
+            taps = (
+                shifted_copies(x, dilation, self.shape.kernel, dtype)
+                if depthwise is None
+                else depthwise_taps(x, depthwise, dilation).to(dtype)
+            )
+            x = nn.functional.layer_norm(
+                x + mix(taps), (self.shape.width,), norm_weight, norm_bias
+            )  # a bf16 product is widened in the addition
         x = x[:, :length]
         if mask is not None:
             x = x * mask[:, :length]
@@ -138,7 +155,12 @@ class ConvTagger(nn.Module):
         if self.training or rows < LOW_PRECISION_ROWS or self.inference_dtype == torch.float32:
             return None
         if self._low_precision is None:
-            self._low_precision = [_packed_linear_gelu(mix.weight.detach().to(self.inference_dtype), mix.bias.detach().to(self.inference_dtype)) for mix in self.mixes]
+            self._low_precision = [
+                _packed_linear_gelu(
+                    mix.weight.detach().to(self.inference_dtype), mix.bias.detach().to(self.inference_dtype)
+                )
+                for mix in self.mixes
+            ]
         return self._low_precision
 
 

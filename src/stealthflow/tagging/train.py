@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
-from stealthflow.tagging.shape import StudentShape
-from stealthflow.tagging.pieces import CASES, word_shapes
 from stealthflow.tagging.names import faker_name_lexicon
+from stealthflow.tagging.pieces import CASES, word_shapes
+from stealthflow.tagging.shape import StudentShape
 
 Example = tuple[str, list[tuple[int, int, str]] | None]  # None: unlabelled, learnt from the teacher only
 
@@ -40,17 +40,28 @@ class TaggerTrainConfig:
     distill_weight: float = 0.5  # the teacher's share of the loss
     temperature: float = 2.0  # softens the teacher's probabilities (the scaled loss keeps its size)
     soft_label_cache: str | None = None  # a file keeping the teacher's probabilities between runs
-    context_dropout: float = 0.0  # share of the words outside spans hidden ([UNK]) per step: no single context word decides
+    context_dropout: float = (
+        0.0  # share of the words outside spans hidden ([UNK]) per step: no single context word decides
+    )
     lexicon_dropout: float = 0.0  # share of the word pieces whose name-lexicon flag is hidden per step: names outside the lexicon still count
     extra: dict = field(default_factory=dict)  # further transformers TrainingArguments
 
 
-def encode(examples: list[Example], tokenizer, labels: list[str], max_length: int, lexicon: dict[str, int] | None = None) -> list[dict]:
+def encode(
+    examples: list[Example], tokenizer, labels: list[str], max_length: int, lexicon: dict[str, int] | None = None
+) -> list[dict]:
     """Token ids and BIO tag ids (-100 where no loss: special tokens, unlabelled texts); long texts are windowed."""
     tag_id = {tag: i for i, tag in enumerate(bio_labels(labels))}
     rows = []
     for text, spans in examples:
-        encoded = tokenizer(text, truncation=True, max_length=max_length, stride=16, return_overflowing_tokens=True, return_offsets_mapping=True)
+        encoded = tokenizer(
+            text,
+            truncation=True,
+            max_length=max_length,
+            stride=16,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+        )
         for ids, offsets in zip(encoded["input_ids"], encoded["offset_mapping"], strict=True):
             tags, previous = [], None
             for start, end in offsets:
@@ -63,7 +74,14 @@ def encode(examples: list[Example], tokenizer, labels: list[str], max_length: in
                 else:
                     tags.append(tag_id[f"{'I' if previous == span else 'B'}-{span[2]}"])
                 previous = span
-            rows.append({"input_ids": ids, "attention_mask": [1] * len(ids), "labels": tags, "case_ids": word_shapes(text, offsets, lexicon)})
+            rows.append(
+                {
+                    "input_ids": ids,
+                    "attention_mask": [1] * len(ids),
+                    "labels": tags,
+                    "case_ids": word_shapes(text, offsets, lexicon),
+                }
+            )
     return rows
 
 
@@ -97,7 +115,10 @@ def collate(rows: list[dict]) -> dict:
     import torch
 
     length = max(len(r["input_ids"]) for r in rows)
-    pad = lambda values, fill: [v + [fill] * (length - len(v)) for v in values]
+
+    def pad(values, fill):
+        return [v + [fill] * (length - len(v)) for v in values]
+
     batch = {
         "input_ids": torch.tensor(pad([r["input_ids"] for r in rows], 0)),
         "attention_mask": torch.tensor(pad([r["attention_mask"] for r in rows], 0)),
@@ -105,11 +126,15 @@ def collate(rows: list[dict]) -> dict:
         "case_ids": torch.tensor(pad([r["case_ids"] for r in rows], 0)),
     }
     if "teacher" in rows[0]:
-        batch["teacher"] = torch.stack([torch.nn.functional.pad(r["teacher"], (0, 0, 0, length - len(r["input_ids"]))) for r in rows])
+        batch["teacher"] = torch.stack(
+            [torch.nn.functional.pad(r["teacher"], (0, 0, 0, length - len(r["input_ids"]))) for r in rows]
+        )
     return batch
 
 
-def training_rows(examples: list[Example], config: TaggerTrainConfig, tokenizer, lexicon: dict[str, int] | None = None, log=print) -> list[dict]:
+def training_rows(
+    examples: list[Example], config: TaggerTrainConfig, tokenizer, lexicon: dict[str, int] | None = None, log=print
+) -> list[dict]:
     """The examples shuffled (by `config.seed`) and encoded, with the teacher's probabilities where
     `config` names a teacher (read from `config.soft_label_cache` when it holds them for these rows)."""
     import torch
@@ -155,11 +180,18 @@ class TaggingLoss:
         outputs = model(**inputs, **({"case_ids": cases} if getattr(model, "uses_case", False) else {}))
         logits, labels = outputs.logits.view(-1, num_tags), labels.view(-1)
         gold = labels != -100  # none in a batch of unlabelled texts (the mean over no token would be NaN)
-        loss = torch.nn.functional.cross_entropy(logits, labels, weight=self.weights, ignore_index=-100) if gold.any() else logits.sum() * 0
+        loss = (
+            torch.nn.functional.cross_entropy(logits, labels, weight=self.weights, ignore_index=-100)
+            if gold.any()
+            else logits.sum() * 0
+        )
         if teacher is not None:
             scored = inputs["attention_mask"].view(-1).bool()  # every real token, labelled or not
             soft = torch.nn.functional.log_softmax(logits[scored] / temperature, dim=-1)
-            distance = torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean") * temperature**2
+            distance = (
+                torch.nn.functional.kl_div(soft, teacher.view(-1, num_tags)[scored].float(), reduction="batchmean")
+                * temperature**2
+            )
             loss = (1 - config.distill_weight) * loss + config.distill_weight * distance
         return loss, outputs
 
@@ -188,7 +220,13 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
             return (loss, outputs) if return_outputs else loss
 
     checkpoints = Path(out_dir) / "checkpoints"
-    defaults = {"logging_steps": 20, "save_strategy": "no", "report_to": [], "disable_tqdm": True, "remove_unused_columns": False}
+    defaults = {
+        "logging_steps": 20,
+        "save_strategy": "no",
+        "report_to": [],
+        "disable_tqdm": True,
+        "remove_unused_columns": False,
+    }
     args = TrainingArguments(
         output_dir=str(checkpoints),
         num_train_epochs=config.epochs,

@@ -1,7 +1,7 @@
 """Run an ASGI app with uvicorn on a free loopback port in a daemon thread (tests, benchmarks).
 
-    with serve(app) as port:
-        httpx.get(f"http://127.0.0.1:{port}/health")
+with serve(app) as port:
+    httpx.get(f"http://127.0.0.1:{port}/health")
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import uvicorn
 
 @contextlib.contextmanager
 def serve(app, timeout: float = 10.0) -> Iterator[int]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False, lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", access_log=False, lifespan="off")
+    )
     thread = threading.Thread(target=server.run, name="loopback-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout

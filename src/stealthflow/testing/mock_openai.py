@@ -142,29 +142,43 @@ class MockOpenAI:
     def stats(self) -> dict:
         """Chat requests received (429s included), their summed serving time and the peak in flight."""
         with self._lock:
-            return {"requests": len(self.received), "request_seconds": self.request_seconds, "peak_in_flight": self.peak_in_flight}
+            return {
+                "requests": len(self.received),
+                "request_seconds": self.request_seconds,
+                "peak_in_flight": self.peak_in_flight,
+            }
 
     # -- the app ---------------------------------------------------------------------------
     async def _stats(self, request: Request) -> JSONResponse:
         return JSONResponse(self.stats())
 
     async def _models(self, request: Request) -> JSONResponse:
-        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"} for m in self.model_ids]})
+        return JSONResponse(
+            {"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"} for m in self.model_ids]}
+        )
 
     async def _chat(self, request: Request):
         try:
             body = json.loads(await request.body())
         except ValueError:
-            return JSONResponse({"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400)
+            return JSONResponse(
+                {"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400
+            )
         with self._lock:
             self.received.append(body)
             failure = self._failures.pop(0) if self._failures else None
-            busy = self.max_concurrent is not None and not self.queue_when_busy and self.in_flight >= self.max_concurrent
+            busy = (
+                self.max_concurrent is not None and not self.queue_when_busy and self.in_flight >= self.max_concurrent
+            )
             if failure is None and (busy or (self.random_429 and self._rng.random() < self.random_429)):
                 failure = (429, {"Retry-After": self.retry_after})
         if failure:
             status, headers = failure
-            return JSONResponse({"error": {"message": f"mock failure {status}", "type": "mock_error", "code": status}}, status_code=status, headers=headers)
+            return JSONResponse(
+                {"error": {"message": f"mock failure {status}", "type": "mock_error", "code": status}},
+                status_code=status,
+                headers=headers,
+            )
         if self.raw is not None:
             return self.raw(body)
         if self.max_concurrent is not None and self.queue_when_busy:
@@ -176,14 +190,19 @@ class MockOpenAI:
         model = body.get("model", self.model_ids[0])
         prompt_tokens = sum(_tokens(json.dumps(m.get("content") or "")) for m in body.get("messages", []))
         completion_tokens = _tokens(reply.content or "") + sum(_tokens(c.arguments) for c in reply.tool_calls)
-        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens}
+        usage = {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        }
         ident = f"chatcmpl-{uuid.uuid4().hex[:12]}"
         if body.get("stream"):
             return StreamingResponse(self._stream(reply, model, ident, usage, body), media_type="text/event-stream")
         message: dict = {"role": "assistant", "content": reply.content}
         if reply.tool_calls:
             message["tool_calls"] = [
-                {"id": f"call_{i}", "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for i, c in enumerate(reply.tool_calls)
+                {"id": f"call_{i}", "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+                for i, c in enumerate(reply.tool_calls)
             ]
         finish = "tool_calls" if reply.tool_calls else "stop"
         return JSONResponse(
@@ -201,7 +220,9 @@ class MockOpenAI:
         try:
             body = json.loads(await request.body())
         except ValueError:
-            return JSONResponse({"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400)
+            return JSONResponse(
+                {"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400
+            )
         with self._lock:
             self.embedded.append(body)
         texts = [body["input"]] if isinstance(body.get("input"), str) else list(body.get("input") or [])
@@ -249,9 +270,22 @@ class MockOpenAI:
         for start in range(0, len(text), step):
             yield event({"content": text[start : start + step]})
         for i, call in enumerate(reply.tool_calls):
-            yield event({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function", "function": {"name": call.name, "arguments": ""}}]})
+            yield event(
+                {
+                    "tool_calls": [
+                        {
+                            "index": i,
+                            "id": f"call_{i}",
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": ""},
+                        }
+                    ]
+                }
+            )
             for start in range(0, len(call.arguments), step):
-                yield event({"tool_calls": [{"index": i, "function": {"arguments": call.arguments[start : start + step]}}]})
+                yield event(
+                    {"tool_calls": [{"index": i, "function": {"arguments": call.arguments[start : start + step]}}]}
+                )
         yield event({}, "tool_calls" if reply.tool_calls else "stop")
         if (body.get("stream_options") or {}).get("include_usage"):
             yield f"data: {json.dumps({'id': ident, 'object': 'chat.completion.chunk', 'model': model, 'choices': [], 'usage': usage})}\n\n"

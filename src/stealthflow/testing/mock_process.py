@@ -22,10 +22,27 @@ from stealthflow.testing.mock_openai import MockOpenAI, lognormal_delay
 
 class MockOpenAIProcess:
     def __init__(
-        self, respond: str = "stealthflow.testing.mock_openai:echo", median: float = 0.0, p99: float = 6.0, seed: int = 0, max_concurrent: int | None = None, chunk_chars: int = 3
+        self,
+        respond: str = "stealthflow.testing.mock_openai:echo",
+        median: float = 0.0,
+        p99: float = 6.0,
+        seed: int = 0,
+        max_concurrent: int | None = None,
+        chunk_chars: int = 3,
     ):
         """`respond` is a `module:function` path (a function cannot cross the process boundary); `median` 0: no delay."""
-        self.args = ["--respond", respond, "--median", str(median), "--p99", str(p99), "--seed", str(seed), "--chunk-chars", str(chunk_chars)]
+        self.args = [
+            "--respond",
+            respond,
+            "--median",
+            str(median),
+            "--p99",
+            str(p99),
+            "--seed",
+            str(seed),
+            "--chunk-chars",
+            str(chunk_chars),
+        ]
         if max_concurrent is not None:
             self.args += ["--max-concurrent", str(max_concurrent)]
         self._process: subprocess.Popen | None = None
@@ -40,7 +57,9 @@ class MockOpenAIProcess:
 
     def __enter__(self) -> MockOpenAIProcess:
         # stdin stays open as the child's lifeline: closing it (or dying) stops the server
-        self._process = subprocess.Popen([sys.executable, "-m", __name__, *self.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", __name__, *self.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         line = self._process.stdout.readline()
         if not line.strip().isdigit():
             self.__exit__()
@@ -56,7 +75,9 @@ class MockOpenAIProcess:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="serve a MockOpenAI on a free loopback port; prints the port, stops when stdin closes")
+    parser = argparse.ArgumentParser(
+        description="serve a MockOpenAI on a free loopback port; prints the port, stops when stdin closes"
+    )
     parser.add_argument("--respond", required=True, help="module:function answering each chat request")
     parser.add_argument("--median", type=float, default=0.0)
     parser.add_argument("--p99", type=float, default=6.0)
@@ -67,7 +88,9 @@ def main() -> None:
     module, _, name = args.respond.partition(":")
     respond = getattr(importlib.import_module(module), name)
     delay = lognormal_delay(args.median, args.p99, seed=args.seed) if args.median else 0.0
-    with MockOpenAI(respond=respond, delay=delay, max_concurrent=args.max_concurrent, chunk_chars=args.chunk_chars) as server:
+    with MockOpenAI(
+        respond=respond, delay=delay, max_concurrent=args.max_concurrent, chunk_chars=args.chunk_chars
+    ) as server:
         print(server.port, flush=True)
         sys.stdin.read()
 

@@ -19,9 +19,11 @@ from stealthflow.testing.mock_openai import Reply, last_user_text
 
 CITIES = ("Paris", "Berlin", "Madrid", "Lisbon", "Vienna", "Prague", "Dublin", "Oslo")
 # What the anonymizer generalises, in order: one per round.
-_DETAILS = [(city, "a big city") for city in CITIES] + [(r"\b\d{2}\b", "some age")] + [
-    (word, "thing") for word in ("dog", "garden", "bike", "guitar", "kitchen")
-]
+_DETAILS = (
+    [(city, "a big city") for city in CITIES]
+    + [(r"\b\d{2}\b", "some age")]
+    + [(word, "thing") for word in ("dog", "garden", "bike", "guitar", "kitchen")]
+)
 RULE = "Replace exact ages and city names with vague ranges and regions."
 
 
@@ -35,8 +37,14 @@ def corpus_lines(n: int) -> list[str]:
             "Walked the dog, fixed my bike, then played guitar in the garden.",
             "The kitchen is finally done.",
         ]
-        reviews = {a: {"estimate": v, "hardness": 2, "certainty": 4} for a, v in (("age", str(age)), ("location", city))}
-        record = {"username": f"p{i:04d}", "comments": [{"comments": [{"text": c, "timestamp": "1722586067.0"} for c in comments]}], "reviews": {"human_evaluated": reviews}}
+        reviews = {
+            a: {"estimate": v, "hardness": 2, "certainty": 4} for a, v in (("age", str(age)), ("location", city))
+        }
+        record = {
+            "username": f"p{i:04d}",
+            "comments": [{"comments": [{"text": c, "timestamp": "1722586067.0"} for c in comments]}],
+            "reviews": {"human_evaluated": reviews},
+        }
         rows.append(json.dumps(record))
     return rows
 

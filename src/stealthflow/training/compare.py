@@ -49,7 +49,12 @@ def comparison_table(evaluations: dict[str, Path], method: str = "standard") -> 
         attackers = attackers or sorted(anonymizer)
         rows.append((name, attacker_figures(evaluation), anonymizer, next(iter(anonymizer.values()), None)))
     header = [
-        "model", "attributes", "self-attack top-1 (all)", "top-1 categorical [95% CI] / majority / uniform chance", "verdict", "answers well-formed",
+        "model",
+        "attributes",
+        "self-attack top-1 (all)",
+        "top-1 categorical [95% CI] / majority / uniform chance",
+        "verdict",
+        "answers well-formed",
         *(f"{column} ({attacker})" for attacker in attackers for column in ("Anonymity", "Score_Utility")),
         "unparsed rewrites",
     ]

@@ -13,7 +13,13 @@ from pathlib import Path
 
 from stealthflow.attack import LLMAttacker
 from stealthflow.llm import ModelConfig, build_llm
-from stealthflow.training.models import base_model_path, configure_torch, load_base_model, load_tokenizer, precision_args
+from stealthflow.training.models import (
+    base_model_path,
+    configure_torch,
+    load_base_model,
+    load_tokenizer,
+    precision_args,
+)
 from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
@@ -21,7 +27,13 @@ from stealthflow.training.rewards import AnonymizationReward, ClassifierDrop, Ev
 from stealthflow.training.stage import already_finished, dataset_dir, train_and_save
 
 REWARD_CURVES = ["reward_mean", "anonymity_mean", "utility_mean", "attacker_accuracy"]
-EVIDENCE_CURVES = ["reward_mean", "evidence_removed_mean", "classifier_drop_mean", "utility_mean", "zero_variance_groups"]
+EVIDENCE_CURVES = [
+    "reward_mean",
+    "evidence_removed_mean",
+    "classifier_drop_mean",
+    "utility_mean",
+    "zero_variance_groups",
+]
 
 
 def attacker_config(recipe: Recipe) -> ModelConfig:
@@ -57,11 +69,15 @@ def short_prompts(dataset, tokenizer, max_tokens: int | None):
         return dataset
 
     def tokens(row) -> int:
-        return len(tokenizer.apply_chat_template(row["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"])
+        return len(
+            tokenizer.apply_chat_template(row["prompt"], add_generation_prompt=True, return_dict=True)["input_ids"]
+        )
 
     kept = dataset.filter(lambda row: tokens(row) <= max_tokens)
     if len(kept) == 0:
-        raise ValueError(f"no GRPO prompt has at most {max_tokens} tokens (grpo.max_prompt_tokens); raise it or set it to null")
+        raise ValueError(
+            f"no GRPO prompt has at most {max_tokens} tokens (grpo.max_prompt_tokens); raise it or set it to null"
+        )
     return kept
 
 
@@ -75,9 +91,15 @@ def tagger_prompts(dataset, tagger):
 
     rows = dataset.to_list()
     cues = find_cues(tagger, [row["source_text"] for row in rows])
-    kept = [row | {"prompt": cue_messages(row["source_text"], spans)} for row, spans in zip(rows, cues, strict=True) if spans]
+    kept = [
+        row | {"prompt": cue_messages(row["source_text"], spans)}
+        for row, spans in zip(rows, cues, strict=True)
+        if spans
+    ]
     if not kept:
-        raise ValueError("the cue tagger marks nothing in any GRPO comment (grpo.cues: tagger); use grpo.cues: evidence")
+        raise ValueError(
+            "the cue tagger marks nothing in any GRPO comment (grpo.cues: tagger); use grpo.cues: evidence"
+        )
     return Dataset.from_list(kept)
 
 
@@ -134,7 +156,12 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
         reward, curves, closing, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, None, {"reward": "evidence"}
     else:
         closing = build_llm(attacker_config(recipe))
-        reward = AnonymizationReward(LLMAttacker(closing), recipe.grpo.reward_lambda, log_path=out / "rewards.jsonl", min_utility=recipe.grpo.min_utility)
+        reward = AnonymizationReward(
+            LLMAttacker(closing),
+            recipe.grpo.reward_lambda,
+            log_path=out / "rewards.jsonl",
+            min_utility=recipe.grpo.min_utility,
+        )
         curves, judge = REWARD_CURVES, {"attacker": attacker_config(recipe).model_dump()}
     try:
         facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
@@ -164,7 +191,9 @@ def reward_trend(logged: list[dict]) -> dict | None:
     late = [0.0] * quarter + [1.0] * quarter
 
     def difference(reward, is_late):
-        return np.nanmean(np.where(is_late == 1, reward, np.nan), -1) - np.nanmean(np.where(is_late == 0, reward, np.nan), -1)
+        return np.nanmean(np.where(is_late == 1, reward, np.nan), -1) - np.nanmean(
+            np.where(is_late == 0, reward, np.nan), -1
+        )
 
     estimate = percentile_bootstrap([values, late], difference)
     return {
@@ -188,4 +217,11 @@ def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
     if settings.classifier_weight > 0:
         profiles = {p.id: p for p in load_profiles(split_path("train"))}
         drop = ClassifierDrop(StylometricClassifier.load(), SentenceEmbedder(), profiles)
-    return EvidenceReward(drop, settings.reward_lambda, settings.classifier_weight, settings.num_generations, out / "rewards.jsonl", settings.min_utility)
+    return EvidenceReward(
+        drop,
+        settings.reward_lambda,
+        settings.classifier_weight,
+        settings.num_generations,
+        out / "rewards.jsonl",
+        settings.min_utility,
+    )

@@ -31,7 +31,7 @@ def plot_curves(rows: list[dict], x: str, ys: list[str], path: Path, title: str)
         if len(points) >= SMOOTH_FROM:
             # per-step values of a batch of 1-2 examples are noise around the trend: show both
             xs, values = zip(*points, strict=True)
-            line, = axis.plot(xs, values, alpha=0.3, lw=0.8)
+            (line,) = axis.plot(xs, values, alpha=0.3, lw=0.8)
             window = max(2, len(points) // 20)
             averaged = np.convolve(values, np.ones(window) / window, mode="valid")
             axis.plot(xs[window - 1 :], averaged, color=line.get_color(), label=f"{name} (mean of {window} steps)")

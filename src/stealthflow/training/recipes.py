@@ -27,7 +27,9 @@ class LoRASettings(_Section):
     dropout: float = Field(0.05, ge=0, lt=1)
     target_modules: str | list[str] = "all-linear"
     top_layers: int | None = Field(
-        None, ge=1, description="adapt only the last N transformer layers: backward stops below them (CPU time); null = all"
+        None,
+        ge=1,
+        description="adapt only the last N transformer layers: backward stops below them (CPU time); null = all",
     )
 
 
@@ -67,20 +69,27 @@ class GRPOSettings(_Section):
         "removed); tagger: the cue tagger's marks, as `--method local` builds its prompts, so removing the evidence the "
         "tagger missed earns reward (comments where it marks nothing are left out: local never sends them to the model)",
     )
-    cue_tagger: str | None = Field(None, description="grpo.cues: tagger — the cue tagger's directory; default: the shipped models/cue-tagger")
+    cue_tagger: str | None = Field(
+        None, description="grpo.cues: tagger — the cue tagger's directory; default: the shipped models/cue-tagger"
+    )
     reward: Literal["attack", "evidence"] = Field(
         "attack",
         description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
         "evidence: per post, the share of the strong attacker's evidence removed (+ classifier_weight x the classifier's drop)",
     )
     classifier_weight: float = Field(
-        0.5, ge=0, le=1, description="evidence reward: weight of the classifier attacker's probability drop in the privacy term"
+        0.5,
+        ge=0,
+        le=1,
+        description="evidence reward: weight of the classifier attacker's probability drop in the privacy term",
     )
     reward_lambda: float = Field(0.5, ge=0, le=1, description="reward = λ·privacy + (1-λ)·utility")
     min_utility: float = Field(
         0.1, ge=0, le=1, description="a rewrite keeping less of its input (mean BLEU/ROUGE) is garbled: reward 0"
     )
-    attacker: ModelConfig | None = Field(None, description="the attacker inside the reward; default: the frozen SFT model")
+    attacker: ModelConfig | None = Field(
+        None, description="the attacker inside the reward; default: the frozen SFT model"
+    )
     attacker_max_new_tokens: int = Field(256, ge=8, description="answer length of the default attacker")
     attacker_batch_size: int = Field(8, ge=1)
     logging_steps: int = Field(1, ge=1)

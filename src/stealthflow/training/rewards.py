@@ -73,7 +73,9 @@ class AnonymizationReward:
         self.log_path = log_path
         self.step = 0  # set by the trainer callback, for the log
 
-    def screen(self, texts: list[str], source_texts: list[str]) -> tuple[list, list[RewardParts | None], dict[int, float]]:
+    def screen(
+        self, texts: list[str], source_texts: list[str]
+    ) -> tuple[list, list[RewardParts | None], dict[int, float]]:
         """Parse each completion; settle the unreadable (0), copies (no privacy credit) and the
         garbled (0). Returns (rewrites, parts with None where privacy is still to be measured,
         utility of those)."""
@@ -116,7 +118,9 @@ class AnonymizationReward:
         return answered, correct
 
     def __call__(self, prompts, completions, completion_ids=None, *, labels, source_text, **_columns) -> list[float]:
-        parts = self.score([completion_text(c) for c in completions], list(source_text), [labels_dict(x) for x in labels])
+        parts = self.score(
+            [completion_text(c) for c in completions], list(source_text), [labels_dict(x) for x in labels]
+        )
         self._log(parts)
         return [p.reward for p in parts]
 
@@ -157,13 +161,23 @@ class EvidenceReward(AnonymizationReward):
 
     __name__ = "evidence"
 
-    def __init__(self, classifier_drop: "ClassifierDrop | None", reward_lambda: float = 0.5, classifier_weight: float = 0.5, group_size: int | None = None, log_path: Path | None = None, min_utility: float = 0.1):
+    def __init__(
+        self,
+        classifier_drop: "ClassifierDrop | None",
+        reward_lambda: float = 0.5,
+        classifier_weight: float = 0.5,
+        group_size: int | None = None,
+        log_path: Path | None = None,
+        min_utility: float = 0.1,
+    ):
         super().__init__(attacker=None, reward_lambda=reward_lambda, log_path=log_path, min_utility=min_utility)
         self.classifier_drop = classifier_drop
         self.classifier_weight = classifier_weight if classifier_drop is not None else 0.0
         self.group_size = group_size
 
-    def score_posts(self, texts: list[str], sources: list[str], evidence: list[list[str]], where: list[tuple[str, int]]) -> list[tuple[RewardParts, float, float | None]]:
+    def score_posts(
+        self, texts: list[str], sources: list[str], evidence: list[list[str]], where: list[tuple[str, int]]
+    ) -> list[tuple[RewardParts, float, float | None]]:
         from stealthflow.evaluation.evidence import evidence_survival
 
         rewrites, parts, utilities = self.screen(texts, sources)
@@ -174,12 +188,21 @@ class EvidenceReward(AnonymizationReward):
                 continue
             removed = 1.0 - (evidence_survival(evidence[i], rewrites[i].text) or 0.0)
             drop = self.classifier_drop.drop(*where[i], rewrites[i].text) if self.classifier_drop else None
-            privacy = removed if drop is None else (1 - self.classifier_weight) * removed + self.classifier_weight * drop
+            privacy = (
+                removed if drop is None else (1 - self.classifier_weight) * removed + self.classifier_weight * drop
+            )
             scored.append((self._combine(privacy, utilities[i], copied=False), removed, drop))
         return scored
 
-    def __call__(self, prompts, completions, completion_ids=None, *, source_text, evidence, profile_id, comment_index, **_columns) -> list[float]:
-        scored = self.score_posts([completion_text(c) for c in completions], list(source_text), list(evidence), list(zip(profile_id, comment_index)))
+    def __call__(
+        self, prompts, completions, completion_ids=None, *, source_text, evidence, profile_id, comment_index, **_columns
+    ) -> list[float]:
+        scored = self.score_posts(
+            [completion_text(c) for c in completions],
+            list(source_text),
+            list(evidence),
+            list(zip(profile_id, comment_index)),
+        )
         drops = [d for _, _, d in scored if d is not None]
         self._log(
             [p for p, _, _ in scored],

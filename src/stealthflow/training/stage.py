@@ -48,4 +48,9 @@ def train_and_save(trainer, directory: Path) -> dict:
     trainer.processing_class.save_pretrained(str(adapter))
     history = trainer.state.log_history
     (directory / "log.jsonl").write_text("".join(json.dumps(entry) + "\n" for entry in history), encoding="utf-8")
-    return {"steps": trainer.state.global_step, "resumed_from": resume, "train_runtime": result.metrics.get("train_runtime"), FINISHED: True}
+    return {
+        "steps": trainer.state.global_step,
+        "resumed_from": resume,
+        "train_runtime": result.metrics.get("train_runtime"),
+        FINISHED: True,
+    }

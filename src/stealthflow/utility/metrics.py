@@ -11,7 +11,6 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 
-
 @dataclass(frozen=True)
 class LexicalUtility:
     bleu: float

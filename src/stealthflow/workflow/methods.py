@@ -83,7 +83,9 @@ def risk_report(before: RoundRecord, after: RoundRecord) -> dict[str, dict[str, 
 
 
 def _steps(settings: Settings, pool: LLMPool, options: dict[str, Any], **overrides: Any) -> Steps:
-    tunable = {k: options[k] for k in ("rounds", "attackers", "early_stop", "max_concurrency") if options.get(k) is not None}
+    tunable = {
+        k: options[k] for k in ("rounds", "attackers", "early_stop", "max_concurrency") if options.get(k) is not None
+    }
     config = settings.workflow.model_copy(update={**tunable, **overrides})
     attackers = build_attackers(config.attackers, settings, pool)
     judge = CorrectnessJudge(pool.get(settings.judge_model()) if config.llm_judge else None)

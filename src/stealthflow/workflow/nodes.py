@@ -12,7 +12,7 @@ from dataclasses import asdict
 
 from stealthflow import prompts
 from stealthflow.anonymize.output import parse_rewrite
-from stealthflow.attack import AttackResult, Attacker, CorrectnessJudge, LLMAttacker, attack_messages
+from stealthflow.attack import Attacker, AttackResult, CorrectnessJudge, LLMAttacker, attack_messages
 from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.insights.memory import InsightMemory
 from stealthflow.insights.protection import attacker_beaten
@@ -69,7 +69,15 @@ class Steps:
         attacks = self._judge(attacks, truth)
         protected = self._protected(attacks, attacks, truth)
         stakes = {"truth": truth, "truth_source": "labels" if labels else "attacker", "warn": False}
-        record = self._record(profile.id, 0, profile.text, attacks, protected, stakes, lexical_utility(profile.text, profile.text).as_dict())
+        record = self._record(
+            profile.id,
+            0,
+            profile.text,
+            attacks,
+            protected,
+            stakes,
+            lexical_utility(profile.text, profile.text).as_dict(),
+        )
         return {
             **stakes,
             "attributes": attributes,
@@ -113,7 +121,14 @@ class Steps:
         scores = lexical_utility(profile.text, state["text"])
         warn = self.config.utility_warnings and state["utility"] - scores.mean > self.config.utility_threshold
         record = self._record(
-            profile.id, k, state["text"], state["attacks"], state["protected"], {**state, "warn": warn}, scores.as_dict(), state["turn"]
+            profile.id,
+            k,
+            state["text"],
+            state["attacks"],
+            state["protected"],
+            {**state, "warn": warn},
+            scores.as_dict(),
+            state["turn"],
         )
         if self.on_round:
             self.on_round(profile.id, k)
@@ -134,7 +149,9 @@ class Steps:
             self.before_llm_node()
 
     # -- the anonymizer prompt ----------------------------------------------------------------
-    def messages(self, state: ProfileState, shown: list[str], insights: dict[str, list[str]]) -> tuple[list[Message], str]:
+    def messages(
+        self, state: ProfileState, shown: list[str], insights: dict[str, list[str]]
+    ) -> tuple[list[Message], str]:
         inferences = "\n\n".join(filter(None, (_inference(attack, a) for a in shown for attack in state["attacks"])))
         prompt_id = "anonymizer"
         insight_block = warning_block = ""
@@ -144,14 +161,27 @@ class Steps:
             prompt_id += "+insights"
         if state["warn"]:
             last = state["records"][-1].utility
-            warning_block = "\n" + prompts.render(
-                "anonymizer_utility_warning",
-                original=state["profile"].text,
-                **{key: f"{last[key]:.2f}" for key in ("bleu", "rouge1", "rougel")},
-            ) + "\n"
+            warning_block = (
+                "\n"
+                + prompts.render(
+                    "anonymizer_utility_warning",
+                    original=state["profile"].text,
+                    **{key: f"{last[key]:.2f}" for key in ("bleu", "rouge1", "rougel")},
+                )
+                + "\n"
+            )
             prompt_id += "+utility_warning"
-        user = prompts.render("anonymizer", text=state["text"], inferences=inferences, insights=insight_block, utility_warning=warning_block)
-        return [{"role": "system", "content": prompts.render("anonymizer_system")}, {"role": "user", "content": user}], prompt_id
+        user = prompts.render(
+            "anonymizer",
+            text=state["text"],
+            inferences=inferences,
+            insights=insight_block,
+            utility_warning=warning_block,
+        )
+        return [
+            {"role": "system", "content": prompts.render("anonymizer_system")},
+            {"role": "user", "content": user},
+        ], prompt_id
 
     def _insights(self, at_risk: list[str], memory: InsightMemory | None) -> dict[str, list[str]]:
         if not self.config.use_insights or memory is None:
@@ -180,16 +210,24 @@ class Steps:
     def _judge(self, attacks: list[AttackRecord], truth: dict[str, str]) -> list[AttackRecord]:
         return [
             attack.model_copy(
-                update={"verdicts": {a: self.judge.verdicts(a, truth[a], g.guesses) for a, g in attack.guesses.items() if a in truth}}
+                update={
+                    "verdicts": {
+                        a: self.judge.verdicts(a, truth[a], g.guesses) for a, g in attack.guesses.items() if a in truth
+                    }
+                }
             )
             for attack in attacks
         ]
 
-    def _protected(self, attacks: list[AttackRecord], original: list[AttackRecord], truth: dict[str, str]) -> dict[str, bool]:
+    def _protected(
+        self, attacks: list[AttackRecord], original: list[AttackRecord], truth: dict[str, str]
+    ) -> dict[str, bool]:
         """Per attribute at stake: beaten by the rewrite, for every attacker that covers it."""
         return {
             attribute: all(
-                attacker_beaten(now.guesses.get(attribute), now.verdicts.get(attribute, []), before.verdicts.get(attribute, []))
+                attacker_beaten(
+                    now.guesses.get(attribute), now.verdicts.get(attribute, []), before.verdicts.get(attribute, [])
+                )
                 for attacker, now, before in zip(self.attackers, attacks, original, strict=True)
                 if _covers(attacker, attribute)
             )

@@ -54,14 +54,20 @@ from stealthflow.workflow.usage import RunUsage
 Outcome = ProfileState | BaseException
 
 
-def run_profiles(graph, profiles: list[Profile], max_concurrency: int, rounds: int, resumable: bool = False) -> list[Outcome]:
+def run_profiles(
+    graph, profiles: list[Profile], max_concurrency: int, rounds: int, resumable: bool = False
+) -> list[Outcome]:
     """Run one graph per profile concurrently; a failing profile yields its exception.
 
     With a checkpointer (`resumable`), a profile whose graph already finished is not run
     again, and one that was interrupted continues from its last finished node.
     """
     configs = [
-        {"configurable": {"thread_id": p.id}, "max_concurrency": max_concurrency, "recursion_limit": recursion_limit(rounds)}
+        {
+            "configurable": {"thread_id": p.id},
+            "max_concurrency": max_concurrency,
+            "recursion_limit": recursion_limit(rounds),
+        }
         for p in profiles
     ]
     outcomes: list[Outcome | None] = [None] * len(profiles)
@@ -125,7 +131,9 @@ class RunDirectory:
             saved = yaml.safe_load(self.config.read_text(encoding="utf-8"))
             if saved != resolved:
                 changed = sorted(k for k in set(saved or {}) | set(resolved) if (saved or {}).get(k) != resolved.get(k))
-                raise ValueError(f"{self.root} holds a run with a different config (changed: {', '.join(changed)}); use a new --out")
+                raise ValueError(
+                    f"{self.root} holds a run with a different config (changed: {', '.join(changed)}); use a new --out"
+                )
             return
         write_atomic(self.config, yaml.safe_dump(resolved, sort_keys=False, allow_unicode=True))
 
@@ -151,7 +159,9 @@ class GenerateRun:
         self.config = steps.config
         self.usage = usage or RunUsage()  # the meters of the roles' LLM views
         self.stopped: str | None = None  # why the run stopped before the end (the cost cap)
-        self.progress = Progress.model_validate_json(directory.progress.read_text()) if directory.progress.exists() else None
+        self.progress = (
+            Progress.model_validate_json(directory.progress.read_text()) if directory.progress.exists() else None
+        )
         self.memory = self._starting_memory(memory)
         self.usage.earlier = dict(self.progress.usage)
         self.start_version = self.memory.history[0].version if self.memory.history else self.memory.version
@@ -191,7 +201,14 @@ class GenerateRun:
         # Every call of this process has returned: record what it spent (after a stop, too).
         self.progress = self.progress.model_copy(update={"usage": self.usage.totals()})
         write_atomic(self.directory.progress, self.progress.model_dump_json(indent=2))
-        summary = summarize(self.trajectories.read(), self.memory, self.start_version, self.progress.failed, self.progress.usage, self.stopped)
+        summary = summarize(
+            self.trajectories.read(),
+            self.memory,
+            self.start_version,
+            self.progress.failed,
+            self.progress.usage,
+            self.stopped,
+        )
         write_atomic(self.directory.summary, summary.model_dump_json(indent=2))
         if summary.rounds:
             plot_summary(summary, self.directory.root / "summary.png")
@@ -200,7 +217,9 @@ class GenerateRun:
     def _run_batch(self, graph, number: int, batch: list[Profile]) -> bool:
         self.steps.memory = self.memory
         concurrency = self.config.max_concurrency or self.config.batch_size
-        return self._commit_or_stop(number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True))
+        return self._commit_or_stop(
+            number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True)
+        )
 
     def _run_pipelined(self, graph, batches: list[list[Profile]]) -> None:
         """Profiles of later batches run while earlier ones finish; batches still commit in order."""
@@ -226,7 +245,9 @@ class GenerateRun:
         # one behind the other (each waits for the slowest of its ~10 heavy-tailed calls) they
         # capped the run at ~batch_size profiles per update latency, whatever the concurrency.
         with (
-            ThreadPoolExecutor(self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile") as pool,
+            ThreadPoolExecutor(
+                self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile"
+            ) as pool,
             ThreadPoolExecutor(lag + 1, thread_name_prefix="insight") as finishing,
         ):
             for number in range(first, len(batches)):
@@ -234,10 +255,14 @@ class GenerateRun:
                     pass
                 if self.stopped:
                     break
-                submitted[number] = finishing.submit(finish, [pool.submit(run_one, profile) for profile in batches[number]])
+                submitted[number] = finishing.submit(
+                    finish, [pool.submit(run_one, profile) for profile in batches[number]]
+                )
             while submitted and not self.stopped:
                 commit_next()
-            pool.shutdown(cancel_futures=True)  # after a stop, queued profiles do not start; running ones stop at a node
+            pool.shutdown(
+                cancel_futures=True
+            )  # after a stop, queued profiles do not start; running ones stop at a node
 
     def _propose(self, outcomes: list[Outcome]) -> Proposal | None:
         """A finished batch's insight calls, showing the newest memory (never older than the lag allows)."""
@@ -246,7 +271,9 @@ class GenerateRun:
             return None
         return self.learner.propose(self.memory, finished)
 
-    def _commit_or_stop(self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None) -> bool:
+    def _commit_or_stop(
+        self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None
+    ) -> bool:
         """Commit the batch, unless the cost cap has been reached: then nothing more is committed."""
         if self._over_cost_cap():
             self.stopped = (
@@ -264,7 +291,9 @@ class GenerateRun:
         if self._over_cost_cap():
             raise CostCapReached(f"cost cap ${self.config.max_cost:.4f} reached")
 
-    def _commit(self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None) -> None:
+    def _commit(
+        self, number: int, batch: list[Profile], outcomes: list[Outcome], proposal: Proposal | None = None
+    ) -> None:
         """Append a batch's trajectories, update the memory (with `proposal`, when its calls were
         made already), then record progress (atomically, last)."""
         finished: list[list[RoundRecord]] = []
@@ -277,8 +306,14 @@ class GenerateRun:
                 failed.pop(profile.id, None)
         size = self.trajectories.append([r for records in finished for r in records])
         if self.learner is not None and finished:
-            shown = f" (calls shown version {proposal.shown.version})" if proposal and proposal.shown.version != self.memory.version else ""
-            self.memory = self.learner.update(self.memory, finished, note=f"batch {number + 1}{shown}", proposal=proposal)
+            shown = (
+                f" (calls shown version {proposal.shown.version})"
+                if proposal and proposal.shown.version != self.memory.version
+                else ""
+            )
+            self.memory = self.learner.update(
+                self.memory, finished, note=f"batch {number + 1}{shown}", proposal=proposal
+            )
             self._save(self.memory)
         self.progress = Progress(
             batches_done=number + 1,

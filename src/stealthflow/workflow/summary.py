@@ -57,7 +57,11 @@ def summarize(
         for k, group in sorted(by_round.items())
     ]
     added = sum(
-        1 for version in memory.history if version.version > start_version for op in version.operations if op.outcome == "added"
+        1
+        for version in memory.history
+        if version.version > start_version
+        for op in version.operations
+        if op.outcome == "added"
     )
     usage = usage or {}
     return RunSummary(
@@ -81,7 +85,12 @@ def plot_summary(summary: RunSummary, path: Path) -> None:
 
     rounds = [r.round for r in summary.rounds]
     figure, axis = plt.subplots(figsize=(5, 3.2))
-    axis.plot(rounds, [r.protected / r.at_stake if r.at_stake else 0 for r in summary.rounds], marker="o", label="attributes protected")
+    axis.plot(
+        rounds,
+        [r.protected / r.at_stake if r.at_stake else 0 for r in summary.rounds],
+        marker="o",
+        label="attributes protected",
+    )
     axis.plot(rounds, [r.mean_utility for r in summary.rounds], marker="s", label="mean utility (BLEU/ROUGE)")
     axis.set(xlabel="round", ylim=(0, 1.05), xticks=rounds, title=f"{summary.profiles} profiles")
     axis.legend(loc="lower left")

@@ -15,7 +15,9 @@ from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.recognizers.public_names import text_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
-SENTENCE_REACH = 1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
+SENTENCE_REACH = (
+    1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
+)
 
 
 def sentence_start(text: str, position: int) -> int:
@@ -96,7 +98,9 @@ def recognizer_names() -> list[str]:
     return sorted(_RECOGNIZERS)
 
 
-def build_recognizers(names: list[str] | None = None, models: bool = False, model: str | None = None) -> list[Recognizer]:
+def build_recognizers(
+    names: list[str] | None = None, models: bool = False, model: str | None = None
+) -> list[Recognizer]:
     """Instances of the named recognizers (all registered ones when `names` is None); the
     model-backed ones (the PII tagger) only with `models`, built on `model` when given."""
     unknown = sorted(set(names or ()) - set(_RECOGNIZERS))

@@ -55,7 +55,12 @@ class ContactNameRecognizer(ContextRecognizer):
 
         text, start, end = match.string, match.start("value"), match.end("value")
         first = match["value"].split()[0]
-        return given_name(first) and _CALENDAR.fullmatch(first) is None and not public_name(text, start, end) and not brand(text, start, end)
+        return (
+            given_name(first)
+            and _CALENDAR.fullmatch(first) is None
+            and not public_name(text, start, end)
+            and not brand(text, start, end)
+        )
 
 
 _CALENDAR = re.compile(
@@ -67,13 +72,27 @@ _CALENDAR = re.compile(
 class RelativeNameRecognizer(ContextRecognizer):
     name, type = "relative_name", "REAL_NAME"
     triggers = tuple(re.sub(r"\[.*|.\?.*", "", word) for word in RELATIVES.split("|"))  # "fianc[ée]e?" -> "fianc"
-    pattern = re.compile(rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)")
+    pattern = re.compile(
+        rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)"
+    )
 
 
 @register_recognizer
 class EmployerRecognizer(ContextRecognizer):
     name, type = "employer", "EMPLOYER"
-    triggers = ("work", "employ", "joined", "engineer", "manager", "nurse", "analyst", "developer", "teacher", "designer", "accountant")
+    triggers = (
+        "work",
+        "employ",
+        "joined",
+        "engineer",
+        "manager",
+        "nurse",
+        "analyst",
+        "developer",
+        "teacher",
+        "designer",
+        "accountant",
+    )
     pattern = re.compile(
         r"(?i:\b(?:i\s+(?:currently\s+)?work(?:ed)?\s+(?:at|for)|i'm\s+(?:employed|working)\s+(?:at|by|for)|i\s+am\s+(?:employed|working)\s+(?:at|by|for)|"
         r"my\s+employer\s+is|employer\s*:|i\s+joined|(?:engineer|manager|nurse|analyst|developer|teacher|designer|accountant)\s+at)\s+(?:the\s+)?)"
@@ -152,13 +171,19 @@ class DiagnosisRecognizer(ContextRecognizer):
     )
 
     def accept(self, match: re.Match[str]) -> bool:
-        return not anothers_life(match.string, match.start("value"), match.end("value"))  # not "Bruce Willis was diagnosed with aphasia"
+        return not anothers_life(
+            match.string, match.start("value"), match.end("value")
+        )  # not "Bruce Willis was diagnosed with aphasia"
 
 
 # Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
 # 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
-_PRICE_TALK = re.compile(r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b")  # someone's net worth is theirs
-_FIRST_PERSON = re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i:us|Us)|our|you|your)\b")  # not "the US"
+_PRICE_TALK = re.compile(
+    r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b"
+)  # someone's net worth is theirs
+_FIRST_PERSON = re.compile(
+    r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i:us|Us)|our|you|your)\b"
+)  # not "the US"
 
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
@@ -236,7 +261,10 @@ def capitalises(text: str, at: int) -> bool:
     messages typed in lowercase beside capitalised ones (validation messages joined four or five to
     a text, with the whole text judged: name recall 0.925 -> 0.812)."""
     reach_start, reach_end = max(0, at - CASE_REACH), at + CASE_REACH
-    start, end = text.rfind("\n", reach_start, at) + 1, text.find("\n", at, reach_end)  # within reach: a 100 KB line is not read per span
+    start, end = (
+        text.rfind("\n", reach_start, at) + 1,
+        text.find("\n", at, reach_end),
+    )  # within reach: a 100 KB line is not read per span
     return text_words(text).has_capital(max(start, reach_start), reach_end if end < 0 else end)
 
 
@@ -251,7 +279,10 @@ def anothers_life(text: str, start: int, end: int) -> bool:
         opening = sentence_start(text, opening - 2)
     lead = _LEAD_IN.match(text, opening).end()
     subject_end = public_name_at(text, lead) or (subject.end() if (subject := _SUBJECT_OPENS.match(text, lead)) else 0)
-    said_of_subject = subject_end <= start or (start, end) == (lead, subject_end)  # or the famous name itself, tagged as an employer
+    said_of_subject = subject_end <= start or (start, end) == (
+        lead,
+        subject_end,
+    )  # or the famous name itself, tagged as an employer
     if not subject_end or not said_of_subject or len(text[subject_end:start].split()) > _SAID_OF_SUBJECT:
         return False
     stop = sentence_end(text, end)

@@ -62,7 +62,9 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
     def is_medical(offset: str) -> bool:  # any hypernym path reaches a medical root
         if offset not in medical:
             medical[offset] = False  # WordNet's hypernyms form no cycle; this only guards against one
-            medical[offset] = offset in medical_roots or any(is_medical(parent) for parent in nouns[offset].hypernyms() if parent in nouns)
+            medical[offset] = offset in medical_roots or any(
+                is_medical(parent) for parent in nouns[offset].hypernyms() if parent in nouns
+            )
         return medical[offset]
 
     everyday = {
@@ -76,7 +78,10 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
     verb_forms = {form for verb in verbs for form in _plurals(verb)}
 
     def plural_reads_otherwise(lemma: str) -> bool:
-        return any((plural in senses and plural not in everyday) or plural in verb_forms or plural in ENGLISH_STOP_WORDS for plural in _plurals(lemma))
+        return any(
+            (plural in senses and plural not in everyday) or plural in verb_forms or plural in ENGLISH_STOP_WORDS
+            for plural in _plurals(lemma)
+        )
 
     return sorted(lemma for lemma in everyday if not plural_reads_otherwise(lemma))
 
@@ -106,5 +111,7 @@ def everyday_thing(value: str) -> bool:
 
 def _everyday_word(word: str) -> bool:
     everyday = _everyday()
-    singular = {word, word.removesuffix("s"), word.removesuffix("es")} | ({word[:-3] + "y"} if word.endswith("ies") else set())
+    singular = {word, word.removesuffix("s"), word.removesuffix("es")} | (
+        {word[:-3] + "y"} if word.endswith("ies") else set()
+    )
     return any(form in everyday for form in singular)

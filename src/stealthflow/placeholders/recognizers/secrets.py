@@ -108,7 +108,9 @@ class PrivateKeyRecognizer(Recognizer):
     """A whole PEM private-key block (detect-secrets only flags its header line)."""
 
     name, type = "private_key", "PRIVATE_KEY"
-    pattern = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.DOTALL)
+    pattern = re.compile(
+        r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.DOTALL
+    )
 
     def find(self, text: str) -> list[Span]:
         return [self.span(m.start(), m.end()) for m in self.pattern.finditer(text)]
@@ -145,7 +147,21 @@ class KeyedTokenRecognizer(ContextRecognizer):
     word or a verb only keys take."""
 
     name, type = "keyed_token", "API_KEY"
-    triggers = ("key", "secret", "token", "bearer", "auth", "rotate", "revoke", "regenerate", "invalidate", "sk-", "sk_", "rk-", "rk_")
+    triggers = (
+        "key",
+        "secret",
+        "token",
+        "bearer",
+        "auth",
+        "rotate",
+        "revoke",
+        "regenerate",
+        "invalidate",
+        "sk-",
+        "sk_",
+        "rk-",
+        "rk_",
+    )
     pattern = re.compile(
         # after a key word (also inside OPENAI_API_KEY=), or with a well-known secret-key prefix
         r"(?:(?i:(?:\b|(?<=_))(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token|bearer|auth(?:orization)?|key|rotated?|revoked?|regenerated?|invalidated?)\b"
@@ -167,7 +183,8 @@ class ExposedTokenRecognizer(ContextRecognizer):
     triggers = ("leak", "pasted", "committed", "pushed", "exposed", "posted", "published", "shared", "uploaded")
     pattern = re.compile(
         r"(?i:\b(?:leaked|pasted|committed|pushed|exposed|posted|published|shared|uploaded)\s+(?:(?:my|our|the|this|an?|its)\s+)?"
-        r"(?:(?:old|new|live|prod(?:uction)?|api|secret|access|private)\s+){0,2}(?:(?:key|token|secret)\s+)?)" + _TOKEN_VALUE
+        r"(?:(?:old|new|live|prod(?:uction)?|api|secret|access|private)\s+){0,2}(?:(?:key|token|secret)\s+)?)"
+        + _TOKEN_VALUE
     )
 
     def accept(self, match: re.Match[str]) -> bool:
@@ -217,7 +234,9 @@ _FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "t
     r"|\s+(?:that\s+)?(?:i|we|you|he|she|they)\s+(?:\w+\s+)?(?:set|use|used|chose|picked|gave|sent|made)(?:\s+(?:me|us|you|him|her|them))?"
     r"(?:\s+(?:for|on)\s+(?:the|my|our|your)\s+[\w@-]+)?)?"
 )
-_VALUE_END = r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
+_VALUE_END = (
+    r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT
+)  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
 _PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
 
 
@@ -228,8 +247,38 @@ class PasswordRecognizer(ContextRecognizer):
     "the wifi is X", "my password, X, got leaked", "password (X)"."""
 
     name, type = "password", "PASSWORD"
-    triggers = ("pass", "pwd", "pin", "pw", "p/w", "psw", "pword", "pasword", "code", "combination", "combo", "wifi", "wi-fi", "wpa", "network key",
-                "security", "puk", "lockbox", "keybox", "key safe", "keysafe", "keypad", "mdp", "contrase", "kennwort", "senha", "wachtwoord", "senord", "hasło", "haslo")
+    triggers = (
+        "pass",
+        "pwd",
+        "pin",
+        "pw",
+        "p/w",
+        "psw",
+        "pword",
+        "pasword",
+        "code",
+        "combination",
+        "combo",
+        "wifi",
+        "wi-fi",
+        "wpa",
+        "network key",
+        "security",
+        "puk",
+        "lockbox",
+        "keybox",
+        "key safe",
+        "keysafe",
+        "keypad",
+        "mdp",
+        "contrase",
+        "kennwort",
+        "senha",
+        "wachtwoord",
+        "senord",
+        "hasło",
+        "haslo",
+    )
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
@@ -274,7 +323,9 @@ class LoginPasswordRecognizer(PasswordRecognizer):
     triggers = ("login", "log in", "credential", "creds", "user", "account", "use", "wifi", "wi-fi")
     pattern = re.compile(
         rf"(?i:(?=[clauw])\b(?:(?:login|log\s+in|credentials?|creds|user(?:name)?|account|wi-?fi)\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
-        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])" + _HAS_DIGIT + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
+        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])"
+        + _HAS_DIGIT
+        + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
         rf"|use\s+(?=\S+\s+to\s+(?:open|unlock|disarm|get\s+in)\b)[\"'“‘]?{_NOT_A_WORD}))" + _PASSWORD_VALUE
     )
 
@@ -314,7 +365,9 @@ _SECRET_CUE = re.compile(
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
 # passcode is 4471").
 _OTHER_NUMBER = re.compile(
-    r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
+    r"\b(?i:(?:"
+    + "|".join(_PUBLIC_CODES)
+    + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
     r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
     r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
 )
@@ -325,7 +378,9 @@ _NAMED_AFTER = re.compile(
 _PUBLIC_KIND = re.compile(r"(?i:" + "|".join(_PUBLIC_CODES) + r")")
 _LEADING_CUE = re.compile(rf"(?:{_SECRET_CUE.pattern})(?:\s*[:=]\s*|\s+(?:(?:is|was)\s+)?)")
 # a count of things ("56113 chairs"), a size ("12 characters") or a rate ("16927 a month": rent, a price)
-_COUNTED = re.compile(rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}|\s+(?:a|an|per)\s+(?:month|year|week|day|hour|night)\b")
+_COUNTED = re.compile(
+    rf"\s+(?!(?:is|was|as|yes|this|plus|its|his|has|does|thanks)\b)[a-z]+s\b|{_UNIT}|\s+(?:a|an|per)\s+(?:month|year|week|day|hour|night)\b"
+)
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+(?:-(?:rc|beta|alpha|dev)\d*)?")  # "v3.8.1-rc2": a pre-release too
 _DATE = re.compile(r"(?:19|20)\d\d[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)\d\d")
 # a quantity ("a 2.4GHz", "5GHz", "4 digit"), a ratio or reading ("120/80"), a hex number as code writes it ("0xC000021A")
@@ -345,7 +400,12 @@ def named_as_other_number(text: str, start: int, end: int) -> bool:
     between that and the value, or a code in capitals and digits (or a year's serial number) that no
     word but a bare "code" introduces."""
     value = text[start:end]
-    if _VERSION.fullmatch(value) or _DATE.fullmatch(value) or _AMOUNT_OF.fullmatch(value) or (value.isdigit() and _COUNTED.match(text, end)):
+    if (
+        _VERSION.fullmatch(value)
+        or _DATE.fullmatch(value)
+        or _AMOUNT_OF.fullmatch(value)
+        or (value.isdigit() and _COUNTED.match(text, end))
+    ):
         return True
     if _UPPERCASE_CODE.fullmatch(value) and not introduced_as_secret(text, start, end, bare_code=False):
         return True
@@ -395,8 +455,33 @@ _OTP_VALUE = (
 @register_recognizer
 class OtpRecognizer(ContextRecognizer):
     name, type = "otp", "OTP"
-    triggers = ("otp", "code", "password", "pin", "passcode", "2fa", "mfa", "totp", "verification", "confirmation", "one-time", "one time", "texted",
-                "messaged", "sms", "enter", "type", "input", "recovery", "backup", "sign in", "sign-in", "log in", "log-in", "verify")
+    triggers = (
+        "otp",
+        "code",
+        "password",
+        "pin",
+        "passcode",
+        "2fa",
+        "mfa",
+        "totp",
+        "verification",
+        "confirmation",
+        "one-time",
+        "one time",
+        "texted",
+        "messaged",
+        "sms",
+        "enter",
+        "type",
+        "input",
+        "recovery",
+        "backup",
+        "sign in",
+        "sign-in",
+        "log in",
+        "log-in",
+        "verify",
+    )
     pattern = re.compile(
         r"(?i:(?=[abcegilmoprstuv0-9])\b(?:"  # the characters the alternatives start with (see PasswordRecognizer)
         r"(?:otp|totp|2fa|mfa|one[- ]time\s+(?:code|password|pin|passcode)"
@@ -406,7 +491,9 @@ class OtpRecognizer(ContextRecognizer):
         # "the code is 552918", "your code: 771203", but not "error code 5003"
         r"|code" + _NOT_PUBLIC + r"\s*(?:is|was|=|:|is:)\s*"
         # "the code from the SMS is X", "the code for the login is X"
-        r"|code" + _NOT_PUBLIC + r"\s+(?:from|for|in)\s+(?:(?:the|my|your|this)\s+)?[\w.@-]+(?:\s+[\w.@-]+)?\s+(?:is|was)\s*:?\s*"
+        r"|code"
+        + _NOT_PUBLIC
+        + r"\s+(?:from|for|in)\s+(?:(?:the|my|your|this)\s+)?[\w.@-]+(?:\s+[\w.@-]+)?\s+(?:is|was)\s*:?\s*"
         # "it asked for a code and I put in X", "they sent a code to my phone, X, ..."
         r"|code" + _NOT_PUBLIC + r"\b[^.!?\n]{0,40}\b(?:put\s+in|entered|typed(?:\s+in)?)\s+"
         r"|code" + _NOT_PUBLIC + r"\b[^.!?\n,]{0,40},\s+(?=\d{4,8}\s*(?:,|[.!?]|$))"
@@ -431,7 +518,13 @@ class OtpRecognizer(ContextRecognizer):
     def accept(self, match: re.Match[str]) -> bool:
         text, start = match.string, match.start("value")
         stop = _SENTENCE_END.search(text, start, start + _SENTENCE_REACH)
-        return not buys_a_discount(text[max(sentence_start(text, start), start - _SENTENCE_REACH) : stop.start() if stop else start + _SENTENCE_REACH])
+        return not buys_a_discount(
+            text[
+                max(sentence_start(text, start), start - _SENTENCE_REACH) : stop.start()
+                if stop
+                else start + _SENTENCE_REACH
+            ]
+        )
 
 
 # A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):

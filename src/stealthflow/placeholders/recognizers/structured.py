@@ -13,8 +13,6 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 import tldextract
-
-import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from presidio_analyzer import EntityRecognizer, PatternRecognizer
 from presidio_analyzer.predefined_recognizers import (
     CreditCardRecognizer as PresidioCreditCard,
@@ -32,6 +30,7 @@ from presidio_analyzer.predefined_recognizers import (
     UsSsnRecognizer as PresidioUsSsn,
 )
 
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
@@ -100,7 +99,10 @@ class PresidioBacked(Recognizer):
                 continue
             regions: list[list[int]] = []
             for inner in self.wanted.finditer(value):
-                region_start, region_end = max(0, inner.start() - self.window), min(len(value), inner.end() + self.window)
+                region_start, region_end = (
+                    max(0, inner.start() - self.window),
+                    min(len(value), inner.end() + self.window),
+                )
                 if regions and region_start <= regions[-1][1]:
                     regions[-1][1] = max(regions[-1][1], region_end)
                 else:
@@ -178,7 +180,11 @@ class SeparatedCardRecognizer(Recognizer):
     name, type = "credit_card_separated", "CREDIT_CARD"
 
     def find(self, text: str) -> list[Span]:
-        return [self.span(m.start(), m.end()) for m in _SEPARATED_CARD.finditer(text) if 13 <= len(digits := re.sub(r"\D", "", m[0])) <= 19 and luhn_valid(digits)]
+        return [
+            self.span(m.start(), m.end())
+            for m in _SEPARATED_CARD.finditer(text)
+            if 13 <= len(digits := re.sub(r"\D", "", m[0])) <= 19 and luhn_valid(digits)
+        ]
 
 
 @register_recognizer
@@ -238,7 +244,9 @@ def _is_url(value: str) -> bool:
 # a letter within its 40 characters, ending on a word character.
 _HANDLE = re.compile(r"(?<![\w.@])@(?=[\w.]{0,39}[^\W\d_])\w(?:[\w.]{0,38}\w)?(?![\w@])")
 # ... and no chat shorthand ("see you @noon", "@5pm") or broadcast mention ("@everyone").
-_NOT_HANDLE = re.compile(r"(?i:everyone|here|channel|all|noon|midnight|home|work|school|night|\d{1,2}(?:[:.]\d\d)?(?:am|pm|h))")
+_NOT_HANDLE = re.compile(
+    r"(?i:everyone|here|channel|all|noon|midnight|home|work|school|night|\d{1,2}(?:[:.]\d\d)?(?:am|pm|h))"
+)
 
 
 @register_recognizer
@@ -249,7 +257,11 @@ class HandleRecognizer(Recognizer):
     name, type = "handle", "USERNAME"
 
     def find(self, text: str) -> list[Span]:
-        return [self.span(m.start(), m.end(), 0.8) for m in _HANDLE.finditer(text) if not _NOT_HANDLE.fullmatch(m[0], 1) and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()]
+        return [
+            self.span(m.start(), m.end(), 0.8)
+            for m in _HANDLE.finditer(text)
+            if not _NOT_HANDLE.fullmatch(m[0], 1) and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()
+        ]
 
 
 @cache
@@ -262,7 +274,11 @@ class _UsSsnWithSamples(PresidioUsSsn):
     SSN-shaped identifier, masked as one rather than left to the phone recognizer."""
 
     def invalidate_result(self, pattern_text: str) -> bool:
-        return "".join(c for c in pattern_text if c.isdigit()) not in ("123456789", "987654320", "078051120") and super().invalidate_result(pattern_text)
+        return "".join(c for c in pattern_text if c.isdigit()) not in (
+            "123456789",
+            "987654320",
+            "078051120",
+        ) and super().invalidate_result(pattern_text)
 
 
 @register_recognizer
@@ -283,7 +299,9 @@ _OTHER_KIND_BEFORE = re.compile(
     r"\b(?i:invoice|ticket|order|part|item|product|model|serial|isbn|tracking|parcel|shipment|reference|ref|claim|meeting|webinar|zoom|conference|(?:call|room)\s+id|build|version|issue|bug)"
     r"(?i:\s+(?:no\.?|number|num|id|#|code))?\s*(?i:is|was|:|#)?\s*$"
 )
-_PHONE_CANDIDATE = re.compile(r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)")
+_PHONE_CANDIDATE = re.compile(
+    r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)"
+)
 
 
 @register_recognizer
@@ -315,4 +333,7 @@ def _valid_phone(candidate: str, regions: tuple[str, ...]) -> bool:
     if candidate.startswith("+"):
         number = parse_phone(candidate, regions[0])
         return number is not None and phonenumbers.is_possible_number(number)
-    return any((number := parse_phone(candidate, region)) is not None and phonenumbers.is_valid_number(number) for region in regions)
+    return any(
+        (number := parse_phone(candidate, region)) is not None and phonenumbers.is_valid_number(number)
+        for region in regions
+    )

@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache, lru_cache
 from pathlib import Path
 
+from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.context import (
     ANIMALS,
@@ -39,7 +40,6 @@ from stealthflow.placeholders.recognizers.secrets import (
     secret_word_length,
     starts_with_other_kind,
 )
-from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
@@ -71,14 +71,18 @@ _WORK = re.compile(
     r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?\s+(?:\w+\s+){1,2}(?:at|for|with))\b"
 )
 # ... or follows a person in a list of people and where they work ("- Willem Keijser, KPMG").
-_LISTED_AFTER_SOMEONE = re.compile(r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$")
+_LISTED_AFTER_SOMEONE = re.compile(
+    r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$"
+)
 # Company forms and institutions: words only an organisation's name holds.
 _FIRM_OR_INSTITUTION = (
     r"inc|ltd|llc|plc|gmbh|ag|spa|s\.?r\.?l|bv|nv|ab|oy|corp\w*|company|group|holdings?|associates|bank|hospital"
     r"|clinic|universit\w*|college|school|academy|institute|agency"
 )
 _ORGANISATION = re.compile(rf"\b(?i:{_FIRM_OR_INSTITUTION}|sa|as|co|partners|e\.v|and|et|und|y|e)\b|[&,-]")
-_SAINT_PLACE = re.compile(r"(?:Saint|Sainte|St|Ste|San|Santa|Santo|São)-[A-Z]")  # "Saint-Rémy", "Santa-Cruz": a place's hyphen
+_SAINT_PLACE = re.compile(
+    r"(?:Saint|Sainte|St|Ste|San|Santa|Santo|São)-[A-Z]"
+)  # "Saint-Rémy", "Santa-Cruz": a place's hyphen
 # An organisation's department, and a letter's greeting: "Dear Hilton Reservations," is written to a company.
 _DEPARTMENT = r"support|reservations|bookings|help\s?desk|customer\s+(?:service|services|care|support)|admissions|team"
 _DEPARTMENT_ENDS = re.compile(rf"\b(?i:{_DEPARTMENT})$")
@@ -161,18 +165,24 @@ _PLACE_NAMED_BEFORE = re.compile(
     r"|\b(?:Museum|University|College|Bank|Institute|Academy|Library|Gallery|Church|Cathedral|Basilica|Abbey|Temple|Palace|Castle|Tower|Hospital"
     r"|School|Department|Ministry|Republic|Kingdom|Federation|Society|Council|Court)\s+of\s+(?:(?:the|and|of|de|la|del|des|du|di|[A-Z][\w'’-]*)\s+)*$"
 )
-_PLACE_BEFORE_LOWERCASE = re.compile(rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$")
+_PLACE_BEFORE_LOWERCASE = re.compile(
+    rf"\b(?:in|near|around|across|outside|{_JOURNEY_TO})\s+(?:the\s+)?(?:\w+\s+)?$|\b(?:the|a|an)\s+$"
+)
 # A word that is a name and a verb, used as the verb: "Mark the invoice as paid", "can you bill
 # them", "we should chase the supplier": first in its sentence or after "you", "please", a modal,
 # and followed by an object.
-_VERB_BEFORE = re.compile(r"(?i:(?:^|[.!?\n]\s*|\b(?:you|please|pls|can|could|will|would|should|must|let's|and|then|'ll|’ll)\s+)$)")
+_VERB_BEFORE = re.compile(
+    r"(?i:(?:^|[.!?\n]\s*|\b(?:you|please|pls|can|could|will|would|should|must|let's|and|then|'ll|’ll)\s+)$)"
+)
 # A word first in its sentence that opens a question ("Will you check it?", "May I ask"): a name's word
 # followed by a subject pronoun, where a name is followed by a verb or a comma ("Anna, will you ...").
 # (Idioms such as "Jack of all trades" were dropped this way too, by "of"/"for" and a lowercase word; that
 # cost names such as "Chen of all people" and caught none of the idioms of fresh messages, so it went.)
 _SENTENCE_START = re.compile(r"(?:^|[.!?\n]\s*|^\W+)$")
 _PRONOUN_AFTER = re.compile(r"\s+(?i:you|i|we|they|he|she)\b")
-_VERB_AFTER = re.compile(r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as|out|up|off|yourself|myself|himself|herself|themselves|ourselves)\b)")  # "Max out the card", "Pat yourself on the back"
+_VERB_AFTER = re.compile(
+    r"(?i:\s+(?:this|that|these|those|the|a|an|it|them|him|her|me|us|my|your|our|their|its|all|as|out|up|off|yourself|myself|himself|herself|themselves|ourselves)\b)"
+)  # "Max out the card", "Pat yourself on the back"
 
 
 # A full name as the subject of a question on what the person is, naming neither the writer nor the
@@ -186,7 +196,10 @@ _ASKED_ABOUT = re.compile(
 
 def tied_to_writer(text: str, start: int, end: int) -> bool:
     """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I")."""
-    return _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None or _PERSONAL_AFTER.match(text, end) is not None
+    return (
+        _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None
+        or _PERSONAL_AFTER.match(text, end) is not None
+    )
 
 
 # Talk of a story on screen, on the page or in a game ("Walter White was never a good person, not even in
@@ -210,7 +223,9 @@ _STORY_WORDS = frozenset(
     " playthroughs side sidequest sidequests anime manga character characters protagonist protagonists villain villains".split()
 )
 # ... or names a story, a band or a game itself: "Which Zelda game should I play first?", "the Beatles album".
-_TITLE_AFTER = re.compile(r"\s+(?i:game|movies?|film|albums?|soundtracks?|franchise|series|saga|novels|fandom|songs|lyrics|trilogy|universe|dlc)\b(?!\s+night)")  # no verb: "Sarah books", "Tom films"
+_TITLE_AFTER = re.compile(
+    r"\s+(?i:game|movies?|film|albums?|soundtracks?|franchise|series|saga|novels|fandom|songs|lyrics|trilogy|universe|dlc)\b(?!\s+night)"
+)  # no verb: "Sarah books", "Tom films"
 _DEALT_WITH_BEFORE = re.compile(r"\b(?i:with|ask|asked|tell|told|text|texted|call|called|message|remind|email)\s+$")
 _DEALS_AFTER = re.compile(
     r"\s+(?i:said|says|told|texted|asked|thinks|reckons|recommend\w*|wants|spoil\w*|made\s+me|got\s+me|lent|gave|sent|showed|introduced|came"
@@ -225,7 +240,9 @@ _PLAIN_WORD = re.compile(r"\w+")
 
 
 def _story_talk(sentence: str) -> bool:
-    return not _STORY_WORDS.isdisjoint(_PLAIN_WORD.findall(sentence.lower())) and _STORY_TALK.search(sentence) is not None
+    return (
+        not _STORY_WORDS.isdisjoint(_PLAIN_WORD.findall(sentence.lower())) and _STORY_TALK.search(sentence) is not None
+    )
 
 
 def a_character(text: str, start: int, end: int) -> bool:
@@ -234,7 +251,12 @@ def a_character(text: str, start: int, end: int) -> bool:
     the story may be another's)."""
     return (
         capitalises(text, start)
-        and (_TITLE_AFTER.match(text, end) is not None or (_story_talk(sentence := sentence_around(text, start, end)) and _IN_WRITERS_LIFE.search(sentence) is None))
+        and (
+            _TITLE_AFTER.match(text, end) is not None
+            or (
+                _story_talk(sentence := sentence_around(text, start, end)) and _IN_WRITERS_LIFE.search(sentence) is None
+            )
+        )
         and not tied_to_writer(text, start, end)
         and _DEALT_WITH_BEFORE.search(text[max(0, start - 12) : start]) is None
         and _DEALS_AFTER.match(text, end) is None
@@ -248,7 +270,12 @@ def public_talk(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - 48) : start]
     after = _PUBLIC_AFTER if capitalises(text, start) else _PUBLIC_AFTER_LOWERCASE
-    return _PUBLIC_BEFORE.search(before) is not None or after.match(text, end) is not None or _asked_about_by_full_name(text, start, end)
+    return (
+        _PUBLIC_BEFORE.search(before) is not None
+        or after.match(text, end) is not None
+        or _asked_about_by_full_name(text, start, end)
+    )
+
 
 # ... unless it asks where someone is or whether they can come, as of a colleague or a friend ("Is Nadia
 # Rahman free for a call on Thursday?", "Is Tom Berg still coming?"): a public figure is asked what they are.
@@ -297,18 +324,34 @@ def not_a_name(text: str, start: int, end: int) -> bool:
     value, before = text[start:end], text[max(0, start - 48) : start]
     if value.islower() and capitalises(text, start):
         return True
-    if " " not in value and len(value) > 1 and value.isupper() and not text.isupper() and not _name_lexicon().get(value.casefold()):
+    if (
+        " " not in value
+        and len(value) > 1
+        and value.isupper()
+        and not text.isupper()
+        and not _name_lexicon().get(value.casefold())
+    ):
         return True  # an acronym the lexicon does not know as a name, where the writer writes in lowercase too ("my IBAN: DE89...")
     if text.startswith(("'s", "’s"), end):
         return False
-    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(before) or _PLACE_NAMED_BEFORE.search(before):
+    if (_PLACE_BEFORE if capitalises(text, start) else _PLACE_BEFORE_LOWERCASE).search(
+        before
+    ) or _PLACE_NAMED_BEFORE.search(before):
         return True
     # (the pattern's cheap precondition first; "\n": the text's start opens a sentence)
-    moved = " " not in value and before.rstrip()[-2:].lower() == "to" and _MOVED_TO.search(before if start > len(before) else "\n" + before)
+    moved = (
+        " " not in value
+        and before.rstrip()[-2:].lower() == "to"
+        and _MOVED_TO.search(before if start > len(before) else "\n" + before)
+    )
     from_place = " " not in value and before.rstrip()[-4:].lower() == "from" and _FROM_PLACE.search(before)
     if (moved or from_place) and not _WORK.search(sentence_around(text, start, end)):
         return True  # not with work talk: "moved to Halvorsen for a senior role" is a firm
-    if " " not in value and _SENTENCE_START.search(before) and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end) or _listed_with_things(text, end)):
+    if (
+        " " not in value
+        and _SENTENCE_START.search(before)
+        and (_PRONOUN_AFTER.match(text, end) or _thing_after(text, end) or _listed_with_things(text, end))
+    ):
         return True
     return " " not in value and _VERB_BEFORE.search(before) is not None and _VERB_AFTER.match(text, end) is not None
 
@@ -318,8 +361,12 @@ def not_a_name(text: str, start: int, end: int) -> bool:
 # dog Biscuit", "Pepper the hamster", "Bella, our beagle", "the robot vacuum we call Dusty"); a
 # storm ("Storm Ciarán", "hurricane Milton"). Not the people who look after them ("our dog walker Sarah").
 _STORMS = r"storm|hurricane|typhoon|cyclone|tornado|tropical\s+(?:storm|depression)"
-_NAMED_KIND_BEFORE = re.compile(rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$")
-_NAMED_KIND_AFTER = re.compile(rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)")
+_NAMED_KIND_BEFORE = re.compile(
+    rf"\b(?i:{ANIMALS}|{THINGS}|{_STORMS})(?P<called>\s+(?:(?i:is|was|we|i)\s+)?(?i:called|call|named))?(?P<comma>,)?\s+$"
+)
+_NAMED_KIND_AFTER = re.compile(
+    rf",?\s+(?i:(?:my|our|the|his|her|their|a|an)\s+(?:[\w-]+\s+)?(?:{ANIMALS}|{THINGS}))\b(?!['’]s|\s+(?i:{KEEPERS})\b)"
+)
 _STORM_OPENS = re.compile(rf"(?i:{_STORMS})\s")
 _SAINT_OPENS = re.compile(r"(?:St|Ste|Saint|Sainte)\b\.?(?:\s|$)", re.IGNORECASE)
 _FEAST = re.compile(r"(?:['’]s)?\s+(?:Day|Eve|Night)\b")
@@ -329,7 +376,9 @@ _FEAST = re.compile(r"(?:['’]s)?\s+(?:Day|Eve|Night)\b")
 # another assistant ("Is Claude better than Gemini for coding?", "Alexa, set a timer"); elsewhere
 # a person may carry it ("Claude said he'd be late"). Names no one has are never a person's.
 _OWNED_BEFORE = re.compile(rf"(?i:{_OWNED})")  # the tie of _PERSONAL_BEFORE without its greetings
-_ASSISTANTS = frozenset({"alexa", "siri", "cortana", "bixby", "claude", "gemini", "bard", "grok", "llama", "mistral", "jarvis"})
+_ASSISTANTS = frozenset(
+    {"alexa", "siri", "cortana", "bixby", "claude", "gemini", "bard", "grok", "llama", "mistral", "jarvis"}
+)
 _ASSISTANTS_ONLY = frozenset({"chatgpt", "copilot", "deepseek", "perplexity", "midjourney", "qwen", "gpt"})
 _AI_TALK = re.compile(
     r"\b(?i:ai|a\.i\.|chat\s*bots?|bots?|assistants?|llms?|models?|prompts?|openai|anthropic|google|amazon|apple|microsoft|echo|speaker|"
@@ -344,7 +393,11 @@ def names_an_assistant(text: str, start: int, end: int) -> bool:
     key = text[start:end].casefold()
     if key in _ASSISTANTS_ONLY:
         return True
-    if key not in _ASSISTANTS or _OWNED_BEFORE.search(text[max(0, start - 48) : start]) or _PERSONAL_AFTER.match(text, end):
+    if (
+        key not in _ASSISTANTS
+        or _OWNED_BEFORE.search(text[max(0, start - 48) : start])
+        or _PERSONAL_AFTER.match(text, end)
+    ):
         return False  # "my friend Claude", "Gemini and I"; "Hey Siri" greets the assistant
     sentence = sentence_around(text, start, end)
     offset = sentence_start(text, start)
@@ -367,7 +420,9 @@ _SAYING_REACH = 32  # characters around a name: a saying is at most this long
 def in_a_saying(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] lies inside a saying or a stand-in name (_SAYINGS)."""
     left = max(0, start - _SAYING_REACH)
-    return any(left + m.start() <= start and end <= left + m.end() for m in _SAYINGS.finditer(text[left : end + _SAYING_REACH]))
+    return any(
+        left + m.start() <= start and end <= left + m.end() for m in _SAYINGS.finditer(text[left : end + _SAYING_REACH])
+    )
 
 
 def names_a_feast(text: str, start: int, end: int) -> bool:
@@ -383,8 +438,12 @@ _FESTIVAL = re.compile(
     r"(?i:ramadan|ramazan|eid(?:\s+al-(?:fitr|adha))?|diwali|deepavali|hanukkah|chanukah|passover|pesach|easter|christmas|xmas|lent|advent|holi|vesak"
     r"|navratri|dussehra|onam|pongal|nowruz|kwanzaa|thanksgiving|halloween|hogmanay|purim|sukkot|shavuot|yom\s+kippur|rosh\s+hashanah|mardi\s+gras)"
 )
-_KEPT_AFTER = re.compile(r"\s+(?:(?i:is|are|was|were)\s+)?(?i:observed|celebrated)\b(?!\s+(?i:his|her|their|the|a|an|my|our|its)\b)")  # "How is Ramadan observed?", not "Ramadan celebrated his birthday"
-_WHEN_BEFORE = re.compile(r"\b(?i:during|throughout|celebrat\w*|observ\w*|over|before|after|until|till|since|this|last|next|happy)\s+$")  # not "for": a gift for Ramadan may be for a person
+_KEPT_AFTER = re.compile(
+    r"\s+(?:(?i:is|are|was|were)\s+)?(?i:observed|celebrated)\b(?!\s+(?i:his|her|their|the|a|an|my|our|its)\b)"
+)  # "How is Ramadan observed?", not "Ramadan celebrated his birthday"
+_WHEN_BEFORE = re.compile(
+    r"\b(?i:during|throughout|celebrat\w*|observ\w*|over|before|after|until|till|since|this|last|next|happy)\s+$"
+)  # not "for": a gift for Ramadan may be for a person
 # A breed or an animal as the name itself ("Our Border Collie is bored"), chat shorthand ("brb", "tbh"),
 # a programming language's literal ("returns [None, None]"), a monarch or a pope by their number ("Henry VIII").
 _WORD_OF_NO_ONE = re.compile(
@@ -399,7 +458,9 @@ def no_person(text: str, start: int, end: int) -> bool:
     "my" ("my dog Biscuit")."""
     if names_a_feast(text, start, end) or _SAINT_OPENS.match(text, start, end) or _STORM_OPENS.match(text, start, end):
         return True
-    if _FESTIVAL.fullmatch(text, start, end) and (_WHEN_BEFORE.search(text[max(0, start - 24) : start]) or _KEPT_AFTER.match(text, end)):
+    if _FESTIVAL.fullmatch(text, start, end) and (
+        _WHEN_BEFORE.search(text[max(0, start - 24) : start]) or _KEPT_AFTER.match(text, end)
+    ):
         return True  # "during Ramadan", "until Diwali", "How is Eid celebrated" (a person may be called Ramadan)
     if _WORD_OF_NO_ONE.fullmatch(text, start, end):
         return True  # "Our Border Collie", "brb grabbing food", "[None, None]", "Henry VIII"
@@ -426,16 +487,23 @@ def _thing_after(text: str, end: int) -> bool:
 # The next item of a list: "Holly and ivy", "Iris, tulip or daffodil bulbs".
 _NEXT_ITEM = re.compile(r"(?:\s*,\s*|\s+(?:and|or|&|nor)\s+)(?:(?:a|an|some)\s+)?([a-z]+)\b(?!['’])")
 # ... that is a person, whom a name is listed with as often ("Tom and kids", "Anna and family").
-_PEOPLE_WORD = re.compile(rf"(?:{RELATIVES}|{KEEPERS}|kids?|child(?:ren)?|bab(?:y|ies)|family|fam|friends|folks|crew|gang|team|co|company|colleagues|guests"
-                          r"|others|everyone|lads|girls?|boys?|parents|cousins|grandparents|hubby|bf|gf|housemates?|flatmates?|roommates?|mates?|pals?"
-                          r"|buddy|buddies|classmates?|students?|teachers?|doctors?|nurses?|neighbou?rs|staff)")
+_PEOPLE_WORD = re.compile(
+    rf"(?:{RELATIVES}|{KEEPERS}|kids?|child(?:ren)?|bab(?:y|ies)|family|fam|friends|folks|crew|gang|team|co|company|colleagues|guests"
+    r"|others|everyone|lads|girls?|boys?|parents|cousins|grandparents|hubby|bf|gf|housemates?|flatmates?|roommates?|mates?|pals?"
+    r"|buddy|buddies|classmates?|students?|teachers?|doctors?|nurses?|neighbou?rs|staff)"
+)
 
 
 def _listed_with_things(text: str, end: int) -> bool:
     """Whether a word that is also a name opens a sentence as one of a list of things: "Holly and ivy
     decorations", "Iris, tulip or daffodil bulbs" (not "Tom and kids are coming")."""
     item = _NEXT_ITEM.match(text, end)
-    return item is not None and capitalises(text, end) and everyday_thing(item[1]) and _PEOPLE_WORD.fullmatch(item[1]) is None
+    return (
+        item is not None
+        and capitalises(text, end)
+        and everyday_thing(item[1])
+        and _PEOPLE_WORD.fullmatch(item[1]) is None
+    )
 
 
 # Street words of the languages the tagger learnt addresses in: an address without a house number
@@ -448,7 +516,9 @@ _STREET = re.compile(
 )
 
 
-_ADDRESSED = r"(?i:sir|sirs|madam|madame|ma['’]am|mister|miss|missus|mrs?|ms|mx|dr|doctor|prof|professor|gentlemen|ladies)\.?"
+_ADDRESSED = (
+    r"(?i:sir|sirs|madam|madame|ma['’]am|mister|miss|missus|mrs?|ms|mx|dr|doctor|prof|professor|gentlemen|ladies)\.?"
+)
 _FORM_OF_ADDRESS = re.compile(rf"{_ADDRESSED}(?:\s*(?i:or|and|/|&)\s*{_ADDRESSED})*")  # "Sir", "Sir or Madam"
 
 
@@ -459,17 +529,27 @@ def plausible(label: str, value: str) -> bool:
     or a street word (not the "1" of "version 4.2.1", not a landmark's name). A secret has 4
     characters or more (a PIN's minimum; the student tags pieces of "version 4.2.1")."""
     if label == "FINANCE":  # a bare sum must find its money in its sentence (in_context)
-        return _AMOUNT.search(value) is not None and (_MONEY.search(value) is not None or _BARE_SUM.fullmatch(value) is not None)
-    if label == "REAL_NAME":  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none; "Dear Sir or Madam" names no one
+        return _AMOUNT.search(value) is not None and (
+            _MONEY.search(value) is not None or _BARE_SUM.fullmatch(value) is not None
+        )
+    if (
+        label == "REAL_NAME"
+    ):  # "the Dyson V15", "RTX 4070": a product's name holds digits, a person's none; "Dear Sir or Madam" names no one
         letters = sum(c.isalpha() for c in value)
-        return not any(c.isdigit() or c == "_" for c in value) and not _FORM_OF_ADDRESS.fullmatch(value) and (letters >= 2 or (letters == 1 and not _cased_letters(value)))  # not "A", "X", "OPENAI_API", "🧩"; "英" is a name
+        return (
+            not any(c.isdigit() or c == "_" for c in value)
+            and not _FORM_OF_ADDRESS.fullmatch(value)
+            and (letters >= 2 or (letters == 1 and not _cased_letters(value)))
+        )  # not "A", "X", "OPENAI_API", "🧩"; "英" is a name
     if label == "CREDENTIAL":
         return len(value) >= 4
     if label in ("EMPLOYER", "HEALTH"):  # "☔": the student reads an emoji after a word as one
         return any(c.isalpha() for c in value)
     if label == "ADDRESS":  # "Dr. Amira Haddad": a title, not a drive
         has_digit = re.search(r"\d", value) is not None
-        return re.search(r"[^\W\d_]{2,}", value) is not None and (has_digit or (_STREET.search(value) is not None and not _TITLE_OPENS.match(value)))
+        return re.search(r"[^\W\d_]{2,}", value) is not None and (
+            has_digit or (_STREET.search(value) is not None and not _TITLE_OPENS.match(value))
+        )
     return True
 
 
@@ -509,7 +589,9 @@ def _secret_breaks(text: str) -> list[int]:
 # to poor sleep", "money for X research", "a cure for X"), in a sentence that names no one: nobody's condition.
 _TOPIC = r"stud(?:y|ies)|research\w*|scientists?|charit(?:y|ies)|fundrais\w*|awareness|trials?|vaccines?|vaccinations?|shots|jabs|cure"
 _HEALTH_TOPIC_BEFORE = re.compile(rf"\b(?i:{_TOPIC})\s+(?:[\w'-]+\s+){{0,3}}$")
-_HEALTH_TOPIC_AFTER = re.compile(rf"(?:'s)?(?:\s+(?!(?i:the|a|an|this|that)\b)[\w'-]+){{0,2}}\s+(?i:{_TOPIC})\b")  # past the rest of the condition's name
+_HEALTH_TOPIC_AFTER = re.compile(
+    rf"(?:'s)?(?:\s+(?!(?i:the|a|an|this|that)\b)[\w'-]+){{0,2}}\s+(?i:{_TOPIC})\b"
+)  # past the rest of the condition's name
 # Someone a condition can belong to: a pronoun or a relative (a possessive would be "Crohn's disease" too).
 _ONESELF_OR_KIN = (
     r"i|i'm|i've|i'd|me|my|mine|we|(?-i:us|Us)|our|he|she|him|her|his|hers|they|them|their"  # not "the US"
@@ -522,7 +604,9 @@ _SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
 _SOMEONE_BUT_YOU = re.compile(rf"\b(?i:{_ONESELF_OR_KIN})\b")
 # A condition as a risk anyone runs, in a sentence naming no one but a generic "you" ("Drink plenty of
 # water to avoid kidney stones", "Smoking raises the risk of a stroke").
-_RISK_BEFORE = re.compile(r"\b(?i:avoid\w*|prevent\w*|risks?\s+of|chances?\s+of|causes?|caused\s+by|leading\s+cause\s+of|protects?\s+against|ward\s+off)\s+(?:(?i:a|an|the)\s+)?$")
+_RISK_BEFORE = re.compile(
+    r"\b(?i:avoid\w*|prevent\w*|risks?\s+of|chances?\s+of|causes?|caused\s+by|leading\s+cause\s+of|protects?\s+against|ward\s+off)\s+(?:(?i:a|an|the)\s+)?$"
+)
 # A condition of people in general ("Is fasting safe for people with high blood pressure", "exercise
 # for adults living with diabetes"), in a sentence naming no one.
 _PEOPLE_WITH = re.compile(
@@ -532,7 +616,9 @@ _PEOPLE_WITH = re.compile(
     r"|\b(?i:if\s+you\s+(?:get|have|suffer\s+from|struggle\s+with))\s+$"  # advice to anyone: "keep windows shut if you get hay fever"
 )
 # Conditions compared as kinds ("the difference between asthma and COPD", "a virus vs bacteria"), in a sentence naming no one.
-_COMPARED = re.compile(r"\b(?i:differences?\s+between|vs\.?|versus|compared?\s+(?:to|with)|(?:tell|told)\s+apart)(?!\w)")
+_COMPARED = re.compile(
+    r"\b(?i:differences?\s+between|vs\.?|versus|compared?\s+(?:to|with)|(?:tell|told)\s+apart)(?!\w)"
+)
 _NORMAL = re.compile(r"\b(?i:(?:is|are)\s+(?:it|this|that)\s+normal|normal\s+(?:to|for))\b")
 
 
@@ -636,9 +722,17 @@ def shows_as_health(text: str, start: int, end: int) -> bool:
         return True
     if _HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
         return True
-    if _PAST_PARTICIPLE.fullmatch(value) and _HAVE_BEFORE.search(text, max(0, start - 8), start) and _OBJECT_AFTER.match(text, end):
-        return False  # "May have overdone it": "have" helps a verb (not "He has overdosed twice", "I've been depressed")
-    return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(value.rsplit(None, 1)[-1])  # not "with a pushchair", "I have extra courgettes"
+    if (
+        _PAST_PARTICIPLE.fullmatch(value)
+        and _HAVE_BEFORE.search(text, max(0, start - 8), start)
+        and _OBJECT_AFTER.match(text, end)
+    ):
+        return (
+            False  # "May have overdone it": "have" helps a verb (not "He has overdosed twice", "I've been depressed")
+        )
+    return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(
+        value.rsplit(None, 1)[-1]
+    )  # not "with a pushchair", "I have extra courgettes"
 
 
 # A bare shorthand amount after an article names a kind of account or a hypothetical sum ("Is a 401k better
@@ -665,8 +759,12 @@ _PAID = re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b")
 
 # A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
 _DISTANCE = re.compile(r"(?:(?i:an?|the)\s+)?(?P<number>\d{1,3})\s?[kK]")
-_RACE_BEFORE = re.compile(r"\b(?i:ran|run|runs|running|jog\w*|walk\w*|rac(?:e|ed|es|ing)|finish\w*|enter\w*|complet\w*|couch\s+to|(?:sign\w*\s+up|train\w*)\s+for)\s+(?:(?i:a|an|the|my|his|her|their|our|another|first|this|that|next)\s+)?$")
-_RACE_AFTER = re.compile(r"\s+(?i:run|race|fun\s+run|walk|loop|course|route|trail|swim|ride|time|pace|training|plan|program(?:me)?|app|challenge|in\s+(?:under\s+|about\s+|just\s+(?:over|under)\s+)?\d+|personal\s+best|pb)\b")
+_RACE_BEFORE = re.compile(
+    r"\b(?i:ran|run|runs|running|jog\w*|walk\w*|rac(?:e|ed|es|ing)|finish\w*|enter\w*|complet\w*|couch\s+to|(?:sign\w*\s+up|train\w*)\s+for)\s+(?:(?i:a|an|the|my|his|her|their|our|another|first|this|that|next)\s+)?$"
+)
+_RACE_AFTER = re.compile(
+    r"\s+(?i:run|race|fun\s+run|walk|loop|course|route|trail|swim|ride|time|pace|training|plan|program(?:me)?|app|challenge|in\s+(?:under\s+|about\s+|just\s+(?:over|under)\s+)?\d+|personal\s+best|pb)\b"
+)
 
 
 def _race_distance(text: str, start: int, end: int) -> bool:
@@ -674,7 +772,9 @@ def _race_distance(text: str, start: int, end: int) -> bool:
     if distance is None:
         return False
     number = distance.start("number")
-    return _RACE_BEFORE.search(text[max(0, number - 48) : number]) is not None or _RACE_AFTER.match(text, end) is not None
+    return (
+        _RACE_BEFORE.search(text[max(0, number - 48) : number]) is not None or _RACE_AFTER.match(text, end) is not None
+    )
 
 
 _MODEL_CODE = re.compile(r"\s(?=[\w-]*\d)[A-Za-z][\w-]*$")  # a last word of letters and digits
@@ -688,7 +788,12 @@ def _a_product(text: str, start: int, end: int) -> bool:
         return True
     words = text_words(text)
     inside = words.overlapping(start, end)
-    return bool(inside) and inside[0] > 0 and words.adjacent(inside[0] - 1, inside[0]) and brand(text, words.spans[inside[0] - 1][0], end)
+    return (
+        bool(inside)
+        and inside[0] > 0
+        and words.adjacent(inside[0] - 1, inside[0])
+        and brand(text, words.spans[inside[0] - 1][0], end)
+    )
 
 
 def _past_article(text: str, start: int, end: int) -> int:
@@ -699,15 +804,23 @@ def _past_article(text: str, start: int, end: int) -> int:
 
 def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
     after_article = _ARTICLE.match(text, start) or _ARTICLE_BEFORE.search(text[max(0, start - 4) : start])
-    return after_article is not None and _CURRENCY.search(text, start, end) is None and not names_writer_or_reader(sentence)
+    return (
+        after_article is not None
+        and _CURRENCY.search(text, start, end) is None
+        and not names_writer_or_reader(sentence)
+    )
 
 
 # A sum written without its currency ("we've saved 8,500 towards the wedding"): thousands, not a year.
 _BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
 # ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
-_SAVED_OR_EARNED = re.compile(r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b")
+_SAVED_OR_EARNED = re.compile(
+    r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b"
+)
 # A bill paid or shared, an order's total: what something cost, no one's income or savings ("my total take-home" is).
-_BILL_TALK = re.compile(r"\b(?i:bill|tab|receipt|order\s+total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b")
+_BILL_TALK = re.compile(
+    r"\b(?i:bill|tab|receipt|order\s+total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b"
+)
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
 _OWNED_MONEY = re.compile(
@@ -723,12 +836,20 @@ def ownerless_price(sentence: str) -> bool:
     return _SOMEONE.search(sentence) is None and _OWNED_MONEY.search(sentence) is None
 
 
-_SCORE_BEFORE = re.compile(r"\b(?i:scores?|beat|beats|beaten|drew\s+with|defeated|(?:won|lost)\s+(?:to|against))\b\W*$")  # right before the teams
-_PRICE_OR_VERSION = re.compile(r"[$€£¥₹]\s?\d|\b[vV]?\d+\.\d+(?:\.\d+)*\b(?![.,]?\d)")  # no house number is priced or has decimals
+_SCORE_BEFORE = re.compile(
+    r"\b(?i:scores?|beat|beats|beaten|drew\s+with|defeated|(?:won|lost)\s+(?:to|against))\b\W*$"
+)  # right before the teams
+_PRICE_OR_VERSION = re.compile(
+    r"[$€£¥₹]\s?\d|\b[vV]?\d+\.\d+(?:\.\d+)*\b(?![.,]?\d)"
+)  # no house number is priced or has decimals
 _ISBN = re.compile(r"97[89](?:[- ]?\d){9}[- ]?[\dX]")  # a book's number: 13 digits opening with 978 or 979
 _MONTH = r"(?:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?|january|february|march|april|may|june|july|august|september|october|november|december"
-_DATE = re.compile(rf"(?i:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})(?:,?\s+\d{{4}})?|(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")
-_DIRECTIONS = re.compile(r"(?i:(?:north|south|east|west)(?:[\s-]*(?:north|south|east|west))?(?:\s+(?:and|&|or|to)\s+(?:north|south|east|west)(?:[\s-]*(?:east|west))?)*)")
+_DATE = re.compile(
+    rf"(?i:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})(?:,?\s+\d{{4}})?|(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)"
+)
+_DIRECTIONS = re.compile(
+    r"(?i:(?:north|south|east|west)(?:[\s-]*(?:north|south|east|west))?(?:\s+(?:and|&|or|to)\s+(?:north|south|east|west)(?:[\s-]*(?:east|west))?)*)"
+)
 # A number of something, not a house number: a measure ("250 g", "2 tsp", "3,492 km", "6 or 7 minutes")
 # or, twice or more, a count of things to buy or cook with ("2 onions, 1 tin kidney beans").
 _MEASURE = re.compile(
@@ -763,7 +884,9 @@ def names_a_place(value: str, cased: bool) -> bool:
     return any(len(word) >= 2 and not word[0].islower() and not word.isupper() for word in words)
 
 
-_QUESTION_WORD = re.compile(r"\s*(?i:how|what|why|when|which|who|where|is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b")
+_QUESTION_WORD = re.compile(
+    r"\s*(?i:how|what|why|when|which|who|where|is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b"
+)
 
 
 def _question(text: str, start: int, end: int) -> str | None:
@@ -777,18 +900,26 @@ def _question(text: str, start: int, end: int) -> str | None:
 _FIELD_NAME = re.compile(r"(?:\(s\))?:(?!\S)")  # not "a heart murmur :)"
 # Numbers of everyday life: a time or a race time ("14:30", "2:03:40"), a score ("31-28"), a count
 # joined to its thing ("3-bed", "4-slice"), a key combination ("shift+2").
-_EVERYDAY_NUMBER = re.compile(rf"\d{{1,2}}(?::\d\d){{1,2}}(?i:[ap]m)?|\d{{1,3}}[-–]\d{{1,3}}|\d+(?:\.\d+)?-[a-z]+(?:-[a-z]+)*|{KEYS_PRESSED}")
+_EVERYDAY_NUMBER = re.compile(
+    rf"\d{{1,2}}(?::\d\d){{1,2}}(?i:[ap]m)?|\d{{1,3}}[-–]\d{{1,3}}|\d+(?:\.\d+)?-[a-z]+(?:-[a-z]+)*|{KEYS_PRESSED}"
+)
 
 
 _KEYS_PRESSED = re.compile(KEYS_PRESSED)
 # A secret word, then what the secret opens: "the wifi password on a standard netgear router".
-_SECRET_OF_BEFORE = re.compile(r"\b(?i:password|passcode|pin|code|login)\s+(?:for|on|of|to|at|in)\s+(?:(?i:a|an|the|my|your|our|this|that|standard|default|new|old)\s+){0,3}$")
+_SECRET_OF_BEFORE = re.compile(
+    r"\b(?i:password|passcode|pin|code|login)\s+(?:for|on|of|to|at|in)\s+(?:(?i:a|an|the|my|your|our|this|that|standard|default|new|old)\s+){0,3}$"
+)
 
 
 def bare_secret(value: str) -> bool:
     """Whether a value no secret word introduces can still be a secret: it holds a digit ("pruning" is
     a word) and no space ("60 brownies, 48"), and is no everyday number (see _EVERYDAY_NUMBER)."""
-    return re.search(r"\d", value) is not None and re.search(r"\s", value) is None and _EVERYDAY_NUMBER.fullmatch(value) is None
+    return (
+        re.search(r"\d", value) is not None
+        and re.search(r"\s", value) is None
+        and _EVERYDAY_NUMBER.fullmatch(value) is None
+    )
 
 
 def in_context(label: str, text: str, start: int, end: int) -> bool:
@@ -806,23 +937,51 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
     if label in ("HEALTH", "FINANCE", "EMPLOYER") and anothers_life(text, start, end):
         return False  # "Stephen Hawking lived with ALS", "Our cat has diabetes"
     if label == "CREDENTIAL":
-        if named_as_other_number(text, start, end) or _ISBN.fullmatch(text, start, end) or _KEYS_PRESSED.fullmatch(text, start, end) or buys_a_discount(sentence_around(text, start, end)):
-            return False  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off"
+        if (
+            named_as_other_number(text, start, end)
+            or _ISBN.fullmatch(text, start, end)
+            or _KEYS_PRESSED.fullmatch(text, start, end)
+            or buys_a_discount(sentence_around(text, start, end))
+        ):
+            return (
+                False  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off"
+            )
         if _SECRET_OF_BEFORE.search(text[max(0, start - 48) : start]) and not any(c.isdigit() for c in text[start:end]):
-            return False  # "reset the wifi password on a standard netgear router": what the secret opens, not the secret
+            return (
+                False  # "reset the wifi password on a standard netgear router": what the secret opens, not the secret
+            )
         return introduced_as_secret(text, start, end) or bare_secret(text[start:end])
     if label == "ADDRESS" and (
-        not names_a_place(text[start:end], cased=capitalises(text, start)) or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
+        not names_a_place(text[start:end], cased=capitalises(text, start))
+        or (starts_with_other_kind(text[start:end]) and not _STREET.search(text, start, end))
     ):
         return False  # "Platform 53641", "Invoice 2024-117": a number named as another kind, no street
-    if label == "ADDRESS" and not _STREET.search(text, start, end) and _SCORE_BEFORE.search(text, max(sentence_start(text, start), start - 24), start):
+    if (
+        label == "ADDRESS"
+        and not _STREET.search(text, start, end)
+        and _SCORE_BEFORE.search(text, max(sentence_start(text, start), start - 24), start)
+    ):
         return False  # "Final score: Lakers 112, Celtics 108", "Inter Miami beat Orlando 3-1": teams and their scores
-    if label == "ADDRESS" and (landmark_address(text, start) or _DATE.fullmatch(text, start, end) or _PRICE_OR_VERSION.search(text, start, end)):
+    if label == "ADDRESS" and (
+        landmark_address(text, start) or _DATE.fullmatch(text, start, end) or _PRICE_OR_VERSION.search(text, start, end)
+    ):
         return False  # "Tate Modern", "15 April 1912", "Paperwhite $99", "Minecraft 1.20"
-    if label == "ADDRESS" and not _STREET.search(text, start, end) and (measured(text, start, end) or _GENERATION.search(text, start, end) or ("," not in text[start:end] and _a_product(text, start, end))):
+    if (
+        label == "ADDRESS"
+        and not _STREET.search(text, start, end)
+        and (
+            measured(text, start, end)
+            or _GENERATION.search(text, start, end)
+            or ("," not in text[start:end] and _a_product(text, start, end))
+        )
+    ):
         return False  # "2 tsp baking", "500g mince, 2 onions", "Hyundai Ioniq 6", "Kindle Paperwhite 11th gen": a recipe, a shopping list, a product
     if label == "FINANCE":
-        if _COUNTED_THING.match(text, start) is not None or _race_distance(text, start, end) or _MULTIBUY_BEFORE.search(text, max(0, start - 12), start):
+        if (
+            _COUNTED_THING.match(text, start) is not None
+            or _race_distance(text, start, end)
+            or _MULTIBUY_BEFORE.search(text, max(0, start - 12), start)
+        ):
             return False  # "20k miles", "10k followers", "ran a 5k", "3 for £2": a count, a distance or a shop's offer, not money someone has
         sentence = sentence_around(text, start, end)
         saved_or_earned = _SAVED_OR_EARNED.search(sentence) is not None
@@ -832,11 +991,20 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
             return False  # "8,500" is money only in "we've saved 8,500", not in "8,500 runners"
         if buys_a_discount(sentence) or (_BILL_TALK.search(sentence) and not saved_or_earned):
             return False  # a shop's terms, a bill shared: "ten dollars off your first order over $50", "$16 each if four of us split it"
-        return not (impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence))
-    if label == "HEALTH" and (not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)):
+        return not (
+            impersonal_money(sentence) or _kind_of_amount(text, start, end, sentence) or ownerless_price(sentence)
+        )
+    if label == "HEALTH" and (
+        not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end)
+    ):
         return False
     if label == "EMPLOYER":
-        if (capitalises(text, start) and text[start:end].islower()) or names_a_feast(text, start, end) or _DIRECTIONS.fullmatch(text, start, end) or _WORD_OF_NO_ONE.fullmatch(text, start, end):
+        if (
+            (capitalises(text, start) and text[start:end].islower())
+            or names_a_feast(text, start, end)
+            or _DIRECTIONS.fullmatch(text, start, end)
+            or _WORD_OF_NO_ONE.fullmatch(text, start, end)
+        ):
             return False  # no organisation ("overpay a student loan", "St. George's Day parade", "East and West", "Henry VIII")
         if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
             return False  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
@@ -852,7 +1020,11 @@ def in_context(label: str, text: str, start: int, end: int) -> bool:
             return False  # a brand's product by its model: "Sony ZV-E10", "Canon EOS R50"
         if city_and_region(text, start, end) or _SAINT_PLACE.match(text, start, end):
             return False  # "Austin, Texas", "Saint-Rémy": places, their comma or hyphen no firm's
-        return work_talk or _ORGANISATION.search(text, start, end) is not None or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
+        return (
+            work_talk
+            or _ORGANISATION.search(text, start, end) is not None
+            or _LISTED_AFTER_SOMEONE.search(text[max(0, start - 80) : start]) is not None
+        )
     if label == "REAL_NAME" and (
         not_a_name(text, start, end)
         or no_person(text, start, end)
@@ -875,7 +1047,9 @@ def city_and_region(text: str, start: int, end: int) -> bool:
     "Portland, Oregon"): capitalised words, one comma, a country or a region (`region_names`), and no
     brand before the comma. (The comma had made it a firm's name, as in "Smith, Jones & Co".)"""
     match = _CITY_AND_REGION.fullmatch(text, start, end)
-    return match is not None and name_key(match["region"]) in region_names() and not brand(text, start, match.end("city"))
+    return (
+        match is not None and name_key(match["region"]) in region_names() and not brand(text, start, match.end("city"))
+    )
 
 
 def shipped_pii_tagger_dir() -> Path:
@@ -890,7 +1064,9 @@ def load_pii_tagger(directory: str | None = None):
     if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
         path = resource_dir("models") / directory
     if not (path / "tagger.safetensors").exists():
-        raise FileNotFoundError(f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)")
+        raise FileNotFoundError(
+            f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)"
+        )
     return SpanTagger.load(path)
 
 
@@ -912,11 +1088,19 @@ class PiiTaggerRecognizer(Recognizer):
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
         into a phone number is kept on its own instead of giving way with it; so do list markers."""
         tagger = load_pii_tagger(self.directory)
-        structured = [[(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled or [[] for _ in texts]]
-        bounds = [ranges + [match.span() for match in _LIST_MARKER.finditer(text)] for text, ranges in zip(texts, structured, strict=True)]
+        structured = [
+            [(s.start, s.end) for s in spans if s.type not in tagger.labels] for spans in settled or [[] for _ in texts]
+        ]
+        bounds = [
+            ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
+            for text, ranges in zip(texts, structured, strict=True)
+        ]
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
-            return [self._spans_in(text, spans, ranges) for text, spans, ranges in zip(texts, tagged_texts, structured, strict=True)]
+            return [
+                self._spans_in(text, spans, ranges)
+                for text, spans, ranges in zip(texts, tagged_texts, structured, strict=True)
+            ]
         finally:  # none of the batch's texts stays in memory
             text_words.cache_clear()
             _secret_breaks.cache_clear()
@@ -958,7 +1142,9 @@ class PiiTaggerRecognizer(Recognizer):
         if tagged.label == "REAL_NAME":
             start, end = _without_identifiers(text, start, end)
         if tagged.label == "EMPLOYER" and (run_on := _POSSESSIVE_RUN_ON.search(text, start, end)):
-            end = run_on.start() + 2  # "Duolingo's 365-day streak": the organisation, then its possessive (dropped next)
+            end = (
+                run_on.start() + 2
+            )  # "Duolingo's 365-day streak": the organisation, then its possessive (dropped next)
         if tagged.label == "REAL_NAME" and (owned := _POSSESSIVE_BEFORE_NAME.search(text, start, end)):
             end = owned.start() + 2  # "Terry Pratchett's Discworld": the person, then what is theirs
         if tagged.label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
@@ -971,12 +1157,17 @@ class PiiTaggerRecognizer(Recognizer):
             end = _whole_amount(text, start, end)
         label = tagged.label
         if label == "REAL_NAME" and (
-            brand(text, start, end) or _ORGANISATION_ENDS.search(text, start, end) or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))
+            brand(text, start, end)
+            or _ORGANISATION_ENDS.search(text, start, end)
+            or (_SAINT_OPENS.match(text, start, end) and _ORGANISATION.search(text, start, end))
         ):
             label = "EMPLOYER"  # a brand, a firm or a school the model took for a person ("Employer: KPMG", "Levesque BV", "St. Aidan's Academy"): kept where an employer would be
         kept = _kept(label, text, start, end)
         if not kept and label in ("ADDRESS", "EMPLOYER") and (name := _person_within(text, start, end)):
-            label, (start, end) = "REAL_NAME", name  # a person taken for a place or a company where nothing bears that out
+            label, (start, end) = (
+                "REAL_NAME",
+                name,
+            )  # a person taken for a place or a company where nothing bears that out
             kept = _kept(label, text, start, end)
         return self.span(start, end, tagged.score, label) if kept else None
 
@@ -985,13 +1176,17 @@ class PiiTaggerRecognizer(Recognizer):
 # no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
 _POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
 # ... and a person's name past its possessive into what is theirs ("Terry Pratchett's Discworld").
-_POSSESSIVE_BEFORE_NAME = re.compile(rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{_FIRM_OR_INSTITUTION})\b)")  # not "'s Gravensande", "St. Mary's Academy"
+_POSSESSIVE_BEFORE_NAME = re.compile(
+    rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{_FIRM_OR_INSTITUTION})\b)"
+)  # not "'s Gravensande", "St. Mary's Academy"
 
 
 def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span without the words at its ends that hold an underscore: a variable's or a key's
     name the model ran on into ("Regards, Mateo Okafor OPENAI_API_KEY=...")."""
-    return _without_end_words(text, start, end, lambda word: "_" in word)  # all identifiers: as it is, and plausible() drops it
+    return _without_end_words(
+        text, start, end, lambda word: "_" in word
+    )  # all identifiers: as it is, and plausible() drops it
 
 
 def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -1005,8 +1200,14 @@ def _person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
 def _person_in(text: str, start: int, end: int) -> tuple[int, int] | None:
     """text[start:end] as a person's name, without the words at its ends a model ran on into
     (lowercase ones where the writer capitalises, function words where not); None if it reads as none."""
-    name_start, name_end = capitalised_part(text, start, end) if capitalises(text, start) else _without_function_words(text, start, end)
-    return (name_start, name_end) if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end) else None
+    name_start, name_end = (
+        capitalised_part(text, start, end) if capitalises(text, start) else _without_function_words(text, start, end)
+    )
+    return (
+        (name_start, name_end)
+        if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end)
+        else None
+    )
 
 
 def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
@@ -1023,7 +1224,9 @@ def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int])
     Enver") is that value, which its recognizer holds; what is left beside it is its cue or a
     neighbour. Only the nearest range on each side can touch it."""
     after, before = bisect_left(starts, end), bisect_right(ends, start) - 1
-    return (after < len(starts) and _WORD_CHAR.search(text, end, starts[after]) is None) or (before >= 0 and _WORD_CHAR.search(text, ends[before], start) is None)
+    return (after < len(starts) and _WORD_CHAR.search(text, end, starts[after]) is None) or (
+        before >= 0 and _WORD_CHAR.search(text, ends[before], start) is None
+    )
 
 
 _WORD_CHAR = re.compile(r"\w")

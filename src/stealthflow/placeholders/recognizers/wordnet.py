@@ -36,7 +36,10 @@ def synsets(data_file: Path) -> Iterator[Synset]:
             try:
                 lexicographer_file, word_count = int(fields[1]), int(fields[3], 16)
                 pointer_at = 4 + 2 * word_count
-                pointers = tuple((fields[at], fields[at + 1]) for at in range(pointer_at + 1, pointer_at + 1 + 4 * int(fields[pointer_at]), 4))
+                pointers = tuple(
+                    (fields[at], fields[at + 1])
+                    for at in range(pointer_at + 1, pointer_at + 1 + 4 * int(fields[pointer_at]), 4)
+                )
             except (IndexError, ValueError) as exc:
                 raise DataError(f"{data_file}:{number}: not a line of WordNet's data.noun") from exc
             words = tuple(re.sub(r"\(\w+\)$", "", word) for word in fields[4:pointer_at:2])
