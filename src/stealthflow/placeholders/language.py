@@ -90,7 +90,9 @@ def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
     candidate with the most function words, then lingua's confidence."""
     most = max(counts.values(), default=0)
     top = max(confidences, key=confidences.get)
-    candidates = {code for code in (ENGLISH, *OTHERS) if confidences.get(code, 0) >= CANDIDATE or (most and counts[code] == most)}
+    candidates = {
+        code for code in (ENGLISH, *OTHERS) if confidences.get(code, 0) >= CANDIDATE or (most and counts[code] == most)
+    }
     if top == ENGLISH:
         candidates.add(ENGLISH)
     if not candidates:
