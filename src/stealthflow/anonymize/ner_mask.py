@@ -10,6 +10,10 @@ trained NER model nothing detects PERSON, LOCATION, ORGANIZATION or NRP; pass
 
 from __future__ import annotations
 
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
+
+# isort: split
+
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +22,6 @@ from presidio_analyzer import AnalyzerEngine, RecognizerResult
 from presidio_analyzer.nlp_engine import SpacyNlpEngine
 from presidio_analyzer.recognizer_registry import RecognizerRegistryProvider
 
-import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.data.schema import Profile
 from stealthflow.llm.embedded import cache_dir

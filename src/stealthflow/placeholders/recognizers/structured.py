@@ -7,6 +7,10 @@ need no NLP artifacts, and skipping spaCy keeps detection fast and fully offline
 
 from __future__ import annotations
 
+import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
+
+# isort: split
+
 import re
 from functools import cache, cached_property, lru_cache
 
@@ -30,7 +34,6 @@ from presidio_analyzer.predefined_recognizers import (
     UsSsnRecognizer as PresidioUsSsn,
 )
 
-import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
