@@ -84,7 +84,8 @@ def function_word_counts(text: str) -> Counter[str]:
 
 def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
     """The candidates: each language, English included, with `CANDIDATE` of lingua's confidence or the
-    most function words (English also when lingua puts it first). A text that may be English gets the
+    most function words (English also when lingua puts it first, or when the text holds no function word
+    of any language, as a list of names and numbers). A text that may be English gets the
     English recognizers: a form of names and employers without function words ("Name: Esna Safak /
     Employer: Google") is not left in clear because its names look foreign. The likeliest: the
     candidate with the most function words, then lingua's confidence."""
@@ -93,7 +94,7 @@ def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
     candidates = {
         code for code in (ENGLISH, *OTHERS) if confidences.get(code, 0) >= CANDIDATE or (most and counts[code] == most)
     }
-    if top == ENGLISH:
+    if top == ENGLISH or not most:  # no function word of any language: lingua guesses from names alone
         candidates.add(ENGLISH)
     if not candidates:
         return UNCOVERED
