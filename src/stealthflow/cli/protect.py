@@ -280,7 +280,7 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
 
 
 def _joined(rows: list[dict], pieces: list[str]) -> dict:
-    """The rows of a text's pieces as one `{vault, text, spans[, rewrite][, warnings]}` row
+    """The rows of a text's pieces as one `{vault, text, spans, language[, rewrite][, warnings]}` row
     (span offsets into the whole text; the rewrite accepted only if every piece's was)."""
     joined = {"vault": rows[0]["vault"], "text": "".join(row["text"] for row in rows), "spans": []}
     offset = 0
@@ -296,6 +296,8 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
             joined["rewrite"]["changes"] = changes
     if warnings := list(dict.fromkeys(w for row in rows for w in row.get("warnings", []))):
         joined["warnings"] = warnings
+    languages = list(dict.fromkeys(row.get("language") for row in rows))
+    joined["language"] = languages[0] if len(languages) == 1 else languages  # a long text's pieces may differ
     return joined
 
 

@@ -79,9 +79,13 @@ def rewrite_protected(
     for (_, text, placeholders), result in zip(items, results, strict=True):
         if not result.parsed:
             outcomes.append(RewriteOutcome(text, False, "the model's answer could not be parsed"))
-        else:
-            outcome = check_rewrite(text, result.text, placeholders)
-            outcomes.append(replace(outcome, changes=tuple(result.details.get("changes", ()))))
+            continue
+        outcome = check_rewrite(text, result.text, placeholders)
+        outcome = replace(outcome, changes=tuple(result.details.get("changes", ())))
+        if result.details.get("unprotected"):  # phrases nothing replaced fluently stayed: say which
+            reason = result.failure(text) or ""
+            outcome = replace(outcome, reason=reason, accepted=outcome.accepted and result.text != text)
+        outcomes.append(outcome)
     return outcomes
 
 
