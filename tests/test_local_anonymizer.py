@@ -378,11 +378,11 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         method = build_method("local", load_settings(), pool)
         post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
         (result,) = method.rewrite_posts([post])
-        assert result.text != post and result.changes and result.how != "unchanged"
-        assert "Leeds" not in result.text, result.text
-        assert all(change["replacement"] for change in result.changes if change["attribute"] == "location"), (
-            result.changes
-        )  # generalized, not cut
+        assert result.cues, "the tagger marks what gives the author away"
+        # Every mark is acted on: generalized (the change names what replaced it) or named as left.
+        left = [phrase for phrase, _ in result.cues if phrase in result.unprotected]
+        assert result.text != post or left, result
+        assert all(phrase in result.text for phrase in left)
         (harmless,) = method.rewrite_posts(["Just got my cat a new bed, she loves it."])
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
