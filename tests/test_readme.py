@@ -97,6 +97,6 @@ def test_readme_block_runs_as_written(index, user_env):
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=home, timeout=600)
     assert result.returncode == 0, f"{result.stdout}\n{result.stderr}"
     if "serve" in block:  # the service answered the request, with the token it created
-        assert '"text":"mail <EMAIL_1>"' in result.stdout.replace(" ", ""), result.stdout + result.stderr
+        assert '"text":"mail<EMAIL_1>"' in result.stdout.replace(" ", ""), result.stdout + result.stderr
     if language == "python":
         assert "anna.berg@example.org" in result.stdout.splitlines()[-1] and "<EMAIL_" in result.stdout.splitlines()[0]
