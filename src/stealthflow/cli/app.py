@@ -151,6 +151,20 @@ ModelOption = Annotated[
     typer.Option("--model", "-m", help="model spec: embedded, hf:PATH, vllm:NAME, or a litellm model string"),
 ]
 AdapterOption = Annotated[Optional[str], typer.Option("--adapter", help="PEFT adapter directory for a local model")]
+LlmExtractorOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--llm-extractor/--no-llm",
+        help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)",
+    ),
+]
+TaggerOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--tagger/--no-tagger",
+        help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
+    ),
+]
 RoundsOption = Annotated[
     Optional[int],
     typer.Option(

@@ -14,6 +14,7 @@ import typer
 
 from stealthflow.cli.app import (
     ConfigOption,
+    TaggerOption,
     Typer,
     app,
     console,
@@ -92,12 +93,7 @@ def append(
         Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")
     ] = None,
     llm: Annotated[bool, typer.Option("--llm-extractor/--no-llm", help="also run the LLM PII extractor")] = False,
-    tagger: Annotated[
-        bool | None,
-        typer.Option(
-            "--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)"
-        ),
-    ] = None,
+    tagger: TaggerOption = None,
     rewrite: Annotated[
         str,
         typer.Option(

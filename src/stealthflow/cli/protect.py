@@ -20,9 +20,11 @@ from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
     ConfigOption,
+    LlmExtractorOption,
     ModelOption,
     RewriteOption,
     RoundsOption,
+    TaggerOption,
     Typer,
     app,
     bytes_progress,
@@ -98,20 +100,8 @@ def protect(
             help="list every value masked and phrase rewritten on stderr (default: a one-line summary)",
         ),
     ] = False,
-    llm: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--llm-extractor/--no-llm",
-            help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)",
-        ),
-    ] = None,
-    tagger: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--tagger/--no-tagger",
-            help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
-        ),
-    ] = None,
+    llm: LlmExtractorOption = None,
+    tagger: TaggerOption = None,
     user: UserOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
@@ -579,20 +569,8 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
 @app.command()
 def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
-    llm: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--llm-extractor/--no-llm",
-            help="run the LLM PII extractor (default: only when the model is not the embedded one)",
-        ),
-    ] = None,
-    tagger: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--tagger/--no-tagger",
-            help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
-        ),
-    ] = None,
+    llm: LlmExtractorOption = None,
+    tagger: TaggerOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,

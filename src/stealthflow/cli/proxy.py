@@ -13,7 +13,9 @@ from rich.markup import escape
 from stealthflow.cli.app import (
     AdapterOption,
     ConfigOption,
+    LlmExtractorOption,
     ModelOption,
+    TaggerOption,
     app,
     console,
     explain,
@@ -51,20 +53,8 @@ def proxy(
         ),
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8788,
-    llm: Annotated[
-        bool | None,
-        typer.Option(
-            "--llm-extractor/--no-llm",
-            help="run the LLM PII extractor after the recognizers (default: only when the model is not the embedded one)",
-        ),
-    ] = None,
-    tagger: Annotated[
-        bool | None,
-        typer.Option(
-            "--tagger/--no-tagger",
-            help="run the offline PII span tagger (default: on, config protect.tagger); --no-llm --no-tagger = deterministic recognizers only",
-        ),
-    ] = None,
+    llm: LlmExtractorOption = None,
+    tagger: TaggerOption = None,
     max_reply_bytes: Annotated[
         int | None,
         typer.Option(

@@ -6,12 +6,23 @@ from __future__ import annotations
 import threading
 import time
 import webbrowser
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from stealthflow.cli.app import AdapterOption, ConfigOption, ModelOption, RewriteOption, app, console, fail, run_server
+from stealthflow.cli.app import (
+    AdapterOption,
+    ConfigOption,
+    LlmExtractorOption,
+    ModelOption,
+    RewriteOption,
+    TaggerOption,
+    app,
+    console,
+    fail,
+    run_server,
+)
 from stealthflow.config import Settings
 
 
@@ -20,19 +31,8 @@ def ui(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
     rewrite: RewriteOption = "local",
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help="open the page in your browser")] = True,
-    llm: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--llm-extractor/--no-llm",
-            help="run the LLM PII extractor (default: only when the model is not the embedded one)",
-        ),
-    ] = None,
-    tagger: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--tagger/--no-tagger", help="run the offline PII span tagger (default: on, config protect.tagger)"
-        ),
-    ] = None,
+    llm: LlmExtractorOption = None,
+    tagger: TaggerOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
