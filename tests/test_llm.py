@@ -54,6 +54,24 @@ def test_cache_repeats_no_finished_call(tmp_path):
     assert len(backend.requests) == 2
 
 
+class CountingCache(ResponseCache):  # FAKE: counts how often the table's rows are counted
+    counts = 0
+
+    def __len__(self) -> int:
+        self.counts += 1
+        return super().__len__()
+
+
+def test_a_call_looks_the_cache_up_without_counting_it(tmp_path):
+    """Each call costs one keyed lookup and one insert: no scan of the whole table (an empty cache was falsy,
+    so every call counted its rows), and no fsync per answer (they are written on the client's event loop)."""
+    cache = CountingCache(tmp_path / "cache.sqlite")
+    llm = LLM(FakeBackend("answer"), cache=cache)
+    llm.chat_many([[{"role": "user", "content": f"hello {i}"}] for i in range(5)])
+    assert cache.counts == 0 and len(cache) == 5
+    assert cache._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: safe against kill -9 in WAL mode
+
+
 class FlakyBackend(ChatBackend):
     max_batch_size = 4
 

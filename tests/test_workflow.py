@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from fakes import FakeBackend
 from typer.testing import CliRunner
 
@@ -477,6 +478,33 @@ def _assert_memory_versions_within_lag(rows: list[dict], batch_of_profile: list[
         if row.get("anonymizer"):
             batch = batch_of_profile.index(row["profile_id"])
             assert max(0, batch - lag) <= row["anonymizer"]["insight_version"] <= batch, row["profile_id"]
+
+
+@pytest.mark.parametrize(
+    ("settings", "lag"),
+    [
+        ({}, 1),  # max_concurrency defaults to batch_size: one batch runs while the previous one finishes
+        ({"max_concurrency": 32}, 4),  # batches of 10: 5 admitted at once hold at least 32 profiles
+        ({"max_concurrency": 30}, 3),
+        ({"max_concurrency": 5}, 1),
+        ({"max_concurrency": 32, "batch_size": 4}, 8),
+        ({"max_concurrency": 32, "insight_lag": 0}, 0),  # set explicitly, it wins
+        ({"max_concurrency": 32, "insight_lag": 2}, 2),
+    ],
+)
+def test_the_default_insight_lag_follows_max_concurrency_over_batch_size(settings, lag):
+    assert WorkflowConfig(**settings).lag == lag
+
+
+def test_the_run_records_the_insight_lag_in_use(tmp_path):
+    """`--max-concurrency` alone sets the lag; config.yaml holds the number, so a rerun must match it."""
+    data = corpus(tmp_path, ("ok", "I am 34.", {"age": "34"}))
+    args = ["generate", "--data", str(data), "--model", "fakeworld:x", "--rounds", "1", "--batch-size", "2"]
+    assert cli.invoke(app, [*args, "--out", str(tmp_path / "run"), "--max-concurrency", "8"]).exit_code == 0
+    saved = yaml.safe_load((tmp_path / "run/config.yaml").read_text())
+    assert saved["settings"]["workflow"]["insight_lag"] == 4
+    result = cli.invoke(app, [*args, "--out", str(tmp_path / "run"), "--max-concurrency", "8", "--insight-lag", "1"])
+    assert result.exit_code == 2 and "different config" in result.output
 
 
 def test_pipelined_batches_follow_the_memory_version_rule(tmp_path):

@@ -144,3 +144,36 @@ def test_lognormal_delay_is_seeded_and_heavy_tailed():
     draw = lognormal_delay(median=1.0, p99=6.0, seed=4)
     sample = sorted(draw() for _ in range(20000))
     assert 0.95 < sample[10000] < 1.05 and 5.0 < sample[19800] < 7.2  # median 1 s, p99 ~6 s
+
+
+def test_generate_keeps_the_api_busy(tmp_path):
+    """32 profiles against a server with room for 32 requests, 1 s each (real HTTP; the server in its own process).
+
+    Only `max_concurrency` is set: the default insight lag must admit enough batches to fill it (a lag of
+    1 admits 2 batches of 4: at most 8 profiles and their batches' insight calls), and no local work
+    between a profile's calls may stall the others. Ideally ~20 in flight over the API window (32
+    profiles of 3 calls at once, then the last batches' insight calls); ~15 measured on a loaded 2-core
+    machine, ~6 with a lag of 1.
+    """
+    from stealthflow.testing.mock_openai import in_flight_over
+    from stealthflow.testing.mock_process import MockOpenAIProcess
+
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(corpus_lines(32)) + "\n")
+    with MockOpenAIProcess(
+        respond="stealthflow.testing.workflow_world:respond", median=1.0, p99=1.0, max_concurrent=32
+    ) as upstream:
+        config = tmp_path / "api.yaml"
+        config.write_text(
+            f"model: {{model: openai/mock-model, api_base: '{upstream.base_url}', concurrency: 32, max_retries: 4}}\n"
+            "workflow: {rounds: 1, batch_size: 4, max_concurrency: 32}\n"
+        )
+        result = cli.invoke(
+            app, ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config)]
+        )
+        stats = upstream.stats()
+    assert result.exit_code == 0, result.output
+    spans = sorted(stats["spans"])
+    first, last = spans[0][0], max(end for _, end in spans)
+    mean = in_flight_over(spans, first, last)  # from the first request to the last answer
+    assert stats["requests"] >= 3 * 32 and stats["peak_in_flight"] >= 24 and mean >= 12, (mean, stats["peak_in_flight"])

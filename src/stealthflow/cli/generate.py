@@ -62,7 +62,10 @@ def generate(
     ] = None,
     insight_lag: Annotated[
         Optional[int],
-        typer.Option(min=0, help="batches a profile's memory may lag behind (default 1; 0 = strict order)"),
+        typer.Option(
+            min=0,
+            help="batches a profile's memory may lag behind (default: max-concurrency ÷ batch size, rounded up; 0 = strict order)",
+        ),
     ] = None,
     max_cost: Annotated[
         Optional[float],
@@ -102,7 +105,9 @@ def generate(
         "attackers": split_names(attackers),
         "early_stop": early_stop,
     }
-    settings.workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+    workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+    # The lag in use, not its rule, goes into the run's config.yaml (and a rerun must match it).
+    settings.workflow = workflow.model_copy(update={"insight_lag": workflow.lag})
     if freeze_insights:
         settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
     directory = RunDirectory(out_dir)

@@ -22,6 +22,9 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        # No fsync per answer (each is written on the client's event loop): a killed process loses
+        # nothing committed; only an OS crash can lose the last answers, which are then asked again.
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS responses ("
             " key TEXT PRIMARY KEY, text TEXT NOT NULL,"

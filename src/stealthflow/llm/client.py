@@ -215,7 +215,7 @@ class LLM:
     def submit(self, messages: list[Message], **overrides) -> Future:
         request = ChatRequest.of(messages, self.params_with(**overrides))
         future: Future = Future()
-        cached = self.cache.get(request.key(self.info.model_id)) if self.cache else None
+        cached = self.cache.get(request.key(self.info.model_id)) if self.cache is not None else None
         if cached is not None:
             self.stats.record_cached(1)
             future.set_result(cached)

@@ -12,7 +12,8 @@ can check what left the device, and it can be told to fail (`fail_next`) or to t
 Like a real provider it can be limited to `max_concurrent` requests at once (one more gets a 429
 with `Retry-After`, or waits its turn with `queue_when_busy`) and can throw random 429s
 (`random_429`, seeded). `request_seconds` / wall-clock time is the mean number of requests it
-served at once; `peak_in_flight` the most.
+served at once; `peak_in_flight` the most; `spans` the (start, end) wall-clock times (`time.time()`)
+of every request served, for a timeline of what was in flight when (`in_flight_over`).
 
 What it answers is up to `respond(body) -> Reply`; the default echoes the last user message,
 which sends placeholders straight back for a restore layer to handle. Streamed replies are cut
@@ -87,6 +88,12 @@ def lognormal_delay(median: float = 1.0, p99: float = 6.0, seed: int = 0) -> Cal
     return lambda: rng.lognormvariate(math.log(median), sigma)
 
 
+def in_flight_over(spans: list[tuple[float, float]], start: float, end: float) -> float:
+    """Mean number of requests in flight between `start` and `end` (the spans' time clipped to it ÷ its length)."""
+    served = sum(max(0.0, min(e, end) - max(s, start)) for s, e in spans)
+    return served / (end - start) if end > start else 0.0
+
+
 def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
@@ -121,6 +128,7 @@ class MockOpenAI:
         self.in_flight = 0
         self.peak_in_flight = 0
         self.request_seconds = 0.0  # summed over chat requests, from admission to the reply being ready
+        self.spans: list[tuple[float, float]] = []  # (start, end) of each of them, time.time()
         self.model_ids = model_ids
         self.embedding_dims = embedding_dims  # unless the request asks for `dimensions`
         self.received: list[dict] = []
@@ -146,6 +154,7 @@ class MockOpenAI:
                 "requests": len(self.received),
                 "request_seconds": self.request_seconds,
                 "peak_in_flight": self.peak_in_flight,
+                "spans": list(self.spans),
             }
 
     # -- the app ---------------------------------------------------------------------------
@@ -243,7 +252,7 @@ class MockOpenAI:
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
             delay = self.delay() if callable(self.delay) else self.delay
-        started = time.monotonic()
+        started, wall = time.monotonic(), time.time()
         try:
             if delay:
                 await asyncio.sleep(delay)
@@ -252,6 +261,7 @@ class MockOpenAI:
             with self._lock:
                 self.in_flight -= 1
                 self.request_seconds += time.monotonic() - started
+                self.spans.append((wall, wall + time.monotonic() - started))
 
     async def _stream(self, reply: Reply, model: str, ident: str, usage: dict, body: dict):
         def event(delta: dict, finish: str | None = None) -> str:

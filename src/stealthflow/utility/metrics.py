@@ -34,6 +34,14 @@ def _rouge():
     return rouge_scorer.RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
 
 
+def load_scorers() -> None:
+    """Import the scorers now rather than on the first `lexical_utility` call: a loop whose threads
+    all reach their first call together would otherwise wait at the import lock, seconds long."""
+    import sacrebleu  # noqa: F401
+
+    _rouge()
+
+
 def lexical_utility(original: str, anonymized: str) -> LexicalUtility:
     if not original.strip() and not anonymized.strip():
         return LexicalUtility(1.0, 1.0, 1.0)

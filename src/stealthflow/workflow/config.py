@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -28,8 +30,9 @@ class WorkflowConfig(BaseModel):
     max_concurrency: int | None = Field(None, ge=1)  # profiles in flight (may exceed batch_size); None = batch_size
     # Pipelined insight batches: a profile of batch n starts once batch n-1-insight_lag has updated
     # the memory, and its anonymizer shows the newest finished version. 0 = the reference's strict
-    # order (each batch waits for the previous batch's update).
-    insight_lag: int = Field(1, ge=0)
+    # order (each batch waits for the previous batch's update). None = `lag`: enough batches to
+    # fill `max_concurrency`.
+    insight_lag: int | None = Field(None, ge=0)
     # Stop cleanly once the run (all processes that resumed it) has spent this many USD, as priced
     # by litellm's offline cost map; rerun with a higher cap (or none) to go on. None = no cap.
     max_cost: float | None = Field(None, ge=0)
@@ -38,3 +41,16 @@ class WorkflowConfig(BaseModel):
     llm_judge: bool = True  # let the judge model decide the verdicts the rules leave open
     min_certainty: int = Field(3, ge=1, le=5)  # unlabelled input: guesses this sure stand in for truth
     insights: InsightConfig = Field(default_factory=InsightConfig)
+
+    @property
+    def concurrency(self) -> int:
+        """Profiles in flight."""
+        return self.max_concurrency or self.batch_size
+
+    @property
+    def lag(self) -> int:
+        """The insight lag in use: `insight_lag`, or by default ⌈concurrency ÷ batch_size⌉ (1 without
+        `max_concurrency`), so that the batches admitted at once hold at least `concurrency` profiles."""
+        if self.insight_lag is not None:
+            return self.insight_lag
+        return math.ceil(self.concurrency / self.batch_size)

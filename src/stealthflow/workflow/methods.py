@@ -36,7 +36,8 @@ class LoopMethod:
 
     def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
         config = self.steps.config
-        step = config.max_concurrency or config.batch_size
+        step = config.concurrency
+        self.steps.prepare()
         results = []
         for start in range(0, len(profiles), step):
             chunk = profiles[start : start + step]

@@ -18,6 +18,7 @@ from stealthflow.insights.memory import InsightMemory
 from stealthflow.insights.protection import attacker_beaten
 from stealthflow.llm import LLM, LLMCallError, Message
 from stealthflow.utility import lexical_utility
+from stealthflow.utility.metrics import load_scorers
 from stealthflow.workflow.config import WorkflowConfig
 from stealthflow.workflow.state import ProfileState
 from stealthflow.workflow.trajectory import AnonymizerTurn, AttackRecord, RoundRecord
@@ -55,6 +56,10 @@ class Steps:
             "utility_threshold": config.utility_threshold if config.utility_warnings else None,
             "rounds": config.rounds,
         }
+
+    def prepare(self) -> None:
+        """Before the first profile starts: load what the nodes would otherwise load on first use."""
+        load_scorers()
 
     # -- nodes ------------------------------------------------------------------------------
     def attack_original(self, state: ProfileState) -> ProfileState:

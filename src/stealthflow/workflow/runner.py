@@ -9,7 +9,8 @@ A run directory holds everything (`runs/NAME/`):
     responses.sqlite    response cache: calls that finished before a kill are not repeated
     summary.json/.png   per-round protection, utility and warnings, tokens and cost per role (rewritten at the end)
 
-Batches commit in order. With `workflow.insight_lag` = L > 0 they are pipelined: profiles of
+Batches commit in order. With an insight lag L > 0 (`workflow.insight_lag`; by default
+⌈max_concurrency ÷ batch_size⌉, `WorkflowConfig.lag`) they are pipelined: profiles of
 batch n start (up to `max_concurrency` in flight) once batch n-1-L has committed, while earlier
 batches finish and their insight updates run. A batch's insight calls start when its profiles
 have finished, showing the newest memory then (at most L versions old); their operations are
@@ -183,6 +184,7 @@ class GenerateRun:
         connection.execute("PRAGMA synchronous=NORMAL")
         try:
             graph = build_graph(self.steps, SqliteSaver(connection, serde=serde))
+            self.steps.prepare()
             self.steps.on_round = self.events.on_round
             self.steps.before_llm_node = self._check_cost_cap if self.config.max_cost is not None else None
             self.trajectories.truncate(self.progress.trajectory_bytes)
@@ -190,7 +192,7 @@ class GenerateRun:
             batches = [profiles[start : start + size] for start in range(0, len(profiles), size)]
             for batch in batches[: self.progress.batches_done]:
                 self._emit_profiles(len(batch))
-            if self.config.insight_lag == 0:
+            if self.config.lag == 0:
                 for number in range(self.progress.batches_done, len(batches)):
                     if not self._run_batch(graph, number, batches[number]):
                         break
@@ -216,15 +218,14 @@ class GenerateRun:
 
     def _run_batch(self, graph, number: int, batch: list[Profile]) -> bool:
         self.steps.memory = self.memory
-        concurrency = self.config.max_concurrency or self.config.batch_size
         return self._commit_or_stop(
-            number, batch, run_profiles(graph, batch, concurrency, self.config.rounds, resumable=True)
+            number, batch, run_profiles(graph, batch, self.config.concurrency, self.config.rounds, resumable=True)
         )
 
     def _run_pipelined(self, graph, batches: list[list[Profile]]) -> None:
         """Profiles of later batches run while earlier ones finish; batches still commit in order."""
         self.steps.memory = self.memory
-        lag, first = self.config.insight_lag, self.progress.batches_done
+        lag, first = self.config.lag, self.progress.batches_done
         submitted: dict[int, Future] = {}  # batch number -> (outcomes, insight proposal)
 
         def run_one(profile: Profile) -> Outcome:
@@ -245,9 +246,7 @@ class GenerateRun:
         # one behind the other (each waits for the slowest of its ~10 heavy-tailed calls) they
         # capped the run at ~batch_size profiles per update latency, whatever the concurrency.
         with (
-            ThreadPoolExecutor(
-                self.config.max_concurrency or self.config.batch_size, thread_name_prefix="profile"
-            ) as pool,
+            ThreadPoolExecutor(self.config.concurrency, thread_name_prefix="profile") as pool,
             ThreadPoolExecutor(lag + 1, thread_name_prefix="insight") as finishing,
         ):
             for number in range(first, len(batches)):
