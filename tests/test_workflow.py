@@ -288,6 +288,33 @@ def test_an_attribute_is_protected_only_when_every_attacker_fails():
     assert "age (llm): read the text" in prompt
 
 
+def test_a_local_attacker_runs_while_the_llm_attack_is_out():
+    """The classifier's pass overlaps the profile's LLM attack request instead of following its answer."""
+    import threading
+
+    from fakes import fake_llm
+
+    from stealthflow.attack import LLMAttacker
+
+    classified, overlapped = threading.Event(), []
+
+    class NotingClassifier(AlwaysRightClassifier):  # FAKE: says when it has run
+        def attack_many(self, texts, attributes):
+            classified.set()
+            return super().attack_many(texts, attributes)
+
+    def patient_world(messages):  # FAKE model: answers once the classifier has run (or gives up after 5 s)
+        overlapped.append(classified.wait(timeout=5))
+        return world(messages)
+
+    llm = fake_llm(patient_world)
+    steps = Steps(llm, [LLMAttacker(llm), NotingClassifier()], CorrectnessJudge(), WorkflowConfig(rounds=1))
+    profile = load_profiles_from_rows(("u1", "I am 34 and live in Paris.", BOTH))[0]
+    state = steps.attack_original({"profile": profile})
+    assert overlapped == [True]
+    assert [a.attacker for a in state["attacks"]] == ["llm", "classifier"]  # the records keep the attackers' order
+
+
 def test_a_failing_profile_is_reported_and_the_run_goes_on(tmp_path):
     data = corpus(tmp_path, ("ok", "I am 34.", {"age": "34"}), ("bad", "FAILME I am 34.", {"age": "34"}))
     result = generate(data, tmp_path / "run", "--rounds", "2")

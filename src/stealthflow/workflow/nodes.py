@@ -8,6 +8,7 @@ those attributes, and, after a large utility drop, the original text with the sc
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
 from stealthflow import prompts
@@ -24,6 +25,9 @@ from stealthflow.workflow.state import ProfileState
 from stealthflow.workflow.trajectory import AnonymizerTurn, AttackRecord, RoundRecord
 
 RoundCallback = Callable[[str, int], None]  # (profile id, round just finished)
+
+# One worker for the local attackers of every profile (a classifier's embedder runs one pass at a time).
+_LOCAL_ATTACKS = ThreadPoolExecutor(1, thread_name_prefix="local-attacker")
 
 
 class Steps:
@@ -195,9 +199,17 @@ class Steps:
 
     # -- attacks --------------------------------------------------------------------------------
     def _attack(self, text: str, attributes: list[str]) -> list[AttackRecord]:
+        # Local attackers (the classifier) run in their worker while this profile's LLM attack is
+        # out: the profile waits for the slower of the two, not for their sum.
+        local = {
+            i: _LOCAL_ATTACKS.submit(attacker.attack_many, [text], [attributes])
+            for i, attacker in enumerate(self.attackers)
+            if not isinstance(attacker, LLMAttacker)
+        }
+        remote = {i: a.attack_many([text], [attributes]) for i, a in enumerate(self.attackers) if i not in local}
         records = []
-        for attacker in self.attackers:
-            result: AttackResult = attacker.attack_many([text], [attributes])[0]
+        for i, attacker in enumerate(self.attackers):
+            result: AttackResult = (remote[i] if i in remote else local[i].result())[0]
             if result.error:
                 raise LLMCallError(f"attacker {attacker.name!r}: {result.error}")
             records.append(
