@@ -105,9 +105,7 @@ def generate(
         "attackers": split_names(attackers),
         "early_stop": early_stop,
     }
-    workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
-    # The lag in use, not its rule, goes into the run's config.yaml (and a rerun must match it).
-    settings.workflow = workflow.model_copy(update={"insight_lag": workflow.lag})
+    settings.workflow = settings.workflow.model_copy(update={k: v for k, v in overrides.items() if v is not None})
     if freeze_insights:
         settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
     directory = RunDirectory(out_dir)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 
 class InsightConfig(BaseModel):
@@ -54,3 +54,9 @@ class WorkflowConfig(BaseModel):
         if self.insight_lag is not None:
             return self.insight_lag
         return math.ceil(self.concurrency / self.batch_size)
+
+    @field_serializer("insight_lag")
+    def _lag_in_use(self, _value: int | None) -> int:
+        """Dumped as the number in use, not the rule: a run's saved config says which lag it ran with
+        (and a rerun must match it), and the default without `max_concurrency` dumps as before (1)."""
+        return self.lag
