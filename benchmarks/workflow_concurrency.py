@@ -15,8 +15,10 @@ once (one more gets a 429). It records when each request started and ended. Two 
 
 Mean in flight = the server's request time ÷ wall time, over the whole command (imports and
 setup included) and over the API window (first request sent to last answer); the longest gap
-with nothing in flight inside that window; peak; calls; client CPU per call. A timeline prints
-the mean in flight per second of (b). Writes benchmarks/results/workflow_concurrency.json.
+with nothing in flight inside that window; peak; calls; this process's CPU per call, over the
+command and over the API window (what competes with the client's event loop for the GIL). A
+timeline prints the mean in flight per second of (b). Writes
+benchmarks/results/workflow_concurrency.json.
 """
 
 from __future__ import annotations
