@@ -284,6 +284,8 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
             joined["rewrite"]["reason"] = "; ".join(reasons)
         if changes := [change for r in rewrites for change in r.get("changes", [])]:
             joined["rewrite"]["changes"] = changes
+        if unprotected := list(dict.fromkeys(phrase for r in rewrites for phrase in r.get("unprotected", []))):
+            joined["rewrite"]["unprotected"] = unprotected
     if warnings := list(dict.fromkeys(w for row in rows for w in row.get("warnings", []))):
         joined["warnings"] = warnings
     languages = list(dict.fromkeys(row.get("language") for row in rows))
