@@ -2,7 +2,8 @@
 
 POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
-                                   the text to send, and a risk line per attribute
+                                   the phrases it could not generalize (unprotected), the text to send,
+                                   and a risk line per attribute
 GET /sessions/{session}         -> the session's placeholders and the values behind them
 DELETE /sessions/{session}      -> forget the session (and every value only it holds)
 
