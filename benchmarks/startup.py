@@ -5,8 +5,9 @@ cache), the code before and after alternated, `--runs` times each; per way the m
 and the median CPU time (user + system of the process). On a shared, busy machine the wall time
 follows the load; the CPU time is what the call itself costs. The ways:
 
-- `protect --rewrite none` and `protect` (the default rewrite, `local`) on a one-line post with
-  cues (a fresh vault under a temporary HOME; the embedded model converted once, beforehand);
+- `protect --rewrite none` (with and without the PII tagger) and `protect` (the default rewrite,
+  `local`) on a one-line post with cues (a fresh vault under a temporary HOME; the embedded model
+  converted once, beforehand); each side's output is compared: the same text, the same detection;
 - argument errors (`--rewrite locl`) and empty stdin, which must be answered before any model loads;
 - `--help`.
 
@@ -37,6 +38,7 @@ CLI = [sys.executable, "-c", "import sys; from stealthflow.cli import main; sys.
 POST = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
 WAYS: dict[str, tuple[list[str], str | None]] = {  # way -> (arguments, stdin)
     "protect --rewrite none": (["protect", "--rewrite", "none", POST], None),
+    "protect --rewrite none --no-tagger": (["protect", "--rewrite", "none", "--no-tagger", POST], None),
     "protect (default rewrite)": (["protect", POST], None),
     "protect --rewrite locl (error)": (["protect", "--rewrite", "locl", POST], None),
     "protect - (empty stdin: error)": (["protect", "-"], ""),
@@ -44,14 +46,15 @@ WAYS: dict[str, tuple[list[str], str | None]] = {  # way -> (arguments, stdin)
 }
 
 
-def measure(args: list[str], stdin: str | None, env: dict) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one fresh process."""
+def measure(args: list[str], stdin: str | None, env: dict) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout and exit code) of one fresh process."""
     before = os.times()
     start = time.perf_counter()
-    subprocess.run(CLI + args, env=env, input=stdin or "", capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(CLI + args, env=env, input=stdin or "", capture_output=True, text=True, timeout=3600)
     wall = time.perf_counter() - start
     after = os.times()
-    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    return wall, cpu, f"{done.stdout}(exit {done.returncode})"
 
 
 def main() -> None:
@@ -81,17 +84,24 @@ def main() -> None:
             for way_args, stdin in ways.values():
                 measure(way_args, stdin, env)  # warm the file cache (and convert the model once)
         runs: dict[str, dict[str, list[tuple[float, float]]]] = {way: {side: [] for side in sources} for way in ways}
+        outputs: dict[str, dict[str, set[str]]] = {way: {side: set() for side in sources} for way in ways}
         for _ in range(args.runs):
             for way, (way_args, stdin) in ways.items():
                 for side, env in envs.items():
-                    runs[way][side].append(measure(way_args, stdin, env))
+                    wall, cpu, output = measure(way_args, stdin, env)
+                    runs[way][side].append((wall, cpu))
+                    outputs[way][side].add(output)
     medians = {
         way: {side: [statistics.median(t[i] for t in times) for i in (0, 1)] for side, times in sides.items()}
         for way, sides in runs.items()
     }
-    lines = ["| way | wall s before | wall s after | CPU s before | CPU s after |", "|---|---|---|---|---|"]
+    same = {way: len(sides["before"] | sides["after"]) == 1 for way, sides in outputs.items()}
+    lines = [
+        "| way | wall s before | wall s after | CPU s before | CPU s after | same output |",
+        "|---|---|---|---|---|---|",
+    ]
     lines += [
-        f"| {way} | {m['before'][0]:.2f} | {m['after'][0]:.2f} | {m['before'][1]:.2f} | {m['after'][1]:.2f} |"
+        f"| {way} | {m['before'][0]:.2f} | {m['after'][0]:.2f} | {m['before'][1]:.2f} | {m['after'][1]:.2f} | {'yes' if same[way] else 'NO'} |"
         for way, m in medians.items()
     ]
     lines += [
@@ -100,7 +110,13 @@ def main() -> None:
     ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
-    body = {"runs": runs, "medians": medians, "load_average": os.getloadavg()[0], "before": str(args.before)}
+    body = {
+        "runs": runs,
+        "medians": medians,
+        "same_output": same,
+        "load_average": os.getloadavg()[0],
+        "before": str(args.before),
+    }
     (RESULTS / "startup.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     (RESULTS / "startup.md").write_text(
         "# CLI start-up (benchmarks/startup.py)\n\n" + "\n".join(lines) + "\n", encoding="utf-8"

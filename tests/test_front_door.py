@@ -116,6 +116,44 @@ def test_version_help_and_methods_answer_without_heavy_imports(home, tmp_path):
     assert "'stealth'" in result.stdout and result.stdout.rstrip().endswith("[]")  # no heavy module imported
 
 
+HEAVY_MODULES = (
+    "torch",
+    "transformers",
+    "spacy",
+    "presidio_analyzer",
+    "numpy",
+    "litellm",
+    "langgraph",
+    "fastapi",
+    "uvicorn",
+    "stealthflow.placeholders.detector",
+)
+
+
+@pytest.mark.parametrize(
+    "args, stdin",
+    [
+        (["protect", "--help"], None),
+        (["protect", "hello", "--rewrite", "locl"], None),
+        (["protect", "-"], ""),
+        (["serve", "--help"], None),
+    ],
+)
+def test_help_and_argument_errors_import_no_model_library(args, stdin, home, tmp_path):
+    """A command's help and its argument errors cost the CLI's own imports only: no torch, Presidio,
+    spaCy, numpy, litellm, langgraph or web server (they took 1.3 s of CPU and more before)."""
+    probe = (
+        "import atexit, sys; "
+        f"atexit.register(lambda: print([m for m in {HEAVY_MODULES!r} if m in sys.modules], file=sys.stderr)); "
+        f"sys.argv = ['stealthflow', *{args!r}]; from stealthflow.cli import main; main()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], input=stdin, capture_output=True, text=True, cwd=tmp_path, env=home, timeout=60
+    )
+    assert result.returncode == (0 if "--help" in args else 2), result.stderr
+    assert result.stderr.rstrip().endswith("[]"), result.stderr  # the modules imported, printed at exit
+
+
 def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
     """`import presidio_analyzer` would load transformers' pipelines (~2.5 s of a CLI call) for engines
     stealthflow does not use; presidio_import.py defers them, and leaves `transformers.pipeline` whole."""

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-from page_fixtures import NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
+from page_fixtures import LEFT_POST, NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
 from placeholder_fixtures import make_protector, protect_config
 
 from stealthflow.data import ATTRIBUTES
@@ -101,6 +101,17 @@ def test_analyze_gives_spans_cues_the_rewrite_as_a_diff_and_a_risk_line_per_attr
     assert risk["age"]["attackers"] == ["classifier"] and risk["age"]["verdict"] == "above majority"
     assert risk["gender"]["verdict"] == "above uniform only" and "weak signal" in risk["gender"]["line"]
     assert risk["location"]["attackers"] == [] and risk["location"]["line"].startswith("No attacker here scores it.")
+
+
+def test_analyze_names_the_phrases_the_rewrite_could_not_generalize(client):
+    """They go out as they are: the page must say so (the rewrite of the other phrases still counts)."""
+    result = client.post("/analyze", json={"text": LEFT_POST, "session": "page-left"}).json()
+    assert result["unprotected"] == [{"phrase": "night shifts", "attributes": result["unprotected"][0]["attributes"]}]
+    assert set(result["unprotected"][0]["attributes"]) <= {c["name"] for c in result["cues"]}
+    assert result["rewrite"]["unprotected"] == ["night shifts"] and "night shifts" in result["text"]
+    assert "health worker" in result["text"] and result["rewrite"]["accepted"]
+    plain = client.post("/analyze", json={"text": POST, "session": "page-left"}).json()
+    assert plain["unprotected"] == [] and "unprotected" not in plain["rewrite"]
 
 
 def test_a_post_with_no_pii_is_analyzed_as_it_is(client):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from page_fixtures import NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
+from page_fixtures import LEFT_POST, NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
 
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
@@ -109,8 +109,12 @@ def check(browser, wait, text: str) -> None:
     post = by_id(browser, "post")
     post.clear()
     post.send_keys(text)
-    post.send_keys(Keys.CONTROL, Keys.ENTER)  # the keyboard way
-    wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
+    post.send_keys(Keys.CONTROL, Keys.ENTER)  # the keyboard way: the page is busy from the key press on
+    wait.until(lambda d: not checking(d) and by_id(d, "status").text.startswith("Checked in"))
+
+
+def checking(browser) -> bool:
+    return browser.execute_script("return document.body.classList.contains('busy')")
 
 
 def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
@@ -171,6 +175,60 @@ def test_a_post_with_no_pii(browser, server):
     assert by_id(browser, "result").get_attribute("value") == NO_PII_POST
 
 
+def test_phrases_the_rewrite_left_are_named_beside_it(browser, server):
+    """What the rewrite could not generalize goes out as it is: a warning under the rewrite names
+    it, the diff marks it where it stands; the changes it did make still count."""
+    wait = sign_in(browser, server)
+    check(browser, wait, LEFT_POST)
+    warning = by_id(browser, "left-warning")
+    assert warning.is_displayed() and "Still in the text to send: night shifts" in warning.text
+    assert "reword it yourself" in warning.text
+    assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#diff mark.left")] == ["night shifts"]
+    assert "1 phrase(s) could not be generalized" in by_id(browser, "status").text
+    result = by_id(browser, "result").get_attribute("value")
+    assert "health worker" in result and "night shifts" in result
+    assert "was not used" not in by_id(browser, "diff").text
+
+    check(browser, wait, NO_PII_POST)  # a post with nothing left: no warning
+    assert not by_id(browser, "left-warning").is_displayed()
+    assert browser.find_elements(By.CSS_SELECTOR, "#diff mark.left") == []
+
+
+def test_the_keyboard_alone_checks_undoes_and_copies(browser, server):
+    """Focus starts in the post; Tab reaches the check button, each change's Undo, the result and
+    Copy in reading order; Enter works each one; the focused control is outlined."""
+    wait = sign_in(browser, server)
+    browser.execute_cdp_cmd(
+        "Browser.grantPermissions",
+        {"origin": server[0], "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]},
+    )
+
+    def focused() -> str:
+        return browser.execute_script("return document.activeElement.id || document.activeElement.className")
+
+    def press(*keys) -> None:
+        browser.switch_to.active_element.send_keys(*keys)
+
+    assert focused() == "post"
+    press(POST)
+    press(Keys.TAB)
+    assert focused() == "check"
+    assert browser.execute_script("return getComputedStyle(document.activeElement).outlineStyle") != "none"
+    press(Keys.ENTER)
+    wait.until(lambda d: not checking(d) and by_id(d, "status").text.startswith("Checked in"))
+    press(Keys.TAB)
+    assert focused() == "toggle"
+    press(Keys.ENTER)  # undo the first change
+    assert "ER nurse" in by_id(browser, "result").get_attribute("value")
+    press(Keys.TAB)
+    press(Keys.TAB)
+    assert focused() == "result"
+    press(Keys.TAB)
+    assert focused() == "copy"
+    press(Keys.ENTER)
+    wait.until(lambda d: by_id(d, "copied").text == "Copied.")
+
+
 def test_no_token_or_a_wrong_one_is_refused(server):
     base, logins = server
     driver = start_browser()  # a browser that was never signed in
@@ -209,17 +267,33 @@ def test_progress_shows_and_nothing_moves_while_the_rewrite_arrives(browser, ser
     wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
 
 
-def test_readable_at_phone_width(server):
-    driver = start_browser(390, 844)
-    try:
+def test_readable_at_phone_width_and_nothing_moves_there_either(server):
+    """375 px (a small phone): one column, no sideways scrolling before or after a check, and the
+    status line appearing while the rewrite runs moves nothing below it."""
+    driver = start_browser()
+    try:  # headless Chromium's window is at least 500 px wide: the phone's screen is emulated
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True}
+        )
         base, logins = server
         driver.get(f"{base}/?token={logins.new_link()}")
-        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "session-id").text)
-        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        wait = WebDriverWait(driver, 60)
+        wait.until(lambda d: d.find_element(By.ID, "session-id").text)
+        fits = "return document.documentElement.scrollWidth <= window.innerWidth"
+        assert driver.execute_script("return window.innerWidth") <= 375 and driver.execute_script(fits)
+        where = "return ['post-card', 'findings-card', 'rewrite-card'].map(id => document.getElementById(id).getBoundingClientRect().y)"
         left = driver.execute_script(
             "return ['post-card', 'rewrite-card'].map(id => document.getElementById(id).getBoundingClientRect().x)"
         )
         assert left[0] == left[1]  # one column
+        by_id(driver, "post").send_keys(LEFT_POST)
+        placed = driver.execute_script(where)
+        by_id(driver, "check").click()
+        wait.until(lambda d: "Checking" in by_id(d, "status").text)  # the fake takes a second
+        moved = [abs(now - then) for now, then in zip(driver.execute_script(where), placed, strict=True)]
+        assert max(moved) < 0.5, moved  # layout rounding only (1/64 px), no jump
+        wait.until(lambda d: by_id(d, "status").text.startswith("Checked in"))
+        assert driver.execute_script(fits)  # the diff, the warning and the risk lines wrap
     finally:
         driver.quit()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from stealthflow.attack.classifier import ClassifierConfig
+from stealthflow.attack.config import ClassifierConfig
 from stealthflow.evaluation.config import EvaluationConfig
 from stealthflow.llm.config import ModelConfig
 from stealthflow.placeholders.policy import ProtectConfig

@@ -1,20 +1,12 @@
 """Attribute-inference attackers, their answer parser and the correctness judge."""
 
-from stealthflow.attack.judge import CorrectnessJudge, correctness_vector, rule_verdict, top1_correct
-from stealthflow.attack.llm_attacker import LLMAttacker, attack_messages
-from stealthflow.attack.parser import parse_attack
-from stealthflow.attack.types import Attacker, AttackResult, AttributeGuess, Verdict
+from stealthflow.lazy import lazy_exports
 
-__all__ = [
-    "AttackResult",
-    "Attacker",
-    "AttributeGuess",
-    "CorrectnessJudge",
-    "LLMAttacker",
-    "Verdict",
-    "attack_messages",
-    "correctness_vector",
-    "parse_attack",
-    "rule_verdict",
-    "top1_correct",
-]
+_EXPORTS = {
+    "judge": ("CorrectnessJudge", "correctness_vector", "rule_verdict", "top1_correct"),
+    "llm_attacker": ("LLMAttacker", "attack_messages"),
+    "parser": ("parse_attack",),
+    "types": ("Attacker", "AttackResult", "AttributeGuess", "Verdict"),
+}
+__getattr__ = lazy_exports(__name__, _EXPORTS)
+__all__ = sorted(name for names in _EXPORTS.values() for name in names)

@@ -21,30 +21,17 @@ from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
+from stealthflow.attack.config import COVERED, ClassifierConfig
 from stealthflow.attack.embeddings import SentenceEmbedder, model_version, text_lines
 from stealthflow.attack.types import AttackResult, AttributeGuess
 from stealthflow.data.attributes import AGE_BUCKETS, OPTIONS, age_bucket, snap_to_options
 from stealthflow.data.schema import Profile
 
-COVERED: tuple[str, ...] = ("age", "gender", "education", "income", "married")
 ARTIFACT_FORMAT = 1
 SHIPPED_ARTIFACT = Path(__file__).parent / "artifacts" / "classifier.json"
 _VERSIONED_LIBRARIES = ("scikit-learn", "numpy", "torch", "transformers")
 _SNIPPET_CHARS = 80
-
-
-class ClassifierConfig(BaseModel):
-    """Settings section `classifier:`: where the artefact lives and how to train one."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    artifact: Path | None = None  # None = the artefact shipped in the package
-    C: float = 10.0  # inverse regularisation of the logistic regressions
-    max_iter: int = 5000
-    min_hardness: int = 1  # labels below this hardness are not trained on
-    attributes: tuple[str, ...] = COVERED
 
 
 class ArtifactError(ValueError):

@@ -1,8 +1,15 @@
-"""The `stealthflow` command: a thin layer over the library. Each module registers its commands."""
+"""The `stealthflow` command: a thin layer over the library. Each module registers its commands;
+they import what they run inside their functions, so `--help` and argument errors answer before
+any model, Presidio or torch is imported."""
+
+import os
 
 from stealthflow.cli import anonymize, attack, attacker, evaluate, generate, memory, protect, proxy, tagger, train, ui  # noqa: F401  (registers commands)
 from stealthflow.cli.app import app
 
 
 def main() -> None:
+    # transformers draws a "Loading weights" bar on stderr for every model it loads: noise in a
+    # command's output (the library's own bars, for long runs, are rich's).
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     app()

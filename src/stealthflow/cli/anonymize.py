@@ -8,8 +8,6 @@ from typing import Annotated, Optional
 import typer
 from rich.markup import escape
 
-from stealthflow.anonymize import build_method, method_names
-from stealthflow.anonymize.changes import describe_change
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -27,8 +25,6 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import AttackersOption, InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
-from stealthflow.data.jsonl import dump_line
-from stealthflow.llm.pool import LLMPool
 
 
 @app.command()
@@ -70,6 +66,10 @@ def anonymize(
     "protected": false with the reason (on stderr, and in -o/--json) and the command exits 2.
     A text with nothing to change is printed as it is ("unchanged": true). Credentials are
     masked in every output."""
+    from stealthflow.anonymize import build_method, method_names
+    from stealthflow.data.jsonl import dump_line
+    from stealthflow.llm.pool import LLMPool
+
     settings = settings_from(config, model, adapter)
     if method not in method_names():
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
@@ -155,6 +155,8 @@ def _output_row(result, original: str, secrets) -> dict:
 
 def print_changes(result) -> None:
     """Per post, every stretch the method changed, what replaced it and the attribute it pointed to."""
+    from stealthflow.anonymize.changes import describe_change
+
     by_post: dict[int, list[dict]] = {}
     for change in result.details.get("changes", []):
         by_post.setdefault(change["post"], []).append(change)
@@ -165,5 +167,7 @@ def print_changes(result) -> None:
 @app.command()
 def methods() -> None:
     """List the anonymization methods."""
+    from stealthflow.anonymize import method_names
+
     for name in method_names():
         out.print(name)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from stealthflow.anonymize.methods import Method
     from stealthflow.llm import ModelConfig
     from stealthflow.llm.pool import LLMPool
+    from stealthflow.pipeline.protector import Protector
     from stealthflow.placeholders.vault import Vault
 
 # The command list: what a person protecting text needs first, the research tools after.
@@ -210,6 +211,15 @@ def open_user_vault(settings: Settings, new_vault: bool = False) -> "Vault":
         )
 
     return open_vault(settings.protect, on_new_key=notice, new_vault=new_vault)
+
+
+def user_protector(settings: Settings, pool: "LLMPool | None" = None) -> "Protector":
+    """The protector of the user's vault, detection as `settings` say (what `protect`, `serve`,
+    `ui`, `proxy` and `memory` run on); the vault's and the models' errors as one line."""
+    from stealthflow.pipeline.protector import Protector
+
+    with vault_errors():
+        return Protector.from_settings(settings, pool, vault=open_user_vault(settings))
 
 
 @contextlib.contextmanager

@@ -8,19 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from stealthflow.attack.classifier import (
-    COVERED,
-    SHIPPED_ARTIFACT,
-    ArtifactError,
-    ClassifierAttacker,
-    StylometricClassifier,
-    file_sha256,
-    train_classifier,
-)
-from stealthflow.attack.embeddings import EmbeddingModelMissing, SentenceEmbedder, default_cache_path, text_lines
-from stealthflow.attack.strength import TABLE_HEADER, attacker_accuracy, table_cells
 from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, out, progress_bar, settings_from, user_errors
-from stealthflow.data import load_profiles
 from stealthflow.resources import split_path
 
 attacker_app = Typer(
@@ -34,7 +22,9 @@ HeldOutOption = Annotated[
 ]
 
 
-def _embedder(no_cache: bool) -> SentenceEmbedder:
+def _embedder(no_cache: bool):
+    from stealthflow.attack.embeddings import SentenceEmbedder, default_cache_path
+
     return SentenceEmbedder(None if no_cache else default_cache_path())
 
 
@@ -54,6 +44,10 @@ def train(
     config: ConfigOption = None,
 ) -> None:
     """Train the classifier on the train split and save a versioned artefact."""
+    from stealthflow.attack.classifier import SHIPPED_ARTIFACT, file_sha256, train_classifier
+    from stealthflow.attack.embeddings import EmbeddingModelMissing, text_lines
+    from stealthflow.data import load_profiles
+
     settings = settings_from(config, None, None)
     target = output or settings.classifier.artifact or SHIPPED_ARTIFACT
     held_out = held_out or (data.parent / "test.jsonl")
@@ -101,6 +95,16 @@ def evaluate(
     config: ConfigOption = None,
 ) -> None:
     """Accuracy of the classifier per attribute on labelled profiles, beside chance, with bootstrap CIs."""
+    from stealthflow.attack.classifier import (
+        COVERED,
+        ArtifactError,
+        ClassifierAttacker,
+        StylometricClassifier,
+        file_sha256,
+    )
+    from stealthflow.attack.strength import TABLE_HEADER, attacker_accuracy, table_cells
+    from stealthflow.data import load_profiles
+
     settings = settings_from(config, None, None)
     with user_errors():
         profiles = load_profiles(data, limit)

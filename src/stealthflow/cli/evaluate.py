@@ -9,8 +9,6 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import Progress
 
-from stealthflow.anonymize import method_names
-from stealthflow.attack.registry import attacker_names
 from stealthflow.cli.app import (
     AdapterOption,
     CacheOption,
@@ -27,10 +25,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import InsightsOption, split_names
 from stealthflow.config import Settings
-from stealthflow.evaluation.report import write_report
-from stealthflow.evaluation.runner import EvaluationError, run_evaluation
 from stealthflow.llm.config import ModelConfig
-from stealthflow.llm.pool import LLMPool
 from stealthflow.resources import split_path
 
 SPLITS = ("test", "train")
@@ -81,6 +76,12 @@ def evaluate(
     cache: CacheOption = None,
 ) -> None:
     """Anonymize a labelled split with each method and score it: Anonymity, Progress, utility, with CIs."""
+    from stealthflow.anonymize import method_names
+    from stealthflow.attack.registry import attacker_names
+    from stealthflow.evaluation.report import write_report
+    from stealthflow.evaluation.runner import EvaluationError, run_evaluation
+    from stealthflow.llm.pool import LLMPool
+
     settings = settings_from(config, model, adapter)
     if split is not None and split not in SPLITS:
         fail(f"unknown split {split!r}; choose from {', '.join(SPLITS)} or pass --data")

@@ -19,10 +19,10 @@ from stealthflow.cli.app import (
     app,
     console,
     fail,
-    open_user_vault,
     protect_settings,
     rewriter_for,
     user_errors,
+    user_protector,
     vault_errors,
 )
 
@@ -44,12 +44,11 @@ def _store(
     from stealthflow.llm.pool import LLMPool
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
-    from stealthflow.pipeline.protector import Protector
 
     settings = protect_settings(config, None, None, llm_extractor=llm, tagger=tagger)
     pool = LLMPool()
+    protector = user_protector(settings, pool)
     with vault_errors():
-        protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
         opened = MemoryStore(
             store or default_store_path(settings.protect.vault_path),
             protector,

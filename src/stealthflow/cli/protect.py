@@ -37,6 +37,7 @@ from stealthflow.cli.app import (
     protect_settings,
     reachable,
     rewriter_for,
+    user_protector,
     vault_errors,
 )
 from stealthflow.config import Settings
@@ -60,19 +61,45 @@ OutputOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON instead of plain text")]
 
 
-@app.command()
-def protect(
-    source: Annotated[
+def _source_argument(what: str, more: str = "") -> object:
+    """The optional TEXT|FILE|- argument of `protect` and `restore` (or --input instead)."""
+    return Annotated[
         Optional[str],
         typer.Argument(
             metavar="[TEXT|FILE|-]",
-            help="the text itself, a plain-text or JSONL file, or - for stdin",
+            help=f"the {what} itself, a plain-text or JSONL file, or - for stdin{more}",
             show_default=False,
         ),
-    ] = None,
-    input: Annotated[
-        Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} records (- = stdin)')
-    ] = None,
+    ]
+
+
+def _input_option(what: str) -> object:
+    return Annotated[Optional[str], typer.Option("--input", "-i", help=f'JSONL of {{"id", "text"}} {what} (- = stdin)')]
+
+
+TextSource = _source_argument("text")
+ReplySource = _source_argument("reply", " (restored as it arrives)")
+RecordsInput = _input_option("records")
+RepliesInput = _input_option("replies")
+
+
+def _one_of(source: str | None, input: str | None, what: str) -> None:
+    if (source is None) == (input is None):
+        fail(f"give the {what} (TEXT, FILE or -) or --input FILE.jsonl")
+
+
+def _input_records(input: str) -> list[Record]:
+    """The records of `--input` (a JSONL file, or - for stdin)."""
+    from stealthflow.cli.source import read_stdin
+    from stealthflow.pipeline.records import parse_records, read_records
+
+    return parse_records(read_stdin(), "<stdin>") if input == "-" else read_records(Path(input))
+
+
+@app.command()
+def protect(
+    source: TextSource = None,
+    input: RecordsInput = None,
     output: OutputOption = None,
     json_output: JsonOption = False,
     session: SessionOption = "default",
@@ -113,11 +140,10 @@ def protect(
 
     Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
     (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
-    from stealthflow.cli.source import read_source, read_stdin
-    from stealthflow.pipeline.records import parse_records, read_records
+    from stealthflow.cli.source import read_source
+    from stealthflow.pipeline.records import read_records
 
-    if (source is None) == (input is None):
-        fail("give the text to protect (TEXT, FILE or -) or --input FILE.jsonl")
+    _one_of(source, input, "text to protect")
     settings = protect_settings(
         config, model, adapter, levels=levels, style=style, llm_extractor=llm, tagger=tagger, user=user
     )
@@ -126,8 +152,7 @@ def protect(
     check_rewrite(rewrite, settings)
     with vault_errors():
         if input is not None:
-            records = parse_records(read_stdin(), "<stdin>") if input == "-" else read_records(Path(input))
-            text_mode = False
+            records, text_mode = _input_records(input), False
         else:
             read = read_source(source)
             text_mode = not read.is_records
@@ -229,12 +254,10 @@ class _Run:
 def _protection(
     settings: Settings, rewrite: str, cache: Path | None, show: bool = False, verbose: bool = False
 ) -> Iterator[_Run]:
-    from stealthflow.pipeline.protector import Protector
-
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
         reachable(pool, settings.model, "the PII extractor model")
-    protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
+    protector = user_protector(settings, pool)
     run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose)
     try:
         yield run
@@ -284,6 +307,8 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
             joined["rewrite"]["reason"] = "; ".join(reasons)
         if changes := [change for r in rewrites for change in r.get("changes", [])]:
             joined["rewrite"]["changes"] = changes
+        if unprotected := list(dict.fromkeys(phrase for r in rewrites for phrase in r.get("unprotected", []))):
+            joined["rewrite"]["unprotected"] = unprotected
     if warnings := list(dict.fromkeys(w for row in rows for w in row.get("warnings", []))):
         joined["warnings"] = warnings
     languages = list(dict.fromkeys(row.get("language") for row in rows))
@@ -331,17 +356,8 @@ def _write(output: str | None, text: str) -> None:
 @app.command()
 def restore(
     session: SessionOption,
-    source: Annotated[
-        Optional[str],
-        typer.Argument(
-            metavar="[TEXT|FILE|-]",
-            help="the reply itself, a plain-text or JSONL file, or - for stdin (restored as it arrives)",
-            show_default=False,
-        ),
-    ] = None,
-    input: Annotated[
-        Optional[str], typer.Option("--input", "-i", help='JSONL of {"id", "text"} replies (- = stdin)')
-    ] = None,
+    source: ReplySource = None,
+    input: RepliesInput = None,
     output: OutputOption = None,
     json_output: JsonOption = False,
     stream: Annotated[
@@ -351,20 +367,18 @@ def restore(
     config: ConfigOption = None,
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay."""
-    from stealthflow.cli.source import read_source, read_stdin
+    from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.records import parse_records, read_records
+    from stealthflow.pipeline.records import read_records
 
     if stream:
         source = source or "-"
-    if (source is None) == (input is None):
-        fail("give the reply to restore (TEXT, FILE or -) or --input FILE.jsonl")
+    _one_of(source, input, "reply to restore")
     settings = protect_settings(config, None, None, user=user)
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
-            records = parse_records(read_stdin(), "<stdin>") if input == "-" else read_records(Path(input))
-            unresolved = _restore_records(protector, session, records, output)
+            unresolved = _restore_records(protector, session, _input_records(input), output)
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved = _restore_stdin(protector, session)
         else:
@@ -600,15 +614,11 @@ def serve(
     if print_token_path:
         out.print(str(default_token_file()), highlight=False, soft_wrap=True)
         return
-    from stealthflow.cli.ui import page_rewriter, serve_page
+    from stealthflow.cli.ui import page_service, serve_page
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
-    from stealthflow.pipeline.protector import Protector
 
-    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
-    rewriter = page_rewriter(rewrite, settings)
-    with vault_errors():
-        protector = Protector.from_settings(settings, vault=open_user_vault(settings))
+    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite)
     memories = (
         MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     )

@@ -20,10 +20,10 @@ from stealthflow.cli.app import (
     console,
     explain,
     fail,
-    open_user_vault,
     protect_settings,
     rewriter_for,
     run_server,
+    user_protector,
     vault_errors,
 )
 
@@ -81,7 +81,6 @@ def proxy(
 ) -> None:
     """Serve an OpenAI-compatible API that protects every request and restores every reply."""
     from stealthflow.llm.pool import LLMPool
-    from stealthflow.pipeline.protector import Protector
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
     from stealthflow.service.security import LOOPBACK_HOSTS, default_token_file, service_token
 
@@ -111,8 +110,8 @@ def proxy(
     if not os.environ.get(proxy_config.upstream_key_env):
         console.print(f"[yellow]${proxy_config.upstream_key_env} is not set[/]: the upstream gets no API key")
     pool = LLMPool()
+    protector = user_protector(settings, pool)
     with vault_errors():
-        protector = Protector.from_settings(settings, pool, vault=open_user_vault(settings))
         rewriter = rewriter_for(proxy_config.rewrite, settings, pool)
 
     def announce(path: Path) -> None:

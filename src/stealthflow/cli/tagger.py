@@ -15,6 +15,57 @@ tagger_app = Typer(
 app.add_typer(tagger_app, name="tagger")
 
 
+def _recipe_option(what: str, example: str) -> object:
+    return Annotated[
+        Path,
+        typer.Option("--recipe", "-r", help=f"{what} recipe (YAML, see {example})", exists=True, dir_okay=False),
+    ]
+
+
+def _set_option(example: str) -> object:
+    return Annotated[
+        list[str] | None, typer.Option("--set", help=f"override a recipe key, e.g. --set {example} (repeatable)")
+    ]
+
+
+def _wordnet_dir(holding: str) -> object:
+    return Annotated[
+        Path,
+        typer.Argument(
+            help=f"WordNet 3.0's dictionary directory, holding {holding} (Debian: wordnet-base, /usr/share/wordnet)",
+            exists=True,
+            file_okay=False,
+        ),
+    ]
+
+
+def _run_recipe(recipe: Path, overrides: list[str] | None, load, run, before=None) -> None:
+    """Load a training recipe (`load`, with the --set overrides; `before` checks it), run it
+    (`run`), print its validation metrics and where it wrote the model."""
+    from pydantic import ValidationError
+
+    from stealthflow.data.loader import describe_validation_error
+    from stealthflow.placeholders.tagger_train import metrics_table
+
+    try:
+        resolved = load(recipe, recipe_overrides(overrides))
+    except ValidationError as exc:
+        fail(f"{recipe}: {describe_validation_error(exc)}")
+    if before:
+        before(resolved)
+    with user_errors():
+        result = run(resolved, log=console.print, recipe_path=str(recipe))
+    print_markdown(metrics_table(result["validation"]))
+    console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
+
+
+def _rebuild(write, out: Path, what: str) -> None:
+    """Run a list builder (it returns how many entries it wrote) and say what it wrote."""
+    with user_errors():
+        count = write()
+    console.print(f"wrote {out} ({count} {what})")
+
+
 @tagger_app.command("build-data")
 def build_data(
     out_dir: Annotated[Path, typer.Option("--out", help="directory for train.jsonl and validation.jsonl")],
@@ -41,68 +92,30 @@ def build_data(
 
 @tagger_app.command()
 def train(
-    recipe: Annotated[
-        Path,
-        typer.Option(
-            "--recipe", "-r", help="training recipe (YAML, see training/pii-tagger.yaml)", exists=True, dir_okay=False
-        ),
-    ],
-    set_: Annotated[
-        list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set epochs=1 (repeatable)")
-    ] = None,
+    recipe: _recipe_option("training", "training/pii-tagger.yaml"),
+    set_: _set_option("epochs=1") = None,
 ) -> None:
     """Fine-tune MiniLM + a token-classification head; resumes from the last checkpoint."""
-    from pydantic import ValidationError
+    from stealthflow.placeholders.tagger_train import load_tagger_recipe, run_training
 
-    from stealthflow.data.loader import describe_validation_error
-    from stealthflow.placeholders.tagger_train import (
-        load_tagger_recipe,
-        metrics_table,
-        run_training,
-    )
+    def has_data(resolved) -> None:
+        if not (resolved.data / "train.jsonl").exists():
+            fail(
+                f"{resolved.data}/train.jsonl not found: run `stealthflow tagger build-data --out {resolved.data}` first"
+            )
 
-    try:
-        resolved = load_tagger_recipe(recipe, recipe_overrides(set_))
-    except ValidationError as exc:
-        fail(f"{recipe}: {describe_validation_error(exc)}")
-    if not (resolved.data / "train.jsonl").exists():
-        fail(f"{resolved.data}/train.jsonl not found: run `stealthflow tagger build-data --out {resolved.data}` first")
-    with user_errors():
-        result = run_training(resolved, log=console.print, recipe_path=str(recipe))
-    print_markdown(metrics_table(result["validation"]))
-    console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
+    _run_recipe(recipe, set_, load_tagger_recipe, run_training, before=has_data)
 
 
 @tagger_app.command()
 def finetune(
-    recipe: Annotated[
-        Path,
-        typer.Option(
-            "--recipe",
-            "-r",
-            help="fine-tune recipe (YAML, see training/pii-tagger-student-finetune.yaml)",
-            exists=True,
-            dir_okay=False,
-        ),
-    ],
-    set_: Annotated[
-        list[str] | None, typer.Option("--set", help="override a recipe key, e.g. --set steps=500 (repeatable)")
-    ] = None,
+    recipe: _recipe_option("fine-tune", "training/pii-tagger-student-finetune.yaml"),
+    set_: _set_option("steps=500") = None,
 ) -> None:
     """Train a trained tagger further on natural messages (without PII, and personal ones), its own data replayed."""
-    from pydantic import ValidationError
+    from stealthflow.placeholders.tagger_train import load_finetune_recipe, run_finetune
 
-    from stealthflow.data.loader import describe_validation_error
-    from stealthflow.placeholders.tagger_train import load_finetune_recipe, metrics_table, run_finetune
-
-    try:
-        resolved = load_finetune_recipe(recipe, recipe_overrides(set_))
-    except ValidationError as exc:
-        fail(f"{recipe}: {describe_validation_error(exc)}")
-    with user_errors():
-        result = run_finetune(resolved, log=console.print, recipe_path=str(recipe))
-    print_markdown(metrics_table(result["validation"]))
-    console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
+    _run_recipe(recipe, set_, load_finetune_recipe, run_finetune)
 
 
 @tagger_app.command("public-names")
@@ -151,49 +164,31 @@ def public_names(
         raise typer.BadParameter(
             "--popular and --people go together: the popular articles, and which of them are people's"
         )
-    with user_errors():
-        count = write_gazetteer(pantheon, out, wordnet, (popular, people) if popular and people else None)
-    console.print(f"wrote {out} ({count} names)")
+    _rebuild(
+        lambda: write_gazetteer(pantheon, out, wordnet, (popular, people) if popular and people else None), out, "names"
+    )
 
 
 @tagger_app.command("everyday-nouns")
 def everyday_nouns(
-    wordnet: Annotated[
-        Path,
-        typer.Argument(
-            help="WordNet 3.0's dictionary directory, holding data.noun, index.noun, index.adj and index.verb (Debian: wordnet-base, /usr/share/wordnet)",
-            exists=True,
-            file_okay=False,
-        ),
-    ],
+    wordnet: _wordnet_dir("data.noun, index.noun, index.adj and index.verb"),
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/everyday_nouns.txt"),
 ) -> None:
     """Rebuild the list of everyday nouns that a weak sign of a condition ("with", "my") does not make one ("with a pushchair")."""
     from stealthflow.placeholders.recognizers.everyday_nouns import write_everyday_nouns
 
-    with user_errors():
-        count = write_everyday_nouns(wordnet, out)
-    console.print(f"wrote {out} ({count} nouns)")
+    _rebuild(lambda: write_everyday_nouns(wordnet, out), out, "nouns")
 
 
 @tagger_app.command("common-words")
 def common_words(
-    wordnet: Annotated[
-        Path,
-        typer.Argument(
-            help="WordNet 3.0's dictionary directory, holding data.* and *.exc (Debian: wordnet-base, /usr/share/wordnet)",
-            exists=True,
-            file_okay=False,
-        ),
-    ],
+    wordnet: _wordnet_dir("data.* and *.exc"),
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/common_words.txt"),
 ) -> None:
     """Rebuild the list of common English words that a session does not mask again in later texts (a false alarm on "the" stays in its text)."""
     from stealthflow.placeholders.common_words import write_common_words
 
-    with user_errors():
-        count = write_common_words(wordnet, out)
-    console.print(f"wrote {out} ({count} words)")
+    _rebuild(lambda: write_common_words(wordnet, out), out, "words")
 
 
 @tagger_app.command("brands")
@@ -211,6 +206,4 @@ def brands(
     """Rebuild the list of brands whose names are taken for organisations, not people ("Ryanair", "Marks & Spencer")."""
     from stealthflow.placeholders.recognizers.public_names import write_brands
 
-    with user_errors():
-        count = write_brands(sources, out)
-    console.print(f"wrote {out} ({count} brands)")
+    _rebuild(lambda: write_brands(sources, out), out, "brands")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import threading
 import time
 import webbrowser
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -21,9 +22,15 @@ from stealthflow.cli.app import (
     app,
     console,
     fail,
+    protect_settings,
     run_server,
+    user_protector,
 )
 from stealthflow.config import Settings
+
+if TYPE_CHECKING:
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.pipeline.rewrite import NamedRewriter
 
 
 @app.command()
@@ -38,26 +45,23 @@ def ui(
     adapter: AdapterOption = None,
 ) -> None:
     """Open a local page: paste a post, see what gives you away, take the rewrite, restore the reply."""
-    from stealthflow.cli.app import open_user_vault, protect_settings, vault_errors
-    from stealthflow.pipeline.protector import Protector
-
-    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
-    rewriter = page_rewriter(rewrite, settings)
-    with vault_errors():
-        protector = Protector.from_settings(settings, vault=open_user_vault(settings))
+    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite)
     serve_page(settings, protector, port, rewriter, open_browser=open_browser, warm=True)
 
 
-def page_rewriter(rewrite: str, settings: Settings):
-    """The `--rewrite` of `ui` / `serve` (None for `none`), not built yet; an unknown name fails at once."""
+def page_service(
+    config: Path | None, model: str | None, adapter: str | None, llm: bool | None, tagger: bool | None, rewrite: str
+) -> tuple[Settings, Protector, NamedRewriter | None]:
+    """What `ui` and `serve` run: the settings with their options, the user's protector, and the
+    `--rewrite` (None for `none`; not built yet: an unknown name fails before anything loads)."""
     from stealthflow.pipeline.rewrite import NamedRewriter
 
-    if rewrite == "none":
-        return None
+    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     try:
-        return NamedRewriter(rewrite, settings)
+        rewriter = None if rewrite == "none" else NamedRewriter(rewrite, settings)
     except ValueError as exc:
         fail(str(exc))
+    return settings, user_protector(settings), rewriter
 
 
 def serve_page(

@@ -27,11 +27,14 @@ class RewriteOutcome:
     accepted: bool
     reason: str = ""
     changes: tuple[dict, ...] = ()  # what the method changed and why (the `local` method says)
+    unprotected: tuple[str, ...] = ()  # marked phrases the method could not generalize: they stayed
 
     def to_json(self, method: str) -> dict:
         extra = {"reason": self.reason} if self.reason else {}
         if self.accepted and self.changes:
             extra["changes"] = list(self.changes)
+        if self.unprotected:
+            extra["unprotected"] = list(self.unprotected)
         return {"method": method, "accepted": self.accepted, **extra}
 
 
@@ -82,9 +85,13 @@ def rewrite_protected(
             continue
         outcome = check_rewrite(text, result.text, placeholders)
         outcome = replace(outcome, changes=tuple(result.details.get("changes", ())))
-        if result.details.get("unprotected"):  # phrases nothing replaced fluently stayed: say which
-            reason = result.failure(text) or ""
-            outcome = replace(outcome, reason=reason, accepted=outcome.accepted and result.text != text)
+        if unprotected := result.details.get("unprotected"):  # phrases nothing replaced fluently stayed: say which
+            outcome = replace(
+                outcome,
+                reason=result.failure(text) or "",
+                accepted=outcome.accepted and result.text != text,
+                unprotected=tuple(dict.fromkeys(u["phrase"] for u in unprotected)),
+            )
         outcomes.append(outcome)
     return outcomes
 

@@ -2,7 +2,8 @@
 
 POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
-                                   the text to send, and a risk line per attribute
+                                   the phrases it could not generalize (unprotected), the text to send,
+                                   and a risk line per attribute
 GET /sessions/{session}         -> the session's placeholders and the values behind them
 DELETE /sessions/{session}      -> forget the session (and every value only it holds)
 
@@ -157,6 +158,7 @@ class Analyzer:
             ],
             "protected": protected.text,
             "rewrite": sent.rewrite.to_json(self.rewriter.name) if sent.rewrite else None,
+            "unprotected": _left_as_they_were(sent.rewrite.unprotected if sent.rewrite else (), text, cues),
             "diff": diff,
             "text": sent.text,
             "warnings": protected.warnings,
@@ -195,6 +197,18 @@ class Analyzer:
     def forget(self, session: str) -> dict:
         grants, deleted = self.protector.vault.forget_session(self.protector.config.user, session)
         return {"session": session, "placeholders": grants, "values_deleted": deleted}
+
+
+def _left_as_they_were(phrases: tuple[str, ...], text: str, cues: list) -> list[dict]:
+    """The phrases the rewrite could not generalize, each with what its marks point to (the
+    attributes of the cues inside it): the page warns that they go out as they are."""
+    return [
+        {
+            "phrase": phrase,
+            "attributes": sorted({DESCRIPTIONS.get(c.label, c.label) for c in cues if text[c.start : c.end] in phrase}),
+        }
+        for phrase in phrases
+    ]
 
 
 def _cues(texts: list[str]):

@@ -114,13 +114,55 @@ function resultText() {
   return state.pieces.map((piece, i) => ("same" in piece ? piece.same : state.accepted[i] ? piece.after : piece.before)).join("");
 }
 
-function renderDiff(rewrite) {
+// `text` into `box`, each phrase the rewrite left as it was marked where it stands
+function appendMarkingLeft(box, text, phrases) {
+  let at = 0;
+  for (;;) {
+    let next = null;
+    for (const phrase of phrases) {
+      const found = phrase ? text.indexOf(phrase, at) : -1;
+      if (found >= 0 && (next === null || found < next.start)) next = { start: found, end: found + phrase.length };
+    }
+    if (!next) break;
+    const mark = element("mark", "left", text.slice(next.start, next.end));
+    mark.title = "not generalized: it goes out as it is";
+    box.append(document.createTextNode(text.slice(at, next.start)), mark);
+    at = next.end;
+  }
+  box.append(document.createTextNode(text.slice(at)));
+}
+
+// The honest part: the phrases that point to you and that the rewrite could not generalize
+function renderLeft(unprotected) {
+  const box = $("left-warning");
+  box.replaceChildren();
+  box.hidden = !unprotected.length;
+  if (!unprotected.length) return;
+  box.append(element("strong", "", "Still in the text to send: "));
+  unprotected.forEach((left, i) => {
+    if (i) box.append(document.createTextNode(", "));
+    box.append(element("mark", "left", left.phrase));
+    if (left.attributes.length) box.append(document.createTextNode(` (points to your ${left.attributes.join(", ")})`));
+  });
+  box.append(document.createTextNode(
+    ". No fluent generalization was found, so it was left as it is: reword it yourself before you send the text."));
+}
+
+function diffNote(rewrite, changes, left) {
+  if (left.length) return "";  // the warning under the rewrite says what stayed
+  if (rewrite && !rewrite.accepted) return `The rewrite was not used (${rewrite.reason}); the text to send keeps the placeholders.`;
+  if (!changes) return rewrite ? "Nothing to change: the text to send is your post as it is." : "This server does not rewrite (stealthflow ui --rewrite none).";
+  return "";
+}
+
+function renderDiff(rewrite, unprotected) {
   const box = $("diff");
   box.replaceChildren();
   const changes = state.pieces.filter((piece) => !("same" in piece)).length;
+  const left = unprotected.map((u) => u.phrase);
   state.pieces.forEach((piece, i) => {
     if ("same" in piece) {
-      box.append(document.createTextNode(piece.same));
+      appendMarkingLeft(box, piece.same, left);
       return;
     }
     const change = element("span", "change");
@@ -137,10 +179,9 @@ function renderDiff(rewrite) {
     paintChange(change, button, true, piece);
     box.append(change);
   });
-  let note = "";
-  if (rewrite && !rewrite.accepted) note = `The rewrite was not used (${rewrite.reason}); the text to send keeps the placeholders.`;
-  else if (!changes) note = rewrite ? "Nothing to change: the text to send is your post as it is." : "This server does not rewrite (stealthflow ui --rewrite none).";
+  const note = diffNote(rewrite, changes, left);
   if (note) box.append(element("p", "note", note));
+  renderLeft(unprotected);
   $("result").value = resultText();
   $("copy").disabled = false;
 }
@@ -172,6 +213,7 @@ function clearResults() {
   $("findings").replaceChildren(element("p", "empty", "Paste a post and press “Check my post”."));
   $("findings-summary").textContent = "";
   $("diff").replaceChildren(element("p", "empty", "The rewrite appears here."));
+  renderLeft([]);
   $("result").value = "";
   $("copy").disabled = true;
   $("risk").replaceChildren(element("li", "empty", "Shown after a check."));
@@ -194,10 +236,11 @@ async function check() {
     state.pieces = data.diff;
     state.accepted = data.diff.map(() => true);
     renderFindings(text, data.spans, data.cues);
-    renderDiff(data.rewrite);
+    renderDiff(data.rewrite, data.unprotected);
     renderRisk(data.risk);
+    const left = data.unprotected.length ? ` ${data.unprotected.length} phrase(s) could not be generalized: see under the rewrite.` : "";
     const warnings = data.warnings.length ? ` ${data.warnings.join(" ")}` : "";
-    $("status").textContent = `Checked in ${data.seconds.toFixed(1)} s.${warnings}`;
+    $("status").textContent = `Checked in ${data.seconds.toFixed(1)} s.${left}${warnings}`;
     loadPlaceholders();
   } catch (error) {
     $("status").textContent = `Not checked: ${error.message}`;
