@@ -1,0 +1,190 @@
+"""`stealthflow batch protect|anonymize INPUT --output DIR`: a whole dataset on Ray Data
+(`stealthflow.batch`), resumable, every row restorable from the user's vault."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+from stealthflow.cli.app import (
+    ConfigOption,
+    ModelOption,
+    TaggerOption,
+    Typer,
+    app,
+    check_rewrite,
+    console,
+    fail,
+    open_user_vault,
+    protect_settings,
+    vault_errors,
+)
+
+batch_app = Typer(help="Protect a whole dataset on Ray Data (a local Ray, or a cluster).", no_args_is_help=True)
+app.add_typer(batch_app, name="batch")
+
+InputArgument = Annotated[
+    str, typer.Argument(metavar="INPUT", help="JSONL or Parquet: a file, a folder of them, or a quoted glob")
+]
+OutputDirOption = Annotated[
+    Path, typer.Option("--output", "-o", help="folder of part files and manifest.jsonl (a rerun resumes it)")
+]
+TextColumnOption = Annotated[str, typer.Option("--text-column", help="the column to protect")]
+IdColumnOption = Annotated[str, typer.Option("--id-column", help="each row's id (rows without one get FILE:ROW)")]
+KeepOption = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--keep",
+        metavar="COLUMN",
+        help="an input column copied unchanged to the output (repeatable; it is NOT protected)",
+    ),
+]
+SessionOption = Annotated[
+    str, typer.Option("--session", "-s", help="the vault session every row's placeholders are issued to")
+]
+RayAddressOption = Annotated[
+    Optional[str], typer.Option("--ray-address", help="an existing Ray cluster (default: a local Ray on this machine)")
+]
+WorkersOption = Annotated[
+    Optional[int], typer.Option("--workers", min=1, help="detection actors (default: the cluster's CPUs / threads)")
+]
+ThreadsOption = Annotated[int, typer.Option("--threads-per-actor", min=1, help="CPUs (torch threads) per actor")]
+MaxFailuresOption = Annotated[
+    int, typer.Option("--max-failures", min=0, help="stop once more rows than this have failed")
+]
+BlockMbOption = Annotated[
+    float, typer.Option("--block-mb", min=0.001, help="JSONL block size in MB: the unit of work and of resumption")
+]
+
+
+@batch_app.command("protect")
+def batch_protect(
+    source: InputArgument,
+    output: OutputDirOption,
+    text_column: TextColumnOption = "text",
+    id_column: IdColumnOption = "id",
+    keep: KeepOption = None,
+    session: SessionOption = "default",
+    ray_address: RayAddressOption = None,
+    workers: WorkersOption = None,
+    threads_per_actor: ThreadsOption = 1,
+    max_failures: MaxFailuresOption = 100,
+    block_mb: BlockMbOption = 4.0,
+    tagger: TaggerOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Explicit PII -> keyed placeholders ([[EMAIL:3f81a2c9]]) in every row, into the user's vault."""
+    _batch(source, output, "none", locals())
+
+
+@batch_app.command("anonymize")
+def batch_anonymize(
+    source: InputArgument,
+    output: OutputDirOption,
+    text_column: TextColumnOption = "text",
+    id_column: IdColumnOption = "id",
+    keep: KeepOption = None,
+    session: SessionOption = "default",
+    rewrite: Annotated[
+        str, typer.Option("--rewrite", help="the rewrite after placeholders: local (offline), a method or a model spec")
+    ] = "local",
+    ray_address: RayAddressOption = None,
+    workers: WorkersOption = None,
+    threads_per_actor: ThreadsOption = 1,
+    rewrite_workers: Annotated[
+        Optional[int],
+        typer.Option("--rewrite-workers", min=1, help="rewrite actors (default: the CPUs detection leaves)"),
+    ] = None,
+    rewrite_gpus: Annotated[
+        float, typer.Option("--rewrite-gpus", min=0, help="GPUs per rewrite actor (a cluster with GPUs; docs/batch.md)")
+    ] = 0,
+    max_failures: MaxFailuresOption = 100,
+    block_mb: BlockMbOption = 4.0,
+    tagger: TaggerOption = None,
+    model: ModelOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Placeholders as `batch protect`, then each row rewritten against attribute inference
+    (`protect --rewrite local`, the rewrite in its own actor pool)."""
+    _batch(source, output, rewrite, locals())
+
+
+def _batch(source: str, output: Path, rewrite: str, options: dict) -> None:
+    from stealthflow.batch import BatchError, Job, Pools, ShardError, run_job
+    from stealthflow.batch.job import RESERVED
+
+    if clash := sorted(set(options["keep"] or ()) & set(RESERVED)):
+        fail(f"--keep {clash[0]}: the output rows have a field of that name")
+    settings = protect_settings(options["config"], options.get("model"), None, tagger=options["tagger"])
+    check_rewrite(rewrite, settings)
+    job = Job(
+        session=options["session"],
+        text_column=options["text_column"],
+        id_column=options["id_column"],
+        keep=tuple(options["keep"] or ()),
+        rewrite=rewrite,
+        max_failures=options["max_failures"],
+        block_bytes=max(1, int(options["block_mb"] * 1024 * 1024)),
+    )
+    pools = Pools(
+        workers=options["workers"],
+        threads=options["threads_per_actor"],
+        rewrite_workers=options.get("rewrite_workers"),
+        rewrite_gpus=options.get("rewrite_gpus") or 0,
+    )
+    with vault_errors():
+        vault = open_user_vault(settings)
+        try:
+            with _progress() as show:
+                result = run_job(source, output, settings, vault, job, pools, options["ray_address"], show)
+        except (BatchError, ShardError) as exc:
+            fail(str(exc))
+        finally:
+            vault.close()
+    if result.skipped:
+        console.print(f"resumed: {result.skipped} of {result.blocks} blocks were already done")
+    console.print(
+        f"wrote {result.rows} protected rows to {output} in {result.seconds:.1f} s "
+        f"(session {job.session!r}; restore with: stealthflow restore --session {job.session} -i PART)",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if result.failures:
+        shown = "; ".join(f"{f['id']}: {f['reason']}" for f in result.failures[:3])
+        console.print(
+            f"[yellow]{len(result.failures)} row(s) failed and were not written[/] ({shown}"
+            f"{'; ...' if len(result.failures) > 3 else ''}); all are listed in {output / 'manifest.jsonl'}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+class _progress:
+    """A progress line: bytes done of the blocks to do, rows/s, failures, time left."""
+
+    def __enter__(self):
+        self.bar = Progress(
+            TextColumn("[bold]protecting"),
+            BarColumn(),
+            DownloadColumn(),
+            TextColumn("{task.fields[info]}"),
+            console=console,
+        )
+        self.bar.__enter__()
+        self.task = None
+        return self.show
+
+    def show(self, progress) -> None:
+        eta = progress.eta_seconds
+        info = f"{progress.rows} rows, {progress.rows_per_second:.1f} rows/s, {progress.failed} failed" + (
+            f", ETA {int(eta // 60)}:{int(eta % 60):02d}" if eta is not None else ""
+        )
+        if self.task is None:
+            self.task = self.bar.add_task("protecting", total=progress.bytes, info=info)
+        self.bar.update(self.task, completed=progress.bytes_done, info=info)
+
+    def __exit__(self, *exc) -> None:
+        self.bar.__exit__(*exc)
