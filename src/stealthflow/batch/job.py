@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
-from stealthflow.batch.workers import ERROR, META, Detect, Rewrite
+from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
 
@@ -315,7 +315,7 @@ def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tup
             data = row.record or {}
             text, error = data.get(text_column), row.error
             if not error and not isinstance(text, str):
-                text, error = None, f"no string {text_column!r} field"
+                text, error = None, no_text(text_column)
             rows.append(
                 {
                     "_block": block.id,

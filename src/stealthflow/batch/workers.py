@@ -62,6 +62,10 @@ def strings(column: pd.Series) -> list[str | None]:
     return [value if isinstance(value, str) else None for value in column.tolist()]
 
 
+def no_text(column: str) -> str:
+    return f"no string {column!r} field"
+
+
 def set_threads(threads: int) -> None:
     import torch
 
@@ -95,7 +99,7 @@ class Detect:
         errors = strings(batch[ERROR]) if ERROR in batch else [None] * len(texts)
         for at, text in enumerate(texts):
             if errors[at] is None and not isinstance(text, str):
-                errors[at] = f"no text: {self.text_column!r} is {'missing' if text is None else type(text).__name__}"
+                errors[at] = no_text(self.text_column)
             elif errors[at] is None and has_lone_surrogate(text):
                 errors[at] = "the text holds a lone surrogate (invalid Unicode)"
         todo = [at for at, error in enumerate(errors) if error is None]
