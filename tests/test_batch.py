@@ -12,7 +12,7 @@ import pytest
 from stealthflow.batch.blocks import file_identity, input_files, plan_blocks, read_block
 from stealthflow.batch.output import JobMismatch, JobOutput
 from stealthflow.batch.shards import ShardError, merge_shards, open_shard
-from stealthflow.batch.workers import ERROR, META, Detect, each_alone, strings
+from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, each_alone, strings
 from stealthflow.config import Settings
 from stealthflow.data import DataError
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeys
@@ -191,3 +191,29 @@ def test_each_alone_keeps_the_batch_result_when_nothing_fails():
 
     assert each_alone(run, [1, 2, 3]) == [2, 4, 6] and calls == [[1, 2, 3]]
     assert each_alone(run, []) == []
+
+
+def test_rewrite_runs_on_the_protected_rows_and_keeps_their_placeholders(tmp_path):
+    settings = Settings()
+    settings.protect = _config(tmp_path, tagger=False)
+    vault = Vault(settings.protect.vault_path, _keys())
+    detect = Detect(settings, "s", str(tmp_path / "shards"), vault.id, vault.key_check(), "text")
+    texts = ["I am a nurse, mail me at a@x.org", "just a harmless line", None]
+    protected = detect(pd.DataFrame({"text": texts}))
+    result = Rewrite(settings, "ner-mask", "text")(protected)
+    metas = [json.loads(m) if m else None for m in strings(result[META])]
+    assert metas[0]["rewrite"]["method"] == "ner-mask" and metas[0]["spans"][0]["type"] == "EMAIL"
+    assert metas[0]["spans"][0]["placeholder"] in strings(result["text"])[0]
+    assert metas[1]["spans"] == [] and "accepted" in metas[1]["rewrite"]
+    assert strings(result["text"])[2] is None and strings(result[ERROR])[2] == "no string 'text' field"
+
+
+def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from stealthflow.batch import BatchError
+    from stealthflow.batch.job import ray_module
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(BatchError, match=r"pip install 'stealthflow\[ray\]'"):
+        ray_module()
