@@ -79,13 +79,16 @@ def protect_dataset(
     text_column: str = "text",
     rewrite: str = "none",
     pools: Pools = Pools(),
+    whole_blocks: bool = False,
 ) -> ray.data.Dataset:
     """`ds` with `text_column` protected (keyed placeholders, then the `rewrite` unless `none`), a
     `stealthflow` column (JSON: session, vault, spans, language[, rewrite][, warnings]) and a
     `stealthflow_error` column (a failed row's reason; its text is then None). Lazy, as any
     Dataset: nothing runs until it is consumed. Placeholders go into vault shards in `shards`;
     once the result is consumed, `merge_shards(shards, vault, settings.protect)` makes them
-    restorable from `vault` (the user's vault)."""
+    restorable from `vault` (the user's vault). `whole_blocks`: detection takes each block of `ds`
+    whole, in one call (`run_job`, whose blocks are its file blocks: Ray Data would otherwise bundle
+    `pools.batch_size` of them into one call, one actor's)."""
     ray = ray_module()
     settings = settings.model_copy(update={"protect": settings.protect.model_copy(update={"style": "hmac"})})
     workers, rewrite_workers = pools.sizes(rewrite != "none")
@@ -100,7 +103,7 @@ def protect_dataset(
             "text_column": text_column,
             "threads": pools.threads,
         },
-        batch_size=pools.batch_size,
+        batch_size=None if whole_blocks else pools.batch_size,
         batch_format="pandas",
         compute=ray.data.ActorPoolStrategy(size=workers),
         num_cpus=pools.threads,
@@ -249,6 +252,7 @@ def _run(
             text_column=job.text_column,
             rewrite=job.rewrite,
             pools=pools,
+            whole_blocks=True,
         )
         by_id = {block.id: block for block in todo}
         pending: dict[str, list[dict]] = defaultdict(list)

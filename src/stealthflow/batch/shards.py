@@ -46,9 +46,10 @@ def open_shard(config: ProtectConfig, shards: Path, vault_id: str, key_check: st
     return shard
 
 
-def merge_shards(shards: Path, vault: Vault, config: ProtectConfig) -> int:
+def merge_shards(shards: str | Path, vault: Vault, config: ProtectConfig) -> int:
     """Every shard's values into `vault` (the same placeholders), each shard removed once merged;
     returns how many values the shards held. `ShardError` names what could not be merged."""
+    shards = Path(shards)
     if not shards.is_dir():
         return 0
     keys = load_keys(config.key_source, config.key_file, create=False)
