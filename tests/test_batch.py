@@ -217,3 +217,31 @@ def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
     with pytest.raises(BatchError, match=r"pip install 'stealthflow\[ray\]'"):
         ray_module()
+
+
+class _NameInFirstTextOnly:
+    """A fake detector: finds the name only after "name:" (as a tagger may in one context only)."""
+
+    def detect_many_with_languages(self, texts):
+        from stealthflow.placeholders.language import SHORT
+        from stealthflow.placeholders.types import Level, Span
+
+        return [
+            ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT) for text in texts
+        ]
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("recall", [True, False])
+def test_without_recall_a_text_does_not_depend_on_the_texts_before_it(tmp_path, recall):
+    from stealthflow.pipeline.protector import Protector
+
+    config = _config(tmp_path)
+    protector = Protector(config, Vault(config.vault_path, _keys()), _NameInFirstTextOnly(), recall=recall)
+    first = protector.protect("name: Zorblat", "s")
+    again = protector.protect("Zorblat again", "s")
+    assert first.text == f"name: {first.spans[0].placeholder}"
+    assert again.text == (f"{first.spans[0].placeholder} again" if recall else "Zorblat again")
+    protector.close()

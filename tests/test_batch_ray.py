@@ -81,6 +81,7 @@ def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(
     )  # a resume may resize
     assert second.returncode == 0, second.stderr[-2000:]
     assert f"resumed: {done_before} of {total} blocks were already done" in second.stderr
+    assert " rows/s, 0 failed" in second.stderr  # the progress line
     assert not list((out / "vault-shards").glob("shard-*"))  # merged into the user's vault
 
     batch_rows = _parts(out)
