@@ -155,7 +155,7 @@ def test_a_worker_with_another_key_is_refused(tmp_path, monkeypatch):
     assert list((tmp_path / "shards").glob("*")) == []
 
 
-def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path):
+def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path, caplog):
     settings = Settings()
     settings.protect = _config(tmp_path, tagger=False)
     vault = Vault(settings.protect.vault_path, _keys())
@@ -164,10 +164,11 @@ def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path):
 
     def protect_many(texts, session):  # a fake failure: a detector that raises on one text
         if "BOOM" in " ".join(texts):
-            raise RuntimeError("detector broke on this text")
+            raise RuntimeError(f"detector broke on {texts}")  # a message quoting the text
         return real(texts, session)
 
     detect.protector.protect_many = protect_many
+    caplog.set_level("ERROR", "stealthflow.batch")
     batch = pd.DataFrame({"body": ["mail a@x.org", "BOOM a@x.org", None, "fine"], "other": [1, 2, 3, 4]})
     result = detect(batch)
     meta = json.loads(result[META][0])
@@ -179,6 +180,7 @@ def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path):
         None,
     ]
     assert result["other"].tolist() == [1, 2, 3, 4]
+    assert "RuntimeError" in caplog.text and "BOOM" not in caplog.text  # the log says where, not what
     assert meta["vault"] == vault.id and meta["session"] == "s" and meta["spans"][0]["type"] == "EMAIL"
 
 
@@ -227,7 +229,8 @@ class _NameInFirstTextOnly:
         from stealthflow.placeholders.types import Level, Span
 
         return [
-            ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT) for text in texts
+            ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT)
+            for text in texts
         ]
 
     def close(self):

@@ -50,7 +50,8 @@ def ray_module():
 @dataclass(frozen=True)
 class Pools:
     """Actor pools: `workers` detection actors of `threads` CPUs each; `rewrite_workers` rewrite
-    actors of `threads` CPUs and `rewrite_gpus` GPUs each (None: sized from the cluster's CPUs)."""
+    actors of `threads` CPUs and `rewrite_gpus` GPUs each (None: sized from the cluster's CPUs);
+    `batch_size` rows per call of an actor."""
 
     workers: int | None = None
     threads: int = 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -52,8 +53,8 @@ def _alone(run: Callable[[list[T]], list[R]], item: T) -> R | Failed:
         return run([item])[0]
     except _OWN_ERRORS as exc:
         return Failed(f"{type(exc).__name__}: {exc}")
-    except Exception as exc:  # a library's message may quote the text: the type only, the traceback in the log
-        log.exception("a row failed")
+    except Exception as exc:  # a library's message may quote the text: the type, and where it was raised in the log
+        log.error("a row failed with %s at\n%s", type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))
         return Failed(f"{type(exc).__name__} (the worker's log has the traceback)")
 
 
