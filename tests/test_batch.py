@@ -248,3 +248,48 @@ def test_without_recall_a_text_does_not_depend_on_the_texts_before_it(tmp_path, 
     assert first.text == f"name: {first.spans[0].placeholder}"
     assert again.text == (f"{first.spans[0].placeholder} again" if recall else "Zorblat again")
     protector.close()
+
+
+def _pool_row(block: str, row: int, error: str | None = None) -> dict:
+    """A row as the pools give it back to the driver (`read_blocks`, then `Detect`)."""
+    meta = {"session": "s", "vault": "v", "spans": [], "language": "en"}
+    return {
+        "_block": block,
+        "_row": row,
+        "_rows": 3,
+        "_id": f"r{row}",
+        "text": None if error else f"text {row}",
+        "_keep": json.dumps({"author": "ann"}),
+        META: None if error else json.dumps(meta),
+        ERROR: error,
+    }
+
+
+def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(tmp_path):
+    from stealthflow.batch.blocks import Block
+    from stealthflow.batch.job import BatchError, Job, Progress, write_block
+
+    job = Job(session="s", keep=("author",), max_failures=1)
+    out = JobOutput(tmp_path, job.describe("v", []))
+    seen = []
+    first, second = (Block(f"00000-00000000000{n}", "in.jsonl", "jsonl", n, n + 1, 10) for n in (0, 1))
+    rows = [_pool_row(first.id, 30), _pool_row(first.id, 10), _pool_row(first.id, 20, "not valid JSON")]
+    write_block(first, rows, out, job, Progress(2, 20), seen.append)
+    part = [json.loads(line) for line in (tmp_path / "part-00000-000000000000.jsonl").read_text().splitlines()]
+    assert part == [
+        {
+            "id": f"r{n}",
+            "session": "s",
+            "vault": "v",
+            "text": f"text {n}",
+            "spans": [],
+            "language": "en",
+            "author": "ann",
+        }
+        for n in (10, 30)
+    ]
+    assert out.failures() == [{"id": "r20", "row": 20, "block": first.id, "reason": "not valid JSON"}]
+    assert (seen[-1].rows, seen[-1].failed, seen[-1].bytes_done) == (2, 1, 10)
+    with pytest.raises(BatchError, match="2 rows failed .more than --max-failures 1."):
+        write_block(second, [_pool_row(second.id, 40, "no string 'text' field")], out, job, Progress(1, 10), None)
+    assert set(out.done) == {first.id, second.id}  # what was done is kept: a rerun resumes after it

@@ -261,17 +261,17 @@ def _run(
             for row in batch.to_dict("records"):
                 pending[row["_block"]].append(row)
                 if len(pending[row["_block"]]) == row["_rows"]:
-                    _finish(by_id.pop(row["_block"]), pending.pop(row["_block"]), out, job, progress, on_progress)
+                    write_block(by_id.pop(row["_block"]), pending.pop(row["_block"]), out, job, progress, on_progress)
         if pending:
             raise BatchError(f"block(s) {', '.join(sorted(pending))} came back incomplete: run the job again")
         for block in list(by_id.values()):  # no line starts in it (one long line may span several blocks)
-            _finish(block, [], out, job, progress, on_progress)
+            write_block(block, [], out, job, progress, on_progress)
     finally:
         if started_ray:
             ray.shutdown()
 
 
-def _finish(
+def write_block(
     block: Block,
     rows: list[dict],
     out: JobOutput,
@@ -279,6 +279,9 @@ def _finish(
     progress: Progress,
     on_progress: Callable[[Progress], None] | None,
 ) -> None:
+    """A block's rows as they came back from the pools (any order): its part file in input order
+    and its manifest line with the failed rows. `BatchError` once more than `job.max_failures`
+    rows of the job have failed."""
     lines, failures = [], []
     for row in sorted(rows, key=lambda r: r["_row"]):
         if isinstance(row[ERROR], str):

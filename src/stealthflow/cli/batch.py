@@ -179,7 +179,8 @@ class _progress:
 
     def show(self, progress) -> None:
         eta = progress.eta_seconds
-        info = f"{progress.rows} rows, {progress.rows_per_second:.1f} rows/s, {progress.failed} failed" + (
+        rate = progress.rows_per_second
+        info = f"{progress.rows} rows, {rate:.{1 if rate >= 1 else 3}f} rows/s, {progress.failed} failed" + (
             f", ETA {int(eta // 60)}:{int(eta % 60):02d}" if eta is not None else ""
         )
         if self.task is None:
