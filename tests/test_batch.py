@@ -105,6 +105,17 @@ def test_manifest_refuses_another_job_and_a_second_writer(tmp_path):
         JobOutput(tmp_path, {**JOB, "inputs": file_identity([])})
 
 
+def test_a_rerun_with_other_detection_settings_is_another_job(tmp_path):
+    from stealthflow.batch.job import Job
+
+    tagged, untagged = Settings(), Settings()
+    tagged.protect, untagged.protect = ProtectConfig(tagger=True), ProtectConfig(tagger=False)
+    JobOutput(tmp_path, Job().describe("v", [], tagged)).close()
+    with pytest.raises(JobMismatch, match="detection"):
+        JobOutput(tmp_path, Job().describe("v", [], untagged))
+    JobOutput(tmp_path, Job().describe("v", [], tagged)).close()
+
+
 def _keys() -> VaultKeys:
     return VaultKeys.from_secret(base64.urlsafe_b64decode(os.environ["STEALTHFLOW_VAULT_KEY"]))
 
@@ -270,7 +281,7 @@ def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(t
     from stealthflow.batch.job import BatchError, Job, Progress, write_block
 
     job = Job(session="s", keep=("author",), max_failures=1)
-    out = JobOutput(tmp_path, job.describe("v", []))
+    out = JobOutput(tmp_path, job.describe("v", [], Settings()))
     seen = []
     first, second = (Block(f"00000-00000000000{n}", "in.jsonl", "jsonl", n, n + 1, 10) for n in (0, 1))
     rows = [_pool_row(first.id, 30), _pool_row(first.id, 10), _pool_row(first.id, 20, "not valid JSON")]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from stealthflow.placeholders.vault import Vault
 
+DETECTION = {"levels", "overrides", "hmac_chars", "recognizers", "tagger", "tagger_model", "llm_extractor", "user"}
 RESERVED = ("id", "session", "vault", "text", "spans", "language", "rewrite", "warnings")
 
 
@@ -140,8 +141,9 @@ class Job:
     max_failures: int = 100
     block_bytes: int = BLOCK_BYTES
 
-    def describe(self, vault_id: str, inputs: list[dict]) -> dict:
-        """The manifest's job line: a rerun resumes only the same job."""
+    def describe(self, vault_id: str, inputs: list[dict], settings: Settings) -> dict:
+        """The manifest's job line: a rerun resumes only the same job (the same detection and
+        rewrite model too: a resumed job never mixes rows protected two ways)."""
         return {
             "session": self.session,
             "text_column": self.text_column,
@@ -151,6 +153,8 @@ class Job:
             "block_bytes": self.block_bytes,
             "vault": vault_id,
             "inputs": inputs,
+            "detection": settings.protect.model_dump(mode="json", include=DETECTION),
+            "model": settings.model.model if self.rewrite != "none" else None,
         }
 
 
@@ -203,7 +207,7 @@ def run_job(
     started = time.monotonic()
     files = input_files(source)
     blocks = plan_blocks(files, job.block_bytes)
-    out = JobOutput(output, job.describe(vault.id, file_identity(files)))
+    out = JobOutput(output, job.describe(vault.id, file_identity(files), settings))
     merged = merge_shards(out.shards, vault, settings.protect)  # what a killed run issued
     todo = [block for block in blocks if block.id not in out.done]
     progress = Progress(len(todo), sum(block.size for block in todo))
