@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
+from stealthflow.batch.job import RESERVED, Job, Pools
 from stealthflow.cli.app import (
     ConfigOption,
     ModelOption,
@@ -22,6 +23,7 @@ from stealthflow.cli.app import (
     protect_settings,
     vault_errors,
 )
+from stealthflow.config import Settings
 
 batch_app = Typer(help="Protect a whole dataset on Ray Data (a local Ray, or a cluster).", no_args_is_help=True)
 app.add_typer(batch_app, name="batch")
@@ -77,7 +79,9 @@ def batch_protect(
     config: ConfigOption = None,
 ) -> None:
     """Explicit PII -> keyed placeholders ([[EMAIL:3f81a2c9]]) in every row, into the user's vault."""
-    _batch(source, output, "none", locals())
+    job = _job(session, text_column, id_column, keep, "none", max_failures, block_mb)
+    pools = Pools(workers=workers, threads=threads_per_actor)
+    _batch(source, output, protect_settings(config, None, None, tagger=tagger), job, pools, ray_address)
 
 
 @batch_app.command("anonymize")
@@ -109,37 +113,36 @@ def batch_anonymize(
 ) -> None:
     """Placeholders as `batch protect`, then each row rewritten against attribute inference
     (`protect --rewrite local`, the rewrite in its own actor pool)."""
-    _batch(source, output, rewrite, locals())
-
-
-def _batch(source: str, output: Path, rewrite: str, options: dict) -> None:
-    from stealthflow.batch import BatchError, Job, Pools, ShardError, run_job
-    from stealthflow.batch.job import RESERVED
-
-    if clash := sorted(set(options["keep"] or ()) & set(RESERVED)):
-        fail(f"--keep {clash[0]}: the output rows have a field of that name")
-    settings = protect_settings(options["config"], options.get("model"), None, tagger=options["tagger"])
+    settings = protect_settings(config, model, None, tagger=tagger)
     check_rewrite(rewrite, settings)
-    job = Job(
-        session=options["session"],
-        text_column=options["text_column"],
-        id_column=options["id_column"],
-        keep=tuple(options["keep"] or ()),
-        rewrite=rewrite,
-        max_failures=options["max_failures"],
-        block_bytes=max(1, int(options["block_mb"] * 1024 * 1024)),
-    )
-    pools = Pools(
-        workers=options["workers"],
-        threads=options["threads_per_actor"],
-        rewrite_workers=options.get("rewrite_workers"),
-        rewrite_gpus=options.get("rewrite_gpus") or 0,
-    )
+    job = _job(session, text_column, id_column, keep, rewrite, max_failures, block_mb)
+    pools = Pools(workers, threads_per_actor, rewrite_workers, rewrite_gpus)
+    _batch(source, output, settings, job, pools, ray_address)
+
+
+def _job(
+    session: str,
+    text_column: str,
+    id_column: str,
+    keep: list[str] | None,
+    rewrite: str,
+    max_failures: int,
+    block_mb: float,
+) -> Job:
+    if clash := sorted(set(keep or ()) & set(RESERVED)):
+        fail(f"--keep {clash[0]}: the output rows have a field of that name")
+    block_bytes = max(1, int(block_mb * 1024 * 1024))
+    return Job(session, text_column, id_column, tuple(keep or ()), rewrite, max_failures, block_bytes)
+
+
+def _batch(source: str, output: Path, settings: Settings, job: Job, pools: Pools, ray_address: str | None) -> None:
+    from stealthflow.batch import BatchError, ShardError, run_job
+
     with vault_errors():
         vault = open_user_vault(settings)
         try:
             with _progress() as show:
-                result = run_job(source, output, settings, vault, job, pools, options["ray_address"], show)
+                result = run_job(source, output, settings, vault, job, pools, ray_address, show)
         except (BatchError, ShardError) as exc:
             fail(str(exc))
         finally:
@@ -163,7 +166,8 @@ def _batch(source: str, output: Path, rewrite: str, options: dict) -> None:
 
 
 class _progress:
-    """A progress line: bytes done of the blocks to do, rows/s, failures, time left."""
+    """A progress line, from the first block on: bytes done of the blocks to do, rows, rows/s,
+    failures, time left."""
 
     def __enter__(self):
         self.bar = Progress(
@@ -173,19 +177,19 @@ class _progress:
             TextColumn("{task.fields[info]}"),
             console=console,
         )
-        self.bar.__enter__()
         self.task = None
         return self.show
 
     def show(self, progress) -> None:
-        eta = progress.eta_seconds
-        rate = progress.rows_per_second
+        eta, rate = progress.eta_seconds, progress.rows_per_second
         info = f"{progress.rows} rows, {rate:.{1 if rate >= 1 else 3}f} rows/s, {progress.failed} failed" + (
             f", ETA {int(eta // 60)}:{int(eta % 60):02d}" if eta is not None else ""
         )
         if self.task is None:
+            self.bar.start()
             self.task = self.bar.add_task("protecting", total=progress.bytes, info=info)
         self.bar.update(self.task, completed=progress.bytes_done, info=info)
 
     def __exit__(self, *exc) -> None:
-        self.bar.__exit__(*exc)
+        if self.task is not None:
+            self.bar.stop()
