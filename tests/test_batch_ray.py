@@ -76,9 +76,9 @@ def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(
     total = len(list(range(0, (tmp_path / "in.jsonl").stat().st_size, int(0.1 * 1024 * 1024))))
     assert 2 <= done_before < total
 
-    second = subprocess.run(
-        [*command, "--workers", "1"], capture_output=True, text=True, timeout=300
-    )  # a resume may resize
+    # A resume may resize the pools; one actor holding both CPUs still reads its blocks (no read task waits for a CPU).
+    resized = [*command, "--workers", "1", "--threads-per-actor", "2"]
+    second = subprocess.run(resized, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr[-2000:]
     assert f"resumed: {done_before} of {total} blocks were already done" in second.stderr
     assert " rows/s, 0 failed" in second.stderr  # the progress line

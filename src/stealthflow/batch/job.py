@@ -247,6 +247,9 @@ def _run(
             fn_kwargs={"text_column": job.text_column, "id_column": job.id_column, "keep": job.keep},
             batch_size=1,
             batch_format="pandas",
+            # The CPUs of a detection actor, so that Ray Data fuses the read into it: a read task of its
+            # own would wait forever for a CPU once the actors hold them all.
+            num_cpus=pools.threads,
         )
         ds = protect_dataset(
             ds,
