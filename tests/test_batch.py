@@ -304,3 +304,18 @@ def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(t
     with pytest.raises(BatchError, match="2 rows failed .more than --max-failures 1."):
         write_block(second, [_pool_row(second.id, 40, "no string 'text' field")], out, job, Progress(1, 10), None)
     assert set(out.done) == {first.id, second.id}  # what was done is kept: a rerun resumes after it
+
+
+def test_pools_fill_the_cluster_and_refuse_what_cannot_start():
+    from stealthflow.batch import BatchError, Pools
+
+    assert Pools().sizes(False, 8) == (8, 0)
+    assert Pools(threads=2).sizes(False, 8) == (4, 0)
+    assert Pools().sizes(True, 8) == (1, 7)  # the rewrite gets what detection leaves
+    assert Pools(workers=2, rewrite_workers=3).sizes(True, 8) == (2, 3)
+    with pytest.raises(
+        BatchError, match="1 detection and 1 rewrite actor.s. of 2 CPU.s. each need 4 CPUs; the Ray cluster has 2"
+    ):
+        Pools(threads=2).sizes(True, 2)
+    with pytest.raises(BatchError, match="need 3 CPUs"):
+        Pools(workers=3).sizes(False, 2)

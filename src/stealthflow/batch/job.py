@@ -60,15 +60,22 @@ class Pools:
     rewrite_gpus: float = 0
     batch_size: int = 32
 
-    def sizes(self, rewriting: bool) -> tuple[int, int]:
-        if self.workers and (self.rewrite_workers or not rewriting):
-            return self.workers, self.rewrite_workers or 0
-        slots = max(1, int(ray_module().cluster_resources().get("CPU", 1)) // self.threads)
+    def sizes(self, rewriting: bool, cpus: int) -> tuple[int, int]:
+        """(detection actors, rewrite actors) on a cluster of `cpus` CPUs; `BatchError` when they
+        cannot all start there (a fixed pool waits for all its actors: the job would hang)."""
+        slots = max(1, cpus // self.threads)
         if not rewriting:
-            return self.workers or slots, 0
-        # A rewrite costs ~1 s a post, detection ~4 ms/KB: most of the CPUs go to the rewrite.
-        workers = self.workers or 1
-        return workers, self.rewrite_workers or max(1, slots - workers)
+            workers, rewrite_workers = self.workers or slots, 0
+        else:  # a rewrite costs ~1 s a post, detection ~4 ms/KB: most of the CPUs go to the rewrite
+            workers = self.workers or 1
+            rewrite_workers = self.rewrite_workers or max(1, slots - workers)
+        if (workers + rewrite_workers) * self.threads > cpus:
+            raise BatchError(
+                f"{workers} detection and {rewrite_workers} rewrite actor(s) of {self.threads} CPU(s) each need "
+                f"{(workers + rewrite_workers) * self.threads} CPUs; the Ray cluster has {cpus}: "
+                "ask for fewer (--workers, --rewrite-workers, --threads-per-actor)"
+            )
+        return workers, rewrite_workers
 
 
 def protect_dataset(
@@ -93,7 +100,7 @@ def protect_dataset(
     `pools.batch_size` of them into one call, one actor's)."""
     ray = ray_module()
     settings = settings.model_copy(update={"protect": settings.protect.model_copy(update={"style": "hmac"})})
-    workers, rewrite_workers = pools.sizes(rewrite != "none")
+    workers, rewrite_workers = pools.sizes(rewrite != "none", int(ray.cluster_resources().get("CPU", 0)))
     ds = ds.map_batches(
         Detect,
         fn_constructor_kwargs={
