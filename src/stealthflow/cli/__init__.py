@@ -4,7 +4,20 @@ any model, Presidio or torch is imported."""
 
 import os
 
-from stealthflow.cli import anonymize, attack, attacker, evaluate, generate, memory, protect, proxy, tagger, train, ui  # noqa: F401  (registers commands)
+from stealthflow.cli import (  # noqa: F401  (registers commands)
+    anonymize,
+    attack,
+    attacker,
+    batch,
+    evaluate,
+    generate,
+    memory,
+    protect,
+    proxy,
+    tagger,
+    train,
+    ui,
+)
 from stealthflow.cli.app import app
 
 

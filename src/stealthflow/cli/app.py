@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from stealthflow.placeholders.vault import Vault
 
 # The command list: what a person protecting text needs first, the research tools after.
-COMMAND_ORDER = ("protect", "restore", "vault", "serve", "proxy", "memory", "anonymize", "attack", "methods")
+COMMAND_ORDER = ("protect", "restore", "vault", "batch", "serve", "proxy", "memory", "anonymize", "attack", "methods")
 _TYPE_LABEL = re.compile(r" <([^>]+)>")
 _VALUE_NAMES = {
     "str": "TEXT",

@@ -180,22 +180,13 @@ class _Run:
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
+        from stealthflow.pipeline.records import protected_row
         from stealthflow.pipeline.rewrite import rewrite_protected
         from stealthflow.placeholders.types import Level
 
         protected = self.protector.protect_many([item.text for item in items], session)
         vault = self.protector.vault.id
-        rows = [
-            {
-                "id": item.id,
-                "session": session,
-                "vault": vault,
-                "text": p.text,
-                "spans": [s.to_json() for s in p.spans],
-                "language": p.language,
-            }
-            for item, p in zip(items, protected, strict=True)
-        ]
+        rows = [protected_row(item.id, session, vault, p) for item, p in zip(items, protected, strict=True)]
         if self.rewriter is not None:
             outcomes = rewrite_protected(
                 self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)]
@@ -226,8 +217,6 @@ class _Run:
             self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
-            if p.warnings:
-                row["warnings"] = p.warnings
         return rows
 
     def summary(self) -> str:

@@ -124,15 +124,21 @@ def open_vault(
 
 
 class Protector:
-    def __init__(self, config: ProtectConfig, vault: Vault, detector: Detector | None = None):
+    """`recall=False`: each text is protected on its own, without the session's known values (a
+    batch job, whose rows go to workers in any order, gives every row the same result that way)."""
+
+    def __init__(self, config: ProtectConfig, vault: Vault, detector: Detector | None = None, recall: bool = True):
         self.config = config
         self.vault = vault
         self.detector = detector
+        self.recall = recall
         self._known: dict[str, KnownValues] = {}
         self._known_lock = threading.Lock()
 
     @classmethod
-    def from_settings(cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None) -> "Protector":
+    def from_settings(
+        cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None, recall: bool = True
+    ) -> "Protector":
         from stealthflow.placeholders.detector import Detector
         from stealthflow.placeholders.extractor import LLMExtractor
         from stealthflow.placeholders.recognizers import build_recognizers
@@ -147,6 +153,7 @@ class Protector:
             config,
             vault or open_vault(config),
             Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor),
+            recall,
         )
 
     # -- protect ------------------------------------------------------------------------
@@ -164,8 +171,9 @@ class Protector:
     def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
-        with self._known_lock:  # protect runs on several threads; the session's values grow in place
-            chosen = self._known_values(session).add_occurrences(text, chosen)
+        if self.recall:
+            with self._known_lock:  # protect runs on several threads; the session's values grow in place
+                chosen = self._known_values(session).add_occurrences(text, chosen)
         issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         entries = issued.entries
         with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)

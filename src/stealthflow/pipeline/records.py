@@ -55,6 +55,21 @@ def parse_records(text: str, where: str) -> list[Record]:
     return records
 
 
+def protected_row(record_id: str, session: str, vault: str, protected) -> dict:
+    """The row `protect -i` writes for a `Protected`: `{id, session, vault, text, spans, language[, warnings]}`."""
+    row = {
+        "id": record_id,
+        "session": session,
+        "vault": vault,
+        "text": protected.text,
+        "spans": [span.to_json() for span in protected.spans],
+        "language": protected.language,
+    }
+    if protected.warnings:
+        row["warnings"] = protected.warnings
+    return row
+
+
 def finished_ids(path: Path) -> set[str]:
     """Ids already written to `path`; a torn last line (crash mid-write) is cut off."""
     if not path.exists():

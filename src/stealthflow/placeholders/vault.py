@@ -285,6 +285,14 @@ class Vault:
         with self._lock:
             return self._current_keys(self._db)
 
+    def key_check(self) -> str:
+        """Proof of this vault's key that holds no key material (`same_key` checks it elsewhere)."""
+        return self._key_check(self.id)
+
+    def same_key(self, vault_id: str, check: str) -> bool:
+        """Whether this vault's key is the one of the vault `vault_id` whose `key_check` is `check`."""
+        return hmac.compare_digest(check, self._key_check(vault_id))
+
     def check_issued_here(self, vault_id: str | None, where: str) -> None:
         """Refuse text whose recorded vault is not this one (None: the text carries no identity)."""
         if vault_id is not None and vault_id != self.id:

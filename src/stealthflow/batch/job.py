@@ -1,0 +1,355 @@
+"""Batch protection on Ray Data: `protect_dataset` (a Dataset in, a Dataset out) and `run_job`
+(files in, a resumable output folder out: `stealthflow batch protect|anonymize`).
+
+Detection runs in one actor pool (`Detect`: the recognizers and the tagger loaded once per actor,
+`threads` torch threads each), the rewrite, when asked for, in another sized on its own
+(`Rewrite`: the local anonymizer's models, or a GPU model with `rewrite_gpus`). Every actor
+issues keyed placeholders into its own vault shard; `merge_shards` then puts them into the
+user's vault. Ray is imported here only, and only when a job runs: it is an optional extra.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block
+from stealthflow.batch.output import JobOutput
+from stealthflow.batch.shards import merge_shards
+from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, no_text
+from stealthflow.config import Settings
+from stealthflow.data.jsonl import dump_line
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import ray.data
+
+    from stealthflow.placeholders.vault import Vault
+
+DETECTION = {"levels", "overrides", "hmac_chars", "recognizers", "tagger", "tagger_model", "llm_extractor", "user"}
+RESERVED = ("id", "session", "vault", "text", "spans", "language", "rewrite", "warnings")
+
+
+class BatchError(RuntimeError):
+    """A job that cannot run as asked (Ray missing, too many failed rows...)."""
+
+
+def ray_module():
+    try:
+        import ray
+        import ray.data  # noqa: F401
+    except ImportError:
+        raise BatchError("stealthflow batch runs on Ray Data: pip install 'stealthflow[ray]'") from None
+    return ray
+
+
+@dataclass(frozen=True)
+class Pools:
+    """Actor pools: `workers` detection actors of `threads` CPUs each; `rewrite_workers` rewrite
+    actors of `threads` CPUs and `rewrite_gpus` GPUs each (None: sized from the cluster's CPUs);
+    `batch_size` rows per call of an actor."""
+
+    workers: int | None = None
+    threads: int = 1
+    rewrite_workers: int | None = None
+    rewrite_gpus: float = 0
+    batch_size: int = 32
+
+    def sizes(self, rewriting: bool, cpus: int) -> tuple[int, int]:
+        """(detection actors, rewrite actors) on a cluster of `cpus` CPUs; `BatchError` when they
+        cannot all start there (a fixed pool waits for all its actors: the job would hang)."""
+        slots = max(1, cpus // self.threads)
+        if not rewriting:
+            workers, rewrite_workers = self.workers or slots, 0
+        else:  # a rewrite costs ~1 s a post, detection ~4 ms/KB: most of the CPUs go to the rewrite
+            workers = self.workers or 1
+            rewrite_workers = self.rewrite_workers or max(1, slots - workers)
+        if (workers + rewrite_workers) * self.threads > cpus:
+            raise BatchError(
+                f"{workers} detection and {rewrite_workers} rewrite actor(s) of {self.threads} CPU(s) each need "
+                f"{(workers + rewrite_workers) * self.threads} CPUs; the Ray cluster has {cpus}: "
+                "ask for fewer (--workers, --rewrite-workers, --threads-per-actor)"
+            )
+        return workers, rewrite_workers
+
+
+def protect_dataset(
+    ds: ray.data.Dataset,
+    settings: Settings,
+    vault: Vault,
+    shards: Path,
+    *,
+    session: str = "default",
+    text_column: str = "text",
+    rewrite: str = "none",
+    pools: Pools = Pools(),
+    whole_blocks: bool = False,
+) -> ray.data.Dataset:
+    """`ds` with `text_column` protected (keyed placeholders, then the `rewrite` unless `none`), a
+    `stealthflow` column (JSON: session, vault, spans, language[, rewrite][, warnings]) and a
+    `stealthflow_error` column (a failed row's reason; its text is then None). Lazy, as any
+    Dataset: nothing runs until it is consumed. Placeholders go into vault shards in `shards`;
+    once the result is consumed, `merge_shards(shards, vault, settings.protect)` makes them
+    restorable from `vault` (the user's vault). `whole_blocks`: detection takes each block of `ds`
+    whole, in one call (`run_job`, whose blocks are its file blocks: Ray Data would otherwise bundle
+    `pools.batch_size` of them into one call, one actor's)."""
+    ray = ray_module()
+    settings = settings.model_copy(update={"protect": settings.protect.model_copy(update={"style": "hmac"})})
+    workers, rewrite_workers = pools.sizes(rewrite != "none", int(ray.cluster_resources().get("CPU", 0)))
+    ds = ds.map_batches(
+        Detect,
+        fn_constructor_kwargs={
+            "settings": settings,
+            "session": session,
+            "shards": str(shards),
+            "vault_id": vault.id,
+            "key_check": vault.key_check(),
+            "text_column": text_column,
+            "threads": pools.threads,
+        },
+        batch_size=None if whole_blocks else pools.batch_size,
+        batch_format="pandas",
+        compute=ray.data.ActorPoolStrategy(size=workers),
+        num_cpus=pools.threads,
+    )
+    if rewrite != "none":
+        ds = ds.map_batches(
+            Rewrite,
+            fn_constructor_kwargs={
+                "settings": settings,
+                "rewrite": rewrite,
+                "text_column": text_column,
+                "threads": pools.threads,
+            },
+            batch_size=pools.batch_size,
+            batch_format="pandas",
+            compute=ray.data.ActorPoolStrategy(size=rewrite_workers),
+            num_cpus=pools.threads,
+            **({"num_gpus": pools.rewrite_gpus} if pools.rewrite_gpus else {}),
+        )
+    return ds
+
+
+@dataclass(frozen=True)
+class Job:
+    """What `run_job` does: the columns of the input, the session, the rewrite (`none` for
+    `batch protect`), which input columns are copied to the output beside the protected row."""
+
+    session: str = "default"
+    text_column: str = "text"
+    id_column: str = "id"
+    keep: tuple[str, ...] = ()
+    rewrite: str = "none"
+    max_failures: int = 100
+    block_bytes: int = BLOCK_BYTES
+
+    def describe(self, vault_id: str, inputs: list[dict], settings: Settings) -> dict:
+        """The manifest's job line: a rerun resumes only the same job (the same detection and
+        rewrite model too: a resumed job never mixes rows protected two ways)."""
+        return {
+            "session": self.session,
+            "text_column": self.text_column,
+            "id_column": self.id_column,
+            "keep": list(self.keep),
+            "rewrite": self.rewrite,
+            "block_bytes": self.block_bytes,
+            "vault": vault_id,
+            "inputs": inputs,
+            "detection": settings.protect.model_dump(mode="json", include=DETECTION),
+            "model": settings.model.model if self.rewrite != "none" else None,
+        }
+
+
+@dataclass
+class Progress:
+    blocks: int  # blocks to do in this run
+    bytes: int
+    started: float = field(default_factory=time.monotonic)
+    blocks_done: int = 0
+    bytes_done: int = 0
+    rows: int = 0
+    failed: int = 0
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows / max(time.monotonic() - self.started, 1e-9)
+
+    @property
+    def eta_seconds(self) -> float | None:
+        """Time left at the rate so far (by bytes), None before the first block."""
+        if not self.bytes_done:
+            return None
+        return (time.monotonic() - self.started) * (self.bytes - self.bytes_done) / self.bytes_done
+
+
+@dataclass
+class Result:
+    output: Path
+    blocks: int  # of the whole job
+    skipped: int  # blocks already done by an earlier run
+    rows: int  # rows written by the whole job
+    failures: list[dict]  # every failed row of the whole job: {id, row, block, reason}
+    merged: int  # values merged into the user's vault by this run
+    seconds: float
+
+
+def run_job(
+    source: str,
+    output: Path,
+    settings: Settings,
+    vault: Vault,
+    job: Job = Job(),
+    pools: Pools = Pools(),
+    ray_address: str | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Result:
+    """Protect every row of `source` (JSONL or Parquet: a file, a folder or a glob) into part files
+    in `output`, resuming what an earlier run of the same job did; the placeholders end up in
+    `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept)."""
+    started = time.monotonic()
+    files = input_files(source)
+    blocks = plan_blocks(files, job.block_bytes)
+    out = JobOutput(output, job.describe(vault.id, file_identity(files), settings))
+    merged = merge_shards(out.shards, vault, settings.protect)  # what a killed run issued
+    todo = [block for block in blocks if block.id not in out.done]
+    progress = Progress(len(todo), sum(block.size for block in todo))
+    try:
+        if todo:
+            _run(todo, out, settings, vault, job, pools, ray_address, progress, on_progress)
+    finally:
+        try:
+            merged += merge_shards(out.shards, vault, settings.protect)
+        finally:
+            out.close()
+    return Result(
+        output, len(blocks), len(blocks) - len(todo), out.rows(), out.failures(), merged, time.monotonic() - started
+    )
+
+
+def _run(
+    todo: list[Block],
+    out: JobOutput,
+    settings: Settings,
+    vault: Vault,
+    job: Job,
+    pools: Pools,
+    ray_address: str | None,
+    progress: Progress,
+    on_progress: Callable[[Progress], None] | None,
+) -> None:
+    ray = ray_module()
+    started_ray = not ray.is_initialized()
+    if started_ray:
+        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    try:
+        ds = ray.data.from_items([block.to_json() for block in todo], override_num_blocks=len(todo))
+        ds = ds.map_batches(
+            read_blocks,
+            fn_kwargs={"text_column": job.text_column, "id_column": job.id_column, "keep": job.keep},
+            batch_size=1,
+            batch_format="pandas",
+            # The CPUs of a detection actor, so that Ray Data fuses the read into it: a read task of its
+            # own would wait forever for a CPU once the actors hold them all.
+            num_cpus=pools.threads,
+        )
+        ds = protect_dataset(
+            ds,
+            settings,
+            vault,
+            out.shards,
+            session=job.session,
+            text_column=job.text_column,
+            rewrite=job.rewrite,
+            pools=pools,
+            whole_blocks=True,
+        )
+        by_id = {block.id: block for block in todo}
+        pending: dict[str, list[dict]] = defaultdict(list)
+        for batch in ds.iter_batches(batch_size=None, batch_format="pandas"):
+            for row in batch.to_dict("records"):
+                pending[row["_block"]].append(row)
+                if len(pending[row["_block"]]) == row["_rows"]:
+                    write_block(by_id.pop(row["_block"]), pending.pop(row["_block"]), out, job, progress, on_progress)
+        if pending:
+            raise BatchError(f"block(s) {', '.join(sorted(pending))} came back incomplete: run the job again")
+        for block in list(by_id.values()):  # no line starts in it (one long line may span several blocks)
+            write_block(block, [], out, job, progress, on_progress)
+    finally:
+        if started_ray:
+            ray.shutdown()
+
+
+def write_block(
+    block: Block,
+    rows: list[dict],
+    out: JobOutput,
+    job: Job,
+    progress: Progress,
+    on_progress: Callable[[Progress], None] | None,
+) -> None:
+    """A block's rows as they came back from the pools (any order): its part file in input order
+    and its manifest line with the failed rows. `BatchError` once more than `job.max_failures`
+    rows of the job have failed."""
+    lines, failures = [], []
+    for row in sorted(rows, key=lambda r: r["_row"]):
+        if isinstance(row[ERROR], str):
+            failures.append({"id": row["_id"], "row": row["_row"], "block": block.id, "reason": row[ERROR]})
+            continue
+        meta = json.loads(row[META])
+        first = {
+            "id": row["_id"],
+            "session": meta.pop("session"),
+            "vault": meta.pop("vault"),
+            "text": row[job.text_column],
+        }
+        lines.append(dump_line(first | meta | json.loads(row["_keep"])))
+    out.record(block.id, lines, len(lines), failures)
+    progress.blocks_done += 1
+    progress.bytes_done += block.size
+    progress.rows += len(lines)
+    progress.failed += len(failures)
+    if on_progress:
+        on_progress(progress)
+    if len(out.failures()) > job.max_failures:
+        raise BatchError(
+            f"{len(out.failures())} rows failed (more than --max-failures {job.max_failures}); the job stopped. "
+            f"Their reasons are in {out.path}; the blocks done are kept and a rerun resumes"
+        )
+
+
+def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tuple[str, ...]) -> pd.DataFrame:
+    """The rows of each block of `batch` (`Block.to_json` records): `_block`, `_row`, `_rows` (the
+    block's row count), `_id`, the text column, `_keep` (JSON of the kept columns) and the error
+    column (a row that could not be read)."""
+    import pandas as pd
+
+    rows = []
+    for record in batch.to_dict("records"):
+        block = Block(**record)
+        found = list(read_block(block))
+        for row in found:
+            data = row.record or {}
+            text, error = data.get(text_column), row.error
+            if not error and not isinstance(text, str):
+                text, error = None, no_text(text_column)
+            rows.append(
+                {
+                    "_block": block.id,
+                    "_row": row.row,
+                    "_rows": len(found),
+                    "_id": str(data[id_column])
+                    if data.get(id_column) not in (None, "")
+                    else f"{Path(block.path).name}:{row.row}",
+                    text_column: text,
+                    "_keep": json.dumps({name: data.get(name) for name in keep}, ensure_ascii=False, default=str),
+                    ERROR: error or None,
+                }
+            )
+    columns = ["_block", "_row", "_rows", "_id", text_column, "_keep", ERROR]
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,107 @@
+"""A batch job's output folder: one part file per block, and `manifest.jsonl`, the record of the
+blocks done, which makes a rerun resume where a killed run stopped.
+
+The manifest's first line describes the job (the input files with their sizes and times, the
+mode, session, columns, vault, block size); a rerun with another description is refused, so two
+jobs never mix in one folder. Then one line per block done: its part file, its rows written and
+its failed rows (id, row and reason, never the text). A part file is written whole under a
+temporary name and renamed, and only then is its line appended: a block is either listed and
+complete, or not listed and done again (a part left by a kill between the rename and the line is
+removed on resume). A torn last line is cut off.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from stealthflow.data import DataError
+from stealthflow.data.jsonl import dump_line
+
+MANIFEST = "manifest.jsonl"
+SHARDS = "vault-shards"
+
+
+class JobMismatch(DataError):
+    """The output folder holds another job's results."""
+
+
+def part_name(block_id: str) -> str:
+    return f"part-{block_id}.jsonl"
+
+
+class JobOutput:
+    def __init__(self, directory: Path, job: dict):
+        self.directory = Path(directory)
+        self.job = job
+        self.done: dict[str, dict] = {}
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._lock = (self.directory / ".lock").open("w")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when the process ends, killed or not
+        except BlockingIOError:
+            self._lock.close()
+            raise JobMismatch(f"another run is writing to {self.directory}") from None
+        self.path = self.directory / MANIFEST
+        if self.path.exists():
+            self._resume()
+        else:
+            self._write_lines([{"job": job}], mode="w")
+
+    @property
+    def shards(self) -> Path:
+        return self.directory / SHARDS
+
+    def _resume(self) -> None:
+        lines, good = self.path.read_text(encoding="utf-8").split("\n"), []
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                break  # a torn last line (a kill mid-write): that block is done again
+            good.append(line)
+            if "block" in record:
+                self.done[record["block"]] = record
+        header = json.loads(good[0])["job"] if good else None
+        if header != self.job:
+            changed = sorted(k for k in self.job if header is None or header.get(k) != self.job[k])
+            raise JobMismatch(
+                f"{self.directory} holds the output of another job ({', '.join(changed) or 'its description'} "
+                "differs): use another --output folder, or the same input and options to resume it"
+            )
+        self.path.write_text("".join(line + "\n" for line in good), encoding="utf-8")
+        listed = {record["part"] for record in self.done.values()}
+        for path in self.directory.glob("part-*"):
+            if path.name not in listed:  # written before a kill, never listed: its block runs again
+                path.unlink()
+
+    def record(self, block_id: str, lines: Iterable[str], rows: int, failures: list[dict]) -> None:
+        """Write the block's part file (its JSONL `lines`), then list the block as done."""
+        part = self.directory / part_name(block_id)
+        temporary = part.with_name(part.name + ".tmp")
+        with temporary.open("w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, part)
+        entry = {"block": block_id, "part": part.name, "rows": rows, "failed": failures}
+        self._write_lines([entry])
+        self.done[block_id] = entry
+
+    def _write_lines(self, records: list[dict], mode: str = "a") -> None:
+        with self.path.open(mode, encoding="utf-8") as handle:
+            handle.writelines(dump_line(record) for record in records)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def close(self) -> None:
+        self._lock.close()
+
+    def failures(self) -> list[dict]:
+        return [failure for entry in self.done.values() for failure in entry["failed"]]
+
+    def rows(self) -> int:
+        return sum(entry["rows"] for entry in self.done.values())

@@ -1,0 +1,321 @@
+"""`stealthflow.batch` without Ray: blocks, the manifest, vault shards and their merge, the
+detection actor's work on a batch (tests/test_batch_ray.py runs it on Ray)."""
+
+import base64
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from stealthflow.batch.blocks import file_identity, input_files, plan_blocks, read_block
+from stealthflow.batch.output import JobMismatch, JobOutput
+from stealthflow.batch.shards import ShardError, merge_shards, open_shard
+from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, each_alone, strings
+from stealthflow.config import Settings
+from stealthflow.data import DataError
+from stealthflow.placeholders.keys import VaultKeyError, VaultKeys
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.vault import Vault
+
+
+def _jsonl(path: Path, records: list) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_jsonl_blocks_hold_every_line_once_whatever_the_block_size(tmp_path):
+    records = [{"id": i, "text": "é" * (i * 37 % 300)} for i in range(60)]
+    path = _jsonl(tmp_path / "a.jsonl", records)
+    files = input_files(str(path))
+    for block_bytes in (7, 64, 1000, 10**6):
+        blocks = plan_blocks(files, block_bytes)
+        rows = [row for block in blocks for row in read_block(block)]
+        assert [row.record for row in rows] == records, block_bytes
+        assert len({row.row for row in rows}) == len(rows)
+        assert [b.id for b in blocks] == sorted(b.id for b in blocks)
+
+
+def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b'{"id": 1, "text": "a"}\n\nnot json\n[1]\n\xff\xfe\n{"id": 2, "text": "b"}\n')
+    (block,) = plan_blocks(input_files(str(path)))
+    rows = list(read_block(block))
+    assert [r.error for r in rows] == [
+        "",
+        "not valid JSON (Expecting value at column 1)",
+        "not a JSON object",
+        "the line is not UTF-8 text",
+        "",
+    ]
+    assert rows[-1].record == {"id": 2, "text": "b"}
+
+
+def test_parquet_blocks_are_row_groups_numbered_through_the_file(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "a.parquet"
+    pq.write_table(pa.table({"id": list(range(10)), "text": [f"t{i}" for i in range(10)]}), path, row_group_size=4)
+    blocks = plan_blocks(input_files(str(tmp_path)))
+    assert len(blocks) == 3 and all(b.size > 0 for b in blocks)
+    rows = [row for block in blocks for row in read_block(block)]
+    assert [r.row for r in rows] == list(range(10)) and rows[5].record == {"id": 5, "text": "t5"}
+
+
+def test_inputs_a_folder_or_a_glob_and_a_clear_error_for_nothing(tmp_path):
+    _jsonl(tmp_path / "b.jsonl", [{"text": "x"}])
+    (tmp_path / "sub").mkdir()
+    _jsonl(tmp_path / "sub" / "a.jsonl", [{"text": "y"}])
+    (tmp_path / "notes.txt").write_text("ignored in a folder")
+    assert [Path(f.path).name for f in input_files(str(tmp_path))] == ["b.jsonl", "a.jsonl"]
+    assert [Path(f.path).name for f in input_files(str(tmp_path / "*.jsonl"))] == ["b.jsonl"]
+    with pytest.raises(DataError, match="no input files"):
+        input_files(str(tmp_path / "nothing-*.parquet"))
+    with pytest.raises(DataError, match="not a JSONL or Parquet"):
+        input_files(str(tmp_path / "notes.txt"))
+
+
+JOB = {"session": "s", "inputs": [{"path": "a", "size": 1, "mtime_ns": 1}]}
+
+
+def test_manifest_resumes_the_blocks_done_and_drops_a_torn_line_and_an_unlisted_part(tmp_path):
+    out = JobOutput(tmp_path, JOB)
+    out.record("00000-000000000000", ['{"id": "a"}\n'], 1, [])
+    out.record("00000-000000000010", [], 0, [{"id": "b", "row": 10, "block": "00000-000000000010", "reason": "r"}])
+    out.close()
+    (tmp_path / "part-00000-000000000020.jsonl").write_text('{"id": "c"}\n')  # renamed, then killed before its line
+    with (tmp_path / "manifest.jsonl").open("a") as handle:
+        handle.write('{"block": "00000-0000000')  # killed mid-line
+    again = JobOutput(tmp_path, JOB)
+    assert set(again.done) == {"00000-000000000000", "00000-000000000010"}
+    assert again.rows() == 1 and [f["id"] for f in again.failures()] == ["b"]
+    assert not (tmp_path / "part-00000-000000000020.jsonl").exists()
+    assert (tmp_path / "manifest.jsonl").read_text().endswith("}\n")
+    assert (tmp_path / "part-00000-000000000000.jsonl").read_text() == '{"id": "a"}\n'
+
+
+def test_manifest_refuses_another_job_and_a_second_writer(tmp_path):
+    first = JobOutput(tmp_path, JOB)
+    with pytest.raises(JobMismatch, match="another run is writing"):
+        JobOutput(tmp_path, JOB)
+    first.close()
+    with pytest.raises(JobMismatch, match="inputs"):
+        JobOutput(tmp_path, {**JOB, "inputs": file_identity([])})
+
+
+def test_a_rerun_with_other_detection_settings_is_another_job(tmp_path):
+    from stealthflow.batch.job import Job
+
+    tagged, untagged = Settings(), Settings()
+    tagged.protect, untagged.protect = ProtectConfig(tagger=True), ProtectConfig(tagger=False)
+    JobOutput(tmp_path, Job().describe("v", [], tagged)).close()
+    with pytest.raises(JobMismatch, match="detection"):
+        JobOutput(tmp_path, Job().describe("v", [], untagged))
+    JobOutput(tmp_path, Job().describe("v", [], tagged)).close()
+
+
+def _keys() -> VaultKeys:
+    return VaultKeys.from_secret(base64.urlsafe_b64decode(os.environ["STEALTHFLOW_VAULT_KEY"]))
+
+
+def _config(tmp_path: Path, **extra) -> ProtectConfig:
+    return ProtectConfig(vault_path=tmp_path / "vault.sqlite", style="hmac", **extra)
+
+
+def test_shards_merge_into_one_vault_with_the_same_placeholders(tmp_path):
+    config = _config(tmp_path)
+    vault = Vault(config.vault_path, _keys())
+    shards = tmp_path / "shards"
+    one = open_shard(config, shards, vault.id, vault.key_check())
+    two = open_shard(config, shards, vault.id, vault.key_check())
+    a = one.issue("default", "s", [("EMAIL", "a@x.org"), ("PERSON", "Ann Lee")]).entries
+    b = two.issue("default", "s", [("EMAIL", "a@x.org"), ("EMAIL", "b@x.org")]).entries
+    assert a[0].token == b[0].token and a[0].index == b[0].index == 1  # same token; indices are per shard
+    one.close(), two.close()
+    assert merge_shards(shards, vault, config) == 4
+    assert list(shards.glob("shard-*")) == []
+    for entry, value in [(a[0], "a@x.org"), (a[1], "Ann Lee"), (b[1], "b@x.org")]:
+        assert vault.lookup("default", "s", entry.type, token=entry.token) == value
+    assert vault.lookup("default", "other", "EMAIL", token=a[0].token) is None  # the session's scope holds
+    assert merge_shards(shards, vault, config) == 0
+
+
+def test_merge_names_a_token_that_differs_in_the_vault_and_keeps_the_shard(tmp_path):
+    config = _config(tmp_path)
+    vault = Vault(config.vault_path, _keys())
+    shards = tmp_path / "shards"
+    shard = open_shard(config, shards, vault.id, vault.key_check())
+    entry = shard.issue("default", "s", [("EMAIL", "a@x.org")]).entries[0]
+    shard.close()
+    # A fake of a truncated-HMAC collision: the vault already holds another value under this token.
+    with vault._transaction() as db:
+        db.execute("INSERT INTO entries VALUES ('x', 'default', 's', 'EMAIL', 'd', 9, ?, x'00', x'00')", (entry.token,))
+    with pytest.raises(ShardError, match=rf"\[\[EMAIL:{entry.token}\]\] \(the vault's: \[\[EMAIL:{entry.token}"):
+        merge_shards(shards, vault, config)
+    assert len(list(shards.glob("shard-*.sqlite"))) == 1
+
+
+def test_a_worker_with_another_key_is_refused(tmp_path, monkeypatch):
+    config = _config(tmp_path)
+    vault = Vault(config.vault_path, _keys())
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", base64.urlsafe_b64encode(b"\x01" * 32).decode())
+    with pytest.raises(VaultKeyError, match="same key"):
+        open_shard(config, tmp_path / "shards", vault.id, vault.key_check())
+    assert list((tmp_path / "shards").glob("*")) == []
+
+
+def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path, caplog):
+    settings = Settings()
+    settings.protect = _config(tmp_path, tagger=False)
+    vault = Vault(settings.protect.vault_path, _keys())
+    detect = Detect(settings, "s", str(tmp_path / "shards"), vault.id, vault.key_check(), "body")
+    real = detect.protector.protect_many
+
+    def protect_many(texts, session):  # a fake failure: a detector that raises on one text
+        if "BOOM" in " ".join(texts):
+            raise RuntimeError(f"detector broke on {texts}")  # a message quoting the text
+        return real(texts, session)
+
+    detect.protector.protect_many = protect_many
+    caplog.set_level("ERROR", "stealthflow.batch")
+    batch = pd.DataFrame({"body": ["mail a@x.org", "BOOM a@x.org", None, "fine"], "other": [1, 2, 3, 4]})
+    result = detect(batch)
+    meta = json.loads(result[META][0])
+    assert strings(result["body"]) == ["mail " + meta["spans"][0]["placeholder"], None, None, "fine"]
+    assert strings(result[ERROR]) == [
+        None,
+        "RuntimeError (the worker's log has the traceback)",
+        "no string 'body' field",
+        None,
+    ]
+    assert result["other"].tolist() == [1, 2, 3, 4]
+    assert "RuntimeError" in caplog.text and "BOOM" not in caplog.text  # the log says where, not what
+    assert meta["vault"] == vault.id and meta["session"] == "s" and meta["spans"][0]["type"] == "EMAIL"
+
+
+def test_each_alone_keeps_the_batch_result_when_nothing_fails():
+    calls = []
+
+    def run(items):
+        calls.append(list(items))
+        return [item * 2 for item in items]
+
+    assert each_alone(run, [1, 2, 3]) == [2, 4, 6] and calls == [[1, 2, 3]]
+    assert each_alone(run, []) == []
+
+
+def test_rewrite_runs_on_the_protected_rows_and_keeps_their_placeholders(tmp_path):
+    settings = Settings()
+    settings.protect = _config(tmp_path, tagger=False)
+    vault = Vault(settings.protect.vault_path, _keys())
+    detect = Detect(settings, "s", str(tmp_path / "shards"), vault.id, vault.key_check(), "text")
+    texts = ["I am a nurse, mail me at a@x.org", "just a harmless line", None]
+    protected = detect(pd.DataFrame({"text": texts}))
+    result = Rewrite(settings, "ner-mask", "text")(protected)
+    metas = [json.loads(m) if m else None for m in strings(result[META])]
+    assert metas[0]["rewrite"]["method"] == "ner-mask" and metas[0]["spans"][0]["type"] == "EMAIL"
+    assert metas[0]["spans"][0]["placeholder"] in strings(result["text"])[0]
+    assert metas[1]["spans"] == [] and "accepted" in metas[1]["rewrite"]
+    assert strings(result["text"])[2] is None and strings(result[ERROR])[2] == "no string 'text' field"
+
+
+def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
+    import sys
+
+    from stealthflow.batch import BatchError
+    from stealthflow.batch.job import ray_module
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    with pytest.raises(BatchError, match=r"pip install 'stealthflow\[ray\]'"):
+        ray_module()
+
+
+class _NameInFirstTextOnly:
+    """A fake detector: finds the name only after "name:" (as a tagger may in one context only)."""
+
+    def detect_many_with_languages(self, texts):
+        from stealthflow.placeholders.language import SHORT
+        from stealthflow.placeholders.types import Level, Span
+
+        return [
+            ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT)
+            for text in texts
+        ]
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("recall", [True, False])
+def test_without_recall_a_text_does_not_depend_on_the_texts_before_it(tmp_path, recall):
+    from stealthflow.pipeline.protector import Protector
+
+    config = _config(tmp_path)
+    protector = Protector(config, Vault(config.vault_path, _keys()), _NameInFirstTextOnly(), recall=recall)
+    first = protector.protect("name: Zorblat", "s")
+    again = protector.protect("Zorblat again", "s")
+    assert first.text == f"name: {first.spans[0].placeholder}"
+    assert again.text == (f"{first.spans[0].placeholder} again" if recall else "Zorblat again")
+    protector.close()
+
+
+def _pool_row(block: str, row: int, error: str | None = None) -> dict:
+    """A row as the pools give it back to the driver (`read_blocks`, then `Detect`)."""
+    meta = {"session": "s", "vault": "v", "spans": [], "language": "en"}
+    return {
+        "_block": block,
+        "_row": row,
+        "_rows": 3,
+        "_id": f"r{row}",
+        "text": None if error else f"text {row}",
+        "_keep": json.dumps({"author": "ann"}),
+        META: None if error else json.dumps(meta),
+        ERROR: error,
+    }
+
+
+def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(tmp_path):
+    from stealthflow.batch.blocks import Block
+    from stealthflow.batch.job import BatchError, Job, Progress, write_block
+
+    job = Job(session="s", keep=("author",), max_failures=1)
+    out = JobOutput(tmp_path, job.describe("v", [], Settings()))
+    seen = []
+    first, second = (Block(f"00000-00000000000{n}", "in.jsonl", "jsonl", n, n + 1, 10) for n in (0, 1))
+    rows = [_pool_row(first.id, 30), _pool_row(first.id, 10), _pool_row(first.id, 20, "not valid JSON")]
+    write_block(first, rows, out, job, Progress(2, 20), seen.append)
+    part = [json.loads(line) for line in (tmp_path / "part-00000-000000000000.jsonl").read_text().splitlines()]
+    assert part == [
+        {
+            "id": f"r{n}",
+            "session": "s",
+            "vault": "v",
+            "text": f"text {n}",
+            "spans": [],
+            "language": "en",
+            "author": "ann",
+        }
+        for n in (10, 30)
+    ]
+    assert out.failures() == [{"id": "r20", "row": 20, "block": first.id, "reason": "not valid JSON"}]
+    assert (seen[-1].rows, seen[-1].failed, seen[-1].bytes_done) == (2, 1, 10)
+    with pytest.raises(BatchError, match="2 rows failed .more than --max-failures 1."):
+        write_block(second, [_pool_row(second.id, 40, "no string 'text' field")], out, job, Progress(1, 10), None)
+    assert set(out.done) == {first.id, second.id}  # what was done is kept: a rerun resumes after it
+
+
+def test_pools_fill_the_cluster_and_refuse_what_cannot_start():
+    from stealthflow.batch import BatchError, Pools
+
+    assert Pools().sizes(False, 8) == (8, 0)
+    assert Pools(threads=2).sizes(False, 8) == (4, 0)
+    assert Pools().sizes(True, 8) == (1, 7)  # the rewrite gets what detection leaves
+    assert Pools(workers=2, rewrite_workers=3).sizes(True, 8) == (2, 3)
+    with pytest.raises(
+        BatchError, match="1 detection and 1 rewrite actor.s. of 2 CPU.s. each need 4 CPUs; the Ray cluster has 2"
+    ):
+        Pools(threads=2).sizes(True, 2)
+    with pytest.raises(BatchError, match="need 3 CPUs"):
+        Pools(workers=3).sizes(False, 2)
