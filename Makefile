@@ -45,11 +45,13 @@ lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 
+# Two test processes (pytest-xdist), one per core; each test keeps to one thread; tests marked
+# xdist_group (the local Ray cluster) stay on one process.
 test: setup browser lint
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadgroup
 
 test-fast: setup browser
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -m "not real_model"
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadgroup -m "not real_model"
 
 bench: setup
 	$(PY) benchmarks/backend_throughput.py
