@@ -14,13 +14,10 @@ from pathlib import Path
 import pytest
 from placeholder_fixtures import protect_config
 
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
-from stealthflow.placeholders.policy import ProtectConfig
-from stealthflow.placeholders.recognizers import build_recognizers
-from stealthflow.placeholders.recognizers import tagger as tagger_module
-from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
-from stealthflow.placeholders.tagger_data import (
+from stealthflow.pii_tagger import recognizer as tagger_module
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.training.data import (
     NEGATIVE_TEMPLATES,
     PERSONAL_NEWS_TEMPLATES,
     PII_TEMPLATES,
@@ -31,7 +28,10 @@ from stealthflow.placeholders.tagger_data import (
     build_splits,
     template_id,
 )
-from stealthflow.tagging import TaggedSpan
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.recognizers import build_recognizers
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -286,7 +286,7 @@ def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
     nothing settled, the whole run, as before."""
     import numpy as np
 
-    from stealthflow.tagging.model import SpanTagger, bio_labels
+    from stealthflow.pii_tagger.model import SpanTagger, bio_labels
 
     text = "Write to Paavo Lehtinen at +44 20 7946 0959"
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
@@ -407,7 +407,7 @@ def test_callers_on_several_threads_get_the_main_threads_spans(shipped_detector,
 
     import torch
 
-    from stealthflow.tagging import model as tagging_model
+    from stealthflow.pii_tagger import model as tagging_model
     from stealthflow.torch_threads import single_threaded_in_workers
 
     texts = [text for text, _ in UNSEEN_NAMES] + HARD_NEGATIVES
@@ -444,8 +444,8 @@ def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_
     import numpy as np
     import torch
 
-    from stealthflow.placeholders.recognizers.tagger import load_pii_tagger
-    from stealthflow.tagging import student
+    from stealthflow.pii_tagger import student
+    from stealthflow.pii_tagger.recognizer import load_pii_tagger
 
     torch.set_num_threads(1)
     tagger = load_pii_tagger(None)

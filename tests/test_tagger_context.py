@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from stealthflow.pii_tagger import recognizer as tagger_module
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
-from stealthflow.placeholders.recognizers import tagger as tagger_module
 from stealthflow.placeholders.recognizers.secrets import named_as_other_number
-from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
-from stealthflow.tagging import TaggedSpan
 
 
 def kept(text: str, value: str, label: str) -> tuple[str, str] | None:

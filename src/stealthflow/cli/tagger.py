@@ -31,7 +31,7 @@ def build_data(
     ] = False,
 ) -> None:
     """Generate training data (Faker values, curated lists, hard negatives), split by template."""
-    from stealthflow.placeholders.tagger_data import write_splits
+    from stealthflow.pii_tagger.training.data import write_splits
 
     counts = write_splits(out_dir, n, seed, public_talk)
     out.print(
@@ -55,7 +55,7 @@ def train(
     from pydantic import ValidationError
 
     from stealthflow.data.loader import describe_validation_error
-    from stealthflow.placeholders.tagger_train import (
+    from stealthflow.pii_tagger.training.runs import (
         load_tagger_recipe,
         metrics_table,
         run_training,
@@ -93,7 +93,7 @@ def finetune(
     from pydantic import ValidationError
 
     from stealthflow.data.loader import describe_validation_error
-    from stealthflow.placeholders.tagger_train import load_finetune_recipe, metrics_table, run_finetune
+    from stealthflow.pii_tagger.training.runs import load_finetune_recipe, metrics_table, run_finetune
 
     try:
         resolved = load_finetune_recipe(recipe, recipe_overrides(set_))

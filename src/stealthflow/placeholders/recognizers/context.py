@@ -51,7 +51,7 @@ class ContactNameRecognizer(ContextRecognizer):
         """A given name of the tagger's name lexicon (names.py) opens the value, which is no famous
         person or brand ("call Tesco") and no day or month ("text Sunday"). A place that is also a
         given name ("call London") is taken for a person: the gazetteer leaves such words out."""
-        from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
+        from stealthflow.pii_tagger.recognizer import given_name  # the lexicon ships with the tagger
 
         text, start, end = match.string, match.start("value"), match.end("value")
         first = match["value"].split()[0]

@@ -108,7 +108,7 @@ class LanguageRecognizer(Recognizer):
 def _reads_as_name(match: regex.Match) -> bool:
     """A name of two or more words, or a given name of the name lexicon (Faker's, every locale):
     "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names."""
-    from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
+    from stealthflow.pii_tagger.recognizer import given_name  # the lexicon ships with the tagger
 
     words = match["value"].split()
     return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(

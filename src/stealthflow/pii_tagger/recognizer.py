@@ -706,7 +706,7 @@ def _whole_amount(text: str, start: int, end: int) -> int:
 
 @cache
 def _learnt_conditions() -> frozenset[str]:
-    from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
+    from stealthflow.pii_tagger.training.data import CONDITIONS, MEDICATIONS
 
     return frozenset(_condition_key(value) for value in CONDITIONS + MEDICATIONS)
 
@@ -1058,7 +1058,7 @@ def shipped_pii_tagger_dir() -> Path:
 
 @cache
 def load_pii_tagger(directory: str | None = None):
-    from stealthflow.tagging import SpanTagger
+    from stealthflow.pii_tagger.model import SpanTagger
 
     path = Path(directory) if directory else shipped_pii_tagger_dir()
     if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
@@ -1239,26 +1239,26 @@ def _kept(label: str, text: str, start: int, end: int) -> bool:
 
 @cache
 def _name_lexicon() -> dict[str, int]:
-    from stealthflow.tagging.names import LEXICON, load_lexicon
+    from stealthflow.pii_tagger.names import LEXICON, load_lexicon
 
     return load_lexicon(shipped_pii_tagger_dir() / LEXICON)
 
 
 def given_name(word: str) -> bool:
-    """Whether `word` is a given name of the student's name lexicon (Faker's, tagging/names.py)."""
-    from stealthflow.tagging.names import GIVEN  # the tagging package loads torch: not before a tagger runs
+    """Whether `word` is a given name of the student's name lexicon (Faker's, pii_tagger/names.py)."""
+    from stealthflow.pii_tagger.names import GIVEN  # the tagging package loads torch: not before a tagger runs
 
     return bool(_name_lexicon().get(word.casefold(), 0) & GIVEN)
 
 
 def reads_as_person(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] reads as a person's full name: two or three words, capitalised where the
-    writer capitalises, the last a family name of the student's name lexicon (Faker's, tagging/names.py)
+    writer capitalises, the last a family name of the student's name lexicon (Faker's, pii_tagger/names.py)
     and the first a given name or a word it does not know ("Anneliese Vogt", "Lindiwe Mthembu"; not "Lyme Regis")."""
     words = text[start:end].split()
     if not 2 <= len(words) <= 3 or (capitalises(text, start) and not all(word[0].isupper() for word in words)):
         return False
-    from stealthflow.tagging.names import FAMILY, GIVEN  # the tagging package loads torch: not before a tagger runs
+    from stealthflow.pii_tagger.names import FAMILY, GIVEN  # the tagging package loads torch: not before a tagger runs
 
     lexicon = _name_lexicon()
     first, last = (lexicon.get(word.casefold(), 0) for word in (words[0], words[-1]))

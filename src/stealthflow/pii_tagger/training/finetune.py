@@ -14,8 +14,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, bio_labels
-from stealthflow.tagging.train import Example, TaggerTrainConfig, TaggingLoss, add_soft_labels, collate, encode
+from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, bio_labels
+from stealthflow.pii_tagger.training.train import (
+    Example,
+    TaggerTrainConfig,
+    TaggingLoss,
+    add_soft_labels,
+    collate,
+    encode,
+)
 
 
 @dataclass

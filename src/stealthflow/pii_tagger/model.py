@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon
-from stealthflow.tagging.pieces import WordPieces
-from stealthflow.tagging.shape import StudentShape
+from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
+from stealthflow.pii_tagger.pieces import WordPieces
+from stealthflow.pii_tagger.shape import StudentShape
 from stealthflow.torch_threads import single_threaded_in_workers
 
 WEIGHTS = "tagger.safetensors"
@@ -101,7 +101,7 @@ class SpanTagger:
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
         lexicon = None
         if "student" in meta:
-            from stealthflow.tagging.student import student_model
+            from stealthflow.pii_tagger.student import student_model
 
             shape = StudentShape.model_validate(meta["student"])
             model, tokenizer = student_model(len(bio_labels(meta["labels"])), shape)
