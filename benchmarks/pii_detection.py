@@ -726,7 +726,7 @@ def main() -> None:
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
     if not args.tagger or str(args.tagger[0]) != "none":
-        from stealthflow.pii_tagger.recognizer import shipped_pii_tagger_dir
+        from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 
         first, *others = args.tagger or [shipped_pii_tagger_dir()]
         results["tagger"] = tagger_section(first, args.seed, messages)

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from placeholder_fixtures import protect_config
 
-from stealthflow.pii_tagger import recognizer as tagger_module
-from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.training.data import (
     NEGATIVE_TEMPLATES,
@@ -108,7 +107,7 @@ def test_tagger_is_built_only_when_asked(monkeypatch):
     chosen = [r for r in build_recognizers(models=True, model="pii-tagger") if r.name == "pii_tagger"]
     assert [r.directory for r in chosen] == ["pii-tagger"]  # protect.tagger_model; a shipped name or a path
     with pytest.raises(FileNotFoundError, match="no PII tagger weights"):
-        tagger_module.load_pii_tagger("no/such/tagger")
+        load_pii_tagger("no/such/tagger")
     monkeypatch.delenv("STEALTHFLOW_TAGGER")
     assert ProtectConfig().tagger is True, "on by default for users"
     monkeypatch.setenv("STEALTHFLOW_TAGGER", "0")
@@ -140,8 +139,7 @@ class LabelledFakeTagger:
 
 def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     fake = LabelledFakeTagger({"Siosaia Fifita,": "REAL_NAME", "4471!": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer()])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake)])
     texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
     found = detector.deterministic_many(texts)
     assert fake.batches == [3], "one forward batch for the whole list"
@@ -158,8 +156,7 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypat
     """Pattern spans of types the tagger does not label (a phone number) reach it as settled ranges;
     a secret it ran into one of them is left to that value's recognizer."""
     fake = LabelledFakeTagger({"Tane Whatarau": "REAL_NAME", "hunter22": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
     text = "Tane Whatarau, mobile +61 412 555 019 hunter22"
     found = detector.detect(text)
     phone = text.index("+61")
@@ -174,8 +171,7 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
     """Values on both sides of each secret, near and far: a secret with a word between it and every
     value is kept; one run into the next value with nothing between is that value's."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["email", "phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["email", "phone"])])
     text = "a@example.org then b@example.org, my pin hunter22 then c@example.org and lantern42 d@example.org"
     found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
     assert ("hunter22", "CREDENTIAL") in found and ("lantern42", "CREDENTIAL") not in found
@@ -234,17 +230,17 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
 )
 def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(monkeypatch, text, tagged, label, expected):
     fake = LabelledFakeTagger({tagged: label})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == expected
+    assert [
+        (text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer(tagger=fake)]).detect(text)
+    ] == expected
 
 
 def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
     """Each list item's marker reaches the tagger as a settled range, so no run goes on into the next
     item; unlike a structured value, a marker does not make a secret beside it its own."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     text = "My codes:\n- hunter22\n  2. lantern42\nnot 3.5 or - a dash"
-    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)]
+    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer(tagger=fake)]).detect(text)]
     assert found == [("hunter22", "CREDENTIAL"), ("lantern42", "CREDENTIAL")]
     assert [text[a:b] for a, b in fake.settled[0]] == ["-", "  2."]
 
@@ -267,8 +263,7 @@ def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overla
     url = "https://example.org/" + "x" * 300 + "/Anna-Berg"
     text = f"{url} Anna Berg and Omar Haddad a@example.org"
     fake = LabelledFakeTagger({"Anna-Berg": "REAL_NAME", "Anna Berg": "REAL_NAME", "Omar Haddad": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["url", "email"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["url", "email"])])
     found = sorted(
         (s.start, text[s.start : s.end], s.type) for s in detector.deterministic(text)
     )  # before overlaps are merged
@@ -332,8 +327,9 @@ def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
         not public_name("Ask Maren Holt about it.", 4, 14) and text_words.cache_info().currsize == 1
     )  # a lookup keeps its text's words
     fake = LabelledFakeTagger({"Maren Holt": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    found = Detector([PiiTaggerRecognizer()]).deterministic_many(["Ask Maren Holt about it.", "Maren Holt called."])
+    found = Detector([PiiTaggerRecognizer(tagger=fake)]).deterministic_many(
+        ["Ask Maren Holt about it.", "Maren Holt called."]
+    )
     assert [len(spans) for spans in found] == [1, 1]
     assert text_words.cache_info().currsize == 0  # the recognizer lets them go after its batch
 
@@ -445,7 +441,6 @@ def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_
     import torch
 
     from stealthflow.pii_tagger import student
-    from stealthflow.pii_tagger.recognizer import load_pii_tagger
 
     torch.set_num_threads(1)
     tagger = load_pii_tagger(None)
@@ -496,8 +491,7 @@ def test_protect_replaces_exactly_the_tagged_values_and_restores(tmp_path, monke
 def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type(monkeypatch):
     """ "+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
     fake = LabelledFakeTagger({"+61 412 555 019": "CREDENTIAL", "Tane Whatarau": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
     text = "Tane Whatarau, mobile +61 412 555 019."
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
         ("Tane Whatarau", "REAL_NAME"),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 from stealthflow.pii_tagger.names import load_lexicon
-from stealthflow.pii_tagger.recognizer import shipped_pii_tagger_dir
 from stealthflow.placeholders.recognizers.public_names import (
     KnownNames,
     brand_lines,
