@@ -119,8 +119,9 @@ class LabelledFakeTagger:
 
     labels = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
 
-    def __init__(self, words: dict[str, str]):
-        self.words = words
+    def __init__(self, words: dict[str, str], score: float = 0.9, span_thresholds: dict[str, float] | None = None):
+        self.words, self.score = words, score
+        self.span_thresholds = span_thresholds or {}
         self.batches: list[int] = []
         self.settled: list | None = None
 
@@ -129,12 +130,38 @@ class LabelledFakeTagger:
         self.settled = settled
         return [
             [
-                TaggedSpan(m.start(), m.end(), label, 0.9)
+                TaggedSpan(m.start(), m.end(), label, self.score)
                 for word, label in self.words.items()
                 for m in re.finditer(re.escape(word), text)
             ]
             for text in texts
         ]
+
+
+def test_each_tagger_span_says_which_filter_and_rule_kept_it_and_with_what_confidence():
+    text = "My brother Omar Haddad works at Halvorsen Logistics and was diagnosed with sciatica."
+    fake = LabelledFakeTagger(
+        {"Omar Haddad": "REAL_NAME", "Halvorsen Logistics": "EMPLOYER", "sciatica": "HEALTH"}, score=0.81
+    )
+    found = {text[s.start : s.end]: s for s in PiiTaggerRecognizer(tagger=fake).find(text)}
+    assert {value: (s.source, s.score) for value, s in found.items()} == {
+        "Omar Haddad": ("pii_tagger", 0.81),
+        "Halvorsen Logistics": ("pii_tagger", 0.81),
+        "sciatica": ("pii_tagger", 0.81),
+    }
+    assert found["Omar Haddad"].reason.startswith("real_name filter: ")
+    assert found["Halvorsen Logistics"].reason == "employer filter: talk of work or study in its sentence"
+    assert found["sciatica"].reason.startswith("health filter: ")
+
+
+def test_a_span_below_its_labels_threshold_is_dropped_and_other_labels_are_kept():
+    """The model card's per-type thresholds apply to the span's confidence, label by label."""
+    text = "My brother Omar Haddad works at Halvorsen Logistics."
+    words = {"Omar Haddad": "REAL_NAME", "Halvorsen Logistics": "EMPLOYER"}
+    strict = LabelledFakeTagger(words, score=0.7, span_thresholds={"EMPLOYER": 0.75, "REAL_NAME": 0.5})
+    assert [text[s.start : s.end] for s in PiiTaggerRecognizer(tagger=strict).find(text)] == ["Omar Haddad"]
+    sure = LabelledFakeTagger(words, score=0.8, span_thresholds={"EMPLOYER": 0.75, "REAL_NAME": 0.5})
+    assert len(PiiTaggerRecognizer(tagger=sure).find(text)) == 2
 
 
 def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
