@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train|finetune`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|thresholds`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def build_data(
         bool,
         typer.Option(
             "--public-talk",
-            help="add public talk (people and places no list holds) and personal news in the same shapes (docs/pii-tagger.md, eighth pass)",
+            help="add public talk (people and places no list holds) and personal news in the same shapes",
         ),
     ] = False,
 ) -> None:
@@ -103,6 +103,39 @@ def finetune(
         result = run_finetune(resolved, log=console.print, recipe_path=str(recipe))
     print_markdown(metrics_table(result["validation"]))
     console.print(f"wrote {resolved.out} ({round(result['seconds'])} s)")
+
+
+@tagger_app.command()
+def thresholds(
+    tagger_dir: Annotated[
+        Path | None, typer.Argument(help="the tagger's directory (default: the shipped one)", show_default=False)
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=50, help="validation messages used (default: all)")
+    ] = None,
+    write: Annotated[bool, typer.Option("--write", help="record them in the tagger's card (tagger.json)")] = False,
+) -> None:
+    """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a real gain)."""
+    from stealthflow.pii_tagger.model import load_pii_tagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.training.thresholds import card_validation, choose, detected, write_thresholds
+
+    directory = tagger_dir or shipped_pii_tagger_dir()
+    with user_errors():
+        examples = card_validation(directory, limit)
+        chosen = choose(
+            examples, detected(directory, [e.text for e in examples]), load_pii_tagger(str(directory)).labels
+        )
+    rows = [
+        f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} | {row['f1_lowest']:.3f} |"
+        for label, row in chosen.items()
+    ]
+    print_markdown(
+        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | F1 | F1 at 0.50 |\n|---|---|---|---|---|---|\n"
+        + "\n".join(rows)
+    )
+    if write:
+        write_thresholds(directory, chosen)
+        console.print(f"wrote span_thresholds to {directory / 'tagger.json'}")
 
 
 @tagger_app.command("public-names")

@@ -63,7 +63,8 @@ class PiiTaggerRecognizer(Recognizer):
             ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
             for text, ranges in zip(texts, structured, strict=True)
         ]
-        thresholds = getattr(tagger, "span_thresholds", None) or {}
+        # label -> least confidence; a span's mean probability rounded just under the token threshold it reached stays
+        thresholds = {label: value - 1e-9 for label, value in (getattr(tagger, "span_thresholds", None) or {}).items()}
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
             return [

@@ -588,12 +588,7 @@ def _template_lists(public_talk: bool) -> tuple[list[list[str]], list[list[str]]
     return [PII_TEMPLATES], [NEGATIVE_TEMPLATES]
 
 
-def build_splits(
-    n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False
-) -> tuple[list[Example], list[Example]]:
-    """(train, validation): validation messages come only from held-out templates (PII and
-    negative), training messages never use them. Templates are held out per list, so adding
-    public talk leaves the default data's held-out templates as they were."""
+def _held_out_templates(public_talk: bool, seed: int, validation_share: float) -> tuple[list[str], list[str], set, set]:
     personal_lists, negative_lists = _template_lists(public_talk)
     # each list its own seed (personal news: seed + 3, as the eighth pass's runs drew them)
     held_pii = set().union(
@@ -607,14 +602,28 @@ def build_splits(
         for index, listed in enumerate(negative_lists, start=1)
         for t in random.Random(seed + index).sample(listed, round(validation_share * len(listed)))
     }
-    personal, negatives = sum(personal_lists, []), sum(negative_lists, [])
+    return sum(personal_lists, []), sum(negative_lists, []), held_pii, held_neg
+
+
+def build_splits(
+    n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False
+) -> tuple[list[Example], list[Example]]:
+    """(train, validation): validation messages come only from held-out templates (PII and
+    negative), training messages never use them. Templates are held out per list, so adding
+    public talk leaves the default data's held-out templates as they were."""
+    personal, negatives, held_pii, held_neg = _held_out_templates(public_talk, seed, validation_share)
     train_t = [t for t in personal if template_id(t) not in held_pii]
     train_n = [t for t in negatives if template_id(t) not in held_neg]
+    train = build_examples(n, seed, train_t, train_n, public_talk)
+    return train, validation_split(n, seed, validation_share, public_talk)
+
+
+def validation_split(n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False) -> list[Example]:
+    """The validation messages of `build_splits(n, seed, ...)`, without building its training messages."""
+    personal, negatives, held_pii, held_neg = _held_out_templates(public_talk, seed, validation_share)
     val_t = [t for t in personal if template_id(t) in held_pii]
     val_n = [t for t in negatives if template_id(t) in held_neg]
-    train = build_examples(n, seed, train_t, train_n, public_talk)
-    validation = build_examples(max(n // 10, 50), seed + 1000, val_t, val_n, public_talk)
-    return train, validation
+    return build_examples(max(n // 10, 50), seed + 1000, val_t, val_n, public_talk)
 
 
 def write_splits(out_dir: Path, n: int, seed: int = 0, public_talk: bool = False) -> dict[str, int]:

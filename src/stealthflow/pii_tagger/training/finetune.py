@@ -4,8 +4,8 @@ Why: generated templates teach a tagger what PII looks like, but natural message
 (questions about famous people, characters, products, places) still set it off. Shown such
 messages as holding nothing, a student with ~37 word pieces of static context unlearns names in
 personal messages too; shown personal messages beside them (labelled by the tagger itself, with
-its teacher's probabilities), it learns the difference at little cost (docs/pii-tagger.md,
-session 29). Each batch mixes the tagger's own training windows (replay, so it keeps what it
+its teacher's probabilities), it learns the difference at little cost (docs/pii-tagger.md).
+Each batch mixes the tagger's own training windows (replay, so it keeps what it
 knew) with a share of each kind of natural message.
 """
 
