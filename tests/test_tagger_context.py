@@ -1,4 +1,4 @@
-"""The PII tagger's context rules (recognizers/tagger.py `plausible`, `in_context`): what a span's
+"""The PII tagger's context rules (pii_tagger/filters/: each label's `plausible` and `in_context`): what a span's
 surroundings must show before a model's guess is kept. Unit cases give the rule a span as the
 model would (a TaggedSpan over the value, no model); the real-model test runs both shipped
 taggers through the detector on distractors written for these rules and on personal messages."""
