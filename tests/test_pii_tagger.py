@@ -164,7 +164,7 @@ def test_a_span_below_its_labels_threshold_is_dropped_and_other_labels_are_kept(
     assert len(PiiTaggerRecognizer(tagger=sure).find(text)) == 2
 
 
-def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
+def test_spans_map_back_to_original_offsets_in_one_batch():
     fake = LabelledFakeTagger({"Siosaia Fifita,": "REAL_NAME", "4471!": "CREDENTIAL"})
     detector = Detector([PiiTaggerRecognizer(tagger=fake)])
     texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
@@ -179,7 +179,7 @@ def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     assert found[2] == []
 
 
-def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypatch):
+def test_the_tagger_is_told_which_structured_values_the_patterns_found():
     """Pattern spans of types the tagger does not label (a phone number) reach it as settled ranges;
     a secret it ran into one of them is left to that value's recognizer."""
     fake = LabelledFakeTagger({"Tane Whatarau": "REAL_NAME", "hunter22": "CREDENTIAL"})
@@ -194,7 +194,7 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypat
     ]
 
 
-def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch):
+def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
     """Values on both sides of each secret, near and far: a secret with a word between it and every
     value is kept; one run into the next value with nothing between is that value's."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
@@ -255,14 +255,14 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
         ),  # no person
     ],
 )
-def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(monkeypatch, text, tagged, label, expected):
+def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(text, tagged, label, expected):
     fake = LabelledFakeTagger({tagged: label})
     assert [
         (text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer(tagger=fake)]).detect(text)
     ] == expected
 
 
-def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
+def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone():
     """Each list item's marker reaches the tagger as a settled range, so no run goes on into the next
     item; unlike a structured value, a marker does not make a secret beside it its own."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
@@ -283,7 +283,7 @@ def test_a_list_of_people_and_employers_is_tagged_item_by_item():
     assert not any("\n" in value for value in found), found
 
 
-def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps(monkeypatch):
+def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps():
     """Judged against every pattern span, however long and however far before it starts: a long
     URL holding the "name" wins; a name that only ends where an email starts, or lies past a long
     value, stays."""
@@ -347,7 +347,7 @@ def test_a_name_the_student_runs_into_a_phone_number_is_kept():
         assert kind in found.values(), found
 
 
-def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
+def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch():
     from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 
     assert (
@@ -515,7 +515,7 @@ def test_protect_replaces_exactly_the_tagged_values_and_restores(tmp_path, monke
     protector.close()
 
 
-def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type(monkeypatch):
+def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type():
     """ "+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
     fake = LabelledFakeTagger({"+61 412 555 019": "CREDENTIAL", "Tane Whatarau": "REAL_NAME"})
     detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
