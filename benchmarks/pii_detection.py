@@ -535,7 +535,7 @@ def _messages(rows: list[tuple[str, list]]) -> list[Message]:
 
 def validation_messages(tagger_dir: Path) -> list[Message]:
     """The tagger's template-held-out validation split, rebuilt from its card (seeded)."""
-    from stealthflow.placeholders.tagger_data import build_splits
+    from stealthflow.pii_tagger.training.data import build_splits
 
     card = json.loads((tagger_dir / "tagger.json").read_text(encoding="utf-8"))
     _, validation = build_splits(card["train_messages"], card["recipe"]["seed"])
@@ -625,8 +625,8 @@ def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed:
 def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dict:
     import torch
 
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.recognizers import build_recognizers
-    from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 
     torch.set_num_threads(2)
     console.print(f"PII tagger {tagger_dir}")
@@ -726,7 +726,7 @@ def main() -> None:
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
     if not args.tagger or str(args.tagger[0]) != "none":
-        from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
+        from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 
         first, *others = args.tagger or [shipped_pii_tagger_dir()]
         results["tagger"] = tagger_section(first, args.seed, messages)

@@ -1,5 +1,5 @@
 """The independent test set for PII detection: written apart from the tagger's training
-generator (src/stealthflow/placeholders/tagger_data.py) with other templates, other value
+generator (src/stealthflow/pii_tagger/training/data.py) with other templates, other value
 lists and other Faker locales, and never used to tune anything.
 
     python benchmarks/pii_testset.py [--n 400] [--seed 19] [--out data/pii_test.jsonl]

@@ -18,7 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from stealthflow.anonymize.cues import CUE_LABELS, find_cues, load_cue_tagger
-from stealthflow.tagging.metrics import span_metrics
+from stealthflow.pii_tagger.training.metrics import span_metrics
 
 
 def read(path: Path) -> list[dict]:

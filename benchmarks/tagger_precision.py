@@ -37,10 +37,11 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from pii_detection import build_set, texts_of_size
 
+    from stealthflow.pii_tagger.model import load_pii_tagger
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.pii_tagger.student import native_bf16
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
-    from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer, load_pii_tagger
-    from stealthflow.tagging.student import native_bf16
 
     torch.set_num_threads(2)
     messages, rng = build_set(600, seed=7), random.Random(11)

@@ -44,9 +44,9 @@ def measure(way: str, count: int, passes: int) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     from pii_detection import build_set, kilobyte_messages
 
+    from stealthflow.pii_tagger.model import SpanTagger
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
-    from stealthflow.tagging.model import SpanTagger
 
     torch.set_num_threads(2)
     if way == "workers-torch-as-set":  # the model's methods as they were: every thread runs them as set

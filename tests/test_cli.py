@@ -265,6 +265,24 @@ def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_hom
     assert "masked EMAIL (PL2) as <EMAIL_1>" in verbose.stderr and "masked API_KEY (PL4)" in verbose.stderr
 
 
+def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
+    """The real detector and shipped tagger: each span names its recognizer, the tagger's filter and rule,
+    and its confidence, in the JSON and (with --explain) on stderr, without the value itself."""
+    post = "Hi, I'm Tane Whatarau. Mail me at tane.w@example.org, I work at Halvorsen Logistics."
+    result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json", "--explain"])
+    assert result.exit_code == 0, result.output
+    spans = {post[s["start"] : s["end"]]: s for s in json.loads(result.stdout)["spans"]}
+    email, name = spans["tane.w@example.org"], spans["Tane Whatarau"]
+    assert (email["source"], email["reason"], email["confidence"]) == ("email", "email", 1.0)
+    assert name["source"] == "pii_tagger" and name["reason"].startswith("pii_tagger: real_name filter: ")
+    assert 0.5 <= name["confidence"] <= 1.0
+    assert (
+        f"masked EMAIL (PL2) as {email['placeholder']} at {email['start']}-{email['end']}: email, confidence 1.00"
+        in (result.stderr.replace("\n", " "))
+    )
+    assert "real_name filter" in result.stderr and "Whatarau" not in result.stderr
+
+
 def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
     """FAKE-free, real detector (no tagger): a 200 KB one-line text goes through in pieces, with byte progress;
     one value keeps one placeholder across pieces and the JSON spans point into the whole text."""

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from stealthflow.pii_tagger.training.data import CONDITIONS, MEDICATIONS
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_nouns, everyday_thing
-from stealthflow.placeholders.tagger_data import CONDITIONS, MEDICATIONS
 
 LICENCE = "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
 # offset lexicographer-file n word-count words... pointer-count pointers... | gloss

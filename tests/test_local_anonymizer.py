@@ -15,7 +15,7 @@ from stealthflow.data.evidence import find_phrase, locate_evidence, quoted_phras
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.evaluation.evidence import evidence_survival, span_survives
 from stealthflow.harvest.posts import explain, post_rows, refuse_test_profiles, teacher_rewrite
-from stealthflow.tagging import TaggedSpan
+from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.training.rewards import EvidenceReward
 
 

@@ -14,13 +14,9 @@ from pathlib import Path
 import pytest
 from placeholder_fixtures import protect_config
 
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
-from stealthflow.placeholders.policy import ProtectConfig
-from stealthflow.placeholders.recognizers import build_recognizers
-from stealthflow.placeholders.recognizers import tagger as tagger_module
-from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
-from stealthflow.placeholders.tagger_data import (
+from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.training.data import (
     NEGATIVE_TEMPLATES,
     PERSONAL_NEWS_TEMPLATES,
     PII_TEMPLATES,
@@ -31,7 +27,10 @@ from stealthflow.placeholders.tagger_data import (
     build_splits,
     template_id,
 )
-from stealthflow.tagging import TaggedSpan
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.placeholders.recognizers import build_recognizers
 
 # --- data ----------------------------------------------------------------------------------
 
@@ -108,7 +107,7 @@ def test_tagger_is_built_only_when_asked(monkeypatch):
     chosen = [r for r in build_recognizers(models=True, model="pii-tagger") if r.name == "pii_tagger"]
     assert [r.directory for r in chosen] == ["pii-tagger"]  # protect.tagger_model; a shipped name or a path
     with pytest.raises(FileNotFoundError, match="no PII tagger weights"):
-        tagger_module.load_pii_tagger("no/such/tagger")
+        load_pii_tagger("no/such/tagger")
     monkeypatch.delenv("STEALTHFLOW_TAGGER")
     assert ProtectConfig().tagger is True, "on by default for users"
     monkeypatch.setenv("STEALTHFLOW_TAGGER", "0")
@@ -120,8 +119,9 @@ class LabelledFakeTagger:
 
     labels = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
 
-    def __init__(self, words: dict[str, str]):
-        self.words = words
+    def __init__(self, words: dict[str, str], score: float = 0.9, span_thresholds: dict[str, float] | None = None):
+        self.words, self.score = words, score
+        self.span_thresholds = span_thresholds or {}
         self.batches: list[int] = []
         self.settled: list | None = None
 
@@ -130,7 +130,7 @@ class LabelledFakeTagger:
         self.settled = settled
         return [
             [
-                TaggedSpan(m.start(), m.end(), label, 0.9)
+                TaggedSpan(m.start(), m.end(), label, self.score)
                 for word, label in self.words.items()
                 for m in re.finditer(re.escape(word), text)
             ]
@@ -138,10 +138,35 @@ class LabelledFakeTagger:
         ]
 
 
-def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
+def test_each_tagger_span_says_which_filter_and_rule_kept_it_and_with_what_confidence():
+    text = "My brother Omar Haddad works at Halvorsen Logistics and was diagnosed with sciatica."
+    fake = LabelledFakeTagger(
+        {"Omar Haddad": "REAL_NAME", "Halvorsen Logistics": "EMPLOYER", "sciatica": "HEALTH"}, score=0.81
+    )
+    found = {text[s.start : s.end]: s for s in PiiTaggerRecognizer(tagger=fake).find(text)}
+    assert {value: (s.source, s.score) for value, s in found.items()} == {
+        "Omar Haddad": ("pii_tagger", 0.81),
+        "Halvorsen Logistics": ("pii_tagger", 0.81),
+        "sciatica": ("pii_tagger", 0.81),
+    }
+    assert found["Omar Haddad"].reason.startswith("real_name filter: ")
+    assert found["Halvorsen Logistics"].reason == "employer filter: talk of work or study in its sentence"
+    assert found["sciatica"].reason.startswith("health filter: ")
+
+
+def test_a_span_below_its_labels_threshold_is_dropped_and_other_labels_are_kept():
+    """The model card's per-type thresholds apply to the span's confidence, label by label."""
+    text = "My brother Omar Haddad works at Halvorsen Logistics."
+    words = {"Omar Haddad": "REAL_NAME", "Halvorsen Logistics": "EMPLOYER"}
+    strict = LabelledFakeTagger(words, score=0.7, span_thresholds={"EMPLOYER": 0.75, "REAL_NAME": 0.5})
+    assert [text[s.start : s.end] for s in PiiTaggerRecognizer(tagger=strict).find(text)] == ["Omar Haddad"]
+    sure = LabelledFakeTagger(words, score=0.8, span_thresholds={"EMPLOYER": 0.75, "REAL_NAME": 0.5})
+    assert len(PiiTaggerRecognizer(tagger=sure).find(text)) == 2
+
+
+def test_spans_map_back_to_original_offsets_in_one_batch():
     fake = LabelledFakeTagger({"Siosaia Fifita,": "REAL_NAME", "4471!": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer()])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake)])
     texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
     found = detector.deterministic_many(texts)
     assert fake.batches == [3], "one forward batch for the whole list"
@@ -154,12 +179,11 @@ def test_spans_map_back_to_original_offsets_in_one_batch(monkeypatch):
     assert found[2] == []
 
 
-def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypatch):
+def test_the_tagger_is_told_which_structured_values_the_patterns_found():
     """Pattern spans of types the tagger does not label (a phone number) reach it as settled ranges;
     a secret it ran into one of them is left to that value's recognizer."""
     fake = LabelledFakeTagger({"Tane Whatarau": "REAL_NAME", "hunter22": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
     text = "Tane Whatarau, mobile +61 412 555 019 hunter22"
     found = detector.detect(text)
     phone = text.index("+61")
@@ -170,12 +194,11 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found(monkeypat
     ]
 
 
-def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch):
+def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
     """Values on both sides of each secret, near and far: a secret with a word between it and every
     value is kept; one run into the next value with nothing between is that value's."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["email", "phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["email", "phone"])])
     text = "a@example.org then b@example.org, my pin hunter22 then c@example.org and lantern42 d@example.org"
     found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
     assert ("hunter22", "CREDENTIAL") in found and ("lantern42", "CREDENTIAL") not in found
@@ -232,19 +255,19 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it(monkeypatch)
         ),  # no person
     ],
 )
-def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(monkeypatch, text, tagged, label, expected):
+def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(text, tagged, label, expected):
     fake = LabelledFakeTagger({tagged: label})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    assert [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)] == expected
+    assert [
+        (text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer(tagger=fake)]).detect(text)
+    ] == expected
 
 
-def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone(monkeypatch):
+def test_list_markers_bound_the_taggers_runs_but_leave_secrets_in_a_list_alone():
     """Each list item's marker reaches the tagger as a settled range, so no run goes on into the next
     item; unlike a structured value, a marker does not make a secret beside it its own."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
     text = "My codes:\n- hunter22\n  2. lantern42\nnot 3.5 or - a dash"
-    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer()]).detect(text)]
+    found = [(text[s.start : s.end], s.type) for s in Detector([PiiTaggerRecognizer(tagger=fake)]).detect(text)]
     assert found == [("hunter22", "CREDENTIAL"), ("lantern42", "CREDENTIAL")]
     assert [text[a:b] for a, b in fake.settled[0]] == ["-", "  2."]
 
@@ -260,15 +283,14 @@ def test_a_list_of_people_and_employers_is_tagged_item_by_item():
     assert not any("\n" in value for value in found), found
 
 
-def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps(monkeypatch):
+def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overlaps():
     """Judged against every pattern span, however long and however far before it starts: a long
     URL holding the "name" wins; a name that only ends where an email starts, or lies past a long
     value, stays."""
     url = "https://example.org/" + "x" * 300 + "/Anna-Berg"
     text = f"{url} Anna Berg and Omar Haddad a@example.org"
     fake = LabelledFakeTagger({"Anna-Berg": "REAL_NAME", "Anna Berg": "REAL_NAME", "Omar Haddad": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["url", "email"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["url", "email"])])
     found = sorted(
         (s.start, text[s.start : s.end], s.type) for s in detector.deterministic(text)
     )  # before overlaps are merged
@@ -286,7 +308,7 @@ def test_a_run_stops_at_a_settled_value_and_what_is_left_is_judged_alone():
     nothing settled, the whole run, as before."""
     import numpy as np
 
-    from stealthflow.tagging.model import SpanTagger, bio_labels
+    from stealthflow.pii_tagger.model import SpanTagger, bio_labels
 
     text = "Write to Paavo Lehtinen at +44 20 7946 0959"
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
@@ -325,15 +347,16 @@ def test_a_name_the_student_runs_into_a_phone_number_is_kept():
         assert kind in found.values(), found
 
 
-def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch(monkeypatch):
+def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch():
     from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 
     assert (
         not public_name("Ask Maren Holt about it.", 4, 14) and text_words.cache_info().currsize == 1
     )  # a lookup keeps its text's words
     fake = LabelledFakeTagger({"Maren Holt": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    found = Detector([PiiTaggerRecognizer()]).deterministic_many(["Ask Maren Holt about it.", "Maren Holt called."])
+    found = Detector([PiiTaggerRecognizer(tagger=fake)]).deterministic_many(
+        ["Ask Maren Holt about it.", "Maren Holt called."]
+    )
     assert [len(spans) for spans in found] == [1, 1]
     assert text_words.cache_info().currsize == 0  # the recognizer lets them go after its batch
 
@@ -407,7 +430,7 @@ def test_callers_on_several_threads_get_the_main_threads_spans(shipped_detector,
 
     import torch
 
-    from stealthflow.tagging import model as tagging_model
+    from stealthflow.pii_tagger import model as tagging_model
     from stealthflow.torch_threads import single_threaded_in_workers
 
     texts = [text for text, _ in UNSEEN_NAMES] + HARD_NEGATIVES
@@ -444,8 +467,7 @@ def test_the_students_bf16_products_and_length_steps_keep_its_probabilities_and_
     import numpy as np
     import torch
 
-    from stealthflow.placeholders.recognizers.tagger import load_pii_tagger
-    from stealthflow.tagging import student
+    from stealthflow.pii_tagger import student
 
     torch.set_num_threads(1)
     tagger = load_pii_tagger(None)
@@ -493,11 +515,10 @@ def test_protect_replaces_exactly_the_tagged_values_and_restores(tmp_path, monke
     protector.close()
 
 
-def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type(monkeypatch):
+def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type():
     """ "+61 412 555 019" is a PHONE by its shape; a tagger guess of CREDENTIAL over it is dropped."""
     fake = LabelledFakeTagger({"+61 412 555 019": "CREDENTIAL", "Tane Whatarau": "REAL_NAME"})
-    monkeypatch.setattr(tagger_module, "load_pii_tagger", lambda directory=None: fake)
-    detector = Detector([PiiTaggerRecognizer(), *build_recognizers(["phone"])])
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
     text = "Tane Whatarau, mobile +61 412 555 019."
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
         ("Tane Whatarau", "REAL_NAME"),

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
+from stealthflow.pii_tagger.names import load_lexicon
 from stealthflow.placeholders.recognizers.public_names import (
     KnownNames,
     brand_lines,
@@ -22,8 +24,6 @@ from stealthflow.placeholders.recognizers.public_names import (
     wikipedia_people,
     wordnet_instances,
 )
-from stealthflow.placeholders.recognizers.tagger import shipped_pii_tagger_dir
-from stealthflow.tagging.names import load_lexicon
 
 
 def is_public(text: str, value: str) -> bool:

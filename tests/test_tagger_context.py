@@ -1,4 +1,4 @@
-"""The PII tagger's context rules (recognizers/tagger.py `plausible`, `in_context`): what a span's
+"""The PII tagger's context rules (pii_tagger/filters/: each label's `plausible` and `in_context`): what a span's
 surroundings must show before a model's guess is kept. Unit cases give the rule a span as the
 model would (a TaggedSpan over the value, no model); the real-model test runs both shipped
 taggers through the detector on distractors written for these rules and on personal messages."""
@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from stealthflow.pii_tagger.filters.address import measured
+from stealthflow.pii_tagger.model import TaggedSpan, shipped_pii_tagger_dir
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
-from stealthflow.placeholders.recognizers import tagger as tagger_module
 from stealthflow.placeholders.recognizers.secrets import named_as_other_number
-from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
-from stealthflow.tagging import TaggedSpan
 
 
 def kept(text: str, value: str, label: str) -> tuple[str, str] | None:
@@ -670,7 +670,7 @@ def test_an_address_keeps_its_street_word_after_a_name_and_a_title_with_a_house_
     ],
 )
 def test_numbers_that_measure_or_count_things_are_told_from_house_numbers(text, measures):
-    assert tagger_module.measured(text, 0, len(text)) is measures
+    assert measured(text, 0, len(text)) is measures
 
 
 def test_a_number_named_as_another_kind_unless_a_secret_word_comes_between():
@@ -770,7 +770,7 @@ def real_detector(request):
     import torch
 
     torch.set_num_threads(1)
-    directory = tagger_module.shipped_pii_tagger_dir().parent / request.param
+    directory = shipped_pii_tagger_dir().parent / request.param
     return Detector([*build_recognizers(), PiiTaggerRecognizer(str(directory))])
 
 

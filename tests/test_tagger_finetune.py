@@ -1,4 +1,4 @@
-"""`stealthflow tagger finetune` (tagging/finetune.py): a trained tagger trained further on natural
+"""`stealthflow tagger finetune` (pii_tagger/training/finetune.py): a trained tagger trained further on natural
 messages, its own training windows replayed."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from stealthflow.data import DataError
-from stealthflow.placeholders.tagger_data import TAGGER_LABELS, build_splits
-from stealthflow.placeholders.tagger_train import (
+from stealthflow.pii_tagger.model import SpanTagger
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, build_splits
+from stealthflow.pii_tagger.training.finetune import FinetuneConfig, finetune_tagger
+from stealthflow.pii_tagger.training.runs import (
     FinetuneRecipe,
     load_finetune_recipe,
     load_tagger_recipe,
     pseudo_labelled,
     run_finetune,
 )
-from stealthflow.tagging import SpanTagger, TaggerTrainConfig
-from stealthflow.tagging.finetune import FinetuneConfig, finetune_tagger
-from stealthflow.tagging.train import training_rows
+from stealthflow.pii_tagger.training.train import TaggerTrainConfig, training_rows
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "models/pii-tagger-student"

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
-from stealthflow.tagging.model import base_model, bio_labels
-from stealthflow.tagging.shape import StudentShape
-from stealthflow.tagging.train import encode
+from stealthflow.pii_tagger.model import SpanTagger, base_model, bio_labels
+from stealthflow.pii_tagger.shape import StudentShape
+from stealthflow.pii_tagger.training.train import TaggerTrainConfig, encode, train_tagger
 
 TEXT = "I live in Leeds and work as a nurse."
 SPANS = [(10, 15, "location"), (30, 35, "occupation")]
@@ -52,7 +51,7 @@ def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_p
 def test_a_long_texts_windows_are_of_one_length_share_the_stride_and_each_token_is_read_away_from_a_seam():
     import numpy as np
 
-    from stealthflow.tagging.model import STRIDE, _each_token_once, window_bounds
+    from stealthflow.pii_tagger.model import STRIDE, _each_token_once, window_bounds
 
     for pieces in (0, 5, 1022, 1023, 3400, 100_000):
         bounds = window_bounds(pieces, 1022)
@@ -112,7 +111,7 @@ def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_w
 def test_the_students_shifted_copies_are_the_sequence_shifted_by_each_tap_with_zeros_past_the_ends():
     import torch
 
-    from stealthflow.tagging.student import shifted_copies
+    from stealthflow.pii_tagger.student import shifted_copies
 
     x = torch.arange(1, 11, dtype=torch.float).view(1, 5, 2)  # 5 positions, width 2
     for dilation in (1, 2, 4, 9):  # 9: every shifted tap falls past the ends
@@ -124,7 +123,7 @@ def test_the_students_shifted_copies_are_the_sequence_shifted_by_each_tap_with_z
 def test_a_separable_students_taps_are_its_full_convolution_with_per_channel_weights():
     import torch
 
-    from stealthflow.tagging.student import depthwise_taps, shifted_copies
+    from stealthflow.pii_tagger.student import depthwise_taps, shifted_copies
 
     x, weight = torch.randn(2, 7, 3), torch.randn(5, 3)  # kernel 5, width 3
     for dilation in (1, 2, 4, 9):  # 9: every tap but the centre falls past the ends
@@ -163,7 +162,7 @@ def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(
 
 
 def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_initials():
-    from stealthflow.tagging.names import FAMILY, GIVEN, faker_name_lexicon
+    from stealthflow.pii_tagger.names import FAMILY, GIVEN, faker_name_lexicon
 
     lexicon = faker_name_lexicon()
     assert lexicon["xiomara"] == GIVEN and lexicon["nnamani"] == FAMILY and lexicon["grace"] == GIVEN | FAMILY
@@ -172,8 +171,8 @@ def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_in
 
 
 def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
-    from stealthflow.tagging.names import FAMILY, GIVEN
-    from stealthflow.tagging.pieces import CASES, word_shapes
+    from stealthflow.pii_tagger.names import FAMILY, GIVEN
+    from stealthflow.pii_tagger.pieces import CASES, word_shapes
 
     _, tokenizer = base_model(len(bio_labels(["name"])))
     text = "ask Oyindasola Smith, not the smith"
@@ -222,7 +221,7 @@ def test_a_student_with_a_name_lexicon_ships_it_beside_its_weights(tmp_path):
 def test_the_students_fused_product_falls_back_to_the_plain_pair_where_torch_or_the_cpu_lacks_it(monkeypatch):
     import torch
 
-    from stealthflow.tagging.student import _linear_gelu, _packed_linear_gelu
+    from stealthflow.pii_tagger.student import _linear_gelu, _packed_linear_gelu
 
     weight, bias, taps = torch.randn(4, 6), torch.randn(4), torch.randn(1, 3, 6)
 

@@ -1,4 +1,4 @@
-"""WordPieces (tagging/pieces.py) finds most word pieces in Python: it must give exactly the ids and
+"""WordPieces (pii_tagger/pieces.py) finds most word pieces in Python: it must give exactly the ids and
 offsets of MiniLM's Rust tokenizer over the whole text, and the shapes `word_shapes` gives (real
 MiniLM tokenizer, packaged offline)."""
 
@@ -10,9 +10,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from stealthflow.tagging.model import base_model, bio_labels
-from stealthflow.tagging.names import FAMILY, GIVEN
-from stealthflow.tagging.pieces import WordPieces, word_shapes
+from stealthflow.pii_tagger.model import base_model, bio_labels
+from stealthflow.pii_tagger.names import FAMILY, GIVEN
+from stealthflow.pii_tagger.pieces import WordPieces, word_shapes
 
 LEXICON = {
     "anna": GIVEN,

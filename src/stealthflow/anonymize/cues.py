@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
+from stealthflow.pii_tagger.training.metrics import span_metrics
+from stealthflow.pii_tagger.training.train import Example
 from stealthflow.resources import resource_dir
-from stealthflow.tagging import SpanTagger, TaggedSpan
-from stealthflow.tagging.metrics import span_metrics
-from stealthflow.tagging.train import Example
 
 if TYPE_CHECKING:
     from stealthflow.harvest.teacher_rewrites import TeacherRewrite

@@ -32,8 +32,8 @@ from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
 from stealthflow.llm import LLM
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.resources import resource_dir
-from stealthflow.tagging import SpanTagger, TaggedSpan
 from stealthflow.utility.fluency import shared_scorer
 
 ADAPTER = "local-anonymizer"

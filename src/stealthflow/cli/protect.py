@@ -127,6 +127,13 @@ def protect(
             help="list every value masked and phrase rewritten on stderr (default: a one-line summary)",
         ),
     ] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="say on stderr why each value was masked: its recognizer, the rule that kept it, its confidence",
+        ),
+    ] = False,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
     user: UserOption = None,
@@ -159,7 +166,7 @@ def protect(
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
             fail(f"{input or source}: no records to protect")
-        with _protection(settings, rewrite, cache, show, verbose) as run:
+        with _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
@@ -173,6 +180,7 @@ class _Run:
     rewrite: str
     show: bool = False
     verbose: bool = False
+    explain: bool = False
     secrets_found: int = 0
     rejected: int = 0
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
@@ -203,11 +211,14 @@ class _Run:
                     console.print(f"{escape(row['id'])}: rewrote {escape(changes)}", highlight=False)
         for item, row, p in zip(items, rows, protected, strict=True):
             self.masked.update(span.type for span in p.spans)
-            if self.verbose:
+            if self.verbose or self.explain:
                 for span in p.spans:
+                    why = f" at {span.start}-{span.end}: {span.explanation()}, confidence {span.score:.2f}"
                     console.print(
-                        f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}",
+                        f"{escape(item.id)}: masked {span.type} ({span.level.name}) as {escape(span.placeholder)}"
+                        + (escape(why) if self.explain else ""),
                         highlight=False,
+                        soft_wrap=True,
                     )
             if self.show:
                 console.print(
@@ -236,18 +247,23 @@ class _Run:
                 if self.rewritten
                 else "; nothing to rewrite"
             )
-        return line + ("" if self.verbose else "; --verbose lists them")
+        return line + ("" if self.verbose or self.explain else "; --verbose lists them")
 
 
 @contextlib.contextmanager
 def _protection(
-    settings: Settings, rewrite: str, cache: Path | None, show: bool = False, verbose: bool = False
+    settings: Settings,
+    rewrite: str,
+    cache: Path | None,
+    show: bool = False,
+    verbose: bool = False,
+    explain: bool = False,
 ) -> Iterator[_Run]:
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model):
         reachable(pool, settings.model, "the PII extractor model")
     protector = user_protector(settings, pool)
-    run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose)
+    run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose, explain)
     try:
         yield run
     finally:

@@ -1,4 +1,4 @@
-"""`stealthflow tagger build-data|train|finetune`: the offline PII span tagger's data and training."""
+"""`stealthflow tagger build-data|train|finetune|thresholds`: the offline PII span tagger's data and training."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _run_recipe(recipe: Path, overrides: list[str] | None, load, run, before=Non
     from pydantic import ValidationError
 
     from stealthflow.data.loader import describe_validation_error
-    from stealthflow.placeholders.tagger_train import metrics_table
+    from stealthflow.pii_tagger.training.runs import metrics_table
 
     try:
         resolved = load(recipe, recipe_overrides(overrides))
@@ -77,12 +77,12 @@ def build_data(
         bool,
         typer.Option(
             "--public-talk",
-            help="add public talk (people and places no list holds) and personal news in the same shapes (docs/pii-tagger.md, eighth pass)",
+            help="add public talk (people and places no list holds) and personal news in the same shapes",
         ),
     ] = False,
 ) -> None:
     """Generate training data (Faker values, curated lists, hard negatives), split by template."""
-    from stealthflow.placeholders.tagger_data import write_splits
+    from stealthflow.pii_tagger.training.data import write_splits
 
     counts = write_splits(out_dir, n, seed, public_talk)
     out.print(
@@ -96,7 +96,7 @@ def train(
     set_: _set_option("epochs=1") = None,
 ) -> None:
     """Fine-tune MiniLM + a token-classification head; resumes from the last checkpoint."""
-    from stealthflow.placeholders.tagger_train import load_tagger_recipe, run_training
+    from stealthflow.pii_tagger.training.runs import load_tagger_recipe, run_training
 
     def has_data(resolved) -> None:
         if not (resolved.data / "train.jsonl").exists():
@@ -113,9 +113,42 @@ def finetune(
     set_: _set_option("steps=500") = None,
 ) -> None:
     """Train a trained tagger further on natural messages (without PII, and personal ones), its own data replayed."""
-    from stealthflow.placeholders.tagger_train import load_finetune_recipe, run_finetune
+    from stealthflow.pii_tagger.training.runs import load_finetune_recipe, run_finetune
 
     _run_recipe(recipe, set_, load_finetune_recipe, run_finetune)
+
+
+@tagger_app.command()
+def thresholds(
+    tagger_dir: Annotated[
+        Path | None, typer.Argument(help="the tagger's directory (default: the shipped one)", show_default=False)
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=50, help="validation messages used (default: all)")
+    ] = None,
+    write: Annotated[bool, typer.Option("--write", help="record them in the tagger's card (tagger.json)")] = False,
+) -> None:
+    """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a real gain)."""
+    from stealthflow.pii_tagger.model import load_pii_tagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.training.thresholds import card_validation, choose, detected, write_thresholds
+
+    directory = tagger_dir or shipped_pii_tagger_dir()
+    with user_errors():
+        examples = card_validation(directory, limit)
+        chosen = choose(
+            examples, detected(directory, [e.text for e in examples]), load_pii_tagger(str(directory)).labels
+        )
+    rows = [
+        f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} | {row['f1_lowest']:.3f} |"
+        for label, row in chosen.items()
+    ]
+    print_markdown(
+        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | F1 | F1 at 0.50 |\n|---|---|---|---|---|---|\n"
+        + "\n".join(rows)
+    )
+    if write:
+        write_thresholds(directory, chosen)
+        console.print(f"wrote span_thresholds to {directory / 'tagger.json'}")
 
 
 @tagger_app.command("public-names")

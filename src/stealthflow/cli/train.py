@@ -312,7 +312,7 @@ def cue_tagger(
     )
     from stealthflow.data import load_profiles
     from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_negatives, shipped_teacher_file
-    from stealthflow.tagging import TaggerTrainConfig, train_tagger
+    from stealthflow.pii_tagger.training.train import TaggerTrainConfig, train_tagger
 
     started = time.time()
     config = TaggerTrainConfig(

@@ -49,6 +49,9 @@ class MaskedSpan:
     type: str
     level: Level
     placeholder: str
+    source: str = ""  # the recognizer that found it, "llm", or "known value"
+    score: float = 1.0  # its confidence (the PII tagger's: its tokens' mean probability)
+    reason: str = ""  # why it was kept, where the source says more than its name (the tagger's filter and rule)
 
     def to_json(self) -> dict:
         return {
@@ -57,7 +60,14 @@ class MaskedSpan:
             "type": self.type,
             "level": self.level.name,
             "placeholder": self.placeholder,
+            "source": self.source,
+            "confidence": round(self.score, 3),
+            "reason": self.explanation(),
         }
+
+    def explanation(self) -> str:
+        """Why it was masked: its recognizer, and the rule that kept it where there is one."""
+        return f"{self.source}: {self.reason}" if self.reason else self.source
 
 
 @dataclass
@@ -184,7 +194,16 @@ class Protector:
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)
             spans.append(
-                MaskedSpan(span.start, span.end, span.type, self.config.level_of(span.type, span.level), placeholder)
+                MaskedSpan(
+                    span.start,
+                    span.end,
+                    span.type,
+                    self.config.level_of(span.type, span.level),
+                    placeholder,
+                    span.source,
+                    span.score,
+                    span.reason,
+                )
             )
             between.append((last, span.start))
             last = span.end
@@ -308,8 +327,10 @@ class KnownValues:
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
-    def add_occurrences(self, text: str, spans: list[Span]) -> list[Span]:
-        """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them."""
+    def add_occurrences(
+        self, text: str, spans: list[Span], reason: str = "a value masked before in this session"
+    ) -> list[Span]:
+        """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them (`reason`: theirs)."""
         if self.automaton is None:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
@@ -321,7 +342,7 @@ class KnownValues:
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
                 continue
-            kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value"))
+            kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason))
             starts.insert(at, start)
         return kept
 
@@ -360,4 +381,6 @@ def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
     values = {}
     for span in spans:
         values.setdefault(span.text_in(text), span.type)
-    return KnownValues([(span_type, value) for value, span_type in values.items()]).add_occurrences(text, spans)
+    return KnownValues([(span_type, value) for value, span_type in values.items()]).add_occurrences(
+        text, spans, "another occurrence of a value found in this text"
+    )

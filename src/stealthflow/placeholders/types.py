@@ -8,7 +8,7 @@ always masked. When unsure, the higher level.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import lru_cache
 
@@ -67,7 +67,8 @@ class Span:
     type: str
     level: Level
     source: str = ""  # recognizer name, or "llm"
-    score: float = 1.0
+    score: float = 1.0  # the recognizer's confidence (the tagger's: its tokens' mean probability)
+    reason: str = field(default="", compare=False)  # why it was kept, where its recognizer says more than its name
 
     def text_in(self, text: str) -> str:
         return text[self.start : self.end]

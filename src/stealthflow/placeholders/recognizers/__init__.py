@@ -1,6 +1,7 @@
 """Deterministic recognizers by name. Importing this package registers the built-in ones."""
 
-from stealthflow.placeholders.recognizers import context, languages, national_ids, secrets, structured, tagger  # noqa: F401  (registers)
+from stealthflow.pii_tagger import recognizer  # noqa: F401  (registers the PII tagger)
+from stealthflow.placeholders.recognizers import context, languages, national_ids, secrets, structured  # noqa: F401  (registers)
 from stealthflow.placeholders.recognizers.base import (
     ContextRecognizer,
     Recognizer,

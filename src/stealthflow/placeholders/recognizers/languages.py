@@ -17,6 +17,7 @@ from typing import ClassVar
 
 import regex
 
+from stealthflow.pii_tagger.lexicons import given_name
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
 from stealthflow.placeholders.recognizers.public_names import public_name
@@ -108,8 +109,6 @@ class LanguageRecognizer(Recognizer):
 def _reads_as_name(match: regex.Match) -> bool:
     """A name of two or more words, or a given name of the name lexicon (Faker's, every locale):
     "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names."""
-    from stealthflow.placeholders.recognizers.tagger import given_name  # the lexicon ships with the tagger
-
     words = match["value"].split()
     return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(
         match.string, match.start("value"), match.end("value")

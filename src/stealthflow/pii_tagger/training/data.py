@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from stealthflow.pii_tagger.lexicons import words
+
 # Placeholder types the tagger emits. Relatives' names are REAL_NAME; employer and school are
 # EMPLOYER (identity background); CREDENTIAL is the catch-all for secrets named by context.
 TAGGER_LABELS = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
@@ -37,33 +39,8 @@ COMPANY_LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL"
 _ROMANISED = {"ja_JP", "zh_CN"}  # these locales also give romanised names (first_romanized_name)
 _NATIVE_SCRIPT = {"ru_RU", "ko_KR", "hi_IN", "ar_AA", "fa_IR"}
 
-CONDITIONS = [
-    "type 2 diabetes", "type 1 diabetes", "ADHD", "PTSD", "generalized anxiety disorder", "depression", "bipolar II", "asthma",
-    "epilepsy", "Crohn's disease", "ulcerative colitis", "hypothyroidism", "Hashimoto's", "rheumatoid arthritis", "lupus",
-    "multiple sclerosis", "psoriasis", "endometriosis", "PCOS", "migraines", "chronic fatigue syndrome", "fibromyalgia",
-    "celiac disease", "IBS", "sleep apnea", "high blood pressure", "atrial fibrillation", "long covid", "HIV", "hepatitis C",
-    "breast cancer", "prostate cancer", "leukemia", "a herniated disc", "tinnitus", "glaucoma", "OCD", "an eating disorder",
-    "autism", "dyslexia", "schizophrenia", "alcohol use disorder", "kidney stones", "gout", "a torn ACL", "early-onset Alzheimer's",
-    "postpartum depression", "insomnia", "panic attacks", "COPD",
-    # more conditions: the student sees only MiniLM's static word-piece vectors, so it needs many values per phrasing
-    "osteoarthritis", "scoliosis", "anemia", "iron deficiency", "shingles", "pneumonia", "bronchitis", "tuberculosis", "Lyme disease",
-    "mono", "a stomach ulcer", "acid reflux", "GERD", "gallstones", "pancreatitis", "cirrhosis", "fatty liver disease", "kidney disease",
-    "a heart murmur", "heart failure", "angina", "high cholesterol", "a mild stroke", "Parkinson's", "dementia", "ALS", "Bell's palsy",
-    "vertigo", "Meniere's disease", "cataracts", "macular degeneration", "eczema", "rosacea", "alopecia", "melanoma", "skin cancer",
-    "lymphoma", "ovarian cancer", "colon cancer", "thyroid cancer", "a brain tumour", "gestational diabetes", "preeclampsia", "infertility",
-    "chlamydia", "herpes", "social anxiety", "borderline personality disorder", "seasonal affective disorder", "an opioid addiction",
-    "anorexia", "bulimia", "Tourette's", "cerebral palsy", "sickle cell disease", "hemophilia", "cystic fibrosis", "a concussion",
-    "plantar fasciitis", "carpal tunnel syndrome", "chronic back pain", "a slipped disc", "diverticulitis", "a hernia", "Graves' disease",
-    "Addison's disease", "narcolepsy", "restless legs syndrome", "burnout", "stage 3 kidney disease", "a blood clot in my leg",
-]  # fmt: skip
-MEDICATIONS = [
-    "sertraline", "metformin", "insulin", "Adderall", "lithium", "levothyroxine", "prednisone", "methotrexate", "Ozempic",
-    "fluoxetine", "Xanax", "lisinopril", "Humira", "antiretrovirals", "chemo", "Wellbutrin", "an inhaler", "beta blockers",
-    "Zoloft", "Prozac", "Lexapro", "escitalopram", "venlafaxine", "quetiapine", "Abilify", "lamotrigine", "gabapentin", "pregabalin",
-    "tramadol", "oxycodone", "methadone", "Suboxone", "Ritalin", "Vyvanse", "Concerta", "atorvastatin", "statins", "warfarin", "Eliquis",
-    "blood thinners", "amlodipine", "Mounjaro", "Wegovy", "PrEP", "HRT", "testosterone injections", "Accutane", "an EpiPen", "Ventolin",
-    "Ambien", "propranolol", "Keppra", "dialysis", "radiation therapy", "IVF", "antidepressants", "antipsychotics", "steroid injections",
-]  # fmt: skip
+CONDITIONS = words("conditions")  # data/pii-tagger/lexicons.yaml, as the HEALTH filter reads them
+MEDICATIONS = words("medications")
 BIG_COMPANIES = [
     "Google",
     "Amazon",
@@ -611,12 +588,7 @@ def _template_lists(public_talk: bool) -> tuple[list[list[str]], list[list[str]]
     return [PII_TEMPLATES], [NEGATIVE_TEMPLATES]
 
 
-def build_splits(
-    n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False
-) -> tuple[list[Example], list[Example]]:
-    """(train, validation): validation messages come only from held-out templates (PII and
-    negative), training messages never use them. Templates are held out per list, so adding
-    public talk leaves the default data's held-out templates as they were."""
+def _held_out_templates(public_talk: bool, seed: int, validation_share: float) -> tuple[list[str], list[str], set, set]:
     personal_lists, negative_lists = _template_lists(public_talk)
     # each list its own seed (personal news: seed + 3, as the eighth pass's runs drew them)
     held_pii = set().union(
@@ -630,14 +602,28 @@ def build_splits(
         for index, listed in enumerate(negative_lists, start=1)
         for t in random.Random(seed + index).sample(listed, round(validation_share * len(listed)))
     }
-    personal, negatives = sum(personal_lists, []), sum(negative_lists, [])
+    return sum(personal_lists, []), sum(negative_lists, []), held_pii, held_neg
+
+
+def build_splits(
+    n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False
+) -> tuple[list[Example], list[Example]]:
+    """(train, validation): validation messages come only from held-out templates (PII and
+    negative), training messages never use them. Templates are held out per list, so adding
+    public talk leaves the default data's held-out templates as they were."""
+    personal, negatives, held_pii, held_neg = _held_out_templates(public_talk, seed, validation_share)
     train_t = [t for t in personal if template_id(t) not in held_pii]
     train_n = [t for t in negatives if template_id(t) not in held_neg]
+    train = build_examples(n, seed, train_t, train_n, public_talk)
+    return train, validation_split(n, seed, validation_share, public_talk)
+
+
+def validation_split(n: int, seed: int = 0, validation_share: float = 0.15, public_talk: bool = False) -> list[Example]:
+    """The validation messages of `build_splits(n, seed, ...)`, without building its training messages."""
+    personal, negatives, held_pii, held_neg = _held_out_templates(public_talk, seed, validation_share)
     val_t = [t for t in personal if template_id(t) in held_pii]
     val_n = [t for t in negatives if template_id(t) in held_neg]
-    train = build_examples(n, seed, train_t, train_n, public_talk)
-    validation = build_examples(max(n // 10, 50), seed + 1000, val_t, val_n, public_talk)
-    return train, validation
+    return build_examples(max(n // 10, 50), seed + 1000, val_t, val_n, public_talk)
 
 
 def write_splits(out_dir: Path, n: int, seed: int = 0, public_talk: bool = False) -> dict[str, int]:

@@ -4,8 +4,8 @@ Why: generated templates teach a tagger what PII looks like, but natural message
 (questions about famous people, characters, products, places) still set it off. Shown such
 messages as holding nothing, a student with ~37 word pieces of static context unlearns names in
 personal messages too; shown personal messages beside them (labelled by the tagger itself, with
-its teacher's probabilities), it learns the difference at little cost (docs/pii-tagger.md,
-session 29). Each batch mixes the tagger's own training windows (replay, so it keeps what it
+its teacher's probabilities), it learns the difference at little cost (docs/pii-tagger.md).
+Each batch mixes the tagger's own training windows (replay, so it keeps what it
 knew) with a share of each kind of natural message.
 """
 
@@ -14,8 +14,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from stealthflow.tagging.model import MAX_TOKENS, SpanTagger, bio_labels
-from stealthflow.tagging.train import Example, TaggerTrainConfig, TaggingLoss, add_soft_labels, collate, encode
+from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, bio_labels
+from stealthflow.pii_tagger.training.train import (
+    Example,
+    TaggerTrainConfig,
+    TaggingLoss,
+    add_soft_labels,
+    collate,
+    encode,
+)
 
 
 @dataclass

@@ -1,0 +1,72 @@
+"""The word lists of the PII tagger's filters and the context recognizers, from data/pii-tagger/lexicons.yaml
+(each defined there once, compiled here at load), and the name lexicon shipped beside the tagger's weights.
+
+A list compiles to a regex alternation: each entry matched whole and case-insensitively by the
+pattern that holds it, a space as any run of spaces, an entry ending in "*" as the word's stem.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import yaml
+
+from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
+from stealthflow.pii_tagger.names import GIVEN, LEXICON, load_lexicon
+from stealthflow.resources import resource_dir
+
+LEXICONS = "pii-tagger/lexicons.yaml"  # under the data directory
+
+
+@cache
+def _lists() -> dict[str, list[str]]:
+    with (resource_dir("data") / LEXICONS).open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def words(name: str) -> list[str]:
+    """The entries of list `name`, as written."""
+    return list(_lists()[name])
+
+
+def alternation(*names: str) -> str:
+    """The lists `names` as one regex alternation (no group), longest entries first: a greedy
+    pattern's choice ("dogs" before "dog")."""
+    entries = sorted({entry for name in names for entry in _lists()[name]}, key=lambda e: (-len(e), e))
+    return "|".join(_entry_pattern(entry) for entry in entries)
+
+
+def _entry_pattern(entry: str) -> str:
+    if entry.endswith("*"):
+        return re.escape(entry[:-1]) + r"\w*"
+    return r"\s+".join(re.escape(word) for word in entry.split())
+
+
+RELATIVES = alternation("relatives")
+ANIMALS = alternation("animals")
+THINGS = alternation("things")
+KEEPERS = alternation("keepers")
+MONTHS = rf"(?:{alternation('month_abbreviations')})\.?|{alternation('months')}"
+CALENDAR = alternation("weekdays", "months")
+
+
+@cache
+def name_lexicon() -> dict[str, int]:
+    """The shipped student's name lexicon (names.py): casefolded word -> GIVEN | FAMILY."""
+    return load_lexicon(shipped_pii_tagger_dir() / LEXICON)
+
+
+def given_name(word: str) -> bool:
+    """Whether `word` is a given name of the student's name lexicon (Faker's, names.py)."""
+    return bool(name_lexicon().get(word.casefold(), 0) & GIVEN)
+
+
+def condition_key(value: str) -> str:
+    return re.sub(r"^(?:a|an)\s+", "", value.casefold())  # "a herniated disc" is "herniated disc"
+
+
+@cache
+def learnt_conditions() -> frozenset[str]:
+    """The conditions and medicines the tagger learnt, as `condition_key`s."""
+    return frozenset(condition_key(value) for value in words("conditions") + words("medications"))

@@ -1,0 +1,133 @@
+"""The PII span tagger as a recognizer: names, addresses, employers, health, income and secrets
+that only context gives away (models/pii-tagger-student: a small convolutional tagger distilled
+from models/pii-tagger, MiniLM + a token-classification head, which loads the same way by name
+or directory and costs ~7x more per KB).
+
+It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
+the regex recognizers, so its spans map back to the original offsets like theirs. Each model span
+is shaped (spans.py), checked by its label's filter (filters/) and kept when its confidence reaches
+its label's threshold (the model card's `span_thresholds`); the span says why it was kept. It loads
+its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+
+from stealthflow.pii_tagger import spans
+from stealthflow.pii_tagger.filters import kept
+from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
+from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger
+from stealthflow.placeholders.language import ENGLISH
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.public_names import brand, text_words
+from stealthflow.placeholders.types import Span
+
+# A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
+# next ("- Jairaj Gade, Sanjuan S.L.\n- Martin Johnson, ..." was one employer span).
+_LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
+_WORD_CHAR = re.compile(r"\w")
+
+
+@register_recognizer
+class PiiTaggerRecognizer(Recognizer):
+    name, type = "pii_tagger", "REAL_NAME"  # each span carries the type the tagger gave it
+    model_backed = True
+    languages = frozenset({ENGLISH})  # trained on English text only
+    batch_size = 32
+
+    def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
+        """`directory`: a tagger's directory or a shipped one's name (default: the shipped student);
+        `tagger`: a loaded tagger (or a fake in tests) used instead of loading one."""
+        self.directory = directory
+        self._tagger = tagger
+
+    @property
+    def tagger(self) -> SpanTagger:
+        return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
+
+    def find(self, text: str) -> list[Span]:
+        return self.find_many([text])[0]
+
+    def find_many(self, texts: list[str], settled: list[list[Span]] | None = None) -> list[list[Span]]:
+        """`settled`: the pattern recognizers' spans; the structured values among them (types the
+        tagger does not label: a phone number, an email) bound its spans, so a name the model runs
+        into a phone number is kept on its own instead of giving way with it; so do list markers."""
+        tagger = self.tagger
+        structured = [
+            [(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled or [[] for _ in texts]
+        ]
+        bounds = [
+            ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
+            for text, ranges in zip(texts, structured, strict=True)
+        ]
+        # label -> least confidence; a span's mean probability rounded just under the token threshold it reached stays
+        thresholds = {label: value - 1e-9 for label, value in (getattr(tagger, "span_thresholds", None) or {}).items()}
+        try:
+            tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
+            return [
+                [span for span in self._spans_in(text, tagged, ranges) if span.score >= thresholds.get(span.type, 0.0)]
+                for text, tagged, ranges in zip(texts, tagged_texts, structured, strict=True)
+            ]
+        finally:  # none of the batch's texts stays in memory
+            text_words.cache_clear()
+            spans.clear_caches()
+            kept.cache_clear()
+
+    def _spans_in(self, text: str, tagged_spans: list[TaggedSpan], structured: list[tuple[int, int]]) -> list[Span]:
+        found = []
+        starts, ends = sorted(start for start, _ in structured), sorted(end for _, end in structured)
+        for tagged in tagged_spans:
+            if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, starts, ends):
+                continue
+            if span := self._span(text, tagged):
+                found += self._person_apart(text, span)
+        return found
+
+    def _person_apart(self, text: str, span: Span) -> list[Span]:
+        """An employer span that opens with a person's name and a comma, as two spans: the person, and
+        the rest where it still passes as an employer ("- Pascuala Cuevas, University of Port Amy" in
+        a list of people and where they work); else the span as it is. (Addresses split the same way
+        lost validation address precision and recall, 0.015 each.)"""
+        comma = text.find(",", span.start, span.end)
+        if span.type != "EMPLOYER" or comma <= span.start or not (name := spans.person_in(text, span.start, comma)):
+            return [span]
+        rest = span.end - len(text[comma + 1 : span.end].lstrip())  # past the comma and the spaces after it
+        if not (why := kept(span.type, text, rest, span.end)):
+            return [span]
+        return [
+            self.span(*name, span.score, "REAL_NAME", "a person's name before a comma in an employer span"),
+            self.span(rest, span.end, span.score, span.type, why),
+        ]
+
+    def _span(self, text: str, tagged: TaggedSpan) -> Span | None:
+        start, end = spans.shaped(text, tagged.start, tagged.end, tagged.label)
+        label, relabelled = tagged.label, ""
+        if label == "REAL_NAME" and (
+            brand(text, start, end)
+            or ORGANISATION_ENDS.search(text, start, end)
+            or (SAINT_OPENS.match(text, start, end) and ORGANISATION.search(text, start, end))
+        ):
+            # a brand, a firm or a school the model took for a person ("Employer: KPMG", "Levesque BV",
+            # "St. Aidan's Academy"): kept where an employer would be
+            label, relabelled = "EMPLOYER", "tagged REAL_NAME, a brand or an organisation's name; "
+        why = kept(label, text, start, end)
+        if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end)):
+            # a person taken for a place or a company where nothing bears that out
+            relabelled = f"tagged {label}, reads as a person's name; "
+            label, (start, end) = "REAL_NAME", name
+            why = kept(label, text, start, end)
+        return self.span(start, end, tagged.score, label, relabelled + why) if why else None
+
+
+def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> bool:
+    """Whether text[start:end] touches a range of the sorted `starts` and `ends`, with no word between:
+    a secret the model ran into a structured value ("token: xoxb-...", "Security answer: f59p48a97ys7ug
+    Enver") is that value, which its recognizer holds; what is left beside it is its cue or a
+    neighbour. Only the nearest range on each side can touch it."""
+    after, before = bisect_left(starts, end), bisect_right(ends, start) - 1
+    return (after < len(starts) and _WORD_CHAR.search(text, end, starts[after]) is None) or (
+        before >= 0 and _WORD_CHAR.search(text, ends[before], start) is None
+    )

@@ -1,0 +1,192 @@
+"""Span shaping: a model's span trimmed or grown to the whole value (a name without the words it ran on
+into, a secret's whole token, a condition's and an amount's whole name).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from functools import lru_cache
+
+from stealthflow.pii_tagger.filters.employer import FIRM_OR_INSTITUTION
+from stealthflow.pii_tagger.filters.finance import AMOUNT, MONEY
+from stealthflow.pii_tagger.lexicons import alternation, name_lexicon
+from stealthflow.pii_tagger.names import FAMILY, GIVEN
+from stealthflow.placeholders.recognizers.public_names import brand
+from stealthflow.placeholders.recognizers.secrets import secret_word_length
+from stealthflow.placeholders.recognizers.sentences import capitalises
+
+_TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
+
+
+_NAME_WORD = re.compile(r"\S+")
+
+
+def capitalised_part(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span without the lowercase words at its ends, where the writer capitalises names: the
+    model runs on into the sentence ("Nvidia overvalued", "rob Peter"). Words inside stay ("Ludwig
+    van Beethoven"), as do words with a capital anywhere ("al-Zahra", "d'Arc") and words of scripts without case."""
+    return _without_end_words(text, start, end, _lowercase_word)  # all lowercase: as it is, and not_a_name decides
+
+
+def _without_end_words(text: str, start: int, end: int, dropped) -> tuple[int, int]:
+    """text[start:end] from its first to its last word for which `dropped(word)` is false (the words
+    between stay); as it is if there is none."""
+    kept = [word for word in _NAME_WORD.finditer(text, start, end) if not dropped(word.group())]
+    return (kept[0].start(), kept[-1].end()) if kept else (start, end)
+
+
+def _lowercase_word(word: str) -> bool:
+    return any(c.islower() for c in word) and not any(c.isupper() for c in word)
+
+
+_LEADING_DASH = re.compile(r"(?:[^\w\s]+\s+)?")
+# What ends a secret: a space, quote, bracket or a separator between a name and its value.
+_SECRET_BREAK = re.compile(r"[\s\"'“”‘’`()<>\[\]{},;:=|/]")
+
+
+def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
+    """A model's secret span grown to the whole token it sits in: the model stops short of a symbol
+    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop after it ends the sentence.
+    The token's ends are looked up among the text's breaks, found once (`_secret_breaks`): a span
+    inside a long token does not walk it again."""
+    breaks = _secret_breaks(text)
+    at = bisect_left(breaks, start)
+    start = min(start, breaks[at - 1] + 1 if at else 0)
+    at = bisect_left(breaks, end, at)
+    grown = max(end, breaks[at] if at < len(breaks) else len(text))
+    while grown > end and text[grown - 1] == ".":
+        grown -= 1
+    return start, grown
+
+
+@lru_cache(maxsize=1)  # the text of the last span grown; cleared after each batch (find_many)
+def _secret_breaks(text: str) -> list[int]:
+    return [match.start() for match in _SECRET_BREAK.finditer(text)]
+
+
+# The word that ends a condition's name, where the model tagged only its first word or two: "kidney"
+# of "stage 3 kidney disease", "social" of "social anxiety", "Meniere" of "Meniere's disease".
+_CONDITION_HEAD = re.compile(rf"(?i:{alternation('condition_heads')})")
+_CONDITION_REST = re.compile(r"(?:['’]s)?(?:[ \t-]+[\w'’]+){1,2}")
+
+
+def _whole_condition(text: str, end: int) -> int:
+    """Where a condition whose tagged part ends at `end` ends: past the last of the next two words
+    (on the same line, no punctuation between) that ends a condition's name; `end` if none does."""
+    rest = _CONDITION_REST.match(text, end)
+    heads = [word for word in re.finditer(r"[\w'’]+", rest[0]) if _CONDITION_HEAD.fullmatch(word[0])] if rest else []
+    return end + heads[-1].end() if heads else end
+
+
+# What an amount is, said right after it, where the model stopped short or ran on: "£80,000 in student
+# loans" (tagged "£80,000 in"), "$84K base", "6 grand a month", "a 10k bonus", "₦470,000 monthly" (not "plus bonus").
+_AMOUNT_KIND = re.compile(
+    r"[ \t]+(?i:in[ \t]+(?:[\w-]+[ \t]+)?(?:loans?|debt|savings|stocks|shares|bonds|crypto|bitcoin|pension|401k|isa|ira|mortgage)\b"
+    r"|base\b|net\b|gross\b|bonus\b|raise\b|(?:monthly|yearly|annually|weekly|hourly)\b|(?:an?|per)[ \t]+(?:year|month|week|hour)\b)"
+)
+
+
+def _whole_amount(text: str, start: int, end: int) -> int:
+    """Where an amount tagged as text[start:end] ends: at its last word of money (the model runs on:
+    "C$40,000 to savings", "CHF 132,000 plus bonus"), then past what it is, said right after it."""
+    words = list(_NAME_WORD.finditer(text, start, end))
+    money = [word for word in words if MONEY.search(word[0]) or AMOUNT.search(word[0])]
+    if money and money[-1] is not words[-1]:
+        end = money[-1].end()
+    kind = _AMOUNT_KIND.match(text, end)
+    return kind.end() if kind else end
+
+
+# The model runs an organisation on past its possessive into a number ("Duolingo's 365-day streak"):
+# no firm's name goes on that way ("McDonald's", "Sainsbury's head office" do go on).
+_POSSESSIVE_RUN_ON = re.compile(r"['’]s\s+(?=\d)")
+# ... and a person's name past its possessive into what is theirs ("Terry Pratchett's Discworld").
+_POSSESSIVE_BEFORE_NAME = re.compile(
+    rf"(?<=\w)['’]s\s+(?=[A-Z])(?!(?i:{FIRM_OR_INSTITUTION})\b)"
+)  # not "'s Gravensande", "St. Mary's Academy"
+
+
+def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span without the words at its ends that hold an underscore: a variable's or a key's
+    name the model ran on into ("Regards, Mateo Okafor OPENAI_API_KEY=...")."""
+    return _without_end_words(
+        text, start, end, lambda word: "_" in word
+    )  # all identifiers: as it is, and plausible() drops it
+
+
+def person_within(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Where text[start:end] reads as a person's name ("Heard from Anneliese Vogt today"): the whole of
+    it, or the part before its first comma ("Hans Müller, IBAN ..."), each without the lowercase
+    words at its ends where the writer uses capitals ("Write to Paavo Lehtinen at ...")."""
+    comma = text.find(",", start, end)
+    return person_in(text, start, end) or (person_in(text, start, comma) if comma > start else None)
+
+
+def person_in(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """text[start:end] as a person's name, without the words at its ends a model ran on into
+    (lowercase ones where the writer capitalises, function words where not); None if it reads as none."""
+    name_start, name_end = (
+        capitalised_part(text, start, end) if capitalises(text, start) else _without_function_words(text, start, end)
+    )
+    return (
+        (name_start, name_end)
+        if reads_as_person(text, name_start, name_end) and not brand(text, name_start, name_end)
+        else None
+    )
+
+
+def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] without the English function words at its ends: in chat without capitals, the
+    words a model ran on into ("text kofi mensah on 07700 900123")."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return _without_end_words(text, start, end, lambda word: word.casefold() in ENGLISH_STOP_WORDS)
+
+
+def reads_as_person(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] reads as a person's full name: two or three words, capitalised where the
+    writer capitalises, the last a family name of the student's name lexicon (Faker's, names.py)
+    and the first a given name or a word it does not know ("Anneliese Vogt", "Lindiwe Mthembu"; not "Lyme Regis")."""
+    words = text[start:end].split()
+    if not 2 <= len(words) <= 3 or (capitalises(text, start) and not all(word[0].isupper() for word in words)):
+        return False
+    lexicon = name_lexicon()
+    first, last = (lexicon.get(word.casefold(), 0) for word in (words[0], words[-1]))
+    return bool(last & FAMILY) and (first == 0 or bool(first & GIVEN))
+
+
+def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
+    """A model's `label` span text[start:end] trimmed or grown to the whole value: without a sentence's
+    punctuation around it; a secret without its secret word and a list's dash, grown to its whole token;
+    a name without identifiers, a possessive and what is theirs, or lowercase words where the writer
+    capitalises; an organisation without a possessive run on into a number; a condition's and an
+    amount's whole name."""
+    value = text[start:end]
+    trim = " \t\n" if label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
+    start, end = start + len(value) - len(value.lstrip(trim)), end - (len(value) - len(value.rstrip(trim)))
+    if label == "CREDENTIAL":
+        start += secret_word_length(text[start:end])  # "password lantern42": the value only
+        start += len(_LEADING_DASH.match(text, start, end)[0])  # "- mango123": not the list's dash
+        end = start + len(re.sub(r"\s+[^\w\s]+$", "", text[start:end]))  # "448812 -": not the sentence's dash
+        start, end = whole_secret(text, start, end)
+    if label == "REAL_NAME":
+        start, end = _without_identifiers(text, start, end)
+    if label == "EMPLOYER" and (run_on := _POSSESSIVE_RUN_ON.search(text, start, end)):
+        end = run_on.start() + 2  # "Duolingo's 365-day streak": the organisation, then its possessive (dropped next)
+    if label == "REAL_NAME" and (owned := _POSSESSIVE_BEFORE_NAME.search(text, start, end)):
+        end = owned.start() + 2  # "Terry Pratchett's Discworld": the person, then what is theirs
+    if label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
+        end -= 2  # "Dr. Nakamura's email": the name, not its possessive
+    if label == "REAL_NAME" and capitalises(text, start):
+        start, end = capitalised_part(text, start, end)
+    if label == "HEALTH":
+        end = _whole_condition(text, end)
+    if label == "FINANCE":
+        end = _whole_amount(text, start, end)
+    return start, end
+
+
+def clear_caches() -> None:
+    """Forget the last text a secret was grown in (called after each batch: no text stays in memory)."""
+    _secret_breaks.cache_clear()

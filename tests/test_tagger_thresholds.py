@@ -1,0 +1,31 @@
+"""Per-type span thresholds chosen on validation: the best F1, and 0.5 (no span dropped) unless a
+higher one gains enough."""
+
+from __future__ import annotations
+
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.training.data import Example
+from stealthflow.pii_tagger.training.thresholds import MIN_GAIN, choose
+
+
+def _example(text: str, *spans) -> Example:
+    return Example(text, list(spans), "t")
+
+
+def test_a_threshold_that_drops_only_false_alarms_is_chosen_and_a_tie_keeps_the_lowest():
+    examples = [_example("Anna Berg at Acme", (0, 9, "REAL_NAME"), (13, 17, "EMPLOYER")), _example("Oh well")]
+    predictions = [
+        [TaggedSpan(0, 9, "REAL_NAME", 0.9), TaggedSpan(13, 17, "EMPLOYER", 0.9)],
+        [TaggedSpan(0, 2, "REAL_NAME", 0.62)],  # a false alarm, less sure than the true name
+    ]
+    chosen = choose(examples, predictions, ["REAL_NAME", "EMPLOYER"])
+    assert chosen["REAL_NAME"]["threshold"] == 0.65 and chosen["REAL_NAME"]["f1"] == 1.0
+    assert chosen["REAL_NAME"]["f1_lowest"] < 1.0 - MIN_GAIN
+    assert chosen["EMPLOYER"]["threshold"] == 0.5  # every threshold up to 0.9 gives the same F1
+
+
+def test_a_gain_smaller_than_the_margin_keeps_today_s_threshold():
+    names = [_example(f"Name{i} here", (0, 5, "REAL_NAME")) for i in range(400)] + [_example("Oh well")]
+    predictions = [[TaggedSpan(0, 5, "REAL_NAME", 0.9)] for _ in range(400)] + [[TaggedSpan(0, 2, "REAL_NAME", 0.6)]]
+    chosen = choose(names, predictions, ["REAL_NAME"])
+    assert chosen["REAL_NAME"]["threshold"] == 0.5  # F1 0.9988 -> 1.0 is noise, not a reason to drop spans
