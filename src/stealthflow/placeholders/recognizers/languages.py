@@ -56,9 +56,10 @@ def vocabulary(code: str) -> Vocabulary:
     )
 
 
-def one_of(words: tuple[str, ...]) -> str:
-    """An alternation of literal words or phrases, longest first, spaces matching any run of spaces."""
-    return "|".join(regex.escape(word).replace(r"\ ", _GAP) for word in sorted(words, key=len, reverse=True))
+def one_of(words: tuple[str, ...], gap: str = _GAP) -> str:
+    """An alternation of literal words or phrases, longest first, a space matching `gap` (any run of
+    spaces; `re` and `regex` read it alike)."""
+    return "|".join(regex.escape(word).replace(r"\ ", gap) for word in sorted(words, key=len, reverse=True))
 
 
 def cue_pattern(words: tuple[str, ...]) -> str:
