@@ -18,8 +18,8 @@ from typing import ClassVar
 import regex
 
 from stealthflow.placeholders.language import OTHERS, language_file
-from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.public_names import public_name
+from stealthflow.placeholders.recognizers.base import SENTENCE_REACH, Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span
 
@@ -204,8 +204,9 @@ class ConditionRecognizer(LanguageRecognizer):
     def accept(self, match: regex.Match) -> bool:
         text = match.string
         start = sentence_start(text, match.start())
-        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end())) >= 0), default=len(text))
-        return self.personal.search(text, start, end) is not None
+        reach = min(len(text), match.end() + SENTENCE_REACH)  # its sentence, as far as sentence_start looks back
+        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end(), reach)) >= 0), default=reach)
+        return text_words(text).holds_match(self.personal, start, end)  # the text's first-person words, found once
 
 
 class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):

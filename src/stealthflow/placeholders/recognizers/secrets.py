@@ -20,7 +20,7 @@ from detect_secrets.plugins.ip_public import IPPublicDetector
 from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.language import function_word_counts
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.gate import fold, required_literals
+from stealthflow.placeholders.recognizers.gate import fold, required_literals, skipping
 from stealthflow.placeholders.recognizers.languages import one_of
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
@@ -422,12 +422,14 @@ _SECRET_CUE = re.compile(
 # build number is 80132", "order 88231", "flight BA 284", "we need 56113 chairs", "Python 3.12".
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
 # passcode is 4471").
-_OTHER_NUMBER = re.compile(
-    r"\b(?i:(?:"
-    + "|".join(_PUBLIC_CODES)
-    + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
-    r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
-    r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
+_OTHER_NUMBER = skipping(
+    re.compile(
+        r"\b(?i:(?:"
+        + "|".join(_PUBLIC_CODES)
+        + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
+        r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
+        r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
+    )
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
@@ -587,9 +589,11 @@ class OtpRecognizer(ContextRecognizer):
 
 # A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):
 # the one-time codes of a payment at checkout come with none of these ("the bank texted 448123 at checkout").
-_DISCOUNT_TALK = re.compile(
-    r"\b(?i:discounts?|coupons?|promo(?:tion)?s?|promotional|vouchers?|free\s+(?:shipping|delivery|postage|trial|gift)|redeem\w*)\b"
-    r"|(?i:\d+\s?%|[$€£]\s?\d+|\b\d+\s?(?:dollars|euros|pounds|bucks|quid))\s?off\b"
+_DISCOUNT_TALK = skipping(
+    re.compile(
+        r"\b(?i:discounts?|coupons?|promo(?:tion)?s?|promotional|vouchers?|free\s+(?:shipping|delivery|postage|trial|gift)|redeem\w*)\b"
+        r"|(?i:\d+\s?%|[$€£]\s?\d+|\b\d+\s?(?:dollars|euros|pounds|bucks|quid))\s?off\b"
+    )
 )
 
 
