@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -78,12 +79,15 @@ def detection(kinds: list[str], sizes: list[int]) -> list[dict]:
 
 def restore(sizes: list[int]) -> list[dict]:
     """Restore (the session's values loaded, a real vault file) of a reply of placeholder look-alikes."""
+    from stealthflow.config import ProtectConfig
     from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.keys import new_secret
 
     rows = []
+    os.environ["STEALTHFLOW_VAULT_KEY"] = new_secret()  # a throwaway vault's key
     with tempfile.TemporaryDirectory() as folder:
-        vault = open_vault(Path(folder) / "vault.sqlite", key_file=Path(folder) / "key")
-        protector = Protector(Detector(build_recognizers()), vault)
+        config = ProtectConfig(vault_path=Path(folder) / "vault.sqlite", key_source="env", llm_extractor=False)
+        protector = Protector(config, open_vault(config, new_vault=True), Detector(build_recognizers()))
         protector.protect("mail anna@example.org or call +44 20 7946 0958, key sk-proj-9fQxT2mZ8rLk4vWc", "bench")
         for size in sizes:
             text = hostile_text("placeholder look-alikes", size)
@@ -96,11 +100,11 @@ def restore(sizes: list[int]) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[64_000, 256_000, 1_000_000])
-    parser.add_argument("--kinds", nargs="+", default=[*KINDS, REFERENCE], choices=[*KINDS, REFERENCE])
+    parser.add_argument("--kinds", nargs="*", default=[*KINDS, REFERENCE], choices=[*KINDS, REFERENCE])
     parser.add_argument("--restore-sizes", type=int, nargs="*", default=[1_000_000, 10_000_000])
     args = parser.parse_args()
     torch.set_num_threads(2)
-    rows = detection(args.kinds, args.sizes)
+    rows = detection(args.kinds, args.sizes) if args.kinds else []
     restored = restore(args.restore_sizes)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "hostile_text.json").write_text(
