@@ -3,10 +3,13 @@ patterns took 18 s on 40k characters and minutes on megabytes), values still fou
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.testing.hostile import KINDS
 
 HOSTILE = {
     "x run": "x" * 200_000,
@@ -127,9 +130,7 @@ def _cpu_seconds(detector: Detector, text: str) -> float:
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize(
-    "kind", ["alnum token", "printable token", "base64 blob", "glued words", "words, no full stop"]
-)
+@pytest.mark.parametrize("kind", list(KINDS))
 def test_detection_with_the_tagger_stays_linear_on_hostile_text(tagged_detector, kind):
     """4x the text costs less than 8x the CPU time (a quadratic step costs 16x): the tagger's rules
     read a bounded sentence, a long token's secret is grown once, a run over 256 characters is one piece."""
@@ -146,3 +147,70 @@ def test_a_jwt_is_masked_with_its_signature():
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
     text = f"auth header: {jwt} ok"
     assert [(s.type, text[s.start : s.end]) for s in Detector(build_recognizers()).detect(text)] == [("API_KEY", jwt)]
+
+
+class _CountingPattern:
+    """A fake compiled pattern: the real one, counting the characters its searches may read."""
+
+    def __init__(self, pattern):
+        self.pattern, self.read = pattern, 0
+
+    def search(self, text, pos=0, endpos=None):
+        endpos = len(text) if endpos is None else min(endpos, len(text))
+        self.read += max(0, endpos - max(pos, 0))
+        return self.pattern.search(text, max(pos, 0), endpos)
+
+    def finditer(self, text, pos=0, endpos=None):
+        self.read += len(text) - pos
+        return self.pattern.finditer(text, pos)
+
+
+def test_the_address_rules_look_for_a_tie_once_per_text_not_once_per_address(monkeypatch):
+    """An address after "visit" is a landmark unless a word within 1000 characters ties it to someone
+    ("my", "deliver"): searching those 2000 characters around each address cost seconds per megabyte of
+    addresses without full stops (the tagger asks it of each of its address spans too)."""
+    from stealthflow.placeholders.recognizers import context
+
+    counting = _CountingPattern(context._ADDRESS_TIE)
+    monkeypatch.setattr(context, "_ADDRESS_TIE", counting)
+    landmarks = " ".join(f"visit {number} Berg Street" for number in range(1, 2000))
+    text = landmarks + " and deliver it"
+    (street,) = build_recognizers(["street_address"])
+    found = [span.start for span in street.find(text)]
+    assert counting.read <= 2 * len(text)
+    tie_end = text.index("deliver") + len("deliver")
+    # only the addresses with the tie in reach are someone's
+    assert found == [m.start() for m in re.finditer(r"\d+ Berg Street", text) if tie_end - m.start() <= 1000]
+    assert found
+
+
+def test_lingua_reads_a_long_run_without_spaces_cut_short():
+    """Lingua's time grows with the square of a run without spaces (200 KB of "x": 15 s of CPU): it
+    reads at most LONGEST_RUN characters of each, the text's words whole."""
+    from stealthflow.placeholders.language import LONGEST_RUN, LinguaGuesser
+
+    class FakeLingua:  # a fake: records what it is given, answers English
+        read: list[str] = []
+
+        def compute_language_confidence_values(self, text):
+            self.read.append(text)
+            return []
+
+    guesser = LinguaGuesser()
+    guesser.__dict__["_lingua"] = lingua = FakeLingua()
+    guesser.guess("x" * 200_000 + " then my name is Anna Berg and " + "ab" * 50_000)
+    (text,) = lingua.read
+    assert text == "x" * LONGEST_RUN + " then my name is Anna Berg and " + "ab" * (LONGEST_RUN // 2)
+
+
+def test_a_condition_in_another_language_reads_a_bounded_sentence_once():
+    """Each condition of the six languages asks whether its sentence holds a first-person word; over a
+    text without full stops that sentence ran to the text's end (77 s of CPU for 200 KB): now the text's
+    first-person words are found once and the sentence reaches at most SENTENCE_REACH characters."""
+    (condition,) = build_recognizers(["condition_de"])
+    counting = _CountingPattern(condition.personal)
+    condition.__dict__["personal"] = counting
+    text = " ".join(["Asthma und Diabetes"] * 3000) + " hat meine Tochter"
+    found = condition.find(text)
+    assert counting.read <= 2 * len(text)
+    assert found and all(len(text) - span.start <= 1000 + len(" hat meine Tochter") for span in found)

@@ -33,6 +33,8 @@ CANDIDATE = 0.1  # a language with this share of lingua's confidence may be the 
 MAX_FOREIGN_LETTERS = 0.02  # share of letters outside the covered alphabets above which a text is in none of them
 MIN_FOREIGN_LETTERS = 2  # ... and their least number: one name's letter ("Tromsø") leaves an English text English
 _WORD = re.compile(r"[^\W\d_]+['’]?")  # "j'" of "j'habite" is a word of its own
+LONGEST_RUN = 256  # characters of a run without spaces that lingua reads (its time grows with a run's square)
+_LONG_RUN = re.compile(rf"(?<!\S)(\S{{{LONGEST_RUN}}})\S+")
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,8 @@ class LinguaGuesser:
             return UNCOVERED
         if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
             return short(function_word_counts(text))
-        found = self._lingua.compute_language_confidence_values(text)
+        # a run without spaces longer than any word is read cut short: 200 KB of "x" cost lingua 15 s
+        found = self._lingua.compute_language_confidence_values(_LONG_RUN.sub(r"\1", text))
         confidences = {value.language.iso_code_639_1.name.lower(): value.value for value in found}
         if not confidences or max(confidences.values()) == 0:
             return UNCOVERED

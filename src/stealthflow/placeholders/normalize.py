@@ -1,7 +1,9 @@
 """A normalised shadow copy of a text for detection, with a map back to the original offsets.
 
 Evasions the recognizers would miss: zero-width and other format characters inside a value
-(`4111\u200b1111…`, `pass\u200bword`), a soft hyphen in an email, non-breaking spaces, fullwidth
+(`4111\u200b1111…`, `pass\u200bword`), a soft hyphen in an email, control characters (a NUL in
+`dana\x00.kerr@example.org`), other characters Unicode says to display as nothing (variation selectors,
+the Hangul fillers), non-breaking spaces, fullwidth
 forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`). Detection runs on the
 shadow; each span is mapped back to the original characters, which are what gets replaced, so
 no fragment of a value stays in clear.
@@ -12,25 +14,30 @@ from __future__ import annotations
 import re
 import unicodedata
 
-NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# What may need a change: anything but printable ASCII and ASCII whitespace
+SPECIAL = re.compile(r"[^\t\n\x0b\x0c\r\x1c-\x7e]")
+# Unicode's Default_Ignorable_Code_Point characters that are no format character (Cf, dropped anyway):
+# the combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other variation
+# selectors, and the unassigned ones of those blocks
+_IGNORABLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\ufff0-\ufff8\U000e0000-\U000e0fff]"
+)
 
 
 def shadow(text: str) -> tuple[str, list[int] | None]:
     """(normalised text, offsets) where offsets[k] is the original index of shadow char k (and
     offsets[len] == len(text)); offsets is None when the text needed no change."""
-    if text.isascii():
+    if SPECIAL.search(text) is None:
         return text, None
     # Each distinct character is looked at once; ASCII runs are copied whole (a loop over every
     # character cost ~0.3 ms per KB of accented text, most of which needs no change).
-    changes = {
-        char: replacement for char in set(NON_ASCII.findall(text)) if (replacement := _replacement(char)) != char
-    }
+    changes = {char: replacement for char in set(SPECIAL.findall(text)) if (replacement := _replacement(char)) != char}
     if not changes:
         return text, None
     chars: list[str] = []
     offsets: list[int] = []
     copied = 0
-    for match in NON_ASCII.finditer(text):
+    for match in SPECIAL.finditer(text):
         replacement = changes.get(match.group())
         if replacement is None:
             continue
@@ -47,7 +54,9 @@ def shadow(text: str) -> tuple[str, list[int] | None]:
 
 def _replacement(char: str) -> str:
     category = unicodedata.category(char)
-    if category == "Cf":  # zero-width space/joiner, soft hyphen, word joiner, BOM ...
+    if category == "Cf" or _IGNORABLE.match(char):  # zero-width space/joiner, soft hyphen, word joiner, BOM ...
+        return ""
+    if category == "Cc" and not char.isspace():  # NUL and the other control characters
         return ""
     if char.isspace():
         return " "

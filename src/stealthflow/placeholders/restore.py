@@ -25,7 +25,7 @@ import bisect
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import ahocorasick
 import regex
@@ -40,6 +40,7 @@ def _type_alternation() -> str:
 
 _TYPES = _type_alternation()
 _TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
+_NO_SEPARATORS = str.maketrans("", "", " _-")
 _BODY = rf"""(?:
         (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{4,32}})(?![0-9a-z])
       | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_:-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
@@ -87,7 +88,7 @@ def reference(match: regex.Match) -> Reference | None:
     """The placeholder a match stands for, or None when it lacks any placeholder mark."""
     raw_type = match["htype"] or match["itype"]
     # casefold first: the case-insensitive match also takes the Kelvin sign for K (whose upper() is itself)
-    span_type = _TYPE_BY_LETTERS[regex.sub(r"[ _-]", "", raw_type).casefold().upper()]
+    span_type = _TYPE_BY_LETTERS[raw_type.translate(_NO_SEPARATORS).casefold().upper()]
     if match["token"]:
         return Reference(span_type, None, match["token"].lower(), match[0])
     marked = match["open"] or match["close"] or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
@@ -100,13 +101,20 @@ _URL_MARK = re.compile(r"[a-z][a-z0-9+.-]*://|www\.|\]\(", re.IGNORECASE)  # a s
 _RUN_CHARS = 2048  # how far back a URL is looked for; a longer run without a space counts as one
 
 
+_SPACES = " \t\n\r\f\v"
+_NEAR = 128  # characters looked back first: most placeholders have a space closer than this
+
+
 def in_url(before: str) -> bool:
     """Whether a placeholder right after `before` stands inside a URL: the text since the last
     whitespace holds a scheme (`https://`), `www.` or a markdown link target (`](`), or starts `//`."""
-    run = before[-_RUN_CHARS:]
-    start = max(run.rfind(c) for c in " \t\n\r\f\v")
-    if start < 0 and len(before) > _RUN_CHARS:
-        return True  # a run this long without a space: treat it as a URL
+    run = before[-_NEAR:]
+    start = max(run.rfind(c) for c in _SPACES)
+    if start < 0 and len(before) > _NEAR:  # no space near: look back as far as a URL may run
+        run = before[-_RUN_CHARS:]
+        start = max(run.rfind(c) for c in _SPACES)
+        if start < 0 and len(before) > _RUN_CHARS:
+            return True  # a run this long without a space: treat it as a URL
     run = run[start + 1 :]
     return run.startswith("//") or _URL_MARK.search(run) is not None
 
@@ -162,7 +170,7 @@ class Scanner:
             if in_url(self._before + self._text[max(0, match.start() - _RUN_CHARS - 1) : match.start()])
             else "text"
         )
-        value = self.resolve(replace(ref, place=place))
+        value = self.resolve(Reference(ref.type, ref.index, ref.token, ref.text, place))
         if value is None:
             self.unresolved.append(ref.text)
             return match[0]

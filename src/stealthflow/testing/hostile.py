@@ -1,8 +1,10 @@
 """Hostile texts for detection's cost: long runs without spaces or full stops (tests, benchmarks).
 
 Each kind is one shape a user or an attacker can paste: a token of letters and digits, one of every
-printable character, a base64 blob, words glued together without spaces, and words without a full
-stop. Seeded: the same kind and size give the same text.
+printable character, a base64 blob, words glued together without spaces, words without a full
+stop, capitalised names and numbers without a full stop (every few words a name, an address or a
+phone number to the recognizers and the tagger), and placeholder look-alikes (what a hostile reply
+holds to slow restore down). Seeded: the same kind and size give the same text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,22 @@ import random
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _PRINTABLE = _ALNUM + "!#$%&()*+,-./:;<=>?@[]^_{|}~"
 _WORDS = ("Anna", "Berg", "the", "x1", "hunter2", "password", "is", "my", "Street", "diabetes", "@", ".", "$5k")
+_NAMES = (
+    "Anna",
+    "Berg",
+    "Kowalski",
+    "Maria",
+    "Jan",
+    "Schmidt",
+    "Lopez",
+    "Chen",
+    "Dana",
+    "Kerr",
+    "Oslo",
+    "Street",
+    "Road",
+)
+_TYPES = ("EMAIL", "API_KEY", "PASSWORD", "REAL_NAME", "PHONE")
 
 
 def _glued_words(rng: random.Random, size: int, separator: str) -> str:
@@ -24,12 +42,31 @@ def _glued_words(rng: random.Random, size: int, separator: str) -> str:
     return separator.join(words)[:size]
 
 
+def _joined(size: int, word) -> str:
+    words: list[str] = []
+    length = 0
+    while length < size:
+        words.append(word())
+        length += len(words[-1]) + 1
+    return " ".join(words)[:size]
+
+
+def _name_or_number(rng: random.Random) -> str:
+    return rng.choice(_NAMES) if rng.random() < 0.7 else str(rng.randint(1, 99_999))
+
+
+def _placeholder(rng: random.Random) -> str:
+    return f"<{rng.choice(_TYPES)}_{rng.randint(1, 999)}>"
+
+
 KINDS = {
     "alnum token": lambda rng, size: "".join(rng.choices(_ALNUM, k=size)),
     "printable token": lambda rng, size: "".join(rng.choices(_PRINTABLE, k=size)),
     "base64 blob": lambda rng, size: base64.b64encode(rng.randbytes(size * 3 // 4 + 3)).decode()[:size],
     "glued words": lambda rng, size: _glued_words(rng, size, ""),
     "words, no full stop": lambda rng, size: _glued_words(rng, size, " ").replace(".", ","),
+    "names and numbers": lambda rng, size: _joined(size, lambda: _name_or_number(rng)),
+    "placeholder look-alikes": lambda rng, size: _joined(size, lambda: _placeholder(rng)),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.filters.health import SOMEONE
+from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.secrets import buys_a_discount
 from stealthflow.placeholders.recognizers.sentences import (
     anothers_life,
@@ -42,7 +43,7 @@ _PER_UNIT_OF_GOODS = re.compile(
     r"\s*(?i:a|an|per|/)\s*(?i:litre|liter|ltr|l|gallon|gal|kilo|kg|kilogram|lb|pint|bottle|can|pack|packet|bag|box|ticket|item|piece|slice|portion|serving|dozen|loaf|tin|jar|carton)\b"
 )
 _MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")
-_PAID = re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b")
+_PAID = skipping(re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b"))
 
 
 # A race's distance, not money: "I ran a 5k in 27 minutes", "training for a 10k", "the 10k fun run".
@@ -77,12 +78,16 @@ def _kind_of_amount(text: str, start: int, end: int, sentence: str) -> bool:
 # A sum written without its currency ("we've saved 8,500 towards the wedding"): thousands, not a year.
 BARE_SUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d\d)?|\d{5,}")
 # ... is money only where its sentence says someone saved, earns or owes it (not "made 2,500 cupcakes").
-_SAVED_OR_EARNED = re.compile(
-    r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b"
+_SAVED_OR_EARNED = skipping(
+    re.compile(
+        r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|savings?|saved|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|bonus\w*)\b"
+    )
 )
 # A bill paid or shared, an order's total: what something cost, no one's income or savings ("my total take-home" is).
-_BILL_TALK = re.compile(
-    r"\b(?i:bill|tab|receipt|order\s+total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b"
+_BILL_TALK = skipping(
+    re.compile(
+        r"\b(?i:bill|tab|receipt|order\s+total|subtotal|checkout|basket|cart|split\w*|chip(?:ped|ping)?\s+in|go(?:ing)?\s+dutch|per\s+(?:person|head))\b"
+    )
 )
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.

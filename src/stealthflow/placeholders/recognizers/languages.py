@@ -19,8 +19,8 @@ import regex
 
 from stealthflow.pii_tagger.lexicons import given_name
 from stealthflow.placeholders.language import OTHERS, language_file
-from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.public_names import public_name
+from stealthflow.placeholders.recognizers.base import SENTENCE_REACH, Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span
 
@@ -57,9 +57,10 @@ def vocabulary(code: str) -> Vocabulary:
     )
 
 
-def one_of(words: tuple[str, ...]) -> str:
-    """An alternation of literal words or phrases, longest first, spaces matching any run of spaces."""
-    return "|".join(regex.escape(word).replace(r"\ ", _GAP) for word in sorted(words, key=len, reverse=True))
+def one_of(words: tuple[str, ...], gap: str = _GAP) -> str:
+    """An alternation of literal words or phrases, longest first, a space matching `gap` (any run of
+    spaces; `re` and `regex` read it alike)."""
+    return "|".join(regex.escape(word).replace(r"\ ", gap) for word in sorted(words, key=len, reverse=True))
 
 
 def cue_pattern(words: tuple[str, ...]) -> str:
@@ -202,8 +203,9 @@ class ConditionRecognizer(LanguageRecognizer):
     def accept(self, match: regex.Match) -> bool:
         text = match.string
         start = sentence_start(text, match.start())
-        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end())) >= 0), default=len(text))
-        return self.personal.search(text, start, end) is not None
+        reach = min(len(text), match.end() + SENTENCE_REACH)  # its sentence, as far as sentence_start looks back
+        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end(), reach)) >= 0), default=reach)
+        return text_words(text).holds_match(self.personal, start, end)  # the text's first-person words, found once
 
 
 class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):

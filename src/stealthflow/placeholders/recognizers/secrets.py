@@ -11,14 +11,37 @@ import math
 import re
 from functools import cache
 
+import yaml
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 from detect_secrets.plugins.ip_public import IPPublicDetector
 
+from stealthflow.placeholders.common_words import function_word
+from stealthflow.placeholders.language import function_word_counts
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer, sentence_start
-from stealthflow.placeholders.recognizers.gate import fold, required_literals
+from stealthflow.placeholders.recognizers.gate import fold, required_literals, skipping
+from stealthflow.placeholders.recognizers.languages import one_of
 from stealthflow.placeholders.types import Span
+from stealthflow.resources import resource_dir
+
+SECRET_WORDS = "secret_words.yaml"
+
+
+@cache
+def secret_words() -> dict[str, tuple[str, ...]]:
+    """The words that name a password, by kind (data/secret_words.yaml)."""
+    data = yaml.safe_load((resource_dir("data") / SECRET_WORDS).read_text(encoding="utf-8"))
+    return {kind: tuple(words) for kind, words in data.items()}
+
+
+def _words(kind: str) -> str:
+    return one_of(secret_words()[kind], gap=r"\s+")
+
+
+def _triggers(*kinds: str) -> tuple[str, ...]:
+    """The first word of each phrase of `kinds`, lowercase (a password pattern runs around them, gate.py)."""
+    return tuple(sorted({phrase.split()[0] for kind in kinds for phrase in secret_words()[kind]}))
 
 
 @cache
@@ -213,11 +236,11 @@ _CODE_WORD = (
     # "the code to the bike lock is X": the bare word "code" for what it opens
     r"|code(?=\s+(?:to|for)\s+(?:the|my|our|your)\s+(?:\w+\s+)?(?:lock|padlock|door|gate|garage|safe|alarm|locker|lockbox|keybox|shed|building|house|flat)\b)"
 )
-# with the abbreviations and misspellings people type ("pswd", "p/w")
-_PASSWORD_WORD = r"password|passwd|pwd|pw|p/w|pswd|psw|pword|pasword|passwrd|passphrase|(?:wi-?fi|wpa2?|network)\s+(?:key|code)|security\s+(?:question\s+)?answer"
-# the word in languages people mix in ("Passwort: X", "le mot de passe est X"): the value holds a digit,
-# as the words of prose that follow are not known ("le mot de passe est trop court")
-_FOREIGN_PASSWORD_WORD = r"mot\s+de\s+passe|mdp|contrase[ñn]a|passwort|kennwort|senha|wachtwoord|l[öo]senord|has[łl]o"
+# with the abbreviations and misspellings people type ("pswd", "p/w"); in other languages ("Passwort: X"),
+# the value holds a digit, as the words of prose that follow are not known ("le mot de passe est trop court")
+_PASSWORD_WORD = _words("password_words")
+_FOREIGN_PASSWORD_WORD = _words("password_words_other_languages")
+_PASSPHRASE_WORD = _words("passphrase_words")
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
@@ -249,35 +272,19 @@ class PasswordRecognizer(ContextRecognizer):
     name, type = "password", "PASSWORD"
     triggers = (
         "pass",
-        "pwd",
         "pin",
-        "pw",
-        "p/w",
-        "psw",
-        "pword",
-        "pasword",
         "code",
         "combination",
         "combo",
         "wifi",
         "wi-fi",
-        "wpa",
-        "network key",
-        "security",
         "puk",
         "lockbox",
         "keybox",
         "key safe",
         "keysafe",
         "keypad",
-        "mdp",
-        "contrase",
-        "kennwort",
-        "senha",
-        "wachtwoord",
-        "senord",
-        "hasło",
-        "haslo",
+        *_triggers("password_words", "password_words_other_languages"),
     )
     # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
@@ -348,6 +355,57 @@ class PasswordNamedAfterRecognizer(ContextRecognizer):
         return match["value"].lower() not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(match["value"])
 
 
+# A password word and what gives its value: "is" in the languages of the word lists, or a sign
+_NAMED_AS = r"\s*(?:(?:is|was|ist|est|es|é|era|war)\b:?|=|:|->|=>|→)\s*"
+_ANY_PASSWORD_WORD = (
+    rf"(?<![^\W\d_])(?:{_PASSWORD_WORD}|{_FOREIGN_PASSWORD_WORD}|{_PASSPHRASE_WORD})\b"  # also DB_PASSWORD
+)
+
+
+@register_recognizer
+class QuotedPasswordRecognizer(ContextRecognizer):
+    """A password in quotes after its word, all of it up to the closing quote, spaces and all (the
+    value of the other patterns ends at a space): "my password is 'hunter 22'", `pw="s3cr3t x"`,
+    "Passwort: „mein geheimes Wort“"."""
+
+    name, type = "quoted_password", "PASSWORD"
+    triggers = _triggers("password_words", "password_words_other_languages", "passphrase_words")
+    pattern = re.compile(
+        rf"(?i:{_ANY_PASSWORD_WORD}{_FOR_WHAT}{_NAMED_AS})"
+        r"(?:(?P<straight>[\"'`])|(?P<curly>“)|(?P<low>„)|(?P<single>‘)|(?P<angle>«))\s?"
+        r"(?P<value>[^\n]{1,128}?)\s?(?(straight)(?P=straight)|(?(curly)”|(?(low)[“”]|(?(single)’|»))))"
+    )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        value = match["value"]
+        return bool(value.strip()) and value.lower() not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(value)
+
+
+# A word of a passphrase: what a clause's punctuation or a quote does not end
+_PHRASE_WORD = r"[^\s.,;!?\"'“”‘’„«»()]+"
+
+
+@register_recognizer
+class PassphraseRecognizer(ContextRecognizer):
+    """A passphrase or seed phrase of several words after its word, to the end of its clause (at most
+    24 words): "my passphrase is correct horse battery staple". Not when it reads as prose about the
+    passphrase: its first word one that prose puts there and a function word in it (of English,
+    `data/function_words.txt`, or of a covered language: "the passphrase is stored in 1Password",
+    "is too long to type")."""
+
+    name, type = "passphrase", "PASSWORD"
+    triggers = _triggers("passphrase_words")
+    pattern = re.compile(
+        rf"(?i:(?<![^\W\d_])(?:{_PASSPHRASE_WORD})\b{_FOR_WHAT}{_ASSIGN})"
+        rf"(?P<value>{_PHRASE_WORD}(?:[ \t]+{_PHRASE_WORD}){{1,23}})"
+    )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        words = match["value"].split()
+        prose = any(map(function_word, words)) or any(function_word_counts(match["value"]).values())
+        return words[0].lower() not in _NOT_A_PASSWORD or not prose
+
+
 # "error code 5003", "zip code is 90210": codes that are not secrets.
 _PUBLIC_CODES = (
     "zip", "area", "postal", "post", "country", "status", "error", "exit", "return", "response", "http", "dial", "dialling", "sort",
@@ -364,12 +422,14 @@ _SECRET_CUE = re.compile(
 # build number is 80132", "order 88231", "flight BA 284", "we need 56113 chairs", "Python 3.12".
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
 # passcode is 4471").
-_OTHER_NUMBER = re.compile(
-    r"\b(?i:(?:"
-    + "|".join(_PUBLIC_CODES)
-    + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
-    r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
-    r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
+_OTHER_NUMBER = skipping(
+    re.compile(
+        r"\b(?i:(?:"
+        + "|".join(_PUBLIC_CODES)
+        + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
+        r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
+        r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
+    )
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
@@ -529,9 +589,11 @@ class OtpRecognizer(ContextRecognizer):
 
 # A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):
 # the one-time codes of a payment at checkout come with none of these ("the bank texted 448123 at checkout").
-_DISCOUNT_TALK = re.compile(
-    r"\b(?i:discounts?|coupons?|promo(?:tion)?s?|promotional|vouchers?|free\s+(?:shipping|delivery|postage|trial|gift)|redeem\w*)\b"
-    r"|(?i:\d+\s?%|[$€£]\s?\d+|\b\d+\s?(?:dollars|euros|pounds|bucks|quid))\s?off\b"
+_DISCOUNT_TALK = skipping(
+    re.compile(
+        r"\b(?i:discounts?|coupons?|promo(?:tion)?s?|promotional|vouchers?|free\s+(?:shipping|delivery|postage|trial|gift)|redeem\w*)\b"
+        r"|(?i:\d+\s?%|[$€£]\s?\d+|\b\d+\s?(?:dollars|euros|pounds|bucks|quid))\s?off\b"
+    )
 )
 
 

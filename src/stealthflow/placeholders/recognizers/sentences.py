@@ -9,6 +9,7 @@ import re
 
 from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
 from stealthflow.placeholders.recognizers.base import SENTENCE_REACH, sentence_start
+from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
 
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
@@ -109,11 +110,13 @@ def impersonal_money(sentence: str) -> bool:
 
 # Money as a price or a statistic ("a Tesla costs around 45k", "the average salary for nurses is
 # 38000 pounds") where no one in the sentence is the writer or their reader: no one's income.
-_PRICE_TALK = re.compile(
-    r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b"
+_PRICE_TALK = skipping(
+    re.compile(
+        r"\b(?i:costs?|priced?|prices|average|median|typical|minimum\s+wage|revenue|profits?|market|budget|tuition|fees?|fines?|sale|sells?|sold|(?<!net\s)worth|charges?)\b"
+    )
 )  # someone's net worth is theirs
-_FIRST_PERSON = re.compile(
-    r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i:us|Us)|our|you|your)\b"
+_FIRST_PERSON = skipping(
+    re.compile(r"\b(?i:i|i'm|i've|i'd|me|my|mine|we|we're|we've|(?-i:us|Us)|our|you|your)\b")
 )  # not "the US"
 
 
@@ -125,15 +128,26 @@ _LANDMARK_BEFORE = re.compile(
     r"^\s*(?:(?i:(?:how|what|where|when|why|who)\s+(?:\w+\s+)?)?(?i:is|was|are|were|does|did|has)\s+)?(?:the\s+)?$"
     r"|\b(?i:visit\w*|tour\w*|see|seeing|saw|photos?\s+of|pictures?\s+of|outside|in\s+front\s+of)\s+$"
 )
-_ADDRESS_TIE = re.compile(
-    r"\b(?i:i|i'm|i've|me|my|mine|we|we're|(?-i:us|Us)|our|live[sd]?|living|mov(?:e|ed|ing)|deliver\w*|send|sent|ship\w*|post(?:ed|ing)?|mail\w*"
-    r"|address|home|house|flat|apartment|apt|stay\w*|come|coming|meet\w*|pick|drop|party|dinner|appointment|interview|parcel|package|order)\b"
+_ADDRESS_TIE = skipping(
+    re.compile(
+        r"\b(?i:i|i'm|i've|me|my|mine|we|we're|(?-i:us|Us)|our|live[sd]?|living|mov(?:e|ed|ing)|deliver\w*|send|sent|ship\w*|post(?:ed|ing)?|mail\w*"
+        r"|address|home|house|flat|apartment|apt|stay\w*|come|coming|meet\w*|pick|drop|party|dinner|appointment|interview|parcel|package|order)\b"
+    )
 )
 
 
+_LANDMARK_REACH = 64  # characters before an address that its cue may take ("Is it worth a visit to the")
+
+
 def landmark_address(text: str, start: int) -> bool:
-    tie = _ADDRESS_TIE.search(text, max(0, start - SENTENCE_REACH), start + SENTENCE_REACH)  # in the message around it
-    return _LANDMARK_BEFORE.search(text[sentence_start(text, start) : start]) is not None and tie is None
+    first = sentence_start(text, start)
+    # a longer stretch of its sentence is cut ("\x00": no sentence starts at the cut), so each address costs a bounded look
+    before = text[first:start] if start - first <= _LANDMARK_REACH else "\x00" + text[start - _LANDMARK_REACH : start]
+    if _LANDMARK_BEFORE.search(before) is None:
+        return False
+    return not text_words(text).holds_match(
+        _ADDRESS_TIE, start - SENTENCE_REACH, start + SENTENCE_REACH
+    )  # in the message
 
 
 _QUESTION_WORD = re.compile(

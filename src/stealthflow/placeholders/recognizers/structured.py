@@ -11,6 +11,7 @@ import stealthflow.presidio_import  # noqa: F401  (first: Presidio without trans
 
 # isort: split
 
+import mimetypes
 import re
 from functools import cache, cached_property, lru_cache
 
@@ -43,9 +44,26 @@ from stealthflow.placeholders.types import Span, parse_phone
 _OFFLINE_TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+# A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
+# dotted labels, the last of letters
+_PRIVATE_DOMAIN = re.compile(r"(?:[\w-]+\.)+([^\W\d_]{2,63})")
+
+
+@cache
+def _file_types() -> frozenset[str]:
+    """The file name extensions Python's `mimetypes` knows (its own table, not the system's): "icon@2x.png" is a file."""
+    return frozenset(extension[1:] for extension in mimetypes.MimeTypes(filenames=()).types_map[True])
+
+
 class _OfflineEmail(PresidioEmail):
+    """An address at a public suffix, or at any host name of letters, digits and hyphens whose last
+    label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no file type."""
+
     def validate_result(self, pattern_text: str) -> bool:
-        return _OFFLINE_TLD(pattern_text).fqdn != ""
+        if _OFFLINE_TLD(pattern_text).fqdn:
+            return True
+        domain = _PRIVATE_DOMAIN.fullmatch(pattern_text.rpartition("@")[2])
+        return domain is not None and domain[1].lower() not in _file_types()
 
 
 _TOKEN = re.compile(r"\S+")  # starts only where the previous match ended: one linear pass
