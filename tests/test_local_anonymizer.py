@@ -322,9 +322,9 @@ def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_generalizing_the_
 
 
 def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_generalizing_the_cues():
-    answer = 'Removed "work at" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
-    post = "Hi, call me at <PHONE_3>, I work at <EMPLOYER_1>"
-    result = local(fake_llm(lambda messages: answer), {"work at": "occupation"}).anonymize_many(
+    answer = 'Removed "a nurse" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
+    post = "Hi, call me at <PHONE_3>, I work as a nurse at <EMPLOYER_1>"
+    result = local(fake_llm(lambda messages: answer), {"a nurse": "occupation"}).anonymize_many(
         [Profile(id="p", comments=[Comment(text=post)])]
     )[0]
     assert (
