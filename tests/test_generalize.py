@@ -40,6 +40,8 @@ def test_candidates_fit_the_grammatical_slot_of_the_phrase():
     nurse = candidates_for(sentence, "an ER nurse", "occupation")
     assert "a professional" in nurse and "an professional" not in nurse
     assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
+    # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
+    assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
 
 
 def test_a_marked_stretch_is_split_into_the_constituents_it_spans():

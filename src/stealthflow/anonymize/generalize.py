@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 #: On 120 teacher rewrites of train comments (benchmarks/fluency_floor.py): median -0.03; the same
 #: comments with the cues deleted: median -2.72.
 FLUENCY_FLOOR = 0.0
+#: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
+MAX_CANDIDATES = 12
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,25 @@ def teacher_table() -> dict[str, str]:
     return table
 
 
+@cache
+def cue_heads() -> dict[str, frozenset[str]]:
+    """attribute -> the last words of the phrases the teacher changed for it ("husband", "nurse",
+    "grandkids"): a common noun among them heads a cue of that attribute, so a stand-in of the attribute
+    replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor") is not
+    replaced by a stand-in, only by the teacher's own generalization or dropped where it can be."""
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
+
+    path = shipped_teacher_file()
+    heads: dict[str, set[str]] = defaultdict(set)
+    for rewrite in load_teacher_rewrites(path).values() if path else ():
+        for cue in rewrite.cues:
+            start, end, _ = cue.core()
+            words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
+            if words:
+                heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
+    return {attribute: frozenset(words) for attribute, words in heads.items()}
+
+
 def plural(noun: str) -> str:
     if noun.endswith("s"):
         return noun
@@ -116,6 +137,11 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
     prep = where.prep + " " if where.prep else ""
+    heads = cue_heads().get(attribute, frozenset())
+    if not (
+        where.name or where.kind not in {"nominal", "adverbial"} or {where.head, where.head.removesuffix("s")} & heads
+    ):
+        stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
     if where.kind in {"nominal", "adverbial"}:
         if where.det:
             for noun in stand.nouns:
@@ -128,9 +154,9 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         found.extend(stand.adverbials)
     if where.kind == "adjective":
         found.extend(stand.adjectives)
-    if where.removable:
-        found.append("")
-    return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
+    dropped = where.removable or taught == ""  # the teacher dropped it: the sentence stands without it
+    found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold()][:MAX_CANDIDATES]
+    return [*found, ""] if dropped else found
 
 
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:

@@ -47,13 +47,17 @@ class Slot:
     kind: "nominal" (its head is a noun, pronoun or number), "adverbial" (an adverb or a prepositional
     phrase whose object is in the phrase), "adjective" or "clause" (a verb). `prep` and `det` are the
     phrase's leading preposition(s) and determiner or possessive ("in", "as an", "my"), kept in front of
-    a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it."""
+    a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it;
+    `head`: the head word (the object's, for a prepositional phrase), case-folded; `name`: it is a proper
+    noun or a number."""
 
     kind: str
     prep: str
     det: str
     plural: bool
     removable: bool
+    head: str = ""
+    name: bool = False
 
 
 def phrase_span(doc: Doc, start: int, end: int) -> Span | None:
@@ -82,7 +86,7 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         obj = next(t for t in span if t.head == head and t.dep_ == "pobj")
         prep = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "ADP")
         det = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "DET" or t.tag_ == "PRP$")
-        return Slot("adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True)
+        return Slot("adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj))
     if head.pos_ in NOMINAL:
         kind = "nominal"
     elif head.pos_ == "ADV" or head.dep_ in {"advmod", "npadvmod"}:
@@ -91,7 +95,13 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         kind = "adjective"
     else:
         kind = "clause"
-    return Slot(kind, prep, det, head.tag_ in {"NNS", "NNPS"}, head.dep_ in REMOVABLE)
+    return Slot(
+        kind, prep, det, head.tag_ in {"NNS", "NNPS"}, head.dep_ in REMOVABLE, head.text.casefold(), _name(head)
+    )
+
+
+def _name(token: Token) -> bool:
+    return token.pos_ in {"PROPN", "NUM"} or bool(token.ent_type_)
 
 
 def pieces(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
