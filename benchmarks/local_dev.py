@@ -21,6 +21,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from stealthflow.anonymize import generalize
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import FLUENCY_FLOOR, Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer
@@ -28,6 +29,19 @@ from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
 from stealthflow.resources import resource_dir
 from stealthflow.utility.fluency import shared_scorer
+
+
+def hide_from_generalizer(held_out: Path) -> None:
+    """The generalizer's teacher cues without the posts measured here: their phrases are then generalized
+    as in a post nobody wrote a rewrite for."""
+    kept = tuple(
+        cue
+        for file in sorted(held_out.parent.glob("*.jsonl"))
+        if file != held_out
+        for rewrite in load_teacher_rewrites(file).values()
+        for cue in rewrite.cues
+    )
+    generalize.teacher_cues = lambda: kept  # looked up by name in teacher_table and cue_heads
 
 
 def main() -> None:
@@ -45,6 +59,8 @@ def main() -> None:
     random.Random(args.seed).shuffle(rewrites)
     rewrites = rewrites[: args.limit]
     posts = [r.text for r in rewrites]
+    if args.teacher.parent == resource_dir("data") / "teacher-rewrites":
+        hide_from_generalizer(args.teacher)
     anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), Generalizer(shared_scorer, args.floor))
     started = time.time()
     results = anonymizer.rewrite_posts(posts)

@@ -29,6 +29,7 @@ from stealthflow.data.evidence import find_phrase
 from stealthflow.resources import resource_dir
 
 if TYPE_CHECKING:
+    from stealthflow.harvest.teacher_rewrites import TeacherCue
     from stealthflow.utility.fluency import FluencyScorer
 
 #: A candidate replacement is fluent when its edit reads nearly as well as the original there (mean
@@ -69,21 +70,24 @@ def generic_lexicon() -> dict[str, StandIns]:
 
 
 @cache
-def teacher_table() -> dict[str, str]:
-    """phrase (case-folded) -> the teacher's most frequent generalization of it: each whole cue phrase,
-    and the words the teacher changed inside it ("Leeds" of "here in Leeds" -> "my city")."""
+def teacher_cues() -> tuple[TeacherCue, ...]:
+    """Every cue of the shipped teacher rewrites (data/teacher-rewrites)."""
     from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
 
     path = shipped_teacher_file()
-    if path is None:
-        return {}
+    return tuple(cue for rewrite in load_teacher_rewrites(path).values() for cue in rewrite.cues) if path else ()
+
+
+@cache
+def teacher_table() -> dict[str, str]:
+    """phrase (case-folded) -> the teacher's most frequent generalization of it: each whole cue phrase,
+    and the words the teacher changed inside it ("Leeds" of "here in Leeds" -> "my city")."""
     seen: dict[str, Counter] = defaultdict(Counter)
     core: dict[str, Counter] = defaultdict(Counter)
-    for rewrite in load_teacher_rewrites(path).values():
-        for cue in rewrite.cues:
-            seen[cue.phrase.casefold()][cue.generalized] += 1
-            start, end, generalized = cue.core()
-            core[cue.phrase[start:end].casefold()][generalized] += 1
+    for cue in teacher_cues():
+        seen[cue.phrase.casefold()][cue.generalized] += 1
+        start, end, generalized = cue.core()
+        core[cue.phrase[start:end].casefold()][generalized] += 1
     table = {phrase: counts.most_common(1)[0][0] for phrase, counts in core.items()}
     table.update((phrase, counts.most_common(1)[0][0]) for phrase, counts in seen.items())
     return table
@@ -95,16 +99,12 @@ def cue_heads() -> dict[str, frozenset[str]]:
     "grandkids"): a common noun among them heads a cue of that attribute, so a stand-in of the attribute
     replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor") is not
     replaced by a stand-in, only by the teacher's own generalization or dropped where it can be."""
-    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
-
-    path = shipped_teacher_file()
     heads: dict[str, set[str]] = defaultdict(set)
-    for rewrite in load_teacher_rewrites(path).values() if path else ():
-        for cue in rewrite.cues:
-            start, end, _ = cue.core()
-            words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
-            if words:
-                heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
+    for cue in teacher_cues():
+        start, end, _ = cue.core()
+        words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
+        if words:
+            heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
     return {attribute: frozenset(words) for attribute, words in heads.items()}
 
 
