@@ -379,10 +379,11 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
         (result,) = method.rewrite_posts([post])
         assert result.cues, "the tagger marks what gives the author away"
-        # Every mark is acted on: generalized (the change names what replaced it) or named as left.
-        left = [phrase for phrase, _ in result.cues if phrase in result.unprotected]
+        # Every mark is acted on: generalized (the change names what replaced it) or named as left, whole or
+        # by the constituents it was split into.
+        left = [piece for piece in result.unprotected if any(piece in phrase for phrase, _ in result.cues)]
         assert result.text != post or left, result
-        assert all(phrase in result.text for phrase in left)
+        assert left == result.unprotected and all(piece in result.text for piece in left)
         (harmless,) = method.rewrite_posts(["Just got my cat a new bed, she loves it."])
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
