@@ -25,11 +25,55 @@ class ScoreByTable:
         return [Fluency(self.table.get(r, -9.0), 0.0) for r in rewrites]
 
 
-def test_candidates_keep_the_leading_words_of_the_phrase_and_include_dropping_it():
-    found = candidates("in Leeds", "location")
-    assert "in my city" in found and "here" in found and "" in found
+def candidates_for(sentence: str, phrase: str, attribute: str) -> list[str]:
+    start = sentence.index(phrase)
+    return candidates(sentence, start, start + len(phrase), attribute)
+
+
+def test_candidates_fit_the_grammatical_slot_of_the_phrase():
+    sentence = "The rent in Leeds keeps going up since my husband left his job as an ER nurse."
+    found = candidates_for(sentence, "in Leeds", "location")
+    assert "in my city" in found and "around here" in found and "" in found  # a removable adjunct
     assert "in Leeds" not in found and len(found) == len(set(found))
-    assert all(c for c in candidates("Leeds", "location")[:-1])  # only the last one drops
+    assert "my partner" in candidates_for(sentence, "my husband", "married")
+    assert "" not in candidates_for(sentence, "my husband", "married")  # the subject: the sentence needs it
+    nurse = candidates_for(sentence, "an ER nurse", "occupation")
+    assert "a professional" in nurse and "an professional" not in nurse
+    assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
+    # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
+    assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
+
+
+def test_a_marked_stretch_is_split_into_the_constituents_it_spans():
+    from stealthflow.anonymize.syntax import pieces
+
+    sentence = "Twelve years as an ER nurse and the rent here in Leeds keeps going up."
+    marked = "Twelve years as an ER nurse and the rent here in Leeds"
+    assert [sentence[a:b] for a, b in pieces(sentence, 0, len(marked))] == [
+        "Twelve years as an ER nurse",
+        "the rent here in Leeds",
+    ]
+    clause = "I moved to Leeds in 2019"
+    assert [clause[a:b] for a, b in pieces(clause, 0, len(clause))] == ["Leeds", "2019"]
+
+
+def test_a_stretch_of_several_constituents_is_generalized_piece_by_piece():
+    text = "My boyfriend and I moved to Leeds in 2019."
+    scorer = ScoreByTable({"My partner and I moved to Leeds in 2019.": 0.1})
+    ((new, replacements),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("My boyfriend and I", "married")]])
+    assert new == "My partner and I moved to Leeds in 2019."
+    assert [(r.phrase, r.replacement) for r in replacements] == [("My boyfriend", "My partner")]  # "I" is no cue
+
+
+def test_the_teacher_table_holds_the_words_the_teacher_changed():
+    from stealthflow.anonymize.generalize import teacher_table
+    from stealthflow.harvest.teacher_rewrites import TeacherCue
+
+    cue = TeacherCue("the rent here in Leeds", "location", "the rent here in my city")
+    start, end, generalized = cue.core()
+    assert (cue.phrase[start:end], generalized) == ("Leeds", "my city")
+    assert TeacherCue("34", "age", "30-something").core() == (0, 2, "30-something")
+    assert len(teacher_table()) > 2000
 
 
 def test_replace_once_capitalises_at_a_sentence_start_and_tidies_a_drop():

@@ -322,9 +322,9 @@ def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_generalizing_the_
 
 
 def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_generalizing_the_cues():
-    answer = 'Removed "work at" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
-    post = "Hi, call me at <PHONE_3>, I work at <EMPLOYER_1>"
-    result = local(fake_llm(lambda messages: answer), {"work at": "occupation"}).anonymize_many(
+    answer = 'Removed "a nurse" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
+    post = "Hi, call me at <PHONE_3>, I work as a nurse at <EMPLOYER_1>"
+    result = local(fake_llm(lambda messages: answer), {"a nurse": "occupation"}).anonymize_many(
         [Profile(id="p", comments=[Comment(text=post)])]
     )[0]
     assert (
@@ -379,10 +379,11 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
         (result,) = method.rewrite_posts([post])
         assert result.cues, "the tagger marks what gives the author away"
-        # Every mark is acted on: generalized (the change names what replaced it) or named as left.
-        left = [phrase for phrase, _ in result.cues if phrase in result.unprotected]
+        # Every mark is acted on: generalized (the change names what replaced it) or named as left, whole or
+        # by the constituents it was split into.
+        left = [piece for piece in result.unprotected if any(piece in phrase for phrase, _ in result.cues)]
         assert result.text != post or left, result
-        assert all(phrase in result.text for phrase in left)
+        assert left == result.unprotected and all(piece in result.text for piece in left)
         (harmless,) = method.rewrite_posts(["Just got my cat a new bed, she loves it."])
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:

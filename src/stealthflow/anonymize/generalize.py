@@ -1,12 +1,16 @@
 """Per-phrase generalization: replace a phrase that gives the author away with a coarser one that
-reads well in its sentence.
+fits its grammatical slot and reads well in its sentence.
 
-Candidates for a marked phrase come from data: the teacher's own generalization of the same
-phrase (`data/teacher-rewrites`), generic stand-ins per attribute (`data/generalize/generic.yaml`,
-also behind the phrase's leading words: "in Leeds" -> "in my city"), and dropping the phrase.
-The embedded model scores every candidate sentence against the original
-(`stealthflow.utility.fluency`); the best one is taken if it reads at least as well as the
-fluency floor allows. A phrase no candidate can replace fluently stays, and is reported.
+A marked stretch is first split into the constituents it spans (`stealthflow.anonymize.syntax`:
+"Twelve years as an ER nurse and the rent here in Leeds" is two). Candidates for each come from
+data: the teacher's own generalization of the same phrase, or of the words it changed in it
+(`data/teacher-rewrites`), and the generic stand-ins of its attribute that fit its slot
+(`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
+determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
+dropping it only when the parse shows the sentence stands without it. The embedded model scores
+every candidate sentence against the original (`stealthflow.utility.fluency`); the best one is taken
+if it reads at least as well as the fluency floor allows. A phrase no candidate can replace fluently
+stays, and is reported.
 """
 
 from __future__ import annotations
@@ -20,18 +24,21 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from stealthflow.anonymize import syntax
 from stealthflow.data.evidence import find_phrase
 from stealthflow.resources import resource_dir
 
 if TYPE_CHECKING:
+    from stealthflow.harvest.teacher_rewrites import TeacherCue
     from stealthflow.utility.fluency import FluencyScorer
 
-#: A candidate replacement is fluent when its edit reads at least as well as the original there (mean
+#: A candidate replacement is fluent when its edit reads nearly as well as the original there (mean
 #: log-probability per token over the edited stretch, rewrite minus original; see utility/fluency.py).
-#: The best of ~20 candidates is taken, so the bar is stricter than for one rewrite (local.MODEL_FLOOR).
 #: On 120 teacher rewrites of train comments (benchmarks/fluency_floor.py): median -0.03; the same
 #: comments with the cues deleted: median -2.72.
 FLUENCY_FLOOR = 0.0
+#: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
+MAX_CANDIDATES = 12
 
 
 @dataclass(frozen=True)
@@ -43,60 +50,113 @@ class Replacement:
 
 
 @dataclass(frozen=True)
-class GenericLexicon:
-    prepositions: frozenset[str]
-    determiners: frozenset[str]
-    stand_ins: dict[str, tuple[str, ...]]  # attribute -> generic stand-ins
+class StandIns:
+    """An attribute's generic stand-ins by the slot they fill (data/generalize/generic.yaml)."""
+
+    nouns: tuple[str, ...] = ()
+    phrases: tuple[str, ...] = ()
+    adverbials: tuple[str, ...] = ()
+    adjectives: tuple[str, ...] = ()
 
 
 @cache
-def generic_lexicon() -> GenericLexicon:
-    """data/generalize/generic.yaml."""
+def generic_lexicon() -> dict[str, StandIns]:
+    """attribute -> its stand-ins (data/generalize/generic.yaml)."""
     data = yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
-    return GenericLexicon(
-        frozenset(data["prepositions"]),
-        frozenset(data["determiners"]),
-        {a: tuple(w) for a, w in data["attributes"].items()},
-    )
+    return {
+        attribute: StandIns(**{form: tuple(words or ()) for form, words in forms.items()})
+        for attribute, forms in data["attributes"].items()
+    }
+
+
+@cache
+def teacher_cues() -> tuple[TeacherCue, ...]:
+    """Every cue of the shipped teacher rewrites (data/teacher-rewrites)."""
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
+
+    path = shipped_teacher_file()
+    return tuple(cue for rewrite in load_teacher_rewrites(path).values() for cue in rewrite.cues) if path else ()
 
 
 @cache
 def teacher_table() -> dict[str, str]:
-    """phrase (case-folded) -> the teacher's most frequent generalization of it."""
-    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
-
-    path = shipped_teacher_file()
-    if path is None:
-        return {}
+    """phrase (case-folded) -> the teacher's most frequent generalization of it: each whole cue phrase,
+    and the words the teacher changed inside it ("Leeds" of "here in Leeds" -> "my city")."""
     seen: dict[str, Counter] = defaultdict(Counter)
-    for rewrite in load_teacher_rewrites(path).values():
-        for cue in rewrite.cues:
-            seen[cue.phrase.casefold()][cue.generalized] += 1
-    return {phrase: counts.most_common(1)[0][0] for phrase, counts in seen.items()}
+    core: dict[str, Counter] = defaultdict(Counter)
+    for cue in teacher_cues():
+        seen[cue.phrase.casefold()][cue.generalized] += 1
+        start, end, generalized = cue.core()
+        core[cue.phrase[start:end].casefold()][generalized] += 1
+    table = {phrase: counts.most_common(1)[0][0] for phrase, counts in core.items()}
+    table.update((phrase, counts.most_common(1)[0][0]) for phrase, counts in seen.items())
+    return table
 
 
-def candidates(phrase: str, attribute: str) -> list[str]:
-    """Replacements to try for `phrase` (each differs from it; "" drops it)."""
-    lexicon = generic_lexicon()
-    lead = []  # the phrase's leading prepositions and determiners ("as an", "in")
-    for word in phrase.split()[:-1]:
-        if word.casefold() not in lexicon.prepositions | lexicon.determiners:
-            break
-        lead.append(word)
+@cache
+def cue_heads() -> dict[str, frozenset[str]]:
+    """attribute -> the last words of the phrases the teacher changed for it ("husband", "nurse",
+    "grandkids"): a common noun among them heads a cue of that attribute, so a stand-in of the attribute
+    replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor") is not
+    replaced by a stand-in, only by the teacher's own generalization or dropped where it can be."""
+    heads: dict[str, set[str]] = defaultdict(set)
+    for cue in teacher_cues():
+        start, end, _ = cue.core()
+        words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
+        if words:
+            heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
+    return {attribute: frozenset(words) for attribute, words in heads.items()}
+
+
+def plural(noun: str) -> str:
+    if noun.endswith("s"):
+        return noun
+    if noun.endswith(("ch", "sh", "x")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def with_article(det: str, noun: str) -> str:
+    """`det` before `noun`, "a"/"an" agreeing with it."""
+    if det.casefold() in {"a", "an"}:
+        article = "an" if noun[:1].casefold() in "aeiou" else "a"
+        det = article.capitalize() if det[:1].isupper() else article
+    return f"{det} {noun}" if det else noun
+
+
+def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
+    """Replacements to try for sentence[start:end] (each differs from it; "" drops it), fitting its slot."""
+    phrase = sentence[start:end]
     found = []
     if (taught := teacher_table().get(phrase.casefold())) is not None:
         found.append(taught)
-    for stand_in in lexicon.stand_ins.get(attribute, ()):
-        found.append(stand_in)
-        first = stand_in.split()[0].casefold()
-        prefix = list(lead)
-        if first in lexicon.determiners:  # "as an" + "my job" -> "as" + "my job"
-            while prefix and prefix[-1].casefold() in lexicon.determiners:
-                prefix.pop()
-        if prefix and first not in lexicon.prepositions:
-            found.append(" ".join([*prefix, stand_in]))
-    found.append("")
-    return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
+    where = syntax.slot(sentence, start, end)
+    stand = generic_lexicon().get(attribute, StandIns())
+    if where is None:
+        return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
+    prep = where.prep + " " if where.prep else ""
+    heads = cue_heads().get(attribute, frozenset())
+    if not (
+        where.name or where.kind not in {"nominal", "adverbial"} or {where.head, where.head.removesuffix("s")} & heads
+    ):
+        stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
+    if where.kind in {"nominal", "adverbial"}:
+        if where.det:
+            for noun in stand.nouns:
+                if where.det.casefold() in {"a", "an"} and noun.endswith("s"):
+                    continue  # "a colleagues"
+                found.append(prep + with_article(where.det, plural(noun) if where.plural else noun))
+        if where.kind == "nominal" or where.prep:
+            found.extend(prep + stand_in for stand_in in stand.phrases)
+    if where.kind == "adverbial":
+        found.extend(stand.adverbials)
+    if where.kind == "adjective":
+        found.extend(stand.adjectives)
+    dropped = where.removable or taught == ""  # the teacher dropped it: the sentence stands without it
+    found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold()][:MAX_CANDIDATES]
+    return [*found, ""] if dropped else found
 
 
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:
@@ -148,29 +208,29 @@ class Generalizer:
 
     def generalize(self, texts: list[str], phrases: list[list[tuple[str, str]]]) -> list[tuple[str, list[Replacement]]]:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
-        what happened to each phrase. Texts are processed together, one phrase of each per batch."""
+        what happened to each phrase (a phrase spanning several constituents, for each of them). Texts
+        are processed together, one phrase of each per batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
-        pending = [list(dict.fromkeys(p)) for p in phrases]
+        pending = [[(phrase, attribute, True) for phrase, attribute in dict.fromkeys(p)] for p in phrases]
         while any(pending):
             originals, trials, owners = [], [], []
             for i, queue in enumerate(pending):
-                while queue and find_phrase(queue[0][0], current[i]) is None:
-                    queue.pop(0)  # gone already (an earlier replacement covered it)
+                while queue and (found := self._next(current[i], queue)) is None:
+                    pass
                 if not queue:
                     continue
-                phrase, attribute = queue[0]
-                start, end = sentence_around(current[i], phrase)
-                window = current[i][start:end]
-                for candidate in candidates(phrase, attribute):
+                start, end, window = found
+                phrase, attribute, _ = queue[0]
+                for candidate in candidates(window, start, end, attribute):
                     trial = replace_once(window, phrase, candidate)
                     if trial is not None and trial.strip():
                         originals.append(window)
                         trials.append(trial)
-                        owners.append((i, candidate, start, end))
-            if not trials:
+                        owners.append((i, candidate, *sentence_around(current[i], phrase)))
+            if not any(pending):
                 break
-            scores = self.scorer.compare(originals, trials)
+            scores = self.scorer.compare(originals, trials) if trials else []
             # The best replacement that reads fluently; dropping the phrase only when none does.
             best: dict[int, tuple[float, str, str]] = {}
             for (i, candidate, start, end), trial, fluency in zip(owners, trials, scores, strict=True):
@@ -180,7 +240,7 @@ class Generalizer:
             for i, queue in enumerate(pending):
                 if not queue:
                     continue
-                phrase, attribute = queue.pop(0)
+                phrase, attribute, _ = queue.pop(0)
                 if i not in best:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
@@ -191,3 +251,25 @@ class Generalizer:
                 else:
                     done[i].append(Replacement(phrase, attribute, None, score))
         return list(zip(current, done, strict=True))
+
+    @staticmethod
+    def _next(text: str, queue: list[tuple[str, str, bool]]) -> tuple[int, int, str] | None:
+        """Where the queue's first phrase stands in its sentence (start, end, sentence), after splitting it
+        into its constituents (a phrase the teacher generalized whole is not split); None when it is gone
+        (an earlier replacement covered it) or was split, and the queue changed."""
+        phrase, attribute, splittable = queue[0]
+        if find_phrase(phrase, text) is None:
+            queue.pop(0)
+            return None
+        start, end = sentence_around(text, phrase)
+        window = text[start:end]
+        found = find_phrase(phrase, window)
+        if found is None:
+            queue.pop(0)
+            return None
+        if splittable and phrase.casefold() not in teacher_table():
+            parts = syntax.pieces(window, *found)
+            if parts != [found]:
+                queue[:1] = [(window[a:b], attribute, False) for a, b in parts]
+                return None
+        return found[0], found[1], window

@@ -16,6 +16,7 @@ fallback.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,11 +26,35 @@ from stealthflow.resources import resource_dir
 SHIPPED = "teacher-rewrites"
 
 
+_WORD = re.compile(r"\S+")
+
+
+def _same_word(a: str, b: str) -> bool:
+    fold = re.compile(r"[^\w']")
+    return bool(fold.sub("", a.casefold())) and fold.sub("", a.casefold()) == fold.sub("", b.casefold())
+
+
 @dataclass(frozen=True)
 class TeacherCue:
     phrase: str
     attribute: str
     generalized: str
+
+    def core(self) -> tuple[int, int, str]:
+        """(start, end) in `phrase` of the words the teacher changed, and what replaced them: the words
+        the phrase and its generalization share at either end are dropped ("here in Leeds" -> "here in my
+        city" gives "Leeds" -> "my city"). The whole phrase when nothing is shared."""
+        old, new = list(_WORD.finditer(self.phrase)), self.generalized.split()
+        head = 0
+        while head < min(len(old), len(new)) and _same_word(old[head].group(), new[head]):
+            head += 1
+        tail = 0
+        while tail < min(len(old), len(new)) - head and _same_word(old[-1 - tail].group(), new[-1 - tail]):
+            tail += 1
+        changed = old[head : len(old) - tail]
+        if not changed or not any(ch.isalnum() for m in changed for ch in m.group()):
+            return 0, len(self.phrase), self.generalized
+        return changed[0].start(), changed[-1].end(), " ".join(new[head : len(new) - tail])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,110 @@
+"""A development check of `--method local` on posts with the teacher's cues, never test text: the
+default is `data/teacher-rewrites/synthetic-posts-b.jsonl` (450 posts of a second writer; the shipped
+cue tagger is not trained on them).
+
+Per run: the share of the teacher's cues that left the text (the words the teacher changed in each
+cue phrase, `TeacherCue.core`, no longer found by `span_survives`), by attribute; the share of cued
+and of cue-free posts changed; marked phrases left unprotected per cued post; a fluency proxy (the
+embedded model's edit score of each changed post against its original, utility/fluency.py: the share
+at or above local.MODEL_FLOOR, and the median); seconds per post. `--samples FILE` writes
+(original, rewrite) pairs to read.
+
+    python benchmarks/local_dev.py --limit 150 --samples runs/dev-samples.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from stealthflow.anonymize import generalize
+from stealthflow.anonymize.cues import load_cue_tagger
+from stealthflow.anonymize.generalize import FLUENCY_FLOOR, Generalizer
+from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer
+from stealthflow.evaluation.evidence import span_survives
+from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
+from stealthflow.resources import resource_dir
+from stealthflow.utility.fluency import shared_scorer
+
+
+def hide_from_generalizer(held_out: Path) -> None:
+    """The generalizer's teacher cues without the posts measured here: their phrases are then generalized
+    as in a post nobody wrote a rewrite for."""
+    kept = tuple(
+        cue
+        for file in sorted(held_out.parent.glob("*.jsonl"))
+        if file != held_out
+        for rewrite in load_teacher_rewrites(file).values()
+        for cue in rewrite.cues
+    )
+    generalize.teacher_cues = lambda: kept  # looked up by name in teacher_table and cue_heads
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    default = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
+    parser.add_argument("--teacher", type=Path, default=default, help="teacher rewrites (never test comments)")
+    parser.add_argument("--limit", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tagger", help="cue tagger directory (default: the shipped one)")
+    parser.add_argument("--floor", type=float, default=FLUENCY_FLOOR, help="the generalizer's fluency floor")
+    parser.add_argument("--samples", type=Path)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    rewrites = list(load_teacher_rewrites(args.teacher).values())
+    random.Random(args.seed).shuffle(rewrites)
+    rewrites = rewrites[: args.limit]
+    posts = [r.text for r in rewrites]
+    if args.teacher.parent == resource_dir("data") / "teacher-rewrites":
+        hide_from_generalizer(args.teacher)
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), Generalizer(shared_scorer, args.floor))
+    started = time.time()
+    results = anonymizer.rewrite_posts(posts)
+    seconds = time.time() - started
+    left: dict[str, list[bool]] = defaultdict(list)
+    for rewrite, result in zip(rewrites, results, strict=True):
+        for cue in rewrite.cues:
+            start, end, _ = cue.core()
+            gone = not span_survives(cue.phrase[start:end], result.text)
+            left[cue.attribute].append(gone)
+            left["all"].append(gone)
+    cued = [bool(r.cues) for r in rewrites]
+    changed = [result.text != post for post, result in zip(posts, results, strict=True)]
+    pairs = [(post, result.text) for post, result, c in zip(posts, results, changed, strict=True) if c]
+    fluency = sorted(f.score for f in shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs]))
+    summary = {
+        "posts": len(posts),
+        "cues_gone": {a: round(sum(v) / len(v), 3) for a, v in sorted(left.items())},
+        "cues": {a: len(v) for a, v in sorted(left.items())},
+        "cued_posts_changed": round(sum(c for c, k in zip(changed, cued, strict=True) if k) / max(1, sum(cued)), 3),
+        "cue_free_posts_changed": round(
+            sum(c for c, k in zip(changed, cued, strict=True) if not k) / max(1, len(cued) - sum(cued)), 3
+        ),
+        "unprotected_per_cued_post": round(
+            sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3
+        ),
+        "fluent_share": round(sum(s >= MODEL_FLOOR for s in fluency) / max(1, len(fluency)), 3),
+        "fluency_median": round(fluency[len(fluency) // 2], 3) if fluency else None,
+        "seconds_per_post": round(seconds / len(posts), 2),
+    }
+    print(json.dumps(summary, indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    if args.samples:
+        args.samples.write_text(
+            "".join(
+                json.dumps({"original": p, "rewrite": r.text, "changes": r.changes, "unprotected": r.unprotected})
+                + "\n"
+                for p, r in zip(posts, results, strict=True)
+                if r.text != p or r.cues
+            ),
+            encoding="utf-8",
+        )
+
+
+if __name__ == "__main__":
+    main()

