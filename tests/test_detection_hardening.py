@@ -169,10 +169,10 @@ def test_the_address_rules_look_for_a_tie_once_per_text_not_once_per_address(mon
     """An address after "visit" is a landmark unless a word within 1000 characters ties it to someone
     ("my", "deliver"): searching those 2000 characters around each address cost seconds per megabyte of
     addresses without full stops (the tagger asks it of each of its address spans too)."""
-    from stealthflow.placeholders.recognizers import context
+    from stealthflow.placeholders.recognizers import sentences
 
-    counting = _CountingPattern(context._ADDRESS_TIE)
-    monkeypatch.setattr(context, "_ADDRESS_TIE", counting)
+    counting = _CountingPattern(sentences._ADDRESS_TIE)
+    monkeypatch.setattr(sentences, "_ADDRESS_TIE", counting)
     landmarks = " ".join(f"visit {number} Berg Street" for number in range(1, 2000))
     text = landmarks + " and deliver it"
     (street,) = build_recognizers(["street_address"])
