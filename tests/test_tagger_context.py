@@ -282,7 +282,7 @@ DROPPED += [
     ("Adderall is hard to find in pharmacies this month.", "Adderall", "REAL_NAME"),  # a medicine the tagger learnt
 ]
 
-# session 28's blind batches: emoji, prices, products, scores, conditions as kinds, stories, keys pressed
+# from the blind batches: emoji, prices, products, scores, conditions as kinds, stories, keys pressed
 DROPPED += [
     ("Rain again in Manchester, shocking absolutely nobody ☔", "☔", "REAL_NAME"),
     ("Petrol at £1.45 a litre at the Tesco by the ring road, cheapest I've seen in months", "£1.45", "FINANCE"),
@@ -784,7 +784,7 @@ def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
 
 @pytest.mark.real_model
 def test_shipped_taggers_mask_a_street_without_a_number(real_detector):
-    """The teacher masks "Birchwood Lane, Springfield" whole; the fine-tuned student (session 29) stops at
+    """The teacher masks "Birchwood Lane, Springfield" whole; the fine-tuned student stops at
     the comma, so the street is masked and the town stays in clear."""
     text = "Our house is on Birchwood Lane, Springfield."
     found = [text[s.start : s.end] for s in real_detector.detect(text) if s.type == "ADDRESS"]
