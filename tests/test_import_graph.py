@@ -120,3 +120,26 @@ def test_detection_imports_no_training_code():
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300)
     assert loaded.stdout.split() == []
+
+
+def test_every_detection_module_imports_first_in_a_fresh_interpreter():
+    """Package __init__ files count too: a module imported first (as a test file or a user may import
+    it) must not meet a partly initialised one on its way round (pii_tagger.filters.health imported
+    first once failed: placeholders.recognizers' __init__ imported the tagger, which needed filters)."""
+    packages = ("stealthflow.pii_tagger", "stealthflow.placeholders", "stealthflow.anonymize")
+    names = sorted(name for name in _modules(SOURCE) if name.startswith(packages) and not name.endswith("__main__"))
+    probe = (
+        "import importlib, sys\n"
+        "failed = []\n"
+        f"for name in {names!r}:\n"
+        "    for loaded in [m for m in sys.modules if m.startswith('stealthflow')]:\n"
+        "        del sys.modules[loaded]\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError as exc:\n"
+        "        failed.append(f'{name}: {exc}')\n"
+        "print('\\n'.join(failed))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", result.stdout

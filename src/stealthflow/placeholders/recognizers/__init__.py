@@ -1,6 +1,6 @@
-"""Deterministic recognizers by name. Importing this package registers the built-in ones."""
+"""Recognizers by name. Importing this package registers the deterministic ones; the PII tagger
+registers itself when a registry function first runs (base.py: its package imports this one)."""
 
-from stealthflow.pii_tagger import recognizer  # noqa: F401  (registers the PII tagger)
 from stealthflow.placeholders.recognizers import context, languages, national_ids, secrets, structured  # noqa: F401  (registers)
 from stealthflow.placeholders.recognizers.base import (
     ContextRecognizer,
