@@ -59,6 +59,55 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
 
 
 @pytest.mark.real_model
+def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_an_unbroken_run(tmp_path):
+    """Stopped after its checkpoint at step 2 of 4, a rerun with the same settings restores the weights,
+    optimizer, schedule and random draws and ends where a run without a stop ends."""
+    import torch
+
+    base = load_tagger_recipe(REPO / "training/pii-tagger-student.yaml")
+    loss = {key: getattr(base, key) for key in ("span_weight", "distill_weight", "temperature", "context_dropout")}
+    config = TaggerTrainConfig(labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss)
+    teacher = SpanTagger.load(REPO / "models/pii-tagger")
+    train, _ = build_splits(40)
+    negatives = ["Who painted the Sistine Chapel ceiling?", "urlLink Check this out &nbsp; lol"]
+    personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]
+
+    def run(checkpoint: Path | None, log=lambda *_: None) -> dict:
+        tagger = SpanTagger.load(STUDENT)
+        replay = training_rows([(e.text, e.spans) for e in train], config, tagger.tokenizer, tagger.lexicon, log=log)
+        settings = FinetuneConfig(
+            steps=4,
+            batch_size=8,
+            negatives_share=0.25,
+            personal_share=0.25,
+            save_steps=2,
+            checkpoint=str(checkpoint) if checkpoint else None,
+        )
+        finetune_tagger(tagger, replay, negatives, personal, teacher, config, settings, log=log)
+        return {name: p.detach().clone() for name, p in tagger.model.named_parameters() if p.requires_grad}
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_checkpoint(message: str) -> None:
+        if message.startswith("checkpoint at step 2"):
+            raise Stop
+
+    checkpoint = tmp_path / "finetune.pt"
+    with pytest.raises(Stop):
+        run(checkpoint, stop_at_checkpoint)
+    assert checkpoint.exists()
+    messages = []
+    resumed, unbroken = run(checkpoint, messages.append), run(None)
+    assert any(message.startswith("resuming from step 2 of 4") for message in messages)
+    assert all(torch.allclose(resumed[name], unbroken[name], atol=1e-5) for name in unbroken)
+    with pytest.raises(ValueError, match="another fine-tune's settings"):
+        tagger = SpanTagger.load(STUDENT)
+        settings = FinetuneConfig(steps=6, batch_size=8, checkpoint=str(checkpoint), personal_share=0)
+        finetune_tagger(tagger, [], negatives, [], teacher, config, settings, log=lambda *_: None)
+
+
+@pytest.mark.real_model
 def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_types_only():
     texts = ["My name is Ingrid Johansson and my email is ingrid.j@example.org", "How tall is the Eiffel Tower?"]
     (first, first_spans), (_, second_spans) = pseudo_labelled(texts, STUDENT)

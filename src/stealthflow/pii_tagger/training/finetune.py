@@ -12,7 +12,8 @@ knew) with a share of each kind of natural message.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, bio_labels
 from stealthflow.pii_tagger.training.train import (
@@ -34,6 +35,8 @@ class FinetuneConfig:
     personal_share: float = 0.05  # of each batch: personal messages
     seed: int = 0
     threads: int | None = None
+    checkpoint: str | None = None  # the run's state is saved here every `save_steps` steps; a rerun resumes from it
+    save_steps: int = 200
 
 
 def finetune_tagger(
@@ -74,8 +77,9 @@ def finetune_tagger(
     log(
         f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, {len(personal_rows)} personal"
     )
+    start = resume(config, model, optimizer, schedule, rng, log)
     model.train()
-    for step in range(config.steps):
+    for step in range(start, config.steps):
         batch = []
         for _ in range(config.batch_size):
             draw = rng.random()
@@ -94,5 +98,45 @@ def finetune_tagger(
         schedule.step()
         if step % 200 == 0 or step == config.steps - 1:
             log(f"step {step + 1}/{config.steps}: loss {loss.item():.4f}")
+        if config.checkpoint and (step + 1) % config.save_steps == 0 and step + 1 < config.steps:
+            save_state(config, step + 1, model, optimizer, schedule, rng)
+            log(f"checkpoint at step {step + 1}: {config.checkpoint}")
     model.eval()
     return tagger
+
+
+def save_state(config: FinetuneConfig, step: int, model, optimizer, schedule, rng: random.Random) -> None:
+    import torch
+
+    state = {
+        "config": asdict(config),
+        "step": step,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "schedule": schedule.state_dict(),
+        "rng": rng.getstate(),
+        "torch_rng": torch.get_rng_state(),
+    }
+    path = Path(config.checkpoint)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(state, path.with_suffix(".tmp"))
+    path.with_suffix(".tmp").replace(path)  # a run stopped while saving keeps the last whole checkpoint
+
+
+def resume(config: FinetuneConfig, model, optimizer, schedule, rng: random.Random, log) -> int:
+    """The step to start from: 0, or the step of `config.checkpoint` with the run's state restored."""
+    import torch
+
+    path = Path(config.checkpoint) if config.checkpoint else None
+    if not path or not path.exists():
+        return 0
+    state = torch.load(path, weights_only=False)  # our own file, written by save_state
+    if state["config"] != asdict(config):
+        raise ValueError(f"{path} is the checkpoint of another fine-tune's settings: delete it to start over")
+    model.load_state_dict(state["model"])
+    optimizer.load_state_dict(state["optimizer"])
+    schedule.load_state_dict(state["schedule"])
+    rng.setstate(state["rng"])
+    torch.set_rng_state(state["torch_rng"])
+    log(f"resuming from step {state['step']} of {config.steps} ({path})")
+    return state["step"]

@@ -193,6 +193,7 @@ def run_finetune(
         personal_share=recipe.personal_share,
         seed=recipe.seed,
         threads=recipe.threads,
+        checkpoint=str(recipe.out / "checkpoints" / "finetune.pt"),  # an interrupted run resumes from here
     )
     finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
     seconds = time.time() - started
@@ -214,6 +215,7 @@ def run_finetune(
         for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")
     }
     write_card(base, metrics, init_card["seconds"], card, str(recipe.base), finetune=(record, recipe_path))
+    shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing
     return {"seconds": seconds, "validation": metrics, **record}
 
 
