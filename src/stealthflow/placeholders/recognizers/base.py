@@ -94,16 +94,8 @@ def register_recognizer(cls: type[Recognizer]) -> type[Recognizer]:
     return cls
 
 
-def _with_model_backed() -> dict[str, type[Recognizer]]:
-    """The registry, the PII tagger included: imported here, not at this package's import, because the
-    tagger's package imports this one."""
-    import stealthflow.pii_tagger.recognizer  # noqa: F401  (registers the PII tagger)
-
-    return _RECOGNIZERS
-
-
 def recognizer_names() -> list[str]:
-    return sorted(_with_model_backed())
+    return sorted(_RECOGNIZERS)
 
 
 def build_recognizers(
@@ -111,7 +103,7 @@ def build_recognizers(
 ) -> list[Recognizer]:
     """Instances of the named recognizers (all registered ones when `names` is None); the
     model-backed ones (the PII tagger) only with `models`, built on `model` when given."""
-    unknown = sorted(set(names or ()) - set(_with_model_backed()))
+    unknown = sorted(set(names or ()) - set(_RECOGNIZERS))
     if unknown:
         raise ValueError(f"unknown recognizer(s) {', '.join(unknown)}; choose from {', '.join(recognizer_names())}")
     chosen = [_RECOGNIZERS[name] for name in (names if names is not None else recognizer_names())]
