@@ -45,13 +45,13 @@ lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/ruff format --check src tests benchmarks
 
-# Two test processes (pytest-xdist), one per core; each test keeps to one thread; tests marked
-# xdist_group (the local Ray cluster) stay on one process.
+# Two test processes (pytest-xdist), one per core, each test on one thread; a test file stays on one
+# process, in order (module fixtures such as the local Ray cluster and the training workspace are shared).
 test: setup browser lint
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadgroup
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile
 
 test-fast: setup browser
-	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadgroup -m "not real_model"
+	OMP_NUM_THREADS=1 $(VENV)/bin/pytest -q -n 2 --dist loadfile -m "not real_model"
 
 bench: setup
 	$(PY) benchmarks/backend_throughput.py

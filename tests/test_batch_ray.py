@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 ray = pytest.importorskip("ray")
-pytestmark = pytest.mark.xdist_group("ray")  # one local Ray per test run: both tests on the same worker
 
 from typer.testing import CliRunner  # noqa: E402
 
