@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.recognizers.base import sentence_start
 from stealthflow.placeholders.recognizers.sentences import (
     capitalises,
     names_writer_or_reader,
     question,
     sentence_around,
+    sentence_start,
 )
 
 # Public life talked about, not a person the writer deals with: a name right after "an interview

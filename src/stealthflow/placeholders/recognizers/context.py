@@ -10,9 +10,14 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, given_name, words
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
-from stealthflow.placeholders.recognizers.sentences import anothers_life, impersonal_money, landmark_address
+from stealthflow.placeholders.recognizers.sentences import (
+    anothers_life,
+    impersonal_money,
+    landmark_address,
+    sentence_start,
+)
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
