@@ -147,6 +147,7 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "HTTP code: 404",
         "the code is 1000 lines long",
         "promo code SAVE20 gave 20% off",
+        "The code is 482913 for 12.5% off your first order",  # the dot of 12.5 ends no sentence: what it buys is said
         "Use the code SUMMER20 at checkout for a discount on garden tools.",  # a shop's code: what it buys is said
         "Enter the code XMAS2024 for free shipping",
         "user: anna / role: admin",
