@@ -119,6 +119,8 @@ def detector():
         ("Ring me on 020 7946 0958 about the invoice.", "PHONE", "020 7946 0958"),
         # a street address tied to the writer stays one, a famous one talked about as a landmark does not (below)
         ("We live at 22 Baker Street now, come by after 6.", "ADDRESS", "22 Baker Street"),
+        # the street types and units are the PII tagger's lexicon (data/pii-tagger/lexicons.yaml), one list for both
+        ("Send it to 44 Old Mill Hwy Suite 200 please.", "ADDRESS", "44 Old Mill Hwy Suite 200"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):

@@ -13,7 +13,9 @@ from stealthflow.placeholders.recognizers.sentences import capitalises, landmark
 
 # Street words of the languages the tagger learnt addresses in: an address without a house number
 # names its street ("Elm Street", "Rue Oberkampf", "Kastanienallee"); a landmark does not ("Alexanderplatz").
-STREET = re.compile(rf"\b(?i:{alternation('street_words')})\b|(?i:{alternation('street_endings')})\b")
+STREET = re.compile(
+    rf"\b(?i:{alternation('street_types', 'address_units', 'street_words')})\b|(?i:{alternation('street_endings')})\b"
+)
 
 
 _TITLE_OPENS = re.compile(r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Herr|Frau|Mme|Mlle)\.?\s+[A-Z]")
