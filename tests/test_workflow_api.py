@@ -206,3 +206,15 @@ def test_generate_cli_exits_without_pending_litellm_tasks(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert models == {"gpt-4o-mini", "mock-model"}  # both backends called the server
     assert "Task was destroyed" not in done.stderr and "was never awaited" not in done.stderr, done.stderr[-2000:]
+
+
+def test_mock_server_answers_400_to_a_body_that_is_no_json_object():
+    """Real HTTP to the mock on loopback: malformed JSON and JSON that is no object are the client's error."""
+    import httpx
+
+    with MockOpenAI() as upstream:
+        for path in ("/chat/completions", "/embeddings"):
+            for body in (b"{not json", b"[]", b"null"):
+                answer = httpx.post(upstream.base_url + path, content=body, timeout=10)
+                assert answer.status_code == 400, (path, body, answer.status_code)
+        assert upstream.received == [] and upstream.embedded == []
