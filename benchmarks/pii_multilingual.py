@@ -29,22 +29,47 @@ TEST_SET = Path(__file__).resolve().parent.parent / "data" / "pii_multilingual_t
 TYPES = ("REAL_NAME", "ADDRESS", "PHONE", "EMAIL", "IBAN", "NATIONAL_ID", "EMPLOYER", "HEALTH")
 
 
-def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> dict:
+Span = tuple[int, int, str]  # (start, end, type)
+
+
+def overlaps(span: Span, others: list[Span], typed: bool = False) -> bool:
+    start, end, kind = span
+    return any(s < end and start < e and (not typed or k == kind) for s, e, k in others)
+
+
+class Unasked:
+    """What a detector masks that no annotation asks for, over texts: texts without PII that get a span,
+    and characters masked outside the annotated values (pii_registers.py counts them alike)."""
+
+    def __init__(self) -> None:
+        self.empty = self.flagged = self.outside = self.chars = 0
+
+    def add(self, text: str, gold: list[Span], spans: list[Span]) -> None:
+        if not gold:
+            self.empty += 1
+            self.flagged += bool(spans)
+        inside = {i for start, end, _ in gold for i in range(start, end)}
+        self.outside += len({i for s, e, _ in spans for i in range(s, e)} - inside)
+        self.chars += len(text)
+
+    def figures(self) -> dict:
+        return {
+            "flagged_without_pii": f"{self.flagged}/{self.empty}",
+            "chars_masked_outside": round(self.outside / self.chars, 4) if self.chars else 0.0,
+        }
+
+
+def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
     """Per-language figures over `rows` ({"text", "spans"}) and their predicted (start, end, type)."""
-    found, gold_count, right, predicted, flagged, empty, outside, chars = Counter(), Counter(), 0, 0, 0, 0, 0, 0
+    found, gold_count, right, predicted, unasked = Counter(), Counter(), 0, 0, Unasked()
     for row, spans in zip(rows, predictions, strict=True):
         gold = [tuple(span) for span in row["spans"]]
-        for start, end, kind in gold:
-            gold_count[kind] += 1
-            found[kind] += any(s < end and start < e and k == kind for s, e, k in spans)
+        for span in gold:
+            gold_count[span[2]] += 1
+            found[span[2]] += overlaps(span, spans, typed=True)
         predicted += len(spans)
-        right += sum(any(s < end and start < e and k == kind for start, end, kind in gold) for s, e, k in spans)
-        if not gold:
-            empty += 1
-            flagged += bool(spans)
-        inside = {i for start, end, _ in gold for i in range(start, end)}
-        outside += len({i for s, e, _ in spans for i in range(s, e)} - inside)
-        chars += len(row["text"])
+        right += sum(overlaps(span, gold, typed=True) for span in spans)
+        unasked.add(row["text"], gold, spans)
     recall = {kind: round(found[kind] / gold_count[kind], 3) for kind in TYPES if gold_count[kind]}
     return {
         "texts": len(rows),
@@ -52,12 +77,11 @@ def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> di
         "precision": round(right / predicted, 3) if predicted else None,
         "recall": round(sum(found.values()) / sum(gold_count.values()), 3) if gold_count else None,
         "recall_by_type": recall,
-        "flagged_without_pii": f"{flagged}/{empty}",
-        "chars_masked_outside": round(outside / chars, 4) if chars else 0.0,
+        **unasked.figures(),
     }
 
 
-def predict(detector: Detector, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+def predict(detector: Detector, texts: list[str]) -> list[list[Span]]:
     config = ProtectConfig()
     return [
         [(s.start, s.end, s.type) for s in spans if config.masks(s.type, s.level)]

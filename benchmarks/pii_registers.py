@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pii_multilingual import predict  # noqa: E402
+from pii_multilingual import Span, Unasked, overlaps, predict  # noqa: E402
 
 from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
 
 
-def gold_spans(row: dict) -> list[tuple[int, int, str]]:
+def gold_spans(row: dict) -> list[Span]:
     """Every occurrence of every annotated value, as (start, end, type)."""
     spans = set()
     for item in row["pii"]:
@@ -39,13 +39,8 @@ def gold_spans(row: dict) -> list[tuple[int, int, str]]:
     return sorted(spans)
 
 
-def overlaps(span: tuple[int, int, str], others: list[tuple[int, int, str]], typed: bool = False) -> bool:
-    start, end, kind = span
-    return any(s < end and start < e and (not typed or k == kind) for s, e, k in others)
-
-
-def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> dict:
-    found, total, right, typed, predicted, flagged, empty, outside, chars = Counter(), Counter(), 0, 0, 0, 0, 0, 0, 0
+def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
+    found, total, right, typed, predicted, unasked = Counter(), Counter(), 0, 0, 0, Unasked()
     for row, spans in zip(rows, predictions, strict=True):
         gold = gold_spans(row)
         for span in gold:
@@ -54,12 +49,7 @@ def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> di
         predicted += len(spans)
         right += sum(overlaps(span, gold) for span in spans)
         typed += sum(overlaps(span, gold, typed=True) for span in spans)
-        if not gold:
-            empty += 1
-            flagged += bool(spans)
-        inside = {i for start, end, _ in gold for i in range(start, end)}
-        outside += len({i for s, e, _ in spans for i in range(s, e)} - inside)
-        chars += len(row["text"])
+        unasked.add(row["text"], gold, spans)
     return {
         "texts": len(rows),
         "values": sum(total.values()),
@@ -67,8 +57,7 @@ def score(rows: list[dict], predictions: list[list[tuple[int, int, str]]]) -> di
         "typed_precision": round(typed / predicted, 3) if predicted else None,
         "recall": round(sum(found.values()) / sum(total.values()), 3) if total else None,
         "recall_by_type": {kind: f"{found[kind]}/{total[kind]}" for kind in sorted(total)},
-        "flagged_without_pii": f"{flagged}/{empty}",
-        "chars_masked_outside": round(outside / chars, 4) if chars else 0.0,
+        **unasked.figures(),
     }
 
 

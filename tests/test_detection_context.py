@@ -119,6 +119,8 @@ def detector():
         ("Ring me on 020 7946 0958 about the invoice.", "PHONE", "020 7946 0958"),
         # a street address tied to the writer stays one, a famous one talked about as a landmark does not (below)
         ("We live at 22 Baker Street now, come by after 6.", "ADDRESS", "22 Baker Street"),
+        # the street types and units are the PII tagger's lexicon (data/pii-tagger/lexicons.yaml), one list for both
+        ("Send it to 44 Old Mill Hwy Suite 200 please.", "ADDRESS", "44 Old Mill Hwy Suite 200"),
     ],
 )
 def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
@@ -147,6 +149,7 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "HTTP code: 404",
         "the code is 1000 lines long",
         "promo code SAVE20 gave 20% off",
+        "The code is 482913 for 12.5% off your first order",  # the dot of 12.5 ends no sentence: what it buys is said
         "Use the code SUMMER20 at checkout for a discount on garden tools.",  # a shop's code: what it buys is said
         "Enter the code XMAS2024 for free shipping",
         "user: anna / role: admin",

@@ -1,5 +1,5 @@
-"""The gazetteer of public names (recognizers/public_names.py): famous people and places, whose
-names the PII tagger's guesses are checked against, and the one-word lines it may hold."""
+"""The gazetteer of public names (recognizers/public_names.py, built by gazetteer_build.py): famous people
+and places, whose names the PII tagger's guesses are checked against, and the one-word lines it may hold."""
 
 from __future__ import annotations
 
@@ -9,20 +9,22 @@ import pytest
 
 from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 from stealthflow.pii_tagger.names import load_lexicon
-from stealthflow.placeholders.recognizers.public_names import (
-    KnownNames,
+from stealthflow.placeholders.recognizers.gazetteer_build import (
     brand_lines,
     brand_names,
-    brands,
     gazetteer_lines,
-    name_key,
     popular_people,
     popular_titles,
+    wikipedia_people,
+    wordnet_instances,
+)
+from stealthflow.placeholders.recognizers.public_names import (
+    KnownNames,
+    brands,
+    name_key,
     public_name,
     public_names,
     text_words,
-    wikipedia_people,
-    wordnet_instances,
 )
 
 

@@ -8,6 +8,8 @@ checked against what the server saw.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import litellm
@@ -177,3 +179,42 @@ def test_generate_keeps_the_api_busy(tmp_path):
     first, last = spans[0][0], max(end for _, end in spans)
     mean = in_flight_over(spans, first, last)  # from the first request to the last answer
     assert stats["requests"] >= 3 * 32 and stats["peak_in_flight"] >= 24 and mean >= 12, (mean, stats["peak_in_flight"])
+
+
+def test_generate_cli_exits_without_pending_litellm_tasks(tmp_path):
+    """The real CLI in a process of its own, against the mock server on loopback, with two models (the
+    attacker's its own): two backends, each call on the process's one litellm loop, so litellm's logging
+    worker is never abandoned pending on another loop, and the exit shuts the loop down with nothing pending."""
+    data = tmp_path / "data.jsonl"
+    data.write_text("\n".join(corpus_lines(2)) + "\n")
+    with MockOpenAI(respond=respond) as upstream:
+        endpoint = f"api_base: '{upstream.base_url}', concurrency: 4, max_retries: 0"
+        config = tmp_path / "api.yaml"
+        config.write_text(
+            f"model: {{model: openai/gpt-4o-mini, {endpoint}}}\n"
+            f"attacker: {{model: openai/mock-model, {endpoint}}}\n"
+            "workflow: {rounds: 1, batch_size: 2, max_concurrency: 2, insight_lag: 1}\n"
+        )
+        args = ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config)]
+        done = subprocess.run(
+            [sys.executable, "-c", "from stealthflow.cli import main; main()", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        models = {body["model"] for body in upstream.received}
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert models == {"gpt-4o-mini", "mock-model"}  # both backends called the server
+    assert "Task was destroyed" not in done.stderr and "was never awaited" not in done.stderr, done.stderr[-2000:]
+
+
+def test_mock_server_answers_400_to_a_body_that_is_no_json_object():
+    """Real HTTP to the mock on loopback: malformed JSON and JSON that is no object are the client's error."""
+    import httpx
+
+    with MockOpenAI() as upstream:
+        for path in ("/chat/completions", "/embeddings"):
+            for body in (b"{not json", b"[]", b"null"):
+                answer = httpx.post(upstream.base_url + path, content=body, timeout=10)
+                assert answer.status_code == 400, (path, body, answer.status_code)
+        assert upstream.received == [] and upstream.embedded == []

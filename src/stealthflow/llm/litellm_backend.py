@@ -6,14 +6,22 @@ own caller (no barrier per batch). Each has a timeout and a bounded number of re
 own, on top of the client's retries). Each answer carries its cost from litellm's offline cost map.
 `model: router` puts litellm's Router in front (`RouterBackend`); a call it refuses because the
 endpoint it picked is full is routed again at once, not backed off.
+
+Every backend of a process runs its calls on one event loop, in one daemon thread (`call_loop`):
+litellm binds process-wide state to the loop that used it last (its logging worker's task, its cached
+async HTTP clients), and a call on a second loop abandons the first loop's worker, still pending
+("Task was destroyed but it is pending!"). At exit the loop's tasks are cancelled (the logging
+worker runs what it still holds), litellm's clients closed and the loop closed, so nothing is left pending.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import os
 import random
+import sys
 import threading
 
 from stealthflow.llm.base import Admit, BackendInfo, ChatBackend, ChatRequest, Completion, Finish, Job
@@ -32,6 +40,9 @@ _ADMIT_POLL_SECONDS = 0.01
 # so another endpoint has room: pick again after a tick rather than back off (bounded).
 _REROUTES = 50
 _REROUTE_PAUSE_SECONDS = 0.001
+
+# How long the exit waits for the loop's pending tasks (litellm's logging worker flushing) and its clients to close.
+_SHUTDOWN_SECONDS = 5.0
 
 # Without this, importing litellm tries to download a model cost map from the internet.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -56,8 +67,6 @@ class LiteLLMBackend(ChatBackend):
         self.max_retries = max_retries
         # litellm's offline mock, for tests and dry runs.
         self.mock_response = mock_response
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_lock = threading.Lock()
 
     @functools.cached_property
     def price_kwargs(self) -> dict:
@@ -72,11 +81,11 @@ class LiteLLMBackend(ChatBackend):
         )
 
     def generate_batch(self, requests: list[ChatRequest]) -> list[Completion]:
-        return asyncio.run_coroutine_threadsafe(self._generate_all(requests), self._event_loop()).result()
+        return asyncio.run_coroutine_threadsafe(self._generate_all(requests), call_loop()).result()
 
     def generate_admitting(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
         """Keep up to `concurrency` requests in flight, finishing each as it returns, admitting new ones as slots free."""
-        asyncio.run_coroutine_threadsafe(self._stream(jobs, admit, finish), self._event_loop()).result()
+        asyncio.run_coroutine_threadsafe(self._stream(jobs, admit, finish), call_loop()).result()
 
     async def _stream(self, jobs: list[Job], admit: Admit, finish: Finish) -> None:
         in_flight = {asyncio.ensure_future(self._generate_one(job.request)): job for job in jobs}
@@ -88,21 +97,6 @@ class LiteLLMBackend(ChatBackend):
             # for the stream of other calls to drain (that wait was a barrier under a steady load).
             for job in admit(None, self.max_batch_size - len(in_flight)):
                 in_flight[asyncio.ensure_future(self._generate_one(job.request))] = job
-
-    def _event_loop(self) -> asyncio.AbstractEventLoop:
-        """One loop per backend, in a daemon thread, so connections and in-flight requests outlive a batch."""
-        with self._loop_lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="litellm-loop", daemon=True).start()
-                self._loop = loop
-            return self._loop
-
-    def close(self) -> None:
-        with self._loop_lock:
-            if self._loop is not None:
-                self._loop.call_soon_threadsafe(self._loop.stop)
-                self._loop = None
 
     async def _generate_all(self, requests: list[ChatRequest]) -> list[Completion]:
         limit = asyncio.Semaphore(self.max_batch_size)
@@ -156,6 +150,48 @@ class LiteLLMBackend(ChatBackend):
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
             cost=response_cost(response),
         )
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
+
+
+def call_loop() -> asyncio.AbstractEventLoop:
+    """The process's loop for litellm calls, in a daemon thread started on first use (again in a forked
+    child, which has no copy of the thread), so connections outlive a batch; shut down at exit."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="litellm-loop", daemon=True)
+            thread.start()
+            atexit.register(_shut_down, loop, thread)
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
+def _shut_down(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """Cancel the loop's tasks and close litellm's clients (bounded), then stop and close the loop."""
+    if not thread.is_alive():
+        return  # a forked child's copy of its parent's loop: nothing runs it here
+    try:
+        asyncio.run_coroutine_threadsafe(_wind_down(), loop).result(timeout=_SHUTDOWN_SECONDS)
+    except TimeoutError:  # a callback or a connection that will not close does not hold up the exit
+        pass
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=_SHUTDOWN_SECONDS)
+    if not thread.is_alive():
+        loop.close()
+
+
+async def _wind_down() -> None:
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()  # litellm's logging worker runs its queued callbacks when cancelled
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if (litellm := sys.modules.get("litellm")) is not None:  # not imported at exit: a fake backend's loop
+        await litellm.close_litellm_async_clients()
 
 
 def zero_price_unless_priced(model: str) -> dict:

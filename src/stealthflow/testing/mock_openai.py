@@ -98,6 +98,19 @@ def _tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
+async def _json_body(request: Request) -> dict | None:
+    """The request's JSON object; None if the body is not one (answered with `_malformed`)."""
+    try:
+        body = json.loads(await request.body())
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _malformed() -> JSONResponse:
+    return JSONResponse({"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400)
+
+
 class MockOpenAI:
     """The server; start with `with MockOpenAI(...) as upstream:` or `start()`/`stop()`."""
 
@@ -167,12 +180,8 @@ class MockOpenAI:
         )
 
     async def _chat(self, request: Request):
-        try:
-            body = json.loads(await request.body())
-        except ValueError:
-            return JSONResponse(
-                {"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400
-            )
+        if (body := await _json_body(request)) is None:
+            return _malformed()
         with self._lock:
             self.received.append(body)
             failure = self._failures.pop(0) if self._failures else None
@@ -226,12 +235,8 @@ class MockOpenAI:
         )
 
     async def _embeddings(self, request: Request) -> JSONResponse:
-        try:
-            body = json.loads(await request.body())
-        except ValueError:
-            return JSONResponse(
-                {"error": {"message": "malformed JSON", "type": "invalid_request_error"}}, status_code=400
-            )
+        if (body := await _json_body(request)) is None:
+            return _malformed()
         with self._lock:
             self.embedded.append(body)
         texts = [body["input"]] if isinstance(body.get("input"), str) else list(body.get("input") or [])

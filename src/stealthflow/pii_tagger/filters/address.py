@@ -7,14 +7,15 @@ import re
 from stealthflow.pii_tagger.filters.finance import ARTICLE
 from stealthflow.pii_tagger.filters.public import public_talk
 from stealthflow.pii_tagger.lexicons import MONTHS, alternation
-from stealthflow.placeholders.recognizers.base import sentence_start
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
 from stealthflow.placeholders.recognizers.secrets import starts_with_other_kind
-from stealthflow.placeholders.recognizers.sentences import capitalises, landmark_address
+from stealthflow.placeholders.recognizers.sentences import capitalises, landmark_address, sentence_start
 
 # Street words of the languages the tagger learnt addresses in: an address without a house number
 # names its street ("Elm Street", "Rue Oberkampf", "Kastanienallee"); a landmark does not ("Alexanderplatz").
-STREET = re.compile(rf"\b(?i:{alternation('street_words')})\b|(?i:{alternation('street_endings')})\b")
+STREET = re.compile(
+    rf"\b(?i:{alternation('street_types', 'address_units', 'street_words')})\b|(?i:{alternation('street_endings')})\b"
+)
 
 
 _TITLE_OPENS = re.compile(r"(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Sra|Herr|Frau|Mme|Mlle)\.?\s+[A-Z]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.filters.health import SOMEONE
+from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.secrets import buys_a_discount
 from stealthflow.placeholders.recognizers.sentences import (
@@ -22,26 +23,17 @@ AMOUNT = re.compile(
 )
 # Money, not a quantity of something else ("250 ml", "58 cents a litre"): a currency sign, code or
 # word, or the shorthand people use for incomes and savings ("72k", "80 grand", "4 lakh").
-MONEY = re.compile(
-    r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\bR\s?\d|\d\s*[kKmM]\b|\b(?i:kr|usd|eur|gbp|chf|cad|aud|nzd|inr|jpy|cny|rmb|sek|nok|dkk|pln|brl|mxn|zar|ngn|kes|btc|eth"
-    r"|dollars?|bucks|euros?|pounds?|quid|yen|yuan|rupees?|lakhs?|crores?|francs?|kronor|kroner|kronur|krona|zloty|pesos?|reais|rand|naira|shillings?"
-    r"|bitcoins?|grand|thousand|million|billion|salary|income|savings|debt|loans?|mortgage|pension)\b"
-)
+MONEY = re.compile(rf"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\bR\s?\d|\d\s*[kKmM]\b|\b(?i:{alternation('money_words')})\b")
 ARTICLE = re.compile(r"(?i:(?:a|an)\s)")
 _ARTICLE_BEFORE = re.compile(r"(?i:\b(?:a|an)\s+)$")
 _CURRENCY = re.compile(r"[$€£¥₹₩₽₺₦₱฿₿₴₫₪]|\b(?i:dollars?|euros?|pounds?|usd|eur|gbp)\b")
 # A number without a currency that counts something other than money ("20k miles", "10k steps", "5k followers").
-_COUNTED_THING = re.compile(
-    r"\d[\d.,]*\s*(?i:k|m|thousand|million)?\s*(?i:miles?|mi|km|kms|kilomet(?:er|re)s?|met(?:er|re)s?|feet|ft|steps|followers|subscribers|views|likes|downloads|users|calories|kcal"
-    r"|words|people|visitors|streams|plays|mph|rpm|kg|kgs|lbs?|runners|members|signatures|hours|hrs)\b"
-)
+_COUNTED_THING = re.compile(rf"\d[\d.,]*\s*(?i:k|m|thousand|million)?\s*(?i:{alternation('counted_things')})\b")
 
 
 # A price per unit of something bought ("£1.45 a litre", "$3.89/gal", "€2 per bottle"; not per hour, week,
 # month or year, as wages are paid), or a shop's offer ("3 for £2").
-_PER_UNIT_OF_GOODS = re.compile(
-    r"\s*(?i:a|an|per|/)\s*(?i:litre|liter|ltr|l|gallon|gal|kilo|kg|kilogram|lb|pint|bottle|can|pack|packet|bag|box|ticket|item|piece|slice|portion|serving|dozen|loaf|tin|jar|carton)\b"
-)
+_PER_UNIT_OF_GOODS = re.compile(rf"\s*(?i:a|an|per|/)\s*(?i:{alternation('goods_units')})\b")
 _MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")
 _PAID = skipping(re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b"))
 

@@ -8,8 +8,7 @@ import re
 
 from stealthflow.pii_tagger.filters.public import OWNED, PERSONAL_AFTER
 from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, THINGS, alternation, words
-from stealthflow.placeholders.recognizers.base import sentence_start
-from stealthflow.placeholders.recognizers.sentences import capitalises, sentence_around
+from stealthflow.placeholders.recognizers.sentences import capitalises, sentence_around, sentence_start
 
 # A feast or a saint
 # ("St. Patrick's Day", "Burns Night", "St. Mary's Church"); an animal or a thing people name (ANIMALS: "our

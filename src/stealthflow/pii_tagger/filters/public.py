@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.recognizers.base import sentence_start
+from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.sentences import (
     capitalises,
     names_writer_or_reader,
     question,
     sentence_around,
+    sentence_start,
 )
 
 # Public life talked about, not a person the writer deals with: a name right after "an interview
@@ -94,17 +95,10 @@ _STORY_WORDS = frozenset(
     " playthroughs side sidequest sidequests anime manga character characters protagonist protagonists villain villains".split()
 )
 # ... or names a story, a band or a game itself: "Which Zelda game should I play first?", "the Beatles album".
-_TITLE_AFTER = re.compile(
-    r"\s+(?i:game|movies?|film|albums?|soundtracks?|franchise|series|saga|novels|fandom|songs|lyrics|trilogy|universe|dlc)\b(?!\s+night)"
-)  # no verb: "Sarah books", "Tom films"
+_TITLE_AFTER = re.compile(rf"\s+(?i:{alternation('title_words')})\b(?!\s+night)")  # no verb: "Sarah books", "Tom films"
 _DEALT_WITH_BEFORE = re.compile(r"\b(?i:with|ask|asked|tell|told|text|texted|call|called|message|remind|email)\s+$")
-_DEALS_AFTER = re.compile(
-    r"\s+(?i:said|says|told|texted|asked|thinks|reckons|recommend\w*|wants|spoil\w*|made\s+me|got\s+me|lent|gave|sent|showed|introduced|came"
-    r"|keeps|hates|loves|from|is\s+(?:obsessed|watching|reading|playing|writing|coming))\b"
-)
-_IN_WRITERS_LIFE = re.compile(
-    r"\b(?i:he|she|him|her|his|hers|he['’]s|she['’]s|they|them|their|coming|come|came|over|visit\w*|joining|invited|tonight|tomorrow|weekend|party|dinner|lunch|drinks)\b"
-)
+_DEALS_AFTER = re.compile(rf"\s+(?i:{alternation('dealings')})\b")
+_IN_WRITERS_LIFE = re.compile(rf"\b(?i:{alternation('writers_life')})\b")
 
 
 _PLAIN_WORD = re.compile(r"\w+")

@@ -15,18 +15,6 @@ from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.recognizers.public_names import text_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
-SENTENCE_REACH = (
-    1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
-)
-
-
-def sentence_start(text: str, position: int) -> int:
-    """Where the sentence holding `position` starts: after the last ".", "!", "?" or newline before it,
-    at most SENTENCE_REACH characters back (each span's rules read its sentence: an unbounded one made
-    a megabyte without full stops cost its length per span)."""
-    low = max(0, position - SENTENCE_REACH)
-    return max(max(text.rfind(mark, low, position) for mark in ".!?\n") + 1, low)
-
 
 class Recognizer:
     name: ClassVar[str]

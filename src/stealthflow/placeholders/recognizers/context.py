@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, given_name, words
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer, sentence_start
+from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, given_name, words
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
-from stealthflow.placeholders.recognizers.sentences import anothers_life, impersonal_money, landmark_address
+from stealthflow.placeholders.recognizers.sentences import (
+    anothers_life,
+    impersonal_money,
+    landmark_address,
+    sentence_start,
+)
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -114,7 +119,9 @@ class NationalIdRecognizer(ContextRecognizer):
     )
 
 
-_STREET = r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Square|Sq|Parkway|Pkwy|Close|Crescent|Straße|Strasse)"
+# Capitalised, after the street's name: "12 Baker Street", "5 Berliner Straße" (an ending as a word of its own).
+_STREET = rf"(?=[A-Z])(?i:{alternation('street_types', 'street_endings')})"
+_UNIT = rf"(?=[A-Z])(?i:{alternation('address_units')})"
 
 
 @register_recognizer
@@ -122,7 +129,7 @@ class StreetAddressRecognizer(ContextRecognizer):
     name, type = "street_address", "ADDRESS"
     pattern = re.compile(
         rf"(?P<value>\b\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){{1,3}}{_STREET}\b\.?"
-        r"(?:,?\s+(?:Apt|Apartment|Suite|Unit|Flat)\.?\s*#?\w+)?"
+        rf"(?:,?\s+{_UNIT}\.?\s*#?\w+)?"
         r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?)"
     )
 

@@ -19,8 +19,9 @@ import regex
 
 from stealthflow.pii_tagger.lexicons import given_name
 from stealthflow.placeholders.language import OTHERS, language_file
-from stealthflow.placeholders.recognizers.base import SENTENCE_REACH, Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import public_name, text_words
+from stealthflow.placeholders.recognizers.sentences import SENTENCE_REACH, sentence_end, sentence_start
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span
 
@@ -202,10 +203,11 @@ class ConditionRecognizer(LanguageRecognizer):
 
     def accept(self, match: regex.Match) -> bool:
         text = match.string
-        start = sentence_start(text, match.start())
-        reach = min(len(text), match.end() + SENTENCE_REACH)  # its sentence, as far as sentence_start looks back
-        end = min((found for mark in ".!?\n" if (found := text.find(mark, match.end(), reach)) >= 0), default=reach)
-        return text_words(text).holds_match(self.personal, start, end)  # the text's first-person words, found once
+        stop = sentence_end(text, match.end())
+        end = stop.start() if stop else match.end() + SENTENCE_REACH
+        return text_words(text).holds_match(
+            self.personal, sentence_start(text, match.start()), end
+        )  # the text's first-person words, found once
 
 
 class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):

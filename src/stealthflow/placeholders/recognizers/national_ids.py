@@ -22,8 +22,9 @@ from stdnum.it import codicefiscale
 from stdnum.nl import bsn
 from stdnum.pt import nif
 
-from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.languages import cue_pattern, vocabulary
+from stealthflow.placeholders.recognizers.sentences import sentence_start
 from stealthflow.placeholders.types import Span
 
 

@@ -19,9 +19,10 @@ from detect_secrets.plugins.ip_public import IPPublicDetector
 
 from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.language import function_word_counts
-from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer, sentence_start
+from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import fold, required_literals, skipping
 from stealthflow.placeholders.recognizers.languages import one_of
+from stealthflow.placeholders.recognizers.sentences import sentence_around, sentence_start
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import resource_dir
 
@@ -576,15 +577,8 @@ class OtpRecognizer(ContextRecognizer):
     )
 
     def accept(self, match: re.Match[str]) -> bool:
-        text, start = match.string, match.start("value")
-        stop = _SENTENCE_END.search(text, start, start + _SENTENCE_REACH)
-        return not buys_a_discount(
-            text[
-                max(sentence_start(text, start), start - _SENTENCE_REACH) : stop.start()
-                if stop
-                else start + _SENTENCE_REACH
-            ]
-        )
+        start = match.start("value")
+        return not buys_a_discount(sentence_around(match.string, start, start, _SENTENCE_REACH))
 
 
 # A shop's or a brand's code, named by what it buys ("for 10% off", "a discount", "free shipping"):
@@ -603,5 +597,4 @@ def buys_a_discount(sentence: str) -> bool:
     return _DISCOUNT_TALK.search(sentence) is not None
 
 
-_SENTENCE_END = re.compile(r"[.!?\n]")
 _SENTENCE_REACH = 200  # characters looked at on each side: a long text without full stops is no one sentence

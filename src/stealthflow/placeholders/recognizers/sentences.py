@@ -8,23 +8,33 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
-from stealthflow.placeholders.recognizers.base import SENTENCE_REACH, sentence_start
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
 
+SENTENCE_REACH = (
+    1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
+)
 SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
-def sentence_end(text: str, end: int) -> re.Match[str] | None:
-    """What ends the sentence going on at `end`, within SENTENCE_REACH characters (None: the text ends first, or the reach)."""
-    return SENTENCE_END.search(text, end, end + SENTENCE_REACH)
+def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int:
+    """Where the sentence holding `position` starts: after the last ".", "!", "?" or newline before it,
+    at most `reach` characters back (each span's rules read its sentence: an unbounded one made
+    a megabyte without full stops cost its length per span)."""
+    low = max(0, position - reach)
+    return max(max(text.rfind(mark, low, position) for mark in ".!?\n") + 1, low)
 
 
-def sentence_around(text: str, start: int, end: int) -> str:
+def sentence_end(text: str, end: int, reach: int = SENTENCE_REACH) -> re.Match[str] | None:
+    """What ends the sentence going on at `end`, within `reach` characters (None: the text ends first, or the reach)."""
+    return SENTENCE_END.search(text, end, end + reach)
+
+
+def sentence_around(text: str, start: int, end: int, reach: int = SENTENCE_REACH) -> str:
     """The sentence holding text[start:end] (a dot inside a value such as "$15.50" does not end it),
-    at most SENTENCE_REACH characters on either side of it."""
-    stop = sentence_end(text, end)
-    return text[sentence_start(text, start) : stop.start() if stop else end + SENTENCE_REACH]
+    at most `reach` characters on either side of it."""
+    stop = sentence_end(text, end, reach)
+    return text[sentence_start(text, start, reach) : stop.start() if stop else end + reach]
 
 
 def names_writer_or_reader(sentence: str) -> bool:
