@@ -15,19 +15,23 @@ from functools import cache, cached_property, lru_cache
 
 import phonenumbers
 import regex
-import tldextract
-import yaml
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 IDENTIFIER_PATTERNS = "identifier_patterns.yaml"
 
-# tldextract's default extractor downloads the public-suffix list on first use; this one
-# reads only the snapshot bundled with the package, so nothing waits on the network.
-_OFFLINE_TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+@cache
+def _offline_tld():
+    """tldextract's extractor on the public-suffix list bundled with it (its default one downloads the
+    list on first use): nothing waits on the network. Imported when a text first holds an address or a
+    domain (tldextract imports `requests`: a fifth of a second of a cold command)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
 # A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
@@ -44,7 +48,7 @@ def _file_types() -> frozenset[str]:
 def _email_domain_known(address: str) -> bool:
     """An address at a public suffix, or at any host name of letters, digits and hyphens whose last
     label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no file type."""
-    if _OFFLINE_TLD(address).fqdn:
+    if _offline_tld()(address).fqdn:
         return True
     domain = _PRIVATE_DOMAIN.fullmatch(address.rpartition("@")[2])
     return domain is not None and domain[1].lower() not in _file_types()
@@ -69,7 +73,7 @@ def _token_start(text: str, index: int, reach: int = 1024) -> int:
 @cache
 def identifier_patterns() -> dict:
     """The parsed data/identifier_patterns.yaml."""
-    return yaml.safe_load((resource_dir("data") / IDENTIFIER_PATTERNS).read_text(encoding="utf-8"))
+    return data_yaml(IDENTIFIER_PATTERNS)
 
 
 class PatternBacked(Recognizer):
@@ -287,7 +291,7 @@ def _is_url(value: str) -> bool:
     subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
-    parts = _OFFLINE_TLD(host)
+    parts = _offline_tld()(host)
     if not parts.suffix:
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
