@@ -67,6 +67,7 @@ def main() -> None:
     args = parser.parse_args()
     ways = {way: WAYS[way] for way in (args.ways.split(",") if args.ways else WAYS)}
     sources = {"before": args.before.resolve(), "after": AFTER}
+    load_at_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as home:
         base = {
             **os.environ,
@@ -106,7 +107,7 @@ def main() -> None:
     ]
     lines += [
         "",
-        f"Medians of {args.runs} fresh processes per way and side, alternated; load average {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores).",
+        f"Medians of {args.runs} fresh processes per way and side, alternated; load average {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores).",
     ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
@@ -114,7 +115,7 @@ def main() -> None:
         "runs": runs,
         "medians": medians,
         "same_output": same,
-        "load_average": os.getloadavg()[0],
+        "load_average": {"start": load_at_start, "end": os.getloadavg()[0]},
         "before": str(args.before),
     }
     (RESULTS / "startup.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")

@@ -136,3 +136,16 @@ def test_age_bucket_edges():
         "55+",
         "55+",
     ]
+
+
+def test_every_bundled_yaml_file_reads_as_pyyamls_safe_load_reads_it():
+    """`data_yaml` parses with libyaml when PyYAML has it: the same values as the pure-Python parser."""
+    import yaml
+
+    from stealthflow.resources import data_yaml, resource_dir
+
+    root = resource_dir("data")
+    files = sorted(root.rglob("*.yaml"))
+    assert len(files) >= 10
+    for path in files:
+        assert data_yaml(str(path.relative_to(root))) == yaml.safe_load(path.read_text(encoding="utf-8")), path

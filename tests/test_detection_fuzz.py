@@ -82,26 +82,3 @@ def test_the_shadow_maps_each_character_back_to_the_one_it_came_from(text):
         )
     dropped = set(range(len(text))) - set(offsets)
     assert all(unicodedata.category(text[i]) == "Cf" for i in dropped)  # only format characters go
-
-
-_PRESIDIO_SHAPES = ["4111 1111 1111 1111", "4111-1111-1111-1112", "DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "a.b@example.org", "x@y",
-                    "john@acme.co.uk,", "123-45-6789", "078-05-1120", "999-99-9999", "10.0.0.1", "::1", "2001:db8::ff00:42:8329"]  # fmt: skip
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(
-        st.one_of(st.sampled_from(_PRESIDIO_SHAPES), st.text(alphabet="0123456789 -.@:/_abcXYZ", max_size=30)),
-        max_size=8,
-    )
-)
-def test_presidio_patterns_run_without_presidio_find_what_presidio_finds(parts):
-    """`PresidioBacked.analyze` runs Presidio's patterns, validation and duplicate removal without
-    its per-match objects: the same (start, end, score) as `PatternRecognizer.analyze`."""
-    from stealthflow.placeholders.recognizers import build_recognizers
-    from stealthflow.placeholders.recognizers.structured import PresidioBacked
-
-    text = " ".join(parts)
-    for recognizer in (r for r in build_recognizers() if isinstance(r, PresidioBacked)):
-        theirs = recognizer.presidio.analyze(text, recognizer.presidio.supported_entities, None)
-        assert sorted(recognizer.analyze(text)) == sorted((r.start, r.end, r.score) for r in theirs), recognizer.name

@@ -1,6 +1,6 @@
 """The fast paths of detection find exactly what a plain scan finds.
 
-Context patterns run only around their trigger words (`recognizers/gate.py`), and Presidio's
+Context patterns run only around their trigger words (`recognizers/gate.py`), and the identifier
 patterns only on the tokens a cheap regex points to: for texts built from the phrases the
 recognizers know (and look-alikes, padding, long tokens, case and Unicode changes), the spans
 must equal those of the pattern scanning the whole text.
@@ -153,12 +153,12 @@ def test_every_phrase_is_found_far_into_a_long_text(phrase):
         max_size=12,
     ).map(" ".join)
 )
-def test_presidio_recognizers_on_pointed_tokens_match_presidio_on_the_whole_text(text):
+def test_pattern_recognizers_on_pointed_tokens_match_their_patterns_on_the_whole_text(text):
     for recognizer in (EmailRecognizer(), IpRecognizer()):
         whole = {
-            (r.start, r.start + len(text[r.start : r.end].rstrip(recognizer.trailing)))
-            for r in recognizer.presidio.analyze(text, recognizer.presidio.supported_entities, None)
-            if r.score >= recognizer.min_score
+            (start, start + len(text[start:end].rstrip(recognizer.trailing)))
+            for start, end, score in recognizer.analyze(text)
+            if score >= recognizer.min_score
         }
         assert {(s.start, s.end) for s in recognizer.find(text)} == whole, recognizer.name
 

@@ -154,6 +154,26 @@ def test_help_and_argument_errors_import_no_model_library(args, stdin, home, tmp
     assert result.stderr.rstrip().endswith("[]"), result.stderr  # the modules imported, printed at exit
 
 
+def test_protect_without_the_tagger_imports_no_nlp_library(home, tmp_path):
+    """`protect --rewrite none --no-tagger` detects with the project's own recognizers: no Presidio,
+    spaCy, torch or transformers is imported (Presidio's predefined recognizers, which ran detection
+    before, pulled them all in: ~5.5 s of a cold call)."""
+    nlp = ("presidio_analyzer", "spacy", "torch", "transformers")
+    post = POST + " Card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, see https://example.org/x"
+    probe = (
+        "import atexit, sys; "
+        f"atexit.register(lambda: print([m for m in {nlp!r} if m in sys.modules], file=sys.stderr)); "
+        f"sys.argv = ['stealthflow', 'protect', '--rewrite', 'none', '--no-tagger', {post!r}]; "
+        "from stealthflow.cli import main; main()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=home, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert all(f"<{kind}_1>" in result.stdout for kind in ("EMAIL", "CREDIT_CARD", "IBAN", "URL")), result.stdout
+    assert result.stderr.rstrip().endswith("[]"), result.stderr  # the modules imported, printed at exit
+
+
 def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
     """`import presidio_analyzer` would load transformers' pipelines (~2.5 s of a CLI call) for engines
     stealthflow does not use; presidio_import.py defers them, and leaves `transformers.pipeline` whole."""

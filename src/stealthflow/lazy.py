@@ -1,7 +1,7 @@
 """A package's public names, imported from their modules when first used (PEP 562).
 
 `from stealthflow.pipeline.records import Record` then costs the records module only, not the
-protector, Presidio and the models behind the package's other names: a command answers its
+protector, the recognizers and the models behind the package's other names: a command answers its
 `--help` or an argument error before anything heavy is imported (benchmarks/startup.py).
 """
 

@@ -2,8 +2,8 @@
 
 `import presidio_analyzer` runs `from transformers import pipeline` (for its TransformersNlpEngine and
 Hugging Face recognizers), and that import pulls in transformers' whole pipeline machinery: ~2.5 s of
-a 6.5 s `stealthflow protect --no-tagger`, for engines stealthflow does not use (it uses Presidio's
-pattern recognizers and spaCy engine). Here Presidio is imported once while `transformers.pipeline`
+a 6.5 s CLI call, for engines stealthflow does not use (the `ner-mask` baseline, the only user of
+Presidio, runs its spaCy engine). Here Presidio is imported once while `transformers.pipeline`
 is a stand-in that imports the real one when first called, so nothing is lost; afterwards the name is
 transformers' own again. Import this module before importing from `presidio_analyzer`.
 """

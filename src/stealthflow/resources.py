@@ -22,6 +22,15 @@ def resource_dir(name: str, override: str | None = None) -> Path:
     raise FileNotFoundError(f"no {name} directory among {[str(c) for c in candidates]}")
 
 
+def data_yaml(name: str) -> object:
+    """The bundled data file `name` (a path under the data directory) parsed as YAML: with libyaml's
+    safe parser when PyYAML has it (~8x faster than the pure-Python one, a cold command's start-up)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load((resource_dir("data") / name).read_text(encoding="utf-8"), Loader=loader)
+
+
 def split_path(split: str) -> Path:
     """The bundled labelled split (`train` or `test`)."""
     return resource_dir("data") / f"{split}.jsonl"

@@ -1,6 +1,6 @@
 """The `stealthflow` command: a thin layer over the library. Each module registers its commands;
 they import what they run inside their functions, so `--help` and argument errors answer before
-any model, Presidio or torch is imported."""
+any model, recognizer or torch is imported."""
 
 import os
 

@@ -10,19 +10,16 @@ from __future__ import annotations
 import re
 from functools import cache
 
-import yaml
-
 from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
 from stealthflow.pii_tagger.names import GIVEN, LEXICON, load_lexicon
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 LEXICONS = "pii-tagger/lexicons.yaml"  # under the data directory
 
 
 @cache
 def _lists() -> dict[str, list[str]]:
-    with (resource_dir("data") / LEXICONS).open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+    return data_yaml(LEXICONS)
 
 
 def words(name: str) -> list[str]:

@@ -1,5 +1,5 @@
-"""Explicit PII, stage by stage (import the module you need; detection pulls Presidio, so
-nothing heavy is imported here):
+"""Explicit PII, stage by stage (import the module you need; detection compiles the
+recognizers' patterns and loads their word lists, so nothing heavy is imported here):
 
 - `types`: privacy levels PL1-PL4, span types, canonical values
 - `recognizers`: one small class per kind of identifier + registry

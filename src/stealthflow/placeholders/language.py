@@ -21,9 +21,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Protocol
 
-import yaml
-
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 ENGLISH = "en"
 OTHERS = ("de", "fr", "es", "it", "nl", "pt")
@@ -54,7 +52,7 @@ class LanguageGuesser(Protocol):
 @cache
 def language_file(code: str) -> dict:
     """The parsed data/languages/<code>.yaml."""
-    return yaml.safe_load((resource_dir("data") / "languages" / f"{code}.yaml").read_text(encoding="utf-8"))
+    return data_yaml(f"languages/{code}.yaml")
 
 
 @cache

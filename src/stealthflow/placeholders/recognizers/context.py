@@ -109,7 +109,7 @@ class PassportRecognizer(ContextRecognizer):
 @register_recognizer
 class NationalIdRecognizer(ContextRecognizer):
     """An SSN, SIN or national insurance number named as one ("SSN: 123456789"), also in the
-    undashed forms Presidio's SSN pattern scores too low to keep."""
+    undashed forms the SSN pattern (`structured.py`) leaves out."""
 
     name, type = "national_id", "NATIONAL_ID"
     triggers = ("ssn", "social", "sin", "insurance", "nino", "tax id")

@@ -11,7 +11,6 @@ import math
 import re
 from functools import cache
 
-import yaml
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
@@ -24,7 +23,7 @@ from stealthflow.placeholders.recognizers.gate import fold, required_literals, s
 from stealthflow.placeholders.recognizers.languages import one_of
 from stealthflow.placeholders.recognizers.sentences import sentence_around, sentence_start
 from stealthflow.placeholders.types import Span
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 SECRET_WORDS = "secret_words.yaml"
 
@@ -32,7 +31,7 @@ SECRET_WORDS = "secret_words.yaml"
 @cache
 def secret_words() -> dict[str, tuple[str, ...]]:
     """The words that name a password, by kind (data/secret_words.yaml)."""
-    data = yaml.safe_load((resource_dir("data") / SECRET_WORDS).read_text(encoding="utf-8"))
+    data = data_yaml(SECRET_WORDS)
     return {kind: tuple(words) for kind, words in data.items()}
 
 

@@ -1,47 +1,37 @@
-"""Structured identifiers through well-kept libraries: Presidio's pattern recognizers (with
-their checksums: Luhn for cards, mod-97 for IBANs) and `phonenumbers` for phone numbers.
+"""Structured identifiers: emails, cards (Luhn-checked), IBANs (mod 97 and the country's format),
+IP addresses and US SSNs by the patterns of data/identifier_patterns.yaml (Presidio's, carried
+over), URLs and handles by their own, and phone numbers through `phonenumbers`.
 
-Presidio's recognizers are called directly, without its spaCy pipeline: pattern recognizers
-need no NLP artifacts, and skipping spaCy keeps detection fast and fully offline.
+None of them needs an NLP pipeline or a model: detection stays fast, offline, and light to import.
 """
 
 from __future__ import annotations
 
-import stealthflow.presidio_import  # noqa: F401  (first: Presidio without transformers' pipelines)
-
-# isort: split
-
+import ipaddress
 import mimetypes
 import re
+import string
 from functools import cache, cached_property, lru_cache
 
 import phonenumbers
 import regex
-import tldextract
-from presidio_analyzer import EntityRecognizer, PatternRecognizer
-from presidio_analyzer.predefined_recognizers import (
-    CreditCardRecognizer as PresidioCreditCard,
-)
-from presidio_analyzer.predefined_recognizers import (
-    EmailRecognizer as PresidioEmail,
-)
-from presidio_analyzer.predefined_recognizers import (
-    IbanRecognizer as PresidioIban,
-)
-from presidio_analyzer.predefined_recognizers import (
-    IpRecognizer as PresidioIp,
-)
-from presidio_analyzer.predefined_recognizers import (
-    UsSsnRecognizer as PresidioUsSsn,
-)
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
+from stealthflow.resources import data_yaml
 
-# tldextract's default extractor downloads the public-suffix list on first use; this one
-# reads only the snapshot bundled with the package, so nothing waits on the network.
-_OFFLINE_TLD = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+IDENTIFIER_PATTERNS = "identifier_patterns.yaml"
+
+
+@cache
+def _offline_tld():
+    """tldextract's extractor on the public-suffix list bundled with it (its default one downloads the
+    list on first use): nothing waits on the network. Imported when a text first holds an address or a
+    domain (tldextract imports `requests`: a fifth of a second of a cold command)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
 # A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
@@ -55,15 +45,13 @@ def _file_types() -> frozenset[str]:
     return frozenset(extension[1:] for extension in mimetypes.MimeTypes(filenames=()).types_map[True])
 
 
-class _OfflineEmail(PresidioEmail):
+def _email_domain_known(address: str) -> bool:
     """An address at a public suffix, or at any host name of letters, digits and hyphens whose last
     label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no file type."""
-
-    def validate_result(self, pattern_text: str) -> bool:
-        if _OFFLINE_TLD(pattern_text).fqdn:
-            return True
-        domain = _PRIVATE_DOMAIN.fullmatch(pattern_text.rpartition("@")[2])
-        return domain is not None and domain[1].lower() not in _file_types()
+    if _offline_tld()(address).fqdn:
+        return True
+    domain = _PRIVATE_DOMAIN.fullmatch(address.rpartition("@")[2])
+    return domain is not None and domain[1].lower() not in _file_types()
 
 
 _TOKEN = re.compile(r"\S+")  # starts only where the previous match ended: one linear pass
@@ -82,28 +70,44 @@ def _token_start(text: str, index: int, reach: int = 1024) -> int:
     return low
 
 
-class PresidioBacked(Recognizer):
-    """Runs one Presidio pattern recognizer; keeps hits at or above `min_score`.
+@cache
+def identifier_patterns() -> dict:
+    """The parsed data/identifier_patterns.yaml."""
+    return data_yaml(IDENTIFIER_PATTERNS)
 
-    Presidio's patterns backtrack: over a long run without spaces they take quadratic time.
-    So detection looks only at the whitespace-separated tokens where a cheap `wanted` regex
-    (run once over the whole text) matches, and a token longer than `window` is looked at only
-    around each place it matches,
-    in pieces of at most 2 x `window` characters: linear time in the text's length.
+
+class PatternBacked(Recognizer):
+    """Runs the patterns that data/identifier_patterns.yaml lists under its `name`; keeps hits at or
+    above `min_score`. A match scores its pattern's score, 1 when `valid` says it is the identifier,
+    0 when `valid` says it is not or `invalid` rules it out; a match inside a wider one scoring as
+    much is dropped.
+
+    The patterns backtrack: over a long run without spaces they take quadratic time. So detection
+    looks only at the whitespace-separated tokens where a cheap `wanted` regex (run once over the
+    whole text) matches, and a token longer than `window` is looked at only around each place it
+    matches, in pieces of at most 2 x `window` characters: linear time in the text's length.
     """
 
-    presidio_class: type[PatternRecognizer]
     min_score = 0.5
+    flags = regex.DOTALL | regex.MULTILINE | regex.IGNORECASE  # as Presidio compiles its patterns
     wanted: re.Pattern[str] | None = None  # None: the whole text (patterns of bounded length)
     window = 256  # longer than any value of this type
     trailing = ""  # punctuation that ends a sentence, not the identifier
 
     @cached_property
-    def presidio(self) -> PatternRecognizer:
-        return self.presidio_class()
+    def patterns(self) -> list[tuple[regex.Pattern[str], float]]:
+        return [(regex.compile(p["regex"], self.flags), p["score"]) for p in identifier_patterns()[self.name]]
+
+    def valid(self, value: str) -> bool | None:
+        """Whether a match is the identifier by its check (a checksum); None: no check, its pattern's score stands."""
+        return None
+
+    def invalid(self, value: str) -> bool:
+        """Whether a match is ruled out (a value never issued)."""
+        return False
 
     def pieces(self, text: str):
-        """(offset, piece) pairs worth running Presidio on."""
+        """(offset, piece) pairs worth running the patterns on."""
         if self.wanted is None:  # bounded-length patterns (cards, IBANs, SSNs) run on the whole text
             yield 0, text
             return
@@ -146,41 +150,39 @@ class PresidioBacked(Recognizer):
         return list(spans.values())
 
     def analyze(self, text: str) -> list[tuple[int, int, float]]:
-        """(start, end, score) as `PatternRecognizer.analyze` finds them: its patterns, its
-        validation and invalidation, its removal of zero-score and contained results, without the
-        explanation and result objects it builds per match (~2/3 of its time on short texts)."""
-        recognizer, found = self.presidio, set()
-        for pattern in recognizer.patterns:
-            if pattern.compiled_regex is None or pattern.compiled_with_flags != recognizer.global_regex_flags:
-                pattern.compiled_with_flags = recognizer.global_regex_flags
-                pattern.compiled_regex = regex.compile(pattern.regex, flags=recognizer.global_regex_flags)
-            for match in pattern.compiled_regex.finditer(text):
+        """(start, end, score) of the matches scoring above 0, but those inside a wider one scoring as much."""
+        found = set()
+        for pattern, pattern_score in self.patterns:
+            for match in pattern.finditer(text):
                 start, end = match.span()
                 if start == end:
                     continue
-                score, valid = pattern.score, recognizer.validate_result(text[start:end])
-                if valid is not None:
-                    score = EntityRecognizer.MAX_SCORE if valid else EntityRecognizer.MIN_SCORE
-                if recognizer.invalidate_result(text[start:end]):
-                    score = EntityRecognizer.MIN_SCORE
-                if score > EntityRecognizer.MIN_SCORE:
+                valid = self.valid(text[start:end])
+                score = pattern_score if valid is None else float(valid)
+                if score > 0 and not self.invalid(text[start:end]):
                     found.add((start, end, score))
         kept: list[tuple[int, int, float]] = []
-        for start, end, score in sorted(found, key=lambda r: (r[0], r[0] - r[1], -r[2])):  # as remove_duplicates
+        for start, end, score in sorted(found, key=lambda r: (r[0], r[0] - r[1], -r[2])):  # widest first
             if not any(start >= a and end <= b and score <= s for a, b, s in kept if b >= start):
                 kept.append((start, end, score))
         return kept
 
 
 @register_recognizer
-class EmailRecognizer(PresidioBacked):
-    name, type, presidio_class = "email", "EMAIL", _OfflineEmail
+class EmailRecognizer(PatternBacked):
+    name, type = "email", "EMAIL"
     wanted, trailing = re.compile("@"), ".,;:!?)'\""
+
+    def valid(self, value: str) -> bool:
+        return _email_domain_known(value)
 
 
 @register_recognizer
-class CreditCardRecognizer(PresidioBacked):
-    name, type, presidio_class = "credit_card", "CREDIT_CARD", PresidioCreditCard
+class CreditCardRecognizer(PatternBacked):
+    name, type = "credit_card", "CREDIT_CARD"
+
+    def valid(self, value: str) -> bool:
+        return luhn_valid(value.replace("-", "").replace(" ", ""))
 
 
 _SEPARATED_CARD = re.compile(r"(?<![\d.])\d{4}([./_·])\d{4}\1\d{4}\1\d{1,7}(?![\d.])")
@@ -195,7 +197,7 @@ def luhn_valid(digits: str) -> bool:
 
 @register_recognizer
 class SeparatedCardRecognizer(Recognizer):
-    """Card numbers grouped with dots, slashes or underscores (Presidio's pattern knows spaces and
+    """Card numbers grouped with dots, slashes or underscores (the card pattern knows spaces and
     dashes only), Luhn-checked so dotted version numbers or dates are not taken for cards."""
 
     name, type = "credit_card_separated", "CREDIT_CARD"
@@ -208,16 +210,51 @@ class SeparatedCardRecognizer(Recognizer):
         ]
 
 
-@register_recognizer
-class IbanRecognizer(PresidioBacked):
-    name, type, presidio_class = "iban", "IBAN", PresidioIban
+_IBAN_CLASSES = {"n": "[0-9]", "a": "[A-Z]", "c": "[a-zA-Z0-9]"}
+_IBAN_DIGITS = {ord(ch): str(value) for value, ch in enumerate(string.digits + string.ascii_uppercase)}
+
+
+@cache
+def _iban_formats() -> dict[str, regex.Pattern[str]]:
+    """Per country, the regex of its IBANs (spaces and dashes removed) from `iban_countries` of
+    data/identifier_patterns.yaml: "8n 16c" reads 8 digits, then 16 letters or digits."""
+    return {
+        country: regex.compile(country + "[0-9]{2}" + "".join(_iban_part(part) for part in bban.split()))
+        for country, bban in identifier_patterns()["iban_countries"].items()
+    }
+
+
+def _iban_part(part: str) -> str:
+    """A part of a BBAN format ("4a", "16c") as a regex; a literal ("0") as it is."""
+    return f"{_IBAN_CLASSES[part[-1]]}{{{part[:-1]}}}" if part[-1] in _IBAN_CLASSES else part
 
 
 @register_recognizer
-class IpRecognizer(PresidioBacked):
-    name, type, presidio_class = "ip_address", "IP_ADDRESS", PresidioIp
+class IbanRecognizer(PatternBacked):
+    """IBANs whose check digits are those ISO 13616 computes (mod 97) and which open with their country's format."""
+
+    name, type = "iban", "IBAN"
+    flags = regex.DOTALL | regex.MULTILINE  # capitals only, as Presidio's
+
+    def valid(self, value: str) -> bool:
+        iban = value.replace("-", "").replace(" ", "")
+        remainder = int((iban[4:] + iban[:2] + "00").translate(_IBAN_DIGITS)) % 97
+        country = _iban_formats().get(iban[:2])
+        return f"{98 - remainder:02d}" == iban[2:4] and country is not None and country.match(iban) is not None
+
+
+@register_recognizer
+class IpRecognizer(PatternBacked):
+    name, type = "ip_address", "IP_ADDRESS"
     # a dotted quad, or two colons among hex digits: prices (12.50) and times (10:30) are not looked at
     wanted, window = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"), 64
+
+    def invalid(self, value: str) -> bool:
+        try:
+            ipaddress.ip_interface(value)
+        except ValueError:
+            return True
+        return False
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public
@@ -254,7 +291,7 @@ def _is_url(value: str) -> bool:
     subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
-    parts = _OFFLINE_TLD(host)
+    parts = _offline_tld()(host)
     if not parts.suffix:
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
@@ -290,22 +327,24 @@ def _brand_handles() -> frozenset[str]:
     return frozenset(key.replace(" ", "") for key in brands())
 
 
-class _UsSsnWithSamples(PresidioUsSsn):
-    """Presidio drops the published sample numbers (123-45-6789): typed by a user they are still an
-    SSN-shaped identifier, masked as one rather than left to the phone recognizer."""
-
-    def invalidate_result(self, pattern_text: str) -> bool:
-        return "".join(c for c in pattern_text if c.isdigit()) not in (
-            "123456789",
-            "987654320",
-            "078051120",
-        ) and super().invalidate_result(pattern_text)
-
-
 @register_recognizer
-class UsSsnRecognizer(PresidioBacked):
-    # Presidio scores bare 9-digit runs very low (0.05); keep only the dashed/spaced forms.
-    name, type, presidio_class, min_score = "us_ssn", "NATIONAL_ID", _UsSsnWithSamples, 0.3
+class UsSsnRecognizer(PatternBacked):
+    """US SSNs written 3-2-4 with one kind of separator, not of a range never issued (area 000 or 666,
+    group 00, serial 0000, one digit throughout). The published sample numbers (123-45-6789), which
+    Presidio drops, are kept: typed by a user they are still an SSN-shaped identifier, masked as one
+    rather than left to the phone recognizer."""
+
+    name, type, min_score = "us_ssn", "NATIONAL_ID", 0.3
+
+    def invalid(self, value: str) -> bool:
+        digits = "".join(ch for ch in value if ch.isdigit())
+        return (
+            len({ch for ch in value if ch in ".- "}) > 1
+            or len(set(digits)) == 1
+            or digits[3:5] == "00"
+            or digits[5:] == "0000"
+            or digits[:3] in ("000", "666")
+        )
 
 
 # Cheap candidate scan: 7-15 digits with the separators people type. Running

@@ -1,0 +1,192 @@
+"""The structured recognizers' own patterns (data/identifier_patterns.yaml): the same matches as
+Presidio's predefined recognizers they were carried over from, and the values each identifier's
+specification allows or rules out."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.resources import resource_dir
+
+RECOGNIZERS = {r.name: r for r in build_recognizers(["email", "credit_card", "iban", "ip_address", "us_ssn"])}
+
+# Values at the edges of each pattern and check, in sentences; the shipped PII test sets are read beside them.
+EDGES = [
+    "Mail anna.berg@example.org, a.b-c@mail.co.uk or ops@billing.internal, not icon@2x.png or me@host.",
+    "x@y.zz, first.last+tag@sub.example-mail.com. and 'quoted'@example.org; ünïcode@exämple.de",
+    "Cards 4111 1111 1111 1111, 4111-1111-1111-1111, 4111111111111111, 4111 1111 1111 1112 and 1234567890123.",
+    "Amex 3782 822463 10005, Mastercard 5555555555554444, order 1234-5678-9012-3456, id 1000000000009.",
+    "IBANs DE89 3704 0044 0532 0130 00, DE89370400440532013000, GB82 WEST 1234 5698 7654 32, NO93 8601 1117 947.",
+    "CR05 0152 0200 1026 2840 66, FR14 2004 1010 0505 0001 3M02 606, DE89 3704 0044 0532 0130 01, de89370400440532013000",
+    "Pay DE89-3704-0044-0532-0130-00 2 days from today, or XX12 3456 7890 1234 5678 (no such country).",
+    "IPs 192.168.0.1, 10.0.0.1/24, 256.1.1.1, 1.2.3, ::1, ::, ::ffff:192.0.2.128, 2001:db8::8a2e:370:7334, fe80::1%eth0",
+    "Times 10:30 and 12:30:45, prices 12.50, versions 1.2.3.4.5, 64:ff9b::192.0.2.33 and 2001:db8:0:0:0:0:2:1/64.",
+    "SSNs 078-05-1120, 123-45-6789, 219 09 9999, 219.09.9999, 219-09.9999, 000-12-3456, 666-12-3456.",
+    "More: 219-00-1234, 219-09-0000, 111-11-1111, 219099999, 12345-6789 and 123-456789.",
+]
+
+
+def _shipped_texts() -> list[str]:
+    texts = []
+    for name in ("pii_test.jsonl", "pii_multilingual_test.jsonl"):
+        with (resource_dir("data") / name).open(encoding="utf-8") as handle:
+            texts += [json.loads(line)["text"] for line in handle if line.strip()]
+    return texts
+
+
+@cache
+def _presidio() -> dict:
+    """Presidio's recognizers as detection ran them before: email addresses' domains checked offline
+    (its own check may download the public-suffix list) and the published sample SSNs kept."""
+    from presidio_analyzer.predefined_recognizers import (
+        CreditCardRecognizer,
+        EmailRecognizer,
+        IbanRecognizer,
+        IpRecognizer,
+        UsSsnRecognizer,
+    )
+
+    class OfflineEmail(EmailRecognizer):
+        def validate_result(self, pattern_text):
+            return RECOGNIZERS["email"].valid(pattern_text)
+
+    class SsnWithSamples(UsSsnRecognizer):
+        def invalidate_result(self, pattern_text):
+            samples = ("123456789", "987654320", "078051120")
+            return "".join(filter(str.isdigit, pattern_text)) not in samples and super().invalidate_result(pattern_text)
+
+    return {
+        "email": OfflineEmail(),
+        "credit_card": CreditCardRecognizer(),
+        "iban": IbanRecognizer(),
+        "ip_address": IpRecognizer(),
+        "us_ssn": SsnWithSamples(),
+    }
+
+
+def _presidio_found(recognizer, text: str, min_score: float) -> set[tuple[int, int, float]]:
+    """What Presidio's generic `PatternRecognizer.analyze` keeps (IBAN's own override, which retries
+    shorter matches, was never run by detection), at or above `min_score`."""
+    from presidio_analyzer import EntityRecognizer, PatternRecognizer
+
+    results = EntityRecognizer.remove_duplicates(PatternRecognizer.analyze(recognizer, text, []))
+    return {(r.start, r.end, r.score) for r in results if r.score >= min_score}
+
+
+def test_the_carried_patterns_find_what_presidios_recognizers_found():
+    """Span for span and score for score, over edge cases and the 640 texts of the shipped PII test sets."""
+    presidio = _presidio()
+    texts = EDGES + _shipped_texts()
+    found = 0
+    for name, ours in RECOGNIZERS.items():
+        for text in texts:
+            mine = {hit for hit in ours.analyze(text) if hit[2] >= ours.min_score}
+            assert mine == _presidio_found(presidio[name], text, ours.min_score), (name, text)
+            found += len(mine)
+    assert found > 60  # the comparison saw values of every kind, not only empty results
+
+
+_SHAPES = ["4111 1111 1111 1111", "4111-1111-1111-1112", "DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "a.b@example.org", "x@y",
+           "john@acme.co.uk,", "123-45-6789", "078-05-1120", "999-99-9999", "10.0.0.1", "::1", "2001:db8::ff00:42:8329"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_SHAPES), st.text(alphabet="0123456789 -.@:/_abcXYZ", max_size=30)),
+        max_size=8,
+    )
+)
+def test_the_carried_patterns_find_what_presidio_finds_on_generated_texts(parts):
+    text = " ".join(parts)
+    for name, ours in RECOGNIZERS.items():
+        mine = {hit for hit in ours.analyze(text) if hit[2] >= ours.min_score}
+        assert mine == _presidio_found(_presidio()[name], text, ours.min_score), name
+
+
+def test_the_iban_country_formats_are_presidios():
+    """data/identifier_patterns.yaml's `iban_countries` ("8n 16c") spell Presidio's per-country regexes."""
+    from presidio_analyzer.predefined_recognizers.generic import iban_patterns as presidio
+
+    from stealthflow.placeholders.recognizers.structured import identifier_patterns
+
+    pieces = {"n": presidio.N, "a": presidio.A, "c": presidio.C}
+    ours = {}
+    for country, bban in identifier_patterns()["iban_countries"].items():
+        parts = ["[0]" if part == "0" else pieces[part[-1]] * int(part[:-1]) for part in bban.split()]
+        ours[country] = f"({country})" + presidio.CK + "".join(parts)
+    theirs = {
+        country: regex.replace(presidio.N4, presidio.N * 4)
+        .replace(presidio.N3, presidio.N * 3)
+        .replace(presidio.N2, presidio.N * 2)
+        .replace(presidio.A4, presidio.A * 4)
+        .replace(presidio.A3, presidio.A * 3)
+        .replace(presidio.A2, presidio.A * 2)
+        .replace(presidio.C4, presidio.C * 4)
+        .replace(presidio.C3, presidio.C * 3)
+        .replace(presidio.C2, presidio.C * 2)
+        for country, regex in presidio.regex_per_country.items()
+    }
+    assert ours == theirs
+
+
+def _values(name: str, text: str) -> list[str]:
+    return [text[s.start : s.end] for s in RECOGNIZERS[name].find(text)]
+
+
+@pytest.mark.parametrize(
+    "iban, found",
+    [
+        ("DE89 3704 0044 0532 0130 00", True),  # ISO 13616's example: 98 - (3704...00 131400 mod 97) = 89
+        ("GB82 WEST 1234 5698 7654 32", True),  # the UK example: 4 letters, 14 digits
+        ("NO93 8601 1117 947", True),  # Norway (a bare NO is false in YAML: the country must still be known)
+        ("CR05 0152 0200 1026 2840 66", True),  # Costa Rica's BBAN opens with a literal 0
+        ("DE89 3704 0044 0532 0130 01", False),  # one digit off: mod 97 fails
+        ("GB82 1234 1234 5698 7654 32", False),  # digits where the UK's bank code has letters
+    ],
+)
+def test_ibans_need_their_check_digits_and_their_countrys_format(iban, found):
+    assert _values("iban", f"Please pay {iban} today.") == ([iban] if found else [])
+
+
+@pytest.mark.parametrize(
+    "ssn, found",
+    [
+        ("219-09-9999", True),
+        ("219 09 9999", True),
+        ("078-05-1120", True),  # a published sample, typed by a user: still masked
+        ("219-09.9999", False),  # two kinds of separator
+        ("000-12-3456", False),  # area never issued
+        ("666-12-3456", False),
+        ("219-00-1234", False),  # group 00
+        ("219-09-0000", False),  # serial 0000
+        ("111-11-1111", False),  # one digit throughout
+    ],
+)
+def test_ssns_of_ranges_never_issued_are_not_masked(ssn, found):
+    assert _values("us_ssn", f"My SSN is {ssn}.") == ([ssn] if found else [])
+
+
+@pytest.mark.parametrize(
+    "text, ips",
+    [
+        ("server 192.168.0.1 and 10.0.0.1/24", ["192.168.0.1", "10.0.0.1/24"]),
+        ("not 256.1.1.1 nor 1.2.3", []),  # an octet above 255; three parts
+        ("v6 2001:db8::8a2e:370:7334 and ::ffff:192.0.2.128", ["2001:db8::8a2e:370:7334", "::ffff:192.0.2.128"]),
+        ("at 10:30 for 12.50", []),
+    ],
+)
+def test_ip_addresses_are_those_pythons_ipaddress_accepts(text, ips):
+    assert _values("ip_address", text) == ips
+
+
+def test_cards_pass_luhn_and_emails_need_a_real_domain():
+    text = "Card 4111 1111 1111 1111, not 4111 1111 1111 1112. Mail ops@billing.internal, not icon@2x.png."
+    assert _values("credit_card", text) == ["4111 1111 1111 1111"]
+    assert _values("email", text) == ["ops@billing.internal"]
