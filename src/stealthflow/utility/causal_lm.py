@@ -27,7 +27,7 @@ Cache = list[tuple[torch.Tensor, torch.Tensor]]  # per layer: keys, values [batc
 
 
 class CausalLM:
-    def __init__(self, path: str | Path, batch_size: int = 16):
+    def __init__(self, path: str | Path, batch_size: int = 64):
         from safetensors.torch import load_file
         from tokenizers import Tokenizer
 
@@ -94,7 +94,7 @@ class CausalLM:
         MAX_TOKENS token slots each."""
         batches: list[list[int]] = []
         for i in sorted(indices, key=lambda i: lengths[i]):
-            if batches and len(batches[-1]) < self.batch_size * 4 and (len(batches[-1]) + 1) * lengths[i] <= MAX_TOKENS:
+            if batches and len(batches[-1]) < self.batch_size and (len(batches[-1]) + 1) * lengths[i] <= MAX_TOKENS:
                 batches[-1].append(i)
             else:
                 batches.append([i])
@@ -151,7 +151,10 @@ class CausalLM:
                 k = torch.cat((prefix[number][0], k), dim=2)
                 v = torch.cat((prefix[number][1], v), dim=2)
             cache.append((k, v))
-            attended = functional.scaled_dot_product_attention(q, k, v, attn_mask=visible, enable_gqa=True)
+            repeat = self.heads // self.kv_heads  # each key/value head serves this many query heads
+            attended = functional.scaled_dot_product_attention(
+                q, k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1), attn_mask=visible
+            )
             hidden = hidden + attended.transpose(1, 2).reshape(batch, width, -1) @ layer["o"].T
             x = _rms_norm(hidden, layer["post_norm"], self.eps)
             hidden = hidden + (functional.silu(x @ layer["gate"].T) * (x @ layer["up"].T)) @ layer["down"].T

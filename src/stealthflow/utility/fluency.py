@@ -32,7 +32,7 @@ class Fluency:
 
 
 class FluencyScorer:
-    def __init__(self, model_path: str | Path | None = None, batch_size: int = 16):
+    def __init__(self, model_path: str | Path | None = None, batch_size: int = 64):
         from stealthflow.llm.embedded import converted_model_path
         from stealthflow.utility.causal_lm import CausalLM
 
