@@ -64,6 +64,16 @@ def test_a_sequence_reusing_its_bases_keys_reads_the_same(tiny):
     )
 
 
+def test_a_base_read_for_nothing_and_followers_sharing_nothing(tiny):
+    model = CausalLM(tiny, max_tokens=8)  # small passes: a sequence longer than that is read alone
+    base = model.encode(CORPUS[1])
+    other = model.encode(CORPUS[2])  # shares no opening token with the base
+    alone = model.logprobs([base, other], [[], range(1, len(other))])
+    shared = model.logprobs([base, other], [[], range(1, len(other))], bases=[None, 0])
+    assert shared[0] == {} and shared[1].keys() == alone[1].keys()
+    assert [shared[1][p] for p in alone[1]] == pytest.approx(list(alone[1].values()), abs=1e-4)
+
+
 def test_fluency_scores_match_the_full_forward_pass(tiny):
     """The scorer reads only the edited stretches; its scores equal those of scoring every token of
     both texts with transformers (the scorer before this runtime)."""

@@ -4,12 +4,14 @@ in plain torch.
 Scoring needs the forward pass only. transformers' model classes cost seconds of imports on a cold CLI
 (torch's compiler and distributed packages come with them); this reads the same converted checkpoint
 (`config.json`, `model.safetensors`, `tokenizer.json`) and does the same arithmetic: RMS norms, rotary
-positions, grouped-query attention, a SwiGLU MLP and the output embeddings. Two savings on top:
+positions, grouped-query attention, a SwiGLU MLP and the output embeddings. Three savings on top:
 
 - a sequence may start from another one's cached keys and values: a candidate rewrite shares its
   sentence's opening with the original, which is then read once;
 - a sequence is read only up to the last token asked for, and the output distribution (49 152 words
-  wide) is computed only where a token's log-probability is asked for.
+  wide) is computed only where a token's log-probability is asked for;
+- the sequences of a pass are packed one after the other, without padding (a token attends to its own
+  sequence only).
 """
 
 from __future__ import annotations
@@ -22,12 +24,11 @@ from pathlib import Path
 import torch
 from torch.nn import functional
 
-MAX_TOKENS = 1024  # token slots (rows x width) a batch holds at most
-Cache = list[tuple[torch.Tensor, torch.Tensor]]  # per layer: keys, values [batch, kv heads, positions, head dim]
+Cache = list[tuple[torch.Tensor, torch.Tensor]]  # per layer: keys, values [kv heads, positions, head dim]
 
 
 class CausalLM:
-    def __init__(self, path: str | Path, batch_size: int = 64):
+    def __init__(self, path: str | Path, max_tokens: int = 1024):
         from safetensors.torch import load_file
         from tokenizers import Tokenizer
 
@@ -50,7 +51,7 @@ class CausalLM:
             for i in range(config["num_hidden_layers"])
         ]
         self.tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
-        self.batch_size = batch_size
+        self.max_tokens = max_tokens  # tokens read in one pass at most (the attention mask grows with its square)
 
     def encode(self, text: str) -> list[int]:
         return self.tokenizer.encode(text, add_special_tokens=False).ids
@@ -75,87 +76,97 @@ class CausalLM:
                 i: max([*wanted_sets[i][-1:], *(_shared(sequences[i], sequences[j]) for j in followers[i])])
                 for i in roots
             }
-            for batch in self._batches(roots, ends):
-                cache = self._run(batch, {i: 0 for i in batch}, ends, sequences, wanted_sets, results)
-                row_of = {i: row for row, i in enumerate(batch)}
-                mine = [j for i in batch for j in followers.get(i, [])]
+            for chunk in self._chunks(roots, ends):
+                caches = self._run([(i, 0, ends[i], None) for i in chunk], sequences, wanted_sets, results)
+                mine = [j for i in chunk for j in followers.get(i, [])]
                 # a follower starts where it departs from its base, or before its first wanted token
                 starts = {j: min(_shared(sequences[j], sequences[bases[j]]), wanted_sets[j][0] - 1) for j in mine}
-                for group in self._batches(mine, {j: wanted_sets[j][-1] - starts[j] for j in mine}):
-                    rows = torch.tensor([row_of[bases[j]] for j in group])
-                    width = max(starts[j] for j in group)
-                    prefix = [(k[rows, :, :width], v[rows, :, :width]) for k, v in cache]
-                    ends_of = {j: wanted_sets[j][-1] for j in group}
-                    self._run(group, starts, ends_of, sequences, wanted_sets, results, prefix)
+                for group in self._chunks(mine, {j: wanted_sets[j][-1] - starts[j] for j in mine}):
+                    rows = [(j, starts[j], wanted_sets[j][-1], caches[bases[j]]) for j in group]
+                    self._run(rows, sequences, wanted_sets, results)
         return results
 
-    def _batches(self, indices: list[int], lengths: dict[int, int]) -> list[list[int]]:
-        """`indices` in batches of similar lengths (little padding), at most `batch_size` rows or
-        MAX_TOKENS token slots each."""
-        batches: list[list[int]] = []
-        for i in sorted(indices, key=lambda i: lengths[i]):
-            if batches and len(batches[-1]) < self.batch_size and (len(batches[-1]) + 1) * lengths[i] <= MAX_TOKENS:
-                batches[-1].append(i)
+    def _chunks(self, indices: list[int], lengths: dict[int, int]) -> list[list[int]]:
+        """`indices` in chunks of at most `max_tokens` tokens to read (a longer sequence alone)."""
+        chunks: list[list[int]] = []
+        total = 0
+        for i in indices:
+            if chunks and total + lengths[i] <= self.max_tokens:
+                chunks[-1].append(i)
+                total += lengths[i]
             else:
-                batches.append([i])
-        return batches
+                chunks.append([i])
+                total = lengths[i]
+        return chunks
 
-    def _run(self, batch, starts, ends, sequences, wanted, results, prefix: Cache | None = None) -> Cache:
-        """Read positions [starts[i], ends[i]) of each sequence i of `batch` (right-padded: a token
-        never attends to the padding after it), each row on top of its `prefix` row (keys and values
-        of its positions < starts[i]); store the wanted log-probabilities; return the keys and values."""
-        width = max(max(ends[i] - starts[i] for i in batch), 1)
-        ids = torch.zeros((len(batch), width), dtype=torch.int64)
-        for row, i in enumerate(batch):
-            tokens = sequences[i][starts[i] : ends[i]]
-            ids[row, : len(tokens)] = torch.tensor(tokens, dtype=torch.int64)
-        row_starts = torch.tensor([starts[i] for i in batch])
-        hidden, cache = self._forward(ids, row_starts, prefix)
-        rows, columns, targets, owners = [], [], [], []
-        for row, i in enumerate(batch):
+    def _run(self, rows, sequences, wanted, results) -> dict[int, Cache]:
+        """Read positions [start, end) of each row's sequence, all rows packed into one stretch with no
+        padding (a token attends only to its own row: its earlier tokens, and the first `start` keys and
+        values of the row's prefix cache); store the wanted log-probabilities; return each row's keys
+        and values of the positions it read."""
+        ids, positions, owner, prefix_owner = [], [], [], []
+        if all(end <= start for _, start, end, _ in rows):
+            return {i: [] for i, *_ in rows}  # nothing to read (a base its followers share nothing with)
+        for row, (i, start, end, prefix) in enumerate(rows):
+            ids += sequences[i][start:end]
+            positions += range(start, end)
+            owner += [row] * (end - start)
+            prefix_owner += [row] * (start if prefix else 0)
+        owner_t, prefix_t = torch.tensor(owner, dtype=torch.int64), torch.tensor(prefix_owner, dtype=torch.int64)
+        order = torch.arange(len(ids))
+        visible = torch.cat(
+            (
+                prefix_t[None, :] == owner_t[:, None],
+                (owner_t[None, :] == owner_t[:, None]) & (order[None, :] <= order[:, None]),
+            ),
+            dim=1,
+        )
+        prefix = _packed_prefix(rows, len(self.layers)) if prefix_owner else None
+        hidden, cache = self._forward(torch.tensor(ids, dtype=torch.int64), torch.tensor(positions), visible, prefix)
+        where, targets, owners, offset = [], [], [], 0
+        for i, start, end, _ in rows:
             for position in wanted[i]:
-                rows.append(row)
-                columns.append(position - 1 - starts[i])  # the output before a token predicts it
+                where.append(offset + position - 1 - start)  # the output before a token predicts it
                 targets.append(sequences[i][position])
                 owners.append((i, position))
-        if rows:
-            states = _rms_norm(hidden[rows, columns], self.norm, self.eps)
-            logits = states @ self.output.T
+            offset += end - start
+        if where:
+            logits = _rms_norm(hidden[where], self.norm, self.eps) @ self.output.T
             values = torch.log_softmax(logits, dim=-1).gather(1, torch.tensor(targets)[:, None])[:, 0].tolist()
             for (i, position), value in zip(owners, values, strict=True):
                 results[i][position] = value
-        return cache
+        own: dict[int, Cache] = {}
+        offset = 0
+        for i, start, end, _ in rows:
+            own[i] = [(k[:, offset : offset + end - start], v[:, offset : offset + end - start]) for k, v in cache]
+            offset += end - start
+        return own
 
-    def _forward(self, ids: torch.Tensor, starts: torch.Tensor, prefix: Cache | None) -> tuple[torch.Tensor, Cache]:
-        """Hidden states of `ids` [batch, width]; row r's tokens stand at positions starts[r]... and see
-        the first starts[r] keys and values of its `prefix` row (padded to one width across rows)."""
-        batch, width = ids.shape
-        past = prefix[0][0].shape[2] if prefix else 0
-        positions = starts[:, None] + torch.arange(width)[None, :]  # [batch, width]
-        angles = positions[..., None].float() * self.inv_freq
-        angles = torch.cat((angles, angles), dim=-1)[:, None]  # [batch, 1, width, head dim]
+    def _forward(
+        self, ids: torch.Tensor, positions: torch.Tensor, visible: torch.Tensor, prefix: Cache | None
+    ) -> tuple[torch.Tensor, Cache]:
+        """Hidden states of the packed tokens `ids` at their `positions`; `visible[t, key]` says which of the
+        prefix keys and values (then the packed tokens' own) token t attends to."""
+        width = len(ids)
+        angles = positions[:, None].float() * self.inv_freq
+        angles = torch.cat((angles, angles), dim=-1)  # [tokens, head dim]
         cos, sin = angles.cos(), angles.sin()
-        own = torch.arange(width)[None, :] <= torch.arange(width)[:, None]  # causal among the new tokens
-        before = torch.arange(past)[None, :] < starts[:, None]  # [batch, past]: each row's own prefix
-        visible = torch.cat((before[:, None, :].expand(batch, width, past), own.expand(batch, width, width)), dim=-1)
-        visible = visible[:, None]  # [batch, 1, width, past + width]
+        repeat = self.heads // self.kv_heads  # each key/value head serves this many query heads
         hidden = self.embed[ids]
         cache: Cache = []
         for number, layer in enumerate(self.layers):
             x = _rms_norm(hidden, layer["input_norm"], self.eps)
-            q = (x @ layer["q"].T).view(batch, width, self.heads, self.head_dim).transpose(1, 2)
-            k = (x @ layer["k"].T).view(batch, width, self.kv_heads, self.head_dim).transpose(1, 2)
-            v = (x @ layer["v"].T).view(batch, width, self.kv_heads, self.head_dim).transpose(1, 2)
+            q = (x @ layer["q"].T).view(width, self.heads, self.head_dim).transpose(0, 1)
+            k = (x @ layer["k"].T).view(width, self.kv_heads, self.head_dim).transpose(0, 1)
+            v = (x @ layer["v"].T).view(width, self.kv_heads, self.head_dim).transpose(0, 1)
             q, k = q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
-            if prefix:
-                k = torch.cat((prefix[number][0], k), dim=2)
-                v = torch.cat((prefix[number][1], v), dim=2)
             cache.append((k, v))
-            repeat = self.heads // self.kv_heads  # each key/value head serves this many query heads
+            if prefix:
+                k, v = torch.cat((prefix[number][0], k), dim=1), torch.cat((prefix[number][1], v), dim=1)
             attended = functional.scaled_dot_product_attention(
-                q, k.repeat_interleave(repeat, dim=1), v.repeat_interleave(repeat, dim=1), attn_mask=visible
+                q, k.repeat_interleave(repeat, dim=0), v.repeat_interleave(repeat, dim=0), attn_mask=visible
             )
-            hidden = hidden + attended.transpose(1, 2).reshape(batch, width, -1) @ layer["o"].T
+            hidden = hidden + attended.transpose(0, 1).reshape(width, -1) @ layer["o"].T
             x = _rms_norm(hidden, layer["post_norm"], self.eps)
             hidden = hidden + (functional.silu(x @ layer["gate"].T) * (x @ layer["up"].T)) @ layer["down"].T
         return hidden, cache
@@ -181,6 +192,18 @@ def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor
 def _rotate_half(x: torch.Tensor) -> torch.Tensor:
     half = x.shape[-1] // 2
     return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def _packed_prefix(rows, layers: int) -> Cache:
+    """Per layer, the keys and values each row starts from (its cache's first `start` positions), one
+    row after the other, as the packed tokens are."""
+    return [
+        (
+            torch.cat([cache[number][0][:, :start] for _, start, _, cache in rows if cache], dim=1),
+            torch.cat([cache[number][1][:, :start] for _, start, _, cache in rows if cache], dim=1),
+        )
+        for number in range(layers)
+    ]
 
 
 def _shared(a: list[int], b: list[int]) -> int:

@@ -32,11 +32,11 @@ class Fluency:
 
 
 class FluencyScorer:
-    def __init__(self, model_path: str | Path | None = None, batch_size: int = 64):
+    def __init__(self, model_path: str | Path | None = None, max_tokens: int = 1024):
         from stealthflow.llm.embedded import converted_model_path
         from stealthflow.utility.causal_lm import CausalLM
 
-        self.model = CausalLM(model_path or converted_model_path(), batch_size)
+        self.model = CausalLM(model_path or converted_model_path(), max_tokens)
         self._prefix = self.model.encode(PREFIX)
         self._lock = threading.Lock()
 
