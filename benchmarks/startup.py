@@ -14,7 +14,7 @@ follows the load; the CPU time is what the call itself costs. The ways:
     git worktree add /tmp/before d7f258a
     .venv/bin/python benchmarks/startup.py --before /tmp/before/src [--runs 3]
 
-Writes benchmarks/results/startup.json and .md. `python -X importtime -c "import stealthflow.cli"`
+Writes benchmarks/results/startup.json and .md (`--out NAME`: NAME.json and .md). `python -X importtime -c "import stealthflow.cli"`
 and a profiler (`python -m cProfile -s cumulative -m stealthflow.cli ...`) say where the time goes.
 """
 
@@ -64,6 +64,7 @@ def main() -> None:
     )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--ways", help="comma-separated subset of the ways (default: all)")
+    parser.add_argument("--out", default="startup", help="results name: benchmarks/results/NAME.json and .md")
     args = parser.parse_args()
     ways = {way: WAYS[way] for way in (args.ways.split(",") if args.ways else WAYS)}
     sources = {"before": args.before.resolve(), "after": AFTER}
@@ -118,8 +119,8 @@ def main() -> None:
         "load_average": {"start": load_at_start, "end": os.getloadavg()[0]},
         "before": str(args.before),
     }
-    (RESULTS / "startup.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-    (RESULTS / "startup.md").write_text(
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    (RESULTS / f"{args.out}.md").write_text(
         "# CLI start-up (benchmarks/startup.py)\n\n" + "\n".join(lines) + "\n", encoding="utf-8"
     )
 

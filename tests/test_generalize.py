@@ -204,3 +204,27 @@ def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
     ((new, _),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
     assert new == "Long day today. Rent in my city keeps going up! Anyway, see you."
     assert set(seen) == {"Rent in Leeds keeps going up! "}
+
+
+def test_the_parser_loads_only_what_the_slots_read_and_no_other_package():
+    """spaCy imports every installed package's factory entry point when it builds a pipeline (Presidio's
+    brought transformers' pipelines: seconds on a cold CLI); the parser skips them and the components
+    syntax.py never reads, in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from stealthflow.anonymize import syntax; from spacy.util import registry; nlp = syntax.parser(); "
+        "print(sorted(nlp.component_names), 'presidio_analyzer' in sys.modules, 'transformers' in sys.modules, "
+        "registry._entry_point_factories.entry_points)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.split() == [
+        "['attribute_ruler',",
+        "'ner',",
+        "'parser',",
+        "'tagger',",
+        "'tok2vec']",
+        *["False"] * 2,
+        "True",
+    ]

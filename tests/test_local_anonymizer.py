@@ -388,3 +388,46 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
         pool.close()
+
+
+def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():
+    """The real cue tagger in a fresh interpreter: a harmless post costs the tagger only."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from stealthflow.anonymize.cues import load_cue_tagger; "
+        "from stealthflow.anonymize.generalize import Generalizer; from stealthflow.anonymize.local import LocalAnonymizer; "
+        "from stealthflow.utility.fluency import shared_scorer; "
+        "(r,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(['Just got my cat a new bed, she loves it.']); "
+        "print(r.how, 'spacy' in sys.modules, shared_scorer.cache_info().currsize, 'transformers' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.split() == ["unchanged", "False", "0", "False"]
+
+
+@pytest.mark.real_model
+def test_the_rewrites_are_those_of_the_models_loaded_through_transformers():
+    """The cue tagger and the fluency scorer as loaded now (no transformers) rewrite posts exactly as main
+    did with both loaded through transformers (tests/data/local_rewrites_reference.jsonl, written by main's
+    code). A different rewrite passes only where two candidates tied: both read within 0.01 as fluently."""
+    from pathlib import Path
+
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "local_rewrites_reference.jsonl").open()]
+    rows = rows[:15]
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
+        [r["post"] for r in rows]
+    )
+    assert sum(row["rewrite"] != row["post"] for row in rows) >= 5  # the sample exercises the generalizer
+    for row, result in zip(rows, results, strict=True):
+        if result.text != row["rewrite"]:
+            expected, got = shared_scorer().compare([row["post"]] * 2, [row["rewrite"], result.text])
+            assert abs(expected.score - got.score) < 0.01, (row["rewrite"], result.text)
+        else:
+            assert json.loads(json.dumps(result.changes)) == row["changes"] and result.unprotected == row["unprotected"]

@@ -6,6 +6,7 @@ ship under `models/cue-tagger/`.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -76,7 +77,11 @@ def load_cue_tagger(directory: str | None = None) -> SpanTagger:
     path = Path(directory) if directory else shipped_cue_tagger_dir()
     if not (path / "tagger.safetensors").exists():
         raise FileNotFoundError(f"{path}: no cue tagger (train one: stealthflow train cue-tagger --out DIR)")
-    return SpanTagger.load(path)
+    if "student" in json.loads((path / "tagger.json").read_text(encoding="utf-8")):
+        return SpanTagger.load(path)
+    from stealthflow.anonymize.minilm import load_minilm_tagger  # torch, without transformers' model classes
+
+    return load_minilm_tagger(path)
 
 
 def cue_metrics(tagger: SpanTagger, profiles: list[Profile], batch_size: int = 32) -> dict[str, dict[str, float]]:

@@ -28,11 +28,29 @@ REMOVABLE = {
 }  # fmt: skip
 
 
+#: the components `slot` and `pieces` read: tags (`tag_`), coarse tags from the attribute ruler (`pos_`),
+#: the parse (`dep_`, `head`, noun chunks) and named entities (`ents`, `ent_type_`); no lemmas, no senter
+UNUSED = ["lemmatizer", "senter"]
+
+
 @cache
 def parser():
+    """The English pipeline, loaded once per process with only the components used here."""
     import spacy
+    from spacy.util import registry
 
-    return spacy.load(MODEL, disable=["lemmatizer"])
+    # spaCy imports every installed package's `spacy_factories` entry point when a pipeline is built;
+    # Presidio's brings transformers' pipelines with it (~5 s of imports on 2 cores) for a component
+    # this model does not have. The model's own factories are spaCy's built-ins.
+    factories = getattr(registry, "_entry_point_factories", None)
+    scanned = getattr(factories, "entry_points", False)
+    if scanned:
+        factories.entry_points = False
+    try:
+        return spacy.load(MODEL, exclude=UNUSED)
+    finally:
+        if scanned:
+            factories.entry_points = True
 
 
 @cache

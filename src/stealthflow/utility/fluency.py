@@ -32,52 +32,41 @@ class Fluency:
 
 
 class FluencyScorer:
-    def __init__(self, model_path: str | Path | None = None, batch_size: int = 16):
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
+    def __init__(self, model_path: str | Path | None = None, max_tokens: int = 1024):
         from stealthflow.llm.embedded import converted_model_path
+        from stealthflow.utility.causal_lm import CausalLM
 
-        path = str(model_path or converted_model_path())
-        self._torch = torch
-        self.tokenizer = AutoTokenizer.from_pretrained(path)
-        if self.tokenizer.pad_token is None:
-            self.tokenizer.pad_token = self.tokenizer.eos_token
-        self.model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
-        self.batch_size = batch_size
+        self.model = CausalLM(model_path or converted_model_path(), max_tokens)
+        self._prefix = self.model.encode(PREFIX)
         self._lock = threading.Lock()
 
-    def token_logprobs(self, texts: list[str]) -> list[tuple[list[int], list[float]]]:
-        """Per text: its token ids (after the neutral prefix) and each token's log-probability."""
-        torch = self._torch
-        prefix = self.tokenizer(PREFIX, add_special_tokens=False)["input_ids"]
-        encoded = [prefix + self.tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts]
-        results: list[tuple[list[int], list[float]]] = []
-        with self._lock, torch.inference_mode():
-            for start in range(0, len(encoded), self.batch_size):
-                batch = encoded[start : start + self.batch_size]
-                width = max(len(ids) for ids in batch)
-                pad = self.tokenizer.pad_token_id
-                ids = torch.tensor([row + [pad] * (width - len(row)) for row in batch])
-                mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in batch])
-                logits = self.model(input_ids=ids, attention_mask=mask).logits.float()
-                logprobs = torch.log_softmax(logits[:, :-1], dim=-1).gather(2, ids[:, 1:, None])[..., 0]
-                for row, values in zip(batch, logprobs.tolist(), strict=True):
-                    results.append((row[len(prefix) :], values[len(prefix) - 1 : len(row) - 1]))
-        return results
-
     def compare(self, originals: list[str], rewrites: list[str]) -> list[Fluency]:
-        unique = list(dict.fromkeys([*originals, *rewrites]))  # an original is often compared with many candidates
-        scored = dict(zip(unique, self.token_logprobs(unique), strict=True))
-        return [edit_fluency(scored[a], scored[b]) for a, b in zip(originals, rewrites, strict=True)]
+        """Each rewrite's `Fluency` against its original. Only the tokens the comparison reads are
+        scored: an original is read once for all its candidates, and a rewrite from where it departs
+        from its original to the end of its last edit's junction."""
+        texts = list(dict.fromkeys([*originals, *rewrites]))
+        ids = {text: self.model.encode(text) for text in texts}
+        where = {text: number for number, text in enumerate(texts)}
+        wanted: list[set[int]] = [set() for _ in texts]
+        bases: list[int | None] = [None] * len(texts)
+        offset = len(self._prefix)  # the neutral prefix's tokens come first
+        bare = set(originals)
+        edits = [edit_positions(ids[a], ids[b]) for a, b in zip(originals, rewrites, strict=True)]
+        for a, b, (a_pos, b_pos) in zip(originals, rewrites, edits, strict=True):
+            wanted[where[a]].update(offset + p for p in a_pos)
+            wanted[where[b]].update(offset + p for p in b_pos)
+            if b not in bare and bases[where[b]] is None:
+                bases[where[b]] = where[a]  # a rewrite starts from its original's keys and values
+        with self._lock:
+            scored = self.model.logprobs([self._prefix + ids[t] for t in texts], wanted, bases)
+        return [
+            difference([scored[where[a]][offset + p] for p in a_pos], [scored[where[b]][offset + p] for p in b_pos])
+            for a, b, (a_pos, b_pos) in zip(originals, rewrites, edits, strict=True)
+        ]
 
 
-def edit_fluency(original: tuple[list[int], list[float]], rewrite: tuple[list[int], list[float]]) -> Fluency:
-    """Compare two scored token sequences over the stretches where they differ (plus the junction
-    tokens after each), so the unchanged rest of a long post does not dilute a broken edit."""
-    (a_ids, a_lp), (b_ids, b_lp) = original, rewrite
-    if a_ids == b_ids:
-        return Fluency(0.0, 0.0)
+def edit_positions(a_ids: list[int], b_ids: list[int]) -> tuple[list[int], list[int]]:
+    """The positions of each sequence where the two differ, plus the junction tokens after each edit."""
     a_pos: set[int] = set()
     b_pos: set[int] = set()
     matcher = difflib.SequenceMatcher(a=a_ids, b=b_ids, autojunk=False)
@@ -86,8 +75,22 @@ def edit_fluency(original: tuple[list[int], list[float]], rewrite: tuple[list[in
             continue
         a_pos.update(range(i1, min(len(a_ids), i2 + JUNCTION_TOKENS)))
         b_pos.update(range(j1, min(len(b_ids), j2 + JUNCTION_TOKENS)))
-    a_vals = [a_lp[i] for i in sorted(a_pos)] or [0.0]
-    b_vals = [b_lp[j] for j in sorted(b_pos)] or [0.0]
+    return sorted(a_pos), sorted(b_pos)
+
+
+def edit_fluency(original: tuple[list[int], list[float]], rewrite: tuple[list[int], list[float]]) -> Fluency:
+    """Compare two scored token sequences over the stretches where they differ (plus the junction
+    tokens after each), so the unchanged rest of a long post does not dilute a broken edit."""
+    (a_ids, a_lp), (b_ids, b_lp) = original, rewrite
+    a_pos, b_pos = edit_positions(a_ids, b_ids)
+    return difference([a_lp[i] for i in a_pos], [b_lp[j] for j in b_pos])
+
+
+def difference(a_vals: list[float], b_vals: list[float]) -> Fluency:
+    """The rewrite's edited stretch against the original's (0 for identical texts: nothing to compare)."""
+    if not a_vals and not b_vals:
+        return Fluency(0.0, 0.0)
+    a_vals, b_vals = a_vals or [0.0], b_vals or [0.0]
     return Fluency(score=sum(b_vals) / len(b_vals) - sum(a_vals) / len(a_vals), worst=min(b_vals) - min(a_vals))
 
 
