@@ -6,6 +6,10 @@ Torch trains the student; inference needs none of it. The weights are the studen
 handful of matrix products, which numpy hands to its BLAS like torch does, and importing torch
 cost more than tagging a megabyte.
 
+The products run on one BLAS thread: a window's are small, and OpenBLAS's threads wait for each other
+spinning (on 2 busy cores, 2 threads cost 4-9x the CPU time of one); a server's concurrent requests
+share the cores instead.
+
 Every window of a batch goes into one sequence, windows apart by zeros as wide as the widest
 tap reaches, and the positions between windows are set back to zero before each layer: each
 window is tagged as it is alone, and a batch is one matrix product a layer.
@@ -14,6 +18,7 @@ window is tagged as it is alone, and a batch is one matrix product a layer.
 from __future__ import annotations
 
 import math
+from functools import cache
 
 import numpy as np
 
@@ -69,6 +74,10 @@ class ConvRuntime:
         """Per window (word-piece ids, word shapes or None): probabilities[pieces, tags] (float32)."""
         if not windows:
             return []
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._probabilities(windows)
+
+    def _probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
         lengths = [len(ids) for ids, _ in windows]
         starts = np.cumsum([self._gap] + [length + self._gap for length in lengths[:-1]])
         inside = np.concatenate(
@@ -109,6 +118,14 @@ class ConvRuntime:
             self._table[new] = _gelu(projected, [np.empty_like(projected) for _ in range(3)])
             self._projected[new] = True
         return self._table[ids]
+
+
+@cache
+def _blas():
+    """numpy's BLAS libraries, to limit their threads (threadpoolctl; looked up once)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def _parameter_names(shape: StudentShape) -> set[str]:
