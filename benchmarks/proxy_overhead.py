@@ -13,11 +13,12 @@ Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 requests (a server that has served concurrent clients: its detection ran in several worker
 threads), on the machine's cores; results in proxy_overhead_tagger.json and .md. `--before SRC`
 (with `--tagger`): a second proxy runs the code of another checkout's src/ (the tagger on torch),
-beside this one, the requests interleaved across the direct path and both proxies.
+beside this one, the requests interleaved across the direct path and both proxies (results in
+proxy_overhead_tagger_side_by_side.json and .md).
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_overhead.py [--requests 200 100 20] [--concurrent 64 --streams 256]
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --requests 100 40 8 --concurrent 8 --streams 64
-    git archive 002be98 src | tar -x -C /tmp/before   # code whose tagger runs on torch
+    git archive 002be98 src | tar -x -C /tmp/before   # code whose tagger runs on torch (and link models/, data/...)
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 100 0 0 --streams 0
 
 Writes benchmarks/results/proxy_overhead.json and .md.
@@ -317,7 +318,7 @@ def main() -> None:
                 throughput(proxies["this checkout"], args.concurrent, args.streams, THROUGHPUT_SEEDS)
             )
     RESULTS.mkdir(exist_ok=True)
-    name = "proxy_overhead_tagger" if args.tagger else "proxy_overhead"
+    name = ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
     (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)
     (RESULTS / f"{name}.md").write_text(table)
