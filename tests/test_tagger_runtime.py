@@ -119,3 +119,17 @@ def test_the_shipped_tagger_loads_and_tags_without_importing_torch_or_transforme
     spans, heavy = done.stdout.strip().splitlines()
     assert spans == "[(33, 47, 'REAL_NAME')]"
     assert heavy == "[]"
+
+
+def test_shaping_a_lowercase_name_imports_no_sklearn():
+    """The function words trimmed off a lowercase name's ends come from data/function_words.txt: importing
+    sklearn for its stop words cost seconds the first time a text held one (12 s on a busy machine)."""
+    script = (
+        "import sys\n"
+        "from stealthflow.pii_tagger.spans import person_within\n"
+        "text = 'pls text kofi mensah on 07700 900123'\n"
+        "print(person_within(text, 9, 23))\n"  # "kofi mensah on"
+        "print('sklearn' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.split() == ["(9,", "20)", "False"]  # "kofi mensah", without "on"
