@@ -1,4 +1,5 @@
-"""The student's torch module (training runs it; detection runs the numpy runtime, fp32): its matrix products in bf16 or fp32, on this CPU (student.native_bf16).
+"""The student's torch module (training runs it; detection runs the numpy runtime, fp32): its matrix products
+in bf16 or fp32, on this CPU (student.native_bf16).
 
 Regex + tagger wall ms per KB on 1 / 10 / 100 KB texts (made of this benchmark's synthetic
 messages), torch on 2 threads, both precisions alternating in one process after a warm-up pass
