@@ -3,12 +3,12 @@
 Torch trains the student; inference needs none of it. The weights are the student's own file
 (`tagger.safetensors`, the parameter names of student.py) on top of MiniLM's word-piece table
 (minilm.py), so a fine-tuned file drops in. The layers are few and narrow: a window's pass is a
-handful of matrix products, which numpy hands to its BLAS like torch does, and importing torch
-cost more than tagging a megabyte.
+handful of matrix products, which numpy hands to its BLAS like torch does, while importing torch and
+transformers cost a cold start seconds.
 
 The products run on one BLAS thread: a window's are small, and OpenBLAS's threads wait for each other
-spinning (on 2 busy cores, 2 threads cost 4-9x the CPU time of one); a server's concurrent requests
-share the cores instead.
+spinning (on 2 busy cores, 2 threads cost ~4x the CPU time of one at 1 KB); a server's concurrent
+requests share the cores instead.
 
 Every window of a batch goes into one sequence, windows apart by zeros as wide as the widest
 tap reaches, and the positions between windows are set back to zero before each layer: each
