@@ -174,9 +174,8 @@ def run_finetune(
             f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line"
         )
     personal = pseudo_labelled(personal_texts, recipe.init_from)
-    tagger = SpanTagger.load(
-        recipe.init_from, trainable=True
-    )  # its own copy: the detector above keeps the one it labelled with
+    # Its own copy, the torch module to train: the detector above keeps the one it labelled with.
+    tagger = SpanTagger.load(recipe.init_from, trainable=True)
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
     replay = training_rows(
