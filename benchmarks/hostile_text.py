@@ -1,15 +1,18 @@
-"""Detection with the PII tagger on hostile text, and restore of a reply full of placeholder look-alikes.
+"""Protect with the PII tagger on hostile text, the tagger run by torch and by its numpy runtime side by side,
+and restore of a reply full of placeholder look-alikes.
 
-    .venv/bin/python benchmarks/hostile_text.py [--sizes 64000 256000 1000000] [--kinds ...]
+    .venv/bin/python benchmarks/hostile_text.py [--sizes 250000 1000000] [--kinds ...] [--runtimes torch numpy]
 
 For each kind of `stealthflow.testing.hostile` (a token of letters and digits, one of every printable
 character, a base64 blob, words glued without spaces, words without a full stop, capitalised names and
-numbers without a full stop, placeholder look-alikes) and each size: detection's CPU and wall seconds
-with the tagger on (torch on 2 threads), seconds per MB, and the ratio of each size's CPU time to the
-previous size's (linear: the ratio of the sizes, 4x here; quadratic: its square). The reference row
-is ordinary messages (data/pii_test.jsonl, one per line) at the same sizes: what the tagger costs on
-text it was made for. Then restore of the look-alikes text at each size (`--restore-sizes`).
-Prints a table and writes benchmarks/results/hostile_text.json.
+numbers without a full stop, placeholder look-alikes), each size and each runtime of the shipped
+student (`torch`: its torch module on 2 threads; `numpy`: what detection runs): `Protector.protect`'s
+CPU and wall seconds with the tagger on (a throwaway vault file, a new session per text), seconds
+per MB, and the ratio of each size's CPU time to the previous size's (linear: the ratio of the
+sizes; quadratic: its square). The reference row is ordinary messages (data/pii_test.jsonl, one per
+line) at the same sizes: word-like text, what the tagger was made for. Then restore of the
+look-alikes text at each size (`--restore-sizes`). Prints a table and writes
+benchmarks/results/hostile_text.json and .md.
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import torch
-
+from stealthflow.config import ProtectConfig
+from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.keys import new_secret
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.testing.hostile import KINDS, hostile_text
 
@@ -44,47 +50,91 @@ def _timed(run) -> tuple[float, float, object]:
     return time.process_time() - cpu, time.perf_counter() - wall, result
 
 
-def detection(kinds: list[str], sizes: list[int]) -> list[dict]:
-    detector = Detector(build_recognizers(models=True), cache_entries=0)
-    detector.detect("warm up: Anna Berg, anna@example.org")
+def tagged_detector(runtime: str) -> Detector:
+    """The default detector with the shipped student run by `runtime`."""
+    if runtime == "torch":
+        import torch
+
+        torch.set_num_threads(2)
+    tagger = SpanTagger.load(shipped_pii_tagger_dir(), trainable=runtime == "torch")
+    return Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)], cache_entries=0)
+
+
+def protection(kinds: list[str], sizes: list[int], runtimes: list[str], folder: Path) -> list[dict]:
+    config = ProtectConfig(vault_path=folder / "vault.sqlite", key_source="env", llm_extractor=False)
+    vault = open_vault(config, new_vault=True)
     rows = []
     print(
-        f"{'kind':26} {'chars':>9} {'cpu s':>7} {'wall s':>7} {'cpu s/MB':>8} {'wall s/MB':>9} {'x prev':>7} {'spans':>6}"
+        f"{'runtime':8} {'kind':26} {'chars':>9} {'cpu s':>7} {'wall s':>7} {'cpu s/MB':>8} {'wall s/MB':>9}"
+        f" {'x prev':>7} {'masked':>7}"
     )
-    for kind in kinds:
-        previous = None
-        for size in sizes:
-            text = reference_text(size) if kind == REFERENCE else hostile_text(kind, size)
-            cpu, wall, spans = _timed(lambda text=text: detector.detect(text))
-            ratio = cpu / previous if previous else None
-            previous = max(cpu, 1e-3)
-            row = {
-                "kind": kind,
-                "chars": size,
-                "cpu_s": round(cpu, 3),
-                "wall_s": round(wall, 3),
-                "cpu_s_per_mb": round(cpu * 1e6 / size, 2),
-                "wall_s_per_mb": round(wall * 1e6 / size, 2),
-                "cpu_ratio_to_previous": ratio and round(ratio, 2),
-                "spans": len(spans),
-            }
-            rows.append(row)
-            print(
-                f"{kind:26} {size:>9} {cpu:>7.2f} {wall:>7.2f} {row['cpu_s_per_mb']:>8.2f} {row['wall_s_per_mb']:>9.2f}"
-                f" {ratio or 0:>7.2f} {len(spans):>6}",
-                flush=True,
-            )
+    for runtime in runtimes:
+        protector = Protector(config, vault, tagged_detector(runtime))
+        protector.protect("warm up: Anna Berg, anna@example.org", f"{runtime}-warm-up")
+        for kind in kinds:
+            previous = None
+            for size in sizes:
+                text = reference_text(size) if kind == REFERENCE else hostile_text(kind, size)
+                session = f"{runtime}-{kind}-{size}"
+                cpu, wall, protected = _timed(lambda text=text, session=session: protector.protect(text, session))
+                ratio = cpu / previous if previous else None
+                previous = max(cpu, 1e-3)
+                row = {
+                    "runtime": runtime,
+                    "kind": kind,
+                    "chars": size,
+                    "cpu_s": round(cpu, 3),
+                    "wall_s": round(wall, 3),
+                    "cpu_s_per_mb": round(cpu * 1e6 / size, 2),
+                    "wall_s_per_mb": round(wall * 1e6 / size, 2),
+                    "cpu_ratio_to_previous": ratio and round(ratio, 2),
+                    "masked": len(protected.spans),
+                    "load_average": round(os.getloadavg()[0], 1),
+                }
+                rows.append(row)
+                print(
+                    f"{runtime:8} {kind:26} {size:>9} {cpu:>7.2f} {wall:>7.2f} {row['cpu_s_per_mb']:>8.2f}"
+                    f" {row['wall_s_per_mb']:>9.2f} {ratio or 0:>7.2f} {row['masked']:>7}",
+                    flush=True,
+                )
     return rows
+
+
+def markdown(rows: list[dict], runtimes: list[str]) -> str:
+    """CPU and wall seconds per MB at each kind's largest size, a column pair per runtime, and the ratio."""
+    largest = max(row["chars"] for row in rows)
+    by = {(row["runtime"], row["kind"]): row for row in rows if row["chars"] == largest}
+    kinds = list(dict.fromkeys(row["kind"] for row in rows))
+    loads = [row["load_average"] for row in rows]
+    lines = [
+        f"# Protect with the PII tagger on {largest:,} characters of hostile text",
+        "",
+        f"`Protector.protect` (a vault file, a new session per text), CPU / wall seconds per MB; load average"
+        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        "",
+        "| kind | "
+        + " | ".join(f"{runtime} CPU / wall s per MB" for runtime in runtimes)
+        + " | masked |"
+        + (f" {runtimes[1]} / {runtimes[0]} CPU |" if len(runtimes) == 2 else ""),
+        "|---|" + "---|" * len(runtimes) + "---|" + ("---|" if len(runtimes) == 2 else ""),
+    ]
+    for kind in kinds:
+        cells = [
+            f"{by[runtime, kind]['cpu_s_per_mb']:.2f} / {by[runtime, kind]['wall_s_per_mb']:.2f}"
+            for runtime in runtimes
+        ]
+        ratio = (
+            f" {by[runtimes[1], kind]['cpu_s'] / max(by[runtimes[0], kind]['cpu_s'], 1e-3):.2f}x |"
+            if len(runtimes) == 2
+            else ""
+        )
+        lines.append(f"| {kind} | " + " | ".join(cells) + f" | {by[runtimes[-1], kind]['masked']} |" + ratio)
+    return "\n".join(lines) + "\n"
 
 
 def restore(sizes: list[int]) -> list[dict]:
     """Restore (the session's values loaded, a real vault file) of a reply of placeholder look-alikes."""
-    from stealthflow.config import ProtectConfig
-    from stealthflow.pipeline.protector import Protector, open_vault
-    from stealthflow.placeholders.keys import new_secret
-
     rows = []
-    os.environ["STEALTHFLOW_VAULT_KEY"] = new_secret()  # a throwaway vault's key
     with tempfile.TemporaryDirectory() as folder:
         config = ProtectConfig(vault_path=Path(folder) / "vault.sqlite", key_source="env", llm_extractor=False)
         protector = Protector(config, open_vault(config, new_vault=True), Detector(build_recognizers()))
@@ -99,17 +149,23 @@ def restore(sizes: list[int]) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[64_000, 256_000, 1_000_000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[250_000, 1_000_000])
     parser.add_argument("--kinds", nargs="*", default=[*KINDS, REFERENCE], choices=[*KINDS, REFERENCE])
+    parser.add_argument("--runtimes", nargs="+", default=["torch", "numpy"], choices=["torch", "numpy"])
     parser.add_argument("--restore-sizes", type=int, nargs="*", default=[1_000_000, 10_000_000])
     args = parser.parse_args()
-    torch.set_num_threads(2)
-    rows = detection(args.kinds, args.sizes) if args.kinds else []
+    os.environ["STEALTHFLOW_VAULT_KEY"] = new_secret()  # the throwaway vaults' key
+    with tempfile.TemporaryDirectory() as folder:
+        rows = protection(args.kinds, args.sizes, args.runtimes, Path(folder)) if args.kinds else []
     restored = restore(args.restore_sizes)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "hostile_text.json").write_text(
         json.dumps({"sizes": args.sizes, "rows": rows, "restore": restored}, indent=2) + "\n", encoding="utf-8"
     )
+    if rows:
+        table = markdown(rows, args.runtimes)
+        (RESULTS / "hostile_text.md").write_text(table, encoding="utf-8")
+        print(table)
 
 
 if __name__ == "__main__":

@@ -11,10 +11,15 @@ Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 
 `--tagger`: the proxy as installed by default, with the PII tagger, after a burst of concurrent
 requests (a server that has served concurrent clients: its detection ran in several worker
-threads), torch on the machine's cores; results in proxy_overhead_tagger.json and .md.
+threads), on the machine's cores; results in proxy_overhead_tagger.json and .md. `--before SRC`
+(with `--tagger`): a second proxy runs the code of another checkout's src/ (the tagger on torch),
+beside this one, the requests interleaved across the direct path and both proxies (results in
+proxy_overhead_tagger_side_by_side.json and .md).
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/proxy_overhead.py [--requests 200 100 20] [--concurrent 64 --streams 256]
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --requests 100 40 8 --concurrent 8 --streams 64
+    git archive 002be98 src | tar -x -C /tmp/before   # code whose tagger runs on torch (and link models/, data/...)
+    .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 100 0 0 --streams 0
 
 Writes benchmarks/results/proxy_overhead.json and .md.
 """
@@ -42,6 +47,7 @@ from stealthflow.testing.mock_openai import Reply, last_user_text
 from stealthflow.testing.mock_process import MockOpenAIProcess
 
 RESULTS = Path(__file__).parent / "results"
+AFTER = Path(__file__).resolve().parent.parent / "src"
 TOKEN = "bench-token"
 SIZES = {"1 KB": 1_000, "10 KB": 10_000, "100 KB": 100_000}
 REPLY_CHARS = 600  # a typical answer; it starts with the prompt, so it carries placeholders back
@@ -85,10 +91,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False):
+def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: Path | None = None):
+    """A proxy subprocess; `src`: run that source tree's stealthflow instead of the installed one."""
     port = free_port()
+    workdir.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
+        **({"PYTHONPATH": str(src)} if src else {}),
         "STEALTHFLOW_PROXY_TOKEN": TOKEN,
         "STEALTHFLOW_VAULT_KEY": new_secret(),
         "STEALTHFLOW_TAGGER": "1" if tagger else "0",
@@ -137,12 +146,14 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def latency_rows(direct_base: str, proxy_base: str, requests: dict[str, int]) -> list[dict]:
+def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, int]) -> list[dict]:
+    """Per prompt size and streaming, per proxy (name -> base URL): the added latency against the direct
+    path, every request sent to the direct path and to each proxy, in an order that rotates."""
     rows = []
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with httpx.Client(headers=headers, timeout=120) as client:
         for label, size in SIZES.items():
-            for stream in (False, True):
+            for stream in (False, True) if requests[label] else ():
 
                 def body(seed: int, size=size, stream=stream) -> dict:
                     # A new text each time: the proxy remembers texts it has seen (a chat's re-sent
@@ -153,31 +164,36 @@ def latency_rows(direct_base: str, proxy_base: str, requests: dict[str, int]) ->
                         "stream": stream,
                     }
 
-                for base in (direct_base, proxy_base):  # warm-up: connections, the vault's first entries
+                bases = [direct_base, *proxies.values()]
+                for base in bases:  # warm-up: connections, the vault's first entries
                     call(client, base, body(-1))
-                direct, proxied = [], []
+                times: list[list[float]] = [[] for _ in bases]
                 for i in range(requests[label]):
-                    order = [(direct_base, direct), (proxy_base, proxied)]
                     request = body(i + 1000 * stream)
-                    for base, out in order if i % 2 == 0 else order[::-1]:  # interleaved, alternating first
-                        out.append(call(client, base, request))
-                added = [p - d for p, d in zip(proxied, direct, strict=True)]
-                rows.append(
-                    {
-                        "prompt": label,
-                        "stream": stream,
-                        "requests": requests[label],
-                        "direct_p50_ms": statistics.median(direct),
-                        "proxied_p50_ms": statistics.median(proxied),
-                        "added_p50_ms": statistics.median(added),
-                        "added_p99_ms": percentile(added, 99),
-                        "added_ms_per_kb": statistics.median(added) / (size / 1000),
-                    }
-                )
-                print(
-                    f"{label:>6} stream={stream!s:5} added p50 {rows[-1]['added_p50_ms']:.1f} ms  p99 {rows[-1]['added_p99_ms']:.1f} ms",
-                    flush=True,
-                )
+                    for turn in range(len(bases)):  # interleaved, each first in turn
+                        which = (i + turn) % len(bases)
+                        times[which].append(call(client, bases[which], request))
+                direct = times[0]
+                for name, proxied in zip(proxies, times[1:], strict=True):
+                    added = [p - d for p, d in zip(proxied, direct, strict=True)]
+                    rows.append(
+                        {
+                            "proxy": name,
+                            "prompt": label,
+                            "stream": stream,
+                            "requests": requests[label],
+                            "direct_p50_ms": statistics.median(direct),
+                            "proxied_p50_ms": statistics.median(proxied),
+                            "added_p50_ms": statistics.median(added),
+                            "added_p99_ms": percentile(added, 99),
+                            "added_ms_per_kb": statistics.median(added) / (size / 1000),
+                        }
+                    )
+                    print(
+                        f"{name}: {label:>6} stream={stream!s:5} added p50 {rows[-1]['added_p50_ms']:.1f} ms"
+                        f"  p99 {rows[-1]['added_p99_ms']:.1f} ms",
+                        flush=True,
+                    )
     return rows
 
 
@@ -220,20 +236,33 @@ async def throughput(base: str, concurrent: int, total: int, first_seed: int) ->
     return {"requests_per_s": done / seconds, "chunks_per_s": chunks / seconds, "seconds": seconds, "failed": failed}
 
 
-def markdown(rows: list[dict], flow: dict, tagger: bool) -> str:
+def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
     lines = [
         "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)"
         if tagger
         else "# Proxy overhead (mock upstream, `--no-llm --no-tagger`)",
         "",
-        "| prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
-        "|---|---|---|---|---|---|---|---|",
+        f"Load average {os.getloadavg()[0]:.1f} on the machine's {os.cpu_count()} cores at the end of the run.",
+        "",
+        "| proxy | prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['prompt']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | {r['direct_p50_ms']:.1f} | {r['proxied_p50_ms']:.1f} | "
-            f"{r['added_p50_ms']:.1f} | {r['added_p99_ms']:.1f} | {r['added_ms_per_kb']:.2f} |"
+            f"| {r['proxy']} | {r['prompt']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | {r['direct_p50_ms']:.1f} |"
+            f" {r['proxied_p50_ms']:.1f} | {r['added_p50_ms']:.1f} | {r['added_p99_ms']:.1f} | {r['added_ms_per_kb']:.2f} |"
         )
+    names = list(dict.fromkeys(r["proxy"] for r in rows))
+    if len(names) == 2:  # side by side: the second proxy's added p50 against the first's
+        first = {(r["prompt"], r["stream"]): r["added_p50_ms"] for r in rows if r["proxy"] == names[0]}
+        lines += ["", f"Added p50, {names[1]} / {names[0]}:", ""]
+        lines += [
+            f"- {r['prompt']}, {'streamed' if r['stream'] else 'plain'}: {r['added_p50_ms'] / first[r['prompt'], r['stream']]:.2f}x"
+            for r in rows
+            if r["proxy"] == names[1]
+        ]
+    if flow is None:
+        return "\n".join(lines) + "\n"
     d, p = flow["direct"], flow["proxied"]
     lines += [
         "",
@@ -259,26 +288,37 @@ def main() -> None:
         action="store_true",
         help="the proxy with the PII tagger (its default), after a burst of concurrent requests",
     )
+    parser.add_argument(
+        "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
+    )
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
+    sources = (
+        {"this checkout": None} if args.before is None else {"before": args.before.resolve(), "this checkout": AFTER}
+    )
 
-    with (
-        MockOpenAIProcess(
-            respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars
-        ) as upstream,  # run from the repository root
-        tempfile.TemporaryDirectory() as tmp,
-        proxy_process(upstream.base_url, Path(tmp), args.tagger) as proxy_base,
-    ):
+    with contextlib.ExitStack() as stack:
+        upstream = stack.enter_context(
+            MockOpenAIProcess(respond="benchmarks.proxy_overhead:answer", chunk_chars=args.chunk_chars)
+        )  # run from the repository root
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        proxies = {
+            name: stack.enter_context(proxy_process(upstream.base_url, tmp / str(number), args.tagger, src))
+            for number, (name, src) in enumerate(sources.items())
+        }
         if args.tagger:
-            asyncio.run(
-                throughput(proxy_base, args.concurrent, args.concurrent * 4, BURST_SEEDS)
-            )  # the burst: detection in several worker threads
-        rows = latency_rows(upstream.base_url, proxy_base, requests)
-        flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
-        flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams, THROUGHPUT_SEEDS))
-        flow["proxied"] = asyncio.run(throughput(proxy_base, args.concurrent, args.streams, THROUGHPUT_SEEDS))
+            for base in proxies.values():  # the burst: detection in several worker threads
+                asyncio.run(throughput(base, args.concurrent, args.concurrent * 4, BURST_SEEDS))
+        rows = latency_rows(upstream.base_url, proxies, requests)
+        flow = None
+        if args.streams:
+            flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
+            flow["direct"] = asyncio.run(throughput(upstream.base_url, args.concurrent, args.streams, THROUGHPUT_SEEDS))
+            flow["proxied"] = asyncio.run(
+                throughput(proxies["this checkout"], args.concurrent, args.streams, THROUGHPUT_SEEDS)
+            )
     RESULTS.mkdir(exist_ok=True)
-    name = "proxy_overhead_tagger" if args.tagger else "proxy_overhead"
+    name = ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
     (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)
     (RESULTS / f"{name}.md").write_text(table)

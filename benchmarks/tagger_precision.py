@@ -1,4 +1,5 @@
-"""The student tagger's matrix products in bf16 or in fp32, on this CPU (student.native_bf16).
+"""The student's torch module (training runs it; detection runs the numpy runtime, fp32): its matrix products
+in bf16 or fp32, on this CPU (student.native_bf16).
 
 Regex + tagger wall ms per KB on 1 / 10 / 100 KB texts (made of this benchmark's synthetic
 messages), torch on 2 threads, both precisions alternating in one process after a warm-up pass
@@ -37,7 +38,7 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from pii_detection import build_set, texts_of_size
 
-    from stealthflow.pii_tagger.model import load_pii_tagger
+    from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.pii_tagger.student import native_bf16
     from stealthflow.placeholders.detector import Detector
@@ -45,8 +46,10 @@ def main() -> None:
 
     torch.set_num_threads(2)
     messages, rng = build_set(600, seed=7), random.Random(11)
-    plain, tagged = Detector(build_recognizers()), Detector([*build_recognizers(), PiiTaggerRecognizer()])
-    model = load_pii_tagger(None).model
+    torch_tagger = SpanTagger.load(shipped_pii_tagger_dir(), trainable=True)  # the torch module: its precisions
+    plain = Detector(build_recognizers())
+    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=torch_tagger)])
+    model = torch_tagger.model
     precisions = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
     def run(detector: Detector, texts: list[str]) -> tuple[float, list]:

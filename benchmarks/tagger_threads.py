@@ -1,17 +1,16 @@
-"""What the PII tagger costs when a server's worker threads call it (torch_threads.py).
+"""What the PII tagger costs, run by torch (the student's torch module, as training runs it) and by its numpy
+runtime (what detection runs, pii_tagger/runtime.py), side by side.
 
-A server runs detection off its event loop, in worker threads (`anyio.to_thread.run_sync`, as
-the proxy does), for the life of one event loop. Torch's OpenMP gives each thread that runs a
-parallel op a team of its own, and throttles every team once the process holds more OpenMP
-threads than CPUs. Each way runs in a fresh process (that state lasts a process's life), on
-1 KB texts, torch set to 2 threads: first a burst of 2 concurrent clients, then 1 client.
+Each runtime runs in fresh processes (alternated, `--rounds` each; the medians are reported), on 1 KB
+texts, on 2 threads (torch's, or numpy's BLAS):
 
-- main thread: one caller, the main thread, runs the detector itself (a command's case);
-- workers, torch as set: the clients' worker threads run the model on the 2 threads set
-  (stealthflow before torch_threads.py);
-- workers, one torch thread each: the same clients; a worker thread runs the model on one (now).
+- cold load: from importing the tagger's module to the first 1 KB text tagged (a cold CLI's share);
+- tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
+  the median of `--passes` interleaved passes;
+- server threads: regex + tagger in worker threads (`anyio.to_thread.run_sync`, as the proxy runs
+  detection), a burst of 2 concurrent clients, then 1 client, on one event loop.
 
-    .venv/bin/python benchmarks/tagger_threads.py [--texts 80 --passes 3]
+    .venv/bin/python benchmarks/tagger_threads.py [--texts 80 --passes 5 --rounds 2]
 
 Writes benchmarks/results/tagger_threads.json and .md.
 """
@@ -28,96 +27,126 @@ import time
 from pathlib import Path
 
 RESULTS = Path(__file__).parent / "results"
-WAYS = {
-    "main": "main thread",
-    "workers-torch-as-set": "workers, torch as set (before)",
-    "workers-one-thread": "workers, one torch thread each (now)",
-}
+RUNTIMES = ("torch", "numpy")
+THREADS = 2
 
 
-def measure(way: str, count: int, passes: int) -> dict:
-    """Regex + tagger wall ms per KB: the median of `passes` passes over `count` 1 KB texts with
-    2 concurrent clients, then with 1 (after one warm-up pass)."""
+def measure(runtime: str, count: int, passes: int) -> dict:
+    started = time.perf_counter()
+    from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+
+    tagger = SpanTagger.load(shipped_pii_tagger_dir(), trainable=runtime == "torch")
+    tagger.tag("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
+    cold = time.perf_counter() - started
+    if runtime == "torch":
+        import torch
+
+        torch.set_num_threads(THREADS)
+    else:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(THREADS)
+
     import anyio
-    import torch
 
     sys.path.insert(0, str(Path(__file__).parent))
     from pii_detection import build_set, kilobyte_messages
 
-    from stealthflow.pii_tagger.model import SpanTagger
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    torch.set_num_threads(2)
-    if way == "workers-torch-as-set":  # the model's methods as they were: every thread runs them as set
-        SpanTagger.load = classmethod(SpanTagger.load.__func__.__wrapped__)
-        SpanTagger.token_probabilities = SpanTagger.token_probabilities.__wrapped__
     texts = kilobyte_messages(build_set(400, seed=7), count, seed=11)
-    detector = Detector(build_recognizers(models=True))
+    kilobytes = sum(map(len, texts)) / 1000
+    plain = Detector(build_recognizers())
+    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
+
+    def ms_per_kb(detector: Detector) -> float:
+        start = time.perf_counter()
+        for text in texts:
+            detector.deterministic(text)
+        return (time.perf_counter() - start) * 1000 / kilobytes
+
+    ms_per_kb(plain), ms_per_kb(tagged)  # warm: lexicons, the words' projections, lazy set-up
+    timed = [(ms_per_kb(plain), ms_per_kb(tagged)) for _ in range(passes)]
 
     async def one_pass(clients: int) -> float:
         async def client(share: list[str]) -> None:
             for text in share:
-                if way == "main":
-                    detector.deterministic(text)
-                else:
-                    await anyio.to_thread.run_sync(detector.deterministic, text)
+                await anyio.to_thread.run_sync(tagged.deterministic, text)
 
         start = time.perf_counter()
         async with anyio.create_task_group() as group:
             for first in range(clients):
                 group.start_soon(client, texts[first::clients])
-        return (time.perf_counter() - start) * 1000 / (sum(map(len, texts)) / 1000)
+        return (time.perf_counter() - start) * 1000 / kilobytes
 
     async def server() -> dict:  # one event loop throughout, as a server has: its worker threads live on
         await one_pass(2)
-        burst = [await one_pass(2) for _ in range(passes)]
-        after = [await one_pass(1) for _ in range(passes)]
         return {
-            "burst": statistics.median(burst),
-            "after": statistics.median(after),
-            "passes": {"burst": burst, "after": after},
+            "workers_burst": statistics.median([await one_pass(2) for _ in range(passes)]),
+            "workers_after": statistics.median([await one_pass(1) for _ in range(passes)]),
         }
 
-    return anyio.run(server) | {"load_average": os.getloadavg()[0]}
+    return {
+        "cold_load_s": cold,
+        "regex_ms_per_kb": statistics.median(p for p, _ in timed),
+        "tagger_ms_per_kb": statistics.median(t - p for p, t in timed),
+        **anyio.run(server),
+        "load_average": os.getloadavg()[0],
+    }
+
+
+ROWS = {
+    "cold_load_s": "cold load, import to first 1 KB tagged (s)",
+    "tagger_ms_per_kb": "tagger ms per KB at 1 KB (detection with it minus without)",
+    "regex_ms_per_kb": "regex layer alone, ms per KB",
+    "workers_burst": "regex + tagger in worker threads, 2 clients, ms per KB",
+    "workers_after": "then 1 client, ms per KB",
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--texts", type=int, default=80)
-    parser.add_argument("--passes", type=int, default=3)
-    parser.add_argument("--way", choices=list(WAYS), help=argparse.SUPPRESS)  # one way, in this process
+    parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=2, help="fresh processes per runtime, alternated")
+    parser.add_argument("--runtime", choices=RUNTIMES, help=argparse.SUPPRESS)  # one runtime, in this process
     args = parser.parse_args()
-    if args.way:
-        print(json.dumps(measure(args.way, args.texts, args.passes)))
+    if args.runtime:
+        print(json.dumps(measure(args.runtime, args.texts, args.passes)))
         return
-    env = {key: value for key, value in os.environ.items() if key != "OMP_NUM_THREADS"}
-    results = {}
-    for way, label in WAYS.items():
-        command = [sys.executable, __file__, "--way", way, "--texts", str(args.texts), "--passes", str(args.passes)]
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-        results[way] = json.loads(done.stdout.strip().splitlines()[-1])
-        print(
-            f"{label}: {results[way]['burst']:.2f} ms/KB with 2 clients, then {results[way]['after']:.2f} with 1",
-            flush=True,
-        )
-    base = results["main"]["after"]
+    env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    runs: dict[str, list[dict]] = {runtime: [] for runtime in RUNTIMES}
+    for _ in range(args.rounds):
+        for runtime in RUNTIMES:
+            command = [sys.executable, __file__, "--runtime", runtime, "--texts", str(args.texts)]
+            command += ["--passes", str(args.passes)]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            runs[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(runtime, runs[runtime][-1], flush=True)
+    medians = {
+        runtime: {key: statistics.median(run[key] for run in runs[runtime]) for key in ROWS} for runtime in RUNTIMES
+    }
+    loads = [run["load_average"] for runtime in RUNTIMES for run in runs[runtime]]
     lines = [
-        "# PII tagger cost with worker threads (torch_threads.py)",
+        "# PII tagger: torch against the numpy runtime",
         "",
-        f"Regex + tagger (the shipped student), 1 KB texts, torch set to 2 threads, {args.texts} texts x {args.passes} passes (median),",
-        "each way in a fresh process with one event loop: a burst of 2 concurrent clients, then 1 client.",
+        f"The shipped student, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
+        f"and of {args.rounds} fresh processes per runtime (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
+        " on the machine's 2 cores.",
         "",
-        "| way | ms per KB, 2 clients | then 1 client | 1 client / main thread |",
+        "| | torch | numpy | numpy / torch |",
         "|---|---|---|---|",
         *(
-            f"| {label} | {results[way]['burst']:.2f} | {results[way]['after']:.2f} | {results[way]['after'] / base:.2f}x |"
-            for way, label in WAYS.items()
+            f"| {label} | {medians['torch'][key]:.2f} | {medians['numpy'][key]:.2f} |"
+            f" {medians['numpy'][key] / medians['torch'][key]:.2f}x |"
+            for key, label in ROWS.items()
         ),
     ]
-    print("\n".join(lines[5:]))
+    print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tagger_threads.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / "tagger_threads.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     (RESULTS / "tagger_threads.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -40,7 +40,7 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
     config = TaggerTrainConfig(
         labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss
     )  # the recipe's loss, no data directory
-    tagger, teacher = SpanTagger.load(STUDENT), SpanTagger.load(REPO / "models/pii-tagger")
+    tagger, teacher = SpanTagger.load(STUDENT, trainable=True), SpanTagger.load(REPO / "models/pii-tagger")
     before = {name: p.detach().clone() for name, p in tagger.model.named_parameters() if p.requires_grad}
     train, _ = build_splits(60)
     replay = training_rows(
@@ -73,7 +73,7 @@ def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_
     personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]
 
     def run(checkpoint: Path | None, log=lambda *_: None) -> dict:
-        tagger = SpanTagger.load(STUDENT)
+        tagger = SpanTagger.load(STUDENT, trainable=True)
         replay = training_rows([(e.text, e.spans) for e in train], config, tagger.tokenizer, tagger.lexicon, log=log)
         settings = FinetuneConfig(
             steps=4,
@@ -102,7 +102,7 @@ def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_
     assert any(message.startswith("resuming from step 2 of 4") for message in messages)
     assert all(torch.allclose(resumed[name], unbroken[name], atol=1e-5) for name in unbroken)
     with pytest.raises(ValueError, match="another fine-tune's settings"):
-        tagger = SpanTagger.load(STUDENT)
+        tagger = SpanTagger.load(STUDENT, trainable=True)
         settings = FinetuneConfig(steps=6, batch_size=8, checkpoint=str(checkpoint), personal_share=0)
         finetune_tagger(tagger, [], negatives, [], teacher, config, settings, log=lambda *_: None)
 

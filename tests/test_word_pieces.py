@@ -1,6 +1,7 @@
 """WordPieces (pii_tagger/pieces.py) finds most word pieces in Python: it must give exactly the ids and
-offsets of MiniLM's Rust tokenizer over the whole text, and the shapes `word_shapes` gives (real
-MiniLM tokenizer, packaged offline)."""
+offsets of MiniLM's tokenizer over the whole text (transformers' own, as training encodes), and the shapes
+`word_shapes` gives (real MiniLM tokenizer, packaged offline). WordPieces reads the tokenizer's file itself
+(minilm.py), without transformers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from stealthflow.pii_tagger.minilm import vocabulary
 from stealthflow.pii_tagger.model import base_model, bio_labels
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.pii_tagger.pieces import WordPieces, word_shapes
@@ -40,7 +42,7 @@ def _rust_tokenizer():
 
 @cache
 def _shaped_pieces():
-    return WordPieces(_tokenizer(), shaped=True, lexicon=LEXICON)
+    return WordPieces(vocabulary(), shaped=True, lexicon=LEXICON)
 
 
 def _tokenizer_alone(text: str):
@@ -106,5 +108,16 @@ def test_any_text_splits_exactly_as_the_tokenizer_splits_it(text):
 
 
 def test_a_tagger_without_word_shapes_gets_none():
-    ids, offsets, shapes = WordPieces(_tokenizer())("Anna Smith")
+    ids, offsets, shapes = WordPieces(vocabulary())("Anna Smith")
     assert shapes is None and offsets.shape == (len(ids), 2) and ids.dtype == np.int64
+
+
+def test_the_vocabulary_read_from_the_tokenizers_file_is_the_one_transformers_loads():
+    words, tokenizer = vocabulary(), _tokenizer()
+    assert (words.cls, words.sep, words.unknown) == (
+        tokenizer.cls_token_id,
+        tokenizer.sep_token_id,
+        tokenizer.unk_token_id,
+    )
+    assert sorted(words.specials) == sorted(tokenizer.all_special_tokens)
+    assert words.tokenizer.get_vocab() == tokenizer.get_vocab()

@@ -3,9 +3,12 @@
 Shipped weights hold only what training changed (the top encoder layers and the head, fp16)
 and load on top of the packaged MiniLM, so a tagger is a few MB. A tagger may also keep only
 MiniLM's bottom `layers` (fewer layers, less CPU per token), or be a small convolutional
-student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). Long texts are
-cut into overlapping windows, so the cost stays linear in the text length; a run without spaces
-over LONGEST_RUN characters (a pasted blob) is one unknown piece, as the tokenizer reads a word over 100.
+student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). A student is
+loaded for inference into its numpy runtime (runtime.py: no torch, no transformers), or for
+training into its torch module (`trainable`); MiniLM taggers run on torch. Every tagger reads
+MiniLM's word pieces (minilm.py, pieces.py). Long texts are cut into overlapping windows, so the
+cost stays linear in the text length; a run without spaces over LONGEST_RUN characters (a pasted
+blob) is one unknown piece, as the tokenizer reads a word over 100.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
+from stealthflow.pii_tagger.minilm import vocabulary, word_embeddings
 from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
 from stealthflow.pii_tagger.pieces import WordPieces
+from stealthflow.pii_tagger.runtime import ConvRuntime
 from stealthflow.pii_tagger.shape import StudentShape
 from stealthflow.resources import resource_dir
 from stealthflow.torch_threads import single_threaded_in_workers
@@ -87,8 +92,8 @@ class SpanTagger:
         )
         self.window = getattr(model, "window", MAX_TOKENS)
         self._pieces = None  # WordPieces, built on first use
-        self.model = model.eval()
-        self.tokenizer = tokenizer
+        self.model = model.eval() if hasattr(model, "eval") else model  # a torch module, or a student's ConvRuntime
+        self.tokenizer = tokenizer  # transformers' (training encodes with it); None for a ConvRuntime
         self.labels = labels
         self.tags = bio_labels(labels)
         self.threshold = threshold  # a token is tagged when P(not O) reaches it
@@ -99,44 +104,34 @@ class SpanTagger:
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
     @classmethod
-    @single_threaded_in_workers
-    def load(cls, directory: str | Path, threshold: float | None = None) -> SpanTagger:
-        import torch
-        from safetensors.torch import load_file
-
+    def load(cls, directory: str | Path, threshold: float | None = None, trainable: bool = False) -> SpanTagger:
+        """The tagger saved in `directory`: a student in its numpy runtime, or (`trainable`) its torch module
+        to train further; a MiniLM tagger on torch either way."""
         directory = Path(directory)
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
-        lexicon = None
-        if "student" in meta:
-            from stealthflow.pii_tagger.student import student_model
+        shape = StudentShape.model_validate(meta["student"]) if "student" in meta else None
+        if shape is not None and not trainable:
+            from safetensors.numpy import load_file
 
-            shape = StudentShape.model_validate(meta["student"])
-            model, tokenizer = student_model(len(bio_labels(meta["labels"])), shape)
-            lexicon = load_lexicon(directory / LEXICON) if shape.lexicon else None
+            state = load_file(str(directory / WEIGHTS))
+            model, tokenizer = ConvRuntime(shape, state, word_embeddings(), source=directory), None
         else:
-            model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
-        state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
-        missing = set(state) - set(dict(model.named_parameters()))
-        if missing:
-            raise ValueError(f"{directory}: weights for parameters this model does not have: {sorted(missing)[:3]}")
-        with torch.no_grad():
-            for name, param in model.named_parameters():
-                if name in state:
-                    param.copy_(state[name])
-        threshold = meta.get("threshold", 0.5) if threshold is None else threshold
+            model, tokenizer, state = _torch_model(directory, meta, shape)
         return cls(
             model,
             tokenizer,
             meta["labels"],
-            threshold,
+            meta.get("threshold", 0.5) if threshold is None else threshold,
             trained=set(state),
-            lexicon=lexicon,
+            lexicon=load_lexicon(directory / LEXICON) if shape is not None and shape.lexicon else None,
             span_thresholds=meta.get("span_thresholds"),
         )
 
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
 
+        if isinstance(self.model, ConvRuntime):
+            raise TypeError("a student's numpy runtime is not saved: load it with trainable=True to train and save it")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         state = {
@@ -159,14 +154,12 @@ class SpanTagger:
         conversions) and are of one length (`window_bounds`).
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
+        words = vocabulary()
         if self._pieces is None:
             self._pieces = WordPieces(
-                self.tokenizer,
-                shaped=getattr(self.model, "uses_case", False),
-                lexicon=self.lexicon,
-                longest=LONGEST_RUN,
+                words, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon, longest=LONGEST_RUN
             )
-        first, last = self.tokenizer.cls_token_id, self.tokenizer.sep_token_id
+        first, last = words.cls, words.sep
         out = []
         for index, text in enumerate(texts):
             ids, offsets, shapes = self._pieces(text)
@@ -182,41 +175,15 @@ class SpanTagger:
                 )
         return out
 
-    @single_threaded_in_workers
     def token_probabilities(self, texts: list[str], batch_size: int = 16):
         """Per text: (offsets[tokens, 2], probabilities[tokens, tags]) over its windows, each token once, in text order.
-        `batch_size` counts MiniLM windows (MAX_TOKENS pieces): a student's longer windows go
-        fewer to a pass, so a pass holds as many pieces (32 windows of 1024 left the cache: 100 KB
-        cost 1.5x per KB what 10 KB did)."""
-        import torch
-
-        batch_size = max(1, batch_size * MAX_TOKENS // self.window)
+        `batch_size` counts MiniLM windows (MAX_TOKENS pieces): a pass holds about that many pieces, whatever
+        the model's window (32 windows of 1024 left the cache: 100 KB cost 1.5x per KB what 10 KB did)."""
         windows = self.windows(texts)
-        order = sorted(
-            range(len(windows)), key=lambda w: len(windows[w][1])
-        )  # similar lengths share a batch: little padding
-        cased = getattr(self.model, "uses_case", False)
-        probabilities: list = [None] * len(windows)
-        with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                batch = [windows[w] for w in order[start : start + batch_size]]
-                ids = np.zeros(
-                    (len(batch), len(batch[-1][1])), dtype=np.int64
-                )  # numpy: a row costs a tenth of torch's indexed assignment
-                mask, cases = np.zeros_like(ids), np.zeros_like(ids)
-                for row, (_, window_ids, _, window_shapes) in enumerate(batch):
-                    ids[row, : len(window_ids)] = window_ids
-                    mask[row, : len(window_ids)] = 1
-                    if window_shapes is not None:
-                        cases[row, : len(window_ids)] = window_shapes
-                inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
-                if cased:
-                    inputs["case_ids"] = torch.from_numpy(cases)
-                logits = self.model(**inputs).logits.float()
-                for w, probs in zip(
-                    order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True
-                ):
-                    probabilities[w] = probs
+        if isinstance(self.model, ConvRuntime):
+            probabilities = _runtime_probabilities(self.model, windows, batch_size * MAX_TOKENS)
+        else:
+            probabilities = _torch_probabilities(self.model, windows, max(1, batch_size * MAX_TOKENS // self.window))
         per_text: list[list] = [[] for _ in texts]
         for (text_index, _, offsets, _), window_probabilities in zip(windows, probabilities, strict=True):
             per_text[text_index].append((offsets, window_probabilities[: len(offsets)]))  # past the offsets: padding
@@ -292,6 +259,73 @@ class SpanTagger:
                 end += 1
             spans.append(TaggedSpan(start, end, self.labels[label], sum(inside[i] for i in indices) / len(indices)))
         return spans
+
+
+def _runtime_probabilities(model: ConvRuntime, windows: list, pieces: int) -> list[np.ndarray]:
+    """Each window's probabilities from a student's numpy runtime, in passes of about `pieces` word pieces."""
+    probabilities: list[np.ndarray] = []
+    start = 0
+    while start < len(windows):
+        stop, held = start + 1, len(windows[start][1])
+        while stop < len(windows) and held + len(windows[stop][1]) <= pieces:
+            held += len(windows[stop][1])
+            stop += 1
+        probabilities += model.probabilities([(ids, shapes) for _, ids, _, shapes in windows[start:stop]])
+        start = stop
+    return probabilities
+
+
+@single_threaded_in_workers
+def _torch_model(directory: Path, meta: dict, shape: StudentShape | None) -> tuple[object, object, dict]:
+    """(torch module, transformers tokenizer, saved parameters) of the tagger in `directory`."""
+    import torch
+    from safetensors.torch import load_file
+
+    if shape is not None:
+        from stealthflow.pii_tagger.student import student_model
+
+        model, tokenizer = student_model(len(bio_labels(meta["labels"])), shape)
+    else:
+        model, tokenizer = base_model(len(bio_labels(meta["labels"])), meta.get("layers"))
+    state = {k: v.float() for k, v in load_file(str(directory / WEIGHTS)).items()}
+    missing = set(state) - set(dict(model.named_parameters()))
+    if missing:
+        raise ValueError(f"{directory}: weights for parameters this model does not have: {sorted(missing)[:3]}")
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if name in state:
+                param.copy_(state[name])
+    return model, tokenizer, state
+
+
+@single_threaded_in_workers
+def _torch_probabilities(model, windows: list, batch_size: int) -> list[np.ndarray]:
+    """Each window's probabilities from a torch model, `batch_size` windows a pass (with padding: similar
+    lengths share a pass)."""
+    import torch
+
+    order = sorted(range(len(windows)), key=lambda w: len(windows[w][1]))
+    cased = getattr(model, "uses_case", False)
+    probabilities: list = [None] * len(windows)
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            batch = [windows[w] for w in order[start : start + batch_size]]
+            ids = np.zeros(
+                (len(batch), len(batch[-1][1])), dtype=np.int64
+            )  # numpy: a row costs a tenth of torch's indexed assignment
+            mask, cases = np.zeros_like(ids), np.zeros_like(ids)
+            for row, (_, window_ids, _, window_shapes) in enumerate(batch):
+                ids[row, : len(window_ids)] = window_ids
+                mask[row, : len(window_ids)] = 1
+                if window_shapes is not None:
+                    cases[row, : len(window_ids)] = window_shapes
+            inputs = {"input_ids": torch.from_numpy(ids), "attention_mask": torch.from_numpy(mask)}
+            if cased:
+                inputs["case_ids"] = torch.from_numpy(cases)
+            logits = model(**inputs).logits.float()
+            for w, probs in zip(order[start : start + batch_size], torch.softmax(logits, dim=-1).numpy(), strict=True):
+                probabilities[w] = probs
+    return probabilities
 
 
 def window_bounds(pieces: int, size: int) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from stealthflow.pii_tagger.minilm import Vocabulary
 from stealthflow.pii_tagger.names import name_flag
 
 ASCII_PIECE = re.compile(r"[A-Za-z0-9]+|[!-/:-@\[-`{-~]")  # BERT's words and punctuation marks within printable ASCII
@@ -63,34 +64,30 @@ class WordPieces:
     `shaped`: also each piece's `word_shapes` (a student's case input), with `lexicon`'s flags."""
 
     def __init__(
-        self, tokenizer, shaped: bool = False, lexicon: dict[str, int] | None = None, longest: int | None = None
+        self,
+        vocabulary: Vocabulary,
+        shaped: bool = False,
+        lexicon: dict[str, int] | None = None,
+        longest: int | None = None,
     ):
-        """`longest`: a run without spaces longer than this is one unknown piece (as the tokenizer reads
-        a word over 100 characters), not the pieces of its letters and marks: a megabyte-long token or
-        base64 blob costs the model one piece, not a hundred thousand (None: every run piece by piece)."""
-        from tokenizers import Tokenizer
-
-        self._rust = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
-        self._rust.no_truncation()
-        self._rust.no_padding()
-        self._whole = {piece: id_ for piece, id_ in tokenizer.get_vocab().items() if not piece.startswith("##")}
+        """`vocabulary`: MiniLM's (minilm.py). `longest`: a run without spaces longer than this is one unknown piece
+        (as the tokenizer reads a word over 100 characters), not the pieces of its letters and marks: a megabyte-long
+        token or base64 blob costs the model one piece, not a hundred thousand (None: every run piece by piece)."""
+        self._rust = vocabulary.tokenizer
+        self._whole = {piece: id_ for piece, id_ in self._rust.get_vocab().items() if not piece.startswith("##")}
         self._shaped = shaped
         self._lexicon = lexicon or {}
         # The vocabulary's whole ASCII words as people write them (lowercase, Capitalised, UPPERCASE)
-        # -> (piece, shape): most words of a text cost one look-up.
-        self._known = {
-            written: (id_, case_shape(written) + CASES * self._lexicon.get(word, 0))
-            for word, id_ in self._whole.items()
-            if ASCII_PIECE.fullmatch(word)
-            for written in {word, word.capitalize(), word.upper()}
-        }
+        # -> (piece, shape), each kept when first met: most words of a text cost one look-up (built up
+        # front, the 66 000 forms cost a cold start ~0.5 s).
+        self._known: dict[str, tuple[int, int]] = {}
         # Where the Rust tokenizer must read the chunk: a character BERT's normaliser may change
         # (accents, other scripts, control and other space characters) or a special token's text
         # ("[SEP]" in a text is that token).
-        specials = sorted(tokenizer.all_special_tokens, key=len, reverse=True)
+        specials = sorted(vocabulary.specials, key=len, reverse=True)
         self._foreign = re.compile("|".join(["[^!-~ \\t\\n\\r]", *map(re.escape, specials)]))
         self._long = re.compile(rf"\S{{{longest + 1},}}") if longest else None
-        self._unknown = tokenizer.unk_token_id
+        self._unknown = vocabulary.unknown
 
     def __call__(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         ids: list[int] = []
@@ -142,6 +139,8 @@ class WordPieces:
                     continue
                 flag = name_flag(text, match.start(), lexicon) if lexicon else 0
                 hit = (piece, case_shape(word) + CASES * flag)
+                if not underscores and word in (lower, lower.capitalize(), lower.upper()):
+                    known[word] = hit
             ids.append(hit[0])
             starts.append(match.start())
             ends.append(match.end())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
+
 
 class StudentShape(BaseModel):
     """A convolutional student's size (student.py): width after projecting MiniLM's embeddings,

@@ -12,6 +12,7 @@ from stealthflow.pii_tagger.filters.employer import FIRM_OR_INSTITUTION
 from stealthflow.pii_tagger.filters.finance import AMOUNT, MONEY
 from stealthflow.pii_tagger.lexicons import alternation, name_lexicon
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
+from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
 from stealthflow.placeholders.recognizers.sentences import capitalises
@@ -137,11 +138,9 @@ def person_in(text: str, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _without_function_words(text: str, start: int, end: int) -> tuple[int, int]:
-    """text[start:end] without the English function words at its ends: in chat without capitals, the
-    words a model ran on into ("text kofi mensah on 07700 900123")."""
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return _without_end_words(text, start, end, lambda word: word.casefold() in ENGLISH_STOP_WORDS)
+    """text[start:end] without the English function words at its ends (data/function_words.txt): in chat
+    without capitals, the words a model ran on into ("text kofi mensah on 07700 900123")."""
+    return _without_end_words(text, start, end, function_word)
 
 
 def reads_as_person(text: str, start: int, end: int) -> bool:

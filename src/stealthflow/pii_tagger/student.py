@@ -17,11 +17,11 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
+from stealthflow.pii_tagger.minilm import word_embeddings
 from stealthflow.pii_tagger.names import FLAGS
 from stealthflow.pii_tagger.pieces import CASES
-from stealthflow.pii_tagger.shape import StudentShape
+from stealthflow.pii_tagger.shape import STUDENT_WINDOW, StudentShape
 
-STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's set-up costs more than it saves
 # Inference runs its layers over a multiple of this many positions (zero past the text, dropped at the
 # end): the CPU's matrix kernels are built per shape (~0.3 ms each in fp32, ~2 ms in bf16), so texts
@@ -30,19 +30,14 @@ LENGTH_STEP = 16
 
 
 def minilm_word_embeddings():
-    """MiniLM's word-piece embedding table and tokenizer, read straight from the packaged
-    weights (the encoder layers are not needed)."""
-    from safetensors import safe_open
+    """MiniLM's word-piece embedding table (frozen) and its transformers tokenizer, for training."""
     from transformers import AutoTokenizer
 
     from stealthflow.attack.embeddings import model_dir
 
-    path = model_dir()
-    with safe_open(str(path / "model.safetensors"), framework="pt") as weights:
-        name = next(k for k in weights.keys() if k.endswith("embeddings.word_embeddings.weight"))  # noqa: SIM118 (safe_open is not iterable)
-        table = weights.get_tensor(name).float()
+    table = torch.from_numpy(word_embeddings().copy())  # a writable copy: safetensors' array is read-only
     embeddings = torch.nn.Embedding.from_pretrained(table, freeze=True, padding_idx=0)
-    return embeddings, AutoTokenizer.from_pretrained(str(path))
+    return embeddings, AutoTokenizer.from_pretrained(str(model_dir()))
 
 
 def student_model(num_labels: int, shape: StudentShape) -> tuple[ConvTagger, object]:

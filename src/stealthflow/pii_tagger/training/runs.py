@@ -174,7 +174,8 @@ def run_finetune(
             f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line"
         )
     personal = pseudo_labelled(personal_texts, recipe.init_from)
-    tagger = SpanTagger.load(recipe.init_from)  # its own copy: the detector above keeps the one it labelled with
+    # Its own copy, the torch module to train: the detector above keeps the one it labelled with.
+    tagger = SpanTagger.load(recipe.init_from, trainable=True)
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
     replay = training_rows(
@@ -195,7 +196,9 @@ def run_finetune(
         threads=recipe.threads,
         checkpoint=str(recipe.out / "checkpoints" / "finetune.pt"),  # an interrupted run resumes from here
     )
-    finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
+    finetune_tagger(
+        tagger, replay, negatives, personal, SpanTagger.load(base.teacher, trainable=True), config, settings, log
+    )
     seconds = time.time() - started
     metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))
     record = recipe.model_dump(mode="json") | {

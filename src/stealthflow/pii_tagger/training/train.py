@@ -147,7 +147,7 @@ def training_rows(
             for row, soft in zip(rows, torch.load(cache), strict=True):
                 row["teacher"] = soft
         else:
-            add_soft_labels(rows, SpanTagger.load(config.teacher), config.temperature, log=log)
+            add_soft_labels(rows, SpanTagger.load(config.teacher, trainable=True), config.temperature, log=log)
             if cache:
                 torch.save([row["teacher"] for row in rows], cache)
     return rows

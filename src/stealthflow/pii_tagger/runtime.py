@@ -1,0 +1,203 @@
+"""The convolutional student's forward pass (student.py) in numpy: what detection runs.
+
+Torch trains the student; inference needs none of it. The weights are the student's own file
+(`tagger.safetensors`, the parameter names of student.py) on top of MiniLM's word-piece table
+(minilm.py), so a fine-tuned file drops in. The layers are few and narrow: a window's pass is a
+handful of matrix products, which numpy hands to its BLAS like torch does, while importing torch and
+transformers cost a cold start seconds.
+
+The products run on one BLAS thread: a window's are small, and OpenBLAS's threads wait for each other
+spinning (on 2 busy cores, 2 threads cost ~4x the CPU time of one at 1 KB); a server's concurrent
+requests share the cores instead.
+
+Every window of a batch goes into one sequence, windows apart by zeros as wide as the widest
+tap reaches, and the positions between windows are set back to zero before each layer: each
+window is tagged as it is alone, and a batch is one matrix product a layer.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import numpy as np
+
+from stealthflow.pii_tagger.shape import STUDENT_WINDOW, StudentShape
+
+_NORM_EPSILON = 1e-5  # torch's LayerNorm default, as trained
+# erf(z) = 1 - poly(t) exp(-z^2), t = 1 / (1 + p z), for z >= 0 within 1.5e-7 (Abramowitz and Stegun, formula
+# 7.1.26): an exact GELU without scipy. Here z = |x| / sqrt 2, and the coefficients are halved (GELU takes half).
+_T_SCALE = np.float32(0.3275911 / math.sqrt(2))
+_HALF_A = tuple(np.float32(a / 2) for a in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
+
+
+class ConvRuntime:
+    """A trained student for inference: `probabilities(windows)` -> each window's tag probabilities."""
+
+    window = STUDENT_WINDOW
+
+    def __init__(
+        self, shape: StudentShape, state: dict[str, np.ndarray], words: np.ndarray, source: object = "weights"
+    ):
+        """`state`: the student's saved parameters (student.py's names); `words`: MiniLM's word-piece table;
+        `source`: where the weights came from, for errors."""
+        names = _parameter_names(shape)
+        if set(state) != names:
+            raise ValueError(
+                f"{source}: not the parameters of a student of this shape: missing {sorted(names - set(state))[:3]},"
+                f" unknown {sorted(set(state) - names)[:3]}"
+            )
+        weight = {name: np.asarray(value, dtype=np.float32) for name, value in state.items()}
+        self.shape = shape
+        self.uses_case = shape.case
+        self._words = words
+        self._project = (np.ascontiguousarray(weight["project.weight"].T), weight["project.bias"])
+        # Words are projected once, when first seen (the projection is per word piece and the table frozen).
+        self._table = np.zeros((len(words), shape.width), dtype=np.float32)
+        self._projected = np.zeros(len(words), dtype=bool)
+        self._cases = weight["cases.weight"] if shape.case else None
+        self._layers = [
+            (
+                dilation,
+                weight[f"depthwise.{layer}"] if shape.separable else None,
+                np.ascontiguousarray(weight[f"mixes.{layer}.weight"].T),
+                weight[f"mixes.{layer}.bias"],
+                weight[f"norms.{layer}.weight"],
+                weight[f"norms.{layer}.bias"],
+            )
+            for layer, dilation in enumerate(shape.dilations)
+        ]
+        self._classifier = (np.ascontiguousarray(weight["classifier.weight"].T), weight["classifier.bias"])
+        self._gap = max(shape.dilations) * (shape.kernel // 2)  # zeros between windows: no tap reaches across
+
+    def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
+        """Per window (word-piece ids, word shapes or None): probabilities[pieces, tags] (float32)."""
+        if not windows:
+            return []
+        with _blas().limit(limits=1, user_api="blas"):
+            return self._probabilities(windows)
+
+    def _probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
+        lengths = [len(ids) for ids, _ in windows]
+        starts = np.cumsum([self._gap] + [length + self._gap for length in lengths[:-1]])
+        inside = np.concatenate(
+            [np.arange(start, start + length) for start, length in zip(starts, lengths, strict=True)]
+        )
+        ids = np.concatenate([ids for ids, _ in windows])
+        x = np.zeros((int(starts[-1]) + lengths[-1] + self._gap, self.shape.width), dtype=np.float32)
+        x[inside] = self._token_vectors(ids)
+        if self._cases is not None:
+            x[inside] += self._cases[np.concatenate([shapes for _, shapes in windows])]
+        outside = np.ones(len(x), dtype=bool)
+        outside[inside] = False
+        # The layers write into these (a fresh array per step cost more in page faults than the arithmetic).
+        mixed, *work = (np.empty_like(x) for _ in range(4))
+        for dilation, depthwise, mix, mix_bias, norm_weight, norm_bias in self._layers:
+            x[outside] = 0.0  # a tap past a window's ends sees zero, as it does alone
+            if depthwise is None:
+                taps = _shifted_copies(x, dilation, self.shape.kernel)
+            else:
+                taps = _depthwise(x, depthwise, dilation, *work[:2])
+            np.matmul(taps, mix, out=mixed)
+            mixed += mix_bias
+            x += _gelu(mixed, work)
+            _layer_norm(x, norm_weight, norm_bias)
+        logits = x[inside] @ self._classifier[0]
+        logits += self._classifier[1]
+        logits -= logits.max(axis=1, keepdims=True)
+        np.exp(logits, out=logits)
+        logits /= logits.sum(axis=1, keepdims=True)
+        return np.split(logits, np.cumsum(lengths[:-1]))
+
+    def _token_vectors(self, ids: np.ndarray) -> np.ndarray:
+        new = np.unique(ids)
+        new = new[~self._projected[new]]
+        if len(new):
+            projected = self._words[new] @ self._project[0]
+            projected += self._project[1]
+            self._table[new] = _gelu(projected, [np.empty_like(projected) for _ in range(3)])
+            self._projected[new] = True
+        return self._table[ids]
+
+
+@cache
+def _blas():
+    """numpy's BLAS libraries, to limit their threads (threadpoolctl; looked up once)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def _parameter_names(shape: StudentShape) -> set[str]:
+    """The names student.py's ConvTagger gives its trained parameters (the embedding table is MiniLM's, not saved)."""
+    per_layer = ["mixes.{}.weight", "mixes.{}.bias", "norms.{}.weight", "norms.{}.bias"]
+    per_layer += ["depthwise.{}"] if shape.separable else []
+    return {
+        "project.weight",
+        "project.bias",
+        "classifier.weight",
+        "classifier.bias",
+        *(["cases.weight"] if shape.case else []),
+        *(name.format(layer) for layer in range(len(shape.dilations)) for name in per_layer),
+    }
+
+
+def _depthwise(x: np.ndarray, weight: np.ndarray, dilation: int, out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """(positions, width): each channel's taps (`weight`: kernel x width), `dilation` apart, zero past the ends,
+    written into `out`."""
+    length, centre = len(x), len(weight) // 2
+    np.multiply(x, weight[centre], out=out)
+    for tap in range(len(weight)):
+        offset = (tap - centre) * dilation  # position t sees x[t + offset]
+        span = length - abs(offset)
+        if offset == 0 or span <= 0:
+            continue
+        source, target = (slice(offset, None), slice(0, span)) if offset > 0 else (slice(0, span), slice(-offset, None))
+        np.multiply(x[source], weight[tap], out=scratch[:span])
+        out[target] += scratch[:span]
+    return out
+
+
+def _shifted_copies(x: np.ndarray, dilation: int, kernel: int) -> np.ndarray:
+    """(positions, kernel x width): a full convolution's input, each tap's shifted sequence side by side."""
+    reach = (kernel // 2) * dilation
+    padded = np.pad(x, ((reach, reach), (0, 0)))
+    return np.concatenate([padded[tap * dilation : tap * dilation + len(x)] for tap in range(kernel)], axis=1)
+
+
+def _gelu(x: np.ndarray, work: list[np.ndarray]) -> np.ndarray:
+    """GELU with the exact erf, as torch's, in place of `x` (three arrays of its shape in `work` for the steps).
+    x erf(x / sqrt 2) is even, so GELU(x) = 0.5 (x + |x| erf(|x| / sqrt 2)) = max(x, 0) - |x| tail / 2, where
+    tail = 1 - erf(|x| / sqrt 2) = poly(t) exp(-x^2 / 2), t = 1 / (1 + p |x| / sqrt 2): whole-array steps, no branch
+    (np.where cost more than the rest together)."""
+    size, t, half_tail = work[0], work[1], work[2]
+    np.abs(x, out=size)
+    np.multiply(size, _T_SCALE, out=t)
+    t += 1
+    np.reciprocal(t, out=t)
+    np.multiply(t, _HALF_A[4], out=half_tail)
+    for a in _HALF_A[3::-1]:
+        half_tail += a
+        half_tail *= t
+    gauss = np.square(size, out=t)
+    gauss *= np.float32(-0.5)
+    np.exp(gauss, out=gauss)
+    half_tail *= gauss
+    half_tail *= size
+    np.maximum(x, 0, out=x)
+    x -= half_tail
+    return x
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """torch's LayerNorm over each row, in place of `x`."""
+    x -= x.mean(axis=1, keepdims=True)
+    scale = np.einsum("ij,ij->i", x, x)
+    scale /= np.float32(x.shape[1])
+    scale += np.float32(_NORM_EPSILON)
+    np.sqrt(scale, out=scale)
+    np.reciprocal(scale, out=scale)
+    x *= scale[:, None]
+    x *= weight
+    x += bias
+    return x
