@@ -280,7 +280,7 @@ class Protector:
     def request_scope(self, session: str, request_id: str, secrets_in_urls: bool = False) -> RestoreScope | None:
         """The scope of a request recorded by `record_request` (None: the session has no such request)."""
         keys = self.vault.request_placeholders(self.config.user, session, request_id)
-        return None if keys is None else RestoreScope(keys, self.config.secret_types(), secrets_in_urls)
+        return None if keys is None else RestoreScope(keys, self.config.guarded_types(), secrets_in_urls)
 
     def record_request(self, session: str, protected: Protected) -> str:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from stealthflow.placeholders.types import TYPE_LEVELS, Level
+from stealthflow.placeholders.types import STRUCTURED_IDS, TYPE_LEVELS, Level
 
 Override = Literal["mask", "keep", "PL1", "PL2", "PL3", "PL4"]
 
@@ -70,6 +70,10 @@ class ProtectConfig(BaseModel):
     def secret_types(self) -> frozenset[str]:
         """The types treated as secrets (PL4), by default or by an override."""
         return frozenset(t for t, level in TYPE_LEVELS.items() if Level.PL4 in (level, self.level_of(t, level)))
+
+    def guarded_types(self) -> frozenset[str]:
+        """The types a reply may not have restored into a URL or tool call: secrets and `STRUCTURED_IDS`."""
+        return self.secret_types() | STRUCTURED_IDS
 
     def masks(self, span_type: str, level: Level) -> bool:
         effective = self.level_of(span_type, level)

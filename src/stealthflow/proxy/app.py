@@ -165,7 +165,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             )
         scope = RestoreScope(
             frozenset().union(*(p.keys for p in protected)),
-            protector.config.secret_types(),
+            protector.config.guarded_types(),
             config.restore_secrets_in_urls_and_tools,
         )
         restorer = ReplyRestorer(protector.resolver(session, scope))
