@@ -2,7 +2,8 @@
 
 A real proxy under uvicorn on 127.0.0.1, a real HTTP client, and `MockOpenAI` as the upstream,
 made hostile by a FAKE responder (labelled below) that tries to learn a value back through the
-keys of tool-call arguments. Detection is the deterministic recognizers only."""
+keys of tool-call arguments. Detection is the deterministic recognizers only. And the LLM PII
+extractor, which reads text before it is protected, is on by default only for a local model."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ import pytest
 from placeholder_fixtures import make_protector, protect_config
 from test_security_scope import TOKEN, proxy_for
 
-from stealthflow.testing.mock_openai import Reply, ToolCall
+from stealthflow.config import Settings
+from stealthflow.llm.config import ModelConfig
+from stealthflow.pipeline.protector import Protector
+from stealthflow.placeholders.keys import new_secret
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
 
 EMAIL = "anna.berg@example.org"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -131,3 +137,49 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
         }
         assert post(url, body).status_code == 200
         assert {k: v for k, v in upstream.received[-1].items() if k != "model"} == body
+        # Two keys that protect to one placeholder (one value in two cases): a clear 400, nothing sent.
+        sent = len(upstream.received)
+        response = post(url, {"messages": [HI], "metadata": {EMAIL.title(): 1, EMAIL: 2}})
+        assert response.status_code == 400 and "same text" in response.json()["error"]["message"]
+        assert len(upstream.received) == sent
+
+
+# -- the LLM PII extractor reads raw text: only a model on this machine by default -------------------
+def extractor_settings(tmp_path, model: str, api_base: str | None, llm_extractor: bool | None = None):
+    return Settings(
+        model=ModelConfig(model=model, api_base=api_base, api_key_env="MOCK_KEY", timeout=5, max_retries=0),
+        protect=ProtectConfig(
+            vault_path=tmp_path / "v.sqlite", key_source="env", tagger=False, llm_extractor=llm_extractor
+        ),
+    )
+
+
+def test_a_cloud_model_for_rewriting_does_not_turn_the_extractor_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.setenv("MOCK_KEY", "x")
+    for model, api_base in [("deepseek/deepseek-chat", None), ("openai/gpt-4o-mini", "http://192.0.2.1:9/v1")]:
+        protector = Protector.from_settings(extractor_settings(tmp_path, model, api_base))
+        assert protector.detector.extractor is None, model
+        assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+        protector.close()
+    # Turned on by the user for a model elsewhere: on, with one warning per model however often it is built.
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    for _ in range(2):
+        settings = extractor_settings(tmp_path, "deepseek/deepseek-chat", None, llm_extractor=True)
+        protector = Protector.from_settings(settings)
+        assert protector.detector.extractor is not None
+        protector.close()
+    warnings = [r for r in caplog.records if "not on this machine" in r.getMessage()]
+    assert len(warnings) == 1 and "deepseek/deepseek-chat" in warnings[0].getMessage()
+
+
+def test_a_model_on_a_loopback_address_runs_the_extractor(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.setenv("MOCK_KEY", "x")
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    with MockOpenAI(respond=lambda body: Reply(content="[]")) as local:  # FAKE model: finds nothing
+        protector = Protector.from_settings(extractor_settings(tmp_path, "openai/mock-model", local.base_url))
+        assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+        protector.close()
+    assert len(local.received) == 1  # the local model read it
+    assert not [r for r in caplog.records if r.name == "stealthflow.extractor"]  # and no warning

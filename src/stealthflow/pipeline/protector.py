@@ -150,15 +150,14 @@ class Protector:
         cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None, recall: bool = True
     ) -> "Protector":
         from stealthflow.placeholders.detector import Detector
-        from stealthflow.placeholders.extractor import LLMExtractor
+        from stealthflow.placeholders.extractor import LLMExtractor, warn_if_remote
         from stealthflow.placeholders.recognizers import build_recognizers
 
         config = settings.protect
-        extractor = (
-            LLMExtractor((pool or LLMPool()).get(settings.model))
-            if config.uses_llm_extractor(settings.model.model)
-            else None
-        )
+        extractor = None
+        if config.uses_llm_extractor(settings.model.model, settings.model.is_local()):
+            warn_if_remote(settings.model)
+            extractor = LLMExtractor((pool or LLMPool()).get(settings.model))
         return cls(
             config,
             vault or open_vault(config),
