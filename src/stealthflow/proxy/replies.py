@@ -27,7 +27,7 @@ class ReplyRestorer:
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
-        self._sent = ""  # the end of the streamed text sent so far, every choice and field in order
+        self._sent = ""  # the end of the streamed text sent so far, every choice's text fields in order
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -81,7 +81,8 @@ class ReplyRestorer:
         stream = self._stream(key)
         stream.scanner.shared = self._sent
         emitted = stream.feed(text)
-        self._sent = (self._sent + emitted)[-WINDOW - 1 :]
+        if key[1] != "tool":  # what a client shows: tool-call arguments are a program's
+            self._sent = (self._sent + emitted)[-WINDOW - 1 :]
         return emitted
 
     def _stream(self, key: tuple) -> StreamRestorer:
