@@ -125,7 +125,7 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
         schema = sent[8]["tools"][0]["function"]["parameters"]
         assert schema == {"type": "object", "properties": {"<EMAIL_1>": {"type": "string"}}, "required": ["<EMAIL_1>"]}
         calls = sent[14]["messages"]
-        assert calls[1]["tool_calls"][0]["id"] == calls[2]["tool_call_id"] == "<EMAIL_1>"  # still paired
+        assert calls[1]["tool_calls"][0]["id"] == calls[2]["tool_call_id"] == "EMAIL_1"  # still paired, no brackets
         assert sent[16]["tool_choice"]["function"]["name"] == "EMAIL_1"  # a name holds no brackets
         # Structure stays as it was: roles, enum types, the model's switches.
         body = {

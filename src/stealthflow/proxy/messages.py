@@ -11,9 +11,10 @@ the request keeps its shape; a value met twice (a property name and `required`, 
 Tool-call arguments are JSON: parsed keeping every key in order, duplicates included
 (`_Object`), their keys and values protected one by one and written back as JSON only when one
 changed, so the upstream model still gets valid JSON (arguments sent as an object are protected in
-place); arguments that are not JSON are protected as text. A string under a `name` key outside
-data (a message's, a function's, a schema's name) loses the brackets of its placeholders: a name
-may not hold `<` or `>`. Anything that cannot be read as text (an image, audio, a file) is refused
+place); arguments that are not JSON are protected as text. A string under an `IDENTIFIERS` key
+outside data (a message's, a function's, a schema's name; a tool-call id) loses the brackets of its
+placeholders: providers allow only letters, digits, `_` and `-` there (the PII tagger takes a
+tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
 those alone may also be rewritten against attribute inference (`proxy.rewrites`).
@@ -37,6 +38,7 @@ SYNTAX = frozenset({"role", "type"})  # an enum-like word (or a list of them) un
 ENUM_WORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")  # what passes there: "user", "function", "json_schema", "string"
 # Under these keys is data (a tool's arguments, a schema's example values): no string in it is structure.
 DATA = frozenset({"arguments", "metadata", "default", "const", "examples", "enum"})
+IDENTIFIERS = frozenset({"name", "id", "tool_call_id"})  # a placeholder there is written without brackets
 # Field names of the OpenAI chat API and of JSON schema: keys that are not worth a detector pass.
 KNOWN_KEYS = frozenset(
     {
@@ -158,7 +160,7 @@ class RequestTexts:
 
     def _walk(self, node: object, where: str, data: bool, holder: tuple) -> None:
         """Every string inside a JSON value, keys included; `holder` is (container, key) of `node`.
-        Outside `data`, an enum-like word under a `SYNTAX` key stays, and a `name` loses its brackets.
+        Outside `data`, an enum-like word under a `SYNTAX` key stays, and an identifier loses its brackets.
         Recursive: the request's depth was checked first (`too_deep`)."""
         if isinstance(node, str):
             self._leaf(holder[0], holder[1], where, data)
@@ -177,7 +179,7 @@ class RequestTexts:
         name = key if isinstance(key, str) else where.rpartition(".")[2].partition("[")[0]
         if not data and name in SYNTAX and _enum_like(container[key]):
             return
-        if not data and name == "name":  # an identifier: a placeholder in it loses its brackets
+        if not data and name in IDENTIFIERS:  # a placeholder in it loses its brackets
             self._text(container, key, where=where, put=lambda text: container.__setitem__(key, _bare(text)))
         else:
             self._text(container, key, where=where)
