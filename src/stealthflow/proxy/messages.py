@@ -259,9 +259,9 @@ class RequestTexts:
 
 
 def _enum_like(node: object) -> bool:
-    if isinstance(node, list):
-        return bool(node) and all(_enum_like(item) for item in node if not isinstance(item, list))
-    return isinstance(node, str) and ENUM_WORD.fullmatch(node) is not None
+    """An enum word, or a non-empty list of them."""
+    words = node if isinstance(node, list) and node else [node]
+    return all(isinstance(word, str) and ENUM_WORD.fullmatch(word) is not None for word in words)
 
 
 def _rename(node: dict, renames: dict) -> None:
