@@ -8,7 +8,8 @@ import time
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 
-from stealthflow.placeholders.restore import Reference, in_url, restore_text
+from stealthflow.placeholders.context import in_url
+from stealthflow.placeholders.restore import Reference, restore_text
 from stealthflow.testing.hostile import hostile_text
 
 

@@ -288,15 +288,15 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
         ]
         assert sent["user"] == "<EMAIL_1>" and sent["metadata"] == {"owner": "<EMAIL_1>"}
 
-        # A message field the proxy does not know, holding text: refused, nothing sent.
+        # A message field the proxy does not know, holding text: protected like any other.
         unknown = {"messages": [{"role": "user", "content": "hi", "notes": f"for {EMAIL}"}]}
-        error = error_of(post(url, unknown), 400)
-        assert error["param"] == "messages[0].notes" and "cannot protect" in error["message"]
+        assert post(url, unknown).status_code == 200
+        assert upstream.received[-1]["messages"][0]["notes"] == "for <EMAIL_1>"
         assert (
             error_of(post(url, {"messages": [{"role": "user", "content": "hi", "name": 7}]}), 400)["param"]
             == "messages[0].name"
         )
-        assert len(upstream.received) == 1
+        assert len(upstream.received) == 2
 
 
 # -- 8. odd input ----------------------------------------------------------------------------------

@@ -260,7 +260,7 @@ def _protection(
     explain: bool = False,
 ) -> Iterator[_Run]:
     pool = LLMPool(cache)
-    if settings.protect.uses_llm_extractor(settings.model.model):
+    if settings.protect.uses_llm_extractor(settings.model.model, settings.model.is_local()):
         reachable(pool, settings.model, "the PII extractor model")
     protector = user_protector(settings, pool)
     run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose, explain)

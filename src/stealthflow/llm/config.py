@@ -11,8 +11,10 @@ model: router                           # + model_list: endpoints behind one lit
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -21,6 +23,19 @@ from stealthflow.llm.base import GenerationParams
 # `embedded`, `router`, a backend prefix (`hf:`, `vllm:`, `llamacpp:`, a plugin's `name:`) or a
 # litellm `provider/name`: a bare word is a typo (`--rewrite stealht`), not a model to call.
 _MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
+
+
+IN_PROCESS = ("hf", "vllm", "llamacpp")  # backend prefixes that load the model into this process
+
+
+def _loopback(url: str | None) -> bool:
+    host = urlsplit(url or "").hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # litellm's Router strategies (litellm.types.litellm_params.RoutingStrategyName)
@@ -71,6 +86,17 @@ class ModelConfig(BaseModel):
     # least-busy: picks by requests in flight (benchmarks/workflow_api.py, 2 servers x 32: 79 % of the
     # ideal bound; simple-shuffle measured 58 % while a pick of a full endpoint was still backed off)
     routing_strategy: RoutingStrategy = "least-busy"
+
+    def is_local(self) -> bool:
+        """Whether the model runs on this machine: in process, or behind a loopback address only
+        (an Ollama model without `api_base` is Ollama's local server)."""
+        if self.model == "router":
+            return bool(self.model_list) and all(_loopback(e.api_base) for e in self.model_list)
+        if self.model == "embedded" or self.model.split(":")[0] in IN_PROCESS:
+            return True
+        if self.api_base is None:
+            return self.model.split("/")[0] in ("ollama", "ollama_chat")
+        return _loopback(self.api_base)
 
     @field_validator("model")
     @classmethod

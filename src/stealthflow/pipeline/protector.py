@@ -150,15 +150,14 @@ class Protector:
         cls, settings: Settings, pool: LLMPool | None = None, vault: Vault | None = None, recall: bool = True
     ) -> "Protector":
         from stealthflow.placeholders.detector import Detector
-        from stealthflow.placeholders.extractor import LLMExtractor
+        from stealthflow.placeholders.extractor import LLMExtractor, warn_if_remote
         from stealthflow.placeholders.recognizers import build_recognizers
 
         config = settings.protect
-        extractor = (
-            LLMExtractor((pool or LLMPool()).get(settings.model))
-            if config.uses_llm_extractor(settings.model.model)
-            else None
-        )
+        extractor = None
+        if config.uses_llm_extractor(settings.model.model, settings.model.is_local()):
+            warn_if_remote(settings.model)
+            extractor = LLMExtractor((pool or LLMPool()).get(settings.model))
         return cls(
             config,
             vault or open_vault(config),
@@ -280,7 +279,7 @@ class Protector:
     def request_scope(self, session: str, request_id: str, secrets_in_urls: bool = False) -> RestoreScope | None:
         """The scope of a request recorded by `record_request` (None: the session has no such request)."""
         keys = self.vault.request_placeholders(self.config.user, session, request_id)
-        return None if keys is None else RestoreScope(keys, self.config.secret_types(), secrets_in_urls)
+        return None if keys is None else RestoreScope(keys, self.config.guarded_types(), secrets_in_urls)
 
     def record_request(self, session: str, protected: Protected) -> str:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""

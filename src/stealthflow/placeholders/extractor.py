@@ -4,17 +4,42 @@
 Model answers are untrusted: text that does not occur in the message is dropped (a weak
 model often repeats the prompt's examples), unknown types fall back by level, a missing or
 lower level than the type's default becomes the default ("when unsure, the higher level").
+
+The extractor reads each text raw, before anything is protected: it is on by default only for a
+model on this machine (`ProtectConfig.uses_llm_extractor`), and turned on for one elsewhere it is
+warned about once per process and model (`warn_if_remote`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stealthflow import prompts
 from stealthflow.llm import LLM, Message
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
+
+if TYPE_CHECKING:
+    from stealthflow.llm.config import ModelConfig
+
+log = logging.getLogger("stealthflow.extractor")
+_WARNED: set[tuple[str, str | None]] = set()  # (model, api_base) already warned about
+
+
+def warn_if_remote(model: ModelConfig) -> None:
+    """Warn (once per model and endpoint) that the extractor will send every raw text off the machine."""
+    if model.is_local() or (model.model, model.api_base) in _WARNED:
+        return
+    _WARNED.add((model.model, model.api_base))
+    log.warning(
+        "the LLM PII extractor is on with %s%s, which is not on this machine: every text is sent there "
+        "raw, before it is protected; use --no-llm (protect.llm_extractor: false) or a local model to avoid it",
+        model.model,
+        f" at {model.api_base}" if model.api_base else "",
+    )
+
 
 _SYNONYMS = {
     "NAME": "REAL_NAME",

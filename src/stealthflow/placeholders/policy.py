@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from stealthflow.placeholders.types import TYPE_LEVELS, Level
+from stealthflow.placeholders.types import STRUCTURED_IDS, TYPE_LEVELS, Level
 
 Override = Literal["mask", "keep", "PL1", "PL2", "PL3", "PL4"]
 
@@ -31,8 +31,10 @@ class ProtectConfig(BaseModel):
     # Which tagger: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
     # cost per KB; docs/pii-tagger.md). None = models/pii-tagger-student.
     tagger_model: str | None = None
-    # Run the MemPrivacy-style LLM extractor on `model`. None = only when `model` is not the
-    # embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text.
+    # Run the MemPrivacy-style LLM extractor on `model`: it reads every text raw, before protect.
+    # None = only when `model` runs on this machine (in process or on a loopback address) and is not
+    # the embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text; true on
+    # a model elsewhere sends every raw text there (warned once).
     llm_extractor: bool | None = None
     # Helper processes the servers (proxy, serve) share long texts' pattern recognizers with
     # (placeholders/helpers.py). None: one on a machine with 2 or more cores; 0: none.
@@ -60,8 +62,9 @@ class ProtectConfig(BaseModel):
     def server_detection_helpers(self) -> int:
         return self.detection_helpers if self.detection_helpers is not None else int((os.cpu_count() or 1) >= 2)
 
-    def uses_llm_extractor(self, model: str) -> bool:
-        return self.llm_extractor if self.llm_extractor is not None else model != "embedded"
+    def uses_llm_extractor(self, model: str, local: bool) -> bool:
+        """`local`: whether `model` runs on this machine (`ModelConfig.is_local`)."""
+        return self.llm_extractor if self.llm_extractor is not None else local and model != "embedded"
 
     def level_of(self, span_type: str, detected: Level) -> Level:
         override = self.overrides.get(span_type, "")
@@ -70,6 +73,10 @@ class ProtectConfig(BaseModel):
     def secret_types(self) -> frozenset[str]:
         """The types treated as secrets (PL4), by default or by an override."""
         return frozenset(t for t, level in TYPE_LEVELS.items() if Level.PL4 in (level, self.level_of(t, level)))
+
+    def guarded_types(self) -> frozenset[str]:
+        """The types a reply may not have restored into a URL or tool call: secrets and `STRUCTURED_IDS`."""
+        return self.secret_types() | STRUCTURED_IDS
 
     def masks(self, span_type: str, level: Level) -> bool:
         effective = self.level_of(span_type, level)

@@ -15,8 +15,9 @@ treats an escaping backslash as the two characters JSON spells it with, so the r
 arguments stay valid JSON.
 
 Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a
-URL (a markdown link or image target, or a run of text holding `://` or starting `www.`), or in
-text, so that a resolver can withhold a value there (`Withheld`: left as it is and reported).
+link or markup, inside JSON in text, or in prose (`placeholders.context`), so that a resolver can
+withhold a value there (`Withheld`: left as it is and reported). The place is worked out only for
+a placeholder the resolver would fill in somewhere, so look-alikes cost nothing extra.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 import ahocorasick
 import regex
 
+from stealthflow.placeholders.context import WINDOW, place_of
 from stealthflow.placeholders.types import TYPE_LEVELS
 
 
@@ -66,7 +68,7 @@ class Reference:
     index: int | None
     token: str | None
     text: str
-    place: str = "text"  # "text", "url" (inside a link or image URL) or "tool" (tool-call arguments)
+    place: str = "text"  # "text", "url" (inside a link or markup) or "tool" (tool-call arguments, JSON in text)
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -97,27 +99,6 @@ def reference(match: regex.Match) -> Reference | None:
 
 Resolver = Callable[[Reference], "str | Withheld | None"]  # replacement text, or None / Withheld: leave as is
 
-_URL_MARK = re.compile(r"[a-z][a-z0-9+.-]*://|www\.|\]\(", re.IGNORECASE)  # a scheme, www., a markdown link target
-_RUN_CHARS = 2048  # how far back a URL is looked for; a longer run without a space counts as one
-
-
-_SPACES = " \t\n\r\f\v"
-_NEAR = 128  # characters looked back first: most placeholders have a space closer than this
-
-
-def in_url(before: str) -> bool:
-    """Whether a placeholder right after `before` stands inside a URL: the text since the last
-    whitespace holds a scheme (`https://`), `www.` or a markdown link target (`](`), or starts `//`."""
-    run = before[-_NEAR:]
-    start = max(run.rfind(c) for c in _SPACES)
-    if start < 0 and len(before) > _NEAR:  # no space near: look back as far as a URL may run
-        run = before[-_RUN_CHARS:]
-        start = max(run.rfind(c) for c in _SPACES)
-        if start < 0 and len(before) > _RUN_CHARS:
-            return True  # a run this long without a space: treat it as a URL
-    run = run[start + 1 :]
-    return run.startswith("//") or _URL_MARK.search(run) is not None
-
 
 @dataclass
 class RestoreResult:
@@ -136,6 +117,7 @@ class Scanner:
         self.restored = 0
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
+        self.shared = ""  # text of the whole reply before this scan (other choices and fields too), when streamed
 
     def scan(
         self, text: str, pos: int, final: bool, starts: list[int] | None = None, before: str = ""
@@ -143,7 +125,7 @@ class Scanner:
         """Output for text[pos:...] and where scanning stopped (held back when not final).
         `starts`: where placeholder bodies can start in a final text (`body_starts`); the scan
         then looks only around them. `before`: the text that came before `text` (a stream's)."""
-        self._text, self._before = text, before
+        self._text, self._before, self._start = text, before, pos
         parts = []
         while True:
             match = _SCAN.search(text, pos, partial=not final) if starts is None else _search_near(text, pos, starts)
@@ -163,14 +145,7 @@ class Scanner:
         ref = reference(match)
         if ref is None:
             return match[0]
-        place = (
-            "tool"
-            if self.json_string
-            else "url"
-            if in_url(self._before + self._text[max(0, match.start() - _RUN_CHARS - 1) : match.start()])
-            else "text"
-        )
-        value = self.resolve(Reference(ref.type, ref.index, ref.token, ref.text, place))
+        value = self._resolve(ref, match.start())
         if value is None:
             self.unresolved.append(ref.text)
             return match[0]
@@ -184,8 +159,27 @@ class Scanner:
         exact = ref.exact()
         return match[0].replace(exact, value, 1) if exact in match[0] else value
 
+    def _resolve(self, ref: Reference, at: int) -> str | Withheld | None:
+        """The resolver's answer for `ref` where it stands; the place is looked for only when the
+        resolver would fill it in as text. A stream is judged both on its own text and on the text
+        of the whole reply (a client may join its choices), the stricter place winning."""
+        if self.json_string:
+            return self.resolve(_at(ref, "tool"))
+        value = self.resolve(ref)
+        if value is None or isinstance(value, Withheld):
+            return value
+        places = {place_of(self._before + self._text[max(0, at - WINDOW - 1) : at])}
+        if self.shared:
+            places.add(place_of(self.shared + self._text[self._start : at]))
+        place = "url" if "url" in places else "tool" if "tool" in places else "text"
+        return value if place == "text" else self.resolve(_at(ref, place))
+
     def result(self, text: str) -> RestoreResult:
         return RestoreResult(text, self.restored, self.unresolved, self.withheld)
+
+
+def _at(ref: Reference, place: str) -> Reference:
+    return Reference(ref.type, ref.index, ref.token, ref.text, place)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters
@@ -295,7 +289,7 @@ class StreamRestorer:
         self._buffer += chunk
         emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False, before=self._before)
         keep_from = max(self._pos - 1, 0)
-        self._before = (self._before + self._buffer[:keep_from])[-_RUN_CHARS - 1 :]
+        self._before = (self._before + self._buffer[:keep_from])[-WINDOW - 1 :]
         self._buffer, self._pos = self._buffer[keep_from:], self._pos - keep_from
         return emitted
 

@@ -5,9 +5,11 @@ A reply comes from a model that may be prompt-injected or hostile. Filling in ev
 the session would let it ask for any value the session ever protected (`<API_KEY_3>` in a tool
 call's URL, a markdown image carrying `<EMAIL_7>` to its server). So a reply restores only the
 placeholders that occur in the request it answers (a chat re-sends its history, which holds every
-placeholder a reply may legitimately use), and a secret (a PL4 type: passwords, keys, tokens) never
-in tool-call arguments or inside a URL, unless `secrets_in_urls_and_tools` says so. What is not
-restored stays a placeholder and is reported (`Withheld`), never its value.
+placeholder a reply may legitimately use), and a guarded value (a secret of a PL4 type: passwords,
+keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) never
+in tool-call arguments, JSON in text or inside a link or markup (`placeholders.context`), unless
+`secrets_in_urls_and_tools` says so. What is not restored stays a placeholder and is reported
+(`Withheld`), never its value.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ SECRET_IN_TOOL = Withheld("secret_in_tool_call")
 @dataclass(frozen=True)
 class RestoreScope:
     placeholders: frozenset[tuple[str, int | str]]  # `Reference.key`s of the request's placeholders (`Entry.names`)
-    secret_types: frozenset[str]  # types at PL4 (`ProtectConfig.secret_types`)
+    guarded_types: frozenset[str]  # secrets and structured numbers (`ProtectConfig.guarded_types`)
     secrets_in_urls_and_tools: bool = False
 
     def withholds(self, ref: Reference) -> Withheld | None:
         """Why `ref` is not restored here, or None when it may be."""
         if ref.key not in self.placeholders:
             return NOT_IN_REQUEST
-        if ref.place != "text" and ref.type in self.secret_types and not self.secrets_in_urls_and_tools:
+        if ref.place != "text" and ref.type in self.guarded_types and not self.secrets_in_urls_and_tools:
             return SECRET_IN_URL if ref.place == "url" else SECRET_IN_TOOL
         return None

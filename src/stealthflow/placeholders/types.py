@@ -56,6 +56,9 @@ TYPE_LEVELS: dict[str, Level] = {
     "PRIVATE_KEY": Level.PL4,
     "CREDENTIAL": Level.PL4,
 }
+# Structured numbers of high sensitivity: one alone is enough to commit fraud or steal an identity,
+# so, like secrets, they are not restored into a URL or tool call a reply chooses (`placeholders.scope`).
+STRUCTURED_IDS = frozenset({"CREDIT_CARD", "IBAN", "PASSPORT", "NATIONAL_ID"})
 # Secrets are compared case-sensitively; everything else by its casefolded form.
 CASE_SENSITIVE_TYPES = frozenset(t for t, level in TYPE_LEVELS.items() if level == Level.PL4)
 

@@ -111,6 +111,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         stats = {"stream": False, "messages": 0, "masked": 0}
         try:
             return await _chat(request, stats)
+        except RequestError as exc:  # found walking the request, or writing it back: nothing was sent
+            _log(400, started, stats)
+            return ProxyError(400, str(exc), param=exc.param).response()
         except ProxyError as exc:
             _log(exc.status, started, stats)
             return exc.response()
@@ -131,10 +134,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         if not isinstance(body, dict):
             raise ProxyError(400, "the request body must be a JSON object")
         session = session_for(bearer_token(request.headers), request.headers.get(SESSION_HEADER, ""))
-        try:
-            texts = RequestTexts(body, config.pass_media)
-        except RequestError as exc:
-            raise ProxyError(400, str(exc), param=exc.param) from None
+        texts = RequestTexts(body, config.pass_media)
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
         if inline and sum(map(len, texts.texts)) <= INLINE_CHARS:
@@ -165,7 +165,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             )
         scope = RestoreScope(
             frozenset().union(*(p.keys for p in protected)),
-            protector.config.secret_types(),
+            protector.config.guarded_types(),
             config.restore_secrets_in_urls_and_tools,
         )
         restorer = ReplyRestorer(protector.resolver(session, scope))

@@ -23,6 +23,7 @@ class ProxyConfig(BaseModel):
     # another method (standard, stealth, ner-mask) or a model spec, as `protect --rewrite`.
     rewrite: str = "none"
     rewrite_cache_entries: int = Field(10_000, ge=1)  # (session, protected text) -> its rewrite, reused every turn
-    # Restore secrets (PL4: passwords, keys, tokens) into tool-call arguments and URLs of replies too
+    # Restore guarded values (secrets, cards, IBANs, IDs: `ProtectConfig.guarded_types`) into tool-call
+    # arguments and URLs of replies too
     # (off: they stay placeholders there, so a hostile reply cannot send them out; placeholders.scope).
     restore_secrets_in_urls_and_tools: bool = False

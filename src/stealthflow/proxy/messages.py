@@ -1,15 +1,21 @@
 """The texts of an OpenAI chat request, found and swapped for their protected form in place.
 
-Every message's text goes through protect, whatever its role: the history a client re-sends
-holds the restored values of earlier replies, and those must leave as placeholders again.
-Tool-call arguments are JSON: their string values are protected one by one and the arguments
-written back as JSON, so the upstream model still gets valid JSON (arguments sent as an object
-have their values protected in place). A message's `name`, `refusal` and reasoning are texts
-too, and so are the request's own texts for the model: tool and response-format schemas (every
-string but identifiers and schema syntax, `SCHEMA_SYNTAX`), `prediction`, `stop`, `user`,
-`safety_identifier` and `metadata` values. A message field the proxy does not know is refused
-when it holds a string; so is anything that cannot be read as text (an image, audio, a file)
-unless `pass_media` says to send it as is, and JSON nested deeper than `MAX_DEPTH`.
+Every string of the request is protected, JSON object keys included, wherever it stands (known
+fields, fields of a provider the proxy has never heard of, `metadata`, `documents`, schemas, ids),
+except an explicit allow-list of what is known not to be content: `model`, the top-level switches
+in `SETTINGS`, and an enum-like word under a `SYNTAX` key (`role`, `type`) outside data. Numbers,
+booleans and null carry no text. Protect changes nothing in a string without a personal value, so
+the request keeps its shape; a value met twice (a property name and `required`, a tool-call id and
+`tool_call_id`) gets the same placeholder each time, so references between fields still hold.
+
+Tool-call arguments are JSON: parsed keeping every key in order, duplicates included
+(`_Object`), their keys and values protected one by one and written back as JSON only when one
+changed, so the upstream model still gets valid JSON (arguments sent as an object are protected in
+place); arguments that are not JSON are protected as text. A string under an `IDENTIFIERS` key
+outside data (a message's, a function's, a schema's name; a tool-call id) loses the brackets of its
+placeholders: providers allow only letters, digits, `_` and `-` there (the PII tagger takes a
+tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
+unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
 those alone may also be rewritten against attribute inference (`proxy.rewrites`).
 """
@@ -26,16 +32,26 @@ from stealthflow.pipeline.records import has_lone_surrogate
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 TEXT_PARTS = {"text": "text", "refusal": "refusal"}  # content part type -> the field holding its text
 MEDIA_PARTS = frozenset({"image_url", "input_audio", "file"})
-MESSAGE_TEXTS = ("refusal", "reasoning_content", "reasoning")  # a message's texts besides its content and name
-MESSAGE_IDS = frozenset(
-    {"role", "tool_call_id", "audio", "prefix", "cache_control"}
-)  # ids and switches: sent as they are
-REQUEST_TEXTS = ("user", "safety_identifier")  # the request's own strings that leave with it
-SCHEMAS = ("tools", "functions", "response_format", "prediction")  # every string in them, but SCHEMA_SYNTAX's
-# Identifiers and JSON-schema syntax: a string (or a list of strings) under these keys is not text for the
-# model, and protecting it would break the schema (`required` names properties, `name` a function).
-SCHEMA_SYNTAX = frozenset(
-    {"type", "name", "required", "format", "pattern", "$ref", "$schema", "$id", "$anchor", "strict"}
+# Top-level switches whose strings are enum words or ids of the provider, not content.
+SETTINGS = frozenset({"service_tier", "reasoning_effort", "verbosity", "modalities", "tool_choice"})
+SYNTAX = frozenset({"role", "type"})  # an enum-like word (or a list of them) under these keys is structure
+ENUM_WORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")  # what passes there: "user", "function", "json_schema", "string"
+# Under these keys is data (a tool's arguments, a schema's example values): no string in it is structure.
+DATA = frozenset({"arguments", "metadata", "default", "const", "examples", "enum"})
+IDENTIFIERS = frozenset({"name", "id", "tool_call_id"})  # a placeholder there is written without brackets
+# Field names of the OpenAI chat API and of JSON schema: keys that are not worth a detector pass.
+KNOWN_KEYS = frozenset(
+    {
+        *"messages role content name tool_calls tool_call_id function_call refusal reasoning reasoning_content".split(),
+        *"audio prefix cache_control id type function arguments text image_url input_audio file url detail".split(),
+        *"tools functions description parameters strict response_format json_schema schema prediction".split(),
+        *"properties required items additionalProperties enum format pattern default const examples title".split(),
+        *"anyOf allOf oneOf not $ref $defs definitions minimum maximum minLength maxLength minItems maxItems".split(),
+        *"stop user safety_identifier metadata tool_choice stream stream_options include_usage temperature".split(),
+        *"top_p n max_tokens max_completion_tokens presence_penalty frequency_penalty logit_bias logprobs".split(),
+        *"top_logprobs seed parallel_tool_calls store modalities service_tier reasoning_effort verbosity".split(),
+        *"web_search_options user_location approximate search_context_size prompt_cache_key model".split(),
+    }
 )
 MAX_DEPTH = 64  # nesting of the request (and of tool-call arguments) in JSON objects and lists
 
@@ -56,13 +72,18 @@ class _Slot:
     changed: bool = False
 
 
+class _Object(list):
+    """A JSON object of tool-call arguments as its [key, value] pairs, in order, duplicate keys kept."""
+
+
 class RequestTexts:
     """`texts` to protect, then `put(protected)` writes them back into the request body."""
 
     def __init__(self, body: dict, pass_media: bool = False):
         self.pass_media = pass_media
         self._slots: list[_Slot] = []
-        self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their values are in
+        self._renames: list[tuple[dict, dict]] = []  # (object, {key: protected key}) applied once values are in
+        self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their texts are in
         if too_deep(body):
             raise RequestError(f"the request is nested deeper than {MAX_DEPTH} levels of JSON objects and lists")
         messages = body.get("messages")
@@ -70,7 +91,10 @@ class RequestTexts:
             raise RequestError("`messages` must be a non-empty list", "messages")
         for i, message in enumerate(messages):
             self._message(message, f"messages[{i}]")
-        self._request(body)
+        for key in body.keys() - {"messages", "model"}:  # the model is replaced by the upstream's
+            if not (key in SETTINGS and _enum_like(body[key])):
+                self._walk(body[key], key, key in DATA, (body, key))
+        self._keys(body)
 
     @property
     def texts(self) -> list[str]:
@@ -84,6 +108,8 @@ class RequestTexts:
         for slot, text in zip(self._slots, protected, strict=True):
             slot.changed = text != slot.text
             slot.put(text)
+        for node, renames in self._renames:
+            _rename(node, renames)
         for rewrite in self._after:
             rewrite()
 
@@ -108,48 +134,22 @@ class RequestTexts:
         if calls is not None and not isinstance(calls, list):
             raise RequestError(f"{where}.tool_calls must be a list", f"{where}.tool_calls")
         for j, call in enumerate(calls or []):
-            function = call.get("function") if isinstance(call, dict) else None
-            if not isinstance(function, dict):
+            if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
                 raise RequestError(f"{where}.tool_calls[{j}] needs a `function` object", f"{where}.tool_calls[{j}]")
-            self._arguments(function, f"{where}.tool_calls[{j}].function.arguments")
-        if isinstance(message.get("function_call"), dict):  # the deprecated single function call
-            self._arguments(message["function_call"], f"{where}.function_call.arguments")
-        if message.get("name") is not None:  # a participant's name: a placeholder in it loses its brackets
-            self._text(
-                message,
-                "name",
-                put=lambda text: message.__setitem__("name", _bare_placeholders(text)),
-                where=f"{where}.name",
-            )
-        for key in MESSAGE_TEXTS:
-            if message.get(key) is not None:
-                self._text(message, key, where=f"{where}.{key}")
-        for key in message.keys() - {"content", "tool_calls", "function_call", "name", *MESSAGE_TEXTS, *MESSAGE_IDS}:
-            if _holds_text(message[key]):
-                raise RequestError(
-                    f"{where}.{key}: the proxy does not know this field and cannot protect the text in it",
-                    f"{where}.{key}",
-                )
-
-    def _request(self, body: dict) -> None:
-        """The request's own texts: schemas, `prediction`, `stop`, `user`, `metadata` values."""
-        for key in REQUEST_TEXTS:
-            if body.get(key) is not None:
-                self._text(body, key, where=key)
-        stop = body.get("stop")
-        if isinstance(stop, str):
-            self._text(body, "stop", where="stop")
-        elif isinstance(stop, list):
-            self._strings(stop, "stop")
-        for key in SCHEMAS:
-            self._strings(body.get(key), key, SCHEMA_SYNTAX)
-        if isinstance(body.get("metadata"), dict):
-            self._strings(body["metadata"], "metadata")
+            self._walk(call, f"{where}.tool_calls[{j}]", False, (calls, j))
+        if message.get("name") is not None and not isinstance(message["name"], str):
+            raise RequestError("`name` must be a string", f"{where}.name")
+        for key in message.keys() - {"role", "content", "tool_calls"}:
+            self._walk(message[key], f"{where}.{key}", False, (message, key))
+        self._keys(message)
 
     def _part(self, part: object, where: str, from_user: bool) -> None:
         kind = part.get("type") if isinstance(part, dict) else None
         if kind in TEXT_PARTS:
-            self._text(part, TEXT_PARTS[kind], from_user)
+            self._text(part, TEXT_PARTS[kind], from_user, where=f"{where}.{TEXT_PARTS[kind]}")
+            for key in part.keys() - {"type", TEXT_PARTS[kind]}:
+                self._walk(part[key], f"{where}.{key}", False, (part, key))
+            self._keys(part)
         elif kind in MEDIA_PARTS and not self.pass_media:
             raise RequestError(
                 f"{where}: a {kind} part cannot be redacted; set proxy.pass_media: true to send such parts as they are",
@@ -157,6 +157,42 @@ class RequestTexts:
             )
         elif kind not in MEDIA_PARTS:
             raise RequestError(f"{where}: unknown content part type {kind!r}", f"{where}.type")
+
+    def _walk(self, node: object, where: str, data: bool, holder: tuple) -> None:
+        """Every string inside a JSON value, keys included; `holder` is (container, key) of `node`.
+        Outside `data`, an enum-like word under a `SYNTAX` key stays, and an identifier loses its brackets.
+        Recursive: the request's depth was checked first (`too_deep`)."""
+        if isinstance(node, str):
+            self._leaf(holder[0], holder[1], where, data)
+        elif isinstance(node, dict):
+            for key in node:
+                if key == "arguments" and not data:
+                    self._arguments(node, f"{where}.arguments")
+                else:
+                    self._walk(node[key], f"{where}.{key}", data or key in DATA, (node, key))
+            self._keys(node)
+        elif isinstance(node, list) and not (not data and holder[1] in SYNTAX and _enum_like(node)):
+            for i in range(len(node)):
+                self._walk(node[i], f"{where}[{i}]", data, (node, i))
+
+    def _leaf(self, container: dict | list, key: str | int, where: str, data: bool) -> None:
+        name = key if isinstance(key, str) else where.rpartition(".")[2].partition("[")[0]
+        if not data and name in SYNTAX and _enum_like(container[key]):
+            return
+        if not data and name in IDENTIFIERS:  # a placeholder in it loses its brackets
+            self._text(container, key, where=where, put=lambda text: container.__setitem__(key, _bare(text)))
+        else:
+            self._text(container, key, where=where)
+
+    def _keys(self, node: dict) -> None:
+        """The keys of an object, each as a text; a protected key takes its old one's place in `put`."""
+        renames: dict = {}
+        keys = [key for key in node if key not in KNOWN_KEYS and key]
+        for key in keys:
+            self._check(key, "a key")
+            self._slots.append(_Slot(key, lambda text, key=key: renames.__setitem__(key, text)))
+        if keys:
+            self._renames.append((node, renames))
 
     def _text(
         self,
@@ -169,21 +205,24 @@ class RequestTexts:
         text = holder[key]
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", where or str(key))
-        if has_lone_surrogate(text):
-            raise RequestError("a text holds a lone surrogate (invalid Unicode)", where or str(key))
+        self._check(text, where or str(key))
         if text:
             self._slots.append(_Slot(text, put or _setter(holder, key), from_user))
 
+    @staticmethod
+    def _check(text: str, where: str) -> None:
+        if has_lone_surrogate(text):
+            raise RequestError("a text holds a lone surrogate (invalid Unicode)", where)
+
     def _arguments(self, function: dict, where: str) -> None:
-        arguments = function.get("arguments")
-        if isinstance(arguments, dict | list):  # sent as an object: its values are protected in place
-            self._strings(arguments, where)
-            return
+        """Tool-call arguments: an object is protected in place, a JSON string key by key and value by value."""
+        arguments = function["arguments"]
         if not isinstance(arguments, str):
+            self._walk(arguments, where, True, (function, "arguments"))
             return
         try:
-            parsed = json.loads(arguments)
-            deep = too_deep(parsed)
+            deep = too_deep(json.loads(arguments))
+            parsed = json.loads(arguments, object_pairs_hook=lambda pairs: _Object(map(list, pairs)))
         except ValueError:  # not JSON (a model's slip): protect it as text
             parsed = deep = None
         except RecursionError:  # deeper than the JSON parser goes
@@ -192,33 +231,58 @@ class RequestTexts:
             raise RequestError(
                 f"{where}: the arguments are nested deeper than {MAX_DEPTH} levels of JSON objects and lists", where
             )
-        if not isinstance(parsed, dict | list):  # not JSON, or a lone JSON string: protected as text
+        if not isinstance(parsed, list):  # not JSON, or a lone JSON value: protected as text
             self._text(function, "arguments", where=where)
             return
         first = len(self._slots)
-        self._strings(parsed, where)
-        if len(self._slots) > first:
-            leaves = self._slots[first:]
+        self._pairs([parsed], 0, where)
+        leaves = self._slots[first:]
 
-            def write_back() -> None:  # only when a value changed: untouched arguments keep their exact bytes
-                if any(leaf.changed for leaf in leaves):
-                    function["arguments"] = json.dumps(parsed, ensure_ascii=False)
+        def write_back() -> None:  # only when a text changed: untouched arguments keep their exact bytes
+            if any(leaf.changed for leaf in leaves):
+                function["arguments"] = _dumps(parsed)
 
-            self._after.append(write_back)
+        self._after.append(write_back)
 
-    def _strings(self, node: object, where: str, syntax: frozenset[str] = frozenset()) -> None:
-        """Every string inside a JSON value, but one (or a list of them) under a `syntax` key.
-        Recursive: the request's depth was checked first (`too_deep`)."""
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        for key, value in items:
-            if key in syntax and (
-                isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
-            ):
-                continue
-            if isinstance(value, str):
-                self._text(node, key, where=where)
-            else:
-                self._strings(value, where, syntax)
+    def _pairs(self, holder: list, key: int, where: str) -> None:
+        """Every string of parsed arguments (`_Object`s and lists) at `holder[key]`, keys included."""
+        node = holder[key]
+        if isinstance(node, str):
+            self._text(holder, key, where=where)
+        elif isinstance(node, _Object):
+            for pair in node:
+                self._text(pair, 0, where=where)
+                self._pairs(pair, 1, where)
+        elif isinstance(node, list):
+            for i in range(len(node)):
+                self._pairs(node, i, where)
+
+
+def _enum_like(node: object) -> bool:
+    """An enum word, or a non-empty list of them."""
+    words = node if isinstance(node, list) and node else [node]
+    return all(isinstance(word, str) and ENUM_WORD.fullmatch(word) is not None for word in words)
+
+
+def _rename(node: dict, renames: dict) -> None:
+    """Put protected keys in place of their originals, keeping the order."""
+    if not any(new != old for old, new in renames.items()):
+        return
+    items = [(renames.get(key, key), value) for key, value in node.items()]
+    if len({key for key, _ in items}) < len(items):
+        raise RequestError("two keys of one JSON object protect to the same text")
+    node.clear()
+    node.update(items)
+
+
+def _dumps(node: object) -> str:
+    """JSON of parsed arguments, an `_Object` written as an object with each of its keys (recursive;
+    the depth was checked)."""
+    if isinstance(node, _Object):
+        return "{" + ", ".join(f"{_dumps(key)}: {_dumps(value)}" for key, value in node) + "}"
+    if isinstance(node, list):
+        return "[" + ", ".join(map(_dumps, node)) + "]"
+    return json.dumps(node, ensure_ascii=False)
 
 
 def _setter(container: dict | list, key: object) -> Callable[[str], None]:
@@ -242,14 +306,7 @@ def too_deep(node: object, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def _holds_text(node: object) -> bool:
-    if isinstance(node, str):
-        return bool(node)
-    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
-    return any(_holds_text(child) for child in children)
-
-
-def _bare_placeholders(text: str) -> str:
+def _bare(text: str) -> str:
     """`<REAL_NAME_1>` -> `REAL_NAME_1`: a message name may not hold `<` or `>` (OpenAI refuses it),
     and a reply that repeats the name still restores (an underscore marks a placeholder)."""
     return _INDEXED.sub(r"\1", text)

@@ -4,11 +4,15 @@ Message text and tool-call arguments are restored; arguments are JSON, so their 
 JSON-escaped (`json_string`) and the arguments stay valid JSON. A streamed reply gets one
 `StreamRestorer` per choice and field (and per tool call): a placeholder cut across chunks is
 held back and emitted whole with a later chunk, at the latest with the choice's finish chunk.
+Whether a placeholder stands in a URL is judged on its own choice and field, and also on the text
+of the whole reply so far in the order it was sent: a client that joins every chunk's first choice
+must not find a URL opened in choice 0 carrying a value restored in choice 1.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
 from __future__ import annotations
 
+from stealthflow.placeholders.context import WINDOW
 from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
 
 TEXT_FIELDS = ("content", "reasoning_content")
@@ -23,6 +27,7 @@ class ReplyRestorer:
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
+        self._sent = ""  # the end of the streamed text sent so far, every choice's text fields in order
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -52,13 +57,11 @@ class ReplyRestorer:
             delta = choice.setdefault("delta", {})
             for field in TEXT_FIELDS:
                 if isinstance(delta.get(field), str):
-                    delta[field] = self._stream((index, field)).feed(delta[field])
+                    delta[field] = self._feed((index, field), delta[field])
             for call in delta.get("tool_calls") or []:
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._stream((index, "tool", call.get("index", 0))).feed(
-                        function["arguments"]
-                    )
+                    function["arguments"] = self._feed((index, "tool", call.get("index", 0)), function["arguments"])
             if choice.get("finish_reason"):
                 self._flush(index, delta)
         return chunk
@@ -73,6 +76,14 @@ class ReplyRestorer:
         for choice in choices:
             self._flush(choice["index"], choice["delta"])
         return {**{k: last[k] for k in ("id", "object", "created", "model") if k in last}, "choices": choices}
+
+    def _feed(self, key: tuple, text: str) -> str:
+        stream = self._stream(key)
+        stream.scanner.shared = self._sent
+        emitted = stream.feed(text)
+        if key[1] != "tool":  # what a client shows: tool-call arguments are a program's
+            self._sent = (self._sent + emitted)[-WINDOW - 1 :]
+        return emitted
 
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:

@@ -8,9 +8,10 @@ POST /restore/stream?session=ID[&request=ID]     chunked reply in -> chunked res
 POST /analyze, GET|DELETE /sessions/ID           what the page shows (`service.analysis`); the page at `/`: `service.page`
 
 With `request` (the id /protect answered), a restore fills in only the placeholders that request
-issued or used, and a secret (PL4) not inside a URL unless `secrets_in_urls` is true; the others
-stay and are listed in `withheld` (`placeholders.scope`). An unknown request id is a 404. Errors are
-JSON (`{"error": {message, type, code}}`), never a bare 500 and never with the caller's text.
+issued or used, and a guarded value (a secret, card, IBAN or ID) not inside a URL or markup unless
+`secrets_in_urls` is true; the others stay and are listed in `withheld` (`placeholders.scope`). An
+unknown request id is a 404. Errors are JSON (`{"error": {message, type, code}}`), never a bare 500
+and never with the caller's text.
 """
 
 from __future__ import annotations

