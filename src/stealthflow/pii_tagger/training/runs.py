@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.model import CARD_DATA, WEIGHTS, SpanTagger
 from stealthflow.pii_tagger.shape import StudentShape
-from stealthflow.pii_tagger.training.data import TAGGER_LABELS, read_examples
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, read_examples, read_marked
 from stealthflow.pii_tagger.training.metrics import span_metrics
 from stealthflow.pii_tagger.training.train import TaggerTrainConfig, train_tagger, training_rows
 
@@ -131,10 +131,13 @@ class FinetuneRecipe(BaseModel):
     out: Path
     negatives: list[Path] = Field(min_length=1)  # plain text, one message without PII a line
     personal: list[Path] = []  # plain text, one personal message a line: labelled by init_from's whole detector
+    annotated: list[Path] = []  # one message a line, each value marked in place: [value](TYPE) (data/README.md)
     steps: int = Field(2000, ge=1)
     learning_rate: float = Field(1e-4, gt=0)
     negatives_share: float = Field(0.05, ge=0, lt=1)
     personal_share: float = Field(0.05, ge=0, lt=1)
+    annotated_share: float = Field(0.0, ge=0, lt=1)
+    languages: list[str] = ["en"]  # the languages the tagger is run on (the detector guesses each text's)
     threads: int = 2
     seed: int = 0
 
@@ -144,9 +147,13 @@ class FinetuneRecipe(BaseModel):
             raise ValueError(
                 "personal_share needs personal messages: list their files under personal, or set personal_share: 0"
             )
-        if self.negatives_share + self.personal_share >= 1:
+        if self.annotated_share and not self.annotated:
             raise ValueError(
-                "negatives_share + personal_share must leave room in each batch for the replayed training windows"
+                "annotated_share needs hand-marked messages: list their files under annotated, or set annotated_share: 0"
+            )
+        if self.negatives_share + self.personal_share + self.annotated_share >= 1:
+            raise ValueError(
+                "negatives_share + personal_share + annotated_share must leave room in each batch for the replayed training windows"
             )
         return self
 
@@ -174,6 +181,11 @@ def run_finetune(
             f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line"
         )
     personal = pseudo_labelled(personal_texts, recipe.init_from)
+    annotated = [
+        (text, [span for span in spans if span[2] in TAGGER_LABELS])
+        for path in recipe.annotated
+        for text, spans in read_marked(path)
+    ]
     tagger = SpanTagger.load(recipe.init_from)  # its own copy: the detector above keeps the one it labelled with
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
@@ -191,17 +203,22 @@ def run_finetune(
         batch_size=base.batch_size,
         negatives_share=recipe.negatives_share,
         personal_share=recipe.personal_share,
+        annotated_share=recipe.annotated_share,
         seed=recipe.seed,
         threads=recipe.threads,
         checkpoint=str(recipe.out / "checkpoints" / "finetune.pt"),  # an interrupted run resumes from here
     )
-    finetune_tagger(tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log)
+    finetune_tagger(
+        tagger, replay, negatives, personal, SpanTagger.load(base.teacher), config, settings, log, annotated=annotated
+    )
     seconds = time.time() - started
     metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))
     record = recipe.model_dump(mode="json") | {
         "negative_messages": len(negatives),
         "personal_messages": len(personal),
         "personal_spans": sum(len(spans) for _, spans in personal),
+        "annotated_messages": len(annotated),
+        "annotated_spans": sum(len(spans) for _, spans in annotated),
         "seconds": round(seconds),
     }
     kept = {
@@ -209,7 +226,7 @@ def run_finetune(
         for key, value in init_card.items()
         if key not in ("labels", "threshold", "student", "layers", "validation")
     }
-    tagger.save(recipe.out, **kept, validation=metrics, finetune=record)
+    tagger.save(recipe.out, **kept, validation=metrics, finetune=record, languages=recipe.languages)
     card = {
         key: init_card[key]
         for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")
