@@ -364,11 +364,18 @@ Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_m
 
 
 def finetune_paragraph(record: dict, recipe_path: str) -> str:
-    sources = ", ".join(record["negatives"] + record["personal"])
+    sources = ", ".join(record["negatives"] + record["personal"] + record.get("annotated", []))
+    annotated = (
+        f"\nand {record['annotated_share']:.0%} hand-marked personal messages ({record['annotated_messages']}, {record['annotated_spans']} spans, taught their own tags for certain)"
+        if record.get("annotated_messages")
+        else ""
+    )
+    languages = ", ".join(record.get("languages", ["en"]))
     return f"""
 Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/pii_tagger/training/finetune.py):
 {record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay), with
-{record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing) and {record["personal_share"]:.0%}
+{record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing), {record["personal_share"]:.0%}
 natural personal messages ({record["personal_messages"]}, labelled with the {record["personal_spans"]} spans the tagger's whole detector found
-before: they keep it from unlearning private names with public ones); {record["seconds"]} s. Messages: {sources}.
+before: they keep it from unlearning private names with public ones){annotated}; {record["seconds"]} s. Messages: {sources}.
+The detector runs it on texts in {languages} (`languages` in tagger.json).
 """
