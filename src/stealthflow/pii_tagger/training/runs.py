@@ -7,9 +7,11 @@ messages (training/pii-tagger-student-finetune.yaml, as the shipped student was)
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import time
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -137,6 +139,9 @@ class FinetuneRecipe(BaseModel):
     negatives_share: float = Field(0.05, ge=0, lt=1)
     personal_share: float = Field(0.05, ge=0, lt=1)
     annotated_share: float = Field(0.0, ge=0, lt=1)
+    replay: int | None = Field(
+        None, ge=100
+    )  # a seeded sample of this many training texts replayed (None: all, their cached teacher pass)
     languages: list[str] = ["en"]  # the languages the tagger is run on (the detector guesses each text's)
     threads: int = 2
     seed: int = 0
@@ -189,13 +194,11 @@ def run_finetune(
     tagger = SpanTagger.load(recipe.init_from)  # its own copy: the detector above keeps the one it labelled with
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
-    replay = training_rows(
-        [(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)],
-        config,
-        tagger.tokenizer,
-        tagger.lexicon,
-        log,
-    )
+    replayed = [(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)]
+    if recipe.replay and recipe.replay < len(replayed):
+        replayed = random.Random(recipe.seed).sample(replayed, recipe.replay)
+        config = replace(config, soft_label_cache=None)  # the teacher's pass on the sample alone, not cached
+    replay = training_rows(replayed, config, tagger.tokenizer, tagger.lexicon, log)
     started = time.time()
     settings = FinetuneConfig(
         steps=recipe.steps,
@@ -373,7 +376,7 @@ def finetune_paragraph(record: dict, recipe_path: str) -> str:
     languages = ", ".join(record.get("languages", ["en"]))
     return f"""
 Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/pii_tagger/training/finetune.py):
-{record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay), with
+{record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay{f" of a seeded sample of {record['replay']} texts" if record.get("replay") else ""}), with
 {record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing), {record["personal_share"]:.0%}
 natural personal messages ({record["personal_messages"]}, labelled with the {record["personal_spans"]} spans the tagger's whole detector found
 before: they keep it from unlearning private names with public ones){annotated}; {record["seconds"]} s. Messages: {sources}.
