@@ -528,3 +528,15 @@ def test_a_tagger_span_gives_way_to_a_pattern_span_of_another_type():
         ("Tane Whatarau", "REAL_NAME"),
         ("+61 412 555 019", "PHONE"),
     ]
+
+
+def test_the_tagger_runs_on_the_languages_its_model_card_names_and_on_english_when_it_names_none():
+    """Trained on English only, a tagger mangled German text; one trained on German is run on it."""
+    text = "Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. Meine Frau arbeitet dort."
+    english_only = LabelledFakeTagger({"Jürgen Weißmann": "REAL_NAME"})
+    assert Detector([PiiTaggerRecognizer(tagger=english_only)]).detect(text) == []
+    assert english_only.batches == [], "not run on a text in a language it does not know"
+    german = LabelledFakeTagger({"Jürgen Weißmann": "REAL_NAME"})
+    german.languages = ["en", "de"]
+    found = Detector([PiiTaggerRecognizer(tagger=german)]).detect(text)
+    assert [(text[s.start : s.end], s.type) for s in found] == [("Jürgen Weißmann", "REAL_NAME")]

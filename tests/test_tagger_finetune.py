@@ -10,8 +10,8 @@ import pytest
 
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.model import SpanTagger
-from stealthflow.pii_tagger.training.data import TAGGER_LABELS, build_splits
-from stealthflow.pii_tagger.training.finetune import FinetuneConfig, finetune_tagger
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, build_splits, read_marked
+from stealthflow.pii_tagger.training.finetune import FinetuneConfig, certain, finetune_tagger, pool_of
 from stealthflow.pii_tagger.training.runs import (
     FinetuneRecipe,
     load_finetune_recipe,
@@ -23,7 +23,7 @@ from stealthflow.pii_tagger.training.train import TaggerTrainConfig, training_ro
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "models/pii-tagger-student"
-RECIPE = REPO / "training/pii-tagger-student-finetune.yaml"
+RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's
 
 
 @pytest.mark.real_model
@@ -48,8 +48,11 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
     )
     negatives = ["Who painted the Sistine Chapel ceiling?", "How tall is the Eiffel Tower?"]
     personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]
-    settings = FinetuneConfig(steps=3, batch_size=8, negatives_share=0.25, personal_share=0.25)
-    finetune_tagger(tagger, replay, negatives, personal, teacher, config, settings, log=lambda *_: None)
+    annotated = [("Meine Schwester Katrin Weiß arbeitet bei Siemens.", [(16, 27, "REAL_NAME"), (41, 48, "EMPLOYER")])]
+    settings = FinetuneConfig(steps=3, batch_size=8, negatives_share=0.25, personal_share=0.25, annotated_share=0.25)
+    finetune_tagger(
+        tagger, replay, negatives, personal, teacher, config, settings, log=lambda *_: None, annotated=annotated
+    )
     moved = [
         name for name, p in tagger.model.named_parameters() if p.requires_grad and not torch.equal(p, before[name])
     ]
@@ -122,6 +125,7 @@ def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refus
     """A rerun of the recipe on its own output would train the weights further each time."""
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
     assert card["finetune"]["steps"] == load_finetune_recipe(RECIPE).steps
+    assert card["languages"] == load_finetune_recipe(RECIPE).languages
     recipe = FinetuneRecipe.model_validate(
         load_finetune_recipe(RECIPE).model_dump()
         | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
@@ -160,3 +164,53 @@ def test_a_share_without_its_messages_is_refused_before_any_work(tmp_path):
     (tmp_path / "tagger.json").write_text("{}", encoding="utf-8")  # a card without a fine-tune record
     with pytest.raises(DataError, match="no messages in"):
         run_finetune(recipe, log=lambda *_: None)
+
+
+def test_hand_marked_messages_read_to_their_text_and_the_values_spans(tmp_path):
+    marked = tmp_path / "personal-de.txt"
+    marked.write_text(
+        "Ich bin [Jürgen Weißmann](REAL_NAME), wohne in der [Schillerstraße 12, 80336 München](ADDRESS).\n\n"
+        "[quote]Kein Wert hier[/quote], Tel. [0171 2345678](PHONE)\n",
+        encoding="utf-8",
+    )
+    (first, first_spans), (second, second_spans) = read_marked(marked)
+    assert first == "Ich bin Jürgen Weißmann, wohne in der Schillerstraße 12, 80336 München."
+    assert [(first[a:b], kind) for a, b, kind in first_spans] == [
+        ("Jürgen Weißmann", "REAL_NAME"),
+        ("Schillerstraße 12, 80336 München", "ADDRESS"),
+    ]
+    assert second == "[quote]Kein Wert hier[/quote], Tel. 0171 2345678"
+    assert [(second[a:b], kind) for a, b, kind in second_spans] == [("0171 2345678", "PHONE")]
+    marked.write_text("ok\n[Anna](REAL_NAME) und [Ben](NAME)\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"personal-de.txt:2: unknown type 'NAME'"):
+        read_marked(marked)
+
+
+def test_an_annotated_share_without_its_messages_is_refused():
+    from pydantic import ValidationError
+
+    minimal = {"base": "b.yaml", "init_from": "m", "out": "o", "negatives": ["n.txt"], "personal_share": 0}
+    with pytest.raises(ValidationError, match="annotated_share needs hand-marked messages"):
+        FinetuneRecipe.model_validate(minimal | {"annotated_share": 0.1})
+    with pytest.raises(ValidationError, match="leave room"):
+        FinetuneRecipe.model_validate(
+            minimal | {"annotated": ["a.txt"], "annotated_share": 0.5, "negatives_share": 0.5}
+        )
+
+
+def test_each_draw_falls_in_its_pools_share_and_hand_marked_rows_teach_their_own_tags_for_certain():
+    negatives, personal, annotated, replay = ["n"], ["p"], ["a"], ["r"]
+    pools = [(0.05, negatives), (0.05, personal), (0.1, annotated)]
+    assert [pool_of(draw, pools, replay) for draw in (0.0, 0.049, 0.05, 0.099, 0.1, 0.199, 0.2, 0.99)] == [
+        negatives,
+        negatives,
+        personal,
+        personal,
+        annotated,
+        annotated,
+        replay,
+        replay,
+    ]
+    (row,) = certain([{"labels": [-100, 0, 1, 2, -100]}], num_tags=13)
+    assert row["teacher"].argmax(-1).tolist() == [0, 0, 1, 2, 0]
+    assert row["teacher"].max(-1).values.tolist() == [1.0] * 5

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.training.data import Example
-from stealthflow.pii_tagger.training.thresholds import MIN_GAIN, choose
+from stealthflow.pii_tagger.training.thresholds import MIN_GAIN, choose, marked
 
 
 def _example(text: str, *spans) -> Example:
@@ -29,3 +29,16 @@ def test_a_gain_smaller_than_the_margin_keeps_today_s_threshold():
     predictions = [[TaggedSpan(0, 5, "REAL_NAME", 0.9)] for _ in range(400)] + [[TaggedSpan(0, 2, "REAL_NAME", 0.6)]]
     chosen = choose(names, predictions, ["REAL_NAME"])
     assert chosen["REAL_NAME"]["threshold"] == 0.5  # F1 0.9988 -> 1.0 is noise, not a reason to drop spans
+
+
+def test_natural_messages_join_the_choice_with_their_marked_values_of_the_taggers_types(tmp_path):
+    """`tagger thresholds --also`: a natural message without PII counts against every span the tagger
+    finds in it; a structured value marked for the whole detector (a phone) is no tagger label."""
+    natural = tmp_path / "natural.txt"
+    natural.write_text(
+        "urlLink Pics from the lake &nbsp; lol\n[Anna Berg](REAL_NAME) ruft an: [0171 2345678](PHONE)\n",
+        encoding="utf-8",
+    )
+    first, second = marked([natural])
+    assert (first.text, first.spans) == ("urlLink Pics from the lake &nbsp; lol", [])
+    assert (second.text, second.spans) == ("Anna Berg ruft an: 0171 2345678", [(0, 9, "REAL_NAME")])

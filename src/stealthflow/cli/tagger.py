@@ -127,14 +127,23 @@ def thresholds(
         int | None, typer.Option("--limit", min=50, help="validation messages used (default: all)")
     ] = None,
     write: Annotated[bool, typer.Option("--write", help="record them in the tagger's card (tagger.json)")] = False,
+    also: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--also",
+            exists=True,
+            dir_okay=False,
+            help="natural messages added to the split: one a line, values marked [value](TYPE), unmarked lines hold no PII (repeatable)",
+        ),
+    ] = None,
 ) -> None:
     """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a real gain)."""
     from stealthflow.pii_tagger.model import load_pii_tagger, shipped_pii_tagger_dir
-    from stealthflow.pii_tagger.training.thresholds import card_validation, choose, detected, write_thresholds
+    from stealthflow.pii_tagger.training.thresholds import card_validation, choose, detected, marked, write_thresholds
 
     directory = tagger_dir or shipped_pii_tagger_dir()
     with user_errors():
-        examples = card_validation(directory, limit)
+        examples = card_validation(directory, limit) + marked(also or [])
         chosen = choose(
             examples, detected(directory, [e.text for e in examples]), load_pii_tagger(str(directory)).labels
         )

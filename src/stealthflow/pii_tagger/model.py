@@ -84,6 +84,7 @@ class SpanTagger:
         trained: set[str] | None = None,
         lexicon: dict[str, int] | None = None,
         span_thresholds: dict[str, float] | None = None,
+        languages: list[str] | None = None,
     ):
         # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
         student = getattr(model, "shape", None)
@@ -100,6 +101,7 @@ class SpanTagger:
         # label -> the confidence (mean token probability) a span of that label must reach (the model card's)
         self.span_thresholds = span_thresholds or {}
         self.lexicon = lexicon  # a student's name lexicon (names.py), saved beside its weights
+        self.languages = languages or ["en"]  # the languages it was trained on (the model card's): it runs on no other
         # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
@@ -125,6 +127,7 @@ class SpanTagger:
             trained=set(state),
             lexicon=load_lexicon(directory / LEXICON) if shape is not None and shape.lexicon else None,
             span_thresholds=meta.get("span_thresholds"),
+            languages=meta.get("languages"),
         )
 
     def save(self, directory: str | Path, **card: object) -> None:
@@ -145,6 +148,7 @@ class SpanTagger:
         meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
         if self.span_thresholds:
             meta["span_thresholds"] = self.span_thresholds
+        meta.setdefault("languages", self.languages)
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     def windows(self, texts: list[str]) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:

@@ -35,7 +35,6 @@ _WORD_CHAR = re.compile(r"\w")
 class PiiTaggerRecognizer(Recognizer):
     name, type = "pii_tagger", "REAL_NAME"  # each span carries the type the tagger gave it
     model_backed = True
-    languages = frozenset({ENGLISH})  # trained on English text only
     batch_size = 32
 
     def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
@@ -47,6 +46,11 @@ class PiiTaggerRecognizer(Recognizer):
     @property
     def tagger(self) -> SpanTagger:
         return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages its tagger was trained on (its model card's; English for a tagger whose card is silent)."""
+        return frozenset(getattr(self.tagger, "languages", None) or [ENGLISH])
 
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from stealthflow.data import DataError
 from stealthflow.pii_tagger.lexicons import words
 
 # Placeholder types the tagger emits. Relatives' names are REAL_NAME; employer and school are
@@ -131,6 +132,31 @@ class Example:
         return json.dumps(
             {"text": self.text, "spans": [list(s) for s in self.spans], "template": self.template}, ensure_ascii=False
         )
+
+
+# A value marked in a hand-written message: "[Jürgen Weißmann](REAL_NAME)"; structured types
+# (PHONE, EMAIL, IBAN, NATIONAL_ID) are marked for scoring the whole detector and are no tagger label.
+MARKED = re.compile(r"\[([^\[\]\n]+)\]\(([A-Z_]+)\)")
+MARKED_TYPES = {*TAGGER_LABELS, "PHONE", "EMAIL", "IBAN", "NATIONAL_ID"}
+
+
+def read_marked(path: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:
+    """A file of messages, one a line, each personal value marked in place as [value](TYPE): each
+    message without the marks, with the values' (start, end, type)."""
+    messages = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        text, spans, last = "", [], 0
+        for mark in MARKED.finditer(line):
+            if mark[2] not in MARKED_TYPES:
+                raise DataError(f"{path}:{number}: unknown type {mark[2]!r} (one of {', '.join(sorted(MARKED_TYPES))})")
+            text += line[last : mark.start()]
+            spans.append((len(text), len(text) + len(mark[1]), mark[2]))
+            text += mark[1]
+            last = mark.end()
+        messages.append((text + line[last:], spans))
+    return messages
 
 
 def read_examples(path: Path) -> list[Example]:

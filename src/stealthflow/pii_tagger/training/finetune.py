@@ -33,6 +33,7 @@ class FinetuneConfig:
     batch_size: int = 64
     negatives_share: float = 0.05  # of each batch: messages without PII
     personal_share: float = 0.05  # of each batch: personal messages
+    annotated_share: float = 0.0  # of each batch: messages with hand-marked spans
     seed: int = 0
     threads: int | None = None
     checkpoint: str | None = None  # the run's state is saved here every `save_steps` steps; a rerun resumes from it
@@ -48,12 +49,14 @@ def finetune_tagger(
     train_config: TaggerTrainConfig,
     config: FinetuneConfig,
     log=print,
+    annotated: list[Example] = (),
 ) -> SpanTagger:
     """`tagger` trained further (in place) for `config.steps` batches. `replay`: its training rows
     (`training_rows`, with the teacher's probabilities); `negatives` are taught as all "O", their
     distillation target a certain "O" (the teacher's own judgement of them is the flags to unlearn);
-    `personal` with their spans and the teacher's probabilities. `train_config` gives the loss (as
-    in the tagger's own training)."""
+    `personal` with their spans and the teacher's probabilities; `annotated` with their hand-marked
+    spans, the distillation target their own tags for certain (the teacher knows English only).
+    `train_config` gives the loss (as in the tagger's own training)."""
     import torch
 
     if config.threads:
@@ -62,35 +65,27 @@ def finetune_tagger(
     model, tokenizer, lexicon = tagger.model, tagger.tokenizer, tagger.lexicon
     max_length = min(train_config.max_length, MAX_TOKENS)
     num_tags = len(bio_labels(tagger.labels))
-    negative_rows = encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon)
-    for row in negative_rows:
-        row["teacher"] = torch.nn.functional.one_hot(
-            torch.zeros(len(row["input_ids"]), dtype=torch.long), num_tags
-        ).half()  # "O" for certain
+    negative_rows = certain(
+        encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon), num_tags
+    )
     personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
     add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
+    annotated_rows = certain(encode(list(annotated), tokenizer, tagger.labels, max_length, lexicon), num_tags)
+    pools = [(config.negatives_share, negative_rows), (config.personal_share, personal_rows)]
+    pools.append((config.annotated_share, annotated_rows))
     loss_of = TaggingLoss(train_config, tokenizer.unk_token_id)
     parameters = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(parameters, lr=config.learning_rate, weight_decay=0.0)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: 1 - step / config.steps)
     rng = random.Random(config.seed)
     log(
-        f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, {len(personal_rows)} personal"
+        f"fine-tuning for {config.steps} steps: {len(replay)} replay windows, {len(negative_rows)} without PII, "
+        f"{len(personal_rows)} personal, {len(annotated_rows)} hand-marked"
     )
     start = resume(config, model, optimizer, schedule, rng, log)
     model.train()
     for step in range(start, config.steps):
-        batch = []
-        for _ in range(config.batch_size):
-            draw = rng.random()
-            pool = (
-                negative_rows
-                if draw < config.negatives_share
-                else personal_rows
-                if draw < config.negatives_share + config.personal_share
-                else replay
-            )
-            batch.append(rng.choice(pool))
+        batch = [rng.choice(pool_of(rng.random(), pools, replay)) for _ in range(config.batch_size)]
         loss, _ = loss_of(model, collate(batch))
         optimizer.zero_grad()
         loss.backward()
@@ -103,6 +98,25 @@ def finetune_tagger(
             log(f"checkpoint at step {step + 1}: {config.checkpoint}")
     model.eval()
     return tagger
+
+
+def certain(rows: list[dict], num_tags: int) -> list[dict]:
+    """`rows` with their own tags as the distillation target, for certain ("O" where no tag counts)."""
+    import torch
+
+    for row in rows:
+        tags = torch.tensor(row["labels"], dtype=torch.long).clamp(min=0)  # -100 (special tokens) -> "O"
+        row["teacher"] = torch.nn.functional.one_hot(tags, num_tags).half()
+    return rows
+
+
+def pool_of(draw: float, pools: list[tuple[float, list[dict]]], rest: list[dict]) -> list[dict]:
+    """The pool a draw in [0, 1) falls in: each of `pools` takes its share of [0, 1) in turn, `rest` the remainder."""
+    for share, rows in pools:
+        if draw < share:
+            return rows
+        draw -= share
+    return rest
 
 
 def save_state(config: FinetuneConfig, step: int, model, optimizer, schedule, rng: random.Random) -> None:

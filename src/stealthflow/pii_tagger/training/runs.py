@@ -7,9 +7,11 @@ messages (training/pii-tagger-student-finetune.yaml, as the shipped student was)
 from __future__ import annotations
 
 import json
+import random
 import shutil
 import time
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -18,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.model import CARD_DATA, WEIGHTS, SpanTagger
 from stealthflow.pii_tagger.shape import StudentShape
-from stealthflow.pii_tagger.training.data import TAGGER_LABELS, read_examples
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, read_examples, read_marked
 from stealthflow.pii_tagger.training.metrics import span_metrics
 from stealthflow.pii_tagger.training.train import TaggerTrainConfig, train_tagger, training_rows
 
@@ -131,10 +133,16 @@ class FinetuneRecipe(BaseModel):
     out: Path
     negatives: list[Path] = Field(min_length=1)  # plain text, one message without PII a line
     personal: list[Path] = []  # plain text, one personal message a line: labelled by init_from's whole detector
+    annotated: list[Path] = []  # one message a line, each value marked in place: [value](TYPE) (data/README.md)
     steps: int = Field(2000, ge=1)
     learning_rate: float = Field(1e-4, gt=0)
     negatives_share: float = Field(0.05, ge=0, lt=1)
     personal_share: float = Field(0.05, ge=0, lt=1)
+    annotated_share: float = Field(0.0, ge=0, lt=1)
+    replay: int | None = Field(
+        None, ge=100
+    )  # a seeded sample of this many training texts replayed (None: all, their cached teacher pass)
+    languages: list[str] = ["en"]  # the languages the tagger is run on (the detector guesses each text's)
     threads: int = 2
     seed: int = 0
 
@@ -144,9 +152,13 @@ class FinetuneRecipe(BaseModel):
             raise ValueError(
                 "personal_share needs personal messages: list their files under personal, or set personal_share: 0"
             )
-        if self.negatives_share + self.personal_share >= 1:
+        if self.annotated_share and not self.annotated:
             raise ValueError(
-                "negatives_share + personal_share must leave room in each batch for the replayed training windows"
+                "annotated_share needs hand-marked messages: list their files under annotated, or set annotated_share: 0"
+            )
+        if self.negatives_share + self.personal_share + self.annotated_share >= 1:
+            raise ValueError(
+                "negatives_share + personal_share + annotated_share must leave room in each batch for the replayed training windows"
             )
         return self
 
@@ -174,17 +186,20 @@ def run_finetune(
             f"no messages in {', '.join(map(str, recipe.negatives if not negatives else recipe.personal))}: one message a line"
         )
     personal = pseudo_labelled(personal_texts, recipe.init_from)
+    annotated = [
+        (text, [span for span in spans if span[2] in TAGGER_LABELS])
+        for path in recipe.annotated
+        for text, spans in read_marked(path)
+    ]
     # Its own copy, the torch module to train: the detector above keeps the one it labelled with.
     tagger = SpanTagger.load(recipe.init_from, trainable=True)
     config = train_config(base)
     train = read_examples(base.data / "train.jsonl")
-    replay = training_rows(
-        [(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)],
-        config,
-        tagger.tokenizer,
-        tagger.lexicon,
-        log,
-    )
+    replayed = [(e.text, e.spans) for e in train] + [(text, None) for text in unlabelled_texts(base)]
+    if recipe.replay and recipe.replay < len(replayed):
+        replayed = random.Random(recipe.seed).sample(replayed, recipe.replay)
+        config = replace(config, soft_label_cache=None)  # the teacher's pass on the sample alone, not cached
+    replay = training_rows(replayed, config, tagger.tokenizer, tagger.lexicon, log)
     started = time.time()
     settings = FinetuneConfig(
         steps=recipe.steps,
@@ -192,12 +207,21 @@ def run_finetune(
         batch_size=base.batch_size,
         negatives_share=recipe.negatives_share,
         personal_share=recipe.personal_share,
+        annotated_share=recipe.annotated_share,
         seed=recipe.seed,
         threads=recipe.threads,
         checkpoint=str(recipe.out / "checkpoints" / "finetune.pt"),  # an interrupted run resumes from here
     )
     finetune_tagger(
-        tagger, replay, negatives, personal, SpanTagger.load(base.teacher, trainable=True), config, settings, log
+        tagger,
+        replay,
+        negatives,
+        personal,
+        SpanTagger.load(base.teacher, trainable=True),
+        config,
+        settings,
+        log,
+        annotated=annotated,
     )
     seconds = time.time() - started
     metrics = validate(tagger, read_examples(base.data / "validation.jsonl"))
@@ -205,6 +229,8 @@ def run_finetune(
         "negative_messages": len(negatives),
         "personal_messages": len(personal),
         "personal_spans": sum(len(spans) for _, spans in personal),
+        "annotated_messages": len(annotated),
+        "annotated_spans": sum(len(spans) for _, spans in annotated),
         "seconds": round(seconds),
     }
     kept = {
@@ -212,7 +238,7 @@ def run_finetune(
         for key, value in init_card.items()
         if key not in ("labels", "threshold", "student", "layers", "validation")
     }
-    tagger.save(recipe.out, **kept, validation=metrics, finetune=record)
+    tagger.save(recipe.out, **kept, validation=metrics, finetune=record, languages=recipe.languages)
     card = {
         key: init_card[key]
         for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")
@@ -350,11 +376,18 @@ Reproduce: `stealthflow tagger build-data --out {recipe.data} --n {card["train_m
 
 
 def finetune_paragraph(record: dict, recipe_path: str) -> str:
-    sources = ", ".join(record["negatives"] + record["personal"])
+    sources = ", ".join(record["negatives"] + record["personal"] + record.get("annotated", []))
+    annotated = (
+        f"\nand {record['annotated_share']:.0%} hand-marked personal messages ({record['annotated_messages']}, {record['annotated_spans']} spans, taught their own tags for certain)"
+        if record.get("annotated_messages")
+        else ""
+    )
+    languages = ", ".join(record.get("languages", ["en"]))
     return f"""
 Then trained further (`stealthflow tagger finetune --recipe {recipe_path}`, src/stealthflow/pii_tagger/training/finetune.py):
-{record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay), with
-{record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing) and {record["personal_share"]:.0%}
+{record["steps"]} steps, learning rate {record["learning_rate"]:g} decaying to 0, each batch mostly its own training windows (replay{f" of a seeded sample of {record['replay']} texts" if record.get("replay") else ""}), with
+{record["negatives_share"]:.0%} natural messages without PII ({record["negative_messages"]}, taught as holding nothing), {record["personal_share"]:.0%}
 natural personal messages ({record["personal_messages"]}, labelled with the {record["personal_spans"]} spans the tagger's whole detector found
-before: they keep it from unlearning private names with public ones); {record["seconds"]} s. Messages: {sources}.
+before: they keep it from unlearning private names with public ones){annotated}; {record["seconds"]} s. Messages: {sources}.
+The detector runs it on texts in {languages} (`languages` in tagger.json).
 """

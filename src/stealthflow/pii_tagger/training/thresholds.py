@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from stealthflow.pii_tagger.model import CARD_DATA, TaggedSpan
-from stealthflow.pii_tagger.training.data import Example, validation_split
+from stealthflow.pii_tagger.training.data import TAGGER_LABELS, Example, read_marked, validation_split
 from stealthflow.pii_tagger.training.metrics import span_metrics
 
 CANDIDATES = tuple(round(0.5 + 0.05 * step, 2) for step in range(10))  # 0.50 .. 0.95
@@ -23,6 +23,15 @@ def card_validation(tagger_dir: Path, limit: int | None = None) -> list[Example]
     card = json.loads((tagger_dir / CARD_DATA).read_text(encoding="utf-8"))
     examples = validation_split(card["train_messages"], card["recipe"]["seed"])
     return examples[:limit] if limit else examples
+
+
+def marked(paths: list[Path]) -> list[Example]:
+    """Natural messages to choose on beside the generated split: their marked values of the tagger's types."""
+    return [
+        Example(text, [span for span in spans if span[2] in TAGGER_LABELS], path.name)
+        for path in paths
+        for text, spans in read_marked(path)
+    ]
 
 
 def detected(tagger_dir: Path, texts: list[str]) -> list[list[TaggedSpan]]:
