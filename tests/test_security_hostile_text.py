@@ -18,9 +18,14 @@ import time
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from placeholder_fixtures import make_protector, protect_config
+from starlette.responses import JSONResponse
+from test_security_edges import chunk, completion, event, sse
 from test_security_scope import TOKEN, proxy_for
 
+from stealthflow.placeholders.restore import StreamRestorer, Withheld, restore_text
 from stealthflow.testing.mock_openai import Reply
 
 BLOW_UP = 60  # seconds: far above the linear cost of any input here, far below an exponential one
@@ -78,3 +83,91 @@ def test_an_email_with_a_long_local_part_does_not_stall_other_sessions(protector
         thread.join(timeout=STALL)
     assert reply == "noted" and other["reply"] == "noted"
     assert email not in json.dumps(upstream.received)
+
+
+# -- a streamed reply of backslashes -------------------------------------------------------------
+def values(ref) -> str | Withheld | None:
+    """A FAKE resolver: two values, each withheld inside a URL (as a secret is by default)."""
+    value = {("EMAIL", 1): "anna@example.org", ("REAL_NAME", 2): "Anna \\ Berg"}.get((ref.type, ref.index))
+    return Withheld("secret in a URL") if value and ref.place == "url" else value
+
+
+@pytest.mark.parametrize("json_string", [False, True], ids=["text", "tool-arguments"])
+def test_a_run_of_backslashes_is_not_held_back_while_it_streams(json_string):
+    """A run of backslashes may escape a placeholder that follows, so it was held back whole and
+    scanned again with every chunk (20 000 backslashes: 11.6 s on the event loop). Now all but the
+    backslash an escape removes goes out at once, and the run is scanned once."""
+    restorer = StreamRestorer(values, json_string)
+    out, fed = [], 0
+    for _ in range(2_000):
+        out.append(restorer.feed("\\" * 100))
+        fed += 100
+        assert sum(map(len, out)) >= fed - 2
+    out.append(restorer.feed("EMAIL_1> and <EMAIL_1>"))
+    out.append(restorer.finish())
+    escaped_by = restorer.scanner.escape_width
+    assert "".join(out) == "\\" * (fed - escaped_by) + "EMAIL_1> and " + "anna@example.org"
+    assert "".join(out) == restore_text("\\" * fed + "EMAIL_1> and <EMAIL_1>", values, json_string).text
+
+
+SPLIT_PIECES = st.sampled_from(
+    ["\\", "\\\\", "\\" * 7, "<EMAIL_1>", "EMAIL_1", "<REAL_NAME_2>", "EMAIL", "_1", "<", ">", " ", "x", "\n", '\\"']
+    + ["https://", "www.", "](", "/", "."]
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    pieces=st.lists(SPLIT_PIECES, max_size=16),
+    long_run=st.sampled_from([0, 3, 2_100]),
+    cuts=st.lists(st.integers(0, 3_000), max_size=8),
+    json_string=st.booleans(),
+)
+def test_streaming_with_backslash_runs_equals_the_whole_reply_for_any_split(pieces, long_run, cuts, json_string):
+    """The same text, counts and withheld placeholders as restoring the reply at once, wherever the
+    chunks are cut: escapes, runs released early, and placeholders in URLs (a run of 2 100
+    characters without a space counts as one) included."""
+    text = "\\" * long_run + "".join(pieces)
+    points = sorted({c % (len(text) + 1) for c in cuts})
+    restorer = StreamRestorer(values, json_string)
+    chunks = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
+    streamed = "".join(restorer.feed(chunk) for chunk in chunks) + restorer.finish()
+    whole = restore_text(text, values, json_string)
+    assert streamed == whole.text
+    assert (restorer.scanner.restored, restorer.unresolved, restorer.withheld) == (
+        whole.restored,
+        whole.unresolved,
+        whole.withheld,
+    )
+
+
+def test_a_stream_of_backslashes_does_not_stall_other_clients(protector):
+    """The hostile upstream streams 50 000 backslashes in 100-character deltas (about a minute of
+    event loop before); another client's chat meanwhile is answered, and the stream arrives whole."""
+    total, step = 50_000, 100
+
+    def hostile(body: dict):
+        if not body.get("stream"):
+            return JSONResponse(completion("fine"))
+        deltas = [event(chunk({"content": "\\" * step})) for _ in range(total // step)]
+        return sse([*deltas, event(chunk({}, "stop")), b"data: [DONE]\n\n"])
+
+    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
+        upstream.raw = hostile
+        other: dict = {}
+
+        def client() -> None:
+            while not upstream.received:  # the stream is under way
+                time.sleep(0.01)
+            other["reply"] = ask(url, "hello", "other")
+
+        thread = threading.Thread(target=client)
+        thread.start()
+        body = {"model": "m", "messages": [{"role": "user", "content": "tell me a story"}], "stream": True}
+        with httpx.stream("POST", url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=STALL) as r:
+            lines = [line[6:] for line in r.iter_lines() if line.startswith("data: {")]
+        thread.join(timeout=STALL)
+    content = "".join(
+        (c["delta"].get("content") or "") for line in lines for c in json.loads(line).get("choices") or []
+    )
+    assert content == "\\" * total and other["reply"] == "fine"
