@@ -11,6 +11,7 @@ Time bounds are generous: they catch a blow-up (seconds to hours), not a slow ma
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -171,3 +172,36 @@ def test_a_stream_of_backslashes_does_not_stall_other_clients(protector):
         (c["delta"].get("content") or "") for line in lines for c in json.loads(line).get("choices") or []
     )
     assert content == "\\" * total and other["reply"] == "fine"
+
+
+# -- values glued into words by a reply ----------------------------------------------------------
+def test_a_name_a_reply_glues_into_a_word_is_masked_again_when_the_history_comes_back(protector):
+    """The hostile upstream writes each placeholder glued between letters (`id<REAL_NAME_1>x`, and
+    between Chinese characters, where no space ever separates a name); restore fills them in. When
+    the client sends that reply back as history, the names went upstream in clear: a session's
+    value was found again only as a whole word."""
+
+    def gluing(body: dict) -> Reply:  # a FAKE model
+        if len(body["messages"]) > 1:
+            return Reply(content="done")
+        placeholders = sorted(set(re.findall(r"<[A-Z_]+_\d+>", body["messages"][0]["content"])))
+        return Reply(content=" ".join(f"id{p}x 是{p}的" for p in placeholders))
+
+    text = "Hi, my name is Anna Berg and my colleague Chidi Okafor agrees."
+    with proxy_for(protector, gluing) as (url, upstream):
+        reply = ask(url, text, "s")
+        history = [{"role": "user", "content": text}, {"role": "assistant", "content": reply}]
+        ask(url, "thanks", "s", history)
+    assert "idAnna Bergx" in reply and "是Chidi Okafor的" in reply  # restored where the upstream put them
+    resent = upstream.received[1]["messages"]
+    assert resent[1]["content"] == gluing(upstream.received[0]).content  # back as the upstream wrote it
+    assert not {"Anna", "Berg", "Chidi", "Okafor"} & set(re.findall(r"[A-Za-z]+", json.dumps(resent)))
+
+
+def test_a_value_masked_inside_a_word_restores_to_the_same_text(protector):
+    """Found inside a longer word, a session's name is masked there too; restore gives back the text."""
+    assert "<REAL_NAME_1>" in protector.protect("Hi, my name is Chidi Okafor.", "s").text
+    text = "Chidi Okaforsen wrote, 给Chidi Okafor的信"
+    protected = protector.protect(text, "s")
+    assert protected.text == "<REAL_NAME_1>sen wrote, 给<REAL_NAME_1>的信"
+    assert protector.restore(protected.text, "s").text == text
