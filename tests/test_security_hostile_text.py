@@ -205,3 +205,30 @@ def test_a_value_masked_inside_a_word_restores_to_the_same_text(protector):
     protected = protector.protect(text, "s")
     assert protected.text == "<REAL_NAME_1>sen wrote, 给<REAL_NAME_1>的信"
     assert protector.restore(protected.text, "s").text == text
+
+
+# -- values written in an encoding ---------------------------------------------------------------
+ENCODED_EMAILS = [
+    '<a href="mailto:zed.quux&#64;example.org">mail</a>',  # HTML
+    '{"email": "zed.quux\\u0040example.org"}',  # JSON or code text
+    "mail me at zed.quux(at)example.org",
+    "mail me at zed.quux [at] example [dot] org",
+    "mail me at zed.quux @ example.org",
+    "write to ZED.QUUX&#x40;EXAMPLE.ORG",
+]
+
+
+def test_emails_with_an_encoded_or_spelled_at_are_masked_whole(protector):
+    """`&#64;`, `\\u0040`, `(at)`, a spaced ` @ ` hid the email from detection (wholly, or all but its
+    domain); each is now masked as written, and restore gives the text back."""
+    for text in ENCODED_EMAILS:
+        protected = protector.protect(text, "s")
+        assert "quux" not in protected.text.casefold() and "<EMAIL_" in protected.text, protected.text
+        assert protector.restore(protected.text, "s").text == text
+    assert protector.protect("lunch @ noon, a @ b", "s").text == "lunch @ noon, a @ b"  # no email: left as it is
+
+
+def test_encoded_emails_do_not_reach_the_upstream(protector):
+    with proxy_for(protector, lambda body: Reply(content="noted")) as (url, upstream):
+        ask(url, "\n".join(ENCODED_EMAILS), "s")
+    assert "quux" not in json.dumps(upstream.received[0]).casefold()
