@@ -228,6 +228,13 @@ def test_emails_with_an_encoded_or_spelled_at_are_masked_whole(protector):
     assert protector.protect("lunch @ noon, a @ b", "s").text == "lunch @ noon, a @ b"  # no email: left as it is
 
 
+def test_an_iban_in_lowercase_is_masked_when_its_checksum_holds(protector):
+    for text in ("iban de89370400440532013000", "iban gb82 west 1234 5698 7654 32, thanks"):
+        protected = protector.protect(text, text)  # a session each: the vault keeps one spelling of an IBAN
+        assert "<IBAN_1>" in protected.text and protector.restore(protected.text, text).text == text
+    assert protector.protect("ref de89370400440532013001", "s").text == "ref de89370400440532013001"  # checksum fails
+
+
 def test_encoded_emails_do_not_reach_the_upstream(protector):
     with proxy_for(protector, lambda body: Reply(content="noted")) as (url, upstream):
         ask(url, "\n".join(ENCODED_EMAILS), "s")

@@ -5,7 +5,8 @@ Evasions the recognizers would miss: zero-width and other format characters insi
 `dana\x00.kerr@example.org`), other characters Unicode says to display as nothing (variation selectors,
 the Hangul fillers), non-breaking spaces, fullwidth
 forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`), an @ written as an HTML
-entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml). Detection runs on the
+entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml), an IBAN
+in lowercase (`de89 3704 …`, read in capitals when its checksum holds). Detection runs on the
 shadow; each span is mapped back to the original characters, which are what gets replaced, so
 no fragment of a value stays in clear.
 """
@@ -35,11 +36,32 @@ _IGNORABLE = re.compile(
 def shadow(text: str) -> tuple[str, list[int] | None]:
     """(normalised text, offsets) where offsets[k] is the original index of shadow char k (and
     offsets[len] == len(text)); offsets is None when the text needed no change."""
-    unspelled, spelled = _symbols(text)
+    capitals = _iban_capitals(text)
+    unspelled, spelled = _symbols(capitals)
     normal, offsets = _characters(unspelled)
+    if spelled is None and offsets is None and capitals != text:
+        return normal, list(range(len(text) + 1))
     if spelled is None or offsets is None:
         return normal, spelled or offsets
     return normal, [spelled[k] for k in offsets]
+
+
+# An IBAN written in lowercase: a country, two check digits, groups of four (Presidio's shape, in lowercase)
+_LOWERCASE_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[a-z]{2}[0-9]{2}(?:[ -]?[a-z0-9]{4}){2,7}(?:[ -]?[a-z0-9]{1,3})?(?![A-Za-z0-9])"
+)
+
+
+def _iban_capitals(text: str) -> str:
+    """`text` with each lowercase IBAN whose mod-97 checksum holds in capitals (the same length)."""
+    if _LOWERCASE_IBAN.search(text) is None:
+        return text
+    return _LOWERCASE_IBAN.sub(lambda m: m[0].upper() if _iban_checksum(m[0]) else m[0], text)
+
+
+def _iban_checksum(iban: str) -> bool:
+    compact = re.sub(r"[ -]", "", iban).upper()
+    return int("".join(str(int(c, 36)) for c in compact[4:] + compact[:4])) % 97 == 1
 
 
 @cache
