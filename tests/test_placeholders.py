@@ -259,7 +259,7 @@ def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp
     # Next message: another form of words, no context word a recognizer knows.
     later = protector.protect("ok so Tr0ub4dor&3 it is. Annabel says Anna Berg agrees.", "s")
     assert "Tr0ub4dor&3" not in later.text and "<PASSWORD_1>" in later.text
-    assert "Annabel" in later.text  # a name is masked as a whole word only
+    assert "Annabel" in later.text  # only the name held ("Anna Berg") is masked
     other_session = make_protector(protector.config).protect("Tr0ub4dor&3", "another")
     assert "Tr0ub4dor&3" in other_session.text  # known values are per session
 

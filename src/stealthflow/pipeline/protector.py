@@ -305,9 +305,12 @@ class Protector:
 
 class KnownValues:
     """Every value a session already holds, found again wherever it appears in a new text — in
-    one pass (an Aho-Corasick automaton over the values), whatever words surround it."""
+    one pass (an Aho-Corasick automaton over the values), whatever words surround it. A value
+    written in words only is found as a whole word (`whole_words`), unless every value is trusted
+    to be specific (`SessionValues`)."""
 
     MIN_CHARS = 3
+    whole_words = True
 
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
         self.automaton = None
@@ -322,7 +325,7 @@ class KnownValues:
         if words and self.automaton is None:
             self.automaton = ahocorasick.Automaton()
         for span_type, value in words:
-            self.automaton.add_word(value, (span_type, value, _word_like(value)))
+            self.automaton.add_word(value, (span_type, value, self.whole_words and _word_like(value)))
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
@@ -349,7 +352,11 @@ class KnownValues:
 class SessionValues(KnownValues):
     """A session's values as the vault issued them: the specific ones found again in new texts
     (`KnownValues`, `common_words.specific`), all of them looked up by their placeholders when a
-    reply is restored."""
+    reply is restored. Those values are specific, so they are found even glued to other letters: a
+    reply can restore a placeholder inside a word (`id<REAL_NAME_1>x` gives `idAnna Bergx`), and the
+    history the client sends back must not carry the name out in clear."""
+
+    whole_words = False
 
     def __init__(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]):
         self._by_placeholder: dict[tuple[str, int | str], str] = {}

@@ -36,9 +36,9 @@ MIN_SYMBOLIC = 4  # letters and digits of a value with digits or symbols ("$100"
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 _WORDS = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")  # a word, hyphenated or with an apostrophe: "late-night", "ain't"
-# Words, with the spaces and marks they hold. Possessive: a run of letters is never split between two repeats,
-# which tried every split of a value that fails at its end (a 40-letter word and a digit: 2^40 tries).
-_WORDISH = re.compile(r"[\s&]*+(?:[^\W\d_]++['’.-]*+[\s&]*+)++")
+# Words, with the spaces and marks they hold: a letter first, then letters, marks ("'’.-") and spaces
+# (or "&"), a mark never right after a space. One character per step, so a match is linear in the value.
+_WORDISH = re.compile(r"[\s&]*[^\W\d_](?:[^\W\d_]|['’.-]|[\s&](?!['’.-]))*")
 # WordNet's detachment rules (its morphy): an inflected form -> the lemma it may come from.
 _SUFFIXES = (
     ("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),

@@ -4,7 +4,9 @@ Evasions the recognizers would miss: zero-width and other format characters insi
 (`4111\u200b1111…`, `pass\u200bword`), a soft hyphen in an email, control characters (a NUL in
 `dana\x00.kerr@example.org`), other characters Unicode says to display as nothing (variation selectors,
 the Hangul fillers), non-breaking spaces, fullwidth
-forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`). Detection runs on the
+forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`), an @ written as an HTML
+entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml), an IBAN
+in lowercase (`de89 3704 …`, read in capitals when its checksum holds). Detection runs on the
 shadow; each span is mapped back to the original characters, which are what gets replaced, so
 no fragment of a value stays in clear.
 """
@@ -13,6 +15,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
+
+import yaml
+
+from stealthflow.resources import resource_dir
+
+SPELLED_SYMBOLS = "spelled_symbols.yaml"
 
 # What may need a change: anything but printable ASCII and ASCII whitespace
 SPECIAL = re.compile(r"[^\t\n\x0b\x0c\r\x1c-\x7e]")
@@ -27,6 +36,68 @@ _IGNORABLE = re.compile(
 def shadow(text: str) -> tuple[str, list[int] | None]:
     """(normalised text, offsets) where offsets[k] is the original index of shadow char k (and
     offsets[len] == len(text)); offsets is None when the text needed no change."""
+    capitals = _iban_capitals(text)
+    unspelled, spelled = _symbols(capitals)
+    normal, offsets = _characters(unspelled)
+    if spelled is None and offsets is None and capitals != text:
+        return normal, list(range(len(text) + 1))
+    if spelled is None or offsets is None:
+        return normal, spelled or offsets
+    return normal, [spelled[k] for k in offsets]
+
+
+# An IBAN written in lowercase: a country, two check digits, groups of four (Presidio's shape, in lowercase)
+_LOWERCASE_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[a-z]{2}[0-9]{2}(?:[ -]?[a-z0-9]{4}){2,7}(?:[ -]?[a-z0-9]{1,3})?(?![A-Za-z0-9])"
+)
+
+
+def _iban_capitals(text: str) -> str:
+    """`text` with each lowercase IBAN whose mod-97 checksum holds in capitals (the same length)."""
+    if _LOWERCASE_IBAN.search(text) is None:
+        return text
+    return _LOWERCASE_IBAN.sub(lambda m: m[0].upper() if _iban_checksum(m[0]) else m[0], text)
+
+
+def _iban_checksum(iban: str) -> bool:
+    compact = re.sub(r"[ -]", "", iban).upper()
+    return int("".join(str(int(c, 36)) for c in compact[4:] + compact[:4])) % 97 == 1
+
+
+@cache
+def _spellings() -> tuple[re.Pattern[str], dict[str, str]]:
+    """A pattern of every spelling of data/spelled_symbols.yaml, with the spaces around it, between two
+    non-space characters; and the symbol of each spelling (lowercased)."""
+    data = yaml.safe_load((resource_dir("data") / SPELLED_SYMBOLS).read_text(encoding="utf-8"))
+    symbols = {spelling.lower(): symbol for symbol, spellings in data.items() for spelling in spellings}
+    alternation = "|".join(map(re.escape, sorted(symbols, key=len, reverse=True)))
+    return re.compile(rf"(?<=\S)[ \t]*({alternation})[ \t]*(?=\S)", re.IGNORECASE), symbols
+
+
+def _symbols(text: str) -> tuple[str, list[int] | None]:
+    """`text` with each spelled symbol as the symbol, and offsets as `shadow`'s (None: no change)."""
+    pattern, symbols = _spellings()
+    chars: list[str] = []
+    offsets: list[int] = []
+    copied = 0
+    for match in pattern.finditer(text):
+        symbol = symbols[match[1].lower()]
+        if match[0] == symbol:
+            continue
+        chars += (text[copied : match.start()], symbol)
+        offsets += range(copied, match.start())
+        offsets.append(match.start(1))
+        copied = match.end()
+    if not chars:
+        return text, None
+    chars.append(text[copied:])
+    offsets += range(copied, len(text))
+    offsets.append(len(text))
+    return "".join(chars), offsets
+
+
+def _characters(text: str) -> tuple[str, list[int] | None]:
+    """`shadow` of single characters: format and control characters dropped, spaces, forms and digits folded."""
     if SPECIAL.search(text) is None:
         return text, None
     # Each distinct character is looked at once; ASCII runs are copied whole (a loop over every

@@ -53,9 +53,11 @@ _PLACEHOLDER = rf"""(?:(?P<open>[<\[{{]{{1,2}}[ \t]?)|(?<![A-Za-z0-9_]))  # a br
     (?<!\\){_BODY}
     (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))"""
 PLACEHOLDER = regex.compile(_PLACEHOLDER, regex.IGNORECASE | regex.VERBOSE)
-# Either an escape (a run of backslashes right before a placeholder body) or a placeholder.
+# Either an escape (a run of backslashes right before a placeholder body) or a placeholder. The run is
+# possessive: a body never starts with a backslash, so giving some back could not help, and would cost a
+# try per backslash.
 _SCAN = regex.compile(
-    rf"(?P<escape>(?<![A-Za-z0-9_\\])\\+)(?={_BODY.replace('?P<', '?P<_')})|{_PLACEHOLDER}",
+    rf"(?P<escape>(?<![A-Za-z0-9_\\])\\++)(?={_BODY.replace('?P<', '?P<_')})|{_PLACEHOLDER}",
     regex.IGNORECASE | regex.VERBOSE,
 )
 
@@ -114,6 +116,7 @@ class Scanner:
     def __init__(self, resolve: Resolver, json_string: bool = False):
         self.resolve = resolve
         self.json_string = json_string
+        self.escape_width = 2 if json_string else 1  # the backslash an escape removes (JSON spells it with two)
         self.restored = 0
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
@@ -141,7 +144,7 @@ class Scanner:
 
     def _replacement(self, match: regex.Match) -> str:
         if match["escape"]:
-            return match["escape"][2 if self.json_string else 1 :]
+            return match["escape"][self.escape_width :]
         ref = reference(match)
         if ref is None:
             return match[0]
@@ -288,10 +291,25 @@ class StreamRestorer:
     def feed(self, chunk: str) -> str:
         self._buffer += chunk
         emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False, before=self._before)
+        emitted += self._release_backslashes()
         keep_from = max(self._pos - 1, 0)
         self._before = (self._before + self._buffer[:keep_from])[-WINDOW - 1 :]
         self._buffer, self._pos = self._buffer[keep_from:], self._pos - keep_from
         return emitted
+
+    def _release_backslashes(self) -> str:
+        """A run of backslashes held back (it may yet escape a placeholder) is emitted but for the
+        backslash an escape would remove, so what is held back stays short and no chunk makes the
+        run be scanned again. The buffer then starts with the rest of the run: its start already
+        passed the escape's look-behind, as the start of a text does."""
+        held = self._buffer[self._pos :]
+        run = len(held) - len(held.lstrip("\\"))
+        if run <= self.scanner.escape_width:
+            return ""
+        cut = self._pos + run - self.scanner.escape_width
+        self._before = (self._before + self._buffer[:cut])[-WINDOW - 1 :]
+        self._buffer, self._pos = self._buffer[cut:], 0
+        return "\\" * (run - self.scanner.escape_width)
 
     def finish(self) -> str:
         emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True, before=self._before)
