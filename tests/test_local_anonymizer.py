@@ -418,3 +418,17 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
         pool.close()
+
+
+@pytest.mark.real_model
+def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
+    """The shipped cue tagger marks this post as one stretch; split, its pieces carry their own attributes."""
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger, split_cues
+
+    tagger = load_cue_tagger()
+    post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
+    (marks,) = find_cues(tagger, [post])
+    (pieces,) = split_cues(tagger, [post], [marks])
+    assert len(pieces) > len(marks)
+    assert all(any(m.start <= post.index(p) < m.end for m in marks) for p, _ in pieces)
+    assert ("Twelve years as an ER nurse", "occupation") in pieces
