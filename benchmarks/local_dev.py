@@ -4,10 +4,11 @@ cue tagger is not trained on them).
 
 Per run: the share of the teacher's cues that left the text (the words the teacher changed in each
 cue phrase, `TeacherCue.core`, no longer found by `span_survives`), by attribute; the share of cued
-and of cue-free posts changed; marked phrases left unprotected per cued post; a fluency proxy (the
-embedded model's edit score of each changed post against its original, utility/fluency.py: the share
-at or above local.MODEL_FLOOR, and the median); seconds per post. `--samples FILE` writes
-(original, rewrite) pairs to read.
+and of cue-free posts changed (`--harmless` adds posts without cues, written apart); the share of the
+tagger's marks (as the generalizer acts on them) still in the text, and those left unprotected per
+cued post; a fluency proxy (the embedded model's edit score of each changed post against its original,
+utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); seconds per post.
+`--samples FILE` writes (original, rewrite) pairs to read.
 
     python benchmarks/local_dev.py --limit 150 --samples runs/dev-samples.jsonl
 """
@@ -26,7 +27,7 @@ from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import FLUENCY_FLOOR, Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer
 from stealthflow.evaluation.evidence import span_survives
-from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
+from stealthflow.harvest.teacher_rewrites import TeacherRewrite, load_teacher_rewrites
 from stealthflow.resources import resource_dir
 from stealthflow.utility.fluency import shared_scorer
 
@@ -44,6 +45,12 @@ def hide_from_generalizer(held_out: Path) -> None:
     generalize.teacher_cues = lambda: kept  # looked up by name in teacher_table and cue_heads
 
 
+def read_harmless(paths: list[Path]) -> list[str]:
+    return [
+        json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     default = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
@@ -52,12 +59,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tagger", help="cue tagger directory (default: the shipped one)")
     parser.add_argument("--floor", type=float, default=FLUENCY_FLOOR, help="the generalizer's fluency floor")
+    parser.add_argument(
+        "--harmless", type=Path, action="append", default=[], help='JSONL of posts without cues ({"text": ...})'
+    )
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rewrites = list(load_teacher_rewrites(args.teacher).values())
     random.Random(args.seed).shuffle(rewrites)
-    rewrites = rewrites[: args.limit]
+    rewrites = rewrites[: args.limit] + [
+        TeacherRewrite(f"harmless-{n}", text, (), "", None) for n, text in enumerate(read_harmless(args.harmless))
+    ]
     posts = [r.text for r in rewrites]
     if args.teacher.parent == resource_dir("data") / "teacher-rewrites":
         hide_from_generalizer(args.teacher)
@@ -83,6 +95,11 @@ def main() -> None:
         "cued_posts_changed": round(sum(c for c, k in zip(changed, cued, strict=True) if k) / max(1, sum(cued)), 3),
         "cue_free_posts_changed": round(
             sum(c for c, k in zip(changed, cued, strict=True) if not k) / max(1, len(cued) - sum(cued)), 3
+        ),
+        "marks_left": round(
+            sum(span_survives(p, r.text) for r in results for p, _ in r.cues)
+            / max(1, sum(len(r.cues) for r in results)),
+            3,
         ),
         "unprotected_per_cued_post": round(
             sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from stealthflow.anonymize.generalize import Generalizer, candidates, replace_once
+from stealthflow.anonymize.cues import teacher_cue_examples
+from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once
 from stealthflow.data import DataError
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
@@ -42,6 +43,21 @@ def test_candidates_fit_the_grammatical_slot_of_the_phrase():
     assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
     # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
     assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
+
+
+def test_a_name_that_acts_or_names_a_person_never_gets_a_place_stand_in():
+    places = {*generic_lexicon()["location"].phrases, *generic_lexicon()["pobp"].phrases}
+    for sentence, name in [("Biscuit cried all night.", "Biscuit"), ("Sarah is from Lagos.", "Sarah")]:
+        for attribute in ("location", "pobp"):
+            assert not places & set(candidates_for(sentence, name, attribute)), (sentence, attribute)
+    # a place after a preposition keeps its stand-ins, whatever type spaCy's small model gives the name
+    assert "my city" in candidates_for("Moved to Austin for work.", "Austin", "location")
+    assert "my city" in candidates_for("The rent in Leeds keeps going up.", "Leeds", "location")
+
+
+def test_a_stand_in_pronoun_keeps_the_slot_case():
+    assert "we" not in candidates_for("I love my husband so much.", "my husband", "married")
+    assert "We" in candidates_for("My husband and I moved.", "My husband and I", "married")
 
 
 def test_a_marked_stretch_is_split_into_the_constituents_it_spans():
@@ -130,6 +146,9 @@ def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
         teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
     )
     assert rewrites["u1#0"].spans() == [(10, 17, "occupation")] and rewrites["u1#1"].cues == ()
+    # the cue tagger learns the words the teacher changed: "nurse" of "a nurse" -> "a carer"
+    assert rewrites["u1#0"].spans(core=True) == [(12, 17, "occupation")]
+    assert teacher_cue_examples(rewrites) == [("I work as a nurse in Leeds", [(12, 17, "occupation")]), ("Hi", [])]
     with pytest.raises(DataError, match=":1:"):
         load_teacher_rewrites(
             teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])

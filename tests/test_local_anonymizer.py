@@ -11,6 +11,7 @@ from fakes import fake_llm
 
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
+from stealthflow.data import ATTRIBUTES
 from stealthflow.data.evidence import find_phrase, locate_evidence, quoted_phrases
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.evaluation.evidence import evidence_survival, span_survives
@@ -203,10 +204,28 @@ def test_the_reward_log_counts_groups_whose_rewards_do_not_vary(tmp_path):
 
 
 class FakeTagger:
-    """FAKE cue tagger: tags every occurrence of the words it is given."""
+    """FAKE cue tagger: tags every occurrence of the phrases it is given; its token probabilities put
+    each word of a phrase on the phrase's label, or on the label `words` gives that word."""
 
-    def __init__(self, cues: dict[str, str]):
-        self.cues = cues
+    labels = list(ATTRIBUTES)
+
+    def __init__(self, cues: dict[str, str], words: dict[str, str] | None = None):
+        self.cues, self.words = cues, words or {}
+
+    def token_probabilities(self, texts, batch_size=16):
+        import numpy as np
+
+        found = []
+        for text, spans in zip(texts, self.tag_many(texts), strict=True):
+            words = list(re.finditer(r"\w+", text))
+            probabilities = np.zeros((len(words), 1 + 2 * len(self.labels)))
+            for row, word in enumerate(words):
+                label = self.words.get(word.group()) or next(
+                    (s.label for s in spans if s.start <= word.start() < s.end), None
+                )
+                probabilities[row, 1 + 2 * self.labels.index(label) if label else 0] = 1.0
+            found.append((np.array([[w.start(), w.end()] for w in words]), probabilities))
+        return found
 
     def tag_many(self, texts, batch_size=16):
         found = []
@@ -277,6 +296,17 @@ def test_a_phrase_nothing_replaces_fluently_stays_and_is_reported():
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Rent in Leeds keeps going up.")])])[0]
     assert result.text == "Rent in Leeds keeps going up."  # never cut
     assert result.details["unprotected"] == [{"post": 0, "phrase": "Leeds"}] and result.details["changes"] == []
+
+
+def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
+    """The tagger marks one stretch (labelled location as a whole); split into its constituents, each
+    piece takes the label of its own tokens: the cat's name is no place."""
+    post = "Our cat Biscuit and the rent here in Leeds keep me up at night."
+    tagger = FakeTagger(
+        {"Our cat Biscuit and the rent here in Leeds": "location"}, words={"cat": "gender", "Biscuit": "gender"}
+    )
+    (result,) = LocalAnonymizer(None, tagger, Generalizer(FakeScorer())).rewrite_posts([post])
+    assert result.cues == [("Our cat Biscuit", "gender"), ("the rent here in Leeds", "location")]
 
 
 def test_the_change_list_names_every_stretch_that_left_the_text_with_its_post():
@@ -431,3 +461,17 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers():
             assert abs(expected.score - got.score) < 0.01, (row["rewrite"], result.text)
         else:
             assert json.loads(json.dumps(result.changes)) == row["changes"] and result.unprotected == row["unprotected"]
+
+
+@pytest.mark.real_model
+def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
+    """The shipped cue tagger marks this post as one stretch; split, its pieces carry their own attributes."""
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger, split_cues
+
+    tagger = load_cue_tagger()
+    post = "Twelve years as an ER nurse and the rent here in Leeds still eats half my pay."
+    (marks,) = find_cues(tagger, [post])
+    (pieces,) = split_cues(tagger, [post], [marks])
+    assert len(pieces) > len(marks)
+    assert all(any(m.start <= post.index(p) < m.end for m in marks) for p, _ in pieces)
+    assert ("Twelve years as an ER nurse", "occupation") in pieces

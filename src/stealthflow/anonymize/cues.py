@@ -46,6 +46,36 @@ def find_cues(tagger, posts: list[str]) -> list[list[TaggedSpan]]:
     ]
 
 
+def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[list[tuple[str, str]]]:
+    """Per post, its (phrase, attribute) cues: each mark split into the constituents it spans
+    (`generalize.split_mark`), each piece labelled by the tagger's own probability mass over its tokens
+    ("my cat Lola and I moved to Leeds": "Lola" keeps no place label the stretch had as a whole)."""
+    from stealthflow.anonymize.generalize import split_mark
+
+    pieces = [[(s, split_mark(post, s.start, s.end)) for s in spans] for post, spans in zip(posts, found, strict=True)]
+    split = [i for i, marks in enumerate(pieces) if any(len(parts) > 1 for _, parts in marks)]
+    tokens = dict(zip(split, tagger.token_probabilities([posts[i] for i in split]) if split else [], strict=True))
+    cues = []
+    for i, (post, marks) in enumerate(zip(posts, pieces, strict=True)):
+        labelled = [
+            (post[a:b], label_of(tokens[i], tagger.labels, a, b, span.label) if len(parts) > 1 else span.label)
+            for span, parts in marks
+            for a, b in parts
+        ]
+        cues.append(list(dict.fromkeys(labelled)))
+    return cues
+
+
+def label_of(tokens, labels: list[str], start: int, end: int, default: str) -> str:
+    """The label with the most probability mass (B and I together) over the tokens within [start, end);
+    `default` when no token is."""
+    offsets, probabilities = tokens
+    inside = (offsets[:, 0] < end) & (offsets[:, 1] > start)
+    if not inside.any():
+        return default
+    return labels[int(probabilities[inside, 1:].reshape(-1, len(labels), 2).sum((0, 2)).argmax())]
+
+
 def cue_examples(profiles: list[Profile]) -> list[Example]:
     """Every comment with its evidence spans (comments without evidence teach what to leave alone)."""
     examples = []
@@ -56,9 +86,10 @@ def cue_examples(profiles: list[Profile]) -> list[Example]:
     return examples
 
 
-def teacher_cue_examples(rewrites: dict[str, TeacherRewrite]) -> list[Example]:
-    """Every comment a teacher read, with the phrases it generalized (none: a harmless post)."""
-    return [(rewrite.text, rewrite.spans()) for rewrite in rewrites.values()]
+def teacher_cue_examples(rewrites: dict[str, TeacherRewrite], core: bool = True) -> list[Example]:
+    """Every comment a teacher read, with the words it changed in each phrase it generalized (`core`;
+    else the whole phrase; none: a harmless post)."""
+    return [(rewrite.text, rewrite.spans(core)) for rewrite in rewrites.values()]
 
 
 def negative_examples(paths: list[Path]) -> list[Example]:

@@ -57,6 +57,7 @@ class StandIns:
     phrases: tuple[str, ...] = ()
     adverbials: tuple[str, ...] = ()
     adjectives: tuple[str, ...] = ()
+    not_for: tuple[str, ...] = ()  # the named-entity types (spaCy's) of names these stand-ins never replace
 
 
 @cache
@@ -142,6 +143,8 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         where.name or where.kind not in {"nominal", "adverbial"} or {where.head, where.head.removesuffix("s")} & heads
     ):
         stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
+    if where.name and where.entity in stand.not_for:
+        stand = StandIns()  # a name of another kind: "Lola cried" never becomes "The city cried"
     if where.kind in {"nominal", "adverbial"}:
         if where.det:
             for noun in stand.nouns:
@@ -155,8 +158,15 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     if where.kind == "adjective":
         found.extend(stand.adjectives)
     dropped = where.removable or taught == ""  # the teacher dropped it: the sentence stands without it
-    found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold()][:MAX_CANDIDATES]
+    found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold() and fits_role(c, where)]
+    found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def fits_role(candidate: str, where: syntax.Slot) -> bool:
+    """A lone pronoun keeps the slot's case: "we" only as a subject, "us" never as one."""
+    case = syntax.pronoun_case(candidate)
+    return not case or (case == "Nom") == where.subject
 
 
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:
@@ -188,11 +198,23 @@ def sentence_around(text: str, phrase: str) -> tuple[int, int]:
     """Offsets of the sentence holding the first occurrence of `phrase` (the whole text if it is not
     there): candidates are scored in their sentence, not in the whole post."""
     found = find_phrase(phrase, text)
-    if found is None:
-        return 0, len(text)
-    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, found[0])), default=0)
-    after = _SENTENCE_END.search(text, found[1])
-    return start, after.end() if after else len(text)
+    return (0, len(text)) if found is None else sentence_bounds(text, *found)
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets of the sentence(s) holding text[start:end]."""
+    first = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    after = _SENTENCE_END.search(text, end)
+    return first, after.end() if after else len(text)
+
+
+def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The constituents of text[start:end] to generalize one by one (`syntax.pieces`, parsed in their
+    sentence); a phrase the teacher generalized whole stays whole."""
+    if text[start:end].casefold() in teacher_table():
+        return [(start, end)]
+    first, last = sentence_bounds(text, start, end)
+    return [(first + a, first + b) for a, b in syntax.pieces(text[first:last], start - first, end - first)]
 
 
 class Generalizer:
@@ -267,8 +289,8 @@ class Generalizer:
         if found is None:
             queue.pop(0)
             return None
-        if splittable and phrase.casefold() not in teacher_table():
-            parts = syntax.pieces(window, *found)
+        if splittable:
+            parts = split_mark(window, *found)
             if parts != [found]:
                 queue[:1] = [(window[a:b], attribute, False) for a, b in parts]
                 return None

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stealthflow.anonymize.changes import text_changes
-from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues
+from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues, split_cues
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
@@ -114,10 +114,7 @@ class LocalAnonymizer:
         return results
 
     def _rewrite_pieces(self, posts: list[str]) -> list[PostRewrite]:
-        cues = [
-            list(dict.fromkeys((post[s.start : s.end], s.label) for s in spans))
-            for post, spans in zip(posts, find_cues(self.tagger, posts), strict=True)
-        ]
+        cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts))
         todo = [i for i, found in enumerate(cues) if found]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")

