@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pii_multilingual import predict  # noqa: E402
-from pii_registers import gold_spans, overlaps, score, table  # noqa: E402
+from pii_registers import print_misses, score, table  # noqa: E402
 
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer  # noqa: E402
 from stealthflow.pii_tagger.training.data import read_marked  # noqa: E402
@@ -53,12 +53,7 @@ def main() -> None:
         start += len(chosen)
     results["all"] = score(rows, predictions)
     if args.misses:
-        for row, spans in zip(rows, predictions, strict=True):
-            gold = gold_spans(row)
-            wrong = [row["text"][s:e] + "/" + k for s, e, k in spans if not overlaps((s, e, k), gold)]
-            missed = [row["text"][s:e] + "/" + k for s, e, k in gold if not overlaps((s, e, k), spans)]
-            if wrong or missed:
-                print("wrong:", wrong, "missed:", missed, "|", row["text"][:80])
+        print_misses(rows, predictions, lambda row: row["text"][:80] + " |")
     print(table(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -76,6 +76,16 @@ def table(results: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+def print_misses(rows: list[dict], predictions: list[list[Span]], label) -> None:
+    """One line per text with a wrong or missed span: `label(row)`, then the spans as "text/TYPE"."""
+    for row, spans in zip(rows, predictions, strict=True):
+        gold = gold_spans(row)
+        wrong = [row["text"][s:e] + "/" + k for s, e, k in spans if not overlaps((s, e, k), gold)]
+        missed = [row["text"][s:e] + "/" + k for s, e, k in gold if not overlaps((s, e, k), spans)]
+        if wrong or missed:
+            print(label(row), "wrong:", wrong, "missed:", missed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path, help="JSONL of {text, register, lang, pii: [{value, type}]}")
@@ -96,12 +106,7 @@ def main() -> None:
     }
     results["all"] = score(rows, predictions)
     if args.misses:
-        for row, spans in zip(rows, predictions, strict=True):
-            gold = gold_spans(row)
-            wrong = [row["text"][s:e] + "/" + k for s, e, k in spans if not overlaps((s, e, k), gold)]
-            missed = [row["text"][s:e] + "/" + k for s, e, k in gold if not overlaps((s, e, k), spans)]
-            if wrong or missed:
-                print(row.get(args.by), "wrong:", wrong, "missed:", missed)
+        print_misses(rows, predictions, lambda row: row.get(args.by))
     print(table(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
