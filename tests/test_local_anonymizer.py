@@ -475,3 +475,22 @@ def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
     assert len(pieces) > len(marks)
     assert all(any(m.start <= post.index(p) < m.end for m in marks) for p, _ in pieces)
     assert ("Twelve years as an ER nurse", "occupation") in pieces
+
+
+def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
+    """A tagged stretch that ran from an email across a full stop into the next sentence was dropped whole
+    by the page (it overlapped the email), so the post showed no cue at all; it is now cut into pieces."""
+    from stealthflow.anonymize.cues import find_cues
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    post = "Reach me at anna.berg@example.org. Twelve years as an ER nurse. <EMAIL_1> and the rent here in Leeds."
+
+    class FakeTagger:  # FAKE: one stretch over the whole post
+        def tag_many(self, posts):
+            return [[TaggedSpan(9, len(p), "occupation", 0.8)] for p in posts]
+
+    email = (post.index("anna"), post.index(". Twelve"))
+    (cues,) = find_cues(FakeTagger(), [post], [[email]])
+    # "at" alone (function words) names nothing and is left out
+    assert [post[c.start : c.end] for c in cues] == ["Twelve years as an ER nurse", "and the rent here in Leeds"]
+    assert all(c.label == "occupation" for c in cues)

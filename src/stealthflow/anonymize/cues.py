@@ -29,21 +29,41 @@ SHIPPED = "cue-tagger"
 PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
 
 
-def find_cues(tagger, posts: list[str]) -> list[list[TaggedSpan]]:
-    """Per post, the tagged phrases that point to an attribute: never inside a placeholder, never a
-    phrase of function words alone ("the", "or the"), which names nothing about anyone."""
+def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:
+    """Per post, the tagged phrases that point to an attribute. A tagged stretch is cut at sentence ends,
+    around protect's placeholders and around the post's `masked` (start, end) stretches (explicit PII the
+    caller masks), so a mark never runs across a sentence or holds a value; a piece of function words
+    alone ("the", "or the") names nothing about anyone and is left out."""
     from stealthflow.evaluation.evidence import STOP_WORDS, words
 
     tagged = tagger.tag_many(posts)
-    return [
-        [
-            s
-            for s in spans
-            if not any(m.start() < s.end and s.start < m.end() for m in PROTECT_PLACEHOLDER.finditer(post))
-            and any(w not in STOP_WORDS for w in words(post[s.start : s.end]))
-        ]
-        for post, spans in zip(posts, tagged, strict=True)
-    ]
+    found = []
+    for i, (post, spans) in enumerate(zip(posts, tagged, strict=True)):
+        holes = [(m.start(), m.end()) for m in PROTECT_PLACEHOLDER.finditer(post)] + list(masked[i] if masked else ())
+        pieces = [piece for span in spans for piece in _cut(post, span, holes)]
+        found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
+    return found
+
+
+def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[TaggedSpan]:
+    """`span` without the holes and the sentence ends inside it, each piece trimmed of spaces and punctuation."""
+    from stealthflow.placeholders.recognizers.sentences import SENTENCE_END
+
+    ends = [(m.start(), m.end()) for m in SENTENCE_END.finditer(post, span.start, span.end)]
+    pieces, at = [], span.start
+    for start, end in sorted((a, b) for a, b in holes + ends if a < span.end and span.start < b):
+        pieces.append((at, start))
+        at = max(at, end)
+    pieces.append((at, span.end))
+    trimmed = []
+    for start, end in pieces:
+        while start < end and not post[start].isalnum():
+            start += 1
+        while end > start and not post[end - 1].isalnum():
+            end -= 1
+        if start < end:
+            trimmed.append(TaggedSpan(start, end, span.label, span.score))
+    return trimmed
 
 
 def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[list[tuple[str, str]]]:

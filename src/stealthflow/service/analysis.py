@@ -134,9 +134,7 @@ class Analyzer:
         started = time.perf_counter()
         protected = self.protector.protect(text, session)
         sent = with_rewrites([protected], self.rewriter.method())[0] if self.rewriter else protected
-        cues, cues_after = _cues([text, sent.text])
-        masked = [(s.start, s.end) for s in protected.spans]
-        cues = [c for c in cues if not any(start < c.end and c.start < end for start, end in masked)]
+        cues, cues_after = _cues([text, sent.text], [[(s.start, s.end) for s in protected.spans], []])
         changes = list(sent.rewrite.changes) if sent.rewrite else []
         diff = diff_pieces(protected.text, sent.text)
         for piece in diff:
@@ -211,10 +209,10 @@ def _left_as_they_were(phrases: tuple[str, ...], text: str, cues: list) -> list[
     ]
 
 
-def _cues(texts: list[str]):
+def _cues(texts: list[str], masked: list[list[tuple[int, int]]] | None = None):
     from stealthflow.anonymize.cues import find_cues, load_cue_tagger
 
-    return find_cues(load_cue_tagger(), texts)
+    return find_cues(load_cue_tagger(), texts, masked)
 
 
 @cache
