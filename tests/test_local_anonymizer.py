@@ -494,3 +494,15 @@ def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
     # "at" alone (function words) names nothing and is left out
     assert [post[c.start : c.end] for c in cues] == ["Twelve years as an ER nurse", "and the rent here in Leeds"]
     assert all(c.label == "occupation" for c in cues)
+
+
+def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
+    from stealthflow.anonymize.cues import _cut
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    post = "I earn $72,000 a year, <EMAIL_1> and anna@example.org, then 30%"
+    whole = TaggedSpan(7, len(post), "income", 0.6)
+    assert [post[p.start : p.end] for p in _cut(post, whole, [])] == [post[7:]]  # no cut: "$" and "%" stay
+    value = (post.index("<EMAIL_1>"), post.index(", then"))  # a masked stretch holding a placeholder
+    placeholder = (post.index("<EMAIL_1>"), post.index(" and"))
+    assert [post[p.start : p.end] for p in _cut(post, whole, [value, placeholder])] == ["$72,000 a year", "then 30%"]

@@ -46,24 +46,33 @@ def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | No
 
 
 def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[TaggedSpan]:
-    """`span` without the holes and the sentence ends inside it, each piece trimmed of spaces and punctuation."""
+    """`span` without the holes and the sentence ends inside it; a piece is trimmed of spaces and
+    punctuation only where it was cut (the tagger's own edges stay as they were: "$72,000", "30%")."""
     from stealthflow.placeholders.recognizers.sentences import SENTENCE_END
 
     ends = [(m.start(), m.end()) for m in SENTENCE_END.finditer(post, span.start, span.end)]
-    pieces, at = [], span.start
-    for start, end in sorted((a, b) for a, b in holes + ends if a < span.end and span.start < b):
-        pieces.append((at, start))
-        at = max(at, end)
-    pieces.append((at, span.end))
-    trimmed = []
-    for start, end in pieces:
-        while start < end and not post[start].isalnum():
-            start += 1
-        while end > start and not post[end - 1].isalnum():
-            end -= 1
+    cuts = sorted((a, b) for a, b in holes + ends if a < span.end and span.start < b)
+    if not cuts:
+        return [span]
+    merged = [list(cuts[0])]
+    for start, end in cuts[1:]:  # overlapping holes are one hole
+        if start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    bounds = [span.start, *(edge for cut in merged for edge in cut), span.end]
+    pieces = []
+    for k in range(0, len(bounds), 2):
+        start, end = bounds[k], bounds[k + 1]
+        if k:  # cut at its start
+            while start < end and not post[start].isalnum():
+                start += 1
+        if k + 2 < len(bounds):  # cut at its end
+            while end > start and not post[end - 1].isalnum():
+                end -= 1
         if start < end:
-            trimmed.append(TaggedSpan(start, end, span.label, span.score))
-    return trimmed
+            pieces.append(TaggedSpan(start, end, span.label, span.score))
+    return pieces
 
 
 def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[list[tuple[str, str]]]:
