@@ -540,3 +540,16 @@ def test_the_tagger_runs_on_the_languages_its_model_card_names_and_on_english_wh
     german.languages = ["en", "de"]
     found = Detector([PiiTaggerRecognizer(tagger=german)]).detect(text)
     assert [(text[s.start : s.end], s.type) for s in found] == [("Jürgen Weißmann", "REAL_NAME")]
+
+
+def test_the_taggers_languages_come_from_its_card_without_loading_it(monkeypatch):
+    """Deciding whether the tagger applies to a text (its languages) loaded the whole tagger, also for a
+    text in a language it does not run on."""
+    import stealthflow.pii_tagger.recognizer as recognizer
+
+    def no_load(*_):  # FAKE loader: loading is what must not happen
+        raise AssertionError("the tagger was loaded")
+
+    monkeypatch.setattr(recognizer, "load_pii_tagger", no_load)
+    assert recognizer.PiiTaggerRecognizer().languages == {"en", "de", "fr", "es", "it", "nl", "pt"}
+    assert recognizer.PiiTaggerRecognizer("pii-tagger").languages == {"en"}  # a card without languages

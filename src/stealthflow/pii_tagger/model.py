@@ -375,12 +375,25 @@ def shipped_pii_tagger_dir() -> Path:
     return resource_dir("models") / SHIPPED
 
 
-@cache
-def load_pii_tagger(directory: str | None = None) -> SpanTagger:
-    """The PII tagger of `directory` (a path, or a shipped one's name), loaded once; the shipped student by default."""
+def pii_tagger_path(directory: str | None = None) -> Path:
+    """The folder of `directory`'s PII tagger (a path, or a shipped one's name); the shipped student by default."""
     path = Path(directory) if directory else shipped_pii_tagger_dir()
     if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
         path = resource_dir("models") / directory
+    return path
+
+
+@cache
+def pii_tagger_languages(directory: str | None = None) -> list[str] | None:
+    """The languages `directory`'s tagger runs on, read from its card without loading the weights."""
+    card = pii_tagger_path(directory) / CARD_DATA
+    return json.loads(card.read_text(encoding="utf-8")).get("languages") if card.exists() else None
+
+
+@cache
+def load_pii_tagger(directory: str | None = None) -> SpanTagger:
+    """The PII tagger of `directory` (a path, or a shipped one's name), loaded once; the shipped student by default."""
+    path = pii_tagger_path(directory)
     if not (path / WEIGHTS).exists():
         raise FileNotFoundError(
             f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)"

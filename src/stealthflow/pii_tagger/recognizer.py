@@ -19,7 +19,7 @@ from stealthflow.pii_tagger import spans
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
-from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
@@ -49,8 +49,11 @@ class PiiTaggerRecognizer(Recognizer):
 
     @property
     def languages(self) -> frozenset[str]:
-        """The languages its tagger was trained on (its model card's; English for a tagger whose card is silent)."""
-        return frozenset(getattr(self.tagger, "languages", None) or [ENGLISH])
+        """The languages its tagger was trained on (its model card's; English for a tagger whose card is silent),
+        read from the card, so a text in another language does not load the tagger."""
+        if self._tagger is not None:
+            return frozenset(getattr(self._tagger, "languages", None) or [ENGLISH])
+        return frozenset(pii_tagger_languages(self.directory) or [ENGLISH])
 
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]
