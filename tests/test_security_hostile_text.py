@@ -49,6 +49,13 @@ def ask(url: str, text: str, label: str, history: list[dict] | None = None) -> s
     return response.json()["choices"][0]["message"]["content"]
 
 
+def _run_bounded(probe: str) -> subprocess.CompletedProcess:
+    """`probe` in a fresh interpreter, killed at BLOW_UP seconds: a blow-up ends the test, not the test run."""
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=BLOW_UP)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 # -- values that stalled the re-masking of a session ---------------------------------------------
 def test_telling_specific_values_is_linear_in_hostile_values():
     """`specific` decides for every value a session is issued; a run of letters before a character
@@ -60,8 +67,7 @@ def test_telling_specific_values_is_linear_in_hostile_values():
         "          'ab ' * 3000 + '1', 'ab-' * 3000 + '1', 'a&' * 3000 + '_', 'Ann ' * 3000 + '-x', 'x.' * 3000 + '9']\n"
         "print([specific(v) for v in values])\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=BLOW_UP)
-    assert result.returncode == 0, result.stderr
+    result = _run_bounded(probe)
     assert result.stdout.split() == ["[True,", "True,", "True,", "True,", "True,", "True,", "True]"]
 
 
@@ -121,8 +127,7 @@ def test_restoring_placeholders_after_long_runs_without_spaces_is_linear():
         "result = restore_text(text, lambda ref: 'anna@example.org')\n"
         "print(result.restored, result.text.count('anna@example.org'))\n"
     )
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=BLOW_UP)
-    assert result.returncode == 0, result.stderr
+    result = _run_bounded(probe)
     assert result.stdout.split() == ["4000", "4000"]
 
 
