@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import HealthCheck
+
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.keys import new_secret
@@ -14,6 +16,9 @@ PERSONAL_TEXT = (
     "Hi, my name is Anna Berg and my email is anna.berg@example.org, call (415) 555-2671. "
     "My card is 4111 1111 1111 1111 and my password is hunter2! I was diagnosed with asthma."
 )
+# Hypothesis settings of the fuzz tests: reproducible examples, no deadline (2 shared cores), one
+# Protector per module (a function-scoped fixture reused across examples is intended).
+FUZZ = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
 RAW_VALUES = ["Anna Berg", "anna.berg@example.org", "555-2671", "4111 1111 1111 1111", "hunter2", "asthma"]
 
 

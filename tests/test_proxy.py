@@ -13,10 +13,8 @@ import os
 import httpx
 import openai
 import pytest
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, protect_config
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES
 
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
 from stealthflow.proxy.app import create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.testing.loopback import serve
@@ -32,25 +30,6 @@ TOOLS = [
 # A value that needs escaping inside JSON (a backslash), quotes, and a placeholder-looking text the
 # user typed (protect escapes it, restore gives it back as typed), to check tool-call arguments.
 QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@example.org (not <EMAIL_9>)'
-
-
-@pytest.fixture(scope="module")
-def detector():
-    return Detector()
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch, detector):
-    config = protect_config(tmp_path, monkeypatch)
-    protector = Protector(config, open_vault(config), detector)
-    yield protector
-    protector.close()
-
-
-@pytest.fixture
-def upstream():
-    with MockOpenAI() as mock:
-        yield mock
 
 
 # An OpenAI API is called directly; any other provider through litellm (here DeepSeek's adapter,

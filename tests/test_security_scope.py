@@ -44,13 +44,6 @@ TOKEN = "scope-test-token"
 SECRET_VALUES = ["hunter2", "anna.berg@example.org"]  # the password and the email of PERSONAL_TEXT
 
 
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
-
-
 @contextlib.contextmanager
 def proxy_for(protector: Protector, respond, **config):
     """The proxy under uvicorn in front of a mock upstream answering with `respond` (a FAKE model)."""
