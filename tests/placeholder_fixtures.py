@@ -27,5 +27,19 @@ def protect_config(tmp_path: Path, monkeypatch, **overrides) -> ProtectConfig:
     return ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False, **overrides)
 
 
+def key_file_config(tmp_path: Path, monkeypatch, extra: str = "") -> Path:
+    """A CLI config file whose vault (in tmp_path) takes its key from the 0600 key file tmp_path/vault.key,
+    not the environment."""
+    key_file = tmp_path / "vault.key"
+    key_file.write_text(new_secret() + "\n")
+    key_file.chmod(0o600)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n{extra}"
+    )
+    return config
+
+
 def make_protector(config: ProtectConfig) -> Protector:
     return Protector(config, open_vault(config), Detector())

@@ -21,6 +21,7 @@ import pytest
 from placeholder_fixtures import (
     PERSONAL_TEXT,
     RAW_VALUES,
+    key_file_config,
     make_protector,
     protect_config,
 )
@@ -370,14 +371,7 @@ def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
 
     from stealthflow.cli import app
 
-    key_file = tmp_path / "vault.key"
-    key_file.write_text(new_secret() + "\n")
-    key_file.chmod(0o600)
-    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n  tagger: false\n"
-    )
+    config = key_file_config(tmp_path, monkeypatch, "  tagger: false\n")
     args, runner = ["--config", str(config)], CliRunner()
     assert (
         runner.invoke(
