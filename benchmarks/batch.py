@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from stealthflow.testing.loopback import cli_command
+
 RESULTS = Path(__file__).parent / "results"
 HOME = tempfile.mkdtemp(prefix="stealthflow-batch-bench-")  # never the user's vault or key
 os.environ["XDG_DATA_HOME"] = os.path.join(HOME, "data")
@@ -52,7 +54,7 @@ def corpus(path: Path, rows: int) -> int:
 
 def single_process(path: Path, out: Path) -> dict:
     """The CLI's wall time, and its steady rate from the output file's growth."""
-    command = [sys.executable, "-c", "from stealthflow.cli import main; main()", "protect", "-i", str(path)]
+    command = cli_command("protect", "-i", str(path))
     command += ["-o", str(out), "-s", "bench", "--style", "hmac", "--rewrite", "none"]
     started = time.monotonic()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

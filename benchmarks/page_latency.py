@@ -81,25 +81,12 @@ def main() -> None:
 
 
 def screenshot(link: str, path: str, width: int) -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--hide-scrollbars",
-    ):
-        options.add_argument(flag)
-    options.add_argument(f"--window-size={width},900")
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    from stealthflow.testing.browser import start_browser
+
+    driver = start_browser(width, 900, "--hide-scrollbars")
     try:
         driver.get(link)
         wait = WebDriverWait(driver, 600)

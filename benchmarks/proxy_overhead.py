@@ -32,10 +32,8 @@ import contextlib
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -43,6 +41,7 @@ from pathlib import Path
 import httpx
 
 from stealthflow.placeholders.keys import new_secret
+from stealthflow.testing.loopback import cli_command, free_port, wait_until_healthy
 from stealthflow.testing.mock_openai import Reply, last_user_text
 from stealthflow.testing.mock_process import MockOpenAIProcess
 
@@ -84,12 +83,6 @@ def answer(body: dict) -> Reply:
     return Reply(content=last_user_text(body)[:REPLY_CHARS])
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextlib.contextmanager
 def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: Path | None = None):
     """A proxy subprocess; `src`: run that source tree's stealthflow instead of the installed one."""
@@ -104,26 +97,14 @@ def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: 
         "XDG_DATA_HOME": str(workdir / "data"),
         "XDG_CONFIG_HOME": str(workdir / "config"),
     }
-    command = [
-        sys.executable,
-        "-c",
-        "from stealthflow.cli import main; main()",
-        "proxy",
-        "--upstream",
-        "openai/mock-model",
-    ]
+    command = cli_command("proxy", "--upstream", "openai/mock-model")
     command += ["--upstream-base", upstream_base, "--port", str(port), "--no-llm", *([] if tagger else ["--no-tagger"])]
     with (workdir / "proxy.log").open("w") as log:
         server = subprocess.Popen(command, env=env, stdout=log, stderr=log)
         try:
-            deadline = time.monotonic() + 180
-            while True:
-                with contextlib.suppress(httpx.TransportError):
-                    if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                        break
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the proxy did not start: {(workdir / 'proxy.log').read_text()[-2000:]}")
-                time.sleep(0.2)
+            wait_until_healthy(
+                server, port, 180, lambda: f"the proxy did not start: {(workdir / 'proxy.log').read_text()[-2000:]}"
+            )
             yield f"http://127.0.0.1:{port}/v1"
         finally:
             server.terminate()

@@ -23,10 +23,37 @@ os.environ.setdefault("STEALTHFLOW_TAGGER", "0")
 
 REPO = Path(__file__).resolve().parent.parent
 
+from placeholder_fixtures import make_protector, protect_config  # noqa: E402 (needs the path above)
+
+from stealthflow.testing.mock_openai import MockOpenAI  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture
+def protector(tmp_path, monkeypatch):
+    """A Protector over a fresh vault in tmp_path, deterministic recognizers only."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    yield protector
+    protector.close()
+
+
+@pytest.fixture(scope="module")
+def module_protector(tmp_path_factory):
+    """One such Protector for a whole module (the fuzz tests: many examples, one vault)."""
+    monkeypatch = pytest.MonkeyPatch()
+    yield make_protector(protect_config(tmp_path_factory.mktemp("vault"), monkeypatch))
+    monkeypatch.undo()
+
+
+@pytest.fixture
+def upstream():
+    """A mock OpenAI-compatible upstream on 127.0.0.1 (fake: canned replies, records requests)."""
+    with MockOpenAI() as mock:
+        yield mock
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import HealthCheck
+
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.keys import new_secret
@@ -14,12 +16,29 @@ PERSONAL_TEXT = (
     "Hi, my name is Anna Berg and my email is anna.berg@example.org, call (415) 555-2671. "
     "My card is 4111 1111 1111 1111 and my password is hunter2! I was diagnosed with asthma."
 )
+# Hypothesis settings of the fuzz tests: reproducible examples, no deadline (2 shared cores), one
+# Protector per module (a function-scoped fixture reused across examples is intended).
+FUZZ = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
 RAW_VALUES = ["Anna Berg", "anna.berg@example.org", "555-2671", "4111 1111 1111 1111", "hunter2", "asthma"]
 
 
 def protect_config(tmp_path: Path, monkeypatch, **overrides) -> ProtectConfig:
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", overrides.pop("secret", None) or new_secret())
     return ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False, **overrides)
+
+
+def key_file_config(tmp_path: Path, monkeypatch, extra: str = "") -> Path:
+    """A CLI config file whose vault (in tmp_path) takes its key from the 0600 key file tmp_path/vault.key,
+    not the environment."""
+    key_file = tmp_path / "vault.key"
+    key_file.write_text(new_secret() + "\n")
+    key_file.chmod(0o600)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n{extra}"
+    )
+    return config
 
 
 def make_protector(config: ProtectConfig) -> Protector:

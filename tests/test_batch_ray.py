@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from stealthflow.batch.workers import ERROR, META, strings  # noqa: E402
 from stealthflow.cli import app  # noqa: E402
 from stealthflow.config import load_settings  # noqa: E402
 from stealthflow.pipeline.protector import Protector, open_vault  # noqa: E402
+from stealthflow.testing.loopback import cli_command  # noqa: E402
 
 FILLER = "The meeting moved to the big room on the third floor, bring the slides and the notes from last week. "
 
@@ -49,10 +49,6 @@ def _corpus(path: Path, rows: int) -> list[dict]:
     return records
 
 
-def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from stealthflow.cli import main; main()", *args]
-
-
 def _parts(folder: Path) -> list[dict]:
     return [json.loads(line) for part in sorted(folder.glob("part-*.jsonl")) for line in part.read_text().splitlines()]
 
@@ -60,7 +56,7 @@ def _parts(folder: Path) -> list[dict]:
 def test_killed_job_resumes_to_the_single_process_output_and_every_row_restores(cluster, tmp_path):
     records = _corpus(tmp_path / "in.jsonl", 240)
     out = tmp_path / "out"
-    command = _cli(
+    command = cli_command(
         "batch", "protect", str(tmp_path / "in.jsonl"), "-o", str(out), "-s", "job", "--workers", "2",
         "--block-mb", "0.1", "--ray-address", cluster,
     )  # fmt: skip

@@ -4,10 +4,9 @@ whatever zero-width characters, soft hyphens, non-breaking spaces or fullwidth f
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from placeholder_fixtures import make_protector, protect_config
+from placeholder_fixtures import FUZZ
 
 from stealthflow.placeholders.normalize import shadow
 
@@ -29,26 +28,17 @@ TEXTS = st.tuples(st.text(max_size=15), disguised(), st.sampled_from([" ", ", ",
 )
 
 
-@pytest.fixture(scope="module")
-def protector(tmp_path_factory):
-    monkeypatch = pytest.MonkeyPatch()
-    yield make_protector(protect_config(tmp_path_factory.mktemp("fuzz"), monkeypatch))
-    monkeypatch.undo()
-
-
-@settings(
-    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=120, **FUZZ)
 @given(text=TEXTS)
-def test_no_value_found_in_the_normalised_text_survives_in_clear(protector, text):
+def test_no_value_found_in_the_normalised_text_survives_in_clear(module_protector, text):
     normalised, _ = shadow(text)
     found = [
         normalised[s.start : s.end]
-        for r in protector.detector.recognizers
+        for r in module_protector.detector.recognizers
         for s in r.find(normalised)
-        if protector.config.masks(s.type, s.level)
+        if module_protector.config.masks(s.type, s.level)
     ]
-    protected_shadow, _ = shadow(protector.protect(text, "fuzz").text)
+    protected_shadow, _ = shadow(module_protector.protect(text, "fuzz").text)
     kept = "".join(c for c in protected_shadow if c.isalnum())  # fragments rejoined across separators
     for value in found:
         core = "".join(c for c in value if c.isalnum())

@@ -3,10 +3,9 @@ no value a recognizer finds is left in clear in the protected text."""
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from placeholder_fixtures import make_protector, protect_config
+from placeholder_fixtures import FUZZ
 
 PIECES = st.sampled_from(
     [
@@ -32,25 +31,20 @@ PIECES = st.sampled_from(
 TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=20)), max_size=12).map("".join)
 
 
-@pytest.fixture(scope="module")
-def protector(tmp_path_factory):
-    monkeypatch = pytest.MonkeyPatch()
-    yield make_protector(protect_config(tmp_path_factory.mktemp("fuzz"), monkeypatch))
-    monkeypatch.undo()
-
-
-@settings(
-    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=150, **FUZZ)
 @given(text=TEXTS)
-def test_restore_of_protect_gives_back_the_text(protector, text):
-    protected = protector.protect(text, "fuzz")
-    assert protector.restore(protected.text, "fuzz").text == text
+def test_restore_of_protect_gives_back_the_text(module_protector, text):
+    protected = module_protector.protect(text, "fuzz")
+    assert module_protector.restore(protected.text, "fuzz").text == text
     assert (
-        "".join(protector.restore_stream([protected.text[i : i + 3] for i in range(0, len(protected.text), 3)], "fuzz"))
+        "".join(
+            module_protector.restore_stream(
+                [protected.text[i : i + 3] for i in range(0, len(protected.text), 3)], "fuzz"
+            )
+        )
         == text
     )
-    for span in protector.detector.detect(text):
-        if protector.config.masks(span.type, span.level):
+    for span in module_protector.detector.detect(text):
+        if module_protector.config.masks(span.type, span.level):
             value = text[span.start : span.end]
             assert value not in protected.text or len(value) < 3

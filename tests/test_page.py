@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 from page_fixtures import LEFT_POST, NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
-from placeholder_fixtures import make_protector, protect_config
+from placeholder_fixtures import protect_config
 
 from stealthflow.data import ATTRIBUTES
 from stealthflow.service import create_app
@@ -20,13 +20,6 @@ from stealthflow.testing.loopback import serve
 
 TOKEN = "test-token"
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 @pytest.fixture

@@ -21,21 +21,12 @@ from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.service import create_app
 from stealthflow.service.page import PageLogins
+from stealthflow.testing.browser import CHROMEDRIVER, CHROMIUM, start_browser
 from stealthflow.testing.loopback import serve
 
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 TOKEN = "browser-test-token"
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -44,15 +35,6 @@ if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
     if os.environ.get("CI"):  # CI installs them (make test-setup): never a silent skip there
         raise RuntimeError(f"{CHROMIUM} and {CHROMEDRIVER} are missing: run `make browser`")
     pytest.skip("Debian's chromium and chromium-driver are not installed (make browser)", allow_module_level=True)
-
-
-def start_browser(width: int = 1280, height: int = 900):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--window-size={width},{height}")
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
 
 
 class SlowFakeRewriter(FakeRewriter):

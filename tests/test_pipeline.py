@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from fakes import fake_llm
 from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
 from typer.testing import CliRunner
@@ -13,13 +12,6 @@ from typer.testing import CliRunner
 from stealthflow.anonymize.standard import StandardAnonymizer
 from stealthflow.cli import app
 from stealthflow.pipeline import check_rewrite, protect, restore, restore_stream, rewrite_protected
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    opened = make_protector(protect_config(tmp_path, monkeypatch))
-    yield opened
-    opened.close()
 
 
 def test_round_trip_with_a_drifted_reply(protector):

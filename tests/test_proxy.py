@@ -13,13 +13,11 @@ import os
 import httpx
 import openai
 import pytest
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, protect_config
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES
 
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
 from stealthflow.proxy.app import create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
-from stealthflow.testing.loopback import serve
+from stealthflow.testing.loopback import cli_command, free_port, serve, wait_until_healthy
 from stealthflow.testing.mock_openai import MockOpenAI, Reply
 
 TOKEN = "proxy-test-token"
@@ -32,25 +30,6 @@ TOOLS = [
 # A value that needs escaping inside JSON (a backslash), quotes, and a placeholder-looking text the
 # user typed (protect escapes it, restore gives it back as typed), to check tool-call arguments.
 QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@example.org (not <EMAIL_9>)'
-
-
-@pytest.fixture(scope="module")
-def detector():
-    return Detector()
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch, detector):
-    config = protect_config(tmp_path, monkeypatch)
-    protector = Protector(config, open_vault(config), detector)
-    yield protector
-    protector.close()
-
-
-@pytest.fixture
-def upstream():
-    with MockOpenAI() as mock:
-        yield mock
 
 
 # An OpenAI API is called directly; any other provider through litellm (here DeepSeek's adapter,
@@ -347,24 +326,16 @@ def test_upstream_key_comes_from_the_named_environment_variable(protector, upstr
 def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp_path, upstream):
     """`stealthflow proxy` as a user runs it (a subprocess), driven by the openai client, with a real
     rewriter that needs no model (`ner-mask`: it stars dates and numbers, placeholders' too)."""
-    import socket
     import subprocess
-    import sys
-    import time
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     env = {
         **os.environ,
         "STEALTHFLOW_PROXY_TOKEN": "cli-token",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
-    command = [
-        sys.executable,
-        "-c",
-        "from stealthflow.cli import main; main()",
+    command = cli_command(
         "proxy",
         "--upstream",
         "openai/mock-model",
@@ -375,18 +346,12 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
         "--no-llm",
         "--rewrite",
         "ner-mask",
-    ]
+    )
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    break
-            assert server.poll() is None and time.monotonic() < deadline, (
-                server.communicate()[1] if server.poll() is not None else "no start"
-            )
-            time.sleep(0.2)
+        wait_until_healthy(
+            server, port, 120, lambda: server.communicate()[1] if server.poll() is not None else "no start"
+        )
         client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token", max_retries=0)
         # Starring a placeholder's number loses it: the rewrite is rejected and the placeholder text goes.
         raw = client.chat.completions.with_raw_response.create(

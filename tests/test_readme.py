@@ -8,7 +8,6 @@ import ast
 import builtins
 import os
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from stealthflow.placeholders.keys import new_secret
+from stealthflow.testing.loopback import free_port
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 RUNNABLE = re.compile(r"<!-- runnable -->\s*```(bash|python)\n(.*?)```", re.S)
@@ -62,12 +62,6 @@ def test_every_python_block_is_complete(index):
 def test_an_incomplete_snippet_is_caught():
     assert undefined_names("restore(cloud_reply, session='s')") == {"restore", "cloud_reply"}
     assert undefined_names("from x import restore\nreply = 'a'\nrestore(reply)") == set()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

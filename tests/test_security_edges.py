@@ -22,34 +22,13 @@ from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import JSONResponse, StreamingResponse
 from test_proxy import TOKEN, running_proxy
 
-from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.detector import Detector
-from stealthflow.testing.mock_openai import MockOpenAI, last_user_text
+from stealthflow.testing.mock_openai import last_user_text
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 EMAIL = "anna.berg@example.org"
 BOTH_ROUTES = pytest.mark.parametrize(
     "upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"]
 )
-
-
-@pytest.fixture(scope="module")
-def detector():
-    return Detector()
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch, detector):
-    config = protect_config(tmp_path, monkeypatch)
-    protector = Protector(config, open_vault(config), detector)
-    yield protector
-    protector.close()
-
-
-@pytest.fixture
-def upstream():
-    with MockOpenAI() as mock:
-        yield mock
 
 
 def chunk(delta: dict, finish: str | None = None) -> dict:

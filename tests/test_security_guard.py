@@ -13,7 +13,6 @@ import re
 
 import httpx
 import pytest
-from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import StreamingResponse
 from test_security_scope import TOKEN, chat, proxy_for
 
@@ -41,13 +40,6 @@ PROSE = [
     "<b>Hi</b> it's this: {}",
     'Saved {{"a": 1}}. It is {}.',
 ]
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 def own_placeholders(body: dict) -> list[str]:

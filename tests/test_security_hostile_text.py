@@ -21,7 +21,6 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import JSONResponse
 from test_security_edges import chunk, completion, event, sse
 from test_security_scope import TOKEN, proxy_for
@@ -31,13 +30,6 @@ from stealthflow.testing.mock_openai import Reply
 
 BLOW_UP = 60  # seconds: far above the linear cost of any input here, far below an exponential one
 STALL = 20  # seconds a request may take on a loaded machine; the stall it guards against took 30 s and more
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 def ask(url: str, text: str, label: str, history: list[dict] | None = None) -> str:

@@ -12,7 +12,6 @@ import re
 
 import httpx
 import pytest
-from placeholder_fixtures import make_protector, protect_config
 from test_security_scope import TOKEN, proxy_for
 
 from stealthflow.config import Settings
@@ -25,13 +24,6 @@ from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
 EMAIL = "anna.berg@example.org"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 HI = {"role": "user", "content": "hi"}
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 def post(url: str, body: dict) -> httpx.Response:

@@ -21,6 +21,7 @@ import pytest
 from placeholder_fixtures import (
     PERSONAL_TEXT,
     RAW_VALUES,
+    key_file_config,
     make_protector,
     protect_config,
 )
@@ -42,13 +43,6 @@ from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
 
 TOKEN = "scope-test-token"
 SECRET_VALUES = ["hunter2", "anna.berg@example.org"]  # the password and the email of PERSONAL_TEXT
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 @contextlib.contextmanager
@@ -377,14 +371,7 @@ def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
 
     from stealthflow.cli import app
 
-    key_file = tmp_path / "vault.key"
-    key_file.write_text(new_secret() + "\n")
-    key_file.chmod(0o600)
-    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n  tagger: false\n"
-    )
+    config = key_file_config(tmp_path, monkeypatch, "  tagger: false\n")
     args, runner = ["--config", str(config)], CliRunner()
     assert (
         runner.invoke(

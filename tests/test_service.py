@@ -4,18 +4,11 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES
 
 from stealthflow.service import create_app
 
 TOKEN = "test-token"
-
-
-@pytest.fixture
-def protector(tmp_path, monkeypatch):
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
-    yield protector
-    protector.close()
 
 
 @pytest.fixture

@@ -4,6 +4,9 @@ trained layers only (real MiniLM from the packaged model, tiny data)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from stealthflow.pii_tagger.model import SpanTagger, base_model, bio_labels
 from stealthflow.pii_tagger.shape import StudentShape
@@ -11,6 +14,17 @@ from stealthflow.pii_tagger.training.train import TaggerTrainConfig, encode, tra
 
 TEXT = "I live in Leeds and work as a nurse."
 SPANS = [(10, 15, "location"), (30, 35, "occupation")]
+
+
+@pytest.fixture(scope="module")
+def teacher(tmp_path_factory) -> Path:
+    """A small MiniLM teacher trained on TEXT, saved once for the students of this module."""
+    where = tmp_path_factory.mktemp("teacher")
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
+    )
+    train_tagger([(TEXT, SPANS)] * 8, config, where / "run", log=lambda *_: None).save(where / "teacher")
+    return where / "teacher"
 
 
 def test_character_spans_become_bio_tags_on_word_pieces():
@@ -82,15 +96,11 @@ def test_a_long_texts_windows_are_of_one_length_share_the_stride_and_each_token_
     )
 
 
-def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_without_the_embedding_table(tmp_path):
-    teacher_config = TaggerTrainConfig(
-        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
-    )
-    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(
-        tmp_path / "teacher"
-    )
+def test_a_convolutional_student_learns_from_gold_tags_and_a_teacher_and_ships_without_the_embedding_table(
+    tmp_path, teacher
+):
     config = TaggerTrainConfig(
-        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(teacher),
         epochs=30, learning_rate=1e-2, batch_size=4, soft_label_cache=str(tmp_path / "soft.pt"),
     )  # fmt: skip
     student = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
@@ -144,15 +154,9 @@ def test_a_separable_student_learns_its_spans_and_reloads_with_the_same_shape(tm
     assert again.model.shape.separable and [(s.start, s.end, s.label) for s in again.tag(TEXT)] == SPANS
 
 
-def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(tmp_path):
-    teacher_config = TaggerTrainConfig(
-        labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4
-    )
-    train_tagger([(TEXT, SPANS)] * 8, teacher_config, tmp_path / "teacher-run", log=lambda *_: None).save(
-        tmp_path / "teacher"
-    )
+def test_a_student_learns_unlabelled_text_from_the_teachers_probabilities_alone(tmp_path, teacher):
     config = TaggerTrainConfig(
-        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(tmp_path / "teacher"),
+        labels=["location", "occupation"], student=StudentShape(width=32, dilations=[1, 2]), teacher=str(teacher),
         epochs=30, learning_rate=1e-2, batch_size=4,
     )  # fmt: skip
     student = train_tagger(

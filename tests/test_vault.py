@@ -9,7 +9,7 @@ import sqlite3
 import threading
 
 import pytest
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, make_protector, protect_config
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, key_file_config, make_protector, protect_config
 
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeys, load_keys, new_secret
 from stealthflow.placeholders.vault import Vault, VaultTampered
@@ -181,17 +181,10 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
     from typer.testing import CliRunner
 
     from stealthflow.cli import app
-    from stealthflow.placeholders.keys import new_secret
 
     runner = CliRunner()
+    config = key_file_config(tmp_path, monkeypatch)
     key_file = tmp_path / "vault.key"
-    key_file.write_text(new_secret() + "\n")
-    key_file.chmod(0o600)
-    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
-    config = tmp_path / "c.yaml"
-    config.write_text(
-        f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: file\n  key_file: {key_file}\n"
-    )
     args = ["--config", str(config)]
     protected = runner.invoke(
         app, ["protect", "mail dana@example.org", "--rewrite", "none", "--session", "chat-alpha-42", *args]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 
 import litellm
@@ -20,6 +19,7 @@ from stealthflow.cli import app
 from stealthflow.insights import InsightMemory
 from stealthflow.llm import LLM, ModelConfig, build_backend
 from stealthflow.llm.litellm_backend import zero_price_unless_priced
+from stealthflow.testing.loopback import cli_command
 from stealthflow.testing.mock_openai import MockOpenAI, lognormal_delay
 from stealthflow.testing.workflow_world import RULE, corpus_lines, respond
 
@@ -197,7 +197,7 @@ def test_generate_cli_exits_without_pending_litellm_tasks(tmp_path):
         )
         args = ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config)]
         done = subprocess.run(
-            [sys.executable, "-c", "from stealthflow.cli import main; main()", *args],
+            cli_command(*args),
             capture_output=True,
             text=True,
             timeout=300,
