@@ -265,3 +265,74 @@ def test_emails_in_a_token_dense_with_at_signs_cost_less_than_a_plain_scan_of_pr
     email.find(text)  # warm: tldextract's suffix list loaded
     reference = _least_cpu_seconds(lambda: sum(1 for _ in pattern.finditer(prose)))
     assert _least_cpu_seconds(lambda: email.find(text)) < 2 * reference
+
+
+# -- the recognizers of other languages in long tokens ------------------------------------------
+CUE_PIECES = st.sampled_from(
+    ["ich", "bin", "Ich", "BIN", "mein", "meine", "Frau", "Katrin", "Diabetes", "asthma", "o", "meu", "pai", "Ana"]
+    + ["la", "mia", "madre", "Giulia", "werk", "bij", "Philips", " ", " ", "\t", "  ", ",", ".", "x", "İ", "ß", "9"]
+)
+CUE_RECOGNIZERS = ["introduced_name_de", "relative_name_de", "condition_de", "relative_name_pt", "relative_name_it"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pieces=st.lists(CUE_PIECES, max_size=30), name=st.sampled_from(CUE_RECOGNIZERS + ["employer_cue_nl"]))
+def test_a_language_pattern_tried_where_its_cues_start_finds_what_a_plain_scan_finds(pieces, name):
+    """A recognizer whose matches start with a cue phrase tries its pattern only where one may start;
+    the same spans as the plain scan of the text (its `cues` unset)."""
+    text = "".join(pieces)
+    (gated,) = build_recognizers([name])
+    plain = type(gated)()
+    plain.cues = None
+    assert gated.find(text) == plain.find(text)
+
+
+def test_casefolding_keeps_every_cue_character_the_patterns_match_without_case():
+    """The cue starts (each cue's first word) are found in the casefolded text: every character the
+    patterns' case-insensitive matching takes for one of theirs folds to the same one, or to more than
+    one (the text's length then changes, and the whole text is scanned)."""
+    import sys
+
+    import regex
+
+    from stealthflow.placeholders.language import OTHERS
+    from stealthflow.placeholders.recognizers.gate import fold
+    from stealthflow.placeholders.recognizers.languages import vocabulary
+
+    everything = "".join(chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF)
+    fields = ("introductions", "relatives", "employer_cues", "conditions")
+    firsts = {cue.partition(" ")[0] for code in OTHERS for field in fields for cue in getattr(vocabulary(code), field)}
+    for ch in sorted(set("".join(firsts))):
+        for other in regex.findall(f"(?i:{regex.escape(ch)})", everything):
+            assert fold(other) == fold(ch) or len(fold(other)) > 1, (ch, other)
+
+
+class _CountingStarts:
+    """A fake compiled pattern: the real one, counting the places where a match may start that it tries."""
+
+    def __init__(self, pattern):
+        self.pattern, self.tried = pattern, 0
+
+    def finditer(self, text, pos=0, endpos=None):
+        self.tried += len(text) - pos
+        return self.pattern.finditer(text, pos)
+
+    def match(self, text, pos=0, endpos=None):
+        self.tried += 1
+        return self.pattern.match(text, pos, len(text) if endpos is None else endpos)
+
+
+@pytest.mark.parametrize("name", CUE_RECOGNIZERS)
+def test_a_language_pattern_is_tried_in_a_long_token_only_where_its_cues_start(name):
+    """A token of letters and digits holds no cue phrase of several words (they need a space) and
+    seldom one of one: the recognizer's case-insensitive scan of all of it cost a tenth of a second
+    per MB, and each of the six languages' recognizers ran it. Now the pattern is tried at a few
+    places of it (a fake pattern counts them)."""
+    from stealthflow.testing.hostile import hostile_text
+
+    (recognizer,) = build_recognizers([name])
+    counting = _CountingStarts(recognizer.pattern)
+    recognizer.__dict__["pattern"] = counting
+    text = hostile_text("alnum token", 256_000)
+    assert recognizer.find(text) == []
+    assert counting.tried <= len(text) // 1000
