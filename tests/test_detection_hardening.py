@@ -336,3 +336,37 @@ def test_a_language_pattern_is_tried_in_a_long_token_only_where_its_cues_start(n
     text = hostile_text("alnum token", 256_000)
     assert recognizer.find(text) == []
     assert counting.tried <= len(text) // 1000
+
+
+def test_the_trigger_gate_reads_back_from_each_trigger_only_to_the_range_so_far(monkeypatch):
+    """A pattern gated by its trigger words runs from a few words before each trigger: in words
+    glued together ("mypasswordishunter2...") five words reach 320 characters, and that was read
+    back from each of its thousands of triggers. Now from each trigger only back to the range so
+    far (a fake pattern counts what it may read); the ranges, and so the matches, are the same."""
+    from stealthflow.placeholders.recognizers import gate
+    from stealthflow.testing.hostile import hostile_text
+
+    class CountingMatch:  # a FAKE: the real pattern, counting the characters each match may read
+        def __init__(self, pattern):
+            self.pattern, self.read = pattern, 0
+
+        def match(self, text, pos=0, endpos=None):
+            self.read += (len(text) if endpos is None else endpos) - pos
+            return self.pattern.match(text, pos, len(text) if endpos is None else endpos)
+
+    counting = CountingMatch(gate._BACK_WORDS)
+    monkeypatch.setattr(gate, "_BACK_WORDS", counting)
+    (password,) = build_recognizers(["password"])
+    text = hostile_text("glued words", 64_000)
+    ranges = password._gate.starts(text)
+    assert counting.read <= 2 * len(text)
+    monkeypatch.setattr(gate, "_BACK_WORDS", counting.pattern)
+    reversed_text = text[::-1]
+    unbounded = []  # each trigger read back in full, as before
+    for last, length in password._gate.automaton.iter(text.lower()):
+        start, end = gate._back_words(reversed_text, last + 1 - length), last + 1
+        if unbounded and start <= unbounded[-1][1]:
+            unbounded[-1] = (unbounded[-1][0], max(unbounded[-1][1], end))
+        else:
+            unbounded.append((start, end))
+    assert ranges == unbounded

@@ -43,10 +43,13 @@ class TriggerGate:
         ranges: list[tuple[int, int]] = []
         reversed_text = text[::-1]
         for last, length in self.automaton.iter(lowered):
-            # the words before a trigger are read back to the range so far at most: reaching it is all
-            # that matters (a text dense with triggers read 320 characters back for each of them)
+            # the words before a trigger are read back to the range so far at most, and not at all from a
+            # trigger inside it: reaching it is all that matters (a text dense with triggers read 320
+            # characters back for each of them)
             reach = ranges[-1][1] if ranges else 0
-            start, end = _back_words(reversed_text, last + 1 - length, reach), last + 1
+            start, end = last + 1 - length, last + 1
+            if not ranges or start > reach:
+                start = _back_words(reversed_text, start, reach)
             if ranges and start <= reach:
                 ranges[-1] = (ranges[-1][0], max(reach, end))
             else:
@@ -135,7 +138,7 @@ def _back_words(reversed_text: str, index: int, floor: int = 0) -> int:
     at most `BEFORE_CHARS` long; the whitespace between them may be of any length), but not before
     `floor` (the greedy pattern never backtracks: read up to `floor`, it stops there)."""
     size = len(reversed_text)
-    return size - _BACK_WORDS.match(reversed_text, size - index, size - min(floor, index)).end()
+    return size - _BACK_WORDS.match(reversed_text, size - index, size - floor).end()
 
 
 _CATEGORIES = {
