@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import re._constants as sre
 import re._parser as sre_parse
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, cached_property
 
 BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("my older brother")
@@ -89,7 +89,7 @@ class TriggerGate:
                 position = match.end() if match.end() > match.start() else match.start() + 1
 
 
-def word_automaton(words):
+def word_automaton(words: Iterable[str]):
     """An Aho-Corasick automaton of `words`, each word's value its length."""
     import ahocorasick
 
