@@ -2,6 +2,8 @@
 and restore of a reply full of placeholder look-alikes.
 
     .venv/bin/python benchmarks/hostile_text.py [--sizes 250000 1000000] [--kinds ...] [--runtimes torch numpy]
+    git worktree add /tmp/before main   # another revision's code, with its data/ and models/ beside src/
+    .venv/bin/python benchmarks/hostile_text.py --runtimes numpy --before /tmp/before/src
 
 For each kind of `stealthflow.testing.hostile` (a token of letters and digits, one of every printable
 character, a base64 blob, words glued without spaces, words without a full stop, capitalised names and
@@ -12,7 +14,9 @@ per MB, and the ratio of each size's CPU time to the previous size's (linear: th
 sizes; quadratic: its square). The reference row is ordinary messages (data/pii_test.jsonl, one per
 line) at the same sizes: word-like text, what the tagger was made for. Then restore of the
 look-alikes text at each size (`--restore-sizes`). Prints a table and writes
-benchmarks/results/hostile_text.json and .md.
+benchmarks/results/hostile_text.json and .md. `--before SRC`: the same protection runs first with the
+stealthflow of another source tree (in a child process), and the table sets its CPU seconds per MB
+beside these (hostile_text_side_by_side.json and .md).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -132,6 +138,38 @@ def markdown(rows: list[dict], runtimes: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def side_by_side(before: list[dict], after: list[dict]) -> str:
+    """CPU seconds per MB of each kind, runtime and size, before and after, and their ratio."""
+    was = {(row["runtime"], row["kind"], row["chars"]): row for row in before}
+    loads = [row["load_average"] for row in before + after]
+    lines = [
+        "# Protect with the PII tagger on hostile text, another revision (before) against this one",
+        "",
+        f"`Protector.protect` (a vault file, a new session per text), CPU seconds per MB; load average"
+        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        "",
+        "| runtime | kind | chars | before CPU s/MB | after CPU s/MB | after / before | masked before / after |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in after:
+        old = was[row["runtime"], row["kind"], row["chars"]]
+        lines.append(
+            f"| {row['runtime']} | {row['kind']} | {row['chars']:,} | {old['cpu_s_per_mb']:.2f} | {row['cpu_s_per_mb']:.2f}"
+            f" | {row['cpu_s'] / max(old['cpu_s'], 1e-3):.2f}x | {old['masked']} / {row['masked']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def run_before(source: Path, args: argparse.Namespace) -> list[dict]:
+    """This benchmark's protection rows with the stealthflow of `source` (a src/ directory), in a child process."""
+    with tempfile.TemporaryDirectory() as folder:
+        rows = Path(folder) / "rows.json"
+        command = [sys.executable, __file__, "--sizes", *map(str, args.sizes), "--kinds", *args.kinds]
+        command += ["--runtimes", *args.runtimes, "--rows-to", str(rows)]
+        subprocess.run(command, env={**os.environ, "PYTHONPATH": str(source)}, check=True)
+        return json.loads(rows.read_text(encoding="utf-8"))
+
+
 def restore(sizes: list[int]) -> list[dict]:
     """Restore (the session's values loaded, a real vault file) of a reply of placeholder look-alikes."""
     rows = []
@@ -153,12 +191,26 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="*", default=[*KINDS, REFERENCE], choices=[*KINDS, REFERENCE])
     parser.add_argument("--runtimes", nargs="+", default=["torch", "numpy"], choices=["torch", "numpy"])
     parser.add_argument("--restore-sizes", type=int, nargs="*", default=[1_000_000, 10_000_000])
+    parser.add_argument("--before", type=Path, help="also run the protection with this src/ directory's code, first")
+    parser.add_argument("--rows-to", type=Path, help=argparse.SUPPRESS)  # the child of --before: its rows, nothing else
     args = parser.parse_args()
     os.environ["STEALTHFLOW_VAULT_KEY"] = new_secret()  # the throwaway vaults' key
+    before = run_before(args.before.resolve(), args) if args.before else None
     with tempfile.TemporaryDirectory() as folder:
         rows = protection(args.kinds, args.sizes, args.runtimes, Path(folder)) if args.kinds else []
-    restored = restore(args.restore_sizes)
+    if args.rows_to:
+        args.rows_to.write_text(json.dumps(rows), encoding="utf-8")
+        return
     RESULTS.mkdir(exist_ok=True)
+    if before is not None:
+        table = side_by_side(before, rows)
+        (RESULTS / "hostile_text_side_by_side.json").write_text(
+            json.dumps({"sizes": args.sizes, "before": before, "after": rows}, indent=2) + "\n", encoding="utf-8"
+        )
+        (RESULTS / "hostile_text_side_by_side.md").write_text(table, encoding="utf-8")
+        print(table)
+        return
+    restored = restore(args.restore_sizes)
     (RESULTS / "hostile_text.json").write_text(
         json.dumps({"sizes": args.sizes, "rows": rows, "restore": restored}, indent=2) + "\n", encoding="utf-8"
     )

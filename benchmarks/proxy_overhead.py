@@ -20,6 +20,12 @@ proxy_overhead_tagger_side_by_side.json and .md).
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --requests 100 40 8 --concurrent 8 --streams 64
     git archive 002be98 src | tar -x -C /tmp/before   # code whose tagger runs on torch (and link models/, data/...)
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 100 0 0 --streams 0
+    .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 0 0 0 --streams 0 \
+        --hostile-chars 1000000
+
+`--hostile-chars N`: one chat request of N characters of each hostile kind (`--hostile-kinds`, of
+`stealthflow.testing.hostile`) to each proxy, plain: its wall seconds and the CPU seconds the proxy
+process spent on it (results in proxy_hostile[_tagger][_side_by_side].json and .md).
 
 Writes benchmarks/results/proxy_overhead.json and .md.
 """
@@ -39,8 +45,10 @@ import time
 from pathlib import Path
 
 import httpx
+import psutil
 
 from stealthflow.placeholders.keys import new_secret
+from stealthflow.testing.hostile import KINDS, hostile_text
 from stealthflow.testing.loopback import cli_command, free_port, wait_until_healthy
 from stealthflow.testing.mock_openai import Reply, last_user_text
 from stealthflow.testing.mock_process import MockOpenAIProcess
@@ -83,6 +91,9 @@ def answer(body: dict) -> Reply:
     return Reply(content=last_user_text(body)[:REPLY_CHARS])
 
 
+PIDS: dict[str, int] = {}  # each proxy's base URL -> its process id
+
+
 @contextlib.contextmanager
 def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: Path | None = None):
     """A proxy subprocess; `src`: run that source tree's stealthflow instead of the installed one."""
@@ -105,6 +116,7 @@ def proxy_process(upstream_base: str, workdir: Path, tagger: bool = False, src: 
             wait_until_healthy(
                 server, port, 180, lambda: f"the proxy did not start: {(workdir / 'proxy.log').read_text()[-2000:]}"
             )
+            PIDS[f"http://127.0.0.1:{port}/v1"] = server.pid
             yield f"http://127.0.0.1:{port}/v1"
         finally:
             server.terminate()
@@ -217,6 +229,52 @@ async def throughput(base: str, concurrent: int, total: int, first_seed: int) ->
     return {"requests_per_s": done / seconds, "chunks_per_s": chunks / seconds, "seconds": seconds, "failed": failed}
 
 
+def hostile_rows(proxies: dict[str, str], kinds: list[str], chars: int) -> list[dict]:
+    """One plain request of `chars` characters of each hostile kind to each proxy (name -> base URL):
+    wall seconds, and the CPU seconds of the proxy's process meanwhile."""
+    rows = []
+    with httpx.Client(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=600) as client:
+        for kind in kinds:
+            body = {"model": "mock-model", "messages": [{"role": "user", "content": hostile_text(kind, chars)}]}
+            for name, base in proxies.items():
+                process = psutil.Process(PIDS[base])
+                cpu = sum(process.cpu_times()[:2])
+                start = time.perf_counter()
+                status = client.post(f"{base}/chat/completions", json=body).status_code
+                wall = time.perf_counter() - start
+                rows.append(
+                    {
+                        "proxy": name,
+                        "kind": kind,
+                        "chars": chars,
+                        "status": status,
+                        "wall_s": round(wall, 2),
+                        "proxy_cpu_s": round(sum(process.cpu_times()[:2]) - cpu, 2),
+                        "load_average": round(os.getloadavg()[0], 1),
+                    }
+                )
+                print(f"{name}: {kind} {chars} chars: {status}, {wall:.2f} s wall, {rows[-1]['proxy_cpu_s']} s CPU")
+    return rows
+
+
+def hostile_markdown(rows: list[dict], tagger: bool) -> str:
+    loads = [row["load_average"] for row in rows]
+    lines = [
+        f"# One chat request of hostile text through the proxy ({'the PII tagger on' if tagger else '`--no-tagger`'})",
+        "",
+        f"A plain request to the mock upstream; wall seconds and CPU seconds of the proxy's process; load average"
+        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        "",
+        "| proxy | kind | chars | status | wall s | proxy CPU s |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['proxy']} | {r['kind']} | {r['chars']:,} | {r['status']} | {r['wall_s']:.2f} | {r['proxy_cpu_s']:.2f} |"
+        for r in rows
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
     lines = [
         "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)"
@@ -272,6 +330,13 @@ def main() -> None:
     parser.add_argument(
         "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
     )
+    parser.add_argument("--hostile-chars", type=int, default=0, help="one request of this many characters per kind")
+    parser.add_argument(
+        "--hostile-kinds",
+        nargs="+",
+        choices=list(KINDS),
+        default=["alnum token", "printable token", "base64 blob", "glued words"],
+    )
     args = parser.parse_args()
     requests = dict(zip(SIZES, args.requests, strict=True))
     sources = (
@@ -291,6 +356,7 @@ def main() -> None:
             for base in proxies.values():  # the burst: detection in several worker threads
                 asyncio.run(throughput(base, args.concurrent, args.concurrent * 4, BURST_SEEDS))
         rows = latency_rows(upstream.base_url, proxies, requests)
+        hostile = hostile_rows(proxies, args.hostile_kinds, args.hostile_chars) if args.hostile_chars else []
         flow = None
         if args.streams:
             flow = {"concurrent": args.concurrent, "total": args.streams, "chunk_chars": args.chunk_chars}
@@ -299,6 +365,13 @@ def main() -> None:
                 throughput(proxies["this checkout"], args.concurrent, args.streams, THROUGHPUT_SEEDS)
             )
     RESULTS.mkdir(exist_ok=True)
+    if hostile:
+        name = "proxy_hostile" + ("_tagger" if args.tagger else "") + ("_side_by_side" if args.before else "")
+        (RESULTS / f"{name}.json").write_text(json.dumps(hostile, indent=2) + "\n")
+        (RESULTS / f"{name}.md").write_text(hostile_markdown(hostile, args.tagger))
+        print(hostile_markdown(hostile, args.tagger))
+    if not rows and flow is None:
+        return
     name = ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
     (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)

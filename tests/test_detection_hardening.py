@@ -3,12 +3,17 @@ patterns took 18 s on 40k characters and minutes on megabytes), values still fou
 
 from __future__ import annotations
 
+import json
 import re
+import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.resources import resource_dir
 from stealthflow.testing.hostile import KINDS
 
 HOSTILE = {
@@ -214,3 +219,154 @@ def test_a_condition_in_another_language_reads_a_bounded_sentence_once():
     found = condition.find(text)
     assert counting.read <= 2 * len(text)
     assert found and all(len(text) - span.start <= 1000 + len(" hat meine Tochter") for span in found)
+
+
+# -- emails in text dense with @ ------------------------------------------------------------------
+EMAIL_PIECES = st.sampled_from(["a", "Z9", "_", ".", "-", "$", "@", "@", "(", " ", "é", "\u0301", "x.org", "b-c"])
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(pieces=st.lists(EMAIL_PIECES, max_size=40))
+def test_the_email_pattern_tried_at_each_at_sign_finds_what_a_plain_scan_finds(pieces):
+    """EmailRecognizer tries its pattern once per @ (from the start of the local part's run); the
+    same matches as the pattern's plain scan of the text, which tried every word boundary."""
+    text = "".join(pieces)
+    (email,) = build_recognizers(["email"])
+    for pattern, _ in email.patterns:
+        assert [m.span() for m in email.matches(pattern, text)] == [m.span() for m in pattern.finditer(text)]
+
+
+def _least_cpu_seconds(run, repeats: int = 3) -> float:
+    """The least CPU time of `repeats` runs (the machine's other work inflates a run, never shrinks it)."""
+    least = float("inf")
+    for _ in range(repeats):
+        started = time.process_time()
+        run()
+        least = min(least, time.process_time() - started)
+    return least
+
+
+@pytest.mark.parametrize("kind", ["printable token", "glued words"])
+def test_emails_in_a_token_dense_with_at_signs_cost_less_than_a_plain_scan_of_prose(kind):
+    """A token with an @ every hundred characters made the email recognizer run its pattern from
+    every word boundary of every run before an @, twice (its pieces overlap): about five times what
+    a plain scan of as much prose costs (2 s per MB). Now once per @: under twice that, on any CPU
+    (the reference is measured here)."""
+    from stealthflow.testing.hostile import hostile_text
+
+    size = 256_000
+    messages = "\n".join(
+        json.loads(line)["text"]
+        for line in resource_dir("data").joinpath("pii_test.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    prose, text = (messages * (size // len(messages) + 1))[:size], hostile_text(kind, size)
+    (email,) = build_recognizers(["email"])
+    (pattern, _), *_ = email.patterns
+    email.find(text)  # warm: tldextract's suffix list loaded
+    reference = _least_cpu_seconds(lambda: sum(1 for _ in pattern.finditer(prose)))
+    assert _least_cpu_seconds(lambda: email.find(text)) < 2 * reference
+
+
+# -- the recognizers of other languages in long tokens ------------------------------------------
+CUE_PIECES = st.sampled_from(
+    ["ich", "bin", "Ich", "BIN", "mein", "meine", "Frau", "Katrin", "Diabetes", "asthma", "o", "meu", "pai", "Ana"]
+    + ["la", "mia", "madre", "Giulia", "werk", "bij", "Philips", " ", " ", "\t", "  ", ",", ".", "x", "İ", "ß", "9"]
+)
+CUE_RECOGNIZERS = ["introduced_name_de", "relative_name_de", "condition_de", "relative_name_pt", "relative_name_it"]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pieces=st.lists(CUE_PIECES, max_size=30), name=st.sampled_from(CUE_RECOGNIZERS + ["employer_cue_nl"]))
+def test_a_language_pattern_tried_where_its_cues_start_finds_what_a_plain_scan_finds(pieces, name):
+    """A recognizer whose matches start with a cue phrase tries its pattern only where one may start;
+    the same spans as the plain scan of the text (its `cues` unset)."""
+    text = "".join(pieces)
+    (gated,) = build_recognizers([name])
+    plain = type(gated)()
+    plain.cues = None
+    assert gated.find(text) == plain.find(text)
+
+
+def test_casefolding_keeps_every_cue_character_the_patterns_match_without_case():
+    """The cue starts (each cue's first word) are found in the casefolded text: every character the
+    patterns' case-insensitive matching takes for one of theirs folds to the same one, or to more than
+    one (the text's length then changes, and the whole text is scanned)."""
+    import sys
+
+    import regex
+
+    from stealthflow.placeholders.language import OTHERS
+    from stealthflow.placeholders.recognizers.gate import fold
+    from stealthflow.placeholders.recognizers.languages import vocabulary
+
+    everything = "".join(chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF)
+    fields = ("introductions", "relatives", "employer_cues", "conditions")
+    firsts = {cue.partition(" ")[0] for code in OTHERS for field in fields for cue in getattr(vocabulary(code), field)}
+    for ch in sorted(set("".join(firsts))):
+        for other in regex.findall(f"(?i:{regex.escape(ch)})", everything):
+            assert fold(other) == fold(ch) or len(fold(other)) > 1, (ch, other)
+
+
+class _CountingStarts:
+    """A fake compiled pattern: the real one, counting the places where a match may start that it tries."""
+
+    def __init__(self, pattern):
+        self.pattern, self.tried = pattern, 0
+
+    def finditer(self, text, pos=0, endpos=None):
+        self.tried += len(text) - pos
+        return self.pattern.finditer(text, pos)
+
+    def match(self, text, pos=0, endpos=None):
+        self.tried += 1
+        return self.pattern.match(text, pos, len(text) if endpos is None else endpos)
+
+
+@pytest.mark.parametrize("name", CUE_RECOGNIZERS)
+def test_a_language_pattern_is_tried_in_a_long_token_only_where_its_cues_start(name):
+    """A token of letters and digits holds no cue phrase of several words (they need a space) and
+    seldom one of one: the recognizer's case-insensitive scan of all of it cost a tenth of a second
+    per MB, and each of the six languages' recognizers ran it. Now the pattern is tried at a few
+    places of it (a fake pattern counts them)."""
+    from stealthflow.testing.hostile import hostile_text
+
+    (recognizer,) = build_recognizers([name])
+    counting = _CountingStarts(recognizer.pattern)
+    recognizer.__dict__["pattern"] = counting
+    text = hostile_text("alnum token", 256_000)
+    assert recognizer.find(text) == []
+    assert counting.tried <= len(text) // 1000
+
+
+def test_the_trigger_gate_reads_back_from_each_trigger_only_to_the_range_so_far(monkeypatch):
+    """A pattern gated by its trigger words runs from a few words before each trigger: in words
+    glued together ("mypasswordishunter2...") five words reach 320 characters, and that was read
+    back from each of its thousands of triggers. Now from each trigger only back to the range so
+    far (a fake pattern counts what it may read); the ranges, and so the matches, are the same."""
+    from stealthflow.placeholders.recognizers import gate
+    from stealthflow.testing.hostile import hostile_text
+
+    class CountingMatch:  # a FAKE: the real pattern, counting the characters each match may read
+        def __init__(self, pattern):
+            self.pattern, self.read = pattern, 0
+
+        def match(self, text, pos=0, endpos=None):
+            self.read += (len(text) if endpos is None else endpos) - pos
+            return self.pattern.match(text, pos, len(text) if endpos is None else endpos)
+
+    counting = CountingMatch(gate._BACK_WORDS)
+    monkeypatch.setattr(gate, "_BACK_WORDS", counting)
+    (password,) = build_recognizers(["password"])
+    text = hostile_text("glued words", 64_000)
+    ranges = password._gate.starts(text)
+    assert counting.read <= 2 * len(text)
+    monkeypatch.setattr(gate, "_BACK_WORDS", counting.pattern)
+    reversed_text = text[::-1]
+    unbounded = []  # each trigger read back in full, as before
+    for last, length in password._gate.automaton.iter(text.lower()):
+        start, end = gate._back_words(reversed_text, last + 1 - length), last + 1
+        if unbounded and start <= unbounded[-1][1]:
+            unbounded[-1] = (unbounded[-1][0], max(unbounded[-1][1], end))
+        else:
+            unbounded.append((start, end))
+    assert ranges == unbounded

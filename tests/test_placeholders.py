@@ -287,6 +287,8 @@ def test_values_issued_by_another_process_are_masked_and_forgotten_ones_are_not(
         "ip_ADDRESS1",
         "[[email:3f81a2c9]] email me",
         "no placeholder here",
+        "a\\\\<EMAIL_1>b<<PHONE 12>>",
+        "[[ api:3f81a2c9 ]]password4x",
     ],
 )
 def test_escaping_only_the_pieces_that_can_hold_a_placeholder_changes_nothing(text):
@@ -294,6 +296,56 @@ def test_escaping_only_the_pieces_that_can_hold_a_placeholder_changes_nothing(te
 
     bounds = [(a, b) for a in range(len(text) + 1) for b in range(a, len(text) + 1)]
     assert escape_pieces(text, bounds) == [escape_placeholders(text[a:b]) for a, b in bounds]
+
+
+BODY_PIECES = st.sampled_from(
+    [
+        "EMAIL",
+        "email",
+        "API",
+        "KEY",
+        "api key",
+        "Password",
+        "word",
+        "_",
+        "-",
+        ":",
+        " ",
+        "\t",
+        "  ",
+        "1",
+        "42",
+        "3f81a2c9",
+    ]
+    + ["a", "x", "<", ">", "[[", "]]", "\\", "İ"]
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(pieces=st.lists(BODY_PIECES, max_size=20))
+def test_every_placeholder_body_starts_where_body_starts_says(pieces):
+    """Restore and escaping scan only near `body_starts`: each body the full scan finds (and the body an
+    escape stands before) starts at one of them ("passwordabc", as glued words hold, is none)."""
+    from stealthflow.placeholders.restore import _SCAN, body_starts
+
+    text = "".join(pieces)
+    starts = body_starts(text)
+    if starts is None:
+        return
+    for match in _SCAN.finditer(text):
+        body = match.end() if match["escape"] else match.start("htype") if match["htype"] else match.start("itype")
+        assert body in starts, (text, match)
+
+
+def test_words_glued_to_a_type_name_are_no_place_for_a_placeholder():
+    """ "passwordAnna", "mypasswordis": a type's word followed by a hex letter but no separator starts no
+    placeholder; each such place made protect scan the whole piece of text around it for placeholders
+    to escape (about 500 places per 100 KB of glued words, a fifth of a second per MB)."""
+    from stealthflow.placeholders.restore import body_starts
+    from stealthflow.testing.hostile import hostile_text
+
+    assert body_starts(hostile_text("glued words", 100_000)) == []
+    assert body_starts("passwordabc EMAIL_1 [[api_key:3f81a2c9]]") == [12, 22]
 
 
 def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path, monkeypatch):

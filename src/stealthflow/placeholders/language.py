@@ -62,23 +62,35 @@ def covered_letters() -> frozenset[str]:
 
 
 @cache
-def _function_words() -> dict[str, frozenset[str]]:
-    return {code: frozenset(language_file(code)["function_words"]) for code in COVERED}
+def _function_word_languages() -> dict[str, frozenset[str]]:
+    """Each function word and the covered languages it is one of."""
+    languages: dict[str, set[str]] = {}
+    for code in COVERED:
+        for word in language_file(code)["function_words"]:
+            languages.setdefault(word, set()).add(code)
+    return {word: frozenset(codes) for word, codes in languages.items()}
 
 
-def uncovered_letters(text: str) -> bool:
-    """Whether enough of the text's letters are letters no covered language writes."""
-    letters = [ch for ch in text.casefold() if ch.isalpha()]
-    foreign = sum(ch not in covered_letters() for ch in letters)
-    return foreign >= MIN_FOREIGN_LETTERS and foreign > MAX_FOREIGN_LETTERS * len(letters)
+def uncovered_letters(characters: Counter[str]) -> bool:
+    """Whether enough of a text's letters are letters no covered language writes; `characters`: how
+    often each character occurs in the text (each distinct character is looked at once)."""
+    letters = foreign = 0
+    for character, count in characters.items():
+        for letter in character.casefold():  # casefolding maps each character on its own ("ß": "ss")
+            if letter.isalpha():
+                letters += count
+                foreign += count * (letter not in covered_letters())
+    return foreign >= MIN_FOREIGN_LETTERS and foreign > MAX_FOREIGN_LETTERS * letters
 
 
 def function_word_counts(text: str) -> Counter[str]:
-    """How many of the text's words are function words of each covered language."""
+    """How many of the text's words are function words of each covered language (each distinct word looked up once)."""
     counts: Counter[str] = Counter()
-    for word in _WORD.findall(text.casefold().replace("’", "'")):
-        for code, words in _function_words().items():
-            counts[code] += word in words
+    words = Counter(_WORD.findall(text.casefold().replace("’", "'")))
+    languages = _function_word_languages()
+    for word in words.keys() & languages.keys():
+        for code in languages[word]:
+            counts[code] += words[word]
     return counts
 
 
@@ -125,9 +137,10 @@ class LinguaGuesser:
         return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).with_low_accuracy_mode().build()
 
     def guess(self, text: str) -> Guess:
-        if uncovered_letters(text):
+        characters = Counter(text)
+        if uncovered_letters(characters):
             return UNCOVERED
-        if sum(ch.isalpha() for ch in text) < MIN_LETTERS:
+        if sum(count for character, count in characters.items() if character.isalpha()) < MIN_LETTERS:
             return short(function_word_counts(text))
         # a run without spaces longer than any word is read cut short: 200 KB of "x" cost lingua 15 s
         found = self._lingua.compute_language_confidence_values(_LONG_RUN.sub(r"\1", text))

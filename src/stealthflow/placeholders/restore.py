@@ -232,14 +232,17 @@ def escape_placeholders(text: str) -> str:
 
 
 def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
-    """Every placeholder body starts with a type name soon followed by a (hex) digit: the first
-    word of each type name (one Aho-Corasick pass over the lowercased text), then that shape."""
+    """Every placeholder body starts with a type name soon followed by a separator and a hex digit,
+    or by a digit: the first word of each type name (one Aho-Corasick pass over the lowercased
+    text), then that shape ("passwordabc" is none: text of words glued together holds many)."""
     automaton = ahocorasick.Automaton()
     for name in TYPE_LEVELS:
         word = name.split("_")[0].lower()
         automaton.add_word(word, len(word))
     automaton.make_automaton()
-    return automaton, re.compile(rf"(?:{_TYPES.lower()})[ \t]?[:_-]?[ \t]?[0-9a-f]")
+    return automaton, re.compile(
+        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?[0-9])"
+    )
 
 
 _TYPE_WORDS, _BODY_START = _body_starts()

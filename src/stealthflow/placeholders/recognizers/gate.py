@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import re._constants as sre
 import re._parser as sre_parse
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache, cached_property
 
 BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("my older brother")
@@ -32,13 +32,7 @@ class TriggerGate:
 
     @cached_property
     def automaton(self):
-        import ahocorasick
-
-        automaton = ahocorasick.Automaton()
-        for word in self.triggers:
-            automaton.add_word(word, len(word))
-        automaton.make_automaton()
-        return automaton
+        return word_automaton(self.triggers)
 
     def starts(self, text: str) -> list[tuple[int, int]] | None:
         """(first, last) place a match can start, around each trigger (overlapping ones merged);
@@ -49,9 +43,15 @@ class TriggerGate:
         ranges: list[tuple[int, int]] = []
         reversed_text = text[::-1]
         for last, length in self.automaton.iter(lowered):
-            start, end = _back_words(reversed_text, last + 1 - length), last + 1
-            if ranges and start <= ranges[-1][1]:
-                ranges[-1] = (ranges[-1][0], max(ranges[-1][1], end))
+            # the words before a trigger are read back to the range so far at most, and not at all from a
+            # trigger inside it: reaching it is all that matters (a text dense with triggers read 320
+            # characters back for each of them)
+            reach = ranges[-1][1] if ranges else 0
+            start, end = last + 1 - length, last + 1
+            if not ranges or start > reach:
+                start = _back_words(reversed_text, start, reach)
+            if ranges and start <= reach:
+                ranges[-1] = (ranges[-1][0], max(reach, end))
             else:
                 ranges.append((start, end))
         return ranges
@@ -89,17 +89,56 @@ class TriggerGate:
                 position = match.end() if match.end() > match.start() else match.start() + 1
 
 
+def word_automaton(words: Iterable[str]):
+    """An Aho-Corasick automaton of `words`, each word's value its length."""
+    import ahocorasick
+
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(word, len(word))
+    automaton.make_automaton()
+    return automaton
+
+
+class WordStarts:
+    """Where any of a few words starts in a text, without case (`fold`): one Aho-Corasick pass."""
+
+    def __init__(self, words: tuple[str, ...]):
+        self.words = tuple(fold(word) for word in words)
+
+    @cached_property
+    def automaton(self):
+        return word_automaton(self.words)
+
+    def __call__(self, text: str) -> list[int] | None:
+        """The starts, in order; None when folding changed the text's length (offsets would not line up)."""
+        folded = fold(text)
+        if len(folded) != len(text):
+            return None
+        return sorted({last + 1 - length for last, length in self.automaton.iter(folded)})
+
+
+def matches_at(pattern, text: str, starts: list[int]) -> Iterator:
+    """The matches `pattern.finditer(text)` gives when each match starts at one of `starts` (in order)."""
+    end = 0
+    for start in starts:
+        if start >= end and (match := pattern.match(text, start)):
+            end = match.end()
+            yield match
+
+
 # Back over BEFORE_WORDS words from a place, matched forward on the reversed text: the whitespace
 # before each word of any length, the word at most BEFORE_CHARS long (nothing follows the
 # repeat, so the greedy first try is the match: no backtracking).
 _BACK_WORDS = re.compile(rf"(?:\s*\S{{0,{BEFORE_CHARS}}}){{{BEFORE_WORDS}}}")
 
 
-def _back_words(reversed_text: str, index: int) -> int:
+def _back_words(reversed_text: str, index: int, floor: int = 0) -> int:
     """Where a match holding a trigger at `index` may start: back over `BEFORE_WORDS` words (each
-    at most `BEFORE_CHARS` long; the whitespace between them may be of any length)."""
+    at most `BEFORE_CHARS` long; the whitespace between them may be of any length), but not before
+    `floor` (the greedy pattern never backtracks: read up to `floor`, it stops there)."""
     size = len(reversed_text)
-    return size - _BACK_WORDS.match(reversed_text, size - index).end()
+    return size - _BACK_WORDS.match(reversed_text, size - index, size - floor).end()
 
 
 _CATEGORIES = {

@@ -20,6 +20,7 @@ import regex
 from stealthflow.pii_tagger.lexicons import given_name
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.public_names import public_name, text_words
 from stealthflow.placeholders.recognizers.sentences import SENTENCE_REACH, sentence_end, sentence_start
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
@@ -76,9 +77,14 @@ def name_pattern(vocab: Vocabulary) -> str:
 
 
 class LanguageRecognizer(Recognizer):
-    """A recognizer of one language; `for_language` makes and registers its class for each."""
+    """A recognizer of one language; `for_language` makes and registers its class for each.
+
+    `cues`: the vocabulary's list of phrases of which one starts every match; the pattern is then
+    tried only where one may start (the case-insensitive scan of a long token for the phrases cost
+    a tenth of a second per MB and recognizer). None: the whole text is scanned."""
 
     language: ClassVar[str]
+    cues: ClassVar[str | None] = None
 
     @classmethod
     def for_language(cls, code: str) -> type[LanguageRecognizer]:
@@ -101,8 +107,19 @@ class LanguageRecognizer(Recognizer):
     def expression(self) -> str:
         raise NotImplementedError
 
+    @cached_property
+    def _cue_starts(self) -> WordStarts:
+        """Where a cue phrase may start: its first word, and a space or tab after it when more follow (`_GAP`)."""
+        starts = set()
+        for phrase in getattr(self.vocab, self.cues):
+            first, space, _ = phrase.partition(" ")
+            starts.update((first + " ", first + "\t") if space else (first,))
+        return WordStarts(tuple(sorted(starts)))
+
     def find(self, text: str) -> list[Span]:
-        return [self.span(m.start("value"), m.end("value")) for m in self.pattern.finditer(text) if self.accept(m)]
+        starts = self._cue_starts(text) if self.cues else None
+        matches = self.pattern.finditer(text) if starts is None else matches_at(self.pattern, text, starts)
+        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m)]
 
     def accept(self, match: regex.Match) -> bool:
         return True
@@ -121,6 +138,7 @@ class IntroducedNameRecognizer(LanguageRecognizer):
     """The writer's own name after a self-introduction: "ich bin Jürgen Weißmann", "me llamo Javier"."""
 
     name, type = "introduced_name", "REAL_NAME"
+    cues = "introductions"
 
     def expression(self) -> str:
         return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
@@ -133,6 +151,7 @@ class RelativeNameRecognizer(LanguageRecognizer):
     """A relative's or close person's name after them: "meine Frau Katrin", "mon fils, Hugo"."""
 
     name, type = "relative_name", "REAL_NAME"
+    cues = "relatives"
 
     def expression(self) -> str:
         return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab)})"
@@ -145,6 +164,7 @@ class EmployerCueRecognizer(LanguageRecognizer):
     """An employer after a cue of work: "arbeitet bei Siemens", "trabajo en el Banco Santander"."""
 
     name, type = "employer_cue", "EMPLOYER"
+    cues = "employer_cues"
 
     def expression(self) -> str:
         article = rf"(?:(?i:{one_of(self.vocab.articles)})(?:(?<=['’])|{_GAP}))?"
@@ -193,6 +213,7 @@ class ConditionRecognizer(LanguageRecognizer):
     "Diabetes ist eine Volkskrankheit" is not about anyone."""
 
     name, type = "condition", "HEALTH"
+    cues = "conditions"
 
     def expression(self) -> str:
         return rf"(?<![\p{{L}}\d])(?P<value>(?i:{one_of(self.vocab.conditions)}))(?![\p{{L}}\d])"

@@ -11,6 +11,7 @@ import ipaddress
 import mimetypes
 import re
 import string
+from collections.abc import Iterator
 from functools import cache, cached_property, lru_cache
 
 import phonenumbers
@@ -153,7 +154,7 @@ class PatternBacked(Recognizer):
         """(start, end, score) of the matches scoring above 0, but those inside a wider one scoring as much."""
         found = set()
         for pattern, pattern_score in self.patterns:
-            for match in pattern.finditer(text):
+            for match in self.matches(pattern, text):
                 start, end = match.span()
                 if start == end:
                     continue
@@ -167,14 +168,43 @@ class PatternBacked(Recognizer):
                 kept.append((start, end, score))
         return kept
 
+    def matches(self, pattern: regex.Pattern[str], text: str) -> Iterator[regex.Match[str]]:
+        """The matches of one of the patterns in the text."""
+        return pattern.finditer(text)
+
+
+# The email pattern's pieces (data/identifier_patterns.yaml): a local part of these characters and dots, "@", a domain
+# of words joined by hyphens and dots; an @ with a local-part character before it and a domain after it is a site.
+_LOCAL_CHARACTERS = r"!#$%&'*+\-/=?^_`{|}~\w"
+_EMAIL_SITE = regex.compile(rf"(?<=[{_LOCAL_CHARACTERS}])@(?=\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+\b)", PatternBacked.flags)
+_NOT_LOCAL = regex.compile(rf"[^{_LOCAL_CHARACTERS}.]", PatternBacked.flags | regex.REVERSE)  # searched backwards
+_DOMAIN_RUN = regex.compile(r"[\w.-]*", PatternBacked.flags)
+
 
 @register_recognizer
 class EmailRecognizer(PatternBacked):
+    """Emails (the pattern of data/identifier_patterns.yaml), their domain a public suffix or a private host name.
+
+    A match holds one @, its local part the run of local-part characters and dots before it. So the
+    pattern is tried once per site, from the start of that run to the end of the domain's characters
+    after it: the plain scan tried it from every word boundary of the run, each try reading on to
+    the @ (a token dense with @ cost it two seconds per MB); the same matches."""
+
     name, type = "email", "EMAIL"
     wanted, trailing = re.compile("@"), ".,;:!?)'\""
 
     def valid(self, value: str) -> bool:
         return _email_domain_known(value)
+
+    def matches(self, pattern: regex.Pattern[str], text: str) -> Iterator[regex.Match[str]]:
+        position = 0  # where the last match ended: the next one starts there at the earliest, as in a plain scan
+        for site in _EMAIL_SITE.finditer(text):
+            before = _NOT_LOCAL.search(text, position, site.start())
+            start, end = before.end() if before else position, _DOMAIN_RUN.match(text, site.end()).end()
+            match = pattern.search(text, start, end)
+            if match:
+                position = match.end()
+                yield match
 
 
 @register_recognizer
