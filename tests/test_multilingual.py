@@ -262,3 +262,15 @@ def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protec
     row = json.loads(result.stdout)
     assert row["text"] == protected
     assert row["language"] == language
+
+
+def test_every_word_list_of_the_language_files_holds_words_only():
+    """YAML 1.1 reads a bare `no` as False: Spanish and Portuguese lost their function word "no"."""
+    from stealthflow.placeholders.language import language_file
+    from stealthflow.resources import resource_dir
+
+    for path in sorted((resource_dir("data") / "languages").glob("*.yaml")):
+        for key, value in language_file(path.stem).items():
+            if isinstance(value, list):
+                assert all(isinstance(word, str) for word in value), (path.name, key)
+    assert "no" in language_file("es")["function_words"] and "no" in language_file("pt")["function_words"]
