@@ -10,6 +10,9 @@ numbers inside it: each piece gets a replacement that fits its own slot.
 
 from __future__ import annotations
 
+import importlib.abc
+import sys
+import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -32,12 +35,14 @@ REMOVABLE = {
 #: the components `slot` and `pieces` read: tags (`tag_`), coarse tags from the attribute ruler (`pos_`),
 #: the parse (`dep_`, `head`, noun chunks) and named entities (`ents`, `ent_type_`); no lemmas, no senter
 UNUSED = ["lemmatizer", "senter"]
+UNBUILT_TOKENIZER = "stealthflow.unbuilt_tokenizer.v1"  # a tokenizer with no rules: the model's files hold them
 
 
 @cache
 def parser():
     """The English pipeline, loaded once per process with only the components used here."""
-    import spacy
+    spacy = _spacy_without_torch()
+    from spacy.tokenizer import Tokenizer
     from spacy.util import registry
 
     # spaCy imports every installed package's `spacy_factories` entry point when a pipeline is built;
@@ -47,11 +52,42 @@ def parser():
     scanned = getattr(factories, "entry_points", False)
     if scanned:
         factories.entry_points = False
+    # The tokenizer is read from the model's files: the one spaCy first builds from the language's
+    # defaults (~2 700 special cases, ~0.2 s) would be thrown away.
+    registry.tokenizers.register(UNBUILT_TOKENIZER, func=lambda: lambda nlp: Tokenizer(nlp.vocab))
     try:
-        return spacy.load(MODEL, exclude=UNUSED)
+        return spacy.load(MODEL, exclude=UNUSED, config={"nlp": {"tokenizer": {"@tokenizers": UNBUILT_TOKENIZER}}})
     finally:
         if scanned:
             factories.entry_points = True
+
+
+def _spacy_without_torch():
+    """`spacy`, imported (when no one has yet) while `torch` cannot be imported by this thread: thinc imports
+    torch when it is installed (~2 s of a cold start) for layers this pipeline does not have."""
+    if "thinc" in sys.modules or "torch" in sys.modules:
+        import spacy
+
+        return spacy
+    finder = _NoTorch(threading.get_ident())
+    sys.meta_path.insert(0, finder)
+    try:
+        import spacy
+    finally:
+        sys.meta_path.remove(finder)
+    return spacy
+
+
+class _NoTorch(importlib.abc.MetaPathFinder):
+    """Refuses `torch` to one thread (thinc then goes without it); other threads import it as usual."""
+
+    def __init__(self, thread: int):
+        self.thread = thread
+
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "torch" and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError("torch is not imported for spaCy's parse", name=name)
+        return None
 
 
 @cache
