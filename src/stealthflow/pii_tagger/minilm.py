@@ -90,7 +90,7 @@ class MiniLMRuntime:
         w = {name: np.asarray(array, dtype=np.float32) for name, array in state.items()}
 
         def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
-            return np.ascontiguousarray(w[f"{name}.weight"].T), w[f"{name}.bias"]
+            return w[f"{name}.weight"].T, w[f"{name}.bias"]  # a view: the products read it transposed
 
         def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
             return w[f"{name}.weight"], w[f"{name}.bias"]
