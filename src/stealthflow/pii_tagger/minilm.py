@@ -32,6 +32,7 @@ class Vocabulary:
     sep: int
     unknown: int
     specials: tuple[str, ...]  # the special tokens' texts ("[SEP]" written in a text is that token)
+    whole: dict[str, int]  # the pieces that are whole words (no "##"): piece -> id
 
 
 @cache
@@ -42,8 +43,14 @@ def vocabulary() -> Vocabulary:
     rust.no_truncation()
     rust.no_padding()
     specials = tuple(token.content for token in rust.get_added_tokens_decoder().values() if token.special)
+    whole = {piece: id_ for piece, id_ in rust.get_vocab().items() if not piece.startswith("##")}
     return Vocabulary(
-        rust, rust.token_to_id("[CLS]"), rust.token_to_id("[SEP]"), rust.token_to_id(rust.model.unk_token), specials
+        rust,
+        rust.token_to_id("[CLS]"),
+        rust.token_to_id("[SEP]"),
+        rust.token_to_id(rust.model.unk_token),
+        specials,
+        whole,
     )
 
 
