@@ -10,12 +10,11 @@ numbers inside it: each piece gets a replacement that fits its own slot.
 
 from __future__ import annotations
 
-import importlib.abc
-import sys
-import threading
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
+
+from stealthflow.spacy_import import import_spacy
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -41,7 +40,7 @@ UNBUILT_TOKENIZER = "stealthflow.unbuilt_tokenizer.v1"  # a tokenizer with no ru
 @cache
 def parser():
     """The English pipeline, loaded once per process with only the components used here."""
-    spacy = _spacy_without_torch()
+    spacy = import_spacy()  # without torch or spaCy's command line
     from spacy.tokenizer import Tokenizer
     from spacy.util import registry
 
@@ -60,34 +59,6 @@ def parser():
     finally:
         if scanned:
             factories.entry_points = True
-
-
-def _spacy_without_torch():
-    """`spacy`, imported (when no one has yet) while `torch` cannot be imported by this thread: thinc imports
-    torch when it is installed (~2 s of a cold start) for layers this pipeline does not have."""
-    if "thinc" in sys.modules or "torch" in sys.modules:
-        import spacy
-
-        return spacy
-    finder = _NoTorch(threading.get_ident())
-    sys.meta_path.insert(0, finder)
-    try:
-        import spacy
-    finally:
-        sys.meta_path.remove(finder)
-    return spacy
-
-
-class _NoTorch(importlib.abc.MetaPathFinder):
-    """Refuses `torch` to one thread (thinc then goes without it); other threads import it as usual."""
-
-    def __init__(self, thread: int):
-        self.thread = thread
-
-    def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] == "torch" and threading.get_ident() == self.thread:
-            raise ModuleNotFoundError("torch is not imported for spaCy's parse", name=name)
-        return None
 
 
 @cache
