@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
+from stealthflow.lasting import lasting_objects
 from stealthflow.spacy_import import import_spacy
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ UNBUILT_TOKENIZER = "stealthflow.unbuilt_tokenizer.v1"  # a tokenizer with no ru
 @cache
 def parser():
     """The English pipeline, loaded once per process with only the components used here."""
-    spacy = import_spacy()  # without torch or spaCy's command line
+    with lasting_objects():
+        spacy = import_spacy()  # without torch or spaCy's command line
     from spacy.tokenizer import Tokenizer
     from spacy.util import registry
 
@@ -55,7 +57,8 @@ def parser():
     # defaults (~2 700 special cases, ~0.2 s) would be thrown away.
     registry.tokenizers.register(UNBUILT_TOKENIZER, func=lambda: lambda nlp: Tokenizer(nlp.vocab))
     try:
-        return spacy.load(MODEL, exclude=UNUSED, config={"nlp": {"tokenizer": {"@tokenizers": UNBUILT_TOKENIZER}}})
+        with lasting_objects():
+            return spacy.load(MODEL, exclude=UNUSED, config={"nlp": {"tokenizer": {"@tokenizers": UNBUILT_TOKENIZER}}})
     finally:
         if scanned:
             factories.entry_points = True
