@@ -116,9 +116,6 @@ class MiniLMRuntime:
         ]
         self._classifier = linear("classifier")
 
-    def eval(self) -> MiniLMRuntime:
-        return self
-
     def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
         """Per window (word-piece ids, ignored word shapes): probabilities[pieces, tags] (float32)."""
         with _blas().limit(limits=1, user_api="blas"):
