@@ -174,6 +174,28 @@ def test_protect_without_the_tagger_imports_no_nlp_library(home, tmp_path):
     assert result.stderr.rstrip().endswith("[]"), result.stderr  # the modules imported, printed at exit
 
 
+@pytest.mark.real_model
+def test_protect_with_the_default_rewrite_imports_neither_torch_nor_transformers(home, tmp_path):
+    """The default rewrite (`local`) runs the cue tagger (MiniLM), spaCy's parse and the SmolLM2 fluency
+    scorer all without torch: importing it cost a cold call ~2 s of its ~7.7 s of CPU."""
+    from stealthflow.llm.embedded import cache_dir
+
+    heavy = ("torch", "transformers")
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
+    probe = (
+        "import atexit, sys; "
+        f"atexit.register(lambda: print([m for m in {heavy!r} if m in sys.modules], file=sys.stderr)); "
+        f"sys.argv = ['stealthflow', 'protect', {post!r}]; from stealthflow.cli import main; main()"
+    )
+    env = {**home, "STEALTHFLOW_CACHE_DIR": str(cache_dir().parent.parent)}  # the converted model, kept
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ER nurse" not in result.stdout and "<EMAIL_1>" in result.stdout, result.stdout  # rewritten and masked
+    assert result.stderr.rstrip().endswith("[]"), result.stderr  # the modules imported, printed at exit
+
+
 def test_detection_imports_presidio_without_transformers_pipelines(tmp_path):
     """`import presidio_analyzer` would load transformers' pipelines (~2.5 s of a CLI call) for engines
     stealthflow does not use; presidio_import.py defers them, and leaves `transformers.pipeline` whole."""

@@ -1,5 +1,6 @@
-"""The cue tagger loaded without transformers (anonymize/minilm.py) against the same tagger loaded through
-transformers' BERT class (`SpanTagger.load`): the shipped weights, real texts, the same spans."""
+"""The cue tagger in its numpy runtime (pii_tagger/minilm.py, `SpanTagger.load`) against the same tagger loaded
+through transformers' BERT class (`SpanTagger.load(..., trainable=True)`): the shipped weights, real texts, the
+same spans; and the load imports neither torch nor transformers."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import numpy as np
 import pytest
 
 from stealthflow.anonymize.cues import load_cue_tagger, shipped_cue_tagger_dir
-from stealthflow.anonymize.minilm import load_minilm_tagger
 from stealthflow.pii_tagger.model import SpanTagger
 from stealthflow.resources import resource_dir
 
@@ -27,7 +27,7 @@ TEXTS = [
 
 @pytest.fixture(scope="module")
 def taggers():
-    return load_minilm_tagger(shipped_cue_tagger_dir()), SpanTagger.load(shipped_cue_tagger_dir())
+    return SpanTagger.load(shipped_cue_tagger_dir()), SpanTagger.load(shipped_cue_tagger_dir(), trainable=True)
 
 
 def synthetic_posts(count: int) -> list[str]:
@@ -56,14 +56,14 @@ def test_the_tokenizer_gives_the_pieces_transformers_gives(taggers):
         assert [(w[1].tolist(), w[2].tolist()) for w in mine] == [(w[1].tolist(), w[2].tolist()) for w in reference]
 
 
-def test_the_shipped_cue_tagger_loads_and_tags_without_transformers():
+def test_the_shipped_cue_tagger_loads_and_tags_without_torch():
     probe = (
         "import sys; from stealthflow.anonymize.cues import load_cue_tagger, find_cues; "
         "print(len(find_cues(load_cue_tagger(), ['Twelve years as an ER nurse in Leeds.'])[0]) > 0, "
-        "'transformers' in sys.modules)"
+        "'transformers' in sys.modules, 'torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
-    assert out.stdout.split() == ["True", "False"]
+    assert out.stdout.split() == ["True", "False", "False"]
 
 
 def test_a_head_that_does_not_fit_the_labels_is_refused(tmp_path):

@@ -40,7 +40,10 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
     config = TaggerTrainConfig(
         labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss
     )  # the recipe's loss, no data directory
-    tagger, teacher = SpanTagger.load(STUDENT, trainable=True), SpanTagger.load(REPO / "models/pii-tagger")
+    tagger, teacher = (
+        SpanTagger.load(STUDENT, trainable=True),
+        SpanTagger.load(REPO / "models/pii-tagger", trainable=True),
+    )
     before = {name: p.detach().clone() for name, p in tagger.model.named_parameters() if p.requires_grad}
     train, _ = build_splits(60)
     replay = training_rows(
@@ -70,7 +73,7 @@ def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_
     base = load_tagger_recipe(REPO / "training/pii-tagger-student.yaml")
     loss = {key: getattr(base, key) for key in ("span_weight", "distill_weight", "temperature", "context_dropout")}
     config = TaggerTrainConfig(labels=TAGGER_LABELS, teacher=str(REPO / "models/pii-tagger"), **loss)
-    teacher = SpanTagger.load(REPO / "models/pii-tagger")
+    teacher = SpanTagger.load(REPO / "models/pii-tagger", trainable=True)  # its torch module gives the probabilities
     train, _ = build_splits(40)
     negatives = ["Who painted the Sistine Chapel ceiling?", "urlLink Check this out &nbsp; lol"]
     personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]

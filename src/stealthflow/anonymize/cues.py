@@ -6,7 +6,6 @@ ship under `models/cue-tagger/`.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
 from pathlib import Path
@@ -137,11 +136,7 @@ def load_cue_tagger(directory: str | None = None) -> SpanTagger:
     path = Path(directory) if directory else shipped_cue_tagger_dir()
     if not (path / "tagger.safetensors").exists():
         raise FileNotFoundError(f"{path}: no cue tagger (train one: stealthflow train cue-tagger --out DIR)")
-    if "student" in json.loads((path / "tagger.json").read_text(encoding="utf-8")):
-        return SpanTagger.load(path)
-    from stealthflow.anonymize.minilm import load_minilm_tagger  # torch, without transformers' model classes
-
-    return load_minilm_tagger(path)
+    return SpanTagger.load(path)  # numpy, no torch
 
 
 def cue_metrics(tagger: SpanTagger, profiles: list[Profile], batch_size: int = 32) -> dict[str, dict[str, float]]:

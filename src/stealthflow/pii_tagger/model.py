@@ -3,9 +3,9 @@
 Shipped weights hold only what training changed (the top encoder layers and the head, fp16)
 and load on top of the packaged MiniLM, so a tagger is a few MB. A tagger may also keep only
 MiniLM's bottom `layers` (fewer layers, less CPU per token), or be a small convolutional
-student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). A student is
-loaded for inference into its numpy runtime (runtime.py: no torch, no transformers), or for
-training into its torch module (`trainable`); MiniLM taggers run on torch. Every tagger reads
+student on MiniLM's word-piece embeddings (student.py, ~10x less CPU per token). A tagger is
+loaded for inference into a numpy runtime (a student's: runtime.py; MiniLM's: minilm.py; no torch, no
+transformers), or for training into its torch module (`trainable`). Every tagger reads
 MiniLM's word pieces (minilm.py, pieces.py). Long texts are cut into overlapping windows, so the
 cost stays linear in the text length; a run without spaces over LONGEST_RUN characters (a pasted
 blob) is one unknown piece, as the tokenizer reads a word over 100.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stealthflow.pii_tagger.minilm import vocabulary, word_embeddings
+from stealthflow.pii_tagger.minilm import MiniLMRuntime, base_config, base_weights, vocabulary, word_embeddings
 from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
 from stealthflow.pii_tagger.pieces import WordPieces
 from stealthflow.pii_tagger.runtime import ConvRuntime
@@ -39,6 +39,7 @@ LONGEST_RUN = (
     256  # characters of a run without spaces the model reads piece by piece; a longer one is one unknown piece
 )
 _NO_OFFSET = np.zeros((1, 2), dtype=np.int64)  # a special token's
+RUNTIMES = (ConvRuntime, MiniLMRuntime)  # what inference loads: numpy, no torch
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,8 @@ class SpanTagger:
         )
         self.window = getattr(model, "window", MAX_TOKENS)
         self._pieces = None  # WordPieces, built on first use
-        self.model = model.eval() if hasattr(model, "eval") else model  # a torch module, or a student's ConvRuntime
-        self.tokenizer = tokenizer  # transformers' (training encodes with it); None for a ConvRuntime
+        self.model = model.eval() if hasattr(model, "eval") else model  # a torch module, or a numpy runtime
+        self.tokenizer = tokenizer  # transformers' (training encodes with it); None for a numpy runtime
         self.labels = labels
         self.tags = bio_labels(labels)
         self.threshold = threshold  # a token is tagged when P(not O) reaches it
@@ -107,16 +108,20 @@ class SpanTagger:
 
     @classmethod
     def load(cls, directory: str | Path, threshold: float | None = None, trainable: bool = False) -> SpanTagger:
-        """The tagger saved in `directory`: a student in its numpy runtime, or (`trainable`) its torch module
-        to train further; a MiniLM tagger on torch either way."""
+        """The tagger saved in `directory` in its numpy runtime, or (`trainable`) its torch module (to train
+        further, or to give a student its teacher's probabilities)."""
         directory = Path(directory)
         meta = json.loads((directory / CARD_DATA).read_text(encoding="utf-8"))
         shape = StudentShape.model_validate(meta["student"]) if "student" in meta else None
-        if shape is not None and not trainable:
+        if not trainable:
             from safetensors.numpy import load_file
 
             state = load_file(str(directory / WEIGHTS))
-            model, tokenizer = ConvRuntime(shape, state, word_embeddings(), source=directory), None
+            if shape is not None:
+                model = ConvRuntime(shape, state, word_embeddings(), source=directory)
+            else:
+                model = _minilm_runtime(directory, meta, state)
+            tokenizer = None
         else:
             model, tokenizer, state = _torch_model(directory, meta, shape)
         return cls(
@@ -133,8 +138,8 @@ class SpanTagger:
     def save(self, directory: str | Path, **card: object) -> None:
         from safetensors.torch import save_file
 
-        if isinstance(self.model, ConvRuntime):
-            raise TypeError("a student's numpy runtime is not saved: load it with trainable=True to train and save it")
+        if isinstance(self.model, RUNTIMES):
+            raise TypeError("a numpy runtime is not saved: load the tagger with trainable=True to train and save it")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         state = {
@@ -184,7 +189,7 @@ class SpanTagger:
         `batch_size` counts MiniLM windows (MAX_TOKENS pieces): a pass holds about that many pieces, whatever
         the model's window (32 windows of 1024 left the cache: 100 KB cost 1.5x per KB what 10 KB did)."""
         windows = self.windows(texts)
-        if isinstance(self.model, ConvRuntime):
+        if isinstance(self.model, RUNTIMES):
             probabilities = _runtime_probabilities(self.model, windows, batch_size * MAX_TOKENS)
         else:
             probabilities = _torch_probabilities(self.model, windows, max(1, batch_size * MAX_TOKENS // self.window))
@@ -265,8 +270,8 @@ class SpanTagger:
         return spans
 
 
-def _runtime_probabilities(model: ConvRuntime, windows: list, pieces: int) -> list[np.ndarray]:
-    """Each window's probabilities from a student's numpy runtime, in passes of about `pieces` word pieces."""
+def _runtime_probabilities(model: ConvRuntime | MiniLMRuntime, windows: list, pieces: int) -> list[np.ndarray]:
+    """Each window's probabilities from a numpy runtime, in passes of about `pieces` word pieces."""
     probabilities: list[np.ndarray] = []
     start = 0
     while start < len(windows):
@@ -277,6 +282,20 @@ def _runtime_probabilities(model: ConvRuntime, windows: list, pieces: int) -> li
         probabilities += model.probabilities([(ids, shapes) for _, ids, _, shapes in windows[start:stop]])
         start = stop
     return probabilities
+
+
+def _minilm_runtime(directory: Path, meta: dict, trained: dict[str, np.ndarray]) -> MiniLMRuntime:
+    """A MiniLM tagger's saved layers and head (`trained`) on top of the packaged MiniLM, in numpy."""
+    state = base_weights()
+    head = {"classifier.weight", "classifier.bias"}
+    unknown = sorted(set(trained) - set(state) - head)
+    if unknown or head - set(trained):
+        raise ValueError(f"{directory}: weights this model does not have, or no head: {unknown[:3]}")
+    state.update(trained)
+    if state["classifier.weight"].shape[0] != len(bio_labels(meta["labels"])):
+        raise ValueError(f"{directory}: the head does not match the labels of {CARD_DATA}")
+    settings = base_config()
+    return MiniLMRuntime(state, settings, meta.get("layers") or settings["num_hidden_layers"])
 
 
 @single_threaded_in_workers

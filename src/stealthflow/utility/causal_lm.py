@@ -1,9 +1,9 @@
 """The embedded SmolLM2 as a scorer: each token's log-probability, from a Llama decoder's forward pass
-in plain torch.
+in numpy.
 
-Scoring needs the forward pass only. transformers' model classes cost seconds of imports on a cold CLI
-(torch's compiler and distributed packages come with them); this reads the same converted checkpoint
-(`config.json`, `model.safetensors`, `tokenizer.json`) and does the same arithmetic: RMS norms, rotary
+Scoring needs the forward pass only. Importing torch costs a cold CLI ~2 s, and transformers' model classes
+seconds more; this reads the same converted checkpoint (`config.json`, `model.safetensors` mapped into
+memory, `tokenizer.json`) and does the same arithmetic: RMS norms, rotary
 positions, grouped-query attention, a SwiGLU MLP and the output embeddings. Three savings on top:
 
 - a sequence may start from another one's cached keys and values: a candidate rewrite shares its
@@ -21,16 +21,16 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-import torch
-from torch.nn import functional
+import numpy as np
 
-Cache = list[tuple[torch.Tensor, torch.Tensor]]  # per layer: keys, values [kv heads, positions, head dim]
+Cache = list[tuple[np.ndarray, np.ndarray]]  # per layer: keys, values [kv heads, positions, head dim]
 
 
 class CausalLM:
     def __init__(self, path: str | Path, max_tokens: int = 1024):
-        from safetensors.torch import load_file
         from tokenizers import Tokenizer
+
+        from stealthflow.mapped_weights import map_safetensors
 
         path = Path(path)
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
@@ -41,8 +41,11 @@ class CausalLM:
         self.head_dim = config.get("head_dim") or config["hidden_size"] // self.heads
         self.eps = config["rms_norm_eps"]
         theta = (config.get("rope_parameters") or {}).get("rope_theta", config.get("rope_theta", 10000.0))
-        self.inv_freq = 1.0 / theta ** (torch.arange(0, self.head_dim, 2, dtype=torch.int64).float() / self.head_dim)
-        weights = {name: tensor.float() for name, tensor in load_file(str(path / "model.safetensors")).items()}
+        self.inv_freq = 1.0 / np.float32(theta) ** (np.arange(0, self.head_dim, 2, dtype=np.float32) / self.head_dim)
+        weights = {
+            name: array.astype(np.float32, copy=False)  # a float32 checkpoint stays mapped, not copied
+            for name, array in map_safetensors(path / "model.safetensors").items()
+        }
         self.embed = weights["model.embed_tokens.weight"]
         self.output = weights.get("lm_head.weight", self.embed)  # tied to the input embeddings unless stored
         self.norm = weights["model.norm.weight"]
@@ -69,21 +72,19 @@ class CausalLM:
             if base is not None and wanted_sets[i]:
                 followers[base].append(i)
         results: list[dict[int, float]] = [{} for _ in sequences]
-        with torch.inference_mode():
-            roots = [i for i, base in enumerate(bases) if base is None and (wanted_sets[i] or i in followers)]
-            # a base is read as far as any of its followers shares it, and up to its own last wanted token
-            ends = {
-                i: max([*wanted_sets[i][-1:], *(_shared(sequences[i], sequences[j]) for j in followers[i])])
-                for i in roots
-            }
-            for chunk in self._chunks(roots, ends):
-                caches = self._run([(i, 0, ends[i], None) for i in chunk], sequences, wanted_sets, results)
-                mine = [j for i in chunk for j in followers.get(i, [])]
-                # a follower starts where it departs from its base, or before its first wanted token
-                starts = {j: min(_shared(sequences[j], sequences[bases[j]]), wanted_sets[j][0] - 1) for j in mine}
-                for group in self._chunks(mine, {j: wanted_sets[j][-1] - starts[j] for j in mine}):
-                    rows = [(j, starts[j], wanted_sets[j][-1], caches[bases[j]]) for j in group]
-                    self._run(rows, sequences, wanted_sets, results)
+        roots = [i for i, base in enumerate(bases) if base is None and (wanted_sets[i] or i in followers)]
+        # a base is read as far as any of its followers shares it, and up to its own last wanted token
+        ends = {
+            i: max([*wanted_sets[i][-1:], *(_shared(sequences[i], sequences[j]) for j in followers[i])]) for i in roots
+        }
+        for chunk in self._chunks(roots, ends):
+            caches = self._run([(i, 0, ends[i], None) for i in chunk], sequences, wanted_sets, results)
+            mine = [j for i in chunk for j in followers.get(i, [])]
+            # a follower starts where it departs from its base, or before its first wanted token
+            starts = {j: min(_shared(sequences[j], sequences[bases[j]]), wanted_sets[j][0] - 1) for j in mine}
+            for group in self._chunks(mine, {j: wanted_sets[j][-1] - starts[j] for j in mine}):
+                rows = [(j, starts[j], wanted_sets[j][-1], caches[bases[j]]) for j in group]
+                self._run(rows, sequences, wanted_sets, results)
         return results
 
     def _chunks(self, indices: list[int], lengths: dict[int, int]) -> list[list[int]]:
@@ -112,17 +113,17 @@ class CausalLM:
             positions += range(start, end)
             owner += [row] * (end - start)
             prefix_owner += [row] * (start if prefix else 0)
-        owner_t, prefix_t = torch.tensor(owner, dtype=torch.int64), torch.tensor(prefix_owner, dtype=torch.int64)
-        order = torch.arange(len(ids))
-        visible = torch.cat(
+        owner_a, prefix_a = np.array(owner, dtype=np.int64), np.array(prefix_owner, dtype=np.int64)
+        order = np.arange(len(ids))
+        visible = np.concatenate(
             (
-                prefix_t[None, :] == owner_t[:, None],
-                (owner_t[None, :] == owner_t[:, None]) & (order[None, :] <= order[:, None]),
+                prefix_a[None, :] == owner_a[:, None],
+                (owner_a[None, :] == owner_a[:, None]) & (order[None, :] <= order[:, None]),
             ),
-            dim=1,
+            axis=1,
         )
         prefix = _packed_prefix(rows, len(self.layers)) if prefix_owner else None
-        hidden, cache = self._forward(torch.tensor(ids, dtype=torch.int64), torch.tensor(positions), visible, prefix)
+        hidden, cache = self._forward(np.array(ids, dtype=np.int64), np.array(positions), visible, prefix)
         where, targets, owners, offset = [], [], [], 0
         for i, start, end, _ in rows:
             for position in wanted[i]:
@@ -132,7 +133,9 @@ class CausalLM:
             offset += end - start
         if where:
             logits = _rms_norm(hidden[where], self.norm, self.eps) @ self.output.T
-            values = torch.log_softmax(logits, dim=-1).gather(1, torch.tensor(targets)[:, None])[:, 0].tolist()
+            logits -= logits.max(axis=-1, keepdims=True)
+            chosen = logits[np.arange(len(targets)), targets]
+            values = (chosen - np.log(np.exp(logits).sum(axis=-1))).tolist()  # log-softmax at the targets
             for (i, position), value in zip(owners, values, strict=True):
                 results[i][position] = value
         own: dict[int, Cache] = {}
@@ -143,32 +146,43 @@ class CausalLM:
         return own
 
     def _forward(
-        self, ids: torch.Tensor, positions: torch.Tensor, visible: torch.Tensor, prefix: Cache | None
-    ) -> tuple[torch.Tensor, Cache]:
+        self, ids: np.ndarray, positions: np.ndarray, visible: np.ndarray, prefix: Cache | None
+    ) -> tuple[np.ndarray, Cache]:
         """Hidden states of the packed tokens `ids` at their `positions`; `visible[t, key]` says which of the
         prefix keys and values (then the packed tokens' own) token t attends to."""
         width = len(ids)
-        angles = positions[:, None].float() * self.inv_freq
-        angles = torch.cat((angles, angles), dim=-1)  # [tokens, head dim]
-        cos, sin = angles.cos(), angles.sin()
+        angles = positions[:, None].astype(np.float32) * self.inv_freq
+        angles = np.concatenate((angles, angles), axis=-1)  # [tokens, head dim]
+        cos, sin = np.cos(angles), np.sin(angles)
         repeat = self.heads // self.kv_heads  # each key/value head serves this many query heads
+        blocked = np.where(visible, np.float32(0), np.float32(-np.inf))  # added to the scores: -inf where not visible
+        scale = np.float32(1 / np.sqrt(self.head_dim))
         hidden = self.embed[ids]
         cache: Cache = []
         for number, layer in enumerate(self.layers):
             x = _rms_norm(hidden, layer["input_norm"], self.eps)
-            q = (x @ layer["q"].T).view(width, self.heads, self.head_dim).transpose(0, 1)
-            k = (x @ layer["k"].T).view(width, self.kv_heads, self.head_dim).transpose(0, 1)
-            v = (x @ layer["v"].T).view(width, self.kv_heads, self.head_dim).transpose(0, 1)
+            q = (x @ layer["q"].T).reshape(width, self.heads, self.head_dim).transpose(1, 0, 2)
+            k = (x @ layer["k"].T).reshape(width, self.kv_heads, self.head_dim).transpose(1, 0, 2)
+            v = (x @ layer["v"].T).reshape(width, self.kv_heads, self.head_dim).transpose(1, 0, 2)
             q, k = q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
             cache.append((k, v))
             if prefix:
-                k, v = torch.cat((prefix[number][0], k), dim=1), torch.cat((prefix[number][1], v), dim=1)
-            attended = functional.scaled_dot_product_attention(
-                q, k.repeat_interleave(repeat, dim=0), v.repeat_interleave(repeat, dim=0), attn_mask=visible
-            )
-            hidden = hidden + attended.transpose(0, 1).reshape(width, -1) @ layer["o"].T
+                k = np.concatenate((prefix[number][0], k), axis=1)
+                v = np.concatenate((prefix[number][1], v), axis=1)
+            # the query heads of one key/value head side by side: [kv heads, repeat x tokens, head dim]
+            scores = q.reshape(self.kv_heads, repeat * width, self.head_dim) @ k.transpose(0, 2, 1)
+            scores *= scale
+            scores = scores.reshape(self.kv_heads, repeat, width, -1)
+            scores += blocked
+            scores -= scores.max(axis=-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(axis=-1, keepdims=True)
+            attended = scores.reshape(self.kv_heads, repeat * width, -1) @ v  # [kv heads, repeat x tokens, dim]
+            attended = attended.reshape(self.heads, width, self.head_dim).transpose(1, 0, 2).reshape(width, -1)
+            hidden = hidden + attended @ layer["o"].T
             x = _rms_norm(hidden, layer["post_norm"], self.eps)
-            hidden = hidden + (functional.silu(x @ layer["gate"].T) * (x @ layer["up"].T)) @ layer["down"].T
+            gate = x @ layer["gate"].T
+            hidden = hidden + (gate / (1 + np.exp(-gate)) * (x @ layer["up"].T)) @ layer["down"].T  # SiLU
         return hidden, cache
 
 
@@ -185,13 +199,13 @@ _LAYER = {
 }
 
 
-def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
-    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+def _rms_norm(x: np.ndarray, weight: np.ndarray, eps: float) -> np.ndarray:
+    return weight * (x / np.sqrt(np.square(x).mean(-1, keepdims=True) + np.float32(eps)))
 
 
-def _rotate_half(x: torch.Tensor) -> torch.Tensor:
+def _rotate_half(x: np.ndarray) -> np.ndarray:
     half = x.shape[-1] // 2
-    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+    return np.concatenate((-x[..., half:], x[..., :half]), axis=-1)
 
 
 def _packed_prefix(rows, layers: int) -> Cache:
@@ -199,8 +213,8 @@ def _packed_prefix(rows, layers: int) -> Cache:
     row after the other, as the packed tokens are."""
     return [
         (
-            torch.cat([cache[number][0][:, :start] for _, start, _, cache in rows if cache], dim=1),
-            torch.cat([cache[number][1][:, :start] for _, start, _, cache in rows if cache], dim=1),
+            np.concatenate([cache[number][0][:, :start] for _, start, _, cache in rows if cache], axis=1),
+            np.concatenate([cache[number][1][:, :start] for _, start, _, cache in rows if cache], axis=1),
         )
         for number in range(layers)
     ]
