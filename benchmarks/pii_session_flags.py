@@ -30,7 +30,9 @@ def main() -> None:
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--limit", type=int, help="the first N comments only")
     parser.add_argument("--show", action="store_true", help="print each masked value (the comments hold no PII)")
-    parser.add_argument("--json", type=Path, help="also write each flagged comment's spans (type, recognizer, value) here")
+    parser.add_argument(
+        "--json", type=Path, help="also write each flagged comment's spans (type, recognizer, value) here"
+    )
     args = parser.parse_args()
     texts = [c.text for p in load_profiles(COMMENTS) for c in p.comments if c.text.strip()][: args.limit]
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +56,10 @@ def main() -> None:
     print("spans by recognizer:", dict(Counter(s["source"] for s, _ in spans).most_common()))
     if args.json:
         rows = [
-            {"id": int(r["id"]), "spans": [[s["type"], s["source"], texts[int(r["id"])][s["start"] : s["end"]]] for s in r["spans"]]}
+            {
+                "id": int(r["id"]),
+                "spans": [[s["type"], s["source"], texts[int(r["id"])][s["start"] : s["end"]]] for s in r["spans"]],
+            }
             for r in flagged
         ]
         args.json.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")

@@ -54,5 +54,7 @@ def test_a_recall_budget_keeps_the_threshold_that_would_drop_true_values():
     budget = choose(names, unsure_true + false_alarms, ["REAL_NAME"], max_recall_loss=0.02)["REAL_NAME"]
     assert (budget["threshold"], budget["recall"]) == (0.5, 1.0)
     sure_true = [[TaggedSpan(0, 5, "REAL_NAME", 0.9)] for _ in range(10)]
-    assert choose(names, sure_true + false_alarms, ["REAL_NAME"], max_recall_loss=0.02)["REAL_NAME"]["threshold"] == 0.65
+    assert (
+        choose(names, sure_true + false_alarms, ["REAL_NAME"], max_recall_loss=0.02)["REAL_NAME"]["threshold"] == 0.65
+    )
     assert choose([_example("Oh well")], [[]], ["CREDENTIAL"], max_recall_loss=0.02)["CREDENTIAL"]["threshold"] == 0.5

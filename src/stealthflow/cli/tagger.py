@@ -139,7 +139,10 @@ def thresholds(
     max_recall_loss: Annotated[
         float | None,
         typer.Option(
-            "--max-recall-loss", min=0, max=1, help="only thresholds losing at most this much recall against 0.50 compete"
+            "--max-recall-loss",
+            min=0,
+            max=1,
+            help="only thresholds losing at most this much recall against 0.50 compete",
         ),
     ] = None,
 ) -> None:
