@@ -773,15 +773,13 @@ def real_detector(request):
     return Detector([*build_recognizers(), PiiTaggerRecognizer(str(directory))])
 
 
-# Flagged by the six-language student since its fine-tune on French and other messages (the MiniLM teacher
-# leaves it): a known false alarm, kept visible until training data removes it.
+# A French event in English text: the first six-language student flagged it; the negatives of the second
+# writer's batch and data/train.jsonl's comments taught it away.
 FRENCH_EVENT = "The 2024 Tour de France covered 3,492 km over 21 stages"
 
 
 @pytest.mark.real_model
-def test_the_teacher_leaves_a_french_event_in_english_text_unflagged(real_detector, request):
-    if "student" in request.node.callspec.id:
-        pytest.xfail("known false alarm of the six-language student: '2024 Tour de France'")
+def test_shipped_taggers_leave_a_french_event_in_english_text_unflagged(real_detector):
     assert real_detector.detect_many([FRENCH_EVENT]) == [[]]
 
 
