@@ -4,7 +4,7 @@ data/test.jsonl (1 969; a blind review of every flag found no personal data) in 
 directory, and the PII tagger of `--tagger`. Prints the comments flagged (any span masked), by the
 masked spans' types and recognizers.
 
-    python benchmarks/pii_session_flags.py [--tagger DIR] [--limit N] [--show]
+    python benchmarks/pii_session_flags.py [--tagger DIR] [--texts FILE] [--limit N] [--show] [--json OUT]
 """
 
 from __future__ import annotations
@@ -29,9 +29,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--limit", type=int, help="the first N comments only")
+    parser.add_argument(
+        "--texts", type=Path, help="texts without PII, one a line, instead of data/test.jsonl's comments"
+    )
     parser.add_argument("--show", action="store_true", help="print each masked value (the comments hold no PII)")
+    parser.add_argument(
+        "--json", type=Path, help="also write each flagged comment's spans (type, recognizer, value) here"
+    )
     args = parser.parse_args()
-    texts = [c.text for p in load_profiles(COMMENTS) for c in p.comments if c.text.strip()][: args.limit]
+    if args.texts:
+        texts = [line for line in args.texts.read_text(encoding="utf-8").splitlines() if line.strip()][: args.limit]
+    else:
+        texts = [c.text for p in load_profiles(COMMENTS) for c in p.comments if c.text.strip()][: args.limit]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "in.jsonl").write_text(
@@ -51,6 +60,15 @@ def main() -> None:
     print(f"{len(flagged)} of {len(records)} comments flagged ({100 * len(flagged) / len(records):.1f} %)")
     print("spans by type:", dict(Counter(s["type"] for s, _ in spans).most_common()))
     print("spans by recognizer:", dict(Counter(s["source"] for s, _ in spans).most_common()))
+    if args.json:
+        rows = [
+            {
+                "id": int(r["id"]),
+                "spans": [[s["type"], s["source"], texts[int(r["id"])][s["start"] : s["end"]]] for s in r["spans"]],
+            }
+            for r in flagged
+        ]
+        args.json.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     if args.show:
         for s, text in spans:
             print(f"{s['type']:<12} {s['source']:<16} {text[s['start'] : s['end']]!r}")

@@ -773,15 +773,13 @@ def real_detector(request):
     return Detector([*build_recognizers(), PiiTaggerRecognizer(str(directory))])
 
 
-# Flagged by the six-language student since its fine-tune on French and other messages (the MiniLM teacher
-# leaves it): a known false alarm, kept visible until training data removes it.
+# A French event in English text: the first six-language student flagged it; the negatives of the second
+# writer's batch and data/train.jsonl's comments taught it away.
 FRENCH_EVENT = "The 2024 Tour de France covered 3,492 km over 21 stages"
 
 
 @pytest.mark.real_model
-def test_the_teacher_leaves_a_french_event_in_english_text_unflagged(real_detector, request):
-    if "student" in request.node.callspec.id:
-        pytest.xfail("known false alarm of the six-language student: '2024 Tour de France'")
+def test_shipped_taggers_leave_a_french_event_in_english_text_unflagged(real_detector):
     assert real_detector.detect_many([FRENCH_EVENT]) == [[]]
 
 
@@ -832,3 +830,21 @@ def test_shipped_taggers_read_each_line_of_a_chat_log_in_its_own_case(real_detec
 )
 def test_a_place_and_its_region_taken_for_an_employer_is_dropped_where_no_work_shows(text, value, expected):
     assert kept(text, value, "EMPLOYER") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "label"),
+    [
+        ("Ich arbeite jetzt bei der Sparkasse Hannover.", "Sparkasse Hannover", "EMPLOYER"),
+        ("Mon frère bosse chez Dassault depuis mars.", "Dassault", "EMPLOYER"),
+        ("Trabajo en Mercadona desde enero.", "Mercadona", "EMPLOYER"),
+        ("mijn zus heeft Hashimoto en slikt nu pillen", "Hashimoto", "HEALTH"),
+        ("Depuis ma rectocolite je mange peu.", "rectocolite", "HEALTH"),
+        ("Ich verdiene 2.400 € netto im Monat.", "2.400 €", "FINANCE"),
+        ("Guadagno 1.500 euro al mese.", "1.500 euro", "FINANCE"),
+    ],
+)
+def test_a_value_in_another_language_is_kept_where_that_languages_cue_words_show_it(text, value, label):
+    """The filters read the cue words of the six other languages too (data/pii-tagger/lexicons.yaml,
+    `*_other_languages`): the English ones alone dropped these."""
+    assert kept(text, value, label) == (value, label)

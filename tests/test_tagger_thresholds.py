@@ -42,3 +42,19 @@ def test_natural_messages_join_the_choice_with_their_marked_values_of_the_tagger
     first, second = marked([natural])
     assert (first.text, first.spans) == ("urlLink Pics from the lake &nbsp; lol", [])
     assert (second.text, second.spans) == ("Anna Berg ruft an: 0171 2345678", [(0, 9, "REAL_NAME")])
+
+
+def test_a_recall_budget_keeps_the_threshold_that_would_drop_true_values():
+    """`tagger thresholds --max-recall-loss 0.02`: a threshold that gains F1 by dropping one of ten true
+    names (recall 1.0 -> 0.9) does not compete; one that drops false alarms alone still does."""
+    names = [_example(f"Name{i} here", (0, 5, "REAL_NAME")) for i in range(10)] + [_example("Oh well")] * 4
+    unsure_true = [[TaggedSpan(0, 5, "REAL_NAME", 0.9 if i else 0.6)] for i in range(10)]
+    false_alarms = [[TaggedSpan(0, 2, "REAL_NAME", 0.6)]] * 4
+    assert choose(names, unsure_true + false_alarms, ["REAL_NAME"])["REAL_NAME"]["threshold"] == 0.65
+    budget = choose(names, unsure_true + false_alarms, ["REAL_NAME"], max_recall_loss=0.02)["REAL_NAME"]
+    assert (budget["threshold"], budget["recall"]) == (0.5, 1.0)
+    sure_true = [[TaggedSpan(0, 5, "REAL_NAME", 0.9)] for _ in range(10)]
+    assert (
+        choose(names, sure_true + false_alarms, ["REAL_NAME"], max_recall_loss=0.02)["REAL_NAME"]["threshold"] == 0.65
+    )
+    assert choose([_example("Oh well")], [[]], ["CREDENTIAL"], max_recall_loss=0.02)["CREDENTIAL"]["threshold"] == 0.5

@@ -136,6 +136,15 @@ def thresholds(
             help="natural messages added to the split: one a line, values marked [value](TYPE), unmarked lines hold no PII (repeatable)",
         ),
     ] = None,
+    max_recall_loss: Annotated[
+        float | None,
+        typer.Option(
+            "--max-recall-loss",
+            min=0,
+            max=1,
+            help="only thresholds losing at most this much recall against 0.50 compete",
+        ),
+    ] = None,
 ) -> None:
     """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a real gain)."""
     from stealthflow.pii_tagger.model import load_pii_tagger, shipped_pii_tagger_dir
@@ -145,7 +154,10 @@ def thresholds(
     with user_errors():
         examples = card_validation(directory, limit) + marked(also or [])
         chosen = choose(
-            examples, detected(directory, [e.text for e in examples]), load_pii_tagger(str(directory)).labels
+            examples,
+            detected(directory, [e.text for e in examples]),
+            load_pii_tagger(str(directory)).labels,
+            max_recall_loss=max_recall_loss,
         )
     rows = [
         f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} | {row['f1_lowest']:.3f} |"

@@ -2,7 +2,8 @@
 (each defined there once, compiled here at load), and the name lexicon shipped beside the tagger's weights.
 
 A list compiles to a regex alternation: each entry matched whole and case-insensitively by the
-pattern that holds it, a space as any run of spaces, an entry ending in "*" as the word's stem.
+pattern that holds it, a space as any run of spaces, an entry ending in "*" as the word's stem. A list
+written by language (a mapping of language code -> entries) is read as all its languages' entries.
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ def _lists() -> dict[str, list[str]]:
 
 
 def words(name: str) -> list[str]:
-    """The entries of list `name`, as written."""
-    return list(_lists()[name])
+    """The entries of list `name`, as written (of every language, for a list written by language)."""
+    entries = _lists()[name]
+    return [entry for listed in entries.values() for entry in listed] if isinstance(entries, dict) else list(entries)
 
 
 def alternation(*names: str) -> str:
     """The lists `names` as one regex alternation (no group), longest entries first: a greedy
     pattern's choice ("dogs" before "dog")."""
-    entries = sorted({entry for name in names for entry in _lists()[name]}, key=lambda e: (-len(e), e))
+    entries = sorted({entry for name in names for entry in words(name)}, key=lambda e: (-len(e), e))
     return "|".join(_entry_pattern(entry) for entry in entries)
 
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.filters.no_one import WORD_OF_NO_ONE, names_a_feast
+from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names
 from stealthflow.placeholders.recognizers.sentences import anothers_life, capitalises, sentence_around
 
-# Words of work or study: an EMPLOYER span stands in their company (or names an organisation
-# itself), not after "photos at" or "houses near" (a place the model took for a company). A game's
-# "final boss" or "boss fight" is no one's boss.
+# Words of work or study (in the six other languages too: data/pii-tagger/lexicons.yaml): an EMPLOYER span
+# stands in their company (or names an organisation itself), not after "photos at" or "houses near" (a place
+# the model took for a company). A game's "final boss" or "boss fight" is no one's boss.
 WORK = re.compile(
     r"\b(?i:work\w*|job|employ\w*|hired?|fired|quit|resign\w*|join\w*|promot\w*|intern\w*|colleagues?|(?<!final\s)boss(?!\s+fights?\b)|manager|team|office"
     r"|company|firm|career|position|role|salary|earns?|earning|paid|pays?|(?<!on\s)(?<!special\s)offer\w*|contract|shifts?|staff|start\w*|stud(?:y|ied|ying|ent)"
     r"|degree|graduat\w*|school|universit\w*|college|class|course|teach\w*|professor|nurse|engineer|analyst|developer|employer"
-    r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?\s+(?:\w+\s+){1,2}(?:at|for|with))\b"
+    r"|leav\w*|left|let\s+go|laid\s+off|redundan\w*|years|as\s+an?\s+(?:\w+\s+){1,2}(?:at|for|with)"
+    rf"|{alternation('work_talk_other_languages')})\b"
 )
 # ... or follows a person in a list of people and where they work ("- Willem Keijser, KPMG").
 _LISTED_AFTER_SOMEONE = re.compile(

@@ -33,7 +33,9 @@ _COUNTED_THING = re.compile(rf"\d[\d.,]*\s*(?i:k|m|thousand|million)?\s*(?i:{alt
 
 # A price per unit of something bought ("£1.45 a litre", "$3.89/gal", "€2 per bottle"; not per hour, week,
 # month or year, as wages are paid), or a shop's offer ("3 for £2").
-_PER_UNIT_OF_GOODS = re.compile(rf"\s*(?i:a|an|per|/)\s*(?i:{alternation('goods_units')})\b")
+_PER_UNIT_OF_GOODS = re.compile(
+    rf"\s*(?:(?i:a|an|per)\s+|/\s*)(?i:{alternation('goods_units')})\b"
+)  # "a" then "l" of "al mese" is no "a litre"
 _MULTIBUY_BEFORE = re.compile(r"\b\d+\s+for\s+$")
 _PAID = skipping(re.compile(r"\b(?i:paid|pays?\s+(?:me|us|him|her|them)|commission)\b"))
 
@@ -86,7 +88,8 @@ _BILL_TALK = skipping(
 _OWNEDMONEY = re.compile(
     r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|pay|pays|paid|payslip|take-?home|bring\s+home|bonus\w*|raise|offer\w*|savings?|saved|save"
     r"|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|worth|rent|budget\w*|bank|accounts?|invest\w*|portfolio"
-    r"|funds?|assets?|wealth|401k|ira|make|makes|making|made|living|live\s+on|afford\w*|household|annual|expectations?)\b"
+    r"|funds?|assets?|wealth|401k|ira|make|makes|making|made|living|live\s+on|afford\w*|household|annual|expectations?"
+    rf"|{alternation('owned_money_other_languages')})\b"
 )
 
 

@@ -20,7 +20,7 @@ _ONESELF_OR_KIN = (
     r"i|i'm|i've|i'd|me|my|mine|we|(?-i:us|Us)|our|he|she|him|her|his|hers|they|them|their"  # not "the US"
     r"|mum|mom|dad|wife|husband|partner|son|daughter|brother|sister|grandma|grandpa|kids?|baby|friend|boss"
 )
-SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your)\b")
+SOMEONE = re.compile(rf"\b(?i:{_ONESELF_OR_KIN}|you|your|{alternation('someone_other_languages')})\b")
 # A medicine or condition asked about in general ("How long does amoxicillin stay in your body?", "Can you
 # take ibuprofen and paracetamol together?"): a question naming no one but a generic "you". Whether
 # something is normal is asked about the writer ("Is it normal to feel tired with migraines?"; not "a normal headache").
@@ -70,12 +70,15 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
 # messages as conditions ("for hemming trousers", "a toddler", "with density").
 _MEDICAL_WORD = re.compile(rf"(?i:\w+(?:{alternation('medical_suffixes')})\b|\b(?:{alternation('medical_words')})\b)")
 _NEXT_WORDS = re.compile(r"(?:['’]s)?(?:[\s-]+[\w'’]+){0,2}")  # the model may tag "kidney" of "kidney disease"
-_HEALTH_TALK = re.compile(rf"\b(?i:{alternation('health_talk')}|health(?!y|ier|iest)\w*)\b")  # not "healthy"
+_HEALTH_TALK = re.compile(
+    rf"\b(?i:{alternation('health_talk', 'health_talk_other_languages')}|health(?!y|ier|iest)\w*)\b"
+)  # not "healthy"
 _PAST_PARTICIPLE = re.compile(r"[a-z]{3,}ed|[a-z]*(?:done|gone|seen|eaten|taken|given|written)")
 _HAVE_BEFORE = re.compile(r"\b(?i:have|has|had|['’]ve)\s+$")
 _OBJECT_AFTER = re.compile(r"\s+(?i:it|this|that|them|everything)\b")
 _HEALTH_BEFORE = re.compile(
-    r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been|my|his|her|their|our)\s+"
+    r"\b(?i:have|has|had|having|got|with|taking|takes|took|take|on|i'm|i\s+am|am|is|are|was|being|been|my|his|her|their|our"
+    rf"|{alternation('health_before_other_languages')})\s+"
     r"(?:(?:a|an|mild|severe|bad|chronic|early|late|stage\s+\w+|type\s+\w+)\s+)?$"
 )
 

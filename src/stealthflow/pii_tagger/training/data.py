@@ -135,9 +135,9 @@ class Example:
 
 
 # A value marked in a hand-written message: "[Jürgen Weißmann](REAL_NAME)"; structured types
-# (PHONE, EMAIL, IBAN, NATIONAL_ID) are marked for scoring the whole detector and are no tagger label.
+# (PHONE, EMAIL, IBAN, NATIONAL_ID, USERNAME) are marked for scoring the whole detector and are no tagger label.
 MARKED = re.compile(r"\[([^\[\]\n]+)\]\(([A-Z_]+)\)")
-MARKED_TYPES = {*TAGGER_LABELS, "PHONE", "EMAIL", "IBAN", "NATIONAL_ID"}
+MARKED_TYPES = {*TAGGER_LABELS, "PHONE", "EMAIL", "IBAN", "NATIONAL_ID", "USERNAME"}
 
 
 def read_marked(path: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:

@@ -46,25 +46,34 @@ def detected(tagger_dir: Path, texts: list[str]) -> list[list[TaggedSpan]]:
 
 
 def choose(
-    examples: list[Example], predictions: list[list[TaggedSpan]], labels: list[str], candidates=CANDIDATES
+    examples: list[Example],
+    predictions: list[list[TaggedSpan]],
+    labels: list[str],
+    candidates=CANDIDATES,
+    max_recall_loss: float | None = None,
 ) -> dict[str, dict[str, float]]:
     """Per label: the chosen threshold and its validation precision, recall and F1, with the F1 at the
-    lowest candidate (`f1_lowest`): the best F1, unless it gains less than MIN_GAIN over the lowest."""
+    lowest candidate (`f1_lowest`): the best F1, unless it gains less than MIN_GAIN over the lowest.
+    `max_recall_loss`: only thresholds whose recall is at most this much below the lowest's compete."""
     gold = [(example.text, example.spans) for example in examples]
     chosen = {}
     for label in labels:
-        best = None
-        for threshold in candidates:
-            kept = [[p for p in spans if p.label == label and p.score >= threshold] for spans in predictions]
-            row = span_metrics(gold, kept, [label], same_label=True)[label]
-            precision, recall = row["precision"], row["recall"]
-            f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-            if best is None or f1 > best["f1"] + 1e-9:
-                best = {"threshold": threshold, "precision": precision, "recall": recall, "f1": f1}
-            if threshold == candidates[0]:
-                lowest = dict(best)
+        rows = [_row(gold, predictions, label, threshold) for threshold in candidates]
+        lowest = rows[0]
+        allowed = [
+            row for row in rows if max_recall_loss is None or row["recall"] >= lowest["recall"] - max_recall_loss - 1e-9
+        ] or [lowest]  # a label without gold values (recall undefined) keeps the lowest
+        best = max(allowed, key=lambda row: row["f1"] - 1e-9 * row["threshold"])  # a tie keeps the lower threshold
         chosen[label] = {**(best if best["f1"] >= lowest["f1"] + MIN_GAIN else lowest), "f1_lowest": lowest["f1"]}
     return chosen
+
+
+def _row(gold, predictions: list[list[TaggedSpan]], label: str, threshold: float) -> dict[str, float]:
+    kept = [[p for p in spans if p.label == label and p.score >= threshold] for spans in predictions]
+    row = span_metrics(gold, kept, [label], same_label=True)[label]
+    precision, recall = row["precision"], row["recall"]
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return {"threshold": threshold, "precision": precision, "recall": recall, "f1": f1}
 
 
 def write_thresholds(tagger_dir: Path, chosen: dict[str, dict[str, float]]) -> None:
