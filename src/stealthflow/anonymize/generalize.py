@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 FLUENCY_FLOOR = 0.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
 MAX_CANDIDATES = 12
+#: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
+MIN_HEAD_EDITS = 2
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,60 @@ def cue_heads() -> dict[str, frozenset[str]]:
     return {attribute: frozenset(words) for attribute, words in heads.items()}
 
 
+@cache
+def all_cue_heads() -> frozenset[str]:
+    """The last words of the phrases the teacher changed, whatever their attribute."""
+    return frozenset().union(*cue_heads().values())
+
+
+_WORDS = re.compile(r"[\w'-]+")
+
+
+def head_attributes(phrase: str) -> frozenset[str]:
+    """The attributes of the teacher's changed phrases that end with the last word of `phrase`."""
+    words = _WORDS.findall(phrase)
+    last = words[-1].casefold() if words else ""
+    return frozenset(attribute for attribute, heads in cue_heads().items() if {last, last.removesuffix("s")} & heads)
+
+
+def word_shape(word: str) -> str:
+    """A word case-folded, its digits as 0: "30" and "45" are one head ("00")."""
+    return re.sub(r"\d", "0", word.casefold())
+
+
+@cache
+def teacher_heads() -> dict[tuple[str, str], tuple[int, str]]:
+    """(attribute, the last word of the words the teacher changed, `word_shape`) -> (how many words it
+    changed, what it wrote instead), the teacher's most frequent such edit, made at least MIN_HEAD_EDITS times: "my husband" -> "my partner"
+    gives ("married", "husband") -> (1, "partner"); a function word ("and", "are") heads none. A phrase the teacher never saw, with the same last word
+    and attribute, gets the same edit of its own last words (`head_edit`)."""
+    from stealthflow.evaluation.evidence import STOP_WORDS
+
+    edits: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    for cue in teacher_cues():
+        start, end, generalized = cue.core()
+        words = _WORDS.findall(cue.phrase[start:end])
+        if words and generalized and words[-1].casefold() not in STOP_WORDS:
+            edits[cue.attribute, word_shape(words[-1])][len(words), generalized] += 1
+    return {key: edit for key, counts in edits.items() for edit, n in counts.most_common(1) if n >= MIN_HEAD_EDITS}
+
+
+def head_edit(phrase: str, attribute: str) -> str | None:
+    """`phrase` with the teacher's edit of its last word (`teacher_heads`) made to its own last words; None
+    when the teacher made none, or changed more words than the phrase has."""
+    words = list(_WORDS.finditer(phrase))
+    if not words or (edit := teacher_heads().get((attribute, word_shape(words[-1].group())))) is None:
+        return None
+    count, generalized = edit
+    if count > len(words):
+        return None
+    before = phrase[: words[-count].start()].rstrip()
+    if re.search(r"(?:^|\s)an?$", before, re.IGNORECASE):  # "as an ER nurse" -> "as a healthcare worker"
+        article = before.rsplit(None, 1)[-1]
+        return (before[: -len(article)] + with_article(article, generalized)).strip()
+    return f"{before} {generalized}".strip()
+
+
 def plural(noun: str) -> str:
     if noun.endswith("s"):
         return noun
@@ -133,18 +189,33 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     found = []
     if (taught := teacher_table().get(phrase.casefold())) is not None:
         found.append(taught)
+    if (edited := head_edit(phrase, attribute)) is not None:
+        found.append(edited)
     where = syntax.slot(sentence, start, end)
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
     prep = where.prep + " " if where.prep else ""
-    heads = cue_heads().get(attribute, frozenset())
-    if not (
-        where.name or where.kind not in {"nominal", "adverbial"} or {where.head, where.head.removesuffix("s")} & heads
-    ):
+    if (conjunct := syntax.pronoun_conjunct(sentence, start, end)) is not None:
+        # "My husband and I": the author stays in it ("My partner and I"), or it becomes the pronoun ("We")
+        pronouns = [p for p in stand.phrases if syntax.pronoun_case(p) and fits_role(p, where)]
+        first = start + len(sentence[start:conjunct].rstrip())
+        narrowed = [c + sentence[first:end] for c in candidates(sentence, start, first, attribute)]
+        found += pronouns + [c for c in narrowed if not syntax.pronoun_case(c[: len(c) - end + first])]
+        return distinct(found, phrase)
+    if attribute in head_attributes(phrase) and not phrase.casefold().endswith(where.head):
+        # "Twelve years as an ER nurse": the cue is the modifier at its end, its head (years) stays
+        modifier = syntax.trailing_modifier(sentence, start, end)
+        if modifier is not None:
+            lead = sentence[start : modifier[0]]
+            narrowed = [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute)]
+            return distinct(found + narrowed, phrase)[:MAX_CANDIDATES]
+    if not (where.name or where.kind not in {"nominal", "adverbial"} or attribute in head_attributes(phrase)):
         stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
     if where.name and where.entity in stand.not_for:
         stand = StandIns()  # a name of another kind: "Lola cried" never becomes "The city cried"
+    if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
+        found.extend(stand.adverbials)
     if where.kind in {"nominal", "adverbial"}:
         if where.det:
             for noun in stand.nouns:
@@ -153,14 +224,18 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
                 found.append(prep + with_article(where.det, plural(noun) if where.plural else noun))
         if where.kind == "nominal" or where.prep:
             found.extend(prep + stand_in for stand_in in stand.phrases)
-    if where.kind == "adverbial":
-        found.extend(stand.adverbials)
     if where.kind == "adjective":
         found.extend(stand.adjectives)
     dropped = where.removable or taught == ""  # the teacher dropped it: the sentence stands without it
     found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold() and fits_role(c, where)]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def distinct(found: list[str], phrase: str) -> list[str]:
+    """`found` without repeats (whatever their case) and without `phrase` itself."""
+    seen = {phrase.casefold()}
+    return [c for c in found if c.casefold() not in seen and not seen.add(c.casefold())]
 
 
 def fits_role(candidate: str, where: syntax.Slot) -> bool:
@@ -214,7 +289,13 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if text[start:end].casefold() in teacher_table():
         return [(start, end)]
     first, last = sentence_bounds(text, start, end)
-    return [(first + a, first + b) for a, b in syntax.pieces(text[first:last], start - first, end - first)]
+    pieces = syntax.pieces(text[first:last], start - first, end - first, all_cue_heads())
+    return [(first + a, first + b) for a, b in pieces]
+
+
+def whole(original: str, rewrite: str) -> bool:
+    """`rewrite` leaves no preposition without its object that `original` did not ("my loans from.")."""
+    return syntax.dangling(rewrite) <= syntax.dangling(original)
 
 
 class Generalizer:
@@ -246,7 +327,7 @@ class Generalizer:
                 phrase, attribute, _ = queue[0]
                 for candidate in candidates(window, start, end, attribute):
                     trial = replace_once(window, phrase, candidate)
-                    if trial is not None and trial.strip():
+                    if trial is not None and trial.strip() and whole(window, trial):
                         originals.append(window)
                         trials.append(trial)
                         owners.append((i, candidate, *sentence_around(current[i], phrase)))
