@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 #: comments with the cues deleted: median -2.72.
 FLUENCY_FLOOR = 0.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 8
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
 MIN_HEAD_EDITS = 2
 
@@ -195,21 +195,9 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
+    if (narrowed := part_candidates(sentence, start, end, attribute, where)) is not None:
+        return distinct(found + narrowed, phrase)[:MAX_CANDIDATES]
     prep = where.prep + " " if where.prep else ""
-    if (conjunct := syntax.pronoun_conjunct(sentence, start, end)) is not None:
-        # "My husband and I": the author stays in it ("My partner and I"), or it becomes the pronoun ("We")
-        pronouns = [p for p in stand.phrases if syntax.pronoun_case(p) and fits_role(p, where)]
-        first = start + len(sentence[start:conjunct].rstrip())
-        narrowed = [c + sentence[first:end] for c in candidates(sentence, start, first, attribute)]
-        found += pronouns + [c for c in narrowed if not syntax.pronoun_case(c[: len(c) - end + first])]
-        return distinct(found, phrase)
-    if attribute in head_attributes(phrase) and not phrase.casefold().endswith(where.head):
-        # "Twelve years as an ER nurse": the cue is the modifier at its end, its head (years) stays
-        modifier = syntax.trailing_modifier(sentence, start, end)
-        if modifier is not None:
-            lead = sentence[start : modifier[0]]
-            narrowed = [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute)]
-            return distinct(found + narrowed, phrase)[:MAX_CANDIDATES]
     if not (where.name or where.kind not in {"nominal", "adverbial"} or attribute in head_attributes(phrase)):
         stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
     if where.name and where.entity in stand.not_for:
@@ -230,6 +218,26 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold() and fits_role(c, where)]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def part_candidates(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str] | None:
+    """Candidates for the phrase made by replacing only the part of it that is the cue; None when all of it is.
+    "My husband and I": the author stays in it behind the same determiner ("My partner and I", never "someone and
+    I"), or it becomes the pronoun ("We").
+    "Twelve years as an ER nurse": the cue is the modifier at its end; its head (the years) stays."""
+    if (conjunct := syntax.pronoun_conjunct(sentence, start, end)) is not None:
+        stand = generic_lexicon().get(attribute, StandIns())
+        pronouns = [p for p in stand.phrases if syntax.pronoun_case(p) and fits_role(p, where)]
+        first = start + len(sentence[start:conjunct].rstrip())
+        own = [c for c in candidates(sentence, start, first, attribute) if c.startswith(where.det) and c]
+        return pronouns + [c + sentence[first:end] for c in own if not syntax.pronoun_case(c)]
+    phrase = sentence[start:end]
+    if where.kind == "nominal" and attribute in head_attributes(phrase) and not phrase.casefold().endswith(where.head):
+        modifier = syntax.trailing_modifier(sentence, start, end)
+        if modifier is not None:
+            lead = sentence[start : modifier[0]]
+            return [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute)]
+    return None
 
 
 def distinct(found: list[str], phrase: str) -> list[str]:
@@ -327,7 +335,7 @@ class Generalizer:
                 phrase, attribute, _ = queue[0]
                 for candidate in candidates(window, start, end, attribute):
                     trial = replace_once(window, phrase, candidate)
-                    if trial is not None and trial.strip() and whole(window, trial):
+                    if trial is not None and trial.strip() and (candidate or whole(window, trial)):
                         originals.append(window)
                         trials.append(trial)
                         owners.append((i, candidate, *sentence_around(current[i], phrase)))
