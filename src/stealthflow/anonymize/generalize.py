@@ -98,16 +98,21 @@ def teacher_table() -> dict[str, str]:
 
 @cache
 def cue_heads() -> dict[str, frozenset[str]]:
-    """attribute -> the last words of the phrases the teacher changed for it ("husband", "nurse",
-    "grandkids"): a common noun among them heads a cue of that attribute, so a stand-in of the attribute
-    replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor") is not
-    replaced by a stand-in, only by the teacher's own generalization or dropped where it can be."""
-    heads: dict[str, set[str]] = defaultdict(set)
+    """attribute -> the last words of the phrases the teacher changed for it, at least MIN_HEAD_EDITS times
+    ("husband", "nurse"): a common noun among them heads a cue of that attribute, so a stand-in of the
+    attribute replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor", a
+    "mom" changed once for age) is not replaced by a stand-in, only by the teacher's own generalization or
+    dropped where it can be."""
+    counts: Counter = Counter()
     for cue in teacher_cues():
         start, end, _ = cue.core()
-        words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
+        words = _WORDS.findall(cue.phrase[start:end].casefold())
         if words:
-            heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
+            counts.update({(cue.attribute, words[-1]), (cue.attribute, words[-1].removesuffix("s"))})
+    heads: dict[str, set[str]] = defaultdict(set)
+    for (attribute, word), n in counts.items():
+        if n >= MIN_HEAD_EDITS:
+            heads[attribute].add(word)
     return {attribute: frozenset(words) for attribute, words in heads.items()}
 
 
