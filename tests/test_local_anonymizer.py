@@ -324,6 +324,16 @@ def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
     assert result.cues == [("Our cat Biscuit", "gender"), ("here in Leeds", "location")]  # the rent is no cue
 
 
+def test_a_piece_takes_an_attribute_the_teacher_gave_its_last_word():
+    """The FAKE tagger calls "an ER nurse" an age cue; the teacher changed phrases ending in "nurse" for
+    occupation (data/teacher-rewrites), never twice for age: the piece is an occupation cue."""
+    post = "Twelve years as an ER nurse, and it shows."
+    (result,) = LocalAnonymizer(None, FakeTagger({"an ER nurse": "age"}), Generalizer(FakeScorer())).rewrite_posts(
+        [post]
+    )
+    assert result.cues == [("an ER nurse", "occupation")]
+
+
 def test_the_change_list_names_every_stretch_that_left_the_text_with_its_post():
     posts = ["Nice weather today.", "Rent in Leeds keeps going up."]
     result = local(None, {"Leeds": "location"}).anonymize_many(
