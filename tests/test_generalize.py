@@ -39,7 +39,7 @@ def test_candidates_fit_the_grammatical_slot_of_the_phrase():
     assert "my partner" in candidates_for(sentence, "my husband", "married")
     assert "" not in candidates_for(sentence, "my husband", "married")  # the subject: the sentence needs it
     nurse = candidates_for(sentence, "an ER nurse", "occupation")
-    assert "a professional" in nurse and "an professional" not in nurse
+    assert "a job" in nurse and "an job" not in nurse  # the stand-ins the teacher used for a nurse, "a" agreeing
     assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
     # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
     assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
@@ -116,6 +116,17 @@ def test_a_candidate_that_leaves_a_preposition_without_its_object_is_never_taken
     assert not whole("I paid off the loans from Leeds Uni.", "I paid off the loans from.")
     assert whole("I paid off the loans from Leeds Uni.", "I paid off the loans from school.")
     assert whole("What are you looking at?", "What are you looking at?")
+
+
+def test_a_common_noun_takes_only_the_stand_ins_the_teacher_used_for_it():
+    """The teacher generalized "husband" with "partner", never "wedding" or "woman" with a partner or a parent."""
+    assert "my partner" in candidates_for("I love my husband so much.", "my husband", "married")
+    wedding = candidates_for("We are planning a courthouse wedding to save money.", "a courthouse wedding", "married")
+    woman = candidates_for("I am a trans woman and this dress works.", "a trans woman", "gender")
+    assert not {"a partner", "my partner"} & set(wedding) and not {"a parent", "a someone"} & set(woman), (
+        wedding,
+        woman,
+    )
 
 
 def test_a_stand_in_pronoun_keeps_the_slot_case():

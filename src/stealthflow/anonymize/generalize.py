@@ -51,6 +51,10 @@ class Replacement:
     score: float
 
 
+#: the stand-in forms that replace a noun phrase or an adverbial
+FORMS = ("nouns", "phrases", "adverbials")
+
+
 @dataclass(frozen=True)
 class StandIns:
     """An attribute's generic stand-ins by the slot they fill (data/generalize/generic.yaml)."""
@@ -103,17 +107,41 @@ def cue_heads() -> dict[str, frozenset[str]]:
     attribute replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor", a
     "mom" changed once for age) is not replaced by a stand-in, only by the teacher's own generalization or
     dropped where it can be."""
+    from stealthflow.evaluation.evidence import STOP_WORDS
+
     counts: Counter = Counter()
     for cue in teacher_cues():
         start, end, _ = cue.core()
         words = _WORDS.findall(cue.phrase[start:end].casefold())
-        if words:
+        if words and words[-1] not in STOP_WORDS:  # "I" of "My husband and I" heads nothing
             counts.update({(cue.attribute, words[-1]), (cue.attribute, words[-1].removesuffix("s"))})
     heads: dict[str, set[str]] = defaultdict(set)
     for (attribute, word), n in counts.items():
         if n >= MIN_HEAD_EDITS:
             heads[attribute].add(word)
     return {attribute: frozenset(words) for attribute, words in heads.items()}
+
+
+@cache
+def taught_words() -> dict[tuple[str, str], frozenset[str]]:
+    """(attribute, the last word of the words the teacher changed) -> every word it wrote in their place
+    ("husband" -> "partner", "someone", "we"...): a stand-in replaces a common noun only when the teacher
+    itself generalized that noun with the stand-in's own head word ("my partner" for "my husband", never
+    "a partner" for "a courthouse wedding")."""
+    words: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for cue in teacher_cues():
+        start, end, generalized = cue.core()
+        changed = _WORDS.findall(cue.phrase[start:end].casefold())
+        if changed:
+            words[cue.attribute, changed[-1].removesuffix("s")].update(_WORDS.findall(generalized.casefold()))
+    return {key: frozenset(found) for key, found in words.items()}
+
+
+def teacher_used(stand_in: str, attribute: str, phrase: str) -> bool:
+    """The teacher generalized the last word of `phrase` for `attribute` with the last word of `stand_in`."""
+    last, head = _WORDS.findall(stand_in.casefold()), _WORDS.findall(phrase.casefold())
+    used = taught_words().get((attribute, head[-1].removesuffix("s")), frozenset()) if head else frozenset()
+    return bool(last) and (last[-1] in used or last[-1].removesuffix("s") in used)
 
 
 @cache
@@ -166,6 +194,8 @@ def head_edit(phrase: str, attribute: str) -> str | None:
     before = phrase[: words[-count].start()].rstrip()
     if re.search(r"(?:^|\s)an?$", before, re.IGNORECASE):  # "as an ER nurse" -> "as a healthcare worker"
         article = before.rsplit(None, 1)[-1]
+        if syntax.parse(generalized)[0].pos_ in {"PRON", "DET"}:  # "a trans woman" -> "someone", not "a someone"
+            return (before[: -len(article)] + generalized).strip()
         return (before[: -len(article)] + with_article(article, generalized)).strip()
     return f"{before} {generalized}".strip()
 
@@ -203,8 +233,10 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     if (narrowed := part_candidates(sentence, start, end, attribute, where)) is not None:
         return distinct(found + narrowed, phrase)[:MAX_CANDIDATES]
     prep = where.prep + " " if where.prep else ""
-    if not (where.name or where.kind not in {"nominal", "adverbial"} or attribute in head_attributes(phrase)):
-        stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
+    if not (where.name or where.kind not in {"nominal", "adverbial"}):
+        # a common noun: only the stand-ins the teacher itself used for it ("my husband" -> "my partner")
+        kept = {f: tuple(w for w in getattr(stand, f) if teacher_used(w, attribute, phrase)) for f in FORMS}
+        stand = StandIns(**kept)
     if where.name and where.entity in stand.not_for:
         stand = StandIns()  # a name of another kind: "Lola cried" never becomes "The city cried"
     if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
