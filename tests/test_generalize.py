@@ -129,6 +129,13 @@ def test_a_common_noun_takes_only_the_stand_ins_the_teacher_used_for_it():
     )
 
 
+def test_no_stand_in_puts_the_author_in_place_of_someone_else_or_a_clause_behind_a_preposition():
+    mum = candidates_for("Mum rang from Karachi again, asking when I'll visit.", "Mum", "gender")
+    kent = candidates_for("Went to a grammar school in Kent and I loved it.", "in Kent", "pobp")
+    assert not any("like me" in c for c in mum) and "in where I grew up" not in kent, (mum, kent)
+    assert "in the place I grew up" in kent
+
+
 def test_a_stand_in_pronoun_keeps_the_slot_case():
     assert "we" not in candidates_for("I love my husband so much.", "my husband", "married")
     assert "We" in candidates_for("My husband and I moved.", "My husband and I", "married")
