@@ -39,7 +39,7 @@ def test_candidates_fit_the_grammatical_slot_of_the_phrase():
     assert "my partner" in candidates_for(sentence, "my husband", "married")
     assert "" not in candidates_for(sentence, "my husband", "married")  # the subject: the sentence needs it
     nurse = candidates_for(sentence, "an ER nurse", "occupation")
-    assert "a professional" in nurse and "an professional" not in nurse
+    assert "a job" in nurse and "an job" not in nurse  # the stand-ins the teacher used for a nurse, "a" agreeing
     assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
     # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
     assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
@@ -55,6 +55,87 @@ def test_a_name_that_acts_or_names_a_person_never_gets_a_place_stand_in():
     assert "my city" in candidates_for("The rent in Leeds keeps going up.", "Leeds", "location")
 
 
+def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays():
+    """ "Twelve years as an ER nurse" never becomes "My line of work": the years stay, the job is generalized."""
+    from stealthflow.anonymize.generalize import teacher_table
+
+    found = candidates_for("Twelve years as an ER nurse and it shows.", "Twelve years as an ER nurse", "occupation")
+    assert "Twelve years in my job" in found
+    taught = teacher_table().get("twelve years as an er nurse")
+    assert all(c.startswith("Twelve years ") for c in found if c != taught), found
+    loans = candidates_for(
+        "Still paying off my student loans from Leeds Uni.", "my student loans from Leeds Uni", "education"
+    )
+    assert loans and all(c.startswith("my student loans") for c in loans), loans
+
+
+def test_the_author_stays_in_a_subject_coordinated_with_a_pronoun():
+    found = candidates_for("My husband and I are turning 30 next month.", "My husband and I", "married")
+    assert "My partner and I" in found and "We" in {c.capitalize() for c in found}
+    assert all(c.casefold() == "we" or c.endswith(" and I") for c in found), found  # never "People close to me"
+    assert len({c.casefold() for c in found}) == len(found)
+
+
+def test_the_teachers_edit_of_a_head_word_generalizes_phrases_it_never_saw(monkeypatch):
+    from stealthflow.anonymize import generalize
+    from stealthflow.harvest.teacher_rewrites import TeacherCue
+
+    fake = (  # FAKE teacher cues
+        TeacherCue("my husband", "married", "my partner"),
+        TeacherCue("her husband", "married", "her partner"),
+        TeacherCue("the wife", "married", "my partner"),  # once: not enough to reuse
+        TeacherCue("a welder", "occupation", "a tradesperson"),
+        TeacherCue("as a welder", "occupation", "as a tradesperson"),
+        TeacherCue("and", "age", "I"),
+        TeacherCue("and", "age", "I"),  # a function word heads nothing
+    )
+    monkeypatch.setattr(generalize, "teacher_cues", lambda: fake)
+    for cached in (generalize.teacher_heads, generalize.cue_heads):
+        cached.cache_clear()
+    try:
+        assert generalize.head_edit("our husband", "married") == "our partner"
+        assert generalize.head_edit("an arc welder", "occupation") == "an arc tradesperson"
+        assert generalize.head_edit("the wife", "married") is None and generalize.head_edit("and", "age") is None
+        assert generalize.head_edit("my husband", "location") is None  # another attribute's edit
+    finally:
+        for cached in (generalize.teacher_heads, generalize.cue_heads):
+            cached.cache_clear()
+
+
+def test_a_name_modifying_a_noun_gets_no_place_stand_in():
+    """ "death by jira tickets" never becomes "death by the city tickets"."""
+    places = {*generic_lexicon()["location"].phrases, *generic_lexicon()["location"].nouns}
+    for phrase in ("jira", "jira tickets"):
+        found = candidates_for("honestly its death by jira tickets at work", phrase, "location")
+        assert not any(place in c for c in found for place in places), (phrase, found)
+
+
+def test_a_candidate_that_leaves_a_preposition_without_its_object_is_never_taken():
+    from stealthflow.anonymize.generalize import whole
+
+    assert not whole("I paid off the loans from Leeds Uni.", "I paid off the loans from.")
+    assert whole("I paid off the loans from Leeds Uni.", "I paid off the loans from school.")
+    assert whole("What are you looking at?", "What are you looking at?")
+
+
+def test_a_common_noun_takes_only_the_stand_ins_the_teacher_used_for_it():
+    """The teacher generalized "husband" with "partner", never "wedding" or "woman" with a partner or a parent."""
+    assert "my partner" in candidates_for("I love my husband so much.", "my husband", "married")
+    wedding = candidates_for("We are planning a courthouse wedding to save money.", "a courthouse wedding", "married")
+    woman = candidates_for("I am a trans woman and this dress works.", "a trans woman", "gender")
+    assert not {"a partner", "my partner"} & set(wedding) and not {"a parent", "a someone"} & set(woman), (
+        wedding,
+        woman,
+    )
+
+
+def test_no_stand_in_puts_the_author_in_place_of_someone_else_or_a_clause_behind_a_preposition():
+    mum = candidates_for("Mum rang from Karachi again, asking when I'll visit.", "Mum", "gender")
+    kent = candidates_for("Went to a grammar school in Kent and I loved it.", "in Kent", "pobp")
+    assert not any("like me" in c for c in mum) and "in where I grew up" not in kent, (mum, kent)
+    assert "in the place I grew up" in kent
+
+
 def test_a_stand_in_pronoun_keeps_the_slot_case():
     assert "we" not in candidates_for("I love my husband so much.", "my husband", "married")
     assert "We" in candidates_for("My husband and I moved.", "My husband and I", "married")
@@ -65,12 +146,24 @@ def test_a_marked_stretch_is_split_into_the_constituents_it_spans():
 
     sentence = "Twelve years as an ER nurse and the rent here in Leeds keeps going up."
     marked = "Twelve years as an ER nurse and the rent here in Leeds"
-    assert [sentence[a:b] for a, b in pieces(sentence, 0, len(marked))] == [
+    # "years" heads cues, "rent" none: of the rent's noun phrase only the modifier holding the name is one
+    assert [sentence[a:b] for a, b in pieces(sentence, 0, len(marked), frozenset({"years"}))] == [
         "Twelve years as an ER nurse",
-        "the rent here in Leeds",
+        "here in Leeds",
     ]
     clause = "I moved to Leeds in 2019"
     assert [clause[a:b] for a, b in pieces(clause, 0, len(clause))] == ["Leeds", "2019"]
+
+
+def test_a_subject_with_the_author_in_it_stays_whole_and_a_number_leaves_its_date():
+    from stealthflow.anonymize.syntax import pieces
+
+    sentence = "My husband and I are turning 30 next month, still paying off my loans."
+    marked = "My husband and I are turning 30 next month"
+    assert [sentence[a:b] for a, b in pieces(sentence, 0, len(marked), frozenset({"husband"}))] == [
+        "My husband and I",
+        "30",
+    ]
 
 
 def test_a_stretch_of_several_constituents_is_generalized_piece_by_piece():

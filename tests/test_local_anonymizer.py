@@ -285,6 +285,21 @@ def test_what_the_model_does_not_generalize_is_generalized_phrase_by_phrase_neve
     assert result.details["changes"][0]["by"] == "generalized" and result.details["unprotected"] == []
 
 
+def test_a_model_rewrite_that_cuts_a_sentence_is_refused_even_when_it_scores_well():
+    class Lenient(FakeScorer):  # FAKE: every edit reads well
+        def compare(self, originals, rewrites):
+            from stealthflow.utility.fluency import Fluency
+
+            return [Fluency(0.0, 0.0) for _ in rewrites]
+
+    answer = 'Removed "Leeds General" (location).\n#\nJust got back from my night shift at.'  # FAKE model
+    method = LocalAnonymizer(
+        fake_llm(lambda messages: answer), FakeTagger({"Leeds General": "location"}), Generalizer(Lenient())
+    )
+    (result,) = method.rewrite_posts(["Just got back from my night shift at Leeds General."])
+    assert result.how == "generalized" and not result.text.endswith("at."), result.text
+
+
 def test_a_phrase_nothing_replaces_fluently_stays_and_is_reported():
     class Strict(FakeScorer):  # FAKE: every edit reads badly
         def compare(self, originals, rewrites):
@@ -306,7 +321,17 @@ def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
         {"Our cat Biscuit and the rent here in Leeds": "location"}, words={"cat": "gender", "Biscuit": "gender"}
     )
     (result,) = LocalAnonymizer(None, tagger, Generalizer(FakeScorer())).rewrite_posts([post])
-    assert result.cues == [("Our cat Biscuit", "gender"), ("the rent here in Leeds", "location")]
+    assert result.cues == [("Our cat Biscuit", "gender"), ("here in Leeds", "location")]  # the rent is no cue
+
+
+def test_a_piece_takes_an_attribute_the_teacher_gave_its_last_word():
+    """The FAKE tagger calls "an ER nurse" an age cue; the teacher changed phrases ending in "nurse" for
+    occupation (data/teacher-rewrites), never twice for age: the piece is an occupation cue."""
+    post = "Twelve years as an ER nurse, and it shows."
+    (result,) = LocalAnonymizer(None, FakeTagger({"an ER nurse": "age"}), Generalizer(FakeScorer())).rewrite_posts(
+        [post]
+    )
+    assert result.cues == [("an ER nurse", "occupation")]
 
 
 def test_the_change_list_names_every_stretch_that_left_the_text_with_its_post():
@@ -418,6 +443,28 @@ def test_the_local_method_generalizes_with_the_real_tagger_and_scorer():
         assert harmless.how == "unchanged" and harmless.text == "Just got my cat a new bed, she loves it."
     finally:
         pool.close()
+
+
+@pytest.mark.real_model
+def test_the_issues_own_post_is_generalized_in_whole_sentences():
+    """The real cue tagger and fluency scorer, generalizing only (no rewrite model): the place and the job
+    leave, the husband leaves or is reported; the years, the rent and every sentence stay whole."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.syntax import dangling
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = (
+        "Twelve years as an ER nurse and the rent here in Leeds keeps going up. My husband and I are turning 30"
+        " next month, still paying off my student loans."
+    )
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    for gone in ("Leeds", "ER nurse"):
+        assert gone not in result.text, result.text
+    assert "husband" not in result.text or "My husband and I" in result.unprotected, result
+    assert result.text.startswith("Twelve years ") and "rent" in result.text and dangling(result.text) == 0
 
 
 def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():

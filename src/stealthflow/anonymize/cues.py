@@ -77,16 +77,24 @@ def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[Tagg
 def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[list[tuple[str, str]]]:
     """Per post, its (phrase, attribute) cues: each mark split into the constituents it spans
     (`generalize.split_mark`), each piece labelled by the tagger's own probability mass over its tokens
-    ("my cat Lola and I moved to Leeds": "Lola" keeps no place label the stretch had as a whole)."""
-    from stealthflow.anonymize.generalize import split_mark
+    ("my cat Lola and I moved to Leeds": "Lola" keeps no place label the stretch had as a whole), among the
+    attributes whose phrases the teacher changed ending with the piece's last word when there are any
+    ("Twelve years as an ER nurse": occupation, the only one of "nurse", though "Twelve" leans to age)."""
+    from stealthflow.anonymize.generalize import head_attributes, split_mark
 
     pieces = [[(s, split_mark(post, s.start, s.end)) for s in spans] for post, spans in zip(posts, found, strict=True)]
-    split = [i for i, marks in enumerate(pieces) if any(len(parts) > 1 for _, parts in marks)]
-    tokens = dict(zip(split, tagger.token_probabilities([posts[i] for i in split]) if split else [], strict=True))
+    relabel = [
+        i
+        for i, (post, marks) in enumerate(zip(posts, pieces, strict=True))
+        if any(len(parts) > 1 or _other_heads(span.label, post[a:b]) for span, parts in marks for a, b in parts)
+    ]
+    tokens = dict(zip(relabel, tagger.token_probabilities([posts[i] for i in relabel]) if relabel else [], strict=True))
     cues = []
     for i, (post, marks) in enumerate(zip(posts, pieces, strict=True)):
         labelled = [
-            (post[a:b], label_of(tokens[i], tagger.labels, a, b, span.label) if len(parts) > 1 else span.label)
+            (post[a:b], label_of(tokens[i], tagger.labels, a, b, span.label, head_attributes(post[a:b])))
+            if i in tokens
+            else (post[a:b], span.label)
             for span, parts in marks
             for a, b in parts
         ]
@@ -94,14 +102,24 @@ def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[
     return cues
 
 
-def label_of(tokens, labels: list[str], start: int, end: int, default: str) -> str:
-    """The label with the most probability mass (B and I together) over the tokens within [start, end);
-    `default` when no token is."""
+def _other_heads(label: str, phrase: str) -> bool:
+    """The teacher's phrases ending as `phrase` does were of other attributes than `label`, never of it."""
+    from stealthflow.anonymize.generalize import head_attributes
+
+    attributes = head_attributes(phrase)
+    return bool(attributes) and label not in attributes
+
+
+def label_of(tokens, labels: list[str], start: int, end: int, default: str, among: frozenset[str] = frozenset()) -> str:
+    """The label with the most probability mass (B and I together) over the tokens within [start, end),
+    of those `among` when any; `default` when no token is."""
     offsets, probabilities = tokens
     inside = (offsets[:, 0] < end) & (offsets[:, 1] > start)
     if not inside.any():
         return default
-    return labels[int(probabilities[inside, 1:].reshape(-1, len(labels), 2).sum((0, 2)).argmax())]
+    mass = probabilities[inside, 1:].reshape(-1, len(labels), 2).sum((0, 2))
+    allowed = [k for k, label in enumerate(labels) if label in among] or range(len(labels))
+    return labels[max(allowed, key=lambda k: mass[k])]
 
 
 def cue_examples(profiles: list[Profile]) -> list[Example]:

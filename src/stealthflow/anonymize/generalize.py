@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 #: comments with the cues deleted: median -2.72.
 FLUENCY_FLOOR = 0.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 8
+#: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
+MIN_HEAD_EDITS = 2
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,10 @@ class Replacement:
     attribute: str
     replacement: str | None  # None: no candidate read fluently; the phrase stayed
     score: float
+
+
+#: the stand-in forms that replace a noun phrase or an adverbial
+FORMS = ("nouns", "phrases", "adverbials")
 
 
 @dataclass(frozen=True)
@@ -96,17 +102,102 @@ def teacher_table() -> dict[str, str]:
 
 @cache
 def cue_heads() -> dict[str, frozenset[str]]:
-    """attribute -> the last words of the phrases the teacher changed for it ("husband", "nurse",
-    "grandkids"): a common noun among them heads a cue of that attribute, so a stand-in of the attribute
-    replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor") is not
-    replaced by a stand-in, only by the teacher's own generalization or dropped where it can be."""
-    heads: dict[str, set[str]] = defaultdict(set)
+    """attribute -> the last words of the phrases the teacher changed for it, at least MIN_HEAD_EDITS times
+    ("husband", "nurse"): a common noun among them heads a cue of that attribute, so a stand-in of the
+    attribute replaces it truthfully ("my husband" -> "my partner"); any other common noun ("this razor", a
+    "mom" changed once for age) is not replaced by a stand-in, only by the teacher's own generalization or
+    dropped where it can be."""
+    from stealthflow.evaluation.evidence import STOP_WORDS
+
+    counts: Counter = Counter()
     for cue in teacher_cues():
         start, end, _ = cue.core()
-        words = re.findall(r"[\w'-]+", cue.phrase[start:end].casefold())
-        if words:
-            heads[cue.attribute].update({words[-1], words[-1].removesuffix("s")})
+        words = _WORDS.findall(cue.phrase[start:end].casefold())
+        if words and words[-1] not in STOP_WORDS:  # "I" of "My husband and I" heads nothing
+            counts.update({(cue.attribute, words[-1]), (cue.attribute, words[-1].removesuffix("s"))})
+    heads: dict[str, set[str]] = defaultdict(set)
+    for (attribute, word), n in counts.items():
+        if n >= MIN_HEAD_EDITS:
+            heads[attribute].add(word)
     return {attribute: frozenset(words) for attribute, words in heads.items()}
+
+
+@cache
+def taught_words() -> dict[tuple[str, str], frozenset[str]]:
+    """(attribute, the last word of the words the teacher changed) -> every word it wrote in their place
+    ("husband" -> "partner", "someone", "we"...): a stand-in replaces a common noun only when the teacher
+    itself generalized that noun with the stand-in's own head word ("my partner" for "my husband", never
+    "a partner" for "a courthouse wedding")."""
+    words: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for cue in teacher_cues():
+        start, end, generalized = cue.core()
+        changed = _WORDS.findall(cue.phrase[start:end].casefold())
+        if changed:
+            words[cue.attribute, changed[-1].removesuffix("s")].update(_WORDS.findall(generalized.casefold()))
+    return {key: frozenset(found) for key, found in words.items()}
+
+
+def teacher_used(stand_in: str, attribute: str, phrase: str) -> bool:
+    """The teacher generalized the last word of `phrase` for `attribute` with the last word of `stand_in`."""
+    last, head = _WORDS.findall(stand_in.casefold()), _WORDS.findall(phrase.casefold())
+    used = taught_words().get((attribute, head[-1].removesuffix("s")), frozenset()) if head else frozenset()
+    return bool(last) and (last[-1] in used or last[-1].removesuffix("s") in used)
+
+
+@cache
+def all_cue_heads() -> frozenset[str]:
+    """The last words of the phrases the teacher changed, whatever their attribute."""
+    return frozenset().union(*cue_heads().values())
+
+
+_WORDS = re.compile(r"[\w'-]+")
+
+
+def head_attributes(phrase: str) -> frozenset[str]:
+    """The attributes of the teacher's changed phrases that end with the last word of `phrase`."""
+    words = _WORDS.findall(phrase)
+    last = words[-1].casefold() if words else ""
+    return frozenset(attribute for attribute, heads in cue_heads().items() if {last, last.removesuffix("s")} & heads)
+
+
+def word_shape(word: str) -> str:
+    """A word case-folded, its digits as 0: "30" and "45" are one head ("00")."""
+    return re.sub(r"\d", "0", word.casefold())
+
+
+@cache
+def teacher_heads() -> dict[tuple[str, str], tuple[int, str]]:
+    """(attribute, the last word of the words the teacher changed, `word_shape`) -> (how many words it
+    changed, what it wrote instead), the teacher's most frequent such edit, made at least MIN_HEAD_EDITS times: "my husband" -> "my partner"
+    gives ("married", "husband") -> (1, "partner"); a function word ("and", "are") heads none. A phrase the teacher never saw, with the same last word
+    and attribute, gets the same edit of its own last words (`head_edit`)."""
+    from stealthflow.evaluation.evidence import STOP_WORDS
+
+    edits: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    for cue in teacher_cues():
+        start, end, generalized = cue.core()
+        words = _WORDS.findall(cue.phrase[start:end])
+        if words and generalized and words[-1].casefold() not in STOP_WORDS:
+            edits[cue.attribute, word_shape(words[-1])][len(words), generalized] += 1
+    return {key: edit for key, counts in edits.items() for edit, n in counts.most_common(1) if n >= MIN_HEAD_EDITS}
+
+
+def head_edit(phrase: str, attribute: str) -> str | None:
+    """`phrase` with the teacher's edit of its last word (`teacher_heads`) made to its own last words; None
+    when the teacher made none, or changed more words than the phrase has."""
+    words = list(_WORDS.finditer(phrase))
+    if not words or (edit := teacher_heads().get((attribute, word_shape(words[-1].group())))) is None:
+        return None
+    count, generalized = edit
+    if count > len(words):
+        return None
+    before = phrase[: words[-count].start()].rstrip()
+    if re.search(r"(?:^|\s)an?$", before, re.IGNORECASE):  # "as an ER nurse" -> "as a healthcare worker"
+        article = before.rsplit(None, 1)[-1]
+        if syntax.parse(generalized)[0].pos_ in {"PRON", "DET"}:  # "a trans woman" -> "someone", not "a someone"
+            return (before[: -len(article)] + generalized).strip()
+        return (before[: -len(article)] + with_article(article, generalized)).strip()
+    return f"{before} {generalized}".strip()
 
 
 def plural(noun: str) -> str:
@@ -133,18 +224,23 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     found = []
     if (taught := teacher_table().get(phrase.casefold())) is not None:
         found.append(taught)
+    if (edited := head_edit(phrase, attribute)) is not None:
+        found.append(edited)
     where = syntax.slot(sentence, start, end)
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold()]
+    if (narrowed := part_candidates(sentence, start, end, attribute, where)) is not None:
+        return distinct(found + narrowed, phrase)[:MAX_CANDIDATES]
     prep = where.prep + " " if where.prep else ""
-    heads = cue_heads().get(attribute, frozenset())
-    if not (
-        where.name or where.kind not in {"nominal", "adverbial"} or {where.head, where.head.removesuffix("s")} & heads
-    ):
-        stand = StandIns()  # a common noun the teacher never generalized for this attribute: no stand-in is true of it
+    if not (where.name or where.kind not in {"nominal", "adverbial"}):
+        # a common noun: only the stand-ins the teacher itself used for it ("my husband" -> "my partner")
+        kept = {f: tuple(w for w in getattr(stand, f) if teacher_used(w, attribute, phrase)) for f in FORMS}
+        stand = StandIns(**kept)
     if where.name and where.entity in stand.not_for:
         stand = StandIns()  # a name of another kind: "Lola cried" never becomes "The city cried"
+    if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
+        found.extend(stand.adverbials)
     if where.kind in {"nominal", "adverbial"}:
         if where.det:
             for noun in stand.nouns:
@@ -153,14 +249,38 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
                 found.append(prep + with_article(where.det, plural(noun) if where.plural else noun))
         if where.kind == "nominal" or where.prep:
             found.extend(prep + stand_in for stand_in in stand.phrases)
-    if where.kind == "adverbial":
-        found.extend(stand.adverbials)
     if where.kind == "adjective":
         found.extend(stand.adjectives)
     dropped = where.removable or taught == ""  # the teacher dropped it: the sentence stands without it
     found = [c for c in dict.fromkeys(found) if c and c.casefold() != phrase.casefold() and fits_role(c, where)]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def part_candidates(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str] | None:
+    """Candidates for the phrase made by replacing only the part of it that is the cue; None when all of it is.
+    "My husband and I": the author stays in it behind the same determiner ("My partner and I", never "someone and
+    I"), or it becomes the pronoun ("We").
+    "Twelve years as an ER nurse": the cue is the modifier at its end; its head (the years) stays."""
+    if (conjunct := syntax.pronoun_conjunct(sentence, start, end)) is not None:
+        stand = generic_lexicon().get(attribute, StandIns())
+        pronouns = [p for p in stand.phrases if syntax.pronoun_case(p) and fits_role(p, where)]
+        first = start + len(sentence[start:conjunct].rstrip())
+        own = [c for c in candidates(sentence, start, first, attribute) if c.startswith(where.det) and c]
+        return pronouns + [c + sentence[first:end] for c in own if not syntax.pronoun_case(c)]
+    phrase = sentence[start:end]
+    if where.kind == "nominal" and attribute in head_attributes(phrase) and not phrase.casefold().endswith(where.head):
+        modifier = syntax.trailing_modifier(sentence, start, end)
+        if modifier is not None:
+            lead = sentence[start : modifier[0]]
+            return [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute)]
+    return None
+
+
+def distinct(found: list[str], phrase: str) -> list[str]:
+    """`found` without repeats (whatever their case) and without `phrase` itself."""
+    seen = {phrase.casefold()}
+    return [c for c in found if c.casefold() not in seen and not seen.add(c.casefold())]
 
 
 def fits_role(candidate: str, where: syntax.Slot) -> bool:
@@ -214,7 +334,13 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if text[start:end].casefold() in teacher_table():
         return [(start, end)]
     first, last = sentence_bounds(text, start, end)
-    return [(first + a, first + b) for a, b in syntax.pieces(text[first:last], start - first, end - first)]
+    pieces = syntax.pieces(text[first:last], start - first, end - first, all_cue_heads())
+    return [(first + a, first + b) for a, b in pieces]
+
+
+def whole(original: str, rewrite: str) -> bool:
+    """`rewrite` leaves no preposition without its object that `original` did not ("my loans from.")."""
+    return syntax.dangling(rewrite) <= syntax.dangling(original)
 
 
 class Generalizer:
@@ -246,7 +372,7 @@ class Generalizer:
                 phrase, attribute, _ = queue[0]
                 for candidate in candidates(window, start, end, attribute):
                     trial = replace_once(window, phrase, candidate)
-                    if trial is not None and trial.strip():
+                    if trial is not None and trial.strip() and (candidate or whole(window, trial)):
                         originals.append(window)
                         trials.append(trial)
                         owners.append((i, candidate, *sentence_around(current[i], phrase)))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues, split_cues
-from stealthflow.anonymize.generalize import Generalizer
+from stealthflow.anonymize.generalize import Generalizer, whole
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.data.schema import Profile
@@ -155,7 +155,7 @@ class LocalAnonymizer:
     def _readable(post: str, answer: str) -> str | None:
         """The model's rewrite when it parses, keeps every placeholder exactly as often as the post
         (one dropped would make protect reject it; one repeated puts a value where it was not) and
-        keeps enough of the post; else None."""
+        keeps enough of the post and every sentence whole (no preposition left without its object); else None."""
         from stealthflow.utility import lexical_utility
 
         rewrite = parse_rewrite(answer, post)
@@ -163,7 +163,9 @@ class LocalAnonymizer:
             PROTECT_PLACEHOLDER.findall(post)
         ):
             return None
-        return rewrite.text if lexical_utility(post, rewrite.text).mean >= MIN_UTILITY else None
+        if lexical_utility(post, rewrite.text).mean < MIN_UTILITY or not whole(post, rewrite.text):
+            return None
+        return rewrite.text
 
     def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
         posts = [c.text for p in profiles for c in p.comments]

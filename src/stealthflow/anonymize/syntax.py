@@ -73,7 +73,8 @@ def parse(text: str) -> Doc:
 class Slot:
     """What kind of constituent a phrase is in its sentence.
 
-    kind: "nominal" (its head is a noun, pronoun or number), "adverbial" (an adverb or a prepositional
+    kind: "nominal" (its head is a noun, pronoun or number), "modifier" (a noun modifying the noun after it,
+    "Jira" of "Jira tickets"), "adverbial" (an adverb or a prepositional
     phrase whose object is in the phrase), "adjective" or "clause" (a verb). `prep` and `det` are the
     phrase's leading preposition(s) and determiner or possessive ("in", "as an", "my"), kept in front of
     a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it;
@@ -121,7 +122,9 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         return Slot(
             "adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj), entity_type(obj)
         )
-    if head.pos_ in NOMINAL:
+    if head.pos_ in NOMINAL and head.dep_ == "compound" and head.head.pos_ == "NOUN":
+        kind = "modifier"  # "Jira" of "Jira tickets": no noun phrase or adverbial fits there
+    elif head.pos_ in NOMINAL:
         kind = "nominal"
     elif head.pos_ == "ADV" or head.dep_ in {"advmod", "npadvmod"}:
         kind = "adverbial"
@@ -142,8 +145,47 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
     )
 
 
+def trailing_modifier(sentence: str, start: int, end: int) -> tuple[int, int] | None:
+    """(start, end) of the modifier that closes the noun phrase sentence[start:end] after its head ("as an
+    ER nurse" of "Twelve years as an ER nurse", "from Leeds Uni" of "my student loans from Leeds Uni"), up to
+    the phrase's end whatever the parse attached after it; None when there is none."""
+    span = phrase_span(parse(sentence), start, end)
+    if span is None or not len(span):
+        return None
+    head = head_of(span)
+    for child in head.children:
+        if child.i > head.i and child.dep_ in {"prep", "advmod", "acl", "relcl"} and child.right_edge.i >= span.end - 1:
+            return head.doc[child.left_edge.i].idx, span.end_char
+    return None
+
+
+def pronoun_conjunct(sentence: str, start: int, end: int) -> int | None:
+    """Where " and I" begins in sentence[start:end] when the phrase is a noun phrase coordinated with a pronoun
+    ("My husband and I"); else None."""
+    span = phrase_span(parse(sentence), start, end)
+    if span is None or len(span) < 3:
+        return None
+    cc, last = span[-2], span[-1]
+    if cc.pos_ == "CCONJ" and last.pos_ == "PRON" and last.dep_ == "conj":
+        return cc.idx
+    return None
+
+
+def dangling(text: str) -> int:
+    """How many prepositions of `text` end a sentence without their object ("paid off the loans from.")."""
+    return sum(
+        1
+        for token in parser()(text)  # not cached: every candidate sentence is read once
+        if token.pos_ == "ADP"
+        and token.dep_ in {"prep", "dative", "agent"}
+        and not any(token.children)
+        and (token.i + 1 == len(token.doc) or token.nbor().is_punct and token.nbor().text != "'")
+    )
+
+
 def _name(token: Token) -> bool:
-    return token.pos_ in {"PROPN", "NUM"} or bool(token.ent_type_)
+    """A proper noun or a number, or a word of a named entity that is no common noun ("tickets" of "jira tickets")."""
+    return token.pos_ in {"PROPN", "NUM"} or bool(token.ent_type_) and token.pos_ != "NOUN"
 
 
 def entity_type(token: Token) -> str:
@@ -161,11 +203,14 @@ def pronoun_case(text: str) -> str:
     return "".join(doc[0].morph.get("Case")) if len(doc) == 1 and doc[0].pos_ == "PRON" else ""
 
 
-def pieces(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
+def pieces(sentence: str, start: int, end: int, heads: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """The constituents to replace one by one inside sentence[start:end]: the stretch split at its
-    coordinating conjunctions and punctuation; a piece that is a clause, into the noun phrases,
-    named entities and noun phrases holding a name or a number inside it (the verbs and the words around
-    them stay: a common noun inside a marked clause is as often no cue as it is one)."""
+    coordinating conjunctions and punctuation (not before a pronoun conjunct: "My husband and I" is one
+    subject); a piece that is a clause, into the noun phrases, named entities and noun phrases holding a
+    name or a number inside it, and those headed by one of `heads` (the verbs and the words around them
+    stay: a common noun inside a marked clause is as often no cue as it is one; a number alone, not the
+    date around it: "30" of "turning 30 next month"); a noun phrase whose head
+    is none of `heads`, into its modifiers that hold a name ("the rent here in Leeds": "here in Leeds")."""
     doc = parse(sentence)
     span = phrase_span(doc, start, end)
     if span is None:
@@ -173,27 +218,54 @@ def pieces(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     run: list[Token] = []
     for token in [*span, None]:
-        if token is not None and not (token.pos_ in {"CCONJ", "PUNCT"} and token.dep_ in {"cc", "punct"}):
+        if token is not None and not (_splits(token) or token.pos_ == "PUNCT" and token.dep_ == "punct"):
             run.append(token)
             continue
         if any(t.pos_ in CONTENT and not t.is_stop for t in run):  # not "I" of "My husband and I"
-            found.extend(_inside_clause(doc, run[0].i, run[-1].i + 1))
+            found.extend(_inside(doc, run[0].i, run[-1].i + 1, heads))
         run = []
     return found or [(start, end)]
 
 
-def _inside_clause(doc: Doc, first: int, last: int) -> list[tuple[int, int]]:
+def _splits(token: Token) -> bool:
+    """A coordinating conjunction that joins two constituents, not one before a pronoun conjunct."""
+    if token.pos_ != "CCONJ" or token.dep_ != "cc":
+        return False
+    following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return following is None or not (following.pos_ == "PRON" and following.dep_ == "conj")
+
+
+def _inside(doc: Doc, first: int, last: int, heads: frozenset[str]) -> list[tuple[int, int]]:
     span = doc[first:last]
-    if head_of(span).pos_ not in {"VERB", "AUX"}:
-        return [(span.start_char, span.end_char)]
-    inner = [
-        chunk
-        for chunk in [*doc.noun_chunks, *doc.ents]
-        if first <= chunk.start and chunk.end <= last and any(t.pos_ in {"PROPN", "NUM"} for t in chunk)
-    ]
+    head = head_of(span)
+    if head.pos_ not in {"VERB", "AUX"}:
+        named = _named_modifiers(head, first, last) if head.pos_ == "NOUN" and head.text.casefold() not in heads else []
+        return [(s.start_char, s.end_char) for s in named] or [(span.start_char, span.end_char)]
+    named = [chunk for chunk in [*doc.noun_chunks, *doc.ents] if any(t.pos_ == "PROPN" for t in chunk)]
+    headed = [chunk for chunk in doc.noun_chunks if chunk.root.text.casefold() in heads]
+    inner = [_with_pronoun_conjunct(c, last) for c in [*named, *headed] if first <= c.start and c.end <= last]
     numbers = [doc[t.i : t.i + 1] for t in span if t.pos_ == "NUM" and not any(c.start <= t.i < c.end for c in inner)]
     chosen: list[Span] = []
     for chunk in sorted([*inner, *numbers], key=lambda c: (c.start, -len(c))):
         if not any(c.start <= chunk.start < c.end for c in chosen):
             chosen.append(chunk)
     return [(c.start_char, c.end_char) for c in chosen] or [(span.start_char, span.end_char)]
+
+
+def _named_modifiers(head: Token, first: int, last: int) -> list[Span]:
+    """The modifiers of `head` (its prepositional and adverbial dependents, whole) lying in doc[first:last]
+    that hold a proper noun: in a noun phrase whose head is no cue, the name is."""
+    found = []
+    for child in head.children:
+        if child.dep_ in {"det", "poss", "amod", "compound", "nummod", "case", "cc", "conj", "punct"}:
+            continue
+        subtree = head.doc[child.left_edge.i : child.right_edge.i + 1]
+        if first <= subtree.start and subtree.end <= last and any(t.pos_ == "PROPN" for t in subtree):
+            found.append(subtree)
+    return found
+
+
+def _with_pronoun_conjunct(chunk: Span, last: int) -> Span:
+    """`chunk` with the pronoun coordinated to it ("My husband" -> "My husband and I") when it is before `last`."""
+    conjunct = next((t for t in chunk.root.children if t.dep_ == "conj" and t.pos_ == "PRON" and t.i < last), None)
+    return chunk.doc[chunk.start : conjunct.i + 1] if conjunct is not None else chunk
