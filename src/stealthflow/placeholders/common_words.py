@@ -30,7 +30,10 @@ or above (used at least once per million words: "uni", "guys", "facebook"; below
 rarer brands: "priya" 2.9, "tiktok" 2.5) that WordNet neither holds in lowercase nor writes only
 capitalised (places, people, organisations: "Zurich", "London" stay specific); built by `stealthflow tagger frequent-words
 LARGE_EN_MSGPACK_GZ WORDNET_DIR` (licence: data/LICENSE-wordfreq).
-Measured (benchmarks/pii_session_flags.py, one CLI session, the shipped tagger): FIGURES.
+Measured with benchmarks/pii_session_flags.py (one CLI session, the shipped tagger): the 1,969 comments
+of data/test.jsonl, 146 flagged (65 only by re-masking "uni") with WordNet's words alone, 81 (4.1 %,
+none only by re-masking) with the frequent words; the 910 posts of data/teacher-rewrites/negatives.txt,
+54 flagged either way (13 only by re-masking, 11 of them "urlLink" as a name).
 """
 
 from __future__ import annotations
