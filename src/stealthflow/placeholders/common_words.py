@@ -171,7 +171,7 @@ def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN
     organisations ("Zurich", "Obama", "Google" are not taken; "uni", "facebook", "guys" are)."""
     import gzip
 
-    import msgpack  # installed with the project's dependencies; wordfreq itself is not needed
+    import msgpack  # the test extra (requirements-lock.txt pins it); wordfreq itself is not needed
 
     from stealthflow.data import DataError
 
