@@ -45,6 +45,40 @@ def test_a_false_alarm_on_a_word_is_not_masked_again_in_later_texts(tmp_path, mo
     assert protector.restore(first.text, "s").text == "throw the idea out"  # its placeholder still restores
 
 
+class FakeEmployerTagger(Recognizer):
+    """FAKE model-backed recognizer: tags the first "uni" it sees as EMPLOYER, as the real tagger once did
+    on a natural comment, and nothing after that."""
+
+    name, type, model_backed = "fake_employer_tagger", "EMPLOYER", True
+
+    def __init__(self):
+        self.fired = False
+
+    def find_many(self, texts: list[str], settled=None) -> list[list[Span]]:
+        found = []
+        for text in texts:
+            at = -1 if self.fired else text.find("uni")
+            found.append([] if at < 0 else [self.span(at, at + 3, 0.9)])
+            self.fired = self.fired or at >= 0
+        return found
+
+
+def test_a_false_alarm_on_a_frequent_word_is_not_masked_again_in_later_texts(tmp_path, monkeypatch):
+    """The word "uni" is no WordNet word but a frequent one: one false alarm on it was masked in 65 later comments."""
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([*build_recognizers(), FakeEmployerTagger()]))
+    assert protector.protect("back at uni next week", "s").text == "back at <EMPLOYER_1> next week"
+    later = "uni was fine, the exams at uni less so"
+    assert protector.protect(later, "s").text == later
+
+
+def test_a_frequent_word_is_specific_only_in_a_condition_or_a_capitalised_persons_name():
+    assert not specific("uni", "EMPLOYER") and not specific("Facebook", "EMPLOYER") and not specific("uni", "REAL_NAME")
+    assert specific("Kim", "REAL_NAME") and specific("Singh", "REAL_NAME") and specific("Uni", "REAL_NAME")
+    assert specific("long covid", "HEALTH") and specific("uni")  # a condition; no type: as strict as can be
+    assert specific("Zurich", "ADDRESS")  # WordNet writes it capitalised only: a place, not a word
+
+
 def test_specific_values_are_still_masked_in_later_texts_without_their_context(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     protector.protect("my password is hunter2!, mail dana@example.org, card 4111 1111 1111 1111", "s")
@@ -165,3 +199,30 @@ def test_the_real_tagger_masks_a_real_name_again_where_it_alone_would_not(tmp_pa
     assert (
         protector.protect(later, "s").text == "the <REAL_NAME_1> thing went fine, and the rest of the week was quiet."
     )
+
+
+def test_the_command_writes_the_frequent_words_that_wordnet_does_not_hold(tmp_path):
+    import gzip
+
+    import msgpack
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    licence = "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
+    wordnet, wordfreq, out = tmp_path / "wordnet", tmp_path / "large_en.msgpack.gz", tmp_path / "frequent.txt"
+    wordnet.mkdir()
+    files = {"data.noun": licence + "00000001 06 n 02 john 0 Zurich 0 000 | a toilet\n"}
+    for name in ("data.verb", "data.adj", "data.adv"):
+        files[name] = licence
+    for name, text in {**files, **{f"{part}.exc": "" for part in ("noun", "verb", "adj", "adv")}}.items():
+        (wordnet / name).write_text(text, encoding="latin-1")
+    # bucket i: frequency 10^(-i/100), Zipf 9 - i/100; Zipf 3 is bucket 600
+    buckets = [[] for _ in range(700)]
+    buckets[100] = ["the", "john", "zurich", "co2"]  # Zipf 8
+    buckets[600] = ["uni"]  # Zipf 3, once per million words
+    buckets[601] = ["rarer"]
+    with gzip.open(wordfreq, "wb") as handle:
+        msgpack.pack([{"format": "cB", "version": 1}, *buckets], handle)
+    result = CliRunner().invoke(app, ["tagger", "frequent-words", str(wordfreq), str(wordnet), "--out", str(out)])
+    assert result.exit_code == 0 and out.read_text(encoding="utf-8").split() == ["the", "uni"]

@@ -240,9 +240,28 @@ def common_words(
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/common_words.txt"),
 ) -> None:
     """Rebuild the list of common English words that a session does not mask again in later texts (a false alarm on "the" stays in its text)."""
-    from stealthflow.placeholders.common_words import write_common_words
+    from stealthflow.placeholders import common_words as lists
 
-    _rebuild(lambda: write_common_words(wordnet, out), out, "words")
+    _rebuild(lambda: lists.write_words(lists.common_words(wordnet), out), out, "words")
+
+
+@tagger_app.command("frequent-words")
+def frequent_words(
+    wordfreq: Annotated[
+        Path,
+        typer.Argument(
+            help="wordfreq's English list: wordfreq/data/large_en.msgpack.gz of the PyPI package wordfreq 3.1.1",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
+    wordnet: _wordnet_dir("data.* and *.exc"),
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/frequent_words.txt"),
+) -> None:
+    """Rebuild the list of frequent English words beyond WordNet ("uni") that a session does not mask again in later texts, but in a condition or a capitalised name."""
+    from stealthflow.placeholders import common_words as lists
+
+    _rebuild(lambda: lists.write_words(lists.frequent_words(wordfreq, wordnet), out), out, "words")
 
 
 @tagger_app.command("brands")

@@ -366,7 +366,7 @@ class SessionValues(KnownValues):
     def add_issued(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]) -> None:
         for entry, value in issued:
             self._by_placeholder[(entry.type, entry.index)] = self._by_placeholder[(entry.type, entry.token)] = value
-        self.add([(entry.type, value) for entry, value in issued if specific(value)], mark)
+        self.add([(entry.type, value) for entry, value in issued if specific(value, entry.type)], mark)
 
     def value_of(self, ref: Reference) -> str | None:
         return self._by_placeholder.get((ref.type, ref.index if ref.index is not None else ref.token or ""))

@@ -10,6 +10,12 @@ only when it is specific:
 - or, written in words, one of its words is not a common word of English and has at least
   `MIN_LETTERS` letters ("Okafor", "Ozempic", "Priya Raghunathan"; not "the", "art", "nostalgia",
   "haha", "late-night"), or it is a name of several words each capitalised ("John Smith", "New York").
+  A frequent word of English counts as common too, except in a condition (HEALTH: "covid", "ocd") and
+  in a person's name (REAL_NAME) written with a capital: a false alarm on "uni" (as an EMPLOYER or a
+  name) is not masked again, while "Kim", "Singh", "Obama" as names still are. What a session then no
+  longer masks again (it is still masked wherever detection finds it) is a value of frequent words of
+  another type (an employer or school such as "Facebook", "YouTube", "Honda") and a name written in
+  lowercase ("kim"; matching is case-sensitive, so a value "Kim" is still masked again as "Kim").
 A value that is not specific is still masked where detection finds it again; a secret that is a
 word ("sunshine") too, but no longer wherever that word appears.
 
@@ -19,6 +25,15 @@ read with WordNet's own suffix rules ("perks", "hustled"); built by `stealthflow
 common-words WORDNET_DIR` (Debian's wordnet-base: /usr/share/wordnet; licence: data/LICENSE-WordNet).
 Function words (articles, pronouns, auxiliaries, chat words such as "lol", "yup"), which WordNet
 does not hold: `data/function_words.txt`.
+Frequent words: `data/frequent_words.txt`, the 9,779 words of wordfreq 3.1.1's English list at Zipf 3
+or above (used at least once per million words: "uni", "guys", "facebook"; below it, names and
+rarer brands: "priya" 2.9, "tiktok" 2.5) that WordNet neither holds in lowercase nor writes only
+capitalised (places, people, organisations: "Zurich", "London" stay specific); built by `stealthflow tagger frequent-words
+LARGE_EN_MSGPACK_GZ WORDNET_DIR` (licence: data/LICENSE-wordfreq).
+Measured with benchmarks/pii_session_flags.py (one CLI session, the shipped tagger): the 1,969 comments
+of data/test.jsonl, 146 flagged (65 only by re-masking "uni") with WordNet's words alone, 81 (4.1 %,
+none only by re-masking) with the frequent words; the 910 posts of data/teacher-rewrites/negatives.txt,
+54 flagged either way (13 only by re-masking, 11 of them "urlLink" as a name).
 """
 
 from __future__ import annotations
@@ -30,6 +45,12 @@ from pathlib import Path
 from stealthflow.resources import resource_dir
 
 COMMON_WORDS = "common_words.txt"
+FREQUENT_WORDS = "frequent_words.txt"
+NAME_TYPE = (
+    "REAL_NAME"  # a word of this type written with a capital ("Kim") is common only as WordNet's or a function word
+)
+STRICT_TYPES = frozenset({"HEALTH"})  # so is every word of these: a condition in a frequent word ("covid", "ocd")
+MIN_ZIPF = 3.0  # frequent_words.txt: words used at least once per million words of English
 FUNCTION_WORDS = "function_words.txt"
 MIN_LETTERS = 3  # a one-word value shorter than this ("Jo", "Al") is no more specific than a word
 MIN_SYMBOLIC = 4  # letters and digits of a value with digits or symbols ("$100", "2.5" are not specific)
@@ -47,14 +68,23 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
-def specific(value: str) -> bool:
-    """Whether a value the session holds is masked wherever it appears again (see the module)."""
+def specific(value: str, type: str | None = None) -> bool:
+    """Whether a value of `type` the session holds is masked wherever it appears again (see the module);
+    with no type, judged as strictly as a type can be (frequent words are not common)."""
     if not _WORDISH.fullmatch(value):
         return sum(char.isalnum() for char in value) >= MIN_SYMBOLIC
     words = [word for word in _WORDS.findall(value) if not function_word(word)]
-    if any(len(word) >= MIN_LETTERS and not all(map(common_word, _LETTERS.findall(word))) for word in words):
+    if any(len(word) >= MIN_LETTERS and not _common_in(word, type) for word in words):
         return True
     return len(words) >= 2 and all(word[0].isupper() for word in words) and not value.isupper()
+
+
+def _common_in(word: str, type: str | None) -> bool:
+    """Whether every run of letters of `word` is a common word for a value of `type`: a frequent word
+    too, unless the type is none, a strict one or a person's name written with a capital ("Kim")."""
+    strict = type is None or type in STRICT_TYPES or (type == NAME_TYPE and word[0].isupper())
+    common = common_word if strict else frequent_word
+    return all(map(common, _LETTERS.findall(word)))
 
 
 def function_word(word: str) -> bool:
@@ -73,9 +103,18 @@ def common_word(word: str) -> bool:
     )
 
 
-@cache
+def frequent_word(word: str) -> bool:
+    """Whether `word` is a common word of English or one of its frequent words (`data/frequent_words.txt`)."""
+    return common_word(word) or word.casefold() in _word_list(FREQUENT_WORDS)
+
+
 def _common_words() -> frozenset[str]:
-    return frozenset((resource_dir("data") / COMMON_WORDS).read_text(encoding="utf-8").split())
+    return _word_list(COMMON_WORDS)
+
+
+@cache
+def _word_list(name: str) -> frozenset[str]:
+    return frozenset((resource_dir("data") / name).read_text(encoding="utf-8").split())
 
 
 @cache
@@ -89,16 +128,9 @@ def common_words(wordnet_dir: Path) -> list[str]:
     `wordnet_dir`) writes in lowercase in some synset, and the irregular forms its exception lists
     (noun.exc, verb.exc, adj.exc, adv.exc) give for them ("children", "went")."""
     from stealthflow.data import DataError
-    from stealthflow.placeholders.recognizers.wordnet import synsets
 
     parts = ("noun", "verb", "adj", "adv")
-    words = {
-        word
-        for part in parts
-        for synset in synsets(wordnet_dir / f"data.{part}")
-        for word in synset.words
-        if word.isalpha() and word.islower()
-    }
+    words = {word for word in _lemmas(wordnet_dir) if word.islower()}
     forms = set()
     for part in parts:
         exceptions = wordnet_dir / f"{part}.exc"
@@ -113,7 +145,41 @@ def common_words(wordnet_dir: Path) -> list[str]:
     return sorted(words | forms)
 
 
-def write_common_words(wordnet_dir: Path, out: Path) -> int:
-    words = common_words(wordnet_dir)
+def write_words(words: list[str], out: Path) -> int:
+    """Write a word list, one word a line; how many words it holds."""
     out.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
     return len(words)
+
+
+def _lemmas(wordnet_dir: Path) -> set[str]:
+    """The one-word lemmas of WordNet 3.0's data files, as written ("john", "Zurich")."""
+    from stealthflow.placeholders.recognizers.wordnet import synsets
+
+    return {
+        word
+        for part in ("noun", "verb", "adj", "adv")
+        for synset in synsets(wordnet_dir / f"data.{part}")
+        for word in synset.words
+        if word.isalpha()
+    }
+
+
+def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN_ZIPF) -> list[str]:
+    """The words of wordfreq's English list (`large_en.msgpack.gz` of the PyPI package wordfreq) at
+    Zipf `min_zipf` or above, made of letters, that WordNet 3.0 (`wordnet_dir`) neither holds as a
+    common word (`common_words`) nor writes only capitalised, as it writes places, people and
+    organisations ("Zurich", "Obama", "Google" are not taken; "uni", "facebook", "guys" are)."""
+    import gzip
+
+    import msgpack  # the test extra (requirements-lock.txt pins it); wordfreq itself is not needed
+
+    from stealthflow.data import DataError
+
+    with gzip.open(wordfreq_file) as handle:
+        header, *buckets = msgpack.unpack(handle, raw=False)
+    if header != {"format": "cB", "version": 1}:
+        raise DataError(f"{wordfreq_file}: not a wordfreq word list (cB format, version 1)")
+    # bucket i holds the words of frequency 10^(-i/100): Zipf (log10 of uses per billion words) 9 - i/100
+    frequent = {word for i, bucket in enumerate(buckets) if 9 - i / 100 >= min_zipf for word in bucket}
+    known = set(common_words(wordnet_dir)) | {word.casefold() for word in _lemmas(wordnet_dir)}
+    return sorted(word for word in frequent if word.isalpha() and word not in known)
