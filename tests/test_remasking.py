@@ -72,11 +72,18 @@ def test_a_false_alarm_on_a_frequent_word_is_not_masked_again_in_later_texts(tmp
     assert protector.protect(later, "s").text == later
 
 
-def test_a_frequent_word_is_specific_only_in_a_condition_or_a_capitalised_persons_name():
+def test_a_frequent_word_is_common_only_in_an_employer_or_a_lowercase_persons_name():
     assert not specific("uni", "EMPLOYER") and not specific("Facebook", "EMPLOYER") and not specific("uni", "REAL_NAME")
     assert specific("Kim", "REAL_NAME") and specific("Singh", "REAL_NAME") and specific("Uni", "REAL_NAME")
     assert specific("long covid", "HEALTH") and specific("uni")  # a condition; no type: as strict as can be
     assert specific("Zurich", "ADDRESS")  # WordNet writes it capitalised only: a place, not a word
+    # a frequent word of any other type is still specific: a password, a place, a username
+    assert specific("minecraft", "PASSWORD") and specific("Chelsea", "LOCATION") and specific("pokemon", "USERNAME")
+
+
+def test_a_password_that_is_a_frequent_word_is_masked_again_in_a_later_text(protector):
+    assert "<PASSWORD_1>" in protector.protect("my password is minecraft", "s").text
+    assert "minecraft" not in protector.protect("I logged into minecraft with it", "s").text
 
 
 def test_specific_values_are_still_masked_in_later_texts_without_their_context(tmp_path, monkeypatch):

@@ -258,7 +258,7 @@ def frequent_words(
     wordnet: _wordnet_dir("data.* and *.exc"),
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/frequent_words.txt"),
 ) -> None:
-    """Rebuild the list of frequent English words beyond WordNet ("uni") that a session does not mask again in later texts, but in a condition or a capitalised name."""
+    """Rebuild the list of frequent English words beyond WordNet ("uni") that a session does not mask again in later texts as an employer or a lowercase name."""
     from stealthflow.placeholders import common_words as lists
 
     _rebuild(lambda: lists.write_words(lists.frequent_words(wordfreq, wordnet), out), out, "words")

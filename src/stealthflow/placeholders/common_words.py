@@ -10,12 +10,13 @@ only when it is specific:
 - or, written in words, one of its words is not a common word of English and has at least
   `MIN_LETTERS` letters ("Okafor", "Ozempic", "Priya Raghunathan"; not "the", "art", "nostalgia",
   "haha", "late-night"), or it is a name of several words each capitalised ("John Smith", "New York").
-  A frequent word of English counts as common too, except in a condition (HEALTH: "covid", "ocd") and
-  in a person's name (REAL_NAME) written with a capital: a false alarm on "uni" (as an EMPLOYER or a
-  name) is not masked again, while "Kim", "Singh", "Obama" as names still are. What a session then no
-  longer masks again (it is still masked wherever detection finds it) is a value of frequent words of
-  another type (an employer or school such as "Facebook", "YouTube", "Honda") and a name written in
-  lowercase ("kim"; matching is case-sensitive, so a value "Kim" is still masked again as "Kim").
+  For an employer (or school) and for a person's name written in lowercase, a frequent word of English
+  counts as common too (`RELAXED_TYPES`): a false alarm on "uni" (as an EMPLOYER or a name) is not
+  masked again, while "Kim" or "Singh" as names, and a password, place, username or condition that is
+  a frequent word ("minecraft", "Chelsea", "covid"), still are. What a session then no longer masks
+  again (it is still masked wherever detection finds it) is an employer of frequent words
+  ("Facebook", "YouTube", "Honda") and a name written in lowercase ("kim"; matching is
+  case-sensitive, so a value "Kim" is still masked again as "Kim").
 A value that is not specific is still masked where detection finds it again; a secret that is a
 word ("sunshine") too, but no longer wherever that word appears.
 
@@ -46,10 +47,11 @@ from stealthflow.resources import resource_dir
 
 COMMON_WORDS = "common_words.txt"
 FREQUENT_WORDS = "frequent_words.txt"
-NAME_TYPE = (
-    "REAL_NAME"  # a word of this type written with a capital ("Kim") is common only as WordNet's or a function word
-)
-STRICT_TYPES = frozenset({"HEALTH"})  # so is every word of these: a condition in a frequent word ("covid", "ocd")
+# The types whose frequent words are common: an employer or school ("uni", "Facebook") and a person's name
+# written in lowercase ("kim"). Every other type (a password, a place, a condition, a username...) and a
+# name written with a capital ("Kim") count only WordNet's words and the function words as common.
+RELAXED_TYPES = frozenset({"EMPLOYER", "REAL_NAME"})
+NAME_TYPE = "REAL_NAME"
 MIN_ZIPF = 3.0  # frequent_words.txt: words used at least once per million words of English
 FUNCTION_WORDS = "function_words.txt"
 MIN_LETTERS = 3  # a one-word value shorter than this ("Jo", "Al") is no more specific than a word
@@ -81,8 +83,8 @@ def specific(value: str, type: str | None = None) -> bool:
 
 def _common_in(word: str, type: str | None) -> bool:
     """Whether every run of letters of `word` is a common word for a value of `type`: a frequent word
-    too, unless the type is none, a strict one or a person's name written with a capital ("Kim")."""
-    strict = type is None or type in STRICT_TYPES or (type == NAME_TYPE and word[0].isupper())
+    too only for the relaxed types, and in a person's name only when written in lowercase."""
+    strict = type not in RELAXED_TYPES or (type == NAME_TYPE and word[0].isupper())
     common = common_word if strict else frequent_word
     return all(map(common, _LETTERS.findall(word)))
 
@@ -168,7 +170,7 @@ def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN
     """The words of wordfreq's English list (`large_en.msgpack.gz` of the PyPI package wordfreq) at
     Zipf `min_zipf` or above, made of letters, that WordNet 3.0 (`wordnet_dir`) neither holds as a
     common word (`common_words`) nor writes only capitalised, as it writes places, people and
-    organisations ("Zurich", "Obama", "Google" are not taken; "uni", "facebook", "guys" are)."""
+    organisations WordNet knows ("London", "Google" are not taken; "uni", "facebook", "guys" are, and so are names WordNet does not hold: "obama", "kevin")."""
     import gzip
 
     import msgpack  # the test extra (requirements-lock.txt pins it); wordfreq itself is not needed
