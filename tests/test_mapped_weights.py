@@ -37,3 +37,11 @@ def test_a_type_it_does_not_map_is_refused(tmp_path):
     path.write_bytes(struct.pack("<Q", len(header)) + header + b"\0" * 4)
     with pytest.raises(ValueError, match="BF16"):
         map_safetensors(path)
+
+
+def test_a_truncated_file_names_the_tensor_it_cannot_map(tmp_path):
+    path = tmp_path / "w.safetensors"
+    save_file({"a": np.ones((4, 4), dtype=np.float32), "b": np.ones((8, 8), dtype=np.float32)}, str(path))
+    path.write_bytes(path.read_bytes()[:-16])  # the last tensor loses four of its values
+    with pytest.raises(ValueError, match="tensor b claims bytes"):
+        map_safetensors(path)

@@ -29,9 +29,14 @@ def map_safetensors(path: str | Path) -> dict[str, np.ndarray]:
     if not header:
         return {}
     data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + length)
-    return {
-        name: data[entry["data_offsets"][0] : entry["data_offsets"][1]]
-        .view(DTYPES[entry["dtype"]])
-        .reshape(entry["shape"])
-        for name, entry in header.items()
-    }
+    return {name: _tensor(data, name, entry, path) for name, entry in header.items()}
+
+
+def _tensor(data: np.ndarray, name: str, entry: dict, path: str | Path) -> np.ndarray:
+    """The tensor `entry` describes, after checking its byte range against the file and its shape."""
+    start, end = entry["data_offsets"]
+    dtype = np.dtype(DTYPES[entry["dtype"]])
+    size = int(np.prod(entry["shape"], dtype=np.int64)) * dtype.itemsize
+    if not 0 <= start <= end <= data.size or end - start != size:
+        raise ValueError(f"{path}: tensor {name} claims bytes {start}-{end} for shape {entry['shape']} ({size} bytes)")
+    return data[start:end].view(dtype).reshape(entry["shape"])
