@@ -4,6 +4,9 @@ can be compared exactly, with and without the reuse of a base sequence's keys an
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 from tiny_llama import build_tiny_llama
 
@@ -105,3 +108,12 @@ def test_a_checkpoint_of_another_architecture_is_refused(tmp_path):
     (tmp_path / "config.json").write_text('{"model_type": "gpt2"}', encoding="utf-8")
     with pytest.raises(ValueError, match="Llama decoders only"):
         CausalLM(tmp_path)
+
+
+def test_a_config_the_scorer_does_not_apply_is_refused(tiny, tmp_path):
+    copy = tmp_path / "scaled"
+    shutil.copytree(tiny, copy)
+    config = json.loads((copy / "config.json").read_text(encoding="utf-8"))
+    (copy / "config.json").write_text(json.dumps({**config, "rope_scaling": {"rope_type": "linear", "factor": 2.0}}))
+    with pytest.raises(ValueError, match="rope_scaling"):
+        CausalLM(copy)

@@ -74,3 +74,16 @@ def test_a_head_that_does_not_fit_the_labels_is_refused(tmp_path):
     (copy / "tagger.json").write_text(json.dumps(card), encoding="utf-8")
     with pytest.raises(ValueError, match="does not match the labels"):
         load_cue_tagger(str(copy))
+
+
+def test_a_saved_layer_of_another_shape_is_refused_when_loaded(tmp_path):
+    from safetensors.numpy import load_file, save_file
+
+    copy = tmp_path / "tagger"
+    shutil.copytree(shipped_cue_tagger_dir(), copy)
+    weights = load_file(str(copy / "tagger.safetensors"))
+    name = next(key for key in weights if not key.startswith("classifier."))
+    weights[name] = weights[name][..., :-1].copy()  # one column short
+    save_file(weights, str(copy / "tagger.safetensors"))
+    with pytest.raises(ValueError, match="another shape"):
+        load_cue_tagger(str(copy))

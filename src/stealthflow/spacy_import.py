@@ -6,7 +6,9 @@ imports its whole command line (`spacy.cli`: its typer app, weasel, the download
 only to re-export `spacy.info`. While spaCy is first imported, the importing thread (no other) is
 refused torch, and `spacy.cli` is a stand-in whose `info` imports the real one when called; the
 stand-in is then dropped, so a later `import spacy.cli` gets spaCy's own. Once spaCy (or thinc) is
-imported, nothing is left to save and it is imported as it is.
+imported, nothing is left to save and it is imported as it is. What stays: thinc, first imported
+without torch, keeps `thinc.compat.has_torch` False for the process (no spaCy pipeline used here has
+torch layers).
 """
 
 from __future__ import annotations

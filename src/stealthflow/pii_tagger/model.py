@@ -291,6 +291,9 @@ def _minilm_runtime(directory: Path, meta: dict, trained: dict[str, np.ndarray])
     unknown = sorted(set(trained) - set(state) - head)
     if unknown or head - set(trained):
         raise ValueError(f"{directory}: weights this model does not have, or no head: {unknown[:3]}")
+    mismatched = sorted(name for name in set(trained) - head if trained[name].shape != state[name].shape)
+    if mismatched:
+        raise ValueError(f"{directory}: weights of another shape than the packaged MiniLM's: {mismatched[:3]}")
     state.update(trained)
     if state["classifier.weight"].shape[0] != len(bio_labels(meta["labels"])):
         raise ValueError(f"{directory}: the head does not match the labels of {CARD_DATA}")

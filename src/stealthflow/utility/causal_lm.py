@@ -36,6 +36,9 @@ class CausalLM:
         config = json.loads((path / "config.json").read_text(encoding="utf-8"))
         if config.get("model_type") != "llama":
             raise ValueError(f"{path}: a {config.get('model_type')} model; this scorer reads Llama decoders only")
+        unsupported = [key for key in ("rope_scaling", "attention_bias", "mlp_bias") if config.get(key)]
+        if unsupported:
+            raise ValueError(f"{path}: {', '.join(unsupported)} set in its config, which this scorer does not apply")
         self.heads = config["num_attention_heads"]
         self.kv_heads = config.get("num_key_value_heads", self.heads)
         self.head_dim = config.get("head_dim") or config["hidden_size"] // self.heads
@@ -47,6 +50,8 @@ class CausalLM:
             for name, array in map_safetensors(path / "model.safetensors").items()
         }
         self.embed = weights["model.embed_tokens.weight"]
+        if "lm_head.weight" not in weights and not config.get("tie_word_embeddings", True):
+            raise ValueError(f"{path}: no lm_head.weight, and its embeddings are not tied to the output")
         self.output = weights.get("lm_head.weight", self.embed)  # tied to the input embeddings unless stored
         self.norm = weights["model.norm.weight"]
         self.layers = [
