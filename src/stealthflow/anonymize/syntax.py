@@ -11,7 +11,7 @@ numbers inside it: each piece gets a replacement that fits its own slot.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from stealthflow.lasting import lasting_objects
@@ -35,6 +35,7 @@ REMOVABLE = {
 #: the components `slot` and `pieces` read: tags (`tag_`), coarse tags from the attribute ruler (`pos_`),
 #: the parse (`dep_`, `head`, noun chunks) and named entities (`ents`, `ent_type_`); no lemmas, no senter
 UNUSED = ["lemmatizer", "senter"]
+PARSES_KEPT = 4096
 UNBUILT_TOKENIZER = "stealthflow.unbuilt_tokenizer.v1"  # a tokenizer with no rules: the model's files hold them
 
 
@@ -64,8 +65,10 @@ def parser():
             factories.entry_points = True
 
 
-@cache
+@lru_cache(maxsize=PARSES_KEPT)
 def parse(text: str) -> Doc:
+    """The parse of `text`, kept among the last PARSES_KEPT: one post's sentences and candidates are read
+    several times, and a long-running proxy must not keep every parse it ever made."""
     return parser()(text)
 
 
@@ -166,7 +169,7 @@ def pronoun_conjunct(sentence: str, start: int, end: int) -> int | None:
     if span is None or len(span) < 3:
         return None
     cc, last = span[-2], span[-1]
-    if cc.pos_ == "CCONJ" and last.pos_ == "PRON" and last.dep_ == "conj":
+    if cc.pos_ == "CCONJ" and _pronoun_conjunct(last):
         return cc.idx
     return None
 
@@ -232,7 +235,7 @@ def _splits(token: Token) -> bool:
     if token.pos_ != "CCONJ" or token.dep_ != "cc":
         return False
     following = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    return following is None or not (following.pos_ == "PRON" and following.dep_ == "conj")
+    return following is None or not _pronoun_conjunct(following)
 
 
 def _inside(doc: Doc, first: int, last: int, heads: frozenset[str]) -> list[tuple[int, int]]:
@@ -267,5 +270,10 @@ def _named_modifiers(head: Token, first: int, last: int) -> list[Span]:
 
 def _with_pronoun_conjunct(chunk: Span, last: int) -> Span:
     """`chunk` with the pronoun coordinated to it ("My husband" -> "My husband and I") when it is before `last`."""
-    conjunct = next((t for t in chunk.root.children if t.dep_ == "conj" and t.pos_ == "PRON" and t.i < last), None)
+    conjunct = next((t for t in chunk.root.children if _pronoun_conjunct(t) and t.i < last), None)
     return chunk.doc[chunk.start : conjunct.i + 1] if conjunct is not None else chunk
+
+
+def _pronoun_conjunct(token: Token) -> bool:
+    """A pronoun coordinated with the noun phrase before it: "I" of "My husband and I"."""
+    return token.pos_ == "PRON" and token.dep_ == "conj"
