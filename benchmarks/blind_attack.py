@@ -47,7 +47,7 @@ def prepare(args) -> None:
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
 
-    profiles = load_labelled(split_path("test"), args.sample, args.seed)
+    profiles = sample_profiles(args.sample, args.seed, args.exclude)
     out = Path(args.out)
     (out / "texts").mkdir(parents=True, exist_ok=True)
     (out / "guesses").mkdir(exist_ok=True)
@@ -73,6 +73,16 @@ def prepare(args) -> None:
     labels = {p.id: {a: label.estimate for a, label in p.labelled().items()} for p in profiles}
     (out / "labels.json").write_text(json.dumps(labels, indent=1, ensure_ascii=False), encoding="utf-8")
     (out / "ATTACKER.md").write_text(ATTACKER_BRIEF, encoding="utf-8")
+
+
+def sample_profiles(size: int, seed: int, exclude: list[str]) -> list:
+    """A seeded sample of labelled test profiles; profiles in the samples of the `exclude` directories
+    (earlier blind runs, already read) are left out, so a held-back sample holds only unread authors."""
+    seen = {
+        entry["profile"] for d in exclude for entry in json.loads((Path(d) / "key.json").read_text("utf-8")).values()
+    }
+    profiles = [p for p in load_labelled(split_path("test")) if p.id not in seen]
+    return random.Random(seed).sample(profiles, size) if size < len(profiles) else profiles
 
 
 def method_texts(method: str, profiles, settings, pool) -> list[str]:
@@ -188,6 +198,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--methods", default="original,deletion,local")
     p.add_argument("--out", required=True)
+    p.add_argument("--exclude", nargs="*", default=[], help="earlier blind directories whose authors are left out")
     a = steps.add_parser("attack")
     a.add_argument("dir")
     a.add_argument("--attacker-model", required=True)
