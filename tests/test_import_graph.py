@@ -143,3 +143,17 @@ def test_every_detection_module_imports_first_in_a_fresh_interpreter():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", result.stdout
+
+
+def test_restore_imports_neither_the_recognizers_nor_numpy():
+    """Restore shares its Aho-Corasick builder with detection's gates through `placeholders.automaton`, not
+    through the gate's module: importing that would load the recognizers package (and numpy) on the path of
+    commands that only restore text, or only fail on bad arguments."""
+    probe = (
+        "import sys\n"
+        "from stealthflow.placeholders.restore import restore_text\n"
+        "assert restore_text('to <EMAIL_1>', lambda ref: 'a@b.org').text == 'to a@b.org'\n"
+        "print('\\n'.join(m for m in sys.modules if m == 'numpy' or m.startswith('stealthflow.placeholders.recognizers')))\n"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    assert loaded.stdout.split() == []
