@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -232,12 +231,13 @@ def escape_placeholders(text: str) -> str:
     return "".join(parts)
 
 
-def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
+def _body_starts() -> tuple[ahocorasick.Automaton, regex.Pattern[str]]:
     """Every placeholder body starts with a type name soon followed by a separator and a hex digit,
     or by a digit: the first word of each type name (one Aho-Corasick pass over the lowercased
-    text), then that shape ("passwordabc" is none: text of words glued together holds many)."""
-    return word_automaton({name.split("_")[0].lower() for name in TYPE_LEVELS}), re.compile(
-        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?[0-9])"
+    text), then that shape ("passwordabc" is none: text of words glued together holds many). The
+    digit is any script's (`regex`'s `\\d`, as the scan's index takes it: `<EMAIL_\u0663>` is one)."""
+    return word_automaton({name.split("_")[0].lower() for name in TYPE_LEVELS}), regex.compile(
+        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?\d)"
     )
 
 
