@@ -40,6 +40,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -52,6 +53,10 @@ from stealthflow.testing.hostile import KINDS, hostile_text
 from stealthflow.testing.loopback import cli_command, free_port, wait_until_healthy
 from stealthflow.testing.mock_openai import Reply, last_user_text
 from stealthflow.testing.mock_process import MockOpenAIProcess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tables import load_range, table  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 AFTER = Path(__file__).resolve().parent.parent / "src"
@@ -258,24 +263,31 @@ def hostile_rows(proxies: dict[str, str], kinds: list[str], chars: int) -> list[
 
 
 def hostile_markdown(rows: list[dict], tagger: bool) -> str:
-    loads = [row["load_average"] for row in rows]
+    body = [
+        [r["proxy"], r["kind"], f"{r['chars']:,}", str(r["status"]), f"{r['wall_s']:.2f}", f"{r['proxy_cpu_s']:.2f}"]
+        for r in rows
+    ]
     lines = [
         f"# One chat request of hostile text through the proxy ({'the PII tagger on' if tagger else '`--no-tagger`'})",
         "",
-        f"A plain request to the mock upstream; wall seconds and CPU seconds of the proxy's process; load average"
-        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        f"A plain request to the mock upstream; wall seconds and CPU seconds of the proxy's process; {load_range(rows)}.",
         "",
-        "| proxy | kind | chars | status | wall s | proxy CPU s |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += [
-        f"| {r['proxy']} | {r['kind']} | {r['chars']:,} | {r['status']} | {r['wall_s']:.2f} | {r['proxy_cpu_s']:.2f} |"
-        for r in rows
+        *table(["proxy", "kind", "chars", "status", "wall s", "proxy CPU s"], body),
     ]
     return "\n".join(lines) + "\n"
 
 
+LATENCY_HEADER = ["proxy", "prompt", "streamed", "requests", "direct p50 ms", "proxied p50 ms", "added p50 ms"]
+LATENCY_HEADER += ["added p99 ms", "added ms/KB"]
+
+
 def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
+    body = [
+        [r["proxy"], r["prompt"], "yes" if r["stream"] else "no", str(r["requests"])]
+        + [f"{r[key]:.1f}" for key in ("direct_p50_ms", "proxied_p50_ms", "added_p50_ms", "added_p99_ms")]
+        + [f"{r['added_ms_per_kb']:.2f}"]
+        for r in rows
+    ]
     lines = [
         "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)"
         if tagger
@@ -283,14 +295,8 @@ def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
         "",
         f"Load average {os.getloadavg()[0]:.1f} on the machine's {os.cpu_count()} cores at the end of the run.",
         "",
-        "| proxy | prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *table(LATENCY_HEADER, body),
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['proxy']} | {r['prompt']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | {r['direct_p50_ms']:.1f} |"
-            f" {r['proxied_p50_ms']:.1f} | {r['added_p50_ms']:.1f} | {r['added_p99_ms']:.1f} | {r['added_ms_per_kb']:.2f} |"
-        )
     names = list(dict.fromkeys(r["proxy"] for r in rows))
     if len(names) == 2:  # side by side: the second proxy's added p50 against the first's
         first = {(r["prompt"], r["stream"]): r["added_p50_ms"] for r in rows if r["proxy"] == names[0]}
@@ -307,11 +313,19 @@ def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
         "",
         f"{flow['concurrent']} concurrent streams, {flow['total']} streamed requests (1 KB prompts, {REPLY_CHARS}-char replies in {flow['chunk_chars']}-char chunks):",
         "",
-        "| | requests/s | SSE chunks/s | failed (connection errors) |",
-        "|---|---|---|---|",
-        f"| direct | {d['requests_per_s']:.1f} | {d['chunks_per_s']:.0f} | {d['failed']} |",
-        f"| proxied | {p['requests_per_s']:.1f} | {p['chunks_per_s']:.0f} | {p['failed']} |",
-        f"| ratio | {p['requests_per_s'] / d['requests_per_s']:.2f} | {p['chunks_per_s'] / d['chunks_per_s']:.2f} | |",
+        *table(
+            ["", "requests/s", "SSE chunks/s", "failed (connection errors)"],
+            [
+                ["direct", f"{d['requests_per_s']:.1f}", f"{d['chunks_per_s']:.0f}", str(d["failed"])],
+                ["proxied", f"{p['requests_per_s']:.1f}", f"{p['chunks_per_s']:.0f}", str(p["failed"])],
+                [
+                    "ratio",
+                    f"{p['requests_per_s'] / d['requests_per_s']:.2f}",
+                    f"{p['chunks_per_s'] / d['chunks_per_s']:.2f}",
+                    "",
+                ],
+            ],
+        ),
     ]
     return "\n".join(lines) + "\n"
 
