@@ -5,7 +5,9 @@ user runs it: --no-llm --no-tagger, i.e. the deterministic recognizers), interle
 the mock in a process of its own too (`testing.mock_process`, as a real upstream is: in the
 client's process it would take the GIL from the client it measures),
 for prompts of 1 KB, 10 KB and 100 KB (PII-bearing chat text, a new one per request), plain and streamed. Added latency
-is the per-pair difference (proxied - direct), p50 and p99. Throughput: 64 concurrent streamed
+is the per-pair difference (proxied - direct), p50 and p99; beside it the proxy process's CPU time per
+request (its mean: user + system) and the load average (on a shared machine the CPU time is the steadier
+figure). Throughput: 64 concurrent streamed
 requests (1 KB prompts) at a time, requests/s and SSE chunks/s, direct vs proxied.
 Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 
@@ -140,6 +142,11 @@ def call(client: httpx.Client, base: str, body: dict) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def _cpu_seconds(base: str) -> float:
+    """User and system CPU seconds the proxy serving `base` has spent so far."""
+    return sum(psutil.Process(PIDS[base]).cpu_times()[:2])
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -166,6 +173,7 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                 for base in bases:  # warm-up: connections, the vault's first entries
                     call(client, base, body(-1))
                 times: list[list[float]] = [[] for _ in bases]
+                cpu = {name: _cpu_seconds(base) for name, base in proxies.items()}
                 for i in range(requests[label]):
                     request = body(i + 1000 * stream)
                     for turn in range(len(bases)):  # interleaved, each first in turn
@@ -185,6 +193,8 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                             "added_p50_ms": statistics.median(added),
                             "added_p99_ms": percentile(added, 99),
                             "added_ms_per_kb": statistics.median(added) / (size / 1000),
+                            "proxy_cpu_ms": (_cpu_seconds(proxies[name]) - cpu[name]) * 1000 / requests[label],
+                            "load_average": os.getloadavg()[0],
                         }
                     )
                     print(
@@ -278,7 +288,7 @@ def hostile_markdown(rows: list[dict], tagger: bool) -> str:
 
 
 LATENCY_HEADER = ["proxy", "prompt", "streamed", "requests", "direct p50 ms", "proxied p50 ms", "added p50 ms"]
-LATENCY_HEADER += ["added p99 ms", "added ms/KB"]
+LATENCY_HEADER += ["added p99 ms", "added ms/KB", "proxy CPU ms per request", "load average"]
 
 
 def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
@@ -286,6 +296,7 @@ def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
         [r["proxy"], r["prompt"], "yes" if r["stream"] else "no", str(r["requests"])]
         + [f"{r[key]:.1f}" for key in ("direct_p50_ms", "proxied_p50_ms", "added_p50_ms", "added_p99_ms")]
         + [f"{r['added_ms_per_kb']:.2f}"]
+        + [f"{r[key]:.1f}" if key in r else "" for key in ("proxy_cpu_ms", "load_average")]  # not in older results
         for r in rows
     ]
     lines = [
