@@ -29,7 +29,7 @@ proxy_overhead_tagger_side_by_side.json and .md).
 `stealthflow.testing.hostile`) to each proxy, plain: its wall seconds and the CPU seconds the proxy
 process spent on it (results in proxy_hostile[_tagger][_side_by_side].json and .md).
 
-Writes benchmarks/results/proxy_overhead.json and .md.
+Writes benchmarks/results/proxy_overhead.json and .md (`--name`: another name for the latency results).
 """
 
 from __future__ import annotations
@@ -356,6 +356,7 @@ def main() -> None:
         "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
     )
     parser.add_argument("--hostile-chars", type=int, default=0, help="one request of this many characters per kind")
+    parser.add_argument("--name", help="the latency results' file name, without .json/.md (default by the options)")
     parser.add_argument(
         "--hostile-kinds",
         nargs="+",
@@ -397,7 +398,9 @@ def main() -> None:
         print(hostile_markdown(hostile, args.tagger))
     if not rows and flow is None:
         return
-    name = ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
+    name = args.name or (
+        ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
+    )
     (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)
     (RESULTS / f"{name}.md").write_text(table)
