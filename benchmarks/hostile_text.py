@@ -39,6 +39,10 @@ from stealthflow.placeholders.keys import new_secret
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.testing.hostile import KINDS, hostile_text
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tables import load_range, table  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent / "results"
 REFERENCE = "reference: messages"
 MESSAGES = Path(__file__).resolve().parent.parent / "data" / "pii_test.jsonl"
@@ -111,52 +115,67 @@ def markdown(rows: list[dict], runtimes: list[str]) -> str:
     largest = max(row["chars"] for row in rows)
     by = {(row["runtime"], row["kind"]): row for row in rows if row["chars"] == largest}
     kinds = list(dict.fromkeys(row["kind"] for row in rows))
-    loads = [row["load_average"] for row in rows]
+    compared = len(runtimes) == 2
+    header = ["kind", *(f"{runtime} CPU / wall s per MB" for runtime in runtimes), "masked"]
+    header += [f"{runtimes[1]} / {runtimes[0]} CPU"] if compared else []
+    body = [
+        [
+            kind,
+            *(
+                f"{by[runtime, kind]['cpu_s_per_mb']:.2f} / {by[runtime, kind]['wall_s_per_mb']:.2f}"
+                for runtime in runtimes
+            ),
+            str(by[runtimes[-1], kind]["masked"]),
+            *(
+                [f"{by[runtimes[1], kind]['cpu_s'] / max(by[runtimes[0], kind]['cpu_s'], 1e-3):.2f}x"]
+                if compared
+                else []
+            ),
+        ]
+        for kind in kinds
+    ]
     lines = [
         f"# Protect with the PII tagger on {largest:,} characters of hostile text",
         "",
-        f"`Protector.protect` (a vault file, a new session per text), CPU / wall seconds per MB; load average"
-        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        f"`Protector.protect` (a vault file, a new session per text), CPU / wall seconds per MB; {load_range(rows)}.",
         "",
-        "| kind | "
-        + " | ".join(f"{runtime} CPU / wall s per MB" for runtime in runtimes)
-        + " | masked |"
-        + (f" {runtimes[1]} / {runtimes[0]} CPU |" if len(runtimes) == 2 else ""),
-        "|---|" + "---|" * len(runtimes) + "---|" + ("---|" if len(runtimes) == 2 else ""),
+        *table(header, body),
     ]
-    for kind in kinds:
-        cells = [
-            f"{by[runtime, kind]['cpu_s_per_mb']:.2f} / {by[runtime, kind]['wall_s_per_mb']:.2f}"
-            for runtime in runtimes
-        ]
-        ratio = (
-            f" {by[runtimes[1], kind]['cpu_s'] / max(by[runtimes[0], kind]['cpu_s'], 1e-3):.2f}x |"
-            if len(runtimes) == 2
-            else ""
-        )
-        lines.append(f"| {kind} | " + " | ".join(cells) + f" | {by[runtimes[-1], kind]['masked']} |" + ratio)
     return "\n".join(lines) + "\n"
 
 
 def side_by_side(before: list[dict], after: list[dict]) -> str:
     """CPU seconds per MB of each kind, runtime and size, before and after, and their ratio."""
     was = {(row["runtime"], row["kind"], row["chars"]): row for row in before}
-    loads = [row["load_average"] for row in before + after]
+    header = [
+        "runtime",
+        "kind",
+        "chars",
+        "before CPU s/MB",
+        "after CPU s/MB",
+        "after / before",
+        "masked before / after",
+    ]
+    body = [
+        [
+            row["runtime"],
+            row["kind"],
+            f"{row['chars']:,}",
+            f"{old['cpu_s_per_mb']:.2f}",
+            f"{row['cpu_s_per_mb']:.2f}",
+            f"{row['cpu_s'] / max(old['cpu_s'], 1e-3):.2f}x",
+            f"{old['masked']} / {row['masked']}",
+        ]
+        for row in after
+        for old in [was[row["runtime"], row["kind"], row["chars"]]]
+    ]
     lines = [
         "# Protect with the PII tagger on hostile text, another revision (before) against this one",
         "",
-        f"`Protector.protect` (a vault file, a new session per text), CPU seconds per MB; load average"
-        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        f"`Protector.protect` (a vault file, a new session per text), CPU seconds per MB; {load_range(before + after)}.",
         "",
-        "| runtime | kind | chars | before CPU s/MB | after CPU s/MB | after / before | masked before / after |",
-        "|---|---|---|---|---|---|---|",
+        *table(header, body),
     ]
-    for row in after:
-        old = was[row["runtime"], row["kind"], row["chars"]]
-        lines.append(
-            f"| {row['runtime']} | {row['kind']} | {row['chars']:,} | {old['cpu_s_per_mb']:.2f} | {row['cpu_s_per_mb']:.2f}"
-            f" | {row['cpu_s'] / max(old['cpu_s'], 1e-3):.2f}x | {old['masked']} / {row['masked']} |"
-        )
     return "\n".join(lines) + "\n"
 
 

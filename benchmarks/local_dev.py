@@ -25,11 +25,13 @@ from pathlib import Path
 from stealthflow.anonymize import generalize
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import FLUENCY_FLOOR, Generalizer
-from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer
+from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.teacher_rewrites import TeacherRewrite, load_teacher_rewrites
 from stealthflow.resources import resource_dir
 from stealthflow.utility.fluency import shared_scorer
+
+POSTS = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
 
 
 def hide_from_generalizer(held_out: Path) -> None:
@@ -45,6 +47,32 @@ def hide_from_generalizer(held_out: Path) -> None:
     generalize.teacher_cues = lambda: kept  # looked up by name in teacher_table and cue_heads
 
 
+def sample_rewrites(path: Path, limit: int, seed: int) -> list[TeacherRewrite]:
+    """The first `limit` teacher rewrites of `path`, shuffled with `seed` (benchmarks/local_speed.py takes the same)."""
+    rewrites = list(load_teacher_rewrites(path).values())
+    random.Random(seed).shuffle(rewrites)
+    return rewrites[:limit]
+
+
+def write_rewrites(path: Path, rows: list[tuple[str, PostRewrite]], original: str) -> None:
+    """Each (post, rewrite) as a JSON line: the post under the key `original`, the rewrite's text, changes and
+    unprotected phrases."""
+    path.write_text(
+        "".join(
+            json.dumps({original: post, "rewrite": r.text, "changes": r.changes, "unprotected": r.unprotected}) + "\n"
+            for post, r in rows
+        ),
+        encoding="utf-8",
+    )
+
+
+def report(summary: dict, out: Path | None) -> None:
+    """Print the figures; also write them to `out` (JSON) when given."""
+    print(json.dumps(summary, indent=1))
+    if out:
+        out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+
+
 def read_harmless(paths: list[Path]) -> list[str]:
     return [
         json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line
@@ -53,8 +81,7 @@ def read_harmless(paths: list[Path]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    default = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
-    parser.add_argument("--teacher", type=Path, default=default, help="teacher rewrites (never test comments)")
+    parser.add_argument("--teacher", type=Path, default=POSTS, help="teacher rewrites (never test comments)")
     parser.add_argument("--limit", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tagger", help="cue tagger directory (default: the shipped one)")
@@ -65,13 +92,11 @@ def main() -> None:
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    rewrites = list(load_teacher_rewrites(args.teacher).values())
-    random.Random(args.seed).shuffle(rewrites)
-    rewrites = rewrites[: args.limit] + [
+    rewrites = sample_rewrites(args.teacher, args.limit, args.seed) + [
         TeacherRewrite(f"harmless-{n}", text, (), "", None) for n, text in enumerate(read_harmless(args.harmless))
     ]
     posts = [r.text for r in rewrites]
-    if args.teacher.parent == resource_dir("data") / "teacher-rewrites":
+    if args.teacher.parent == POSTS.parent:
         hide_from_generalizer(args.teacher)
     anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), Generalizer(shared_scorer, args.floor))
     started = time.time()
@@ -108,19 +133,10 @@ def main() -> None:
         "fluency_median": round(fluency[len(fluency) // 2], 3) if fluency else None,
         "seconds_per_post": round(seconds / len(posts), 2),
     }
-    print(json.dumps(summary, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    report(summary, args.out)
     if args.samples:
-        args.samples.write_text(
-            "".join(
-                json.dumps({"original": p, "rewrite": r.text, "changes": r.changes, "unprotected": r.unprotected})
-                + "\n"
-                for p, r in zip(posts, results, strict=True)
-                if r.text != p or r.cues
-            ),
-            encoding="utf-8",
-        )
+        changed_or_cued = [(p, r) for p, r in zip(posts, results, strict=True) if r.text != p or r.cues]
+        write_rewrites(args.samples, changed_or_cued, "original")
 
 
 if __name__ == "__main__":

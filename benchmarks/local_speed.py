@@ -15,9 +15,8 @@ PYTHONPATH, it gives that code's rewrites to compare with (tests/data/local_rewr
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import random
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -27,17 +26,11 @@ from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
-from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
-from stealthflow.resources import resource_dir
 from stealthflow.utility.fluency import FluencyScorer, shared_scorer
 
-POSTS = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def sample_posts(limit: int, seed: int) -> list[str]:
-    rewrites = list(load_teacher_rewrites(POSTS).values())
-    random.Random(seed).shuffle(rewrites)
-    return [r.text for r in rewrites[:limit]]
+from local_dev import POSTS, report, sample_rewrites, write_rewrites  # noqa: E402
 
 
 class Clock:
@@ -71,7 +64,7 @@ def main() -> None:
     parser.add_argument("--rewrites", type=Path, help="write each post's rewrite here (JSON lines)")
     parser.add_argument("--out", type=Path, help="write the figures here (JSON)")
     args = parser.parse_args()
-    posts = sample_posts(args.limit, args.seed)
+    posts = [r.text for r in sample_rewrites(POSTS, args.limit, args.seed)]
     phases: dict[str, list[float]] = {}
     tagger, *phases["load cue tagger"] = timed(load_cue_tagger)
     anonymizer = LocalAnonymizer(None, tagger, Generalizer(shared_scorer))
@@ -95,17 +88,9 @@ def main() -> None:
         "load_average": round(os.getloadavg()[0], 1),
         "note": "[wall, CPU] seconds; CPU counts this process only",
     }
-    print(json.dumps(summary, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    report(summary, args.out)
     if args.rewrites:
-        args.rewrites.write_text(
-            "".join(
-                json.dumps({"post": p, "rewrite": r.text, "changes": r.changes, "unprotected": r.unprotected}) + "\n"
-                for p, r in zip(posts, [*first, *rest], strict=True)
-            ),
-            encoding="utf-8",
-        )
+        write_rewrites(args.rewrites, list(zip(posts, [*first, *rest], strict=True)), "post")
 
 
 if __name__ == "__main__":

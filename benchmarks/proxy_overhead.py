@@ -5,7 +5,9 @@ user runs it: --no-llm --no-tagger, i.e. the deterministic recognizers), interle
 the mock in a process of its own too (`testing.mock_process`, as a real upstream is: in the
 client's process it would take the GIL from the client it measures),
 for prompts of 1 KB, 10 KB and 100 KB (PII-bearing chat text, a new one per request), plain and streamed. Added latency
-is the per-pair difference (proxied - direct), p50 and p99. Throughput: 64 concurrent streamed
+is the per-pair difference (proxied - direct), p50 and p99; beside it the proxy process's CPU time per
+request (its mean: user + system) and the load average (on a shared machine the CPU time is the steadier
+figure). Throughput: 64 concurrent streamed
 requests (1 KB prompts) at a time, requests/s and SSE chunks/s, direct vs proxied.
 Targets (issue 20): <= 3 ms p50 added at 1 KB, <= 50 ms at 100 KB.
 
@@ -27,7 +29,7 @@ proxy_overhead_tagger_side_by_side.json and .md).
 `stealthflow.testing.hostile`) to each proxy, plain: its wall seconds and the CPU seconds the proxy
 process spent on it (results in proxy_hostile[_tagger][_side_by_side].json and .md).
 
-Writes benchmarks/results/proxy_overhead.json and .md.
+Writes benchmarks/results/proxy_overhead.json and .md (`--name`: another name for the latency results).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -52,6 +55,10 @@ from stealthflow.testing.hostile import KINDS, hostile_text
 from stealthflow.testing.loopback import cli_command, free_port, wait_until_healthy
 from stealthflow.testing.mock_openai import Reply, last_user_text
 from stealthflow.testing.mock_process import MockOpenAIProcess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tables import load_range, table  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 AFTER = Path(__file__).resolve().parent.parent / "src"
@@ -135,6 +142,11 @@ def call(client: httpx.Client, base: str, body: dict) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def _cpu_seconds(base: str) -> float:
+    """User and system CPU seconds the proxy serving `base` has spent so far."""
+    return sum(psutil.Process(PIDS[base]).cpu_times()[:2])
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -161,6 +173,7 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                 for base in bases:  # warm-up: connections, the vault's first entries
                     call(client, base, body(-1))
                 times: list[list[float]] = [[] for _ in bases]
+                cpu = {name: _cpu_seconds(base) for name, base in proxies.items()}
                 for i in range(requests[label]):
                     request = body(i + 1000 * stream)
                     for turn in range(len(bases)):  # interleaved, each first in turn
@@ -180,6 +193,8 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                             "added_p50_ms": statistics.median(added),
                             "added_p99_ms": percentile(added, 99),
                             "added_ms_per_kb": statistics.median(added) / (size / 1000),
+                            "proxy_cpu_ms": (_cpu_seconds(proxies[name]) - cpu[name]) * 1000 / requests[label],
+                            "load_average": os.getloadavg()[0],
                         }
                     )
                     print(
@@ -258,24 +273,32 @@ def hostile_rows(proxies: dict[str, str], kinds: list[str], chars: int) -> list[
 
 
 def hostile_markdown(rows: list[dict], tagger: bool) -> str:
-    loads = [row["load_average"] for row in rows]
+    body = [
+        [r["proxy"], r["kind"], f"{r['chars']:,}", str(r["status"]), f"{r['wall_s']:.2f}", f"{r['proxy_cpu_s']:.2f}"]
+        for r in rows
+    ]
     lines = [
         f"# One chat request of hostile text through the proxy ({'the PII tagger on' if tagger else '`--no-tagger`'})",
         "",
-        f"A plain request to the mock upstream; wall seconds and CPU seconds of the proxy's process; load average"
-        f" {min(loads)}-{max(loads)} on the machine's {os.cpu_count()} cores.",
+        f"A plain request to the mock upstream; wall seconds and CPU seconds of the proxy's process; {load_range(rows)}.",
         "",
-        "| proxy | kind | chars | status | wall s | proxy CPU s |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += [
-        f"| {r['proxy']} | {r['kind']} | {r['chars']:,} | {r['status']} | {r['wall_s']:.2f} | {r['proxy_cpu_s']:.2f} |"
-        for r in rows
+        *table(["proxy", "kind", "chars", "status", "wall s", "proxy CPU s"], body),
     ]
     return "\n".join(lines) + "\n"
 
 
+LATENCY_HEADER = ["proxy", "prompt", "streamed", "requests", "direct p50 ms", "proxied p50 ms", "added p50 ms"]
+LATENCY_HEADER += ["added p99 ms", "added ms/KB", "proxy CPU ms per request", "load average"]
+
+
 def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
+    body = [
+        [r["proxy"], r["prompt"], "yes" if r["stream"] else "no", str(r["requests"])]
+        + [f"{r[key]:.1f}" for key in ("direct_p50_ms", "proxied_p50_ms", "added_p50_ms", "added_p99_ms")]
+        + [f"{r['added_ms_per_kb']:.2f}"]
+        + [f"{r[key]:.1f}" if key in r else "" for key in ("proxy_cpu_ms", "load_average")]  # not in older results
+        for r in rows
+    ]
     lines = [
         "# Proxy overhead (mock upstream, `--no-llm`, the PII tagger on, after a burst of concurrent requests)"
         if tagger
@@ -283,14 +306,8 @@ def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
         "",
         f"Load average {os.getloadavg()[0]:.1f} on the machine's {os.cpu_count()} cores at the end of the run.",
         "",
-        "| proxy | prompt | streamed | requests | direct p50 ms | proxied p50 ms | added p50 ms | added p99 ms | added ms/KB |",
-        "|---|---|---|---|---|---|---|---|---|",
+        *table(LATENCY_HEADER, body),
     ]
-    for r in rows:
-        lines.append(
-            f"| {r['proxy']} | {r['prompt']} | {'yes' if r['stream'] else 'no'} | {r['requests']} | {r['direct_p50_ms']:.1f} |"
-            f" {r['proxied_p50_ms']:.1f} | {r['added_p50_ms']:.1f} | {r['added_p99_ms']:.1f} | {r['added_ms_per_kb']:.2f} |"
-        )
     names = list(dict.fromkeys(r["proxy"] for r in rows))
     if len(names) == 2:  # side by side: the second proxy's added p50 against the first's
         first = {(r["prompt"], r["stream"]): r["added_p50_ms"] for r in rows if r["proxy"] == names[0]}
@@ -307,11 +324,19 @@ def markdown(rows: list[dict], flow: dict | None, tagger: bool) -> str:
         "",
         f"{flow['concurrent']} concurrent streams, {flow['total']} streamed requests (1 KB prompts, {REPLY_CHARS}-char replies in {flow['chunk_chars']}-char chunks):",
         "",
-        "| | requests/s | SSE chunks/s | failed (connection errors) |",
-        "|---|---|---|---|",
-        f"| direct | {d['requests_per_s']:.1f} | {d['chunks_per_s']:.0f} | {d['failed']} |",
-        f"| proxied | {p['requests_per_s']:.1f} | {p['chunks_per_s']:.0f} | {p['failed']} |",
-        f"| ratio | {p['requests_per_s'] / d['requests_per_s']:.2f} | {p['chunks_per_s'] / d['chunks_per_s']:.2f} | |",
+        *table(
+            ["", "requests/s", "SSE chunks/s", "failed (connection errors)"],
+            [
+                ["direct", f"{d['requests_per_s']:.1f}", f"{d['chunks_per_s']:.0f}", str(d["failed"])],
+                ["proxied", f"{p['requests_per_s']:.1f}", f"{p['chunks_per_s']:.0f}", str(p["failed"])],
+                [
+                    "ratio",
+                    f"{p['requests_per_s'] / d['requests_per_s']:.2f}",
+                    f"{p['chunks_per_s'] / d['chunks_per_s']:.2f}",
+                    "",
+                ],
+            ],
+        ),
     ]
     return "\n".join(lines) + "\n"
 
@@ -331,6 +356,7 @@ def main() -> None:
         "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
     )
     parser.add_argument("--hostile-chars", type=int, default=0, help="one request of this many characters per kind")
+    parser.add_argument("--name", help="the latency results' file name, without .json/.md (default by the options)")
     parser.add_argument(
         "--hostile-kinds",
         nargs="+",
@@ -372,7 +398,9 @@ def main() -> None:
         print(hostile_markdown(hostile, args.tagger))
     if not rows and flow is None:
         return
-    name = ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
+    name = args.name or (
+        ("proxy_overhead_tagger" if args.tagger else "proxy_overhead") + ("_side_by_side" if args.before else "")
+    )
     (RESULTS / f"{name}.json").write_text(json.dumps({"latency": rows, "throughput": flow}, indent=2) + "\n")
     table = markdown(rows, flow, args.tagger)
     (RESULTS / f"{name}.md").write_text(table)

@@ -6,7 +6,8 @@ texts, on 2 threads (torch's, or numpy's BLAS):
 
 - cold load: from importing the tagger's module to the first 1 KB text tagged (a cold CLI's share);
 - tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
-  the median of `--passes` interleaved passes;
+  the median of `--passes` interleaved passes, in wall time and in the process's CPU time (on a shared
+  machine the CPU time is the steadier figure: the wall time also counts the other processes' turns);
 - server threads: regex + tagger in worker threads (`anyio.to_thread.run_sync`, as the proxy runs
   detection), a burst of 2 concurrent clients, then 1 client, on one event loop.
 
@@ -25,6 +26,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from tables import table  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 RUNTIMES = ("torch", "numpy")
@@ -48,8 +53,6 @@ def measure(runtime: str, count: int, passes: int) -> dict:
         threadpool_limits(THREADS)
 
     import anyio
-
-    sys.path.insert(0, str(Path(__file__).parent))
     from pii_detection import build_set, kilobyte_messages
 
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -61,11 +64,12 @@ def measure(runtime: str, count: int, passes: int) -> dict:
     plain = Detector(build_recognizers())
     tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
 
-    def ms_per_kb(detector: Detector) -> float:
-        start = time.perf_counter()
+    def ms_per_kb(detector: Detector) -> tuple[float, float]:
+        """Wall and CPU milliseconds per KB."""
+        start, cpu = time.perf_counter(), time.process_time()
         for text in texts:
             detector.deterministic(text)
-        return (time.perf_counter() - start) * 1000 / kilobytes
+        return (time.perf_counter() - start) * 1000 / kilobytes, (time.process_time() - cpu) * 1000 / kilobytes
 
     ms_per_kb(plain), ms_per_kb(tagged)  # warm: lexicons, the words' projections, lazy set-up
     timed = [(ms_per_kb(plain), ms_per_kb(tagged)) for _ in range(passes)]
@@ -90,17 +94,46 @@ def measure(runtime: str, count: int, passes: int) -> dict:
 
     return {
         "cold_load_s": cold,
-        "regex_ms_per_kb": statistics.median(p for p, _ in timed),
-        "tagger_ms_per_kb": statistics.median(t - p for p, t in timed),
+        "regex_ms_per_kb": statistics.median(p[0] for p, _ in timed),
+        "tagger_ms_per_kb": statistics.median(t[0] - p[0] for p, t in timed),
+        "regex_cpu_ms_per_kb": statistics.median(p[1] for p, _ in timed),
+        "tagger_cpu_ms_per_kb": statistics.median(t[1] - p[1] for p, t in timed),
         **anyio.run(server),
+        "parts": _parts(tagger, texts, kilobytes) if runtime == "numpy" else {},
         "load_average": os.getloadavg()[0],
+    }
+
+
+def _parts(tagger, texts: list[str], kilobytes: float) -> dict[str, float]:
+    """CPU ms per KB of the numpy tagger's stages, each text alone: its word pieces and windows, the forward
+    pass, decoding the tokens' probabilities into spans; the tagger's whole `tag_many` (the three); the whole
+    recognizer (`tag_many`, then shaping, filters and thresholds)."""
+    from stealthflow.pii_tagger.model import MAX_TOKENS, _runtime_probabilities
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+
+    def cpu(run) -> float:
+        start = time.process_time()
+        run()
+        return (time.process_time() - start) * 1000 / kilobytes
+
+    windows = [tagger.windows([text]) for text in texts]
+    tokens = [tagger.token_probabilities([text])[0] for text in texts]
+    recognizer = PiiTaggerRecognizer(tagger=tagger)
+    return {
+        "word pieces": cpu(lambda: [tagger.windows([text]) for text in texts]),
+        "forward pass": cpu(lambda: [_runtime_probabilities(tagger.model, w, 16 * MAX_TOKENS) for w in windows]),
+        "span decoding": cpu(lambda: [tagger._spans(text, t) for text, t in zip(texts, tokens, strict=True)]),
+        "tagging (the three)": cpu(lambda: [tagger.tag_many([text]) for text in texts]),
+        "whole recognizer (then shaping, filters)": cpu(lambda: [recognizer.find_many([text]) for text in texts]),
     }
 
 
 ROWS = {
     "cold_load_s": "cold load, import to first 1 KB tagged (s)",
     "tagger_ms_per_kb": "tagger ms per KB at 1 KB (detection with it minus without)",
+    "tagger_cpu_ms_per_kb": "the same in CPU ms per KB",
     "regex_ms_per_kb": "regex layer alone, ms per KB",
+    "regex_cpu_ms_per_kb": "the same in CPU ms per KB",
     "workers_burst": "regex + tagger in worker threads, 2 clients, ms per KB",
     "workers_after": "then 1 client, ms per KB",
 }
@@ -136,13 +169,19 @@ def main() -> None:
         f"and of {args.rounds} fresh processes per runtime (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
-        "| | torch | numpy | numpy / torch |",
-        "|---|---|---|---|",
-        *(
-            f"| {label} | {medians['torch'][key]:.2f} | {medians['numpy'][key]:.2f} |"
-            f" {medians['numpy'][key] / medians['torch'][key]:.2f}x |"
-            for key, label in ROWS.items()
+        *table(
+            ["", "torch", "numpy", "numpy / torch"],
+            [
+                [label, f"{medians['torch'][key]:.2f}", f"{medians['numpy'][key]:.2f}"]
+                + [f"{medians['numpy'][key] / medians['torch'][key]:.2f}x"]
+                for key, label in ROWS.items()
+            ],
         ),
+    ]
+    parts = {part: statistics.median(run["parts"][part] for run in runs["numpy"]) for part in runs["numpy"][0]["parts"]}
+    lines += [
+        "",
+        "Where the numpy tagger's CPU time goes, ms per KB: " + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
     ]
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)

@@ -110,16 +110,13 @@ def test_detection_imports_no_training_code():
     """The detector with every recognizer and the shipped tagger, run on a text each filter reads, in a
     fresh interpreter (a filter used to import the training data's conditions at run time)."""
     probe = (
-        "import sys\n"
         "from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer\n"
         "from stealthflow.placeholders.detector import Detector\n"
         "from stealthflow.placeholders.recognizers import build_recognizers\n"
         "text = 'I was diagnosed with diabetes. My friend Anna Berg earns $80k at Acme Corp, 12 Elm Street.'\n"
         "assert Detector([*build_recognizers(), PiiTaggerRecognizer()]).detect(text)\n"
-        "print('\\n'.join(m for m in sys.modules if m.startswith(('stealthflow.pii_tagger.training', 'stealthflow.training'))))\n"
     )
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300)
-    assert loaded.stdout.split() == []
+    assert _loaded_after(probe, "m.startswith(('stealthflow.pii_tagger.training', 'stealthflow.training'))") == []
 
 
 def test_every_detection_module_imports_first_in_a_fresh_interpreter():
@@ -143,3 +140,22 @@ def test_every_detection_module_imports_first_in_a_fresh_interpreter():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", result.stdout
+
+
+def test_restore_imports_neither_the_recognizers_nor_numpy():
+    """Restore shares its Aho-Corasick builder with detection's gates through `placeholders.automaton`, not
+    through the gate's module: importing that would load the recognizers package (and numpy) on the path of
+    commands that only restore text, or only fail on bad arguments."""
+    probe = (
+        "from stealthflow.placeholders.restore import restore_text\n"
+        "assert restore_text('to <EMAIL_1>', lambda ref: 'a@b.org').text == 'to a@b.org'\n"
+    )
+    assert _loaded_after(probe, "m == 'numpy' or m.startswith('stealthflow.placeholders.recognizers')") == []
+
+
+def _loaded_after(probe: str, which: str) -> list[str]:
+    """The modules (`m`) for which `which` holds that `probe` leaves loaded in a fresh interpreter."""
+    probe += f"import sys\nprint('\\n'.join(m for m in sys.modules if {which}))\n"
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300
+    ).stdout.split()

@@ -250,6 +250,26 @@ def test_placeholder_looking_input_is_escaped_and_never_restored_to_another_valu
     assert "".join(protector.restore_stream(list(second.text), "s")) == typed
 
 
+def test_a_placeholder_in_another_scripts_digits_is_escaped_in_input_and_restored_alike_whole_or_streamed(
+    tmp_path, monkeypatch
+):
+    """The scan takes any decimal digit as an index (`<EMAIL_١>`, an Arabic-Indic one, is <EMAIL_1>), and
+    `body_starts` must find such a body too. It did not: protect left `<EMAIL_١>` in the user's text
+    unescaped, so a streamed reply echoing it gave back the vault's email, and a whole reply (restored only
+    near `body_starts`) left a placeholder the stream filled in."""
+    from placeholder_fixtures import make_protector, protect_config
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protector.protect("mail dana@example.org please", "s")  # issues <EMAIL_1>
+    typed = "the form says <EMAIL_١> and \\<EMAIL_١> and PHONE २०"
+    protected = protector.protect(typed, "s").text
+    assert protector.restore(protected, "s").text == typed
+    assert "".join(protector.restore_stream(list(protected), "s")) == typed
+    reply = "Sent to <EMAIL_١>."
+    assert protector.restore(reply, "s").text == "Sent to dana@example.org."
+    assert "".join(protector.restore_stream(list(reply), "s")) == "Sent to dana@example.org."
+
+
 def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp_path, monkeypatch):
     from placeholder_fixtures import make_protector, protect_config
 
@@ -289,6 +309,7 @@ def test_values_issued_by_another_process_are_masked_and_forgotten_ones_are_not(
         "no placeholder here",
         "a\\\\<EMAIL_1>b<<PHONE 12>>",
         "[[ api:3f81a2c9 ]]password4x",
+        "<EMAIL_٣> \\PHONE １２",
     ],
 )
 def test_escaping_only_the_pieces_that_can_hold_a_placeholder_changes_nothing(text):
@@ -317,7 +338,7 @@ BODY_PIECES = st.sampled_from(
         "42",
         "3f81a2c9",
     ]
-    + ["a", "x", "<", ">", "[[", "]]", "\\", "İ"]
+    + ["a", "x", "<", ">", "[[", "]]", "\\", "İ", "٣", "१२"]
 )
 
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from stealthflow.cli.app import (
     AdapterOption,
+    AttackersOption,
     CacheOption,
     ConfigOption,
     ModelOption,
@@ -23,7 +24,7 @@ from stealthflow.cli.app import (
     settings_from,
     user_errors,
 )
-from stealthflow.cli.generate import AttackersOption, InsightsOption, print_risk_report, split_names
+from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
 
 

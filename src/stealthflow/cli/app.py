@@ -172,6 +172,13 @@ RoundsOption = Annotated[
         "--rounds", min=1, help="rounds of the loop methods (aa, stealth); default: workflow.rounds of the config (5)"
     ),
 ]
+AttackersOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--attackers",
+        help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU); default: llm",
+    ),
+]
 CacheOption = Annotated[
     Optional[Path],
     typer.Option(

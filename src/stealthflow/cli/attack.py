@@ -12,6 +12,7 @@ from rich.table import Table
 from stealthflow.attack import CorrectnessJudge
 from stealthflow.cli.app import (
     AdapterOption,
+    AttackersOption,
     CacheOption,
     ConfigOption,
     ModelOption,
@@ -28,12 +29,6 @@ from stealthflow.data import ATTRIBUTES
 from stealthflow.data.jsonl import dump_line
 from stealthflow.llm.pool import LLMPool
 
-AttackersOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--attackers", help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU)"
-    ),
-]
 BLIND = "blind: no answer — this says nothing about your privacy"
 
 

@@ -11,9 +11,11 @@ from rich.progress import Progress
 
 from stealthflow.cli.app import (
     AdapterOption,
+    AttackersOption,
     CacheOption,
     ConfigOption,
     ModelOption,
+    RoundsOption,
     app,
     console,
     explain,
@@ -57,12 +59,8 @@ def evaluate(
     sample_seed: Annotated[
         Optional[int], typer.Option(help="with --limit: a seeded random sample of N profiles instead of the first N")
     ] = None,
-    rounds: Annotated[
-        Optional[int], typer.Option(min=1, help="rounds of the loop methods aa/stealth (default 5)")
-    ] = None,
-    attackers: Annotated[
-        Optional[str], typer.Option(help="evaluation attackers, e.g. llm,classifier (default: llm)")
-    ] = None,
+    rounds: RoundsOption = None,
+    attackers: AttackersOption = None,
     attacker_model: Annotated[
         Optional[str], typer.Option(help="model of the evaluation attacker (default: settings' attacker, else --model)")
     ] = None,

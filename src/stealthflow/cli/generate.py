@@ -12,6 +12,7 @@ from rich.table import Table
 
 from stealthflow.cli.app import (
     AdapterOption,
+    AttackersOption,
     ConfigOption,
     ModelOption,
     app,
@@ -32,9 +33,6 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.workflow.runner import RunDirectory
     from stealthflow.workflow.summary import RunSummary
 
-AttackersOption = Annotated[
-    Optional[str], typer.Option("--attackers", help="comma-separated attackers, e.g. llm,classifier (default: llm)")
-]
 InsightsOption = Annotated[
     Optional[Path],
     typer.Option(

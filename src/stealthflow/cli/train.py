@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -25,6 +26,9 @@ from stealthflow.cli.app import (
 from stealthflow.data.loader import describe_validation_error
 from stealthflow.resources import split_path
 
+if TYPE_CHECKING:  # training pulls in torch and trl: imported when a command runs
+    from stealthflow.training.recipes import Recipe
+
 train_app = Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
@@ -35,6 +39,7 @@ DataOption = Annotated[Optional[Path], typer.Option("--data", help="harvest outp
 OutputOption = Annotated[
     Optional[Path], typer.Option("--output-dir", help="where adapters and logs go (overrides the recipe)")
 ]
+TableOutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")]
 SetOption = Annotated[
     Optional[list[str]], typer.Option("--set", help="override a recipe key, e.g. --set grpo.max_steps=40 (repeatable)")
 ]
@@ -167,11 +172,7 @@ def sft(recipe: RecipeOption, data: DataOption = None, output_dir: OutputOption 
     """LoRA-SFT on harvested examples; resumes from the last checkpoint if interrupted."""
     from stealthflow.training import run_sft
 
-    resolved = _recipe(recipe, data, output_dir, set_)
-    with user_errors():
-        adapter = run_sft(resolved, callbacks=_progress(), on_skip=_skipped)
-    out.print(f"SFT adapter: {adapter}  (loss curve: {adapter.parent / 'loss.png'})")
-    out.print(f"use it: stealthflow anonymize FILE --model {resolved.base_model} --adapter {adapter}")
+    _train(run_sft, _recipe(recipe, data, output_dir, set_), "SFT", "loss curve", "loss.png")
 
 
 @train_app.command()
@@ -184,9 +185,14 @@ def grpo(
     resolved = _recipe(recipe, None, output_dir, set_)
     if data is not None:
         resolved.grpo.data = str(data)
+    _train(run_grpo, resolved, "GRPO", "reward curve", "rewards.png")
+
+
+def _train(run: Callable, resolved: Recipe, stage: str, curve: str, plot: str) -> None:
+    """Run a training stage on the resolved recipe and say where its adapter and its `plot` went."""
     with user_errors():
-        adapter = run_grpo(resolved, callbacks=_progress(), on_skip=_skipped)
-    out.print(f"GRPO adapter: {adapter}  (reward curve: {adapter.parent / 'rewards.png'})")
+        adapter = run(resolved, callbacks=_progress(), on_skip=_skipped)
+    out.print(f"{stage} adapter: {adapter}  ({curve}: {adapter.parent / plot})")
     out.print(f"use it: stealthflow anonymize FILE --model {resolved.base_model} --adapter {adapter}")
 
 
@@ -219,7 +225,7 @@ def compare(
         list[str], typer.Argument(help="NAME=EVALUATE_OUT_DIR, one per model (e.g. base=runs/eval-base)")
     ],
     method: Annotated[str, typer.Option(help="the anonymization method the evaluations ran")] = "standard",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
+    output: TableOutputOption = None,
 ) -> None:
     """One table comparing models evaluated with `stealthflow evaluate` (as attacker and as anonymizer)."""
     from stealthflow.training.compare import comparison_table
@@ -245,7 +251,7 @@ def attack_eval(
     sample_seed: Annotated[
         Optional[int], typer.Option(help="a seeded random sample of --limit profiles (as evaluate --sample-seed)")
     ] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="also write the markdown table here")] = None,
+    output: TableOutputOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,

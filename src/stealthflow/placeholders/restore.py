@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import ahocorasick
 import regex
 
+from stealthflow.placeholders.automaton import word_automaton, word_starts
 from stealthflow.placeholders.context import WINDOW, place_of
 from stealthflow.placeholders.types import TYPE_LEVELS
 
@@ -231,17 +231,13 @@ def escape_placeholders(text: str) -> str:
     return "".join(parts)
 
 
-def _body_starts() -> tuple[ahocorasick.Automaton, re.Pattern[str]]:
+def _body_starts() -> tuple[ahocorasick.Automaton, regex.Pattern[str]]:
     """Every placeholder body starts with a type name soon followed by a separator and a hex digit,
     or by a digit: the first word of each type name (one Aho-Corasick pass over the lowercased
-    text), then that shape ("passwordabc" is none: text of words glued together holds many)."""
-    automaton = ahocorasick.Automaton()
-    for name in TYPE_LEVELS:
-        word = name.split("_")[0].lower()
-        automaton.add_word(word, len(word))
-    automaton.make_automaton()
-    return automaton, re.compile(
-        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?[0-9])"
+    text), then that shape ("passwordabc" is none: text of words glued together holds many). The
+    digit is any script's (`regex`'s `\\d`, as the scan's index takes it: `<EMAIL_\u0663>` is one)."""
+    return word_automaton({name.split("_")[0].lower() for name in TYPE_LEVELS}), regex.compile(
+        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?\d)"
     )
 
 
@@ -257,9 +253,7 @@ def body_starts(text: str) -> list[int] | None:
     lowered = text.lower().translate(_FOLDS)
     if len(lowered) != len(text):
         return None
-    return [
-        end + 1 - length for end, length in _TYPE_WORDS.iter(lowered) if _BODY_START.match(lowered, end + 1 - length)
-    ]
+    return [start for start in word_starts(_TYPE_WORDS, lowered) if _BODY_START.match(lowered, start)]
 
 
 def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:

@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 import re._constants as sre
 import re._parser as sre_parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import cache, cached_property
+
+from stealthflow.placeholders.automaton import word_automaton, word_starts
 
 BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("my older brother")
 BEFORE_CHARS = 64
@@ -89,17 +91,6 @@ class TriggerGate:
                 position = match.end() if match.end() > match.start() else match.start() + 1
 
 
-def word_automaton(words: Iterable[str]):
-    """An Aho-Corasick automaton of `words`, each word's value its length."""
-    import ahocorasick
-
-    automaton = ahocorasick.Automaton()
-    for word in words:
-        automaton.add_word(word, len(word))
-    automaton.make_automaton()
-    return automaton
-
-
 class WordStarts:
     """Where any of a few words starts in a text, without case (`fold`): one Aho-Corasick pass."""
 
@@ -115,7 +106,7 @@ class WordStarts:
         folded = fold(text)
         if len(folded) != len(text):
             return None
-        return sorted({last + 1 - length for last, length in self.automaton.iter(folded)})
+        return sorted(set(word_starts(self.automaton, folded)))
 
 
 def matches_at(pattern, text: str, starts: list[int]) -> Iterator:
