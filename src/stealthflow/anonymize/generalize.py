@@ -69,6 +69,7 @@ class StandIns:
     adverbials: tuple[str, ...] = ()
     adjectives: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()  # the named-entity types (spaCy's) of names these stand-ins never replace
+    names: tuple[str, ...] = ()  # the named-entity types of names that always give the attribute away
 
 
 @cache
@@ -343,6 +344,14 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(first + a, first + b) for a, b in pieces]
 
 
+def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
+    """sentence[start:end] is evidence of `attribute` by the data, not only by the cue tagger: it ends with a word
+    the teacher changed for the attribute ("an ER nurse"), or holds a name of a type that always gives it away
+    (generic.yaml `names`: "Phuket" for a place)."""
+    names = set(generic_lexicon().get(attribute, StandIns()).names)
+    return attribute in head_attributes(sentence[start:end]) or bool(syntax.entity_types(sentence, start, end) & names)
+
+
 def without_sentence(text: str, phrase: str) -> str | None:
     """`text` without the sentence holding `phrase`; None when no other sentence with a word is left."""
     first, last = sentence_around(text, phrase)
@@ -369,8 +378,9 @@ class Generalizer:
     def generalize(self, texts: list[str], phrases: list[list[tuple[str, str]]]) -> list[tuple[str, list[Replacement]]]:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
         what happened to each phrase (a phrase spanning several constituents, for each of them). A phrase
-        no candidate replaces fluently still leaves the text: the constituent around it that reads best
-        without it, or its sentence; it stays (reported) only when it is all the text. Texts are processed together, one
+        that gives its attribute away (`gives_away`) and no candidate replaces fluently still leaves the text:
+        the best stand-in or constituent around it reading nearly as well, else its sentence; it stays
+        (reported) only when it is all the text. Any other phrase no candidate replaces fluently stays, reported. Texts are processed together, one
         phrase of each per batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
@@ -386,13 +396,21 @@ class Generalizer:
                 break
             trials = {i: self._trials(current[i], pending[i][0], *where[i]) for i in where}
             best = self._best(trials)
-            unplaced = [i for i in where if i not in best or best[i][0] < self.floor]
-            removed = self._best({i: self._removals(current[i], pending[i][0], *where[i]) for i in unplaced})
+            unplaced = [
+                i
+                for i in where
+                if (i not in best or best[i][0] < self.floor)
+                and gives_away(where[i][2], *where[i][:2], pending[i][0][1])
+            ]
+            removed = self._best({i: self._removals(current[i], pending[i][0], *where[i]) for i in unplaced}, True)
             for i in where:
                 phrase, attribute, _ = pending[i].pop(0)
                 tried = max((found[i] for found in (best, removed) if i in found), key=lambda c: c[0], default=None)
                 if i in best and best[i][0] >= self.floor:
                     chosen = best[i]
+                elif i not in unplaced:  # no fluent stand-in, and maybe no cue: it stays, reported
+                    done[i].append(Replacement(phrase, attribute, None, best[i][0] if i in best else float("-inf")))
+                    continue
                 elif tried is not None and tried[0] >= REMOVAL_FLOOR:  # a stand-in or removal that reads nearly as well
                     chosen = tried
                 elif (rest := without_sentence(current[i], phrase)) is not None:
@@ -406,14 +424,20 @@ class Generalizer:
                 done[i].append(Replacement(phrase, attribute, candidate, score))
         return list(zip(current, done, strict=True))
 
-    def _best(self, trials: dict[int, list[tuple[str, str, str]]]) -> dict[int, tuple[float, str, str]]:
-        """Per text, its best trial (score, candidate, the text with it): scored in its sentence, a
-        replacement that reads fluently before dropping the phrase, then the highest score."""
+    def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
+        """Per text, its best trial (score, candidate, the text with it), scored in its sentence: a replacement
+        that reads fluently before dropping the phrase, then the highest score; with `smallest` (removals), the
+        one that drops the least of those reading at least REMOVAL_FLOOR ("Went back to Jamaica for my grandma's
+        funeral" loses "to Jamaica", not all but "Went"), else the highest score."""
         flat = [(i, *trial) for i, found in trials.items() for trial in found]
         scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
-        best: dict[int, tuple[tuple[bool, float], tuple[float, str, str]]] = {}
-        for (i, candidate, _, _, text), fluency in zip(flat, scores, strict=True):
-            rank = (fluency.score >= self.floor and candidate != "", fluency.score)
+        best: dict[int, tuple[tuple, tuple[float, str, str]]] = {}
+        for (i, candidate, window, trial, text), fluency in zip(flat, scores, strict=True):
+            if smallest:
+                passes = fluency.score >= REMOVAL_FLOOR
+                rank = (passes, len(trial) - len(window) if passes else fluency.score)
+            else:
+                rank = (fluency.score >= self.floor and candidate != "", fluency.score)
             if i not in best or rank > best[i][0]:
                 best[i] = (rank, (fluency.score, candidate, text))
         return {i: found for i, (_, found) in best.items()}

@@ -309,6 +309,12 @@ def has_content(sentence: str, start: int, end: int) -> bool:
     return span is None or _content(span)
 
 
+def entity_types(sentence: str, start: int, end: int) -> frozenset[str]:
+    """spaCy's named-entity types of the words in sentence[start:end] ("GPE" for "Phuket")."""
+    span = phrase_span(parse(sentence), start, end)
+    return frozenset(t.ent_type_ for t in span if t.ent_type_) if span is not None else frozenset()
+
+
 def _splits(token: Token) -> bool:
     """A coordinating conjunction that joins two constituents, not one before a pronoun conjunct."""
     if token.pos_ != "CCONJ" or token.dep_ != "cc":
