@@ -349,7 +349,27 @@ def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
     the teacher changed for the attribute ("an ER nurse"), or holds a name of a type that always gives it away
     (generic.yaml `names`: "Phuket" for a place)."""
     names = set(generic_lexicon().get(attribute, StandIns()).names)
-    return attribute in head_attributes(sentence[start:end]) or bool(syntax.entity_types(sentence, start, end) & names)
+    if attribute in head_attributes(sentence[start:end]) or syntax.entity_types(sentence, start, end) & names:
+        return True
+    return KNOWN_NAME in names and known_name(sentence, start, end)
+
+
+#: the `names` entry of generic.yaml for a name in the gazetteer of famous people and places, or a country,
+#: state or province: spaCy's small model types "Phuket" as nothing and "Perth" as a person
+KNOWN_NAME = "KNOWN"
+
+
+def known_name(sentence: str, start: int, end: int) -> bool:
+    """A capitalised word of sentence[start:end] lies in a name of `data/public_names.txt` ("Phuket", "Kyiv") or
+    is a country, state or province ("Norway")."""
+    from stealthflow.placeholders.recognizers.public_names import name_key, public_name, region_names
+
+    for word in _WORDS.finditer(sentence, start, end):
+        if word.group()[:1].isupper() and (
+            public_name(sentence, *word.span()) or name_key(word.group()) in region_names()
+        ):
+            return True
+    return False
 
 
 def without_sentence(text: str, phrase: str) -> str | None:
