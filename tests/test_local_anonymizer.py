@@ -311,8 +311,15 @@ def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sente
     method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict()))
     (result,) = method.rewrite_posts(["Rent in Leeds keeps going up. Nice weather today."])
     assert result.text == "Nice weather today." and result.unprotected == []  # its sentence went, not a word of it
-    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])  # a lone sentence: what reads best
-    assert "Leeds" not in result.text and result.text.endswith("keeps going up.") and result.unprotected == []
+    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])  # a lone sentence: the adjunct goes
+    assert result.text == "Rent keeps going up." and result.unprotected == []
+
+
+def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
+    """ "turning 30" has no removable constituent: it stays, reported, rather than "turning this stage of life"."""
+    method = LocalAnonymizer(None, FakeTagger({"30": "age"}), Generalizer(Strict()))
+    (result,) = method.rewrite_posts(["We are turning 30 next month."])
+    assert result.text == "We are turning 30 next month." and result.unprotected == ["30"]
 
 
 def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_leave_with_it():

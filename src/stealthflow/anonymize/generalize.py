@@ -399,8 +399,8 @@ class Generalizer:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
         what happened to each phrase (a phrase spanning several constituents, for each of them). A phrase
         that gives its attribute away (`gives_away`) and no candidate replaces fluently still leaves the text:
-        the best stand-in or constituent around it reading nearly as well, else its sentence; it stays
-        (reported) only when it is all the text. Any other phrase no candidate replaces fluently stays, reported. Texts are processed together, one
+        the best stand-in or constituent around it reading nearly as well, else its sentence, else (a lone
+        sentence) the constituent around it however it reads; it stays (reported) only when none is left. Any other phrase no candidate replaces fluently stays, reported. Texts are processed together, one
         phrase of each per batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
@@ -435,8 +435,8 @@ class Generalizer:
                     chosen = tried
                 elif (rest := without_sentence(current[i], phrase)) is not None:
                     chosen = (0.0, "", rest)
-                elif tried is not None:  # a lone sentence: what reads best, though not well
-                    chosen = tried
+                elif i in removed:  # a lone sentence: the parse still shows it whole without the constituent
+                    chosen = removed[i]
                 else:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
