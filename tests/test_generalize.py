@@ -8,7 +8,7 @@ import json
 import pytest
 
 from stealthflow.anonymize.cues import teacher_cue_examples
-from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once
+from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, whole
 from stealthflow.data import DataError
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
@@ -17,13 +17,13 @@ from stealthflow.utility.fluency import Fluency, edit_fluency
 
 
 class ScoreByTable:
-    """FAKE scorer: a fixed score per rewrite text (anything else reads badly)."""
+    """FAKE scorer: a fixed score per rewrite text, whatever spaces end it (anything else reads badly)."""
 
     def __init__(self, table: dict[str, float]):
         self.table = table
 
     def compare(self, originals, rewrites):
-        return [Fluency(self.table.get(r, -9.0), 0.0) for r in rewrites]
+        return [Fluency(self.table.get(r.strip(), -9.0), 0.0) for r in rewrites]
 
 
 def candidates_for(sentence: str, phrase: str, attribute: str) -> list[str]:
@@ -213,6 +213,60 @@ def test_dropping_is_taken_only_when_no_replacement_reads_fluently():
     assert new == "Rent keeps going up."
 
 
+def test_a_place_no_candidate_replaces_fluently_leaves_with_the_constituent_around_it():
+    """ "exploring York and Paris." never becomes "exploring my city and.": the conjunct goes with its "and"."""
+    text = "I love walking old streets, exploring York and Paris. The journey was wild."
+    scorer = ScoreByTable({"I love walking old streets, exploring York.": -0.5})
+    ((new, (replacement,)),) = Generalizer(scorer).generalize([text], [[("Paris", "location")]])
+    assert new == "I love walking old streets, exploring York. The journey was wild."
+    assert replacement.replacement == ""
+
+
+def test_of_the_removals_that_read_well_enough_the_smallest_is_taken():
+    text = "I love walking old streets, exploring York and Paris. The journey was wild."
+    scorer = ScoreByTable({"I love walking old streets, exploring York.": -0.5, "I love walking old streets.": 0.5})
+    ((new, _),) = Generalizer(scorer).generalize([text], [[("Paris", "location")]])
+    assert new == "I love walking old streets, exploring York. The journey was wild."
+
+
+def test_a_removal_that_reads_badly_gives_way_to_dropping_its_sentence():
+    text = "I love walking old streets, exploring York and Paris. The journey was wild."
+    ((new, _),) = Generalizer(ScoreByTable({})).generalize([text], [[("Paris", "location")]])
+    assert new == "The journey was wild."
+
+
+def test_a_mark_that_does_not_give_its_attribute_away_stays_when_nothing_fits():
+    """The cue tagger also marks harmless words: "the snow" marked as a place leaves only by a fluent stand-in."""
+    text = "I love walking old streets, exploring York in the snow. The journey was wild."
+    ((new, (replacement,)),) = Generalizer(ScoreByTable({})).generalize([text], [[("the snow", "location")]])
+    assert new == text and replacement.replacement is None
+
+
+def test_a_known_place_the_small_parser_does_not_type_still_leaves():
+    """spaCy's small model gives "Phuket" no entity type: the gazetteer of public names knows it as a place."""
+    text = "Beaches replaced by resorts. Miss old Phuket vibes."
+    ((new, _),) = Generalizer(ScoreByTable({})).generalize([text], [[("Phuket", "location")]])
+    assert new == "Beaches replaced by resorts."
+
+
+def test_a_conjunction_left_without_its_conjunct_is_not_whole():
+    assert not whole("dissecting Goethe and Kafka.", "dissecting Goethe and.")
+    assert not whole("Meals & museums - cook large batches.", "Meals & - cook large batches.")
+    assert whole("I like Goethe and Kafka. But I do.", "I like Goethe. But I do.")
+
+
+def test_a_whole_noun_phrase_stand_in_never_follows_the_determiner_of_the_marked_noun():
+    found = candidates_for(
+        "noticed a formerly dodgy backalley near me got turned into an artsy lane", "backalley", "location"
+    )
+    assert not any(c.startswith(("the ", "my ", "this ")) for c in found), found
+    assert "my city" in candidates_for("I really love Leeds.", "Leeds", "location")
+
+
+def test_a_dropped_phrase_opening_a_sentence_takes_its_dash_with_it():
+    assert replace_once("Spotting constellations—I'm teaching.", "Spotting constellations", "") == "I'm teaching."
+
+
 def test_edit_fluency_compares_only_the_edited_stretch_and_its_junction():
     original = ([1, 2, 3, 4, 5, 6], [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0])
     assert edit_fluency(original, original) == Fluency(0.0, 0.0)
@@ -312,7 +366,7 @@ def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
             seen.extend(originals)
             return super().compare(originals, rewrites)
 
-    scorer = Recording({"Rent in my city keeps going up! ": 0.0})
+    scorer = Recording({"Rent in my city keeps going up!": 0.0})
     ((new, _),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
     assert new == "Long day today. Rent in my city keeps going up! Anyway, see you."
     assert set(seen) == {"Rent in Leeds keeps going up! "}

@@ -300,17 +300,33 @@ def test_a_model_rewrite_that_cuts_a_sentence_is_refused_even_when_it_scores_wel
     assert result.how == "generalized" and not result.text.endswith("at."), result.text
 
 
-def test_a_phrase_nothing_replaces_fluently_stays_and_is_reported():
-    class Strict(FakeScorer):  # FAKE: every edit reads badly
-        def compare(self, originals, rewrites):
-            from stealthflow.utility.fluency import Fluency
+class Strict(FakeScorer):  # FAKE: every edit reads badly
+    def compare(self, originals, rewrites):
+        from stealthflow.utility.fluency import Fluency
 
-            return [Fluency(-9.0, -9.0) for _ in rewrites]
+        return [Fluency(-9.0, -9.0) for _ in rewrites]
 
+
+def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sentences():
     method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict()))
-    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Rent in Leeds keeps going up.")])])[0]
-    assert result.text == "Rent in Leeds keeps going up."  # never cut
-    assert result.details["unprotected"] == [{"post": 0, "phrase": "Leeds"}] and result.details["changes"] == []
+    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up. Nice weather today."])
+    assert result.text == "Nice weather today." and result.unprotected == []  # its sentence went, not a word of it
+    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])  # a lone sentence: the adjunct goes
+    assert result.text == "Rent keeps going up." and result.unprotected == []
+
+
+def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
+    """ "turning 30" has no removable constituent: it stays, reported, rather than "turning this stage of life"."""
+    method = LocalAnonymizer(None, FakeTagger({"30": "age"}), Generalizer(Strict()))
+    (result,) = method.rewrite_posts(["We are turning 30 next month."])
+    assert result.text == "We are turning 30 next month." and result.unprotected == ["30"]
+
+
+def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_leave_with_it():
+    method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict()))
+    result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
+    assert result.text == "Honestly this razor is the best."  # the subject of the only sentence: never cut
+    assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor"}] and result.details["changes"] == []
 
 
 def test_each_piece_of_a_split_mark_keeps_its_own_attribute():

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 #: On 120 teacher rewrites of train comments (benchmarks/fluency_floor.py): median -0.03; the same
 #: comments with the cues deleted: median -2.72.
 FLUENCY_FLOOR = 0.0
+#: A phrase no candidate replaces fluently takes the best-reading stand-in or leaves with the constituent around
+#: it that its sentence stands without, when that reads at least this well (same score); else its sentence goes. On the seed-3 blind
+#: sample's posts (benchmarks/blind_attack.py), such removals score median 0.0, first quartile -1.5; a
+#: removal below -1 mostly breaks the sentence ("liking the vibe more ' chilling").
+REMOVAL_FLOOR = -1.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
 MAX_CANDIDATES = 8
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
@@ -64,6 +69,7 @@ class StandIns:
     adverbials: tuple[str, ...] = ()
     adjectives: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()  # the named-entity types (spaCy's) of names these stand-ins never replace
+    names: tuple[str, ...] = ()  # the named-entity types of names that always give the attribute away
 
 
 @cache
@@ -247,7 +253,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
                 if where.det.casefold() in {"a", "an"} and noun.endswith("s"):
                     continue  # "a colleagues"
                 found.append(prep + with_article(where.det, plural(noun) if where.plural else noun))
-        if where.kind == "nominal" or where.prep:
+        if (where.kind == "nominal" or where.prep) and where.opens:  # never "a formerly dodgy the city"
             found.extend(prep + stand_in for stand_in in stand.phrases)
     if where.kind == "adjective":
         found.extend(stand.adjectives)
@@ -301,7 +307,7 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
     if not replacement:
         before, after = before.rstrip(" "), after.lstrip(" ")
         if not before.strip() or re.search(r"[.!?]$", before):  # the phrase opened a sentence
-            after = after.lstrip(",;: ")
+            after = after.lstrip(",;:—–- ")  # "Spotting constellations—I'm teaching" -> "I'm teaching"
             return before + (" " if before else "") + after[:1].upper() + after[1:]
         if re.match(r"[,.;:!?)]", after):
             if re.search(r"[,;:]$", before):
@@ -338,6 +344,41 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(first + a, first + b) for a, b in pieces]
 
 
+def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
+    """sentence[start:end] is evidence of `attribute` by the data, not only by the cue tagger: it ends with a word
+    the teacher changed for the attribute ("an ER nurse"), or holds a name of a type that always gives it away
+    (generic.yaml `names`: "Phuket" for a place)."""
+    names = set(generic_lexicon().get(attribute, StandIns()).names)
+    if attribute in head_attributes(sentence[start:end]) or syntax.entity_types(sentence, start, end) & names:
+        return True
+    return KNOWN_NAME in names and known_name(sentence, start, end)
+
+
+#: the `names` entry of generic.yaml for a name in the gazetteer of famous people and places, or a country,
+#: state or province: spaCy's small model types "Phuket" as nothing and "Perth" as a person
+KNOWN_NAME = "KNOWN"
+
+
+def known_name(sentence: str, start: int, end: int) -> bool:
+    """A capitalised word of sentence[start:end] lies in a name of `data/public_names.txt` ("Phuket", "Kyiv") or
+    is a country, state or province ("Norway")."""
+    from stealthflow.placeholders.recognizers.public_names import name_key, public_name, region_names
+
+    for word in _WORDS.finditer(sentence, start, end):
+        if word.group()[:1].isupper() and (
+            public_name(sentence, *word.span()) or name_key(word.group()) in region_names()
+        ):
+            return True
+    return False
+
+
+def without_sentence(text: str, phrase: str) -> str | None:
+    """`text` without the sentence holding `phrase`; None when no other sentence with a word is left."""
+    first, last = sentence_around(text, phrase)
+    rest = (text[:first].rstrip(" ") + " " + text[last:].lstrip()).strip()
+    return rest if _WORDS.search(rest) else None
+
+
 def whole(original: str, rewrite: str) -> bool:
     """`rewrite` leaves no preposition without its object that `original` did not ("my loans from.")."""
     return syntax.dangling(rewrite) <= syntax.dangling(original)
@@ -356,55 +397,101 @@ class Generalizer:
 
     def generalize(self, texts: list[str], phrases: list[list[tuple[str, str]]]) -> list[tuple[str, list[Replacement]]]:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
-        what happened to each phrase (a phrase spanning several constituents, for each of them). Texts
-        are processed together, one phrase of each per batch."""
+        what happened to each phrase (a phrase spanning several constituents, for each of them). A phrase
+        that gives its attribute away (`gives_away`) and no candidate replaces fluently still leaves the text:
+        the best stand-in or constituent around it reading nearly as well, else its sentence, else (a lone
+        sentence) the constituent around it however it reads; it stays (reported) only when none is left. Any other phrase no candidate replaces fluently stays, reported. Texts are processed together, one
+        phrase of each per batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
         pending = [[(phrase, attribute, True) for phrase, attribute in dict.fromkeys(p)] for p in phrases]
         while any(pending):
-            originals, trials, owners = [], [], []
+            where: dict[int, tuple[int, int, str]] = {}
             for i, queue in enumerate(pending):
                 while queue and (found := self._next(current[i], queue)) is None:
                     pass
-                if not queue:
-                    continue
-                start, end, window = found
-                phrase, attribute, _ = queue[0]
-                for candidate in candidates(window, start, end, attribute):
-                    trial = replace_once(window, phrase, candidate)
-                    if trial is not None and trial.strip() and (candidate or whole(window, trial)):
-                        originals.append(window)
-                        trials.append(trial)
-                        owners.append((i, candidate, *sentence_around(current[i], phrase)))
-            if not any(pending):
+                if queue:
+                    where[i] = found
+            if not where:
                 break
-            scores = self.scorer.compare(originals, trials) if trials else []
-            # The best replacement that reads fluently; dropping the phrase only when none does.
-            best: dict[int, tuple[float, str, str]] = {}
-            for (i, candidate, start, end), trial, fluency in zip(owners, trials, scores, strict=True):
-                rank = (fluency.score >= self.floor and candidate != "", fluency.score)
-                if i not in best or rank > (best[i][0] >= self.floor and best[i][1] != "", best[i][0]):
-                    best[i] = (fluency.score, candidate, current[i][:start] + trial + current[i][end:])
-            for i, queue in enumerate(pending):
-                if not queue:
+            trials = {i: self._trials(current[i], pending[i][0], *where[i]) for i in where}
+            best = self._best(trials)
+            unplaced = [
+                i
+                for i in where
+                if (i not in best or best[i][0] < self.floor)
+                and gives_away(where[i][2], *where[i][:2], pending[i][0][1])
+            ]
+            removed = self._best({i: self._removals(current[i], pending[i][0], *where[i]) for i in unplaced}, True)
+            for i in where:
+                phrase, attribute, _ = pending[i].pop(0)
+                tried = max((found[i] for found in (best, removed) if i in found), key=lambda c: c[0], default=None)
+                if i in best and best[i][0] >= self.floor:
+                    chosen = best[i]
+                elif i not in unplaced:  # no fluent stand-in, and maybe no cue: it stays, reported
+                    done[i].append(Replacement(phrase, attribute, None, best[i][0] if i in best else float("-inf")))
                     continue
-                phrase, attribute, _ = queue.pop(0)
-                if i not in best:
+                elif tried is not None and tried[0] >= REMOVAL_FLOOR:  # a stand-in or removal that reads nearly as well
+                    chosen = tried
+                elif (rest := without_sentence(current[i], phrase)) is not None:
+                    chosen = (0.0, "", rest)
+                elif i in removed:  # a lone sentence: the parse still shows it whole without the constituent
+                    chosen = removed[i]
+                else:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
-                score, candidate, trial = best[i]
-                if score >= self.floor:
-                    current[i] = trial
-                    done[i].append(Replacement(phrase, attribute, candidate, score))
-                else:
-                    done[i].append(Replacement(phrase, attribute, None, score))
+                score, candidate, current[i] = chosen
+                done[i].append(Replacement(phrase, attribute, candidate, score))
         return list(zip(current, done, strict=True))
+
+    def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
+        """Per text, its best trial (score, candidate, the text with it), scored in its sentence: a replacement
+        that reads fluently before dropping the phrase, then the highest score; with `smallest` (removals), the
+        one that drops the least of those reading at least REMOVAL_FLOOR ("Went back to Jamaica for my grandma's
+        funeral" loses "to Jamaica", not all but "Went"), else the highest score."""
+        flat = [(i, *trial) for i, found in trials.items() for trial in found]
+        scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
+        best: dict[int, tuple[tuple, tuple[float, str, str]]] = {}
+        for (i, candidate, window, trial, text), fluency in zip(flat, scores, strict=True):
+            if smallest:
+                passes = fluency.score >= REMOVAL_FLOOR
+                rank = (passes, len(trial) - len(window) if passes else fluency.score)
+            else:
+                rank = (fluency.score >= self.floor and candidate != "", fluency.score)
+            if i not in best or rank > best[i][0]:
+                best[i] = (rank, (fluency.score, candidate, text))
+        return {i: found for i, (_, found) in best.items()}
+
+    @staticmethod
+    def _trials(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
+        """(candidate, sentence, the sentence with it, the text with it) for each candidate of the phrase."""
+        phrase, attribute, _ = item
+        first, last = sentence_around(text, phrase)
+        found = []
+        for candidate in candidates(window, start, end, attribute):
+            trial = replace_once(window, phrase, candidate)
+            if trial is not None and trial.strip() and (candidate or whole(window, trial)):
+                found.append((candidate, window, trial, text[:first] + trial + text[last:]))
+        return found
+
+    @staticmethod
+    def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
+        """`_trials` dropping each constituent around the phrase that its sentence stands without
+        (`syntax.removals`) and that leaves no word dangling."""
+        first, last = sentence_around(text, item[0])
+        found = []
+        for a, b in syntax.removals(window, start, end):
+            trial = replace_once(window, window[a:b], "")
+            if trial is not None and trial.strip() and whole(window, trial):
+                found.append(("", window, trial, text[:first] + trial + text[last:]))
+        return found
 
     @staticmethod
     def _next(text: str, queue: list[tuple[str, str, bool]]) -> tuple[int, int, str] | None:
         """Where the queue's first phrase stands in its sentence (start, end, sentence), after splitting it
         into its constituents (a phrase the teacher generalized whole is not split); None when it is gone
-        (an earlier replacement covered it) or was split, and the queue changed."""
+        (an earlier replacement covered it), was split, and the queue changed, or it holds no content word
+        ("up" of "keeps going up": it names nothing, and stays)."""
         phrase, attribute, splittable = queue[0]
         if find_phrase(phrase, text) is None:
             queue.pop(0)
@@ -412,7 +499,7 @@ class Generalizer:
         start, end = sentence_around(text, phrase)
         window = text[start:end]
         found = find_phrase(phrase, window)
-        if found is None:
+        if found is None or not syntax.has_content(window, *found):
             queue.pop(0)
             return None
         if splittable:

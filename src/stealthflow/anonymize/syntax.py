@@ -83,7 +83,8 @@ class Slot:
     a bare-noun stand-in; `plural` is the head noun's number; `removable`: the sentence stands without it;
     `head`: the head word (the object's, for a prepositional phrase), case-folded; `name`: it is a proper
     noun or a number; `entity`: the head's named-entity type (`entity_type`); `subject`: the head is the
-    subject of its clause."""
+    subject of its clause; `opens`: no word of the head's own phrase stands before the phrase ("backalley" of
+    "a dodgy backalley" does not open its noun phrase), so a whole noun phrase can take its place."""
 
     kind: str
     prep: str
@@ -94,6 +95,7 @@ class Slot:
     name: bool = False
     entity: str = ""
     subject: bool = False
+    opens: bool = True
 
 
 def phrase_span(doc: Doc, start: int, end: int) -> Span | None:
@@ -123,7 +125,15 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         prep = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "ADP")
         det = " ".join(t.text for t in span[: obj.i - span.start] if t.pos_ == "DET" or t.tag_ == "PRP$")
         return Slot(
-            "adverbial", prep, det, obj.tag_ in {"NNS", "NNPS"}, True, obj.text.casefold(), _name(obj), entity_type(obj)
+            "adverbial",
+            prep,
+            det,
+            obj.tag_ in {"NNS", "NNPS"},
+            True,
+            obj.text.casefold(),
+            _name(obj),
+            entity_type(obj),
+            opens=_opens(obj, span),
         )
     if head.pos_ in NOMINAL and head.dep_ == "compound" and head.head.pos_ == "NOUN":
         kind = "modifier"  # "Jira" of "Jira tickets": no noun phrase or adverbial fits there
@@ -145,7 +155,25 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
         _name(head),
         entity_type(head),
         head.dep_ in SUBJECT,
+        _opens(head, span),
     )
+
+
+#: tags of a word that wants a noun after it: a determiner or possessive
+_NOUN_WANTING = {"DT", "PRP$", "POS", "PDT", "WP$"}
+
+
+def _opens(head: Token, span: Span) -> bool:
+    """No word of `head`'s phrase stands before `span`: by the parse, nor a determiner before it behind modifiers
+    alone (the small model misparses "a formerly dodgy backalley": "dodgy" as a verb)."""
+    if head.left_edge.i < span.start:
+        return False
+    for token in reversed(head.doc[max(0, span.start - 4) : span.start]):
+        if token.tag_ in _NOUN_WANTING:
+            return False
+        if token.pos_ not in {"ADV", "ADJ", "VERB", "NUM"}:
+            break
+    return True
 
 
 def trailing_modifier(sentence: str, start: int, end: int) -> tuple[int, int] | None:
@@ -175,15 +203,55 @@ def pronoun_conjunct(sentence: str, start: int, end: int) -> int | None:
 
 
 def dangling(text: str) -> int:
-    """How many prepositions of `text` end a sentence without their object ("paid off the loans from.")."""
+    """How many words of `text` are left without what they join: a preposition ending a sentence without its
+    object ("paid off the loans from."), a conjunction with nothing after it ("dissecting the city and.") or
+    with punctuation or nothing before it inside a sentence ("Meals & - cook", "juggling, & job")."""
+    doc = parser()(text)  # not cached: every candidate sentence is read once
     return sum(
         1
-        for token in parser()(text)  # not cached: every candidate sentence is read once
+        for token in doc
         if token.pos_ == "ADP"
         and token.dep_ in {"prep", "dative", "agent"}
         and not any(token.children)
-        and (token.i + 1 == len(token.doc) or token.nbor().is_punct and token.nbor().text != "'")
+        and _before_punct(token)
+        or token.pos_ == "CCONJ"
+        and (_before_punct(token) or 0 < token.i and doc[token.i - 1].text in _JOINING_PUNCT)
     )
+
+
+_JOINING_PUNCT = {",", ";", ":", "-", "–", "—", "&", "+", "/"}
+
+
+def _before_punct(token: Token) -> bool:
+    """Nothing follows `token` in its text but punctuation (an apostrophe is no end: "rock 'n' roll")."""
+    return token.i + 1 == len(token.doc) or token.nbor().is_punct and token.nbor().text != "'"
+
+
+def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Stretches of `sentence` holding sentence[start:end] that it stands without, smallest first: the
+    constituents around the phrase whose dependency is a modifier or an adjunct (`REMOVABLE`), each whole,
+    a conjunct with the conjunction and comma before it ("and Kafka" of "Goethe and Kafka"). The caller
+    still checks each removal leaves no word dangling (`dangling`)."""
+    doc = parse(sentence)
+    span = phrase_span(doc, start, end)
+    if span is None or not len(span):
+        return []
+    found: list[tuple[int, int]] = []
+    token = head_of(span)
+    while True:
+        if token.dep_ in REMOVABLE - {"punct", "cc", "dep", "meta"}:
+            first, last = min(token.left_edge.i, span.start), max(token.right_edge.i, span.end - 1)
+            if token.dep_ == "conj":  # its conjunction and comma go with it
+                while first > 0 and doc[first - 1].dep_ in {"cc", "punct"} and doc[first - 1].head == token.head:
+                    first -= 1
+            while last > first and doc[last].is_punct:  # its sentence keeps its full stop
+                last -= 1
+            stretch = (doc[first].idx, doc[last].idx + len(doc[last]))
+            if stretch not in found:
+                found.append(stretch)
+        if token.head == token:
+            return found
+        token = token.head
 
 
 def _name(token: Token) -> bool:
@@ -224,10 +292,27 @@ def pieces(sentence: str, start: int, end: int, heads: frozenset[str] = frozense
         if token is not None and not (_splits(token) or token.pos_ == "PUNCT" and token.dep_ == "punct"):
             run.append(token)
             continue
-        if any(t.pos_ in CONTENT and not t.is_stop for t in run):  # not "I" of "My husband and I"
+        if _content(run):  # not "I" of "My husband and I"
             found.extend(_inside(doc, run[0].i, run[-1].i + 1, heads))
         run = []
     return found or [(start, end)]
+
+
+def _content(tokens) -> bool:
+    """Some token is a content word (a noun, verb, adjective, adverb or number that is no stop word)."""
+    return any(t.pos_ in CONTENT and not t.is_stop for t in tokens)
+
+
+def has_content(sentence: str, start: int, end: int) -> bool:
+    """sentence[start:end] holds a content word ("up" of "keeps going up" holds none)."""
+    span = phrase_span(parse(sentence), start, end)
+    return span is None or _content(span)
+
+
+def entity_types(sentence: str, start: int, end: int) -> frozenset[str]:
+    """spaCy's named-entity types of the words in sentence[start:end] ("GPE" for "Phuket")."""
+    span = phrase_span(parse(sentence), start, end)
+    return frozenset(t.ent_type_ for t in span if t.ent_type_) if span is not None else frozenset()
 
 
 def _splits(token: Token) -> bool:
