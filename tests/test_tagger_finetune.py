@@ -14,6 +14,7 @@ from stealthflow.pii_tagger.training.data import TAGGER_LABELS, build_splits, re
 from stealthflow.pii_tagger.training.finetune import FinetuneConfig, certain, finetune_tagger, pool_of
 from stealthflow.pii_tagger.training.runs import (
     FinetuneRecipe,
+    finetuned_card,
     load_finetune_recipe,
     load_tagger_recipe,
     pseudo_labelled,
@@ -135,6 +136,33 @@ def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refus
     )
     with pytest.raises(DataError, match="fine-tuned already"):
         run_finetune(recipe, log=lambda *_: None)
+
+
+def test_a_fine_tuned_student_is_trained_further_only_when_the_recipe_says_so_and_into_another_folder(tmp_path):
+    """`init_finetuned: true` lets the shipped student be trained further (here it gets past that check and
+    stops at the empty negatives); writing over init_from, where each rerun would train it again, is refused."""
+    from pydantic import ValidationError
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n", encoding="utf-8")
+    settings = {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "negatives": [empty]}
+    recipe = FinetuneRecipe.model_validate(
+        settings | {"out": tmp_path / "out", "init_finetuned": True, "personal_share": 0}
+    )
+    with pytest.raises(DataError, match="no messages in"):
+        run_finetune(recipe, log=lambda *_: None)
+    with pytest.raises(ValidationError, match="set another out"):
+        FinetuneRecipe.model_validate(settings | {"out": STUDENT, "init_finetuned": True, "personal_share": 0})
+
+
+def test_a_second_fine_tunes_card_keeps_the_first_fine_tunes_record():
+    shipped = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
+    card = finetuned_card(shipped, {"all": {}}, {"steps": 7}, ["en", "de"])
+    assert card["finetune"] == {"steps": 7} and card["languages"] == ["en", "de"]
+    assert card["earlier_finetunes"] == [shipped["finetune"]]
+    assert card["train_messages"] == shipped["train_messages"]  # the base training's record stays
+    again = finetuned_card(card, {"all": {}}, {"steps": 9}, ["en"])
+    assert again["earlier_finetunes"] == [shipped["finetune"], {"steps": 7}]
 
 
 def test_a_recipe_needs_messages_without_pii():
