@@ -1,0 +1,49 @@
+"""training/split_marked_batch.py: a writer's batch of marked messages -> training files and a validation split."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from stealthflow.pii_tagger.training.data import read_marked
+
+SCRIPT = Path(__file__).resolve().parent.parent / "training" / "split_marked_batch.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("split_marked_batch", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_titles_and_kinship_words_leave_the_name_mark_and_a_lone_title_stays():
+    titles_outside = _script().titles_outside
+    assert titles_outside("von [Herr Dr. Obermaier](REAL_NAME) und [Sig.ra Rosaria Esposito](REAL_NAME)") == (
+        "von Herr Dr. [Obermaier](REAL_NAME) und Sig.ra [Rosaria Esposito](REAL_NAME)"
+    )
+    assert titles_outside("[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)") == (
+        "[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)"
+    )
+
+
+def test_a_batch_splits_per_file_with_the_seed_of_its_name_into_training_and_validation(tmp_path):
+    batch, out = tmp_path / "batch", tmp_path / "out"
+    batch.mkdir()
+    (out / "languages").mkdir(parents=True)
+    personal = [f"Mein Mann [Herr Karl Weber{i}](REAL_NAME) hat [Gicht](HEALTH)." for i in range(10)]
+    negatives = [f"Der Zug {i} fällt heute aus." for i in range(20)]
+    (batch / "personal-de.txt").write_text("\n".join(personal) + "\n\n", encoding="utf-8")
+    (batch / "negatives-de.txt").write_text("\n".join(negatives) + "\n", encoding="utf-8")
+    (batch / "README.md").write_text("not a batch file", encoding="utf-8")
+    _script().main(batch, "c", out)
+    held = (out / "validation-c" / "de.txt").read_text(encoding="utf-8").splitlines()
+    trained = (out / "languages" / "personal-de-c.txt").read_text(encoding="utf-8").splitlines()
+    assert len(held) == 2 + 4 and held[:2] != personal[:2]  # 20 % of each file, shuffled; personal lines first
+    assert set(held[:2]) <= set(personal) and set(held[2:]) <= set(negatives)  # held out as written
+    assert len(trained) == 8 and all("Herr [Karl Weber" in line for line in trained)
+    assert {line.replace("Herr [", "[Herr ") for line in trained} | set(held[:2]) == set(personal)
+    assert len(read_marked(out / "languages" / "personal-de-c.txt")) == 8
+    first = (out / "validation-c" / "de.txt").read_text(encoding="utf-8")
+    _script().main(batch, "c", out)
+    assert (out / "validation-c" / "de.txt").read_text(encoding="utf-8") == first  # the same split again
