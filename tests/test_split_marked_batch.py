@@ -31,7 +31,7 @@ def test_a_batch_splits_per_file_with_the_seed_of_its_name_into_training_and_val
     batch, out = tmp_path / "batch", tmp_path / "out"
     batch.mkdir()
     (out / "languages").mkdir(parents=True)
-    personal = [f"Mein Mann [Herr Karl Weber{i}](REAL_NAME) hat [Gicht](HEALTH)." for i in range(10)]
+    personal = [f"[Herr Karl Weber{i}](REAL_NAME) hat [Gicht](HEALTH), PIN [4471](PASSWORD)." for i in range(10)]
     negatives = [f"Der Zug {i} fällt heute aus." for i in range(20)]
     (batch / "personal-de.txt").write_text("\n".join(personal) + "\n\n", encoding="utf-8")
     (batch / "negatives-de.txt").write_text("\n".join(negatives) + "\n", encoding="utf-8")
@@ -42,7 +42,9 @@ def test_a_batch_splits_per_file_with_the_seed_of_its_name_into_training_and_val
     assert len(held) == 2 + 4 and held[:2] != personal[:2]  # 20 % of each file, shuffled; personal lines first
     assert set(held[:2]) <= set(personal) and set(held[2:]) <= set(negatives)  # held out as written
     assert len(trained) == 8 and all("Herr [Karl Weber" in line for line in trained)
-    assert {line.replace("Herr [", "[Herr ") for line in trained} | set(held[:2]) == set(personal)
+    assert all("[4471](CREDENTIAL)" in line for line in trained)  # a password is the tagger's CREDENTIAL
+    as_written = {line.replace("Herr [", "[Herr ").replace("(CREDENTIAL)", "(PASSWORD)") for line in trained}
+    assert as_written | set(held[:2]) == set(personal)
     assert len(read_marked(out / "languages" / "personal-de-c.txt")) == 8
     first = (out / "validation-c" / "de.txt").read_text(encoding="utf-8")
     _script().main(batch, "c", out)

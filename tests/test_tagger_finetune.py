@@ -215,6 +215,12 @@ def test_hand_marked_messages_read_to_their_text_and_the_values_spans(tmp_path):
     marked.write_text("schreib mir auf insta, [@kim.bauer92](USERNAME)\n", encoding="utf-8")
     ((handle, handle_spans),) = read_marked(marked)  # a structured type, scored and not taught
     assert [(handle[a:b], kind) for a, b, kind in handle_spans] == [("@kim.bauer92", "USERNAME")]
+    marked.write_text("DB_PASSWORT=[Kaffeetasse!77](PASSWORD) von [jschmitt](USERNAME)\n", encoding="utf-8")
+    ((secret, secret_spans),) = read_marked(marked)  # any type the detector masks is read
+    assert [(secret[a:b], kind) for a, b, kind in secret_spans] == [
+        ("Kaffeetasse!77", "PASSWORD"),
+        ("jschmitt", "USERNAME"),
+    ]
     marked.write_text("ok\n[Anna](REAL_NAME) und [Ben](NAME)\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"personal-de.txt:2: unknown type 'NAME'"):
         read_marked(marked)

@@ -5,8 +5,9 @@ place as [value](TYPE)) into training files and a validation split, as data/READ
 
 Each file is shuffled with a seed of its own name (zlib.crc32 of the file name); its first 20 % goes to
 data/tagger-natural/validation-SUFFIX/L.txt as written (personal lines, then negatives), the rest to
-data/tagger-natural/languages/KIND-L-SUFFIX.txt with titles and kinship words (training/name-titles.txt)
-moved out of REAL_NAME marks ("[Frau Kessler](REAL_NAME)" -> "Frau [Kessler](REAL_NAME)").
+data/tagger-natural/languages/KIND-L-SUFFIX.txt as the tagger is taught: titles and kinship words
+(training/name-titles.txt) moved out of REAL_NAME marks ("[Frau Kessler](REAL_NAME)" -> "Frau
+[Kessler](REAL_NAME)"), and a PASSWORD mark taught as the tagger's CREDENTIAL (a secret named by its context).
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ TITLES = {
 }
 NAME_MARK = re.compile(r"\[([^\]]+)\]\(REAL_NAME\)")
 FILE = re.compile(r"(personal|negatives)-([a-z]{2})\.txt")
+
+
+def as_taught(line: str) -> str:
+    """`line` marked as the tagger learns it: titles outside names, passwords as CREDENTIAL."""
+    return titles_outside(line).replace("](PASSWORD)", "](CREDENTIAL)")
 
 
 def titles_outside(line: str) -> str:
@@ -58,7 +64,7 @@ def main(batch: Path, suffix: str, out_dir: Path = OUT) -> None:
         held, train = split(path)
         validation.setdefault(language, {})[kind] = held
         out = out_dir / "languages" / f"{kind}-{language}-{suffix}.txt"
-        out.write_text("".join(titles_outside(line) + "\n" for line in train), encoding="utf-8")
+        out.write_text("".join(as_taught(line) + "\n" for line in train), encoding="utf-8")
         print(f"{out}: {len(train)} lines; {len(held)} held out")
     folder = out_dir / f"validation-{suffix}"
     folder.mkdir(exist_ok=True)
