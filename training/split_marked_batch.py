@@ -3,7 +3,8 @@ place as [value](TYPE)) into training files and a validation split, as data/READ
 
     python training/split_marked_batch.py /path/to/batch c
 
-Each file is shuffled with a seed of its own name (zlib.crc32 of the file name); its first 20 % goes to
+A line is held out when the zlib.crc32 of its file's name and its text is divisible by 5 (about 20 % of each
+file, and the same lines again when a writer adds to the file): those go to
 data/tagger-natural/validation-SUFFIX/L.txt as written (personal lines, then negatives), the rest to
 data/tagger-natural/languages/KIND-L-SUFFIX.txt as the tagger is taught: titles and kinship words
 (training/name-titles.txt) moved out of REAL_NAME marks ("[Frau Kessler](REAL_NAME)" -> "Frau
@@ -12,7 +13,6 @@ data/tagger-natural/languages/KIND-L-SUFFIX.txt as the tagger is taught: titles 
 
 from __future__ import annotations
 
-import random
 import re
 import sys
 import zlib
@@ -47,11 +47,10 @@ def titles_outside(line: str) -> str:
 
 
 def split(path: Path) -> tuple[list[str], list[str]]:
-    """(held-out lines, training lines) of one file, shuffled with the seed of its name."""
+    """(held-out lines, training lines) of one file, each in the file's order."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    random.Random(zlib.crc32(path.name.encode())).shuffle(lines)
-    held = len(lines) // 5
-    return lines[:held], lines[held:]
+    held = [zlib.crc32(f"{path.name}\n{line}".encode()) % 5 == 0 for line in lines]
+    return [line for line, out in zip(lines, held) if out], [line for line, out in zip(lines, held) if not out]
 
 
 def main(batch: Path, suffix: str, out_dir: Path = OUT) -> None:
