@@ -24,7 +24,8 @@ from stealthflow.pii_tagger.training.train import TaggerTrainConfig, training_ro
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "models/pii-tagger-student"
-RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's
+RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's first fine-tune
+SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-c.yaml"  # its second, from the first's weights
 
 
 @pytest.mark.real_model
@@ -128,8 +129,9 @@ def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_t
 def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refused(tmp_path):
     """A rerun of the recipe on its own output would train the weights further each time."""
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
-    assert card["finetune"]["steps"] == load_finetune_recipe(RECIPE).steps
-    assert card["languages"] == load_finetune_recipe(RECIPE).languages
+    assert card["finetune"]["steps"] == load_finetune_recipe(SHIPPED_RECIPE).steps
+    assert card["languages"] == load_finetune_recipe(SHIPPED_RECIPE).languages
+    assert card["earlier_finetunes"][-1]["steps"] == load_finetune_recipe(RECIPE).steps
     recipe = FinetuneRecipe.model_validate(
         load_finetune_recipe(RECIPE).model_dump()
         | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
@@ -159,10 +161,11 @@ def test_a_second_fine_tunes_card_keeps_the_first_fine_tunes_record():
     shipped = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
     card = finetuned_card(shipped, {"all": {}}, {"steps": 7}, ["en", "de"])
     assert card["finetune"] == {"steps": 7} and card["languages"] == ["en", "de"]
-    assert card["earlier_finetunes"] == [shipped["finetune"]]
+    earlier = shipped.get("earlier_finetunes", [])
+    assert card["earlier_finetunes"] == [*earlier, shipped["finetune"]]
     assert card["train_messages"] == shipped["train_messages"]  # the base training's record stays
     again = finetuned_card(card, {"all": {}}, {"steps": 9}, ["en"])
-    assert again["earlier_finetunes"] == [shipped["finetune"], {"steps": 7}]
+    assert again["earlier_finetunes"] == [*earlier, shipped["finetune"], {"steps": 7}]
 
 
 def test_a_recipe_needs_messages_without_pii():
