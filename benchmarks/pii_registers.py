@@ -5,6 +5,7 @@ value counts).
 
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_registers.jsonl --by register
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_languages.jsonl --by lang
+    python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
 
 A masked span is right when it overlaps an annotated value (any type: the issue's "precision on
 personal data"); "typed" precision also asks for the annotated type. Recall counts an annotated value
