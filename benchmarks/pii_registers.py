@@ -5,6 +5,7 @@ value counts).
 
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_registers.jsonl --by register
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_languages.jsonl --by lang
+    python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
 
 A masked span is right when it overlaps an annotated value (any type: the issue's "precision on
 personal data"); "typed" precision also asks for the annotated type. Recall counts an annotated value
@@ -91,11 +92,12 @@ def main() -> None:
     parser.add_argument("file", type=Path, help="JSONL of {text, register, lang, pii: [{value, type}]}")
     parser.add_argument("--by", default="register", help="the field to group by (register or lang)")
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
+    parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
-    detector = Detector(build_recognizers(models=not args.no_tagger))
+    detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
     predictions = predict(detector, [row["text"] for row in rows])
     groups = defaultdict(list)
     for i, row in enumerate(rows):

@@ -783,6 +783,29 @@ def test_shipped_taggers_leave_a_french_event_in_english_text_unflagged(real_det
     assert real_detector.detect_many([FRENCH_EVENT]) == [[]]
 
 
+# Letter openings, sentence-opening words and markup of the development sets (benchmarks/data/pii-heldout-c, -d)
+# that the student before the third writer's batch took for names, employers or addresses; that batch's
+# negatives and the name threshold (0.60) let them be.
+OPENERS = [
+    "Musterbrief Widerspruch: Sehr geehrte Damen und Herren, hiermit lege ich Widerspruch gegen Ihren Bescheid "
+    "vom [Datum], Aktenzeichen [Az.], ein. Begründung folgt",
+    "Die Grippewelle ist dieses Jahr früh dran, laut RKI sind die Zahlen schon im Oktober gestiegen.",
+    "Beste leden,  De jaarvergadering vindt plaats op zaterdag 12 april om 14.00 uur in het clubhuis.  Het bestuur",
+    "Exmos. Senhores,  Gostaria de saber a disponibilidade do alojamento no Algarve de 1 a 8 de agosto.  Cumprimentos",
+    "| Ingredient | Amount | |---|---| | Plain flour | 250 g | | Butter | 125 g | | Sugar | 100 g | | Eggs | 2 |",
+    "RT @BBCBreaking: Heavy snow warning issued for northern England and Scotland, Met Office says up to 20cm possible",
+]
+
+
+@pytest.mark.real_model
+def test_the_shipped_student_leaves_letter_openings_and_sentence_openers_unflagged():
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(shipped_pii_tagger_dir()))])
+    found = detector.detect_many(OPENERS)
+    assert {
+        text: [text[s.start : s.end] for s in spans] for text, spans in zip(OPENERS, found, strict=True) if spans
+    } == {}
+
+
 @pytest.mark.real_model
 def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
     found = real_detector.detect_many(DISTRACTORS)

@@ -14,6 +14,7 @@ from stealthflow.pii_tagger.training.data import TAGGER_LABELS, build_splits, re
 from stealthflow.pii_tagger.training.finetune import FinetuneConfig, certain, finetune_tagger, pool_of
 from stealthflow.pii_tagger.training.runs import (
     FinetuneRecipe,
+    finetuned_card,
     load_finetune_recipe,
     load_tagger_recipe,
     pseudo_labelled,
@@ -23,7 +24,8 @@ from stealthflow.pii_tagger.training.train import TaggerTrainConfig, training_ro
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "models/pii-tagger-student"
-RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's
+RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's first fine-tune
+SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-c.yaml"  # its second, from the first's weights
 
 
 @pytest.mark.real_model
@@ -127,14 +129,43 @@ def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_t
 def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refused(tmp_path):
     """A rerun of the recipe on its own output would train the weights further each time."""
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
-    assert card["finetune"]["steps"] == load_finetune_recipe(RECIPE).steps
-    assert card["languages"] == load_finetune_recipe(RECIPE).languages
+    assert card["finetune"]["steps"] == load_finetune_recipe(SHIPPED_RECIPE).steps
+    assert card["languages"] == load_finetune_recipe(SHIPPED_RECIPE).languages
+    assert card["earlier_finetunes"][-1]["steps"] == load_finetune_recipe(RECIPE).steps
     recipe = FinetuneRecipe.model_validate(
         load_finetune_recipe(RECIPE).model_dump()
         | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
     )
     with pytest.raises(DataError, match="fine-tuned already"):
         run_finetune(recipe, log=lambda *_: None)
+
+
+def test_a_fine_tuned_student_is_trained_further_only_when_the_recipe_says_so_and_into_another_folder(tmp_path):
+    """`init_finetuned: true` lets the shipped student be trained further (here it gets past that check and
+    stops at the empty negatives); writing over init_from, where each rerun would train it again, is refused."""
+    from pydantic import ValidationError
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n", encoding="utf-8")
+    settings = {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "negatives": [empty]}
+    recipe = FinetuneRecipe.model_validate(
+        settings | {"out": tmp_path / "out", "init_finetuned": True, "personal_share": 0}
+    )
+    with pytest.raises(DataError, match="no messages in"):
+        run_finetune(recipe, log=lambda *_: None)
+    with pytest.raises(ValidationError, match="set another out"):
+        FinetuneRecipe.model_validate(settings | {"out": STUDENT, "init_finetuned": True, "personal_share": 0})
+
+
+def test_a_second_fine_tunes_card_keeps_the_first_fine_tunes_record():
+    shipped = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
+    card = finetuned_card(shipped, {"all": {}}, {"steps": 7}, ["en", "de"])
+    assert card["finetune"] == {"steps": 7} and card["languages"] == ["en", "de"]
+    earlier = shipped.get("earlier_finetunes", [])
+    assert card["earlier_finetunes"] == [*earlier, shipped["finetune"]]
+    assert card["train_messages"] == shipped["train_messages"]  # the base training's record stays
+    again = finetuned_card(card, {"all": {}}, {"steps": 9}, ["en"])
+    assert again["earlier_finetunes"] == [*earlier, shipped["finetune"], {"steps": 7}]
 
 
 def test_a_recipe_needs_messages_without_pii():
@@ -187,6 +218,12 @@ def test_hand_marked_messages_read_to_their_text_and_the_values_spans(tmp_path):
     marked.write_text("schreib mir auf insta, [@kim.bauer92](USERNAME)\n", encoding="utf-8")
     ((handle, handle_spans),) = read_marked(marked)  # a structured type, scored and not taught
     assert [(handle[a:b], kind) for a, b, kind in handle_spans] == [("@kim.bauer92", "USERNAME")]
+    marked.write_text("DB_PASSWORT=[Kaffeetasse!77](PASSWORD) von [jschmitt](USERNAME)\n", encoding="utf-8")
+    ((secret, secret_spans),) = read_marked(marked)  # any type the detector masks is read
+    assert [(secret[a:b], kind) for a, b, kind in secret_spans] == [
+        ("Kaffeetasse!77", "PASSWORD"),
+        ("jschmitt", "USERNAME"),
+    ]
     marked.write_text("ok\n[Anna](REAL_NAME) und [Ben](NAME)\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"personal-de.txt:2: unknown type 'NAME'"):
         read_marked(marked)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from stealthflow.data import DataError
 from stealthflow.pii_tagger.lexicons import words
+from stealthflow.placeholders.types import TYPE_LEVELS
 
 # Placeholder types the tagger emits. Relatives' names are REAL_NAME; employer and school are
 # EMPLOYER (identity background); CREDENTIAL is the catch-all for secrets named by context.
@@ -134,10 +135,11 @@ class Example:
         )
 
 
-# A value marked in a hand-written message: "[Jürgen Weißmann](REAL_NAME)"; structured types
-# (PHONE, EMAIL, IBAN, NATIONAL_ID, USERNAME) are marked for scoring the whole detector and are no tagger label.
+# A value marked in a hand-written message: "[Jürgen Weißmann](REAL_NAME)", with any type the detector masks;
+# the structured ones (PHONE, EMAIL, IBAN, PASSWORD, URL, ...) are marked for scoring the whole detector and are
+# no tagger label.
 MARKED = re.compile(r"\[([^\[\]\n]+)\]\(([A-Z_]+)\)")
-MARKED_TYPES = {*TAGGER_LABELS, "PHONE", "EMAIL", "IBAN", "NATIONAL_ID", "USERNAME"}
+MARKED_TYPES = frozenset(TYPE_LEVELS)
 
 
 def read_marked(path: Path) -> list[tuple[str, list[tuple[int, int, str]]]]:

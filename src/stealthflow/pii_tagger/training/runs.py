@@ -130,6 +130,9 @@ class FinetuneRecipe(BaseModel):
 
     base: Path  # the recipe that trained `init_from`: its data (replayed), teacher and loss
     init_from: Path  # the trained tagger
+    init_finetuned: bool = (
+        False  # init_from is itself fine-tuned (a shipped student): train it further, once, into `out`
+    )
     out: Path
     negatives: list[Path] = Field(min_length=1)  # plain text, one message without PII a line
     personal: list[Path] = []  # plain text, one personal message a line: labelled by init_from's whole detector
@@ -156,6 +159,10 @@ class FinetuneRecipe(BaseModel):
             raise ValueError(
                 "annotated_share needs hand-marked messages: list their files under annotated, or set annotated_share: 0"
             )
+        if self.init_finetuned and self.out.resolve() == self.init_from.resolve():
+            raise ValueError(
+                "init_finetuned writes to init_from: a rerun would train the weights further each time, set another out"
+            )
         if self.negatives_share + self.personal_share + self.annotated_share >= 1:
             raise ValueError(
                 "negatives_share + personal_share + annotated_share must leave room in each batch for the replayed training windows"
@@ -176,9 +183,9 @@ def run_finetune(
 
     base = load_tagger_recipe(recipe.base)
     init_card = json.loads((recipe.init_from / CARD_DATA).read_text(encoding="utf-8"))
-    if "finetune" in init_card:
+    if "finetune" in init_card and not recipe.init_finetuned:
         raise DataError(
-            f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes"
+            f"{recipe.init_from} is fine-tuned already (its card says so): start from the tagger `stealthflow tagger train --recipe {recipe.base}` writes, or set init_finetuned: true"
         )
     negatives, personal_texts = text_lines(recipe.negatives), text_lines(recipe.personal)
     if not negatives or (recipe.personal_share and not personal_texts):
@@ -233,12 +240,7 @@ def run_finetune(
         "annotated_spans": sum(len(spans) for _, spans in annotated),
         "seconds": round(seconds),
     }
-    kept = {
-        key: value
-        for key, value in init_card.items()
-        if key not in ("labels", "threshold", "student", "layers", "validation")
-    }
-    tagger.save(recipe.out, **kept, validation=metrics, finetune=record, languages=recipe.languages)
+    tagger.save(recipe.out, **finetuned_card(init_card, metrics, record, recipe.languages))
     card = {
         key: init_card[key]
         for key in ("train_messages", "unlabelled_texts", "validation_messages", "validation_templates")
@@ -246,6 +248,19 @@ def run_finetune(
     write_card(base, metrics, init_card["seconds"], card, str(recipe.base), finetune=(record, recipe_path))
     shutil.rmtree(recipe.out / "checkpoints", ignore_errors=True)  # a finished run resumes nothing
     return {"seconds": seconds, "validation": metrics, **record}
+
+
+def finetuned_card(init_card: dict, metrics: dict, record: dict, languages: list[str]) -> dict:
+    """The fine-tuned tagger's card: `init_card`'s record of its training, this fine-tune's `record` and
+    validation; a fine-tuned `init_card`'s own record moves to `earlier_finetunes` (oldest first)."""
+    kept = {
+        key: value
+        for key, value in init_card.items()
+        if key not in ("labels", "threshold", "student", "layers", "validation", "finetune", "languages")
+    }
+    if "finetune" in init_card:
+        kept["earlier_finetunes"] = [*init_card.get("earlier_finetunes", []), init_card["finetune"]]
+    return kept | {"validation": metrics, "finetune": record, "languages": languages}
 
 
 def text_lines(paths: list[Path]) -> list[str]:

@@ -1,0 +1,55 @@
+"""training/split_marked_batch.py: a writer's batch of marked messages -> training files and a validation split."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from stealthflow.pii_tagger.training.data import read_marked
+
+SCRIPT = Path(__file__).resolve().parent.parent / "training" / "split_marked_batch.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("split_marked_batch", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_titles_and_kinship_words_leave_the_name_mark_and_a_lone_title_stays():
+    titles_outside = _script().titles_outside
+    assert titles_outside("von [Herr Dr. Obermaier](REAL_NAME) und [Sig.ra Rosaria Esposito](REAL_NAME)") == (
+        "von Herr Dr. [Obermaier](REAL_NAME) und Sig.ra [Rosaria Esposito](REAL_NAME)"
+    )
+    assert titles_outside("[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)") == (
+        "[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)"
+    )
+
+
+def test_a_batch_splits_per_line_by_a_hash_into_training_and_validation_that_added_lines_do_not_move(tmp_path):
+    batch, out = tmp_path / "batch", tmp_path / "out"
+    batch.mkdir()
+    (out / "languages").mkdir(parents=True)
+    personal = [f"[Herr Karl Weber{i}](REAL_NAME) hat [Gicht](HEALTH), PIN [4471](PASSWORD)." for i in range(50)]
+    negatives = [f"Der Zug {i} fällt heute aus." for i in range(100)]
+    (batch / "personal-de.txt").write_text("\n".join(personal) + "\n\n", encoding="utf-8")
+    (batch / "negatives-de.txt").write_text("\n".join(negatives) + "\n", encoding="utf-8")
+    (batch / "README.md").write_text("not a batch file", encoding="utf-8")
+    _script().main(batch, "c", out)
+    held = (out / "validation-c" / "de.txt").read_text(encoding="utf-8").splitlines()
+    trained = (out / "languages" / "personal-de-c.txt").read_text(encoding="utf-8").splitlines()
+    held_personal = [line for line in held if line in personal]
+    assert 5 <= len(held_personal) <= 15 and 10 <= len(held) - len(held_personal) <= 30  # about 20 % of each file
+    assert held == held_personal + [line for line in held if line in negatives]  # as written, personal lines first
+    assert len(trained) == 50 - len(held_personal) and all("Herr [Karl Weber" in line for line in trained)
+    assert all("[4471](CREDENTIAL)" in line for line in trained)  # a password is the tagger's CREDENTIAL
+    as_written = {line.replace("Herr [", "[Herr ").replace("(CREDENTIAL)", "(PASSWORD)") for line in trained}
+    assert as_written | set(held_personal) == set(personal)
+    assert len(read_marked(out / "languages" / "personal-de-c.txt")) == len(trained)
+    more = [f"[Anna Roth{i}](REAL_NAME) ist krank." for i in range(30)]
+    (batch / "personal-de.txt").write_text("\n".join(personal + more) + "\n", encoding="utf-8")
+    _script().main(batch, "c", out)  # the writer added lines: the earlier ones keep their side
+    again = (out / "validation-c" / "de.txt").read_text(encoding="utf-8").splitlines()
+    assert [line for line in again if line in personal] == held_personal
+    assert any(line in more for line in again)
