@@ -46,11 +46,13 @@ def _triggers(*kinds: str) -> tuple[str, ...]:
 
 @cache
 def _detect_secrets_patterns() -> list[re.Pattern[str]]:
-    """Every vendor-token regex of detect-secrets (AWS, GitHub, Slack, Stripe, JWT...)."""
+    """Every vendor-token regex of detect-secrets (AWS, GitHub, Slack, Stripe, JWT...), then the
+    vendors it does not know (`data/vendor_tokens.yaml`: Hugging Face, Google, OpenAI, Anthropic...)."""
     patterns = []
     for plugin_class in get_mapping_from_secret_type_to_class().values():
         if issubclass(plugin_class, RegexBasedDetector) and plugin_class is not IPPublicDetector:
             patterns.extend(plugin_class().denylist)
+    patterns.extend(re.compile(regex) for regex in data_yaml("vendor_tokens.yaml").values())
     return patterns
 
 
