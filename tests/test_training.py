@@ -247,6 +247,14 @@ def per_post_run(root: Path, recipe: str, **overrides):
     return tiny_recipe(root, recipe, **{"grpo.max_prompt_tokens": None} | overrides)
 
 
+def test_harvest_posts_keeps_attack_rows_of_profiles_within_attack_words(tmp_path):
+    from stealthflow.harvest.posts import harvest_posts
+
+    profiles = per_post_data(tmp_path / "default")  # 16-word profiles: an attack row each at the default 100
+    summary = harvest_posts(profiles, tmp_path / "short", attack_words=10)
+    assert "reference:deepseek-ai/DeepSeek-V3" not in summary["sft"] and summary["attack_words"] == 10
+
+
 def grpo_log(recipe) -> list[dict]:
     return [json.loads(line) for line in (recipe.output / "grpo" / "rewards.jsonl").read_text().splitlines()]
 
