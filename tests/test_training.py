@@ -275,7 +275,7 @@ def test_dual_model_grpo_with_the_self_attack_reward(tmp_path, monkeypatch):
     real numpy scorer, over the tiny model here) inside utility."""
     from stealthflow.utility import fluency
 
-    recipe = per_post_run(tmp_path, "dual-model.yaml", **{"grpo.min_utility": 0.0})
+    recipe = per_post_run(tmp_path, "dual-model.yaml", **{"grpo.min_utility": 0.0, "sft.trainer": {}})  # one epoch
     assert recipe.grpo.reward == "self-attack"
     monkeypatch.setattr(fluency, "shared_scorer", lambda: fluency.FluencyScorer(tmp_path / "tiny"))
     assert (run_sft(recipe) / "adapter_config.json").exists()
@@ -298,6 +298,7 @@ def test_real_model_dual_model_sft_and_self_attack_grpo_step(tmp_path):
             "output_dir": str(tmp_path / "out"),
             "sft.data": str(tmp_path / "data"),
             "sft.max_examples": 2,
+            "sft.trainer": {},  # one epoch: one step
             "sft.batch_size": 2,
             "sft.gradient_accumulation_steps": 1,
             "grpo.max_steps": 1,
