@@ -203,18 +203,21 @@ def test_long_curves_are_drawn_with_their_moving_average(tmp_path):
     assert not (tmp_path / "none.png").exists()
 
 
-def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
-    """The local anonymizer's path on a tiny random Llama: evidence -> teacher rows -> SFT ->
-    GRPO rewarded by evidence removal (no classifier term), rewards logged per step."""
-    from stealthflow.data.schema import Comment, Profile
+def per_post_data(root: Path) -> list:
+    """Four tiny train profiles (an ER nurse in Leeds, labelled) harvested per post into root/data."""
+    from stealthflow.data.schema import AttributeLabel, Comment, Profile
     from stealthflow.harvest.posts import harvest_posts
 
     torch.set_num_threads(1)
     answers = {
         "deepseek-ai/DeepSeek-V3": {
-            "occupation": {"inference": 'says "an ER nurse"'},
-            "location": {"inference": 'rent in "Leeds"'},
+            "occupation": {"inference": 'says "an ER nurse"', "guess": ["nurse"]},
+            "location": {"inference": 'rent in "Leeds"', "guess": ["Leeds, United Kingdom"]},
         }
+    }
+    labels = {
+        "occupation": AttributeLabel(estimate="nurse", hardness=1, certainty=5, source="synth"),
+        "location": AttributeLabel(estimate="Leeds, United Kingdom", hardness=1, certainty=5, source="synth"),
     }
     profiles = [
         Profile(
@@ -223,20 +226,90 @@ def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
                 Comment(text=f"Twelve years as an ER nurse and rent in Leeds keeps going up {i}"),
                 Comment(text=f"Nice weather {i}"),
             ],
+            labels=labels,
             reference_predictions=answers,
         )
         for i in range(4)
     ]
-    summary = harvest_posts(profiles, tmp_path / "data")
+    summary = harvest_posts(profiles, root / "data")
     assert summary["sft"]["teacher:evidence"] == 4 and summary["grpo_prompts"] == 4
+    assert summary["sft"]["reference:deepseek-ai/DeepSeek-V3"] == 4  # the attack rows of the dual model
+    return profiles
+
+
+def per_post_run(root: Path, recipe: str, **overrides):
+    """`per_post_data` and a tiny random Llama that knows its words: the recipe to train it with."""
+    profiles = per_post_data(root)
     build_tiny_llama(
-        tmp_path / "tiny",
+        root / "tiny",
         [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"],
     )
-    recipe = tiny_recipe(
-        tmp_path, "local-anonymizer.yaml", **{"grpo.max_prompt_tokens": None, "grpo.classifier_weight": 0.0}
-    )
+    return tiny_recipe(root, recipe, **{"grpo.max_prompt_tokens": None} | overrides)
+
+
+def test_harvest_posts_keeps_attack_rows_of_profiles_within_attack_words(tmp_path):
+    from stealthflow.harvest.posts import harvest_posts
+
+    profiles = per_post_data(tmp_path / "default")  # 16-word profiles: an attack row each at the default 100
+    summary = harvest_posts(profiles, tmp_path / "short", attack_words=10)
+    assert "reference:deepseek-ai/DeepSeek-V3" not in summary["sft"] and summary["attack_words"] == 10
+
+
+def grpo_log(recipe) -> list[dict]:
+    return [json.loads(line) for line in (recipe.output / "grpo" / "rewards.jsonl").read_text().splitlines()]
+
+
+def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
+    """The local anonymizer's path on a tiny random Llama: evidence -> teacher rows -> SFT ->
+    GRPO rewarded by evidence removal (no classifier term), rewards logged per step."""
+    recipe = per_post_run(tmp_path, "local-anonymizer.yaml", **{"grpo.classifier_weight": 0.0})
     assert (run_sft(recipe) / "adapter_config.json").exists()
     assert (run_grpo(recipe) / "adapter_config.json").exists()
-    logged = [json.loads(line) for line in (tmp_path / "out" / "grpo" / "rewards.jsonl").read_text().splitlines()]
+    logged = grpo_log(recipe)
     assert logged and all("evidence_removed_mean" in row and "zero_variance_groups" in row for row in logged)
+
+
+def test_dual_model_grpo_with_the_self_attack_reward(tmp_path, monkeypatch):
+    """The dual model's recipe on a tiny random Llama: SFT on rewrites and attack rows, then GRPO whose
+    reward runs the frozen SFT adapter as attacker on each rewrite, with the fluency gate's score (the
+    real numpy scorer, over the tiny model here) inside utility."""
+    from stealthflow.utility import fluency
+
+    recipe = per_post_run(tmp_path, "dual-model.yaml", **{"grpo.min_utility": 0.0, "sft.trainer": {}})  # one epoch
+    assert recipe.grpo.reward == "self-attack"
+    monkeypatch.setattr(fluency, "shared_scorer", lambda: fluency.FluencyScorer(tmp_path / "tiny"))
+    assert (run_sft(recipe) / "adapter_config.json").exists()
+    assert (run_grpo(recipe) / "adapter_config.json").exists()
+    logged = grpo_log(recipe)
+    assert {row["step"] for row in logged} == {1, 2}
+    assert all(0.0 <= row["reward_mean"] <= 1.0 and "self_anonymity_mean" in row for row in logged)
+    info = json.loads((recipe.output / "grpo" / "run_info.json").read_text())
+    assert info["reward"] == "self-attack" and info["attacker"]["adapter"] == str(recipe.sft_adapter())
+
+
+@pytest.mark.real_model
+def test_real_model_dual_model_sft_and_self_attack_grpo_step(tmp_path):
+    """SmolLM2-135M with the dual model's recipe: one SFT step, one GRPO step of a few tokens whose
+    reward runs the frozen SFT adapter as attacker and the real fluency scorer."""
+    per_post_data(tmp_path)
+    recipe = load_recipe(
+        REPO / "training" / "dual-model.yaml",
+        {
+            "output_dir": str(tmp_path / "out"),
+            "sft.data": str(tmp_path / "data"),
+            "sft.max_examples": 2,
+            "sft.trainer": {},  # one epoch: one step
+            "sft.batch_size": 2,
+            "sft.gradient_accumulation_steps": 1,
+            "grpo.max_steps": 1,
+            "grpo.batch_size": 2,
+            "grpo.max_completion_length": 24,
+            "grpo.attacker_max_new_tokens": 16,
+            "grpo.min_utility": 0.0,
+        },
+    )
+    run_sft(recipe)
+    run_grpo(recipe)
+    [row] = grpo_log(recipe)
+    assert row["step"] == 1 and row["completions"] == 2 and 0.0 <= row["reward_mean"] <= 1.0
+    assert json.loads((recipe.output / "grpo" / "run_info.json").read_text())["steps"] == 1

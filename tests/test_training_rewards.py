@@ -132,3 +132,123 @@ def test_reward_trend_compares_the_first_and_last_quarter_with_a_ci():
     assert trend["steps"] == 40 and trend["last_quarter_mean"] > trend["first_quarter_mean"]
     assert trend["difference_ci"][0] > 0
     assert reward_trend(rising[:5]) is None  # too few steps for two quarters
+
+
+# --- the dual model's per-post reward: its own attack half on the rewrite ---------------------------------
+
+
+class ScriptedFluency:
+    """FAKE fluency scorer: the given score for every rewrite it is shown (the real one is utility/fluency.py)."""
+
+    def __init__(self, score: float):
+        self.score = score
+        self.seen: list[tuple[str, str]] = []
+
+    def compare(self, originals, rewrites):
+        from stealthflow.utility.fluency import Fluency
+
+        self.seen += list(zip(originals, rewrites))
+        return [Fluency(self.score, self.score) for _ in rewrites]
+
+
+class RecordingAttacker(ScriptedAttacker):
+    """FAKE attacker as above that also records which attributes it was asked about."""
+
+    def __init__(self, top1):
+        super().__init__(top1)
+        self.asked: list[list[str]] = []
+
+    def attack_many(self, texts, attributes):
+        self.asked += [list(a) for a in attributes]
+        return super().attack_many(texts, attributes)
+
+
+POST = "Twelve years as an ER nurse and I just turned 34 and my wife and I moved to Zurich."
+POST_REWRITE = "Years in my job, and with a birthday behind me, we moved to a new city."
+
+
+def self_attack(attacker, completions, fluency=0.0, attributes=("age", "married"), evidence=("34", "my wife"), **kw):
+    from stealthflow.training.rewards import SelfAttackReward
+
+    reward = SelfAttackReward(attacker, kw.pop("scorer", None) or ScriptedFluency(fluency), **kw)
+    n = len(completions)
+    return reward(
+        prompts=[None] * n,
+        completions=completions,
+        source_text=[POST] * n,
+        evidence=[list(evidence)] * n,
+        evidence_attributes=[list(attributes)] * n,
+        labels=[[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * n,
+    )
+
+
+def post_utility(text: str, credit: float) -> float:
+    from stealthflow.utility import lexical_utility
+
+    return 0.5 * lexical_utility(POST, text).mean + 0.5 * credit
+
+
+def test_self_attack_wrong_top1_earns_privacy_beside_the_evidence_term():
+    # every evidence phrase gone (1.0), the attacker wrong on both attributes (1.0)
+    fooled = RecordingAttacker({"age": "60", "married": "single"})
+    [reward] = self_attack(fooled, [answer(POST_REWRITE)])
+    assert reward == pytest.approx(0.5 * 1.0 + 0.5 * post_utility(POST_REWRITE, 1.0))
+    assert fooled.seen == [POST_REWRITE]
+    # the attacker right on both: only the evidence half of privacy is left
+    [reward] = self_attack(RecordingAttacker({"age": "34", "married": "married"}), [answer(POST_REWRITE)])
+    assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
+    # attack_weight 1: the self-attacker alone decides privacy
+    [reward] = self_attack(
+        RecordingAttacker({"age": "34", "married": "single"}), [answer(POST_REWRITE)], attack_weight=1.0
+    )
+    assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
+
+
+def test_self_attack_asks_only_for_labelled_attributes_the_post_carries_evidence_for():
+    attacker = RecordingAttacker({"age": "60"})
+    self_attack(attacker, [answer(POST_REWRITE)], attributes=("age", "occupation", "age"))
+    assert attacker.asked == [["age"]]  # occupation is not labelled, age counted once
+    # no labelled attribute at all: not attacked, privacy is the evidence term alone
+    attacker = RecordingAttacker({"age": "60"})
+    [reward] = self_attack(attacker, [answer(POST_REWRITE)], attributes=("occupation",))
+    assert attacker.seen == [] and reward == pytest.approx(0.5 * 1.0 + 0.5 * post_utility(POST_REWRITE, 1.0))
+
+
+def test_self_attack_no_guess_is_unknown_not_a_privacy_win():
+    [reward] = self_attack(RecordingAttacker({}), [answer(POST_REWRITE)])
+    assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
+
+
+def test_fluency_gate_score_lowers_utility_below_the_floor():
+    from stealthflow.anonymize.local import MODEL_FLOOR
+    from stealthflow.training.rewards import FLUENCY_SPAN, fluency_credit
+
+    assert fluency_credit(0.0) == fluency_credit(MODEL_FLOOR) == 1.0
+    assert fluency_credit(MODEL_FLOOR - FLUENCY_SPAN / 2) == pytest.approx(0.5)
+    assert fluency_credit(MODEL_FLOOR - 10) == 0.0
+    fooled = {"age": "60", "married": "single"}
+    [fluent] = self_attack(RecordingAttacker(fooled), [answer(POST_REWRITE)], fluency=-0.1)
+    [broken] = self_attack(RecordingAttacker(fooled), [answer(POST_REWRITE)], fluency=-3.0)
+    assert fluent - broken == pytest.approx(0.5 * 0.5 * 1.0)  # (1 - λ) · fluency_weight · full credit lost
+
+
+def test_self_attack_settles_copies_and_garbage_without_attacking_or_scoring_them(tmp_path):
+    from stealthflow.training.rewards import SelfAttackReward
+
+    attacker, scorer = RecordingAttacker({"age": "60", "married": "single"}), ScriptedFluency(0.0)
+    log = tmp_path / "rewards.jsonl"
+    reward = SelfAttackReward(attacker, scorer, group_size=2, log_path=log)
+    labels = [[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * 4
+    values = reward(
+        None,
+        [answer(POST), "no separator", answer("Haha #CityLiving"), answer(POST_REWRITE)],
+        source_text=[POST] * 4,
+        evidence=[["34"]] * 4,
+        evidence_attributes=[["age"]] * 4,
+        labels=labels,
+    )
+    assert values[:3] == [pytest.approx(0.5), 0.0, 0.0]  # copy: utility 1, no privacy; unreadable; garbled
+    assert attacker.seen == [POST_REWRITE] and scorer.seen == [(POST, POST_REWRITE)]
+    [record] = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["self_anonymity_mean"] == 1.0 and record["fluency_mean"] == 1.0
+    assert record["evidence_removed_mean"] == pytest.approx(0.25) and record["zero_variance_groups"] == 0.0

@@ -119,6 +119,9 @@ def harvest_posts(
         bool, typer.Option("--deletion", help="teach deleting the evidence spans instead of the teacher's rewrites")
     ] = False,
     attack: Annotated[bool, typer.Option("--attack/--no-attack", help="add the dual model's attack examples")] = True,
+    attack_words: Annotated[
+        int, typer.Option(min=10, help="attack examples: profiles whose text has at most this many words")
+    ] = 100,
     seed: int = 0,
 ) -> None:
     """Per-post data for the local anonymizer: teacher rewrites, attack examples and GRPO prompts."""
@@ -132,7 +135,7 @@ def harvest_posts(
             runs = load_trajectories(trajectories) if trajectories else None
             teacher_file = None if deletion else teacher or shipped_teacher_file()
             rewrites = load_teacher_rewrites(teacher_file) if teacher_file else None
-            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs, rewrites, attack)
+            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs, rewrites, attack, attack_words)
         except ValueError as exc:
             fail(str(exc))
     out.print(f"{summary['profiles']} profiles -> SFT rows {summary['sft']}, {summary['grpo_prompts']} GRPO prompts")

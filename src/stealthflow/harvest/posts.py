@@ -272,10 +272,12 @@ def harvest_posts(
     trajectories: dict[str, list[RoundRecord]] | None = None,
     teacher: dict[str, TeacherRewrite] | None = None,
     attack: bool = True,
+    attack_words: int = 100,
 ) -> dict:
     """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`).
     `trajectories` (a `generate` run's, by profile) add the strong model's per-comment rewrites;
-    `teacher` (id -> rewrite) replaces deletion as the teacher; `attack` adds the dual model's attack rows."""
+    `teacher` (id -> rewrite) replaces deletion as the teacher; `attack` adds the dual model's attack rows
+    (profiles of at most `attack_words` words)."""
     from datasets import Dataset
 
     refuse_test_profiles(profiles, teacher=teacher)
@@ -283,7 +285,7 @@ def harvest_posts(
     if trajectories:
         sft += workflow_post_rows(profiles, trajectories)
     if attack:
-        sft += attack_rows(profiles)
+        sft += attack_rows(profiles, max_words=attack_words)
     random.Random(seed).shuffle(sft)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -295,6 +297,7 @@ def harvest_posts(
         "grpo_prompts": len(grpo),
         "evidence_per_attribute": dict(Counter(a for row in grpo for a in row["evidence_attributes"])),
         "copy_share": copy_share,
+        "attack_words": attack_words if attack else None,
         "seed": seed,
     }
     (out / "harvest.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")

@@ -2,8 +2,9 @@
 
 The policy is the SFT adapter, trainable. The attacker inside the reward is a separate,
 frozen copy (by default the same base + SFT adapter, loaded through the LLM layer), so the
-policy cannot make its own judge weaker. Per-step reward parts go to `rewards.jsonl` and
-`rewards.png`; trl's own log to `log.jsonl`.
+policy cannot make its own judge weaker. `grpo.reward` picks the reward (rewards.py): `attack`
+(whole profiles), `evidence` or `self-attack` (per post; the latter with that frozen attacker on
+each rewrite). Per-step reward parts go to `rewards.jsonl` and `rewards.png`; trl's own log to `log.jsonl`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from stealthflow.training.models import (
 from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
 from stealthflow.training.repro import save_run_info
-from stealthflow.training.rewards import AnonymizationReward, ClassifierDrop, EvidenceReward
+from stealthflow.training.rewards import AnonymizationReward, ClassifierDrop, EvidenceReward, SelfAttackReward
 from stealthflow.training.stage import already_finished, dataset_dir, train_and_save
 
 REWARD_CURVES = ["reward_mean", "anonymity_mean", "utility_mean", "attacker_accuracy"]
@@ -33,6 +34,14 @@ EVIDENCE_CURVES = [
     "classifier_drop_mean",
     "utility_mean",
     "zero_variance_groups",
+]
+SELF_ATTACK_CURVES = [
+    "reward_mean",
+    "evidence_removed_mean",
+    "self_anonymity_mean",
+    "fluency_mean",
+    "utility_mean",
+    "attacker_accuracy",
 ]
 
 
@@ -156,13 +165,17 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
         reward, curves, closing, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, None, {"reward": "evidence"}
     else:
         closing = build_llm(attacker_config(recipe))
-        reward = AnonymizationReward(
-            LLMAttacker(closing),
-            recipe.grpo.reward_lambda,
-            log_path=out / "rewards.jsonl",
-            min_utility=recipe.grpo.min_utility,
-        )
-        curves, judge = REWARD_CURVES, {"attacker": attacker_config(recipe).model_dump()}
+        if recipe.grpo.reward == "self-attack":
+            reward, curves = self_attack_reward(recipe, LLMAttacker(closing), out), SELF_ATTACK_CURVES
+        else:
+            reward = AnonymizationReward(
+                LLMAttacker(closing),
+                recipe.grpo.reward_lambda,
+                log_path=out / "rewards.jsonl",
+                min_utility=recipe.grpo.min_utility,
+            )
+            curves = REWARD_CURVES
+        judge = {"reward": recipe.grpo.reward, "attacker": attacker_config(recipe).model_dump()}
     try:
         facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
     finally:
@@ -221,6 +234,23 @@ def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
         drop,
         settings.reward_lambda,
         settings.classifier_weight,
+        settings.num_generations,
+        out / "rewards.jsonl",
+        settings.min_utility,
+    )
+
+
+def self_attack_reward(recipe: Recipe, attacker: LLMAttacker, out: Path) -> SelfAttackReward:
+    """The dual model's per-post reward: the frozen attacker on the rewrite, the evidence term, fluency."""
+    from stealthflow.utility.fluency import shared_scorer
+
+    settings = recipe.grpo
+    return SelfAttackReward(
+        attacker,
+        shared_scorer(),
+        settings.reward_lambda,
+        settings.attack_weight,
+        settings.fluency_weight,
         settings.num_generations,
         out / "rewards.jsonl",
         settings.min_utility,

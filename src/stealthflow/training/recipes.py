@@ -72,10 +72,18 @@ class GRPOSettings(_Section):
     cue_tagger: str | None = Field(
         None, description="grpo.cues: tagger — the cue tagger's directory; default: the shipped models/cue-tagger"
     )
-    reward: Literal["attack", "evidence"] = Field(
+    reward: Literal["attack", "evidence", "self-attack"] = Field(
         "attack",
         description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
-        "evidence: per post, the share of the strong attacker's evidence removed (+ classifier_weight x the classifier's drop)",
+        "evidence: per post, the share of the strong attacker's evidence removed (+ classifier_weight x the classifier's drop); "
+        "self-attack: per post, the evidence removed and the frozen attacker's wrong top-1 guesses on the rewrite "
+        "(attack_weight), utility with the fluency gate's credit (fluency_weight)",
+    )
+    attack_weight: float = Field(
+        0.5, ge=0, le=1, description="self-attack reward: weight of the attacker's wrong answers in the privacy term"
+    )
+    fluency_weight: float = Field(
+        0.5, ge=0, le=1, description="self-attack reward: weight of the fluency gate's credit in the utility term"
     )
     classifier_weight: float = Field(
         0.5,

@@ -10,6 +10,10 @@
   R_anonymity = share of the attributes it answered whose top-1 guess is wrong. An attribute
   the attacker gave no guess for is unknown, not a privacy win; if it answered none, 0.
 - R_utility = mean(BLEU, ROUGE-1, ROUGE-L) against the text being anonymized.
+
+Per post (the local anonymizer), `EvidenceReward` measures privacy as the strong attacker's
+evidence removed, and `SelfAttackReward` adds the dual model's own attack half on the rewrite
+and the fluency gate's credit inside utility.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from stealthflow.anonymize.local import MODEL_FLOOR
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.attack import CorrectnessJudge, top1_correct
 from stealthflow.attack.types import Attacker, AttackResult
@@ -211,6 +216,120 @@ class EvidenceReward(AnonymizationReward):
             classifier_drop_mean=statistics.fmean(drops) if drops else None,
         )
         return [p.reward for p, _, _ in scored]
+
+
+#: fluency below the gate (local.MODEL_FLOOR) loses credit linearly: none left this far below it. Cutting a
+#: comment's cues out scores median -2.72, the teacher's rewrites -0.03 (benchmarks/fluency_floor.py).
+FLUENCY_SPAN = 2.0
+
+
+def fluency_credit(score: float, floor: float = MODEL_FLOOR, span: float = FLUENCY_SPAN) -> float:
+    """1 for a rewrite that passes the local anonymizer's fluency gate, falling to 0 at `span` below it."""
+    return min(1.0, max(0.0, 1.0 + (score - floor) / span))
+
+
+class SelfAttackReward(AnonymizationReward):
+    """The dual model's per-post reward: λ·privacy + (1 − λ)·utility on one comment.
+
+    privacy = (1 − w)·(share of the comment's evidence spans removed) + w·(share of the attributes
+    the comment carries evidence for that the attacker, reading only the rewrite, answered with a
+    wrong top-1; no guess is unknown, not a win, as in the parent), w = `attack_weight` (the
+    evidence term alone for a comment whose attributes are not labelled). utility = (1 − f)·mean
+    BLEU/ROUGE + f·`fluency_credit` of the rewrite against its original, f = `fluency_weight`.
+    Unreadable, garbled and copied completions are settled as in the parent (a copy reads as its
+    original: full utility, no privacy).
+    """
+
+    __name__ = "self_attack"
+
+    def __init__(
+        self,
+        attacker: Attacker,
+        fluency,  # a FluencyScorer (anything with its `compare`)
+        reward_lambda: float = 0.5,
+        attack_weight: float = 0.5,
+        fluency_weight: float = 0.5,
+        group_size: int | None = None,
+        log_path: Path | None = None,
+        min_utility: float = 0.1,
+    ):
+        super().__init__(attacker, reward_lambda, log_path=log_path, min_utility=min_utility)
+        self.fluency = fluency
+        self.attack_weight = attack_weight
+        self.fluency_weight = fluency_weight
+        self.group_size = group_size
+
+    def score_posts(
+        self,
+        texts: list[str],
+        sources: list[str],
+        evidence: list[list[str]],
+        attributes: list[list[str]],
+        labels: list[dict[str, str]],
+    ) -> list[tuple[RewardParts, dict[str, float | None]]]:
+        """Each completion's parts and the terms behind them (evidence removed, self-attack anonymity, fluency)."""
+        from stealthflow.evaluation.evidence import evidence_survival
+
+        rewrites, parts, lexical = self.screen(texts, sources)
+        todo = list(lexical)
+        if not todo:
+            return [(part, {"evidence_removed": 0.0, "self_anonymity": None, "fluency": None}) for part in parts]
+        fluencies = self.fluency.compare([sources[i] for i in todo], [rewrites[i].text for i in todo])
+        fluencies = dict(zip(todo, fluencies, strict=True))
+        targets = {i: {a: labels[i][a] for a in dict.fromkeys(attributes[i]) if a in labels[i]} for i in todo}
+        attacked = [i for i in todo if targets[i]]
+        texts_attacked = [rewrites[i].text for i in attacked]
+        results = self.attacker.attack_many(texts_attacked, [list(targets[i]) for i in attacked]) if attacked else []
+        outcomes = {i: self._attack_outcome(r, targets[i]) for i, r in zip(attacked, results, strict=True)}
+        scored = []
+        for i, part in enumerate(parts):
+            if part is not None:
+                scored.append((part, {"evidence_removed": 0.0, "self_anonymity": None, "fluency": None}))
+                continue
+            removed = 1.0 - (evidence_survival(evidence[i], rewrites[i].text) or 0.0)
+            answered, correct = outcomes.get(i, (0, 0))
+            anonymity = (answered - correct) / answered if answered else 0.0
+            w = self.attack_weight if i in outcomes else 0.0
+            credit = fluency_credit(fluencies[i].score)
+            utility = (1 - self.fluency_weight) * lexical[i] + self.fluency_weight * credit
+            part = self._combine(
+                (1 - w) * removed + w * anonymity, utility, copied=False, attacked=answered, attacker_correct=correct
+            )
+            scored.append((part, {"evidence_removed": removed, "self_anonymity": anonymity, "fluency": credit}))
+        return scored
+
+    def __call__(
+        self,
+        prompts,
+        completions,
+        completion_ids=None,
+        *,
+        source_text,
+        evidence,
+        evidence_attributes,
+        labels,
+        **_columns,
+    ) -> list[float]:
+        scored = self.score_posts(
+            [completion_text(c) for c in completions],
+            list(source_text),
+            list(evidence),
+            list(evidence_attributes),
+            [labels_dict(x) for x in labels],
+        )
+        terms = [t for _, t in scored]
+        self._log(
+            [p for p, _ in scored],
+            self.group_size,
+            evidence_removed_mean=statistics.fmean(t["evidence_removed"] for t in terms),
+            **{f"{key}_mean": _mean_of(terms, key) for key in ("self_anonymity", "fluency")},
+        )
+        return [p.reward for p, _ in scored]
+
+
+def _mean_of(rows: list[dict[str, float | None]], key: str) -> float | None:
+    values = [row[key] for row in rows if row[key] is not None]
+    return statistics.fmean(values) if values else None
 
 
 class ClassifierDrop:
