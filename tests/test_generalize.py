@@ -394,3 +394,22 @@ def test_the_parser_loads_only_what_the_slots_read_and_no_other_package():
         *["False"] * 2,
         "True",
     ]
+
+
+class ScoreAll:
+    """FAKE scorer: every rewrite scores `score`; counts the rewrites it was asked to score."""
+
+    def __init__(self, score: float):
+        self.score, self.calls = score, 0
+
+    def compare(self, originals, rewrites):
+        self.calls += len(rewrites)
+        return [Fluency(self.score, 0.0) for _ in rewrites]
+
+
+def test_no_trial_or_removal_drops_a_placeholder():
+    """Dropping the sentence with <EMAIL_1> in it would make protect reject the whole rewrite."""
+    text = "Hi all. I live in Phuket, mail me at <EMAIL_1> for the keys."
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    assert new.count("<EMAIL_1>") == 1
+    assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)

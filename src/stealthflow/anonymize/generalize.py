@@ -373,10 +373,19 @@ def known_name(sentence: str, start: int, end: int) -> bool:
 
 
 def without_sentence(text: str, phrase: str) -> str | None:
-    """`text` without the sentence holding `phrase`; None when no other sentence with a word is left."""
+    """`text` without the sentence holding `phrase`; None when no other sentence with a word is left, or when the
+    sentence holds a placeholder (`keeps_placeholders`)."""
     first, last = sentence_around(text, phrase)
     rest = (text[:first].rstrip(" ") + " " + text[last:].lstrip()).strip()
-    return rest if _WORDS.search(rest) else None
+    return rest if _WORDS.search(rest) and keeps_placeholders(text, rest) else None
+
+
+def keeps_placeholders(text: str, rewrite: str) -> bool:
+    """`rewrite` holds each of protect's placeholders exactly as often as `text`: protect rejects a rewrite that
+    drops one, and one repeated would put its value where it never was."""
+    from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER
+
+    return Counter(PROTECT_PLACEHOLDER.findall(rewrite)) == Counter(PROTECT_PLACEHOLDER.findall(text))
 
 
 def whole(original: str, rewrite: str) -> bool:
@@ -470,7 +479,9 @@ class Generalizer:
         found = []
         for candidate in candidates(window, start, end, attribute):
             trial = replace_once(window, phrase, candidate)
-            if trial is not None and trial.strip() and (candidate or whole(window, trial)):
+            if trial is None or not trial.strip() or not keeps_placeholders(window, trial):
+                continue
+            if candidate or whole(window, trial):
                 found.append((candidate, window, trial, text[:first] + trial + text[last:]))
         return found
 
@@ -482,7 +493,7 @@ class Generalizer:
         found = []
         for a, b in syntax.removals(window, start, end):
             trial = replace_once(window, window[a:b], "")
-            if trial is not None and trial.strip() and whole(window, trial):
+            if trial is not None and trial.strip() and keeps_placeholders(window, trial) and whole(window, trial):
                 found.append(("", window, trial, text[:first] + trial + text[last:]))
         return found
 
