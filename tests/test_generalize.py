@@ -413,3 +413,10 @@ def test_no_trial_or_removal_drops_a_placeholder():
     ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
     assert new.count("<EMAIL_1>") == 1
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
+
+
+def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
+    text = "Love Phuket. Phuket is my home. I grew up in Phuket."
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
+    assert "Phuket" not in new  # each copy leaves with its constituent or sentence

@@ -317,6 +317,14 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
     return before + replacement + after
 
 
+def copies(phrase: str, text: str) -> int:
+    """How many times `phrase` occurs in `text` (as `find_phrase` finds it)."""
+    count = 0
+    while (found := find_phrase(phrase, text)) is not None:
+        count, text = count + 1, text[found[1] :]
+    return count
+
+
 _SENTENCE_END = re.compile(r"[.!?…]+[\"')\]]*\s+|\n+")
 
 
@@ -449,8 +457,14 @@ class Generalizer:
                 else:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
+                before = current[i]
                 score, candidate, current[i] = chosen
                 done[i].append(Replacement(phrase, attribute, candidate, score))
+                if left := copies(phrase, current[i]):  # another copy goes the same way, or stays reported
+                    if left < copies(phrase, before):
+                        pending[i].insert(0, (phrase, attribute, False))
+                    else:
+                        done[i].append(Replacement(phrase, attribute, None, score))
         return list(zip(current, done, strict=True))
 
     def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
