@@ -420,3 +420,27 @@ def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
     ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
     assert "Phuket" not in new  # each copy leaves with its constituent or sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "attribute"),
+    [
+        ("I just turned fifty last week.", "fifty", "age"),
+        ("My dad is sixty-five and still runs.", "sixty-five", "age"),
+        ("She told me her plans.", "She", "gender"),
+        ("Rent keeps going up.", "up", "location"),
+    ],
+)
+def test_a_marked_phrase_is_generalized_or_reported_whatever_its_words(text, phrase, attribute):
+    """A stop word ("fifty", "she") is no reason to skip a phrase; one that stays is reported (None)."""
+    ((new, replacements),) = Generalizer(ScoreAll(0.5)).generalize([text], [[(phrase, attribute)]])
+    assert replacements, new
+    stays = phrase in new.split() or phrase + "." in new.split()
+    assert stays == any(r.replacement is None for r in replacements), (new, replacements)
+
+
+def test_a_spelled_out_age_is_generalized():
+    ((new, (replacement,)),) = Generalizer(ScoreAll(0.5)).generalize(
+        ["I just turned fifty last week."], [[("fifty", "age")]]
+    )
+    assert "fifty" not in new and replacement.replacement, (new, replacement)

@@ -425,7 +425,7 @@ class Generalizer:
         while any(pending):
             where: dict[int, tuple[int, int, str]] = {}
             for i, queue in enumerate(pending):
-                while queue and (found := self._next(current[i], queue)) is None:
+                while queue and (found := self._next(current[i], queue, done[i])) is None:
                     pass
                 if queue:
                     where[i] = found
@@ -512,11 +512,11 @@ class Generalizer:
         return found
 
     @staticmethod
-    def _next(text: str, queue: list[tuple[str, str, bool]]) -> tuple[int, int, str] | None:
+    def _next(text: str, queue: list[tuple[str, str, bool]], done: list[Replacement]) -> tuple[int, int, str] | None:
         """Where the queue's first phrase stands in its sentence (start, end, sentence), after splitting it
         into its constituents (a phrase the teacher generalized whole is not split); None when it is gone
-        (an earlier replacement covered it), was split, and the queue changed, or it holds no content word
-        ("up" of "keeps going up": it names nothing, and stays)."""
+        (an earlier replacement covered it), was split, and the queue changed, or it holds only function words
+        ("up" of "keeps going up": it names nothing, and stays, reported in `done`)."""
         phrase, attribute, splittable = queue[0]
         if find_phrase(phrase, text) is None:
             queue.pop(0)
@@ -526,6 +526,7 @@ class Generalizer:
         found = find_phrase(phrase, window)
         if found is None or not syntax.has_content(window, *found):
             queue.pop(0)
+            done.append(Replacement(phrase, attribute, None, float("-inf")))
             return None
         if splittable:
             parts = split_mark(window, *found)
