@@ -444,3 +444,16 @@ def test_a_spelled_out_age_is_generalized():
         ["I just turned fifty last week."], [[("fifty", "age")]]
     )
     assert "fifty" not in new and replacement.replacement, (new, replacement)
+
+
+def test_a_long_run_on_sentence_costs_a_bounded_number_of_scorings():
+    """Only the nearest constituents around the phrase are tried for removal, however deep the sentence nests."""
+    from stealthflow.anonymize.generalize import MAX_CANDIDATES, MAX_REMOVALS
+
+    names = ["Tom", "Ann", "Bob", "Sue", "Max", "Eve", "Jim", "Liz", "Ned", "Kay", "Sam", "Zoe"]
+    chain = " ".join(f"who knew a guy called {name} with a sister" for name in names)
+    text = f"I met a friend {chain} who lives in Phuket near the old market."
+    scorer = ScoreAll(-5.0)
+    ((new, _),) = Generalizer(scorer).generalize([text], [[("Phuket", "location")]])
+    assert "Phuket" not in new
+    assert scorer.calls <= MAX_CANDIDATES + 1 + MAX_REMOVALS

@@ -44,6 +44,10 @@ FLUENCY_FLOOR = 0.0
 REMOVAL_FLOOR = -1.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
 MAX_CANDIDATES = 8
+#: constituents around a phrase tried for removal, nearest first: each costs a parse and a scoring, so in a long
+#: run-on sentence trying every one up to the root grows with its length; the ones further up are whole clauses,
+#: taken only when every nearer one reads badly
+MAX_REMOVALS = 3
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
 MIN_HEAD_EDITS = 2
 
@@ -501,11 +505,11 @@ class Generalizer:
 
     @staticmethod
     def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
-        """`_trials` dropping each constituent around the phrase that its sentence stands without
-        (`syntax.removals`) and that leaves no word dangling."""
+        """`_trials` dropping each of the MAX_REMOVALS nearest constituents around the phrase that its sentence
+        stands without (`syntax.removals`) and that leaves no word dangling."""
         first, last = sentence_around(text, item[0])
         found = []
-        for a, b in syntax.removals(window, start, end):
+        for a, b in syntax.removals(window, start, end)[:MAX_REMOVALS]:
             trial = replace_once(window, window[a:b], "")
             if trial is not None and trial.strip() and keeps_placeholders(window, trial) and whole(window, trial):
                 found.append(("", window, trial, text[:first] + trial + text[last:]))
