@@ -409,9 +409,12 @@ class ScoreAll:
 
 def test_no_trial_or_removal_drops_a_placeholder():
     """Dropping the sentence with <EMAIL_1> in it would make protect reject the whole rewrite."""
+    from stealthflow.pipeline.rewrite import check_rewrite
+
     text = "Hi all. I live in Phuket, mail me at <EMAIL_1> for the keys."
     ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
     assert new.count("<EMAIL_1>") == 1
+    assert check_rewrite(text, new, {"<EMAIL_1>"}).accepted  # the gate protect runs on a rewrite
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
 
 
