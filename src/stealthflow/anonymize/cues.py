@@ -6,11 +6,11 @@ ship under `models/cue-tagger/`.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 
 CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
-# An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): never a cue, since
-# rewriting one would lose a value.
-PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
 
 
 def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:

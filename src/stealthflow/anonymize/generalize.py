@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from stealthflow.anonymize import syntax
+from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.resources import resource_dir
 
@@ -390,14 +391,6 @@ def without_sentence(text: str, phrase: str) -> str | None:
     first, last = sentence_around(text, phrase)
     rest = (text[:first].rstrip(" ") + " " + text[last:].lstrip()).strip()
     return rest if _WORDS.search(rest) and keeps_placeholders(text, rest) else None
-
-
-def keeps_placeholders(text: str, rewrite: str) -> bool:
-    """`rewrite` holds each of protect's placeholders exactly as often as `text`: protect rejects a rewrite that
-    drops one, and one repeated would put its value where it never was."""
-    from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER
-
-    return Counter(PROTECT_PLACEHOLDER.findall(rewrite)) == Counter(PROTECT_PLACEHOLDER.findall(text))
 
 
 def whole(original: str, rewrite: str) -> bool:

@@ -18,16 +18,16 @@ left the text, what replaced it, the attribute of the cue it covers, and by what
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from stealthflow.anonymize.changes import text_changes
-from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER, find_cues, split_cues
+from stealthflow.anonymize.cues import find_cues, split_cues
 from stealthflow.anonymize.generalize import Generalizer, whole
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
+from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
@@ -159,9 +159,7 @@ class LocalAnonymizer:
         from stealthflow.utility import lexical_utility
 
         rewrite = parse_rewrite(answer, post)
-        if not rewrite.parsed or Counter(PROTECT_PLACEHOLDER.findall(rewrite.text)) != Counter(
-            PROTECT_PLACEHOLDER.findall(post)
-        ):
+        if not rewrite.parsed or not keeps_placeholders(post, rewrite.text):
             return None
         if lexical_utility(post, rewrite.text).mean < MIN_UTILITY or not whole(post, rewrite.text):
             return None

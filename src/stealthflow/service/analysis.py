@@ -23,7 +23,7 @@ from functools import cache
 from fastapi import APIRouter
 from pydantic import BaseModel, Field, field_validator
 
-from stealthflow.anonymize.cues import PROTECT_PLACEHOLDER
+from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
 from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, measured_verdicts
 from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.pipeline.protector import Protected, Protector
