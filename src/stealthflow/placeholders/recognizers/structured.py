@@ -280,11 +280,12 @@ class IpRecognizer(PatternBacked):
     wanted, window = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"), 64
 
     def invalid(self, value: str) -> bool:
+        """Not an address, or one that names no host but the machine itself (127.0.0.1, ::1) or any (0.0.0.0)."""
         try:
-            ipaddress.ip_interface(value)
+            address = ipaddress.ip_interface(value).ip
         except ValueError:
             return True
-        return False
+        return address.is_loopback or address.is_unspecified
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public
@@ -379,10 +380,10 @@ class UsSsnRecognizer(PatternBacked):
 
 # Cheap candidate scan: 7-15 digits with the separators people type. Running
 # phonenumbers' own matcher over the whole text is ~5x slower, so it only validates candidates.
-# SSN-shaped numbers (3-2-4), dates, dotted IPv4s, bare digit runs (order numbers, codes) and a
-# year's serial numbers ("2023-0456") are not phone numbers.
+# SSN-shaped numbers (3-2-4), dates (with a log line's hour: "2024-11-03 02:00:01"), dotted IPv4s, bare digit
+# runs (order numbers, codes) and a year's serial numbers ("2023-0456") are not phone numbers.
 _NOT_PHONE = re.compile(
-    r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}|(?:19|20)\d\d-\d{3,4}"
+    r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2})?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}|(?:19|20)\d\d-\d{3,4}"
 )
 # The words right before a number that name it as another kind: "Invoice 2024-117", "meeting ID 845 2219 0371", "part number 8843-229".
 _OTHER_KIND_BEFORE = re.compile(
