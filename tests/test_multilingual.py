@@ -223,6 +223,23 @@ def test_what_is_no_ones_data_is_left(detector, text):
     assert _found(detector, text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ihre Bestellung Nr. 302-1182-44 wurde versandt.",
+        "Bonjour, ma commande n° 447-3390 indique « livrée » mais je n'ai rien reçu.",
+        "Estimado cliente: su pedido n.º 2026-88417 ha sido enviado.",  # "n.º" is "n.o" in the text recognizers read
+        "Gentile cliente, il suo ordine n. 2026-44718 è stato spedito.",
+    ],
+)
+def test_an_order_number_is_no_phone_number(detector, text):
+    assert _found(detector, text) == []
+
+
+def test_a_phone_number_after_a_number_sign_is_still_one(detector):
+    assert _found(detector, "Ruf mich an, meine Handy-Nr. 0171 2345678.") == [("0171 2345678", "PHONE")]
+
+
 # -- end to end ---------------------------------------------------------------------------------------
 
 

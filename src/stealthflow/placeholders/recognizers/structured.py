@@ -11,12 +11,14 @@ import ipaddress
 import mimetypes
 import re
 import string
+import unicodedata
 from collections.abc import Iterator
 from functools import cache, cached_property, lru_cache
 
 import phonenumbers
 import regex
 
+from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
@@ -390,6 +392,21 @@ _OTHER_KIND_BEFORE = re.compile(
     r"\b(?i:invoice|ticket|order|part|item|product|model|serial|isbn|tracking|parcel|shipment|reference|ref|claim|meeting|webinar|zoom|conference|(?:call|room)\s+id|build|version|issue|bug)"
     r"(?i:\s+(?:no\.?|number|num|id|#|code))?\s*(?i:is|was|:|#)?\s*$"
 )
+
+
+@cache
+def _other_kind_before_abroad() -> regex.Pattern[str]:
+    """The same in the six other languages: a noun of `number_kinds` and a sign of `number_signs` (data/languages/*.yaml)
+    right before the number: "Bestellung Nr. 302-1182-44", "commande n° 447-3390", "pedido n.º 2026-88417". The words
+    in NFKC, as the text the recognizers read ("n.º" is "n.o" there)."""
+    kinds, signs = (
+        {unicodedata.normalize("NFKC", word) for code in OTHERS for word in language_file(code)[key]}
+        for key in ("number_kinds", "number_signs")
+    )
+    kind, sign = ("|".join(map(regex.escape, sorted(words, key=len, reverse=True))) for words in (kinds, signs))
+    return regex.compile(rf"(?<![\p{{L}}\d])(?i:{kind})[ \t-]*(?i:{sign})[ \t]*:?[ \t]*$")
+
+
 _PHONE_CANDIDATE = re.compile(
     r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)"
 )
@@ -410,6 +427,7 @@ class PhoneRecognizer(Recognizer):
                 7 <= digits <= 15
                 and not _NOT_PHONE.fullmatch(match[0])
                 and not _OTHER_KIND_BEFORE.search(text, max(0, match.start() - 32), match.start())
+                and not _other_kind_before_abroad().search(text, max(0, match.start() - 32), match.start())
                 and _valid_phone(match[0], self.regions)
             ):
                 spans.append(self.span(match.start(), match.end()))
