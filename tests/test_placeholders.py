@@ -95,6 +95,12 @@ def test_a_password_read_from_a_variable_is_no_password():
     assert found("environment:\n  POSTGRES_PASSWORD: Tr0ub4dor&3") == {"Tr0ub4dor&3": "PASSWORD"}
 
 
+@pytest.mark.parametrize("team", ["Customer Services", "The Recruitment Team"])
+def test_a_team_signing_off_is_no_persons_name(team):
+    assert found(f"We reopen on Monday. Kind regards, {team}") == {}
+    assert found("We reopen on Monday. Kind regards, Anna Berg") == {"Anna Berg": "REAL_NAME"}
+
+
 def test_an_international_number_of_a_possible_length_is_a_phone_even_outside_the_plans_ranges():
     # Ofcom keeps 07700 900xxx for fiction: phonenumbers calls it invalid, a reader still sees a phone number
     assert found("call me at +44 7700 900456 tonight") == {"+44 7700 900456": "PHONE"}
