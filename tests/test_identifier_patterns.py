@@ -43,7 +43,8 @@ def _shipped_texts() -> list[str]:
 @cache
 def _presidio() -> dict:
     """Presidio's recognizers as detection ran them before: email addresses' domains checked offline
-    (its own check may download the public-suffix list) and the published sample SSNs kept."""
+    (its own check may download the public-suffix list), the published sample SSNs kept, and the
+    loopback and unspecified addresses of the edge cases dropped."""
     from presidio_analyzer.predefined_recognizers import (
         CreditCardRecognizer,
         EmailRecognizer,
@@ -56,6 +57,11 @@ def _presidio() -> dict:
         def validate_result(self, pattern_text):
             return RECOGNIZERS["email"].valid(pattern_text)
 
+    class HostAddress(IpRecognizer):
+        def invalidate_result(self, pattern_text):
+            address = pattern_text.split("/")[0].split("%")[0]
+            return super().invalidate_result(pattern_text) or address in ("127.0.0.1", "::1", "::", "0.0.0.0")
+
     class SsnWithSamples(UsSsnRecognizer):
         def invalidate_result(self, pattern_text):
             samples = ("123456789", "987654320", "078051120")
@@ -65,7 +71,7 @@ def _presidio() -> dict:
         "email": OfflineEmail(),
         "credit_card": CreditCardRecognizer(),
         "iban": IbanRecognizer(),
-        "ip_address": IpRecognizer(),
+        "ip_address": HostAddress(),
         "us_ssn": SsnWithSamples(),
     }
 
@@ -184,6 +190,13 @@ def test_ssns_of_ranges_never_issued_are_not_masked(ssn, found):
 )
 def test_ip_addresses_are_those_pythons_ipaddress_accepts(text, ips):
     assert _values("ip_address", text) == ips
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.1.1", "::1", "0.0.0.0"])
+def test_loopback_and_unspecified_addresses_name_no_host_and_are_not_masked(address):
+    """A log's `host=127.0.0.1` or `-b 0.0.0.0:8000` is every machine's own address, no one's."""
+    assert _values("ip_address", f"connection refused host={address} port=5432") == []
+    assert _values("ip_address", f"connection refused host=10.0.0.5 near {address}") == ["10.0.0.5"]
 
 
 def test_cards_pass_luhn_and_emails_need_a_real_domain():

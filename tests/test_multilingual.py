@@ -223,6 +223,23 @@ def test_what_is_no_ones_data_is_left(detector, text):
     assert _found(detector, text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ihre Bestellung Nr. 302-1182-44 wurde versandt.",
+        "Bonjour, ma commande n° 447-3390 indique « livrée » mais je n'ai rien reçu.",
+        "Estimado cliente: su pedido n.º 2026-88417 ha sido enviado.",  # "n.º" is "n.o" in the text recognizers read
+        "Gentile cliente, il suo ordine n. 2026-44718 è stato spedito.",
+    ],
+)
+def test_an_order_number_is_no_phone_number(detector, text):
+    assert _found(detector, text) == []
+
+
+def test_a_phone_number_after_a_number_sign_is_still_one(detector):
+    assert _found(detector, "Ruf mich an, meine Handy-Nr. 0171 2345678.") == [("0171 2345678", "PHONE")]
+
+
 # -- end to end ---------------------------------------------------------------------------------------
 
 
@@ -262,6 +279,30 @@ def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protec
     row = json.loads(result.stdout)
     assert row["text"] == protected
     assert row["language"] == language
+
+
+def test_a_log_and_an_order_mail_through_the_protect_command_keep_all_but_the_phone_number(tmp_path):
+    """The real command on a real vault: a log line's date and hour, a loopback address, a password read
+    from a variable and an order number stay; the phone number does not."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "STEALTHFLOW_VAULT_KEY": new_secret()}
+    kept = (
+        "2024-11-03 02:00:01 INFO backup started host=127.0.0.1\n"
+        "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}\n"
+        "Your order n° 447-3390 has shipped; if it is late, "
+    )
+    result = subprocess.run(
+        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", kept + "call me on (415) 555-2671."],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    protected = json.loads(result.stdout)["text"]
+    assert protected.startswith(kept) and "555-2671" not in protected and "PHONE" in protected
 
 
 def test_every_word_list_of_the_language_files_holds_words_only():

@@ -84,6 +84,23 @@ def test_invalid_card_and_phone_are_not_flagged():
     assert found("card 4111 1111 1111 1112, phone 555-01, years 1999-2024, order 2024-05-17") == {}
 
 
+@pytest.mark.parametrize("stamp", ["2024-11-03 02:00:01", "[2024-08-12 16:40:03]"])
+def test_a_log_lines_date_and_hour_is_no_phone_number(stamp):
+    assert found(f"{stamp} INFO backup completed size=14.2GB") == {}
+    assert found(f"{stamp} INFO call me on (415) 555-2671 tonight") == {"(415) 555-2671": "PHONE"}
+
+
+def test_a_password_read_from_a_variable_is_no_password():
+    assert found("environment:\n  POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}") == {}
+    assert found("environment:\n  POSTGRES_PASSWORD: Tr0ub4dor&3") == {"Tr0ub4dor&3": "PASSWORD"}
+
+
+@pytest.mark.parametrize("team", ["Customer Services", "The Recruitment Team"])
+def test_a_team_signing_off_is_no_persons_name(team):
+    assert found(f"We reopen on Monday. Kind regards, {team}") == {}
+    assert found("We reopen on Monday. Kind regards, Anna Berg") == {"Anna Berg": "REAL_NAME"}
+
+
 def test_an_international_number_of_a_possible_length_is_a_phone_even_outside_the_plans_ranges():
     # Ofcom keeps 07700 900xxx for fiction: phonenumbers calls it invalid, a reader still sees a phone number
     assert found("call me at +44 7700 900456 tonight") == {"+44 7700 900456": "PHONE"}

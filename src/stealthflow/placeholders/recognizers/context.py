@@ -33,6 +33,10 @@ class OwnNameRecognizer(ContextRecognizer):
         rf"(?P<value>{_NAME}(?:[ \t]+{_NAME}){{0,2}})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
     )
 
+    def accept(self, match: re.Match[str]) -> bool:
+        """Not a team signing off ("Kind regards, Customer Services"): its name ends on a word of `team_words`."""
+        return _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None
+
 
 @register_recognizer
 class ContactNameRecognizer(ContextRecognizer):
@@ -59,6 +63,7 @@ class ContactNameRecognizer(ContextRecognizer):
 
 
 _CALENDAR = re.compile(rf"(?i:{CALENDAR})")
+_TEAM_WORD = re.compile(rf"(?i:{alternation('team_words')})")
 
 
 @register_recognizer

@@ -51,9 +51,12 @@ class Vocabulary:
     id_names: tuple[str, ...]
 
 
+_READ_ELSEWHERE = ("alphabet", "function_words", "number_kinds", "number_signs")  # language.py, structured.py
+
+
 @cache
 def vocabulary(code: str) -> Vocabulary:
-    data = {key: value for key, value in language_file(code).items() if key not in ("alphabet", "function_words")}
+    data = {key: value for key, value in language_file(code).items() if key not in _READ_ELSEWHERE}
     return Vocabulary(
         code=code, **{key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     )

@@ -248,10 +248,10 @@ _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
 _HAS_DIGIT = r"(?=[^\s,;]*\d)"
 # A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>"),
-# keys pressed together ("the key combination Ctrl+Shift+T").
+# keys pressed together ("the key combination Ctrl+Shift+T"), a variable the value is read from ("${POSTGRES_PASSWORD}").
 _QUANTITY = r"(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)"
 KEYS_PRESSED = r"(?i:ctrl|shift|alt|cmd|command|option|opt|fn|win|super|meta)\+\S+"
-_NOT_A_SECRET = re.compile(rf"(?:19|20)\d\d|[*•xX.]+|[<\[{{].*|{_QUANTITY}|{KEYS_PRESSED}")
+_NOT_A_SECRET = re.compile(rf"(?:19|20)\d\d|[*•xX.]+|[<\[{{].*|\$\{{\w+\}}|{_QUANTITY}|{KEYS_PRESSED}")
 # "is" as a word: "the password issue" is prose
 _ASSIGN = r"(?:'s|’s|\s*(?:(?:is|was)\b:?|=|:|->|=>|→))\s*(?:(?:still|now|currently|just|actually|literally|simply|basically)\s+)?(?!gonna\b|going\s+to\b|been\b)[\"'“‘]?"
 _FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "the password I set is", "the PIN you gave me is"

@@ -11,12 +11,14 @@ import ipaddress
 import mimetypes
 import re
 import string
+import unicodedata
 from collections.abc import Iterator
 from functools import cache, cached_property, lru_cache
 
 import phonenumbers
 import regex
 
+from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.types import Span, parse_phone
@@ -280,11 +282,12 @@ class IpRecognizer(PatternBacked):
     wanted, window = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"), 64
 
     def invalid(self, value: str) -> bool:
+        """Not an address, or one that names no host but the machine itself (127.0.0.1, ::1) or any (0.0.0.0)."""
         try:
-            ipaddress.ip_interface(value)
+            address = ipaddress.ip_interface(value).ip
         except ValueError:
             return True
-        return False
+        return address.is_loopback or address.is_unspecified
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public
@@ -379,16 +382,31 @@ class UsSsnRecognizer(PatternBacked):
 
 # Cheap candidate scan: 7-15 digits with the separators people type. Running
 # phonenumbers' own matcher over the whole text is ~5x slower, so it only validates candidates.
-# SSN-shaped numbers (3-2-4), dates, dotted IPv4s, bare digit runs (order numbers, codes) and a
-# year's serial numbers ("2023-0456") are not phone numbers.
+# SSN-shaped numbers (3-2-4), dates (with a log line's hour: "2024-11-03 02:00:01"), dotted IPv4s, bare digit
+# runs (order numbers, codes) and a year's serial numbers ("2023-0456") are not phone numbers.
 _NOT_PHONE = re.compile(
-    r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}|(?:19|20)\d\d-\d{3,4}"
+    r"\d{3}-\d{2}-\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2})?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,3}(?:\.\d{1,3}){3}|\d{7,9}|(?:19|20)\d\d-\d{3,4}"
 )
 # The words right before a number that name it as another kind: "Invoice 2024-117", "meeting ID 845 2219 0371", "part number 8843-229".
 _OTHER_KIND_BEFORE = re.compile(
     r"\b(?i:invoice|ticket|order|part|item|product|model|serial|isbn|tracking|parcel|shipment|reference|ref|claim|meeting|webinar|zoom|conference|(?:call|room)\s+id|build|version|issue|bug)"
     r"(?i:\s+(?:no\.?|number|num|id|#|code))?\s*(?i:is|was|:|#)?\s*$"
 )
+
+
+@cache
+def _other_kind_before_abroad() -> regex.Pattern[str]:
+    """The same in the six other languages: a noun of `number_kinds` and a sign of `number_signs` (data/languages/*.yaml)
+    right before the number: "Bestellung Nr. 302-1182-44", "commande n° 447-3390", "pedido n.º 2026-88417". The words
+    in NFKC, as the text the recognizers read ("n.º" is "n.o" there)."""
+    kinds, signs = (
+        {unicodedata.normalize("NFKC", word) for code in OTHERS for word in language_file(code)[key]}
+        for key in ("number_kinds", "number_signs")
+    )
+    kind, sign = ("|".join(map(regex.escape, sorted(words, key=len, reverse=True))) for words in (kinds, signs))
+    return regex.compile(rf"(?<![\p{{L}}\d])(?i:{kind})[ \t-]*(?i:{sign})[ \t]*:?[ \t]*$")
+
+
 _PHONE_CANDIDATE = re.compile(
     r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)"
 )
@@ -409,6 +427,7 @@ class PhoneRecognizer(Recognizer):
                 7 <= digits <= 15
                 and not _NOT_PHONE.fullmatch(match[0])
                 and not _OTHER_KIND_BEFORE.search(text, max(0, match.start() - 32), match.start())
+                and not _other_kind_before_abroad().search(text, max(0, match.start() - 32), match.start())
                 and _valid_phone(match[0], self.regions)
             ):
                 spans.append(self.span(match.start(), match.end()))
