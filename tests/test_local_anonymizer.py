@@ -569,3 +569,15 @@ def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
     value = (post.index("<EMAIL_1>"), post.index(", then"))  # a masked stretch holding a placeholder
     placeholder = (post.index("<EMAIL_1>"), post.index(" and"))
     assert [post[p.start : p.end] for p in _cut(post, whole, [value, placeholder])] == ["$72,000 a year", "then 30%"]
+
+
+def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phrase():
+    """English stand-ins in a German post ("Ich wohne in my city") are no rewrite: the post stays as written and
+    says what stayed. Lingua (the detector's language guesser) reads each post; the English post is still rewritten."""
+    tagger = FakeTagger({"München": "location", "Leeds": "location"})
+    method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer()))
+    german = "Ich wohne seit zehn Jahren in München und arbeite dort als Krankenpfleger im Schichtdienst."
+    english = "I have lived in Leeds for ten years and I work there as a nurse on night shifts."
+    result_de, result_en = method.rewrite_posts([german, english])
+    assert result_de.text == german and result_de.unprotected == ["München"] and result_de.how == "unchanged"
+    assert "Leeds" not in result_en.text

@@ -33,6 +33,7 @@ from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
 from stealthflow.llm import LLM
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
+from stealthflow.placeholders.language import ENGLISH, LanguageGuesser
 from stealthflow.resources import resource_dir
 from stealthflow.utility.fluency import shared_scorer
 
@@ -84,12 +85,18 @@ class LocalAnonymizer:
     name = "local"
 
     def __init__(
-        self, llm: LLM | None, tagger: SpanTagger, generalizer: Generalizer, load_llm: Callable[[], LLM] | None = None
+        self,
+        llm: LLM | None,
+        tagger: SpanTagger,
+        generalizer: Generalizer,
+        load_llm: Callable[[], LLM] | None = None,
+        languages: LanguageGuesser | None = None,
     ):
         self._llm = llm  # None (and no `load_llm`): per-phrase generalization only
         self._load_llm = load_llm  # builds the model when a post first needs it: posts without cues never load it
         self.tagger = tagger
         self.generalizer = generalizer
+        self.languages = languages  # None: the process's lingua guesser, loaded at the first post with a cue
 
     @property
     def llm(self) -> LLM | None:
@@ -115,7 +122,9 @@ class LocalAnonymizer:
 
     def _rewrite_pieces(self, posts: list[str]) -> list[PostRewrite]:
         cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts))
-        todo = [i for i, found in enumerate(cues) if found]
+        # The stand-ins and the fluency model are English: a post in another language keeps its words and
+        # every marked phrase is reported as unprotected, never half-translated ("Ich wohne in my city").
+        todo = [i for i, found in enumerate(cues) if found and self._english(posts[i])]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
         if todo and self.llm is not None:
@@ -145,11 +154,18 @@ class LocalAnonymizer:
         results = []
         for i, post in enumerate(posts):
             if i not in texts:
-                results.append(PostRewrite(post, [], "unchanged", [], []))
+                results.append(PostRewrite(post, [], "unchanged", cues[i], [phrase for phrase, _ in cues[i]]))
                 continue
             how = hows[i] if texts[i] != post else "unchanged"
             results.append(PostRewrite(texts[i], [], how, cues[i], unprotected.get(i, [])))
         return results
+
+    def _english(self, post: str) -> bool:
+        if self.languages is None:
+            from stealthflow.placeholders.language import shared_guesser
+
+            self.languages = shared_guesser()
+        return ENGLISH in self.languages.guess(post).candidates  # a short English post may also read as another
 
     @staticmethod
     def _readable(post: str, answer: str) -> str | None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stealthflow.placeholders.extractor import LLMExtractor
-from stealthflow.placeholders.language import Guess, LanguageGuesser, LinguaGuesser
+from stealthflow.placeholders.language import Guess, LanguageGuesser, shared_guesser
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
@@ -72,7 +72,7 @@ class Detector:
     ):
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
-        self.languages = languages or LinguaGuesser()
+        self.languages = languages or shared_guesser()
         self._cache: OrderedDict[bytes, tuple[list[Span], Guess]] = OrderedDict()
         self._cache_entries = cache_entries
         self._cache_key = secrets.token_bytes(16)

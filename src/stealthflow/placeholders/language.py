@@ -150,6 +150,12 @@ class LinguaGuesser:
         return combine(confidences, function_word_counts(text))
 
 
+@cache
+def shared_guesser() -> LinguaGuesser:
+    """One guesser per process, so lingua's models load once for detection and the rewrite."""
+    return LinguaGuesser()
+
+
 def uncovered_warning() -> str:
     return (
         f"the text's language is none of {', '.join(COVERED)}: only structured identifiers (emails, phone numbers, "
