@@ -243,6 +243,28 @@ def test_a_phone_number_after_a_number_sign_is_still_one(detector):
 # -- end to end ---------------------------------------------------------------------------------------
 
 
+def protect_command(tmp_path, text: str, tagger: bool) -> dict:
+    """`stealthflow protect --rewrite none --json TEXT` as a user runs it, on a fresh vault in `tmp_path`."""
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    env |= {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1" if tagger else "0"}
+    result = subprocess.run(
+        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", text],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 @pytest.mark.parametrize(
     ("text", "protected", "language"),
     [
@@ -259,24 +281,7 @@ def test_a_phone_number_after_a_number_sign_is_still_one(detector):
 )
 def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protected, language):
     """The real command, with the tagger on as users have it: every value masked, every clause kept."""
-    env = {
-        **os.environ,
-        "HOME": str(tmp_path),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-    }
-    env |= {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1"}
-    result = subprocess.run(
-        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", text],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    row = json.loads(result.stdout)
+    row = protect_command(tmp_path, text, tagger=True)
     assert row["text"] == protected
     assert row["language"] == language
 
@@ -284,24 +289,12 @@ def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protec
 def test_a_log_and_an_order_mail_through_the_protect_command_keep_all_but_the_phone_number(tmp_path):
     """The real command on a real vault: a log line's date and hour, a loopback address, a password read
     from a variable and an order number stay; the phone number does not."""
-    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
-    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "STEALTHFLOW_VAULT_KEY": new_secret()}
     kept = (
         "2024-11-03 02:00:01 INFO backup started host=127.0.0.1\n"
         "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}\n"
         "Your order n° 447-3390 has shipped; if it is late, "
     )
-    result = subprocess.run(
-        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", kept + "call me on (415) 555-2671."],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    protected = json.loads(result.stdout)["text"]
+    protected = protect_command(tmp_path, kept + "call me on (415) 555-2671.", tagger=False)["text"]
     assert protected.startswith(kept) and "555-2671" not in protected and "PHONE" in protected
 
 
