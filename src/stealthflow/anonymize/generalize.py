@@ -398,6 +398,16 @@ def whole(original: str, rewrite: str) -> bool:
     return syntax.dangling(rewrite) <= syntax.dangling(original)
 
 
+def _trial(text: str, bounds: tuple[int, int], window: str, old: str, new: str) -> tuple | None:
+    """(new, sentence, the sentence with `old` replaced by `new`, the text with it), or None when the sentence
+    would be empty, lose or repeat a placeholder, or (`new` empty) leave a word dangling."""
+    trial = replace_once(window, old, new)
+    if trial is None or not trial.strip() or not keeps_placeholders(window, trial) or not (new or whole(window, trial)):
+        return None
+    first, last = bounds
+    return (new, window, trial, text[:first] + trial + text[last:])
+
+
 class Generalizer:
     def __init__(self, scorer: FluencyScorer | Callable[[], FluencyScorer], floor: float = FLUENCY_FLOOR):
         self._scorer = scorer  # a scorer, or what builds one when a phrase first needs it
@@ -485,28 +495,21 @@ class Generalizer:
     @staticmethod
     def _trials(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
         """(candidate, sentence, the sentence with it, the text with it) for each candidate of the phrase."""
-        phrase, attribute, _ = item
-        first, last = sentence_around(text, phrase)
-        found = []
-        for candidate in candidates(window, start, end, attribute):
-            trial = replace_once(window, phrase, candidate)
-            if trial is None or not trial.strip() or not keeps_placeholders(window, trial):
-                continue
-            if candidate or whole(window, trial):
-                found.append((candidate, window, trial, text[:first] + trial + text[last:]))
-        return found
+        bounds = sentence_around(text, item[0])
+        found = (
+            _trial(text, bounds, window, item[0], candidate) for candidate in candidates(window, start, end, item[1])
+        )
+        return [trial for trial in found if trial is not None]
 
     @staticmethod
     def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
         """`_trials` dropping each of the MAX_REMOVALS nearest constituents around the phrase that its sentence
-        stands without (`syntax.removals`) and that leaves no word dangling."""
-        first, last = sentence_around(text, item[0])
-        found = []
-        for a, b in syntax.removals(window, start, end)[:MAX_REMOVALS]:
-            trial = replace_once(window, window[a:b], "")
-            if trial is not None and trial.strip() and keeps_placeholders(window, trial) and whole(window, trial):
-                found.append(("", window, trial, text[:first] + trial + text[last:]))
-        return found
+        stands without (`syntax.removals`)."""
+        bounds = sentence_around(text, item[0])
+        found = (
+            _trial(text, bounds, window, window[a:b], "") for a, b in syntax.removals(window, start, end)[:MAX_REMOVALS]
+        )
+        return [trial for trial in found if trial is not None]
 
     @staticmethod
     def _next(text: str, queue: list[tuple[str, str, bool]], done: list[Replacement]) -> tuple[int, int, str] | None:
