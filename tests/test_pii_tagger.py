@@ -119,9 +119,16 @@ class LabelledFakeTagger:
 
     labels = ["REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE", "CREDENTIAL"]
 
-    def __init__(self, words: dict[str, str], score: float = 0.9, span_thresholds: dict[str, float] | None = None):
+    def __init__(
+        self,
+        words: dict[str, str],
+        score: float = 0.9,
+        span_thresholds: dict[str, float] | None = None,
+        language_thresholds: dict[str, dict[str, float]] | None = None,
+    ):
         self.words, self.score = words, score
         self.span_thresholds = span_thresholds or {}
+        self.language_thresholds = language_thresholds or {}
         self.batches: list[int] = []
         self.settled: list | None = None
 
@@ -162,6 +169,28 @@ def test_a_span_below_its_labels_threshold_is_dropped_and_other_labels_are_kept(
     assert [text[s.start : s.end] for s in PiiTaggerRecognizer(tagger=strict).find(text)] == ["Omar Haddad"]
     sure = LabelledFakeTagger(words, score=0.8, span_thresholds={"EMPLOYER": 0.75, "REAL_NAME": 0.5})
     assert len(PiiTaggerRecognizer(tagger=sure).find(text)) == 2
+
+
+def test_a_languages_own_threshold_raises_its_types_for_texts_in_that_language_alone():
+    """The card's thresholds by language (`span_thresholds_by_language`) apply to the text's guessed language:
+    the same confidence keeps a name in an English text and drops it in a German one; the detector passes its
+    guesses, a recognizer run alone guesses itself."""
+    words = {"Omar Haddad": "REAL_NAME", "Halvorsen Logistik": "EMPLOYER"}
+    fake = LabelledFakeTagger(
+        words, score=0.7, span_thresholds={"REAL_NAME": 0.6}, language_thresholds={"de": {"REAL_NAME": 0.8}}
+    )
+    english = "My brother Omar Haddad works at Halvorsen Logistik."
+    german = "Mein Bruder Omar Haddad arbeitet bei Halvorsen Logistik in der Buchhaltung."
+    recognizer = PiiTaggerRecognizer(tagger=fake)
+    found = recognizer.find_many([english, german], languages=["en", "de"])
+    assert [[span.type for span in spans] for spans in found] == [["REAL_NAME", "EMPLOYER"], ["EMPLOYER"]]
+    assert [s.type for s in recognizer.find_many([german], languages=["fr"])[0]] == ["REAL_NAME", "EMPLOYER"]
+    assert [s.type for s in recognizer.find(german)] == ["EMPLOYER"]  # guessed German
+    fake.languages = ["en", "de"]  # the languages its card says it was trained on: the detector runs it on both
+    detected = Detector([recognizer]).detect_many([english, german])
+    assert [sorted(span.type for span in spans) for spans in detected] == [["EMPLOYER", "REAL_NAME"], ["EMPLOYER"]]
+    sure = LabelledFakeTagger(words, score=0.85, language_thresholds={"de": {"REAL_NAME": 0.8}})
+    assert len(PiiTaggerRecognizer(tagger=sure).find(german)) == 2
 
 
 def test_spans_map_back_to_original_offsets_in_one_batch():

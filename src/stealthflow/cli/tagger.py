@@ -142,34 +142,50 @@ def thresholds(
             "--max-recall-loss",
             min=0,
             max=1,
-            help="only thresholds losing at most this much recall against 0.50 compete",
+            help="only thresholds losing at most this much recall against the lowest compete",
         ),
     ] = None,
+    by_language: Annotated[
+        bool,
+        typer.Option(
+            "--by-language",
+            help="raise the card's per-type thresholds per language instead (best F0.5; pii_tagger/training/thresholds.py)",
+        ),
+    ] = False,
 ) -> None:
-    """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a real gain)."""
-    from stealthflow.pii_tagger.model import load_pii_tagger, shipped_pii_tagger_dir
-    from stealthflow.pii_tagger.training.thresholds import card_validation, choose, detected, marked, write_thresholds
+    """Choose a confidence threshold per span type on the tagger's validation split (best F1; above 0.5 only for a
+    real gain), or with --by-language a higher one per language and type where the language's messages show a gain."""
+    from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.training import thresholds as choice
 
     directory = tagger_dir or shipped_pii_tagger_dir()
     with user_errors():
-        examples = card_validation(directory, limit) + marked(also or [])
-        chosen = choose(
-            examples,
-            detected(directory, [e.text for e in examples]),
-            load_pii_tagger(str(directory)).labels,
-            max_recall_loss=max_recall_loss,
-        )
+        tagger = SpanTagger.load(directory)
+        examples = choice.card_validation(directory, limit) + choice.marked(also or [])
+        predictions = choice.detected(directory, [e.text for e in examples])
+        if by_language:
+            languages = choice.guessed_languages([e.text for e in examples])
+            by_lang = choice.choose_by_language(
+                examples, predictions, languages, tagger.span_thresholds, tagger.labels, max_recall_loss or 0.0
+            )
+            chosen = {f"{language} {label}": row for language, rows in by_lang.items() for label, row in rows.items()}
+        else:
+            chosen = choice.choose(examples, predictions, tagger.labels, max_recall_loss=max_recall_loss)
+    measure = "F0.5" if by_language else "F1"
     rows = [
-        f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f1']:.3f} | {row['f1_lowest']:.3f} |"
+        f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f']:.3f} | {row['f_lowest']:.3f} |"
         for label, row in chosen.items()
     ]
     print_markdown(
-        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | F1 | F1 at 0.50 |\n|---|---|---|---|---|---|\n"
-        + "\n".join(rows)
+        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | {measure} | {measure} at the lowest |\n"
+        "|---|---|---|---|---|---|\n" + "\n".join(rows)
     )
     if write:
-        write_thresholds(directory, chosen)
-        console.print(f"wrote span_thresholds to {directory / 'tagger.json'}")
+        if by_language:
+            choice.write_language_thresholds(directory, by_lang)
+        else:
+            choice.write_thresholds(directory, chosen)
+        console.print(f"wrote the thresholds to {directory / 'tagger.json'}")
 
 
 @tagger_app.command("public-names")

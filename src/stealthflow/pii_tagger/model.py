@@ -86,6 +86,7 @@ class SpanTagger:
         lexicon: dict[str, int] | None = None,
         span_thresholds: dict[str, float] | None = None,
         languages: list[str] | None = None,
+        language_thresholds: dict[str, dict[str, float]] | None = None,
     ):
         # What `load` rebuilds before the saved parameters go in: a student's shape, or MiniLM's depth.
         student = getattr(model, "shape", None)
@@ -101,6 +102,8 @@ class SpanTagger:
         self.threshold = threshold  # a token is tagged when P(not O) reaches it
         # label -> the confidence (mean token probability) a span of that label must reach (the model card's)
         self.span_thresholds = span_thresholds or {}
+        # language -> label -> a higher confidence the spans of a text in that language must reach (the card's)
+        self.language_thresholds = language_thresholds or {}
         self.lexicon = lexicon  # a student's name lexicon (names.py), saved beside its weights
         self.languages = languages or ["en"]  # the languages it was trained on (the model card's): it runs on no other
         # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
@@ -133,6 +136,7 @@ class SpanTagger:
             lexicon=load_lexicon(directory / LEXICON) if shape is not None and shape.lexicon else None,
             span_thresholds=meta.get("span_thresholds"),
             languages=meta.get("languages"),
+            language_thresholds=meta.get("span_thresholds_by_language"),
         )
 
     def save(self, directory: str | Path, **card: object) -> None:
@@ -153,6 +157,8 @@ class SpanTagger:
         meta = {"labels": self.labels, "threshold": self.threshold, **self.architecture, **card}
         if self.span_thresholds:
             meta["span_thresholds"] = self.span_thresholds
+        if self.language_thresholds:
+            meta["span_thresholds_by_language"] = self.language_thresholds
         meta.setdefault("languages", self.languages)
         (directory / CARD_DATA).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 

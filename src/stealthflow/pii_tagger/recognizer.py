@@ -20,7 +20,7 @@ from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
-from stealthflow.placeholders.language import ENGLISH
+from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
 from stealthflow.placeholders.types import Span
@@ -58,10 +58,14 @@ class PiiTaggerRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]
 
-    def find_many(self, texts: list[str], settled: list[list[Span]] | None = None) -> list[list[Span]]:
+    def find_many(
+        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[str | None] | None = None
+    ) -> list[list[Span]]:
         """`settled`: the pattern recognizers' spans; the structured values among them (types the
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
-        into a phone number is kept on its own instead of giving way with it; so do list markers."""
+        into a phone number is kept on its own instead of giving way with it; so do list markers.
+        `languages`: each text's likeliest language (the detector's guesses; guessed here when not given
+        and the tagger has thresholds by language), which chooses the thresholds its spans must reach."""
         tagger = self.tagger
         structured = [
             [(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled or [[] for _ in texts]
@@ -70,13 +74,14 @@ class PiiTaggerRecognizer(Recognizer):
             ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
             for text, ranges in zip(texts, structured, strict=True)
         ]
-        # label -> least confidence; a span's mean probability rounded just under the token threshold it reached stays
-        thresholds = {label: value - 1e-9 for label, value in (getattr(tagger, "span_thresholds", None) or {}).items()}
+        if languages is None and tagger_by_language(tagger):
+            languages = [shared_guesser().guess(text).language for text in texts]
+        floors = [span_floors(tagger, language) for language in languages or [None] * len(texts)]
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
             return [
-                [span for span in self._spans_in(text, tagged, ranges) if span.score >= thresholds.get(span.type, 0.0)]
-                for text, tagged, ranges in zip(texts, tagged_texts, structured, strict=True)
+                [span for span in self._spans_in(text, tagged, ranges) if span.score >= least.get(span.type, 0.0)]
+                for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
             ]
         finally:  # none of the batch's texts stays in memory
             text_words.cache_clear()
@@ -127,6 +132,18 @@ class PiiTaggerRecognizer(Recognizer):
             label, (start, end) = "REAL_NAME", name
             why = kept(label, text, start, end)
         return self.span(start, end, tagged.score, label, relabelled + why) if why else None
+
+
+def tagger_by_language(tagger: SpanTagger) -> dict[str, dict[str, float]]:
+    """language -> label -> threshold: the card's `span_thresholds_by_language` (none for a fake without them)."""
+    return getattr(tagger, "language_thresholds", None) or {}
+
+
+def span_floors(tagger: SpanTagger, language: str | None) -> dict[str, float]:
+    """label -> the least confidence a span of a text in `language` keeps: its type's threshold (`span_thresholds`),
+    or its type's in that language where the card has one; a mean probability rounded just under it stays."""
+    chosen = {**(getattr(tagger, "span_thresholds", None) or {}), **tagger_by_language(tagger).get(language or "", {})}
+    return {label: value - 1e-9 for label, value in chosen.items()}
 
 
 def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> bool:

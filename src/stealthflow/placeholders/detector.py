@@ -149,7 +149,11 @@ class Detector:
         if not chosen:
             return
         batches = (
-            recognizer.find_many([texts[i] for i in chosen], settled=[found[i] for i in chosen])
+            recognizer.find_many(
+                [texts[i] for i in chosen],
+                settled=[found[i] for i in chosen],
+                languages=[languages[i].language for i in chosen],
+            )
             if settled
             else recognizer.find_many([texts[i] for i in chosen])
         )

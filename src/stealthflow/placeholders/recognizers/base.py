@@ -30,9 +30,12 @@ class Recognizer:
     def find(self, text: str) -> list[Span]:
         raise NotImplementedError
 
-    def find_many(self, texts: list[str], settled: list[list[Span]] | None = None) -> list[list[Span]]:
+    def find_many(
+        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[str | None] | None = None
+    ) -> list[list[Span]]:
         """Spans for each text; a model-backed recognizer (the tagger) overrides this to run
-        the whole batch at once, and gets `settled`, the spans the pattern recognizers found."""
+        the whole batch at once, and gets `settled`, the spans the pattern recognizers found, and
+        `languages`, each text's likeliest language."""
         try:
             return [self.find(text) for text in texts]
         finally:

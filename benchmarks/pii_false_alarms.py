@@ -1,0 +1,96 @@
+"""Where the detector's false alarms come from and what it misses, per language: each masked span on a
+text without personal data counted by its source (the tagger's label, or the structured recognizer that
+made it), and each annotated value the detector missed, by language and type. Files as
+benchmarks/pii_registers.py reads them ({"text", "lang", "pii": [{"value", "type"}]}); the detector as
+`stealthflow protect` builds it, one text at a time (no session: nothing is masked again by a session).
+
+    python benchmarks/pii_false_alarms.py benchmarks/data/pii-heldout-{c,d,e,f}/*.jsonl [--tagger DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from pii_multilingual import overlaps  # noqa: E402
+from pii_registers import gold_spans  # noqa: E402
+
+from stealthflow.placeholders.detector import Detector  # noqa: E402
+from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
+from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
+
+
+def source(span) -> str:
+    """The tagger's label, or the recognizer's name with the type it gave."""
+    return f"tagger {span.type}" if span.source == "pii_tagger" else f"{span.source} {span.type}"
+
+
+def tally(rows: list[dict], found: list[list]) -> dict:
+    """Per language: texts without PII, how many are flagged, flags by source (spans on texts without PII),
+    texts flagged by each source, wrong spans on texts with PII by source, and missed values by type."""
+    by_lang: dict[str, dict] = defaultdict(
+        lambda: {
+            "empty": 0,
+            "flagged": 0,
+            "spans": Counter(),
+            "texts": Counter(),
+            "wrong": Counter(),
+            "missed": Counter(),
+            "values": Counter(),
+        }
+    )
+    for row, spans in zip(rows, found, strict=True):
+        entry, gold = by_lang[row.get("lang", "?")], gold_spans(row)
+        if not gold:
+            entry["empty"] += 1
+            entry["flagged"] += bool(spans)
+            entry["spans"].update(source(span) for span in spans)
+            entry["texts"].update({source(span) for span in spans})
+        else:
+            entry["wrong"].update(source(s) for s in spans if not overlaps((s.start, s.end, s.type), gold))
+        tuples = [(s.start, s.end, s.type) for s in spans]
+        entry["values"].update(kind for _, _, kind in gold)
+        entry["missed"].update(kind for start, end, kind in gold if not overlaps((start, end, kind), tuples))
+    return by_lang
+
+
+def report(by_lang: dict) -> str:
+    lines = []
+    for lang, entry in sorted(by_lang.items()):
+        lines.append(f"## {lang}: {entry['flagged']} of {entry['empty']} texts without PII flagged")
+        lines.append("texts without PII flagged, by source: " + _counts(entry["texts"]))
+        lines.append("spans on texts without PII, by source: " + _counts(entry["spans"]))
+        lines.append("wrong spans on texts with PII, by source: " + _counts(entry["wrong"]))
+        missed = {kind: f"{entry['missed'][kind]}/{entry['values'][kind]}" for kind in sorted(entry["values"])}
+        lines.append("missed / annotated, by type: " + ", ".join(f"{k} {v}" for k, v in missed.items()))
+    return "\n".join(lines)
+
+
+def _counts(counter: Counter) -> str:
+    return ", ".join(f"{key} {count}" for key, count in counter.most_common()) or "-"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
+    parser.add_argument("--json", type=Path, help="also write the tallies here")
+    args = parser.parse_args()
+    rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
+    detector, config = Detector(build_recognizers(models=True, model=args.tagger)), ProtectConfig()
+    found = [
+        [s for s in spans if config.masks(s.type, s.level)] for spans in detector.detect_many([r["text"] for r in rows])
+    ]
+    by_lang = tally(rows, found)
+    print(report(by_lang))
+    if args.json:
+        args.json.write_text(json.dumps(by_lang, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
