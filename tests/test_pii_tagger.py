@@ -3,6 +3,7 @@ shipped model on names it never saw (several cultures, lowercase) and on hard ne
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import shutil
@@ -580,3 +581,40 @@ def test_the_taggers_languages_come_from_its_card_without_loading_it(monkeypatch
     monkeypatch.setattr(recognizer, "load_pii_tagger", no_load)
     assert recognizer.PiiTaggerRecognizer().languages == {"en", "de", "fr", "es", "it", "nl", "pt"}
     assert recognizer.PiiTaggerRecognizer("pii-tagger").languages == {"en"}  # a card without languages
+
+
+# German texts without personal data from the development set benchmarks/data/pii-heldout-e that the student takes
+# for addresses (confidence 0.77-0.80), beside German addresses it is sure of (1.0).
+GERMAN_FALSE_ALARMS = [
+    "Ehrlich gesagt verstehe ich die Aufregung nicht. Die Mieten in München steigen seit 20 Jahren, und keine "
+    "Regierung hat etwas dagegen getan.",
+    "Welcher Router ist besser, die FritzBox 7590 oder die 7530 AX? Die Telekom bietet mir den Speedport an, aber "
+    "da habe ich schlechte Erfahrungen gemacht.",
+]
+GERMAN_ADDRESSES = {
+    "Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. Ruf mich an.": (
+        "Schillerstraße 12, 80336 München"
+    ),
+    "Unsere neue Adresse ab 1. Mai: Lindenallee 7, 50968 Köln. Bitte aktualisiert eure Kontakte.": (
+        "Lindenallee 7, 50968 Köln"
+    ),
+}
+
+
+@pytest.mark.real_model
+def test_a_german_address_threshold_drops_the_students_german_false_alarms_and_keeps_german_addresses():
+    """The shipped student with its per-type thresholds alone flags both German texts as addresses; with the
+    German ADDRESS threshold `tagger thresholds --by-language` chose on the validation messages (0.90) it
+    flags neither, and still masks the German addresses; the same texts read as English keep the type's."""
+    student = copy.copy(load_pii_tagger(str(shipped_pii_tagger_dir())))
+    student.language_thresholds = {}
+    per_type = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=student)])
+    assert all(spans for spans in per_type.detect_many(GERMAN_FALSE_ALARMS))
+    german = copy.copy(student)
+    german.language_thresholds = {"de": {"ADDRESS": 0.9}}
+    by_language = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=german)])
+    assert by_language.detect_many(GERMAN_FALSE_ALARMS) == [[], []]
+    for text, address in GERMAN_ADDRESSES.items():
+        assert address in [text[s.start : s.end] for s in by_language.detect(text) if s.type == "ADDRESS"]
+    as_english = PiiTaggerRecognizer(tagger=german).find_many(GERMAN_FALSE_ALARMS, languages=["en", "en"])
+    assert all(spans for spans in as_english)
