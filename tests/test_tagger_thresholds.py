@@ -97,3 +97,33 @@ def test_a_language_threshold_keeps_to_the_recall_budget_never_drops_below_its_t
     secrets = [_example(e.text, *[(s, t, "CREDENTIAL") for s, t, _ in e.spans]) for e in examples]
     guessed = [[TaggedSpan(p.start, p.end, "CREDENTIAL", p.score) for p in spans] for spans in predictions]
     assert choose_by_language(secrets, guessed, languages, {}, ["CREDENTIAL"], 0.2) == {}
+
+
+def test_tagger_thresholds_by_language_writes_raised_thresholds_of_the_real_student_into_its_card(repo, tmp_path):
+    """`stealthflow tagger thresholds DIR --by-language --write` end to end, with the shipped student on a copy
+    of its directory, 50 generated messages and German validation messages: the card gains
+    `span_thresholds_by_language`, each entry at or above its type's threshold, none for a secret; the
+    per-type thresholds stay as they were."""
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
+
+    student = tmp_path / "student"
+    shutil.copytree(shipped_pii_tagger_dir(), student)
+    before = json.loads((student / "tagger.json").read_text(encoding="utf-8"))
+    german = repo / "data" / "tagger-natural" / "validation-d" / "de.txt"
+    args = ["tagger", "thresholds", str(student), "--limit", "50", "--by-language", "--max-recall-loss", "0.02"]
+    run = CliRunner().invoke(app, [*args, "--also", str(german), "--write"])
+    assert run.exit_code == 0, run.output
+    assert "F0.5" in run.output
+    card = json.loads((student / "tagger.json").read_text(encoding="utf-8"))
+    assert card["span_thresholds"] == before["span_thresholds"]
+    by_language = card["span_thresholds_by_language"]
+    assert "de" in by_language  # the student's German false alarms are less sure than its German values
+    for rows in by_language.values():
+        assert "CREDENTIAL" not in rows
+        assert all(before["span_thresholds"].get(label, 0.5) < value <= 0.95 for label, value in rows.items())
