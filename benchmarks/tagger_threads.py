@@ -12,8 +12,11 @@ texts, on 2 threads (torch's, or numpy's BLAS):
   detection), a burst of 2 concurrent clients, then 1 client, on one event loop.
 
     .venv/bin/python benchmarks/tagger_threads.py [--texts 80 --passes 5 --rounds 2]
+    git archive main src | tar -x -C /tmp/before   # another checkout's code (and link models/, data/ beside it)
+    .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src
 
-Writes benchmarks/results/tagger_threads.json and .md.
+Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
+src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md.
 """
 
 from __future__ import annotations
@@ -145,48 +148,63 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2, help="fresh processes per runtime, alternated")
     parser.add_argument("--runtime", choices=RUNTIMES, help=argparse.SUPPRESS)  # one runtime, in this process
+    parser.add_argument("--before", type=Path, help="another checkout's src/: its numpy runtime against this one's")
     args = parser.parse_args()
     if args.runtime:
         print(json.dumps(measure(args.runtime, args.texts, args.passes)))
         return
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    runs: dict[str, list[dict]] = {runtime: [] for runtime in RUNTIMES}
+    # column -> (runtime, the code it runs: None for this checkout's)
+    columns = (
+        {"before": ("numpy", args.before.resolve()), "this checkout": ("numpy", None)}
+        if args.before
+        else {runtime: (runtime, None) for runtime in RUNTIMES}
+    )
+    runs: dict[str, list[dict]] = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for runtime in RUNTIMES:
+        for column, (runtime, source) in columns.items():
             command = [sys.executable, __file__, "--runtime", runtime, "--texts", str(args.texts)]
             command += ["--passes", str(args.passes)]
-            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-            runs[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
-            print(runtime, runs[runtime][-1], flush=True)
-    medians = {
-        runtime: {key: statistics.median(run[key] for run in runs[runtime]) for key in ROWS} for runtime in RUNTIMES
-    }
-    loads = [run["load_average"] for runtime in RUNTIMES for run in runs[runtime]]
+            code = env if source is None else {**env, "PYTHONPATH": str(source)}
+            done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
+            runs[column].append(json.loads(done.stdout.strip().splitlines()[-1]))
+            print(column, runs[column][-1], flush=True)
+    medians = {column: {key: statistics.median(run[key] for run in runs[column]) for key in ROWS} for column in columns}
+    loads = [run["load_average"] for column in columns for run in runs[column]]
+    first, second = columns
     lines = [
-        "# PII tagger: torch against the numpy runtime",
+        "# PII tagger's numpy runtime: before against this checkout"
+        if args.before
+        else "# PII tagger: torch against the numpy runtime",
         "",
         f"The shipped student, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
-        f"and of {args.rounds} fresh processes per runtime (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
+        f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
         *table(
-            ["", "torch", "numpy", "numpy / torch"],
+            ["", first, second, f"{second} / {first}"],
             [
-                [label, f"{medians['torch'][key]:.2f}", f"{medians['numpy'][key]:.2f}"]
-                + [f"{medians['numpy'][key] / medians['torch'][key]:.2f}x"]
+                [label, f"{medians[first][key]:.2f}", f"{medians[second][key]:.2f}"]
+                + [f"{medians[second][key] / medians[first][key]:.2f}x"]
                 for key, label in ROWS.items()
             ],
         ),
     ]
-    parts = {part: statistics.median(run["parts"][part] for run in runs["numpy"]) for part in runs["numpy"][0]["parts"]}
-    lines += [
-        "",
-        "Where the numpy tagger's CPU time goes, ms per KB: " + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
-    ]
+    for column, (runtime, _) in columns.items():
+        if runtime == "numpy":
+            parts = {
+                part: statistics.median(run["parts"][part] for run in runs[column]) for part in runs[column][0]["parts"]
+            }
+            lines += [
+                "",
+                f"Where the numpy tagger's CPU time goes ({column}), ms per KB: "
+                + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
+            ]
     print("\n".join(lines))
+    name = "tagger_threads_side_by_side" if args.before else "tagger_threads"
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "tagger_threads.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
-    (RESULTS / "tagger_threads.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
+    (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ class MiniLMRuntime:
             attended = self._linear(attended.transpose(1, 0, 2).reshape(width, -1), layer["attention_out"])
             x = self._norm(attended + x, layer["attention_norm"])
             inner = self._linear(x, layer["intermediate"])
-            inner = _gelu(inner, [np.empty_like(inner) for _ in range(3)])
+            inner = _gelu(inner, [np.empty_like(inner) for _ in range(2)])
             x = self._norm(self._linear(inner, layer["output"]) + x, layer["output_norm"])
         return _softmax(self._linear(x, self._classifier))
 

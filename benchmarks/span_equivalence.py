@@ -1,0 +1,108 @@
+"""Whether two checkouts' detectors find the same spans: a speed change must not change what is found.
+
+The whole detector (the deterministic recognizers, the language guess and the shipped PII tagger) runs over the
+texts of benchmarks/data/pii-heldout-c, -d, -e, -f and data/pii_test.jsonl, once with this checkout's code and once
+with `--before SRC` (another checkout's src/, in a subprocess), and the span sets (start, end, type) are compared
+text by text. A span found by one side only is listed with the tagger's confidence where it has one and how far
+that lies from its type's threshold (a float within 1e-4 of a threshold may fall either way on another CPU).
+
+    git archive main src | tar -x -C /tmp/before   # the code to compare with
+    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src
+
+Writes benchmarks/results/span_equivalence.json (the counts and every difference).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).parent / "results"
+SOURCES = [
+    *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[cdef]/*.jsonl")),
+    ROOT / "data" / "pii_test.jsonl",
+]
+NEAR = 1e-4  # a confidence this close to its threshold may be rounded either way
+
+
+def texts() -> list[str]:
+    return [json.loads(line)["text"] for path in SOURCES for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def spans_found() -> list[list[list]]:
+    """Per text, its spans as [start, end, type, tagger confidence or None, that type's threshold or None]."""
+    from stealthflow.pii_tagger.model import load_pii_tagger
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    tagger = load_pii_tagger()
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
+    thresholds = tagger.span_thresholds
+    found = []
+    for text in texts():
+        found.append(
+            [
+                [s.start, s.end, s.type]
+                + ([s.score, thresholds.get(s.type)] if s.source == PiiTaggerRecognizer.name else [None, None])
+                for s in detector.deterministic(text)
+            ]
+        )
+    return found
+
+
+def compare(ours: list[list[list]], theirs: list[list[list]]) -> dict:
+    corpus = texts()
+    differences = []
+    for index, (new, old) in enumerate(zip(ours, theirs, strict=True)):
+        new_set, old_set = {tuple(s[:3]): s for s in new}, {tuple(s[:3]): s for s in old}
+        for side, only in (("this checkout only", new_set.keys() - old_set), ("before only", old_set.keys() - new_set)):
+            for key in sorted(only):
+                span = (new_set if side == "this checkout only" else old_set)[key]
+                score, threshold = span[3], span[4]
+                differences.append(
+                    {
+                        "text": index,
+                        "side": side,
+                        "span": list(key),
+                        "value": corpus[index][key[0] : key[1]],
+                        "confidence": score,
+                        "near_threshold": None if score is None else abs(score - (threshold or 0)) < NEAR,
+                    }
+                )
+    return {
+        "texts": len(ours),
+        "spans_this_checkout": sum(map(len, ours)),
+        "spans_before": sum(map(len, theirs)),
+        "texts_differing": len({d["text"] for d in differences}),
+        "differences": differences,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", help="another checkout's src/ to compare with")
+    parser.add_argument("--spans", action="store_true", help=argparse.SUPPRESS)  # this process's spans, as JSON
+    args = parser.parse_args()
+    if args.spans:
+        print(json.dumps(spans_found()))
+        return
+    if not args.before:
+        parser.error("--before SRC is required")
+    env = {**os.environ, "PYTHONPATH": str(Path(args.before).resolve())}
+    done = subprocess.run([sys.executable, __file__, "--spans"], env=env, capture_output=True, text=True, check=True)
+    result = compare(spans_found(), json.loads(done.stdout.strip().splitlines()[-1]))
+    print(json.dumps({key: value for key, value in result.items() if key != "differences"}))
+    for difference in result["differences"]:
+        print(difference)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "span_equivalence.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
