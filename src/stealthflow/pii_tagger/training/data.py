@@ -444,8 +444,8 @@ NEGATIVE_TEMPLATES = [
 ]  # fmt: skip
 
 # Public talk and personal news (below) join the data only with `public_talk` (build-data
-# --public-talk): the data of docs/pii-tagger.md's eighth and ninth passes, measured and not
-# adopted; the default data stay as the shipped student and teacher saw them.
+# --public-talk): measured and not adopted (the shipped student's card lists what it was trained on);
+# the default data stay as the shipped student and teacher saw them.
 # Public talk: people and places the world knows, in the ways people write about them (art,
 # sport, science, books, politics, travel). Their {FAMOUS} and {PLACE} are often names no list
 # holds, so the context, not the name, says they are nobody's personal data.
