@@ -5,6 +5,7 @@ Three steps, each rerunnable:
     # 1. a seeded sample of test profiles, each method's texts in its own file under shuffled ids;
     #    the key (blind id -> profile, method) and the labels are written apart
     python benchmarks/blind_attack.py prepare --sample 60 --seed 0 --methods original,deletion,local --out runs/blind
+    #    (`--profiles FILE`: another labelled set in data/test.jsonl's format instead of the test split)
     # 2a. an API attacker (any litellm model or OpenAI-compatible server) reads each file
     python benchmarks/blind_attack.py attack runs/blind --attacker-model deepseek/deepseek-chat
     # 2b. ... or anyone else: give a reader ONLY runs/blind/texts/<file>.jsonl and runs/blind/ATTACKER.md,
@@ -24,7 +25,7 @@ import random
 from pathlib import Path
 
 from stealthflow.attack import CorrectnessJudge, top1_correct
-from stealthflow.data import ATTRIBUTES, load_labelled
+from stealthflow.data import ATTRIBUTES, DataError, load_labelled
 from stealthflow.resources import split_path
 from stealthflow.stats import percentile_bootstrap
 
@@ -47,7 +48,7 @@ def prepare(args) -> None:
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
 
-    profiles = sample_profiles(args.sample, args.seed, args.exclude)
+    profiles = sample_profiles(args.sample, args.seed, args.exclude, args.profiles)
     out = Path(args.out)
     (out / "texts").mkdir(parents=True, exist_ok=True)
     (out / "guesses").mkdir(exist_ok=True)
@@ -75,13 +76,14 @@ def prepare(args) -> None:
     (out / "ATTACKER.md").write_text(ATTACKER_BRIEF, encoding="utf-8")
 
 
-def sample_profiles(size: int, seed: int, exclude: list[str]) -> list:
-    """A seeded sample of labelled test profiles; profiles in the samples of the `exclude` directories
-    (earlier blind runs, already read) are left out, so a held-back sample holds only unread authors."""
+def sample_profiles(size: int, seed: int, exclude: list[str], path: Path | None = None) -> list:
+    """A seeded sample of the labelled profiles of `path` (default: the test split); profiles in the samples
+    of the `exclude` directories (earlier blind runs, already read) are left out, so a held-back sample holds
+    only unread authors."""
     seen = {
         entry["profile"] for d in exclude for entry in json.loads((Path(d) / "key.json").read_text("utf-8")).values()
     }
-    profiles = [p for p in load_labelled(split_path("test")) if p.id not in seen]
+    profiles = [p for p in load_labelled(path or split_path("test")) if p.id not in seen]
     return random.Random(seed).sample(profiles, size) if size < len(profiles) else profiles
 
 
@@ -199,6 +201,7 @@ def main() -> None:
     p.add_argument("--methods", default="original,deletion,local")
     p.add_argument("--out", required=True)
     p.add_argument("--exclude", nargs="*", default=[], help="earlier blind directories whose authors are left out")
+    p.add_argument("--profiles", type=Path, help="labelled profiles, JSONL in data/test.jsonl's format (default: test)")
     a = steps.add_parser("attack")
     a.add_argument("dir")
     a.add_argument("--attacker-model", required=True)
@@ -207,7 +210,10 @@ def main() -> None:
     s.add_argument("--attacker", default="unnamed", help="who attacked (printed with the table)")
     s.add_argument("--out")
     args = parser.parse_args()
-    {"prepare": prepare, "attack": attack, "score": score}[args.step](args)
+    try:
+        {"prepare": prepare, "attack": attack, "score": score}[args.step](args)
+    except DataError as exc:  # a missing or malformed profiles file: its name and line, nothing written
+        raise SystemExit(f"error: {exc}") from None
 
 
 if __name__ == "__main__":

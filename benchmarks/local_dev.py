@@ -8,7 +8,10 @@ and of cue-free posts changed (`--harmless` adds posts without cues, written apa
 tagger's marks (as the generalizer acts on them) still in the text, and those left unprotected per
 cued post; a fluency proxy (the embedded model's edit score of each changed post against its original,
 utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); seconds per post.
-`--samples FILE` writes (original, rewrite) pairs to read.
+`--samples FILE` writes (original, rewrite) pairs to read. `--posts FILE` (repeatable) adds posts without
+teacher rewrites, each line of each text a post (a blind sample's `texts/original.jsonl` of
+benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
+proxy.
 
     python benchmarks/local_dev.py --limit 150 --samples runs/dev-samples.jsonl
 """
@@ -79,6 +82,36 @@ def read_harmless(paths: list[Path]) -> list[str]:
     ]
 
 
+def marks_left(results: list[PostRewrite]) -> float:
+    """The share of the tagger's marks (as the generalizer acts on them) still in the rewrites."""
+    return round(
+        sum(span_survives(p, r.text) for r in results for p, _ in r.cues) / max(1, sum(len(r.cues) for r in results)),
+        3,
+    )
+
+
+def fluency_proxy(pairs: list[tuple[str, str]]) -> dict:
+    """The share of (post, changed rewrite) pairs whose edit score is at least MODEL_FLOOR, and the median."""
+    fluency = sorted(f.score for f in shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs]))
+    return {
+        "fluent_share": round(sum(s >= MODEL_FLOOR for s in fluency) / max(1, len(fluency)), 3),
+        "fluency_median": round(fluency[len(fluency) // 2], 3) if fluency else None,
+    }
+
+
+def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
+    """Figures for posts without teacher rewrites (`--posts`): every line of every text is a post."""
+    posts = [post for text in read_harmless(paths) for post in text.split("\n") if post.strip()]
+    results = anonymizer.rewrite_posts(posts)
+    pairs = [(post, r.text) for post, r in zip(posts, results, strict=True) if r.text != post]
+    return {
+        "posts": len(posts),
+        "marks_left": marks_left(results),
+        "posts_changed": round(len(pairs) / max(1, len(posts)), 3),
+        **fluency_proxy(pairs),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--teacher", type=Path, default=POSTS, help="teacher rewrites (never test comments)")
@@ -89,6 +122,7 @@ def main() -> None:
     parser.add_argument(
         "--harmless", type=Path, action="append", default=[], help='JSONL of posts without cues ({"text": ...})'
     )
+    parser.add_argument("--posts", type=Path, action="append", default=[], help="JSONL of texts, one post a line")
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -112,7 +146,6 @@ def main() -> None:
     cued = [bool(r.cues) for r in rewrites]
     changed = [result.text != post for post, result in zip(posts, results, strict=True)]
     pairs = [(post, result.text) for post, result, c in zip(posts, results, changed, strict=True) if c]
-    fluency = sorted(f.score for f in shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs]))
     summary = {
         "posts": len(posts),
         "cues_gone": {a: round(sum(v) / len(v), 3) for a, v in sorted(left.items())},
@@ -121,18 +154,15 @@ def main() -> None:
         "cue_free_posts_changed": round(
             sum(c for c, k in zip(changed, cued, strict=True) if not k) / max(1, len(cued) - sum(cued)), 3
         ),
-        "marks_left": round(
-            sum(span_survives(p, r.text) for r in results for p, _ in r.cues)
-            / max(1, sum(len(r.cues) for r in results)),
-            3,
-        ),
+        "marks_left": marks_left(results),
         "unprotected_per_cued_post": round(
             sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3
         ),
-        "fluent_share": round(sum(s >= MODEL_FLOOR for s in fluency) / max(1, len(fluency)), 3),
-        "fluency_median": round(fluency[len(fluency) // 2], 3) if fluency else None,
+        **fluency_proxy(pairs),
         "seconds_per_post": round(seconds / len(posts), 2),
     }
+    if args.posts:
+        summary["other_posts"] = other_posts(anonymizer, args.posts)
     report(summary, args.out)
     if args.samples:
         changed_or_cued = [(p, r) for p, r in zip(posts, results, strict=True) if r.text != p or r.cues]

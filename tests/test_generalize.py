@@ -460,3 +460,35 @@ def test_a_long_run_on_sentence_costs_a_bounded_number_of_scorings():
     ((new, _),) = Generalizer(scorer).generalize([text], [[("Phuket", "location")]])
     assert "Phuket" not in new
     assert scorer.calls <= MAX_CANDIDATES + 1 + MAX_REMOVALS
+
+
+class FakeEmbed:
+    """FAKE sentence embedder: a fixed unit vector per text (anything else: a vector of its own, near nothing)."""
+
+    def __init__(self, table: dict[str, list[float]]):
+        self.table = table
+
+    def __call__(self, texts):
+        import numpy as np
+
+        rows = []
+        for n, text in enumerate(texts):
+            row = np.array(self.table.get(text, [0.0, 0.0, 0.0]) + [0.0] * 5, dtype=np.float32)
+            if not row.any():
+                row[3 + n % 5] = 1.0
+            rows.append(row / np.linalg.norm(row))
+        return np.stack(rows)
+
+
+def test_a_stand_in_that_means_another_thing_is_not_tried():
+    """Before the meaning floor, "a person" (the only stand-in, reading best) replaced "Bristol" for gender."""
+    text = "Trying to find a women's team in Bristol."
+    found = candidates_for(text, "Bristol", "gender")
+    assert "a person" in found, found  # the slot takes it
+    scorer = ScoreByTable({"Trying to find a women's team in a person.": 1.0})  # FAKE: it reads well
+    embed = FakeEmbed({"Bristol": [1.0, 0.0, 0.0], "a person": [0.0, 1.0, 0.0]})  # FAKE: it means another thing
+    ((rewrite, (replacement,)),) = Generalizer(scorer, embed=embed).generalize([text], [[("Bristol", "gender")]])
+    assert rewrite == text and replacement.replacement is None
+    near = FakeEmbed({"Bristol": [1.0, 0.0, 0.0], "a person": [0.9, 0.1, 0.0]})  # FAKE: near enough
+    ((rewrite, _),) = Generalizer(scorer, embed=near).generalize([text], [[("Bristol", "gender")]])
+    assert rewrite == "Trying to find a women's team in a person."

@@ -500,18 +500,21 @@ def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():
 
 
 @pytest.mark.real_model
-def test_the_rewrites_are_those_of_the_models_loaded_through_transformers():
+def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkeypatch):
     """The cue tagger and the fluency scorer as loaded now (no transformers) rewrite posts exactly as main
     did with both loaded through transformers (tests/data/local_rewrites_reference.jsonl, written by main's
-    code). A different rewrite passes only where two candidates tied: both read within 0.01 as fluently."""
+    code, before the meaning floor: it is off here). A different rewrite passes
+    only where two candidates tied: both read within 0.01 as fluently."""
     from pathlib import Path
 
     import torch
 
+    from stealthflow.anonymize import meaning
     from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.utility.fluency import shared_scorer
 
     torch.set_num_threads(1)
+    monkeypatch.setattr(meaning, "MEANING_FLOOR", -1.0)
     rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "local_rewrites_reference.jsonl").open()]
     rows = rows[:15]
     results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
@@ -581,3 +584,18 @@ def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phr
     result_de, result_en = method.rewrite_posts([german, english])
     assert result_de.text == german and result_de.unprotected == ["München"] and result_de.how == "unchanged"
     assert "Leeds" not in result_en.text
+
+
+@pytest.mark.real_model
+def test_a_stand_in_far_from_the_phrase_in_meaning_is_not_taken():
+    """The real MiniLM (numpy) and SmolLM2: "a person" read fluently in place of "Bristol" (marked for gender) and
+    was taken ("a women's team in a person"); it is now below the meaning floor, and the name stays, reported."""
+    from stealthflow.anonymize.generalize import candidates
+    from stealthflow.utility.fluency import shared_scorer
+
+    post = "Any other girls here play rugby? Trying to find a women's team in Bristol."
+    start = post.index("Bristol")
+    assert "a person" in candidates(post, start, start + len("Bristol"), "gender")
+    ((text, replacements),) = Generalizer(shared_scorer).generalize([post], [[("Bristol", "gender")]])
+    assert "a person" not in text
+    assert all(r.replacement is None or r.replacement not in {"a person"} for r in replacements)

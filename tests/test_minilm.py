@@ -87,3 +87,15 @@ def test_a_saved_layer_of_another_shape_is_refused_when_loaded(tmp_path):
     save_file(weights, str(copy / "tagger.safetensors"))
     with pytest.raises(ValueError, match="another shape"):
         load_cue_tagger(str(copy))
+
+
+def test_sentence_vectors_are_the_ones_sentence_transformers_pooling_gives():
+    """`minilm.embed` (numpy, padded batches) against the torch SentenceEmbedder (mean pooling, L2 norm)."""
+    from stealthflow.attack.embeddings import SentenceEmbedder
+    from stealthflow.pii_tagger.minilm import embed
+
+    texts = [*TEXTS[:4], "curators", "here in Leeds"]
+    ours, theirs = embed(texts), SentenceEmbedder().embed_lines(texts)
+    assert ours.shape == theirs.shape == (len(texts), 384)
+    assert np.allclose(ours, theirs, atol=1e-4)
+    assert np.allclose(embed(texts[-1:]), ours[-1:], atol=1e-5)  # alone or padded in a batch: the same vector

@@ -7,7 +7,8 @@ data: the teacher's own generalization of the same phrase, or of the words it ch
 (`data/teacher-rewrites`), and the generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
 determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
-dropping it only when the parse shows the sentence stands without it. The embedded model scores
+dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
+the phrase (`stealthflow.anonymize.meaning`: "Bristol" -> "a person") is not tried. The embedded model scores
 every candidate sentence against the original (`stealthflow.utility.fluency`); the best one is taken
 if it reads at least as well as the fluency floor allows. A phrase no candidate can replace fluently
 stays, and is reported.
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from stealthflow.anonymize import syntax
+from stealthflow.anonymize import meaning, syntax
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.resources import resource_dir
@@ -409,9 +410,15 @@ def _trial(text: str, bounds: tuple[int, int], window: str, old: str, new: str) 
 
 
 class Generalizer:
-    def __init__(self, scorer: FluencyScorer | Callable[[], FluencyScorer], floor: float = FLUENCY_FLOOR):
+    def __init__(
+        self,
+        scorer: FluencyScorer | Callable[[], FluencyScorer],
+        floor: float = FLUENCY_FLOOR,
+        embed: meaning.Embed | None = None,
+    ):
         self._scorer = scorer  # a scorer, or what builds one when a phrase first needs it
         self.floor = floor
+        self.embed = embed  # sentence vectors for the meaning floor (None: MiniLM)
 
     @property
     def scorer(self) -> FluencyScorer:
@@ -438,8 +445,10 @@ class Generalizer:
                     where[i] = found
             if not where:
                 break
-            trials = {i: self._trials(current[i], pending[i][0], *where[i]) for i in where}
-            best = self._best(trials)
+            found = self._meaningful(
+                {i: candidates(where[i][2], *where[i][:2], pending[i][0][1]) for i in where}, where
+            )
+            best = self._best({i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where})
             unplaced = [
                 i
                 for i in where
@@ -492,14 +501,22 @@ class Generalizer:
                 best[i] = (rank, (fluency.score, candidate, text))
         return {i: found for i, (_, found) in best.items()}
 
+    def _meaningful(self, found: dict[int, list[str]], where: dict) -> dict[int, list[str]]:
+        """Each phrase's candidates without those that mean another thing (`meaning.MEANING_FLOOR`); dropping ("")
+        always stays a candidate."""
+        phrase = {i: where[i][2][where[i][0] : where[i][1]] for i in found}
+        pairs = [(phrase[i], c) for i, mine in found.items() for c in mine if c]
+        near = dict(zip(pairs, meaning.nearness(pairs, self.embed), strict=True))
+        return {
+            i: [c for c in mine if not c or near[phrase[i], c] >= meaning.MEANING_FLOOR] for i, mine in found.items()
+        }
+
     @staticmethod
-    def _trials(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
+    def _trials(text: str, item: tuple[str, str, bool], window: str, found: list[str]) -> list[tuple]:
         """(candidate, sentence, the sentence with it, the text with it) for each candidate of the phrase."""
         bounds = sentence_around(text, item[0])
-        found = (
-            _trial(text, bounds, window, item[0], candidate) for candidate in candidates(window, start, end, item[1])
-        )
-        return [trial for trial in found if trial is not None]
+        trials = (_trial(text, bounds, window, item[0], candidate) for candidate in found)
+        return [trial for trial in trials if trial is not None]
 
     @staticmethod
     def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:

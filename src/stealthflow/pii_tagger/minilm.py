@@ -79,7 +79,8 @@ def _mapped() -> dict[str, np.ndarray]:
 class MiniLMRuntime:
     """A MiniLM token tagger for inference: `probabilities(windows)` -> each window's tag probabilities, with
     the arithmetic of transformers' `BertForTokenClassification`: embeddings, post-norm self-attention
-    layers with exact GELU, the linear head. Each window is read alone (no padding, nothing masked)."""
+    layers with exact GELU, the linear head. Each window is read alone (no padding, nothing masked). Without a
+    head (`base_weights()` alone), `vectors(windows)` gives sentence embeddings."""
 
     uses_case = False
 
@@ -114,34 +115,60 @@ class MiniLMRuntime:
             }
             for number in range(layers)
         ]
-        self._classifier = linear("classifier")
+        self._classifier = linear("classifier") if "classifier.weight" in w else None
 
     def probabilities(self, windows: list[tuple[np.ndarray, np.ndarray | None]]) -> list[np.ndarray]:
         """Per window (word-piece ids, ignored word shapes): probabilities[pieces, tags] (float32)."""
         with _blas().limit(limits=1, user_api="blas"):
             return [self._window(ids) for ids, _ in windows]
 
+    def vectors(self, windows: list[np.ndarray], batch: int = 64) -> np.ndarray:
+        """Per window of word-piece ids, its sentence embedding as sentence-transformers pools all-MiniLM-L6-v2:
+        the mean of the last layer over every token, L2-normalised ([windows, 384] float32). Windows of similar
+        length are read together, padded (a padded piece is masked out of attention and of the mean)."""
+        order = sorted(range(len(windows)), key=lambda n: len(windows[n]))
+        pooled = np.zeros((len(windows), self._words.shape[1]), np.float32)
+        with _blas().limit(limits=1, user_api="blas"):
+            for first in range(0, len(order), batch):
+                chunk = order[first : first + batch]
+                width = max(len(windows[n]) for n in chunk)
+                ids = np.zeros((len(chunk), width), np.int64)
+                real = np.zeros((len(chunk), width), bool)
+                for row, n in enumerate(chunk):
+                    ids[row, : len(windows[n])], real[row, : len(windows[n])] = windows[n], True
+                states = self._hidden(ids, real)
+                pooled[chunk] = (states * real[..., None]).sum(axis=1) / real.sum(axis=1, keepdims=True)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-9)
+
     def _window(self, ids: np.ndarray) -> np.ndarray:
-        width = len(ids)
+        return _softmax(self._linear(self._hidden(ids[None])[0], self._classifier))
+
+    def _hidden(self, ids: np.ndarray, real: np.ndarray | None = None) -> np.ndarray:
+        """The last encoder layer's states [windows, pieces, 384] of windows of word-piece ids [windows, pieces];
+        `real` marks the pieces that are not padding (None: all are)."""
+        count, width = ids.shape
         x = self._words[ids] + self._positions[:width]
-        x = self._norm(x, self._embedding_norm)
+        x = self._norm(x.reshape(count * width, -1), self._embedding_norm)
         size = x.shape[1] // self.heads
         scale = np.float32(1 / np.sqrt(size))
+        padding = None if real is None else np.where(real, np.float32(0), np.float32(-1e9))[:, None, None, :]
         for layer in self._layers:
 
             def heads(part: str) -> np.ndarray:
-                return self._linear(x, layer[part]).reshape(width, self.heads, size).transpose(1, 0, 2)
+                return self._linear(x, layer[part]).reshape(count, width, self.heads, size).transpose(0, 2, 1, 3)
 
             q, k, v = heads("query"), heads("key"), heads("value")
-            scores = q @ k.transpose(0, 2, 1)
+            scores = q @ k.transpose(0, 1, 3, 2)
             scores *= scale
-            attended = _softmax(scores) @ v  # [heads, tokens, size]
-            attended = self._linear(attended.transpose(1, 0, 2).reshape(width, -1), layer["attention_out"])
-            x = self._norm(attended + x, layer["attention_norm"])
+            if padding is not None:
+                scores += padding
+            attended = _softmax(scores) @ v  # [windows, heads, pieces, size]
+            attended = attended.transpose(0, 2, 1, 3).reshape(count * width, -1)
+            x = self._norm(self._linear(attended, layer["attention_out"]) + x, layer["attention_norm"])
             inner = self._linear(x, layer["intermediate"])
             inner = _gelu(inner, [np.empty_like(inner) for _ in range(2)])
             x = self._norm(self._linear(inner, layer["output"]) + x, layer["output_norm"])
-        return _softmax(self._linear(x, self._classifier))
+        return x.reshape(count, width, -1)
 
     @staticmethod
     def _linear(x: np.ndarray, weight: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -167,6 +194,24 @@ _LAYER = {  # MiniLMRuntime's part -> its weights' name within an encoder layer
     "output": "output.dense",
     "output_norm": "output.LayerNorm",
 }
+
+
+@cache
+def sentence_encoder() -> MiniLMRuntime:
+    """all-MiniLM-L6-v2 without a head, for `embed` (one per process; the weights are mapped, not copied)."""
+    settings = base_config()
+    return MiniLMRuntime(base_weights(), settings, settings["num_hidden_layers"])
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """Sentence embeddings of `texts` ([texts, 384], L2-normalised), as `attack.embeddings.SentenceEmbedder` gives
+    them, in numpy: [CLS] text [SEP], truncated to the model's 256 pieces."""
+    words = vocabulary()
+    windows = [
+        np.array([words.cls, *words.tokenizer.encode(text, add_special_tokens=False).ids[:254], words.sep])
+        for text in texts
+    ]
+    return sentence_encoder().vectors(windows) if windows else np.zeros((0, 384), np.float32)
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:

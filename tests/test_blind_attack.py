@@ -1,0 +1,63 @@
+"""benchmarks/blind_attack.py: `prepare --profiles FILE` blinds another labelled set than the test split."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_attack.py"
+
+
+def profile(username: str, posts: list[str], labels: dict[str, str]) -> dict:
+    """A labelled profile in data/test.jsonl's format."""
+    return {
+        "username": username,
+        "comments": [{"comments": [{"text": t, "subreddit": "x", "user": username, "timestamp": 1} for t in posts]}],
+        "reviews": {"human_evaluated": {a: {"estimate": v, "hardness": 2, "certainty": 3} for a, v in labels.items()}},
+    }
+
+
+def prepare(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    out = tmp_path / "blind"
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "prepare", "--methods", "original", "--out", str(out), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_prepare_blinds_the_profiles_of_a_given_file(tmp_path):
+    path = tmp_path / "profiles.jsonl"
+    rows = [
+        profile("ann", ["I moved here last spring.", "Gardening again today."], {"age": "34", "gender": "female"}),
+        profile("bo", ["Finished the night shift."], {"occupation": "nurse"}),
+        profile("cy", ["No labels on this one."], {}),  # unlabelled: never sampled
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    done = prepare(tmp_path, "--profiles", str(path), "--sample", "5")
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "blind"
+    texts = [json.loads(line) for line in (out / "texts" / "original.jsonl").read_text("utf-8").splitlines()]
+    assert sorted(t["text"] for t in texts) == [
+        "Finished the night shift.",
+        "I moved here last spring.\nGardening again today.",
+    ]
+    key = json.loads((out / "key.json").read_text("utf-8"))
+    labels = json.loads((out / "labels.json").read_text("utf-8"))
+    assert {entry["method"] for entry in key.values()} == {"original"}
+    assert sorted(labels.values(), key=len) == [{"occupation": "nurse"}, {"age": "34", "gender": "female"}]
+    assert set(labels) == {entry["profile"] for entry in key.values()}
+
+
+@pytest.mark.parametrize("content", [None, "not json\n"])
+def test_prepare_rejects_a_missing_or_broken_file_and_writes_nothing(tmp_path, content):
+    path = tmp_path / "profiles.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    done = prepare(tmp_path, "--profiles", str(path))
+    assert done.returncode != 0
+    assert str(path) in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "blind").exists()
