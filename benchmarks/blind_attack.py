@@ -174,7 +174,7 @@ def table(summary: dict) -> str:
     methods = list(summary["methods"])
     attributes = ["all", *[a for a in ATTRIBUTES if any(a in summary["methods"][m] for m in methods)]]
     lines = [
-        f"Blind attacker: {summary['attacker']}; {summary['sample']} seeded test profiles; top-1 [95 % CI] / top-3 per labelled attribute.",
+        f"Blind attacker: {summary['attacker']}; {summary['sample']} seeded labelled profiles; top-1 [95 % CI] / top-3 per labelled attribute.",
         "",
         "| attribute | " + " | ".join(methods) + " |",
         "|---|" + "---|" * len(methods),
