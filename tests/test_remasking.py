@@ -23,7 +23,7 @@ class FakeTagger(Recognizer):
     def __init__(self):
         self.fired = False
 
-    def find_many(self, texts: list[str], settled=None) -> list[list[Span]]:
+    def find_many(self, texts: list[str], settled=None, languages=None) -> list[list[Span]]:
         found = []
         for text in texts:
             at = text.find("the")
@@ -54,7 +54,7 @@ class FakeEmployerTagger(Recognizer):
     def __init__(self):
         self.fired = False
 
-    def find_many(self, texts: list[str], settled=None) -> list[list[Span]]:
+    def find_many(self, texts: list[str], settled=None, languages=None) -> list[list[Span]]:
         found = []
         for text in texts:
             at = -1 if self.fired else text.find("uni")
