@@ -94,6 +94,10 @@ def test_empty_or_missing_input_is_an_error(tmp_path):
         load_input(empty)
     with pytest.raises(DataError, match="no such file"):
         load_input(tmp_path / "missing.jsonl")
+    folder = tmp_path / "profiles.jsonl"
+    folder.mkdir()
+    with pytest.raises(DataError, match="a directory, not a file"):  # was a raw IsADirectoryError
+        load_input(folder)
 
 
 @pytest.mark.parametrize(

@@ -99,6 +99,14 @@ def test_a_language_threshold_keeps_to_the_recall_budget_never_drops_below_its_t
     assert choose_by_language(secrets, guessed, languages, {}, ["CREDENTIAL"], 0.2) == {}
 
 
+def test_a_type_threshold_off_the_grid_is_its_languages_baseline_and_one_above_the_grid_raises_nothing():
+    """Review finding: with the type's threshold between two candidates (0.62), the first candidate above it
+    counted as a raise with no gain; above the last candidate the chooser had no row at all."""
+    examples, predictions, languages = _names("de", sure=6, unsure=0, false_alarms=0, score=0.99)
+    assert choose_by_language(examples, predictions, languages, {"REAL_NAME": 0.62}, ["REAL_NAME"], 0.02) == {}
+    assert choose_by_language(examples, predictions, languages, {"REAL_NAME": 0.97}, ["REAL_NAME"], 0.02) == {}
+
+
 def test_tagger_thresholds_by_language_writes_raised_thresholds_of_the_real_student_into_its_card(repo, tmp_path):
     """`stealthflow tagger thresholds DIR --by-language --write` end to end, with the shipped student on a copy
     of its directory, 50 generated messages and German validation messages: the card gains

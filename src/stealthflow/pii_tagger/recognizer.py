@@ -59,13 +59,13 @@ class PiiTaggerRecognizer(Recognizer):
         return self.find_many([text])[0]
 
     def find_many(
-        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[str | None] | None = None
+        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[frozenset[str]] | None = None
     ) -> list[list[Span]]:
         """`settled`: the pattern recognizers' spans; the structured values among them (types the
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
         into a phone number is kept on its own instead of giving way with it; so do list markers.
-        `languages`: each text's likeliest language (the detector's guesses; guessed here when not given
-        and the tagger has thresholds by language), which chooses the thresholds its spans must reach."""
+        `languages`: the languages each text may be in (the detector's guesses' candidates; guessed here when
+        not given and the tagger has thresholds by language), which choose the thresholds its spans must reach."""
         tagger = self.tagger
         structured = [
             [(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled or [[] for _ in texts]
@@ -75,8 +75,8 @@ class PiiTaggerRecognizer(Recognizer):
             for text, ranges in zip(texts, structured, strict=True)
         ]
         if languages is None and tagger_by_language(tagger):
-            languages = [shared_guesser().guess(text).language for text in texts]
-        floors = [span_floors(tagger, language) for language in languages or [None] * len(texts)]
+            languages = [shared_guesser().guess(text).candidates for text in texts]
+        floors = [span_floors(tagger, candidates) for candidates in languages or [frozenset()] * len(texts)]
         try:
             tagged_texts = tagger.tag_many(texts, self.batch_size, bounds)
             return [
@@ -139,10 +139,20 @@ def tagger_by_language(tagger: SpanTagger) -> dict[str, dict[str, float]]:
     return getattr(tagger, "language_thresholds", None) or {}
 
 
-def span_floors(tagger: SpanTagger, language: str | None) -> dict[str, float]:
-    """label -> the least confidence a span of a text in `language` keeps: its type's threshold (`span_thresholds`),
-    or its type's in that language where the card has one; a mean probability rounded just under it stays."""
-    chosen = {**(getattr(tagger, "span_thresholds", None) or {}), **tagger_by_language(tagger).get(language or "", {})}
+def span_floors(tagger: SpanTagger, languages: frozenset[str]) -> dict[str, float]:
+    """label -> the least confidence a span keeps in a text that may be in any of `languages`: its type's threshold
+    (`span_thresholds`), raised to the card's threshold for a language only when every language the text may be in
+    raises it (an English message with a Spanish sign-off keeps the English threshold: a miss leaks, a false alarm
+    does not), never lowered by one; a mean probability rounded just under it stays."""
+    own = getattr(tagger, "span_thresholds", None) or {}
+    by_language = tagger_by_language(tagger)
+    labels = set(own).union(*(set(rows) for rows in by_language.values()))
+    chosen = {}
+    for label in labels:
+        floor = own.get(label, 0.0)
+        chosen[label] = min(
+            (max(floor, by_language.get(language, {}).get(label, floor)) for language in languages), default=floor
+        )
     return {label: value - 1e-9 for label, value in chosen.items()}
 
 

@@ -152,7 +152,7 @@ class Detector:
             recognizer.find_many(
                 [texts[i] for i in chosen],
                 settled=[found[i] for i in chosen],
-                languages=[languages[i].language for i in chosen],
+                languages=[languages[i].candidates for i in chosen],
             )
             if settled
             else recognizer.find_many([texts[i] for i in chosen])

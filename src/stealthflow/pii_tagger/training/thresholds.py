@@ -111,7 +111,9 @@ def choose_by_language(
             if values < MIN_VALUES or TYPE_LEVELS[label] == Level.PL4:
                 continue
             floor = type_thresholds.get(label, CANDIDATES[0])
-            candidates = [threshold for threshold in CANDIDATES if threshold >= floor - 1e-9]
+            candidates = [floor] + [
+                threshold for threshold in CANDIDATES if threshold > floor + 1e-9
+            ]  # the type's own first
             row = choose(subset, found, [label], candidates, max_recall_loss, BY_LANGUAGE_BETA)[label]
             if row["threshold"] > floor + 1e-9:
                 chosen.setdefault(language, {})[label] = {**row, "values": values}

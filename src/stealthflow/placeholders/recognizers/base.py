@@ -31,11 +31,11 @@ class Recognizer:
         raise NotImplementedError
 
     def find_many(
-        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[str | None] | None = None
+        self, texts: list[str], settled: list[list[Span]] | None = None, languages: list[frozenset[str]] | None = None
     ) -> list[list[Span]]:
         """Spans for each text; a model-backed recognizer (the tagger) overrides this to run
         the whole batch at once, and gets `settled`, the spans the pattern recognizers found, and
-        `languages`, each text's likeliest language."""
+        `languages`, the languages each text may be in."""
         try:
             return [self.find(text) for text in texts]
         finally:
