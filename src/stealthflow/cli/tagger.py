@@ -162,7 +162,7 @@ def thresholds(
     with user_errors():
         tagger = SpanTagger.load(directory)
         examples = choice.card_validation(directory, limit) + choice.marked(also or [])
-        predictions = choice.detected(directory, [e.text for e in examples])
+        predictions = choice.detected(tagger, [e.text for e in examples])
         if by_language:
             languages = choice.guessed_languages([e.text for e in examples])
             by_lang = choice.choose_by_language(

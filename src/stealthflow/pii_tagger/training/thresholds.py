@@ -47,12 +47,12 @@ def marked(paths: list[Path]) -> list[Example]:
     ]
 
 
-def detected(tagger_dir: Path, texts: list[str]) -> list[list[TaggedSpan]]:
-    """The recognizer's spans (the tagger of `tagger_dir`, its spans shaped and filtered, no threshold
-    applied: every span competes) per text."""
+def detected(tagger: SpanTagger, texts: list[str]) -> list[list[TaggedSpan]]:
+    """The recognizer's spans (`tagger`'s, shaped and filtered, no threshold applied: every span competes)
+    per text."""
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 
-    tagger = copy.copy(SpanTagger.load(tagger_dir))
+    tagger = copy.copy(tagger)
     tagger.span_thresholds, tagger.language_thresholds = {}, {}
     recognizer = PiiTaggerRecognizer(tagger=tagger)
     found = []
