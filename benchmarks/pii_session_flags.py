@@ -4,7 +4,8 @@ data/test.jsonl (1 969; a blind review of every flag found no personal data) in 
 directory, and the PII tagger of `--tagger`. Prints the comments flagged (any span masked), by the
 masked spans' types and recognizers.
 
-    python benchmarks/pii_session_flags.py [--tagger DIR] [--texts FILE] [--limit N] [--show] [--json OUT]
+    python benchmarks/pii_session_flags.py [--tagger DIR] [--texts FILE] [--limit N] [--without NAME ...]
+        [--show] [--json OUT]
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from stealthflow.data.loader import load_profiles
+from stealthflow.placeholders.recognizers import recognizer_names
 
 COMMENTS = Path(__file__).resolve().parent.parent / "data" / "test.jsonl"
 
@@ -32,6 +34,7 @@ def main() -> None:
     parser.add_argument(
         "--texts", type=Path, help="texts without PII, one a line, instead of data/test.jsonl's comments"
     )
+    parser.add_argument("--without", nargs="+", default=[], help="recognizers left out (a gain's before)")
     parser.add_argument("--show", action="store_true", help="print each masked value (the comments hold no PII)")
     parser.add_argument(
         "--json", type=Path, help="also write each flagged comment's spans (type, recognizer, value) here"
@@ -47,6 +50,8 @@ def main() -> None:
             "".join(json.dumps({"id": str(i), "text": text}) + "\n" for i, text in enumerate(texts)), encoding="utf-8"
         )
         config = {"vault_path": str(work / "vault.sqlite"), "key_source": "env"}
+        if args.without:
+            config["recognizers"] = [name for name in recognizer_names() if name not in args.without]
         if args.tagger:
             config["tagger_model"] = str(Path(args.tagger).resolve())
         (work / "config.yaml").write_text(json.dumps({"protect": config}), encoding="utf-8")

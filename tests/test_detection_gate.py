@@ -34,8 +34,6 @@ PHRASES = [
     "I'm employed by Initech",
     "nurse at Helios Health",
     "I joined Bluefin",
-    "passport number is X1234567",
-    "passport: C03005988",
     "diagnosed with type 2 diabetes",
     "suffering from chronic migraine",
     "I have been treated for major depression",

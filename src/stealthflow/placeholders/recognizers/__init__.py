@@ -2,7 +2,16 @@
 registers itself the first time the registry is read here (its package imports this one's modules,
 so importing it at this package's import would meet partly initialised modules)."""
 
-from stealthflow.placeholders.recognizers import base, context, languages, national_ids, secrets, structured  # noqa: F401  (registers)
+from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
+    base,
+    context,
+    languages,
+    national_ids,
+    passports,
+    secrets,
+    structured,
+    usernames,
+)
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
 
 

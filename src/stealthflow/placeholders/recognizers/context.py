@@ -1,5 +1,5 @@
 """Descriptive identifiers that a deterministic layer can only catch by their context: the
-user's own name, relatives' names, employer, passport number, street address, diagnosis,
+user's own name, relatives' names, employer, street address, diagnosis,
 salary. Public figures, famous places and numbers without such context are never flagged;
 the LLM extractor covers what these patterns miss. The checks these patterns share with the PII
 tagger's filters (whom a sentence is about, whether it names the writer) are in sentences.py.
@@ -99,16 +99,6 @@ class EmployerRecognizer(ContextRecognizer):
 
     def accept(self, match: re.Match[str]) -> bool:
         return match["value"].split()[0] not in {"I", "My", "The", "A", "Home"}
-
-
-@register_recognizer
-class PassportRecognizer(ContextRecognizer):
-    name, type = "passport", "PASSPORT"
-    triggers = ("passport",)
-    pattern = re.compile(r"(?i:\bpassport(?:\s+(?:number|no\.?|#|num))?\s*(?:is|:|#)?\s*)(?P<value>[A-Z0-9]{6,9})\b")
-
-    def accept(self, match: re.Match[str]) -> bool:
-        return any(c.isdigit() for c in match["value"])
 
 
 @register_recognizer

@@ -407,6 +407,12 @@ def _other_kind_before_abroad() -> regex.Pattern[str]:
     return regex.compile(rf"(?<![\p{{L}}\d])(?i:{kind})[ \t-]*(?i:{sign})[ \t]*:?[ \t]*$")
 
 
+def other_kind_before(text: str, start: int) -> bool:
+    """Whether the words right before `start` name the number there as another kind (an order, an invoice, a ticket)."""
+    low = max(0, start - 32)
+    return bool(_OTHER_KIND_BEFORE.search(text, low, start) or _other_kind_before_abroad().search(text, low, start))
+
+
 _PHONE_CANDIDATE = re.compile(
     r"(?<![\w+.-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}(?:[ .-]?\d{2,5}){1,4}(?![\w-]|\.\d)"
 )
@@ -426,8 +432,7 @@ class PhoneRecognizer(Recognizer):
             if (
                 7 <= digits <= 15
                 and not _NOT_PHONE.fullmatch(match[0])
-                and not _OTHER_KIND_BEFORE.search(text, max(0, match.start() - 32), match.start())
-                and not _other_kind_before_abroad().search(text, max(0, match.start() - 32), match.start())
+                and not other_kind_before(text, match.start())
                 and _valid_phone(match[0], self.regions)
             ):
                 spans.append(self.span(match.start(), match.end()))

@@ -1,0 +1,182 @@
+"""User names named by a cue: a label ("Username: X", "Benutzername ist X", "usuario X"), a site ("my Steam
+is X", "I'm X on the Discord"), forum or log markup ("[quote=X]", "Accepted publickey for X from") or a
+user's path ("/home/X", "C:\\Users\\X"). Handles written with an @ are `structured.HandleRecognizer`'s.
+The words are data (data/usernames.yaml, with the recognizer's measured gain in its header).
+"""
+
+from __future__ import annotations
+
+from functools import cache, cached_property
+
+import regex
+
+from stealthflow.placeholders.common_words import frequent_word
+from stealthflow.placeholders.language import COVERED, ENGLISH, language_file
+from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
+from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
+from stealthflow.placeholders.types import Span
+from stealthflow.resources import data_yaml
+
+USERNAMES = "usernames.yaml"
+# A user name: word characters, with dots and hyphens inside and a "#1234" tag after; not an email's local part
+_VALUE = r"(?P<value>[^\W_](?:[\w.-]{0,38}\w)?(?:#\d{4})?)(?![\w@#]|[.-]\w)"
+_QUOTE = r"[\"'«“‘(]?"
+_GAP = r"[ \t]+"
+_SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
+_LETTER = regex.compile(r"\p{L}")
+_ACCOUNT_NUMBER = regex.compile(r"\d{5,}")
+_VERSION = regex.compile(r"(?i:v)?\d+(?:\.\d+)+")
+
+
+@cache
+def username_data() -> dict:
+    """The parsed data/usernames.yaml."""
+    return data_yaml(USERNAMES)
+
+
+@cache
+def _function_words() -> frozenset[str]:
+    return frozenset(word for code in COVERED for word in language_file(code)["function_words"])
+
+
+def handle_shaped(value: str) -> bool:
+    """A letter, and a digit, "_", "#1234", a dot or hyphen between letters, or a capital after a small
+    letter: "tinkerdad_77", "c.brady", "MoonlitFerret"; not a version ("v2.1")."""
+    return _LETTER.search(value) is not None and _SHAPE_MARK.search(value) is not None and not _VERSION.fullmatch(value)
+
+
+def uncommon(value: str) -> bool:
+    """Not a frequent word of English nor a function word of a covered language ("failed", "der")."""
+    return not frequent_word(value) and value.casefold() not in _function_words()
+
+
+@register_recognizer
+class UsernameRecognizer(Recognizer):
+    """User names after their cue (data/usernames.yaml); confidence 0.9 after a form's "Username:", markup or in
+    a path, 0.8 after a linking word or a site, 0.7 right after the label."""
+
+    name, type = "username", "USERNAME"
+
+    @cached_property
+    def _starts(self) -> WordStarts:
+        data = username_data()
+        phrases = [*(w for words in data["labels"].values() for w in words), *data["sites"], *data["markers"]]
+        return WordStarts(tuple({phrase.split()[0] for phrase in phrases} | set(data["paths"])))
+
+    @cached_property
+    def _label(self) -> regex.Pattern[str]:
+        """A label, then ":"/"=" (group `form`) or a linking word (group `linked`), maybe a few words after the
+        label, or the value right after it."""
+        data = username_data()
+        labels = tuple(word for words in data["labels"].values() for word in words)
+        links = one_of(tuple(word for words in data["links"].values() for word in words))
+        words = rf"(?:{_GAP}[\p{{L}}'’-]+){{0,{data['between_words']}}}?"
+        return regex.compile(
+            rf"(?P<cue>{cue_pattern(labels)})(?:(?P<form>{words}['\"]?[ \t]*[:=][ \t]*{_QUOTE}[ \t]*){_VALUE}"
+            rf"|(?P<linked>{words}{_GAP}(?P<link>(?i:{links}))(?![\p{{L}}\d])[ \t]*:?[ \t]*{_QUOTE}){_VALUE}"
+            rf"|{_GAP}{_QUOTE}{_VALUE})"
+        )
+
+    @cached_property
+    def _label_language(self) -> dict[str, str]:
+        """Each label (lowercase, spaces as one) and the first language listing it."""
+        languages: dict[str, str] = {}
+        for code, words in username_data()["labels"].items():
+            for word in words:
+                languages.setdefault(" ".join(word.split()), code)
+        return languages
+
+    @cached_property
+    def _site(self) -> regex.Pattern[str]:
+        data = username_data()
+        words = rf"(?:{_GAP}(?i:{one_of(tuple(data['site_words']))})(?![\p{{L}}\d])){{0,2}}"
+        return regex.compile(rf"(?P<cue>{cue_pattern(tuple(data['sites']))}){words}[ \t]*[:=]?[ \t]*{_QUOTE}{_VALUE}")
+
+    @cached_property
+    def _before_site(self) -> regex.Pattern[str]:
+        """A value before "on (the) <site>", after a word of `before_site`; searched up to the site."""
+        data = username_data()
+        before, on = one_of(tuple(data["before_site"])), one_of(tuple(data["on_site"]))
+        return regex.compile(
+            rf"(?<![\p{{L}}\d])(?i:{before})[ \t]*:?{_GAP}(?:(?i:at){_GAP})?{_VALUE}"
+            rf"{_GAP}(?i:{on}){_GAP}(?:(?i:the){_GAP})?$"
+        )
+
+    @cached_property
+    def _site_name(self) -> regex.Pattern[str]:
+        return regex.compile(cue_pattern(tuple(username_data()["sites"])))
+
+    @cached_property
+    def _marked(self) -> regex.Pattern[str]:
+        """Forum and log markup, or a user's path, then the value."""
+        data = username_data()
+        markers = rf"(?<![\p{{L}}\d])(?P<marker>(?i:{one_of(tuple(data['markers']))}))[ \t]*{_QUOTE}"
+        paths = rf"(?<![\w/\\.])(?P<path>(?i:{one_of(tuple(data['paths']), gap=' ')}))"
+        return regex.compile(rf"(?:{markers}|{paths}){_VALUE}")
+
+    def find(self, text: str) -> list[Span]:
+        starts = self._starts(text)
+        if starts == []:
+            return []
+        spans: dict[tuple[int, int], Span] = {}
+        for span in self._found(text, starts):
+            if not any(start <= span.start < end or span.start <= start < span.end for start, end in spans):
+                spans[(span.start, span.end)] = span
+        return list(spans.values())
+
+    def _found(self, text: str, starts: list[int] | None):
+        def at(pattern: regex.Pattern[str]):
+            return pattern.finditer(text) if starts is None else matches_at(pattern, text, starts)
+
+        for match in at(self._label):
+            if self._label_names(match, self._label_language[_cue(match)]):
+                score = 0.9 if match["form"] is not None else 0.8 if match["linked"] is not None else 0.7
+                yield self._span(match, score, f"after the user-name word {_cue(match)!r}")
+        for match in at(self._site):
+            if handle_shaped(match["value"]):
+                yield self._span(match, 0.8, f"after the site {_cue(match)!r}")
+        for site in at(self._site_name):
+            match = self._before_site.search(text, max(0, site.start() - 80), site.start())
+            if match and handle_shaped(match["value"]):
+                yield self._span(match, 0.8, f"before 'on {site[0].lower()}'")
+        for match in at(self._marked):
+            value = match["value"]
+            if _named(value) and (handle_shaped(value) or (value.isalpha() and uncommon(value))):
+                kind = f"in the path {match['path']!r}" if match["path"] else f"after {match['marker'].lower()!r}"
+                yield self._span(match, 0.9, kind)
+
+    @staticmethod
+    def _label_names(match: regex.Match[str], code: str) -> bool:
+        """Whether a label's value is a user name: handle-shaped, or an uncommon word after ":"/"=" (also after an
+        English label and linking word); right after the label, handle-shaped or an account number of 5+ digits."""
+        value = match["value"]
+        if not _named(value):
+            return False
+        if match["form"] is None and match["linked"] is None:  # right after the label: an account number too
+            return handle_shaped(value) or _ACCOUNT_NUMBER.fullmatch(value) is not None
+        plain_allowed = match["form"] is not None or (code == ENGLISH and match["link"].lower() in _english_links())
+        return handle_shaped(value) or (plain_allowed and value.isalpha() and uncommon(value))
+
+    def _span(self, match: regex.Match[str], score: float, reason: str) -> Span:
+        return self.span(match.start("value"), match.end("value"), score, reason=reason)
+
+
+def _named(value: str) -> bool:
+    """Two characters or more, not an account every system has (data/usernames.yaml `generic`)."""
+    return len(value) >= 2 and value.casefold() not in _generic()
+
+
+@cache
+def _english_links() -> frozenset[str]:
+    return frozenset(username_data()["links"][ENGLISH])
+
+
+@cache
+def _generic() -> frozenset[str]:
+    return frozenset(username_data()["generic"])
+
+
+def _cue(match: regex.Match[str]) -> str:
+    """The cue word that opens the match, lowercased, its spaces as one."""
+    return " ".join(match["cue"].lower().split())

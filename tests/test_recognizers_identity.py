@@ -1,0 +1,189 @@
+"""Passport numbers and user names: each named by a cue (data/passports.yaml, data/usernames.yaml) in the seven
+languages, checked where a check digit is written; a bare word, an email's local part or an order number is
+neither. A user name is restored after protect, and both are masked by the real `stealthflow protect` command."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from placeholder_fixtures import make_protector, protect_config
+from test_multilingual import protect_command
+
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.placeholders.recognizers.passports import PassportRecognizer, icao_check_digit
+from stealthflow.placeholders.recognizers.usernames import UsernameRecognizer, handle_shaped
+
+# ICAO 9303's specimen passport: its machine-readable zone, whose check digits hold
+SPECIMEN_ZONE = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
+
+
+def _values(recognizer, text: str) -> list[str]:
+    return [text[span.start : span.end] for span in recognizer.find(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("hab dir den Reisepass gescannt, Nummer ist C4J7XK2R8, gültig bis 2031", "C4J7XK2R8"),
+        ("Mon passeport n° 19AB23456 expire en juin.", "19AB23456"),
+        ("Mi número de pasaporte está mal. El correcto es XDB507318.", "XDB507318"),  # the cue a sentence before
+        ("allego copia del mio passaporto n. YB4829173 e del permesso", "YB4829173"),
+        ("Paspoortnummer NRF4L29K1, houder Thomas", "NRF4L29K1"),
+        ("O meu passaporte tem o n.º CB729104 e o NIF", "CB729104"),
+        ("If some kind soul finds a UK passport number 552918374, please call.", "552918374"),
+        ("Please find my passport details: passport no. X4829103K, issued 2022.", "X4829103K"),  # no country's format
+    ],
+    ids=["de", "fr", "es", "it", "nl", "pt", "en", "en-any-format"],
+)
+def test_a_passport_number_near_its_cue_is_found_in_each_language(text, value):
+    assert _values(PassportRecognizer(), text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ihre Bestellung C4J7XK2R8 wurde versandt.",  # a passport's format, no passport word
+        "My passport photo was awful. Order 552918374 shipped today.",  # an order number near the word
+        "passport renewal takes 6 weeks, see form ABC.",  # a cue, no number
+        "Reisepass Nr.: C01X00T471",  # written with a check digit that does not hold
+    ],
+)
+def test_no_passport_without_a_cue_an_order_number_or_a_wrong_check_digit(text):
+    assert _values(PassportRecognizer(), text) == []
+
+
+def test_a_check_digit_written_after_the_number_must_hold():
+    assert icao_check_digit("C01X00T47") == 8
+    span = PassportRecognizer().find("Reisepass Nr.: C01X00T478")[0]
+    assert span.score == 1.0 and "DE format" in span.reason
+
+
+def test_a_passports_machine_readable_zone_is_found_without_a_cue():
+    found = PassportRecognizer().find("scan:\n" + SPECIMEN_ZONE)
+    assert [(span.type, span.score) for span in found] == [("PASSPORT", 1.0)]
+    assert PassportRecognizer().find(SPECIMEN_ZONE.replace("L898902C36", "L898902C35")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Ticket: Login nicht möglich. Benutzername: schwarzwaldbaer88, E-Mail folgt", "schwarzwaldbaer88"),
+        ("Mon compte (pseudo : chat_noir_1987) a été piraté.", "chat_noir_1987"),
+        ("Cuidado con el usuario ElReyDelDescuento, me vendió un móvil roto", "ElReyDelDescuento"),
+        ("Il mio nome utente è fra_tessitore e il codice non arriva", "fra_tessitore"),
+        ("Mijn gebruikersnaam is hvdberg1961 en het e-mailadres klopt", "hvdberg1961"),
+        ("meu usuário no fórum é carteiro_bh_79.", "carteiro_bh_79"),
+        ("IP: 85.214.132.117\nUser: mschaefer\nPW: geheim", "mschaefer"),  # a plain word after "User:"
+        ("My username is kfitzgerald and the temporary password expired", "kfitzgerald"),
+        ("My Steam is xX_NightOwl_Xx if anyone wants to play", "xX_NightOwl_Xx"),
+        ("DM me, I'm tinkerdad_77 on the Discord as well.", "tinkerdad_77"),
+        ('[quote="vanderwolf_ops"]Can someone help', "vanderwolf_ops"),
+        ("Nov 28 sshd[2215]: Accepted publickey for jrutherford from 109.150.2.1", "jrutherford"),
+        ('File "/home/kpatel/projects/app.py", line 3', "kpatel"),
+        ("java.io.FileNotFoundException: C:\\Users\\AhmedKhalil\\Documents\\a.txt", "AhmedKhalil"),
+        ("DM me (u/wardsister_em).", "wardsister_em"),
+    ],
+)
+def test_a_user_name_after_its_cue_is_found(text, value):
+    assert _values(UsernameRecognizer(), text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Login: anna.k@gmail.com, password in the vault",  # an email's local part is no user name
+        "the user is not allowed to log in; login failed twice",  # common words after the cues
+        "Mein Benutzername ist gesperrt, bitte helfen",  # a plain word after a linking word, not English
+        "Est-ce que userName est obligatoire ?",  # ... nor after an English label and a French linking word
+        "tinkerdad_77 and moth_and_rust",  # handle-shaped words without a cue
+        'File "/home/runner/work/app.py" and /home/ubuntu/.ssh',  # accounts every system has
+        "export DISCORD_TOKEN=abc123 and GITHUB_TOKEN",  # a site's name inside a variable
+        "The release is v2.1 on Steam next week",  # a version is no user name
+    ],
+)
+def test_no_user_name_without_a_cue_or_for_a_common_or_generic_word(text):
+    assert _values(UsernameRecognizer(), text) == []
+
+
+def test_a_handle_is_shaped_and_a_word_or_a_version_is_not():
+    assert all(map(handle_shaped, ["c.brady", "MoonlitFerret", "lenny#4471", "gh0st"]))
+    assert not any(map(handle_shaped, ["password", "Anna", "v2.1", "12345"]))
+
+
+def test_each_span_says_why_it_was_found():
+    (username,) = UsernameRecognizer().find("Benutzername: wolle_aus_bochum")
+    (passport,) = PassportRecognizer().find("mi pasaporte (PAK482917)")
+    assert username.reason == "after the user-name word 'benutzername'" and username.score == 0.9
+    assert passport.reason.startswith("after the passport word 'pasaporte'") and "ES format" in passport.reason
+
+
+def test_the_detector_types_a_login_name_as_username_not_as_an_email():
+    detector = Detector(build_recognizers())
+    text = "Usuario: fer.castillo92. Correo: fer.castillo92@gmail.com"
+    found = sorted((text[s.start : s.end], s.type) for s in detector.detect(text))
+    assert found == [("fer.castillo92", "USERNAME"), ("fer.castillo92@gmail.com", "EMAIL")]
+
+
+def test_a_user_name_is_restored_after_protect(tmp_path, monkeypatch):
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    typed = "Mijn gebruikersnaam is hvdberg1961, kun je mijn account ontgrendelen?"
+    protected = protector.protect(typed, "s")
+    assert "hvdberg1961" not in protected.text and "<USERNAME_1>" in protected.text
+    reply = protected.text.replace("kun je mijn account ontgrendelen?", "je account is weer open.")
+    assert protector.restore(reply, "s").text == "Mijn gebruikersnaam is hvdberg1961, je account is weer open."
+
+
+def test_a_passport_and_a_user_name_through_the_protect_command(tmp_path):
+    """The real command on a real vault: both masked with their type, the reason in the span JSON."""
+    text = "Mein Benutzername ist m.krueger84. Hier meine Reisepassnummer: CJ4R7M2N9."
+    row = protect_command(tmp_path, text, tagger=False)
+    assert row["text"] == "Mein Benutzername ist <USERNAME_1>. Hier meine Reisepassnummer: <PASSPORT_1>."
+    reasons = {span["type"]: span["reason"] for span in row["spans"]}
+    assert reasons["USERNAME"].startswith("username: after the user-name word")
+    assert reasons["PASSPORT"].startswith("passport: after the passport word 'reisepassnummer'")
+
+
+class FullScanUsernames(UsernameRecognizer):
+    """A fake gate: every pattern scans the whole text, as when case folding changes a text's length."""
+
+    @cached_property
+    def _starts(self):
+        return lambda text: None
+
+
+class FullScanPassports(PassportRecognizer):
+    """The same fake gate for passports."""
+
+    @cached_property
+    def _cue_starts(self):
+        return lambda text: None
+
+
+PHRASES = [
+    "Benutzername: wolle_aus_bochum",
+    "user=jbarraclough",
+    "Username on the league site is BusmanAndy74",
+    "My Steam is xX_NightOwl_Xx",
+    "I'm tinkerdad_77 on the Discord",
+    "[quote=sparrowhawk]",
+    "/home/kwame/projects",
+    "u/dev_cansado_sp",
+    "passport no. X4829103K",
+    "Reisepassnummer: CJ4R7M2N9",
+    "pasaporte",
+    "USER: Login",
+    "Straße",
+    "filler words here",
+]
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(PHRASES), min_size=1, max_size=12), st.sampled_from([" ", ". ", "\n", ", "]))
+def test_the_cue_gate_finds_what_a_full_scan_finds(parts, separator):
+    text = separator.join(parts)
+    for gated, full in ((UsernameRecognizer(), FullScanUsernames()), (PassportRecognizer(), FullScanPassports())):
+        assert gated.find(text) == full.find(text)
