@@ -128,6 +128,20 @@ def test_the_detector_types_a_login_name_as_username_not_as_an_email():
     assert found == [("fer.castillo92", "USERNAME"), ("fer.castillo92@gmail.com", "EMAIL")]
 
 
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a handle after a space was read as the word before it and an email ("Schatz@jule.kaffeeklatsch")
+        ("hab ich meinen Schatz @jule.kaffeeklatsch kennengelernt", [("@jule.kaffeeklatsch", "USERNAME")]),
+        ("Suivez-moi sur @lea.dessine, je poste", [("@lea.dessine", "USERNAME")]),
+        ("mail me at zed.quux @example.org", [("zed.quux @example.org", "EMAIL")]),  # an address written apart
+    ],
+)
+def test_a_handle_after_a_space_is_a_user_name_and_an_address_written_apart_an_email(text, found):
+    detector = Detector(build_recognizers())
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == found
+
+
 def test_a_user_name_is_restored_after_protect(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     typed = "Mijn gebruikersnaam is hvdberg1961, kun je mijn account ontgrendelen?"

@@ -5,7 +5,8 @@ Evasions the recognizers would miss: zero-width and other format characters insi
 `dana\x00.kerr@example.org`), other characters Unicode says to display as nothing (variation selectors,
 the Hangul fillers), non-breaking spaces, fullwidth
 forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`), an @ written as an HTML
-entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml), an IBAN
+entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml; ` @name`
+only when the name is a domain with a public suffix, not a mention such as ` @lea.dessine`), an IBAN
 in lowercase (`de89 3704 …`, read in capitals when its checksum holds). Detection runs on the
 shadow; each span is mapped back to the original characters, which are what gets replaced, so
 no fragment of a value stays in clear.
@@ -82,7 +83,7 @@ def _symbols(text: str) -> tuple[str, list[int] | None]:
     copied = 0
     for match in pattern.finditer(text):
         symbol = symbols[match[1].lower()]
-        if match[0] == symbol:
+        if match[0] == symbol or (match[0].endswith("@") and _handle_after(text, match.end())):
             continue
         chars += (text[copied : match.start()], symbol)
         offsets += range(copied, match.start())
@@ -94,6 +95,19 @@ def _symbols(text: str) -> tuple[str, list[int] | None]:
     offsets += range(copied, len(text))
     offsets.append(len(text))
     return "".join(chars), offsets
+
+
+# What follows an "@" written after a space: a mention ("Schatz @jule.kaffeeklatsch") unless it is a
+# domain with a public suffix ("zed.quux @example.org", an address written apart)
+_AFTER_AT = re.compile(r"[\w-]+(?:\.[\w-]+)*")
+
+
+def _handle_after(text: str, start: int) -> bool:
+    """Whether the name after an "@" with a space before it and none after is a handle, not an email's domain."""
+    from stealthflow.placeholders.domains import offline_tld
+
+    name = _AFTER_AT.match(text, start)
+    return name is None or not offline_tld()(name[0].rstrip("-")).suffix
 
 
 def _characters(text: str) -> tuple[str, list[int] | None]:

@@ -18,6 +18,7 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 
+from stealthflow.placeholders.domains import offline_tld
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
@@ -25,16 +26,6 @@ from stealthflow.placeholders.types import Span, parse_phone
 from stealthflow.resources import data_yaml
 
 IDENTIFIER_PATTERNS = "identifier_patterns.yaml"
-
-
-@cache
-def _offline_tld():
-    """tldextract's extractor on the public-suffix list bundled with it (its default one downloads the
-    list on first use): nothing waits on the network. Imported when a text first holds an address or a
-    domain (tldextract imports `requests`: a fifth of a second of a cold command)."""
-    import tldextract
-
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
 # A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
@@ -51,7 +42,7 @@ def _file_types() -> frozenset[str]:
 def _email_domain_known(address: str) -> bool:
     """An address at a public suffix, or at any host name of letters, digits and hyphens whose last
     label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no file type."""
-    if _offline_tld()(address).fqdn:
+    if offline_tld()(address).fqdn:
         return True
     domain = _PRIVATE_DOMAIN.fullmatch(address.rpartition("@")[2])
     return domain is not None and domain[1].lower() not in _file_types()
@@ -324,7 +315,7 @@ def _is_url(value: str) -> bool:
     subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
-    parts = _offline_tld()(host)
+    parts = offline_tld()(host)
     if not parts.suffix:
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
