@@ -64,6 +64,8 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
         ("cc: @Zoë_K, and read medium.com/@anna_b/post", ["@Zoë_K", "@anna_b"]),
         # an email, chat shorthand, a broadcast mention, digits alone
         ("mail dana@example.org; see you @noon or @5pm; @everyone standup moved; @12345; meet @ 5", []),
+        # a bot's address in a commit log
+        ("dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>", []),
         # a brand's handle is public (public_names.py's brands, without their spaces)
         (
             "@Ryanair charging £35 to sit together is peak Ryanair; @amazon sort it out, cc @lena_rossi92",
