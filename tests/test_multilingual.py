@@ -245,6 +245,11 @@ def test_a_phone_number_after_a_number_sign_is_still_one(detector):
 
 def protect_command(tmp_path, text: str, tagger: bool) -> dict:
     """`stealthflow protect --rewrite none --json TEXT` as a user runs it, on a fresh vault in `tmp_path`."""
+    return json.loads(run_protect(tmp_path, text, tagger, "--json").stdout)
+
+
+def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.CompletedProcess:
+    """`stealthflow protect --rewrite none FLAGS TEXT` as a user runs it, on a fresh vault in `tmp_path`."""
     env = {
         **os.environ,
         "HOME": str(tmp_path),
@@ -253,7 +258,7 @@ def protect_command(tmp_path, text: str, tagger: bool) -> dict:
     }
     env |= {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1" if tagger else "0"}
     result = subprocess.run(
-        [STEALTHFLOW, "protect", "--rewrite", "none", "--json", text],
+        [STEALTHFLOW, "protect", "--rewrite", "none", *flags, text],
         capture_output=True,
         text=True,
         env=env,
@@ -262,7 +267,7 @@ def protect_command(tmp_path, text: str, tagger: bool) -> dict:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return result
 
 
 @pytest.mark.parametrize(

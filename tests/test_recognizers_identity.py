@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from placeholder_fixtures import make_protector, protect_config
-from test_multilingual import protect_command
+from test_multilingual import protect_command, run_protect
 
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -159,6 +159,10 @@ def test_a_passport_and_a_user_name_through_the_protect_command(tmp_path):
     reasons = {span["type"]: span["reason"] for span in row["spans"]}
     assert reasons["USERNAME"].startswith("username: after the user-name word")
     assert reasons["PASSPORT"].startswith("passport: after the passport word 'reisepassnummer'")
+    (tmp_path / "again").mkdir()  # a fresh vault: each run has a key of its own
+    explained = " ".join(run_protect(tmp_path / "again", text, False, "--explain").stderr.split())  # rich wraps lines
+    assert "masked PASSPORT" in explained and "passport: after the passport word 'reisepassnummer'" in explained
+    assert "confidence 0.90" in explained and "m.krueger84" not in explained
 
 
 class FullScanUsernames(UsernameRecognizer):
