@@ -19,7 +19,6 @@ from stealthflow.resources import data_yaml
 
 PASSPORTS = "passports.yaml"
 _TOKEN = regex.compile(r"(?<![\w-])[A-Z0-9]{6,11}(?![\w-])")  # as long as any format's number and its check digit
-_WRONG_CHECK = ("", False)
 _ICAO_VALUES = {ch: value for value, ch in enumerate(string.digits + string.ascii_uppercase)} | {"<": 0}
 
 
@@ -93,23 +92,24 @@ class PassportRecognizer(Recognizer):
         """The values a cue names: a number of one of `formats` within reach, or of `any_format` right after it."""
         reason = f"after the passport word {cue[0].lower()!r}"
         right = self._right_after.match(text, cue.end())
-        if right and any(ch.isdigit() for ch in right["value"]) and self._format(right["value"]) != _WRONG_CHECK:
-            country, checked = self._format(right["value"])
+        if right and any(ch.isdigit() for ch in right["value"]) and (found := self._format(right["value"])):
+            country, checked = found
             return [self.span(*right.span("value"), 1.0 if checked else 0.9, reason=reason + _of(country))]
         spans = []
         for token in _TOKEN.finditer(text, cue.end(), cue.end() + passport_data()["reach"]):
-            country, checked = self._format(token[0])
-            if country and not other_kind_before(text, token.start()):
+            found = self._format(token[0])
+            if found and found[0] and not other_kind_before(text, token.start()):
+                country, checked = found
                 spans.append(self.span(*token.span(), 1.0 if checked else 0.7, reason=reason + _of(country)))
         return spans
 
-    def _format(self, value: str) -> tuple[str | None, bool]:
-        """The first country whose format the value has, and whether it is written with its check digit
-        (then holding); (None, False): no format; `_WRONG_CHECK`: a format's number and a wrong check digit."""
+    def _format(self, value: str) -> tuple[str | None, bool] | None:
+        """(The first country whose format the value has, whether it is written with its check digit); (None,
+        False): no country's format; None: a country's number and a check digit that does not hold."""
         for checked, number in ((False, value), (True, value[:-1]))[: 1 + value[-1].isdigit()]:
             country = next((key for key, shape in self._formats.items() if shape.fullmatch(number)), None)
             if country:
-                return (country, checked) if not checked or _icao_valid(number, value[-1]) else _WRONG_CHECK
+                return (country, checked) if not checked or _icao_valid(number, value[-1]) else None
         return None, False
 
     def _mrz_span(self, match: regex.Match[str]) -> Span:

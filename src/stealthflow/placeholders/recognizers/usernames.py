@@ -21,6 +21,7 @@ from stealthflow.resources import data_yaml
 USERNAMES = "usernames.yaml"
 # A user name: word characters, with dots and hyphens inside and a "#1234" tag after; not an email's local part
 _VALUE = r"(?P<value>[^\W_](?:[\w.-]{0,38}\w)?(?:#\d{4})?)(?![\w@#]|[.-]\w)"
+BEFORE_SITE_REACH = 80  # characters before a site's name where "I'm X on" may start
 _QUOTE = r"[\"'«“‘(]?"
 _GAP = r"[ \t]+"
 _SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
@@ -134,11 +135,11 @@ class UsernameRecognizer(Recognizer):
                 score = 0.9 if match["form"] is not None else 0.8 if match["linked"] is not None else 0.7
                 yield self._span(match, score, f"after the user-name word {_cue(match)!r}")
         for match in at(self._site):
-            if handle_shaped(match["value"]):
+            if _named(match["value"]) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"after the site {_cue(match)!r}")
         for site in at(self._site_name):
-            match = self._before_site.search(text, max(0, site.start() - 80), site.start())
-            if match and handle_shaped(match["value"]):
+            match = self._before_site.search(text, max(0, site.start() - BEFORE_SITE_REACH), site.start())
+            if match and _named(match["value"]) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"before 'on {site[0].lower()}'")
         for match in at(self._marked):
             value = match["value"]
