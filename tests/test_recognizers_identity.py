@@ -86,6 +86,10 @@ def test_a_passports_machine_readable_zone_is_found_without_a_cue():
         ('File "/home/kpatel/projects/app.py", line 3', "kpatel"),
         ("java.io.FileNotFoundException: C:\\Users\\AhmedKhalil\\Documents\\a.txt", "AhmedKhalil"),
         ("DM me (u/wardsister_em).", "wardsister_em"),
+        ("Alguém passou por isto? Obrigado, Nelson_Gaia", "Nelson_Gaia"),  # a handle signing off
+        ('<span class="author">posted by&nbsp;<b>sparrowhawk_22</b></span>', "sparrowhawk_22"),
+        ("[22:10] javi_rm: quién viene mañana?", "javi_rm"),  # a chat log's speaker
+        ('109.150.33.71 - dmorales [02/Jun/2024:18:44:10 +0000] "GET / HTTP/1.1"', "dmorales"),  # an access log
     ],
 )
 def test_a_user_name_after_its_cue_is_found(text, value):
@@ -103,6 +107,8 @@ def test_a_user_name_after_its_cue_is_found(text, value):
         'File "/home/runner/work/app.py" and /home/ubuntu/.ssh',  # accounts every system has
         "export DISCORD_TOKEN=abc123 and GITHUB_TOKEN",  # a site's name inside a variable
         "The release is v2.1 on Steam next week",  # a version is no user name
+        "Thanks, Bob",  # a name signing off is the tagger's, not a user name
+        "[10:02] I think so\n1.2.3.4 - - [02/Jun/2024:10:00:00 +0000]",  # no speaker's handle, no log user
     ],
 )
 def test_no_user_name_without_a_cue_or_for_a_common_or_generic_word(text):
@@ -194,6 +200,7 @@ PHRASES = [
     "Reisepassnummer: CJ4R7M2N9",
     "pasaporte",
     "USER: Login",
+    "Groet, Anja_Rotterdam",
     "Straße",
     "filler words here",
 ]

@@ -1,6 +1,7 @@
 """User names named by a cue: a label ("Username: X", "Benutzername ist X", "usuario X"), a site ("my Steam
-is X", "I'm X on the Discord"), forum or log markup ("[quote=X]", "Accepted publickey for X from") or a
-user's path ("/home/X", "C:\\Users\\X"). Handles written with an @ are `structured.HandleRecognizer`'s.
+is X", "I'm X on the Discord"), forum or log markup ("[quote=X]", "Accepted publickey for X from"), a sign-off
+("LG, Steffi_aus_Kassel"), a log line's user or speaker, or a user's path ("/home/X", "C:\\Users\\X").
+Handles written with an @ are `structured.HandleRecognizer`'s.
 The words are data (data/usernames.yaml, with the recognizer's measured gain in its header).
 """
 
@@ -22,6 +23,11 @@ USERNAMES = "usernames.yaml"
 # A user name: word characters, with dots and hyphens inside and a "#1234" tag after; not an email's local part
 _VALUE = r"(?P<value>[^\W_](?:[\w.-]{0,38}\w)?(?:#\d{4})?)(?![\w@#]|[.-]\w)"
 BEFORE_SITE_REACH = 80  # characters before a site's name where "I'm X on" may start
+_INLINE = r"<[a-z]{1,10}>|&nbsp;"  # markup between a marker and its value: "posted by&nbsp;<b>X"
+# The user field of a web server's access log ("203.0.113.9 - jdoe [12/Oct/2024:08:14:51 +0000]"), and the
+# speaker of a timestamped chat log ("[22:10] javi_rm: ...", "[22:10] <b0rk3d> ...")
+_ACCESS_LOG = regex.compile(rf"(?<![\d.])\d{{1,3}}(?:\.\d{{1,3}}){{3}} - {_VALUE} \[")
+_CHAT_LOG = regex.compile(rf"(?m:^)[ \t]*\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*<?{_VALUE}>?:?[ \t]")
 _QUOTE = r"[\"'«“‘(]?"
 _GAP = r"[ \t]+"
 _SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
@@ -63,7 +69,8 @@ class UsernameRecognizer(Recognizer):
     def _starts(self) -> WordStarts:
         data = username_data()
         phrases = [*(w for words in data["labels"].values() for w in words), *data["sites"], *data["markers"]]
-        return WordStarts(tuple({phrase.split()[0] for phrase in phrases} | set(data["paths"])))
+        words = {phrase.split()[0] for phrase in [*phrases, *data["sign_offs"]]}
+        return WordStarts(tuple(words | set(data["paths"])))
 
     @cached_property
     def _label(self) -> regex.Pattern[str]:
@@ -110,18 +117,25 @@ class UsernameRecognizer(Recognizer):
 
     @cached_property
     def _marked(self) -> regex.Pattern[str]:
-        """Forum and log markup, or a user's path, then the value."""
+        """Forum and log markup (maybe inline markup after it: "posted by <b>X"), or a user's path, then the value."""
         data = username_data()
-        markers = rf"(?<![\p{{L}}\d])(?P<marker>(?i:{one_of(tuple(data['markers']))}))[ \t]*{_QUOTE}"
+        markers = rf"(?<![\p{{L}}\d])(?P<marker>(?i:{one_of(tuple(data['markers']))}))(?:[ \t]|{_INLINE})*{_QUOTE}"
         paths = rf"(?<![\w/\\.])(?P<path>(?i:{one_of(tuple(data['paths']), gap=' ')}))"
         return regex.compile(rf"(?:{markers}|{paths}){_VALUE}")
 
+    @cached_property
+    def _signed(self) -> regex.Pattern[str]:
+        """A sign-off, a comma, and a value that ends its line."""
+        return regex.compile(
+            rf"(?P<cue>{cue_pattern(tuple(username_data()['sign_offs']))}),?{_GAP}{_VALUE}(?=[ \t]*(?:\n|$))"
+        )
+
     def find(self, text: str) -> list[Span]:
         starts = self._starts(text)
-        if starts == []:
-            return []
+        found = self._found(text, starts) if starts != [] else ()
+        logs = self._in_logs(text) if "[" in text else ()
         spans: dict[tuple[int, int], Span] = {}
-        for span in self._found(text, starts):
+        for span in [*found, *logs]:
             if not any(start <= span.start < end or span.start <= start < span.end for start, end in spans):
                 spans[(span.start, span.end)] = span
         return list(spans.values())
@@ -141,11 +155,23 @@ class UsernameRecognizer(Recognizer):
             match = self._before_site.search(text, max(0, site.start() - BEFORE_SITE_REACH), site.start())
             if match and _named(match["value"]) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"before 'on {site[0].lower()}'")
+        for match in at(self._signed):
+            if _named(match["value"]) and handle_shaped(match["value"]):
+                yield self._span(match, 0.7, f"after the sign-off {_cue(match)!r}")
         for match in at(self._marked):
             value = match["value"]
             if _named(value) and (handle_shaped(value) or (value.isalpha() and uncommon(value))):
                 kind = f"in the path {match['path']!r}" if match["path"] else f"after {match['marker'].lower()!r}"
                 yield self._span(match, 0.9, kind)
+
+    def _in_logs(self, text: str):
+        """The user of an access log line (any word not common), the speaker of a chat log (handle-shaped)."""
+        for match in _ACCESS_LOG.finditer(text):
+            if _named(match["value"]) and (handle_shaped(match["value"]) or uncommon(match["value"])):
+                yield self._span(match, 0.9, "the user field of an access log line")
+        for match in _CHAT_LOG.finditer(text):
+            if _named(match["value"]) and handle_shaped(match["value"]):
+                yield self._span(match, 0.8, "the speaker of a chat log line")
 
     @staticmethod
     def _label_names(match: regex.Match[str], code: str) -> bool:
