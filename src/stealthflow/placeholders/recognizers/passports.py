@@ -79,7 +79,8 @@ class PassportRecognizer(Recognizer):
         return regex.compile(rf"{between}(?P<value>{passport_data()['any_format']})(?![\w-])")
 
     def find(self, text: str) -> list[Span]:
-        spans = {(m.start(), m.end()): self._mrz_span(m) for m in _MRZ.finditer(text) if _mrz_valid(m)}
+        zones = _MRZ.finditer(text) if "<" in text else ()  # a zone's fillers; a text without one is not scanned
+        spans = {(m.start(), m.end()): self._mrz_span(m) for m in zones if _mrz_valid(m)}
         starts = self._cue_starts(text)
         cues = matches_at(self._cue, text, starts) if starts is not None else self._cue.finditer(text)
         for cue in cues:
