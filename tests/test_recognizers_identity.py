@@ -74,6 +74,7 @@ def test_a_passports_machine_readable_zone_is_found_without_a_cue():
         ("Ticket: Login nicht möglich. Benutzername: schwarzwaldbaer88, E-Mail folgt", "schwarzwaldbaer88"),
         ("Mon compte (pseudo : chat_noir_1987) a été piraté.", "chat_noir_1987"),
         ("Cuidado con el usuario ElReyDelDescuento, me vendió un móvil roto", "ElReyDelDescuento"),
+        ("Cuidado com o usuário VendeTudoBarato: paguei 950", "VendeTudoBarato"),  # not the word after its colon
         ("Il mio nome utente è fra_tessitore e il codice non arriva", "fra_tessitore"),
         ("Mijn gebruikersnaam is hvdberg1961 en het e-mailadres klopt", "hvdberg1961"),
         ("meu usuário no fórum é carteiro_bh_79.", "carteiro_bh_79"),

@@ -28,6 +28,7 @@ _INLINE = r"<[a-z]{1,10}>|&nbsp;"  # markup between a marker and its value: "pos
 # speaker of a timestamped chat log ("[22:10] javi_rm: ...", "[22:10] <b0rk3d> ...")
 _ACCESS_LOG = regex.compile(rf"(?<![\d.])\d{{1,3}}(?:\.\d{{1,3}}){{3}} - {_VALUE} \[")
 _CHAT_LOG = regex.compile(rf"(?m:^)[ \t]*\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*<?{_VALUE}>?:?[ \t]")
+_LABEL_SCORES = {"form": 0.9, "linked": 0.8, "direct": 0.7}
 _QUOTE = r"[\"'«“‘(]?"
 _GAP = r"[ \t]+"
 _SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
@@ -74,16 +75,25 @@ class UsernameRecognizer(Recognizer):
 
     @cached_property
     def _label(self) -> regex.Pattern[str]:
-        """A label, then ":"/"=" (group `form`) or a linking word (group `linked`), maybe a few words after the
-        label, or the value right after it."""
+        return regex.compile(
+            rf"(?P<cue>{cue_pattern(tuple(w for ws in username_data()['labels'].values() for w in ws))})"
+        )
+
+    @cached_property
+    def _after_label(self) -> tuple[tuple[str, regex.Pattern[str]], ...]:
+        """(kind, pattern) of what follows a label, tried in turn until a value is taken: the value right after it
+        ("direct"), or a few words and ":"/"=" ("form") or a linking word ("linked"); a form's words may hold a
+        direct value ("gebruiker SnelleDealNL: ik heb")."""
         data = username_data()
-        labels = tuple(word for words in data["labels"].values() for word in words)
         links = one_of(tuple(word for words in data["links"].values() for word in words))
         words = rf"(?:{_GAP}[\p{{L}}'’-]+){{0,{data['between_words']}}}?"
-        return regex.compile(
-            rf"(?P<cue>{cue_pattern(labels)})(?:(?P<form>{words}['\"]?[ \t]*[:=][ \t]*{_QUOTE}[ \t]*){_VALUE}"
-            rf"|(?P<linked>{words}{_GAP}(?P<link>(?i:{links}))(?![\p{{L}}\d])[ \t]*:?[ \t]*{_QUOTE}){_VALUE}"
-            rf"|{_GAP}{_QUOTE}{_VALUE})"
+        return (
+            ("direct", regex.compile(rf"{_GAP}{_QUOTE}{_VALUE}")),
+            ("form", regex.compile(rf"{words}['\"]?[ \t]*[:=][ \t]*{_QUOTE}[ \t]*{_VALUE}")),
+            (
+                "linked",
+                regex.compile(rf"{words}{_GAP}(?P<link>(?i:{links}))(?![\p{{L}}\d])[ \t]*:?[ \t]*{_QUOTE}{_VALUE}"),
+            ),
         )
 
     @cached_property
@@ -144,10 +154,13 @@ class UsernameRecognizer(Recognizer):
         def at(pattern: regex.Pattern[str]):
             return pattern.finditer(text) if starts is None else matches_at(pattern, text, starts)
 
-        for match in at(self._label):
-            if self._label_names(match, self._label_language[_cue(match)]):
-                score = 0.9 if match["form"] is not None else 0.8 if match["linked"] is not None else 0.7
-                yield self._span(match, score, f"after the user-name word {_cue(match)!r}")
+        for label in at(self._label):
+            code = self._label_language[_cue(label)]
+            for kind, pattern in self._after_label:
+                match = pattern.match(text, label.end())
+                if match and self._label_names(match, kind, code):
+                    yield self._span(match, _LABEL_SCORES[kind], f"after the user-name word {_cue(label)!r}")
+                    break
         for match in at(self._site):
             if _named(match["value"]) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"after the site {_cue(match)!r}")
@@ -174,15 +187,15 @@ class UsernameRecognizer(Recognizer):
                 yield self._span(match, 0.8, "the speaker of a chat log line")
 
     @staticmethod
-    def _label_names(match: regex.Match[str], code: str) -> bool:
+    def _label_names(match: regex.Match[str], kind: str, code: str) -> bool:
         """Whether a label's value is a user name: handle-shaped, or an uncommon word after ":"/"=" (also after an
         English label and linking word); right after the label, handle-shaped or an account number of 5+ digits."""
         value = match["value"]
         if not _named(value):
             return False
-        if match["form"] is None and match["linked"] is None:  # right after the label: an account number too
+        if kind == "direct":
             return handle_shaped(value) or _ACCOUNT_NUMBER.fullmatch(value) is not None
-        plain_allowed = match["form"] is not None or (code == ENGLISH and match["link"].lower() in _english_links())
+        plain_allowed = kind == "form" or (code == ENGLISH and match["link"].lower() in _english_links())
         return handle_shaped(value) or (plain_allowed and value.isalpha() and uncommon(value))
 
     def _span(self, match: regex.Match[str], score: float, reason: str) -> Span:
