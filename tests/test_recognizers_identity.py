@@ -149,6 +149,24 @@ def test_a_handle_after_a_space_is_a_user_name_and_an_address_written_apart_an_e
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == found
 
 
+@pytest.mark.parametrize(
+    ("text", "emails"),
+    [
+        ("Mail jane.doe @mycompany.internal for access", ["jane.doe @mycompany.internal"]),
+        (
+            "ping k.weber @intranet.corp or r.ivanova @build-01.lan",
+            ["k.weber @intranet.corp", "r.ivanova @build-01.lan"],
+        ),
+        ("Kontakt: m.schulz @firma.intern", ["m.schulz @firma.intern"]),
+        ("jdoe @corp.lan", ["jdoe @corp.lan"]),
+    ],
+)
+def test_an_address_at_an_internal_domain_written_apart_is_one_email(text, emails):
+    """The email recognizer's domain rule holds after " @" too: no local part is left in clear."""
+    detector = Detector(build_recognizers())
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [(e, "EMAIL") for e in emails]
+
+
 def test_a_user_name_is_restored_after_protect(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     typed = "Mijn gebruikersnaam is hvdberg1961, kun je mijn account ontgrendelen?"

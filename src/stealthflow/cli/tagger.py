@@ -280,6 +280,24 @@ def frequent_words(
     _rebuild(lambda: lists.write_words(lists.frequent_words(wordfreq, wordnet), out), out, "words")
 
 
+@tagger_app.command("language-words")
+def language_words(
+    wordfreq: Annotated[
+        Path,
+        typer.Argument(
+            help="wordfreq's list of the language: wordfreq/data/small_<code>.msgpack.gz of the PyPI package wordfreq 3.1.1",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="the list to write: data/languages/words-<code>.txt")],
+) -> None:
+    """Rebuild a language's list of frequent words, which are no user name after a label ("Benutzer: unbekannt")."""
+    from stealthflow.placeholders import common_words as lists
+
+    _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq), out), out, "words")
+
+
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

@@ -43,6 +43,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from stealthflow.placeholders.language import COVERED, ENGLISH
 from stealthflow.resources import resource_dir
 
 COMMON_WORDS = "common_words.txt"
@@ -54,6 +55,7 @@ RELAXED_TYPES = frozenset({"EMPLOYER", "REAL_NAME"})
 NAME_TYPE = "REAL_NAME"
 MIN_ZIPF = 3.0  # frequent_words.txt: words used at least once per million words of English
 FUNCTION_WORDS = "function_words.txt"
+LANGUAGE_WORDS = "languages/words-{code}.txt"  # the frequent words of each language but English
 MIN_LETTERS = 3  # a one-word value shorter than this ("Jo", "Al") is no more specific than a word
 MIN_SYMBOLIC = 4  # letters and digits of a value with digits or symbols ("$100", "2.5" are not specific)
 
@@ -108,6 +110,19 @@ def common_word(word: str) -> bool:
 def frequent_word(word: str) -> bool:
     """Whether `word` is a common word of English or one of its frequent words (`data/frequent_words.txt`)."""
     return common_word(word) or word.casefold() in _word_list(FREQUENT_WORDS)
+
+
+def frequent_in(word: str, code: str) -> bool:
+    """Whether `word` is a frequent word of the covered language `code` ("en": `frequent_word`; another:
+    `data/languages/words-<code>.txt`, the words of wordfreq's list of that language at Zipf 3 or above)."""
+    if code == ENGLISH:
+        return frequent_word(word)
+    return word.casefold() in _word_list(LANGUAGE_WORDS.format(code=code))
+
+
+def frequent_in_any(word: str) -> bool:
+    """Whether `word` is a frequent word of any covered language ("unbekannt", "inconnu", "failed")."""
+    return any(frequent_in(word, code) for code in COVERED)
 
 
 def _common_words() -> frozenset[str]:
@@ -171,6 +186,13 @@ def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN
     Zipf `min_zipf` or above, made of letters, that WordNet 3.0 (`wordnet_dir`) neither holds as a
     common word (`common_words`) nor writes only capitalised, as it writes places, people and
     organisations WordNet knows ("London", "Google" are not taken; "uni", "facebook", "guys" are, and so are names WordNet does not hold: "obama", "kevin")."""
+    known = set(common_words(wordnet_dir)) | {word.casefold() for word in _lemmas(wordnet_dir)}
+    return sorted(word for word in wordfreq_words(wordfreq_file, min_zipf) if word not in known)
+
+
+def wordfreq_words(wordfreq_file: Path, min_zipf: float = MIN_ZIPF) -> list[str]:
+    """The words made of letters of a wordfreq list (`wordfreq/data/*.msgpack.gz` of the PyPI package wordfreq)
+    at Zipf `min_zipf` or above, sorted."""
     import gzip
 
     import msgpack  # the test extra (requirements-lock.txt pins it); wordfreq itself is not needed
@@ -182,6 +204,6 @@ def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN
     if header != {"format": "cB", "version": 1}:
         raise DataError(f"{wordfreq_file}: not a wordfreq word list (cB format, version 1)")
     # bucket i holds the words of frequency 10^(-i/100): Zipf (log10 of uses per billion words) 9 - i/100
-    frequent = {word for i, bucket in enumerate(buckets) if 9 - i / 100 >= min_zipf for word in bucket}
-    known = set(common_words(wordnet_dir)) | {word.casefold() for word in _lemmas(wordnet_dir)}
-    return sorted(word for word in frequent if word.isalpha() and word not in known)
+    return sorted(
+        {word for i, bucket in enumerate(buckets) if 9 - i / 100 >= min_zipf for word in bucket if word.isalpha()}
+    )

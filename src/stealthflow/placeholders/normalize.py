@@ -5,8 +5,9 @@ Evasions the recognizers would miss: zero-width and other format characters insi
 `dana\x00.kerr@example.org`), other characters Unicode says to display as nothing (variation selectors,
 the Hangul fillers), non-breaking spaces, fullwidth
 forms (`＠`, `４１１１`), digits of other scripts (Arabic-Indic `٤١١١`), an @ written as an HTML
-entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml; ` @name`
-only when the name is a domain with a public suffix, not a mention such as ` @lea.dessine`), an IBAN
+entity, an escape or a word (`&#64;`, `\u0040`, `(at)`, ` @ `: data/spelled_symbols.yaml; `word @name`
+when the name may be an email's domain and the word is no frequent word, not a mention such as
+`sur @lea.dessine`), an IBAN
 in lowercase (`de89 3704 …`, read in capitals when its checksum holds). Detection runs on the
 shadow; each span is mapped back to the original characters, which are what gets replaced, so
 no fragment of a value stays in clear.
@@ -83,7 +84,7 @@ def _symbols(text: str) -> tuple[str, list[int] | None]:
     copied = 0
     for match in pattern.finditer(text):
         symbol = symbols[match[1].lower()]
-        if match[0] == symbol or (match[0].endswith("@") and _handle_after(text, match.end())):
+        if match[0] == symbol or (match[0].endswith("@") and _handle_after(text, match.start(), match.end())):
             continue
         chars += (text[copied : match.start()], symbol)
         offsets += range(copied, match.start())
@@ -97,17 +98,25 @@ def _symbols(text: str) -> tuple[str, list[int] | None]:
     return "".join(chars), offsets
 
 
-# What follows an "@" written after a space: a mention ("Schatz @jule.kaffeeklatsch") unless it is a
-# domain with a public suffix ("zed.quux @example.org", an address written apart)
+# The name after an "@" written after a space, and the word before the space
 _AFTER_AT = re.compile(r"[\w-]+(?:\.[\w-]+)*")
+_BEFORE_AT = re.compile(r"[\w.+-]+$")
+BEFORE_AT_REACH = 64  # characters before the "@" where the word before it is looked for
 
 
-def _handle_after(text: str, start: int) -> bool:
-    """Whether the name after an "@" with a space before it and none after is a handle, not an email's domain."""
-    from stealthflow.placeholders.domains import offline_tld
+def _handle_after(text: str, at: int, start: int) -> bool:
+    """Whether an "@" at `at` with a space before it and none after starts a mention ("Schatz @jule.kaffeeklatsch",
+    "sur @lea.dessine"), not an address written apart ("jane.doe @mycompany.internal"): the name after it may be
+    no email's domain (`domains.email_domain`, as the email recognizer reads it), or the word before is a frequent
+    word of a covered language."""
+    from stealthflow.placeholders.common_words import frequent_in_any
+    from stealthflow.placeholders.domains import email_domain
 
     name = _AFTER_AT.match(text, start)
-    return name is None or not offline_tld()(name[0].rstrip("-")).suffix
+    if name is None or not email_domain(name[0].rstrip("-")):
+        return True
+    word = _BEFORE_AT.search(text, max(0, at - BEFORE_AT_REACH), at)
+    return word is not None and word[0].isalpha() and frequent_in_any(word[0])
 
 
 def _characters(text: str) -> tuple[str, list[int] | None]:

@@ -8,7 +8,6 @@ None of them needs an NLP pipeline or a model: detection stays fast, offline, an
 from __future__ import annotations
 
 import ipaddress
-import mimetypes
 import re
 import string
 import unicodedata
@@ -18,7 +17,7 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 
-from stealthflow.placeholders.domains import offline_tld
+from stealthflow.placeholders.domains import email_domain, offline_tld
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
@@ -28,24 +27,9 @@ from stealthflow.resources import data_yaml
 IDENTIFIER_PATTERNS = "identifier_patterns.yaml"
 
 
-# A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
-# dotted labels, the last of letters
-_PRIVATE_DOMAIN = re.compile(r"(?:[\w-]+\.)+([^\W\d_]{2,63})")
-
-
-@cache
-def _file_types() -> frozenset[str]:
-    """The file name extensions Python's `mimetypes` knows (its own table, not the system's): "icon@2x.png" is a file."""
-    return frozenset(extension[1:] for extension in mimetypes.MimeTypes(filenames=()).types_map[True])
-
-
 def _email_domain_known(address: str) -> bool:
-    """An address at a public suffix, or at any host name of letters, digits and hyphens whose last
-    label is letters (a company's `.internal`, `.corp`, `.lan`, `.local`) and no file type."""
-    if offline_tld()(address).fqdn:
-        return True
-    domain = _PRIVATE_DOMAIN.fullmatch(address.rpartition("@")[2])
-    return domain is not None and domain[1].lower() not in _file_types()
+    """An address at a domain `domains.email_domain` accepts."""
+    return email_domain(address.rpartition("@")[2])
 
 
 _TOKEN = re.compile(r"\S+")  # starts only where the previous match ended: one linear pass
