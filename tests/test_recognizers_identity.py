@@ -4,6 +4,7 @@ neither. A user name is restored after protect, and both are masked by the real 
 
 from __future__ import annotations
 
+import time
 from functools import cached_property
 
 import pytest
@@ -188,6 +189,37 @@ def test_a_passport_and_a_user_name_through_the_protect_command(tmp_path):
     explained = " ".join(run_protect(tmp_path / "again", text, False, "--explain").stderr.split())  # rich wraps lines
     assert "masked PASSPORT" in explained and "passport: after the passport word 'reisepassnummer'" in explained
     assert "confidence 0.90" in explained and "m.krueger84" not in explained
+
+
+def _growth(find, unit: str, small: int, times: int) -> float:
+    """How much longer `find` takes on `times` x `small` copies of `unit` than on `small` (the best of three runs each)."""
+
+    def best(copies: int) -> float:
+        text = unit * copies
+        runs = []
+        for _ in range(3):
+            began = time.perf_counter()
+            find(text)
+            runs.append(time.perf_counter() - began)
+        return min(runs)
+
+    return best(small * times) / best(small)
+
+
+@pytest.mark.parametrize(
+    ("recognizer", "unit"),
+    [
+        (UsernameRecognizer(), "[22:10] a_1: hi\n"),  # a chat log's speakers
+        (UsernameRecognizer(), "1.2.3.4 - a_1 ["),  # an access log's users
+        (PassportRecognizer(), "passport C01X00T47 "),  # cues, each reaching the next numbers too
+    ],
+    ids=["chat-log", "access-log", "passports"],
+)
+def test_many_spans_take_time_in_proportion_to_the_text(recognizer, unit):
+    """Eight times the text: about eight times the time (checking each span against all kept ones: about 60)."""
+    recognizer.find(unit)  # patterns compiled
+    assert len(recognizer.find(unit * 500)) == 500
+    assert _growth(recognizer.find, unit, 500, 8) < 24
 
 
 class FullScanUsernames(UsernameRecognizer):

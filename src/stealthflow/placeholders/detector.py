@@ -18,22 +18,10 @@ from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import Guess, LanguageGuesser, shared_guesser
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Span, merge_spans
 
 if TYPE_CHECKING:
     from stealthflow.placeholders.helpers import DetectionHelpers
-
-
-def merge_spans(spans: list[Span]) -> list[Span]:
-    kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
-    starts: list[int] = []
-    for span in sorted(spans, key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
-        at = bisect.bisect_right(starts, span.start)
-        if (at and kept[at - 1].end > span.start) or (at < len(kept) and kept[at].start < span.end):
-            continue
-        kept.insert(at, span)
-        starts.insert(at, span.start)
-    return kept
 
 
 class _SettledSpans:

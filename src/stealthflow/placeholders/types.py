@@ -7,6 +7,7 @@ always masked. When unsure, the higher level.
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -78,6 +79,20 @@ class Span:
 
     def overlaps(self, other: "Span") -> bool:
         return self.start < other.end and other.start < self.end
+
+
+def merge_spans(spans: list[Span]) -> list[Span]:
+    """Disjoint spans, by start: of overlapping ones, the higher level wins, then the longer, then the higher score.
+    Each span is checked against its two neighbours in the kept ones (a binary search), not against all of them."""
+    kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
+    starts: list[int] = []
+    for span in sorted(spans, key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
+        at = bisect.bisect_right(starts, span.start)
+        if (at and kept[at - 1].end > span.start) or (at < len(kept) and kept[at].start < span.end):
+            continue
+        kept.insert(at, span)
+        starts.insert(at, span.start)
+    return kept
 
 
 @lru_cache(maxsize=4096)  # the phone recognizer parses each candidate, canonical_value the value it found: once

@@ -14,7 +14,7 @@ from stealthflow.placeholders.recognizers.base import Recognizer, register_recog
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
 from stealthflow.placeholders.recognizers.structured import other_kind_before
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Span, merge_spans
 from stealthflow.resources import data_yaml
 
 PASSPORTS = "passports.yaml"
@@ -80,14 +80,12 @@ class PassportRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         zones = _MRZ.finditer(text) if "<" in text else ()  # a zone's fillers; a text without one is not scanned
-        spans = {(m.start(), m.end()): self._mrz_span(m) for m in zones if _mrz_valid(m)}
+        spans = [self._mrz_span(m) for m in zones if _mrz_valid(m)]
         starts = self._cue_starts(text)
         cues = matches_at(self._cue, text, starts) if starts is not None else self._cue.finditer(text)
         for cue in cues:
-            for span in self._after(text, cue):
-                if not any(start <= span.start < end for start, end in spans):
-                    spans[(span.start, span.end)] = span
-        return list(spans.values())
+            spans += self._after(text, cue)
+        return merge_spans(spans)
 
     def _after(self, text: str, cue: regex.Match[str]) -> list[Span]:
         """The values a cue names: a number of one of `formats` within reach, or of `any_format` right after it."""

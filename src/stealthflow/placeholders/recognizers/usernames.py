@@ -16,7 +16,7 @@ from stealthflow.placeholders.language import COVERED, ENGLISH, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Span, merge_spans
 from stealthflow.resources import data_yaml
 
 USERNAMES = "usernames.yaml"
@@ -144,11 +144,7 @@ class UsernameRecognizer(Recognizer):
         starts = self._starts(text)
         found = self._found(text, starts) if starts != [] else ()
         logs = self._in_logs(text) if "[" in text else ()
-        spans: dict[tuple[int, int], Span] = {}
-        for span in [*found, *logs]:
-            if not any(start <= span.start < end or span.start <= start < span.end for start, end in spans):
-                spans[(span.start, span.end)] = span
-        return list(spans.values())
+        return merge_spans([*found, *logs])
 
     def _found(self, text: str, starts: list[int] | None):
         def at(pattern: regex.Pattern[str]):
