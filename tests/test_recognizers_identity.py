@@ -57,6 +57,35 @@ def test_no_passport_without_a_cue_an_order_number_or_a_wrong_check_digit(text):
     assert _values(PassportRecognizer(), text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mein Reisepass läuft ab; Termin … am 20250314, Vorgangsnummer 12345678",  # a date, a case's number
+        "Passport photos cost 12 EUR, my flight LH4567890 leaves",  # a flight
+        "Passeport expiré, réservation 987654321 annulée",  # a booking
+        "Il passaporto è scaduto, ordine AB1234567",  # an order
+        "Paspoort verlopen, factuur 20240112 betaald",  # an invoice's date
+        "Passport lost. Check number 123456789",  # a cheque
+        "Passport lost. Case id 87654321",  # digits with no number word
+        "Passport renewal is slow. I waited weeks. Then AB1234567 came.",  # two sentences on
+    ],
+)
+def test_a_number_of_another_kind_near_a_passport_word_is_no_passport(text):
+    assert _values(PassportRecognizer(), text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Has anyone had their passport renewal stuck? Mine (number 533218794) has", "533218794"),
+        ("Passport number on my old one is 118472603.", "118472603"),
+        ("doc_type=passport country=GB number=533271904", "533271904"),
+    ],
+)
+def test_digits_within_reach_of_a_passport_word_are_taken_after_a_number_word(text, value):
+    assert _values(PassportRecognizer(), text) == [value]
+
+
 def test_a_check_digit_written_after_the_number_must_hold():
     assert icao_check_digit("C01X00T47") == 8
     span = PassportRecognizer().find("Reisepass Nr.: C01X00T478")[0]
