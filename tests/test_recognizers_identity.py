@@ -146,9 +146,49 @@ def test_no_user_name_without_a_cue_or_for_a_common_or_generic_word(text):
     assert _values(UsernameRecognizer(), text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "user = get_user(request)",  # a call
+        "user=request.user",  # an attribute
+        "threads = num_workers * 2",  # a word too common to be a cue
+        "slack: v2_beta",
+        "We need to handle 2FA",
+        "Nutzer 2FA aktivieren",  # no small letter: a code
+        "Kennung: ABC-123",
+        "user 12345 reported",  # a record's number
+        "Login: fehlgeschlagen",  # frequent words of the label's language
+        "Benutzer: unbekannt",
+        "utilisateur : inconnu",
+        "usuario: desconocido",
+        "Utente: sconosciuto",
+        "Gebruiker: onbekend",
+        "Utilizador: desconhecido",
+        "/home/projekte/app_v2",
+    ],
+)
+def test_no_user_name_in_code_or_for_a_frequent_word_of_another_language(text):
+    assert _values(UsernameRecognizer(), text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reply to Hans-Peter Meier-Lüdenscheid",  # a hyphenated first name is a name's shape
+        "posted by Jean-Pierre Dupont",
+        "[quote=Anna-Lena Schmidt]",
+        "Best, Q3_Report_final",  # a document, a team, a service desk signing off
+        "Bedankt, Team_Noord",
+        "Obrigado, Suporte_TI",
+    ],
+)
+def test_a_hyphenated_name_or_a_team_is_no_user_name(text):
+    assert _values(UsernameRecognizer(), text) == []
+
+
 def test_a_handle_is_shaped_and_a_word_or_a_version_is_not():
-    assert all(map(handle_shaped, ["c.brady", "MoonlitFerret", "lenny#4471", "gh0st"]))
-    assert not any(map(handle_shaped, ["password", "Anna", "v2.1", "12345"]))
+    assert all(map(handle_shaped, ["c.brady", "MoonlitFerret", "lenny#4471", "gh0st", "hans-peter"]))
+    assert not any(map(handle_shaped, ["password", "Anna", "v2.1", "12345", "Hans-Peter"]))
 
 
 def test_each_span_says_why_it_was_found():

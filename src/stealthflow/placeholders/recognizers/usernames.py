@@ -11,8 +11,8 @@ from functools import cache, cached_property
 
 import regex
 
-from stealthflow.placeholders.common_words import frequent_word
-from stealthflow.placeholders.language import COVERED, ENGLISH, language_file
+from stealthflow.placeholders.common_words import common_word, frequent_in_any
+from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
@@ -33,8 +33,10 @@ _QUOTE = r"[\"'«“‘(]?"
 _GAP = r"[ \t]+"
 _SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
 _LETTER = regex.compile(r"\p{L}")
-_ACCOUNT_NUMBER = regex.compile(r"\d{5,}")
 _VERSION = regex.compile(r"(?i:v)?\d+(?:\.\d+)+")
+_HYPHENATED_NAME = regex.compile(r"\p{Lu}\p{Ll}+(?:-\p{Lu}\p{Ll}+)+")  # "Hans-Peter", "Meier-Lüdenscheid"
+_NO_SMALL_LETTER = regex.compile(r"[^\p{Ll}]+")  # "2FA", "ABC-123": a code, not a user name
+_PARTS = regex.compile(r"[^\W_\d]+")  # the words of a value ("Q3_Report_final": "Q", "Report", "final")
 
 
 @cache
@@ -43,20 +45,21 @@ def username_data() -> dict:
     return data_yaml(USERNAMES)
 
 
-@cache
-def _function_words() -> frozenset[str]:
-    return frozenset(word for code in COVERED for word in language_file(code)["function_words"])
-
-
 def handle_shaped(value: str) -> bool:
     """A letter, and a digit, "_", "#1234", a dot or hyphen between letters, or a capital after a small
-    letter: "tinkerdad_77", "c.brady", "MoonlitFerret"; not a version ("v2.1")."""
-    return _LETTER.search(value) is not None and _SHAPE_MARK.search(value) is not None and not _VERSION.fullmatch(value)
+    letter: "tinkerdad_77", "c.brady", "MoonlitFerret"; not a version ("v2.1") nor a hyphenated name
+    ("Hans-Peter")."""
+    return (
+        _LETTER.search(value) is not None
+        and _SHAPE_MARK.search(value) is not None
+        and not _VERSION.fullmatch(value)
+        and not _HYPHENATED_NAME.fullmatch(value)
+    )
 
 
 def uncommon(value: str) -> bool:
-    """Not a frequent word of English nor a function word of a covered language ("failed", "der")."""
-    return not frequent_word(value) and value.casefold() not in _function_words()
+    """Not a frequent word of a covered language ("failed", "unbekannt", "projekte")."""
+    return not frequent_in_any(value)
 
 
 @register_recognizer
@@ -158,39 +161,40 @@ class UsernameRecognizer(Recognizer):
                     yield self._span(match, _LABEL_SCORES[kind], f"after the user-name word {_cue(label)!r}")
                     break
         for match in at(self._site):
-            if _named(match["value"]) and handle_shaped(match["value"]):
+            if _named(match) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"after the site {_cue(match)!r}")
         for site in at(self._site_name):
             match = self._before_site.search(text, max(0, site.start() - BEFORE_SITE_REACH), site.start())
-            if match and _named(match["value"]) and handle_shaped(match["value"]):
+            if match and _named(match) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, f"before 'on {site[0].lower()}'")
         for match in at(self._signed):
-            if _named(match["value"]) and handle_shaped(match["value"]):
+            if _named(match) and handle_shaped(match["value"]):
                 yield self._span(match, 0.7, f"after the sign-off {_cue(match)!r}")
         for match in at(self._marked):
             value = match["value"]
-            if _named(value) and (handle_shaped(value) or (value.isalpha() and uncommon(value))):
+            if _named(match) and (handle_shaped(value) or (value.isalpha() and uncommon(value))):
                 kind = f"in the path {match['path']!r}" if match["path"] else f"after {match['marker'].lower()!r}"
                 yield self._span(match, 0.9, kind)
 
     def _in_logs(self, text: str):
         """The user of an access log line (any word not common), the speaker of a chat log (handle-shaped)."""
         for match in _ACCESS_LOG.finditer(text):
-            if _named(match["value"]) and (handle_shaped(match["value"]) or uncommon(match["value"])):
+            if _named(match) and (handle_shaped(match["value"]) or uncommon(match["value"])):
                 yield self._span(match, 0.9, "the user field of an access log line")
         for match in _CHAT_LOG.finditer(text):
-            if _named(match["value"]) and handle_shaped(match["value"]):
+            if _named(match) and handle_shaped(match["value"]):
                 yield self._span(match, 0.8, "the speaker of a chat log line")
 
     @staticmethod
     def _label_names(match: regex.Match[str], kind: str, code: str) -> bool:
         """Whether a label's value is a user name: handle-shaped, or an uncommon word after ":"/"=" (also after an
-        English label and linking word); right after the label, handle-shaped or an account number of 5+ digits."""
+        English label and linking word); right after the label, handle-shaped or an account number ("utilizador
+        70012284"; a shorter number is a record's: "user 12345 reported")."""
         value = match["value"]
-        if not _named(value):
+        if not _named(match):
             return False
         if kind == "direct":
-            return handle_shaped(value) or _ACCOUNT_NUMBER.fullmatch(value) is not None
+            return handle_shaped(value) or (value.isdigit() and len(value) >= username_data()["account_digits"])
         plain_allowed = kind == "form" or (code == ENGLISH and match["link"].lower() in _english_links())
         return handle_shaped(value) or (plain_allowed and value.isalpha() and uncommon(value))
 
@@ -198,9 +202,24 @@ class UsernameRecognizer(Recognizer):
         return self.span(match.start("value"), match.end("value"), score, reason=reason)
 
 
-def _named(value: str) -> bool:
-    """Two characters or more, not an account every system has (data/usernames.yaml `generic`)."""
-    return len(value) >= 2 and value.casefold() not in _generic()
+def _named(match: regex.Match[str]) -> bool:
+    """Whether a value found after a cue may be a user name: two characters or more, with a small letter unless all
+    digits (not "2FA", "ABC-123"), not an account every system has (data/usernames.yaml `generic`), no word of a group or a
+    document (`not_personal`: "Team_Noord", "Q3_Report_final"), and no code: not a call ("get_user(request)") nor
+    an attribute ("request.user": each dotted part a common word)."""
+    value = match["value"]
+    if len(value) < 2 or value.casefold() in _generic() or (_NO_SMALL_LETTER.fullmatch(value) and not value.isdigit()):
+        return False
+    if match.string.startswith("(", match.end("value")):
+        return False
+    if "." in value and all(common_word(part) for part in value.split(".")):
+        return False
+    return not any(part.casefold() in _not_personal() for part in _PARTS.findall(value))
+
+
+@cache
+def _not_personal() -> frozenset[str]:
+    return frozenset(username_data()["not_personal"])
 
 
 @cache
