@@ -118,10 +118,11 @@ class UsernameRecognizer(Recognizer):
     def _before_site(self) -> regex.Pattern[str]:
         """A value before "on (the) <site>", after a word of `before_site`; searched up to the site."""
         data = username_data()
-        before, on = one_of(tuple(data["before_site"])), one_of(tuple(data["on_site"]))
+        before, at = one_of(tuple(data["before_site"])), one_of(tuple(data["before_value"]))
+        on, the = one_of(tuple(data["on_site"])), one_of(tuple(data["site_articles"]))
         return regex.compile(
-            rf"(?<![\p{{L}}\d])(?i:{before})[ \t]*:?{_GAP}(?:(?i:at){_GAP})?{_VALUE}"
-            rf"{_GAP}(?i:{on}){_GAP}(?:(?i:the){_GAP})?$"
+            rf"(?<![\p{{L}}\d])(?i:{before})[ \t]*:?{_GAP}(?:(?i:{at}){_GAP})?{_VALUE}"
+            rf"{_GAP}(?i:{on}){_GAP}(?:(?i:{the}){_GAP})?$"
         )
 
     @cached_property
