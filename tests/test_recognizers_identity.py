@@ -237,6 +237,35 @@ def test_an_address_at_an_internal_domain_written_apart_is_one_email(text, email
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [(e, "EMAIL") for e in emails]
 
 
+def test_an_address_written_apart_leaves_nothing_in_clear_and_is_restored(tmp_path, monkeypatch):
+    """The real protector on a real SQLite vault: the whole address masked, the reply restored."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protected = protector.protect("Mail jane.doe @mycompany.internal for access", "s")
+    assert protected.text == "Mail <EMAIL_1> for access"
+    assert protector.restore("Wrote to <EMAIL_1>.", "s").text == "Wrote to jane.doe @mycompany.internal."
+
+
+def test_the_command_writes_a_languages_frequent_words(tmp_path):
+    """`stealthflow tagger language-words` on a wordfreq list (a small one written here, in its format)."""
+    import gzip
+
+    import msgpack
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    wordfreq, out = tmp_path / "small_de.msgpack.gz", tmp_path / "words-de.txt"
+    buckets = [[] for _ in range(700)]  # bucket i: Zipf 9 - i/100
+    buckets[100] = ["und", "unbekannt", "2fa"]
+    buckets[600] = ["fehlgeschlagen"]  # Zipf 3
+    buckets[601] = ["mschaefer"]
+    with gzip.open(wordfreq, "wb") as handle:
+        msgpack.pack([{"format": "cB", "version": 1}, *buckets], handle)
+    result = CliRunner().invoke(app, ["tagger", "language-words", str(wordfreq), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").split() == ["fehlgeschlagen", "unbekannt", "und"]
+
+
 def test_a_user_name_is_restored_after_protect(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     typed = "Mijn gebruikersnaam is hvdberg1961, kun je mijn account ontgrendelen?"
