@@ -83,7 +83,7 @@ def _counts(counter: Counter) -> str:
     return ", ".join(f"{key} {count}" for key, count in counter.most_common()) or "-"
 
 
-_SENTENCE_END = re.compile(r"(?:^|[.!?…:;\n]|^\s*(?:[-*•]|\d{1,2}[.)]))\s*$")
+_SENTENCE_END = re.compile(r"(?:^|[.!?…:;\n])\s*$")
 _LINE_OPENER = re.compile(r"(?:^|\n)[ \t]*\w+[,!]?[ \t]+$")
 _LIST_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]")
 _FLAG_NAMES = {0: "not a name", GIVEN: "given", FAMILY: "family", GIVEN | FAMILY: "given and family"}
