@@ -5,12 +5,18 @@ benchmarks/pii_registers.py reads them ({"text", "lang", "pii": [{"value", "type
 `stealthflow protect` builds it, one text at a time (no session: nothing is masked again by a session).
 
     python benchmarks/pii_false_alarms.py benchmarks/data/pii-heldout-{c,d,e,f}/*.jsonl [--tagger DIR]
+
+`--names FILE` also writes the tagger's REAL_NAME spans on texts without personal data, one a row: the language,
+the words, the confidence, where they stand (the text's or a sentence's first word, the word after a line's
+first word as in "Hallo Leute", an item of a list, inside a sentence) and what the student's name feature says
+of each word (names.tsv beside its weights: given, family, both, or not a name).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -20,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pii_multilingual import overlaps  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 
+from stealthflow.pii_tagger.model import pii_tagger_path  # noqa: E402
+from stealthflow.pii_tagger.names import FAMILY, GIVEN, LEXICON, WORD, load_lexicon  # noqa: E402
 from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
@@ -75,11 +83,74 @@ def _counts(counter: Counter) -> str:
     return ", ".join(f"{key} {count}" for key, count in counter.most_common()) or "-"
 
 
+_SENTENCE_END = re.compile(r"(?:^|[.!?…:;\n])\s*$")
+_LINE_OPENER = re.compile(r"(?:^|\n)[ \t]*\w+[,!]?[ \t]+$")
+_LIST_MARK = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]")
+_FLAG_NAMES = {0: "not a name", GIVEN: "given", FAMILY: "family", GIVEN | FAMILY: "given and family"}
+
+
+def position(text: str, start: int, end: int) -> str:
+    """Where text[start:end] stands: the text's first word, a sentence's first word, the word after a line's
+    first word ("Hallo Leute", "Salut Marie"), an item of a list (a list marker or a comma beside it), or inside
+    a sentence."""
+    before, line_start = text[:start], text.rfind("\n", 0, start) + 1
+    if not before.strip():
+        return "text start"
+    if _SENTENCE_END.search(before):
+        return "sentence start"
+    if _LINE_OPENER.search(before):
+        return "after a line's first word"
+    line_end = text.find("\n", end) if "\n" in text[end:] else len(text)
+    beside = before.rstrip()[-1:] + text[end:line_end].lstrip()[:1]
+    if _LIST_MARK.match(text, line_start) or "," in beside:
+        return "in a list"
+    return "inside a sentence"
+
+
+def name_alarms(rows: list[dict], found: list[list], lexicon: dict[str, int]) -> list[dict]:
+    """The tagger's REAL_NAME spans on texts without personal data, each with its position and name flags."""
+    alarms = []
+    for row, spans in zip(rows, found, strict=True):
+        if gold_spans(row):
+            continue
+        for span in spans:
+            if span.source == "pii_tagger" and span.type == "REAL_NAME":
+                words = WORD.findall(row["text"][span.start : span.end])
+                alarms.append(
+                    {
+                        "lang": row.get("lang", "?"),
+                        "words": row["text"][span.start : span.end],
+                        "score": round(span.score, 3),
+                        "position": position(row["text"], span.start, span.end),
+                        "names": [_FLAG_NAMES[lexicon.get(word.casefold(), 0)] for word in words],
+                    }
+                )
+    return alarms
+
+
+def names_report(alarms: list[dict]) -> str:
+    """Per language: the spans, how many are confident (>= 0.9), by position, by name feature; then every span."""
+    lines = []
+    for lang in sorted({alarm["lang"] for alarm in alarms}):
+        mine = [alarm for alarm in alarms if alarm["lang"] == lang]
+        named = Counter("some word a name" if set(a["names"]) - {"not a name"} else "no word a name" for a in mine)
+        lines += [
+            f"## {lang}: {len(mine)} REAL_NAME spans, {sum(a['score'] >= 0.9 for a in mine)} with confidence >= 0.9",
+            "by position: " + _counts(Counter(a["position"] for a in mine)),
+            "name feature: " + _counts(named),
+            "",
+            *(f"- {a['words']!r} {a['score']:.2f}, {a['position']}, {'/'.join(a['names'])}" for a in mine),
+            "",
+        ]
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--json", type=Path, help="also write the tallies here")
+    parser.add_argument("--names", type=Path, help="also write the REAL_NAME spans on texts without PII here")
     args = parser.parse_args()
     rows = [json.loads(line) for path in args.files for line in path.read_text(encoding="utf-8").splitlines() if line]
     detector, config = Detector(build_recognizers(models=True, model=args.tagger)), ProtectConfig()
@@ -90,6 +161,9 @@ def main() -> None:
     print(report(by_lang))
     if args.json:
         args.json.write_text(json.dumps(by_lang, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.names:
+        lexicon = load_lexicon(pii_tagger_path(args.tagger) / LEXICON)
+        args.names.write_text(names_report(name_alarms(rows, found, lexicon)) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

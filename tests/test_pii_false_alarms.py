@@ -1,0 +1,79 @@
+"""benchmarks/pii_false_alarms.py --names: the tagger's REAL_NAME spans on texts without PII, with where they stand
+and what the name feature says of their words; and the batch-v recipe, which must not train on its validation lines."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stealthflow.pii_tagger.names import FAMILY, GIVEN
+from stealthflow.pii_tagger.training.data import read_marked
+from stealthflow.pii_tagger.training.runs import load_finetune_recipe
+from stealthflow.placeholders.types import Level, Span
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "pii_false_alarms.py"
+sys.path.insert(0, str(SCRIPT.parent))
+
+from pii_false_alarms import name_alarms, position  # noqa: E402
+
+
+def test_position_tells_a_sentences_first_word_a_greeting_a_list_and_the_middle_of_a_sentence():
+    def where(text: str, word: str) -> str:
+        start = text.index(word)
+        return position(text, start, start + len(word))
+
+    assert where("Juli ist heiß.", "Juli") == "text start"
+    assert where("Es regnet. Bueno, mañana.", "Bueno") == "sentence start"
+    assert where("Einkauf:\n- Prise Salz", "Prise Salz") == "in a list"  # a list item's first word
+    assert where("Hallo Leute, wie geht's?", "Leute") == "after a line's first word"
+    assert where("Wir haben Brot, Butter, Käse", "Butter") == "in a list"
+    assert where("Ich habe am Samstag frei.", "Samstag") == "inside a sentence"
+
+
+def test_name_alarms_lists_only_the_taggers_names_on_texts_without_pii_with_each_words_flag():
+    rows = [
+        {"lang": "de", "text": "Bitte prüfen Sie die Rechnung.", "pii": []},
+        {"lang": "de", "text": "Ich bin Jan Roth.", "pii": [{"value": "Jan Roth", "type": "REAL_NAME"}]},
+    ]
+    found = [  # FAKE detector output: one tagger name and one from another recognizer on the text without PII
+        [Span(13, 16, "REAL_NAME", Level.PL2, "pii_tagger", 0.74), Span(0, 5, "REAL_NAME", Level.PL2, "own_name")],
+        [Span(8, 16, "REAL_NAME", Level.PL2, "pii_tagger", 0.99)],  # a marked value: no false alarm
+    ]
+    alarms = name_alarms(rows, found, {"sie": GIVEN, "roth": FAMILY})
+    assert alarms == [
+        {"lang": "de", "words": "Sie", "score": 0.74, "position": "inside a sentence", "names": ["given"]}
+    ]
+
+
+@pytest.mark.real_model
+def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
+    """End to end: the script, the shipped student and its names.tsv; a private name in a text marked as holding
+    none is what the report must list."""
+    data = tmp_path / "rows.jsonl"
+    text = "Gestern war ich mit Katrin Bauer im Kino, der Film war gut."  # no pattern takes the name: the tagger
+    data.write_text(json.dumps({"lang": "de", "text": text, "pii": []}) + "\n", encoding="utf-8")
+    report = tmp_path / "names.md"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(data), "--names", str(report)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("## de: 1 REAL_NAME spans")
+    assert any(line.startswith("- 'Katrin Bauer' ") and "inside a sentence" in line for line in lines)
+
+
+def test_the_batch_v_recipe_lists_files_that_exist_and_none_of_batch_vs_validation_lines():
+    recipe = load_finetune_recipe(REPO / "training/pii-tagger-student-finetune-v.yaml")
+    listed = [REPO / path for path in recipe.negatives + recipe.personal + recipe.annotated]
+    assert all(path.is_file() for path in listed)
+    assert any(path.name.endswith("-v.txt") for path in recipe.negatives)
+    assert any(path.name.endswith("-v.txt") for path in recipe.annotated)
+    held_out = {
+        text for path in (REPO / "data/tagger-natural/validation-v").glob("*.txt") for text, _ in read_marked(path)
+    }
+    taught = {text for path in recipe.annotated for text, _ in read_marked(REPO / path)}
+    taught |= {line for path in recipe.negatives for line in (REPO / path).read_text(encoding="utf-8").splitlines()}
+    assert held_out and not held_out & taught
