@@ -27,7 +27,10 @@ KIND = "phrase"
 def phrase_messages(sentence: str, phrase: str, attribute: str) -> list[Message]:
     """The generalizer's prompt for one phrase in its sentence."""
     content = render(
-        "phrase_generalizer", attribute=ATTRIBUTE_NAMES.get(attribute, attribute), sentence=sentence, phrase=phrase
+        "phrase_generalizer",
+        attribute=ATTRIBUTE_NAMES.get(attribute, attribute),
+        sentence=sentence.strip(),
+        phrase=phrase,
     )
     return [{"role": "user", "content": content}]
 
@@ -41,8 +44,7 @@ def cue_rows(rewrite: TeacherRewrite) -> list[Row]:
         if not generalized or start < 0:
             continue
         first, last = sentence_bounds(rewrite.text, start, start + len(cue.phrase))
-        sentence = rewrite.text[first:last].strip()
-        messages = phrase_messages(sentence, cue.phrase, cue.attribute)
+        messages = phrase_messages(rewrite.text[first:last], cue.phrase, cue.attribute)
         rows.append(
             {
                 "kind": KIND,
