@@ -2,7 +2,8 @@
 single phrases (`stealthflow harvest-phrases`, training/phrase-generalizer.yaml) suggests stand-ins for a marked
 phrase in its sentence. `Generalizer` adds them to the phrase's candidates; its fluency and meaning scoring chooses.
 
-Suggestions are the `k` best beams of a beam search (deterministic), batched over all the phrases asked at once. torch, transformers and peft are imported when the first phrase is asked, never before.
+Suggestions are the `k` likeliest first tokens of the answer, each continued greedily (deterministic), batched over
+all the phrases asked at once. torch, transformers and peft are imported when the first phrase is asked, never before.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from stealthflow.resources import resource_dir
 from stealthflow.torch_threads import single_threaded_in_workers
 
 ADAPTER = "phrase-generalizer"
-#: suggestions per phrase (beams kept)
+#: suggestions per phrase (first tokens continued)
 SUGGESTIONS = 4
 #: a stand-in is a phrase: the teacher's are at most 12 words
 MAX_NEW_TOKENS = 20
@@ -65,6 +66,8 @@ class PhraseSuggester:
         return found
 
     def _batch(self, items: list[tuple[str, str, str]]) -> list[list[str]]:
+        """The `k` likeliest first tokens of each answer, each continued greedily: the prompt is read once (beam
+        search would read it `k` times), then its cache is shared by the `k` continuations."""
         import torch
 
         prompts = [
@@ -72,16 +75,22 @@ class PhraseSuggester:
             for item in items
         ]
         encoded = self._tokenizer(prompts, return_tensors="pt", padding=True)
+        mask = encoded["attention_mask"]
         with torch.inference_mode():
+            prefill = self._model(**encoded, position_ids=(mask.cumsum(-1) - 1).clamp(min=0), use_cache=True)
+            cache = prefill.past_key_values
+            cache.batch_repeat_interleave(self.k)
+            first = prefill.logits[:, -1].topk(self.k).indices.reshape(-1, 1)
+            prompt = encoded["input_ids"].repeat_interleave(self.k, 0)
             output = self._model.generate(
-                **encoded,
-                max_new_tokens=MAX_NEW_TOKENS,
-                num_beams=self.k,
-                num_return_sequences=self.k,
+                input_ids=torch.cat([prompt, first], 1),
+                attention_mask=torch.cat([mask.repeat_interleave(self.k, 0), torch.ones_like(first)], 1),
+                past_key_values=cache,
+                max_new_tokens=MAX_NEW_TOKENS - 1,
                 do_sample=False,
                 pad_token_id=self._tokenizer.pad_token_id,
             )
-        texts = self._tokenizer.batch_decode(output[:, encoded["input_ids"].shape[1] :], skip_special_tokens=True)
+        texts = self._tokenizer.batch_decode(output[:, prompt.shape[1] :], skip_special_tokens=True)
         return [
             list(dict.fromkeys(t.strip().split("\n")[0].strip() for t in texts[i * self.k : (i + 1) * self.k]))
             for i in range(len(items))
