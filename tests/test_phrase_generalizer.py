@@ -94,6 +94,8 @@ def test_harvest_phrases_writes_a_dataset_the_sft_loader_reads(tmp_path):
         ("near Leeds", "in Leeds", False),  # keeps the name
         ("Turning 30 soon", "Turning 30 next month", False),  # keeps the number
         ("With a birthday coming up", "Turning 30 next month", True),
+        ("19F", "29F", False),  # an invented number is no truer
+        ("Young person", "29F", True),
         ("My partner", "My husband", True),  # "My" is a word, not a name
         ("a job I have had for many years now and love", "an ER nurse", False),  # 10 words for 3: a rewrite
         ("", "in Leeds", False),

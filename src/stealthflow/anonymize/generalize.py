@@ -304,22 +304,22 @@ def distinct(found: list[str], phrase: str) -> list[str]:
 
 
 def names_in(phrase: str) -> set[str]:
-    """The words of `phrase` that name or count something (case-folded): a number, or a capitalised word that is
-    not a word of English ("Leeds", "30", "ER"; not "My")."""
+    """The capitalised words of `phrase` that are no word of English, case-folded ("Leeds", "ER"; not "My")."""
     from stealthflow.placeholders.common_words import common_word
 
     return {
         word.casefold()
         for word in _WORDS.findall(phrase)
-        if any(ch.isdigit() for ch in word) or (word[:1].isupper() and word != "I" and not common_word(word))
+        if word[:1].isupper() and word != "I" and not common_word(word)
     }
 
 
 def usable_suggestion(suggestion: str, phrase: str) -> bool:
-    """A suggested stand-in is tried unless it is empty, the phrase itself, keeps a name or number of the phrase
-    ("Leeds", "30"), or is longer than SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
+    """A suggested stand-in is tried unless it is empty, the phrase itself, holds a number (the phrase's, "Turning
+    30 soon", or one it invents, "19F" for "29F"), keeps a name of the phrase ("near Leeds"), or is longer than
+    SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
     words = _WORDS.findall(suggestion)
-    if not words or suggestion.casefold() == phrase.casefold():
+    if not words or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
         return False
     if names_in(phrase) & {word.casefold() for word in words}:
         return False
