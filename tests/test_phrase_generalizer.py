@@ -184,26 +184,45 @@ def test_the_local_method_takes_a_phrase_adapter_option_and_loads_no_model_until
         PhraseSuggester(tmp_path)
 
 
+def untrained_adapter(path):
+    """A LoRA adapter on the embedded model whose update is zero (peft starts B at 0): the base model's answers
+    through the real loading and generation path."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    from stealthflow.llm.embedded import converted_model_path
+
+    model = AutoModelForCausalLM.from_pretrained(converted_model_path(), dtype=torch.float32)
+    config = LoraConfig(r=4, target_modules=["q_proj"], task_type="CAUSAL_LM")
+    get_peft_model(model, config).save_pretrained(str(path))
+    return path
+
+
 @pytest.mark.real_model
-def test_real_model_the_shipped_phrase_generalizer_suggests_stand_ins_in_a_local_rewrite():
-    """The shipped adapter end to end: suggestions for two posts' phrases, then `local` on the posts."""
+def test_real_model_the_phrase_generalizer_suggests_stand_ins_in_a_local_rewrite(tmp_path):
+    """End to end on two posts: the adapter (shipped, else an untrained one) loads, suggests for phrases of both
+    posts in one batch, and `local` rewrites the posts with the suggestions among the candidates."""
     from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.anonymize.local import LocalAnonymizer
-    from stealthflow.anonymize.suggest import PhraseSuggester, shipped_phrase_adapter
+    from stealthflow.anonymize.suggest import SUGGESTIONS, PhraseSuggester, shipped_phrase_adapter
     from stealthflow.utility.fluency import shared_scorer
 
-    adapter = shipped_phrase_adapter()
-    if adapter is None:
-        pytest.skip("no phrase-generalizer adapter ships")
-    suggester = PhraseSuggester(adapter)
+    suggester = PhraseSuggester(shipped_phrase_adapter() or untrained_adapter(tmp_path / "adapter"))
     posts = [
         "Twelve years as an ER nurse and the rent here in Leeds keeps going up.",
         "My husband and I just adopted a greyhound named Pip.",
     ]
     found = suggester([(posts[0], "in Leeds", "location"), (posts[1], "My husband and I", "married")])
-    assert len(found) == 2 and all(1 <= len(s) <= 4 for s in found)
-    assert any(usable_suggestion(s, "in Leeds") for s in found[0]), found
-    anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer, suggest=suggester))
+    assert len(found) == 2 and all(1 <= len(s) <= SUGGESTIONS and all(isinstance(x, str) for x in s) for s in found)
+    asked = []
+
+    def recording(items):
+        asked.append(items)
+        return suggester(items)
+
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer, suggest=recording))
     rewrites = anonymizer.rewrite_posts(posts)
+    assert asked and len({item[0] for item in asked[0]}) == 2  # both posts' phrases in the first batch
     assert all(r.text != p for r, p in zip(rewrites, posts, strict=True))
     assert "Leeds" not in rewrites[0].text
