@@ -4,8 +4,9 @@ fits its grammatical slot and reads well in its sentence.
 A marked stretch is first split into the constituents it spans (`stealthflow.anonymize.syntax`:
 "Twelve years as an ER nurse and the rent here in Leeds" is two). Candidates for each come from
 data: the teacher's own generalization of the same phrase, or of the words it changed in it
-(`data/teacher-rewrites`), the phrase generalizer's suggestions when one is given (`stealthflow.anonymize.suggest`:
-the local model's own stand-ins for the phrase in its sentence), and the generic stand-ins of its attribute that fit its slot
+(`data/teacher-rewrites`), the phrase generalizer's suggestions when one is given
+(`stealthflow.anonymize.suggest`: the local model's own stand-ins for the phrase in its sentence), and the
+generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
 determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
 dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
@@ -51,7 +52,7 @@ MAX_CANDIDATES = 8
 #: run-on sentence trying every one up to the root grows with its length; the ones further up are whole clauses,
 #: taken only when every nearer one reads badly
 MAX_REMOVALS = 3
-#: a suggested stand-in longer than this many times the phrase's words, plus SUGGESTION_SLACK, is a rewrite, not a stand-in
+#: a suggested stand-in longer than this many times the phrase's words, plus SUGGESTION_SLACK, is a rewrite
 SUGGESTION_RATIO = 2
 SUGGESTION_SLACK = 4
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often

@@ -156,7 +156,7 @@ def harvest_phrases(
     ] = 0.1,
     seed: int = 0,
 ) -> None:
-    """Phrase-generalizer data: one row per teacher cue (its sentence, phrase and attribute -> the teacher's stand-in)."""
+    """Phrase-generalizer data: one row per teacher cue (its sentence, phrase, attribute -> the teacher's stand-in)."""
     from stealthflow.harvest.phrases import harvest_phrases as build
     from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
 
