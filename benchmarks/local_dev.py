@@ -11,7 +11,9 @@ utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); se
 `--samples FILE` writes (original, rewrite) pairs to read. `--posts FILE` (repeatable) adds posts without
 teacher rewrites, each line of each text a post (a blind sample's `texts/original.jsonl` of
 benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
-proxy.
+proxy. `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
+data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
+the generalizer.
 
     python benchmarks/local_dev.py --limit 150 --samples runs/dev-samples.jsonl
 """
@@ -37,14 +39,16 @@ from stealthflow.utility.fluency import shared_scorer
 POSTS = resource_dir("data") / "teacher-rewrites" / "synthetic-posts-b.jsonl"
 
 
-def hide_from_generalizer(held_out: Path) -> None:
-    """The generalizer's teacher cues without the posts measured here: their phrases are then generalized
-    as in a post nobody wrote a rewrite for."""
+def hide_from_generalizer(held_out: Path, ids: set[str]) -> None:
+    """The generalizer's teacher cues without the posts measured here (the whole file `held_out` when it ships,
+    else the shipped posts with the measured `ids`): their phrases are then generalized as in a post nobody wrote
+    a rewrite for."""
     kept = tuple(
         cue
-        for file in sorted(held_out.parent.glob("*.jsonl"))
+        for file in sorted(POSTS.parent.glob("*.jsonl"))
         if file != held_out
         for rewrite in load_teacher_rewrites(file).values()
+        if rewrite.id not in ids
         for cue in rewrite.cues
     )
     generalize.teacher_cues = lambda: kept  # looked up by name in teacher_table and cue_heads
@@ -80,6 +84,15 @@ def read_harmless(paths: list[Path]) -> list[str]:
     return [
         json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines() if line
     ]
+
+
+def suggester(adapter: Path | None):
+    """The phrase generalizer of `adapter`, or None (candidates from the data only)."""
+    if adapter is None:
+        return None
+    from stealthflow.anonymize.suggest import PhraseSuggester
+
+    return PhraseSuggester(adapter)
 
 
 def marks_left(results: list[PostRewrite]) -> float:
@@ -124,15 +137,19 @@ def main() -> None:
     )
     parser.add_argument("--posts", type=Path, action="append", default=[], help="JSONL of texts, one post a line")
     parser.add_argument("--samples", type=Path)
+    parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rewrites = sample_rewrites(args.teacher, args.limit, args.seed) + [
         TeacherRewrite(f"harmless-{n}", text, (), "", None) for n, text in enumerate(read_harmless(args.harmless))
     ]
     posts = [r.text for r in rewrites]
-    if args.teacher.parent == POSTS.parent:
-        hide_from_generalizer(args.teacher)
-    anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), Generalizer(shared_scorer, args.floor))
+    hide_from_generalizer(args.teacher, {r.id for r in rewrites})
+    anonymizer = LocalAnonymizer(
+        None,
+        load_cue_tagger(args.tagger),
+        Generalizer(shared_scorer, args.floor, suggest=suggester(args.phrase_adapter)),
+    )
     started = time.time()
     results = anonymizer.rewrite_posts(posts)
     seconds = time.time() - started

@@ -1,4 +1,5 @@
-"""How fast `--method local` (the default rewrite, without an adapter) runs in one process: each model's
+"""How fast `--method local` (the default rewrite, without an adapter; `--phrase-adapter DIR` with the phrase
+generalizer's suggestions) runs in one process: each model's
 load, the first post, then seconds per post warm, batched, and where the warm time goes.
 
 Posts: the first `--limit` of `data/teacher-rewrites/synthetic-posts-b.jsonl` shuffled with `--seed`
@@ -30,7 +31,7 @@ from stealthflow.utility.fluency import FluencyScorer, shared_scorer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from local_dev import POSTS, report, sample_rewrites, write_rewrites  # noqa: E402
+from local_dev import POSTS, report, sample_rewrites, suggester, write_rewrites  # noqa: E402
 
 
 class Clock:
@@ -63,11 +64,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rewrites", type=Path, help="write each post's rewrite here (JSON lines)")
     parser.add_argument("--out", type=Path, help="write the figures here (JSON)")
+    parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
     args = parser.parse_args()
     posts = [r.text for r in sample_rewrites(POSTS, args.limit, args.seed)]
     phases: dict[str, list[float]] = {}
     tagger, *phases["load cue tagger"] = timed(load_cue_tagger)
-    anonymizer = LocalAnonymizer(None, tagger, Generalizer(shared_scorer))
+    anonymizer = LocalAnonymizer(None, tagger, Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter)))
     first, *phases["first post (loads spaCy and the fluency model when it has a cue)"] = timed(
         lambda: anonymizer.rewrite_posts(posts[:1])
     )
@@ -75,6 +77,8 @@ def main() -> None:
     tagger.tag_many = clock.wrap("cue tagging", tagger.tag_many)
     syntax.parse = clock.wrap("parsing (spaCy)", syntax.parse)
     FluencyScorer.compare = clock.wrap("fluency scoring", FluencyScorer.compare)
+    if anonymizer.generalizer.suggest is not None:
+        anonymizer.generalizer.suggest = clock.wrap("phrase suggestions", anonymizer.generalizer.suggest)
     rest, wall, cpu = timed(lambda: anonymizer.rewrite_posts(posts[1:]))
     warm = len(posts) - 1
     summary = {

@@ -4,7 +4,9 @@ fits its grammatical slot and reads well in its sentence.
 A marked stretch is first split into the constituents it spans (`stealthflow.anonymize.syntax`:
 "Twelve years as an ER nurse and the rent here in Leeds" is two). Candidates for each come from
 data: the teacher's own generalization of the same phrase, or of the words it changed in it
-(`data/teacher-rewrites`), and the generic stand-ins of its attribute that fit its slot
+(`data/teacher-rewrites`), the phrase generalizer's suggestions when one is given
+(`stealthflow.anonymize.suggest`: the local model's own stand-ins for the phrase in its sentence), and the
+generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
 determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
 dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
@@ -50,8 +52,15 @@ MAX_CANDIDATES = 8
 #: run-on sentence trying every one up to the root grows with its length; the ones further up are whole clauses,
 #: taken only when every nearer one reads badly
 MAX_REMOVALS = 3
+#: a suggested stand-in longer than this many times the phrase's words, plus SUGGESTION_SLACK, is a rewrite
+SUGGESTION_RATIO = 2
+SUGGESTION_SLACK = 4
 #: a teacher's edit of a head is reused for phrases it never saw when it made it at least this often
 MIN_HEAD_EDITS = 2
+
+
+#: (sentence, phrase, attribute) items -> suggested stand-ins for each phrase, best first
+Suggest = Callable[[list[tuple[str, str, str]]], list[list[str]]]
 
 
 @dataclass(frozen=True)
@@ -295,6 +304,29 @@ def distinct(found: list[str], phrase: str) -> list[str]:
     return [c for c in found if c.casefold() not in seen and not seen.add(c.casefold())]
 
 
+def names_in(phrase: str) -> set[str]:
+    """The capitalised words of `phrase` that are no word of English, case-folded ("Leeds", "ER"; not "My")."""
+    from stealthflow.placeholders.common_words import common_word
+
+    return {
+        word.casefold()
+        for word in _WORDS.findall(phrase)
+        if word[:1].isupper() and word != "I" and not common_word(word)
+    }
+
+
+def usable_suggestion(suggestion: str, phrase: str) -> bool:
+    """A suggested stand-in is tried unless it is empty, the phrase itself, holds a number (the phrase's, "Turning
+    30 soon", or one it invents, "19F" for "29F"), keeps a name of the phrase ("near Leeds"), or is longer than
+    SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
+    words = _WORDS.findall(suggestion)
+    if not words or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
+        return False
+    if names_in(phrase) & {word.casefold() for word in words}:
+        return False
+    return len(words) <= SUGGESTION_RATIO * len(_WORDS.findall(phrase)) + SUGGESTION_SLACK
+
+
 def fits_role(candidate: str, where: syntax.Slot) -> bool:
     """A lone pronoun keeps the slot's case: "we" only as a subject, "us" never as one."""
     case = syntax.pronoun_case(candidate)
@@ -415,10 +447,12 @@ class Generalizer:
         scorer: FluencyScorer | Callable[[], FluencyScorer],
         floor: float = FLUENCY_FLOOR,
         embed: meaning.Embed | None = None,
+        suggest: Suggest | None = None,
     ):
         self._scorer = scorer  # a scorer, or what builds one when a phrase first needs it
         self.floor = floor
         self.embed = embed  # sentence vectors for the meaning floor (None: MiniLM)
+        self.suggest = suggest  # the phrase generalizer (None: candidates from the data only)
 
     @property
     def scorer(self) -> FluencyScorer:
@@ -445,9 +479,7 @@ class Generalizer:
                     where[i] = found
             if not where:
                 break
-            found = self._meaningful(
-                {i: candidates(where[i][2], *where[i][:2], pending[i][0][1]) for i in where}, where
-            )
+            found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}), where)
             best = self._best({i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where})
             unplaced = [
                 i
@@ -500,6 +532,20 @@ class Generalizer:
             if i not in best or rank > best[i][0]:
                 best[i] = (rank, (fluency.score, candidate, text))
         return {i: found for i, (_, found) in best.items()}
+
+    def _candidates(self, where: dict[int, tuple[int, int, str]], attributes: dict[int, str]) -> dict[int, list[str]]:
+        """Each phrase's candidates: the phrase generalizer's usable suggestions (asked for all phrases at once) before
+        those from the data (`candidates`)."""
+        found = {i: candidates(where[i][2], *where[i][:2], attributes[i]) for i in where}
+        if self.suggest is None or not where:
+            return found
+        ids = list(where)
+        phrases = {i: where[i][2][where[i][0] : where[i][1]] for i in ids}
+        asked = self.suggest([(where[i][2], phrases[i], attributes[i]) for i in ids])
+        return {
+            i: distinct([s for s in suggested if usable_suggestion(s, phrases[i])] + found[i], phrases[i])
+            for i, suggested in zip(ids, asked, strict=True)
+        }
 
     def _meaningful(self, found: dict[int, list[str]], where: dict) -> dict[int, list[str]]:
         """Each phrase's candidates without those that mean another thing (`meaning.MEANING_FLOOR`); dropping ("")

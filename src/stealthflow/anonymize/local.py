@@ -28,6 +28,7 @@ from stealthflow.anonymize.generalize import Generalizer, whole
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
+from stealthflow.anonymize.suggest import PhraseSuggester, shipped_phrase_adapter
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
@@ -231,7 +232,9 @@ def _build(settings, pool, options) -> LocalAnonymizer:
             if adapter
             else None
         )
-    generalizer = Generalizer(shared_scorer)  # the fluency model loads when a phrase first needs it
+    phrases = options.get("phrase_adapter") or shipped_phrase_adapter()
+    # the fluency model (and the phrase generalizer, when there is one) load when a phrase first needs them
+    generalizer = Generalizer(shared_scorer, suggest=PhraseSuggester(phrases) if phrases else None)
     if options.get("deterministic") or model is None:
         return LocalAnonymizer(None, load_cue_tagger(), generalizer)
     return LocalAnonymizer(None, load_cue_tagger(), generalizer, load_llm=lambda: pool.get(model))

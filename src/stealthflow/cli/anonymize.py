@@ -53,6 +53,16 @@ def anonymize(
     insights: InsightsOption = None,
     attackers: AttackersOption = None,
     rounds: RoundsOption = None,
+    phrase_adapter: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--phrase-adapter",
+            help="local: a phrase-generalizer adapter (training/phrase-generalizer.yaml) suggesting stand-ins "
+            "(default: the one in models/phrase-generalizer/, if shipped)",
+            exists=True,
+            file_okay=False,
+        ),
+    ] = None,
     allow_unchanged: Annotated[
         bool,
         typer.Option(
@@ -79,7 +89,12 @@ def anonymize(
         pool = LLMPool(cache)
         if method != "ner-mask":
             reachable(pool, settings.model, "the anonymizer model")
-        options = {"insights": insights, "attackers": split_names(attackers), "rounds": rounds}
+        options = {
+            "insights": insights,
+            "attackers": split_names(attackers),
+            "rounds": rounds,
+            "phrase_adapter": phrase_adapter,
+        }
         try:
             anonymizer = build_method(method, settings, pool, {k: v for k, v in options.items() if v is not None})
         except ValueError as exc:  # unknown attacker, unreadable insight memory

@@ -142,6 +142,39 @@ def harvest_posts(
     console.print(f"wrote {out_dir}/sft, {out_dir}/grpo and the card {out_dir}/README.md")
 
 
+@app.command("harvest-phrases")
+def harvest_phrases(
+    out_dir: Annotated[Path, typer.Option("--out", help="output directory for the dataset and its validation rows")],
+    teacher: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--teacher", help="teacher rewrites (JSONL or a folder); default: the shipped data/teacher-rewrites"
+        ),
+    ] = None,
+    validation_share: Annotated[
+        float, typer.Option(min=0.0, max=0.5, help="share of the posts held back as validation (by post id)")
+    ] = 0.1,
+    seed: int = 0,
+) -> None:
+    """Phrase-generalizer data: one row per teacher cue (its sentence, phrase, attribute -> the teacher's stand-in)."""
+    from stealthflow.harvest.phrases import harvest_phrases as build
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_teacher_file
+
+    with user_errors():
+        try:
+            source = teacher or shipped_teacher_file()
+            if source is None:
+                fail("no teacher rewrites: pass --teacher FILE")
+            summary = build(load_teacher_rewrites(source), out_dir, validation_share, seed)
+        except ValueError as exc:
+            fail(str(exc))
+    out.print(
+        f"{summary['train_rows']} training rows ({summary['train_posts']} posts), "
+        f"{summary['validation_rows']} validation rows ({summary['validation_posts']} posts)"
+    )
+    console.print(f"wrote {out_dir}/sft, {out_dir}/validation.jsonl and {out_dir}/summary.json")
+
+
 def _recipe(recipe: Path, data: Path | None, output_dir: Path | None, sets: list[str] | None):
     from pydantic import ValidationError
 
