@@ -108,6 +108,28 @@ def test_a_suggestion_is_dropped_when_it_is_the_phrase_keeps_its_name_or_number_
     assert usable_suggestion(suggestion, phrase) is usable
 
 
+@pytest.mark.parametrize(
+    ("suggestion", "phrase"),
+    [
+        ("near leeds", "in leeds"),  # a name written in lowercase
+        ("near Berlin", "in Berlin"),  # names that are words of English too
+        ("near Oxford", "in Oxford"),
+        ("near Reading", "in Reading"),
+        ("near Bath", "in Bath"),
+        ("an ER worker", "an ER nurse"),  # "er" is a chat word; "ER" is a name
+        ("Leeds's area", "in Leeds"),  # a possessive
+        ("near Leeds-Bradford", "in Leeds"),  # a hyphenated name
+        ("in Zurich", "in Zürich"),  # accents dropped
+        ("near Montreal", "in Montréal"),
+        ("twenty-nine", "29"),  # a number spelled out
+        ("turning thirty soon", "Turning thirty next month"),
+        ("nineteen", "29F"),  # an invented number in words
+    ],
+)
+def test_a_suggestion_keeping_a_word_of_the_phrase_or_a_number_word_is_dropped(suggestion, phrase):
+    assert not usable_suggestion(suggestion, phrase)
+
+
 class ScoreByTable:
     """FAKE scorer: a fixed score per rewrite text (anything else reads badly); remembers what it scored."""
 

@@ -30,6 +30,8 @@ import yaml
 from stealthflow.anonymize import meaning, syntax
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
+from stealthflow.evaluation.evidence import STOP_WORDS, words
+from stealthflow.placeholders.recognizers.public_names import word_key
 from stealthflow.resources import resource_dir
 
 if TYPE_CHECKING:
@@ -304,27 +306,40 @@ def distinct(found: list[str], phrase: str) -> list[str]:
     return [c for c in found if c.casefold() not in seen and not seen.add(c.casefold())]
 
 
-def names_in(phrase: str) -> set[str]:
-    """The capitalised words of `phrase` that are no word of English, case-folded ("Leeds", "ER"; not "My")."""
-    from stealthflow.placeholders.common_words import common_word
+@cache
+def number_words() -> frozenset[str]:
+    """`data/generalize/number_words.txt`: "twenty", "nineteen"."""
+    lines = (resource_dir("data") / "generalize" / "number_words.txt").read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
+
+def folded_words(text: str) -> set[str]:
+    """The words of `text` as compared: casefolded, without accents or a possessive, split at hyphens
+    ("Leeds-Bradford's" -> {"leeds", "bradford"}, "Zürich" -> {"zurich"})."""
+    return {word_key(word) for word in words(text)}
+
+
+def kept_words(phrase: str) -> set[str]:
+    """The words of `phrase` a stand-in may not keep (`folded_words`): all but its function words (evidence
+    `STOP_WORDS`); a word in capitals ("US", "ER") is a name whatever it spells."""
     return {
-        word.casefold()
-        for word in _WORDS.findall(phrase)
-        if word[:1].isupper() and word != "I" and not common_word(word)
+        word_key(word)
+        for word in _WORDS.findall(phrase.replace("-", " "))
+        if word.casefold() not in STOP_WORDS or (word.isupper() and len(word) > 1)
     }
 
 
 def usable_suggestion(suggestion: str, phrase: str) -> bool:
-    """A suggested stand-in is tried unless it is empty, the phrase itself, holds a number (the phrase's, "Turning
-    30 soon", or one it invents, "19F" for "29F"), keeps a name of the phrase ("near Leeds"), or is longer than
+    """A suggested stand-in is tried unless it is empty, the phrase itself, holds a number in digits or words (the
+    phrase's, "turning thirty soon", or one it invents, "19F" for "29F"), keeps a word of the phrase that is no
+    function word ("near Leeds", "an ER worker", "near Montreal" for "in Montréal"), or is longer than
     SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
-    words = _WORDS.findall(suggestion)
-    if not words or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
+    said = folded_words(suggestion)
+    if not said or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
         return False
-    if names_in(phrase) & {word.casefold() for word in words}:
+    if said & (number_words() | kept_words(phrase)):
         return False
-    return len(words) <= SUGGESTION_RATIO * len(_WORDS.findall(phrase)) + SUGGESTION_SLACK
+    return len(_WORDS.findall(suggestion)) <= SUGGESTION_RATIO * len(_WORDS.findall(phrase)) + SUGGESTION_SLACK
 
 
 def fits_role(candidate: str, where: syntax.Slot) -> bool:
