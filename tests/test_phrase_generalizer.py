@@ -182,6 +182,18 @@ def test_the_models_suggestions_are_candidates_scored_like_the_others_and_asked_
     assert "The rent here in my city keeps going up." in scorer.seen  # the data's candidates are still scored
 
 
+def test_a_suggestion_bringing_back_another_marked_phrase_of_the_post_is_never_tried():
+    text = "As an ER nurse in Leeds, I work nights."
+    suggester = FakeSuggester({"an ER nurse": ["a worker near Leeds", "a healthcare worker"]})
+    scorer = ScoreByTable({"As a healthcare worker in Leeds, I work nights.": 1.0})
+    Generalizer(scorer, embed=same_meaning, suggest=suggester).generalize(
+        [text], [[("an ER nurse", "occupation"), ("in Leeds", "location")]]
+    )
+    assert suggester.batches[0] == [(text, "an ER nurse", "occupation")]
+    assert "As a healthcare worker in Leeds, I work nights." in scorer.seen
+    assert not [s for s in scorer.seen if "near Leeds" in s]
+
+
 def test_without_a_suggester_the_candidates_are_the_datas_alone():
     scorer = ScoreByTable({"The rent here in my city keeps going up.": 0.5})
     ((text, _),) = Generalizer(scorer, embed=same_meaning).generalize(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -329,15 +329,15 @@ def kept_words(phrase: str) -> set[str]:
     }
 
 
-def usable_suggestion(suggestion: str, phrase: str) -> bool:
+def usable_suggestion(suggestion: str, phrase: str, marked: Iterable[str] = ()) -> bool:
     """A suggested stand-in is tried unless it is empty, the phrase itself, holds a number in digits or words (the
-    phrase's, "turning thirty soon", or one it invents, "19F" for "29F"), keeps a word of the phrase that is no
-    function word ("near Leeds", "an ER worker", "near Montreal" for "in Montréal"), or is longer than
-    SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
+    phrase's, "turning thirty soon", or one it invents, "19F" for "29F"), keeps a word of the phrase or of another
+    `marked` phrase of its post that is no function word ("near Leeds", "an ER worker", "near Montreal" for "in
+    Montréal"), or is longer than SUGGESTION_RATIO x the phrase's words + SUGGESTION_SLACK."""
     said = folded_words(suggestion)
     if not said or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
         return False
-    if said & (number_words() | kept_words(phrase)):
+    if said & number_words().union(*map(kept_words, (phrase, *marked))):
         return False
     return len(_WORDS.findall(suggestion)) <= SUGGESTION_RATIO * len(_WORDS.findall(phrase)) + SUGGESTION_SLACK
 
@@ -485,6 +485,7 @@ class Generalizer:
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
         pending = [[(phrase, attribute, True) for phrase, attribute in dict.fromkeys(p)] for p in phrases]
+        marked = [[phrase for phrase, _ in p] for p in phrases]
         while any(pending):
             where: dict[int, tuple[int, int, str]] = {}
             for i, queue in enumerate(pending):
@@ -494,7 +495,7 @@ class Generalizer:
                     where[i] = found
             if not where:
                 break
-            found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}), where)
+            found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}, marked), where)
             best = self._best({i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where})
             unplaced = [
                 i
@@ -548,9 +549,11 @@ class Generalizer:
                 best[i] = (rank, (fluency.score, candidate, text))
         return {i: found for i, (_, found) in best.items()}
 
-    def _candidates(self, where: dict[int, tuple[int, int, str]], attributes: dict[int, str]) -> dict[int, list[str]]:
-        """Each phrase's candidates: the phrase generalizer's usable suggestions (asked for all phrases at once) before
-        those from the data (`candidates`)."""
+    def _candidates(
+        self, where: dict[int, tuple[int, int, str]], attributes: dict[int, str], marked: list[list[str]]
+    ) -> dict[int, list[str]]:
+        """Each phrase's candidates: the phrase generalizer's usable suggestions (asked for all phrases at once; none
+        keeping a word of any `marked` phrase of its text) before those from the data (`candidates`)."""
         found = {i: candidates(where[i][2], *where[i][:2], attributes[i]) for i in where}
         if self.suggest is None or not where:
             return found
@@ -558,7 +561,7 @@ class Generalizer:
         phrases = {i: where[i][2][where[i][0] : where[i][1]] for i in ids}
         asked = self.suggest([(where[i][2], phrases[i], attributes[i]) for i in ids])
         return {
-            i: distinct([s for s in suggested if usable_suggestion(s, phrases[i])] + found[i], phrases[i])
+            i: distinct([s for s in suggested if usable_suggestion(s, phrases[i], marked[i])] + found[i], phrases[i])
             for i, suggested in zip(ids, asked, strict=True)
         }
 
