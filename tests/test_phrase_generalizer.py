@@ -209,13 +209,41 @@ def test_the_local_method_takes_a_phrase_adapter_option_and_loads_no_model_until
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
 
-    adapter = tmp_path / "adapter"
-    adapter.mkdir()
-    (adapter / "adapter_config.json").write_text("{}", encoding="utf-8")
+    adapter = fake_adapter(tmp_path / "adapter", '{"peft_type": "LORA"}')
     method = build_method("local", Settings(), LLMPool(None), {"phrase_adapter": adapter, "deterministic": True})
     assert isinstance(method.generalizer.suggest, PhraseSuggester) and method.generalizer.suggest._model is None
-    with pytest.raises(FileNotFoundError, match="adapter_config.json"):
-        PhraseSuggester(tmp_path)
+
+
+def fake_adapter(path, config: str | None, weights: bool = True):
+    """A FAKE adapter folder: its config as given, and an empty weights file (nothing loads it until a phrase is
+    asked)."""
+    path.mkdir()
+    if config is not None:
+        (path / "adapter_config.json").write_text(config, encoding="utf-8")
+    if weights:
+        (path / "adapter_model.safetensors").write_bytes(b"")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("config", "weights", "message"),
+    [
+        (None, True, "no adapter_config.json"),
+        ("{}", True, "naming a peft_type"),
+        ("not json", True, "naming a peft_type"),
+        ('{"peft_type": "LORA"}', False, "no adapter weights"),
+    ],
+)
+def test_a_broken_phrase_adapter_is_refused_with_one_line_before_any_work(tmp_path, config, weights, message):
+    from stealthflow.anonymize import build_method
+    from stealthflow.config import Settings
+    from stealthflow.data import DataError
+    from stealthflow.llm.pool import LLMPool
+
+    adapter = fake_adapter(tmp_path / "adapter", config, weights)
+    with pytest.raises(DataError, match=message) as refused:
+        build_method("local", Settings(), LLMPool(None), {"phrase_adapter": adapter, "deterministic": True})
+    assert "\n" not in str(refused.value) and str(adapter) in str(refused.value)
 
 
 def untrained_adapter(path):

@@ -8,8 +8,10 @@ all the phrases asked at once. torch, transformers and peft are imported when th
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from stealthflow.data import DataError
 from stealthflow.harvest.phrases import phrase_messages
 from stealthflow.resources import resource_dir
 from stealthflow.torch_threads import single_threaded_in_workers
@@ -17,6 +19,9 @@ from stealthflow.torch_threads import single_threaded_in_workers
 ADAPTER = "phrase-generalizer"
 #: suggestions per phrase (first tokens continued)
 SUGGESTIONS = 4
+#: the files peft saves an adapter's weights in
+WEIGHTS = ("adapter_model.safetensors", "adapter_model.bin")
+RECIPE = "training/phrase-generalizer.yaml"
 #: a stand-in is a phrase: the teacher's are at most 12 words
 MAX_NEW_TOKENS = 20
 
@@ -26,15 +31,26 @@ def shipped_phrase_adapter() -> Path | None:
     return path if (path / "adapter_config.json").exists() else None
 
 
+def checked_adapter(path: Path) -> Path:
+    """`path`, when it holds a peft adapter: an adapter_config.json naming its `peft_type`, and its weights; else a
+    one-line `DataError` (before any work, not a traceback after it)."""
+    config = path / "adapter_config.json"
+    try:
+        peft_type = json.loads(config.read_text(encoding="utf-8")).get("peft_type")
+    except (OSError, ValueError, AttributeError):
+        peft_type = None
+    if not peft_type:
+        raise DataError(f"{path}: no adapter_config.json naming a peft_type (train one: {RECIPE})")
+    if not any((path / name).is_file() for name in WEIGHTS):
+        raise DataError(f"{path}: no adapter weights ({' or '.join(WEIGHTS)}; train one: {RECIPE})")
+    return path
+
+
 class PhraseSuggester:
     """(sentence, phrase, attribute) items -> `k` suggested stand-ins each, best first (a `generalize.Suggest`)."""
 
     def __init__(self, adapter: str | Path, k: int = SUGGESTIONS, batch_size: int = 8):
-        self.adapter = Path(adapter)
-        if not (self.adapter / "adapter_config.json").exists():
-            raise FileNotFoundError(
-                f"{self.adapter}: no adapter_config.json (train one: training/phrase-generalizer.yaml)"
-            )
+        self.adapter = checked_adapter(Path(adapter))
         self.k = k
         self.batch_size = batch_size
         self._model = None
