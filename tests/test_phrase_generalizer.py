@@ -59,6 +59,19 @@ def test_rows_of_a_test_profile_are_refused(tmp_path):
         phrase_rows(load_teacher_rewrites(path))
 
 
+def test_a_teacher_row_holding_a_test_comments_text_is_refused_whatever_its_id(tmp_path):
+    from stealthflow.data import load_profiles
+    from stealthflow.resources import split_path
+
+    test_text = load_profiles(split_path("test"), limit=1)[0].comments[0].text
+    path = teacher_file(tmp_path)
+    record = {"id": "synthetic-t:copied", "text": test_text, "cues": [], "explanation": "", "rewrite": None}
+    with path.open("a", encoding="utf-8") as lines:
+        lines.write(json.dumps(record) + "\n")
+    with pytest.raises(ValueError, match="comments: teacher rows synthetic-t:copied"):
+        phrase_rows(load_teacher_rewrites(path))
+
+
 def _first_test_username() -> str:
     from stealthflow.resources import split_path
 

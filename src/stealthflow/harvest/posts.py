@@ -23,9 +23,10 @@ import json
 import random
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
-from stealthflow.data import Profile
+from stealthflow.data import Profile, load_profiles
 from stealthflow.data.evidence import EvidenceSpan, locate_evidence
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.examples import Row, anonymizer_answer, sft_row
@@ -107,18 +108,27 @@ def teacher_rewrite(text: str, spans: list[EvidenceSpan]) -> str | None:
 def refuse_test_profiles(
     profiles: list[Profile], test_split: Path | None = None, teacher: dict[str, TeacherRewrite] | None = None
 ) -> None:
-    """Refuse to train on a test profile, given as a profile or as the source of a teacher rewrite."""
-    path = test_split or split_path("test")
-    test_ids = {
-        json.loads(line).get("username") or json.loads(line).get("id")
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    }
-    ids = {p.id for p in profiles} | {t.profile_id for t in (teacher or {}).values() if t.profile_id}
+    """Refuse to train on a test profile, given as a profile or as the source of a teacher rewrite, or on a teacher
+    rewrite of a test comment's text (whatever its id)."""
+    test_ids, test_texts = test_split_keys(test_split or split_path("test"))
+    rewrites = (teacher or {}).values()
+    ids = {p.id for p in profiles} | {t.profile_id for t in rewrites if t.profile_id}
     if leaked := sorted(ids & test_ids):
         raise ValueError(
             f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}"
         )
+    if copied := sorted(t.id for t in rewrites if t.text.strip() in test_texts):
+        raise ValueError(
+            f"refusing to train on test profiles' comments: teacher rows {', '.join(copied[:5])}"
+            f"{' ...' if len(copied) > 5 else ''}"
+        )
+
+
+@cache
+def test_split_keys(path: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """(profile ids, comment texts, stripped) of the test split at `path`, read once."""
+    profiles = load_profiles(path)
+    return frozenset(p.id for p in profiles), frozenset(c.text.strip() for p in profiles for c in p.comments)
 
 
 def post_rows(
