@@ -207,13 +207,17 @@ def test_a_suggestion_bringing_back_another_marked_phrase_of_the_post_is_never_t
     assert not [s for s in scorer.seen if "near Leeds" in s]
 
 
-def test_without_a_suggester_the_candidates_are_the_datas_alone():
-    scorer = ScoreByTable({"The rent here in my city keeps going up.": 0.5})
-    ((text, _),) = Generalizer(scorer, embed=same_meaning).generalize(
-        ["The rent here in Leeds keeps going up."], [[("in Leeds", "location")]]
-    )
-    assert text == "The rent here in my city keeps going up."
-    assert not [s for s in scorer.seen if "north" in s]
+def test_the_local_method_has_a_suggester_by_default_only_when_an_adapter_ships(tmp_path, monkeypatch):
+    from stealthflow.anonymize import build_method, suggest
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
+
+    monkeypatch.setattr(suggest, "resource_dir", lambda name: tmp_path / name)  # a models/ folder of this test
+    (tmp_path / "models").mkdir()
+    assert build_method("local", Settings(), LLMPool(None), {"deterministic": True}).generalizer.suggest is None
+    fake_adapter(tmp_path / "models" / suggest.ADAPTER, '{"peft_type": "LORA"}')
+    shipped = build_method("local", Settings(), LLMPool(None), {"deterministic": True}).generalizer.suggest
+    assert isinstance(shipped, suggest.PhraseSuggester) and shipped.adapter == tmp_path / "models" / suggest.ADAPTER
 
 
 def test_the_local_method_takes_a_phrase_adapter_option_and_loads_no_model_until_a_phrase_needs_it(tmp_path):
