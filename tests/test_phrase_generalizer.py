@@ -303,5 +303,7 @@ def test_real_model_the_phrase_generalizer_suggests_stand_ins_in_a_local_rewrite
     anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer, suggest=recording))
     rewrites = anonymizer.rewrite_posts(posts)
     assert asked and len({item[0] for item in asked[0]}) == 2  # both posts' phrases in the first batch
-    assert all(r.text != p for r, p in zip(rewrites, posts, strict=True))
-    assert "Leeds" not in rewrites[0].text
+    # Each post is rewritten or says which marked phrase stayed (an untrained adapter's suggestions may all be
+    # dropped by usable_suggestion: then the data's candidates decide, as without the model).
+    assert all(r.text != p or r.unprotected for r, p in zip(rewrites, posts, strict=True))
+    assert rewrites[0].text != posts[0] and "Leeds" not in rewrites[0].text

@@ -801,6 +801,9 @@ OPENERS = [
 def test_the_shipped_student_leaves_letter_openings_and_sentence_openers_unflagged():
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(shipped_pii_tagger_dir()))])
     found = detector.detect_many(OPENERS)
+    # A retweet's "@BBCBreaking" is taken by the handle recognizer (a brand's account beyond the brand list is a
+    # handle like any other, docs/pii-tagger.md): what this test asks of is the tagger around it.
+    found = [[s for s in spans if s.source != "handle"] for spans in found]
     assert {
         text: [text[s.start : s.end] for s in spans] for text, spans in zip(OPENERS, found, strict=True) if spans
     } == {}
