@@ -208,11 +208,16 @@ def test_a_suggestion_bringing_back_another_marked_phrase_of_the_post_is_never_t
 
 
 def test_the_local_method_has_a_suggester_by_default_only_when_an_adapter_ships(tmp_path, monkeypatch):
+    from stealthflow import resources
     from stealthflow.anonymize import build_method, suggest
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
 
-    monkeypatch.setattr(suggest, "resource_dir", lambda name: tmp_path / name)  # a models/ folder of this test
+    bundled = resources.resource_dir
+    # a models/ folder of this test; the other resources as bundled
+    monkeypatch.setattr(
+        resources, "resource_dir", lambda name, override=None: tmp_path / name if name == "models" else bundled(name)
+    )
     (tmp_path / "models").mkdir()
     assert build_method("local", Settings(), LLMPool(None), {"deterministic": True}).generalizer.suggest is None
     fake_adapter(tmp_path / "models" / suggest.ADAPTER, '{"peft_type": "LORA"}')
@@ -284,10 +289,11 @@ def test_real_model_the_phrase_generalizer_suggests_stand_ins_in_a_local_rewrite
     posts in one batch, and `local` rewrites the posts with the suggestions among the candidates."""
     from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.anonymize.local import LocalAnonymizer
-    from stealthflow.anonymize.suggest import SUGGESTIONS, PhraseSuggester, shipped_phrase_adapter
+    from stealthflow.anonymize.suggest import ADAPTER, SUGGESTIONS, PhraseSuggester
+    from stealthflow.resources import shipped_adapter
     from stealthflow.utility.fluency import shared_scorer
 
-    suggester = PhraseSuggester(shipped_phrase_adapter() or untrained_adapter(tmp_path / "adapter"))
+    suggester = PhraseSuggester(shipped_adapter(ADAPTER) or untrained_adapter(tmp_path / "adapter"))
     posts = [
         "Twelve years as an ER nurse and the rent here in Leeds keeps going up.",
         "My husband and I just adopted a greyhound named Pip.",

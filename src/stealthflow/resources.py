@@ -22,6 +22,12 @@ def resource_dir(name: str, override: str | None = None) -> Path:
     raise FileNotFoundError(f"no {name} directory among {[str(c) for c in candidates]}")
 
 
+def shipped_adapter(name: str) -> Path | None:
+    """`models/<name>/` when a peft adapter ships there (its adapter_config.json), else None."""
+    path = resource_dir("models") / name
+    return path if (path / "adapter_config.json").exists() else None
+
+
 def data_yaml(name: str) -> object:
     """The bundled data file `name` (a path under the data directory) parsed as YAML: with libyaml's
     safe parser when PyYAML has it (~8x faster than the pure-Python one, a cold command's start-up)."""

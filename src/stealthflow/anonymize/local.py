@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import find_cues, split_cues
@@ -28,14 +27,15 @@ from stealthflow.anonymize.generalize import Generalizer, whole
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
-from stealthflow.anonymize.suggest import PhraseSuggester, shipped_phrase_adapter
+from stealthflow.anonymize.suggest import ADAPTER as PHRASE_ADAPTER
+from stealthflow.anonymize.suggest import PhraseSuggester
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
 from stealthflow.llm import LLM
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.placeholders.language import ENGLISH, LanguageGuesser
-from stealthflow.resources import resource_dir
+from stealthflow.resources import shipped_adapter
 from stealthflow.utility.fluency import shared_scorer
 
 ADAPTER = "local-anonymizer"
@@ -44,11 +44,6 @@ MIN_UTILITY = 0.4  # a rewrite keeping less of the post (mean BLEU/ROUGE) is not
 #: train comments (benchmarks/fluency_floor.py): 58 % of the teacher's rewrites pass, 17.5 % of the same
 #: comments with their cues deleted.
 MODEL_FLOOR = -0.5
-
-
-def shipped_adapter() -> Path | None:
-    path = resource_dir("models") / ADAPTER
-    return path if (path / "adapter_config.json").exists() else None
 
 
 MAX_PIECE_WORDS = 100  # the adapter's training posts were at most 120 words
@@ -226,13 +221,13 @@ def _build(settings, pool, options) -> LocalAnonymizer:
         # The base 135M cannot do this edit (it parrots the prompt): the model runs only with an adapter
         # trained on generalizing rewrites (`--adapter DIR`, or one shipped in models/local-anonymizer/);
         # without, every marked phrase goes to per-phrase generalization.
-        adapter = shipped_adapter()
+        adapter = shipped_adapter(ADAPTER)
         model = (
             model.model_copy(update={"adapter": str(adapter), "repetition_penalty": 1.0, "max_new_tokens": 192})
             if adapter
             else None
         )
-    phrases = options.get("phrase_adapter") or shipped_phrase_adapter()
+    phrases = options.get("phrase_adapter") or shipped_adapter(PHRASE_ADAPTER)
     # the fluency model (and the phrase generalizer, when there is one) load when a phrase first needs them
     generalizer = Generalizer(shared_scorer, suggest=PhraseSuggester(phrases) if phrases else None)
     if options.get("deterministic") or model is None:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from stealthflow.data import DataError
 from stealthflow.harvest.phrases import phrase_messages
-from stealthflow.resources import resource_dir
 from stealthflow.torch_threads import single_threaded_in_workers
 
 ADAPTER = "phrase-generalizer"
@@ -24,11 +23,6 @@ WEIGHTS = ("adapter_model.safetensors", "adapter_model.bin")
 RECIPE = "training/phrase-generalizer.yaml"
 #: a stand-in is a phrase: the teacher's are at most 12 words
 MAX_NEW_TOKENS = 20
-
-
-def shipped_phrase_adapter() -> Path | None:
-    path = resource_dir("models") / ADAPTER
-    return path if (path / "adapter_config.json").exists() else None
 
 
 def checked_adapter(path: Path) -> Path:
