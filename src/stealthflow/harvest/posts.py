@@ -114,14 +114,13 @@ def refuse_test_profiles(
     rewrites = (teacher or {}).values()
     ids = {p.id for p in profiles} | {t.profile_id for t in rewrites if t.profile_id}
     if leaked := sorted(ids & test_ids):
-        raise ValueError(
-            f"refusing to train on test profiles: {', '.join(leaked[:5])}{' ...' if len(leaked) > 5 else ''}"
-        )
+        raise ValueError(f"refusing to train on test profiles: {_first_five(leaked)}")
     if copied := sorted(t.id for t in rewrites if t.text.strip() in test_texts):
-        raise ValueError(
-            f"refusing to train on test profiles' comments: teacher rows {', '.join(copied[:5])}"
-            f"{' ...' if len(copied) > 5 else ''}"
-        )
+        raise ValueError(f"refusing to train on test profiles' comments: teacher rows {_first_five(copied)}")
+
+
+def _first_five(names: list[str]) -> str:
+    return ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
 
 
 @cache
