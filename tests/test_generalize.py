@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import teacher_cue_examples
 from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, whole
 from stealthflow.data import DataError
@@ -67,6 +68,18 @@ def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays(
         "Still paying off my student loans from Leeds Uni.", "my student loans from Leeds Uni", "education"
     )
     assert loans and all(c.startswith("my student loans") for c in loans), loans
+
+
+def test_a_trailing_modifier_lies_inside_the_phrase_after_its_head():
+    """The parse may attach a modifier after the phrase to its head ("My brother" of "My brother in law from Cork
+    who drives buses"): that one is not the phrase's; taking it gave a start after the end, and spaCy raised."""
+    sentence = "My brother in law from Cork who drives buses came over."
+    doc = syntax.parse(sentence)
+    for i in range(len(doc)):
+        for j in range(i + 1, len(doc) + 1):
+            span = doc[i:j]
+            found = syntax.trailing_modifier(sentence, span.start_char, span.end_char)
+            assert found is None or span.start_char < found[0] < found[1] <= span.end_char, (span.text, found)
 
 
 def test_the_author_stays_in_a_subject_coordinated_with_a_pronoun():

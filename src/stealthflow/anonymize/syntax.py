@@ -186,7 +186,8 @@ def trailing_modifier(sentence: str, start: int, end: int) -> tuple[int, int] | 
         return None
     head = head_of(span)
     for child in head.children:
-        if child.i > head.i and child.dep_ in {"prep", "advmod", "acl", "relcl"} and child.right_edge.i >= span.end - 1:
+        inside = head.i < child.left_edge.i < span.end  # a modifier the parse attached after the phrase is not its own
+        if inside and child.dep_ in {"prep", "advmod", "acl", "relcl"} and child.right_edge.i >= span.end - 1:
             return head.doc[child.left_edge.i].idx, span.end_char
     return None
 
