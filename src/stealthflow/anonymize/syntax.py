@@ -314,6 +314,24 @@ def _author(token: Token) -> bool:
     return token.pos_ == "PRON" and token.morph.get("Person") == ["1"]
 
 
+def speaks_for_author(text: str) -> bool:
+    """`text` holds a first-person word ("my city", "the place I grew up", "people I work with")."""
+    return any(_author(token) for token in parse(text))
+
+
+def clause_subject(sentence: str, start: int, end: int) -> Token | None:
+    """The subject of the clause holding sentence[start:end], when it lies outside it ("My boyfriend" of "My
+    boyfriend is from Cabra" for "Cabra"); None when the clause has none there."""
+    span = phrase_span(parse(sentence), start, end)
+    if span is None or not len(span):
+        return None
+    verb = head_of(span)
+    while verb.pos_ not in {"VERB", "AUX"} and verb.head != verb:
+        verb = verb.head
+    subject = next((t for t in verb.children if t.dep_ in SUBJECT), None)
+    return None if subject is None or span.start <= subject.i < span.end else subject
+
+
 def has_content(sentence: str, start: int, end: int) -> bool:
     """sentence[start:end] holds a word beyond particles, adpositions, determiners, conjunctions and punctuation
     ("up" of "keeps going up" holds none)."""
