@@ -39,8 +39,15 @@ def test_candidates_fit_the_grammatical_slot_of_the_phrase():
     assert "in Leeds" not in found and len(found) == len(set(found))
     assert "my partner" in candidates_for(sentence, "my husband", "married")
     assert "" not in candidates_for(sentence, "my husband", "married")  # the subject: the sentence needs it
-    nurse = candidates_for(sentence, "an ER nurse", "occupation")
-    assert "a job" in nurse and "an job" not in nurse  # the stand-ins the teacher used for a nurse, "a" agreeing
+    # occupation's nouns never take a common noun's place (generic.yaml common_nouns: readers rejected "kitchen" ->
+    # "work", "teacher" -> "my field"); its adverbials still replace the phrase around it
+    assert not {"a job", "a professional", "my line of work"} & set(
+        candidates_for(sentence, "an ER nurse", "occupation")
+    )
+    assert "on the job" in candidates_for(sentence, "as an ER nurse", "occupation")
+    from stealthflow.anonymize.generalize import with_article
+
+    assert with_article("an", "job") == "a job" and with_article("A", "engineer") == "An engineer"
     assert not any(c.startswith(("here", "around")) for c in candidates_for(sentence, "Leeds", "location"))
     # a common noun no teacher cue of the attribute ends with gets no stand-in ("this razor" -> "this kid" is false)
     assert candidates_for("Honestly this razor is the best I have tried.", "this razor", "gender") == []
@@ -80,6 +87,10 @@ def test_a_phrase_about_someone_else_gets_no_stand_in_in_the_authors_words():
 
     theirs = candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "pobp")
     assert theirs and not any(speaks_for_author(c) for c in theirs), theirs
+    for sentence in ("Someone is from Cabra and even he was outraged.", "You grew up in Leeds?"):
+        place = sentence.split()[-1].strip("?") if "Leeds" in sentence else "Cabra"
+        theirs = candidates_for(sentence, place, "pobp")
+        assert not any(speaks_for_author(c) for c in theirs), (sentence, theirs)
     mine = candidates_for("I am from Cabra and proud of it.", "Cabra", "pobp")
     assert any(speaks_for_author(c) for c in mine), mine
 
@@ -91,7 +102,7 @@ def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays(
     found = candidates_for("Twelve years as an ER nurse and it shows.", "Twelve years as an ER nurse", "occupation")
     assert "Twelve years in my job" in found
     taught = teacher_table().get("twelve years as an er nurse")
-    assert all(c.startswith("Twelve years ") for c in found if c != taught), found
+    assert all(c.startswith("Twelve years") for c in found if c != taught), found
     loans = candidates_for(
         "Still paying off my student loans from Leeds Uni.", "my student loans from Leeds Uni", "education"
     )

@@ -393,9 +393,9 @@ def test_a_model_rewrite_that_drops_a_placeholder_gives_way_to_generalizing_the_
 
 
 def test_a_model_rewrite_that_repeats_a_placeholder_elsewhere_gives_way_to_generalizing_the_cues():
-    answer = 'Removed "a nurse" (occupation).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
-    post = "Hi, call me at <PHONE_3>, I work as a nurse at <EMPLOYER_1>"
-    result = local(fake_llm(lambda messages: answer), {"a nurse": "occupation"}).anonymize_many(
+    answer = 'Removed "Leeds" (location).\n#\nHi, call me at <EMPLOYER_1> at <PHONE_3>. I am at <EMPLOYER_1>.'  # FAKE model: moves the employer into the phone clause
+    post = "Hi, call me at <PHONE_3>, I work in Leeds at <EMPLOYER_1>"
+    result = local(fake_llm(lambda messages: answer), {"Leeds": "location"}).anonymize_many(
         [Profile(id="p", comments=[Comment(text=post)])]
     )[0]
     assert (
@@ -587,15 +587,15 @@ def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phr
 
 
 @pytest.mark.real_model
-def test_a_stand_in_far_from_the_phrase_in_meaning_is_not_taken():
+def test_a_stand_in_of_another_kind_is_not_taken():
     """The real MiniLM (numpy) and SmolLM2: "a person" read fluently in place of "Bristol" (marked for gender) and
-    was taken ("a women's team in a person"); it is now below the meaning floor, and the name stays, reported."""
+    was taken ("a women's team in a person"); a place is no kind of name a gender stand-in replaces, and the name
+    stays, reported."""
     from stealthflow.anonymize.generalize import candidates
     from stealthflow.utility.fluency import shared_scorer
 
     post = "Any other girls here play rugby? Trying to find a women's team in Bristol."
     start = post.index("Bristol")
-    assert "a person" in candidates(post, start, start + len("Bristol"), "gender")
+    assert "a person" not in candidates(post, start, start + len("Bristol"), "gender")
     ((text, replacements),) = Generalizer(shared_scorer).generalize([post], [[("Bristol", "gender")]])
-    assert "a person" not in text
-    assert all(r.replacement is None or r.replacement not in {"a person"} for r in replacements)
+    assert "Bristol" in text and [r.replacement for r in replacements] == [None]
