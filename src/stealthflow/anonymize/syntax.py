@@ -314,6 +314,16 @@ def _author(token: Token) -> bool:
     return token.pos_ == "PRON" and token.morph.get("Person") == ["1"]
 
 
+def someone_else(token: Token) -> bool:
+    """A pronoun of a person who is not the author, by its morphology: personal of the second or third person and not
+    neuter ("you", "she", "they"; not "it"), or indefinite ("someone", "everyone"); not a demonstrative ("this"), an
+    interrogative ("what") or "there"."""
+    kind, person = token.morph.get("PronType"), token.morph.get("Person")
+    if kind == ["Ind"]:
+        return True
+    return kind == ["Prs"] and person in (["2"], ["3"]) and token.morph.get("Gender") != ["Neut"]
+
+
 def speaks_for_author(text: str) -> bool:
     """`text` holds a first-person word ("my city", "the place I grew up", "people I work with")."""
     return any(_author(token) for token in parse(text))
