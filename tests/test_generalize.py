@@ -85,8 +85,9 @@ def test_a_phrase_about_someone_else_gets_no_stand_in_in_the_authors_words():
     """ "My boyfriend is from Cabra" never becomes "... from the place I grew up"."""
     from stealthflow.anonymize.syntax import speaks_for_author
 
-    theirs = candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "pobp")
-    assert theirs and not any(speaks_for_author(c) for c in theirs), theirs
+    theirs = candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "location")
+    assert theirs and not any(speaks_for_author(c) for c in theirs), theirs  # "the city", never "my city"
+    assert not candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "pobp")
     for sentence in ("Someone is from Cabra and even he was outraged.", "You grew up in Leeds?"):
         place = sentence.split()[-1].strip("?") if "Leeds" in sentence else "Cabra"
         theirs = candidates_for(sentence, place, "pobp")
@@ -185,7 +186,20 @@ def test_no_stand_in_puts_the_author_in_place_of_someone_else_or_a_clause_behind
     mum = candidates_for("Mum rang from Karachi again, asking when I'll visit.", "Mum", "gender")
     kent = candidates_for("Went to a grammar school in Kent and I loved it.", "in Kent", "pobp")
     assert not any("like me" in c for c in mum) and "in where I grew up" not in kent, (mum, kent)
-    assert "in the place I grew up" in kent
+    assert "in my hometown" in kent
+
+
+def test_stand_ins_readers_rejected_are_not_offered():
+    """generic.yaml lists no stand-in readers accepted at most 1 time in 8 on seeds 2-6 ("the place I grew up",
+    "this stage of life", "people I work with")."""
+    offered = {
+        w.casefold()
+        for s in generic_lexicon().values()
+        for f in ("nouns", "phrases", "adverbials")
+        for w in getattr(s, f)
+    }
+    assert not offered & {"the place i grew up", "this stage of life", "a certain age", "people i work with", "home"}
+    assert "in the place I grew up" not in candidates_for("Went to a grammar school in Kent.", "in Kent", "pobp")
 
 
 def test_a_stand_in_pronoun_keeps_the_slot_case():
