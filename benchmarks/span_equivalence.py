@@ -1,7 +1,8 @@
 """Whether two checkouts' detectors find the same spans: a speed change must not change what is found.
 
 The whole detector (the deterministic recognizers, the language guess and the shipped PII tagger) runs over the
-texts of benchmarks/data/pii-heldout-c, -d, -e, -f and data/pii_test.jsonl, once with this checkout's code and once
+texts of benchmarks/data/pii-heldout-c to -h, data/pii_test.jsonl and the tagger's natural validation messages in
+seven languages (data/tagger-natural/validation*/, their marks taken out), once with this checkout's code and once
 with `--before SRC` (another checkout's src/, in a subprocess), and the span sets (start, end, type) are compared
 text by text. A span found by one side only is listed with the tagger's confidence where it has one and how far
 that lies from its type's threshold (a float within 1e-4 of a threshold may fall either way on another CPU).
@@ -24,14 +25,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).parent / "results"
 SOURCES = [
-    *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[cdef]/*.jsonl")),
+    *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[cdefgh]/*.jsonl")),
     ROOT / "data" / "pii_test.jsonl",
 ]
+MARKED_SOURCES = sorted((ROOT / "data" / "tagger-natural").glob("validation*/*.txt"))  # [value](TYPE) marks
 NEAR = 1e-4  # a confidence this close to its threshold may be rounded either way
 
 
 def texts() -> list[str]:
-    return [json.loads(line)["text"] for path in SOURCES for line in path.read_text(encoding="utf-8").splitlines()]
+    from stealthflow.pii_tagger.training.data import read_marked
+
+    plain = [json.loads(line)["text"] for path in SOURCES for line in path.read_text(encoding="utf-8").splitlines()]
+    return plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
 
 
 def spans_found() -> list[list[list]]:
