@@ -95,7 +95,7 @@ class WordPieces:
         ends: list[int] = []
         shapes: list[int] = []
         rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
-        underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): looked up in the text
+        underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): see _ascii
         position = 0
         for run in self._long.finditer(text) if self._long else ():
             self._pieces(text, position, run.start(), underscores, ids, starts, ends, shapes, rare)
@@ -130,7 +130,10 @@ class WordPieces:
         known, whole, lexicon, shaped = self._known, self._whole, self._lexicon, self._shaped
         for match in ASCII_PIECE.finditer(text, start, end):
             word = match.group()
-            hit = None if underscores else known.get(word)
+            # A word glued to an underscore is another lexicon word ("anna_smith"): its flag is looked up in the
+            # text, not remembered. No other word runs on past its piece here (the rest of "\w" is not ASCII).
+            glued = underscores and text.startswith("_", match.end())
+            hit = None if glued else known.get(word)
             if hit is None:
                 lower = word.lower()
                 piece = whole.get(lower)
@@ -139,7 +142,7 @@ class WordPieces:
                     continue
                 flag = name_flag(text, match.start(), lexicon) if lexicon else 0
                 hit = (piece, case_shape(word) + CASES * flag)
-                if not underscores and word in (lower, lower.capitalize(), lower.upper()):
+                if not glued and word in (lower, lower.capitalize(), lower.upper()):
                     known[word] = hit
             ids.append(hit[0])
             starts.append(match.start())
