@@ -146,7 +146,9 @@ def _parameter_names(shape: StudentShape) -> set[str]:
     }
 
 
-def _depthwise(x: np.ndarray, weight: np.ndarray, dilation: int, edge: int, out: np.ndarray, scratch: np.ndarray):
+def _depthwise(
+    x: np.ndarray, weight: np.ndarray, dilation: int, edge: int, out: np.ndarray, scratch: np.ndarray
+) -> np.ndarray:
     """(positions, width): each channel's taps (`weight`: kernel x width), `dilation` apart, at the positions of `x`
     but its first and last `edge` (rows of zeros at least as wide as the taps reach), written into `out`."""
     centre, rows = len(weight) // 2, len(x) - 2 * edge
