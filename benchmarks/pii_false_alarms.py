@@ -9,7 +9,7 @@ benchmarks/pii_registers.py reads them ({"text", "lang", "pii": [{"value", "type
 `--names FILE` also writes the tagger's REAL_NAME spans on texts without personal data, one a row: the language,
 the words, the confidence, where they stand (the text's or a sentence's first word, the word after a line's
 first word as in "Hallo Leute", an item of a list, inside a sentence) and what the student's name feature says
-of each word (names.tsv beside its weights: given, family, both, or not a name, as the student reads it).
+of each word (names.tsv beside its weights: given, family, both, or not a name).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pii_multilingual import overlaps  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 
 from stealthflow.pii_tagger.model import pii_tagger_path  # noqa: E402
-from stealthflow.pii_tagger.names import FAMILY, GIVEN, LEXICON, WORD, load_lexicon, student_flag  # noqa: E402
+from stealthflow.pii_tagger.names import FAMILY, GIVEN, LEXICON, WORD, load_lexicon  # noqa: E402
 from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
@@ -122,7 +122,7 @@ def name_alarms(rows: list[dict], found: list[list], lexicon: dict[str, int]) ->
                         "words": row["text"][span.start : span.end],
                         "score": round(span.score, 3),
                         "position": position(row["text"], span.start, span.end),
-                        "names": [_FLAG_NAMES[student_flag(word, lexicon)] for word in words],
+                        "names": [_FLAG_NAMES[lexicon.get(word.casefold(), 0)] for word in words],
                     }
                 )
     return alarms

@@ -489,17 +489,19 @@ def test_shipped_tagger_leaves_hard_negatives_alone(shipped_detector):
 
 
 @pytest.mark.real_model
-def test_the_shipped_student_takes_no_frequent_word_of_a_language_for_a_name_and_keeps_the_names():
-    """Written here, in no data set: "Sie" and "Nella" were tagged REAL_NAME while names.tsv flagged them."""
+def test_the_shipped_detector_masks_common_real_names_with_no_cue_before_them():
+    """Written here, in no data set: names made of words that a tagger language also uses every day ("Max",
+    "Schwarz", "Mark", "White", "Thomas"), with no "my name is" before them. The student missed all three while
+    names.tsv marked such words (fa6ec44)."""
     detector = Detector(build_recognizers(models=True))
     texts = {
-        "Guten Morgen! Könnten Sie mir bitte sagen, ob das Paket schon unterwegs ist?": [],
-        "Nella mia città il traffico è impossibile il lunedì.": [],
-        "Meine Kollegin Sabine hat mir gestern geholfen.": ["Sabine"],
-        "My neighbour John lent me his ladder.": ["John"],
+        "Schreib bitte Max Schwarz wegen der Rechnung.": "Max Schwarz",
+        "Our new tenant is Mark White, he moves in on the 3rd.": "Mark White",
+        "Gestern war ich mit Thomas im Kino.": "Thomas",
     }
-    for (text, names), spans in zip(texts.items(), detector.detect_many(list(texts)), strict=True):
-        assert [text[s.start : s.end] for s in spans if s.type == "REAL_NAME"] == names, text
+    for (text, name), spans in zip(texts.items(), detector.detect_many(list(texts)), strict=True):
+        start = text.index(name)
+        assert any(s.type == "REAL_NAME" and s.start <= start and s.end >= start + len(name) for s in spans), text
 
 
 @pytest.mark.real_model
@@ -633,9 +635,11 @@ def test_the_taggers_languages_come_from_its_card_without_loading_it(monkeypatch
     assert recognizer.PiiTaggerRecognizer("pii-tagger").languages == {"en"}  # a card without languages
 
 
-# A German text without personal data from the development set benchmarks/data/pii-heldout-e that the student takes
-# for an address (confidence 0.71), beside German addresses it is sure of (1.0).
+# German texts without personal data from the development set benchmarks/data/pii-heldout-e that the student takes
+# for addresses (confidence 0.77-0.80), beside German addresses it is sure of (1.0).
 GERMAN_FALSE_ALARMS = [
+    "Ehrlich gesagt verstehe ich die Aufregung nicht. Die Mieten in München steigen seit 20 Jahren, und keine "
+    "Regierung hat etwas dagegen getan.",
     "Welcher Router ist besser, die FritzBox 7590 oder die 7530 AX? Die Telekom bietet mir den Speedport an, aber "
     "da habe ich schlechte Erfahrungen gemacht.",
 ]
@@ -651,9 +655,9 @@ GERMAN_ADDRESSES = {
 
 @pytest.mark.real_model
 def test_a_german_address_threshold_drops_the_students_german_false_alarms_and_keeps_german_addresses():
-    """The shipped student with its per-type thresholds alone flags the German text as an address; with the
+    """The shipped student with its per-type thresholds alone flags both German texts as addresses; with the
     German ADDRESS threshold `tagger thresholds --by-language` chose on the validation messages (0.90) it
-    does not, and still masks the German addresses; the same text read as English keeps the type's."""
+    flags neither, and still masks the German addresses; the same texts read as English keep the type's."""
     student = copy.copy(load_pii_tagger(str(shipped_pii_tagger_dir())))
     student.language_thresholds = {}
     per_type = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=student)])
@@ -661,8 +665,8 @@ def test_a_german_address_threshold_drops_the_students_german_false_alarms_and_k
     german = copy.copy(student)
     german.language_thresholds = {"de": {"ADDRESS": 0.9}}
     by_language = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=german)])
-    assert by_language.detect_many(GERMAN_FALSE_ALARMS) == [[]]
+    assert by_language.detect_many(GERMAN_FALSE_ALARMS) == [[], []]
     for text, address in GERMAN_ADDRESSES.items():
         assert address in [text[s.start : s.end] for s in by_language.detect(text) if s.type == "ADDRESS"]
-    as_english = PiiTaggerRecognizer(tagger=german).find_many(GERMAN_FALSE_ALARMS, languages=[frozenset({"en"})])
+    as_english = PiiTaggerRecognizer(tagger=german).find_many(GERMAN_FALSE_ALARMS, languages=[frozenset({"en"})] * 2)
     assert all(spans for spans in as_english)

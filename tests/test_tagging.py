@@ -175,68 +175,6 @@ def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_in
     assert not {"the", "a", "my", "e"} & set(lexicon)  # words some name holds that carry no signal
 
 
-def _wordfreq_list(path: Path, words_at: dict[float, list[str]]) -> Path:
-    """A wordfreq list in its format (written here, a stand-in for wordfreq's): bucket i holds Zipf 9 - i/100."""
-    import gzip
-
-    import msgpack
-
-    buckets = [[] for _ in range(700)]
-    for zipf, words in words_at.items():
-        buckets[round((9 - zipf) * 100)] = words
-    with gzip.open(path, "wb") as handle:
-        msgpack.pack([{"format": "cB", "version": 1}, *buckets], handle)
-    return path
-
-
-def test_the_name_lexicon_command_marks_the_words_any_language_uses_very_often(tmp_path):
-    """`stealthflow tagger name-lexicon`: Faker's lexicon, each word at the cut-off or above in any list marked."""
-    from typer.testing import CliRunner
-
-    from stealthflow.cli import app
-    from stealthflow.pii_tagger.names import FREQUENT, faker_name_lexicon, load_lexicon
-
-    german = _wordfreq_list(tmp_path / "small_de.msgpack.gz", {6.8: ["sie", "und"], 5.0: ["peter"], 4.5: ["juan"]})
-    spanish = _wordfreq_list(tmp_path / "small_es.msgpack.gz", {6.0: ["nada"], 4.9: ["peter"], 3.0: ["sie"]})
-    out = tmp_path / "names.tsv"
-    result = CliRunner().invoke(
-        app, ["tagger", "name-lexicon", str(german), str(spanish), "--out", str(out), "--max-zipf", "5"]
-    )
-    assert result.exit_code == 0, result.output
-    faker = faker_name_lexicon()
-    assert {"sie", "und", "nada", "peter", "juan", "xiomara"} <= set(faker)
-    frequent = {"sie", "und", "nada", "peter"}  # a word's highest Zipf counts ("peter" 5.0 in German), the cut-off too
-    assert load_lexicon(out) == {word: flag | FREQUENT if word in frequent else flag for word, flag in faker.items()}
-
-
-def test_a_student_reads_no_flag_on_a_frequent_word_and_the_rules_still_find_its_name():
-    from stealthflow.pii_tagger.names import FAMILY, FREQUENT, GIVEN, name_flag, student_flag
-    from stealthflow.pii_tagger.pieces import CASES, word_shapes
-
-    lexicon = {"sie": GIVEN | FREQUENT, "john": GIVEN | FAMILY | FREQUENT, "xiomara": GIVEN}
-    assert [student_flag(word, lexicon) for word in ("Sie", "JOHN", "Xiomara", "Haus")] == [0, 0, GIVEN, 0]
-    assert name_flag("ask Xiomara", 4, lexicon) == GIVEN and name_flag("ask John", 4, lexicon) == 0
-    _, tokenizer = base_model(len(bio_labels(["name"])))
-    text = "Sie fragt Xiomara"
-    offsets = tokenizer(text, return_offsets_mapping=True)["offset_mapping"]
-    assert max(word_shapes(text, offsets, lexicon)) >= CASES * GIVEN  # Xiomara's pieces
-    assert word_shapes(text, offsets, {"xiomara": GIVEN}) == word_shapes(text, offsets, lexicon)  # Sie: none
-
-
-def test_the_shipped_lexicon_is_fakers_with_the_function_words_that_tell_a_texts_language_marked():
-    """The shipped names.tsv as the command writes it: Faker's words and flags, and every function word of
-    data/languages/<code>.yaml that Faker calls a name ("sie", "la", "les", "nella", "und") marked frequent."""
-    from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
-    from stealthflow.pii_tagger.names import FREQUENT, LEXICON, faker_name_lexicon, load_lexicon
-    from stealthflow.placeholders.language import COVERED, language_file
-
-    shipped, faker = load_lexicon(shipped_pii_tagger_dir() / LEXICON), faker_name_lexicon()
-    assert {word: flag & ~FREQUENT for word, flag in shipped.items()} == faker
-    function_words = {word for code in COVERED for word in language_file(code)["function_words"]} & set(faker)
-    assert len(function_words) > 40 and all(shipped[word] & FREQUENT for word in function_words)
-    assert not shipped["xiomara"] & FREQUENT and not shipped["christoph"] & FREQUENT
-
-
 def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
     from stealthflow.pii_tagger.names import FAMILY, GIVEN
     from stealthflow.pii_tagger.pieces import CASES, word_shapes

@@ -298,44 +298,6 @@ def language_words(
     _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq), out), out, "words")
 
 
-@tagger_app.command("name-lexicon")
-def name_lexicon(
-    wordfreq: Annotated[
-        list[Path],
-        typer.Argument(
-            help="wordfreq's lists of the tagger's languages: wordfreq/data/small_<code>.msgpack.gz of the PyPI "
-            "package wordfreq 3.1.1 (en, de, fr, es, it, nl, pt)",
-            exists=True,
-            dir_okay=False,
-        ),
-    ],
-    out: Annotated[Path, typer.Option("--out", help="the lexicon to write")] = Path(
-        "models/pii-tagger-student/names.tsv"
-    ),
-    max_zipf: Annotated[
-        float | None,
-        typer.Option(
-            "--max-zipf",
-            help="a word this frequent in any of the lists is marked: the student reads no name flag (default: names.py)",
-        ),
-    ] = None,
-) -> None:
-    """Rebuild a student's name lexicon: Faker's given and family names of every locale, the words its languages use very often ("sie", "nada") marked."""
-    from stealthflow.pii_tagger import names
-    from stealthflow.placeholders.common_words import wordfreq_zipf
-
-    def write() -> int:
-        zipf: dict[str, float] = {}
-        for path in wordfreq:
-            for word, value in wordfreq_zipf(path).items():
-                zipf[word] = max(value, zipf.get(word, 0.0))
-        lexicon = names.mark_frequent(names.faker_name_lexicon(), zipf, max_zipf or names.NAME_MAX_ZIPF)
-        names.save_lexicon(lexicon, out)
-        return len(lexicon)
-
-    _rebuild(write, out, "words")
-
-
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

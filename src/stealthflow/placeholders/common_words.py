@@ -193,12 +193,6 @@ def frequent_words(wordfreq_file: Path, wordnet_dir: Path, min_zipf: float = MIN
 def wordfreq_words(wordfreq_file: Path, min_zipf: float = MIN_ZIPF) -> list[str]:
     """The words made of letters of a wordfreq list (`wordfreq/data/*.msgpack.gz` of the PyPI package wordfreq)
     at Zipf `min_zipf` or above, sorted."""
-    return sorted(wordfreq_zipf(wordfreq_file, min_zipf))
-
-
-def wordfreq_zipf(wordfreq_file: Path, min_zipf: float = MIN_ZIPF) -> dict[str, float]:
-    """The words made of letters of a wordfreq list at Zipf `min_zipf` or above -> their Zipf (log10 of uses
-    per billion words)."""
     import gzip
 
     import msgpack  # the test extra (requirements-lock.txt pins it); wordfreq itself is not needed
@@ -210,10 +204,6 @@ def wordfreq_zipf(wordfreq_file: Path, min_zipf: float = MIN_ZIPF) -> dict[str, 
     if header != {"format": "cB", "version": 1}:
         raise DataError(f"{wordfreq_file}: not a wordfreq word list (cB format, version 1)")
     # bucket i holds the words of frequency 10^(-i/100): Zipf (log10 of uses per billion words) 9 - i/100
-    return {
-        word: 9 - i / 100
-        for i, bucket in enumerate(buckets)
-        if 9 - i / 100 >= min_zipf
-        for word in bucket
-        if word.isalpha()
-    }
+    return sorted(
+        {word for i, bucket in enumerate(buckets) if 9 - i / 100 >= min_zipf for word in bucket if word.isalpha()}
+    )
