@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 GIVEN, FAMILY = 1, 2  # flags, combined: 3 = both
-FLAGS = 4
+STUDENT_FLAGS = 4  # the values a student's name input takes: 0 to GIVEN | FAMILY (its embedding's rows per case)
 LEXICON = "names.tsv"  # beside a student's weights
 WORD = re.compile(r"\w+")
 

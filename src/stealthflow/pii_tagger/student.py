@@ -18,7 +18,7 @@ from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
 from stealthflow.pii_tagger.minilm import word_embeddings
-from stealthflow.pii_tagger.names import FLAGS
+from stealthflow.pii_tagger.names import STUDENT_FLAGS
 from stealthflow.pii_tagger.pieces import CASES
 from stealthflow.pii_tagger.shape import STUDENT_WINDOW, StudentShape
 
@@ -69,7 +69,7 @@ class ConvTagger(nn.Module):
         self.norms = nn.ModuleList(nn.LayerNorm(shape.width) for _ in shape.dilations)
         self.classifier = nn.Linear(shape.width, num_labels)
         self.uses_case = shape.case
-        self.cases = nn.Embedding(CASES * (FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
+        self.cases = nn.Embedding(CASES * (STUDENT_FLAGS if shape.lexicon else 1), shape.width) if shape.case else None
         self._table = None
         self._low_precision = None
         self._plain_layers = None
