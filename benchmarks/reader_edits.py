@@ -94,11 +94,11 @@ def still_made(judged: list[Edit], rewrites: dict[str, str]) -> dict[str, float]
 
 def stand_in_attributes(new: str) -> set[str]:
     """The attributes of generic.yaml whose stand-ins `new` is (behind a preposition or determiner)."""
-    from stealthflow.anonymize.generalize import generic_lexicon
+    from stealthflow.anonymize.generalize import FORMS, generic_lexicon
 
     forms: dict[str, set[str]] = {}
     for attribute, stand in generic_lexicon().items():
-        for form in ("nouns", "phrases", "adverbials", "adjectives"):
+        for form in FORMS:
             for word in getattr(stand, form):
                 forms.setdefault(word.casefold(), set()).add(attribute)
     text = new.casefold().strip()
@@ -111,7 +111,6 @@ def stand_in_kinds(judged: list[Edit]) -> dict[str, dict[str, int]]:
     from stealthflow.anonymize import generalize, syntax
 
     table: dict[str, Counter] = {}
-    lexicon = generalize.generic_lexicon()
     for edit in judged:
         attributes = stand_in_attributes(edit.new) if edit.old else set()
         if not attributes:
@@ -121,12 +120,7 @@ def stand_in_kinds(judged: list[Edit]) -> dict[str, dict[str, int]]:
         where = syntax.slot(sentence, start, start + len(edit.old))
         if where is None:
             continue
-        if not (where.name or where.kind == "adjective"):
-            kind = "common noun"
-        else:
-            kinds = generalize.name_kinds(sentence, start, start + len(edit.old), where)
-            fits = any(kinds & set(lexicon[a].names) for a in attributes)
-            kind = "name of the attribute's kind" if fits else "name, number or adjective of another kind"
+        kind = generalize.slot_kind(sentence, start, start + len(edit.old), attributes, where)
         table.setdefault(kind, Counter())[edit.label] += 1
     return {kind: dict(counts) for kind, counts in table.items()}
 
