@@ -310,11 +310,16 @@ def stand_ins(sentence: str, start: int, end: int, attribute: str, where: syntax
     stand = generic_lexicon().get(attribute, StandIns())
     kind = slot_kind(sentence, start, end, [attribute], where)
     if kind == COMMON_NOUN and where.kind in {"nominal", "adverbial"}:
-        # a common noun: only the stand-ins the teacher itself used for it ("my husband" -> "my partner"), read at the
-        # phrase's head, not its last word ("As a nurse in Leeds" is headed by the nurse: never "As a city")
+        # a common noun: only the stand-ins the teacher itself used for it ("my husband" -> "my partner"), both for its
+        # last word and for its head ("As a nurse in Leeds" is headed by the nurse: never "As a city")
         forms = FORMS if stand.common_nouns else ("adverbials",)  # generic.yaml common_nouns
-        head = where.head or sentence[start:end]
-        return StandIns(**{f: tuple(w for w in getattr(stand, f) if teacher_used(w, attribute, head)) for f in forms})
+        words = {sentence[start:end], where.head or sentence[start:end]}
+        return StandIns(
+            **{
+                f: tuple(w for w in getattr(stand, f) if all(teacher_used(w, attribute, x) for x in words))
+                for f in forms
+            }
+        )
     if kind == OTHER_KIND:
         # A name, number or adjective of another kind than the attribute's gets no stand-in: "chama", "UPI" or
         # "runzas" never become "the city", "One bathroom" never "Someone bathroom", "eighteen" never "this stage
@@ -335,17 +340,23 @@ def allowed(
     candidate: str, sentence: str, start: int, end: int, attribute: str, where: syntax.Slot | None = None
 ) -> bool:
     """The kind rules hold for `candidate` whatever its source (the teacher's table or head edits, a suggestion, the
-    generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`), and a generic stand-in of the
-    attribute only where `stand_ins` lets it replace sentence[start:end] ("kitchen" never -> "work")."""
+    generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`); a generic stand-in of the attribute
+    never replaces a name, number or adjective of another kind, nor a common noun when the attribute's nouns and
+    phrases may not (`common_nouns: false`: "kitchen" never -> "work"). The teacher's own edit needs no
+    `teacher_used`: it is the teacher's word for the phrase."""
     where = where or syntax.slot(sentence, start, end)
     bare = candidate.casefold()
     if where is not None and where.prep and bare.startswith(where.prep.casefold() + " "):
         bare = bare[len(where.prep) + 1 :]
     if bare in rejected_stand_ins() or candidate.casefold() in rejected_stand_ins():
         return False
-    if where is None or bare not in _words_of(generic_lexicon().get(attribute, StandIns())):
+    stand = generic_lexicon().get(attribute, StandIns())
+    if where is None or bare not in _words_of(stand):
         return True
-    return bare in _words_of(stand_ins(sentence, start, end, attribute, where))
+    kind = slot_kind(sentence, start, end, [attribute], where)
+    if kind == OTHER_KIND:
+        return False
+    return kind != COMMON_NOUN or stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
 
 
 @cache
