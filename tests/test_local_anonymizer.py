@@ -599,3 +599,26 @@ def test_a_stand_in_of_another_kind_is_not_taken():
     assert "a person" not in candidates(post, start, start + len("Bristol"), "gender")
     ((text, replacements),) = Generalizer(shared_scorer).generalize([post], [[("Bristol", "gender")]])
     assert "Bristol" in text and [r.replacement for r in replacements] == [None]
+
+
+@pytest.mark.real_model
+def test_a_place_that_completes_its_verb_stays_reported_rather_than_leaving_a_stub():
+    """The review of issue 47: "Someone is and even he was outraged.", "<p>My partner is >" and "<b>I live." were
+    printed as protected. The place completes its verb: with no stand-in it stays, and the post is reported."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = [
+        "My boyfriend is from Cabra and even he was outraged.",
+        "<p>My wife is from <b>Cork</b></p>",
+        "<b>I live in Leeds</b> and work as a nurse.",
+    ]
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    for post, result in zip(posts, results, strict=True):
+        place = next(p for p in ("Cabra", "Cork", "Leeds") if p in post)
+        verb = "live in" if "live" in post else "is from"
+        assert verb in result.text, (post, result.text)  # the verb keeps its complement
+        assert place in result.text and any(place in phrase for phrase in result.unprotected), (post, result)
