@@ -53,6 +53,19 @@ def test_a_trained_tagger_finds_its_spans_with_exact_offsets_and_reloads_from_it
     assert (tmp_path / "resaved" / "tagger.safetensors").stat().st_size == size
 
 
+def test_a_warm_start_trains_on_from_a_saved_taggers_weights_not_a_fresh_head(tmp_path, teacher):
+    """With `init`, training starts from the teacher's trained layers and head: with a vanishing learning rate
+    it still finds the teacher's spans (a fresh head finds none); a tagger of other labels is refused."""
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=1, learning_rate=1e-12, batch_size=4, init=str(teacher)
+    )
+    tagger = train_tagger([("We met for lunch on Friday.", [])] * 4, config, tmp_path / "run", log=lambda *_: None)
+    assert [(s.start, s.end, s.label) for s in tagger.tag(TEXT)] == SPANS
+    config.init, config.labels = str(teacher), ["location"]
+    with pytest.raises(ValueError, match="tags"):
+        train_tagger([(TEXT, [])], config, tmp_path / "other", log=lambda *_: None)
+
+
 def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_path):
     config = TaggerTrainConfig(
         labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4

@@ -326,8 +326,10 @@ def cue_tagger(
     learning_rate: float = 2e-4,
     threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.5,
     teacher: Annotated[
-        Optional[Path],
-        typer.Option("--teacher", help="teacher rewrites whose cues are the labels; default: the shipped ones"),
+        Optional[list[Path]],
+        typer.Option(
+            "--teacher", help="teacher rewrites whose cues are the labels (repeatable); default: the shipped ones"
+        ),
     ] = None,
     evidence: Annotated[
         bool, typer.Option("--evidence", help="learn DeepSeek-V3's evidence spans instead of the teacher's cues")
@@ -349,6 +351,9 @@ def cue_tagger(
     save_steps: Annotated[
         int, typer.Option(min=0, help="checkpoint every N steps under OUT/checkpoints; a rerun resumes (0: none)")
     ] = 0,
+    init: Annotated[
+        Optional[Path], typer.Option("--init", help="start from this trained cue tagger (e.g. models/cue-tagger)")
+    ] = None,
 ) -> None:
     """Train the local anonymizer's cue tagger (on the teacher's cues, or the evidence spans); score it on the test split."""
     import json
@@ -374,14 +379,17 @@ def cue_tagger(
         learning_rate=learning_rate,
         threshold=threshold,
         threads=threads,
+        init=str(init) if init else None,
         extra={"save_strategy": "steps", "save_steps": save_steps, "save_total_limit": 1} if save_steps else {},
     )
     with user_errors():
-        teacher_file = None if evidence else teacher or shipped_teacher_file()
-        if teacher_file:
+        teacher_files = [] if evidence else teacher or [shipped_teacher_file()]
+        if teacher_files and teacher_files[0]:
+            rewrites = {key: row for file in teacher_files for key, row in load_teacher_rewrites(file).items()}
             examples, trained_on = (
-                teacher_cue_examples(load_teacher_rewrites(teacher_file), core=not whole_phrases),
-                f"the teacher's {'cue phrases' if whole_phrases else 'changed words of each cue'} in {teacher_file}",
+                teacher_cue_examples(rewrites, core=not whole_phrases),
+                f"the teacher's {'cue phrases' if whole_phrases else 'changed words of each cue'} in "
+                + ", ".join(str(f) for f in teacher_files),
             )
         else:
             examples, trained_on = (
@@ -392,6 +400,8 @@ def cue_tagger(
         examples += negative_examples(negative_files)
         if negative_files:
             trained_on += " and the posts without cues in " + ", ".join(str(f) for f in negative_files)
+        if init:
+            trained_on = f"{init} (its weights as the start) trained further on " + trained_on
         tagger = train_tagger(examples, config, out_dir, log=console.print)
         seconds = time.time() - started
         metrics = cue_metrics(tagger, load_profiles(split_path("test")))

@@ -37,6 +37,7 @@ class TaggerTrainConfig:
     threads: int | None = None
     student: StudentShape | None = None  # train a convolutional student (student.py) instead of MiniLM layers
     teacher: str | None = None  # a trained tagger's directory: its token probabilities join the loss
+    init: str | None = None  # a trained MiniLM tagger's directory to start from (warm start) instead of a fresh head
     distill_weight: float = 0.5  # the teacher's share of the loss
     temperature: float = 2.0  # softens the teacher's probabilities (the scaled loss keeps its size)
     soft_label_cache: str | None = None  # a file keeping the teacher's probabilities between runs
@@ -208,6 +209,12 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
         from stealthflow.pii_tagger.student import student_model
 
         model, tokenizer = student_model(num_tags, config.student)
+    elif config.init:
+        start = SpanTagger.load(config.init, trainable=True)
+        if start.labels != config.labels:
+            raise ValueError(f"{config.init} tags {start.labels}, not {config.labels}")
+        model, tokenizer = start.model.train(), start.tokenizer
+        freeze_below(model, config.top_layers)
     else:
         model, tokenizer = base_model(num_tags, config.layers)
         freeze_below(model, config.top_layers)
