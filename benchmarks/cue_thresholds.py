@@ -5,7 +5,9 @@ the share of harmless posts it marks anything in (`--harmless`: JSONL files of p
 
 Gold spans: the words the teacher changed in each cue (`TeacherCue.core`, what the tagger learns) and,
 beside them, the teacher's whole cue phrases. A gold span is found when at least half its characters are
-tagged (any label); a tagged span is right when it overlaps a gold span (`span_metrics`).
+tagged (any label); a tagged span is right when it overlaps a gold span (`span_metrics`). Each row also
+gives, by attribute, the recall of the teacher's changed words, the precision of the marks of that attribute
+and the share of harmless posts with a mark of that attribute.
 
     python benchmarks/cue_thresholds.py --tagger models/cue-tagger \
         --harmless benchmarks/data/rewrite-heldout-b/harmless.jsonl --out runs/cue-thresholds.json
@@ -47,14 +49,22 @@ def main() -> None:
         found = find_cues(tagger, texts)
         row = {"threshold": threshold}
         for gold, core in (("core", True), ("phrase", False)):
-            figures = span_metrics([(r.text, r.spans(core)) for r in rewrites], found, CUE_LABELS)["all"]
+            by_label = span_metrics([(r.text, r.spans(core)) for r in rewrites], found, CUE_LABELS)
+            figures = by_label["all"]
             row |= {f"{gold}_spans": figures["spans"], f"{gold}_recall": round(figures["recall"], 3)}
             row[f"{gold}_precision"] = round(figures["precision"], 3)
+            if core:
+                by_attribute = {a: {k: round(by_label[a][k], 3) for k in ("recall", "precision")} for a in CUE_LABELS}
         row["marked_chars_per_span"] = round(
             sum(s.end - s.start for f in found for s in f) / max(1, sum(map(len, found))), 1
         )
         if harmless:
-            row["harmless_marked"] = round(sum(bool(f) for f in find_cues(tagger, harmless)) / len(harmless), 3)
+            marked = find_cues(tagger, harmless)
+            row["harmless_marked"] = round(sum(bool(f) for f in marked) / len(harmless), 3)
+            for attribute in CUE_LABELS:  # the share of harmless posts with a mark of this attribute
+                share = sum(any(s.label == attribute for s in f) for f in marked) / len(harmless)
+                by_attribute[attribute]["harmless_marked"] = round(share, 3)
+        row["by_attribute"] = by_attribute
         rows.append(row)
         print(json.dumps(row))
     if args.out:
