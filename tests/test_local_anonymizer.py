@@ -594,11 +594,12 @@ def test_a_stand_in_of_another_kind_is_not_taken():
     from stealthflow.anonymize.generalize import candidates
     from stealthflow.utility.fluency import shared_scorer
 
-    post = "Any other girls here play rugby? Trying to find a women's team in Bristol."
-    start = post.index("Bristol")
-    assert "a person" not in candidates(post, start, start + len("Bristol"), "gender")
-    ((text, replacements),) = Generalizer(shared_scorer).generalize([post], [[("Bristol", "gender")]])
-    assert "Bristol" in text and [r.replacement for r in replacements] == [None]
+    # a place the teacher data never generalizes ("Bristol" now has the teacher's own "town")
+    post = "Any other girls here play rugby? Trying to find a women's team in Tralee."
+    start = post.index("Tralee")
+    assert "a person" not in candidates(post, start, start + len("Tralee"), "gender")
+    ((text, replacements),) = Generalizer(shared_scorer).generalize([post], [[("Tralee", "gender")]])
+    assert "Tralee" in text and [r.replacement for r in replacements] == [None]
 
 
 @pytest.mark.real_model
@@ -613,7 +614,7 @@ def test_a_place_that_completes_its_verb_stays_reported_rather_than_leaving_a_st
     torch.set_num_threads(1)
     posts = [
         "My boyfriend is from Cabra and even he was outraged.",
-        "<p>My wife is from <b>Cork</b></p>",
+        "<p>My wife is from <b>Cork</b>.</p>",  # without the full stop the cue tagger's one mark splits to "My wife"
         "<b>I live in Leeds</b> and work as a nurse.",
     ]
     results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
