@@ -9,7 +9,7 @@ import pytest
 
 from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import teacher_cue_examples
-from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, whole
+from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, split_mark, whole
 from stealthflow.data import DataError
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
@@ -612,3 +612,11 @@ def test_who_the_clause_is_about_follows_relative_pronouns_and_coordinated_autho
 def test_an_empty_mark_stays_reported_instead_of_raising():
     ((new, (replacement,)),) = Generalizer(ScoreAll(0.0)).generalize(["I am from Cork."], [[("", "pobp")]])
     assert new == "I am from Cork." and replacement.replacement is None
+
+
+def test_a_name_glued_to_markup_in_a_marked_clause_is_a_piece_of_its_own():
+    """spaCy tags "Cork</b></p" X, outside every noun phrase: the mark "My wife is from <b>Cork<" had split to "My
+    wife" alone, and Cork stayed in a text reported protected."""
+    text = "<p>My wife is from <b>Cork</b></p>"
+    start, end = text.index("My"), text.index("Cork") + len("Cork<")
+    assert any("Cork" in text[a:b] for a, b in split_mark(text, start, end))

@@ -425,12 +425,19 @@ def _inside(doc: Doc, first: int, last: int, heads: frozenset[str]) -> list[tupl
     named = [chunk for chunk in [*doc.noun_chunks, *doc.ents] if any(t.pos_ == "PROPN" for t in chunk)]
     headed = [chunk for chunk in doc.noun_chunks if chunk.root.text.casefold() in heads]
     inner = [_with_pronoun_conjunct(c, last) for c in [*named, *headed] if first <= c.start and c.end <= last]
-    numbers = [doc[t.i : t.i + 1] for t in span if t.pos_ == "NUM" and not any(c.start <= t.i < c.end for c in inner)]
+    loose = [doc[t.i : t.i + 1] for t in span if _loose_name(t) and not any(c.start <= t.i < c.end for c in inner)]
     chosen: list[Span] = []
-    for chunk in sorted([*inner, *numbers], key=lambda c: (c.start, -len(c))):
+    for chunk in sorted([*inner, *loose], key=lambda c: (c.start, -len(c))):
         if not any(c.start <= chunk.start < c.end for c in chosen):
             chosen.append(chunk)
     return [(c.start_char, c.end_char) for c in chosen] or [(span.start_char, span.end_char)]
+
+
+def _loose_name(token: Token) -> bool:
+    """A number, or a name outside every noun phrase and entity the parse found: a proper noun, or a word glued to
+    markup, which spaCy tags X ("Cork</b></p" of "from <b>Cork</b></p>"). Each is its own piece, so no name of a
+    marked clause leaves the change list unreported."""
+    return token.pos_ in {"NUM", "PROPN"} or token.pos_ == "X" and any(c.isupper() for c in token.text)
 
 
 def _named_modifiers(head: Token, first: int, last: int) -> list[Span]:
