@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Validate pii_registers_h.jsonl and pii_languages_h.jsonl. Prints counts and 'errors: N'."""
+"""Validate a held-back set's pii_registers_*.jsonl and pii_languages_*.jsonl: `python validate.py [DIR]` (default: this
+folder; pii-heldout-i uses it too). Prints counts and 'errors: N'."""
 
 import collections
 import json
@@ -168,9 +169,11 @@ def type_table(recs, key):
     return c
 
 
-here = os.path.dirname(os.path.abspath(__file__))
-en = load(os.path.join(here, "pii_registers_h.jsonl"))
-lg = load(os.path.join(here, "pii_languages_h.jsonl"))
+here = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+set_name = os.path.basename(os.path.normpath(here)).rsplit("-", 1)[-1]
+REGISTERS, LANGUAGES = f"pii_registers_{set_name}.jsonl", f"pii_languages_{set_name}.jsonl"
+en = load(os.path.join(here, REGISTERS))
+lg = load(os.path.join(here, LANGUAGES))
 
 # texts must be unique across both files
 allt = collections.Counter(r["text"] for r in en + lg)
@@ -178,9 +181,9 @@ for t, c in allt.items():
     if c > 1:
         err(f"duplicate text x{c}: {t[:60]!r}")
 
-print("== pii_registers_h.jsonl:", len(en), "lines")
+print("==", REGISTERS + ":", len(en), "lines")
 if len(en) != 240:
-    err(f"pii_registers_h.jsonl: {len(en)} lines, expected 240")
+    err(f"{REGISTERS}: {len(en)} lines, expected 240")
 for r in en:
     if r["lang"] != "en":
         err(f"registers file: lang {r['lang']!r} (expected en)")
@@ -201,9 +204,9 @@ if missing:
     warnings.append(f"registers file has no {sorted(missing)}")
 
 print()
-print("== pii_languages_h.jsonl:", len(lg), "lines")
+print("==", LANGUAGES + ":", len(lg), "lines")
 if len(lg) != 360:
-    err(f"pii_languages_h.jsonl: {len(lg)} lines, expected 360")
+    err(f"{LANGUAGES}: {len(lg)} lines, expected 360")
 print(f"{'lang':6s} {'with':>5s} {'without':>8s}  words min/avg/max")
 for L in LANGS:
     rs = [r for r in lg if r["lang"] == L]
