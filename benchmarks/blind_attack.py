@@ -12,6 +12,8 @@ Three steps, each rerunnable:
     #     and save its answers as runs/blind/guesses/<file>.jsonl (one reader per file)
     # 3. score every guesses file with the project's judge: top-1 / top-3 per attribute, bootstrap CIs
     python benchmarks/blind_attack.py score runs/blind --out benchmarks/results/blind_attack.json
+    # 4. (a set whose writer flagged each post as holding a clue or not) the share of each kind each method changed
+    python benchmarks/blind_attack.py changed runs/blind --flags benchmarks/data/blind-profiles-e/clue_flags.jsonl
 
 Methods: `original`; `deletion` (the cue tagger's marks deleted, no model); `local` (the local method
 as `anonymize --method local` runs it); `local-generalize` (per-phrase generalization, no rewrite model).
@@ -164,6 +166,33 @@ def score(args) -> dict:
     return summary
 
 
+def changed(args) -> None:
+    """Per method: the share of posts without a clue (by the writer's flag) and with one that the method changed."""
+    flags = {}
+    for line in Path(args.flags).read_text("utf-8").splitlines():
+        row = json.loads(line)
+        flags[row["username"], row["comment"]] = row["clue"]
+    out = Path(args.dir)
+    key = json.loads((out / "key.json").read_text("utf-8"))
+
+    def posts(method: str) -> dict[tuple[str, int], str]:
+        rows = [json.loads(line) for line in (out / "texts" / f"{method}.jsonl").read_text("utf-8").splitlines()]
+        return {(key[r["id"]]["profile"], i): post for r in rows for i, post in enumerate(r["text"].split("\n"))}
+
+    original = posts("original")
+    print("| method | posts without a clue changed | posts with a clue changed |\n|---|---|---|")
+    for path in sorted((out / "texts").glob("*.jsonl")):
+        if path.stem == "original":
+            continue
+        new = posts(path.stem)
+        shares = []
+        for clue in (False, True):
+            ids = [i for i, flag in flags.items() if flag == clue and i in original]
+            moved = sum(original[i].strip() != new[i].strip() for i in ids)
+            shares.append(f"{moved} of {len(ids)} ({moved / len(ids):.0%})")
+        print(f"| {path.stem} | {shares[0]} | {shares[1]} |")
+
+
 def interval(pairs: list[tuple[float, float]]) -> dict:
     top1 = percentile_bootstrap([[p[0] for p in pairs]], lambda c: c.mean(axis=-1))
     top3 = percentile_bootstrap([[p[1] for p in pairs]], lambda c: c.mean(axis=-1))
@@ -209,9 +238,14 @@ def main() -> None:
     s.add_argument("dir")
     s.add_argument("--attacker", default="unnamed", help="who attacked (printed with the table)")
     s.add_argument("--out")
+    c = steps.add_parser("changed")
+    c.add_argument("dir")
+    c.add_argument(
+        "--flags", required=True, help="JSONL of {username, comment (index), clue (bool)} by the set's writer"
+    )
     args = parser.parse_args()
     try:
-        {"prepare": prepare, "attack": attack, "score": score}[args.step](args)
+        {"prepare": prepare, "attack": attack, "score": score, "changed": changed}[args.step](args)
     except DataError as exc:  # a missing or malformed profiles file: its name and line, nothing written
         raise SystemExit(f"error: {exc}") from None
 

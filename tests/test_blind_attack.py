@@ -61,3 +61,33 @@ def test_prepare_rejects_a_missing_or_broken_file_and_writes_nothing(tmp_path, c
     assert done.returncode != 0
     assert str(path) in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "blind").exists()
+
+
+def test_changed_counts_the_posts_of_each_kind_a_method_changed(tmp_path):
+    """Posts are matched by author and position: a method that rewrote the clue post of one author and the clue-free
+    post of another changed 1 of 2 of each kind."""
+    (tmp_path / "texts").mkdir()
+    key = {"o1": "ann", "o2": "bob", "m1": "ann", "m2": "bob"}
+    (tmp_path / "key.json").write_text(
+        json.dumps({b: {"profile": p, "method": "original" if b[0] == "o" else "m"} for b, p in key.items()})
+    )
+    texts = {
+        "original": [("o2", "nice game\nI live in Leeds"), ("o1", "I live in Cork\nno idea lol")],
+        "m": [("m1", "I live here\nno idea lol"), ("m2", "great game\nI live in Leeds")],
+    }
+    for method, rows in texts.items():
+        (tmp_path / "texts" / f"{method}.jsonl").write_text(
+            "".join(json.dumps({"id": b, "text": t}) + "\n" for b, t in rows)
+        )
+    flags = [("ann", 0, True), ("ann", 1, False), ("bob", 0, False), ("bob", 1, True)]
+    (tmp_path / "flags.jsonl").write_text(
+        "".join(json.dumps({"username": u, "comment": i, "clue": c}) + "\n" for u, i, c in flags)
+    )
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "changed", str(tmp_path), "--flags", str(tmp_path / "flags.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "| m | 1 of 2 (50%) | 1 of 2 (50%) |" in result.stdout
