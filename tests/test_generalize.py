@@ -620,3 +620,19 @@ def test_a_name_glued_to_markup_in_a_marked_clause_is_a_piece_of_its_own():
     text = "<p>My wife is from <b>Cork</b></p>"
     start, end = text.index("My"), text.index("Cork") + len("Cork<")
     assert any("Cork" in text[a:b] for a, b in split_mark(text, start, end))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("My boyfriend is from _Cork_ and even he was outraged.", "_Cork_"),
+        ("My wife is from ~~Cork~~ and loves it", "~~Cork~~"),
+        ("we live in manchester with our two kids", "manchester"),
+    ],
+)
+def test_a_word_of_a_marked_clause_that_could_be_a_name_is_a_piece_found_whole(text, name):
+    """A proper noun, a capitalised word stripped of markdown, or a lowercase place of the gazetteer, that no noun
+    phrase of the clause covers, is a piece of its own, widened to the word characters glued to it (a piece is looked
+    up word-bounded: "Cork" of "_Cork_" was never found, and counted as replaced)."""
+    pieces = [text[a:b] for a, b in split_mark(text, 0, len(text))]
+    assert name in pieces, pieces

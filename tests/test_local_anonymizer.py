@@ -623,3 +623,39 @@ def test_a_place_that_completes_its_verb_stays_reported_rather_than_leaving_a_st
         verb = "live in" if "live" in post else "is from"
         assert verb in result.text, (post, result.text)  # the verb keeps its complement
         assert place in result.text and any(place in phrase for phrase in result.unprotected), (post, result)
+
+
+@pytest.mark.real_model
+def test_no_name_of_a_marked_stretch_leaves_unreported():
+    """The review of issue 47: each place was marked by the cue tagger, yet the text came back protected with it in
+    ("Someone is from _Cork_ and even he was outraged."). Each is generalized or reported."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = {
+        "My boyfriend is from _Cork_ and even he was outraged.": "Cork",
+        "My husband is from ||Cork||": "Cork",
+        "My wife is from ~~Cork~~": "Cork",
+        "we live in manchester with our two kids": "manchester",
+    }
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(list(posts))
+    for (post, place), result in zip(posts.items(), results, strict=True):
+        assert place not in result.text or any(place in phrase for phrase in result.unprotected), (post, result)
+
+
+@pytest.mark.real_model
+def test_a_chat_word_after_the_place_is_no_complement_the_verb_keeps():
+    """The review of issue 47: spaCy parses "lol" as the acomp of "is", so removing "from Cork" left "Someone is lol,
+    she hates it", printed as protected. "lol" completes nothing: the place is the verb's only complement."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "My wife is from Cork lol, she hates it"
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert "is lol" not in result.text or result.unprotected, result

@@ -89,9 +89,14 @@ class StandIns:
 
 
 @cache
+def _generic_yaml() -> dict:
+    return yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
+
+
+@cache
 def generic_lexicon() -> dict[str, StandIns]:
     """attribute -> its stand-ins (data/generalize/generic.yaml)."""
-    data = yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
+    data = _generic_yaml()
     return {
         attribute: StandIns(
             **{form: words if isinstance(words, bool) else tuple(words or ()) for form, words in forms.items()}
@@ -175,6 +180,7 @@ def all_cue_heads() -> frozenset[str]:
 
 
 _WORDS = re.compile(r"[\w'-]+")
+_WORD_CHAR = re.compile(r"\w")
 
 
 def head_attributes(phrase: str) -> frozenset[str]:
@@ -353,17 +359,15 @@ def allowed(
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None or bare not in _words_of(stand):
         return True
-    kind = slot_kind(sentence, start, end, [attribute], where)
-    if kind == OTHER_KIND:
-        return False
-    return kind != COMMON_NOUN or stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
+    if slot_kind(sentence, start, end, [attribute], where) != COMMON_NOUN:  # a name of another kind takes none
+        return bare in _words_of(stand_ins(sentence, start, end, attribute, where))
+    return stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
 
 
 @cache
 def rejected_stand_ins() -> frozenset[str]:
     """generic.yaml `rejected`: stand-ins blind readers rejected, tried from no source."""
-    data = yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
-    return frozenset(w.casefold() for w in data.get("rejected") or ())
+    return frozenset(w.casefold() for w in _generic_yaml().get("rejected") or ())
 
 
 def part_candidates(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str] | None:
@@ -483,12 +487,23 @@ def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The constituents of text[start:end] to generalize one by one (`syntax.pieces`, parsed in their
-    sentence); a phrase the teacher generalized whole stays whole."""
+    sentence), each widened to the word characters glued to it ("Cork" of "_Cork_" is "_Cork_": a piece is looked up
+    word-bounded, and one not found would count as already replaced); a phrase the teacher generalized whole stays
+    whole."""
     if text[start:end].casefold() in teacher_table():
         return [(start, end)]
     first, last = sentence_bounds(text, start, end)
     pieces = syntax.pieces(text[first:last], start - first, end - first, all_cue_heads())
-    return [(first + a, first + b) for a, b in pieces]
+    return list(dict.fromkeys(_whole_words(text, first + a, first + b) for a, b in pieces))
+
+
+def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] widened to the word characters on either side of it."""
+    while start > 0 and _WORD_CHAR.match(text, start - 1):
+        start -= 1
+    while end < len(text) and _WORD_CHAR.match(text, end):
+        end += 1
+    return start, end
 
 
 def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
