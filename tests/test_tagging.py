@@ -66,6 +66,40 @@ def test_a_warm_start_trains_on_from_a_saved_taggers_weights_not_a_fresh_head(tm
         train_tagger([(TEXT, [])], config, tmp_path / "other", log=lambda *_: None)
 
 
+def test_a_warm_start_training_fewer_layers_saves_the_starts_other_layers_and_keeps_its_threshold(tmp_path):
+    """A start trained on two layers, trained on with `top_layers=1` and a vanishing learning rate: the saved tagger
+    reloads as the start (the frozen layer the start had trained was not saved, and fell back to MiniLM's), and it
+    tags at the start's threshold unless one is given."""
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=2, epochs=6, learning_rate=2e-3, batch_size=4, threshold=0.4
+    )
+    start = train_tagger([(TEXT, SPANS)] * 8, config, tmp_path / "run", log=lambda *_: None)
+    start.save(tmp_path / "start")
+    config = TaggerTrainConfig(
+        labels=["location", "occupation"], top_layers=1, epochs=1, learning_rate=1e-12, batch_size=4
+    )
+    config.init = str(tmp_path / "start")
+    warm = train_tagger([("We met for lunch on Friday.", [])] * 4, config, tmp_path / "warm", log=lambda *_: None)
+    warm.save(tmp_path / "saved")
+    again = SpanTagger.load(tmp_path / "saved", trainable=True)
+    assert again.trained == start.trained and again.threshold == 0.4
+    before = SpanTagger.load(tmp_path / "start").tag(TEXT)
+    assert [(s.start, s.end, s.label) for s in SpanTagger.load(tmp_path / "saved").tag(TEXT)] == [
+        (s.start, s.end, s.label) for s in before
+    ]
+
+
+def test_the_cli_refuses_a_start_of_other_tags_with_an_error_line(tmp_path, teacher):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    result = CliRunner().invoke(
+        app, ["train", "cue-tagger", "--out", str(tmp_path / "out"), "--init", str(teacher), "--epochs", "0.1"]
+    )
+    assert result.exit_code == 2 and "error:" in result.output and "Traceback" not in result.output, result.output
+
+
 def test_long_texts_are_tagged_in_windows_with_offsets_into_the_whole_text(tmp_path):
     config = TaggerTrainConfig(
         labels=["location", "occupation"], top_layers=1, epochs=6, learning_rate=2e-3, batch_size=4

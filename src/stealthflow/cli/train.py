@@ -324,7 +324,10 @@ def cue_tagger(
         int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")
     ] = 3,
     learning_rate: float = 2e-4,
-    threshold: Annotated[float, typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this")] = 0.5,
+    threshold: Annotated[
+        Optional[float],
+        typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this (default: --init's, else 0.5)"),
+    ] = None,
     teacher: Annotated[
         Optional[list[Path]],
         typer.Option(

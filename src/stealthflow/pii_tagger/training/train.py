@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from stealthflow.data import DataError
 from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, base_model, bio_labels
 from stealthflow.pii_tagger.names import faker_name_lexicon
 from stealthflow.pii_tagger.pieces import CASES, word_shapes
@@ -32,7 +33,7 @@ class TaggerTrainConfig:
     batch_size: int = 16
     max_length: int = 128
     span_weight: float = 4.0
-    threshold: float = 0.5
+    threshold: float | None = None  # None: the starting tagger's (`init`), else 0.5
     seed: int = 0
     threads: int | None = None
     student: StudentShape | None = None  # train a convolutional student (student.py) instead of MiniLM layers
@@ -204,6 +205,7 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     if config.threads:
         torch.set_num_threads(config.threads)
     num_tags = len(bio_labels(config.labels))
+    threshold, trained = config.threshold, None
     lexicon = faker_name_lexicon() if config.student and config.student.lexicon else None
     if config.student:
         from stealthflow.pii_tagger.student import student_model
@@ -212,9 +214,12 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     elif config.init:
         start = SpanTagger.load(config.init, trainable=True)
         if start.labels != config.labels:
-            raise ValueError(f"{config.init} tags {start.labels}, not {config.labels}")
+            raise DataError(f"--init {config.init} tags {start.labels}, not {config.labels}")
         model, tokenizer = start.model.train(), start.tokenizer
         freeze_below(model, config.top_layers)
+        threshold = start.threshold if threshold is None else threshold
+        # the start's trained layers stay saved when this run trains fewer: frozen, they still differ from MiniLM's
+        trained = start.trained | {name for name, param in model.named_parameters() if param.requires_grad}
     else:
         model, tokenizer = base_model(num_tags, config.layers)
         freeze_below(model, config.top_layers)
@@ -248,4 +253,6 @@ def train_tagger(examples: list[Example], config: TaggerTrainConfig, out_dir: st
     resume = checkpoints.is_dir() and any(checkpoints.glob("checkpoint-*"))
     log(f"training on {len(rows)} windows of {len(examples)} texts" + (" (resuming)" if resume else ""))
     trainer.train(resume_from_checkpoint=resume or None)
-    return SpanTagger(model, tokenizer, config.labels, config.threshold, lexicon=lexicon)
+    return SpanTagger(
+        model, tokenizer, config.labels, 0.5 if threshold is None else threshold, trained=trained, lexicon=lexicon
+    )
