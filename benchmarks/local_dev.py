@@ -4,7 +4,8 @@ cue tagger is not trained on them).
 
 Per run: the share of the teacher's cues that left the text (the words the teacher changed in each
 cue phrase, `TeacherCue.core`, no longer found by `span_survives`), by attribute; the share of cued
-and of cue-free posts changed (`--harmless` adds posts without cues, written apart); the share of the
+and of cue-free posts changed (`--harmless` adds posts without cues, written apart), and how many cue-free posts came
+back not protected (a mark left unprotected: the CLI prints none of them); the share of the
 tagger's marks (as the generalizer acts on them) still in the text, and those left unprotected per
 cued post; a fluency proxy (the embedded model's edit score of each changed post against its original,
 utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); seconds per post.
@@ -171,6 +172,7 @@ def main() -> None:
         "cue_free_posts_changed": round(
             sum(c for c, k in zip(changed, cued, strict=True) if not k) / max(1, len(cued) - sum(cued)), 3
         ),
+        "cue_free_posts_not_protected": sum(bool(r.unprotected) for r, k in zip(results, cued, strict=True) if not k),
         "marks_left": marks_left(results),
         "unprotected_per_cued_post": round(
             sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3
