@@ -359,8 +359,9 @@ def allowed(
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None or bare not in _words_of(stand):
         return True
-    if slot_kind(sentence, start, end, [attribute], where) != COMMON_NOUN:  # a name of another kind takes none
-        return bare in _words_of(stand_ins(sentence, start, end, attribute, where))
+    kind = slot_kind(sentence, start, end, [attribute], where)
+    if kind != COMMON_NOUN:  # a name of the attribute's kind takes its stand-ins (`stand_ins`); of another kind, none
+        return kind == OWN_KIND
     return stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
 
 
