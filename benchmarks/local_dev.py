@@ -9,11 +9,11 @@ back not protected (a mark left unprotected: the CLI prints none of them); the s
 tagger's marks (as the generalizer acts on them) still in the text, and those left unprotected per
 cued post; a fluency proxy (the embedded model's edit score of each changed post against its original,
 utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); seconds per post.
-`--samples FILE` writes (original, rewrite) pairs to read (of `--posts` too). `--posts FILE` (repeatable) adds
-posts without teacher rewrites, each line of each text a post (a blind sample's `texts/original.jsonl` of
-benchmarks/blind_attack.py), reported apart: the tagger's marks still in them (all, and by attribute), the share
-changed, the fluency proxy. `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates.
-`--teacher FILE` outside data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
+`--samples FILE` writes (original, rewrite) pairs to read. `--posts FILE` (repeatable) adds posts without
+teacher rewrites, each line of each text a post (a blind sample's `texts/original.jsonl` of
+benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
+proxy. `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
+data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
 the generalizer.
 
     python benchmarks/local_dev.py --limit 150 --samples runs/dev-samples.jsonl
@@ -96,11 +96,12 @@ def suggester(adapter: Path | None):
     return PhraseSuggester(adapter)
 
 
-def marks_left(results: list[PostRewrite], attribute: str | None = None) -> float:
-    """The share of the tagger's marks (as the generalizer acts on them; of `attribute` only, when given) still in the
-    rewrites."""
-    marks = [(p, r.text) for r in results for p, a in r.cues if attribute in (None, a)]
-    return round(sum(span_survives(p, text) for p, text in marks) / max(1, len(marks)), 3)
+def marks_left(results: list[PostRewrite]) -> float:
+    """The share of the tagger's marks (as the generalizer acts on them) still in the rewrites."""
+    return round(
+        sum(span_survives(p, r.text) for r in results for p, _ in r.cues) / max(1, sum(len(r.cues) for r in results)),
+        3,
+    )
 
 
 def fluency_proxy(pairs: list[tuple[str, str]]) -> dict:
@@ -112,19 +113,17 @@ def fluency_proxy(pairs: list[tuple[str, str]]) -> dict:
     }
 
 
-def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> tuple[dict, list[tuple[str, PostRewrite]]]:
-    """Figures for posts without teacher rewrites (`--posts`): every line of every text is a post; and each
-    (post, rewrite)."""
+def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
+    """Figures for posts without teacher rewrites (`--posts`): every line of every text is a post."""
     posts = [post for text in read_harmless(paths) for post in text.split("\n") if post.strip()]
     results = anonymizer.rewrite_posts(posts)
     pairs = [(post, r.text) for post, r in zip(posts, results, strict=True) if r.text != post]
     return {
         "posts": len(posts),
         "marks_left": marks_left(results),
-        "marks_left_by_attribute": {a: marks_left(results, a) for a in sorted({a for r in results for _, a in r.cues})},
         "posts_changed": round(len(pairs) / max(1, len(posts)), 3),
         **fluency_proxy(pairs),
-    }, list(zip(posts, results, strict=True))
+    }
 
 
 def main() -> None:
@@ -181,13 +180,11 @@ def main() -> None:
         **fluency_proxy(pairs),
         "seconds_per_post": round(seconds / len(posts), 2),
     }
-    others: list[tuple[str, PostRewrite]] = []
     if args.posts:
-        summary["other_posts"], others = other_posts(anonymizer, args.posts)
+        summary["other_posts"] = other_posts(anonymizer, args.posts)
     report(summary, args.out)
-    if args.samples:  # the teacher's posts, then those of --posts
-        rows = list(zip(posts, results, strict=True)) + others
-        changed_or_cued = [(p, r) for p, r in rows if r.text != p or r.cues]
+    if args.samples:
+        changed_or_cued = [(p, r) for p, r in zip(posts, results, strict=True) if r.text != p or r.cues]
         write_rewrites(args.samples, changed_or_cued, "original")
 
 

@@ -86,7 +86,6 @@ class StandIns:
     adverbials: tuple[str, ...] = ()
     names: tuple[str, ...] = ()  # the kinds of name of the attribute (`name_kinds`): the only ones stand-ins replace
     common_nouns: bool = True  # nouns and phrases may replace a common noun the teacher generalized with them
-    coarser_places: bool = False  # a place it names may become a coarser one (`coarser_place_edits`)
 
 
 @cache
@@ -265,7 +264,6 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
             :MAX_CANDIDATES
         ]
     found = [c for c in found if allowed(c, sentence, start, end, attribute, where)]
-    found.extend(coarser_place_edits(sentence, start, end, attribute))
     prep = where.prep + " " if where.prep else ""
     stand = stand_ins(sentence, start, end, attribute, where)
     if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
@@ -293,78 +291,6 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     ]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
-
-
-_NAME_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-#: how many of a place's coarser places are tried, finest first: "Leeds" -> "the UK", "Europe"
-COARSER_LEVELS = 2
-
-
-@cache
-def containing_prepositions() -> frozenset[str]:
-    """`data/generalize/containing_prepositions.txt`: "in", "from"."""
-    lines = (resource_dir("data") / "generalize" / "containing_prepositions.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in lines.splitlines() if line.strip() and not line.startswith("#"))
-
-
-def coarser_place_edits(sentence: str, start: int, end: int, attribute: str) -> list[str]:
-    """sentence[start:end] with the one place it names replaced by each of its coarser places
-    (`places.coarser_places`, COARSER_LEVELS of them, finest first): "here in Leeds" -> "here in the UK", "here in
-    Europe"; "Toronto, Ontario" -> "Canada". Only for an attribute whose generic.yaml entry says `coarser_places`
-    and a phrase naming one place the gazetteer resolves (or a place and one that holds it), a whole name (not
-    "Independence" of "Independence Day") of the attribute's kind after a preposition that puts something inside
-    it (`place_name`): otherwise none."""
-    from stealthflow.anonymize.places import coarser_places
-
-    if not generic_lexicon().get(attribute, StandIns()).coarser_places:
-        return []
-    phrase = sentence[start:end]
-    whole_runs = set(name_runs(sentence))
-    named = [(a, b, coarser_places(phrase[a:b])) for a, b in name_runs(phrase) if (start + a, start + b) in whole_runs]
-    named = [(a, b, held) for a, b, held in named if held]
-    if not named or not place_name(sentence, start + named[0][0], start + named[0][1], attribute):
-        return []
-    if len(named) == 2 and re.fullmatch(r",\s*", phrase[named[0][1] : named[1][0]]):
-        (a, _, held), (_, b, _) = named  # "Toronto, Ontario": the place and one that holds it, if it does
-        written = phrase[named[1][0] : b].casefold()
-        inside = [p.casefold() for p in held]
-        named = [(a, b, held[inside.index(written) + 1 :])] if written in inside else named
-    if len(named) != 1:
-        return []
-    a, b, held = named[0]
-    return [phrase[:a] + place + phrase[b:] for place in held[:COARSER_LEVELS]]
-
-
-def contained(sentence: str, start: int) -> bool:
-    """The name at `start` is the object of a preposition that puts something inside the place
-    (`containing_prepositions`: "in Leeds", "back to Jamaica"; never "outside Quebec", "the best of Vienna", "a Tampa
-    way", "every Independence Day")."""
-    before = _WORDS.findall(sentence[:start])
-    return bool(before) and before[-1].casefold() in containing_prepositions()
-
-
-def place_name(sentence: str, start: int, end: int, attribute: str) -> bool:
-    """sentence[start:end] is a place where something is (`contained`), a name of `attribute`'s kind (`slot_kind`) and
-    no person's ("my friend Jordan")."""
-    where = syntax.slot(sentence, start, end) if contained(sentence, start) else None
-    return (
-        where is not None
-        and slot_kind(sentence, start, end, [attribute], where) == OWN_KIND
-        and "PERSON" not in name_kinds(sentence, start, end, where)
-    )
-
-
-def name_runs(text: str) -> list[tuple[int, int]]:
-    """The spans of `text`'s runs of capitalised words one space apart ("New York City" of "in New York City")."""
-    runs: list[tuple[int, int]] = []
-    for word in _NAME_WORD.finditer(text):
-        if not word.group()[0].isupper():
-            continue
-        if runs and text[runs[-1][1] : word.start()] == " ":
-            runs[-1] = (runs[-1][0], word.end())
-        else:
-            runs.append(word.span())
-    return runs
 
 
 #: what a generic stand-in replaces (`slot_kind`)
@@ -698,14 +624,7 @@ class Generalizer:
             if not where:
                 break
             found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}, marked), where)
-            coarser = {i: set(coarser_place_edits(where[i][2], *where[i][:2], pending[i][0][1])) for i in where}
-            trials = {i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where}
-            # A coarser place is taken only when no other candidate reads fluently. On the development posts and blind
-            # sample e (benchmarks/local_dev.py --posts), against taking the best reading of all: the same teacher cues
-            # gone and marks left on the development posts; on sample e place-of-birth marks left 0.442 against 0.455,
-            # the fluency proxy's median 0.687 against 0.657, 13 coarser places taken against 19 (a stock stand-in,
-            # "my city", hides the country too).
-            best = self._best(trials, last=coarser)
+            best = self._best({i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where})
             unplaced = [
                 i
                 for i in where
@@ -740,15 +659,11 @@ class Generalizer:
                         done[i].append(Replacement(phrase, attribute, None, score))
         return list(zip(current, done, strict=True))
 
-    def _best(
-        self, trials: dict[int, list[tuple]], smallest: bool = False, last: dict[int, set[str]] | None = None
-    ) -> dict[int, tuple[float, str, str]]:
+    def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
         """Per text, its best trial (score, candidate, the text with it), scored in its sentence: a replacement
-        that reads fluently before dropping the phrase, one not in `last` (the text's coarser places) before one
-        that is, then the highest score; with `smallest` (removals), the
+        that reads fluently before dropping the phrase, then the highest score; with `smallest` (removals), the
         one that drops the least of those reading at least REMOVAL_FLOOR ("Went back to Jamaica for my grandma's
         funeral" loses "to Jamaica", not all but "Went"), else the highest score."""
-        last = last or {}
         flat = [(i, *trial) for i, found in trials.items() for trial in found]
         scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
         best: dict[int, tuple[tuple, tuple[float, str, str]]] = {}
@@ -757,8 +672,7 @@ class Generalizer:
                 passes = fluency.score >= REMOVAL_FLOOR
                 rank = (passes, len(trial) - len(window) if passes else fluency.score)
             else:
-                fluent = fluency.score >= self.floor and candidate != ""
-                rank = (fluent, candidate not in last.get(i, ()), fluency.score)
+                rank = (fluency.score >= self.floor and candidate != "", fluency.score)
             if i not in best or rank > best[i][0]:
                 best[i] = (rank, (fluency.score, candidate, text))
         return {i: found for i, (_, found) in best.items()}
