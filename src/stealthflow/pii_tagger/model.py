@@ -205,28 +205,37 @@ class SpanTagger:
         return [_each_token_once(parts) for parts in per_text]
 
     def tag_many(
-        self, texts: list[str], batch_size: int = 16, settled: list[list[tuple[int, int]]] | None = None
+        self,
+        texts: list[str],
+        batch_size: int = 16,
+        settled: list[list[tuple[int, int]]] | None = None,
+        threshold: float | None = None,
     ) -> list[list[TaggedSpan]]:
         """Each text's spans. `settled`: per text, character ranges another recognizer has already
-        named (a phone number, an email): their tokens join no run and end the run before them."""
+        named (a phone number, an email): their tokens join no run and end the run before them.
+        `threshold`: the token threshold instead of the tagger's own (a calibrator's lower one)."""
         if not texts:
             return []
         settled = settled or [[] for _ in texts]
+        threshold = self.threshold if threshold is None else threshold
         return [
-            self._spans(text, tokens, ranges)
+            self._spans(text, tokens, ranges, threshold)
             for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)
         ]
 
     def tag(self, text: str) -> list[TaggedSpan]:
         return self.tag_many([text])[0]
 
-    def _spans(self, text: str, tokens, settled: list[tuple[int, int]] = ()) -> list[TaggedSpan]:
-        """Runs of adjacent tagged tokens (P(not O) >= threshold), widened to whole words; a run's
-        label is the one with the most probability mass over its tokens (B and I together). A token
+    def _spans(
+        self, text: str, tokens, settled: list[tuple[int, int]] = (), threshold: float | None = None
+    ) -> list[TaggedSpan]:
+        """Runs of adjacent tagged tokens (P(not O) >= `threshold`, the tagger's own if None), widened to
+        whole words; a run's label is the one with the most probability mass over its tokens (B and I together). A token
         within a `settled` range is untagged and ends the run before it ("Write to Paavo Lehtinen at
         +44 20 7946 0959": the student runs the name into the phone number and calls it all an address)."""
         offsets, probabilities = tokens
         inside_array = 1.0 - probabilities[:, 0].astype(np.float64)
+        threshold = self.threshold if threshold is None else threshold
         closed = set()
         for start, end in settled:  # tokens are in text order, apart: their ends rise with their starts
             within = range(
@@ -234,7 +243,7 @@ class SpanTagger:
             )
             inside_array[within.start : within.stop] = 0.0
             closed.update(within)
-        tagged_tokens = np.flatnonzero(inside_array >= self.threshold).tolist()
+        tagged_tokens = np.flatnonzero(inside_array >= threshold).tolist()
         if not tagged_tokens:
             return []
         inside, starts, ends = inside_array.tolist(), offsets[:, 0].tolist(), offsets[:, 1].tolist()
@@ -242,7 +251,7 @@ class SpanTagger:
         index = tagged_tokens[0]
         while index < len(starts):
             start, end = starts[index], ends[index]
-            tagged = inside[index] >= self.threshold
+            tagged = inside[index] >= threshold
             adjacent = runs and start <= runs[-1][1] + 1
             if tagged and adjacent and runs[-1][3]:
                 runs[-1][1] = end
