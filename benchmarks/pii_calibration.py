@@ -37,6 +37,7 @@ from stealthflow.pii_tagger.training.calibrate import (  # noqa: E402
     Candidate,
     collect,
     probabilities,
+    reaches,
     train,
 )
 from stealthflow.placeholders.detector import Detector  # noqa: E402
@@ -85,8 +86,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--limit", type=int, help="the first N texts of each set only (a quick check)")
     parser.add_argument("--beta", type=float, default=CalibrationConfig.beta, help="F-beta that chooses thresholds")
+    parser.add_argument("--labels", nargs="+", default=CalibrationConfig.labels, help="the types calibrated")
+    parser.add_argument(
+        "--floors", nargs="+", help="student confidences a type's floor is chosen from ('own': the student's threshold)"
+    )
     args = parser.parse_args()
-    config = CalibrationConfig(beta=args.beta)
+    floors = tuple(None if f == "own" else float(f) for f in args.floors) if args.floors else CalibrationConfig.floors
+    config = CalibrationConfig(beta=args.beta, labels=tuple(args.labels), floors=floors)
     sets = {name: chosen[: args.limit] for name, chosen in labelled_sets().items()}
     rows = [row for chosen in sets.values() for row in chosen]
     group_of = [name for name, chosen in sets.items() for _ in chosen]
@@ -96,8 +102,9 @@ def main() -> None:
     found, features = collect(detector, texts)
     tagger, guesser = load_pii_tagger(), shared_guesser()
     candidates, where = [], []  # where: (text index, span index) of each candidate
-    for i, (row, spans, feats) in enumerate(zip(rows, found, features, strict=True)):
-        gold, own = gold_spans(row), span_floors(tagger, guesser.guess(row["text"]).candidates)
+    own_floors = [span_floors(tagger, guesser.guess(text).candidates) for text in texts]  # the student's thresholds
+    for i, (row, spans, feats, own) in enumerate(zip(rows, found, features, own_floors, strict=True)):
+        gold = gold_spans(row)
         for j, (span, feature) in enumerate(zip(spans, feats, strict=True)):
             if span.source == TAGGER_SOURCE and span.type in config.labels:
                 right = overlaps((span.start, span.end, span.type), gold, typed=True)
@@ -111,15 +118,15 @@ def main() -> None:
         chances = probabilities(calibrator.weights, [candidates[k] for k in inside])
         for k, p in zip(inside, chances, strict=True):
             c = candidates[k]
-            if c.score < calibrator.floors[c.label] or p < calibrator.thresholds[c.label]:
+            if not reaches(c, calibrator.floors[c.label]) or p < calibrator.thresholds[c.label]:
                 dropped.add(where[k])
-    own = tagger.span_thresholds  # an uncalibrated type (a secret) keeps the student's own threshold
+    # an uncalibrated type (a secret) keeps the student's own threshold
     after = [
         [
             s
             for j, s in enumerate(spans)
             if (i, j) not in dropped
-            and (s.source != TAGGER_SOURCE or s.type in config.labels or s.score >= own.get(s.type, 0.0))
+            and (s.source != TAGGER_SOURCE or s.type in config.labels or s.score >= own_floors[i].get(s.type, 0.0))
         ]
         for i, spans in enumerate(found)
     ]

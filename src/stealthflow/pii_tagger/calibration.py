@@ -2,7 +2,7 @@
 natural messages (`training/calibrate.py`, `benchmarks/pii_calibration.py`).
 
 The student tags tokens at the calibrator's lower `token_threshold` (more candidates: recall); each shaped and
-filtered span of a calibrated type that reaches its type's `floors` then gets a probability from a logistic
+filtered span of a calibrated type that reaches its type's floor then gets a probability from a logistic
 regression over what the student does not see: how common its words are in the text's languages, whether they
 are given or family names (the student's lexicon), capitals mid-sentence or at a sentence's start, a famous
 name or a brand, a month or a weekday, the word before it, its length; with the student's confidence, type and
@@ -41,12 +41,13 @@ CUE_WORDS = 2  # words before a span read as its cue
 @dataclass(frozen=True)
 class Calibrator:
     """`weights`: feature -> weight of the logistic regression (`bias` its intercept); `thresholds`: label ->
-    the probability a span keeps; `floors`: label -> the student confidence a span needs to be scored at all;
+    the probability a span keeps; `floors`: label -> the student confidence a span needs to be scored at all (None:
+    the student's own threshold for its type and the text's languages, the card's);
     `token_threshold`: the student's token threshold while calibrated."""
 
     weights: dict[str, float]
     thresholds: dict[str, float]
-    floors: dict[str, float]
+    floors: dict[str, float | None]
     token_threshold: float
     card: dict = field(default_factory=dict, compare=False)  # how it was trained and measured
 

@@ -135,7 +135,9 @@ class PiiTaggerRecognizer(Recognizer):
             if not (calibrator and calibrator.calibrates(span.type)):
                 if span.score >= floors.get(span.type, 0.0):
                     kept.append(span)
-            elif span.score >= calibrator.floors.get(span.type, 0.0) - 1e-9:
+            elif span.score >= (
+                floors.get(span.type, 0.0) if (floor := calibrator.floors.get(span.type)) is None else floor - 1e-9
+            ):
                 features = span_features(text, span.start, span.end, span.type, span.score, languages)
                 probability = calibrator.probability(features)
                 if probability >= calibrator.thresholds[span.type]:

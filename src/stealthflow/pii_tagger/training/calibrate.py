@@ -25,12 +25,13 @@ TAGGER_SOURCE = "pii_tagger"  # the recognizer name on the tagger's spans
 @dataclass(frozen=True)
 class CalibrationConfig:
     token_threshold: float = 0.3  # the student's token threshold while calibrated: more candidates
-    floors: tuple[float, ...] = (0.3, 0.4, 0.5)  # the student confidences a type's floor is chosen from
+    # the student confidences a type's floor is chosen from; None: the student's own threshold (its type's, language's)
+    floors: tuple[float | None, ...] = (None, 0.4, 0.5)
     thresholds: tuple[float, ...] = tuple(round(0.05 * step, 2) for step in range(1, 20))  # 0.05 .. 0.95
     labels: tuple[str, ...] = ("REAL_NAME", "ADDRESS", "EMPLOYER", "HEALTH", "FINANCE")  # never CREDENTIAL
     regularisation: float = 1.0  # LogisticRegression's C
     min_count: int = 5  # a feature seen in fewer candidates is left out (a rare cue word)
-    beta: float = 1.0  # F-beta that chooses a type's floor and threshold
+    beta: float = 1.25  # F-beta that chooses a type's floor and threshold (recall weighs a little more)
     folds: int = 5  # out-of-fold probabilities for choosing thresholds, folds by data set
 
 
@@ -114,14 +115,20 @@ def choose(
         chosen = [(c, p) for c, p in zip(candidates, chances, strict=True) if c.label == label]
         positives = sum(c.right for c, _ in chosen)
         least = sum(c.right and c.student_keeps for c, _ in chosen)
-        best = (False, -1.0, config.floors[0], 0.5)
+        best, floors[label], thresholds[label] = (False, -1.0), config.floors[0], 0.5
         for floor in config.floors:
             for threshold in config.thresholds:
-                kept = [c.right for c, p in chosen if c.score >= floor and p >= threshold]
-                quality = _f_beta(sum(kept), len(kept), positives, config.beta)
-                best = max(best, (sum(kept) >= least, quality if sum(kept) >= least else sum(kept), floor, threshold))
-        floors[label], thresholds[label] = best[2], best[3]
+                kept = [c.right for c, p in chosen if reaches(c, floor) and p >= threshold]
+                enough = sum(kept) >= least
+                quality = (enough, _f_beta(sum(kept), len(kept), positives, config.beta) if enough else sum(kept))
+                if quality > best:
+                    best, floors[label], thresholds[label] = quality, floor, threshold
     return floors, thresholds
+
+
+def reaches(candidate: Candidate, floor: float | None) -> bool:
+    """Whether a candidate's student confidence reaches `floor` (None: the student's own threshold)."""
+    return candidate.student_keeps if floor is None else candidate.score >= floor
 
 
 def _f_beta(right: int, kept: int, positives: int, beta: float) -> float:
