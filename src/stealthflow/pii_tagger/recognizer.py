@@ -56,7 +56,7 @@ class PiiTaggerRecognizer(Recognizer):
     ):
         """`directory`: a tagger's directory or a shipped one's name (default: the shipped student);
         `tagger`: a loaded tagger (or a fake in tests) used instead of loading one; `calibrator`: instead of the
-        one beside the directory's student (none for a given `tagger`); `candidates`: a calibrator's training
+        one beside the directory's student (none for a given `tagger` without a directory); `candidates`: a calibrator's training
         candidates instead, every span whose student confidence reaches this token and span threshold, uncalibrated;
         `calibrated=False`: the student's own thresholds, even with a calibrator beside it."""
         self.directory = directory
@@ -69,7 +69,7 @@ class PiiTaggerRecognizer(Recognizer):
     def calibrator(self) -> Calibrator | None:
         if not self.calibrated or self.candidates is not None:
             return None
-        if self._calibrator is not None or self._tagger is not None:
+        if self._calibrator is not None or (self._tagger is not None and self.directory is None):
             return self._calibrator
         return load_calibrator(pii_tagger_path(self.directory))
 
