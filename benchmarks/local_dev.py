@@ -30,7 +30,7 @@ from pathlib import Path
 
 from stealthflow.anonymize import generalize
 from stealthflow.anonymize.cues import load_cue_tagger
-from stealthflow.anonymize.generalize import FLUENCY_FLOOR, Generalizer
+from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.teacher_rewrites import TeacherRewrite, load_teacher_rewrites
@@ -132,7 +132,6 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=150)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tagger", help="cue tagger directory (default: the shipped one)")
-    parser.add_argument("--floor", type=float, default=FLUENCY_FLOOR, help="the generalizer's fluency floor")
     parser.add_argument(
         "--harmless", type=Path, action="append", default=[], help='JSONL of posts without cues ({"text": ...})'
     )
@@ -149,7 +148,7 @@ def main() -> None:
     anonymizer = LocalAnonymizer(
         None,
         load_cue_tagger(args.tagger),
-        Generalizer(shared_scorer, args.floor, suggest=suggester(args.phrase_adapter)),
+        Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter)),
     )
     started = time.time()
     results = anonymizer.rewrite_posts(posts)

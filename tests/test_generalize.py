@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from gate_fakes import floors_gate
 
 from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import teacher_cue_examples
+from stealthflow.anonymize.gate import FEATURES, Gate
 from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, split_mark, whole
 from stealthflow.data import DataError
 from stealthflow.data.schema import Comment, Profile
@@ -238,7 +240,9 @@ def test_a_subject_with_the_author_in_it_stays_whole_and_a_number_leaves_its_dat
 def test_a_stretch_of_several_constituents_is_generalized_piece_by_piece():
     text = "My boyfriend and I moved to Leeds in 2019."
     scorer = ScoreByTable({"My partner and I moved to Leeds in 2019.": 0.1})
-    ((new, replacements),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("My boyfriend and I", "married")]])
+    ((new, replacements),) = Generalizer(scorer, floors_gate(-1.0)).generalize(
+        [text], [[("My boyfriend and I", "married")]]
+    )
     assert new == "My partner and I moved to Leeds in 2019."
     # "I" is no cue; the stand-in is recorded in the teacher's case (the text capitalises it at the sentence start)
     assert [(r.phrase, r.replacement.casefold()) for r in replacements] == [("My boyfriend", "my partner")]
@@ -269,7 +273,7 @@ def test_the_best_fluent_replacement_wins_and_dropping_comes_last():
     scorer = ScoreByTable(
         {"Rent in my city keeps going up.": -0.5, "Rent keeps going up.": 0.8, "Rent here keeps going up.": -0.2}
     )
-    ((new, (replacement,)),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
+    ((new, (replacement,)),) = Generalizer(scorer, floors_gate(-1.0)).generalize([text], [[("in Leeds", "location")]])
     assert (
         new == "Rent here keeps going up." and replacement.replacement == "here"
     )  # dropping scored higher but a replacement passes
@@ -277,7 +281,7 @@ def test_the_best_fluent_replacement_wins_and_dropping_comes_last():
 
 def test_dropping_is_taken_only_when_no_replacement_reads_fluently():
     scorer = ScoreByTable({"Rent keeps going up.": 0.0})
-    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize(
+    ((new, _),) = Generalizer(scorer, floors_gate(-1.0)).generalize(
         ["Rent in Leeds keeps going up."], [[("in Leeds", "location")]]
     )
     assert new == "Rent keeps going up."
@@ -286,36 +290,38 @@ def test_dropping_is_taken_only_when_no_replacement_reads_fluently():
 def test_a_place_no_candidate_replaces_fluently_leaves_with_the_constituent_around_it():
     """ "exploring York and Paris." never becomes "exploring my city and.": the conjunct goes with its "and"."""
     text = "I love walking old streets, exploring York and Paris. The journey was wild."
-    scorer = ScoreByTable({"I love walking old streets, exploring York.": -0.5})
-    ((new, (replacement,)),) = Generalizer(scorer).generalize([text], [[("Paris", "location")]])
+    scorer = ScoreByTable({"I love walking old streets, exploring York.": 0.5})  # no stand-in scored: all read badly
+    ((new, (replacement,)),) = Generalizer(scorer, floors_gate(0.0)).generalize([text], [[("Paris", "location")]])
     assert new == "I love walking old streets, exploring York. The journey was wild."
     assert replacement.replacement == ""
 
 
-def test_of_the_removals_that_read_well_enough_the_smallest_is_taken():
+def test_of_the_removals_the_gate_passes_the_smallest_is_taken():
     text = "I love walking old streets, exploring York and Paris. The journey was wild."
-    scorer = ScoreByTable({"I love walking old streets, exploring York.": -0.5, "I love walking old streets.": 0.5})
-    ((new, _),) = Generalizer(scorer).generalize([text], [[("Paris", "location")]])
+    scorer = ScoreByTable({"I love walking old streets, exploring York.": 0.5, "I love walking old streets.": 1.0})
+    ((new, _),) = Generalizer(scorer, floors_gate(0.0)).generalize([text], [[("Paris", "location")]])
     assert new == "I love walking old streets, exploring York. The journey was wild."
 
 
 def test_a_removal_that_reads_badly_gives_way_to_dropping_its_sentence():
     text = "I love walking old streets, exploring York and Paris. The journey was wild."
-    ((new, _),) = Generalizer(ScoreByTable({})).generalize([text], [[("Paris", "location")]])
+    ((new, _),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize([text], [[("Paris", "location")]])
     assert new == "The journey was wild."
 
 
 def test_a_mark_that_does_not_give_its_attribute_away_stays_when_nothing_fits():
     """The cue tagger also marks harmless words: "the snow" marked as a place leaves only by a fluent stand-in."""
     text = "I love walking old streets, exploring York in the snow. The journey was wild."
-    ((new, (replacement,)),) = Generalizer(ScoreByTable({})).generalize([text], [[("the snow", "location")]])
+    ((new, (replacement,)),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize(
+        [text], [[("the snow", "location")]]
+    )
     assert new == text and replacement.replacement is None
 
 
 def test_a_known_place_the_small_parser_does_not_type_still_leaves():
     """spaCy's small model gives "Phuket" no entity type: the gazetteer of public names knows it as a place."""
     text = "Beaches replaced by resorts. Miss old Phuket vibes."
-    ((new, _),) = Generalizer(ScoreByTable({})).generalize([text], [[("Phuket", "location")]])
+    ((new, _),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize([text], [[("Phuket", "location")]])
     assert new == "Beaches replaced by resorts."
 
 
@@ -437,7 +443,7 @@ def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
             return super().compare(originals, rewrites)
 
     scorer = Recording({"Rent in my city keeps going up!": 0.0})
-    ((new, _),) = Generalizer(scorer, floor=-1.0).generalize([text], [[("in Leeds", "location")]])
+    ((new, _),) = Generalizer(scorer, floors_gate(-1.0)).generalize([text], [[("in Leeds", "location")]])
     assert new == "Long day today. Rent in my city keeps going up! Anyway, see you."
     assert set(seen) == {"Rent in Leeds keeps going up! "}
 
@@ -482,7 +488,9 @@ def test_no_trial_or_removal_drops_a_placeholder():
     from stealthflow.pipeline.rewrite import check_rewrite
 
     text = "Hi all. I live in Phuket, mail me at <EMAIL_1> for the keys."
-    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0), floors_gate(0.0)).generalize(
+        [text], [[("Phuket", "location")]]
+    )
     assert new.count("<EMAIL_1>") == 1
     assert check_rewrite(text, new, {"<EMAIL_1>"}).accepted  # the gate protect runs on a rewrite
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
@@ -490,7 +498,9 @@ def test_no_trial_or_removal_drops_a_placeholder():
 
 def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
     text = "Love Phuket. Phuket is my home. I grew up in Phuket."
-    ((new, replacements),) = Generalizer(ScoreAll(-5.0)).generalize([text], [[("Phuket", "location")]])
+    ((new, replacements),) = Generalizer(ScoreAll(-5.0), floors_gate(0.0)).generalize(
+        [text], [[("Phuket", "location")]]
+    )
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
     assert "Phuket" not in new  # each copy leaves with its constituent or sentence
 
@@ -506,7 +516,7 @@ def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
 )
 def test_a_marked_phrase_is_generalized_or_reported_whatever_its_words(text, phrase, attribute):
     """A stop word ("fifty", "she") is no reason to skip a phrase; one that stays is reported (None)."""
-    ((new, replacements),) = Generalizer(ScoreAll(0.5)).generalize([text], [[(phrase, attribute)]])
+    ((new, replacements),) = Generalizer(ScoreAll(0.5), floors_gate(0.0)).generalize([text], [[(phrase, attribute)]])
     assert replacements, new
     stays = phrase in new.split() or phrase + "." in new.split()
     assert stays == any(r.replacement is None for r in replacements), (new, replacements)
@@ -515,7 +525,7 @@ def test_a_marked_phrase_is_generalized_or_reported_whatever_its_words(text, phr
 def test_a_spelled_out_age_gets_no_stock_stand_in_and_is_reported():
     """Readers rejected "eighteen" -> "this stage of life" and "forty" -> "a certain age" (a number is no kind the
     age stand-ins replace): the number stays, reported as not protected, however well a stand-in would read."""
-    ((new, (replacement,)),) = Generalizer(ScoreAll(0.5)).generalize(
+    ((new, (replacement,)),) = Generalizer(ScoreAll(0.5), floors_gate(0.0)).generalize(
         ["I just turned fifty last week."], [[("fifty", "age")]]
     )
     assert new == "I just turned fifty last week." and replacement.replacement is None, (new, replacement)
@@ -529,7 +539,7 @@ def test_a_long_run_on_sentence_costs_a_bounded_number_of_scorings():
     chain = " ".join(f"who knew a guy called {name} with a sister" for name in names)
     text = f"I met a friend {chain} who lives in Phuket near the old market."
     scorer = ScoreAll(-5.0)
-    ((new, _),) = Generalizer(scorer).generalize([text], [[("Phuket", "location")]])
+    ((new, _),) = Generalizer(scorer, floors_gate(0.0)).generalize([text], [[("Phuket", "location")]])
     assert "Phuket" not in new
     assert scorer.calls <= MAX_CANDIDATES + 1 + MAX_REMOVALS
 
@@ -560,11 +570,40 @@ def test_a_stand_in_that_means_another_thing_is_not_tried():
     scorer = ScoreByTable({"Honestly my partner is the best cook.": 1.0})  # FAKE: it reads well
     far = {"my husband": [1.0, 0.0, 0.0], **{c: [0.0, 1.0, 0.0] for c in found}}
     embed = FakeEmbed(far)  # FAKE: every candidate means another thing
-    ((rewrite, (replacement,)),) = Generalizer(scorer, embed=embed).generalize([text], [[("my husband", "married")]])
+    ((rewrite, (replacement,)),) = Generalizer(scorer, floors_gate(0.0), embed=embed).generalize(
+        [text], [[("my husband", "married")]]
+    )
     assert rewrite == text and replacement.replacement is None
     near = FakeEmbed({**far, "my partner": [0.9, 0.1, 0.0]})  # FAKE: near enough
-    ((rewrite, _),) = Generalizer(scorer, embed=near).generalize([text], [[("my husband", "married")]])
+    ((rewrite, _),) = Generalizer(scorer, floors_gate(0.0), embed=near).generalize(
+        [text], [[("my husband", "married")]]
+    )
     assert rewrite == "Honestly my partner is the best cook."
+
+
+def test_a_candidate_the_gate_turns_away_gives_way_to_the_next_one():
+    """The acceptance gate, not the fluency score, decides: the best-reading stand-in is turned away when the gate
+    judges its words too far from the phrase's, and the next candidate the gate passes is taken."""
+    text = "Honestly my husband is the best cook."
+    scorer = ScoreByTable({"Honestly my partner is the best cook.": 2.0, "Honestly someone is the best cook.": 0.5})
+    embed = (
+        FakeEmbed(  # FAKE: both stand-ins pass the meaning floor; "partner" is far from "husband", the word it replaces
+            {
+                "my husband": [1.0, 0.0, 0.0],
+                "my partner": [0.6, 0.8, 0.0],
+                "someone": [0.6, 0.8, 0.0],
+                "husband": [1.0, 0.0, 0.0],
+                "partner": [0.0, 1.0, 0.0],
+            }
+        )
+    )
+    weights = [0.0] * len(FEATURES)
+    weights[FEATURES.index("nearness")] = 1.0
+    gate = Gate((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), tuple(weights), -0.5, 0.5)  # FAKE: nearness >= 0.5
+    ((rewrite, (replacement,)),) = Generalizer(scorer, gate, embed=embed).generalize(
+        [text], [[("my husband", "married")]]
+    )
+    assert rewrite == "Honestly someone is the best cook." and replacement.replacement == "someone"
 
 
 def test_a_removal_never_takes_the_only_complement_of_its_verb():
@@ -578,7 +617,9 @@ def test_a_removal_never_takes_the_only_complement_of_its_verb():
         ("My boyfriend is from Cabra and even he was outraged.", "Cabra"),
         ("They're from Cork, she said, and so am I.", "Cork"),
     ]:
-        ((new, (replacement,)),) = Generalizer(ScoreAll(0.0)).generalize([text], [[(place, "pobp")]])  # reads well
+        ((new, (replacement,)),) = Generalizer(ScoreAll(0.0), floors_gate(0.0)).generalize(
+            [text], [[(place, "pobp")]]
+        )  # reads well
         assert new == text and replacement.replacement is None, new
 
 
@@ -610,7 +651,9 @@ def test_who_the_clause_is_about_follows_relative_pronouns_and_coordinated_autho
 
 
 def test_an_empty_mark_stays_reported_instead_of_raising():
-    ((new, (replacement,)),) = Generalizer(ScoreAll(0.0)).generalize(["I am from Cork."], [[("", "pobp")]])
+    ((new, (replacement,)),) = Generalizer(ScoreAll(0.0), floors_gate(0.0)).generalize(
+        ["I am from Cork."], [[("", "pobp")]]
+    )
     assert new == "I am from Cork." and replacement.replacement is None
 
 

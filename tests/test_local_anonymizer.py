@@ -8,6 +8,7 @@ import re
 
 import pytest
 from fakes import fake_llm
+from gate_fakes import floors_gate
 
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
@@ -251,7 +252,7 @@ class FakeScorer:
 
 
 def local(llm, cues: dict[str, str]) -> LocalAnonymizer:
-    return LocalAnonymizer(llm, FakeTagger(cues), Generalizer(FakeScorer()))
+    return LocalAnonymizer(llm, FakeTagger(cues), Generalizer(FakeScorer(), floors_gate(0.0, -1.0)))
 
 
 def test_local_rewrites_posts_with_cues_and_leaves_the_others_alone():
@@ -294,7 +295,9 @@ def test_a_model_rewrite_that_cuts_a_sentence_is_refused_even_when_it_scores_wel
 
     answer = 'Removed "Leeds General" (location).\n#\nJust got back from my night shift at.'  # FAKE model
     method = LocalAnonymizer(
-        fake_llm(lambda messages: answer), FakeTagger({"Leeds General": "location"}), Generalizer(Lenient())
+        fake_llm(lambda messages: answer),
+        FakeTagger({"Leeds General": "location"}),
+        Generalizer(Lenient(), floors_gate(0.0, -1.0)),
     )
     (result,) = method.rewrite_posts(["Just got back from my night shift at Leeds General."])
     assert result.how == "generalized" and not result.text.endswith("at."), result.text
@@ -308,7 +311,7 @@ class Strict(FakeScorer):  # FAKE: every edit reads badly
 
 
 def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sentences():
-    method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict()))
+    method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     (result,) = method.rewrite_posts(["Rent in Leeds keeps going up. Nice weather today."])
     assert result.text == "Nice weather today." and result.unprotected == []  # its sentence went, not a word of it
     (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])  # a lone sentence: the adjunct goes
@@ -317,13 +320,13 @@ def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sente
 
 def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
     """ "turning 30" has no removable constituent: it stays, reported, rather than "turning this stage of life"."""
-    method = LocalAnonymizer(None, FakeTagger({"30": "age"}), Generalizer(Strict()))
+    method = LocalAnonymizer(None, FakeTagger({"30": "age"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     (result,) = method.rewrite_posts(["We are turning 30 next month."])
     assert result.text == "We are turning 30 next month." and result.unprotected == ["30"]
 
 
 def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_leave_with_it():
-    method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict()))
+    method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
     assert result.text == "Honestly this razor is the best."  # the subject of the only sentence: never cut
     assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor"}] and result.details["changes"] == []
@@ -336,7 +339,7 @@ def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
     tagger = FakeTagger(
         {"Our cat Biscuit and the rent here in Leeds": "location"}, words={"cat": "gender", "Biscuit": "gender"}
     )
-    (result,) = LocalAnonymizer(None, tagger, Generalizer(FakeScorer())).rewrite_posts([post])
+    (result,) = LocalAnonymizer(None, tagger, Generalizer(FakeScorer(), floors_gate(0.0, -1.0))).rewrite_posts([post])
     assert result.cues == [("Our cat Biscuit", "gender"), ("here in Leeds", "location")]  # the rent is no cue
 
 
@@ -344,9 +347,9 @@ def test_a_piece_takes_an_attribute_the_teacher_gave_its_last_word():
     """The FAKE tagger calls "an ER nurse" an age cue; the teacher changed phrases ending in "nurse" for
     occupation (data/teacher-rewrites), never twice for age: the piece is an occupation cue."""
     post = "Twelve years as an ER nurse, and it shows."
-    (result,) = LocalAnonymizer(None, FakeTagger({"an ER nurse": "age"}), Generalizer(FakeScorer())).rewrite_posts(
-        [post]
-    )
+    (result,) = LocalAnonymizer(
+        None, FakeTagger({"an ER nurse": "age"}), Generalizer(FakeScorer(), floors_gate(0.0, -1.0))
+    ).rewrite_posts([post])
     assert result.cues == [("an ER nurse", "occupation")]
 
 
@@ -578,7 +581,7 @@ def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phr
     """English stand-ins in a German post ("Ich wohne in my city") are no rewrite: the post stays as written and
     says what stayed. Lingua (the detector's language guesser) reads each post; the English post is still rewritten."""
     tagger = FakeTagger({"München": "location", "Leeds": "location"})
-    method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer()))
+    method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer(), floors_gate(0.0, -1.0)))
     german = "Ich wohne seit zehn Jahren in München und arbeite dort als Krankenpfleger im Schichtdienst."
     english = "I have lived in Leeds for ten years and I work there as a nurse on night shifts."
     result_de, result_en = method.rewrite_posts([german, english])

@@ -11,9 +11,9 @@ generic stand-ins of its attribute that fit its slot
 determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
 dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
 the phrase (`stealthflow.anonymize.meaning`: "Bristol" -> "a person") is not tried. The embedded model scores
-every candidate sentence against the original (`stealthflow.utility.fluency`); the best one is taken
-if it reads at least as well as the fluency floor allows. A phrase no candidate can replace fluently
-stays, and is reported.
+every candidate sentence against the original (`stealthflow.utility.fluency`), and the acceptance gate
+(`stealthflow.anonymize.gate`, learned from blind readers' verdicts) takes the candidate readers would most likely
+judge fluent and faithful, if any passes. A phrase no candidate can replace acceptably stays, and is reported.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from stealthflow.anonymize import meaning, syntax
+from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import STOP_WORDS, words
@@ -38,16 +39,6 @@ if TYPE_CHECKING:
     from stealthflow.harvest.teacher_rewrites import TeacherCue
     from stealthflow.utility.fluency import FluencyScorer
 
-#: A candidate replacement is fluent when its edit reads nearly as well as the original there (mean
-#: log-probability per token over the edited stretch, rewrite minus original; see utility/fluency.py).
-#: On 120 teacher rewrites of train comments (benchmarks/fluency_floor.py): median -0.03; the same
-#: comments with the cues deleted: median -2.72.
-FLUENCY_FLOOR = 0.0
-#: A phrase no candidate replaces fluently takes the best-reading stand-in or leaves with the constituent around
-#: it that its sentence stands without, when that reads at least this well (same score); else its sentence goes. On the seed-3 blind
-#: sample's posts (benchmarks/blind_attack.py), such removals score median 0.0, first quartile -1.5; a
-#: removal below -1 mostly breaks the sentence ("liking the vibe more ' chilling").
-REMOVAL_FLOOR = -1.0
 #: candidates scored per phrase (the teacher's first, then the stand-ins in the order generic.yaml lists them)
 MAX_CANDIDATES = 8
 #: constituents around a phrase tried for removal, nearest first: each costs a parse and a scoring, so in a long
@@ -69,7 +60,7 @@ Suggest = Callable[[list[tuple[str, str, str]]], list[list[str]]]
 class Replacement:
     phrase: str
     attribute: str
-    replacement: str | None  # None: no candidate read fluently; the phrase stayed
+    replacement: str | None  # None: no candidate passed the acceptance gate; the phrase stayed
     score: float
 
 
@@ -588,12 +579,12 @@ class Generalizer:
     def __init__(
         self,
         scorer: FluencyScorer | Callable[[], FluencyScorer],
-        floor: float = FLUENCY_FLOOR,
+        gate: Gate | None = None,
         embed: meaning.Embed | None = None,
         suggest: Suggest | None = None,
     ):
         self._scorer = scorer  # a scorer, or what builds one when a phrase first needs it
-        self.floor = floor
+        self.gate = gate or shipped_gate()  # which candidates readers would judge fluent and faithful
         self.embed = embed  # sentence vectors for the meaning floor (None: MiniLM)
         self.suggest = suggest  # the phrase generalizer (None: candidates from the data only)
 
@@ -606,9 +597,10 @@ class Generalizer:
     def generalize(self, texts: list[str], phrases: list[list[tuple[str, str]]]) -> list[tuple[str, list[Replacement]]]:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
         what happened to each phrase (a phrase spanning several constituents, for each of them). A phrase
-        that gives its attribute away (`gives_away`) and no candidate replaces fluently still leaves the text:
-        the best stand-in or constituent around it reading nearly as well, else its sentence, else (a lone
-        sentence) the constituent around it however it reads; it stays (reported) only when none is left. Any other phrase no candidate replaces fluently stays, reported. Texts are processed together, one
+        that gives its attribute away (`gives_away`) and no candidate the acceptance gate passes still leaves the
+        text: with the constituent around it that the gate passes dropped, else its sentence, else (a lone
+        sentence) the constituent around it however it reads; it stays (reported) only when none is left. Any other
+        phrase no candidate replaces acceptably stays, reported. Texts are processed together, one
         phrase of each per batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
@@ -628,29 +620,27 @@ class Generalizer:
             unplaced = [
                 i
                 for i in where
-                if (i not in best or best[i][0] < self.floor)
-                and gives_away(where[i][2], *where[i][:2], pending[i][0][1])
+                if (i not in best or not best[i][3]) and gives_away(where[i][2], *where[i][:2], pending[i][0][1])
             ]
             removed = self._best({i: self._removals(current[i], pending[i][0], *where[i]) for i in unplaced}, True)
             for i in where:
                 phrase, attribute, _ = pending[i].pop(0)
-                tried = max((found[i] for found in (best, removed) if i in found), key=lambda c: c[0], default=None)
-                if i in best and best[i][0] >= self.floor:
+                if i in best and best[i][3]:
                     chosen = best[i]
-                elif i not in unplaced:  # no fluent stand-in, and maybe no cue: it stays, reported
+                elif i not in unplaced:  # no stand-in the gate passes, and maybe no cue: it stays, reported
                     done[i].append(Replacement(phrase, attribute, None, best[i][0] if i in best else float("-inf")))
                     continue
-                elif tried is not None and tried[0] >= REMOVAL_FLOOR:  # a stand-in or removal that reads nearly as well
-                    chosen = tried
+                elif i in removed and removed[i][3]:  # a removal the gate passes
+                    chosen = removed[i]
                 elif (rest := without_sentence(current[i], phrase)) is not None:
-                    chosen = (0.0, "", rest)
+                    chosen = (0.0, "", rest, False)
                 elif i in removed:  # a lone sentence: the parse still shows it whole without the constituent
                     chosen = removed[i]
                 else:
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
                 before = current[i]
-                score, candidate, current[i] = chosen
+                score, candidate, current[i], _ = chosen
                 done[i].append(Replacement(phrase, attribute, candidate, score))
                 if left := copies(phrase, current[i]):  # another copy goes the same way, or stays reported
                     if left < copies(phrase, before):
@@ -659,22 +649,23 @@ class Generalizer:
                         done[i].append(Replacement(phrase, attribute, None, score))
         return list(zip(current, done, strict=True))
 
-    def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str]]:
-        """Per text, its best trial (score, candidate, the text with it), scored in its sentence: a replacement
-        that reads fluently before dropping the phrase, then the highest score; with `smallest` (removals), the
-        one that drops the least of those reading at least REMOVAL_FLOOR ("Went back to Jamaica for my grandma's
-        funeral" loses "to Jamaica", not all but "Went"), else the highest score."""
+    def _best(self, trials: dict[int, list[tuple]], smallest: bool = False) -> dict[int, tuple[float, str, str, bool]]:
+        """Per text, its best trial (fluency score, candidate, the text with it, whether the gate accepts it), scored
+        in its sentence: a replacement the acceptance gate passes before dropping the phrase, then the gate's highest
+        chance; with `smallest` (removals), the one that drops the least of those the gate passes ("Went back to
+        Jamaica for my grandma's funeral" loses "to Jamaica", not all but "Went"), else the highest chance."""
         flat = [(i, *trial) for i, found in trials.items() for trial in found]
         scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
-        best: dict[int, tuple[tuple, tuple[float, str, str]]] = {}
-        for (i, candidate, window, trial, text), fluency in zip(flat, scores, strict=True):
+        chances = self.gate.chances([(t[2], t[3]) for t in flat], scores, self.embed)
+        best: dict[int, tuple[tuple, tuple[float, str, str, bool]]] = {}
+        for (i, candidate, window, trial, text), fluency, chance in zip(flat, scores, chances, strict=True):
+            accepted = chance >= self.gate.threshold
             if smallest:
-                passes = fluency.score >= REMOVAL_FLOOR
-                rank = (passes, len(trial) - len(window) if passes else fluency.score)
+                rank = (accepted, len(trial) - len(window) if accepted else chance)
             else:
-                rank = (fluency.score >= self.floor and candidate != "", fluency.score)
+                rank = (accepted and candidate != "", chance)
             if i not in best or rank > best[i][0]:
-                best[i] = (rank, (fluency.score, candidate, text))
+                best[i] = (rank, (fluency.score, candidate, text, accepted))
         return {i: found for i, (_, found) in best.items()}
 
     def _candidates(

@@ -1,0 +1,190 @@
+"""The acceptance gate of the per-phrase generalizer: a logistic regression, trained on blind readers' verdicts of
+single edits, that says whether an edit of a sentence would be judged fluent and faithful.
+
+An edit is scored in its sentence, as the generalizer tries each candidate: the sentence as written, the sentence
+with one phrase replaced or dropped, the embedded model's fluency of the edit (`utility.fluency`) and how near the
+new words are to the old ones (`anonymize.meaning`). The weights and the operating threshold ship in
+`data/generalize/acceptance_gate.json`, rebuilt by `benchmarks/acceptance_gate.py`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from stealthflow.anonymize import meaning
+from stealthflow.evaluation.evidence import STOP_WORDS
+from stealthflow.resources import resource_dir
+
+if TYPE_CHECKING:
+    from stealthflow.utility.fluency import Fluency
+
+GATE_FILE = resource_dir("data") / "generalize" / "acceptance_gate.json"
+
+#: the gate's inputs, in the order of its weights
+FEATURES = (
+    "fluency",  # mean log-probability per token of the edited stretch, edit minus original (utility/fluency.py)
+    "worst",  # the lowest token log-probability there, edit minus original
+    "nearness",  # cosine of the old and the new words (MiniLM); 0 for a removal
+    "removal",  # 1 when the edit only drops words
+    "words_out",  # log(1 + words removed)
+    "words_in",  # log(1 + words put in)
+    "share_out",  # words removed / words of the sentence
+    "ends_on_function_word",  # the edited sentence ends on a function word and the sentence did not ("from.")
+)
+
+_TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
+_WORD = re.compile(r"\w+(?:['’-]\w+)*")
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """How the gate is trained (`fit`): ridge strength on standardised features and Newton steps."""
+
+    l2: float = 1.0
+    steps: int = 50
+
+
+def edited_words(sentence: str, edited: str) -> tuple[str, str]:
+    """(the words of `sentence` that left, the words put in their place), from the first token that differs to
+    the last; ("", "") for identical texts."""
+    a = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
+    b = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(edited)]
+    changes = [
+        op
+        for op in difflib.SequenceMatcher(a=[t[0] for t in a], b=[t[0] for t in b], autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    if not changes:
+        return "", ""
+    i1, i2, j1, j2 = changes[0][1], changes[-1][2], changes[0][3], changes[-1][4]
+    old = sentence[a[i1][1] : a[i2 - 1][2]] if i2 > i1 else ""
+    new = edited[b[j1][1] : b[j2 - 1][2]] if j2 > j1 else ""
+    return old, new
+
+
+def _ends_on_function_word(text: str) -> bool:
+    found = _WORD.findall(text)
+    return bool(found) and found[-1].casefold() in STOP_WORDS
+
+
+def features(sentence: str, edited: str, fluency: float, worst: float, nearness: float) -> list[float]:
+    """The gate's inputs (`FEATURES`) for `edited`, an edit of `sentence` with its fluency score and worst token
+    (`utility.fluency.Fluency`) and the nearness of its old and new words (`edited_words`; ignored for a removal)."""
+    old, new = edited_words(sentence, edited)
+    out, put = len(_WORD.findall(old)), len(_WORD.findall(new))
+    removal = not put
+    return [
+        fluency,
+        worst,
+        0.0 if removal else nearness,
+        float(removal),
+        float(np.log1p(out)),
+        float(np.log1p(put)),
+        out / max(1, len(_WORD.findall(sentence))),
+        float(_ends_on_function_word(edited) and not _ends_on_function_word(sentence)),
+    ]
+
+
+def feature_rows(
+    edits: Sequence[tuple[str, str]], fluency: Sequence[Fluency], embed: meaning.Embed | None = None
+) -> list[list[float]]:
+    """`features` of each (sentence, edited sentence) with its `Fluency`, the nearness of the words each changed
+    measured by `embed` (default MiniLM)."""
+    words = [edited_words(sentence, edited) for sentence, edited in edits]
+    pairs = list(dict.fromkeys((old, new) for old, new in words if old and new))
+    near = dict(zip(pairs, meaning.nearness(pairs, embed), strict=True))
+    return [
+        features(sentence, edited, f.score, f.worst, near.get(changed, 0.0))
+        for (sentence, edited), f, changed in zip(edits, fluency, words, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A fitted gate: standardisation, weights and the threshold on the probability of "fluent and faithful"."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float
+
+    def probability(self, rows: Sequence[Sequence[float]]) -> np.ndarray:
+        x = (np.asarray(rows, dtype=float).reshape(-1, len(self.weights)) - self.mean) / self.scale
+        return 1.0 / (1.0 + np.exp(-(x @ np.asarray(self.weights) + self.bias)))
+
+    def chances(
+        self, edits: Sequence[tuple[str, str]], fluency: Sequence[Fluency], embed: meaning.Embed | None = None
+    ) -> list[float]:
+        """The probability that readers judge each (sentence, edited sentence) fluent and faithful."""
+        return self.probability(feature_rows(edits, fluency, embed)).tolist() if edits else []
+
+    def save(self, path: Path, **extra) -> None:
+        path.write_text(json.dumps({"features": FEATURES, **asdict(self), **extra}, indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Gate:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(data["features"]) != FEATURES:
+            raise ValueError(f"{path} was trained on other features: {data['features']}")
+        return cls(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), data["bias"], data["threshold"])
+
+
+@cache
+def shipped_gate() -> Gate:
+    return Gate.load(GATE_FILE)
+
+
+def fit(rows: Sequence[Sequence[float]], labels: Sequence[float], config: GateConfig = GateConfig()) -> Gate:
+    """A logistic regression of `labels` (the share of readers who judged the edit fluent and faithful, 0..1) on
+    `rows`, by Newton's method with an L2 penalty on the standardised weights; threshold 0.5 (`operating_point`
+    chooses one)."""
+    x = np.asarray(rows, dtype=float)
+    y = np.asarray(labels, dtype=float)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    theta = np.zeros(z.shape[1])
+    penalty = np.full(z.shape[1], config.l2)
+    penalty[-1] = 0.0  # the bias is not shrunk
+    for _ in range(config.steps):
+        p = 1.0 / (1.0 + np.exp(-(z @ theta)))
+        gradient = z.T @ (p - y) + penalty * theta
+        hessian = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(theta))
+        step = np.linalg.solve(hessian, gradient)
+        theta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return Gate(tuple(mean), tuple(scale), tuple(theta[:-1]), float(theta[-1]), 0.5)
+
+
+def auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """The area under the ROC curve: the chance that an accepted edit scores above a rejected one (ties half)."""
+    s, y = np.asarray(scores, dtype=float), np.asarray(labels, dtype=bool)
+    good, bad = s[y], s[~y]
+    if not len(good) or not len(bad):
+        return float("nan")
+    above = (good[:, None] > bad[None, :]).sum() + 0.5 * (good[:, None] == bad[None, :]).sum()
+    return float(above / (len(good) * len(bad)))
+
+
+def operating_point(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """The threshold with the highest balanced accuracy (mean of the shares of accepted edits kept and of rejected
+    edits turned away) on `scores`: the gate turns away an edit below it."""
+    s, y = np.asarray(scores, dtype=float), np.asarray(labels, dtype=bool)
+    best, threshold = -1.0, 0.5
+    for t in np.unique(s):
+        kept = s >= t
+        balanced = (kept[y].mean() if y.any() else 0.0) + ((~kept[~y]).mean() if (~y).any() else 0.0)
+        if balanced > best:
+            best, threshold = balanced, float(t)
+    return threshold

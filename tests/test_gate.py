@@ -1,0 +1,129 @@
+"""anonymize/gate.py: the acceptance gate's features, its training and its threshold. The datasets here are FAKE
+(made up in the test, no reader's verdict); the shipped gate runs on the real models in the real_model test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gate_fakes import floors_gate
+
+from stealthflow.anonymize.gate import (
+    FEATURES,
+    Gate,
+    GateConfig,
+    auc,
+    edited_words,
+    feature_rows,
+    features,
+    fit,
+    operating_point,
+)
+from stealthflow.utility.fluency import Fluency
+
+
+def test_the_edited_words_are_those_between_the_first_and_the_last_difference():
+    assert edited_words("My boyfriend moved.", "Someone moved.") == ("My boyfriend", "Someone")
+    two = edited_words("My boyfriend is from Cabra.", "Someone is from my city.")
+    assert two == ("My boyfriend is from Cabra", "Someone is from my city")  # one stretch, shared words inside it
+    assert edited_words("The rent in Leeds is mad.", "The rent is mad.") == ("in Leeds", "")
+    assert edited_words("Same text.", "Same text.") == ("", "")
+
+
+def test_features_say_what_the_edit_did():
+    removal = dict(
+        zip(FEATURES, features("The rent in Leeds is mad.", "The rent is mad.", -0.5, -1.0, 0.9), strict=True)
+    )
+    assert removal["removal"] == 1.0 and removal["nearness"] == 0.0  # no new words: nothing to be near
+    assert removal["words_out"] == pytest.approx(np.log1p(2)) and removal["words_in"] == 0.0
+    assert removal["share_out"] == pytest.approx(2 / 6)
+    assert (removal["fluency"], removal["worst"]) == (-0.5, -1.0)
+    stand_in = dict(zip(FEATURES, features("I grew up in Leeds.", "I grew up in my city.", 0.1, 0.0, 0.4), strict=True))
+    assert stand_in["removal"] == 0.0 and stand_in["nearness"] == 0.4
+    cut = dict(zip(FEATURES, features("My loans from Sallie Mae.", "My loans from.", 0.0, 0.0, 0.0), strict=True))
+    assert cut["ends_on_function_word"] == 1.0 and stand_in["ends_on_function_word"] == 0.0
+
+
+def test_feature_rows_measure_the_nearness_of_the_changed_words_with_the_embedder():
+    seen = []
+
+    def embed(texts):  # FAKE embedder: "Leeds" and "my city" point the same way, anything else elsewhere
+        seen.extend(texts)
+        return np.array([[1.0, 0.0] if t in {"Leeds", "my city"} else [0.0, 1.0] for t in texts])
+
+    edits = [("I grew up in Leeds.", "I grew up in my city."), ("The rent in Leeds is mad.", "The rent is mad.")]
+    rows = feature_rows(edits, [Fluency(0.0, 0.0)] * 2, embed)
+    assert rows[0][FEATURES.index("nearness")] == pytest.approx(1.0)
+    assert rows[1][FEATURES.index("nearness")] == 0.0
+    assert "" not in seen  # a removal's empty side is never embedded
+
+
+def fake_dataset(seed: int = 0, n: int = 3000) -> tuple[np.ndarray, np.ndarray]:
+    """FAKE edits: readers accept an edit more often the nearer its words and the better it reads; the other
+    features are noise."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, len(FEATURES)))
+    logit = 2.0 * x[:, FEATURES.index("nearness")] + 1.0 * x[:, FEATURES.index("fluency")] - 0.5
+    return x, (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(float)
+
+
+def test_fit_learns_which_features_tell_accepted_edits_from_rejected_ones():
+    x, y = fake_dataset()
+    gate = fit(x, y, GateConfig(l2=1.0))
+    weights = dict(zip(FEATURES, gate.weights, strict=True))
+    assert weights["nearness"] > weights["fluency"] > 0.3
+    assert all(abs(weights[f]) < 0.3 for f in FEATURES if f not in {"nearness", "fluency"})
+    held_x, held_y = fake_dataset(seed=1)
+    assert auc(gate.probability(held_x), held_y > 0.5) > 0.75
+
+
+def test_a_stronger_penalty_shrinks_the_weights():
+    x, y = fake_dataset()
+    assert np.abs(fit(x, y, GateConfig(l2=500.0)).weights).sum() < np.abs(fit(x, y, GateConfig(l2=0.1)).weights).sum()
+
+
+def test_soft_labels_count_a_split_verdict_as_half_accepted():
+    x = np.zeros((4, len(FEATURES)))
+    x[:, 0] = [0.0, 0.0, 1.0, 1.0]
+    gate = fit(x, [0.5, 0.5, 0.5, 0.5], GateConfig(l2=0.0))
+    assert gate.probability(x) == pytest.approx([0.5] * 4, abs=1e-6)
+
+
+def test_auc_counts_ties_half():
+    assert auc([0.9, 0.8, 0.1], [True, True, False]) == 1.0
+    assert auc([0.1, 0.9], [True, False]) == 0.0
+    assert auc([0.5, 0.5], [True, False]) == 0.5
+
+
+def test_the_operating_point_has_the_best_balanced_accuracy():
+    scores = [0.1, 0.2, 0.3, 0.6, 0.7, 0.9]
+    labels = [False, False, True, False, True, True]
+    assert operating_point(scores, labels) == 0.3  # keeps every accepted edit, turns away 2 of 3 rejected
+
+
+def test_a_saved_gate_loads_back_and_refuses_other_features(tmp_path):
+    gate = floors_gate(0.0, -1.0)
+    gate.save(tmp_path / "gate.json", trained_on_seeds=[1])
+    assert Gate.load(tmp_path / "gate.json") == gate
+    data = (tmp_path / "gate.json").read_text(encoding="utf-8").replace('"fluency"', '"perplexity"')
+    (tmp_path / "other.json").write_text(data, encoding="utf-8")
+    with pytest.raises(ValueError):
+        Gate.load(tmp_path / "other.json")
+
+
+@pytest.mark.real_model
+def test_real_model_the_shipped_gate_tells_a_kept_edit_from_a_broken_one():
+    """Edits of a held-out seed (9) the shipped gate was not trained on: readers accepted the first of each pair and
+    rejected the second."""
+    from stealthflow.anonymize.gate import shipped_gate
+    from stealthflow.utility.fluency import shared_scorer
+
+    pairs = [
+        ("Allotment garden is best thing in retirement.", "Garden is best thing in retirement."),
+        ("Allotment garden is best thing in retirement.", "A garden garden is best thing in retirement."),
+        ("Saim Ayub opening in ODIs was the best decision.", "Ayub opening in ODIs was the best decision."),
+        ("Saim Ayub opening in ODIs was the best decision.", "Saim Ayub opening in the city was the best decision."),
+    ]
+    gate = shipped_gate()
+    fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
+    chances = gate.chances(pairs, fluency)
+    assert [c >= gate.threshold for c in chances] == [True, False, True, False]
