@@ -1,0 +1,51 @@
+"""benchmarks/acceptance_gate.py: judged pairs turned into the gate's training items (the pairs and verdicts here
+are FAKE: made up in the test, no reader's judgment)."""
+
+import json
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "acceptance_gate.py"
+sys.path.insert(0, str(SCRIPT.parent))
+
+from acceptance_gate import alone, judged  # noqa: E402
+
+ORIGINAL = "My boyfriend is from Cabra. The rent in Dublin is mad."
+REWRITE = "My boyfriend is from my city. The rent is mad."
+
+
+def write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def row(fluent: bool, note: str = "", rewrite: str = REWRITE) -> dict:
+    return {"original": ORIGINAL, "rewrite": rewrite, "fluent": fluent, "faithful": True, "note": note}
+
+
+def test_each_edit_is_applied_alone_to_its_sentence(tmp_path):
+    items = judged([write(tmp_path / "fluency_reader_seed3.jsonl", [row(True)])])
+    assert sorted((i["sentence"].strip(), i["edited"].strip(), i["accepted"]) for i in items) == [
+        ("My boyfriend is from Cabra.", "My boyfriend is from my city.", 1.0),
+        ("The rent in Dublin is mad.", "The rent is mad.", 1.0),
+    ]
+    assert {i["seed"] for i in items} == {3}
+
+
+def test_a_second_reader_splits_the_label_and_a_repeated_pair_counts_once(tmp_path):
+    first = write(tmp_path / "fluency_reader_seed4.jsonl", [row(True), row(True)])  # the same pair twice: one verdict
+    second = write(tmp_path / "fluency_reader_seed4_second.jsonl", [row(False, "'my city' is vague")])
+    items = judged([first, second])
+    labels = {i["edited"].strip(): i["accepted"] for i in items}
+    assert labels == {"My boyfriend is from my city.": 0.5, "The rent is mad.": 1.0}  # the note names one edit only
+
+
+def test_an_edit_that_empties_its_sentence_or_only_inserts_is_left_out(tmp_path):
+    rewrite = "The rent in Dublin is really mad."  # the first sentence dropped whole, a word put in the second
+    items = judged([write(tmp_path / "fluency_reader_seed5.jsonl", [row(True, rewrite=rewrite)])])
+    assert items == []
+
+
+def test_alone_replaces_the_occurrence_at_its_place_only():
+    assert alone("I moved to Leeds.", 11, "Leeds", "my city") == "I moved to my city."
+    assert alone("Leeds, and then Leeds again.", 16, "Leeds", "my city") is None  # an earlier copy: not this edit
