@@ -12,7 +12,9 @@ utility/fluency.py: the share at or above local.MODEL_FLOOR, and the median); se
 `--samples FILE` writes (original, rewrite) pairs to read. `--posts FILE` (repeatable) adds posts without
 teacher rewrites, each line of each text a post (a blind sample's `texts/original.jsonl` of
 benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
-proxy. `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
+proxy. Both report `unprotected_why`: each mark left unprotected, by attribute and by reason, read again in the
+rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did not leave with what is around it,
+`why_kept`). `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
 data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
 the generalizer.
 
@@ -25,13 +27,14 @@ import argparse
 import json
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
-from stealthflow.anonymize import generalize
+from stealthflow.anonymize import generalize, meaning, syntax
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
+from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.teacher_rewrites import TeacherRewrite, load_teacher_rewrites
 from stealthflow.resources import resource_dir
@@ -104,6 +107,64 @@ def marks_left(results: list[PostRewrite]) -> float:
     )
 
 
+def why_stand_in(sentence: str, start: int, end: int, attribute: str) -> str:
+    """Why no stand-in replaced sentence[start:end], read again in the sentence it stayed in: no candidate (and why:
+    the parse, the slot's form, what the phrase is to the attribute's stand-ins), or candidates that the meaning floor
+    or the fluency floor turned away."""
+    if not syntax.has_content(sentence, start, end):
+        return "function words only"
+    found = [c for c in generalize.candidates(sentence, start, end, attribute) if c]
+    if found:
+        near = meaning.nearness([(sentence[start:end], c) for c in found])
+        if all(n < meaning.MEANING_FLOOR for n in near):
+            return "every candidate below the meaning floor"
+        return "every candidate below the fluency floor"
+    where = syntax.slot(sentence, start, end)
+    if where is None:
+        return "no slot (not whole tokens)"
+    if where.kind not in {"nominal", "adverbial"}:
+        return f"no stand-in form for {generalize.with_article('a', where.kind)}"
+    kind = generalize.slot_kind(sentence, start, end, [attribute], where)
+    if kind == generalize.COMMON_NOUN:
+        return "common noun with no taught stand-in"
+    if kind == generalize.OTHER_KIND:
+        return "name, number or adjective of another kind"
+    if generalize.about_someone_else(sentence, start, end):
+        return "about someone else: no stand-in in the author's words"
+    return "name of its kind: no stand-in fits the slot"
+
+
+def why_kept(text: str, start: int, end: int, attribute: str) -> str:
+    """Why text[start:end] did not leave with what is around it: it is no evidence of its attribute by the data
+    (`generalize.gives_away`: no removal is tried), or its sentence stands without no constituent holding it, or every
+    such removal read below the removal floor or left a word dangling, in a post of one sentence."""
+    first, last = generalize.sentence_bounds(text, start, end)
+    sentence, a, b = text[first:last], start - first, end - first
+    if not generalize.gives_away(sentence, a, b, attribute):
+        return "no evidence by the data: never removed"
+    if not syntax.removals(sentence, a, b):
+        return "no constituent to remove (an argument, or its verb's only complement)"
+    return "every removal reads badly, and its sentence is the post's only one"
+
+
+def stayed(results: list[PostRewrite]) -> dict:
+    """Each mark reported unprotected, by attribute and by reason (`why_stand_in`, `why_kept`), as read in the
+    rewrite it stayed in."""
+    counts: dict[str, dict[str, Counter]] = {"stand_in": defaultdict(Counter), "removal": defaultdict(Counter)}
+    for result in results:
+        for phrase in result.unprotected:
+            attribute = next((a for p, a in result.cues if phrase in p), "?")
+            found = find_phrase(phrase, result.text)
+            if found is None:
+                continue
+            first, last = generalize.sentence_bounds(result.text, *found)
+            reason = why_stand_in(result.text[first:last], found[0] - first, found[1] - first, attribute)
+            for key, why in (("stand_in", reason), ("removal", why_kept(result.text, *found, attribute))):
+                counts[key][attribute][why] += 1
+                counts[key]["all"][why] += 1
+    return {key: {a: dict(c.most_common()) for a, c in sorted(by.items())} for key, by in counts.items()}
+
+
 def fluency_proxy(pairs: list[tuple[str, str]]) -> dict:
     """The share of (post, changed rewrite) pairs whose edit score is at least MODEL_FLOOR, and the median."""
     fluency = sorted(f.score for f in shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs]))
@@ -122,7 +183,11 @@ def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
         "posts": len(posts),
         "marks_left": marks_left(results),
         "posts_changed": round(len(pairs) / max(1, len(posts)), 3),
+        "unprotected_per_marked_post": round(
+            sum(len(r.unprotected) for r in results) / max(1, sum(bool(r.cues) for r in results)), 3
+        ),
         **fluency_proxy(pairs),
+        "unprotected_why": stayed(results),
     }
 
 
@@ -178,6 +243,7 @@ def main() -> None:
         ),
         **fluency_proxy(pairs),
         "seconds_per_post": round(seconds / len(posts), 2),
+        "unprotected_why": stayed(results),
     }
     if args.posts:
         summary["other_posts"] = other_posts(anonymizer, args.posts)

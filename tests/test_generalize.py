@@ -101,6 +101,34 @@ def test_a_phrase_about_someone_else_gets_no_stand_in_in_the_authors_words():
     assert any(speaks_for_author(c) for c in mine), mine
 
 
+def test_a_clause_whose_subject_names_a_person_is_about_someone_else():
+    """ "My sister is from Cork": a noun naming a person (data/generalize/person_nouns.txt, WordNet's noun.person) as the
+    subject; not a thing ("The rent in Cork"), nor the author with them ("My sister and I")."""
+    from stealthflow.anonymize.generalize import about_someone_else
+
+    for sentence, theirs in [
+        ("My sister is from Cork.", True),
+        ("My two roommates grew up in Cork.", True),
+        ("The rent in Cork is brutal.", False),
+        ("My sister and I are from Cork.", False),
+        ("I'm a nurse who grew up in Cork.", False),
+        ("She is a nurse who grew up in Cork.", True),
+    ]:
+        start = sentence.index("Cork")
+        assert about_someone_else(sentence, start, start + 4) == theirs, sentence
+
+
+def test_a_number_of_a_shape_the_teacher_changed_gives_its_attribute_away():
+    """Numbers ending the teacher's age cues ("I'm 34", "at 52") make any number of their shape evidence of age."""
+    from stealthflow.anonymize.generalize import gives_away, number_head, number_heads
+
+    assert "00" in number_heads()["age"]
+    assert number_head("at 43", "age") and number_head("I'm 27", "age")
+    assert not number_head("the weather", "age") and not number_head("at 43", "nonsense")
+    sentence = "I turned 43 last week."
+    assert gives_away(sentence, sentence.index("43"), sentence.index("43") + 2, "age")
+
+
 def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays():
     """ "Twelve years as an ER nurse" never becomes "My line of work": the years stay, the job is generalized."""
     from stealthflow.anonymize.generalize import teacher_table
@@ -266,6 +294,11 @@ def test_replace_once_capitalises_at_a_sentence_start_and_tidies_a_drop():
     )
     assert replace_once("I love it, honestly, here.", "honestly", "") == "I love it, here."
     assert replace_once("Nothing here.", "Leeds", "x") is None
+
+
+def test_a_dropped_phrase_takes_the_brackets_it_filled():
+    assert replace_once("Teenager here (15), is it safe?", "15", "") == "Teenager here, is it safe?"
+    assert replace_once("Teenager (15) here.", "15", "") == "Teenager here."
 
 
 def test_the_best_fluent_replacement_wins_and_dropping_comes_last():

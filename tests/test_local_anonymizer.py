@@ -662,3 +662,41 @@ def test_a_chat_word_after_the_place_is_no_complement_the_verb_keeps():
     post = "My wife is from Cork lol, she hates it"
     (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
     assert "is lol" not in result.text or result.unprotected, result
+
+
+@pytest.mark.real_model
+def test_a_clause_about_a_relative_or_a_colleague_never_takes_the_authors_stand_in():
+    """ "My sister is from Cork" became "My sister is from my hometown": a clause whose subject is a noun naming a
+    person (data/generalize/person_nouns.txt, from WordNet) is not about the author, so no stand-in in the author's
+    words ("my", "I") goes there; the author's own clause still takes one."""
+    import torch
+
+    from stealthflow.anonymize.syntax import speaks_for_author
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = {
+        "My sister is from Cork. She visits every summer.": ("Cork", "pobp"),
+        "My boss grew up in Leeds, and he never lets us forget it.": ("Leeds", "pobp"),
+    }
+    results = Generalizer(shared_scorer).generalize(list(posts), [[marked] for marked in posts.values()])
+    for post, (text, replacements) in zip(posts, results, strict=True):
+        assert all(r.replacement is None or not speaks_for_author(r.replacement) for r in replacements), (post, text)
+    ((text, replacements),) = Generalizer(shared_scorer).generalize(["I am from Cork."], [[("Cork", "pobp")]])
+    assert any(r.replacement and speaks_for_author(r.replacement) for r in replacements), text
+
+
+@pytest.mark.real_model
+def test_a_number_marked_for_age_leaves_the_text_when_no_stand_in_reads_well():
+    """ "I turned 43 last week" stayed, reported: the teacher never changed "43" itself, so the number was no
+    evidence by the data and nothing around it was removed. The teacher changed two-digit numbers for age 58 times
+    (`generalize.number_heads`): the number leaves, with what is around it or its sentence."""
+    import torch
+
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = ["I turned 43 last week. Any tips for a first marathon?", "Finally ran a marathon at 43, slowly."]
+    results = Generalizer(shared_scorer).generalize(posts, [[("43", "age")]] * 2)
+    for post, (text, replacements) in zip(posts, results, strict=True):
+        assert "43" not in text and all(r.replacement is not None for r in replacements), (post, text)

@@ -250,6 +250,17 @@ def everyday_nouns(
     _rebuild(lambda: write_everyday_nouns(wordnet, out), out, "nouns")
 
 
+@tagger_app.command("person-nouns")
+def person_nouns(
+    wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/generalize/person_nouns.txt"),
+) -> None:
+    """Rebuild the list of nouns naming a person ("sister", "boss"): a clause with one as its subject is not the author's."""
+    from stealthflow.anonymize.person_nouns import write_person_nouns
+
+    _rebuild(lambda: write_person_nouns(wordnet, out), out, "nouns")
+
+
 @tagger_app.command("common-words")
 def common_words(
     wordnet: _wordnet_dir("data.* and *.exc"),
