@@ -193,9 +193,9 @@ def number_heads() -> dict[str, frozenset[str]]:
     MIN_HEAD_EDITS times of each shape ("34" of "I'm 34", "52" of "at 52": "00" for age): a number of that shape
     ending a phrase marked for the attribute gives it away (`gives_away`, `number_head`) whatever its digits, so
     when no stand-in reads fluently it leaves with the constituent around it or its sentence. On posts it was not
-    written from (benchmarks/local_dev.py, docs/local-anonymizer.md): teacher age cues gone 0.407 -> 0.593 of 27 on
-    the development posts, age marks left unprotected 88 -> 52 on the 341 posts of the blind set-e sample (seed 9);
-    the fluency proxy falls with the removals (set e: 0.683 -> 0.610 of changed posts at the model floor)."""
+    written from (benchmarks/local_dev.py, docs/local-anonymizer.md): teacher age cues gone 0.481 -> 0.593 of 27 on
+    the development posts, age marks left unprotected 81 -> 49 on the 341 posts of the blind set-e sample (seed 9);
+    the fluency proxy falls with the removals (set e: 0.523 -> 0.470 of changed posts at the model floor)."""
     counts: Counter = Counter()
     for cue in teacher_cues():
         start, end, _ = cue.core()
