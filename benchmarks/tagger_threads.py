@@ -65,7 +65,7 @@ def measure(runtime: str, count: int, passes: int) -> dict:
     texts = kilobyte_messages(build_set(400, seed=7), count, seed=11)
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
-    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(str(shipped_pii_tagger_dir()), tagger=tagger)])
+    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""
@@ -111,7 +111,7 @@ def _parts(tagger, texts: list[str], kilobytes: float) -> dict[str, float]:
     """CPU ms per KB of the numpy tagger's stages, each text alone: its word pieces and windows, the forward
     pass, decoding the tokens' probabilities into spans; the tagger's whole `tag_many` (the three); the whole
     recognizer (`tag_many`, then shaping, filters and thresholds)."""
-    from stealthflow.pii_tagger.model import MAX_TOKENS, _runtime_probabilities, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.model import MAX_TOKENS, _runtime_probabilities
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 
     def cpu(run) -> float:
@@ -121,7 +121,7 @@ def _parts(tagger, texts: list[str], kilobytes: float) -> dict[str, float]:
 
     windows = [tagger.windows([text]) for text in texts]
     tokens = [tagger.token_probabilities([text])[0] for text in texts]
-    recognizer = PiiTaggerRecognizer(str(shipped_pii_tagger_dir()), tagger=tagger)  # with its calibrator
+    recognizer = PiiTaggerRecognizer(tagger=tagger)
     return {
         "word pieces": cpu(lambda: [tagger.windows([text]) for text in texts]),
         "forward pass": cpu(lambda: [_runtime_probabilities(tagger.model, w, 16 * MAX_TOKENS) for w in windows]),

@@ -799,9 +799,7 @@ OPENERS = [
 
 @pytest.mark.real_model
 def test_the_shipped_student_leaves_letter_openings_and_sentence_openers_unflagged():
-    """The student at its own thresholds. Its calibrator (calibration.py) lowers them and flags "Beste" of "Beste
-    leden," (probability 0.35, threshold 0.25): a cost measured with its gain in benchmarks/results/pii_calibration.md."""
-    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(shipped_pii_tagger_dir()), calibrated=False)])
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(str(shipped_pii_tagger_dir()))])
     found = detector.detect_many(OPENERS)
     # A retweet's "@BBCBreaking" is taken by the handle recognizer (a brand's account beyond the brand list is a
     # handle like any other, docs/pii-tagger.md): what this test asks of is the tagger around it.
@@ -822,14 +820,9 @@ def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
 @pytest.mark.real_model
 def test_shipped_taggers_mask_a_street_without_a_number(real_detector):
     """The teacher masks "Birchwood Lane, Springfield" whole; the fine-tuned student stops at
-    the comma, so the street is masked and the town stays in clear. The student at its own thresholds: its
-    calibrator drops a street without a number (probability 0.08; few of the annotated addresses it learnt from
-    lack one), a cost measured with its gain in benchmarks/results/pii_calibration.md."""
+    the comma, so the street is masked and the town stays in clear."""
     text = "Our house is on Birchwood Lane, Springfield."
-    detector = Detector(
-        [*build_recognizers(), PiiTaggerRecognizer(real_detector.recognizers[-1].directory, calibrated=False)]
-    )
-    found = [text[s.start : s.end] for s in detector.detect(text) if s.type == "ADDRESS"]
+    found = [text[s.start : s.end] for s in real_detector.detect(text) if s.type == "ADDRESS"]
     assert any(span.startswith("Birchwood Lane") for span in found), found
 
 

@@ -6,8 +6,7 @@ or directory and costs ~7x more per KB).
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. Each model span
 is shaped (spans.py), checked by its label's filter (filters/) and kept when its confidence reaches
-its label's threshold (the model card's `span_thresholds`), or, where a calibrator lies beside the student
-(calibration.py), when its calibrated probability reaches its type's; the span says why it was kept. It loads
+its label's threshold (the model card's `span_thresholds`); the span says why it was kept. It loads
 its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
 """
 
@@ -15,20 +14,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
 
 from stealthflow.pii_tagger import spans
-from stealthflow.pii_tagger.calibration import Calibrator, load_calibrator, span_features
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
-from stealthflow.pii_tagger.model import (
-    SpanTagger,
-    TaggedSpan,
-    load_pii_tagger,
-    pii_tagger_languages,
-    pii_tagger_path,
-)
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
@@ -46,32 +37,11 @@ class PiiTaggerRecognizer(Recognizer):
     model_backed = True
     batch_size = 32
 
-    def __init__(
-        self,
-        directory: str | None = None,
-        tagger: SpanTagger | None = None,
-        calibrator: Calibrator | None = None,
-        candidates: float | None = None,
-        calibrated: bool = True,
-    ):
+    def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
         """`directory`: a tagger's directory or a shipped one's name (default: the shipped student);
-        `tagger`: a loaded tagger (or a fake in tests) used instead of loading one; `calibrator`: instead of the
-        one beside the directory's student (none for a given `tagger` without a directory); `candidates`: a calibrator's training
-        candidates instead, every span whose student confidence reaches this token and span threshold, uncalibrated;
-        `calibrated=False`: the student's own thresholds, even with a calibrator beside it."""
+        `tagger`: a loaded tagger (or a fake in tests) used instead of loading one."""
         self.directory = directory
         self._tagger = tagger
-        self._calibrator = calibrator
-        self.candidates = candidates
-        self.calibrated = calibrated
-
-    @property
-    def calibrator(self) -> Calibrator | None:
-        if not self.calibrated or self.candidates is not None:
-            return None
-        if self._calibrator is not None or (self._tagger is not None and self.directory is None):
-            return self._calibrator
-        return load_calibrator(pii_tagger_path(self.directory))
 
     @property
     def tagger(self) -> SpanTagger:
@@ -104,45 +74,26 @@ class PiiTaggerRecognizer(Recognizer):
             ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
             for text, ranges in zip(texts, structured, strict=True)
         ]
-        calibrator = self.calibrator
-        if languages is None and (tagger_by_language(tagger) or calibrator):
+        if languages is None and tagger_by_language(tagger):
             languages = [shared_guesser().guess(text).candidates for text in texts]
-        languages = languages or [frozenset()] * len(texts)
-        token_threshold = calibrator.token_threshold if calibrator else self.candidates
+        floors = [span_floors(tagger, candidates) for candidates in languages or [frozenset()] * len(texts)]
         try:
-            tagged_texts = (
-                tagger.tag_many(texts, self.batch_size, bounds)
-                if token_threshold is None
-                else tagger.tag_many(texts, self.batch_size, bounds, token_threshold)
-            )
+            tagged_texts = self._tag(tagger, texts, bounds)
             return [
-                self._kept(text, self._spans_in(text, tagged, ranges), span_floors(tagger, candidates), candidates)
-                for text, tagged, ranges, candidates in zip(texts, tagged_texts, structured, languages, strict=True)
+                [span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)]
+                for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
             ]
         finally:  # none of the batch's texts stays in memory
             text_words.cache_clear()
             spans.clear_caches()
             kept.cache_clear()
 
-    def _kept(self, text: str, found: list[Span], floors: dict[str, float], languages: frozenset[str]) -> list[Span]:
-        """The spans that reach their type's threshold: the student's confidence its floor (`candidates` for
-        every type when collecting); where calibrated, the calibrator's probability, which becomes its score."""
-        calibrator = self.calibrator
-        if self.candidates is not None:
-            return [span for span in found if span.score >= self.candidates - 1e-9]
-        kept = []
-        for span in found:
-            if not (calibrator and calibrator.calibrates(span.type)):
-                if span.score >= floors.get(span.type, 0.0):
-                    kept.append(span)
-            elif span.score >= (
-                floors.get(span.type, 0.0) if (floor := calibrator.floors.get(span.type)) is None else floor - 1e-9
-            ):
-                features = span_features(text, span.start, span.end, span.type, span.score, languages)
-                probability = calibrator.probability(features)
-                if probability >= calibrator.thresholds[span.type]:
-                    kept.append(replace(span, score=probability, reason=f"{span.reason}; calibrated"))
-        return kept
+    def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
+        return tagger.tag_many(texts, self.batch_size, bounds)
+
+    def _reaches(self, span: Span, floors: dict[str, float]) -> bool:
+        """Whether a shaped and filtered span is kept: its confidence reaches its type's threshold."""
+        return span.score >= floors.get(span.type, 0.0)
 
     def _spans_in(self, text: str, tagged_spans: list[TaggedSpan], structured: list[tuple[int, int]]) -> list[Span]:
         found = []

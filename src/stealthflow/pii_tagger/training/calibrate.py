@@ -1,12 +1,14 @@
-"""Training the PII tagger's span calibrator (calibration.py) on a detector's candidate spans.
+"""Training the PII tagger's span calibrator (calibration.py, a measuring tool that is not shipped) on a detector's
+candidate spans.
 
-`collect` runs a detector whose tagger keeps every candidate (`PiiTaggerRecognizer(candidates=...)`) over
-texts and returns each tagger span's features; the caller labels each right or wrong (benchmarks/
-pii_calibration.py: by overlap with an annotated value of its type). `train` fits one logistic regression over
-the features of every calibrated type (each feature also under its type, so types share what they can) and
-chooses each type's student floor and probability threshold on out-of-fold probabilities (folds by data set):
-of the pairs that keep at least as many right candidates as the student's own thresholds keep (no recall lost),
-the one with the best F-beta over that type's candidates.
+`CandidateRecognizer` tags at a lower token threshold and keeps every span reaching it; `added` keeps of those only
+the ones beside the student's own spans (a lower threshold only adds candidates; the student's spans keep their
+shape). The caller labels each candidate right or wrong (benchmarks/pii_calibration.py: by overlap with any
+annotated value, of whatever type: masking does not depend on the type). `train` fits one logistic regression over
+the features of every calibrated type (each feature also under its type, so types share what they can) and chooses
+each type's student floor and probability threshold on out-of-fold probabilities (folds by data set): of the pairs
+that keep, in every language, at least as many right candidates of the type as the student's own thresholds keep
+(no recall lost in any language), the one with the best F-beta over that type's candidates.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from stealthflow.pii_tagger.calibration import Calibrator, span_features
-from stealthflow.placeholders.language import shared_guesser
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.training.calibration import Calibrator, span_features
 from stealthflow.placeholders.types import Span
 
 TAGGER_SOURCE = "pii_tagger"  # the recognizer name on the tagger's spans
@@ -38,7 +41,7 @@ class CalibrationConfig:
 @dataclass(frozen=True)
 class Candidate:
     """A tagger span of a collected text: its features, type, student confidence, whether it is right, its set,
-    whether the student's own thresholds keep it."""
+    whether the student's own thresholds keep it, the text's language."""
 
     features: dict[str, float]
     label: str
@@ -46,22 +49,65 @@ class Candidate:
     right: bool = False
     group: str = ""
     student_keeps: bool = False
+    language: str = ""
 
 
-def collect(detector, texts: list[str]) -> tuple[list[list[Span]], list[list[dict[str, float]]]]:
-    """The detector's spans of each text, and the features of each of its tagger spans (None for the others)."""
-    found = detector.detect_many(texts)
-    guesser = shared_guesser()
-    features = []
-    for text, spans in zip(texts, found, strict=True):
-        languages = guesser.guess(text).candidates
-        features.append(
-            [
-                span_features(text, s.start, s.end, s.type, s.score, languages) if s.source == TAGGER_SOURCE else None
-                for s in spans
-            ]
+class CandidateRecognizer(PiiTaggerRecognizer):
+    """The tagger's recognizer collecting a calibrator's candidates: the student tags tokens at `threshold` and
+    every shaped and filtered span whose confidence reaches it is kept, of every type."""
+
+    def __init__(self, threshold: float, directory: str | None = None, tagger: SpanTagger | None = None):
+        super().__init__(directory, tagger)
+        self.threshold = threshold
+
+    def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
+        return tagger.tag_many(texts, self.batch_size, bounds, self.threshold)
+
+    def _reaches(self, span: Span, floors: dict[str, float]) -> bool:
+        return span.score >= self.threshold - 1e-9
+
+
+def added(kept: list[Span], found: list[Span], labels: tuple[str, ...]) -> list[Span]:
+    """The tagger spans of `labels` among `found` (a `CandidateRecognizer`'s detector) that overlap no span of
+    `kept` (the detector as shipped): candidates a lower threshold adds; where the student keeps a span, its shape."""
+    return [
+        s
+        for s in found
+        if s.source == TAGGER_SOURCE
+        and s.type in labels
+        and not any(s.start < other.end and other.start < s.end for other in kept)
+    ]
+
+
+def candidates_in(
+    text: str, kept: list[Span], found: list[Span], languages: frozenset[str], labels: tuple[str, ...]
+) -> list[tuple[Span, Candidate]]:
+    """One text's candidates and their spans: the shipped detector's tagger spans of `labels` (`kept`), then the
+    ones a lower threshold adds (`found`: see `added`); right, set and language are the caller's."""
+    own = [s for s in kept if s.source == TAGGER_SOURCE and s.type in labels]
+    return [
+        (
+            span,
+            Candidate(
+                span_features(text, span.start, span.end, span.type, span.score, languages),
+                span.type,
+                span.score,
+                student_keeps=span in own,
+            ),
         )
-    return found, features
+        for span in own + added(kept, found, labels)
+    ]
+
+
+def calibrated(kept: list[Span], chosen: list[Span], labels: tuple[str, ...]) -> list[Span]:
+    """The shipped detector's spans (`kept`) with its tagger spans of the calibrated `labels` replaced by the
+    candidates the calibrator keeps (`chosen`)."""
+    return [s for s in kept if s.source != TAGGER_SOURCE or s.type not in labels] + chosen
+
+
+def keeps(calibrator: Calibrator, candidate: Candidate, chance: float) -> bool:
+    """Whether `calibrator` keeps a candidate of probability `chance`: it reaches its type's floor and threshold."""
+    return reaches(candidate, calibrator.floors[candidate.label]) and chance >= calibrator.thresholds[candidate.label]
 
 
 def fit(candidates: list[Candidate], config: CalibrationConfig) -> dict[str, float]:
@@ -88,7 +134,7 @@ def fit(candidates: list[Candidate], config: CalibrationConfig) -> dict[str, flo
 
 
 def probabilities(weights: dict[str, float], candidates: list[Candidate]) -> list[float]:
-    calibrator = Calibrator(weights, {}, {}, 0.0)
+    calibrator = Calibrator(weights, {}, {})
     return [calibrator.probability(c.features) for c in candidates]
 
 
@@ -109,18 +155,23 @@ def choose(
     candidates: list[Candidate], chances: list[float], config: CalibrationConfig
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Per type: the (floor, threshold) with the best F-beta over its candidates (recall of its right ones) among
-    those keeping at least the right candidates the student's own thresholds keep (the most right ones if none)."""
+    those keeping, in each language, at least the right candidates the student's own thresholds keep there (the
+    most right ones if none)."""
     floors, thresholds = {}, {}
     for label in config.labels:
         chosen = [(c, p) for c, p in zip(candidates, chances, strict=True) if c.label == label]
         positives = sum(c.right for c, _ in chosen)
-        least = sum(c.right and c.student_keeps for c, _ in chosen)
+        languages = sorted({c.language for c, _ in chosen})
+        least = {lang: sum(c.right and c.student_keeps for c, _ in chosen if c.language == lang) for lang in languages}
         best, floors[label], thresholds[label] = (False, -1.0), config.floors[0], 0.5
         for floor in config.floors:
             for threshold in config.thresholds:
-                kept = [c.right for c, p in chosen if reaches(c, floor) and p >= threshold]
-                enough = sum(kept) >= least
-                quality = (enough, _f_beta(sum(kept), len(kept), positives, config.beta) if enough else sum(kept))
+                kept = [(c.right, c.language) for c, p in chosen if reaches(c, floor) and p >= threshold]
+                enough = all(
+                    sum(r for r, lang in kept if lang == language) >= least[language] for language in languages
+                )
+                right = sum(r for r, _ in kept)
+                quality = (enough, _f_beta(right, len(kept), positives, config.beta) if enough else right)
                 if quality > best:
                     best, floors[label], thresholds[label] = quality, floor, threshold
     return floors, thresholds
@@ -142,4 +193,4 @@ def train(candidates: list[Candidate], config: CalibrationConfig, card: dict | N
     """A calibrator fitted on `candidates` (of `config.labels`), its floors and thresholds chosen out of fold."""
     candidates = [c for c in candidates if c.label in config.labels]
     floors, thresholds = choose(candidates, out_of_fold(candidates, config), config)
-    return Calibrator(fit(candidates, config), thresholds, floors, config.token_threshold, card or {})
+    return Calibrator(fit(candidates, config), thresholds, floors, card or {})
