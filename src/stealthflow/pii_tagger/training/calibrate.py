@@ -22,7 +22,7 @@ from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.training.calibration import Calibrator, span_features
 from stealthflow.placeholders.types import Span
 
-TAGGER_SOURCE = "pii_tagger"  # the recognizer name on the tagger's spans
+TAGGER_SOURCE = PiiTaggerRecognizer.name  # the source of the tagger's spans
 
 
 @dataclass(frozen=True)
