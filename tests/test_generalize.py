@@ -712,3 +712,29 @@ def test_a_word_of_a_marked_clause_that_could_be_a_name_is_a_piece_found_whole(t
     up word-bounded: "Cork" of "_Cork_" was never found, and counted as replaced)."""
     pieces = [text[a:b] for a, b in split_mark(text, 0, len(text))]
     assert name in pieces, pieces
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mark", "place"),
+    [
+        ("I live in Leeds, UK and the rent keeps going up.", "Leeds", "Leeds, UK"),
+        ("I live in Leeds, UK and the rent keeps going up.", "UK", "Leeds, UK"),
+        ("The rent here in Perth, Scotland keeps going up.", "here in Perth", "here in Perth, Scotland"),
+        ("We toured Leeds, York, Bristol and more.", "York", "Leeds, York, Bristol"),
+        ("In Leeds, Tom keeps going up the walls.", "Leeds", "Leeds"),  # a person after the comma is no place
+        ("Rent in Leeds, sadly, keeps going up.", "Leeds", "Leeds"),  # nor is a word that is no name
+    ],
+)
+def test_a_place_written_with_its_region_or_in_a_list_is_one_place(sentence, mark, place):
+    """The real parser: a name widens to the names written with it across a comma as one place."""
+    start = sentence.index(mark)
+    first, last = syntax.place_list(sentence, start, start + len(mark))
+    assert sentence[first:last] == place
+
+
+def test_a_removal_takes_a_place_written_with_its_region_whole():
+    """ "Born and raised in London" of "Born and raised in London, ON and ..." never leaves "ON" behind."""
+    sentence = "Born and raised in London, ON and the winters there are brutal."
+    start = sentence.index("London")
+    stretches = [sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("London"))]
+    assert stretches and all("London" not in s or "London, ON" in s for s in stretches), stretches

@@ -700,3 +700,38 @@ def test_a_number_marked_for_age_leaves_the_text_when_no_stand_in_reads_well():
     results = Generalizer(shared_scorer).generalize(posts, [[("43", "age")]] * 2)
     for post, (text, replacements) in zip(posts, results, strict=True):
         assert "43" not in text and all(r.replacement is not None for r in replacements), (post, text)
+
+
+@pytest.mark.parametrize(
+    ("post", "names"),
+    [
+        ("I live in Leeds, UK and the rent here keeps going up every year.", ("Leeds", "UK")),
+        ("The rent here in Perth, Scotland keeps going up, the buses are a joke.", ("Perth", "Scotland")),
+        ("Twelve years as an ER nurse and the rent here in Perth, Scotland keeps going up.", ("Perth", "Scotland")),
+        # pairs the change was not written from
+        ("The rent here in Galway, Ireland keeps going up and the buses are a joke.", ("Galway", "Ireland")),
+        ("I moved to Halifax, Nova Scotia for work and the winters there are long.", ("Halifax", "Nova Scotia")),
+        (
+            "Our flat in Bristol, England costs half my pay and the landlord never fixes anything.",
+            ("Bristol", "England"),
+        ),
+    ],
+)
+def test_a_town_region_pair_leaves_whole_with_one_stand_in_or_stays_reported(post, names):
+    """The real cue tagger and fluency scorer: a place written as "Town, Region" is one place. Both names leave with
+    one stand-in (no change puts a comma-joined pair of stand-ins, "the city, the city", or a clause, ", where it
+    is", in their place) or both stay and are reported; no name stays beside its partner's stand-in, and no removal
+    leaves a comma behind the subject ("The rent, NS keeps going up")."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.syntax import dangling
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    left = [name for name in names if re.search(rf"\b{name}\b", result.text)]
+    if left:
+        assert left == list(names) and any(all(n in p for n in names) for p in result.unprotected), result
+    assert not any("," in change["replacement"] for change in result.changes), result
+    assert "rent," not in result.text and dangling(result.text) == 0, result.text
