@@ -253,8 +253,8 @@ def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
                     first -= 1
             while last > first and doc[last].is_punct:  # its sentence keeps its full stop
                 last -= 1
-            # a place list leaves whole: "Born and raised in London" of "..., ON and the winters" takes "ON" too
-            stretch = place_list(sentence, doc[first].idx, doc[last].idx + len(doc[last]))
+            # a place and its region leave whole: "Born and raised in London" of "..., ON and the winters" takes "ON" too
+            stretch = place_with_region(sentence, doc[first].idx, doc[last].idx + len(doc[last]))
             if stretch not in found:
                 found.append(stretch)
         if token.head == token:
@@ -504,15 +504,14 @@ def _pronoun_conjunct(token: Token) -> bool:
     return token.pos_ == "PRON" and token.dep_ == "conj"
 
 
-def place_list(sentence: str, start: int, end: int) -> tuple[int, int]:
+def place_with_region(sentence: str, start: int, end: int) -> tuple[int, int]:
     """sentence[start:end] widened to the names written with it as one place, across a single comma: "Leeds" of "in
     Leeds, UK" -> "Leeds, UK", "here in Perth" of "here in Perth, Scotland keeps going up" -> "here in Perth,
-    Scotland"; a name of a list of places joins it too ("Leeds, York, Bristol"). Replaced one by one, a part
-    stays beside the other's stand-in ("the city, Scotland") or both take one ("the city, the city"). Pairs it was not
-    written from, in posts of their own ("Halifax, Nova Scotia", "Bristol, England", "Denver, Colorado", "Austin, TX",
+    Scotland". Replaced one by one, a part stays beside the other's stand-in ("the city, Scotland") or both take one
+    ("the city, the city"). Pairs it was not written from, in posts of their own ("Halifax, Nova Scotia", "Bristol, England", "Denver, Colorado", "Austin, TX",
     "Galway, Ireland"): 4 of 5 came out half replaced or garbled without it, 0 of 5 with it; benchmarks/local_dev.py
-    --limit 150 --harmless benchmarks/data/rewrite-heldout-b/harmless.jsonl: every figure unchanged, 1 post of 270
-    rewritten otherwise."""
+    --limit 150 --harmless benchmarks/data/rewrite-heldout-b/harmless.jsonl: every figure and every one of the 270
+    posts' rewrites unchanged."""
     doc = parse(sentence)
     span = phrase_span(doc, start, end)
     if span is None or not len(span):
@@ -545,12 +544,18 @@ def _name_run(doc: Doc, at: int, step: int) -> Span | None:
 
 
 def _one_place(first: Span, second: Span) -> bool:
-    """`first`, `second` is one place written as a name and its region or in a list: neither is a person's name to
+    """`first`, `second` is one place written as a name and its region: the first is a place to spaCy or
+    the gazetteer (not "Patchwork" of "Patchwork, Jaipur, 7 Wonders Duel", board games), neither is a person's name to
     spaCy, and parsed alone the two are one constituent (one root). In its sentence the small model often reads the
     second as the subject of the verb after it ("Scotland" of "The rent here in Perth, Scotland keeps going up");
     alone it takes it as the first's appositive ("Perth, Scotland", "Brooklyn, NY", "Leeds, UK") or a modifier
     ("Paris, Ontario", "London, ON"): only its appositives would leave those two half replaced."""
-    if any(t.ent_type_ == "PERSON" for t in (*first, *second)):
+    if any(t.ent_type_ == "PERSON" for t in (*first, *second)) or not any(map(_place, first)):
         return False
     alone = parse(first.doc.text[first.start_char : second.end_char])
     return sum(t.head == t for t in alone) == 1
+
+
+def _place(token: Token) -> bool:
+    """spaCy types `token` as a place, or the gazetteer knows it."""
+    return token.ent_type_ in {"GPE", "LOC"} or public_name(token.text, 0, len(token.text))
