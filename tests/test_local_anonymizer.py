@@ -702,6 +702,7 @@ def test_a_number_marked_for_age_leaves_the_text_when_no_stand_in_reads_well():
         assert "43" not in text and all(r.replacement is not None for r in replacements), (post, text)
 
 
+@pytest.mark.real_model
 @pytest.mark.parametrize(
     ("post", "names"),
     [
