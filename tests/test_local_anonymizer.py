@@ -325,6 +325,40 @@ def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
     assert result.text == "We are turning 30 next month." and result.unprotected == ["30"]
 
 
+#: a preposition closing a sentence: its object was cut ("She grew up in.")
+_STRANDED = re.compile(r"(?i)\b(?:in|at|from|to|on|of|for|with|by|as|near)\s*[.!?]")
+
+
+def assert_whole_sentences(post: str, text: str) -> None:
+    """`text` keeps each sentence of `post` and none ends on a preposition."""
+    count = len(re.findall(r"[.!?]+(?:\s|$)", post))
+    assert not _STRANDED.search(text) and len(re.findall(r"[.!?]+(?:\s|$)", text)) == count, (post, text)
+
+
+def test_the_object_of_a_preposition_never_leaves_alone_even_when_every_edit_is_accepted():
+    """FAKE gate that accepts every edit: "My sister grew up in Texas." became "My sister grew up in."."""
+
+    class Lenient(FakeScorer):  # FAKE: every edit reads well
+        def compare(self, originals, rewrites):
+            from stealthflow.utility.fluency import Fluency
+
+            return [Fluency(0.0, 0.0) for _ in rewrites]
+
+    method = LocalAnonymizer(None, FakeTagger({"Texas": "pobp"}), Generalizer(Lenient(), floors_gate(0.0, -1.0)))
+    post = "My sister grew up in Texas. She still loves brisket."
+    (result,) = method.rewrite_posts([post])
+    assert_whole_sentences(post, result.text)
+
+
+def test_a_number_mislabelled_for_an_attribute_does_not_take_its_sentence_away():
+    """ "Scored 85 on my chem final!" left with its sentence, printed as protected: a number is no evidence of an
+    attribute by its shape alone, so when nothing replaces it well it stays, reported."""
+    method = LocalAnonymizer(None, FakeTagger({"85": "age"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
+    post = "Scored 85 on my chem final! Only took 3 tries."
+    (result,) = method.rewrite_posts([post])
+    assert result.text == post and result.unprotected == ["85"]
+
+
 def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_leave_with_it():
     method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
@@ -687,19 +721,24 @@ def test_a_clause_about_a_relative_or_a_colleague_never_takes_the_authors_stand_
 
 
 @pytest.mark.real_model
-def test_a_number_marked_for_age_leaves_the_text_when_no_stand_in_reads_well():
-    """ "I turned 43 last week" stayed, reported: the teacher never changed "43" itself, so the number was no
-    evidence by the data and nothing around it was removed. The teacher changed two-digit numbers for age 58 times
-    (`generalize.number_heads`): the number leaves, with what is around it or its sentence."""
+def test_real_rewrites_keep_every_sentence_whole():
+    """A reviewer's posts printed as protected while broken: "My sister grew up in Texas." -> "My sister grew up in.",
+    and a number mislabelled for an attribute ("85" of a chem final, "180k" miles) leaving with its sentence."""
     import torch
 
+    from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.utility.fluency import shared_scorer
 
     torch.set_num_threads(1)
-    posts = ["I turned 43 last week. Any tips for a first marathon?", "Finally ran a marathon at 43, slowly."]
-    results = Generalizer(shared_scorer).generalize(posts, [[("43", "age")]] * 2)
-    for post, (text, replacements) in zip(posts, results, strict=True):
-        assert "43" not in text and all(r.replacement is not None for r in replacements), (post, text)
+    posts = [
+        "My sister grew up in Texas. She still loves brisket.",
+        "She grew up in Texas.",
+        "Scored 85 on my chem final! Only took 3 tries.",
+        "My car has 180k miles on it. Should I sell it?",
+    ]
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    for post, result in zip(posts, results, strict=True):
+        assert_whole_sentences(post, result.text)
 
 
 @pytest.mark.real_model

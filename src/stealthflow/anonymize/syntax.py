@@ -165,6 +165,13 @@ def slot(sentence: str, start: int, end: int) -> Slot | None:
     )
 
 
+def strands_preposition(sentence: str, start: int, end: int) -> bool:
+    """Dropping sentence[start:end] would leave a preposition without its object: the phrase's head is the object of
+    a preposition outside it ("Texas" of "She grew up in Texas")."""
+    span = phrase_span(parse(sentence), start, end)
+    return span is not None and len(span) > 0 and head_of(span).dep_ == "pobj"
+
+
 #: tags of a word that wants a noun after it: a determiner or possessive
 _NOUN_WANTING = {"DT", "PRP$", "POS", "PDT", "WP$"}
 
