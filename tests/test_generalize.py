@@ -296,6 +296,8 @@ def test_replace_once_capitalises_at_a_sentence_start_and_tidies_a_drop():
 def test_a_dropped_phrase_takes_the_brackets_it_filled():
     assert replace_once("Teenager here (15), is it safe?", "15", "") == "Teenager here, is it safe?"
     assert replace_once("Teenager (15) here.", "15", "") == "Teenager here."
+    assert replace_once("My son [15] is sad.", "15", "") == "My son is sad."
+    assert replace_once("Teenager here (15, F)", "15", "") == "Teenager here (F)"  # not "(, F)"
 
 
 def test_the_best_fluent_replacement_wins_and_dropping_comes_last():

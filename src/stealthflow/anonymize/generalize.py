@@ -431,6 +431,10 @@ def fits_role(candidate: str, where: syntax.Slot) -> bool:
     return not case or (case == "Nom") == where.subject
 
 
+#: the bracket closing each opening one
+_CLOSING = {"(": ")", "[": "]"}
+
+
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:
     """`text` with the first occurrence of `phrase` replaced (capitalised at a sentence start,
     spaces and punctuation tidied when it is dropped); None when the phrase is not there."""
@@ -442,8 +446,11 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
         replacement = replacement[:1].upper() + replacement[1:]
     if not replacement:
         before, after = before.rstrip(" "), after.lstrip(" ")
-        if before.endswith("(") and after.startswith(")"):  # "Teenager here (15)": its brackets go with it
-            before, after = before[:-1].rstrip(" "), after[1:].lstrip(" ")
+        if before[-1:] in _CLOSING and before[-1:]:  # it opened brackets
+            after = after.lstrip(",;: ")
+            if not after.startswith(_CLOSING[before[-1]]):  # "Teenager here (15, F)" -> "Teenager here (F)"
+                return before + after
+            before, after = before[:-1].rstrip(" "), after[1:].lstrip(" ")  # "My son [15]": its brackets go too
         if not before.strip() or re.search(r"[.!?]$", before):  # the phrase opened a sentence
             after = after.lstrip(",;:—–- ")  # "Spotting constellations—I'm teaching" -> "I'm teaching"
             return before + (" " if before else "") + after[:1].upper() + after[1:]
