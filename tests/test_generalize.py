@@ -113,6 +113,12 @@ def test_a_clause_whose_subject_names_a_person_is_about_someone_else():
         ("My sister and I are from Cork.", False),
         ("I'm a nurse who grew up in Cork.", False),
         ("She is a nurse who grew up in Cork.", True),
+        # the author is the person too: an object of the subject or of its verb, or what the author works as
+        ("The vegan in me hates Cork.", False),
+        ("Nurses like me in Cork are underpaid.", False),
+        ("My parents moved us to Cork when I was 5.", False),
+        ("I work as a nurse who lives in Cork.", False),
+        ("My printer is from Cork.", False),  # a thing in WordNet's second sense: not a person noun
     ]:
         start = sentence.index("Cork")
         assert about_someone_else(sentence, start, start + 4) == theirs, sentence

@@ -17,11 +17,14 @@ DATA_NOUN = LICENCE + (
     "00000005 18 n 01 Burns 0 001 @i 00000001 n 0000 | a Scottish poet\n"
     "00000006 28 n 01 date 0 000 | a day of the month\n"
     "00000007 18 n 01 child 0 001 @ 00000001 n 0000 | a young person\n"
+    "00000008 18 n 01 printer 0 001 @ 00000001 n 0000 | someone whose occupation is printing\n"
+    "00000009 14 n 01 crowd 0 000 | a large number of things or people\n"
 )
 INDEX_NOUN = LICENCE + "".join(
     f"{lemma} n {len(offsets)} 1 @ {len(offsets)} 0 {' '.join(offsets)}\n"
     for lemma, offsets in [
-        ("person", ["00000001"]), ("sister", ["00000002"]), ("boss", ["00000004", "00000003"]), ("knob", ["00000003"]),
+        ("person", ["00000001"]), ("sister", ["00000002"]), ("boss", ["00000004", "00000001", "00000003"]),
+        ("knob", ["00000003"]), ("printer", ["00000008", "00000003"]), ("host", ["00000001", "00000009"]),
         ("burns", ["00000005"]), ("date", ["00000006", "00000001"]), ("child", ["00000007"]), ("step_sister", ["00000002"]),
     ]
 )  # fmt: skip
@@ -31,11 +34,12 @@ NOUN_EXC = "children child\ndice die\n"
 def test_wordnet_gives_the_nouns_whose_first_sense_is_a_person(tmp_path: Path):
     for name, text in {"data.noun": DATA_NOUN, "index.noun": INDEX_NOUN, "noun.exc": NOUN_EXC}.items():
         (tmp_path / name).write_text(text, encoding="latin-1")
-    # "boss": a person first, a knob after; not "date" (a person only after a day), a named instance ("Burns"),
-    # a word of several ("step_sister"), nor an irregular plural of no person ("dice")
+    # "boss": a person first, a knob only third; not "date" (a person only after a day), "printer" or "host" (a thing
+    # or a group second), a named instance ("Burns"), a word of several ("step_sister"), nor an irregular plural of no
+    # person ("dice")
     assert person_nouns(tmp_path) == ["boss", "child", "children", "person", "sister"]
 
 
 def test_the_shipped_list_names_people_and_not_things():
     assert all(person_noun(w) for w in ("sister", "Boss", "roommates", "nannies", "women", "children", "colleagues"))
-    assert not any(person_noun(w) for w in ("rent", "weather", "night", "paper", "city"))
+    assert not any(person_noun(w) for w in ("rent", "weather", "night", "paper", "city", "printer", "router", "host"))

@@ -523,10 +523,13 @@ def about_someone_else(sentence: str, start: int, end: int) -> bool:
     boyfriend"), a person's name, or a noun naming a person (`person_nouns.person_noun`: "My sister is from Cork",
     "my boss"; or one the teacher changed for gender or relationship status, `cue_heads`: "hubby"), traced through a
     relative pronoun ("My boyfriend, who grew up in Cork"); not when the author is coordinated with it ("My mom and
-    I"), nor when it is what the author is ("I'm a nurse who grew up in Cork")."""
+    I", "The vegan in me", `syntax.with_author`), nor when it is what the author is ("I'm a nurse who grew up in Cork",
+    "I work as a nurse who lives in Cork")."""
     subject = syntax.clause_subject(sentence, start, end)
-    if subject is not None and subject.dep_ == "attr":  # "I'm a dropout who got my GED": the dropout is the author
-        subject = next((t for t in subject.head.children if t.dep_ in syntax.SUBJECT), subject)
+    if subject is not None and (subject.dep_ == "attr" or subject.dep_ == "pobj" and subject.head.lower_ == "as"):
+        # "I'm a dropout who got my GED", "I work as a nurse who lives in Cork": the dropout, the nurse is the author
+        verb = subject.head if subject.dep_ == "attr" else subject.head.head
+        subject = next((t for t in verb.children if t.dep_ in syntax.SUBJECT), subject)
     if subject is None or syntax.with_author(subject):  # "My mom and I moved": the author too
         return False
     if subject.pos_ == "PRON":

@@ -446,8 +446,14 @@ def clause_subject(sentence: str, start: int, end: int) -> Token | None:
 
 
 def with_author(token: Token) -> bool:
-    """`token` or a word coordinated with it is the author ("My mom and I")."""
-    return any(_author(t) for t in (token, *token.conjuncts))
+    """`token` or a word coordinated with it is the author ("My mom and I"), or the author is the object of its
+    prepositional phrase ("The vegan in me", "Nurses like me") or, for a subject, of its verb ("My parents moved us to
+    Leeds"): the clause is the author's too."""
+    if any(_author(t) for t in (token, *token.conjuncts)):
+        return True
+    if any(_author(o) for p in token.children if p.dep_ == "prep" for o in p.children if o.dep_ == "pobj"):
+        return True
+    return token.dep_ in SUBJECT and any(_author(t) for t in token.head.children if t.dep_ in {"dobj", "dative"})
 
 
 def has_content(sentence: str, start: int, end: int) -> bool:
