@@ -10,8 +10,9 @@ sentence without asking the gate); an edit readers disagree on (share 0.5) is le
 
 The gate is fitted on the `--train` seeds; its threshold is the best balanced accuracy of leave-one-seed-out
 predictions on those seeds only. The `--test` seeds give the figures: AUC of the gate and of the fluency score
-alone, the precision of "accepted" at the threshold, and what happens to the edits the current floors accept
-(the fluency floors the gate replaced: 0 for a stand-in, -1 for a removal).
+alone, the precision of "accepted" at the threshold; the same for the fluency floors alone (`gate.STAND_IN_FLOOR`,
+`gate.REMOVAL_FLOOR`: the comparison baseline) and for the gate with hard floors (`gate.clears_floors`: the
+removal floor alone, and both floors, as shipped), and the floor-accepted edits the gate turns away.
 
     python benchmarks/acceptance_gate.py --train 2 3 4 5 6 7 --test 8 9 --write \
         --out benchmarks/results/acceptance_gate.json
@@ -37,8 +38,6 @@ from stealthflow.anonymize.generalize import replace_once, sentence_bounds  # no
 from stealthflow.data.evidence import find_phrase  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
-#: the generalizer's fluency floors the gate replaced (for a stand-in, for a removal), for the comparison
-FLUENCY_FLOOR, REMOVAL_FLOOR = 0.0, -1.0
 
 
 def judged(paths: list[Path]) -> list[dict]:
@@ -97,16 +96,32 @@ def out_of_fold(x: np.ndarray, y: np.ndarray, seeds: np.ndarray, config: gate.Ga
     return p
 
 
-def figures(p: np.ndarray, threshold: float, x: np.ndarray, y: np.ndarray) -> dict:
-    """AUC of the gate and of the fluency score, precision of what each accepts, and the current floors' accepted
-    edits the gate turns away, on items with a majority verdict."""
+def chosen(items: list[dict], mask: np.ndarray) -> list[dict]:
+    return [item for item, keep in zip(items, mask, strict=True) if keep]
+
+
+def accepted(kept: np.ndarray, good: np.ndarray) -> dict:
+    return {
+        "accepts": int(kept.sum()),
+        "precision": round(float(good[kept].mean()), 3) if kept.any() else None,
+        "recall": round(float(kept[good].mean()), 3),
+    }
+
+
+def figures(p: np.ndarray, threshold: float, x: np.ndarray, y: np.ndarray, items: list[dict]) -> dict:
+    """AUC of the gate and of the fluency score, precision of what each accepts, the gate with hard floors, and the
+    floors' accepted edits the gate turns away, on items with a majority verdict."""
     clear = y != 0.5
     p, x, good = p[clear], x[clear], y[clear] > 0.5
+    items = chosen(items, clear)
     fluency, removal = x[:, gate.FEATURES.index("fluency")], x[:, gate.FEATURES.index("removal")] > 0
-    floors = fluency >= np.where(removal, REMOVAL_FLOOR, FLUENCY_FLOOR)
+    floors = fluency >= np.where(removal, gate.REMOVAL_FLOOR, gate.STAND_IN_FLOOR)
+    ends = np.array([gate.newly_ends_on_function_word(i["sentence"], i["edited"]) for i in items], dtype=bool)
     kept = p >= threshold
     turned = floors & ~kept
     return {
+        "gate_removal_floor": accepted(kept & (~removal | (fluency >= gate.REMOVAL_FLOOR)) & ~ends, good),
+        "gate_floors": accepted(kept & floors & ~ends, good),
         "edits": int(clear.sum()),
         "accepted_by_readers": int(good.sum()),
         "auc_gate": round(gate.auc(p, good), 3),
@@ -155,8 +170,8 @@ def main() -> None:
         "readers_disagree": int(((y > 0) & (y < 1)).sum()),
         "threshold": round(threshold, 4),
         "weights": dict(zip(gate.FEATURES, np.round(fitted.weights, 3).tolist(), strict=True)),
-        "train_out_of_fold": figures(folds, threshold, x[train], y[train]),
-        "test": figures(fitted.probability(x[test]), threshold, x[test], y[test]),
+        "train_out_of_fold": figures(folds, threshold, x[train], y[train], chosen(items, train)),
+        "test": figures(fitted.probability(x[test]), threshold, x[test], y[test], chosen(items, test)),
     }
     print(json.dumps(summary, indent=1))
     if args.write:

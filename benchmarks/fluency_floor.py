@@ -1,6 +1,8 @@
-"""Where the fluency floor comes from: the fluency score of the teacher's rewrites of train comments
-(which a person would post) beside the same comments with the teacher's cue phrases deleted (the old
-deletion teacher, which leaves sentences like "my night shift at."). Train split only.
+"""The fluency score (utility/fluency.py) of the teacher's rewrites of train comments (which a person would post)
+beside the same comments with the teacher's cue phrases deleted (the old deletion teacher, which leaves sentences
+like "my night shift at."): where the local anonymizer's floor on the model's whole rewrite (`local.MODEL_FLOOR`)
+comes from. Train split only. (The generalizer's single edits pass the acceptance gate and its hard floors,
+`anonymize/gate.py`, measured by benchmarks/acceptance_gate.py.)
 
     python benchmarks/fluency_floor.py --limit 300 --out benchmarks/results/fluency_floor.json
 """

@@ -9,9 +9,12 @@ from gate_fakes import floors_gate
 
 from stealthflow.anonymize.gate import (
     FEATURES,
+    REMOVAL_FLOOR,
+    STAND_IN_FLOOR,
     Gate,
     GateConfig,
     auc,
+    clears_floors,
     edited_words,
     feature_rows,
     features,
@@ -39,8 +42,23 @@ def test_features_say_what_the_edit_did():
     assert (removal["fluency"], removal["worst"]) == (-0.5, -1.0)
     stand_in = dict(zip(FEATURES, features("I grew up in Leeds.", "I grew up in my city.", 0.1, 0.0, 0.4), strict=True))
     assert stand_in["removal"] == 0.0 and stand_in["nearness"] == 0.4
-    cut = dict(zip(FEATURES, features("My loans from Sallie Mae.", "My loans from.", 0.0, 0.0, 0.0), strict=True))
-    assert cut["ends_on_function_word"] == 1.0 and stand_in["ends_on_function_word"] == 0.0
+
+
+def test_an_edit_must_clear_the_hard_floor_of_its_kind_and_never_end_the_sentence_on_a_function_word():
+    assert clears_floors("The rent in Leeds is mad.", "The rent is mad.", REMOVAL_FLOOR)
+    assert not clears_floors("The rent in Leeds is mad.", "The rent is mad.", REMOVAL_FLOOR - 0.01)
+    assert clears_floors("I grew up in Leeds.", "I grew up in my city.", STAND_IN_FLOOR)
+    assert not clears_floors("I grew up in Leeds.", "I grew up in my city.", STAND_IN_FLOOR - 0.01)
+    assert not clears_floors("My loans from Sallie Mae.", "My loans from.", 1.0)  # newly ends on "from"
+    assert clears_floors("Where is it from?", "Where is that from?", 1.0)  # it already did
+
+
+def test_a_gate_verdict_needs_the_chance_and_the_floors():
+    gate = floors_gate(-5.0)  # FAKE gate: passes any edit of fluency -5 or more
+    edits = [("The rent in Leeds is mad.", "The rent is mad.")] * 2 + [("My loans from Sallie Mae.", "My loans from.")]
+    verdicts = gate.verdicts(edits, [Fluency(0.0, 0.0), Fluency(-2.0, -2.0), Fluency(0.0, 0.0)])
+    assert [accepted for _, accepted in verdicts] == [True, False, False]
+    assert all(chance >= gate.threshold for chance, _ in verdicts)
 
 
 def test_feature_rows_measure_the_nearness_of_the_changed_words_with_the_embedder():
@@ -127,3 +145,23 @@ def test_real_model_the_shipped_gate_tells_a_kept_edit_from_a_broken_one():
     fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
     chances = gate.chances(pairs, fluency)
     assert [c >= gate.threshold for c in chances] == [True, False, True, False]
+
+
+@pytest.mark.real_model
+def test_real_model_a_removal_that_leaves_a_sentence_broken_is_never_accepted():
+    """Removals the gate alone passed (review of the gate: each printed as protected); held-out reader seeds 8-9
+    are in benchmarks/acceptance_gate.py."""
+    from stealthflow.anonymize.gate import shipped_gate
+    from stealthflow.utility.fluency import shared_scorer
+
+    pairs = [
+        (
+            "I've been a welder at the shipyard in Norfolk since 2009 and they just cut our overtime, so money is tight.",
+            "I've been a welder at the shipyard in Norfolk since 2009 and they just, so money is tight.",
+        ),
+        ("My daughter is 3 and we just switched from the NHS waiting list.", "My daughter is 3 and we just."),
+        ("My loans from Sallie Mae are paid.", "My loans from are paid."),
+        ("My loans from Sallie Mae are paid.", "My loans from."),
+    ]
+    fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
+    assert [accepted for _, accepted in shipped_gate().verdicts(pairs, fluency)] == [False] * len(pairs)

@@ -306,10 +306,24 @@ def test_a_dropped_phrase_takes_the_brackets_it_filled():
     assert replace_once("Teenager here (15, F)", "15", "") == "Teenager here (F)"  # not "(, F)"
 
 
+def test_a_stand_in_takes_the_case_of_its_slot():
+    """The teacher's table writes 1 274 of its stand-ins for lowercase phrases capitalised ("here in leeds" -> "Here
+    in my city"): mid-sentence a common word opening one goes to lowercase; "I", names and acronyms keep theirs."""
+    assert replace_once("The rent here in Leeds is up.", "here in Leeds", "Here in my city") == (
+        "The rent here in my city is up."
+    )
+    assert replace_once("Leeds is up. The rent here in Leeds is up.", "here in Leeds", "My city") == (
+        "Leeds is up. The rent my city is up."
+    )
+    assert replace_once("Our dad is 60.", "Our dad", "our parent") == "Our parent is 60."
+    for stand_in in ("I'm from there", "Texas", "TV"):
+        assert replace_once("so anyway we went there", "we went there", stand_in) == f"so anyway {stand_in}"
+
+
 def test_the_best_fluent_replacement_wins_and_dropping_comes_last():
     text = "Rent in Leeds keeps going up."
     scorer = ScoreByTable(
-        {"Rent in my city keeps going up.": -0.5, "Rent keeps going up.": 0.8, "Rent here keeps going up.": -0.2}
+        {"Rent in my city keeps going up.": 0.1, "Rent keeps going up.": 0.8, "Rent here keeps going up.": 0.2}
     )
     ((new, (replacement,)),) = Generalizer(scorer, floors_gate(-1.0)).generalize([text], [[("in Leeds", "location")]])
     assert (
@@ -536,7 +550,8 @@ def test_no_trial_or_removal_drops_a_placeholder():
 
 def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
     text = "Love Phuket. Phuket is my home. I grew up in Phuket."
-    ((new, replacements),) = Generalizer(ScoreAll(-5.0), floors_gate(0.0)).generalize(
+    # FAKE scores: no stand-in reads fluently, every removal does
+    ((new, replacements),) = Generalizer(ScoreAll(-0.5), floors_gate(0.0, -1.0)).generalize(
         [text], [[("Phuket", "location")]]
     )
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
@@ -576,8 +591,8 @@ def test_a_long_run_on_sentence_costs_a_bounded_number_of_scorings():
     names = ["Tom", "Ann", "Bob", "Sue", "Max", "Eve", "Jim", "Liz", "Ned", "Kay", "Sam", "Zoe"]
     chain = " ".join(f"who knew a guy called {name} with a sister" for name in names)
     text = f"I met a friend {chain} who lives in Phuket near the old market."
-    scorer = ScoreAll(-5.0)
-    ((new, _),) = Generalizer(scorer, floors_gate(0.0)).generalize([text], [[("Phuket", "location")]])
+    scorer = ScoreAll(-0.5)  # FAKE scores: no stand-in reads fluently, every removal does
+    ((new, _),) = Generalizer(scorer, floors_gate(0.0, -1.0)).generalize([text], [[("Phuket", "location")]])
     assert "Phuket" not in new
     assert scorer.calls <= MAX_CANDIDATES + 1 + MAX_REMOVALS
 

@@ -314,8 +314,10 @@ def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sente
     method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     (result,) = method.rewrite_posts(["Rent in Leeds keeps going up. Nice weather today."])
     assert result.text == "Nice weather today." and result.unprotected == []  # its sentence went, not a word of it
-    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])  # a lone sentence: the adjunct goes
-    assert result.text == "Rent keeps going up." and result.unprotected == []
+    # A lone sentence: a removal the gate turns away is never applied ("Just turned 40) threw me a surprise party"
+    # was printed as protected); the phrase stays, reported.
+    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])
+    assert result.text == "Rent in Leeds keeps going up." and result.unprotected == ["Leeds"]
 
 
 def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
@@ -518,6 +520,29 @@ def test_the_issues_own_post_is_generalized_in_whole_sentences():
         assert gone not in result.text, result.text
     assert "husband" not in result.text or "My husband and I" in result.unprotected, result
     assert result.text.startswith("Twelve years ") and "rent" in result.text and dangling(result.text) == 0
+
+
+@pytest.mark.real_model
+def test_a_stand_in_mid_sentence_takes_the_case_of_its_slot():
+    """The teacher's "Here in my city" for "here in leeds" was printed as protected mid-sentence ("The rent Here in
+    my city"): no word the rewrite capitalises inside a sentence that the post did not (but "I")."""
+    import re
+
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = [
+        "The rent here in Leeds keeps going up and I don't know how much longer I can stay.",
+        "Just got back from my night shift at the ER, twelve years as a nurse and the rent here in Leeds keeps going up.",
+    ]
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    for post, result in zip(posts, results, strict=True):
+        assert "Leeds" not in result.text or "Leeds" in " ".join(result.unprotected), result
+        inside = re.findall(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z']+)", result.text)
+        assert {w for w in inside if w != "I" and not w.startswith("I'")} <= set(re.findall(r"[A-Z][a-z']+", post))
 
 
 def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():

@@ -32,6 +32,7 @@ from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import STOP_WORDS, words
+from stealthflow.placeholders.common_words import common_word
 from stealthflow.placeholders.recognizers.public_names import word_key
 from stealthflow.resources import resource_dir
 
@@ -435,15 +436,28 @@ def fits_role(candidate: str, where: syntax.Slot) -> bool:
 _CLOSING = {"(": ")", "[": "]"}
 
 
+def in_slot_case(replacement: str, opens_sentence: bool, phrase: str) -> str:
+    """`replacement` in the case of its slot: capitalised where it opens a sentence and `phrase` was; elsewhere
+    its first word in lowercase when that is a common word written capitalised only to open a sentence (the
+    teacher's "Here in my city" for "here in leeds" mid-sentence), never "I" nor a name ("Texas", "TV")."""
+    if opens_sentence:
+        return replacement[:1].upper() + replacement[1:] if phrase[:1].isupper() else replacement
+    first = replacement.split(maxsplit=1)[0] if replacement.strip() else ""
+    head = re.split(r"['’]", first)[0]
+    if head[:1].isupper() and head[1:].islower() and head != "I" and common_word(head):
+        return replacement[:1].lower() + replacement[1:]
+    return replacement
+
+
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:
-    """`text` with the first occurrence of `phrase` replaced (capitalised at a sentence start,
+    """`text` with the first occurrence of `phrase` replaced (in the case of its slot: `in_slot_case`;
     spaces and punctuation tidied when it is dropped); None when the phrase is not there."""
     found = find_phrase(phrase, text)
     if found is None:
         return None
     before, after = text[: found[0]], text[found[1] :]
-    if replacement and (not before.strip() or re.search(r"[.!?]\s*$", before)) and phrase[:1].isupper():
-        replacement = replacement[:1].upper() + replacement[1:]
+    if replacement:
+        replacement = in_slot_case(replacement, not before.strip() or bool(re.search(r"[.!?]\s*$", before)), phrase)
     if not replacement:
         before, after = before.rstrip(" "), after.lstrip(" ")
         if before[-1:] in _CLOSING and before[-1:]:  # it opened brackets
@@ -619,10 +633,10 @@ class Generalizer:
         """Per text: the text with each (phrase, attribute) replaced by its best fluent candidate, and
         what happened to each phrase (a phrase spanning several constituents, for each of them). A phrase
         that gives its attribute away (`gives_away`) and no candidate the acceptance gate passes still leaves the
-        text: with the constituent around it that the gate passes dropped, else its sentence, else (a lone
-        sentence) the constituent around it however it reads; it stays (reported) only when none is left. Any other
-        phrase no candidate replaces acceptably stays, reported. Texts are processed together, one
-        phrase of each per batch."""
+        text: with the constituent around it that the gate passes dropped, else its sentence; in a lone sentence it
+        stays, reported. Any other phrase no candidate replaces acceptably stays, reported. The gate passes an edit
+        that also clears the hard floors (`gate.clears_floors`). Texts are processed together, one phrase of each per
+        batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]
         pending = [[(phrase, attribute, True) for phrase, attribute in dict.fromkeys(p)] for p in phrases]
@@ -655,9 +669,7 @@ class Generalizer:
                     chosen = removed[i]
                 elif (rest := without_sentence(current[i], phrase)) is not None:
                     chosen = (0.0, "", rest, False)
-                elif i in removed:  # a lone sentence: the parse still shows it whole without the constituent
-                    chosen = removed[i]
-                else:
+                else:  # a lone sentence no edit the gate passes leaves: the phrase stays, reported
                     done[i].append(Replacement(phrase, attribute, None, float("-inf")))
                     continue
                 before = current[i]
@@ -677,10 +689,11 @@ class Generalizer:
         Jamaica for my grandma's funeral" loses "to Jamaica", not all but "Went"), else the highest chance."""
         flat = [(i, *trial) for i, found in trials.items() for trial in found]
         scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
-        chances = self.gate.chances([(t[2], t[3]) for t in flat], scores, self.embed)
+        verdicts = self.gate.verdicts([(t[2], t[3]) for t in flat], scores, self.embed)
         best: dict[int, tuple[tuple, tuple[float, str, str, bool]]] = {}
-        for (i, candidate, window, trial, text), fluency, chance in zip(flat, scores, chances, strict=True):
-            accepted = chance >= self.gate.threshold
+        for (i, candidate, window, trial, text), fluency, (chance, accepted) in zip(
+            flat, scores, verdicts, strict=True
+        ):
             if smallest:
                 rank = (accepted, len(trial) - len(window) if accepted else chance)
             else:
