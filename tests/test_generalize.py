@@ -11,7 +11,15 @@ from gate_fakes import floors_gate
 from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import teacher_cue_examples
 from stealthflow.anonymize.gate import FEATURES, Gate
-from stealthflow.anonymize.generalize import Generalizer, candidates, generic_lexicon, replace_once, split_mark, whole
+from stealthflow.anonymize.generalize import (
+    Generalizer,
+    candidates,
+    generic_lexicon,
+    keeps_generation,
+    replace_once,
+    split_mark,
+    whole,
+)
 from stealthflow.data import DataError
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
@@ -223,6 +231,16 @@ def test_no_stand_in_puts_the_author_in_place_of_someone_else_or_a_clause_behind
     kent = candidates_for("Went to a grammar school in Kent and I loved it.", "in Kent", "pobp")
     assert not any("like me" in c for c in mum) and "in where I grew up" not in kent, (mum, kent)
     assert "in my hometown" in kent
+
+
+def test_a_kin_stand_in_keeps_the_generation_of_the_relative_it_replaces():
+    """ "Our daughter is 3" -> "Our parent is 3" was printed as protected (the teacher once wrote "parent" where a
+    daughter was): a kin word replaces a kin word only of its generation (generic.yaml `generations`)."""
+    daughter = candidates_for("Our daughter is 3 and loves trains.", "Our daughter", "gender")
+    assert "Our child" in daughter and not any(c.endswith("parent") for c in daughter), daughter
+    assert "My parent" in candidates_for("My dad just retired last spring.", "My dad", "gender")
+    assert keeps_generation("my partner", "my wife") and not keeps_generation("my kid", "my mom")
+    assert keeps_generation("someone", "my mom") and keeps_generation("my city", "Leeds")
 
 
 def test_stand_ins_readers_rejected_are_not_offered():

@@ -281,6 +281,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         and c.casefold() != phrase.casefold()
         and fits_role(c, where)
         and not (theirs and syntax.speaks_for_author(c))
+        and keeps_generation(c, where.head or phrase)
     ]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
@@ -341,13 +342,16 @@ def allowed(
     """The kind rules hold for `candidate` whatever its source (the teacher's table or head edits, a suggestion, the
     generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`); a generic stand-in of the attribute
     never replaces a name, number or adjective of another kind, nor a common noun when the attribute's nouns and
-    phrases may not (`common_nouns: false`: "kitchen" never -> "work"). The teacher's own edit needs no
+    phrases may not (`common_nouns: false`: "kitchen" never -> "work"); a kin word keeps the generation of the kin
+    word it replaces (`keeps_generation`: "daughter" never -> "parent"). The teacher's own edit needs no
     `teacher_used`: it is the teacher's word for the phrase."""
     where = where or syntax.slot(sentence, start, end)
     bare = candidate.casefold()
     if where is not None and where.prep and bare.startswith(where.prep.casefold() + " "):
         bare = bare[len(where.prep) + 1 :]
     if bare in rejected_stand_ins() or candidate.casefold() in rejected_stand_ins():
+        return False
+    if not keeps_generation(candidate, where.head if where is not None and where.head else sentence[start:end]):
         return False
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None or bare not in _words_of(stand):
@@ -356,6 +360,19 @@ def allowed(
     if kind != COMMON_NOUN:  # a name of the attribute's kind takes its stand-ins (`stand_ins`); of another kind, none
         return kind == OWN_KIND
     return stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
+
+
+@cache
+def generations() -> dict[str, int]:
+    """generic.yaml `generations`: kin word -> its generation."""
+    return {w.casefold(): n for n, kin in enumerate(_generic_yaml().get("generations") or ()) for w in kin}
+
+
+def keeps_generation(candidate: str, phrase: str) -> bool:
+    """A kin word ending `candidate` replaces a phrase ending on a kin word only of its generation (`generations`)."""
+    last, head = _WORDS.findall(candidate.casefold()), _WORDS.findall(phrase.casefold())
+    kin = generations()
+    return not (last and head and last[-1] in kin and head[-1] in kin) or kin[last[-1]] == kin[head[-1]]
 
 
 @cache
