@@ -37,6 +37,17 @@ def data_yaml(name: str) -> object:
     return yaml.load((resource_dir("data") / name).read_text(encoding="utf-8"), Loader=loader)
 
 
+def data_words(name: str) -> frozenset[str]:
+    """The bundled word list `name` (a path under the data directory; words separated by white space)."""
+    return frozenset((resource_dir("data") / name).read_text(encoding="utf-8").split())
+
+
+def write_words(words: list[str], out: Path) -> int:
+    """Write a word list one word a line (how `data_words` reads it back); returns how many."""
+    out.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+    return len(words)
+
+
 def split_path(split: str) -> Path:
     """The bundled labelled split (`train` or `test`)."""
     return resource_dir("data") / f"{split}.jsonl"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_words, write_words
 
 PERSON_NOUNS = "person_nouns.txt"
 #: WordNet's lexicographer file of people (lexnames: 18 is noun.person)
@@ -48,14 +48,12 @@ def person_nouns(wordnet_dir: Path) -> list[str]:
 
 
 def write_person_nouns(wordnet_dir: Path, out: Path) -> int:
-    nouns = person_nouns(wordnet_dir)
-    out.write_text("".join(f"{noun}\n" for noun in nouns), encoding="utf-8")
-    return len(nouns)
+    return write_words(person_nouns(wordnet_dir), out)
 
 
 @cache
 def _people() -> frozenset[str]:
-    return frozenset((resource_dir("data") / "generalize" / PERSON_NOUNS).read_text(encoding="utf-8").split())
+    return data_words(f"generalize/{PERSON_NOUNS}")
 
 
 def person_noun(word: str) -> bool:

@@ -22,7 +22,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_words, write_words
 
 EVERYDAY_NOUNS = "everyday_nouns.txt"
 
@@ -92,14 +92,12 @@ def _plurals(word: str) -> tuple[str, ...]:
 
 
 def write_everyday_nouns(wordnet_dir: Path, out: Path) -> int:
-    nouns = everyday_nouns(wordnet_dir)
-    out.write_text("".join(f"{noun}\n" for noun in nouns), encoding="utf-8")
-    return len(nouns)
+    return write_words(everyday_nouns(wordnet_dir), out)
 
 
 @cache
 def _everyday() -> frozenset[str]:
-    return frozenset((resource_dir("data") / EVERYDAY_NOUNS).read_text(encoding="utf-8").split())
+    return data_words(EVERYDAY_NOUNS)
 
 
 def everyday_thing(value: str) -> bool:
