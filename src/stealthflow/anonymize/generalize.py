@@ -477,7 +477,7 @@ def replace_once(text: str, phrase: str, replacement: str) -> str | None:
         replacement = in_slot_case(replacement, not before.strip() or bool(re.search(r"[.!?]\s*$", before)), phrase)
     if not replacement:
         before, after = before.rstrip(" "), after.lstrip(" ")
-        if before[-1:] in _CLOSING and before[-1:]:  # it opened brackets
+        if before[-1:] in _CLOSING:  # it opened brackets
             after = after.lstrip(",;: ")
             if not after.startswith(_CLOSING[before[-1]]):  # "Teenager here (15, F)" -> "Teenager here (F)"
                 return before + after
@@ -544,8 +544,7 @@ def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
     the teacher changed for the attribute ("an ER nurse"), or holds a name of the attribute's kind (generic.yaml
     `names`: "Phuket" for a place)."""
     names = set(generic_lexicon().get(attribute, StandIns()).names)
-    phrase = sentence[start:end]
-    return attribute in head_attributes(phrase) or bool(name_kinds(sentence, start, end) & names)
+    return attribute in head_attributes(sentence[start:end]) or bool(name_kinds(sentence, start, end) & names)
 
 
 def about_someone_else(sentence: str, start: int, end: int) -> bool:

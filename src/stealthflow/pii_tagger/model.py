@@ -217,7 +217,6 @@ class SpanTagger:
         if not texts:
             return []
         settled = settled or [[] for _ in texts]
-        threshold = self.threshold if threshold is None else threshold
         return [
             self._spans(text, tokens, ranges, threshold)
             for text, tokens, ranges in zip(texts, self.token_probabilities(texts, batch_size), settled, strict=True)

@@ -20,6 +20,7 @@ import numpy as np
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.training.calibration import Calibrator, span_features
+from stealthflow.pii_tagger.training.metrics import f_beta
 from stealthflow.placeholders.types import Span
 
 TAGGER_SOURCE = PiiTaggerRecognizer.name  # the source of the tagger's spans
@@ -171,7 +172,8 @@ def choose(
                     sum(r for r, lang in kept if lang == language) >= least[language] for language in languages
                 )
                 right = sum(r for r, _ in kept)
-                quality = (enough, _f_beta(right, len(kept), positives, config.beta) if enough else right)
+                f = f_beta(right / len(kept), right / positives, config.beta) if right else 0.0
+                quality = (enough, f if enough else right)
                 if quality > best:
                     best, floors[label], thresholds[label] = quality, floor, threshold
     return floors, thresholds
@@ -180,13 +182,6 @@ def choose(
 def reaches(candidate: Candidate, floor: float | None) -> bool:
     """Whether a candidate's student confidence reaches `floor` (None: the student's own threshold)."""
     return candidate.student_keeps if floor is None else candidate.score >= floor
-
-
-def _f_beta(right: int, kept: int, positives: int, beta: float) -> float:
-    if not right:
-        return 0.0
-    precision, recall = right / kept, right / positives
-    return (1 + beta**2) * precision * recall / (beta**2 * precision + recall)
 
 
 def train(candidates: list[Candidate], config: CalibrationConfig, card: dict | None = None) -> Calibrator:

@@ -8,6 +8,12 @@ from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.training.train import Example
 
 
+def f_beta(precision: float, recall: float, beta: float = 1.0) -> float:
+    """The F-beta of a precision and a recall (0 when both are 0): beta > 1 weighs recall more."""
+    weighted = beta * beta * precision + recall
+    return (1 + beta * beta) * precision * recall / weighted if weighted > 0 else 0.0
+
+
 def covered(span: tuple[int, int], predicted: list[TaggedSpan]) -> float:
     """Share of the span's characters inside some predicted span."""
     start, end = span

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from stealthflow.pii_tagger.model import CARD_DATA, SpanTagger, TaggedSpan
 from stealthflow.pii_tagger.training.data import TAGGER_LABELS, Example, read_marked, validation_split
-from stealthflow.pii_tagger.training.metrics import span_metrics
+from stealthflow.pii_tagger.training.metrics import f_beta, span_metrics
 from stealthflow.placeholders.types import TYPE_LEVELS, Level
 
 CANDIDATES = tuple(round(0.5 + 0.05 * step, 2) for step in range(10))  # 0.50 .. 0.95
@@ -126,9 +126,7 @@ def _row(
     kept = [[p for p in spans if p.label == label and p.score >= threshold] for spans in predictions]
     row = span_metrics(gold, kept, [label], same_label=True)[label]
     precision, recall = row["precision"], row["recall"]
-    weighted = beta * beta * precision + recall
-    f = (1 + beta * beta) * precision * recall / weighted if weighted > 0 else 0.0
-    return {"threshold": threshold, "precision": precision, "recall": recall, "f": f}
+    return {"threshold": threshold, "precision": precision, "recall": recall, "f": f_beta(precision, recall, beta)}
 
 
 def write_thresholds(tagger_dir: Path, chosen: dict[str, dict[str, float]]) -> None:
