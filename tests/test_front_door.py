@@ -118,6 +118,14 @@ def test_version_help_and_methods_answer_without_heavy_imports(home, tmp_path):
     assert "'stealth'" in result.stdout and result.stdout.rstrip().endswith("[]")  # no heavy module imported
 
 
+def test_python_dash_m_runs_the_same_cli(home, tmp_path):
+    via_module = subprocess.run(
+        [sys.executable, "-m", "stealthflow", "--version"], capture_output=True, text=True, env=home, cwd=tmp_path
+    )
+    assert via_module.returncode == 0, via_module.stderr
+    assert via_module.stdout == run(["--version"], home, tmp_path).stdout
+
+
 HEAVY_MODULES = (
     "torch",
     "transformers",
