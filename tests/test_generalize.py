@@ -69,7 +69,7 @@ def test_a_name_that_acts_or_names_a_person_never_gets_a_place_stand_in():
         for attribute in ("location", "pobp"):
             assert not places & set(candidates_for(sentence, name, attribute)), (sentence, attribute)
     # a place after a preposition keeps its stand-ins: a place by spaCy's type or by the gazetteer
-    assert "my city" in candidates_for("Moved to Norway for work.", "Norway", "location")
+    assert "my country" in candidates_for("Moved to Norway for work.", "Norway", "location")  # a country
     # spaCy's small model types these as people: after a preposition of place that follows a verb, they are places
     assert "my city" in candidates_for("Moved to Austin for work.", "Austin", "location")
     assert "my city" in candidates_for("Moved to Hamilton for work and the winters are brutal.", "Hamilton", "location")
@@ -99,7 +99,7 @@ def test_a_phrase_about_someone_else_gets_no_stand_in_in_the_authors_words():
     from stealthflow.anonymize.syntax import speaks_for_author
 
     theirs = candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "location")
-    assert theirs and not any(speaks_for_author(c) for c in theirs), theirs  # "the city", never "my city"
+    assert not any(speaks_for_author(c) for c in theirs), theirs  # never "my hometown": the origin is his
     assert not candidates_for("My boyfriend is from Cabra and even he was outraged.", "Cabra", "pobp")
     for sentence in ("Someone is from Cabra and even he was outraged.", "You grew up in Leeds?"):
         place = sentence.split()[-1].strip("?") if "Leeds" in sentence else "Cabra"
@@ -230,7 +230,7 @@ def test_no_stand_in_puts_the_author_in_place_of_someone_else_or_a_clause_behind
     mum = candidates_for("Mum rang from Karachi again, asking when I'll visit.", "Mum", "gender")
     kent = candidates_for("Went to a grammar school in Kent and I loved it.", "in Kent", "pobp")
     assert not any("like me" in c for c in mum) and "in where I grew up" not in kent, (mum, kent)
-    assert "in my hometown" in kent
+    assert "in the region" in kent and not any("hometown" in c or "city" in c for c in kent), kent  # Kent: a county
 
 
 def test_a_kin_stand_in_keeps_the_generation_of_the_relative_it_replaces():
@@ -406,7 +406,7 @@ def test_a_whole_noun_phrase_stand_in_never_follows_the_determiner_of_the_marked
         "noticed a formerly dodgy backalley near me got turned into an artsy lane", "backalley", "location"
     )
     assert not any(c.startswith(("the ", "my ", "this ")) for c in found), found
-    assert "my city" in candidates_for("I really love Leeds.", "Leeds", "location")
+    assert "my city" in candidates_for("I really love the pubs in Leeds.", "Leeds", "location")
 
 
 def test_a_dropped_phrase_opening_a_sentence_takes_its_dash_with_it():

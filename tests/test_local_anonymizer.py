@@ -741,7 +741,8 @@ def test_a_clause_about_a_relative_or_a_colleague_never_takes_the_authors_stand_
     results = Generalizer(shared_scorer).generalize(list(posts), [[marked] for marked in posts.values()])
     for post, (text, replacements) in zip(posts, results, strict=True):
         assert all(r.replacement is None or not speaks_for_author(r.replacement) for r in replacements), (post, text)
-    ((text, replacements),) = Generalizer(shared_scorer).generalize(["I am from Cork."], [[("Cork", "pobp")]])
+    # Leeds, not Cork: Cork is a county too (Faker's en_IE), whose stand-ins ("my home region") read badly
+    ((text, replacements),) = Generalizer(shared_scorer).generalize(["I am from Leeds."], [[("Leeds", "pobp")]])
     assert any(r.replacement and speaks_for_author(r.replacement) for r in replacements), text
 
 
@@ -805,3 +806,45 @@ def test_a_town_region_pair_leaves_whole_with_one_stand_in_or_stays_reported(pos
         assert left == list(names) and any(all(n in p for n in names) for p in result.unprotected), result
     assert not any("," in change["replacement"] for change in result.changes), result
     assert "rent," not in result.text and dangling(result.text) == 0, result.text
+
+
+@pytest.mark.real_model
+def test_a_places_stand_in_is_of_its_kind_and_no_team_takes_one():
+    """Issue 47 (blind readers of seed 10): "Only in Cyprus." became "Only in the city." (a country is no city) and
+    "Mexico out in groups again in Copa." "The area out in groups again." (a national team, no place). The real cue
+    tagger and fluency scorer: Cyprus leaves with no city, town or area in its place; no place stand-in takes
+    Mexico's."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    cyprus, mexico = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
+        [
+            "42 degrees and the AC in the supermarket is broken. Only in Cyprus.",
+            "Mexico out in groups again in Copa. Same story every time, I stop watching.",
+        ]
+    )
+    assert "Cyprus" not in cyprus.text or "Cyprus" in cyprus.unprotected, cyprus
+    assert not re.search(r"\b(?:city|town|area|neighbourhood)\b", cyprus.text), cyprus.text
+    assert not re.search(r"\b(?:city|town|area|country|region|hometown)\b", mexico.text, re.IGNORECASE), mexico.text
+
+
+@pytest.mark.real_model
+def test_where_the_author_works_never_becomes_their_hometown():
+    """Issue 47 (a reviewer): "a dental hygienist in Tacoma", marked for birthplace, became "in my hometown": the
+    attribute chose the stand-in, while the sentence says where she works. The real fluency scorer: no origin
+    stand-in; and "like Tucson" (no preposition of place) never becomes the adverb "locally", which reverses the
+    question."""
+    import torch
+
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    (tacoma, _), (tucson, _) = Generalizer(shared_scorer).generalize(
+        ["I'm a dental hygienist in Tacoma and my back is killing me.", "Should I move somewhere cheaper like Tucson?"],
+        [[("in Tacoma", "pobp")], [("like Tucson", "location")]],
+    )
+    assert not re.search(r"hometown|grew up|growing up|back home", tacoma), tacoma
+    assert not re.search(r"\b(?:locally|here)\b", tucson), tucson

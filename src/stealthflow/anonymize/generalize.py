@@ -8,7 +8,8 @@ data: the teacher's own generalization of the same phrase, or of the words it ch
 (`stealthflow.anonymize.suggest`: the local model's own stand-ins for the phrase in its sentence), and the
 generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
-determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial);
+determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial; a place's name those
+of its kind and frame, `stealthflow.anonymize.places`);
 dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
 the phrase (`stealthflow.anonymize.meaning`: "Bristol" -> "a person") is not tried. The embedded model scores
 every candidate sentence against the original (`stealthflow.utility.fluency`), and the acceptance gate
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from stealthflow.anonymize import meaning, person_nouns, syntax
+from stealthflow.anonymize import meaning, person_nouns, places, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -329,7 +330,8 @@ def stand_ins(sentence: str, start: int, end: int, attribute: str, where: syntax
         # for a name or number of another kind 3 in 66, for an adjective that is no name 4 in 24), the same
         # stand-ins for a name of the attribute's kind 29 times in 86.
         return StandIns()
-    return stand
+    place = places.stand_ins(sentence, start, end, where.prep) if attribute in places.PLACE_ATTRIBUTES else None
+    return stand if place is None else StandIns(**place)  # a place's name: its kind's and frame's ("Cyprus": a country)
 
 
 def _words_of(stand: StandIns) -> set[str]:
@@ -353,6 +355,8 @@ def allowed(
         return False
     if not keeps_generation(candidate, where.head if where is not None and where.head else sentence[start:end]):
         return False
+    if where is not None and not fits_place(bare, sentence, start, end, where):
+        return False
     stand = generic_lexicon().get(attribute, StandIns())
     if where is None or bare not in _words_of(stand):
         return True
@@ -360,6 +364,22 @@ def allowed(
     if kind != COMMON_NOUN:  # a name of the attribute's kind takes its stand-ins (`stand_ins`); of another kind, none
         return kind == OWN_KIND
     return stand.common_nouns or bare in {w.casefold() for w in stand.adverbials}
+
+
+def fits_place(bare: str, sentence: str, start: int, end: int, where: syntax.Slot) -> bool:
+    """A place stand-in (places.yaml, or a location or birthplace one of generic.yaml), whatever its source, replaces
+    a place's name only when it is one of the place's kind and frame (`places.stand_ins`: "Cyprus" never -> "the
+    city", the teacher's "my hometown" never for where the author works)."""
+    if not where.name or bare not in place_stand_ins():
+        return True
+    found = places.stand_ins(sentence, start, end, where.prep)
+    return found is None or bare in {w.casefold() for words in found.values() for w in words}
+
+
+@cache
+def place_stand_ins() -> frozenset[str]:
+    """Every stand-in of a place (`places.every_stand_in`, and generic.yaml's location and birthplace ones)."""
+    return places.every_stand_in().union(*(_words_of(generic_lexicon()[a]) for a in places.PLACE_ATTRIBUTES))
 
 
 @cache

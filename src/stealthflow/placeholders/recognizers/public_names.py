@@ -92,12 +92,23 @@ def region_names() -> frozenset[str]:
     """Countries, states, provinces and counties, as looked up (`name_key`): what follows a place's
     comma ("Austin, Texas", "Lyon, France"). Many are also people's names ("Georgia", "Virginia"), so
     the gazetteer does not hold them."""
+    return _faker_places("countries", "states", "provinces", "counties")
+
+
+@cache
+def country_names() -> frozenset[str]:
+    """The countries of `region_names` ("cyprus", "netherlands", "mexico")."""
+    return _faker_places("countries")
+
+
+def _faker_places(*attributes: str) -> frozenset[str]:
+    """The keys (`name_key`) of the place names of `attributes` of Faker's English-speaking address providers."""
     import importlib
 
     names = set()
     for locale in _REGION_LOCALES:
         provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
-        for attribute in ("countries", "states", "provinces", "counties"):
+        for attribute in attributes:
             names.update(name_key(value) for value in provider.__dict__.get(attribute, ()))
     return frozenset(names - {""})
 
