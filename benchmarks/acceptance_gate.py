@@ -5,8 +5,8 @@ their edits and labelled as `benchmarks/reader_edits.py` does (accepted: the pos
 rejected: it was not, and the note names the edit). Each edit is applied alone to its sentence of the original,
 as the generalizer tries a candidate, and scored: the embedded model's fluency, MiniLM nearness, edit size. The same
 edit judged by several readers (second readers, earlier versions of the same posts) counts once, labelled with the
-share of its verdicts that accepted it; an edit dropping a whole sentence is left out (the generalizer drops a
-sentence without asking the gate); an edit readers disagree on (share 0.5) is left out of the figures.
+share of its verdicts that accepted it; an edit dropping a whole sentence is left out (the generalizer never drops
+one); an edit readers disagree on (share 0.5) is left out of the figures.
 
 The gate is fitted on the `--train` seeds; its threshold is the best balanced accuracy of leave-one-seed-out
 predictions on those seeds only. The `--test` seeds give the figures: AUC of the gate and of the fluency score
@@ -59,7 +59,7 @@ def judged(paths: list[Path]) -> list[dict]:
     for (seed, original, start, old, new), found in verdicts.items():
         if not new and re.search(
             r"[.!?…]$", old
-        ):  # a sentence dropped whole: the generalizer does that without the gate
+        ):  # a sentence dropped whole: the generalizer never does that (benchmarks/rewrite_damage.py)
             continue
         first, last = sentence_bounds(original, start, start + len(old))
         sentence = original[first:last]

@@ -136,15 +136,15 @@ def why_stand_in(sentence: str, start: int, end: int, attribute: str) -> str:
 
 def why_kept(text: str, start: int, end: int, attribute: str) -> str:
     """Why text[start:end] did not leave with what is around it: it is no evidence of its attribute by the data
-    (`generalize.gives_away`: no removal is tried), or its sentence stands without no constituent holding it, or every
-    such removal read below the removal floor or left a word dangling, in a post of one sentence."""
+    (`generalize.gives_away`: no removal is tried), or its sentence stands without no constituent holding it, or the
+    acceptance gate passed no such removal, or each left a word dangling (its sentence is never dropped whole)."""
     first, last = generalize.sentence_bounds(text, start, end)
     sentence, a, b = text[first:last], start - first, end - first
     if not generalize.gives_away(sentence, a, b, attribute):
         return "no evidence by the data: never removed"
     if not syntax.removals(sentence, a, b):
         return "no constituent to remove (an argument, or its verb's only complement)"
-    return "every removal reads badly, and its sentence is the post's only one"
+    return "every removal reads badly or leaves a fragment"
 
 
 def stayed(results: list[PostRewrite]) -> dict:

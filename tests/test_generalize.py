@@ -140,6 +140,37 @@ def test_the_object_of_a_preposition_is_never_dropped_alone():
     assert "" in candidates_for(sentence, "in Texas", "pobp")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [
+        ("Every Ghanaian wedding I do, the food runs out before the dancing does.", "Ghanaian wedding"),  # "Every I do"
+        ("Respect to BMRCL for that.", "BMRCL"),  # "Respect to for that."
+        ("Son and Hwang carrying the team again.", "Hwang"),  # "Son and carrying"
+        ("Appam and stew at 6am on Fort Kochi is what I live for.", "stew"),  # "Appam and at 6am"
+    ],
+)
+def test_a_drop_that_leaves_a_word_without_its_head_is_never_a_candidate(sentence, phrase):
+    """Blind readers' seed-10 verdicts: each of these drops was printed as protected and judged broken. Of the
+    removals readers judged (seeds 2-10), 91 of 110 that leave a fragment (`syntax.strands`) were in posts judged not
+    fluent, 446 of 970 of the others (benchmarks/rewrite_damage.py)."""
+    start = sentence.index(phrase)
+    assert syntax.strands(sentence, start, start + len(phrase))
+    assert "" not in candidates_for(sentence, phrase, "location")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [
+        ("She grew up in Texas.", "in Texas"),  # a whole prepositional phrase
+        ("Goethe and Kafka are my favourites.", "and Kafka"),  # a conjunct with its conjunction
+        ("My husband and I moved to Leeds last year.", "last year"),  # an adjunct
+    ],
+)
+def test_a_drop_of_a_whole_constituent_leaves_no_fragment(sentence, phrase):
+    start = sentence.index(phrase)
+    assert not syntax.strands(sentence, start, start + len(phrase))
+
+
 def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays():
     """ "Twelve years as an ER nurse" never becomes "My line of work": the years stay, the job is generalized."""
     from stealthflow.anonymize.generalize import teacher_table
@@ -373,10 +404,14 @@ def test_of_the_removals_the_gate_passes_the_smallest_is_taken():
     assert new == "I love walking old streets, exploring York. The journey was wild."
 
 
-def test_a_removal_that_reads_badly_gives_way_to_dropping_its_sentence():
+def test_a_cue_no_edit_the_gate_passes_leaves_stays_reported_and_its_sentence_stays():
+    """Its sentence was dropped whole without the gate ("... should we catch up or just accept loans?" lost): blind
+    readers judged 83 of 472 such rewrites faithful (benchmarks/rewrite_damage.py). The cue stays, reported."""
     text = "I love walking old streets, exploring York and Paris. The journey was wild."
-    ((new, _),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize([text], [[("Paris", "location")]])
-    assert new == "The journey was wild."
+    ((new, (replacement,)),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize(
+        [text], [[("Paris", "location")]]
+    )
+    assert new == text and replacement.replacement is None
 
 
 def test_a_mark_that_does_not_give_its_attribute_away_stays_when_nothing_fits():
@@ -391,8 +426,9 @@ def test_a_mark_that_does_not_give_its_attribute_away_stays_when_nothing_fits():
 def test_a_known_place_the_small_parser_does_not_type_still_leaves():
     """spaCy's small model gives "Phuket" no entity type: the gazetteer of public names knows it as a place."""
     text = "Beaches replaced by resorts. Miss old Phuket vibes."
-    ((new, _),) = Generalizer(ScoreByTable({}), floors_gate(0.0)).generalize([text], [[("Phuket", "location")]])
-    assert new == "Beaches replaced by resorts."
+    scorer = ScoreByTable({"Miss old vibes.": 0.5})  # FAKE: no stand-in reads well, the removal does
+    ((new, _),) = Generalizer(scorer, floors_gate(0.0)).generalize([text], [[("Phuket", "location")]])
+    assert new == "Beaches replaced by resorts. Miss old vibes."
 
 
 def test_a_conjunction_left_without_its_conjunct_is_not_whole():
@@ -567,13 +603,14 @@ def test_no_trial_or_removal_drops_a_placeholder():
 
 
 def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
-    text = "Love Phuket. Phuket is my home. I grew up in Phuket."
     # FAKE scores: no stand-in reads fluently, every removal does
-    ((new, replacements),) = Generalizer(ScoreAll(-0.5), floors_gate(0.0, -1.0)).generalize(
-        [text], [[("Phuket", "location")]]
-    )
-    assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
-    assert "Phuket" not in new  # each copy leaves with its constituent or sentence
+    generalizer = Generalizer(ScoreAll(-0.5), floors_gate(0.0, -1.0))
+    text = "I grew up in Phuket. We were happy in Phuket last year. I miss the beaches in Phuket."
+    ((new, replacements),) = generalizer.generalize([text], [[("Phuket", "location")]])
+    assert new == "I grew up. We were happy last year. I miss the beaches."  # each copy leaves with its constituent
+    text = "Love the beaches in Phuket. Phuket is my home. I grew up in Phuket."  # the subject copy cannot leave
+    ((new, replacements),) = generalizer.generalize([text], [[("Phuket", "location")]])
+    assert "Phuket" in new and any(r.replacement is None for r in replacements), (new, replacements)
 
 
 @pytest.mark.parametrize(
@@ -771,8 +808,13 @@ def test_a_place_written_with_its_region_is_one_place(sentence, mark, place):
 
 
 def test_a_removal_takes_a_place_written_with_its_region_whole():
-    """ "Born and raised in London" of "Born and raised in London, ON and ..." never leaves "ON" behind."""
-    sentence = "Born and raised in London, ON and the winters there are brutal."
-    start = sentence.index("London")
-    stretches = [sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("London"))]
-    assert stretches and all("London" not in s or "London, ON" in s for s in stretches), stretches
+    """ "Born and raised in London" of "Born and raised in London, ON and ..." never leaves "ON" behind (there the
+    parser takes "ON" for the subject of "and the winters": no removal leaves "and" without it, `syntax.strands`)."""
+    for sentence in [
+        "Born and raised in London, ON and the winters there are brutal.",
+        "Born and raised in London, ON, I know cold winters.",
+    ]:
+        start = sentence.index("London")
+        stretches = [sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("London"))]
+        assert all("London" not in s or "London, ON" in s for s in stretches), stretches
+    assert stretches

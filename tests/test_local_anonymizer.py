@@ -310,14 +310,15 @@ class Strict(FakeScorer):  # FAKE: every edit reads badly
         return [Fluency(-9.0, -9.0) for _ in rewrites]
 
 
-def test_a_phrase_nothing_replaces_fluently_still_leaves_the_text_in_whole_sentences():
+def test_a_phrase_nothing_replaces_fluently_stays_reported_and_no_sentence_is_dropped():
+    """ "Rent in Leeds keeps going up. Nice weather today." came back as "Nice weather today.", printed as protected:
+    a sentence dropped whole loses the post's point (blind readers judged 83 of 472 such rewrites faithful,
+    benchmarks/rewrite_damage.py). A removal the gate turns away is never applied either ("Just turned 40) threw me
+    a surprise party" was printed as protected). The phrase stays, reported."""
     method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
-    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up. Nice weather today."])
-    assert result.text == "Nice weather today." and result.unprotected == []  # its sentence went, not a word of it
-    # A lone sentence: a removal the gate turns away is never applied ("Just turned 40) threw me a surprise party"
-    # was printed as protected); the phrase stays, reported.
-    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])
-    assert result.text == "Rent in Leeds keeps going up." and result.unprotected == ["Leeds"]
+    for post in ["Rent in Leeds keeps going up. Nice weather today.", "Rent in Leeds keeps going up."]:
+        (result,) = method.rewrite_posts([post])
+        assert result.text == post and result.unprotected == ["Leeds"]
 
 
 def test_a_lone_sentence_never_takes_a_stand_in_that_reads_badly():
@@ -749,9 +750,8 @@ def test_a_clause_about_a_relative_or_a_colleague_never_takes_the_authors_stand_
 @pytest.mark.real_model
 def test_real_rewrites_keep_every_sentence_whole():
     """A reviewer's posts printed as protected while broken: "My sister grew up in Texas." -> "My sister grew up in.",
-    and a number mislabelled for an attribute ("85" of a chem final, "180k" miles) leaving with its sentence. A place
-    that gives its attribute away may leave with its whole sentence ("My sister grew up." reads below the removal
-    floor); no sentence is cut."""
+    and a number mislabelled for an attribute ("85" of a chem final, "180k" miles) leaving with its sentence. No
+    sentence is cut, and none is dropped whole."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
@@ -766,10 +766,29 @@ def test_real_rewrites_keep_every_sentence_whole():
     ]
     results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
     for post, result in zip(posts, results, strict=True):
-        kept = [s for s in re.split(r"(?<=[.!?])\s+", post) if s in result.text]
-        if "Texas" in post and result.text == " ".join(kept):  # whole sentences left, none cut
-            continue
         assert_whole_sentences(post, result.text)
+
+
+@pytest.mark.real_model
+def test_no_post_is_printed_protected_with_its_point_dropped_or_a_sentence_left_a_fragment():
+    """Blind readers' seed-10 verdicts, printed as protected: the 529s post lost its question with its sentence
+    (dropped whole, no gate asked), and "Respect to BMRCL for that." became "Respect to for that.". No sentence is
+    dropped whole, and a sentence left a fragment is never printed as protected."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    question = "should we catch up or just accept loans?"
+    posts = [
+        "Household income around 240k, two kids heading toward college in 2028 and 2030. 529s are at about 60 percent "
+        f"of target, {question}",
+        "Purple line is still the only thing in this city that runs on time. Respect to BMRCL for that.",
+    ]
+    loans, metro = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    assert question in loans.text, loans
+    assert not re.search(r"\bto for\b", metro.text) or metro.unprotected, metro
 
 
 @pytest.mark.real_model
