@@ -6,10 +6,11 @@ the file name), split into edits as `benchmarks/reader_edits.py` splits them:
 
 - **sentence drops**: a rewrite in which every word of one or more sentences of the original is gone; per seed group,
   how many such verdicts said fluent, faithful, both (and for the rewrites that drop no sentence).
-- **fragments**: each removal (an edit with nothing in its place, no whole sentence) tested in its sentence of the
-  original by `syntax.strands` (it leaves a word without the head it belonged to, or a coordination with one
-  conjunct); per outcome (strands or not), the edits' labels (accepted, rejected, not counted) and their posts'
-  verdicts.
+- **fragments, clauses, objects**: each removal (an edit with nothing in its place, no whole sentence) tested in its
+  sentence of the original by `syntax.damage`: it leaves a word without the head it belonged to or a coordination
+  with one conjunct ("fragment"), takes a clause with its own verb ("clause"), takes every object of a verb that stays
+  ("object"), or none of these ("stands"); per outcome, the edits' labels (accepted, rejected, not counted) and their
+  posts' verdicts.
 
 `--rewrites FILE` (the replay written by `reader_edits.py --rewrites`): per verdict, whether the judged rewrite is
 still what the local anonymizer prints as protected (the same text, no mark left unprotected), by verdict.
@@ -71,8 +72,8 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 
 
 def fragments(rows: list[tuple[str, dict]]) -> dict:
-    """Per outcome of `syntax.strands`, the removals' labels and their posts' verdicts."""
-    table: dict[str, Counter] = {"strands": Counter(), "stands": Counter()}
+    """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
+    table: dict[str, Counter] = {kind: Counter() for kind in ("fragment", "clause", "object", "stands")}
     examples: list[str] = []
     for _, row in rows:
         original = row["original"]
@@ -83,12 +84,12 @@ def fragments(rows: list[tuple[str, dict]]) -> dict:
             start = edit.start - first
             if start + len(edit.old) > last - first or original[first:last].strip() in edit.old:  # whole sentences
                 continue
-            outcome = "strands" if syntax.strands(original[first:last], start, start + len(edit.old)) else "stands"
+            outcome = syntax.damage(original[first:last], start, start + len(edit.old)) or "stands"
             table[outcome][f"edit {label(row, edit) or 'not counted'}"] += 1
             table[outcome][f"post {verdict(row)}"] += 1
-            if outcome == "strands":
-                examples.append(f"{verdict(row)}: -{edit.old!r} in {original[first:last].strip()!r}")
-    return {**{k: dict(sorted(v.items())) for k, v in table.items()}, "strands_examples": sorted(set(examples))}
+            if outcome != "stands":
+                examples.append(f"{outcome}, {verdict(row)}: -{edit.old!r} in {original[first:last].strip()!r}")
+    return {**{k: dict(sorted(v.items())) for k, v in table.items()}, "damage_examples": sorted(set(examples))}
 
 
 def still_protected(rows: list[tuple[str, dict]], rewrites: Path) -> dict:

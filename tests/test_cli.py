@@ -265,6 +265,31 @@ def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_hom
     assert "masked EMAIL (PL2) as <EMAIL_1>" in verbose.stderr and "masked API_KEY (PL4)" in verbose.stderr
 
 
+def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home):
+    """A rewrite that generalized one cue and left another is the text sent (what it changed passed the gate), and
+    protect says on stderr which phrase stayed, as --json does ("unprotected")."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class PartlyProtecting:  # FAKE: generalizes "Leeds", cannot generalize "nurse"
+        name = "partly"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [
+                Anonymized(p.id, p.comments[0].text.replace("Leeds", "the city"), details={"unprotected": [
+                    {"phrase": "nurse", "attribute": "occupation"}]})
+                for p in profiles
+            ]  # fmt: skip
+
+    register_method("partly", lambda settings, pool, options: PartlyProtecting())
+    post = "Twelve years as a nurse and the rent in Leeds keeps going up."
+    result = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger"])
+    assert result.exit_code == 0, result.output
+    assert "the rent in the city" in result.stdout
+    assert "not protected" in result.stderr and '"nurse"' in result.stderr
+    as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
+    assert as_json["rewrite"]["accepted"] and as_json["rewrite"]["unprotected"] == ["nurse"]
+
+
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     """The real detector and shipped tagger: each span names its recognizer, the tagger's filter and rule,
     and its confidence, in the JSON and (with --explain) on stderr, without the value itself."""

@@ -171,6 +171,37 @@ def test_a_drop_of_a_whole_constituent_leaves_no_fragment(sentence, phrase):
     assert not syntax.strands(sentence, start, start + len(phrase))
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "kind"),
+    [
+        ("Grew up in Yorkshire and I will defend Yorkshire pudding with my life.", "and I will defend Yorkshire "
+         "pudding with my life", "clause"),  # a conjunct clause: "Grew up in my hometown."
+        ("Turned 50 on Monday and my kids got me a kayak.", "and my kids got me a kayak", "clause"),
+        ("I moved to Leeds when I was 20.", "when I was 20", "clause"),  # a subordinate clause
+        ("I speak Portuguese at home and English at work and my brain is tired by Friday.",
+         "Portuguese at home and English", "object"),  # "I speak at work"
+    ],
+)  # fmt: skip
+def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sentence, phrase, kind):
+    """Removals readers judged (seeds 2-10, benchmarks/rewrite_damage.py): of 112 that take a clause with its own verb,
+    25 were in posts judged faithful (340 of 856 removals that do no damage)."""
+    start = sentence.index(phrase)
+    assert syntax.damage(sentence, start, start + len(phrase)) == kind
+    assert syntax.strands(sentence, start, start + len(phrase))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [
+        ("Turned 50 on Monday and my kids got me a kayak.", "on Monday"),
+        ("I speak Portuguese at home and English at work.", "and English"),  # one object of two stays
+    ],
+)
+def test_a_removal_that_leaves_each_clause_its_verb_and_each_verb_an_object_does_no_damage(sentence, phrase):
+    start = sentence.index(phrase)
+    assert syntax.damage(sentence, start, start + len(phrase)) is None
+
+
 def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays():
     """ "Twelve years as an ER nurse" never becomes "My line of work": the years stay, the job is generalized."""
     from stealthflow.anonymize.generalize import teacher_table
@@ -808,13 +839,15 @@ def test_a_place_written_with_its_region_is_one_place(sentence, mark, place):
 
 
 def test_a_removal_takes_a_place_written_with_its_region_whole():
-    """ "Born and raised in London" of "Born and raised in London, ON and ..." never leaves "ON" behind (there the
-    parser takes "ON" for the subject of "and the winters": no removal leaves "and" without it, `syntax.strands`)."""
+    """ "in London" of "The winters in London, ON are brutal" never leaves "ON" behind. "Born and raised in London, ON"
+    is a clause of its sentence (the parser takes "ON" for the subject of "and the winters"): no removal takes it."""
+    for sentence in ["The winters in London, ON are brutal.", "I know cold winters from years in London, ON."]:
+        start = sentence.index("London")
+        stretches = [sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("London"))]
+        assert stretches and all("London, ON" in s for s in stretches), stretches
     for sentence in [
         "Born and raised in London, ON and the winters there are brutal.",
         "Born and raised in London, ON, I know cold winters.",
     ]:
         start = sentence.index("London")
-        stretches = [sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("London"))]
-        assert all("London" not in s or "London, ON" in s for s in stretches), stretches
-    assert stretches
+        assert syntax.removals(sentence, start, start + len("London")) == [], sentence

@@ -792,6 +792,27 @@ def test_no_post_is_printed_protected_with_its_point_dropped_or_a_sentence_left_
 
 
 @pytest.mark.real_model
+def test_no_removal_takes_a_post_s_point_with_a_whole_clause():
+    """A reviewer's posts: "Grew up in Yorkshire and I will defend Yorkshire pudding with my life." became "Grew up in
+    my hometown.", the kayak post lost "and my kids got me a kayak" ("Took it out" then says nothing), the Cork post
+    "and he insists Irish butter is the best in the world". A removal never takes a clause (`syntax.takes_clause`)."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    points = {
+        "Grew up in Yorkshire and I will defend Yorkshire pudding with my life.": "with my life",
+        "Turned 50 on Monday and my kids got me a kayak. Took it out on the lake today.": "got me a",
+        "My boyfriend is from Cork and he insists Irish butter is the best in the world. He's not wrong.": "he insists",
+    }
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(list(points))
+    for point, result in zip(points.values(), results, strict=True):
+        assert point in result.text, result
+
+
+@pytest.mark.real_model
 @pytest.mark.parametrize(
     ("post", "names"),
     [

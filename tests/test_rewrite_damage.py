@@ -1,5 +1,5 @@
-"""benchmarks/rewrite_damage.py: which judged rewrites drop a whole sentence, which removals leave a fragment, and which
-judged rewrites a replay still prints as protected (the pairs and verdicts here are made up: no real judgment)."""
+"""benchmarks/rewrite_damage.py: which judged rewrites drop a whole sentence, which removals leave a fragment or take a
+clause, and which judged rewrites a replay still prints as protected (the pairs and verdicts here are made up: no real judgment)."""
 
 import json
 import sys
@@ -35,9 +35,12 @@ def test_drops_and_fragments_are_counted_by_verdict():
     broken = {"original": "Respect to BMRCL for that.", "rewrite": "Respect to for that.", "fluent": False}
     whole = {"original": "Rent in Leeds keeps going up.", "rewrite": "Rent keeps going up.", "fluent": True}
     found = fragments([("seeds 8-10", dict(broken, faithful=True, note="without BMRCL it is broken"))])
-    assert found["strands"] == {"edit rejected": 1, "post faithful only": 1} and found["stands"] == {}
+    assert found["fragment"] == {"edit rejected": 1, "post faithful only": 1} and found["stands"] == {}
     found = fragments([("seeds 8-10", dict(whole, faithful=True, note=""))])
-    assert found["stands"] == {"edit accepted": 1, "post fluent+faithful": 1} and found["strands"] == {}
+    assert found["stands"] == {"edit accepted": 1, "post fluent+faithful": 1} and found["fragment"] == {}
+    kayak = {"original": "Turned 50 on Monday and my kids got me a kayak.", "rewrite": "Turned 50 on Monday."}
+    found = fragments([("seeds 8-10", dict(kayak, fluent=True, faithful=False, note=""))])
+    assert found["clause"] == {"edit not counted": 1, "post fluent only": 1} and found["stands"] == {}
 
 
 def test_a_judged_rewrite_is_still_protected_only_when_the_replay_prints_it_unchanged_with_no_mark_left(tmp_path):

@@ -295,8 +295,11 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
                 rows += run.protect([Record(f"text (piece {number})", piece)], session)
                 advance(len(piece.encode("utf-8")))
     row = _joined(rows, pieces)
-    if not json_output and "rewrite" in row and not row["rewrite"]["accepted"]:
-        console.print(f"[yellow]rewrite rejected:[/] {row['rewrite']['reason']}")
+    rewrite = row.get("rewrite", {}) if not json_output else {}
+    if rewrite and not rewrite["accepted"]:
+        console.print(f"[yellow]rewrite rejected:[/] {rewrite['reason']}")
+    elif rewrite.get("unprotected"):  # the rewrite is sent, but what it could not generalize is still in it
+        console.print(f"[yellow]not protected:[/] {rewrite['reason']}")
     _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
 
