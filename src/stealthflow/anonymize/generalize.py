@@ -269,7 +269,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
                 found.append(prep + with_article(where.det, plural(noun) if where.plural else noun))
         if (where.kind == "nominal" or where.prep) and where.opens:  # never "a formerly dodgy the city"
             found.extend(prep + stand_in for stand_in in stand.phrases)
-    # the teacher dropped it: the sentence stands without it, unless that leaves a fragment ("She grew up in.")
+    # the teacher dropped it: the sentence stands without it, unless that damages it ("She grew up in.", a clause gone)
     dropped = (where.removable or taught == "") and not syntax.strands(sentence, start, end)
     # "My boyfriend is from Cabra" never becomes "... from the place I grew up": a stand-in in the author's words would
     # say it of the author. Judged pairs of seeds 2-6 (benchmarks/reader_edits.py): readers rejected such stand-ins

@@ -305,8 +305,8 @@ def _before_punct(token: Token) -> bool:
 def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
     """Stretches of `sentence` holding sentence[start:end] that it stands without, smallest first: the
     constituents around the phrase whose dependency is a modifier or an adjunct (`REMOVABLE`), each whole,
-    a conjunct with the conjunction and comma before it ("and Kafka" of "Goethe and Kafka"), none leaving a fragment
-    (`strands`). The caller still checks each removal leaves no word dangling (`dangling`)."""
+    a conjunct with the conjunction and comma before it ("and Kafka" of "Goethe and Kafka"), none leaving a fragment,
+    taking a clause or taking a verb's objects (`strands`). The caller still checks each removal leaves no word dangling (`dangling`)."""
     doc = parse(sentence)
     span = phrase_span(doc, start, end)
     if span is None or not len(span):
