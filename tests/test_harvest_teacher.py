@@ -102,6 +102,13 @@ def test_sft_subset_caps_rows_overall_or_per_named_kind():
     assert subset(kinds, {"attack": 1, "anonymize": 1}) == [0, 1]
 
 
+def test_a_recipe_can_leave_a_kind_out_with_a_cap_of_zero(repo):
+    from stealthflow.training import load_recipe
+
+    recipe = load_recipe(repo / "training" / "dual-model.yaml", {"sft.max_examples": {"attack": 2, "anonymize": 0}})
+    assert subset(["attack", "anonymize", "attack", "attack"], recipe.sft.max_examples) == [0, 2]
+
+
 def test_harvest_command_takes_the_teacher_and_rejects_an_unknown_one(tmp_path):
     from datasets import load_from_disk
     from typer.testing import CliRunner

@@ -203,8 +203,8 @@ def test_long_curves_are_drawn_with_their_moving_average(tmp_path):
     assert not (tmp_path / "none.png").exists()
 
 
-def per_post_data(root: Path) -> list:
-    """Four tiny train profiles (an ER nurse in Leeds, labelled) harvested per post into root/data."""
+def per_post_data(root: Path, attack_style: str = "answer") -> list:
+    """Four tiny train profiles (an ER nurse in Leeds with a wife, labelled) harvested per post into root/data."""
     from stealthflow.data.schema import AttributeLabel, Comment, Profile
     from stealthflow.harvest.posts import harvest_posts
 
@@ -213,17 +213,19 @@ def per_post_data(root: Path) -> list:
         "deepseek-ai/DeepSeek-V3": {
             "occupation": {"inference": 'says "an ER nurse"', "guess": ["nurse"]},
             "location": {"inference": 'rent in "Leeds"', "guess": ["Leeds, United Kingdom"]},
+            "gender": {"inference": 'says "my wife"', "guess": ["male"]},
         }
     }
     labels = {
         "occupation": AttributeLabel(estimate="nurse", hardness=1, certainty=5, source="synth"),
         "location": AttributeLabel(estimate="Leeds, United Kingdom", hardness=1, certainty=5, source="synth"),
+        "gender": AttributeLabel(estimate="male", hardness=1, certainty=5, source="synth"),
     }
     profiles = [
         Profile(
             id=f"tiny{i}",
             comments=[
-                Comment(text=f"Twelve years as an ER nurse and rent in Leeds keeps going up {i}"),
+                Comment(text=f"Twelve years as an ER nurse and my wife says rent in Leeds keeps going up {i}"),
                 Comment(text=f"Nice weather {i}"),
             ],
             labels=labels,
@@ -231,15 +233,17 @@ def per_post_data(root: Path) -> list:
         )
         for i in range(4)
     ]
-    summary = harvest_posts(profiles, root / "data")
+    summary = harvest_posts(profiles, root / "data", attack_style=attack_style)
     assert summary["sft"]["teacher:evidence"] == 4 and summary["grpo_prompts"] == 4
-    assert summary["sft"]["reference:deepseek-ai/DeepSeek-V3"] == 4  # the attack rows of the dual model
+    # the attack rows of the dual model: one answer per profile, or one option per categorical attribute (gender)
+    source = "reference:" if attack_style == "answer" else "reference-choice:"
+    assert summary["sft"][source + "deepseek-ai/DeepSeek-V3"] == 4
     return profiles
 
 
-def per_post_run(root: Path, recipe: str, **overrides):
+def per_post_run(root: Path, recipe: str, attack_style: str = "answer", **overrides):
     """`per_post_data` and a tiny random Llama that knows its words: the recipe to train it with."""
-    profiles = per_post_data(root)
+    profiles = per_post_data(root, attack_style)
     build_tiny_llama(
         root / "tiny",
         [c.text for p in profiles for c in p.comments] + ["Rewrite this post so a reader cannot tell"],
@@ -270,12 +274,17 @@ def test_per_post_harvest_sft_grpo_with_the_evidence_reward(tmp_path):
 
 
 def test_dual_model_grpo_with_the_self_attack_reward(tmp_path, monkeypatch):
-    """The dual model's recipe on a tiny random Llama: SFT on rewrites and attack rows, then GRPO whose
-    reward runs the frozen SFT adapter as attacker on each rewrite, with the fluency gate's score (the
+    """The dual model's recipe on a tiny random Llama: SFT on rewrites and choice attack rows, then GRPO whose
+    reward runs the frozen SFT adapter as choice attacker on each rewrite, with the fluency gate's score (the
     real numpy scorer, over the tiny model here) inside utility."""
     from stealthflow.utility import fluency
 
-    recipe = per_post_run(tmp_path, "dual-model.yaml", **{"grpo.min_utility": 0.0, "sft.trainer": {}})  # one epoch
+    recipe = per_post_run(
+        tmp_path,
+        "dual-model.yaml",
+        "choice",
+        **{"grpo.min_utility": 0.0, "sft.trainer": {}, "sft.max_examples": None},  # every row, one epoch
+    )
     assert recipe.grpo.reward == "self-attack"
     monkeypatch.setattr(fluency, "shared_scorer", lambda: fluency.FluencyScorer(tmp_path / "tiny"))
     assert (run_sft(recipe) / "adapter_config.json").exists()
@@ -284,14 +293,14 @@ def test_dual_model_grpo_with_the_self_attack_reward(tmp_path, monkeypatch):
     assert {row["step"] for row in logged} == {1, 2}
     assert all(0.0 <= row["reward_mean"] <= 1.0 and "self_anonymity_mean" in row for row in logged)
     info = json.loads((recipe.output / "grpo" / "run_info.json").read_text())
-    assert info["reward"] == "self-attack" and info["attacker"]["adapter"] == str(recipe.sft_adapter())
+    assert info["reward"] == "self-attack" and info["attacker"]["choice"] == str(recipe.sft_adapter())
 
 
 @pytest.mark.real_model
 def test_real_model_dual_model_sft_and_self_attack_grpo_step(tmp_path):
     """SmolLM2-135M with the dual model's recipe: one SFT step, one GRPO step of a few tokens whose
     reward runs the frozen SFT adapter as attacker and the real fluency scorer."""
-    per_post_data(tmp_path)
+    per_post_data(tmp_path, "choice")
     recipe = load_recipe(
         REPO / "training" / "dual-model.yaml",
         {
@@ -304,7 +313,6 @@ def test_real_model_dual_model_sft_and_self_attack_grpo_step(tmp_path):
             "grpo.max_steps": 1,
             "grpo.batch_size": 2,
             "grpo.max_completion_length": 24,
-            "grpo.attacker_max_new_tokens": 16,
             "grpo.min_utility": 0.0,
         },
     )

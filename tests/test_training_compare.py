@@ -86,3 +86,30 @@ def test_self_attack_reports_accuracy_and_format_share():
     [row] = [line for line in table.splitlines() if "| gender |" in line]
     assert "| 3 |" in row and f"{females / 3:.2f}" in row
     assert well_formed == 1.0
+
+
+class ScriptedOptionScores:
+    """FAKE choice attacker: fixed log-probabilities per option; of the gender options "Male" has the better
+    sum and "Female" the better mean per token."""
+
+    def option_logprobs(self, text, attribute):
+        from stealthflow.attack.classifier import classes_for
+
+        if attribute == "gender":
+            return [-2.0, -3.0], [1, 6]
+        return [-1.0] * len(classes_for(attribute)), [1] * len(classes_for(attribute))
+
+
+def test_choice_attack_tables_both_ways_of_scoring_the_options_from_one_pass():
+    from stealthflow.training.compare import choice_attack
+
+    profiles = [p for p in corpus_profiles(40) if "gender" in p.labelled()][:4]
+    done: list[int] = []
+    tables = choice_attack(ScriptedOptionScores(), "fake", profiles, on_done=done.append)
+    assert done == [1] * len(profiles)
+    summed, mean = tables.split("Options scored by log-probability mean per token")
+    males = sum(p.labels["gender"].estimate.lower() == "male" for p in profiles) / len(profiles)
+    [row] = [line for line in summed.splitlines() if "| gender |" in line]
+    assert f"| {len(profiles)} | {len(profiles)} | {males:.2f}" in row  # summed: always "Male", always answered
+    [row] = [line for line in mean.splitlines() if "| gender |" in line]
+    assert f"| {len(profiles)} | {len(profiles)} | {1 - males:.2f}" in row  # per token: always "Female"

@@ -151,16 +151,30 @@ class ScriptedFluency:
         return [Fluency(self.score, self.score) for _ in rewrites]
 
 
-class RecordingAttacker(ScriptedAttacker):
-    """FAKE attacker as above that also records which attributes it was asked about."""
+class ScriptedChoices:
+    """FAKE choice attacker: for every text, `truth_p[attribute]` on the true option of LABELS, the rest spread
+    evenly over the other options; records the texts and attributes it was asked about."""
 
-    def __init__(self, top1):
-        super().__init__(top1)
+    def __init__(self, truth_p: dict[str, float]):
+        self.truth_p = truth_p
+        self.seen: list[str] = []
         self.asked: list[list[str]] = []
 
-    def attack_many(self, texts, attributes):
+    def choose_many(self, texts, attributes):
+        from stealthflow.attack.choice import Choice
+        from stealthflow.attack.classifier import classes_for, normalise_label
+
+        self.seen += texts
         self.asked += [list(a) for a in attributes]
-        return super().attack_many(texts, attributes)
+        out = []
+        for attrs in attributes:
+            choices = {}
+            for a in attrs:
+                options, truth, p = classes_for(a), normalise_label(a, LABELS[a]), self.truth_p[a]
+                rest = (1 - p) / (len(options) - 1)
+                choices[a] = Choice(a, options, tuple(p if o == truth else rest for o in options))
+            out.append(choices)
+        return out
 
 
 POST = "Twelve years as an ER nurse and I just turned 34 and my wife and I moved to Zurich."
@@ -188,35 +202,28 @@ def post_utility(text: str, credit: float) -> float:
     return 0.5 * lexical_utility(POST, text).mean + 0.5 * credit
 
 
-def test_self_attack_wrong_top1_earns_privacy_beside_the_evidence_term():
-    # every evidence phrase gone (1.0), the attacker wrong on both attributes (1.0)
-    fooled = RecordingAttacker({"age": "60", "married": "single"})
-    [reward] = self_attack(fooled, [answer(POST_REWRITE)])
-    assert reward == pytest.approx(0.5 * 1.0 + 0.5 * post_utility(POST_REWRITE, 1.0))
-    assert fooled.seen == [POST_REWRITE]
-    # the attacker right on both: only the evidence half of privacy is left
-    [reward] = self_attack(RecordingAttacker({"age": "34", "married": "married"}), [answer(POST_REWRITE)])
+def test_self_attack_privacy_is_one_minus_the_probability_of_the_true_option():
+    # every evidence phrase gone (1.0); p(true) 0.2 on age, 0.4 on married: self-anonymity (0.8 + 0.6) / 2
+    attacker = ScriptedChoices({"age": 0.2, "married": 0.4})
+    [reward] = self_attack(attacker, [answer(POST_REWRITE)])
+    assert reward == pytest.approx(0.5 * (0.5 * 1.0 + 0.5 * 0.7) + 0.5 * post_utility(POST_REWRITE, 1.0))
+    assert attacker.seen == [POST_REWRITE]
+    # sure of the truth on both: only the evidence half of privacy is left
+    [reward] = self_attack(ScriptedChoices({"age": 1.0, "married": 1.0}), [answer(POST_REWRITE)])
     assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
-    # attack_weight 1: the self-attacker alone decides privacy
-    [reward] = self_attack(
-        RecordingAttacker({"age": "34", "married": "single"}), [answer(POST_REWRITE)], attack_weight=1.0
-    )
-    assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
+    # attack_weight 1: the self-attacker alone decides privacy, densely (a less sure right answer earns a little)
+    [reward] = self_attack(ScriptedChoices({"age": 0.9, "married": 0.5}), [answer(POST_REWRITE)], attack_weight=1.0)
+    assert reward == pytest.approx(0.5 * 0.3 + 0.5 * post_utility(POST_REWRITE, 1.0))
 
 
-def test_self_attack_asks_only_for_labelled_attributes_the_post_carries_evidence_for():
-    attacker = RecordingAttacker({"age": "60"})
+def test_self_attack_asks_only_for_labelled_attributes_with_options_the_post_carries_evidence_for():
+    attacker = ScriptedChoices({"age": 0.0})
     self_attack(attacker, [answer(POST_REWRITE)], attributes=("age", "occupation", "age"))
-    assert attacker.asked == [["age"]]  # occupation is not labelled, age counted once
-    # no labelled attribute at all: not attacked, privacy is the evidence term alone
-    attacker = RecordingAttacker({"age": "60"})
+    assert attacker.asked == [["age"]]  # occupation is not labelled (and has no options), age counted once
+    # no such attribute at all: not attacked, privacy is the evidence term alone
+    attacker = ScriptedChoices({})
     [reward] = self_attack(attacker, [answer(POST_REWRITE)], attributes=("occupation",))
     assert attacker.seen == [] and reward == pytest.approx(0.5 * 1.0 + 0.5 * post_utility(POST_REWRITE, 1.0))
-
-
-def test_self_attack_no_guess_is_unknown_not_a_privacy_win():
-    [reward] = self_attack(RecordingAttacker({}), [answer(POST_REWRITE)])
-    assert reward == pytest.approx(0.5 * 0.5 + 0.5 * post_utility(POST_REWRITE, 1.0))
 
 
 def test_fluency_gate_score_lowers_utility_below_the_floor():
@@ -226,16 +233,16 @@ def test_fluency_gate_score_lowers_utility_below_the_floor():
     assert fluency_credit(0.0) == fluency_credit(MODEL_FLOOR) == 1.0
     assert fluency_credit(MODEL_FLOOR - FLUENCY_SPAN / 2) == pytest.approx(0.5)
     assert fluency_credit(MODEL_FLOOR - 10) == 0.0
-    fooled = {"age": "60", "married": "single"}
-    [fluent] = self_attack(RecordingAttacker(fooled), [answer(POST_REWRITE)], fluency=-0.1)
-    [broken] = self_attack(RecordingAttacker(fooled), [answer(POST_REWRITE)], fluency=-3.0)
+    fooled = {"age": 0.0, "married": 0.0}
+    [fluent] = self_attack(ScriptedChoices(fooled), [answer(POST_REWRITE)], fluency=-0.1)
+    [broken] = self_attack(ScriptedChoices(fooled), [answer(POST_REWRITE)], fluency=-3.0)
     assert fluent - broken == pytest.approx(0.5 * 0.5 * 1.0)  # (1 - λ) · fluency_weight · full credit lost
 
 
 def test_self_attack_settles_copies_and_garbage_without_attacking_or_scoring_them(tmp_path):
     from stealthflow.training.rewards import SelfAttackReward
 
-    attacker, scorer = RecordingAttacker({"age": "60", "married": "single"}), ScriptedFluency(0.0)
+    attacker, scorer = ScriptedChoices({"age": 0.0, "married": 0.0}), ScriptedFluency(0.0)
     log = tmp_path / "rewards.jsonl"
     reward = SelfAttackReward(attacker, scorer, group_size=2, log_path=log)
     labels = [[{"attribute": a, "estimate": e} for a, e in LABELS.items()]] * 4
@@ -251,4 +258,5 @@ def test_self_attack_settles_copies_and_garbage_without_attacking_or_scoring_the
     assert attacker.seen == [POST_REWRITE] and scorer.seen == [(POST, POST_REWRITE)]
     [record] = [json.loads(line) for line in log.read_text().splitlines()]
     assert record["self_anonymity_mean"] == 1.0 and record["fluency_mean"] == 1.0
+    assert record["attacker_accuracy"] == 0.0
     assert record["evidence_removed_mean"] == pytest.approx(0.25) and record["zero_variance_groups"] == 0.0

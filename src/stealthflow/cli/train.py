@@ -122,6 +122,12 @@ def harvest_posts(
     attack_words: Annotated[
         int, typer.Option(min=10, help="attack examples: profiles whose text has at most this many words")
     ] = 100,
+    attack_style: Annotated[
+        str,
+        typer.Option(
+            help="attack examples as the strong model's answers (answer) or one option per attribute (choice)"
+        ),
+    ] = "answer",
     seed: int = 0,
 ) -> None:
     """Per-post data for the local anonymizer: teacher rewrites, attack examples and GRPO prompts."""
@@ -135,7 +141,11 @@ def harvest_posts(
             runs = load_trajectories(trajectories) if trajectories else None
             teacher_file = None if deletion else teacher or shipped_teacher_file()
             rewrites = load_teacher_rewrites(teacher_file) if teacher_file else None
-            summary = build(load_profiles(profiles), out_dir, copy_share, seed, runs, rewrites, attack, attack_words)
+            if attack_style not in ("answer", "choice"):
+                fail(f"--attack-style {attack_style!r}: answer or choice")
+            summary = build(
+                load_profiles(profiles), out_dir, copy_share, seed, runs, rewrites, attack, attack_words, attack_style
+            )
         except ValueError as exc:
             fail(str(exc))
     out.print(f"{summary['profiles']} profiles -> SFT rows {summary['sft']}, {summary['grpo_prompts']} GRPO prompts")
@@ -309,6 +319,38 @@ def attack_eval(
         finally:
             pool.close()
     summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"
+    print_markdown(table + "\n\n" + summary)
+    if output:
+        output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")
+
+
+@train_app.command("choice-eval")
+def choice_eval(
+    data: Annotated[Path, typer.Option(help="labelled profiles (JSONL)")] = split_path("test"),
+    limit: Annotated[
+        Optional[int], typer.Option(min=1, help="first N labelled profiles (or a sample of N, see --sample-seed)")
+    ] = None,
+    sample_seed: Annotated[Optional[int], typer.Option(help="a seeded random sample of --limit profiles")] = None,
+    model: Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")] = "embedded",
+    adapter: AdapterOption = None,
+    threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    output: TableOutputOption = None,
+) -> None:
+    """The model (+ adapter) as a choice attacker on original texts: top-1 vs majority and uniform chance."""
+    import torch
+
+    from stealthflow.data import load_labelled
+    from stealthflow.training.compare import choice_attack
+    from stealthflow.training.models import load_choice_attacker
+
+    torch.set_num_threads(threads)
+    with user_errors():
+        profiles = load_labelled(data, limit, sample_seed)
+        attacker = load_choice_attacker(model, adapter)
+        name = model + (" + adapter" if adapter else "")
+        with progress_bar("asking", len(profiles)) as progress:
+            table = choice_attack(attacker, name, profiles, on_done=lambda n: progress.advance(0, n))
+    summary = f"{name}{f' ({adapter})' if adapter else ''} on {data}: {len(profiles)} labelled profiles"
     print_markdown(table + "\n\n" + summary)
     if output:
         output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")

@@ -236,6 +236,37 @@ def reference_attack_examples(
     ]
 
 
+def choice_attack_examples(profile: Profile, model: str, max_words: int | None = None) -> list[Row]:
+    """One row per attribute asked by choice (`choice_messages` -> the option): the profile's label, kept
+    where the strong model's top-1 guess maps to the same option. Rows where it guessed another option or
+    none are left out: there the text may carry no cue, and the answer would teach the label's prior."""
+    from stealthflow.attack.choice import CHOICE_ATTRIBUTES, choice_messages
+    from stealthflow.attack.classifier import normalise_label
+
+    guesses = reference_guesses(profile.reference_predictions.get(model) or {})
+    text = shorten(profile.text, max_words)
+    rows = []
+    for attribute, label in profile.labelled().items():
+        guess = guesses.get(attribute)
+        if attribute not in CHOICE_ATTRIBUTES or guess is None or not guess.guesses:
+            continue
+        truth = normalise_label(attribute, label.estimate)
+        if truth is None or normalise_label(attribute, guess.guesses[0]) != truth:
+            continue
+        answer = {"role": "assistant", "content": truth}
+        rows.append(
+            sft_row(
+                "attack",
+                f"reference-choice:{model}",
+                profile.id,
+                0,
+                [attribute],
+                [*choice_messages(text, attribute), answer],
+            )
+        )
+    return rows
+
+
 # --- GRPO -----------------------------------------------------------------------------------
 
 

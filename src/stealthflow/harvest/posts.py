@@ -218,13 +218,18 @@ def teacher_row(rewrite: TeacherRewrite | None, text: str, profile_id: str, inde
     )
 
 
-def attack_rows(profiles: list[Profile], max_words: int = 100, inference_words: int = 25) -> list[Row]:
-    """The dual model's attack examples: each profile's text (up to `max_words`) -> the reference
-    attacker's inference and top-3 guesses for every labelled attribute it answered."""
+def attack_rows(
+    profiles: list[Profile], max_words: int = 100, inference_words: int = 25, style: str = "answer"
+) -> list[Row]:
+    """The dual model's attack examples. `answer`: each profile's text (up to `max_words`) -> the reference
+    attacker's inference and top-3 guesses for every labelled attribute it answered. `choice`: every
+    profile's text (its first `max_words` words) -> one option per attribute (`choice_attack_examples`)."""
     from stealthflow.attack import CorrectnessJudge
     from stealthflow.data.evidence import REFERENCE_MODEL
-    from stealthflow.harvest.examples import reference_attack_examples
+    from stealthflow.harvest.examples import choice_attack_examples, reference_attack_examples
 
+    if style == "choice":
+        return [row for profile in profiles for row in choice_attack_examples(profile, REFERENCE_MODEL, max_words)]
     judge = CorrectnessJudge(None)
     rows = []
     for profile in profiles:
@@ -282,11 +287,12 @@ def harvest_posts(
     teacher: dict[str, TeacherRewrite] | None = None,
     attack: bool = True,
     attack_words: int = 100,
+    attack_style: str = "answer",
 ) -> dict:
     """Write `out/sft`, `out/grpo` and a card; returns the summary (also `harvest.json`).
     `trajectories` (a `generate` run's, by profile) add the strong model's per-comment rewrites;
     `teacher` (id -> rewrite) replaces deletion as the teacher; `attack` adds the dual model's attack rows
-    (profiles of at most `attack_words` words)."""
+    in `attack_style` (see `attack_rows`)."""
     from datasets import Dataset
 
     refuse_test_profiles(profiles, teacher=teacher)
@@ -294,7 +300,7 @@ def harvest_posts(
     if trajectories:
         sft += workflow_post_rows(profiles, trajectories)
     if attack:
-        sft += attack_rows(profiles, max_words=attack_words)
+        sft += attack_rows(profiles, max_words=attack_words, style=attack_style)
     random.Random(seed).shuffle(sft)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -307,6 +313,7 @@ def harvest_posts(
         "evidence_per_attribute": dict(Counter(a for row in grpo for a in row["evidence_attributes"])),
         "copy_share": copy_share,
         "attack_words": attack_words if attack else None,
+        "attack_style": attack_style if attack else None,
         "seed": seed,
     }
     (out / "harvest.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")

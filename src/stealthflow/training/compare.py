@@ -95,3 +95,32 @@ def self_attack(llm, profiles, on_done: Callable[[int], None] | None = None) -> 
     rows = attacker_accuracy(llm.info.model_id, profiles, results, attributes)
     well_formed = float(np.mean([r.well_formed for r in results])) if results else float("nan")
     return markdown_table(rows), well_formed
+
+
+def choice_attack(attacker, name: str, profiles, on_done: Callable[[int], None] | None = None) -> str:
+    """The choice attacker on original texts: a markdown accuracy-vs-chance table per way of scoring the
+    options (log-probability summed over an option's tokens, and its mean per token), from one pass.
+
+    Every profile labelled with an attribute of `CHOICE_ATTRIBUTES` counts; the attacker always answers."""
+    from stealthflow.attack import CorrectnessJudge
+    from stealthflow.attack.choice import CHOICE_ATTRIBUTES, Choice, as_attack_result
+    from stealthflow.attack.classifier import classes_for
+    from stealthflow.attack.strength import attacker_accuracy, markdown_table
+
+    asked = [[a for a in p.labelled() if a in CHOICE_ATTRIBUTES] for p in profiles]
+    profiles, asked = zip(*[(p, a) for p, a in zip(profiles, asked, strict=True) if a]) if any(asked) else ((), ())
+    scores = []
+    for profile, attributes in zip(profiles, asked, strict=True):
+        scores.append({a: attacker.option_logprobs(profile.text, a) for a in attributes})
+        if on_done:
+            on_done(1)
+    order = [a for a in CHOICE_ATTRIBUTES if any(a in wanted for wanted in asked)]
+    tables = []
+    for normalise, scoring in ((False, "summed"), (True, "mean per token")):
+        results = [
+            as_attack_result({a: Choice.from_scores(a, classes_for(a), *s, normalise) for a, s in by.items()})
+            for by in scores
+        ]
+        rows = attacker_accuracy(name, profiles, results, order, judge=CorrectnessJudge())
+        tables.append(f"Options scored by log-probability {scoring}:\n\n{markdown_table(rows)}")
+    return "\n\n".join(tables)

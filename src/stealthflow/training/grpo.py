@@ -161,20 +161,24 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
     if already_finished(out, on_skip):
         return adapter
     out.mkdir(parents=True, exist_ok=True)
+    closing = None
     if recipe.grpo.reward == "evidence":
-        reward, curves, closing, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, None, {"reward": "evidence"}
+        reward, curves, judge = evidence_reward(recipe, out), EVIDENCE_CURVES, {"reward": "evidence"}
+    elif recipe.grpo.reward == "self-attack":
+        reward, curves = self_attack_reward(recipe, out), SELF_ATTACK_CURVES
+        judge = {
+            "reward": "self-attack",
+            "attacker": {"choice": str(recipe.sft_adapter()), "normalise": recipe.grpo.choice_normalise},
+        }
     else:
         closing = build_llm(attacker_config(recipe))
-        if recipe.grpo.reward == "self-attack":
-            reward, curves = self_attack_reward(recipe, LLMAttacker(closing), out), SELF_ATTACK_CURVES
-        else:
-            reward = AnonymizationReward(
-                LLMAttacker(closing),
-                recipe.grpo.reward_lambda,
-                log_path=out / "rewards.jsonl",
-                min_utility=recipe.grpo.min_utility,
-            )
-            curves = REWARD_CURVES
+        reward = AnonymizationReward(
+            LLMAttacker(closing),
+            recipe.grpo.reward_lambda,
+            log_path=out / "rewards.jsonl",
+            min_utility=recipe.grpo.min_utility,
+        )
+        curves = REWARD_CURVES
         judge = {"reward": recipe.grpo.reward, "attacker": attacker_config(recipe).model_dump()}
     try:
         facts = train_and_save(build_grpo_trainer(recipe, reward, callbacks), out)
@@ -240,11 +244,16 @@ def evidence_reward(recipe: Recipe, out: Path) -> EvidenceReward:
     )
 
 
-def self_attack_reward(recipe: Recipe, attacker: LLMAttacker, out: Path) -> SelfAttackReward:
-    """The dual model's per-post reward: the frozen attacker on the rewrite, the evidence term, fluency."""
+def self_attack_reward(recipe: Recipe, out: Path) -> SelfAttackReward:
+    """The dual model's per-post reward: the frozen SFT adapter choosing options on the rewrite, the evidence
+    term, fluency."""
+    from stealthflow.training.models import load_choice_attacker
     from stealthflow.utility.fluency import shared_scorer
 
     settings = recipe.grpo
+    attacker = load_choice_attacker(
+        recipe.base_model, str(recipe.sft_adapter()), settings.choice_normalise, recipe.dtype
+    )
     return SelfAttackReward(
         attacker,
         shared_scorer(),

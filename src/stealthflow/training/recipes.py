@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
 
 from stealthflow.llm.config import ModelConfig
 
@@ -40,10 +40,10 @@ class SFTSettings(_Section):
     batch_size: int = Field(2, ge=1)
     gradient_accumulation_steps: int = Field(4, ge=1)
     max_length: int = Field(2048, ge=16)
-    max_examples: PositiveInt | dict[str, PositiveInt] | None = Field(
+    max_examples: PositiveInt | dict[str, NonNegativeInt] | None = Field(
         None,
         description="train on a seeded random subset (CPU budgets): N rows, or at most N rows per kind, "
-        "e.g. {attack: 64} (kinds not named are kept whole)",
+        "e.g. {attack: 64} (kinds not named are kept whole; 0 leaves a kind out)",
     )
     logging_steps: int = Field(1, ge=1)
     save_steps: int = Field(25, ge=1)
@@ -76,11 +76,18 @@ class GRPOSettings(_Section):
         "attack",
         description="attack: the frozen attacker's guesses on a whole-profile rewrite; "
         "evidence: per post, the share of the strong attacker's evidence removed (+ classifier_weight x the classifier's drop); "
-        "self-attack: per post, the evidence removed and the frozen attacker's wrong top-1 guesses on the rewrite "
-        "(attack_weight), utility with the fluency gate's credit (fluency_weight)",
+        "self-attack: per post, the evidence removed and 1 - the frozen SFT adapter's probability of the true option "
+        "on the rewrite (attack_weight; attack/choice.py), utility with the fluency gate's credit (fluency_weight)",
     )
     attack_weight: float = Field(
-        0.5, ge=0, le=1, description="self-attack reward: weight of the attacker's wrong answers in the privacy term"
+        0.5,
+        ge=0,
+        le=1,
+        description="self-attack reward: weight of the choice attacker's 1 - p(true option) in the privacy term",
+    )
+    choice_normalise: bool = Field(
+        False,
+        description="self-attack reward: score each option by its mean log-probability per token (else summed)",
     )
     fluency_weight: float = Field(
         0.5, ge=0, le=1, description="self-attack reward: weight of the fluency gate's credit in the utility term"

@@ -231,20 +231,20 @@ def fluency_credit(score: float, floor: float = MODEL_FLOOR, span: float = FLUEN
 class SelfAttackReward(AnonymizationReward):
     """The dual model's per-post reward: λ·privacy + (1 − λ)·utility on one comment.
 
-    privacy = (1 − w)·(share of the comment's evidence spans removed) + w·(share of the attributes
-    the comment carries evidence for that the attacker, reading only the rewrite, answered with a
-    wrong top-1; no guess is unknown, not a win, as in the parent), w = `attack_weight` (the
-    evidence term alone for a comment whose attributes are not labelled). utility = (1 − f)·mean
-    BLEU/ROUGE + f·`fluency_credit` of the rewrite against its original, f = `fluency_weight`.
-    Unreadable, garbled and copied completions are settled as in the parent (a copy reads as its
-    original: full utility, no privacy).
+    privacy = (1 − w)·(share of the comment's evidence spans removed) + w·(mean over the attributes
+    the comment carries evidence for, labelled with one option, of 1 − the choice attacker's
+    probability of the true option given only the rewrite: dense, in [0, 1]), w = `attack_weight`
+    (the evidence term alone for a comment with no such attribute: the open ones, location, place
+    of birth and occupation, have no options). utility = (1 − f)·mean BLEU/ROUGE + f·`fluency_credit`
+    of the rewrite against its original, f = `fluency_weight`. Unreadable, garbled and copied
+    completions are settled as in the parent (a copy reads as its original: full utility, no privacy).
     """
 
     __name__ = "self_attack"
 
     def __init__(
         self,
-        attacker: Attacker,
+        attacker,  # a ChoiceAttacker (anything with its `choose_many`)
         fluency,  # a FluencyScorer (anything with its `compare`)
         reward_lambda: float = 0.5,
         attack_weight: float = 0.5,
@@ -276,19 +276,18 @@ class SelfAttackReward(AnonymizationReward):
             return [(part, {"evidence_removed": 0.0, "self_anonymity": None, "fluency": None}) for part in parts]
         fluencies = self.fluency.compare([sources[i] for i in todo], [rewrites[i].text for i in todo])
         fluencies = dict(zip(todo, fluencies, strict=True))
-        targets = {i: {a: labels[i][a] for a in dict.fromkeys(attributes[i]) if a in labels[i]} for i in todo}
+        targets = {i: choice_targets(attributes[i], labels[i]) for i in todo}
         attacked = [i for i in todo if targets[i]]
         texts_attacked = [rewrites[i].text for i in attacked]
-        results = self.attacker.attack_many(texts_attacked, [list(targets[i]) for i in attacked]) if attacked else []
-        outcomes = {i: self._attack_outcome(r, targets[i]) for i, r in zip(attacked, results, strict=True)}
+        choices = self.attacker.choose_many(texts_attacked, [list(targets[i]) for i in attacked]) if attacked else []
+        outcomes = {i: choice_outcome(c, targets[i]) for i, c in zip(attacked, choices, strict=True)}
         scored = []
         for i, part in enumerate(parts):
             if part is not None:
                 scored.append((part, {"evidence_removed": 0.0, "self_anonymity": None, "fluency": None}))
                 continue
             removed = 1.0 - (evidence_survival(evidence[i], rewrites[i].text) or 0.0)
-            answered, correct = outcomes.get(i, (0, 0))
-            anonymity = (answered - correct) / answered if answered else 0.0
+            answered, correct, anonymity = outcomes.get(i, (0, 0, 0.0))
             w = self.attack_weight if i in outcomes else 0.0
             credit = fluency_credit(fluencies[i].score)
             utility = (1 - self.fluency_weight) * lexical[i] + self.fluency_weight * credit
@@ -325,6 +324,27 @@ class SelfAttackReward(AnonymizationReward):
             **{f"{key}_mean": _mean_of(terms, key) for key in ("self_anonymity", "fluency")},
         )
         return [p.reward for p, _ in scored]
+
+
+def choice_targets(attributes: list[str], labels: dict[str, str]) -> dict[str, str]:
+    """The true option of each attribute in `attributes` asked by choice and labelled with one option."""
+    from stealthflow.attack.choice import CHOICE_ATTRIBUTES
+    from stealthflow.attack.classifier import normalise_label
+
+    targets = {}
+    for attribute in dict.fromkeys(attributes):
+        if attribute in CHOICE_ATTRIBUTES and attribute in labels:
+            option = normalise_label(attribute, labels[attribute])
+            if option is not None:
+                targets[attribute] = option
+    return targets
+
+
+def choice_outcome(choices: dict, targets: dict[str, str]) -> tuple[int, int, float]:
+    """(attributes asked, top-1 right, mean of 1 − p(true option)) of one rewrite's choices."""
+    right = sum(choices[a].answer == truth for a, truth in targets.items())
+    privacy = statistics.fmean(1 - choices[a].probability(truth) for a, truth in targets.items())
+    return len(targets), right, privacy
 
 
 def _mean_of(rows: list[dict[str, float | None]], key: str) -> float | None:
