@@ -6,9 +6,11 @@ edit; accepted: the post was judged fluent and faithful). Kept: the edits whose 
 (`generalize.place_stand_ins`: places.yaml, generic.yaml's location and birthplace ones) in place of a name. Per
 edit: whether the current kind rules still allow that stand-in for that name in its sentence (`generalize.allowed`),
 and, given `--rewrites` (the JSONL `reader_edits.py --rewrites` writes), whether the replayed rewrite still makes
-it. Prints the counts by verdict, then each rejected edit judged unfaithful and each accepted one no longer allowed.
+it. Prints the counts by verdict, then each rejected edit judged unfaithful and each accepted one no longer allowed;
+`--out` writes both as JSON (`benchmarks/results/place_stand_ins.json`).
 
-    python benchmarks/place_stand_ins.py benchmarks/results/fluency_reader_seed*.jsonl --rewrites runs/replay.jsonl
+    python benchmarks/place_stand_ins.py benchmarks/results/fluency_reader_seed*.jsonl --rewrites runs/replay.jsonl \
+        --out benchmarks/results/place_stand_ins.json
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("judged", type=Path, nargs="+", help="fluency_reader_seed*.jsonl files")
     parser.add_argument("--rewrites", type=Path, help="reader_edits.py --rewrites output: the current rewrites")
+    parser.add_argument("--out", type=Path, help="write the counts and the listed edits here (JSON)")
     args = parser.parse_args()
     rows = [json.loads(line) for path in args.judged for line in path.read_text(encoding="utf-8").splitlines()]
     unfaithful = {(row["original"], row["rewrite"]) for row in rows if not row["faithful"]}
@@ -72,6 +75,10 @@ def main() -> None:
     for (label, what), n in sorted(counts.items()):
         print(f"{label}: {what} {n}")
     print("\n".join(listed))
+    if args.out:
+        found = {"judged": [str(path) for path in args.judged], "rewrites": str(args.rewrites or "")}
+        found["counts"] = {f"{label}: {what}": n for (label, what), n in sorted(counts.items())}
+        args.out.write_text(json.dumps({**found, "listed": listed}, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

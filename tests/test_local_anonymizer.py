@@ -792,27 +792,31 @@ def test_no_post_is_printed_protected_with_its_point_dropped_or_a_sentence_left_
 
 
 @pytest.mark.real_model
-def test_a_place_takes_no_stand_in_untrue_to_its_frame_or_kind():
-    """The real cue tagger and fluency scorer on posts of a review set: an origin is never said to be where the
-    author lives ("From Glasgow originally" never -> "Locally", "Where I live"), a destination never the author's city
-    ("on my way to Delhi" never -> "my city"), a region no gazetteer holds never a city ("Catalonia" never -> "the
-    city"), and a name without a determiner never a bare noun ("to Toronto" never -> "to city")."""
+@pytest.mark.parametrize(
+    ("post", "untrue"),
+    [
+        # an origin is never where the author lives
+        ("From Glasgow originally but I've been in London since uni. Still say wee.", r"(?i)\blocally\b|where I live"),
+        ("From Kerala originally, now working in Dubai.", r"(?i)where I live"),
+        # a destination is never the author's city
+        ("Stuck at Frankfurt airport for six hours on my way to Delhi. The coffee is terrible.", r"\bmy (city|area)\b"),
+        # a region no gazetteer holds is never a city
+        ("Heading to Catalonia next week, any tips for Girona?", r"\bthe city\b"),
+        # a name without a determiner never becomes a bare noun
+        ("Moved from Mumbai to Toronto and still miss the monsoon.", r"\b(to|from) (city|area|country|region)\b"),
+    ],
+)
+def test_a_place_takes_no_stand_in_untrue_to_its_frame_or_kind(post, untrue):
+    """The real cue tagger and fluency scorer on posts of a review set: no place stand-in untrue to what the sentence
+    says of the place or to its kind, and no bare noun in place of a name ("to Toronto" never -> "to city")."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.utility.fluency import shared_scorer
 
     torch.set_num_threads(1)
-    posts = {
-        "From Glasgow originally but I've been in London since uni. Still say wee.": r"(?i)\blocally\b|where I live",
-        "From Kerala originally, now working in Dubai.": r"(?i)where I live",
-        "Stuck at Frankfurt airport for six hours on my way to Delhi. The coffee is terrible.": r"\bmy (city|area)\b",
-        "Heading to Catalonia next week, any tips for Girona?": r"\bthe city\b",
-        "Moved from Mumbai to Toronto and still miss the monsoon.": r"\b(to|from) (city|area|country|region)\b",
-    }
-    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(list(posts))
-    for (post, untrue), result in zip(posts.items(), results):
-        assert not re.search(untrue, result.text), (post, result.text)
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert not re.search(untrue, result.text), result.text
 
 
 @pytest.mark.real_model
