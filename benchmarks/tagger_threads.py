@@ -16,7 +16,8 @@ texts, on 2 threads (torch's, or numpy's BLAS):
     .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src
 
 Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
-src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md.
+src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md. `--tagger DIR`:
+the shipped student's numpy runtime against the tagger in DIR (a candidate), in tagger_threads_candidate.json and .md.
 """
 
 from __future__ import annotations
@@ -39,11 +40,11 @@ RUNTIMES = ("torch", "numpy")
 THREADS = 2
 
 
-def measure(runtime: str, count: int, passes: int) -> dict:
+def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None) -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
 
-    tagger = SpanTagger.load(shipped_pii_tagger_dir(), trainable=runtime == "torch")
+    tagger = SpanTagger.load(tagger_dir or shipped_pii_tagger_dir(), trainable=runtime == "torch")
     tagger.tag("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
     cold = time.perf_counter() - started
     if runtime == "torch":
@@ -149,22 +150,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="fresh processes per runtime, alternated")
     parser.add_argument("--runtime", choices=RUNTIMES, help=argparse.SUPPRESS)  # one runtime, in this process
     parser.add_argument("--before", type=Path, help="another checkout's src/: its numpy runtime against this one's")
+    parser.add_argument("--tagger", help="a candidate tagger's directory: the shipped student against it (numpy)")
     args = parser.parse_args()
     if args.runtime:
-        print(json.dumps(measure(args.runtime, args.texts, args.passes)))
+        print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger)))
         return
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    # column -> (runtime, the code it runs: None for this checkout's)
-    columns = (
-        {"before": ("numpy", args.before.resolve()), "this checkout": ("numpy", None)}
-        if args.before
-        else {runtime: (runtime, None) for runtime in RUNTIMES}
-    )
+    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student)
+    if args.tagger:
+        columns = {"shipped student": ("numpy", None, None), "candidate": ("numpy", None, args.tagger)}
+    elif args.before:
+        columns = {"before": ("numpy", args.before.resolve(), None), "this checkout": ("numpy", None, None)}
+    else:
+        columns = {runtime: (runtime, None, None) for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for column, (runtime, source) in columns.items():
+        for column, (runtime, source, tagger) in columns.items():
             command = [sys.executable, __file__, "--runtime", runtime, "--texts", str(args.texts)]
-            command += ["--passes", str(args.passes)]
+            command += ["--passes", str(args.passes)] + (["--tagger", tagger] if tagger else [])
             code = env if source is None else {**env, "PYTHONPATH": str(source)}
             done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
             runs[column].append(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -172,12 +175,13 @@ def main() -> None:
     medians = {column: {key: statistics.median(run[key] for run in runs[column]) for key in ROWS} for column in columns}
     loads = [run["load_average"] for column in columns for run in runs[column]]
     first, second = columns
+    title = {"--tagger": f"the shipped student against {args.tagger}", "--before": "before against this checkout"}
     lines = [
-        "# PII tagger's numpy runtime: before against this checkout"
-        if args.before
+        f"# PII tagger's numpy runtime: {title['--tagger' if args.tagger else '--before']}"
+        if args.tagger or args.before
         else "# PII tagger: torch against the numpy runtime",
         "",
-        f"The shipped student, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
+        f"{'The taggers' if args.tagger else 'The shipped student'}, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
         f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
@@ -190,7 +194,7 @@ def main() -> None:
             ],
         ),
     ]
-    for column, (runtime, _) in columns.items():
+    for column, (runtime, _, _) in columns.items():
         if runtime == "numpy":
             parts = {
                 part: statistics.median(run["parts"][part] for run in runs[column]) for part in runs[column][0]["parts"]
@@ -201,7 +205,13 @@ def main() -> None:
                 + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
             ]
     print("\n".join(lines))
-    name = "tagger_threads_side_by_side" if args.before else "tagger_threads"
+    name = (
+        "tagger_threads_candidate"
+        if args.tagger
+        else "tagger_threads_side_by_side"
+        if args.before
+        else "tagger_threads"
+    )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -224,7 +224,7 @@ def run_finetune(
         replay,
         negatives,
         personal,
-        SpanTagger.load(base.teacher, trainable=True),
+        SpanTagger.load(base.teacher, trainable=True) if base.teacher else None,
         config,
         settings,
         log,
