@@ -51,10 +51,10 @@ class QuantisedTable:
 @cache
 def multilingual_table() -> QuantisedTable:
     with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
-        blocks = [stored[f"q{chunk + 1}"] for chunk in range(CHUNKS)]
-        codes = np.empty((sum(len(block) for block in blocks), blocks[0].shape[1]), dtype=np.uint8)
-        for chunk, block in enumerate(blocks):
-            codes[chunk::CHUNKS] = block
+        first = stored["q1"]
+        codes = np.empty((CHUNKS * len(first), first.shape[1]), dtype=np.uint8)
+        for chunk in range(CHUNKS):  # one block unpacked at a time: the whole table is never held twice
+            codes[chunk::CHUNKS] = first if chunk == 0 else stored[f"q{chunk + 1}"]
         return QuantisedTable(codes, stored["scale"], stored["lo"])
 
 
