@@ -44,7 +44,8 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
 
-    tagger = SpanTagger.load(tagger_dir or shipped_pii_tagger_dir(), trainable=runtime == "torch")
+    tagger_dir = str(tagger_dir or shipped_pii_tagger_dir())
+    tagger = SpanTagger.load(tagger_dir, trainable=runtime == "torch")
     tagger.tag("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
     cold = time.perf_counter() - started
     if runtime == "torch":
