@@ -21,9 +21,9 @@ from stealthflow.pii_tagger.training.train import (
     Example,
     TaggerTrainConfig,
     TaggingLoss,
-    add_soft_labels,
     collate,
     encode,
+    taught_rows,
 )
 
 
@@ -55,7 +55,8 @@ def finetune_tagger(
     """`tagger` trained further (in place) for `config.steps` batches. `replay`: its training rows
     (`training_rows`, with the teacher's probabilities); `negatives` are taught as all "O", their
     distillation target a certain "O" (the teacher's own judgement of them is the flags to unlearn);
-    `personal` with their spans and the teacher's probabilities; `annotated` with their hand-marked
+    `personal` with their spans and the teacher's probabilities (per word for a student on other word pieces,
+    alignment.py); `annotated` with their hand-marked
     spans, the distillation target their own tags for certain (the teacher knows English only).
     `train_config` gives the loss (as in the tagger's own training). `teacher` None: every row teaches by its tags
     alone (the replay rows then carry no teacher's probabilities either)."""
@@ -67,12 +68,14 @@ def finetune_tagger(
     model, tokenizer, lexicon = tagger.model, tagger.tokenizer, tagger.lexicon
     max_length = min(train_config.max_length, MAX_TOKENS)
     num_tags = len(bio_labels(tagger.labels))
-    # Without a teacher (a student on other word pieces than the teacher's) no row carries a distillation target.
+    # Without a teacher no row carries a distillation target.
     target = partial(certain, num_tags=num_tags) if teacher is not None else list
     negative_rows = target(encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon))
-    personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
-    if teacher is not None:
-        add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
+    personal_rows = (
+        taught_rows(personal, tokenizer, tagger.labels, max_length, lexicon, teacher, train_config.temperature, log)
+        if teacher is not None
+        else encode(personal, tokenizer, tagger.labels, max_length, lexicon)
+    )
     annotated_rows = target(encode(list(annotated), tokenizer, tagger.labels, max_length, lexicon))
     pools = [(config.negatives_share, negative_rows), (config.personal_share, personal_rows)]
     pools.append((config.annotated_share, annotated_rows))

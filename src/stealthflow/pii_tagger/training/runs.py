@@ -298,11 +298,14 @@ def soft_label_cache(recipe: TaggerRecipe) -> Path:
     """The teacher's probabilities on this data, kept beside it: a rerun or a second student
     with the same data, unlabelled text, teacher and temperature skips the teacher's pass."""
     prose = "\n".join(unlabelled_texts(recipe)).encode()
+    embeddings = recipe.student.embeddings if recipe.student else "minilm"
+    pieces = "" if embeddings == "minilm" else f"/{embeddings}"  # the probabilities are per the student's pieces
     key = zlib.crc32(
         (recipe.teacher / WEIGHTS).read_bytes()
         + (recipe.data / "train.jsonl").read_bytes()
         + prose
         + f"{recipe.temperature}/{recipe.seed}".encode()
+        + pieces.encode()
     )
     return recipe.data / f"soft-labels-{key:08x}.pt"
 
