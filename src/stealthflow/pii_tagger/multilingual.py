@@ -16,6 +16,7 @@ made float32 when asked for (`QuantisedTable`), which the student's runtime does
 from __future__ import annotations
 
 import re
+import struct
 from functools import cache
 from importlib import resources
 
@@ -62,16 +63,13 @@ def multilingual_table() -> QuantisedTable:
 def multilingual_vocabulary() -> Vocabulary:
     """The package's SentencePiece model as a Rust tokenizer (no special tokens added, no truncation)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
-    from transformers.convert_slow_tokenizer import import_protobuf
 
-    spec = import_protobuf().ModelProto()
-    spec.ParseFromString(_resource("sp.model").read_bytes())
-    pieces = [(piece.piece, piece.score) for piece in spec.pieces]
+    pieces, charsmap = sentencepiece_model(_resource("sp.model").read_bytes())
     if tuple(piece for piece, _ in pieces[: len(SPECIALS)]) != SPECIALS:
         raise ValueError(f"{PACKAGE}'s sp.model does not start with {SPECIALS}")
     rust = Tokenizer(models.Unigram(pieces, unk_id=0, byte_fallback=False))
     rust.normalizer = normalizers.Sequence(
-        [normalizers.Precompiled(spec.normalizer_spec.precompiled_charsmap), normalizers.Replace(Regex(" {2,}"), " ")]
+        [normalizers.Precompiled(charsmap), normalizers.Replace(Regex(" {2,}"), " ")]
     )
     # Split at whitespace first, then a "▁" before each word: the "▁" takes the word's first character's offset,
     # so no piece's offsets hold a space (sentencepiece's own split would give "▁world" the space before it).
@@ -79,6 +77,50 @@ def multilingual_vocabulary() -> Vocabulary:
         [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")]
     )
     return Vocabulary(rust, 1, 2, 0, SPECIALS, {})
+
+
+def sentencepiece_model(data: bytes) -> tuple[list[tuple[str, float]], bytes]:
+    """A SentencePiece ModelProto's pieces with their scores and its normaliser's precompiled character map, read from
+    the protobuf wire format (ModelProto: 1 pieces {1 piece, 2 score}, 3 normalizer_spec {2 precompiled_charsmap}),
+    so that detection imports neither protobuf nor transformers."""
+    pieces, charsmap = [], b""
+    for field, value in _protobuf_fields(data):
+        if field == 1:
+            entry = dict(_protobuf_fields(value))
+            pieces.append((entry[1].decode("utf-8"), struct.unpack("<f", entry.get(2, bytes(4)))[0]))
+        elif field == 3:
+            charsmap = dict(_protobuf_fields(value)).get(2, charsmap)
+    return pieces, charsmap
+
+
+def _protobuf_fields(data: bytes):
+    """(field number, bytes) per field of a protobuf message; a varint's bytes are its encoding (not needed here)."""
+    position = 0
+    while position < len(data):
+        key, position = _varint(data, position)
+        wire = key & 7
+        if wire == 0:
+            end = _varint(data, position)[1]
+        elif wire == 2:
+            length, position = _varint(data, position)
+            end = position + length
+        elif wire in (1, 5):
+            end = position + (8 if wire == 1 else 4)
+        else:
+            raise ValueError(f"protobuf wire type {wire} (groups) in a SentencePiece model")
+        yield key >> 3, data[position:end]
+        position = end
+
+
+def _varint(data: bytes, position: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[position]
+        position += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, position
+        shift += 7
 
 
 def training_tokenizer():
