@@ -16,6 +16,7 @@ from placeholder_fixtures import protect_config
 
 from stealthflow.pii_tagger.model import RUNTIMES, SpanTagger, TaggedSpan, load_pii_tagger, shipped_pii_tagger_dir
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
 from stealthflow.pii_tagger.training.data import (
     NEGATIVE_TEMPLATES,
     PERSONAL_NEWS_TEMPLATES,
@@ -654,12 +655,45 @@ GERMAN_ADDRESSES = {
 
 @pytest.mark.real_model
 def test_the_shipped_student_leaves_german_talk_of_rents_and_routers_alone_and_masks_german_addresses():
-    """The shipped student with the thresholds of its card (by language as `tagger thresholds --by-language` chose
-    them on the validation messages) flags neither German text and masks both German addresses. How a language's
-    threshold overrides its type's: the fake-tagger tests above."""
-    detector = Detector(
-        [*build_recognizers(), PiiTaggerRecognizer(tagger=load_pii_tagger(str(shipped_pii_tagger_dir())))]
-    )
+    """The student German texts go to (the multilingual one), with the thresholds of its card (by language as
+    `tagger thresholds --by-language` chose them on the validation messages), flags neither German text and masks
+    both German addresses. How a language's threshold overrides its type's: the fake-tagger tests above."""
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
     assert detector.detect_many(GERMAN_FALSE_ALARMS) == [[], []]
     for text, address in GERMAN_ADDRESSES.items():
         assert address in [text[s.start : s.end] for s in detector.detect(text) if s.type == "ADDRESS"]
+
+
+# --- which student tags a text (route.py) ----------------------------------------------------
+
+
+def test_a_text_goes_to_the_multilingual_student_only_when_it_may_be_in_the_six_languages_and_not_in_english():
+    assert student_for(frozenset({"de"})) == student_for(frozenset({"fr", "it"})) == MULTILINGUAL_STUDENT
+    assert student_for(frozenset({"en"})) == ENGLISH_STUDENT
+    assert student_for(frozenset({"en", "de"})) == ENGLISH_STUDENT  # English with a German sign-off
+    assert student_for(frozenset()) == ENGLISH_STUDENT  # none of the seven languages
+
+
+@pytest.mark.real_model
+def test_the_detector_routes_each_text_to_its_student_and_loads_the_multilingual_one_only_for_the_six_languages():
+    """A fresh interpreter: English texts (one with a German sign-off) are tagged by the English student without
+    loading the multilingual table; a German text then by the multilingual student; each span names its student."""
+    script = (
+        "import sys\n"
+        "from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer\n"
+        "from stealthflow.placeholders.detector import Detector\n"
+        "from stealthflow.placeholders.recognizers import build_recognizers\n"
+        "detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])\n"
+        "def students(text):\n"
+        "    return sorted({s.reason.rsplit('; tagged by ', 1)[1] for s in detector.detect(text) if s.source == 'pii_tagger'})\n"
+        "print(students('Hi, I am Tane Whatarau and I live at 789 Ngaurumaunga Mews, come by on Sunday.'))\n"
+        "print(students('Thanks again for dinner, Maria said the lasagne was the best she ever had. Liebe Grüße, Jürgen Weißmann'))\n"
+        "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
+        "print(students('Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. Ruf mich an.'))\n"
+        "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    english, signed_off, loaded_for_english, german, loaded = done.stdout.strip().splitlines()
+    assert english == signed_off == repr([ENGLISH_STUDENT])
+    assert loaded_for_english == "False"
+    assert german == repr([MULTILINGUAL_STUDENT]) and loaded == "True"
