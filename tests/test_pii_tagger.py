@@ -689,7 +689,7 @@ def test_the_detector_routes_each_text_to_its_student_and_loads_the_multilingual
         "print(students('Hi, I am Tane Whatarau and I live at 789 Ngaurumaunga Mews, come by on Sunday.'))\n"
         "print(students('Thanks again for dinner, Maria said the lasagne was the best she ever had. Liebe Grüße, Jürgen Weißmann'))\n"
         "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
-        "print(students('Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. Ruf mich an.'))\n"
+        "print(students('Hallo Frau Schneider, ich wohne in der Goethestraße 12 in Leipzig. Viele Grüße, Jonas'))\n"
         "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
