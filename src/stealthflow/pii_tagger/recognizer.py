@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from pathlib import PurePath
 
 from stealthflow.pii_tagger import spans
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
-from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages, pii_tagger_path
+from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
@@ -62,12 +63,18 @@ class PiiTaggerRecognizer(Recognizer):
         directories = (ENGLISH_STUDENT, MULTILINGUAL_STUDENT) if self.routed else (self.directory,)
         return frozenset().union(*(pii_tagger_languages(directory) or [ENGLISH] for directory in directories))
 
-    def _tagger_for(self, languages: frozenset[str]) -> tuple[SpanTagger, str]:
-        """The tagger for a text that may be in any of `languages`, and its name (its directory's; "" for one given)."""
+    def _directory_for(self, languages: frozenset[str]) -> str | None:
+        """The directory of the tagger for a text that may be in any of `languages`: its language's student
+        (route.py), `directory`, or None for the tagger given."""
         if self._tagger is not None:
+            return None
+        return student_for(languages) if self.routed else self.directory
+
+    def _tagger_in(self, directory: str | None) -> tuple[SpanTagger, str]:
+        """The tagger of `directory` (None: the one given) and its name ("" for one given)."""
+        if directory is None:
             return self._tagger, ""
-        directory = student_for(languages) if self.routed else self.directory
-        return load_pii_tagger(directory), pii_tagger_path(directory).name
+        return load_pii_tagger(directory), PurePath(directory).name  # no file look-up per batch
 
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]
@@ -85,13 +92,13 @@ class PiiTaggerRecognizer(Recognizer):
         if languages is None and (self.routed or tagger_by_language(self.tagger)):
             languages = [shared_guesser().guess(text).candidates for text in texts]
         languages = languages or [frozenset()] * len(texts)
-        groups: dict[str, list[int]] = {}  # a tagger's directory -> the texts it reads
+        groups: dict[str | None, list[int]] = {}  # a tagger's directory -> the texts it reads
         for index, candidates in enumerate(languages):
-            groups.setdefault(student_for(candidates) if self.routed else "", []).append(index)
+            groups.setdefault(self._directory_for(candidates), []).append(index)
         found: list[list[Span]] = [[] for _ in texts]
         try:
-            for indices in groups.values():
-                tagger, name = self._tagger_for(languages[indices[0]])
+            for directory, indices in groups.items():
+                tagger, name = self._tagger_in(directory)
                 batch = self._find_with(
                     tagger, [texts[i] for i in indices], [settled[i] for i in indices], [languages[i] for i in indices]
                 )
