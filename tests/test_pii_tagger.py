@@ -697,3 +697,31 @@ def test_the_detector_routes_each_text_to_its_student_and_loads_the_multilingual
     assert english == signed_off == repr([ENGLISH_STUDENT])
     assert loaded_for_english == "False"
     assert german == repr([MULTILINGUAL_STUDENT]) and loaded == "True"
+
+
+def test_each_student_tags_its_texts_and_a_named_tagger_tags_every_text(monkeypatch):
+    """The default recognizer asks for each text's student (one batch each) and says which tagged a span; a named
+    tagger (`protect.tagger_model: pii-tagger-student`: the multilingual student off) is asked for every text."""
+    import stealthflow.pii_tagger.recognizer as recognizer
+
+    taggers: dict[str, LabelledFakeTagger] = {}
+
+    def fake_load(directory):  # FAKE loader: one fake tagger per directory asked for
+        return taggers.setdefault(directory, LabelledFakeTagger({"Schneider": "REAL_NAME", "Anna": "REAL_NAME"}))
+
+    monkeypatch.setattr(recognizer, "load_pii_tagger", fake_load)
+    texts = ["Hallo Frau Schneider, bis morgen.", "Hi Anna, see you tomorrow.", "Hallo Frau Schneider, danke schön."]
+    languages = [frozenset({"de"}), frozenset({"en"}), frozenset({"de"})]
+    found = recognizer.PiiTaggerRecognizer().find_many(texts, languages=languages)
+    assert {name: tagger.batches for name, tagger in taggers.items()} == {
+        MULTILINGUAL_STUDENT: [2],
+        ENGLISH_STUDENT: [1],
+    }
+    assert [[span.reason.rsplit("; tagged by ", 1)[1] for span in spans] for spans in found] == [
+        [MULTILINGUAL_STUDENT],
+        [ENGLISH_STUDENT],
+        [MULTILINGUAL_STUDENT],
+    ]
+    taggers.clear()
+    recognizer.PiiTaggerRecognizer(ENGLISH_STUDENT).find_many(texts, languages=languages)
+    assert {name: tagger.batches for name, tagger in taggers.items()} == {ENGLISH_STUDENT: [3]}
