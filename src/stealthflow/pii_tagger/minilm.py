@@ -60,6 +60,13 @@ def word_embeddings() -> np.ndarray:
     return weights[next(k for k in weights if k.endswith(WORD_EMBEDDINGS))].astype(np.float32, copy=False)
 
 
+def minilm_tokenizer():
+    """MiniLM's tokenizer as transformers' fast tokenizer (training windows texts with it)."""
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(str(model_dir()))
+
+
 def base_config() -> dict:
     """MiniLM's `config.json`."""
     return json.loads((model_dir() / "config.json").read_text(encoding="utf-8"))

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from stealthflow.pii_tagger.minilm import MiniLMRuntime, base_config, base_weights, vocabulary, word_embeddings
+from stealthflow.pii_tagger.embedding_source import embedding_source
+from stealthflow.pii_tagger.minilm import MiniLMRuntime, base_config, base_weights
 from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
-from stealthflow.pii_tagger.pieces import WordPieces
 from stealthflow.pii_tagger.runtime import ConvRuntime
 from stealthflow.pii_tagger.shape import StudentShape
 from stealthflow.resources import resource_dir
@@ -94,7 +94,7 @@ class SpanTagger:
             {"student": student.model_dump()} if student is not None else {"layers": model.config.num_hidden_layers}
         )
         self.window = getattr(model, "window", MAX_TOKENS)
-        self._pieces = None  # WordPieces, built on first use
+        self._pieces = None  # its word pieces (embedding_source.py), built on first use
         self.model = model.eval() if hasattr(model, "eval") else model  # a torch module, or a numpy runtime
         self.tokenizer = tokenizer  # transformers' (training encodes with it); None for a numpy runtime
         self.labels = labels
@@ -121,7 +121,7 @@ class SpanTagger:
 
             state = load_file(str(directory / WEIGHTS))
             if shape is not None:
-                model = ConvRuntime(shape, state, word_embeddings(), source=directory)
+                model = ConvRuntime(shape, state, embedding_source(shape.embeddings).table(), source=directory)
             else:
                 model = _minilm_runtime(directory, meta, state)
             tokenizer = None
@@ -169,9 +169,10 @@ class SpanTagger:
         conversions) and are of one length (`window_bounds`).
         Arrays, not lists of pairs: a 100 KB text's 33 000 offset tuples outlived two young
         collections and set off full ones (0.2 s each, the heap holding ~440 000 objects)."""
-        words = vocabulary()
+        source = embedding_source(self.architecture.get("student", {}).get("embeddings", "minilm"))
+        words = source.vocabulary()
         if self._pieces is None:
-            self._pieces = WordPieces(
+            self._pieces = source.pieces(
                 words, shaped=getattr(self.model, "uses_case", False), lexicon=self.lexicon, longest=LONGEST_RUN
             )
         first, last = words.cls, words.sep

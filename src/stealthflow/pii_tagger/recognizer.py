@@ -6,7 +6,8 @@ or directory and costs ~7x more per KB).
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. Each model span
 is shaped (spans.py), checked by its label's filter (filters/) and kept when its confidence reaches
-its label's threshold (the model card's `span_thresholds`); the span says why it was kept. It loads
+its label's threshold (the model card's `span_thresholds`); the span says why it was kept and which
+tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
 its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
 """
 
@@ -14,12 +15,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
+from pathlib import PurePath
 
 from stealthflow.pii_tagger import spans
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
+from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
@@ -38,22 +42,39 @@ class PiiTaggerRecognizer(Recognizer):
     batch_size = 32
 
     def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
-        """`directory`: a tagger's directory or a shipped one's name (default: the shipped student);
-        `tagger`: a loaded tagger (or a fake in tests) used instead of loading one."""
+        """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
+        goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
+        used instead of loading one, for every text."""
         self.directory = directory
         self._tagger = tagger
+        self.routed = directory is None and tagger is None
 
     @property
     def tagger(self) -> SpanTagger:
+        """The tagger of `directory`, or the one given (routed: the English student)."""
         return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
 
     @property
     def languages(self) -> frozenset[str]:
-        """The languages its tagger was trained on (its model card's; English for a tagger whose card is silent),
-        read from the card, so a text in another language does not load the tagger."""
+        """The languages its taggers were trained on (their model cards'; English for a tagger whose card is silent),
+        read from the cards, so a text in another language loads no tagger."""
         if self._tagger is not None:
             return frozenset(getattr(self._tagger, "languages", None) or [ENGLISH])
-        return frozenset(pii_tagger_languages(self.directory) or [ENGLISH])
+        directories = (ENGLISH_STUDENT, MULTILINGUAL_STUDENT) if self.routed else (self.directory,)
+        return frozenset().union(*(pii_tagger_languages(directory) or [ENGLISH] for directory in directories))
+
+    def _directory_for(self, languages: frozenset[str]) -> str | None:
+        """The directory of the tagger for a text that may be in any of `languages`: its language's student
+        (route.py), `directory`, or None for the tagger given."""
+        if self._tagger is not None:
+            return None
+        return student_for(languages) if self.routed else self.directory
+
+    def _tagger_in(self, directory: str | None) -> tuple[SpanTagger, str]:
+        """The tagger of `directory` (None: the one given) and its name ("" for one given)."""
+        if directory is None:
+            return self._tagger, ""
+        return load_pii_tagger(directory), PurePath(directory).name  # no file look-up per batch
 
     def find(self, text: str) -> list[Span]:
         return self.find_many([text])[0]
@@ -65,28 +86,49 @@ class PiiTaggerRecognizer(Recognizer):
         tagger does not label: a phone number, an email) bound its spans, so a name the model runs
         into a phone number is kept on its own instead of giving way with it; so do list markers.
         `languages`: the languages each text may be in (the detector's guesses' candidates; guessed here when
-        not given and the tagger has thresholds by language), which choose the thresholds its spans must reach."""
-        tagger = self.tagger
-        structured = [
-            [(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled or [[] for _ in texts]
-        ]
-        bounds = [
-            ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
-            for text, ranges in zip(texts, structured, strict=True)
-        ]
-        if languages is None and tagger_by_language(tagger):
+        not given and the route or the tagger's thresholds by language need them), which choose its tagger
+        (route.py) and the thresholds its spans must reach."""
+        settled = settled or [[] for _ in texts]
+        if languages is None and (self.routed or tagger_by_language(self.tagger)):
             languages = [shared_guesser().guess(text).candidates for text in texts]
-        floors = [span_floors(tagger, candidates) for candidates in languages or [frozenset()] * len(texts)]
+        languages = languages or [frozenset()] * len(texts)
+        groups: dict[str | None, list[int]] = {}  # a tagger's directory -> the texts it reads
+        for index, candidates in enumerate(languages):
+            groups.setdefault(self._directory_for(candidates), []).append(index)
+        found: list[list[Span]] = [[] for _ in texts]
         try:
-            tagged_texts = self._tag(tagger, texts, bounds)
-            return [
-                [span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)]
-                for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
-            ]
+            for directory, indices in groups.items():
+                tagger, name = self._tagger_in(directory)
+                batch = self._find_with(
+                    tagger, [texts[i] for i in indices], [settled[i] for i in indices], [languages[i] for i in indices]
+                )
+                for index, spans_of_text in zip(indices, batch, strict=True):
+                    found[index] = (
+                        [replace(s, reason=f"{s.reason}; tagged by {name}") for s in spans_of_text]
+                        if name
+                        else spans_of_text
+                    )
+            return found
         finally:  # none of the batch's texts stays in memory
             text_words.cache_clear()
             spans.clear_caches()
             kept.cache_clear()
+
+    def _find_with(
+        self, tagger: SpanTagger, texts: list[str], settled: list[list[Span]], languages: list[frozenset[str]]
+    ) -> list[list[Span]]:
+        """`find_many` with one tagger."""
+        structured = [[(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled]
+        bounds = [
+            ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
+            for text, ranges in zip(texts, structured, strict=True)
+        ]
+        floors = [span_floors(tagger, candidates) for candidates in languages]
+        tagged_texts = self._tag(tagger, texts, bounds)
+        return [
+            [span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)]
+            for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
+        ]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
         return tagger.tag_many(texts, self.batch_size, bounds)

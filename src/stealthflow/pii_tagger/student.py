@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
 import torch
 from torch import nn
 from transformers.modeling_outputs import TokenClassifierOutput
 
-from stealthflow.pii_tagger.minilm import word_embeddings
+from stealthflow.pii_tagger.embedding_source import embedding_source
 from stealthflow.pii_tagger.names import STUDENT_FLAGS
 from stealthflow.pii_tagger.pieces import CASES
 from stealthflow.pii_tagger.shape import STUDENT_WINDOW, StudentShape
@@ -29,19 +30,18 @@ LOW_PRECISION_ROWS = 64  # below this many word pieces a pass, a bf16 product's 
 LENGTH_STEP = 16
 
 
-def minilm_word_embeddings():
-    """MiniLM's word-piece embedding table (frozen) and its transformers tokenizer, for training."""
-    from transformers import AutoTokenizer
-
-    from stealthflow.attack.embeddings import model_dir
-
-    table = torch.from_numpy(word_embeddings().copy())  # a writable copy: safetensors' array is read-only
+def frozen_embeddings(shape: StudentShape):
+    """The word-piece table of the student's `embeddings` (frozen, float32: MiniLM's 47 MB, the multilingual
+    262 MB) and its transformers tokenizer, for training."""
+    source = embedding_source(shape.embeddings)
+    words = source.table()
+    table = torch.from_numpy(words[np.arange(len(words))])  # a writable float32 copy (MiniLM's array is read-only)
     embeddings = torch.nn.Embedding.from_pretrained(table, freeze=True, padding_idx=0)
-    return embeddings, AutoTokenizer.from_pretrained(str(model_dir()))
+    return embeddings, source.training_tokenizer()
 
 
 def student_model(num_labels: int, shape: StudentShape) -> tuple[ConvTagger, object]:
-    embeddings, tokenizer = minilm_word_embeddings()
+    embeddings, tokenizer = frozen_embeddings(shape)
     return ConvTagger(embeddings, num_labels, shape), tokenizer
 
 
@@ -51,7 +51,7 @@ class ConvTagger(nn.Module):
     def __init__(self, embeddings: nn.Embedding, num_labels: int, shape: StudentShape):
         super().__init__()
         self.shape = shape
-        self.embeddings = embeddings  # frozen; loaded from the packaged MiniLM, never saved
+        self.embeddings = embeddings  # frozen; loaded from the packaged table (shape.embeddings), never saved
         self.project = nn.Linear(embeddings.embedding_dim, shape.width)
         # A dilated convolution written as one matrix product over the shifted copies of the
         # sequence (`shifted_copies`): on CPU a plain GEMM is faster than conv1d and needs no per-shape set-up.

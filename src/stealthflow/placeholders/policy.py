@@ -25,11 +25,12 @@ class ProtectConfig(BaseModel):
     style: Literal["indexed", "hmac"] = "indexed"
     hmac_chars: int = Field(8, ge=8, le=32)  # hex chars of the HMAC token
     recognizers: list[str] | None = None  # None = every registered recognizer
-    # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger-student).
+    # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger-student and
+    # models/pii-tagger-student-multilingual, each text to its language's: pii_tagger/route.py).
     # STEALTHFLOW_TAGGER=0 changes the default for a whole process (the test suite uses it).
     tagger: bool = Field(default_factory=lambda: os.environ.get("STEALTHFLOW_TAGGER", "1") != "0")
-    # Which tagger: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
-    # cost per KB; docs/pii-tagger.md). None = models/pii-tagger-student.
+    # One tagger for every text: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
+    # cost per KB; pii-tagger-student: the English student, no multilingual one; docs/pii-tagger.md). None = the route.
     tagger_model: str | None = None
     # Run the MemPrivacy-style LLM extractor on `model`: it reads every text raw, before protect.
     # None = only when `model` runs on this machine (in process or on a loopback address) and is not

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 
 from stealthflow.pii_tagger.model import MAX_TOKENS, SpanTagger, bio_labels
@@ -20,9 +21,9 @@ from stealthflow.pii_tagger.training.train import (
     Example,
     TaggerTrainConfig,
     TaggingLoss,
-    add_soft_labels,
     collate,
     encode,
+    taught_rows,
 )
 
 
@@ -45,7 +46,7 @@ def finetune_tagger(
     replay: list[dict],
     negatives: list[str],
     personal: list[Example],
-    teacher: SpanTagger,
+    teacher: SpanTagger | None,
     train_config: TaggerTrainConfig,
     config: FinetuneConfig,
     log=print,
@@ -54,9 +55,11 @@ def finetune_tagger(
     """`tagger` trained further (in place) for `config.steps` batches. `replay`: its training rows
     (`training_rows`, with the teacher's probabilities); `negatives` are taught as all "O", their
     distillation target a certain "O" (the teacher's own judgement of them is the flags to unlearn);
-    `personal` with their spans and the teacher's probabilities; `annotated` with their hand-marked
+    `personal` with their spans and the teacher's probabilities (per word for a student on other word pieces,
+    alignment.py); `annotated` with their hand-marked
     spans, the distillation target their own tags for certain (the teacher knows English only).
-    `train_config` gives the loss (as in the tagger's own training)."""
+    `train_config` gives the loss (as in the tagger's own training). `teacher` None: every row teaches by its tags
+    alone (the replay rows then carry no teacher's probabilities either)."""
     import torch
 
     if config.threads:
@@ -65,12 +68,15 @@ def finetune_tagger(
     model, tokenizer, lexicon = tagger.model, tagger.tokenizer, tagger.lexicon
     max_length = min(train_config.max_length, MAX_TOKENS)
     num_tags = len(bio_labels(tagger.labels))
-    negative_rows = certain(
-        encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon), num_tags
+    # Without a teacher no row carries a distillation target.
+    target = partial(certain, num_tags=num_tags) if teacher is not None else list
+    negative_rows = target(encode([(text, []) for text in negatives], tokenizer, tagger.labels, max_length, lexicon))
+    personal_rows = (
+        taught_rows(personal, tokenizer, tagger.labels, max_length, lexicon, teacher, train_config.temperature, log)
+        if teacher is not None
+        else encode(personal, tokenizer, tagger.labels, max_length, lexicon)
     )
-    personal_rows = encode(personal, tokenizer, tagger.labels, max_length, lexicon)
-    add_soft_labels(personal_rows, teacher, train_config.temperature, log=log)
-    annotated_rows = certain(encode(list(annotated), tokenizer, tagger.labels, max_length, lexicon), num_tags)
+    annotated_rows = target(encode(list(annotated), tokenizer, tagger.labels, max_length, lexicon))
     pools = [(config.negatives_share, negative_rows), (config.personal_share, personal_rows)]
     pools.append((config.annotated_share, annotated_rows))
     loss_of = TaggingLoss(train_config, tokenizer.unk_token_id)

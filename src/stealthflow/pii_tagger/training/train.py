@@ -50,12 +50,18 @@ class TaggerTrainConfig:
 
 
 def encode(
-    examples: list[Example], tokenizer, labels: list[str], max_length: int, lexicon: dict[str, int] | None = None
+    examples: list[Example],
+    tokenizer,
+    labels: list[str],
+    max_length: int,
+    lexicon: dict[str, int] | None = None,
+    located: bool = False,
 ) -> list[dict]:
-    """Token ids and BIO tag ids (-100 where no loss: special tokens, unlabelled texts); long texts are windowed."""
+    """Token ids and BIO tag ids (-100 where no loss: special tokens, unlabelled texts); long texts are windowed.
+    `located`: each row also says which example it is of and its pieces' character offsets (per-word distillation)."""
     tag_id = {tag: i for i, tag in enumerate(bio_labels(labels))}
     rows = []
-    for text, spans in examples:
+    for number, (text, spans) in enumerate(examples):
         encoded = tokenizer(
             text,
             truncation=True,
@@ -84,6 +90,8 @@ def encode(
                     "case_ids": word_shapes(text, offsets, lexicon),
                 }
             )
+            if located:
+                rows[-1] |= {"example": number, "offsets": offsets}
     return rows
 
 
@@ -110,6 +118,52 @@ def add_soft_labels(rows: list[dict], teacher: SpanTagger, temperature: float, b
             soft = torch.softmax(logits / temperature, dim=-1).half()
             for row, i in enumerate(order[start : start + batch_size]):
                 rows[i]["teacher"] = soft[row, : len(rows[i]["input_ids"])].clone()
+
+
+def add_word_soft_labels(
+    rows: list[dict], texts: list[str], teacher: SpanTagger, temperature: float, chunk: int = 2000, log=print
+) -> None:
+    """The teacher's per-word probabilities (at `temperature`, fp16) on each row's pieces, for a student that reads
+    other word pieces than the teacher (alignment.py); `rows` from `encode(..., located=True)` over `texts`, their
+    location keys removed."""
+    import torch
+
+    from stealthflow.pii_tagger.training.alignment import soften, word_targets
+
+    log(f"teacher probabilities per word for {len(rows)} windows of {len(texts)} texts")
+    by_example: dict[int, list[dict]] = {}
+    for row in rows:
+        by_example.setdefault(row["example"], []).append(row)
+    for first in range(0, len(texts), chunk):
+        judged = teacher.token_probabilities(texts[first : first + chunk])
+        for number, (offsets, probabilities) in enumerate(judged, start=first):
+            softened = soften(probabilities, temperature)
+            for row in by_example.get(number, []):
+                targets = word_targets(texts[number], offsets, softened, row.pop("offsets"))
+                row["teacher"] = torch.from_numpy(targets).half()
+                del row["example"]
+        log(f"  {min(first + chunk, len(texts))} of {len(texts)} texts")
+
+
+def taught_rows(
+    examples: list[Example],
+    tokenizer,
+    labels: list[str],
+    max_length: int,
+    lexicon: dict[str, int] | None,
+    teacher: SpanTagger,
+    temperature: float,
+    log=print,
+) -> list[dict]:
+    """`encode`d rows with the teacher's probabilities: on the rows' own word pieces when the teacher reads the
+    student's vocabulary, else per word (alignment.py)."""
+    if teacher.tokenizer.get_vocab() == tokenizer.get_vocab():
+        rows = encode(examples, tokenizer, labels, max_length, lexicon)
+        add_soft_labels(rows, teacher, temperature, log=log)
+        return rows
+    rows = encode(examples, tokenizer, labels, max_length, lexicon, located=True)
+    add_word_soft_labels(rows, [text for text, _ in examples], teacher, temperature, log=log)
+    return rows
 
 
 def collate(rows: list[dict]) -> dict:
@@ -142,16 +196,19 @@ def training_rows(
     import torch
 
     random.Random(config.seed).shuffle(examples := list(examples))
-    rows = encode(examples, tokenizer, config.labels, min(config.max_length, MAX_TOKENS), lexicon)
-    if config.teacher:
-        cache = Path(config.soft_label_cache) if config.soft_label_cache else None
-        if cache and cache.exists():
-            for row, soft in zip(rows, torch.load(cache), strict=True):
-                row["teacher"] = soft
-        else:
-            add_soft_labels(rows, SpanTagger.load(config.teacher, trainable=True), config.temperature, log=log)
-            if cache:
-                torch.save([row["teacher"] for row in rows], cache)
+    max_length = min(config.max_length, MAX_TOKENS)
+    if not config.teacher:
+        return encode(examples, tokenizer, config.labels, max_length, lexicon)
+    cache = Path(config.soft_label_cache) if config.soft_label_cache else None
+    if cache and cache.exists():
+        rows = encode(examples, tokenizer, config.labels, max_length, lexicon)
+        for row, soft in zip(rows, torch.load(cache), strict=True):
+            row["teacher"] = soft
+        return rows
+    teacher = SpanTagger.load(config.teacher, trainable=True)
+    rows = taught_rows(examples, tokenizer, config.labels, max_length, lexicon, teacher, config.temperature, log)
+    if cache:
+        torch.save([row["teacher"] for row in rows], cache)
     return rows
 
 
