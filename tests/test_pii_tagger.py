@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 from placeholder_fixtures import protect_config
 
-from stealthflow.pii_tagger.model import RUNTIMES, SpanTagger, TaggedSpan, load_pii_tagger, shipped_pii_tagger_dir
+from stealthflow.pii_tagger.model import (
+    RUNTIMES,
+    SpanTagger,
+    TaggedSpan,
+    load_pii_tagger,
+    pii_tagger_path,
+    shipped_pii_tagger_dir,
+)
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
 from stealthflow.pii_tagger.training.data import (
@@ -665,6 +672,17 @@ def test_the_shipped_student_leaves_german_talk_of_rents_and_routers_alone_and_m
 
 
 # --- which student tags a text (route.py) ----------------------------------------------------
+
+
+def test_a_shipped_students_name_is_the_shipped_student_whatever_the_working_folder(tmp_path, monkeypatch):
+    """A folder named like a shipped student in the working folder is not read in its place (a review found
+    `protect` failing, or loading a trained candidate, when run beside one)."""
+    monkeypatch.chdir(tmp_path)
+    for name in (ENGLISH_STUDENT, MULTILINGUAL_STUDENT):
+        (tmp_path / name).mkdir()
+        assert pii_tagger_path(name) == shipped_pii_tagger_dir().parent / name
+    assert pii_tagger_path(str(tmp_path / ENGLISH_STUDENT)) == tmp_path / ENGLISH_STUDENT  # a path stays a path
+    assert pii_tagger_path("runs/candidate") == Path("runs/candidate")
 
 
 def test_a_text_goes_to_the_multilingual_student_only_when_it_may_be_in_the_six_languages_and_not_in_english():

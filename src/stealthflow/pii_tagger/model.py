@@ -413,11 +413,13 @@ def shipped_pii_tagger_dir() -> Path:
 
 
 def pii_tagger_path(directory: str | None = None) -> Path:
-    """The folder of `directory`'s PII tagger (a path, or a shipped one's name); the shipped student by default."""
-    path = Path(directory) if directory else shipped_pii_tagger_dir()
-    if directory and not path.exists() and (resource_dir("models") / directory).is_dir():  # a shipped one by name
-        path = resource_dir("models") / directory
-    return path
+    """The folder of `directory`'s PII tagger: a shipped one's bare name ("pii-tagger-student") is that shipped
+    tagger whatever folder the process runs in (a folder of that name there is not read), any other value a path;
+    the shipped student by default."""
+    if not directory:
+        return shipped_pii_tagger_dir()
+    shipped = resource_dir("models") / directory
+    return shipped if Path(directory).name == directory and shipped.is_dir() else Path(directory)
 
 
 @cache
