@@ -73,7 +73,7 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
-    table: dict[str, Counter] = {kind: Counter() for kind in ("fragment", "clause", "object", "stands")}
+    table: dict[str, Counter] = {kind: Counter() for kind in ("fragment", "clause", "object", "connective", "stands")}
     examples: list[str] = []
     for _, row in rows:
         original = row["original"]

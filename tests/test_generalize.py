@@ -180,6 +180,8 @@ def test_a_drop_of_a_whole_constituent_leaves_no_fragment(sentence, phrase):
         ("I moved to Leeds when I was 20.", "when I was 20", "clause"),  # a subordinate clause
         ("I speak Portuguese at home and English at work and my brain is tired by Friday.",
          "Portuguese at home and English", "object"),  # "I speak at work"
+        ("Grew up between Lagos, Accra and London, so I'm never sure what to call home.",
+         "between Lagos, Accra and London, so", "connective"),  # "Grew up, I'm never sure"
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sentence, phrase, kind):
