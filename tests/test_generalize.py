@@ -192,6 +192,13 @@ def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sen
     assert syntax.strands(sentence, start, start + len(phrase))
 
 
+def test_a_place_completing_a_phrasal_verb_alone_is_no_removal():
+    """ "I grew up in Georgia and still can't handle cold weather" never becomes "I grew up and still ..."."""
+    sentence = "I grew up in Georgia and still can't handle cold weather."
+    start = sentence.index("Georgia")
+    assert all("in Georgia" not in sentence[a:b] for a, b in syntax.removals(sentence, start, start + len("Georgia")))
+
+
 @pytest.mark.parametrize(
     ("sentence", "phrase"),
     [
@@ -639,9 +646,9 @@ def test_no_trial_or_removal_drops_a_placeholder():
 def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
     # FAKE scores: no stand-in reads fluently, every removal does
     generalizer = Generalizer(ScoreAll(-0.5), floors_gate(0.0, -1.0))
-    text = "I grew up in Phuket. We were happy in Phuket last year. I miss the beaches in Phuket."
+    text = "I had fun in Phuket. We were happy in Phuket last year. I miss the beaches in Phuket."
     ((new, replacements),) = generalizer.generalize([text], [[("Phuket", "location")]])
-    assert new == "I grew up. We were happy last year. I miss the beaches."  # each copy leaves with its constituent
+    assert new == "I had fun. We were happy last year. I miss the beaches."  # each copy leaves with its constituent
     text = "Love the beaches in Phuket. Phuket is my home. I grew up in Phuket."  # the subject copy cannot leave
     ((new, replacements),) = generalizer.generalize([text], [[("Phuket", "location")]])
     assert "Phuket" in new and any(r.replacement is None for r in replacements), (new, replacements)
