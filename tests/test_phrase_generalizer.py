@@ -173,26 +173,26 @@ def same_meaning(texts):
 
 
 def test_the_models_suggestions_are_candidates_scored_like_the_others_and_asked_for_all_posts_at_once():
-    texts = ["The rent here in Leeds keeps going up.", "Grew up in Kerala, moved for uni."]
+    texts = ["I live in Leeds and the rent keeps going up.", "Grew up in Kerala, moved for uni."]
     suggester = FakeSuggester(
         {"in Leeds": ["in the north", "near Leeds", "in Leeds"], "Kerala": ["a warm place", "Kerala province"]}
     )
     scorer = ScoreByTable(
         {
-            "The rent here in the north keeps going up.": 1.0,  # the model's suggestion reads best
-            "The rent here in my city keeps going up.": 0.5,
+            "I live in the north and the rent keeps going up.": 1.0,  # the model's suggestion reads best
+            "I live in my city and the rent keeps going up.": 0.5,
             "Grew up in a warm place, moved for uni.": 0.8,
         }
     )
     generalizer = Generalizer(scorer, embed=same_meaning, suggest=suggester)
     (leeds, (r1,)), (kerala, (r2,)) = generalizer.generalize(texts, [[("in Leeds", "location")], [("Kerala", "pobp")]])
-    assert leeds == "The rent here in the north keeps going up." and r1.replacement == "in the north"
+    assert leeds == "I live in the north and the rent keeps going up." and r1.replacement == "in the north"
     assert kerala == "Grew up in a warm place, moved for uni." and r2.replacement == "a warm place"
     assert suggester.batches == [
         [(texts[0], "in Leeds", "location"), (texts[1], "Kerala", "pobp")]
     ]  # one batch, phrases in their sentences
     assert not [s for s in scorer.seen if "near Leeds" in s or "Kerala province" in s]  # never tried
-    assert "The rent here in my city keeps going up." in scorer.seen  # the data's candidates are still scored
+    assert "I live in my city and the rent keeps going up." in scorer.seen  # the data's candidates are still scored
 
 
 def test_a_suggestion_bringing_back_another_marked_phrase_of_the_post_is_never_tried():
