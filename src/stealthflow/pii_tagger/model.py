@@ -412,6 +412,7 @@ def shipped_pii_tagger_dir() -> Path:
     return resource_dir("models") / SHIPPED
 
 
+@cache  # only the shipped folders are looked at, and they do not change while the process runs
 def pii_tagger_path(directory: str | None = None) -> Path:
     """The folder of `directory`'s PII tagger: a shipped one's bare name ("pii-tagger-student") is that shipped
     tagger whatever folder the process runs in (a folder of that name there is not read), any other value a path;
@@ -429,10 +430,14 @@ def pii_tagger_languages(directory: str | None = None) -> list[str] | None:
     return json.loads(card.read_text(encoding="utf-8")).get("languages") if card.exists() else None
 
 
-@cache
 def load_pii_tagger(directory: str | None = None) -> SpanTagger:
-    """The PII tagger of `directory` (a path, or a shipped one's name), loaded once; the shipped student by default."""
-    path = pii_tagger_path(directory)
+    """The PII tagger of `directory` (a path, or a shipped one's name), loaded once per folder (the default and the
+    shipped student's name are one); the shipped student by default."""
+    return _load_pii_tagger(pii_tagger_path(directory))
+
+
+@cache
+def _load_pii_tagger(path: Path) -> SpanTagger:
     if not (path / WEIGHTS).exists():
         raise FileNotFoundError(
             f"{path}: no PII tagger weights (train them: stealthflow tagger train; or turn the tagger off: --no-tagger / protect.tagger: false)"
