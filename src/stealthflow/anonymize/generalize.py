@@ -663,8 +663,9 @@ class Generalizer:
         that gives its attribute away (`gives_away`) and no candidate the acceptance gate passes still leaves the
         text with the constituent around it when the gate passes dropping it; else it stays, reported: no sentence
         is dropped whole (blind readers judged 389 of 472 rewrites that dropped one not faithful, seeds 2-10,
-        benchmarks/rewrite_damage.py). Any other phrase no candidate replaces acceptably stays, reported. The gate passes an edit
-        that also clears the hard floors (`gate.clears_floors`). Texts are processed together, one phrase of each per
+        benchmarks/rewrite_damage.py). Any other phrase no candidate replaces acceptably stays, reported. The gate
+        passes an edit that also clears the hard floors (`gate.clears_floors`). Texts are processed together, one
+        phrase of each per
         batch."""
         current = list(texts)
         done: list[list[Replacement]] = [[] for _ in texts]

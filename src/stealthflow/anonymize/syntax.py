@@ -204,7 +204,8 @@ def leaves_fragment(doc: Doc, first: int, last: int) -> bool:
     in the phrase ("Every" of "Every Ghanaian wedding I do" without "Ghanaian wedding"), or a coordination with one
     conjunct ("Son and carrying" of "Son and Hwang carrying" without "Hwang"). Blind readers' removals of seeds 2-9
     (not written from; benchmarks/rewrite_damage.py): of the 86 it turns away, 68 were in posts judged not fluent
-    (17 named by the reader, 14 in posts judged fluent and faithful); of the 730 it lets through, 362 (64 named, 213)."""
+    (17 named by the reader, 14 in posts judged fluent and faithful); of the 730 it lets through, 362 (64 named,
+    213)."""
     gone = range(first, last)
     if head_of(doc[first:last]).dep_ == "pobj":
         return True
@@ -241,10 +242,10 @@ def takes_object(doc: Doc, first: int, last: int) -> bool:
 
 def takes_connective(doc: Doc, first: int, last: int) -> bool:
     """doc[first:last] holds the word joining two clauses that stay: a conjunction or subordinator of a verb that
-    stays ("because", "but"), or an adverb between a comma and its subject ("so" of "Grew up between Lagos and London, so
-    I'm never sure", which leaves "Grew up, I'm never sure"), where that verb heads or joins another clause. Of the
-    blind readers' removals of seeds 2-11 (benchmarks/rewrite_damage.py, every file) it turns away none: such
-    removals were not printed; it keeps the review set's "so" (rev-h q18) from going."""
+    stays ("because", "but"), or an adverb between a comma and its subject ("so" of "Grew up between Lagos and
+    London, so I'm never sure", which leaves "Grew up, I'm never sure"), where that verb heads or joins another
+    clause. Of the blind readers' removals of seeds 2-11 (benchmarks/rewrite_damage.py, every file) it turns away
+    none (no gain measured): it keeps the "so" of the example above, from a review, from going."""
     gone = range(first, last)
 
     def joins(verb: Token) -> bool:
@@ -338,7 +339,8 @@ def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
     """Stretches of `sentence` holding sentence[start:end] that it stands without, smallest first: the
     constituents around the phrase whose dependency is a modifier or an adjunct (`REMOVABLE`), each whole,
     a conjunct with the conjunction and comma before it ("and Kafka" of "Goethe and Kafka"), none leaving a fragment,
-    taking a clause or taking a verb's objects (`strands`). The caller still checks each removal leaves no word dangling (`dangling`)."""
+    taking a clause or taking a verb's objects (`strands`). The caller still checks each removal leaves no word
+    dangling (`dangling`)."""
     doc = parse(sentence)
     span = phrase_span(doc, start, end)
     if span is None or not len(span):
