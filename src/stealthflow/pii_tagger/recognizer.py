@@ -9,10 +9,16 @@ is shaped (spans.py), checked by its label's filter (filters/) and kept when its
 its label's threshold (the model card's `span_thresholds`); the span says why it was kept and which
 tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
 its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
+
+A student whose word-piece table cannot be had (the multilingual one without its package, or with unreadable files:
+`TableUnavailable`) gives way to the English student for its texts from then on: they are still tagged, each span's
+reason names the student that stood in, `warning_for` says so for each such text (the protected result's warnings)
+and the log says it once.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
@@ -24,6 +30,7 @@ from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_E
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
+from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
@@ -33,6 +40,7 @@ from stealthflow.placeholders.types import Span
 # next ("- Jairaj Gade, Sanjuan S.L.\n- Martin Johnson, ..." was one employer span).
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
 _WORD_CHAR = re.compile(r"\w")
+log = logging.getLogger("stealthflow.pii_tagger")
 
 
 @register_recognizer
@@ -48,6 +56,7 @@ class PiiTaggerRecognizer(Recognizer):
         self.directory = directory
         self._tagger = tagger
         self.routed = directory is None and tagger is None
+        self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
 
     @property
     def tagger(self) -> SpanTagger:
@@ -98,9 +107,11 @@ class PiiTaggerRecognizer(Recognizer):
         found: list[list[Span]] = [[] for _ in texts]
         try:
             for directory, indices in groups.items():
-                tagger, name = self._tagger_in(directory)
-                batch = self._find_with(
-                    tagger, [texts[i] for i in indices], [settled[i] for i in indices], [languages[i] for i in indices]
+                batch, name = self._find_in(
+                    directory,
+                    [texts[i] for i in indices],
+                    [settled[i] for i in indices],
+                    [languages[i] for i in indices],
                 )
                 for index, spans_of_text in zip(indices, batch, strict=True):
                     found[index] = (
@@ -113,6 +124,32 @@ class PiiTaggerRecognizer(Recognizer):
             text_words.cache_clear()
             spans.clear_caches()
             kept.cache_clear()
+
+    def _find_in(
+        self, directory: str | None, texts: list[str], settled: list[list[Span]], languages: list[frozenset[str]]
+    ) -> tuple[list[list[Span]], str]:
+        """`_find_with` the tagger of `directory`, and its name; the English student's spans, and its name with the one
+        it stands in for, when that tagger's table cannot be had (now or before: `unavailable`)."""
+        if directory in (None, ENGLISH_STUDENT) or not self.unavailable:
+            try:
+                tagger, name = self._tagger_in(directory)
+                return self._find_with(tagger, texts, settled, languages), name
+            except TableUnavailable as missing:
+                if directory in (None, ENGLISH_STUDENT):
+                    raise
+                self.unavailable = f"{PurePath(directory).name} could not be loaded: {missing}"
+                log.warning("%s; the English PII tagger reads its texts instead, which finds less", self.unavailable)
+        tagger, name = self._tagger_in(ENGLISH_STUDENT)
+        return self._find_with(tagger, texts, settled, languages), f"{name} in place of {PurePath(directory).name}"
+
+    def warning_for(self, languages: frozenset[str]) -> str | None:
+        """For a text that may be in `languages`: that its student could not be loaded and the English one tagged it."""
+        if not self.unavailable or self._directory_for(languages) in (None, ENGLISH_STUDENT):
+            return None
+        return (
+            f"{self.unavailable}; names, addresses, employers and health details in this text were looked for by the "
+            f"English PII tagger ({ENGLISH_STUDENT}), which finds fewer of them in other languages"
+        )
 
     def _find_with(
         self, tagger: SpanTagger, texts: list[str], settled: list[list[Span]], languages: list[frozenset[str]]

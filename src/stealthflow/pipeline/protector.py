@@ -174,10 +174,14 @@ class Protector:
             raise ValueError("this Protector was built for restoring only (no detector)")
         found = self.detector.detect_many_with_languages(texts)
         return [
-            self._mask(text, spans, session, guess.language) for text, (spans, guess) in zip(texts, found, strict=True)
+            self._mask(text, spans, session, guess.language, self.detector.warnings_for(guess))
+            for text, (spans, guess) in zip(texts, found, strict=True)
         ]
 
-    def _mask(self, text: str, detected: list[Span], session: str, language: str | None = "en") -> Protected:
+    def _mask(
+        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: list[str] = ()
+    ) -> Protected:
+        """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings."""
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
         if self.recall:
@@ -217,6 +221,7 @@ class Protector:
         )
         if language is None:
             warnings.append(uncovered_warning())
+        warnings += notes
         return Protected(protected, spans, warnings, self.vault.id, entries, language=language)
 
     def _known_values(self, session: str) -> "SessionValues":

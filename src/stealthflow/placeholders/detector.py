@@ -151,6 +151,10 @@ class Detector:
                 batch = [span for span in batch if not others.overlaps_other_type(span)]
             found[index].extend(batch)
 
+    def warnings_for(self, guess: Guess) -> list[str]:
+        """What the recognizers that read a text of `guess`'s languages could not do for it (`Recognizer.warning_for`)."""
+        return [warning for r in self.recognizers if _reads(r, guess) and (warning := r.warning_for(guess.candidates))]
+
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
 

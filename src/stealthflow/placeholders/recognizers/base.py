@@ -41,6 +41,11 @@ class Recognizer:
         finally:
             text_words.cache_clear()  # the words of the batch's last text, if a rule looked them up (anothers_life): none of it stays in memory
 
+    def warning_for(self, languages: frozenset[str]) -> str | None:
+        """What it could not do for a text that may be in `languages`, for the user to read (None: nothing; the tagger
+        says when a student could not be loaded)."""
+        return None
+
     def span(self, start: int, end: int, score: float = 1.0, span_type: str | None = None, reason: str = "") -> Span:
         span_type = span_type or self.type
         return Span(start, end, span_type, TYPE_LEVELS[span_type], self.name, score, reason)
