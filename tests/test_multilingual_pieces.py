@@ -3,6 +3,9 @@ SentencePiece vocabulary and token table) as the student reads it through embedd
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -167,3 +170,58 @@ def test_unreadable_package_files_raise_the_one_error_the_route_falls_back_on(tm
         multilingual_table.__wrapped__()
     with pytest.raises(TableUnavailable):
         multilingual_vocabulary.__wrapped__()
+
+
+def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeypatch):
+    """Eight threads ask for the table together (a server's first German requests): one reads and unpacks the package's
+    file, the others wait for it and get the same table. The file is a small FAKE in the package's layout, read slowly
+    (FAKE np.load) so that the threads meet; functools.cache had each of them unpack it."""
+    import stealthflow.pii_tagger.multilingual as multilingual
+
+    codes = np.arange(2 * 17 * 3, dtype=np.uint8).reshape(2 * 17, 3)
+    blocks = {f"q{chunk + 1}": codes[chunk::17] for chunk in range(17)}
+    np.savez(tmp_path / "weights.npz", **blocks, scale=np.ones(17), lo=np.zeros(17))
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    reads, real_load = [], np.load
+
+    def slow_load(*args, **kwargs):  # FAKE: np.load that takes its time
+        reads.append(args[0])
+        time.sleep(0.2)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    multilingual_table.cache_clear()  # the real table, if loaded, is forgotten here and again below
+    try:
+        start = threading.Barrier(8)
+        tables = []
+
+        def ask():
+            start.wait()
+            tables.append(multilingual_table())
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(reads) == 1 and len(tables) == 8 and all(table is tables[0] for table in tables)
+        assert np.array_equal(tables[0][np.arange(len(codes))], codes.astype(np.float32))
+    finally:
+        multilingual_table.cache_clear()
+
+
+def test_a_load_that_fails_is_not_kept_and_the_next_call_tries_again():
+    from stealthflow.load_once import load_once
+
+    outcomes = iter([OSError("busy"), "loaded"])
+
+    def flaky(key):  # FAKE loader: fails once, then loads
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return (key, outcome)
+
+    once = load_once(flaky)
+    with pytest.raises(OSError):
+        once("a")
+    assert once("a") == ("a", "loaded") and once("a") is once("a")

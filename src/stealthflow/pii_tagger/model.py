@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from stealthflow.load_once import load_once
 from stealthflow.pii_tagger.embedding_source import embedding_source
 from stealthflow.pii_tagger.minilm import MiniLMRuntime, base_config, base_weights
 from stealthflow.pii_tagger.names import LEXICON, load_lexicon, save_lexicon
@@ -436,7 +437,7 @@ def load_pii_tagger(directory: str | None = None) -> SpanTagger:
     return _load_pii_tagger(pii_tagger_path(directory))
 
 
-@cache
+@load_once
 def _load_pii_tagger(path: Path) -> SpanTagger:
     if not (path / WEIGHTS).exists():
         raise FileNotFoundError(

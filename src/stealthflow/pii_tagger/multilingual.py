@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 import struct
 import zipfile
-from functools import cache
 from importlib import resources
 
 import numpy as np
 
+from stealthflow.load_once import load_once
 from stealthflow.pii_tagger.minilm import Vocabulary
 from stealthflow.pii_tagger.pieces import word_shapes
 from stealthflow.pii_tagger.unavailable import TableUnavailable
@@ -56,7 +56,7 @@ class QuantisedTable:
         return rows
 
 
-@cache
+@load_once
 def multilingual_table() -> QuantisedTable:
     try:
         with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
@@ -69,7 +69,7 @@ def multilingual_table() -> QuantisedTable:
         raise TableUnavailable(f"{PACKAGE}'s weights.npz cannot be read ({type(broken).__name__})") from broken
 
 
-@cache
+@load_once
 def multilingual_vocabulary() -> Vocabulary:
     """The package's SentencePiece model as a Rust tokenizer (no special tokens added, no truncation)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
