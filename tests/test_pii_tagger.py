@@ -845,3 +845,38 @@ def test_protect_explain_without_the_multilingual_package_masks_the_german_text_
     assert "Jonas Becker" not in row["text"] and "Schneider" not in row["text"]
     assert any(f"{MULTILINGUAL_STUDENT} could not be loaded" in warning for warning in row["warnings"])
     assert f"tagged by {ENGLISH_STUDENT} in place of {MULTILINGUAL_STUDENT}" in done.stderr
+
+
+class GivenSpansTagger(LabelledFakeTagger):
+    """A fake (labelled as such): returns the given model spans for every text, as the multilingual student may, with
+    duplicates and runs that overlap."""
+
+    def __init__(self, tagged: list[TaggedSpan]):
+        super().__init__({})
+        self.tagged = tagged
+
+    def tag_many(self, texts, batch_size=16, settled=None):
+        return [list(self.tagged) for _ in texts]
+
+
+def test_duplicate_and_overlapping_model_spans_come_out_as_one_span_each():
+    text = "Escríbeme a Calle Durango 214, Col. Roma Norte, 06700 Ciudad de México. Tengo autismo, dijo Jonas Becker."
+    at = text.index
+
+    def tagged(value: str, label: str, score: float = 0.9) -> TaggedSpan:
+        return TaggedSpan(at(value), at(value) + len(value), label, score)
+
+    model_output = [  # the student's runs: two over the street number, one name twice, a condition twice
+        tagged("Calle Durango 214", "ADDRESS"),
+        tagged("214, Col. Roma Norte, 06700 Ciudad de México", "ADDRESS", 0.8),
+        tagged("autismo", "HEALTH"),
+        tagged("autismo", "HEALTH", 0.7),
+        tagged("Jonas Becker", "REAL_NAME"),
+        tagged("Jonas Becker", "REAL_NAME"),
+    ]
+    found = PiiTaggerRecognizer(tagger=GivenSpansTagger(model_output)).find(text)
+    assert [(text[s.start : s.end], s.type, s.score) for s in found] == [
+        ("Calle Durango 214, Col. Roma Norte, 06700 Ciudad de México", "ADDRESS", 0.9),
+        ("autismo", "HEALTH", 0.9),
+        ("Jonas Becker", "REAL_NAME", 0.9),
+    ]

@@ -6,8 +6,8 @@ or directory and costs ~7x more per KB).
 It runs on CPU over the detector's whole batch (`find_many`), on the same normalised text as
 the regex recognizers, so its spans map back to the original offsets like theirs. Each model span
 is shaped (spans.py), checked by its label's filter (filters/) and kept when its confidence reaches
-its label's threshold (the model card's `span_thresholds`); the span says why it was kept and which
-tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
+its label's threshold (the model card's `span_thresholds`); a text's kept spans are made disjoint (spans of one type
+that overlap joined: `spans.disjoint`); the span says why it was kept and which tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
 its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
 
 A student whose word-piece table cannot be had (the multilingual one without its package, or with unreadable files:
@@ -163,7 +163,7 @@ class PiiTaggerRecognizer(Recognizer):
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
         return [
-            [span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)]
+            spans.disjoint([span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)])
             for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
         ]
 
