@@ -4,12 +4,15 @@ name that is no common word), so a false alarm on a word never spreads through t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.common_words import common_word, specific
 from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.language import Guess
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
 
@@ -233,3 +236,74 @@ def test_the_command_writes_the_frequent_words_that_wordnet_does_not_hold(tmp_pa
         msgpack.pack([{"format": "cB", "version": 1}, *buckets], handle)
     result = CliRunner().invoke(app, ["tagger", "frequent-words", str(wordfreq), str(wordnet), "--out", str(out)])
     assert result.exit_code == 0 and out.read_text(encoding="utf-8").split() == ["the", "uni"]
+
+
+# --- in later texts of the six other languages ---------------------------------------------------
+
+
+class GermanGuesser:
+    """FAKE language detector: every text is German only."""
+
+    def guess(self, text: str) -> Guess:
+        return Guess("de", frozenset({"de"}))
+
+
+class FakeWordTagger(Recognizer):
+    """FAKE model-backed recognizer: tags each of `words` as a name in the first text it sees them in, as the
+    multilingual student tags a German sign-off or a city, and never again."""
+
+    name, type, model_backed = "fake_word_tagger", "REAL_NAME", True
+
+    def __init__(self, words: list[str]):
+        self.words, self.fired = words, False
+
+    def find_many(self, texts: list[str], settled=None, languages=None) -> list[list[Span]]:
+        found = []
+        for text in texts:
+            spans = (
+                []
+                if self.fired
+                else [self.span(m.start(), m.end(), 0.9) for w in self.words for m in re.finditer(w, text)]
+            )
+            found.append(spans)
+            self.fired = self.fired or bool(spans)
+        return found
+
+
+def test_a_false_alarm_on_a_german_word_does_not_spread_through_a_german_session_and_a_real_name_does(
+    tmp_path, monkeypatch
+):
+    config = protect_config(tmp_path, monkeypatch)
+    tagger = FakeWordTagger(["Gruesse", "Koeln", "Grüße", "Schneider"])
+    protector = Protector(config, open_vault(config), Detector([tagger], languages=GermanGuesser()))
+    first = protector.protect("Viele Gruesse aus Koeln und liebe Grüße an Frau Schneider", "s")
+    assert first.text == "Viele <REAL_NAME_1> aus <REAL_NAME_2> und liebe <REAL_NAME_3> an Frau <REAL_NAME_4>"
+    later = protector.protect("Gruesse zurück aus Koeln! Grüße, und sag Schneider Bescheid", "s")
+    assert later.text == "Gruesse zurück aus Koeln! Grüße, und sag <REAL_NAME_4> Bescheid"
+
+
+@pytest.mark.parametrize(
+    ("value", "language"),
+    [("Gruesse", "de"), ("Koeln", "de"), ("Grüße", "de"), ("Très", "fr"), ("Mañana", "es"), ("Beste", "nl")],
+)
+def test_a_frequent_word_of_the_later_texts_language_is_common_there_and_only_there(value, language):
+    assert not specific(value, "REAL_NAME", language)
+    assert specific(value, "REAL_NAME")  # in an English text, as before: no English word
+    assert specific(value, "HEALTH", language)  # the other types count English's common words alone, as in English
+
+
+@pytest.mark.parametrize(("value", "language"), [("Schneider", "de"), ("Jonas", "de"), ("Jürgen Weißmann", "de")])
+def test_a_frequent_word_that_is_a_name_of_the_language_stays_specific(value, language):
+    assert specific(value, "REAL_NAME", language)
+
+
+def test_the_command_writes_the_frequent_words_that_are_names_of_the_languages_locales(tmp_path):
+    from typer.testing import CliRunner
+
+    from stealthflow.cli.app import app
+
+    out = tmp_path / "names-de.txt"
+    result = CliRunner().invoke(app, ["tagger", "language-names", "de", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = set(out.read_text(encoding="utf-8").split())
+    assert {"schneider", "jonas", "müller"} <= written and not {"sie", "köln", "grüsse"} & written

@@ -3,8 +3,8 @@
 Offsets of the reported spans point into the input text. Every further occurrence of a
 masked value in that text is masked too, so the protected text never contains a masked value in
 clear. In later texts of the session, a value it holds is masked wherever it appears only when it
-is specific (placeholders/common_words.py: an email or a key, a name that is no common word), so
-a false alarm on a word ("the") stays in the text it was made in.
+is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
+word), so a false alarm on a word ("the", "Gruesse") stays in the text it was made in.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
-from stealthflow.placeholders.language import uncovered_warning
+from stealthflow.placeholders.language import OTHERS, uncovered_warning
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -186,7 +186,7 @@ class Protector:
         chosen = _with_repeats(text, chosen)
         if self.recall:
             with self._known_lock:  # protect runs on several threads; the session's values grow in place
-                chosen = self._known_values(session).add_occurrences(text, chosen)
+                chosen = self._known_values(session).add_occurrences(text, chosen, language)
         issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         entries = issued.entries
         with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)
@@ -319,6 +319,7 @@ class KnownValues:
 
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
         self.automaton = None
+        self._specific: dict[tuple[str, str, str], bool] = {}  # (type, value, language) -> specific in its texts
         self.add(values, mark)
 
     def add(self, values: list[tuple[str, str]], mark: tuple[str, int]) -> None:
@@ -335,16 +336,21 @@ class KnownValues:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
     def add_occurrences(
-        self, text: str, spans: list[Span], reason: str = "a value masked before in this session"
+        self,
+        text: str,
+        spans: list[Span],
+        language: str | None = None,
+        reason: str = "a value masked before in this session",
     ) -> list[Span]:
-        """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them (`reason`: theirs)."""
+        """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them (`reason`: theirs);
+        `language`: the text's (its guess), in which a value made of that language's common words is not found."""
         if self.automaton is None:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts = [s.start for s in kept]
         for last, (span_type, value, word_like) in self.automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
-            if word_like and not _word_bounded(text, start, end):
+            if (word_like and not _word_bounded(text, start, end)) or not self._specific_in(span_type, value, language):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
@@ -352,6 +358,16 @@ class KnownValues:
             kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason))
             starts.insert(at, start)
         return kept
+
+    def _specific_in(self, span_type: str, value: str, language: str | None) -> bool:
+        """Whether `value` is found in a text in `language`: always but in the six languages other than English, where
+        a value made of the language's common words is not (`specific`); judged once per value and language."""
+        if language not in OTHERS:
+            return True
+        key = (span_type, value, language)
+        if key not in self._specific:
+            self._specific[key] = specific(value, span_type, language)
+        return self._specific[key]
 
 
 class SessionValues(KnownValues):
@@ -393,5 +409,5 @@ def _with_repeats(text: str, spans: list[Span]) -> list[Span]:
     for span in spans:
         values.setdefault(span.text_in(text), span.type)
     return KnownValues([(span_type, value) for value, span_type in values.items()]).add_occurrences(
-        text, spans, "another occurrence of a value found in this text"
+        text, spans, reason="another occurrence of a value found in this text"
     )
