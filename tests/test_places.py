@@ -22,6 +22,18 @@ def test_a_names_kind_comes_from_the_gazetteers():
     assert places.kind_of_name("English", "NORP") == ""  # a nationality or a language names no place
 
 
+@pytest.mark.parametrize(
+    ("name", "kind"), [("Jersey", ""), ("Puerto Rico", ""), ("Gibraltar", ""), ("Hong Kong", "city")]
+)
+def test_a_territory_is_no_country(name, kind):
+    """GeoNames and Faker list dependencies and special administrative regions among countries
+    (data/territory_names.txt): "I live in Jersey" never becomes "I live in this country"; a territory that is also a
+    city of GeoNames is a city."""
+    assert places.kind_of_name(name, "GPE") == kind
+    found = places.stand_ins(*_at(f"I live in {name} and love it.", f"in {name}"), "in")
+    assert "this country" not in {word for words in found.values() for word in words}
+
+
 def test_a_name_of_no_sure_kind_has_none():
     """A name spaCy types GPE that no gazetteer holds, a name of two kinds, a continent: no kind, no stand-in."""
     assert places.kind_of_name("Catalonia", "GPE") == places.kind_of_name("Bavaria", "GPE") == ""

