@@ -127,6 +127,9 @@ def test_a_clause_whose_subject_names_a_person_is_about_someone_else():
         ("My parents moved us to Cork when I was 5.", False),
         ("I work as a nurse who lives in Cork.", False),
         ("My printer is from Cork.", False),  # a thing in WordNet's second sense: not a person noun
+        ("My whole family is from Cork.", True),  # a group of people (WordNet's noun.group, a social group)
+        ("My folks grew up in Cork.", True),
+        ("My school is in Cork.", False),  # a group first, a building second: it may be the author's
     ]:
         start = sentence.index("Cork")
         assert about_someone_else(sentence, start, start + 4) == theirs, sentence

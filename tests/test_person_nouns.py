@@ -19,6 +19,10 @@ DATA_NOUN = LICENCE + (
     "00000007 18 n 01 child 0 001 @ 00000001 n 0000 | a young person\n"
     "00000008 18 n 01 printer 0 001 @ 00000001 n 0000 | someone whose occupation is printing\n"
     "00000009 14 n 01 crowd 0 000 | a large number of things or people\n"
+    "00000010 14 n 01 social_group 0 000 | people sharing some social relation\n"
+    "00000011 14 n 01 family 0 001 @ 00000012 n 0000 | a social unit living together\n"
+    "00000012 14 n 01 unit 0 001 @ 00000010 n 0000 | an organization regarded as part of a larger one\n"
+    "00000013 06 n 01 schoolhouse 0 000 | a building where young people receive education\n"
 )
 INDEX_NOUN = LICENCE + "".join(
     f"{lemma} n {len(offsets)} 1 @ {len(offsets)} 0 {' '.join(offsets)}\n"
@@ -26,6 +30,7 @@ INDEX_NOUN = LICENCE + "".join(
         ("person", ["00000001"]), ("sister", ["00000002"]), ("boss", ["00000004", "00000001", "00000003"]),
         ("knob", ["00000003"]), ("printer", ["00000008", "00000003"]), ("host", ["00000001", "00000009"]),
         ("burns", ["00000005"]), ("date", ["00000006", "00000001"]), ("child", ["00000007"]), ("step_sister", ["00000002"]),
+        ("family", ["00000011"]), ("school", ["00000012", "00000013"]), ("crowd", ["00000009"]),
     ]
 )  # fmt: skip
 NOUN_EXC = "children child\ndice die\n"
@@ -36,10 +41,13 @@ def test_wordnet_gives_the_nouns_whose_first_sense_is_a_person(tmp_path: Path):
         (tmp_path / name).write_text(text, encoding="latin-1")
     # "boss": a person first, a knob only third; not "date" (a person only after a day), "printer" or "host" (a thing
     # or a group second), a named instance ("Burns"), a word of several ("step_sister"), nor an irregular plural of no
-    # person ("dice")
-    assert person_nouns(tmp_path) == ["boss", "child", "children", "person", "sister"]
+    # person ("dice"); a group of people (a kind of social group: "family"), not one that is a building second
+    # ("school") nor a group of no kind of people ("crowd" here)
+    assert person_nouns(tmp_path) == ["boss", "child", "children", "family", "person", "sister"]
 
 
 def test_the_shipped_list_names_people_and_not_things():
     assert all(person_noun(w) for w in ("sister", "Boss", "roommates", "nannies", "women", "children", "colleagues"))
     assert not any(person_noun(w) for w in ("rent", "weather", "night", "paper", "city", "printer", "router", "host"))
+    assert all(person_noun(w) for w in ("family", "families", "folks", "crew", "team"))  # groups of people
+    assert not any(person_noun(w) for w in ("school", "church", "country"))  # a building or a place second

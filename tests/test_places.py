@@ -98,6 +98,9 @@ def test_a_places_stand_ins_are_of_its_kind_and_frame():
         ("On holiday and the locals in Lisbon are so friendly.", "Lisbon", ""),
         ("My sister came to visit me in Leeds.", "Leeds", ""),
         ("Cheering for Japan tonight, my whole family is from Osaka.", "Osaka", ""),
+        ("My folks live in Leeds now.", "Leeds", ""),  # a group of people (person_nouns.txt)
+        # a subject that is no one leaves the author's frame
+        ("The rent here in Leeds keeps going up.", "Leeds", "lives"),
     ],
 )
 def test_a_places_frame_comes_from_the_words_it_hangs_from(sentence, place, said):

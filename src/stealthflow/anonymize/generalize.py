@@ -582,14 +582,8 @@ def about_someone_else(sentence: str, start: int, end: int) -> bool:
         subject = next((t for t in verb.children if t.dep_ in syntax.SUBJECT), subject)
     if subject is None or syntax.with_author(subject):  # "My mom and I moved": the author too
         return False
-    if subject.pos_ == "PRON":
-        return syntax.someone_else(subject)
     people = cue_heads().get("gender", frozenset()) | cue_heads().get("married", frozenset())
-    return (
-        subject.ent_type_ == "PERSON"
-        or subject.pos_ == "NOUN"
-        and (subject.lower_ in people or person_nouns.person_noun(subject.text))
-    )
+    return person_nouns.someone(subject) or subject.pos_ == "NOUN" and subject.lower_ in people
 
 
 def name_kinds(sentence: str, start: int, end: int, where: syntax.Slot | None = None) -> frozenset[str]:

@@ -1,12 +1,17 @@
-"""Person nouns: the words that name a person ("sister", "boss", "friend", "roommate"), so that a clause whose
-subject is one is read as about someone other than the author (`generalize.about_someone_else`): "My sister is
-from Cork" never becomes "My sister is from my hometown".
+"""Person nouns: the words that name a person or a group of people ("sister", "boss", "friend", "family", "folks"), so
+that a clause whose subject is one is read as about someone other than the author (`generalize.about_someone_else`):
+"My sister is from Cork" never becomes "My sister is from my hometown"; and that a place's frame is vetoed only by
+such a subject (`someone`, `places.frame`): "My family lives in Leeds" says nothing of where the author lives, "The
+rent here in Leeds keeps going up" does.
 
 `data/generalize/person_nouns.txt` is built from WordNet 3.0 by `stealthflow tagger person-nouns WORDNET_DIR`
 (Debian's wordnet-base: /usr/share/wordnet; licence: data/LICENSE-WordNet): every one-word lowercase noun whose
 most frequent sense WordNet files under noun.person and is no named instance, and none of whose first two senses is
 a made thing or a group (noun.artifact, noun.group: "printer", "scanner", "carrier", "host"; a clause whose subject it
-is may be the author's, "My printer is from Japan"), with the irregular plurals of noun.exc ("children", "women").
+is may be the author's, "My printer is from Japan"); every one whose most frequent sense is a group of people
+(noun.group, a kind of "people" or "social group": "family", "folks", "crowd", "team") and none of whose first two
+senses is a made thing or a place (noun.artifact, noun.location: "school", "church", "country"); with the irregular
+plurals of noun.exc ("children", "women").
 Other second senses stay ("mother" of vinegar, "kid" leather): the person is what such words mostly name.
 """
 
@@ -14,37 +19,73 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from stealthflow.anonymize import syntax
 from stealthflow.resources import data_words, write_words
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
 
 PERSON_NOUNS = "person_nouns.txt"
 #: WordNet's lexicographer file of people (lexnames: 18 is noun.person)
 NOUN_PERSON = 18
 #: WordNet's lexicographer files of things that are no person (lexnames: 06 noun.artifact, 14 noun.group)
 THING_FILES = frozenset({6, 14})
-#: how many of a noun's most frequent senses may be no thing of THING_FILES
+#: how many of a noun's most frequent senses may be no thing of THING_FILES (of GROUP_THING_FILES for a group)
 THING_SENSES = 2
+#: WordNet's lexicographer file of groups (lexnames: 14 noun.group)
+NOUN_GROUP = 14
+#: the groups (noun.group) whose kinds are groups of people
+PEOPLE_GROUPS = frozenset({"people", "social_group"})
+#: WordNet's lexicographer files of things that are no group of people (lexnames: 06 noun.artifact, 15 noun.location)
+GROUP_THING_FILES = frozenset({6, 15})
 
 
 def person_nouns(wordnet_dir: Path) -> list[str]:
     """The one-word lowercase nouns of WordNet 3.0 (data.noun, index.noun and noun.exc in `wordnet_dir`) whose first
-    (most frequent) sense is a person and none of whose first THING_SENSES senses is a thing (THING_FILES), and the
-    irregular plurals noun.exc gives for them."""
+    (most frequent) sense is a person and none of whose first THING_SENSES senses is a thing (THING_FILES), or whose
+    first sense is a group of people (`_people_group`) and none of whose first THING_SENSES senses is a made thing or a
+    place (GROUP_THING_FILES); and the irregular plurals noun.exc gives for them."""
     from stealthflow.placeholders.recognizers.wordnet import lemma_senses, synsets
 
     nouns = {synset.offset: synset for synset in synsets(wordnet_dir / "data.noun")}
+
+    def first_two_none_of(offsets: list[str], files: frozenset[int]) -> bool:
+        return not any(nouns[offset].lexicographer_file in files for offset in offsets[:THING_SENSES])
+
     people = {
         lemma
         for lemma, offsets in lemma_senses(wordnet_dir / "index.noun").items()
         if lemma.isalpha()
         and offsets
-        and nouns[offsets[0]].lexicographer_file == NOUN_PERSON
         and not nouns[offsets[0]].instance()
-        and not any(nouns[offset].lexicographer_file in THING_FILES for offset in offsets[:THING_SENSES])
+        and (
+            nouns[offsets[0]].lexicographer_file == NOUN_PERSON
+            and first_two_none_of(offsets, THING_FILES)
+            or _people_group(nouns, offsets[0])
+            and first_two_none_of(offsets, GROUP_THING_FILES)
+        )
     }
     exceptions = (wordnet_dir / "noun.exc").read_text(encoding="latin-1").split("\n")
     plurals = {line.split()[0] for line in exceptions if len(line.split()) > 1 and line.split()[1] in people}
     return sorted(people | {word for word in plurals if word.isalpha()})
+
+
+def _people_group(nouns: dict, offset: str) -> bool:
+    """The synset at `offset` is a group (noun.group) of a kind of PEOPLE_GROUPS, through its hypernyms."""
+    if nouns[offset].lexicographer_file != NOUN_GROUP:
+        return False
+    seen, stack = set(), [offset]
+    while stack:
+        synset = nouns[stack.pop()]
+        if synset.lexicographer_file == NOUN_GROUP and synset.words[0].casefold() in PEOPLE_GROUPS:
+            return True
+        for hypernym in synset.hypernyms():
+            if hypernym not in seen:
+                seen.add(hypernym)
+                stack.append(hypernym)
+    return False
 
 
 def write_person_nouns(wordnet_dir: Path, out: Path) -> int:
@@ -66,3 +107,12 @@ def person_noun(word: str) -> bool:
     if word.endswith("men"):
         forms.add(word[:-3] + "man")
     return bool(forms & _people())
+
+
+def someone(token: Token) -> bool:
+    """`token` names someone other than the author: a pronoun of another person (`syntax.someone_else`: "she",
+    "their"), a person's name (spaCy's PERSON, or `syntax.entity_type`'s: "Lola cried"), or a noun naming a person or a
+    group of people (`person_noun`: "sister", "family"); not "I", "my", "it", "the rent"."""
+    if token.pos_ == "PRON":
+        return syntax.someone_else(token)
+    return "PERSON" in {token.ent_type_, syntax.entity_type(token)} or token.pos_ == "NOUN" and person_noun(token.text)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from stealthflow.anonymize import syntax
+from stealthflow.anonymize import person_nouns, syntax
 from stealthflow.resources import resource_dir
 
 if TYPE_CHECKING:
@@ -139,12 +139,12 @@ def _has_present_aux(verb: Token) -> bool:
 
 def _by_author(word: Token) -> bool:
     """No one but the author is the subject of the verbs governing `word`, nor the owner of `word`: "my whole family
-    is from Osaka", "my parents' house in Leeds" are not (places.yaml `author`); `word` may be the subject itself ("My
-    flight to Rome got cancelled")."""
-    author = set(_places_yaml()["author"])
+    is from Osaka", "my parents' house in Leeds" are not (`person_nouns.someone`: a person or a group of people); a
+    subject that is no one ("The rent here in Leeds keeps going up") leaves the author's frame; `word` may be the
+    subject itself ("My flight to Rome got cancelled")."""
     owners = [t for t in word.children if t.dep_ == "poss"]
     subject = next((t for v in _verbs(word) for t in v.children if t.dep_ in {"nsubj", "nsubjpass"}), None)
-    return all(t.lower_ in author for t in owners) and (subject in (None, word) or subject.lower_ in author)
+    return not any(map(person_nouns.someone, owners)) and (subject in (None, word) or not person_nouns.someone(subject))
 
 
 def _now(word: Token) -> bool:
