@@ -736,14 +736,17 @@ def test_a_stand_in_that_means_another_thing_is_not_tried():
 def test_a_candidate_the_gate_turns_away_gives_way_to_the_next_one():
     """The acceptance gate, not the fluency score, decides: the best-reading stand-in is turned away when the gate
     judges its words too far from the phrase's, and the next candidate the gate passes is taken."""
-    text = "Honestly my husband is the best cook."
-    scorer = ScoreByTable({"Honestly my partner is the best cook.": 2.0, "Honestly someone is the best cook.": 0.5})
+    text = "Honestly my husband and I are the best cooks."
+    scorer = ScoreByTable(
+        {"Honestly my partner and I are the best cooks.": 2.0, "Honestly we are the best cooks.": 0.5}
+    )  # FAKE scores
     embed = (
         FakeEmbed(  # FAKE: both stand-ins pass the meaning floor; "partner" is far from "husband", the word it replaces
             {
-                "my husband": [1.0, 0.0, 0.0],
-                "my partner": [0.6, 0.8, 0.0],
-                "someone": [0.6, 0.8, 0.0],
+                "my husband and I": [1.0, 0.0, 0.0],
+                "my partner and I": [0.6, 0.8, 0.0],
+                "We": [0.6, 0.8, 0.0],
+                "we": [0.6, 0.8, 0.0],
                 "husband": [1.0, 0.0, 0.0],
                 "partner": [0.0, 1.0, 0.0],
             }
@@ -753,9 +756,9 @@ def test_a_candidate_the_gate_turns_away_gives_way_to_the_next_one():
     weights[FEATURES.index("nearness")] = 1.0
     gate = Gate((0.0,) * len(FEATURES), (1.0,) * len(FEATURES), tuple(weights), -0.5, 0.5)  # FAKE: nearness >= 0.5
     ((rewrite, (replacement,)),) = Generalizer(scorer, gate, embed=embed).generalize(
-        [text], [[("my husband", "married")]]
+        [text], [[("my husband and I", "married")]]
     )
-    assert rewrite == "Honestly someone is the best cook." and replacement.replacement == "someone"
+    assert rewrite == "Honestly we are the best cooks." and replacement.replacement == "We"
 
 
 def test_a_removal_never_takes_the_only_complement_of_its_verb():

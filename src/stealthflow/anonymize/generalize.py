@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from stealthflow.anonymize import meaning, person_nouns, places, syntax
+from stealthflow.anonymize import meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -675,7 +675,7 @@ class Generalizer:
             if not where:
                 break
             found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}, marked), where)
-            best = self._best({i: self._trials(current[i], pending[i][0], where[i][2], found[i]) for i in where})
+            best = self._best({i: self._trials(current[i], pending[i][0], *where[i], found[i]) for i in where})
             unplaced = [
                 i
                 for i in where
@@ -757,10 +757,16 @@ class Generalizer:
         }
 
     @staticmethod
-    def _trials(text: str, item: tuple[str, str, bool], window: str, found: list[str]) -> list[tuple]:
-        """(candidate, sentence, the sentence with it, the text with it) for each candidate of the phrase."""
+    def _trials(
+        text: str, item: tuple[str, str, bool], start: int, end: int, window: str, found: list[str]
+    ) -> list[tuple]:
+        """(candidate, sentence, the sentence with it, the text with it) for each candidate of the phrase that keeps
+        who the text is about (`referents.keeps_referent`: never "Someone" or "We" for "My husband" of "My husband
+        loves hiking", nor "We" for "My husband and I" of "My husband and I moved. He works as a nurse")."""
         bounds = sentence_around(text, item[0])
-        trials = (_trial(text, bounds, window, item[0], candidate) for candidate in found)
+        after = window[end:] + text[bounds[1] :]
+        kept = [c for c in found if referents.keeps_referent(window, start, end, c, after)]
+        trials = (_trial(text, bounds, window, item[0], candidate) for candidate in kept)
         return [trial for trial in trials if trial is not None]
 
     @staticmethod

@@ -462,7 +462,7 @@ def pieces(sentence: str, start: int, end: int, heads: frozenset[str] = frozense
         ):
             run.append(token)
             continue
-        if _content(t for t in run if not _author(t)):  # not "I" of "My husband and I"
+        if _content(t for t in run if not is_author(t)):  # not "I" of "My husband and I"
             found.extend(_inside(doc, run[0].i, run[-1].i + 1, heads))
         run = []
     found = found or [(start, end)]
@@ -506,7 +506,7 @@ def _content(tokens) -> bool:
     return any(t.pos_ not in FUNCTION for t in tokens)
 
 
-def _author(token: Token) -> bool:
+def is_author(token: Token) -> bool:
     """A first-person pronoun ("I", "we"): it names the author, who is no one to the reader."""
     return token.pos_ == "PRON" and token.morph.get("Person") == ["1"]
 
@@ -523,7 +523,7 @@ def someone_else(token: Token) -> bool:
 
 def speaks_for_author(text: str) -> bool:
     """`text` holds a first-person word ("my city", "the place I grew up", "people I work with")."""
-    return any(_author(token) for token in parse(text))
+    return any(is_author(token) for token in parse(text))
 
 
 def clause_subject(sentence: str, start: int, end: int) -> Token | None:
@@ -546,11 +546,11 @@ def with_author(token: Token) -> bool:
     """`token` or a word coordinated with it is the author ("My mom and I"), or the author is the object of its
     prepositional phrase ("The vegan in me", "Nurses like me") or, for a subject, of its verb ("My parents moved us to
     Leeds"): the clause is the author's too."""
-    if any(_author(t) for t in (token, *token.conjuncts)):
+    if any(is_author(t) for t in (token, *token.conjuncts)):
         return True
-    if any(_author(o) for p in token.children if p.dep_ == "prep" for o in p.children if o.dep_ == "pobj"):
+    if any(is_author(o) for p in token.children if p.dep_ == "prep" for o in p.children if o.dep_ == "pobj"):
         return True
-    return token.dep_ in SUBJECT and any(_author(t) for t in token.head.children if t.dep_ in {"dobj", "dative"})
+    return token.dep_ in SUBJECT and any(is_author(t) for t in token.head.children if t.dep_ in {"dobj", "dative"})
 
 
 def has_content(sentence: str, start: int, end: int) -> bool:

@@ -1,0 +1,70 @@
+"""Whether a stand-in keeps who its text is about.
+
+A phrase naming someone other than the author ("My husband", "My husband and I", "Sarah") is replaced only by a
+stand-in naming the same people: a definite noun phrase ("my partner", "My partner and I") or a pronoun of the same
+person and number ("We" for "My husband and I"). An indefinite stand-in ("someone", "a person", "people" for "My
+husband") makes the husband an unknown person, a pronoun of another person ("we" for "My husband") makes him the
+author: each states a fact the post did not. A stand-in that names the other person no more ("We" for "My husband
+and I") is refused when a pronoun of a third person follows it in the post ("He works as a nurse"): the pronoun
+would point at no one.
+
+Measured on benchmarks/local_dev.py --limit 150 --harmless benchmarks/data/rewrite-heldout-b/harmless.jsonl against
+the code without it: 1 of 270 rewrites differs ("My husband thinks his mum's gravy is 'fine'" no longer becomes
+"Someone thinks his mum's gravy ...": the phrase stays, reported); teacher cues gone 0.280 -> 0.276, fluency proxy
+0.716 -> 0.725, cue-free posts changed 0.017 -> 0.017.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stealthflow.anonymize import person_nouns, syntax
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def keeps_referent(sentence: str, start: int, end: int, candidate: str, after: str) -> bool:
+    """`candidate` replacing sentence[start:end] names the same people (see the module), `after` being the text of the
+    post that follows the phrase; True for a phrase that names no one but the author, or when `candidate` is empty
+    (a removal: `syntax.damage` judges those)."""
+    span = syntax.phrase_span(syntax.parse(sentence), start, end)
+    if not candidate.strip() or span is None or not len(span):
+        return True
+    head = syntax.head_of(span)
+    if head.pos_ == "ADP" or not person_nouns.someone(head):
+        return True
+    with_author = any(syntax.is_author(t) for t in head.conjuncts if t in span)
+    person, number = ("1", "Plur") if with_author else ("3", "Plur" if head.tag_ in {"NNS", "NNPS"} else "Sing")
+    root = next(iter(syntax.parse(candidate).sents)).root
+    if _indefinite(root):  # "someone", "a person", "people": only for no one in particular ("Any other guys")
+        return not _definite(head)
+    if root.pos_ == "PRON":  # "we" for "My husband and I", never for "My husband"
+        if root.morph.get("Person") != [person] or root.morph.get("Number") not in ([number], []):
+            return False
+        return person == "3" or not _third_person_follows(after)  # "We ... He works as a nurse"
+    return True
+
+
+def _indefinite(root: Token) -> bool:
+    """The noun phrase headed by `root` names no one in particular: "a person", "people", "someone"."""
+    if root.pos_ == "PRON":
+        return root.morph.get("PronType") == ["Ind"]
+    dets = [t for t in root.children if t.dep_ in {"det", "poss"}]
+    if not dets:
+        return root.tag_ in {"NNS", "NNPS"}
+    return all(d.morph.get("Definite") == ["Ind"] for d in dets)
+
+
+def _definite(head: Token) -> bool:
+    """The phrase headed by `head` names someone in particular: a name, or a noun with a possessive or "the"."""
+    if head.pos_ == "PROPN":
+        return True
+    return any(t.dep_ == "poss" or t.morph.get("Definite") == ["Def"] for t in head.children)
+
+
+def _third_person_follows(after: str) -> bool:
+    """A personal pronoun of a third person who is not a thing ("he", "her", "his", "they") is in `after`."""
+    return any(
+        t.pos_ == "PRON" and t.morph.get("Person") == ["3"] and syntax.someone_else(t) for t in syntax.parse(after)
+    )

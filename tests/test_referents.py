@@ -1,0 +1,72 @@
+"""A stand-in keeps who its text is about (stealthflow.anonymize.referents; spaCy's parse, FAKE scorers and
+embedders for the generalizer)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gate_fakes import floors_gate
+
+from stealthflow.anonymize.generalize import Generalizer
+from stealthflow.anonymize.referents import keeps_referent
+from stealthflow.utility.fluency import Fluency
+
+
+def _keeps(sentence: str, phrase: str, candidate: str, after: str = "") -> bool:
+    start = sentence.index(phrase)
+    return keeps_referent(sentence, start, start + len(phrase), candidate, sentence[start + len(phrase) :] + after)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "candidate", "after", "kept"),
+    [
+        ("My husband and I moved to Leeds.", "My husband and I", "My partner and I", " He works nights.", True),
+        ("My husband and I moved to Leeds.", "My husband and I", "We", "", True),
+        # "He" would point at no one
+        ("My husband and I moved to Leeds.", "My husband and I", "We", " He works nights.", False),
+        ("My husband and I moved to Leeds.", "My husband and I", "Someone and I", "", False),
+        # the husband made an unknown person, or the author
+        ("My husband thinks his mum's gravy is fine.", "My husband", "Someone", "", False),
+        ("My husband thinks his mum's gravy is fine.", "My husband", "A person", "", False),
+        ("My husband loves hiking.", "My husband", "We", "", False),
+        ("My husband loves hiking.", "My husband", "My partner", " He goes every weekend.", True),
+        # no one in particular may become someone; a phrase naming no other person is no concern here
+        ("Any other guys get nervous at the barber?", "Any other guys", "Someone", "", True),
+        ("I love my job.", "my job", "work", "", True),
+    ],
+)
+def test_a_stand_in_names_the_same_people(sentence, phrase, candidate, after, kept):
+    assert _keeps(sentence, phrase, candidate, after) == kept
+
+
+class ScoreByTable:
+    """FAKE scorer: a fixed score per rewritten sentence (anything else reads badly)."""
+
+    def __init__(self, table: dict[str, float]):
+        self.table = table
+
+    def compare(self, originals, rewrites):
+        return [Fluency(self.table.get(r.strip(), -9.0), 0.0) for r in rewrites]
+
+
+def near_everything(texts):
+    """FAKE embedder: every text the same vector, so every candidate passes the meaning floor."""
+    return np.ones((len(texts), 8), dtype=np.float32) / np.sqrt(8)
+
+
+def test_the_generalizer_never_takes_a_stand_in_that_changes_who_the_post_is_about():
+    """The best-reading stand-in is not taken when it changes who the post is about: "We moved to Leeds. He works
+    nights." leaves "He" pointing at no one; "Someone thinks his mum's gravy is fine" makes the husband a stranger."""
+    text = "My husband and I moved to Leeds. He works nights."
+    scorer = ScoreByTable({"We moved to Leeds.": 2.0, "My partner and I moved to Leeds.": 1.0})  # FAKE scores
+    generalizer = Generalizer(scorer, floors_gate(0.0), embed=near_everything)
+    ((rewrite, _),) = generalizer.generalize([text], [[("My husband and I", "married")]])
+    assert rewrite == "My partner and I moved to Leeds. He works nights."
+    text = "My husband thinks his mum's gravy is fine."
+    scorer = ScoreByTable(
+        {"Someone thinks his mum's gravy is fine.": 2.0, text.replace("My husband", "My partner"): 1.0}
+    )
+    ((rewrite, _),) = Generalizer(scorer, floors_gate(0.0), embed=near_everything).generalize(
+        [text], [[("My husband", "married")]]
+    )
+    assert rewrite == "My partner thinks his mum's gravy is fine."
