@@ -9,7 +9,8 @@ the file name), split into edits as `benchmarks/reader_edits.py` splits them:
 - **fragments, clauses, objects**: each removal (an edit with nothing in its place, no whole sentence) tested in its
   sentence of the original by `syntax.damage`: it leaves a word without the head it belonged to or a coordination
   with one conjunct ("fragment"), takes a clause with its own verb ("clause"), takes every object of a verb that stays
-  ("object"), or none of these ("stands"); per outcome, the edits' labels (accepted, rejected, not counted) and their
+  ("object"), takes the word joining two clauses ("connective"), widens a claim about all, none or the most of a
+  kind ("claim"), or none of these ("stands"); per outcome, the edits' labels (accepted, rejected, not counted) and their
   posts' verdicts.
 
 `--rewrites FILE` (the replay written by `reader_edits.py --rewrites`): per verdict, whether the judged rewrite is
@@ -73,7 +74,8 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
-    table: dict[str, Counter] = {kind: Counter() for kind in ("fragment", "clause", "object", "connective", "stands")}
+    kinds = ("fragment", "clause", "object", "connective", "claim", "stands")
+    table: dict[str, Counter] = {kind: Counter() for kind in kinds}
     examples: list[str] = []
     for _, row in rows:
         original = row["original"]

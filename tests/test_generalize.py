@@ -185,6 +185,10 @@ def test_a_drop_of_a_whole_constituent_leaves_no_fragment(sentence, phrase):
          "Portuguese at home and English", "object"),  # "I speak at work"
         ("Grew up between Lagos, Accra and London, so I'm never sure what to call home.",
          "between Lagos, Accra and London, so", "connective"),  # "Grew up, I'm never sure"
+        # a claim about every member of a kind, none, or the most of it, widened to more than the post's
+        ("Every Thai restaurant in this town is better than the ones back home.", "Thai", "claim"),
+        ("No Korean place here does it right.", "Korean", "claim"),
+        ("The best Thai food in town is at the market.", "best Thai", "claim"),
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sentence, phrase, kind):
@@ -207,6 +211,8 @@ def test_a_place_completing_a_phrasal_verb_alone_is_no_removal():
     [
         ("Turned 50 on Monday and my kids got me a kayak.", "on Monday"),
         ("I speak Portuguese at home and English at work.", "and English"),  # one object of two stays
+        ("We went to a Thai restaurant in town.", "Thai"),  # a restaurant still: the claim holds without it
+        ("Sunday on Reforma is the best thing about this city.", "about this city"),  # after its noun
     ],
 )
 def test_a_removal_that_leaves_each_clause_its_verb_and_each_verb_an_object_does_no_damage(sentence, phrase):
