@@ -14,7 +14,10 @@ teacher rewrites, each line of each text a post (a blind sample's `texts/origina
 benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
 proxy. Both report `unprotected_why`: each mark left unprotected, by attribute and by reason, read again in the
 rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did not leave with what is around it,
-`why_kept`). `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
+`why_kept`). `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
+reports the first stage that left it no acceptable edit (`stays`: count and share by reason) with the best rejected
+edit and its gate probability; FILE gets `--stays-examples` of them drawn at random.
+`--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
 data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
 the generalizer.
 
@@ -30,7 +33,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from stealthflow.anonymize import generalize, meaning, syntax
+from stealthflow.anonymize import generalize, meaning, places, referents, syntax
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
@@ -165,6 +168,105 @@ def stayed(results: list[PostRewrite]) -> dict:
     return {key: {a: dict(c.most_common()) for a, c in sorted(by.items())} for key, by in counts.items()}
 
 
+def no_candidate(sentence: str, start: int, end: int, attribute: str) -> str:
+    """Why sentence[start:end] has no candidate: `why_stand_in`, a place name whose kind and frame give no stand-in
+    named apart, a drop the sentence would stand without refused by `syntax.damage` named with its kind."""
+    where = syntax.slot(sentence, start, end)
+    if where is not None and where.removable and (kind := syntax.damage(sentence, start, end)):
+        return f"no candidate: drop refused by syntax.damage ({kind})"
+    why = why_stand_in(sentence, start, end, attribute)
+    if attribute in places.PLACE_ATTRIBUTES and why == "name of its kind: no stand-in fits the slot":
+        return "no candidate: place kind or frame"
+    return f"no candidate: {why}"
+
+
+def first_stay(generalizer: Generalizer, text: str, phrase: str, attribute: str, marked: list[str]) -> dict | None:
+    """Why `phrase` of `text` stayed: the generalizer's stages replayed on it in the sentence it stayed in, and the
+    first that left it no acceptable stand-in: no candidate (`no_candidate`), every candidate under the meaning floor,
+    every one refused by `referents.keeps_referent` or by `generalize._trial` (a placeholder lost, a word left
+    dangling), every edit scored (with the removals of a cue that `gives_away`) under the gate's threshold, or every
+    one the gate passes under a hard floor (`gate.clears_floors`). "accepted on replay": an edit passes in the rewrite
+    (its context changed after the phrase was tried). With the best edit the gate scored, its probability, and
+    whether any edit reached the gate; None when the phrase is not in `text`."""
+    found = find_phrase(phrase, text)
+    if found is None:
+        return None
+    first, last = generalize.sentence_bounds(text, *found)
+    window, start, end = text[first:last], found[0] - first, found[1] - first
+    row = {"phrase": phrase, "attribute": attribute, "sentence": window, "best": None, "chance": None}
+    if not syntax.has_content(window, start, end):
+        return {**row, "reason": "function words only", "gate_scored": False}
+    where, item = {0: (start, end, window)}, (phrase, attribute, False)
+    tried = generalizer._candidates(where, {0: attribute}, [marked])[0]
+    near = generalizer._meaningful({0: tried}, where)[0]
+    kept = [c for c in near if referents.keeps_referent(window, start, end, c, text[last:])]
+    trials = generalizer._trials(text, item, start, end, window, kept)
+    stage = next(
+        (
+            why
+            for empty, why in (
+                (not tried, None),
+                (not near, "every candidate under the meaning floor"),
+                (not kept, "refused by referents"),
+                (not trials, "refused by replace (placeholder or dangling word)"),
+            )
+            if empty
+        ),
+        "",
+    )
+    if stage is None:
+        stage = no_candidate(window, start, end, attribute)
+    if generalize.gives_away(window, start, end, attribute):
+        trials += generalizer._removals(text, item, start, end, window)
+    if not trials:
+        return {**row, "reason": stage, "gate_scored": False}
+    scores = generalizer.scorer.compare([t[1] for t in trials], [t[2] for t in trials])
+    verdicts = generalizer.gate.verdicts([(t[1], t[2]) for t in trials], scores, generalizer.embed)
+    (chance, _), (new, _, edited, _) = max(zip(verdicts, trials, strict=True), key=lambda v: v[0][0])
+    row = {**row, "best": new, "edited": edited, "chance": round(chance, 3), "gate_scored": True}
+    if any(ok for _, ok in verdicts):
+        return {**row, "reason": "accepted on replay"}
+    if stage:
+        return {**row, "reason": stage}
+    over = [(t, f) for t, f, (c, _) in zip(trials, scores, verdicts, strict=True) if c >= generalizer.gate.threshold]
+    if over:
+        return {**row, "reason": "a hard floor of gate.py"}
+    return {**row, "reason": "gate probability under the threshold"}
+
+
+def stays(generalizer: Generalizer, results: list[PostRewrite]) -> list[dict]:
+    """`first_stay` of each mark reported unprotected."""
+    found = []
+    for result in results:
+        marked = [p for p, _ in result.cues]
+        for phrase in result.unprotected:
+            attribute = next((a for p, a in result.cues if phrase in p), "?")
+            if (row := first_stay(generalizer, result.text, phrase, attribute, marked)) is not None:
+                found.append(row)
+    return found
+
+
+def stay_table(rows: list[dict], threshold: float) -> dict:
+    """Count and share of the marks that stayed by their first reason, and the median gate probability of the best
+    rejected edit where one was scored; how many had an edit scored by the gate, and how many of those a best edit
+    within reach of the gate's `threshold`."""
+    counts = Counter(r["reason"] for r in rows)
+    table = {why: {"count": n, "share": round(n / len(rows), 3)} for why, n in counts.most_common()}
+    for why, entry in table.items():
+        chances = sorted(r["chance"] for r in rows if r["reason"] == why and r["chance"] is not None)
+        if chances:
+            entry["median_best_chance"] = chances[len(chances) // 2]
+    scored = [r for r in rows if r["gate_scored"]]
+    return {
+        "marks": len(rows),
+        "by_reason": table,
+        "an_edit_reached_the_gate": len(scored),
+        "best_chance_at_least": {
+            str(t): sum(r["chance"] >= t for r in scored) for t in (0.1, 0.15, 0.2, round(threshold, 3))
+        },
+    }
+
+
 def fluency_proxy(pairs: list[tuple[str, str]]) -> dict:
     """The share of (post, changed rewrite) pairs whose edit score is at least MODEL_FLOOR, and the median."""
     fluency = sorted(f.score for f in shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs]))
@@ -203,6 +305,8 @@ def main() -> None:
     parser.add_argument("--posts", type=Path, action="append", default=[], help="JSONL of texts, one post a line")
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
+    parser.add_argument("--stays", type=Path, help="JSONL: random examples of marks that stayed, with their reason")
+    parser.add_argument("--stays-examples", type=int, default=40)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rewrites = sample_rewrites(args.teacher, args.limit, args.seed) + [
@@ -210,11 +314,8 @@ def main() -> None:
     ]
     posts = [r.text for r in rewrites]
     hide_from_generalizer(args.teacher, {r.id for r in rewrites})
-    anonymizer = LocalAnonymizer(
-        None,
-        load_cue_tagger(args.tagger),
-        Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter)),
-    )
+    generalizer = Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter))
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), generalizer)
     started = time.time()
     results = anonymizer.rewrite_posts(posts)
     seconds = time.time() - started
@@ -245,6 +346,11 @@ def main() -> None:
         "seconds_per_post": round(seconds / len(posts), 2),
         "unprotected_why": stayed(results),
     }
+    if args.stays:
+        rows = stays(generalizer, results)
+        summary["stays"] = stay_table(rows, generalizer.gate.threshold)
+        examples = random.Random(args.seed).sample(rows, min(args.stays_examples, len(rows)))
+        args.stays.write_text("".join(json.dumps(r) + "\n" for r in examples), encoding="utf-8")
     if args.posts:
         summary["other_posts"] = other_posts(anonymizer, args.posts)
     report(summary, args.out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from gate_fakes import floors_gate
+from gate_fakes import ScoreByTable, floors_gate
 
 from stealthflow.anonymize import syntax
 from stealthflow.anonymize.cues import teacher_cue_examples
@@ -25,16 +25,6 @@ from stealthflow.data.schema import Comment, Profile
 from stealthflow.harvest.posts import harvest_posts, post_rows, refuse_test_profiles
 from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
 from stealthflow.utility.fluency import Fluency, edit_fluency
-
-
-class ScoreByTable:
-    """FAKE scorer: a fixed score per rewrite text, whatever spaces end it (anything else reads badly)."""
-
-    def __init__(self, table: dict[str, float]):
-        self.table = table
-
-    def compare(self, originals, rewrites):
-        return [Fluency(self.table.get(r.strip(), -9.0), 0.0) for r in rewrites]
 
 
 def candidates_for(sentence: str, phrase: str, attribute: str) -> list[str]:

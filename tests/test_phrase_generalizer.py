@@ -8,11 +8,11 @@ import json
 
 import numpy as np
 import pytest
+from gate_fakes import ScoreByTable
 
 from stealthflow.anonymize.generalize import Generalizer, usable_suggestion
 from stealthflow.harvest.phrases import phrase_rows
 from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites
-from stealthflow.utility.fluency import Fluency
 
 
 def teacher_file(tmp_path, posts: int = 20):
@@ -141,18 +141,6 @@ def test_a_suggestion_is_dropped_when_it_is_the_phrase_keeps_its_name_or_number_
 )
 def test_a_suggestion_keeping_a_word_of_the_phrase_or_a_number_word_is_dropped(suggestion, phrase):
     assert not usable_suggestion(suggestion, phrase)
-
-
-class ScoreByTable:
-    """FAKE scorer: a fixed score per rewrite text (anything else reads badly); remembers what it scored."""
-
-    def __init__(self, table: dict[str, float]):
-        self.table = table
-        self.seen: list[str] = []
-
-    def compare(self, originals, rewrites):
-        self.seen.extend(rewrites)
-        return [Fluency(self.table.get(r.strip(), -9.0), 0.0) for r in rewrites]
 
 
 class FakeSuggester:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gate_fakes import floors_gate
+from gate_fakes import ScoreByTable, floors_gate
 
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.referents import keeps_referent
-from stealthflow.utility.fluency import Fluency
 
 
 def _keeps(sentence: str, phrase: str, candidate: str, after: str = "") -> bool:
@@ -37,16 +36,6 @@ def _keeps(sentence: str, phrase: str, candidate: str, after: str = "") -> bool:
 )
 def test_a_stand_in_names_the_same_people(sentence, phrase, candidate, after, kept):
     assert _keeps(sentence, phrase, candidate, after) == kept
-
-
-class ScoreByTable:
-    """FAKE scorer: a fixed score per rewritten sentence (anything else reads badly)."""
-
-    def __init__(self, table: dict[str, float]):
-        self.table = table
-
-    def compare(self, originals, rewrites):
-        return [Fluency(self.table.get(r.strip(), -9.0), 0.0) for r in rewrites]
 
 
 def near_everything(texts):
