@@ -8,7 +8,8 @@ from pathlib import Path
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "acceptance_gate.py"
 sys.path.insert(0, str(SCRIPT.parent))
 
-from acceptance_gate import alone, judged  # noqa: E402
+import numpy as np  # noqa: E402
+from acceptance_gate import alone, judged, matched_threshold  # noqa: E402
 
 ORIGINAL = "My boyfriend is from Cabra. The rent in Dublin is mad."
 REWRITE = "My boyfriend is from my city. The rent is mad."
@@ -49,3 +50,22 @@ def test_an_edit_that_empties_its_sentence_or_only_inserts_is_left_out(tmp_path)
 def test_alone_replaces_the_occurrence_at_its_place_only():
     assert alone("I moved to Leeds.", 11, "Leeds", "my city") == "I moved to my city."
     assert alone("Leeds, and then Leeds again.", 16, "Leeds", "my city") is None  # an earlier copy: not this edit
+
+
+def test_the_one_edit_of_a_rejected_rewrite_is_rejected_whatever_the_note_names(tmp_path):
+    one = "My boyfriend is from my city. The rent in Dublin is mad."
+    rows = [row(False, "reads oddly", rewrite=one), row(False, "reads oddly")]  # the note names no edit
+    path = write(tmp_path / "fluency_reader_seed6.jsonl", rows)
+    items = judged([path], single_edits=True)
+    assert [(i["edited"].strip(), i["accepted"]) for i in items] == [("My boyfriend is from my city.", 0.0)]
+    assert judged([path]) == []  # by the notes alone, no edit is named
+
+
+def test_the_threshold_keeps_the_target_precision_at_the_highest_recall():
+    p = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
+    good = np.array([True, True, False, True, False, True])
+    floors = np.array([True, True, True, True, True, False])  # the last clears no hard floor: never accepted
+    assert matched_threshold(p, good, floors, 0.75) == 0.6  # 3 of 4 kept are good; at 0.5, 3 of 5
+    assert matched_threshold(p, good, floors, 1.0) == 0.8
+    assert matched_threshold(p, good, floors, 0.75, on="recall") == 0.6  # recall 3 of 4 (the last is floored)
+    assert matched_threshold(p, good, floors, 0.5, on="recall") == 0.8  # precision 1 at recall 2 of 4
