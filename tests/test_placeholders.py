@@ -131,6 +131,18 @@ def test_a_numbers_validity_does_not_depend_on_the_order_its_regions_are_tried(c
     assert _valid_phone.__wrapped__(candidate, PhoneRecognizer.regions) == in_given_order
 
 
+def test_the_german_recognizer_reuses_the_phone_recognizers_check_of_a_german_number():
+    from stealthflow.placeholders.recognizers import build_recognizers
+    from stealthflow.placeholders.recognizers.structured import _valid_in
+
+    recognizers = {r.name: r for r in build_recognizers()}
+    text = "Ruf mich nach sechs unter 0171 2345987 an."
+    assert [text[s.start : s.end] for s in recognizers["phone"].find(text)] == ["0171 2345987"]
+    hits = _valid_in.cache_info().hits
+    assert [text[s.start : s.end] for s in recognizers["national_phone_de"].find(text)] == ["0171 2345987"]
+    assert _valid_in.cache_info().hits == hits + 1
+
+
 def test_merge_prefers_higher_level_then_longer():
     low = Span(0, 10, "URL", Level.PL2)
     inner = Span(2, 6, "PASSWORD", Level.PL4)
