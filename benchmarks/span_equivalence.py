@@ -4,13 +4,15 @@ The whole detector (the deterministic recognizers, the language guess and the sh
 texts of benchmarks/data/pii-heldout-c to -h, data/pii_test.jsonl and the tagger's natural validation messages in
 seven languages (data/tagger-natural/validation*/, their marks taken out), once with this checkout's code and once
 with `--before SRC` (another checkout's src/, in a subprocess), and the span sets (start, end, type) are compared
-text by text. A span found by one side only is listed with the tagger's confidence where it has one and how far
+text by text; `--languages`: instead the six-language texts of data/pii_multilingual_test.jsonl and the languages
+files of benchmarks/data/pii-heldout-c to -k. A span found by one side only is listed with the tagger's confidence where it has one and how far
 that lies from its type's threshold (a float within 1e-4 of a threshold may fall either way on another CPU).
 
     git archive main src | tar -x -C /tmp/before   # the code to compare with
-    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src
+    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src [--languages]
 
-Writes benchmarks/results/span_equivalence.json (the counts and every difference).
+Prints whether the two span lists are identical as JSON (start, end, type, confidence, threshold), and writes
+benchmarks/results/span_equivalence[_languages].json (the counts and every difference).
 """
 
 from __future__ import annotations
@@ -28,18 +30,23 @@ SOURCES = [
     *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[cdefgh]/*.jsonl")),
     ROOT / "data" / "pii_test.jsonl",
 ]
+LANGUAGE_SOURCES = [
+    ROOT / "data" / "pii_multilingual_test.jsonl",
+    *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[c-k]/pii_languages_*.jsonl")),
+]
 MARKED_SOURCES = sorted((ROOT / "data" / "tagger-natural").glob("validation*/*.txt"))  # [value](TYPE) marks
 NEAR = 1e-4  # a confidence this close to its threshold may be rounded either way
 
 
-def texts() -> list[str]:
+def texts(languages: bool = False) -> list[str]:
     from stealthflow.pii_tagger.training.data import read_marked
 
-    plain = [json.loads(line)["text"] for path in SOURCES for line in path.read_text(encoding="utf-8").splitlines()]
-    return plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
+    sources = LANGUAGE_SOURCES if languages else SOURCES
+    plain = [json.loads(line)["text"] for path in sources for line in path.read_text(encoding="utf-8").splitlines()]
+    return plain if languages else plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
 
 
-def spans_found() -> list[list[list]]:
+def spans_found(languages: bool = False) -> list[list[list]]:
     """Per text, its spans as [start, end, type, tagger confidence or None, that type's threshold or None]."""
     from stealthflow.pii_tagger.model import load_pii_tagger
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -50,7 +57,7 @@ def spans_found() -> list[list[list]]:
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
     thresholds = tagger.span_thresholds
     found = []
-    for text in texts():
+    for text in texts(languages):
         found.append(
             [
                 [s.start, s.end, s.type]
@@ -61,8 +68,8 @@ def spans_found() -> list[list[list]]:
     return found
 
 
-def compare(ours: list[list[list]], theirs: list[list[list]]) -> dict:
-    corpus = texts()
+def compare(ours: list[list[list]], theirs: list[list[list]], languages: bool = False) -> dict:
+    corpus = texts(languages)
     differences = []
     for index, (new, old) in enumerate(zip(ours, theirs, strict=True)):
         new_set, old_set = {tuple(s[:3]): s for s in new}, {tuple(s[:3]): s for s in old}
@@ -85,6 +92,7 @@ def compare(ours: list[list[list]], theirs: list[list[list]]) -> dict:
         "spans_this_checkout": sum(map(len, ours)),
         "spans_before": sum(map(len, theirs)),
         "texts_differing": len({d["text"] for d in differences}),
+        "identical_json": json.dumps(ours) == json.dumps(theirs),
         "differences": differences,
     }
 
@@ -92,21 +100,26 @@ def compare(ours: list[list[list]], theirs: list[list[list]]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", help="another checkout's src/ to compare with")
+    parser.add_argument(
+        "--languages", action="store_true", help="the six-language texts (pii_multilingual_test, pii-heldout-c..k)"
+    )
     parser.add_argument("--spans", action="store_true", help=argparse.SUPPRESS)  # this process's spans, as JSON
     args = parser.parse_args()
     if args.spans:
-        print(json.dumps(spans_found()))
+        print(json.dumps(spans_found(args.languages)))
         return
     if not args.before:
         parser.error("--before SRC is required")
     env = {**os.environ, "PYTHONPATH": str(Path(args.before).resolve())}
-    done = subprocess.run([sys.executable, __file__, "--spans"], env=env, capture_output=True, text=True, check=True)
-    result = compare(spans_found(), json.loads(done.stdout.strip().splitlines()[-1]))
+    command = [sys.executable, __file__, "--spans", *(["--languages"] if args.languages else [])]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    result = compare(spans_found(args.languages), json.loads(done.stdout.strip().splitlines()[-1]), args.languages)
     print(json.dumps({key: value for key, value in result.items() if key != "differences"}))
     for difference in result["differences"]:
         print(difference)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "span_equivalence.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    name = "span_equivalence_languages.json" if args.languages else "span_equivalence.json"
+    (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -325,3 +325,58 @@ def test_url_recognizer_on_dotted_tokens_matches_every_token(text):
                 return super().find(text)
 
     assert structured.UrlRecognizer().find(text) == EveryToken().find(text)
+
+
+def _word_started() -> list[tuple[object, object]]:
+    """(pattern, WordStarts) of each recognizer that tries its patterns only where a cue word starts."""
+    from stealthflow.placeholders.recognizers.languages import LanguageRecognizer
+    from stealthflow.placeholders.recognizers.passports import PassportRecognizer
+    from stealthflow.placeholders.recognizers.usernames import UsernameRecognizer
+
+    pairs = [(r.pattern, r._cue_starts) for r in build_recognizers() if isinstance(r, LanguageRecognizer) and r.cues]
+    users = UsernameRecognizer()
+    pairs += [(p, users._starts) for p in (users._label, users._site, users._site_name, users._signed, users._marked)]
+    passports = PassportRecognizer()
+    return [*pairs, (passports._cue, passports._cue_starts)]
+
+
+WORD_STARTED = _word_started()
+CUES = sorted(
+    {phrase for _, starts in WORD_STARTED for phrase in starts.words if phrase.strip()}
+    | {"Ich heiße", "Grüße", "Straße", "Benutzername:"}
+)
+# characters that casefolding lengthens ("ß" -> "ss", "İ" -> "i̇", "ﬁ" -> "fi"), glued to cues and alone
+LENGTHENED = ["Straße", "GRÜẞE", "İch", "İ", "ﬁle", "ǰ", "ß", "ŉ"]
+
+
+@st.composite
+def cue_texts(draw) -> str:
+    parts = draw(
+        st.lists(
+            st.one_of(st.sampled_from(CUES), st.sampled_from(LENGTHENED), st.sampled_from(FILLER[:-1])),
+            min_size=1,
+            max_size=20,
+        )
+    )
+    parts = [p.replace("i", "İ", 1) if draw(st.integers(0, 4)) == 0 else p for p in parts]
+    parts = [p.upper() if draw(st.integers(0, 9)) == 0 else p for p in parts]
+    glue = st.sampled_from([" ", "", ": ", " Anna_77 ", " tinker.dad\n", ", ", "ß"])
+    return "".join(part + draw(glue) + draw(st.sampled_from(["Berg", "Kassel", "K1234567", ""])) for part in parts)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=cue_texts())
+def test_patterns_tried_at_cue_word_starts_find_what_a_full_scan_finds_where_folding_lengthens_letters(text):
+    from stealthflow.placeholders.recognizers.gate import matches_at
+
+    for pattern, starts in WORD_STARTED:
+        gated = [m.span() for m in matches_at(pattern, text, starts(text))]
+        assert gated == [m.span() for m in pattern.finditer(text)], pattern.pattern[:80]
+
+
+def test_a_cue_word_after_a_letter_folding_lengthens_starts_where_it_is_written():
+    from stealthflow.placeholders.recognizers.gate import WordStarts
+
+    starts = WordStarts(("heiße", "ich"))
+    assert starts("Grüße, ich heiße Anna") == [7, 11]
+    assert starts("İch heiße Anna") == [0, 4]

@@ -107,6 +107,42 @@ def test_an_international_number_of_a_possible_length_is_a_phone_even_outside_th
     assert found("the score was +3 12, order +44 123") == {}  # too short for any plan
 
 
+def test_a_number_dialled_with_a_trunk_zero_is_tried_first_where_zero_is_dialled():
+    from stealthflow.placeholders.recognizers.structured import PhoneRecognizer, trunk_first
+
+    regions = PhoneRecognizer.regions
+    assert trunk_first("0", regions) == ("GB", "DE", "FR", "AU", "IN", "US", "CA")
+    assert trunk_first("4", regions) == regions  # no region dials 4 first: their order as given
+
+
+@pytest.mark.parametrize(
+    "candidate", ["0171 2341234", "030 12345678", "(415) 555-2671", "020 7946 0958", "1 800 555 0199", "5550 1234"]
+)
+def test_a_numbers_validity_does_not_depend_on_the_order_its_regions_are_tried(candidate):
+    import phonenumbers
+
+    from stealthflow.placeholders.recognizers.structured import PhoneRecognizer, _valid_phone
+    from stealthflow.placeholders.types import parse_phone
+
+    in_given_order = any(
+        (number := parse_phone(candidate, region)) is not None and phonenumbers.is_valid_number(number)
+        for region in PhoneRecognizer.regions
+    )
+    assert _valid_phone.__wrapped__(candidate, PhoneRecognizer.regions) == in_given_order
+
+
+def test_the_german_recognizer_reuses_the_phone_recognizers_check_of_a_german_number():
+    from stealthflow.placeholders.recognizers import build_recognizers
+    from stealthflow.placeholders.recognizers.structured import _valid_in
+
+    recognizers = {r.name: r for r in build_recognizers()}
+    text = "Ruf mich nach sechs unter 0171 2345987 an."
+    assert [text[s.start : s.end] for s in recognizers["phone"].find(text)] == ["0171 2345987"]
+    hits = _valid_in.cache_info().hits
+    assert [text[s.start : s.end] for s in recognizers["national_phone_de"].find(text)] == ["0171 2345987"]
+    assert _valid_in.cache_info().hits == hits + 1
+
+
 def test_merge_prefers_higher_level_then_longer():
     low = Span(0, 10, "URL", Level.PL2)
     inner = Span(2, 6, "PASSWORD", Level.PL4)

@@ -101,12 +101,33 @@ class WordStarts:
     def automaton(self):
         return word_automaton(self.words)
 
-    def __call__(self, text: str) -> list[int] | None:
-        """The starts, in order; None when folding changed the text's length (offsets would not line up)."""
+    def __call__(self, text: str) -> list[int]:
+        """The starts in `text`, in order (where folding lengthened a character, "ß" to "ss", mapped back to it)."""
+        text = text.replace("İ", "I")  # IGNORECASE matches "İ" to an "i"; casefolding makes it "i̇", two characters
         folded = fold(text)
+        starts = word_starts(self.automaton, folded)
         if len(folded) != len(text):
-            return None
-        return sorted(set(word_starts(self.automaton, folded)))
+            origins = folded_origins(text)
+            starts = (origins[start] for start in starts)
+        return sorted(set(starts))
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")  # an ASCII character folds to one character
+
+
+def folded_origins(text: str) -> list[int]:
+    """For each character of `fold(text)`, the index in `text` of the character it was folded from."""
+    origins: list[int] = []
+    last = 0
+    for match in _NON_ASCII.finditer(text):
+        width = len(fold(match[0]))
+        if width != 1:
+            index = match.start()
+            origins.extend(range(last, index))
+            origins.extend([index] * width)
+            last = index + 1
+    origins.extend(range(last, len(text)))
+    return origins
 
 
 def matches_at(pattern, text: str, starts: list[int]) -> Iterator:

@@ -86,9 +86,7 @@ class PassportRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         zones = _MRZ.finditer(text) if "<" in text else ()  # a zone's fillers; a text without one is not scanned
         spans = [self._mrz_span(m) for m in zones if _mrz_valid(m)]
-        starts = self._cue_starts(text)
-        cues = matches_at(self._cue, text, starts) if starts is not None else self._cue.finditer(text)
-        for cue in cues:
+        for cue in matches_at(self._cue, text, self._cue_starts(text)):
             spans += self._after(text, cue)
         return merge_spans(spans)
 

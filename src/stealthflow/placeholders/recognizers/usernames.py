@@ -146,13 +146,13 @@ class UsernameRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         starts = self._starts(text)
-        found = self._found(text, starts) if starts != [] else ()
+        found = self._found(text, starts) if starts else ()
         logs = self._in_logs(text) if "[" in text else ()
         return merge_spans([*found, *logs])
 
-    def _found(self, text: str, starts: list[int] | None):
+    def _found(self, text: str, starts: list[int]):
         def at(pattern: regex.Pattern[str]):
-            return pattern.finditer(text) if starts is None else matches_at(pattern, text, starts)
+            return matches_at(pattern, text, starts)
 
         for label in at(self._label):
             code = self._label_language[_cue(label)]
