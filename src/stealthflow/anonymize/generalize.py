@@ -568,10 +568,10 @@ def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
 
 
 def about_someone_else(sentence: str, start: int, end: int) -> bool:
-    """The clause holding sentence[start:end] is about another person than the author: its subject is a pronoun of
-    another person (`syntax.someone_else`: "she", "you", or "someone", a stand-in already put there for "My
-    boyfriend"), a person's name, or a noun naming a person (`person_nouns.person_noun`: "My sister is from Cork",
-    "my boss"; or one the teacher changed for gender or relationship status, `cue_heads`: "hubby"), traced through a
+    """The clause holding sentence[start:end] may be about another person than the author: its subject may be someone
+    else (`person_nouns.someone`: a pronoun of another person, "she", "you", or "someone", a stand-in already put there
+    for "My boyfriend"; a name; any noun not known to name no person, "My sister is from Cork", "My bf"), or is a
+    noun the teacher changed for gender or relationship status (`cue_heads`: "hubs", a thing in WordNet), traced through a
     relative pronoun ("My boyfriend, who grew up in Cork"); not when the author is coordinated with it ("My mom and
     I", "The vegan in me", `syntax.with_author`), nor when it is what the author is ("I'm a nurse who grew up in Cork",
     "I work as a nurse who lives in Cork")."""
