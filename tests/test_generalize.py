@@ -590,6 +590,16 @@ def test_the_shipped_teacher_rewrites_are_train_comments_only(repo):
     assert sum(bool(r.cues) for r in rewrites.values()) >= 700
 
 
+def test_an_initial_ends_no_sentence():
+    """ "Dave" shortened to "D." leaves "is from Glasgow" the coworker's: no stand-in in the author's words there."""
+    from stealthflow.anonymize.generalize import sentence_around
+
+    text = "My coworker D. is from Glasgow. I am not."
+    assert text[slice(*sentence_around(text, "Glasgow"))] == "My coworker D. is from Glasgow. "
+    start = text.index("Glasgow")
+    assert not any(syntax.speaks_for_author(c) for c in candidates(text[:32], start, start + 7, "location"))
+
+
 def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
     from stealthflow.anonymize.generalize import sentence_around
 

@@ -521,7 +521,11 @@ def copies(phrase: str, text: str) -> int:
     return count
 
 
-_SENTENCE_END = re.compile(r"[.!?…]+[\"')\]]*\s+|\n+")
+#: a sentence ends at its end punctuation and a space, or a line break; not at the period of an initial ("My coworker
+#: D. is from Glasgow", a name a stand-in shortened: the clause is the coworker's). In the 3 153 posts of
+#: blind-profiles-a..g and rewrite-heldout(-b) (cued and harmless; not written from) 3 boundaries go, 2 rightly ("E.T.
+#: when it came out", "Alexander L. Kielland"), 1 wrongly ("our Series B. Honestly")
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])[.!?…]+[\"')\]]*\s+|\n+")
 
 
 def sentence_around(text: str, phrase: str) -> tuple[int, int]:
