@@ -100,8 +100,9 @@ def test_a_phrase_about_someone_else_gets_no_stand_in_in_the_authors_words():
 
 
 def test_a_clause_whose_subject_names_a_person_is_about_someone_else():
-    """ "My sister is from Cork": a noun naming a person (data/generalize/person_nouns.txt, WordNet's noun.person) as the
-    subject; not a thing ("The rent in Cork"), nor the author with them ("My sister and I")."""
+    """ "My sister is from Cork": a subject that may name a person (any noun but those of
+    data/generalize/thing_nouns.txt, WordNet's nouns of no person and no group); not a thing ("The rent in Cork"), nor
+    the author with them ("My sister and I")."""
     from stealthflow.anonymize.generalize import about_someone_else
 
     for sentence, theirs in [
@@ -116,10 +117,14 @@ def test_a_clause_whose_subject_names_a_person_is_about_someone_else():
         ("Nurses like me in Cork are underpaid.", False),
         ("My parents moved us to Cork when I was 5.", False),
         ("I work as a nurse who lives in Cork.", False),
-        ("My printer is from Cork.", False),  # a thing in WordNet's second sense: not a person noun
         ("My whole family is from Cork.", True),  # a group of people (WordNet's noun.group, a social group)
         ("My folks grew up in Cork.", True),
-        ("My school is in Cork.", False),  # a group first, a building second: it may be the author's
+        # a person word WordNet does not know, or a noun with a sense of a person or a group: maybe someone else
+        ("My bestie grew up in Cork.", True),
+        ("My coworker Dave is from Cork.", True),
+        ("My printer is from Cork.", True),
+        ("My school is in Cork.", True),
+        ("My flat is in Cork.", False),  # no sense of a person or a group
     ]:
         start = sentence.index("Cork")
         assert about_someone_else(sentence, start, start + 4) == theirs, sentence
@@ -573,6 +578,16 @@ def test_the_shipped_teacher_rewrites_are_train_comments_only(repo):
     rewrites = load_teacher_rewrites(shipped_teacher_file())
     refuse_test_profiles([], teacher=rewrites)  # raises on any test comment
     assert sum(bool(r.cues) for r in rewrites.values()) >= 700
+
+
+def test_an_initial_ends_no_sentence():
+    """ "Dave" shortened to "D." leaves "is from Glasgow" the coworker's: no stand-in in the author's words there."""
+    from stealthflow.anonymize.generalize import sentence_around
+
+    text = "My coworker D. is from Glasgow. I am not."
+    assert text[slice(*sentence_around(text, "Glasgow"))] == "My coworker D. is from Glasgow. "
+    start = text.index("Glasgow")
+    assert not any(syntax.speaks_for_author(c) for c in candidates(text[:32], start, start + 7, "location"))
 
 
 def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from stealthflow.anonymize.person_nouns import person_noun, person_nouns
+from stealthflow.anonymize import syntax
+from stealthflow.anonymize.person_nouns import person_noun, person_nouns, someone, thing_noun, thing_nouns
 
 LICENCE = "  1 This software and database is being provided to you, the LICENSEE, by Princeton University\n"
 # offset lexicographer-file n word-count words... pointer-count pointers... | gloss
@@ -46,8 +47,33 @@ def test_wordnet_gives_the_nouns_whose_first_sense_is_a_person(tmp_path: Path):
     assert person_nouns(tmp_path) == ["boss", "child", "children", "family", "person", "sister"]
 
 
+def test_wordnet_gives_the_nouns_of_no_person_and_no_group(tmp_path: Path):
+    for name, text in {"data.noun": DATA_NOUN, "index.noun": INDEX_NOUN, "noun.exc": NOUN_EXC}.items():
+        (tmp_path / name).write_text(text, encoding="latin-1")
+    # "knob", and "burns" whose only person is a name ("Burns"); every other lemma has a person sense ("date",
+    # "printer") or a group sense ("host", "school", "crowd"); "dice" is the plural of no lemma here
+    assert thing_nouns(tmp_path) == ["burns", "knob"]
+
+
 def test_the_shipped_list_names_people_and_not_things():
     assert all(person_noun(w) for w in ("sister", "Boss", "roommates", "nannies", "women", "children", "colleagues"))
     assert not any(person_noun(w) for w in ("rent", "weather", "night", "paper", "city", "printer", "router", "host"))
     assert all(person_noun(w) for w in ("family", "families", "folks", "crew", "team"))  # groups of people
     assert not any(person_noun(w) for w in ("school", "church", "country"))  # a building or a place second
+
+
+def test_only_a_noun_known_to_name_no_person_leaves_a_clause_the_authors():
+    """A noun of thing_nouns.txt is no one ("rent", "pumps"); a person word WordNet does not know ("bf", "bestie",
+    "coworker") or one with a person sense ("mum", "kids") may be someone else."""
+    assert all(thing_noun(w) for w in ("rent", "pumps", "bus", "weather"))
+    assert not any(thing_noun(w) for w in ("bf", "bestie", "coworker", "stepdad", "mum", "kids", "host", "company"))
+
+    def subject(sentence: str):
+        return next(t for t in syntax.parse(sentence) if t.dep_ == "nsubj")
+
+    assert not someone(subject("The rent keeps going up."))
+    assert not someone(subject("It keeps going up."))
+    assert someone(subject("My bestie keeps going out."))
+    assert someone(subject("My coworker keeps going out."))
+    assert someone(subject("My in-laws keep going out."))  # "laws" is a thing, "in-laws" no known one
+    assert someone(subject("She keeps going out."))

@@ -99,6 +99,12 @@ def test_a_places_stand_ins_are_of_its_kind_and_frame():
         ("My sister came to visit me in Leeds.", "Leeds", ""),
         ("Cheering for Japan tonight, my whole family is from Osaka.", "Osaka", ""),
         ("My folks live in Leeds now.", "Leeds", ""),  # a group of people (person_nouns.txt)
+        # a person word WordNet does not know may name someone else: no frame ("coworker", "bestie", "bf", "in-laws")
+        ("My coworker is from Manchester and never stops talking about football.", "Manchester", ""),
+        ("My coworker Dave is from Glasgow.", "Glasgow", ""),
+        ("My bestie is from Toronto and visits every summer.", "Toronto", ""),
+        ("My bf lives in Chicago, long distance is rough.", "Chicago", ""),
+        ("My in-laws live in Glasgow, so Sundays are always a trek.", "Glasgow", ""),
         # a subject that is no one leaves the author's frame
         ("The rent here in Leeds keeps going up.", "Leeds", "lives"),
     ],

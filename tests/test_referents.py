@@ -29,9 +29,15 @@ def _keeps(sentence: str, phrase: str, candidate: str, after: str = "") -> bool:
         ("My husband thinks his mum's gravy is fine.", "My husband", "A person", "", False),
         ("My husband loves hiking.", "My husband", "We", "", False),
         ("My husband loves hiking.", "My husband", "My partner", " He goes every weekend.", True),
-        # no one in particular may become someone; a phrase naming no other person is no concern here
+        # a person word WordNet does not know, a bare singular noun: someone in particular all the same
+        ("My bf lives in Chicago.", "My bf", "Someone", "", False),
+        ("Hubby says the heating is broken again.", "Hubby", "Someone", "", False),
+        # no one in particular may become someone, people in particular may not
         ("Any other guys get nervous at the barber?", "Any other guys", "Someone", "", True),
-        ("I love my job.", "my job", "work", "", True),
+        ("The other guys get nervous at the barber.", "The other guys", "Someone", "", False),
+        # a phrase known to name no person may become something indefinite, one that may name a person may not
+        ("I love my job.", "my job", "something", "", True),
+        ("I love my bestie.", "my bestie", "someone", "", False),
     ],
 )
 def test_a_stand_in_names_the_same_people(sentence, phrase, candidate, after, kept):

@@ -521,7 +521,11 @@ def copies(phrase: str, text: str) -> int:
     return count
 
 
-_SENTENCE_END = re.compile(r"[.!?…]+[\"')\]]*\s+|\n+")
+#: a sentence ends at its end punctuation and a space, or a line break; not at the period of an initial ("My coworker
+#: D. is from Glasgow", a name a stand-in shortened: the clause is the coworker's). In the 3 153 posts of
+#: blind-profiles-a..g and rewrite-heldout(-b) (cued and harmless; not written from) 3 boundaries go, 2 rightly ("E.T.
+#: when it came out", "Alexander L. Kielland"), 1 wrongly ("our Series B. Honestly")
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])[.!?…]+[\"')\]]*\s+|\n+")
 
 
 def sentence_around(text: str, phrase: str) -> tuple[int, int]:
@@ -568,10 +572,10 @@ def gives_away(sentence: str, start: int, end: int, attribute: str) -> bool:
 
 
 def about_someone_else(sentence: str, start: int, end: int) -> bool:
-    """The clause holding sentence[start:end] is about another person than the author: its subject is a pronoun of
-    another person (`syntax.someone_else`: "she", "you", or "someone", a stand-in already put there for "My
-    boyfriend"), a person's name, or a noun naming a person (`person_nouns.person_noun`: "My sister is from Cork",
-    "my boss"; or one the teacher changed for gender or relationship status, `cue_heads`: "hubby"), traced through a
+    """The clause holding sentence[start:end] may be about another person than the author: its subject may be someone
+    else (`person_nouns.someone`: a pronoun of another person, "she", "you", or "someone", a stand-in already put there
+    for "My boyfriend"; a name; any noun not known to name no person, "My sister is from Cork", "My bf"), or is a
+    noun the teacher changed for gender or relationship status (`cue_heads`: "hubs", a thing in WordNet), traced through a
     relative pronoun ("My boyfriend, who grew up in Cork"); not when the author is coordinated with it ("My mom and
     I", "The vegan in me", `syntax.with_author`), nor when it is what the author is ("I'm a nurse who grew up in Cork",
     "I work as a nurse who lives in Cork")."""

@@ -1,8 +1,10 @@
-"""Person nouns: the words that name a person or a group of people ("sister", "boss", "friend", "family", "folks"), so
-that a clause whose subject is one is read as about someone other than the author (`generalize.about_someone_else`):
-"My sister is from Cork" never becomes "My sister is from my hometown"; and that a place's frame is vetoed only by
-such a subject (`someone`, `places.frame`): "My family lives in Leeds" says nothing of where the author lives, "The
-rent here in Leeds keeps going up" does.
+"""Person nouns and thing nouns: who a subject or an owner may be (`someone`).
+
+A clause whose subject may be someone other than the author is not the author's (`generalize.about_someone_else`,
+`places.frame`, `referents`): "My sister is from Cork" never becomes "My sister is from my hometown", "My family
+lives in Leeds" says nothing of where the author lives. Only a noun known to name no person and no group ("The rent
+here in Leeds keeps going up", `thing_noun`) leaves the clause the author's; a noun no list knows ("coworker",
+"bestie", "bf") may name a person, and is read as one.
 
 `data/generalize/person_nouns.txt` is built from WordNet 3.0 by `stealthflow tagger person-nouns WORDNET_DIR`
 (Debian's wordnet-base: /usr/share/wordnet; licence: data/LICENSE-WordNet): every one-word lowercase noun whose
@@ -13,6 +15,10 @@ is may be the author's, "My printer is from Japan"); every one whose most freque
 senses is a made thing or a place (noun.artifact, noun.location: "school", "church", "country"); with the irregular
 plurals of noun.exc ("children", "women").
 Other second senses stay ("mother" of vinegar, "kid" leather): the person is what such words mostly name.
+
+`data/generalize/thing_nouns.txt` is built from the same files by `stealthflow tagger thing-nouns WORDNET_DIR`: every
+one-word lowercase noun none of whose senses WordNet files under noun.person or noun.group but one it spells
+capitalised ("rent", "bus", "pump", "job", whose "Job" is a person; not "host", "company", "flight", "mum"), with the irregular plurals of noun.exc of no person noun.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 PERSON_NOUNS = "person_nouns.txt"
+THING_NOUNS = "thing_nouns.txt"
 #: WordNet's lexicographer file of people (lexnames: 18 is noun.person)
 NOUN_PERSON = 18
 #: WordNet's lexicographer files of things that are no person (lexnames: 06 noun.artifact, 14 noun.group)
@@ -92,27 +99,86 @@ def write_person_nouns(wordnet_dir: Path, out: Path) -> int:
     return write_words(person_nouns(wordnet_dir), out)
 
 
+def thing_nouns(wordnet_dir: Path) -> list[str]:
+    """The one-word lowercase nouns of WordNet 3.0 (data.noun, index.noun and noun.exc in `wordnet_dir`) none of whose
+    senses is a person or a group (NOUN_PERSON, NOUN_GROUP) but one spelt capitalised ("job", though "Job" is a person),
+    and the irregular plurals noun.exc gives for them."""
+    from stealthflow.placeholders.recognizers.wordnet import lemma_senses, synsets
+
+    nouns = {synset.offset: synset for synset in synsets(wordnet_dir / "data.noun")}
+    senses = lemma_senses(wordnet_dir / "index.noun")
+
+    def people(lemma: str, offset: str) -> bool:
+        words = nouns[offset].words
+        named = lemma not in words and lemma in {word.casefold() for word in words}  # spelt "Job", "Burns": a name
+        return nouns[offset].lexicographer_file in {NOUN_PERSON, NOUN_GROUP} and not named
+
+    things = {
+        lemma
+        for lemma, offsets in senses.items()
+        if lemma.isalpha() and offsets and not any(people(lemma, offset) for offset in offsets)
+    }
+    exceptions = (wordnet_dir / "noun.exc").read_text(encoding="latin-1").split("\n")
+    plurals = {
+        fields[0]
+        for fields in map(str.split, exceptions)
+        if len(fields) > 1 and fields[1] in things and fields[0].isalpha() and fields[0] not in senses
+    }
+    return sorted(things | plurals)
+
+
+def write_thing_nouns(wordnet_dir: Path, out: Path) -> int:
+    return write_words(thing_nouns(wordnet_dir), out)
+
+
 @cache
 def _people() -> frozenset[str]:
     return data_words(f"generalize/{PERSON_NOUNS}")
 
 
-def person_noun(word: str) -> bool:
-    """`word` names a person, in the singular or a plural WordNet's detachment rules read back ("sisters", "bosses",
-    "nannies", "women")."""
+@cache
+def _things() -> frozenset[str]:
+    return data_words(f"generalize/{THING_NOUNS}")
+
+
+def _forms(word: str) -> set[str]:
+    """`word` and the singulars WordNet's detachment rules read back from it ("sisters", "bosses", "nannies",
+    "women")."""
     word = word.casefold()
     forms = {word, word.removesuffix("s"), word.removesuffix("es")}
     if word.endswith("ies"):
         forms.add(word[:-3] + "y")
     if word.endswith("men"):
         forms.add(word[:-3] + "man")
-    return bool(forms & _people())
+    return forms
+
+
+def person_noun(word: str) -> bool:
+    """`word` names a person or a group of people, in the singular or a plural ("sisters", "nannies", "women")."""
+    return bool(_forms(word) & _people())
+
+
+def thing_noun(word: str) -> bool:
+    """`word` is known to name no person and no group, in the singular or a plural ("rent", "pumps"); not a word no
+    list holds ("coworker", "bestie", "bf"), nor one that is also a person's plural ("kids", not "ki")."""
+    return bool(_forms(word) & _things()) and not person_noun(word)
 
 
 def someone(token: Token) -> bool:
-    """`token` names someone other than the author: a pronoun of another person (`syntax.someone_else`: "she",
-    "their"), a person's name (spaCy's PERSON, or `syntax.entity_type`'s: "Lola cried"), or a noun naming a person or a
-    group of people (`person_noun`: "sister", "family"); not "I", "my", "it", "the rent"."""
+    """`token` may name someone other than the author: a pronoun of another person (`syntax.someone_else`: "she",
+    "their"), or any word that is no pronoun and no noun known to name no person or group (`thing_noun`): a person's
+    name ("Lola", "Dave"), a person noun ("sister", "family"), a word no list knows ("coworker", "bf"), a proper noun
+    ("Google"). Not "I", "my", "it", "this", "the rent"."""
     if token.pos_ == "PRON":
         return syntax.someone_else(token)
-    return "PERSON" in {token.ent_type_, syntax.entity_type(token)} or token.pos_ == "NOUN" and person_noun(token.text)
+    if "PERSON" in {token.ent_type_, syntax.entity_type(token)} or token.pos_ != "NOUN":
+        return True
+    return not thing_noun(_hyphenated(token))
+
+
+def _hyphenated(token: Token) -> str:
+    """The word `token` ends, with the pieces joined to it by hyphens ("in-laws", "step-dad")."""
+    first = token.i
+    while first > 1 and token.doc[first - 1].text == "-" and not token.doc[first - 1].whitespace_:
+        first -= 2
+    return token.doc[first : token.i + 1].text

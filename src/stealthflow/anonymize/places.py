@@ -138,10 +138,10 @@ def _has_present_aux(verb: Token) -> bool:
 
 
 def _by_author(word: Token) -> bool:
-    """No one but the author is the subject of the verbs governing `word`, nor the owner of `word`: "my whole family
-    is from Osaka", "my parents' house in Leeds" are not (`person_nouns.someone`: a person or a group of people); a
-    subject that is no one ("The rent here in Leeds keeps going up") leaves the author's frame; `word` may be the
-    subject itself ("My flight to Rome got cancelled")."""
+    """No one but the author may be the subject of the verbs governing `word`, nor the owner of `word`
+    (`person_nouns.someone`): "my whole family is from Osaka", "my parents' house in Leeds", "My coworker is from
+    Manchester" are not the author's; only a subject known to be no one ("The rent here in Leeds keeps going up")
+    leaves the author's frame; `word` may be the subject itself ("My flight to Rome got cancelled")."""
     owners = [t for t in word.children if t.dep_ == "poss"]
     subject = next((t for v in _verbs(word) for t in v.children if t.dep_ in {"nsubj", "nsubjpass"}), None)
     return not any(map(person_nouns.someone, owners)) and (subject in (None, word) or not person_nouns.someone(subject))

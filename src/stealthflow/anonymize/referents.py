@@ -8,10 +8,8 @@ author: each states a fact the post did not. A stand-in that names the other per
 and I") is refused when a pronoun of a third person follows it in the post ("He works as a nurse"): the pronoun
 would point at no one.
 
-Measured on benchmarks/local_dev.py --limit 150 --harmless benchmarks/data/rewrite-heldout-b/harmless.jsonl against
-the code without it: 1 of 270 rewrites differs ("My husband thinks his mum's gravy is 'fine'" no longer becomes
-"Someone thinks his mum's gravy ...": the phrase stays, reported); teacher cues gone 0.280 -> 0.276, fluency proxy
-0.716 -> 0.725, cue-free posts changed 0.017 -> 0.017.
+Who may be someone else is `person_nouns.someone`'s: any phrase whose head is no noun known to name no person
+("My bf", "My coworker Dave", "Sarah"), not "My job".
 """
 
 from __future__ import annotations
@@ -57,10 +55,14 @@ def _indefinite(root: Token) -> bool:
 
 
 def _definite(head: Token) -> bool:
-    """The phrase headed by `head` names someone in particular: a name, or a noun with a possessive or "the"."""
+    """The phrase headed by `head` names someone in particular: a name, a noun with a possessive or "the", or a
+    singular noun with no determiner ("Wife says", "Mum lives"; not "Nurses")."""
     if head.pos_ == "PROPN":
         return True
-    return any(t.dep_ == "poss" or t.morph.get("Definite") == ["Def"] for t in head.children)
+    dets = [t for t in head.children if t.dep_ in {"det", "poss"}]
+    if not dets:
+        return head.tag_ == "NN"
+    return any(t.dep_ == "poss" or t.morph.get("Definite") == ["Def"] for t in dets)
 
 
 def _third_person_follows(after: str) -> bool:

@@ -261,6 +261,17 @@ def person_nouns(
     _rebuild(lambda: write_person_nouns(wordnet, out), out, "nouns")
 
 
+@tagger_app.command("thing-nouns")
+def thing_nouns(
+    wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/generalize/thing_nouns.txt"),
+) -> None:
+    """Rebuild the list of nouns naming no person and no group ("rent"): a clause with one as its subject may be the author's."""
+    from stealthflow.anonymize.person_nouns import write_thing_nouns
+
+    _rebuild(lambda: write_thing_nouns(wordnet, out), out, "nouns")
+
+
 @tagger_app.command("common-words")
 def common_words(
     wordnet: _wordnet_dir("data.* and *.exc"),
