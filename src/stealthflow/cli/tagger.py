@@ -309,18 +309,6 @@ def language_words(
     _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq), out), out, "words")
 
 
-@tagger_app.command("language-names")
-def language_names(
-    code: Annotated[str, typer.Argument(help="the language: de, fr, es, it, nl or pt")],
-    out: Annotated[Path, typer.Option("--out", help="the list to write: data/languages/names-<code>.txt")],
-) -> None:
-    """Rebuild a language's list of frequent words that are names of its Faker locales ("schneider"): a session masks
-    them again in later texts of the language, where its other frequent words ("Gruesse") are common."""
-    from stealthflow.placeholders import common_words as lists
-
-    _rebuild(lambda: lists.write_words(lists.language_names(code), out), out, "words")
-
-
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[
