@@ -172,6 +172,30 @@ def test_unreadable_package_files_raise_the_one_error_the_route_falls_back_on(tm
         multilingual_vocabulary.__wrapped__()
 
 
+def test_a_damaged_member_of_a_valid_weights_file_raises_the_one_error_the_route_falls_back_on(tmp_path, monkeypatch):
+    """A FAKE weights.npz in the package's layout, a valid zip whose first member's deflate stream is garbled: reading
+    it raises zlib.error inside numpy, which comes out as TableUnavailable."""
+    import zipfile
+
+    import stealthflow.pii_tagger.multilingual as multilingual
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    codes = np.arange(2 * 17 * 3, dtype=np.uint8).reshape(2 * 17, 3)
+    stored = tmp_path / "weights.npz"
+    np.savez_compressed(stored, **{f"q{chunk + 1}": codes[chunk::17] for chunk in range(17)}, scale=np.ones(17))
+    data = bytearray(stored.read_bytes())
+    with zipfile.ZipFile(stored) as archive:
+        member = archive.getinfo("q1.npy")
+    start = member.header_offset + 30 + len(member.filename) + len(member.extra)  # the member's compressed bytes
+    data[start : start + member.compress_size] = bytes(b ^ 0xFF for b in data[start : start + member.compress_size])
+    stored.write_bytes(bytes(data))
+    with zipfile.ZipFile(stored) as archive:  # still a zip: its directory reads
+        assert "q1.npy" in archive.namelist()
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    with pytest.raises(TableUnavailable):
+        multilingual_table.__wrapped__()
+
+
 def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeypatch):
     """Eight threads ask for the table together (a server's first German requests): one reads and unpacks the package's
     file, the others wait for it and get the same table. The file is a small FAKE in the package's layout, read slowly
