@@ -234,6 +234,46 @@ def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeyp
         multilingual_table.cache_clear()
 
 
+def test_threads_that_ask_for_an_unreadable_table_at_once_read_it_once_and_all_fail(tmp_path, monkeypatch):
+    """Eight threads ask at once for a table whose FAKE weights.npz is garbled (read slowly: FAKE np.load): one reads
+    it, every thread gets TableUnavailable, and a later call fails without reading the file again."""
+    import stealthflow.pii_tagger.multilingual as multilingual
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    (tmp_path / "weights.npz").write_bytes(b"PK\x03\x04 garbled")
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    reads, real_load = [], np.load
+
+    def slow_load(*args, **kwargs):  # FAKE: np.load that takes its time
+        reads.append(args[0])
+        time.sleep(0.2)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    multilingual_table.cache_clear()
+    try:
+        start = threading.Barrier(8)
+        failures = []
+
+        def ask():
+            start.wait()
+            try:
+                multilingual_table()
+            except TableUnavailable as failure:
+                failures.append(failure)
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with pytest.raises(TableUnavailable):
+            multilingual_table()
+        assert len(reads) == 1 and len(failures) == 8
+    finally:
+        multilingual_table.cache_clear()
+
+
 def test_a_load_that_fails_is_not_kept_and_the_next_call_tries_again():
     from stealthflow.load_once import load_once
 

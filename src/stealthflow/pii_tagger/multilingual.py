@@ -58,7 +58,7 @@ class QuantisedTable:
         return rows
 
 
-@load_once
+@load_once(kept=(TableUnavailable,))  # a file that cannot be read is read once per process
 def multilingual_table() -> QuantisedTable:
     try:
         with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
@@ -71,7 +71,7 @@ def multilingual_table() -> QuantisedTable:
         raise TableUnavailable(f"{PACKAGE}'s weights.npz cannot be read ({type(broken).__name__})") from broken
 
 
-@load_once
+@load_once(kept=(TableUnavailable,))
 def multilingual_vocabulary() -> Vocabulary:
     """The package's SentencePiece model as a Rust tokenizer (no special tokens added, no truncation)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
