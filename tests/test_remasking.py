@@ -277,17 +277,17 @@ def test_a_false_alarm_on_a_german_word_does_not_spread_through_a_german_session
     tmp_path, monkeypatch
 ):
     config = protect_config(tmp_path, monkeypatch)
-    tagger = FakeWordTagger(["Gruesse", "Koeln", "Grüße", "Schneider"])
+    tagger = FakeWordTagger(["Grüße", "Köln", "Schneider"])
     protector = Protector(config, open_vault(config), Detector([tagger], languages=FixedGuesser("de")))
-    first = protector.protect("Viele Gruesse aus Koeln und liebe Grüße an Frau Schneider", "s")
-    assert first.text == "Viele <REAL_NAME_1> aus <REAL_NAME_2> und liebe <REAL_NAME_3> an Frau <REAL_NAME_4>"
-    later = protector.protect("Gruesse zurück aus Koeln! Grüße, und sag Schneider Bescheid", "s")
-    assert later.text == "Gruesse zurück aus Koeln! Grüße, und sag <REAL_NAME_4> Bescheid"
+    first = protector.protect("Viele Grüße aus Köln an Frau Schneider", "s")
+    assert first.text == "Viele <REAL_NAME_1> aus <REAL_NAME_2> an Frau <REAL_NAME_3>"
+    later = protector.protect("Grüße zurück aus Köln, und sag Schneider Bescheid", "s")
+    assert later.text == "Grüße zurück aus Köln, und sag <REAL_NAME_3> Bescheid"
 
 
 @pytest.mark.parametrize(
     ("value", "language"),
-    [("Gruesse", "de"), ("Koeln", "de"), ("Grüße", "de"), ("Très", "fr"), ("Mañana", "es"), ("Groetjes", "nl")],
+    [("Köln", "de"), ("Grüße", "de"), ("Très", "fr"), ("Mañana", "es"), ("Groetjes", "nl")],
 )
 def test_a_frequent_word_of_the_later_texts_language_is_common_there_and_only_there(value, language):
     assert not specific(value, "REAL_NAME", language)
@@ -326,3 +326,9 @@ def test_a_name_tagged_once_is_masked_again_where_detection_misses_it_whatever_t
     protector = Protector(config, open_vault(config), detector)
     first, later = (protector.protect(text, "s") for text in texts)
     assert name not in first.text and later.text == texts[1].replace(name, "<REAL_NAME_1>")
+
+
+@pytest.mark.parametrize("value", ["Kuehn", "Baecker"])
+def test_a_name_spelled_in_ascii_is_not_read_as_the_german_word_its_umlauts_would_make(value):
+    """A value is judged as written: "Kuehn" is no "kühn", "Baecker" no "bäcker"."""
+    assert specific(value, "REAL_NAME", "de")

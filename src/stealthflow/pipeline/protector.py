@@ -4,7 +4,7 @@ Offsets of the reported spans point into the input text. Every further occurrenc
 masked value in that text is masked too, so the protected text never contains a masked value in
 clear. In later texts of the session, a value it holds is masked wherever it appears only when it
 is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
-word), so a false alarm on a word ("the", "Gruesse") stays in the text it was made in.
+word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in.
 """
 
 from __future__ import annotations

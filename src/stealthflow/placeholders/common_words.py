@@ -21,9 +21,8 @@ A value that is not specific is still masked where detection finds it again; a s
 word ("sunshine") too, but no longer wherever that word appears.
 In a later text in German, French, Spanish, Italian, Dutch or Portuguese (the text's language guess), a word of an
 employer or a name (`RELAXED_TYPES`) also counts as common when it is a frequent word of that language
-(`data/languages/words-<code>.txt`), as written or with the language's letters its ASCII spellings stand for
-("Gruesse", "Koeln": `ascii_spellings` of data/languages/<code>.yaml), unless it is a word of a given or family name
-of any Faker locale (the PII tagger's name lexicon, pii_tagger/names.py: "Schneider", "Marloes", "Wang" are frequent
+(`data/languages/words-<code>.txt`: "Grüße", "Köln"), unless it is a word of a given or family name of any Faker
+locale (the PII tagger's name lexicon, pii_tagger/names.py: "Schneider", "Marloes", "Wang" are frequent
 German or Dutch words and names): a false alarm on a German word is not masked again in later German texts
 (`common_in_language`), a name is masked again whatever language a later text is guessed to be in. Measured with
 benchmarks/pii_session_languages.py on the languages files of benchmarks/data/pii-heldout-{c,d,e,g} (1 260 texts, one
@@ -54,7 +53,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS, language_file
+from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS
 from stealthflow.resources import resource_dir
 
 COMMON_WORDS = "common_words.txt"
@@ -107,26 +106,11 @@ def _common_in(word: str, type: str | None, code: str | None) -> bool:
 
 def common_in_language(word: str, code: str) -> bool:
     """Whether `word` is a common word of the covered language `code` (not English) for a session's values: one of its
-    frequent words (`frequent_in`), as written or with the letters its ASCII spellings stand for ("Gruesse" ->
-    "grüsse"), and no word of a given or family name of any Faker locale (the tagger's name lexicon,
-    pii_tagger/names.py: "Schneider", "Marloes", "Wang" are frequent German or Dutch words and names)."""
+    frequent words (`frequent_in`) and no word of a given or family name of any Faker locale (the tagger's name
+    lexicon, pii_tagger/names.py: "Schneider", "Wang" are frequent German words and names)."""
     from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
 
-    forms = {word.casefold(), _spelled_out(word.casefold(), code)}
-    return any(frequent_in(form, code) for form in forms) and not any(form in name_lexicon() for form in forms)
-
-
-def _spelled_out(word: str, code: str) -> str:
-    """`word` (casefolded) with each ASCII spelling of the language's letters (`ascii_spellings`: "ue" -> "ü") made
-    the letter it stands for."""
-    for spelling, letter in _ascii_spellings(code).items():
-        word = word.replace(spelling, letter)
-    return word
-
-
-@cache
-def _ascii_spellings(code: str) -> dict[str, str]:
-    return language_file(code).get("ascii_spellings", {})
+    return frequent_in(word, code) and word.casefold() not in name_lexicon()
 
 
 def function_word(word: str) -> bool:
