@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -179,7 +179,7 @@ class Protector:
         ]
 
     def _mask(
-        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: list[str] = ()
+        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: Sequence[str] = ()
     ) -> Protected:
         """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings."""
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
