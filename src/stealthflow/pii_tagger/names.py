@@ -36,10 +36,9 @@ _ROMANISED_LISTS = (
 )
 
 
-def faker_name_lexicon(romanised: bool = False, language: str | None = None) -> dict[str, int]:
-    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale, or of the locales of
-    `language` ("de": de_AT, de_CH, de_DE, de_LI, de_LU) (with `romanised`, also the Latin spellings of Chinese and
-    Japanese names: "Ming", "Haruto");
+def faker_name_lexicon(romanised: bool = False) -> dict[str, int]:
+    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale
+    (with `romanised`, also the Latin spellings of Chinese and Japanese names: "Ming", "Haruto");
     not initials and not English function words that some name holds ("the", "a", "my", "may")
     (a single CJK character is a whole given name)."""
     import faker.providers.person as person
@@ -47,8 +46,6 @@ def faker_name_lexicon(romanised: bool = False, language: str | None = None) -> 
 
     lexicon: dict[str, int] = {}
     for module in sorted(m.name for m in pkgutil.iter_modules(person.__path__)):
-        if language and module.split("_")[0] != language:
-            continue
         provider = importlib.import_module(f"{person.__name__}.{module}").Provider
         for attribute, flag in _NAME_LISTS + (_ROMANISED_LISTS if romanised else ()):
             names = provider.__dict__.get(attribute, ())  # some locales define them as properties

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from pathlib import PurePath
@@ -57,6 +58,7 @@ class PiiTaggerRecognizer(Recognizer):
         self._tagger = tagger
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
+        self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
 
     @property
     def tagger(self) -> SpanTagger:
@@ -137,10 +139,17 @@ class PiiTaggerRecognizer(Recognizer):
             except TableUnavailable as missing:
                 if directory in (None, ENGLISH_STUDENT):
                     raise
-                self.unavailable = f"{PurePath(directory).name} could not be loaded: {missing}"
-                log.warning("%s; the English PII tagger reads its texts instead, which finds less", self.unavailable)
+                self._fall_back(directory, missing)
         tagger, name = self._tagger_in(ENGLISH_STUDENT)
         return self._find_with(tagger, texts, settled, languages), f"{name} in place of {PurePath(directory).name}"
+
+    def _fall_back(self, directory: str, missing: TableUnavailable) -> None:
+        """Remember that the student of `directory` cannot be loaded and log it, once whatever the threads."""
+        with self._falling_back:
+            if self.unavailable:
+                return
+            self.unavailable = f"{PurePath(directory).name} could not be loaded: {missing}"
+        log.warning("%s; the English PII tagger reads its texts instead, which finds less", self.unavailable)
 
     def warning_for(self, languages: frozenset[str]) -> str | None:
         """For a text that may be in `languages`: that its student could not be loaded and the English one tagged it."""

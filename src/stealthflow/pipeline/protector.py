@@ -4,14 +4,14 @@ Offsets of the reported spans point into the input text. Every further occurrenc
 masked value in that text is masked too, so the protected text never contains a masked value in
 clear. In later texts of the session, a value it holds is masked wherever it appears only when it
 is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
-word), so a false alarm on a word ("the", "Gruesse") stays in the text it was made in.
+word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in.
 """
 
 from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -179,7 +179,7 @@ class Protector:
         ]
 
     def _mask(
-        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: list[str] = ()
+        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: Sequence[str] = ()
     ) -> Protected:
         """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings."""
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]

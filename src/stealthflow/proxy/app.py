@@ -12,7 +12,9 @@ token's values; the vault gives a value the same placeholder in every turn of a 
 numbers each session's values on their own. A reply restores only the placeholders of the request
 it answers, and secrets nowhere they could leave by (`placeholders.scope`): what it withholds is
 counted in `x-stealthflow-withheld` and named in `x-stealthflow-withheld-placeholders` (for a
-stream: its closing SSE comment). Callers need the proxy's bearer token, a loopback Host and a
+stream: its closing SSE comment). What protection could not do for a text (`Protected.warnings`: a secret to rotate,
+a language the recognizers do not cover, the multilingual PII tagger unavailable and the English one standing in) is said in
+`x-stealthflow-warnings`, each warning once. Callers need the proxy's bearer token, a loopback Host and a
 bounded body (`service.security`). Logs hold request metadata only (status, timings, counts),
 never text.
 """
@@ -145,6 +147,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected)
         )
         headers = {"x-stealthflow-masked": str(stats["masked"])}
+        if warnings := _warnings(protected):
+            headers["x-stealthflow-warnings"] = warnings
         if rewrites is None:
             texts.put([p.text for p in protected])
         else:
@@ -234,6 +238,12 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             _log(status, started, stats, restorer)
 
     return app
+
+
+def _warnings(protected: list) -> str:
+    """The distinct warnings of a request's protected texts, for a header (ASCII; never a text's values)."""
+    distinct = dict.fromkeys(warning for p in protected for warning in p.warnings)
+    return " | ".join(distinct).encode("ascii", "replace").decode()
 
 
 def _named(withheld: list[tuple[str, str]]) -> str:

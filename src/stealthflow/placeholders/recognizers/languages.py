@@ -51,8 +51,7 @@ class Vocabulary:
     id_names: tuple[str, ...]
 
 
-# language.py, structured.py, common_words.py
-_READ_ELSEWHERE = ("alphabet", "function_words", "number_kinds", "number_signs", "ascii_spellings")
+_READ_ELSEWHERE = ("alphabet", "function_words", "number_kinds", "number_signs")  # language.py, structured.py
 
 
 @cache
