@@ -1,10 +1,12 @@
 """Split a writer's cue-tagger data into a training part (`data/teacher-rewrites/`, which the tagger and the
-generalizer read) and a validation part the tagger never trains on (`benchmarks/data/cue-tagger-validation/`,
-read by benchmarks/cue_thresholds.py). Input: a folder with `cue-posts.jsonl` (teacher rewrites, see
+generalizer read) and a validation part the tagger never trains on (`--validation`, default
+`benchmarks/data/cue-tagger-validation/`, read by benchmarks/cue_thresholds.py). Input: a folder with `cue-posts.jsonl` (teacher rewrites, see
 harvest/teacher_rewrites.py) and `clue-free.txt` (posts without cues, one per line). Each is shuffled with
 `--seed` and its first `--train` share goes to training; ids get the `--prefix`.
 
     python benchmarks/cue_data_split.py /work/w47c --prefix synthetic-c --suffix c
+    python benchmarks/cue_data_split.py /work/w47d --prefix synthetic-d --suffix d \
+        --validation benchmarks/data/cue-tagger-validation-d
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def main() -> None:
     parser.add_argument("--suffix", required=True, help="the training files' names end with it")
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--train", type=float, default=0.75)
+    parser.add_argument("--validation", type=Path, default=VALIDATION, help="where the held-back share goes")
     args = parser.parse_args()
     posts = [json.loads(line) for line in (args.source / "cue-posts.jsonl").read_text(encoding="utf-8").splitlines()]
     posts = [post | {"id": f"{args.prefix}:{post['id']}"} for post in posts]
@@ -44,11 +47,11 @@ def main() -> None:
     train_posts, held_posts = split(posts, args.train, args.seed)
     train_free, held_free = split([line for line in free if line], args.train, args.seed)
     folder = resource_dir("data") / "teacher-rewrites"
-    VALIDATION.mkdir(parents=True, exist_ok=True)
+    args.validation.mkdir(parents=True, exist_ok=True)
     (folder / f"synthetic-posts-{args.suffix}.jsonl").write_text(jsonl(train_posts), encoding="utf-8")
     (folder / f"clue-free-{args.suffix}.txt").write_text("".join(line + "\n" for line in train_free), encoding="utf-8")
-    (VALIDATION / "cue-posts.jsonl").write_text(jsonl(held_posts), encoding="utf-8")
-    (VALIDATION / "clue-free.jsonl").write_text(jsonl({"text": line} for line in held_free), encoding="utf-8")
+    (args.validation / "cue-posts.jsonl").write_text(jsonl(held_posts), encoding="utf-8")
+    (args.validation / "clue-free.jsonl").write_text(jsonl({"text": line} for line in held_free), encoding="utf-8")
     print(json.dumps({"train": [len(train_posts), len(train_free)], "validation": [len(held_posts), len(held_free)]}))
 
 
