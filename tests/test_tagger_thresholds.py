@@ -99,6 +99,18 @@ def test_a_language_threshold_keeps_to_the_recall_budget_never_drops_below_its_t
     assert choose_by_language(secrets, guessed, languages, {}, ["CREDENTIAL"], 0.2) == {}
 
 
+def test_a_clean_text_budget_raises_a_language_threshold_past_the_recall_budget_and_only_as_far_as_needed():
+    """German messages without PII flagged at 0.7 (10 of 10) stay under a 0.05 recall budget alone; a budget of
+    one in ten clean messages flagged raises the threshold to the lowest candidate within it (0.75), not higher.
+    Where no candidate is within it and none flags fewer, the type's threshold holds (fakes, labelled by `_names`)."""
+    examples, predictions, languages = _names("de", sure=18, unsure=2, false_alarms=10, score=0.7)
+    assert choose_by_language(examples, predictions, languages, {}, ["REAL_NAME"], 0.05) == {}
+    row = choose_by_language(examples, predictions, languages, {}, ["REAL_NAME"], 0.05, 0.1)["de"]["REAL_NAME"]
+    assert (row["threshold"], row["clean_flagged"], row["recall"]) == (0.75, 0.0, 0.9)
+    sure_alarms = _names("de", sure=18, unsure=0, false_alarms=10, score=0.99)
+    assert choose_by_language(*sure_alarms, {}, ["REAL_NAME"], 0.05, 0.1) == {}
+
+
 def test_a_type_threshold_off_the_grid_is_its_languages_baseline_and_one_above_the_grid_raises_nothing():
     """Review finding: with the type's threshold between two candidates (0.62), the first candidate above it
     counted as a raise with no gain; above the last candidate the chooser had no row at all."""

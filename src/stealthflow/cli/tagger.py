@@ -145,6 +145,16 @@ def thresholds(
             help="only thresholds losing at most this much recall against the lowest compete",
         ),
     ] = None,
+    max_clean_flagged: Annotated[
+        float | None,
+        typer.Option(
+            "--max-clean-flagged",
+            min=0,
+            max=1,
+            help="with --by-language: a language's type flags at most this share of its messages without PII, "
+            "before the recall budget (pii_tagger/training/thresholds.py)",
+        ),
+    ] = None,
     by_language: Annotated[
         bool,
         typer.Option(
@@ -166,19 +176,27 @@ def thresholds(
         if by_language:
             languages = choice.guessed_languages([e.text for e in examples])
             by_lang = choice.choose_by_language(
-                examples, predictions, languages, tagger.span_thresholds, tagger.labels, max_recall_loss or 0.0
+                examples,
+                predictions,
+                languages,
+                tagger.span_thresholds,
+                tagger.labels,
+                max_recall_loss or 0.0,
+                max_clean_flagged,
             )
             chosen = {f"{language} {label}": row for language, rows in by_lang.items() for label, row in rows.items()}
         else:
             chosen = choice.choose(examples, predictions, tagger.labels, max_recall_loss=max_recall_loss)
     measure = "F0.5" if by_language else "F1"
+    clean = " clean flagged |" if max_clean_flagged is not None else ""
     rows = [
         f"| {label} | {row['threshold']:.2f} | {row['precision']:.3f} | {row['recall']:.3f} | {row['f']:.3f} | {row['f_lowest']:.3f} |"
+        + (f" {row['clean_flagged']:.3f} |" if clean else "")
         for label, row in chosen.items()
     ]
     print_markdown(
-        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | {measure} | {measure} at the lowest |\n"
-        "|---|---|---|---|---|---|\n" + "\n".join(rows)
+        f"{len(examples)} validation messages\n\n| type | threshold | precision | recall | {measure} | {measure} at the lowest |{clean}\n"
+        "|---|---|---|---|---|---|" + ("---|" if clean else "") + "\n" + "\n".join(rows)
     )
     if write:
         if by_language:

@@ -12,6 +12,10 @@ up to 0.95 with the best F0.5 (precision weighs more: a false alarm mangles a te
 change) among those losing at most `max_recall_loss` of that language's recall at the type's threshold,
 kept only where it is higher than the type's and gains at least MIN_GAIN of F0.5. A secret's label (PL4,
 always masked) is not raised.
+
+With a clean-text budget (`max_clean_flagged`), that constraint comes first: a language's label whose threshold
+flags more than that share of the language's validation messages without PII is raised to the lowest candidate
+within it (the recall budget does not hold it back), or, where none is, to the one flagging fewest.
 """
 
 from __future__ import annotations
@@ -99,9 +103,10 @@ def choose_by_language(
     type_thresholds: dict[str, float],
     labels: list[str],
     max_recall_loss: float,
+    max_clean_flagged: float | None = None,
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """language -> label -> the chosen row (`choose`'s), where the rule of this module's docstring raises
-    the type's threshold (`type_thresholds`, 0.5 where it has none) for that language."""
+    """language -> label -> the chosen row (`choose`'s, with `clean_flagged`), where the rule of this module's
+    docstring raises the type's threshold (`type_thresholds`, 0.5 where it has none) for that language."""
     chosen: dict[str, dict[str, dict[str, float]]] = {}
     for language in sorted({language for language in languages if language}):
         indices = [i for i, guessed in enumerate(languages) if guessed == language]
@@ -115,9 +120,39 @@ def choose_by_language(
                 threshold for threshold in CANDIDATES if threshold > floor + 1e-9
             ]  # the type's own first
             row = choose(subset, found, [label], candidates, max_recall_loss, BY_LANGUAGE_BETA)[label]
+            if max_clean_flagged is not None:
+                row = within_clean_budget(subset, found, label, row, candidates, max_clean_flagged)
             if row["threshold"] > floor + 1e-9:
                 chosen.setdefault(language, {})[label] = {**row, "values": values}
     return chosen
+
+
+def clean_flagged(examples: list[Example], predictions: list[list[TaggedSpan]], label: str, threshold: float) -> float:
+    """The share of `examples` without PII on which `label` has a span at `threshold` or above (0 without any)."""
+    clean = [found for example, found in zip(examples, predictions) if not example.spans]
+    flagged = sum(any(p.label == label and p.score >= threshold for p in found) for found in clean)
+    return flagged / len(clean) if clean else 0.0
+
+
+def within_clean_budget(
+    examples: list[Example],
+    predictions: list[list[TaggedSpan]],
+    label: str,
+    row: dict[str, float],
+    candidates: list[float],
+    budget: float,
+) -> dict[str, float]:
+    """`row` (a chosen threshold's), or the row of the lowest higher candidate that flags at most `budget` of the
+    messages without PII (the one flagging fewest where none does); each with its `clean_flagged` share."""
+    higher = [threshold for threshold in candidates if threshold >= row["threshold"] - 1e-9]
+    rates = {threshold: clean_flagged(examples, predictions, label, threshold) for threshold in higher}
+    within = [threshold for threshold in higher if rates[threshold] <= budget + 1e-9]
+    threshold = within[0] if within else min(higher, key=lambda t: (rates[t], t))
+    if threshold == higher[0]:
+        return {**row, "clean_flagged": rates[threshold]}
+    gold = [(example.text, example.spans) for example in examples]
+    raised = _row(gold, predictions, label, threshold, BY_LANGUAGE_BETA)
+    return {**raised, "f_lowest": row["f_lowest"], "clean_flagged": rates[threshold]}
 
 
 def _row(
