@@ -65,14 +65,27 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
     assert any(line.startswith("- 'Katrin Bauer' ") and "inside a sentence" in line for line in lines)
 
 
-def test_the_batch_v_recipe_lists_files_that_exist_and_none_of_batch_vs_validation_lines():
-    recipe = load_finetune_recipe(REPO / "training/pii-tagger-student-finetune-v.yaml")
+@pytest.mark.parametrize(
+    ("recipe_file", "batches", "new"),
+    [
+        ("pii-tagger-student-finetune-v.yaml", ("v",), ("v",)),
+        ("pii-tagger-student-multilingual-finetune-w.yaml", ("d", "v", "wa", "wb", "wc"), ("wa", "wb", "wc")),
+    ],
+)
+def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
+    """Every batch of `batches` is taught; no validation line of the batches `new` to the recipe is (a few short
+    lines of validation-d, "Buon appetito!", were also written into earlier batches' training files)."""
+    recipe = load_finetune_recipe(REPO / "training" / recipe_file)
     listed = [REPO / path for path in recipe.negatives + recipe.personal + recipe.annotated]
     assert all(path.is_file() for path in listed)
-    assert any(path.name.endswith("-v.txt") for path in recipe.negatives)
-    assert any(path.name.endswith("-v.txt") for path in recipe.annotated)
+    for batch in batches:
+        assert any(path.name.endswith(f"-{batch}.txt") for path in recipe.negatives)
+        assert any(path.name.endswith(f"-{batch}.txt") for path in recipe.annotated)
     held_out = {
-        text for path in (REPO / "data/tagger-natural/validation-v").glob("*.txt") for text, _ in read_marked(path)
+        text
+        for batch in new
+        for path in (REPO / f"data/tagger-natural/validation-{batch}").glob("*.txt")
+        for text, _ in read_marked(path)
     }
     taught = {text for path in recipe.annotated for text, _ in read_marked(REPO / path)}
     taught |= {line for path in recipe.negatives for line in (REPO / path).read_text(encoding="utf-8").splitlines()}
