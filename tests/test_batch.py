@@ -233,7 +233,8 @@ def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
 
 
 class _NameInFirstTextOnly:
-    """A fake detector: finds the name only after "name:" (as a tagger may in one context only)."""
+    """A fake detector: finds the name only after "name:" (as a tagger may in one context only). It implements what
+    Protector.protect and close call of a `Detector`: detect_many_with_languages, warnings_for and close."""
 
     def detect_many_with_languages(self, texts):
         from stealthflow.placeholders.language import SHORT
@@ -243,6 +244,9 @@ class _NameInFirstTextOnly:
             ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT)
             for text in texts
         ]
+
+    def warnings_for(self, guess):
+        return []
 
     def close(self):
         pass
