@@ -4,6 +4,7 @@ specification allows or rules out."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from functools import cache
 
@@ -26,6 +27,7 @@ EDGES = [
     "CR05 0152 0200 1026 2840 66, FR14 2004 1010 0505 0001 3M02 606, DE89 3704 0044 0532 0130 01, de89370400440532013000",
     "Pay DE89-3704-0044-0532-0130-00 2 days from today, or XX12 3456 7890 1234 5678 (no such country).",
     "IPs 192.168.0.1, 10.0.0.1/24, 256.1.1.1, 1.2.3, ::1, ::, ::ffff:192.0.2.128, 2001:db8::8a2e:370:7334, fe80::1%eth0",
+    "Any or this host: 0::, 0::1, 127.0.1.1, 0:0::0/64; one host: 1::, 127.1.0.0.1.",
     "Times 10:30 and 12:30:45, prices 12.50, versions 1.2.3.4.5, 64:ff9b::192.0.2.33 and 2001:db8:0:0:0:0:2:1/64.",
     "SSNs 078-05-1120, 123-45-6789, 219 09 9999, 219.09.9999, 219-09.9999, 000-12-3456, 666-12-3456.",
     "More: 219-00-1234, 219-09-0000, 111-11-1111, 219099999, 12345-6789 and 123-456789.",
@@ -44,7 +46,7 @@ def _shipped_texts() -> list[str]:
 def _presidio() -> dict:
     """Presidio's recognizers as detection ran them before: email addresses' domains checked offline
     (its own check may download the public-suffix list), the published sample SSNs kept, and the
-    loopback and unspecified addresses of the edge cases dropped."""
+    loopback and unspecified addresses dropped by value, as detection drops them (0613dfb)."""
     from presidio_analyzer.predefined_recognizers import (
         CreditCardRecognizer,
         EmailRecognizer,
@@ -59,8 +61,10 @@ def _presidio() -> dict:
 
     class HostAddress(IpRecognizer):
         def invalidate_result(self, pattern_text):
-            address = pattern_text.split("/")[0].split("%")[0]
-            return super().invalidate_result(pattern_text) or address in ("127.0.0.1", "::1", "::", "0.0.0.0")
+            if super().invalidate_result(pattern_text):
+                return True
+            address = ipaddress.ip_interface(pattern_text).ip  # by value: '0::' is '::', '127.0.1.1' a loopback
+            return address.is_loopback or address.is_unspecified
 
     class SsnWithSamples(UsSsnRecognizer):
         def invalidate_result(self, pattern_text):
