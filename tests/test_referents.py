@@ -44,6 +44,22 @@ def test_a_stand_in_names_the_same_people(sentence, phrase, candidate, after, ke
     assert _keeps(sentence, phrase, candidate, after) == kept
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "candidate", "kept"),
+    [
+        # a place's name names no one: the place may become an indefinite place
+        ("Grew up in Kerala, moved for uni.", "Kerala", "a warm place", True),
+        ("Ballymena born and bred.", "Ballymena", "A small town", True),
+        # people marked as a place's cue keep their people
+        ("My amma's sambar tastes like home.", "My amma", "Someone", False),
+    ],
+)
+def test_a_phrase_marked_as_a_place_named_by_a_proper_noun_names_no_one(sentence, phrase, candidate, kept):
+    start = sentence.index(phrase)
+    end = start + len(phrase)
+    assert keeps_referent(sentence, start, end, candidate, sentence[end:], place=True) == kept
+
+
 def near_everything(texts):
     """FAKE embedder: every text the same vector, so every candidate passes the meaning floor."""
     return np.ones((len(texts), 8), dtype=np.float32) / np.sqrt(8)

@@ -769,7 +769,8 @@ class Generalizer:
         loves hiking", nor "We" for "My husband and I" of "My husband and I moved. He works as a nurse")."""
         bounds = sentence_around(text, item[0])
         after = window[end:] + text[bounds[1] :]
-        kept = [c for c in found if referents.keeps_referent(window, start, end, c, after)]
+        place = item[1] in places.PLACE_ATTRIBUTES
+        kept = [c for c in found if referents.keeps_referent(window, start, end, c, after, place)]
         trials = (_trial(text, bounds, window, item[0], candidate) for candidate in kept)
         return [trial for trial in trials if trial is not None]
 
