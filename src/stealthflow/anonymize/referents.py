@@ -9,7 +9,7 @@ and I") is refused when a pronoun of a third person follows it in the post ("He 
 would point at no one.
 
 Who may be someone else is `person_nouns.someone`'s: any phrase whose head is no noun known to name no person
-("My bf", "My coworker Dave", "Sarah"), not "My job".
+("My bf", "My coworker Dave", "Sarah"), not "My job", nor a place's name in a phrase marked as a place ("Kerala").
 """
 
 from __future__ import annotations
