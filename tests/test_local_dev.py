@@ -34,7 +34,9 @@ def near(texts):  # FAKE sentence vectors: every text the same, so every candida
     ],
 )
 def test_the_first_stage_that_leaves_no_edit_is_the_reason(score, floor, reason):
-    generalizer = Generalizer(ScoreByTable({"Rent here keeps going up.": score}), floors_gate(floor), embed=near)
+    # the teacher's "in my city" (taught since sets d and e) reads a little worse than "here", so "here" is the best edit
+    table = {"Rent here keeps going up.": score, "Rent in my city keeps going up.": score - 1.0}
+    generalizer = Generalizer(ScoreByTable(table), floors_gate(floor), embed=near)
     row = first_stay(generalizer, TEXT, "in Leeds", "location", ["in Leeds"])
     assert row["reason"] == reason and row["gate_scored"]
     assert row["best"] == "here" and row["chance"] == round(1 / (1 + np.exp(-(score - floor))), 3)
