@@ -196,6 +196,19 @@ def test_a_damaged_member_of_a_valid_weights_file_raises_the_one_error_the_route
         multilingual_table.__wrapped__()
 
 
+def _slow_np_load(monkeypatch, multilingual) -> list:
+    """FAKE np.load for the multilingual module that takes its time (so that threads meet); returns the paths read."""
+    reads, real_load = [], np.load
+
+    def slow_load(*args, **kwargs):
+        reads.append(args[0])
+        time.sleep(0.2)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    return reads
+
+
 def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeypatch):
     """Eight threads ask for the table together (a server's first German requests): one reads and unpacks the package's
     file, the others wait for it and get the same table. The file is a small FAKE in the package's layout, read slowly
@@ -206,14 +219,7 @@ def test_threads_that_ask_for_the_table_at_once_unpack_it_once(tmp_path, monkeyp
     blocks = {f"q{chunk + 1}": codes[chunk::17] for chunk in range(17)}
     np.savez(tmp_path / "weights.npz", **blocks, scale=np.ones(17), lo=np.zeros(17))
     monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
-    reads, real_load = [], np.load
-
-    def slow_load(*args, **kwargs):  # FAKE: np.load that takes its time
-        reads.append(args[0])
-        time.sleep(0.2)
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    reads = _slow_np_load(monkeypatch, multilingual)
     multilingual_table.cache_clear()  # the real table, if loaded, is forgotten here and again below
     try:
         start = threading.Barrier(8)
@@ -242,14 +248,7 @@ def test_threads_that_ask_for_an_unreadable_table_at_once_read_it_once_and_all_f
 
     (tmp_path / "weights.npz").write_bytes(b"PK\x03\x04 garbled")
     monkeypatch.setattr(multilingual, "_resource", lambda name: tmp_path / name)
-    reads, real_load = [], np.load
-
-    def slow_load(*args, **kwargs):  # FAKE: np.load that takes its time
-        reads.append(args[0])
-        time.sleep(0.2)
-        return real_load(*args, **kwargs)
-
-    monkeypatch.setattr(multilingual.np, "load", slow_load)
+    reads = _slow_np_load(monkeypatch, multilingual)
     multilingual_table.cache_clear()
     try:
         start = threading.Barrier(8)

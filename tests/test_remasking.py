@@ -322,38 +322,31 @@ def test_a_word_of_the_language_at_the_zipf_ceiling_is_common_even_when_some_fak
 
 
 @pytest.mark.parametrize(
-    ("word", "texts", "language"),
+    ("word", "texts", "language", "spreads"),
     [
-        ("Sie", ["Können Sie mir helfen?", "Danke, dass Sie so schnell geantwortet haben."], "de"),
-        ("Beste", ["Beste Jan, bedankt voor je bericht.", "Beste Marloes, tot morgen."], "nl"),
+        # a false alarm on a word at the Zipf ceiling of the later text's language does not spread through a session
+        ("Sie", ["Können Sie mir helfen?", "Danke, dass Sie so schnell geantwortet haben."], "de", False),
+        ("Beste", ["Beste Jan, bedankt voor je bericht.", "Beste Marloes, tot morgen."], "nl", False),
+        # a name tagged once is masked again where detection misses it, whatever the later text's language
+        ("Wang", ["Meine Kollegin Frau Wang ist krank.", "Bitte sag Wang Bescheid."], "de", True),
+        ("Sofia", ["La mia collega Sofia è malata.", "Ho visto Sofia ieri sera."], "it", True),
+        (
+            "Sofia",
+            ["My colleague Sofia is sick today.", "Sofia is back, great."],
+            "it",
+            True,
+        ),  # English guessed Italian
     ],
 )
-def test_a_false_alarm_on_a_word_at_the_zipf_ceiling_does_not_spread_through_a_session(
-    tmp_path, monkeypatch, word, texts, language
+def test_a_value_tagged_once_is_masked_again_in_a_later_text_only_when_specific(
+    tmp_path, monkeypatch, word, texts, language, spreads
 ):
     config = protect_config(tmp_path, monkeypatch)
     detector = Detector([FakeWordTagger([word])], languages=FixedGuesser(language))
     protector = Protector(config, open_vault(config), detector)
     first, later = (protector.protect(text, "s") for text in texts)
-    assert word not in first.text and later.text == texts[1]
-
-
-@pytest.mark.parametrize(
-    ("name", "texts", "language"),
-    [
-        ("Wang", ["Meine Kollegin Frau Wang ist krank.", "Bitte sag Wang Bescheid."], "de"),
-        ("Sofia", ["La mia collega Sofia è malata.", "Ho visto Sofia ieri sera."], "it"),
-        ("Sofia", ["My colleague Sofia is sick today.", "Sofia is back, great."], "it"),  # English guessed Italian
-    ],
-)
-def test_a_name_tagged_once_is_masked_again_where_detection_misses_it_whatever_the_later_texts_language(
-    tmp_path, monkeypatch, name, texts, language
-):
-    config = protect_config(tmp_path, monkeypatch)
-    detector = Detector([FakeWordTagger([name])], languages=FixedGuesser(language))
-    protector = Protector(config, open_vault(config), detector)
-    first, later = (protector.protect(text, "s") for text in texts)
-    assert name not in first.text and later.text == texts[1].replace(name, "<REAL_NAME_1>")
+    assert word not in first.text
+    assert later.text == (texts[1].replace(word, "<REAL_NAME_1>") if spreads else texts[1])
 
 
 @pytest.mark.parametrize("value", ["Kuehn", "Baecker"])
