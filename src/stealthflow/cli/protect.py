@@ -275,7 +275,7 @@ def _protection(
     console.print(run.summary(), highlight=False, soft_wrap=True)
     if run.rewriter is not None and run.rejected:
         console.print(
-            f"[yellow]{run.rejected} rewrite(s) rejected (unreadable answer or placeholders lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]"
+            f"[yellow]{run.rejected} rewrite(s) not taken (nothing changed, an unreadable answer or a placeholder lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]"
         )
     if run.secrets_found:
         console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
