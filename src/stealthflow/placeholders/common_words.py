@@ -25,7 +25,8 @@ employer or a name (`RELAXED_TYPES`) also counts as common when it is a frequent
 locale (the PII tagger's name lexicon, pii_tagger/names.py: "Schneider", "Marloes", "Wang" are frequent
 German or Dutch words and names) below the Zipf ceiling `COMMON_ZIPF` in that language: a false alarm on a German word
 is not masked again in later German texts (`common_in_language`), a name is masked again whatever language a later
-text is guessed to be in. Measured with benchmarks/pii_session_languages.py, one session per language (annotated
+text is guessed to be in; a name at or above the ceiling too where an occurrence is written as a name (`as_name`,
+pipeline/protector.py: "O Paulo mora em Curitiba."). Measured with benchmarks/pii_session_languages.py, one session per language (annotated
 values masked again where detection missed them / values masked again that are not annotated / texts without
 personal data flagged only so), names of any Faker locale kept specific at every Zipf -> below the ceiling only:
 the languages files of benchmarks/data/pii-heldout-{c,d,e,g} (1 260 texts, the ceiling chosen there) 29 / 53 / 22 ->
@@ -89,37 +90,40 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
-def specific(value: str, type: str | None = None, code: str | None = ENGLISH) -> bool:
+def specific(value: str, type: str | None = None, code: str | None = ENGLISH, as_name: bool = False) -> bool:
     """Whether a value of `type` the session holds is masked wherever it appears again in a text in language `code`
     (see the module; None: a language the recognizers do not cover, judged as English); with no type, judged as
-    strictly as a type can be (frequent words are not common)."""
+    strictly as a type can be (frequent words are not common); `as_name`: the occurrence is written as a name
+    (`common_in_language`)."""
     if not _WORDISH.fullmatch(value):
         return sum(char.isalnum() for char in value) >= MIN_SYMBOLIC
     words = [word for word in _WORDS.findall(value) if not function_word(word)]
-    if any(len(word) >= MIN_LETTERS and not _common_in(word, type, code) for word in words):
+    if any(len(word) >= MIN_LETTERS and not _common_in(word, type, code, as_name) for word in words):
         return True
     return len(words) >= 2 and all(word[0].isupper() for word in words) and not value.isupper()
 
 
-def _common_in(word: str, type: str | None, code: str | None) -> bool:
+def _common_in(word: str, type: str | None, code: str | None, as_name: bool = False) -> bool:
     """Whether every run of letters of `word` is a common word for a value of `type` in a text in language `code`: of
     English, a frequent word too only for the relaxed types, and in a person's name only when written in lowercase;
     or of the text's language other than English (`common_in_language`)."""
     strict = type not in RELAXED_TYPES or (type == NAME_TYPE and word[0].isupper())
     common = common_word if strict else frequent_word
     local = code in OTHERS and type in RELAXED_TYPES
-    return all(common(run) or (local and common_in_language(run, code)) for run in _LETTERS.findall(word))
+    return all(common(run) or (local and common_in_language(run, code, as_name)) for run in _LETTERS.findall(word))
 
 
-def common_in_language(word: str, code: str) -> bool:
+def common_in_language(word: str, code: str, as_name: bool = False) -> bool:
     """Whether `word` is a common word of the covered language `code` (not English) for a session's values: one of its
     words at Zipf `COMMON_ZIPF` or above (`data/languages/common-<code>.txt`: "Sie", "dann"), or one of its frequent
     words (`frequent_in`) and no word of a given or family name of any Faker locale (the tagger's name lexicon,
-    pii_tagger/names.py: "Schneider", "Wang" are frequent German words and names)."""
+    pii_tagger/names.py: "Schneider", "Wang" are frequent German words and names). `as_name`: the word is written as
+    a name (capitalised inside a sentence of a language that capitalises names alone: "O Paulo mora em Curitiba."),
+    where a name of that lexicon stays specific at the ceiling too ("Paulo", "Mia")."""
     from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
 
     folded = word.casefold()
-    if folded in _word_list(LANGUAGE_COMMON.format(code=code)):
+    if folded in _word_list(LANGUAGE_COMMON.format(code=code)) and not (as_name and folded in name_lexicon()):
         return True
     return frequent_in(word, code) and folded not in name_lexicon()
 
