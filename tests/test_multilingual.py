@@ -240,6 +240,20 @@ def test_a_phone_number_after_a_number_sign_is_still_one(detector):
     assert _found(detector, "Ruf mich an, meine Handy-Nr. 0171 2345678.") == [("0171 2345678", "PHONE")]
 
 
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("Meu celular é (11) 98765-4321.", "(11) 98765-4321"),  # Brazil
+        ("Meu celular é 11 98765-4321.", "11 98765-4321"),
+    ],
+)
+def test_a_national_phone_number_of_any_country_of_the_language_is_found(text, phone):
+    """Each language reads national numbers of all its countries (data/languages/*.yaml `regions`): a Brazilian
+    number is valid in none of the English phone regions nor in Portugal."""
+    found = [text[s.start : s.end] for s in Detector(build_recognizers(models=False)).detect(text) if s.type == "PHONE"]
+    assert found == [phone]
+
+
 # -- end to end ---------------------------------------------------------------------------------------
 
 

@@ -33,7 +33,7 @@ _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation betw
 @dataclass(frozen=True)
 class Vocabulary:
     code: str
-    region: str
+    regions: tuple[str, ...]
     introductions: tuple[str, ...]
     relatives: tuple[str, ...]
     employer_cues: tuple[str, ...]
@@ -236,13 +236,14 @@ class ConditionRecognizer(LanguageRecognizer):
 
 
 class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
-    """Phone numbers valid in the language's country, in its national format ("612 345 678" in Spanish)."""
+    """Phone numbers valid in one of the language's countries, in its national format ("612 345 678" in Spanish,
+    "(11) 98765-4321" in Brazilian Portuguese)."""
 
     name, type = "national_phone", "PHONE"
 
     @property
     def regions(self) -> tuple[str, ...]:
-        return (self.vocab.region,)
+        return self.vocab.regions
 
     def find(self, text: str) -> list[Span]:
         return PhoneRecognizer.find(self, text)
