@@ -151,6 +151,21 @@ def test_merge_prefers_higher_level_then_longer():
     assert merge_spans([low, longer]) == [longer]
 
 
+def test_merge_joins_overlapping_spans_of_one_type_into_one_over_both():
+    """A street recognizer's "455 rue Sainte-Catherine" and the tagger's "rue Sainte-Catherine à Montréal": keeping
+    either alone leaves the other's words in clear."""
+    text = "je reste au 455 rue Sainte-Catherine à Montréal."
+    street = Span(12, 36, "ADDRESS", Level.PL2, source="street_address_fr")
+    tagged = Span(16, 47, "ADDRESS", Level.PL2, source="pii_tagger", score=0.8)
+    name = Span(40, 47, "REAL_NAME", Level.PL2)  # of another type: it gives way to the longer joined span
+    [joined] = merge_spans([tagged, name, street])
+    assert (joined.text_in(text), joined.source, joined.score) == (
+        "455 rue Sainte-Catherine à Montréal",
+        "street_address_fr",
+        1.0,
+    )
+
+
 def test_policy_levels_overrides_and_pl4_always():
     config = ProtectConfig(levels="PL4", overrides={"HEALTH": "mask", "PASSWORD": "keep", "EMAIL": "PL3"})
     assert not config.masks("REAL_NAME", Level.PL2)

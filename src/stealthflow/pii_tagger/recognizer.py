@@ -7,7 +7,7 @@ It runs on CPU over the detector's whole batch (`find_many`), on the same normal
 the regex recognizers, so its spans map back to the original offsets like theirs. Each model span
 is shaped (spans.py), checked by its label's filter (filters/) and kept when its confidence reaches
 its label's threshold (the model card's `span_thresholds`); a text's kept spans are made disjoint (spans of one type
-that overlap joined: `spans.disjoint`); the span says why it was kept and which tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
+that overlap joined: `merge_spans`); the span says why it was kept and which tagger tagged it. By default each text goes to the shipped student of its language (route.py). It loads
 its model, so `build_recognizers` builds it only when asked (`protect.tagger`, `--no-tagger`).
 
 A student whose word-piece table cannot be had (the multilingual one without its package, or with unreadable files:
@@ -35,7 +35,7 @@ from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Span, merge_spans
 
 # A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
 # next ("- Jairaj Gade, Sanjuan S.L.\n- Martin Johnson, ..." was one employer span).
@@ -172,7 +172,7 @@ class PiiTaggerRecognizer(Recognizer):
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
         return [
-            spans.disjoint([span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)])
+            merge_spans([span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)])
             for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
         ]
 

@@ -1,12 +1,11 @@
 """Span shaping: a model's span trimmed or grown to the whole value (a name without the words it ran on
-into, a secret's whole token, a condition's and an amount's whole name), and a text's shaped spans made disjoint.
+into, a secret's whole token, a condition's and an amount's whole name).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import replace
 from functools import lru_cache
 
 from stealthflow.pii_tagger.filters.employer import FIRM_OR_INSTITUTION
@@ -17,7 +16,6 @@ from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
 from stealthflow.placeholders.recognizers.sentences import capitalises
-from stealthflow.placeholders.types import Span, merge_spans
 
 _TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
 
@@ -186,22 +184,6 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     if label == "FINANCE":
         end = _whole_amount(text, start, end)
     return start, end
-
-
-def disjoint(found: list[Span]) -> list[Span]:
-    """A text's shaped spans without duplicates or overlaps, by start. Spans of one type that overlap are one span over
-    both, with the higher confidence and the first one's reason: the multilingual student's run that starts inside a
-    word is widened to the whole word, into the run before it ("Calle Durango 214" and "214, Col. Roma Norte, 06700
-    Ciudad de México"; twice "autismo"), and the longer one alone would leave the other's words in clear. Of spans of
-    different types that overlap, `merge_spans`'s choice (the higher level, then the longer)."""
-    joined: list[Span] = []
-    for span in sorted(found, key=lambda span: (span.type, span.start)):
-        if joined and joined[-1].type == span.type and span.start < joined[-1].end:
-            last = joined[-1]
-            joined[-1] = replace(last, end=max(last.end, span.end), score=max(last.score, span.score))
-        else:
-            joined.append(span)
-    return merge_spans(joined)
 
 
 def clear_caches() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from functools import lru_cache
 
@@ -82,17 +82,35 @@ class Span:
 
 
 def merge_spans(spans: list[Span]) -> list[Span]:
-    """Disjoint spans, by start: of overlapping ones, the higher level wins, then the longer, then the higher score.
-    Each span is checked against its two neighbours in the kept ones (a binary search), not against all of them."""
+    """Disjoint spans, by start. Spans of one type that overlap are one span over both, with the higher level and
+    confidence and the first one's source and reason: the longer one alone would leave the other's words in clear
+    (a street recognizer's "455 rue Sainte-Catherine" and the tagger's "rue Sainte-Catherine à Montréal"; the
+    multilingual student's "Calle Durango 214" and "214, Col. Roma Norte"). Of spans of different types that overlap,
+    the higher level wins, then the longer, then the higher score. Each span is checked against its two neighbours in
+    the kept ones (a binary search), not against all of them."""
     kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
     starts: list[int] = []
-    for span in sorted(spans, key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
+    for span in sorted(_joined(spans), key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
         at = bisect.bisect_right(starts, span.start)
         if (at and kept[at - 1].end > span.start) or (at < len(kept) and kept[at].start < span.end):
             continue
         kept.insert(at, span)
         starts.insert(at, span.start)
     return kept
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """`spans` with each run of overlapping spans of one type made one span over all of them."""
+    joined: list[Span] = []
+    for span in sorted(spans, key=lambda span: (span.type, span.start)):
+        if joined and joined[-1].type == span.type and span.start < joined[-1].end:
+            last = joined[-1]
+            joined[-1] = replace(
+                last, end=max(last.end, span.end), level=max(last.level, span.level), score=max(last.score, span.score)
+            )
+        else:
+            joined.append(span)
+    return joined
 
 
 @lru_cache(maxsize=4096)  # the phone recognizer parses each candidate, canonical_value the value it found: once
