@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from placeholder_fixtures import protect_config
 
+from stealthflow.pii_tagger import spans as tagger_spans
 from stealthflow.pii_tagger.model import (
     RUNTIMES,
     SpanTagger,
@@ -914,3 +915,32 @@ def test_duplicate_and_overlapping_model_spans_come_out_as_one_span_each():
         ("autismo", "HEALTH", 0.9),
         ("Jonas Becker", "REAL_NAME", 0.9),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "run", "label", "value"),
+    [
+        (
+            "Che, vivo en Av. Corrientes 1234, CABA. Laburo en Mercado Libre.",
+            "Av. Corrientes 1234, CABA. Laburo",
+            "ADDRESS",
+            "Av. Corrientes 1234, CABA",
+        ),
+        # a secret keeps its last mark ("hunter2!" may be the password)
+        ("Het wachtwoord is 4402. Fijne vakantie!", "4402. Fijne vakantie!", "CREDENTIAL", "4402."),
+        ("Ik ben bij Dr. Huber geweest. Morgen weer.", "Dr. Huber geweest. Morgen", "REAL_NAME", "Dr. Huber"),
+        ("Ondergetekende, G.J. Hoekstra, verzoekt", "G.J. Hoekstra", "REAL_NAME", "G.J. Hoekstra"),
+        (
+            "Adres: Lindenstraße 14\n10969 Berlin",
+            "Lindenstraße 14\n10969 Berlin",
+            "ADDRESS",
+            "Lindenstraße 14\n10969 Berlin",
+        ),
+    ],
+    ids=["abbreviation-then-end", "end-after-digits", "title", "initials", "line-break"],
+)
+def test_a_tagger_span_ends_at_the_end_of_its_sentence(text, run, label, value):
+    """Issue 48: a span never runs across a sentence end; "Av.", "Dr.", "G.J." and a line break end none."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), label)
+    assert text[shaped_start:shaped_end] == value

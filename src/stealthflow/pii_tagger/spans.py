@@ -15,7 +15,7 @@ from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
-from stealthflow.placeholders.recognizers.sentences import capitalises
+from stealthflow.placeholders.recognizers.sentences import capitalises, sentence_ends_within
 
 _TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
 
@@ -155,12 +155,22 @@ def reads_as_person(text: str, start: int, end: int) -> bool:
     return bool(last & FAMILY) and (first == 0 or bool(first & GIVEN))
 
 
+def _one_sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] up to the first sentence end in it (`sentence_ends_within`) that has a word before it."""
+    for cut in sentence_ends_within(text, start, end):
+        if any(ch.isalnum() for ch in text[start:cut]):
+            return start, cut
+    return start, end
+
+
 def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     """A model's `label` span text[start:end] trimmed or grown to the whole value: without a sentence's
     punctuation around it; a secret without its secret word and a list's dash, grown to its whole token;
     a name without identifiers, a possessive and what is theirs, or lowercase words where the writer
     capitalises; an organisation without a possessive run on into a number; a condition's and an
-    amount's whole name."""
+    amount's whole name. A span that runs across a sentence's end ends there: the model's run-on is the next
+    sentence's words ("Av. Corrientes 1234, CABA. Laburo", "4402. Fijne vakantie!")."""
+    start, end = _one_sentence(text, start, end)
     value = text[start:end]
     trim = " \t\n" if label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
     start, end = start + len(value) - len(value.lstrip(trim)), end - (len(value) - len(value.rstrip(trim)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
+from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS, alternation, words
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
 
@@ -28,6 +28,24 @@ def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int
 def sentence_end(text: str, end: int, reach: int = SENTENCE_REACH) -> re.Match[str] | None:
     """What ends the sentence going on at `end`, within `reach` characters (None: the text ends first, or the reach)."""
     return SENTENCE_END.search(text, end, end + reach)
+
+
+def sentence_ends_within(text: str, start: int, end: int) -> list[int]:
+    """Where sentences end inside text[start:end] at a ".", "!" or "?" (`SENTENCE_END`): the positions after the mark.
+    A line break is none there (an address's or a signature's lines are one value), nor a full stop after a single
+    capital ("Michael J. Fox") or an abbreviation ("Av. Corrientes", "Dr. Huber": lexicons.yaml `abbreviations`)."""
+    return [
+        match.start() + 1
+        for match in SENTENCE_END.finditer(text, start, end)
+        if match[0] != "\n"
+        and not (
+            match[0][0] == "."
+            and (
+                _INITIAL_BEFORE.search(text, max(0, match.start() - 2), match.start() + 1)
+                or _ABBREVIATION_BEFORE.search(text, max(0, match.start() - 10), match.start())
+            )
+        )
+    ]
 
 
 def sentence_around(text: str, start: int, end: int, reach: int = SENTENCE_REACH) -> str:
@@ -73,7 +91,11 @@ _SUBJECT_OPENS = re.compile(
     rf"(?!\s+(?i:{KEEPERS}|\w+(?:er|or|ist|ic|ian)s?)\b)"  # not the person looking after them: "Our dog walker has Crohn's", "The car mechanic"
     rf"|(?i:an?|every|most|many|some|all)\s+(?:[\w-]+\s+){{0,2}}?(?i:{_ANYONE})\b)"
 )
-_INITIAL_BEFORE = re.compile(r"(?:^|\s)[A-Z]\.$")  # "Michael J. Fox": no sentence ends at "J."
+_INITIAL_BEFORE = re.compile(r"(?:^|[\s.])[A-Z]\.$")  # "Michael J. Fox", "G.J. Hoekstra": no sentence ends at "J."
+_ABBREVIATION_BEFORE = re.compile(
+    rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations')})$"
+    rf"|(?i:{'|'.join(re.escape(end[:-1]) for end in words('street_endings') if end.endswith('.'))})$"  # "Hauptstr."
+)
 _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
 
 
