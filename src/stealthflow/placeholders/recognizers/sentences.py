@@ -92,6 +92,8 @@ _SUBJECT_OPENS = re.compile(
     rf"|(?i:an?|every|most|many|some|all)\s+(?:[\w-]+\s+){{0,2}}?(?i:{_ANYONE})\b)"
 )
 _INITIAL_BEFORE = re.compile(r"(?:^|[\s.])[A-Z]\.$")  # "Michael J. Fox", "G.J. Hoekstra": no sentence ends at "J."
+# Measured on the dev files benchmarks/data/pii-heldout-{c,d,e,g..k} (tagger spans cut at sentence ends): with these
+# abbreviations ending no sentence, recall 0.757 -> 0.761 (six languages), 0.817 -> 0.819 (English registers).
 _ABBREVIATION_BEFORE = re.compile(
     rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations')})$"
     rf"|(?i:{'|'.join(re.escape(end[:-1]) for end in words('street_endings') if end.endswith('.'))})$"  # "Hauptstr."
