@@ -95,7 +95,7 @@ _INITIAL_BEFORE = re.compile(r"(?:^|[\s.])[A-Z]\.$")  # "Michael J. Fox", "G.J. 
 # Measured on the dev files benchmarks/data/pii-heldout-{c,d,e,g..k} (tagger spans cut at sentence ends): with these
 # abbreviations ending no sentence, recall 0.757 -> 0.761 (six languages), 0.817 -> 0.819 (English registers).
 _ABBREVIATION_BEFORE = re.compile(
-    rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations')})$"
+    rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations', 'street_words')})$"  # street words: "al.", "ul."
     rf"|(?i:{'|'.join(re.escape(end[:-1]) for end in words('street_endings') if end.endswith('.'))})$"  # "Hauptstr."
 )
 _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
