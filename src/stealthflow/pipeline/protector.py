@@ -350,9 +350,11 @@ class KnownValues:
         starts = [s.start for s in kept]
         for last, (span_type, value, word_like) in self.automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
-            as_name = language in OTHERS and _written_as_name(text, start, value, language)
-            if (word_like and not _word_bounded(text, start, end)) or not self._specific_in(
-                span_type, value, language, as_name
+            if word_like and not _word_bounded(text, start, end):
+                continue
+            # read how the occurrence is written only for a value not specific anyway (`as_name` only adds specificity)
+            if not self._specific_in(span_type, value, language, False) and not (
+                _written_as_name(text, start, value, language) and self._specific_in(span_type, value, language, True)
             ):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
