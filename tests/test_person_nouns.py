@@ -55,6 +55,24 @@ def test_wordnet_gives_the_nouns_of_no_person_and_no_group(tmp_path: Path):
     assert thing_nouns(tmp_path) == ["burns", "knob"]
 
 
+def test_the_cli_rebuilds_each_list_from_wordnet(tmp_path: Path):
+    """`stealthflow tagger person-nouns|thing-nouns WORDNET --out FILE` writes the list its builder gives."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    wordnet = tmp_path / "wordnet"
+    wordnet.mkdir()
+    for name, text in {"data.noun": DATA_NOUN, "index.noun": INDEX_NOUN, "noun.exc": NOUN_EXC}.items():
+        (wordnet / name).write_text(text, encoding="latin-1")
+    for kind, build in (("person", person_nouns), ("thing", thing_nouns)):
+        out = tmp_path / f"{kind}.txt"
+        result = CliRunner().invoke(app, ["tagger", f"{kind}-nouns", str(wordnet), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert out.read_text(encoding="utf-8").split() == build(wordnet)
+        assert f"({len(build(wordnet))} nouns)" in result.output
+
+
 def test_the_shipped_list_names_people_and_not_things():
     assert all(person_noun(w) for w in ("sister", "Boss", "roommates", "nannies", "women", "children", "colleagues"))
     assert not any(person_noun(w) for w in ("rent", "weather", "night", "paper", "city", "printer", "router", "host"))

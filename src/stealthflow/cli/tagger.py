@@ -268,26 +268,32 @@ def everyday_nouns(
     _rebuild(lambda: write_everyday_nouns(wordnet, out), out, "nouns")
 
 
-@tagger_app.command("person-nouns")
-def person_nouns(
-    wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
-    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/generalize/person_nouns.txt"),
-) -> None:
-    """Rebuild the list of nouns naming a person ("sister", "boss"): a clause with one as its subject is not the author's."""
-    from stealthflow.anonymize.person_nouns import write_person_nouns
+def _noun_list(kind: str, about: str) -> None:
+    """Declare the `{kind}-nouns` command: rebuild data/generalize/{kind}_nouns.txt from WordNet with
+    anonymize/person_nouns.py's `write_{kind}_nouns` (`about`: the command's help)."""
 
-    _rebuild(lambda: write_person_nouns(wordnet, out), out, "nouns")
+    def rebuild(
+        wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
+        out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path(
+            f"data/generalize/{kind}_nouns.txt"
+        ),
+    ) -> None:
+        from stealthflow.anonymize import person_nouns
+
+        write = getattr(person_nouns, f"write_{kind}_nouns")
+        _rebuild(lambda: write(wordnet, out), out, "nouns")
+
+    tagger_app.command(f"{kind}-nouns", help=about)(rebuild)
 
 
-@tagger_app.command("thing-nouns")
-def thing_nouns(
-    wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
-    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/generalize/thing_nouns.txt"),
-) -> None:
-    """Rebuild the list of nouns naming no person and no group ("rent"): a clause with one as its subject may be the author's."""
-    from stealthflow.anonymize.person_nouns import write_thing_nouns
-
-    _rebuild(lambda: write_thing_nouns(wordnet, out), out, "nouns")
+_noun_list(
+    "person",
+    'Rebuild the list of nouns naming a person ("sister", "boss"): a clause with one as its subject is not the author\'s.',
+)
+_noun_list(
+    "thing",
+    'Rebuild the list of nouns naming no person and no group ("rent"): a clause with one as its subject may be the author\'s.',
+)
 
 
 @tagger_app.command("common-words")
