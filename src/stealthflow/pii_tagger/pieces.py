@@ -15,6 +15,7 @@ shapes as the tokenizer and `word_shapes` over the whole text (tests/test_word_p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -59,9 +60,9 @@ def case_shape(piece: str) -> int:
     return 4 if len(piece) > 1 and piece.isupper() else 3
 
 
-class WordPieces:
-    """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without [CLS] and [SEP].
-    `shaped`: also each piece's `word_shapes` (a student's case input), with `lexicon`'s flags."""
+class LongRunPieces:
+    """What a text's pieces share, whichever vocabulary cuts them: the vocabulary's Rust tokenizer and unknown id, the
+    shape input, and the split of the text at its long runs without spaces (`stretches`)."""
 
     def __init__(
         self,
@@ -70,13 +71,33 @@ class WordPieces:
         lexicon: dict[str, int] | None = None,
         longest: int | None = None,
     ):
-        """`vocabulary`: MiniLM's (minilm.py). `longest`: a run without spaces longer than this is one unknown piece
-        (as the tokenizer reads a word over 100 characters), not the pieces of its letters and marks: a megabyte-long
-        token or base64 blob costs the model one piece, not a hundred thousand (None: every run piece by piece)."""
+        """`vocabulary`: MiniLM's (minilm.py) or the multilingual table's (multilingual.py). `shaped`: also each
+        piece's `word_shapes` (a student's case input), with `lexicon`'s flags. `longest`: a run without spaces longer
+        than this is one unknown piece (as the tokenizer reads a word over 100 characters), not the pieces of its
+        letters and marks: a megabyte-long token or base64 blob costs the model one piece, not a hundred thousand
+        (None: every run piece by piece)."""
         self._rust = vocabulary.tokenizer
-        self._whole = vocabulary.whole  # shared by every tagger's WordPieces (built once: ~0.05 s)
+        self._unknown = vocabulary.unknown
         self._shaped = shaped
         self._lexicon = lexicon or {}
+        self._long = re.compile(rf"\S{{{longest + 1},}}") if longest else None
+
+    def stretches(self, text: str) -> Iterator[tuple[int, int, re.Match[str] | None]]:
+        """(start, end, the long run after it or None at the text's end): the text cut at its long runs, in order."""
+        position = 0
+        for run in self._long.finditer(text) if self._long else ():
+            yield position, run.start(), run
+            position = run.end()
+        yield position, len(text), None
+
+
+class WordPieces(LongRunPieces):
+    """`pieces(text)` -> (ids, offsets[pieces, 2], shapes or None), without [CLS] and [SEP] (`vocabulary`: MiniLM's;
+    the `options` shaped, lexicon and longest: `LongRunPieces`)."""
+
+    def __init__(self, vocabulary: Vocabulary, **options) -> None:
+        super().__init__(vocabulary, **options)
+        self._whole = vocabulary.whole  # shared by every tagger's WordPieces (built once: ~0.05 s)
         # The vocabulary's whole ASCII words as people write them (lowercase, Capitalised, UPPERCASE)
         # -> (piece, shape), each kept when first met: most words of a text cost one look-up (built up
         # front, the 66 000 forms cost a cold start ~0.5 s).
@@ -86,8 +107,6 @@ class WordPieces:
         # ("[SEP]" in a text is that token).
         specials = sorted(vocabulary.specials, key=len, reverse=True)
         self._foreign = re.compile("|".join(["[^!-~ \\t\\n\\r]", *map(re.escape, specials)]))
-        self._long = re.compile(rf"\S{{{longest + 1},}}") if longest else None
-        self._unknown = vocabulary.unknown
 
     def __call__(self, text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         ids: list[int] = []
@@ -96,16 +115,14 @@ class WordPieces:
         shapes: list[int] = []
         rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
         underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): see _ascii
-        position = 0
-        for run in self._long.finditer(text) if self._long else ():
-            self._pieces(text, position, run.start(), underscores, ids, starts, ends, shapes, rare)
-            ids.append(self._unknown)
-            starts.append(run.start())
-            ends.append(run.end())
-            if self._shaped:
-                shapes.append(case_shape(run[0]))
-            position = run.end()
-        self._pieces(text, position, len(text), underscores, ids, starts, ends, shapes, rare)
+        for start, end, run in self.stretches(text):
+            self._pieces(text, start, end, underscores, ids, starts, ends, shapes, rare)
+            if run:
+                ids.append(self._unknown)
+                starts.append(run.start())
+                ends.append(run.end())
+                if self._shaped:
+                    shapes.append(case_shape(run[0]))
         if rare:
             ids, starts, ends, shapes = self._with_rare(text, rare, ids, starts, ends, shapes)
         offsets = np.empty((len(ids), 2), dtype=np.int64)
