@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reader_edits import _TOKEN, edits, label  # noqa: E402
 
 from stealthflow.anonymize import syntax  # noqa: E402
-from stealthflow.anonymize.generalize import _SENTENCE_END, sentence_bounds  # noqa: E402
+from stealthflow.anonymize.generalize import sentence_bounds  # noqa: E402
+from stealthflow.sentence_ends import sentence_ends  # noqa: E402
 
 
 def verdict(row: dict) -> str:
@@ -50,7 +51,7 @@ def dropped_sentences(original: str, rewrite: str) -> list[str]:
     other = [m.group() for m in _TOKEN.finditer(rewrite)]
     matcher = difflib.SequenceMatcher(a=[m.group() for m in tokens], b=other, autojunk=False)
     kept = {i for block in matcher.get_matching_blocks() for i in range(block.a, block.a + block.size)}
-    starts = [0, *(m.end() for m in _SENTENCE_END.finditer(original)), len(original)]
+    starts = [0, *(m.end() for m in sentence_ends(original)), len(original)]
     found = []
     for first, last in zip(starts, starts[1:], strict=False):
         words = [i for i, m in enumerate(tokens) if first <= m.start() < last and re.match(r"\w", m.group())]

@@ -17,6 +17,7 @@ from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.pii_tagger.training.metrics import span_metrics
 from stealthflow.pii_tagger.training.train import Example
 from stealthflow.resources import resource_dir
+from stealthflow.sentence_ends import sentence_ends
 
 if TYPE_CHECKING:
     from stealthflow.harvest.teacher_rewrites import TeacherRewrite
@@ -44,9 +45,7 @@ def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | No
 def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[TaggedSpan]:
     """`span` without the holes and the sentence ends inside it; a piece is trimmed of spaces and
     punctuation only where it was cut (the tagger's own edges stay as they were: "$72,000", "30%")."""
-    from stealthflow.placeholders.recognizers.sentences import SENTENCE_END
-
-    ends = [(m.start(), m.end()) for m in SENTENCE_END.finditer(post, span.start, span.end)]
+    ends = [(m.start(), m.end()) for m in sentence_ends(post, span.start, span.end)]
     cuts = sorted((a, b) for a, b in holes + ends if a < span.end and span.start < b)
     if not cuts:
         return [span]

@@ -36,6 +36,7 @@ from stealthflow.evaluation.evidence import STOP_WORDS, words
 from stealthflow.placeholders.common_words import common_word
 from stealthflow.placeholders.recognizers.public_names import word_key
 from stealthflow.resources import resource_dir
+from stealthflow.sentence_ends import sentence_ends
 
 if TYPE_CHECKING:
     from stealthflow.harvest.teacher_rewrites import TeacherCue
@@ -521,13 +522,6 @@ def copies(phrase: str, text: str) -> int:
     return count
 
 
-#: a sentence ends at its end punctuation and a space, or a line break; not at the period of an initial ("My coworker
-#: D. is from Glasgow", a name a stand-in shortened: the clause is the coworker's). In the 3 153 posts of
-#: blind-profiles-a..g and rewrite-heldout(-b) (cued and harmless; not written from) 3 boundaries go, 2 rightly ("E.T.
-#: when it came out", "Alexander L. Kielland"), 1 wrongly ("our Series B. Honestly")
-_SENTENCE_END = re.compile(r"(?<!\b[A-Z])[.!?…]+[\"')\]]*\s+|\n+")
-
-
 def sentence_around(text: str, phrase: str) -> tuple[int, int]:
     """Offsets of the sentence holding the first occurrence of `phrase` (the whole text if it is not
     there): candidates are scored in their sentence, not in the whole post."""
@@ -537,8 +531,8 @@ def sentence_around(text: str, phrase: str) -> tuple[int, int]:
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """Offsets of the sentence(s) holding text[start:end]."""
-    first = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    after = _SENTENCE_END.search(text, end)
+    first = max((m.end() for m in sentence_ends(text, 0, start)), default=0)
+    after = next(sentence_ends(text, end), None)
     return first, after.end() if after else len(text)
 
 

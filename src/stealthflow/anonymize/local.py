@@ -17,7 +17,6 @@ left the text, what replaced it, the attribute of the cue it covers, and by what
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,6 +35,7 @@ from stealthflow.llm import LLM
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.placeholders.language import ENGLISH, LanguageGuesser
 from stealthflow.resources import shipped_adapter
+from stealthflow.sentence_ends import sentence_ends, words_end
 from stealthflow.utility.fluency import shared_scorer
 
 ADAPTER = "local-anonymizer"
@@ -47,7 +47,6 @@ MODEL_FLOOR = -0.5
 
 
 MAX_PIECE_WORDS = 100  # the adapter's training posts were at most 120 words
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
 
 
 def split_post(post: str, max_words: int = MAX_PIECE_WORDS) -> list[tuple[str, str]]:
@@ -56,8 +55,8 @@ def split_post(post: str, max_words: int = MAX_PIECE_WORDS) -> list[tuple[str, s
     if len(post.split()) <= max_words:
         return [(post, "")]
     sentences, start = [], 0
-    for boundary in _SENTENCE_END.finditer(post):
-        sentences.append((post[start : boundary.start()], boundary.group()))
+    for boundary in sentence_ends(post):
+        sentences.append((post[start : words_end(boundary)], post[words_end(boundary) : boundary.end()]))
         start = boundary.end()
     sentences.append((post[start:], ""))
     groups: list[list[tuple[str, str]]] = [[]]

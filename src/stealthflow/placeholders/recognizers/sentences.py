@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS, alternation, words
+from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
+from stealthflow.sentence_ends import initial_before, sentence_ends
 
 SENTENCE_REACH = (
     1000  # characters a sentence reaches on either side of a place: a text without full stops is no one sentence
 )
-SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 
 def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int:
@@ -26,26 +26,9 @@ def sentence_start(text: str, position: int, reach: int = SENTENCE_REACH) -> int
 
 
 def sentence_end(text: str, end: int, reach: int = SENTENCE_REACH) -> re.Match[str] | None:
-    """What ends the sentence going on at `end`, within `reach` characters (None: the text ends first, or the reach)."""
-    return SENTENCE_END.search(text, end, end + reach)
-
-
-def sentence_ends_within(text: str, start: int, end: int) -> list[int]:
-    """Where sentences end inside text[start:end] at a ".", "!" or "?" (`SENTENCE_END`): the positions after the mark.
-    A line break is none there (an address's or a signature's lines are one value), nor a full stop after a single
-    capital ("Michael J. Fox") or an abbreviation ("Av. Corrientes", "Dr. Huber": lexicons.yaml `abbreviations`)."""
-    return [
-        match.start() + 1
-        for match in SENTENCE_END.finditer(text, start, end)
-        if match[0] != "\n"
-        and not (
-            match[0][0] == "."
-            and (
-                _INITIAL_BEFORE.search(text, max(0, match.start() - 2), match.start() + 1)
-                or _ABBREVIATION_BEFORE.search(text, max(0, match.start() - 10), match.start())
-            )
-        )
-    ]
+    """What ends the sentence going on at `end`, within `reach` characters (`stealthflow.sentence_ends`; None: the text
+    ends first, or the reach)."""
+    return next(sentence_ends(text, end, end + reach), None)
 
 
 def sentence_around(text: str, start: int, end: int, reach: int = SENTENCE_REACH) -> str:
@@ -91,13 +74,6 @@ _SUBJECT_OPENS = re.compile(
     rf"(?!\s+(?i:{KEEPERS}|\w+(?:er|or|ist|ic|ian)s?)\b)"  # not the person looking after them: "Our dog walker has Crohn's", "The car mechanic"
     rf"|(?i:an?|every|most|many|some|all)\s+(?:[\w-]+\s+){{0,2}}?(?i:{_ANYONE})\b)"
 )
-_INITIAL_BEFORE = re.compile(r"(?:^|[\s.])[A-Z]\.$")  # "Michael J. Fox", "G.J. Hoekstra": no sentence ends at "J."
-# Measured on the dev files benchmarks/data/pii-heldout-{c,d,e,g..k} (tagger spans cut at sentence ends): with these
-# abbreviations ending no sentence, recall 0.757 -> 0.761 (six languages), 0.817 -> 0.819 (English registers).
-_ABBREVIATION_BEFORE = re.compile(
-    rf"(?<![\w.])(?i:{alternation('abbreviations', 'month_abbreviations', 'street_words')})$"  # street words: "al.", "ul."
-    rf"|(?i:{'|'.join(re.escape(end[:-1]) for end in words('street_endings') if end.endswith('.'))})$"  # "Hauptstr."
-)
 _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
 
 
@@ -124,7 +100,7 @@ def anothers_life(text: str, start: int, end: int) -> bool:
     if not capitalises(text, start):
         return False  # no telling where a sentence ends ("frida kahlo scored twice the new job pays 5 million yen")
     opening = sentence_start(text, start)
-    while opening > 1 and _INITIAL_BEFORE.search(text, max(0, opening - 3), opening):
+    while opening > 1 and initial_before(text, opening):
         opening = sentence_start(text, opening - 2)
     lead = _LEAD_IN.match(text, opening).end()
     subject_end = public_name_at(text, lead) or (subject.end() if (subject := _SUBJECT_OPENS.match(text, lead)) else 0)
@@ -193,4 +169,4 @@ def question(text: str, start: int, end: int) -> str | None:
     """The sentence holding text[start:end] if it asks a question: opens with a question word, ends with "?"."""
     sentence = sentence_around(text, start, end)
     stop = sentence_end(text, end)
-    return sentence if _QUESTION_WORD.match(sentence) and stop is not None and text[stop.start()] == "?" else None
+    return sentence if _QUESTION_WORD.match(sentence) and stop is not None and "?" in (stop["marks"] or "") else None
