@@ -10,7 +10,8 @@ the file name), split into edits as `benchmarks/reader_edits.py` splits them:
   sentence of the original by `syntax.damage`: it leaves a word without the head it belonged to or a coordination
   with one conjunct ("fragment"), takes a clause with its own verb ("clause"), takes every object of a verb that stays
   ("object"), takes the word joining two clauses ("connective"), widens a claim about all, none or the most of a
-  kind ("claim"), or none of these ("stands"); per outcome, the edits' labels (accepted, rejected, not counted) and their
+  kind ("claim"), takes part of a name written in several words ("name"), leaves a verb or adjective at its clause's
+  end without its complement ("complement"), or none of these ("stands"); per outcome, the edits' labels (accepted, rejected, not counted) and their
   posts' verdicts.
 
 `--rewrites FILE` (the replay written by `reader_edits.py --rewrites`): per verdict, whether the judged rewrite is
@@ -75,7 +76,7 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
-    kinds = ("fragment", "clause", "object", "connective", "claim", "stands")
+    kinds = ("fragment", "clause", "object", "connective", "claim", "name", "complement", "stands")
     table: dict[str, Counter] = {kind: Counter() for kind in kinds}
     examples: list[str] = []
     for _, row in rows:

@@ -194,6 +194,58 @@ def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sen
     assert syntax.strands(sentence, start, start + len(phrase))
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "kind"),
+    [
+        # blind readers' seed-12 verdicts: each was printed as protected and judged not fluent
+        ("Still buy Mrs Balls at the SA shop in Bibra Lake.", "Mrs", "name"),  # "Still buy Balls."
+        ("Ring Road was a skating rink.", "Ring", "name"),  # "Road was a skating rink."
+        ("Flew down from JFK and lost my voice on Kadooment Day.", "Kadooment", "name"),  # "on Day."
+        ("The box 3 tax on our savings is bigger than some people's salary.", "than some people's salary",
+         "complement"),  # "is bigger."
+        ("Billable hours in Stockholm big law are no different from London, just with better coffee breaks.",
+         "from London", "complement"),  # "no different, just"
+        ("The hospital matches 4%, is that normal?", "4%", "complement"),  # "The hospital matches, is"
+        ("My parents are still in Saltivka, the building across the road has no windows since spring.",
+         "in Saltivka", "complement"),  # "My parents are still, the building"
+    ],
+)  # fmt: skip
+def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_its_clause_without(
+    sentence, phrase, kind
+):
+    start = sentence.index(phrase)
+    assert syntax.damage(sentence, start, start + len(phrase)) == kind
+    assert "" not in candidates_for(sentence, phrase, "location")
+    assert all(sentence[a:b] != phrase for a, b in syntax.removals(sentence, start, start + len(phrase)))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [
+        ("Still buy Mrs Balls at the SA shop.", "Mrs Balls at the SA shop"),  # the whole name goes
+        ("We met in Berlin.", "in Berlin"),  # an adjunct of a verb that completes itself
+        ("The tax is bigger than some people's salary in winter.", "in winter"),  # the comparison stays
+        ("The hospital matches 4% of my pay.", "of my pay"),  # the verb keeps its object
+    ],
+)
+def test_a_removal_of_a_whole_name_or_of_an_adjunct_beside_a_complement_does_no_damage(sentence, phrase):
+    start = sentence.index(phrase)
+    assert syntax.damage(sentence, start, start + len(phrase)) not in {"name", "complement"}
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "replacement", "expected"),
+    [
+        ("Pendik is a sardine experience.", "sardine", "", "Pendik is an experience."),  # seed 12, judged broken
+        ("I work as an ER nurse.", "ER nurse", "nurse", "I work as a nurse."),
+        ("A huge party in Leeds.", "huge", "", "A party in Leeds."),
+        ("Voy a España mañana.", "España", "Europa", "Voy a Europa mañana."),  # no English article: it stays
+    ],
+)
+def test_an_indefinite_article_agrees_with_the_word_that_follows_it_after_an_edit(text, phrase, replacement, expected):
+    assert replace_once(text, phrase, replacement) == expected
+
+
 def test_a_place_completing_a_phrasal_verb_alone_is_no_removal():
     """ "I grew up in Georgia and still can't handle cold weather" never becomes "I grew up and still ..."."""
     sentence = "I grew up in Georgia and still can't handle cold weather."

@@ -546,6 +546,27 @@ def test_a_stand_in_mid_sentence_takes_the_case_of_its_slot():
         assert {w for w in inside if w != "I" and not w.startswith("I'")} <= set(re.findall(r"[A-Z][a-z']+", post))
 
 
+@pytest.mark.real_model
+def test_a_removal_leaves_no_part_of_a_name_nor_a_comparison_without_what_it_compares_to():
+    """Blind readers' seed-12 verdicts, both judged neither fluent nor faithful: "Still buy Mrs Balls at the SA shop in
+    Bibra Lake" was printed as "Still buy Balls.", "is bigger than some people's salary" as "is bigger."."""
+    import re
+
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = [
+        "Left Joburg in 2010 right after the World Cup. Still buy Mrs Balls at the SA shop in Bibra Lake.",
+        "The box 3 tax on our savings is bigger than some people's salary. Not complaining, just surprised.",
+    ]
+    names, compared = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    assert "Balls" not in names.text or "Mrs Balls" in names.text, names
+    assert not re.search(r"\bbigger\s*[.,]", compared.text), compared
+
+
 def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():
     """The real cue tagger in a fresh interpreter: a harmless post costs the tagger only."""
     import subprocess

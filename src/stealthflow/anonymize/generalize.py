@@ -237,9 +237,29 @@ def plural(noun: str) -> str:
 def with_article(det: str, noun: str) -> str:
     """`det` before `noun`, "a"/"an" agreeing with it."""
     if det.casefold() in {"a", "an"}:
-        article = "an" if noun[:1].casefold() in "aeiou" else "a"
+        article = article_for(noun)
         det = article.capitalize() if det[:1].isupper() else article
     return f"{det} {noun}" if det else noun
+
+
+def article_for(word: str) -> str:
+    """The indefinite article before `word`: "an" before a vowel letter, else "a"."""
+    return "an" if word[:1].casefold() in "aeiou" else "a"
+
+
+_CLOSING_ARTICLE = re.compile(r"(?<![\w'’-])([Aa]n?) *$")
+_OPENING_WORD = re.compile(r"\W*(\w+)")
+
+
+def agreeing(before: str, phrase: str, after: str) -> str:
+    """`before` with the "a"/"an" that closes it agreeing with the word that now opens `after` where it agreed with
+    `phrase`, the words it stood before ("is a sardine experience" without "sardine": "is an experience"); an article
+    that agreed with nothing before (the Spanish preposition of "a España") stays as it is."""
+    article, old, new = _CLOSING_ARTICLE.search(before), _OPENING_WORD.match(phrase), _OPENING_WORD.match(after)
+    if article is None or old is None or new is None or article_for(old.group(1)) != article.group(1).casefold():
+        return before
+    agreed = with_article(article.group(1), new.group(1)).split(" ", 1)[0]
+    return before[: article.start(1)] + agreed + before[article.end(1) :]
 
 
 def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
@@ -488,12 +508,14 @@ def in_slot_case(replacement: str, opens_sentence: bool, phrase: str) -> str:
 
 
 def replace_once(text: str, phrase: str, replacement: str) -> str | None:
-    """`text` with the first occurrence of `phrase` replaced (in the case of its slot: `in_slot_case`;
-    spaces and punctuation tidied when it is dropped); None when the phrase is not there."""
+    """`text` with the first occurrence of `phrase` replaced (in the case of its slot: `in_slot_case`; an article
+    before it agreeing with what now follows: `agreeing`; spaces and punctuation tidied when it is dropped); None when
+    the phrase is not there."""
     found = find_phrase(phrase, text)
     if found is None:
         return None
     before, after = text[: found[0]], text[found[1] :]
+    before = agreeing(before, text[found[0] : found[1]], replacement or after)
     if replacement:
         replacement = in_slot_case(replacement, not before.strip() or bool(re.search(r"[.!?]\s*$", before)), phrase)
     if not replacement:

@@ -185,7 +185,9 @@ def damage(sentence: str, start: int, end: int) -> str | None:
     """What dropping sentence[start:end] would do to the sentence: "fragment" (`leaves_fragment`), "clause" (it takes
     a clause with its own verb from a sentence that stays, `takes_clause`), "object" (it takes the objects of a verb
     that stays, `takes_object`), "connective" (it takes the word joining two clauses that stay, `takes_connective`),
-    "claim" (it widens a claim about all, none or the most of a kind, `widens_claim`), or None."""
+    "claim" (it widens a claim about all, none or the most of a kind, `widens_claim`), "name" (it takes part of a name
+    written in several words, `splits_name`), "complement" (it leaves a verb or adjective at its clause's end without
+    the complement it had, `takes_complement`), or None."""
     span = phrase_span(parse(sentence), start, end)
     if span is None or not len(span):
         return None
@@ -195,6 +197,8 @@ def damage(sentence: str, start: int, end: int) -> str | None:
         "object": takes_object,
         "connective": takes_connective,
         "claim": widens_claim,
+        "name": splits_name,
+        "complement": takes_complement,
     }
     return next((kind for kind, check in checks.items() if check(span.doc, span.start, span.end)), None)
 
@@ -290,6 +294,55 @@ def widens_claim(doc: Doc, first: int, last: int) -> bool:
         if any(t.tag_ in SUPERLATIVE for t in before):
             return True
     return False
+
+
+#: dependencies joining the words of one name ("Ring" of "Ring Road")
+NAME_JOINS = {"compound", "flat"}
+
+
+def splits_name(doc: Doc, first: int, last: int) -> bool:
+    """doc[first:last] takes some proper nouns of a name written in several words and leaves the others (`name_parts`):
+    "Mrs" of "Still buy Mrs Balls" ("Still buy Balls."), "Kadooment" of "lost my voice on Kadooment Day"."""
+    gone = range(first, last)
+    return any(len({t.i in gone for t in part}) == 2 for part in name_parts(doc))
+
+
+def name_parts(doc: Doc) -> list[list[Token]]:
+    """The proper nouns that belong to one name: a proper noun and the proper noun it is a compound or flat part of
+    ("Ring" and "Road" of "Ring Road"), and the proper nouns of one named entity ("University", "Leeds" of "the
+    University of Leeds")."""
+    joined = [[t, t.head] for t in doc if t.pos_ == "PROPN" and t.dep_ in NAME_JOINS and t.head.pos_ == "PROPN"]
+    return joined + [[t for t in ent if t.pos_ == "PROPN"] for ent in doc.ents]
+
+
+#: tags of a comparative ("bigger", "more")
+COMPARATIVE = {"JJR", "RBR"}
+
+
+def takes_complement(doc: Doc, first: int, last: int) -> bool:
+    """doc[first:last] is what completed the verb or adjective before it, which it leaves at its clause's end (nothing
+    but adverbs and particles between them, nothing but adverbs after it before punctuation or the end): a noun phrase
+    the verb took ("maybe 38k" of "after the van I clear maybe 38k." -> "I clear."; "4%" of "The hospital matches
+    4%, is that normal?"), the place a form of "be" states (`being_words`: "in Saltivka" of "My parents are still in
+    Saltivka, the building ..."), or what a comparative, a superlative or a comparing word (`comparing_words`) compares
+    to ("than some people's salary" of "is bigger than some people's salary.", "from London" of "are no different
+    from London, just with ...")."""
+    word = head_of(doc[first:last]).head
+    if word.i >= first or word.pos_ not in {"VERB", "AUX", "ADJ"}:
+        return False
+    if any(t.pos_ not in {"ADV", "PART"} and t.dep_ != "prt" for t in doc[word.i + 1 : first]):
+        return False
+    after = next((t for t in doc[last:] if t.pos_ != "ADV"), None)
+    if after is not None and not (after.is_punct and after.tag_ != "HYPH"):
+        return False
+    parts = [t for t in doc[first:last] if t.head == word]
+    if word.pos_ == "ADJ":
+        comparing = word.tag_ in COMPARATIVE | SUPERLATIVE or word.lower_ in comparing_words()
+        return comparing and any(t.dep_ == "prep" for t in parts)
+    if any(t.dep_ in OBJECTS | {"npadvmod"} and t.pos_ in NOMINAL for t in parts):
+        return True
+    stated = any(c.dep_ in {"attr", "acomp"} and c.i not in range(first, last) for c in word.children)
+    return word.lower_ in being_words() and not stated and any(t.dep_ == "prep" for t in parts)
 
 
 #: tags of a word that wants a noun after it: a determiner or possessive
@@ -461,6 +514,16 @@ def place_prepositions() -> frozenset[str]:
 @cache
 def whole_kind_determiners() -> frozenset[str]:
     return _listed_words("whole_kind_determiners.txt")
+
+
+@cache
+def comparing_words() -> frozenset[str]:
+    return _listed_words("comparing_words.txt")
+
+
+@cache
+def being_words() -> frozenset[str]:
+    return _listed_words("being_words.txt")
 
 
 def _listed_words(name: str) -> frozenset[str]:
