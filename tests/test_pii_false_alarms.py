@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "pii_false_alarms.py"
 sys.path.insert(0, str(SCRIPT.parent))
 
-from pii_false_alarms import name_alarms, position  # noqa: E402
+from pii_false_alarms import name_alarms, position, tally  # noqa: E402
 
 
 def test_position_tells_a_sentences_first_word_a_greeting_a_list_and_the_middle_of_a_sentence():
@@ -46,6 +46,15 @@ def test_name_alarms_lists_only_the_taggers_names_on_texts_without_pii_with_each
     assert alarms == [
         {"lang": "de", "words": "Sie", "score": 0.74, "position": "inside a sentence", "names": ["given"]}
     ]
+
+
+def test_tally_tells_texts_flagged_by_the_tagger_alone_by_other_recognizers_alone_and_by_both():
+    rows = [{"lang": "de", "text": f"Text {n} ohne Daten.", "pii": []} for n in range(4)]
+    tagger, email = Span(0, 4, "REAL_NAME", Level.PL2, "pii_tagger", 0.9), Span(5, 6, "EMAIL", Level.PL2, "email")
+    found = [[tagger], [email], [tagger, email], []]  # FAKE detector output
+    entry = tally(rows, found)["de"]
+    assert entry["flagged"] == 3
+    assert entry["flagged_by"] == {"tagger alone": 1, "recognizers alone": 1, "both": 1}
 
 
 @pytest.mark.real_model
