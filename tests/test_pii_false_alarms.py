@@ -79,6 +79,16 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
     [
         ("pii-tagger-student-finetune-v.yaml", ("v",), ("v",)),
         ("pii-tagger-student-multilingual-finetune-w.yaml", ("d", "v", "wa", "wb", "wc"), ("wa", "wb", "wc")),
+        (
+            "pii-tagger-student-finetune-x.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-x.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
+            ("xa", "xb", "xc"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
