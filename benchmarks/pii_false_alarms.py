@@ -40,13 +40,16 @@ def source(span) -> str:
 
 def tally(rows: list[dict], found: list[list]) -> dict:
     """Per language: texts without PII, how many are flagged, flags by source (spans on texts without PII),
-    texts flagged by each source, wrong spans on texts with PII by source, and missed values by type."""
+    texts flagged by each source, flagged texts by who flagged them (the tagger alone, the other recognizers alone,
+    both: what the tagger's training data can reach), wrong spans on texts with PII by source, and missed values by
+    type."""
     by_lang: dict[str, dict] = defaultdict(
         lambda: {
             "empty": 0,
             "flagged": 0,
             "spans": Counter(),
             "texts": Counter(),
+            "flagged_by": Counter(),
             "wrong": Counter(),
             "missed": Counter(),
             "values": Counter(),
@@ -59,6 +62,8 @@ def tally(rows: list[dict], found: list[list]) -> dict:
             entry["flagged"] += bool(spans)
             entry["spans"].update(source(span) for span in spans)
             entry["texts"].update({source(span) for span in spans})
+            if spans:
+                entry["flagged_by"][flagged_by(spans)] += 1
         else:
             entry["wrong"].update(source(s) for s in spans if not overlaps((s.start, s.end, s.type), gold))
         tuples = [(s.start, s.end, s.type) for s in spans]
@@ -67,11 +72,18 @@ def tally(rows: list[dict], found: list[list]) -> dict:
     return by_lang
 
 
+def flagged_by(spans: list) -> str:
+    """Who flagged a text: "tagger alone", "recognizers alone" or "both"."""
+    tagger = {span.source == "pii_tagger" for span in spans}
+    return "both" if len(tagger) == 2 else "tagger alone" if True in tagger else "recognizers alone"
+
+
 def report(by_lang: dict) -> str:
     lines = []
     for lang, entry in sorted(by_lang.items()):
         lines.append(f"## {lang}: {entry['flagged']} of {entry['empty']} texts without PII flagged")
         lines.append("texts without PII flagged, by source: " + _counts(entry["texts"]))
+        lines.append("texts without PII flagged, by whom: " + _counts(entry["flagged_by"]))
         lines.append("spans on texts without PII, by source: " + _counts(entry["spans"]))
         lines.append("wrong spans on texts with PII, by source: " + _counts(entry["wrong"]))
         missed = {kind: f"{entry['missed'][kind]}/{entry['values'][kind]}" for kind in sorted(entry["values"])}

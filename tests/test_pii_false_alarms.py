@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "pii_false_alarms.py"
 sys.path.insert(0, str(SCRIPT.parent))
 
-from pii_false_alarms import name_alarms, position  # noqa: E402
+from pii_false_alarms import name_alarms, position, tally  # noqa: E402
 
 
 def test_position_tells_a_sentences_first_word_a_greeting_a_list_and_the_middle_of_a_sentence():
@@ -48,6 +48,15 @@ def test_name_alarms_lists_only_the_taggers_names_on_texts_without_pii_with_each
     ]
 
 
+def test_tally_tells_texts_flagged_by_the_tagger_alone_by_other_recognizers_alone_and_by_both():
+    rows = [{"lang": "de", "text": f"Text {n} ohne Daten.", "pii": []} for n in range(4)]
+    tagger, email = Span(0, 4, "REAL_NAME", Level.PL2, "pii_tagger", 0.9), Span(5, 6, "EMAIL", Level.PL2, "email")
+    found = [[tagger], [email], [tagger, email], []]  # FAKE detector output
+    entry = tally(rows, found)["de"]
+    assert entry["flagged"] == 3
+    assert entry["flagged_by"] == {"tagger alone": 1, "recognizers alone": 1, "both": 1}
+
+
 @pytest.mark.real_model
 def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
     """End to end: the script, the shipped student and its names.tsv; a private name in a text marked as holding
@@ -70,6 +79,16 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
     [
         ("pii-tagger-student-finetune-v.yaml", ("v",), ("v",)),
         ("pii-tagger-student-multilingual-finetune-w.yaml", ("d", "v", "wa", "wb", "wc"), ("wa", "wb", "wc")),
+        (
+            "pii-tagger-student-finetune-x.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-x.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
+            ("xa", "xb", "xc"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
