@@ -184,6 +184,9 @@ def test_a_drop_of_a_whole_constituent_leaves_no_fragment(sentence, phrase):
         ("Every Thai restaurant in this town is better than the ones back home.", "Thai", "claim"),
         ("No Korean place here does it right.", "Korean", "claim"),
         ("The best Thai food in town is at the market.", "best Thai", "claim"),
+        ("The only Thai restaurant in town closed.", "only Thai", "claim"),  # spaCy hangs "only" on "Thai"
+        ("Our only Thai restaurant closed.", "Thai", "claim"),  # never "Our only restaurant"
+        ("The only Korean place here is great.", "Korean", "claim"),
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sentence, phrase, kind):

@@ -937,3 +937,22 @@ def test_where_the_author_works_never_becomes_their_hometown():
     )
     assert not re.search(r"hometown|grew up|growing up|back home", tacoma), tacoma
     assert not re.search(r"\b(?:locally|here)\b", tucson), tucson
+
+
+def _generalized(posts: list[str]):
+    """The real cue tagger and fluency scorer, generalizing only (no rewrite model), as the CLI's local method."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    return LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+
+
+@pytest.mark.real_model
+def test_a_marked_modifier_after_only_never_leaves_with_it():
+    """ "The only Thai restaurant in town closed." became "The restaurant in town closed.": "only" left with "Thai"
+    (spaCy hangs it on "Thai"), and the post's claim with it."""
+    (result,) = _generalized(["The only Thai restaurant in town closed."])
+    assert "only" in result.text and "restaurant" in result.text, result
