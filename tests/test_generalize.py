@@ -407,6 +407,25 @@ def test_a_marked_stretch_is_split_into_the_constituents_it_spans():
     assert [clause[a:b] for a, b in pieces(clause, 0, len(clause))] == ["Leeds", "2019"]
 
 
+def test_a_mark_over_several_constituents_of_a_verb_is_split_into_them():
+    """ "Lagos for a desk job in Toronto" of "I left Lagos for a desk job in Toronto": the verb's object and adverbial,
+    each holding a name, are generalized apart (whole, read as one noun phrase headed by "Lagos", it took none)."""
+    from stealthflow.anonymize.syntax import pieces
+
+    sentence = "Still can't believe I left Lagos for a desk job in Toronto."
+    marked = "Lagos for a desk job in Toronto"
+    start = sentence.index(marked)
+    found = pieces(sentence, start, start + len(marked), frozenset({"job"}))
+    assert [sentence[a:b] for a, b in found] == ["Lagos", "for a desk job in Toronto"]
+    # constituents that do not each hold a name, or are no object and adverbial of one verb, stay one piece
+    for other, marked in [
+        ("I left my hometown for a desk job last year.", "my hometown for a desk job"),
+        ("Mum cried from Southampton to Fremantle and Dad was sick.", "from Southampton to Fremantle"),
+    ]:
+        start = other.index(marked)
+        assert [other[a:b] for a, b in pieces(other, start, start + len(marked), frozenset({"job"}))] == [marked]
+
+
 def test_a_subject_with_the_author_in_it_stays_whole_and_a_number_leaves_its_date():
     from stealthflow.anonymize.syntax import pieces
 

@@ -956,3 +956,17 @@ def test_a_marked_modifier_after_only_never_leaves_with_it():
     (spaCy hangs it on "Thai"), and the post's claim with it."""
     (result,) = _generalized(["The only Thai restaurant in town closed."])
     assert "only" in result.text and "restaurant" in result.text, result
+
+
+@pytest.mark.real_model
+def test_the_demos_marked_object_and_adverbial_are_generalized_apart():
+    """The demo's post-3 (examples/posts.jsonl, its token masked) came out unchanged: the tagger marks "Lagos for a
+    desk job in Toronto", read as one noun phrase headed by "Lagos" (no candidate fits it whole). Split into the
+    object and the adverbial, the job in Toronto leaves; what stays is reported."""
+    post = (
+        "Turning 30 next month and still can't believe I left Lagos for a desk job in Toronto. Winters here are"
+        " brutal, eh. My github token is <API_KEY_1>, please ignore."
+    )
+    (result,) = _generalized([post])
+    assert "Toronto" not in result.text and "<API_KEY_1>" in result.text, result
+    assert all(phrase in result.text for phrase in result.unprotected), result
