@@ -1,6 +1,7 @@
 """Attack by choice (attack/choice.py): option scoring on a tiny random Llama (tests/tiny_llama.py) against
-transformers' own log-probabilities, the always-one-of-the-options answer, and the SFT rows built from
-DeepSeek-V3's answers; one real_model test scores options with the embedded SmolLM2."""
+transformers' own log-probabilities, the always-one-of-the-options answer, contextual calibration, the cue-first
+reading (attack/reading.py) and the SFT rows built from DeepSeek-V3's answers; one real_model test scores
+options with the embedded SmolLM2."""
 
 from __future__ import annotations
 
@@ -9,8 +10,16 @@ import math
 import pytest
 from tiny_llama import build_tiny_llama
 
-from stealthflow.attack.choice import CHOICE_ATTRIBUTES, Choice, ChoiceAttacker, as_attack_result, choice_messages
+from stealthflow.attack.choice import (
+    CHOICE_ATTRIBUTES,
+    CONTENT_FREE,
+    Choice,
+    ChoiceAttacker,
+    as_attack_result,
+    choice_messages,
+)
 from stealthflow.attack.classifier import classes_for
+from stealthflow.attack.reading import cue_first, shorten
 
 CORPUS = [
     "My husband and I moved to Toronto in 2019 for a desk job.",
@@ -53,6 +62,15 @@ def test_cached_option_scores_equal_a_full_forward_pass_per_option(tiny, attribu
     assert logprobs == pytest.approx([lp for lp, _ in expected], abs=1e-4)
 
 
+def test_questions_on_one_text_share_its_tokens_and_score_as_full_passes(tiny):
+    many = tiny.option_logprobs_many(TEXTS[1], list(CHOICE_ATTRIBUTES))
+    assert list(many) == list(CHOICE_ATTRIBUTES)
+    for attribute, (logprobs, lengths) in many.items():
+        expected = [full_sequence_logprob(tiny, TEXTS[1], attribute, o) for o in classes_for(attribute)]
+        assert lengths == [n for _, n in expected]
+        assert logprobs == pytest.approx([lp for lp, _ in expected], abs=1e-4)
+
+
 def test_an_option_ends_with_the_end_of_turn_token(tiny):
     end = tiny.tokenizer.convert_tokens_to_ids(tiny.tokenizer.eos_token)
     for option in classes_for("income"):
@@ -83,6 +101,82 @@ def test_summed_and_per_token_scoring_can_choose_differently():
     assert summed.answer == "Male" and mean.answer == "Female"
     assert summed.probability("Male") == pytest.approx(1 / (1 + math.exp(-1)))
     assert mean.probability("Female") == pytest.approx(1 / (1 + math.exp(-1)))
+
+
+@pytest.fixture
+def plain(tiny):
+    """The tiny attacker as built (no calibration, reads the whole text), restored after each test."""
+    yield tiny
+    tiny.normalise, tiny.calibration, tiny.read = False, 0.0, None
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0])
+def test_calibration_subtracts_alpha_times_the_content_free_log_probabilities(plain, alpha):
+    raw, lengths = plain.option_logprobs(TEXTS[0], "income")
+    free, _ = plain.option_logprobs(CONTENT_FREE, "income")
+    plain.calibration = alpha
+    scores, calibrated_lengths = plain.option_scores(TEXTS[0], "income")
+    assert calibrated_lengths == lengths
+    assert scores == pytest.approx([r - alpha * f for r, f in zip(raw, free, strict=True)], abs=1e-4)
+
+
+def test_fully_calibrated_the_content_free_text_favours_no_option(plain):
+    before = plain.choose(CONTENT_FREE, "married").probabilities
+    assert max(before) - min(before) > 1e-3  # the random model prefers some options whatever the text
+    plain.calibration = 1.0
+    after = plain.choose(CONTENT_FREE, "married").probabilities
+    assert after == pytest.approx([1 / len(after)] * len(after))
+
+
+def test_the_attacker_scores_what_read_shows_of_the_text(plain):
+    """`read` is a fake reader here (the cue tagger's is `anonymize.cues.CueFirst`)."""
+    plain.read = lambda text, attribute: f"{attribute}: {text.split(',')[0]}"
+    scores, _ = plain.option_scores(TEXTS[0], "gender")
+    expected, _ = plain.option_logprobs("gender: Just finished my shift at the hospital", "gender")
+    assert scores == pytest.approx(expected, abs=1e-4)
+    assert plain.choose(TEXTS[0], "gender").probabilities == pytest.approx(
+        Choice.from_scores("gender", classes_for("gender"), expected, [1, 1], False).probabilities, abs=1e-4
+    )
+
+
+LONG = "I love hiking. My wife and I met at work. The trail was muddy today. I retired from teaching last year."
+
+
+def marks_of(flat: str, phrase: str, label: str) -> tuple[int, int, str]:
+    return flat.index(phrase), flat.index(phrase) + len(phrase), label
+
+
+def test_cue_first_puts_the_sentences_marked_for_the_attribute_first_within_the_budget():
+    marks = [marks_of(LONG, "My wife", "married"), marks_of(LONG, "retired", "age"), marks_of(LONG, "wife", "gender")]
+    assert cue_first(LONG, marks, "age", None) == (
+        "I retired from teaching last year. I love hiking. My wife and I met at work. The trail was muddy today."
+    )
+    assert cue_first(LONG, marks, "married", 12) == "My wife and I met at work. I love hiking."
+    assert cue_first(LONG, marks, "age", 4) == "I retired from teaching"  # a first sentence longer than the budget
+
+
+def test_cue_first_without_a_mark_for_the_attribute_reads_as_the_first_words_do():
+    marks = [marks_of(LONG, "retired", "age")]
+    for words in (None, 8, 13):
+        assert cue_first(LONG, marks, "income", words) == shorten(LONG, words) == cue_first(LONG, [], "age", words)
+
+
+def test_cue_first_reader_tags_a_text_once_for_all_its_attributes():
+    from stealthflow.anonymize.cues import CueFirst
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    class FakeTagger:  # a fake cue tagger: marks "retired" as age, counts its calls
+        calls = 0
+
+        def tag_many(self, texts):
+            FakeTagger.calls += 1
+            return [[TaggedSpan(t.index("retired"), t.index("retired") + 7, "age", 0.9)] for t in texts]
+
+    reader = CueFirst(FakeTagger(), 6)
+    messy = LONG.replace(". ", ".\n  ")
+    assert reader(messy, "age") == "I retired from teaching last year."
+    assert reader(messy, "gender") == "I love hiking."
+    assert FakeTagger.calls == 1
 
 
 def test_as_attack_result_ranks_the_top_three_options():

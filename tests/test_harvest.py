@@ -132,8 +132,8 @@ def test_format_attack_answer_round_trips_through_the_parser():
 
 
 def test_inferences_are_shortened_to_whole_sentences_within_the_word_budget():
+    from stealthflow.attack.reading import shorten
     from stealthflow.attack.types import AttributeGuess
-    from stealthflow.harvest.examples import shorten
 
     text = "She mentions her husband twice. She also writes about knitting.  And about   her grandchildren."
     assert shorten(text, None) == " ".join(text.split())

@@ -92,12 +92,11 @@ class ScriptedOptionScores:
     """FAKE choice attacker: fixed log-probabilities per option; of the gender options "Male" has the better
     sum and "Female" the better mean per token."""
 
-    def option_logprobs(self, text, attribute):
+    def option_scores_many(self, text, attributes):
         from stealthflow.attack.classifier import classes_for
 
-        if attribute == "gender":
-            return [-2.0, -3.0], [1, 6]
-        return [-1.0] * len(classes_for(attribute)), [1] * len(classes_for(attribute))
+        scripted = {a: ([-1.0] * len(classes_for(a)), [1] * len(classes_for(a))) for a in attributes}
+        return scripted | ({"gender": ([-2.0, -3.0], [1, 6])} if "gender" in attributes else {})
 
 
 def test_choice_attack_tables_both_ways_of_scoring_the_options_from_one_pass():

@@ -118,6 +118,25 @@ def label_of(tokens, labels: list[str], start: int, end: int, default: str, amon
     return labels[max(allowed, key=lambda k: mass[k])]
 
 
+class CueFirst:
+    """(text, attribute) -> what the choice attacker reads (`attack.reading.cue_first`): the sentences this
+    tagger marked for the attribute first, then the rest, up to `words` words. The last text's marks are kept,
+    so asking several attributes of one text tags it once."""
+
+    def __init__(self, tagger, words: int | None):
+        self.tagger, self.words = tagger, words
+        self._last: tuple[str, list[tuple[int, int, str]]] = ("", [])
+
+    def __call__(self, text: str, attribute: str) -> str:
+        from stealthflow.attack.reading import cue_first
+
+        flat = " ".join(text.split())
+        if self._last[0] != flat:
+            [spans] = find_cues(self.tagger, [flat])
+            self._last = (flat, [(s.start, s.end, s.label) for s in spans])
+        return cue_first(flat, self._last[1], attribute, self.words)
+
+
 def cue_examples(profiles: list[Profile]) -> list[Example]:
     """Every comment with its evidence spans (comments without evidence teach what to leave alone)."""
     examples = []

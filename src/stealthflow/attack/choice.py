@@ -5,11 +5,17 @@ classifier's buckets), and each option is scored by the log-probability of its t
 token included, after the prompt. The answer is the best-scoring option, so the attacker always
 answers, and the softmax of the scores over the options is its probability for each. `normalise`
 divides each option's log-probability by its token count (the mean per token) instead of summing it.
+
+Contextual calibration (Zhao et al. 2021, "Calibrate before use"): with `calibration` alpha > 0 each option's
+score is log p(option | text) − alpha · log p(option | `CONTENT_FREE`), the second asked once per attribute, so
+an option the model prefers whatever the text says loses that preference. `read` (text, attribute) -> text
+chooses what of the text the question shows (`attack/reading.py`; default: all of it).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from stealthflow import prompts
@@ -20,6 +26,8 @@ from stealthflow.llm import Message
 
 #: the attributes asked by choice: the categorical ones and age in buckets
 CHOICE_ATTRIBUTES: tuple[str, ...] = (*OPTIONS, "age")
+#: the text that says nothing about its author, for contextual calibration
+CONTENT_FREE = "N/A"
 
 
 def choice_messages(text: str, attribute: str) -> list[Message]:
@@ -72,10 +80,20 @@ class ChoiceAttacker:
 
     name = "choice"
 
-    def __init__(self, model, tokenizer, normalise: bool = False):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        normalise: bool = False,
+        calibration: float = 0.0,
+        read: Callable[[str, str], str] | None = None,
+    ):
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.normalise = normalise
+        self.calibration = calibration
+        self.read = read
+        self._content_free: dict[str, list[float]] = {}
 
     def option_ids(self, messages: list[Message], option: str) -> list[int]:
         """The option's tokens as the chat template writes the answer, up to its end-of-turn token."""
@@ -95,38 +113,83 @@ class ChoiceAttacker:
 
     def option_logprobs(self, text: str, attribute: str) -> tuple[list[float], list[int]]:
         """Summed log-probability and token count of each option's answer after the question on `text`."""
+        return self.option_logprobs_many(text, [attribute])[attribute]
+
+    def option_logprobs_many(self, text: str, attributes: list[str]) -> dict[str, tuple[list[float], list[int]]]:
+        """`option_logprobs` for several questions on one `text`: the tokens their prompts share (the system
+        turn and the text) are read once, then each question and each option on the cached keys and values."""
         import torch
 
-        messages = choice_messages(text, attribute)
-        prompt = self._ids(messages, generation_prompt=True)
-        answers = [self.option_ids(messages, option) for option in classes_for(attribute)]
+        asked = {a: choice_messages(text, a) for a in attributes}
+        prompts = {a: self._ids(messages, generation_prompt=True) for a, messages in asked.items()}
+        shared = min(_common_prefix(list(prompts.values())), min(map(len, prompts.values())) - 1)
+        scores = {}
         with torch.no_grad():
-            out = self.model(input_ids=torch.tensor([prompt]), use_cache=True)
-            cache, first = out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1)
-            logprobs = []
-            for answer in answers:
-                total = float(first[answer[0]])
-                if len(answer) > 1:
-                    rest = self.model(input_ids=torch.tensor([answer[:-1]]), past_key_values=cache, use_cache=True)
-                    steps = torch.log_softmax(rest.logits[0].float(), -1)
-                    total += float(steps[torch.arange(len(answer) - 1), torch.tensor(answer[1:])].sum())
-                    cache = rest.past_key_values
-                    cache.crop(1 - len(answer))  # drop this option's tokens: back to the prompt
-                logprobs.append(total)
-        return logprobs, [len(a) for a in answers]
+            first_prompt = next(iter(prompts.values()))
+            cache = self.model(input_ids=torch.tensor([first_prompt[:shared]]), use_cache=True).past_key_values
+            for attribute, messages in asked.items():
+                answers = [self.option_ids(messages, option) for option in classes_for(attribute)]
+                out = self.model(
+                    input_ids=torch.tensor([prompts[attribute][shared:]]), past_key_values=cache, use_cache=True
+                )
+                cache, first = out.past_key_values, torch.log_softmax(out.logits[0, -1].float(), -1)
+                logprobs = []
+                for answer in answers:
+                    total = float(first[answer[0]])
+                    if len(answer) > 1:
+                        rest = self.model(input_ids=torch.tensor([answer[:-1]]), past_key_values=cache, use_cache=True)
+                        steps = torch.log_softmax(rest.logits[0].float(), -1)
+                        total += float(steps[torch.arange(len(answer) - 1), torch.tensor(answer[1:])].sum())
+                        cache = rest.past_key_values
+                        cache.crop(1 - len(answer))  # drop this option's tokens: back to the prompt
+                    logprobs.append(total)
+                cache.crop(shared - len(prompts[attribute]))  # drop the question: back to the shared tokens
+                scores[attribute] = (logprobs, [len(a) for a in answers])
+        return scores
+
+    def content_free_logprobs(self, attribute: str) -> list[float]:
+        """Each option's summed log-probability after the question on `CONTENT_FREE` (asked once)."""
+        if attribute not in self._content_free:
+            self._content_free[attribute] = self.option_logprobs(CONTENT_FREE, attribute)[0]
+        return self._content_free[attribute]
+
+    def option_scores(self, text: str, attribute: str) -> tuple[list[float], list[int]]:
+        """Each option's log-probability after the question on what `read` shows of `text`, calibrated, and
+        its token count."""
+        return self.option_scores_many(text, [attribute])[attribute]
+
+    def option_scores_many(self, text: str, attributes: list[str]) -> dict[str, tuple[list[float], list[int]]]:
+        """`option_scores` for several attributes of one text (the questions on one reading share its tokens)."""
+        shown = {a: self.read(text, a) if self.read else text for a in attributes}
+        scores = {}
+        for reading in dict.fromkeys(shown.values()):
+            scores |= self.option_logprobs_many(reading, [a for a in attributes if shown[a] == reading])
+        if self.calibration:
+            for attribute, (logprobs, lengths) in scores.items():
+                free = self.content_free_logprobs(attribute)
+                scores[attribute] = [lp - self.calibration * f for lp, f in zip(logprobs, free, strict=True)], lengths
+        return {a: scores[a] for a in attributes}
 
     def choose(self, text: str, attribute: str) -> Choice:
-        logprobs, lengths = self.option_logprobs(text, attribute)
+        logprobs, lengths = self.option_scores(text, attribute)
         return Choice.from_scores(attribute, classes_for(attribute), logprobs, lengths, self.normalise)
 
     def choose_many(self, texts: list[str], attributes: list[list[str]]) -> list[dict[str, Choice]]:
-        return [
-            {a: self.choose(text, a) for a in wanted if a in CHOICE_ATTRIBUTES}
-            for text, wanted in zip(texts, attributes, strict=True)
-        ]
+        chosen = []
+        for text, wanted in zip(texts, attributes, strict=True):
+            asked = [a for a in wanted if a in CHOICE_ATTRIBUTES]
+            scores = self.option_scores_many(text, asked) if asked else {}
+            chosen.append({a: Choice.from_scores(a, classes_for(a), *scores[a], self.normalise) for a in asked})
+        return chosen
 
     def attack_many(self, texts: list[str], attributes: list[list[str]]) -> list[AttackResult]:
         return [as_attack_result(choices) for choices in self.choose_many(texts, attributes)]
+
+
+def _common_prefix(sequences: list[list[int]]) -> int:
+    """How many leading items all `sequences` share."""
+    shortest = min(map(len, sequences))
+    return next((i for i in range(shortest) if len({seq[i] for seq in sequences}) > 1), shortest)
 
 
 def as_attack_result(choices: dict[str, Choice], attacker: str = ChoiceAttacker.name) -> AttackResult:

@@ -334,6 +334,13 @@ def choice_eval(
     model: Annotated[str, typer.Option("--model", "-m", help="base model: embedded, hf:PATH or PATH")] = "embedded",
     adapter: AdapterOption = None,
     threads: Annotated[int, typer.Option(min=1, help="torch threads")] = 1,
+    calibration: Annotated[
+        float, typer.Option(min=0.0, help="contextual calibration alpha (attack/choice.py; 0: none)")
+    ] = 0.0,
+    cue_first: Annotated[
+        Optional[int],
+        typer.Option(min=1, help="read N words, the sentences the cue tagger marks for the asked attribute first"),
+    ] = None,
     output: TableOutputOption = None,
 ) -> None:
     """The model (+ adapter) as a choice attacker on original texts: top-1 vs majority and uniform chance."""
@@ -346,8 +353,10 @@ def choice_eval(
     torch.set_num_threads(threads)
     with user_errors():
         profiles = load_labelled(data, limit, sample_seed)
-        attacker = load_choice_attacker(model, adapter)
+        attacker = load_choice_attacker(model, adapter, calibration=calibration, cue_first=cue_first)
         name = model + (" + adapter" if adapter else "")
+        name += f", calibrated {calibration:g}" if calibration else ""
+        name += f", cue-first {cue_first} words" if cue_first else ""
         with progress_bar("asking", len(profiles)) as progress:
             table = choice_attack(attacker, name, profiles, on_done=lambda n: progress.advance(0, n))
     summary = f"{name}{f' ({adapter})' if adapter else ''} on {data}: {len(profiles)} labelled profiles"

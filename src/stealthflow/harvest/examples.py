@@ -17,6 +17,7 @@ import re
 from typing import Any, Literal
 
 from stealthflow.attack import CorrectnessJudge, attack_messages, top1_correct
+from stealthflow.attack.reading import shorten
 from stealthflow.attack.types import AttributeGuess, Verdict
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.llm import Message
@@ -104,19 +105,6 @@ def anonymization_examples(rounds: list[RoundRecord]) -> list[Row]:
 
 
 # --- attack ---------------------------------------------------------------------------------
-
-
-def shorten(text: str, words: int | None) -> str:
-    """Whole sentences up to `words` words (at least the first sentence, cut at `words`)."""
-    flat = " ".join(text.split())
-    if words is None or len(flat.split()) <= words:
-        return flat
-    kept: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+", flat):
-        if kept and len(" ".join([*kept, sentence]).split()) > words:
-            break
-        kept.append(sentence)
-    return " ".join(" ".join(kept).split()[:words])
 
 
 def format_attack_answer(guesses: list[AttributeGuess], inference_words: int | None = None) -> str:

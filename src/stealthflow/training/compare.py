@@ -99,7 +99,8 @@ def self_attack(llm, profiles, on_done: Callable[[int], None] | None = None) -> 
 
 def choice_attack(attacker, name: str, profiles, on_done: Callable[[int], None] | None = None) -> str:
     """The choice attacker on original texts: a markdown accuracy-vs-chance table per way of scoring the
-    options (log-probability summed over an option's tokens, and its mean per token), from one pass.
+    options (log-probability summed over an option's tokens, and its mean per token; each as the attacker
+    reads and calibrates it: `ChoiceAttacker.option_scores_many`), from one pass.
 
     Every profile labelled with an attribute of `CHOICE_ATTRIBUTES` counts; the attacker always answers."""
     from stealthflow.attack import CorrectnessJudge
@@ -111,7 +112,7 @@ def choice_attack(attacker, name: str, profiles, on_done: Callable[[int], None] 
     profiles, asked = zip(*[(p, a) for p, a in zip(profiles, asked, strict=True) if a]) if any(asked) else ((), ())
     scores = []
     for profile, attributes in zip(profiles, asked, strict=True):
-        scores.append({a: attacker.option_logprobs(profile.text, a) for a in attributes})
+        scores.append(attacker.option_scores_many(profile.text, attributes))
         if on_done:
             on_done(1)
     order = [a for a in CHOICE_ATTRIBUTES if any(a in wanted for wanted in asked)]

@@ -94,8 +94,17 @@ def precision_args(recipe: Recipe) -> dict:
     }
 
 
-def load_choice_attacker(base: str, adapter: str | None = None, normalise: bool = False, dtype: str = "float32"):
-    """The base checkpoint (`embedded`, `hf:DIR` or DIR), with a LoRA adapter when given, as a frozen choice attacker."""
+def load_choice_attacker(
+    base: str,
+    adapter: str | None = None,
+    normalise: bool = False,
+    dtype: str = "float32",
+    calibration: float = 0.0,
+    cue_first: int | None = None,
+):
+    """The base checkpoint (`embedded`, `hf:DIR` or DIR), with a LoRA adapter when given, as a frozen choice
+    attacker; `calibration`: its alpha (attack/choice.py); `cue_first`: it reads that many words, the sentences
+    the shipped cue tagger marks for the asked attribute first (`anonymize.cues.CueFirst`)."""
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -107,4 +116,9 @@ def load_choice_attacker(base: str, adapter: str | None = None, normalise: bool 
         from peft import PeftModel
 
         model = PeftModel.from_pretrained(model, adapter)
-    return ChoiceAttacker(model, load_tokenizer(path), normalise)
+    read = None
+    if cue_first is not None:
+        from stealthflow.anonymize.cues import CueFirst, load_cue_tagger
+
+        read = CueFirst(load_cue_tagger(), cue_first)
+    return ChoiceAttacker(model, load_tokenizer(path), normalise, calibration, read)

@@ -45,6 +45,13 @@ class SFTSettings(_Section):
         description="train on a seeded random subset (CPU budgets): N rows, or at most N rows per kind, "
         "e.g. {attack: 64} (kinds not named are kept whole; 0 leaves a kind out)",
     )
+    balance_options: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="attack rows answered by an option: repeat each (commonest option's rows of its attribute / "
+        "its option's rows) ** x times, rounded, so the rarer options weigh more (0: as harvested, 1: balanced)",
+    )
     logging_steps: int = Field(1, ge=1)
     save_steps: int = Field(25, ge=1)
     trainer: dict[str, Any] = Field(default_factory=dict, description="extra trl SFTConfig arguments")
@@ -88,6 +95,16 @@ class GRPOSettings(_Section):
     choice_normalise: bool = Field(
         False,
         description="self-attack reward: score each option by its mean log-probability per token (else summed)",
+    )
+    choice_calibration: float = Field(
+        0.0,
+        ge=0,
+        description="self-attack reward: contextual calibration alpha of the choice attacker (attack/choice.py; 0: none)",
+    )
+    choice_cue_first: PositiveInt | None = Field(
+        None,
+        description="self-attack reward: the choice attacker reads this many words, the sentences the shipped cue "
+        "tagger marks for the asked attribute first (attack/reading.py); null: the whole rewrite",
     )
     fluency_weight: float = Field(
         0.5, ge=0, le=1, description="self-attack reward: weight of the fluency gate's credit in the utility term"

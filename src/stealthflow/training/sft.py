@@ -37,7 +37,28 @@ def load_sft_dataset(recipe: Recipe):
 
     dataset = load_from_disk(str(dataset_dir(recipe.sft.data, "sft"))).shuffle(seed=recipe.seed)
     dataset = dataset.select(subset(dataset["kind"], recipe.sft.max_examples))
+    if recipe.sft.balance_options:
+        keys = [option_key(row) for row in dataset]
+        dataset = dataset.select(balanced(keys, recipe.sft.balance_options)).shuffle(seed=recipe.seed)
     return dataset.map(to_prompt_completion, remove_columns=dataset.column_names)
+
+
+def option_key(row: dict) -> tuple[str, str] | None:
+    """(attribute, option) of a choice attack row; None for any other row."""
+    if row["kind"] != "attack" or len(row["attributes"]) != 1:
+        return None
+    return row["attributes"][0], row["messages"][-1]["content"]
+
+
+def balanced(keys: list[tuple[str, str] | None], exponent: float) -> list[int]:
+    """Row indices with each keyed row repeated round((its attribute's commonest option count / its option's
+    count) ** exponent) times; rows without a key once."""
+    counts = Counter(key for key in keys if key is not None)
+    commonest = Counter()
+    for (attribute, _), n in counts.items():
+        commonest[attribute] = max(commonest[attribute], n)
+    repeats = [1 if key is None else round((commonest[key[0]] / counts[key]) ** exponent) for key in keys]
+    return [index for index, times in enumerate(repeats) for _ in range(times)]
 
 
 def subset(kinds: list[str], limit: int | dict[str, int] | None) -> list[int]:
