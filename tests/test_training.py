@@ -165,21 +165,6 @@ def test_balanced_options_repeat_the_rarer_options_of_each_attribute():
     assert balanced(keys, 0.0) == list(range(len(rows)))
 
 
-def test_self_attack_reward_builds_its_attacker_as_the_recipe_says(tmp_path, monkeypatch):
-    """The reward's choice attacker calibrates and reads as grpo.choice_calibration / choice_cue_first say
-    (loader and fluency scorer are fakes here)."""
-    from stealthflow.training import grpo, models
-    from stealthflow.utility import fluency
-
-    asked = {}
-    monkeypatch.setattr(models, "load_choice_attacker", lambda *args: asked.setdefault("args", args))
-    monkeypatch.setattr(fluency, "shared_scorer", lambda: None)
-    overrides = {"grpo.choice_calibration": 0.75, "grpo.choice_cue_first": 150, "output_dir": str(tmp_path)}
-    recipe = load_recipe(REPO / "training" / "dual-model.yaml", overrides)
-    grpo.self_attack_reward(recipe, tmp_path)
-    assert asked["args"][-2:] == (0.75, 150)
-
-
 @pytest.mark.real_model
 def test_real_model_sft_step_and_adapter_backend(tmp_path):
     """SmolLM2-135M: one SFT step on two harvested reference attack examples, then the adapter answers."""

@@ -168,12 +168,7 @@ def run_grpo(recipe: Recipe, callbacks: list | None = None, on_skip: Callable[[s
         reward, curves = self_attack_reward(recipe, out), SELF_ATTACK_CURVES
         judge = {
             "reward": "self-attack",
-            "attacker": {
-                "choice": str(recipe.sft_adapter()),
-                "normalise": recipe.grpo.choice_normalise,
-                "calibration": recipe.grpo.choice_calibration,
-                "cue_first": recipe.grpo.choice_cue_first,
-            },
+            "attacker": {"choice": str(recipe.sft_adapter()), "normalise": recipe.grpo.choice_normalise},
         }
     else:
         closing = build_llm(attacker_config(recipe))
@@ -257,12 +252,7 @@ def self_attack_reward(recipe: Recipe, out: Path) -> SelfAttackReward:
 
     settings = recipe.grpo
     attacker = load_choice_attacker(
-        recipe.base_model,
-        str(recipe.sft_adapter()),
-        settings.choice_normalise,
-        recipe.dtype,
-        settings.choice_calibration,
-        settings.choice_cue_first,
+        recipe.base_model, str(recipe.sft_adapter()), settings.choice_normalise, recipe.dtype
     )
     return SelfAttackReward(
         attacker,

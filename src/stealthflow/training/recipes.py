@@ -96,16 +96,6 @@ class GRPOSettings(_Section):
         False,
         description="self-attack reward: score each option by its mean log-probability per token (else summed)",
     )
-    choice_calibration: float = Field(
-        0.0,
-        ge=0,
-        description="self-attack reward: contextual calibration alpha of the choice attacker (attack/choice.py; 0: none)",
-    )
-    choice_cue_first: PositiveInt | None = Field(
-        None,
-        description="self-attack reward: the choice attacker reads this many words, the sentences the shipped cue "
-        "tagger marks for the asked attribute first (attack/reading.py); null: the whole rewrite",
-    )
     fluency_weight: float = Field(
         0.5, ge=0, le=1, description="self-attack reward: weight of the fluency gate's credit in the utility term"
     )
