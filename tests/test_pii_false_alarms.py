@@ -89,6 +89,16 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc"),
             ("xa", "xb", "xc"),
         ),
+        (
+            "pii-tagger-student-finetune-xd.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-xd.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd"),
+            ("xa", "xb", "xc", "xd"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
