@@ -7,9 +7,9 @@ from stealthflow.anonymize.methods import Anonymized
 
 GENERALIZED = {"ER nurse": ("health worker", "occupation"), "in Leeds": ("in my city", "location")}
 LEFT = ("night shifts",)  # marked phrases the fake cannot generalize: they stay, and it says so
-POST = "Reach me at anna.berg@example.org. Twelve years as an ER nurse and the rent here in Leeds keeps going up."
+POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse and the rent here in Leeds keeps going up."
 NO_PII_POST = "Just got my cat a new bed, she loves it."
-LEFT_POST = "Reach me at anna.berg@example.org. Twelve years as an ER nurse, always on night shifts."
+LEFT_POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse, always on night shifts."
 
 
 class FakeGeneralizer:

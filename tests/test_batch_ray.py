@@ -40,7 +40,7 @@ def _corpus(path: Path, rows: int) -> list[dict]:
     records = [
         {
             "id": f"r{i}",
-            "text": f"Row {i}: write to user{i % 13}@example.org or call +44 20 7946 0{i % 1000:03d}. "
+            "text": f"Row {i}: write to user{i % 13}@mailbox.org or call +44 20 7946 0{i % 1000:03d}. "
             + FILLER * (60 + i % 7),
         }
         for i in range(rows)

@@ -185,10 +185,10 @@ def test_a_path_looking_argument_that_names_no_file_is_an_error(value, user_home
     "value",
     [
         "hello",
-        "see https://example.org/a.txt",
-        "example.com",
+        "see https://mailbox.org/a.txt",
+        "mailbox.com",
         "I moved to Leeds.",
-        "ann.lee@example.org",
+        "ann.lee@mailbox.org",
         "3/4 of my pay",
     ],
 )
@@ -256,7 +256,7 @@ def test_errors_in_arguments_come_before_any_model_or_vault(tmp_path):
 
 
 def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_home):
-    post = "Mail anna.berg@example.org or bob@example.com; key AKIAIOSFODNN7EXAMPLE"
+    post = "Mail anna.berg@mailbox.org or bob@mailbox.com; key AKIAIOSFODNN7EXAMPLE"
     result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--no-tagger"])
     assert result.exit_code == 0, result.output
     assert "masked 3 value(s) (EMAIL 2, API_KEY 1)" in result.stderr
@@ -293,11 +293,11 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home):
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     """The real detector and shipped tagger: each span names its recognizer, the tagger's filter and rule,
     and its confidence, in the JSON and (with --explain) on stderr, without the value itself."""
-    post = "Hi, I'm Tane Whatarau. Mail me at tane.w@example.org, I work at Halvorsen Logistics."
+    post = "Hi, I'm Tane Whatarau. Mail me at tane.w@mailbox.org, I work at Halvorsen Logistics."
     result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json", "--explain"])
     assert result.exit_code == 0, result.output
     spans = {post[s["start"] : s["end"]]: s for s in json.loads(result.stdout)["spans"]}
-    email, name = spans["tane.w@example.org"], spans["Tane Whatarau"]
+    email, name = spans["tane.w@mailbox.org"], spans["Tane Whatarau"]
     assert (email["source"], email["reason"], email["confidence"]) == ("email", "email", 1.0)
     assert name["source"] == "pii_tagger" and name["reason"].startswith("pii_tagger: real_name filter: ")
     assert name["reason"].endswith("; tagged by pii-tagger-student")  # an English text: the English student
@@ -314,7 +314,7 @@ def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
     one value keeps one placeholder across pieces and the JSON spans point into the whole text."""
     from stealthflow.pipeline.pieces import PIECE_CHARS
 
-    sentence = "My friend writes from anna.berg@example.org every week, and I answer her at night. "
+    sentence = "My friend writes from anna.berg@mailbox.org every week, and I answer her at night. "
     text = sentence * (2 * 3 * PIECE_CHARS // len(sentence))
     (user_home / "big.txt").write_text(text)
     result = runner.invoke(
@@ -323,9 +323,9 @@ def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
     assert result.exit_code == 0, result.output
     assert "kB/s" in result.stderr or "MB/s" in result.stderr  # progress in bytes per second
     body = json.loads(result.stdout)
-    assert "anna.berg" not in body["text"] and body["text"].count("<EMAIL_1>") == text.count("anna.berg@example.org")
-    assert len(body["spans"]) == text.count("anna.berg@example.org")
-    assert all(text[s["start"] : s["end"]] == "anna.berg@example.org" for s in body["spans"])
+    assert "anna.berg" not in body["text"] and body["text"].count("<EMAIL_1>") == text.count("anna.berg@mailbox.org")
+    assert len(body["spans"]) == text.count("anna.berg@mailbox.org")
+    assert all(text[s["start"] : s["end"]] == "anna.berg@mailbox.org" for s in body["spans"])
     assert len(result.stderr.splitlines()) < 10  # a summary, not a line per value
 
 
@@ -352,7 +352,7 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     store = MemoryStore(
         default_store_path(), protector, embed=lambda texts: np.ones((len(texts), 4), np.float32)
     )  # FAKE embedder
-    item = store.append("ann", "My email is ann.lee@example.org")
+    item = store.append("ann", "My email is ann.lee@mailbox.org")
     store.close()
     protector.close()
     assert oct(default_store_path().stat().st_mode & 0o777) == "0o600"  # like the vault: owner only
@@ -362,7 +362,7 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     )
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    assert body["text"] == "I wrote to ann.lee@example.org and <EMAIL_9>." and body["unresolved"] == ["<EMAIL_9>"]
+    assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>." and body["unresolved"] == ["<EMAIL_9>"]
     plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann"], input="I wrote to <EMAIL_9>.")
     assert (
         plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9>" in plain.stderr and "not issued to ann" in plain.stderr
@@ -402,7 +402,7 @@ def test_vault_list_prints_whole_session_names_and_dates(user_home):
     session = "newsletter-to-the-whole-neighbourhood-association-2026"
     assert (
         runner.invoke(
-            app, ["protect", "mail anna.berg@example.org", "--session", session, "--rewrite", "none", "--no-tagger"]
+            app, ["protect", "mail anna.berg@mailbox.org", "--session", session, "--rewrite", "none", "--no-tagger"]
         ).exit_code
         == 0
     )

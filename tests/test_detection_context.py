@@ -210,11 +210,11 @@ def test_prose_around_the_same_words_is_not_flagged(detector, text):
 
 
 def test_a_login_pattern_stops_at_the_sentence_end(detector):
-    """ "log in for me. ssh into 2001:..." is not a user name and a password: the address stays an IP."""
-    text = "My password is Chen2005! so log in for me. ssh into 2001:db8:9fb::3e and restart it"
+    """ "log in for me. ssh into 2a00:..." is not a user name and a password: the address stays an IP."""
+    text = "My password is Chen2005! so log in for me. ssh into 2a00:23c6:9fb::3e and restart it"
     assert {(s.type, s.text_in(text)) for s in detector.detect(text)} == {
         ("PASSWORD", "Chen2005!"),
-        ("IP_ADDRESS", "2001:db8:9fb::3e"),
+        ("IP_ADDRESS", "2a00:23c6:9fb::3e"),
     }
 
 

@@ -91,7 +91,7 @@ def test_prose_about_passwords_and_passphrases_stays(detector, text):
 @pytest.mark.parametrize("where", [4, 9, 14])  # in the name, before the "@", in the domain
 def test_a_control_or_invisible_character_inside_an_email_leaves_no_part_in_clear(tmp_path, monkeypatch, hidden, where):
     """End to end: protect (real vault file) masks the whole original run; nothing of it is left."""
-    email = "dana.kerr@example.org"
+    email = "dana.kerr@mailbox.org"
     disguised = email[:where] + hidden + email[where:]
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     protected = protector.protect(f"mail {disguised} today", "s")

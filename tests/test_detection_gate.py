@@ -136,14 +136,14 @@ def test_every_phrase_is_found_far_into_a_long_text(phrase):
         st.sampled_from(
             [
                 "mail",
-                "dana@example.org",
-                "10.0.0.1",
+                "dana@mailbox.org",
+                "81.0.0.1",
                 "fe80::1",
                 "2001:db8::8a2e:370:7334",
                 "12.50",
                 "10:30",
                 "a@b",
-                "x" * 200 + "@example.org",
+                "x" * 200 + "@mailbox.org",
                 "v1.2.3.4",
                 "::",
             ]
@@ -172,18 +172,18 @@ def test_a_re_sent_history_is_detected_once():
 
         def find(self, text):
             self.seen.append(text)
-            at = text.find("a@example.org")
+            at = text.find("a@mailbox.org")
             return [self.span(at, at + 13)] if at >= 0 else []
 
     recognizer = CountingEmail()
     detector = Detector([recognizer], cache_entries=2)
-    first = detector.detect_many(["mail a@example.org", "hello"])
-    second = detector.detect_many(["mail a@example.org", "hello", "new: a@example.org"])
-    assert recognizer.seen == ["mail a@example.org", "hello", "new: a@example.org"]
+    first = detector.detect_many(["mail a@mailbox.org", "hello"])
+    second = detector.detect_many(["mail a@mailbox.org", "hello", "new: a@mailbox.org"])
+    assert recognizer.seen == ["mail a@mailbox.org", "hello", "new: a@mailbox.org"]
     assert second[:2] == first and (second[2][0].start, second[2][0].end) == (5, 18)
     detector.detect_many(["other"])  # the cache keeps the 2 most recent texts
-    detector.detect_many(["mail a@example.org"])
-    assert recognizer.seen[-2:] == ["other", "mail a@example.org"]
+    detector.detect_many(["mail a@mailbox.org"])
+    assert recognizer.seen[-2:] == ["other", "mail a@mailbox.org"]
 
 
 VENDOR_TOKENS = [
@@ -194,7 +194,7 @@ VENDOR_TOKENS = [
     "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
     "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",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    "https://user:hunter2pass@db.example.org/x",
+    "https://user:hunter2pass@db.mailbox.org/x",
     "AccountKey=" + "a" * 88,
     "AC" + "0123456789abcdef" * 2,
     "SK" + "fedcba9876543210" * 2,
@@ -216,7 +216,7 @@ VENDOR_TOKENS = [
         st.one_of(
             st.sampled_from(VENDOR_TOKENS),
             st.sampled_from(FILLER),
-            st.sampled_from(["key =", "token:", "dana@example.org"]),
+            st.sampled_from(["key =", "token:", "dana@mailbox.org"]),
         ),
         min_size=1,
         max_size=12,
@@ -295,7 +295,7 @@ def test_first_characters_hold_every_match_start():
         st.sampled_from(
             [
                 "see",
-                "example.org/path",
+                "mailbox.org/path",
                 "(https://a.b.co/x).",
                 "e.g.",
                 "file.txt",

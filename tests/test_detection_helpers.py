@@ -16,12 +16,12 @@ from stealthflow.placeholders.types import Span
 def long_text(seed: int, size: int = 20_000) -> str:
     rng = random.Random(seed)
     sentences = [
-        "My name is Anna Berg and my email is anna.berg@example.org.",
+        "My name is Anna Berg and my email is anna.berg@mailbox.org.",
         "Call me at (415) 555-{n} after six.",
         "The card is 4111 1111 1111 1111, the server 10.0.0.{d}.",
         "my password is Tr0ub{n}!x and the iban DE89370400440532013000",
         "We moved the meeting to the small room on the third floor.",
-        "visit example.org/path?id={n} or ring +44 20 7946 0{n3}",
+        "visit mailbox.org/path?id={n} or ring +44 20 7946 0{n3}",
     ]
     parts = []
     while sum(map(len, parts)) < size:
@@ -57,7 +57,7 @@ def test_helpers_find_exactly_the_spans_one_process_finds(shared):
         assert shared.deterministic_many(texts) == alone.deterministic_many(texts)
     assert shared.helpers._cost.keys() >= {r.name for r in alone.recognizers}  # every recognizer ran, here or there
     assert any(span.source == "only_here" for span in shared.deterministic(texts[0]))
-    short = "mail anna.berg@example.org"  # below min_chars: stays in this process
+    short = "mail anna.berg@mailbox.org"  # below min_chars: stays in this process
     assert shared.deterministic(short) == alone.deterministic(short)
 
 

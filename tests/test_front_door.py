@@ -20,7 +20,7 @@ from stealthflow.evaluation.runner import run_evaluation
 from stealthflow.placeholders.keys import new_secret
 
 STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
-POST = "Hi, I'm at anna.berg@example.org and my AWS key is AKIAIOSFODNN7EXAMPLE."
+POST = "Hi, I'm at anna.berg@mailbox.org and my AWS key is AKIAIOSFODNN7EXAMPLE."
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subp
 def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
     protected = run(["protect", "-", "--session", "chat", "--rewrite", "none"], home, tmp_path, stdin=POST)
     assert protected.returncode == 0, protected.stderr
-    assert "anna.berg@example.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
+    assert "anna.berg@mailbox.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
     assert "<EMAIL_1>" in protected.stdout
     assert (
         "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr and "rotate" in protected.stderr
@@ -74,7 +74,7 @@ def test_text_argument_json_output_and_jsonl_through_pipes(home, tmp_path):
 
 
 def test_protect_rewrites_post_by_post_by_default_and_says_what_changed(home, tmp_path):
-    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@mailbox.org"
     result = run(["protect", post, "--session", "s", "--json"], home, tmp_path)
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
@@ -86,7 +86,7 @@ def test_protect_rewrites_post_by_post_by_default_and_says_what_changed(home, tm
         assert any("Leeds" in c["phrase"] for c in body["rewrite"]["changes"])
         assert not re.search(r"\b(?:in|at|from|as)\s*[.,]", body["text"]), body["text"]  # no dangling preposition
     restored = run(["restore", "--session", "s", body["text"]], home, tmp_path)
-    assert "anna.berg@example.org" in restored.stdout
+    assert "anna.berg@mailbox.org" in restored.stdout
 
 
 def test_a_typo_in_a_method_or_model_is_an_error_listing_the_choices(home, tmp_path):
@@ -169,7 +169,7 @@ def test_protect_without_the_tagger_imports_no_nlp_library(home, tmp_path):
     spaCy, torch or transformers is imported (Presidio's predefined recognizers, which ran detection
     before, pulled them all in: ~5.5 s of a cold call)."""
     nlp = ("presidio_analyzer", "spacy", "torch", "transformers")
-    post = POST + " Card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, see https://example.org/x"
+    post = POST + " Card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, see https://mailbox.org/x"
     probe = (
         "import atexit, sys; "
         f"atexit.register(lambda: print([m for m in {nlp!r} if m in sys.modules], file=sys.stderr)); "
@@ -191,7 +191,7 @@ def test_protect_with_the_default_rewrite_imports_neither_torch_nor_transformers
     from stealthflow.llm.embedded import cache_dir
 
     heavy = ("torch", "transformers")
-    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@example.org"
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up. Mail me: anna.berg@mailbox.org"
     probe = (
         "import atexit, sys; "
         f"atexit.register(lambda: print([m for m in {heavy!r} if m in sys.modules], file=sys.stderr)); "

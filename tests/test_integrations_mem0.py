@@ -74,30 +74,30 @@ def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeyp
     inner, upstream = mem0_offline
     memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)))
 
-    added = memory.add(PERSONAL_TEXT, user_id="ann", metadata={"source": "chat with anna.berg@example.org"})
+    added = memory.add(PERSONAL_TEXT, user_id="ann", metadata={"source": "chat with anna.berg@mailbox.org"})
     assert [r["memory"] for r in added["results"]] == [PERSONAL_TEXT]  # the local caller sees values
-    memory.add([{"role": "user", "content": "I moved; write to me at ann.new@example.org"}], user_id="ann")
-    memory.add("My email is bob.k@example.org", user_id="bob")
+    memory.add([{"role": "user", "content": "I moved; write to me at ann.new@mailbox.org"}], user_id="ann")
+    memory.add("My email is bob.k@mailbox.org", user_id="bob")
 
-    found = memory.search("what is anna.berg@example.org", filters={"user_id": "ann"}, top_k=1)["results"]
-    assert found[0]["memory"] == PERSONAL_TEXT and found[0]["metadata"] == {"source": "chat with anna.berg@example.org"}
+    found = memory.search("what is anna.berg@mailbox.org", filters={"user_id": "ann"}, top_k=1)["results"]
+    assert found[0]["memory"] == PERSONAL_TEXT and found[0]["metadata"] == {"source": "chat with anna.berg@mailbox.org"}
     listed = {r["memory"] for r in memory.get_all(filters={"user_id": "ann"})["results"]}
-    assert listed == {PERSONAL_TEXT, "I moved; write to me at ann.new@example.org"}
+    assert listed == {PERSONAL_TEXT, "I moved; write to me at ann.new@mailbox.org"}
     assert memory.get(found[0]["id"])["memory"] == PERSONAL_TEXT
 
     stored = inner.get(found[0]["id"])["memory"]  # what mem0 itself holds
-    assert "<EMAIL_1>" in stored and "anna.berg@example.org" not in stored
+    assert "<EMAIL_1>" in stored and "anna.berg@mailbox.org" not in stored
     bobs = inner.get_all(filters={"user_id": "bob"})["results"][0]["memory"]
     # Each user numbers their own values: bob's text restored in ann's scope gives ann's values, never bob's.
-    assert "bob.k@example.org" not in memory.protector.restore(bobs, "memory:ann").text
+    assert "bob.k@mailbox.org" not in memory.protector.restore(bobs, "memory:ann").text
 
-    memory.update(found[0]["id"], text="My email is anna.berg@example.org, new phone (415) 555-0199")
-    assert memory.get(found[0]["id"])["memory"] == "My email is anna.berg@example.org, new phone (415) 555-0199"
+    memory.update(found[0]["id"], text="My email is anna.berg@mailbox.org, new phone (415) 555-0199")
+    assert memory.get(found[0]["id"])["memory"] == "My email is anna.berg@mailbox.org, new phone (415) 555-0199"
     with pytest.raises(ValueError, match="user_id, agent_id or run_id"):
         memory.search("anything")
     inner.close()  # flush Qdrant's local storage before reading its files
 
-    raw = [*RAW_VALUES, "ann.new@example.org", "bob.k@example.org", "555-0199"]
+    raw = [*RAW_VALUES, "ann.new@mailbox.org", "bob.k@mailbox.org", "555-0199"]
     sent = json.dumps(upstream.received) + json.dumps(upstream.embedded)
     assert upstream.received and upstream.embedded and "<EMAIL_1>" in sent
     files = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "vault.sqlite"]

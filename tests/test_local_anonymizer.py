@@ -633,7 +633,7 @@ def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
     from stealthflow.anonymize.cues import find_cues
     from stealthflow.pii_tagger.model import TaggedSpan
 
-    post = "Reach me at anna.berg@example.org. Twelve years as an ER nurse. <EMAIL_1> and the rent here in Leeds."
+    post = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse. <EMAIL_1> and the rent here in Leeds."
 
     class FakeTagger:  # FAKE: one stretch over the whole post
         def tag_many(self, posts):
@@ -650,7 +650,7 @@ def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
     from stealthflow.anonymize.cues import _cut
     from stealthflow.pii_tagger.model import TaggedSpan
 
-    post = "I earn $72,000 a year, <EMAIL_1> and anna@example.org, then 30%"
+    post = "I earn $72,000 a year, <EMAIL_1> and anna@mailbox.org, then 30%"
     whole = TaggedSpan(7, len(post), "income", 0.6)
     assert [post[p.start : p.end] for p in _cut(post, whole, [])] == [post[7:]]  # no cut: "$" and "%" stay
     value = (post.index("<EMAIL_1>"), post.index(", then"))  # a masked stretch holding a placeholder

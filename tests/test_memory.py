@@ -37,11 +37,11 @@ def store(tmp_path, monkeypatch):
 
 def test_append_pack_hydrate_roundtrip(store):
     item = store.append("alice", PERSONAL_TEXT, {"source": "chat"})
-    assert "anna.berg@example.org" not in item.text and "<EMAIL" in item.text
+    assert "anna.berg@mailbox.org" not in item.text and "<EMAIL" in item.text
     store.append("alice", "I like hiking in the mountains on weekends.")
-    packed = store.pack("alice", "what is anna.berg@example.org email", budget_tokens=400)
+    packed = store.pack("alice", "what is anna.berg@mailbox.org email", budget_tokens=400)
     assert packed.items[0].id == item.id  # the query's value was redacted to the same placeholder
-    assert "anna.berg@example.org" in store.hydrate("alice", packed.text)
+    assert "anna.berg@mailbox.org" in store.hydrate("alice", packed.text)
 
 
 def test_budget_is_respected(store):
@@ -53,25 +53,25 @@ def test_budget_is_respected(store):
 
 
 def test_users_are_isolated(store):
-    a = store.append("alice", "My email is alice.secret@example.org")
-    store.append("bob", "My email is bob.other@example.org")
+    a = store.append("alice", "My email is alice.secret@mailbox.org")
+    store.append("bob", "My email is bob.other@mailbox.org")
     packed = store.pack("bob", "email", budget_tokens=400)
     assert a.id not in {i.id for i in packed.items}
-    assert "alice.secret@example.org" not in store.hydrate("bob", a.text)
-    assert "alice.secret@example.org" in store.hydrate("alice", a.text)
+    assert "alice.secret@mailbox.org" not in store.hydrate("bob", a.text)
+    assert "alice.secret@mailbox.org" in store.hydrate("alice", a.text)
 
 
 def test_forget_one_and_all(store):
-    keep = store.append("alice", "My email is anna.berg@example.org and I like tea.")
+    keep = store.append("alice", "My email is anna.berg@mailbox.org and I like tea.")
     gone = store.append("alice", "My phone is (415) 555-2671.")
     assert store.forget("alice", gone.id) == 1
     assert [m.id for m in store.list("alice")] == [keep.id]
     assert "555-2671" not in store.hydrate("alice", gone.text)  # its value left the vault
-    assert "anna.berg@example.org" in store.hydrate("alice", keep.text)  # the other one's stays
+    assert "anna.berg@mailbox.org" in store.hydrate("alice", keep.text)  # the other one's stays
     assert gone.id not in {i.id for i in store.pack("alice", "phone", 400).items}
     assert store.forget("alice", all=True) == 1
     assert store.list("alice") == [] and store.pack("alice", "tea", 400).items == []
-    assert "anna.berg@example.org" not in store.hydrate("alice", keep.text)
+    assert "anna.berg@mailbox.org" not in store.hydrate("alice", keep.text)
     with pytest.raises(KeyError):
         store.forget("alice", 12345)
 
@@ -87,9 +87,9 @@ def test_rewrite_at_append_stores_the_rewrite_or_keeps_the_placeholders(tmp_path
     rewriter = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
     config = protect_config(tmp_path, monkeypatch)
     with_rewrite = MemoryStore(tmp_path / "memory.sqlite", make_protector(config), embed=fake_embed, rewriter=rewriter)
-    kept = with_rewrite.append("ann", "My email is ann.lee@example.org; I live in Tromso.")
+    kept = with_rewrite.append("ann", "My email is ann.lee@mailbox.org; I live in Tromso.")
     assert kept.text == "My email is <EMAIL_1>; I live in a small town."
-    rejected = with_rewrite.append("ann", "My email is ann.lee@example.org, I was born in Bergen.")
+    rejected = with_rewrite.append("ann", "My email is ann.lee@mailbox.org, I was born in Bergen.")
     assert rejected.text == "My email is <EMAIL_1>, I was born in Bergen."  # lost the placeholder: not stored
     assert [m.text for m in with_rewrite.list("ann")] == [kept.text, rejected.text]
     with_rewrite.close()
@@ -121,7 +121,7 @@ def _append_worker(tmp_path: Path, name: str, count: int, acks: int) -> None:
     config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False)
     store = MemoryStore(tmp_path / "memory.sqlite", Protector(config, open_vault(config), Detector()), embed=fake_embed)
     for i in range(count):
-        item = store.append("u", f"worker {name} memory {i} mail w{name}.n{i}@example.org")
+        item = store.append("u", f"worker {name} memory {i} mail w{name}.n{i}@mailbox.org")
         os.write(acks, f"{item.id}\n".encode())
 
 
@@ -148,7 +148,7 @@ def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
     for m in rows:  # no half row: every row has its text and its vector
         assert m.text.startswith("worker k memory") and "<EMAIL" in m.text
     assert len(store._matrix("u").ids) == len(rows)
-    assert "@example.org" in store.hydrate("u", rows[-1].text)
+    assert "@mailbox.org" in store.hydrate("u", rows[-1].text)
 
 
 def test_concurrent_appends_from_eight_processes(store, tmp_path):
@@ -161,7 +161,7 @@ def test_concurrent_appends_from_eight_processes(store, tmp_path):
     assert len(acknowledged) == 80 and {m.id for m in rows} == acknowledged
     for m in rows:  # every placeholder restores to its own worker's value
         worker, i = m.text.split()[1], m.text.split()[3]
-        assert store.hydrate("u", m.text).endswith(f"w{worker}.n{i}@example.org")
+        assert store.hydrate("u", m.text).endswith(f"w{worker}.n{i}@mailbox.org")
 
 
 def test_cli_shapes(tmp_path, monkeypatch):
@@ -176,14 +176,14 @@ def test_cli_shapes(tmp_path, monkeypatch):
     common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
     run = CliRunner().invoke
     assert (
-        run(app, ["memory", "append", "--user", "ann", "--text", "My email is ann.lee@example.org", *common]).stdout
+        run(app, ["memory", "append", "--user", "ann", "--text", "My email is ann.lee@mailbox.org", *common]).stdout
         == "1\tMy email is <EMAIL_1>\n"
     )
     rows = tmp_path / "in.jsonl"
     rows.write_text('{"user": "ann", "text": "I like jazz", "metadata": {"k": 1}}\n')
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 0
     packed = json.loads(
-        run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@example.org", "--json", *common]).stdout
+        run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@mailbox.org", "--json", *common]).stdout
     )
     assert (
         set(packed) == {"text", "items"}
@@ -192,7 +192,7 @@ def test_cli_shapes(tmp_path, monkeypatch):
     )
     assert (
         run(app, ["memory", "hydrate", "--user", "ann", *common], input="to <EMAIL_1>").stdout
-        == "to ann.lee@example.org"
+        == "to ann.lee@mailbox.org"
     )
     assert run(app, ["memory", "list", "--user", "ann", *common]).stdout.splitlines() == [
         "1\tMy email is <EMAIL_1>",
@@ -210,7 +210,7 @@ def test_cli_shapes(tmp_path, monkeypatch):
         ).stdout
         == "3\tI was born on ** ***** **** in a small town\n"
     )
-    rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@example.org", *rewrite])
+    rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@mailbox.org", *rewrite])
     assert (
         re.fullmatch(r"4\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
     )
@@ -251,16 +251,16 @@ def test_http_verbs_behind_the_service_token(store):
 
     app = create_app(store.protector, "t0ken", memory=store)
     with TestClient(app, base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
-        item = client.post("/memory/append", json={"user": "ann", "text": "My email is ann.lee@example.org"}).json()
+        item = client.post("/memory/append", json={"user": "ann", "text": "My email is ann.lee@mailbox.org"}).json()
         assert item["text"] == "My email is <EMAIL_1>"
         packed = client.post(
-            "/memory/pack", json={"user": "ann", "query": "ann.lee@example.org", "budget_tokens": 100}
+            "/memory/pack", json={"user": "ann", "query": "ann.lee@mailbox.org", "budget_tokens": 100}
         ).json()
         assert packed["items"][0]["id"] == item["id"]
         assert client.post("/memory/pack", json={"user": "bob", "query": "email"}).json() == {"text": "", "items": []}
         assert (
             client.post("/memory/hydrate", json={"user": "ann", "text": packed["text"]}).json()["text"]
-            == "- My email is ann.lee@example.org"
+            == "- My email is ann.lee@mailbox.org"
         )
         assert client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>"}).json()["text"] == "<EMAIL_1>"
         assert client.post("/memory/forget", json={"user": "ann", "id": 999}).status_code == 404

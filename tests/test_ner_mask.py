@@ -18,9 +18,9 @@ def masker() -> NerMask:
 @pytest.mark.parametrize(
     ("text", "secret"),
     [
-        ("write to jane.doe@example.com today", "jane.doe@example.com"),
+        ("write to jane.doe@mailbox.com today", "jane.doe@mailbox.com"),
         ("my number is +1 415-555-0134, call me", "+1 415-555-0134"),
-        ("see https://example.org/profile for more", "https://example.org/profile"),
+        ("see https://mailbox.org/profile for more", "https://mailbox.org/profile"),
         ("the server is at 192.168.10.42 now", "192.168.10.42"),
         ("I'm 34 years old and tired", "34 years old"),
         ("29F here, long time lurker", "29F"),

@@ -52,7 +52,7 @@ def test_protect_over_http_rewrites_when_asked_with_the_servers_method(client):
     assert (
         client.post("/restore", json={"text": body["text"], "session": "s"})
         .json()["text"]
-        .startswith("Reach me at anna.berg@example.org.")
+        .startswith("Reach me at anna.berg@mailbox.org.")
     )
     plain = client.post("/protect", json={"text": POST, "session": "s"}).json()  # default: none, as before
     assert "ER nurse" in plain["text"] and "rewrite" not in plain
@@ -82,7 +82,7 @@ def test_python_api_protect_takes_the_rewrite_option(protector, monkeypatch):
 def test_analyze_gives_spans_cues_the_rewrite_as_a_diff_and_a_risk_line_per_attribute(client):
     result = client.post("/analyze", json={"text": POST, "session": "page-1"}).json()
     email = next(s for s in result["spans"] if s["type"] == "EMAIL")
-    assert POST[email["start"] : email["end"]] == "anna.berg@example.org" and email["placeholder"] == "<EMAIL_1>"
+    assert POST[email["start"] : email["end"]] == "anna.berg@mailbox.org" and email["placeholder"] == "<EMAIL_1>"
     assert result["cues"] and all(c["attribute"] in ATTRIBUTES and c["end"] > c["start"] for c in result["cues"])
     assert not any(c["start"] < s["end"] and s["start"] < c["end"] for c in result["cues"] for s in result["spans"])
     assert before(result["diff"]) == result["protected"] and after(result["diff"]) == result["text"]
@@ -117,7 +117,7 @@ def test_a_post_with_no_pii_is_analyzed_as_it_is(client):
 def test_a_session_lists_its_placeholders_and_can_be_forgotten(client):
     client.post("/analyze", json={"text": POST, "session": "page-3"})
     listed = client.get("/sessions/page-3").json()["placeholders"]
-    assert listed == [{"placeholder": "<EMAIL_1>", "type": "EMAIL", "value": "anna.berg@example.org"}]
+    assert listed == [{"placeholder": "<EMAIL_1>", "type": "EMAIL", "value": "anna.berg@mailbox.org"}]
     assert client.get("/sessions/page-4").json()["placeholders"] == []
     assert client.delete("/sessions/page-3").json() == {"session": "page-3", "placeholders": 1, "values_deleted": 1}
     assert client.get("/sessions/page-3").json()["placeholders"] == []
@@ -129,7 +129,7 @@ def test_a_session_lists_its_placeholders_and_can_be_forgotten(client):
 def test_a_request_with_invalid_unicode_is_refused_without_echo(client):
     answer = client.post(
         "/analyze",
-        content=b'{"text": "\\ud800 anna.berg@example.org", "session": "s"}',
+        content=b'{"text": "\\ud800 anna.berg@mailbox.org", "session": "s"}',
         headers={"Content-Type": "application/json"},
     )
     assert answer.status_code == 422 and "anna.berg" not in answer.text

@@ -108,7 +108,7 @@ def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
     check(browser, wait, POST)
 
     pii = browser.find_elements(By.CSS_SELECTOR, "#findings mark.pii")
-    assert [m.text for m in pii] == ["anna.berg@example.org<EMAIL_1>"]  # the value, tagged with its placeholder
+    assert [m.text for m in pii] == ["anna.berg@mailbox.org<EMAIL_1>"]  # the value, tagged with its placeholder
     assert browser.find_elements(By.CSS_SELECTOR, "#findings mark.cue .tag"), (
         "phrases that point to an attribute are marked"
     )
@@ -135,11 +135,11 @@ def test_paste_highlight_accept_undo_copy_restore_and_forget(browser, server):
     by_id(browser, "reply").send_keys("Happy to help. I will write to <EMAIL_1> and <EMAIL_7>.")
     by_id(browser, "restore").click()
     wait.until(lambda d: by_id(d, "restore-status").text.startswith("Restored"))
-    assert by_id(browser, "restored").text == "Happy to help. I will write to anna.berg@example.org and <EMAIL_7>."
+    assert by_id(browser, "restored").text == "Happy to help. I will write to anna.berg@mailbox.org and <EMAIL_7>."
     assert "1 placeholder(s) not from this session" in by_id(browser, "restore-status").text
 
     rows = browser.find_elements(By.CSS_SELECTOR, "#placeholders tbody tr")
-    assert [r.text for r in rows] == ["<EMAIL_1> anna.berg@example.org"]
+    assert [r.text for r in rows] == ["<EMAIL_1> anna.berg@mailbox.org"]
     session = by_id(browser, "session-id").text
     by_id(browser, "forget").click()
     by_id(browser, "forget").click()  # two steps: it cannot be undone

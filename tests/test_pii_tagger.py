@@ -277,14 +277,14 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
     value is kept; one run into the next value with nothing between is that value's."""
     fake = LabelledFakeTagger({"hunter22": "CREDENTIAL", "lantern42": "CREDENTIAL"})
     detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["email", "phone"])])
-    text = "a@example.org then b@example.org, my pin hunter22 then c@example.org and lantern42 d@example.org"
+    text = "a@mailbox.org then b@mailbox.org, my pin hunter22 then c@mailbox.org and lantern42 d@mailbox.org"
     found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
     assert ("hunter22", "CREDENTIAL") in found and ("lantern42", "CREDENTIAL") not in found
     assert [value for value, kind in found if kind == "EMAIL"] == [
-        "a@example.org",
-        "b@example.org",
-        "c@example.org",
-        "d@example.org",
+        "a@mailbox.org",
+        "b@mailbox.org",
+        "c@mailbox.org",
+        "d@mailbox.org",
     ]
 
 
@@ -365,8 +365,8 @@ def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overla
     """Judged against every pattern span, however long and however far before it starts: a long
     URL holding the "name" wins; a name that only ends where an email starts, or lies past a long
     value, stays."""
-    url = "https://example.org/" + "x" * 300 + "/Anna-Berg"
-    text = f"{url} Anna Berg and Omar Haddad a@example.org"
+    url = "https://mailbox.org/" + "x" * 300 + "/Anna-Berg"
+    text = f"{url} Anna Berg and Omar Haddad a@mailbox.org"
     fake = LabelledFakeTagger({"Anna-Berg": "REAL_NAME", "Anna Berg": "REAL_NAME", "Omar Haddad": "REAL_NAME"})
     detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["url", "email"])])
     found = sorted(
@@ -376,7 +376,7 @@ def test_a_model_span_gives_way_only_to_a_pattern_span_of_another_type_it_overla
         (url, "URL"),
         ("Anna Berg", "REAL_NAME"),
         ("Omar Haddad", "REAL_NAME"),
-        ("a@example.org", "EMAIL"),
+        ("a@mailbox.org", "EMAIL"),
     ]
 
 

@@ -26,7 +26,7 @@ def test_round_trip_with_a_drifted_reply(protector):
     restored = restore(reply, session="chat-1", protector=protector)
     assert (
         restored.text
-        == "Hello Anna Berg! I will write to anna.berg@example.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
+        == "Hello Anna Berg! I will write to anna.berg@mailbox.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
     )
     assert restored.unresolved == []
     chunks = [reply[i : i + 3] for i in range(0, len(reply), 3)]
@@ -43,7 +43,7 @@ def test_levels_policy_applies(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch, levels=["PL4"]))
     protected = protector.protect(PERSONAL_TEXT, "s")
     assert [s.type for s in protected.spans] == ["PASSWORD"]
-    assert "anna.berg@example.org" in protected.text and "hunter2" not in protected.text
+    assert "anna.berg@mailbox.org" in protected.text and "hunter2" not in protected.text
     assert protected.warnings and "rotate" in protected.warnings[0]
 
 
@@ -63,7 +63,7 @@ def test_rewrite_check_repairs_drift_and_rejects_losses_inventions_and_repeats()
 
 
 def test_rewrite_with_a_registered_method(protector):
-    protected = protector.protect("My name is Anna Berg, from Boston, mail anna.berg@example.org.", "s")
+    protected = protector.protect("My name is Anna Berg, from Boston, mail anna.berg@mailbox.org.", "s")
     answers = iter(["Removed the city.\n#\nI am <REAL_NAME_1>, mail EMAIL_1.", "Removed.\n#\nI am someone."])
     method = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
     outcomes = rewrite_protected(
@@ -134,7 +134,7 @@ def test_cli_bad_input_and_wrong_key(tmp_path, monkeypatch):
     result = runner.invoke(app, ["protect", "-i", str(bad), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)])
     assert result.exit_code == 2 and "bad.jsonl:2" in result.output
     good = tmp_path / "good.jsonl"
-    good.write_text('{"id": "x", "text": "mail a@example.org"}\n')
+    good.write_text('{"id": "x", "text": "mail a@mailbox.org"}\n')
     assert (
         runner.invoke(app, ["protect", "-i", str(good), "-o", str(tmp_path / "o.jsonl"), "-c", str(config)]).exit_code
         == 0
@@ -157,7 +157,7 @@ def test_protect_output_with_unicode_line_separators_reads_back(tmp_path, monkey
     config = tmp_path / "c.yaml"
     config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
     posts = tmp_path / "in.jsonl"
-    text = "line one\u2028line two\u0085mail me at a.b@example.org\u2029end"
+    text = "line one\u2028line two\u0085mail me at a.b@mailbox.org\u2029end"
     posts.write_text(json.dumps({"id": "a", "text": text}, ensure_ascii=False) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(
@@ -181,7 +181,7 @@ def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypat
     config = tmp_path / "c.yaml"
     config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
     posts = tmp_path / "in.jsonl"
-    posts.write_text('{"id": "a", "text": "mail a@example.org"}\n{"id": "b", "text": "mail b@example.org"}\n')
+    posts.write_text('{"id": "a", "text": "mail a@mailbox.org"}\n{"id": "b", "text": "mail b@mailbox.org"}\n')
     out = tmp_path / "out.jsonl"
     out.write_text(json.dumps({"id": "a", "session": "first", "text": "mail <EMAIL_1>", "spans": []}) + "\n")
     runner = CliRunner()

@@ -13,7 +13,7 @@ from stealthflow.pipeline import rewrite_protected
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.extractor import LLMExtractor
 
-TEXT = "My name is Anna Berg, I am a nurse in Boston and my email is anna.berg@example.org."
+TEXT = "My name is Anna Berg, I am a nurse in Boston and my email is anna.berg@mailbox.org."
 
 
 @pytest.mark.real_model
@@ -21,12 +21,12 @@ def test_llm_extractor_and_standard_rewrite_on_the_embedded_model(tmp_path, monk
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     protector.detector = Detector(extractor=LLMExtractor(embedded_llm))
     protected = protector.protect(TEXT, "s")
-    assert "anna.berg@example.org" not in protected.text and "Anna Berg" not in protected.text
+    assert "anna.berg@mailbox.org" not in protected.text and "Anna Berg" not in protected.text
     for span in protected.spans:  # LLM spans are located in the text, never invented
         assert TEXT[span.start : span.end].strip()
 
     outcome = rewrite_protected(StandardAnonymizer(embedded_llm), [("a", protected.text, protected.placeholders)])[0]
-    assert "anna.berg@example.org" not in outcome.text and "Anna Berg" not in outcome.text
+    assert "anna.berg@mailbox.org" not in outcome.text and "Anna Berg" not in outcome.text
     if outcome.accepted:
         assert all(p in outcome.text for p in protected.placeholders)
     else:

@@ -24,12 +24,12 @@ def found(text: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("text", "value", "span_type"),
     [
-        ("write to anna.berg@example.org.", "anna.berg@example.org", "EMAIL"),
+        ("write to anna.berg@mailbox.org.", "anna.berg@mailbox.org", "EMAIL"),
         ("call me on (415) 555-2671 tonight", "(415) 555-2671", "PHONE"),
         ("my UK number is +44 20 7946 0958", "+44 20 7946 0958", "PHONE"),
         ("card 4111 1111 1111 1111 expires soon", "4111 1111 1111 1111", "CREDIT_CARD"),
         ("IBAN DE89 3704 0044 0532 0130 00 please", "DE89 3704 0044 0532 0130 00", "IBAN"),
-        ("the server is 10.20.30.40 now", "10.20.30.40", "IP_ADDRESS"),
+        ("the server is 81.20.30.40 now", "81.20.30.40", "IP_ADDRESS"),
         ("my passport number is X12345678", "X12345678", "PASSPORT"),
         ("aws key AKIAIOSFODNN7EXAMPLE leaked", "AKIAIOSFODNN7EXAMPLE", "API_KEY"),
         ("api key: sk-proj-9fQxA7bLm2Zt4KpR8sWv3YhN.", "sk-proj-9fQxA7bLm2Zt4KpR8sWv3YhN", "API_KEY"),
@@ -195,21 +195,21 @@ def test_extraction_parses_broken_json_and_drops_hallucinations():
 
 
 def test_detector_merges_llm_spans_with_deterministic_ones():
-    text = "I am Jo Kim, jo.kim@example.org, recovering from a stroke."
-    answer = '[{"original_text": "Jo Kim", "privacy_type": "REAL_NAME", "privacy_level": "PL2"}, {"original_text": "jo.kim@example.org", "privacy_type": "EMAIL", "privacy_level": "PL4"}, {"original_text": "a stroke", "privacy_type": "HEALTH", "privacy_level": "PL3"}]'
+    text = "I am Jo Kim, jo.kim@mailbox.org, recovering from a stroke."
+    answer = '[{"original_text": "Jo Kim", "privacy_type": "REAL_NAME", "privacy_level": "PL2"}, {"original_text": "jo.kim@mailbox.org", "privacy_type": "EMAIL", "privacy_level": "PL4"}, {"original_text": "a stroke", "privacy_type": "HEALTH", "privacy_level": "PL3"}]'
     spans = Detector(extractor=LLMExtractor(fake_llm(answer))).detect(text)
     assert [(text[s.start : s.end], s.type, s.level) for s in spans] == [
         ("Jo Kim", "REAL_NAME", Level.PL2),
-        ("jo.kim@example.org", "EMAIL", Level.PL4),  # overlap: the higher level wins
+        ("jo.kim@mailbox.org", "EMAIL", Level.PL4),  # overlap: the higher level wins
         ("a stroke", "HEALTH", Level.PL3),
     ]
 
 
 # -- restoration ---------------------------------------------------------------------------
 VALUES = {
-    ("EMAIL", 1, None): "anna@example.org",
+    ("EMAIL", 1, None): "anna@mailbox.org",
     ("REAL_NAME", 12, None): "Anna Berg",
-    ("EMAIL", None, "3f81a2c9"): "x@example.org",
+    ("EMAIL", None, "3f81a2c9"): "x@mailbox.org",
 }
 
 
@@ -234,14 +234,14 @@ def resolve(ref: Reference) -> str | None:
     ],
 )
 def test_drifted_indexed_placeholders_restore(drifted):
-    assert restore_text(f"Write to {drifted}, thanks.", resolve).text == "Write to anna@example.org, thanks."
+    assert restore_text(f"Write to {drifted}, thanks.", resolve).text == "Write to anna@mailbox.org, thanks."
 
 
 @pytest.mark.parametrize(
     "drifted", ["[[EMAIL:3f81a2c9]]", "[EMAIL:3F81A2C9]", "email: 3f81a2c9", "EMAIL_3f81a2c9", "[[ EMAIL : 3f81a2c9 ]]"]
 )
 def test_drifted_hmac_placeholders_restore(drifted):
-    assert restore_text(f"Write to {drifted}.", resolve).text == "Write to x@example.org."
+    assert restore_text(f"Write to {drifted}.", resolve).text == "Write to x@mailbox.org."
 
 
 @pytest.mark.parametrize(
@@ -318,7 +318,7 @@ def test_streaming_never_emits_half_a_placeholder():
     emitted = [restorer.feed(ch) for ch in text]
     for partial in ("<REAL", "NAME_1", "EMAIL", "<R"):
         assert not any(partial in piece for piece in emitted)
-    assert "".join(emitted) + restorer.finish() == "Hello Anna Berg, your address anna@example.org is set."
+    assert "".join(emitted) + restorer.finish() == "Hello Anna Berg, your address anna@mailbox.org is set."
     assert "".join(emitted).startswith("Hello")  # ordinary text is not held back
 
 
@@ -326,12 +326,12 @@ def test_placeholder_looking_input_is_escaped_and_never_restored_to_another_valu
     from placeholder_fixtures import make_protector, protect_config
 
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    first = protector.protect("mail dana@example.org please", "s")  # issues <EMAIL_1>
-    typed = "I pasted <EMAIL_1> and EMAIL_1 and \\<EMAIL_1> from an old reply; my address is eve@example.org"
+    first = protector.protect("mail dana@mailbox.org please", "s")  # issues <EMAIL_1>
+    typed = "I pasted <EMAIL_1> and EMAIL_1 and \\<EMAIL_1> from an old reply; my address is eve@mailbox.org"
     second = protector.protect(typed, "s")
     assert "<EMAIL_1>" in first.text and "<EMAIL_2>" in second.text
     restored = protector.restore(second.text, "s")
-    assert restored.text == typed  # the typed ones come back as typed, not as dana@example.org
+    assert restored.text == typed  # the typed ones come back as typed, not as dana@mailbox.org
     assert "".join(protector.restore_stream(list(second.text), "s")) == typed
 
 
@@ -345,14 +345,14 @@ def test_a_placeholder_in_another_scripts_digits_is_escaped_in_input_and_restore
     from placeholder_fixtures import make_protector, protect_config
 
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    protector.protect("mail dana@example.org please", "s")  # issues <EMAIL_1>
+    protector.protect("mail dana@mailbox.org please", "s")  # issues <EMAIL_1>
     typed = "the form says <EMAIL_١> and \\<EMAIL_١> and PHONE २०"
     protected = protector.protect(typed, "s").text
     assert protector.restore(protected, "s").text == typed
     assert "".join(protector.restore_stream(list(protected), "s")) == typed
     reply = "Sent to <EMAIL_١>."
-    assert protector.restore(reply, "s").text == "Sent to dana@example.org."
-    assert "".join(protector.restore_stream(list(reply), "s")) == "Sent to dana@example.org."
+    assert protector.restore(reply, "s").text == "Sent to dana@mailbox.org."
+    assert "".join(protector.restore_stream(list(reply), "s")) == "Sent to dana@mailbox.org."
 
 
 def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp_path, monkeypatch):
@@ -467,24 +467,24 @@ def test_damaged_vault_tampered_row_surrogates_and_mangled_placeholders(tmp_path
 
     config = protect_config(tmp_path, monkeypatch)
     protector = make_protector(config)
-    protected = protector.protect("mail dana@example.org or eve@example.org", "s")
+    protected = protector.protect("mail dana@mailbox.org or eve@mailbox.org", "s")
     # A tampered row: its placeholder stays (reported), the others restore; protect no longer issues it.
     db = sqlite3.connect(config.vault_path)
     db.execute("UPDATE entries SET ciphertext = zeroblob(length(ciphertext)) WHERE idx = 1 AND type = 'EMAIL'")
     db.commit()
     db.close()
     # The protector that issued them holds the values it authenticated in memory: they restore as issued.
-    assert protector.restore(protected.text, "s").text == "mail dana@example.org or eve@example.org"
+    assert protector.restore(protected.text, "s").text == "mail dana@mailbox.org or eve@mailbox.org"
     protector.close()
     protector = make_protector(config)  # what reads them from the file (another process, a restart) finds the tampering
     restored = protector.restore(protected.text, "s")
-    assert "eve@example.org" in restored.text and "<EMAIL_1>" in restored.text and restored.unresolved == ["<EMAIL_1>"]
+    assert "eve@mailbox.org" in restored.text and "<EMAIL_1>" in restored.text and restored.unresolved == ["<EMAIL_1>"]
     again = protector.protect(
-        "again dana@example.org", "s"
+        "again dana@mailbox.org", "s"
     )  # a fresh row replaces the damaged one: the session keeps working
-    assert again.text == "again <EMAIL_3>" and protector.restore(again.text, "s").text == "again dana@example.org"
+    assert again.text == "again <EMAIL_3>" and protector.restore(again.text, "s").text == "again dana@mailbox.org"
     # Mangled placeholders restore or are reported, never silently left.
-    assert protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").text.startswith("eve@example.org")
+    assert protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").text.startswith("eve@mailbox.org")
     assert "[[EMAIL:3f81]]" in protector.restore("EMAIL:2 and [[EMAIL:3f81]]", "s").unresolved
     # Lone surrogates: a clear error with file:line, and HTTP 422 from the service.
     with pytest.raises(DataError, match="in.jsonl:2: the text holds a lone surrogate"):
@@ -512,7 +512,7 @@ def test_restoring_only_around_places_a_placeholder_can_start_changes_nothing():
 
     pieces = ["<EMAIL_1>", "EMAIL 2", "email_3", "< PHONE_1 >", "[[EMAIL:3f81a2c9]]", "[[email:3F81]]", "\\<EMAIL_1>", "\\\\\\EMAIL_2", "REAL NAME_1",
               "real-name-2", "paſſword_1", "İ", "EMAIL", "email 1", "x", " ", "\\", "{{", "]]", ">", "_", "7", "EMAIL_12345678", "ip_ADDRESS1", "\n"]  # fmt: skip
-    values = {1: "a@example.org", 2: 'b "quoted" \\ value', 3: "<EMAIL_9>"}
+    values = {1: "a@mailbox.org", 2: 'b "quoted" \\ value', 3: "<EMAIL_9>"}
 
     def resolve(ref):
         return values.get(ref.index) if ref.index is not None else ("token value" if ref.token == "3f81a2c9" else None)
@@ -537,20 +537,20 @@ def test_a_sessions_values_in_memory_equal_the_vaults_after_each_message(tmp_pat
     here = make_protector(protect_config(tmp_path, monkeypatch))
     elsewhere = make_protector(here.config)
     messages = [
-        "mail dana@example.org",
-        "call +1 415 555 0100 or mail dana@example.org",
+        "mail dana@mailbox.org",
+        "call +1 415 555 0100 or mail dana@mailbox.org",
         "my password is Tr0ub4dor&3",
-        "DANA@example.org and eve@example.org",
+        "DANA@mailbox.org and eve@mailbox.org",
     ]
     for turn, message in enumerate(messages):
         here.protect(message, "s")
         if turn == 1:
-            elsewhere.protect("mail zoe@example.org, pin 4471", "s")
+            elsewhere.protect("mail zoe@mailbox.org, pin 4471", "s")
         read_back = SessionValues(here.vault.session_values(here.config.user, "s"), here.vault.issued_mark("s"))
         in_memory = here._known_values("s")
         assert in_memory._by_placeholder == read_back._by_placeholder and in_memory.mark == read_back.mark
     reads = []
     monkeypatch.setattr(here.vault, "session_values", lambda *args, **kwargs: reads.append(args) or [])
-    here.protect("new: fay@example.org", "s")
+    here.protect("new: fay@mailbox.org", "s")
     here.restore("<EMAIL_1>", "s")
     assert reads == []  # nothing was read back: the message's own grants were added in memory

@@ -33,7 +33,7 @@ TOOLS = [
 ]
 # A value that needs escaping inside JSON (a backslash), quotes, and a placeholder-looking text the
 # user typed (protect escapes it, restore gives it back as typed), to check tool-call arguments.
-QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@example.org (not <EMAIL_9>)'
+QUOTED_SECRET_TEXT = 'Note it down: my password is pa\\ssword9 and my "email" is anna.berg@mailbox.org (not <EMAIL_9>)'
 
 
 # An OpenAI API is called directly; any other provider through litellm (here DeepSeek's adapter,
@@ -112,10 +112,10 @@ def test_plain_reply_is_restored_and_the_same_value_keeps_its_placeholder_across
         {"role": "system", "content": "You help Anna Berg."},
         {"role": "user", "content": PERSONAL_TEXT},
         {"role": "assistant", "content": first.choices[0].message.content},
-        {"role": "user", "content": [{"type": "text", "text": "Write to anna.berg@example.org please."}]},
+        {"role": "user", "content": [{"type": "text", "text": "Write to anna.berg@mailbox.org please."}]},
     ]
     second = client.chat.completions.create(model="anything", messages=history)
-    assert second.choices[0].message.content == "Write to anna.berg@example.org please."
+    assert second.choices[0].message.content == "Write to anna.berg@mailbox.org please."
     assert_nothing_raw(upstream)
     sent = upstream.received[-1]["messages"]
     assert sent[1]["content"] == turn1 and sent[2]["content"] == turn1  # the same placeholders, turn after turn
@@ -158,7 +158,7 @@ def _tool_calls_round_trip(client, upstream):
     whole = client.chat.completions.create(model="m", messages=messages, tools=TOOLS)
     call = whole.choices[0].message.tool_calls[0]
     assert call.function.name == "save_note" and json.loads(call.function.arguments) == {"text": QUOTED_SECRET_TEXT}
-    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@example.org"])
+    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@mailbox.org"])
 
     stream = client.chat.completions.create(model="m", messages=messages, tools=TOOLS, stream=True)
     pieces = [
@@ -181,11 +181,11 @@ def _tool_calls_round_trip(client, upstream):
                 }
             ],
         },
-        {"role": "tool", "tool_call_id": call.id, "content": "Saved a note for anna.berg@example.org"},
+        {"role": "tool", "tool_call_id": call.id, "content": "Saved a note for anna.berg@mailbox.org"},
     ]
     final = client.chat.completions.create(model="m", messages=history, tools=TOOLS)
-    assert final.choices[0].message.content == "Saved a note for anna.berg@example.org"
-    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@example.org"])
+    assert final.choices[0].message.content == "Saved a note for anna.berg@mailbox.org"
+    assert_nothing_raw(upstream, ["pa\\ssword9", "anna.berg@mailbox.org"])
     sent_arguments = upstream.received[-1]["messages"][1]["tool_calls"][0]["function"]["arguments"]
     assert "<PASSWORD_" in json.loads(sent_arguments)["text"]
 
@@ -218,7 +218,7 @@ def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, 
     upstream.respond = lambda body: Reply(content=f"Your email is {placeholder}.")
     history = [{"role": "user", "content": PERSONAL_TEXT}, {"role": "user", "content": "What is my email?"}]
     mine = client.chat.completions.with_raw_response.create(model="m", messages=history)
-    assert mine.parse().choices[0].message.content == "Your email is anna.berg@example.org."
+    assert mine.parse().choices[0].message.content == "Your email is anna.berg@mailbox.org."
     labelled = client.chat.completions.with_raw_response.create(
         model="m",
         messages=[{"role": "user", "content": "What is my email?"}],
@@ -444,11 +444,11 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
                     }
                 ],
             },
-            {"role": "tool", "tool_call_id": "c1", "content": "Saved a note for anna.berg@example.org"},
+            {"role": "tool", "tool_call_id": "c1", "content": "Saved a note for anna.berg@mailbox.org"},
             {
                 "role": "user",
                 "content": [
-                    {"type": "text", "text": "Please lose the placeholders: write to anna.berg@example.org"},
+                    {"type": "text", "text": "Please lose the placeholders: write to anna.berg@mailbox.org"},
                     {"type": "text", "text": "Thanks."},
                 ],
             },

@@ -93,4 +93,4 @@ def test_readme_block_runs_as_written(index, user_env):
     if "serve" in block:  # the service answered the request, with the token it created
         assert '"text":"mail<EMAIL_1>"' in result.stdout.replace(" ", ""), result.stdout + result.stderr
     if language == "python":
-        assert "anna.berg@example.org" in result.stdout.splitlines()[-1] and "<EMAIL_" in result.stdout.splitlines()[0]
+        assert "anna.berg@mailbox.org" in result.stdout.splitlines()[-1] and "<EMAIL_" in result.stdout.splitlines()[0]

@@ -211,7 +211,7 @@ def test_the_detector_types_a_login_name_as_username_not_as_an_email():
         # a handle after a space was read as the word before it and an email ("Schatz@jule.kaffeeklatsch")
         ("hab ich meinen Schatz @jule.kaffeeklatsch kennengelernt", [("@jule.kaffeeklatsch", "USERNAME")]),
         ("Suivez-moi sur @lea.dessine, je poste", [("@lea.dessine", "USERNAME")]),
-        ("mail me at zed.quux @example.org", [("zed.quux @example.org", "EMAIL")]),  # an address written apart
+        ("mail me at zed.quux @mailbox.org", [("zed.quux @mailbox.org", "EMAIL")]),  # an address written apart
     ],
 )
 def test_a_handle_after_a_space_is_a_user_name_and_an_address_written_apart_an_email(text, found):

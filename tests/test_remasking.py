@@ -40,7 +40,7 @@ def test_a_false_alarm_on_a_word_is_not_masked_again_in_later_texts(tmp_path, mo
     protector = Protector(config, open_vault(config), Detector([*build_recognizers(), FakeTagger()]))
     first = protector.protect("throw the idea out", "s")
     assert first.text == "throw <HEALTH_1> idea out"  # the false alarm itself, in its own text
-    later = "the cat sat on the mat by the door; the end. Write to dana@example.org"
+    later = "the cat sat on the mat by the door; the end. Write to dana@mailbox.org"
     again = protector.protect(later, "s")
     assert again.text == "the cat sat on the mat by the door; the end. Write to <EMAIL_1>"
     # nor in another process reading the session's values from the vault
@@ -91,8 +91,8 @@ def test_a_password_that_is_a_frequent_word_is_masked_again_in_a_later_text(prot
 
 def test_specific_values_are_still_masked_in_later_texts_without_their_context(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    protector.protect("my password is hunter2!, mail dana@example.org, card 4111 1111 1111 1111", "s")
-    later = protector.protect("so hunter2! and 4111 1111 1111 1111 and dana@example.org again", "s")
+    protector.protect("my password is hunter2!, mail dana@mailbox.org, card 4111 1111 1111 1111", "s")
+    later = protector.protect("so hunter2! and 4111 1111 1111 1111 and dana@mailbox.org again", "s")
     assert later.text == "so <PASSWORD_1> and <CREDIT_CARD_1> and <EMAIL_1> again"
 
 
@@ -105,7 +105,7 @@ def test_specific_values_are_still_masked_in_later_texts_without_their_context(t
         "New York",
         "Ozempic",
         "long covid",
-        "anna@example.org",
+        "anna@mailbox.org",
         "hunter2",
         "4111 1111 1111 1111",
         "12 Elm Street",

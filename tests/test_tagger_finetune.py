@@ -139,7 +139,7 @@ def test_an_interrupted_fine_tune_resumes_from_its_checkpoint_to_the_weights_of_
 
 @pytest.mark.real_model
 def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_types_only():
-    texts = ["My name is Ingrid Johansson and my email is ingrid.j@example.org", "How tall is the Eiffel Tower?"]
+    texts = ["My name is Ingrid Johansson and my email is ingrid.j@mailbox.org", "How tall is the Eiffel Tower?"]
     (first, first_spans), (_, second_spans) = pseudo_labelled(texts, STUDENT)
     assert ("Ingrid Johansson", "REAL_NAME") in [(first[a:b], kind) for a, b, kind in first_spans]
     assert all(

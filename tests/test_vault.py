@@ -26,25 +26,25 @@ def test_same_value_same_placeholder_in_its_session_across_restarts_numbered_per
     secret = new_secret()
     config = protect_config(tmp_path, monkeypatch, secret=secret)
     first = make_protector(config)
-    a = first.protect("mail anna@example.org or ANNA@example.org", "s1")
-    b = first.protect("also bob@example.org, then anna@example.org", "s2")
+    a = first.protect("mail anna@mailbox.org or ANNA@mailbox.org", "s1")
+    b = first.protect("also bob@mailbox.org, then anna@mailbox.org", "s2")
     first.close()
     again = make_protector(protect_config(tmp_path, monkeypatch, secret=secret))
-    c = again.protect("restart: anna@example.org, then bob@example.org", "s1")
+    c = again.protect("restart: anna@mailbox.org, then bob@mailbox.org", "s1")
     assert [s.placeholder for s in a.spans] == ["<EMAIL_1>", "<EMAIL_1>"]
     assert [s.placeholder for s in b.spans] == ["<EMAIL_1>", "<EMAIL_2>"]  # s2 numbers its own values
     assert [s.placeholder for s in c.spans] == ["<EMAIL_1>", "<EMAIL_2>"]
-    assert again.restore("<EMAIL_1> <EMAIL_2>", "s1").text == "anna@example.org bob@example.org"
-    assert again.restore("<EMAIL_1> <EMAIL_2>", "s2").text == "bob@example.org anna@example.org"
+    assert again.restore("<EMAIL_1> <EMAIL_2>", "s1").text == "anna@mailbox.org bob@mailbox.org"
+    assert again.restore("<EMAIL_1> <EMAIL_2>", "s2").text == "bob@mailbox.org anna@mailbox.org"
 
 
 def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
     protector = make_protector(protect_config(tmp_path, monkeypatch, style="hmac"))
-    one = protector.protect("a@example.org b@example.org a@example.org", "s")
+    one = protector.protect("a@mailbox.org b@mailbox.org a@mailbox.org", "s")
     tokens = [s.placeholder for s in one.spans]
     assert tokens[0] == tokens[2] != tokens[1]
     assert all(t.startswith("[[EMAIL:") and len(t) == len("[[EMAIL:12345678]]") for t in tokens)
-    assert protector.restore(one.text, "s").text == "a@example.org b@example.org a@example.org"
+    assert protector.restore(one.text, "s").text == "a@mailbox.org b@mailbox.org a@mailbox.org"
 
 
 def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
@@ -52,16 +52,16 @@ def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     monkeypatch.setattr(
         Vault, "_mac", lambda self, *parts, **kw: "ab" * 32 if parts[0] == "token" else original(self, *parts, **kw)
     )
-    first = vault.entry_for("u", "s", "EMAIL", "a@example.org")
-    second = vault.entry_for("u", "s", "EMAIL", "b@example.org")
+    first = vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
+    second = vault.entry_for("u", "s", "EMAIL", "b@mailbox.org")
     assert first.token != second.token and second.token.startswith(first.token)
     third, fourth = vault.entries_for(
-        "u", "s", [("EMAIL", "c@example.org"), ("EMAIL", "d@example.org")]
+        "u", "s", [("EMAIL", "c@mailbox.org"), ("EMAIL", "d@mailbox.org")]
     )  # new in one message
     assert len({first.token, second.token, third.token, fourth.token}) == 4
     assert [vault.lookup("u", "s", "EMAIL", token=e.token) for e in (third, fourth)] == [
-        "c@example.org",
-        "d@example.org",
+        "c@mailbox.org",
+        "d@mailbox.org",
     ]
 
 
@@ -89,8 +89,8 @@ def test_key_sources_fail_clearly(tmp_path, monkeypatch):
 
 
 def test_tampered_rows_are_detected(vault):
-    vault.entry_for("u", "s", "EMAIL", "a@example.org")
-    vault.entry_for("u", "s", "EMAIL", "b@example.org")
+    vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
+    vault.entry_for("u", "s", "EMAIL", "b@mailbox.org")
     db = sqlite3.connect(vault.path)
     rows = db.execute("SELECT id, ciphertext FROM entries ORDER BY idx").fetchall()
     db.execute("UPDATE entries SET ciphertext = ? WHERE id = ?", (rows[1][1], rows[0][0]))  # move a ciphertext
@@ -125,7 +125,7 @@ def test_eight_threads_lose_nothing(tmp_path, monkeypatch):
     def work(worker: int) -> None:
         try:
             for i in range(15):
-                text = f"mail user{i}@example.org and w{worker}x{i}@example.org"
+                text = f"mail user{i}@mailbox.org and w{worker}x{i}@mailbox.org"
                 protected = protector.protect(text, f"s{worker}")
                 results[(worker, i)] = (
                     protector.restore(protected.text, f"s{worker}").text == text,
@@ -147,12 +147,12 @@ def test_eight_threads_lose_nothing(tmp_path, monkeypatch):
 
 
 def test_forget_value_and_session(vault):
-    vault.entry_for("u", "s1", "EMAIL", "a@example.org")
+    vault.entry_for("u", "s1", "EMAIL", "a@mailbox.org")
     vault.entry_for("u", "s1", "PHONE", "+1 415 555 2671")
     vault.entry_for("u", "s2", "PHONE", "(415) 555-2671")  # same number, shared with s2
     vault.entry_for("u", "s1", "REAL_NAME", "Anna")
-    vault.entry_for("u", "s2", "EMAIL", "a@example.org")
-    assert vault.forget_value("u", "A@EXAMPLE.ORG") == 2  # from every session
+    vault.entry_for("u", "s2", "EMAIL", "a@mailbox.org")
+    assert vault.forget_value("u", "A@MAILBOX.ORG") == 2  # from every session
     assert vault.lookup("u", "s1", "EMAIL", index=1) is None and vault.lookup("u", "s2", "EMAIL", index=1) is None
     assert vault.forget_session("u", "s1") == (
         2,
@@ -160,7 +160,7 @@ def test_forget_value_and_session(vault):
     )  # 2 grants gone, 2 values (its phone, its name): s2 holds its own phone
     assert vault.lookup("u", "s2", "PHONE", index=1) == "(415) 555-2671"
     assert vault.lookup("u", "s1", "PHONE", index=1) is None
-    assert vault.entry_for("u", "s1", "EMAIL", "new@example.org").index == 2  # indices are never reused
+    assert vault.entry_for("u", "s1", "EMAIL", "new@mailbox.org").index == 2  # indices are never reused
 
 
 def test_no_plaintext_in_vault_files(tmp_path, monkeypatch, caplog):
@@ -187,7 +187,7 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
     key_file = tmp_path / "vault.key"
     args = ["--config", str(config)]
     protected = runner.invoke(
-        app, ["protect", "mail dana@example.org", "--rewrite", "none", "--session", "chat-alpha-42", *args]
+        app, ["protect", "mail dana@mailbox.org", "--rewrite", "none", "--session", "chat-alpha-42", *args]
     )
     assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
 
@@ -211,7 +211,7 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
     assert rotated.exit_code == 0, rotated.output
     assert key_file.read_text() != old_key
     restored = runner.invoke(app, ["restore", "--session", "chat-alpha-42", "write to <EMAIL_1>", *args])
-    assert restored.stdout.strip() == "write to dana@example.org"
+    assert restored.stdout.strip() == "write to dana@mailbox.org"
 
     forgot = runner.invoke(app, ["vault", "forget", "--session", "chat-alpha-42", *args])
     assert forgot.exit_code == 0 and "1 value(s)" in forgot.output
@@ -228,7 +228,7 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
     assert imported.exit_code == 0, imported.output
     assert (
         runner.invoke(app, ["restore", "--session", "chat-alpha-42", "<EMAIL_1>", *args]).stdout.strip()
-        == "dana@example.org"
+        == "dana@mailbox.org"
     )
 
 
@@ -251,7 +251,7 @@ def test_a_vault_whose_key_went_missing_is_an_error_not_a_new_key(tmp_path, monk
 def test_deleting_the_key_check_row_does_not_let_a_wrong_key_in(tmp_path):
     path = tmp_path / "vault.sqlite"
     with Vault(path, VaultKeys.from_secret(os.urandom(32))) as vault:
-        vault.entry_for("u", "s", "EMAIL", "a@example.org")
+        vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
     db = sqlite3.connect(path)
     db.execute("DELETE FROM meta")
     db.commit()
@@ -274,7 +274,7 @@ def test_a_deleted_or_emptied_vault_is_never_silently_recreated(tmp_path, monkey
 
     config = protect_config(tmp_path, monkeypatch)
     protector = make_protector(config)
-    issued = protector.protect("mail anna@example.org", "s")
+    issued = protector.protect("mail anna@mailbox.org", "s")
     assert issued.vault == protector.vault.id and len(issued.vault) == 16
     protector.close()
 
@@ -289,10 +289,10 @@ def test_a_deleted_or_emptied_vault_is_never_silently_recreated(tmp_path, monkey
 
     fresh = Protector(config, open_vault(config, new_vault=True), Detector())
     assert fresh.vault.id != issued.vault
-    assert fresh.protect("mail bob@example.org", "s").spans[0].placeholder == "<EMAIL_1>"  # indices restarted
+    assert fresh.protect("mail bob@mailbox.org", "s").spans[0].placeholder == "<EMAIL_1>"  # indices restarted
     with pytest.raises(VaultMismatch, match=f"protected by vault {issued.vault}"):
         fresh.restore(issued.text, "s", vault=issued.vault)
-    assert fresh.restore("<EMAIL_1>", "s", vault=fresh.vault.id).text == "bob@example.org"
+    assert fresh.restore("<EMAIL_1>", "s", vault=fresh.vault.id).text == "bob@mailbox.org"
     fresh.close()
     open_vault(config).close()  # the new vault is now the one of record
 
@@ -308,7 +308,7 @@ def test_restore_cli_fails_closed_on_rows_from_another_vault(tmp_path, monkeypat
     args = ["--config", str(settings)]
     runner = CliRunner()
     posts = tmp_path / "posts.jsonl"
-    posts.write_text('{"id": "1", "text": "mail anna@example.org"}\n')
+    posts.write_text('{"id": "1", "text": "mail anna@mailbox.org"}\n')
     out = tmp_path / "protected.jsonl"
     assert (
         runner.invoke(
@@ -325,7 +325,7 @@ def test_restore_cli_fails_closed_on_rows_from_another_vault(tmp_path, monkeypat
     assert runner.invoke(app, ["vault", "new", *args]).exit_code == 0
     assert (
         runner.invoke(
-            app, ["protect", "mail bob@example.org", "--rewrite", "none", "--session", "s", *args]
+            app, ["protect", "mail bob@mailbox.org", "--rewrite", "none", "--session", "s", *args]
         ).stdout.strip()
         == "mail <EMAIL_1>"
     )
@@ -339,7 +339,7 @@ def test_a_vault_from_before_identities_gets_one_and_keeps_its_key_check(tmp_pat
     path = tmp_path / "vault.sqlite"
     keys = VaultKeys.from_secret(os.urandom(32))
     with Vault(path, keys) as vault:
-        vault.entry_for("u", "s", "EMAIL", "a@example.org")
+        vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
         legacy_check = vault._mac("stealthflow vault key check")
     db = sqlite3.connect(path)
     db.execute("DELETE FROM meta WHERE key = 'vault_id'")
@@ -347,7 +347,7 @@ def test_a_vault_from_before_identities_gets_one_and_keeps_its_key_check(tmp_pat
     db.commit()
     db.close()
     with Vault(path, keys) as migrated:
-        assert len(migrated.id) == 16 and migrated.lookup("u", "s", "EMAIL", index=1) == "a@example.org"
+        assert len(migrated.id) == 16 and migrated.lookup("u", "s", "EMAIL", index=1) == "a@mailbox.org"
         vault_id = migrated.id
     with Vault(path, keys) as again:
         assert again.id == vault_id
@@ -360,14 +360,14 @@ def test_a_cached_placeholder_is_never_reissued_after_another_process_forgot_it(
     a deletion by any process (forget, import) invalidates every process's cache."""
     path, keys = tmp_path / "vault.sqlite", VaultKeys.from_secret(os.urandom(32))
     with Vault(path, keys) as first, Vault(path, keys) as second:
-        issued = first.entry_for("u", "s", "EMAIL", "a@example.org")
-        assert first.entry_for("u", "s", "EMAIL", "a@example.org") == issued  # from the cache
+        issued = first.entry_for("u", "s", "EMAIL", "a@mailbox.org")
+        assert first.entry_for("u", "s", "EMAIL", "a@mailbox.org") == issued  # from the cache
         assert second.forget_session("u", "s") == (1, 1)
-        again = first.entry_for("u", "s", "EMAIL", "a@example.org")
+        again = first.entry_for("u", "s", "EMAIL", "a@mailbox.org")
         assert again.id != issued.id and again.index == issued.index + 1  # a new row: indices never reused
-        assert first.lookup("u", "s", "EMAIL", index=again.index) == "a@example.org"
-        assert second.forget_value("u", "a@example.org") == 1
-        assert first.entry_for("u", "s", "EMAIL", "a@example.org").id != again.id
+        assert first.lookup("u", "s", "EMAIL", index=again.index) == "a@mailbox.org"
+        assert second.forget_value("u", "a@mailbox.org") == 1
+        assert first.entry_for("u", "s", "EMAIL", "a@mailbox.org").id != again.id
 
 
 def test_a_rolled_back_message_leaves_no_entry_in_the_cache(vault, monkeypatch):
@@ -384,8 +384,8 @@ def test_a_rolled_back_message_leaves_no_entry_in_the_cache(vault, monkeypatch):
 
     monkeypatch.setattr(Vault, "_insert_many", failing_second_insert)
     with pytest.raises(RuntimeError):
-        vault.entries_for("u", "s", [("EMAIL", "a@example.org"), ("REAL_NAME", "Ann Lee")])
+        vault.entries_for("u", "s", [("EMAIL", "a@mailbox.org"), ("REAL_NAME", "Ann Lee")])
     assert len(calls) == 2
     monkeypatch.setattr(Vault, "_insert_many", original)
-    entry = vault.entry_for("u", "s", "EMAIL", "a@example.org")
-    assert vault.lookup("u", "s", "EMAIL", index=entry.index) == "a@example.org"
+    entry = vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
+    assert vault.lookup("u", "s", "EMAIL", index=entry.index) == "a@mailbox.org"

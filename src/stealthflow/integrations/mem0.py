@@ -9,8 +9,8 @@ mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory
     memory = ProtectedMemory(Memory.from_config(config))
-    memory.add("My email is ann.lee@example.org", user_id="ann")
-    memory.search("what is ann.lee@example.org?", filters={"user_id": "ann"})
+    memory.add("My email is ann.lee@mailbox.org", user_id="ann")
+    memory.search("what is ann.lee@mailbox.org?", filters={"user_id": "ann"})
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from stealthflow.placeholders.domains import email_domain, offline_tld
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
+from stealthflow.placeholders.reserved import reserved_host, reserved_ip
 from stealthflow.placeholders.types import Span, parse_phone
 from stealthflow.resources import data_yaml
 
@@ -160,7 +161,8 @@ _DOMAIN_RUN = regex.compile(r"[\w.-]*", PatternBacked.flags)
 
 @register_recognizer
 class EmailRecognizer(PatternBacked):
-    """Emails (the pattern of data/identifier_patterns.yaml), their domain a public suffix or a private host name.
+    """Emails (the pattern of data/identifier_patterns.yaml), their domain a public suffix or a private host name,
+    not one reserved for documentation (`reserved.reserved_host`: "jane.doe@example.com").
 
     A match holds one @, its local part the run of local-part characters and dots before it. So the
     pattern is tried once per site, from the start of that run to the end of the domain's characters
@@ -172,6 +174,9 @@ class EmailRecognizer(PatternBacked):
 
     def valid(self, value: str) -> bool:
         return _email_domain_known(value)
+
+    def invalid(self, value: str) -> bool:
+        return reserved_host(value.rpartition("@")[2])
 
     def matches(self, pattern: regex.Pattern[str], text: str) -> Iterator[regex.Match[str]]:
         position = 0  # where the last match ended: the next one starts there at the earliest, as in a plain scan
@@ -257,12 +262,12 @@ class IpRecognizer(PatternBacked):
     wanted, window = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|:[0-9A-Fa-f]{0,4}:"), 64
 
     def invalid(self, value: str) -> bool:
-        """Not an address, or one that names no host but the machine itself (127.0.0.1, ::1) or any (0.0.0.0)."""
+        """Not an address, or one no person's connection has (`reserved.reserved_ip`: 10.0.0.5, 203.0.113.7, 8.8.8.8)."""
         try:
             address = ipaddress.ip_interface(value).ip
         except ValueError:
             return True
-        return address.is_loopback or address.is_unspecified
+        return reserved_ip(address)
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public
@@ -275,8 +280,9 @@ MAX_URL = 2048
 
 @register_recognizer
 class UrlRecognizer(Recognizer):
-    """URLs and bare domains (`example.org/path`), their suffix checked against the offline
-    public-suffix list (so `file.txt` or `e.g.` are not URLs). Presidio's URL pattern takes
+    """URLs and bare domains (`shop.co.uk/path`), their suffix checked against the offline
+    public-suffix list (so `file.txt` or `e.g.` are not URLs), their host not reserved for documentation
+    (`reserved.reserved_host`: "www.example.com/privacy"). Presidio's URL pattern takes
     quadratic time on long dotted runs; this one looks at each token once."""
 
     name, type = "url", "URL"
@@ -300,7 +306,7 @@ def _is_url(value: str) -> bool:
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
     parts = offline_tld()(host)
-    if not parts.suffix:
+    if not parts.suffix or reserved_host(host):
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
 
