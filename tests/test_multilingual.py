@@ -21,13 +21,20 @@ from stealthflow.placeholders.keys import new_secret
 from stealthflow.placeholders.language import ENGLISH, UNCOVERED, Guess, LinguaGuesser, combine, short
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.recognizers.national_ids import (
+    AustrianSvRecognizer,
+    BelgianNationalNumberRecognizer,
     BsnRecognizer,
     CodiceFiscaleRecognizer,
+    CpfRecognizer,
+    CurpRecognizer,
     DniRecognizer,
+    NhsNumberRecognizer,
     NieRecognizer,
     NifRecognizer,
     NirRecognizer,
+    RutRecognizer,
     SteuerIdRecognizer,
+    SwissAhvRecognizer,
 )
 
 STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
@@ -136,6 +143,13 @@ VALID_AND_INVALID = [  # (recognizer, sentence, a valid number, the same with a 
     (CodiceFiscaleRecognizer, "Il mio codice fiscale è {}.", "RCCMNL83S18D969H", "RCCMNL83S18D969A"),
     (BsnRecognizer, "Mijn BSN is {}.", "111222333", "111222334"),
     (NifRecognizer, "O meu NIF é {}.", "501964843", "501964844"),
+    (AustrianSvRecognizer, "Meine SV-Nummer: {}.", "1003 120379", "1004 120379"),
+    (BelgianNationalNumberRecognizer, "Mon numéro national est {}.", "79.02.14-182.04", "79.02.14-182.05"),
+    (SwissAhvRecognizer, "Meine AHV-Nummer ist {}.", "756.3012.4987.13", "756.3012.4987.14"),
+    (CpfRecognizer, "Meu CPF é {}.", "274.813.905-41", "274.813.905-42"),
+    (RutRecognizer, "Mi RUT es {}.", "17.394.625-2", "17.394.625-3"),
+    (CurpRecognizer, "Mi CURP es {}.", "BOXW310820HNERXN09", "BOXW310820HNERXN08"),
+    (NhsNumberRecognizer, "My NHS number is {}.", "401 023 2137", "401 023 2138"),
 ]
 
 
@@ -150,6 +164,26 @@ def test_a_national_number_is_found_only_with_its_checksum(recognizer, sentence,
 
 def test_a_nine_digit_number_is_a_bsn_only_after_its_name():
     assert BsnRecognizer().find("Bestelling 111222333 is verzonden.") == []
+
+
+def test_a_ten_digit_number_is_an_nhs_number_only_after_its_name():
+    assert NhsNumberRecognizer().find("Call me on 401 023 2137 after six.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Mon numéro de registre national est le 79.02.14-182.04, merci.", "79.02.14-182.04"),
+        ("Segue meu CPF 274.813.905-41 para o cadastro.", "274.813.905-41"),
+        ("Meine AHV-Nummer ist 756.3012.4987.13, danke.", "756.3012.4987.13"),
+        ("Versicherungsnummer: 1003 120379, Name: Leitner", "1003 120379"),
+        ("My NHS number is 401 023 2137 if the pharmacy asks.", "401 023 2137"),
+    ],
+)
+def test_a_checksum_valid_national_number_wins_over_a_phone_reading(detector, text, number):
+    spans = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+    assert (number, "NATIONAL_ID") in spans
+    assert not [value for value, kind in spans if kind == "PHONE"]
 
 
 # -- the recognizers of each language ----------------------------------------------------------------
