@@ -52,7 +52,11 @@ class ChecksumIdRecognizer(Recognizer):
     def _names(self) -> re.Pattern[str] | None:
         import regex
 
-        return regex.compile(cue_pattern(tuple(language_file(next(iter(self.languages)))["id_names"]))) if self.named else None
+        return (
+            regex.compile(cue_pattern(tuple(language_file(next(iter(self.languages)))["id_names"])))
+            if self.named
+            else None
+        )
 
     def find(self, text: str) -> list[Span]:
         return [
