@@ -267,3 +267,23 @@ def test_a_forms_values_end_with_their_line(detector):
         ("Esna Safak", "REAL_NAME"),
         ("Google", "EMPLOYER"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Call Dr. Patel at 555-123-4567. He's at 42 Elm St.", "Dr. Patel"),
+        ("Frau Dr. Müller wohnt in der Goethestr. 12a. Sie ist 54.", "Frau Dr. Müller"),
+        ("la mamma (sig.ra Moretti) chiede più tempo", "sig.ra Moretti"),
+        ("Contactez M. Lefèvre au plus vite, merci.", "M. Lefèvre"),
+        ("reminder sent (Ms Ada Fenwick) for appointment 09:30", "Ms Ada Fenwick"),
+        ("Frau Müller Bescheid geben, bitte.", "Frau Müller"),  # a noun after a surname is no part of it
+    ],
+)
+def test_a_title_and_the_surname_after_it_are_one_name(detector, text, name):
+    assert (name, "REAL_NAME") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+def test_a_brand_with_a_title_is_no_name(detector):
+    text = "Wednesday wardrobe: Dr Martens boots and a Barbour jacket."
+    assert [s for s in detector.detect(text) if s.type == "REAL_NAME"] == []

@@ -18,6 +18,7 @@ from stealthflow.placeholders.recognizers.sentences import (
     landmark_address,
     sentence_start,
 )
+from stealthflow.placeholders.types import Span
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
@@ -73,6 +74,34 @@ class RelativeNameRecognizer(ContextRecognizer):
     pattern = re.compile(
         rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)"
     )
+
+
+_TITLE = rf"(?i:{alternation('person_titles')})\.?"
+_SURNAME = r"[^\W\d_](?<=[^\W\d_a-zß])[^\W\d_A-Z]+(?:[-'’][^\W\d_]+)*"  # a capital, then lowercase letters: "Müller", "O'Connor"
+
+
+@register_recognizer
+class TitledNameRecognizer(ContextRecognizer):
+    """A title of address and the surname after it, as one name ("Dr. Patel", "Frau Dr. Müller", "sig.ra Moretti",
+    "Ms Ada Fenwick": a given name of the name lexicon may stand between), in every language the titles are listed
+    for (`person_titles` of data/pii-tagger/lexicons.yaml). Not a famous person of the gazetteer nor a brand ("Dr Martens", "Mr Kipling").
+    Development sets pii-heldout-c..k (benchmarks/pii_registers.py, shipped detector): it masks 65 of the 472 titled
+    names that nothing masked before, and adds 23 spans on no one (17 on texts without PII, 4 of them flagged by
+    nothing else: "Don Quijote", "Frau Holle", "Dr Who"; 6 roles such as "Sr. Director")."""
+
+    name, type = "titled_name", "REAL_NAME"
+    languages = None
+    pattern = re.compile(
+        rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})?[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
+    )
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        for match in self.pattern.finditer(text):
+            end = match.end("second") if match["second"] and given_name(match["first"]) else match.end("first")
+            if not public_name(text, match.start(), end) and not brand(text, match.start("first"), end):
+                spans.append(self.span(match.start(), end))
+        return spans
 
 
 @register_recognizer
