@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, given_name, words
+from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
@@ -100,8 +101,19 @@ class TitledNameRecognizer(ContextRecognizer):
         for match in self.pattern.finditer(text):
             end = match.end("second") if match["second"] and given_name(match["first"]) else match.end("first")
             if not public_name(text, match.start(), end) and not brand(text, match.start("first"), end):
-                spans.append(self.span(match.start(), end))
+                start = (
+                    match.start("first") if _RELATIVE_BEFORE.search(text, 0, match.start("first")) else match.start()
+                )
+                spans.append(self.span(start, end))
         return spans
+
+
+# "meine Frau Katrin": a relative (`relatives` of data/languages/<code>.yaml) whose word is also a title is
+# kept out of the name, which alone is masked.
+_RELATIVES_OF_LANGUAGES = "|".join(
+    re.escape(relative).replace(r"\ ", r"[ \t]+") for code in OTHERS for relative in language_file(code)["relatives"]
+)
+_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{_RELATIVES_OF_LANGUAGES})[ \t]+$")
 
 
 @register_recognizer
