@@ -178,6 +178,7 @@ def test_a_ten_digit_number_is_an_nhs_number_only_after_its_name():
         ("Meine AHV-Nummer ist 756.3012.4987.13, danke.", "756.3012.4987.13"),
         ("Versicherungsnummer: 1003 120379, Name: Leitner", "1003 120379"),
         ("My NHS number is 401 023 2137 if the pharmacy asks.", "401 023 2137"),
+        ("my father, Harold Finch (NHS no. 401 023 2137), was discharged", "401 023 2137"),
     ],
 )
 def test_a_checksum_valid_national_number_wins_over_a_phone_reading(detector, text, number):

@@ -72,7 +72,14 @@ class ChecksumIdRecognizer(Recognizer):
             return False
 
     def _is_named(self, text: str, start: int) -> bool:
-        return self._names is None or self._names.search(text, sentence_start(text, start), start) is not None
+        """Whether the number at `start` follows one of `id_names` in its sentence; a full stop right before the number
+        is its sign's, not a sentence's end ("NHS no. 943 476 5129": 3 NHS numbers of c-k more, no span added)."""
+        if self._names is None:
+            return True
+        begin = sentence_start(text, start)
+        if begin and not text[begin:start].strip():
+            begin = sentence_start(text, begin - 1)
+        return self._names.search(text, begin, start) is not None
 
 
 def _digits(count: int) -> re.Pattern[str]:
