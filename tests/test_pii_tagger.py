@@ -331,6 +331,25 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
             "EMPLOYER",
             [("Carr, Morris and Thompson", "EMPLOYER")],
         ),  # no person
+        # a person opening an address span, as a name of its own (a comma or a line break between them)
+        (
+            "Send it to John Smith, 12 High Street, Leeds LS1 4AB. Cheers.",
+            "John Smith, 12 High Street, Leeds LS1 4AB",
+            "ADDRESS",
+            [("John Smith", "REAL_NAME"), ("12 High Street, Leeds LS1 4AB", "ADDRESS")],
+        ),
+        (
+            "Please post the parcel to my cousin:\nDaniel Okafor\n9 Mill Lane, Stockport SK4 2AB",
+            "Daniel Okafor\n9 Mill Lane, Stockport SK4 2AB",
+            "ADDRESS",
+            [("Daniel Okafor", "REAL_NAME"), ("9 Mill Lane, Stockport SK4 2AB", "ADDRESS")],
+        ),
+        (
+            "Meet me at 4 Harrow Lane, Stockport SK4 2PL.",
+            "4 Harrow Lane, Stockport SK4 2PL",
+            "ADDRESS",
+            [("4 Harrow Lane, Stockport SK4 2PL", "ADDRESS")],
+        ),  # no person
     ],
 )
 def test_a_value_the_model_caught_in_part_is_masked_whole_and_alone(text, tagged, label, expected):
