@@ -167,6 +167,7 @@ class PiiTaggerRecognizer(Recognizer):
     ) -> list[list[Span]]:
         """`find_many` with one tagger."""
         structured = [[(s.start, s.end) for s in found if s.type not in tagger.labels] for found in settled]
+        names = [{(s.start, s.end) for s in found if s.type == "REAL_NAME"} for found in settled]
         bounds = [
             ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
             for text, ranges in zip(texts, structured, strict=True)
@@ -174,8 +175,8 @@ class PiiTaggerRecognizer(Recognizer):
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
         return [
-            merge_spans([span for span in self._spans_in(text, tagged, ranges) if self._reaches(span, least)])
-            for text, tagged, ranges, least in zip(texts, tagged_texts, structured, floors, strict=True)
+            merge_spans([span for span in self._spans_in(text, tagged, ranges, named) if self._reaches(span, least)])
+            for text, tagged, ranges, named, least in zip(texts, tagged_texts, structured, names, floors, strict=True)
         ]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
@@ -185,28 +186,48 @@ class PiiTaggerRecognizer(Recognizer):
         """Whether a shaped and filtered span is kept: its confidence reaches its type's threshold."""
         return span.score >= floors.get(span.type, 0.0)
 
-    def _spans_in(self, text: str, tagged_spans: list[TaggedSpan], structured: list[tuple[int, int]]) -> list[Span]:
+    def _spans_in(
+        self,
+        text: str,
+        tagged_spans: list[TaggedSpan],
+        structured: list[tuple[int, int]],
+        names: set[tuple[int, int]] = frozenset(),
+    ) -> list[Span]:
+        """The tagged spans shaped and filtered; `names`: the names the pattern recognizers found (`_person_apart`)."""
         found = []
         starts, ends = sorted(start for start, _ in structured), sorted(end for _, end in structured)
         for tagged in tagged_spans:
             if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, starts, ends):
                 continue
             if span := self._span(text, tagged):
-                found += self._person_apart(text, span)
+                found += self._person_apart(text, span, names)
         return found
 
-    def _person_apart(self, text: str, span: Span) -> list[Span]:
+    def _person_apart(self, text: str, span: Span, names: set[tuple[int, int]] = frozenset()) -> list[Span]:
         """An employer span that opens with a person's name and a comma, or an address span that opens with one and
         a comma or a line break, as two spans: the person, and the rest where it still passes as what the span was
         ("- Pascuala Cuevas, University of Port Amy" in a list of people and where they work; "John Smith, 221B Baker
         St." on an envelope); else the span as it is. Addresses on the development sets pii-heldout-c..k: 9 names
-        split off, 8 of them annotated names ("Town Hall, Market Square" is the other); address values found unchanged."""
+        split off, 8 of them annotated names ("Town Hall, Market Square" is the other); address values found unchanged.
+        A name a pattern recognizer found before the comma (`names`: "Mrs Valerie Dent" of titled_name) opens one too,
+        which runs to the comma: else the whole span, overlapping it, would give way to it and leave the address in
+        clear."""
         ends = _PERSON_ENDS.get(span.type)
         after = ends.search(text, span.start, span.end) if ends else None
         if (
             after is None
             or after.start() <= span.start
-            or not (name := spans.person_in(text, span.start, after.start()))
+            or not (
+                name := next(
+                    (
+                        (found[0], after.start())
+                        for found in names
+                        if span.start <= found[0] < found[1] <= after.start()
+                    ),
+                    None,
+                )
+                or spans.person_in(text, span.start, after.start())
+            )
         ):
             return [span]
         rest = span.end - len(text[after.end() : span.end].lstrip())  # past the comma and the spaces after it
