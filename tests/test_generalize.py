@@ -665,6 +665,31 @@ def test_an_initial_ends_no_sentence():
     assert not any(syntax.speaks_for_author(c) for c in candidates(text[:32], start, start + 7, "location"))
 
 
+@pytest.mark.parametrize(
+    ("text", "phrase", "sentence"),
+    [
+        ("The Old Stag Inn in St. Ives. Worth it!", "Old Stag Inn", "The Old Stag Inn in St. Ives. "),
+        ("We live in Kumasi and the traffic at 5 p.m. is insane.", "Kumasi", None),
+    ],
+)
+def test_an_abbreviation_ends_no_sentence_of_the_rewrite(text: str, phrase: str, sentence: str | None):
+    """A removal scored in "The Old Stag Inn in St. " alone ran the words around it together ("anniversaryIves."); in
+    "... the traffic at 5 p.m. " alone it took the next clause's subject ("We live at 5 p.m. is insane.")."""
+    from stealthflow.anonymize.generalize import sentence_around
+
+    assert text[slice(*sentence_around(text, phrase))] == (sentence or text)
+
+
+def test_a_removal_never_takes_the_subject_of_the_clause_after_it():
+    from stealthflow.anonymize.generalize import sentence_around
+
+    text = "We live on the Ring Road in Kumasi and the traffic at 5 p.m. is insane."
+    start, end = sentence_around(text, "Kumasi")
+    window = text[start:end]
+    taken = [window[a:b] for a, b in syntax.removals(window, window.index("Kumasi"), window.index("Kumasi") + 6)]
+    assert taken and not any("traffic" in removal for removal in taken)
+
+
 def test_candidates_are_scored_in_the_sentence_of_the_phrase_only():
     from stealthflow.anonymize.generalize import sentence_around
 

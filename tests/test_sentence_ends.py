@@ -34,7 +34,15 @@ def test_line_breaks_end_a_sentence_unless_the_caller_says_otherwise():
 
 
 @pytest.mark.parametrize(
-    "text", ["Dr. Huber called", "vivo en Av. Corrientes 1234", "Address: al. Łączna 10", "Hauptstr. 5"]
+    "text",
+    [
+        "Dr. Huber called",
+        "vivo en Av. Corrientes 1234",
+        "Address: al. Łączna 10",
+        "Hauptstr. 5",
+        "a bar approx. ten years ago",
+        "the traffic at 5 p.m. is insane",
+    ],
 )
 def test_an_abbreviation_s_full_stop_ends_a_sentence_only_where_the_caller_counts_it(text: str):
     assert len(list(sentence_ends(text))) == 1
