@@ -964,6 +964,32 @@ def test_a_place_written_with_its_region_is_one_place(sentence, mark, place):
     assert sentence[first:last] == place
 
 
+@pytest.mark.parametrize(
+    ("sentence", "mark", "value"),
+    [
+        ("My students are 16-17.", "16", "16-17"),
+        ("My students are 16-17.", "17", "16-17"),
+        ("My kids are 16 to 17 now.", "16", "16 to 17"),
+        ("Age 30, 31 next week.", "30", "30"),  # a comma joins no range
+        ("I paid 15 for 2 of them.", "15", "15"),
+    ],
+)
+def test_a_number_joined_to_another_by_a_dash_or_to_is_one_value(sentence, mark, value):
+    """The real parser."""
+    start = sentence.index(mark)
+    first, last = syntax.number_range(sentence, start, start + len(mark))
+    assert sentence[first:last] == value
+
+
+def test_one_end_of_a_range_takes_no_stand_in_alone():
+    """ "16" of "16-17" leaves with its range or not at all: never "under 18-17" (FAKE scorer: it rates that best)."""
+    text = "My students are 16-17."
+    scorer = ScoreByTable({"My students are under 18-17.": 0.0, "My students are young-17.": 0.0})
+    ((new, done),) = Generalizer(scorer, floors_gate(-1.0)).generalize([text], [[("16", "age")]])
+    assert "-17" not in new or new == text
+    assert [r.phrase for r in done] == ["16-17"]
+
+
 def test_a_removal_takes_a_place_written_with_its_region_whole():
     """ "in London" of "The winters in London, ON are brutal" never leaves "ON" behind. "Born and raised in London, ON"
     is a clause of its sentence (the parser takes "ON" for the subject of "and the winters"): no removal takes it."""

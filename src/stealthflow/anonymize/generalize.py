@@ -830,7 +830,7 @@ class Generalizer:
             if parts != [found]:
                 queue[:1] = [(window[a:b], attribute, False) for a, b in parts]
                 return None
-        listed = syntax.place_with_region(window, *found)
-        if listed != found:  # "Leeds" of "in Leeds, UK": the place leaves whole, with one stand-in
+        listed = syntax.number_range(window, *syntax.place_with_region(window, *found))
+        if listed != found:  # "Leeds" of "in Leeds, UK", "16" of "16-17": the place, the range leaves whole
             queue[0] = (window[slice(*listed)], attribute, False)
         return listed[0], listed[1], window

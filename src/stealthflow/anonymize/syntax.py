@@ -790,6 +790,33 @@ def place_with_region(sentence: str, start: int, end: int) -> tuple[int, int]:
     return min(start, doc[first].idx), max(end, doc[last - 1].idx + len(doc[last - 1]))
 
 
+#: tags of what joins the two numbers of a range: a dash ("16-17", "14 – 16") or "to" ("16 to 17")
+RANGE_JOINS = {"SYM", "HYPH", "TO"}
+
+
+def number_range(sentence: str, start: int, end: int) -> tuple[int, int]:
+    """sentence[start:end] widened to the range of numbers it is one end of: "16" of "My students are 16-17." ->
+    "16-17", one value. Replaced alone, one end took an age's stand-in beside the other ("are under 18-17.", a review
+    of main 43554b1)."""
+    doc = parse(sentence)
+    span = phrase_span(doc, start, end)
+    if span is None or not len(span):
+        return start, end
+    first, last = span.start, span.end
+    while last + 1 < len(doc) and _range_end(doc[last - 1], doc[last], doc[last + 1]):
+        last += 2
+    while first >= 2 and _range_end(doc[first - 2], doc[first - 1], doc[first]):
+        first -= 2
+    return min(start, doc[first].idx), max(end, doc[last - 1].idx + len(doc[last - 1]))
+
+
+def _range_end(low: Token, join: Token, high: Token) -> bool:
+    """`low`, `join`, `high` read as a range of numbers: two numbers, one the head of the other, joined by `RANGE_JOINS`
+    (not "15 for 2", "30, 31")."""
+    numbers = low.pos_ == "NUM" and high.pos_ == "NUM"
+    return numbers and join.tag_ in RANGE_JOINS and (low.head == high or high.head == low)
+
+
 def _listed_name(doc: Doc, comma: int, step: int) -> Span | None:
     """The names across doc[comma] from the name next to it on the other side, after it (`step` 1) or before it (-1),
     when doc[comma] is a comma and the two are one place (`_one_place`); else None."""
