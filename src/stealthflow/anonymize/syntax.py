@@ -247,14 +247,14 @@ def takes_object(doc: Doc, first: int, last: int) -> bool:
 
 def takes_connective(doc: Doc, first: int, last: int) -> bool:
     """doc[first:last] holds the word joining two clauses that stay: a conjunction or subordinator of a verb that
-        stays ("because", "but"), or an adverb between a comma and its subject ("so" of "Grew up between Lagos and
-        London, so I'm never sure", which leaves "Grew up, I'm never sure"), where that verb heads or joins another
-        clause. Of the blind readers' removals of seeds 2-11 (benchmarks/rewrite_damage.py, every file) it turns away
-        none (no gain measured): it keeps the "so" of the example above, from a review, from going. Also a conjunction
-        taken with what comes before a finite verb that stays without a subject: the next clause's subject, which the parser
-        read as a conjunct ("on the Ring Road in Kumasi and the traffic at 5 p.m." of "We live ... is insane"; written from
-    a review): of the blind readers' removals of seeds 2-11 it turns away 5 more, 4 in posts judged neither fluent nor
-    faithful ("and the juniors" of "... and the juniors can't read"), 1 in a post judged fluent only, none judged both."""
+    stays ("because", "but"), or an adverb between a comma and its subject ("so" of "Grew up between Lagos and
+    London, so I'm never sure", which leaves "Grew up, I'm never sure"), where that verb heads or joins another
+    clause. Of the blind readers' removals of seeds 2-11 (benchmarks/rewrite_damage.py, every file) it turns away
+    none (no gain measured): it keeps the "so" of the example above, from a review, from going. Also a conjunction
+    taken with what stands before a finite verb that stays without a subject: the next clause's subject, which the
+    parser read as a conjunct ("on the Ring Road in Kumasi and the traffic at 5 p.m." of "We live ... is insane",
+    from a review): of the same removals it turns away 5 more, 4 in posts judged neither fluent nor faithful ("and
+    the juniors" of "... and the juniors can't read"), 1 in a post judged fluent only, none in one judged both."""
     gone = range(first, last)
     if last < len(doc) and _without_subject(doc[last]) and any(t.dep_ == "cc" for t in doc[first:last]):
         return True
