@@ -235,6 +235,8 @@ def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_it
         ("The tax is bigger than some people's salary in winter.", "in winter"),  # the comparison stays
         ("The hospital matches 4% of my pay.", "of my pay"),  # the verb keeps its object
         ("I miss everyone in Berlin.", "in Berlin"),  # "everyone" is a noun phrase of its own, no part of a whole
+        # seed 2: "that" points, it names no part ("How 'bout that, amigo!?" was no reader's complaint)
+        ("It ain't glamorous, but How 'bout that for a Parisian life, amigo!?", "for a Parisian life"),
     ],
 )
 def test_a_removal_of_a_whole_name_or_of_an_adjunct_beside_a_complement_does_no_damage(sentence, phrase):

@@ -389,8 +389,9 @@ def takes_complement(doc: Doc, first: int, last: int) -> bool:
     if after is not None and not (after.is_punct and after.tag_ != "HYPH"):
         return False
     parts = [t for t in doc[first:last] if t.head == word]
-    if word.pos_ == "PRON":  # a determiner standing for a part: "of Montréal" of "you see all of Montréal."
-        return word.tag_ == "DT" and any(t.dep_ == "prep" for t in parts)
+    if word.pos_ == "PRON":  # a determiner standing for a part ("all of Montréal."), not a demonstrative ("that for")
+        lone = word.tag_ == "DT" and "Dem" not in word.morph.get("PronType")
+        return lone and any(t.dep_ == "prep" for t in parts)
     if word.pos_ == "ADJ":
         comparing = word.tag_ in COMPARATIVE | SUPERLATIVE or word.lower_ in comparing_words()
         return comparing and any(t.dep_ == "prep" for t in parts)
