@@ -4,12 +4,12 @@ benchmarks/memory_utility.py."""
 
 from __future__ import annotations
 
-import io
 import json
 import multiprocessing
 import os
 import re
 import signal
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
@@ -115,31 +115,41 @@ def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):
             assert value.encode() not in data, f"{value!r} found in {path.name}"
 
 
-def _append_worker(tmp_path: Path, name: str, count: int, acks: int) -> None:
-    """One writer process: its own store and vault connections; each id written to the `acks`
-    pipe once append returned (a line under PIPE_BUF bytes: written whole or not at all)."""
+def _append_worker(tmp_path: Path, name: str, count: int, acks) -> None:
+    """One writer process: its own store and vault connections; each id sent on the `acks` pipe once
+    append returned (one message under PIPE_BUF bytes: written whole or not at all)."""
     config = ProtectConfig(vault_path=tmp_path / "vault.sqlite", key_source="env", llm_extractor=False)
     store = MemoryStore(tmp_path / "memory.sqlite", Protector(config, open_vault(config), Detector()), embed=fake_embed)
     for i in range(count):
         item = store.append("u", f"worker {name} memory {i} mail w{name}.n{i}@mailbox.org")
-        os.write(acks, f"{item.id}\n".encode())
+        acks.send(item.id)
 
 
-def _workers(tmp_path: Path, names: list[str], count: int) -> tuple[list, io.TextIOWrapper]:
-    """Forked writer processes (they inherit the imported modules, so they start at once instead
-    of importing Presidio each) and the read end of their shared acknowledgement pipe."""
-    read, write = os.pipe()
-    fork = multiprocessing.get_context("fork")
-    procs = [fork.Process(target=_append_worker, args=(tmp_path, name, count, write)) for name in names]
+def _workers(tmp_path: Path, names: list[str], count: int) -> tuple[list, Connection]:
+    """Writer processes started fresh ("spawn": a fork of this test process, whose other threads may hold a
+    lock such as SQLite's memory mutex at that moment, can hang for ever) and the read end of their
+    acknowledgement pipe."""
+    spawn = multiprocessing.get_context("spawn")
+    read, write = spawn.Pipe(duplex=False)
+    procs = [spawn.Process(target=_append_worker, args=(tmp_path, name, count, write)) for name in names]
     for proc in procs:
         proc.start()
-    os.close(write)  # EOF once every worker has exited
-    return procs, os.fdopen(read)
+    write.close()
+    return procs, read
+
+
+def _acknowledged(acks: Connection, count: int, timeout: float = 180) -> list[int]:
+    """The first `count` ids the workers acknowledged; a worker that never answers fails the test, not hangs it."""
+    ids = []
+    for _ in range(count):
+        assert acks.poll(timeout), f"{len(ids)} of {count} acknowledgements within {timeout} s"
+        ids.append(acks.recv())
+    return ids
 
 
 def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
     (proc,), acks = _workers(tmp_path, ["k"], 100000)
-    acknowledged = [int(acks.readline()) for _ in range(30)]
+    acknowledged = _acknowledged(acks, 30)
     os.kill(proc.pid, signal.SIGKILL)
     proc.join()
     rows = store.list("u")
@@ -153,7 +163,7 @@ def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
 
 def test_concurrent_appends_from_eight_processes(store, tmp_path):
     procs, acks = _workers(tmp_path, [str(n) for n in range(8)], 10)
-    acknowledged = {int(line) for line in acks}
+    acknowledged = set(_acknowledged(acks, 80))
     for proc in procs:
         proc.join(timeout=60)
     assert all(p.exitcode == 0 for p in procs)
