@@ -55,6 +55,12 @@ def test_addresses_that_reach_no_public_host_and_public_resolvers_are_no_ones(te
         ("My profile https://community.example-forum.net/u/ravi", "https://community.example-forum.net/u/ravi", "URL"),
         ('failed login for user "k.hoffmann" from 91.64.118.203 (Home-Office)', "91.64.118.203", "IP_ADDRESS"),
         ("ssh me@2a00:23c6:9fb::3e -p 2222 should work now", "2a00:23c6:9fb::3e", "IP_ADDRESS"),
+        # a Teredo address (2001::/32, not global to `ipaddress`) holds its client's public IPv4: 84.112.57.203
+        (
+            "My Teredo address is 2001:0:4136:e378:8000:63bf:ab8f:c634 if that helps.",
+            "2001:0:4136:e378:8000:63bf:ab8f:c634",
+            "IP_ADDRESS",
+        ),
     ],
 )
 def test_a_personal_value_on_a_public_domain_or_address_stays_masked(text, value, kind):

@@ -50,4 +50,6 @@ def reserved_ip(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     data un-flagged 11, other languages' 7; 33 fewer IP spans outside the annotated values of texts with personal
     data; lost 7 annotated English values, documentation or private addresses that sets c-e marked when tied to a
     person (203.0.113.57, 198.51.100.23, 10.20.4.17, ...): the conventions of sets f-k leave such addresses unmarked."""
+    if address.version == 6 and address.teredo:  # 2001::/32, not global, carries its client's public IPv4 and port
+        return reserved_ip(address.teredo[1])
     return not address.is_global or address in _public_services()
