@@ -217,17 +217,7 @@ class PiiTaggerRecognizer(Recognizer):
         if (
             after is None
             or after.start() <= span.start
-            or not (
-                name := next(
-                    (
-                        (found[0], after.start())
-                        for found in names
-                        if span.start <= found[0] < found[1] <= after.start()
-                    ),
-                    None,
-                )
-                or spans.person_in(text, span.start, after.start())
-            )
+            or not (name := _opening_name(text, span, after.start(), names))
         ):
             return [span]
         rest = span.end - len(text[after.end() : span.end].lstrip())  # past the comma and the spaces after it
@@ -278,6 +268,13 @@ def span_floors(tagger: SpanTagger, languages: frozenset[str]) -> dict[str, floa
             (max(floor, by_language.get(language, {}).get(label, floor)) for language in languages), default=floor
         )
     return {label: value - 1e-9 for label, value in chosen.items()}
+
+
+def _opening_name(text: str, span: Span, end: int, names: set[tuple[int, int]]) -> tuple[int, int] | None:
+    """The person's name that opens `span` and runs to `end`: from a name a pattern recognizer found there
+    (`names`), else the one `spans.person_in` reads in text[span.start:end]."""
+    found = next((start for start, stop in names if span.start <= start < stop <= end), None)
+    return (found, end) if found is not None else spans.person_in(text, span.start, end)
 
 
 def _beside(text: str, start: int, end: int, starts: list[int], ends: list[int]) -> bool:

@@ -12,6 +12,7 @@ import re
 from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, given_name, words
 from stealthflow.placeholders.language import OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
+from stealthflow.placeholders.recognizers.languages import one_of
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
     anothers_life,
@@ -110,9 +111,7 @@ class TitledNameRecognizer(ContextRecognizer):
 
 # "meine Frau Katrin": a relative (`relatives` of data/languages/<code>.yaml) whose word is also a title is
 # kept out of the name, which alone is masked.
-_RELATIVES_OF_LANGUAGES = "|".join(
-    re.escape(relative).replace(r"\ ", r"[ \t]+") for code in OTHERS for relative in language_file(code)["relatives"]
-)
+_RELATIVES_OF_LANGUAGES = one_of(tuple(relative for code in OTHERS for relative in language_file(code)["relatives"]))
 _RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{_RELATIVES_OF_LANGUAGES})[ \t]+$")
 
 
