@@ -38,7 +38,8 @@ def sentence_ends(
     """The sentence ends that start in text[start:end], in order (`SENTENCE_END`'s matches: `match.start()` is where the
     sentence's words stop, `words_end(match)` where its marks and closers stop, `match.end()` where the next sentence
     starts). `line_breaks`: whether a line break ends a sentence. `abbreviations`: whether the full stop of an
-    abbreviation does (only the tagger's span cut was measured without them: pii_tagger/spans.py)."""
+    abbreviation does (False for the tagger's span cut, pii_tagger/spans.py, where it was measured, and for the stand-in
+    scorer's sentence, anonymize/generalize.sentence_bounds)."""
     stop = len(text) if end is None else end
     for match in SENTENCE_END.finditer(text, start, stop + _READ_PAST):
         if match.start() >= stop:
