@@ -46,7 +46,7 @@ def test_line_breaks_end_a_sentence_unless_the_caller_says_otherwise():
 )
 def test_an_abbreviation_s_full_stop_ends_a_sentence_only_where_the_caller_counts_it(text: str):
     assert len(list(sentence_ends(text))) == 1
-    assert list(sentence_ends(text, abbreviations=False)) == []
+    assert list(sentence_ends(text, abbreviations_end=False)) == []
 
 
 def test_an_end_that_starts_within_the_stretch_is_read_whole():

@@ -33,11 +33,11 @@ _READ_PAST = 64
 
 
 def sentence_ends(
-    text: str, start: int = 0, end: int | None = None, *, line_breaks: bool = True, abbreviations: bool = True
+    text: str, start: int = 0, end: int | None = None, *, line_breaks: bool = True, abbreviations_end: bool = True
 ) -> Iterator[re.Match[str]]:
     """The sentence ends that start in text[start:end], in order (`SENTENCE_END`'s matches: `match.start()` is where the
     sentence's words stop, `words_end(match)` where its marks and closers stop, `match.end()` where the next sentence
-    starts). `line_breaks`: whether a line break ends a sentence. `abbreviations`: whether the full stop of an
+    starts). `line_breaks`: whether a line break ends a sentence. `abbreviations_end`: whether the full stop of an
     abbreviation does (False for the tagger's span cut, pii_tagger/spans.py, where it was measured, and for the stand-in
     scorer's sentence, anonymize/generalize.sentence_bounds)."""
     stop = len(text) if end is None else end
@@ -45,7 +45,7 @@ def sentence_ends(
         if match.start() >= stop:
             return
         if (line_breaks or match["breaks"] is None) and (
-            abbreviations or match["marks"] is None or not _after_abbreviation(match)
+            abbreviations_end or match["marks"] is None or not _after_abbreviation(match)
         ):
             yield match
 

@@ -557,8 +557,8 @@ def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """Offsets of the sentence(s) holding text[start:end]; the full stop of an abbreviation ends none ("in St. Ives",
     "a bar on Division St. approx. ten years ago": a removal scored in "a bar on Division St." alone left "on" without
     its object, or ran "anniversary" into "Ives")."""
-    first = max((m.end() for m in sentence_ends(text, 0, start, abbreviations=False)), default=0)
-    after = next(sentence_ends(text, end, abbreviations=False), None)
+    first = max((m.end() for m in sentence_ends(text, 0, start, abbreviations_end=False)), default=0)
+    after = next(sentence_ends(text, end, abbreviations_end=False), None)
     return first, after.end() if after else len(text)
 
 

@@ -162,7 +162,7 @@ def _one_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     2.56 -> 2.52 % (six languages), 2.55 -> 2.52 % (English registers); recall 0.761 -> 0.761 and 0.820 -> 0.819.
     A line break ends none here (an address's or a signature's lines are one value), nor an abbreviation's full stop
     ("Av. Corrientes", "Dr. Huber"; the measured gain is at `sentence_ends._abbreviation_before`)."""
-    for found in sentence_ends(text, start, end, line_breaks=False, abbreviations=False):
+    for found in sentence_ends(text, start, end, line_breaks=False, abbreviations_end=False):
         if any(ch.isalnum() for ch in text[start : words_end(found)]):
             return start, words_end(found)
     return start, end
