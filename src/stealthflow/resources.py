@@ -42,6 +42,12 @@ def data_words(name: str) -> frozenset[str]:
     return frozenset((resource_dir("data") / name).read_text(encoding="utf-8").split())
 
 
+def listed_words(path: Path) -> frozenset[str]:
+    """The word list at `path`: one entry a line (spaces inside kept), blank lines and comment lines ("#") skipped."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
 def write_words(words: list[str], out: Path) -> int:
     """Write a word list one word a line (how `data_words` reads it back); returns how many."""
     out.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")

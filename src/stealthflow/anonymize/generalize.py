@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-import yaml
-
 from stealthflow.anonymize import meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
@@ -35,7 +33,7 @@ from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import STOP_WORDS, words
 from stealthflow.placeholders.common_words import common_word
 from stealthflow.placeholders.recognizers.public_names import word_key
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 from stealthflow.sentence_ends import sentence_ends
 
 if TYPE_CHECKING:
@@ -84,7 +82,7 @@ class StandIns:
 
 @cache
 def _generic_yaml() -> dict:
-    return yaml.safe_load((resource_dir("data") / "generalize" / "generic.yaml").read_text(encoding="utf-8"))
+    return data_yaml("generalize/generic.yaml")
 
 
 @cache
@@ -450,13 +448,6 @@ def distinct(found: list[str], phrase: str) -> list[str]:
     return [c for c in found if c.casefold() not in seen and not seen.add(c.casefold())]
 
 
-@cache
-def number_words() -> frozenset[str]:
-    """`data/generalize/number_words.txt`: "twenty", "nineteen"."""
-    lines = (resource_dir("data") / "generalize" / "number_words.txt").read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
-
-
 def folded_words(text: str) -> set[str]:
     """The words of `text` as compared: casefolded, without accents or a possessive, split at hyphens
     ("Leeds-Bradford's" -> {"leeds", "bradford"}, "Zürich" -> {"zurich"})."""
@@ -481,7 +472,7 @@ def usable_suggestion(suggestion: str, phrase: str, marked: Iterable[str] = ()) 
     said = folded_words(suggestion)
     if not said or suggestion.casefold() == phrase.casefold() or re.search(r"\d", suggestion):
         return False
-    if said & number_words().union(*map(kept_words, (phrase, *marked))):
+    if said & syntax.word_list("number_words").union(*map(kept_words, (phrase, *marked))):
         return False
     return len(_WORDS.findall(suggestion)) <= SUGGESTION_RATIO * len(_WORDS.findall(phrase)) + SUGGESTION_SLACK
 

@@ -13,10 +13,8 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-import yaml
-
 from stealthflow.anonymize import person_nouns, syntax
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -31,7 +29,7 @@ PLACES = frozenset({"GPE", "LOC", "FAC"})
 
 @cache
 def _places_yaml() -> dict:
-    return yaml.safe_load((resource_dir("data") / "generalize" / "places.yaml").read_text(encoding="utf-8"))
+    return data_yaml("generalize/places.yaml")
 
 
 def kind_of_name(name: str, entity: str = "") -> str:
@@ -179,7 +177,9 @@ def stand_ins(sentence: str, start: int, end: int, prep: str) -> dict[str, tuple
     found = {form: tuple(words or ()) for form, words in forms.items()}
     if not any(child.dep_ == "det" for child in place_token(sentence, start, end).children):
         found["nouns"] = ()  # they take the name's determiner: "to Toronto" never -> "to city"
-    of_place = prep.casefold() in syntax.place_prepositions() and prep.casefold() not in _places_yaml()["sources"]
+    of_place = (
+        prep.casefold() in syntax.word_list("place_prepositions") and prep.casefold() not in _places_yaml()["sources"]
+    )
     return found if of_place else {**found, "adverbials": ()}
 
 
@@ -190,7 +190,11 @@ def behind_place_preposition(sentence: str, start: int, end: int) -> bool:
     pairs of seeds 2-10 (benchmarks/results/fluency_reader_seed*.jsonl, every file), readers accepted a place stand-in
     for a name 89 times in 174 behind a preposition of place, 14 times in 135 elsewhere (2 in 68 behind none)."""
     token = place_token(sentence, start, end)
-    return token is not None and token.dep_ == "pobj" and token.head.text.casefold() in syntax.place_prepositions()
+    return (
+        token is not None
+        and token.dep_ == "pobj"
+        and token.head.text.casefold() in syntax.word_list("place_prepositions")
+    )
 
 
 @cache

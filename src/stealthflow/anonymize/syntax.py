@@ -323,7 +323,7 @@ def widens_claim(doc: Doc, first: int, last: int) -> bool:
         if token.dep_ not in NARROWING or noun.i in gone or token.i > noun.i or noun.pos_ not in {"NOUN", "PROPN"}:
             continue
         before = doc[noun.left_edge.i : noun.i]
-        if any(t.lower_ in whole_kind_determiners() for t in before):
+        if any(t.lower_ in word_list("whole_kind_determiners") for t in before):
             return True
         if any(t.tag_ in SUPERLATIVE for t in before):
             return True
@@ -393,12 +393,12 @@ def takes_complement(doc: Doc, first: int, last: int) -> bool:
         lone = word.tag_ == "DT" and "Dem" not in word.morph.get("PronType")
         return lone and any(t.dep_ == "prep" for t in parts)
     if word.pos_ == "ADJ":
-        comparing = word.tag_ in COMPARATIVE | SUPERLATIVE or word.lower_ in comparing_words()
+        comparing = word.tag_ in COMPARATIVE | SUPERLATIVE or word.lower_ in word_list("comparing_words")
         return comparing and any(t.dep_ == "prep" for t in parts)
     if any(t.dep_ in OBJECTS | {"npadvmod"} and t.pos_ in NOMINAL for t in parts):
         return True
     stated = any(c.dep_ in {"attr", "acomp"} and c.i not in range(first, last) for c in word.children)
-    return word.lower_ in being_words() and not stated and any(t.dep_ == "prep" for t in parts)
+    return word.lower_ in word_list("being_words") and not stated and any(t.dep_ == "prep" for t in parts)
 
 
 #: tags of a word that wants a noun after it: a determiner or possessive
@@ -556,38 +556,19 @@ def place_object(token: Token) -> bool:
     return (
         token.pos_ == "PROPN"
         and token.ent_type_ in {"", "PERSON"}
-        and prep.text.casefold() in place_prepositions()
+        and prep.text.casefold() in word_list("place_prepositions")
         and prep.head.pos_ in {"VERB", "AUX"}
         and prep.head.i < prep.i
     )
 
 
 @cache
-def place_prepositions() -> frozenset[str]:
-    return _listed_words("place_prepositions.txt")
+def word_list(name: str) -> frozenset[str]:
+    """The words of data/generalize/`name`.txt: place_prepositions, whole_kind_determiners, comparing_words,
+    being_words, number_words ("twenty", "nineteen")."""
+    from stealthflow.resources import listed_words, resource_dir
 
-
-@cache
-def whole_kind_determiners() -> frozenset[str]:
-    return _listed_words("whole_kind_determiners.txt")
-
-
-@cache
-def comparing_words() -> frozenset[str]:
-    return _listed_words("comparing_words.txt")
-
-
-@cache
-def being_words() -> frozenset[str]:
-    return _listed_words("being_words.txt")
-
-
-def _listed_words(name: str) -> frozenset[str]:
-    """The words of data/generalize/`name`, one a line, without its comment lines ("#")."""
-    from stealthflow.resources import resource_dir
-
-    lines = (resource_dir("data") / "generalize" / name).read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+    return listed_words(resource_dir("data") / "generalize" / f"{name}.txt")
 
 
 def pronoun_case(text: str) -> str:

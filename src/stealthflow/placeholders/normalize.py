@@ -19,9 +19,7 @@ import re
 import unicodedata
 from functools import cache
 
-import yaml
-
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_yaml
 
 SPELLED_SYMBOLS = "spelled_symbols.yaml"
 
@@ -70,7 +68,7 @@ def _iban_checksum(iban: str) -> bool:
 def _spellings() -> tuple[re.Pattern[str], dict[str, str]]:
     """A pattern of every spelling of data/spelled_symbols.yaml, with the spaces around it, between two
     non-space characters; and the symbol of each spelling (lowercased)."""
-    data = yaml.safe_load((resource_dir("data") / SPELLED_SYMBOLS).read_text(encoding="utf-8"))
+    data = data_yaml(SPELLED_SYMBOLS)
     symbols = {spelling.lower(): symbol for symbol, spellings in data.items() for spelling in spellings}
     alternation = "|".join(map(re.escape, sorted(symbols, key=len, reverse=True)))
     return re.compile(rf"(?<=\S)[ \t]*({alternation})[ \t]*(?=\S)", re.IGNORECASE), symbols
