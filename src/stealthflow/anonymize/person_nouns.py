@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stealthflow.anonymize import syntax
-from stealthflow.resources import data_words, write_words
+from stealthflow.resources import data_words
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -95,10 +95,6 @@ def _people_group(nouns: dict, offset: str) -> bool:
     return False
 
 
-def write_person_nouns(wordnet_dir: Path, out: Path) -> int:
-    return write_words(person_nouns(wordnet_dir), out)
-
-
 def thing_nouns(wordnet_dir: Path) -> list[str]:
     """The one-word lowercase nouns of WordNet 3.0 (data.noun, index.noun and noun.exc in `wordnet_dir`) none of whose
     senses is a person or a group (NOUN_PERSON, NOUN_GROUP) but one spelt capitalised ("job", though "Job" is a person),
@@ -125,10 +121,6 @@ def thing_nouns(wordnet_dir: Path) -> list[str]:
         if len(fields) > 1 and fields[1] in things and fields[0].isalpha() and fields[0] not in senses
     }
     return sorted(things | plurals)
-
-
-def write_thing_nouns(wordnet_dir: Path, out: Path) -> int:
-    return write_words(thing_nouns(wordnet_dir), out)
 
 
 @cache

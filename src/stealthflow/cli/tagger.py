@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from stealthflow.cli.app import Typer, app, console, fail, out, print_markdown, recipe_overrides, user_errors
+from stealthflow.resources import write_words
 
 tagger_app = Typer(
     help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True
@@ -263,14 +264,14 @@ def everyday_nouns(
     out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/everyday_nouns.txt"),
 ) -> None:
     """Rebuild the list of everyday nouns that a weak sign of a condition ("with", "my") does not make one ("with a pushchair")."""
-    from stealthflow.placeholders.recognizers.everyday_nouns import write_everyday_nouns
+    from stealthflow.placeholders.recognizers import everyday_nouns as nouns
 
-    _rebuild(lambda: write_everyday_nouns(wordnet, out), out, "nouns")
+    _rebuild(lambda: write_words(nouns.everyday_nouns(wordnet), out), out, "nouns")
 
 
 def _noun_list(kind: str, about: str) -> None:
     """Declare the `{kind}-nouns` command: rebuild data/generalize/{kind}_nouns.txt from WordNet with
-    anonymize/person_nouns.py's `write_{kind}_nouns` (`about`: the command's help)."""
+    anonymize/person_nouns.py's `{kind}_nouns` (`about`: the command's help)."""
 
     def rebuild(
         wordnet: _wordnet_dir("data.noun, index.noun and noun.exc"),
@@ -280,8 +281,8 @@ def _noun_list(kind: str, about: str) -> None:
     ) -> None:
         from stealthflow.anonymize import person_nouns
 
-        write = getattr(person_nouns, f"write_{kind}_nouns")
-        _rebuild(lambda: write(wordnet, out), out, "nouns")
+        nouns = getattr(person_nouns, f"{kind}_nouns")
+        _rebuild(lambda: write_words(nouns(wordnet), out), out, "nouns")
 
     tagger_app.command(f"{kind}-nouns", help=about)(rebuild)
 
@@ -304,7 +305,7 @@ def common_words(
     """Rebuild the list of common English words that a session does not mask again in later texts (a false alarm on "the" stays in its text)."""
     from stealthflow.placeholders import common_words as lists
 
-    _rebuild(lambda: lists.write_words(lists.common_words(wordnet), out), out, "words")
+    _rebuild(lambda: write_words(lists.common_words(wordnet), out), out, "words")
 
 
 @tagger_app.command("frequent-words")
@@ -323,7 +324,7 @@ def frequent_words(
     """Rebuild the list of frequent English words beyond WordNet ("uni") that a session does not mask again in later texts as an employer or a lowercase name."""
     from stealthflow.placeholders import common_words as lists
 
-    _rebuild(lambda: lists.write_words(lists.frequent_words(wordfreq, wordnet), out), out, "words")
+    _rebuild(lambda: write_words(lists.frequent_words(wordfreq, wordnet), out), out, "words")
 
 
 @tagger_app.command("language-words")
@@ -350,7 +351,7 @@ def language_words(
     of its common words (--min-zipf 5.5), which a session does not mask again even when a name."""
     from stealthflow.placeholders import common_words as lists
 
-    _rebuild(lambda: lists.write_words(lists.wordfreq_words(wordfreq, min_zipf), out), out, "words")
+    _rebuild(lambda: write_words(lists.wordfreq_words(wordfreq, min_zipf), out), out, "words")
 
 
 @tagger_app.command("brands")

@@ -57,7 +57,7 @@ from functools import cache
 from pathlib import Path
 
 from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS
-from stealthflow.resources import resource_dir
+from stealthflow.resources import data_words, listed_words, resource_dir
 
 COMMON_WORDS = "common_words.txt"
 FREQUENT_WORDS = "frequent_words.txt"
@@ -169,13 +169,12 @@ def _common_words() -> frozenset[str]:
 
 @cache
 def _word_list(name: str) -> frozenset[str]:
-    return frozenset((resource_dir("data") / name).read_text(encoding="utf-8").split())
+    return data_words(name)
 
 
 @cache
 def _function_words() -> frozenset[str]:
-    lines = (resource_dir("data") / FUNCTION_WORDS).read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip().casefold() for line in lines if line.strip() and not line.startswith("#"))
+    return frozenset(word.casefold() for word in listed_words(resource_dir("data") / FUNCTION_WORDS))
 
 
 def common_words(wordnet_dir: Path) -> list[str]:
@@ -198,12 +197,6 @@ def common_words(wordnet_dir: Path) -> list[str]:
             if fields[0].isalpha() and any(lemma in words for lemma in fields[1:]):
                 forms.add(fields[0])
     return sorted(words | forms)
-
-
-def write_words(words: list[str], out: Path) -> int:
-    """Write a word list, one word a line; how many words it holds."""
-    out.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
-    return len(words)
 
 
 def _lemmas(wordnet_dir: Path) -> set[str]:

@@ -22,7 +22,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from stealthflow.resources import data_words, write_words
+from stealthflow.resources import data_words
 
 EVERYDAY_NOUNS = "everyday_nouns.txt"
 
@@ -89,10 +89,6 @@ def everyday_nouns(wordnet_dir: Path) -> list[str]:
 def _plurals(word: str) -> tuple[str, ...]:
     """What `_everyday_word` reads back to `word`: "+s", "+es", "y" -> "ies"."""
     return (word + "s", word + "es") + ((word[:-1] + "ies",) if word.endswith("y") else ())
-
-
-def write_everyday_nouns(wordnet_dir: Path, out: Path) -> int:
-    return write_words(everyday_nouns(wordnet_dir), out)
 
 
 @cache
