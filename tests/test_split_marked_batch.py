@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from stealthflow.pii_tagger.lexicons import words
 from stealthflow.pii_tagger.training.data import read_marked
 
 SCRIPT = Path(__file__).resolve().parent.parent / "training" / "split_marked_batch.py"
@@ -25,6 +26,14 @@ def test_titles_and_kinship_words_leave_the_name_mark_and_a_lone_title_stays():
     assert titles_outside("[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)") == (
         "[Oma](REAL_NAME) kommt, [Jürgen](REAL_NAME) bei [Dr. Oetker](EMPLOYER)"
     )
+
+
+def test_every_title_of_the_runtime_leaves_the_name_mark_as_the_kinship_words_do():
+    """The titles come from `person_titles` of data/pii-tagger/lexicons.yaml, the list the recognizers read, extended by
+    the kinship words of training/name-titles.txt ("señora", "signor" were missing from a copy of it)."""
+    titles_outside = _script().titles_outside
+    for title in [*words("person_titles"), "Onkel", "tía"]:
+        assert titles_outside(f"[{title} Garrido](REAL_NAME)") == f"{title} [Garrido](REAL_NAME)"
 
 
 def test_a_batch_splits_per_line_by_a_hash_into_training_and_validation_that_added_lines_do_not_move(tmp_path):

@@ -6,9 +6,10 @@ place as [value](TYPE)) into training files and a validation split, as data/READ
 A line is held out when the zlib.crc32 of its file's name and its text is divisible by 5 (about 20 % of each
 file, and the same lines again when a writer adds to the file): those go to
 data/tagger-natural/validation-SUFFIX/L.txt as written (personal lines, then negatives), the rest to
-data/tagger-natural/languages/KIND-L-SUFFIX.txt as the tagger is taught: titles and kinship words
-(training/name-titles.txt) moved out of REAL_NAME marks ("[Frau Kessler](REAL_NAME)" -> "Frau
-[Kessler](REAL_NAME)"), and a PASSWORD mark taught as the tagger's CREDENTIAL (a secret named by its context).
+data/tagger-natural/languages/KIND-L-SUFFIX.txt as the tagger is taught: titles (`person_titles` of
+data/pii-tagger/lexicons.yaml) and kinship words (training/name-titles.txt) moved out of REAL_NAME marks
+("[Frau Kessler](REAL_NAME)" -> "Frau [Kessler](REAL_NAME)"), and a PASSWORD mark taught as the tagger's CREDENTIAL
+(a secret named by its context).
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import sys
 import zlib
 from pathlib import Path
 
+from stealthflow.pii_tagger.lexicons import words
+from stealthflow.resources import listed_words
+
 OUT = Path(__file__).resolve().parent.parent / "data" / "tagger-natural"
-TITLES = {
-    line.strip().casefold()
-    for line in (Path(__file__).resolve().parent / "name-titles.txt").read_text(encoding="utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
+# The runtime's titles of address and this folder's kinship words, casefolded and without a trailing ".".
+TITLES = {title.casefold().rstrip(".") for title in words("person_titles")} | {
+    word.casefold() for word in listed_words(Path(__file__).resolve().parent / "name-titles.txt")
 }
 NAME_MARK = re.compile(r"\[([^\]]+)\]\(REAL_NAME\)")
 FILE = re.compile(r"(personal|negatives)-([a-z]{2})\.txt")
