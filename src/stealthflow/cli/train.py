@@ -282,10 +282,14 @@ def compare(
         if not sep or not (Path(directory) / "originals.jsonl").exists():
             fail(f"{item!r}: expected NAME=DIR with DIR an evaluate out dir (originals.jsonl)")
         named[name] = Path(directory)
-    table = comparison_table(named, method)
-    print_markdown(table)
+    _show_table(comparison_table(named, method), output)
+
+
+def _show_table(markdown: str, output: Path | None) -> None:
+    """Print a markdown table (and what it was measured on) and write it to `output` (--output) when given."""
+    print_markdown(markdown)
     if output:
-        output.write_text(table, encoding="utf-8")
+        output.write_text(markdown, encoding="utf-8")
 
 
 @train_app.command("attack-eval")
@@ -319,9 +323,7 @@ def attack_eval(
         finally:
             pool.close()
     summary = f"{settings.model.model}{' + ' + settings.model.adapter if settings.model.adapter else ''}: {well_formed:.0%} of {len(profiles)} answers well-formed"
-    print_markdown(table + "\n\n" + summary)
-    if output:
-        output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")
+    _show_table(f"{table}\n\n{summary}\n", output)
 
 
 @train_app.command("choice-eval")
@@ -360,9 +362,7 @@ def choice_eval(
         with progress_bar("asking", len(profiles)) as progress:
             table = choice_attack(attacker, name, profiles, on_done=lambda n: progress.advance(0, n))
     summary = f"{name}{f' ({adapter})' if adapter else ''} on {data}: {len(profiles)} labelled profiles"
-    print_markdown(table + "\n\n" + summary)
-    if output:
-        output.write_text(table + "\n\n" + summary + "\n", encoding="utf-8")
+    _show_table(f"{table}\n\n{summary}\n", output)
 
 
 @train_app.command("cue-tagger")
