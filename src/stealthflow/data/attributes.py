@@ -38,9 +38,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "married": ("No relation", "In Relation", "Married", "Divorced", "Widowed"),
 }
 
-CATEGORICAL = tuple(OPTIONS)
-FREE_TEXT = ("location", "pobp", "occupation")
-
 # Ordered most-specific first: the first pattern that matches a lower-cased value wins.
 _SNAP_RULES: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     "gender": [

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -102,26 +101,3 @@ def locate_evidence(profile: Profile, model: str = REFERENCE_MODEL) -> Evidence:
                         EvidenceSpan(attribute, index, start, end, profile.comments[index].text[start:end])
                     )
     return evidence
-
-
-def evidence_counts(profiles: Iterable[Profile]) -> dict[str, dict[str, int]]:
-    """Per attribute: phrases quoted, located, and comments/profiles holding evidence (for docs)."""
-    quoted, located = Counter(), Counter()
-    comments = profiles_with = total_comments = 0
-    for profile in profiles:
-        evidence = locate_evidence(profile)
-        quoted.update(evidence.quoted)
-        located.update(evidence.located)
-        indices = {span.comment_index for span in evidence.spans}
-        comments += len(indices)
-        total_comments += len(profile.comments)
-        profiles_with += bool(indices)
-    per_attribute = {a: {"quoted": quoted[a], "located": located[a]} for a in sorted(quoted)}
-    per_attribute["all"] = {
-        "quoted": sum(quoted.values()),
-        "located": sum(located.values()),
-        "comments_with_evidence": comments,
-        "comments": total_comments,
-        "profiles_with_evidence": profiles_with,
-    }
-    return per_attribute

@@ -71,8 +71,3 @@ class Profile(BaseModel):
             for a in ATTRIBUTES
             if a in self.labels and self.labels[a].hardness >= min_hardness and self.labels[a].estimate
         }
-
-    def with_text(self, text: str) -> "Profile":
-        """A copy whose comments are replaced by `text` (one comment per line)."""
-        lines = [line for line in text.split("\n") if line.strip()] or [text]
-        return self.model_copy(update={"comments": [Comment(text=line) for line in lines]})

@@ -10,7 +10,6 @@ of `--method stealth` (`--insights none` runs without rules).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from stealthflow.insights.memory import InsightMemory, Rule, Version
@@ -46,9 +45,3 @@ def convert(reference: dict, score_cap: int = 10, max_rules: int = 5) -> Insight
 
 def shipped_memory_path() -> Path:
     return resource_dir("insights") / SHIPPED
-
-
-def convert_file(source: str | Path, out: str | Path) -> InsightMemory:
-    memory = convert(json.loads(Path(source).read_text(encoding="utf-8")))
-    memory.save(out)
-    return memory

@@ -65,10 +65,6 @@ class UsageStats:
             self.calls += n
             self.cached += n
 
-    @property
-    def tokens_per_second(self) -> float:
-        return self.completion_tokens / self.generation_seconds if self.generation_seconds else 0.0
-
 
 _STOP = object()
 
