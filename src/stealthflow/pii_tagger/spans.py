@@ -49,17 +49,22 @@ _SECRET_BREAK = re.compile(r"[\s\"'“”‘’`()<>\[\]{},;:=|/]")
 
 def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
     """A model's secret span grown to the whole token it sits in: the model stops short of a symbol
-    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop after it ends the sentence.
-    The token's ends are looked up among the text's breaks, found once (`_secret_breaks`): a span
-    inside a long token does not walk it again."""
+    ("Secur3Pass" of "Secur3Pass!", "Yellow3" of "Mellow!Yellow3"); a full stop or a question mark after it
+    ends the sentence ("card ending 4242?"). The token's ends are looked up among the text's breaks, found once
+    (`_secret_breaks`): a span inside a long token does not walk it again."""
     breaks = _secret_breaks(text)
     at = bisect_left(breaks, start)
     start = min(start, breaks[at - 1] + 1 if at else 0)
     at = bisect_left(breaks, end, at)
     grown = max(end, breaks[at] if at < len(breaks) else len(text))
-    while grown > end and text[grown - 1] == ".":
+    while grown > end and text[grown - 1] in _SECRET_SENTENCE_END:
         grown -= 1
     return start, grown
+
+
+# What ends a sentence after a secret, not the secret: of the 683 secrets annotated in benchmarks/data/pii-heldout-c
+# to -k and data/tagger-natural/, none ends with "." or "?", 57 end with "!" (which stays in the value).
+_SECRET_SENTENCE_END = ".?"
 
 
 @lru_cache(maxsize=1)  # the text of the last span grown; cleared after each batch (find_many)
