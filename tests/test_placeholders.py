@@ -90,6 +90,13 @@ def test_a_log_lines_date_and_hour_is_no_phone_number(stamp):
     assert found(f"{stamp} INFO call me on (415) 555-2671 tonight") == {"(415) 555-2671": "PHONE"}
 
 
+def test_a_phone_number_inside_a_longer_run_of_digit_groups_is_masked_with_the_whole_run():
+    # a French social security number whose key does not hold: its first groups read as a phone number
+    text = "Mon numéro de sécurité sociale est 1 85 07 75 123 456 99."
+    assert found(text) == {"1 85 07 75 123 456 99": "PHONE"}
+    assert found("call me at 415 555 0132 after 6") == {"415 555 0132": "PHONE"}
+
+
 def test_a_password_read_from_a_variable_is_no_password():
     assert found("environment:\n  POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}") == {}
     assert found("environment:\n  POSTGRES_PASSWORD: Tr0ub4dor&3") == {"Tr0ub4dor&3": "PASSWORD"}

@@ -418,8 +418,25 @@ class PhoneRecognizer(Recognizer):
                 and not other_kind_before(text, match.start())
                 and _valid_phone(match[0], self.regions)
             ):
-                spans.append(self.span(match.start(), match.end()))
+                spans.append(self.span(*_whole_run(text, match.start(), match.end())))
         return spans
+
+
+# A group of digits standing alone, a blank from a phone number's end or start: the number is part of a longer run.
+_RUN_GOES_ON = re.compile(r"[ \t]\d+(?!\w)")
+_RUN_WENT_BEFORE = re.compile(r"(?<!\w)\d+[ \t]$")
+GROUP_REACH = 16  # characters before a number read for a group of the same run
+
+
+def _whole_run(text: str, start: int, end: int) -> tuple[int, int]:
+    """The phone number text[start:end] grown to the run of digit groups it is part of: a run is masked whole, not
+    as a phone number and clear digits ("1 85 07 75 123" of "1 85 07 75 123 456 99", a French social security number
+    whose key does not hold, was masked and "456 99" left)."""
+    while grown := _RUN_GOES_ON.match(text, end):
+        end = grown.end()
+    while grown := _RUN_WENT_BEFORE.search(text, max(0, start - GROUP_REACH), start):
+        start = grown.start()
+    return start, end
 
 
 @lru_cache(maxsize=4096)  # a chat re-sends its history every turn: the same numbers come back
