@@ -14,7 +14,8 @@ teacher rewrites, each line of each text a post (a blind sample's `texts/origina
 benchmarks/blind_attack.py), reported apart: the tagger's marks still in them, the share changed, the fluency
 proxy. Both report `unprotected_why`: each mark left unprotected, by attribute and by reason, read again in the
 rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did not leave with what is around it,
-`why_kept`). `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
+`why_kept`); `place_marks`: the location and place-of-birth marks, those naming a chain, bank or
+transit network (`brands.holds_brand`) and those of them gone. `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
 reports the first stage that left it no acceptable edit (`stays`: count and share by reason) with the best rejected
 edit and its gate probability; FILE gets `--stays-examples` of them drawn at random.
 `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
@@ -33,7 +34,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from stealthflow.anonymize import generalize, meaning, places, referents, syntax
+from stealthflow.anonymize import brands, generalize, meaning, places, referents, syntax
 from stealthflow.anonymize.cues import load_cue_tagger
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
@@ -168,6 +169,14 @@ def stayed(results: list[PostRewrite]) -> dict:
     return {key: {a: dict(c.most_common()) for a, c in sorted(by.items())} for key, by in counts.items()}
 
 
+def brand_marks(results: list[PostRewrite]) -> dict:
+    """The tagger's location and place-of-birth marks, those naming a chain, bank or transit network
+    (`brands.holds_brand`), and those of them gone from the rewrite."""
+    marks = [(phrase, r.text) for r in results for phrase, a in r.cues if a in places.PLACE_ATTRIBUTES]
+    named = [(phrase, text) for phrase, text in marks if brands.holds_brand(phrase)]
+    return {"marks": len(marks), "naming_a_brand": len(named), "gone": sum(not span_survives(*m) for m in named)}
+
+
 def no_candidate(sentence: str, start: int, end: int, attribute: str) -> str:
     """Why sentence[start:end] has no candidate: `why_stand_in`, a place name whose kind and frame give no stand-in
     named apart, a drop the sentence would stand without refused by `syntax.damage` named with its kind."""
@@ -290,6 +299,7 @@ def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
         ),
         **fluency_proxy(pairs),
         "unprotected_why": stayed(results),
+        "place_marks": brand_marks(results),
     }
 
 
@@ -345,6 +355,7 @@ def main() -> None:
         **fluency_proxy(pairs),
         "seconds_per_post": round(seconds / len(posts), 2),
         "unprotected_why": stayed(results),
+        "place_marks": brand_marks(results),
     }
     if args.stays:
         rows = stays(generalizer, results)

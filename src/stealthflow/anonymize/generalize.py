@@ -9,7 +9,8 @@ data: the teacher's own generalization of the same phrase, or of the words it ch
 generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
 determiner, "in Leeds" -> "in my city", "my husband" -> "my partner"; an adverbial an adverbial; a place's name those
-of its kind and frame, `stealthflow.anonymize.places`);
+of its kind and frame, `stealthflow.anonymize.places`; a chain's or transit network's name the noun of its kind,
+`stealthflow.anonymize.brands`);
 dropping it only when the parse shows the sentence stands without it. A candidate that means another thing than
 the phrase (`stealthflow.anonymize.meaning`: "Bristol" -> "a person") is not tried. The embedded model scores
 every candidate sentence against the original (`stealthflow.utility.fluency`), and the acceptance gate
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize import meaning, person_nouns, places, referents, syntax
+from stealthflow.anonymize import brands, meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -278,6 +279,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
             :MAX_CANDIDATES
         ]
     found = [c for c in found if allowed(c, sentence, start, end, attribute, where)]
+    found.extend(brand_stand_ins(sentence, start, end))
     prep = where.prep + " " if where.prep else ""
     stand = stand_ins(sentence, start, end, attribute, where)
     if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
@@ -307,6 +309,17 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     ]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def brand_stand_ins(sentence: str, start: int, end: int) -> list[str]:
+    """The noun of a chain's, bank's or transit network's kind in the slot of its name, when sentence[start:end] is or
+    starts with one (`brands.stand_in`), an "a"/"an" before it agreeing: "at Tesco" -> "at the supermarket", "an OXXO
+    run" -> "a convenience store run"."""
+    found = brands.stand_in(sentence, start, end)
+    if found is None:
+        return []
+    lead, phrase, tail = found
+    return [agreeing(lead, sentence[start + len(lead) : end], phrase) + phrase + tail]
 
 
 #: what a generic stand-in replaces (`slot_kind`)
