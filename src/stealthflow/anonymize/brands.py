@@ -94,7 +94,7 @@ def stand_in(sentence: str, start: int, end: int) -> tuple[str, str, str] | None
 
 
 def _capitalised(token) -> bool:
-    """A name is looked up where it is written as one: "Mega", "OXXO", "7-Eleven"; never "mega"."""
+    """A name is looked up where it is written as one: "Mega", "OXXO", "Tesco"; never "mega"."""
     return token.text[:1].isupper() or token.text[:1].isdigit()
 
 

@@ -312,9 +312,9 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
 
 
 def brand_stand_ins(sentence: str, start: int, end: int) -> list[str]:
-    """The noun of a chain's, bank's or transit network's kind in the slot of its name, when sentence[start:end] is or
-    starts with one (`brands.stand_in`), an "a"/"an" before it agreeing: "at Tesco" -> "at the supermarket", "an OXXO
-    run" -> "a convenience store run"."""
+    """The noun of a chain's, bank's or transit network's kind in the slot of its name, when sentence[start:end] holds
+    one after its preposition, determiner and modifiers (`brands.stand_in`), an "a"/"an" before it agreeing: "at
+    Tesco" -> "at the supermarket", "an OXXO run" -> "a convenience store run"."""
     found = brands.stand_in(sentence, start, end)
     if found is None:
         return []
