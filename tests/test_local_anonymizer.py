@@ -452,6 +452,25 @@ def test_placeholders_are_never_taken_for_cues():
     assert "<EMAIL_1>" in result.text and "Leeds" not in result.text
 
 
+def test_a_title_before_a_name_placeholder_and_a_possessive_after_one_are_part_of_the_name():
+    """The FAKE tagger marks "Mrs" (as the real one does) and the FAKE scorer would take dropping it: the title is no cue
+    and stays with the name it belongs to ("Still buy from <REAL_NAME_1>" restores as "Still buy from Balls"); the
+    mark after a possessive is the word after it ("husband", not "'s husband"), generalized behind the kept "'s"."""
+    posts = ["Still buy from Mrs <REAL_NAME_1> in Leeds.", "<REAL_NAME_2>'s husband works in Leeds."]
+    results = local(None, {"Mrs": "married", "in Leeds": "location", "'s husband": "married"}).rewrite_posts(posts)
+    assert [r.text for r in results] == ["Still buy from Mrs <REAL_NAME_1>.", "<REAL_NAME_2>'s partner works."]
+    assert [r.cues for r in results] == [[("in Leeds", "location")], [("in Leeds", "location"), ("husband", "married")]]
+
+
+def test_a_model_rewrite_that_drops_the_title_of_a_name_placeholder_gives_way_to_generalizing_the_cues():
+    answer = 'Removed "Leeds" (location).\n#\nStill buy from <REAL_NAME_1>.'  # FAKE model: drops "Mrs" with "Leeds"
+    post = "Still buy from Mrs <REAL_NAME_1> in Leeds."
+    result = local(fake_llm(lambda messages: answer), {"in Leeds": "location"}).anonymize_many(
+        [Profile(id="p", comments=[Comment(text=post)])]
+    )[0]
+    assert result.text == "Still buy from Mrs <REAL_NAME_1>." and result.details["generalized_posts"] == 1
+
+
 def test_grpo_prompts_can_name_the_cue_taggers_marks_while_the_reward_keeps_the_evidence():
     from datasets import Dataset
 
@@ -992,3 +1011,60 @@ def test_the_demos_marked_object_and_adverbial_are_generalized_apart():
     (result,) = _generalized([post])
     assert "Toronto" not in result.text and "<API_KEY_1>" in result.text, result
     assert all(phrase in result.text for phrase in result.unprotected), result
+
+
+@pytest.mark.real_model
+def test_protect_keeps_the_title_of_a_masked_name_through_the_rewrite(tmp_path, monkeypatch):
+    """Seed 12's reader post, its surname masked without the title: the rewrite took "Mrs" as a cue and sent "Still buy
+    <REAL_NAME_1>", restored as "Still buy Balls". End to end through protect and restore, the embedded models rewriting;
+    the detector is a FAKE that masks the surnames alone."""
+    from placeholder_fixtures import protect_config
+
+    from stealthflow.pipeline import protect, restore
+    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import Recognizer
+
+    class SurnamesAlone(Recognizer):
+        """FAKE detector: masks these surnames, never the title before them."""
+
+        name, type = "surnames_alone", "REAL_NAME"
+
+        def find(self, text):
+            return [self.span(*m.span()) for m in re.finditer(r"\b(?:Balls|Vusumuzi|Okonkwo)\b", text)]
+
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([SurnamesAlone()]))
+    posts = {
+        "Left Joburg in 2010 right after the World Cup. Still buy Mrs Balls at the SA shop in Bibra Lake.": "Mrs Balls",
+        "Mr Vusumuzi fixed my car, he charges less than the garage in Leeds.": "Mr Vusumuzi",
+        "Dr Okonkwo at the clinic told me to rest my knee, she is the best GP in Soweto.": "Dr Okonkwo",
+    }
+    for post, name in posts.items():
+        protected = protect(post, session="s", protector=protector, rewrite="local")
+        assert protected.rewrite is not None and protected.text != post, protected
+        restored = restore(protected.text, session="s", protector=protector).text
+        assert name in restored, (protected.text, restored)
+
+
+@pytest.mark.real_model
+def test_protect_keeps_a_possessive_with_the_masked_name_and_generalizes_the_words_after_it(tmp_path, monkeypatch):
+    """No fakes: the shipped detector masks the names, the embedded models rewrite. The tagger's mark "'s office is in
+    Toronto" started inside "Dlamini's" and stayed whole, unprotected; the possessive belongs to the name, and what
+    follows it is read as the phrases it holds. A relative's word before a name is generalized, never left out alone."""
+    from placeholder_fixtures import protect_config
+
+    from stealthflow.config import load_settings
+    from stealthflow.pipeline import protect, restore
+    from stealthflow.pipeline.protector import Protector
+
+    settings = load_settings()
+    protector = Protector.from_settings(settings.model_copy(update={"protect": protect_config(tmp_path, monkeypatch)}))
+    boss = protect("My boss Sipho Dlamini's office is in Toronto.", session="s", protector=protector, rewrite="local")
+    assert re.search(r"<REAL_NAME_\d+>'s office", boss.text), boss
+    assert not any(phrase.startswith("'s") for phrase in boss.rewrite.unprotected), boss.rewrite
+    assert "Sipho Dlamini's office" in restore(boss.text, session="s", protector=protector).text
+    wife = "My wife Thandeka said we should move closer to her mother in Durban."
+    protected = protect(wife, session="s", protector=protector, rewrite="local")
+    restored = restore(protected.text, session="s", protector=protector).text
+    assert re.match(r"My \w+ Thandeka said", restored), (protected.text, restored)

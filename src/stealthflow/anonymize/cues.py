@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
+from stealthflow.anonymize.placeholders_kept import placeholder_stretches
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
@@ -27,8 +27,9 @@ SHIPPED = "cue-tagger"
 
 
 def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:
-    """Per post, the tagged phrases that point to an attribute. A tagged stretch is cut at sentence ends,
-    around protect's placeholders and around the post's `masked` (start, end) stretches (explicit PII the
+    """Per post, the tagged phrases that point to an attribute. A tagged stretch is cut at sentence ends, around
+    protect's placeholders with the words that belong to each (the title of a name's, "Mrs" of "Mrs <REAL_NAME_1>",
+    and a possessive: `placeholder_stretches`) and around the post's `masked` (start, end) stretches (explicit PII the
     caller masks), so a mark never runs across a sentence or holds a value; a piece of function words
     alone ("the", "or the") names nothing about anyone and is left out."""
     from stealthflow.evaluation.evidence import STOP_WORDS, words
@@ -36,7 +37,7 @@ def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | No
     tagged = tagger.tag_many(posts)
     found = []
     for i, (post, spans) in enumerate(zip(posts, tagged, strict=True)):
-        holes = [(m.start(), m.end()) for m in PROTECT_PLACEHOLDER.finditer(post)] + list(masked[i] if masked else ())
+        holes = placeholder_stretches(post) + list(masked[i] if masked else ())
         pieces = [piece for span in spans for piece in _cut(post, span, holes)]
         found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
     return found

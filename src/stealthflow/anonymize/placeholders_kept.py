@@ -1,16 +1,41 @@
-"""Protect's placeholders inside a post being rewritten: never a cue, never lost, never repeated."""
+"""Protect's placeholders inside a post being rewritten: never a cue, never lost, never repeated, never split from
+the words of the name they stand in."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
+
+from stealthflow.pii_tagger.lexicons import alternation
+from stealthflow.placeholders.common_words import NAME_TYPE
 
 # An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): never a cue, since
 # rewriting one would lose a value.
 PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
 
 
+@cache
+def _with_its_words() -> re.Pattern[str]:
+    """A placeholder with the words that belong to what it stands in: the title of address before a name's ("Mrs
+    <REAL_NAME_1>", "Dr. <REAL_NAME_2>": `person_titles` of data/pii-tagger/lexicons.yaml) and the possessive after
+    any ("<REAL_NAME_1>'s")."""
+    name = rf"<{NAME_TYPE}_\d+>|\[\[{NAME_TYPE}:[0-9a-fA-F]+\]\]"
+    title = rf"(?<![\w.])(?i:{alternation('person_titles')})\.?[ \t]+(?={name})"
+    return re.compile(rf"(?:{title})?(?:{PROTECT_PLACEHOLDER.pattern})(?:['’]s\b)?")
+
+
+def placeholder_stretches(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each placeholder of `text` with the words that belong to it (`_with_its_words`)."""
+    return [match.span() for match in _with_its_words().finditer(text)]
+
+
 def keeps_placeholders(text: str, rewrite: str) -> bool:
-    """`rewrite` holds each of protect's placeholders exactly as often as `text`: protect rejects a rewrite that
-    drops one, and one repeated would put its value where it never was."""
-    return Counter(PROTECT_PLACEHOLDER.findall(rewrite)) == Counter(PROTECT_PLACEHOLDER.findall(text))
+    """`rewrite` holds each of protect's placeholders exactly as often as `text`, each with the title and possessive it
+    had: protect rejects a rewrite that drops one, one repeated would put its value where it never was, and a title
+    left out ("Still buy from <REAL_NAME_1>" of "Still buy from Mrs <REAL_NAME_1>") changes the name restored."""
+    return _written(rewrite) == _written(text)
+
+
+def _written(text: str) -> Counter[str]:
+    return Counter(" ".join(match.group().split()) for match in _with_its_words().finditer(text))
