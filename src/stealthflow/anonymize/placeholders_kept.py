@@ -7,9 +7,6 @@ import re
 from collections import Counter
 from functools import cache
 
-from stealthflow.pii_tagger.lexicons import alternation
-from stealthflow.placeholders.common_words import NAME_TYPE
-
 # An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): never a cue, since
 # rewriting one would lose a value.
 PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
@@ -20,6 +17,9 @@ def _with_its_words() -> re.Pattern[str]:
     """A placeholder with the words that belong to what it stands in: the title of address before a name's ("Mrs
     <REAL_NAME_1>", "Dr. <REAL_NAME_2>": `person_titles` of data/pii-tagger/lexicons.yaml) and the possessive after
     any ("<REAL_NAME_1>'s")."""
+    from stealthflow.pii_tagger.lexicons import alternation  # at first use: the page imports this module without it
+    from stealthflow.placeholders.common_words import NAME_TYPE
+
     name = rf"<{NAME_TYPE}_\d+>|\[\[{NAME_TYPE}:[0-9a-fA-F]+\]\]"
     title = rf"(?<![\w.])(?i:{alternation('person_titles')})\.?[ \t]+(?={name})"
     return re.compile(rf"(?:{title})?(?:{PROTECT_PLACEHOLDER.pattern})(?:['’]s\b)?")
