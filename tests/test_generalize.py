@@ -749,10 +749,24 @@ def test_the_parser_loads_only_what_the_slots_read_and_no_other_package():
         "['attribute_ruler',",
         "'ner',",
         "'parser',",
+        "'stealthflow_whole_placeholders',",
         "'tagger',",
         "'tok2vec']",
         *["False"] * 2,
         "True",
+    ]
+
+
+def test_a_placeholder_is_one_word_of_the_parse_and_leaves_only_with_its_phrase():
+    """Split into "<", "REAL_NAME_2", ">", a placeholder hung from the verb, and dropping "with my husband" left
+    "I went <REAL_NAME_2> to Leeds"; as one word it is the husband's name, in apposition, and leaves with him or not at
+    all (protect's gate refuses a rewrite that loses it)."""
+    post = "I went with my husband <REAL_NAME_2> to Leeds."
+    doc = syntax.parse(post)
+    assert [t.text for t in doc][4:7] == ["husband", "<REAL_NAME_2>", "to"] and doc[5].head.text == "husband"
+    start = post.index("with my husband")
+    assert [post[a:b] for a, b in syntax.removals(post, start, start + len("with my husband"))] == [
+        "with my husband <REAL_NAME_2>"
     ]
 
 

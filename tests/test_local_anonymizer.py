@@ -1051,7 +1051,8 @@ def test_protect_keeps_the_title_of_a_masked_name_through_the_rewrite(tmp_path, 
 def test_protect_keeps_a_possessive_with_the_masked_name_and_generalizes_the_words_after_it(tmp_path, monkeypatch):
     """No fakes: the shipped detector masks the names, the embedded models rewrite. The tagger's mark "'s office is in
     Toronto" started inside "Dlamini's" and stayed whole, unprotected; the possessive belongs to the name, and what
-    follows it is read as the phrases it holds. A relative's word before a name is generalized, never left out alone."""
+    follows it is read as the phrases it holds. A relative's word before a name is generalized, never left out alone, nor
+    with its preposition ("I went <REAL_NAME_1> to Leeds")."""
     from placeholder_fixtures import protect_config
 
     from stealthflow.config import load_settings
@@ -1068,3 +1069,8 @@ def test_protect_keeps_a_possessive_with_the_masked_name_and_generalizes_the_wor
     protected = protect(wife, session="s", protector=protector, rewrite="local")
     restored = restore(protected.text, session="s", protector=protector).text
     assert re.match(r"My \w+ Thandeka said", restored), (protected.text, restored)
+    trip = protect(
+        "I went with my husband Sipho to Leeds for the weekend.", session="s", protector=protector, rewrite="local"
+    )
+    restored = restore(trip.text, session="s", protector=protector).text
+    assert re.match(r"I went with my \w+ Sipho ", restored), (trip.text, restored)  # never "I went Sipho to"

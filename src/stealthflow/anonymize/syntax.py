@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
 from stealthflow.lasting import lasting_objects
 from stealthflow.placeholders.common_words import common_word, function_word
 from stealthflow.placeholders.recognizers.public_names import name_key, public_name, region_names
@@ -44,6 +45,7 @@ REMOVABLE = {
 UNUSED = ["lemmatizer", "senter"]
 PARSES_KEPT = 4096
 UNBUILT_TOKENIZER = "stealthflow.unbuilt_tokenizer.v1"  # a tokenizer with no rules: the model's files hold them
+WHOLE_PLACEHOLDERS = "stealthflow_whole_placeholders"  # the first component: each placeholder one token
 
 
 @cache
@@ -64,12 +66,27 @@ def parser():
     # The tokenizer is read from the model's files: the one spaCy first builds from the language's
     # defaults (~2 700 special cases, ~0.2 s) would be thrown away.
     registry.tokenizers.register(UNBUILT_TOKENIZER, func=lambda: lambda nlp: Tokenizer(nlp.vocab))
+    spacy.language.Language.component(WHOLE_PLACEHOLDERS, func=whole_placeholders)
     try:
         with lasting_objects():
-            return spacy.load(MODEL, exclude=UNUSED, config={"nlp": {"tokenizer": {"@tokenizers": UNBUILT_TOKENIZER}}})
+            nlp = spacy.load(MODEL, exclude=UNUSED, config={"nlp": {"tokenizer": {"@tokenizers": UNBUILT_TOKENIZER}}})
     finally:
         if scanned:
             factories.entry_points = True
+    nlp.add_pipe(WHOLE_PLACEHOLDERS, first=True)
+    return nlp
+
+
+def whole_placeholders(doc: Doc) -> Doc:
+    """`doc` with each of protect's placeholders one token, which the tagger and parser read as a name: split into
+    "<", "REAL_NAME_2", ">" it hung from the verb, and "with my husband" of "I went with my husband <REAL_NAME_2> to
+    Leeds" left as a constituent to drop without the name in apposition to it ("I went <REAL_NAME_2> to Leeds")."""
+    with doc.retokenize() as retokenizer:
+        for match in PROTECT_PLACEHOLDER.finditer(doc.text):
+            span = doc.char_span(*match.span())
+            if span is not None and len(span) > 1:
+                retokenizer.merge(span)
+    return doc
 
 
 @lru_cache(maxsize=PARSES_KEPT)
