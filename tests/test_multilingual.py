@@ -327,14 +327,7 @@ def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.Co
             "Hallo, ich bin <REAL_NAME_1> und wohne in der <ADDRESS_1>. Meine Frau <REAL_NAME_2> arbeitet bei <EMPLOYER_1>, ruf mich an: <PHONE_1>.",
             "de",
         ),
-        # the clauses stay; a known false alarm of the multilingual student (its card, limits): it leaves the town
-        # out of the address and masks "Lyon" as a name. Strict: the test fails once it takes the town again.
-        pytest.param(
-            FRENCH,
-            "Bonjour, je m'appelle <REAL_NAME_1>, j'habite <ADDRESS_1>, mon IBAN est <IBAN_1>.",
-            "fr",
-            marks=pytest.mark.xfail(strict=True, reason="the multilingual student masks 'Lyon' as a name"),
-        ),
+        (FRENCH, "Bonjour, je m'appelle <REAL_NAME_1>, j'habite <ADDRESS_1>, mon IBAN est <IBAN_1>.", "fr"),
         (SPANISH, "Hola, soy <REAL_NAME_1>, trabajo en <EMPLOYER_1> y vivo en <ADDRESS_1>. Tengo <HEALTH_1>.", "es"),
     ],
     ids=["de", "fr", "es"],

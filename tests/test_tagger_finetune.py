@@ -25,7 +25,8 @@ from stealthflow.pii_tagger.training.train import TaggerTrainConfig, training_ro
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "models/pii-tagger-student"
 RECIPE = REPO / "training/pii-tagger-student-finetune-languages.yaml"  # the shipped student's first fine-tune
-SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-c.yaml"  # its second, from the first's weights
+SECOND_RECIPE = REPO / "training/pii-tagger-student-finetune-c.yaml"  # its second, from the first's weights
+SHIPPED_RECIPE = REPO / "training/pii-tagger-student-finetune-xe.yaml"  # its third, from the second's weights
 
 
 @pytest.mark.real_model
@@ -151,9 +152,11 @@ def test_personal_messages_are_labelled_by_the_whole_detector_with_the_taggers_t
 def test_the_shipped_student_is_fine_tuned_and_a_second_fine_tune_of_it_is_refused(tmp_path):
     """A rerun of the recipe on its own output would train the weights further each time."""
     card = json.loads((STUDENT / "tagger.json").read_text(encoding="utf-8"))
-    assert card["finetune"]["steps"] == load_finetune_recipe(SHIPPED_RECIPE).steps
+    assert card["finetune"]["out"] == str(load_finetune_recipe(SHIPPED_RECIPE).out)
     assert card["languages"] == load_finetune_recipe(SHIPPED_RECIPE).languages
-    assert card["earlier_finetunes"][-1]["steps"] == load_finetune_recipe(RECIPE).steps
+    first, second = card["earlier_finetunes"]  # the first ran under another out folder: known by its steps
+    assert first["steps"] == load_finetune_recipe(RECIPE).steps
+    assert second["out"] == str(load_finetune_recipe(SECOND_RECIPE).out)
     recipe = FinetuneRecipe.model_validate(
         load_finetune_recipe(RECIPE).model_dump()
         | {"base": REPO / "training/pii-tagger-student.yaml", "init_from": STUDENT, "out": tmp_path / "out"}
