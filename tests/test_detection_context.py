@@ -109,6 +109,9 @@ def detector():
         ("the bank texted 448123 to confirm the transfer", "OTP", "448123"),
         ("G-448201 is your Google verification code.", "OTP", "G-448201"),
         ("Backup code 77421-90813", "OTP", "77421-90813"),
+        # a code of digit groups is masked whole (a reviewer's text)
+        ("Tell him the booking code is 2231 8890 1120 4455.", "OTP", "2231 8890 1120 4455"),
+        ("my pin is 1234 5678, do not share it", "PASSWORD", "1234 5678"),
         ("my recovery key is 1A2B-3C4D-5E6F-7G8H", "OTP", "1A2B-3C4D-5E6F-7G8H"),
         ("the password's been changed to Orchid#42", "PASSWORD", "Orchid#42"),
         ("the pass for the guest network is Visitor2024", "PASSWORD", "Visitor2024"),

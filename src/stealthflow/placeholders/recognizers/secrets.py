@@ -262,7 +262,9 @@ _FOR_WHAT = (  # "the password for my bank account is" (no full stop inside), "t
 _VALUE_END = (
     r"(?=[\"'”’]?(?:[\s,;)]|[.:](?:\s|$)|$))" + _NOT_AMOUNT
 )  # "!" and "?" stay in the value: masking a sentence's "!" costs less than leaking a character
-_PASSWORD_VALUE = r"(?P<value>[^\s\"'”’]{3,64}?)" + _VALUE_END
+# A code of digit groups, whole, not its first group: "77421-90813", "the booking code is 2231 8890 1120 4455".
+_DIGIT_GROUPS = r"\d{4,5}(?:(?:-\d{4,5}){1,3}|(?: \d{4,5}){1,3})(?![\w-])"
+_PASSWORD_VALUE = rf"(?P<value>{_DIGIT_GROUPS}|[^\s\"'”’]{{3,64}}?)" + _VALUE_END
 
 
 @register_recognizer
@@ -505,7 +507,7 @@ def secret_word_length(value: str) -> int:
 
 _NOT_PUBLIC = "".join(f"(?<!{word} code)" for word in _PUBLIC_CODES)  # "code", not "error code"
 _OTP_VALUE = (
-    r"(?P<value>\d{4,5}(?:-\d{4,5}){1,3}(?![\w-])"  # backup codes of digits: 77421-90813 (whole, not its first group)
+    rf"(?P<value>{_DIGIT_GROUPS}"
     r"|G-\d{4,8}"  # Google's SMS: "G-448201 is your Google verification code"
     r"|\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}"
     r"|(?-i:(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z0-9]{6,8})"  # K7Q2ZP
