@@ -281,6 +281,10 @@ def test_a_forms_values_end_with_their_line(detector):
         ("Contactez M. Lefèvre au plus vite, merci.", "M. Lefèvre"),
         ("reminder sent (Ms Ada Fenwick) for appointment 09:30", "Ms Ada Fenwick"),
         ("Frau Müller Bescheid geben, bitte.", "Frau Müller"),  # a noun after a surname is no part of it
+        # a run of titles, then the name; a possessive's "'s" is no part of it (a reviewer's texts)
+        ("Herr Doktor Schmidt's practice in Graz closed.", "Herr Doktor Schmidt"),
+        ("Herr Prof. Dr. Müller hält heute die Vorlesung.", "Herr Prof. Dr. Müller"),
+        ("Mrs Okafor's son got into Cambridge.", "Mrs Okafor"),
     ],
 )
 def test_a_title_and_the_surname_after_it_are_one_name(detector, text, name):

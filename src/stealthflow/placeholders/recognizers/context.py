@@ -79,12 +79,13 @@ class RelativeNameRecognizer(ContextRecognizer):
 
 
 _TITLE = rf"(?i:{alternation('person_titles')})\.?"
-_SURNAME = r"[^\W\d_](?<=[^\W\d_a-zß])[^\W\d_A-Z]+(?:[-'’][^\W\d_]+)*"  # a capital, then lowercase letters: "Müller", "O'Connor"
+# a capital, then lowercase letters: "Müller", "Nwosu-Fletcher"; not a possessive's "'s" ("Mrs Okafor's son")
+_SURNAME = r"[^\W\d_](?<=[^\W\d_a-zß])[^\W\d_A-Z]+(?:-[^\W\d_]+|['’](?!s\b)[^\W\d_]+)*"
 
 
 @register_recognizer
 class TitledNameRecognizer(ContextRecognizer):
-    """A title of address and the surname after it, as one name ("Dr. Patel", "Frau Dr. Müller", "sig.ra Moretti",
+    """A run of titles of address and the surname after it, as one name ("Dr. Patel", "Herr Prof. Dr. Müller", "sig.ra Moretti",
     "Ms Ada Fenwick": a given name of the name lexicon may stand between), in every language the titles are listed
     for (`person_titles` of data/pii-tagger/lexicons.yaml). Not a famous person of the gazetteer nor a brand ("Dr Martens", "Mr Kipling").
     Development sets pii-heldout-c..k (benchmarks/pii_registers.py, shipped detector): it masks 65 of the 472 titled
@@ -94,7 +95,7 @@ class TitledNameRecognizer(ContextRecognizer):
     name, type = "titled_name", "REAL_NAME"
     languages = None
     pattern = re.compile(
-        rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})?[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
+        rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})*[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
     )
 
     def find(self, text: str) -> list[Span]:
