@@ -6,8 +6,8 @@ The languages are the detector's guess (`placeholders.language`: every covered l
 text that may be in English (an English message with a German sign-off, a short text, one the guesser reads as
 English and French) or in none of the seven languages goes to the English student: on English text the English
 student finds what the other misses (data/pii_test.jsonl, `python benchmarks/pii_detection.py --llm 0`: addresses
-recall 0.76 against 0.65, one-time codes 1.00 against 0.77; docs/pii-tagger.md). The multilingual student loads
-on the first text routed to it, so English-only use never loads its table. Naming a tagger
+recall 0.76 against 0.65, one-time codes 1.00 against 0.77; benchmarks/results/pii_tagger_choices.md). The
+multilingual student loads on the first text routed to it, so English-only use never loads its table. Naming a tagger
 (`protect.tagger_model`, e.g. `pii-tagger-student`) turns the route off: that tagger reads every text.
 """
 
