@@ -285,6 +285,10 @@ def test_a_forms_values_end_with_their_line(detector):
         ("Herr Doktor Schmidt's practice in Graz closed.", "Herr Doktor Schmidt"),
         ("Herr Prof. Dr. Müller hält heute die Vorlesung.", "Herr Prof. Dr. Müller"),
         ("Mrs Okafor's son got into Cambridge.", "Mrs Okafor"),
+        # a capital after the surname's apostrophe (a reviewer's texts)
+        ("Mr O'Connor signed the lease yesterday.", "Mr O'Connor"),
+        ("Ask Mr. O'Sullivan about the invoice.", "Mr. O'Sullivan"),
+        ("Mme D'Amico arrive demain à la gare.", "Mme D'Amico"),
     ],
 )
 def test_a_title_and_the_surname_after_it_are_one_name(detector, text, name):
