@@ -245,6 +245,8 @@ class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
     def regions(self) -> tuple[str, ...]:
         return self.vocab.regions
 
+    home_regions = regions  # every region of the language is the text's
+
     def find(self, text: str) -> list[Span]:
         return PhoneRecognizer.find(self, text)
 
