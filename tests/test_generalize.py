@@ -770,6 +770,20 @@ def test_a_placeholder_is_one_word_of_the_parse_and_leaves_only_with_its_phrase(
     ]
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm 34, and my girlfriend <REAL_NAME_14> says I spend too much at Starbucks.",  # parsed: the name the subject
+        "Sorry, I'm on the MTR; my husband <REAL_NAME_23> will pick up the parcel.",  # parsed: the noun the subject
+    ],
+)
+def test_a_relation_before_its_name_placeholder_is_the_subject_and_gets_its_stand_in(sentence):
+    """A review's case: the parser reads "<REAL_NAME_14>" as the subject and "my girlfriend" as hung from the verb, so
+    the clause looked like someone else's and "my partner" (in the author's words) was not offered."""
+    phrase = "my girlfriend" if "girlfriend" in sentence else "my husband"
+    assert "my partner" in candidates_for(sentence, phrase, "married")
+
+
 class ScoreAll:
     """FAKE scorer: every rewrite scores `score`; counts the rewrites it was asked to score."""
 
@@ -792,6 +806,27 @@ def test_no_trial_or_removal_drops_a_placeholder():
     assert new.count("<EMAIL_1>") == 1
     assert check_rewrite(text, new, {"<EMAIL_1>"}).accepted  # the gate protect runs on a rewrite
     assert ("Phuket" in new) == any(r.replacement is None for r in replacements), (new, replacements)
+
+
+def test_no_drop_leaves_a_placeholder_without_the_preposition_it_hung_from():
+    """A review's case: "paediatric surgeon at" was dropped alone and "<REAL_NAME_42>" sent as if in apposition to the
+    author's name; it leaves with its whole phrase (which protect refuses: it would lose the placeholder) or not at
+    all. FAKE scorer: every edit reads fluently."""
+    text = "I'm <REAL_NAME_41>, paediatric surgeon at <REAL_NAME_42>, contact <EMAIL_2>."
+    start = text.index("paediatric surgeon at")
+    assert syntax.damage(text, start, start + len("paediatric surgeon at")) == "fragment"
+    ((new, (replacement,)),) = Generalizer(ScoreAll(0.5), floors_gate(0.0)).generalize(
+        [text], [[("paediatric surgeon at", "occupation")]]
+    )
+    assert new == text and replacement.replacement is None
+
+
+def test_a_mark_opening_with_the_authors_conjunct_is_split_into_its_names():
+    """A review's case: "and I" belongs to "My husband <REAL_NAME_4>" before the mark; read as the mark's head, it kept
+    "and I met at Starbucks in Seattle when I was 19" one piece of no place, and "Seattle" stayed."""
+    text = "My husband <REAL_NAME_4> and I met at Starbucks in Seattle when I was 19."
+    start = text.index("and I met")
+    assert [text[a:b] for a, b in split_mark(text, start, len(text) - 1)] == ["Starbucks", "Seattle", "19"]
 
 
 def test_every_copy_of_a_repeated_phrase_is_generalized_or_reported():
@@ -924,6 +959,20 @@ def test_a_removal_never_takes_the_only_complement_of_its_verb():
             [text], [[(place, "pobp")]]
         )  # reads well
         assert new == text and replacement.replacement is None, new
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "<REAL_NAME_22> son got into Cambridge, while my child is doing an apprenticeship at the supermarket.",
+        "Her son got into Cambridge, while my daughter is doing an apprenticeship at Tesco.",
+    ],
+)
+def test_a_clause_set_off_by_a_comma_completes_no_verb_before_it(sentence):
+    """A review's case: "got into Cambridge," was sent as "got,": the "while" clause counted as another complement of
+    "got", so "into Cambridge" did not look like its only one."""
+    start = sentence.index("Cambridge")
+    assert syntax.removals(sentence, start, start + len("Cambridge")) == []
 
 
 def test_the_kind_rules_hold_for_the_teachers_own_edits_too():
