@@ -821,6 +821,16 @@ def test_no_drop_leaves_a_placeholder_without_the_preposition_it_hung_from():
     assert new == text and replacement.replacement is None
 
 
+def test_a_place_is_tried_before_an_edit_beside_it_can_leave_it_its_verbs_only_complement():
+    """A review's case: "at the hospital" left first (the gate passed it once "Luas" read "tram") and "in Dublin", then
+    the only complement of "work", stayed named. FAKE scorer: every edit reads fluently."""
+    text = "My girlfriend and I take the tram to work at the hospital in Dublin."
+    ((new, _),) = Generalizer(ScoreAll(0.5), floors_gate(0.0)).generalize(
+        [text], [[("the hospital", "occupation"), ("Dublin", "location")]]
+    )
+    assert "Dublin" not in new
+
+
 def test_a_mark_opening_with_the_authors_conjunct_is_split_into_its_names():
     """A review's case: "and I" belongs to "My husband <REAL_NAME_4>" before the mark; read as the mark's head, it kept
     "and I met at Starbucks in Seattle when I was 19" one piece of no place, and "Seattle" stayed."""

@@ -190,7 +190,7 @@ def test_a_suggestion_bringing_back_another_marked_phrase_of_the_post_is_never_t
     Generalizer(scorer, embed=same_meaning, suggest=suggester).generalize(
         [text], [[("an ER nurse", "occupation"), ("in Leeds", "location")]]
     )
-    assert suggester.batches[0] == [(text, "an ER nurse", "occupation")]
+    assert [(text, "an ER nurse", "occupation")] in suggester.batches  # places are tried first (places_first)
     assert "As a healthcare worker in Leeds, I work nights." in scorer.seen
     assert not [s for s in scorer.seen if "near Leeds" in s]
 
