@@ -109,6 +109,16 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe"),
             ("xa", "xb", "xc", "xd", "xe"),
         ),
+        (
+            "pii-tagger-student-finetune-xf.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-xf.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
+            ("xa", "xb", "xc", "xd", "xe", "xf"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
