@@ -1,8 +1,8 @@
 """Explicit PII on hand-marked messages (one a line, each value marked in place as [value](TYPE),
 `pii_tagger.training.data.read_marked`): the detector as `stealthflow protect` builds it (recognizers
-and the PII tagger of `--tagger`, default levels), per file, scored as benchmarks/pii_registers.py
-scores (precision on personal data, recall per type, texts without PII flagged, characters masked
-outside the values).
+and the PII tagger of `--tagger`, default levels), per file name (files of one name in several folders,
+e.g. validation*/en.txt, scored together), scored as benchmarks/pii_registers.py scores (precision on
+personal data, recall per type, texts without PII flagged, characters masked outside the values).
 
     python benchmarks/pii_marked.py data/tagger-natural/validation/*.txt [--tagger DIR] [--json OUT]
 
@@ -36,6 +36,15 @@ def marked_rows(path: Path) -> list[dict]:
     ]
 
 
+def rows_by_language(paths: list[Path]) -> dict[str, list[dict]]:
+    """The rows of every file, grouped by file name (`en.txt` -> "en"): the same name in several folders
+    (validation*/en.txt) is one group holding all of them."""
+    groups: dict[str, list[dict]] = {}
+    for path in paths:
+        groups.setdefault(path.stem, []).extend(marked_rows(path))
+    return groups
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", type=Path, nargs="+")
@@ -44,7 +53,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
     args = parser.parse_args()
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(args.tagger)])
-    groups = {path.stem: marked_rows(path) for path in args.files}
+    groups = rows_by_language(args.files)
     rows = [row for chosen in groups.values() for row in chosen]
     predictions = predict(detector, [row["text"] for row in rows])
     results, start = {}, 0
