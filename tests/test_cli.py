@@ -66,11 +66,18 @@ def test_anonymize_fails_closed_and_masks_secrets_whatever_the_method(tmp_path):
     assert result.exit_code == 2 and "protected" in result.output
     row = json.loads(out.read_text())
     assert row["protected"] is False and "could not be read" in row["reason"]
-    assert "AKIAIOSFODNN7EXAMPLE" not in out.read_text() and "<API_KEY_" in row["text"]  # the secret is masked anyway
+    assert "text" not in row and "Zurich" not in out.read_text()  # the file a user publishes holds no unprotected text
     result = runner.invoke(
         app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out), "--allow-unchanged"]
     )
     assert result.exit_code == 0
+    register_backend(
+        "leaky", lambda rest, config: FakeBackend("I removed the city.\n#\nMy key is AKIAIOSFODNN7EXAMPLE.")
+    )  # FAKE: a rewrite that keeps the key
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "leaky:x", "-o", str(out)])
+    row = json.loads(out.read_text())
+    assert result.exit_code == 0 and row["protected"] is True
+    assert "AKIAIOSFODNN7EXAMPLE" not in out.read_text() and "<API_KEY_" in row["text"]  # the secret is masked
 
 
 def test_bad_input_is_a_clear_error(tmp_path):

@@ -290,6 +290,26 @@ def test_a_post_with_nothing_to_change_is_printed_as_it_is_by_the_default_method
     assert result.stdout.strip() == post and "nothing to change" in result.stderr
 
 
+def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(home, tmp_path):
+    """The default `anonymize` (method local, the shipped models) on a post whose "Wife" nothing generalizes: the
+    file a user uploads holds its id, the reason and what stayed, never its text; the other post is written."""
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text(
+        '{"id": "wife", "text": "Wife says it\'s distinguished."}\n'
+        '{"id": "cat", "text": "Just got my cat a new bed, she loves it."}\n'
+    )
+    out = tmp_path / "anon.jsonl"
+    result = run(["anonymize", str(posts), "-o", str(out)], home, tmp_path)
+    assert result.returncode == 2, result.stderr
+    rows = {row["id"]: row for row in map(json.loads, out.read_text().splitlines())}
+    assert "distinguished" not in out.read_text()
+    assert set(rows["wife"]) <= {"id", "protected", "reason", "unprotected"} and rows["wife"]["protected"] is False
+    assert "Wife" in [u["phrase"] for u in rows["wife"]["unprotected"]] and '"Wife"' in rows["wife"]["reason"]
+    assert rows["cat"]["text"] == "Just got my cat a new bed, she loves it." and rows["cat"]["protected"] is True
+    as_json = run(["anonymize", str(posts), "--json"], home, tmp_path)
+    assert [json.loads(line) for line in as_json.stdout.splitlines()] == list(rows.values())
+
+
 def test_the_demo_cue_list_names_each_post(home, tmp_path, repo):
     """`make demo`'s first step: each post of a JSONL is named by its id, not all "post 1"."""
     result = run(["attack", str(repo / "examples/posts.jsonl"), "--attackers", "classifier"], home, tmp_path)

@@ -38,7 +38,12 @@ def anonymize(
         ),
     ] = "local",
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="write {id, text, protected, reason?, changes?} JSONL here")
+        Optional[Path],
+        typer.Option(
+            "--output",
+            "-o",
+            help="write {id, text, protected, reason?, changes?} JSONL here (no text when not protected)",
+        ),
     ] = None,
     json_output: Annotated[
         bool,
@@ -118,7 +123,7 @@ def anonymize(
                 soft_wrap=True,
             )
         if json_output:
-            out.file.write(dump_line(row if row["protected"] else {k: v for k, v in row.items() if k != "text"}))
+            out.file.write(dump_line(row))
             continue
         if output is None and row["protected"]:
             if input_source.is_records or len(results) > 1:
@@ -152,16 +157,19 @@ def _secret_masker(settings):
 
 
 def _output_row(result, original: str, secrets) -> dict:
+    """The row written (`-o`) and printed (`--json`). A text that could not be protected carries no text and no
+    changes (their phrases are the post's): its id, `"protected": false`, the reason and the phrases that stayed."""
+    if reason := result.failure(original):
+        row = {"id": result.profile_id, "protected": False, "reason": reason}
+        if result.details.get("unprotected"):
+            row["unprotected"] = result.details["unprotected"]
+        return row
     protected = secrets.protect(result.text, "anonymize")
     for warning in protected.warnings:
         console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
     row = {"id": result.profile_id, "text": protected.text, "protected": True}
-    if reason := result.failure(original):
-        row.update(protected=False, reason=reason)
-    elif result.nothing_to_change:
+    if result.nothing_to_change:
         row["unchanged"] = True
-    if result.details.get("unprotected"):
-        row["unprotected"] = result.details["unprotected"]
     if result.details.get("changes"):
         row["changes"] = result.details["changes"]
     if "risk" in result.details:
