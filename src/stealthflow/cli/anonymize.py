@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -112,7 +113,7 @@ def anonymize(
     for result, row in zip(results, rows, strict=True):
         if not row["protected"]:
             console.print(
-                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(row['reason'])}",
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(result.failure(originals[result.profile_id]))}",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -157,12 +158,14 @@ def _secret_masker(settings):
 
 
 def _output_row(result, original: str, secrets) -> dict:
-    """The row written (`-o`) and printed (`--json`). A text that could not be protected carries no text and no
-    changes (their phrases are the post's): its id, `"protected": false`, the reason and the phrases that stayed."""
+    """The row written (`-o`) and printed (`--json`). A text that could not be protected carries none of its words
+    (no text, no changes, no phrase that stayed: they are the post's): its id, `"protected": false`, the reason and,
+    per post, how many phrases stayed. The terminal (stderr) names the phrases."""
     if reason := result.failure(original):
         row = {"id": result.profile_id, "protected": False, "reason": reason}
-        if result.details.get("unprotected"):
-            row["unprotected"] = result.details["unprotected"]
+        if stayed := Counter(u["post"] for u in result.details.get("unprotected", [])):
+            row["reason"] = f"no fluent generalization: {sum(stayed.values())} phrase(s) stayed"
+            row["unprotected"] = [{"post": post, "phrases": n} for post, n in sorted(stayed.items())]
         return row
     protected = secrets.protect(result.text, "anonymize")
     for warning in protected.warnings:
