@@ -351,6 +351,19 @@ def test_a_log_and_an_order_mail_through_the_protect_command_keep_all_but_the_ph
     assert protected.startswith(kept) and "555-2671" not in protected and "PHONE" in protected
 
 
+@pytest.mark.parametrize(
+    ("text", "protected"),
+    [
+        ("Pedido 1234 5678 9012 enviado, llegará en 24 h.", "Pedido 1234 5678 9012 enviado, llegará en 24 h."),
+        ("Appelez le 01 23 45 67 89 24 h sur 24.", "Appelez le <PHONE_1> 24 h sur 24."),
+    ],
+    ids=["order", "count"],
+)
+def test_an_order_number_and_a_count_after_a_phone_number_through_the_protect_command(tmp_path, text, protected):
+    """A reviewer's texts, the real command: no phone number is cut out of an order number, nor grown by a count."""
+    assert protect_command(tmp_path, text, tagger=False)["text"] == protected
+
+
 def test_every_word_list_of_the_language_files_holds_words_only():
     """YAML 1.1 reads a bare `no` as False: Spanish and Portuguese lost their function word "no"."""
     from stealthflow.placeholders.language import language_file

@@ -120,6 +120,17 @@ def test_a_phone_number_is_the_longest_run_of_its_groups_that_is_one(text, phone
     assert found(text) == {phone: "PHONE"}
 
 
+@pytest.mark.parametrize(  # a reviewer's texts
+    ("text", "expected"),
+    [
+        ("Pedido 1234 5678 9012 enviado, llegará en 24 h.", {}),  # "1234 5678" (valid in Belgium) was masked
+        ("Appelez le 01 23 45 67 89 24 h sur 24.", {"01 23 45 67 89": "PHONE"}),  # was masked with the 24
+    ],
+)
+def test_no_phone_number_is_cut_out_of_a_longer_run_of_digit_groups_nor_grown_by_a_count(text, expected):
+    assert found(text) == expected
+
+
 def test_a_run_of_groups_joined_by_dashes_is_not_cut_into_a_phone_number():
     # "1092-8841" is a valid Belgian number; the run it opens is one value (a code), not a number and digits after it
     assert found("Uw code 1092-8841-2277 staat in de mail van gisteren, groeten.") == {}
