@@ -354,6 +354,24 @@ def test_a_log_and_an_order_mail_through_the_protect_command_keep_all_but_the_ph
 @pytest.mark.parametrize(
     ("text", "protected"),
     [
+        (
+            "Bitte an Klaus Obermeier, Lindenstraße 14, 80331 München schicken.",
+            "Bitte an <REAL_NAME_1>, <ADDRESS_1> schicken.",
+        ),
+        ("Spedire a Marco Bellini, Via Garibaldi 12, 20121 Milano.", "Spedire a <REAL_NAME_1>, <ADDRESS_1>."),
+        ("Enviar a Lucía Morales, Calle Mayor 5, 28013 Madrid.", "Enviar a <REAL_NAME_1>, <ADDRESS_1>."),
+    ],
+    ids=["de", "it", "es"],
+)
+def test_a_name_after_a_preposition_and_before_an_address_through_the_protect_command(tmp_path, text, protected):
+    """A reviewer's texts, the real command with the tagger on: the name was left in clear ("an", "a" read as English
+    articles before a thing)."""
+    assert protect_command(tmp_path, text, tagger=True)["text"] == protected
+
+
+@pytest.mark.parametrize(
+    ("text", "protected"),
+    [
         ("Pedido 1234 5678 9012 enviado, llegará en 24 h.", "Pedido 1234 5678 9012 enviado, llegará en 24 h."),
         ("Appelez le 01 23 45 67 89 24 h sur 24.", "Appelez le <PHONE_1> 24 h sur 24."),
     ],

@@ -209,6 +209,32 @@ def test_a_languages_own_threshold_raises_its_types_for_texts_in_that_language_a
     assert len(PiiTaggerRecognizer(tagger=sure).find(german)) == 2
 
 
+def test_a_and_an_before_a_name_read_as_english_articles_only_in_a_text_that_may_be_english():
+    """English's "a Shih Tzu" is a thing; in German, Italian and Spanish "an" and "a" are prepositions before a person (a
+    reviewer's "Bitte an Klaus Obermeier, Lindenstraße 14, ..." left the name in clear). The fake tags the names; the
+    detector's languages choose the reading."""
+    texts = {
+        "de": "Bitte an Klaus Obermeier, Lindenstraße 14, 80331 München schicken.",
+        "it": "Spedire a Marco Bellini, Via Garibaldi 12, 20121 Milano.",
+        "es": "Enviar a Lucía Morales, Calle Mayor 5, 28013 Madrid.",
+        "en": "My wife wants a Shih Tzu and I want a Labrador.",
+    }
+    fake = LabelledFakeTagger(
+        {
+            "Klaus Obermeier": "REAL_NAME",
+            "Marco Bellini": "REAL_NAME",
+            "Lucía Morales": "REAL_NAME",
+            "Shih Tzu": "REAL_NAME",
+        }
+    )
+    recognizer = PiiTaggerRecognizer(tagger=fake)
+    found = recognizer.find_many(list(texts.values()), languages=[frozenset({code}) for code in texts])
+    names = [[text[s.start : s.end] for s in spans] for text, spans in zip(texts.values(), found, strict=True)]
+    assert names == [["Klaus Obermeier"], ["Marco Bellini"], ["Lucía Morales"], []]
+    may_be_english = recognizer.find_many([texts["de"]], languages=[frozenset({"de", "en"})])
+    assert may_be_english == [[]]
+
+
 class _OneGuess:
     """A fake language guesser: every text gets the same guess."""
 

@@ -30,7 +30,7 @@ from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
-from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, student_for
+from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.placeholders.language import ENGLISH, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
@@ -175,8 +175,16 @@ class PiiTaggerRecognizer(Recognizer):
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
         return [
-            merge_spans([span for span in self._spans_in(text, tagged, ranges, named) if self._reaches(span, least)])
-            for text, tagged, ranges, named, least in zip(texts, tagged_texts, structured, names, floors, strict=True)
+            merge_spans(
+                [
+                    span
+                    for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
+                    if self._reaches(span, least)
+                ]
+            )
+            for text, tagged, ranges, named, least, candidates in zip(
+                texts, tagged_texts, structured, names, floors, languages, strict=True
+            )
         ]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
@@ -192,14 +200,16 @@ class PiiTaggerRecognizer(Recognizer):
         tagged_spans: list[TaggedSpan],
         structured: list[tuple[int, int]],
         names: set[tuple[int, int]] = frozenset(),
+        english: bool = True,
     ) -> list[Span]:
-        """The tagged spans shaped and filtered; `names`: the names the pattern recognizers found (`_person_apart`)."""
+        """The tagged spans shaped and filtered; `names`: the names the pattern recognizers found (`_person_apart`);
+        `english`: the text may be English (the filters' `kept`)."""
         found = []
         starts, ends = sorted(start for start, _ in structured), sorted(end for _, end in structured)
         for tagged in tagged_spans:
             if tagged.label == "CREDENTIAL" and _beside(text, tagged.start, tagged.end, starts, ends):
                 continue
-            if span := self._span(text, tagged):
+            if span := self._span(text, tagged, english):
                 found += self._person_apart(text, span, names)
         return found
 
@@ -228,7 +238,7 @@ class PiiTaggerRecognizer(Recognizer):
             self.span(rest, span.end, span.score, span.type, why),
         ]
 
-    def _span(self, text: str, tagged: TaggedSpan) -> Span | None:
+    def _span(self, text: str, tagged: TaggedSpan, english: bool = True) -> Span | None:
         start, end = spans.shaped(text, tagged.start, tagged.end, tagged.label)
         label, relabelled = tagged.label, ""
         if label == "REAL_NAME" and (
@@ -239,12 +249,12 @@ class PiiTaggerRecognizer(Recognizer):
             # a brand, a firm or a school the model took for a person ("Employer: KPMG", "Levesque BV",
             # "St. Aidan's Academy"): kept where an employer would be
             label, relabelled = "EMPLOYER", "tagged REAL_NAME, a brand or an organisation's name; "
-        why = kept(label, text, start, end)
+        why = kept(label, text, start, end, english)
         if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end)):
             # a person taken for a place or a company where nothing bears that out
             relabelled = f"tagged {label}, reads as a person's name; "
             label, (start, end) = "REAL_NAME", name
-            why = kept(label, text, start, end)
+            why = kept(label, text, start, end, english)
         return self.span(start, end, tagged.score, label, relabelled + why) if why else None
 
 

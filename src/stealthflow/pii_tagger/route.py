@@ -19,7 +19,13 @@ from stealthflow.placeholders.language import ENGLISH
 MULTILINGUAL_STUDENT = "pii-tagger-student-multilingual"
 
 
+def may_be_english(languages: frozenset[str]) -> bool:
+    """Whether a text that may be in any of `languages` (the detector's candidates) is read as English: English is
+    one of them, or none is known."""
+    return not languages or ENGLISH in languages
+
+
 def student_for(languages: frozenset[str]) -> str:
     """The shipped student for a text that may be in any of `languages` (the detector's candidates): the
     multilingual one when they are some of the six languages and not English, else the English one."""
-    return MULTILINGUAL_STUDENT if languages and ENGLISH not in languages else ENGLISH_STUDENT
+    return ENGLISH_STUDENT if may_be_english(languages) else MULTILINGUAL_STUDENT

@@ -21,8 +21,9 @@ NO_FILTER = "no filter for its label"
 
 
 @lru_cache(maxsize=256)  # the spans of a long token grow to one secret: it is judged once; cleared after each batch
-def kept(label: str, text: str, start: int, end: int) -> str | None:
-    """Why the `label` span text[start:end] is kept ("<label> filter: <rule>"), None if it is dropped."""
+def kept(label: str, text: str, start: int, end: int, english: bool = True) -> str | None:
+    """Why the `label` span text[start:end] is kept ("<label> filter: <rule>"), None if it is dropped. `english`: the
+    text may be English (the detector's guess), where the name filter reads English's articles (`real_name._ARTICLES`)."""
     if end <= start:
         return None
     chosen = FILTERS.get(label)
@@ -30,5 +31,7 @@ def kept(label: str, text: str, start: int, end: int) -> str | None:
         return NO_FILTER
     if not chosen.plausible(text[start:end]):
         return None
-    reason = chosen.in_context(text, start, end)
+    reason = (
+        real_name.in_context(text, start, end, english) if chosen is real_name else chosen.in_context(text, start, end)
+    )
     return f"{label.lower()} filter: {reason}" if reason else None
