@@ -647,6 +647,17 @@ def test_a_person_the_model_took_for_a_place_or_a_company_without_support_is_a_n
         ("please text kofi mensah on 07700 900123 tonight", "kofi mensah on", "kofi mensah"),
         # a title opens no drive
         ("My dentist Dr. Amira Haddad, 0161 496 0000, moved her practice.", "Dr. Amira Haddad", "Dr. Amira Haddad"),
+        # a letter's sign-off: the name, a line break, the address (the address filter drops the whole span)
+        (
+            "Merci d'avance.\nCordialement,\nClaire Dubois\n7 allée des Roses, 69003 Lyon",
+            "Claire Dubois\n7 allée des Roses, 69003 Lyon",
+            "Claire Dubois",
+        ),
+        (
+            "Thanks.\nBest,\nClaire Dubois\n7 Rose Lane, Leeds LS6 2AB",
+            "Claire Dubois\n7 Rose Lane, Leeds LS6 2AB",
+            "Claire Dubois",
+        ),
     ],
 )
 def test_a_person_inside_a_span_taken_for_an_address_is_the_name_alone(text, tagged, name):

@@ -41,8 +41,6 @@ from stealthflow.placeholders.types import Span, merge_spans
 # next ("- Jairaj Gade, Sanjuan S.L.\n- Martin Johnson, ..." was one employer span).
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
 _WORD_CHAR = re.compile(r"\w")
-# What ends a person's name that opens a span of the type: a comma, and for an address a line break too.
-_PERSON_ENDS = {"EMPLOYER": re.compile(","), "ADDRESS": re.compile(r"[,\n]")}
 log = logging.getLogger("stealthflow.pii_tagger")
 
 
@@ -222,7 +220,7 @@ class PiiTaggerRecognizer(Recognizer):
         A name a pattern recognizer found before the comma (`names`: "Mrs Valerie Dent" of titled_name) opens one too,
         which runs to the comma: else the whole span, overlapping it, would give way to it and leave the address in
         clear."""
-        ends = _PERSON_ENDS.get(span.type)
+        ends = spans.PERSON_ENDS.get(span.type)
         after = ends.search(text, span.start, span.end) if ends else None
         if (
             after is None
@@ -250,7 +248,7 @@ class PiiTaggerRecognizer(Recognizer):
             # "St. Aidan's Academy"): kept where an employer would be
             label, relabelled = "EMPLOYER", "tagged REAL_NAME, a brand or an organisation's name; "
         why = kept(label, text, start, end, english)
-        if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end)):
+        if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end, label)):
             # a person taken for a place or a company where nothing bears that out
             relabelled = f"tagged {label}, reads as a person's name; "
             label, (start, end) = "REAL_NAME", name
