@@ -63,7 +63,8 @@ def detector():
         ("your verification number is 661122", "OTP", "661122"),
         ("the code is 48 29 13", "OTP", "48 29 13"),
         ("SSN: 123456789", "NATIONAL_ID", "123456789"),
-        ("my national insurance number is QQ 12 34 56 C", "NATIONAL_ID", "QQ 12 34 56 C"),
+        # not HMRC's specimen QQ 12 34 56 C: Q opens no number, and it is no one's
+        ("my national insurance number is AB 12 34 56 C", "NATIONAL_ID", "AB 12 34 56 C"),
         # Presidio drops this published sample SSN; it used to come out as a PHONE
         ("My SSN is 123-45-6789", "NATIONAL_ID", "123-45-6789"),
         # a dash as the separator, "combo", past-tense key verbs, who sent a code, what entering it does
@@ -298,3 +299,28 @@ def test_a_title_and_the_surname_after_it_are_one_name(detector, text, name):
 def test_a_brand_with_a_title_is_no_name(detector):
     text = "Wednesday wardrobe: Dr Martens boots and a Barbour jacket."
     assert [s for s in detector.detect(text) if s.type == "REAL_NAME"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("For the zine: sort code 20-32-53, account 74061952, reference ZINE.", "20-32-53, account 74061952"),
+        ("Bank: Nationwide, sort 07-01-16, acc 19283746\nStart date Monday", "07-01-16, acc 19283746"),
+        ("sent today from my account 40-11-62 71934028. Sorry it's late", "40-11-62 71934028"),
+        ("my acct is 60-83-71 / 44019825 (Monzo) xx", "60-83-71 / 44019825"),
+        ("My account number is 40318826 and my sort code is 20-45-77.", "40318826 and my sort code is 20-45-77"),
+    ],
+)
+def test_a_sort_code_and_its_account_number_are_bank_details(detector, text, value):
+    assert (value, "FINANCE") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The match on 12-05-24 drew 12345678 viewers.",  # a date and a count, no bank word
+        "Sort code 40-11-62 in the bank's help page is just an example.",  # no account number
+    ],
+)
+def test_a_date_like_number_without_bank_details_stays(detector, text):
+    assert not [s for s in detector.detect(text) if s.source == "bank_details"]

@@ -28,6 +28,7 @@ from stealthflow.placeholders.recognizers.national_ids import (
     CpfRecognizer,
     CurpRecognizer,
     DniRecognizer,
+    NationalInsuranceRecognizer,
     NhsNumberRecognizer,
     NieRecognizer,
     NifRecognizer,
@@ -168,6 +169,35 @@ def test_a_nine_digit_number_is_a_bsn_only_after_its_name():
 
 def test_a_ten_digit_number_is_an_nhs_number_only_after_its_name():
     assert NhsNumberRecognizer().find("Call me on 401 023 2137 after six.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("My NI number is JT 48 27 63 C for the form.", "JT 48 27 63 C"),
+        ("Hi Nigel, my NI number is PW193807B and my P45 is attached.", "PW193807B"),
+        ("Mr Dennis Whitfield, NI NR 66 01 45 A, transfer value £87,300.", "NR 66 01 45 A"),
+        ("It was on the letter they sent to the wrong flat (JT 48 27 91 B).", "JT 48 27 91 B"),
+        ("NI number AB 12 34 56 on the payslip", "AB 12 34 56"),
+    ],
+)
+def test_a_national_insurance_number_is_found_as_people_write_it(text, number):
+    assert [text[s.start : s.end] for s in NationalInsuranceRecognizer().find(text)] == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The HMRC specimen is QQ 12 34 56 C.",  # Q opens no number
+        "Temporary numbers look like TN 12 34 56 A.",  # a prefix HMRC excludes
+        "NI number JD 48 27 63 C",  # D is no second letter
+        "NI number JT 48 27 63 E",  # E is no suffix
+        "Canadian passport HK381920, name Marc",  # no suffix and no NI name: a passport's shape too
+        "IBAN ES91 2100 0418 4502 0005 1332",  # a pair of digits, then four: no NI number's grouping
+    ],
+)
+def test_what_hmrcs_rules_exclude_is_no_national_insurance_number(text):
+    assert NationalInsuranceRecognizer().find(text) == []
 
 
 @pytest.mark.parametrize(
@@ -379,6 +409,13 @@ def test_a_name_after_a_preposition_and_before_an_address_through_the_protect_co
 )
 def test_an_order_number_and_a_count_after_a_phone_number_through_the_protect_command(tmp_path, text, protected):
     """A reviewer's texts, the real command: no phone number is cut out of an order number, nor grown by a count."""
+    assert protect_command(tmp_path, text, tagger=False)["text"] == protected
+
+
+def test_uk_identifiers_through_the_protect_command(tmp_path):
+    """The issue's sentences, the real command: the NI number and the bank details are masked, a date is not."""
+    text = "My NI number is JT 48 27 63 C for the form. Pay me on 20-11-24: sort code 20-32-53, account 74061952."
+    protected = "My NI number is <NATIONAL_ID_1> for the form. Pay me on 20-11-24: sort code <FINANCE_1>."
     assert protect_command(tmp_path, text, tagger=False)["text"] == protected
 
 
