@@ -14,10 +14,14 @@ texts, on 2 threads (torch's, or numpy's BLAS):
 
     .venv/bin/python benchmarks/tagger_threads.py [--texts 80 --passes 5 --rounds 2]
     git archive main src | tar -x -C /tmp/before   # another checkout's code (and link models/, data/ beside it)
-    .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src
+    .venv/bin/python benchmarks/tagger_threads.py --before /tmp/before/src [--language de]
+    .venv/bin/python benchmarks/tagger_threads.py --kernels [--language de]
 
 Writes benchmarks/results/tagger_threads.json and .md. `--before SRC`: the numpy runtime of another checkout's
-src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md. `--tagger DIR`:
+src/ against this one's instead of torch against numpy, in tagger_threads_side_by_side.json and .md (on German texts
+with `--language de`: the multilingual student; tagger_threads_side_by_side_de.*). `--kernels`: this checkout with the
+OpenBLAS kernels the environment's OPENBLAS_CORETYPE holds it to against the ones OpenBLAS picks for the CPU (the
+variable unset), in tagger_threads_kernels[_de].json and .md. `--tagger DIR`:
 the shipped student's numpy runtime against the tagger in DIR (a candidate), in tagger_threads_candidate.json and .md.
 `--languages`: the routed students' numpy runtime on English 1 KB texts (the English student) against German ones
 (Faker-generated messages of benchmarks/pii_multilingual_dev.py: the multilingual student), in
@@ -181,24 +185,42 @@ def main() -> None:
     parser.add_argument(
         "--languages", action="store_true", help="English texts against German ones (the routed students, numpy)"
     )
-    parser.add_argument("--language", choices=list(FIRST_TEXT), default="en", help=argparse.SUPPRESS)  # one process's
+    parser.add_argument(
+        "--kernels", action="store_true", help="OPENBLAS_CORETYPE's kernels against OpenBLAS's own pick (numpy)"
+    )
+    parser.add_argument(
+        "--language", choices=list(FIRST_TEXT), default="en", help="the texts' language for --before and --kernels"
+    )
     args = parser.parse_args()
     if args.runtime:
         print(json.dumps(measure(args.runtime, args.texts, args.passes, args.tagger, args.language)))
         return
     env = {key: value for key, value in os.environ.items() if key not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student, language)
+    # column -> (runtime, the code it runs: None for this checkout's, the tagger: None for the shipped student, language,
+    # the environment's variables it runs without)
     if args.tagger:
-        columns = {"shipped student": ("numpy", None, None, "en"), "candidate": ("numpy", None, args.tagger, "en")}
+        columns = {
+            "shipped student": ("numpy", None, None, "en", ()),
+            "candidate": ("numpy", None, args.tagger, "en", ()),
+        }
     elif args.before:
-        columns = {"before": ("numpy", args.before.resolve(), None, "en"), "this checkout": ("numpy", None, None, "en")}
+        columns = {
+            "before": ("numpy", args.before.resolve(), None, args.language, ()),
+            "this checkout": ("numpy", None, None, args.language, ()),
+        }
+    elif args.kernels:
+        pinned = f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
+        columns = {
+            pinned: ("numpy", None, None, args.language, ()),
+            "OpenBLAS's own pick": ("numpy", None, None, args.language, ("OPENBLAS_CORETYPE",)),
+        }
     elif args.languages:
-        columns = {"English texts": ("numpy", None, None, "en"), "German texts": ("numpy", None, None, "de")}
+        columns = {"English texts": ("numpy", None, None, "en", ()), "German texts": ("numpy", None, None, "de", ())}
     else:
-        columns = {runtime: (runtime, None, None, "en") for runtime in RUNTIMES}
+        columns = {runtime: (runtime, None, None, "en", ()) for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for column, (runtime, source, tagger, language) in columns.items():
+        for column, (runtime, source, tagger, language, unset) in columns.items():
             command = [
                 sys.executable,
                 __file__,
@@ -210,7 +232,8 @@ def main() -> None:
                 language,
             ]
             command += ["--passes", str(args.passes)] + (["--tagger", tagger] if tagger else [])
-            code = env if source is None else {**env, "PYTHONPATH": str(source)}
+            code = {key: value for key, value in env.items() if key not in unset}
+            code = code if source is None else {**code, "PYTHONPATH": str(source)}
             done = subprocess.run(command, env=code, capture_output=True, text=True, check=True)
             runs[column].append(json.loads(done.stdout.strip().splitlines()[-1]))
             print(column, runs[column][-1], flush=True)
@@ -220,13 +243,21 @@ def main() -> None:
     title = {
         "--tagger": f"the shipped student against {args.tagger}",
         "--before": "before against this checkout",
+        "--kernels": "the environment's OpenBLAS kernels against OpenBLAS's own pick",
         "--languages": "English texts (English student) against German texts (multilingual student)",
     }
-    option = "--tagger" if args.tagger else "--before" if args.before else "--languages" if args.languages else None
+    options = {
+        "--tagger": args.tagger,
+        "--before": args.before,
+        "--kernels": args.kernels,
+        "--languages": args.languages,
+    }
+    option = next((name for name, given in options.items() if given), None)
+    texts_in = "" if option not in ("--before", "--kernels") or args.language == "en" else f" in {args.language}"
     lines = [
         f"# PII tagger's numpy runtime: {title[option]}" if option else "# PII tagger: torch against the numpy runtime",
         "",
-        f"{'The taggers' if args.tagger else 'The routed students' if args.languages else 'The shipped student'}, {args.texts} texts of 1 KB, {THREADS} threads, median of {args.passes} passes in a process",
+        f"{'The taggers' if args.tagger else 'The routed students' if args.languages or texts_in else 'The shipped student'}, {args.texts} texts of 1 KB{texts_in}, {THREADS} threads, median of {args.passes} passes in a process",
         f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
@@ -253,8 +284,9 @@ def main() -> None:
     name = {
         "--tagger": "tagger_threads_candidate",
         "--before": "tagger_threads_side_by_side",
+        "--kernels": "tagger_threads_kernels",
         "--languages": "tagger_threads_languages",
-    }.get(option, "tagger_threads")
+    }.get(option, "tagger_threads") + (texts_in and f"_{args.language}")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(runs, indent=1) + "\n", encoding="utf-8")
     (RESULTS / f"{name}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
