@@ -119,6 +119,26 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf"),
             ("xa", "xb", "xc", "xd", "xe", "xf"),
         ),
+        (
+            "pii-tagger-student-finetune-xgh.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xg", "xh"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-xgh.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xg", "xh"),
+            ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+        ),
+        (
+            "pii-tagger-student-finetune-xghf.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-xghf.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+            ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
