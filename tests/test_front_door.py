@@ -290,6 +290,16 @@ def test_a_post_with_nothing_to_change_is_printed_as_it_is_by_the_default_method
     assert result.stdout.strip() == post and "nothing to change" in result.stderr
 
 
+def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(home, tmp_path):
+    """The default `anonymize` (method local, the shipped models) on a post whose "Eleven years" gives the author away:
+    it becomes a true, coarser wording (data/generalize/coarser.yaml); before it stayed and the post was not printed."""
+    post = "Eleven years since he went and I still half expect them on the table."
+    result = run(["anonymize", post, "--json"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    (row,) = map(json.loads, result.stdout.splitlines())
+    assert row["protected"] is True and row["text"] == post.replace("Eleven years", "More than a decade")
+
+
 def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(home, tmp_path):
     """The default `anonymize` (method local, the shipped models) on a post whose "Wife" nothing generalizes: the
     file a user uploads holds its id, the reason and what stayed, never its text; the other post is written."""

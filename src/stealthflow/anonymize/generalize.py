@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize import brands, meaning, person_nouns, places, referents, syntax
+from stealthflow.anonymize import brands, coarser, meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -271,6 +271,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         found.append(taught)
     if (edited := head_edit(phrase, attribute)) is not None:
         found.append(edited)
+    found.extend(coarser.coarser(sentence, start, end))  # "Twelve years" -> "Years", "I'm 34" -> "I'm in my thirties"
     where = syntax.slot(sentence, start, end)
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold() and c not in rejected_stand_ins()]

@@ -1,0 +1,134 @@
+"""Coarser wordings of a count, true of the phrase they replace (data/generalize/coarser.yaml): a duration as a range
+that holds it ("Twelve years as an ER nurse" -> "More than a decade as an ER nurse") and an exact age of the author's
+as its decade ("I'm 34" -> "I'm in my 30s"). They join the candidates of `generalize.candidates` and pass the same
+gate and floors."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from stealthflow.resources import data_yaml
+
+_COUNT = r"\d{1,3}(?:,\d{3})*|[A-Za-z]+(?:-[A-Za-z]+)?"
+
+
+@cache
+def _data() -> dict:
+    return data_yaml("generalize/coarser.yaml")
+
+
+def number_value(text: str) -> int | None:
+    """The value of a count in digits or number words ("12", "twenty-six", "Thirty-odd": 30); None for any other
+    word."""
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})*", text):
+        return int(text.replace(",", ""))
+    parts = text.casefold().split("-")
+    numbers = _data()["numbers"]
+    if not all(part in numbers for part in parts) or not numbers[parts[0]]:
+        return None
+    return sum(numbers[part] for part in parts)
+
+
+def _alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _duration() -> re.Pattern:
+    units = _alternation(_data()["durations"]["units"])
+    return re.compile(rf"(?<![\w,'-])(?P<count>{_COUNT})\s+(?P<unit>{units})\b", re.IGNORECASE)
+
+
+def _last_word(text: str) -> str:
+    found = re.findall(r"[\w'-]+", text)
+    return found[-1].casefold() if found else ""
+
+
+def _wordings(value: int, unit: str) -> list[str]:
+    """The wordings `durations` lists for `unit` whose range holds `value`."""
+    ranges = _data()["durations"]["units"][unit.casefold()]
+    return [wording for least, most, wording in ranges if least <= value <= (most or value)]
+
+
+def _usable(value: int | None, before: str, after: str) -> bool:
+    """A count of two or more not after a hedge or a determiner, nor with an age's word after its unit ("Twenty years
+    old"): `before` the count, `after` its unit."""
+    data = _data()["durations"]
+    following = re.match(r"\W*([\w'-]+)", after)
+    return (
+        value is not None
+        and value >= 2
+        and _last_word(before) not in {*data["hedges"], *data["determiners"]}
+        and not (following and following.group(1).casefold() in data["not_after"])
+    )
+
+
+def vaguer_durations(phrase: str, before: str, after: str) -> list[str]:
+    """`phrase` with its first duration of two or more units worded as each range `durations` lists that holds its count
+    ("for 6 years" -> "for several years"); a lone count before its unit as the wording's quantity ("Six" of "Six years
+    later" -> "Several"); none when it holds no such duration, or the count follows a hedge or a determiner, or stands
+    before an age's word (`not_after`: "Twenty years old"). `before`, `after`: the sentence's words around the
+    phrase."""
+    units = _data()["durations"]["units"]
+    unit = re.match(rf"\s+({_alternation(units)})\b", after, re.IGNORECASE)
+    if unit is not None and re.fullmatch(_COUNT, phrase):
+        value, ending = number_value(phrase), " " + unit.group(1).casefold()
+        if not _usable(value, before, after[unit.end() :]):
+            return []
+        return [_in_case(w.removesuffix(ending), phrase) for w in _wordings(value, unit.group(1)) if w.endswith(ending)]
+    for match in _duration().finditer(phrase):
+        value = number_value(match["count"])
+        if value is None or value < 2:
+            continue
+        if not _usable(value, before + " " + phrase[: match.start()], phrase[match.end() :] + after):
+            return []
+        lead, tail = phrase[: match.start()], phrase[match.end() :]
+        return [_in_case(lead + wording + tail, phrase) for wording in _wordings(value, match["unit"])]
+    return []
+
+
+def _in_case(candidate: str, phrase: str) -> str:
+    """`candidate` capitalised where `phrase` opened with a capital."""
+    return candidate[:1].upper() + candidate[1:] if phrase[:1].isupper() else candidate
+
+
+def decades(age: int) -> list[str]:
+    """The wordings of the stage of life of `age` ("my 30s", "my thirties" for 34); none under the youngest listed."""
+    stages = [words for lowest, words in sorted(_data()["ages"].items()) if age >= lowest]
+    return list(stages[-1]) if stages else []
+
+
+@cache
+def _age() -> re.Pattern:
+    data = _data()
+    return re.compile(
+        rf"(?<![\w'])(?:(?P<frame>{_alternation(data['age_frames'])})\s+|(?P<at>{_alternation(data['age_at'])})\s+)?"
+        rf"(?P<age>{_COUNT})(?P<old>\s+years?\s+old)?(?![\w%:$£€])",
+        re.IGNORECASE,
+    )
+
+
+def age_decades(phrase: str, before: str) -> list[str]:
+    """`phrase` with an exact age of the author's as its decade: "I'm 34" -> "I'm in my 30s", "34" after "I'm" -> "in my
+    30s", "Started my BSc at 18" -> "Started my BSc in my teens"; none for any other phrase, an age no stage covers, or
+    a count before a unit ("at 18 months"). `before`: the sentence's words before the phrase."""
+    data = _data()
+    lone = re.search(rf"(?<![\w'])(?:{_alternation(data['age_frames'])})\s*$", before, re.IGNORECASE)
+    for match in _age().finditer(phrase):
+        value = number_value(match["age"])
+        following = re.match(r"\s*([\w'-]+)", phrase[match.end() :])
+        if value is None or value >= data["oldest"] or (following and following.group(1).casefold() in data["units"]):
+            continue
+        if not (match["frame"] or match["at"] or (lone and match.span() == (0, len(phrase)))):
+            continue
+        lead = match["frame"] + " " if match["frame"] else ""
+        head, tail = phrase[: match.start()], phrase[match.end() :]
+        return [_in_case(f"{head}{lead}in {stage}{tail}", phrase) for stage in decades(value)]
+    return []
+
+
+def coarser(sentence: str, start: int, end: int) -> list[str]:
+    """The coarser wordings of sentence[start:end] (a duration, an age), each true of it."""
+    before, phrase, after = sentence[:start], sentence[start:end], sentence[end:]
+    return vaguer_durations(phrase, before, after) + age_decades(phrase, before)
