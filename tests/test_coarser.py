@@ -50,23 +50,24 @@ def test_no_duration_wording_where_none_is_sure_to_be_true(phrase, before, after
 
 
 @pytest.mark.parametrize(
-    ("phrase", "before", "wordings"),
+    ("phrase", "before", "attribute", "wordings"),
     [
-        ("I'm 34", "", ["I'm in my 30s", "I'm in my thirties"]),
-        ("34", "Well, I'm ", ["in my 30s", "in my thirties"]),
-        ("at 26", "moved here ", ["in my 20s", "in my twenties"]),
-        ("I was 16", "", ["I was in my teens"]),
-        ("Started my BSc at 18", "", ["Started my BSc in my teens"]),  # the age inside a longer phrase
-        ("at 6am", "", []),  # a time
-        ("at 18 months", "", []),  # a count before a unit
-        ("at 115", "", []),  # no age
-        ("5", "I'm ", []),  # no stage listed under 13
-        ("30", "Turning ", []),  # not an age the author is or was
-        ("52", "save at ", []),  # "at" outside the phrase: "at in my 50s"
+        ("I'm 34", "", "age", ["I'm in my 30s", "I'm in my thirties", "I'm 30-something"]),
+        ("34", "Well, I'm ", "age", ["in my 30s", "in my thirties", "30-something"]),
+        ("at 26", "moved here ", "pobp", ["in my 20s", "in my twenties", "at 20-something"]),
+        ("I was 16", "", "age", ["I was in my teens"]),
+        ("Started my BSc at 18", "", "education", ["Started my BSc in my teens"]),  # inside a longer phrase
+        ("58", "a widower at ", "age", ["50-something"]),  # a lone count marked as an age: "at in my 50s" reads badly
+        ("52", "sold it at ", "income", []),  # a lone count after "at" marked as no age: a price
+        ("5", "I'm ", "age", []),  # no stage listed under 13
+        ("30", "Turning ", "age", []),  # not an age the author is or was
+        ("at 6am", "", "age", []),  # a time
+        ("at 18 months", "", "age", []),  # a count before a unit
+        ("at 115", "", "age", []),  # no age
     ],
 )
-def test_an_exact_age_of_the_author_becomes_its_decade(phrase, before, wordings):
-    assert age_decades(phrase, before) == wordings
+def test_an_exact_age_of_the_author_becomes_its_decade(phrase, before, attribute, wordings):
+    assert age_decades(phrase, before, attribute) == wordings
 
 
 def test_the_generalizer_offers_a_coarser_duration_and_takes_it_when_it_reads_well():

@@ -99,6 +99,12 @@ def decades(age: int) -> list[str]:
     return list(stages[-1]) if stages else []
 
 
+def about(age: int) -> list[str]:
+    """The count of `age` made vague ("50-something" for 58): `age_counts`; none under the youngest listed."""
+    counts = [words for lowest, words in sorted(_data()["age_counts"].items()) if age >= lowest]
+    return [counts[-1]] if counts else []
+
+
 @cache
 def _age() -> re.Pattern:
     data = _data()
@@ -109,26 +115,36 @@ def _age() -> re.Pattern:
     )
 
 
-def age_decades(phrase: str, before: str) -> list[str]:
-    """`phrase` with an exact age of the author's as its decade: "I'm 34" -> "I'm in my 30s", "34" after "I'm" -> "in my
-    30s", "Started my BSc at 18" -> "Started my BSc in my teens"; none for any other phrase, an age no stage covers, or
-    a count before a unit ("at 18 months"). `before`: the sentence's words before the phrase."""
+def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
+    """`phrase` with an exact age of the author's as its decade: "I'm 34" -> "I'm in my 30s" or "I'm 30-something",
+    "Started my BSc at 18" -> "Started my BSc in my teens"; a lone count of an age mark after "at" or "I'm" in
+    `before` (the sentence's words before the phrase) as a vague count: "58" of "a widower at 58" -> "50-something";
+    none for any other phrase, an age no stage covers, or a count before a unit ("at 18 months")."""
     data = _data()
-    lone = re.search(rf"(?<![\w'])(?:{_alternation(data['age_frames'])})\s*$", before, re.IGNORECASE)
+    lone = attribute == "age" and re.search(
+        rf"(?<![\w'])(?:(?P<frame>{_alternation(data['age_frames'])})|(?P<at>{_alternation(data['age_at'])}))\s*$",
+        before,
+        re.IGNORECASE,
+    )
     for match in _age().finditer(phrase):
         value = number_value(match["age"])
         following = re.match(r"\s*([\w'-]+)", phrase[match.end() :])
         if value is None or value >= data["oldest"] or (following and following.group(1).casefold() in data["units"]):
             continue
-        if not (match["frame"] or match["at"] or (lone and match.span() == (0, len(phrase)))):
-            continue
-        lead = match["frame"] + " " if match["frame"] else ""
         head, tail = phrase[: match.start()], phrase[match.end() :]
-        return [_in_case(f"{head}{lead}in {stage}{tail}", phrase) for stage in decades(value)]
+        if lone and match.span() == (0, len(phrase)):  # "in my 30s" only where "at" is not before it
+            stages = [] if lone["at"] else [f"in {stage}" for stage in decades(value)]
+            return [_in_case(c, phrase) for c in stages + about(value)]
+        if not (match["frame"] or match["at"]):
+            continue
+        lead = match["frame"] or match["at"]
+        vague = [f"{head}{lead} {count}{tail}" for count in about(value)]
+        lead = match["frame"] + " " if match["frame"] else ""
+        return [_in_case(c, phrase) for c in [f"{head}{lead}in {stage}{tail}" for stage in decades(value)] + vague]
     return []
 
 
-def coarser(sentence: str, start: int, end: int) -> list[str]:
-    """The coarser wordings of sentence[start:end] (a duration, an age), each true of it."""
+def coarser(sentence: str, start: int, end: int, attribute: str = "age") -> list[str]:
+    """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age), each true of it."""
     before, phrase, after = sentence[:start], sentence[start:end], sentence[end:]
-    return vaguer_durations(phrase, before, after) + age_decades(phrase, before)
+    return vaguer_durations(phrase, before, after) + age_decades(phrase, before, attribute)

@@ -271,7 +271,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         found.append(taught)
     if (edited := head_edit(phrase, attribute)) is not None:
         found.append(edited)
-    found.extend(coarser.coarser(sentence, start, end))  # "Twelve years" -> "Years", "I'm 34" -> "I'm in my thirties"
+    found.extend(coarser.coarser(sentence, start, end, attribute))  # "Twelve years" -> "Years", "I'm 34" -> "I'm in my thirties"
     where = syntax.slot(sentence, start, end)
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold() and c not in rejected_stand_ins()]
