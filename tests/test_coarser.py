@@ -80,7 +80,12 @@ def test_the_generalizer_offers_a_coarser_duration_and_takes_it_when_it_reads_we
     assert replacement.replacement == "More than a decade"
 
 
-def test_an_age_stand_in_in_the_authors_words_is_never_offered_for_someone_elses_age():
-    text = "My cousin got married at 25 last spring."
-    start = text.index("at 25")
-    assert not any("my 20s" in c for c in candidates(text, start, start + len("at 25"), "age"))
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [("My cousin got married at 25 last spring.", "at 25"), ("My younger cousin just got engaged at 22.", "at 22")],
+)
+def test_an_age_stand_in_in_the_authors_words_is_never_offered_for_someone_elses_age(text, phrase):
+    """ "My younger cousin just got engaged at 22" became "... engaged in my 20s" (a replay of the judged posts)."""
+    start = text.index(phrase)
+    found = candidates(text, start, start + len(phrase), "age")
+    assert not any("my 20s" in c for c in found) and "at 20-something" in found

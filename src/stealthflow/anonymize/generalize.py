@@ -271,7 +271,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         found.append(taught)
     if (edited := head_edit(phrase, attribute)) is not None:
         found.append(edited)
-    found.extend(coarser.coarser(sentence, start, end, attribute))  # "Twelve years" -> "Years", "I'm 34" -> "I'm in my thirties"
+    found.extend(coarser_wordings(sentence, start, end, attribute))
     where = syntax.slot(sentence, start, end)
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold() and c not in rejected_stand_ins()]
@@ -310,6 +310,15 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
     ]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
+
+
+def coarser_wordings(sentence: str, start: int, end: int, attribute: str) -> list[str]:
+    """The coarser wordings of a count (`coarser.coarser`: "Eleven years" -> "About a decade", "at 58" -> "in my 50s"),
+    none in the author's words in a clause about someone else ("My cousin got engaged at 22" never -> "in my 20s")."""
+    found = coarser.coarser(sentence, start, end, attribute)
+    if any(syntax.speaks_for_author(c) for c in found) and about_someone_else(sentence, start, end):
+        return [c for c in found if not syntax.speaks_for_author(c)]
+    return found
 
 
 def brand_stand_ins(sentence: str, start: int, end: int) -> list[str]:
