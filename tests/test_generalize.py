@@ -295,17 +295,14 @@ def test_a_removal_that_leaves_each_clause_its_verb_and_each_verb_an_object_does
 
 
 def test_a_cue_closing_a_noun_phrase_is_generalized_in_place_and_its_head_stays():
-    """ "Twelve years as an ER nurse" never becomes "My line of work": the years stay (or a range holding them, with the
-    rest of the phrase: `coarser`), the job is generalized."""
-    from stealthflow.anonymize.coarser import coarser
+    """ "Twelve years as an ER nurse" never becomes "My line of work", nor "Over a decade as an ER nurse" (a range
+    keeping the rest of the mark, `coarser`): the years stay, the job is generalized."""
     from stealthflow.anonymize.generalize import teacher_table
 
-    sentence, phrase = "Twelve years as an ER nurse and it shows.", "Twelve years as an ER nurse"
-    found = candidates_for(sentence, phrase, "occupation")
+    found = candidates_for("Twelve years as an ER nurse and it shows.", "Twelve years as an ER nurse", "occupation")
     assert "Twelve years in my job" in found
-    taught, ranges = teacher_table().get("twelve years as an er nurse"), coarser(sentence, 0, len(phrase))
-    assert ranges and all(c.endswith(" as an ER nurse") for c in ranges)
-    assert all(c.startswith("Twelve years") for c in found if c != taught and c not in ranges), found
+    taught = teacher_table().get("twelve years as an er nurse")
+    assert all(c.startswith("Twelve years") for c in found if c != taught), found
     loans = candidates_for(
         "Still paying off my student loans from Leeds Uni.", "my student loans from Leeds Uni", "education"
     )

@@ -1,5 +1,5 @@
 """Coarser wordings of a count, true of the phrase they replace (data/generalize/coarser.yaml): a duration as a range
-that holds it ("Twelve years as an ER nurse" -> "More than a decade as an ER nurse") and an exact age of the author's
+that holds it ("Eleven years since he went" -> "About a decade since he went") and an exact age of the author's
 as its decade ("I'm 34" -> "I'm in my 30s"). They join the candidates of `generalize.candidates` and pass the same
 gate and floors."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from stealthflow.evaluation.evidence import STOP_WORDS
 from stealthflow.resources import data_yaml
 
 _COUNT = r"\d{1,3}(?:,\d{3})*|[A-Za-z]+(?:-[A-Za-z]+)?"
@@ -84,8 +85,16 @@ def vaguer_durations(phrase: str, before: str, after: str) -> list[str]:
         if not _usable(value, before + " " + phrase[: match.start()], phrase[match.end() :] + after):
             return []
         lead, tail = phrase[: match.start()], phrase[match.end() :]
+        if not _bare(lead, tail):
+            return []
         return [_in_case(lead + wording + tail, phrase) for wording in _wordings(value, match["unit"])]
     return []
+
+
+def _bare(*parts: str) -> bool:
+    """`parts` hold only function words: a wording keeping any other word of the mark would keep its cue ("Twelve years
+    as an ER nurse" never -> "Over a decade as an ER nurse")."""
+    return all(word.casefold() in STOP_WORDS for part in parts for word in re.findall(r"[\w'-]+", part))
 
 
 def _in_case(candidate: str, phrase: str) -> str:
@@ -117,7 +126,7 @@ def _age() -> re.Pattern:
 
 def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
     """`phrase` with an exact age of the author's as its decade: "I'm 34" -> "I'm in my 30s" or "I'm 30-something",
-    "Started my BSc at 18" -> "Started my BSc in my teens"; a lone count of an age mark after "at" or "I'm" in
+    "at 26" -> "in my 20s", the rest of the phrase function words only; a lone count of an age mark after "at" or "I'm" in
     `before` (the sentence's words before the phrase) as a vague count: "58" of "a widower at 58" -> "50-something";
     none for any other phrase, an age no stage covers, or a count before a unit ("at 18 months")."""
     data = _data()
@@ -135,7 +144,7 @@ def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
         if lone and match.span() == (0, len(phrase)):  # "in my 30s" only where "at" is not before it
             stages = [] if lone["at"] else [f"in {stage}" for stage in decades(value)]
             return [_in_case(c, phrase) for c in stages + about(value)]
-        if not (match["frame"] or match["at"]):
+        if not (match["frame"] or match["at"]) or not _bare(head, tail):
             continue
         lead = match["frame"] or match["at"]
         vague = [f"{head}{lead} {count}{tail}" for count in about(value)]
