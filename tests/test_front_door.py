@@ -292,14 +292,14 @@ def test_a_post_with_nothing_to_change_is_printed_as_it_is_by_the_default_method
 
 
 def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(home, tmp_path):
-    """The default `anonymize` (method local, the shipped models) on a post whose "Eleven years" gives the author away:
+    """The default `anonymize` (method local, the shipped models) on a post whose "Twenty years" gives the author away:
     it becomes a true, coarser wording (data/generalize/coarser.yaml); before it stayed and the post was not printed."""
-    post = "Eleven years since he went and I still half expect them on the table."
+    post = "Twenty years on and he still leaves wet towels on the bed."
     result = run(["anonymize", post, "--json"], home, tmp_path)
     assert result.returncode == 0, result.stderr
     (row,) = map(json.loads, result.stdout.splitlines())
-    wordings = vaguer_durations("Eleven years", "", post.removeprefix("Eleven years"))  # "About a decade", ...
-    assert row["protected"] is True and row["text"] in {post.replace("Eleven years", w) for w in wordings}
+    wordings = vaguer_durations("Twenty years", "", post.removeprefix("Twenty years"))  # "Decades", ...
+    assert row["protected"] is True and row["text"] in {post.replace("Twenty years", w) for w in wordings}
 
 
 def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(home, tmp_path):
