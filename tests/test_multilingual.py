@@ -412,6 +412,19 @@ def test_an_order_number_and_a_count_after_a_phone_number_through_the_protect_co
     assert protect_command(tmp_path, text, tagger=False)["text"] == protected
 
 
+@pytest.mark.parametrize(
+    ("text", "protected"),
+    [
+        ("Our helpline 020 7946 0958 365 days a year.", "Our helpline <PHONE_1> 365 days a year."),
+        ("Book via 020 7946 0958 100% free.", "Book via <PHONE_1> 100% free."),
+    ],
+    ids=["days", "percent"],
+)
+def test_a_phone_number_before_a_count_of_three_digits_through_the_protect_command(tmp_path, text, protected):
+    """A reviewer's texts, the real command: the phone number was left in clear before a three-digit count."""
+    assert protect_command(tmp_path, text, tagger=False)["text"] == protected
+
+
 def test_uk_identifiers_through_the_protect_command(tmp_path):
     """The issue's sentences, the real command: the NI number and the bank details are masked, a date is not."""
     text = "My NI number is JT 48 27 63 C for the form. Pay me on 20-11-24: sort code 20-32-53, account 74061952."

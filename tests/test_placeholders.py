@@ -131,6 +131,19 @@ def test_no_phone_number_is_cut_out_of_a_longer_run_of_digit_groups_nor_grown_by
     assert found(text) == expected
 
 
+@pytest.mark.parametrize(  # a reviewer's texts
+    ("text", "phone"),
+    [
+        ("Our helpline 020 7946 0958 365 days a year.", "020 7946 0958"),  # left in clear
+        ("Book via 020 7946 0958 100% free, or email us.", "020 7946 0958"),  # left in clear
+        ("Driver list: 07700 900123 120 parcels today.", "07700 900123"),  # masked with the 120 (valid in Germany)
+        ("Call on 07700 900461 500 metres from the station.", "07700 900461"),  # masked with the 500
+    ],
+)
+def test_a_group_of_three_digits_before_a_word_after_a_phone_number_is_a_count(text, phone):
+    assert found(text) == {phone: "PHONE"}
+
+
 def test_a_run_of_groups_joined_by_dashes_is_not_cut_into_a_phone_number():
     # "1092-8841" is a valid Belgian number; the run it opens is one value (a code), not a number and digits after it
     assert found("Uw code 1092-8841-2277 staat in de mail van gisteren, groeten.") == {}
