@@ -200,6 +200,22 @@ def test_what_hmrcs_rules_exclude_is_no_national_insurance_number(text):
     assert NationalInsuranceRecognizer().find(text) == []
 
 
+@pytest.mark.parametrize(  # a reviewer's texts: part codes were masked as NI numbers
+    "text",
+    [
+        "Replacement filter cartridge part CR 214365 A fits models from 2019 onwards.",
+        "Order spare part HP 123456 B for the printer.",
+    ],
+)
+def test_a_part_code_spelt_as_no_ni_number_is_written_is_no_national_insurance_number(text):
+    assert NationalInsuranceRecognizer().find(text) == []
+
+
+def test_an_ni_number_in_another_spelling_is_one_after_its_name():
+    text = "NI number: CR 214365 A"
+    assert [text[s.start : s.end] for s in NationalInsuranceRecognizer().find(text)] == ["CR 214365 A"]
+
+
 @pytest.mark.parametrize(
     ("text", "number"),
     [
