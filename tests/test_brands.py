@@ -1,5 +1,6 @@
-"""Stand-ins for chains, shops, banks and transit networks (anonymize/brands.py): the noun of the name's kind in its
-slot, built from the Name Suggestion Index (placeholders/recognizers/gazetteer_build.py `brand_kinds`)."""
+"""Stand-ins for chains, shops, banks, transit networks and country-specific institutions (anonymize/brands.py): the
+noun of the name's kind in its slot, built from the Name Suggestion Index (placeholders/recognizers/gazetteer_build.py
+`brand_kinds`) and the hand-written institution table (data/generalize/institution_kinds.tsv)."""
 
 from __future__ import annotations
 
@@ -59,6 +60,25 @@ def test_the_shipped_kind_table_names_chains_and_networks_and_no_word_or_place()
     shipped = brands.kinds()
     assert shipped["tesco"] == "supermarket" and shipped["tim hortons"] == "coffee shop"
     assert not {"target", "subway", "halifax", "greenwich", "costa"} & shipped.keys()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "expected"),
+    [
+        ("Still waiting on the NHS for my op.", "the NHS", "the health service"),
+        ("HMRC sent me another letter.", "HMRC", "the tax office"),
+        ("Revising for my GCSEs all weekend.", "my GCSEs", "my exams"),
+        ("I failed PLAB the first time.", "PLAB", "the licensing exam"),
+        ("My BAföG got cut this semester.", "My BAföG", "My student grant"),
+        ("Council tax went up again.", "Council tax", "the local tax"),  # looked up as written at a sentence's start
+    ],
+)
+def test_an_institution_exam_or_scheme_takes_a_kind_that_names_no_country(sentence, phrase, expected):
+    """The shipped tables: an institution, exam or scheme of one country (data/generalize/institution_kinds.tsv) gets
+    its generic noun in the name's slot, as a chain does; its comment lines are no names."""
+    start = sentence.index(phrase)
+    assert generalize.brand_stand_ins(sentence, start, start + len(phrase)) == [expected]
+    assert not any(name.startswith("#") for name in brands.kinds())
 
 
 @pytest.mark.real_model

@@ -302,6 +302,17 @@ def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(hom
     assert row["protected"] is True and row["text"] in {post.replace("Twenty years", w) for w in wordings}
 
 
+def test_anonymize_puts_a_generic_kind_in_place_of_a_country_specific_institution(home, tmp_path):
+    """The default `anonymize` (method local, the shipped models) on a post whose "the NHS" says the author lives in
+    Britain: the marked name gives way to its kind (data/generalize/institution_kinds.tsv); before, it stayed and the
+    post was not printed."""
+    post = "Still waiting on the NHS, it's been months."
+    result = run(["anonymize", post, "--method", "local", "--json"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    (row,) = map(json.loads, result.stdout.splitlines())
+    assert row["protected"] is True and row["text"] == "Still waiting on the health service, it's been months."
+
+
 def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(home, tmp_path):
     """The default `anonymize` (method local, the shipped models) on a post whose "Wife" nothing generalizes: the
     file a user uploads holds its id, the reason and what stayed, never its text; the other post is written."""

@@ -1,10 +1,12 @@
-"""Stand-ins for chains, shops, banks and transit networks: the generic noun of their kind, in the name's slot.
+"""Stand-ins for chains, shops, banks, transit networks and country-specific institutions: the generic noun of their
+kind, in the name's slot.
 
 "Tesco meal deal", "grabbed a coffee at Tim Hortons", "the TTC was down" say where the author lives; "at the
 supermarket", "the coffee shop", "the train was down" say only what the place is, which is true and tells no
 country. The names and their nouns are data: `data/generalize/brand_kinds.tsv`, built from the OpenStreetMap Name
 Suggestion Index and the hand-written kind table `data/generalize/brand_kinds.yaml` (`stealthflow tagger brand-kinds`,
-provenance in data/README.md). A stand-in is a candidate like any other: the meaning floor and the acceptance gate
+provenance in data/README.md), and the hand-written table of institutions, exams, schemes and acronyms
+`data/generalize/institution_kinds.tsv` ("the NHS" -> "the health service", "my GCSEs" -> "my exams"). A stand-in is a candidate like any other: the meaning floor and the acceptance gate
 decide whether it is taken (`stealthflow.anonymize.generalize`).
 """
 
@@ -16,7 +18,8 @@ from stealthflow.anonymize import syntax
 from stealthflow.placeholders.recognizers.public_names import name_key
 from stealthflow.resources import resource_dir
 
-KINDS = "generalize/brand_kinds.tsv"
+#: the tables read, a later one's noun winning for a name in both
+KINDS = ("generalize/brand_kinds.tsv", "generalize/institution_kinds.tsv")
 #: the most words a name is looked up with ("Bank of Nova Scotia")
 MAX_WORDS = 5
 #: words that open a noun phrase before a name: kept in front of the stand-in ("at", "my", "the")
@@ -27,9 +30,14 @@ _MODIFYING = {"compound", "nmod", "amod"}
 
 @cache
 def kinds() -> dict[str, str]:
-    """Name (as looked up: `name_key`) -> the generic noun of its kind."""
-    lines = (resource_dir("data") / KINDS).read_text(encoding="utf-8").splitlines()
-    return {name_key(name): noun for name, _, noun in (line.partition("\t") for line in lines if line)}
+    """Name (as looked up: `name_key`) -> the generic noun of its kind ("#" opens a comment line)."""
+    lines = [
+        line for table in KINDS for line in (resource_dir("data") / table).read_text(encoding="utf-8").splitlines()
+    ]
+    return {
+        name_key(name): noun
+        for name, _, noun in (line.partition("\t") for line in lines if line and not line.startswith("#"))
+    }
 
 
 def brand_at(doc, first: int, last: int) -> tuple[int, str] | None:
