@@ -81,6 +81,17 @@ def test_an_institution_exam_or_scheme_takes_a_kind_that_names_no_country(senten
     assert not any(name.startswith("#") for name in brands.kinds())
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [("My friend Abi helped me move.", "Abi"), ("Snap, I said the same.", "Snap"), ("I gave my SSN twice.", "my SSN")],
+)
+def test_a_word_or_first_name_is_no_institution(sentence, phrase):
+    """A read-only review's probes: a first name, a word opening a sentence and another country's number got an
+    institution's noun ("the final exams", "the food assistance", "my health service")."""
+    start = sentence.index(phrase)
+    assert generalize.brand_stand_ins(sentence, start, start + len(phrase)) == []
+
+
 @pytest.mark.real_model
 def test_the_local_method_puts_the_kind_of_a_chain_or_network_in_its_place():
     """The real cue tagger, fluency scorer and gate through `anonymize --method local`: a transit network the tagger

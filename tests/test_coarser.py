@@ -44,6 +44,7 @@ def test_a_duration_becomes_each_range_that_holds_its_count(phrase, after, wordi
         ("12 years", "my ", ""),  # "my more than a decade"
         ("20", "Took ", " years at the firm"),  # no quantity word holds 20 years without its unit
         ("Twelve years as an ER nurse", "", ""),  # the wording would keep "as an ER nurse", the mark's cue
+        ("3 years", "We move every ", ""),  # "every a few years"
     ],
 )
 def test_no_duration_wording_where_none_is_sure_to_be_true(phrase, before, after):
@@ -69,6 +70,19 @@ def test_no_duration_wording_where_none_is_sure_to_be_true(phrase, before, after
 )
 def test_an_exact_age_of_the_author_becomes_its_decade(phrase, before, attribute, wordings):
     assert age_decades(phrase, before, attribute) == wordings
+
+
+@pytest.mark.parametrize(
+    ("phrase", "after"),
+    [
+        ("I'm 35", " weeks pregnant and exhausted."),
+        ("I'm 30", " minutes from the coast."),
+        ("I was 45", " seconds off"),
+    ],
+)
+def test_a_count_whose_unit_follows_the_mark_is_no_age(phrase, after):
+    """A read-only review's candidates: the unit after the mark makes the count no age ("I'm in my 30s" was offered)."""
+    assert age_decades(phrase, "", "age", after) == []
 
 
 def test_the_generalizer_offers_a_coarser_duration_and_takes_it_when_it_reads_well():

@@ -124,11 +124,12 @@ def _age() -> re.Pattern:
     )
 
 
-def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
+def age_decades(phrase: str, before: str, attribute: str = "age", after: str = "") -> list[str]:
     """`phrase` with an exact age of the author's as its decade: "I'm 34" -> "I'm in my 30s" or "I'm 30-something",
     "at 26" -> "in my 20s", the rest of the phrase function words only; a lone count of an age mark after "at" or "I'm" in
     `before` (the sentence's words before the phrase) as a vague count: "58" of "a widower at 58" -> "50-something";
-    none for any other phrase, an age no stage covers, or a count before a unit ("at 18 months")."""
+    none for any other phrase, an age no stage covers, or a count before a unit ("at 18 months"; `after`, the sentence's
+    words after the phrase, gives the unit of a count that ends it: "I'm 35" of "I'm 35 weeks pregnant")."""
     data = _data()
     lone = attribute == "age" and re.search(
         rf"(?<![\w'])(?:(?P<frame>{_alternation(data['age_frames'])})|(?P<at>{_alternation(data['age_at'])}))\s*$",
@@ -137,7 +138,7 @@ def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
     )
     for match in _age().finditer(phrase):
         value = number_value(match["age"])
-        following = re.match(r"\s*([\w'-]+)", phrase[match.end() :])
+        following = re.match(r"\s*([\w'-]+)", phrase[match.end() :] or after)
         if value is None or value >= data["oldest"] or (following and following.group(1).casefold() in data["units"]):
             continue
         head, tail = phrase[: match.start()], phrase[match.end() :]
@@ -156,4 +157,4 @@ def age_decades(phrase: str, before: str, attribute: str = "age") -> list[str]:
 def coarser(sentence: str, start: int, end: int, attribute: str = "age") -> list[str]:
     """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age), each true of it."""
     before, phrase, after = sentence[:start], sentence[start:end], sentence[end:]
-    return vaguer_durations(phrase, before, after) + age_decades(phrase, before, attribute)
+    return vaguer_durations(phrase, before, after) + age_decades(phrase, before, attribute, after)
