@@ -114,14 +114,26 @@ def about(age: int) -> list[str]:
     return [counts[-1]] if counts else []
 
 
+def _leads() -> tuple[str, str]:
+    """The alternations of the words before an age: `age_frames` ("I'm"), `age_at` ("at")."""
+    data = _data()
+    return _alternation(data["age_frames"]), _alternation(data["age_at"])
+
+
 @cache
 def _age() -> re.Pattern:
-    data = _data()
+    frames, at = _leads()
     return re.compile(
-        rf"(?<![\w'])(?:(?P<frame>{_alternation(data['age_frames'])})\s+|(?P<at>{_alternation(data['age_at'])})\s+)?"
-        rf"(?P<age>{_COUNT})(?P<old>\s+years?\s+old)?(?![\w%:$£€])",
+        rf"(?<![\w'])(?:(?P<frame>{frames})\s+|(?P<at>{at})\s+)?(?P<age>{_COUNT})(?P<old>\s+years?\s+old)?(?![\w%:$£€])",
         re.IGNORECASE,
     )
+
+
+@cache
+def _lead_before() -> re.Pattern:
+    """The words before an age ending the words before a lone count ("a widower at" of "a widower at 58")."""
+    frames, at = _leads()
+    return re.compile(rf"(?<![\w'])(?:(?P<frame>{frames})|(?P<at>{at}))\s*$", re.IGNORECASE)
 
 
 def age_decades(phrase: str, before: str, attribute: str = "age", after: str = "") -> list[str]:
@@ -131,11 +143,7 @@ def age_decades(phrase: str, before: str, attribute: str = "age", after: str = "
     none for any other phrase, an age no stage covers, or a count before a unit ("at 18 months"; `after`, the sentence's
     words after the phrase, gives the unit of a count that ends it: "I'm 35" of "I'm 35 weeks pregnant")."""
     data = _data()
-    lone = attribute == "age" and re.search(
-        rf"(?<![\w'])(?:(?P<frame>{_alternation(data['age_frames'])})|(?P<at>{_alternation(data['age_at'])}))\s*$",
-        before,
-        re.IGNORECASE,
-    )
+    lone = attribute == "age" and _lead_before().search(before)
     for match in _age().finditer(phrase):
         value = number_value(match["age"])
         following = re.match(r"\s*([\w'-]+)", phrase[match.end() :] or after)
