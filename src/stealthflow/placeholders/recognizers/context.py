@@ -163,8 +163,14 @@ class NationalIdRecognizer(ContextRecognizer):
 
 _ENGLISH_WORDS = language_file(ENGLISH)
 _BANK_WORD = one_of((*_ENGLISH_WORDS["sort_code_names"], *_ENGLISH_WORDS["account_names"]))
-_ACCOUNT_WORD = rf"(?:{one_of(tuple(_ENGLISH_WORDS['account_names']))})(?:\s+is|\s*:)?\s*"
-_SORT_WORD = rf"(?:{one_of(tuple(_ENGLISH_WORDS['sort_code_names']))})(?:\s+is|\s*:)?\s*"
+
+
+def _named_by(key: str) -> str:
+    """A word of the list `key` of en.yaml naming the number after it, with "is" or ":" ("account number is ")."""
+    return rf"(?:{one_of(tuple(_ENGLISH_WORDS[key]))})(?:\s+is|\s*:)?\s*"
+
+
+_ACCOUNT_WORD, _SORT_WORD = _named_by("account_names"), _named_by("sort_code_names")
 _SORT_CODE, _ACCOUNT_NUMBER = r"\d{2}-\d{2}-\d{2}", r"\d{8}"
 
 
