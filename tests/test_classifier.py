@@ -186,9 +186,35 @@ def test_training_refuses_held_out_profiles(embedder):
     profiles = fixture_profiles()
     with pytest.raises(ValueError, match="held-out"):
         train_classifier(profiles, embedder, FIXTURE_CONFIG, held_out=[profiles[3]])
+    with pytest.raises(ValueError, match="held-out"):  # an extra set is checked as well
+        train_classifier(profiles[:4], embedder, FIXTURE_CONFIG, extra=profiles[4:], held_out=[profiles[9]])
     renamed = profiles[3].model_copy(update={"id": "renamed"})  # same text under another id
     with pytest.raises(ValueError, match="held-out"):
         train_classifier(profiles, embedder, FIXTURE_CONFIG, held_out=[renamed])
+
+
+def test_extra_profiles_are_trained_on_with_their_weight(embedder):
+    profiles = fixture_profiles()
+    own, extra = profiles[:4], profiles[4:]
+    config = ClassifierConfig(attributes=("gender",), C={"gender": 1.0}, extra_weight={"gender": 0.5})
+    alone = train_classifier(own, embedder, config)
+    weighed = train_classifier(own, embedder, config, extra=extra, extra_data_sha256={"extra.jsonl": "abc"})
+    full = train_classifier(own, embedder, config.model_copy(update={"extra_weight": {"gender": 1.0}}), extra=extra)
+    ignored = train_classifier(own, embedder, config.model_copy(update={"extra_weight": {"gender": 0.0}}), extra=extra)
+    coef = {name: c.models["gender"].coef_ for name, c in [("alone", alone), ("weighed", weighed), ("full", full)]}
+    assert np.array_equal(ignored.models["gender"].coef_, coef["alone"])
+    # More (and heavier) examples of the same two styles: a surer separation.
+    assert np.linalg.norm(coef["alone"]) < np.linalg.norm(coef["weighed"]) < np.linalg.norm(coef["full"])
+    assert weighed.metadata["train_profiles"] == 4 and weighed.metadata["extra_profiles"] == 8
+    assert weighed.metadata["extra_data_sha256"] == {"extra.jsonl": "abc"}
+    assert weighed.metadata["training_labels"]["gender"] == {"Female": 6, "Male": 6}
+
+
+def test_config_needs_the_settings_of_every_attribute():
+    with pytest.raises(ValueError, match="classifier.C has no value for age"):
+        ClassifierConfig(C={"gender": 1.0}, attributes=("gender", "age"))
+    with pytest.raises(ValueError, match="classifier.extra_weight has no value for age"):
+        ClassifierConfig(extra_weight={"gender": 1.0}, attributes=("gender", "age"))
 
 
 def test_attack_result_has_the_llm_attackers_structure(trained, embedder):
@@ -325,6 +351,20 @@ def test_cli_trains_and_evaluates_a_fixture(tmp_path):
     trained = runner.invoke(app, ["attacker", "train", "--data", str(train), "--config", str(config), "--no-cache"])
     assert trained.exit_code == 0, trained.output
     assert json.loads((tmp_path / "clf.json").read_text())["held_out_profiles_checked"] == 2
+    extra = tmp_path / "more.jsonl"
+    extra.write_text(_corpus_line(_profile("e1", FEMALE_OLD[1:], "female", "70")))
+    with_extra = runner.invoke(
+        app, ["attacker", "train", "--data", str(train), "--extra", str(extra), "--config", str(config), "--no-cache"]
+    )
+    assert with_extra.exit_code == 0, with_extra.output
+    payload = json.loads((tmp_path / "clf.json").read_text())
+    assert payload["extra_profiles"] == 1 and payload["extra_data_sha256"] == {"more.jsonl": file_sha256(extra)}
+    assert payload["training_labels"]["gender"] == {"Female": 7, "Male": 6}
+    extra.write_text(_corpus_line(unseen[0]))  # a held-out profile among the extra ones
+    refused = runner.invoke(
+        app, ["attacker", "train", "--data", str(train), "--extra", str(extra), "--config", str(config), "--no-cache"]
+    )
+    assert refused.exit_code == 2 and "held-out test profiles" in refused.output
     evaluated = runner.invoke(app, ["attacker", "eval", "--data", str(held_out), "--config", str(config), "--no-cache"])
     assert evaluated.exit_code == 0, evaluated.output
     assert "└" in evaluated.output  # the accuracy table was printed

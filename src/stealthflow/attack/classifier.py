@@ -2,8 +2,9 @@
 
 Independent of any LLM and strong enough on CPU to be worth evading (the embedded 135M LLM
 attacker is at chance). One multinomial logistic regression per covered attribute, trained on
-the train split with labels normalised onto the option lists (age onto `AGE_BUCKETS`), saved
-as a small versioned JSON artefact. A copy trained on `data/train.jsonl` ships in the package.
+the train split (and optionally more labelled sets, weighed per attribute) with labels normalised
+onto the option lists (age onto `AGE_BUCKETS`), saved as a small versioned JSON artefact. A copy
+trained on `data/train.jsonl` ships in the package.
 
 Its answers use the LLM attacker's structure: top-3 classes, a 1-5 certainty from the top
 probability, and an inference text with the class probabilities and the line that pushes
@@ -16,7 +17,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 
@@ -155,23 +156,8 @@ def _label_options(attributes: Iterable[str]) -> dict[str, list[str]]:
     return {attribute: list(classes_for(attribute)) for attribute in attributes}
 
 
-def train_classifier(
-    profiles: list[Profile],
-    embedder: SentenceEmbedder,
-    config: ClassifierConfig | None = None,
-    *,
-    train_data_sha256: str = "",
-    held_out: Iterable[Profile] = (),
-    on_progress: Callable[[int], None] | None = None,
-) -> StylometricClassifier:
-    """Fit one logistic regression per attribute on the profiles' labelled texts.
-
-    `held_out` are the evaluation profiles: training refuses any profile that shares an id or
-    a text with them, so test profiles never reach the classifier.
-    """
-    from sklearn.linear_model import LogisticRegression
-
-    config = config or ClassifierConfig()
+def refuse_held_out(profiles: Iterable[Profile], held_out: Iterable[Profile]) -> None:
+    """Raise ValueError when a training profile shares an id or a text with a held-out (test) profile."""
     held_out = list(held_out)
     forbidden_ids = {p.id for p in held_out}
     forbidden_texts = {hashlib.sha256(p.text.encode()).digest() for p in held_out}
@@ -182,21 +168,58 @@ def train_classifier(
         raise ValueError(
             f"{len(leaked)} training profiles are also held-out test profiles (e.g. {leaked[0]!r}); refusing to train on them"
         )
-    vectors = embedder.embed_texts([p.text for p in profiles], on_progress).astype(np.float64)
+
+
+def fit_attribute(
+    attribute: str, vectors: np.ndarray, labels: Sequence[str], extra: Sequence[bool], config: ClassifierConfig
+):
+    """One attribute's logistic regression; `extra` marks the examples weighed by `config.extra_weight`."""
+    from sklearn.linear_model import LogisticRegression
+
+    weights = np.where(extra, config.extra_weight[attribute], 1.0)
+    kept = weights > 0
+    model = LogisticRegression(C=config.C[attribute], max_iter=config.max_iter)
+    return model.fit(vectors[kept], np.asarray(labels)[kept], sample_weight=weights[kept])
+
+
+def train_classifier(
+    profiles: list[Profile],
+    embedder: SentenceEmbedder,
+    config: ClassifierConfig | None = None,
+    *,
+    extra: Sequence[Profile] = (),
+    train_data_sha256: str = "",
+    extra_data_sha256: dict[str, str] | None = None,
+    held_out: Iterable[Profile] = (),
+    on_progress: Callable[[int], None] | None = None,
+) -> StylometricClassifier:
+    """Fit one logistic regression per attribute on the labelled texts of `profiles` and `extra`.
+
+    `extra` profiles (other labelled sets) weigh `config.extra_weight[attribute]` each.
+    `held_out` are the evaluation profiles: training refuses any profile that shares an id or
+    a text with them, so test profiles never reach the classifier.
+    """
+    config = config or ClassifierConfig()
+    held_out = list(held_out)
+    everything = [*profiles, *extra]
+    refuse_held_out(everything, held_out)
+    vectors = embedder.embed_texts([p.text for p in everything], on_progress).astype(np.float64)
+    is_extra = np.arange(len(everything)) >= len(profiles)
     models, examples = {}, {}
     for attribute in config.attributes:
-        indices, labels = labelled_examples(profiles, attribute, config.min_hardness)
+        indices, labels = labelled_examples(everything, attribute, config.min_hardness)
         if len(set(labels)) < 2:
             raise ValueError(f"{attribute}: need labels of at least two classes to train, found {sorted(set(labels))}")
-        model = LogisticRegression(C=config.C, max_iter=config.max_iter)
-        models[attribute] = model.fit(vectors[indices], labels)
+        models[attribute] = fit_attribute(attribute, vectors[indices], labels, is_extra[indices], config)
         examples[attribute] = dict(sorted(Counter(labels).items()))
     metadata = {
         "embedding_model": model_version(),
         "versions": {name: version(name) for name in _VERSIONED_LIBRARIES},
         "label_options": _label_options(config.attributes),
         "train_data_sha256": train_data_sha256,
+        "extra_data_sha256": extra_data_sha256 or {},
         "train_profiles": len(profiles),
+        "extra_profiles": len(extra),
         "held_out_profiles_checked": len(held_out),
         "training_labels": examples,
         "config": config.model_dump(mode="json", exclude={"artifact"}),

@@ -5,18 +5,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 COVERED: tuple[str, ...] = ("age", "gender", "education", "income", "married")
 
 
 class ClassifierConfig(BaseModel):
-    """Settings section `classifier:`: where the artefact lives and how to train one."""
+    """Settings section `classifier:`: where the artefact lives and how to train one.
+
+    The defaults train the shipped artefact (data/train.jsonl only, C=10 for every attribute);
+    `configs/classifier-blind-sets.yaml` adds the blind profile sets with settings chosen by
+    `benchmarks/attacker_cv.py`.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     artifact: Path | None = None  # None = the artefact shipped in the package
-    C: float = 10.0  # inverse regularisation of the logistic regressions
+    C: dict[str, float] = dict.fromkeys(COVERED, 10.0)  # inverse regularisation per attribute
+    # Labelled profile files trained on besides --data; relative paths are read from the source checkout.
+    extra_data: tuple[Path, ...] = ()
+    # Sample weight of an extra profile per attribute (a --data profile weighs 1; 0 leaves them out).
+    extra_weight: dict[str, float] = dict.fromkeys(COVERED, 1.0)
     max_iter: int = 5000
     min_hardness: int = 1  # labels below this hardness are not trained on
     attributes: tuple[str, ...] = COVERED
+
+    @model_validator(mode="after")
+    def _every_attribute_has_its_settings(self) -> ClassifierConfig:
+        for name, values in (("C", self.C), ("extra_weight", self.extra_weight)):
+            missing = [a for a in self.attributes if a not in values]
+            if missing:
+                raise ValueError(f"classifier.{name} has no value for {', '.join(missing)}")
+        return self

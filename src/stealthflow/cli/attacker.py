@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, out, progress_bar, settings_from, user_errors
-from stealthflow.resources import split_path
+from stealthflow.resources import resource_dir, split_path
 
 attacker_app = Typer(
     help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True
@@ -20,6 +20,26 @@ HeldOutOption = Annotated[
     Optional[Path],
     typer.Option("--held-out", help="test split the training data must not overlap; default: test.jsonl beside --data"),
 ]
+
+
+def _checkout() -> Path:
+    """The source checkout, which `classifier.extra_data`'s relative paths are read from."""
+    return resource_dir("benchmarks").parent
+
+
+def _extra_files(given: list[Path] | None, configured: tuple[Path, ...]) -> list[Path]:
+    """--extra as given, else the config's `extra_data`."""
+    if given is not None:
+        return given
+    return [path if path.is_absolute() else _checkout() / path for path in configured]
+
+
+def _shown(path: Path) -> str:
+    """A training file's name in the artefact: relative to the source checkout when inside it (no local paths)."""
+    try:
+        return str(path.resolve().relative_to(_checkout().resolve()))
+    except (ValueError, FileNotFoundError):
+        return path.name
 
 
 def _embedder(no_cache: bool):
@@ -34,6 +54,15 @@ def train(
         Path, typer.Option("--data", help="labelled training profiles (JSONL)", exists=True, dir_okay=False)
     ] = split_path("train"),
     held_out: HeldOutOption = None,
+    extra: Annotated[
+        Optional[list[Path]],
+        typer.Option(
+            "--extra",
+            help="more labelled profiles to train on (repeat it); default: classifier.extra_data of the config",
+            exists=True,
+            dir_okay=False,
+        ),
+    ] = None,
     output: Annotated[
         Optional[Path],
         typer.Option(
@@ -43,7 +72,7 @@ def train(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="do not keep line embeddings on disk")] = False,
     config: ConfigOption = None,
 ) -> None:
-    """Train the classifier on the train split and save a versioned artefact."""
+    """Train the classifier on the train split (and the extra labelled sets) and save a versioned artefact."""
     from stealthflow.attack.classifier import SHIPPED_ARTIFACT, file_sha256, train_classifier
     from stealthflow.attack.embeddings import EmbeddingModelMissing, text_lines
     from stealthflow.data import load_profiles
@@ -53,18 +82,22 @@ def train(
     held_out = held_out or (data.parent / "test.jsonl")
     with user_errors():
         profiles = load_profiles(data)
+        extra_files = _extra_files(extra, settings.classifier.extra_data)
+        extra_profiles = [p for path in extra_files for p in load_profiles(path)]
         guarded = load_profiles(held_out) if held_out.exists() else []
         if not guarded:
             console.print(f"[yellow]warning:[/] no held-out split at {held_out}; cannot check the split discipline")
         embedder = _embedder(no_cache)
-        lines = sum(len(text_lines(p.text)) for p in profiles)
+        lines = sum(len(text_lines(p.text)) for p in [*profiles, *extra_profiles])
         try:
             with progress_bar("embedding comments", lines, "cached lines are skipped") as progress:
                 classifier = train_classifier(
                     profiles,
                     embedder,
                     settings.classifier,
+                    extra=extra_profiles,
                     train_data_sha256=file_sha256(data),
+                    extra_data_sha256={_shown(path): file_sha256(path) for path in extra_files},
                     held_out=guarded,
                     on_progress=lambda n: progress.advance(0, n),
                 )
@@ -73,7 +106,7 @@ def train(
         finally:
             embedder.close()
     classifier.save(target)
-    table = Table(title=f"trained on {len(profiles)} profiles → {target}")
+    table = Table(title=f"trained on {len(profiles)} + {len(extra_profiles)} extra profiles → {target}")
     table.add_column("attribute")
     table.add_column("labels per class")
     for attribute, counts in classifier.metadata["training_labels"].items():
