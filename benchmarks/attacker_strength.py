@@ -6,8 +6,8 @@ Attackers, measured in one run on data/test.jsonl:
 - the LLM attacker on the configured attacker model (default: the embedded SmolLM2-135M;
   an API model when the config names one) on the first --limit profiles, all labelled
   attributes, one prompt per profile;
-- the classifier attacker (shipped artefact, trained on data/train.jsonl only) on the same
-  first --limit profiles and on all profiles.
+- the classifier attacker (the config's `classifier.artifact`; default the shipped one, trained on
+  data/train.jsonl only) on the same first --limit profiles and on all profiles.
 Every row gives top-1/top-3 accuracy with bootstrap CIs beside the majority-class and uniform
 chance levels on the same labels (`stealthflow.attack.strength`). Writes a markdown table and
 a PNG plot to benchmarks/results/ (`attacker_strength_classifier_only.*` with --no-llm).
