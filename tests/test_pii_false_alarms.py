@@ -149,6 +149,16 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj"),
         ),
+        (
+            "pii-tagger-student-finetune-xghfijkl.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
+            ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-xghfijkl.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
+            ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
