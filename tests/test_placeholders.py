@@ -269,6 +269,9 @@ VALUES = {
     ("EMAIL", 1, None): "anna@mailbox.org",
     ("REAL_NAME", 12, None): "Anna Berg",
     ("EMAIL", None, "3f81a2c9"): "x@mailbox.org",
+    ("PHONE", 1000, None): "+49 30 1000",
+    ("PHONE", 1234567, None): "+49 30 1234567",
+    ("PHONE", None, "12345678"): "+49 30 12345678",
 }
 
 
@@ -301,6 +304,20 @@ def test_drifted_indexed_placeholders_restore(drifted):
 )
 def test_drifted_hmac_placeholders_restore(drifted):
     assert restore_text(f"Write to {drifted}.", resolve).text == "Write to x@mailbox.org."
+
+
+@pytest.mark.parametrize(
+    ("placeholder", "value"),
+    [
+        ("<PHONE_1000>", "+49 30 1000"),
+        ("PHONE 1000", "+49 30 1000"),
+        ("<PHONE_1234567>", "+49 30 1234567"),  # an index has fewer digits than any token
+        ("[[PHONE:12345678]]", "+49 30 12345678"),  # an all-digit token
+        ("[PHONE_12345678]", "+49 30 12345678"),
+    ],
+)
+def test_long_indexes_and_all_digit_tokens_are_told_apart(placeholder, value):
+    assert restore_text(f"Call {placeholder}.", resolve).text == f"Call {value}."
 
 
 @pytest.mark.parametrize(

@@ -47,6 +47,20 @@ def test_hmac_style_is_stable_and_distinct(tmp_path, monkeypatch):
     assert protector.restore(one.text, "s").text == "a@mailbox.org b@mailbox.org a@mailbox.org"
 
 
+@pytest.mark.parametrize("style", ["indexed", "hmac"])
+def test_a_session_of_more_than_a_thousand_values_of_one_type_restores(tmp_path, monkeypatch, style):
+    """`<EMAIL_1000>` and later are indexes, not all-digit HMAC tokens."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch, style=style))
+    text = " ".join(f"u{i}@web.de" for i in range(1005))
+    protected = protector.protect(text, "many")
+    assert len(protected.spans) == 1005 and "u1004@web.de" not in protected.text
+    if style == "indexed":
+        assert "<EMAIL_1005>" in protected.text
+    restored = protector.restore(protected.text, "many")
+    assert restored.text == text and restored.unresolved == [] and restored.restored == 1005
+    protector.close()
+
+
 def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     original = Vault._mac  # every value's full token is the same: truncations always collide
     monkeypatch.setattr(

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from stealthflow.placeholders.styles import TOKEN_CHARS
 from stealthflow.placeholders.types import STRUCTURED_IDS, TYPE_LEVELS, Level
 
 Override = Literal["mask", "keep", "PL1", "PL2", "PL3", "PL4"]
@@ -23,7 +24,7 @@ class ProtectConfig(BaseModel):
     levels: list[Level] = Field(default_factory=lambda: [Level.PL2, Level.PL3, Level.PL4])
     overrides: dict[str, Override] = Field(default_factory=dict)  # TYPE -> mask | keep | PLn
     style: Literal["indexed", "hmac"] = "indexed"
-    hmac_chars: int = Field(8, ge=8, le=32)  # hex chars of the HMAC token
+    hmac_chars: int = Field(TOKEN_CHARS, ge=TOKEN_CHARS, le=32)  # hex chars of the HMAC token
     recognizers: list[str] | None = None  # None = every registered recognizer
     # The offline PII span tagger (names, addresses, employers, health, income; models/pii-tagger-student and
     # models/pii-tagger-student-multilingual, each text to its language's: pii_tagger/route.py).

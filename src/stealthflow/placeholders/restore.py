@@ -32,6 +32,7 @@ import regex
 
 from stealthflow.placeholders.automaton import word_automaton, word_starts
 from stealthflow.placeholders.context import WINDOW, place_of
+from stealthflow.placeholders.styles import INDEX_DIGITS, TOKEN_CHARS
 from stealthflow.placeholders.types import TYPE_LEVELS
 
 
@@ -43,9 +44,11 @@ def _type_alternation() -> str:
 _TYPES = _type_alternation()
 _TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
 _NO_SEPARATORS = str.maketrans("", "", " _-")
+# A token holds a hex letter, or is all digits but longer than any index (`styles.TOKEN_CHARS`): `<EMAIL_1000>`
+# is an index. A shorter token with a letter still matches (a reply may cut one off), so that it is reported.
 _BODY = rf"""(?:
-        (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>[0-9a-f]{{4,32}})(?![0-9a-z])
-      | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_:-][ \t]?|[ \t])?(?P<index>\d{{1,6}})
+        (?P<htype>{_TYPES})[ \t]?[:_-][ \t]?(?P<token>(?=[0-9]*[a-f])[0-9a-f]{{4,32}}|[0-9]{{{TOKEN_CHARS},32}})(?![0-9a-z])
+      | (?P<itype>{_TYPES})(?P<sep>[ \t]?[_:-][ \t]?|[ \t])?(?P<index>\d{{1,{INDEX_DIGITS}}})
     )"""
 # A backslash before the type escapes a placeholder-looking text that protect found in the
 # user's input (`<\EMAIL_10>`): it is never restored, and restore removes one backslash.

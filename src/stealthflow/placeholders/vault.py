@@ -55,6 +55,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from stealthflow.placeholders.keys import ENV_VAR, VaultKeyError, VaultKeys
+from stealthflow.placeholders.styles import TOKEN_CHARS
 from stealthflow.placeholders.types import TYPE_LEVELS, canonical_value
 
 _SCHEMA = """
@@ -139,7 +140,7 @@ class Vault:
         self,
         path: str | Path,
         keys: VaultKeys,
-        token_chars: int = 8,
+        token_chars: int = TOKEN_CHARS,
         reload_keys: Callable[[], VaultKeys] | None = None,
     ):
         self.path = Path(path)
