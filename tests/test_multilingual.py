@@ -233,6 +233,24 @@ def test_a_checksum_valid_national_number_wins_over_a_phone_reading(detector, te
     assert not [value for value, kind in spans if kind == "PHONE"]
 
 
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Meine Steuer-ID ist 36 574 261 809", "36 574 261 809"),
+        ("My Steuer-ID is 36 574 261 809", "36 574 261 809"),  # an English text: its name brings the number in
+        ("numéro de sécu 2 95 10 99 126 111 93", "2 95 10 99 126 111 93"),
+        ("my French social security number (NIR) is 2 95 10 99 126 111 93", "2 95 10 99 126 111 93"),
+    ],
+)
+def test_a_checksum_valid_number_after_its_name_is_a_national_id_in_any_language(detector, text, number):
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [(number, "NATIONAL_ID")]
+
+
+def test_a_checksum_valid_number_without_its_name_stays_a_phone_outside_its_language(detector):
+    text = "call me at 36 574 261 809 tonight"
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("36 574 261 809", "PHONE")]
+
+
 # -- the recognizers of each language ----------------------------------------------------------------
 
 

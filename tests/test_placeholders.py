@@ -202,12 +202,49 @@ def test_the_german_recognizer_reuses_the_phone_recognizers_check_of_a_german_nu
     assert _valid_in.cache_info().hits == hits + 1
 
 
-def test_merge_prefers_higher_level_then_longer():
+def test_merge_prefers_higher_level_then_longer_and_leaves_nothing_of_the_loser_in_clear():
+    text = "ab pass ghij!"
     low = Span(0, 10, "URL", Level.PL2)
-    inner = Span(2, 6, "PASSWORD", Level.PL4)
-    longer = Span(0, 12, "EMAIL", Level.PL2)
-    assert merge_spans([low, inner, longer]) == [inner]
-    assert merge_spans([low, longer]) == [longer]
+    inner = Span(3, 7, "PASSWORD", Level.PL4)
+    longer = Span(0, 13, "EMAIL", Level.PL2)
+    assert merge_spans([low, longer], text) == [longer]
+    merged = merge_spans([low, inner, longer], text)
+    assert [(s.text_in(text), s.type) for s in merged] == [("ab", "EMAIL"), ("pass", "PASSWORD"), ("ghij!", "EMAIL")]
+    # a piece with no letter or digit, or only white space, is no span
+    assert merge_spans([Span(0, 8, "EMAIL", Level.PL2), Span(0, 7, "PASSWORD", Level.PL4)], "secret !") == [
+        Span(0, 7, "PASSWORD", Level.PL4)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("url", "secret"),
+    [
+        ("postgresql://admin:S3cr3tPassw0rd@10.0.3.17:5432", "admin:S3cr3tPassw0rd"),
+        ("mysql://root:pa$$w0rd@db.example.com:3306/shop", "root:pa$$w0rd"),
+        ("mongodb+srv://appUser:Xk9!mQ2z@cluster0.ab1cd.mongodb.net/test?retryWrites=true", "appUser:Xk9!mQ2z"),
+        ("redis://:Sup3rS3cret@cache.internal:6379/0", "Sup3rS3cret"),
+        ("amqp://guest:R4bbit&Hole@mq.internal:5672/%2f", "guest:R4bbit&Hole"),
+    ],
+)
+def test_a_urls_user_and_password_are_the_secret_its_scheme_host_and_port_stay(url, secret):
+    text = f'conn = "{url}"'
+    assert [(s.text_in(text), s.type) for s in DETECTOR.detect(text)] == [(secret, "CREDENTIAL")]
+
+
+def test_a_url_without_a_password_has_no_secret_nor_email():
+    assert found("git clone ssh://git@github.com/anna/notes.git") == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("https://mybank.com/reset?token=9f8e7d6c5b4a3f2e1d0c&email=jo.b@gmx.net", "jo.b@gmx.net"),
+        ("https://accounts.example-bank.com/reset?email=jo.b@gmx.net", "jo.b@gmx.net"),
+        ("https://drive.google.com/file/d/1AbC/view?usp=sharing&email=anna.berg@mailbox.org", "anna.berg@mailbox.org"),
+    ],
+)
+def test_an_email_in_a_url_is_the_address_only_and_never_left_in_clear(text, address):
+    assert found(text).get(address) == "EMAIL"
 
 
 def test_merge_joins_overlapping_spans_of_one_type_into_one_over_both():
@@ -217,7 +254,7 @@ def test_merge_joins_overlapping_spans_of_one_type_into_one_over_both():
     street = Span(12, 36, "ADDRESS", Level.PL2, source="street_address_fr")
     tagged = Span(16, 47, "ADDRESS", Level.PL2, source="pii_tagger", score=0.8)
     name = Span(40, 47, "REAL_NAME", Level.PL2)  # of another type: it gives way to the longer joined span
-    [joined] = merge_spans([tagged, name, street])
+    [joined] = merge_spans([tagged, name, street], text)
     assert (joined.text_in(text), joined.source, joined.score) == (
         "455 rue Sainte-Catherine à Montréal",
         "street_address_fr",

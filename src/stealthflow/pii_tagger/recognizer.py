@@ -178,7 +178,8 @@ class PiiTaggerRecognizer(Recognizer):
                     span
                     for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
                     if self._reaches(span, least)
-                ]
+                ],
+                text,
             )
             for text, tagged, ranges, named, least, candidates in zip(
                 texts, tagged_texts, structured, names, floors, languages, strict=True

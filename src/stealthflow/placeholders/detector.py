@@ -44,6 +44,11 @@ def _reads(recognizer: Recognizer, guess: Guess) -> bool:
     return recognizer.languages is None or not recognizer.languages.isdisjoint(guess.candidates)
 
 
+def _keeps(recognizer: Recognizer, guess: Guess, text: str, span: Span) -> bool:
+    """Whether a span the recognizer found in `text` stays: in a text of its languages, or after one of its names."""
+    return _reads(recognizer, guess) or (recognizer.reads_named and recognizer.named_at(text, span.start))
+
+
 class Detector:
     """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
     every turn: only the new messages are run through the recognizers, the tagger and the LLM
@@ -104,8 +109,8 @@ class Detector:
         if self.helpers and (shared := self.helpers.find_many(patterns, normalised)):
             by_name = {recognizer.name: recognizer for recognizer in patterns}
             for batches in shared:
-                for spans, batch, language in zip(found, batches, languages, strict=True):
-                    spans.extend(span for span in batch if _reads(by_name[span.source], language))
+                for spans, batch, language, text in zip(found, batches, languages, normalised, strict=True):
+                    spans.extend(span for span in batch if _keeps(by_name[span.source], language, text, span))
         else:
             for recognizer in patterns:
                 self._run(recognizer, normalised, languages, found)
@@ -133,7 +138,9 @@ class Detector:
     ) -> None:
         """Add `recognizer`'s spans of the texts in its languages to `found`; with `settled`, those that
         overlap none of another type found so far."""
-        chosen = [index for index, language in enumerate(languages) if _reads(recognizer, language)]
+        chosen = [
+            index for index, language in enumerate(languages) if recognizer.reads_named or _reads(recognizer, language)
+        ]
         if not chosen:
             return
         batches = (
@@ -146,6 +153,7 @@ class Detector:
             else recognizer.find_many([texts[i] for i in chosen])
         )
         for index, batch in zip(chosen, batches, strict=True):
+            batch = [span for span in batch if _keeps(recognizer, languages[index], texts[index], span)]
             if settled:
                 others = _SettledSpans(found[index])
                 batch = [span for span in batch if not others.overlaps_other_type(span)]
@@ -174,7 +182,7 @@ class Detector:
             new_texts = [text for _, text in todo]
             extracted = self.extractor.extract_many(new_texts) if self.extractor else [[] for _ in new_texts]
             deterministic, languages = self._deterministic(new_texts)
-            spans = [merge_spans(a + b) for a, b in zip(deterministic, extracted, strict=True)]
+            spans = [merge_spans(a + b, text) for a, b, text in zip(deterministic, extracted, new_texts, strict=True)]
             found.update(zip((key for key, _ in todo), zip(spans, languages, strict=True), strict=True))
         with self._cache_lock:
             for key in keys:

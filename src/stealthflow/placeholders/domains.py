@@ -1,8 +1,10 @@
 """Host names, offline: whether one ends in a public suffix ("example.org", not "jule.kaffeeklatsch"), and
-whether one may be an email address's domain."""
+whether one may be an email address's domain; where a URL's authority (its user, password, host and port) is."""
 
 from __future__ import annotations
 
+import bisect
+import math
 import mimetypes
 import re
 from functools import cache
@@ -10,6 +12,20 @@ from functools import cache
 # A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
 # dotted labels, the last of letters
 _PRIVATE_DOMAIN = re.compile(r"(?:[\w-]+\.)+([^\W\d_]{2,63})")
+# A URL's authority (RFC 3986 `scheme://[user[:password]@]host[:port]`): from "://" to the next "/", "?", "#",
+# space, quote or angle bracket. An @ in it ends the user and password (`postgresql://admin:S3cr3t@10.0.3.17:5432`).
+URL_AUTHORITY = re.compile(r"://([^\s/?#\"'<>]+)")
+
+
+def url_authorities(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each URL authority in `text` (after its "://"), in order."""
+    return [match.span(1) for match in URL_AUTHORITY.finditer(text)] if "://" in text else []
+
+
+def in_url_authority(authorities: list[tuple[int, int]], position: int) -> bool:
+    """Whether `position` is inside one of `authorities` (`url_authorities`): an @ there is no email's or handle's."""
+    at = bisect.bisect_right(authorities, (position, math.inf))
+    return at > 0 and authorities[at - 1][1] > position
 
 
 @cache

@@ -81,22 +81,42 @@ class Span:
         return self.start < other.end and other.start < self.end
 
 
-def merge_spans(spans: list[Span]) -> list[Span]:
-    """Disjoint spans, by start. Spans of one type that overlap are one span over both, with the higher level and
-    confidence and the first one's source and reason: the longer one alone would leave the other's words in clear
+def merge_spans(spans: list[Span], text: str) -> list[Span]:
+    """Disjoint spans of `text`, by start. Spans of one type that overlap are one span over both, with the higher level
+    and confidence and the first one's source and reason: the longer one alone would leave the other's words in clear
     (a street recognizer's "455 rue Sainte-Catherine" and the tagger's "rue Sainte-Catherine à Montréal"; the
     multilingual student's "Calle Durango 214" and "214, Col. Roma Norte"). Of spans of different types that overlap,
-    the higher level wins, then the longer, then the higher score. Each span is checked against its two neighbours in
-    the kept ones (a binary search), not against all of them."""
+    the higher level wins, then the longer, then the higher score; what the loser covers outside the winners stays a
+    span of its type (each piece with a letter or digit, trimmed of white space), never text in clear (a URL's
+    "token=9f8e...&email=jo.b@gmx.net" read as one e-mail around an API key). Each span is checked against its
+    neighbours in the kept ones (a binary search), not against all of them."""
     kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
     starts: list[int] = []
     for span in sorted(_joined(spans), key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
-        at = bisect.bisect_right(starts, span.start)
-        if (at and kept[at - 1].end > span.start) or (at < len(kept) and kept[at].start < span.end):
-            continue
-        kept.insert(at, span)
-        starts.insert(at, span.start)
+        for piece in _outside(span, kept, starts, text):
+            at = bisect.bisect_right(starts, piece.start)
+            kept.insert(at, piece)
+            starts.insert(at, piece.start)
     return kept
+
+
+def _outside(span: Span, kept: list[Span], starts: list[int], text: str) -> list[Span]:
+    """The pieces of `span` that no kept span covers: `span` itself when none overlaps it."""
+    at = bisect.bisect_right(starts, span.start)
+    first = at - 1 if at and kept[at - 1].end > span.start else at
+    last = bisect.bisect_left(starts, span.end)
+    if first == last:
+        return [span]
+    bounds = [span.start, *(edge for other in kept[first:last] for edge in (other.start, other.end)), span.end]
+    pieces = []
+    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if any(ch.isalnum() for ch in text[a:b]):
+            pieces.append(replace(span, start=a, end=b))
+    return pieces
 
 
 def _joined(spans: list[Span]) -> list[Span]:

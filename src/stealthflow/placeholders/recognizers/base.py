@@ -22,6 +22,8 @@ class Recognizer:
     model_backed: ClassVar[bool] = False  # loads a model: built only when asked for (the tagger)
     # The languages of the texts it reads (`placeholders/language.py`); None: every text, whatever its language.
     languages: ClassVar[frozenset[str] | None] = None
+    # Whether it also reads the other texts, keeping there the spans that follow one of its names (`named_at`).
+    reads_named: ClassVar[bool] = False
 
     @property
     def level(self) -> Level:
@@ -40,6 +42,10 @@ class Recognizer:
             return [self.find(text) for text in texts]
         finally:
             text_words.cache_clear()  # the words of the batch's last text, if a rule looked them up (anothers_life): none of it stays in memory
+
+    def named_at(self, text: str, start: int) -> bool:
+        """Whether the span it found at `start` follows one of its names in its sentence (with `reads_named`)."""
+        return False
 
     def warning_for(self, languages: frozenset[str]) -> str | None:
         """What it could not do for a text that may be in `languages`, for the user to read (None: nothing; the tagger

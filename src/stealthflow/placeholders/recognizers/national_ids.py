@@ -43,9 +43,11 @@ from stealthflow.resources import data_yaml
 
 class ChecksumIdRecognizer(Recognizer):
     """Candidates of `shape` that `number.is_valid` accepts; with `named`, only after one of the
-    language's `names` (`id_names`) in the same sentence."""
+    language's `names` (`id_names`) in the same sentence. In a text of another language, only after one of
+    them ("My Steuer-ID is 36 574 261 809", "sécu 2 95 10 99 126 111 93": a phone number otherwise)."""
 
     type = "NATIONAL_ID"
+    reads_named = True
     shape: ClassVar[re.Pattern[str]]
     number: ClassVar[ModuleType]
     named: ClassVar[bool] = False
@@ -62,7 +64,7 @@ class ChecksumIdRecognizer(Recognizer):
         return [
             self.span(m.start(), m.end())
             for m in self.shape.finditer(text)
-            if self._valid(m) and (not self._needs_name(m) or self._is_named(text, m.start()))
+            if self._valid(m) and (not self._needs_name(m) or self.named_at(text, m.start()))
         ]
 
     def _valid(self, match: re.Match[str]) -> bool:
@@ -74,7 +76,7 @@ class ChecksumIdRecognizer(Recognizer):
     def _needs_name(self, match: re.Match[str]) -> bool:
         return self.named
 
-    def _is_named(self, text: str, start: int) -> bool:
+    def named_at(self, text: str, start: int) -> bool:
         """Whether the number at `start` follows one of the number's names in its sentence; a full stop right before
         the number is its sign's, not a sentence's end ("NHS no. 943 476 5129": 3 NHS numbers of c-k more, no span
         added)."""

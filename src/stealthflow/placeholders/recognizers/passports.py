@@ -88,7 +88,7 @@ class PassportRecognizer(Recognizer):
         spans = [self._mrz_span(m) for m in zones if _mrz_valid(m)]
         for cue in matches_at(self._cue, text, self._cue_starts(text)):
             spans += self._after(text, cue)
-        return merge_spans(spans)
+        return merge_spans(spans, text)
 
     def _after(self, text: str, cue: regex.Match[str]) -> list[Span]:
         """The values a cue names: a number of one of `formats` within reach, or of `any_format` right after it."""

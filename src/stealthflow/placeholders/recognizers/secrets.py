@@ -13,10 +13,12 @@ from functools import cache
 
 from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
 from detect_secrets.plugins.high_entropy_strings import Base64HighEntropyString
 from detect_secrets.plugins.ip_public import IPPublicDetector
 
 from stealthflow.placeholders.common_words import function_word
+from stealthflow.placeholders.domains import URL_AUTHORITY
 from stealthflow.placeholders.language import function_word_counts
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import fold, required_literals, skipping
@@ -50,7 +52,7 @@ def _detect_secrets_patterns() -> list[re.Pattern[str]]:
     vendors it does not know (`data/vendor_tokens.yaml`: Hugging Face, Google, OpenAI, Anthropic...)."""
     patterns = []
     for plugin_class in get_mapping_from_secret_type_to_class().values():
-        if issubclass(plugin_class, RegexBasedDetector) and plugin_class is not IPPublicDetector:
+        if issubclass(plugin_class, RegexBasedDetector) and plugin_class not in (IPPublicDetector, BasicAuthDetector):
             patterns.extend(plugin_class().denylist)
     patterns.extend(re.compile(regex) for regex in data_yaml("vendor_tokens.yaml").values())
     return patterns
@@ -108,6 +110,28 @@ class VendorTokenRecognizer(Recognizer):
             for index in sorted(candidates):  # the patterns' own order, as without the gate
                 for match in patterns[index].finditer(text, start, end):
                     spans.append(self.span(*_secret_bounds(match)))
+        return spans
+
+
+@register_recognizer
+class UrlPasswordRecognizer(Recognizer):
+    """The user and password of a URL (`postgresql://admin:S3cr3t@10.0.3.17:5432`: "admin:S3cr3t"; a password
+    alone when there is no user, `redis://:S3cr3t@cache:6379`); the scheme, host and port stay readable. It replaces
+    detect-secrets' basic-auth pattern, whose match ran from "://" to the @ and took no password with "&" or "!"."""
+
+    name, type = "url_password", "CREDENTIAL"
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        for authority in URL_AUTHORITY.finditer(text) if "://" in text else ():
+            userinfo, at, host = authority[1].rpartition("@")
+            user, colon, password = userinfo.partition(":")
+            if at and colon and password and host:
+                spans.append(
+                    self.span(
+                        authority.start(1) if user else authority.start(1) + 1, authority.start(1) + len(userinfo)
+                    )
+                )
         return spans
 
 

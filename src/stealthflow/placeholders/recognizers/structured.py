@@ -17,7 +17,7 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 
-from stealthflow.placeholders.domains import email_domain, offline_tld
+from stealthflow.placeholders.domains import email_domain, in_url_authority, offline_tld, url_authorities
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
@@ -153,7 +153,7 @@ class PatternBacked(Recognizer):
 
 # The email pattern's pieces (data/identifier_patterns.yaml): a local part of these characters and dots, "@", a domain
 # of words joined by hyphens and dots; an @ with a local-part character before it and a domain after it is a site.
-_LOCAL_CHARACTERS = r"!#$%&'*+\-/=?^_`{|}~\w"
+_LOCAL_CHARACTERS = r"!$%'*+\-^_`{|}~\w"
 _EMAIL_SITE = regex.compile(rf"(?<=[{_LOCAL_CHARACTERS}])@(?=\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+\b)", PatternBacked.flags)
 _NOT_LOCAL = regex.compile(rf"[^{_LOCAL_CHARACTERS}.]", PatternBacked.flags | regex.REVERSE)  # searched backwards
 _DOMAIN_RUN = regex.compile(r"[\w.-]*", PatternBacked.flags)
@@ -180,7 +180,10 @@ class EmailRecognizer(PatternBacked):
 
     def matches(self, pattern: regex.Pattern[str], text: str) -> Iterator[regex.Match[str]]:
         position = 0  # where the last match ended: the next one starts there at the earliest, as in a plain scan
+        authorities = url_authorities(text)  # "postgres://u:p@db.local" holds no email
         for site in _EMAIL_SITE.finditer(text):
+            if in_url_authority(authorities, site.start()):
+                continue
             before = _NOT_LOCAL.search(text, position, site.start())
             start, end = before.end() if before else position, _DOMAIN_RUN.match(text, site.end()).end()
             match = pattern.search(text, start, end)
@@ -330,10 +333,13 @@ class HandleRecognizer(Recognizer):
     name, type = "handle", "USERNAME"
 
     def find(self, text: str) -> list[Span]:
+        authorities = url_authorities(text)  # "postgres://u:Winter2023!@db.home-lab.net" holds no handle
         return [
             self.span(m.start(), m.end(), 0.8)
             for m in _HANDLE.finditer(text)
-            if not _NOT_HANDLE.fullmatch(m[0], 1) and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()
+            if not _NOT_HANDLE.fullmatch(m[0], 1)
+            and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()
+            and not in_url_authority(authorities, m.start())
         ]
 
 

@@ -148,7 +148,7 @@ class UsernameRecognizer(Recognizer):
         starts = self._starts(text)
         found = self._found(text, starts) if starts else ()
         logs = self._in_logs(text) if "[" in text else ()
-        return merge_spans([*found, *logs])
+        return merge_spans([*found, *logs], text)
 
     def _found(self, text: str, starts: list[int]):
         def at(pattern: regex.Pattern[str]):
