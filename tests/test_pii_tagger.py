@@ -1001,3 +1001,25 @@ def test_a_tagger_span_ends_at_the_end_of_its_sentence(text, run, label, value):
     start = text.index(run)
     shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), label)
     assert text[shaped_start:shaped_end] == value
+
+
+def test_what_a_tagger_span_covers_beside_a_pattern_span_of_another_type_stays_masked():
+    """FAKE tagger running an address into the phone number after it: the phone number wins the overlap, and the
+    address stays masked (the whole tagger span gave way, leaving the address in clear)."""
+    text = "Send it to 14 The Paddocks, Ledbury HR8 2XF, phone +44 20 7946 0958 please"
+    fake = LabelledFakeTagger({"14 The Paddocks, Ledbury HR8 2XF, phone +44 20": "ADDRESS"})
+    detector = Detector([PiiTaggerRecognizer(tagger=fake), *build_recognizers(["phone"])])
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
+        ("14 The Paddocks, Ledbury HR8 2XF, phone", "ADDRESS"),
+        ("+44 20 7946 0958", "PHONE"),
+    ]
+
+
+def test_a_url_password_bounds_the_taggers_runs_and_its_host_and_port_hold_no_credential():
+    """FAKE tagger: the url_password span reaches it as a settled range, and a CREDENTIAL it tags at the URL's host
+    or port ("5432/prod", as the shipped student did) is dropped: the host and port stay readable."""
+    text = "DATABASE_URL=postgres://app:Wq7!mZ2pLx@db.internal:5432/prod"
+    fake = LabelledFakeTagger({"5432/prod": "CREDENTIAL", "db.internal": "CREDENTIAL"})
+    detector = Detector([*build_recognizers(["url_password"]), PiiTaggerRecognizer(tagger=fake)])
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("app:Wq7!mZ2pLx", "CREDENTIAL")]
+    assert [text[a:b] for a, b in fake.settled[0]] == ["app:Wq7!mZ2pLx"]

@@ -18,26 +18,27 @@ from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import Guess, LanguageGuesser, shared_guesser
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
-from stealthflow.placeholders.types import Span, merge_spans
+from stealthflow.placeholders.types import Span, merge_spans, pieces_outside
 
 if TYPE_CHECKING:
     from stealthflow.placeholders.helpers import DetectionHelpers
 
 
 class _SettledSpans:
-    """Spans sorted by start, asked whether one of another type overlaps a given span: a look at
-    the few that start within the longest one's length before it, not at all of them (a 100 KB
-    text holds thousands of spans on each side: checking every pair took seconds)."""
+    """Spans sorted by start, asked for the pieces of a given span that none of another type covers: a look
+    at the few that start within the longest one's length before it, not at all of them (a 100 KB text holds
+    thousands of spans on each side: checking every pair took seconds)."""
 
     def __init__(self, spans: list[Span]):
         self.spans = sorted(spans, key=lambda span: span.start)
         self.starts = [span.start for span in self.spans]
         self.longest = max((span.end - span.start for span in self.spans), default=0)
 
-    def overlaps_other_type(self, span: Span) -> bool:
+    def pieces_outside_other_types(self, span: Span, text: str) -> list[Span]:
         first = bisect.bisect_right(self.starts, span.start - self.longest)  # any earlier one ends before span starts
         last = bisect.bisect_left(self.starts, span.end)  # from here on, they start after it ends
-        return any(other.type != span.type and span.overlaps(other) for other in self.spans[first:last])
+        others = [other for other in self.spans[first:last] if other.type != span.type and span.overlaps(other)]
+        return pieces_outside(span, others, text)
 
 
 def _reads(recognizer: Recognizer, guess: Guess) -> bool:
@@ -116,7 +117,8 @@ class Detector:
                 self._run(recognizer, normalised, languages, found)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
-        # not a CREDENTIAL). Same-type overlaps merge as usual.
+        # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
+        # Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
             if recognizer.model_backed:
                 self._run(recognizer, normalised, languages, found, settled=True)
@@ -156,7 +158,7 @@ class Detector:
             batch = [span for span in batch if _keeps(recognizer, languages[index], texts[index], span)]
             if settled:
                 others = _SettledSpans(found[index])
-                batch = [span for span in batch if not others.overlaps_other_type(span)]
+                batch = [piece for span in batch for piece in others.pieces_outside_other_types(span, texts[index])]
             found[index].extend(batch)
 
     def warnings_for(self, guess: Guess) -> list[str]:

@@ -22,10 +22,19 @@ def url_authorities(text: str) -> list[tuple[int, int]]:
     return [match.span(1) for match in URL_AUTHORITY.finditer(text)] if "://" in text else []
 
 
-def in_url_authority(authorities: list[tuple[int, int]], position: int) -> bool:
-    """Whether `position` is inside one of `authorities` (`url_authorities`): an @ there is no email's or handle's."""
-    at = bisect.bisect_right(authorities, (position, math.inf))
-    return at > 0 and authorities[at - 1][1] > position
+def url_hosts(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each URL's host and port in `text` (its authority after the user and password), in order."""
+    hosts = []
+    for start, end in url_authorities(text):
+        at = text.rfind("@", start, end)
+        hosts.append((at + 1 if at >= 0 else start, end))
+    return hosts
+
+
+def inside(ranges: list[tuple[int, int]], position: int) -> bool:
+    """Whether `position` is inside one of `ranges` (disjoint, in order: `url_authorities`, `url_hosts`)."""
+    at = bisect.bisect_right(ranges, (position, math.inf))
+    return at > 0 and ranges[at - 1][1] > position
 
 
 @cache

@@ -101,22 +101,32 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
 
 
 def _outside(span: Span, kept: list[Span], starts: list[int], text: str) -> list[Span]:
-    """The pieces of `span` that no kept span covers: `span` itself when none overlaps it."""
+    """`pieces_outside(span, ...)` of the kept spans that overlap it, found by a binary search."""
     at = bisect.bisect_right(starts, span.start)
     first = at - 1 if at and kept[at - 1].end > span.start else at
-    last = bisect.bisect_left(starts, span.end)
-    if first == last:
+    return pieces_outside(span, kept[first : bisect.bisect_left(starts, span.end)], text)
+
+
+def pieces_outside(span: Span, others: list[Span], text: str) -> list[Span]:
+    """The pieces of `span` that none of `others` (by start) covers, each with a letter or digit, trimmed of white
+    space: `span` itself when none of them overlaps it."""
+    if not any(span.overlaps(other) for other in others):
         return [span]
-    bounds = [span.start, *(edge for other in kept[first:last] for edge in (other.start, other.end)), span.end]
-    pieces = []
-    for a, b in zip(bounds[::2], bounds[1::2], strict=True):
+    pieces, position = [], span.start
+    for other in others:
+        if other.start > position:
+            pieces.append((position, min(other.start, span.end)))
+        position = max(position, other.end)
+    pieces.append((position, span.end))
+    kept = []
+    for a, b in pieces:
         while a < b and text[a].isspace():
             a += 1
         while b > a and text[b - 1].isspace():
             b -= 1
         if any(ch.isalnum() for ch in text[a:b]):
-            pieces.append(replace(span, start=a, end=b))
-    return pieces
+            kept.append(replace(span, start=a, end=b))
+    return kept
 
 
 def _joined(spans: list[Span]) -> list[Span]:

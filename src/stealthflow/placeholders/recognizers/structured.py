@@ -17,7 +17,7 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 
-from stealthflow.placeholders.domains import email_domain, in_url_authority, offline_tld, url_authorities
+from stealthflow.placeholders.domains import email_domain, inside, offline_tld, url_authorities
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
@@ -182,7 +182,7 @@ class EmailRecognizer(PatternBacked):
         position = 0  # where the last match ended: the next one starts there at the earliest, as in a plain scan
         authorities = url_authorities(text)  # "postgres://u:p@db.local" holds no email
         for site in _EMAIL_SITE.finditer(text):
-            if in_url_authority(authorities, site.start()):
+            if inside(authorities, site.start()):
                 continue
             before = _NOT_LOCAL.search(text, position, site.start())
             start, end = before.end() if before else position, _DOMAIN_RUN.match(text, site.end()).end()
@@ -339,7 +339,7 @@ class HandleRecognizer(Recognizer):
             for m in _HANDLE.finditer(text)
             if not _NOT_HANDLE.fullmatch(m[0], 1)
             and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()
-            and not in_url_authority(authorities, m.start())
+            and not inside(authorities, m.start())
         ]
 
 
