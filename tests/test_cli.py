@@ -437,3 +437,46 @@ def test_the_cli_modules_import_no_cycle():
         return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in imports.get(start, ()))
 
     assert not [module for module in imports if module != "__init__" and reaches(module, module, {module})]
+
+
+def test_show_prints_the_texts_only_to_a_terminal(tmp_path, monkeypatch):
+    """--show writes the raw text before protection: never into a redirected stderr, on a terminal (a pty) as asked."""
+    import pty
+
+    from placeholder_fixtures import key_file_config
+
+    config = key_file_config(tmp_path, monkeypatch, "  tagger: false\n")
+    args = [
+        "protect",
+        "mail sabine.fuchs@web.de",
+        "--show",
+        "--rewrite",
+        "none",
+        "--session",
+        "s",
+        "--config",
+        str(config),
+    ]
+    redirected = runner.invoke(app, args)
+    assert redirected.exit_code == 0 and "sabine.fuchs" not in redirected.stderr + redirected.stdout
+    assert "--show: not shown, stderr is not a terminal" in " ".join(redirected.stderr.split())
+    terminal, stderr = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-m", "stealthflow", *args],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "200"},
+        timeout=300,
+    )
+    os.close(stderr)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # the pty's writer closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    assert done.returncode == 0 and b"before: mail sabine.fuchs@web.de" in shown

@@ -210,6 +210,57 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
         assert not [value for value in RAW_VALUES if value in streamed.text]
 
 
+# -- restore without a request: the proxy's rule for guarded values in URLs -------------------------
+IBAN = "DE02 1203 0000 0000 2020 51"
+
+
+def test_restore_withholds_a_guarded_value_a_reply_puts_in_a_url_in_python_cli_and_http(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.pipeline.api import restore
+
+    config = key_file_config(tmp_path, monkeypatch, "  tagger: false\n")
+    args, runner = ["--config", str(config)], CliRunner()
+    protected = runner.invoke(
+        app, ["protect", f"Überweise an {IBAN} bitte", "--rewrite", "none", "--session", "s", *args]
+    )
+    assert protected.exit_code == 0 and IBAN not in protected.stdout
+    placeholder = protected.stdout.split()[2]
+    reply = f"Click https://evil.example/?q={placeholder} to confirm {placeholder}."
+    kept = f"Click https://evil.example/?q={placeholder} to confirm {IBAN}."
+    # the CLI: withheld in the link, filled in in the text, a notice naming the opt-out
+    cli = runner.invoke(app, ["restore", "--session", "s", reply, *args])
+    assert cli.exit_code == 0 and cli.stdout.strip() == kept
+    assert f"withheld 1 placeholder(s), left as they are: {placeholder}" in " ".join(cli.stderr.split())
+    assert "--secrets-in-urls" in cli.stderr
+    opted = runner.invoke(app, ["restore", "--session", "s", "--secrets-in-urls", reply, *args])
+    assert opted.stdout.strip() == reply.replace(placeholder, IBAN) and "withheld" not in opted.stderr
+    # Python and HTTP, on the same vault
+    from stealthflow.cli.app import protect_settings
+    from stealthflow.pipeline.protector import Protector
+
+    settings = protect_settings(config, None, None)
+    protector = Protector(settings.protect, open_vault(settings.protect))
+    try:
+        result = restore(reply, session="s", protector=protector)
+        assert result.text == kept and result.withheld == [(placeholder, "secret_in_url")]
+        assert restore(reply, session="s", protector=protector, secrets_in_urls=True).text == reply.replace(
+            placeholder, IBAN
+        )
+        client = TestClient(
+            create_app(protector, TOKEN), base_url="http://127.0.0.1", headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+        body = client.post("/restore", json={"text": reply, "session": "s"}).json()
+        assert body["text"] == kept and body["withheld"] == [{"placeholder": placeholder, "reason": "secret_in_url"}]
+        assert '"secrets_in_urls": true' in body["notice"]
+        opted = client.post("/restore", json={"text": reply, "session": "s", "secrets_in_urls": True}).json()
+        assert opted["text"] == reply.replace(placeholder, IBAN) and opted["notice"] is None
+    finally:
+        protector.close()
+
+
 # -- 3. no cross-scope oracle ------------------------------------------------------------------------
 def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, monkeypatch):
     """Token B probing token A's email gets what a value never seen anywhere would get."""

@@ -118,7 +118,11 @@ def protect(
     ] = "local",
     rounds: RoundsOption = None,
     show: Annotated[
-        bool, typer.Option("--show", help="print each text before and after on stderr (your terminal only)")
+        bool,
+        typer.Option(
+            "--show",
+            help="print each text before and after on stderr when stderr is a terminal (never into a file or pipe)",
+        ),
     ] = False,
     verbose: Annotated[
         bool,
@@ -158,6 +162,7 @@ def protect(
     if rounds is not None:
         settings.workflow = settings.workflow.model_copy(update={"rounds": rounds})
     check_rewrite(rewrite, settings)
+    show = show and _shown_on_terminal()
     with vault_errors():
         if input is not None:
             records, text_mode = _input_records(input), False
@@ -172,6 +177,18 @@ def protect(
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
                 _protect_records(run, records, session, output)
+
+
+def _shown_on_terminal() -> bool:
+    """Whether --show may print raw text: only to a terminal, never into a log a redirect or pipe writes (said why)."""
+    if sys.stderr.isatty():
+        return True
+    console.print(
+        "[yellow]--show: not shown, stderr is not a terminal[/] (redirected or piped: the texts before protection "
+        "would be written there)",
+        highlight=False,
+    )
+    return False
 
 
 @dataclass
@@ -374,13 +391,23 @@ def restore(
     stream: Annotated[
         bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")
     ] = False,
+    secrets_in_urls: Annotated[
+        bool,
+        typer.Option(
+            "--secrets-in-urls",
+            help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON too "
+            "(by default they stay placeholders there, as the proxy leaves them)",
+        ),
+    ] = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Put the real values back into a reply; placeholders not issued to the session stay."""
+    """Put the real values back into a reply; placeholders not issued to the session stay, and so does a secret,
+    card, IBAN, passport or ID number inside a link, markup or JSON (see --secrets-in-urls)."""
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
+    from stealthflow.placeholders.scope import withheld_notice
 
     if stream:
         source = source or "-"
@@ -389,16 +416,18 @@ def restore(
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
-            unresolved = _restore_records(protector, session, _input_records(input), output)
+            unresolved, withheld = _restore_records(protector, session, _input_records(input), output, secrets_in_urls)
         elif source == "-" and not json_output and output in (None, "-"):
-            unresolved = _restore_stdin(protector, session)
+            unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
         else:
             read = read_source(source)
             if read.is_records:
-                unresolved = _restore_records(protector, session, read_records(read.path), output)
+                unresolved, withheld = _restore_records(
+                    protector, session, read_records(read.path), output, secrets_in_urls
+                )
             else:
-                result = protector.restore(read.read_text(), session)
-                unresolved = result.unresolved
+                result = protector.restore(read.read_text(), session, secrets_in_urls=secrets_in_urls)
+                unresolved, withheld = result.unresolved, result.withheld
                 body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
                 _write(
                     output,
@@ -409,31 +438,36 @@ def restore(
         console.print(
             f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
         )
+    if withheld:
+        console.print(f"[yellow]{escape(withheld_notice(withheld, '--secrets-in-urls'))}[/]")
 
 
-def _restore_records(protector, session: str, records: list[Record], output: str | None) -> list[str]:
+def _restore_records(
+    protector, session: str, records: list[Record], output: str | None, secrets_in_urls: bool
+) -> tuple[list[str], list[tuple[str, str]]]:
     for record in records:  # before anything is written: fail closed, as a whole
         protector.vault.check_issued_here(record.vault, record.where)
-    unresolved, lines = [], []
+    unresolved, withheld, lines = [], [], []
     for record in records:
-        result = protector.restore(record.text, session)
+        result = protector.restore(record.text, session, secrets_in_urls=secrets_in_urls)
         unresolved += result.unresolved
+        withheld += result.withheld
         lines.append(dump_line({"id": record.id, "text": result.text, "unresolved": result.unresolved}))
     _write(output, "".join(lines))
     if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")
-    return unresolved
+    return unresolved, withheld
 
 
-def _restore_stdin(protector, session: str) -> list[str]:
-    restorer = protector.stream(session)
+def _restore_stdin(protector, session: str, secrets_in_urls: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    restorer = protector.stream(session, secrets_in_urls=secrets_in_urls)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # chunks may split a character
     while raw := sys.stdin.buffer.read1(4096):  # whatever has arrived, without waiting for more
         sys.stdout.write(restorer.feed(decoder.decode(raw)))
         sys.stdout.flush()
     sys.stdout.write(restorer.feed(decoder.decode(b"", final=True)) + restorer.finish())
     sys.stdout.flush()
-    return restorer.unresolved
+    return restorer.unresolved, restorer.withheld
 
 
 @vault_app.command("forget")

@@ -50,12 +50,23 @@ def protect(
     return protected if rewriter is None else with_rewrites([protected], rewriter)[0]
 
 
-def restore(text: str, *, session: str, protector: Protector | None = None, vault: str | None = None) -> RestoreResult:
-    """Put the values back into a reply; placeholders not issued to `session` stay and are reported.
+def restore(
+    text: str,
+    *,
+    session: str,
+    protector: Protector | None = None,
+    vault: str | None = None,
+    secrets_in_urls: bool = False,
+) -> RestoreResult:
+    """Put the values back into a reply; placeholders not issued to `session` stay and are reported (`unresolved`).
+    A secret, card, IBAN, passport or ID number the reply places inside a link, markup, JSON or a tool call stays a
+    placeholder and is reported (`withheld`) unless `secrets_in_urls=True`, as the proxy does.
     `vault`: the id protect reported (`Protected.vault`), so text from another vault fails closed."""
-    return (protector or default_protector()).restore(text, session, vault)
+    return (protector or default_protector()).restore(text, session, vault, secrets_in_urls=secrets_in_urls)
 
 
-def restore_stream(chunks: Iterable[str], *, session: str, protector: Protector | None = None) -> Iterator[str]:
-    """Restore a streamed reply chunk by chunk, never emitting half a placeholder."""
-    return (protector or default_protector()).restore_stream(chunks, session)
+def restore_stream(
+    chunks: Iterable[str], *, session: str, protector: Protector | None = None, secrets_in_urls: bool = False
+) -> Iterator[str]:
+    """Restore a streamed reply chunk by chunk, never emitting half a placeholder (guarded values as `restore`)."""
+    return (protector or default_protector()).restore_stream(chunks, session, secrets_in_urls)

@@ -237,11 +237,13 @@ class Protector:
         return known
 
     # -- restore ------------------------------------------------------------------------
-    def resolver(self, session: str, scope: RestoreScope | None = None):
-        """The value behind each placeholder issued to `session` (and within `scope`, if given:
-        others are `Withheld`). A session this process protects in is answered from its values in
-        memory (brought up to date once, on the first placeholder); any other placeholder, or any
-        other session, is looked up in the vault."""
+    def resolver(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False):
+        """The value behind each placeholder issued to `session` within `scope` (others are `Withheld`); without
+        one, the proxy's rule for a guarded value (a secret, card, IBAN, passport or ID number): not inside a link,
+        markup, JSON or a tool call unless `secrets_in_urls` (`placeholders.scope`). A session this process protects
+        in is answered from its values in memory (brought up to date once, on the first placeholder); any other
+        placeholder, or any other session, is looked up in the vault."""
+        scope = scope or RestoreScope(None, self.config.guarded_types(), secrets_in_urls)
         cache: dict[Reference, str | None] = {}
         in_memory: list[SessionValues | None] = []  # filled on the first placeholder
 
@@ -255,7 +257,7 @@ class Protector:
             return in_memory[0]
 
         def resolve(ref: Reference) -> str | Withheld | None:
-            if scope is not None and (withheld := scope.withholds(ref)) is not None:
+            if (withheld := scope.withholds(ref)) is not None:
                 return withheld
             key = Reference(ref.type, ref.index, ref.token, "")
             if key not in cache:
@@ -272,14 +274,20 @@ class Protector:
         return resolve
 
     def restore(
-        self, text: str, session: str, vault: str | None = None, scope: RestoreScope | None = None
+        self,
+        text: str,
+        session: str,
+        vault: str | None = None,
+        scope: RestoreScope | None = None,
+        secrets_in_urls: bool = False,
     ) -> RestoreResult:
-        """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one)."""
+        """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one).
+        `scope`, `secrets_in_urls`: what is withheld (`resolver`)."""
         self.vault.check_issued_here(vault, "the text")
-        return restore_text(text, self.resolver(session, scope))
+        return restore_text(text, self.resolver(session, scope, secrets_in_urls))
 
-    def stream(self, session: str, scope: RestoreScope | None = None) -> StreamRestorer:
-        return StreamRestorer(self.resolver(session, scope))
+    def stream(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False) -> StreamRestorer:
+        return StreamRestorer(self.resolver(session, scope, secrets_in_urls))
 
     def request_scope(self, session: str, request_id: str, secrets_in_urls: bool = False) -> RestoreScope | None:
         """The scope of a request recorded by `record_request` (None: the session has no such request)."""
@@ -290,8 +298,8 @@ class Protector:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""
         return self.vault.record_request(self.config.user, session, protected.entries)
 
-    def restore_stream(self, chunks: Iterable[str], session: str) -> Iterator[str]:
-        return self.stream(session).restore(chunks)
+    def restore_stream(self, chunks: Iterable[str], session: str, secrets_in_urls: bool = False) -> Iterator[str]:
+        return self.stream(session, secrets_in_urls=secrets_in_urls).restore(chunks)
 
     def start_detection_helpers(self) -> bool:
         """For a server: long texts' pattern recognizers shared with helper processes

@@ -3,13 +3,14 @@ agents). It listens on the loopback interface only, and only callers with its be
 a loopback Host header and a bounded body get an answer (`service.security`).
 
 POST /protect {text, session, rewrite?}          -> {text, spans, warnings, vault, request[, rewrite]}  (rewrite: none, or the server's --rewrite)
-POST /restore {text, session, vault?, request?}  -> {text, restored, unresolved, withheld}   (409: another vault's text)
+POST /restore {text, session, vault?, request?, secrets_in_urls?}  -> {text, restored, unresolved, withheld, notice}   (409: another vault's text)
 POST /restore/stream?session=ID[&request=ID]     chunked reply in -> chunked restored reply out (`service.streaming`)
 POST /analyze, GET|DELETE /sessions/ID           what the page shows (`service.analysis`); the page at `/`: `service.page`
 
 With `request` (the id /protect answered), a restore fills in only the placeholders that request
-issued or used, and a guarded value (a secret, card, IBAN or ID) not inside a URL or markup unless
-`secrets_in_urls` is true; the others stay and are listed in `withheld` (`placeholders.scope`). An
+issued or used. With or without it, a guarded value (a secret, card, IBAN or ID) is not filled in inside
+a URL, markup or JSON unless `secrets_in_urls` is true; the others stay, are listed in `withheld` and
+said in `notice` (`placeholders.scope`). An
 unknown request id is a 404. Errors are JSON (`{"error": {message, type, code}}`), never a bare 500
 and never with the caller's text.
 """
@@ -27,7 +28,7 @@ from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
-from stealthflow.placeholders.scope import RestoreScope
+from stealthflow.placeholders.scope import RestoreScope, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
 from stealthflow.service.security import OPEN_PATHS, JsonErrors, LocalCallersOnly, error_response
@@ -44,7 +45,7 @@ class TextRequest(BaseModel):
     session: str = Field(min_length=1)
     vault: str | None = None  # restore: the id /protect answered, checked against this vault
     request: str | None = None  # restore: the request id /protect answered: only its placeholders restore
-    secrets_in_urls: bool = False  # restore with a request: secrets inside URLs too
+    secrets_in_urls: bool = False  # restore: guarded values inside URLs, markup and JSON too
 
     @field_validator("text")
     @classmethod
@@ -121,11 +122,18 @@ def create_app(
                 404, f"no request {request.request!r} in session {request.session!r} (unknown, expired or forgotten)"
             )
         try:
-            result = protector.restore(request.text, request.session, request.vault, scope)
+            result = protector.restore(request.text, request.session, request.vault, scope, request.secrets_in_urls)
         except VaultMismatch as exc:
             return error_response(409, str(exc))
         withheld = [{"placeholder": placeholder, "reason": why} for placeholder, why in result.withheld]
-        return {"text": result.text, "restored": result.restored, "unresolved": result.unresolved, "withheld": withheld}
+        notice = withheld_notice(result.withheld, '"secrets_in_urls": true') if result.withheld else None
+        return {
+            "text": result.text,
+            "restored": result.restored,
+            "unresolved": result.unresolved,
+            "withheld": withheld,
+            "notice": notice,
+        }
 
     app.add_route("/restore/stream", RestoreStream(protector), methods=["POST"], include_in_schema=False)
 
