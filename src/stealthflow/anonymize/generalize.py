@@ -389,7 +389,8 @@ def allowed(
     generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`); a generic stand-in of the attribute
     never replaces a name, number or adjective of another kind, nor a common noun when the attribute's nouns and
     phrases may not (`common_nouns: false`: "kitchen" never -> "work"); a kin word keeps the generation of the kin
-    word it replaces (`keeps_generation`: "daughter" never -> "parent"). The teacher's own edit needs no
+    word it replaces, and a kin word of `kin_only` only a kin word (`keeps_generation`: "daughter" never -> "parent",
+    "mom" never -> "a person"). The teacher's own edit needs no
     `teacher_used`: it is the teacher's word for the phrase."""
     where = where or syntax.slot(sentence, start, end)
     bare = candidate.casefold()
@@ -427,16 +428,22 @@ def place_stand_ins() -> frozenset[str]:
 
 
 @cache
-def generations() -> dict[str, int]:
+def generations() -> dict[str, str]:
     """generic.yaml `generations`: kin word -> its generation."""
-    return {w.casefold(): n for n, kin in enumerate(_generic_yaml().get("generations") or ()) for w in kin}
+    return {w.casefold(): name for name, kin in (_generic_yaml().get("generations") or {}).items() for w in kin}
 
 
 def keeps_generation(candidate: str, phrase: str) -> bool:
-    """A kin word ending `candidate` replaces a phrase ending on a kin word only of its generation (`generations`)."""
+    """A phrase ending on a kin word is replaced by one ending on a kin word only of its generation (`generations`);
+    by one ending on any other word only when its generation is none of generic.yaml `kin_only` (a partner's: "my
+    wife" -> "someone"; never "my mom" -> "a person"). A removal ("") keeps it."""
     last, head = _WORDS.findall(candidate.casefold()), _WORDS.findall(phrase.casefold())
     kin = generations()
-    return not (last and head and last[-1] in kin and head[-1] in kin) or kin[last[-1]] == kin[head[-1]]
+    if not (last and head and head[-1] in kin):
+        return True
+    if last[-1] in kin:
+        return kin[last[-1]] == kin[head[-1]]
+    return kin[head[-1]] not in (_generic_yaml().get("kin_only") or ())
 
 
 @cache
