@@ -690,6 +690,18 @@ def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phr
     assert "Leeds" not in result_en.text
 
 
+def test_a_mark_in_a_sentence_of_another_language_stays_reported_in_an_english_post():
+    """Issue 47: "Nací en Hermosillo, llegué a Phoenix de 10 años" lost "Phoenix" in an English post ("llegué a 10
+    años"): an English stand-in or a removal there writes Spanish no one would. The mark stays, reported; the English
+    sentence's mark is still generalized."""
+    tagger = FakeTagger({"Phoenix": "pobp", "Leeds": "location"})
+    method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer(), floors_gate(0.0, -1.0)))
+    post = "Nací en Hermosillo, llegué a Phoenix de 10 años. These days I teach maths to teenagers in Leeds."
+    (result,) = method.rewrite_posts([post])
+    assert "llegué a Phoenix de 10 años." in result.text and result.unprotected == ["Phoenix"], result
+    assert "Leeds" not in result.text, result
+
+
 @pytest.mark.real_model
 def test_a_stand_in_of_another_kind_is_not_taken():
     """The real MiniLM (numpy) and SmolLM2: "a person" read fluently in place of "Bristol" (marked for gender) and
