@@ -222,6 +222,8 @@ def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sen
         ("I told her I can't afford a flat even with two jobs.", "with two jobs", "fragment"),  # "even."
         ("I send 1200 ringgit home, sometimes less when they cut the overtime.", "less", "fragment"),
         ("Closed at 23:00, chef left early so the sous gets the mopping speech.", "chef", "subject"),  # "left early"
+        ("The aunties talk about Eastleigh like it's a different country.", "about Eastleigh", "argument"),
+        ("My ex said I was married to my job.", "to my job", "argument"),  # "I was married."
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_its_clause_without(
