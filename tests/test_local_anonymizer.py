@@ -603,6 +603,12 @@ def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():
 
 
 @pytest.mark.real_model
+def put_in(words: str, post: str, rewrite: str) -> bool:
+    """`rewrite` holds `words` (whole words, any case) and `post` does not."""
+    found = re.compile(rf"(?i)\b{re.escape(words)}\b")
+    return bool(found.search(rewrite)) and not found.search(post)
+
+
 def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkeypatch):
     """The cue tagger and the fluency scorer as loaded now (no transformers) rewrite posts exactly as main
     did with both loaded through transformers (tests/data/local_rewrites_reference.jsonl, written by main's
@@ -614,13 +620,15 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkey
 
     from stealthflow.anonymize import coarser, meaning
     from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.generalize import rejected_stand_ins
     from stealthflow.utility.fluency import shared_scorer
 
     torch.set_num_threads(1)
     monkeypatch.setattr(meaning, "MEANING_FLOOR", -1.0)
     monkeypatch.setattr(coarser, "coarser", lambda *args: [])
     rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "local_rewrites_reference.jsonl").open()]
-    rows = rows[:15]
+    # a reference rewrite that put in a stand-in readers have rejected since (generic.yaml `rejected`) is no longer made
+    rows = [r for r in rows[:15] if not any(put_in(w, r["post"], r["rewrite"]) for w in rejected_stand_ins())]
     results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
         [r["post"] for r in rows]
     )
@@ -817,8 +825,9 @@ def test_a_clause_about_a_relative_or_a_colleague_never_takes_the_authors_stand_
     results = Generalizer(shared_scorer).generalize(list(posts), [[marked] for marked in posts.values()])
     for post, (text, replacements) in zip(posts, results, strict=True):
         assert all(r.replacement is None or not speaks_for_author(r.replacement) for r in replacements), (post, text)
-    # Leeds, not Cork: Cork is a county too (Faker's en_IE), whose stand-ins ("my home region") read badly
-    ((text, replacements),) = Generalizer(shared_scorer).generalize(["I am from Leeds."], [[("Leeds", "pobp")]])
+    # Norway, not Cork: Cork is a county too (Faker's en_IE), whose stand-ins ("my home region") read badly; not Leeds:
+    # a city of origin has no phrase stand-in since readers rejected "my hometown" (generic.yaml `rejected`)
+    ((text, replacements),) = Generalizer(shared_scorer).generalize(["I am from Norway."], [[("Norway", "pobp")]])
     assert any(r.replacement and speaks_for_author(r.replacement) for r in replacements), text
 
 
@@ -969,7 +978,8 @@ def test_a_places_stand_in_is_of_its_kind_and_no_team_takes_one():
             "Mexico out in groups again in Copa. Same story every time, I stop watching.",
         ]
     )
-    assert "Cyprus" not in cyprus.text or "Cyprus" in cyprus.unprotected, cyprus
+    # "Only." without "in Cyprus" is no sentence (`syntax.stranded_adverb`): the mark stays, reported
+    assert "Cyprus" not in cyprus.text or any("Cyprus" in phrase for phrase in cyprus.unprotected), cyprus
     assert not re.search(r"\b(?:city|town|area|neighbourhood)\b", cyprus.text), cyprus.text
     assert not re.search(r"\b(?:city|town|area|country|region|hometown)\b", mexico.text, re.IGNORECASE), mexico.text
 
