@@ -272,9 +272,10 @@ def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_hom
     assert "masked EMAIL (PL2) as <EMAIL_1>" in verbose.stderr and "masked API_KEY (PL4)" in verbose.stderr
 
 
-def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home):
-    """A rewrite that generalized one cue and left another is the text sent (what it changed passed the gate), and
-    protect says on stderr which phrase stayed, as --json does ("unprotected")."""
+def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, tmp_path):
+    """A rewrite that generalized one cue and left another is the text sent (what it changed passed the gate):
+    accepted, not protected. Text mode and JSONL mode say on stderr how many phrases stayed in how many texts
+    (--verbose names them), and the rows say it as the Python result does."""
     from stealthflow.anonymize.methods import Anonymized, register_method
 
     class PartlyProtecting:  # FAKE: generalizes "Leeds", cannot generalize "nurse"
@@ -283,7 +284,7 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home):
         def anonymize_many(self, profiles, on_progress=None):
             return [
                 Anonymized(p.id, p.comments[0].text.replace("Leeds", "the city"), details={"unprotected": [
-                    {"phrase": "nurse", "attribute": "occupation"}]})
+                    {"phrase": "nurse", "attribute": "occupation"}]} if "nurse" in p.comments[0].text else {})
                 for p in profiles
             ]  # fmt: skip
 
@@ -292,9 +293,47 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home):
     result = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger"])
     assert result.exit_code == 0, result.output
     assert "the rent in the city" in result.stdout
-    assert "not protected" in result.stderr and '"nurse"' in result.stderr
+    assert "1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
+    verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
+    assert 'stayed: "nurse"' in verbose.stderr
     as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
-    assert as_json["rewrite"]["accepted"] and as_json["rewrite"]["unprotected"] == ["nurse"]
+    assert as_json["rewrite"]["accepted"] and not as_json["rewrite"]["protected"]
+    assert as_json["rewrite"]["unprotected"] == ["nurse"]
+    records = tmp_path / "posts.jsonl"
+    records.write_text(
+        json.dumps({"id": "a", "text": post}) + "\n" + json.dumps({"id": "b", "text": "I live in Leeds."})
+    )
+    jsonl = runner.invoke(
+        app, ["protect", "-i", str(records), "-o", str(tmp_path / "out.jsonl"), "--rewrite", "partly"]
+    )
+    assert jsonl.exit_code == 0, jsonl.output
+    assert "1 phrase(s) could not be generalized and stayed, in 1 of 2 text(s)" in jsonl.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [(r["rewrite"]["accepted"], r["rewrite"]["protected"]) for r in rows] == [(True, False), (True, True)]
+
+
+def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_not_rejected(user_home):
+    """Every marked phrase stayed: the text sent is the placeholder text either way; the rewrite is accepted and
+    not protected (not "rejected", not "nothing to rewrite")."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+    from stealthflow.pipeline.rewrite import rewrite_protected
+
+    class Stuck:  # FAKE: marks "nurse", generalizes nothing
+        name = "stuck"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [
+                Anonymized(p.id, p.comments[0].text, details={"unprotected": [{"phrase": "nurse"}]}) for p in profiles
+            ]
+
+    post = "Twelve years as a nurse."
+    [outcome] = rewrite_protected(Stuck(), [("a", post, set())])
+    assert outcome.accepted and not outcome.protected and outcome.unprotected == ("nurse",)
+    register_method("stuck", lambda settings, pool, options: Stuck())
+    result = runner.invoke(app, ["protect", post, "--rewrite", "stuck", "--no-tagger"])
+    assert result.exit_code == 0 and result.stdout == post + "\n"
+    assert "rejected" not in result.stderr and "nothing to rewrite" not in result.stderr
+    assert "rewrote no phrase; 1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
 
 
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):

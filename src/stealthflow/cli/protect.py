@@ -201,6 +201,7 @@ class _Run:
     explain: bool = False
     secrets_found: int = 0
     rejected: int = 0
+    stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
 
@@ -219,14 +220,7 @@ class _Run:
             )
             for row, outcome in zip(rows, outcomes, strict=True):
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
-                self.rejected += not outcome.accepted
-                if outcome.accepted:
-                    self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
-                if self.verbose and outcome.accepted and outcome.changes:
-                    from stealthflow.anonymize.changes import describe_change
-
-                    changes = "; ".join(describe_change(c) for c in outcome.changes)
-                    console.print(f"{escape(row['id'])}: rewrote {escape(changes)}", highlight=False)
+                self._count(row["id"], outcome)
         for item, row, p in zip(items, rows, protected, strict=True):
             self.masked.update(span.type for span in p.spans)
             if self.verbose or self.explain:
@@ -248,6 +242,25 @@ class _Run:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
         return rows
 
+    def _count(self, text_id: str, outcome) -> None:
+        """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""
+        from stealthflow.anonymize.changes import describe_change
+
+        self.rejected += not outcome.accepted
+        self.stayed[text_id] += len(outcome.unprotected)
+        if outcome.accepted:
+            self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
+        if not self.verbose:
+            return
+        if outcome.accepted and outcome.changes:
+            changes = "; ".join(describe_change(c) for c in outcome.changes)
+            console.print(f"{escape(text_id)}: rewrote {escape(changes)}", highlight=False)
+        if not outcome.accepted:
+            console.print(f"[yellow]{escape(text_id)}: rewrite rejected:[/] {escape(outcome.reason)}", highlight=False)
+        if outcome.unprotected:
+            phrases = "; ".join(f'"{phrase}"' for phrase in outcome.unprotected)
+            console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
+
     def summary(self) -> str:
         """One line: how many values were masked and phrases rewritten, by type / attribute."""
 
@@ -260,11 +273,14 @@ class _Run:
             else "nothing to mask"
         )
         if self.rewriter is not None:
-            line += (
-                f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})"
-                if self.rewritten
-                else "; nothing to rewrite"
-            )
+            stayed = sum(self.stayed.values())
+            if self.rewritten:
+                line += f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})"
+            else:
+                line += "; rewrote no phrase" if stayed or self.rejected else "; nothing to rewrite"
+            if stayed:
+                texts = sum(1 for count in self.stayed.values() if count)
+                line += f"; {stayed} phrase(s) could not be generalized and stayed, in {texts} of {len(self.stayed)} text(s)"
         return line + ("" if self.verbose or self.explain else "; --verbose lists them")
 
 
@@ -290,9 +306,9 @@ def _protection(
         protector.close()
         pool.close()
     console.print(run.summary(), highlight=False, soft_wrap=True)
-    if run.rewriter is not None and run.rejected:
+    if run.rejected:
         console.print(
-            f"[yellow]{run.rejected} rewrite(s) not taken (nothing changed, an unreadable answer or a placeholder lost); their placeholder text was kept, the reason is in the 'rewrite' field[/]"
+            f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead, the reason is in the 'rewrite' field[/]"
         )
     if run.secrets_found:
         console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
@@ -312,11 +328,6 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
                 rows += run.protect([Record(f"text (piece {number})", piece)], session)
                 advance(len(piece.encode("utf-8")))
     row = _joined(rows, pieces)
-    rewrite = row.get("rewrite", {}) if not json_output else {}
-    if rewrite and not rewrite["accepted"]:
-        console.print(f"[yellow]rewrite rejected:[/] {rewrite['reason']}")
-    elif rewrite.get("unprotected"):  # the rewrite is sent, but what it could not generalize is still in it
-        console.print(f"[yellow]not protected:[/] {rewrite['reason']}")
     _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
 
@@ -330,7 +341,11 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
         offset += len(piece)
     if "rewrite" in rows[0]:
         rewrites = [row["rewrite"] for row in rows]
-        joined["rewrite"] = {"method": rewrites[0]["method"], "accepted": all(r["accepted"] for r in rewrites)}
+        joined["rewrite"] = {
+            "method": rewrites[0]["method"],
+            "accepted": all(r["accepted"] for r in rewrites),
+            "protected": all(r["protected"] for r in rewrites),
+        }
         if reasons := list(dict.fromkeys(r["reason"] for r in rewrites if r.get("reason"))):
             joined["rewrite"]["reason"] = "; ".join(reasons)
         if changes := [change for r in rewrites for change in r.get("changes", [])]:

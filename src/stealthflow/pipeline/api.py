@@ -42,7 +42,8 @@ def protect(
 ) -> Protected:
     """Replace explicit PII in `text` by placeholders issued to `session`; with `rewrite` other than
     `none`, then rewrite it: `.text` is the text to send, `.rewrite` says whether the rewrite was
-    accepted (a rejected one leaves the placeholder text) and what it changed."""
+    accepted (a rejected one leaves the placeholder text), what it changed, which phrases stayed
+    (`.unprotected`) and whether none did (`.protected`)."""
     rewriter = (
         None if rewrite == "none" else default_rewriter(rewrite).method()
     )  # an unknown name fails before any work

@@ -23,11 +23,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RewriteOutcome:
+    """`accepted`: the rewrite is the text to send (it kept every placeholder and its answer could be read;
+    a rewrite that changed nothing is accepted too). `unprotected`: the phrases the method marked but could not
+    generalize; they are in the text to send. `protected`: accepted and no phrase stayed (as `anonymize` says)."""
+
     text: str  # the accepted rewrite, or the protected text when rejected
     accepted: bool
     reason: str = ""
     changes: tuple[dict, ...] = ()  # what the method changed and why (the `local` method says)
     unprotected: tuple[str, ...] = ()  # marked phrases the method could not generalize: they stayed
+
+    @property
+    def protected(self) -> bool:
+        return self.accepted and not self.unprotected
 
     def to_json(self, method: str) -> dict:
         extra = {"reason": self.reason} if self.reason else {}
@@ -35,7 +43,7 @@ class RewriteOutcome:
             extra["changes"] = list(self.changes)
         if self.unprotected:
             extra["unprotected"] = list(self.unprotected)
-        return {"method": method, "accepted": self.accepted, **extra}
+        return {"method": method, "accepted": self.accepted, "protected": self.protected, **extra}
 
 
 def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
@@ -88,8 +96,7 @@ def rewrite_protected(
         if unprotected := result.details.get("unprotected"):  # phrases nothing replaced fluently stayed: say which
             outcome = replace(
                 outcome,
-                reason=result.failure(text) or "",
-                accepted=outcome.accepted and result.text != text,
+                reason=outcome.reason or result.failure(text) or "",  # a rejection's reason first
                 unprotected=tuple(dict.fromkeys(u["phrase"] for u in unprotected)),
             )
         outcomes.append(outcome)
