@@ -146,6 +146,32 @@ def test_anonymize_json_prints_one_row_per_profile(tmp_path):
     ]
 
 
+def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):
+    """A plain-text file is one profile: the error names the paragraph whose phrase stayed; the local method has no
+    model to fix; --allow-unchanged changes the exit code only."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    class StuckOnTheSecond:  # FAKE local method: generalizes nothing, and cannot generalize "nurse" in post 2
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [
+                Anonymized(p.id, p.text, details={"unprotected": [{"phrase": "nurse", "post": 1}]}) for p in profiles
+            ]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheSecond())
+    posts = tmp_path / "posts.txt"
+    posts.write_text("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n")
+    result = runner.invoke(app, ["anonymize", str(posts)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert 'paragraph 2: "nurse"' in result.stderr and "The 3 paragraphs are one profile" in result.stderr
+    assert "model" not in result.stderr and "it still prints none of them" in result.stderr
+    allowed = runner.invoke(app, ["anonymize", str(posts), "--allow-unchanged"])
+    assert allowed.exit_code == 0 and allowed.stdout == ""
+    assert "still not printed" in " ".join(runner.invoke(app, ["anonymize", "--help"]).stdout.split())
+
+
 def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
     from stealthflow.anonymize.methods import Anonymized
 

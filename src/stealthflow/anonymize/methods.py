@@ -39,6 +39,13 @@ class Anonymized:
             return "nothing was rewritten: the text is unchanged"
         return None
 
+    def stayed_by_post(self) -> dict[int, list[str]]:
+        """The phrases the method marked but could not generalize, by post (its index in the profile)."""
+        by_post: dict[int, list[str]] = {}
+        for left in self.details.get("unprotected", []):
+            by_post.setdefault(left.get("post", 0), []).append(left["phrase"])
+        return dict(sorted(by_post.items()))
+
 
 ProgressCallback = Callable[[int], None]  # called with the number of profiles just finished
 

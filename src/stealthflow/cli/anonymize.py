@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -73,7 +72,8 @@ def anonymize(
         bool,
         typer.Option(
             "--allow-unchanged",
-            help="exit 0 even when a text could not be anonymized (it is still marked protected: false)",
+            help="exit 0 even when a text could not be anonymized; that text is still not printed or written "
+            "(only its protected: false row is)",
         ),
     ] = False,
 ) -> None:
@@ -108,12 +108,13 @@ def anonymize(
         with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
         secrets = _secret_masker(settings)
-    originals = {p.id: p.text for p in profiles}
-    rows = [_output_row(result, originals[result.profile_id], secrets) for result in results]
+    originals = {p.id: p for p in profiles}
+    rows = [_output_row(result, originals[result.profile_id].text, secrets) for result in results]
+    post = "post" if input_source.is_records else "paragraph"  # a plain-text file is one profile, a post a paragraph
     for result, row in zip(results, rows, strict=True):
         if not row["protected"]:
             console.print(
-                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(result.failure(originals[result.profile_id]))}",
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, originals[result.profile_id], post))}",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -130,7 +131,7 @@ def anonymize(
             if input_source.is_records or len(results) > 1:
                 out.rule(result.profile_id)
             out.print(row["text"], markup=False, highlight=False)
-        print_changes(result)
+        print_changes(result, post)
         if "risk" in result.details:
             print_risk_report(result)
     if output:
@@ -140,11 +141,31 @@ def anonymize(
                 handle.write(dump_line(row))
         console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
-    if unprotected := [r["id"] for r in rows if not r["protected"]]:
-        if not allow_unchanged:
-            fail(
-                f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false); fix the model, or pass --allow-unchanged to accept that'
-            )
+    if (unprotected := [r["id"] for r in rows if not r["protected"]]) and not allow_unchanged:
+        remedy = (
+            "rewrite the phrases named above yourself, or use `stealthflow protect` (placeholders, and the rewrite "
+            "with the phrases that stayed reported)"
+            if method == "local"
+            else "a stronger --model may rewrite them"
+        )
+        fail(
+            f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): {remedy}. '
+            "--allow-unchanged makes this exit 0; it still prints none of them"
+        )
+
+
+def _why_not(result, profile, post: str) -> str:
+    """Why a profile is not protected; in a profile of several posts, which ones held the phrases that stayed."""
+    stayed = result.stayed_by_post()
+    if len(profile.comments) < 2 or not stayed:
+        return result.failure(profile.text)
+    where = "; ".join(
+        f"{post} {index + 1}: " + ", ".join(f'"{phrase}"' for phrase in phrases) for index, phrases in stayed.items()
+    )
+    return (
+        f"no fluent generalization in {where}: the phrase(s) stayed. The {len(profile.comments)} {post}s are one "
+        f"profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
+    )
 
 
 def _secret_masker(settings):
@@ -163,9 +184,9 @@ def _output_row(result, original: str, secrets) -> dict:
     per post, how many phrases stayed. The terminal (stderr) names the phrases."""
     if reason := result.failure(original):
         row = {"id": result.profile_id, "protected": False, "reason": reason}
-        if stayed := Counter(u["post"] for u in result.details.get("unprotected", [])):
-            row["reason"] = f"no fluent generalization: {sum(stayed.values())} phrase(s) stayed"
-            row["unprotected"] = [{"post": post, "phrases": n} for post, n in sorted(stayed.items())]
+        if stayed := result.stayed_by_post():
+            row["reason"] = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"
+            row["unprotected"] = [{"post": post, "phrases": len(phrases)} for post, phrases in stayed.items()]
         return row
     protected = secrets.protect(result.text, "anonymize")
     for warning in protected.warnings:
@@ -180,7 +201,7 @@ def _output_row(result, original: str, secrets) -> dict:
     return row
 
 
-def print_changes(result) -> None:
+def print_changes(result, label: str = "post") -> None:
     """Per post, every stretch the method changed, what replaced it and the attribute it pointed to."""
     from stealthflow.anonymize.changes import describe_change
 
@@ -188,7 +209,7 @@ def print_changes(result) -> None:
     for change in result.details.get("changes", []):
         by_post.setdefault(change["post"], []).append(change)
     for post, changes in sorted(by_post.items()):
-        console.print(f"post {post + 1}: " + escape("; ".join(describe_change(c) for c in changes)), highlight=False)
+        console.print(f"{label} {post + 1}: " + escape("; ".join(describe_change(c) for c in changes)), highlight=False)
 
 
 @app.command()
