@@ -146,6 +146,21 @@ def test_anonymize_json_prints_one_row_per_profile(tmp_path):
     ]
 
 
+def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_the_llm_on_another():
+    """The embedded model gives no usable answer as an attacker (docs/attack.md): with it, `attack` defaults to the
+    classifier; with any other model, to the LLM attacker."""
+    from stealthflow.attack.registry import default_attackers
+    from stealthflow.config import load_settings
+
+    assert default_attackers(load_settings()) == ["classifier"]
+    assert default_attackers(load_settings(model="fake:x")) == ["llm"]
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up."
+    for extra, attacker in (([], "classifier"), (["--model", "fake:x"], "fake-model")):  # the LLM attacker: its model
+        result = runner.invoke(app, ["attack", post, "--attributes", "age", "--json", *extra])
+        assert result.exit_code == 0, result.output
+        assert [json.loads(line)["attacker"] for line in result.stdout.splitlines()] == [attacker]
+
+
 def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):
     """A plain-text file is one profile: the error names the paragraph whose phrase stayed; the local method has no
     model to fix; --allow-unchanged changes the exit code only."""

@@ -29,6 +29,14 @@ def attacker_names() -> list[str]:
     return sorted(_ATTACKERS)
 
 
+def default_attackers(settings: "Settings") -> list[str]:
+    """What `attack` runs when no attacker is named: the classifier while the attacker model is the embedded one,
+    the LLM attacker on any other model. The embedded 135M model answered 1 of 40 test profiles in the requested
+    format and is below chance on every attribute; the classifier's pooled top-1 on the 200 test profiles is 0.60
+    vs majority 0.51 (docs/attack.md, `benchmarks/attacker_strength.py`)."""
+    return ["classifier"] if settings.attacker_model().model == "embedded" else ["llm"]
+
+
 def build_attackers(names: list[str], settings: "Settings", pool: LLMPool) -> list[Attacker]:
     known = attacker_names()
     unknown = [n for n in names if n not in known]

@@ -172,13 +172,20 @@ RoundsOption = Annotated[
         "--rounds", min=1, help="rounds of the loop methods (aa, stealth); default: workflow.rounds of the config (5)"
     ),
 ]
-AttackersOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--attackers",
-        help="comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU); default: llm",
-    ),
-]
+
+
+def attackers_option(default: str) -> object:
+    """The `--attackers` option, saying what its command runs without it."""
+    return Annotated[
+        Optional[str],
+        typer.Option(
+            "--attackers",
+            help=f"comma-separated attackers: llm (the attacker model), classifier (stylometric, CPU); default: {default}",
+        ),
+    ]
+
+
+AttackersOption = attackers_option("llm")
 CacheOption = Annotated[
     Optional[Path],
     typer.Option(

@@ -12,11 +12,11 @@ from rich.table import Table
 from stealthflow.attack import CorrectnessJudge
 from stealthflow.cli.app import (
     AdapterOption,
-    AttackersOption,
     CacheOption,
     ConfigOption,
     ModelOption,
     app,
+    attackers_option,
     fail,
     out,
     progress_bar,
@@ -30,6 +30,7 @@ from stealthflow.data.jsonl import dump_line
 from stealthflow.llm.pool import LLMPool
 
 BLIND = "blind: no answer — this says nothing about your privacy"
+AttackAttackers = attackers_option("classifier with the embedded model (it gives no usable answer), llm with any other")
 
 
 @app.command()
@@ -38,7 +39,7 @@ def attack(
     attributes: Annotated[
         Optional[str], typer.Option(help="comma-separated; default: the labelled ones, else all 8")
     ] = None,
-    attackers: AttackersOption = None,
+    attackers: AttackAttackers = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="write the parsed attacks as JSONL")] = None,
     json_output: Annotated[
         bool,
@@ -53,13 +54,13 @@ def attack(
     cache: CacheOption = None,
 ) -> None:
     """Infer personal attributes of each profile and print the guesses with their certainty."""
-    from stealthflow.attack.registry import attacker_names, build_attackers
+    from stealthflow.attack.registry import attacker_names, build_attackers, default_attackers
 
     settings = settings_from(config, model, adapter)
     requested = [a.strip() for a in attributes.split(",")] if attributes else None
     if requested and (unknown := set(requested) - set(ATTRIBUTES)):
         fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
-    names = [n.strip() for n in (attackers or "llm").split(",") if n.strip()]
+    names = [n.strip() for n in attackers.split(",") if n.strip()] if attackers else default_attackers(settings)
     if unknown := [n for n in names if n not in attacker_names()]:
         fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
     with user_errors():
