@@ -161,6 +161,20 @@ def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_
         assert [json.loads(line)["attacker"] for line in result.stdout.splitlines()] == [attacker]
 
 
+def test_restore_says_when_the_vault_never_saw_the_session(user_home):
+    """A mistyped session restores nothing: restore says the vault has no such session (exit 0, the reply as it is),
+    and says "not issued" only for a session it knows."""
+    protected = runner.invoke(app, ["protect", "mail me at ann.berg@mailbox.org", "-s", "real", "--rewrite", "none"])
+    assert protected.exit_code == 0, protected.output
+    reply = protected.stdout.strip() + " <EMAIL_7>"
+    typo = runner.invoke(app, ["restore", "--session", "raal", reply])
+    assert typo.exit_code == 0 and typo.stdout == reply + "\n"
+    assert "no session 'raal' in the vault" in typo.stderr and "2 placeholder(s)" in typo.stderr
+    known = runner.invoke(app, ["restore", "--session", "real", reply])
+    assert "ann.berg@mailbox.org" in known.stdout and "no session" not in known.stderr
+    assert "1 placeholder(s) were not issued to session 'real'" in known.stderr
+
+
 def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):
     """A plain-text file is one profile: the error names the paragraph whose phrase stayed; the local method has no
     model to fix; --allow-unchanged changes the exit code only."""

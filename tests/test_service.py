@@ -57,8 +57,10 @@ def test_protect_then_restore_over_http(client):
     assert protected["warnings"] and {"start", "end", "type", "level", "placeholder"} <= set(protected["spans"][0])
     restored = client.post("/restore", json={"text": protected["text"], "session": "web-1"}).json()
     assert restored["text"] == PERSONAL_TEXT and restored["unresolved"] == []
+    assert restored["notice"] is None
     other = client.post("/restore", json={"text": protected["text"], "session": "web-2"}).json()
     assert other["text"] == protected["text"] and other["unresolved"]
+    assert "no session 'web-2' in the vault" in other["notice"]
     same_vault = client.post(
         "/restore", json={"text": protected["text"], "session": "web-1", "vault": protected["vault"]}
     )

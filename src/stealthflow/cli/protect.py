@@ -448,8 +448,11 @@ def restore(
                     output,
                     dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"),
                 )
+        unknown = protector.unknown_session(session, unresolved)
         protector.close()
-    if unresolved:
+    if unknown:
+        console.print(f"[yellow]{escape(unknown)}[/]", highlight=False, soft_wrap=True)
+    elif unresolved:
         console.print(
             f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
         )

@@ -286,6 +286,16 @@ class Protector:
         self.vault.check_issued_here(vault, "the text")
         return restore_text(text, self.resolver(session, scope, secrets_in_urls))
 
+    def unknown_session(self, session: str, unresolved: Sequence[str]) -> str | None:
+        """What to tell the caller when placeholders stayed because the vault never issued anything to `session`
+        (a typo, a forgotten session, text from another vault); None when it did, or nothing stayed."""
+        if not unresolved or self.vault.has_session(self.config.user, session):
+            return None
+        return (
+            f"no session {session!r} in the vault: nothing was ever issued to it, so its "
+            f"{len(set(unresolved))} placeholder(s) stay as they are (`stealthflow vault list` shows the sessions)"
+        )
+
     def stream(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False) -> StreamRestorer:
         return StreamRestorer(self.resolver(session, scope, secrets_in_urls))
 

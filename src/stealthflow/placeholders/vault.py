@@ -643,6 +643,17 @@ class Vault:
             # The counters stay: a session of the same name later never gets an index an old reply holds.
             return grants, db.execute("DELETE FROM entries WHERE user = ? AND session = ?", (user, session)).rowcount
 
+    def has_session(self, user: str, session: str) -> bool:
+        """Whether any value of `user` was ever issued to `session` (and not forgotten)."""
+        with self._lock:
+            return (
+                self._db.execute(
+                    "SELECT 1 FROM issued i JOIN entries e ON e.id = i.entry_id WHERE i.session = ? AND e.user = ? LIMIT 1",
+                    (session, user),
+                ).fetchone()
+                is not None
+            )
+
     def sessions(self, user: str) -> list[dict]:
         """Per session: its number of values and when it was created / last used — never values."""
         with self._lock:

@@ -10,7 +10,7 @@ POST /analyze, GET|DELETE /sessions/ID           what the page shows (`service.a
 With `request` (the id /protect answered), a restore fills in only the placeholders that request
 issued or used. With or without it, a guarded value (a secret, card, IBAN or ID) is not filled in inside
 a URL, markup or JSON unless `secrets_in_urls` is true; the others stay, are listed in `withheld` and
-said in `notice` (`placeholders.scope`). An
+said in `notice` (`placeholders.scope`); `notice` also says when the vault never issued anything to the session. An
 unknown request id is a 404. Errors are JSON (`{"error": {message, type, code}}`), never a bare 500
 and never with the caller's text.
 """
@@ -126,7 +126,11 @@ def create_app(
         except VaultMismatch as exc:
             return error_response(409, str(exc))
         withheld = [{"placeholder": placeholder, "reason": why} for placeholder, why in result.withheld]
-        notice = withheld_notice(result.withheld, '"secrets_in_urls": true') if result.withheld else None
+        notice = (
+            withheld_notice(result.withheld, '"secrets_in_urls": true')
+            if result.withheld
+            else protector.unknown_session(request.session, result.unresolved)  # nothing issued: nothing withheld
+        )
         return {
             "text": result.text,
             "restored": result.restored,
