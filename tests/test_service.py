@@ -52,6 +52,7 @@ def test_the_token_is_created_once_in_a_private_file(tmp_path, monkeypatch):
 
 def test_protect_then_restore_over_http(client):
     assert client.get("/health").json()["status"] == "ok"
+    assert client.get("/health").text.endswith("}\n")  # a shell prompt after curl starts on its own line
     protected = client.post("/protect", json={"text": PERSONAL_TEXT, "session": "web-1"}).json()
     assert not any(value in protected["text"] for value in RAW_VALUES)
     assert protected["warnings"] and {"start", "end", "type", "level", "placeholder"} <= set(protected["spans"][0])
@@ -71,6 +72,24 @@ def test_protect_then_restore_over_http(client):
 
 def test_bad_request_is_rejected(client):
     assert client.post("/protect", json={"text": "x"}).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ({"text": "x", "session": "s", "levels": "PL9"}, "levels: Extra inputs are not permitted"),
+        ({"text": "x", "session": "s", "vault": "0123456789abcdef"}, "vault: Extra inputs"),  # a restore field
+        ({"text": "   ", "session": "s"}, "the text is empty"),
+        ({"text": "x"}, "session: Field required"),
+    ],
+)
+def test_protect_rejects_unknown_fields_and_empty_text_in_the_services_one_error_shape(client, body, named):
+    response = client.post("/protect", json=body)
+    assert response.status_code == 422
+    assert set(response.json()) == {"error"} and response.json()["error"]["code"] == 422
+    assert response.text.endswith("}\n")
+    assert named in response.json()["error"]["message"]
+    assert client.post("/analyze", json={"text": "", "session": "s"}).status_code == 422
 
 
 def test_streamed_restore_over_real_http(protector):

@@ -108,6 +108,13 @@ def has_lone_surrogate(text: str) -> bool:
     return False
 
 
+def not_blank(text: str) -> str:
+    """`text` itself; a ValueError when it is empty or only whitespace (a request validator)."""
+    if not text.strip():
+        raise ValueError("the text is empty: there is nothing to protect")
+    return text
+
+
 def valid_unicode(text: str) -> str:
     """`text` itself; a ValueError when it holds a lone surrogate (a request validator)."""
     if has_lone_surrogate(text):

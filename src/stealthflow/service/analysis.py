@@ -21,26 +21,18 @@ from collections import Counter
 from functools import cache
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
 from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, measured_verdicts
 from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.pipeline.protector import Protected, Protector
-from stealthflow.pipeline.records import valid_unicode
 from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
 from stealthflow.placeholders.styles import render
+from stealthflow.service.requests import PostRequest
 
 _TOKEN = re.compile(rf"{PROTECT_PLACEHOLDER.pattern}|\w+|\s+|[^\w\s]")
 _EVALUATED_ON = "its own test (200 held-out profiles)"
 WARM_UP = "Twelve years as a nurse and the rent here keeps going up."
-
-
-class PostRequest(BaseModel):
-    text: str
-    session: str = Field(min_length=1)
-
-    _valid = field_validator("text")(valid_unicode)
 
 
 def diff_pieces(before: str, after: str) -> list[dict]:

@@ -22,41 +22,21 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, field_validator
 
 from stealthflow.pipeline.protector import Protector
-from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.scope import RestoreScope, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
-from stealthflow.service.security import OPEN_PATHS, JsonErrors, LocalCallersOnly, error_response
+from stealthflow.service.requests import ProtectRequest, RestoreRequest
+from stealthflow.service.security import OPEN_PATHS, JsonBody, JsonErrors, LocalCallersOnly, error_response
 from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
     from stealthflow.memory.store import MemoryStore
     from stealthflow.pipeline.rewrite import NamedRewriter
     from stealthflow.service.page import PageLogins
-
-
-class TextRequest(BaseModel):
-    text: str
-    session: str = Field(min_length=1)
-    vault: str | None = None  # restore: the id /protect answered, checked against this vault
-    request: str | None = None  # restore: the request id /protect answered: only its placeholders restore
-    secrets_in_urls: bool = False  # restore: guarded values inside URLs, markup and JSON too
-
-    @field_validator("text")
-    @classmethod
-    def _valid_unicode(cls, text: str) -> str:
-        if has_lone_surrogate(text):
-            raise ValueError("the text holds a lone surrogate (invalid Unicode)")
-        return text
-
-
-class ProtectRequest(TextRequest):
-    rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
 
 
 def create_app(
@@ -69,7 +49,9 @@ def create_app(
 ) -> FastAPI:
     """The service; callers must send `Authorization: Bearer {token}` (see `service.security`), or
     the page's cookie when `page` is given. `rewriter`: what `/protect` and `/analyze` rewrite with."""
-    app = FastAPI(title="stealthflow", description="Protect text before it leaves your device.")
+    app = FastAPI(
+        title="stealthflow", description="Protect text before it leaves your device.", default_response_class=JsonBody
+    )
     app.add_middleware(JsonErrors)
     page_access = {"open_paths": OPEN_PATHS | {"/"}, "also_admits": page.admits} if page else {}  # `/` signs in itself
     app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes, **page_access)
@@ -77,10 +59,9 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's default echoes the input back: never send a user's text in an error (and a
-        # lone surrogate in it could not even be encoded).
-        return JSONResponse(
-            status_code=422, content={"detail": [{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]}
-        )
+        # lone surrogate in it could not even be encoded). The service's one error shape, naming each field.
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'body'}: {e['msg']}" for e in exc.errors())
+        return error_response(422, f"invalid request: {problems}")
 
     @app.exception_handler(VaultKeyError)
     @app.exception_handler(VaultTampered)
@@ -112,7 +93,7 @@ def create_app(
         return body | ({"rewrite": result.rewrite.to_json(rewriter.name)} if result.rewrite else {})
 
     @app.post("/restore")
-    def restore(request: TextRequest) -> dict:
+    def restore(request: RestoreRequest) -> dict:
         scope: RestoreScope | None = None
         if (
             request.request is not None

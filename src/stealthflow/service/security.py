@@ -172,9 +172,16 @@ class JsonErrors:
                 await error_response(500, f"the service failed ({type(exc).__name__})")(scope, receive, send)
 
 
+class JsonBody(JSONResponse):
+    """A JSON answer ending in a newline, so that a shell prompt after `curl` starts on its own line."""
+
+    def render(self, content: object) -> bytes:
+        return super().render(content) + b"\n"
+
+
 def error_response(status: int, message: str) -> JSONResponse:
     """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
-    return JSONResponse(
+    return JsonBody(
         status_code=status,
         content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}},
     )

@@ -15,7 +15,7 @@ async function api(method, path, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const message = (data.error && data.error.message) || (data.detail && data.detail[0] && data.detail[0].msg);
+    const message = data.error && data.error.message;
     throw new Error(message || `the server answered ${response.status}`);
   }
   return data;

@@ -1,0 +1,33 @@
+"""The JSON bodies the service's text endpoints take. An unknown or misspelt field is a 422, never
+ignored ("levels" is no field of /protect); a text to protect or analyze must hold more than whitespace."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from stealthflow.pipeline.records import not_blank, valid_unicode
+
+
+class TextRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    session: str = Field(min_length=1)
+
+    _valid = field_validator("text")(valid_unicode)
+
+
+class PostRequest(TextRequest):
+    """A text to protect (`/analyze`)."""
+
+    _not_blank = field_validator("text")(not_blank)
+
+
+class ProtectRequest(PostRequest):
+    rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
+
+
+class RestoreRequest(TextRequest):
+    vault: str | None = None  # the id /protect answered, checked against this vault
+    request: str | None = None  # the request id /protect answered: only its placeholders restore
+    secrets_in_urls: bool = False  # guarded values inside URLs, markup and JSON too
