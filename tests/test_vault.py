@@ -216,6 +216,10 @@ def test_vault_list_export_import_and_rotate_key_round_trip(tmp_path, monkeypatc
 
     backup = tmp_path / "backup.bin"
     assert runner.invoke(app, ["vault", "export", str(backup), *args]).exit_code == 0
+    first = backup.read_bytes()
+    again = runner.invoke(app, ["vault", "export", str(backup), *args])  # an earlier backup is never overwritten
+    assert again.exit_code == 2 and "--force" in again.stderr and backup.read_bytes() == first
+    assert runner.invoke(app, ["vault", "export", str(backup), "--force", *args]).exit_code == 0
     assert (
         b"dana" not in backup.read_bytes() and b"chat-alpha-42" not in backup.read_bytes()
     )  # the whole file is encrypted

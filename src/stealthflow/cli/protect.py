@@ -561,16 +561,22 @@ def vault_list(user: UserOption = None, config: ConfigOption = None, json_output
 @vault_app.command("export")
 def vault_export(
     file: Annotated[
-        Path, typer.Argument(help="backup file to write (encrypted with a key derived from the vault key)")
+        Path,
+        typer.Argument(metavar="FILE", help="backup file to write (encrypted with a key derived from the vault key)"),
     ],
+    force: Annotated[bool, typer.Option("--force", help="overwrite FILE if it exists (an earlier backup)")] = False,
     config: ConfigOption = None,
 ) -> None:
     """Encrypted backup of the whole vault (restore it with `vault import`; it needs the same key)."""
     settings = protect_settings(config, None, None)
     with vault_errors():
         vault = open_user_vault(settings)
-        vault.export(file)
-        vault.close()
+        try:
+            vault.export(file, overwrite=force)
+        except FileExistsError:
+            fail(f"{file} exists (an earlier backup?): pass --force to overwrite it, or choose another file")
+        finally:
+            vault.close()
     console.print(f"wrote an encrypted backup of the vault to {file}; it opens only with the same vault key")
 
 

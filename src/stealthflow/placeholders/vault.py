@@ -668,8 +668,9 @@ class Vault:
     def _export_key(self) -> bytes:
         return hmac.new(self._keys.encryption, b"stealthflow vault export", hashlib.sha256).digest()
 
-    def export(self, path: str | Path) -> None:
-        """The whole vault, itself encrypted (AES-GCM under a key derived from the vault key)."""
+    def export(self, path: str | Path, overwrite: bool = False) -> None:
+        """The whole vault, itself encrypted (AES-GCM under a key derived from the vault key). An existing
+        file (an earlier backup) is a `FileExistsError` unless `overwrite`."""
         snapshot = Path(tempfile.mkdtemp()) / "vault.sqlite"
         try:
             with self._lock, sqlite3.connect(snapshot) as copy:
@@ -678,7 +679,7 @@ class Vault:
             blob = EXPORT_MAGIC + nonce + AESGCM(self._export_key()).encrypt(nonce, snapshot.read_bytes(), EXPORT_MAGIC)
         finally:
             shutil.rmtree(snapshot.parent, ignore_errors=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL), 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(blob)
 
