@@ -94,3 +94,60 @@ def test_readme_block_runs_as_written(index, user_env):
         assert '"text":"mail<EMAIL_1>"' in result.stdout.replace(" ", ""), result.stdout + result.stderr
     if language == "python":
         assert "anna.berg@mailbox.org" in result.stdout.splitlines()[-1] and "<EMAIL_" in result.stdout.splitlines()[0]
+
+
+LOCAL_DOC = README.parent / "docs" / "local-anonymizer.md"
+TABLE_ROW = re.compile(r'^\| "(.+?)" \| (.+) \|$', re.M)
+QUOTED = re.compile(r'"(.+?)"')
+
+
+def _table_claims() -> list[tuple[str, str]]:
+    """(post, what the table says it becomes) of the example table of docs/local-anonymizer.md."""
+    return TABLE_ROW.findall(LOCAL_DOC.read_text(encoding="utf-8").split("## Usage")[0])
+
+
+def _readme_claim() -> tuple[str, str, str]:
+    """The README's anonymize example: its post and the change it says `local` makes ("phrase" -> "replacement")."""
+    text = README.read_text(encoding="utf-8")
+    post = re.search(r'stealthflow anonymize "(.+?)"', text).group(1)
+    phrase, replacement = re.search(r'generalizes the phrases.*?\("(.+?)" -> "(.+?)"\)', text, re.S).groups()
+    return post, phrase, replacement
+
+
+@pytest.mark.real_model
+def test_the_documented_rewrites_are_what_the_shipped_local_method_does():
+    """What README.md and docs/local-anonymizer.md's table say `local` prints, it prints: a post's new text, or
+    "not printed" with the phrases it names as reported among those that stayed and those it says leave gone."""
+    from stealthflow.anonymize.methods import build_method
+    from stealthflow.config import load_settings
+    from stealthflow.data import Profile
+    from stealthflow.data.schema import Comment
+    from stealthflow.llm.pool import LLMPool
+
+    claims = _table_claims()
+    post, phrase, replacement = _readme_claim()
+    assert len(claims) >= 8
+    pool = LLMPool()
+    try:
+        method = build_method("local", load_settings(), pool)
+        posts = [claimed for claimed, _ in claims] + [post]
+        results = method.anonymize_many([Profile(id=str(i), comments=[Comment(text=p)]) for i, p in enumerate(posts)])
+    finally:
+        pool.close()
+    for (original, becomes), result in zip(claims, results, strict=False):
+        stayed = [p for phrases in result.stayed_by_post().values() for p in phrases]
+        if becomes.startswith("not printed"):
+            assert result.failure(original), (original, result.text)
+            for part in becomes.split(";"):
+                named = QUOTED.findall(re.sub(r"\(.*?\)", "", part))  # a parenthesis explains, names nothing
+                if "reported as not protected" in part:
+                    assert set(named) <= set(stayed), (original, named, stayed)
+                elif "leaves" in part:
+                    assert not any(n in result.text for n in named), (original, result.text)
+        else:
+            assert result.failure(original) is None and result.text == QUOTED.match(becomes).group(1), (
+                original,
+                result,
+            )
+    changes = [(c["phrase"], c["replacement"]) for c in results[-1].details.get("changes", [])]
+    assert (phrase, replacement) in changes, changes

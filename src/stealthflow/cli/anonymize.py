@@ -110,11 +110,13 @@ def anonymize(
         secrets = _secret_masker(settings)
     originals = {p.id: p for p in profiles}
     rows = [_output_row(result, originals[result.profile_id].text, secrets) for result in results]
-    post = "post" if input_source.is_records else "paragraph"  # a plain-text file is one profile, a post a paragraph
     for result, row in zip(results, rows, strict=True):
+        profile = originals[result.profile_id]
+        several = not input_source.is_records and len(profile.comments) > 1
+        post = "paragraph" if several else "post"  # plain text with blank lines is one profile, each paragraph a post
         if not row["protected"]:
             console.print(
-                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, originals[result.profile_id], post))}",
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, profile, post))}",
                 highlight=False,
                 soft_wrap=True,
             )
