@@ -367,6 +367,31 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert [(r["rewrite"]["accepted"], r["rewrite"]["protected"]) for r in rows] == [(True, False), (True, True)]
 
 
+def test_a_rewrite_that_lost_a_placeholder_is_rejected_with_its_own_reason(user_home):
+    """A rewrite that dropped a placeholder is rejected (the placeholder text is sent) and says so, even when the
+    method also reported a phrase that stayed: the rejection's reason is the one given."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class Lossy:  # FAKE: drops the e-mail's placeholder, cannot generalize "nurse"
+        name = "lossy"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [
+                Anonymized(p.id, "A nurse wrote this.", details={"unprotected": [{"phrase": "nurse"}]})
+                for p in profiles
+            ]
+
+    register_method("lossy", lambda settings, pool, options: Lossy())
+    post = "Twelve years as a nurse, mail ann.berg@mailbox.org"
+    result = runner.invoke(app, ["protect", post, "--rewrite", "lossy", "--no-tagger", "--json", "-v"])
+    assert result.exit_code == 0, result.output
+    rewrite = json.loads(result.stdout)["rewrite"]
+    assert not rewrite["accepted"] and not rewrite["protected"] and "lost placeholder(s) <EMAIL_1>" in rewrite["reason"]
+    assert json.loads(result.stdout)["text"] == "Twelve years as a nurse, mail <EMAIL_1>"
+    assert "rewrite rejected: the rewrite lost placeholder(s) <EMAIL_1>" in " ".join(result.stderr.split())
+    assert "1 rewrite(s) rejected" in result.stderr
+
+
 def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_not_rejected(user_home):
     """Every marked phrase stayed: the text sent is the placeholder text either way; the rewrite is accepted and
     not protected (not "rejected", not "nothing to rewrite")."""

@@ -308,7 +308,7 @@ def _protection(
     console.print(run.summary(), highlight=False, soft_wrap=True)
     if run.rejected:
         console.print(
-            f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead, the reason is in the 'rewrite' field[/]"
+            f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead; --verbose says why, as the rows' 'rewrite' field does[/]"
         )
     if run.secrets_found:
         console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
