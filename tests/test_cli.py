@@ -327,7 +327,7 @@ def test_protect_prints_a_one_line_summary_and_lists_spans_with_verbose(user_hom
     assert "masked EMAIL (PL2) as <EMAIL_1>" in verbose.stderr and "masked API_KEY (PL4)" in verbose.stderr
 
 
-def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, tmp_path):
+def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, tmp_path, monkeypatch):
     """A rewrite that generalized one cue and left another is the text sent (what it changed passed the gate):
     accepted, not protected. Text mode and JSONL mode say on stderr how many phrases stayed in how many texts
     (--verbose names them), and the rows say it as the Python result does."""
@@ -365,6 +365,11 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert "1 phrase(s) could not be generalized and stayed, in 1 of 2 text(s)" in jsonl.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [(r["rewrite"]["accepted"], r["rewrite"]["protected"]) for r in rows] == [(True, False), (True, True)]
+    from stealthflow.pipeline import pieces
+
+    monkeypatch.setattr(pieces, "split_text", lambda text: [text[:30], text[30:]])  # a long text's pieces: one text
+    split = runner.invoke(app, ["protect", "A nurse here. " * 4, "--rewrite", "partly", "--no-tagger"])
+    assert "2 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in split.stderr, split.stderr
 
 
 def test_a_rewrite_that_lost_a_placeholder_is_rejected_with_its_own_reason(user_home):

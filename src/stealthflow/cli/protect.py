@@ -327,6 +327,7 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
             for number, piece in enumerate(pieces, 1):
                 rows += run.protect([Record(f"text (piece {number})", piece)], session)
                 advance(len(piece.encode("utf-8")))
+        run.stayed = Counter({"text": sum(run.stayed.values())})  # the pieces are one text
     row = _joined(rows, pieces)
     _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
