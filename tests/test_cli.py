@@ -604,3 +604,12 @@ def test_show_prints_the_texts_only_to_a_terminal(tmp_path, monkeypatch):
         shown += chunk
     os.close(terminal)
     assert done.returncode == 0 and b"before: mail sabine.fuchs@web.de" in shown
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    def options(command, path):
+        for name, sub in getattr(command, "commands", {}).items():  # a group
+            yield from options(sub, [*path, name])
+        yield from ((" ".join(path), p.opts) for p in command.params if p.param_type_name == "option" and not p.help)
+
+    assert list(options(typer.main.get_command(app), [])) == []

@@ -173,6 +173,8 @@ RoundsOption = Annotated[
     ),
 ]
 
+SeedOption = Annotated[int, typer.Option(help="random seed: the same seed and input give the same output")]
+
 
 def attackers_option(default: str) -> object:
     """The `--attackers` option, saying what its command runs without it."""

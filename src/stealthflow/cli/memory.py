@@ -195,7 +195,9 @@ def forget(
 @memory_app.command("list")
 def list_(
     user: UserOption,
-    json_out: Annotated[bool, typer.Option("--json")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help='print each memory as a JSON line {"id", "text", "metadata"}')
+    ] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:

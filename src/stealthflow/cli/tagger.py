@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from stealthflow.cli.app import Typer, app, console, fail, out, print_markdown, recipe_overrides, user_errors
+from stealthflow.cli.app import (
+    SeedOption,
+    Typer,
+    app,
+    console,
+    fail,
+    out,
+    print_markdown,
+    recipe_overrides,
+    user_errors,
+)
 from stealthflow.resources import write_words
 
 tagger_app = Typer(
@@ -73,7 +83,7 @@ def build_data(
     n: Annotated[
         int, typer.Option("--n", min=100, help="training messages (validation: n/10 from held-out templates)")
     ] = 12000,
-    seed: int = 0,
+    seed: SeedOption = 0,
     public_talk: Annotated[
         bool,
         typer.Option(

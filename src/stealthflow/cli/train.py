@@ -12,6 +12,7 @@ from stealthflow.cli.app import (
     AdapterOption,
     ConfigOption,
     ModelOption,
+    SeedOption,
     Typer,
     app,
     console,
@@ -128,7 +129,7 @@ def harvest_posts(
             help="attack examples as the strong model's answers (answer) or one option per attribute (choice)"
         ),
     ] = "answer",
-    seed: int = 0,
+    seed: SeedOption = 0,
 ) -> None:
     """Per-post data for the local anonymizer: teacher rewrites, attack examples and GRPO prompts."""
     from stealthflow.data import load_profiles
@@ -164,7 +165,7 @@ def harvest_phrases(
     validation_share: Annotated[
         float, typer.Option(min=0.0, max=0.5, help="share of the posts held back as validation (by post id)")
     ] = 0.1,
-    seed: int = 0,
+    seed: SeedOption = 0,
 ) -> None:
     """Phrase-generalizer data: one row per teacher cue (its sentence, phrase, attribute -> the teacher's stand-in)."""
     from stealthflow.harvest.phrases import harvest_phrases as build
@@ -370,11 +371,11 @@ def cue_tagger(
     out_dir: Annotated[
         Path, typer.Option("--out", help="where the tagger weights and card go (models/cue-tagger ships)")
     ],
-    epochs: Annotated[float, typer.Option(min=0.1)] = 2.0,
+    epochs: Annotated[float, typer.Option(min=0.1, help="passes over the training rows")] = 2.0,
     top_layers: Annotated[
         int, typer.Option(min=1, max=6, help="MiniLM layers trained (and shipped) with the head")
     ] = 3,
-    learning_rate: float = 2e-4,
+    learning_rate: Annotated[float, typer.Option(help="the optimizer's learning rate")] = 2e-4,
     threshold: Annotated[
         Optional[float],
         typer.Option(min=0.0, max=1.0, help="tag a token when P(not O) >= this (default: --init's, else 0.5)"),
