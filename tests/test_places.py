@@ -66,7 +66,9 @@ def test_a_places_stand_ins_are_of_its_kind_and_frame():
     work = places.stand_ins(*_at("I'm a dental hygienist in Tacoma.", "in Tacoma"), "in")
     assert "my city" in work["phrases"] and not any("hometown" in w for f in work.values() for w in f)
     grew = places.stand_ins(*_at("I grew up in Tacoma.", "in Tacoma"), "in")
-    assert "my hometown" in grew["phrases"] and "my city" not in grew["phrases"]
+    # a birthplace is never "my city" (where the author lives); "my hometown", which blind readers accepted 0 times in
+    # 14, is on data/generalize/generic.yaml's rejected list, so no phrase stands in for it
+    assert "my city" not in grew.get("phrases", ()) and "my hometown" not in grew.get("phrases", ())
     assert places.frame(*_at("Went to Berlin last week.", "to Berlin")) == "travel"
     assert places.frame(*_at("Went to a grammar school in Kent.", "in Kent")) == ""  # no trip to Kent, no home
 
