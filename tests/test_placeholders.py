@@ -231,8 +231,25 @@ def test_a_urls_user_and_password_are_the_secret_its_scheme_host_and_port_stay(u
     assert [(s.text_in(text), s.type) for s in DETECTOR.detect(text)] == [(secret, "CREDENTIAL")]
 
 
-def test_a_url_without_a_password_has_no_secret_nor_email():
-    assert found("git clone ssh://git@github.com/anna/notes.git") == {}
+@pytest.mark.parametrize(
+    ("text", "user", "span_type"),
+    [
+        ("git clone ssh://lena.rossi@mailbox.org@git.acme.io/repo.git", "lena.rossi@mailbox.org", "EMAIL"),
+        ("Login via https://marta.kowalski@gmx.net@portal.acme.io/ today", "marta.kowalski@gmx.net", "EMAIL"),
+        ("Login via https://marta.kowalski%40gmx.net@portal.acme.io/ today", "marta.kowalski%40gmx.net", "EMAIL"),
+        ("ftp://jsmith@files.smithfamily.org/backup.zip", "jsmith", "USERNAME"),
+        ("ssh://jdoe@bastion.acme.io:22", "jdoe", "USERNAME"),
+    ],
+)
+def test_a_urls_user_without_a_password_is_an_email_or_a_user_name_its_host_stays(text, user, span_type):
+    assert found(text) == {user: span_type}
+
+
+@pytest.mark.parametrize(
+    "address", ["tom=work@fastmail.fm", "first/last@company-mail.de", "r&d.team@brightlabs.io", "a#b@protonmail.com"]
+)
+def test_an_emails_local_part_keeps_every_character_outside_a_link(address):
+    assert found(f"write to {address} today") == {address: "EMAIL"}
 
 
 @pytest.mark.parametrize(
@@ -241,6 +258,9 @@ def test_a_url_without_a_password_has_no_secret_nor_email():
         ("https://mybank.com/reset?token=9f8e7d6c5b4a3f2e1d0c&email=jo.b@gmx.net", "jo.b@gmx.net"),
         ("https://accounts.example-bank.com/reset?email=jo.b@gmx.net", "jo.b@gmx.net"),
         ("https://drive.google.com/file/d/1AbC/view?usp=sharing&email=anna.berg@mailbox.org", "anna.berg@mailbox.org"),
+        ("https://gitlab.com/users/jonas.weber@posteo.de/activity", "jonas.weber@posteo.de"),
+        ("https://app.io/#/invite/lina.berg@gmail.com", "lina.berg@gmail.com"),
+        ("see www.acme.io/share?email=anna@mailbox.org", "anna@mailbox.org"),
     ],
 )
 def test_an_email_in_a_url_is_the_address_only_and_never_left_in_clear(text, address):

@@ -11,6 +11,7 @@ import ipaddress
 import re
 import string
 import unicodedata
+import urllib.parse
 from collections.abc import Iterator
 from functools import cache, cached_property, lru_cache
 
@@ -153,9 +154,17 @@ class PatternBacked(Recognizer):
 
 # The email pattern's pieces (data/identifier_patterns.yaml): a local part of these characters and dots, "@", a domain
 # of words joined by hyphens and dots; an @ with a local-part character before it and a domain after it is a site.
-_LOCAL_CHARACTERS = r"!$%'*+\-^_`{|}~\w"
+# In a link's path, query or fragment, the URL's delimiters end the local part ("?email=anna@x.org": "anna").
+_URL_DELIMITERS = "/?#&="
+_LOCAL_IN_URL = r"!$%'*+\-^_`{|}~\w"
+_LOCAL_CHARACTERS = _LOCAL_IN_URL + _URL_DELIMITERS
 _EMAIL_SITE = regex.compile(rf"(?<=[{_LOCAL_CHARACTERS}])@(?=\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+\b)", PatternBacked.flags)
-_NOT_LOCAL = regex.compile(rf"[^{_LOCAL_CHARACTERS}.]", PatternBacked.flags | regex.REVERSE)  # searched backwards
+# searched backwards: where the local part starts in text, and in a link
+_NOT_LOCAL = regex.compile(rf"[^{_LOCAL_CHARACTERS}.]", PatternBacked.flags | regex.REVERSE)
+_NOT_LOCAL_IN_URL = regex.compile(rf"[^{_LOCAL_IN_URL}.]", PatternBacked.flags | regex.REVERSE)
+# A run of local-part characters that is a link's or a file's path, query or fragment: from a "/" ("//host/u/anna"
+# after "://", "/home/sam/mail/anna"), from "www.", or with a query's "?key=" ("site.io/share?email=anna").
+_LINK_RUN = regex.compile(r"/|www\.|[^?]*\?[^=]*=", PatternBacked.flags | regex.IGNORECASE)
 _DOMAIN_RUN = regex.compile(r"[\w.-]*", PatternBacked.flags)
 
 
@@ -184,12 +193,22 @@ class EmailRecognizer(PatternBacked):
         for site in _EMAIL_SITE.finditer(text):
             if inside(authorities, site.start()):
                 continue
-            before = _NOT_LOCAL.search(text, position, site.start())
-            start, end = before.end() if before else position, _DOMAIN_RUN.match(text, site.end()).end()
+            start, end = self._local_start(text, position, site.start()), _DOMAIN_RUN.match(text, site.end()).end()
             match = pattern.search(text, start, end)
             if match:
                 position = match.end()
                 yield match
+
+    @staticmethod
+    def _local_start(text: str, position: int, site: int) -> int:
+        """Where the local part before the @ at `site` starts, at `position` at the earliest: the run of local-part
+        characters, or in a link its piece after the last URL delimiter."""
+        before = _NOT_LOCAL.search(text, position, site)
+        start = before.end() if before else position
+        if _LINK_RUN.match(text, start, site):
+            before = _NOT_LOCAL_IN_URL.search(text, start, site)
+            start = before.end() if before else start
+        return start
 
 
 @register_recognizer
@@ -341,6 +360,26 @@ class HandleRecognizer(Recognizer):
             and name_key(m[0][1:]).replace(" ", "") not in _brand_handles()
             and not inside(authorities, m.start())
         ]
+
+
+@register_recognizer
+class UrlUserRecognizer(Recognizer):
+    """The user of a URL without a password, everything before its authority's last "@": an EMAIL when it is an
+    address ("ssh://lena.rossi@mailbox.org@git.acme.io", "https://marta.kowalski%40gmx.net@portal.acme.io"), else a
+    USERNAME ("ftp://jsmith@files.smithfamily.org"). A user with a password is url_password's CREDENTIAL."""
+
+    name, type = "url_user", "USERNAME"
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        for start, end in url_authorities(text):
+            at = text.rfind("@", start, end)
+            user = text[start:at] if at > start else ""
+            if user and ":" not in user:
+                address = urllib.parse.unquote(user)
+                email = "@" in address and _email_domain_known(address)
+                spans.append(self.span(start, at, span_type="EMAIL" if email else None))
+        return spans
 
 
 @cache
