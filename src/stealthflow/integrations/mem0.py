@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stealthflow.integrations import map_strings
+from stealthflow.integrations import hydrate, map_strings
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
 
@@ -60,7 +60,7 @@ class ProtectedMemory:
         session = self._session(item if any(item.get(k) for k in SCOPE_KEYS) else scope)
 
         def restore(s):
-            return self.protector.restore(s, session).text
+            return hydrate(self.protector, s, session)
 
         return {k: map_strings(v, restore) if k in TEXT_KEYS else v for k, v in item.items()}
 

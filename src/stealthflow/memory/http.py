@@ -6,6 +6,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from stealthflow.memory.store import MemoryStore
+from stealthflow.placeholders.scope import withheld_json, withheld_notice
 
 
 class AppendRequest(BaseModel):
@@ -24,6 +25,7 @@ class PackRequest(BaseModel):
 class HydrateRequest(BaseModel):
     user: str = Field(min_length=1)
     text: str
+    secrets_in_urls: bool = False
 
 
 class ForgetRequest(BaseModel):
@@ -49,7 +51,9 @@ def memory_router(store: MemoryStore) -> APIRouter:
 
     @router.post("/hydrate")
     def hydrate(request: HydrateRequest) -> dict:
-        return {"text": store.hydrate(request.user, request.text)}
+        result = store.restore(request.user, request.text, request.secrets_in_urls)
+        notice = withheld_notice(result.withheld, '"secrets_in_urls": true') if result.withheld else None
+        return {"text": result.text, "withheld": withheld_json(result.withheld), "notice": notice}
 
     @router.post("/forget")
     def forget(request: ForgetRequest) -> dict:

@@ -1,59 +1,108 @@
-"""Where a placeholder stands in a reply's text: inside a link or markup that a client may load
-("url"), inside JSON that a program may act on, such as a text-based tool call ("tool"), or in
-prose ("text").
+"""Where a placeholder stands in a reply: in plain prose ("text"), where a guarded value is filled in, or where a
+renderer, a client or an agent could send it away: in a link, markup or a command ("url"), or in JSON or code
+("tool"). The decision fails closed. A placeholder is "text" only when
 
-A hostile model writes URLs the way renderers and browsers accept them, not the way a strict
-parser would, so the scan is tolerant and errs towards "url": a scheme-relative `//host`, an
-angle-bracket link destination with spaces in it, a newline inside a quoted attribute value, a
-markdown link or image target over several lines, a reference definition `[x]: ...`, CSS `url(`.
-Placeholders before it count as the values they will be restored to (their brackets are not
-markup). Only the last `WINDOW` characters are looked at.
+1. it stands apart: between it and the white space on either side there is nothing but sentence punctuation
+   (`OPENING` before it, `CLOSING` after it), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`,
+   `<IBAN_1>.evil.com` and `"<IBAN_1>"` are not;
+2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
+   one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
+   (`evil.com/`), `](`, `]:`, `url(`, `@import`, an HTML tag, a command of data/link_commands.txt ("url"); nor a `{`
+   ("tool");
+3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open ("tool").
+
+The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
+as that value. The work is linear in the reply's length.
 """
 
 from __future__ import annotations
 
+import copy
 import re
+from functools import cache
 
-WINDOW = 2048  # how far back a context is looked for; a longer run without a space counts as a URL
-_PLACEHOLDER_LIKE = re.compile(
-    r"[<\[{]{1,2}[ \t]?[A-Za-z][A-Za-z _-]*?[ \t]?[_:-]?[ \t]?[0-9a-fA-F]{1,32}[ \t]?[>\]}]{1,2}"
-)
-_URL_MARK = re.compile(r"//|\\\\|www\.|\]\(|url\(", re.IGNORECASE)  # within a run of text without spaces
-# An HTML tag, or the start of one still open at the end: a quote left open runs to the end.
-_TAG = re.compile(r"""<[A-Za-z!?/](?:"[^"]*"?|'[^']*'?|[^'">])*>?""")
-_REFERENCE_DEFINITION = re.compile(r"(?:^|\n)[ \t]{0,3}\[[^\]\n]+\]:[ \t]*[^\n]*$")
+from stealthflow.placeholders.types import type_alternation
+from stealthflow.resources import listed_words, resource_dir
 
-
-def place_of(before: str) -> str:
-    """ "url", "tool" or "text" for a placeholder right after `before`."""
-    window = _PLACEHOLDER_LIKE.sub("x", before[-WINDOW:])
-    if _in_run(window, len(before) > WINDOW) or _in_tag(window) or _in_link_target(window):
-        return "url"
-    return "tool" if window.count("{") > window.count("}") else "text"
+OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
+CLOSING = ".,;:!?)*_`\"'\u201d\u2019\u00bb"  # and between a placeholder and white space
+TAIL = 32  # characters kept of what was read: a mark cut across two pieces; a longer run without a space is glued
 
 
-def in_url(before: str) -> bool:
-    """Whether a placeholder right after `before` stands inside a link or markup."""
-    return place_of(before) == "url"
+@cache
+def _events() -> re.Pattern[str]:
+    """The marks read in a reply: a blank line, a code fence, a brace, and the marks of a link, markup or command."""
+    commands = "|".join(re.escape(word) for word in sorted(listed_words(resource_dir("data") / "link_commands.txt")))
+    tag = rf"<(?![ \t]?(?:{type_alternation()})[ \t]?[_:-]?[ \t]?[0-9a-f]{{1,32}}[ \t]?>)[a-z!?/]"
+    url = rf"//|:/|/\\|\\\\|www\.|mailto:|[\w-]\.[a-z]{{2,63}}[/?]|\]\(|\]:|url\(|@import|{tag}|\b(?:{commands})\b"
+    return re.compile(
+        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})|(?P<url>{url})",
+        re.IGNORECASE | re.MULTILINE,
+    )
 
 
-def _in_run(window: str, cut: bool) -> bool:
-    """The text since the last whitespace holds a URL mark (or is longer than a URL may be)."""
-    start = max(window.rfind(c) for c in " \t\n\r\f\v")
-    if start < 0 and cut:
-        return True
-    return _URL_MARK.search(window, start + 1) is not None
+class Surroundings:
+    """What the text read so far makes of a placeholder that comes next (`place`)."""
+
+    def __init__(self) -> None:
+        self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
+        self.fence = False  # inside a code fence
+        self.depth = 0  # "{" read minus "}" read
+        self.tail = ""  # the last `TAIL` characters read
+
+    def feed(self, piece: str) -> None:
+        """Read `piece`, the text that follows what was read."""
+        text, seen = self.tail + piece, len(self.tail)
+        for match in _events().finditer(text):
+            if match.end() <= seen:  # read with the last piece
+                continue
+            kind = match.lastgroup
+            if kind == "blank":
+                self.paragraph = None
+            elif kind == "fence":
+                self.fence = not self.fence
+            elif kind == "close":
+                self.depth = max(0, self.depth - 1)
+            elif kind == "open":
+                self.depth += 1
+                self.paragraph = self.paragraph or "tool"
+            else:
+                self.paragraph = "url"
+        self.tail = text[-TAIL:]
+
+    def place(self, after: str) -> str:
+        """ "url", "tool" or "text" for a placeholder after what was read, `after` the text that follows it."""
+        if self.paragraph == "url":
+            return "url"
+        if self.paragraph or self.fence or self.depth:
+            return "tool"
+        return "text" if self._apart_before() and _apart_after(after) else "url"
+
+    def joined(self, piece: str) -> Surroundings:
+        """A copy that has read `piece` too."""
+        other = copy.copy(self)
+        other.feed(piece)
+        return other
+
+    def _apart_before(self) -> bool:
+        run = re.split(r"\s", self.tail)[-1]
+        return len(run) < TAIL and all(ch in OPENING for ch in run)
 
 
-def _in_tag(window: str) -> bool:
-    """A tag still open at the end: its attributes (or a quoted value) run on to the placeholder."""
-    last = [*_TAG.finditer(window)][-1:]
-    return bool(last) and last[0].end() == len(window) and not last[0].group().endswith(">")
+def _apart_after(after: str) -> bool:
+    run = re.split(r"\s", after[:TAIL])[0]
+    return len(run) < TAIL and all(ch in CLOSING for ch in run)
 
 
-def _in_link_target(window: str) -> bool:
-    """Inside a markdown link or image target `](...` not yet closed, or a reference definition."""
-    at = window.rfind("](")
-    if at >= 0 and window.count("(", at) > window.count(")", at):
-        return True
-    return _REFERENCE_DEFINITION.search(window) is not None
+def after_undecided(text: str, end: int) -> bool:
+    """Whether what follows a placeholder ending at `end` may still make it glued: the text ends in its run of closing
+    punctuation (a stream's next chunk decides)."""
+    run = text[end : end + TAIL]
+    return len(run) < TAIL and all(ch in CLOSING for ch in run)
+
+
+def place_of(before: str, after: str = "") -> str:
+    """ "url", "tool" or "text" for a placeholder between `before` and `after`."""
+    surroundings = Surroundings()
+    surroundings.feed(before)
+    return surroundings.place(after)

@@ -31,17 +31,11 @@ import ahocorasick
 import regex
 
 from stealthflow.placeholders.automaton import word_automaton, word_starts
-from stealthflow.placeholders.context import WINDOW, place_of
+from stealthflow.placeholders.context import TAIL, Surroundings, after_undecided
 from stealthflow.placeholders.styles import INDEX_DIGITS, TOKEN_CHARS
-from stealthflow.placeholders.types import TYPE_LEVELS
+from stealthflow.placeholders.types import TYPE_LEVELS, type_alternation
 
-
-def _type_alternation() -> str:
-    names = sorted(TYPE_LEVELS, key=len, reverse=True)
-    return "|".join("[ _-]?".join(name.split("_")) for name in names)
-
-
-_TYPES = _type_alternation()
+_TYPES = type_alternation()
 _TYPE_BY_LETTERS = {name.replace("_", ""): name for name in TYPE_LEVELS}
 _NO_SEPARATORS = str.maketrans("", "", " _-")
 # A token holds a hex letter, or is all digits but longer than any index (`styles.TOKEN_CHARS`): `<EMAIL_1000>`
@@ -123,27 +117,31 @@ class Scanner:
         self.restored = 0
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
-        self.shared = ""  # text of the whole reply before this scan (other choices and fields too), when streamed
+        self.context = Surroundings()  # what was emitted so far
+        # what the whole reply emitted before this scan (other choices and fields too), when streamed
+        self.shared: Surroundings | None = None
 
-    def scan(
-        self, text: str, pos: int, final: bool, starts: list[int] | None = None, before: str = ""
-    ) -> tuple[str, int]:
+    def scan(self, text: str, pos: int, final: bool, starts: list[int] | None = None) -> tuple[str, int]:
         """Output for text[pos:...] and where scanning stopped (held back when not final).
         `starts`: where placeholder bodies can start in a final text (`body_starts`); the scan
-        then looks only around them. `before`: the text that came before `text` (a stream's)."""
-        self._text, self._before, self._start = text, before, pos
-        parts = []
+        then looks only around them."""
+        self._text, self._parts = text, []
         while True:
             match = _SCAN.search(text, pos, partial=not final) if starts is None else _search_near(text, pos, starts)
             if match is None:
-                parts.append(text[pos:])
-                return "".join(parts), len(text)
-            if not final and (match.partial or _may_grow(text, match)):
-                parts.append(text[pos : match.start()])
-                return "".join(parts), match.start()
-            parts.append(text[pos : match.start()])
-            parts.append(self._replacement(match))
+                self.emit(text[pos:])
+                return "".join(self._parts), len(text)
+            if not final and (match.partial or _may_grow(text, match) or after_undecided(text, match.end())):
+                self.emit(text[pos : match.start()])
+                return "".join(self._parts), match.start()
+            self.emit(text[pos : match.start()])
+            self.emit(self._replacement(match))
             pos = match.end()
+
+    def emit(self, part: str) -> None:
+        """Output `part`, read as what follows the output so far."""
+        self._parts.append(part)
+        self.context.feed(part)
 
     def _replacement(self, match: regex.Match) -> str:
         if match["escape"]:
@@ -151,7 +149,7 @@ class Scanner:
         ref = reference(match)
         if ref is None:
             return match[0]
-        value = self._resolve(ref, match.start())
+        value = self._resolve(ref, match.end())
         if value is None:
             self.unresolved.append(ref.text)
             return match[0]
@@ -165,8 +163,8 @@ class Scanner:
         exact = ref.exact()
         return match[0].replace(exact, value, 1) if exact in match[0] else value
 
-    def _resolve(self, ref: Reference, at: int) -> str | Withheld | None:
-        """The resolver's answer for `ref` where it stands; the place is looked for only when the
+    def _resolve(self, ref: Reference, end: int) -> str | Withheld | None:
+        """The resolver's answer for `ref` (ending at `end`) where it stands; the place is looked for only when the
         resolver would fill it in as text. A stream is judged both on its own text and on the text
         of the whole reply (a client may join its choices), the stricter place winning."""
         if self.json_string:
@@ -174,9 +172,10 @@ class Scanner:
         value = self.resolve(ref)
         if value is None or isinstance(value, Withheld):
             return value
-        places = {place_of(self._before + self._text[max(0, at - WINDOW - 1) : at])}
+        after = self._text[end : end + TAIL]
+        places = {self.context.place(after)}
         if self.shared:
-            places.add(place_of(self.shared + self._text[self._start : at]))
+            places.add(self.shared.joined("".join(self._parts)).place(after))
         place = "url" if "url" in places else "tool" if "tool" in places else "text"
         return value if place == "text" else self.resolve(_at(ref, place))
 
@@ -286,14 +285,12 @@ class StreamRestorer:
         self.scanner = Scanner(resolve, json_string)
         self._buffer = ""  # one already-emitted character of context (for the look-behind) + pending text
         self._pos = 0
-        self._before = ""  # the reply's text before the buffer (its end), to tell whether a placeholder is in a URL
 
     def feed(self, chunk: str) -> str:
         self._buffer += chunk
-        emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False, before=self._before)
+        emitted, self._pos = self.scanner.scan(self._buffer, self._pos, final=False)
         emitted += self._release_backslashes()
         keep_from = max(self._pos - 1, 0)
-        self._before = (self._before + self._buffer[:keep_from])[-WINDOW - 1 :]
         self._buffer, self._pos = self._buffer[keep_from:], self._pos - keep_from
         return emitted
 
@@ -307,13 +304,14 @@ class StreamRestorer:
         if run <= self.scanner.escape_width:
             return ""
         cut = self._pos + run - self.scanner.escape_width
-        self._before = (self._before + self._buffer[:cut])[-WINDOW - 1 :]
         self._buffer, self._pos = self._buffer[cut:], 0
-        return "\\" * (run - self.scanner.escape_width)
+        released = "\\" * (run - self.scanner.escape_width)
+        self.scanner.context.feed(released)
+        return released
 
     def finish(self) -> str:
-        emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True, before=self._before)
-        self._buffer, self._pos, self._before = "", 0, ""
+        emitted, _ = self.scanner.scan(self._buffer, self._pos, final=True)
+        self._buffer, self._pos = "", 0
         return emitted
 
     def restore(self, chunks: Iterable[str]) -> Iterator[str]:

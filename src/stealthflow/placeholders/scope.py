@@ -48,6 +48,11 @@ class RestoreScope:
         return None
 
 
+def withheld_json(withheld: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """`RestoreResult.withheld` as JSON: each placeholder left as it is, and why."""
+    return [{"placeholder": placeholder, "reason": why} for placeholder, why in withheld]
+
+
 def withheld_notice(withheld: list[tuple[str, str]], switch: str) -> str:
     """One line on the placeholders a restore left as they are (`RestoreResult.withheld`) and why, naming `switch`,
     the caller's way to fill in a guarded value there all the same."""

@@ -81,6 +81,13 @@ class Span:
         return self.start < other.end and other.start < self.end
 
 
+def type_alternation() -> str:
+    """A regular expression's alternation of the type names, longest first, each "_" also a space, a hyphen or
+    nothing (a placeholder's type as a reply may spell it: `EMAIL_1`, `REAL NAME`, `APIKEY`)."""
+    names = sorted(TYPE_LEVELS, key=len, reverse=True)
+    return "|".join("[ _-]?".join(name.split("_")) for name in names)
+
+
 def merge_spans(spans: list[Span], text: str) -> list[Span]:
     """Disjoint spans of `text`, by start. Spans of one type that overlap are one span over both, with the higher level
     and confidence and the first one's source and reason: the longer one alone would leave the other's words in clear

@@ -12,7 +12,7 @@ Placeholders the resolver withholds (`placeholders.scope`) stay as they are and 
 
 from __future__ import annotations
 
-from stealthflow.placeholders.context import WINDOW
+from stealthflow.placeholders.context import Surroundings
 from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
 
 TEXT_FIELDS = ("content", "reasoning_content")
@@ -27,7 +27,7 @@ class ReplyRestorer:
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
-        self._sent = ""  # the end of the streamed text sent so far, every choice's text fields in order
+        self._sent = Surroundings()  # the streamed text sent so far, every choice's text fields in order, as read
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -82,7 +82,7 @@ class ReplyRestorer:
         stream.scanner.shared = self._sent
         emitted = stream.feed(text)
         if key[1] != "tool":  # what a client shows: tool-call arguments are a program's
-            self._sent = (self._sent + emitted)[-WINDOW - 1 :]
+            self._sent.feed(emitted)
         return emitted
 
     def _stream(self, key: tuple) -> StreamRestorer:

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
-from stealthflow.placeholders.scope import RestoreScope, withheld_notice
+from stealthflow.placeholders.scope import RestoreScope, withheld_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
 from stealthflow.service.requests import ProtectRequest, RestoreRequest
@@ -106,7 +106,7 @@ def create_app(
             result = protector.restore(request.text, request.session, request.vault, scope, request.secrets_in_urls)
         except VaultMismatch as exc:
             return error_response(409, str(exc))
-        withheld = [{"placeholder": placeholder, "reason": why} for placeholder, why in result.withheld]
+        withheld = withheld_json(result.withheld)
         notice = (
             withheld_notice(result.withheld, '"secrets_in_urls": true')
             if result.withheld
