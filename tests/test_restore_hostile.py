@@ -9,7 +9,7 @@ import pytest
 from placeholder_fixtures import make_protector, protect_config
 
 from stealthflow.placeholders.context import place_of
-from stealthflow.placeholders.restore import Reference, restore_text
+from stealthflow.placeholders.restore import Reference, StreamRestorer, Withheld, restore_text
 from stealthflow.testing.hostile import hostile_text
 
 
@@ -80,3 +80,23 @@ def test_reading_a_reply_with_many_placeholders_in_one_long_paragraph_is_linear(
 
     small, large = run(20_000), run(80_000)
     assert large < 8 * max(small, 0.05), (small, large)  # 4x the text; quadratic would be 16x
+
+
+def _guarded(ref: Reference) -> str | Withheld | None:  # a fake vault: <IBAN_1>, withheld outside prose
+    if (ref.type, ref.index) != ("IBAN", 1):
+        return None
+    return "DE89 3704 0044 0532 0130 00" if ref.place == "text" else Withheld("secret_in_" + ref.place)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "restored"),
+    [
+        (["Ping <IBAN_1>", ".evil.example for status"], False),  # the next chunk glues it to a host
+        (["Your IBAN is <IBAN_1>", ".", " Thanks"], True),
+        (["Click: <URL_1>", "<IBAN_1>"], False),
+    ],
+)
+def test_a_stream_holds_a_placeholder_back_until_the_text_after_it_decides(chunks, restored):
+    streamed = "".join(StreamRestorer(_guarded).restore(chunks))
+    assert streamed == restore_text("".join(chunks), _guarded).text
+    assert ("DE89" in streamed) is restored
