@@ -110,9 +110,9 @@ def test_a_run_of_backslashes_is_not_held_back_while_it_streams(json_string):
 
 
 def test_restoring_placeholders_after_long_runs_without_spaces_is_linear():
-    """Whether a placeholder stands in a URL is read from the run of text before it (up to 2 048
-    characters without a space); trying a scheme at every start of that run took time quadratic in
-    it: a reply of 4 000 placeholders each after a 2 000-character dotted run took two minutes."""
+    """Where a placeholder stands is read from the text since the placeholder before it, once; trying a scheme at
+    every start of the run before it took time quadratic in it: a reply of 4 000 placeholders each after a
+    2 000-character dotted run took two minutes."""
     probe = (
         "from stealthflow.placeholders.restore import restore_text\n"
         "text = (' ' + 'ab.' * 666 + '<EMAIL_1>') * 4000\n"

@@ -13,6 +13,9 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
 as that value. The work is linear in the reply's length.
+
+Measured on the 61 hostile replies of a read-only review (written from its attacks, not from these rules; the command
+in docs/security.md): a guarded value filled in 37 -> 5 times, the 3 prose replies among the 5.
 """
 
 from __future__ import annotations
