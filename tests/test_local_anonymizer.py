@@ -1097,3 +1097,17 @@ def test_protect_keeps_a_possessive_with_the_masked_name_and_generalizes_the_wor
     )
     restored = restore(trip.text, session="s", protector=protector).text
     assert re.match(r"I went with my \w+ Sipho ", restored), (trip.text, restored)  # never "I went Sipho to"
+
+
+def test_a_change_is_labelled_by_what_left_the_text_not_by_a_word_that_stayed():
+    """ "Lagos for a desk job in Toronto." -> "Lagos.": the word token "Lagos" differs only by its period, so the
+    word diff counts it as removed; the label is the attribute of the phrase that left (main: pobp, of "Lagos")."""
+    from stealthflow.anonymize.changes import text_changes
+
+    cues = [("Lagos", "pobp"), ("a desk job", "occupation")]
+    (change,) = text_changes("I left Lagos for a desk job in Toronto.", "I left Lagos.", cues, "generalized")
+    assert change["attribute"] == "occupation"
+    (kept,) = text_changes("I left Lagos for good.", "I left Lagos.", cues, "generalized")
+    assert kept["attribute"] is None  # "for good" is no marked phrase; "Lagos" stayed
+    (inserted,) = text_changes("I left Lagos.", "I left Lagos behind.", cues, "model")
+    assert inserted["attribute"] is None

@@ -4,6 +4,7 @@ the attribute of the marked phrase it covers; and how to say it in one line."""
 from __future__ import annotations
 
 import difflib
+import os
 import re
 
 from stealthflow.data.evidence import find_phrase
@@ -13,7 +14,9 @@ _TOKEN = re.compile(r"\S+")
 
 def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how: str) -> list[dict]:
     """Every stretch of `original` that left the text (word by word), what replaced it, and the
-    attribute of the marked phrase it overlaps (None: the model changed more than was marked)."""
+    attribute of the marked phrase that overlaps most of the characters that left (None: the model changed
+    more than was marked). A word kept but for its punctuation did not leave: in "Lagos for a desk job in
+    Toronto." -> "Lagos." the attribute is that of "a desk job", not of "Lagos", which stayed."""
     if original == rewritten:
         return []
     a, b = list(_TOKEN.finditer(original)), list(_TOKEN.finditer(rewritten))
@@ -26,12 +29,21 @@ def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how
         removed = original[a[i1].start() : a[i2 - 1].end()] if i2 > i1 else ""
         added = rewritten[b[j1].start() : b[j2 - 1].end()] if j2 > j1 else ""
         start = a[i1].start() if i2 > i1 else (a[i1].start() if i1 < len(a) else len(original))
-        end = a[i2 - 1].end() if i2 > i1 else start
-        attributes = [attribute for (s, e), attribute in cue_spans if s < max(end, start + 1) and start < e]
+        first, last = _left(removed, added, start) if removed else (start, start + 1)  # an insertion: where it went
+        overlaps = [(min(e, last) - max(s, first), attribute) for (s, e), attribute in cue_spans]
+        size, attribute = max(overlaps, key=lambda o: o[0], default=(0, None))
         changes.append(
-            {"phrase": removed, "replacement": added, "attribute": attributes[0] if attributes else None, "by": how}
+            {"phrase": removed, "replacement": added, "attribute": attribute if size > 0 else None, "by": how}
         )
     return changes
+
+
+def _left(removed: str, added: str, start: int) -> tuple[int, int]:
+    """The (start, end) in the original of what left the text: `removed` (at `start`) without the
+    characters it shares with `added` at either end."""
+    head = len(os.path.commonprefix([removed, added]))
+    tail = len(os.path.commonprefix([removed[head:][::-1], added[head:][::-1]]))
+    return start + head, start + len(removed) - tail
 
 
 def describe_change(change: dict) -> str:
