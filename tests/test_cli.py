@@ -440,10 +440,12 @@ def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     assert "real_name filter" in result.stderr and "Whatarau" not in result.stderr
 
 
-def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
-    """FAKE-free, real detector (no tagger): a 200 KB one-line text goes through in pieces, with byte progress;
-    one value keeps one placeholder across pieces and the JSON spans point into the whole text."""
+def test_a_long_text_is_protected_in_pieces_with_progress(user_home, monkeypatch):
+    """FAKE-free, real detector (no tagger): a 200 KB one-line text goes through in pieces, with byte progress
+    (on a terminal); one value keeps one placeholder across pieces and the JSON spans point into the whole text."""
     from stealthflow.pipeline.pieces import PIECE_CHARS
+
+    monkeypatch.setattr(sys.modules["stealthflow.cli.app"].console, "_force_terminal", True)
 
     sentence = "My friend writes from anna.berg@mailbox.org every week, and I answer her at night. "
     text = sentence * (2 * 3 * PIECE_CHARS // len(sentence))
@@ -458,6 +460,17 @@ def test_a_long_text_is_protected_in_pieces_with_progress(user_home):
     assert len(body["spans"]) == text.count("anna.berg@mailbox.org")
     assert all(text[s["start"] : s["end"]] == "anna.berg@mailbox.org" for s in body["spans"])
     assert len(result.stderr.splitlines()) < 10  # a summary, not a line per value
+
+
+def test_progress_bars_show_on_a_terminal_only_and_end_at_the_total(monkeypatch, capsys):
+    """A log (stderr a file or a pipe) keeps no bar; main printed the bar's last state there ("0/3" for attack)."""
+    cli_app = sys.modules["stealthflow.cli.app"]
+    for terminal in (True, False):
+        monkeypatch.setattr(cli_app.console, "_force_terminal", terminal)
+        with cli_app.progress_bar("attacking", 3) as progress:
+            progress.advance(0, 3)
+        shown = capsys.readouterr().err
+        assert ("attacking" in shown and "3/3" in shown) if terminal else shown == "", shown
 
 
 def test_split_text_cuts_at_line_then_sentence_then_word_ends():
@@ -613,3 +626,17 @@ def test_every_option_of_every_command_says_what_it_does():
         yield from ((" ".join(path), p.opts) for p in command.params if p.param_type_name == "option" and not p.help)
 
     assert list(options(typer.main.get_command(app), [])) == []
+
+
+def test_attack_lists_no_masked_value_as_a_cue_and_names_the_text_as_its_table_does():
+    """The shipped cue tagger marks "4242" (income) and a GitHub token (location) in the demo's posts; protect
+    masks both with a placeholder, so the cue line counts them instead (main listed them as attribute cues,
+    and called a plain text "post 1" under a table titled "text · ...")."""
+    token = "ghp_9fQx7LmN2pRt5VwY8zA1bC3dE6fG0hJ4kL7m"
+    post = f"Turning 30 next month, card ending 4242. My github token is {token}, please ignore."
+    result = runner.invoke(app, ["attack", post, "--model", "fake:x", "--attributes", "gender"])
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.stdout.split())
+    assert "text · llm" in flat and "text: phrases that point to you:" in flat and "post 1" not in flat
+    assert token not in flat and '"4242"' not in flat
+    assert "2 value(s) that protect masks with a placeholder" in flat

@@ -43,6 +43,23 @@ def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | No
     return found
 
 
+def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[TaggedSpan]], list[int]]:
+    """`find_cues` around what protect's detector masks (its recognizers and the PII tagger: a card number, a
+    token, an e-mail, a name): such a value gets a placeholder, it is no phrase to rewrite, and an attribute
+    named for it ("ghp_..." as a location, "4242" as income) is wrong. Returns the cues per post and how many
+    values were left out of each."""
+    values = [[(s.start, s.end) for s in spans] for spans in _protect_detector().detect_many(posts)]
+    return find_cues(tagger, posts, values), [len(found) for found in values]
+
+
+@cache
+def _protect_detector():
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    return Detector(build_recognizers(models=True))
+
+
 def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[TaggedSpan]:
     """`span` without the holes and the sentence ends inside it; a piece is trimmed of spaces and
     punctuation only where it was cut (the tagger's own edges stay as they were: "$72,000", "30%")."""

@@ -334,6 +334,7 @@ def reachable(pool: "LLMPool", config: "ModelConfig", what: str) -> None:
 
 @contextlib.contextmanager
 def progress_bar(description: str, total: int, extra: str = "") -> Iterator[Progress]:
+    """A bar (done / total, time) on a terminal; nothing where stderr is a file or a pipe (a log keeps no bar)."""
     columns = [
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -342,7 +343,7 @@ def progress_bar(description: str, total: int, extra: str = "") -> Iterator[Prog
         TimeRemainingColumn(),
         TextColumn("{task.fields[info]}"),
     ]
-    with Progress(*columns, console=console) as progress:
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         progress.add_task(description, total=total, info=extra)
         yield progress
 
@@ -357,7 +358,7 @@ def bytes_progress(description: str, total: int) -> Iterator[Callable[[int], Non
         TransferSpeedColumn(),
         TimeRemainingColumn(),
     ]
-    with Progress(*columns, console=console) as progress:
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task(description, total=total)
         yield lambda done: progress.advance(task, done)
 

@@ -73,10 +73,10 @@ def attack(
         texts = [p.text for p in profiles]
         runs = []
         for attacker in build_attackers(names, settings, pool):
-            with progress_bar(f"attacking ({attacker.name})", len(profiles)):
+            with progress_bar(f"attacking ({attacker.name})", len(profiles)) as progress:
                 runs.append((attacker, attacker.attack_many(texts, asked)))
+                progress.advance(0, len(profiles))
     strength = _strength(settings)
-    several = len(profiles) > 1
     for index, profile in enumerate(profiles):
         cues = {} if profile.labelled() else find_profile_cues(profile)
         for attacker, results in runs:
@@ -89,7 +89,7 @@ def attack(
             else:
                 _print_attack(profile, attacker, results[index], judge, said)
         if not json_output:
-            print_cues(cues, profile.id if several else None, len(profile.comments))
+            print_cues(cues, profile.id, len(profile.comments))
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         with output.open("w", encoding="utf-8") as handle:
@@ -138,27 +138,31 @@ def _strength(settings) -> dict[str, str]:
 
 def find_profile_cues(profile) -> dict[int, list[dict]]:
     """Per post (by index), the phrases that give the author away and the attribute each points
-    to (the cue tagger); {} when the tagger is not installed."""
-    from stealthflow.anonymize.cues import find_cues, load_cue_tagger
+    to (the cue tagger), without the values protect masks with a placeholder (`cues_outside_values`),
+    which are counted as {"masked": N} instead; {} when the tagger is not installed."""
+    from stealthflow.anonymize.cues import cues_outside_values, load_cue_tagger
 
     try:
         tagger = load_cue_tagger()
     except FileNotFoundError:
         return {}
     posts = [c.text for c in profile.comments]
+    found, masked = cues_outside_values(tagger, posts)
     return {
         i: [{"phrase": posts[i][s.start : s.end], "attribute": s.label} for s in spans]
-        for i, spans in enumerate(find_cues(tagger, posts))
-        if spans
+        + ([{"masked": masked[i]}] if masked[i] else [])
+        for i, spans in enumerate(found)
+        if spans or masked[i]
     }
 
 
-def print_cues(cues: dict[int, list[dict]], profile_id: str | None = None, posts: int = 1) -> None:
-    """One line per post with cues: `post N` within one profile; `ID` (or `ID post N`) when
-    there are several profiles, such as a JSONL of posts."""
+def print_cues(cues: dict[int, list[dict]], profile_id: str, posts: int = 1) -> None:
+    """One line per post with cues, named as the attack table's title names the profile: `ID`, or `ID post N`
+    when the profile has several posts. Values protect masks are counted, not named."""
     for post, found in cues.items():
-        where = " ".join(
-            ([profile_id] if profile_id else []) + ([f"post {post + 1}"] if posts > 1 or not profile_id else [])
-        )
-        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in found)
-        out.print(f"{escape(where)}: phrases that point to you: {escape(phrases)}", highlight=False)
+        where = profile_id + (f" post {post + 1}" if posts > 1 else "")
+        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in found if "phrase" in c)
+        masked = sum(c.get("masked", 0) for c in found)
+        said = [f"phrases that point to you: {phrases}"] if phrases else []
+        said += [f"{masked} value(s) that protect masks with a placeholder"] if masked else []
+        out.print(f"{escape(where)}: {escape('; '.join(said))}", highlight=False)

@@ -7,11 +7,13 @@ later loads take well under a second. No network is touched.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import shutil
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import platformdirs
 
@@ -50,10 +52,13 @@ def converted_model_path() -> Path:
     source = gguf_path()
     import transformers
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import modeling_gguf_pytorch_utils as gguf_utils
 
     transformers.utils.logging.disable_progress_bar()
     tokenizer = AutoTokenizer.from_pretrained(source.parent, gguf_file=source.name)
-    model = AutoModelForCausalLM.from_pretrained(source.parent, gguf_file=source.name)
+    # The GGUF reader's own tqdm bar ignores the setting above: shown on a terminal only (tqdm's disable=None).
+    with mock.patch.object(gguf_utils, "tqdm", functools.partial(gguf_utils.tqdm, disable=None)):
+        model = AutoModelForCausalLM.from_pretrained(source.parent, gguf_file=source.name)
     # The GGUF loader leaves a quantizer flag that blocks saving and training.
     model.hf_quantizer = None
     model.is_quantized = False
