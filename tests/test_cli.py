@@ -172,7 +172,30 @@ def test_restore_says_when_the_vault_never_saw_the_session(user_home):
     assert "no session 'raal' in the vault" in typo.stderr and "2 placeholder(s)" in typo.stderr
     known = runner.invoke(app, ["restore", "--session", "real", reply])
     assert "ann.berg@mailbox.org" in known.stdout and "no session" not in known.stderr
-    assert "1 placeholder(s) were not issued to session 'real'" in known.stderr
+    said = " ".join(known.stderr.split())
+    assert "1 placeholder(s) have no value in session 'real' (never issued to it, or forgotten since)" in said
+
+
+def test_restore_names_the_session_the_rows_were_protected_in(user_home):
+    """`restore -i` under another session than the rows carry restores nothing: it names the rows' session (main
+    said nothing about it); a forgotten value is not called "never issued" (main: "were not issued")."""
+    (user_home / "in.jsonl").write_text('{"id": "a", "text": "mail me at ann.berg@mailbox.org"}\n')
+    protected = runner.invoke(app, ["protect", "-i", "in.jsonl", "-o", "out.jsonl", "-s", "demo", "--rewrite", "none"])
+    assert protected.exit_code == 0, protected.output
+    runner.invoke(app, ["protect", "hello bob.berg@mailbox.org", "-s", "other", "--rewrite", "none"])
+    wrong = runner.invoke(app, ["restore", "--session", "other", "-i", "out.jsonl"])
+    assert wrong.exit_code == 0 and "ann.berg" not in wrong.stdout
+    assert "the rows were protected in session 'demo', not 'other': restore them with --session demo" in " ".join(
+        wrong.stderr.split()
+    )
+    right = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
+    assert "ann.berg@mailbox.org" in right.stdout and "the rows were protected" not in right.stderr
+    forget = runner.invoke(app, ["vault", "forget", "--value"], input="ann.berg@mailbox.org\n")
+    assert forget.exit_code == 0, forget.output
+    forgotten = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
+    said = " ".join(forgotten.stderr.split())
+    assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
+    assert "the values of session 'demo' were forgotten (`stealthflow vault forget`): its 1 placeholder(s)" in said
 
 
 def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):

@@ -43,13 +43,14 @@ def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | No
     return found
 
 
-def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[TaggedSpan]], list[int]]:
-    """`find_cues` around what protect's detector masks (its recognizers and the PII tagger: a card number, a
-    token, an e-mail, a name): such a value gets a placeholder, it is no phrase to rewrite, and an attribute
-    named for it ("ghp_..." as a location, "4242" as income) is wrong. Returns the cues per post and how many
-    values were left out of each."""
+def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, str]]], list[int]]:
+    """Per post, its (phrase, attribute) cues as the local anonymizer labels them (`split_cues`, so a listing
+    and a change list name one phrase's attribute alike), found around what protect's detector masks (its
+    recognizers and the PII tagger: a card number, a token, an e-mail, a name): such a value gets a
+    placeholder, it is no phrase to rewrite, and an attribute named for it ("ghp_..." as a location, "4242"
+    as income) is wrong. Returns the cues per post and how many values were left out of each."""
     values = [[(s.start, s.end) for s in spans] for spans in _protect_detector().detect_many(posts)]
-    return find_cues(tagger, posts, values), [len(found) for found in values]
+    return split_cues(tagger, posts, find_cues(tagger, posts, values)), [len(found) for found in values]
 
 
 @cache

@@ -138,7 +138,7 @@ def _strength(settings) -> dict[str, str]:
 
 def find_profile_cues(profile) -> dict[int, list[dict]]:
     """Per post (by index), the phrases that give the author away and the attribute each points
-    to (the cue tagger), without the values protect masks with a placeholder (`cues_outside_values`),
+    to (the cue tagger, labelled as the local anonymizer labels them), without the values protect masks with a placeholder (`cues_outside_values`),
     which are counted as {"masked": N} instead; {} when the tagger is not installed."""
     from stealthflow.anonymize.cues import cues_outside_values, load_cue_tagger
 
@@ -149,10 +149,10 @@ def find_profile_cues(profile) -> dict[int, list[dict]]:
     posts = [c.text for c in profile.comments]
     found, masked = cues_outside_values(tagger, posts)
     return {
-        i: [{"phrase": posts[i][s.start : s.end], "attribute": s.label} for s in spans]
+        i: [{"phrase": phrase, "attribute": attribute} for phrase, attribute in pairs]
         + ([{"masked": masked[i]}] if masked[i] else [])
-        for i, spans in enumerate(found)
-        if spans or masked[i]
+        for i, pairs in enumerate(found)
+        if pairs or masked[i]
     }
 
 

@@ -422,7 +422,7 @@ def restore(
     card, IBAN, passport or ID number inside a link, markup or JSON (see --secrets-in-urls)."""
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.records import read_records
+    from stealthflow.pipeline.records import other_sessions, read_records
     from stealthflow.placeholders.scope import withheld_json, withheld_notice
 
     if stream:
@@ -431,16 +431,19 @@ def restore(
     settings = protect_settings(config, None, None, user=user)
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
+        elsewhere: list[str] = []
         if input is not None:
-            unresolved, withheld = _restore_records(protector, session, _input_records(input), output, secrets_in_urls)
+            records = _input_records(input)
+            elsewhere = other_sessions(records, session)
+            unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
         else:
             read = read_source(source)
             if read.is_records:
-                unresolved, withheld = _restore_records(
-                    protector, session, read_records(read.path), output, secrets_in_urls
-                )
+                records = read_records(read.path)
+                elsewhere = other_sessions(records, session)
+                unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
             else:
                 result = protector.restore(read.read_text(), session, secrets_in_urls=secrets_in_urls)
                 unresolved, withheld = result.unresolved, result.withheld
@@ -456,11 +459,20 @@ def restore(
                 )
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
+    if elsewhere:
+        named = ", ".join(repr(other) for other in elsewhere)
+        console.print(
+            f"[yellow]the rows were protected in session {escape(named)}, not {escape(repr(session))}: "
+            f"restore them with --session {escape(elsewhere[0])}[/]",
+            highlight=False,
+            soft_wrap=True,
+        )
     if unknown:
         console.print(f"[yellow]{escape(unknown)}[/]", highlight=False, soft_wrap=True)
     elif unresolved:
         console.print(
-            f"[yellow]{len(unresolved)} placeholder(s) were not issued to session {session!r} and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
+            f"[yellow]{len(unresolved)} placeholder(s) have no value in session {session!r} (never issued to it, "
+            f"or forgotten since) and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
         )
     if withheld:
         console.print(f"[yellow]{escape(withheld_notice(withheld, '--secrets-in-urls'))}[/]")

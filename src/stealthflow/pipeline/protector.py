@@ -287,13 +287,17 @@ class Protector:
         return restore_text(text, self.resolver(session, scope, secrets_in_urls))
 
     def unknown_session(self, session: str, unresolved: Sequence[str]) -> str | None:
-        """What to tell the caller when placeholders stayed because the vault never issued anything to `session`
-        (a typo, a forgotten session, text from another vault); None when it did, or nothing stayed."""
+        """What to tell the caller when placeholders stayed because the vault holds no value of `session`: its values
+        were forgotten (`Vault.numbered_before`), or it never issued any (a typo, text from another vault); None
+        when it holds some, or nothing stayed."""
         if not unresolved or self.vault.has_session(self.config.user, session):
             return None
+        stayed = f"{len(set(unresolved))} placeholder(s) stay as they are"
+        if self.vault.numbered_before(self.config.user, session):
+            return f"the values of session {session!r} were forgotten (`stealthflow vault forget`): its {stayed}"
         return (
             f"no session {session!r} in the vault: nothing was ever issued to it, so its "
-            f"{len(set(unresolved))} placeholder(s) stay as they are (`stealthflow vault list` shows the sessions)"
+            f"{stayed} (`stealthflow vault list` shows the sessions)"
         )
 
     def stream(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False) -> StreamRestorer:

@@ -17,6 +17,7 @@ class Record(NamedTuple):
     text: str
     vault: str | None = None  # the vault that protected this text, when the row says
     where: str = ""  # FILE:LINE, for messages
+    session: str | None = None  # the session that protected this text, when the row says (`protected_row`)
 
 
 def read_records(path: Path) -> list[Record]:
@@ -48,11 +49,22 @@ def parse_records(text: str, where: str) -> list[Record]:
         if record_id in seen:
             raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
         seen.add(record_id)
-        vault = record.get("vault")
+        vault, session = record.get("vault"), record.get("session")
         records.append(
-            Record(record_id, record["text"], vault if isinstance(vault, str) else None, f"{where}:{lineno}")
+            Record(
+                record_id,
+                record["text"],
+                vault if isinstance(vault, str) else None,
+                f"{where}:{lineno}",
+                session if isinstance(session, str) else None,
+            )
         )
     return records
+
+
+def other_sessions(records: list[Record], session: str) -> list[str]:
+    """The sessions other than `session` that the rows say protected them, in order of first mention."""
+    return list(dict.fromkeys(r.session for r in records if r.session is not None and r.session != session))
 
 
 def protected_row(record_id: str, session: str, vault: str, protected) -> dict:

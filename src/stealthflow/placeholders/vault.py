@@ -654,6 +654,17 @@ class Vault:
                 is not None
             )
 
+    def numbered_before(self, user: str, session: str) -> bool:
+        """Whether `session` ever numbered a placeholder of `user`: its counters outlive `forget_value` and
+        `forget_session`, so a session without values that did is one whose values were forgotten."""
+        with self._lock:
+            return (
+                self._db.execute(
+                    "SELECT 1 FROM counters WHERE user = ? AND session = ? LIMIT 1", (user, session)
+                ).fetchone()
+                is not None
+            )
+
     def sessions(self, user: str) -> list[dict]:
         """Per session: its number of values and when it was created / last used — never values."""
         with self._lock:
