@@ -376,6 +376,16 @@ def user_errors() -> Iterator[None]:
         fail(str(exc))
 
 
+SecretsInUrlsOption = Annotated[
+    bool,
+    typer.Option(
+        "--secrets-in-urls",
+        help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON too "
+        "(by default they stay placeholders there, as the proxy leaves them)",
+    ),
+]
+
+
 RewriteOption = Annotated[
     str,
     typer.Option(

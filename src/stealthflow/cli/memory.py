@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from stealthflow.cli.app import (
     ConfigOption,
+    SecretsInUrlsOption,
     TaggerOption,
     Typer,
     app,
@@ -153,13 +154,7 @@ def hydrate(
     json_out: Annotated[
         bool, typer.Option("--json", help='print {"text", "restored", "unresolved", "withheld"}')
     ] = False,
-    secrets_in_urls: Annotated[
-        bool,
-        typer.Option(
-            "--secrets-in-urls",
-            help="fill in secrets, cards, IBANs, passports and ID numbers in links, markup and JSON too",
-        ),
-    ] = False,
+    secrets_in_urls: SecretsInUrlsOption = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:

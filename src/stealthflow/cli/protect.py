@@ -24,6 +24,7 @@ from stealthflow.cli.app import (
     ModelOption,
     RewriteOption,
     RoundsOption,
+    SecretsInUrlsOption,
     TaggerOption,
     Typer,
     app,
@@ -407,14 +408,7 @@ def restore(
     stream: Annotated[
         bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")
     ] = False,
-    secrets_in_urls: Annotated[
-        bool,
-        typer.Option(
-            "--secrets-in-urls",
-            help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON too "
-            "(by default they stay placeholders there, as the proxy leaves them)",
-        ),
-    ] = False,
+    secrets_in_urls: SecretsInUrlsOption = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
