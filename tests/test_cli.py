@@ -184,7 +184,8 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     assert protected.exit_code == 0, protected.output
     runner.invoke(app, ["protect", "hello bob.berg@mailbox.org", "-s", "other", "--rewrite", "none"])
     wrong = runner.invoke(app, ["restore", "--session", "other", "-i", "out.jsonl"])
-    assert wrong.exit_code == 0 and "ann.berg" not in wrong.stdout
+    # refused, nothing restored: other's own <EMAIL_1> (bob) must not be put into demo's rows
+    assert wrong.exit_code == 2 and "ann.berg" not in wrong.stdout and "bob.berg" not in wrong.stdout
     assert "the rows were protected in session 'demo', not 'other': restore them with --session demo" in " ".join(
         wrong.stderr.split()
     )

@@ -416,7 +416,7 @@ def restore(
     card, IBAN, passport or ID number inside a link, markup or JSON (see --secrets-in-urls)."""
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
-    from stealthflow.pipeline.records import other_sessions, read_records
+    from stealthflow.pipeline.records import read_records
     from stealthflow.placeholders.scope import withheld_json, withheld_notice
 
     if stream:
@@ -425,10 +425,9 @@ def restore(
     settings = protect_settings(config, None, None, user=user)
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
-        elsewhere: list[str] = []
         if input is not None:
             records = _input_records(input)
-            elsewhere = other_sessions(records, session)
+            _of_session(records, session)
             unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
@@ -436,7 +435,7 @@ def restore(
             read = read_source(source)
             if read.is_records:
                 records = read_records(read.path)
-                elsewhere = other_sessions(records, session)
+                _of_session(records, session)
                 unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
             else:
                 result = protector.restore(read.read_text(), session, secrets_in_urls=secrets_in_urls)
@@ -453,14 +452,6 @@ def restore(
                 )
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
-    if elsewhere:
-        named = ", ".join(repr(other) for other in elsewhere)
-        console.print(
-            f"[yellow]the rows were protected in session {escape(named)}, not {escape(repr(session))}: "
-            f"restore them with --session {escape(elsewhere[0])}[/]",
-            highlight=False,
-            soft_wrap=True,
-        )
     if unknown:
         console.print(f"[yellow]{escape(unknown)}[/]", highlight=False, soft_wrap=True)
     elif unresolved:
@@ -470,6 +461,17 @@ def restore(
         )
     if withheld:
         console.print(f"[yellow]{escape(withheld_notice(withheld, '--secrets-in-urls'))}[/]")
+
+
+def _of_session(records: list[Record], session: str) -> None:
+    """Rows another session protected are refused before anything is restored or written: this session's values
+    in their placeholders would be another text's."""
+    from stealthflow.pipeline.records import other_sessions
+
+    elsewhere = other_sessions(records, session)
+    if elsewhere:
+        named = ", ".join(repr(other) for other in elsewhere)
+        fail(f"the rows were protected in session {named}, not {session!r}: restore them with --session {elsewhere[0]}")
 
 
 def _restore_records(
