@@ -1,6 +1,8 @@
+import atexit
 import base64
 import os
 import secrets
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -15,6 +17,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 # Tests never touch the user's own vault or key: their data and config dirs live in a temp dir.
 _USER_DIRS = tempfile.mkdtemp(prefix="stealthflow-tests-")
+atexit.register(shutil.rmtree, _USER_DIRS, ignore_errors=True)  # a vault and key per run: none left behind
 os.environ["XDG_DATA_HOME"] = os.path.join(_USER_DIRS, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_USER_DIRS, "config")
 os.environ.setdefault("STEALTHFLOW_VAULT_KEY", base64.urlsafe_b64encode(secrets.token_bytes(32)).decode())
