@@ -1015,6 +1015,26 @@ def test_what_a_tagger_span_covers_beside_a_pattern_span_of_another_type_stays_m
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "secret"),
+    [
+        ("download link: https://nas.home.lan?Zx81kQ0pLm7Hq and more", "Zx81kQ0pLm7Hq", "Zx81kQ0pLm7Hq"),
+        ("DATABASE_URL=postgres://aferri:Lambrusco!77@db:5432/app", "aferri:Lambrusco", "aferri:Lambrusco!77"),
+        (
+            "origin https://ghp_8fK2qLm91ZxPq7Rt@git.corp.internal/lena/dotfiles.git",
+            "ghp_8fK2q",
+            "ghp_8fK2qLm91ZxPq7Rt",
+        ),
+    ],
+    ids=["query", "password", "user"],
+)
+def test_a_secret_grown_to_its_token_stops_at_a_urls_host(text, tagged, secret):
+    """Issue 48, FAKE tagger: a secret is grown to its whole token, which ran on through "?" or "@" into the URL's host
+    ("nas.home.lan?Zx81kQ0pLm7Hq" was one CREDENTIAL); the host and port stay readable."""
+    recognizer = PiiTaggerRecognizer(tagger=LabelledFakeTagger({tagged: "CREDENTIAL"}))
+    assert [(text[s.start : s.end], s.type) for s in recognizer.find(text)] == [(secret, "CREDENTIAL")]
+
+
 def test_a_url_password_bounds_the_taggers_runs_and_its_host_and_port_hold_no_credential():
     """FAKE tagger: the url_password span reaches it as a settled range, and a CREDENTIAL it tags at the URL's host
     or port ("5432/prod", as the shipped student did) is dropped: the host and port stay readable."""

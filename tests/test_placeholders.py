@@ -246,6 +246,19 @@ def test_a_urls_user_without_a_password_is_an_email_or_a_user_name_its_host_stay
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Clone it with git clone ssh://git@gitlab.acme-corp.io/platform/infra.git and run make.",
+        "git clone ssh://git@github.com:22/lena/dotfiles.git",
+        "then ssh://root@bastion.acme-corp.io:2222 as usual",
+    ],
+)
+def test_a_urls_user_that_every_system_has_is_no_ones(text):
+    """Issue 48: "git" of ssh://git@host was masked as a USERNAME; it is the account every forge serves git over."""
+    assert found(text) == {}
+
+
+@pytest.mark.parametrize(
     "address", ["tom=work@fastmail.fm", "first/last@company-mail.de", "r&d.team@brightlabs.io", "a#b@protonmail.com"]
 )
 def test_an_emails_local_part_keeps_every_character_outside_a_link(address):

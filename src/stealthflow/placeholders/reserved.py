@@ -1,7 +1,7 @@
 """Values no person owns: host names reserved for documentation and testing (example.com, *.test), the IP
 addresses that reach no host on the public internet (`ipaddress`'s `is_global`: private, documentation, loopback,
-link-local, unspecified) and public resolvers' addresses (8.8.8.8). The names and resolvers, with their RFC or
-source, are data/reserved_values.yaml.
+link-local, unspecified), public resolvers' addresses (8.8.8.8) and the accounts every system has ("root", "git").
+The names, resolvers and accounts, with their RFC or source, are data/reserved_values.yaml.
 
 The email, URL and IP recognizers leave these values. Measured with the PII tagger on, on the texts of
 benchmarks/data/pii-heldout-{c..k} (benchmarks/pii_false_alarms.py, benchmarks/pii_registers.py): English texts
@@ -35,6 +35,16 @@ def _domains() -> frozenset[str]:
 @cache
 def _public_services() -> frozenset[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     return frozenset(ipaddress.ip_address(address) for address in _reserved()["public_services"])
+
+
+@cache
+def _accounts() -> frozenset[str]:
+    return frozenset(_reserved()["accounts"])
+
+
+def generic_account(name: str) -> bool:
+    """Whether `name` is an account every system has, or a placeholder for one ("root", "git", "your_username")."""
+    return name.casefold() in _accounts()
 
 
 def reserved_host(host: str) -> bool:

@@ -16,6 +16,7 @@ from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
+from stealthflow.placeholders.reserved import generic_account
 from stealthflow.placeholders.types import Span, merge_spans
 from stealthflow.resources import data_yaml
 
@@ -205,11 +206,11 @@ class UsernameRecognizer(Recognizer):
 
 def _named(match: regex.Match[str]) -> bool:
     """Whether a value found after a cue may be a user name: two characters or more, with a small letter unless all
-    digits (not "2FA", "ABC-123"), not an account every system has (data/usernames.yaml `generic`), no word of a group or a
+    digits (not "2FA", "ABC-123"), not an account every system has (`reserved.generic_account`), no word of a group or a
     document (`not_personal`: "Team_Noord", "Q3_Report_final"), and no code: not a call ("get_user(request)") nor
     an attribute ("request.user": each dotted part a common word)."""
     value = match["value"]
-    if len(value) < 2 or value.casefold() in _generic() or (_NO_SMALL_LETTER.fullmatch(value) and not value.isdigit()):
+    if len(value) < 2 or generic_account(value) or (_NO_SMALL_LETTER.fullmatch(value) and not value.isdigit()):
         return False
     if match.string.startswith("(", match.end("value")):
         return False
@@ -226,11 +227,6 @@ def _not_personal() -> frozenset[str]:
 @cache
 def _english_links() -> frozenset[str]:
     return frozenset(username_data()["links"][ENGLISH])
-
-
-@cache
-def _generic() -> frozenset[str]:
-    return frozenset(username_data()["generic"])
 
 
 def _cue(match: regex.Match[str]) -> str:
