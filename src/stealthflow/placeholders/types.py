@@ -49,7 +49,7 @@ TYPE_LEVELS: dict[str, Level] = {
     "HEALTH": Level.PL3,
     "FINANCE": Level.PL3,
     "LOCATION": Level.PL3,
-    "PERSONAL": Level.PL2,  # other identifying details the LLM extractor names
+    "PERSONAL": Level.PL2,  # other identifying details: a date of birth (recognizers/cued.py), what the LLM extractor names
     "SENSITIVE": Level.PL3,  # ethnicity, religion, politics, judicial, other highly sensitive
     "PASSWORD": Level.PL4,
     "OTP": Level.PL4,

@@ -5,6 +5,7 @@ so importing it at this package's import would meet partly initialised modules).
 from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
     base,
     context,
+    cued,
     languages,
     national_ids,
     passports,
