@@ -216,9 +216,9 @@ def test_cli_shapes(tmp_path, monkeypatch):
     rewrite = ["--rewrite", "ner-mask", *common]
     assert (
         run(
-            app, ["memory", "append", "--user", "cy", "--text", "I was born on 12 March 1985 in a small town", *rewrite]
+            app, ["memory", "append", "--user", "cy", "--text", "We moved on 12 March 1985 to a small town", *rewrite]
         ).stdout
-        == "3\tI was born on ** ***** **** in a small town\n"
+        == "3\tWe moved on ** ***** **** to a small town\n"  # a date of birth would be a placeholder first
     )
     rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@mailbox.org", *rewrite])
     assert (
