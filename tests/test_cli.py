@@ -664,3 +664,33 @@ def test_attack_lists_no_masked_value_as_a_cue_and_names_the_text_as_its_table_d
     assert "text · llm" in flat and "text: phrases that point to you:" in flat and "post 1" not in flat
     assert token not in flat and '"4242"' not in flat
     assert "2 value(s) that protect masks with a placeholder" in flat
+
+
+def test_an_output_file_is_never_the_input_nor_a_file_of_other_rows(user_home):
+    """`-o` naming the input (the same path, another spelling, a link) is refused before anything is written, by
+    every command that reads a file and writes one; protect resumes only rows it wrote for the session, and refuses
+    (naming the line) an `-o` holding anything else. On main `protect -i f -o f` kept the raw posts and exited 0."""
+    raw = '{"id": "a", "text": "I am Jonas Weber, mail jonas.weber@mailbox.org"}\n'
+    posts = user_home / "posts.jsonl"
+    posts.write_text(raw)
+    (user_home / "link.jsonl").symlink_to(posts)
+    for command in (
+        ["protect", "-i", "posts.jsonl", "-o", "posts.jsonl", "--rewrite", "none"],
+        ["protect", "posts.jsonl", "-o", "./posts.jsonl", "--rewrite", "none"],
+        ["protect", "-i", "posts.jsonl", "-o", "link.jsonl", "--rewrite", "none"],
+        ["restore", "-s", "default", "-i", "posts.jsonl", "-o", "posts.jsonl"],
+        ["anonymize", "posts.jsonl", "--method", "standard", "--model", "fake:x", "-o", "link.jsonl"],
+        ["attack", "posts.jsonl", "--model", "fake:x", "-o", "posts.jsonl"],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "is the input file" in result.stderr, (command, result.output)
+        assert posts.read_text() == raw, command
+    other = user_home / "other.jsonl"
+    other.write_text('{"id": "z", "text": "Anna Berg, anna.berg@mailbox.org"}\n')
+    result = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "other.jsonl", "--rewrite", "none"])
+    assert result.exit_code == 2 and "other.jsonl:1: not a row protect wrote" in " ".join(result.stderr.split())
+    assert other.read_text() == '{"id": "z", "text": "Anna Berg, anna.berg@mailbox.org"}\n'  # not appended to
+    first = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--rewrite", "none"])
+    again = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--rewrite", "none"])
+    assert first.exit_code == 0 and again.exit_code == 0 and "resuming: 1 of 1" in again.stderr
+    assert "jonas.weber@mailbox.org" not in (user_home / "out.jsonl").read_text()

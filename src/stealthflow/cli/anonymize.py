@@ -26,6 +26,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
+from stealthflow.data.output_file import not_the_input, write_replacing
 
 
 @app.command()
@@ -92,6 +93,7 @@ def anonymize(
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
     with user_errors():
         input_source, profiles = source_profiles(source)
+        not_the_input(output, input_source.path)
         pool = LLMPool(cache)
         if method != "ner-mask":
             reachable(pool, settings.model, "the anonymizer model")
@@ -137,10 +139,7 @@ def anonymize(
         if "risk" in result.details:
             print_risk_report(result)
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        with output.open("w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(dump_line(row))
+        write_replacing(output, "".join(dump_line(row) for row in rows))
         console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
     if (unprotected := [r["id"] for r in rows if not r["protected"]]) and not allow_unchanged:

@@ -43,6 +43,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
+from stealthflow.data.output_file import not_the_input, write_replacing
 from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
@@ -154,7 +155,7 @@ def protect(
     Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
     (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
     from stealthflow.cli.source import read_source
-    from stealthflow.pipeline.records import read_records
+    from stealthflow.pipeline.records import finished_ids, read_records
 
     _one_of(source, input, "text to protect")
     settings = protect_settings(
@@ -166,18 +167,21 @@ def protect(
     show = show and _shown_on_terminal()
     with vault_errors():
         if input is not None:
+            not_the_input(output, input)
             records, text_mode = _input_records(input), False
         else:
             read = read_source(source)
+            not_the_input(output, read.path)
             text_mode = not read.is_records
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
             fail(f"{input or source}: no records to protect")
+        done = set() if text_mode or output in (None, "-") else finished_ids(Path(output), session)
         with _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
-                _protect_records(run, records, session, output)
+                _protect_records(run, records, session, output, done)
 
 
 def _shown_on_terminal() -> bool:
@@ -361,15 +365,10 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
     return joined
 
 
-def _protect_records(run: _Run, records: list[Record], session: str, output: str | None) -> None:
-    from stealthflow.pipeline.records import finished_ids, written_sessions
-
+def _protect_records(run: _Run, records: list[Record], session: str, output: str | None, done: set[str]) -> None:
+    """Each record's row, appended to `output` (or stdout) as it is protected; the ids in `done` (rows of this
+    session's already in `output`, `finished_ids`) are skipped."""
     to_file = output not in (None, "-")
-    done = finished_ids(Path(output)) if to_file else set()
-    if done and (others := written_sessions(Path(output)) - {session}):
-        fail(
-            f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file"
-        )
     todo = [r for r in records if r.id not in done]
     if done:
         console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
@@ -394,8 +393,7 @@ def _write(output: str | None, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+        write_replacing(output, text)
 
 
 @app.command()
@@ -426,6 +424,7 @@ def restore(
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
+            not_the_input(output, input)
             records = _input_records(input)
             _of_session(records, session)
             unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
@@ -433,6 +432,7 @@ def restore(
             unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
         else:
             read = read_source(source)
+            not_the_input(output, read.path)
             if read.is_records:
                 records = read_records(read.path)
                 _of_session(records, session)
