@@ -216,6 +216,9 @@ def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prin
     monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheSecond())
     posts = tmp_path / "posts.txt"
     posts.write_text("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n")
+    monkeypatch.setattr(
+        sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True
+    )  # the phrases are named there only
     result = runner.invoke(app, ["anonymize", str(posts)])
     assert result.exit_code == 2 and result.stdout == ""
     assert 'paragraph 2: "nurse"' in result.stderr and "The 3 paragraphs are one profile" in result.stderr
@@ -374,6 +377,11 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert "the rent in the city" in result.stdout
     assert "1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
     verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
+    assert "stayed: 1 phrase(s)" in verbose.stderr and "nurse" not in verbose.stderr  # not a terminal: counted
+    assert "'rewrite' field" in verbose.stderr
+    with monkeypatch.context() as terminal:
+        terminal.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+        verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
     assert 'stayed: "nurse"' in verbose.stderr
     as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
     assert as_json["rewrite"]["accepted"] and not as_json["rewrite"]["protected"]
@@ -694,3 +702,48 @@ def test_an_output_file_is_never_the_input_nor_a_file_of_other_rows(user_home):
     again = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--rewrite", "none"])
     assert first.exit_code == 0 and again.exit_code == 0 and "resuming: 1 of 1" in again.stderr
     assert "jonas.weber@mailbox.org" not in (user_home / "out.jsonl").read_text()
+
+
+def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_protect_masks(tmp_path, monkeypatch):
+    """The change list and the phrases that stayed: into a file or pipe (CliRunner's stderr is not a terminal) only
+    counts and attributes (main wrote the IBAN, the name and the diagnosis there); on a terminal the phrases, but a
+    phrase holding a value protect masks (an IBAN, a name) is counted, not named. A JSONL row is named by its id
+    (main: "post 1:" for every row)."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    iban = "DE89 3704 0044 0532 0130 00"
+
+    class Partly:  # FAKE local method: one change holding an IBAN, one without; "type 1 diabetes" stays
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            changes = [
+                {"post": 0, "phrase": f"IBAN {iban}", "replacement": "my account", "attribute": "income"},
+                {"post": 0, "phrase": "in Munich", "replacement": "in a city", "attribute": "location"},
+            ]
+            stayed = [{"phrase": "type 1 diabetes", "post": 0}, {"phrase": "night shifts", "post": 0}]
+            return [
+                Anonymized(p.id, p.text, details={"changes": changes, "unprotected": stayed} if p.id == "b2" else {})
+                for p in profiles
+            ]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Partly())
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text(
+        '{"id": "a1", "text": "The weather was nice."}\n'
+        f'{{"id": "b2", "text": "Pay IBAN {iban} in Munich; type 1 diabetes, night shifts."}}\n'
+    )
+    command = ["anonymize", str(posts), "-o", str(tmp_path / "out.jsonl"), "--allow-unchanged"]
+    piped = runner.invoke(app, command)
+    said = " ".join(piped.stderr.split())
+    assert piped.exit_code == 0, piped.output
+    for words in (iban, "Munich", "diabetes", "night shifts"):
+        assert words not in said
+    assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
+    assert "named only on a terminal" in said and "post 1" not in said
+    monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+    shown = " ".join(runner.invoke(app, command).stderr.split())
+    assert '"in Munich" -> "in a city" (location)' in shown and '"night shifts"' in shown
+    assert iban not in shown and "1 phrase(s) holding a value protect masks (income 1)" in shown
+    assert "named only on a terminal" not in shown

@@ -34,10 +34,12 @@ from stealthflow.cli.app import (
     fail,
     open_user_vault,
     out,
+    phrase_report,
     progress_bar,
     protect_settings,
     reachable,
     rewriter_for,
+    stderr_is_terminal,
     user_protector,
     vault_errors,
 )
@@ -186,7 +188,7 @@ def protect(
 
 def _shown_on_terminal() -> bool:
     """Whether --show may print raw text: only to a terminal, never into a log a redirect or pipe writes (said why)."""
-    if sys.stderr.isatty():
+    if stderr_is_terminal():
         return True
     console.print(
         "[yellow]--show: not shown, stderr is not a terminal[/] (redirected or piped: the texts before protection "
@@ -209,6 +211,7 @@ class _Run:
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
+    phrases: object = field(default_factory=phrase_report)  # how --verbose names them
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
@@ -249,8 +252,6 @@ class _Run:
 
     def _count(self, text_id: str, outcome) -> None:
         """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""
-        from stealthflow.anonymize.changes import describe_change
-
         self.rejected += not outcome.accepted
         self.stayed[text_id] += len(outcome.unprotected)
         if outcome.accepted:
@@ -258,12 +259,12 @@ class _Run:
         if not self.verbose:
             return
         if outcome.accepted and outcome.changes:
-            changes = "; ".join(describe_change(c) for c in outcome.changes)
+            changes = self.phrases.changes(outcome.changes)
             console.print(f"{escape(text_id)}: rewrote {escape(changes)}", highlight=False)
         if not outcome.accepted:
             console.print(f"[yellow]{escape(text_id)}: rewrite rejected:[/] {escape(outcome.reason)}", highlight=False)
         if outcome.unprotected:
-            phrases = "; ".join(f'"{phrase}"' for phrase in outcome.unprotected)
+            phrases = self.phrases.stayed(outcome.unprotected)
             console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
 
     def summary(self) -> str:
@@ -311,6 +312,8 @@ def _protection(
         protector.close()
         pool.close()
     console.print(run.summary(), highlight=False, soft_wrap=True)
+    if said := run.phrases.not_named("the rows' 'rewrite' field (--json, or -i/-o) holds them"):
+        console.print(said, highlight=False, soft_wrap=True)
     if run.rejected:
         console.print(
             f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead; --verbose says why, as the rows' 'rewrite' field does[/]"
