@@ -723,27 +723,33 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
                 {"post": 0, "phrase": "in Munich", "replacement": "in a city", "attribute": "location"},
             ]
             stayed = [{"phrase": "type 1 diabetes", "post": 0}, {"phrase": "night shifts", "post": 0}]
+            key = [{"post": 0, "phrase": "key AKIAIOSFODNN7EXAMPLE", "replacement": "a key", "attribute": None}]
             return [
-                Anonymized(p.id, p.text, details={"changes": changes, "unprotected": stayed} if p.id == "b2" else {})
+                Anonymized(p.id, p.text, details={"changes": changes, "unprotected": stayed})
+                if p.id == "b2"
+                else Anonymized(p.id, "The weather was fine.", details={"changes": key})
                 for p in profiles
             ]
 
     monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Partly())
     posts = tmp_path / "posts.jsonl"
     posts.write_text(
-        '{"id": "a1", "text": "The weather was nice."}\n'
+        '{"id": "a1", "text": "The weather was nice, key AKIAIOSFODNN7EXAMPLE."}\n'
         f'{{"id": "b2", "text": "Pay IBAN {iban} in Munich; type 1 diabetes, night shifts."}}\n'
     )
     command = ["anonymize", str(posts), "-o", str(tmp_path / "out.jsonl"), "--allow-unchanged"]
     piped = runner.invoke(app, command)
     said = " ".join(piped.stderr.split())
     assert piped.exit_code == 0, piped.output
-    for words in (iban, "Munich", "diabetes", "night shifts"):
+    for words in (iban, "Munich", "diabetes", "night shifts", "AKIA"):
         assert words not in said
+    written = (tmp_path / "out.jsonl").read_text()  # the change list kept in -o: its credential masked
+    assert "AKIAIOSFODNN7EXAMPLE" not in written and '"phrase": "key <API_KEY_1>"' in written
     assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
     assert "named only on a terminal" in said and "post 1" not in said
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
     shown = " ".join(runner.invoke(app, command).stderr.split())
     assert '"in Munich" -> "in a city" (location)' in shown and '"night shifts"' in shown
-    assert iban not in shown and "1 phrase(s) holding a value protect masks (income 1)" in shown
+    assert iban not in shown and "AKIA" not in shown
+    assert "1 phrase(s) holding a value protect masks (income 1)" in shown
     assert "named only on a terminal" not in shown
