@@ -753,3 +753,13 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     assert iban not in shown and "AKIA" not in shown
     assert "1 phrase(s) holding a value protect masks (income 1)" in shown
     assert "named only on a terminal" not in shown
+
+
+def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(user_home):
+    """main protected the word silently; what is protected does not change."""
+    (user_home / "texts").mkdir()
+    result = runner.invoke(app, ["protect", "texts", "--rewrite", "none", "--no-tagger"])
+    assert result.exit_code == 0 and result.stdout == "texts\n"
+    assert "'texts' is a folder here; it was taken as the text itself" in " ".join(result.stderr.split())
+    plain = runner.invoke(app, ["protect", "notes", "--rewrite", "none", "--no-tagger"])
+    assert plain.stdout == "notes\n" and "folder" not in plain.stderr
