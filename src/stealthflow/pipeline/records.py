@@ -1,6 +1,7 @@
 """JSONL in and out for `protect` / `restore`: `{"id", "text"}` lines; an output file that
-already holds some ids is resumed, not redone (a crash mid-run loses nothing). Rows that
-`protect` wrote also name the vault that protected them (`"vault"`), which `restore` checks."""
+already holds some of the session's protected rows is resumed, not redone (a crash mid-run loses
+nothing), and one holding anything else is refused (`finished_ids`). Rows that `protect` wrote also
+name the session and the vault that protected them (`"vault"`), which `restore` checks."""
 
 from __future__ import annotations
 
