@@ -12,13 +12,10 @@ from stealthflow.anonymize.changes import describe_change
 
 
 class PhraseReport:
-    def __init__(self, words: bool, holds_value: Callable[[list[str]], list[bool]] | None = None):
-        """`words`: whether the phrases may be named (stderr is a terminal); `holds_value(phrases)`: whether each
-        holds a value protect masks (default: protect's detector, `cues.holding_values`)."""
-        if holds_value is None:
-            from stealthflow.anonymize.cues import holding_values as holds_value
+    def __init__(self, words: bool):
+        """`words`: whether the phrases may be named (stderr is a terminal)."""
         self.words = words
-        self._holds_value = holds_value
+        self._holds_value: Callable[[list[str]], list[bool]] | None = None  # protect's detector, once needed
         self.withheld = False  # some phrase was not named: the caller says where to see them
 
     def not_named(self, where: str) -> str | None:
@@ -36,7 +33,7 @@ class PhraseReport:
         if not self.words:
             self.withheld = True
             return _counted(len(changes), "phrase(s) rewritten", [c.get("attribute") for c in changes])
-        held = self._holds_value([f"{c.get('phrase') or ''} {c.get('replacement') or ''}" for c in changes])
+        held = self._held([f"{c.get('phrase') or ''} {c.get('replacement') or ''}" for c in changes])
         named = [describe_change(c) for c, value in zip(changes, held, strict=True) if not value]
         masked = [c.get("attribute") for c, value in zip(changes, held, strict=True) if value]
         return "; ".join(named + ([_counted(len(masked), _HOLDING, masked)] if masked else []))
@@ -46,10 +43,17 @@ class PhraseReport:
         if not self.words:
             self.withheld = True
             return f"{len(phrases)} phrase(s)"
-        held = self._holds_value(phrases)
+        held = self._held(phrases)
         named = [f'"{p}"' for p, value in zip(phrases, held, strict=True) if not value]
         masked = sum(held)
         return ", ".join(named + ([f"{masked} {_HOLDING}"] if masked else []))
+
+    def _held(self, phrases: list[str]) -> list[bool]:
+        if self._holds_value is None:  # loaded when a phrase is first named: the detector's models are not small
+            from stealthflow.anonymize.cues import holding_values
+
+            self._holds_value = holding_values
+        return self._holds_value(phrases)
 
 
 _HOLDING = "phrase(s) holding a value protect masks"

@@ -211,7 +211,7 @@ class _Run:
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
-    phrases: object = field(default_factory=phrase_report)  # how --verbose names them
+    phrases: object = None  # how --verbose names them (`phrase_report`)
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
@@ -305,14 +305,14 @@ def _protection(
     with lasting_objects():  # detection's recognizers and the rewriter, kept for the command's life
         protector = user_protector(settings, pool)
         rewriter = rewriter_for(rewrite, settings, pool)
-    run = _Run(protector, rewriter, rewrite, show, verbose, explain)
+    run = _Run(protector, rewriter, rewrite, show, verbose, explain, phrases=phrase_report() if verbose else None)
     try:
         yield run
     finally:
         protector.close()
         pool.close()
     console.print(run.summary(), highlight=False, soft_wrap=True)
-    if said := run.phrases.not_named("the rows' 'rewrite' field (--json, or -i/-o) holds them"):
+    if run.phrases and (said := run.phrases.not_named("the rows' 'rewrite' field (--json, or -i/-o) holds them")):
         console.print(said, highlight=False, soft_wrap=True)
     if run.rejected:
         console.print(
