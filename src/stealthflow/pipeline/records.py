@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
+from stealthflow.data.output_file import write_replacing
 
 
 class Record(NamedTuple):
@@ -121,7 +122,7 @@ def finished_ids(path: Path, session: str) -> set[str]:
         done.add(str(row["id"]))
         kept.append(line + "\n")
     if len(kept) < sum(1 for line in lines if line.strip()):
-        path.write_text("".join(kept), encoding="utf-8")
+        write_replacing(path, "".join(kept))
     return done
 
 
