@@ -216,6 +216,9 @@ def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prin
     monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheSecond())
     posts = tmp_path / "posts.txt"
     posts.write_text("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n")
+    monkeypatch.setattr(
+        sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True
+    )  # the phrases are named there only
     result = runner.invoke(app, ["anonymize", str(posts)])
     assert result.exit_code == 2 and result.stdout == ""
     assert 'paragraph 2: "nurse"' in result.stderr and "The 3 paragraphs are one profile" in result.stderr
@@ -374,6 +377,11 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert "the rent in the city" in result.stdout
     assert "1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
     verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
+    assert "stayed: 1 phrase(s)" in verbose.stderr and "nurse" not in verbose.stderr  # not a terminal: counted
+    assert "'rewrite' field" in verbose.stderr
+    with monkeypatch.context() as terminal:
+        terminal.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+        verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
     assert 'stayed: "nurse"' in verbose.stderr
     as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
     assert as_json["rewrite"]["accepted"] and not as_json["rewrite"]["protected"]
@@ -664,3 +672,94 @@ def test_attack_lists_no_masked_value_as_a_cue_and_names_the_text_as_its_table_d
     assert "text · llm" in flat and "text: phrases that point to you:" in flat and "post 1" not in flat
     assert token not in flat and '"4242"' not in flat
     assert "2 value(s) that protect masks with a placeholder" in flat
+
+
+def test_an_output_file_is_never_the_input_nor_a_file_of_other_rows(user_home):
+    """`-o` naming the input (the same path, another spelling, a link) is refused before anything is written, by
+    every command that reads a file and writes one; protect resumes only rows it wrote for the session, and refuses
+    (naming the line) an `-o` holding anything else. On main `protect -i f -o f` kept the raw posts and exited 0."""
+    raw = '{"id": "a", "text": "I am Jonas Weber, mail jonas.weber@mailbox.org"}\n'
+    posts = user_home / "posts.jsonl"
+    posts.write_text(raw)
+    (user_home / "link.jsonl").symlink_to(posts)
+    for command in (
+        ["protect", "-i", "posts.jsonl", "-o", "posts.jsonl", "--rewrite", "none"],
+        ["protect", "posts.jsonl", "-o", "./posts.jsonl", "--rewrite", "none"],
+        ["protect", "-i", "posts.jsonl", "-o", "link.jsonl", "--rewrite", "none"],
+        ["restore", "-s", "default", "-i", "posts.jsonl", "-o", "posts.jsonl"],
+        ["anonymize", "posts.jsonl", "--method", "standard", "--model", "fake:x", "-o", "link.jsonl"],
+        ["attack", "posts.jsonl", "--model", "fake:x", "-o", "posts.jsonl"],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2 and "is the input file" in result.stderr, (command, result.output)
+        assert posts.read_text() == raw, command
+    other = user_home / "other.jsonl"
+    other.write_text('{"id": "z", "text": "Anna Berg, anna.berg@mailbox.org"}\n')
+    result = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "other.jsonl", "--rewrite", "none"])
+    assert result.exit_code == 2 and "other.jsonl:1: not a row protect wrote" in " ".join(result.stderr.split())
+    assert other.read_text() == '{"id": "z", "text": "Anna Berg, anna.berg@mailbox.org"}\n'  # not appended to
+    first = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--rewrite", "none"])
+    again = runner.invoke(app, ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--rewrite", "none"])
+    assert first.exit_code == 0 and again.exit_code == 0 and "resuming: 1 of 1" in again.stderr
+    assert "jonas.weber@mailbox.org" not in (user_home / "out.jsonl").read_text()
+
+
+def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_protect_masks(tmp_path, monkeypatch):
+    """The change list and the phrases that stayed: into a file or pipe (CliRunner's stderr is not a terminal) only
+    counts and attributes (main wrote the IBAN, the name and the diagnosis there); on a terminal the phrases, but a
+    phrase holding a value protect masks (an IBAN, a name) is counted, not named. A JSONL row is named by its id
+    (main: "post 1:" for every row)."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    iban = "DE89 3704 0044 0532 0130 00"
+
+    class Partly:  # FAKE local method: one change holding an IBAN, one without; "type 1 diabetes" stays
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            changes = [
+                {"post": 0, "phrase": f"IBAN {iban}", "replacement": "my account", "attribute": "income"},
+                {"post": 0, "phrase": "in Munich", "replacement": "in a city", "attribute": "location"},
+            ]
+            stayed = [{"phrase": "type 1 diabetes", "post": 0}, {"phrase": "night shifts", "post": 0}]
+            key = [{"post": 0, "phrase": "key AKIAIOSFODNN7EXAMPLE", "replacement": "a key", "attribute": None}]
+            return [
+                Anonymized(p.id, p.text, details={"changes": changes, "unprotected": stayed})
+                if p.id == "b2"
+                else Anonymized(p.id, "The weather was fine.", details={"changes": key})
+                for p in profiles
+            ]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Partly())
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text(
+        '{"id": "a1", "text": "The weather was nice, key AKIAIOSFODNN7EXAMPLE."}\n'
+        f'{{"id": "b2", "text": "Pay IBAN {iban} in Munich; type 1 diabetes, night shifts."}}\n'
+    )
+    command = ["anonymize", str(posts), "-o", str(tmp_path / "out.jsonl"), "--allow-unchanged"]
+    piped = runner.invoke(app, command)
+    said = " ".join(piped.stderr.split())
+    assert piped.exit_code == 0, piped.output
+    for words in (iban, "Munich", "diabetes", "night shifts", "AKIA"):
+        assert words not in said
+    written = (tmp_path / "out.jsonl").read_text()  # the change list kept in -o: its credential masked
+    assert "AKIAIOSFODNN7EXAMPLE" not in written and '"phrase": "key <API_KEY_1>"' in written
+    assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
+    assert "named only on a terminal" in said and "post 1" not in said
+    monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+    shown = " ".join(runner.invoke(app, command).stderr.split())
+    assert '"in Munich" -> "in a city" (location)' in shown and '"night shifts"' in shown
+    assert iban not in shown and "AKIA" not in shown
+    assert "1 phrase(s) holding a value protect masks (income 1)" in shown
+    assert "named only on a terminal" not in shown
+
+
+def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(user_home):
+    """main protected the word silently; what is protected does not change."""
+    (user_home / "texts").mkdir()
+    result = runner.invoke(app, ["protect", "texts", "--rewrite", "none", "--no-tagger"])
+    assert result.exit_code == 0 and result.stdout == "texts\n"
+    assert "'texts' is a folder here; it was taken as the text itself" in " ".join(result.stderr.split())
+    plain = runner.invoke(app, ["protect", "notes", "--rewrite", "none", "--no-tagger"])
+    assert plain.stdout == "notes\n" and "folder" not in plain.stderr

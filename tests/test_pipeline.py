@@ -96,7 +96,8 @@ def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, cap
     )
     runner = CliRunner()
     output.write_text(
-        json.dumps({"id": "p2", "text": "Nothing here.", "spans": []}) + '\n{"id": "p1", "te'
+        json.dumps({"id": "p2", "session": "s1", "vault": "v", "text": "Nothing here.", "spans": []})
+        + '\n{"id": "p1", "te'
     )  # torn by a crash
     result = runner.invoke(app, ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(config)])
     assert result.exit_code == 0, result.output
@@ -183,7 +184,9 @@ def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypat
     posts = tmp_path / "in.jsonl"
     posts.write_text('{"id": "a", "text": "mail a@mailbox.org"}\n{"id": "b", "text": "mail b@mailbox.org"}\n')
     out = tmp_path / "out.jsonl"
-    out.write_text(json.dumps({"id": "a", "session": "first", "text": "mail <EMAIL_1>", "spans": []}) + "\n")
+    out.write_text(
+        json.dumps({"id": "a", "session": "first", "vault": "v", "text": "mail <EMAIL_1>", "spans": []}) + "\n"
+    )
     runner = CliRunner()
     result = runner.invoke(
         app,

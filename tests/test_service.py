@@ -92,6 +92,14 @@ def test_protect_rejects_unknown_fields_and_empty_text_in_the_services_one_error
     assert client.post("/analyze", json={"text": "", "session": "s"}).status_code == 422
 
 
+def test_a_body_that_is_not_json_is_named_by_line_and_column_in_the_one_error_shape(client):
+    """main answered "invalid request: 9: JSON decode error" (a character offset)."""
+    body = '{"text": "mail ann.berg@mailbox.org",\n "session": s}'
+    response = client.post("/protect", content=body.encode(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and set(response.json()) == {"error"}
+    assert response.json()["error"]["message"] == "the request body is not valid JSON (line 2, column 13)"
+
+
 def test_streamed_restore_over_real_http(protector):
     """Chunked reply in, chunked restored reply out, under uvicorn (placeholders cut across chunks)."""
     import httpx

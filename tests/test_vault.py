@@ -264,6 +264,12 @@ def test_a_vault_whose_key_went_missing_is_an_error_not_a_new_key(tmp_path, monk
     with pytest.raises(VaultKeyError, match="exists but its key was not found"):
         open_vault(config)
     assert not (tmp_path / "vault.key").exists()
+    for garbage in ("garbage!!", "abcd"):  # not base64; base64 of 3 bytes: invalid, not missing (main: "not found")
+        (tmp_path / "vault.key").write_text(garbage)
+        (tmp_path / "vault.key").chmod(0o600)
+        with pytest.raises(VaultKeyError, match="the vault key is invalid") as raised:
+            open_vault(config)
+        assert "not found" not in str(raised.value) and garbage not in str(raised.value)
 
 
 def test_deleting_the_key_check_row_does_not_let_a_wrong_key_in(tmp_path):

@@ -53,6 +53,11 @@ def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, 
     return split_cues(tagger, posts, find_cues(tagger, posts, values)), [len(found) for found in values]
 
 
+def holding_values(phrases: list[str]) -> list[bool]:
+    """Whether each phrase holds a value protect's detector masks (a name, an IBAN, a credential...)."""
+    return [bool(found) for found in _protect_detector().detect_many(phrases)] if phrases else []
+
+
 @cache
 def _protect_detector():
     from stealthflow.placeholders.detector import Detector

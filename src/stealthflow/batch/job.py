@@ -24,6 +24,7 @@ from stealthflow.batch.shards import merge_shards
 from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
+from stealthflow.data.output_file import not_inside
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -213,6 +214,7 @@ def run_job(
     `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept)."""
     started = time.monotonic()
     files = input_files(source)
+    not_inside(output, [file.path for file in files])
     blocks = plan_blocks(files, job.block_bytes)
     out = JobOutput(output, job.describe(vault.id, file_identity(files), settings))
     merged = merge_shards(out.shards, vault, settings.protect)  # what a killed run issued

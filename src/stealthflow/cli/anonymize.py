@@ -19,6 +19,7 @@ from stealthflow.cli.app import (
     console,
     fail,
     out,
+    phrase_report,
     progress_bar,
     reachable,
     settings_from,
@@ -26,6 +27,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
+from stealthflow.data.output_file import not_the_input, write_replacing
 
 
 @app.command()
@@ -92,6 +94,7 @@ def anonymize(
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
     with user_errors():
         input_source, profiles = source_profiles(source)
+        not_the_input(output, input_source.path)
         pool = LLMPool(cache)
         if method != "ner-mask":
             reachable(pool, settings.model, "the anonymizer model")
@@ -110,13 +113,13 @@ def anonymize(
         secrets = _secret_masker(settings)
     originals = {p.id: p for p in profiles}
     rows = [_output_row(result, originals[result.profile_id].text, secrets) for result in results]
+    phrases = phrase_report()
     for result, row in zip(results, rows, strict=True):
         profile = originals[result.profile_id]
-        several = not input_source.is_records and len(profile.comments) > 1
-        post = "paragraph" if several else "post"  # plain text with blank lines is one profile, each paragraph a post
+        name = _post_names(profile, input_source.is_records)
         if not row["protected"]:
             console.print(
-                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, profile, post))}",
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, profile, input_source.is_records, phrases))}",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -133,19 +136,23 @@ def anonymize(
             if input_source.is_records or len(results) > 1:
                 out.rule(result.profile_id)
             out.print(row["text"], markup=False, highlight=False)
-        print_changes(result, post)
+        print_changes(result, name, phrases)
         if "risk" in result.details:
             print_risk_report(result)
+    where = (
+        f"the rows of the texts protected in {output} list their changes"
+        if output
+        else "--json or -o FILE lists the changes of the texts protected"
+    )
+    if said := phrases.not_named(where):
+        console.print(said, highlight=False, soft_wrap=True)
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        with output.open("w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(dump_line(row))
+        write_replacing(output, "".join(dump_line(row) for row in rows))
         console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
     if (unprotected := [r["id"] for r in rows if not r["protected"]]) and not allow_unchanged:
         remedy = (
-            "rewrite the phrases named above yourself, or use `stealthflow protect` (placeholders, and the rewrite "
+            "rewrite the phrases that stayed yourself, or use `stealthflow protect` (placeholders, and the rewrite "
             "with the phrases that stayed reported)"
             if method == "local"
             else "a stronger --model may rewrite them"
@@ -156,14 +163,24 @@ def anonymize(
         )
 
 
-def _why_not(result, profile, post: str) -> str:
-    """Why a profile is not protected; in a profile of several posts, which ones held the phrases that stayed."""
+def _post_names(profile, records: bool):
+    """How a post of `profile` is named on stderr, by its index: a JSONL row by its id (`ID post N` in a profile of
+    several posts), a paragraph of a plain-text file by its number, a single text as `post 1`."""
+    several = len(profile.comments) > 1
+    if records:
+        return lambda index: profile.id + (f" post {index + 1}" if several else "")
+    return lambda index: f"{'paragraph' if several else 'post'} {index + 1}"
+
+
+def _why_not(result, profile, records: bool, phrases) -> str:
+    """Why a profile is not protected; which phrases stayed, in which post (named as `phrases` may name them)."""
     stayed = result.stayed_by_post()
-    if len(profile.comments) < 2 or not stayed:
+    if not stayed:
         return result.failure(profile.text)
-    where = "; ".join(
-        f"{post} {index + 1}: " + ", ".join(f'"{phrase}"' for phrase in phrases) for index, phrases in stayed.items()
-    )
+    if len(profile.comments) < 2:
+        return f"no fluent generalization for {phrases.stayed([p for ps in stayed.values() for p in ps])}: the phrase(s) stayed"
+    name, post = _post_names(profile, records), "post" if records else "paragraph"
+    where = "; ".join(f"{name(index)}: {phrases.stayed(found)}" for index, found in stayed.items())
     return (
         f"no fluent generalization in {where}: the phrase(s) stayed. The {len(profile.comments)} {post}s are one "
         f"profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
@@ -196,22 +213,24 @@ def _output_row(result, original: str, secrets) -> dict:
     row = {"id": result.profile_id, "text": protected.text, "protected": True}
     if result.nothing_to_change:
         row["unchanged"] = True
-    if result.details.get("changes"):
-        row["changes"] = result.details["changes"]
+    if changes := result.details.get("changes"):  # their words too: a credential the rewrite cut is masked
+        row["changes"] = [
+            {**c, **{k: secrets.protect(c[k], "anonymize").text for k in ("phrase", "replacement") if c.get(k)}}
+            for c in changes
+        ]
     if "risk" in result.details:
         row["risk"] = result.details["risk"]
     return row
 
 
-def print_changes(result, label: str = "post") -> None:
-    """Per post, every stretch the method changed, what replaced it and the attribute it pointed to."""
-    from stealthflow.anonymize.changes import describe_change
-
+def print_changes(result, name, phrases) -> None:
+    """Per post (`name(index)`), what the method changed, as `phrases` may say it: on a terminal each stretch, what
+    replaced it and its attribute; elsewhere how many, by attribute."""
     by_post: dict[int, list[dict]] = {}
     for change in result.details.get("changes", []):
         by_post.setdefault(change["post"], []).append(change)
     for post, changes in sorted(by_post.items()):
-        console.print(f"{label} {post + 1}: " + escape("; ".join(describe_change(c) for c in changes)), highlight=False)
+        console.print(f"{escape(name(post))}: {escape(phrases.changes(changes))}", highlight=False, soft_wrap=True)
 
 
 @app.command()

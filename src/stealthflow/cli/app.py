@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
@@ -285,6 +286,19 @@ def explain(exc: Exception) -> str:
             for e in exc.errors()
         )
     return str(exc)
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr may carry a post's own words (its text, its phrases): a terminal shows them and keeps
+    nothing; a file or pipe (a redirect, a log) would keep them."""
+    return sys.stderr.isatty()
+
+
+def phrase_report():
+    """The `PhraseReport` every command names a post's phrases with on stderr (words only to a terminal)."""
+    from stealthflow.anonymize.phrase_report import PhraseReport
+
+    return PhraseReport(stderr_is_terminal())
 
 
 def fail(message: str) -> None:

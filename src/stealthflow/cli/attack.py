@@ -27,6 +27,7 @@ from stealthflow.cli.app import (
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data import ATTRIBUTES
 from stealthflow.data.jsonl import dump_line
+from stealthflow.data.output_file import not_the_input, replaced
 from stealthflow.llm.pool import LLMPool
 
 BLIND = "blind: no answer — this says nothing about your privacy"
@@ -64,7 +65,8 @@ def attack(
     if unknown := [n for n in names if n not in attacker_names()]:
         fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
     with user_errors():
-        _, profiles = source_profiles(source)
+        input_source, profiles = source_profiles(source)
+        not_the_input(output, input_source.path)
         pool = LLMPool(cache)
         if "llm" in names:
             reachable(pool, settings.attacker_model(), "the attacker model")
@@ -91,8 +93,7 @@ def attack(
         if not json_output:
             print_cues(cues, profile.id, len(profile.comments))
     if output:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        with output.open("w", encoding="utf-8") as handle:
+        with replaced(output) as handle:
             for index, profile in enumerate(profiles):
                 for _, results in runs:
                     handle.write(dump_line({"id": profile.id, **results[index].model_dump()}))

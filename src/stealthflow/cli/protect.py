@@ -34,15 +34,18 @@ from stealthflow.cli.app import (
     fail,
     open_user_vault,
     out,
+    phrase_report,
     progress_bar,
     protect_settings,
     reachable,
     rewriter_for,
+    stderr_is_terminal,
     user_protector,
     vault_errors,
 )
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
+from stealthflow.data.output_file import not_the_input, write_replacing
 from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
@@ -154,7 +157,7 @@ def protect(
     Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
     (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
     from stealthflow.cli.source import read_source
-    from stealthflow.pipeline.records import read_records
+    from stealthflow.pipeline.records import finished_ids, read_records
 
     _one_of(source, input, "text to protect")
     settings = protect_settings(
@@ -166,23 +169,26 @@ def protect(
     show = show and _shown_on_terminal()
     with vault_errors():
         if input is not None:
+            not_the_input(output, input)
             records, text_mode = _input_records(input), False
         else:
             read = read_source(source)
+            not_the_input(output, read.path)
             text_mode = not read.is_records
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
             fail(f"{input or source}: no records to protect")
+        done = set() if text_mode or output in (None, "-") else finished_ids(Path(output), session)
         with _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
-                _protect_records(run, records, session, output)
+                _protect_records(run, records, session, output, done)
 
 
 def _shown_on_terminal() -> bool:
     """Whether --show may print raw text: only to a terminal, never into a log a redirect or pipe writes (said why)."""
-    if sys.stderr.isatty():
+    if stderr_is_terminal():
         return True
     console.print(
         "[yellow]--show: not shown, stderr is not a terminal[/] (redirected or piped: the texts before protection "
@@ -205,6 +211,7 @@ class _Run:
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
+    phrases: object = None  # how --verbose names them (`phrase_report`)
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
@@ -245,8 +252,6 @@ class _Run:
 
     def _count(self, text_id: str, outcome) -> None:
         """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""
-        from stealthflow.anonymize.changes import describe_change
-
         self.rejected += not outcome.accepted
         self.stayed[text_id] += len(outcome.unprotected)
         if outcome.accepted:
@@ -254,12 +259,12 @@ class _Run:
         if not self.verbose:
             return
         if outcome.accepted and outcome.changes:
-            changes = "; ".join(describe_change(c) for c in outcome.changes)
+            changes = self.phrases.changes(outcome.changes)
             console.print(f"{escape(text_id)}: rewrote {escape(changes)}", highlight=False)
         if not outcome.accepted:
             console.print(f"[yellow]{escape(text_id)}: rewrite rejected:[/] {escape(outcome.reason)}", highlight=False)
         if outcome.unprotected:
-            phrases = "; ".join(f'"{phrase}"' for phrase in outcome.unprotected)
+            phrases = self.phrases.stayed(outcome.unprotected)
             console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
 
     def summary(self) -> str:
@@ -300,13 +305,15 @@ def _protection(
     with lasting_objects():  # detection's recognizers and the rewriter, kept for the command's life
         protector = user_protector(settings, pool)
         rewriter = rewriter_for(rewrite, settings, pool)
-    run = _Run(protector, rewriter, rewrite, show, verbose, explain)
+    run = _Run(protector, rewriter, rewrite, show, verbose, explain, phrases=phrase_report() if verbose else None)
     try:
         yield run
     finally:
         protector.close()
         pool.close()
     console.print(run.summary(), highlight=False, soft_wrap=True)
+    if run.phrases and (said := run.phrases.not_named("the rows' 'rewrite' field (--json, or -i/-o) holds them")):
+        console.print(said, highlight=False, soft_wrap=True)
     if run.rejected:
         console.print(
             f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead; --verbose says why, as the rows' 'rewrite' field does[/]"
@@ -361,15 +368,10 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
     return joined
 
 
-def _protect_records(run: _Run, records: list[Record], session: str, output: str | None) -> None:
-    from stealthflow.pipeline.records import finished_ids, written_sessions
-
+def _protect_records(run: _Run, records: list[Record], session: str, output: str | None, done: set[str]) -> None:
+    """Each record's row, appended to `output` (or stdout) as it is protected; the ids in `done` (rows of this
+    session's already in `output`, `finished_ids`) are skipped."""
     to_file = output not in (None, "-")
-    done = finished_ids(Path(output)) if to_file else set()
-    if done and (others := written_sessions(Path(output)) - {session}):
-        fail(
-            f"{output} was written under session {sorted(others)[0]!r}: resuming it under {session!r} would mix two sessions' placeholders; use that session or another output file"
-        )
     todo = [r for r in records if r.id not in done]
     if done:
         console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
@@ -394,8 +396,7 @@ def _write(output: str | None, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+        write_replacing(output, text)
 
 
 @app.command()
@@ -426,6 +427,7 @@ def restore(
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
+            not_the_input(output, input)
             records = _input_records(input)
             _of_session(records, session)
             unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
@@ -433,6 +435,7 @@ def restore(
             unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
         else:
             read = read_source(source)
+            not_the_input(output, read.path)
             if read.is_records:
                 records = read_records(read.path)
                 _of_session(records, session)

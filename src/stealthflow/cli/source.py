@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from stealthflow.cli.app import console
 from stealthflow.data import DataError, Profile, load_input, profile_from_text
 from stealthflow.pipeline.records import has_lone_surrogate
 
@@ -84,6 +85,13 @@ def read_source(value: str) -> Source:
     if looks_like_path(value):
         what = "is a directory, not a file" if Path(value).is_dir() else "no such file"
         raise DataError(f"{value}: {what} (to give this text itself, put it in a sentence or pipe it to -)")
+    if _names_a_folder(value):  # the word is the text, as asked; said, since a folder was likely meant
+        console.print(
+            f"{value!r} is a folder here; it was taken as the text itself (to read a file in it, give {value}/FILE)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
     return Source(text=value)
 
 
@@ -93,6 +101,15 @@ def looks_like_path(value: str) -> bool:
     if not value or len(value) >= 4096 or any(c.isspace() for c in value) or "://" in value:
         return False
     return "/" in value or "\\" in value or Path(value).suffix.lower() in TEXT_SUFFIXES
+
+
+def _names_a_folder(value: str) -> bool:
+    if any(c.isspace() for c in value) or len(value) >= 4096:
+        return False
+    try:
+        return Path(value).is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _names_a_file(value: str) -> bool:

@@ -21,7 +21,7 @@ import platformdirs
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
-from stealthflow.placeholders.keys import VaultKeyError, load_keys
+from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import OTHERS, language_file, uncovered_warning
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
@@ -112,6 +112,8 @@ def open_vault(
         )
     try:
         keys = load_keys(config.key_source, config.key_file, create=not path.exists())
+    except VaultKeyInvalid as exc:
+        raise VaultKeyInvalid(f"the vault key is invalid ({exc}); set the key you backed up") from None
     except VaultKeyError as exc:
         if not path.exists():
             raise

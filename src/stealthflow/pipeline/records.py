@@ -1,6 +1,7 @@
 """JSONL in and out for `protect` / `restore`: `{"id", "text"}` lines; an output file that
-already holds some ids is resumed, not redone (a crash mid-run loses nothing). Rows that
-`protect` wrote also name the vault that protected them (`"vault"`), which `restore` checks."""
+already holds some of the session's protected rows is resumed, not redone (a crash mid-run loses
+nothing), and one holding anything else is refused (`finished_ids`). Rows that `protect` wrote also
+name the session and the vault that protected them (`"vault"`), which `restore` checks."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
+from stealthflow.data.output_file import write_replacing
 
 
 class Record(NamedTuple):
@@ -82,34 +84,59 @@ def protected_row(record_id: str, session: str, vault: str, protected) -> dict:
     return row
 
 
-def finished_ids(path: Path) -> set[str]:
-    """Ids already written to `path`; a torn last line (crash mid-write) is cut off."""
+def is_protected_row(row: object, session: str) -> bool:
+    """Whether `row` is one `protect` wrote for `session` (`protected_row`'s fields, a text, its spans)."""
+    return (
+        isinstance(row, dict)
+        and row.keys() >= {"id", "session", "vault", "text", "spans"}
+        and row["session"] == session
+        and isinstance(row["vault"], str)
+        and isinstance(row["text"], str)
+        and isinstance(row["spans"], list)
+    )
+
+
+def finished_ids(path: Path, session: str) -> set[str]:
+    """The ids of the rows `protect` already wrote to `path` for `session`, to resume it. Every line must be
+    such a row: anything else (the raw input, another file, another session's rows) is a `DataError` naming
+    its line, and nothing is changed. A torn last line (a crash mid-write: no newline, not JSON) is cut off."""
     if not path.exists():
         return set()
-    done, good = set(), []
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        if not line:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start}), so not an output of protect") from None
+    lines = text.split("\n")
+    done, kept = set(), []
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
             continue
         try:
-            done.add(str(json.loads(line)["id"]))
-            good.append(line + "\n")
-        except (json.JSONDecodeError, KeyError, TypeError):
-            break
-    path.write_text("".join(good), encoding="utf-8")
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if lineno == len(lines):  # the last line, without its newline: torn by a crash
+                break
+            row = None
+        if not is_protected_row(row, session):
+            raise DataError(_not_resumable(path, lineno, row, session))
+        done.add(str(row["id"]))
+        kept.append(line + "\n")
+    if len(kept) < sum(1 for line in lines if line.strip()):
+        write_replacing(path, "".join(kept))
     return done
 
 
-def written_sessions(path: Path) -> set[str]:
-    """The sessions an output file's rows were protected under (rows from before this field: none)."""
-    sessions = set()
-    for line in jsonl_lines(path.read_text(encoding="utf-8")):
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(record, dict) and isinstance(record.get("session"), str):
-            sessions.add(record["session"])
-    return sessions
+def _not_resumable(path: Path, lineno: int, row: object, session: str) -> str:
+    where = f"{path}:{lineno}"
+    if isinstance(row, dict) and isinstance(row.get("session"), str) and row["session"] != session:
+        return (
+            f"{where}: a row protected under session {row['session']!r}: resuming it under {session!r} would mix "
+            "two sessions' placeholders; use that session or another output file"
+        )
+    return (
+        f"{where}: not a row protect wrote for session {session!r}, so -o would add protected rows to a file that "
+        "holds other text (the input itself?): nothing was written; give a new output file"
+    )
 
 
 def has_lone_surrogate(text: str) -> bool:

@@ -26,6 +26,10 @@ class VaultKeyError(RuntimeError):
     """The key is missing, malformed, unsafe, or not the one the vault was created with."""
 
 
+class VaultKeyInvalid(VaultKeyError):
+    """A key was found, but it is no vault key (not base64, not 32 bytes)."""
+
+
 @dataclass(frozen=True, repr=False)
 class VaultKeys:
     encryption: bytes
@@ -35,7 +39,7 @@ class VaultKeys:
     @classmethod
     def from_secret(cls, secret: bytes) -> "VaultKeys":
         if len(secret) != 32:
-            raise VaultKeyError(f"a vault key must be 32 bytes (base64-encoded), got {len(secret)}")
+            raise VaultKeyInvalid(f"a vault key must be 32 bytes (base64-encoded), got {len(secret)}")
         return cls(_derive(secret, b"stealthflow vault aes-gcm"), _derive(secret, b"stealthflow vault hmac"))
 
     def __repr__(self) -> str:  # never print key material
@@ -54,7 +58,7 @@ def decode_secret(encoded: str, where: str) -> bytes:
     try:
         return base64.urlsafe_b64decode(encoded.strip().encode())
     except (ValueError, TypeError):
-        raise VaultKeyError(f"the vault key in {where} is not valid base64") from None
+        raise VaultKeyInvalid(f"the vault key in {where} is not valid base64") from None
 
 
 def default_key_file() -> Path:
@@ -68,7 +72,8 @@ def load_keys(source: str = "auto", key_file: Path | None = None, create: bool =
     for name in order:
         encoded = readers[name]()
         if encoded is not None:
-            return VaultKeys.from_secret(decode_secret(encoded, name))
+            where = {"env": f"${ENV_VAR}", "keyring": "the OS keyring", "file": str(key_file)}[name]
+            return VaultKeys.from_secret(decode_secret(encoded, where))
     if not create or source == "env":
         raise VaultKeyError(
             f"no vault key found (looked in: {', '.join(order)}); set ${ENV_VAR} or create one with the key file {key_file}"

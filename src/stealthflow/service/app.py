@@ -60,6 +60,8 @@ def create_app(
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         # FastAPI's default echoes the input back: never send a user's text in an error (and a
         # lone surrogate in it could not even be encoded). The service's one error shape, naming each field.
+        if broken := [e for e in exc.errors() if e["type"] == "json_invalid"]:
+            return error_response(422, not_json(await request.body(), broken[0]["loc"][-1]))
         problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'body'}: {e['msg']}" for e in exc.errors())
         return error_response(422, f"invalid request: {problems}")
 
@@ -133,3 +135,12 @@ def create_app(
 
         app.include_router(page_router(page))
     return app
+
+
+def not_json(body: bytes, position: int) -> str:
+    """Where a request body stops being JSON, as a person counts (line and column from 1); never its text."""
+    before = body.decode("utf-8", errors="replace")[:position]
+    return (
+        f"the request body is not valid JSON (line {before.count(chr(10)) + 1}, "
+        f"column {position - before.rfind(chr(10))})"
+    )

@@ -1,0 +1,74 @@
+"""An output file a command writes (`-o`): never the file it reads, and written whole or not at all.
+
+`not_the_input` refuses an output that is the input (the same path, or another name of the same file: a
+link), and `not_inside` an output folder that holds an input file, before anything is written; `replaced` writes a file under a temporary name beside it and
+renames it over the old one at the end, so a failure midway leaves the user's file as it was."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from stealthflow.data.loader import DataError
+
+
+def not_the_input(output: str | Path | None, *inputs: str | Path | None) -> None:
+    """A `DataError` when `output` is one of `inputs` (`-`, stdin/stdout, and None are never files)."""
+    if output in (None, "-"):
+        return
+    for given in inputs:
+        if given in (None, "-") or not _same_file(Path(given), Path(output)):
+            continue
+        raise DataError(
+            f"-o {output} is the input file {given}: writing it would replace the texts it holds; "
+            "give another output file"
+        )
+
+
+def not_inside(folder: str | Path, inputs: list[str | Path]) -> None:
+    """A `DataError` when an input file lies in the output `folder` (a rerun would read what it wrote)."""
+    folder = Path(folder).resolve()
+    for given in inputs:
+        if Path(given).resolve().is_relative_to(folder):
+            raise DataError(
+                f"-o {folder} holds the input file {given}: the output would be written among the input (and read "
+                "as input on a rerun); give an output folder outside the input"
+            )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)  # the same inode: one path, or a hard or symbolic link
+    except OSError:  # one of them does not exist (yet)
+        return a.resolve() == b.resolve()
+
+
+@contextlib.contextmanager
+def replaced(path: str | Path) -> Iterator[TextIO]:
+    """A handle on a temporary file beside `path` that becomes `path` when the block ends without error
+    (an exception removes it, and `path` keeps what it held)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o777)  # the file keeps its permissions
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def write_replacing(path: str | Path, text: str) -> None:
+    """`text` into `path`, whole or not at all (`replaced`)."""
+    with replaced(path) as file:
+        file.write(text)
