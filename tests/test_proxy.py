@@ -368,16 +368,16 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
         assert_nothing_raw(upstream)
         assert "<EMAIL_1>" in upstream.received[-1]["messages"][0]["content"]
         history = [
-            {"role": "user", "content": "I was born on 12 March 1985 in a small town"},
-            {"role": "assistant", "content": "Born on 12 March 1985?"},
+            {"role": "user", "content": "We moved on 12 March 1985 to a small town"},
+            {"role": "assistant", "content": "Moved on 12 March 1985?"},
         ]
         raw = client.chat.completions.with_raw_response.create(
             model="m", messages=history + [{"role": "user", "content": "Yes, in 1985."}]
         )
         assert raw.headers["x-stealthflow-rewritten"] == "2" and raw.headers["x-stealthflow-rewrite-rejected"] == "0"
         assert [m["content"] for m in upstream.received[-1]["messages"]] == [
-            "I was born on ** ***** **** in a small town",
-            "Born on 12 March 1985?",
+            "We moved on ** ***** **** to a small town",
+            "Moved on 12 March 1985?",
             "Yes, in ****.",
         ]
     finally:
