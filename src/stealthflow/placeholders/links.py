@@ -78,6 +78,7 @@ def _click_tags() -> frozenset[str]:
     return frozenset(word.lower() for word in listed_words(resource_dir("data") / "click_tags.txt"))
 
 
+_MARKS = re.compile(r"[\n\[\]()@<>/\\.:]")  # a character every event outside a URL holds
 _NAME = re.compile(r"[a-z0-9+.-]*", re.IGNORECASE)
 _MAILTO = re.compile(r"(?:^|[\s(<\"'=])mailto:$", re.IGNORECASE)
 _WHOLE_ADDRESS_END = re.compile(r"[)\"'>?]|[.,;:!]*(?:\s|$)")
@@ -128,6 +129,8 @@ class Links:
     def _search(self, text: str, pos: int) -> re.Match[str] | None:
         region = self.region
         if region is None:
+            if not self.bare and not _MARKS.search(text, pos):  # most of prose: a cheap look first
+                return None
             return _outside()[self.bare].search(text, pos)
         if region.naming:
             return None
