@@ -227,3 +227,26 @@ def test_the_proxy_streamed_withholds_them_with_placeholders_cut_across_chunks(p
     assert not [value for value in REQUEST_VALUES if value in image]  # the image never
     assert (REQUEST_VALUES[0] in link) is opt_in
     assert f"withheld={2 if opt_in else 3}" in response.text
+
+
+def test_the_scope_withholds_by_the_kind_of_url_and_its_options():
+    """`RestoreScope.withholds` on references placed by hand: a guarded value inside a link is a secret in a URL even
+    where the paragraph rule read text; a URL that loads by itself withholds whatever the options."""
+    from stealthflow.placeholders.restore import Reference
+    from stealthflow.placeholders.scope import RestoreScope
+
+    def why(scope: RestoreScope, kind: str, url: str, place: str = "url") -> str | None:
+        withheld = scope.withholds(Reference(kind, 1, None, f"<{kind}_1>", place, url))
+        return withheld and withheld.why
+
+    default, both = RestoreScope(None, frozenset({"IBAN"})), RestoreScope(None, frozenset({"IBAN"}), True, True)
+    assert [why(default, "IBAN", "click", "text"), why(both, "IBAN", "click", "text")] == ["secret_in_url", None]
+    assert [why(scope, kind, "load") for scope in (default, both) for kind in ("IBAN", "EMAIL")] == [
+        "in_loading_url"
+    ] * 4
+    assert [why(default, "EMAIL", "mailto"), why(default, "PHONE", "mailto"), why(both, "PHONE", "mailto")] == [
+        None,
+        "in_link",
+        None,
+    ]
+    assert why(default, "REAL_NAME", "", "url") is None  # in a link's paragraph but not in its URL: restored

@@ -56,8 +56,8 @@ class RestoreScope:
         if ref.url == "load":
             return IN_LOADING_URL
         if ref.type in self.guarded_types:
-            if ref.place != "text" and not self.secrets_in_urls_and_tools:
-                return SECRET_IN_URL if ref.place == "url" else SECRET_IN_TOOL
+            if (ref.place != "text" or ref.url) and not self.secrets_in_urls_and_tools:
+                return SECRET_IN_TOOL if ref.place == "tool" else SECRET_IN_URL
             return None
         in_link = ref.url == "click" or (ref.url == "mailto" and ref.type != EMAIL)
         return IN_LINK if in_link and not self.values_in_links else None
