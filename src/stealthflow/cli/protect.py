@@ -27,6 +27,7 @@ from stealthflow.cli.app import (
     SecretsInUrlsOption,
     TaggerOption,
     Typer,
+    ValuesInLinksOption,
     app,
     bytes_progress,
     check_rewrite,
@@ -410,38 +411,42 @@ def restore(
         bool, typer.Option("--stream", help="same as the source -: restore stdin to stdout as it arrives")
     ] = False,
     secrets_in_urls: SecretsInUrlsOption = False,
+    values_in_links: ValuesInLinksOption = False,
     user: UserOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Put the real values back into a reply; placeholders not issued to the session stay, and so does a secret,
-    card, IBAN, passport or ID number inside a link, markup or JSON (see --secrets-in-urls)."""
+    """Put the real values back into a reply; placeholders not issued to the session stay, and so does any value
+    inside a URL that loads by itself (an image), any value inside a link but an e-mail as a mailto: address (see
+    --values-in-links), and a secret, card, IBAN, passport or ID number inside a link, markup or JSON (see
+    --secrets-in-urls)."""
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
-    from stealthflow.placeholders.scope import withheld_json, withheld_notice
+    from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
 
     if stream:
         source = source or "-"
     _one_of(source, input, "reply to restore")
     settings = protect_settings(config, None, None, user=user)
+    links = {"secrets_in_urls": secrets_in_urls, "values_in_links": values_in_links}  # what restores inside URLs
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
         if input is not None:
             not_the_input(output, input)
             records = _input_records(input)
             _of_session(records, session)
-            unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
+            unresolved, withheld = _restore_records(protector, session, records, output, links)
         elif source == "-" and not json_output and output in (None, "-"):
-            unresolved, withheld = _restore_stdin(protector, session, secrets_in_urls)
+            unresolved, withheld = _restore_stdin(protector, session, links)
         else:
             read = read_source(source)
             not_the_input(output, read.path)
             if read.is_records:
                 records = read_records(read.path)
                 _of_session(records, session)
-                unresolved, withheld = _restore_records(protector, session, records, output, secrets_in_urls)
+                unresolved, withheld = _restore_records(protector, session, records, output, links)
             else:
-                result = protector.restore(read.read_text(), session, secrets_in_urls=secrets_in_urls)
+                result = protector.restore(read.read_text(), session, **links)
                 unresolved, withheld = result.unresolved, result.withheld
                 body = {
                     "text": result.text,
@@ -463,7 +468,7 @@ def restore(
             f"or forgotten since) and stay as they are:[/] {', '.join(sorted(set(unresolved)))}"
         )
     if withheld:
-        console.print(f"[yellow]{escape(withheld_notice(withheld, '--secrets-in-urls'))}[/]")
+        console.print(f"[yellow]{escape(withheld_notice(withheld, cli_switch))}[/]")
 
 
 def _of_session(records: list[Record], session: str) -> None:
@@ -478,7 +483,7 @@ def _of_session(records: list[Record], session: str) -> None:
 
 
 def _restore_records(
-    protector, session: str, records: list[Record], output: str | None, secrets_in_urls: bool
+    protector, session: str, records: list[Record], output: str | None, links: dict[str, bool]
 ) -> tuple[list[str], list[tuple[str, str]]]:
     from stealthflow.placeholders.scope import withheld_json
 
@@ -486,7 +491,7 @@ def _restore_records(
         protector.vault.check_issued_here(record.vault, record.where)
     unresolved, withheld, lines = [], [], []
     for record in records:
-        result = protector.restore(record.text, session, secrets_in_urls=secrets_in_urls)
+        result = protector.restore(record.text, session, **links)
         unresolved += result.unresolved
         withheld += result.withheld
         lines.append(
@@ -505,8 +510,8 @@ def _restore_records(
     return unresolved, withheld
 
 
-def _restore_stdin(protector, session: str, secrets_in_urls: bool) -> tuple[list[str], list[tuple[str, str]]]:
-    restorer = protector.stream(session, secrets_in_urls=secrets_in_urls)
+def _restore_stdin(protector, session: str, links: dict[str, bool]) -> tuple[list[str], list[tuple[str, str]]]:
+    restorer = protector.stream(session, **links)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # chunks may split a character
     while raw := sys.stdin.buffer.read1(4096):  # whatever has arrived, without waiting for more
         sys.stdout.write(restorer.feed(decoder.decode(raw)))

@@ -13,13 +13,13 @@ logger = logging.getLogger(__name__)
 
 
 def hydrate(protector: Protector, text: str, session: str) -> str:
-    """`text` restored for the local caller, as `restore` does; placeholders withheld (a guarded value in a link,
-    markup or JSON) stay as they are and a warning names them (never their values)."""
-    from stealthflow.placeholders.scope import withheld_notice
+    """`text` restored for the local caller, as `restore` does; placeholders withheld (any value in a URL, a guarded
+    value in a link, markup or JSON) stay as they are and a warning names them (never their values)."""
+    from stealthflow.placeholders.scope import python_switch, withheld_notice
 
     result = protector.restore(text, session)
     if result.withheld:
-        logger.warning("%s", withheld_notice(result.withheld, "Protector.restore(..., secrets_in_urls=True)"))
+        logger.warning("%s", withheld_notice(result.withheld, python_switch))
     return result.text
 
 

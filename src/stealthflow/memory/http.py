@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from stealthflow.memory.store import MemoryStore
-from stealthflow.placeholders.scope import withheld_json, withheld_notice
+from stealthflow.placeholders.scope import json_switch, withheld_json, withheld_notice
 
 
 class AppendRequest(BaseModel):
@@ -26,6 +26,7 @@ class HydrateRequest(BaseModel):
     user: str = Field(min_length=1)
     text: str
     secrets_in_urls: bool = False
+    values_in_links: bool = False
 
 
 class ForgetRequest(BaseModel):
@@ -51,8 +52,8 @@ def memory_router(store: MemoryStore) -> APIRouter:
 
     @router.post("/hydrate")
     def hydrate(request: HydrateRequest) -> dict:
-        result = store.restore(request.user, request.text, request.secrets_in_urls)
-        notice = withheld_notice(result.withheld, '"secrets_in_urls": true') if result.withheld else None
+        result = store.restore(request.user, request.text, request.secrets_in_urls, request.values_in_links)
+        notice = withheld_notice(result.withheld, json_switch) if result.withheld else None
         return {"text": result.text, "withheld": withheld_json(result.withheld), "notice": notice}
 
     @router.post("/forget")

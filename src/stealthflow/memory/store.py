@@ -263,10 +263,15 @@ class MemoryStore:
         """Restore the user's placeholders; another user's stay as they are."""
         return self.restore(user, text).text
 
-    def restore(self, user: str, text: str, secrets_in_urls: bool = False) -> RestoreResult:
+    def restore(
+        self, user: str, text: str, secrets_in_urls: bool = False, values_in_links: bool = False
+    ) -> RestoreResult:
         """`hydrate`, with what was restored, the placeholders that are not this user's (`unresolved`) and those left
-        as they are where a guarded value would leave the device (`withheld`, as restore: `secrets_in_urls`)."""
-        return self.protector.restore(text, vault_session(user), secrets_in_urls=secrets_in_urls)
+        as they are where a value would leave the device (`withheld`, as restore: `secrets_in_urls`,
+        `values_in_links`)."""
+        return self.protector.restore(
+            text, vault_session(user), secrets_in_urls=secrets_in_urls, values_in_links=values_in_links
+        )
 
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:

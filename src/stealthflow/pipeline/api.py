@@ -58,16 +58,26 @@ def restore(
     protector: Protector | None = None,
     vault: str | None = None,
     secrets_in_urls: bool = False,
+    values_in_links: bool = False,
 ) -> RestoreResult:
     """Put the values back into a reply; placeholders not issued to `session` stay and are reported (`unresolved`).
-    A secret, card, IBAN, passport or ID number the reply places inside a link, markup, JSON or a tool call stays a
-    placeholder and is reported (`withheld`) unless `secrets_in_urls=True`, as the proxy does.
+    As the proxy does, a placeholder stays and is reported (`withheld`) inside a URL that loads by itself (a markdown
+    image, an HTML `<img>`, CSS `url(`), inside a link unless `values_in_links=True` (but an e-mail address as a
+    `mailto:` address), and for a secret, card, IBAN, passport or ID number inside a link, markup, JSON or a tool
+    call unless `secrets_in_urls=True`.
     `vault`: the id protect reported (`Protected.vault`), so text from another vault fails closed."""
-    return (protector or default_protector()).restore(text, session, vault, secrets_in_urls=secrets_in_urls)
+    return (protector or default_protector()).restore(
+        text, session, vault, secrets_in_urls=secrets_in_urls, values_in_links=values_in_links
+    )
 
 
 def restore_stream(
-    chunks: Iterable[str], *, session: str, protector: Protector | None = None, secrets_in_urls: bool = False
+    chunks: Iterable[str],
+    *,
+    session: str,
+    protector: Protector | None = None,
+    secrets_in_urls: bool = False,
+    values_in_links: bool = False,
 ) -> Iterator[str]:
-    """Restore a streamed reply chunk by chunk, never emitting half a placeholder (guarded values as `restore`)."""
-    return (protector or default_protector()).restore_stream(chunks, session, secrets_in_urls)
+    """Restore a streamed reply chunk by chunk, never emitting half a placeholder (withheld values as `restore`)."""
+    return (protector or default_protector()).restore_stream(chunks, session, secrets_in_urls, values_in_links)

@@ -239,13 +239,21 @@ class Protector:
         return known
 
     # -- restore ------------------------------------------------------------------------
-    def resolver(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False):
+    def resolver(
+        self,
+        session: str,
+        scope: RestoreScope | None = None,
+        secrets_in_urls: bool = False,
+        values_in_links: bool = False,
+    ):
         """The value behind each placeholder issued to `session` within `scope` (others are `Withheld`); without
-        one, the proxy's rule for a guarded value (a secret, card, IBAN, passport or ID number): not inside a link,
-        markup, JSON or a tool call unless `secrets_in_urls` (`placeholders.scope`). A session this process protects
+        one, the proxy's rules (`placeholders.scope`): no value inside a URL that loads by itself, none inside a link
+        unless `values_in_links` (but an e-mail address as a `mailto:` address), and a guarded value (a secret, card,
+        IBAN, passport or ID number) not inside a link, markup, JSON or a tool call unless `secrets_in_urls`. A session
+        this process protects
         in is answered from its values in memory (brought up to date once, on the first placeholder); any other
         placeholder, or any other session, is looked up in the vault."""
-        scope = scope or RestoreScope(None, self.config.guarded_types(), secrets_in_urls)
+        scope = scope or RestoreScope(None, self.config.guarded_types(), secrets_in_urls, values_in_links)
         cache: dict[Reference, str | None] = {}
         in_memory: list[SessionValues | None] = []  # filled on the first placeholder
 
@@ -282,11 +290,12 @@ class Protector:
         vault: str | None = None,
         scope: RestoreScope | None = None,
         secrets_in_urls: bool = False,
+        values_in_links: bool = False,
     ) -> RestoreResult:
         """`vault`: the id of the vault that protected `text`, when known (`VaultMismatch` if not this one).
-        `scope`, `secrets_in_urls`: what is withheld (`resolver`)."""
+        `scope`, `secrets_in_urls`, `values_in_links`: what is withheld (`resolver`)."""
         self.vault.check_issued_here(vault, "the text")
-        return restore_text(text, self.resolver(session, scope, secrets_in_urls))
+        return restore_text(text, self.resolver(session, scope, secrets_in_urls, values_in_links))
 
     def unknown_session(self, session: str, unresolved: Sequence[str]) -> str | None:
         """What to tell the caller when placeholders stayed because the vault holds no value of `session`: its values
@@ -302,20 +311,31 @@ class Protector:
             f"{stayed} (`stealthflow vault list` shows the sessions)"
         )
 
-    def stream(self, session: str, scope: RestoreScope | None = None, secrets_in_urls: bool = False) -> StreamRestorer:
-        return StreamRestorer(self.resolver(session, scope, secrets_in_urls))
+    def stream(
+        self,
+        session: str,
+        scope: RestoreScope | None = None,
+        secrets_in_urls: bool = False,
+        values_in_links: bool = False,
+    ) -> StreamRestorer:
+        return StreamRestorer(self.resolver(session, scope, secrets_in_urls, values_in_links))
 
-    def request_scope(self, session: str, request_id: str, secrets_in_urls: bool = False) -> RestoreScope | None:
+    def request_scope(
+        self, session: str, request_id: str, secrets_in_urls: bool = False, values_in_links: bool = False
+    ) -> RestoreScope | None:
         """The scope of a request recorded by `record_request` (None: the session has no such request)."""
         keys = self.vault.request_placeholders(self.config.user, session, request_id)
-        return None if keys is None else RestoreScope(keys, self.config.guarded_types(), secrets_in_urls)
+        guarded = self.config.guarded_types()
+        return None if keys is None else RestoreScope(keys, guarded, secrets_in_urls, values_in_links)
 
     def record_request(self, session: str, protected: Protected) -> str:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""
         return self.vault.record_request(self.config.user, session, protected.entries)
 
-    def restore_stream(self, chunks: Iterable[str], session: str, secrets_in_urls: bool = False) -> Iterator[str]:
-        return self.stream(session, secrets_in_urls=secrets_in_urls).restore(chunks)
+    def restore_stream(
+        self, chunks: Iterable[str], session: str, secrets_in_urls: bool = False, values_in_links: bool = False
+    ) -> Iterator[str]:
+        return self.stream(session, secrets_in_urls=secrets_in_urls, values_in_links=values_in_links).restore(chunks)
 
     def start_detection_helpers(self) -> bool:
         """For a server: long texts' pattern recognizers shared with helper processes

@@ -7,8 +7,8 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    `<IBAN_1>.evil.com` and `"<IBAN_1>"` are not;
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
-   (`evil.com/`), `](`, `]:`, `url(`, `@import`, an HTML tag, a command of data/link_commands.txt ("url"); nor a `{`
-   ("tool");
+   (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
+   ("url"); nor a `{` ("tool");
 3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open ("tool").
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
@@ -24,7 +24,7 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.types import type_alternation
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, Links, placeholder_in_angles
 from stealthflow.resources import listed_words, resource_dir
 
 OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
@@ -36,8 +36,7 @@ TAIL = 32  # characters kept of what was read: a mark cut across two pieces; a l
 def _events() -> re.Pattern[str]:
     """The marks read in a reply: a blank line, a code fence, a brace, and the marks of a link, markup or command."""
     commands = "|".join(re.escape(word) for word in sorted(listed_words(resource_dir("data") / "link_commands.txt")))
-    tag = rf"<(?![ \t]?(?:{type_alternation()})[ \t]?[_:-]?[ \t]?[0-9a-f]{{1,32}}[ \t]?>)[a-z!?/]"
-    url = rf"//|:/|/\\|\\\\|www\.|mailto:|[\w-]\.[a-z]{{2,63}}[/?]|\]\(|\]:|url\(|@import|{tag}|\b(?:{commands})\b"
+    url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|<(?!{placeholder_in_angles()})[a-z!?/]|\b(?:{commands})\b"
     return re.compile(
         rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})|(?P<url>{url})",
         re.IGNORECASE | re.MULTILINE,
@@ -52,6 +51,7 @@ class Surroundings:
         self.fence = False  # inside a code fence
         self.depth = 0  # "{" read minus "}" read
         self.tail = ""  # the last `TAIL` characters read
+        self.links = Links()  # which kind of URL, if any, the text read leaves open
 
     def feed(self, piece: str) -> None:
         """Read `piece`, the text that follows what was read."""
@@ -72,6 +72,7 @@ class Surroundings:
             else:
                 self.paragraph = "url"
         self.tail = text[-TAIL:]
+        self.links.feed(piece)
 
     def place(self, after: str) -> str:
         """ "url", "tool" or "text" for a placeholder after what was read, `after` the text that follows it."""
@@ -81,9 +82,15 @@ class Surroundings:
             return "tool"
         return "text" if self._apart_before() and _apart_after(after) else "url"
 
+    def url(self, after: str) -> str:
+        """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
+        `after` the text that follows it."""
+        return self.links.kind(self.tail, after)
+
     def joined(self, piece: str) -> Surroundings:
         """A copy that has read `piece` too."""
         other = copy.copy(self)
+        other.links = copy.deepcopy(self.links)
         other.feed(piece)
         return other
 

@@ -15,9 +15,10 @@ treats an escaping backslash as the two characters JSON spells it with, so the r
 arguments stay valid JSON.
 
 Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a
-link or markup, inside JSON in text, or in prose (`placeholders.context`), so that a resolver can
-withhold a value there (`Withheld`: left as it is and reported). The place is worked out only for
-a placeholder the resolver would fill in somewhere, so look-alikes cost nothing extra.
+link or markup, inside JSON in text, or in prose (`placeholders.context`), and in which kind of URL of a reply's
+text, if any (`Reference.url`: one that loads by itself, one a click follows, a `mailto:` address;
+`placeholders.links`), so that a resolver can withhold a value there (`Withheld`: left as it is and reported). The
+place is worked out only for a placeholder the resolver would fill in somewhere, so look-alikes cost nothing extra.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class Reference:
     token: str | None
     text: str
     place: str = "text"  # "text", "url" (inside a link or markup) or "tool" (tool-call arguments, JSON in text)
+    url: str = ""  # inside a URL of a reply's text: "load", "click", "mailto" (`placeholders.links`), or ""
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -173,18 +175,21 @@ class Scanner:
         if value is None or isinstance(value, Withheld):
             return value
         after = self._text[end : end + TAIL]
-        places = {self.context.place(after)}
+        seen = [self.context]
         if self.shared:
-            places.add(self.shared.joined("".join(self._parts)).place(after))
+            seen.append(self.shared.joined("".join(self._parts)))
+        places = {surroundings.place(after) for surroundings in seen}
         place = "url" if "url" in places else "tool" if "tool" in places else "text"
-        return value if place == "text" else self.resolve(_at(ref, place))
+        urls = {surroundings.url(after) for surroundings in seen}
+        url = next((kind for kind in ("load", "click", "mailto") if kind in urls), "")
+        return value if place == "text" and not url else self.resolve(_at(ref, place, url))
 
     def result(self, text: str) -> RestoreResult:
         return RestoreResult(text, self.restored, self.unresolved, self.withheld)
 
 
-def _at(ref: Reference, place: str) -> Reference:
-    return Reference(ref.type, ref.index, ref.token, ref.text, place)
+def _at(ref: Reference, place: str, url: str = "") -> Reference:
+    return Reference(ref.type, ref.index, ref.token, ref.text, place, url)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters

@@ -1,21 +1,25 @@
-"""What a reply may restore: only the placeholders of the request it answers, and secrets only
-where they stay on the device.
+"""What a reply may restore: only the placeholders of the request it answers, no value inside a URL that loads by
+itself, no value inside a link unless asked for, and secrets only where they stay on the device.
 
 A reply comes from a model that may be prompt-injected or hostile. Filling in every placeholder of
 the session would let it ask for any value the session ever protected (`<API_KEY_3>` in a tool
 call's URL, a markdown image carrying `<EMAIL_7>` to its server). So a reply restores only the
 placeholders that occur in the request it answers (a chat re-sends its history, which holds every
 placeholder a reply may legitimately use; without a request, every placeholder of the session: `restore`
-of the CLI, the Python API and HTTP), and a guarded value (a secret of a PL4 type: passwords,
-keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) never
-in tool-call arguments, JSON in text or inside a link or markup (`placeholders.context`), unless
-`secrets_in_urls_and_tools` says so. What is not restored stays a placeholder and is reported
-(`Withheld`), never its value.
+of the CLI, the Python API and HTTP). In a reply's text (`placeholders.links`) no value of any type is restored
+inside a URL that loads by itself (a markdown image, an HTML `<img>`, CSS `url(`: fetched as the reply is shown),
+and none inside a link or a bare URL (sent when clicked) unless `values_in_links` says so, but an e-mail address as
+the whole address of a `mailto:` link. A guarded value (a secret of a PL4 type: passwords, keys, tokens; or a
+structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never restored in tool-call
+arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
+`secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
+What is not restored stays a placeholder and is reported (`Withheld`), never its value.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from stealthflow.placeholders.restore import Reference, Withheld
@@ -23,12 +27,17 @@ from stealthflow.placeholders.restore import Reference, Withheld
 NOT_IN_REQUEST = Withheld("not_in_request")
 SECRET_IN_URL = Withheld("secret_in_url")
 SECRET_IN_TOOL = Withheld("secret_in_tool_call")
+IN_LOADING_URL = Withheld("in_loading_url")
+IN_LINK = Withheld("in_link")
+EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 
 _PLACES = {
     NOT_IN_REQUEST.why: "not in the request the reply answers",
-    SECRET_IN_URL.why: "inside a link or markup",
-    SECRET_IN_TOOL.why: "in JSON or a tool call",
+    SECRET_IN_URL.why: "a secret inside a link or markup",
+    SECRET_IN_TOOL.why: "a secret in JSON or a tool call",
+    IN_LOADING_URL.why: "inside a URL that loads by itself",
+    IN_LINK.why: "inside a link",
 }
 
 
@@ -38,14 +47,20 @@ class RestoreScope:
     placeholders: frozenset[tuple[str, int | str]] | None
     guarded_types: frozenset[str]  # secrets and structured numbers (`ProtectConfig.guarded_types`)
     secrets_in_urls_and_tools: bool = False
+    values_in_links: bool = False  # the other values inside a link or bare URL (never one that loads by itself)
 
     def withholds(self, ref: Reference) -> Withheld | None:
         """Why `ref` is not restored here, or None when it may be."""
         if self.placeholders is not None and ref.key not in self.placeholders:
             return NOT_IN_REQUEST
-        if ref.place != "text" and ref.type in self.guarded_types and not self.secrets_in_urls_and_tools:
-            return SECRET_IN_URL if ref.place == "url" else SECRET_IN_TOOL
-        return None
+        if ref.url == "load":
+            return IN_LOADING_URL
+        if ref.type in self.guarded_types:
+            if (ref.place != "text" or ref.url) and not self.secrets_in_urls_and_tools:
+                return SECRET_IN_TOOL if ref.place == "tool" else SECRET_IN_URL
+            return None
+        in_link = ref.url == "click" or (ref.url == "mailto" and ref.type != EMAIL)
+        return IN_LINK if in_link and not self.values_in_links else None
 
 
 def withheld_json(withheld: list[tuple[str, str]]) -> list[dict[str, str]]:
@@ -53,13 +68,35 @@ def withheld_json(withheld: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [{"placeholder": placeholder, "reason": why} for placeholder, why in withheld]
 
 
-def withheld_notice(withheld: list[tuple[str, str]], switch: str) -> str:
-    """One line on the placeholders a restore left as they are (`RestoreResult.withheld`) and why, naming `switch`,
-    the caller's way to fill in a guarded value there all the same."""
+def cli_switch(name: str) -> str:
+    """How the CLI spells an option of `RestoreScope` (`withheld_notice`)."""
+    return "--" + name.replace("_", "-")
+
+
+def json_switch(name: str) -> str:
+    """How a JSON request spells it."""
+    return f'"{name}": true'
+
+
+def python_switch(name: str) -> str:
+    """How a Python call spells it."""
+    return f"{name}=True"
+
+
+def withheld_notice(withheld: list[tuple[str, str]], switch: Callable[[str], str]) -> str:
+    """One line on the placeholders a restore left as they are (`RestoreResult.withheld`) and why, naming the caller's
+    way to fill them in all the same (`switch`: how it spells `secrets_in_urls` and `values_in_links`)."""
     reasons = Counter(why for _, why in withheld)
     why = "; ".join(f"{_PLACES.get(reason, reason)}: {count}" for reason, count in sorted(reasons.items()))
     names = ", ".join(sorted({placeholder for placeholder, _ in withheld}))
-    return (
-        f"withheld {len(withheld)} placeholder(s), left as they are: {names} ({why}). A secret, card, IBAN, passport "
-        f"or ID number a reply places there could be sent away when the link is opened; {switch} fills them in."
-    )
+    notes = []
+    if reasons[IN_LOADING_URL.why]:
+        notes.append("A URL that loads by itself (an image, markup) would send a value the moment the reply is shown.")
+    if reasons[IN_LINK.why]:
+        notes.append(f"A link sends its values away when opened; {switch('values_in_links')} fills them in.")
+    if reasons[SECRET_IN_URL.why] or reasons[SECRET_IN_TOOL.why]:
+        notes.append(
+            "A secret, card, IBAN, passport or ID number there could be sent away when the link is opened or the "
+            f"call runs; {switch('secrets_in_urls')} fills them in."
+        )
+    return " ".join([f"withheld {len(withheld)} placeholder(s), left as they are: {names} ({why}).", *notes])

@@ -171,6 +171,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             frozenset().union(*(p.keys for p in protected)),
             protector.config.guarded_types(),
             config.restore_secrets_in_urls_and_tools,
+            config.restore_values_in_links,
         )
         restorer = ReplyRestorer(protector.resolver(session, scope))
         if stats["stream"]:

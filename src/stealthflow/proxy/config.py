@@ -27,3 +27,6 @@ class ProxyConfig(BaseModel):
     # arguments and URLs of replies too
     # (off: they stay placeholders there, so a hostile reply cannot send them out; placeholders.scope).
     restore_secrets_in_urls_and_tools: bool = False
+    # Restore the other values (names, e-mails, phones...) inside links and bare URLs of replies too (off: they stay
+    # placeholders there but an e-mail as a mailto: address). A URL that loads by itself (an image) never gets one.
+    restore_values_in_links: bool = False

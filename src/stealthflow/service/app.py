@@ -3,13 +3,15 @@ agents). It listens on the loopback interface only, and only callers with its be
 a loopback Host header and a bounded body get an answer (`service.security`).
 
 POST /protect {text, session, rewrite?}          -> {text, spans, warnings, vault, request[, rewrite]}  (rewrite: none, or the server's --rewrite)
-POST /restore {text, session, vault?, request?, secrets_in_urls?}  -> {text, restored, unresolved, withheld, notice}   (409: another vault's text)
+POST /restore {text, session, vault?, request?, secrets_in_urls?, values_in_links?}  -> {text, restored, unresolved, withheld, notice}   (409: another vault's text)
 POST /restore/stream?session=ID[&request=ID]     chunked reply in -> chunked restored reply out (`service.streaming`)
 POST /analyze, GET|DELETE /sessions/ID           what the page shows (`service.analysis`); the page at `/`: `service.page`
 
 With `request` (the id /protect answered), a restore fills in only the placeholders that request
-issued or used. With or without it, a guarded value (a secret, card, IBAN or ID) is not filled in inside
-a URL, markup or JSON unless `secrets_in_urls` is true; the others stay, are listed in `withheld` and
+issued or used. With or without it, no value is filled in inside a URL that loads by itself (an image, markup),
+none inside a link unless `values_in_links` is true (but an e-mail address as a `mailto:` address), and a guarded
+value (a secret, card, IBAN or ID) not inside a link, markup or JSON unless `secrets_in_urls` is true; the others
+stay, are listed in `withheld` and
 said in `notice` (`placeholders.scope`); `notice` also says when the vault never issued anything to the session. An
 unknown request id is a 404. Errors are JSON (`{"error": {message, type, code}}`), never a bare 500
 and never with the caller's text.
@@ -26,7 +28,7 @@ from fastapi.responses import JSONResponse
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
-from stealthflow.placeholders.scope import RestoreScope, withheld_json, withheld_notice
+from stealthflow.placeholders.scope import RestoreScope, json_switch, withheld_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
 from stealthflow.service.requests import ProtectRequest, RestoreRequest
@@ -99,18 +101,25 @@ def create_app(
         scope: RestoreScope | None = None
         if (
             request.request is not None
-            and (scope := protector.request_scope(request.session, request.request, request.secrets_in_urls)) is None
+            and (
+                scope := protector.request_scope(
+                    request.session, request.request, request.secrets_in_urls, request.values_in_links
+                )
+            )
+            is None
         ):
             return error_response(
                 404, f"no request {request.request!r} in session {request.session!r} (unknown, expired or forgotten)"
             )
         try:
-            result = protector.restore(request.text, request.session, request.vault, scope, request.secrets_in_urls)
+            result = protector.restore(
+                request.text, request.session, request.vault, scope, request.secrets_in_urls, request.values_in_links
+            )
         except VaultMismatch as exc:
             return error_response(409, str(exc))
         withheld = withheld_json(result.withheld)
         notice = (
-            withheld_notice(result.withheld, '"secrets_in_urls": true')
+            withheld_notice(result.withheld, json_switch)
             if result.withheld
             else protector.unknown_session(request.session, result.unresolved)  # nothing issued: nothing withheld
         )

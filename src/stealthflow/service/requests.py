@@ -30,4 +30,5 @@ class ProtectRequest(PostRequest):
 class RestoreRequest(TextRequest):
     vault: str | None = None  # the id /protect answered, checked against this vault
     request: str | None = None  # the request id /protect answered: only its placeholders restore
-    secrets_in_urls: bool = False  # guarded values inside URLs, markup and JSON too
+    secrets_in_urls: bool = False  # guarded values inside links, markup and JSON too
+    values_in_links: bool = False  # the other values inside links too (never inside a URL that loads by itself)

@@ -1,0 +1,226 @@
+"""Whether a placeholder stands inside a URL of a reply, and whether a renderer loads that URL by itself.
+
+`Links.feed` reads a reply in order, as it is shown, and `Links.kind` answers for a placeholder that comes next:
+
+- "load": a URL a chat interface fetches when the reply is shown, with no click: a markdown image's target (and a
+  link's target inside an image's alt text), a reference definition (`[x]: ...`, which an image may use), CSS
+  `url(`, `image-set(` and `@import`, anything inside an HTML tag but the tags of data/click_tags.txt (`<img src>`,
+  `srcset`, `<link rel=preload>`, `background`, a `style` with `url(`...);
+- "click": a URL followed when the reader clicks it: a markdown link's target, an `<a href>`, an autolink
+  (`<https://...>`), a bare URL (from a mark of one, `//`, `:/`, `www.`, `mailto:`, a host with a path, to the next
+  white space);
+- "mailto": a click URL that is `mailto:` and this placeholder as its whole address (`mailto:<EMAIL_1>`, followed by
+  the end of the URL, `?` or sentence punctuation);
+- "": anywhere else (prose, a link's text, an image's alt text, between tags).
+
+It fails closed: a target, tag or definition ends at its closing character as the renderer reads it (`)` with nested
+parentheses, backslash escapes and `<...>` destinations; `>` outside quotes; the end of the line), or at a blank line;
+a target not closed runs on to one. The work is linear in the reply's length: each character is read at most twice.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from stealthflow.placeholders.types import type_alternation
+from stealthflow.resources import listed_words, resource_dir
+
+BLANK = r"\n[ \t]*\r?\n"  # a blank line: no markdown or HTML link, tag or definition runs over one
+BARE_URL = r"//|:/|/\\|\\\\|www\.|mailto:|[\w-]\.[a-z]{2,63}[/?]"  # marks of a URL written out
+CSS_LOADS = r"url\(|image-set\(|@import"  # CSS that fetches what follows
+SPACE = r"[ \t\r\n\f\v]"  # what ends a bare URL or an autolink: ASCII white space (cmark-gfm keeps a no-break space)
+HOLD = 32  # characters read again with the next piece: an event cut across two pieces
+
+
+@cache
+def placeholder_in_angles() -> str:
+    """A placeholder in angle brackets as a reply may spell it (`<EMAIL_1>`, `< REAL NAME 2 >`): not an HTML tag."""
+    return rf"<[ \t]?(?:{type_alternation()})[ \t]?[_:-]?[ \t]?[0-9a-f]{{1,32}}[ \t]?>"
+
+
+@cache
+def _outside() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What opens a URL, outside one; and the same within a bare URL, which white space ends."""
+    opens = (
+        rf"(?P<blank>{BLANK})|(?P<image>!\[)|(?P<target>\]\()|(?P<definition>\]:)|(?P<css>{CSS_LOADS})"
+        r"|(?P<bracket>\[)|(?P<unbracket>\](?=[^(:]))"
+        rf"|(?P<tag><(?!{placeholder_in_angles()})[a-z!?/][a-z0-9+.-]*)|(?P<bare>{BARE_URL})"
+    )
+    return re.compile(opens, re.IGNORECASE), re.compile(rf"{opens}|(?P<space>{SPACE})", re.IGNORECASE)
+
+
+# What ends each kind of URL region, and what is read inside it.
+_TARGET = re.compile(rf"(?P<blank>{BLANK})|(?P<escape>\\.)|(?P<lt><)|(?P<gt>>)|(?P<open>\()|(?P<close>\))", re.DOTALL)
+_CSS = re.compile(rf"(?P<blank>{BLANK})|(?P<escape>\\.)|(?P<quote>[\"'])|(?P<open>\()|(?P<close>\))", re.DOTALL)
+_LINE = re.compile(r"(?P<close>\r?\n)")
+
+
+@cache
+def _tag() -> re.Pattern[str]:
+    """Inside an HTML tag: a quote opens an attribute's value only after `=` (white space and one line break
+    between)."""
+    return re.compile(
+        rf"(?P<blank>{BLANK})|(?P<skip>{placeholder_in_angles()})|(?P<css>{CSS_LOADS})"
+        r"|(?P<value>=[ \t\f]*(?:\r?\n[ \t\f]*)?[\"'])|(?P<quote>[\"'])|(?P<gt>>)",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _autolink() -> re.Pattern[str]:
+    return re.compile(rf"(?P<skip>{placeholder_in_angles()})|(?P<gt>>)|(?P<space>{SPACE})", re.IGNORECASE)
+
+
+@cache
+def _click_tags() -> frozenset[str]:
+    return frozenset(word.lower() for word in listed_words(resource_dir("data") / "click_tags.txt"))
+
+
+_MARKS = re.compile(r"[\n\[\]()@<>/\\.:]")  # a character every event outside a URL holds
+_NAME = re.compile(r"[a-z0-9+.-]*", re.IGNORECASE)
+_MAILTO = re.compile(r"(?:^|[\s(<\"'=])mailto:$", re.IGNORECASE)
+_WHOLE_ADDRESS_END = re.compile(r"[)\"'>?]|[.,;:!]*(?:\s|$)")
+
+
+@dataclass
+class _Region:
+    """The URL being read: how it ends (`mode`) and whether it loads by itself."""
+
+    mode: str  # "target", "css", "line" (a definition, @import), "tag", "autolink"
+    load: bool
+    depth: int = 0  # "(" not yet closed ("target", "css")
+    quote: str = ""  # the quote open ("css", "tag")
+    angle: bool = False  # inside a `<...>` destination ("target")
+    name: str = ""  # the tag's name so far ("tag")
+    naming: bool = False  # the name may go on in the next piece ("tag")
+
+
+class Links:
+    """Where the text read so far leaves a placeholder that comes next: in which kind of URL (`kind`)."""
+
+    def __init__(self) -> None:
+        self.region: _Region | None = None
+        self.bare = False  # inside a bare URL, outside any region
+        self.image = 0  # brackets open since a `![`: the `](` that closes the first is the image's target
+        self.unread = ""  # the end of the text read, from where the next event may start
+
+    def feed(self, piece: str) -> None:
+        """Read `piece`, the text that follows what was read."""
+        if not piece:
+            return
+        text, pos = self.unread + piece, 0
+        if self.region is not None and self.region.naming:
+            pos = self._name(self.region, text, 0)
+        while (match := self._search(text, pos)) is not None:
+            pos = self._read(match, text)
+        self.unread = text[max(pos, len(text) - HOLD) :]
+
+    def kind(self, before: str, after: str) -> str:
+        """ "load", "click", "mailto" or "" for a placeholder after what was read (`before`: its last characters)
+        and before `after`."""
+        if self.region is None and not self.bare:
+            return ""
+        if self.region is not None and self.region.load:
+            return "load"
+        return "mailto" if _MAILTO.search(before) and _WHOLE_ADDRESS_END.match(after) else "click"
+
+    def _search(self, text: str, pos: int) -> re.Match[str] | None:
+        region = self.region
+        if region is None:
+            if not self.bare and not _MARKS.search(text, pos):  # most of prose: a cheap look first
+                return None
+            return _outside()[self.bare].search(text, pos)
+        if region.naming:
+            return None
+        patterns = {"target": _TARGET, "css": _CSS, "line": _LINE, "autolink": _autolink()}
+        return patterns.get(region.mode, _tag()).search(text, pos)
+
+    def _read(self, match: re.Match[str], text: str) -> int:
+        """Act on one event; where reading goes on."""
+        kind, region = match.lastgroup, self.region
+        if region is None:
+            return self._open(kind, match, text)
+        if kind == "blank":
+            self.region, self.image = None, 0
+        elif region.mode in ("target", "css"):
+            self._nest(region, kind, match[0])
+        elif region.mode == "line":
+            self.region = None
+        else:
+            self._in_tag(region, kind, match[0])
+        return match.end()
+
+    def _open(self, kind: str | None, match: re.Match[str], text: str) -> int:
+        """Act on an event outside a region; where reading goes on."""
+        if kind == "blank":
+            self.bare, self.image = False, 0
+        elif kind == "space":
+            self.bare = False
+        elif kind == "image":
+            self.image += 1
+        elif kind in ("bracket", "unbracket"):  # brackets inside an image's alt text
+            if self.image:
+                self.image += 1 if kind == "bracket" else -1
+        elif kind == "bare":
+            self.bare = True
+        else:
+            self.bare = False
+            if kind == "target":  # an image's target, or a link's inside an image's alt text: load
+                self.region = _Region("target", load=self.image > 0)
+                self.image = max(0, self.image - 1)
+            elif kind == "definition":
+                self.image = max(0, self.image - 1)
+                self.region = _Region("line", load=True)
+            elif kind == "css":
+                self.region = _Region("line" if match[0].lower() == "@import" else "css", load=True)
+            else:
+                self.region = _Region("tag", load=True, naming=True)
+                return self._name(self.region, text, match.start() + 1)
+        return match.end()
+
+    @staticmethod
+    def _name(region: _Region, text: str, pos: int) -> int:
+        """Read the tag's name from `pos` on; once it ends: an autolink (`<https:`, `<mailto:`) or a tag, which loads
+        unless a click tag. Where reading goes on."""
+        end = _NAME.match(text, pos).end()
+        region.name += text[pos:end].lower()
+        if end == len(text):
+            return end
+        region.naming = False
+        if text[end] == ":" and region.name[:1].isalpha():
+            region.mode = "autolink"
+        region.load = region.mode == "tag" and region.name not in _click_tags()
+        return end
+
+    def _nest(self, region: _Region, kind: str | None, mark: str) -> None:
+        """An event in a markdown target or a CSS `url(`: it ends at the `)` that closes it."""
+        if region.quote:
+            region.quote = "" if mark == region.quote else region.quote
+        elif kind == "quote":
+            region.quote = mark
+        elif kind in ("lt", "gt"):
+            region.angle = kind == "lt"
+        elif region.angle or kind == "escape":
+            return
+        elif kind == "open":
+            region.depth += 1
+        elif region.depth:
+            region.depth -= 1
+        else:
+            self.region = None
+
+    def _in_tag(self, region: _Region, kind: str | None, mark: str) -> None:
+        """An event in an HTML tag (it ends at a `>` outside quotes) or an autolink (at a `>` or white space)."""
+        if kind == "css":  # `<a style="background:url(...)">` loads
+            region.load = True
+        elif region.mode == "autolink":
+            if kind in ("gt", "space"):
+                self.region = None
+        elif region.quote:  # a quoted attribute value: its own quote ends it
+            region.quote = "" if mark[-1] == region.quote else region.quote
+        elif kind == "value":  # a quote opens a value only after `=`: `<img a"b src="...">` is one attribute name
+            region.quote = mark[-1]
+        elif kind == "gt":
+            self.region = None

