@@ -119,8 +119,7 @@ class ConvRuntime:
         return [logits[place.start - gap : place.stop - gap] for place in places]
 
     def _token_vectors(self, ids: np.ndarray) -> np.ndarray:
-        new = np.unique(ids)
-        new = new[~self._projected[new]]
+        new = np.unique(ids[~self._projected[ids]])  # most texts' pieces were all seen before: nothing to sort
         if len(new):
             projected = self._words[new] @ self._project[0]
             projected += self._project[1]
