@@ -5,14 +5,15 @@ texts of benchmarks/data/pii-heldout-c to -h, data/pii_test.jsonl and the tagger
 seven languages (data/tagger-natural/validation*/, their marks taken out), once with this checkout's code and once
 with `--before SRC` (another checkout's src/, in a subprocess), and the span sets (start, end, type) are compared
 text by text; `--languages`: instead the six-language texts of data/pii_multilingual_test.jsonl and the languages
-files of benchmarks/data/pii-heldout-c to -k. A span found by one side only is listed with the tagger's confidence where it has one and how far
+files of benchmarks/data/pii-heldout-c to -k; `--heldout`: instead every file of benchmarks/data/pii-heldout-c to -o
+(registers and languages) and the comments of data/test.jsonl. A span found by one side only is listed with the tagger's confidence where it has one and how far
 that lies from its type's threshold (a float within 1e-4 of a threshold may fall either way on another CPU).
 
     git archive main src | tar -x -C /tmp/before   # the code to compare with
-    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src [--languages]
+    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src [--languages | --heldout]
 
 Prints whether the two span lists are identical as JSON (start, end, type, confidence, threshold), and writes
-benchmarks/results/span_equivalence[_languages].json (the counts and every difference).
+benchmarks/results/span_equivalence[_languages|_heldout].json (the counts and every difference).
 """
 
 from __future__ import annotations
@@ -35,18 +36,32 @@ LANGUAGE_SOURCES = [
     *sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[c-k]/pii_languages_*.jsonl")),
 ]
 MARKED_SOURCES = sorted((ROOT / "data" / "tagger-natural").glob("validation*/*.txt"))  # [value](TYPE) marks
+HELDOUT_SOURCES = sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[c-o]/*.jsonl"))
+COMMENTS = ROOT / "data" / "test.jsonl"
+CORPORA = ("default", "languages", "heldout")
 NEAR = 1e-4  # a confidence this close to its threshold may be rounded either way
 
 
-def texts(languages: bool = False) -> list[str]:
+def texts(corpus: str = "default") -> list[str]:
+    """The texts of `corpus` (`CORPORA`)."""
+    from stealthflow.data.loader import load_profiles
     from stealthflow.pii_tagger.training.data import read_marked
 
-    sources = LANGUAGE_SOURCES if languages else SOURCES
-    plain = [json.loads(line)["text"] for path in sources for line in path.read_text(encoding="utf-8").splitlines()]
-    return plain if languages else plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
+    sources = {"default": SOURCES, "languages": LANGUAGE_SOURCES, "heldout": HELDOUT_SOURCES}[corpus]
+    plain = [
+        json.loads(line)["text"]
+        for path in sources
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    if corpus == "heldout":
+        return plain + [c.text for p in load_profiles(COMMENTS) for c in p.comments if c.text.strip()]
+    return (
+        plain if corpus == "languages" else plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
+    )
 
 
-def spans_found(languages: bool = False) -> list[list[list]]:
+def spans_found(corpus: str = "default") -> list[list[list]]:
     """Per text, its spans as [start, end, type, tagger confidence or None, that type's threshold or None]."""
     from stealthflow.pii_tagger.model import load_pii_tagger
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
@@ -57,7 +72,7 @@ def spans_found(languages: bool = False) -> list[list[list]]:
     detector = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=tagger)])
     thresholds = tagger.span_thresholds
     found = []
-    for text in texts(languages):
+    for text in texts(corpus):
         found.append(
             [
                 [s.start, s.end, s.type]
@@ -68,8 +83,8 @@ def spans_found(languages: bool = False) -> list[list[list]]:
     return found
 
 
-def compare(ours: list[list[list]], theirs: list[list[list]], languages: bool = False) -> dict:
-    corpus = texts(languages)
+def compare(ours: list[list[list]], theirs: list[list[list]], corpus_name: str = "default") -> dict:
+    corpus = texts(corpus_name)
     differences = []
     for index, (new, old) in enumerate(zip(ours, theirs, strict=True)):
         new_set, old_set = {tuple(s[:3]): s for s in new}, {tuple(s[:3]): s for s in old}
@@ -100,25 +115,30 @@ def compare(ours: list[list[list]], theirs: list[list[list]], languages: bool = 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", help="another checkout's src/ to compare with")
-    parser.add_argument(
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument(
         "--languages", action="store_true", help="the six-language texts (pii_multilingual_test, pii-heldout-c..k)"
+    )
+    chosen.add_argument(
+        "--heldout", action="store_true", help="every file of pii-heldout-c..o and data/test.jsonl's comments"
     )
     parser.add_argument("--spans", action="store_true", help=argparse.SUPPRESS)  # this process's spans, as JSON
     args = parser.parse_args()
+    corpus = "languages" if args.languages else "heldout" if args.heldout else "default"
     if args.spans:
-        print(json.dumps(spans_found(args.languages)))
+        print(json.dumps(spans_found(corpus)))
         return
     if not args.before:
         parser.error("--before SRC is required")
     env = {**os.environ, "PYTHONPATH": str(Path(args.before).resolve())}
-    command = [sys.executable, __file__, "--spans", *(["--languages"] if args.languages else [])]
+    command = [sys.executable, __file__, "--spans", *([f"--{corpus}"] if corpus != "default" else [])]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    result = compare(spans_found(args.languages), json.loads(done.stdout.strip().splitlines()[-1]), args.languages)
+    result = compare(spans_found(corpus), json.loads(done.stdout.strip().splitlines()[-1]), corpus)
     print(json.dumps({key: value for key, value in result.items() if key != "differences"}))
     for difference in result["differences"]:
         print(difference)
     RESULTS.mkdir(exist_ok=True)
-    name = "span_equivalence_languages.json" if args.languages else "span_equivalence.json"
+    name = "span_equivalence.json" if corpus == "default" else f"span_equivalence_{corpus}.json"
     (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
 

@@ -1,7 +1,8 @@
 """What the PII tagger costs, run by torch (the student's torch module, as training runs it) and by its numpy
 runtime (what detection runs, pii_tagger/runtime.py), side by side.
 
-Each runtime runs in fresh processes (alternated, `--rounds` each; the medians are reported), on 1 KB
+Each runtime runs in fresh processes (alternated, `--rounds` each, every other round in the reverse order: A B B A, so
+neither column always runs first; the medians are reported), on 1 KB
 texts, on 2 threads (torch's, or numpy's BLAS):
 
 - cold load: from importing the tagger's module to the first 1 KB text through its recognizer (a cold CLI's share;
@@ -219,8 +220,8 @@ def main() -> None:
     else:
         columns = {runtime: (runtime, None, None, "en", ()) for runtime in RUNTIMES}
     runs: dict[str, list[dict]] = {column: [] for column in columns}
-    for _ in range(args.rounds):
-        for column, (runtime, source, tagger, language, unset) in columns.items():
+    for turn in range(args.rounds):
+        for column, (runtime, source, tagger, language, unset) in list(columns.items())[:: 1 if turn % 2 == 0 else -1]:
             command = [
                 sys.executable,
                 __file__,
@@ -258,7 +259,7 @@ def main() -> None:
         f"# PII tagger's numpy runtime: {title[option]}" if option else "# PII tagger: torch against the numpy runtime",
         "",
         f"{'The taggers' if args.tagger else 'The routed students' if args.languages or texts_in else 'The shipped student'}, {args.texts} texts of 1 KB{texts_in}, {THREADS} threads, median of {args.passes} passes in a process",
-        f"and of {args.rounds} fresh processes per column (alternated); load average {min(loads):.1f}-{max(loads):.1f}"
+        f"and of {args.rounds} fresh processes per column (alternated, A B B A); load average {min(loads):.1f}-{max(loads):.1f}"
         " on the machine's 2 cores.",
         "",
         *table(

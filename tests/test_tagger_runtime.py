@@ -72,6 +72,14 @@ def test_the_runtimes_gelu_is_torchs_exact_gelu():
     assert np.abs(_gelu(x.copy(), work) - expected).max() < 1e-5
 
 
+def test_the_runtimes_gelu_of_halved_inputs_is_its_gelu_to_the_bit():
+    """The runtime holds what feeds a GELU at half its size (one step fewer): the same float32 results, not close ones."""
+    x = np.linspace(-40, 40, 200_001, dtype=np.float32)
+    work = [np.empty_like(x) for _ in range(2)]
+    expected = _gelu(x.copy(), work).copy()
+    assert np.array_equal(_gelu(x * np.float32(0.5), work, halved=True), expected)
+
+
 def test_the_runtimes_gelu_of_large_values_is_their_own_or_zero_without_overflow_warnings():
     """Past |x| ~ 19 the erf formula's power overflows float32: its tail is then 0, GELU(x) = max(x, 0)."""
     x = np.array([-1e30, -1e6, -40.0, -19.5, 19.5, 40.0, 1e6, 1e30], dtype=np.float32)

@@ -238,12 +238,13 @@ class SpanTagger:
         inside_array = 1.0 - probabilities[:, 0].astype(np.float64)
         threshold = self.threshold if threshold is None else threshold
         closed = set()
-        for start, end in settled:  # tokens are in text order, apart: their ends rise with their starts
-            within = range(
-                np.searchsorted(offsets[:, 1], start, side="right"), np.searchsorted(offsets[:, 0], end, side="left")
-            )
-            inside_array[within.start : within.stop] = 0.0
-            closed.update(within)
+        # tokens are in text order, apart: their ends rise with their starts (all ranges looked up in one call each)
+        ranges = np.asarray(settled, dtype=np.int64).reshape(-1, 2)
+        firsts = np.searchsorted(offsets[:, 1], ranges[:, 0], side="right").tolist()
+        stops = np.searchsorted(offsets[:, 0], ranges[:, 1], side="left").tolist()
+        for first, stop in zip(firsts, stops, strict=True):
+            inside_array[first:stop] = 0.0
+            closed.update(range(first, stop))
         tagged_tokens = np.flatnonzero(inside_array >= threshold).tolist()
         if not tagged_tokens:
             return []

@@ -31,6 +31,8 @@ _POLY = tuple(
     np.float32(a / math.sqrt(2) ** power)
     for power, a in enumerate((0.0705230784, 0.0422820123, 0.0092705272, 0.0001520143, 0.0002765672, 0.0000430638), 1)
 )
+# The same polynomial of 2|x| (`_gelu`'s `halved`): each coefficient times 2 ** power, exactly (a power of two).
+_POLY_OF_DOUBLE = tuple(a * np.float32(2**power) for power, a in enumerate(_POLY, 1))
 
 
 class ConvRuntime:
@@ -50,10 +52,13 @@ class ConvRuntime:
                 f" unknown {sorted(set(state) - names)[:3]}"
             )
         weight = {name: np.asarray(value, dtype=np.float32) for name, value in state.items()}
+        # What feeds a GELU is held at half its size: `_gelu(halved=True)` then saves its last step (x 0.5), and the
+        # results are the same to the bit (halving a float32 is exact, and so is every product and sum of halves).
+        half = np.float32(0.5)
         self.shape = shape
         self.uses_case = shape.case
         self._words = words
-        self._project = (np.ascontiguousarray(weight["project.weight"].T), weight["project.bias"])
+        self._project = (np.ascontiguousarray(weight["project.weight"].T) * half, weight["project.bias"] * half)
         # Words are projected once, when first seen (the projection is per word piece and the table frozen).
         self._table = np.zeros((len(words), shape.width), dtype=np.float32)
         self._projected = np.zeros(len(words), dtype=bool)
@@ -62,8 +67,8 @@ class ConvRuntime:
             (
                 dilation,
                 weight[f"depthwise.{layer}"] if shape.separable else None,
-                np.ascontiguousarray(weight[f"mixes.{layer}.weight"].T),
-                weight[f"mixes.{layer}.bias"],
+                np.ascontiguousarray(weight[f"mixes.{layer}.weight"].T) * half,
+                weight[f"mixes.{layer}.bias"] * half,
                 weight[f"norms.{layer}.weight"],
                 weight[f"norms.{layer}.bias"],
             )
@@ -104,7 +109,7 @@ class ConvRuntime:
                 taps = _depthwise(x, depthwise, dilation, gap, *work[:2])
             np.matmul(taps, mix, out=mixed)
             mixed += mix_bias
-            inner += _gelu(mixed, work)
+            inner += _gelu(mixed, work, halved=True)
             _layer_norm(inner, norm_weight, norm_bias, work[0])
         logits = inner @ self._classifier[0]  # the rows between windows too: fewer steps than picking them out
         logits += self._classifier[1]
@@ -114,12 +119,11 @@ class ConvRuntime:
         return [logits[place.start - gap : place.stop - gap] for place in places]
 
     def _token_vectors(self, ids: np.ndarray) -> np.ndarray:
-        new = np.unique(ids)
-        new = new[~self._projected[new]]
+        new = np.unique(ids[~self._projected[ids]])  # most texts' pieces were all seen before: nothing to sort
         if len(new):
             projected = self._words[new] @ self._project[0]
             projected += self._project[1]
-            self._table[new] = _gelu(projected, [np.empty_like(projected) for _ in range(2)])
+            self._table[new] = _gelu(projected, [np.empty_like(projected) for _ in range(2)], halved=True)
             self._projected[new] = True
         return self._table[ids]
 
@@ -168,17 +172,19 @@ def _shifted_copies(x: np.ndarray, dilation: int, kernel: int) -> np.ndarray:
     return np.concatenate([padded[tap * dilation : tap * dilation + len(x)] for tap in range(kernel)], axis=1)
 
 
-def _gelu(x: np.ndarray, work: list[np.ndarray]) -> np.ndarray:
-    """GELU with the exact erf, as torch's, in place of `x` (two arrays of its shape in `work` for the steps).
-    x erf(x / sqrt 2) is even, so GELU(x) = 0.5 (x + |x| erf(|x| / sqrt 2)) = 0.5 (x + |x| - |x| / poly(|x|)^16):
-    20 whole-array steps of plain arithmetic, no branch (np.where cost more than the rest together), no exp (one
-    costs about what the other steps do together) and no np.maximum (three times an addition's time).
-    A poly(|x|)^16 past float32's range is inf, |x| / inf 0, as it is (for |x| under 1e38, half the range)."""
+def _gelu(x: np.ndarray, work: list[np.ndarray], halved: bool = False) -> np.ndarray:
+    """GELU with the exact erf, as torch's, in place of `x` (two arrays of its shape in `work` for the steps);
+    `halved`: `x` holds half of GELU's input. x erf(x / sqrt 2) is even, so
+    GELU(x) = 0.5 (x + |x| erf(|x| / sqrt 2)) = 0.5 (x + |x| - |x| / poly(|x|)^16), and GELU(2h) = h + |h| - |h| /
+    poly(2|h|)^16: 20 whole-array steps of plain arithmetic (19 halved), no branch (np.where cost more than the rest
+    together), no exp (one costs about what the other steps do together) and no np.maximum (three times an addition's
+    time). A poly(|x|)^16 past float32's range is inf, |x| / inf 0, as it is (for |x| under 1e38, half the range)."""
     size, power = work[0], work[1]
+    poly = _POLY_OF_DOUBLE if halved else _POLY
     np.abs(x, out=size)
     with np.errstate(over="ignore"):
-        np.multiply(size, _POLY[-1], out=power)
-        for a in _POLY[-2::-1]:
+        np.multiply(size, poly[-1], out=power)
+        for a in poly[-2::-1]:
             power += a
             power *= size
         power += 1
@@ -187,7 +193,8 @@ def _gelu(x: np.ndarray, work: list[np.ndarray]) -> np.ndarray:
     np.divide(size, power, out=power)
     x += size
     x -= power
-    x *= np.float32(0.5)
+    if not halved:
+        x *= np.float32(0.5)
     return x
 
 

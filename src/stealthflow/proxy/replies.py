@@ -12,7 +12,7 @@ Placeholders the resolver withholds (`placeholders.scope`) stay as they are and 
 
 from __future__ import annotations
 
-from stealthflow.placeholders.context import Surroundings
+from stealthflow.placeholders.context import MarkReader, Surroundings
 from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
 
 TEXT_FIELDS = ("content", "reasoning_content")
@@ -27,7 +27,10 @@ class ReplyRestorer:
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
-        self._sent = Surroundings()  # the streamed text sent so far, every choice's text fields in order, as read
+        # The streamed text sent so far, every choice's text fields in order, as read. A reply of one text field (most)
+        # reads each piece twice, here and in its stream: `_marks` reads it once for both.
+        self._marks = MarkReader()
+        self._sent = Surroundings(self._marks)
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -88,6 +91,7 @@ class ReplyRestorer:
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
             self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
+            self._streams[key].scanner.context = Surroundings(self._marks)
         return self._streams[key]
 
     def _flush(self, index: int, delta: dict) -> None:
