@@ -472,6 +472,25 @@ def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     assert "real_name filter" in result.stderr and "Whatarau" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("post", "name"),
+    [
+        ("Ich heiße Thomas Müller und wohne in Köln.", "Thomas Müller"),
+        ("Soy David Silva, vivo en Sevilla.", "David Silva"),
+        ("Bonjour, je suis Paul Martin, joignable au 06 12 34 56 78", "Paul Martin"),
+        ("I'm Marta Kowalczyk, 34, nurse in Bristol", "Marta Kowalczyk"),
+    ],
+)
+def test_protect_masks_the_name_a_writer_introduces_as_their_own(user_home, post, name):
+    """The real detector and shipped tagger: a name the writer gives as theirs is masked though a famous person shares
+    it (the first three are in data/public_names.txt), and though their age follows it after a comma."""
+    result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json"])
+    assert result.exit_code == 0, result.output
+    protected = json.loads(result.stdout)
+    assert name in [post[span["start"] : span["end"]] for span in protected["spans"]]
+    assert name not in protected["text"]
+
+
 def test_a_long_text_is_protected_in_pieces_with_progress(user_home, monkeypatch):
     """FAKE-free, real detector (no tagger): a 200 KB one-line text goes through in pieces, with byte progress
     (on a terminal); one value keeps one placeholder across pieces and the JSON spans point into the whole text."""

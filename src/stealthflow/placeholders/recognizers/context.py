@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, given_name, words
-from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
+from stealthflow.placeholders.language import ENGLISH, language_file
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
+from stealthflow.placeholders.recognizers.introductions import RELATIVES_OF_LANGUAGES
 from stealthflow.placeholders.recognizers.languages import one_of
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
@@ -118,8 +119,7 @@ class TitledNameRecognizer(ContextRecognizer):
 
 # "meine Frau Katrin": a relative (`relatives` of data/languages/<code>.yaml) whose word is also a title is
 # kept out of the name, which alone is masked.
-_RELATIVES_OF_LANGUAGES = one_of(tuple(relative for code in OTHERS for relative in language_file(code)["relatives"]))
-_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{_RELATIVES_OF_LANGUAGES})[ \t]+$")
+_RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES_OF_LANGUAGES})[ \t]+$")
 
 
 @register_recognizer

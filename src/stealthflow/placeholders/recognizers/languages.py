@@ -131,10 +131,13 @@ class LanguageRecognizer(Recognizer):
 
 def _reads_as_name(match: regex.Match) -> bool:
     """A name of two or more words, or a given name of the name lexicon (Faker's, every locale):
-    "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names."""
+    "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names. A famous name of the
+    gazetteer (public_names.py) is one only when it opens with a given name: the cue introduces a person, who may share
+    a footballer's name ("ich heiße Thomas Müller", "soy David Silva"), not a place or a firm ("das ist New York")."""
     words = match["value"].split()
-    return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(
-        match.string, match.start("value"), match.end("value")
+    given = given_name(words[0].split("-")[0])
+    return (len(words) > 1 or given) and (
+        given or not public_name(match.string, match.start("value"), match.end("value"))
     )
 
 
