@@ -456,7 +456,7 @@ def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     """The real detector and shipped tagger: each span names its recognizer, the tagger's filter and rule,
     and its confidence, in the JSON and (with --explain) on stderr, without the value itself."""
-    post = "Hi, I'm Tane Whatarau. Mail me at tane.w@mailbox.org, I work at Halvorsen Logistics."
+    post = "Hi, Tane Whatarau here. Mail me at tane.w@mailbox.org, I work at Halvorsen Logistics."
     result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json", "--explain"])
     assert result.exit_code == 0, result.output
     spans = {post[s["start"] : s["end"]]: s for s in json.loads(result.stdout)["spans"]}

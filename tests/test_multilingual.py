@@ -328,6 +328,21 @@ def test_a_name_introduced_as_the_writers_or_kins_is_masked_though_a_famous_pers
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hi, I am Sam and this is my first post.", ["Sam"]),  # an introduction of en.yaml, a given name
+        ("My name is Paul Martin.", ["Paul Martin"]),  # a famous namesake (data/public_names.txt)
+        ("Thanks for the quick reply. Kind regards, Payroll", []),  # a sign-off by no given name
+    ],
+)
+def test_the_writers_own_english_name_follows_the_introductions_of_the_language_file(text, expected):
+    """own_name reads English's introductions from data/languages/en.yaml, and its value as the other languages'
+    introduced names are read (`reads_as_name`)."""
+    (own_name,) = build_recognizers(["own_name"])
+    assert [text[span.start : span.end] for span in own_name.find(text)] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it

@@ -13,7 +13,7 @@ from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, gi
 from stealthflow.placeholders.language import ENGLISH, language_file
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
 from stealthflow.placeholders.recognizers.introductions import RELATIVES_OF_LANGUAGES
-from stealthflow.placeholders.recognizers.languages import one_of
+from stealthflow.placeholders.recognizers.languages import one_of, reads_as_name
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
     anothers_life,
@@ -28,18 +28,25 @@ _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a 
 _PROPER = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"  # on one line: "Employer: Google\nPosition: ..." is Google
 
 
+_INTRODUCTION = one_of(tuple(language_file(ENGLISH)["introductions"]), gap=r"\s+")
+
+
 @register_recognizer
 class OwnNameRecognizer(ContextRecognizer):
+    """The writer's own name after a self-introduction (`introductions` of data/languages/en.yaml: "my name is", "I'm")
+    or a sign-off ("Regards, ..."), read as a name as the six languages' introduced names are (`reads_as_name`)."""
+
     name, type = "own_name", "REAL_NAME"
-    triggers = ("name", "called", "call", "signed", "regards", "cheers")
+    triggers = ("name", "called", "call", "signed", "regards", "cheers", "i'm", "am", "this")
     pattern = re.compile(
-        r"(?i:\b(?:my\s+(?:full\s+)?name\s+is|i\s+am\s+called|call\s+me|signed,?|regards,|cheers,|name:)\s+)"
+        rf"(?i:\b(?:{_INTRODUCTION}|signed,?|regards,|cheers,|name:)\s+)"
         rf"(?P<value>{_NAME}(?:[ \t]+{_NAME}){{0,2}})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
     )
 
     def accept(self, match: re.Match[str]) -> bool:
         """Not a team signing off ("Kind regards, Customer Services"): its name ends on a word of `team_words`."""
-        return _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None
+        text, start, end = match.string, match.start("value"), match.end("value")
+        return _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None and reads_as_name(text, start, end)
 
 
 @register_recognizer

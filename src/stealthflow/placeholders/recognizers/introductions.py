@@ -3,7 +3,8 @@
 ("meine Frau", "mon fils"; `relatives` of the six other languages' files; English's "my sister" is the tagger
 lexicons' `relatives`). A name they introduce is masked even where a gazetteer lists a famous namesake ("Ich heiße
 Thomas Müller", "Soy David Silva"): the introduced-name recognizers (languages.py) and the tagger's name filter
-(pii_tagger/filters/public.py `tied_to_writer`) read them here.
+(pii_tagger/filters/public.py `tied_to_writer`) read them here. The tagger's tie to the six languages' words changes
+no span on benchmarks/data/pii-heldout-c..p (pii_registers.py --by lang): no namesake is introduced there.
 """
 
 from __future__ import annotations
