@@ -2,9 +2,10 @@
 "je suis"; `introductions` of data/languages/<code>.yaml, English too) and a relative's or close person's after them
 ("meine Frau", "mon fils"; `relatives` of the six other languages' files; English's "my sister" is the tagger
 lexicons' `relatives`). A name they introduce is masked even where a gazetteer lists a famous namesake ("Ich heiße
-Thomas Müller", "Soy David Silva"): the introduced-name recognizers (languages.py) and the tagger's name filter
-(pii_tagger/filters/public.py `tied_to_writer`) read them here. The tagger's tie to the six languages' words changes
-no span on benchmarks/data/pii-heldout-c..p (pii_registers.py --by lang): no namesake is introduced there.
+Thomas Müller", "Soy David Silva"): by the introduced- and relative-name recognizers, which match the same lists
+(languages.py), and by the PII tagger, whose name filter reads them here (pii_tagger/filters/public.py
+`tied_to_writer`). The filter's tie to them changes no span on benchmarks/data/pii-heldout-c..p
+(pii_registers.py --by register and --by lang): no namesake is introduced there.
 """
 
 from __future__ import annotations

@@ -136,9 +136,7 @@ def reads_as_name(text: str, start: int, end: int) -> bool:
     share a footballer's name ("ich heiße Thomas Müller", "soy David Silva"), not a place or a firm ("das ist New
     York"). On 33 009 texts (benchmarks/data/pii-heldout-c..p, data/tagger-natural/, data/train.jsonl and test.jsonl)
     no match of the introduced- or relative-name recognizers is a gazetteer name: the narrowed veto changes no span
-    there. `own_name` reads its value so too: on pii-heldout-c..p 2 wrong spans fewer (sign-offs by a team: "Regards,
-    Accounts", "Kind regards, Outpatients"), one grown ("Ken" of a song's "I'm Just Ken"), no value lost; comments of
-    data/test.jsonl flagged 46 -> 45 of 1 969 (benchmarks/pii_session_flags.py)."""
+    there."""
     words = text[start:end].split()
     given = given_name(words[0].split("-")[0])
     return (len(words) > 1 or given) and (given or not public_name(text, start, end))
