@@ -456,7 +456,7 @@ def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
     """The real detector and shipped tagger: each span names its recognizer, the tagger's filter and rule,
     and its confidence, in the JSON and (with --explain) on stderr, without the value itself."""
-    post = "Hi, I'm Tane Whatarau. Mail me at tane.w@mailbox.org, I work at Halvorsen Logistics."
+    post = "Hi, Tane Whatarau here. Mail me at tane.w@mailbox.org, I work at Halvorsen Logistics."
     result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json", "--explain"])
     assert result.exit_code == 0, result.output
     spans = {post[s["start"] : s["end"]]: s for s in json.loads(result.stdout)["spans"]}
@@ -470,6 +470,25 @@ def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
         in (result.stderr.replace("\n", " "))
     )
     assert "real_name filter" in result.stderr and "Whatarau" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("post", "name"),
+    [
+        ("Ich heiße Thomas Müller und wohne in Köln.", "Thomas Müller"),
+        ("Soy David Silva, vivo en Sevilla.", "David Silva"),
+        ("Bonjour, je suis Paul Martin, joignable au 06 12 34 56 78", "Paul Martin"),
+        ("I'm Marta Kowalczyk, 34, nurse in Bristol", "Marta Kowalczyk"),
+    ],
+)
+def test_protect_masks_the_name_a_writer_introduces_as_their_own(user_home, post, name):
+    """The real detector and shipped tagger: a name the writer gives as theirs is masked though a famous person shares
+    it (the first three are in data/public_names.txt), and though their age follows it after a comma."""
+    result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--tagger", "--json"])
+    assert result.exit_code == 0, result.output
+    protected = json.loads(result.stdout)
+    assert name in [post[span["start"] : span["end"]] for span in protected["spans"]]
+    assert name not in protected["text"]
 
 
 def test_a_long_text_is_protected_in_pieces_with_progress(user_home, monkeypatch):

@@ -309,6 +309,40 @@ def test_each_value_is_found_and_no_span_runs_across_a_clause(detector, text, ex
 
 
 @pytest.mark.parametrize(
+    ("recognizer", "text", "expected"),
+    [
+        ("introduced_name_de", "Ich heiße Thomas Müller und wohne in Köln.", ["Thomas Müller"]),
+        ("introduced_name_es", "Soy David Silva, vivo en Sevilla.", ["David Silva"]),
+        ("introduced_name_fr", "Bonjour, je suis Paul Martin, joignable au 06 12 34 56 78", ["Paul Martin"]),
+        ("relative_name_fr", "Mon fils, Paul Martin, a trois ans.", ["Paul Martin"]),
+        ("introduced_name_de", "Das ist New York, sagt sie.", []),  # a famous place, no given name
+    ],
+)
+def test_a_name_introduced_as_the_writers_or_kins_is_masked_though_a_famous_person_shares_it(
+    recognizer, text, expected
+):
+    """Thomas Müller, David Silva, Paul Martin and New York are in data/public_names.txt: a name opening with a given
+    name is a person's whatever the gazetteer lists; a place after the cue stays."""
+    (found,) = build_recognizers([recognizer])
+    assert [text[span.start : span.end] for span in found.find(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hi, I am Sam and this is my first post.", ["Sam"]),  # an introduction of en.yaml, a given name
+        ("My name is Paul Martin.", ["Paul Martin"]),  # a famous namesake (data/public_names.txt)
+        ("Thanks for the quick reply. Kind regards, Payroll", []),  # a sign-off by no given name
+    ],
+)
+def test_the_writers_own_english_name_follows_the_introductions_of_the_language_file(text, expected):
+    """own_name reads English's introductions from data/languages/en.yaml, and its value as the other languages'
+    introduced names are read (`reads_as_name`)."""
+    (own_name,) = build_recognizers(["own_name"])
+    assert [text[span.start : span.end] for span in own_name.find(text)] == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it

@@ -1003,6 +1003,21 @@ def test_a_tagger_span_ends_at_the_end_of_its_sentence(text, run, label, value):
     assert text[shaped_start:shaped_end] == value
 
 
+@pytest.mark.parametrize(
+    ("text", "run", "value"),
+    [
+        ("I'm Marta Kowalczyk, 34, nurse in Bristol", "Marta Kowalczyk, 34", "Marta Kowalczyk"),
+        ("Jonas Berg, 7 and Mia Berg, 5", "Mia Berg, 5", "Mia Berg"),
+        ("The Dyson V15 is loud", "Dyson V15", "Dyson V15"),  # no comma: no age (plausible() drops it)
+    ],
+)
+def test_a_name_span_run_on_into_the_age_after_its_comma_ends_at_the_comma(text, run, value):
+    """The student runs "Marta Kowalczyk" on into ", 34": the name holding a digit was dropped, so nothing was masked."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), "REAL_NAME")
+    assert text[shaped_start:shaped_end] == value
+
+
 def test_what_a_tagger_span_covers_beside_a_pattern_span_of_another_type_stays_masked():
     """FAKE tagger running an address into the phone number after it: the phone number wins the overlap, and the
     address stays masked (the whole tagger span gave way, leaving the address in clear)."""

@@ -454,6 +454,11 @@ KEPT = [
         "REAL_NAME",
     ),  # a famous name, tied to the writer
     ("Please add Anna de la Cruz to the guest list.", "Anna de la Cruz", "REAL_NAME"),
+    # a famous name (data/public_names.txt) introduced as the writer's own or kin's, in any covered language
+    ("Ich heiße Thomas Müller und wohne in Köln.", "Thomas Müller", "REAL_NAME"),
+    ("Soy David Silva, vivo en Sevilla.", "David Silva", "REAL_NAME"),
+    ("Bonjour, je suis Paul Martin, joignable au 06 12 34 56 78", "Paul Martin", "REAL_NAME"),
+    ("Mon fils, Paul Martin, a trois ans.", "Paul Martin", "REAL_NAME"),
     ("Address: al. Łączna 10/61, Gdańsk", "al. Łączna 10/61, Gdańsk", "ADDRESS"),
     ("Name: Yuta Kimura\nAddress: Dunja-Martin-Ring 40", "Dunja-Martin-Ring 40", "ADDRESS"),
     (

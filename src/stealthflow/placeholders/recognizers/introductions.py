@@ -1,0 +1,26 @@
+"""Words that introduce a private person's name: the writer's own after a self-introduction ("my name is", "ich heiße",
+"je suis"; `introductions` of data/languages/<code>.yaml, English too) and a relative's or close person's after them
+("meine Frau", "mon fils"; `relatives` of the six other languages' files; English's "my sister" is the tagger
+lexicons' `relatives`). A name they introduce is masked even where a gazetteer lists a famous namesake ("Ich heiße
+Thomas Müller", "Soy David Silva"): by the introduced- and relative-name recognizers, which match the same lists
+(languages.py), and by the PII tagger, whose name filter reads them here (pii_tagger/filters/public.py
+`tied_to_writer`). The filter's tie to them changes no span on benchmarks/data/pii-heldout-c..p
+(pii_registers.py --by register and --by lang): no namesake is introduced there.
+"""
+
+from __future__ import annotations
+
+import re
+
+from stealthflow.placeholders.language import COVERED, OTHERS, language_file
+from stealthflow.placeholders.recognizers.languages import one_of
+
+RELATIVES_OF_LANGUAGES = one_of(tuple(word for code in OTHERS for word in language_file(code)["relatives"]))
+_INTRODUCTIONS = one_of(tuple(word for code in COVERED for word in language_file(code)["introductions"]))
+_INTRODUCED_BEFORE = re.compile(rf"(?<!\w)(?i:{_INTRODUCTIONS}|{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
+_REACH = 40  # characters before a name that its cue may take ("o meu nome é", "mon meilleur ami,")
+
+
+def introduced_before(text: str, start: int) -> bool:
+    """Whether text[start:] follows a self-introduction or a relative of any covered language ("Ich heiße |Thomas")."""
+    return _INTRODUCED_BEFORE.search(text, max(0, start - _REACH), start) is not None
