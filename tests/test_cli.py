@@ -782,3 +782,23 @@ def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(us
     assert "'texts' is a folder here; it was taken as the text itself" in " ".join(result.stderr.split())
     plain = runner.invoke(app, ["protect", "notes", "--rewrite", "none", "--no-tagger"])
     assert plain.stdout == "notes\n" and "folder" not in plain.stderr
+
+
+@pytest.mark.parametrize(
+    "post",
+    [
+        "Met Oliver Hughes for lunch near the office here in Leeds, third time this month.",
+        "Had coffee with Oliver Hughes, who thinks the rent here in Leeds is fine.",
+    ],
+)
+def test_protect_rewrites_a_post_with_a_name_as_anonymize_does(user_home, post):
+    """Issue 47: protect's cue tagger read the placeholder text ("Met <REAL_NAME_1> for lunch"), which it never saw in
+    training, and marked other phrases than anonymize's on the same post: "Met" left as a sign of marriage, "Leeds"
+    became "my city" instead of "the city". It reads the masked values (`cues.TaggerView`): the change lists agree, and
+    the name stays masked in the text sent."""
+    protected = runner.invoke(app, ["protect", post, "--session", "cues", "--tagger", "--json"])
+    anonymized = runner.invoke(app, ["anonymize", post, "--json"])
+    assert protected.exit_code == 0 and anonymized.exit_code == 0, (protected.output, anonymized.output)
+    sent, row = json.loads(protected.stdout), json.loads(anonymized.stdout)
+    assert "<REAL_NAME_1>" in sent["text"] and "Oliver" not in sent["text"] and "Hughes" not in protected.stdout
+    assert row["changes"] and sent["rewrite"]["changes"] == row["changes"], (sent, row)

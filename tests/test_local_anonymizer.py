@@ -686,6 +686,35 @@ def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
     assert [post[p.start : p.end] for p in _cut(post, whole, [value, placeholder])] == ["$72,000 a year", "then 30%"]
 
 
+def test_the_tagger_reads_the_masked_values_and_its_marks_are_placed_in_the_protected_post():
+    """Issue 47: protect's cue tagger read "<REAL_NAME_1>", never seen in training. It reads each placeholder of
+    `values` as its value; what it tags is placed back in the protected post, cut around the placeholder, so no mark
+    holds a value or a placeholder. A placeholder of no known value is read as it is."""
+    from stealthflow.anonymize.cues import TaggerView, find_cues
+
+    post = "Met Mrs <REAL_NAME_1> near the office here in Leeds, <EMAIL_1> and <REAL_NAME_2>."
+    values = {"<REAL_NAME_1>": "Olivia Hughes", "<EMAIL_1>": "o.h@mailbox.org"}
+    view = TaggerView(post, values)
+    assert view.text == "Met Mrs Olivia Hughes near the office here in Leeds, o.h@mailbox.org and <REAL_NAME_2>."
+    read = []
+
+    class FakeTagger:  # FAKE: marks from "Hughes" to the end of the text it reads, and one inside the e-mail
+        def tag_many(self, texts):
+            read.extend(texts)
+            return [
+                [
+                    TaggedSpan(t.index("Hughes"), t.index(", o.h"), "location", 0.8),
+                    TaggedSpan(t.index("mailbox"), t.index(".org"), "occupation", 0.8),
+                ]
+                for t in texts
+            ]
+
+    (cues,) = find_cues(FakeTagger(), [post], values=[values])
+    assert read == [view.text]
+    assert [post[c.start : c.end] for c in cues] == ["near the office here in Leeds"] and cues[0].label == "location"
+    assert TaggerView(post).text == post and TaggerView(post, {}).text == post
+
+
 def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phrase():
     """English stand-ins in a German post ("Ich wohne in my city") are no rewrite: the post stays as written and
     says what stayed. Lingua (the detector's language guesser) reads each post; the English post is still rewritten."""

@@ -197,3 +197,17 @@ def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypat
         app, ["protect", "-i", str(posts), "-o", str(out), "--session", "first", "--rewrite", "none", "-c", str(config)]
     )
     assert result.exit_code == 0 and len(out.read_text().splitlines()) == 2
+
+
+def test_the_values_a_rewrite_reads_stay_in_memory(protector):
+    """Issue 47: the local rewrite's cue tagger reads each placeholder's value (`Protected.values`); no row, repr or
+    dump of the profile it rewrites holds one."""
+    from stealthflow.data.schema import Comment
+    from stealthflow.pipeline.records import protected_row
+
+    protected = protector.protect(PERSONAL_TEXT, "s1")
+    assert protected.values["<REAL_NAME_1>"] == "Anna Berg" and set(protected.values) == protected.placeholders
+    row = json.dumps(protected_row("r1", "s1", protected.vault, protected))
+    comment = Comment(text=protected.text, masked=protected.values)
+    for shown in (row, repr(protected), repr(comment), comment.model_dump_json()):
+        assert not any(value in shown for value in RAW_VALUES), shown

@@ -6,11 +6,15 @@ ship under `models/cue-tagger/`.
 
 from __future__ import annotations
 
+import bisect
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize.placeholders_kept import placeholder_stretches
+import numpy as np
+
+from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER, placeholder_stretches
 from stealthflow.data import ATTRIBUTES, Profile
 from stealthflow.data.evidence import locate_evidence
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
@@ -26,19 +30,26 @@ CUE_LABELS = list(ATTRIBUTES)
 SHIPPED = "cue-tagger"
 
 
-def find_cues(tagger, posts: list[str], masked: list[list[tuple[int, int]]] | None = None) -> list[list[TaggedSpan]]:
+def find_cues(
+    tagger,
+    posts: list[str],
+    masked: list[list[tuple[int, int]]] | None = None,
+    values: list[Mapping[str, str]] | None = None,
+) -> list[list[TaggedSpan]]:
     """Per post, the tagged phrases that point to an attribute. A tagged stretch is cut at sentence ends, around
     protect's placeholders with the words that belong to each (the title of a name's, "Mrs" of "Mrs <REAL_NAME_1>",
     and a possessive: `placeholder_stretches`) and around the post's `masked` (start, end) stretches (explicit PII the
     caller masks), so a mark never runs across a sentence or holds a value; a piece of function words
-    alone ("the", "or the") names nothing about anyone and is left out."""
+    alone ("the", "or the") names nothing about anyone and is left out. `values`: per post, protect's placeholders
+    with the values they stand for, which the tagger reads in their place (`TaggerView`)."""
     from stealthflow.evaluation.evidence import STOP_WORDS, words
 
-    tagged = tagger.tag_many(posts)
+    views = [TaggerView(post, values[i] if values else None) for i, post in enumerate(posts)]
+    tagged = tagger.tag_many([view.text for view in views])
     found = []
-    for i, (post, spans) in enumerate(zip(posts, tagged, strict=True)):
+    for i, (post, view, spans) in enumerate(zip(posts, views, tagged, strict=True)):
         holes = placeholder_stretches(post) + list(masked[i] if masked else ())
-        pieces = [piece for span in spans for piece in _cut(post, span, holes)]
+        pieces = [piece for span in spans for piece in _cut(post, view.in_post(span), holes)]
         found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
     return found
 
@@ -56,6 +67,57 @@ def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, 
 def holding_values(phrases: list[str]) -> list[bool]:
     """Whether each phrase holds a value protect's detector masks (a name, an IBAN, a credential...)."""
     return [bool(found) for found in _protect_detector().detect_many(phrases)] if phrases else []
+
+
+class TaggerView:
+    """The text the cue tagger reads for `post`: each of protect's placeholders of `values` ("<REAL_NAME_1>") as the
+    value it stands for ("Keith"), the text the tagger was trained on, with the offsets of what it tags mapped back
+    into `post` (a stretch in a value covers its whole placeholder, which `find_cues` cuts out). Of the 69 posts of
+    blind set l that protect masks a value in (benchmarks/cue_agreement.py), the marks of 41 differed from those
+    the tagger makes on the raw post cut around the values when it read the placeholder text, of 3 when it reads the
+    values (on sets h-k, a neutral word per placeholder type, "Sam" or "Acme", left 118 of 224 differing, the
+    placeholder text 152)."""
+
+    def __init__(self, post: str, values: Mapping[str, str] | None = None):
+        pieces, moves, last, shift = [], [], 0, 0
+        for match in PROTECT_PLACEHOLDER.finditer(post) if values else ():
+            word = values.get(match.group())
+            if word is None:
+                continue
+            pieces += [post[last : match.start()], word]
+            start = match.start() + shift
+            moves.append((start, start + len(word), match.start(), match.end()))
+            shift += len(word) - (match.end() - match.start())
+            last = match.end()
+        self.text = "".join(pieces) + post[last:]
+        self._moves = moves
+        self._starts = [move[0] for move in moves]
+
+    def offset(self, at: int, end: bool = False) -> int:
+        """Offset `at` of the view in the post; inside a word standing for a placeholder, the placeholder's start
+        (its end when `end`)."""
+        k = bisect.bisect_right(self._starts, at - end) - 1
+        if k < 0:
+            return at
+        start, stop, post_start, post_end = self._moves[k]
+        if at < stop or (end and at == stop):
+            return post_end if end else post_start
+        return at - stop + post_end
+
+    def in_post(self, span: TaggedSpan) -> TaggedSpan:
+        if not self._moves:
+            return span
+        return TaggedSpan(self.offset(span.start), self.offset(span.end, end=True), span.label, span.score)
+
+    def tokens_in_post(self, tokens):
+        """`SpanTagger.token_probabilities`'s (offsets, probabilities) of the view, with offsets in the post."""
+        offsets, probabilities = tokens
+        if not self._moves:
+            return tokens
+        mapped = np.array(
+            [(self.offset(a), self.offset(b, end=True)) for a, b in offsets.tolist()], dtype=offsets.dtype
+        )
+        return mapped.reshape(offsets.shape), probabilities
 
 
 @cache
@@ -94,12 +156,15 @@ def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[Tagg
     return pieces
 
 
-def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[list[tuple[str, str]]]:
+def split_cues(
+    tagger, posts: list[str], found: list[list[TaggedSpan]], values: list[Mapping[str, str]] | None = None
+) -> list[list[tuple[str, str]]]:
     """Per post, its (phrase, attribute) cues: each mark split into the constituents it spans
     (`generalize.split_mark`), each piece labelled by the tagger's own probability mass over its tokens
     ("my cat Lola and I moved to Leeds": "Lola" keeps no place label the stretch had as a whole), among the
     attributes whose phrases the teacher changed ending with the piece's last word when there are any
-    ("Twelve years as an ER nurse": occupation, the only one of "nurse", though "Twelve" leans to age)."""
+    ("Twelve years as an ER nurse": occupation, the only one of "nurse", though "Twelve" leans to age); the tagger
+    reads each post as `find_cues` does (`values`)."""
     from stealthflow.anonymize.generalize import head_attributes, split_mark
 
     pieces = [[(s, split_mark(post, s.start, s.end)) for s in spans] for post, spans in zip(posts, found, strict=True)]
@@ -108,7 +173,9 @@ def split_cues(tagger, posts: list[str], found: list[list[TaggedSpan]]) -> list[
         for i, (post, marks) in enumerate(zip(posts, pieces, strict=True))
         if any(len(parts) > 1 or _other_heads(span.label, post[a:b]) for span, parts in marks for a, b in parts)
     ]
-    tokens = dict(zip(relabel, tagger.token_probabilities([posts[i] for i in relabel]) if relabel else [], strict=True))
+    views = {i: TaggerView(posts[i], values[i] if values else None) for i in relabel}
+    read = tagger.token_probabilities([views[i].text for i in relabel]) if relabel else []
+    tokens = {i: views[i].tokens_in_post(found_tokens) for i, found_tokens in zip(relabel, read, strict=True)}
     cues = []
     for i, (post, marks) in enumerate(zip(posts, pieces, strict=True)):
         labelled = [

@@ -17,7 +17,7 @@ left the text, what replaced it, the attribute of the cue it covers, and by what
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from stealthflow.anonymize.changes import text_changes
@@ -99,11 +99,16 @@ class LocalAnonymizer:
             self._llm, self._load_llm = self._load_llm(), None
         return self._llm
 
-    def rewrite_posts(self, posts: list[str]) -> list[PostRewrite]:
+    def rewrite_posts(self, posts: list[str], values: list[Mapping[str, str]] | None = None) -> list[PostRewrite]:
         """Per post, its rewrite. A long post is rewritten in pieces of whole sentences no longer than
-        the posts the adapter was trained on (the tagger and the model see each piece; the text is rejoined)."""
+        the posts the adapter was trained on (the tagger and the model see each piece; the text is rejoined).
+        `values`: per post, protect's placeholders with the values they stand for, which the cue tagger alone
+        reads (`cues.TaggerView`); nothing else sees them."""
         pieces = [split_post(post) for post in posts]
-        flat = self._rewrite_pieces([text for parts in pieces for text, _ in parts])
+        flat = self._rewrite_pieces(
+            [text for parts in pieces for text, _ in parts],
+            [values[i] if values else {} for i, parts in enumerate(pieces) for _ in parts],
+        )
         results, cursor = [], 0
         for post, parts in zip(posts, pieces, strict=True):
             mine, cursor = flat[cursor : cursor + len(parts)], cursor + len(parts)
@@ -115,8 +120,8 @@ class LocalAnonymizer:
             results.append(PostRewrite(text, text_changes(post, text, cues, how), how, cues, unprotected))
         return results
 
-    def _rewrite_pieces(self, posts: list[str]) -> list[PostRewrite]:
-        cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts))
+    def _rewrite_pieces(self, posts: list[str], values: list[Mapping[str, str]]) -> list[PostRewrite]:
+        cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts, values=values), values)
         # The stand-ins and the fluency model are English: a post in another language keeps its words and
         # every marked phrase is reported as unprotected, never half-translated ("Ich wohne in my city").
         todo = [i for i, found in enumerate(cues) if found and self._english(posts[i])]
@@ -196,7 +201,7 @@ class LocalAnonymizer:
 
     def anonymize_many(self, profiles: list[Profile], on_progress: ProgressCallback | None = None) -> list[Anonymized]:
         posts = [c.text for p in profiles for c in p.comments]
-        rewritten = self.rewrite_posts(posts)
+        rewritten = self.rewrite_posts(posts, [c.masked for p in profiles for c in p.comments])
         results, cursor = [], 0
         for profile in profiles:
             mine = rewritten[cursor : cursor + len(profile.comments)]

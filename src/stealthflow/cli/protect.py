@@ -225,7 +225,9 @@ class _Run:
         rows = [protected_row(item.id, session, vault, p) for item, p in zip(items, protected, strict=True)]
         if self.rewriter is not None:
             outcomes = rewrite_protected(
-                self.rewriter, [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)]
+                self.rewriter,
+                [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
+                values=[p.values for p in protected],
             )
             for row, outcome in zip(rows, outcomes, strict=True):
                 row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)

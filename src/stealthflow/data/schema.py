@@ -16,6 +16,9 @@ class Comment(BaseModel):
     text: str
     timestamp: datetime | None = None
     subreddit: str | None = None
+    # protect's placeholders in `text` with the values they stand for, in memory only (never dumped nor shown): the
+    # local method's cue tagger reads the values in their place, as it was trained to (`anonymize.cues.TaggerView`)
+    masked: dict[str, str] = Field(default_factory=dict, exclude=True, repr=False)
 
     @field_validator("timestamp", mode="before")
     @classmethod

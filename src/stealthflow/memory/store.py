@@ -146,7 +146,9 @@ class MemoryStore:
             from stealthflow.pipeline.rewrite import rewrite_protected
 
             outcomes = rewrite_protected(
-                self.rewriter, [(str(n), p.text, p.placeholders) for n, p in enumerate(protected)]
+                self.rewriter,
+                [(str(n), p.text, p.placeholders) for n, p in enumerate(protected)],
+                values=[p.values for p in protected],
             )
             redacted = [o.text for o in outcomes]  # a rejected rewrite gives back the placeholder text
             for notes, outcome in zip(warnings, outcomes, strict=True):

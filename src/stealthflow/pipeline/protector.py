@@ -79,6 +79,9 @@ class Protected:
     entries: list[Entry] = field(default_factory=list)  # the vault entry of each span
     rewrite: RewriteOutcome | None = None  # when a rewrite was asked for: `text` is then the rewritten text
     language: str | None = "en"  # the text's language (placeholders/language.py); None: none the recognizers know
+    # each placeholder's value, in memory only (no row, answer or log holds it): a rewrite's cue tagger reads them
+    # (`pipeline.rewrite.rewrite_protected`)
+    values: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def placeholders(self) -> set[str]:
@@ -224,7 +227,10 @@ class Protector:
         if language is None:
             warnings.append(uncovered_warning())
         warnings += notes
-        return Protected(protected, spans, warnings, self.vault.id, entries, language=language)
+        values = {}
+        for span in spans:
+            values.setdefault(span.placeholder, text[span.start : span.end])
+        return Protected(protected, spans, warnings, self.vault.id, entries, language=language, values=values)
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another

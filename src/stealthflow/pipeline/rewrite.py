@@ -81,10 +81,18 @@ def build_rewriter(name: str, settings: Settings, pool: LLMPool) -> Method:
 
 
 def rewrite_protected(
-    method: Method, items: list[tuple[str, str, set[str]]], on_progress: ProgressCallback | None = None
+    method: Method,
+    items: list[tuple[str, str, set[str]]],
+    on_progress: ProgressCallback | None = None,
+    values: list[dict[str, str]] | None = None,
 ) -> list[RewriteOutcome]:
-    """`items`: (id, protected text, its placeholders)."""
-    profiles = [Profile(id=item_id, comments=[Comment(text=text)]) for item_id, text, _ in items]
+    """`items`: (id, protected text, its placeholders). `values`: per item, its placeholders' values (`Protected.values`),
+    which the `local` method's cue tagger reads in their place, so that it marks what it marks in the raw text
+    (`anonymize` on the same post); nothing else of the rewrite sees them."""
+    profiles = [
+        Profile(id=item_id, comments=[Comment(text=text, masked=values[i] if values else {})])
+        for i, (item_id, text, _) in enumerate(items)
+    ]
     results = method.anonymize_many(profiles, on_progress)
     outcomes = []
     for (_, text, placeholders), result in zip(items, results, strict=True):
@@ -106,7 +114,11 @@ def rewrite_protected(
 def with_rewrites(protected: list[Protected], method: Method) -> list[Protected]:
     """Each protected text rewritten by `method` and checked (`rewrite_protected`): `text` becomes
     the text to send (the protected text when the rewrite was rejected), `rewrite` says what happened."""
-    outcomes = rewrite_protected(method, [(str(i), p.text, p.placeholders) for i, p in enumerate(protected)])
+    outcomes = rewrite_protected(
+        method,
+        [(str(i), p.text, p.placeholders) for i, p in enumerate(protected)],
+        values=[p.values for p in protected],
+    )
     return [replace(p, text=outcome.text, rewrite=outcome) for p, outcome in zip(protected, outcomes, strict=True)]
 
 

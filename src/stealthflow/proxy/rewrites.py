@@ -63,10 +63,10 @@ class MessageRewrites:
             with self._method_lock:
                 # Taken from the cache after all if a concurrent request rewrote it meanwhile: one outcome per text.
                 done = {key: hit for key in todo if (hit := self._get(key)) is not None}
-                items = [
-                    (str(i), protected[i].text, protected[i].placeholders) for key, i in todo.items() if key not in done
-                ]
-                results = rewrite_protected(self.method, items) if items else []
+                fresh_ids = [i for key, i in todo.items() if key not in done]
+                items = [(str(i), protected[i].text, protected[i].placeholders) for i in fresh_ids]
+                values = [protected[i].values for i in fresh_ids]
+                results = rewrite_protected(self.method, items, values=values) if items else []
                 for (item_id, text, _), result in zip(items, results, strict=True):
                     key = keys[int(item_id)]
                     done[key] = self._put(
