@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
+
+from training_scripts import training_script
 
 from stealthflow.pii_tagger.training.data import read_marked
 
-SCRIPT = Path(__file__).resolve().parent.parent / "training" / "heldout_to_marked.py"
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location("heldout_to_marked", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return training_script("heldout_to_marked")
 
 
 def test_every_whole_word_occurrence_is_marked_and_a_nested_value_goes_with_the_longer():

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from training_scripts import training_script
 
 from stealthflow.pii_tagger.lexicons import words
 from stealthflow.pii_tagger.training.data import read_marked
 
-SCRIPT = Path(__file__).resolve().parent.parent / "training" / "split_marked_batch.py"
-
 
 def _script():
-    spec = importlib.util.spec_from_file_location("split_marked_batch", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return training_script("split_marked_batch")
 
 
 def test_titles_and_kinship_words_leave_the_name_mark_and_a_lone_title_stays():
