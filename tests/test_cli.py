@@ -693,6 +693,23 @@ def test_attack_lists_no_masked_value_as_a_cue_and_names_the_text_as_its_table_d
     assert "2 value(s) that protect masks with a placeholder" in flat
 
 
+def test_an_output_file_is_never_the_file_stdin_reads(user_home):
+    """`protect - -o f < f` and `restore -s S - -o f < f` (a real shell redirect: the CLI in a subprocess) are refused
+    as `-i f -o f` is, and f keeps its text; on main protect replaced it with the protected text and exited 0."""
+    posts = user_home / "posts.txt"
+    posts.write_text("I am Jonas Weber\n")
+    for command in (
+        ["protect", "-", "-o", "posts.txt", "--rewrite", "none"],
+        ["restore", "-s", "a", "-", "-o", "posts.txt"],
+    ):
+        with posts.open() as stdin:
+            done = subprocess.run(
+                [sys.executable, "-m", "stealthflow", *command], stdin=stdin, capture_output=True, text=True
+            )
+        assert done.returncode == 2 and "is the input file read on stdin" in done.stderr, (command, done.stderr)
+        assert posts.read_text() == "I am Jonas Weber\n"
+
+
 def test_an_output_file_is_never_the_input_nor_a_file_of_other_rows(user_home):
     """`-o` naming the input (the same path, another spelling, a link) is refused before anything is written, by
     every command that reads a file and writes one; protect resumes only rows it wrote for the session, and refuses

@@ -35,3 +35,31 @@ def test_a_failure_midway_leaves_the_file_as_it_was(tmp_path):
     with replaced(path) as handle:
         handle.write("new rows\n")
     assert path.read_text() == "new rows\n" and os.listdir(tmp_path) == ["out.jsonl"]
+
+
+def test_the_file_stdin_reads_is_the_input(tmp_path):
+    """`protect - -o f < f`: the input `-` is the file stdin reads (fd 0), refused as an output like `-i f`; on main it
+    was replaced by its protected text."""
+    import subprocess
+    import sys
+
+    posts = tmp_path / "posts.txt"
+    posts.write_text("I am Jonas Weber\n")
+    check = "from stealthflow.data.output_file import not_the_input; import sys; not_the_input(sys.argv[1], '-')"
+    for output, refused in ((posts, True), (tmp_path / "other.txt", False)):
+        with posts.open() as stdin:
+            run = subprocess.run(
+                [sys.executable, "-c", check, str(output)], stdin=stdin, capture_output=True, text=True
+            )
+        assert (run.returncode != 0 and "is the input file read on stdin" in run.stderr) == refused, run.stderr
+
+
+def test_an_output_that_is_a_symbolic_link_is_written_through_to_its_target(tmp_path):
+    target = tmp_path / "real.jsonl"
+    target.write_text("old\n")
+    os.chmod(target, 0o600)
+    (tmp_path / "link.jsonl").symlink_to(target)
+    with replaced(tmp_path / "link.jsonl") as handle:
+        handle.write("new\n")
+    assert (tmp_path / "link.jsonl").is_symlink() and target.read_text() == "new\n"
+    assert target.stat().st_mode & 0o777 == 0o600 and sorted(os.listdir(tmp_path)) == ["link.jsonl", "real.jsonl"]

@@ -174,7 +174,7 @@ def protect(
             records, text_mode = _input_records(input), False
         else:
             read = read_source(source)
-            not_the_input(output, read.path)
+            not_the_input(output, "-" if source == "-" else read.path)
             text_mode = not read.is_records
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
@@ -442,7 +442,7 @@ def restore(
             unresolved, withheld = _restore_stdin(protector, session, links)
         else:
             read = read_source(source)
-            not_the_input(output, read.path)
+            not_the_input(output, "-" if source == "-" else read.path)
             if read.is_records:
                 records = read_records(read.path)
                 _of_session(records, session)

@@ -1,8 +1,10 @@
 """An output file a command writes (`-o`): never the file it reads, and written whole or not at all.
 
 `not_the_input` refuses an output that is the input (the same path, or another name of the same file: a
-link), and `not_inside` an output folder that holds an input file, before anything is written; `replaced` writes a file under a temporary name beside it and
-renames it over the old one at the end, so a failure midway leaves the user's file as it was."""
+link; or the file stdin reads, `-`), and `not_inside` an output folder that holds an input file, before anything is
+written; `replaced` writes a file under a temporary name beside it and renames it over the old one at the end, so a
+failure midway leaves the user's file as it was. An output that is a symbolic link is written through: its target gets
+the text, the link stays."""
 
 from __future__ import annotations
 
@@ -17,15 +19,16 @@ from stealthflow.data.loader import DataError
 
 
 def not_the_input(output: str | Path | None, *inputs: str | Path | None) -> None:
-    """A `DataError` when `output` is one of `inputs` (`-`, stdin/stdout, and None are never files)."""
+    """A `DataError` when `output` is one of `inputs` (an input `-`: the file stdin reads, if any; an output `-` and
+    None are never files)."""
     if output in (None, "-"):
         return
     for given in inputs:
-        if given in (None, "-") or not _same_file(Path(given), Path(output)):
+        if given is None or not (_is_stdin(Path(output)) if given == "-" else _same_file(Path(given), Path(output))):
             continue
         raise DataError(
-            f"-o {output} is the input file {given}: writing it would replace the texts it holds; "
-            "give another output file"
+            f"-o {output} is the input file {'read on stdin' if given == '-' else given}: writing it would replace "
+            "the texts it holds; give another output file"
         )
 
 
@@ -47,11 +50,18 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
+def _is_stdin(path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(0), os.stat(path))  # `protect - -o f < f`
+    except OSError:  # no stdin, or no such file (yet)
+        return False
+
+
 @contextlib.contextmanager
 def replaced(path: str | Path) -> Iterator[TextIO]:
     """A handle on a temporary file beside `path` that becomes `path` when the block ends without error
-    (an exception removes it, and `path` keeps what it held)."""
-    path = Path(path)
+    (an exception removes it, and `path` keeps what it held). A symbolic link is written through to its target."""
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
