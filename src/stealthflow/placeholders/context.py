@@ -24,12 +24,14 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, Links, placeholder_in_angles
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Links, placeholder_in_angles
 from stealthflow.resources import listed_words, resource_dir
 
 OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
 CLOSING = ".,;:!?)*_`\"'\u201d\u2019\u00bb"  # and between a placeholder and white space
-TAIL = 32  # characters kept of what was read: a mark cut across two pieces; a longer run without a space is glued
+# characters kept of what was read (a mark cut across two pieces; a longer run without a space is glued), and read
+# after a placeholder (`Links.kind`: a `mailto:` query within them)
+TAIL = HOLD
 
 
 @cache
@@ -45,6 +47,9 @@ def _events() -> re.Pattern[str]:
         rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})|(?P<url>{url})",
         re.IGNORECASE | re.MULTILINE,
     )
+
+
+_OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 
 
 class MarkReader:
@@ -122,10 +127,11 @@ def _apart_after(after: str) -> bool:
 
 
 def after_undecided(text: str, end: int) -> bool:
-    """Whether what follows a placeholder ending at `end` may still make it glued: the text ends in its run of closing
-    punctuation (a stream's next chunk decides)."""
+    """Whether what follows a placeholder ending at `end` may still make it glued, or a query after it add a recipient
+    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space (a stream's
+    next chunk decides)."""
     run = text[end : end + TAIL]
-    return len(run) < TAIL and all(ch in CLOSING for ch in run)
+    return len(run) < TAIL and (all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None)
 
 
 def place_of(before: str, after: str = "") -> str:

@@ -10,26 +10,48 @@
   (`<https://...>`), a bare URL (from a mark of one, `//`, `:/`, `www.`, `mailto:`, a host with a path, to the next
   white space);
 - "mailto": a click URL that is `mailto:` and this placeholder as its whole address (`mailto:<EMAIL_1>`, followed by
-  the end of the URL, `?` or sentence punctuation);
+  the end of the URL, sentence punctuation or a query that adds no recipient: `?subject=`, not `?cc=`, `?bcc=`,
+  `?to=`; a query read within `HOLD` characters);
 - "": anywhere else (prose, a link's text, an image's alt text, between tags).
 
 It fails closed: a target, tag or definition ends at its closing character as the renderer reads it (`)` with nested
-parentheses, backslash escapes and `<...>` destinations; `>` outside quotes; the end of the line), or at a blank line;
-a target not closed runs on to one. The work is linear in the reply's length: each character is read at most twice.
+parentheses, backslash escapes and `<...>` destinations; `>` outside quotes; `;` after `@import`; the end of the line,
+a definition's destination maybe on the next one), a markdown target or definition also at a blank line. An HTML tag
+runs over blank lines (a renderer writes an HTML block as it is, and a browser reads the tag on), and so does every URL
+inside a raw HTML block (`<pre>`, `<script>`, `<style>`, `<textarea>`: data/raw_html_tags.txt, wherever the tag
+stands) until an end tag of one of them. An image's alt text ends at its `]`, not an escaped one nor one in a code
+span; CSS spelled with escapes (`u\\72l(`) is CSS. When unsure whether a URL loads by itself, it loads. The work
+is linear in the reply's length: each character is read at most twice.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import cache
+from urllib.parse import unquote
 
 from stealthflow.placeholders.types import type_alternation
 from stealthflow.resources import listed_words, resource_dir
 
-BLANK = r"\n[ \t]*\r?\n"  # a blank line: no markdown or HTML link, tag or definition runs over one
+BLANK = r"\n[ \t]*\r?\n"  # a blank line: no markdown link, image or definition runs over one (an HTML tag does)
 BARE_URL = r"//|:/|/\\|\\\\|www\.|mailto:|[\w-]\.[a-z]{2,63}[/?]"  # marks of a URL written out
-CSS_LOADS = r"url\(|image-set\(|@import"  # CSS that fetches what follows
+
+
+def _css_spelling(word: str) -> str:
+    """`word` as CSS may spell it: a character but `(` and `@` also as an escape (`u\\72l(`, `\\75 rl(`, `\\u`)."""
+    plain = {"(", "@"}
+    return "".join(
+        re.escape(ch)
+        if ch in plain
+        else rf"(?:{re.escape(ch)}|\\0{{0,4}}{ord(ch.lower()):x}(?:\r\n|[ \t\r\n\f])?"
+        rf"|\\0{{0,4}}{ord(ch.upper()):x}(?:\r\n|[ \t\r\n\f])?|\\{re.escape(ch)})"
+        for ch in word
+    )
+
+
+CSS_LOADS = "|".join(_css_spelling(word) for word in ("url(", "image-set(", "@import"))  # CSS that fetches what follows
 SPACE = r"[ \t\r\n\f\v]"  # what ends a bare URL or an autolink: ASCII white space (cmark-gfm keeps a no-break space)
 HOLD = 32  # characters read again with the next piece: an event cut across two pieces
 
@@ -45,7 +67,7 @@ def _outside() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """What opens a URL, outside one; and the same within a bare URL, which white space ends."""
     opens = (
         rf"(?P<blank>{BLANK})|(?P<image>!\[)|(?P<target>\]\()|(?P<definition>\]:)|(?P<css>{CSS_LOADS})"
-        r"|(?P<bracket>\[)|(?P<unbracket>\](?=[^(:]))"
+        r"|(?P<escape>\\\[|\\\](?!\())|(?P<code>`+)|(?P<bracket>\[)|(?P<unbracket>\](?=[^(:]))"
         rf"|(?P<tag><(?!{placeholder_in_angles()})[a-z!?/][a-z0-9+.-]*)|(?P<bare>{BARE_URL})"
     )
     return re.compile(opens, re.IGNORECASE), re.compile(rf"{opens}|(?P<space>{SPACE})", re.IGNORECASE)
@@ -54,16 +76,21 @@ def _outside() -> tuple[re.Pattern[str], re.Pattern[str]]:
 # What ends each kind of URL region, and what is read inside it.
 _TARGET = re.compile(rf"(?P<blank>{BLANK})|(?P<escape>\\.)|(?P<lt><)|(?P<gt>>)|(?P<open>\()|(?P<close>\))", re.DOTALL)
 _CSS = re.compile(rf"(?P<blank>{BLANK})|(?P<escape>\\.)|(?P<quote>[\"'])|(?P<open>\()|(?P<close>\))", re.DOTALL)
+_IMPORT = re.compile(
+    rf"(?P<blank>{BLANK})|(?P<escape>\\.)|(?P<quote>[\"'])|(?P<open>\()|(?P<close>\))|(?P<end>;)", re.DOTALL
+)
 _LINE = re.compile(r"(?P<close>\r?\n)")
+_DESTINATION = re.compile(r"(?P<destination>[^ \t\r\n])|(?P<close>\r?\n)")  # a definition's, maybe on the next line
 
 
 @cache
 def _tag() -> re.Pattern[str]:
-    """Inside an HTML tag: a quote opens an attribute's value only after `=` (white space and one line break
-    between)."""
+    """Inside an HTML tag: a quote opens an attribute's value only after `=` (white space between). A blank line does
+    not end a tag: a renderer writes an HTML block's text as it is, and the browser reads the tag on into the next
+    paragraphs."""
     return re.compile(
-        rf"(?P<blank>{BLANK})|(?P<skip>{placeholder_in_angles()})|(?P<css>{CSS_LOADS})"
-        r"|(?P<value>=[ \t\f]*(?:\r?\n[ \t\f]*)?[\"'])|(?P<quote>[\"'])|(?P<gt>>)",
+        rf"(?P<skip>{placeholder_in_angles()})|(?P<css>{CSS_LOADS})"
+        r"|(?P<value>=[ \t\r\n\f]*[\"'])|(?P<quote>[\"'])|(?P<gt>>)",
         re.IGNORECASE,
     )
 
@@ -78,20 +105,39 @@ def _click_tags() -> frozenset[str]:
     return frozenset(word.lower() for word in listed_words(resource_dir("data") / "click_tags.txt"))
 
 
+@cache
+def _raw_tags() -> frozenset[str]:
+    return frozenset(word.lower() for word in listed_words(resource_dir("data") / "raw_html_tags.txt"))
+
+
 _MARKS = re.compile(r"[\n\[\]()@<>/\\.:]")  # a character every event outside a URL holds
+_MARKS_IN_ALT = re.compile(r"[\n\[\]()@<>/\\.:`]")  # and a code span's backticks, in an image's alt text
 _NAME = re.compile(r"[a-z0-9+.-]*", re.IGNORECASE)
 _MAILTO = re.compile(r"(?:^|[\s(<\"'=])mailto:$", re.IGNORECASE)
-_WHOLE_ADDRESS_END = re.compile(r"[)\"'>?]|[.,;:!]*(?:\s|$)")
+URL_END = r"[)\s\"'<>]"  # what ends a URL in a link or a tag
+_WHOLE_ADDRESS_END = re.compile(rf"[)\"'>]|[.,;:!]*(?:\s|$)|\?(?P<query>(?:(?!{URL_END}).)*)(?P<end>{URL_END}|$)")
+_RECIPIENT = re.compile(r"(?:^|[&;])[ \t]*(?:to|cc|bcc)[ \t]*=", re.IGNORECASE)  # a query's field that adds one
+
+
+def _whole_address(after: str) -> bool:
+    """Whether a `mailto:` address ends where `after` starts: at the URL's end, or at a query that adds no recipient
+    (`?subject=`, not `?cc=`; it has to end within `after` unless the text does, shorter than `HOLD`)."""
+    end = _WHOLE_ADDRESS_END.match(after)
+    if end is None or end["query"] is None:
+        return end is not None
+    if not end["end"] and len(after) >= HOLD:
+        return False
+    return not _RECIPIENT.search(unquote(html.unescape(end["query"])))
 
 
 @dataclass
 class _Region:
     """The URL being read: how it ends (`mode`) and whether it loads by itself."""
 
-    mode: str  # "target", "css", "line" (a definition, @import), "tag", "autolink"
+    mode: str  # "target", "css", "import", "definition", "line" (a definition's destination), "tag", "autolink"
     load: bool
-    depth: int = 0  # "(" not yet closed ("target", "css")
-    quote: str = ""  # the quote open ("css", "tag")
+    depth: int = 0  # "(" not yet closed ("target", "css", "import"); line breaks read ("definition")
+    quote: str = ""  # the quote open ("css", "import", "tag")
     angle: bool = False  # inside a `<...>` destination ("target")
     name: str = ""  # the tag's name so far ("tag")
     naming: bool = False  # the name may go on in the next piece ("tag")
@@ -104,6 +150,8 @@ class Links:
         self.region: _Region | None = None
         self.bare = False  # inside a bare URL, outside any region
         self.image = 0  # brackets open since a `![`: the `](` that closes the first is the image's target
+        self.code = ""  # the backticks that opened a code span in an image's alt text: its brackets are text
+        self.raw = False  # inside a raw HTML block (`<pre>`, `<script>`...): no URL ends at a blank line
         self.unread = ""  # the end of the text read, from where the next event may start
 
     def feed(self, piece: str) -> None:
@@ -124,17 +172,25 @@ class Links:
             return ""
         if self.region is not None and self.region.load:
             return "load"
-        return "mailto" if _MAILTO.search(before) and _WHOLE_ADDRESS_END.match(after) else "click"
+        return "mailto" if _MAILTO.search(before) and _whole_address(after) else "click"
 
     def _search(self, text: str, pos: int) -> re.Match[str] | None:
         region = self.region
         if region is None:
-            if not self.bare and not _MARKS.search(text, pos):  # most of prose: a cheap look first
+            marks = _MARKS_IN_ALT if self.image else _MARKS
+            if not self.bare and not marks.search(text, pos):  # most of prose: a cheap look first
                 return None
             return _outside()[self.bare].search(text, pos)
         if region.naming:
             return None
-        patterns = {"target": _TARGET, "css": _CSS, "line": _LINE, "autolink": _autolink()}
+        patterns = {
+            "target": _TARGET,
+            "css": _CSS,
+            "import": _IMPORT,
+            "definition": _DESTINATION,
+            "line": _LINE,
+            "autolink": _autolink(),
+        }
         return patterns.get(region.mode, _tag()).search(text, pos)
 
     def _read(self, match: re.Match[str], text: str) -> int:
@@ -143,9 +199,12 @@ class Links:
         if region is None:
             return self._open(kind, match, text)
         if kind == "blank":
-            self.region, self.image = None, 0
-        elif region.mode in ("target", "css"):
+            if not self.raw:
+                self.region, self.image, self.code = None, 0, ""
+        elif region.mode in ("target", "css", "import"):
             self._nest(region, kind, match[0])
+        elif region.mode == "definition":
+            self._destination(region, kind)
         elif region.mode == "line":
             self.region = None
         else:
@@ -155,14 +214,13 @@ class Links:
     def _open(self, kind: str | None, match: re.Match[str], text: str) -> int:
         """Act on an event outside a region; where reading goes on."""
         if kind == "blank":
-            self.bare, self.image = False, 0
+            self.bare, self.image, self.code = False, 0, ""
         elif kind == "space":
             self.bare = False
         elif kind == "image":
             self.image += 1
-        elif kind in ("bracket", "unbracket"):  # brackets inside an image's alt text
-            if self.image:
-                self.image += 1 if kind == "bracket" else -1
+        elif kind in ("code", "escape", "bracket", "unbracket"):
+            self._alt(kind, match[0])
         elif kind == "bare":
             self.bare = True
         else:
@@ -170,21 +228,32 @@ class Links:
             if kind == "target":  # an image's target, or a link's inside an image's alt text: load
                 self.region = _Region("target", load=self.image > 0)
                 self.image = max(0, self.image - 1)
+                self.code = self.code if self.image else ""
             elif kind == "definition":
                 self.image = max(0, self.image - 1)
-                self.region = _Region("line", load=True)
+                self.region = _Region("definition", load=True)
             elif kind == "css":
-                self.region = _Region("line" if match[0].lower() == "@import" else "css", load=True)
+                self.region = _Region("import" if match[0].startswith("@") else "css", load=True)
             else:
                 self.region = _Region("tag", load=True, naming=True)
                 return self._name(self.region, text, match.start() + 1)
         return match.end()
 
-    @staticmethod
-    def _name(region: _Region, text: str, pos: int) -> int:
+    def _alt(self, kind: str, mark: str) -> None:
+        """Brackets in an image's alt text, but those escaped (`\\]`) or in a code span (from a run of backticks to
+        one as long; one never closed keeps the alt text open: strict)."""
+        if not self.image or kind == "escape":
+            return
+        if kind == "code":
+            self.code = "" if mark == self.code else self.code or mark
+        elif not self.code:
+            self.image += 1 if kind == "bracket" else -1
+
+    def _name(self, region: _Region, text: str, pos: int) -> int:
         """Read the tag's name from `pos` on; once it ends: an autolink (`<https:`, `<mailto:`) or a tag, which loads
         unless a click tag. Where reading goes on."""
-        end = _NAME.match(text, pos).end()
+        start = pos + 1 if not region.name and text.startswith("/", pos) else pos  # an end tag: `</pre` is "/pre"
+        end = _NAME.match(text, start).end()
         region.name += text[pos:end].lower()
         if end == len(text):
             return end
@@ -192,10 +261,13 @@ class Links:
         if text[end] == ":" and region.name[:1].isalpha():
             region.mode = "autolink"
         region.load = region.mode == "tag" and region.name not in _click_tags()
+        if region.name.removeprefix("/") in _raw_tags():  # read anywhere, not only where a block may start: strict
+            self.raw = not region.name.startswith("/")
         return end
 
     def _nest(self, region: _Region, kind: str | None, mark: str) -> None:
-        """An event in a markdown target or a CSS `url(`: it ends at the `)` that closes it."""
+        """An event in a markdown target or a CSS `url(`: it ends at the `)` that closes it; `@import` at the `;`
+        outside quotes and parentheses."""
         if region.quote:
             region.quote = "" if mark == region.quote else region.quote
         elif kind == "quote":
@@ -207,9 +279,18 @@ class Links:
         elif kind == "open":
             region.depth += 1
         elif region.depth:
-            region.depth -= 1
-        else:
+            region.depth -= 1 if kind == "close" else 0
+        elif kind == "end" or region.mode != "import":
             self.region = None
+
+    def _destination(self, region: _Region, kind: str | None) -> None:
+        """An event before a definition's destination: it may start on the next line, not after a blank one."""
+        if kind == "destination":
+            region.mode = "line"
+        elif region.depth:
+            self.region = None
+        else:
+            region.depth = 1
 
     def _in_tag(self, region: _Region, kind: str | None, mark: str) -> None:
         """An event in an HTML tag (it ends at a `>` outside quotes) or an autolink (at a `>` or white space)."""
