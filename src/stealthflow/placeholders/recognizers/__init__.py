@@ -10,6 +10,7 @@ from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
     national_ids,
     passports,
     secrets,
+    spelled_email,
     structured,
     usernames,
 )

@@ -204,3 +204,20 @@ class StudentIdRecognizer(CuedRecognizer):
     """A student's number after its cue ("student ID 20231458", "Matrikelnummer 4521873", "numéro étudiant 21804567")."""
 
     name, type = "student_id", "ACCOUNT_ID"
+
+
+# Gain: six languages' FINANCE values masked 216 -> 220 of 395 (typed 209 -> 213), English 276 of 339 with and without
+# (the English `salary` pattern and the tagger find those); no span on no annotated value, no text without personal data
+# newly flagged; data/test.jsonl in one session: 45 of 1 969 comments flagged with and without. Below the rule's margin
+# of 5, it stays by its second clause (no false alarm on c..p, no comment flagged).
+@register_recognizer
+class IncomeRecognizer(CuedRecognizer):
+    """The writer's own pay after a first-person cue ("my salary is 58,000 a year", "ich verdiene 4.200 Euro")."""
+
+    name, type = "income", "FINANCE"
+
+    def _format(self, key: str) -> str:
+        format_ = super()._format(key).replace("{amount}", f"(?:{self._data['amount']})")
+        for words in ("currency", "multiplier", "period"):
+            format_ = format_.replace(f"{{{words}}}", f"(?i:{one_of(_nfkc(self._data[words]))})")
+        return format_
