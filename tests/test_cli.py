@@ -228,6 +228,52 @@ def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prin
     assert "still not printed" in " ".join(runner.invoke(app, ["anonymize", "--help"]).stdout.split())
 
 
+@pytest.mark.parametrize(
+    ("post", "language"),
+    [
+        ("Hallo zusammen, ich bin neu hier und lese am Wochenende gern Krimis.", "de"),
+        ("Ciao a tutti, ho letto un bel libro questa settimana e ve lo consiglio.", "it"),
+    ],
+)
+def test_anonymize_local_says_a_post_it_cannot_read_was_not_checked_and_names_none_of_its_words(
+    post, language, monkeypatch
+):
+    """A new user's German and Italian posts went through the English cue tagger's marks and were refused with
+    everyday words ("Hallo zusammen", "ho letto un bel libro") as the phrases that stayed. The real CLI and models:
+    the post is not printed (exit 2; 0 with --allow-unchanged), its row and stderr line say it was not checked, and
+    no word of it is named, even on a terminal."""
+    monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+    reason = f"not checked: the local rewrite reads English only (language: {language})"
+    as_json = runner.invoke(app, ["anonymize", post, "--json"])
+    row = json.loads(as_json.stdout)
+    assert as_json.exit_code == 2 and {k: v for k, v in row.items() if k != "id"} == {
+        "protected": False,
+        "reason": reason,
+    }
+    said = " ".join(as_json.stderr.split())
+    assert f"not protected: {row['id']}: {reason}" in said
+    assert not {word.strip(",.") for word in post.split()} & set(said.replace(":", " ").split())  # none of its words
+    allowed = runner.invoke(app, ["anonymize", post, "--allow-unchanged"])
+    assert allowed.exit_code == 0 and allowed.stdout == ""
+
+
+def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):
+    """`protect` keeps its promise (the placeholders; the text goes) and its rewrite field says the local rewrite did
+    not read the German post, with no phrase listed as having stayed."""
+    post = "Hallo zusammen, ich bin neu hier und lese am Wochenende gern Krimis. Schreibt mir: ann.berg@mailbox.org"
+    result = runner.invoke(app, ["protect", post, "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)
+    assert "ann.berg" not in row["text"] and "<EMAIL_1>" in row["text"] and "Hallo zusammen" in row["text"]
+    assert row["rewrite"] == {
+        "method": "local",
+        "accepted": True,
+        "protected": False,
+        "reason": "not checked: the local rewrite reads English only (language: de)",
+    }
+    assert "1 text(s) not checked: the local rewrite reads English only" in " ".join(result.stderr.split())
+
+
 def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
     from stealthflow.anonymize.methods import Anonymized
 

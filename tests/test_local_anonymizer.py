@@ -715,28 +715,36 @@ def test_the_tagger_reads_the_masked_values_and_its_marks_are_placed_in_the_prot
     assert TaggerView(post).text == post and TaggerView(post, {}).text == post
 
 
-def test_a_post_in_another_language_keeps_its_words_and_reports_every_marked_phrase():
-    """English stand-ins in a German post ("Ich wohne in my city") are no rewrite: the post stays as written and
-    says what stayed. Lingua (the detector's language guesser) reads each post; the English post is still rewritten."""
+def test_a_post_in_another_language_keeps_its_words_and_is_not_checked():
+    """The cue tagger reads English only: its marks on a German post ("München", as on "Hallo zusammen") are no
+    evidence. The post stays as written, lists no marked phrase and says it was not read, marks or none; the English
+    post is still rewritten. Lingua (the detector's language guesser) reads each post."""
     tagger = FakeTagger({"München": "location", "Leeds": "location"})
     method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer(), floors_gate(0.0, -1.0)))
     german = "Ich wohne seit zehn Jahren in München und arbeite dort als Krankenpfleger im Schichtdienst."
+    unmarked = "Ich lese am Wochenende gern Krimis und trinke dabei einen Tee auf dem Balkon."
     english = "I have lived in Leeds for ten years and I work there as a nurse on night shifts."
-    result_de, result_en = method.rewrite_posts([german, english])
-    assert result_de.text == german and result_de.unprotected == ["München"] and result_de.how == "unchanged"
+    result_de, result_unmarked, result_en = method.rewrite_posts([german, unmarked, english])
+    assert (result_de.text, result_de.how, result_de.cues, result_de.unprotected) == (german, "unchanged", [], [])
+    assert result_de.unread == result_unmarked.unread == ["de"] and result_en.unread == []
     assert "Leeds" not in result_en.text
+    anonymized = method.anonymize_many([Profile(id=p, comments=[Comment(text=p)]) for p in (german, unmarked)])
+    reason = "not checked: the local rewrite reads English only (language: de)"
+    assert [a.failure(p) for a, p in zip(anonymized, (german, unmarked), strict=True)] == [reason, reason]
 
 
-def test_a_mark_in_a_sentence_of_another_language_stays_reported_in_an_english_post():
+def test_a_mark_in_a_sentence_of_another_language_is_not_read_in_an_english_post():
     """Issue 47: "Nací en Hermosillo, llegué a Phoenix de 10 años" lost "Phoenix" in an English post ("llegué a 10
-    años"): an English stand-in or a removal there writes Spanish no one would. The mark stays, reported; the English
+    años"): an English stand-in or a removal there writes Spanish no one would. The sentence stays as written, its
+    mark is not listed (the tagger reads English only) and the post says a sentence was not read; the English
     sentence's mark is still generalized."""
     tagger = FakeTagger({"Phoenix": "pobp", "Leeds": "location"})
     method = LocalAnonymizer(None, tagger, Generalizer(FakeScorer(), floors_gate(0.0, -1.0)))
     post = "Nací en Hermosillo, llegué a Phoenix de 10 años. These days I teach maths to teenagers in Leeds."
     (result,) = method.rewrite_posts([post])
-    assert "llegué a Phoenix de 10 años." in result.text and result.unprotected == ["Phoenix"], result
-    assert "Leeds" not in result.text, result
+    assert "llegué a Phoenix de 10 años." in result.text and result.unprotected == [], result
+    # the guesser's likeliest language of so short a sentence is a guess ("nl" here: "en", "de" and "a" are Dutch too)
+    assert len(result.unread) == 1 and "en" not in result.unread and "Leeds" not in result.text, result
 
 
 @pytest.mark.real_model

@@ -18,7 +18,7 @@ left the text, what replaced it, the attribute of the cue it covers, and by what
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import find_cues, split_cues
@@ -117,14 +117,17 @@ class LocalAnonymizer:
             how = "unchanged" if not hows else hows.pop() if len(hows) == 1 else "model+generalized"
             cues = [cue for piece in mine for cue in piece.cues]
             unprotected = [phrase for piece in mine for phrase in piece.unprotected]
-            results.append(PostRewrite(text, text_changes(post, text, cues, how), how, cues, unprotected))
+            unread = list(dict.fromkeys(language for piece in mine for language in piece.unread))
+            results.append(PostRewrite(text, text_changes(post, text, cues, how), how, cues, unprotected, unread))
         return results
 
     def _rewrite_pieces(self, posts: list[str], values: list[Mapping[str, str]]) -> list[PostRewrite]:
         cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts, values=values), values)
-        # The stand-ins and the fluency model are English: a post in another language keeps its words and
-        # every marked phrase is reported as unprotected, never half-translated ("Ich wohne in my city").
-        todo = [i for i, found in enumerate(cues) if found and self._english(posts[i])]
+        # The cue tagger, the stand-ins and the fluency model are English: a post in another language is not
+        # checked. Its marks are no evidence (the tagger reads "Hallo zusammen" as English), so none is reported;
+        # the post keeps its words and says what it could not read.
+        unread = [self._unread_language(post) for post in posts]
+        todo = [i for i, found in enumerate(cues) if found and unread[i] is None]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
         if todo and self.llm is not None:
@@ -141,12 +144,12 @@ class LocalAnonymizer:
                 if fluency.score >= MODEL_FLOOR:
                     texts[i], hows[i] = drafts[i], "model"
         # Every marked phrase is acted on: what the model left in place is generalized phrase by phrase, but for one
-        # in a sentence of another language, which stays, reported (`_foreign_sentence`).
+        # in a sentence of another language, which stays unread (`_sentence_language`).
         left = {i: [(p, a) for p, a in cues[i] if span_survives(p, texts[i])] for i in todo}
-        foreign = {i: [mark for mark in left[i] if self._foreign_sentence(texts[i], mark[0])] for i in todo}
-        left = {i: [mark for mark in left[i] if mark not in foreign[i]] for i in todo}
+        foreign = {i: {mark: self._sentence_language(texts[i], mark[0]) for mark in left[i]} for i in todo}
+        left = {i: [mark for mark in left[i] if foreign[i][mark] is None] for i in todo}
         ids = [i for i in todo if left[i]]
-        unprotected: dict[int, list[str]] = {i: [phrase for phrase, _ in foreign[i]] for i in todo}
+        unprotected: dict[int, list[str]] = {i: [] for i in todo}
         for i, (text, replacements) in zip(
             ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True
         ):
@@ -157,26 +160,30 @@ class LocalAnonymizer:
         results = []
         for i, post in enumerate(posts):
             if i not in texts:
-                results.append(PostRewrite(post, [], "unchanged", cues[i], [phrase for phrase, _ in cues[i]]))
+                results.append(PostRewrite(post, [], "unchanged", [], [], [] if unread[i] is None else [unread[i]]))
                 continue
             how = hows[i] if texts[i] != post else "unchanged"
-            results.append(PostRewrite(texts[i], [], how, cues[i], unprotected.get(i, [])))
+            languages = list(dict.fromkeys(language for language in foreign[i].values() if language))
+            results.append(PostRewrite(texts[i], [], how, cues[i], unprotected[i], languages))
         return results
 
-    def _english(self, post: str) -> bool:
-        return ENGLISH in self._guesser().guess(post).candidates  # a short English post may also read as another
+    def _unread_language(self, post: str) -> str | None:
+        """None when the post may be English (a short English post may also read as another); else its language,
+        "unknown" for one none of the guesser's."""
+        guess = self._guesser().guess(post)
+        return None if ENGLISH in guess.candidates else guess.language or "unknown"
 
-    def _foreign_sentence(self, text: str, phrase: str) -> bool:
-        """The sentence holding `phrase` is in another covered language and cannot be English ("Nací en Hermosillo,
-        llegué a Phoenix de 10 años" in an English post): an English stand-in or a removal there leaves a sentence
-        no reader of that language would write ("llegué a 10 años"). A sentence in letters no covered language writes
-        is left to the post's guess. Of the sentences of the judged posts of seeds 2-12 that the post's guess takes
-        as possibly English (benchmarks/results/fluency_reader_seed*.jsonl), it finds 6 of 2 995 (4 in Spanish, 2
-        in English: "Web Mercator for a thematic world map is a crime."); of the development posts'
-        (benchmarks/data/rewrite-heldout-b, cued and harmless) 520, none."""
+    def _sentence_language(self, text: str, phrase: str) -> str | None:
+        """The language of the sentence holding `phrase` when it is another covered language and cannot be English
+        ("Nací en Hermosillo, llegué a Phoenix de 10 años" in an English post): an English stand-in or a removal
+        there leaves a sentence no reader of that language would write ("llegué a 10 años"). A sentence in letters
+        no covered language writes is left to the post's guess. Of the sentences of the judged posts of seeds 2-12
+        that the post's guess takes as possibly English (benchmarks/results/fluency_reader_seed*.jsonl), it finds 6
+        of 2 995 (4 in Spanish, 2 in English: "Web Mercator for a thematic world map is a crime."); of the
+        development posts' (benchmarks/data/rewrite-heldout-b, cued and harmless) 520, none."""
         first, last = sentence_around(text, phrase)
         guess = self._guesser().guess(text[first:last])
-        return guess.language is not None and ENGLISH not in guess.candidates
+        return guess.language if guess.language is not None and ENGLISH not in guess.candidates else None
 
     def _guesser(self) -> LanguageGuesser:
         if self.languages is None:
@@ -214,10 +221,14 @@ class LocalAnonymizer:
             details = {
                 "changes": changes,
                 "unprotected": unprotected,
+                "not_read": [
+                    {"post": index, "language": language} for index, post in enumerate(mine) for language in post.unread
+                ],
                 "posts_changed": sum(post.how != "unchanged" for post in mine),
                 "generalized_posts": sum("generalized" in post.how for post in mine),
             }
-            nothing = all(post.how == "unchanged" and not post.cues for post in mine)  # no phrase the cue tagger marks
+            # no phrase the cue tagger marks, in posts it can read
+            nothing = all(post.how == "unchanged" and not post.cues and not post.unread for post in mine)
             results.append(
                 Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing)
             )
@@ -233,6 +244,7 @@ class PostRewrite:
     how: str  # unchanged | model | generalized | model+generalized
     cues: list[tuple[str, str]]  # (phrase, attribute) the cue tagger marked
     unprotected: list[str]  # marked phrases that stayed: nothing replaced them fluently
+    unread: list[str] = field(default_factory=list)  # languages of the post or its sentences the rewrite cannot read
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:

@@ -34,10 +34,20 @@ class Anonymized:
             return "the model's answer could not be read; the text is unchanged"
         if unprotected := self.details.get("unprotected"):
             phrases = "; ".join(f'"{u["phrase"]}"' for u in unprotected)
-            return f"no fluent generalization for {phrases}: the phrase(s) stayed"
+            stayed = f"no fluent generalization for {phrases}: the phrase(s) stayed"
+            return "; ".join(filter(None, [stayed, self.unread()]))
+        if unread := self.unread():
+            return unread
         if " ".join(self.text.split()) == " ".join(original.split()) and not self.nothing_to_change:
             return "nothing was rewritten: the text is unchanged"
         return None
+
+    def unread(self) -> str | None:
+        """What the method could not read (None: it read every post): a post, or a sentence of one, in a language
+        it does not cover. Such a text is not protected and no word of it is named."""
+        if not (languages := list(dict.fromkeys(u["language"] for u in self.details.get("not_read", [])))):
+            return None
+        return f"not checked: the local rewrite reads English only (language: {', '.join(languages)})"
 
     def stayed_by_post(self) -> dict[int, list[str]]:
         """The phrases the method marked but could not generalize, by post (its index in the profile)."""

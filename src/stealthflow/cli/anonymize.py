@@ -177,13 +177,15 @@ def _why_not(result, profile, records: bool, phrases) -> str:
     stayed = result.stayed_by_post()
     if not stayed:
         return result.failure(profile.text)
+    unread = f"; {result.unread()}" if result.unread() else ""
     if len(profile.comments) < 2:
-        return f"no fluent generalization for {phrases.stayed([p for ps in stayed.values() for p in ps])}: the phrase(s) stayed"
+        found = phrases.stayed([p for ps in stayed.values() for p in ps])
+        return f"no fluent generalization for {found}: the phrase(s) stayed{unread}"
     name, post = _post_names(profile, records), "post" if records else "paragraph"
     where = "; ".join(f"{name(index)}: {phrases.stayed(found)}" for index, found in stayed.items())
     return (
-        f"no fluent generalization in {where}: the phrase(s) stayed. The {len(profile.comments)} {post}s are one "
-        f"profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
+        f"no fluent generalization in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} {post}s are "
+        f"one profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
     )
 
 
@@ -204,7 +206,8 @@ def _output_row(result, original: str, secrets) -> dict:
     if reason := result.failure(original):
         row = {"id": result.profile_id, "protected": False, "reason": reason}
         if stayed := result.stayed_by_post():
-            row["reason"] = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"
+            count = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"
+            row["reason"] = "; ".join(filter(None, [count, result.unread()]))
             row["unprotected"] = [{"post": post, "phrases": len(phrases)} for post, phrases in stayed.items()]
         return row
     protected = secrets.protect(result.text, "anonymize")

@@ -210,6 +210,7 @@ class _Run:
     secrets_found: int = 0
     rejected: int = 0
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
+    unread: int = 0  # texts the rewrite could not read (a language it does not cover)
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
     phrases: object = None  # how --verbose names them (`phrase_report`)
@@ -257,6 +258,7 @@ class _Run:
         """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""
         self.rejected += not outcome.accepted
         self.stayed[text_id] += len(outcome.unprotected)
+        self.unread += outcome.unread
         if outcome.accepted:
             self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
         if not self.verbose:
@@ -269,6 +271,8 @@ class _Run:
         if outcome.unprotected:
             phrases = self.phrases.stayed(outcome.unprotected)
             console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
+        if outcome.unread and not outcome.unprotected:  # the phrases' reason names the phrases: said above
+            console.print(f"[yellow]{escape(text_id)}: rewrite {escape(outcome.reason)}[/]", highlight=False)
 
     def summary(self) -> str:
         """One line: how many values were masked and phrases rewritten, by type / attribute."""
@@ -286,10 +290,12 @@ class _Run:
             if self.rewritten:
                 line += f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})"
             else:
-                line += "; rewrote no phrase" if stayed or self.rejected else "; nothing to rewrite"
+                line += "; rewrote no phrase" if stayed or self.rejected or self.unread else "; nothing to rewrite"
             if stayed:
                 texts = sum(1 for count in self.stayed.values() if count)
                 line += f"; {stayed} phrase(s) could not be generalized and stayed, in {texts} of {len(self.stayed)} text(s)"
+            if self.unread:
+                line += f"; {self.unread} text(s) not checked: the local rewrite reads English only"
         return line + ("" if self.verbose or self.explain else "; --verbose lists them")
 
 

@@ -25,17 +25,20 @@ if TYPE_CHECKING:
 class RewriteOutcome:
     """`accepted`: the rewrite is the text to send (it kept every placeholder and its answer could be read;
     a rewrite that changed nothing is accepted too). `unprotected`: the phrases the method marked but could not
-    generalize; they are in the text to send. `protected`: accepted and no phrase stayed (as `anonymize` says)."""
+    generalize; they are in the text to send. `unread`: the method could not read the text, or a sentence of it (a
+    language it does not cover; `reason` says which). `protected`: accepted, read and no phrase stayed (as
+    `anonymize` says)."""
 
     text: str  # the accepted rewrite, or the protected text when rejected
     accepted: bool
     reason: str = ""
     changes: tuple[dict, ...] = ()  # what the method changed and why (the `local` method says)
     unprotected: tuple[str, ...] = ()  # marked phrases the method could not generalize: they stayed
+    unread: bool = False  # the method could not read (some of) the text: it was not checked
 
     @property
     def protected(self) -> bool:
-        return self.accepted and not self.unprotected
+        return self.accepted and not self.unprotected and not self.unread
 
     def to_json(self, method: str) -> dict:
         extra = {"reason": self.reason} if self.reason else {}
@@ -101,11 +104,13 @@ def rewrite_protected(
             continue
         outcome = check_rewrite(text, result.text, placeholders)
         outcome = replace(outcome, changes=tuple(result.details.get("changes", ())))
-        if unprotected := result.details.get("unprotected"):  # phrases nothing replaced fluently stayed: say which
+        unprotected = result.details.get("unprotected", [])
+        if unprotected or result.unread():  # phrases nothing replaced fluently stayed, or it was not read: say so
             outcome = replace(
                 outcome,
                 reason=outcome.reason or result.failure(text) or "",  # a rejection's reason first
                 unprotected=tuple(dict.fromkeys(u["phrase"] for u in unprotected)),
+                unread=result.unread() is not None,
             )
         outcomes.append(outcome)
     return outcomes
