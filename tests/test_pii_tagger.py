@@ -497,7 +497,8 @@ def test_no_text_stays_in_the_recognizers_word_cache_after_a_batch():
 
 
 def test_no_text_stays_in_the_word_cache_after_the_patterns_alone_ran():
-    """The diagnosis and salary patterns look up whom a sentence is about (anothers_life), with the tagger off too."""
+    """The diagnosis pattern and the income recognizer look up whom a sentence is about (anothers_life), with the
+    tagger off too."""
     from stealthflow.placeholders.recognizers.public_names import text_words
 
     found = Detector(build_recognizers()).deterministic(

@@ -59,6 +59,35 @@ def test_no_income_for_a_price_someone_elses_pay_or_a_count(text):
 @pytest.mark.parametrize(
     ("text", "value"),
     [
+        ("Salary agreed at £52,000 plus 8% pension.", "£52,000"),
+        ("I also received a one-off bonus of £2,000 in March.", "£2,000"),
+        ("making $32/hour", "$32/hour"),
+        ("take home 3100 euros", "3100 euros"),
+        ("My sister Ann earns $60,000 a year.", "$60,000"),
+    ],
+    ids=["salary-at", "bonus-of", "per-hour", "take-home", "sister"],
+)
+def test_an_amount_with_its_currency_a_few_words_after_a_word_of_pay_is_found(text, value):
+    """The pay words of data/cued_identifiers.yaml (`pay_words`): any person's, the amount with its currency."""
+    assert _values(IncomeRecognizer(), text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The average salary for nurses is about 38000 pounds.",  # a statistic
+        "Bruce Willis earns $5 million a year.",  # a famous person's
+        "Salary is 30,000 a year",  # no currency after a word of pay without a first person
+    ],
+    ids=["average", "famous", "no-currency"],
+)
+def test_no_income_for_money_talk_that_is_no_ones_pay(text):
+    assert _values(IncomeRecognizer(), text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
         ("write to jan dot novak at gmail dot com please", "jan dot novak at gmail dot com"),
         ("escríbeme a jan punto novak arroba gmail punto com", "jan punto novak arroba gmail punto com"),
         ("Mail: jan Punkt novak at web Punkt de", "jan Punkt novak at web Punkt de"),

@@ -1,6 +1,6 @@
 """Descriptive identifiers that a deterministic layer can only catch by their context: the
-user's own name, relatives' names, employer, street address, diagnosis,
-salary. Public figures, famous places and numbers without such context are never flagged;
+user's own name, relatives' names, employer, street address, diagnosis.
+Public figures, famous places and numbers without such context are never flagged;
 the LLM extractor covers what these patterns miss. The checks these patterns share with the PII
 tagger's filters (whom a sentence is about, whether it names the writer) are in sentences.py.
 """
@@ -17,9 +17,7 @@ from stealthflow.placeholders.recognizers.languages import one_of, reads_as_name
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
     anothers_life,
-    impersonal_money,
     landmark_address,
-    sentence_start,
 )
 from stealthflow.placeholders.types import Span
 
@@ -235,19 +233,3 @@ class DiagnosisRecognizer(ContextRecognizer):
         return not anothers_life(
             match.string, match.start("value"), match.end("value")
         )  # not "Bruce Willis was diagnosed with aphasia"
-
-
-@register_recognizer
-class SalaryRecognizer(ContextRecognizer):
-    name, type = "salary", "FINANCE"
-    triggers = ("salary", "income", "earn", "mak", "paid", "pay", "take", "bonus")
-    pattern = re.compile(
-        r"(?i:\b(?:salary|income|earn(?:s|ed|ing)?|make|making|paid|pay\s+is|take\s+home|bonus)\b[^.\n$€£\d]{0,24}?)"
-        r"(?P<value>[$€£]\s?\d(?:[\d,.]*\d)?(?:\s?[kKmM]\b)?(?:\s?(?:USD|EUR|GBP))?(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?"
-        r"|\d(?:[\d,.]*\d)?\s?[kK]?\s?(?:USD|EUR|GBP|dollars|euros|pounds)(?:\s+(?:a|per|/)\s*(?:year|yr|month|mo|hour|hr|week))?)"
-    )
-
-    def accept(self, match: re.Match[str]) -> bool:
-        text = match.string
-        sentence = text[sentence_start(text, match.start()) : match.end()]
-        return not (impersonal_money(sentence) or anothers_life(text, match.start("value"), match.end("value")))
