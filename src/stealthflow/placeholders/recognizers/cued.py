@@ -258,7 +258,11 @@ class IncomeRecognizer(CuedRecognizer):
 
     def accept(self, match: regex.Match[str]) -> bool:
         """Not a price or a statistic with no one's pay in its sentence ("the average salary for nurses is 38000
-        pounds": `impersonal_money`), nor pay said of someone else ("Bruce Willis earns $5 million": `anothers_life`)."""
+        pounds": `impersonal_money`), nor pay said of someone else ("Bruce Willis earns $5 million": `anothers_life`).
+        The `salary` pattern's check, kept: with and without it, c..p 1 annotated value fewer ("Budget update for May:
+        paid off the last £612") and no span on no annotated value either way; data/tagger-natural (28 634 lines,
+        income alone) 89 spans against 92, the 3 it drops "Average UK salary is now £35,000", "household income in the
+        UK was about £35,000" (texts without personal data) and that £612."""
         text, start, end = match.string, match.start("value"), match.end("value")
         sentence = text[sentence_start(text, match.start()) : end]
-        return not (impersonal_money(sentence) or anothers_life(text, start, end))
+        return super().accept(match) and not (impersonal_money(sentence) or anothers_life(text, start, end))
