@@ -253,8 +253,28 @@ def test_anonymize_local_says_a_post_it_cannot_read_was_not_checked_and_names_no
     said = " ".join(as_json.stderr.split())
     assert f"not protected: {row['id']}: {reason}" in said
     assert not {word.strip(",.") for word in post.split()} & set(said.replace(":", " ").split())  # none of its words
+    assert "1 of them not checked, in languages the local rewrite does not read" in said  # the closing advice
+    assert "phrases that stayed" not in said  # none stayed: the rewrite did not read the post
     allowed = runner.invoke(app, ["anonymize", post, "--allow-unchanged"])
     assert allowed.exit_code == 0 and allowed.stdout == ""
+
+
+def test_the_closing_advice_names_each_kind_of_text_not_protected():
+    """Texts whose phrases stayed get the advice about those phrases; texts the local rewrite did not read get their
+    own (no phrase of theirs stayed); one with both, the phrases' advice."""
+    from stealthflow.anonymize.methods import Anonymized
+    from stealthflow.cli.anonymize import _remedy
+
+    stayed = Anonymized("a", "t", details={"unprotected": [{"post": 0, "phrase": "p"}], "not_read": []})
+    unread = Anonymized("b", "t", details={"unprotected": [], "not_read": [{"post": 0, "language": "de"}]})
+    both = Anonymized("c", "t", details={"unprotected": [{"post": 0, "phrase": "p"}], "not_read": [{"language": "de"}]})
+    assert "phrases that stayed" in _remedy([stayed], "local") and "not checked" not in _remedy([stayed], "local")
+    assert "phrases that stayed" not in _remedy([unread], "local") and "1 of them not checked" in _remedy(
+        [unread], "local"
+    )
+    mixed = _remedy([stayed, unread, unread, both], "local")
+    assert "phrases that stayed" in mixed and "2 of them not checked" in mixed
+    assert _remedy([unread], "llm") == "a stronger --model may rewrite them"
 
 
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):

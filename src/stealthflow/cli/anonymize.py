@@ -150,17 +150,33 @@ def anonymize(
         write_replacing(output, "".join(dump_line(row) for row in rows))
         console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
-    if (unprotected := [r["id"] for r in rows if not r["protected"]]) and not allow_unchanged:
-        remedy = (
+    if (
+        unprotected := [r for r, row in zip(results, rows, strict=True) if not row["protected"]]
+    ) and not allow_unchanged:
+        fail(
+            f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): '
+            f"{_remedy(unprotected, method)}. --allow-unchanged makes this exit 0; it still prints none of them"
+        )
+
+
+def _remedy(unprotected: list, method: str) -> str:
+    """The closing advice for the texts not protected: a text the local rewrite did not read (in a language it does
+    not cover, with no phrase that stayed) gets its own, since no phrase of it stayed to rewrite."""
+    if method != "local":
+        return "a stronger --model may rewrite them"
+    unread = sum(bool(r.unread()) and not r.details.get("unprotected") for r in unprotected)
+    advice = []
+    if unread < len(unprotected):
+        advice.append(
             "rewrite the phrases that stayed yourself, or use `stealthflow protect` (placeholders, and the rewrite "
             "with the phrases that stayed reported)"
-            if method == "local"
-            else "a stronger --model may rewrite them"
         )
-        fail(
-            f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): {remedy}. '
-            "--allow-unchanged makes this exit 0; it still prints none of them"
+    if unread:
+        advice.append(
+            f"{unread} of them not checked, in languages the local rewrite does not read: rewrite them yourself, or "
+            "use `stealthflow protect` (placeholders for the personal data it finds)"
         )
+    return "; ".join(advice)
 
 
 def _post_names(profile, records: bool):
