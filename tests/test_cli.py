@@ -885,3 +885,21 @@ def test_protect_rewrites_a_post_with_a_name_as_anonymize_does(user_home, post):
     sent, row = json.loads(protected.stdout), json.loads(anonymized.stdout)
     assert "<REAL_NAME_1>" in sent["text"] and "Oliver" not in sent["text"] and "Hughes" not in protected.stdout
     assert row["changes"] and sent["rewrite"]["changes"] == row["changes"], (sent, row)
+
+
+def test_llm_extractor_help_states_the_default_the_policy_applies():
+    """`--llm-extractor/--no-llm` left unset follows `ProtectConfig.uses_llm_extractor`: on only for a model that
+    runs on this machine and is not the embedded one; every command's help says both conditions."""
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    policy = ProtectConfig()
+    assert not policy.uses_llm_extractor("openai/gpt-4o", local=False)
+    assert policy.uses_llm_extractor("hf:/models/x", local=True) and not policy.uses_llm_extractor("embedded", True)
+
+    def helps(command):
+        for sub in getattr(command, "commands", {}).values():
+            yield from helps(sub)
+        yield from (p.help for p in command.params if "--llm-extractor" in p.opts and p.default is None)
+
+    texts = [" ".join(h.split()) for h in helps(typer.main.get_command(app))]
+    assert texts and all("runs on this machine and is not the embedded one" in t for t in texts)

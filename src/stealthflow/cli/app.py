@@ -157,7 +157,10 @@ LlmExtractorOption = Annotated[
     Optional[bool],
     typer.Option(
         "--llm-extractor/--no-llm",
-        help="run the LLM PII extractor after the recognizers (default: only when the configured model is not the embedded one)",
+        help=(
+            "run the LLM PII extractor after the recognizers (default: only when the configured model runs on this"
+            " machine and is not the embedded one)"
+        ),
     ),
 ]
 TaggerOption = Annotated[

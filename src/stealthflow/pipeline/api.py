@@ -2,7 +2,8 @@
 
 Without a `protector`, one is built from the default settings (`stealthflow.config`) and
 reused: the user's vault, the default policy, the deterministic recognizers (and the PII
-tagger), and the LLM extractor only when the configured model is not the embedded one.
+tagger), and the LLM extractor only when the configured model runs on this machine and is not
+the embedded one.
 `llm_extractor=` turns the extractor on or off for a call, as `--llm-extractor/--no-llm` do.
 `rewrite=` then rewrites the protected text against attribute inference, as `protect --rewrite`
 does (`local`: per post, offline; any registered method or a model spec; default `none`).
