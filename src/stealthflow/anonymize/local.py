@@ -122,12 +122,17 @@ class LocalAnonymizer:
         return results
 
     def _rewrite_pieces(self, posts: list[str], values: list[Mapping[str, str]]) -> list[PostRewrite]:
-        cues = split_cues(self.tagger, posts, find_cues(self.tagger, posts, values=values), values)
         # The cue tagger, the stand-ins and the fluency model are English: a post in another language is not
-        # checked. Its marks are no evidence (the tagger reads "Hallo zusammen" as English), so none is reported;
-        # the post keeps its words and says what it could not read.
+        # checked. Its marks would be no evidence (the tagger reads "Hallo zusammen" as English), so it is not
+        # tagged; the post keeps its words and says what it could not read.
         unread = [self._unread_language(post) for post in posts]
-        todo = [i for i, found in enumerate(cues) if found and unread[i] is None]
+        read = [i for i in range(len(posts)) if unread[i] is None]
+        read_posts, read_values = [posts[i] for i in read], [values[i] for i in read]
+        found = split_cues(self.tagger, read_posts, find_cues(self.tagger, read_posts, values=read_values), read_values)
+        cues: list[list[tuple[str, str]]] = [[] for _ in posts]
+        for i, post_cues in zip(read, found, strict=True):
+            cues[i] = post_cues
+        todo = [i for i in read if cues[i]]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
         if todo and self.llm is not None:
