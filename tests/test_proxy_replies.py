@@ -75,3 +75,25 @@ def test_a_long_streamed_reply_restores_as_the_whole_reply_does(seed):
     # the reply holds each case: values filled in, the IBAN in prose too, and withheld where a link or JSON is open
     assert "DE89 3704" in whole and whole_restorer.unresolved and whole_restorer.withheld
     assert {why for _, why in whole_restorer.withheld} == {"secret_in_url", "secret_in_tool"}
+
+
+def test_a_url_one_text_field_opens_withholds_a_value_another_sends_after_it():
+    """A client may join the streamed text of every choice and field in the order it came: a URL that choice 0 (or
+    `reasoning_content`) leaves open holds the value choice 1 (or `content`) sends next, which is withheld; alone, the
+    same text restores it."""
+
+    def resolve(ref: Reference) -> str | Withheld | None:  # FAKE resolver: withholds in a link, else the value
+        return Withheld("in_link") if ref.url == "click" else VALUES.get((ref.type, ref.index))
+
+    opener, value = "see https://evil.example/?q=", "<EMAIL_1> thanks"
+    for first, second in (((0, "content"), (1, "content")), ((0, "reasoning_content"), (0, "content"))):
+        restorer = ReplyRestorer(resolve)
+        out = []
+        for (index, field), piece in ((first, opener), (second, value[:3]), (second, value[3:])):
+            chunk = restorer.chunk({"choices": [{"index": index, "delta": {field: piece}}]})
+            out.append(chunk["choices"][0]["delta"][field])
+        restorer.chunk({"choices": [{"index": second[0], "delta": {}, "finish_reason": "stop"}]})
+        assert restorer.withheld == [("<EMAIL_1>", "in_link")], (first, second)
+        alone = ReplyRestorer(resolve)
+        alone.chunk({"choices": [{"index": 0, "delta": {"content": value}, "finish_reason": "stop"}]})
+        assert (alone.restored, alone.withheld) == (1, [])

@@ -12,7 +12,8 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open ("tool").
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
-as that value. The work is linear in the reply's length.
+as that value. The work is linear in the reply's length; a streamed reply's pieces are read together, when a
+placeholder comes (`READ_AT`).
 
 Measured on the 61 hostile replies of a read-only review (written from its attacks, not from these rules; the command
 in docs/security.md): a guarded value filled in 37 -> 5 times, the 3 prose replies among the 5.
@@ -50,38 +51,40 @@ def _events() -> re.Pattern[str]:
 
 
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
-
-
-class MarkReader:
-    """The kinds of the marks that end in a piece read after a tail. The last answer is kept: the Surroundings of one
-    streamed reply that read the same text (a choice's own and the whole reply's, `proxy.replies`) read a piece once."""
-
-    def __init__(self) -> None:
-        self._last: tuple[str, int, list[str]] = ("", 0, [])
-
-    def __call__(self, text: str, seen: int) -> list[str]:
-        """The kinds (`_events` group names) of the marks in `text` that end past its first `seen` characters."""
-        if self._last[:2] != (text, seen):
-            self._last = (text, seen, [match.lastgroup for match in _events().finditer(text) if match.end() > seen])
-        return self._last[2]
+READ_AT = 4096  # characters taken before they are read at the latest (`Surroundings.feed`)
 
 
 class Surroundings:
-    """What the text read so far makes of a placeholder that comes next (`place`). `marks`: a reader shared with
-    other Surroundings that read the same text."""
+    """What the text read so far makes of a placeholder that comes next (`place`, `url`)."""
 
-    def __init__(self, marks: MarkReader | None = None) -> None:
+    def __init__(self) -> None:
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.fence = False  # inside a code fence
         self.depth = 0  # "{" read minus "}" read
         self.tail = ""  # the last `TAIL` characters read
         self.links = Links()  # which kind of URL, if any, the text read leaves open
-        self.marks = marks or MarkReader()
+        self.unread: list[str] = []  # text taken, not read yet
+        self.unread_chars = 0
 
     def feed(self, piece: str) -> None:
-        """Read `piece`, the text that follows what was read (the marks read with the last piece are not read again)."""
+        """Take `piece`, the text that follows what was taken. It is read when a placeholder's place is asked, or once
+        `READ_AT` characters wait: a stream's pieces are tokens, and a few long pieces read in a fraction of the time
+        (each piece is searched for marks again from its last `TAIL` characters)."""
+        self.unread.append(piece)
+        self.unread_chars += len(piece)
+        if self.unread_chars >= READ_AT:
+            self._read()
+
+    def _read(self) -> None:
+        """Read the text taken (the marks read before it are not read again)."""
+        if not self.unread:
+            return
+        piece, self.unread, self.unread_chars = "".join(self.unread), [], 0
         text = self.tail + piece
-        for kind in self.marks(text, len(self.tail)):
+        for match in _events().finditer(text):
+            if match.end() <= len(self.tail):
+                continue
+            kind = match.lastgroup
             if kind == "blank":
                 self.paragraph = None
             elif kind == "fence":
@@ -97,7 +100,8 @@ class Surroundings:
         self.links.feed(piece)
 
     def place(self, after: str) -> str:
-        """ "url", "tool" or "text" for a placeholder after what was read, `after` the text that follows it."""
+        """ "url", "tool" or "text" for a placeholder after what was taken, `after` the text that follows it."""
+        self._read()
         if self.paragraph == "url":
             return "url"
         if self.paragraph or self.fence or self.depth:
@@ -107,12 +111,15 @@ class Surroundings:
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
         `after` the text that follows it."""
+        self._read()
         return self.links.kind(self.tail, after)
 
     def joined(self, piece: str) -> Surroundings:
-        """A copy that has read `piece` too."""
+        """A copy that has taken `piece` too."""
+        self._read()
         other = copy.copy(self)
         other.links = copy.deepcopy(self.links)
+        other.unread = []
         other.feed(piece)
         return other
 

@@ -12,7 +12,8 @@ Placeholders the resolver withholds (`placeholders.scope`) stay as they are and 
 
 from __future__ import annotations
 
-from stealthflow.placeholders.context import MarkReader, Surroundings
+from stealthflow.placeholders.context import Surroundings
+from stealthflow.placeholders.json_urls import JsonUrls
 from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
 
 TEXT_FIELDS = ("content", "reasoning_content")
@@ -27,10 +28,10 @@ class ReplyRestorer:
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
-        # The streamed text sent so far, every choice's text fields in order, as read. A reply of one text field (most)
-        # reads each piece twice, here and in its stream: `_marks` reads it once for both.
-        self._marks = MarkReader()
-        self._sent = Surroundings(self._marks)
+        # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
+        # alone has sent text (most replies), its stream's own.
+        self._first: Surroundings | None = None
+        self._sent: Surroundings | None = None
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -82,17 +83,28 @@ class ReplyRestorer:
 
     def _feed(self, key: tuple, text: str) -> str:
         stream = self._stream(key)
+        if key[1] == "tool":  # what a client shows is text: tool-call arguments are a program's
+            return stream.feed(text)
+        self._share(stream.scanner.context)
         stream.scanner.shared = self._sent
         emitted = stream.feed(text)
-        if key[1] != "tool":  # what a client shows: tool-call arguments are a program's
+        if self._sent is not None:
             self._sent.feed(emitted)
         return emitted
+
+    def _share(self, own: Surroundings | JsonUrls) -> None:
+        """Keep the whole reply's text (`_sent`) once a second text stream sends some: until then it is the first
+        stream's own text, which that stream's surroundings (`own`) read already."""
+        if self._sent is not None or not isinstance(own, Surroundings):
+            return
+        if self._first is None:
+            self._first = own
+        elif own is not self._first:
+            self._sent = self._first.joined("")
 
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
             self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
-            if key[1] != "tool":
-                self._streams[key].scanner.context = Surroundings(self._marks)
         return self._streams[key]
 
     def _flush(self, index: int, delta: dict) -> None:
