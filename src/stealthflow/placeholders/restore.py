@@ -16,8 +16,8 @@ arguments stay valid JSON.
 
 Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a
 link or markup, inside JSON in text, or in prose (`placeholders.context`), and in which kind of URL of a reply's
-text, if any (`Reference.url`: one that loads by itself, one a click follows, a `mailto:` address;
-`placeholders.links`), so that a resolver can withhold a value there (`Withheld`: left as it is and reported). The
+text or of a JSON string of tool-call arguments, if any (`Reference.url`: one that loads by itself, one a click
+follows, a `mailto:` address; `placeholders.links`, `placeholders.json_urls`), so that a resolver can withhold a value there (`Withheld`: left as it is and reported). The
 place is worked out only for a placeholder the resolver would fill in somewhere, so look-alikes cost nothing extra.
 """
 
@@ -70,7 +70,7 @@ class Reference:
     token: str | None
     text: str
     place: str = "text"  # "text", "url" (inside a link or markup) or "tool" (tool-call arguments, JSON in text)
-    url: str = ""  # inside a URL of a reply's text: "load", "click", "mailto" (`placeholders.links`), or ""
+    url: str = ""  # inside a URL of a reply's text or tool-call arguments: "load", "click", "mailto", or ""
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"

@@ -6,7 +6,8 @@ JSON-escaped (`json_string`) and the arguments stay valid JSON. A streamed reply
 held back and emitted whole with a later chunk, at the latest with the choice's finish chunk.
 Whether a placeholder stands in a URL is judged on its own choice and field, and also on the text
 of the whole reply so far in the order it was sent: a client that joins every chunk's first choice
-must not find a URL opened in choice 0 carrying a value restored in choice 1.
+must not find a URL opened in choice 0 carrying a value restored in choice 1. A tool call's arguments are judged on
+their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them in the reply's text.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
