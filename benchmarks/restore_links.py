@@ -7,9 +7,10 @@ side with another tree's.
 
 Hostile replies: JSONL rows {"id", "text"}, each text holding placeholders (`<IBAN_1>`, `<API_KEY_1>`) where a hostile
 model puts them. Each reply is restored once per type of `TYPES`, every placeholder in it turned into that type, and
-counts as filled in when the value is in the output. Ordinary replies: the messages of data/pii_test.jsonl with their
-annotated spans as placeholders (`<TYPE_n>`), restored to their values: a reply is exact when it comes back whole;
-restore's CPU time per KB of them is measured too, both trees in one run. Prints a table and writes
+counts as filled in when the value is in the output; and once more as a tool call's arguments (`{"text": REPLY}`,
+restored as the proxy restores arguments: JSON). Ordinary replies: the messages of data/pii_test.jsonl with their
+annotated spans as placeholders (`<TYPE_n>`), restored to their values: a reply is exact when it comes back whole
+(as a tool call's arguments too, where a guarded value stays a placeholder); restore's CPU time per KB of them is measured too, both trees in one run. Prints a table and writes
 benchmarks/results/restore_links.json and .md.
 """
 
@@ -52,8 +53,8 @@ def resolver(values: dict[tuple[str, int], str]):
     return resolve
 
 
-def hostile(rows: list[dict]) -> dict:
-    """Per type, the ids of the replies whose value was filled in."""
+def hostile(rows: list[dict], tool_call: bool = False) -> dict:
+    """Per type, the ids of the replies whose value was filled in (`tool_call`: each reply a tool call's argument)."""
     from stealthflow.placeholders.restore import restore_text
 
     filled: dict[str, list[str]] = {}
@@ -62,8 +63,9 @@ def hostile(rows: list[dict]) -> dict:
         for row in rows:
             text = PLACEHOLDER.sub(lambda match, kind=kind: f"<{kind}_{match[2]}>", row["text"])
             indices = {int(match[2]) for match in PLACEHOLDER.finditer(row["text"])}
-            result = restore_text(text, resolver({(kind, index): value for index in indices}))
-            if value in result.text:
+            arguments = json.dumps({"text": text}) if tool_call else text
+            result = restore_text(arguments, resolver({(kind, index): value for index in indices}), tool_call)
+            if value in (json.loads(result.text)["text"] if tool_call else result.text):
                 filled[kind].append(row["id"])
     return filled
 
@@ -74,7 +76,7 @@ def ordinary() -> dict:
     from stealthflow.placeholders.restore import restore_text
 
     rows = [json.loads(line) for line in MESSAGES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    inexact, replies = [], []
+    inexact, inexact_in_tool_calls, replies = [], [], []
     for number, row in enumerate(rows, 1):
         parts, values, counts, last = [], {}, {}, 0
         for start, end, kind in sorted(row["spans"]):
@@ -86,6 +88,9 @@ def ordinary() -> dict:
         replies.append((text, resolver(values)))
         if restore_text(text, replies[-1][1]).text != row["text"]:
             inexact.append(number)
+        arguments = restore_text(json.dumps({"text": text}), replies[-1][1], json_string=True).text
+        if json.loads(arguments)["text"] != row["text"]:  # a guarded value stays a placeholder in a tool call
+            inexact_in_tool_calls.append(number)
     best = float("inf")
     for _ in range(5):
         cpu = time.process_time()
@@ -93,12 +98,17 @@ def ordinary() -> dict:
             restore_text(text, resolve)
         best = min(best, time.process_time() - cpu)
     kilobytes = sum(len(text) for text, _ in replies) / 1000
-    return {"messages": len(rows), "inexact": inexact, "cpu_ms_per_kb": round(best * 1000 / kilobytes, 3)}
+    return {
+        "messages": len(rows),
+        "inexact": inexact,
+        "inexact_in_tool_calls": inexact_in_tool_calls,
+        "cpu_ms_per_kb": round(best * 1000 / kilobytes, 3),
+    }
 
 
 def measure(paths: list[str]) -> dict:
     rows = [json.loads(line) for path in paths for line in Path(path).read_text().splitlines() if line.strip()]
-    return {"replies": len(rows), "filled": hostile(rows), "ordinary": ordinary()}
+    return {"replies": len(rows), "filled": hostile(rows), "in_tool_calls": hostile(rows, True), "ordinary": ordinary()}
 
 
 def main() -> None:
@@ -119,19 +129,22 @@ def main() -> None:
     lines = [
         f"# Restore of {after['replies']} hostile replies and {after['ordinary']['messages']} ordinary ones",
         "",
-        "| type | hostile replies filled in, before | after |",
-        "| --- | --- | --- |",
+        "| type | hostile replies filled in, before | after | as a tool call's arguments, before | after |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for kind in TYPES:
-        was = len(before["filled"][kind]) if before else "-"
-        lines.append(f"| {kind} | {was} | {len(after['filled'][kind])} |")
-    exact = after["ordinary"]["messages"] - len(after["ordinary"]["inexact"])
-    was = before["ordinary"]["messages"] - len(before["ordinary"]["inexact"]) if before else "-"
-    lines.append(f"| ordinary replies exact (data/pii_test.jsonl) | {was} | {exact} |")
+        counts = [len(run[key][kind]) if run else "-" for key in ("filled", "in_tool_calls") for run in (before, after)]
+        lines.append(f"| {kind} | {' | '.join(map(str, counts))} |")
+    exact = [
+        run["ordinary"]["messages"] - len(run["ordinary"][key]) if run else "-"
+        for key in ("inexact", "inexact_in_tool_calls")
+        for run in (before, after)
+    ]
+    lines.append(f"| ordinary replies exact (data/pii_test.jsonl) | {' | '.join(map(str, exact))} |")
     speed = after["ordinary"]["cpu_ms_per_kb"]
     was = before["ordinary"]["cpu_ms_per_kb"] if before else None
     ratio = f" ({speed / was:.2f}x)" if was else ""
-    lines.append(f"| their restore, CPU ms per KB | {was or '-'} | {speed}{ratio} |")
+    lines.append(f"| their restore, CPU ms per KB | {was or '-'} | {speed}{ratio} | | |")
     report = "\n".join(lines) + "\n"
     print(report)
     RESULTS.mkdir(exist_ok=True)
