@@ -14,11 +14,12 @@ Inside JSON text (tool-call arguments) `json_string=True` writes each value JSON
 treats an escaping backslash as the two characters JSON spells it with, so the restored
 arguments stay valid JSON.
 
-Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a
-link or markup, inside JSON in text, or in prose (`placeholders.context`), and in which kind of URL of a reply's
-text or of a JSON string of tool-call arguments, if any (`Reference.url`: one that loads by itself, one a click
-follows, a `mailto:` address; `placeholders.links`, `placeholders.json_urls`), so that a resolver can withhold a value there (`Withheld`: left as it is and reported). The
-place is worked out only for a placeholder the resolver would fill in somewhere, so look-alikes cost nothing extra.
+Each reference says where it stands (`Reference.place`): in a tool call's arguments, inside a link or markup, inside
+JSON in text, or in prose (`placeholders.context`), and in which kind of URL of a reply's text or of a JSON string of
+tool-call arguments, if any (`Reference.url`: one that loads by itself, one a click follows, a `mailto:` address;
+`placeholders.links`, `placeholders.json_urls`), so that a resolver can withhold a value there (`Withheld`: left as it
+is and reported). The place is worked out only for a placeholder the resolver would fill in somewhere, so look-alikes
+cost nothing extra.
 """
 
 from __future__ import annotations

@@ -1,19 +1,18 @@
-"""What a reply may restore: only the placeholders of the request it answers, no value inside a URL that loads by
-itself, no value inside a link unless asked for, and secrets only where they stay on the device.
+"""What a reply may restore: only the placeholders of the request it answers, no value inside a URL that loads by itself,
+no value inside a link unless asked for, and secrets only where they stay on the device.
 
-A reply comes from a model that may be prompt-injected or hostile. Filling in every placeholder of
-the session would let it ask for any value the session ever protected (`<API_KEY_3>` in a tool
-call's URL, a markdown image carrying `<EMAIL_7>` to its server). So a reply restores only the
-placeholders that occur in the request it answers (a chat re-sends its history, which holds every
-placeholder a reply may legitimately use; without a request, every placeholder of the session: `restore`
-of the CLI, the Python API and HTTP). In a reply's text (`placeholders.links`) no value of any type is restored
-inside a URL that loads by itself (a markdown image, an HTML `<img>`, CSS `url(`: fetched as the reply is shown),
-and none inside a link or a bare URL (sent when clicked) unless `values_in_links` says so, but an e-mail address as
-the whole address of a `mailto:` link. The same holds inside a URL in a tool call's arguments (`placeholders.json_urls`:
-an agent runs the call with no click; reported as `in_tool_call_url`), where a value that is a whole argument
-(`"to": "<EMAIL_1>"`) or stands in prose is restored. A guarded value (a secret of a PL4 type: passwords, keys, tokens; or a
-structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never restored in tool-call
-arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
+A reply comes from a model that may be prompt-injected or hostile. Filling in every placeholder of the session would let
+it ask for any value the session ever protected (`<API_KEY_3>` in a tool call's URL, a markdown image carrying
+`<EMAIL_7>` to its server). So a reply restores only the placeholders that occur in the request it answers (a chat
+re-sends its history, which holds every placeholder a reply may legitimately use; without a request, every placeholder
+of the session: `restore` of the CLI, the Python API and HTTP). In a reply's text (`placeholders.links`) no value of any
+type is restored inside a URL that loads by itself (a markdown image, an HTML `<img>`, CSS `url(`: fetched as the reply
+is shown), and none inside a link or a bare URL (sent when clicked) unless `values_in_links` says so, but an e-mail
+address as the whole address of a `mailto:` link. The same holds inside a URL in a tool call's arguments
+(`placeholders.json_urls`: an agent runs the call with no click; reported as `in_tool_call_url`), where a value that is
+a whole argument (`"to": "<EMAIL_1>"`) or stands in prose is restored. A guarded value (a secret of a PL4 type:
+passwords, keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never
+restored in tool-call arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
 `secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
 What is not restored stays a placeholder and is reported (`Withheld`), never its value.
 """
@@ -31,9 +30,8 @@ SECRET_IN_URL = Withheld("secret_in_url")
 SECRET_IN_TOOL = Withheld("secret_in_tool_call")
 IN_LOADING_URL = Withheld("in_loading_url")
 IN_LINK = Withheld("in_link")
-IN_TOOL_URL = Withheld(
-    "in_tool_call_url"
-)  # a URL in a tool call's arguments (`placeholders.json_urls`) or JSON in text
+# a URL in a tool call's arguments (`placeholders.json_urls`), or in JSON in text
+IN_TOOL_URL = Withheld("in_tool_call_url")
 EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 
