@@ -10,8 +10,8 @@ model puts them. Each reply is restored once per type of `TYPES`, every placehol
 counts as filled in when the value is in the output; and once more as a tool call's arguments (`{"text": REPLY}`,
 restored as the proxy restores arguments: JSON). Ordinary replies: the messages of data/pii_test.jsonl with their
 annotated spans as placeholders (`<TYPE_n>`), restored to their values: a reply is exact when it comes back whole
-(as a tool call's arguments too, where a guarded value stays a placeholder); restore's CPU time per KB of them is measured too, both trees in one run. Prints a table and writes
-benchmarks/results/restore_links.json and .md.
+(as a tool call's arguments too, where a guarded value stays a placeholder); restore's CPU time per KB of them is
+measured too, both trees in one run. Prints a table and writes benchmarks/results/restore_links.json and .md.
 """
 
 from __future__ import annotations

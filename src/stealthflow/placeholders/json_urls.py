@@ -17,7 +17,8 @@ from stealthflow.placeholders.links import HOLD, Links
 # A JSON string's text: a run without quote or backslash, its closing quote, an escape, an escape the text cuts short
 # (at its end), or a backslash that escapes nothing JSON knows (read as itself).
 _STRING = re.compile(
-    r'(?P<run>[^"\\]+)|(?P<quote>")|\\(?P<escape>u[0-9a-fA-F]{4}|[^u])|(?P<cut>\\(?:u[0-9a-fA-F]{0,3})?\Z)|(?P<other>\\)'
+    r'(?P<run>[^"\\]+)|(?P<quote>")|\\(?P<escape>u[0-9a-fA-F]{4}|[^u])'
+    r"|(?P<cut>\\(?:u[0-9a-fA-F]{0,3})?\Z)|(?P<other>\\)"
 )
 _ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 

@@ -1,5 +1,5 @@
-"""What a reply may restore: only the placeholders of the request it answers, no value inside a URL that loads by itself,
-no value inside a link unless asked for, and secrets only where they stay on the device.
+"""What a reply may restore: only the placeholders of the request it answers, no value inside a URL that loads by
+itself, no value inside a link unless asked for, and secrets only where they stay on the device.
 
 A reply comes from a model that may be prompt-injected or hostile. Filling in every placeholder of the session would let
 it ask for any value the session ever protected (`<API_KEY_3>` in a tool call's URL, a markdown image carrying
