@@ -88,10 +88,8 @@ def test_a_url_one_text_field_opens_withholds_a_value_another_sends_after_it():
     opener, value = "see https://evil.example/?q=", "<EMAIL_1> thanks"
     for first, second in (((0, "content"), (1, "content")), ((0, "reasoning_content"), (0, "content"))):
         restorer = ReplyRestorer(resolve)
-        out = []
         for (index, field), piece in ((first, opener), (second, value[:3]), (second, value[3:])):
-            chunk = restorer.chunk({"choices": [{"index": index, "delta": {field: piece}}]})
-            out.append(chunk["choices"][0]["delta"][field])
+            restorer.chunk({"choices": [{"index": index, "delta": {field: piece}}]})
         restorer.chunk({"choices": [{"index": second[0], "delta": {}, "finish_reason": "stop"}]})
         assert restorer.withheld == [("<EMAIL_1>", "in_link")], (first, second)
         alone = ReplyRestorer(resolve)
