@@ -13,7 +13,7 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
 as that value. The work is linear in the reply's length; a streamed reply's pieces are read together, when a
-placeholder comes (`READ_AT`).
+placeholder comes (`links.Deferred`).
 
 Measured on the 61 hostile replies of a read-only review (written from its attacks, not from these rules; the command
 in docs/security.md): a guarded value filled in 37 -> 5 times, the 3 prose replies among the 5.
@@ -25,7 +25,7 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Links, tag_open
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
 OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
@@ -51,35 +51,21 @@ def _events() -> re.Pattern[str]:
 
 
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
-READ_AT = 4096  # characters taken before they are read at the latest (`Surroundings.feed`)
 
 
-class Surroundings:
-    """What the text read so far makes of a placeholder that comes next (`place`, `url`)."""
+class Surroundings(Deferred):
+    """What the text taken so far makes of a placeholder that comes next (`place`, `url`)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.fence = False  # inside a code fence
         self.depth = 0  # "{" read minus "}" read
         self.tail = ""  # the last `TAIL` characters read
         self.links = Links()  # which kind of URL, if any, the text read leaves open
-        self.unread: list[str] = []  # text taken, not read yet
-        self.unread_chars = 0
 
-    def feed(self, piece: str) -> None:
-        """Take `piece`, the text that follows what was taken. It is read when a placeholder's place is asked, or once
-        `READ_AT` characters wait: a stream's pieces are tokens, and a few long pieces read in a fraction of the time
-        (each piece is searched for marks again from its last `TAIL` characters)."""
-        self.unread.append(piece)
-        self.unread_chars += len(piece)
-        if self.unread_chars >= READ_AT:
-            self._read()
-
-    def _read(self) -> None:
-        """Read the text taken (the marks read before it are not read again)."""
-        if not self.unread:
-            return
-        piece, self.unread, self.unread_chars = "".join(self.unread), [], 0
+    def _read(self, piece: str) -> None:
+        """Read `piece`, the text that follows what was read (the marks read before it are not read again)."""
         text = self.tail + piece
         for match in _events().finditer(text):
             if match.end() <= len(self.tail):
@@ -101,7 +87,7 @@ class Surroundings:
 
     def place(self, after: str) -> str:
         """ "url", "tool" or "text" for a placeholder after what was taken, `after` the text that follows it."""
-        self._read()
+        self._catch_up()
         if self.paragraph == "url":
             return "url"
         if self.paragraph or self.fence or self.depth:
@@ -111,15 +97,15 @@ class Surroundings:
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
         `after` the text that follows it."""
-        self._read()
+        self._catch_up()
         return self.links.kind(self.tail, after)
 
     def joined(self, piece: str) -> Surroundings:
         """A copy that has taken `piece` too."""
-        self._read()
+        self._catch_up()
         other = copy.copy(self)
         other.links = copy.deepcopy(self.links)
-        other.unread = []
+        other.taken = []
         other.feed(piece)
         return other
 

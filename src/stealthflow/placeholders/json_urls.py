@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.links import HOLD, Links
+from stealthflow.placeholders.links import HOLD, Deferred, Links
 
 # A JSON string's text: a run without quote or backslash, its closing quote, an escape, an escape the text cuts short
 # (at its end), or a backslash that escapes nothing JSON knows (read as itself).
@@ -39,29 +39,30 @@ def _decoded(text: str, pos: int) -> tuple[str, int]:
     return "".join(parts), len(text)
 
 
-class JsonUrls:
-    """Which kind of URL, if any, the JSON read so far leaves a placeholder that comes next in (`url`)."""
+class JsonUrls(Deferred):
+    """Which kind of URL, if any, the JSON taken so far leaves a placeholder that comes next in (`url`)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.outside = Links()  # the text outside strings
         self.string: Links | None = None  # the string open, decoded
         self.tail = ""  # the last `HOLD` characters read of the string open (decoded) or outside
         self.cut = ""  # an escape cut short at the end of what was read
 
-    def feed(self, piece: str) -> None:
+    def _read(self, piece: str) -> None:
         """Read `piece`, the text that follows what was read."""
         text, pos, self.cut = self.cut + piece, 0, ""
         while pos < len(text):
             if self.string is None:
                 quote = text.find('"', pos)
                 end = len(text) if quote < 0 else quote
-                self._read(self.outside, text[pos:end])
+                self._links(self.outside, text[pos:end])
                 if quote < 0:
                     return
                 self.string, self.tail, pos = Links(), "", quote + 1
                 continue
             decoded, end = _decoded(text, pos)
-            self._read(self.string, decoded)
+            self._links(self.string, decoded)
             if end < len(text) and text[end] == '"':
                 self.string, self.tail, pos = None, "", end + 1
             else:
@@ -70,11 +71,12 @@ class JsonUrls:
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`) for a placeholder after what was read, `after` the text
         that follows it (undecoded)."""
+        self._catch_up()
         if self.string is None:
             return self.outside.kind(self.tail, after)
         decoded, end = _decoded(after, 0)
         return self.string.kind(self.tail, decoded + after[end : end + 1])
 
-    def _read(self, links: Links, text: str) -> None:
+    def _links(self, links: Links, text: str) -> None:
         links.feed(text)
         self.tail = (self.tail + text)[-HOLD:]

@@ -162,6 +162,34 @@ class _Region:
     naming: bool = False  # the name may go on in the next piece ("tag")
 
 
+READ_AT = 4096  # characters a `Deferred` takes before it reads them at the latest
+
+
+class Deferred:
+    """A reader of a reply, read in order: `feed` takes a piece, the text that follows what was taken, and `_read` reads
+    what was taken in one piece when an answer needs it (`_catch_up`), or once `READ_AT` characters wait. A stream's
+    pieces are tokens, and a few long pieces read in a fraction of the time of many short ones (each is searched for
+    marks again from the last characters read)."""
+
+    def __init__(self) -> None:
+        self.taken: list[str] = []  # pieces taken, not read yet
+        self.taken_chars = 0
+
+    def feed(self, piece: str) -> None:
+        self.taken.append(piece)
+        self.taken_chars += len(piece)
+        if self.taken_chars >= READ_AT:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        if self.taken:
+            piece, self.taken, self.taken_chars = "".join(self.taken), [], 0
+            self._read(piece)
+
+    def _read(self, piece: str) -> None:
+        raise NotImplementedError
+
+
 class Links:
     """Where the text read so far leaves a placeholder that comes next: in which kind of URL (`kind`)."""
 
