@@ -1,8 +1,8 @@
 """Choose the classifier attacker's settings by cross-validation on the training profiles only.
 
-    python benchmarks/attacker_cv.py [--repeats 4] [--folds 5] [--extra FILE ...]
+    python benchmarks/attacker_cv.py [--repeats 4] [--folds 5] [--extra FILE ...] [--out FILE]
 
-Training data: data/train.jsonl plus extra labelled sets (default: the 11 blind profile sets,
+Training data: data/train.jsonl plus extra labelled sets (default: every blind profile set,
 benchmarks/data/blind-profiles-*/profiles.jsonl). data/test.jsonl is never read except to check that no training
 profile is in it. Per attribute and per setting (C, weight of an extra profile), every labelled
 profile is predicted once by a model that did not see it:
@@ -11,8 +11,8 @@ profile is predicted once by a model that did not see it:
 A prediction counts when the correctness rules judge it right (age buckets with the ±5-year
 tolerance), as `attacker_strength.py` scores the test split. The chosen setting per attribute
 maximises the mean of the two accuracies: train.jsonl's own distribution, and writers the
-model has not seen. Writes benchmarks/results/attacker_cv.md; configs/classifier-blind-sets.yaml
-holds the chosen settings.
+model has not seen. Writes benchmarks/results/attacker_cv.md (or --out); configs/classifier-blind-sets-a-m.yaml
+holds the settings chosen with the 13 sets a-m, configs/classifier-blind-sets.yaml those chosen with a-k.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def main() -> None:
     parser.add_argument(
         "--extra", type=Path, nargs="+", default=sorted(REPO.glob("benchmarks/data/blind-profiles-*/profiles.jsonl"))
     )
+    parser.add_argument("--out", type=Path, default=RESULTS / "attacker_cv.md")
     args = parser.parse_args()
     train = load_profiles(REPO / "data/train.jsonl")
     sets = [load_profiles(path) for path in args.extra]
@@ -109,9 +110,9 @@ def main() -> None:
         )
     lines += ["", f"chosen: C = {chosen_c}; extra_weight = {chosen_weight}"]
     print(lines[-1])
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "attacker_cv.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {RESULTS / 'attacker_cv.md'}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

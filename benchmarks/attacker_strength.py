@@ -1,6 +1,6 @@
 """How strong is each attacker on the *original* test texts? Accuracy per attribute vs chance.
 
-    python benchmarks/attacker_strength.py [--limit 40] [--config configs/deepseek.yaml] [--no-llm]
+    python benchmarks/attacker_strength.py [--limit 40] [--config configs/deepseek.yaml] [--no-llm] [--out STEM]
 
 Attackers, measured in one run on data/test.jsonl:
 - the LLM attacker on the configured attacker model (default: the embedded SmolLM2-135M;
@@ -10,7 +10,8 @@ Attackers, measured in one run on data/test.jsonl:
   data/train.jsonl only) on the same first --limit profiles and on all profiles.
 Every row gives top-1/top-3 accuracy with bootstrap CIs beside the majority-class and uniform
 chance levels on the same labels (`stealthflow.attack.strength`). Writes a markdown table and
-a PNG plot to benchmarks/results/ (`attacker_strength_classifier_only.*` with --no-llm).
+a PNG plot to benchmarks/results/ (`attacker_strength_classifier_only.*` with --no-llm; STEM.md and STEM.png
+with --out).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def main() -> None:
     parser.add_argument("--config", type=Path, help="settings YAML; its attacker model is the LLM attacker")
     parser.add_argument("--no-llm", action="store_true", help="classifier only")
     parser.add_argument("--boot", type=int, default=2000, help="bootstrap resamples")
+    parser.add_argument("--out", type=Path, help="path stem of the table and plot (a candidate artefact's run)")
     args = parser.parse_args()
     console = Console(width=200)
     settings = load_settings(args.config)
@@ -135,8 +137,8 @@ def main() -> None:
     for row in rows:
         table.add_row(*table_cells(row))
     console.print(table)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    stem = RESULTS / ("attacker_strength_classifier_only" if args.no_llm else "attacker_strength")
+    stem = args.out or RESULTS / ("attacker_strength_classifier_only" if args.no_llm else "attacker_strength")
+    stem.parent.mkdir(parents=True, exist_ok=True)
     stem.with_suffix(".md").write_text(markdown_table(rows) + "\n", encoding="utf-8")
     plot(rows, stem.with_suffix(".png"))
     console.print(f"wrote {stem}.md and {stem}.png")
