@@ -22,6 +22,7 @@ from stealthflow.attack.classifier import (
     file_sha256,
     labelled_examples,
     normalise_label,
+    refuse_held_out,
     train_classifier,
 )
 from stealthflow.attack.embeddings import SentenceEmbedder
@@ -250,6 +251,22 @@ def test_shipped_artefact_was_trained_on_the_train_split_only(repo):
     assert classifier.metadata["train_data_sha256"] == file_sha256(repo / "data/train.jsonl")
     assert classifier.metadata["held_out_profiles_checked"] == len(load_profiles(repo / "data/test.jsonl"))
     assert set(classifier.attributes) == {"age", "gender", "education", "income", "married"}
+
+
+@pytest.mark.parametrize(
+    ("recipe", "sets"),
+    [("classifier-blind-sets.yaml", "abcdefghijk"), ("classifier-blind-sets-a-m.yaml", "abcdefghijklm")],
+)
+def test_blind_set_recipes_train_on_their_sets_and_no_test_profile(repo, recipe, sets):
+    from stealthflow.config import load_settings
+
+    settings = load_settings(repo / "configs" / recipe).classifier
+    assert [str(path) for path in settings.extra_data] == [
+        f"benchmarks/data/blind-profiles-{name}/profiles.jsonl" for name in sets
+    ]
+    extra = [p for path in settings.extra_data for p in load_profiles(repo / path)]
+    refuse_held_out(extra, load_profiles(repo / "data/test.jsonl"))  # raises on a shared id or text
+    assert settings.artifact is not None  # a candidate: training it never overwrites the shipped artefact
 
 
 # -- chance levels --------------------------------------------------------------------------

@@ -14,8 +14,8 @@ class ClassifierConfig(BaseModel):
     """Settings section `classifier:`: where the artefact lives and how to train one.
 
     The defaults train the shipped artefact (data/train.jsonl only, C=10 for every attribute);
-    `configs/classifier-blind-sets.yaml` adds the blind profile sets with settings chosen by
-    `benchmarks/attacker_cv.py`.
+    `configs/classifier-blind-sets.yaml` (sets a-k) and `configs/classifier-blind-sets-a-m.yaml` (a-m) add the
+    blind profile sets with settings chosen by `benchmarks/attacker_cv.py`.
     """
 
     model_config = ConfigDict(extra="forbid")
