@@ -15,6 +15,9 @@ from stealthflow.placeholders.types import Level, Span
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "pii_false_alarms.py"
+# Every batch the xhcj recipes teach: the writers' batches and the used held-back sets c-j.
+XHCJ_BATCHES = ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl")
+XHCJ_BATCHES += ("hc", "hd", "he", "hf", "hg", "hh", "hi", "hj")
 sys.path.insert(0, str(SCRIPT.parent))
 
 from pii_false_alarms import name_alarms, position, tally  # noqa: E402
@@ -158,6 +161,26 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             "pii-tagger-student-multilingual-finetune-xghfijkl.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
             ("xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl"),
+        ),
+        (
+            "pii-tagger-student-finetune-hq.yaml",
+            XHCJ_BATCHES + ("hq",),
+            ("hq",),
+        ),
+        (
+            "pii-tagger-student-finetune-hqst.yaml",
+            XHCJ_BATCHES + ("hq", "bs", "bt"),
+            ("hq", "bs", "bt"),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-hq.yaml",
+            XHCJ_BATCHES + ("hq",),
+            ("hq",),
+        ),
+        (
+            "pii-tagger-student-multilingual-finetune-hqst.yaml",
+            XHCJ_BATCHES + ("hq", "bs", "bt"),
+            ("hq", "bs", "bt"),
         ),
     ],
 )
