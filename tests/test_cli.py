@@ -903,3 +903,20 @@ def test_llm_extractor_help_states_the_default_the_policy_applies():
 
     texts = [" ".join(h.split()) for h in helps(typer.main.get_command(app))]
     assert texts and all("runs on this machine and is not the embedded one" in t for t in texts)
+
+
+
+def test_a_job_left_around_a_place_stand_in_fails_closed_in_anonymize_and_protect(user_home):
+    """The shipped cue tagger marks "Twelve years as an ER nurse in Leeds" whole (location, by its last word) and
+    "dana@x.org" (occupation). On main the stand-in took "Leeds" alone and the e-mail was cut ("..., email"), and
+    both commands called the post protected. Now the job that stayed is reported: `anonymize` writes no text
+    (exit 2), `protect` sends its placeholders with `rewrite.protected` false."""
+    post = "Twelve years as an ER nurse in Leeds, email dana@x.org"
+    anonymized = runner.invoke(app, ["anonymize", post, "--json"])
+    row = json.loads(anonymized.stdout)
+    assert anonymized.exit_code == 2 and row["protected"] is False and "text" not in row, anonymized.output
+    protected = runner.invoke(app, ["protect", post, "--session", "nur", "--json"])
+    assert protected.exit_code == 0, protected.output
+    sent = json.loads(protected.stdout)
+    assert "dana@x.org" not in sent["text"] and sent["text"].endswith("email <EMAIL_1>")
+    assert sent["rewrite"]["protected"] is False and any("ER nurse" in p for p in sent["rewrite"]["unprotected"])

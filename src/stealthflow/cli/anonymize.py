@@ -230,7 +230,7 @@ def _output_row(result, original: str, secrets) -> dict:
     for warning in protected.warnings:
         console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
     row = {"id": result.profile_id, "text": protected.text, "protected": True}
-    if result.nothing_to_change:
+    if result.nothing_to_change and protected.text == result.text:  # a masked credential is a change
         row["unchanged"] = True
     if changes := result.details.get("changes"):  # their words too: a credential the rewrite cut is masked
         row["changes"] = [
