@@ -323,3 +323,22 @@ def test_pools_fill_the_cluster_and_refuse_what_cannot_start():
         Pools(threads=2).sizes(True, 2)
     with pytest.raises(BatchError, match="need 3 CPUs"):
         Pools(workers=3).sizes(False, 2)
+
+
+def test_a_block_counts_the_rows_whose_rewrite_left_a_clue(tmp_path):
+    """`batch anonymize` writes protect rows (placeholders, then the rewrite): a row whose rewrite left a marked
+    phrase is written with `rewrite.protected` false and counted in its block's manifest line (main counted none)."""
+    from stealthflow.batch.blocks import Block
+    from stealthflow.batch.job import Job, Progress, write_block
+
+    job = Job(session="s", keep=("author",), rewrite="local")
+    out = JobOutput(tmp_path, job.describe("v", [], Settings()))
+    block = Block("00000-000000000000", "in.jsonl", "jsonl", 0, 1, 10)
+    rows = [_pool_row(block.id, n) for n in (10, 20, 30)]
+    for row, protected in zip(rows, (False, True, False), strict=True):
+        row[META] = json.dumps(json.loads(row[META]) | {"rewrite": {"method": "local", "protected": protected}})
+    write_block(block, rows, out, job, Progress(1, 10), None)
+    assert (out.rows(), out.not_protected()) == (3, 2)
+    out.close()  # a rerun reads the count back from the manifest
+    resumed = JobOutput(tmp_path, job.describe("v", [], Settings()))
+    assert resumed.not_protected() == 2

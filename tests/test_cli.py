@@ -920,3 +920,14 @@ def test_a_job_left_around_a_place_stand_in_fails_closed_in_anonymize_and_protec
     sent = json.loads(protected.stdout)
     assert "dana@x.org" not in sent["text"] and sent["text"].endswith("email <EMAIL_1>")
     assert sent["rewrite"]["protected"] is False and any("ER nurse" in p for p in sent["rewrite"]["unprotected"])
+
+
+
+def test_anonymize_says_unchanged_only_when_no_credential_was_masked():
+    """`anonymize` of a post with no clue but a token and a password masked both and still said "unchanged": true."""
+    post = "Rotating my token ghp_9fQx7LmN2pRt5VwY8zA1bC3dE6fG0hJ4kL7m today, password Hunter2024! too."
+    result = runner.invoke(app, ["anonymize", post, "--json"])
+    row = json.loads(result.stdout)
+    assert result.exit_code == 0, result.output
+    assert "<API_KEY_1>" in row["text"] and "ghp_" not in row["text"] and "unchanged" not in row
+    assert "nothing to change" not in result.stderr

@@ -197,6 +197,7 @@ class Result:
     failures: list[dict]  # every failed row of the whole job: {id, row, block, reason}
     merged: int  # values merged into the user's vault by this run
     seconds: float
+    not_protected: int = 0  # rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)
 
 
 def run_job(
@@ -228,8 +229,9 @@ def run_job(
             merged += merge_shards(out.shards, vault, settings.protect)
         finally:
             out.close()
+    done = time.monotonic() - started
     return Result(
-        output, len(blocks), len(blocks) - len(todo), out.rows(), out.failures(), merged, time.monotonic() - started
+        output, len(blocks), len(blocks) - len(todo), out.rows(), out.failures(), merged, done, out.not_protected()
     )
 
 
@@ -298,7 +300,7 @@ def write_block(
     """A block's rows as they came back from the pools (any order): its part file in input order
     and its manifest line with the failed rows. `BatchError` once more than `job.max_failures`
     rows of the job have failed."""
-    lines, failures = [], []
+    lines, failures, not_protected = [], [], 0
     for row in sorted(rows, key=lambda r: r["_row"]):
         if isinstance(row[ERROR], str):
             failures.append({"id": row["_id"], "row": row["_row"], "block": block.id, "reason": row[ERROR]})
@@ -311,7 +313,8 @@ def write_block(
             "text": row[job.text_column],
         }
         lines.append(dump_line(first | meta | json.loads(row["_keep"])))
-    out.record(block.id, lines, len(lines), failures)
+        not_protected += meta.get("rewrite", {}).get("protected") is False
+    out.record(block.id, lines, len(lines), failures, not_protected)
     progress.blocks_done += 1
     progress.bytes_done += block.size
     progress.rows += len(lines)

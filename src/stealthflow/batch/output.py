@@ -78,8 +78,11 @@ class JobOutput:
             if path.name not in listed:  # written before a kill, never listed: its block runs again
                 path.unlink()
 
-    def record(self, block_id: str, lines: Iterable[str], rows: int, failures: list[dict]) -> None:
-        """Write the block's part file (its JSONL `lines`), then list the block as done."""
+    def record(
+        self, block_id: str, lines: Iterable[str], rows: int, failures: list[dict], not_protected: int = 0
+    ) -> None:
+        """Write the block's part file (its JSONL `lines`), then list the block as done, with how many of its rows
+        the rewrite left a marked phrase in (`not_protected`: their `rewrite.protected` is false)."""
         part = self.directory / part_name(block_id)
         temporary = part.with_name(part.name + ".tmp")
         with temporary.open("w", encoding="utf-8") as handle:
@@ -87,7 +90,7 @@ class JobOutput:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, part)
-        entry = {"block": block_id, "part": part.name, "rows": rows, "failed": failures}
+        entry = {"block": block_id, "part": part.name, "rows": rows, "not_protected": not_protected, "failed": failures}
         self._write_lines([entry])
         self.done[block_id] = entry
 
@@ -105,3 +108,7 @@ class JobOutput:
 
     def rows(self) -> int:
         return sum(entry["rows"] for entry in self.done.values())
+
+    def not_protected(self) -> int:
+        """Rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)."""
+        return sum(entry.get("not_protected", 0) for entry in self.done.values())

@@ -150,11 +150,18 @@ def _batch(source: str, output: Path, settings: Settings, job: Job, pools: Pools
     if result.skipped:
         console.print(f"resumed: {result.skipped} of {result.blocks} blocks were already done")
     console.print(
-        f"wrote {result.rows} protected rows to {output} in {result.seconds:.1f} s "
+        f"wrote {result.rows} rows with placeholders to {output} in {result.seconds:.1f} s "
         f"(session {job.session!r}; restore with: stealthflow restore --session {job.session} -i PART)",
         highlight=False,
         soft_wrap=True,
     )
+    if result.not_protected:
+        console.print(
+            f'[yellow]{result.not_protected} of them not fully rewritten[/] ("rewrite": {{"protected": false}}): '
+            'phrases that point to the author stayed in their text ("unprotected"), or it was not read ("reason")',
+            highlight=False,
+            soft_wrap=True,
+        )
     if result.failures:
         shown = "; ".join(f"{f['id']}: {f['reason']}" for f in result.failures[:3])
         console.print(
