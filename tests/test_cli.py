@@ -905,6 +905,31 @@ def test_llm_extractor_help_states_the_default_the_policy_applies():
     assert texts and all("runs on this machine and is not the embedded one" in t for t in texts)
 
 
+def test_batch_anonymize_says_how_many_rows_keep_a_clue_and_never_calls_them_protected(user_home, monkeypatch):
+    """A new user's `batch anonymize` printed "wrote 5 protected rows" when every row's rewrite had
+    `"protected": false`. The job is a FAKE Result: five rows written, none fully rewritten."""
+    import stealthflow.batch as batch
+    from stealthflow.batch.job import Result
+
+    monkeypatch.setattr(batch, "run_job", lambda *args, **kwargs: Result(user_home / "o", 1, 0, 5, [], 0, 0.1, 5))
+    posts = user_home / "cues.jsonl"
+    posts.write_text('{"id": "c1", "text": "As a 52-year-old plumber in Rotterdam, I never thought I would code."}\n')
+    said = runner.invoke(app, ["batch", "anonymize", str(posts), "--output", str(user_home / "o")])
+    flat = " ".join(said.output.split())
+    assert said.exit_code == 0, said.output
+    assert "protected rows" not in flat and "wrote 5 rows with placeholders" in flat
+    assert '5 of them not fully rewritten ("rewrite": {"protected": false})' in flat
+
+
+def test_anonymize_says_unchanged_only_when_no_credential_was_masked():
+    """`anonymize` of a post with no clue but a token and a password masked both and still said "unchanged": true."""
+    post = "Rotating my token ghp_9fQx7LmN2pRt5VwY8zA1bC3dE6fG0hJ4kL7m today, password Hunter2024! too."
+    result = runner.invoke(app, ["anonymize", post, "--json"])
+    row = json.loads(result.stdout)
+    assert result.exit_code == 0, result.output
+    assert "<API_KEY_1>" in row["text"] and "ghp_" not in row["text"] and "unchanged" not in row
+    assert "nothing to change" not in result.stderr
+
 
 def test_a_job_left_around_a_place_stand_in_fails_closed_in_anonymize_and_protect(user_home):
     """The shipped cue tagger marks "Twelve years as an ER nurse in Leeds" whole (location, by its last word) and
@@ -920,14 +945,3 @@ def test_a_job_left_around_a_place_stand_in_fails_closed_in_anonymize_and_protec
     sent = json.loads(protected.stdout)
     assert "dana@x.org" not in sent["text"] and sent["text"].endswith("email <EMAIL_1>")
     assert sent["rewrite"]["protected"] is False and any("ER nurse" in p for p in sent["rewrite"]["unprotected"])
-
-
-
-def test_anonymize_says_unchanged_only_when_no_credential_was_masked():
-    """`anonymize` of a post with no clue but a token and a password masked both and still said "unchanged": true."""
-    post = "Rotating my token ghp_9fQx7LmN2pRt5VwY8zA1bC3dE6fG0hJ4kL7m today, password Hunter2024! too."
-    result = runner.invoke(app, ["anonymize", post, "--json"])
-    row = json.loads(result.stdout)
-    assert result.exit_code == 0, result.output
-    assert "<API_KEY_1>" in row["text"] and "ghp_" not in row["text"] and "unchanged" not in row
-    assert "nothing to change" not in result.stderr

@@ -1148,3 +1148,33 @@ def test_a_change_is_labelled_by_what_left_the_text_not_by_a_word_that_stayed():
     assert kept["attribute"] is None  # "for good" is no marked phrase; "Lagos" stayed
     (inserted,) = text_changes("I left Lagos.", "I left Lagos behind.", cues, "model")
     assert inserted["attribute"] is None
+
+
+def test_every_mark_ends_replaced_removed_or_reported():
+    """`marks.stayed`, the one check every path's marks go through: a mark still in the text, or whose replacement
+    kept a word the teacher changed for one attribute only ("nurse" around "my city"), is reported."""
+    from stealthflow.anonymize.marks import stayed
+
+    post = "Twelve years as an ER nurse in Leeds, and my husband cooks."
+    marks = [("Twelve years as an ER nurse in Leeds", "location"), ("my husband", "married")]
+    job = "Twelve years as an ER nurse in Leeds"
+    assert stayed(post, "Twelve years as an ER nurse in my city, and my partner cooks.", marks, []) == [job]
+    assert stayed(post, "Twelve years at work, and my partner cooks.", marks, []) == []  # "years" heads several
+    assert stayed(post, "Twelve years at work, and my husband cooks.", marks, []) == ["my husband"]
+    assert stayed(post, "Twelve years, and my husband cooks.", marks, ["my husband"]) == ["my husband"]
+
+
+@pytest.mark.real_model
+def test_an_email_the_cue_tagger_marks_keeps_its_place_and_is_reported():
+    """The shipped cue tagger marks "dana@x.org" as occupation: main cut it ("..., email"). A value is no phrase
+    to rewrite (anonymize is not the PII step; protect masks it): it stays, reported."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "Twelve years as an ER nurse in Leeds, email dana@x.org"
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert result.text.endswith("email dana@x.org") and "dana@x.org" in result.unprotected, result
+    assert "Twelve years as an ER nurse in Leeds" in result.unprotected

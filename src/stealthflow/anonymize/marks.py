@@ -1,0 +1,68 @@
+"""What became of each mark of the cue tagger: every mark ends replaced, removed, or reported as stayed. `stayed` is
+the one check of it, made on the original post and the text that leaves, whatever path (the model, a stand-in, a
+removal, a copy gone with another) touched the mark."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from functools import cache
+
+from stealthflow.anonymize import syntax
+from stealthflow.anonymize.generalize import cue_heads
+from stealthflow.data.evidence import find_phrase
+from stealthflow.evaluation.evidence import span_survives
+
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def stayed(original: str, rewritten: str, marks: Iterable[tuple[str, str]], reported: Iterable[str]) -> list[str]:
+    """`reported` (the phrases the rewrite said stayed), then each other marked phrase of `original` still in
+    `rewritten`: its words are there (`span_survives`), or the words of it the rewrite kept include one the teacher
+    changed for one attribute only (`telling_words`: "nurse" of "Twelve years as an ER nurse in Leeds" -> "Twelve
+    years as an ER nurse in my city", where the stand-in took "Leeds" alone)."""
+    found = list(dict.fromkeys(reported))
+    for phrase, _ in marks:
+        if phrase in found:
+            continue
+        if span_survives(phrase, rewritten) or kept_words(original, rewritten, phrase) & telling_words():
+            found.append(phrase)
+    return found
+
+
+def kept_words(original: str, rewritten: str, phrase: str) -> set[str]:
+    """The words of `phrase` (its first occurrence in `original`), casefolded, that the rewrite left where they were:
+    in the stretches a word-by-word diff of `original` and `rewritten` finds equal."""
+    where = find_phrase(phrase, original)
+    if where is None:
+        return set()
+    a, b = list(_WORD.finditer(original)), list(_WORD.finditer(rewritten))
+    matcher = difflib.SequenceMatcher(
+        a=[m.group().casefold() for m in a], b=[m.group().casefold() for m in b], autojunk=False
+    )
+    kept = set()
+    for block in matcher.get_matching_blocks():
+        for word in a[block.a : block.a + block.size]:
+            if where[0] <= word.start() and word.end() <= where[1]:
+                kept.add(word.group().casefold())
+    return kept
+
+
+@cache
+def telling_words() -> frozenset[str]:
+    """The last words of the teacher's changed phrases of one attribute only (`generalize.cue_heads`: "nurse",
+    "husband", "Leeds"): a word that heads cues of several ("years", "school") may stay around a stand-in."""
+    attributes: dict[str, set[str]] = {}
+    for attribute, heads in cue_heads().items():
+        for word in heads:
+            attributes.setdefault(word, set()).add(attribute)
+    return frozenset(word for word, found in attributes.items() if len(found) == 1)
+
+
+def holds_value(phrase: str) -> bool:
+    """`phrase` holds an e-mail address or a link (spaCy's `like_email`, `like_url`): a value, no phrase to rewrite.
+    `anonymize` is not the PII step (docs/commands.md): a stand-in or a cut would change what the value is ("email
+    dana@x.org" -> "email"), so it keeps its place and, marked, is reported as stayed; `protect` masks it with a
+    placeholder, which no mark holds."""
+    return any(token.like_email or token.like_url for token in syntax.parse(phrase))
