@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from stealthflow.anonymize import syntax
-from stealthflow.anonymize.generalize import cue_heads
+from stealthflow.anonymize.generalize import cue_heads, teacher_cues
 from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import span_survives
 
@@ -52,12 +52,15 @@ def kept_words(original: str, rewritten: str, phrase: str) -> set[str]:
 @cache
 def telling_words() -> frozenset[str]:
     """The last words of the teacher's changed phrases of one attribute only (`generalize.cue_heads`: "nurse",
-    "husband", "Leeds"): a word that heads cues of several ("years", "school") may stay around a stand-in."""
+    "contract", "Leeds") that it never wrote in a generalization: a word that heads cues of several ("years",
+    "school") or that the teacher's own stand-ins hold ("work" of "at work", "office", "city") may stay around a
+    stand-in ("my work wife" -> "my work partner", "the office here in Leeds" -> "the office")."""
     attributes: dict[str, set[str]] = {}
     for attribute, heads in cue_heads().items():
         for word in heads:
             attributes.setdefault(word, set()).add(attribute)
-    return frozenset(word for word, found in attributes.items() if len(found) == 1)
+    wrote = {word for cue in teacher_cues() for word in _WORD.findall(cue.core()[2].casefold())}
+    return frozenset(word for word, found in attributes.items() if len(found) == 1 and word not in wrote)
 
 
 def holds_value(phrase: str) -> bool:
