@@ -927,7 +927,7 @@ def test_anonymize_says_unchanged_only_when_no_credential_was_masked():
     result = runner.invoke(app, ["anonymize", post, "--json"])
     row = json.loads(result.stdout)
     assert result.exit_code == 0, result.output
-    assert "<API_KEY_1>" in row["text"] and "ghp_" not in row["text"] and "unchanged" not in row
+    assert "<API_KEY_" in row["text"] and "ghp_" not in row["text"] and "unchanged" not in row
     assert "nothing to change" not in result.stderr
 
 

@@ -1178,3 +1178,44 @@ def test_an_email_the_cue_tagger_marks_keeps_its_place_and_is_reported():
     (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
     assert result.text.endswith("email dana@x.org") and "dana@x.org" in result.unprotected, result
     assert "Twelve years as an ER nurse in Leeds" in result.unprotected
+
+
+def test_a_word_right_after_a_placeholder_is_never_cut_alone():
+    """What a value may modify ("sick" of "sick leave") the rewrite cannot see: a removal opening on a content word
+    right after a placeholder is refused; one opening on a function word ("from Leeds") or after a comma is not."""
+    from stealthflow.anonymize.placeholders_kept import hangs_on_a_value
+
+    def hangs(text: str, phrase: str) -> bool:
+        return hangs_on_a_value(text, text.index(phrase), text.index(phrase) + len(phrase))
+
+    assert hangs("put me on <HEALTH_1> leave after my diagnosis", "leave")
+    assert hangs("a [[EMPLOYER:3f81a2c9]]  pension scheme", "pension scheme")
+    assert not hangs("I'm <REAL_NAME_1> from Leeds", "from Leeds")
+    assert not hangs("I'm <REAL_NAME_1>, surgeon at the hospital", "surgeon")
+    assert not hangs("put me on sick leave after my diagnosis", "leave")
+
+
+@pytest.mark.real_model
+def test_protects_rewrite_keeps_the_word_a_masked_value_modifies():
+    """A new user's `protect` masked "sick" of "sick leave" as <HEALTH_1>; the tagger, reading the values, marked
+    "sick leave" (income), cut to "leave" around the placeholder, and the rewrite dropped it: restored, "put me on
+    sick after my type 1 diabetes diagnosis". The real cue tagger and scorer: "leave" stays, reported."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = (
+        "My employer <REAL_NAME_1> put me on <HEALTH_1> leave after my <HEALTH_2> diagnosis. Please pay the refund"
+        " to IBAN <IBAN_1>."
+    )
+    values = {
+        "<REAL_NAME_1>": "Harlow & Finch Logistics",
+        "<HEALTH_1>": "sick",
+        "<HEALTH_2>": "type 1 diabetes",
+        "<IBAN_1>": "GB33BUKB20201555555555",
+    }
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer))
+    (result,) = anonymizer.rewrite_posts([post], [values])
+    assert "<HEALTH_1> leave after" in result.text and any("leave" in p for p in result.unprotected), result

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from stealthflow.anonymize import brands, coarser, meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
-from stealthflow.anonymize.placeholders_kept import keeps_placeholders
+from stealthflow.anonymize.placeholders_kept import hangs_on_a_value, keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import STOP_WORDS, words
 from stealthflow.placeholders.common_words import common_word
@@ -680,9 +680,12 @@ def whole(original: str, rewrite: str) -> bool:
 
 def _trial(text: str, bounds: tuple[int, int], window: str, old: str, new: str) -> tuple | None:
     """(new, sentence, the sentence with `old` replaced by `new`, the text with it), or None when the sentence
-    would be empty, lose or repeat a placeholder, or (`new` empty) leave a word dangling."""
+    would be empty, lose or repeat a placeholder, or (`new` empty) leave a word dangling or cut a word a value may
+    modify (`hangs_on_a_value`)."""
     trial = replace_once(window, old, new)
     if trial is None or not trial.strip() or not keeps_placeholders(window, trial) or not (new or whole(window, trial)):
+        return None
+    if not new and (found := find_phrase(old, window)) and hangs_on_a_value(window, *found):
         return None
     first, last = bounds
     return (new, window, trial, text[:first] + trial + text[last:])

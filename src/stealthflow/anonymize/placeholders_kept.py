@@ -39,3 +39,17 @@ def keeps_placeholders(text: str, rewrite: str) -> bool:
 
 def _written(text: str) -> Counter[str]:
     return Counter(" ".join(match.group().split()) for match in _with_its_words().finditer(text))
+
+
+_ENDS_ON_PLACEHOLDER = re.compile(rf"(?:{PROTECT_PLACEHOLDER.pattern})[ \t]*$")
+_FIRST_WORD = re.compile(r"[\w'’-]+")
+
+
+def hangs_on_a_value(text: str, start: int, end: int) -> bool:
+    """text[start:end] opens right after one of protect's placeholders (spaces between) on a word that is no function
+    word: the value it stands for may modify that word ("sick" of "on <HEALTH_1> leave"), which the rewrite, reading
+    the placeholder, cannot see, so cutting the word can break the restored sentence ("put me on sick after")."""
+    from stealthflow.placeholders.common_words import function_word
+
+    first = _FIRST_WORD.match(text, start, end)
+    return bool(first and _ENDS_ON_PLACEHOLDER.search(text, 0, start) and not function_word(first.group()))
