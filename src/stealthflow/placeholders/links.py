@@ -46,7 +46,22 @@ DOTS = r".\u3002\uff0e\uff61"  # what IDNA reads as a host's dot (UTS 46 maps `�
 # Marks of a URL written out. A host's last label may be in any script (`пример.рф/`) or punycode (`xn--p1ai/`), after
 # any of `DOTS`: on the 118 hostile replies of a read-only review (rev-g16, not written from this rule) it withholds a
 # value in 2 more, and leaves the 400 ordinary replies of data/pii_test.jsonl exact (`benchmarks/restore_links.py`).
-BARE_URL = rf"//|:/|/\\|\\\\|www\.|mailto:|[\w-][{DOTS}](?:[^\W\d_]{{2,63}}|xn--[a-z0-9-]{{1,59}})[/?]"
+# A `:/` after a lone letter is a drive's (`C:/Users/`), not a URL's; a `?` after a last label in CJK is prose's, which
+# writes `。` and `?` with no space (`了。你是谁?请`): such a host needs a `/`. Both read as text again what 5b4afea
+# read as text, written from a read-only review's 5 such replies (rev-g17); on replies not written from them no count
+# moves: the 160 hostile and 400 ordinary ones of `benchmarks/restore_links.py`, the 240 of
+# data/pii_multilingual_test.jsonl (exact 240 -> 240; none is CJK).
+CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, han, hangul: in a [class]
+BARE_URL = (
+    rf"//|:(?<!(?<![\w+.-])[a-z]:)/|/\\|\\\\|www\.|mailto:"
+    rf"|[\w-][{DOTS}](?:[^\W\d_]{{2,63}}|xn--[a-z0-9-]{{1,59}})(?:/|(?<![{CJK}])\?)"
+)
+# What curl and wget read as a host with no scheme, in a tool call (`json_urls`): a port (`e.vil:8080/`), an IPv4
+# address in any of the spellings inet_aton reads (`203.0.113.5/`, `3405803781/`, `0xcb.0x0.0x71.0x5/`). Written from
+# a read-only review's tool calls (rev-g17: 5 of its 70 attacks, 25 values, withheld); the 400 ordinary replies as
+# tool-call arguments stay 319 exact, the 240 multilingual ones 221, its 10 ordinary tool calls restore.
+_NUMBER = r"(?:0x[0-9a-f]+|\d+)"
+HOST_NO_SCHEME = rf"[\w-]:\d{{1,5}}[/?#]|(?<![\w.-]){_NUMBER}(?:\.{_NUMBER}){{0,3}}(?::\d{{1,5}})?[/?#]"
 
 
 def _css_spelling(word: str) -> str:
@@ -82,12 +97,14 @@ def tag_open() -> str:
 
 
 @cache
-def _outside() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """What opens a URL, outside one; and the same within a bare URL, which white space ends."""
+def _outside(tool: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What opens a URL, outside one; and the same within a bare URL, which white space ends. In a tool call (`tool`)
+    a host with no scheme that curl reads (`HOST_NO_SCHEME`) opens one too."""
+    bare = f"{BARE_URL}|{HOST_NO_SCHEME}" if tool else BARE_URL
     opens = (
         rf"(?P<blank>{BLANK})|(?P<image>!\[)|(?P<target>\]\()|(?P<definition>\]:)|(?P<css>{CSS_LOADS})"
         r"|(?P<escape>\\\[|\\\](?!\())|(?P<code>`+)|(?P<bracket>\[)|(?P<unbracket>\](?=[^(:]))"
-        rf"|(?P<tag>{tag_open()}[a-z0-9+.-]*)|(?P<bare>{BARE_URL})"
+        rf"|(?P<tag>{tag_open()}[a-z0-9+.-]*)|(?P<bare>{bare})"
     )
     return re.compile(opens, re.IGNORECASE), re.compile(rf"{opens}|(?P<space>{SPACE})", re.IGNORECASE)
 
@@ -193,7 +210,8 @@ class Deferred:
 class Links:
     """Where the text read so far leaves a placeholder that comes next: in which kind of URL (`kind`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tool: bool = False) -> None:
+        self.tool = tool  # reading a tool call's arguments: `HOST_NO_SCHEME` opens a URL too
         self.region: _Region | None = None
         self.bare = False  # inside a bare URL, outside any region
         self.image = 0  # brackets open since a `![`: the `](` that closes the first is the image's target
@@ -225,9 +243,9 @@ class Links:
         region = self.region
         if region is None:
             marks = _MARKS_IN_ALT if self.image else _MARKS
-            if not self.bare and not marks.search(text, pos):  # most of prose: a cheap look first
+            if not self.bare and not self.tool and not marks.search(text, pos):  # most of prose: a cheap look first
                 return None
-            return _outside()[self.bare].search(text, pos)
+            return _outside(self.tool)[self.bare].search(text, pos)
         if region.naming:
             return None
         patterns = {

@@ -7,7 +7,9 @@ held back and emitted whole with a later chunk, at the latest with the choice's 
 Whether a placeholder stands in a URL is judged on its own choice and field, and also on the text
 of the whole reply so far in the order it was sent: a client that joins every chunk's first choice
 must not find a URL opened in choice 0 carrying a value restored in choice 1. A tool call's arguments are judged on
-their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them in the reply's text.
+their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them in the reply's text. Streams are keyed
+as a client joins them (`slot`), and what a tool call's arguments left open is read on after its choice's finish chunk:
+arguments sent after it are the same call's to a client that keeps joining.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
@@ -20,6 +22,24 @@ from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_t
 TEXT_FIELDS = ("content", "reasoning_content")
 
 
+def slot(index: object, last: object) -> object:
+    """Where a client puts a choice's or a tool call's delta with this `index`: openai-node's JavaScript array slot, so
+    `0`, `0.0` and `"0"` are one (`"00"` is a name of its own); no index (or null) joins the last one (`last`)."""
+    if type(index) is int:  # nearly every delta: first, as the proxy calls this per chunk
+        return index
+    if index is None:
+        return last
+    if isinstance(index, bool):
+        return str(index).lower()
+    if isinstance(index, float) and index.is_integer():
+        return int(index)
+    if isinstance(index, str) and index.isascii() and index.isdigit() and str(int(index)) == index:
+        return int(index)
+    if isinstance(index, list):  # JavaScript names an array by its items joined with commas: `[0]` is "0"
+        return slot(",".join("" if item is None else str(slot(item, "")) for item in index), last)
+    return index if isinstance(index, (int, float, str)) else "[object Object]"
+
+
 class ReplyRestorer:
     """Restores one reply for one session, counting placeholders restored and left as they were."""
 
@@ -28,7 +48,10 @@ class ReplyRestorer:
         self.restored = 0
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
-        self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index)
+        self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index), by `slot`
+        self._finished: dict[tuple, JsonUrls] = {}  # what a tool call's arguments read, once its choice finished
+        self._last_choice: object = 0
+        self._last_call: dict[object, object] = {}  # per choice, the tool call a delta with no index joins
         # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
         # alone has sent text (most replies), its stream's own.
         self._first: Surroundings | None = None
@@ -58,15 +81,16 @@ class ReplyRestorer:
     def chunk(self, chunk: dict) -> dict:
         """The chunk with what is safe to emit now; a finish chunk carries what was held back."""
         for choice in chunk.get("choices") or []:
-            index = choice.get("index", 0)
+            index = self._last_choice = slot(choice.get("index"), self._last_choice)
             delta = choice.setdefault("delta", {})
             for field in TEXT_FIELDS:
                 if isinstance(delta.get(field), str):
                     delta[field] = self._feed((index, field), delta[field])
             for call in delta.get("tool_calls") or []:
+                number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._feed((index, "tool", call.get("index", 0)), function["arguments"])
+                    function["arguments"] = self._feed((index, "tool", number), function["arguments"])
             if choice.get("finish_reason"):
                 self._flush(index, delta)
         return chunk
@@ -74,7 +98,7 @@ class ReplyRestorer:
     def tail(self, last: dict) -> dict | None:
         """A closing chunk (shaped like `last`) for text still held back when the upstream
         stream ended without a finish chunk; None when nothing is."""
-        held = sorted({key[0] for key in self._streams})
+        held = list(dict.fromkeys(key[0] for key in self._streams))
         if not held:
             return None
         choices = [{"index": index, "delta": {}} for index in held]
@@ -106,12 +130,16 @@ class ReplyRestorer:
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
             self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
+            if key in self._finished:  # arguments after the finish chunk: read on from where they stopped
+                self._streams[key].scanner.context = self._finished[key]
         return self._streams[key]
 
     def _flush(self, index: int, delta: dict) -> None:
         for key in [k for k in self._streams if k[0] == index]:
             stream = self._streams.pop(key)
             held = stream.finish()
+            if key[1] == "tool":
+                self._finished[key] = stream.scanner.context
             self.restored += stream.scanner.restored
             self.unresolved += len(stream.unresolved)
             self.withheld += stream.withheld
@@ -121,7 +149,7 @@ class ReplyRestorer:
                 delta[key[1]] = (delta.get(key[1]) or "") + held
                 continue
             calls = delta.setdefault("tool_calls", [])
-            call = next((c for c in calls if c.get("index", 0) == key[2]), None)
+            call = next((c for c in calls if slot(c.get("index"), key[2]) == key[2]), None)
             if call is None:
                 calls.append({"index": key[2], "function": {"arguments": held}})
             else:
