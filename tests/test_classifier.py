@@ -19,6 +19,7 @@ from stealthflow.attack.classifier import (
     ClassifierConfig,
     StylometricClassifier,
     certainty,
+    classes_for,
     file_sha256,
     labelled_examples,
     normalise_label,
@@ -26,6 +27,7 @@ from stealthflow.attack.classifier import (
     train_classifier,
 )
 from stealthflow.attack.embeddings import SentenceEmbedder
+from stealthflow.attack.features import frequent_words, words
 from stealthflow.attack.strength import (
     ABOVE_MAJORITY,
     ABOVE_UNIFORM,
@@ -136,13 +138,19 @@ def test_age_bucket_guesses_are_judged_as_ranges(truth, bucket, verdict):
 
 
 # -- training, artefact, attack -------------------------------------------------------------
+def _features(classifier, embedder, texts):
+    return classifier.features(embedder.embed_profiles(texts), texts)
+
+
 def test_training_on_a_small_fixture_separates_the_styles(trained, embedder):
-    vectors = embedder.embed_texts([p.text for p in fixture_profiles()])
-    predicted = np.array(trained.models["gender"].predict(vectors))
-    assert list(predicted) == ["Female", "Male"] * 6
+    texts = [p.text for p in fixture_profiles()]
+    predicted = trained.probabilities("gender", _features(trained, embedder, texts)).argmax(1)
+    assert [classes_for("gender")[i] for i in predicted] == ["Female", "Male"] * 6
     assert trained.metadata["training_labels"]["age"] == {"55+": 6, "<25": 6}
-    unseen = embedder.embed_texts(["my husband and the grandchildren came over for my retirement party"])
-    assert trained.models["gender"].predict(unseen)[0] == "Female"
+    unseen = ["my husband and the grandchildren came over for my retirement party"]
+    assert classes_for("gender")[trained.probabilities("gender", _features(trained, embedder, unseen))[0].argmax()] == (
+        "Female"
+    )
 
 
 def test_artefact_is_versioned_and_reloads_to_identical_predictions(trained, embedder, tmp_path):
@@ -156,9 +164,10 @@ def test_artefact_is_versioned_and_reloads_to_identical_predictions(trained, emb
 
     reloaded = StylometricClassifier.load(path)
     texts = [p.text for p in fixture_profiles()] + ["hello there", "my wife says I work too much"]
-    vectors = embedder.embed_texts(texts)
+    features = _features(trained, embedder, texts)
+    assert np.array_equal(features["words"], _features(reloaded, embedder, texts)["words"])
     for attribute in ("gender", "age"):
-        assert np.array_equal(trained.probabilities(attribute, vectors), reloaded.probabilities(attribute, vectors))
+        assert np.array_equal(trained.probabilities(attribute, features), reloaded.probabilities(attribute, features))
     before = ClassifierAttacker(trained, embedder).attack_many(texts, [["gender", "age"]] * len(texts))
     after = ClassifierAttacker(reloaded, embedder).attack_many(texts, [["gender", "age"]] * len(texts))
     assert [r.model_dump() for r in before] == [r.model_dump() for r in after]
@@ -216,6 +225,10 @@ def test_config_needs_the_settings_of_every_attribute():
         ClassifierConfig(C={"gender": 1.0}, attributes=("gender", "age"))
     with pytest.raises(ValueError, match="classifier.extra_weight has no value for age"):
         ClassifierConfig(extra_weight={"gender": 1.0}, attributes=("gender", "age"))
+    with pytest.raises(ValueError, match="classifier.blocks has no value for age"):
+        ClassifierConfig(blocks={"gender": ("mean",)}, attributes=("gender", "age"))
+    with pytest.raises(ValueError, match="at least one block"):
+        ClassifierConfig(blocks={"gender": ()}, attributes=("gender",))
 
 
 def test_attack_result_has_the_llm_attackers_structure(trained, embedder):
@@ -385,3 +398,108 @@ def test_cli_trains_and_evaluates_a_fixture(tmp_path):
     evaluated = runner.invoke(app, ["attacker", "eval", "--data", str(held_out), "--config", str(config), "--no-cache"])
     assert evaluated.exit_code == 0, evaluated.output
     assert "└" in evaluated.output  # the accuracy table was printed
+
+
+# -- feature blocks beside the mean embedding ---------------------------------------------------
+class ConstantEmbedder(SentenceEmbedder):
+    """FAKE embedder: every line gets the same unit vector, so the embeddings carry no signal."""
+
+    def _encode(self, lines):
+        vector = np.zeros(384, dtype=np.float32)
+        vector[0] = 1.0
+        return np.tile(vector, (len(lines), 1))
+
+
+# Two groups that only their words tell apart (the FAKE embeddings are identical); "ziggurat" is
+# used by one profile only, as a name or a handle would be.
+WIFE_LINES = ["my wife cooked dinner", "the wife and I went out"]
+SINGLE_LINES = ["still single and fine", "dating apps are awful"]
+
+
+def _word_profiles(per_group: int = 6) -> list[Profile]:
+    profiles = []
+    for i in range(per_group):
+        married = _profile(f"w{i}", WIFE_LINES + (["ziggurat"] if i == 0 else []), "female", "40")
+        married.labels["married"] = AttributeLabel(estimate="married", hardness=2, certainty=3, source="synth")
+        single = _profile(f"s{i}", SINGLE_LINES, "male", "40")
+        single.labels["married"] = AttributeLabel(estimate="single", hardness=2, certainty=3, source="synth")
+        profiles += [married, single]
+    return profiles
+
+
+def _words_config(*blocks: str) -> ClassifierConfig:
+    return ClassifierConfig(attributes=("married",), blocks={"married": blocks})
+
+
+def test_frequent_words_need_five_profiles():
+    texts = ["my wife"] * 5 + ["my ziggurat"] * 4
+    assert frequent_words(texts) == ["my", "wife"]
+    assert words("I'm 34, my WIFE's car") == ["i'm", "34", "my", "wife's", "car"]
+
+
+def test_a_model_reading_words_learns_what_the_embeddings_cannot_tell(tmp_path):
+    embedder = ConstantEmbedder()
+    profiles = _word_profiles()
+    with_words = train_classifier(profiles, embedder, _words_config("mean", "words"))
+    mean_only = train_classifier(profiles, embedder, _words_config("mean"))
+    attacker = ClassifierAttacker(with_words, embedder)
+    [result] = attacker.attack_many(["dating is over\nmy wife laughed"], [["married"]])
+    guess = result.guesses["married"]
+    assert guess.guesses[0] == "Married" and guess.certainty > 1
+    assert '"my wife laughed"' in guess.inference  # the line whose own words push hardest
+    [blind] = ClassifierAttacker(mean_only, embedder).attack_many(["my wife laughed"], [["married"]])
+    assert blind.guesses["married"].certainty == 1  # identical embeddings: chance
+    path = tmp_path / "clf.json"
+    with_words.save(path)
+    saved = path.read_text()
+    assert "wife" in json.loads(saved)["vocabulary"] and "ziggurat" not in saved  # no rare string at rest
+    assert json.loads(saved)["attributes"]["married"]["blocks"] == ["mean", "words"]
+    reloaded = ClassifierAttacker(StylometricClassifier.load(path), embedder)
+    assert (
+        reloaded.attack_many(["my wife laughed"], [["married"]])[0].model_dump()
+        == attacker.attack_many(["my wife laughed"], [["married"]])[0].model_dump()
+    )
+
+
+def test_per_attribute_settings_reach_the_fitted_models():
+    config = ClassifierConfig(
+        attributes=("married", "gender"),
+        blocks={"married": ("words",), "gender": ("mean",)},
+        C={"married": 0.5, "gender": 3.0},
+    )
+    trained = train_classifier(_word_profiles()[:11], ConstantEmbedder(), config)
+    married, gender = trained.models["married"], trained.models["gender"]
+    assert (married.C, married.coef_.shape[1]) == (0.5, len(trained.featurizer.vocabulary))
+    assert (gender.C, gender.coef_.shape[1]) == (3.0, 384)
+    assert trained.blocks == {"married": ("words",), "gender": ("mean",)}
+
+
+def test_a_mean_only_classifier_keeps_no_vocabulary(trained):
+    assert trained.featurizer.vocabulary == [] and set(trained.blocks.values()) == {("mean",)}
+
+
+def test_shipped_artefact_attacks_a_real_text_end_to_end(repo, embedder):
+    attacker = ClassifierAttacker(StylometricClassifier.load(SHIPPED_ARTIFACT), embedder)
+    text = (
+        "my wife and I just dropped our youngest at college, the house is so quiet\n"
+        "twenty years at the plant and the mortgage is finally paid off"
+    )
+    [result] = attacker.attack_many([text], [["age", "gender", "married", "income", "education"]])
+    for attribute, guess in result.guesses.items():
+        assert guess.guesses and set(guess.guesses) <= set(classes_for(attribute)), attribute
+        assert guess.inference.startswith("classifier: P(") and any(
+            f'"{line}"' in guess.inference for line in text.split("\n")
+        )
+    assert result.guesses["married"].guesses[0] == "Married"
+
+
+def test_grpo_classifier_drop_sees_a_rewritten_comments_words():
+    from stealthflow.training.rewards import ClassifierDrop
+
+    embedder = ConstantEmbedder()
+    profiles = _word_profiles()
+    trained = train_classifier(profiles, embedder, _words_config("mean", "words"))
+    married = profiles[2]  # "my wife cooked dinner" / "the wife and I went out"
+    drop = ClassifierDrop(trained, embedder, {married.id: married})
+    assert drop.drop(married.id, 0, "dating apps are awful") > 0.1  # the married words are gone
+    assert drop.drop(married.id, 0, married.comments[0].text) == 0.0

@@ -1,7 +1,8 @@
-"""A stylometric classifier attacker: mean MiniLM sentence embeddings + logistic regression.
+"""A stylometric classifier attacker: MiniLM sentence embeddings and frequent words + logistic regression.
 
 Independent of any LLM and strong enough on CPU to be worth evading (the embedded 135M LLM
-attacker is at chance). One multinomial logistic regression per covered attribute, trained on
+attacker is at chance). One multinomial logistic regression per covered attribute over the feature
+blocks its settings name (`stealthflow.attack.features`), trained on
 the train split (and optionally more labelled sets, weighed per attribute) with labels normalised
 onto the option lists (age onto `AGE_BUCKETS`), saved as a small versioned JSON artefact. A copy
 trained on `data/train.jsonl` ships in the package.
@@ -25,11 +26,12 @@ import numpy as np
 
 from stealthflow.attack.config import COVERED, ClassifierConfig
 from stealthflow.attack.embeddings import SentenceEmbedder, model_version, text_lines
+from stealthflow.attack.features import Featurizer, frequent_words, stack
 from stealthflow.attack.types import AttackResult, AttributeGuess
 from stealthflow.data.attributes import AGE_BUCKETS, OPTIONS, age_bucket, snap_to_options
 from stealthflow.data.schema import Profile
 
-ARTIFACT_FORMAT = 1
+ARTIFACT_FORMAT = 2
 SHIPPED_ARTIFACT = Path(__file__).parent / "artifacts" / "classifier.json"
 _VERSIONED_LIBRARIES = ("scikit-learn", "numpy", "torch", "transformers")
 _SNIPPET_CHARS = 80
@@ -77,26 +79,32 @@ def file_sha256(path: Path) -> str:
 class StylometricClassifier:
     """One fitted logistic regression per attribute, plus the provenance of the training run."""
 
-    def __init__(self, models: dict, metadata: dict):
+    def __init__(self, models: dict, blocks: dict[str, tuple[str, ...]], featurizer: Featurizer, metadata: dict):
         self.models = models  # attribute -> sklearn LogisticRegression
+        self.blocks = blocks  # attribute -> the feature blocks its model reads, in order
+        self.featurizer = featurizer
         self.metadata = metadata
 
     @property
     def attributes(self) -> tuple[str, ...]:
         return tuple(self.models)
 
-    def probabilities(self, attribute: str, vectors: np.ndarray) -> np.ndarray:
+    def features(self, line_vectors: list[np.ndarray], texts: list[str]) -> dict[str, np.ndarray]:
+        """Feature blocks of profiles: `line_vectors[i]` embeds the lines of `texts[i]`."""
+        return self.featurizer.blocks(line_vectors, texts)
+
+    def probabilities(self, attribute: str, features: dict[str, np.ndarray]) -> np.ndarray:
         """Class probabilities, columns in `classes_for(attribute)` order."""
         model = self.models[attribute]
         # float64 throughout: the artefact stores float64 weights, so a reload predicts bit-identically.
-        probs = model.predict_proba(np.asarray(vectors, dtype=np.float64))
-        full = np.zeros((len(vectors), len(classes_for(attribute))))
+        probs = model.predict_proba(stack(features, self.blocks[attribute]))
+        full = np.zeros((len(probs), len(classes_for(attribute))))
         for column, cls in enumerate(model.classes_):
             full[:, classes_for(attribute).index(cls)] = probs[:, column]
         return full
 
     def margin_direction(self, attribute: str, cls: str) -> np.ndarray:
-        """w such that w·x grows with the log-odds of `cls` against the other classes."""
+        """w such that w·x (x: the stacked blocks) grows with the log-odds of `cls` against the other classes."""
         model = self.models[attribute]
         index = list(model.classes_).index(cls)
         if model.coef_.shape[0] == 1:  # binary: one row for classes_[1]
@@ -108,13 +116,19 @@ class StylometricClassifier:
         attributes = {
             attribute: {
                 "classes": [str(c) for c in model.classes_],
+                "blocks": list(self.blocks[attribute]),
                 "coef": model.coef_.tolist(),
                 "intercept": model.intercept_.tolist(),
             }
             for attribute, model in self.models.items()
         }
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"format": ARTIFACT_FORMAT, **self.metadata, "attributes": attributes}
+        payload = {
+            "format": ARTIFACT_FORMAT,
+            **self.metadata,
+            "vocabulary": self.featurizer.vocabulary,
+            "attributes": attributes,
+        }
         path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
 
     @classmethod
@@ -140,16 +154,17 @@ class StylometricClassifier:
             )
         if payload.get("label_options") != _label_options(payload["attributes"]):
             raise ArtifactError(f"{path}: the attribute option lists changed since it was trained; {retrain}")
-        models = {}
+        models, blocks = {}, {}
         for attribute, fitted in payload["attributes"].items():
+            blocks[attribute] = tuple(fitted["blocks"])
             model = LogisticRegression()
             model.classes_ = np.array(fitted["classes"])
             model.coef_ = np.array(fitted["coef"])
             model.intercept_ = np.array(fitted["intercept"])
             model.n_features_in_ = model.coef_.shape[1]
             models[attribute] = model
-        metadata = {k: v for k, v in payload.items() if k not in ("format", "attributes")}
-        return cls(models, metadata)
+        metadata = {k: v for k, v in payload.items() if k not in ("format", "vocabulary", "attributes")}
+        return cls(models, blocks, Featurizer(payload["vocabulary"]), metadata)
 
 
 def _label_options(attributes: Iterable[str]) -> dict[str, list[str]]:
@@ -171,15 +186,16 @@ def refuse_held_out(profiles: Iterable[Profile], held_out: Iterable[Profile]) ->
 
 
 def fit_attribute(
-    attribute: str, vectors: np.ndarray, labels: Sequence[str], extra: Sequence[bool], config: ClassifierConfig
+    attribute: str, features: np.ndarray, labels: Sequence[str], extra: Sequence[bool], config: ClassifierConfig
 ):
-    """One attribute's logistic regression; `extra` marks the examples weighed by `config.extra_weight`."""
+    """One attribute's logistic regression on its stacked feature blocks; `extra` marks the examples weighed by
+    `config.extra_weight`."""
     from sklearn.linear_model import LogisticRegression
 
     weights = np.where(extra, config.extra_weight[attribute], 1.0)
     kept = weights > 0
     model = LogisticRegression(C=config.C[attribute], max_iter=config.max_iter)
-    return model.fit(vectors[kept], np.asarray(labels)[kept], sample_weight=weights[kept])
+    return model.fit(features[kept], np.asarray(labels)[kept], sample_weight=weights[kept])
 
 
 def train_classifier(
@@ -197,20 +213,26 @@ def train_classifier(
 
     `extra` profiles (other labelled sets) weigh `config.extra_weight[attribute]` each.
     `held_out` are the evaluation profiles: training refuses any profile that shares an id or
-    a text with them, so test profiles never reach the classifier.
+    a text with them, so test profiles never reach the classifier. The word vocabulary comes from all
+    training texts (labelled or not), only when some model reads words.
     """
     config = config or ClassifierConfig()
     held_out = list(held_out)
     everything = [*profiles, *extra]
     refuse_held_out(everything, held_out)
-    vectors = embedder.embed_texts([p.text for p in everything], on_progress).astype(np.float64)
+    texts = [p.text for p in everything]
+    line_vectors = embedder.embed_profiles(texts, on_progress)
+    featurizer = Featurizer(frequent_words(texts) if config.reads_words() else [])
+    features = featurizer.blocks(line_vectors, texts)
     is_extra = np.arange(len(everything)) >= len(profiles)
-    models, examples = {}, {}
+    models, blocks, examples = {}, {}, {}
     for attribute in config.attributes:
         indices, labels = labelled_examples(everything, attribute, config.min_hardness)
         if len(set(labels)) < 2:
             raise ValueError(f"{attribute}: need labels of at least two classes to train, found {sorted(set(labels))}")
-        models[attribute] = fit_attribute(attribute, vectors[indices], labels, is_extra[indices], config)
+        blocks[attribute] = config.blocks[attribute]
+        columns = stack(features, blocks[attribute])[indices]
+        models[attribute] = fit_attribute(attribute, columns, labels, is_extra[indices], config)
         examples[attribute] = dict(sorted(Counter(labels).items()))
     metadata = {
         "embedding_model": model_version(),
@@ -224,7 +246,7 @@ def train_classifier(
         "training_labels": examples,
         "config": config.model_dump(mode="json", exclude={"artifact"}),
     }
-    return StylometricClassifier(models, metadata)
+    return StylometricClassifier(models, blocks, featurizer, metadata)
 
 
 def certainty(probability: float, n_classes: int) -> int:
@@ -257,19 +279,21 @@ class ClassifierAttacker:
     def attack(self, text: str, attributes: list[str]) -> AttackResult:
         lines = text_lines(text)
         line_vectors = self.embedder.embed_lines(lines)
-        profile_vector = line_vectors.mean(0, keepdims=True)
+        profile = self.classifier.features([line_vectors], [text])
+        # Each line read as a one-line profile: the line whose own features push hardest is the telling one.
+        each_line = self.classifier.features([line_vectors[i : i + 1] for i in range(len(lines))], lines)
         guesses = {}
         for attribute in attributes:
             if not self.covers(attribute):
                 guesses[attribute] = AttributeGuess(attribute=attribute)
                 continue
             classes = classes_for(attribute)
-            probs = self.classifier.probabilities(attribute, profile_vector)[0]
+            probs = self.classifier.probabilities(attribute, profile)[0]
             known = set(self.classifier.models[attribute].classes_)  # classes absent from training are never guessed
             ranked = [classes[i] for i in np.argsort(-probs, kind="stable") if classes[i] in known]
             top_probability = float(probs.max())
-            # The profile vector is the mean of its lines, so each line's share of the margin is linear.
-            pull = line_vectors @ self.classifier.margin_direction(attribute, ranked[0])
+            direction = self.classifier.margin_direction(attribute, ranked[0])
+            pull = stack(each_line, self.classifier.blocks[attribute]) @ direction
             telling = lines[int(np.argmax(pull))].strip()
             snippet = telling if len(telling) <= _SNIPPET_CHARS else telling[: _SNIPPET_CHARS - 1] + "…"
             listed = ", ".join(f"P({c})={probs[classes.index(c)]:.2f}" for c in ranked)

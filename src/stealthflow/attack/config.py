@@ -4,16 +4,18 @@ reading settings imports neither numpy nor the embedder."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
 COVERED: tuple[str, ...] = ("age", "gender", "education", "income", "married")
+Block = Literal["mean", "words"]  # the feature blocks of stealthflow.attack.features
 
 
 class ClassifierConfig(BaseModel):
     """Settings section `classifier:`: where the artefact lives and how to train one.
 
-    The defaults train the shipped artefact (data/train.jsonl only, C=10 for every attribute);
+    The defaults train the shipped artefact (data/train.jsonl only, the mean embedding, C=10 for every attribute);
     `configs/classifier-blind-sets.yaml` (sets a-k) and `configs/classifier-blind-sets-a-m.yaml` (a-m) add the
     blind profile sets with settings chosen by `benchmarks/attacker_cv.py`.
     """
@@ -21,7 +23,9 @@ class ClassifierConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     artifact: Path | None = None  # None = the artefact shipped in the package
-    C: dict[str, float] = dict.fromkeys(COVERED, 10.0)  # inverse regularisation per attribute
+    # Per attribute: the feature blocks its model reads, in order, and its inverse regularisation.
+    blocks: dict[str, tuple[Block, ...]] = dict.fromkeys(COVERED, ("mean",))
+    C: dict[str, float] = dict.fromkeys(COVERED, 10.0)
     # Labelled profile files trained on besides --data; relative paths are read from the source checkout.
     extra_data: tuple[Path, ...] = ()
     # Sample weight of an extra profile per attribute (a --data profile weighs 1; 0 leaves them out).
@@ -32,8 +36,14 @@ class ClassifierConfig(BaseModel):
 
     @model_validator(mode="after")
     def _every_attribute_has_its_settings(self) -> ClassifierConfig:
-        for name, values in (("C", self.C), ("extra_weight", self.extra_weight)):
+        for name, values in (("blocks", self.blocks), ("C", self.C), ("extra_weight", self.extra_weight)):
             missing = [a for a in self.attributes if a not in values]
             if missing:
                 raise ValueError(f"classifier.{name} has no value for {', '.join(missing)}")
+        if any(not self.blocks[a] for a in self.attributes):
+            raise ValueError("classifier.blocks: every attribute's model reads at least one block")
         return self
+
+    def reads_words(self) -> bool:
+        """Whether some model reads the `words` block (then training builds a vocabulary)."""
+        return any("words" in self.blocks[a] for a in self.attributes)

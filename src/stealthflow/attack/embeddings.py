@@ -4,7 +4,7 @@ The package is installed with `--no-deps` (its sentence-transformers dependency 
 CUDA torch), so the model is loaded with plain transformers and pooled the way
 sentence-transformers does it: mean over tokens, then L2 normalisation.
 
-A profile is embedded as the mean of its lines' embeddings (one comment per line). Embedding
+A profile is embedded line by line (one comment per line); the classifier pools the lines. Embedding
 is the slow part (~50 comments/s on a CPU core), so vectors can be cached on disk, keyed by
 the SHA-256 of the line: the cache holds hashes and vectors, never text.
 """
@@ -158,12 +158,12 @@ class SentenceEmbedder:
                         on_progress(sum(uses[k] for k in chunk))
             return np.stack([self._memory[k] for k in keys]) if keys else np.zeros((0, DIMENSION), np.float32)
 
-    def embed_texts(self, texts: list[str], on_progress: Callable[[int], None] | None = None) -> np.ndarray:
-        """One vector per profile text: the mean of its lines' vectors."""
+    def embed_profiles(self, texts: list[str], on_progress: Callable[[int], None] | None = None) -> list[np.ndarray]:
+        """Per profile text, its lines' vectors (one batched pass over all lines)."""
         per_text = [text_lines(t) for t in texts]
         vectors = self.embed_lines([line for lines in per_text for line in lines], on_progress)
         bounds = np.cumsum([0] + [len(lines) for lines in per_text])
-        return np.stack([vectors[a:b].mean(0) for a, b in zip(bounds[:-1], bounds[1:])]) if texts else vectors
+        return [vectors[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
     def close(self) -> None:
         if self.cache:

@@ -372,7 +372,10 @@ class ClassifierDrop:
         lines = self._lines[profile_id]
         replaced = lines.copy()
         replaced[comment_index] = self.embedder.embed_lines([new_comment])[0]
-        before, after = lines.mean(0, keepdims=True), replaced.mean(0, keepdims=True)
+        comments = [c.text for c in profile.comments]
+        new_text = "\n".join(comments[:comment_index] + [new_comment] + comments[comment_index + 1 :])
+        before = self.classifier.features([lines], ["\n".join(comments)])
+        after = self.classifier.features([replaced], [new_text])
         drops = []
         for attribute, label in profile.labelled().items():
             cls = normalise_label(attribute, label.estimate) if attribute in self.classifier.attributes else None
