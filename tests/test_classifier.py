@@ -268,7 +268,11 @@ def test_shipped_artefact_was_trained_on_the_train_split_only(repo):
 
 @pytest.mark.parametrize(
     ("recipe", "sets"),
-    [("classifier-blind-sets.yaml", "abcdefghijk"), ("classifier-blind-sets-a-m.yaml", "abcdefghijklm")],
+    [
+        ("classifier-blind-sets.yaml", "abcdefghijk"),
+        ("classifier-blind-sets-a-m.yaml", "abcdefghijklm"),
+        ("classifier-words-a-m.yaml", "abcdefghijklm"),
+    ],
 )
 def test_blind_set_recipes_train_on_their_sets_and_no_test_profile(repo, recipe, sets):
     from stealthflow.config import load_settings
