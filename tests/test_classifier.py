@@ -258,23 +258,31 @@ def test_certainty_rescales_between_chance_and_sure():
     assert certainty(0.6, 5) == 3
 
 
-def test_shipped_artefact_was_trained_on_the_train_split_only(repo):
+def test_shipped_artefact_is_its_recipes_and_keeps_no_rare_word(repo):
+    from stealthflow.config import load_settings
+
     classifier = StylometricClassifier.load(SHIPPED_ARTIFACT)
-    assert SHIPPED_ARTIFACT.stat().st_size < 500_000
+    recipe = load_settings(repo / "configs/classifier-words-a-m.yaml").classifier
+    assert SHIPPED_ARTIFACT.stat().st_size < 3_000_000
     assert classifier.metadata["train_data_sha256"] == file_sha256(repo / "data/train.jsonl")
+    assert classifier.metadata["extra_data_sha256"] == {str(p): file_sha256(repo / p) for p in recipe.extra_data}
     assert classifier.metadata["held_out_profiles_checked"] == len(load_profiles(repo / "data/test.jsonl"))
+    assert classifier.metadata["config"] == recipe.model_dump(mode="json", exclude={"artifact"})
     assert set(classifier.attributes) == {"age", "gender", "education", "income", "married"}
+    texts = [p.text for p in load_profiles(repo / "data/train.jsonl")]
+    texts += [p.text for path in recipe.extra_data for p in load_profiles(repo / path)]
+    assert classifier.featurizer.vocabulary == frequent_words(texts)  # each word used by >= 5 training profiles
 
 
 @pytest.mark.parametrize(
-    ("recipe", "sets"),
+    ("recipe", "sets", "shipped"),
     [
-        ("classifier-blind-sets.yaml", "abcdefghijk"),
-        ("classifier-blind-sets-a-m.yaml", "abcdefghijklm"),
-        ("classifier-words-a-m.yaml", "abcdefghijklm"),
+        ("classifier-blind-sets.yaml", "abcdefghijk", False),
+        ("classifier-blind-sets-a-m.yaml", "abcdefghijklm", False),
+        ("classifier-words-a-m.yaml", "abcdefghijklm", True),
     ],
 )
-def test_blind_set_recipes_train_on_their_sets_and_no_test_profile(repo, recipe, sets):
+def test_blind_set_recipes_train_on_their_sets_and_no_test_profile(repo, recipe, sets, shipped):
     from stealthflow.config import load_settings
 
     settings = load_settings(repo / "configs" / recipe).classifier
@@ -283,7 +291,8 @@ def test_blind_set_recipes_train_on_their_sets_and_no_test_profile(repo, recipe,
     ]
     extra = [p for path in settings.extra_data for p in load_profiles(repo / path)]
     refuse_held_out(extra, load_profiles(repo / "data/test.jsonl"))  # raises on a shared id or text
-    assert settings.artifact is not None  # a candidate: training it never overwrites the shipped artefact
+    # A candidate's training never overwrites the shipped artefact; the shipped one's recipe writes it.
+    assert (settings.artifact is None) == shipped
 
 
 # -- chance levels --------------------------------------------------------------------------

@@ -91,8 +91,8 @@ def test_analyze_gives_spans_cues_the_rewrite_as_a_diff_and_a_risk_line_per_attr
     assert next(p for p in changes if p["before"] == "ER nurse")["attributes"] == ["occupation"]
     risk = {line["attribute"]: line for line in result["risk"]}
     assert list(risk) == list(ATTRIBUTES)
-    assert risk["age"]["attackers"] == ["classifier"] and risk["age"]["verdict"] == "above majority"
-    assert risk["gender"]["verdict"] == "above uniform only" and "weak signal" in risk["gender"]["line"]
+    assert risk["gender"]["attackers"] == ["classifier"] and risk["gender"]["verdict"] == "above majority"
+    assert risk["age"]["verdict"] == "above uniform only" and "weak signal" in risk["age"]["line"]
     assert risk["location"]["attackers"] == [] and risk["location"]["line"].startswith("No attacker here scores it.")
 
 

@@ -15,9 +15,10 @@ Block = Literal["mean", "words"]  # the feature blocks of stealthflow.attack.fea
 class ClassifierConfig(BaseModel):
     """Settings section `classifier:`: where the artefact lives and how to train one.
 
-    The defaults train the shipped artefact (data/train.jsonl only, the mean embedding, C=10 for every attribute);
-    `configs/classifier-blind-sets.yaml` (sets a-k) and `configs/classifier-blind-sets-a-m.yaml` (a-m) add the
-    blind profile sets with settings chosen by `benchmarks/attacker_cv.py`.
+    The defaults train on data/train.jsonl only, the mean embedding, C=10 for every attribute;
+    `configs/classifier-words-a-m.yaml` is the shipped artefact's recipe (blind sets a-m added, the mean embedding
+    and words, settings chosen by `benchmarks/attacker_cv.py`); `configs/classifier-blind-sets.yaml` (a-k) and
+    `configs/classifier-blind-sets-a-m.yaml` (a-m) are mean-embedding candidates, not shipped.
     """
 
     model_config = ConfigDict(extra="forbid")

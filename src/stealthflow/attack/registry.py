@@ -32,7 +32,7 @@ def attacker_names() -> list[str]:
 def default_attackers(settings: "Settings") -> list[str]:
     """What `attack` runs when no attacker is named: the classifier while the attacker model is the embedded one,
     the LLM attacker on any other model. The embedded 135M model answered 1 of 40 test profiles in the requested
-    format and is below chance on every attribute; the classifier's pooled top-1 on the 200 test profiles is 0.60
+    format and is below chance on every attribute; the classifier's pooled top-1 on the 200 test profiles is 0.62
     vs majority 0.51 (docs/attack.md, `benchmarks/attacker_strength.py`)."""
     return ["classifier"] if settings.attacker_model().model == "embedded" else ["llm"]
 
