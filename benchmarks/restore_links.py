@@ -29,7 +29,7 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 MESSAGES = Path(__file__).resolve().parent.parent / "data" / "pii_test.jsonl"
 TYPES = {  # a value of each, as a reply would get it back
-    "IBAN": "DE89 3704 0044 0532 0130 00",
+    "IBAN": "DE44 3704 0044 0532 9130 00",
     "API_KEY": "sk_live_51HqXyZAbCdEfGhIjKlMnOpQr",
     "REAL_NAME": "Marta Kowalczyk",
     "EMAIL": "marta.k@mailbox.org",

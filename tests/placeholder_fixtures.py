@@ -14,12 +14,12 @@ from stealthflow.placeholders.policy import ProtectConfig
 
 PERSONAL_TEXT = (
     "Hi, my name is Anna Berg and my email is anna.berg@mailbox.org, call (415) 555-2671. "
-    "My card is 4111 1111 1111 1111 and my password is hunter2! I was diagnosed with asthma."
+    "My card is 4716 2830 5914 4476 and my password is hunter2! I was diagnosed with asthma."
 )
 # Hypothesis settings of the fuzz tests: reproducible examples, no deadline (2 shared cores), one
 # Protector per module (a function-scoped fixture reused across examples is intended).
 FUZZ = {"deadline": None, "derandomize": True, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
-RAW_VALUES = ["Anna Berg", "anna.berg@mailbox.org", "555-2671", "4111 1111 1111 1111", "hunter2", "asthma"]
+RAW_VALUES = ["Anna Berg", "anna.berg@mailbox.org", "555-2671", "4716 2830 5914 4476", "hunter2", "asthma"]
 
 
 def protect_config(tmp_path: Path, monkeypatch, **overrides) -> ProtectConfig:

@@ -814,7 +814,7 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     from stealthflow.anonymize import methods
     from stealthflow.anonymize.methods import Anonymized
 
-    iban = "DE89 3704 0044 0532 0130 00"
+    iban = "DE44 3704 0044 0532 9130 00"
 
     class Partly:  # FAKE local method: one change holding an IBAN, one without; "type 1 diabetes" stays
         name = "local"

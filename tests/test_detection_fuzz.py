@@ -10,7 +10,7 @@ from placeholder_fixtures import FUZZ
 
 from stealthflow.placeholders.normalize import shadow
 
-VALUES = ["dana.berg@mailbox.org", "4111 1111 1111 1111", "AKIAIOSFODNN7EXAMPLE", "81.20.30.40", "+1 415 555 0100"]
+VALUES = ["dana.berg@mailbox.org", "4716 2830 5914 4476", "AKIAIOSFODNN7EXAMPLE", "81.20.30.40", "+1 415 555 0100"]
 NOISE = st.sampled_from(["\u200b", "\u00ad", "\u2060", "\ufeff", ""])
 FOLDS = {"@": "＠", "1": "１", "4": "٤", " ": "\u00a0"}
 

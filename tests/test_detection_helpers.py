@@ -18,8 +18,8 @@ def long_text(seed: int, size: int = 20_000) -> str:
     sentences = [
         "My name is Anna Berg and my email is anna.berg@mailbox.org.",
         "Call me at (415) 555-{n} after six.",
-        "The card is 4111 1111 1111 1111, the server 10.0.0.{d}.",
-        "my password is Tr0ub{n}!x and the iban DE89370400440532013000",
+        "The card is 4716 2830 5914 4476, the server 10.0.0.{d}.",
+        "my password is Tr0ub{n}!x and the iban DE44370400440532913000",
         "We moved the meeting to the small room on the third floor.",
         "visit mailbox.org/path?id={n} or ring +44 20 7946 0{n3}",
     ]

@@ -170,7 +170,7 @@ def test_protect_without_the_tagger_imports_no_nlp_library(home, tmp_path):
     spaCy, torch or transformers is imported (Presidio's predefined recognizers, which ran detection
     before, pulled them all in: ~5.5 s of a cold call)."""
     nlp = ("presidio_analyzer", "spacy", "torch", "transformers")
-    post = POST + " Card 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, see https://mailbox.org/x"
+    post = POST + " Card 4716 2830 5914 4476, IBAN DE44 3704 0044 0532 9130 00, see https://mailbox.org/x"
     probe = (
         "import atexit, sys; "
         f"atexit.register(lambda: print([m for m in {nlp!r} if m in sys.modules], file=sys.stderr)); "

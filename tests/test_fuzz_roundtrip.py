@@ -17,7 +17,7 @@ PIECES = st.sampled_from(
         "[[EMAIL:3f81a2c9]]",
         "\\",
         "dana@mailbox.org",
-        "4111 1111 1111 1111",
+        "4716 2830 5914 4476",
         "AKIAIOSFODNN7EXAMPLE",
         "81.0.0.1",
         "mailbox.org/x",

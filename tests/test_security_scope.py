@@ -305,21 +305,21 @@ def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
     try:
-        yvonne = store.append("yvonne", "My IBAN is DE89 3704 0044 0532 0130 00.")
-        own = store.append("xavier", "Mine is GB82 WEST 1234 5698 7654 32.")
-        guess = store.append("xavier", "Is hers DE89 3704 0044 0532 0130 00?")
-        fresh = store.append("xavier", "Or NL91 ABNA 0417 1643 00?")
+        yvonne = store.append("yvonne", "My IBAN is DE44 3704 0044 0532 9130 00.")
+        own = store.append("xavier", "Mine is GB17 WEST 1234 5698 7654 38.")
+        guess = store.append("xavier", "Is hers DE44 3704 0044 0532 9130 00?")
+        fresh = store.append("xavier", "Or NL38 ABNA 0417 1643 81?")
         assert "<IBAN_1>" in yvonne.text and "<IBAN_1>" in own.text
         assert "<IBAN_2>" in guess.text and "<IBAN_3>" in fresh.text  # a guess right or wrong looks the same
         proxy_session = "proxy-session"
-        in_chat = protector.protect("Pay to DE89 3704 0044 0532 0130 00", proxy_session)
+        in_chat = protector.protect("Pay to DE44 3704 0044 0532 9130 00", proxy_session)
         assert store.forget("xavier", guess.id) == 1
-        assert "DE89 3704 0044 0532 0130 00" not in store.hydrate("xavier", guess.text)  # xavier's copy is gone
-        assert "DE89 3704 0044 0532 0130 00" in store.hydrate("yvonne", yvonne.text)  # yvonne's stays
+        assert "DE44 3704 0044 0532 9130 00" not in store.hydrate("xavier", guess.text)  # xavier's copy is gone
+        assert "DE44 3704 0044 0532 9130 00" in store.hydrate("yvonne", yvonne.text)  # yvonne's stays
         assert (
-            protector.restore(in_chat.text, proxy_session).text == "Pay to DE89 3704 0044 0532 0130 00"
+            protector.restore(in_chat.text, proxy_session).text == "Pay to DE44 3704 0044 0532 9130 00"
         )  # so does the chat's
-        assert "GB82 WEST 1234 5698 7654 32" in store.hydrate("xavier", own.text)
+        assert "GB17 WEST 1234 5698 7654 38" in store.hydrate("xavier", own.text)
     finally:
         store.close()
         protector.close()

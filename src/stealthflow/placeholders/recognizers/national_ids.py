@@ -37,12 +37,14 @@ from stealthflow.placeholders.language import language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.languages import cue_pattern
 from stealthflow.placeholders.recognizers.sentences import sentence_start
+from stealthflow.placeholders.reserved import sample_value
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import data_yaml
 
 
 class ChecksumIdRecognizer(Recognizer):
-    """Candidates of `shape` that `number.is_valid` accepts; with `named`, only after one of the
+    """Candidates of `shape` that `number.is_valid` accepts, but the published specimen and test values of its `name`
+    (`reserved.sample_value`: "RSSMRA80A01H501U", BSNs of the test range 99999...); with `named`, only after one of the
     language's `names` (`id_names`) in the same sentence. In a text of another language, only after one of
     them ("My Steuer-ID is 36 574 261 809", "sécu 2 95 10 99 126 111 93": a phone number otherwise)."""
 
@@ -64,7 +66,9 @@ class ChecksumIdRecognizer(Recognizer):
         return [
             self.span(m.start(), m.end())
             for m in self.shape.finditer(text)
-            if self._valid(m) and (not self._needs_name(m) or self.named_at(text, m.start()))
+            if self._valid(m)
+            and not sample_value(self.name, m[0])
+            and (not self._needs_name(m) or self.named_at(text, m.start()))
         ]
 
     def _valid(self, match: re.Match[str]) -> bool:
@@ -137,7 +141,7 @@ class CodiceFiscaleRecognizer(ChecksumIdRecognizer):
 
 @register_recognizer
 class BsnRecognizer(ChecksumIdRecognizer):
-    """Dutch citizen service number (BSN, 9 digits: "111222333"), after its name."""
+    """Dutch citizen service number (BSN, 9 digits: "111222345"), after its name."""
 
     name, number, languages, named = "nl_bsn", bsn, frozenset({"nl"}), True
     shape = _digits(9)

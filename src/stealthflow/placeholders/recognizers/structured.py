@@ -22,7 +22,13 @@ from stealthflow.placeholders.domains import email_domain, inside, offline_tld, 
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
-from stealthflow.placeholders.reserved import generic_account, reserved_host, reserved_ip
+from stealthflow.placeholders.reserved import (
+    generic_account,
+    inside_sample_value,
+    reserved_host,
+    reserved_ip,
+    sample_value,
+)
 from stealthflow.placeholders.types import Span, parse_phone
 from stealthflow.resources import data_yaml
 
@@ -58,7 +64,8 @@ def identifier_patterns() -> dict:
 
 class PatternBacked(Recognizer):
     """Runs the patterns that data/identifier_patterns.yaml lists under its `name`; keeps hits at or
-    above `min_score`. A match scores its pattern's score, 1 when `valid` says it is the identifier,
+    above `min_score`, but the published sample values of its `name` (`reserved.sample_value`: the test
+    card 4242 4242 4242 4242). A match scores its pattern's score, 1 when `valid` says it is the identifier,
     0 when `valid` says it is not or `invalid` rules it out; a match inside a wider one scoring as
     much is dropped.
 
@@ -123,7 +130,7 @@ class PatternBacked(Recognizer):
         spans = {}
         for offset, piece in self.pieces(text):
             for found_start, found_end, score in self.analyze(piece):
-                if score >= self.min_score:
+                if score >= self.min_score and not sample_value(self.name, piece[found_start:found_end]):
                     start = offset + found_start
                     end = start + len(piece[found_start:found_end].rstrip(self.trailing))
                     spans[(start, end)] = self.span(start, end, score)  # overlapping pieces find a value twice
@@ -234,7 +241,8 @@ def luhn_valid(digits: str) -> bool:
 @register_recognizer
 class SeparatedCardRecognizer(Recognizer):
     """Card numbers grouped with dots, slashes or underscores (the card pattern knows spaces and
-    dashes only), Luhn-checked so dotted version numbers or dates are not taken for cards."""
+    dashes only), Luhn-checked so dotted version numbers or dates are not taken for cards; not a published test
+    card (`reserved.sample_value`, the card recognizer's list)."""
 
     name, type = "credit_card_separated", "CREDIT_CARD"
 
@@ -242,7 +250,9 @@ class SeparatedCardRecognizer(Recognizer):
         return [
             self.span(m.start(), m.end())
             for m in _SEPARATED_CARD.finditer(text)
-            if 13 <= len(digits := re.sub(r"\D", "", m[0])) <= 19 and luhn_valid(digits)
+            if 13 <= len(digits := re.sub(r"\D", "", m[0])) <= 19
+            and luhn_valid(digits)
+            and not sample_value(CreditCardRecognizer.name, digits)
         ]
 
 
@@ -452,7 +462,8 @@ _PHONE_CANDIDATE = re.compile(
 
 @register_recognizer
 class PhoneRecognizer(Recognizer):
-    """Phone numbers (`phonenumbers`): international ones of a possible length, national ones valid in one of `regions`.
+    """Phone numbers (`phonenumbers`): international ones of a possible length, national ones valid in one of `regions`;
+    not the digits of a published sample number (`reserved.inside_sample_value`: a sample IBAN's "0417 1643 00").
 
     A candidate is the longest run of digit groups the pattern reads; the number may be a prefix of it, a number in a
     region of the text's language (`home_regions`) before one elsewhere. "Our helpline 020 7946 0958 24 hours a day":
@@ -475,6 +486,7 @@ class PhoneRecognizer(Recognizer):
                 not 7 <= _digits(match[0]) <= 15
                 or _NOT_PHONE.fullmatch(match[0])
                 or other_kind_before(text, match.start())
+                or inside_sample_value(text, match.start(), match.end())
                 or not (end := self.number_end(match[0], bool(_COUNTED.match(text, match.end()))))
             ):
                 continue
