@@ -8,8 +8,9 @@ import re
 
 import pytest
 from fakes import fake_llm
-from gate_fakes import floors_gate
+from gate_fakes import ScoreByTable, floors_gate
 
+from stealthflow.anonymize.fallback import Fallback, confidence_floor
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
 from stealthflow.data import ATTRIBUTES
@@ -210,8 +211,8 @@ class FakeTagger:
 
     labels = list(ATTRIBUTES)
 
-    def __init__(self, cues: dict[str, str], words: dict[str, str] | None = None):
-        self.cues, self.words = cues, words or {}
+    def __init__(self, cues: dict[str, str], words: dict[str, str] | None = None, score: float = 0.9):
+        self.cues, self.words, self.score = cues, words or {}, score
 
     def token_probabilities(self, texts, batch_size=16):
         import numpy as np
@@ -235,7 +236,7 @@ class FakeTagger:
             for phrase, label in self.cues.items():
                 start = text.find(phrase)
                 if start >= 0:
-                    spans.append(TaggedSpan(start, start + len(phrase), label, 0.9))
+                    spans.append(TaggedSpan(start, start + len(phrase), label, self.score))
             found.append(spans)
         return found
 
@@ -350,7 +351,10 @@ def test_the_object_of_a_preposition_never_leaves_alone_even_when_every_edit_is_
     method = LocalAnonymizer(None, FakeTagger({"Texas": "pobp"}), Generalizer(Lenient(), floors_gate(0.0, -1.0)))
     post = "My sister grew up in Texas. She still loves brisket."
     (result,) = method.rewrite_posts([post])
-    assert_whole_sentences(post, result.text)
+    # every sentence whole: kept with an object after "in", or gone with its confident mark (fallback.py)
+    assert not _STRANDED.search(result.text) and result.text.endswith(" She still loves brisket.") != (
+        result.text == "She still loves brisket."
+    ), result.text
 
 
 def test_a_number_mislabelled_for_an_attribute_does_not_take_its_sentence_away():
@@ -367,6 +371,70 @@ def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
     assert result.text == "Honestly this razor is the best."  # the subject of the only sentence: never cut
     assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor"}] and result.details["changes"] == []
+
+
+class OnlyWholeSentences(FakeScorer):  # FAKE: a text that only lost whole sentences reads well, any other edit badly
+    def compare(self, originals, rewrites):
+        from stealthflow.utility.fluency import Fluency
+
+        def sentences(text):
+            return {s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()}
+
+        return [
+            Fluency(0.0 if r.strip() and sentences(r) < sentences(o) else -9.0, 0.0)
+            for o, r in zip(originals, rewrites, strict=True)
+        ]
+
+
+def confident_fallback(generalizer: Generalizer) -> Fallback:
+    """The fallback at the shipped confidence floor; the FAKE tagger's marks score above it."""
+    assert confidence_floor() < 0.9
+    return Fallback(generalizer)
+
+
+def test_a_confident_mark_nothing_replaces_leaves_with_its_sentence_when_the_post_keeps_another():
+    generalizer = Generalizer(OnlyWholeSentences(), floors_gate(0.0, -1.0))
+    method = LocalAnonymizer(
+        None, FakeTagger({"Leeds": "location"}), generalizer, fallback=confident_fallback(generalizer)
+    )
+    result = method.anonymize_many(
+        [Profile(id="p", comments=[Comment(text="Rent in Leeds keeps going up. Nice weather today.")])]
+    )[0]
+    assert result.text == "Nice weather today." and result.details["unprotected"] == []
+    (change,) = result.details["changes"]
+    assert change["by"] == "sentence" and change["attribute"] == "location" and "Leeds" in change["phrase"]
+
+
+def test_a_confident_mark_nothing_replaces_leaves_with_the_smallest_clause_its_sentence_stands_without():
+    scorer = ScoreByTable({"I love the food.": 0.0})  # FAKE: only the sentence without the clause reads well
+    generalizer = Generalizer(scorer, floors_gate(0.0, -1.0))
+    method = LocalAnonymizer(
+        None, FakeTagger({"Leeds": "location"}), generalizer, fallback=confident_fallback(generalizer)
+    )
+    (result,) = method.rewrite_posts(["I love the food, and I grew up in Leeds."])
+    assert result.text == "I love the food." and result.unprotected == []
+    (change,) = result.changes
+    assert change["by"] == "clause" and "and I grew up in Leeds" in change["phrase"]
+    assert [(r.removed, r.how) for r in result.removals] == [("and I grew up in Leeds", "clause")]
+
+
+def test_a_posts_only_sentence_never_leaves_its_mark_stays_reported():
+    generalizer = Generalizer(OnlyWholeSentences(), floors_gate(0.0, -1.0))
+    method = LocalAnonymizer(
+        None, FakeTagger({"Leeds": "location"}), generalizer, fallback=confident_fallback(generalizer)
+    )
+    (result,) = method.rewrite_posts(["Rent in Leeds keeps going up."])
+    assert result.text == "Rent in Leeds keeps going up." and result.unprotected == ["Leeds"]
+
+
+def test_a_mark_the_tagger_is_not_confident_of_never_takes_its_sentence_away():
+    floor = confidence_floor()
+    post = "Rent in Leeds keeps going up. Nice weather today."
+    generalizer = Generalizer(OnlyWholeSentences(), floors_gate(0.0, -1.0))
+    for score, removed in ((floor - 0.01, False), (min(1.0, floor + 0.01), True)):  # FAKE tagger's score
+        method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}, score=score), generalizer)
+        (result,) = method.rewrite_posts([post])
+        assert (result.text == "Nice weather today.") is removed and (result.unprotected == []) is removed, score
 
 
 def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
@@ -543,6 +611,24 @@ def test_the_issues_own_post_is_generalized_in_whole_sentences():
 
 
 @pytest.mark.real_model
+def test_a_confident_mark_nothing_replaces_leaves_with_its_clause_or_sentence_with_the_shipped_tagger():
+    """The shipped cue tagger and fluency scorer: "Hermosillo" has no stand-in in an origin frame and no constituent
+    the sentence stands without; the tagger is confident of it, so it leaves with its clause or sentence and the
+    post's other sentence stays whole."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "Winters are long and I hate them. I was born in Hermosillo, so anything under 15 degrees feels arctic."
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert "Hermosillo" not in result.text and result.unprotected == [], result
+    assert result.text.startswith("Winters are long and I hate them."), result.text
+    assert any(c["by"] in {"clause", "sentence"} and c["attribute"] == "pobp" for c in result.changes), result.changes
+
+
+@pytest.mark.real_model
 def test_a_stand_in_mid_sentence_takes_the_case_of_its_slot():
     """The teacher's "Here in my city" for "here in leeds" was printed as protected mid-sentence ("The rent Here in
     my city"): no word the rewrite capitalises inside a sentence that the post did not (but "I")."""
@@ -629,7 +715,9 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkey
     rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "local_rewrites_reference.jsonl").open()]
     # a reference rewrite that put in a stand-in readers have rejected since (generic.yaml `rejected`) is no longer made
     rows = [r for r in rows[:15] if not any(put_in(w, r["post"], r["rewrite"]) for w in rejected_stand_ins())]
-    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
+    generalizer = Generalizer(shared_scorer)
+    off = Fallback(generalizer, floor=2.0)  # the reference predates the clause and sentence fallback: no mark reaches 2
+    results = LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=off).rewrite_posts(
         [r["post"] for r in rows]
     )
     assert sum(row["rewrite"] != row["post"] for row in rows) >= 5  # the sample exercises the generalizer

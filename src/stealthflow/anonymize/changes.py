@@ -10,12 +10,16 @@ import re
 from stealthflow.data.evidence import find_phrase
 
 _TOKEN = re.compile(r"\S+")
+_WORD = re.compile(r"\w+")
 
 
-def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how: str) -> list[dict]:
-    """Every stretch of `original` that left the text (word by word), what replaced it, and the
+def text_changes(
+    original: str, rewritten: str, cues: list[tuple[str, str]], how: str, removals: list[tuple[str, str]] = ()
+) -> list[dict]:
+    """Every stretch of `original` that left the text (word by word), what replaced it, the
     attribute of the marked phrase that overlaps most of the characters that left (None: the model changed
-    more than was marked). A word kept but for its punctuation did not leave: in "Lagos for a desk job in
+    more than was marked), and by what: `how`, or for a stretch of one of `removals` ((what left, how): a clause or
+    a sentence that left with a mark, `fallback.Removal`) its how. A word kept but for its punctuation did not leave: in "Lagos for a desk job in
     Toronto." -> "Lagos." the attribute is that of "a desk job", not of "Lagos", which stayed."""
     if original == rewritten:
         return []
@@ -32,10 +36,19 @@ def text_changes(original: str, rewritten: str, cues: list[tuple[str, str]], how
         first, last = _left(removed, added, start) if removed else (start, start + 1)  # an insertion: where it went
         overlaps = [(min(e, last) - max(s, first), attribute) for (s, e), attribute in cue_spans]
         size, attribute = max(overlaps, key=lambda o: o[0], default=(0, None))
+        by = next((kind for gone, kind in removals if _within(removed, added, gone)), how)
         changes.append(
-            {"phrase": removed, "replacement": added, "attribute": attribute if size > 0 else None, "by": how}
+            {"phrase": removed, "replacement": added, "attribute": attribute if size > 0 else None, "by": by}
         )
     return changes
+
+
+def _within(removed: str, added: str, gone: str) -> bool:
+    """The stretch `removed` of the original, `added` in its place, is the removal `gone` (a clause or sentence as it
+    read when it left, after other edits of it): at least half of the words of `gone` are among those of `removed`,
+    and `added` only keeps words of `removed` around it ("food, and I grew up in Leeds." -> "food.")."""
+    left, was = set(_WORD.findall(gone.casefold())), set(_WORD.findall(removed.casefold()))
+    return bool(left) and 2 * len(left & was) >= len(left) and set(_WORD.findall(added.casefold())) <= was - left
 
 
 def _left(removed: str, added: str, start: int) -> tuple[int, int]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER, placeholder_stretches
 from stealthflow.data import ATTRIBUTES, Profile
-from stealthflow.data.evidence import locate_evidence
+from stealthflow.data.evidence import find_phrase, locate_evidence
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
 from stealthflow.pii_tagger.training.metrics import span_metrics
 from stealthflow.pii_tagger.training.train import Example
@@ -52,6 +52,15 @@ def find_cues(
         pieces = [piece for span in spans for piece in _cut(post, view.in_post(span), holes)]
         found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
     return found
+
+
+def mark_confidence(post: str, spans: list[TaggedSpan], phrase: str) -> float:
+    """The tagger's score of the mark holding `phrase` (the highest of those overlapping its first occurrence in
+    `post`); 0 when it is not in the post (a model rewrite put it there)."""
+    found = find_phrase(phrase, post)
+    if found is None:
+        return 0.0
+    return max((s.score for s in spans if s.start < found[1] and found[0] < s.end), default=0.0)
 
 
 def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, str]]], list[int]]:

@@ -8,7 +8,8 @@ keeps enough of the post (lexical utility) and reads as fluently as the original
 (`stealthflow.utility.fluency`). A post whose model rewrite fails the gate, and every marked phrase
 the model left in place, goes to per-phrase generalization (`stealthflow.anonymize.generalize`):
 candidate replacements scored by the embedded model in context. A phrase nothing can replace
-fluently stays, and the post is reported as not fully protected; a post is never cut.
+fluently that the cue tagger is confident of leaves with its clause or sentence (`stealthflow.anonymize.fallback`);
+one that still stays is reported, and the post as not fully protected.
 
 `details["changes"]` lists, per post, exactly what changed (every stretch of the original that
 left the text, what replaced it, the attribute of the cue it covers, and by what), and
@@ -21,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from stealthflow.anonymize.changes import text_changes
-from stealthflow.anonymize.cues import find_cues, split_cues
+from stealthflow.anonymize.cues import find_cues, mark_confidence, split_cues
+from stealthflow.anonymize.fallback import Fallback, Removal
 from stealthflow.anonymize.generalize import Generalizer, sentence_around, whole
 from stealthflow.anonymize.marks import holds_value, stayed
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
@@ -87,12 +89,14 @@ class LocalAnonymizer:
         generalizer: Generalizer,
         load_llm: Callable[[], LLM] | None = None,
         languages: LanguageGuesser | None = None,
+        fallback: Fallback | None = None,
     ):
         self._llm = llm  # None (and no `load_llm`): per-phrase generalization only
         self._load_llm = load_llm  # builds the model when a post first needs it: posts without cues never load it
         self.tagger = tagger
         self.generalizer = generalizer
         self.languages = languages  # None: the process's lingua guesser, loaded at the first post with a cue
+        self.fallback = fallback or Fallback(generalizer)  # the clause or sentence of a confident mark that stayed
 
     @property
     def llm(self) -> LLM | None:
@@ -119,7 +123,9 @@ class LocalAnonymizer:
             cues = [cue for piece in mine for cue in piece.cues]
             unprotected = [phrase for piece in mine for phrase in piece.unprotected]
             unread = list(dict.fromkeys(language for piece in mine for language in piece.unread))
-            results.append(PostRewrite(text, text_changes(post, text, cues, how), how, cues, unprotected, unread))
+            removals = [removal for piece in mine for removal in piece.removals]
+            changes = text_changes(post, text, cues, how, [(r.removed, r.how) for r in removals])
+            results.append(PostRewrite(text, changes, how, cues, unprotected, unread, removals))
         return results
 
     def _rewrite_pieces(self, posts: list[str], values: list[Mapping[str, str]]) -> list[PostRewrite]:
@@ -129,10 +135,12 @@ class LocalAnonymizer:
         unread = [self._unread_language(post) for post in posts]
         read = [i for i in range(len(posts)) if unread[i] is None]
         read_posts, read_values = [posts[i] for i in read], [values[i] for i in read]
-        found = split_cues(self.tagger, read_posts, find_cues(self.tagger, read_posts, values=read_values), read_values)
+        spans = find_cues(self.tagger, read_posts, values=read_values)
+        found = split_cues(self.tagger, read_posts, spans, read_values)
         cues: list[list[tuple[str, str]]] = [[] for _ in posts]
-        for i, post_cues in zip(read, found, strict=True):
-            cues[i] = post_cues
+        marks: dict[int, list] = {}
+        for i, post_cues, post_spans in zip(read, found, spans, strict=True):
+            cues[i], marks[i] = post_cues, post_spans
         todo = [i for i in read if cues[i]]
         texts = {i: posts[i] for i in todo}
         hows = dict.fromkeys(todo, "generalized")
@@ -156,13 +164,19 @@ class LocalAnonymizer:
         left = {i: [mark for mark in left[i] if foreign[i][mark] is None and not holds_value(mark[0])] for i in todo}
         ids = [i for i in todo if left[i]]
         unprotected: dict[int, list[str]] = {i: [] for i in todo}
+        removals: dict[int, list[Removal]] = {i: [] for i in todo}
         for i, (text, replacements) in zip(
             ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True
         ):
+            stays = [
+                (r.phrase, r.attribute, mark_confidence(posts[i], marks[i], r.phrase))
+                for r in replacements
+                if r.replacement is None
+            ]
+            text, unprotected[i], removals[i] = self.fallback.remove(text, stays)
             if text != texts[i] and hows[i] == "model":
                 hows[i] = "model+generalized"
             texts[i] = text
-            unprotected[i] += [r.phrase for r in replacements if r.replacement is None]
         results = []
         for i, post in enumerate(posts):
             if i not in texts:
@@ -172,7 +186,7 @@ class LocalAnonymizer:
             languages = list(dict.fromkeys(language for language in foreign[i].values() if language))
             read_marks = [mark for mark in cues[i] if foreign[i].get(mark) is None]  # an unread sentence's stay unread
             left_in = stayed(post, texts[i], read_marks, unprotected[i])
-            results.append(PostRewrite(texts[i], [], how, cues[i], left_in, languages))
+            results.append(PostRewrite(texts[i], [], how, cues[i], left_in, languages, removals[i]))
         return results
 
     def _unread_language(self, post: str) -> str | None:
@@ -253,6 +267,7 @@ class PostRewrite:
     cues: list[tuple[str, str]]  # (phrase, attribute) the cue tagger marked
     unprotected: list[str]  # marked phrases that stayed: nothing replaced them fluently
     unread: list[str] = field(default_factory=list)  # languages of the post or its sentences the rewrite cannot read
+    removals: list[Removal] = field(default_factory=list)  # clauses and sentences that left with a mark (fallback.py)
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:

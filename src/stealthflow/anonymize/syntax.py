@@ -589,6 +589,40 @@ def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
         token = token.head
 
 
+#: dependencies of a clause its sentence stands without: a coordinated clause, an adverbial (subordinate) clause, a
+#: relative or participial clause, a parenthetical, an appositive
+SPARE_CLAUSES = {"conj", "advcl", "relcl", "acl", "parataxis", "appos"}
+
+
+def clause_removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The clauses of `sentence` holding sentence[start:end] that it stands without, smallest first (`SPARE_CLAUSES`:
+    each with its own verb, an appositive with its noun), each whole with the conjunction joining it, without the
+    punctuation around it: "and I grew up in Cork" of "I love it here, and I grew up in Cork", "When I was 10" of
+    "When I was 10, we moved".
+    The main clause never goes; a stretch that would damage the sentence otherwise than by taking a clause (`damage`)
+    is left out. The caller still checks each removal leaves no word dangling (`dangling`)."""
+    doc = parse(sentence)
+    span = phrase_span(doc, start, end)
+    if span is None or not len(span):
+        return []
+    found: list[tuple[int, int]] = []
+    token = head_of(span)
+    while token.head != token:
+        if token.dep_ in SPARE_CLAUSES and (token.dep_ == "appos" or token.pos_ in {"VERB", "AUX"}):
+            first, last = min(token.left_edge.i, span.start), max(token.right_edge.i, span.end - 1)
+            while first > 0 and doc[first - 1].dep_ == "cc" and doc[first - 1].head == token.head:
+                first -= 1  # the "and" joining it
+            while first < last and doc[first].is_punct:
+                first += 1
+            while last > first and doc[last].is_punct:  # the punctuation around it is the caller's to tidy
+                last -= 1
+            stretch = (doc[first].idx, doc[last].idx + len(doc[last]))
+            if stretch not in found and damage(sentence, *stretch) in {None, "clause"}:
+                found.append(stretch)
+        token = token.head
+    return found
+
+
 #: dependencies of what completes a verb after it: its objects, predicates, particle ("grew up") and the adjuncts that
 #: can stand for them
 COMPLEMENTS = {
