@@ -36,6 +36,7 @@ from pathlib import Path
 
 from stealthflow.anonymize import brands, generalize, meaning, places, referents, syntax
 from stealthflow.anonymize.cues import load_cue_tagger
+from stealthflow.anonymize.fallback import Fallback
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import MODEL_FLOOR, LocalAnonymizer, PostRewrite
 from stealthflow.data.evidence import find_phrase
@@ -303,6 +304,91 @@ def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
     }
 
 
+def clue_posts(directory: Path) -> tuple[list[str], list[bool]]:
+    """Every comment of a blind set's `profiles.jsonl`, and whether its writer put a clue in it (`clue_flags.jsonl`)."""
+    from stealthflow.data.loader import load_profiles
+
+    flags = {}
+    for line in (directory / "clue_flags.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        flags[row["username"], row["comment"]] = row["clue"]
+    pairs = [
+        (comment.text, flags[profile.id, index])
+        for profile in load_profiles(directory / "profiles.jsonl")
+        for index, comment in enumerate(profile.comments)
+    ]
+    return [text for text, _ in pairs], [clue for _, clue in pairs]
+
+
+def by_attribute(results: list[PostRewrite]) -> dict:
+    """Per attribute of the tagger's marks: how many, how many still in the text, how many reported unprotected, and
+    the posts with at least one of them unprotected (the CLI prints none of those)."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    for result in results:
+        stayed_in = set()
+        for phrase, attribute in result.cues:
+            for key in (attribute, "all"):
+                table[key]["marks"] += 1
+                table[key]["left"] += span_survives(phrase, result.text)
+        for phrase in result.unprotected:
+            attribute = next((a for p, a in result.cues if phrase in p), "?")
+            stayed_in.add(attribute)
+            for key in (attribute, "all"):
+                table[key]["unprotected"] += 1
+        for key in stayed_in | ({"all"} if stayed_in else set()):
+            table[key]["posts_not_protected"] += 1
+    return {a: dict(c) for a, c in sorted(table.items())}
+
+
+def clue_sets(anonymizer: LocalAnonymizer, directories: list[Path], rows: Path | None) -> dict:
+    """Figures for the comments of blind sets (`--profiles`), split by their writer's clue flags: posts not protected,
+    marks by attribute (`by_attribute`), the shares of clue and clue-free posts changed, the fluency proxy, seconds per
+    post; `rows` gets every post with its rewrite, clue flag, marks and changes."""
+    posts, clues = [], []
+    for directory in directories:
+        found, flags = clue_posts(directory)
+        posts += found
+        clues += flags
+    started = time.time()
+    results = anonymizer.rewrite_posts(posts)
+    seconds = time.time() - started
+    changed = [r.text != post for post, r in zip(posts, results, strict=True)]
+    pairs = [(post, r.text) for post, r, c in zip(posts, results, changed, strict=True) if c]
+    clue_free = [not clue for clue in clues]
+    if rows:
+        rows.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "original": post,
+                        "clue": clue,
+                        "rewrite": r.text,
+                        "cues": r.cues,
+                        "changes": r.changes,
+                        "unprotected": r.unprotected,
+                        "removals": [vars(removal) for removal in r.removals],
+                    }
+                )
+                + "\n"
+                for post, clue, r in zip(posts, clues, results, strict=True)
+            ),
+            encoding="utf-8",
+        )
+    return {
+        "posts": len(posts),
+        "clue_posts": sum(clues),
+        "posts_not_protected": sum(bool(r.unprotected) for r in results),
+        "clue_free_posts_not_protected": sum(bool(r.unprotected) for r, f in zip(results, clue_free, strict=True) if f),
+        "clue_posts_changed": round(sum(c for c, k in zip(changed, clues, strict=True) if k) / max(1, sum(clues)), 3),
+        "clue_free_posts_changed": round(
+            sum(c for c, f in zip(changed, clue_free, strict=True) if f) / max(1, sum(clue_free)), 3
+        ),
+        "marks": by_attribute(results),
+        **fluency_proxy(pairs),
+        "seconds_per_post": round(seconds / max(1, len(posts)), 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--teacher", type=Path, default=POSTS, help="teacher rewrites (never test comments)")
@@ -313,6 +399,15 @@ def main() -> None:
         "--harmless", type=Path, action="append", default=[], help='JSONL of posts without cues ({"text": ...})'
     )
     parser.add_argument("--posts", type=Path, action="append", default=[], help="JSONL of texts, one post a line")
+    parser.add_argument(
+        "--profiles", type=Path, action="append", default=[], help="a blind set's folder (profiles and clue flags)"
+    )
+    parser.add_argument("--profile-rows", type=Path, help="JSONL: every --profiles post with its rewrite")
+    parser.add_argument(
+        "--fallback-floor",
+        type=float,
+        help="the confidence floor of the clause and sentence fallback (default: shipped)",
+    )
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
     parser.add_argument("--stays", type=Path, help="JSONL: random examples of marks that stayed, with their reason")
@@ -325,7 +420,8 @@ def main() -> None:
     posts = [r.text for r in rewrites]
     hide_from_generalizer(args.teacher, {r.id for r in rewrites})
     generalizer = Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter))
-    anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), generalizer)
+    fallback = Fallback(generalizer, args.fallback_floor)
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), generalizer, fallback=fallback)
     started = time.time()
     results = anonymizer.rewrite_posts(posts)
     seconds = time.time() - started
@@ -349,6 +445,8 @@ def main() -> None:
         ),
         "cue_free_posts_not_protected": sum(bool(r.unprotected) for r, k in zip(results, cued, strict=True) if not k),
         "marks_left": marks_left(results),
+        "marks": by_attribute(results),
+        "posts_not_protected": sum(bool(r.unprotected) for r in results),
         "unprotected_per_cued_post": round(
             sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3
         ),
@@ -362,6 +460,8 @@ def main() -> None:
         summary["stays"] = stay_table(rows, generalizer.gate.threshold)
         examples = random.Random(args.seed).sample(rows, min(args.stays_examples, len(rows)))
         args.stays.write_text("".join(json.dumps(r) + "\n" for r in examples), encoding="utf-8")
+    if args.profiles:
+        summary["clue_sets"] = clue_sets(anonymizer, args.profiles, args.profile_rows)
     if args.posts:
         summary["other_posts"] = other_posts(anonymizer, args.posts)
     report(summary, args.out)
