@@ -18,6 +18,11 @@ rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did no
 transit network (`brands.holds_brand`) and those of them gone. `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
 reports the first stage that left it no acceptable edit (`stays`: count and share by reason) with the best rejected
 edit and its gate probability; FILE gets `--stays-examples` of them drawn at random.
+`--profiles DIR` (repeatable) adds every comment of a blind set (`DIR/profiles.jsonl`) split by its writer's clue flags
+(`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`),
+clue and clue-free posts changed, the fluency proxy, seconds per post; `--profile-rows FILE` writes each with its
+rewrite, marks, changes and the clauses and sentences the fallback removed (benchmarks/fallback_floor.py reads two
+such files); `--fallback-floor F` sets the fallback's confidence floor (default: data/generalize/fallback.yaml).
 `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
 data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
 the generalizer.

@@ -1032,7 +1032,8 @@ def test_a_place_takes_no_stand_in_untrue_to_its_frame_or_kind(post, untrue):
 def test_no_removal_takes_a_post_s_point_with_a_whole_clause():
     """A reviewer's posts: "Grew up in Yorkshire and I will defend Yorkshire pudding with my life." became "Grew up in
     my hometown.", the kayak post lost "and my kids got me a kayak" ("Took it out" then says nothing), the Cork post
-    "and he insists Irish butter is the best in the world". A removal never takes a clause (`syntax.takes_clause`)."""
+    "and he insists Irish butter is the best in the world". The generalizer's removal never takes a clause
+    (`syntax.takes_clause`); the fallback for a sure mark may (fallback.py), so it is off here."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
@@ -1044,7 +1045,9 @@ def test_no_removal_takes_a_post_s_point_with_a_whole_clause():
         "Turned 50 on Monday and my kids got me a kayak. Took it out on the lake today.": "got me a",
         "My boyfriend is from Cork and he insists Irish butter is the best in the world. He's not wrong.": "he insists",
     }
-    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(list(points))
+    generalizer = Generalizer(shared_scorer)
+    off = Fallback(generalizer, floor=2.0)  # no mark scores 2
+    results = LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=off).rewrite_posts(list(points))
     for point, result in zip(points.values(), results, strict=True):
         assert point in result.text, result
 
