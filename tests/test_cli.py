@@ -303,6 +303,28 @@ def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not(
     assert "could not be read" in Anonymized("p", post, parsed=False, nothing_to_change=True).failure(post)
 
 
+def test_anonymize_removes_sentences_only_when_asked(monkeypatch):
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    seen = []
+
+    class Unchanged:  # FAKE local method: records its options, changes nothing
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [Anonymized(p.id, p.text, nothing_to_change=True) for p in profiles]
+
+    def build(settings, pool, options):
+        seen.append(options)
+        return Unchanged()
+
+    monkeypatch.setitem(methods._METHODS, "local", build)
+    assert runner.invoke(app, ["anonymize", "My cat sleeps all day."]).exit_code == 0
+    assert runner.invoke(app, ["anonymize", "My cat sleeps all day.", "--remove-sentences"]).exit_code == 0
+    assert "remove_sentences" not in seen[0] and seen[1]["remove_sentences"] is True
+
+
 def test_anonymize_defaults_to_the_offline_method():
     import click
 

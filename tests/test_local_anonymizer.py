@@ -351,10 +351,7 @@ def test_the_object_of_a_preposition_never_leaves_alone_even_when_every_edit_is_
     method = LocalAnonymizer(None, FakeTagger({"Texas": "pobp"}), Generalizer(Lenient(), floors_gate(0.0, -1.0)))
     post = "My sister grew up in Texas. She still loves brisket."
     (result,) = method.rewrite_posts([post])
-    # every sentence whole: kept with an object after "in", or gone with its confident mark (fallback.py)
-    assert not _STRANDED.search(result.text) and result.text.endswith(" She still loves brisket.") != (
-        result.text == "She still loves brisket."
-    ), result.text
+    assert_whole_sentences(post, result.text)
 
 
 def test_a_number_mislabelled_for_an_attribute_does_not_take_its_sentence_away():
@@ -427,12 +424,32 @@ def test_a_posts_only_sentence_never_leaves_its_mark_stays_reported():
     assert result.text == "Rent in Leeds keeps going up." and result.unprotected == ["Leeds"]
 
 
+def test_by_default_a_confident_mark_nothing_replaces_stays_reported_and_no_sentence_leaves():
+    generalizer = Generalizer(OnlyWholeSentences(), floors_gate(0.0, -1.0))
+    method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}), generalizer)  # FAKE tagger: score 0.9
+    post = "Rent in Leeds keeps going up. Nice weather today."
+    (result,) = method.rewrite_posts([post])
+    assert result.text == post and result.unprotected == ["Leeds"] and result.removals == []
+
+
+def test_the_local_method_takes_the_fallback_only_with_remove_sentences():
+    from stealthflow.anonymize import build_method
+    from stealthflow.config import Settings
+
+    def fallback(options):
+        return build_method("local", Settings(), None, {"deterministic": True, **options}).fallback
+
+    assert fallback({}) is None and isinstance(fallback({"remove_sentences": True}), Fallback)
+
+
 def test_a_mark_the_tagger_is_not_confident_of_never_takes_its_sentence_away():
     floor = confidence_floor()
     post = "Rent in Leeds keeps going up. Nice weather today."
     generalizer = Generalizer(OnlyWholeSentences(), floors_gate(0.0, -1.0))
     for score, removed in ((floor - 0.01, False), (min(1.0, floor + 0.01), True)):  # FAKE tagger's score
-        method = LocalAnonymizer(None, FakeTagger({"Leeds": "location"}, score=score), generalizer)
+        method = LocalAnonymizer(
+            None, FakeTagger({"Leeds": "location"}, score=score), generalizer, fallback=Fallback(generalizer)
+        )
         (result,) = method.rewrite_posts([post])
         assert (result.text == "Nice weather today.") is removed and (result.unprotected == []) is removed, score
 
@@ -622,7 +639,10 @@ def test_a_confident_mark_nothing_replaces_leaves_with_its_clause_or_sentence_wi
 
     torch.set_num_threads(1)
     post = "Winters are long and I hate them. I was born in Hermosillo, so anything under 15 degrees feels arctic."
-    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    generalizer = Generalizer(shared_scorer)
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=Fallback(generalizer)).rewrite_posts(
+        [post]
+    )
     assert "Hermosillo" not in result.text and result.unprotected == [], result
     assert result.text.startswith("Winters are long and I hate them."), result.text
     assert any(c["by"] in {"clause", "sentence"} and c["attribute"] == "pobp" for c in result.changes), result.changes
@@ -715,9 +735,7 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkey
     rows = [json.loads(line) for line in (Path(__file__).parent / "data" / "local_rewrites_reference.jsonl").open()]
     # a reference rewrite that put in a stand-in readers have rejected since (generic.yaml `rejected`) is no longer made
     rows = [r for r in rows[:15] if not any(put_in(w, r["post"], r["rewrite"]) for w in rejected_stand_ins())]
-    generalizer = Generalizer(shared_scorer)
-    off = Fallback(generalizer, floor=2.0)  # the reference predates the clause and sentence fallback: no mark reaches 2
-    results = LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=off).rewrite_posts(
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(
         [r["post"] for r in rows]
     )
     assert sum(row["rewrite"] != row["post"] for row in rows) >= 5  # the sample exercises the generalizer
@@ -1033,7 +1051,7 @@ def test_no_removal_takes_a_post_s_point_with_a_whole_clause():
     """A reviewer's posts: "Grew up in Yorkshire and I will defend Yorkshire pudding with my life." became "Grew up in
     my hometown.", the kayak post lost "and my kids got me a kayak" ("Took it out" then says nothing), the Cork post
     "and he insists Irish butter is the best in the world". The generalizer's removal never takes a clause
-    (`syntax.takes_clause`); the fallback for a sure mark may (fallback.py), so it is off here."""
+    (`syntax.takes_clause`); the fallback for a sure mark may (fallback.py), and it is off by default."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
@@ -1045,9 +1063,7 @@ def test_no_removal_takes_a_post_s_point_with_a_whole_clause():
         "Turned 50 on Monday and my kids got me a kayak. Took it out on the lake today.": "got me a",
         "My boyfriend is from Cork and he insists Irish butter is the best in the world. He's not wrong.": "he insists",
     }
-    generalizer = Generalizer(shared_scorer)
-    off = Fallback(generalizer, floor=2.0)  # no mark scores 2
-    results = LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=off).rewrite_posts(list(points))
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(list(points))
     for point, result in zip(points.values(), results, strict=True):
         assert point in result.text, result
 

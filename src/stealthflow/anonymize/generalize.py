@@ -716,7 +716,8 @@ class Generalizer:
         that gives its attribute away (`gives_away`) and no candidate the acceptance gate passes still leaves the
         text with the constituent around it when the gate passes dropping it; else it stays, reported: the generalizer
         drops no clause or sentence whole (blind readers judged 389 of 472 rewrites that dropped a sentence not
-        faithful, seeds 2-10, benchmarks/rewrite_damage.py; `fallback` does, for a mark the tagger is sure of). Any other phrase no candidate replaces acceptably stays, reported. The gate
+        faithful, seeds 2-10, benchmarks/rewrite_damage.py; the opt-in `fallback` does, for a mark the tagger is sure
+        of). Any other phrase no candidate replaces acceptably stays, reported. The gate
         passes an edit that also clears the hard floors (`gate.clears_floors`). Texts are processed together, one
         phrase of each per
         batch."""

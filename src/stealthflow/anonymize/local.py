@@ -8,8 +8,9 @@ keeps enough of the post (lexical utility) and reads as fluently as the original
 (`stealthflow.utility.fluency`). A post whose model rewrite fails the gate, and every marked phrase
 the model left in place, goes to per-phrase generalization (`stealthflow.anonymize.generalize`):
 candidate replacements scored by the embedded model in context. A phrase nothing can replace
-fluently that the cue tagger is confident of leaves with its clause or sentence (`stealthflow.anonymize.fallback`);
-one that still stays is reported, and the post as not fully protected.
+fluently stays, reported, and the post as not fully protected; with the `remove_sentences` option
+(`anonymize --remove-sentences`) one the cue tagger is confident of first leaves with its clause or sentence
+(`stealthflow.anonymize.fallback`), at a cost in meaning.
 
 `details["changes"]` lists, per post, exactly what changed (every stretch of the original that
 left the text, what replaced it, the attribute of the cue it covers, and by what), and
@@ -96,7 +97,7 @@ class LocalAnonymizer:
         self.tagger = tagger
         self.generalizer = generalizer
         self.languages = languages  # None: the process's lingua guesser, loaded at the first post with a cue
-        self.fallback = fallback or Fallback(generalizer)  # the clause or sentence of a confident mark that stayed
+        self.fallback = fallback  # None: off; else the clause or sentence of a confident mark that stayed leaves
 
     @property
     def llm(self) -> LLM | None:
@@ -168,12 +169,12 @@ class LocalAnonymizer:
         for i, (text, replacements) in zip(
             ids, self.generalizer.generalize([texts[i] for i in ids], [left[i] for i in ids]), strict=True
         ):
-            stays = [
-                (r.phrase, r.attribute, mark_confidence(posts[i], marks[i], r.phrase))
-                for r in replacements
-                if r.replacement is None
-            ]
-            text, unprotected[i], removals[i] = self.fallback.remove(text, stays)
+            stays = [r for r in replacements if r.replacement is None]
+            if self.fallback is None:
+                unprotected[i] = [r.phrase for r in stays]
+            else:
+                confident = [(r.phrase, r.attribute, mark_confidence(posts[i], marks[i], r.phrase)) for r in stays]
+                text, unprotected[i], removals[i] = self.fallback.remove(text, confident)
             if text != texts[i] and hows[i] == "model":
                 hows[i] = "model+generalized"
             texts[i] = text
@@ -287,9 +288,11 @@ def _build(settings, pool, options) -> LocalAnonymizer:
     phrases = options.get("phrase_adapter") or shipped_adapter(PHRASE_ADAPTER)
     # the fluency model (and the phrase generalizer, when there is one) load when a phrase first needs them
     generalizer = Generalizer(shared_scorer, suggest=PhraseSuggester(phrases) if phrases else None)
+    # `remove_sentences`: a mark the tagger is sure of that stayed leaves with its clause or sentence (fallback.py)
+    fallback = Fallback(generalizer) if options.get("remove_sentences") else None
     if options.get("deterministic") or model is None:
-        return LocalAnonymizer(None, load_cue_tagger(), generalizer)
-    return LocalAnonymizer(None, load_cue_tagger(), generalizer, load_llm=lambda: pool.get(model))
+        return LocalAnonymizer(None, load_cue_tagger(), generalizer, fallback=fallback)
+    return LocalAnonymizer(None, load_cue_tagger(), generalizer, load_llm=lambda: pool.get(model), fallback=fallback)
 
 
 register_method("local", _build)

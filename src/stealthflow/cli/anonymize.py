@@ -70,6 +70,14 @@ def anonymize(
             file_okay=False,
         ),
     ] = None,
+    remove_sentences: Annotated[
+        bool,
+        typer.Option(
+            "--remove-sentences",
+            help="local: a phrase the tagger is sure of that stayed leaves with its clause or sentence "
+            "(fewer cues left, but posts may lose their point)",
+        ),
+    ] = False,
     allow_unchanged: Annotated[
         bool,
         typer.Option(
@@ -103,6 +111,7 @@ def anonymize(
             "attackers": split_names(attackers),
             "rounds": rounds,
             "phrase_adapter": phrase_adapter,
+            "remove_sentences": remove_sentences or None,
         }
         try:
             anonymizer = build_method(method, settings, pool, {k: v for k, v in options.items() if v is not None})
