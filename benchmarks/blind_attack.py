@@ -16,7 +16,8 @@ Three steps, each rerunnable:
     python benchmarks/blind_attack.py changed runs/blind --flags benchmarks/data/blind-profiles-e/clue_flags.jsonl
 
 Methods: `original`; `deletion` (the cue tagger's marks deleted, no model); `local` (the local method
-as `anonymize --method local` runs it); `local-generalize` (per-phrase generalization, no rewrite model).
+as `anonymize --method local` runs it); `local-generalize` (per-phrase generalization, no rewrite model);
+`local-sentences` (the local method with its clause and sentence fallback, `anonymize --remove-sentences`).
 """
 
 from __future__ import annotations
@@ -105,7 +106,9 @@ def method_texts(method: str, profiles, settings, pool) -> list[str]:
             for post, spans in zip(posts, cues, strict=True)
         )
         return ["\n".join(next(deleted) for _ in p.comments) for p in profiles]
-    options = {"deterministic": True} if method == "local-generalize" else {}
+    options = {"local-generalize": {"deterministic": True}, "local-sentences": {"remove_sentences": True}}.get(
+        method, {}
+    )
     return [r.text for r in build_method("local", settings, pool, options).anonymize_many(profiles)]
 
 

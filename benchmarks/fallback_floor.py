@@ -1,7 +1,7 @@
 """Choose the cue tagger's confidence floor of the clause and sentence fallback (anonymize/fallback.py,
 data/generalize/fallback.yaml) from two runs of `local_dev.py --profiles ... --profile-rows FILE` over the same posts:
-one without the fallback (`--fallback-floor 2`: no mark reaches it) and one with every mark eligible (`--fallback-floor
-0`). The fallback acts after every other edit, so at a floor F a post is changed when the run without changed it or
+one without the fallback (no `--remove-sentences`) and one with every mark eligible (`--remove-sentences
+--fallback-floor 0`). The fallback acts after every other edit, so at a floor F a post is changed when the run without changed it or
 the run with all marks removed a clause or sentence for a mark scoring at least F, and not protected when a mark stayed
 in the run with all, or one scoring under F left. Per floor: clue-free and clue posts changed, posts not protected.
 

@@ -22,7 +22,8 @@ edit and its gate probability; FILE gets `--stays-examples` of them drawn at ran
 (`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`),
 clue and clue-free posts changed, the fluency proxy, seconds per post; `--profile-rows FILE` writes each with its
 rewrite, marks, changes and the clauses and sentences the fallback removed (benchmarks/fallback_floor.py reads two
-such files); `--fallback-floor F` sets the fallback's confidence floor (default: data/generalize/fallback.yaml).
+such files); `--remove-sentences` turns the clause and sentence fallback on (off by default, as in `anonymize`),
+`--fallback-floor F` sets its confidence floor (default: data/generalize/fallback.yaml).
 `--phrase-adapter DIR` adds the phrase generalizer's suggestions to the candidates. `--teacher FILE` outside
 data/teacher-rewrites (the phrase generalizer's validation posts) hides the shipped posts with the same ids from
 the generalizer.
@@ -409,9 +410,12 @@ def main() -> None:
     )
     parser.add_argument("--profile-rows", type=Path, help="JSONL: every --profiles post with its rewrite")
     parser.add_argument(
+        "--remove-sentences", action="store_true", help="the clause and sentence fallback on (anonymize's option)"
+    )
+    parser.add_argument(
         "--fallback-floor",
         type=float,
-        help="the confidence floor of the clause and sentence fallback (default: shipped)",
+        help="with --remove-sentences: the fallback's confidence floor (default: shipped)",
     )
     parser.add_argument("--samples", type=Path)
     parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
@@ -425,7 +429,7 @@ def main() -> None:
     posts = [r.text for r in rewrites]
     hide_from_generalizer(args.teacher, {r.id for r in rewrites})
     generalizer = Generalizer(shared_scorer, suggest=suggester(args.phrase_adapter))
-    fallback = Fallback(generalizer, args.fallback_floor)
+    fallback = Fallback(generalizer, args.fallback_floor) if args.remove_sentences else None
     anonymizer = LocalAnonymizer(None, load_cue_tagger(args.tagger), generalizer, fallback=fallback)
     started = time.time()
     results = anonymizer.rewrite_posts(posts)
