@@ -5,6 +5,7 @@ takes and returns a Dataset, with the PII tagger on."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -131,3 +132,22 @@ def test_the_api_takes_and_returns_a_dataset_with_the_tagger_and_reports_a_bad_r
         assert single.restore(protected, "api").text == text
     assert "Margaret Thompson" not in strings(rows["body"])[0]  # the tagger ran in the actors
     single.close()
+
+
+def test_ray_keeps_its_own_log_lines_to_errors_unless_verbose_and_the_progress_lines_stay(cluster, tmp_path):
+    """main printed Ray's INFO and WARNING lines (connecting, the execution plan, progress bars disabled) on every run."""
+    _corpus(tmp_path / "in.jsonl", 2)
+    ray_lines = re.compile(r"^\S+ \S+\t(INFO|WARNING) \S+:\d+ -- ", re.MULTILINE)  # Ray's log format
+
+    def run(name: str, *flags: str) -> str:
+        command = cli_command(
+            "batch", "protect", str(tmp_path / "in.jsonl"), "-o", str(tmp_path / name), "--workers", "1",
+            "--ray-address", cluster, *flags,
+        )  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert f"wrote 2 rows with placeholders to {tmp_path / name}" in done.stderr
+        return done.stderr
+
+    assert ray_lines.findall(run("quiet")) == []
+    assert "INFO" in ray_lines.findall(run("verbose", "--verbose"))

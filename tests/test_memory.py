@@ -318,3 +318,35 @@ def test_http_verbs_behind_the_service_token(store):
             assert anonymous.post(f"/memory/{verb}", json={"user": "ann", "text": "x", "query": "x"}).status_code == 401
     with TestClient(app, base_url="http://evil.example:8765", headers={"Authorization": "Bearer t0ken"}) as rebinding:
         assert rebinding.post("/memory/pack", json={"user": "ann", "query": "x"}).status_code in (400, 403, 421)
+
+
+def test_cli_says_on_stderr_when_a_user_has_no_memories_and_keeps_stdout_empty(tmp_path, monkeypatch):
+    """`pack` and `list` for a user without memories (never had any, or forgot them all) and `pack` when none fits
+    the budget: a line on stderr, nothing on stdout but the empty JSON `pack --json` promises, exit 0.
+    FAKE embedder (hashed bag of words) in place of MiniLM."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    monkeypatch.setattr("stealthflow.memory.store.minilm_embedder", lambda: fake_embed)
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
+    run = CliRunner().invoke
+    for verb in (["pack", "--query", "x"], ["list"]):
+        said = run(app, ["memory", *verb, "--user", "nobody", *common])
+        assert (said.exit_code, said.stdout, said.stderr) == (0, "", "no memories for user nobody\n")
+    packed = run(app, ["memory", "pack", "--user", "nobody", "--query", "x", "--json", *common])
+    assert json.loads(packed.stdout) == {"text": "", "items": []} and "no memories for user nobody" in packed.stderr
+    assert run(app, ["memory", "list", "--user", "nobody", "--json", *common]).stdout == ""
+    assert run(app, ["memory", "append", "--user", "ann", "--text", "I like jazz a lot", *common]).exit_code == 0
+    small = run(app, ["memory", "pack", "--user", "ann", "--query", "jazz", "--budget", "1", *common])
+    assert (small.exit_code, small.stdout, small.stderr) == (
+        0,
+        "",
+        "no memory of user ann fits in 1 tokens (1 stored)\n",
+    )
+    assert run(app, ["memory", "forget", "--user", "ann", "--all", *common]).exit_code == 0
+    emptied = run(app, ["memory", "list", "--user", "ann", *common])
+    assert (emptied.exit_code, emptied.stdout, emptied.stderr) == (0, "", "no memories for user ann\n")

@@ -259,6 +259,21 @@ def test_callers_need_the_token_a_loopback_host_and_a_bounded_body(protector, up
     assert len(upstream.received) == 1  # only the last request did any work
 
 
+def test_a_body_that_is_not_json_is_named_by_line_and_column_as_the_service_names_it(protector, upstream):
+    """main answered 400 "the request body is not valid JSON" with no place; the message never quotes the body."""
+    body = '{"messages": [{"role": "user", "content": "mail ann.berg@mailbox.org"}],\n "model": m}'
+    with running_proxy(protector, upstream) as url:
+        response = httpx.post(
+            f"{url}/v1/chat/completions", content=body.encode(), headers={"Authorization": f"Bearer {TOKEN}"}
+        )
+    message = "the request body is not valid JSON (line 2, column 11)"
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": {"message": message, "type": "invalid_request_error", "param": None, "code": 400}
+    }
+    assert upstream.received == []
+
+
 @BOTH_ROUTES
 def test_bad_input_gets_an_openai_style_error_and_the_server_keeps_serving(protector, upstream, upstream_model, caplog):
     caplog.set_level(logging.INFO, logger="stealthflow.proxy")

@@ -11,6 +11,7 @@ user's vault. Ray is imported here only, and only when a job runs: it is an opti
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -209,10 +210,12 @@ def run_job(
     pools: Pools = Pools(),
     ray_address: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    ray_logs: bool = True,
 ) -> Result:
     """Protect every row of `source` (JSONL or Parquet: a file, a folder or a glob) into part files
     in `output`, resuming what an earlier run of the same job did; the placeholders end up in
-    `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept)."""
+    `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept).
+    `ray_logs=False` keeps Ray's own log lines (Ray core's and Ray Data's) to errors."""
     started = time.monotonic()
     files = input_files(source)
     not_inside(output, [file.path for file in files])
@@ -223,7 +226,7 @@ def run_job(
     progress = Progress(len(todo), sum(block.size for block in todo))
     try:
         if todo:
-            _run(todo, out, settings, vault, job, pools, ray_address, progress, on_progress)
+            _run(todo, out, settings, vault, job, pools, ray_address, progress, on_progress, ray_logs)
     finally:
         try:
             merged += merge_shards(out.shards, vault, settings.protect)
@@ -245,11 +248,15 @@ def _run(
     ray_address: str | None,
     progress: Progress,
     on_progress: Callable[[Progress], None] | None,
+    ray_logs: bool,
 ) -> None:
     ray = ray_module()
+    ray_level = logging.INFO if ray_logs else logging.ERROR  # logging.INFO: ray.init's own default
+    if not ray_logs:  # Ray Data's logger is its own (not under ray.init's level); set at its import
+        logging.getLogger("ray.data").setLevel(ray_level)
     started_ray = not ray.is_initialized()
     if started_ray:
-        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, logging_level=ray_level)
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
         ds = ray.data.from_items([block.to_json() for block in todo], override_num_blocks=len(todo))

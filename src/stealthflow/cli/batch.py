@@ -57,6 +57,9 @@ ThreadsOption = Annotated[int, typer.Option("--threads-per-actor", min=1, help="
 MaxFailuresOption = Annotated[
     int, typer.Option("--max-failures", min=0, help="stop once more rows than this have failed")
 ]
+VerboseOption = Annotated[
+    bool, typer.Option("--verbose", "-v", help="also show Ray's own INFO and WARNING log lines (default: errors only)")
+]
 BlockMbOption = Annotated[
     float, typer.Option("--block-mb", min=0.001, help="JSONL block size in MB: the unit of work and of resumption")
 ]
@@ -76,12 +79,13 @@ def batch_protect(
     max_failures: MaxFailuresOption = 100,
     block_mb: BlockMbOption = 4.0,
     tagger: TaggerOption = None,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Explicit PII -> keyed placeholders ([[EMAIL:3f81a2c9]]) in every row, into the user's vault."""
     job = _job(session, text_column, id_column, keep, "none", max_failures, block_mb)
     pools = Pools(workers=workers, threads=threads_per_actor)
-    _batch(source, output, protect_settings(config, None, None, tagger=tagger), job, pools, ray_address)
+    _batch(source, output, protect_settings(config, None, None, tagger=tagger), job, pools, ray_address, verbose)
 
 
 @batch_app.command("anonymize")
@@ -109,6 +113,7 @@ def batch_anonymize(
     block_mb: BlockMbOption = 4.0,
     tagger: TaggerOption = None,
     model: ModelOption = None,
+    verbose: VerboseOption = False,
     config: ConfigOption = None,
 ) -> None:
     """Placeholders as `batch protect`, then each row rewritten against attribute inference
@@ -117,7 +122,7 @@ def batch_anonymize(
     check_rewrite(rewrite, settings)
     job = _job(session, text_column, id_column, keep, rewrite, max_failures, block_mb)
     pools = Pools(workers, threads_per_actor, rewrite_workers, rewrite_gpus)
-    _batch(source, output, settings, job, pools, ray_address)
+    _batch(source, output, settings, job, pools, ray_address, verbose)
 
 
 def _job(
@@ -135,14 +140,16 @@ def _job(
     return Job(session, text_column, id_column, tuple(keep or ()), rewrite, max_failures, block_bytes)
 
 
-def _batch(source: str, output: Path, settings: Settings, job: Job, pools: Pools, ray_address: str | None) -> None:
+def _batch(
+    source: str, output: Path, settings: Settings, job: Job, pools: Pools, ray_address: str | None, verbose: bool
+) -> None:
     from stealthflow.batch import BatchError, ShardError, run_job
 
     with vault_errors():
         vault = open_user_vault(settings)
         try:
             with _progress() as show:
-                result = run_job(source, output, settings, vault, job, pools, ray_address, show)
+                result = run_job(source, output, settings, vault, job, pools, ray_address, show, ray_logs=verbose)
         except (BatchError, ShardError) as exc:
             fail(str(exc))
         finally:

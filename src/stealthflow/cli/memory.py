@@ -40,6 +40,11 @@ StoreOption = Annotated[
 ]
 
 
+def _none_for(user: str) -> str:
+    """What `pack` and `list` say on stderr for a user without memories (stdout stays empty, exit 0)."""
+    return f"no memories for user {user}"
+
+
 @contextlib.contextmanager
 def _store(
     store: Path | None, config: Path | None, llm: bool | None = False, tagger: bool | None = None, rewrite: str = "none"
@@ -146,7 +151,17 @@ def pack(
     """The user's memories most similar to the query, redacted, within the budget."""
     with _store(store, config) as memory:
         packed = memory.pack(user, query, budget)
-    print(json.dumps(packed.to_json(), ensure_ascii=False) if json_out else packed.text)
+        if not packed.items:
+            held = len(memory.list(user))
+            console.print(
+                f"no memory of user {user} fits in {budget} tokens ({held} stored)" if held else _none_for(user),
+                highlight=False,
+                markup=False,
+            )
+    if json_out:
+        print(json.dumps(packed.to_json(), ensure_ascii=False))
+    elif packed.items:
+        print(packed.text)
 
 
 @memory_app.command()
@@ -210,9 +225,12 @@ def list_(
 ) -> None:
     """The user's memories (redacted), oldest first."""
     with _store(store, config) as memory:
-        for item in memory.list(user):
-            print(
-                json.dumps({"id": item.id, "text": item.text, "metadata": item.metadata}, ensure_ascii=False)
-                if json_out
-                else f"{item.id}\t{item.text}"
-            )
+        items = memory.list(user)
+    if not items:
+        console.print(_none_for(user), highlight=False, markup=False)
+    for item in items:
+        print(
+            json.dumps({"id": item.id, "text": item.text, "metadata": item.metadata}, ensure_ascii=False)
+            if json_out
+            else f"{item.id}\t{item.text}"
+        )

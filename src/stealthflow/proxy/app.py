@@ -46,7 +46,7 @@ from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import build_upstream, reply_chars
-from stealthflow.service.security import LocalCallersOnly, bearer_token
+from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -130,9 +130,10 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     async def _chat(request: Request, stats: dict) -> Response:
         started = time.perf_counter()
         try:
-            body = orjson.loads(await request.body())
-        except ValueError:
-            raise ProxyError(400, "the request body is not valid JSON") from None
+            raw = await request.body()
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            raise ProxyError(400, not_json(raw, exc.pos)) from None
         if not isinstance(body, dict):
             raise ProxyError(400, "the request body must be a JSON object")
         session = session_for(bearer_token(request.headers), request.headers.get(SESSION_HEADER, ""))

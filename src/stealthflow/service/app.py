@@ -32,7 +32,14 @@ from stealthflow.placeholders.scope import RestoreScope, json_switch, withheld_j
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
 from stealthflow.service.requests import ProtectRequest, RestoreRequest
-from stealthflow.service.security import OPEN_PATHS, JsonBody, JsonErrors, LocalCallersOnly, error_response
+from stealthflow.service.security import (
+    OPEN_PATHS,
+    JsonBody,
+    JsonErrors,
+    LocalCallersOnly,
+    error_response,
+    not_json,
+)
 from stealthflow.service.streaming import RestoreStream
 
 if TYPE_CHECKING:
@@ -144,12 +151,3 @@ def create_app(
 
         app.include_router(page_router(page))
     return app
-
-
-def not_json(body: bytes, position: int) -> str:
-    """Where a request body stops being JSON, as a person counts (line and column from 1); never its text."""
-    before = body.decode("utf-8", errors="replace")[:position]
-    return (
-        f"the request body is not valid JSON (line {before.count(chr(10)) + 1}, "
-        f"column {position - before.rfind(chr(10))})"
-    )

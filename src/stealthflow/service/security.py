@@ -185,3 +185,13 @@ def error_response(status: int, message: str) -> JSONResponse:
         status_code=status,
         content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}},
     )
+
+
+def not_json(body: bytes, position: int) -> str:
+    """The message the service (422) and the proxy (400) answer a body that is not JSON with: where it stops
+    being JSON, as a person counts (line and column from 1); never its text."""
+    before = body.decode("utf-8", errors="replace")[:position]
+    return (
+        f"the request body is not valid JSON (line {before.count(chr(10)) + 1}, "
+        f"column {position - before.rfind(chr(10))})"
+    )
