@@ -18,7 +18,15 @@ from placeholder_fixtures import protect_config
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.keys import new_secret
-from stealthflow.placeholders.language import ENGLISH, UNCOVERED, Guess, LinguaGuesser, combine, short
+from stealthflow.placeholders.language import (
+    ENGLISH,
+    UNCOVERED,
+    Guess,
+    LinguaGuesser,
+    combine,
+    function_word_counts,
+    short,
+)
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.recognizers.national_ids import (
     AustrianSvRecognizer,
@@ -113,6 +121,13 @@ def test_trigrams_and_function_words_combine():
     # trigrams split between Spanish and Portuguese: both are read
     iberian = combine({"pt": 0.6, "es": 0.4}, Counter({"es": 3, "pt": 2}))
     assert iberian == Guess("es", frozenset({"es", "pt"}))
+
+
+def test_a_domain_or_path_holds_no_function_word():
+    """Issue 48: "hello anna@x.de" was labelled Dutch ("de" of its domain read as the Dutch article)."""
+    assert LinguaGuesser().guess("hello anna@x.de").language == ENGLISH
+    assert function_word_counts("write to anna@x.de or see https://x.example/de/van") == Counter({"en": 2})
+    assert function_word_counts("j'habite à Lyon et de Paris") == Counter({"fr": 2, "nl": 1})
 
 
 def test_a_short_text_stays_english_unless_another_language_has_more_function_words():
@@ -243,6 +258,25 @@ def test_a_checksum_valid_national_number_wins_over_a_phone_reading(detector, te
     ],
 )
 def test_a_checksum_valid_number_after_its_name_is_a_national_id_in_any_language(detector, text, number):
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [(number, "NATIONAL_ID")]
+
+
+# issue 48: one checksum-valid NIR (key 91) in the spacings it is written in
+NIR_SPACINGS = [
+    "1 85 05 78 006 084 91",
+    "1 85 05 78 006 08491",
+    "185057800608491",
+    "1.85.05.78.006.084.91",
+    "1850578006084 91",
+]
+
+
+@pytest.mark.parametrize("number", NIR_SPACINGS)
+@pytest.mark.parametrize(
+    "sentence", ["Mon numéro de sécurité sociale est {}.", "My social security number is {} if the clinic asks."]
+)
+def test_a_checksum_valid_nir_is_a_national_id_in_every_spacing_not_a_phone(detector, sentence, number):
+    text = sentence.format(number)
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [(number, "NATIONAL_ID")]
 
 

@@ -1059,3 +1059,13 @@ def test_a_url_password_bounds_the_taggers_runs_and_its_host_and_port_hold_no_cr
     detector = Detector([*build_recognizers(["url_password"]), PiiTaggerRecognizer(tagger=fake)])
     assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [("app:Wq7!mZ2pLx", "CREDENTIAL")]
     assert [text[a:b] for a, b in fake.settled[0]] == ["app:Wq7!mZ2pLx"]
+
+
+@pytest.mark.parametrize("firm", ["Harlow & Finch Logistics", "Brandt Ltd", "Okafor Consulting"])
+def test_a_name_the_tagger_calls_a_person_is_an_employer_when_a_firms_word_ends_it(firm):
+    """Issue 48: a firm's last word (data/pii-tagger/lexicons.yaml firm_name_ends) makes the span an EMPLOYER, so a
+    restored reply never greets the firm as a person ("Hi Harlow & Finch Logistics"). (A labelled fake tagger.)"""
+    text = f"My employer {firm} put me on sick leave."
+    fake = LabelledFakeTagger({firm: "REAL_NAME"}, score=0.99)
+    [span] = PiiTaggerRecognizer(tagger=fake).find(text)
+    assert (text[span.start : span.end], span.type) == (firm, "EMPLOYER")

@@ -23,12 +23,10 @@ WORK = re.compile(
 _LISTED_AFTER_SOMEONE = re.compile(
     r"(?:^|\n)[^\n]*?[-–—*•][^\S\n]+[^\W\d_][\w.'’-]*(?:[^\S\n]+[^\W\d_][\w.'’-]*){0,3},[^\S\n]*$"
 )
-# Company forms and institutions: words only an organisation's name holds.
-FIRM_OR_INSTITUTION = (
-    r"inc|ltd|llc|plc|gmbh|ag|spa|s\.?r\.?l|bv|nv|ab|oy|corp\w*|company|group|holdings?|associates|bank|hospital"
-    r"|clinic|universit\w*|college|school|academy|institute|agency"
-)
-ORGANISATION = re.compile(rf"\b(?i:{FIRM_OR_INSTITUTION}|sa|as|co|partners|e\.v|and|et|und|y|e)\b|[&,-]")
+# Company forms and institutions: words only an organisation's name holds (data/pii-tagger/lexicons.yaml).
+FIRM_OR_INSTITUTION = alternation("firm_or_institution")
+_FIRM_WORD = alternation("firm_or_institution", "firm_name_ends")
+ORGANISATION = re.compile(rf"\b(?i:{_FIRM_WORD}|sa|as|co|e\.v|and|et|und|y|e)\b|[&,-]")
 _SAINT_PLACE = re.compile(
     r"(?:Saint|Sainte|St|Ste|San|Santa|Santo|São)-[A-Z]"
 )  # "Saint-Rémy", "Santa-Cruz": a place's hyphen
@@ -37,10 +35,7 @@ _DEPARTMENT = r"support|reservations|bookings|help\s?desk|customer\s+(?:service|
 _DEPARTMENT_ENDS = re.compile(rf"\b(?i:{_DEPARTMENT})$")
 _GREETED = re.compile(r"(?:^|\n)\s*(?i:dear|hi|hello|hey|to)\s+$")
 # ... as a name's last word: a firm, a school or a department, not a person ("Levesque BV", "Watson and Sons", "Sutton College").
-ORGANISATION_ENDS = re.compile(
-    rf"\b(?i:{FIRM_OR_INSTITUTION}|kg|kgaa|sarl|s\.a|s\.l|hb|sons"
-    rf"|{_DEPARTMENT})\.?$"
-)
+ORGANISATION_ENDS = re.compile(rf"\b(?i:{_FIRM_WORD}|{_DEPARTMENT})\.?$")
 
 
 _MODEL_CODE = re.compile(r"\s(?=[\w-]*\d)[A-Za-z][\w-]*$")  # a last word of letters and digits
