@@ -143,16 +143,6 @@ SPELLINGS = {
 }
 
 
-@pytest.mark.parametrize("spelling", list(SPELLINGS))
-def test_each_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_time(spelling):
-    before, after = spelling.split("{}")
-    whole, pieces = Surroundings(), Surroundings()
-    whole.feed(before)
-    for character in before:
-        pieces.feed(character)
-    assert whole.url(after) == pieces.url(after) == SPELLINGS[spelling]
-
-
 def test_a_placeholder_left_in_a_bare_url_is_part_of_it():
     """A value withheld in a bare URL leaves its placeholder there, in angle brackets: not an HTML tag that would end
     the URL and let the next value be filled in."""
@@ -195,14 +185,23 @@ TOOL_SPELLINGS = {
 }
 
 
-@pytest.mark.parametrize("spelling", list(TOOL_SPELLINGS))
-def test_each_tool_call_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_time(spelling):
+# reader, its table, how a stream cuts the text before the placeholder: a reply's text a character at a time; a tool
+# call's arguments too, but a restore emits a placeholder it leaves whole
+READERS = {
+    "text": (Surroundings, SPELLINGS, list),
+    "tool call": (JsonUrls, TOOL_SPELLINGS, lambda before: re.findall(r"<[A-Z_0-9]+>|.", before)),
+}
+
+
+@pytest.mark.parametrize(("reader", "spelling"), [(name, s) for name, (_, table, _) in READERS.items() for s in table])
+def test_each_spelling_is_read_as_its_kind_of_url_whole_and_a_character_at_a_time(reader, spelling):
+    make, table, pieces_of = READERS[reader]
     before, after = spelling.split("{}")
-    whole, pieces = JsonUrls(), JsonUrls()
+    whole, pieces = make(), make()
     whole.feed(before)
-    for piece in re.findall(r"<[A-Z_0-9]+>|.", before):  # a restore emits a placeholder it leaves whole
+    for piece in pieces_of(before):
         pieces.feed(piece)
-    assert whole.url(after) == pieces.url(after) == TOOL_SPELLINGS[spelling]
+    assert whole.url(after) == pieces.url(after) == table[spelling]
 
 
 def test_a_value_in_a_tool_calls_url_is_withheld_unless_values_in_links_whole_and_streamed():
