@@ -13,7 +13,7 @@ import httpx
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import StreamingResponse
-from test_security_scope import TOKEN, chat, proxy_for
+from test_security_scope import TOKEN, chat, first_choice_content, proxy_for, sse, stream_through_proxy
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
@@ -261,24 +261,17 @@ def test_the_proxy_withholds_a_value_a_hostile_stream_adds_to_a_tool_calls_url(p
     def raw(body: dict) -> StreamingResponse:
         email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
 
-        def event(call: dict | None, finish: str | None = None) -> str:
-            delta = {"tool_calls": [call]} if call else {}
-            choice = {"index": 0, "delta": delta, "finish_reason": finish}
-            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
-
+        call = {"index": 0, "id": "c1", "type": "function", "function": {"name": "fetch", "arguments": opener}}
         lines = [
-            event({"index": 0, "id": "c1", "type": "function", "function": {"name": "fetch", "arguments": opener}}),
-            event(None, "tool_calls"),
-            event({**second, "function": {"arguments": email + '"}'}}),
-            event(None, "tool_calls"),
+            sse({"tool_calls": [call]}),
+            sse({}, finish="tool_calls"),
+            sse({"tool_calls": [{**second, "function": {"arguments": email + '"}'}}]}),
+            sse({}, finish="tool_calls"),
             "data: [DONE]\n\n",
         ]
         return StreamingResponse(iter(lines), media_type="text/event-stream")
 
-    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
-        upstream.raw = raw
-        body = {"model": "m", "messages": [{"role": "user", "content": REQUEST}], "stream": True}
-        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
+    response = stream_through_proxy(protector, raw, REQUEST)
     assert response.status_code == 200 and REQUEST_VALUES[0] not in response.text
     assert "withheld=1" in response.text
 
@@ -390,22 +383,11 @@ def test_the_proxy_streamed_withholds_them_with_placeholders_cut_across_chunks(p
         )
         pieces = [reply[i : i + 4] for i in range(0, len(reply), 4)]  # every placeholder cut across chunks
 
-        def event(delta: dict, finish: str | None = None) -> str:
-            choice = {"index": 0, "delta": delta, "finish_reason": finish}
-            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
-
-        lines = [event({"content": piece}) for piece in pieces] + [event({}, "stop"), "data: [DONE]\n\n"]
+        lines = [sse({"content": piece}) for piece in pieces] + [sse({}, finish="stop"), "data: [DONE]\n\n"]
         return StreamingResponse(iter(lines), media_type="text/event-stream")
 
-    with proxy_for(protector, lambda body: Reply(content="unused"), restore_values_in_links=opt_in) as (url, upstream):
-        upstream.raw = raw
-        body = {"model": "m", "messages": [{"role": "user", "content": REQUEST}], "stream": True}
-        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
-    content = "".join(
-        (json.loads(line[6:])["choices"] or [{}])[0].get("delta", {}).get("content") or ""
-        for line in response.text.splitlines()
-        if line.startswith("data: {")
-    )
+    response = stream_through_proxy(protector, raw, REQUEST, restore_values_in_links=opt_in)
+    content = first_choice_content(response)
     prose, rest = content.split("![c]")
     image, link = rest.split(") ")
     assert all(value in prose for value in REQUEST_VALUES)  # prose restores

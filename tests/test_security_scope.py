@@ -56,6 +56,29 @@ def proxy_for(protector: Protector, respond, **config):
             yield f"http://127.0.0.1:{port}/v1/chat/completions", upstream
 
 
+def sse(delta: dict, index: int = 0, finish: str | None = None) -> str:
+    """One server-sent chunk of a streamed chat completion: `delta` for choice `index`."""
+    choice = {"index": index, "delta": delta, "finish_reason": finish}
+    return f"data: {json.dumps({'id': 'x', 'object': 'chat.completion.chunk', 'choices': [choice]})}\n\n"
+
+
+def stream_through_proxy(protector: Protector, raw, text: str, **config) -> httpx.Response:
+    """`text` streamed through the proxy in front of a FAKE model whose raw SSE answer is `raw(body)`."""
+    with proxy_for(protector, lambda body: Reply(content="unused"), **config) as (url, upstream):
+        upstream.raw = raw
+        body = {"model": "m", "messages": [{"role": "user", "content": text}], "stream": True}
+        return httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120)
+
+
+def first_choice_content(response: httpx.Response) -> str:
+    """What a client that reads choices[0] of every chunk renders."""
+    return "".join(
+        (json.loads(line[6:])["choices"] or [{}])[0].get("delta", {}).get("content") or ""
+        for line in response.text.splitlines()
+        if line.startswith("data: {")
+    )
+
+
 def chat(url: str, text: str, stream: bool = False, token: str = TOKEN, label: str = "") -> tuple[dict, dict]:
     """One chat turn; (the reply as one message {content, arguments}, the counts the proxy reported)."""
     headers = {"Authorization": f"Bearer {token}", **({"X-Stealthflow-Session": label} if label else {})}
