@@ -22,7 +22,8 @@ import numpy as np
 
 from stealthflow.anonymize import meaning
 from stealthflow.evaluation.evidence import STOP_WORDS
-from stealthflow.resources import resource_dir
+from stealthflow.placeholders.common_words import function_word
+from stealthflow.resources import listed_words, resource_dir
 
 if TYPE_CHECKING:
     from stealthflow.utility.fluency import Fluency
@@ -50,8 +51,12 @@ FEATURES = (
 REMOVAL_FLOOR = -1.0
 STAND_IN_FLOOR = 0.0
 
-_TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
+TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 _WORD = re.compile(r"\w+(?:['’-]\w+)*")
+#: tokens that end a clause: a word before one has nothing after it in its clause
+CLAUSE_END = frozenset(",;:.!?)-–—")
+#: function words that need a word after them (`benchmarks/open_ends.py` on the train split)
+OPEN_ENDS = "generalize/open_ends.txt"
 
 
 @dataclass(frozen=True)
@@ -65,8 +70,8 @@ class GateConfig:
 def edited_words(sentence: str, edited: str) -> tuple[str, str]:
     """(the words of `sentence` that left, the words put in their place), from the first token that differs to
     the last; ("", "") for identical texts."""
-    a = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
-    b = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(edited)]
+    a = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(sentence)]
+    b = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(edited)]
     changes = [
         op
         for op in difflib.SequenceMatcher(a=[t[0] for t in a], b=[t[0] for t in b], autojunk=False).get_opcodes()
@@ -90,11 +95,65 @@ def newly_ends_on_function_word(sentence: str, edited: str) -> bool:
     return _ends_on_function_word(edited) and not _ends_on_function_word(sentence)
 
 
+@cache
+def _open_ends() -> frozenset[str]:
+    return listed_words(resource_dir("data") / OPEN_ENDS)
+
+
+def _open_clause_ends(text: str) -> int:
+    tokens = [token.casefold() for token in TOKEN.findall(text)]
+    return sum(
+        token in _open_ends() and (i + 1 == len(tokens) or tokens[i + 1] in CLAUSE_END)
+        for i, token in enumerate(tokens)
+    )
+
+
+def newly_leaves_clause_open(sentence: str, edited: str) -> bool:
+    """The edit leaves a word that needs one after it (`OPEN_ENDS`) at the end of a clause ("mi accent slip out when mi
+    vex." -> "... when.", "I grew up in Leeds, then" -> "I grew up in, then").
+
+    Gain: of the readers' pairs of seeds 2-11 (1 520 rewrites of older code), it flags 15 that a reader judged not
+    fluent and 2 that both judged fluent; replaying today's code on the originals of seeds 12-23 it prevents 1 of the
+    100 rejected rewrites still produced and changes none of the 358 accepted ones."""
+    return _open_clause_ends(edited) > _open_clause_ends(sentence)
+
+
+def _bare_clauses(text: str) -> int:
+    clauses, words = [], []
+    for token in TOKEN.findall(text) + ["."]:
+        if token in CLAUSE_END:
+            clauses += [words] if words else []
+            words = []
+        elif _WORD.fullmatch(token):
+            words.append(token)
+    # a one-word clause opening a longer sentence is a discourse marker ("Now, TC around 140k"), not a stub
+    opener = len(clauses) > 1 and len(clauses[0]) == 1
+    return sum(all(function_word(word) for word in words) for words in clauses[opener:])
+
+
+def leaves_bare_clause(sentence: str, edited: str) -> bool:
+    """The edit leaves a clause whose words are all function words (`data/function_words.txt`) where there was none
+    ("Nothing like landing at St. John's." -> "Nothing.", "Was on Parliament Road today, left" -> "Was today, left").
+
+    Gain: of the readers' pairs of seeds 2-11 it flags 11 judged not fluent and 1 judged fluent; replaying today's
+    code on seeds 12-23 it prevents 5 of the 100 rejected rewrites still produced (3 of seeds 12-17, which it was not
+    written from) and changes none of the 358 accepted ones."""
+    return _bare_clauses(edited) > _bare_clauses(sentence)
+
+
+def breaks_structure(sentence: str, edited: str) -> bool:
+    """Whether the edit newly ends the sentence on a function word, leaves a clause open or leaves a clause
+    of function words only: never accepted, whatever the gate's chance."""
+    return any(
+        check(sentence, edited) for check in (newly_ends_on_function_word, newly_leaves_clause_open, leaves_bare_clause)
+    )
+
+
 def clears_floors(sentence: str, edited: str, fluency: float) -> bool:
     """Whether the edit of `sentence` with this fluency score clears the hard floor of its kind (a removal or a
-    stand-in) and does not newly end the sentence on a function word."""
+    stand-in) and does not `breaks_structure`."""
     floor = STAND_IN_FLOOR if _WORD.search(edited_words(sentence, edited)[1]) else REMOVAL_FLOOR
-    return fluency >= floor and not newly_ends_on_function_word(sentence, edited)
+    return fluency >= floor and not breaks_structure(sentence, edited)
 
 
 def features(sentence: str, edited: str, fluency: float, worst: float, nearness: float) -> list[float]:
