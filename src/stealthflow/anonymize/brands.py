@@ -67,10 +67,10 @@ def stand_in(sentence: str, start: int, end: int) -> tuple[str, str, str] | None
     behind a determiner ("the TTC", "the 6am Caltrain", "my Tesco") -> the bare noun. None otherwise, and for a name
     behind "a"/"an" heading a phrase that is no preposition's object: "grabbed a Tim Hortons" is its coffee, not the
     shop ("at an OXXO" is the shop)."""
-    doc = syntax.parse(sentence)
-    span = syntax.phrase_span(doc, start, end)
-    if span is None or not len(span):
+    span = syntax.phrase(sentence, start, end)
+    if span is None:
         return None
+    doc = span.doc
     lead = next((t.i for t in span if t.pos_ not in _LEAD_TAGS and t.tag_ != "PRP$"), span.end)
     found = next(
         (

@@ -57,8 +57,8 @@ def kind_of_name(name: str, entity: str = "") -> str:
 def place_token(sentence: str, start: int, end: int) -> Token | None:
     """The head word of the name in sentence[start:end] (the object of its preposition); None when its head is no
     proper noun."""
-    span = syntax.phrase_span(syntax.parse(sentence), start, end)
-    if span is None or not len(span):
+    span = syntax.phrase(sentence, start, end)
+    if span is None:
         return None
     head = syntax.head_of(span)
     if head.pos_ == "ADP":

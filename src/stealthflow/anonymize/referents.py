@@ -30,8 +30,8 @@ def keeps_referent(sentence: str, start: int, end: int, candidate: str, after: s
     their people). On the 34 place cues of benchmarks/data/cue-tagger-validation-d/-e, "a city" is refused for 7 -> 3:
     of the 4 let through, 3 name no one ("Ballymena", "NEPA", the author's "Lifelong Geordie"), 1 names people
     ("mi bredda dem back a yaad", whose "dem" spaCy reads as a proper noun)."""
-    span = syntax.phrase_span(syntax.parse(sentence), start, end)
-    if not candidate.strip() or span is None or not len(span):
+    span = syntax.phrase(sentence, start, end)
+    if not candidate.strip() or span is None:
         return True
     head = syntax.head_of(span)
     if head.pos_ == "ADP" or place and head.pos_ == "PROPN" or not person_nouns.someone(head):

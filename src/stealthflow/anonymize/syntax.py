@@ -126,6 +126,12 @@ def phrase_span(doc: Doc, start: int, end: int) -> Span | None:
     return doc.char_span(start, end, alignment_mode="expand")
 
 
+def phrase(sentence: str, start: int, end: int) -> Span | None:
+    """sentence[start:end] in the parse of `sentence`, grown to whole tokens; None when it holds no token."""
+    span = phrase_span(parse(sentence), start, end)
+    return span if span is not None and len(span) else None
+
+
 def head_of(span: Span) -> Token:
     """The token of `span` whose head lies outside it (the first, when several do)."""
     return next((t for t in span if t.head.i < span.start or t.head.i >= span.end or t.head == t), span.root)
@@ -133,8 +139,8 @@ def head_of(span: Span) -> Token:
 
 def slot(sentence: str, start: int, end: int) -> Slot | None:
     """The slot of sentence[start:end]; None when it is not a stretch of whole tokens."""
-    span = phrase_span(parse(sentence), start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return None
     head = head_of(span)
     lead = []
@@ -212,8 +218,8 @@ def damage(sentence: str, start: int, end: int) -> str | None:
     written in several words, `splits_name`), "complement" (it leaves a verb or adjective at its clause's end without
     the complement it had, `takes_complement`), "argument" (it takes the object of a preposition its verb or adjective
     selects, `takes_argument`), or None."""
-    span = phrase_span(parse(sentence), start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return None
     checks = {
         "subject": takes_subject,
@@ -512,8 +518,8 @@ def trailing_modifier(sentence: str, start: int, end: int) -> tuple[int, int] | 
     """(start, end) of the modifier that closes the noun phrase sentence[start:end] after its head ("as an
     ER nurse" of "Twelve years as an ER nurse", "from Leeds Uni" of "my student loans from Leeds Uni"), up to
     the phrase's end whatever the parse attached after it; None when there is none."""
-    span = phrase_span(parse(sentence), start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return None
     head = head_of(span)
     for child in head.children:
@@ -526,7 +532,7 @@ def trailing_modifier(sentence: str, start: int, end: int) -> tuple[int, int] | 
 def pronoun_conjunct(sentence: str, start: int, end: int) -> int | None:
     """Where " and I" begins in sentence[start:end] when the phrase is a noun phrase coordinated with a pronoun
     ("My husband and I"); else None."""
-    span = phrase_span(parse(sentence), start, end)
+    span = phrase(sentence, start, end)
     if span is None or len(span) < 3:
         return None
     cc, last = span[-2], span[-1]
@@ -566,12 +572,10 @@ def removals(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
     a conjunct with the conjunction and comma before it ("and Kafka" of "Goethe and Kafka"), none leaving a fragment,
     taking a clause or taking a verb's objects (`strands`). The caller still checks each removal leaves no word
     dangling (`dangling`)."""
-    doc = parse(sentence)
-    span = phrase_span(doc, start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return []
-    found: list[tuple[int, int]] = []
-    token = head_of(span)
+    doc, found, token = span.doc, [], head_of(span)
     while True:
         if token.dep_ in REMOVABLE - {"punct", "cc", "dep", "meta"} and not only_complement(token):
             first, last = min(token.left_edge.i, span.start), max(token.right_edge.i, span.end - 1)
@@ -601,12 +605,10 @@ def clause_removals(sentence: str, start: int, end: int) -> list[tuple[int, int]
     "When I was 10, we moved".
     The main clause never goes; a stretch that would damage the sentence otherwise than by taking a clause (`damage`)
     is left out. The caller still checks each removal leaves no word dangling (`dangling`)."""
-    doc = parse(sentence)
-    span = phrase_span(doc, start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return []
-    found: list[tuple[int, int]] = []
-    token = head_of(span)
+    doc, found, token = span.doc, [], head_of(span)
     while token.head != token:
         if token.dep_ in SPARE_CLAUSES and (token.dep_ == "appos" or token.pos_ in {"VERB", "AUX"}):
             first, last = min(token.left_edge.i, span.start), max(token.right_edge.i, span.end - 1)
@@ -805,8 +807,8 @@ def clause_subject(sentence: str, start: int, end: int) -> Token | None:
     up in Cork"); None when the clause has none there, or when it is the placeholder of the phrase's own name right
     after it ("<REAL_NAME_1>" of "and my girlfriend <REAL_NAME_1> says", which the parser reads as the subject with
     "my girlfriend" hung from the verb: the girlfriend is the subject)."""
-    span = phrase_span(parse(sentence), start, end)
-    if span is None or not len(span):
+    span = phrase(sentence, start, end)
+    if span is None:
         return None
     verb = head_of(span)
     while verb.pos_ not in {"VERB", "AUX"} and verb.head != verb:
