@@ -11,7 +11,9 @@ class ProxyConfig(BaseModel):
     upstream: str = ""  # a litellm model string: openai/gpt-4o-mini, deepseek/deepseek-chat, ollama/llama3.1
     upstream_base: str | None = None  # any OpenAI-compatible server: openai/NAME + this base URL
     upstream_key_env: str = "OPENAI_API_KEY"  # the key is read from this variable, never from a file
-    timeout: float = Field(120.0, gt=0)  # seconds per upstream call (a stream: until its first chunk)
+    # Seconds. openai/ upstreams: to connect and for each read (a stream: until each next chunk);
+    # other upstreams: litellm's timeout for the whole call.
+    timeout: float = Field(120.0, gt=0)
     total_timeout: float = Field(600.0, gt=0)  # seconds a whole upstream call may take, its reply read to the end
     max_reply_bytes: int = Field(16_000_000, gt=0)  # a larger upstream reply (plain or streamed) is an error
     max_retries: int = Field(0, ge=0, le=5)  # litellm's retries on top; bounded, never forever
