@@ -461,8 +461,10 @@ def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.Co
         ),
         (FRENCH, "Bonjour, je m'appelle <REAL_NAME_1>, j'habite <ADDRESS_1>, mon IBAN est <IBAN_1>.", "fr"),
         (SPANISH, "Hola, soy <REAL_NAME_1>, trabajo en <EMPLOYER_1> y vivo en <ADDRESS_1>. Tengo <HEALTH_1>.", "es"),
+        # issue 48: the tagger's span ran into the next word's elided pronoun ("mon <HEALTH_1>'aggrave")
+        ("Mon médecin dit que mon asthme s'aggrave.", "Mon médecin dit que mon <HEALTH_1> s'aggrave.", "fr"),
     ],
-    ids=["de", "fr", "es"],
+    ids=["de", "fr", "es", "fr-elision"],
 )
 def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protected, language):
     """The real command, with the tagger on as users have it: every value masked, every clause kept."""

@@ -1007,6 +1007,25 @@ def test_a_tagger_span_ends_at_the_end_of_its_sentence(text, run, label, value):
 @pytest.mark.parametrize(
     ("text", "run", "value"),
     [
+        ("Mon médecin dit que mon asthme s'aggrave.", "asthme s'", "asthme"),
+        ("Ma fille a une migraine qu’elle ne supporte plus.", "migraine qu", "migraine"),
+        ("Il mio medico dice che la mia asma s'aggrava.", "asma s", "asma"),
+        ("Mio padre ha il morbo di Parkinson dall'anno scorso.", "morbo di Parkinson dall", "morbo di Parkinson"),
+        ("My dad's had Meniere's disease for years.", "Meniere", "Meniere's disease"),  # a possessive: no elision
+    ],
+    ids=["fr-s", "fr-qu-curly", "it-s", "it-dall", "en-possessive"],
+)
+def test_a_tagger_span_never_ends_inside_an_elided_word(text, run, value):
+    """Issue 48: the student's piece stops at the apostrophe of the next word's elided pronoun ("asthme s" of
+    "asthme s'aggrave"), and the user's text read "mon <HEALTH_1>'aggrave": the span ends before the elided word."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), "HEALTH")
+    assert text[shaped_start:shaped_end] == value
+
+
+@pytest.mark.parametrize(
+    ("text", "run", "value"),
+    [
         ("I'm Marta Kowalczyk, 34, nurse in Bristol", "Marta Kowalczyk, 34", "Marta Kowalczyk"),
         ("Jonas Berg, 7 and Mia Berg, 5", "Mia Berg, 5", "Mia Berg"),
         ("The Dyson V15 is loud", "Dyson V15", "Dyson V15"),  # no comma: no age (plausible() drops it)

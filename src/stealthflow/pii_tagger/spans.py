@@ -13,6 +13,7 @@ from stealthflow.pii_tagger.filters.finance import AMOUNT, MONEY
 from stealthflow.pii_tagger.lexicons import alternation, name_lexicon
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.placeholders.common_words import function_word
+from stealthflow.placeholders.language import elisions
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
 from stealthflow.placeholders.recognizers.sentences import capitalises
@@ -188,6 +189,22 @@ def _one_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_LAST_WORD = re.compile(r"[^\W\d_]+$")
+
+
+def _before_elision(text: str, start: int, end: int) -> int:
+    """Where text[start:end] ends if it ends inside an elided word (`language.elisions`): the model's piece stops at
+    the apostrophe ("asthme s" of "mon asthme s'aggrave", "asma s" of "la mia asma s'aggrava"), and the elided word
+    belongs to the next, lowercase word, so the span ends before it; `end` otherwise. A capital after the apostrophe
+    makes one name of them ("Jeanne d'Arc", "Marco D'Amico"): left as it is."""
+    if not text.startswith(("'", "’"), end) or not text[end + 1 : end + 2].islower():
+        return end
+    word = _LAST_WORD.search(text, start, end)
+    if word is None or word.start() == start or word[0].casefold() + "'" not in elisions():
+        return end
+    return start + len(text[start : word.start()].rstrip(_TRIM))
+
+
 def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     """A model's `label` span text[start:end] trimmed or grown to the whole value: without a sentence's
     punctuation around it; a secret without its secret word and a list's dash, grown to its whole token;
@@ -199,6 +216,8 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     value = text[start:end]
     trim = " \t\n" if label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
     start, end = start + len(value) - len(value.lstrip(trim)), end - (len(value) - len(value.rstrip(trim)))
+    if label != "CREDENTIAL":
+        end = _before_elision(text, start, end)
     if label == "CREDENTIAL":
         start += secret_word_length(text[start:end])  # "password lantern42": the value only
         start += len(_LEADING_DASH.match(text, start, end)[0])  # "- mango123": not the list's dash

@@ -65,6 +65,13 @@ def covered_letters() -> frozenset[str]:
 
 
 @cache
+def elisions() -> frozenset[str]:
+    """The elided words of the six languages (`elisions` of data/languages/<code>.yaml), lowercase, each with its
+    apostrophe written straight: "s'", "qu'", "dell'"."""
+    return frozenset(word for code in OTHERS for word in language_file(code).get("elisions", ()))
+
+
+@cache
 def _function_word_languages() -> dict[str, frozenset[str]]:
     """Each function word and the covered languages it is one of."""
     languages: dict[str, set[str]] = {}

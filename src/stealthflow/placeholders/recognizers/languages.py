@@ -51,8 +51,8 @@ class Vocabulary:
     id_names: tuple[str, ...]
 
 
-_READ_ELSEWHERE = ("alphabet", "function_words", "number_kinds", "number_signs", "capitalises_nouns")  # language.py,
-# structured.py, pipeline/protector.py
+# read by language.py, structured.py, pipeline/protector.py
+_READ_ELSEWHERE = ("alphabet", "elisions", "function_words", "number_kinds", "number_signs", "capitalises_nouns")
 
 
 @cache
