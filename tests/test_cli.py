@@ -46,13 +46,21 @@ def test_attack_on_labelled_profiles_shows_correctness(repo, tmp_path):
     assert "correct" in result.output
 
 
-def test_anonymize_standard_writes_output(tmp_path):
+def test_anonymize_a_method_that_does_not_check_what_stays_is_not_protected(tmp_path):
+    """A rewrite nothing checked (standard: the model's text as it is) is not reported protected: the row says why,
+    without the text, nothing is printed and the command exits 2 (--allow-unchanged: 0, still nothing printed)."""
     posts = tmp_path / "posts.jsonl"
     posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n')
     out = tmp_path / "anon.jsonl"
-    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "-o", str(out)])
-    assert result.exit_code == 0, result.output
-    assert json.loads(out.read_text()) == {"id": "p1", "text": "I just moved to a new city.", "protected": True}
+    command = ["anonymize", str(posts), "--method", "standard", "--model", "fake:x"]
+    result = runner.invoke(app, [*command, "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    reason = "not checked: standard does not check what stays"
+    assert json.loads(out.read_text()) == {"id": "p1", "protected": False, "reason": reason}
+    allowed = runner.invoke(app, [*command, "--allow-unchanged"])
+    assert allowed.exit_code == 0 and allowed.stdout == "" and reason in allowed.stderr
+    sentences = runner.invoke(app, [*command, "--remove-sentences"])
+    assert sentences.exit_code == 2 and "--remove-sentences is for --method local" in sentences.stderr
 
 
 def test_anonymize_fails_closed_and_masks_secrets_whatever_the_method(tmp_path):
@@ -71,10 +79,16 @@ def test_anonymize_fails_closed_and_masks_secrets_whatever_the_method(tmp_path):
         app, ["anonymize", str(posts), "--method", "standard", "--model", "mute:x", "-o", str(out), "--allow-unchanged"]
     )
     assert result.exit_code == 0
-    register_backend(
-        "leaky", lambda rest, config: FakeBackend("I removed the city.\n#\nMy key is AKIAIOSFODNN7EXAMPLE.")
-    )  # FAKE: a rewrite that keeps the key
-    result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "leaky:x", "-o", str(out)])
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class Leaky:  # FAKE: a checked rewrite that keeps the key
+        name = "leaky"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [Anonymized(p.id, "My key is AKIAIOSFODNN7EXAMPLE.", checked=True) for p in profiles]
+
+    register_method("leaky", lambda settings, pool, options: Leaky())
+    result = runner.invoke(app, ["anonymize", str(posts), "--method", "leaky", "--model", "fake:x", "-o", str(out)])
     row = json.loads(out.read_text())
     assert result.exit_code == 0 and row["protected"] is True
     assert "AKIAIOSFODNN7EXAMPLE" not in out.read_text() and "<API_KEY_" in row["text"]  # the secret is masked
@@ -138,12 +152,9 @@ def test_anonymize_json_prints_one_row_per_profile(tmp_path):
     posts = tmp_path / "posts.jsonl"
     posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n{"id": "p2", "text": "I live in Zurich."}\n')
     result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "--json"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2, result.output  # standard does not check what stays
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["id"], r["text"], r["protected"]) for r in rows] == [
-        ("p1", "I just moved to a new city.", True),
-        ("p2", "I just moved to a new city.", True),
-    ]
+    assert [(r["id"], r["protected"], "text" in r) for r in rows] == [("p1", False, False), ("p2", False, False)]
 
 
 def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_the_llm_on_another():
@@ -313,7 +324,7 @@ def test_anonymize_removes_sentences_only_when_asked(monkeypatch):
         name = "local"
 
         def anonymize_many(self, profiles, on_progress=None):
-            return [Anonymized(p.id, p.text, nothing_to_change=True) for p in profiles]
+            return [Anonymized(p.id, p.text, nothing_to_change=True, checked=True) for p in profiles]
 
     def build(settings, pool, options):
         seen.append(options)
@@ -851,7 +862,7 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
             return [
                 Anonymized(p.id, p.text, details={"changes": changes, "unprotected": stayed})
                 if p.id == "b2"
-                else Anonymized(p.id, "The weather was fine.", details={"changes": key})
+                else Anonymized(p.id, "The weather was fine.", details={"changes": key}, checked=True)
                 for p in profiles
             ]
 
@@ -967,3 +978,30 @@ def test_a_job_left_around_a_place_stand_in_fails_closed_in_anonymize_and_protec
     sent = json.loads(protected.stdout)
     assert "dana@x.org" not in sent["text"] and sent["text"].endswith("email <EMAIL_1>")
     assert sent["rewrite"]["protected"] is False and any("ER nurse" in p for p in sent["rewrite"]["unprotected"])
+
+
+def test_anonymize_prints_the_rewrite_unwrapped_and_o_dash_is_stdout(tmp_path, monkeypatch):
+    """The text printed into a pipe is the rewrite as it is (main wrapped it at 80 columns); `-o -` writes the rows
+    to stdout, for `anonymize` and `attack` (main wrote a file named `-`)."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    long_line = " ".join(["The weather was fine and the cat slept all day long."] * 4)
+
+    class Long:  # FAKE local method: a checked rewrite on one long line
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            return [Anonymized(p.id, long_line, checked=True) for p in profiles]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Long())
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["anonymize", "It rained."])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == long_line + "\n"
+    rows = runner.invoke(app, ["anonymize", "It rained.", "-o", "-"])
+    assert rows.exit_code == 0 and json.loads(rows.stdout)["text"] == long_line
+    attacked = runner.invoke(app, ["attack", "It rained.", "--model", "fake:x", "--attributes", "age", "-o", "-"])
+    assert attacked.exit_code == 0, attacked.output
+    assert json.loads(attacked.stdout.splitlines()[-1])["id"] == "text"
+    assert not (tmp_path / "-").exists()

@@ -253,7 +253,9 @@ class LocalAnonymizer:
             # no phrase the cue tagger marks, in posts it can read
             nothing = all(post.how == "unchanged" and not post.cues and not post.unread for post in mine)
             results.append(
-                Anonymized(profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing)
+                Anonymized(
+                    profile.id, text, [text], parsed=True, details=details, nothing_to_change=nothing, checked=True
+                )
             )
         if on_progress:
             on_progress(len(profiles))

@@ -27,7 +27,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
 from stealthflow.cli.source import SourceArgument, source_profiles
-from stealthflow.data.output_file import not_the_input, write_replacing
+from stealthflow.data.output_file import not_the_input, write_output
 
 
 @app.command()
@@ -100,6 +100,8 @@ def anonymize(
     settings = settings_from(config, model, adapter)
     if method not in method_names():
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
+    if remove_sentences and method != "local":
+        fail(f"--remove-sentences is for --method local, not {method}")
     with user_errors():
         input_source, profiles = source_profiles(source)
         not_the_input(output, input_source.path)
@@ -121,14 +123,15 @@ def anonymize(
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
         secrets = _secret_masker(settings)
     originals = {p.id: p for p in profiles}
-    rows = [_output_row(result, originals[result.profile_id].text, secrets) for result in results]
+    rows = [_output_row(result, originals[result.profile_id].text, secrets, method) for result in results]
     phrases = phrase_report()
     for result, row in zip(results, rows, strict=True):
         profile = originals[result.profile_id]
         name = _post_names(profile, input_source.is_records)
         if not row["protected"]:
+            why = _why_not(result, profile, input_source.is_records, phrases, method)
             console.print(
-                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(_why_not(result, profile, input_source.is_records, phrases))}",
+                f"[red]not protected:[/] {escape(result.profile_id)}: {escape(why)}",
                 highlight=False,
                 soft_wrap=True,
             )
@@ -144,7 +147,7 @@ def anonymize(
         if output is None and row["protected"]:
             if input_source.is_records or len(results) > 1:
                 out.rule(result.profile_id)
-            out.print(row["text"], markup=False, highlight=False)
+            out.file.write(row["text"].rstrip("\n") + "\n")  # the rewrite as it is: no wrapping, no padding
         print_changes(result, name, phrases)
         if "risk" in result.details:
             print_risk_report(result)
@@ -156,8 +159,9 @@ def anonymize(
     if said := phrases.not_named(where):
         console.print(said, highlight=False, soft_wrap=True)
     if output:
-        write_replacing(output, "".join(dump_line(row) for row in rows))
-        console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
+        write_output(output, "".join(dump_line(row) for row in rows))
+        if str(output) != "-":
+            console.print(f"wrote {len(rows)} texts to {output} ({sum(r['protected'] for r in rows)} protected)")
     pool.close()
     if (
         unprotected := [r for r, row in zip(results, rows, strict=True) if not row["protected"]]
@@ -172,7 +176,7 @@ def _remedy(unprotected: list, method: str) -> str:
     """The closing advice for the texts not protected: a text the local rewrite did not read (in a language it does
     not cover, with no phrase that stayed) gets its own, since no phrase of it stayed to rewrite."""
     if method != "local":
-        return "a stronger --model may rewrite them"
+        return "`--method local` rewrites them and checks what stays"
     unread = sum(bool(r.unread()) and not r.details.get("unprotected") for r in unprotected)
     advice = []
     if unread < len(unprotected):
@@ -197,11 +201,19 @@ def _post_names(profile, records: bool):
     return lambda index: f"{'paragraph' if several else 'post'} {index + 1}"
 
 
-def _why_not(result, profile, records: bool, phrases) -> str:
+def _failure(result, original: str, method: str) -> str | None:
+    """Why a text is not protected (None: it is): the method's own reason, or that nothing checked what stayed (a
+    method that does not report the phrases left that give the author away, ner-mask or a model's rewrite)."""
+    if reason := result.failure(original):
+        return reason
+    return None if result.checked else f"not checked: {method} does not check what stays"
+
+
+def _why_not(result, profile, records: bool, phrases, method: str) -> str:
     """Why a profile is not protected; which phrases stayed, in which post (named as `phrases` may name them)."""
     stayed = result.stayed_by_post()
     if not stayed:
-        return result.failure(profile.text)
+        return _failure(result, profile.text, method)
     unread = f"; {result.unread()}" if result.unread() else ""
     if len(profile.comments) < 2:
         found = phrases.stayed([p for ps in stayed.values() for p in ps])
@@ -224,11 +236,11 @@ def _secret_masker(settings):
     return Protector.from_settings(secrets_only)
 
 
-def _output_row(result, original: str, secrets) -> dict:
+def _output_row(result, original: str, secrets, method: str) -> dict:
     """The row written (`-o`) and printed (`--json`). A text that could not be protected carries none of its words
     (no text, no changes, no phrase that stayed: they are the post's): its id, `"protected": false`, the reason and,
     per post, how many phrases stayed. The terminal (stderr) names the phrases."""
-    if reason := result.failure(original):
+    if reason := _failure(result, original, method):
         row = {"id": result.profile_id, "protected": False, "reason": reason}
         if stayed := result.stayed_by_post():
             count = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"

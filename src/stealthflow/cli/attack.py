@@ -27,7 +27,7 @@ from stealthflow.cli.app import (
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data import ATTRIBUTES
 from stealthflow.data.jsonl import dump_line
-from stealthflow.data.output_file import not_the_input, replaced
+from stealthflow.data.output_file import not_the_input, write_output
 from stealthflow.llm.pool import LLMPool
 
 BLIND = "blind: no answer — this says nothing about your privacy"
@@ -93,10 +93,8 @@ def attack(
         if not json_output:
             print_cues(cues, profile.id, len(profile.comments))
     if output:
-        with replaced(output) as handle:
-            for index, profile in enumerate(profiles):
-                for _, results in runs:
-                    handle.write(dump_line({"id": profile.id, **results[index].model_dump()}))
+        rows = [{"id": p.id, **results[index].model_dump()} for index, p in enumerate(profiles) for _, results in runs]
+        write_output(output, "".join(map(dump_line, rows)))
     pool.close()
 
 

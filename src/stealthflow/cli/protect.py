@@ -46,7 +46,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
-from stealthflow.data.output_file import not_the_input, write_replacing
+from stealthflow.data.output_file import not_the_input, write_output
 from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
@@ -346,7 +346,7 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
                 advance(len(piece.encode("utf-8")))
         run.stayed = Counter({"text": sum(run.stayed.values())})  # the pieces are one text
     row = _joined(rows, pieces)
-    _write(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
+    write_output(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
 
 
 def _joined(rows: list[dict], pieces: list[str]) -> dict:
@@ -398,14 +398,6 @@ def _protect_records(run: _Run, records: list[Record], session: str, output: str
             progress.advance(0, len(todo[start : start + step]))
     if to_file:
         console.print(f"wrote {len(todo)} protected texts to {output} (session {session!r})")
-
-
-def _write(output: str | None, text: str) -> None:
-    if output in (None, "-"):
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        write_replacing(output, text)
 
 
 @app.command()
@@ -462,7 +454,7 @@ def restore(
                     "unresolved": result.unresolved,
                     "withheld": withheld_json(result.withheld),
                 }
-                _write(
+                write_output(
                     output,
                     dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"),
                 )
@@ -512,7 +504,7 @@ def _restore_records(
                 }
             )
         )
-    _write(output, "".join(lines))
+    write_output(output, "".join(lines))
     if output not in (None, "-"):
         console.print(f"wrote {len(lines)} restored texts to {output}")
     return unresolved, withheld

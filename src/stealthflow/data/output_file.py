@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,3 +83,12 @@ def write_replacing(path: str | Path, text: str) -> None:
     """`text` into `path`, whole or not at all (`replaced`)."""
     with replaced(path) as file:
         file.write(text)
+
+
+def write_output(output: str | Path | None, text: str) -> None:
+    """`text` into the file `output` (`write_replacing`), or to stdout when `output` is None or `-`."""
+    if output is None or str(output) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_replacing(output, text)
