@@ -285,7 +285,7 @@ def test_the_closing_advice_names_each_kind_of_text_not_protected():
     )
     mixed = _remedy([stayed, unread, unread, both], "local")
     assert "phrases that stayed" in mixed and "2 of them not checked" in mixed
-    assert _remedy([unread], "llm") == "a stronger --model may rewrite them"
+    assert _remedy([unread], "llm") == "`--method local` rewrites them and checks what stays"
 
 
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):

@@ -1287,6 +1287,24 @@ def test_an_email_the_cue_tagger_marks_keeps_its_place_and_is_reported():
     assert "Twelve years as an ER nurse in Leeds" in result.unprotected
 
 
+def test_pieces_of_an_email_the_cue_tagger_marks_are_reported_as_the_email():
+    """The shipped cue tagger marks pieces of "m.okafor@posteo.de" ("m", "okafor", "de"): main tried to generalize
+    them and reported them as three phrases, which the terminal named. A piece of a value is the value: it stays,
+    reported once as the whole e-mail address (which the report counts, never names)."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.marks import part_of_value
+    from stealthflow.utility.fluency import shared_scorer
+
+    post = "Hi, you can reach me at m.okafor@posteo.de or +44 7700 900123."
+    assert [part_of_value(post, p) for p in ("m", "okafor", "de", "reach")] == ["m.okafor@posteo.de"] * 3 + [None]
+    assert part_of_value("de facto, mail ann@x.de", "de") is None  # also outside the value: a phrase of its own
+    torch.set_num_threads(1)
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert "m.okafor@posteo.de" in result.text and result.unprotected == ["m.okafor@posteo.de"], result
+
+
 def test_a_word_right_after_a_placeholder_is_never_cut_alone():
     """What a value may modify ("sick" of "sick leave") the rewrite cannot see: a removal opening on a content word
     right after a placeholder is refused; one opening on a function word ("from Leeds") or after a comma is not."""

@@ -26,7 +26,7 @@ from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import find_cues, mark_confidence, split_cues
 from stealthflow.anonymize.fallback import Fallback, Removal
 from stealthflow.anonymize.generalize import Generalizer, sentence_around, whole
-from stealthflow.anonymize.marks import holds_value, stayed
+from stealthflow.anonymize.marks import holds_value, part_of_value, stayed
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
@@ -162,7 +162,10 @@ class LocalAnonymizer:
         # in a sentence of another language, which stays unread (`_sentence_language`).
         left = {i: [(p, a) for p, a in cues[i] if span_survives(p, texts[i])] for i in todo}
         foreign = {i: {mark: self._sentence_language(texts[i], mark[0]) for mark in left[i]} for i in todo}
-        left = {i: [mark for mark in left[i] if foreign[i][mark] is None and not holds_value(mark[0])] for i in todo}
+        left = {
+            i: [mark for mark in left[i] if foreign[i][mark] is None and not holds_value(mark[0], posts[i])]
+            for i in todo
+        }
         ids = [i for i in todo if left[i]]
         unprotected: dict[int, list[str]] = {i: [] for i in todo}
         removals: dict[int, list[Removal]] = {i: [] for i in todo}
@@ -186,7 +189,9 @@ class LocalAnonymizer:
             how = hows[i] if texts[i] != post else "unchanged"
             languages = list(dict.fromkeys(language for language in foreign[i].values() if language))
             read_marks = [mark for mark in cues[i] if foreign[i].get(mark) is None]  # an unread sentence's stay unread
-            left_in = stayed(post, texts[i], read_marks, unprotected[i])
+            left_in = list(
+                dict.fromkeys(part_of_value(post, p) or p for p in stayed(post, texts[i], read_marks, unprotected[i]))
+            )
             results.append(PostRewrite(texts[i], [], how, cues[i], left_in, languages, removals[i]))
         return results
 

@@ -63,9 +63,21 @@ def telling_words() -> frozenset[str]:
     return frozenset(word for word, found in attributes.items() if len(found) == 1 and word not in wrote)
 
 
-def holds_value(phrase: str) -> bool:
-    """`phrase` holds an e-mail address or a link (spaCy's `like_email`, `like_url`): a value, no phrase to rewrite.
-    `anonymize` is not the PII step (docs/commands.md): a stand-in or a cut would change what the value is ("email
-    dana@x.org" -> "email"), so it keeps its place and, marked, is reported as stayed; `protect` masks it with a
-    placeholder, which no mark holds."""
-    return any(token.like_email or token.like_url for token in syntax.parse(phrase))
+def holds_value(phrase: str, post: str = "") -> bool:
+    """`phrase` holds an e-mail address or a link (spaCy's `like_email`, `like_url`), or is part of one of `post`
+    (`part_of_value`): a value, no phrase to rewrite. `anonymize` is not the PII step (docs/commands.md): a stand-in or
+    a cut would change what the value is ("email dana@x.org" -> "email"), so it keeps its place and, marked, is
+    reported as stayed; `protect` masks it with a placeholder, which no mark holds."""
+    return any(token.like_email or token.like_url for token in syntax.parse(phrase)) or bool(
+        part_of_value(post, phrase)
+    )
+
+
+def part_of_value(post: str, phrase: str) -> str | None:
+    """The e-mail address or link of `post` that holds every occurrence of `phrase` (the cue tagger marks pieces of one:
+    "m", "okafor" of "m.okafor@posteo.de"), or None. A stayed piece is reported as that whole value, which the
+    report counts as a value and never names."""
+    values = [(t.idx, t.idx + len(t.text), t.text) for t in syntax.parse(post) if t.like_email or t.like_url]
+    found = [m.span() for m in re.finditer(rf"(?<!\w){re.escape(phrase)}(?!\w)", post)] if values and phrase else []
+    holders = {next((v for start, end, v in values if start <= a and b <= end), None) for a, b in found}
+    return holders.pop() if len(holders) == 1 else None
