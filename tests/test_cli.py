@@ -47,15 +47,16 @@ def test_attack_on_labelled_profiles_shows_correctness(repo, tmp_path):
 
 
 def test_anonymize_a_method_that_does_not_check_what_stays_is_not_protected(tmp_path):
-    """A rewrite nothing checked (standard: the model's text as it is) is not reported protected: the row says why,
-    without the text, nothing is printed and the command exits 2 (--allow-unchanged: 0, still nothing printed)."""
+    """A rewrite nothing checks (ner-mask masks named entities only: a name it misses goes out) is not reported
+    protected: the row says why, without the text, nothing is printed and the command exits 2 (--allow-unchanged: 0,
+    still nothing printed)."""
     posts = tmp_path / "posts.jsonl"
-    posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n')
+    posts.write_text('{"id": "p1", "text": "Hi, I\'m Margaret Okafor and I work at Siemens AG in Berlin."}\n')
     out = tmp_path / "anon.jsonl"
-    command = ["anonymize", str(posts), "--method", "standard", "--model", "fake:x"]
+    command = ["anonymize", str(posts), "--method", "ner-mask"]
     result = runner.invoke(app, [*command, "-o", str(out)])
     assert result.exit_code == 2, result.output
-    reason = "not checked: standard does not check what stays"
+    reason = "not checked: ner-mask does not check what stays"
     assert json.loads(out.read_text()) == {"id": "p1", "protected": False, "reason": reason}
     allowed = runner.invoke(app, [*command, "--allow-unchanged"])
     assert allowed.exit_code == 0 and allowed.stdout == "" and reason in allowed.stderr
@@ -152,9 +153,12 @@ def test_anonymize_json_prints_one_row_per_profile(tmp_path):
     posts = tmp_path / "posts.jsonl"
     posts.write_text('{"id": "p1", "text": "I just moved to Zurich."}\n{"id": "p2", "text": "I live in Zurich."}\n')
     result = runner.invoke(app, ["anonymize", str(posts), "--method", "standard", "--model", "fake:x", "--json"])
-    assert result.exit_code == 2, result.output  # standard does not check what stays
+    assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["id"], r["protected"], "text" in r) for r in rows] == [("p1", False, False), ("p2", False, False)]
+    assert [(r["id"], r["text"], r["protected"]) for r in rows] == [
+        ("p1", "I just moved to a new city.", True),
+        ("p2", "I just moved to a new city.", True),
+    ]
 
 
 def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_the_llm_on_another():

