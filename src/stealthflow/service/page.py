@@ -64,7 +64,7 @@ class PageLogins:
         self._lock = threading.Lock()
 
     def new_link(self) -> str:
-        """A fresh one-time token for `/?token=`."""
+        """A fresh one-time token for the link `/#token=`."""
         token = secrets.token_urlsafe(24)
         with self._lock:
             self._links[token] = time.monotonic() + self.link_seconds
@@ -110,7 +110,9 @@ def page_router(logins: PageLogins) -> APIRouter:
     def sign_in(request: SignIn) -> Response:
         credential = logins.exchange(request.token)
         if credential is None:
-            return error_response(401, "this sign-in link is used, expired or wrong: run stealthflow ui for a new one")
+            return error_response(
+                401, "this sign-in link is used, expired or wrong: restart stealthflow ui for a new one"
+            )
         return JSONResponse({"credential": credential}, headers=SECURITY_HEADERS)
 
     @router.get("/ui/{name}")
