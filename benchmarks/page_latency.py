@@ -76,7 +76,7 @@ def main() -> None:
             f"POST /analyze warm, {len(POSTS)} posts: median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s"
         )
         if args.screenshot:
-            screenshot(f"{base}/?token={logins.new_link()}", args.screenshot, args.width)
+            screenshot(f"{base}/#token={logins.new_link()}", args.screenshot, args.width)
     protector.close()
 
 

@@ -68,7 +68,7 @@ from tables import load_range, table  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 AFTER = Path(__file__).resolve().parent.parent / "src"
-TOKEN = "bench-token"
+TOKEN = "bench-token-16-chars"
 SIZES = {"1 KB": 1_000, "10 KB": 10_000, "100 KB": 100_000}
 REPLY_CHARS = 600  # a typical answer; it starts with the prompt, so it carries placeholders back
 FIRST = ["Anna", "Jonas", "Maria", "Wei", "Fatima", "Lucas", "Emma", "Noah"]

@@ -252,13 +252,13 @@ def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):
     config = protect_config(tmp_path, monkeypatch)
     yaml = tmp_path / "c.yaml"
     yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
-    monkeypatch.setenv("STEALTHFLOW_SERVICE_TOKEN", "t0ken")
+    monkeypatch.setenv("STEALTHFLOW_SERVICE_TOKEN", "t0ken-long-enough-16")
     served = []
     monkeypatch.setattr(uvicorn, "run", lambda asgi, **_: served.append(asgi))
     for flags, mounted in (([], True), (["--no-memory"], False)):
         assert CliRunner().invoke(app, ["serve", "--config", str(yaml), "--no-tagger", *flags]).exit_code == 0
         with TestClient(
-            served[-1], base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}
+            served[-1], base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken-long-enough-16"}
         ) as client:
             reply = client.post("/memory/pack", json={"user": "ann", "query": "x"})
         assert reply.status_code == (200 if mounted else 404)

@@ -15,10 +15,10 @@ from placeholder_fixtures import protect_config
 from stealthflow.data import ATTRIBUTES
 from stealthflow.service import create_app
 from stealthflow.service.analysis import diff_pieces
-from stealthflow.service.page import COOKIE, PageLogins
+from stealthflow.service.page import HEADER, PageLogins
 from stealthflow.testing.loopback import serve
 
-TOKEN = "test-token"
+TOKEN = "page-test-token-long-enough"
 BEARER = {"Authorization": f"Bearer {TOKEN}"}
 
 
@@ -154,47 +154,35 @@ def test_diff_pieces_rebuild_both_texts(old, new):
 # --- signing in to the page ------------------------------------------------------------------
 
 
-def test_the_page_opens_only_from_its_one_time_link_then_by_cookie(protector):
+def test_the_page_signs_in_once_from_its_link_then_by_its_header(protector):
     logins = PageLogins()
     link = logins.new_link()
     with serve(create_app(protector, TOKEN, rewriter=FakeRewriter(), page=logins)) as port:
         base = f"http://127.0.0.1:{port}"
-        assert httpx.get(f"{base}/").status_code == 401  # no token
-        assert httpx.get(f"{base}/", params={"token": "wrong"}).status_code == 401
-        assert httpx.get(f"{base}/ui/app.js").status_code == 401
-        assert (
-            httpx.get(f"http://127.0.0.1:{port}/", params={"token": link}, headers={"Host": "evil.example"}).status_code
-            == 403
-        )  # DNS rebinding
-        signed = httpx.get(f"{base}/", params={"token": link})
-        assert signed.status_code == 303 and signed.headers["location"] == "/"
-        cookie = signed.headers["set-cookie"]
-        assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower() and link not in cookie
-        assert httpx.get(f"{base}/", params={"token": link}).status_code == 401  # used up
-        jar = {COOKIE: signed.cookies[COOKIE]}
-        page = httpx.get(f"{base}/", cookies=jar)
+        page = httpx.get(f"{base}/")  # the package's own files: no data, no sign-in needed
         assert (
             page.status_code == 200
             and 'id="post"' in page.text
             and "script-src 'self'" in page.headers["content-security-policy"]
         )
-        assert httpx.get(f"{base}/ui/app.js", cookies=jar).headers["content-type"].startswith("text/javascript")
-        body = {"text": POST, "session": "c"}
-        assert (
-            httpx.post(f"{base}/analyze", json=body, cookies=jar).status_code == 401
-        )  # a cookie alone: not from the page
-        assert (
-            httpx.post(f"{base}/analyze", json=body, cookies=jar, headers={"X-Stealthflow-Page": "1"}).status_code
-            == 200
-        )
+        assert httpx.get(f"{base}/ui/app.js").headers["content-type"].startswith("text/javascript")
+        assert httpx.post(f"{base}/ui/signin", json={"token": "wrong"}).status_code == 401
         assert (
             httpx.post(
-                f"{base}/analyze", json=body, cookies={COOKIE: "forged"}, headers={"X-Stealthflow-Page": "1"}
+                f"http://127.0.0.1:{port}/ui/signin", json={"token": link}, headers={"Host": "evil.example"}
             ).status_code
-            == 401
-        )
+            == 403
+        )  # DNS rebinding
+        signed = httpx.post(f"{base}/ui/signin", json={"token": link})
+        assert signed.status_code == 200 and "set-cookie" not in signed.headers
+        assert httpx.post(f"{base}/ui/signin", json={"token": link}).status_code == 401  # used up
+        credential = {HEADER: signed.json()["credential"]}
+        body = {"text": POST, "session": "c"}
+        assert httpx.post(f"{base}/analyze", json=body).status_code == 401
+        assert httpx.post(f"{base}/analyze", json=body, headers=credential).status_code == 200
+        assert httpx.get(f"{base}/sessions/c", headers=credential).status_code == 200
+        assert httpx.post(f"{base}/analyze", json=body, headers={HEADER: "forged"}).status_code == 401
         assert httpx.post(f"{base}/protect", json=body, headers=BEARER).status_code == 200  # API callers as before
-        assert httpx.get(f"{base}/", headers=BEARER).status_code == 401  # the page wants its own sign-in
 
 
 def test_a_link_expires():
@@ -208,6 +196,7 @@ def test_without_a_page_the_root_stays_closed(protector):
     with TestClient(create_app(protector, TOKEN), base_url="http://127.0.0.1:8765") as anonymous:
         assert anonymous.get("/", params={"token": "x"}).status_code == 401
         assert anonymous.post("/analyze", json={"text": "x", "session": "s"}).status_code == 401
+        assert anonymous.post("/ui/signin", json={"token": "x"}).status_code == 401
 
 
 def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monkeypatch):
@@ -227,10 +216,11 @@ def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monk
 
     def visit(asgi, **_):
         with TestClient(asgi, base_url="http://127.0.0.1:8765") as browser:
-            seen["no link"] = browser.get("/").status_code
-            seen["link"] = browser.get(f"/?token={links[-1]}").status_code  # redirected to /, the cookie kept
+            seen["no link"] = browser.post("/analyze", json={"text": POST, "session": "ui"}).status_code
+            signed = browser.post("/ui/signin", json={"token": links[-1]})  # what the page's script does
+            seen["link"] = signed.status_code
             seen["analyze"] = browser.post(
-                "/analyze", json={"text": POST, "session": "ui"}, headers={"X-Stealthflow-Page": "1"}
+                "/analyze", json={"text": POST, "session": "ui"}, headers={HEADER: signed.json()["credential"]}
             ).json()
 
     monkeypatch.setattr(uvicorn, "run", visit)
@@ -238,7 +228,7 @@ def test_stealthflow_ui_serves_the_page_behind_the_link_it_prints(tmp_path, monk
     assert wrong.exit_code == 2 and "unknown rewrite 'nosuch'" in wrong.output and not seen
     result = CliRunner().invoke(app, ["ui", "--no-open", "--rewrite", "none", "--no-tagger", "--config", str(yaml)])
     assert result.exit_code == 0, result.output
-    assert f"http://127.0.0.1:8765/?token={links[-1]}" in result.output
+    assert f"http://127.0.0.1:8765/#token={links[-1]}" in result.output
     assert seen["no link"] == 401 and seen["link"] == 200
     checked = seen["analyze"]
     assert checked["rewrite"] is None and checked["text"] == checked["protected"] and "<EMAIL_1>" in checked["text"]

@@ -76,11 +76,19 @@ def browser():
 
 def sign_in(browser, server) -> WebDriverWait:
     base, logins = server
-    browser.get(f"{base}/?token={logins.new_link()}")
+    browser.get(f"{base}/#token={logins.new_link()}")
     wait = WebDriverWait(browser, 60)  # generous: the machine may be busy
     wait.until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
-    browser.execute_script("sessionStorage.clear()")  # the next sign-in starts a session of its own
+    browser.execute_script("sessionStorage.removeItem('stealthflow-session')")  # the next sign-in: a session of its own
     return wait
+
+
+def signed_out(driver) -> bool:
+    """The page says *Not signed in* and offers nothing else."""
+    WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "signed-out").is_displayed())
+    return driver.find_element(By.CSS_SELECTOR, "#signed-out h2").text == "Not signed in" and not driver.find_elements(
+        By.ID, "post"
+    )
 
 
 def by_id(browser, name):
@@ -215,21 +223,71 @@ def test_no_token_or_a_wrong_one_is_refused(server):
     base, logins = server
     driver = start_browser()  # a browser that was never signed in
     try:
-        for url in (f"{base}/", f"{base}/?token=wrong"):
+        for url in (f"{base}/", f"{base}/#token=wrong"):
             driver.get(url)
-            assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in" and not driver.find_elements(
-                By.ID, "post"
-            )
-        link = f"{base}/?token={logins.new_link()}"
+            assert signed_out(driver)
+        link = f"{base}/#token={logins.new_link()}"
         driver.get(link)
-        assert (
-            driver.find_elements(By.ID, "post") and driver.current_url == f"{base}/"
-        )  # the token left the address bar
-        driver.delete_all_cookies()
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "session-id").text)
+        assert driver.current_url == f"{base}/"  # the token left the address bar
+        driver.execute_script("sessionStorage.clear()")
         driver.get(link)  # the same link again
-        assert driver.find_element(By.TAG_NAME, "h1").text == "Not signed in"
+        assert signed_out(driver)
     finally:
         driver.quit()
+
+
+def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credential(server, tmp_path):
+    """The placeholder table (raw values, from GET /sessions) never reaches the profile's disk cache, and a
+    server on another local port that the signed-in browser visits gets nothing that opens this one."""
+    import http.server
+    import threading
+
+    import httpx
+
+    base, logins = server
+    value = "margaret.okafor@posteo.de"
+    heard = []
+
+    class OtherLocalServer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            heard.append(dict(self.headers))
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"another local app")
+
+        def log_message(self, *args):
+            pass
+
+    other = http.server.HTTPServer(("127.0.0.1", 0), OtherLocalServer)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    profile = tmp_path / "profile"
+    driver = start_browser(1280, 900, f"--user-data-dir={profile}")
+    try:
+        driver.get(f"{base}/#token={logins.new_link()}")
+        wait = WebDriverWait(driver, 60)
+        wait.until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
+        session = driver.find_element(By.ID, "session-id").text
+        httpx.post(
+            f"{base}/protect",
+            json={"text": f"Write to {value}", "session": session},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        )
+        driver.refresh()  # the page loads its session's table: GET /sessions/{session}
+        wait.until(lambda d: value in d.find_element(By.ID, "placeholders").text)
+        driver.get(f"http://127.0.0.1:{other.server_port}/")  # later, some other local web app
+        wait.until(lambda d: "another local app" in d.page_source)
+    finally:
+        driver.quit()
+        other.shutdown()
+    time.sleep(1)  # the browser's processes have written what they keep
+    cached = [path for path in profile.rglob("*") if path.is_file() and value.encode() in path.read_bytes()]
+    assert not cached
+    assert heard and not any("cookie" in {k.lower() for k in headers} for headers in heard)
+    said = {v for headers in heard for v in headers.values()}
+    for credential in said:  # whatever the other port heard opens nothing here
+        for headers in ({"x-stealthflow-page": credential}, {"Authorization": f"Bearer {credential}"}):
+            assert httpx.get(f"{base}/sessions/{session}", headers=headers).status_code == 401
 
 
 def test_progress_shows_and_nothing_moves_while_the_rewrite_arrives(browser, server):
@@ -258,7 +316,7 @@ def test_readable_at_phone_width_and_nothing_moves_there_either(server):
             "Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 2, "mobile": True}
         )
         base, logins = server
-        driver.get(f"{base}/?token={logins.new_link()}")
+        driver.get(f"{base}/#token={logins.new_link()}")
         wait = WebDriverWait(driver, 60)
         wait.until(lambda d: d.find_element(By.ID, "session-id").text)
         fits = "return document.documentElement.scrollWidth <= window.innerWidth"
@@ -301,7 +359,7 @@ def test_stealthflow_ui_with_the_real_local_method(browser, tmp_path):
         link = None
         while link is None and time.monotonic() < deadline and server.poll() is None:
             time.sleep(0.5)
-            link = re.search(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]+", log.read_text())
+            link = re.search(rf"http://127\.0\.0\.1:{port}/#token=[\w-]+", log.read_text())
         assert link, f"stealthflow ui printed no sign-in link: {log.read_text()[-2000:]}"
         while time.monotonic() < deadline:
             with socket.socket() as client:
@@ -325,3 +383,22 @@ def test_stealthflow_ui_with_the_real_local_method(browser, tmp_path):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=30)
+
+
+def test_the_link_file_of_stealthflow_ui_signs_the_browser_in(server):
+    """What `stealthflow ui` hands the browser instead of the link (cli.ui.link_file): Chromium opens the
+    file, is sent on to the page and signs in; the token is used up and has left the address bar."""
+    from stealthflow.cli.ui import link_file
+
+    base, logins = server
+    one_time = logins.new_link()
+    opener = link_file(f"{base}/#token={one_time}")
+    driver = start_browser()
+    try:
+        driver.get(opener.as_uri())
+        WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "session-id").text.startswith("page-"))
+        assert driver.current_url == f"{base}/" and not logins.pending(one_time)
+    finally:
+        driver.quit()
+        opener.unlink()
+        opener.parent.rmdir()

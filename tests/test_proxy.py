@@ -350,7 +350,7 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
     port = free_port()
     env = {
         **os.environ,
-        "STEALTHFLOW_PROXY_TOKEN": "cli-token",
+        "STEALTHFLOW_PROXY_TOKEN": "cli-token-long-enough",
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
     }
@@ -371,7 +371,7 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
         wait_until_healthy(
             server, port, 120, lambda: server.communicate()[1] if server.poll() is not None else "no start"
         )
-        client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token", max_retries=0)
+        client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token-long-enough", max_retries=0)
         # Starring a placeholder's number loses it: the rewrite is rejected and the placeholder text goes.
         raw = client.chat.completions.with_raw_response.create(
             model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}]

@@ -46,8 +46,8 @@ def test_the_token_is_created_once_in_a_private_file(tmp_path, monkeypatch):
     first = service_token(tmp_path / "service.token", on_new=created.append)
     assert service_token(tmp_path / "service.token", on_new=created.append) == first and len(created) == 1
     assert oct((tmp_path / "service.token").stat().st_mode & 0o777) == "0o600"
-    monkeypatch.setenv(TOKEN_ENV, "from-env")
-    assert service_token(tmp_path / "service.token") == "from-env"
+    monkeypatch.setenv(TOKEN_ENV, "from-the-environment")
+    assert service_token(tmp_path / "service.token") == "from-the-environment"
 
 
 def test_protect_then_restore_over_http(client):

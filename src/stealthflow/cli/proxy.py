@@ -82,7 +82,7 @@ def proxy(
     """Serve an OpenAI-compatible API that protects every request and restores every reply."""
     from stealthflow.llm.pool import LLMPool
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
-    from stealthflow.service.security import LOOPBACK_HOSTS, default_token_file, service_token
+    from stealthflow.service.security import LOOPBACK_HOSTS, TokenError, default_token_file, service_token
 
     settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
     overrides = {
@@ -109,10 +109,6 @@ def proxy(
             proxy_config.allowed_hosts = [*proxy_config.allowed_hosts, host]
     if not os.environ.get(proxy_config.upstream_key_env):
         console.print(f"[yellow]${proxy_config.upstream_key_env} is not set[/]: the upstream gets no API key")
-    pool = LLMPool()
-    protector = user_protector(settings, pool)
-    with vault_errors():
-        rewriter = rewriter_for(proxy_config.rewrite, settings, pool)
 
     def announce(path: Path) -> None:
         console.print(
@@ -120,7 +116,15 @@ def proxy(
         )
 
     token_file = default_token_file(TOKEN_FILE)
-    token = service_token(token_file, on_new=announce, env=TOKEN_ENV)
+    try:
+        token = service_token(token_file, on_new=announce, env=TOKEN_ENV)
+    except TokenError as exc:
+        fail(str(exc))
+    pool = LLMPool()
+    protector = user_protector(settings, pool)
+    with vault_errors():
+        rewriter = rewriter_for(proxy_config.rewrite, settings, pool)
+
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("stealthflow.proxy").setLevel(logging.INFO)  # metadata only: status, timings, counts
     console.print(

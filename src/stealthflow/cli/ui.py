@@ -3,9 +3,16 @@ one-time sign-in link. `serve` runs the same server (the page at `/`) without op
 
 from __future__ import annotations
 
+import atexit
+import html
+import os
+import shutil
+import tempfile
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -71,16 +78,20 @@ def serve_page(
     `warm`: load what the page uses (cue tagger, attacker, rewrite model) at start, in the background."""
     from stealthflow.service import create_app
     from stealthflow.service.page import LINK_SECONDS, PageLogins
-    from stealthflow.service.security import TOKEN_ENV, default_token_file, service_token
+    from stealthflow.service.security import TOKEN_ENV, TokenError, default_token_file, service_token
 
-    token = service_token(
-        on_new=lambda path: console.print(
-            f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"
+    try:
+        token = service_token(
+            on_new=lambda path: console.print(
+                f"[bold]a service token was created in {path}[/]: send it as `Authorization: Bearer $(cat {path})`"
+            )
         )
-    )
+    except TokenError as exc:
+        fail(str(exc))
     logins = PageLogins()
     service = create_app(protector, token, memory=memory, rewriter=rewriter, page=logins)
-    link = f"http://127.0.0.1:{port}/?token={logins.new_link()}"
+    one_time = logins.new_link()
+    link = f"http://127.0.0.1:{port}/#token={one_time}"
     console.print(
         f"serving on http://127.0.0.1:{port} (vault user {escape(settings.protect.user)!r}); API callers need the bearer token (${TOKEN_ENV} or {default_token_file()})"
     )
@@ -92,19 +103,48 @@ def serve_page(
     if warm:
         threading.Thread(target=service.state.analyzer.warm, name="warm-up", daemon=True).start()
     if open_browser:
-        threading.Thread(target=_open_when_up, args=(port, link), name="open-page", daemon=True).start()
+        pending = partial(logins.pending, one_time)
+        threading.Thread(target=_open_when_up, args=(port, link, pending), name="open-page", daemon=True).start()
     run_server(service, "127.0.0.1", port, protector)
 
 
-def _open_when_up(port: int, link: str, timeout: float = 120.0) -> None:
+def _open_when_up(port: int, link: str, pending: Callable[[], bool], timeout: float = 120.0) -> None:
+    """Opens `link` once the server answers, through a private file that leads to it: the browser
+    launcher's command line, which any local process can read in /proc, holds only the file's name.
+    The file goes once the link is used or expired (`pending` false), or when this process ends."""
     import httpx
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1.0).status_code == 200:
-                webbrowser.open(link)
-                return
+                break
         except httpx.HTTPError:
             pass
         time.sleep(0.3)
+    else:
+        return
+    opener = link_file(link)
+    atexit.register(shutil.rmtree, opener.parent, ignore_errors=True)
+    try:
+        webbrowser.open(opener.as_uri())
+        while pending():
+            time.sleep(0.5)
+    finally:
+        shutil.rmtree(opener.parent, ignore_errors=True)
+
+
+def link_file(link: str) -> Path:
+    """A page readable by this user only (0600, in a 0700 directory) that sends the browser on to `link`."""
+    folder = Path(tempfile.mkdtemp(prefix="stealthflow-"))
+    path = folder / "open.html"
+    target = html.escape(link, quote=True)
+    page = (
+        '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+        f'<meta http-equiv="refresh" content="0;url={target}"><title>stealthflow</title>'
+        f'<p>Opening <a href="{target}">the stealthflow page</a>…</p>\n'
+    )
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    return path

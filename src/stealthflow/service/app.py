@@ -62,7 +62,7 @@ def create_app(
         title="stealthflow", description="Protect text before it leaves your device.", default_response_class=JsonBody
     )
     app.add_middleware(JsonErrors)
-    page_access = {"open_paths": OPEN_PATHS | {"/"}, "also_admits": page.admits} if page else {}  # `/` signs in itself
+    page_access = {"open_paths": OPEN_PATHS | page.open_paths, "also_admits": page.admits} if page else {}
     app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes, **page_access)
 
     @app.exception_handler(RequestValidationError)

@@ -1,9 +1,13 @@
 """Who may call a local server (the service, the proxy): a bearer token, a loopback Host, a bounded body.
 
 The token comes from an environment variable (`$STEALTHFLOW_SERVICE_TOKEN` for the service),
-else from a 0600 file under the user config dir, created (and announced once) on first start.
-Any local process or web page can reach a port on 127.0.0.1: without the token it gets 401
-before any work. A Host header that is not a loopback name is refused (DNS rebinding: a web page
+else from a 0600 file under the user config dir, created (and announced once) on first start. It fails
+closed: a token shorter than `MIN_TOKEN_CHARS` (an empty file, a truncated write), a file that cannot be
+read or that group or others may read is an error at start, never an open door; the file appears whole
+or not at all (written aside, then hard-linked in place), so a second process starting at the same
+moment reads the same token. Any local process or web page can reach a port on 127.0.0.1: without
+the token it gets 401 before any work. Every answer says `Cache-Control: no-store` (and `Pragma:
+no-cache`): a browser keeps no value, restore result or page in its disk cache. A Host header that is not a loopback name is refused (DNS rebinding: a web page
 whose domain resolves to 127.0.0.1), and a request body above the limit gets 413 — at once when
 its Content-Length says so, else as soon as the streamed (chunked) body passes the limit.
 """
@@ -14,6 +18,7 @@ import hmac
 import logging
 import os
 import secrets
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -23,6 +28,8 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_ENV = "STEALTHFLOW_SERVICE_TOKEN"
+MIN_TOKEN_CHARS = 16  # a created token has 43 (32 random bytes); fewer means a truncated file or a weak choice
+NO_STORE = [(b"cache-control", b"no-store"), (b"pragma", b"no-cache")]
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 OPEN_PATHS = frozenset({"/health"})  # no data: a liveness probe needs no token
 _ERROR_TYPES = {
@@ -41,22 +48,62 @@ def default_token_file(name: str = "service.token") -> Path:
     return Path(platformdirs.user_config_dir("stealthflow")) / name
 
 
+class TokenError(ValueError):
+    """The token cannot be used (too short, unreadable, or its file open to others): the server does not start."""
+
+
 def service_token(
     token_file: Path | None = None, on_new: Callable[[Path], None] | None = None, env: str = TOKEN_ENV
 ) -> str:
     """The token clients must send: `$env`, else the file's (created 0600 when missing)."""
-    if token := os.environ.get(env):
-        return token
+    if token := os.environ.get(env, "").strip():
+        return _long_enough(token, f"${env}", f"set ${env} to a longer one")
     path = token_file or default_token_file()
+    try:
+        created = _create_token_file(path)
+        if created and on_new:
+            on_new(path)
+        return created or _read_token_file(path)
+    except OSError as exc:
+        raise TokenError(f"cannot use the token file {path}: {exc.strerror or exc}") from None
+
+
+def _create_token_file(path: Path) -> str | None:
+    """A new token in `path`, written whole (aside, then hard-linked in), or None when `path` already exists."""
     if path.exists():
-        return path.read_text(encoding="utf-8").strip()
+        return None
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     token = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(token + "\n")
-    if on_new:
-        on_new(path)
+    aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(token + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.link(aside, path)  # never replaces: of two processes starting together, one token wins
+    except FileExistsError:
+        return None
+    finally:
+        aside.unlink(missing_ok=True)
+    return token
+
+
+def _read_token_file(path: Path) -> str:
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if os.name == "posix" and mode & 0o077:
+        raise TokenError(f"the token file {path} is readable by others (mode {mode:o}): run chmod 600 {path}")
+    return _long_enough(
+        path.read_text(encoding="utf-8").strip(), f"the token file {path}", f"delete it for a new one: rm {path}"
+    )
+
+
+def _long_enough(token: str, where: str, fix: str) -> str:
+    if len(token) < MIN_TOKEN_CHARS:
+        raise TokenError(
+            f"{where} holds a token of {len(token)} characters, fewer than {MIN_TOKEN_CHARS}: "
+            f"{'no request would need one' if not token else 'too easy to guess'}; {fix}"
+        )
     return token
 
 
@@ -80,6 +127,8 @@ class LocalCallersOnly:
         open_paths: Iterable[str] = OPEN_PATHS,
         also_admits: Callable[[Scope, Headers], bool] | None = None,
     ):
+        if not token:
+            raise ValueError("an empty token would admit requests without one: give a token")
         self.app = app
         self.token = token.encode()
         self.max_body_bytes = max_body_bytes
@@ -102,14 +151,27 @@ class LocalCallersOnly:
         elif scope["path"] not in self.open_paths and not self._admitted(scope, headers):
             refusal = error_response(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
         else:
-            await _BodyLimit(self.max_body_bytes, scope, receive, send).run(self.app)
+            await _BodyLimit(self.max_body_bytes, scope, receive, _no_store(send)).run(self.app)
             return
-        await refusal(scope, receive, send)
+        await refusal(scope, receive, _no_store(send))
 
     def _admitted(self, scope: Scope, headers: Headers) -> bool:
-        if hmac.compare_digest(bearer_token(headers).encode(), self.token):
+        given = bearer_token(headers)
+        if given and hmac.compare_digest(given.encode(), self.token):
             return True
         return self.also_admits is not None and self.also_admits(scope, headers)
+
+
+def _no_store(send: Send) -> Send:
+    """`send` with `Cache-Control: no-store` and `Pragma: no-cache` on the answer, whatever the app set."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in (b"cache-control", b"pragma")]
+            message = {**message, "headers": kept + NO_STORE}
+        await send(message)
+
+    return sending
 
 
 class _BodyLimit:

@@ -1,16 +1,40 @@
 // The stealthflow page: calls the service's own endpoints (/analyze, /restore, /sessions) with the
-// page's cookie (and the header that proves the call comes from this page). No framework, no network
-// beyond this server.
+// page's credential in a header. The credential comes from the one-time token of the sign-in link's
+// fragment (#token=...) and is kept in sessionStorage: this origin (port included) and this tab only.
+// No framework, no network beyond this server.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const state = { session: "", vault: "", pieces: [], accepted: [] };
+const CREDENTIAL = "stealthflow-credential";
+
+// The credential for this tab: exchanged from the link's one-time token, else the one kept before.
+async function signIn() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (token) {
+    history.replaceState(null, "", location.pathname);  // the token leaves the address bar and the history
+    const response = await fetch("/ui/signin", {
+      method: "POST",
+      credentials: "omit",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    if (response.ok) sessionStorage.setItem(CREDENTIAL, (await response.json()).credential);
+  }
+  return sessionStorage.getItem(CREDENTIAL);
+}
+
+function showSignedOut() {
+  document.querySelector("main").remove();
+  document.querySelector(".session-bar").remove();
+  $("signed-out").hidden = false;
+}
 
 async function api(method, path, body) {
   const response = await fetch(path, {
     method,
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-Stealthflow-Page": "1" },
+    credentials: "omit",
+    headers: { "Content-Type": "application/json", "X-Stealthflow-Page": sessionStorage.getItem(CREDENTIAL) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
@@ -280,7 +304,14 @@ async function restore() {
   }
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+// A sign-in link opened in this tab while the page is shown changes only the fragment: read it afresh.
+window.addEventListener("hashchange", () => location.reload());
+
+document.addEventListener("DOMContentLoaded", async () => {
+  if (!(await signIn())) {
+    showSignedOut();
+    return;
+  }
   useSession(sessionStorage.getItem("stealthflow-session") || newSessionId());
   $("check").addEventListener("click", check);
   $("post").addEventListener("keydown", (event) => {
