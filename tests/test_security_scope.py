@@ -587,3 +587,19 @@ def test_the_vault_log_is_cut_back_after_a_burst(tmp_path, monkeypatch):
         while wal.stat().st_size > 256 * 1024 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert wal.stat().st_size <= 256 * 1024
+
+
+def test_the_detection_cache_answers_a_text_only_to_the_scope_that_sent_it(tmp_path, monkeypatch):
+    """A text another session protected is detected afresh (no faster: no timing oracle across scopes); one the
+    same session sends again (a chat's re-sent history) comes from the cache. The real Detector and recognizers,
+    their detection runs counted."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    detected, real = [], protector.detector._deterministic
+    protector.detector._deterministic = lambda texts: (detected.extend(texts), real(texts))[1]
+    try:
+        victim = protector.protect(PERSONAL_TEXT, "victim")
+        assert protector.protect(PERSONAL_TEXT, "victim").text == victim.text and detected == [PERSONAL_TEXT]
+        prober = protector.protect(PERSONAL_TEXT, "prober")
+        assert detected == [PERSONAL_TEXT, PERSONAL_TEXT] and prober.text == victim.text
+    finally:
+        protector.close()
