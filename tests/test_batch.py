@@ -236,7 +236,7 @@ class _NameInFirstTextOnly:
     """A fake detector: finds the name only after "name:" (as a tagger may in one context only). It implements what
     Protector.protect and close call of a `Detector`: detect_many_with_languages, warnings_for and close."""
 
-    def detect_many_with_languages(self, texts):
+    def detect_many_with_languages(self, texts, scope=""):
         from stealthflow.placeholders.language import SHORT
         from stealthflow.placeholders.types import Level, Span
 

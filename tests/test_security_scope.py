@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -587,3 +588,130 @@ def test_the_vault_log_is_cut_back_after_a_burst(tmp_path, monkeypatch):
         while wal.stat().st_size > 256 * 1024 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert wal.stat().st_size <= 256 * 1024
+
+
+# -- memory.sqlite at rest: no digest to guess values from, no metadata in clear -------------------------
+def _memory_cli(tmp_path, monkeypatch):
+    """The real `stealthflow memory` command on a real SQLite store (tmp_path/m.sqlite; FAKE embedder)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.memory import store as memory_store
+    from stealthflow.testing.vectors import hash_vectors
+
+    monkeypatch.setattr(memory_store, "minilm_embedder", lambda: hash_vectors)
+    config = protect_config(tmp_path, monkeypatch)
+    (tmp_path / "c.yaml").write_text(
+        f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n  tagger: false\n"
+    )
+    common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(tmp_path / "c.yaml")]
+    return lambda *args, **kwargs: CliRunner().invoke(app, ["memory", *args, *common], **kwargs)
+
+
+def _store_bytes(tmp_path) -> bytes:
+    return b"".join(path.read_bytes() for path in tmp_path.glob("m.sqlite*"))
+
+
+def test_memory_input_digests_are_keyed_and_forget_removes_them(tmp_path, monkeypatch):
+    """`memory append -i` keeps a digest of each input line to resume after a crash: keyed with the vault key, so
+    memory.sqlite alone gives no way to confirm a guess of the line (an unkeyed SHA-256 did, phone number and all);
+    the metadata of a row is stored protected; `forget --all` leaves no digest behind."""
+    import hashlib
+
+    memory = _memory_cli(tmp_path, monkeypatch)
+    line = json.dumps({"user": "ann", "text": "Call me on 0151 2345 6789", "metadata": {"from": "ann.lee@mailbox.org"}})
+    (tmp_path / "in.jsonl").write_text(line + "\n")
+    assert memory("append", "-i", str(tmp_path / "in.jsonl")).exit_code == 0
+    stored = _store_bytes(tmp_path)
+    assert hashlib.sha256((line + "\n").encode()).hexdigest().encode() not in stored
+    assert b"0151 2345 6789" not in stored and b"ann.lee@mailbox.org" not in stored
+    (keyed,) = [row[0] for row in sqlite3.connect(tmp_path / "m.sqlite").execute("SELECT line FROM line_digests")]
+    assert keyed.encode() in stored
+    listed = json.loads(memory("list", "--user", "ann", "--json").stdout)
+    assert listed["text"] == "Call me on <PHONE_1>" and listed["metadata"] == {"from": "ann.lee@mailbox.org"}
+    again = memory("append", "-i", str(tmp_path / "in.jsonl"))
+    assert again.stdout == "" and "1 line(s)" in again.stderr  # the keyed digest still resumes
+    assert memory("forget", "--user", "ann", "--all").exit_code == 0
+    assert keyed.encode() not in _store_bytes(tmp_path)
+
+
+def test_a_store_with_unkeyed_input_digests_is_rekeyed_on_open_and_still_resumes(tmp_path, monkeypatch):
+    """A memory.sqlite written by an earlier version (table `imported`, unkeyed SHA-256 of the input up to each
+    line): opening it keys the digests of the memories it still holds, drops the others and the table, and
+    `append -i` of the same input still skips its lines."""
+    import hashlib
+
+    memory = _memory_cli(tmp_path, monkeypatch)
+    lines = [json.dumps({"user": user, "text": f"Call me on 0151 2345 678{n}"}) + "\n" for n, user in enumerate("aab")]
+    (tmp_path / "in.jsonl").write_text("".join(lines))
+    assert memory("append", "-i", str(tmp_path / "in.jsonl")).exit_code == 0
+    unkeyed = [hashlib.sha256("".join(lines[: n + 1]).encode()).hexdigest() for n in range(3)]
+    with contextlib.closing(sqlite3.connect(tmp_path / "m.sqlite")) as db, db:  # as the earlier version left it
+        db.execute("DELETE FROM line_digests")
+        db.execute("CREATE TABLE imported (line TEXT PRIMARY KEY, memory_id INTEGER NOT NULL)")
+        db.executemany("INSERT INTO imported VALUES (?, ?)", [(digest, n + 1) for n, digest in enumerate(unkeyed)])
+        db.execute("INSERT INTO imported VALUES (?, 99)", ("0" * 64,))  # its memory was forgotten
+    assert memory("forget", "--user", "b", "--all").exit_code == 0  # opens (and re-keys) the store
+    again = memory("append", "-i", str(tmp_path / "in.jsonl"))
+    assert "2 line(s)" in again.stderr and again.stdout.count("\n") == 1  # b's line, forgotten, is appended again
+    with contextlib.closing(sqlite3.connect(tmp_path / "m.sqlite")) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "imported" not in tables and db.execute("SELECT COUNT(*) FROM line_digests").fetchone() == (3,)
+    stored = _store_bytes(tmp_path)
+    assert not any(digest.encode() in stored for digest in [*unkeyed, "0" * 64])
+
+
+def test_memory_metadata_is_protected_in_the_users_scope_and_hydrated_on_read(tmp_path, monkeypatch):
+    """`POST /memory/append` (the service under uvicorn, a real HTTP client, a real SQLite store; FAKE embedder):
+    metadata values get the same placeholders as the text in the user's scope, memory.sqlite holds none of them,
+    `list` hydrates them, and forgetting the memory forgets the values only its metadata named."""
+    from stealthflow.memory import MemoryStore
+    from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    store = MemoryStore(tmp_path / "m.sqlite", protector, embed=fake_embed)
+    metadata = {
+        "from": "ann.lee@mailbox.org",
+        "note": "card 4716 2830 5914 4476",
+        "thread": ["re: lunch", {"cc": "bo.berg@mailbox.org"}],
+        "priority": 2,
+    }
+    try:
+        with serve(create_app(protector, TOKEN, memory=store)) as port:
+            reply = httpx.post(
+                f"http://127.0.0.1:{port}/memory/append",
+                headers={"Authorization": f"Bearer {TOKEN}"},
+                json={"user": "ann", "text": "Mail me at ann.lee@mailbox.org", "metadata": metadata},
+            )
+        assert reply.status_code == 200 and reply.json()["text"] == "Mail me at <EMAIL_1>"
+        stored = _store_bytes(tmp_path)
+        for value in ("ann.lee@mailbox.org", "4716 2830 5914 4476", "bo.berg@mailbox.org"):
+            assert value.encode() not in stored
+        kept = json.loads(sqlite3.connect(tmp_path / "m.sqlite").execute("SELECT metadata FROM memories").fetchone()[0])
+        assert kept["from"] == "<EMAIL_1>" and kept["thread"][0] == "re: lunch" and kept["priority"] == 2
+        (item,) = store.list("ann")
+        assert item.metadata == metadata and item.text == "Mail me at <EMAIL_1>"
+        card = re.search(r"<[A-Z_]+_\d+>", kept["note"])[0]
+        assert store.hydrate("ann", card) == "4716 2830 5914 4476"
+        assert store.hydrate("bo", card) == card  # another user's scope holds none of them
+        store.forget("ann", item.id)
+        assert store.hydrate("ann", card) == card  # the value only the metadata named is forgotten too
+    finally:
+        store.close()
+        protector.close()
+
+
+def test_the_detection_cache_answers_a_text_only_to_the_scope_that_sent_it(tmp_path, monkeypatch):
+    """A text another session protected is detected afresh (no faster: no timing oracle across scopes); one the
+    same session sends again (a chat's re-sent history) comes from the cache. The real Detector and recognizers,
+    their detection runs counted."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    detected, real = [], protector.detector._deterministic
+    protector.detector._deterministic = lambda texts: (detected.extend(texts), real(texts))[1]
+    try:
+        victim = protector.protect(PERSONAL_TEXT, "victim")
+        assert protector.protect(PERSONAL_TEXT, "victim").text == victim.text and detected == [PERSONAL_TEXT]
+        prober = protector.protect(PERSONAL_TEXT, "prober")
+        assert detected == [PERSONAL_TEXT, PERSONAL_TEXT] and prober.text == victim.text
+    finally:
+        protector.close()

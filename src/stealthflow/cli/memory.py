@@ -74,7 +74,8 @@ def _store(
 
 def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
     """(key, user, text, metadata) rows. A row's key is a digest of the input up to the end of its
-    line: the same input run again, or grown at its end, gives its rows the same keys."""
+    line: the same input run again, or grown at its end, gives its rows the same keys. It stays in
+    memory: the store keeps it keyed with the vault key (`MemoryStore.imported_lines`)."""
     from stealthflow.cli.source import Source, read_stdin
 
     with user_errors():
@@ -121,8 +122,8 @@ def append(
         fail("--user is required with --text")
     rows = [(None, user, text, None)] if text is not None else _jsonl_rows(input)
     with _store(store, config, llm, tagger, rewrite) as memory:
-        if input is not None and (done := memory.imported_lines()):
-            todo = [row for row in rows if row[0] not in done]
+        if input is not None and (done := memory.imported_lines([(row[1], row[0]) for row in rows])):
+            todo = [row for row in rows if (row[1], row[0]) not in done]
             if len(todo) < len(rows):
                 console.print(f"resuming: {len(rows) - len(todo)} line(s) of {input} already stored, {len(todo)} to go")
             rows = todo

@@ -32,3 +32,17 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(map_strings(v, fn) for v in value)
     return value
+
+
+def protect_strings(protector: Protector, value: Any, session: str) -> Any:
+    """`value` with every string inside it protected in `session` (one batch), as memory text is: its placeholders
+    are the session's, and `hydrate_strings` puts its values back."""
+    strings: list[str] = []
+    map_strings(value, strings.append)
+    protected = iter([p.text for p in protector.protect_many(strings, session)] if strings else [])
+    return map_strings(value, lambda _: next(protected))
+
+
+def hydrate_strings(protector: Protector, value: Any, session: str) -> Any:
+    """`value` with every string inside it hydrated (`hydrate`) from `session`."""
+    return map_strings(value, lambda s: hydrate(protector, s, session))

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
-from stealthflow.integrations import hydrate, map_strings
+from stealthflow.integrations import hydrate_strings, protect_strings
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
 
@@ -41,7 +41,7 @@ class ProtectedStore(BaseStore):
     def _redact(self, op: Op) -> Op:
         if isinstance(op, PutOp) and op.value is not None:
             session = self._session(op.namespace)
-            return op._replace(value=map_strings(dict(op.value), lambda s: self.protector.protect(s, session).text))
+            return op._replace(value=protect_strings(self.protector, dict(op.value), session))
         if isinstance(op, SearchOp) and op.query:
             return op._replace(query=self.protector.protect(op.query, self._session(op.namespace_prefix)).text)
         return op
@@ -49,7 +49,7 @@ class ProtectedStore(BaseStore):
     def _hydrate(self, item: Item) -> Item:
         session = self._session(tuple(item.namespace))
         hydrated = copy.copy(item)  # in-memory stores hand out their own Item: never write values into it
-        hydrated.value = map_strings(item.value, lambda s: hydrate(self.protector, s, session))
+        hydrated.value = hydrate_strings(self.protector, item.value, session)
         return hydrated
 
     def _hydrate_result(self, op: Op, result: Result) -> Result:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stealthflow.integrations import hydrate, map_strings
+from stealthflow.integrations import hydrate_strings, protect_strings
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
 
@@ -53,16 +53,12 @@ class ProtectedMemory:
         return vault_session(self.session_from_scope(scope))
 
     def _protect(self, value: Any, session: str) -> Any:
-        return map_strings(value, lambda s: self.protector.protect(s, session).text)
+        return protect_strings(self.protector, value, session)
 
     def _hydrate(self, item: dict, scope: dict) -> dict:
         """One result, its text restored under the memory's own owner (else the call's)."""
         session = self._session(item if any(item.get(k) for k in SCOPE_KEYS) else scope)
-
-        def restore(s):
-            return hydrate(self.protector, s, session)
-
-        return {k: map_strings(v, restore) if k in TEXT_KEYS else v for k, v in item.items()}
+        return {k: hydrate_strings(self.protector, v, session) if k in TEXT_KEYS else v for k, v in item.items()}
 
     def _hydrate_results(self, response: dict, scope: dict) -> dict:
         return {**response, "results": [self._hydrate(item, scope) for item in response.get("results", [])]}

@@ -2,8 +2,9 @@
 
 Raw values never reach this file: they live only in the encrypted vault, under the vault session
 `vault_session(user)` ("memory:<user>"), so one user's placeholders never restore for another, and
-each user's placeholders are numbered on their own. The file (and its WAL) is readable by its owner
-only, like the vault.
+each user's placeholders are numbered on their own. Metadata values are protected like the text; the
+digests that let `memory append -i` resume are keyed with the vault key. The file (and its WAL) is
+readable by its owner only, like the vault.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from stealthflow.integrations import hydrate_strings, protect_strings
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.vault import connect_private
@@ -38,14 +40,17 @@ CREATE TABLE IF NOT EXISTS memories (
     vector BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user, id);
-CREATE TABLE IF NOT EXISTS imported (
+CREATE TABLE IF NOT EXISTS line_digests (
     line TEXT PRIMARY KEY,
     memory_id INTEGER NOT NULL
 );
 """
-# `imported`: which input line became which memory, written in the memory's own transaction, so
+# `line_digests`: which input line became which memory, written in the memory's own transaction, so
 # `memory append -i` run again after a crash skips the lines already stored. A line is known by a
 # digest of its input up to its end (`cli.memory`): the same input, or one grown at its end, resumes.
+# The table keeps that digest keyed (`Vault.digest`, a key per memory user): an unkeyed one let anyone
+# with this file alone guess the line's values. `forget` removes a memory's row.
+LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
 
 
 def vault_session(user: str) -> str:
@@ -123,13 +128,52 @@ class MemoryStore:
         self._db = connect_private(self.path, timeout=30)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")  # an acknowledged append survives a crash
+        self._db.execute("PRAGMA secure_delete=ON")  # what forget deletes is overwritten, not left in free pages
         self._db.executescript(SCHEMA)
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
+        self._rekey_legacy_lines()
+
+    def _line_digest(self, user: str, line: str) -> str:
+        """The stored form of an input line's digest: keyed with the vault key, for this user's scope only."""
+        return self.protector.vault.digest(
+            f"memory input line\x00{self.protector.config.user}\x00{vault_session(user)}", line
+        )
+
+    def _rekey_legacy_lines(self) -> None:
+        """A store of an earlier version holds unkeyed digests (table `imported`): each whose memory is still stored is
+        keyed as now (its resume keeps working), the others are dropped, and so is the table."""
+
+        def legacy() -> bool:
+            query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+            return self._db.execute(query, (LEGACY_LINES,)).fetchone() is not None
+
+        if not legacy():
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            if not legacy():  # another process opening the store re-keyed it first
+                self._db.execute("ROLLBACK")
+                return
+            try:
+                rows = self._db.execute(
+                    f"SELECT line, user, memory_id FROM {LEGACY_LINES} JOIN memories ON memories.id = memory_id"
+                ).fetchall()
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO line_digests (line, memory_id) VALUES (?, ?)",
+                    [(self._line_digest(user, line), memory_id) for line, user, memory_id in rows],
+                )
+                self._db.execute(f"DROP TABLE {LEGACY_LINES}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # no page of the old table left in the WAL
 
     # -- APPEND ---------------------------------------------------------------------------
     def append(self, user: str, text: str, metadata: dict | None = None, line: str | None = None) -> MemoryItem:
-        """`line`: the input line the memory comes from, remembered for `imported_lines`."""
+        """`line`: a digest of the input the memory comes from, up to its line's end, remembered (keyed) for
+        `imported_lines`. `metadata`: its string values are protected in the user's session, as the text."""
         return self.append_many(user, [text], [metadata], [line] if line else None)[0]
 
     def append_many(
@@ -140,6 +184,7 @@ class MemoryStore:
             raise ValueError("a memory must be a non-empty string")
         metadatas = metadatas or [None] * len(texts)
         protected = self.protector.protect_many(texts, session)
+        stored_metadata = protect_strings(self.protector, [m or {} for m in metadatas], session)
         redacted = [p.text for p in protected]
         warnings = [list(p.warnings) for p in protected]
         if self.rewriter is not None:
@@ -162,14 +207,14 @@ class MemoryStore:
                 ids = [
                     self._db.execute(
                         "INSERT INTO memories (user, text, metadata, created, vector) VALUES (?, ?, ?, ?, ?)",
-                        (user, r, json.dumps(m or {}), now, v.tobytes()),
+                        (user, r, json.dumps(m), now, v.tobytes()),
                     ).lastrowid
-                    for r, m, v in zip(redacted, metadatas, vectors, strict=True)
+                    for r, m, v in zip(redacted, stored_metadata, vectors, strict=True)
                 ]
                 if lines:
                     self._db.executemany(
-                        "INSERT OR REPLACE INTO imported (line, memory_id) VALUES (?, ?)",
-                        list(zip(lines, ids, strict=True)),
+                        "INSERT OR REPLACE INTO line_digests (line, memory_id) VALUES (?, ?)",
+                        [(self._line_digest(user, line), i) for line, i in zip(lines, ids, strict=True)],
                     )
                 self._db.execute("COMMIT")
             except BaseException:
@@ -180,15 +225,17 @@ class MemoryStore:
             for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)
         ]
 
-    def imported_lines(self) -> set[str]:
-        """The input lines whose memory is stored (a forgotten memory's line counts as not imported)."""
+    def imported_lines(self, lines: list[tuple[str, str]]) -> set[tuple[str, str]]:
+        """Of the (user, line digest) input lines given, those whose memory is stored (a forgotten memory's line
+        counts as not imported)."""
         with self._lock:
-            return {
+            stored = {
                 line
                 for (line,) in self._db.execute(
-                    "SELECT line FROM imported JOIN memories ON memories.id = imported.memory_id"
+                    "SELECT line FROM line_digests JOIN memories ON memories.id = line_digests.memory_id"
                 )
             }
+        return {(user, line) for user, line in lines if self._line_digest(user, line) in stored}
 
     # -- PACK -----------------------------------------------------------------------------
     def _matrix(self, user: str) -> _UserMatrix:
@@ -277,11 +324,15 @@ class MemoryStore:
 
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:
+        """The user's memories, oldest first: the text redacted, the metadata hydrated for the local caller."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)
             ).fetchall()
-        return [MemoryItem(i, user, t, json.loads(m), c) for i, t, m, c in rows]
+        session = vault_session(user)
+        return [
+            MemoryItem(i, user, t, hydrate_strings(self.protector, json.loads(m), session), c) for i, t, m, c in rows
+        ]
 
     def forget(self, user: str, memory_id: int | None = None, *, all: bool = False) -> int:
         """Remove one memory (or all of the user's), its vector, and the user's vault values no
@@ -296,17 +347,19 @@ class MemoryStore:
                 self.protector.vault.forget_session(self.protector.config.user, session)
             else:
                 row = self._db.execute(
-                    "SELECT text FROM memories WHERE user = ? AND id = ?", (user, memory_id)
+                    "SELECT text || ' ' || metadata FROM memories WHERE user = ? AND id = ?", (user, memory_id)
                 ).fetchone()
                 if row is None:
                     raise KeyError(f"no memory {memory_id} for user {user!r}")
                 self._db.execute("DELETE FROM memories WHERE user = ? AND id = ?", (user, memory_id))
                 removed = 1
                 remaining = " ".join(
-                    t for (t,) in self._db.execute("SELECT text FROM memories WHERE user = ?", (user,))
+                    t
+                    for (t,) in self._db.execute("SELECT text || ' ' || metadata FROM memories WHERE user = ?", (user,))
                 )
                 if only_here := _placeholders(row[0]) - _placeholders(remaining):
                     self.protector.vault.forget_placeholders(self.protector.config.user, session, only_here)
+            self._db.execute("DELETE FROM line_digests WHERE memory_id NOT IN (SELECT id FROM memories)")
             self._matrices.pop(user, None)
         return removed
 

@@ -177,7 +177,7 @@ class Protector:
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
-        found = self.detector.detect_many_with_languages(texts)
+        found = self.detector.detect_many_with_languages(texts, scope=f"{self.config.user}\x00{session}")
         return [
             self._mask(text, spans, session, guess.language, self.detector.warnings_for(guess))
             for text, (spans, guess) in zip(texts, found, strict=True)

@@ -51,9 +51,10 @@ def _keeps(recognizer: Recognizer, guess: Guess, text: str, span: Span) -> bool:
 
 
 class Detector:
-    """`cache_entries`: how many texts' spans to remember (a chat client re-sends its whole history
-    every turn: only the new messages are run through the recognizers, the tagger and the LLM
-    extractor again). Keys are keyed hashes of the texts; spans hold offsets and types, no text.
+    """`cache_entries`: how many texts' spans to remember, all scopes together (a chat client re-sends its whole
+    history every turn: only the new messages are run through the recognizers, the tagger and the LLM
+    extractor again). Keys are keyed hashes of the scope and the text, so a text another scope sent is no
+    faster (no timing oracle across scopes); spans hold offsets and types, no text.
     `languages`: tells which languages each text may be in (`language.py`); a recognizer reads the texts
     that may be in one of its languages."""
 
@@ -171,10 +172,14 @@ class Detector:
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_languages(texts)]
 
-    def detect_many_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Guess]]:
-        """Each text's spans and its languages (`language.py`)."""
+    def detect_many_with_languages(self, texts: list[str], scope: str = "") -> list[tuple[list[Span], Guess]]:
+        """Each text's spans and its languages (`language.py`). `scope`: whose texts these are (the protector's
+        user and session); the cache answers a text only to the scope that sent it."""
+        scoped = hashlib.blake2b(scope.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest()
         keys = [
-            hashlib.blake2b(text.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest()
+            hashlib.blake2b(
+                text.encode("utf-8", "surrogatepass"), key=self._cache_key + scoped, digest_size=16
+            ).digest()
             for text in texts
         ]
         with self._cache_lock:

@@ -177,6 +177,14 @@ class Vault:
     def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
         return hmac.new((keys or self._keys).hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
 
+    def digest(self, scope: str, data: str) -> str:
+        """A digest of `data` that only this vault's key makes (HMAC under a key derived from the vault key for
+        `scope`): another store keeps it to know `data` again, and the digest alone neither confirms nor gives away
+        a guess of `data`."""
+        self._refresh_keys()
+        key = hmac.new(self._keys.hmac, f"stealthflow derived key\x00{scope}".encode(), hashlib.sha256).digest()
+        return hmac.new(key, data.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+
     def _key_check(self, vault_id: str | None, keys: VaultKeys | None = None) -> str:
         # Vaults from before identities were added checked the key alone; they get an id on open.
         return self._mac("stealthflow vault key check", *([vault_id] if vault_id else []), keys=keys)
