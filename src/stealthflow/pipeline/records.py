@@ -137,21 +137,32 @@ class Resumed(NamedTuple):
     changed: int  # rows dropped from the output: their id's text differs (or is not recorded), so it is protected again
 
 
-def resume(path: Path, finished: dict[str, str | None], records: list[Record], digest: Callable[[str], str]) -> Resumed:
-    """Match the `finished` rows of `path` (`finished_rows`) with `records` by id AND the `digest` of the text: a row
-    whose id's text changed since (an edited row, an id reused for another text) is removed from `path`, whole or not
-    at all, so its text is protected again and no stale row stays for it."""
-    done, changed = set(), set()
+def matching(finished: dict[str, str | None], records: list[Record], digest: Callable[[str], str]) -> Resumed:
+    """`records` matched with the `finished` rows of an output (id -> the input digest they record) by id AND the
+    `digest` of the text: `done` the ids whose row was protected from the text they hold now, `changed` how many
+    others have a row (an edited record, an id reused for another text, a row recording no digest)."""
+    done, changed = set(), 0
     for record in records:
         if record.id in finished:
-            (done if finished[record.id] == digest(record.text) else changed).add(record.id)
+            if finished[record.id] == digest(record.text):
+                done.add(record.id)
+            else:
+                changed += 1
+    return Resumed(done, changed)
+
+
+def resume(path: Path, finished: dict[str, str | None], records: list[Record], digest: Callable[[str], str]) -> Resumed:
+    """Match the `finished` rows of `path` (`finished_rows`) with `records` (`matching`): a row whose id's text changed
+    since is removed from `path`, whole or not at all, so its text is protected again and no stale row stays for it."""
+    resumed = matching(finished, records, digest)
+    changed = {record.id for record in records if record.id in finished} - resumed.done
     if changed:
         kept = []
         for line in path.read_text(encoding="utf-8").split("\n"):
             if line.strip() and str(json.loads(line)["id"]) not in changed:
                 kept.append(line + "\n")
         write_replacing(path, "".join(kept))
-    return Resumed(done, len(changed))
+    return resumed
 
 
 def _not_resumable(path: Path, lineno: int, row: object, session: str) -> str:
