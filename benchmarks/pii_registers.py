@@ -6,6 +6,7 @@ value counts).
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_registers.jsonl --by register
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_languages.jsonl --by lang
     python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
+    python benchmarks/pii_registers.py FILE --session   # the texts in one session: values masked again too
 
 A masked span is right when it overlaps an annotated value (any type: the issue's "precision on
 personal data"); "typed" precision also asks for the annotated type. Recall counts an annotated value
@@ -16,8 +17,12 @@ share of characters masked outside the annotated values.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
+import os
+import secrets
 import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -27,6 +32,22 @@ from pii_multilingual import Span, Unasked, overlaps, predict  # noqa: E402
 
 from stealthflow.placeholders.detector import Detector  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
+
+
+def predict_in_session(detector: Detector, texts: list[str]) -> list[list[Span]]:
+    """What `protect` masks in `texts` sent in file order in one session (a fresh vault and key in a temporary
+    directory): each text's spans and the session's values found again in it."""
+    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    os.environ["STEALTHFLOW_VAULT_KEY"] = base64.b64encode(secrets.token_bytes(32)).decode()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ProtectConfig(vault_path=Path(tmp) / "vault.sqlite", key_source="env", llm_extractor=False)
+        protector = Protector(config, open_vault(config), detector)
+        try:
+            return [[(s.start, s.end, s.type) for s in p.spans] for p in protector.protect_many(texts, "benchmark")]
+        finally:
+            protector.close()
 
 
 def gold_spans(row: dict) -> list[Span]:
@@ -93,12 +114,13 @@ def main() -> None:
     parser.add_argument("--by", default="register", help="the field to group by (register or lang)")
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
+    parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
     detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
-    predictions = predict(detector, [row["text"] for row in rows])
+    predictions = (predict_in_session if args.session else predict)(detector, [row["text"] for row in rows])
     groups = defaultdict(list)
     for i, row in enumerate(rows):
         groups[row.get(args.by, "?")].append(i)

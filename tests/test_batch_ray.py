@@ -151,3 +151,33 @@ def test_ray_keeps_its_own_log_lines_to_errors_unless_verbose_and_the_progress_l
 
     assert ray_lines.findall(run("quiet")) == []
     assert "INFO" in ray_lines.findall(run("verbose", "--verbose"))
+
+
+def test_a_rerun_protects_again_a_row_edited_since_though_the_file_kept_its_size_and_time(cluster, tmp_path):
+    """Resume matches a row by its id AND a keyed digest of its text (`batch.job.changed_blocks`, as `protect -i`
+    resumes): an input of the same size and time ("cp -p" of another version) with a row edited is done again (main
+    kept the stale row, and the new text, an e-mail, was never protected)."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    before = ["The weather is fine today, nothing more.", "Nothing private here, just a note!!"]
+    after = ["The weather is fine today, nothing more.", "Mail me at jo.b@mailbox.org please."]
+    assert [len(text) for text in before] == [len(text) for text in after]
+
+    def run() -> str:
+        command = cli_command(
+            "batch", "protect", str(source), "-o", str(out), "-s", "job", "--workers", "1", "--ray-address", cluster
+        )  # fmt: skip
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return " ".join(done.stderr.split())
+
+    source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(before)))
+    run()
+    stat = source.stat()
+    source.write_text("".join(json.dumps({"id": f"r{i}", "text": t}) + "\n" for i, t in enumerate(after)))
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    said = run()
+    assert "1 block(s) done before" in said and "jo.b@mailbox.org" not in said
+    rows = _parts(out)
+    assert [row["id"] for row in rows] == ["r0", "r1"] and rows[1]["text"].startswith("Mail me at [[EMAIL:")
+    assert all(len(row["input"]) == 32 for row in rows)
+    assert "resumed: 1 of 1" in run()  # unchanged since: resumed

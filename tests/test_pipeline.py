@@ -95,11 +95,11 @@ def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, cap
         + "\n"
     )
     runner = CliRunner()
-    output.write_text(
-        json.dumps({"id": "p2", "session": "s1", "vault": "v", "text": "Nothing here.", "spans": []})
-        + '\n{"id": "p1", "te'
-    )  # torn by a crash
-    result = runner.invoke(app, ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(config)])
+    command = ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(config)]
+    assert runner.invoke(app, command).exit_code == 0
+    first, second = output.read_text().splitlines()
+    output.write_text(second + "\n" + first[:20])  # p2's row, then p1's torn by a crash
+    result = runner.invoke(app, command)
     assert result.exit_code == 0, result.output
     assert "resuming: 1 of 2" in result.output
     rows = [json.loads(line) for line in output.read_text().splitlines()]
@@ -197,6 +197,51 @@ def test_resuming_an_output_under_another_session_is_refused(tmp_path, monkeypat
         app, ["protect", "-i", str(posts), "-o", str(out), "--session", "first", "--rewrite", "none", "-c", str(config)]
     )
     assert result.exit_code == 0 and len(out.read_text().splitlines()) == 2
+
+
+def _protect_file(tmp_path, rows: list[dict]):
+    """`protect -i in.jsonl -o out.jsonl --session s1` on `rows`: (the result, out.jsonl's rows)."""
+    source, output = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    command = ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "--rewrite", "none"]
+    result = CliRunner().invoke(app, [*command, "-c", str(_cli_env(tmp_path))])
+    assert result.exit_code == 0, result.output
+    return result, [json.loads(line) for line in output.read_text().splitlines()]
+
+
+def test_resume_protects_again_a_row_whose_text_changed(tmp_path, monkeypatch):
+    """Resume matches a row by its id AND a keyed digest of its text (never the text): an edited row, or an id reused
+    for another text, is protected again and its stale row dropped; the change is said on stderr, by count only."""
+    from stealthflow.placeholders.keys import new_secret
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    old = [{"id": "a", "text": "Nothing here."}, {"id": "b", "text": "The weather is fine."}]
+    _protect_file(tmp_path, old)
+    edited = [
+        {"id": "b", "text": "Nothing here."},  # reordered, the ids reused for the other text
+        {"id": "a", "text": f"Write to me at {RAW_VALUES[1]}, thanks."},
+        {"id": "c", "text": "A new row."},
+    ]
+    result, after = _protect_file(tmp_path, edited)
+    assert "resuming: 0 of 3" in result.output and "2 row(s)" in result.output
+    by_id = {row["id"]: row["text"] for row in after}
+    assert sorted(by_id) == ["a", "b", "c"] and len(after) == 3  # one row per id, no stale one
+    assert by_id["b"] == "Nothing here." and "<EMAIL_1>" in by_id["a"] and RAW_VALUES[1] not in str(after)
+    assert "Nothing here." not in result.output and RAW_VALUES[1] not in result.output  # counts only
+    result, again = _protect_file(tmp_path, edited)
+    assert "resuming: 3 of 3" in result.output and "row(s)" not in result.output and again == after
+    assert all(len(row["input"]) == 32 and "Nothing" not in row["input"] for row in after)  # a digest, not the text
+
+
+def test_resume_protects_again_a_row_written_without_a_digest(tmp_path, monkeypatch):
+    """A row that records no input digest (an older output) cannot be checked: it is protected again."""
+    from stealthflow.placeholders.keys import new_secret
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    stale = {"id": "a", "session": "s1", "vault": "v", "text": "Nothing here.", "spans": []}
+    (tmp_path / "out.jsonl").write_text(json.dumps(stale) + "\n")
+    result, rows = _protect_file(tmp_path, [{"id": "a", "text": f"Mail {RAW_VALUES[1]}"}])
+    assert "1 row(s)" in result.output and [row["text"] for row in rows] == ["Mail <EMAIL_1>"]
 
 
 def test_the_values_a_rewrite_reads_stay_in_memory(protector):

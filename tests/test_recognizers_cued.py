@@ -14,6 +14,7 @@ from test_recognizers_identity import _growth
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.cued import (
+    CardDigitsRecognizer,
     DateOfBirthRecognizer,
     DrivingLicenceRecognizer,
     SpanishSocialSecurityRecognizer,
@@ -24,6 +25,7 @@ from stealthflow.placeholders.recognizers.cued import (
 )
 
 DETECTOR = Detector(build_recognizers())
+TAGGED = Detector(build_recognizers(models=True))  # the real detector, the PII tagger on
 
 
 def _values(recognizer, text: str) -> list[str]:
@@ -205,6 +207,35 @@ def test_no_student_number_without_its_cue(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("my card ending 4242", "4242"),
+        ("My card ending in 4242 was declined.", "4242"),
+        ("paid into your account ending 7720 on 28/11", "7720"),
+        ("Meine Karte mit der Endung 4471 wurde gesperrt.", "4471"),
+        ("Ma carte se terminant par 4417 a été débitée deux fois.", "4417"),
+        ("Mi tarjeta terminada en 2040 fue rechazada.", "2040"),
+        ("La mia carta che termina con 3391 è bloccata.", "3391"),
+        ("Mijn kaart eindigend op 7720 is geblokkeerd.", "7720"),
+        ("O meu cartão terminado em 4242 foi recusado.", "4242"),
+    ],
+    ids=["en", "en-in", "en-account", "de", "fr", "es", "it", "nl", "pt"],
+)
+def test_a_cards_last_digits_after_their_cue_are_finance_not_a_secret(text, value):
+    """Issue 48: "my card ending 4242" came out as CREDENTIAL (the tagger's secret filter kept it); the cue's
+    recognizer types it FINANCE, and the full detector (tagger on, as shipped) agrees."""
+    assert _values(CardDigitsRecognizer(), text) == [value]
+    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [(value, "FINANCE")]
+
+
+@pytest.mark.parametrize(
+    "text", ["The season ending in 2024 was great.", "card 4242 ending soon", "my card ending 42424242 was odd"]
+)
+def test_no_card_digits_without_their_cue(text):
+    assert _values(CardDigitsRecognizer(), text) == []
+
+
+@pytest.mark.parametrize(
     ("recognizer", "unit"),
     [
         (SpanishSocialSecurityRecognizer(), "NSS 281234567840 "),
@@ -212,8 +243,9 @@ def test_no_student_number_without_its_cue(text):
         (DateOfBirthRecognizer(), "DOB: the 14th of March 1987 "),
         (WeChatRecognizer(), "微信号是lin_wei88 "),
         (StudentIdRecognizer(), "Matrikel-Nr.: 4521873 "),
+        (CardDigitsRecognizer(), "card ending 4242 "),
     ],
-    ids=["nss", "licence", "dob", "wechat", "student"],
+    ids=["nss", "licence", "dob", "wechat", "student", "card"],
 )
 def test_many_values_take_work_in_proportion_to_the_text(recognizer, unit):
     """Eight times the text: about eight times the work (checking each span against all kept ones: about 60)."""

@@ -211,6 +211,20 @@ def test_the_real_tagger_masks_a_real_name_again_where_it_alone_would_not(tmp_pa
     )
 
 
+def test_a_name_masked_before_is_not_masked_again_where_the_words_make_it_a_place(tmp_path, monkeypatch):
+    """Issue 48, end to end with the shipped tagger: after "My son Austin turned five.", "We moved to Austin last
+    year" masked "Austin" as REAL_NAME (the session's values, not the tagger: it leaves the place). Where the words
+    before make it a place, as the tagger's name filter reads them (`real_name.a_place`), it stays; the son stays
+    masked everywhere else, after an article too ("the Austin thing")."""
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector(build_recognizers(models=True)))
+    assert protector.protect("My son Austin turned five.", "s").text == "My son <REAL_NAME_1> turned five."
+    for place in ("We moved to Austin last year", "She's originally from Austin.", "It rained all week in Austin."):
+        assert protector.protect(place, "s").text == place
+    for person in ("Austin got sick again.", "I picked Austin up from school.", "the Austin thing went fine"):
+        assert protector.protect(person, "s").text == person.replace("Austin", "<REAL_NAME_1>")
+
+
 def test_the_command_writes_the_frequent_words_that_wordnet_does_not_hold(tmp_path):
     import gzip
 

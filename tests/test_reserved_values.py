@@ -18,6 +18,7 @@ from stealthflow.placeholders.reserved import RESERVED_VALUES, reserved_host, sa
 from stealthflow.resources import data_yaml
 
 DETECTOR = Detector(build_recognizers())
+TAGGED = Detector(build_recognizers(models=True))  # the real detector, the PII tagger on
 
 
 def found(text: str) -> list[tuple[str, str]]:
@@ -107,6 +108,13 @@ def test_published_sample_numbers_are_no_ones(text):
 )
 def test_a_number_beside_a_sample_stays_masked(text, value, kind):
     assert (kind, value) in found(text)
+
+
+@pytest.mark.parametrize("text", ["BSN 123456782", "Mijn BSN is 123456782.", "my BSN: 123 456 782"])
+def test_the_bsn_an_encyclopaedia_illustrates_is_a_national_id(text):
+    """Issue 48: "BSN 123456782" came out as CREDENTIAL (the tagger took what the BSN recognizer left as a sample):
+    it is no number the issuer keeps out of issue, so it is masked as NATIONAL_ID, the tagger on as shipped."""
+    assert [s.type for s in TAGGED.detect(text)] == ["NATIONAL_ID"]
 
 
 def test_the_nhs_recognizer_leaves_the_test_range_only():

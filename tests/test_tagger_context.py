@@ -524,7 +524,7 @@ def test_a_secret_span_grows_to_the_whole_token_the_model_cut_short():
     text = "Got a text from the bank: 448812."
     assert kept(text, "448812", "CREDENTIAL") == ("448812", "CREDENTIAL")
     text = "Which card ending 4242? The Visa one."
-    assert kept(text, "4242", "CREDENTIAL") == ("4242", "CREDENTIAL")
+    assert kept(text, "4242", "CREDENTIAL") is None  # a card's last digits: the cued FINANCE span, no secret
 
 
 def test_a_name_loses_the_lowercase_words_the_model_ran_on_into_where_the_writer_capitalises_names():

@@ -126,6 +126,12 @@ def read_block(block: Block) -> Iterator[Row]:
             position += len(line)
 
 
+def row_id(data: dict, id_column: str, block: Block, row: int) -> str:
+    """A row's id: its `id_column`, or FILE:ROW where it has none."""
+    value = data.get(id_column)
+    return str(value) if value not in (None, "") else f"{Path(block.path).name}:{row}"
+
+
 def _parse_line(position: int, line: bytes) -> Row:
     try:
         record = json.loads(line)

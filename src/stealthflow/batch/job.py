@@ -13,19 +13,20 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block
+from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block, row_id
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
 from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_inside
+from stealthflow.pipeline.records import Record, matching
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -199,6 +200,7 @@ class Result:
     merged: int  # values merged into the user's vault by this run
     seconds: float
     not_protected: int = 0  # rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)
+    changed: int = 0  # blocks done by an earlier run whose input changed since: done again (`changed_blocks`)
 
 
 def run_job(
@@ -222,6 +224,10 @@ def run_job(
     blocks = plan_blocks(files, job.block_bytes)
     out = JobOutput(output, job.describe(vault.id, file_identity(files), settings))
     merged = merge_shards(out.shards, vault, settings.protect)  # what a killed run issued
+    changed = changed_blocks(
+        blocks, out, job, lambda text: vault.input_digest(settings.protect.user, job.session, text)
+    )
+    out.forget(changed)
     todo = [block for block in blocks if block.id not in out.done]
     progress = Progress(len(todo), sum(block.size for block in todo))
     try:
@@ -234,8 +240,49 @@ def run_job(
             out.close()
     done = time.monotonic() - started
     return Result(
-        output, len(blocks), len(blocks) - len(todo), out.rows(), out.failures(), merged, done, out.not_protected()
+        output,
+        len(blocks),
+        len(blocks) - len(todo),
+        out.rows(),
+        out.failures(),
+        merged,
+        done,
+        out.not_protected(),
+        len(changed),
     )
+
+
+def changed_blocks(blocks: list[Block], out: JobOutput, job: Job, digest: Callable[[str], str]) -> list[str]:
+    """The blocks done whose input changed since (`matching`: a row's id AND the `digest` of its text, as `protect -i`
+    resumes): an input with the size and time it had ("cp -p", "touch -r" of another version) is the same job, but a
+    row of it edited, or an id now given to another text, is protected again, never kept as it was."""
+    changed = []
+    for block in blocks:
+        entry = out.done.get(block.id)
+        if entry is None:
+            continue
+        failed = {failure["row"] for failure in entry["failed"]}
+        texts = [
+            (row_id(row.record, job.id_column, block, row.row), text)
+            for row in read_block(block)
+            if row.row not in failed and isinstance(text := (row.record or {}).get(job.text_column), str)
+        ]
+        records = [Record(id, text) for id, (_, text) in zip(_numbered(id for id, _ in texts), texts, strict=True)]
+        written = out.finished_rows(block.id)
+        finished = dict(zip(_numbered(id for id, _ in written), (recorded for _, recorded in written), strict=True))
+        if len(finished) != len(records) or len(matching(finished, records, digest).done) != len(records):
+            changed.append(block.id)
+    return changed
+
+
+def _numbered(ids: Iterable[str]) -> list[str]:
+    """Each id with the count of its earlier occurrences ("a#0", "a#1"): a block may hold an id twice."""
+    seen: Counter = Counter()
+    numbered = []
+    for id in ids:
+        numbered.append(f"{id}#{seen[id]}")
+        seen[id] += 1
+    return numbered
 
 
 def _run(
@@ -355,9 +402,7 @@ def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tup
                     "_block": block.id,
                     "_row": row.row,
                     "_rows": len(found),
-                    "_id": str(data[id_column])
-                    if data.get(id_column) not in (None, "")
-                    else f"{Path(block.path).name}:{row.row}",
+                    "_id": row_id(data, id_column, block, row.row),
                     text_column: text,
                     "_keep": json.dumps({name: data.get(name) for name in keep}, ensure_ascii=False, default=str),
                     ERROR: error or None,

@@ -94,6 +94,20 @@ class JobOutput:
         self._write_lines([entry])
         self.done[block_id] = entry
 
+    def finished_rows(self, block_id: str) -> list[tuple[str, str | None]]:
+        """The rows of a block done, in input order: (id, the digest of the input text it was protected from; None
+        where the row records none)."""
+        rows = (json.loads(line) for line in (self.directory / self.done[block_id]["part"]).read_text().splitlines())
+        return [(str(row["id"]), row.get("input") if isinstance(row.get("input"), str) else None) for row in rows]
+
+    def forget(self, block_ids: list[str]) -> None:
+        """List the blocks `block_ids` as not done, and remove their part files: they are done again."""
+        if not block_ids:
+            return
+        for block_id in block_ids:
+            (self.directory / self.done.pop(block_id)["part"]).unlink(missing_ok=True)
+        self._write_lines([{"job": self.job}, *self.done.values()], mode="w")
+
     def _write_lines(self, records: list[dict], mode: str = "a") -> None:
         with self.path.open(mode, encoding="utf-8") as handle:
             handle.writelines(dump_line(record) for record in records)

@@ -2,7 +2,7 @@
 class: each actor builds its models and its vault shard once, then takes batch after batch).
 
 A batch keeps every column it came with; the text column is replaced by the protected text, and
-two columns are added: `stealthflow` (JSON: session, vault, spans, language[, rewrite][, warnings],
+two columns are added: `stealthflow` (JSON: session, vault, input, spans, language[, rewrite][, warnings],
 as `protect -i` writes them) and `stealthflow_error` (why the row failed; its text is then
 dropped, never passed on unprotected). A batch that raises is done again row by row, so one bad
 row costs only itself.
@@ -111,7 +111,9 @@ class Detect:
             if isinstance(result, Failed):
                 errors[at] = str(result)
                 continue
-            row = protected_row("", self.session, self.vault_id, result)
+            row = protected_row(
+                "", self.session, self.vault_id, result, self.protector.input_digest(self.session, texts[at])
+            )
             out[at] = row.pop("text")
             del row["id"]
             metas[at] = json.dumps(row, ensure_ascii=False)

@@ -156,6 +156,12 @@ def _batch(
             vault.close()
     if result.skipped:
         console.print(f"resumed: {result.skipped} of {result.blocks} blocks were already done")
+    if result.changed:
+        console.print(
+            f"[yellow]{result.changed} block(s) done before were protected from rows the input no longer holds (a row "
+            "edited, an id given to another text): done again[/]",
+            highlight=False,
+        )
     console.print(
         f"wrote {result.rows} rows with placeholders to {output} in {result.seconds:.1f} s "
         f"(session {job.session!r}; restore with: stealthflow restore --session {job.session} -i PART)",

@@ -158,7 +158,7 @@ def protect(
     Text (an argument, a plain-text file or stdin) prints the protected text; JSONL records
     (`-i FILE` or a .jsonl file) write JSONL, resuming an existing output file."""
     from stealthflow.cli.source import read_source
-    from stealthflow.pipeline.records import finished_ids, read_records
+    from stealthflow.pipeline.records import finished_rows, read_records
 
     _one_of(source, input, "text to protect")
     settings = protect_settings(
@@ -179,12 +179,12 @@ def protect(
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
             fail(f"{input or source}: no records to protect")
-        done = set() if text_mode or output in (None, "-") else finished_ids(Path(output), session)
+        finished = {} if text_mode or output in (None, "-") else finished_rows(Path(output), session)
         with _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
-                _protect_records(run, records, session, output, done)
+                _protect_records(run, records, session, output, finished)
 
 
 def _shown_on_terminal() -> bool:
@@ -223,7 +223,10 @@ class _Run:
 
         protected = self.protector.protect_many([item.text for item in items], session)
         vault = self.protector.vault.id
-        rows = [protected_row(item.id, session, vault, p) for item, p in zip(items, protected, strict=True)]
+        rows = [
+            protected_row(item.id, session, vault, p, self.protector.input_digest(session, item.text))
+            for item, p in zip(items, protected, strict=True)
+        ]
         if self.rewriter is not None:
             outcomes = rewrite_protected(
                 self.rewriter,
@@ -377,13 +380,25 @@ def _joined(rows: list[dict], pieces: list[str]) -> dict:
     return joined
 
 
-def _protect_records(run: _Run, records: list[Record], session: str, output: str | None, done: set[str]) -> None:
-    """Each record's row, appended to `output` (or stdout) as it is protected; the ids in `done` (rows of this
-    session's already in `output`, `finished_ids`) are skipped."""
+def _protect_records(
+    run: _Run, records: list[Record], session: str, output: str | None, finished: dict[str, str | None]
+) -> None:
+    """Each record's row, appended to `output` (or stdout) as it is protected; a record whose row `output` already
+    holds (`finished`: this session's rows there, `finished_rows`) for the same text is skipped (`resume`)."""
+    from stealthflow.pipeline.records import resume
+
     to_file = output not in (None, "-")
+    done = set()
+    if finished:
+        done, changed = resume(Path(output), finished, records, lambda text: run.protector.input_digest(session, text))
+        console.print(f"resuming: {len(done)} of {len(records)} already in {output}", highlight=False)
+        if changed:
+            console.print(
+                f"[yellow]{changed} row(s) of {output} were protected from a text the input no longer holds under "
+                "their id (or from one this version cannot check): removed, and protected again[/]",
+                highlight=False,
+            )
     todo = [r for r in records if r.id not in done]
-    if done:
-        console.print(f"resuming: {len(records) - len(todo)} of {len(records)} already in {output}")
     if to_file:
         Path(output).parent.mkdir(parents=True, exist_ok=True)
     step = 16

@@ -1,11 +1,14 @@
 """JSONL in and out for `protect` / `restore`: `{"id", "text"}` lines; an output file that
 already holds some of the session's protected rows is resumed, not redone (a crash mid-run loses
-nothing), and one holding anything else is refused (`finished_ids`). Rows that `protect` wrote also
-name the session and the vault that protected them (`"vault"`), which `restore` checks."""
+nothing), and one holding anything else is refused (`finished_rows`). Rows that `protect` wrote also
+name the session and the vault that protected them (`"vault"`), which `restore` checks, and a keyed digest of
+the text they were protected from (`"input"`, never the text): a resumed run keeps a row only when its id and
+that digest match the input's (`resume`), and protects a changed text again."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -69,12 +72,14 @@ def other_sessions(records: list[Record], session: str) -> list[str]:
     return list(dict.fromkeys(r.session for r in records if r.session is not None and r.session != session))
 
 
-def protected_row(record_id: str, session: str, vault: str, protected) -> dict:
-    """The row `protect -i` writes for a `Protected`: `{id, session, vault, text, spans, language[, warnings]}`."""
+def protected_row(record_id: str, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
+    """The row `protect -i` writes for a `Protected`: `{id, session, vault[, input], text, spans, language[,
+    warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digest`), for `resume`."""
     row = {
         "id": record_id,
         "session": session,
         "vault": vault,
+        **({"input": input_digest} if input_digest is not None else {}),
         "text": protected.text,
         "spans": [span.to_json() for span in protected.spans],
         "language": protected.language,
@@ -96,18 +101,19 @@ def is_protected_row(row: object, session: str) -> bool:
     )
 
 
-def finished_ids(path: Path, session: str) -> set[str]:
-    """The ids of the rows `protect` already wrote to `path` for `session`, to resume it. Every line must be
-    such a row: anything else (the raw input, another file, another session's rows) is a `DataError` naming
-    its line, and nothing is changed. A torn last line (a crash mid-write: no newline, not JSON) is cut off."""
+def finished_rows(path: Path, session: str) -> dict[str, str | None]:
+    """The rows `protect` already wrote to `path` for `session`, to resume it: id -> the digest of the input they were
+    protected from (None: a row that records none). Every line must be such a row: anything else (the raw input,
+    another file, another session's rows) is a `DataError` naming its line, and nothing is changed. A torn last line
+    (a crash mid-write: no newline, not JSON) is cut off."""
     if not path.exists():
-        return set()
+        return {}
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start}), so not an output of protect") from None
     lines = text.split("\n")
-    done, kept = set(), []
+    done, kept = {}, []
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -119,11 +125,44 @@ def finished_ids(path: Path, session: str) -> set[str]:
             row = None
         if not is_protected_row(row, session):
             raise DataError(_not_resumable(path, lineno, row, session))
-        done.add(str(row["id"]))
+        done[str(row["id"])] = row["input"] if isinstance(row.get("input"), str) else None
         kept.append(line + "\n")
     if len(kept) < sum(1 for line in lines if line.strip()):
         write_replacing(path, "".join(kept))
     return done
+
+
+class Resumed(NamedTuple):
+    done: set[str]  # ids whose row in the output was protected from the text the input holds now
+    changed: int  # rows dropped from the output: their id's text differs (or is not recorded), so it is protected again
+
+
+def matching(finished: dict[str, str | None], records: list[Record], digest: Callable[[str], str]) -> Resumed:
+    """`records` matched with the `finished` rows of an output (id -> the input digest they record) by id AND the
+    `digest` of the text: `done` the ids whose row was protected from the text they hold now, `changed` how many
+    others have a row (an edited record, an id reused for another text, a row recording no digest)."""
+    done, changed = set(), 0
+    for record in records:
+        if record.id in finished:
+            if finished[record.id] == digest(record.text):
+                done.add(record.id)
+            else:
+                changed += 1
+    return Resumed(done, changed)
+
+
+def resume(path: Path, finished: dict[str, str | None], records: list[Record], digest: Callable[[str], str]) -> Resumed:
+    """Match the `finished` rows of `path` (`finished_rows`) with `records` (`matching`): a row whose id's text changed
+    since is removed from `path`, whole or not at all, so its text is protected again and no stale row stays for it."""
+    resumed = matching(finished, records, digest)
+    changed = {record.id for record in records if record.id in finished} - resumed.done
+    if changed:
+        kept = []
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip() and str(json.loads(line)["id"]) not in changed:
+                kept.append(line + "\n")
+        write_replacing(path, "".join(kept))
+    return resumed
 
 
 def _not_resumable(path: Path, lineno: int, row: object, session: str) -> str:

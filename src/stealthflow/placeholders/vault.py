@@ -298,6 +298,11 @@ class Vault:
         """Proof of this vault's key that holds no key material (`same_key` checks it elsewhere)."""
         return self._key_check(self.id)
 
+    def input_digest(self, user: str, session: str, text: str) -> str:
+        """A keyed digest of a text protected for `session`, written beside its protected row so a resumed run knows
+        the row's input is unchanged: without the vault's key it cannot be checked against a guess of the text."""
+        return self._mac("protect input", user, session, text)[:32]
+
     def same_key(self, vault_id: str, check: str) -> bool:
         """Whether this vault's key is the one of the vault `vault_id` whose `key_check` is `check`."""
         return hmac.compare_digest(check, self._key_check(vault_id))

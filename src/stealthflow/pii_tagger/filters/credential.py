@@ -1,11 +1,12 @@
-"""A CREDENTIAL span: a secret, not a number its words name as another kind, a book's number, keys pressed
-or what a secret opens; where no secret word introduces it, a value that looks like one.
+"""A CREDENTIAL span: a secret, not a number its words name as another kind, a book's number, keys pressed,
+a card's last digits or what a secret opens; where no secret word introduces it, a value that looks like one.
 """
 
 from __future__ import annotations
 
 import re
 
+from stealthflow.placeholders.recognizers.cued import names_card_digits
 from stealthflow.placeholders.recognizers.secrets import (
     KEYS_PRESSED,
     buys_a_discount,
@@ -54,8 +55,10 @@ def in_context(text: str, start: int, end: int) -> str | None:
         or _ISBN.fullmatch(text, start, end)
         or _KEYS_PRESSED.fullmatch(text, start, end)
         or buys_a_discount(sentence_around(text, start, end))
+        or names_card_digits(text, start, end)
     ):
-        return None  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off"
+        return None  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off",
+        # "card ending 4242" (a FINANCE span of recognizers/cued.py)
     if _SECRET_OF_BEFORE.search(text[max(0, start - 48) : start]) and not any(c.isdigit() for c in text[start:end]):
         return None  # "reset the wifi password on a standard netgear router": what the secret opens, not the secret
     if introduced_as_secret(text, start, end):

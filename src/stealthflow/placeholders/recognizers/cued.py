@@ -223,6 +223,31 @@ class StudentIdRecognizer(CuedRecognizer):
     name, type = "student_id", "ACCOUNT_ID"
 
 
+# Gain (with the CREDENTIAL filter's `names_card_digits`; benchmarks/pii_registers.py, tagger on): pii-heldout-k..r
+# English FINANCE values masked 175 -> 178 of 227 ("Monzo card ending 4471", "account ending 3391"), 2 spans on digits
+# the sets leave unmarked, 2 spans retyped CREDENTIAL -> FINANCE, no text without personal data newly flagged; c..j
+# (not read when the cues were written; they mark no card's digits): 4 spans on unmarked digits, 2 retyped, no text
+# newly flagged, recall unchanged. The six languages' files of both: no span changes.
+@register_recognizer
+class CardDigitsRecognizer(CuedRecognizer):
+    """A payment card's or bank account's last digits after their cue ("my card ending 4242", "tarjeta terminada en
+    2040"): a financial detail, not a secret."""
+
+    name, type = "card_digits", "FINANCE"
+
+
+@cache
+def _card_digits() -> CardDigitsRecognizer:
+    return CardDigitsRecognizer()
+
+
+def names_card_digits(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies in a card's or account's last digits after their cue (`CardDigitsRecognizer`):
+    the PII tagger's CREDENTIAL filter leaves them to that recognizer's FINANCE span, which a secret's higher level
+    would otherwise override."""
+    return any(span.start <= start and end <= span.end for span in _card_digits().find(text))
+
+
 # Gain: six languages' FINANCE values masked 216 -> 220 of 395 (typed 209 -> 213), English 272 -> 276 of 339 (the pay
 # words: "paid off my student loan!! £27,640", "I paid £2,000 on account"); one span on no annotated value ("paid your
 # £15 subs"), no text without personal data newly flagged; data/test.jsonl in one session: 45 of 1 969 comments flagged
