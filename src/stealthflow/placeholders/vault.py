@@ -301,7 +301,7 @@ class Vault:
     def input_digest(self, user: str, session: str, text: str) -> str:
         """A keyed digest of a text protected for `session`, written beside its protected row so a resumed run knows
         the row's input is unchanged: without the vault's key it cannot be checked against a guess of the text."""
-        return self._mac("protect input", user, session, text)[:32]
+        return self.digest(f"protect input\x00{user}\x00{session}", text)[:32]
 
     def same_key(self, vault_id: str, check: str) -> bool:
         """Whether this vault's key is the one of the vault `vault_id` whose `key_check` is `check`."""
