@@ -208,11 +208,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
 
         def events(batch: list[dict]) -> bytes:  # the chunks of one upstream read, sent in one write
             nonlocal last
-            out = []
-            for chunk in batch:
-                last = restorer.chunk(chunk)
-                out.append(b"data: " + orjson.dumps(last) + b"\n\n")
-            return b"".join(out)
+            if batch:
+                last = restorer.chunks(batch)[-1]
+            return b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in batch)
 
         try:
             if first:
