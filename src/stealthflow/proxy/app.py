@@ -210,21 +210,24 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             nonlocal last
             if batch:
                 last = restorer.chunks(batch)[-1]
-            return b"".join(b"data: " + orjson.dumps(chunk) + b"\n\n" for chunk in batch)
+            return b"".join(map(_event, batch))
 
         try:
             if first:
                 yield events(first)
                 async for batch in batches:
                     yield events(batch)
-            if tail := restorer.tail(last):
-                yield b"data: " + orjson.dumps(tail) + b"\n\n"
-            # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
+            tail = restorer.tail(last)
+            # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
+            # goes in one write (each write wakes the client).
             withheld = (
                 f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
             )
-            yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
-            yield "data: [DONE]\n\n"
+            yield (
+                (_event(tail) if tail else b"")
+                + f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n".encode()
+                + b"data: [DONE]\n\n"
+            )
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
             status = error.status
             yield f"data: {json.dumps(error.body())}\n\n"
@@ -238,6 +241,10 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             _log(status, started, stats, restorer)
 
     return app
+
+
+def _event(chunk: dict) -> bytes:
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
 
 
 def _warnings(protected: list) -> str:

@@ -86,40 +86,43 @@ class ReplyRestorer:
         """`chunk` for each chunk of one upstream read (sent on in one write). A run of pieces one stream gets in a
         row is restored as one text, carried by the run's last piece (the others are emptied): one scan per run, not
         per piece, and a client that joins the deltas gets the same text."""
-        run: list[tuple[dict, str]] = []  # (holder, field) of the pieces in a row of one stream
-        key: tuple | None = None
+        run: list[tuple[tuple, dict, str]] = []  # (stream, holder, field) of the pieces in a row of one stream
         for chunk in batch:
             for choice in chunk.get("choices") or []:
-                for piece_key, holder, field in self._pieces(choice):
-                    if piece_key != key:
-                        self._restore_run(key, run)
-                        key, run = piece_key, []
-                    run.append((holder, field))
+                for piece in self._pieces(choice):
+                    if run and piece[0] != run[0][0]:
+                        self._restore_run(run)
+                        run = []
+                    run.append(piece)
                 if choice.get("finish_reason"):
-                    self._restore_run(key, run)
-                    key, run = None, []
+                    if run:
+                        self._restore_run(run)
+                        run = []
                     self._flush(self._last_choice, choice["delta"])
-        self._restore_run(key, run)
+        if run:
+            self._restore_run(run)
         return batch
 
     def _pieces(self, choice: dict) -> list[tuple[tuple, dict, str]]:
         """(stream, holder, field) of each text a choice's delta adds to a stream, in the order they are read."""
         index = self._last_choice = slot(choice.get("index"), self._last_choice)
         delta = choice.setdefault("delta", {})
-        pieces = [((index, field), delta, field) for field in TEXT_FIELDS if isinstance(delta.get(field), str)]
-        for call in delta.get("tool_calls") or []:
+        pieces = []
+        for field in TEXT_FIELDS:
+            if isinstance(delta.get(field), str):
+                pieces.append(((index, field), delta, field))
+        for call in delta.get("tool_calls") or ():
             number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
             function = call.get("function") or {}
             if isinstance(function.get("arguments"), str):
                 pieces.append(((index, "tool", number), function, "arguments"))
         return pieces
 
-    def _restore_run(self, key: tuple | None, run: list[tuple[dict, str]]) -> None:
-        if not run:
-            return
-        holder, field = run[-1]
-        text = holder[field] if len(run) == 1 else "".join(piece[name] for piece, name in run)
-        for piece, name in run[:-1]:
+    def _restore_run(self, run: list[tuple[tuple, dict, str]]) -> None:
+        """Restore a run of one stream's pieces as one text."""
+        key, holder, field = run[-1]
+        text = holder[field] if len(run) == 1 else "".join(piece[name] for _, piece, name in run)
+        for _, piece, name in run[:-1]:
             piece[name] = ""
         holder[field] = self._feed(key, text)
 

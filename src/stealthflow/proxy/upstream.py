@@ -95,20 +95,26 @@ def _malformed(what: str) -> ProxyError:
 def checked(reply: object, part: str) -> dict:
     """`reply` (a completion, `part` "message", or a stream chunk, `part` "delta") if its choices,
     their `part` and tool calls are objects where the restore reads them; else a 502."""
-    what = "a stream chunk" if part == "delta" else "a reply"
-    if not isinstance(reply, dict) or not isinstance(reply.get("choices") or [], list):
-        raise _malformed(what)
-    for choice in reply.get("choices") or []:
-        if not isinstance(choice, dict) or not isinstance(choice.get(part), dict | None):
-            raise _malformed(what)
-        if choice.get(part) is None:
-            choice[part] = {}
-        calls = choice[part].get("tool_calls") or []
-        if not isinstance(calls, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls
+    choices = (reply.get("choices") or []) if isinstance(reply, dict) else None
+    if not isinstance(choices, list):
+        raise _malformed(_shape(part))
+    for choice in choices:  # per stream chunk: plain checks, no generator unless there are tool calls
+        inner = choice.get(part) if isinstance(choice, dict) else False
+        if inner is None:
+            inner = choice[part] = {}
+        elif not isinstance(inner, dict):
+            raise _malformed(_shape(part))
+        calls = inner.get("tool_calls")
+        if calls and not (
+            isinstance(calls, list)
+            and all(isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls)
         ):
-            raise _malformed(what)
+            raise _malformed(_shape(part))
     return reply
+
+
+def _shape(part: str) -> str:
+    return "a stream chunk" if part == "delta" else "a reply"
 
 
 def reply_texts(reply: dict, part: str) -> Iterator[tuple[dict, str]]:
