@@ -46,7 +46,7 @@ from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
-from stealthflow.proxy.upstream import build_upstream, reply_chars
+from stealthflow.proxy.upstream import FinalBatch, build_upstream, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
@@ -215,9 +215,11 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             return b"".join(map(_event, batch))
 
         try:
-            if first:
-                yield events(first), False
-                async for batch in batches:
+            final = b""  # the chunks read with the upstream's [DONE]: sent with the end
+            async for batch in _joined(first, batches):
+                if isinstance(batch, FinalBatch):
+                    final = events(batch)
+                else:
                     yield events(batch), False
             tail = restorer.tail(last)
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
@@ -226,7 +228,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
             )
             counts = f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
-            yield (_event(tail) if tail else b"") + counts.encode() + b"data: [DONE]\n\n", True
+            yield final + (_event(tail) if tail else b"") + counts.encode() + b"data: [DONE]\n\n", True
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
             status = error.status
             yield f"data: {json.dumps(error.body())}\n\n".encode(), True
@@ -256,6 +258,14 @@ class EventStream(StreamingResponse):
                 ended = last
         if not ended:
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _joined(first: list[dict], batches: AsyncIterator[list[dict]]) -> AsyncIterator[list[dict]]:
+    """`first` (read before the reply's headers), then the other batches."""
+    if first:
+        yield first
+        async for batch in batches:
+            yield batch
 
 
 def _event(chunk: dict) -> bytes:

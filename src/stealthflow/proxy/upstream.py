@@ -6,7 +6,8 @@ measured side by side against the mock upstream), and its SSE `data:` lines are 
 litellm's stream wrapper costs about 1 ms per chunk (it builds pydantic models twice per chunk),
 which held 64 concurrent streams to 6 % of the upstream's rate. A stream comes as batches: the
 chunks of one network read, which the proxy sends on in one write (a fast upstream's tokens
-would otherwise cost a write each). Every other provider goes through
+would otherwise cost a write each); the batch read with `[DONE]` is a `FinalBatch`, sent with
+the end of the reply. Every other provider goes through
 litellm, which translates the request and hands back chunks in OpenAI's shape.
 
 An upstream is not trusted to be well-behaved: a reply above `max_reply_bytes` is an error (a
@@ -174,6 +175,10 @@ def _piece(chunk: dict, start: int, size: int, first: bool, last: bool) -> dict:
     return {**head, "choices": choices}
 
 
+class FinalBatch(list):
+    """The last chunks of a stream, read with the upstream's `[DONE]`: nothing follows them."""
+
+
 class _SSELines:
     """Lines of an SSE body read in pieces. Each piece is scanned once, so a 10 MB line costs
     its length (not its length times the reads it took); a read may end inside a character
@@ -270,7 +275,7 @@ class OpenAIUpstream:
                         data = line[5:].strip()
                         if data == "[DONE]":
                             if batch:
-                                yield batch
+                                yield FinalBatch(batch)
                             return
                         chunk = _chunk(data)
                         if len(data) <= PIECE_CHARS:
