@@ -540,6 +540,41 @@ def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
     assert [chunk for batch in batches for chunk in batch] == events
 
 
+@pytest.mark.parametrize("done", [True, False])
+def test_the_batch_read_with_done_is_final(done):
+    """The chunks read with the upstream's [DONE] come as a `FinalBatch` (the proxy sends them with the end of the
+    reply); a stream that stops without [DONE] ends on an ordinary batch."""
+    import asyncio
+    import re
+
+    from stealthflow.proxy.upstream import FinalBatch, OpenAIUpstream
+
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head)[1]))
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+        writer.write(data.encode())
+        await writer.drain()
+        writer.close()
+
+    async def read() -> list[list[dict]]:
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base=f"http://127.0.0.1:{port}/v1"))
+        try:
+            return [batch async for batch in upstream.stream({"messages": []})]
+        finally:
+            await upstream.close()
+            server.close()
+
+    batches = asyncio.run(read())
+    assert [chunk for batch in batches for chunk in batch] == events
+    assert [isinstance(batch, FinalBatch) for batch in batches] == [False] * (len(batches) - 1) + [done]
+
+
 class StandInTagger(Recognizer):
     """FAKE model-backed recognizer: finds nothing and, for a German text, says what the PII tagger says when the
     multilingual student cannot be loaded."""

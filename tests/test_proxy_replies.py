@@ -5,6 +5,8 @@ placeholders and withholds the same ones."""
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 
 import pytest
@@ -146,3 +148,66 @@ def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
         sent += [call["function"]["arguments"] for call in tail["choices"][0]["delta"].get("tool_calls") or []]
     assert "".join(sent) == '{"url": "https://e.vil/?q=<EMAIL_1>"}'
     assert restorer.withheld == [("<EMAIL_1>", "in_tool_call_url")] and restorer.restored == 0
+
+
+def _mixed_stream(seed: int) -> list[dict]:
+    """A reply's chunks as an upstream may send them: choice 0's content and reasoning, choice 1's content and a tool
+    call's arguments (JSON), interleaved a few pieces at a time, pieces of 1 to 9 characters (placeholders and marks cut across them), each
+    choice closed by a finish chunk."""
+    rng = random.Random(seed)
+    streams = {
+        (0, "content"): _chunks(_reply(12, seed), seed),
+        (0, "reasoning_content"): _chunks(_reply(4, seed + 1), seed + 1),
+        (1, "content"): _chunks(_reply(8, seed + 2), seed + 2),
+        (1, "tool"): _chunks(json.dumps({"note": _reply(6, seed + 3)}), seed + 3),
+    }
+    chunks = []
+    while any(streams.values()):
+        choice, field = rng.choice([key for key, pieces in streams.items() if pieces])
+        for piece in streams[choice, field][: rng.randint(1, 12)]:  # a few in a row
+            delta = (
+                {"tool_calls": [{"index": 0, "function": {"arguments": piece}}]} if field == "tool" else {field: piece}
+            )
+            chunks.append({"choices": [{"index": choice, "delta": delta, "finish_reason": None}]})
+            streams[choice, field].pop(0)
+        for index in (0, 1):
+            if chunks[-1]["choices"][0]["index"] == index and not any(
+                pieces for (c, _), pieces in streams.items() if c == index
+            ):
+                chunks.append({"choices": [{"index": index, "delta": {}, "finish_reason": "stop"}]})
+    return chunks
+
+
+def _texts(chunks: list[dict]) -> tuple[dict, str]:
+    """Each stream's text as a client joins it, and every text in the order sent."""
+    texts, in_order = {}, []
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            pieces = [(field, delta[field]) for field in ("content", "reasoning_content") if field in delta]
+            pieces += [("tool", call["function"]["arguments"]) for call in delta.get("tool_calls") or []]
+            for field, piece in pieces:
+                texts[choice["index"], field] = texts.get((choice["index"], field), "") + piece
+                in_order.append(piece)
+    return texts, "".join(in_order)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_chunks_of_one_read_restore_as_the_same_chunks_one_by_one(seed):
+    """`chunks` (one upstream read) restores each stream's pieces in a row as one text: every stream, and all text in
+    the order sent, is what the chunks restored one by one give; the same placeholders are restored, left and
+    withheld, in the same order."""
+    one_by_one = ReplyRestorer(_fake_resolve)
+    expected = [one_by_one.chunk(chunk) for chunk in copy.deepcopy(_mixed_stream(seed))]
+    rng = random.Random(seed)
+    chunks, batched, reads = _mixed_stream(seed), ReplyRestorer(_fake_resolve), []
+    while chunks:
+        size = rng.choice([1, 2, 5, 40, 200])
+        reads.append(batched.chunks(chunks[:size]))
+        chunks = chunks[size:]
+    got = [chunk for read in reads for chunk in read]
+    assert _texts(got) == _texts(expected)
+    assert (batched.restored, batched.unresolved) == (one_by_one.restored, one_by_one.unresolved)
+    assert batched.withheld == one_by_one.withheld
+    assert one_by_one.restored and one_by_one.unresolved and one_by_one.withheld  # each case is in the reply
+    assert len(reads) > 3 and any(len(read) > 1 for read in reads)

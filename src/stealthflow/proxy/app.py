@@ -34,6 +34,7 @@ import orjson
 from fastapi import FastAPI, Request
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response, StreamingResponse
+from starlette.types import Send
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protector
@@ -45,7 +46,7 @@ from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
-from stealthflow.proxy.upstream import build_upstream, reply_chars
+from stealthflow.proxy.upstream import FinalBatch, build_upstream, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
@@ -181,7 +182,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 first = await anext(batches)
             except StopAsyncIteration:
                 first = []
-            return StreamingResponse(
+            return EventStream(
                 _events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers
             )
         reply = await upstream.complete(body)
@@ -203,43 +204,72 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
 
     async def _events(
         batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict
-    ) -> AsyncIterator[str]:
+    ) -> AsyncIterator[tuple[bytes, bool]]:
+        """(bytes, whether they end the reply) of each write."""
         status, last = 200, {}
 
         def events(batch: list[dict]) -> bytes:  # the chunks of one upstream read, sent in one write
             nonlocal last
-            out = []
-            for chunk in batch:
-                last = restorer.chunk(chunk)
-                out.append(b"data: " + orjson.dumps(last) + b"\n\n")
-            return b"".join(out)
+            if batch:
+                last = restorer.chunks(batch)[-1]
+            return b"".join(map(_event, batch))
 
         try:
-            if first:
-                yield events(first)
-                async for batch in batches:
-                    yield events(batch)
-            if tail := restorer.tail(last):
-                yield b"data: " + orjson.dumps(tail) + b"\n\n"
-            # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it).
+            final = b""  # the chunks read with the upstream's [DONE]: sent with the end
+            async for batch in _joined(first, batches):
+                if isinstance(batch, FinalBatch):
+                    final = events(batch)
+                else:
+                    yield events(batch), False
+            tail = restorer.tail(last)
+            # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
+            # goes in one write, with the end of the body (each write wakes the client).
             withheld = (
                 f" withheld={len(restorer.withheld)} withheld_placeholders={_named(restorer.withheld).replace(' ', '')}"
             )
-            yield f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
-            yield "data: [DONE]\n\n"
+            counts = f": stealthflow restored={restorer.restored} unresolved={restorer.unresolved}{withheld}\n\n"
+            yield final + (_event(tail) if tail else b"") + counts.encode() + b"data: [DONE]\n\n", True
         except ProxyError as error:  # the upstream failed mid-stream: the client gets an error event
             status = error.status
-            yield f"data: {json.dumps(error.body())}\n\n"
+            yield f"data: {json.dumps(error.body())}\n\n".encode(), True
         except Exception as exc:  # never a stream cut without a word, nor a traceback with request data in it
             log.error("stream failed: %s", type(exc).__name__)
             status = 500
-            yield f"data: {json.dumps(ProxyError(500, f'the proxy failed ({type(exc).__name__})', 'server_error').body())}\n\n"
+            failed = ProxyError(500, f"the proxy failed ({type(exc).__name__})", "server_error")
+            yield f"data: {json.dumps(failed.body())}\n\n".encode(), True
         finally:  # also when the client went away (this task is cancelled): close the upstream stream
             with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
                 await batches.aclose()
             _log(status, started, stats, restorer)
 
     return app
+
+
+class EventStream(StreamingResponse):
+    """A streamed reply whose last write (`_events`: marked True) carries the end of the body too: one write fewer per
+    reply than `StreamingResponse`, which ends the body with a write of its own."""
+
+    async def stream_response(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
+        ended = False
+        async for body, last in self.body_iterator:  # to its end: `_events` closes the upstream and logs after it
+            if not ended:
+                await send({"type": "http.response.body", "body": body, "more_body": not last})
+                ended = last
+        if not ended:
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _joined(first: list[dict], batches: AsyncIterator[list[dict]]) -> AsyncIterator[list[dict]]:
+    """`first` (read before the reply's headers), then the other batches."""
+    if first:
+        yield first
+        async for batch in batches:
+            yield batch
+
+
+def _event(chunk: dict) -> bytes:
+    return b"data: " + orjson.dumps(chunk) + b"\n\n"
 
 
 def _warnings(protected: list) -> str:

@@ -80,20 +80,51 @@ class ReplyRestorer:
     # -- a streamed reply ----------------------------------------------------------------
     def chunk(self, chunk: dict) -> dict:
         """The chunk with what is safe to emit now; a finish chunk carries what was held back."""
-        for choice in chunk.get("choices") or []:
-            index = self._last_choice = slot(choice.get("index"), self._last_choice)
-            delta = choice.setdefault("delta", {})
-            for field in TEXT_FIELDS:
-                if isinstance(delta.get(field), str):
-                    delta[field] = self._feed((index, field), delta[field])
-            for call in delta.get("tool_calls") or []:
-                number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
-                function = call.get("function") or {}
-                if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._feed((index, "tool", number), function["arguments"])
-            if choice.get("finish_reason"):
-                self._flush(index, delta)
-        return chunk
+        return self.chunks([chunk])[0]
+
+    def chunks(self, batch: list[dict]) -> list[dict]:
+        """`chunk` for each chunk of one upstream read (sent on in one write). A run of pieces one stream gets in a
+        row is restored as one text, carried by the run's last piece (the others are emptied): one scan per run, not
+        per piece, and a client that joins the deltas gets the same text."""
+        run: list[tuple[tuple, dict, str]] = []  # (stream, holder, field) of the pieces in a row of one stream
+        for chunk in batch:
+            for choice in chunk.get("choices") or []:
+                for piece in self._pieces(choice):
+                    if run and piece[0] != run[0][0]:
+                        self._restore_run(run)
+                        run = []
+                    run.append(piece)
+                if choice.get("finish_reason"):
+                    if run:
+                        self._restore_run(run)
+                        run = []
+                    self._flush(self._last_choice, choice["delta"])
+        if run:
+            self._restore_run(run)
+        return batch
+
+    def _pieces(self, choice: dict) -> list[tuple[tuple, dict, str]]:
+        """(stream, holder, field) of each text a choice's delta adds to a stream, in the order they are read."""
+        index = self._last_choice = slot(choice.get("index"), self._last_choice)
+        delta = choice.setdefault("delta", {})
+        pieces = []
+        for field in TEXT_FIELDS:
+            if isinstance(delta.get(field), str):
+                pieces.append(((index, field), delta, field))
+        for call in delta.get("tool_calls") or ():
+            number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
+            function = call.get("function") or {}
+            if isinstance(function.get("arguments"), str):
+                pieces.append(((index, "tool", number), function, "arguments"))
+        return pieces
+
+    def _restore_run(self, run: list[tuple[tuple, dict, str]]) -> None:
+        """Restore a run of one stream's pieces as one text."""
+        key, holder, field = run[-1]
+        text = holder[field] if len(run) == 1 else "".join(piece[name] for _, piece, name in run)
+        for _, piece, name in run[:-1]:
+            piece[name] = ""
+        holder[field] = self._feed(key, text)
 
     def tail(self, last: dict) -> dict | None:
         """A closing chunk (shaped like `last`) for text still held back when the upstream

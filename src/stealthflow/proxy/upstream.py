@@ -6,7 +6,8 @@ measured side by side against the mock upstream), and its SSE `data:` lines are 
 litellm's stream wrapper costs about 1 ms per chunk (it builds pydantic models twice per chunk),
 which held 64 concurrent streams to 6 % of the upstream's rate. A stream comes as batches: the
 chunks of one network read, which the proxy sends on in one write (a fast upstream's tokens
-would otherwise cost a write each). Every other provider goes through
+would otherwise cost a write each); the batch read with `[DONE]` is a `FinalBatch`, sent with
+the end of the reply. Every other provider goes through
 litellm, which translates the request and hands back chunks in OpenAI's shape.
 
 An upstream is not trusted to be well-behaved: a reply above `max_reply_bytes` is an error (a
@@ -95,20 +96,26 @@ def _malformed(what: str) -> ProxyError:
 def checked(reply: object, part: str) -> dict:
     """`reply` (a completion, `part` "message", or a stream chunk, `part` "delta") if its choices,
     their `part` and tool calls are objects where the restore reads them; else a 502."""
-    what = "a stream chunk" if part == "delta" else "a reply"
-    if not isinstance(reply, dict) or not isinstance(reply.get("choices") or [], list):
-        raise _malformed(what)
-    for choice in reply.get("choices") or []:
-        if not isinstance(choice, dict) or not isinstance(choice.get(part), dict | None):
-            raise _malformed(what)
-        if choice.get(part) is None:
-            choice[part] = {}
-        calls = choice[part].get("tool_calls") or []
-        if not isinstance(calls, list) or not all(
-            isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls
+    choices = (reply.get("choices") or []) if isinstance(reply, dict) else None
+    if not isinstance(choices, list):
+        raise _malformed(_shape(part))
+    for choice in choices:  # per stream chunk: plain checks, no generator unless there are tool calls
+        inner = choice.get(part) if isinstance(choice, dict) else False
+        if inner is None:
+            inner = choice[part] = {}
+        elif not isinstance(inner, dict):
+            raise _malformed(_shape(part))
+        calls = inner.get("tool_calls")
+        if calls and not (
+            isinstance(calls, list)
+            and all(isinstance(c, dict) and isinstance(c.get("function") or {}, dict) for c in calls)
         ):
-            raise _malformed(what)
+            raise _malformed(_shape(part))
     return reply
+
+
+def _shape(part: str) -> str:
+    return "a stream chunk" if part == "delta" else "a reply"
 
 
 def reply_texts(reply: dict, part: str) -> Iterator[tuple[dict, str]]:
@@ -166,6 +173,10 @@ def _piece(chunk: dict, start: int, size: int, first: bool, last: bool) -> dict:
         if k in ("id", "object", "created", "model") or (k == "usage" and last) or (k != "usage" and first)
     }
     return {**head, "choices": choices}
+
+
+class FinalBatch(list):
+    """The last chunks of a stream, read with the upstream's `[DONE]`: nothing follows them."""
 
 
 class _SSELines:
@@ -264,7 +275,7 @@ class OpenAIUpstream:
                         data = line[5:].strip()
                         if data == "[DONE]":
                             if batch:
-                                yield batch
+                                yield FinalBatch(batch)
                             return
                         chunk = _chunk(data)
                         if len(data) <= PIECE_CHARS:
