@@ -65,10 +65,10 @@ def edit_cause(original: str, old: str, new: str, start: int) -> str:
         return "other"
     after = next((t for t in span.doc[span.end :] if t.pos_ != "ADV"), None)
     bare = all(t.pos_ in {"ADV", "PART"} or t.dep_ == "prt" for t in span.doc[head.head.i + 1 : span.start])
-    if head.dep_ in OBJECT_DEPS or (after is None or after.is_punct) and head.head.i < span.start and bare:
-        return "missing object"
     if referents.leaves_reference(original[first:last], start - first, start + len(old) - first, original[last:]):
         return "dangling reference"
+    if head.dep_ in OBJECT_DEPS or (after is None or after.is_punct) and head.head.i < span.start and bare:
+        return "missing object"
     return "dropped modifier"
 
 

@@ -235,10 +235,6 @@ def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sen
          "of a psychology degree from Cardiff", "complement"),  # "off the back."
         ("Grew up in Torry, three streets from the harbour.", "in Torry, three streets from the harbour",
          "complement"),  # "Grew up."
-        # seeds 10, 12, 17: every word before a subject that opens its sentence
-        ("Thirteen Santas is honestly a better system.", "Thirteen", "bare subject"),  # "Santas is"
-        ("Auckland wind is not the same.", "Auckland", "bare subject"),  # "Wind is not the same."
-        ("Dandadan opening is the best of the season.", "Dandadan", "bare subject"),  # "Opening is"
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_its_clause_without(
@@ -263,14 +259,13 @@ def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_it
         ("The office has a view of the Vistula, it's the only nice part of Mondays.", "of the Vistula"),
         ("My wife handles all the money of the shop, I only make coffee.", "of the shop"),
         ("My gogo still sends maputi with anyone coming down from Harare.", "from Harare"),
-        ("The Auckland wind is not the same.", "Auckland"),  # "The wind is not the same."
         # seed 2: "that" points, it names no part ("How 'bout that, amigo!?" was no reader's complaint)
         ("It ain't glamorous, but How 'bout that for a Parisian life, amigo!?", "for a Parisian life"),
     ],
 )
 def test_a_removal_of_a_whole_name_or_of_an_adjunct_beside_a_complement_does_no_damage(sentence, phrase):
     start = sentence.index(phrase)
-    assert syntax.damage(sentence, start, start + len(phrase)) not in {"name", "complement", "bare subject"}
+    assert syntax.damage(sentence, start, start + len(phrase)) not in {"name", "complement"}
 
 
 @pytest.mark.parametrize(
