@@ -1344,3 +1344,24 @@ def test_protects_rewrite_keeps_the_word_a_masked_value_modifies():
     anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer))
     (result,) = anonymizer.rewrite_posts([post], [values])
     assert "<HEALTH_1> leave after" in result.text and any("leave" in p for p in result.unprotected), result
+
+
+@pytest.mark.real_model
+def test_no_removal_leaves_a_pro_form_pointing_at_nothing_or_a_phrasal_verb_without_its_place():
+    """Blind readers' seeds 13 and 17, judged not fluent: "Flood in Atyrau region, I drive through there" was printed
+    as "Flood, I drive through there" ("there" points at nothing), "Grew up in Torry, three streets from the harbour."
+    as "Grew up.". The real cue tagger and scorer: whatever becomes of the place, the words pointing at it or needing
+    it are not left without it."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = [
+        "Flood in Atyrau region, I drive through there last week with load. Water everywhere, very bad for people.",
+        "Grew up in Torry, three streets from the harbour. The sea is in my blood.",
+    ]
+    flood, torry = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    assert not flood.text.startswith("Flood, I drive"), flood
+    assert not torry.text.startswith("Grew up."), torry

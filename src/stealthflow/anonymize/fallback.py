@@ -6,7 +6,8 @@ confident of (`confidence_floor`): a harmless post does not lose a sentence to t
 
 Each edit is judged as the generalizer's are: a clause removal by the acceptance gate and its hard floors in its
 sentence (`gate.Gate.verdicts`), a sentence removal by the removal floor on the text (`gate.REMOVAL_FLOOR`); neither may
-lose or repeat a placeholder nor leave a word dangling (`generalize.whole`).
+lose or repeat a placeholder, leave a word dangling (`generalize.whole`) nor take what a later "there" or "them" points
+at (`referents.leaves_reference`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from stealthflow.anonymize import syntax
+from stealthflow.anonymize import referents, syntax
 from stealthflow.anonymize.gate import REMOVAL_FLOOR
 from stealthflow.anonymize.generalize import Generalizer, sentence_bounds, whole
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
@@ -95,6 +96,8 @@ class Fallback:
         trials = []
         for a, b in syntax.clause_removals(sentence, found[0] - first, found[1] - first):
             edited = drop(sentence, a, b)
+            if referents.leaves_reference(sentence, a, b, text[last:]):
+                continue
             if has_content(edited) and keeps_placeholders(sentence, edited) and whole(sentence, edited):
                 trials.append((sentence[a:b], edited))
         if not trials:
@@ -115,6 +118,8 @@ class Fallback:
         if last == len(text):
             rest = rest.rstrip()
         if not has_content(rest) or not keeps_placeholders(text, rest) or not whole(text, rest):
+            return None
+        if referents.leaves_reference(text[first:last], 0, last - first, text[last:]):
             return None
         [score] = self.generalizer.scorer.compare([text], [rest])
         if score.score < REMOVAL_FLOOR:  # no function-word check: the sentences that stay end as they did

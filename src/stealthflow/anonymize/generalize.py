@@ -680,13 +680,14 @@ def whole(original: str, rewrite: str) -> bool:
 
 def _trial(text: str, bounds: tuple[int, int], window: str, old: str, new: str) -> tuple | None:
     """(new, sentence, the sentence with `old` replaced by `new`, the text with it), or None when the sentence
-    would be empty, lose or repeat a placeholder, or (`new` empty) leave a word dangling or cut a word a value may
-    modify (`hangs_on_a_value`)."""
+    would be empty, lose or repeat a placeholder, or (`new` empty) leave a word dangling, cut a word a value may
+    modify (`hangs_on_a_value`) or take what a later word points at (`referents.leaves_reference`)."""
     trial = replace_once(window, old, new)
     if trial is None or not trial.strip() or not keeps_placeholders(window, trial) or not (new or whole(window, trial)):
         return None
-    if not new and (found := find_phrase(old, window)) and hangs_on_a_value(window, *found):
-        return None
+    if not new and (found := find_phrase(old, window)):
+        if hangs_on_a_value(window, *found) or referents.leaves_reference(window, *found, text[bounds[1] :]):
+            return None
     first, last = bounds
     return (new, window, trial, text[:first] + trial + text[last:])
 
