@@ -170,6 +170,13 @@ TaggerOption = Annotated[
         help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
     ),
 ]
+RefuseUncoveredOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--refuse-uncovered/--forward-uncovered",
+        help="refuse (HTTP 422, nothing sent) a text with sentences in a language the recognizers do not cover, instead of protecting only its structured identifiers there with a warning (default: forward, config protect.refuse_uncovered)",
+    ),
+]
 RoundsOption = Annotated[
     Optional[int],
     typer.Option(
