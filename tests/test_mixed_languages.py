@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from placeholder_fixtures import protect_config
 
-from stealthflow.pipeline.protector import Protector, UncoveredText, open_vault
+from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
-from stealthflow.placeholders.language import Piece, read, shared_guesser
+from stealthflow.placeholders.language import Piece, UncoveredText, read, shared_guesser
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.proxy.app import create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
@@ -156,3 +156,18 @@ def test_the_service_refuses_with_422_when_asked(tmp_path, monkeypatch):
         assert answer.status_code == 422 and "do not cover" in answer.text and "Okafor" not in answer.text
         assert client.post("/protect", json={"text": MINE, "session": "s"}).status_code == 200
     protector.close()
+
+
+def test_the_command_line_refuses_when_the_config_asks_and_prints_nothing_of_the_text(tmp_path, monkeypatch):
+    from placeholder_fixtures import key_file_config
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = key_file_config(tmp_path, monkeypatch, "  tagger: false\n  refuse_uncovered: true\n")
+    args = ["protect", MINE + " 谢谢", "--rewrite", "none", "--session", "s", "--config", str(config)]
+    refused = CliRunner().invoke(app, args)
+    assert refused.exit_code == 2 and "do not cover" in " ".join(refused.stderr.split())
+    assert "Okafor" not in refused.stdout + refused.stderr
+    protected = CliRunner().invoke(app, args[:1] + [MINE] + args[2:])
+    assert protected.exit_code == 0 and "Okafor" not in protected.stdout

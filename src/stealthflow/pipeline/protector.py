@@ -22,7 +22,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
-from stealthflow.placeholders.language import OTHERS, language_file
+from stealthflow.placeholders.language import OTHERS, UncoveredText, language_file
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -68,17 +68,6 @@ class MaskedSpan:
     def explanation(self) -> str:
         """Why it was masked: its recognizer, and the rule that kept it where there is one."""
         return f"{self.source}: {self.reason}" if self.reason else self.source
-
-
-class UncoveredText(ValueError):
-    """Texts with sentences in no covered language, refused (`protect.refuse_uncovered`): nothing was masked or sent."""
-
-    def __init__(self, texts: int, characters: int):
-        super().__init__(
-            f"{texts} text{'s' * (texts > 1)} hold{'s' * (texts == 1)} {characters} characters in a language the "
-            "recognizers do not cover (only structured identifiers would be found there); refused, nothing was sent "
-            "(protect.refuse_uncovered)"
-        )
 
 
 @dataclass

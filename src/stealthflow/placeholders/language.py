@@ -278,3 +278,14 @@ def uncovered_warning(reading: Reading) -> str | None:
         f"{where} {', '.join(COVERED)}: only structured identifiers (emails, phone numbers, IBANs, ID numbers, cards, "
         "URLs, secrets) were looked for there, not names, addresses, employers or health details"
     )
+
+
+class UncoveredText(ValueError):
+    """Texts with sentences in no covered language, refused (`protect.refuse_uncovered`): nothing was masked or sent."""
+
+    def __init__(self, texts: int, characters: int):
+        super().__init__(
+            f"{texts} text{'s' * (texts > 1)} hold{'s' * (texts == 1)} {characters} characters in a language the "
+            "recognizers do not cover (only structured identifiers would be found there); refused, nothing was sent "
+            "(protect.refuse_uncovered)"
+        )

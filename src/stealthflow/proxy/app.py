@@ -36,8 +36,9 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response, StreamingResponse
 
 from stealthflow.anonymize.methods import Method
-from stealthflow.pipeline.protector import Protector, UncoveredText
+from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.keys import VaultKeyError
+from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig

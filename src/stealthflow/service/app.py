@@ -25,9 +25,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from stealthflow.pipeline.protector import Protector, UncoveredText
+from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
+from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope, json_switch, withheld_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
