@@ -140,7 +140,9 @@ def main() -> None:
     cost = detection_cost()  # first: the models' load is part of it
     detector = Detector(build_recognizers(models=not args.no_tagger))
     predictions = predict(detector, [row["text"] for row in rows])
-    languages = [guess.language for _, guess in detector.detect_many_with_languages([row["text"] for row in rows])]
+    languages = [
+        reading.guess.language for _, reading in detector.detect_many_with_languages([row["text"] for row in rows])
+    ]
     results = {}
     for code in OTHERS:
         chosen = [i for i, row in enumerate(rows) if row["lang"] == code]

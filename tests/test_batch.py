@@ -237,15 +237,18 @@ class _NameInFirstTextOnly:
     Protector.protect and close call of a `Detector`: detect_many_with_languages, warnings_for and close."""
 
     def detect_many_with_languages(self, texts, scope=""):
-        from stealthflow.placeholders.language import SHORT
+        from stealthflow.placeholders.language import SHORT, Piece, Reading
         from stealthflow.placeholders.types import Level, Span
 
         return [
-            ([Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [], SHORT)
+            (
+                [Span(6, 13, "REAL_NAME", Level.PL2, "fake")] if text.startswith("name: ") else [],
+                Reading(SHORT, (Piece(0, len(text), SHORT, 1),)),
+            )
             for text in texts
         ]
 
-    def warnings_for(self, guess):
+    def warnings_for(self, reading):
         return []
 
     def close(self):

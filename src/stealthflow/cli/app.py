@@ -170,6 +170,13 @@ TaggerOption = Annotated[
         help="run the offline PII span tagger (names, addresses, employers, health, income; default: on, config protect.tagger)",
     ),
 ]
+RefuseUncoveredOption = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--refuse-uncovered/--forward-uncovered",
+        help="refuse (HTTP 422, nothing sent) a text with sentences in a language the recognizers do not cover, instead of protecting only its structured identifiers there with a warning (default: forward, config protect.refuse_uncovered)",
+    ),
+]
 RoundsOption = Annotated[
     Optional[int],
     typer.Option(
@@ -385,11 +392,12 @@ def user_errors() -> Iterator[None]:
     """Turn expected errors (bad input, missing model) into a clear message and exit code 2."""
     from stealthflow.llm.embedded import EmbeddedModelMissing
     from stealthflow.placeholders.keys import VaultKeyError
+    from stealthflow.placeholders.language import UncoveredText
     from stealthflow.placeholders.vault import VaultTampered
 
     try:
         yield
-    except (DataError, EmbeddedModelMissing, FileNotFoundError, VaultKeyError, VaultTampered) as exc:
+    except (DataError, EmbeddedModelMissing, FileNotFoundError, UncoveredText, VaultKeyError, VaultTampered) as exc:
         fail(str(exc))
 
 

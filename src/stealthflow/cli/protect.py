@@ -22,6 +22,7 @@ from stealthflow.cli.app import (
     ConfigOption,
     LlmExtractorOption,
     ModelOption,
+    RefuseUncoveredOption,
     RewriteOption,
     RoundsOption,
     SecretsInUrlsOption,
@@ -702,6 +703,7 @@ def serve(
     port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    refuse_uncovered: RefuseUncoveredOption = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -735,7 +737,7 @@ def serve(
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import default_store_path
 
-    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite)
+    settings, protector, rewriter = page_service(config, model, adapter, llm, tagger, rewrite, refuse_uncovered)
     memories = (
         MemoryStore(memory_store or default_store_path(settings.protect.vault_path), protector) if memory else None
     )

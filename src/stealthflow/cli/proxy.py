@@ -15,6 +15,7 @@ from stealthflow.cli.app import (
     ConfigOption,
     LlmExtractorOption,
     ModelOption,
+    RefuseUncoveredOption,
     TaggerOption,
     app,
     console,
@@ -55,6 +56,7 @@ def proxy(
     port: Annotated[int, typer.Option(help="port")] = 8788,
     llm: LlmExtractorOption = None,
     tagger: TaggerOption = None,
+    refuse_uncovered: RefuseUncoveredOption = None,
     max_reply_bytes: Annotated[
         int | None,
         typer.Option(
@@ -84,7 +86,9 @@ def proxy(
     from stealthflow.proxy.app import TOKEN_ENV, TOKEN_FILE, create_proxy_app
     from stealthflow.service.security import LOOPBACK_HOSTS, TokenError, default_token_file, service_token
 
-    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    settings = protect_settings(
+        config, model, adapter, llm_extractor=llm, tagger=tagger, refuse_uncovered=refuse_uncovered
+    )
     overrides = {
         "upstream": upstream,
         "upstream_base": upstream_base,

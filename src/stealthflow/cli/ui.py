@@ -57,13 +57,21 @@ def ui(
 
 
 def page_service(
-    config: Path | None, model: str | None, adapter: str | None, llm: bool | None, tagger: bool | None, rewrite: str
+    config: Path | None,
+    model: str | None,
+    adapter: str | None,
+    llm: bool | None,
+    tagger: bool | None,
+    rewrite: str,
+    refuse_uncovered: bool | None = None,
 ) -> tuple[Settings, Protector, NamedRewriter | None]:
     """What `ui` and `serve` run: the settings with their options, the user's protector, and the
     `--rewrite` (None for `none`; not built yet: an unknown name fails before anything loads)."""
     from stealthflow.pipeline.rewrite import NamedRewriter
 
-    settings = protect_settings(config, model, adapter, llm_extractor=llm, tagger=tagger)
+    settings = protect_settings(
+        config, model, adapter, llm_extractor=llm, tagger=tagger, refuse_uncovered=refuse_uncovered
+    )
     try:
         rewriter = None if rewrite == "none" else NamedRewriter(rewrite, settings)
     except ValueError as exc:

@@ -22,7 +22,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
-from stealthflow.placeholders.language import OTHERS, language_file, uncovered_warning
+from stealthflow.placeholders.language import OTHERS, UncoveredText, language_file
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -79,6 +79,7 @@ class Protected:
     entries: list[Entry] = field(default_factory=list)  # the vault entry of each span
     rewrite: RewriteOutcome | None = None  # when a rewrite was asked for: `text` is then the rewritten text
     language: str | None = "en"  # the text's language (placeholders/language.py); None: none the recognizers know
+    unread: int = 0  # characters of its sentences in no language the recognizers know: only structured IDs looked for
     # each placeholder's value, in memory only (no row, answer or log holds it): a rewrite's cue tagger reads them
     # (`pipeline.rewrite.rewrite_protected`)
     values: dict[str, str] = field(default_factory=dict, repr=False)
@@ -182,15 +183,25 @@ class Protector:
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
         found = self.detector.detect_many_with_languages(texts, scope=f"{self.config.user}\x00{session}")
+        unread = [reading.unread[1] for _, reading in found]
+        if self.config.refuse_uncovered and any(unread):
+            raise UncoveredText(sum(map(bool, unread)), sum(unread))
         return [
-            self._mask(text, spans, session, guess.language, self.detector.warnings_for(guess))
-            for text, (spans, guess) in zip(texts, found, strict=True)
+            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), unread=chars)
+            for text, (spans, reading), chars in zip(texts, found, unread, strict=True)
         ]
 
     def _mask(
-        self, text: str, detected: list[Span], session: str, language: str | None = "en", notes: Sequence[str] = ()
+        self,
+        text: str,
+        detected: list[Span],
+        session: str,
+        language: str | None = "en",
+        notes: Sequence[str] = (),
+        unread: int = 0,
     ) -> Protected:
-        """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings."""
+        """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings;
+        `unread`: its characters in no covered language."""
         chosen = [s for s in detected if self.config.masks(s.type, s.level)]
         chosen = _with_repeats(text, chosen)
         if self.recall:
@@ -228,13 +239,13 @@ class Protector:
             if secrets
             else []
         )
-        if language is None:
-            warnings.append(uncovered_warning())
         warnings += notes
         values = {}
         for span in spans:
             values.setdefault(span.placeholder, text[span.start : span.end])
-        return Protected(protected, spans, warnings, self.vault.id, entries, language=language, values=values)
+        return Protected(
+            protected, spans, warnings, self.vault.id, entries, language=language, unread=unread, values=values
+        )
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another

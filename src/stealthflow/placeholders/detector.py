@@ -15,7 +15,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stealthflow.placeholders.extractor import LLMExtractor
-from stealthflow.placeholders.language import Guess, LanguageGuesser, shared_guesser
+from stealthflow.placeholders.language import (
+    Guess,
+    LanguageGuesser,
+    Piece,
+    Reading,
+    read,
+    shared_guesser,
+    uncovered_warning,
+)
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span, merge_spans, pieces_outside
@@ -45,9 +53,20 @@ def _reads(recognizer: Recognizer, guess: Guess) -> bool:
     return recognizer.languages is None or not recognizer.languages.isdisjoint(guess.candidates)
 
 
-def _keeps(recognizer: Recognizer, guess: Guess, text: str, span: Span) -> bool:
-    """Whether a span the recognizer found in `text` stays: in a text of its languages, or after one of its names."""
-    return _reads(recognizer, guess) or (recognizer.reads_named and recognizer.named_at(text, span.start))
+def _keeps(recognizer: Recognizer, reading: Reading, text: str, span: Span) -> bool:
+    """Whether a span the recognizer found in `text` stays: in a piece of its languages, or after one of its names."""
+    return _reads(recognizer, reading.at(span.start)) or (
+        recognizer.reads_named and recognizer.named_at(text, span.start)
+    )
+
+
+def _within(spans: list[Span], piece: Piece) -> list[Span]:
+    """The parts of `spans` inside `piece`, at offsets from its start."""
+    return [
+        replace(span, start=max(span.start, piece.start) - piece.start, end=min(span.end, piece.end) - piece.start)
+        for span in spans
+        if span.start < piece.end and span.end > piece.start
+    ]
 
 
 class Detector:
@@ -55,8 +74,9 @@ class Detector:
     history every turn: only the new messages are run through the recognizers, the tagger and the LLM
     extractor again). Keys are keyed hashes of the scope and the text, so a text another scope sent is no
     faster (no timing oracle across scopes); spans hold offsets and types, no text.
-    `languages`: tells which languages each text may be in (`language.py`); a recognizer reads the texts
-    that may be in one of its languages."""
+    `languages`: tells which languages each sentence may be in (`language.py` `read`); a pattern recognizer reads
+    the texts with a piece in one of its languages and keeps the spans that start in one, the tagger reads each such
+    piece on its own, in its languages."""
 
     def __init__(
         self,
@@ -68,7 +88,7 @@ class Detector:
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
         self.extractor = extractor
         self.languages = languages or shared_guesser()
-        self._cache: OrderedDict[bytes, tuple[list[Span], Guess]] = OrderedDict()
+        self._cache: OrderedDict[bytes, tuple[list[Span], Reading]] = OrderedDict()
         self._cache_entries = cache_entries
         self._cache_key = secrets.token_bytes(16)
         self._cache_lock = threading.Lock()
@@ -98,31 +118,31 @@ class Detector:
     def deterministic_many(self, texts: list[str]) -> list[list[Span]]:
         return self._deterministic(texts)[0]
 
-    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[Guess]]:
+    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[Reading]]:
         """The recognizers' spans, found on a normalised shadow of each text (format characters
         dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text,
-        and each text's language. Each recognizer gets the batch's texts in its languages, so a
-        model-backed one can batch its forward passes."""
+        and how each text is read (its pieces' languages). Each recognizer gets the batch's texts (the model-backed
+        one: their pieces) in its languages, so a model can batch its forward passes."""
         shadows = [shadow(text) for text in texts]
         normalised = [text for text, _ in shadows]
-        languages = [self.languages.guess(text) for text in normalised]
+        readings = [read(text, self.languages) for text in normalised]
         found: list[list[Span]] = [[] for _ in texts]
         patterns = [recognizer for recognizer in self.recognizers if not recognizer.model_backed]
         if self.helpers and (shared := self.helpers.find_many(patterns, normalised)):
             by_name = {recognizer.name: recognizer for recognizer in patterns}
             for batches in shared:
-                for spans, batch, language, text in zip(found, batches, languages, normalised, strict=True):
-                    spans.extend(span for span in batch if _keeps(by_name[span.source], language, text, span))
+                for spans, batch, reading, text in zip(found, batches, readings, normalised, strict=True):
+                    spans.extend(span for span in batch if _keeps(by_name[span.source], reading, text, span))
         else:
             for recognizer in patterns:
-                self._run(recognizer, normalised, languages, found)
+                self._run(recognizer, normalised, readings, found)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
         # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
         # Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
             if recognizer.model_backed:
-                self._run(recognizer, normalised, languages, found, settled=True)
+                self._run_on_pieces(recognizer, normalised, readings, found)
         spans = [
             spans
             if offsets is None
@@ -133,38 +153,61 @@ class Detector:
             ]
             for spans, (_, offsets) in zip(found, shadows, strict=True)
         ]
-        return spans, languages
+        return spans, readings
 
     @staticmethod
-    def _run(
-        recognizer: Recognizer, texts: list[str], languages: list[Guess], found: list[list[Span]], settled: bool = False
-    ) -> None:
-        """Add `recognizer`'s spans of the texts in its languages to `found`; with `settled`, those that
-        overlap none of another type found so far."""
+    def _run(recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]) -> None:
+        """Add `recognizer`'s spans of the texts with a piece in its languages, that start in one, to `found`."""
         chosen = [
-            index for index, language in enumerate(languages) if recognizer.reads_named or _reads(recognizer, language)
+            index
+            for index, reading in enumerate(readings)
+            if recognizer.reads_named or any(_reads(recognizer, piece.guess) for piece in reading.pieces)
         ]
         if not chosen:
             return
-        batches = (
-            recognizer.find_many(
-                [texts[i] for i in chosen],
-                settled=[found[i] for i in chosen],
-                languages=[languages[i].candidates for i in chosen],
-            )
-            if settled
-            else recognizer.find_many([texts[i] for i in chosen])
-        )
-        for index, batch in zip(chosen, batches, strict=True):
-            batch = [span for span in batch if _keeps(recognizer, languages[index], texts[index], span)]
-            if settled:
-                others = _SettledSpans(found[index])
-                batch = [piece for span in batch for piece in others.pieces_outside_other_types(span, texts[index])]
-            found[index].extend(batch)
+        for index, batch in zip(chosen, recognizer.find_many([texts[i] for i in chosen]), strict=True):
+            found[index].extend(span for span in batch if _keeps(recognizer, readings[index], texts[index], span))
 
-    def warnings_for(self, guess: Guess) -> list[str]:
-        """What the recognizers that read a text of `guess`'s languages could not do for it (`Recognizer.warning_for`)."""
-        return [warning for r in self.recognizers if _reads(r, guess) and (warning := r.warning_for(guess.candidates))]
+    @staticmethod
+    def _run_on_pieces(
+        recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]
+    ) -> None:
+        """Add `recognizer`'s spans of the pieces in its languages, each read on its own and in its languages (the
+        tagger's student and thresholds are its language's), to `found`: those that overlap none of another type found
+        so far."""
+        chosen = [
+            (index, piece)
+            for index, reading in enumerate(readings)
+            for piece in reading.pieces
+            if _reads(recognizer, piece.guess)
+        ]
+        if not chosen:
+            return
+        batches = recognizer.find_many(
+            [texts[i][piece.start : piece.end] for i, piece in chosen],
+            settled=[_within(found[i], piece) for i, piece in chosen],
+            languages=[piece.guess.candidates for _, piece in chosen],
+        )
+        settled = {index: _SettledSpans(found[index]) for index, _ in chosen}
+        for (index, piece), batch in zip(chosen, batches, strict=True):
+            found[index].extend(
+                part
+                for span in batch
+                for part in settled[index].pieces_outside_other_types(
+                    replace(span, start=span.start + piece.start, end=span.end + piece.start), texts[index]
+                )
+            )
+
+    def warnings_for(self, reading: Reading) -> list[str]:
+        """What detection could not do for a text read as `reading`: look for more than structured identifiers in its
+        sentences in no covered language (`uncovered_warning`), and what the recognizers that read its pieces could not
+        do for them (`Recognizer.warning_for`), each once."""
+        warnings = [warning] if (warning := uncovered_warning(reading)) else []
+        for piece in reading.pieces:
+            for recognizer in self.recognizers:
+                if _reads(recognizer, piece.guess) and (warning := recognizer.warning_for(piece.guess.candidates)):
+                    warnings.append(warning)
+        return list(dict.fromkeys(warnings))
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_many([text])[0]
@@ -172,9 +215,9 @@ class Detector:
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_languages(texts)]
 
-    def detect_many_with_languages(self, texts: list[str], scope: str = "") -> list[tuple[list[Span], Guess]]:
-        """Each text's spans and its languages (`language.py`). `scope`: whose texts these are (the protector's
-        user and session); the cache answers a text only to the scope that sent it."""
+    def detect_many_with_languages(self, texts: list[str], scope: str = "") -> list[tuple[list[Span], Reading]]:
+        """Each text's spans and how it was read (`language.py` `read`). `scope`: whose texts these are (the
+        protector's user and session); the cache answers a text only to the scope that sent it."""
         scoped = hashlib.blake2b(scope.encode("utf-8", "surrogatepass"), key=self._cache_key, digest_size=16).digest()
         keys = [
             hashlib.blake2b(

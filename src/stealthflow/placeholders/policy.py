@@ -33,6 +33,9 @@ class ProtectConfig(BaseModel):
     # One tagger for every text: a directory, or the name of a shipped one (pii-tagger: the MiniLM teacher, ~7x the
     # cost per KB; pii-tagger-student: the English student, no multilingual one; docs/pii-tagger.md). None = the route.
     tagger_model: str | None = None
+    # Refuse texts with sentences in no covered language (placeholders/language.py), where only structured identifiers
+    # are looked for, instead of protecting them with a warning: `UncoveredText`, a 422 from the proxy and the service.
+    refuse_uncovered: bool = False
     # Run the MemPrivacy-style LLM extractor on `model`: it reads every text raw, before protect.
     # None = only when `model` runs on this machine (in process or on a loopback address) and is not
     # the embedded 135M, which finds nothing the recognizers miss and costs ~20 s per text; true on

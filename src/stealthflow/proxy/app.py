@@ -39,6 +39,7 @@ from starlette.types import Send
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.keys import VaultKeyError
+from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig
@@ -120,6 +121,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         except ProxyError as exc:
             _log(exc.status, started, stats)
             return exc.response()
+        except UncoveredText as exc:  # protect.refuse_uncovered: nothing was sent
+            _log(422, started, stats)
+            return ProxyError(422, str(exc)).response()
         except (VaultKeyError, VaultTampered) as exc:  # the vault cannot serve (its key changed, its file is damaged)
             log.error("chat failed: %s", type(exc).__name__)
             _log(503, started, stats)

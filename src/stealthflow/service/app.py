@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
+from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope, json_switch, withheld_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
@@ -73,6 +74,10 @@ def create_app(
             return error_response(422, not_json(await request.body(), broken[0]["loc"][-1]))
         problems = "; ".join(f"{'.'.join(map(str, e['loc'][1:])) or 'body'}: {e['msg']}" for e in exc.errors())
         return error_response(422, f"invalid request: {problems}")
+
+    @app.exception_handler(UncoveredText)
+    async def uncovered(request: Request, exc: UncoveredText) -> JSONResponse:
+        return error_response(422, str(exc))
 
     @app.exception_handler(VaultKeyError)
     @app.exception_handler(VaultTampered)
