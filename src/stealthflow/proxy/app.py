@@ -47,7 +47,7 @@ from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
-from stealthflow.proxy.upstream import FinalBatch, build_upstream, reply_chars
+from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
@@ -184,8 +184,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             batches = upstream.stream(body)
             try:  # the first chunks before answering: an upstream that fails at once gets its own status
                 first = await anext(batches)
-            except StopAsyncIteration:
-                first = []
+            except StopAsyncIteration:  # not one chunk: garbage or an empty body, no answer to pass on as a 200
+                raise no_chunks() from None
             return EventStream(
                 _events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers
             )
@@ -265,11 +265,10 @@ class EventStream(StreamingResponse):
 
 
 async def _joined(first: list[dict], batches: AsyncIterator[list[dict]]) -> AsyncIterator[list[dict]]:
-    """`first` (read before the reply's headers), then the other batches."""
-    if first:
-        yield first
-        async for batch in batches:
-            yield batch
+    """`first` (read before the reply's headers; a stream has one, `no_chunks`), then the other batches."""
+    yield first
+    async for batch in batches:
+        yield batch
 
 
 def _event(chunk: dict) -> bytes:
