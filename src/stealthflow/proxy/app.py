@@ -165,14 +165,11 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 raise ProxyError(
                     503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error"
                 ) from None
-            texts.put(sent)
             stats["rewrites"] = counts
-            headers.update(
-                {
-                    "x-stealthflow-rewritten": str(counts.rewritten),
-                    "x-stealthflow-rewrite-rejected": str(counts.rejected),
-                }
-            )
+            if counts.unprotected and config.rewrite_fail == "refuse":  # nothing unprotected goes (ux19 M1)
+                raise counts.refusal(headers)
+            texts.put(sent)
+            headers.update(counts.headers())
         scope = RestoreScope(
             frozenset().union(*(p.keys for p in protected)),
             protector.config.guarded_types(),
@@ -292,7 +289,10 @@ def _log(status: int, started: float, stats: dict, restorer: ReplyRestorer | Non
         reasons = Counter(why for _, why in restorer.withheld)
         counts += f" withheld={len(restorer.withheld)} ({' '.join(f'{why}={n}' for why, n in sorted(reasons.items()))})"
     if (rewrites := stats.get("rewrites")) is not None:
-        counts += f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrites_run={rewrites.fresh}"
+        counts += (
+            f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrite_stayed={rewrites.stayed}"
+            f" rewrite_unread={rewrites.unread} rewrites_run={rewrites.fresh}"
+        )
     log.info(
         "chat status=%d stream=%s messages=%d masked=%d%s ms=%.1f",
         status,
