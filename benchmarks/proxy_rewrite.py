@@ -77,7 +77,10 @@ def main() -> None:
         config = ProtectConfig(vault_path=Path(tmp) / "vault.sqlite", key_source="env", llm_extractor=False)
         protector = Protector(config, open_vault(config), Detector())
         upstream = stack.enter_context(MockOpenAI())
-        proxy_config = ProxyConfig(upstream="openai/mock", upstream_base=upstream.base_url, upstream_key_env="NO_KEY")
+        # rewrite_fail send: the time of every message sent, also of one the rewrite left not protected (a 422 otherwise)
+        proxy_config = ProxyConfig(
+            upstream="openai/mock", upstream_base=upstream.base_url, upstream_key_env="NO_KEY", rewrite_fail="send"
+        )
         urls = {
             name: f"http://127.0.0.1:{stack.enter_context(serve(create_proxy_app(protector, proxy_config, TOKEN, rewriter)))}/v1/chat/completions"
             for name, rewriter in rewriters.items()

@@ -233,6 +233,33 @@ def test_resume_protects_again_a_row_whose_text_changed(tmp_path, monkeypatch):
     assert all(len(row["input"]) == 32 and "Nothing" not in row["input"] for row in after)  # a digest, not the text
 
 
+def test_resuming_an_output_with_another_rewrite_is_refused(tmp_path, monkeypatch):
+    """ux19 M3: rows record the --rewrite they were written with (their `rewrite` field's method, `none` without one);
+    a resume with another setting would mix rewritten and not-rewritten rows, so it is refused, exit 2, and the output
+    is left as it was. The same setting resumes."""
+    from stealthflow.placeholders.keys import new_secret
+
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    rows = [{"id": "a", "text": "Nothing here."}, {"id": "b", "text": "The weather is fine."}]
+    _, written = _protect_file(tmp_path, rows[:1])  # --rewrite none
+    output = tmp_path / "out.jsonl"
+    before = output.read_text()
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    command = ["protect", "-i", str(source), "-o", str(output), "--session", "s1", "-c", str(_cli_env(tmp_path))]
+    result = CliRunner().invoke(app, [*command, "--rewrite", "local"])
+    assert result.exit_code == 2, result.output
+    assert "written with --rewrite none" in result.output and "--rewrite local" in result.output
+    assert output.read_text() == before
+    # A row the local rewrite wrote, resumed with none: refused the other way round too.
+    output.write_text(json.dumps({**written[0], "rewrite": {"method": "local", "accepted": True}}) + "\n")
+    result = CliRunner().invoke(app, [*command, "--rewrite", "none"])
+    assert result.exit_code == 2 and "written with --rewrite local" in result.output
+    output.write_text(before)
+    result, after = _protect_file(tmp_path, rows)
+    assert "resuming: 1 of 2" in result.output and [row["id"] for row in after] == ["a", "b"]
+
+
 def test_resume_protects_again_a_row_written_without_a_digest(tmp_path, monkeypatch):
     """A row that records no input digest (an older output) cannot be checked: it is protected again."""
     from stealthflow.placeholders.keys import new_secret

@@ -372,16 +372,11 @@ def test_the_command_serves_with_the_token_from_the_environment_and_rewrites(tmp
             server, port, 120, lambda: server.communicate()[1] if server.poll() is not None else "no start"
         )
         client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="cli-token-long-enough", max_retries=0)
-        # Starring a placeholder's number loses it: the rewrite is rejected and the placeholder text goes.
-        raw = client.chat.completions.with_raw_response.create(
-            model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}]
-        )
-        assert (
-            raw.parse().choices[0].message.content == PERSONAL_TEXT
-            and raw.headers["x-stealthflow-rewrite-rejected"] == "1"
-        )
-        assert_nothing_raw(upstream)
-        assert "<EMAIL_1>" in upstream.received[-1]["messages"][0]["content"]
+        # Starring a placeholder's number loses it: the rewrite is rejected, so the message is not protected and
+        # nothing is sent (--rewrite-fail refuse, the default).
+        with pytest.raises(openai.UnprocessableEntityError, match=r"1 rewrite\(s\) rejected") as refused:
+            client.chat.completions.create(model="m", messages=[{"role": "user", "content": PERSONAL_TEXT}])
+        assert refused.value.response.headers["x-stealthflow-rewrite-rejected"] == "1" and not upstream.received
         history = [
             {"role": "user", "content": "We moved on 12 March 1985 to a small town"},
             {"role": "assistant", "content": "Moved on 12 March 1985?"},
@@ -432,7 +427,7 @@ class PrefixRewriter:
 
 def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, upstream):
     rewriter = PrefixRewriter()
-    with running_proxy(protector, upstream, rewriter=rewriter) as url:
+    with running_proxy(protector, upstream, rewriter=rewriter, rewrite_fail="send") as url:
         app_client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
         history = [{"role": "system", "content": "You help Anna Berg."}, {"role": "user", "content": PERSONAL_TEXT}]
         first = app_client.chat.completions.with_raw_response.create(model="m", messages=history)
@@ -499,6 +494,35 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
                 model="m", messages=[{"role": "user", "content": "Please crash the rewriter."}]
             )
         assert len(upstream.received) == sent_so_far
+
+
+def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(protector, upstream):
+    """ux19 M1, with the real `local` rewrite: a user message with a marked phrase it could not generalize is not
+    protected (as `anonymize` says). By default (`rewrite_fail: refuse`) the request is a 422 counting what stayed,
+    naming no phrase, and nothing goes upstream, plain or streamed; `rewrite_fail: send` sends it, counted."""
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.pipeline.rewrite import build_rewriter
+
+    rewriter = build_rewriter("local", Settings(), LLMPool())
+    text = "As a retired firefighter from Cork I spend my days fishing. Is a 9ft rod good for lake trout?"
+    request = {"model": "m", "messages": [{"role": "user", "content": text}]}
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with running_proxy(protector, upstream, rewriter=rewriter) as url:
+        for stream in (False, True):
+            refused = httpx.post(
+                f"{url}/v1/chat/completions", json={**request, "stream": stream}, headers=headers, timeout=120
+            )
+            assert refused.status_code == 422, refused.text
+            message = refused.json()["error"]["message"]
+            assert "1 user message(s) (1 marked phrase(s) stayed)" in message and "nothing was sent" in message
+            assert "firefighter" not in refused.text and refused.headers["x-stealthflow-rewrite-stayed"] == "1"
+        assert not upstream.received
+    with running_proxy(protector, upstream, rewriter=rewriter, rewrite_fail="send") as url:
+        sent = httpx.post(f"{url}/v1/chat/completions", json=request, headers=headers, timeout=120)
+        assert sent.status_code == 200 and sent.headers["x-stealthflow-rewrite-stayed"] == "1"
+        assert sent.headers["x-stealthflow-rewritten"] == "0" and sent.headers["x-stealthflow-rewrite-unread"] == "0"
+        assert upstream.received[-1]["messages"][0]["content"] == text
 
 
 def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():

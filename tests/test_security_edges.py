@@ -339,6 +339,49 @@ def test_chunks_that_are_not_openai_objects_end_the_stream_with_an_error_event(p
     assert "Traceback" not in caplog.text
 
 
+def test_a_200_without_an_answer_is_a_502_plain_and_streamed_and_echoes_nothing(protector, upstream):
+    """ux19 M2: a 200 whose JSON holds no `choices` (or none with a message) was passed on as a 200 (the OpenAI client
+    crashed on it), and a streamed request answered with garbage, or with no chunk, became an empty 200 stream. Both
+    are a 502 naming no part of the upstream's body, in which nothing is restored."""
+    email = "anna.berg@mailbox.org"
+    plain = {
+        "no choices": b'{"foo": "<EMAIL_1>"}',
+        "empty choices": b'{"choices": []}',
+        "no message": b'{"choices": [{"index": 0, "finish_reason": "stop"}]}',
+    }
+    streamed = {
+        "json, not sse": b'{"foo": "<EMAIL_1>"}',
+        "garbage": b"\x00\xffthis is not json <html> <EMAIL_1>",
+        "no chunk": b"data: [DONE]\n\n",
+        "chunk without choices": b'data: {"foo": "<EMAIL_1>"}\n\ndata: [DONE]\n\n',
+    }
+
+    def hostile(body: dict):
+        kind = last_user_text(body).partition(":")[0]
+        if body.get("stream"):
+            return StreamingResponse(iter([streamed[kind]]), media_type="text/event-stream")
+        return StreamingResponse(iter([plain[kind]]), media_type="application/json")
+
+    upstream.raw = hostile
+    with running_proxy(protector, upstream) as url:
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
+        for kind in [*plain, *streamed]:
+            request = {"messages": [{"role": "user", "content": f"{kind}: write to {email}"}]}
+            if kind in plain:
+                response = post(url, request)
+                with pytest.raises(openai.APIStatusError) as raised:  # was a TypeError inside the client
+                    client.chat.completions.create(model="m", **request)
+                assert raised.value.status_code == 502, kind
+            else:
+                with httpx.stream(
+                    "POST", f"{url}/v1/chat/completions", json={**request, "stream": True}, headers=AUTH, timeout=120
+                ) as response:
+                    response.read()
+            error = error_of(response, 502)
+            assert error["type"] == "upstream_error", (kind, error)
+            assert "foo" not in response.text and "html" not in response.text and email not in response.text, kind
+
+
 def test_json_nested_too_deep_is_a_400_in_the_body_and_in_tool_arguments(protector, upstream):
     def nested(depth: int) -> str:
         return "[" * depth + "]" * depth

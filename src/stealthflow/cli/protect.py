@@ -180,7 +180,7 @@ def protect(
             records = [Record(read.name, read.read_text())] if text_mode else read_records(read.path)
         if not records:
             fail(f"{input or source}: no records to protect")
-        finished = {} if text_mode or output in (None, "-") else finished_rows(Path(output), session)
+        finished = {} if text_mode or output in (None, "-") else finished_rows(Path(output), session, rewrite)
         with _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)

@@ -77,6 +77,13 @@ def proxy(
             help="then rewrite user messages against attribute inference, once per conversation: none (default, fast), local (offline model), another method or a model spec, as `protect --rewrite`",
         ),
     ] = None,
+    rewrite_fail: Annotated[
+        str | None,
+        typer.Option(
+            "--rewrite-fail",
+            help="a user message the rewrite left not protected (a phrase stayed, not read, rejected): refuse (default: a 422, nothing sent) or send it as it is",
+        ),
+    ] = None,
     config: ConfigOption = None,
     model: ModelOption = None,
     adapter: AdapterOption = None,
@@ -94,6 +101,7 @@ def proxy(
         "upstream_base": upstream_base,
         "upstream_key_env": upstream_key_env,
         "rewrite": rewrite,
+        "rewrite_fail": rewrite_fail,
         "max_reply_bytes": max_reply_bytes,
         "total_timeout": total_timeout,
     }

@@ -89,6 +89,12 @@ def protected_row(record_id: str, session: str, vault: str, protected, input_dig
     return row
 
 
+def row_rewrite(row: dict) -> str:
+    """The `--rewrite` a row of `protect` was written with: its `rewrite` field's method, `none` without one."""
+    rewrite = row.get("rewrite")
+    return str(rewrite.get("method")) if isinstance(rewrite, dict) else "none"
+
+
 def is_protected_row(row: object, session: str) -> bool:
     """Whether `row` is one `protect` wrote for `session` (`protected_row`'s fields, a text, its spans)."""
     return (
@@ -101,11 +107,11 @@ def is_protected_row(row: object, session: str) -> bool:
     )
 
 
-def finished_rows(path: Path, session: str) -> dict[str, str | None]:
-    """The rows `protect` already wrote to `path` for `session`, to resume it: id -> the digest of the input they were
-    protected from (None: a row that records none). Every line must be such a row: anything else (the raw input,
-    another file, another session's rows) is a `DataError` naming its line, and nothing is changed. A torn last line
-    (a crash mid-write: no newline, not JSON) is cut off."""
+def finished_rows(path: Path, session: str, rewrite: str) -> dict[str, str | None]:
+    """The rows `protect` already wrote to `path` for `session` with `--rewrite` `rewrite`, to resume it: id -> the
+    digest of the input they were protected from (None: a row that records none). Every line must be such a row:
+    anything else (the raw input, another file, another session's rows, rows of another rewrite) is a `DataError`
+    naming its line, and nothing is changed. A torn last line (a crash mid-write: no newline, not JSON) is cut off."""
     if not path.exists():
         return {}
     try:
@@ -125,6 +131,11 @@ def finished_rows(path: Path, session: str) -> dict[str, str | None]:
             row = None
         if not is_protected_row(row, session):
             raise DataError(_not_resumable(path, lineno, row, session))
+        if (written := row_rewrite(row)) != rewrite:
+            raise DataError(
+                f"{path}:{lineno}: a row written with --rewrite {written}: resuming it with --rewrite {rewrite} would "
+                f"mix differently rewritten rows in one file; rerun with --rewrite {written}, or give another output file"
+            )
         done[str(row["id"])] = row["input"] if isinstance(row.get("input"), str) else None
         kept.append(line + "\n")
     if len(kept) < sum(1 for line in lines if line.strip()):

@@ -47,7 +47,7 @@ from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
-from stealthflow.proxy.upstream import FinalBatch, build_upstream, reply_chars
+from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
@@ -165,14 +165,11 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 raise ProxyError(
                     503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error"
                 ) from None
-            texts.put(sent)
             stats["rewrites"] = counts
-            headers.update(
-                {
-                    "x-stealthflow-rewritten": str(counts.rewritten),
-                    "x-stealthflow-rewrite-rejected": str(counts.rejected),
-                }
-            )
+            if counts.unprotected and config.rewrite_fail == "refuse":  # nothing unprotected goes (ux19 M1)
+                raise counts.refusal(headers)
+            texts.put(sent)
+            headers.update(counts.headers())
         scope = RestoreScope(
             frozenset().union(*(p.keys for p in protected)),
             protector.config.guarded_types(),
@@ -184,8 +181,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             batches = upstream.stream(body)
             try:  # the first chunks before answering: an upstream that fails at once gets its own status
                 first = await anext(batches)
-            except StopAsyncIteration:
-                first = []
+            except StopAsyncIteration:  # not one chunk: garbage or an empty body, no answer to pass on as a 200
+                raise no_chunks() from None
             return EventStream(
                 _events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers
             )
@@ -265,11 +262,10 @@ class EventStream(StreamingResponse):
 
 
 async def _joined(first: list[dict], batches: AsyncIterator[list[dict]]) -> AsyncIterator[list[dict]]:
-    """`first` (read before the reply's headers), then the other batches."""
-    if first:
-        yield first
-        async for batch in batches:
-            yield batch
+    """`first` (read before the reply's headers; a stream has one, `no_chunks`), then the other batches."""
+    yield first
+    async for batch in batches:
+        yield batch
 
 
 def _event(chunk: dict) -> bytes:
@@ -293,7 +289,10 @@ def _log(status: int, started: float, stats: dict, restorer: ReplyRestorer | Non
         reasons = Counter(why for _, why in restorer.withheld)
         counts += f" withheld={len(restorer.withheld)} ({' '.join(f'{why}={n}' for why, n in sorted(reasons.items()))})"
     if (rewrites := stats.get("rewrites")) is not None:
-        counts += f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrites_run={rewrites.fresh}"
+        counts += (
+            f" rewritten={rewrites.rewritten} rewrite_rejected={rewrites.rejected} rewrite_stayed={rewrites.stayed}"
+            f" rewrite_unread={rewrites.unread} rewrites_run={rewrites.fresh}"
+        )
     log.info(
         "chat status=%d stream=%s messages=%d masked=%d%s ms=%.1f",
         status,

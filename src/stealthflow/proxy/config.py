@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -24,6 +26,9 @@ class ProxyConfig(BaseModel):
     # Then rewrite user messages against attribute inference: none (fast), local (offline model),
     # another method (standard, stealth, ner-mask) or a model spec, as `protect --rewrite`.
     rewrite: str = "none"
+    # A user message the rewrite left not protected (a rejected rewrite, a marked phrase that stayed, a text it could
+    # not read): refuse the request (422, nothing sent) or send it as it is, counted in the headers.
+    rewrite_fail: Literal["refuse", "send"] = "refuse"
     rewrite_cache_entries: int = Field(10_000, ge=1)  # (session, protected text) -> its rewrite, reused every turn
     # Restore guarded values (secrets, cards, IBANs, IDs: `ProtectConfig.guarded_types`) into tool-call
     # arguments and URLs of replies too

@@ -4,7 +4,9 @@ A chat client re-sends the whole history every turn. Rewriting it afresh would c
 message per turn and, with a sampling model, show the upstream a different history each turn; so
 the first outcome for a (session, protected text) is remembered and reused. A rejected rewrite
 (placeholders lost, an unreadable answer) is remembered too: that message keeps its placeholder
-text in every turn. The cache is in memory (a restart rewrites earlier turns afresh), bounded
+text in every turn. So is an outcome that left the text not protected (`RewriteOutcome.protected`: rejected, a marked
+phrase that stayed, a text the method could not read): `proxy.rewrite_fail` refuses such a request (`refusal`) or sends
+it as it is, counted. The cache is in memory (a restart rewrites earlier turns afresh), bounded
 (least recently used first out), keyed by an HMAC under a per-process key, and holds protected
 text only: the rewriter never sees a raw value.
 """
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protected
 from stealthflow.pipeline.rewrite import rewrite_protected
+from stealthflow.proxy.errors import ProxyError
 
 
 @dataclass(frozen=True)
@@ -28,13 +31,46 @@ class _Outcome:
     text: str  # what goes upstream: the rewrite, or the protected text when it was rejected
     rewritten: bool  # accepted and different from the protected text
     rejected: bool
+    protected: bool  # `RewriteOutcome.protected`: accepted, read, and no marked phrase stayed
+    stayed: int  # marked phrases that stayed in `text`
+    unread: bool  # the method could not read (some of) the text
 
 
 @dataclass
 class RewriteCounts:
-    rewritten: int = 0  # user texts sent rewritten (cached ones included)
-    rejected: int = 0  # user texts sent with their placeholder text because the rewrite was rejected
+    rewritten: int = 0  # user texts rewritten (cached ones included)
+    rejected: int = 0  # user texts whose rewrite was rejected (sent, with `rewrite_fail: send`, as protected)
     fresh: int = 0  # texts the rewriter ran on in this request (the others came from the cache)
+    unprotected: int = 0  # user texts the rewrite left not protected (rejected, a phrase stayed, not read)
+    stayed: int = 0  # marked phrases that stayed in them
+    unread: int = 0  # user texts the rewrite could not read
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "x-stealthflow-rewritten": str(self.rewritten),
+            "x-stealthflow-rewrite-rejected": str(self.rejected),
+            "x-stealthflow-rewrite-stayed": str(self.stayed),
+            "x-stealthflow-rewrite-unread": str(self.unread),
+        }
+
+    def refusal(self, headers: dict[str, str]) -> ProxyError:
+        """The 422 for a request with user texts the rewrite left not protected: counts, never a phrase."""
+        why = ", ".join(
+            f"{n} {what}"
+            for n, what in (
+                (self.stayed, "marked phrase(s) stayed"),
+                (self.unread, "text(s) could not be read"),
+                (self.rejected, "rewrite(s) rejected"),
+            )
+            if n
+        )
+        return ProxyError(
+            422,
+            f"the rewrite could not protect {self.unprotected} user message(s) ({why}); nothing was sent upstream. "
+            "Reword them, or start the proxy with --rewrite-fail send to send such messages as they are",
+            param="messages",
+            headers={**headers, **self.headers()},
+        )
 
 
 class MessageRewrites:
@@ -69,13 +105,25 @@ class MessageRewrites:
                 results = rewrite_protected(self.method, items, values=values) if items else []
                 for (item_id, text, _), result in zip(items, results, strict=True):
                     key = keys[int(item_id)]
-                    done[key] = self._put(
-                        key, _Outcome(result.text, result.accepted and result.text != text, not result.accepted)
+                    outcome = _Outcome(
+                        result.text,
+                        result.accepted and result.text != text,
+                        not result.accepted,
+                        result.protected,
+                        len(result.unprotected),
+                        result.unread,
                     )
+                    done[key] = self._put(key, outcome)
             fresh = len(items)
             outcomes.update((i, done[key]) for i, key in keys.items() if i not in outcomes)
+        mine = outcomes.values()
         counts = RewriteCounts(
-            sum(o.rewritten for o in outcomes.values()), sum(o.rejected for o in outcomes.values()), fresh
+            rewritten=sum(o.rewritten for o in mine),
+            rejected=sum(o.rejected for o in mine),
+            fresh=fresh,
+            unprotected=sum(not o.protected for o in mine),
+            stayed=sum(o.stayed for o in mine),
+            unread=sum(o.unread for o in mine),
         )
         return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
 

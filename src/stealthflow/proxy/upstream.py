@@ -118,6 +118,26 @@ def _shape(part: str) -> str:
     return "a stream chunk" if part == "delta" else "a reply"
 
 
+def answering(reply: object) -> object:
+    """`reply` (a completion) if it holds an answer: `choices`, a non-empty list of objects, each with a `message`
+    object; else a 502. A 200 without them crashed the OpenAI client behind the proxy (a TypeError)."""
+    choices = reply.get("choices") if isinstance(reply, dict) else None
+    if (
+        not choices
+        or not isinstance(choices, list)
+        or not all(isinstance(c, dict) and isinstance(c.get("message"), dict) for c in choices)
+    ):
+        raise _malformed("a reply")
+    return reply
+
+
+def no_chunks() -> ProxyError:
+    """A stream that ended before its first chunk: an empty body, or one that is not an SSE stream, is no answer."""
+    return ProxyError(
+        502, "the upstream's stream ended before any chunk (not an SSE stream of chunks)", "upstream_error"
+    )
+
+
 def reply_texts(reply: dict, part: str) -> Iterator[tuple[dict, str]]:
     """(holder, key) of each text of a checked reply the restore reads: content, reasoning, tool-call arguments."""
     for choice in reply.get("choices") or []:
@@ -244,7 +264,8 @@ class OpenAIUpstream:
                 response = await self._send(body)
                 try:
                     with _upstream_errors(reading=True):
-                        return checked(_json(await _read(response, self.config.max_reply_bytes), "a reply"), "message")
+                        reply = _json(await _read(response, self.config.max_reply_bytes), "a reply")
+                        return checked(answering(reply), "message")
                 finally:
                     response.release()
         except TimeoutError:
@@ -326,6 +347,8 @@ def _chunk(data: str) -> dict:
     chunk = _json(data, "a stream chunk")
     if isinstance(chunk, dict) and "error" in chunk:
         raise _failed(502, _error_message(data.encode()))
+    if isinstance(chunk, dict) and not isinstance(chunk.get("choices"), list):  # `[]` is a usage chunk's
+        raise _malformed("a stream chunk")
     return checked(chunk, "delta")
 
 
@@ -382,7 +405,7 @@ class LiteLLMUpstream:
                 reply = (await self._call(body)).model_dump(exclude_none=True)
         except TimeoutError:
             raise _timeout() from None
-        if reply_chars(checked(reply, "message"), "message") > self.config.max_reply_bytes:
+        if reply_chars(checked(answering(reply), "message"), "message") > self.config.max_reply_bytes:
             raise _too_big(self.config.max_reply_bytes)
         return reply
 
