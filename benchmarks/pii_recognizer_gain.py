@@ -12,8 +12,8 @@ checkout's whole detector is the before, this one's the after, and the named rec
     git archive main src data | tar -x -C /tmp/before   # the code and data to compare with (link models/ beside them)
     python benchmarks/pii_recognizer_gain.py phone --before /tmp/before/src --files ...
 
-The ship rule (docs/pii-tagger.md): a recognizer stays when it finds at least 5 values more than it adds false
-alarms on these sets (masked values after minus before, against `new_false_alarms`), and adds no flagged text
+The ship rule (benchmarks/results/pii_tagger_choices.md): a recognizer stays when it finds at least 5 values more
+than it adds false alarms on these sets (masked values after minus before, against `new_false_alarms`), and adds no flagged text
 on data/test.jsonl (benchmarks/pii_session_flags.py --without NAME).
 """
 
