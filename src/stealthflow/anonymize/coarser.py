@@ -1,11 +1,12 @@
 """Coarser wordings of a count, true of the phrase they replace (data/generalize/coarser.yaml): a duration as a range
-that holds it ("Eleven years since he went" -> "About a decade since he went") and an exact age of the author's
-as its decade ("I'm 34" -> "I'm in my 30s"). They join the candidates of `generalize.candidates` and pass the same
+that holds it ("Eleven years since he went" -> "About a decade since he went"), an exact age of the author's
+as its decade ("I'm 34" -> "I'm in my 30s") and a calendar year as its decade ("in 2016" -> "in the 2010s"). They join the candidates of `generalize.candidates` and pass the same
 gate and floors."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 from functools import cache
 
 from stealthflow.evaluation.evidence import STOP_WORDS
@@ -162,7 +163,59 @@ def age_decades(phrase: str, before: str, attribute: str = "age", after: str = "
     return []
 
 
+@cache
+def _year() -> re.Pattern:
+    """A calendar year ("2016", "'89"), the mark's own preposition of `years.before` before it."""
+    return re.compile(
+        rf"(?:(?P<lead>{_alternation(_data()['years']['before'])})\s+)?(?P<year>'\d{{2}}|\d{{4}})", re.IGNORECASE
+    )
+
+
+@cache
+def _year_lead() -> re.Pattern:
+    """The end of the words before a lone year: one of `years.before` ("moved here in" of "moved here in 2016")."""
+    return re.compile(rf"(?<![\w'])(?:{_alternation(_data()['years']['before'])})\s+$", re.IGNORECASE)
+
+
+def calendar_years(phrase: str, before: str, after: str, this_year: int | None = None) -> list[str]:
+    """`phrase`, a calendar year (with its preposition, or after one in `before`), as the decade that holds it ("2016" of
+    "moved here in 2016" -> "the 2010s", "back in '89" -> "back in the 80s"); a mark holding its preposition also as how
+    long ago it was when that is at least `years.ago_after` years before `this_year` (default: now, as the post is
+    sent): "in 2016" -> "years ago", "in 1996" -> "decades ago". None for another phrase, a year out of
+    `years.earliest`..`latest`, a year after no preposition of `years.before` ("the 2016 floods", "before 2016"), or one
+    that opens a range or a count ("2016-2018", "2000 people")."""
+    data, this_year = _data()["years"], this_year or date.today().year
+    match = _year().fullmatch(phrase)
+    following = re.match(r"\s*([\w'-]+)", after)
+    if (
+        match is None
+        or not (match["lead"] or _year_lead().search(before))
+        or re.match(r"\s*[-–/]\s*'?\d", after)
+        or (following and following.group(1).casefold() in _data()["units"])
+    ):
+        return []
+    written = match["year"]
+    if written.startswith("'"):
+        year = 1900 + int(written[1:]) if int(written[1:]) > this_year % 100 else 2000 + int(written[1:])
+        decade = data["short_decade"].format(decade=year % 100 // 10 * 10)
+    else:
+        year = int(written)
+        decade = data["decade"].format(decade=year // 10 * 10)
+    if not data["earliest"] <= year <= data["latest"]:
+        return []
+    found = [phrase[: match.start("year")] + decade]
+    lead = (match["lead"] or "").casefold()
+    if lead in data["ago_prepositions"] and this_year - year >= data["ago_after"]:
+        found += [wording for least, wording in sorted(data["ago"].items(), reverse=True) if this_year - year >= least][:1]
+    return [_in_case(c, phrase) for c in found]
+
+
 def coarser(sentence: str, start: int, end: int, attribute: str = "age") -> list[str]:
-    """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age), each true of it."""
+    """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age, a calendar year), each
+    true of it."""
     before, phrase, after = sentence[:start], sentence[start:end], sentence[end:]
-    return vaguer_durations(phrase, before, after) + age_decades(phrase, before, attribute, after)
+    return (
+        vaguer_durations(phrase, before, after)
+        + age_decades(phrase, before, attribute, after)
+        + calendar_years(phrase, before, after)
+    )
