@@ -206,7 +206,9 @@ def calendar_years(phrase: str, before: str, after: str, this_year: int | None =
     found = [phrase[: match.start("year")] + decade]
     lead = (match["lead"] or "").casefold()
     if lead in data["ago_prepositions"] and this_year - year >= data["ago_after"]:
-        found += [wording for least, wording in sorted(data["ago"].items(), reverse=True) if this_year - year >= least][:1]
+        found += [wording for least, wording in sorted(data["ago"].items(), reverse=True) if this_year - year >= least][
+            :1
+        ]
     return [_in_case(c, phrase) for c in found]
 
 
