@@ -180,8 +180,8 @@ def _year_lead() -> re.Pattern:
 def calendar_years(phrase: str, before: str, after: str, this_year: int | None = None) -> list[str]:
     """`phrase`, a calendar year (with its preposition, or after one in `before`), as the decade that holds it ("2016" of
     "moved here in 2016" -> "the 2010s", "back in '89" -> "back in the 80s"); a mark holding its preposition also as how
-    long ago it was when that is at least `years.ago_after` years before `this_year` (default: now, as the post is
-    sent): "in 2016" -> "years ago", "in 1996" -> "decades ago". None for another phrase, a year out of
+    long ago it was when `years.ago` words a span that holds its distance from `this_year` (default: now, as the post
+    is sent): "in 2016" -> "years ago", "in 1996" -> "decades ago". None for another phrase, a year out of
     `years.earliest`..`latest`, a year after no preposition of `years.before` ("the 2016 floods", "before 2016"), or one
     that opens a range or a count ("2016-2018", "2000 people")."""
     data, this_year = _data()["years"], this_year or date.today().year
@@ -205,10 +205,9 @@ def calendar_years(phrase: str, before: str, after: str, this_year: int | None =
         return []
     found = [phrase[: match.start("year")] + decade]
     lead = (match["lead"] or "").casefold()
-    if lead in data["ago_prepositions"] and this_year - year >= data["ago_after"]:
-        found += [wording for least, wording in sorted(data["ago"].items(), reverse=True) if this_year - year >= least][
-            :1
-        ]
+    ago = [wording for least, wording in sorted(data["ago"].items()) if this_year - year >= least]
+    if lead in data["ago_prepositions"] and ago:
+        found.append(ago[-1])  # the longest span that holds it: "decades ago" for 1996
     return [_in_case(c, phrase) for c in found]
 
 
