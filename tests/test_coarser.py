@@ -113,6 +113,7 @@ def test_an_age_stand_in_in_the_authors_words_is_never_offered_for_someone_elses
         ("in 2016", "We moved here ", ".", ["in the 2010s", "years ago"]),
         ("In 1996", "", ", we married.", ["In the 1990s", "Decades ago"]),
         ("back in '89", "I was born ", ".", ["back in the 80s", "decades ago"]),
+        ("in '05", "Moved ", ".", ["in the 2000s", "decades ago"]),
         ("since 2009", "On this forum ", ".", ["since the 2000s"]),  # "ago" only after "in"
         ("in 2024", "Moved ", ".", ["in the 2020s"]),  # under `ago_after` years ago: its decade only
         ("in 2028", "College ", ".", ["in the 2020s"]),  # a plan

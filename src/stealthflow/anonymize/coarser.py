@@ -195,11 +195,11 @@ def calendar_years(phrase: str, before: str, after: str, this_year: int | None =
     ):
         return []
     written = match["year"]
-    if written.startswith("'"):
-        year = 1900 + int(written[1:]) if int(written[1:]) > this_year % 100 else 2000 + int(written[1:])
-        decade = data["short_decade"].format(decade=year % 100 // 10 * 10)
+    short = written.startswith("'")
+    year = int(written[1:]) + (1900 if int(written[1:]) > this_year % 100 else 2000) if short else int(written)
+    if short and year < 2000:  # "'89" -> "the 80s"; "'05" -> "the 2000s"
+        decade = data["short_decade"].format(decade=year // 10 * 10 - 1900)
     else:
-        year = int(written)
         decade = data["decade"].format(decade=year // 10 * 10)
     if not data["earliest"] <= year <= data["latest"]:
         return []
