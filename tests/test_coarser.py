@@ -122,6 +122,7 @@ def test_an_age_stand_in_in_the_authors_words_is_never_offered_for_someone_elses
         ("2016", "in ", "-2018", []),  # a range
         ("in 2000", "", " people", []),  # a count
         ("in 1066", "", ".", []),  # history, no calendar year of a life
+        ("1980", "I left in ", ", the year of independence.", []),  # an appositive names the year
     ],
 )
 def test_a_calendar_year_becomes_its_decade_or_how_long_ago(phrase, before, after, wordings):

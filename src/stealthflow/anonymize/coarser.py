@@ -177,13 +177,20 @@ def _year_lead() -> re.Pattern:
     return re.compile(rf"(?<![\w'])(?:{_alternation(_data()['years']['before'])})\s+$", re.IGNORECASE)
 
 
+def _names_it(after: str) -> bool:
+    """An appositive naming the year follows it ("1980, the year of independence"): its decade would make the appositive
+    untrue ("in the 1980s, the year of independence"; 1 of the 49 posts the years changed on blind sets h-n)."""
+    following = re.match(r"\s*,\s*([\w'-]+)", after)
+    return bool(following) and following.group(1).casefold() in _data()["durations"]["determiners"]
+
+
 def calendar_years(phrase: str, before: str, after: str, this_year: int | None = None) -> list[str]:
     """`phrase`, a calendar year (with its preposition, or after one in `before`), as the decade that holds it ("2016" of
     "moved here in 2016" -> "the 2010s", "back in '89" -> "back in the 80s"); a mark holding its preposition also as how
     long ago it was when `years.ago` words a span that holds its distance from `this_year` (default: now, as the post
     is sent): "in 2016" -> "years ago", "in 1996" -> "decades ago". None for another phrase, a year out of
-    `years.earliest`..`latest`, a year after no preposition of `years.before` ("the 2016 floods", "before 2016"), or one
-    that opens a range or a count ("2016-2018", "2000 people")."""
+    `years.earliest`..`latest`, a year after no preposition of `years.before` ("the 2016 floods", "before 2016"), one
+    that opens a range or a count ("2016-2018", "2000 people") or that an appositive names (`_names_it`)."""
     data, this_year = _data()["years"], this_year or date.today().year
     match = _year().fullmatch(phrase)
     following = re.match(r"\s*([\w'-]+)", after)
@@ -191,6 +198,7 @@ def calendar_years(phrase: str, before: str, after: str, this_year: int | None =
         match is None
         or not (match["lead"] or _year_lead().search(before))
         or re.match(r"\s*[-–/]\s*'?\d", after)
+        or _names_it(after)
         or (following and following.group(1).casefold() in _data()["units"])
     ):
         return []
