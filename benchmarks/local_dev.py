@@ -17,9 +17,12 @@ rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did no
 `why_kept`); `place_marks`: the location and place-of-birth marks, those naming a chain, bank or
 transit network (`brands.holds_brand`) and those of them gone. `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
 reports the first stage that left it no acceptable edit (`stays`: count and share by reason) with the best rejected
-edit and its gate probability; FILE gets `--stays-examples` of them drawn at random.
+edit and its gate probability, with `--profiles` also for a seeded sample of `--stays-posts` blind-set posts
+(`clue_sets.stays`); FILE gets `--stays-examples` of them drawn at random.
 `--profiles DIR` (repeatable) adds every comment of a blind set (`DIR/profiles.jsonl`) split by its writer's clue flags
-(`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`),
+(`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`) and by
+what became of them (`outcomes`: replaced, removed, stayed; also for `--posts` and the teacher posts), marked posts
+fully protected,
 clue and clue-free posts changed, the fluency proxy, seconds per post; `--profile-rows FILE` writes each with its
 rewrite, marks, changes and the clauses and sentences the fallback removed (benchmarks/fallback_floor.py reads two
 such files); `--remove-sentences` turns the clause and sentence fallback on (off by default, as in `anonymize`),
