@@ -123,6 +123,7 @@ def test_an_age_stand_in_in_the_authors_words_is_never_offered_for_someone_elses
         ("in 2000", "", " people", []),  # a count
         ("in 1066", "", ".", []),  # history, no calendar year of a life
         ("1980", "I left in ", ", the year of independence.", []),  # an appositive names the year
+        ("1999", "I defended in ", ", my committee spent an hour.", ["the 1990s"]),  # a clause of its own
     ],
 )
 def test_a_calendar_year_becomes_its_decade_or_how_long_ago(phrase, before, after, wordings):

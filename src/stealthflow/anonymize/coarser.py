@@ -178,10 +178,11 @@ def _year_lead() -> re.Pattern:
 
 
 def _names_it(after: str) -> bool:
-    """An appositive naming the year follows it ("1980, the year of independence"): its decade would make the appositive
-    untrue ("in the 1980s, the year of independence"; 1 of the 49 posts the years changed on blind sets h-n)."""
+    """An appositive naming the year follows it (`years.appositive` after its comma: "1980, the year of independence",
+    "'86, the fall after I finished"): its decade would make the appositive untrue. A possessive opens a clause of its
+    own ("1999, my committee spent..."). On blind sets h-n, 2 of the 49 posts the years changed."""
     following = re.match(r"\s*,\s*([\w'-]+)", after)
-    return bool(following) and following.group(1).casefold() in _data()["durations"]["determiners"]
+    return bool(following) and following.group(1).casefold() in _data()["years"]["appositive"]
 
 
 def calendar_years(phrase: str, before: str, after: str, this_year: int | None = None) -> list[str]:
