@@ -17,9 +17,12 @@ rewrite it stayed in (why no stand-in replaced it, `why_stand_in`; why it did no
 `why_kept`); `place_marks`: the location and place-of-birth marks, those naming a chain, bank or
 transit network (`brands.holds_brand`) and those of them gone. `--stays FILE` replays the generalizer's stages on each mark that stayed, in the rewrite it stayed in (`first_stay`), and
 reports the first stage that left it no acceptable edit (`stays`: count and share by reason) with the best rejected
-edit and its gate probability; FILE gets `--stays-examples` of them drawn at random.
+edit and its gate probability, with `--profiles` also for a seeded sample of `--stays-posts` blind-set posts
+(`clue_sets.stays`); FILE gets `--stays-examples` of them drawn at random.
 `--profiles DIR` (repeatable) adds every comment of a blind set (`DIR/profiles.jsonl`) split by its writer's clue flags
-(`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`),
+(`DIR/clue_flags.jsonl`), reported apart (`clue_sets`): posts not protected, marks by attribute (`by_attribute`) and by
+what became of them (`outcomes`: replaced, removed, stayed; also for `--posts` and the teacher posts), marked posts
+fully protected,
 clue and clue-free posts changed, the fluency proxy, seconds per post; `--profile-rows FILE` writes each with its
 rewrite, marks, changes and the clauses and sentences the fallback removed (benchmarks/fallback_floor.py reads two
 such files); `--remove-sentences` turns the clause and sentence fallback on (off by default, as in `anonymize`),
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -176,6 +180,30 @@ def stayed(results: list[PostRewrite]) -> dict:
     return {key: {a: dict(c.most_common()) for a, c in sorted(by.items())} for key, by in counts.items()}
 
 
+def outcomes(results: list[PostRewrite]) -> dict:
+    """Per attribute, each of the tagger's marks by what became of it: `replaced` (it left and a change sharing one of
+    its words put words in its place: a stand-in), `removed` (it left with nothing in its place), `stayed` (still in
+    the text, `span_survives`), with the share that stayed."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    for result in results:
+        for phrase, attribute in result.cues:
+            words = set(re.findall(r"\w+", phrase.casefold()))
+            if span_survives(phrase, result.text):
+                outcome = "stayed"
+            elif any(
+                c["replacement"] and words & set(re.findall(r"\w+", c["phrase"].casefold())) for c in result.changes
+            ):
+                outcome = "replaced"
+            else:
+                outcome = "removed"
+            for key in (attribute, "all"):
+                table[key][outcome] += 1
+    return {
+        a: {**dict(c), "stayed_share": round(c["stayed"] / max(1, sum(c.values())), 3)}
+        for a, c in sorted(table.items())
+    }
+
+
 def brand_marks(results: list[PostRewrite]) -> dict:
     """The tagger's location and place-of-birth marks, those naming a chain, bank or transit network
     (`brands.holds_brand`), and those of them gone from the rewrite."""
@@ -300,6 +328,9 @@ def other_posts(anonymizer: LocalAnonymizer, paths: list[Path]) -> dict:
     return {
         "posts": len(posts),
         "marks_left": marks_left(results),
+        "outcomes": outcomes(results),
+        "marked_posts_fully_protected": sum(bool(r.cues) and not r.unprotected for r in results),
+        "marked_posts": sum(bool(r.cues) for r in results),
         "posts_changed": round(len(pairs) / max(1, len(posts)), 3),
         "unprotected_per_marked_post": round(
             sum(len(r.unprotected) for r in results) / max(1, sum(bool(r.cues) for r in results)), 3
@@ -346,10 +377,10 @@ def by_attribute(results: list[PostRewrite]) -> dict:
     return {a: dict(c) for a, c in sorted(table.items())}
 
 
-def clue_sets(anonymizer: LocalAnonymizer, directories: list[Path], rows: Path | None) -> dict:
+def clue_sets(anonymizer: LocalAnonymizer, directories: list[Path], rows: Path | None) -> tuple[dict, list]:
     """Figures for the comments of blind sets (`--profiles`), split by their writer's clue flags: posts not protected,
     marks by attribute (`by_attribute`), the shares of clue and clue-free posts changed, the fluency proxy, seconds per
-    post; `rows` gets every post with its rewrite, clue flag, marks and changes."""
+    post; `rows` gets every post with its rewrite, clue flag, marks and changes. With the rewrites."""
     posts, clues = [], []
     for directory in directories:
         found, flags = clue_posts(directory)
@@ -380,7 +411,7 @@ def clue_sets(anonymizer: LocalAnonymizer, directories: list[Path], rows: Path |
             ),
             encoding="utf-8",
         )
-    return {
+    summary = {
         "posts": len(posts),
         "clue_posts": sum(clues),
         "posts_not_protected": sum(bool(r.unprotected) for r in results),
@@ -390,9 +421,13 @@ def clue_sets(anonymizer: LocalAnonymizer, directories: list[Path], rows: Path |
             sum(c for c, f in zip(changed, clue_free, strict=True) if f) / max(1, sum(clue_free)), 3
         ),
         "marks": by_attribute(results),
+        "outcomes": outcomes(results),
+        "marked_posts_fully_protected": sum(bool(r.cues) and not r.unprotected for r in results),
+        "marked_posts": sum(bool(r.cues) for r in results),
         **fluency_proxy(pairs),
         "seconds_per_post": round(seconds / max(1, len(posts)), 2),
     }
+    return summary, results
 
 
 def main() -> None:
@@ -421,6 +456,7 @@ def main() -> None:
     parser.add_argument("--phrase-adapter", type=Path, help="a phrase-generalizer adapter suggesting stand-ins")
     parser.add_argument("--stays", type=Path, help="JSONL: random examples of marks that stayed, with their reason")
     parser.add_argument("--stays-examples", type=int, default=40)
+    parser.add_argument("--stays-posts", type=int, default=600, help="with --profiles: blind-set posts replayed")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     rewrites = sample_rewrites(args.teacher, args.limit, args.seed) + [
@@ -455,6 +491,7 @@ def main() -> None:
         "cue_free_posts_not_protected": sum(bool(r.unprotected) for r, k in zip(results, cued, strict=True) if not k),
         "marks_left": marks_left(results),
         "marks": by_attribute(results),
+        "outcomes": outcomes(results),
         "posts_not_protected": sum(bool(r.unprotected) for r in results),
         "unprotected_per_cued_post": round(
             sum(len(r.unprotected) for r, k in zip(results, cued, strict=True) if k) / max(1, sum(cued)), 3
@@ -464,13 +501,18 @@ def main() -> None:
         "unprotected_why": stayed(results),
         "place_marks": brand_marks(results),
     }
+    if args.profiles:
+        summary["clue_sets"], profile_results = clue_sets(anonymizer, args.profiles, args.profile_rows)
     if args.stays:
         rows = stays(generalizer, results)
         summary["stays"] = stay_table(rows, generalizer.gate.threshold)
+        if args.profiles:  # the blind sets' marks that stayed, replayed on a seeded sample of their posts
+            sample = random.Random(args.seed).sample(profile_results, min(args.stays_posts, len(profile_results)))
+            profile_rows = stays(generalizer, sample)
+            summary["clue_sets"]["stays"] = stay_table(profile_rows, generalizer.gate.threshold)
+            rows += profile_rows
         examples = random.Random(args.seed).sample(rows, min(args.stays_examples, len(rows)))
         args.stays.write_text("".join(json.dumps(r) + "\n" for r in examples), encoding="utf-8")
-    if args.profiles:
-        summary["clue_sets"] = clue_sets(anonymizer, args.profiles, args.profile_rows)
     if args.posts:
         summary["other_posts"] = other_posts(anonymizer, args.posts)
     report(summary, args.out)

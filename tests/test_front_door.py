@@ -302,6 +302,17 @@ def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(hom
     assert row["protected"] is True and row["text"] in {post.replace("Twenty years", w) for w in wordings}
 
 
+def test_a_calendar_year_is_worded_as_its_decade_by_the_default_method(home, tmp_path):
+    """The default `anonymize` (method local, the shipped models) on a post whose "1998" (marked as an age) dates the
+    author: it becomes its decade (data/generalize/coarser.yaml `years`); before, it stayed and the post was not
+    printed."""
+    post = "We bought this house in 1998 and the roof still leaks."
+    result = run(["anonymize", post, "--json"], home, tmp_path)
+    assert result.returncode == 0, result.stderr
+    (row,) = map(json.loads, result.stdout.splitlines())
+    assert row["protected"] is True and row["text"] == "We bought this house in the 1990s and the roof still leaks."
+
+
 def test_anonymize_puts_a_generic_kind_in_place_of_a_country_specific_institution(home, tmp_path):
     """The default `anonymize` (method local, the shipped models) on a post whose "the NHS" says the author lives in
     Britain: the marked name gives way to its kind (data/generalize/institution_kinds.tsv); before, it stayed and the

@@ -9,10 +9,11 @@ import pytest
 from gate_fakes import ScoreByTable, floors_gate
 
 from stealthflow.anonymize.generalize import Generalizer
+from stealthflow.anonymize.local import PostRewrite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from local_dev import first_stay, stay_table  # noqa: E402
+from local_dev import first_stay, outcomes, stay_table  # noqa: E402
 
 TEXT = "Rent in Leeds keeps going up."
 
@@ -59,3 +60,24 @@ def test_the_table_counts_each_reason_and_the_best_chances_within_reach():
     assert table["by_reason"]["a"] == {"count": 2, "share": 0.667, "median_best_chance": 0.3}
     assert table["by_reason"]["b"] == {"count": 1, "share": 0.333}
     assert table["an_edit_reached_the_gate"] == 2 and table["best_chance_at_least"]["0.25"] == 1
+
+
+def test_each_mark_ends_replaced_removed_or_stayed():
+    """A made-up rewrite: "Leeds" took a stand-in, "ER nurse" left with nothing in its place, "my husband" stayed."""
+    result = PostRewrite(
+        text="Years at work and the rent here in my city keeps going up; my husband agrees.",
+        changes=[
+            {"phrase": "Leeds", "replacement": "my city", "attribute": "location", "by": "generalized"},
+            {"phrase": "as an ER nurse", "replacement": "at work", "attribute": "occupation", "by": "generalized"},
+            {"phrase": "Twelve", "replacement": "", "attribute": "age", "by": "generalized"},
+        ],
+        how="generalized",
+        cues=[("Leeds", "location"), ("Twelve", "age"), ("ER nurse", "occupation"), ("my husband", "married")],
+        unprotected=["my husband"],
+    )
+    table = outcomes([result])
+    assert table["location"] == {"replaced": 1, "stayed_share": 0.0}
+    assert table["age"] == {"removed": 1, "stayed_share": 0.0}
+    assert table["occupation"] == {"replaced": 1, "stayed_share": 0.0}
+    assert table["married"] == {"stayed": 1, "stayed_share": 1.0}
+    assert table["all"] == {"replaced": 2, "removed": 1, "stayed": 1, "stayed_share": 0.25}

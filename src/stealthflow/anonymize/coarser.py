@@ -1,11 +1,12 @@
 """Coarser wordings of a count, true of the phrase they replace (data/generalize/coarser.yaml): a duration as a range
-that holds it ("Eleven years since he went" -> "About a decade since he went") and an exact age of the author's
-as its decade ("I'm 34" -> "I'm in my 30s"). They join the candidates of `generalize.candidates` and pass the same
+that holds it ("Eleven years since he went" -> "About a decade since he went"), an exact age of the author's
+as its decade ("I'm 34" -> "I'm in my 30s") and a calendar year as its decade ("in 2016" -> "in the 2010s"). They join the candidates of `generalize.candidates` and pass the same
 gate and floors."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 from functools import cache
 
 from stealthflow.evaluation.evidence import STOP_WORDS
@@ -162,7 +163,69 @@ def age_decades(phrase: str, before: str, attribute: str = "age", after: str = "
     return []
 
 
+@cache
+def _year() -> re.Pattern:
+    """A calendar year ("2016", "'89"), the mark's own preposition of `years.before` before it."""
+    return re.compile(
+        rf"(?:(?P<lead>{_alternation(_data()['years']['before'])})\s+)?(?P<year>'\d{{2}}|\d{{4}})", re.IGNORECASE
+    )
+
+
+@cache
+def _year_lead() -> re.Pattern:
+    """The end of the words before a lone year: one of `years.before` ("moved here in" of "moved here in 2016")."""
+    return re.compile(rf"(?<![\w'])(?:{_alternation(_data()['years']['before'])})\s+$", re.IGNORECASE)
+
+
+def _names_it(after: str) -> bool:
+    """An appositive naming the year follows it (`years.appositive` after its comma: "1980, the year of independence",
+    "'86, the fall after I finished"): its decade would make the appositive untrue. A possessive opens a clause of its
+    own ("1999, my committee spent..."). On blind sets h-n, 2 of the 49 posts the years changed."""
+    following = re.match(r"\s*,\s*([\w'-]+)", after)
+    return bool(following) and following.group(1).casefold() in _data()["years"]["appositive"]
+
+
+def calendar_years(phrase: str, before: str, after: str, this_year: int | None = None) -> list[str]:
+    """`phrase`, a calendar year (with its preposition, or after one in `before`), as the decade that holds it ("2016" of
+    "moved here in 2016" -> "the 2010s", "back in '89" -> "back in the 80s"); a mark holding its preposition also as how
+    long ago it was when `years.ago` words a span that holds its distance from `this_year` (default: now, as the post
+    is sent): "in 2016" -> "years ago", "in 1996" -> "decades ago". None for another phrase, a year out of
+    `years.earliest`..`latest`, a year after no preposition of `years.before` ("the 2016 floods", "before 2016"), one
+    that opens a range or a count ("2016-2018", "2000 people") or that an appositive names (`_names_it`)."""
+    data, this_year = _data()["years"], this_year or date.today().year
+    match = _year().fullmatch(phrase)
+    following = re.match(r"\s*([\w'-]+)", after)
+    if (
+        match is None
+        or not (match["lead"] or _year_lead().search(before))
+        or re.match(r"\s*[-–/]\s*'?\d", after)
+        or _names_it(after)
+        or (following and following.group(1).casefold() in _data()["units"])
+    ):
+        return []
+    written = match["year"]
+    short = written.startswith("'")
+    year = int(written[1:]) + (1900 if int(written[1:]) > this_year % 100 else 2000) if short else int(written)
+    if short and year < 2000:  # "'89" -> "the 80s"; "'05" -> "the 2000s"
+        decade = data["short_decade"].format(decade=year // 10 * 10 - 1900)
+    else:
+        decade = data["decade"].format(decade=year // 10 * 10)
+    if not data["earliest"] <= year <= data["latest"]:
+        return []
+    found = [phrase[: match.start("year")] + decade]
+    lead = (match["lead"] or "").casefold()
+    ago = [wording for least, wording in sorted(data["ago"].items()) if this_year - year >= least]
+    if lead in data["ago_prepositions"] and ago:
+        found.append(ago[-1])  # the longest span that holds it: "decades ago" for 1996
+    return [_in_case(c, phrase) for c in found]
+
+
 def coarser(sentence: str, start: int, end: int, attribute: str = "age") -> list[str]:
-    """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age), each true of it."""
+    """The coarser wordings of sentence[start:end], a mark of `attribute` (a duration, an age, a calendar year), each
+    true of it."""
     before, phrase, after = sentence[:start], sentence[start:end], sentence[end:]
-    return vaguer_durations(phrase, before, after) + age_decades(phrase, before, attribute, after)
+    return (
+        vaguer_durations(phrase, before, after)
+        + age_decades(phrase, before, attribute, after)
+        + calendar_years(phrase, before, after)
+    )
