@@ -358,7 +358,8 @@ class LoginPasswordRecognizer(PasswordRecognizer):
     name = "login_password"
     triggers = (*_triggers("login_words"), "use")
     pattern = re.compile(
-        rf"(?i:(?=[{''.join(sorted({word[0] for word in triggers}))}])\b(?:(?:{_words('login_words')})\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
+        # (not a URL's user name: "postgresql://admin:S3cr3t@10.0.3.17:5432/app" names no account before its own)
+        rf"(?i:(?=[{''.join(sorted({word[0] for word in triggers}))}])\b(?<![/:@])(?:(?:{_words('login_words')})\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
         r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])"
         + _HAS_DIGIT
         + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
