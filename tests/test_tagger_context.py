@@ -316,6 +316,14 @@ DROPPED += [
     ("Which Zelda game should I play first?", "Zelda", "REAL_NAME"),
     ("How is Ramadan observed and when does it start this year?", "Ramadan", "REAL_NAME"),
     ("how do i reset the wifi password on a standard netgear router", "netgear", "CREDENTIAL"),
+    # a famous place after "from", "to", "in" is a place, even in talk of work (ux19's report M5: kept as an employer,
+    # "Glasgow" was then masked as EMPLOYER wherever it came again in the session: "we just moved to <EMPLOYER_2>")
+    (
+        "Twenty years as a teacher and my back hurts; Rafael Ortega from Glasgow recommended a physio.",
+        "Glasgow",
+        "EMPLOYER",
+    ),
+    ("I work as a nurse and we just moved to Belfast.", "Belfast", "EMPLOYER"),
     # ... while what an author wrote is still public life
     ("Agatha Brennan wrote three bestselling novels before 1950.", "Agatha Brennan", "REAL_NAME"),
     ("Press the key combination Ctrl+Shift+T to reopen the last closed tab.", "Ctrl+Shift+T", "CREDENTIAL"),
