@@ -57,7 +57,7 @@ def _words_pattern(words: tuple[str, ...]) -> str:
     return "|".join([*([cue_pattern(spaced)] if spaced else []), *([one_of(unspaced)] if unspaced else [])])
 
 
-def _glue() -> str:
+def glue() -> str:
     """Links and spaces, ":", "#", "(", ")", "=" or "-" between a cue and its value."""
     return rf"(?:[\s:#()=-]|{_words_pattern(_nfkc(cued_data()['links']))})*"
 
@@ -92,7 +92,7 @@ class CuedRecognizer(Recognizer):
     @cached_property
     def _cued(self) -> regex.Pattern[str]:
         """A cue, then links and spaces, ":", "#", "(", ")", "=" or "-" ("Matrikel-Nr.: 4521873"), then the value."""
-        return regex.compile(_cued_pattern(_words_pattern(self._cues), _glue(), self._format("value")))
+        return regex.compile(_cued_pattern(_words_pattern(self._cues), glue(), self._format("value")))
 
     @cached_property
     def _alone(self) -> regex.Pattern[str] | None:
@@ -270,7 +270,7 @@ class IncomeRecognizer(CuedRecognizer):
 
     @cached_property
     def _cued(self) -> regex.Pattern[str]:
-        first_person = _cued_pattern(_words_pattern(self._cues), _glue(), self._format("value"))
+        first_person = _cued_pattern(_words_pattern(self._cues), glue(), self._format("value"))
         pay = _cued_pattern(_words_pattern(self._pay_words), self._data["gap"], self._format("priced"))
         return regex.compile(f"{first_person}|{pay}")
 
