@@ -403,6 +403,21 @@ def test_the_writers_own_english_name_follows_the_introductions_of_the_language_
 
 
 @pytest.mark.parametrize(
+    ("text", "pregnancy"),
+    [  # ux19's report H3: "enceinte" went out in clear, a 16-year-old's too (data/languages/<code>.yaml conditions)
+        ("Je m'appelle Léa, j'ai 16 ans et je suis enceinte, je vis chez mes parents.", "enceinte"),
+        ("Ich bin schwanger und habe Angst vor der Geburt.", "schwanger"),
+        ("Mi médica me ha dicho que estoy embarazada.", "embarazada"),
+        ("Sono incinta e ho la nausea tutto il giorno.", "incinta"),
+        ("Ik ben zwanger van ons tweede kind.", "zwanger"),
+        ("A minha médica disse-me que estou grávida.", "grávida"),
+    ],
+)
+def test_a_writers_pregnancy_is_health_data_in_the_six_languages(detector, text, pregnancy):
+    assert (pregnancy, "HEALTH") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it
