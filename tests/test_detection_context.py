@@ -98,6 +98,9 @@ def detector():
         ("le mot de passe est Chaton2022", "PASSWORD", "Chaton2022"),
         ("my password is literally bananas99", "PASSWORD", "bananas99"),
         ("router admin pw changed to R0uter!Home", "PASSWORD", "R0uter!Home"),
+        # an account named by "admin" before "user/password" (ux19's report H2; data/secret_words.yaml login_words)
+        ("router admin is admin/hunter2.", "PASSWORD", "hunter2"),
+        ("the NAS administrator login is root:Birch#41", "PASSWORD", "Birch#41"),
         ("the password, which is Otter-Pond-14, expires Friday", "PASSWORD", "Otter-Pond-14"),
         ("my passwords are Lemon77 for email and Lime88 for the bank", "PASSWORD", "Lemon77"),
         ("it's asking for my password, I typed Cactus44 but it failed", "PASSWORD", "Cactus44"),
@@ -211,6 +214,13 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
 )
 def test_prose_around_the_same_words_is_not_flagged(detector, text):
     assert detector.detect(text) == []
+
+
+def test_a_second_secret_in_one_sentence_is_masked_too(detector):
+    """ux19's report H2: the wifi password was masked and the router's went out in clear."""
+    text = "Password for the wifi is Tr0ub4dor&3xyz, router admin is admin/hunter2."
+    found = [text[s.start : s.end] for s in detector.detect(text) if s.type == "PASSWORD"]
+    assert found == ["Tr0ub4dor&3xyz", "hunter2"]
 
 
 def test_a_login_pattern_stops_at_the_sentence_end(detector):

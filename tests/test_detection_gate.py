@@ -72,6 +72,7 @@ PHRASES = [
     "rotate the key 9fQxL2mV8rT4kZ1pW6y",
     "Login for the router: admin / 509973",
     "credentials: root:T0mato#55",
+    "router admin is admin/hunter2",
     "use 61-82-97 to open the lockbox",
     "the wifi is Nimbus!68",
     "Security answer: copper897",

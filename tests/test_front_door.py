@@ -49,8 +49,10 @@ def test_a_post_round_trips_through_stdin_and_stdout(home, tmp_path):
     assert "anna.berg@mailbox.org" not in protected.stdout and "AKIAIOSFODNN7EXAMPLE" not in protected.stdout
     assert "<EMAIL_1>" in protected.stdout
     assert (
-        "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr and "rotate" in protected.stderr
-    )  # a summary and warnings on stderr
+        "masked 2 value(s) (EMAIL 1, API_KEY 1)" in protected.stderr
+        and "rotate" in protected.stderr
+        and "read those texts before sending them" in " ".join(protected.stderr.split())
+    )  # a summary and warnings on stderr, which give no all-clear for a text that held a secret
 
     restored = run(["restore", "--session", "chat", "-"], home, tmp_path, stdin=protected.stdout)
     assert restored.returncode == 0, restored.stderr

@@ -175,7 +175,33 @@ VALID_AND_INVALID = [  # (recognizer, sentence, a valid number, the same with a 
 def test_a_national_number_is_found_only_with_its_checksum(recognizer, sentence, valid, invalid):
     text = sentence.format(valid)
     assert [text[s.start : s.end] for s in recognizer().find(text)] == [valid]
-    assert recognizer().find(sentence.format(invalid)) == []
+    # away from its name (another sentence), a number with a wrong check digit is none
+    assert recognizer().find(f"{sentence.format('1')} Ticket {invalid} ist zu.") == []
+
+
+# the numbers whose names their language's `id_names` list (data/languages/<code>.yaml)
+NAMED = [
+    row
+    for row in VALID_AND_INVALID
+    if row[0] in (SteuerIdRecognizer, NirRecognizer, BsnRecognizer, NifRecognizer, NhsNumberRecognizer)
+]
+
+
+@pytest.mark.parametrize(("recognizer", "sentence", "valid", "invalid"), NAMED, ids=[row[0].name for row in NAMED])
+def test_a_number_right_after_its_name_is_that_number_even_with_a_wrong_check_digit(
+    recognizer, sentence, valid, invalid
+):
+    """ux19's report M5: a made-up "Meine Steuer-ID ist 12 345 678 903" was masked as a PHONE."""
+    text = sentence.format(invalid)
+    assert [text[s.start : s.end] for s in recognizer().find(text)] == [invalid]
+
+
+def test_a_made_up_steuer_id_is_a_national_id_not_a_phone_number(detector):
+    text = "Meine Steuer-ID ist 12 345 678 903 und meine Handynummer 0171 2345678."
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
+        ("12 345 678 903", "NATIONAL_ID"),
+        ("0171 2345678", "PHONE"),
+    ]
 
 
 def test_a_nine_digit_number_is_a_bsn_only_after_its_name():
@@ -374,6 +400,21 @@ def test_the_writers_own_english_name_follows_the_introductions_of_the_language_
     introduced names are read (`reads_as_name`)."""
     (own_name,) = build_recognizers(["own_name"])
     assert [text[span.start : span.end] for span in own_name.find(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "pregnancy"),
+    [  # ux19's report H3: "enceinte" went out in clear, a 16-year-old's too (data/languages/<code>.yaml conditions)
+        ("Je m'appelle Léa, j'ai 16 ans et je suis enceinte, je vis chez mes parents.", "enceinte"),
+        ("Ich bin schwanger und habe Angst vor der Geburt.", "schwanger"),
+        ("Mi médica me ha dicho que estoy embarazada.", "embarazada"),
+        ("Sono incinta e ho la nausea tutto il giorno.", "incinta"),
+        ("Ik ben zwanger van ons tweede kind.", "zwanger"),
+        ("A minha médica disse-me que estou grávida.", "grávida"),
+    ],
+)
+def test_a_writers_pregnancy_is_health_data_in_the_six_languages(detector, text, pregnancy):
+    assert (pregnancy, "HEALTH") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
 
 
 @pytest.mark.parametrize(

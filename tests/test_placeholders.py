@@ -48,6 +48,29 @@ def test_recognizers_find_each_kind(text, value, span_type):
 
 
 @pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # ux19's report M4: a state's two capitals were taken from "RG1", and "<ADDRESS_1>1 4QT" went out
+        ("I live at 17 Larkspur Close, Reading RG1 4QT.", "17 Larkspur Close, Reading RG1 4QT"),
+        ("Send it to 22 High Street, Milton Keynes MK9 2AB please", "22 High Street, Milton Keynes MK9 2AB"),
+        (
+            "We moved to 1815 Maple Avenue, Springfield, IL 62704-1234 last year.",
+            "1815 Maple Avenue, Springfield, IL 62704-1234",
+        ),
+        # the six languages' postcodes (data/languages/*.yaml postcode)
+        ("Wir wohnen in der Schillerstraße 12, 80336 München.", "Schillerstraße 12, 80336 München"),
+        ("J'habite 14 rue de la Paix, 75002 Paris.", "14 rue de la Paix, 75002 Paris"),
+        ("Vivo en Calle Mayor 5, 28013 Madrid.", "Calle Mayor 5, 28013 Madrid"),
+        ("Abito in Via Garibaldi 10, 00184 Roma.", "Via Garibaldi 10, 00184 Roma"),
+        ("Ik woon op Keizersgracht 123, 1015 CJ Amsterdam.", "Keizersgracht 123, 1015 CJ Amsterdam"),
+        ("Moro na Rua Augusta 100, 1100-053 Lisboa.", "Rua Augusta 100, 1100-053 Lisboa"),
+    ],
+)
+def test_an_address_holds_its_whole_postcode_and_ends_at_a_words_end(text, address):
+    assert found(text).get(address) == "ADDRESS", found(text)
+
+
+@pytest.mark.parametrize(
     ("text", "token"),
     [
         ("Mein HF Token: hf_kLmNoPqRsTuVwXyZaBcDeFgHiJkLmNoPq", "hf_kLmNoPqRsTuVwXyZaBcDeFgHiJkLmNoPq"),
@@ -91,9 +114,11 @@ def test_a_log_lines_date_and_hour_is_no_phone_number(stamp):
 
 
 def test_a_phone_number_inside_a_longer_run_of_digit_groups_is_masked_with_the_whole_run():
-    # a French social security number whose key does not hold: its first groups read as a phone number
+    # a French social security number whose key does not hold, without its name: its first groups read as a phone
+    # number; right after its name it is that number whatever its key (national_ids.py, ux19's report M5)
+    assert found("Mon numéro est 1 85 07 75 123 456 99.") == {"1 85 07 75 123 456 99": "PHONE"}
     text = "Mon numéro de sécurité sociale est 1 85 07 75 123 456 99."
-    assert found(text) == {"1 85 07 75 123 456 99": "PHONE"}
+    assert found(text) == {"1 85 07 75 123 456 99": "NATIONAL_ID"}
     assert found("call me at 415 555 0132 after 6") == {"415 555 0132": "PHONE"}
 
 

@@ -17,6 +17,7 @@ from stealthflow.placeholders.recognizers.cued import (
     CardDigitsRecognizer,
     DateOfBirthRecognizer,
     DrivingLicenceRecognizer,
+    HealthInsuranceRecognizer,
     SpanishSocialSecurityRecognizer,
     StudentIdRecognizer,
     WeChatRecognizer,
@@ -192,6 +193,26 @@ def test_no_wechat_id_for_a_frequent_word_or_without_its_cue(text):
 def test_a_student_number_after_its_cue_is_found_in_each_language(text, value):
     assert _values(StudentIdRecognizer(), text) == [value]
     assert _typed(text)[value] == "ACCOUNT_ID"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [  # ux19's report H3: "Krankenkassennummer A123456789" went out in clear
+        ("Meine Steuer-ID ist 12 345 678 903 und meine Krankenkassennummer A123456789.", "A123456789"),
+        ("My health insurance number is XJK4471920.", "XJK4471920"),
+        ("La tessera sanitaria numero 80380001234567890123 è scaduta.", "80380001234567890123"),
+        ("o meu número de utente é 123456789", "123456789"),
+    ],
+    ids=["de", "en", "it", "pt"],
+)
+def test_a_health_insurance_number_after_its_cue_is_a_national_id(text, value):
+    assert _values(HealthInsuranceRecognizer(), text) == [value]
+    assert _typed(text)[value] == "NATIONAL_ID"
+
+
+def test_no_health_insurance_number_without_its_cue_or_its_digits():
+    for text in ("my insurance number is 4471920 for the car", "Krankenkassennummer folgt", "Kasse A1234 zahlt"):
+        assert _values(HealthInsuranceRecognizer(), text) == []
 
 
 @pytest.mark.parametrize(

@@ -316,10 +316,25 @@ DROPPED += [
     ("Which Zelda game should I play first?", "Zelda", "REAL_NAME"),
     ("How is Ramadan observed and when does it start this year?", "Ramadan", "REAL_NAME"),
     ("how do i reset the wifi password on a standard netgear router", "netgear", "CREDENTIAL"),
+    # a famous place after "from", "to", "in" is a place, even in talk of work (ux19's report M5: kept as an employer,
+    # "Glasgow" was then masked as EMPLOYER wherever it came again in the session: "we just moved to <EMPLOYER_2>")
+    (
+        "Twenty years as a teacher and my back hurts; Rafael Ortega from Glasgow recommended a physio.",
+        "Glasgow",
+        "EMPLOYER",
+    ),
+    ("I work as a nurse and we just moved to Belfast.", "Belfast", "EMPLOYER"),
+    # ... while what an author wrote is still public life
+    ("Agatha Brennan wrote three bestselling novels before 1950.", "Agatha Brennan", "REAL_NAME"),
     ("Press the key combination Ctrl+Shift+T to reopen the last closed tab.", "Ctrl+Shift+T", "CREDENTIAL"),
 ]
 
 KEPT = [
+    # a correspondent, not an author: "wrote" is public life only when what follows is not addressed to the writer
+    # or about their matter (ux19's report H1: every name of 20 000 "Case N: NAME wrote about the ..." tickets stayed)
+    ("Margaret Lindqvist wrote to us yesterday.", "Margaret Lindqvist", "REAL_NAME"),
+    ("Case 1042: Ingrid Hoffmann wrote about the refund for her broken laptop.", "Ingrid Hoffmann", "REAL_NAME"),
+    ("Tobias Wren wrote back within the hour.", "Tobias Wren", "REAL_NAME"),
     # the person in the writer's life beside talk of a story; the condition, the wage, the address beside these rules' words
     ("Kevin hates spoilers so don't tell him anything about the finale.", "Kevin", "REAL_NAME"),
     ("Watched the final season with Marco last night, what a ride.", "Marco", "REAL_NAME"),
@@ -867,6 +882,20 @@ def test_shipped_taggers_still_find_values_in_personal_messages(real_detector):
         ]  # the value, maybe with "a year" or "in my 401k"
         assert holding, (text, found)
         assert label is None or found[holding[0]] == label, (text, found)
+
+
+@pytest.mark.real_model
+def test_the_shipped_student_masks_a_correspondents_full_name_whatever_the_verb():
+    """ux19's report H1: the student tags the name (confidence 0.99), and the public-life filter took "wrote" for an
+    author's; "said" was always kept."""
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer()])
+    texts = [
+        "Margaret Lindqvist wrote to us yesterday.",
+        "Case 1042: Margaret Lindqvist wrote about the refund for her broken laptop; call back on +44 7700 912345.",
+        "Margaret Lindqvist said the parcel was damaged.",
+    ]
+    for text, spans in zip(texts, detector.detect_many(texts), strict=True):
+        assert ("Margaret Lindqvist", "REAL_NAME") in [(text[s.start : s.end], s.type) for s in spans], text
 
 
 @pytest.mark.real_model

@@ -332,7 +332,11 @@ def _protection(
             f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead; --verbose says why, as the rows' 'rewrite' field does[/]"
         )
     if run.secrets_found:
-        console.print(f"[yellow]{run.secrets_found} text(s) held a secret (PL4): rotate those credentials[/]")
+        console.print(
+            f"[yellow]{run.secrets_found} text(s) held a secret (PL4): the secrets found are masked, but a text with one"
+            " often holds more of shapes the detector does not know: read those texts before sending them, and rotate"
+            " their credentials[/]"
+        )
 
 
 def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:

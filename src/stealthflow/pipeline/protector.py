@@ -235,7 +235,10 @@ class Protector:
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = (
-            [f"a secret ({', '.join(secrets)}) was in the text: it is masked, but rotate it if it was ever shared"]
+            [
+                f"a secret ({', '.join(secrets)}) was found and masked; a secret of a shape the detector does not know may"
+                " still be in the text: read it before it is sent, and rotate every secret in it that was ever shared"
+            ]
             if secrets
             else []
         )

@@ -60,6 +60,21 @@ def city_and_region(text: str, start: int, end: int) -> bool:
     )
 
 
+_PLACE_BEFORE = re.compile(rf"\b(?i:{alternation('place_before')})\s+$")
+
+
+def a_place_on_a_map(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a famous place's name (`public_name`, no brand) after a word that puts it on a map
+    (lexicons.yaml `place_before`: "Rafael Ortega from Glasgow", "I work in Leeds"): a place, even in talk of work.
+    Kept as an employer, such a city became one in the session and was masked as EMPLOYER wherever it came again
+    ("we just moved to <EMPLOYER_2>", ux19's report M5)."""
+    return (
+        _PLACE_BEFORE.search(text, max(0, start - 24), start) is not None
+        and public_name(text, start, end)
+        and not brand(text, start, end)
+    )
+
+
 def plausible(value: str) -> bool:
     """An employer holds a letter ("☔": the student reads an emoji after a word as one)."""
     return any(c.isalpha() for c in value)
@@ -84,6 +99,8 @@ def in_context(text: str, start: int, end: int) -> str | None:
         )
     if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
         return None  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
+    if a_place_on_a_map(text, start, end):
+        return None
     work_talk = WORK.search(sentence_around(text, start, end)) is not None
     if work_talk and not text.startswith(("'s", "’s"), end):
         return "talk of work or study in its sentence"

@@ -49,6 +49,10 @@ _DOES = (
 # looked for past the rest of the name (capitalised words; one word where the writer uses no capitals).
 _PUBLIC_AFTER = re.compile(r"(?:\s+[A-Z][\w'.-]*){0,2}" + _DOES)
 _PUBLIC_AFTER_LOWERCASE = re.compile(r"(?:\s+[^\W\d_][\w'.-]*)?" + _DOES)
+# ... unless what they did was addressed to the writer or about the writer's matter: a correspondent, not an author
+# ("Margaret Lindqvist wrote to us yesterday", "Case 1042: Ingrid Hoffmann wrote about the refund"; lexicons.yaml
+# `correspondence`). Without it every name of a support ticket "NAME wrote about the ..." was left in clear.
+_TO_THE_WRITER = re.compile(rf"\s+(?i:{alternation('correspondence')})\b")
 # ... unless the writer ties the person to themselves: "my friend X", "Hi X", "X and I".
 OWNED = r"\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$"  # "my friend X"
 _PERSONAL_BEFORE = re.compile(
@@ -139,9 +143,10 @@ def public_talk(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - 48) : start]
     after = _PUBLIC_AFTER if capitalises(text, start) else _PUBLIC_AFTER_LOWERCASE
+    does = after.match(text, end)
     return (
         _PUBLIC_BEFORE.search(before) is not None
-        or after.match(text, end) is not None
+        or (does is not None and _TO_THE_WRITER.match(text, does.end()) is None)
         or _asked_about_by_full_name(text, start, end)
     )
 

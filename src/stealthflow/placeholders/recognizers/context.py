@@ -209,11 +209,16 @@ _UNIT = rf"(?=[A-Z])(?i:{alternation('address_units')})"
 
 @register_recognizer
 class StreetAddressRecognizer(ContextRecognizer):
+    """A street with its house number, and the town, state and postcode after it ("17 Larkspur Close, Reading RG1
+    4QT", "1815 Maple Avenue, Springfield, IL 62704"); it ends at a word's end, never inside a postcode (a state's
+    two capitals were taken from "RG1": "<ADDRESS_1>1 4QT")."""
+
     name, type = "street_address", "ADDRESS"
     pattern = re.compile(
         rf"(?P<value>\b\d{{1,5}}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){{1,3}}{_STREET}\b\.?"
         rf"(?:,?\s+{_UNIT}\.?\s*#?\w+)?"
-        r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?:,?\s+[A-Z]{2})?(?:\s+\d{5}(?:-\d{4})?)?)?)"
+        r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2}(?:,?\s+[A-Z]{2}(?!\w))?"
+        rf"(?:,?\s+(?:{_ENGLISH_WORDS['postcode']}))?)?)(?!\w)"
     )
 
     def accept(self, match: re.Match[str]) -> bool:

@@ -35,6 +35,7 @@ from stdnum.pt import nif
 
 from stealthflow.placeholders.language import language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
+from stealthflow.placeholders.recognizers.cued import glue
 from stealthflow.placeholders.recognizers.languages import cue_pattern
 from stealthflow.placeholders.recognizers.sentences import sentence_start
 from stealthflow.placeholders.reserved import sample_value
@@ -46,7 +47,10 @@ class ChecksumIdRecognizer(Recognizer):
     """Candidates of `shape` that `number.is_valid` accepts, but the published specimen and test values of its `name`
     (`reserved.sample_value`: "RSSMRA80A01H501U", BSNs of the test range 99999...); with `named`, only after one of the
     language's `names` (`id_names`) in the same sentence. In a text of another language, only after one of
-    them ("My Steuer-ID is 36 574 261 809", "sécu 2 95 10 99 126 111 93": a phone number otherwise)."""
+    them ("My Steuer-ID is 36 574 261 809", "sécu 2 95 10 99 126 111 93": a phone number otherwise). Right after one
+    of its names (only data/cued_identifiers.yaml `links` words, spaces and ":#()=-" between), a number of its shape
+    is that number even where its checksum fails, mistyped or made up: "Meine Steuer-ID ist 12 345 678 903" was
+    masked as a PHONE (ux19's report M5)."""
 
     type = "NATIONAL_ID"
     reads_named = True
@@ -55,21 +59,42 @@ class ChecksumIdRecognizer(Recognizer):
     named: ClassVar[bool] = False
 
     names: ClassVar[str] = "id_names"  # the key of data/languages/<code>.yaml that lists the number's names
+    # Whether a number right after its name is taken without its check: a checksum's, not a format's rules (HMRC's
+    # letters tell an NI number from a passport number after its name too).
+    named_is_enough: ClassVar[bool] = True
 
     @cached_property
     def _names(self) -> re.Pattern[str]:
         import regex
 
-        return regex.compile(cue_pattern(tuple(language_file(next(iter(self.languages)))[self.names])))
+        return regex.compile(cue_pattern(self._name_words))
+
+    @cached_property
+    def _name_words(self) -> tuple[str, ...]:
+        return tuple(language_file(next(iter(self.languages)))[self.names])
+
+    @cached_property
+    def _named_right_before(self) -> re.Pattern[str]:
+        import regex
+
+        return regex.compile(rf"{cue_pattern(self._name_words)}{glue()}$")
 
     def find(self, text: str) -> list[Span]:
         return [
             self.span(m.start(), m.end())
             for m in self.shape.finditer(text)
-            if self._valid(m)
+            if (self._valid(m) or self._named_just_before(text, m.start()))
             and not sample_value(self.name, m[0])
             and (not self._needs_name(m) or self.named_at(text, m.start()))
         ]
+
+    def _named_just_before(self, text: str, start: int) -> bool:
+        """Whether one of the number's names stands right before `start` (a recognizer of every language has none)."""
+        return (
+            self.named_is_enough
+            and bool(self.languages)
+            and self._named_right_before.search(text, max(0, start - 64), start) is not None
+        )
 
     def _valid(self, match: re.Match[str]) -> bool:
         try:
@@ -237,6 +262,7 @@ class NationalInsuranceRecognizer(ChecksumIdRecognizer):
     data/tagger-natural/validation*/en.txt (benchmarks/pii_marked.py): 6 -> 8 of 9."""
 
     name, languages, names = "gb_nino", frozenset({"en"}), "ni_names"
+    named_is_enough = False
     shape = re.compile(r"(?<![\w.-])(?P<prefix>[A-Z]{2}) ?(?:\d{6}|\d{2} \d{2} \d{2})(?: ?(?P<suffix>[A-Z]))?(?![\w-])")
 
     def _valid(self, match: re.Match[str]) -> bool:

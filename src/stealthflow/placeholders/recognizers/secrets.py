@@ -350,15 +350,16 @@ class PasswordRecognizer(ContextRecognizer):
 
 @register_recognizer
 class LoginPasswordRecognizer(PasswordRecognizer):
-    """A password after a user name ("login for the router: admin / X", "credentials: root:X", "user anna
-    pass X", "wifi: HomeNet / X") or
+    """A password after a user name named by a login word (data/secret_words.yaml `login_words`: "login for the
+    router: admin / X", "credentials: root:X", "user anna pass X", "wifi: HomeNet / X", "router admin is admin/X") or
     before what it opens ("use X to open the lockbox"). Apart from `password`: its trigger words
     ("user", "use", "account") are common, and each pattern then runs around its own words only."""
 
     name = "login_password"
-    triggers = ("login", "log in", "credential", "creds", "user", "account", "use", "wifi", "wi-fi")
+    triggers = (*_triggers("login_words"), "use")
     pattern = re.compile(
-        rf"(?i:(?=[clauw])\b(?:(?:login|log\s+in|credentials?|creds|user(?:name)?|account|wi-?fi)\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
+        # (not a URL's user name: "postgresql://admin:S3cr3t@10.0.3.17:5432/app" names no account before its own)
+        rf"(?i:(?=[{''.join(sorted({word[0] for word in triggers}))}])\b(?<![/:@])(?:(?:{_words('login_words')})\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
         r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])"
         + _HAS_DIGIT
         + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
