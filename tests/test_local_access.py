@@ -53,9 +53,12 @@ def test_an_empty_or_short_token_file_stops_the_start(tmp_path, no_env_token, co
 def test_a_token_file_open_to_others_or_unreadable_stops_the_start(tmp_path, no_env_token):
     path = tmp_path / "service.token"
     path.write_text("a" * 43 + "\n")
-    path.chmod(0o644)
-    with pytest.raises(TokenError, match=f"readable by others \\(mode 644\\): run chmod 600 {re.escape(str(path))}"):
-        service_token(path)
+    for mode in (0o644, 0o620, 0o601):  # read, or only write or execute, for group or others: all refused
+        path.chmod(mode)
+        with pytest.raises(
+            TokenError, match=f"open to group or others \\(mode {mode:o}\\): run chmod 600 {re.escape(str(path))}"
+        ):
+            service_token(path)
     path.chmod(0o600)
     assert service_token(path) == "a" * 43  # fixed as the message says
     folder = tmp_path / "a-folder.token"
@@ -177,6 +180,44 @@ def test_every_answer_of_the_proxy_is_no_store(protector):
     with TestClient(app, base_url="http://127.0.0.1:8788") as client:
         assert 200 in assert_no_store(client, calls, BEARER)
         assert 401 in assert_no_store(client, calls, {})
+
+
+# --- an unknown path answers the one error shape, over real HTTP ---------------------------------
+
+
+def assert_error_shape(answer: httpx.Response, status: int, message: str) -> None:
+    assert answer.status_code == status, answer.text
+    assert answer.json() == {"error": {"message": message, "type": answer.json()["error"]["type"], "code": status}}
+    assert answer.json()["error"]["type"] in ("not_found_error", "invalid_request_error")
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_an_unknown_path_of_the_proxy_is_an_openai_shaped_error(protector):
+    """A Responses or Embeddings client gets the error shape it reads, not FastAPI's {"detail": "Not Found"}."""
+    config = ProxyConfig(upstream="openai/x", upstream_base="http://127.0.0.1:9/v1", upstream_key_env="NO_KEY")
+    with serve(create_proxy_app(protector, config, TOKEN)) as port:
+        base = f"http://127.0.0.1:{port}"
+        for path in ("/v1/responses", "/v1/embeddings", "/v1/completions"):
+            answer = httpx.post(base + path, headers=BEARER, json={"model": "x", "input": "hi"})
+            assert_error_shape(answer, 404, f"Not Found: POST {path}")
+        answer = httpx.get(base + "/v1/chat/completions", headers=BEARER)
+        assert_error_shape(answer, 405, "Method Not Allowed: GET /v1/chat/completions")
+        assert answer.headers["allow"] == "POST"
+        assert httpx.post(base + "/v1/responses", json={}).status_code == 401  # the token is still asked first
+
+
+def test_an_unknown_path_or_memory_refusal_of_the_service_is_the_error_shape(tmp_path, monkeypatch):
+    config = protect_config(tmp_path, monkeypatch)
+    memory = MemoryStore(tmp_path / "memory.sqlite", make_protector(config))
+    try:
+        with serve(create_app(memory.protector, TOKEN, memory=memory)) as port:
+            base = f"http://127.0.0.1:{port}"
+            assert_error_shape(httpx.get(base + "/nope", headers=BEARER), 404, "Not Found: GET /nope")
+            # an HTTPException raised by a route keeps its own message
+            answer = httpx.post(base + "/memory/forget", headers=BEARER, json={"user": "u", "id": 999})
+            assert_error_shape(answer, 404, "no memory 999 for that user")
+    finally:
+        memory.close()
 
 
 # --- F4: the page's credential is no cookie and no bearer token --------------------------------

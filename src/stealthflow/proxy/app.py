@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 import anyio
 import orjson
 from fastapi import FastAPI, Request
+from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Send
@@ -48,7 +49,7 @@ from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
-from stealthflow.service.security import LocalCallersOnly, bearer_token, not_json
+from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -86,6 +87,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         redoc_url=None,
         lifespan=lifespan,
     )
+    app.add_exception_handler(HTTPException, http_error)  # an unknown path (a Responses client) in the error shape
     app.add_middleware(
         LocalCallersOnly, token=token, max_body_bytes=config.max_body_bytes, allowed_hosts=config.allowed_hosts
     )

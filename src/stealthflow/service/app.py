@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.pipeline.rewrite import with_rewrites
@@ -39,6 +40,7 @@ from stealthflow.service.security import (
     JsonErrors,
     LocalCallersOnly,
     error_response,
+    http_error,
     not_json,
 )
 from stealthflow.service.streaming import RestoreStream
@@ -63,6 +65,7 @@ def create_app(
         title="stealthflow", description="Protect text before it leaves your device.", default_response_class=JsonBody
     )
     app.add_middleware(JsonErrors)
+    app.add_exception_handler(HTTPException, http_error)
     page_access = {"open_paths": OPEN_PATHS | page.open_paths, "also_admits": page.admits} if page else {}
     app.add_middleware(LocalCallersOnly, token=token, max_body_bytes=max_body_bytes, **page_access)
 

@@ -3,7 +3,7 @@
 The token comes from an environment variable (`$STEALTHFLOW_SERVICE_TOKEN` for the service),
 else from a 0600 file under the user config dir, created (and announced once) on first start. It fails
 closed: a token shorter than `MIN_TOKEN_CHARS` (an empty file, a truncated write), a file that cannot be
-read or that group or others may read is an error at start, never an open door; the file appears whole
+read or that group or others have any access to is an error at start, never an open door; the file appears whole
 or not at all (written aside, then hard-linked in place), so a second process starting at the same
 moment reads the same token. Any local process or web page can reach a port on 127.0.0.1: without
 the token it gets 401 before any work. Every answer says `Cache-Control: no-store` (and `Pragma:
@@ -20,10 +20,13 @@ import os
 import secrets
 import stat
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from pathlib import Path
 
 import platformdirs
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,9 +36,11 @@ NO_STORE = [(b"cache-control", b"no-store"), (b"pragma", b"no-cache")]
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 OPEN_PATHS = frozenset({"/health"})  # no data: a liveness probe needs no token
 _ERROR_TYPES = {
+    400: "invalid_request_error",
     401: "authentication_error",
     403: "permission_error",
     404: "not_found_error",
+    405: "invalid_request_error",
     413: "invalid_request_error",
     422: "invalid_request_error",
     500: "server_error",
@@ -92,7 +97,7 @@ def _create_token_file(path: Path) -> str | None:
 def _read_token_file(path: Path) -> str:
     mode = stat.S_IMODE(path.stat().st_mode)
     if os.name == "posix" and mode & 0o077:
-        raise TokenError(f"the token file {path} is readable by others (mode {mode:o}): run chmod 600 {path}")
+        raise TokenError(f"the token file {path} is open to group or others (mode {mode:o}): run chmod 600 {path}")
     return _long_enough(
         path.read_text(encoding="utf-8").strip(), f"the token file {path}", f"delete it for a new one: rm {path}"
     )
@@ -241,12 +246,22 @@ class JsonBody(JSONResponse):
         return super().render(content) + b"\n"
 
 
-def error_response(status: int, message: str) -> JSONResponse:
+def error_response(status: int, message: str, headers: dict | None = None) -> JSONResponse:
     """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
     return JsonBody(
         status_code=status,
         content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}},
+        headers=headers,
     )
+
+
+async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    """Starlette's own answers (an unknown path, a method a path does not take, an `HTTPException`) in the one
+    error shape, not FastAPI's `{"detail": ...}`; the default phrase ("Not Found") gains the method and path."""
+    message = str(exc.detail)
+    if message == HTTPStatus(exc.status_code).phrase:
+        message = f"{message}: {request.method} {request.url.path}"
+    return error_response(exc.status_code, message, exc.headers)
 
 
 def not_json(body: bytes, position: int) -> str:
