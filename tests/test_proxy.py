@@ -525,66 +525,25 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
         assert upstream.received[-1]["messages"][0]["content"] == text
 
 
-def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
-    """The SSE reader on its own, over a raw socket server that writes the body 7 bytes at a time:
-    CRLF line ends and a UTF-8 character cut between reads, a raw U+2028 inside the JSON (a line
-    break to str.splitlines), a comment, then [DONE]."""
+def upstream_batches(body: bytes, piece: int | None = None) -> list:
+    """The SSE reader on its own: the batches `OpenAIUpstream.stream` reads from a raw socket server that answers a
+    200 event stream of `body`, `piece` bytes per read (each piece its own read) or all at once."""
     import asyncio
     import re
 
     from stealthflow.proxy.upstream import OpenAIUpstream
 
-    events = [{"choices": [{"index": 0, "delta": {"content": f"tök{i}\u2028 "}}]} for i in range(5)]
-    data = (
-        "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events)
-        + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n"
-    ).encode()
-
-    async def answer_in_pieces(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await reader.readuntil(b"\r\n\r\n")
-        await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head)[1]))
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
-        for at in range(0, len(data), 7):
-            writer.write(data[at : at + 7])
-            await writer.drain()
-            await asyncio.sleep(0.001)  # each piece its own read
-        writer.close()
-
-    async def read() -> list[list[dict]]:
-        server = await asyncio.start_server(answer_in_pieces, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base=f"http://127.0.0.1:{port}/v1"))
-        try:
-            return [batch async for batch in upstream.stream({"messages": []})]
-        finally:
-            await upstream.close()
-            server.close()
-
-    batches = asyncio.run(read())
-    assert [chunk for batch in batches for chunk in batch] == events
-
-
-@pytest.mark.parametrize("done", [True, False])
-def test_the_batch_read_with_done_is_final(done):
-    """The chunks read with the upstream's [DONE] come as a `FinalBatch` (the proxy sends them with the end of the
-    reply); a stream that stops without [DONE] ends on an ordinary batch."""
-    import asyncio
-    import re
-
-    from stealthflow.proxy.upstream import FinalBatch, OpenAIUpstream
-
-    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
-    data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
-
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         head = await reader.readuntil(b"\r\n\r\n")
         await reader.readexactly(int(re.search(rb"(?i)content-length: *(\d+)", head)[1]))
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
-        writer.write(data.encode())
-        await writer.drain()
+        for at in range(0, len(body), piece or len(body)):
+            writer.write(body[at : at + (piece or len(body))])
+            await writer.drain()
+            await asyncio.sleep(0.001)
         writer.close()
 
-    async def read() -> list[list[dict]]:
+    async def read() -> list:
         server = await asyncio.start_server(answer, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         upstream = OpenAIUpstream(ProxyConfig(upstream="openai/m", upstream_base=f"http://127.0.0.1:{port}/v1"))
@@ -594,7 +553,30 @@ def test_the_batch_read_with_done_is_final(done):
             await upstream.close()
             server.close()
 
-    batches = asyncio.run(read())
+    return asyncio.run(read())
+
+
+def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
+    """The SSE reader over a server that writes the body 7 bytes at a time: CRLF line ends and a UTF-8 character cut
+    between reads, a raw U+2028 inside the JSON (a line break to str.splitlines), a comment, then [DONE]."""
+    events = [{"choices": [{"index": 0, "delta": {"content": f"tök{i}\u2028 "}}]} for i in range(5)]
+    data = (
+        "".join(f"data: {json.dumps(e, ensure_ascii=False)}\r\n\r\n" for e in events)
+        + ": keep-alive\r\n\r\ndata: [DONE]\r\n\r\n"
+    ).encode()
+    batches = upstream_batches(data, piece=7)
+    assert [chunk for batch in batches for chunk in batch] == events
+
+
+@pytest.mark.parametrize("done", [True, False])
+def test_the_batch_read_with_done_is_final(done):
+    """The chunks read with the upstream's [DONE] come as a `FinalBatch` (the proxy sends them with the end of the
+    reply); a stream that stops without [DONE] ends on an ordinary batch."""
+    from stealthflow.proxy.upstream import FinalBatch
+
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
+    batches = upstream_batches(data.encode())
     assert [chunk for batch in batches for chunk in batch] == events
     assert [isinstance(batch, FinalBatch) for batch in batches] == [False] * (len(batches) - 1) + [done]
 
