@@ -320,10 +320,9 @@ class MacRecognizer(PatternBacked):
     name, type = "mac_address", "IP_ADDRESS"
     wanted, window = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\."), 64
 
-    def invalid(self, value: str) -> bool:
-        hex_digits = "".join(ch for ch in value if ch not in ":-.")
-        multicast = int(hex_digits[:2], 16) & 1
-        return bool(multicast) or (":" not in value and not _HEX_LETTER.search(value))
+    def valid(self, value: str) -> bool:
+        unicast = not int(value[:2], 16) & 1  # a multicast or broadcast address is a group's
+        return unicast and (":" in value or _HEX_LETTER.search(value) is not None)
 
 
 # A token that is a URL: optional scheme, dotted host whose last label is a known public
