@@ -233,3 +233,37 @@ def test_a_devices_mac_address_is_masked_and_hashes_and_ipv6_are_not(text, macs)
 
     found = Detector(build_recognizers(models=True)).detect(text)
     assert [(s.text_in(text), s.type) for s in found if s.type == "IP_ADDRESS"] == [(mac, "IP_ADDRESS") for mac in macs]
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("see https://docs.python.org/3/library/functions.html#int for int()", []),
+        ("the guide at https://flask.readthedocs.io/en/latest/quickstart/ helped", []),
+        ("MDN: developer.mozilla.org/en-US/docs/Web/API/fetch", []),
+        ("my portfolio https://pixelpete.uk/portfolio is live", ["https://pixelpete.uk/portfolio"]),
+        ("code at github.com/tomasz-wolny-dev/cmsync", ["github.com/tomasz-wolny-dev/cmsync"]),  # often one's own
+    ],
+)
+def test_a_documentation_sites_pages_are_not_masked_and_a_persons_site_is(text, masked):
+    """ux19 L10: a docs.python.org link was masked as URL, so the cloud could not see which page the question is
+    about (`documentation_sites` of data/reserved_values.yaml). The real detector, tagger on."""
+    from stealthflow.placeholders.detector import Detector
+
+    found = Detector(build_recognizers(models=True)).detect(text)
+    assert [s.text_in(text) for s in found if s.type == "URL"] == masked
+
+
+def test_a_numbered_paragraph_is_no_secret():
+    """ux19 L10: "Paragraph 4242." in a long diary was masked as CREDENTIAL (the tagger's guess, kept as a bare
+    secret); a part of a document names the number (`other_number_words` of data/secret_words.yaml)."""
+    from stealthflow.placeholders.detector import Detector
+
+    detector = Detector(build_recognizers(models=True))
+    text = (
+        "Nothing special happened today, the weather was grey and the coffee machine broke again. Paragraph 4242. "
+        "The meeting with Ingrid Lindqvist-42 went fine and she asked about the report."
+    )
+    assert [s for s in detector.detect(text) if s.type == "CREDENTIAL"] == []
+    secret = "the coffee machine broke again. The door code is 4242."
+    assert [s.text_in(secret) for s in detector.detect(secret)] == ["4242"]

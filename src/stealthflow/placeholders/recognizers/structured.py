@@ -23,6 +23,7 @@ from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
 from stealthflow.placeholders.reserved import (
+    documentation_host,
     generic_account,
     inside_sample_value,
     reserved_host,
@@ -356,12 +357,12 @@ class UrlRecognizer(Recognizer):
 
 
 def _is_url(value: str) -> bool:
-    """Whether a URL-shaped value has a public suffix and, written bare (no scheme, path or
-    subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
+    """Whether a URL-shaped value has a public suffix, a host no documentation site's (`documentation_host`) and,
+    written bare (no scheme, path or subdomain), a name longer than one letter: "S.Com" and "S.Coop" close Spanish company names,
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
     parts = offline_tld()(host)
-    if not parts.suffix or reserved_host(host):
+    if not parts.suffix or reserved_host(host) or documentation_host(host):
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
 
