@@ -904,6 +904,32 @@ def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(us
     assert plain.stdout == "notes\n" and "folder" not in plain.stderr
 
 
+def test_an_empty_argument_is_empty_input_not_the_current_folder(user_home):
+    """main said "'' is a folder here" (Path("") is the current folder) before the empty-input error."""
+    result = runner.invoke(app, ["protect", "", "--rewrite", "none", "--no-tagger"])
+    said = " ".join(result.stderr.split())
+    assert result.exit_code != 0 and "the input is empty" in said and "folder" not in said
+
+
+def test_text_and_input_together_are_refused_as_both(user_home):
+    """main answered "give the text to protect ... or --input" when both were given."""
+    records = user_home / "recs.jsonl"
+    records.write_text('{"id": "r1", "text": "hello"}\n')
+    result = runner.invoke(app, ["protect", str(records), "-i", str(records), "--rewrite", "none", "--no-tagger"])
+    said = " ".join(result.stderr.split())
+    assert result.exit_code != 0 and "one, not both" in said
+    neither = " ".join(runner.invoke(app, ["protect", "--rewrite", "none", "--no-tagger"]).stderr.split())
+    assert "one, not both" not in neither and "--input FILE.jsonl" in neither
+
+
+def test_verbose_is_offered_only_when_there_is_something_to_list(user_home):
+    """main ended "nothing to mask; nothing to rewrite; --verbose lists them" with nothing to list."""
+    clean = runner.invoke(app, ["protect", "The bread rose well today.", "--rewrite", "none", "--no-tagger"])
+    assert "nothing to mask" in clean.stderr and "--verbose" not in clean.stderr
+    masked = runner.invoke(app, ["protect", "Mail me at ann.lee@mailbox.org", "--rewrite", "none", "--no-tagger"])
+    assert "masked 1 value(s)" in masked.stderr and "--verbose lists them" in " ".join(masked.stderr.split())
+
+
 @pytest.mark.parametrize(
     "post",
     [

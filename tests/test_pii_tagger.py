@@ -184,6 +184,33 @@ def test_a_span_below_its_labels_threshold_is_dropped_and_other_labels_are_kept(
     assert len(PiiTaggerRecognizer(tagger=sure).find(text)) == 2
 
 
+def test_a_name_that_opens_a_salutation_line_is_kept_below_the_name_threshold():
+    """ux19 M6: "Hi Deepak," stayed in clear in an e-mail whose subject line lowered the student's confidence below
+    REAL_NAME's threshold (labelled fake tagger: 0.6 against 0.75). A greeting at a line's start keeps the name from
+    GREETED_FLOOR; a greeting word inside a sentence, a common word ("Liebe Kundin,") or a lower confidence does not."""
+    words = {"Deepak": "REAL_NAME", "Kundin": "REAL_NAME"}
+    fake = LabelledFakeTagger(words, score=0.6, span_thresholds={"REAL_NAME": 0.75})
+    recognizer = PiiTaggerRecognizer(tagger=fake)
+    mail = "Subject: Q3 access\n\nHi Deepak,\n\nplease give me access.\n\nLiebe Kundin,\ndanke."
+    assert [mail[s.start : s.end] for s in recognizer.find_many([mail], languages=[frozenset({"en"})])[0]] == ["Deepak"]
+    prose = "I told him hi Deepak and left."
+    assert recognizer.find_many([prose], languages=[frozenset({"en"})])[0] == []
+    unsure = PiiTaggerRecognizer(tagger=LabelledFakeTagger(words, score=0.4, span_thresholds={"REAL_NAME": 0.75}))
+    assert unsure.find_many([mail], languages=[frozenset({"en"})])[0] == []
+
+
+def test_the_greeted_name_of_ux19s_mail_is_masked_by_the_real_detector():
+    """The shipped detector on the user's e-mail (tagger on): the recipient's name is masked with the signature's."""
+    mail = (
+        "Subject: Q3 access for the new contractor\n\nHi Deepak,\n\nplease give Olusegun Adeyemi read access to the "
+        "staging bucket.\nOur office moved to 221 Baker Street, London NW1 6XE.\n\nThanks,\nMargaret Okafor\n"
+    )
+    names = [
+        mail[s.start : s.end] for s in Detector(build_recognizers(models=True)).detect(mail) if s.type == "REAL_NAME"
+    ]
+    assert names == ["Deepak", "Olusegun Adeyemi", "Margaret Okafor"]
+
+
 def test_a_languages_own_threshold_raises_its_types_for_texts_in_that_language_alone():
     """The card's thresholds by language (`span_thresholds_by_language`) apply to the text's guessed language:
     the same confidence keeps a name in an English text and drops it in a German one; the detector passes its

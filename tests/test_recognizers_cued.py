@@ -14,6 +14,7 @@ from test_recognizers_identity import _growth
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.cued import (
+    CardCodeRecognizer,
     CardDigitsRecognizer,
     DateOfBirthRecognizer,
     DrivingLicenceRecognizer,
@@ -256,6 +257,50 @@ def test_no_card_digits_without_their_cue(text):
     assert _values(CardDigitsRecognizer(), text) == []
 
 
+_CARD = "4929 1234 5678 9015"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4929 1234 5678 9015 exp 09/28 cvv 331",
+        "Visa 4929 1234 5678 9015, valid thru 09/28, CVC: 331",
+        "Meine Karte 4929 1234 5678 9015, gültig bis 09/28, Prüfziffer 331.",
+        "carte 4929 1234 5678 9015, date d'expiration 09/28, cryptogramme 331",
+        "tarjeta 4929 1234 5678 9015, caducidad 09/28, código CVV 331",
+        "carta 4929 1234 5678 9015, scadenza 09/28, codice CVV 331",
+        "kaart 4929 1234 5678 9015, vervaldatum 09/28, CVC 331",
+        "cartão 4929 1234 5678 9015, validade 09/28, código CVV 331",
+    ],
+    ids=["en", "en-thru", "de", "fr", "es", "it", "nl", "pt"],
+)
+def test_a_cards_expiry_and_security_code_after_their_cues_are_masked(text):
+    """ux19 M6: "card <CREDIT_CARD_1> exp 09/28 cvv 331" sent the expiry and the code in clear. The full detector
+    (tagger on, as shipped) masks the expiry as the card and the code as a secret."""
+    found = [(s.text_in(text), s.type) for s in TAGGED.detect(text)]
+    assert found == [(_CARD, "CREDIT_CARD"), ("09/28", "CREDIT_CARD"), ("331", "CREDENTIAL")]
+
+
+def test_a_card_word_is_enough_for_the_expiry_and_the_cue_for_the_code():
+    text = "my card expires 09/28 and the cvv on the back is 413"
+    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [("09/28", "CREDIT_CARD"), ("413", "CREDENTIAL")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The meeting moved to 09/28, see you then.",  # a date without its cue
+        "Room 331 on the third floor.",  # digits without a cue
+        "the report expires 09/28, renew it",  # an expiry with no card near
+        "Reisepass C4F7KX219, gültig bis 08/2031.",  # a passport's expiry
+        "test card 4111 1111 1111 1111 exp 12/34 cvv 123 keeps getting declined",  # a published test card's
+        "Para probar pagos use la tarjeta de prueba 4242 4242 4242 4242, vencimiento 12/34, CVV 123.",
+    ],
+)
+def test_no_card_expiry_or_code_without_their_cue_a_card_or_on_a_test_card(text):
+    assert [s for s in TAGGED.detect(text) if s.type in ("CREDIT_CARD", "CREDENTIAL")] == []
+
+
 @pytest.mark.parametrize(
     ("recognizer", "unit"),
     [
@@ -265,8 +310,9 @@ def test_no_card_digits_without_their_cue(text):
         (WeChatRecognizer(), "微信号是lin_wei88 "),
         (StudentIdRecognizer(), "Matrikel-Nr.: 4521873 "),
         (CardDigitsRecognizer(), "card ending 4242 "),
+        (CardCodeRecognizer(), "card 4929 1234 5678 9015 cvv 331 "),
     ],
-    ids=["nss", "licence", "dob", "wechat", "student", "card"],
+    ids=["nss", "licence", "dob", "wechat", "student", "card", "card-code"],
 )
 def test_many_values_take_work_in_proportion_to_the_text(recognizer, unit):
     """Eight times the text: about eight times the work (checking each span against all kept ones: about 60)."""

@@ -91,7 +91,9 @@ RepliesInput = _input_option("replies")
 
 
 def _one_of(source: str | None, input: str | None, what: str) -> None:
-    if (source is None) == (input is None):
+    if source is not None and input is not None:
+        fail(f"give the {what} as TEXT, FILE or - or as --input FILE.jsonl: one, not both")
+    if source is None and input is None:
         fail(f"give the {what} (TEXT, FILE or -) or --input FILE.jsonl")
 
 
@@ -300,7 +302,8 @@ class _Run:
                 line += f"; {stayed} phrase(s) could not be generalized and stayed, in {texts} of {len(self.stayed)} text(s)"
             if self.unread:
                 line += f"; {self.unread} text(s) not checked: the local rewrite reads English only"
-        return line + ("" if self.verbose or self.explain else "; --verbose lists them")
+        listed = self.masked or self.rewritten or any(self.stayed.values()) or self.rejected or self.unread
+        return line + ("; --verbose lists them" if listed and not (self.verbose or self.explain) else "")
 
 
 @contextlib.contextmanager

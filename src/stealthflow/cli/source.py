@@ -104,7 +104,7 @@ def looks_like_path(value: str) -> bool:
 
 
 def _names_a_folder(value: str) -> bool:
-    if any(c.isspace() for c in value) or len(value) >= 4096:
+    if not value or any(c.isspace() for c in value) or len(value) >= 4096:  # Path("") is the current folder
         return False
     try:
         return Path(value).is_dir()

@@ -48,6 +48,17 @@ def generic_account(name: str) -> bool:
     return name.casefold() in _accounts()
 
 
+@cache
+def _documentation_sites() -> frozenset[str]:
+    return frozenset(name.lower() for name in _reserved()["documentation_sites"])
+
+
+def documentation_host(host: str) -> bool:
+    """Whether `host` is a documentation site's or lies under one ("docs.python.org", "flask.readthedocs.io")."""
+    labels = host.lower().rstrip(".").split(".")
+    return any(".".join(labels[i:]) in _documentation_sites() for i in range(len(labels)))
+
+
 def reserved_host(host: str) -> bool:
     """Whether `host` is a reserved name or lies under one ("events.example.org", "acme.example", "db.test")."""
     labels = host.lower().rstrip(".").split(".")

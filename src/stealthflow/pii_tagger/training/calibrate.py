@@ -64,7 +64,7 @@ class CandidateRecognizer(PiiTaggerRecognizer):
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
         return tagger.tag_many(texts, self.batch_size, bounds, self.threshold)
 
-    def _reaches(self, span: Span, floors: dict[str, float]) -> bool:
+    def _reaches(self, text: str, span: Span, floors: dict[str, float]) -> bool:
         return span.score >= self.threshold - 1e-9
 
 

@@ -19,8 +19,21 @@ RELATIVES_OF_LANGUAGES = one_of(tuple(word for code in OTHERS for word in langua
 _INTRODUCTIONS = one_of(tuple(word for code in COVERED for word in language_file(code)["introductions"]))
 _INTRODUCED_BEFORE = re.compile(rf"(?<!\w)(?i:{_INTRODUCTIONS}|{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
 _REACH = 40  # characters before a name that its cue may take ("o meu nome é", "mon meilleur ami,")
+_GREETINGS = one_of(tuple(word for code in COVERED for word in language_file(code)["greetings"]))
+_GREETING_BEFORE = re.compile(rf"(?:^|\n)[ \t]*(?i:{_GREETINGS})[ \t]+$")
+_GREETING_AFTER = re.compile(r"[ \t]*(?:[,!]|\n|$)")
 
 
 def introduced_before(text: str, start: int) -> bool:
     """Whether text[start:] follows a self-introduction or a relative of any covered language ("Ich heiße |Thomas")."""
     return _INTRODUCED_BEFORE.search(text, max(0, start - _REACH), start) is not None
+
+
+def greeted(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the name a salutation line opens with: a greeting of any covered language at the
+    start of a line (`greetings` of data/languages/<code>.yaml: "Hi |Deepak|,", "Liebe |Anke|"), then a comma, "!" or
+    the line's end."""
+    return (
+        _GREETING_BEFORE.search(text, max(0, start - _REACH), start) is not None
+        and _GREETING_AFTER.match(text, end) is not None
+    )

@@ -51,8 +51,16 @@ class Vocabulary:
     id_names: tuple[str, ...]
 
 
-# read by language.py, structured.py, pipeline/protector.py
-_READ_ELSEWHERE = ("alphabet", "elisions", "function_words", "number_kinds", "number_signs", "capitalises_nouns")
+# read by language.py, structured.py, pipeline/protector.py, introductions.py
+_READ_ELSEWHERE = (
+    "alphabet",
+    "elisions",
+    "function_words",
+    "number_kinds",
+    "number_signs",
+    "capitalises_nouns",
+    "greetings",
+)
 
 
 @cache

@@ -453,13 +453,7 @@ _SECRET_CUE = re.compile(
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
 # passcode is 4471").
 _OTHER_NUMBER = skipping(
-    re.compile(
-        r"\b(?i:(?:"
-        + "|".join(_PUBLIC_CODES)
-        + r")\s+codes?|build|invoice|order|flight|model|serial|version|ticket|case|tracking|parcel|shipment"
-        r"|reference|ref|booking|room|page|chapter|track|bus|route|platform|stop|gate|bay|pier|terminal|stand|table|seat|item|part|issue|exercise|lesson|isbn|sku|extension|(?:meeting|webinar|conference|call|zoom)\s+id|phone|score"
-        r"|postcode|zipcode|lotto|lottery|error|pr|pull\s+request|job|batch|lot)\b"
-    )
+    re.compile(r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|" + _words("other_number_words") + r")\b")
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
