@@ -18,7 +18,7 @@ from typing import ClassVar
 import regex
 
 from stealthflow.pii_tagger.lexicons import given_name
-from stealthflow.placeholders.language import OTHERS, language_file
+from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.public_names import public_name, text_words
@@ -61,6 +61,12 @@ def vocabulary(code: str) -> Vocabulary:
     return Vocabulary(
         code=code, **{key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     )
+
+
+@cache
+def listed(code: str, key: str) -> tuple[str, ...]:
+    """One list of `data/languages/<code>.yaml` (English's too, which holds no whole `Vocabulary`)."""
+    return tuple(language_file(code)[key])
 
 
 def one_of(words: tuple[str, ...], gap: str = _GAP) -> str:
@@ -115,7 +121,7 @@ class LanguageRecognizer(Recognizer):
     def _cue_starts(self) -> WordStarts:
         """Where a cue phrase may start: its first word, and a space or tab after it when more follow (`_GAP`)."""
         starts = set()
-        for phrase in getattr(self.vocab, self.cues):
+        for phrase in listed(self.language, self.cues):
             first, space, _ = phrase.partition(" ")
             starts.update((first + " ", first + "\t") if space else (first,))
         return WordStarts(tuple(sorted(starts)))
@@ -217,18 +223,19 @@ class StreetAddressRecognizer(LanguageRecognizer):
 
 class ConditionRecognizer(LanguageRecognizer):
     """A health condition of the language's list, in a sentence about the writer or their people
-    (a first-person word or possessive: "Tengo diabetes tipo 2", "meine Tochter hat Asthma");
-    "Diabetes ist eine Volkskrankheit" is not about anyone."""
+    (a first-person word or possessive: "Tengo diabetes tipo 2", "meine Tochter hat Asthma", "my chemo schedule");
+    "Diabetes ist eine Volkskrankheit" is not about anyone. Registered for English too (`conditions`,
+    `personal_words` of data/languages/en.yaml)."""
 
     name, type = "condition", "HEALTH"
     cues = "conditions"
 
     def expression(self) -> str:
-        return rf"(?<![\p{{L}}\d])(?P<value>(?i:{one_of(self.vocab.conditions)}))(?![\p{{L}}\d])"
+        return rf"(?<![\p{{L}}\d])(?P<value>(?i:{one_of(listed(self.language, 'conditions'))}))(?![\p{{L}}\d])"
 
     @cached_property
     def personal(self) -> regex.Pattern:
-        return regex.compile(cue_pattern(self.vocab.personal_words))
+        return regex.compile(cue_pattern(listed(self.language, "personal_words")))
 
     def accept(self, match: regex.Match) -> bool:
         text = match.string
@@ -265,3 +272,4 @@ for _code in OTHERS:
         NationalPhoneRecognizer,
     ):
         _kind.for_language(_code)
+ConditionRecognizer.for_language(ENGLISH)
