@@ -27,6 +27,8 @@ def _health(detector: Detector, text: str) -> list[str]:
         ("My sister is pregnant again.", "pregnant"),
         ("Can you add my chemo schedule to the shared calendar?", "chemo"),
         ("Reminder: my chemo schedule changed to Thursdays.", "chemo"),
+        ("Can you check whether his chemo starts on Monday?", "chemo"),  # a third-person possessive: English only
+        ("Her insulin pump needs a new battery.", "insulin pump"),
     ],
 )
 def test_a_writers_or_relatives_condition_is_health_data(tagged_detector, text, condition):
@@ -46,7 +48,7 @@ def test_a_condition_about_no_one_is_left(tagged_detector, text):
     assert _health(tagged_detector, text) == []
 
 
-def test_the_english_condition_recognizer_needs_a_first_person_word_in_the_sentence():
+def test_the_english_condition_recognizer_needs_a_personal_word_in_the_sentence():
     (condition,) = build_recognizers(["condition_en"])
     text = "Insulin prices rose again. My son is on insulin."
     assert [text[s.start : s.end] for s in condition.find(text)] == ["insulin"]

@@ -223,7 +223,8 @@ class StreetAddressRecognizer(LanguageRecognizer):
 
 class ConditionRecognizer(LanguageRecognizer):
     """A health condition of the language's list, in a sentence about the writer or their people
-    (a first-person word or possessive: "Tengo diabetes tipo 2", "meine Tochter hat Asthma", "my chemo schedule");
+    (a first-person word or possessive: "Tengo diabetes tipo 2", "meine Tochter hat Asthma"; in English
+    also a third-person one: "my chemo schedule", "her insulin");
     "Diabetes ist eine Volkskrankheit" is not about anyone. Registered for English too (`conditions`,
     `personal_words` of data/languages/en.yaml: `EnglishConditionRecognizer`)."""
 
@@ -243,7 +244,7 @@ class ConditionRecognizer(LanguageRecognizer):
         end = stop.start() if stop else match.end() + SENTENCE_REACH
         return text_words(text).holds_match(
             self.personal, sentence_start(text, match.start()), end
-        )  # the text's first-person words, found once
+        )  # the text's personal words, found once
 
 
 class EnglishConditionRecognizer(ConditionRecognizer):
