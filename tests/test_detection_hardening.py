@@ -274,7 +274,14 @@ CUE_PIECES = st.sampled_from(
     ["ich", "bin", "Ich", "BIN", "mein", "meine", "Frau", "Katrin", "Diabetes", "asthma", "o", "meu", "pai", "Ana"]
     + ["la", "mia", "madre", "Giulia", "werk", "bij", "Philips", " ", " ", "\t", "  ", ",", ".", "x", "İ", "ß", "9"]
 )
-CUE_RECOGNIZERS = ["introduced_name_de", "relative_name_de", "condition_de", "relative_name_pt", "relative_name_it"]
+CUE_RECOGNIZERS = [
+    "introduced_name_de",
+    "relative_name_de",
+    "condition_de",
+    "condition_en",
+    "relative_name_pt",
+    "relative_name_it",
+]
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
@@ -297,13 +304,14 @@ def test_casefolding_keeps_every_cue_character_the_patterns_match_without_case()
 
     import regex
 
-    from stealthflow.placeholders.language import OTHERS
+    from stealthflow.placeholders.language import ENGLISH, OTHERS
     from stealthflow.placeholders.recognizers.gate import fold
-    from stealthflow.placeholders.recognizers.languages import vocabulary
+    from stealthflow.placeholders.recognizers.languages import listed, vocabulary
 
     everything = "".join(chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF)
     fields = ("introductions", "relatives", "employer_cues", "conditions")
     firsts = {cue.partition(" ")[0] for code in OTHERS for field in fields for cue in getattr(vocabulary(code), field)}
+    firsts |= {cue.partition(" ")[0] for cue in listed(ENGLISH, "conditions")}
     for ch in sorted(set("".join(firsts))):
         for other in regex.findall(f"(?i:{regex.escape(ch)})", everything):
             assert fold(other) == fold(ch) or len(fold(other)) > 1, (ch, other)

@@ -69,14 +69,14 @@ def test_english_sentences_before_a_german_paragraph_are_read_as_english(tmp_pat
 def test_the_tagger_reads_the_english_sentences_with_the_english_student_and_the_german_with_the_multilingual(
     tmp_path, monkeypatch
 ):
-    """The real thing: the shipped students, routed per piece (no fake)."""
+    """The real thing: the shipped students, routed per piece (no fake). "diabetes" is the English condition
+    recognizer's too (condition_en), whose span wins the merge."""
     english = "My friend Tomasz lives in Leeds and has diabetes. He works at Tesco."
     german = "Mein Kollege Lukas Brandt hat seit Jahren Multiple Sklerose. Er arbeitet jetzt bei der Allianz in Köln."
     protector = _protector(tmp_path, monkeypatch, Detector(build_recognizers(models=True)))
     text = english + "\n\n" + GERMAN + german
     protected = protector.protect(text, "s")
     tagged = {text[span.start : span.end]: span.reason for span in protected.spans if span.source == "pii_tagger"}
-    assert tagged["diabetes"].endswith("tagged by pii-tagger-student")
     assert tagged["Tesco"].endswith("tagged by pii-tagger-student")
     assert any("Allianz" in value and reason.endswith("multilingual") for value, reason in tagged.items()), tagged
     assert [
