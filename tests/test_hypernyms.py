@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from stealthflow.anonymize import generalize
 from stealthflow.anonymize.hypernyms import build, kind_of
 
@@ -101,3 +103,28 @@ def test_a_marked_noun_phrase_loses_its_modifiers_when_its_head_is_a_thing():
     assert "the tram" in candidates("I take the 96 tram to work.", "the 96 tram")
     assert "a kettle" in candidates("I bought an electric kettle at the mall.", "an electric kettle", "income")
     assert not generalize.head_alone(*slot("My ER nurse was kind.", "My ER nurse"))  # a person: still the job
+
+
+@pytest.mark.real_model
+def test_a_post_main_left_unprotected_is_protected_by_the_head_of_its_marked_noun_phrase():
+    """The shipped cue tagger and fluency scorer, generalizing only: "my nursing degree" had no candidate on main
+    (b148dac: the post was not protected); the degree without its modifier passes the gate."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.generalize import Generalizer
+    from stealthflow.anonymize.local import LocalAnonymizer
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "Just finished my nursing degree, so relieved."
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert result.cues and not result.unprotected, result
+    assert result.text == "Just finished my degree, so relieved."
+
+
+def test_a_noun_phrase_with_a_possessor_keeps_it():
+    """ "my husband's truck" never -> "my vehicle" or "my truck": the thing would become the author's."""
+    sentence = "The other half goes to tires for my husband's truck."
+    assert not generalize.kind_stand_ins(*slot(sentence, "my husband's truck"))
+    assert not generalize.head_alone(*slot(sentence, "my husband's truck"))
