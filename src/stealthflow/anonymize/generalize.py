@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize import brands, coarser, meaning, person_nouns, places, referents, syntax
+from stealthflow.anonymize import brands, coarser, hypernyms, meaning, person_nouns, places, referents, syntax
 from stealthflow.anonymize.gate import Gate, shipped_gate
 from stealthflow.anonymize.placeholders_kept import hangs_on_a_value, keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -281,6 +281,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         ]
     found = [c for c in found if allowed(c, sentence, start, end, attribute, where)]
     found.extend(brand_stand_ins(sentence, start, end))
+    found.extend(kind_stand_ins(sentence, start, end, where) + head_alone(sentence, start, end, where))
     prep = where.prep + " " if where.prep else ""
     stand = stand_ins(sentence, start, end, attribute, where)
     if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
@@ -330,6 +331,53 @@ def brand_stand_ins(sentence: str, start: int, end: int) -> list[str]:
         return []
     lead, phrase, tail = found
     return [agreeing(lead, sentence[start + len(lead) : end], phrase) + phrase + tail]
+
+
+#: a possessor inside a noun phrase ("my husband's truck"): the phrase without it says the thing is someone else's
+#: (the engineer's reading of the 37 new edits on blind sets n and o: "my husband's truck" -> "my vehicle", 1 of 37)
+_POSSESSOR = re.compile(r"\w['’]s?\s+\w")
+
+
+def kind_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot) -> list[str]:
+    """The everyday kind of a marked common noun (`hypernyms.kind_of`, WordNet) in its slot: the whole noun phrase
+    behind its preposition and determiner ("a kayak" -> "a boat", "the cicadas" -> "the insects", "cicadas" ->
+    "insects"), or the noun alone when the mark is its head and an "a"/"an" before it still agrees ("[kayak]" of "a
+    kayak" -> "boat"). None for a name, a number or an adjective."""
+    phrase = sentence[start:end]
+    if where.kind not in {"nominal", "adverbial"} or where.name or not where.head or _POSSESSOR.search(phrase):
+        return []
+    kind = hypernyms.kind_of(where.head)
+    if kind is None:
+        return []
+    noun = plural(kind) if where.plural else kind
+    if phrase.casefold() == where.head:  # the mark is the noun alone
+        article = _CLOSING_ARTICLE.search(sentence[:start])
+        return [noun] if article is None or article_for(noun) == article.group(1).casefold() else []
+    if not where.opens:
+        return []
+    prep = where.prep + " " if where.prep else ""
+    if where.det:
+        return [prep + with_article(where.det, noun)]
+    return [prep + noun] if where.plural else []
+
+
+def head_alone(sentence: str, start: int, end: int, where: syntax.Slot) -> list[str]:
+    """A marked noun phrase without the words between its determiner and its head, when the head names no person and
+    no group (`person_nouns.thing_noun`), behind a determiner or as a plural: "the 96 tram" -> "the tram", "my Revit
+    licence" -> "my licence", "an electric kettle" -> "a kettle"; "my ER nurse" never -> "my nurse" (a person)."""
+    phrase = sentence[start:end]
+    if where.kind not in {"nominal", "adverbial"} or not where.opens or not where.head or where.name:
+        return []
+    if _POSSESSOR.search(phrase):
+        return []
+    head = re.search(rf"\b{re.escape(where.head)}$", phrase, re.IGNORECASE)
+    lead = (where.prep + " " if where.prep else "") + (where.det + " " if where.det else "")
+    if head is None or not person_nouns.thing_noun(where.head) or not (where.det or where.plural):
+        return []
+    if not phrase.casefold().startswith(lead.casefold()) or not phrase[len(lead) : head.start()].strip():
+        return []  # no word between the determiner and the head
+    det = with_article(where.det, head.group()).rsplit(" ", 1)[0] + " " if where.det else ""
+    return [phrase[: len(lead) - len(where.det + " " if where.det else "")] + det + head.group()]
 
 
 #: what a generic stand-in replaces (`slot_kind`)

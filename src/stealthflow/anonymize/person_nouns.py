@@ -133,7 +133,7 @@ def _things() -> frozenset[str]:
     return data_words(f"generalize/{THING_NOUNS}")
 
 
-def _forms(word: str) -> set[str]:
+def singulars(word: str) -> set[str]:
     """`word` and the singulars WordNet's detachment rules read back from it ("sisters", "bosses", "nannies",
     "women")."""
     word = word.casefold()
@@ -147,13 +147,13 @@ def _forms(word: str) -> set[str]:
 
 def person_noun(word: str) -> bool:
     """`word` names a person or a group of people, in the singular or a plural ("sisters", "nannies", "women")."""
-    return bool(_forms(word) & _people())
+    return bool(singulars(word) & _people())
 
 
 def thing_noun(word: str) -> bool:
     """`word` is known to name no person and no group, in the singular or a plural ("rent", "pumps"); not a word no
     list holds ("coworker", "bestie", "bf"), nor one that is also a person's plural ("kids", not "ki")."""
-    return bool(_forms(word) & _things()) and not person_noun(word)
+    return bool(singulars(word) & _things()) and not person_noun(word)
 
 
 def someone(token: Token) -> bool:

@@ -307,6 +307,17 @@ _noun_list(
 )
 
 
+@tagger_app.command("hypernyms")
+def hypernym_table(
+    wordnet: _wordnet_dir("data.noun, index.noun and cntlist.rev"),
+    out: Annotated[Path, typer.Option("--out", help="the table to write")] = Path("data/generalize/hypernyms.tsv"),
+) -> None:
+    """Rebuild the table of everyday kinds of common nouns ("cicada" -> "insect"): truthful coarser words for a marked noun."""
+    from stealthflow.anonymize import hypernyms
+
+    _rebuild(lambda: hypernyms.write(hypernyms.build(wordnet), out), out, "nouns")
+
+
 @tagger_app.command("common-words")
 def common_words(
     wordnet: _wordnet_dir("data.* and *.exc"),
