@@ -53,6 +53,16 @@ def test_an_edit_must_clear_the_hard_floor_of_its_kind_and_never_end_the_sentenc
     assert clears_floors("Where is it from?", "Where is that from?", 1.0)  # it already did
 
 
+def test_the_stand_in_floor_passes_readers_accepted_stand_ins_under_the_old_floor_and_refuses_a_broken_one():
+    # reader seeds 23 and 10 (benchmarks/stand_in_floor.py), each with the embedded model's fluency score measured there
+    guy = "My wife does the accounts, I do the stocking and the arguments with the beer delivery guy."
+    assert clears_floors(guy, guy.replace("guy", "person"), -0.151)  # both readers: fluent and faithful
+    lola = "Only day I can sit without someone calling 'Lola, the baby'."
+    assert clears_floors(lola, lola.replace("Lola", "grandma"), -0.059)  # fluent and faithful
+    # "Hurts." loses what hurts (the reader's note); the gate's chance alone passed it (0.26)
+    assert not clears_floors("With my salary the tax bracket hurts, 42 percent. ", "Hurts. ", -1.698)
+
+
 def test_an_edit_that_leaves_a_clause_open_is_never_accepted():
     # seed 23's "mi accent slip out when.": a word that needs one after it (data/generalize/open_ends.txt)
     assert not clears_floors("Mi accent slip out when mi vex.", "Mi accent slip out when.", 1.0)
@@ -159,6 +169,23 @@ def test_real_model_the_shipped_gate_tells_a_kept_edit_from_a_broken_one():
     fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
     chances = gate.chances(pairs, fluency)
     assert [c >= gate.threshold for c in chances] == [True, False, True, False]
+
+
+@pytest.mark.real_model
+def test_real_model_the_stand_in_floor_keeps_a_stand_in_readers_accepted_and_refuses_one_they_rejected():
+    """Stand-ins of reader seeds 23 and 10 (`benchmarks/stand_in_floor.py`) that the gate's chance passes: the first
+    scored under the old floor 0 and readers accepted it, the second is a fragment a reader rejected."""
+    from stealthflow.anonymize.gate import shipped_gate
+    from stealthflow.utility.fluency import shared_scorer
+
+    guy = "My wife does the accounts, I do the stocking and the arguments with the beer delivery guy."
+    salary = "With my salary the tax bracket hurts, 42 percent. "  # the reader file's line, its trailing space too
+    pairs = [(guy, guy.replace("guy", "person")), (salary, "Hurts. ")]
+    fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
+    assert fluency[0].score < 0.0  # the old floor refused it
+    verdicts = shipped_gate().verdicts(pairs, fluency)
+    assert all(chance >= shipped_gate().threshold for chance, _ in verdicts)  # the floor decides, not the chance
+    assert [accepted for _, accepted in verdicts] == [True, False]
 
 
 @pytest.mark.real_model

@@ -27,10 +27,10 @@ def near(texts):  # FAKE sentence vectors: every text the same, so every candida
     [
         (-9.0, 0.0, "gate probability under the threshold"),  # every edit reads badly
         (
-            -0.5,
-            -1.0,
+            -2.0,
+            -2.5,
             "a hard floor of gate.py",
-        ),  # the gate passes "here" (0.62), its fluency is under the stand-in floor
+        ),  # the gate passes "here" (0.62), its fluency is under the stand-in floor (-1.65)
         (0.8, 0.0, "accepted on replay"),
     ],
 )
