@@ -53,16 +53,20 @@ def _documentation_sites() -> frozenset[str]:
     return frozenset(name.lower() for name in _reserved()["documentation_sites"])
 
 
+def _under(host: str, names: frozenset[str]) -> bool:
+    """Whether `host` is one of `names` or lies under one."""
+    labels = host.lower().rstrip(".").split(".")
+    return any(".".join(labels[i:]) in names for i in range(len(labels)))
+
+
 def documentation_host(host: str) -> bool:
     """Whether `host` is a documentation site's or lies under one ("docs.python.org", "flask.readthedocs.io")."""
-    labels = host.lower().rstrip(".").split(".")
-    return any(".".join(labels[i:]) in _documentation_sites() for i in range(len(labels)))
+    return _under(host, _documentation_sites())
 
 
 def reserved_host(host: str) -> bool:
     """Whether `host` is a reserved name or lies under one ("events.example.org", "acme.example", "db.test")."""
-    labels = host.lower().rstrip(".").split(".")
-    return any(".".join(labels[i:]) in _domains() for i in range(len(labels)))
+    return _under(host, _domains())
 
 
 def reserved_ip(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:

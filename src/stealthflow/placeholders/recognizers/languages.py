@@ -46,8 +46,6 @@ class Vocabulary:
     postcode: str
     unit_words: tuple[str, ...]
     company_forms: tuple[str, ...]
-    conditions: tuple[str, ...]
-    personal_words: tuple[str, ...]
     id_names: tuple[str, ...]
 
 
@@ -60,6 +58,8 @@ _READ_ELSEWHERE = (
     "number_signs",
     "capitalises_nouns",
     "greetings",
+    "conditions",  # and these two by `listed` (ConditionRecognizer), English's too
+    "personal_words",
 )
 
 
