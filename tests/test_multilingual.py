@@ -418,6 +418,27 @@ def test_a_writers_pregnancy_is_health_data_in_the_six_languages(detector, text,
 
 
 @pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [  # each in clear before the six languages' conditions held treatments and medicines, personal_words third-person
+        # words and first-person verbs, employer_cues more ways of saying where one works (data/languages/<code>.yaml)
+        ("Mein Vater bekommt seit März Chemotherapie.", "Chemotherapie", "HEALTH"),
+        ("Il a eu un pontage l'an dernier.", "pontage", "HEALTH"),  # a third-person word
+        ("Mi abuela usa un audífono desde hace años.", "audífono", "HEALTH"),
+        ("Mia madre ha la cataratta e la operano a maggio.", "cataratta", "HEALTH"),
+        ("Hij gebruikt oxazepam om te slapen.", "oxazepam", "HEALTH"),
+        ("Ela faz hemodiálise três vezes por semana.", "hemodiálise", "HEALTH"),
+        ("Meine Schwester macht eine Ausbildung bei Bosch.", "Bosch", "EMPLOYER"),
+        ("Lavoro in Ducati da tre anni.", "Ducati", "EMPLOYER"),
+        ("Llevo nueve años de cajera en Mercadona.", "Mercadona", "EMPLOYER"),
+        ("Hij is ontslagen bij Tata Steel.", "Tata Steel", "EMPLOYER"),
+        ("Meu irmão entrou no Nubank em março.", "Nubank", "EMPLOYER"),
+    ],
+)
+def test_treatments_and_employers_of_the_six_languages_are_masked(detector, text, value, kind):
+    assert (value, kind) in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it
@@ -425,6 +446,8 @@ def test_a_writers_pregnancy_is_health_data_in_the_six_languages(detector, text,
         "La rue de Rivoli est fermée à la circulation tous les dimanches.",  # a street without a house number
         "On se retrouve à 20h place de la République ?",  # a time is no house number
         "Trabajo en Buenos Aires desde hace dos años y me encanta.",  # a famous place is no employer
+        "La chemioterapia è un tema delicato.",  # a treatment about no one
+        "Die Dialyse ist eine Belastung für viele Patienten.",
     ],
 )
 def test_what_is_no_ones_data_is_left(detector, text):
