@@ -7,6 +7,7 @@ value counts).
     python benchmarks/pii_registers.py benchmarks/data/pii-heldout/pii_languages.jsonl --by lang
     python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
     python benchmarks/pii_registers.py FILE --session   # the texts in one session: values masked again too
+    python benchmarks/pii_registers.py FILE --by lang --types   # and per type: found, right, clean texts flagged
 
 A masked span is right when it overlaps an annotated value (any type: the issue's "precision on
 personal data"); "typed" precision also asks for the annotated type. Recall counts an annotated value
@@ -63,6 +64,7 @@ def gold_spans(row: dict) -> list[Span]:
 
 def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
     found, total, right, typed, predicted, unasked = Counter(), Counter(), 0, 0, 0, Unasked()
+    kept, kept_right, flagged = Counter(), Counter(), Counter()  # per predicted type
     for row, spans in zip(rows, predictions, strict=True):
         gold = gold_spans(row)
         for span in gold:
@@ -71,6 +73,11 @@ def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
         predicted += len(spans)
         right += sum(overlaps(span, gold) for span in spans)
         typed += sum(overlaps(span, gold, typed=True) for span in spans)
+        for span in spans:
+            kept[span[2]] += 1
+            kept_right[span[2]] += overlaps(span, gold)
+        if not gold:
+            flagged.update({span[2] for span in spans})
         unasked.add(row["text"], gold, spans)
     return {
         "texts": len(rows),
@@ -79,6 +86,8 @@ def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
         "typed_precision": round(typed / predicted, 3) if predicted else None,
         "recall": round(sum(found.values()) / sum(total.values()), 3) if total else None,
         "recall_by_type": {kind: f"{found[kind]}/{total[kind]}" for kind in sorted(total)},
+        "precision_by_type": {kind: f"{kept_right[kind]}/{kept[kind]}" for kind in sorted(kept)},
+        "flagged_by_type": {kind: flagged[kind] for kind in sorted(flagged)},
         **unasked.figures(),
     }
 
@@ -95,6 +104,24 @@ def table(results: dict[str, dict]) -> str:
             f"| {group} | {r['texts']} | {r['values']} | {precision} | {typed} | {recall} | "
             f"{r['flagged_without_pii']} | {100 * r['chars_masked_outside']:.2f} % |"
         )
+    return "\n".join(lines)
+
+
+def type_table(results: dict[str, dict]) -> str:
+    """Per type and group: values found of those annotated, spans right of those masked (overlapping a value of any
+    type), texts without PII given a span of the type."""
+    groups = list(results)
+    kinds = sorted(
+        {kind for r in results.values() for key in ("recall_by_type", "precision_by_type") for kind in r[key]}
+    )
+    lines = ["| type | " + " | ".join(groups) + " |", "|---|" + "---|" * len(groups)]
+    for kind in kinds:
+        cells = (
+            f"{r['recall_by_type'].get(kind, '–')} · {r['precision_by_type'].get(kind, '–')} · "
+            f"{r['flagged_by_type'].get(kind, 0)}"
+            for r in results.values()
+        )
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -117,6 +144,9 @@ def main() -> None:
     parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
+    parser.add_argument(
+        "--types", action="store_true", help="also a table per type: found/annotated · right/masked · clean flagged"
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
     detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
@@ -132,6 +162,9 @@ def main() -> None:
     if args.misses:
         print_misses(rows, predictions, lambda row: row.get(args.by))
     print(table(results))
+    if args.types:
+        print("\nPer type: values found / annotated · spans right / masked · texts without PII flagged\n")
+        print(type_table(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 
