@@ -1,5 +1,6 @@
 """The word lists of the PII tagger's filters and the context recognizers, from data/pii-tagger/lexicons.yaml
-(each defined there once, compiled here at load), and the name lexicon shipped beside the tagger's weights.
+(each defined there once, compiled here at load), the conditions and medicines the tagger learnt (English's health
+vocabulary is data/languages/en.yaml's), and the name lexicon shipped beside the tagger's weights.
 
 A list compiles to a regex alternation: each entry matched whole and case-insensitively by the
 pattern that holds it, a space as any run of spaces, an entry ending in "*" as the word's stem. A list
