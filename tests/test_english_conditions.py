@@ -42,10 +42,24 @@ def test_a_writers_or_relatives_condition_is_health_data(tagged_detector, text, 
         "Pregnancy rates in the UK have fallen for a decade.",
         "Chemo is expensive in general.",
         "Statins are cheap and widely used.",
+        "Chemo is expensive in general, I read.",  # issue 48: "I" opens a report of what the writer read
+        "I've heard statins are cheap.",
     ],
 )
 def test_a_condition_about_no_one_is_left(tagged_detector, text):
     assert _health(tagged_detector, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("I read that my chemo starts on Monday.", "chemo"),
+        ("I heard chemo is hard, and I start it next week.", "chemo"),
+    ],
+)
+def test_a_report_of_what_the_writer_read_leaves_their_own_condition_masked(text, condition):
+    (recognizer,) = build_recognizers(["condition_en"])
+    assert [text[s.start : s.end] for s in recognizer.find(text)] == [condition]
 
 
 def test_the_english_condition_recognizer_needs_a_personal_word_in_the_sentence():

@@ -254,6 +254,36 @@ def test_a_documentation_sites_pages_are_not_masked_and_a_persons_site_is(text, 
     assert [s.text_in(text) for s in found if s.type == "URL"] == masked
 
 
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("Upgrading to https://github.com/simonw/llm/releases/tag/v1.2.3 fixed it.", []),
+        ("the bug is https://github.com/request/request/issues/3142", []),
+        ("fixed in https://gitlab.com/gitlab-org/cli/-/releases/v1.40.0", []),
+        ("tarball: https://github.com/owner/tool/archive/refs/tags/v2.0.tar.gz", []),
+        (
+            "My first release is out: https://github.com/annaleeb/tidyfeed/releases/tag/v0.1.0",
+            ["https://github.com/annaleeb/tidyfeed/releases/tag/v0.1.0"],
+        ),
+        (
+            "Mein Release: https://github.com/annaleeb/tidyfeed/releases",
+            ["https://github.com/annaleeb/tidyfeed/releases"],
+        ),
+        ("profile https://github.com/annaleeb", ["https://github.com/annaleeb"]),
+        ("see github.com/annaleeb/tidyfeed/blob/main/app.py", ["github.com/annaleeb/tidyfeed/blob/main/app.py"]),
+        ("a mirror at https://annalee.dev/releases/tag/v1", ["https://annalee.dev/releases/tag/v1"]),
+    ],
+)
+def test_a_forges_page_of_published_software_is_masked_only_where_the_writer_owns_it(text, masked):
+    """Issue 48: a GitHub release URL was masked as URL. A code forge's release, tag, archive, issue or pull request
+    page names public software (`code_forges` of data/reserved_values.yaml), unless its sentence makes it the
+    writer's own; a profile, a repository's other pages and other sites' paths stay masked. The real detector."""
+    from stealthflow.placeholders.detector import Detector
+
+    found = Detector(build_recognizers(models=True)).detect(text)
+    assert [s.text_in(text) for s in found if s.type in ("URL", "USERNAME")] == masked
+
+
 def test_a_numbered_paragraph_is_no_secret():
     """ux19 L10: "Paragraph 4242." in a long diary was masked as CREDENTIAL (the tagger's guess, kept as a bare
     secret); a part of a document names the number (`other_number_words` of data/secret_words.yaml)."""

@@ -96,6 +96,18 @@ def test_specific_values_are_still_masked_in_later_texts_without_their_context(t
     assert later.text == "so <PASSWORD_1> and <CREDIT_CARD_1> and <EMAIL_1> again"
 
 
+def test_a_card_expiry_is_not_masked_again_as_the_card_in_a_later_text(tmp_path, monkeypatch):
+    """Issue 48: "09/28", masked as the card beside it, was masked again in a later text wherever the date stood; the
+    card's number still is."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = protector.protect("My card is 4716 2830 5914 4476 exp 09/28.", "s")
+    assert first.text == "My card is <CREDIT_CARD_1> exp <CREDIT_CARD_2>."
+    later = protector.protect("The release is planned for 09/28; the card was 4716283059144476.", "s")
+    assert later.text == "The release is planned for 09/28; the card was <CREDIT_CARD_1>."
+    assert not specific("09/28", "CREDIT_CARD") and not specific("09/2028", "CREDIT_CARD")
+    assert specific("4716 2830 5914 4476", "CREDIT_CARD") and specific("09/28")
+
+
 @pytest.mark.parametrize(
     "value",
     [

@@ -61,6 +61,22 @@ def test_a_session_of_more_than_a_thousand_values_of_one_type_restores(tmp_path,
     protector.close()
 
 
+def test_a_digester_reads_the_key_once_and_digests_per_scope(vault, monkeypatch):
+    """`Vault.digester` reads the vault's key once; the function it returns queries nothing, digests the same data
+    alike, and another scope (or the same data under another vault's key) gives another digest."""
+    import hashlib
+
+    reads = []
+    refresh = vault._refresh_keys
+    monkeypatch.setattr(vault, "_refresh_keys", lambda: reads.append(1) or refresh())
+    digest = vault.digester("memory input line\x00ann")
+    assert [digest("call 0151 2345 6789") for _ in range(3)] == [digest("call 0151 2345 6789")] * 3
+    assert len(reads) == 1
+    assert digest("call 0151 2345 6789") != vault.digester("memory input line\x00bob")("call 0151 2345 6789")
+    assert digest("call 0151 2345 6789") != hashlib.sha256(b"call 0151 2345 6789").hexdigest()
+    assert vault.input_digester("ann", "s1")("call") == vault.digester("protect input\x00ann\x00s1")("call")[:32]
+
+
 def test_truncated_hmac_collisions_are_lengthened(vault, monkeypatch):
     original = Vault._mac  # every value's full token is the same: truncations always collide
     monkeypatch.setattr(

@@ -18,6 +18,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from stealthflow.anonymize import person_nouns, syntax
+from stealthflow.sentence_ends import sentence_ends, words_end
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -97,11 +98,22 @@ def leaves_reference(sentence: str, start: int, end: int, following: str = "") -
     (one printed as judged, "Flood, I drive through there", is now reported, not printed); of the 433 both judged
     fluent and faithful, 3 ("My cousins are out there", "his mom and ... live there", "Protest again tonight.
     Locals don't want us there": the place stays, reported), one of them printed before. On the judged rewrites
-    themselves it flags 7 of the 189 and 3 of the 433. Clue-free posts of blind sets h-n: none of 1 268 changes."""
-    after = next(iter(syntax.parse(following.lstrip()).sents), None) if following.strip() else None
-    doc = syntax.parse(sentence + (" " + after.text if after is not None else ""))
+    themselves it flags 7 of the 189 and 3 of the 433. Clue-free posts of blind sets h-n: none of 1 268 changes.
+    The next sentence is cut where `sentence_ends` ends it (as `generalize.sentence_bounds`), so only the sentence and
+    it are parsed, not the rest of the post once per sentence: on every noun chunk of the 320 posts of
+    benchmarks/data/rewrite-heldout (2 014 calls) the answer is the spaCy sentence's in each, parsing CPU 16.1 -> 10.5 s
+    (each call parsed afresh)."""
+    after = _next_sentence(following)
+    doc = syntax.parse(sentence + (" " + after if after else ""))
     span = doc.char_span(start, end, alignment_mode="expand")
     return span is not None and len(span) > 0 and refers_back(span)
+
+
+def _next_sentence(following: str) -> str:
+    """The first sentence of `following` (its white space before and after left out), "" if it holds none."""
+    following = following.lstrip()
+    end = next(sentence_ends(following, abbreviations_end=False), None)
+    return following[: words_end(end) if end else len(following)].rstrip()
 
 
 def refers_back(removed: Span) -> bool:

@@ -224,9 +224,7 @@ def run_job(
     blocks = plan_blocks(files, job.block_bytes)
     out = JobOutput(output, job.describe(vault.id, file_identity(files), settings))
     merged = merge_shards(out.shards, vault, settings.protect)  # what a killed run issued
-    changed = changed_blocks(
-        blocks, out, job, lambda text: vault.input_digest(settings.protect.user, job.session, text)
-    )
+    changed = changed_blocks(blocks, out, job, vault.input_digester(settings.protect.user, job.session))
     out.forget(changed)
     todo = [block for block in blocks if block.id not in out.done]
     progress = Progress(len(todo), sum(block.size for block in todo))

@@ -107,13 +107,12 @@ class Detect:
         results = each_alone(lambda ats: self.protector.protect_many([texts[at] for at in ats], self.session), todo)
         metas: list[str | None] = [None] * len(texts)
         out = [None] * len(texts)
+        digest = self.protector.input_digester(self.session)
         for at, result in zip(todo, results, strict=True):
             if isinstance(result, Failed):
                 errors[at] = str(result)
                 continue
-            row = protected_row(
-                "", self.session, self.vault_id, result, self.protector.input_digest(self.session, texts[at])
-            )
+            row = protected_row("", self.session, self.vault_id, result, digest(texts[at]))
             out[at] = row.pop("text")
             del row["id"]
             metas[at] = json.dumps(row, ensure_ascii=False)

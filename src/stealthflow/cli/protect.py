@@ -226,8 +226,9 @@ class _Run:
 
         protected = self.protector.protect_many([item.text for item in items], session)
         vault = self.protector.vault.id
+        digest = self.protector.input_digester(session)
         rows = [
-            protected_row(item.id, session, vault, p, self.protector.input_digest(session, item.text))
+            protected_row(item.id, session, vault, p, digest(item.text))
             for item, p in zip(items, protected, strict=True)
         ]
         if self.rewriter is not None:
@@ -398,7 +399,7 @@ def _protect_records(
     to_file = output not in (None, "-")
     done = set()
     if finished:
-        done, changed = resume(Path(output), finished, records, lambda text: run.protector.input_digest(session, text))
+        done, changed = resume(Path(output), finished, records, run.protector.input_digester(session))
         console.print(f"resuming: {len(done)} of {len(records)} already in {output}", highlight=False)
         if changed:
             console.print(

@@ -134,10 +134,10 @@ class MemoryStore:
         self._matrices: dict[str, _UserMatrix] = {}
         self._rekey_legacy_lines()
 
-    def _line_digest(self, user: str, line: str) -> str:
+    def _line_digester(self, user: str) -> Callable[[str], str]:
         """The stored form of an input line's digest: keyed with the vault key, for this user's scope only."""
-        return self.protector.vault.digest(
-            f"memory input line\x00{self.protector.config.user}\x00{vault_session(user)}", line
+        return self.protector.vault.digester(
+            f"memory input line\x00{self.protector.config.user}\x00{vault_session(user)}"
         )
 
     def _rekey_legacy_lines(self) -> None:
@@ -159,9 +159,10 @@ class MemoryStore:
                 rows = self._db.execute(
                     f"SELECT line, user, memory_id FROM {LEGACY_LINES} JOIN memories ON memories.id = memory_id"
                 ).fetchall()
+                digesters = {user: self._line_digester(user) for user in {user for _, user, _ in rows}}
                 self._db.executemany(
                     "INSERT OR REPLACE INTO line_digests (line, memory_id) VALUES (?, ?)",
-                    [(self._line_digest(user, line), memory_id) for line, user, memory_id in rows],
+                    [(digesters[user](line), memory_id) for line, user, memory_id in rows],
                 )
                 self._db.execute(f"DROP TABLE {LEGACY_LINES}")
                 self._db.execute("COMMIT")
@@ -212,9 +213,10 @@ class MemoryStore:
                     for r, m, v in zip(redacted, stored_metadata, vectors, strict=True)
                 ]
                 if lines:
+                    digest = self._line_digester(user)
                     self._db.executemany(
                         "INSERT OR REPLACE INTO line_digests (line, memory_id) VALUES (?, ?)",
-                        [(self._line_digest(user, line), i) for line, i in zip(lines, ids, strict=True)],
+                        [(digest(line), i) for line, i in zip(lines, ids, strict=True)],
                     )
                 self._db.execute("COMMIT")
             except BaseException:
@@ -235,7 +237,8 @@ class MemoryStore:
                     "SELECT line FROM line_digests JOIN memories ON memories.id = line_digests.memory_id"
                 )
             }
-        return {(user, line) for user, line in lines if self._line_digest(user, line) in stored}
+        digesters = {user: self._line_digester(user) for user in {user for user, _ in lines}}
+        return {(user, line) for user, line in lines if digesters[user](line) in stored}
 
     # -- PACK -----------------------------------------------------------------------------
     def _matrix(self, user: str) -> _UserMatrix:

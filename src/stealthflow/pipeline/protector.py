@@ -175,9 +175,9 @@ class Protector:
     def protect(self, text: str, session: str) -> Protected:
         return self.protect_many([text], session)[0]
 
-    def input_digest(self, session: str, text: str) -> str:
-        """The keyed digest of an input `text` that its protected row records (`Vault.input_digest`)."""
-        return self.vault.input_digest(self.config.user, session, text)
+    def input_digester(self, session: str) -> Callable[[str], str]:
+        """The keyed digest of an input text that its protected row records (`Vault.input_digester`)."""
+        return self.vault.input_digester(self.config.user, session)
 
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
         if self.detector is None:

@@ -74,7 +74,7 @@ def other_sessions(records: list[Record], session: str) -> list[str]:
 
 def protected_row(record_id: str, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
     """The row `protect -i` writes for a `Protected`: `{id, session, vault[, input], text, spans, language[,
-    warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digest`), for `resume`."""
+    warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digester`), for `resume`."""
     row = {
         "id": record_id,
         "session": session,

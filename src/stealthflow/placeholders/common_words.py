@@ -6,7 +6,7 @@ person's name, and wrong for a word of the language: a false alarm ("the" taken 
 condition) would then be masked in every later text of the session. So a value is found again
 only when it is specific:
 - it holds digits or symbols (an email, a phone or card number, a key, a street address) and at
-  least `MIN_SYMBOLIC` letters and digits;
+  least `MIN_SYMBOLIC` letters and digits; a payment card's, only its number (`MIN_CARD_DIGITS`), not its expiry;
 - or, written in words, one of its words is not a common word of English and has at least
   `MIN_LETTERS` letters ("Okafor", "Ozempic", "Priya Raghunathan"; not "the", "art", "nostalgia",
   "haha", "late-night"), or it is a name of several words each capitalised ("John Smith", "New York").
@@ -77,6 +77,9 @@ LANGUAGE_COMMON = "languages/common-{code}.txt"  # its words at `COMMON_ZIPF` or
 COMMON_ZIPF = 5.5
 MIN_LETTERS = 3  # a one-word value shorter than this ("Jo", "Al") is no more specific than a word
 MIN_SYMBOLIC = 4  # letters and digits of a value with digits or symbols ("$100", "2.5" are not specific)
+# A payment card's value is specific as its number (13 to 19 digits): its expiry, masked as the card beside it ("card
+# 4539 ... exp 09/28": cued.py's card_expiry), is a date any later text may hold ("the release is planned for 09/28").
+CARD, MIN_CARD_DIGITS = "CREDIT_CARD", 13
 
 _LETTERS = re.compile(r"[^\W\d_]+")
 _WORDS = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*")  # a word, hyphenated or with an apostrophe: "late-night", "ain't"
@@ -96,6 +99,8 @@ def specific(value: str, type: str | None = None, code: str | None = ENGLISH, as
     (see the module; None: a language the recognizers do not cover, judged as English); with no type, judged as
     strictly as a type can be (frequent words are not common); `as_name`: the occurrence is written as a name
     (`common_in_language`)."""
+    if type == CARD:
+        return sum(char.isdigit() for char in value) >= MIN_CARD_DIGITS
     if not _WORDISH.fullmatch(value):
         return sum(char.isalnum() for char in value) >= MIN_SYMBOLIC
     words = [word for word in _WORDS.findall(value) if not function_word(word)]

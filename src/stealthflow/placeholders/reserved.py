@@ -53,6 +53,27 @@ def _documentation_sites() -> frozenset[str]:
     return frozenset(name.lower() for name in _reserved()["documentation_sites"])
 
 
+@cache
+def _forges() -> dict[str, frozenset[str]]:
+    return {key: frozenset(entry.lower() for entry in entries) for key, entries in _reserved()["code_forges"].items()}
+
+
+def forge_owner_words() -> frozenset[str]:
+    """The words that make a code forge's page the writer's own ("my", "unser": `owner_words` of `code_forges`)."""
+    return _forges()["owner_words"]
+
+
+def published_software_page(host: str, path: str) -> bool:
+    """Whether `host` + `path` is a code forge's page of published software: a release, tag, archive, issue or pull
+    request of a repository ("github.com" + "/simonw/llm/releases/tag/v1.2.3"; `code_forges`)."""
+    if host.lower() not in _forges()["hosts"]:
+        return False
+    segments = [segment for segment in path.split("/") if segment]
+    if segments[2:3] == ["-"]:  # GitLab: "/owner/repo/-/releases"
+        del segments[2]
+    return len(segments) > 2 and segments[2].lower() in _forges()["sections"]
+
+
 def _under(host: str, names: frozenset[str]) -> bool:
     """Whether `host` is one of `names` or lies under one."""
     labels = host.lower().rstrip(".").split(".")

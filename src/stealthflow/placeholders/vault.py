@@ -177,13 +177,13 @@ class Vault:
     def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
         return hmac.new((keys or self._keys).hmac, "\x00".join(parts).encode(), hashlib.sha256).hexdigest()
 
-    def digest(self, scope: str, data: str) -> str:
-        """A digest of `data` that only this vault's key makes (HMAC under a key derived from the vault key for
-        `scope`): another store keeps it to know `data` again, and the digest alone neither confirms nor gives away
-        a guess of `data`."""
+    def digester(self, scope: str) -> Callable[[str], str]:
+        """The digest of data for `scope` that only this vault's key makes (HMAC under a key derived from the vault key
+        for `scope`): another store keeps it to know the data again, and the digest alone neither confirms nor gives
+        away a guess of the data. The key is read once, here; the function returned reads nothing."""
         self._refresh_keys()
         key = hmac.new(self._keys.hmac, f"stealthflow derived key\x00{scope}".encode(), hashlib.sha256).digest()
-        return hmac.new(key, data.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+        return lambda data: hmac.new(key, data.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
 
     def _key_check(self, vault_id: str | None, keys: VaultKeys | None = None) -> str:
         # Vaults from before identities were added checked the key alone; they get an id on open.
@@ -298,10 +298,11 @@ class Vault:
         """Proof of this vault's key that holds no key material (`same_key` checks it elsewhere)."""
         return self._key_check(self.id)
 
-    def input_digest(self, user: str, session: str, text: str) -> str:
-        """A keyed digest of a text protected for `session`, written beside its protected row so a resumed run knows
+    def input_digester(self, user: str, session: str) -> Callable[[str], str]:
+        """The keyed digest of a text protected for `session`, written beside its protected row so a resumed run knows
         the row's input is unchanged: without the vault's key it cannot be checked against a guess of the text."""
-        return self.digest(f"protect input\x00{user}\x00{session}", text)[:32]
+        digest = self.digester(f"protect input\x00{user}\x00{session}")
+        return lambda text: digest(text)[:32]
 
     def same_key(self, vault_id: str, check: str) -> bool:
         """Whether this vault's key is the one of the vault `vault_id` whose `key_check` is `check`."""

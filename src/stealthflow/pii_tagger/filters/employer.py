@@ -6,6 +6,7 @@ import re
 
 from stealthflow.pii_tagger.filters.no_one import WORD_OF_NO_ONE, names_a_feast
 from stealthflow.pii_tagger.lexicons import alternation
+from stealthflow.placeholders.recognizers.introductions import GREETINGS
 from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names
 from stealthflow.placeholders.recognizers.sentences import anothers_life, capitalises, sentence_around
 
@@ -33,7 +34,7 @@ _SAINT_PLACE = re.compile(
 # An organisation's department, and a letter's greeting: "Dear Hilton Reservations," is written to a company.
 _DEPARTMENT = r"support|reservations|bookings|help\s?desk|customer\s+(?:service|services|care|support)|admissions|team"
 _DEPARTMENT_ENDS = re.compile(rf"\b(?i:{_DEPARTMENT})$")
-_GREETED = re.compile(r"(?:^|\n)\s*(?i:dear|hi|hello|hey|to)\s+$")
+_GREETED = re.compile(rf"(?:^|\n)\s*(?i:{GREETINGS}|to)\s+$")
 # ... as a name's last word: a firm, a school or a department, not a person ("Levesque BV", "Watson and Sons", "Sutton College").
 ORGANISATION_ENDS = re.compile(rf"\b(?i:{_FIRM_WORD}|{_DEPARTMENT})\.?$")
 
@@ -97,7 +98,7 @@ def in_context(text: str, start: int, end: int) -> str | None:
         return (
             None  # no organisation ("overpay a student loan", "St. George's Day parade", "East and West", "Henry VIII")
         )
-    if _GREETED.search(text[max(0, start - 12) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
+    if _GREETED.search(text[max(0, start - 24) : start]) and _DEPARTMENT_ENDS.search(text, start, end):
         return None  # an organisation written to ("Dear Hilton Reservations,"), not where someone works
     if a_place_on_a_map(text, start, end):
         return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from stealthflow.pii_tagger.lexicons import alternation
-from stealthflow.placeholders.recognizers.introductions import introduced_before
+from stealthflow.placeholders.recognizers.introductions import GREETINGS, introduced_before
 from stealthflow.placeholders.recognizers.sentences import (
     capitalises,
     names_writer_or_reader,
@@ -56,7 +56,7 @@ _TO_THE_WRITER = re.compile(rf"\s+(?i:{alternation('correspondence')})\b")
 # ... unless the writer ties the person to themselves: "my friend X", "Hi X", "X and I".
 OWNED = r"\b(?:my|our|your|his|her|their)\s+(?:\w+\s+){0,2}$"  # "my friend X"
 _PERSONAL_BEFORE = re.compile(
-    rf"(?i:{OWNED}|\b(?:hi|hey|hello|dear|thanks|thank\s+you)\s*,?\s*$"
+    rf"(?i:{OWNED}|\b(?:{GREETINGS}|thanks|thank\s+you)\s*,?\s*$"
     r"|\b(?:i|we)\s+(?:had|have|got)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+$)"
 )
 PERSONAL_AFTER = re.compile(r"(?i:\s+and\s+(?:i|me)\b|,?\s+(?:my|our)\s+\w+)")

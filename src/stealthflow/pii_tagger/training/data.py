@@ -24,8 +24,9 @@ from functools import cache
 from pathlib import Path
 
 from stealthflow.data import DataError
-from stealthflow.pii_tagger.lexicons import words
+from stealthflow.pii_tagger.lexicons import ENGLISH_FILE, TAGGER_HEALTH
 from stealthflow.placeholders.types import TYPE_LEVELS
+from stealthflow.resources import data_yaml
 
 # Placeholder types the tagger emits. Relatives' names are REAL_NAME; employer and school are
 # EMPLOYER (identity background); CREDENTIAL is the catch-all for secrets named by context.
@@ -41,8 +42,7 @@ COMPANY_LOCALES = ["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL"
 _ROMANISED = {"ja_JP", "zh_CN"}  # these locales also give romanised names (first_romanized_name)
 _NATIVE_SCRIPT = {"ru_RU", "ko_KR", "hi_IN", "ar_AA", "fa_IR"}
 
-CONDITIONS = words("conditions")  # data/pii-tagger/lexicons.yaml, as the HEALTH filter reads them
-MEDICATIONS = words("medications")
+CONDITIONS, MEDICATIONS = (data_yaml(ENGLISH_FILE)[key] for key in TAGGER_HEALTH)  # data/languages/en.yaml
 BIG_COMPANIES = [
     "Google",
     "Amazon",

@@ -19,8 +19,10 @@ RELATIVES_OF_LANGUAGES = one_of(tuple(word for code in OTHERS for word in langua
 _INTRODUCTIONS = one_of(tuple(word for code in COVERED for word in language_file(code)["introductions"]))
 _INTRODUCED_BEFORE = re.compile(rf"(?<!\w)(?i:{_INTRODUCTIONS}|{RELATIVES_OF_LANGUAGES})\s*,?\s*$")
 _REACH = 40  # characters before a name that its cue may take ("o meu nome é", "mon meilleur ami,")
-_GREETINGS = one_of(tuple(word for code in COVERED for word in language_file(code)["greetings"]))
-_GREETING_BEFORE = re.compile(rf"(?:^|\n)[ \t]*(?i:{_GREETINGS})[ \t]+$")
+# The greetings of every covered language (`greetings` of data/languages/<code>.yaml), as an alternation: a salutation
+# line's here, the PII tagger's filters' too (employer.py, public.py).
+GREETINGS = one_of(tuple(word for code in COVERED for word in language_file(code)["greetings"]))
+_GREETING_BEFORE = re.compile(rf"(?:^|\n)[ \t]*(?i:{GREETINGS})[ \t]+$")
 _GREETING_AFTER = re.compile(r"[ \t]*(?:[,!]|\n|$)")
 
 

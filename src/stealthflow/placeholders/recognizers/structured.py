@@ -22,10 +22,13 @@ from stealthflow.placeholders.domains import email_domain, inside, offline_tld, 
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.public_names import brands, name_key
+from stealthflow.placeholders.recognizers.sentences import sentence_around
 from stealthflow.placeholders.reserved import (
     documentation_host,
+    forge_owner_words,
     generic_account,
     inside_sample_value,
+    published_software_page,
     reserved_host,
     reserved_ip,
     sample_value,
@@ -338,7 +341,8 @@ MAX_URL = 2048
 class UrlRecognizer(Recognizer):
     """URLs and bare domains (`shop.co.uk/path`), their suffix checked against the offline
     public-suffix list (so `file.txt` or `e.g.` are not URLs), their host not reserved for documentation
-    (`reserved.reserved_host`: "www.example.com/privacy"). Presidio's URL pattern takes
+    (`reserved.reserved_host`: "www.example.com/privacy"), and no code forge's page of published software the writer
+    does not call their own (`public_software`). Presidio's URL pattern takes
     quadratic time on long dotted runs; this one looks at each token once."""
 
     name, type = "url", "URL"
@@ -351,9 +355,28 @@ class UrlRecognizer(Recognizer):
                 continue
             start = token.start() + token[0].index(value)
             match = _URL.fullmatch(value)
-            if match and "@" not in value and _is_url(match[0]):
+            if (
+                match
+                and "@" not in value
+                and _is_url(match[0])
+                and not public_software(text, start, start + len(value))
+            ):
                 spans.append(self.span(start, start + len(value), 0.6))
         return spans
+
+
+_WORD = re.compile(r"\w+")
+
+
+def public_software(text: str, start: int, end: int) -> bool:
+    """Whether the URL text[start:end] is a code forge's page of published software ("https://github.com/simonw/llm/
+    releases/tag/v1.2.3", an issue: `reserved.published_software_page`) in a sentence with no word outside it that
+    makes it the writer's own ("my", "unser": `forge_owner_words`): a public project's page, no one's personal data."""
+    authority, _, path = text[start:end].split("//")[-1].partition("/")
+    if not published_software_page(authority.split(":")[0], re.split(r"[?#]", path)[0]):
+        return False
+    sentence = sentence_around(text, start, end).replace(text[start:end], " ")
+    return {word.casefold() for word in _WORD.findall(sentence)}.isdisjoint(forge_owner_words())
 
 
 def _is_url(value: str) -> bool:
