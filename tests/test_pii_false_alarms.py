@@ -108,6 +108,11 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             ("v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe"),
         ),
         (
+            "pii-tagger-student-finetune-y.yaml",
+            ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "y"),
+            ("y",),
+        ),
+        (
             "pii-tagger-student-multilingual-finetune-xe.yaml",
             ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe"),
             ("xa", "xb", "xc", "xd", "xe"),
