@@ -68,6 +68,7 @@ def test_a_phrase_marked_as_a_place_named_by_a_proper_noun_names_no_one(sentence
         ("Fika is not a coffee break, it is a constitutional right.", "Fika", "Tea", True),
         # seed 15: a stand-in for one word of a film's name makes another name; the whole name may go
         ("Laapataa Ladies was the best film of the year.", "Ladies", "Folks", False),
+        ("Laapataa Ladies was the best film of the year.", "Laapataa Ladies", "Laapataa Folks", False),
         ("Laapataa Ladies was the best film of the year.", "Laapataa Ladies", "That comedy", True),
     ],
 )
