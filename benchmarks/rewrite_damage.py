@@ -76,7 +76,10 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
-    kinds = ("fragment", "clause", "object", "connective", "claim", "name", "complement", "stands")
+    kinds = (
+        "fragment", "clause", "object", "connective", "claim", "name", "complement", "argument", "comparison", "kind",
+        "stands",
+    )  # fmt: skip
     table: dict[str, Counter] = {kind: Counter() for kind in kinds}
     examples: list[str] = []
     for _, row in rows:

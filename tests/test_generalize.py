@@ -236,6 +236,13 @@ def test_a_removal_never_takes_a_clause_or_every_object_of_a_verb_that_stays(sen
          "of a psychology degree from Cardiff", "complement"),  # "off the back."
         ("Grew up in Torry, three streets from the harbour.", "in Torry, three streets from the harbour",
          "complement"),  # "Grew up."
+        # blind readers' seed-17 verdicts, both judged not fluent: what "the same" compares to, a name's number
+        ("I was born the same year as the Federal Republic, in a Hamburg with more rubble than roofs.",
+         "as the Federal Republic", "comparison"),  # "born the same year, in"
+        ("Thirteen Santas is honestly a better system.", "Thirteen", "name"),  # "Santas is honestly"
+        # seed 13, both judged not fluent: a counted noun the parser hung on the object, what kind a light noun is
+        ("Feeding 400 miners breakfast at 4:30.", "400 miners", "object"),  # "Feeding breakfast"
+        ("Tip your delivery guys. They ride in rain for you.", "delivery", "kind"),  # "Tip your guys."
     ],
 )  # fmt: skip
 def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_its_clause_without(
@@ -267,6 +274,24 @@ def test_a_removal_never_takes_part_of_a_name_or_the_complement_a_word_leaves_it
 def test_a_removal_of_a_whole_name_or_of_an_adjunct_beside_a_complement_does_no_damage(sentence, phrase):
     start = sentence.index(phrase)
     assert syntax.damage(sentence, start, start + len(phrase)) not in {"name", "complement"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "phrase"),
+    [
+        # the comparing word goes with what it compares to, or a comparison stays whole after the removal
+        ("I was born the same year as the Federal Republic, in a Hamburg.", "the same year as the Federal Republic"),
+        ("I was born the same year as my cousin, in a Hamburg with more rubble than roofs.", "in a Hamburg"),
+        ("It costs more than rent in London.", "in London"),
+        # a noun that names its own kind keeps its sentence's meaning without a modifier; a light noun goes whole
+        ("Tip your pizza delivery drivers.", "pizza"),
+        ("Tip the delivery guys in Leeds.", "in Leeds"),
+        ("Feeding breakfast to 400 miners at 4:30.", "400"),
+    ],
+)
+def test_a_removal_that_leaves_no_comparison_kind_or_count_without_its_word_does_no_such_damage(sentence, phrase):
+    start = sentence.index(phrase)
+    assert syntax.damage(sentence, start, start + len(phrase)) not in {"comparison", "kind", "object"}
 
 
 @pytest.mark.parametrize(

@@ -692,6 +692,35 @@ def test_a_removal_leaves_no_part_of_a_name_nor_a_comparison_without_what_it_com
     assert not re.search(r"\bbigger\s*[.,]", compared.text), compared
 
 
+@pytest.mark.real_model
+def test_no_stand_in_names_a_thing_twice_and_no_comparison_loses_what_it_compares_to():
+    """The local method as the CLI builds it, on blind readers' seed-16 and 17 originals it printed as "Coffee is not a
+    coffee break, ..." and "I was born the same year, in a hometown ..." (both judged not fluent by both readers)."""
+    import re
+
+    import torch
+
+    from stealthflow.anonymize.methods import build_method
+    from stealthflow.config import load_settings
+    from stealthflow.llm.pool import LLMPool
+
+    torch.set_num_threads(1)
+    pool = LLMPool()
+    try:
+        method = build_method("local", load_settings(), pool)
+        posts = [
+            "Fika is not a coffee break, it is a constitutional right.",
+            "I was born the same year as the Federal Republic, in a Hamburg with more rubble than roofs.",
+        ]
+        fika, born = method.rewrite_posts(posts)
+        assert not re.match(r"coffee is not a coffee", fika.text, re.IGNORECASE), fika
+        assert not re.search(r"the same year\s*[,.]", born.text), born
+        for result in (fika, born):  # a mark nothing replaces fluently stays, reported
+            assert all(phrase in result.text for phrase in result.unprotected), result
+    finally:
+        pool.close()
+
+
 def test_a_post_without_cues_loads_neither_spacy_nor_the_fluency_model():
     """The real cue tagger in a fresh interpreter: a harmless post costs the tagger only."""
     import subprocess

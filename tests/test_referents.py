@@ -60,6 +60,22 @@ def test_a_phrase_marked_as_a_place_named_by_a_proper_noun_names_no_one(sentence
     assert keeps_referent(sentence, start, end, candidate, sentence[end:], place=True) == kept
 
 
+@pytest.mark.parametrize(
+    ("sentence", "phrase", "candidate", "kept"),
+    [
+        # blind readers' seed-16 verdicts, both judged nonsense: the stand-in is a noun the sentence names already
+        ("Fika is not a coffee break, it is a constitutional right.", "Fika", "Coffee", False),
+        ("Fika is not a coffee break, it is a constitutional right.", "Fika", "Tea", True),
+        # seed 15: a stand-in for one word of a film's name makes another name; the whole name may go
+        ("Laapataa Ladies was the best film of the year.", "Ladies", "Folks", False),
+        ("Laapataa Ladies was the best film of the year.", "Laapataa Ladies", "Laapataa Folks", False),
+        ("Laapataa Ladies was the best film of the year.", "Laapataa Ladies", "That comedy", True),
+    ],
+)
+def test_a_stand_in_never_names_a_thing_twice_nor_makes_another_name(sentence, phrase, candidate, kept):
+    assert _keeps(sentence, phrase, candidate) == kept
+
+
 def near_everything(texts):
     """FAKE embedder: every text the same vector, so every candidate passes the meaning floor."""
     return np.ones((len(texts), 8), dtype=np.float32) / np.sqrt(8)
