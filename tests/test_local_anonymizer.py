@@ -780,6 +780,31 @@ def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
     assert all(c.label == "occupation" for c in cues)
 
 
+def test_a_cue_less_sure_than_its_attributes_span_threshold_is_left_out():
+    """The card's `span_thresholds` (chosen per attribute by benchmarks/cue_thresholds.py --choose): a stretch whose
+    confidence is under its attribute's is no mark; an attribute without one keeps every stretch."""
+    from stealthflow.anonymize.cues import find_cues
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    post = "The sheep were loud. I moved to Leeds. I work night shifts."
+
+    class FakeTagger:  # FAKE: three stretches of three attributes and confidences
+        span_thresholds = {"location": 0.5, "occupation": 0.6}
+
+        def tag_many(self, posts):
+            return [
+                [
+                    TaggedSpan(p.index("sheep"), p.index(" were"), "location", 0.45),
+                    TaggedSpan(p.index("Leeds"), p.index(". I work"), "location", 0.5),
+                    TaggedSpan(p.index("night"), len(p) - 1, "age", 0.35),
+                ]
+                for p in posts
+            ]
+
+    (cues,) = find_cues(FakeTagger(), [post])
+    assert [post[c.start : c.end] for c in cues] == ["Leeds", "night shifts"]
+
+
 def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
     from stealthflow.anonymize.cues import _cut
     from stealthflow.pii_tagger.model import TaggedSpan
