@@ -571,14 +571,33 @@ def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
 @pytest.mark.parametrize("done", [True, False])
 def test_the_batch_read_with_done_is_final(done):
     """The chunks read with the upstream's [DONE] come as a `FinalBatch` (the proxy sends them with the end of the
-    reply); a stream that stops without [DONE] ends on an ordinary batch."""
+    reply); a stream that stops without [DONE], its answer finished, ends on an ordinary batch."""
     from stealthflow.proxy.upstream import FinalBatch
 
-    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}, "finish_reason": None}]} for i in range(3)]
+    events[-1]["choices"][0]["finish_reason"] = "stop"
     data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
     batches = upstream_batches(data.encode())
     assert [chunk for batch in batches for chunk in batch] == events
     assert [isinstance(batch, FinalBatch) for batch in batches] == [False] * (len(batches) - 1) + [done]
+
+
+@pytest.mark.parametrize("usage", [False, True], ids=["content", "after a usage chunk"])
+def test_a_stream_that_stops_before_its_answer_ends_is_an_error(usage):
+    """ux20 M5: a body that ends with neither [DONE] nor a finish reason is cut short: the reader passes on what came,
+    then raises a 502 (the proxy's error event). A usage chunk (no choices) is sent only after the answer ended."""
+    from stealthflow.proxy.errors import ProxyError
+
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    if usage:
+        events.append({"choices": [], "usage": {"total_tokens": 3}})
+    data = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
+    if usage:
+        assert [chunk for batch in upstream_batches(data) for chunk in batch] == events
+        return
+    with pytest.raises(ProxyError, match="cut off before its end") as raised:
+        upstream_batches(data)
+    assert raised.value.status == 502
 
 
 class StandInTagger(Recognizer):
