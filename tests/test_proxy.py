@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 
 import httpx
 import openai
@@ -517,6 +518,21 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
             message = refused.json()["error"]["message"]
             assert "1 user message(s) (1 marked phrase(s) stayed)" in message and "nothing was sent" in message
             assert "firefighter" not in refused.text and refused.headers["x-stealthflow-rewrite-stayed"] == "1"
+        # ux20 M6: which message, and why, in words that quote none of it; a German one is not "reword them"
+        german = "Ich bin 41 und Krankenpfleger in Graz, habt ihr Tipps zum Schlafen tagsüber?"
+        history = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]
+        for content, said in (
+            (text, "messages[2].content: 1 marked phrase(s) stayed (occupation: 1). Reword them, or start"),
+            (
+                german,
+                "messages[2].content: not checked: the local rewrite reads English only (language: de). "
+                "Rewording will not help a text the rewrite cannot read: start the proxy with --rewrite-fail send",
+            ),
+        ):
+            body = {"model": "m", "messages": [*history, {"role": "user", "content": content}]}
+            refused = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers, timeout=120)
+            assert refused.status_code == 422 and said in refused.json()["error"]["message"], refused.text
+            assert not {"firefighter", "Krankenpfleger", "Graz"} & set(re.findall(r"\w+", refused.text))
         assert not upstream.received
     with running_proxy(protector, upstream, rewriter=rewriter, rewrite_fail="send") as url:
         sent = httpx.post(f"{url}/v1/chat/completions", json=request, headers=headers, timeout=120)
