@@ -95,4 +95,4 @@ def test_the_proxy_restores_quoted_values_and_withholds_bare_and_code_forms(prot
     with proxy_for(protector, model) as (url, _):
         reply, counts = chat(url, TEXT, stream=stream)
     assert reply["content"] == f'Your IBAN is \u201e{IBAN}\u201c.\n\nCode: API_KEY_1 = "<API_KEY_1>"'
-    assert counts == {"withheld": 2, "named": "<API_KEY_1>"}
+    assert counts == {"withheld": 2, "named": "<API_KEY_1>", "unresolved": 0}
