@@ -367,7 +367,8 @@ def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_
     method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
     assert result.text == "Honestly this razor is the best."  # the subject of the only sentence: never cut
-    assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor"}] and result.details["changes"] == []
+    assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor", "attribute": "gender"}]
+    assert result.details["changes"] == []
 
 
 class OnlyWholeSentences(FakeScorer):  # FAKE: a text that only lost whole sentences reads well, any other edit badly

@@ -70,6 +70,7 @@ class _Slot:
     put: Callable[[str], None]
     from_user: bool = False
     changed: bool = False
+    where: str = ""  # the text's place in the request ("messages[3].content"), for a user's text
 
 
 class _Object(list):
@@ -104,6 +105,11 @@ class RequestTexts:
     def from_user(self) -> list[bool]:
         return [slot.from_user for slot in self._slots]
 
+    @property
+    def places(self) -> list[str]:
+        """Where each text stands in the request (`messages[3].content`; "" for a key)."""
+        return [slot.where for slot in self._slots]
+
     def put(self, protected: list[str]) -> None:
         for slot, text in zip(self._slots, protected, strict=True):
             slot.changed = text != slot.text
@@ -124,7 +130,7 @@ class RequestTexts:
             )
         content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
-            self._text(message, "content", from_user)
+            self._text(message, "content", from_user, where=f"{where}.content")
         elif isinstance(content, list):
             for j, part in enumerate(content):
                 self._part(part, f"{where}.content[{j}]", from_user)
@@ -207,7 +213,7 @@ class RequestTexts:
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
         if text:
-            self._slots.append(_Slot(text, put or _setter(holder, key), from_user))
+            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, where=where or ""))
 
     @staticmethod
     def _check(text: str, where: str) -> None:
