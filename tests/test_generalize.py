@@ -1151,3 +1151,4 @@ def test_a_kin_swap_is_one_kin_word_for_another_of_its_generation_and_nothing_el
     assert not kin_swap(wife, wife.replace("my wife", "someone"))  # no kin word put in
     assert not kin_swap("Her mum wants 150 guests.", "Her parent wants guests.")  # more than the kin word changed
     assert not kin_swap("The rent in Leeds is mad.", "The rent in my city is mad.")
+    assert not kin_swap("Dad used to lift me.", "Parent used to lift me.")  # a name of address, no relation

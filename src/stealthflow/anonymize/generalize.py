@@ -497,10 +497,19 @@ def keeps_generation(candidate: str, phrase: str) -> bool:
 def kin_swap(sentence: str, edited: str) -> bool:
     """`edited` is `sentence` with one kin word swapped for another of its generation (generic.yaml `generations`),
     nothing else changed: "my wife cries" -> "my partner cries", "her mum wants" -> "her parent wants". Such a swap has
-    no fluency floor (`gate.clears_floors`); the gate's threshold and the structure checks still decide."""
+    no fluency floor (`gate.clears_floors`); the gate's threshold and the structure checks still decide. Only behind a
+    determiner or possessive: a bare kin word is a name of address ("Dad used to lift me", "Thank you mom"), and
+    "parent used to lift me" reads broken (the engineer's reading of the 21 new edits on blind sets l-n: 4 such of 21,
+    and 1 "Thank you parent")."""
     old, new = (w.casefold() for w in edited_words(sentence, edited))
     kin = generations()
-    return old in kin and new in kin and old != new and kin[old] == kin[new]
+    if not (old in kin and new in kin and old != new and kin[old] == kin[new]):
+        return False
+    return re.search(rf"\b(?:{_KIN_DETERMINERS})\s+{re.escape(old)}\b", sentence, re.IGNORECASE) is not None
+
+
+#: what stands before a kin word that names a relation, not a person addressed by it (`kin_swap`)
+_KIN_DETERMINERS = "my|your|his|her|our|their|the|a"
 
 
 @cache
