@@ -1444,3 +1444,25 @@ def test_no_removal_leaves_a_pro_form_pointing_at_nothing_or_a_phrasal_verb_with
     flood, torry = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
     assert not flood.text.startswith("Flood, I drive"), flood
     assert not torry.text.startswith("Grew up."), torry
+
+
+@pytest.mark.real_model
+def test_a_kin_word_takes_one_of_its_generation_below_the_stand_in_floor_with_the_shipped_models():
+    """The shipped cue tagger and fluency scorer: "my wife" -> "my partner" scores under the stand-in floor (the new
+    word is rarer, the sentence is not broken); as a kin swap it has no fluency floor, so the mark is replaced (the
+    tagger's other marks here, "My kids" and "accent", stay reported as before)."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.gate import STAND_IN_FLOOR
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "My kids now speak with an accent and my wife cries a little every time."
+    swapped = post.replace("my wife", "my partner")
+    (fluency,) = shared_scorer().compare([post], [swapped])
+    assert fluency.score < STAND_IN_FLOOR  # the floor alone would refuse it
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert ("my wife", "married") in result.cues, result.cues
+    assert result.text == swapped and "my wife" not in result.unprotected, result
+    assert any(c["phrase"] == "wife" and c["attribute"] == "married" for c in result.changes), result.changes
