@@ -335,7 +335,7 @@ class MemoryStore:
         self, user: str, text: str, request: str, secrets_in_urls: bool = False, values_in_links: bool = False
     ) -> RestoreResult:
         """`hydrate`, with what was restored, the placeholders that are not this user's (`unresolved`) and those left
-        as they are (`withheld`): those the pack did not send (`not in request`), and those where a value would leave
+        as they are (`withheld`): those the pack did not send (`not_in_request`), and those where a value would leave
         the device (as restore: `secrets_in_urls`, `values_in_links`). `KeyError` for a request the user's session
         has not recorded (unknown, expired or forgotten)."""
         session = vault_session(user)
