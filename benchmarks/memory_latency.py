@@ -67,7 +67,7 @@ def main() -> None:
             start = time.perf_counter()
             store._matrix("u")
             load_ms = (time.perf_counter() - start) * 1000
-            item = store.append("u", "My email is ann.lee@example.org and my phone is (415) 555-2671")
+            store.append("u", "My email is ann.lee@example.org and my phone is (415) 555-2671")
             # texts differ per size: the embedder caches vectors by text
             append = timed(
                 lambda i: store.append(
@@ -79,7 +79,8 @@ def main() -> None:
             embed_query = timed(
                 lambda i: embed([f"what is my phone number {size}/{i}"]), 50
             )  # the part of a pack no index can save
-            hydrate = timed(lambda i: store.hydrate("u", item.text), 200)
+            packed = store.pack("u", "my email is ann.lee@example.org", 400)  # a reply to it: the pack's text
+            hydrate = timed(lambda i: store.hydrate("u", packed.text, packed.request), 200)
             row = {
                 "memories": size,
                 "matrix_load_ms": round(load_ms, 1),

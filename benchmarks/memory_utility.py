@@ -381,9 +381,8 @@ def evaluate(store, users: list[User]) -> dict:
                 named += 1
                 hits3_named += target in ranked[:3]
             if q.answer is not None:
-                found = q.answer in store.hydrate(
-                    user.id, store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET).text
-                )
+                packed = store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET)
+                found = q.answer in store.hydrate(user.id, packed.text, packed.request)
                 answerable += 1
                 recovered += found
                 if q.pii:

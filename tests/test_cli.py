@@ -259,7 +259,7 @@ def test_anonymize_local_says_a_post_it_cannot_read_was_not_checked_and_names_no
     no word of it is named, even on a terminal."""
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
     reason = f"not checked: the local rewrite reads English only (language: {language})"
-    as_json = runner.invoke(app, ["anonymize", post, "--json"])
+    as_json = runner.invoke(app, ["anonymize", "-", "--json"], input=post)
     row = json.loads(as_json.stdout)
     assert as_json.exit_code == 2 and {k: v for k, v in row.items() if k != "id"} == {
         "protected": False,
@@ -270,7 +270,7 @@ def test_anonymize_local_says_a_post_it_cannot_read_was_not_checked_and_names_no
     assert not {word.strip(",.") for word in post.split()} & set(said.replace(":", " ").split())  # none of its words
     assert "1 of them not checked, in languages the local rewrite does not read" in said  # the closing advice
     assert "phrases that stayed" not in said  # none stayed: the rewrite did not read the post
-    allowed = runner.invoke(app, ["anonymize", post, "--allow-unchanged"])
+    allowed = runner.invoke(app, ["anonymize", "-", "--allow-unchanged"], input=post)
     assert allowed.exit_code == 0 and allowed.stdout == ""
 
 
@@ -401,7 +401,7 @@ BINARY = bytes(range(256)) * 16
         ["protect", "-", "--rewrite", "none"],
         ["protect", "-i", "-", "--rewrite", "none"],
         ["restore", "--session", "s", "-i", "-"],
-        ["memory", "hydrate", "--user", "ann"],
+        ["memory", "hydrate", "--user", "ann", "--request", "r"],
         ["memory", "append", "-i", "-"],
     ],
 )
@@ -418,7 +418,7 @@ def test_binary_input_is_one_clear_line_on_every_command(command, user_home):
         ["protect", "-", "--rewrite", "none"],
         ["anonymize", "-"],
         ["attack", "-"],
-        ["memory", "hydrate", "--user", "ann"],
+        ["memory", "hydrate", "--user", "ann", "--request", "r"],
     ],
 )
 def test_empty_input_is_an_error_before_any_model_loads(command, user_home):
@@ -651,19 +651,21 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
         default_store_path(), protector, embed=lambda texts: np.ones((len(texts), 4), np.float32)
     )  # FAKE embedder
     item = store.append("ann", "My email is ann.lee@mailbox.org")
+    request = ["--request", store.pack("ann", "my email").request]
     store.close()
     protector.close()
     assert oct(default_store_path().stat().st_mode & 0o777) == "0o600"  # like the vault: owner only
     mine = item.text.split()[-1]
     result = runner.invoke(
-        app, ["memory", "hydrate", "--user", "ann", "--json"], input=f"I wrote to {mine} and <EMAIL_9>."
+        app, ["memory", "hydrate", "--user", "ann", "--json", *request], input=f"I wrote to {mine} and <EMAIL_9>."
     )
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
-    assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>." and body["unresolved"] == ["<EMAIL_9>"]
-    plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann"], input="I wrote to <EMAIL_9>.")
-    assert (
-        plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9>" in plain.stderr and "not issued to ann" in plain.stderr
+    assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
+    assert body["withheld"] == [{"placeholder": "<EMAIL_9>", "reason": "not_in_request"}]
+    plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann", *request], input="I wrote to <EMAIL_9>.")
+    assert plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9> (not in the request the reply answers" in " ".join(
+        plain.stderr.split()
     )
     assert open_vault  # the vault module the store used
 
@@ -1035,3 +1037,41 @@ def test_anonymize_prints_the_rewrite_unwrapped_and_o_dash_is_stdout(tmp_path, m
     assert attacked.exit_code == 0, attacked.output
     assert json.loads(attacked.stdout.splitlines()[-1])["id"] == "text"
     assert not (tmp_path / "-").exists()
+
+
+def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path, monkeypatch):
+    """A model litellm serves off this machine would get each post raw, credentials included (rev20 finding 8): the
+    command refuses before any call, unless --raw-to-model, which warns."""
+    from stealthflow.llm.pool import LLMPool
+
+    called = []
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: called.append(a) or pytest.fail("no model call expected"))
+    config = tmp_path / "cloud.yaml"
+    config.write_text("model:\n  model: openai/gpt-4o-mini\n  api_base: https://llm.example.com/v1\n")
+    post = tmp_path / "post.txt"
+    post.write_text("My password is hunter2-Xy9! and my email is dana.kerr@mailbox.org\n")
+    command = ["anonymize", str(post), "--method", "standard", "--config", str(config)]
+    refused = runner.invoke(app, command)
+    assert refused.exit_code == 2 and called == [] and refused.stdout == ""
+    assert "would send each text raw" in refused.stderr and "https://llm.example.com/v1" in refused.stderr
+    assert "--raw-to-model" in refused.stderr and "hunter2" not in refused.stderr
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("stop here")))
+    allowed = runner.invoke(app, [*command, "--raw-to-model"])
+    assert "warning: --raw-to-model: each text goes raw to openai/gpt-4o-mini" in allowed.stderr
+    assert isinstance(allowed.exception, RuntimeError)  # it went on to the model
+    local = tmp_path / "local.yaml"  # the same model on this machine: no refusal
+    local.write_text("model:\n  model: openai/gpt-4o-mini\n  api_base: http://127.0.0.1:9/v1\n")
+    on_device = runner.invoke(app, ["anonymize", str(post), "--method", "standard", "--config", str(local)])
+    assert "raw" not in on_device.stderr and isinstance(on_device.exception, RuntimeError)
+
+
+def test_text_on_the_command_line_is_warned_about_not_refused(tmp_path):
+    """A text given as an argument is readable in /proc/PID/cmdline and kept in shell history (rev20 finding 9): one
+    warning line on stderr; a file or stdin gets none; a reply to restore (placeholders only) gets none."""
+    post = tmp_path / "post.txt"
+    post.write_text("I just moved to Zurich with my husband.\n")
+    on_argv = runner.invoke(app, ["anonymize", "I just moved to Zurich.", "--method", "standard", "--model", "fake:x"])
+    assert on_argv.exit_code == 0 and "/proc/PID/cmdline" in on_argv.stderr and "pipe it to -" in on_argv.stderr
+    for source, given in ((str(post), None), ("-", "I just moved to Zurich.")):
+        quiet = runner.invoke(app, ["anonymize", source, "--method", "standard", "--model", "fake:x"], input=given)
+        assert quiet.exit_code == 0 and "cmdline" not in quiet.stderr

@@ -19,7 +19,10 @@ from stealthflow.integrations.langgraph import ProtectedStore
 def test_inner_store_holds_redacted_text_and_callers_get_values(tmp_path, monkeypatch):
     inner = InMemoryStore()
     store = ProtectedStore(
-        inner, make_protector(protect_config(tmp_path, monkeypatch)), session_from_namespace=lambda ns: ns[0]
+        inner,
+        make_protector(protect_config(tmp_path, monkeypatch)),
+        session_from_namespace=lambda ns: ns[0],
+        hydrate=True,
     )
     store.put(
         ("ann", "memories"),
@@ -44,12 +47,36 @@ def test_sqlite_store_file_holds_no_raw_value(tmp_path, monkeypatch):
     """The real SqliteStore on a real file: after puts and searches, grep the file."""
     with SqliteStore.from_conn_string(str(tmp_path / "store.sqlite")) as inner:
         inner.setup()
-        store = ProtectedStore(inner, make_protector(protect_config(tmp_path, monkeypatch)))
+        store = ProtectedStore(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
         store.put(("ann", "memories"), "m1", {"text": PERSONAL_TEXT})
         assert store.get(("ann", "memories"), "m1").value == {"text": PERSONAL_TEXT}
-        assert [i.value["text"] for i in store.search(("ann",), query="anna.berg@mailbox.org")] == [PERSONAL_TEXT]
+        found = store.search(("ann", "memories"), query="anna.berg@mailbox.org")
+        assert [i.value["text"] for i in found] == [PERSONAL_TEXT]
     files = [p for p in tmp_path.iterdir() if p.name.startswith("store.sqlite")]
     data = b"".join(p.read_bytes() for p in files)
     assert b"<EMAIL_1>" in data
     for value in RAW_VALUES:
         assert value.encode() not in data, f"{value!r} found in the store file"
+
+
+def test_langmem_namespaces_keep_users_apart_and_reads_hold_placeholders(tmp_path, monkeypatch):
+    """LangMem's tools use the namespace ("memories", user) and send what `search` returns to the LLM (rev20 finding
+    5): by default each whole namespace is its own vault session, and reads hand out placeholders."""
+    inner = InMemoryStore()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    store = ProtectedStore(inner, protector)
+    store.put(("memories", "alice"), "m1", {"content": "Alice's e-mail is alice.k@mailbox.org, phone +1 415 555 0199"})
+    store.put(("memories", "bob"), "m1", {"content": "Bob met someone who writes from alice.k@mailbox.org"})
+    store.put(("memories", "bob"), "m2", {"content": "Bob's own e-mail is bob.k@mailbox.org"})
+    assert store._session(("memories", "alice")) == "memory:memories/alice"
+    assert store._session(("memories/alice",)) == "memory:memories%2Falice"  # no namespace passes for another
+    assert inner.get(("memories", "alice"), "m1").value["content"] == "Alice's e-mail is <EMAIL_1>, phone <PHONE_1>"
+    assert inner.get(("memories", "bob"), "m1").value["content"] == "Bob met someone who writes from <EMAIL_1>"
+    assert inner.get(("memories", "bob"), "m2").value["content"] == "Bob's own e-mail is <EMAIL_2>"
+    assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:memories/bob").text == "alice.k@mailbox.org <PHONE_1>"
+    tool_output = repr([m.dict() for m in store.search(("memories", "alice"), query="alice.k@mailbox.org")])
+    assert "<EMAIL_1>" in tool_output and "alice.k@mailbox.org" not in tool_output and "555 0199" not in tool_output
+    assert store.get(("memories", "bob"), "m2").value["content"] == "Bob's own e-mail is <EMAIL_2>"
+    assert "<EMAIL_" not in protector.redact("is carl@mailbox.org here?", "memory:memories/alice")  # no new row
+    held = protector.vault.session_values(protector.config.user, "memory:memories/alice")
+    assert sorted((e.type, e.index) for e, _ in held) == [("EMAIL", 1), ("PHONE", 1)]

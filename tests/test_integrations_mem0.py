@@ -72,7 +72,7 @@ def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeyp
     from stealthflow.integrations.mem0 import ProtectedMemory
 
     inner, upstream = mem0_offline
-    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)))
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
 
     added = memory.add(PERSONAL_TEXT, user_id="ann", metadata={"source": "chat with anna.berg@mailbox.org"})
     assert [r["memory"] for r in added["results"]] == [PERSONAL_TEXT]  # the local caller sees values
@@ -84,6 +84,15 @@ def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeyp
     listed = {r["memory"] for r in memory.get_all(filters={"user_id": "ann"})["results"]}
     assert listed == {PERSONAL_TEXT, "I moved; write to me at ann.new@mailbox.org"}
     assert memory.get(found[0]["id"])["memory"] == PERSONAL_TEXT
+    # by default results hold placeholders: mem0's search results usually go into a prompt (rev20 finding 5)
+    plain = ProtectedMemory(inner, memory.protector)
+    for results in (
+        plain.search("what is anna.berg@mailbox.org", filters={"user_id": "ann"}, top_k=1)["results"],
+        plain.get_all(filters={"user_id": "ann"})["results"],
+        [plain.get(found[0]["id"])],
+    ):
+        shown = json.dumps(results)
+        assert "<EMAIL_1>" in shown and "anna.berg@mailbox.org" not in shown and "ann.new@" not in shown
 
     stored = inner.get(found[0]["id"])["memory"]  # what mem0 itself holds
     assert "<EMAIL_1>" in stored and "anna.berg@mailbox.org" not in stored

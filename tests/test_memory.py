@@ -35,13 +35,60 @@ def store(tmp_path, monkeypatch):
     s.close()
 
 
+def held(store: MemoryStore, user: str, text: str) -> str:
+    """`text` with every value the vault holds for `user` filled in (unscoped: a test's look into the vault, which
+    `hydrate` of a reply never is)."""
+    from stealthflow.memory.store import vault_session
+
+    return store.protector.restore(text, vault_session(user)).text
+
+
 def test_append_pack_hydrate_roundtrip(store):
     item = store.append("alice", PERSONAL_TEXT, {"source": "chat"})
     assert "anna.berg@mailbox.org" not in item.text and "<EMAIL" in item.text
     store.append("alice", "I like hiking in the mountains on weekends.")
     packed = store.pack("alice", "what is anna.berg@mailbox.org email", budget_tokens=400)
     assert packed.items[0].id == item.id  # the query's value was redacted to the same placeholder
-    assert "anna.berg@mailbox.org" in store.hydrate("alice", packed.text)
+    assert "anna.berg@mailbox.org" in store.hydrate("alice", packed.text, packed.request)
+
+
+def test_hydrate_restores_only_what_the_pack_sent(store):
+    """A hostile reply naming placeholders of memories the pack did not send gets none of their values (rev20
+    finding 3: every value of the user was filled in)."""
+    store.append("ann", "My email is ann.lee@mailbox.org")
+    store.append("ann", "My phone is +1 415 555 0100")
+    store.append("ann", "My password is hunter2-Xy9!")
+    store.append("ann", "I love jazz music and my email is ann.lee@mailbox.org")
+    store.append("bob", "My phone is +1 415 555 0199")
+    packed = store.pack("ann", "jazz music", budget_tokens=14)
+    assert [i.text for i in packed.items] == ["I love jazz music and my email is <EMAIL_1>"]
+    result = store.restore("ann", "Noted: <EMAIL_1>, <PHONE_1>, <PASSWORD_1>.", packed.request)
+    assert result.text == "Noted: ann.lee@mailbox.org, <PHONE_1>, <PASSWORD_1>."
+    assert sorted(result.withheld) == [("<PASSWORD_1>", "not_in_request"), ("<PHONE_1>", "not_in_request")]
+    with pytest.raises(KeyError, match="no pack"):
+        store.restore("bob", "<PHONE_1>", packed.request)  # another user's pack: not a request of bob's
+    with pytest.raises(KeyError, match="no pack"):
+        store.restore("ann", "<PHONE_1>", "made-up")
+    nothing = store.pack("ann", "jazz", budget_tokens=1)  # no memory fits: a pack that sent no placeholder
+    assert nothing.items == [] and store.restore("ann", "<EMAIL_1>", nothing.request).text == "<EMAIL_1>"
+
+
+def test_a_pack_query_leaves_nothing_in_the_vault(store):
+    """The values a query names are looked up, never stored: after every memory is forgotten by id none is left, and
+    the next value gets the number it would have had (rev20 finding 6)."""
+    from stealthflow.memory.store import vault_session
+
+    vault, session = store.protector.vault, vault_session("ann")
+    item = store.append("ann", "I love jazz and my email is ann.lee@mailbox.org")
+    packed = store.pack("ann", "is bob.secret@corp-mail.org or ann.lee@mailbox.org in my contacts? SSN 078-05-1120")
+    assert packed.items[0].id == item.id
+    assert [v for _, v in vault.session_values(store.protector.config.user, session)] == ["ann.lee@mailbox.org"]
+    store.forget("ann", item.id)
+    assert vault.session_values(store.protector.config.user, session) == []
+    assert store.append("ann", "Write to carl@mailbox.org").text == "Write to <EMAIL_2>"  # 1 was ann's, not bob's
+    assert store.protector.redact("mail bob.secret@corp-mail.org or carl@mailbox.org", session) == (
+        "mail <EMAIL> or <EMAIL_2>"
+    )
 
 
 def test_budget_is_respected(store):
@@ -57,8 +104,8 @@ def test_users_are_isolated(store):
     store.append("bob", "My email is bob.other@mailbox.org")
     packed = store.pack("bob", "email", budget_tokens=400)
     assert a.id not in {i.id for i in packed.items}
-    assert "alice.secret@mailbox.org" not in store.hydrate("bob", a.text)
-    assert "alice.secret@mailbox.org" in store.hydrate("alice", a.text)
+    assert "alice.secret@mailbox.org" not in held(store, "bob", a.text)
+    assert "alice.secret@mailbox.org" in held(store, "alice", a.text)
 
 
 def test_forget_one_and_all(store):
@@ -66,12 +113,12 @@ def test_forget_one_and_all(store):
     gone = store.append("alice", "My phone is (415) 555-2671.")
     assert store.forget("alice", gone.id) == 1
     assert [m.id for m in store.list("alice")] == [keep.id]
-    assert "555-2671" not in store.hydrate("alice", gone.text)  # its value left the vault
-    assert "anna.berg@mailbox.org" in store.hydrate("alice", keep.text)  # the other one's stays
+    assert "555-2671" not in held(store, "alice", gone.text)  # its value left the vault
+    assert "anna.berg@mailbox.org" in held(store, "alice", keep.text)  # the other one's stays
     assert gone.id not in {i.id for i in store.pack("alice", "phone", 400).items}
     assert store.forget("alice", all=True) == 1
     assert store.list("alice") == [] and store.pack("alice", "tea", 400).items == []
-    assert "anna.berg@mailbox.org" not in store.hydrate("alice", keep.text)
+    assert "anna.berg@mailbox.org" not in held(store, "alice", keep.text)
     with pytest.raises(KeyError):
         store.forget("alice", 12345)
 
@@ -158,7 +205,7 @@ def test_killed_append_loses_nothing_acknowledged(store, tmp_path):
     for m in rows:  # no half row: every row has its text and its vector
         assert m.text.startswith("worker k memory") and "<EMAIL" in m.text
     assert len(store._matrix("u").ids) == len(rows)
-    assert "@mailbox.org" in store.hydrate("u", rows[-1].text)
+    assert "@mailbox.org" in held(store, "u", rows[-1].text)
 
 
 def test_concurrent_appends_from_eight_processes(store, tmp_path):
@@ -171,7 +218,7 @@ def test_concurrent_appends_from_eight_processes(store, tmp_path):
     assert len(acknowledged) == 80 and {m.id for m in rows} == acknowledged
     for m in rows:  # every placeholder restores to its own worker's value
         worker, i = m.text.split()[1], m.text.split()[3]
-        assert store.hydrate("u", m.text).endswith(f"w{worker}.n{i}@mailbox.org")
+        assert held(store, "u", m.text).endswith(f"w{worker}.n{i}@mailbox.org")
 
 
 def test_cli_shapes(tmp_path, monkeypatch):
@@ -196,14 +243,17 @@ def test_cli_shapes(tmp_path, monkeypatch):
         run(app, ["memory", "pack", "--user", "ann", "--query", "ann.lee@mailbox.org", "--json", *common]).stdout
     )
     assert (
-        set(packed) == {"text", "items"}
+        set(packed) == {"text", "items", "request"}
         and set(packed["items"][0]) == {"id", "text", "score"}
         and packed["items"][0]["id"] == 1
     )
+    request = ["--request", packed["request"]]
     assert (
-        run(app, ["memory", "hydrate", "--user", "ann", *common], input="to <EMAIL_1>").stdout
+        run(app, ["memory", "hydrate", "--user", "ann", *request, *common], input="to <EMAIL_1>").stdout
         == "to ann.lee@mailbox.org"
     )
+    unknown = run(app, ["memory", "hydrate", "--user", "ann", "--request", "nope", *common], input="<EMAIL_1>")
+    assert unknown.exit_code == 2 and "no pack 'nope' for user 'ann'" in unknown.stderr and unknown.stdout == ""
     assert run(app, ["memory", "list", "--user", "ann", *common]).stdout.splitlines() == [
         "1\tMy email is <EMAIL_1>",
         "2\tI like jazz",
@@ -233,11 +283,14 @@ def test_cli_shapes(tmp_path, monkeypatch):
         run(app, ["memory", "append", "--user", "ann", "--text", "My password is hunter2xyz", *common]).exit_code == 0
     )
     reply = "https://evil.example/?k=<PASSWORD_1>\n\nor <PASSWORD_1>"
-    hydrated = run(app, ["memory", "hydrate", "--user", "ann", "--json", *common], input=reply)
+    packed = run(app, ["memory", "pack", "--user", "ann", "--query", "-", *common], input="my password")
+    assert "- My password is <PASSWORD_1>" in packed.stdout.splitlines() and "warning" not in packed.stderr
+    request = ["--request", re.search(r"request: (\S+)", packed.stderr)[1]]
+    hydrated = run(app, ["memory", "hydrate", "--user", "ann", "--json", *request, *common], input=reply)
     assert json.loads(hydrated.stdout)["text"] == "https://evil.example/?k=<PASSWORD_1>\n\nor hunter2xyz"
     assert json.loads(hydrated.stdout)["withheld"] == [{"placeholder": "<PASSWORD_1>", "reason": "secret_in_url"}]
     assert "withheld 1 placeholder(s)" in hydrated.stderr and "--secrets-in-urls" in hydrated.stderr
-    opted = run(app, ["memory", "hydrate", "--user", "ann", "--secrets-in-urls", *common], input=reply)
+    opted = run(app, ["memory", "hydrate", "--user", "ann", "--secrets-in-urls", *request, *common], input=reply)
     assert opted.stdout == reply.replace("<PASSWORD_1>", "hunter2xyz") and "withheld" not in opted.stderr
 
 
@@ -277,15 +330,17 @@ def test_hydrate_reports_what_it_withholds_in_python_http_and_the_framework_wrap
     placeholder = re.search(r"<PASSWORD_\d+>", store.append("ann", "My password is hunter2xyz").text)[0]
     reply = f"[x](https://evil.example/p?k={placeholder})\n\nand {placeholder}"
     kept = f"[x](https://evil.example/p?k={placeholder})\n\nand hunter2xyz"
-    result = store.restore("ann", reply)
+    request = store.pack("ann", "password").request
+    result = store.restore("ann", reply, request)
     assert result.text == kept and result.withheld == [(placeholder, "secret_in_url")]
-    assert store.restore("ann", reply, secrets_in_urls=True).text == reply.replace(placeholder, "hunter2xyz")
+    assert store.restore("ann", reply, request, secrets_in_urls=True).text == reply.replace(placeholder, "hunter2xyz")
     app = create_app(store.protector, "t0ken", memory=store)
     with TestClient(app, base_url="http://127.0.0.1:8765", headers={"Authorization": "Bearer t0ken"}) as client:
-        body = client.post("/memory/hydrate", json={"user": "ann", "text": reply}).json()
+        asked = {"user": "ann", "text": reply, "request": request}
+        body = client.post("/memory/hydrate", json=asked).json()
         assert body["text"] == kept and body["withheld"] == [{"placeholder": placeholder, "reason": "secret_in_url"}]
         assert '"secrets_in_urls": true' in body["notice"]
-        opted = client.post("/memory/hydrate", json={"user": "ann", "text": reply, "secrets_in_urls": True}).json()
+        opted = client.post("/memory/hydrate", json={**asked, "secrets_in_urls": True}).json()
         assert opted["withheld"] == [] and opted["notice"] is None
     with caplog.at_level(logging.WARNING, logger="stealthflow.integrations"):  # mem0's and LangGraph's hydrate
         assert hydrate(store.protector, reply, vault_session("ann")) == kept
@@ -305,12 +360,19 @@ def test_http_verbs_behind_the_service_token(store):
             "/memory/pack", json={"user": "ann", "query": "ann.lee@mailbox.org", "budget_tokens": 100}
         ).json()
         assert packed["items"][0]["id"] == item["id"]
-        assert client.post("/memory/pack", json={"user": "bob", "query": "email"}).json() == {"text": "", "items": []}
+        empty = client.post("/memory/pack", json={"user": "bob", "query": "email"}).json()
+        assert empty == {"text": "", "items": [], "request": ""}
         assert (
-            client.post("/memory/hydrate", json={"user": "ann", "text": packed["text"]}).json()["text"]
+            client.post(
+                "/memory/hydrate", json={"user": "ann", "text": packed["text"], "request": packed["request"]}
+            ).json()["text"]
             == "- My email is ann.lee@mailbox.org"
         )
-        assert client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>"}).json()["text"] == "<EMAIL_1>"
+        bobs = client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>", "request": empty["request"]})
+        assert bobs.json()["text"] == "<EMAIL_1>"
+        ann_pack_for_bob = {"user": "bob", "text": "<EMAIL_1>", "request": packed["request"]}
+        assert client.post("/memory/hydrate", json=ann_pack_for_bob).status_code == 404
+        assert client.post("/memory/hydrate", json={"user": "ann", "text": "<EMAIL_1>"}).status_code == 422
         assert client.post("/memory/forget", json={"user": "ann", "id": 999}).status_code == 404
         assert client.post("/memory/forget", json={"user": "ann", "id": item["id"]}).json() == {"forgotten": 1}
     with TestClient(app, base_url="http://127.0.0.1:8765") as anonymous:
@@ -334,14 +396,15 @@ def test_cli_says_on_stderr_when_a_user_has_no_memories_and_keeps_stdout_empty(t
     yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
     common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
     run = CliRunner().invoke
-    for verb in (["pack", "--query", "x"], ["list"]):
-        said = run(app, ["memory", *verb, "--user", "nobody", *common])
+    for verb in (["pack", "--query", "-"], ["list"]):
+        said = run(app, ["memory", *verb, "--user", "nobody", *common], input="x")
         assert (said.exit_code, said.stdout, said.stderr) == (0, "", "no memories for user nobody\n")
-    packed = run(app, ["memory", "pack", "--user", "nobody", "--query", "x", "--json", *common])
-    assert json.loads(packed.stdout) == {"text": "", "items": []} and "no memories for user nobody" in packed.stderr
+    packed = run(app, ["memory", "pack", "--user", "nobody", "--query", "-", "--json", *common], input="x")
+    assert json.loads(packed.stdout) == {"text": "", "items": [], "request": ""}
+    assert "no memories for user nobody" in packed.stderr
     assert run(app, ["memory", "list", "--user", "nobody", "--json", *common]).stdout == ""
     assert run(app, ["memory", "append", "--user", "ann", "--text", "I like jazz a lot", *common]).exit_code == 0
-    small = run(app, ["memory", "pack", "--user", "ann", "--query", "jazz", "--budget", "1", *common])
+    small = run(app, ["memory", "pack", "--user", "ann", "--query", "-", "--budget", "1", *common], input="jazz")
     assert (small.exit_code, small.stdout, small.stderr) == (
         0,
         "",

@@ -116,6 +116,20 @@ def test_a_post_with_no_pii_is_analyzed_as_it_is(client):
     assert result["rewrite"]["accepted"]
 
 
+def test_a_reply_restores_only_the_placeholders_of_the_post_it_answers(client):
+    """The page restores a pasted reply with the request /analyze answered: the session's other values stay (rev20
+    finding 3: `/restore` without `request` filled in any of them). The page's own use of it: test_page_browser.py."""
+    client.post("/analyze", json={"text": "Write to me at old.box@mailbox.org", "session": "page-r"})
+    answered = client.post("/analyze", json={"text": NO_PII_POST, "session": "page-r"}).json()
+    reply = {"text": "Sure: <EMAIL_1>", "session": "page-r", "request": answered["request"]}
+    restored = client.post("/restore", json=reply).json()
+    assert restored["text"] == "Sure: <EMAIL_1>" and restored["withheld"][0]["reason"] == "not_in_request"
+    post = client.post("/analyze", json={"text": POST, "session": "page-r"}).json()
+    assert "<EMAIL_2>" in post["protected"]
+    both = {**reply, "text": "<EMAIL_1> or <EMAIL_2>", "request": post["request"]}
+    assert client.post("/restore", json=both).json()["text"] == "<EMAIL_1> or anna.berg@mailbox.org"
+
+
 def test_a_session_lists_its_placeholders_and_can_be_forgotten(client):
     client.post("/analyze", json={"text": POST, "session": "page-3"})
     listed = client.get("/sessions/page-3").json()["placeholders"]

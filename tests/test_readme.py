@@ -109,7 +109,7 @@ def _table_claims() -> list[tuple[str, str]]:
 def _readme_claim() -> tuple[str, str, str]:
     """The README's anonymize example: its post and the change it says `local` makes ("phrase" -> "replacement")."""
     text = README.read_text(encoding="utf-8")
-    post = re.search(r'stealthflow anonymize "(.+?)"', text).group(1)
+    post = re.search(r'echo "(.+?)" > post.txt\nstealthflow anonymize post.txt', text).group(1)
     phrase, replacement = re.search(r'generalizes the phrases.*?\("(.+?)" -> "(.+?)"\)', text, re.S).groups()
     return post, phrase, replacement
 

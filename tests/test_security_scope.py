@@ -330,6 +330,14 @@ def test_numbering_and_tokens_depend_only_on_the_scopes_own_history(tmp_path, mo
 
 
 # -- 2 and 3 in the memory store -----------------------------------------------------------------------
+def held(store, user: str, text: str) -> str:
+    """`text` with every value the vault holds for the memory `user` (a look into the vault, unscoped: `hydrate` of a
+    reply restores only what its pack sent)."""
+    from stealthflow.memory.store import vault_session
+
+    return store.protector.restore(text, vault_session(user)).text
+
+
 def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_path, monkeypatch):
     from stealthflow.memory import MemoryStore
     from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
@@ -346,12 +354,12 @@ def test_memory_users_are_separate_scopes_and_forget_removes_only_their_own(tmp_
         proxy_session = "proxy-session"
         in_chat = protector.protect("Pay to DE44 3704 0044 0532 9130 00", proxy_session)
         assert store.forget("xavier", guess.id) == 1
-        assert "DE44 3704 0044 0532 9130 00" not in store.hydrate("xavier", guess.text)  # xavier's copy is gone
-        assert "DE44 3704 0044 0532 9130 00" in store.hydrate("yvonne", yvonne.text)  # yvonne's stays
+        assert "DE44 3704 0044 0532 9130 00" not in held(store, "xavier", guess.text)  # xavier's copy is gone
+        assert "DE44 3704 0044 0532 9130 00" in held(store, "yvonne", yvonne.text)  # yvonne's stays
         assert (
             protector.restore(in_chat.text, proxy_session).text == "Pay to DE44 3704 0044 0532 9130 00"
         )  # so does the chat's
-        assert "GB17 WEST 1234 5698 7654 38" in store.hydrate("xavier", own.text)
+        assert "GB17 WEST 1234 5698 7654 38" in held(store, "xavier", own.text)
     finally:
         store.close()
         protector.close()
@@ -700,10 +708,10 @@ def test_memory_metadata_is_protected_in_the_users_scope_and_hydrated_on_read(tm
         (item,) = store.list("ann")
         assert item.metadata == metadata and item.text == "Mail me at <EMAIL_1>"
         card = re.search(r"<[A-Z_]+_\d+>", kept["note"])[0]
-        assert store.hydrate("ann", card) == "4716 2830 5914 4476"
-        assert store.hydrate("bo", card) == card  # another user's scope holds none of them
+        assert held(store, "ann", card) == "4716 2830 5914 4476"
+        assert held(store, "bo", card) == card  # another user's scope holds none of them
         store.forget("ann", item.id)
-        assert store.hydrate("ann", card) == card  # the value only the metadata named is forgotten too
+        assert held(store, "ann", card) == card  # the value only the metadata named is forgotten too
     finally:
         store.close()
         protector.close()

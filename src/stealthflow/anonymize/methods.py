@@ -92,6 +92,17 @@ def method_names() -> list[str]:
     return sorted(set(_BUILTIN_MODULES) | set(_METHODS))
 
 
+OFFLINE_METHODS = frozenset({"ner-mask"})  # methods that never call `settings.model`
+
+
+def sends_raw_text(name: str, settings: Settings) -> bool:
+    """Whether method `name` sends each text as it is (credentials, e-mails and all) to an API endpoint not on this
+    machine: every method but an offline one calls `settings.model` with the raw post (only its output is masked)."""
+    from stealthflow.llm.registry import served_by_litellm
+
+    return name not in OFFLINE_METHODS and served_by_litellm(settings.model) and not settings.model.is_local()
+
+
 def build_method(name: str, settings: Settings, pool: LLMPool, options: dict[str, Any] | None = None) -> Method:
     if name not in _METHODS and name in _BUILTIN_MODULES:
         importlib.import_module(_BUILTIN_MODULES[name])

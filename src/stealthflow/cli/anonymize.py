@@ -78,6 +78,13 @@ def anonymize(
             "(fewer cues left, but posts may lose their point)",
         ),
     ] = False,
+    raw_to_model: Annotated[
+        bool,
+        typer.Option(
+            "--raw-to-model",
+            help="allow sending each text raw (credentials and e-mails included) to a --model not on this machine",
+        ),
+    ] = False,
     allow_unchanged: Annotated[
         bool,
         typer.Option(
@@ -92,8 +99,9 @@ def anonymize(
     Fails closed: a text that could not be rewritten is never printed; it is marked
     "protected": false with the reason (on stderr, and in -o/--json) and the command exits 2.
     A text with nothing to change is printed as it is ("unchanged": true). Credentials are
-    masked in every output."""
+    masked in every output. A --model not on this machine gets each text raw: refused unless --raw-to-model."""
     from stealthflow.anonymize import build_method, method_names
+    from stealthflow.anonymize.methods import sends_raw_text
     from stealthflow.data.jsonl import dump_line
     from stealthflow.llm.pool import LLMPool
 
@@ -102,6 +110,8 @@ def anonymize(
         fail(f"unknown method {method!r}; choose from {', '.join(method_names())}")
     if remove_sentences and method != "local":
         fail(f"--remove-sentences is for --method local, not {method}")
+    if sends_raw_text(method, settings):
+        _refuse_or_warn_raw(method, settings.model, raw_to_model)
     with user_errors():
         input_source, profiles = source_profiles(source)
         not_the_input(output, input_source.path)
@@ -170,6 +180,23 @@ def anonymize(
             f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): '
             f"{_remedy(unprotected, method)}. --allow-unchanged makes this exit 0; it still prints none of them"
         )
+
+
+def _refuse_or_warn_raw(method: str, model, allowed: bool) -> None:
+    """Before any model call: a model not on this machine would get each text raw. Refused unless `allowed`; said
+    either way."""
+    where = f"{model.model}" + (f" at {model.api_base}" if model.api_base else "")
+    if not allowed:
+        fail(
+            f"--method {method} would send each text raw (credentials, e-mails and phones included) to {where}, which"
+            " is not on this machine: use `stealthflow protect --rewrite " + method + "` (placeholders go first), a"
+            " local model, or --raw-to-model to send the raw texts anyway"
+        )
+    console.print(
+        f"[yellow]warning:[/] --raw-to-model: each text goes raw to {escape(where)}, which is not on this machine",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _remedy(unprotected: list, method: str) -> str:

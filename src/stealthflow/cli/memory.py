@@ -96,7 +96,9 @@ def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
 @memory_app.command()
 def append(
     user: Annotated[str | None, typer.Option("--user", help="the memory owner (JSONL rows carry their own)")] = None,
-    text: Annotated[str | None, typer.Option("--text", help="the memory text")] = None,
+    text: Annotated[
+        str | None, typer.Option("--text", help="the memory text, or - for stdin (on the command line it is exposed)")
+    ] = None,
     input: Annotated[
         Path | None, typer.Option("-i", "--input", help="a JSONL file of {user, text, metadata?} rows, or - for stdin")
     ] = None,
@@ -120,6 +122,11 @@ def append(
         fail("give --text TEXT or -i FILE.jsonl")
     if text is not None and not user:
         fail("--user is required with --text")
+    if text is not None:
+        from stealthflow.cli.source import Source, text_option
+
+        with user_errors():
+            text = Source(text=text_option(text)).read_text()
     rows = [(None, user, text, None)] if text is not None else _jsonl_rows(input)
     with _store(store, config, llm, tagger, rewrite) as memory:
         if input is not None and (done := memory.imported_lines([(row[1], row[0]) for row in rows])):
@@ -141,15 +148,22 @@ def append(
 @memory_app.command()
 def pack(
     user: UserOption,
-    query: Annotated[str, typer.Option("--query", help="what the context is for")],
+    query: Annotated[
+        str, typer.Option("--query", help="what the context is for, or - for stdin (on the command line it is exposed)")
+    ],
     budget: Annotated[int, typer.Option("--budget", min=1, help="token budget of the packed context")] = 400,
     json_out: Annotated[
-        bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}]}')
+        bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}], "request"}')
     ] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """The user's memories most similar to the query, redacted, within the budget."""
+    """The user's memories most similar to the query, redacted, within the budget. The pack's request id (on stderr,
+    or in --json) is what `memory hydrate --request` takes: a reply to the pack gets only its placeholders back."""
+    from stealthflow.cli.source import Source, text_option
+
+    with user_errors():
+        query = Source(text=text_option(query)).read_text()
     with _store(store, config) as memory:
         packed = memory.pack(user, query, budget)
         if not packed.items:
@@ -161,13 +175,19 @@ def pack(
             )
     if json_out:
         print(json.dumps(packed.to_json(), ensure_ascii=False))
-    elif packed.items:
+        return
+    if packed.items:
         print(packed.text)
+    if packed.request:
+        console.print(f"request: {packed.request} (memory hydrate --request ID)", highlight=False, markup=False)
 
 
 @memory_app.command()
 def hydrate(
     user: UserOption,
+    request: Annotated[
+        str, typer.Option("--request", help="the request id of the pack the reply answers (`memory pack` prints it)")
+    ],
     json_out: Annotated[
         bool, typer.Option("--json", help='print {"text", "restored", "unresolved", "withheld"}')
     ] = False,
@@ -176,15 +196,16 @@ def hydrate(
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Restore the user's placeholders in the text read from stdin; placeholders that are not
-    this user's stay as they are and are listed on stderr, as are those withheld as restore withholds them."""
+    """Restore, in the reply read from stdin, the placeholders the pack `--request` sent; the user's others stay as
+    they are and are listed on stderr, as are those that are not this user's and those withheld as restore withholds
+    them."""
     from stealthflow.cli.source import Source, read_stdin
     from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
 
     with user_errors():
         text = Source(text=read_stdin()).read_text()
     with _store(store, config) as memory:
-        result = memory.restore(user, text, secrets_in_urls, values_in_links)
+        result = memory.restore(user, text, request, secrets_in_urls, values_in_links)
     if json_out:
         body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
         print(json.dumps({**body, "withheld": withheld_json(result.withheld)}, ensure_ascii=False))

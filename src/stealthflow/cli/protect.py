@@ -463,7 +463,7 @@ def restore(
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved, withheld = _restore_stdin(protector, session, links)
         else:
-            read = read_source(source)
+            read = read_source(source, private=False)  # a reply holds placeholders, not the values
             not_the_input(output, "-" if source == "-" else read.path)
             if read.is_records:
                 records = read_records(read.path)

@@ -1,7 +1,8 @@
 """What a command reads: literal text, a file, or `-` for standard input.
 
-`stealthflow protect "My email is ..."`, `echo ... | stealthflow protect -` and
-`stealthflow protect post.txt` all work; a `.jsonl`/`.json` file holds records. An argument
+`stealthflow protect post.txt`, `stealthflow protect - < post.txt` and
+`stealthflow protect "My email is ..."` all work (the last with a warning: argv is readable by other
+local processes and kept in shell history); a `.jsonl`/`.json` file holds records. An argument
 that looks like a path (`looks_like_path`) but names no file is an error, never text: a
 mistyped file name would otherwise be protected (or attacked) as if it were the post.
 """
@@ -75,9 +76,29 @@ def read_stdin() -> str:
         ) from None
 
 
-def read_source(value: str) -> Source:
+ARGV_WARNING = (
+    "warning: text given on the command line can be read by other local processes (/proc/PID/cmdline) and stays in"
+    " your shell history; pipe it to - or give a file instead"
+)
+
+
+def warn_text_on_argv() -> None:
+    """Say (one line, stderr) that a text given as an argument is exposed on this machine; not an error."""
+    console.print(ARGV_WARNING, highlight=False, markup=False, soft_wrap=True)
+
+
+def text_option(value: str) -> str:
+    """An option's text (`--text`, `--query`): `-` reads stdin; a literal text is used and warned about."""
+    if value == "-":
+        return read_stdin()
+    warn_text_on_argv()
+    return value
+
+
+def read_source(value: str, private: bool = True) -> Source:
     """`-` is stdin, an existing file is that file, a path-looking name of no file is a
-    `DataError`, anything else is the text itself."""
+    `DataError`, anything else is the text itself (`private`: it may hold personal data, so it is
+    warned about: see `warn_text_on_argv`)."""
     if value == "-":
         return Source(text=read_stdin())
     if _names_a_file(value):
@@ -92,6 +113,8 @@ def read_source(value: str) -> Source:
             markup=False,
             soft_wrap=True,
         )
+    if private:
+        warn_text_on_argv()
     return Source(text=value)
 
 

@@ -1,11 +1,14 @@
 """A LangGraph `BaseStore` wrapper: the inner store only ever holds redacted text.
 
-`put` protects every string inside the value (under the vault session chosen from the
-namespace), `search` redacts its query the same way, and `get`/`search` hand the local caller
-hydrated values. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's
+`put` protects every string inside the value (under the vault session of its namespace: the whole namespace by
+default, so LangMem's `("memories", user)` gives each user their own), and `search` redacts its query the same way
+(writing nothing to the vault). `get`/`search` hand out what the inner store holds, placeholders, since code on a
+store (LangMem's search tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for
+code that only shows them on this device. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's
 memory tools and managers) runs on top of it unchanged; LangMem itself is not tested here.
 
-    store = ProtectedStore(InMemoryStore(), session_from_namespace=lambda ns: ns[0])  # the default protector
+    store = ProtectedStore(InMemoryStore())  # the default protector; vault session "memory:memories/ann" for
+    store.put(("memories", "ann"), "m1", {"content": "My email is ann.lee@mailbox.org"})  # ... this namespace
 """
 
 from __future__ import annotations
@@ -20,12 +23,22 @@ from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
 
 
+def whole_namespace(namespace: tuple[str, ...]) -> str:
+    """The memory owner of a namespace, by default: all of it, its parts joined by `/` (a `/` inside a part escaped),
+    so namespaces that share a first part (LangMem's `("memories", user)`) never share values or numbering."""
+    return "/".join(part.replace("%", "%25").replace("/", "%2F") for part in namespace)
+
+
 class ProtectedStore(BaseStore):
+    """`hydrate`: `get`/`search` return the values instead of the placeholders; only for code that never sends what it
+    reads to a model (LangMem's tools and enrichers do)."""
+
     def __init__(
         self,
         inner: BaseStore,
         protector: Protector | None = None,
-        session_from_namespace: Callable[[tuple[str, ...]], str] = lambda ns: ns[0],
+        session_from_namespace: Callable[[tuple[str, ...]], str] = whole_namespace,
+        hydrate: bool = False,
     ):
         if protector is None:
             from stealthflow.pipeline.api import default_protector
@@ -34,6 +47,7 @@ class ProtectedStore(BaseStore):
         self.inner = inner
         self.protector = protector
         self.session_from_namespace = session_from_namespace
+        self.hydrate = hydrate
 
     def _session(self, namespace: tuple[str, ...]) -> str:
         return vault_session(self.session_from_namespace(namespace))
@@ -43,7 +57,7 @@ class ProtectedStore(BaseStore):
             session = self._session(op.namespace)
             return op._replace(value=protect_strings(self.protector, dict(op.value), session))
         if isinstance(op, SearchOp) and op.query:
-            return op._replace(query=self.protector.protect(op.query, self._session(op.namespace_prefix)).text)
+            return op._replace(query=self.protector.redact(op.query, self._session(op.namespace_prefix)))
         return op
 
     def _hydrate(self, item: Item) -> Item:
@@ -53,6 +67,8 @@ class ProtectedStore(BaseStore):
         return hydrated
 
     def _hydrate_result(self, op: Op, result: Result) -> Result:
+        if not self.hydrate:
+            return result
         if isinstance(op, GetOp) and result is not None:
             return self._hydrate(result)
         if isinstance(op, SearchOp):

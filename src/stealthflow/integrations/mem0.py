@@ -1,16 +1,17 @@
 """A mem0 wrapper: mem0 (its LLM fact extraction, vector store and history DB) only sees placeholders.
 
 `add` protects the messages (and string metadata) before mem0 reads them; `search` redacts its
-query the same way, so a query naming a value finds the memory holding its placeholder; what
-`add`, `search`, `get_all` and `get` return is hydrated for the local caller. The values live in
-the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
+query the same way (writing nothing to the vault), so a query naming a value finds the memory holding its
+placeholder. What `add`, `search`, `get_all` and `get` return holds placeholders, as mem0 stores them: such results
+usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
+The values live in the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
 `agent_id`, `run_id` that the call (or the stored memory) carries. Other methods pass through to
 mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory
     memory = ProtectedMemory(Memory.from_config(config))
     memory.add("My email is ann.lee@mailbox.org", user_id="ann")
-    memory.search("what is ann.lee@mailbox.org?", filters={"user_id": "ann"})
+    memory.search("what is ann.lee@mailbox.org?", filters={"user_id": "ann"})  # '... <EMAIL_1>'
 """
 
 from __future__ import annotations
@@ -35,11 +36,15 @@ def first_scope_id(scope: dict) -> str:
 
 
 class ProtectedMemory:
+    """`hydrate`: results carry the values instead of the placeholders; only for code that never sends them to a
+    model."""
+
     def __init__(
         self,
         memory: Any,
         protector: Protector | None = None,
         session_from_scope: Callable[[dict], str] = first_scope_id,
+        hydrate: bool = False,
     ):
         if protector is None:
             from stealthflow.pipeline.api import default_protector
@@ -48,6 +53,7 @@ class ProtectedMemory:
         self.memory = memory
         self.protector = protector
         self.session_from_scope = session_from_scope
+        self.hydrate = hydrate
 
     def _session(self, scope: dict) -> str:
         return vault_session(self.session_from_scope(scope))
@@ -56,7 +62,9 @@ class ProtectedMemory:
         return protect_strings(self.protector, value, session)
 
     def _hydrate(self, item: dict, scope: dict) -> dict:
-        """One result, its text restored under the memory's own owner (else the call's)."""
+        """One result, its text restored under the memory's own owner (else the call's) when `hydrate`."""
+        if not self.hydrate:
+            return item
         session = self._session(item if any(item.get(k) for k in SCOPE_KEYS) else scope)
         return {k: hydrate_strings(self.protector, v, session) if k in TEXT_KEYS else v for k, v in item.items()}
 
@@ -111,9 +119,7 @@ class ProtectedMemory:
 
     def search(self, query: str, *, filters: dict | None = None, **kwargs: Any) -> dict:
         scope = filters or {}
-        response = self.memory.search(
-            self.protector.protect(query, self._session(scope)).text, filters=filters, **kwargs
-        )
+        response = self.memory.search(self.protector.redact(query, self._session(scope)), filters=filters, **kwargs)
         return self._hydrate_results(response, scope)
 
     def get_all(self, *, filters: dict | None = None, **kwargs: Any) -> dict:

@@ -80,6 +80,13 @@ def _load_plugins() -> None:
         _BACKENDS.setdefault(entry.name, entry.load())
 
 
+def served_by_litellm(config: ModelConfig) -> bool:
+    """Whether litellm serves `config` (an API endpoint, `ModelConfig.is_local` says where), not a registered backend
+    (in process, or a plugin's own)."""
+    _load_plugins()
+    return config.model == "router" or config.model.partition(":")[0] not in _BACKENDS
+
+
 def build_backend(config: ModelConfig) -> ChatBackend:
     _load_plugins()
     if config.model == "router":

@@ -1,4 +1,6 @@
-"""POST /memory/append|pack|hydrate|forget on the local service (covered by its token and Host checks)."""
+"""POST /memory/append|pack|hydrate|forget on the local service (covered by its token and Host checks).
+
+/memory/pack answers a `request` id; /memory/hydrate takes it and restores only the placeholders that pack sent."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ class PackRequest(BaseModel):
 class HydrateRequest(BaseModel):
     user: str = Field(min_length=1)
     text: str
+    request: str  # the "request" /memory/pack answered: only its placeholders restore ("": a pack that sent none)
     secrets_in_urls: bool = False
     values_in_links: bool = False
 
@@ -52,7 +55,14 @@ def memory_router(store: MemoryStore) -> APIRouter:
 
     @router.post("/hydrate")
     def hydrate(request: HydrateRequest) -> dict:
-        result = store.restore(request.user, request.text, request.secrets_in_urls, request.values_in_links)
+        try:
+            result = store.restore(
+                request.user, request.text, request.request, request.secrets_in_urls, request.values_in_links
+            )
+        except KeyError:
+            raise HTTPException(
+                404, f"no pack {request.request!r} for that user (unknown, expired or forgotten)"
+            ) from None
         notice = withheld_notice(result.withheld, json_switch) if result.withheld else None
         return {"text": result.text, "withheld": withheld_json(result.withheld), "notice": notice}
 

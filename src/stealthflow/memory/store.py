@@ -22,6 +22,7 @@ import numpy as np
 from stealthflow.integrations import hydrate_strings, protect_strings
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
+from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import connect_private
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 Embed = Callable[[list[str]], np.ndarray]
 CANDIDATES = 256  # memories considered for one pack: far more than any token budget holds
+NO_PLACEHOLDERS = ""  # the request of a pack that sent no placeholder: a reply to it gets none restored
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -93,9 +95,10 @@ class PackedItem:
 class Packed:
     text: str
     items: list[PackedItem]
+    request: str = ""  # the id that hydrates a reply to this pack: only the placeholders `text` holds restore
 
     def to_json(self) -> dict:
-        return {"text": self.text, "items": [asdict(i) for i in self.items]}
+        return {"text": self.text, "items": [asdict(i) for i in self.items], "request": self.request}
 
 
 def minilm_embedder() -> Embed:
@@ -276,8 +279,10 @@ class MemoryStore:
             raise ValueError("budget_tokens must be positive")
         matrix = self._matrix(user)
         if not len(matrix.ids):
-            return Packed("", [])
-        redacted_query = self.protector.protect(query, vault_session(user)).text
+            return self._packed(user, [])
+        # redacted, not protected: the query's values get no vault row (nor index) of their own, so nothing of a
+        # search outlives it, and a value named only in queries never shifts the user's numbering
+        redacted_query = self.protector.redact(query, vault_session(user))
         if purpose:
             redacted_query = f"{purpose}: {redacted_query}"
         scores = matrix.vectors @ np.asarray(self.embed([redacted_query]), dtype=np.float32)[0]
@@ -297,7 +302,17 @@ class MemoryStore:
                 continue
             chosen.append(PackedItem(mid, text, round(float(scores[i]), 4)))
             used += cost
-        return Packed("\n".join(f"- {c.text}" for c in chosen), chosen)
+        return self._packed(user, chosen)
+
+    def _packed(self, user: str, chosen: list[PackedItem]) -> Packed:
+        """The pack of `chosen`, recorded as a request of the user's session: a reply to it hydrates only the
+        placeholders it sent (`restore`)."""
+        text = "\n".join(f"- {c.text}" for c in chosen)
+        if not (sent := _placeholders(text)):
+            return Packed(text, chosen, NO_PLACEHOLDERS)
+        return Packed(
+            text, chosen, self.protector.vault.record_request_of(self.protector.config.user, vault_session(user), sent)
+        )
 
     def _texts(self, user: str, ids: list[int]) -> dict[int, str]:
         if not ids:
@@ -311,19 +326,27 @@ class MemoryStore:
             )
 
     # -- HYDRATE --------------------------------------------------------------------------
-    def hydrate(self, user: str, text: str) -> str:
-        """Restore the user's placeholders; another user's stay as they are."""
-        return self.restore(user, text).text
+    def hydrate(self, user: str, text: str, request: str) -> str:
+        """Restore, in a reply to the pack `request` (`Packed.request`), the placeholders that pack sent; any other
+        placeholder (of this user's other memories, or another user's) stays as it is."""
+        return self.restore(user, text, request).text
 
     def restore(
-        self, user: str, text: str, secrets_in_urls: bool = False, values_in_links: bool = False
+        self, user: str, text: str, request: str, secrets_in_urls: bool = False, values_in_links: bool = False
     ) -> RestoreResult:
         """`hydrate`, with what was restored, the placeholders that are not this user's (`unresolved`) and those left
-        as they are where a value would leave the device (`withheld`, as restore: `secrets_in_urls`,
-        `values_in_links`)."""
-        return self.protector.restore(
-            text, vault_session(user), secrets_in_urls=secrets_in_urls, values_in_links=values_in_links
+        as they are (`withheld`): those the pack did not send (`not_in_request`), and those where a value would leave
+        the device (as restore: `secrets_in_urls`, `values_in_links`). `KeyError` for a request the user's session
+        has not recorded (unknown, expired or forgotten)."""
+        session = vault_session(user)
+        scope = (
+            RestoreScope(frozenset(), self.protector.config.guarded_types())
+            if request == NO_PLACEHOLDERS
+            else self.protector.request_scope(session, request, secrets_in_urls, values_in_links)
         )
+        if scope is None:
+            raise KeyError(f"no pack {request!r} for user {user!r} (unknown, expired or forgotten)")
+        return self.protector.restore(text, session, scope=scope)
 
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:

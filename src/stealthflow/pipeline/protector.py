@@ -180,16 +180,23 @@ class Protector:
         return self.vault.input_digester(self.config.user, session)
 
     def protect_many(self, texts: list[str], session: str) -> list[Protected]:
+        found = self._detect(texts, session)
+        unread = [reading.unread[1] for _, reading in found]
+        return [
+            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), unread=chars)
+            for text, (spans, reading), chars in zip(texts, found, unread, strict=True)
+        ]
+
+    def _detect(self, texts: list[str], session: str) -> list:
+        """Each text's spans and reading (`Detector.detect_many_with_languages`); `UncoveredText` when the policy
+        refuses text in no covered language."""
         if self.detector is None:
             raise ValueError("this Protector was built for restoring only (no detector)")
         found = self.detector.detect_many_with_languages(texts, scope=f"{self.config.user}\x00{session}")
         unread = [reading.unread[1] for _, reading in found]
         if self.config.refuse_uncovered and any(unread):
             raise UncoveredText(sum(map(bool, unread)), sum(unread))
-        return [
-            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), unread=chars)
-            for text, (spans, reading), chars in zip(texts, found, unread, strict=True)
-        ]
+        return found
 
     def _mask(
         self,
@@ -202,18 +209,14 @@ class Protector:
     ) -> Protected:
         """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings;
         `unread`: its characters in no covered language."""
-        chosen = [s for s in detected if self.config.masks(s.type, s.level)]
-        chosen = _with_repeats(text, chosen)
-        if self.recall:
-            with self._known_lock:  # protect runs on several threads; the session's values grow in place
-                chosen = self._known_values(session).add_occurrences(text, chosen, language)
+        chosen = self._chosen(text, detected, session, language)
         issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         entries = issued.entries
         with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)
             known = self._known.get(session)
             if known is not None and known.mark == issued.before:
                 known.add_issued(issued.granted, issued.after)
-        spans, between, last = [], [], 0
+        spans = []
         for span, entry in zip(chosen, entries, strict=True):
             placeholder = render(self.config.style, entry)
             spans.append(
@@ -228,10 +231,7 @@ class Protector:
                     span.reason,
                 )
             )
-            between.append((last, span.start))
-            last = span.end
-        between.append((last, len(text)))
-        gaps = escape_pieces(text, between)
+        gaps = escape_pieces(text, _between(chosen, len(text)))
         protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = (
@@ -249,6 +249,25 @@ class Protector:
         return Protected(
             protected, spans, warnings, self.vault.id, entries, language=language, unread=unread, values=values
         )
+
+    def _chosen(self, text: str, detected: list[Span], session: str, language: str | None) -> list[Span]:
+        """The spans of `text` to mask: those the policy masks, their repeats, and the session's known values."""
+        chosen = _with_repeats(text, [s for s in detected if self.config.masks(s.type, s.level)])
+        if self.recall:
+            with self._known_lock:  # protect runs on several threads; the session's values grow in place
+                chosen = self._known_values(session).add_occurrences(text, chosen, language)
+        return chosen
+
+    def redact(self, text: str, session: str) -> str:
+        """`text` masked as `protect` masks it, writing nothing: a value the session holds gets its placeholder, any
+        other value a bare `<TYPE>` mark. For a search query: it finds the memories holding its values' placeholders,
+        and leaves no row, index or request behind."""
+        [(spans, reading)] = self._detect([text], session)
+        chosen = self._chosen(text, spans, session, reading.guess.language)
+        held = self.vault.held_entries(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
+        marks = [render(self.config.style, e) if e else f"<{s.type}>" for s, e in zip(chosen, held, strict=True)]
+        gaps = escape_pieces(text, _between(chosen, len(text)))
+        return gaps[0] + "".join(mark + gap for mark, gap in zip(marks, gaps[1:], strict=True))
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
@@ -506,6 +525,12 @@ def _word_like(value: str) -> bool:
 
 def _word_bounded(text: str, start: int, end: int) -> bool:
     return (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum())
+
+
+def _between(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
+    """The (start, end) of the text before, between and after `spans` (in order, not overlapping)."""
+    edges = [0, *(edge for span in spans for edge in (span.start, span.end)), length]
+    return list(zip(edges[::2], edges[1::2], strict=True))
 
 
 def _with_repeats(text: str, spans: list[Span]) -> list[Span]:

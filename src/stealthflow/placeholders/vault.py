@@ -411,6 +411,15 @@ class Vault:
                 self._issued_cache.update(issued_now)
         return Issued(entries, (generation, before), (generation, after), granted)
 
+    def held_entries(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry | None]:
+        """The entry each (type, value) already has in `session`, None for a value the session does not hold.
+        Nothing is written: no row, no index taken (a search query's values leave no trace)."""
+        digests = [self._mac("digest", user, session, t, canonical_value(t, v)) for t, v in items]
+        wanted = [(t, digest) for (t, _), digest in zip(items, digests, strict=True)]
+        with self._lock:
+            rows = self._rows_by_digest(self._db, user, session, wanted)
+        return [Entry(row[0], t, row[1], row[2]) if (row := rows.get((t, d))) else None for t, d in wanted]
+
     def _last_grant(self, db: sqlite3.Connection, session: str) -> int:
         return db.execute(_LAST_GRANT, (session,)).fetchone()[0] or 0
 
@@ -482,7 +491,10 @@ class Vault:
     def record_request(self, user: str, session: str, entries: list[Entry]) -> str:
         """A new request id standing for the placeholders of `entries` (what one protect issued or
         used), kept `REQUEST_DAYS` days: `request_placeholders` gives them back."""
-        request_id, ids = secrets.token_urlsafe(16), sorted({entry.id for entry in entries})
+        return self._record_request(user, session, {entry.id for entry in entries})
+
+    def _record_request(self, user: str, session: str, entry_ids: set[str]) -> str:
+        request_id, ids = secrets.token_urlsafe(16), sorted(entry_ids)
         now = datetime.now(UTC)
         with self._transaction() as db:
             db.execute(
@@ -501,6 +513,21 @@ class Vault:
                 ),
             )
         return request_id
+
+    def record_request_of(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> str:
+        """`record_request` for the session's placeholders named by these keys (`Reference.key`, as found in a text
+        the caller sends); a key the session does not hold is left out."""
+        ids = set()
+        with self._lock:
+            for span_type, which in keys:
+                column, which = ("idx", which) if isinstance(which, int) else ("token", which.lower())
+                row = self._db.execute(
+                    f"SELECT id FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?",
+                    (user, session, span_type, which),
+                ).fetchone()
+                if row is not None:
+                    ids.add(row[0])
+        return self._record_request(user, session, ids)
 
     def request_placeholders(self, user: str, session: str, request_id: str) -> frozenset[tuple[str, int | str]] | None:
         """The keys (`Entry.names`) of the placeholders a recorded request of `session` issued or

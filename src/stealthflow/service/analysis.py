@@ -1,6 +1,7 @@
 """What the page shows for a post, over the service's own API (any client may call it):
 
-POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the phrases that point to
+POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the request id that restores a
+                                   reply to it (`/restore` with `request`), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
                                    the phrases it could not generalize (unprotected), the text to send,
                                    and a risk line per attribute
@@ -141,6 +142,7 @@ class Analyzer:
         return {
             "session": session,
             "vault": protected.vault,
+            "request": self.protector.record_request(session, protected),  # `/restore` of a reply: its placeholders
             "spans": [s.to_json() for s in protected.spans],
             "cues": [
                 {"start": c.start, "end": c.end, "attribute": c.label, "name": DESCRIPTIONS.get(c.label, c.label)}

@@ -5,7 +5,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { session: "", vault: "", pieces: [], accepted: [] };
+const state = { session: "", vault: "", request: "", pieces: [], accepted: [] };
 const CREDENTIAL = "stealthflow-credential";
 
 // The credential for this tab: exchanged from the link's one-time token, else the one kept before.
@@ -61,6 +61,7 @@ function newSessionId() {
 
 function useSession(id) {
   state.session = id;
+  state.request = "";
   sessionStorage.setItem("stealthflow-session", id);
   $("session-id").textContent = id;
   loadPlaceholders();
@@ -257,6 +258,7 @@ async function check() {
   try {
     const data = await api("POST", "/analyze", { text, session: state.session });
     state.vault = data.vault;
+    state.request = data.request;  // a reply restores only the placeholders of this post
     state.pieces = data.diff;
     state.accepted = data.diff.map(() => true);
     renderFindings(text, data.spans, data.cues);
@@ -294,10 +296,17 @@ async function restore() {
     $("restore-status").textContent = "Paste the reply first.";
     return;
   }
+  if (!state.request) {
+    $("restore-status").textContent = "Check the post this reply answers first: only its placeholders are restored.";
+    return;
+  }
   try {
-    const data = await api("POST", "/restore", { text, session: state.session, vault: state.vault || undefined });
+    const data = await api("POST", "/restore", { text, session: state.session, vault: state.vault || undefined, request: state.request });
     box.replaceChildren(element("p", "restored-text", data.text));
-    const left = data.unresolved.length ? ` ${data.unresolved.length} placeholder(s) not from this session stay as they are.` : "";
+    const notSent = data.withheld.filter((w) => w.reason === "not_in_request").length;
+    const other = data.unresolved.length + data.withheld.length - notSent;
+    const left = (notSent ? ` ${notSent} placeholder(s) not in the last checked post stay as they are.` : "") +
+      (other ? ` ${other} other placeholder(s) stay as they are.` : "");
     $("restore-status").textContent = `Restored ${data.restored} placeholder(s).${left}`;
   } catch (error) {
     $("restore-status").textContent = `Not restored: ${error.message}`;
