@@ -17,7 +17,10 @@ placeholders: providers allow only letters, digits, `_` and `-` there (the PII t
 tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
-those alone may also be rewritten against attribute inference (`proxy.rewrites`).
+those alone may also be rewritten against attribute inference (`proxy.rewrites`). Every text of a message the
+upstream model wrote or that carries what it wrote (`MODEL_ROLES`: an assistant turn, a tool's result) is marked
+`from_model`: a value of the session there was put there by a restore, so every value is masked again in it
+(`Protector.protect_many`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass
 from stealthflow.pipeline.records import has_lone_surrogate
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+MODEL_ROLES = frozenset({"assistant", "tool", "function"})  # the model's turns and the results of its (restored) calls
 TEXT_PARTS = {"text": "text", "refusal": "refusal"}  # content part type -> the field holding its text
 MEDIA_PARTS = frozenset({"image_url", "input_audio", "file"})
 # Top-level switches whose strings are enum words or ids of the provider, not content.
@@ -69,6 +73,7 @@ class _Slot:
     text: str
     put: Callable[[str], None]
     from_user: bool = False
+    from_model: bool = False
     changed: bool = False
 
 
@@ -82,6 +87,7 @@ class RequestTexts:
     def __init__(self, body: dict, pass_media: bool = False):
         self.pass_media = pass_media
         self._slots: list[_Slot] = []
+        self._from_model = False  # set while the texts of a `MODEL_ROLES` message are walked
         self._renames: list[tuple[dict, dict]] = []  # (object, {key: protected key}) applied once values are in
         self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their texts are in
         if too_deep(body):
@@ -90,7 +96,9 @@ class RequestTexts:
         if not isinstance(messages, list) or not messages:
             raise RequestError("`messages` must be a non-empty list", "messages")
         for i, message in enumerate(messages):
+            self._from_model = isinstance(message, dict) and message.get("role") in MODEL_ROLES
             self._message(message, f"messages[{i}]")
+        self._from_model = False
         for key in body.keys() - {"messages", "model"}:  # the model is replaced by the upstream's
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
@@ -103,6 +111,10 @@ class RequestTexts:
     @property
     def from_user(self) -> list[bool]:
         return [slot.from_user for slot in self._slots]
+
+    @property
+    def from_model(self) -> list[bool]:
+        return [slot.from_model for slot in self._slots]
 
     def put(self, protected: list[str]) -> None:
         for slot, text in zip(self._slots, protected, strict=True):
@@ -190,7 +202,9 @@ class RequestTexts:
         keys = [key for key in node if key not in KNOWN_KEYS and key]
         for key in keys:
             self._check(key, "a key")
-            self._slots.append(_Slot(key, lambda text, key=key: renames.__setitem__(key, text)))
+            self._slots.append(
+                _Slot(key, lambda text, key=key: renames.__setitem__(key, text), from_model=self._from_model)
+            )
         if keys:
             self._renames.append((node, renames))
 
@@ -207,7 +221,7 @@ class RequestTexts:
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
         if text:
-            self._slots.append(_Slot(text, put or _setter(holder, key), from_user))
+            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model))
 
     @staticmethod
     def _check(text: str, where: str) -> None:
