@@ -165,6 +165,30 @@ def test_a_cloud_model_for_rewriting_does_not_turn_the_extractor_on(tmp_path, mo
     assert len(warnings) == 1 and "deepseek/deepseek-chat" in warnings[0].getMessage()
 
 
+def test_an_ollama_model_is_local_only_where_litellm_sends_it_to_a_loopback_address(tmp_path, monkeypatch, caplog):
+    """Security review rev20, finding 4: with no `api_base`, litellm sends an Ollama model's calls to
+    `$OLLAMA_API_BASE` (any host) or Ollama's local server; a cloud tag runs at ollama.com through the local daemon.
+    Only a loopback endpoint turns the extractor on by default; one elsewhere needs the user's opt-in and warns."""
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.delenv("OLLAMA_API_BASE", raising=False)
+    assert ModelConfig(model="ollama/llama3").is_local()
+    assert not ModelConfig(model="ollama/gpt-oss:120b-cloud").is_local()
+    monkeypatch.setenv("OLLAMA_API_BASE", "http://127.0.0.1:11500")
+    assert ModelConfig(model="ollama_chat/llama3").is_local()
+    monkeypatch.setenv("OLLAMA_API_BASE", "http://192.0.2.1:9")  # a GPU box, a hosted Ollama
+    assert not ModelConfig(model="ollama/llama3").is_local() and not ModelConfig(model="ollama_chat/x").is_local()
+    assert ModelConfig(model="ollama/llama3", api_base="http://localhost:11434").is_local()  # api_base wins
+    protector = Protector.from_settings(extractor_settings(tmp_path, "ollama/llama3", None))
+    assert protector.detector.extractor is None  # nothing is sent there: protect runs without it
+    assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+    protector.close()
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    protector = Protector.from_settings(extractor_settings(tmp_path, "ollama/llama3", None, llm_extractor=True))
+    assert protector.detector.extractor is not None
+    protector.close()
+    assert any("not on this machine" in r.getMessage() and "192.0.2.1" in r.getMessage() for r in caplog.records)
+
+
 def test_a_model_on_a_loopback_address_runs_the_extractor(tmp_path, monkeypatch, caplog):
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
     monkeypatch.setenv("MOCK_KEY", "x")
