@@ -136,6 +136,35 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
         assert len(upstream.received) == sent
 
 
+def test_a_number_of_a_request_is_protected_as_its_decimal_text(protector):
+    """Security review rev20, finding 7: a card or a phone written as a JSON number (tool-call arguments in history,
+    metadata, a schema's default) leaves as the placeholder (a string), as the same digits in a string do; a number
+    holding no value (a count, a temperature, a logit bias) leaves as the same number."""
+    card, phone = 4556737586899855, 14155550100
+    arguments = json.dumps({"card_number": card, "phone": phone, "count": 3, "as_text": str(card)})
+    schema = {"type": "object", "properties": {"card": {"type": "integer", "default": card}}}
+    body = {
+        "messages": with_call({"name": "pay", "arguments": arguments}),
+        "metadata": {"customer_phone": 4155550100, "ratio": 0.25},
+        "tools": [{"type": "function", "function": {"name": "pay", "parameters": schema}}],
+        "temperature": 0.2,
+        "logit_bias": {"50256": -100},
+    }
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        assert post(url, body).status_code == 200
+        sent = upstream.received[-1]
+    assert not any(str(number) in json.dumps(sent) for number in (card, phone, 4155550100))
+    assert json.loads(sent["messages"][1]["tool_calls"][0]["function"]["arguments"]) == {
+        "card_number": "<CREDIT_CARD_1>",
+        "phone": "<PHONE_1>",
+        "count": 3,
+        "as_text": "<CREDIT_CARD_1>",
+    }
+    assert sent["metadata"] == {"customer_phone": "<PHONE_1>", "ratio": 0.25}  # the same phone number
+    assert sent["tools"][0]["function"]["parameters"]["properties"]["card"]["default"] == "<CREDIT_CARD_1>"
+    assert (sent["temperature"], sent["logit_bias"]) == (0.2, {"50256": -100})
+
+
 # -- the LLM PII extractor reads raw text: only a model on this machine by default -------------------
 def extractor_settings(tmp_path, model: str, api_base: str | None, llm_extractor: bool | None = None):
     return Settings(

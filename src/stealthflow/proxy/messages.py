@@ -3,8 +3,9 @@
 Every string of the request is protected, JSON object keys included, wherever it stands (known
 fields, fields of a provider the proxy has never heard of, `metadata`, `documents`, schemas, ids),
 except an explicit allow-list of what is known not to be content: `model`, the top-level switches
-in `SETTINGS`, and an enum-like word under a `SYNTAX` key (`role`, `type`) outside data. Numbers,
-booleans and null carry no text. Protect changes nothing in a string without a personal value, so
+in `SETTINGS`, and an enum-like word under a `SYNTAX` key (`role`, `type`) outside data. A number is
+protected as its decimal text (a card, phone or ID written as a JSON number): it stays the number unless a value is
+masked in it, and then becomes the protected text, a string. Booleans and null carry no text. Protect changes nothing in a string without a personal value, so
 the request keeps its shape; a value met twice (a property name and `required`, a tool-call id and
 `tool_call_id`) gets the same placeholder each time, so references between fields still hold.
 
@@ -176,6 +177,8 @@ class RequestTexts:
         Recursive: the request's depth was checked first (`too_deep`)."""
         if isinstance(node, str):
             self._leaf(holder[0], holder[1], where, data)
+        elif _number(node):
+            self._number(*holder)
         elif isinstance(node, dict):
             for key in node:
                 if key == "arguments" and not data:
@@ -223,6 +226,16 @@ class RequestTexts:
         if text:
             self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model))
 
+    def _number(self, holder: dict | list, key: str | int) -> None:
+        """A JSON number as its decimal text, written back only when protect changed it."""
+        text = json.dumps(holder[key])
+
+        def put(protected: str) -> None:
+            if protected != text:
+                holder[key] = protected
+
+        self._slots.append(_Slot(text, put, from_model=self._from_model))
+
     @staticmethod
     def _check(text: str, where: str) -> None:
         if has_lone_surrogate(text):
@@ -263,6 +276,8 @@ class RequestTexts:
         node = holder[key]
         if isinstance(node, str):
             self._text(holder, key, where=where)
+        elif _number(node):
+            self._number(holder, key)
         elif isinstance(node, _Object):
             for pair in node:
                 self._text(pair, 0, where=where)
@@ -270,6 +285,10 @@ class RequestTexts:
         elif isinstance(node, list):
             for i in range(len(node)):
                 self._pairs(node, i, where)
+
+
+def _number(node: object) -> bool:
+    return isinstance(node, int | float) and not isinstance(node, bool)
 
 
 def _enum_like(node: object) -> bool:
