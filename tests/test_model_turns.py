@@ -115,3 +115,22 @@ def test_a_memory_naming_the_user_where_a_place_would_stand_is_stored_masked(tag
     store.close()
     rows = sqlite3.connect(tmp_path / "memory.sqlite").execute("select text from memories").fetchall()
     assert rows and not any("Dana Kerr" in text for (text,) in rows)
+
+
+def test_the_service_masks_every_value_in_a_text_it_is_told_a_model_wrote(protector):
+    """`POST /protect` with `"from_model": true` (a chat's assistant turn): a password that is a common word, restored
+    into a reply, is masked again; the same text as the user's keeps the word (a false alarm never spreads)."""
+    from fastapi.testclient import TestClient
+
+    from stealthflow.service import create_app
+
+    token = "service-model-turns-token"
+    with TestClient(
+        create_app(protector, token), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        first = client.post("/protect", json={"text": "My password is sunshine", "session": "s"}).json()
+        assert first["text"] == "My password is <PASSWORD_1>"
+        reply = "Tip: sunshine is a nice word."
+        as_model = client.post("/protect", json={"text": reply, "session": "s", "from_model": True}).json()
+        assert as_model["text"] == "Tip: <PASSWORD_1> is a nice word."
+        assert client.post("/protect", json={"text": reply, "session": "s"}).json()["text"] == reply
