@@ -265,7 +265,8 @@ def first_stay(generalizer: Generalizer, text: str, phrase: str, attribute: str,
     if not trials:
         return {**row, "reason": stage, "gate_scored": False}
     scores = generalizer.scorer.compare([t[1] for t in trials], [t[2] for t in trials])
-    verdicts = generalizer.gate.verdicts([(t[1], t[2]) for t in trials], scores, generalizer.embed)
+    swaps = [generalize.kin_swap(t[1], t[2]) for t in trials]
+    verdicts = generalizer.gate.verdicts([(t[1], t[2]) for t in trials], scores, generalizer.embed, swaps)
     (chance, _), (new, _, edited, _) = max(zip(verdicts, trials, strict=True), key=lambda v: v[0][0])
     row = {**row, "best": new, "edited": edited, "chance": round(chance, 3), "gate_scored": True}
     if any(ok for _, ok in verdicts):

@@ -216,6 +216,44 @@ def test_prose_around_the_same_words_is_not_flagged(detector, text):
     assert detector.detect(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [  # data/secret_words.yaml code_words_other_languages (written for these tests, not taken from any test set)
+        ("Der Türcode ist 4471, bis Samstag!", "4471"),
+        ("Mein PIN ist 9051, nicht weitersagen.", "9051"),
+        ("le code de la porte du bâtiment c'est 62B19", "62B19"),
+        ("El código del portal de mi tía es 3308.", "3308"),
+        ("il codice del portone è 7720, citofona pure", "7720"),
+        ("De deurcode is 5813.", "5813"),
+        ("o código do portão da garagem é 4402", "4402"),
+    ],
+    ids=["de", "de-pin", "fr", "es", "it", "nl", "pt"],
+)
+def test_a_door_code_or_pin_in_the_six_languages_is_a_password(detector, text, value):
+    assert ("PASSWORD", value) in {(s.type, text[s.start : s.end]) for s in detector.detect(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Il codice del portone è rotto da tre giorni.",
+        "El código de acceso es de 6 dígitos.",
+        "Der Türcode ist seit gestern neu, frag Anna.",
+        "Le digicode est en panne depuis lundi.",
+    ],
+)
+def test_talk_of_a_door_code_without_its_digits_is_not_flagged(detector, text):
+    assert not [s for s in detector.detect(text) if s.type == "PASSWORD"]
+
+
+def test_each_english_code_word_holds_a_trigger_of_the_password_pattern():
+    """The password pattern runs only around its trigger words: each code word must hold one."""
+    from stealthflow.placeholders.recognizers.secrets import PasswordRecognizer, secret_words
+
+    triggers = PasswordRecognizer.triggers
+    assert all(any(trigger in word for trigger in triggers) for word in secret_words()["code_words"])
+
+
 def test_a_second_secret_in_one_sentence_is_masked_too(detector):
     """ux19's report H2: the wifi password was masked and the router's went out in clear."""
     text = "Password for the wifi is Tr0ub4dor&3xyz, router admin is admin/hunter2."

@@ -206,3 +206,14 @@ def test_real_model_a_removal_that_leaves_a_sentence_broken_is_never_accepted():
     ]
     fluency = shared_scorer().compare([a for a, _ in pairs], [b for _, b in pairs])
     assert [accepted for _, accepted in shipped_gate().verdicts(pairs, fluency)] == [False] * len(pairs)
+
+
+def test_a_word_swap_has_no_fluency_floor_but_keeps_the_structure_checks():
+    wife = "My kids now speak with an accent and my wife cries a little every time."
+    partner = wife.replace("wife", "partner")
+    assert not clears_floors(wife, partner, -1.87)  # under the stand-in floor: the new word is rarer
+    assert clears_floors(wife, partner, -1.87, word_swap=True)
+    assert not clears_floors("My loans from Sallie Mae.", "My loans from.", 1.0, word_swap=True)
+    gate = floors_gate(-5.0)  # FAKE gate: passes any edit of fluency -5 or more
+    verdicts = gate.verdicts([(wife, partner)] * 2, [Fluency(-2.0, -2.0)] * 2, word_swaps=[False, True])
+    assert [accepted for _, accepted in verdicts] == [False, True]

@@ -16,6 +16,7 @@ from stealthflow.anonymize.generalize import (
     candidates,
     generic_lexicon,
     keeps_generation,
+    kin_swap,
     replace_once,
     split_mark,
     whole,
@@ -1165,3 +1166,14 @@ def test_a_removal_takes_a_place_written_with_its_region_whole():
     ]:
         start = sentence.index("London")
         assert syntax.removals(sentence, start, start + len("London")) == [], sentence
+
+
+def test_a_kin_swap_is_one_kin_word_for_another_of_its_generation_and_nothing_else():
+    wife = "My kids now speak with an accent and my wife cries a little every time."
+    assert kin_swap(wife, wife.replace("wife", "partner"))
+    assert kin_swap("Her mum wants 150 guests.", "Her parent wants 150 guests.")
+    assert not kin_swap("Her mum wants 150 guests.", "Her child wants 150 guests.")  # another generation
+    assert not kin_swap(wife, wife.replace("my wife", "someone"))  # no kin word put in
+    assert not kin_swap("Her mum wants 150 guests.", "Her parent wants guests.")  # more than the kin word changed
+    assert not kin_swap("The rent in Leeds is mad.", "The rent in my city is mad.")
+    assert not kin_swap("Dad used to lift me.", "Parent used to lift me.")  # a name of address, no relation

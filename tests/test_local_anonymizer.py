@@ -367,7 +367,8 @@ def test_a_phrase_stays_and_is_reported_only_when_nothing_can_take_its_place_or_
     method = LocalAnonymizer(None, FakeTagger({"this razor": "gender"}), Generalizer(Strict(), floors_gate(0.0, -1.0)))
     result = method.anonymize_many([Profile(id="p", comments=[Comment(text="Honestly this razor is the best.")])])[0]
     assert result.text == "Honestly this razor is the best."  # the subject of the only sentence: never cut
-    assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor"}] and result.details["changes"] == []
+    assert result.details["unprotected"] == [{"post": 0, "phrase": "this razor", "attribute": "gender"}]
+    assert result.details["changes"] == []
 
 
 class OnlyWholeSentences(FakeScorer):  # FAKE: a text that only lost whole sentences reads well, any other edit badly
@@ -790,6 +791,27 @@ def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
     assert ("Twelve years as an ER nurse", "occupation") in pieces
 
 
+@pytest.mark.real_model
+def test_the_real_tagger_leaves_topics_alone_and_still_marks_the_author():
+    """Issue 47 item 4: harmless posts the previous tagger marked (a board game's city, a film studio, a singer's
+    surname, a puzzle's size) get no mark from the shipped tagger with its card's span thresholds; a post about its
+    author still does."""
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger
+
+    tagger = load_cue_tagger()
+    assert tagger.span_thresholds  # the card's, chosen by benchmarks/cue_thresholds.py --choose
+    harmless = [
+        "The best board games for two players: Patchwork, Jaipur, 7 Wonders Duel and Lost Cities.",
+        "Ranking the Studio Ghibli films by how much they made me cry.",
+        "anyone else obsessed with the new Olivia Rodrigo album",
+        "just finished a 1000 piece puzzle and now i feel empty inside",
+    ]
+    assert find_cues(tagger, harmless) == [[] for _ in harmless]
+    post = "Twelve years as an ER nurse and the rent here in Leeds keeps going up."
+    marked = " ".join(post[m.start : m.end] for m in find_cues(tagger, [post])[0])
+    assert "nurse" in marked and "Leeds" in marked
+
+
 def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
     """A tagged stretch that ran from an email across a full stop into the next sentence was dropped whole
     by the page (it overlapped the email), so the post showed no cue at all; it is now cut into pieces."""
@@ -807,6 +829,31 @@ def test_a_cue_mark_is_cut_at_sentence_ends_and_around_values():
     # "at" alone (function words) names nothing and is left out
     assert [post[c.start : c.end] for c in cues] == ["Twelve years as an ER nurse", "and the rent here in Leeds"]
     assert all(c.label == "occupation" for c in cues)
+
+
+def test_a_cue_less_sure_than_its_attributes_span_threshold_is_left_out():
+    """The card's `span_thresholds` (chosen per attribute by benchmarks/cue_thresholds.py --choose): a stretch whose
+    confidence is under its attribute's is no mark; an attribute without one keeps every stretch."""
+    from stealthflow.anonymize.cues import find_cues
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    post = "The sheep were loud. I moved to Leeds. I work night shifts."
+
+    class FakeTagger:  # FAKE: three stretches of three attributes and confidences
+        span_thresholds = {"location": 0.5, "occupation": 0.6}
+
+        def tag_many(self, posts):
+            return [
+                [
+                    TaggedSpan(p.index("sheep"), p.index(" were"), "location", 0.45),
+                    TaggedSpan(p.index("Leeds"), p.index(". I work"), "location", 0.5),
+                    TaggedSpan(p.index("night"), len(p) - 1, "age", 0.35),
+                ]
+                for p in posts
+            ]
+
+    (cues,) = find_cues(FakeTagger(), [post])
+    assert [post[c.start : c.end] for c in cues] == ["Leeds", "night shifts"]
 
 
 def test_a_cue_keeps_the_taggers_own_edges_and_overlapping_holes_cut_once():
@@ -1317,12 +1364,12 @@ def test_an_email_the_cue_tagger_marks_keeps_its_place_and_is_reported():
 
 
 def test_pieces_of_an_email_the_cue_tagger_marks_are_reported_as_the_email():
-    """The shipped cue tagger marks pieces of "m.okafor@posteo.de" ("m", "okafor", "de"): main tried to generalize
+    """The cue tagger once marked pieces of "m.okafor@posteo.de" ("m", "okafor", "de"): main tried to generalize
     them and reported them as three phrases, which the terminal named. A piece of a value is the value: it stays,
-    reported once as the whole e-mail address (which the report counts, never names)."""
+    reported once as the whole e-mail address (which the report counts, never names). The shipped tagger no longer
+    marks them: a FAKE tagger marks two pieces; the real scorer."""
     import torch
 
-    from stealthflow.anonymize.cues import load_cue_tagger
     from stealthflow.anonymize.marks import part_of_value
     from stealthflow.utility.fluency import shared_scorer
 
@@ -1330,7 +1377,8 @@ def test_pieces_of_an_email_the_cue_tagger_marks_are_reported_as_the_email():
     assert [part_of_value(post, p) for p in ("m", "okafor", "de", "reach")] == ["m.okafor@posteo.de"] * 3 + [None]
     assert part_of_value("de facto, mail ann@x.de", "de") is None  # also outside the value: a phrase of its own
     torch.set_num_threads(1)
-    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    tagger = FakeTagger({"okafor": "location", "de": "location"})
+    (result,) = LocalAnonymizer(None, tagger, Generalizer(shared_scorer)).rewrite_posts([post])
     assert "m.okafor@posteo.de" in result.text and result.unprotected == ["m.okafor@posteo.de"], result
 
 
@@ -1353,7 +1401,7 @@ def test_a_word_right_after_a_placeholder_is_never_cut_alone():
 def test_protects_rewrite_keeps_the_word_a_masked_value_modifies():
     """A new user's `protect` masked "sick" of "sick leave" as <HEALTH_1>; the tagger, reading the values, marked
     "sick leave" (income), cut to "leave" around the placeholder, and the rewrite dropped it: restored, "put me on
-    sick after my type 1 diabetes diagnosis". The real cue tagger and scorer: "leave" stays, reported."""
+    sick after my type 1 diabetes diagnosis". The real cue tagger and scorer: "leave" stays."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
@@ -1372,7 +1420,9 @@ def test_protects_rewrite_keeps_the_word_a_masked_value_modifies():
     }
     anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer))
     (result,) = anonymizer.rewrite_posts([post], [values])
-    assert "<HEALTH_1> leave after" in result.text and any("leave" in p for p in result.unprotected), result
+    assert "<HEALTH_1> leave after" in result.text, result
+    # the tagger retrained with more natural negatives no longer marks "leave"; a mark of it would be reported
+    assert all("leave" not in phrase for phrase, _ in result.cues) or any("leave" in p for p in result.unprotected)
 
 
 @pytest.mark.real_model
@@ -1394,3 +1444,25 @@ def test_no_removal_leaves_a_pro_form_pointing_at_nothing_or_a_phrasal_verb_with
     flood, torry = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
     assert not flood.text.startswith("Flood, I drive"), flood
     assert not torry.text.startswith("Grew up."), torry
+
+
+@pytest.mark.real_model
+def test_a_kin_word_takes_one_of_its_generation_below_the_stand_in_floor_with_the_shipped_models():
+    """The shipped cue tagger and fluency scorer: "my wife" -> "my partner" scores under the stand-in floor (the new
+    word is rarer, the sentence is not broken); as a kin swap it has no fluency floor, so the mark is replaced (the
+    tagger's other marks here, "My kids" and "accent", stay reported as before)."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.gate import STAND_IN_FLOOR
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "My kids now speak with an accent and my wife cries a little every time."
+    swapped = post.replace("my wife", "my partner")
+    (fluency,) = shared_scorer().compare([post], [swapped])
+    assert fluency.score < STAND_IN_FLOOR  # the floor alone would refuse it
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    assert ("my wife", "married") in result.cues, result.cues
+    assert result.text == swapped and "my wife" not in result.unprotected, result
+    assert any(c["phrase"] == "wife" and c["attribute"] == "married" for c in result.changes), result.changes

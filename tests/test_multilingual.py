@@ -388,6 +388,53 @@ def test_a_name_introduced_as_the_writers_or_kins_is_masked_though_a_famous_pers
 
 
 @pytest.mark.parametrize(
+    ("name", "neutral", "tied"),
+    [
+        (
+            "Michael Jordan",
+            "Michael Jordan won six titles with the Chicago Bulls.",
+            "My friend Michael Jordan is coming over tonight.",
+        ),
+        (
+            "Thomas Müller",
+            "Hast du gesehen, dass Thomas Müller seine Karriere beendet?",
+            "Mein Schwager Thomas Müller hilft uns am Samstag beim Umzug.",
+        ),
+        (
+            "Victor Hugo",
+            "Tu as lu le dernier roman de Victor Hugo ?",
+            "Mon ami Victor Hugo m'a prêté sa perceuse hier soir.",
+        ),
+        ("David Silva", "¿Viste el gol de David Silva anoche?", "Mi amigo David Silva viene a cenar esta noche."),
+        (
+            "Paolo Rossi",
+            "Paolo Rossi è stato il capocannoniere del Mondiale 1982.",
+            "Il mio amico Paolo Rossi mi ha chiesto di coprire il suo turno.",
+        ),
+        (
+            "Anne Frank",
+            "Het Achterhuis van Anne Frank trekt elk jaar veel bezoekers.",
+            "Mijn schoonzus Anne Frank past zaterdag op de kinderen.",
+        ),
+        (
+            "Cristiano Ronaldo",
+            "Cristiano Ronaldo marcou mais um golo ontem à noite.",
+            "O meu cunhado Cristiano Ronaldo vem jantar cá a casa no domingo.",
+        ),
+    ],
+    ids=["en", "de", "fr", "es", "it", "nl", "pt"],
+)
+def test_a_famous_full_name_stays_in_a_neutral_sentence_and_a_namesake_the_writer_ties_to_themselves_is_masked(
+    detector, name, neutral, tied
+):
+    """Each name is a line of data/public_names.txt whose every word is an ordinary name: famous, and a private
+    person's too. Kept where nothing ties it to the writer; masked after a friend or in-law of the language file's
+    `relatives` (before those words, "Mi amigo David Silva" went out in clear)."""
+    assert _found(detector, neutral) == []
+    assert (name, "REAL_NAME") in _found(detector, tied)
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Hi, I am Sam and this is my first post.", ["Sam"]),  # an introduction of en.yaml, a given name

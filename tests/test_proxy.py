@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 
 import httpx
 import openai
@@ -226,7 +227,8 @@ def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, 
     )
     assert (
         labelled.parse().choices[0].message.content == f"Your email is {placeholder}."
-        and labelled.headers["x-stealthflow-withheld"] == "1"
+        and labelled.headers["x-stealthflow-unresolved"] == "1"  # never issued to this session (ux20 LOW-7)
+        and labelled.headers["x-stealthflow-withheld"] == "0"
     )
     with running_proxy(protector, upstream, token="another-token") as other_url:
         other = openai.OpenAI(base_url=f"{other_url}/v1", api_key="another-token", max_retries=0)
@@ -235,7 +237,7 @@ def test_a_token_or_session_label_cannot_restore_another_ones_values(protector, 
         )
         assert (
             reply.parse().choices[0].message.content == f"Your email is {placeholder}."
-            and reply.headers["x-stealthflow-withheld"] == "1"
+            and reply.headers["x-stealthflow-unresolved"] == "1"
         )
 
 
@@ -517,6 +519,21 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
             message = refused.json()["error"]["message"]
             assert "1 user message(s) (1 marked phrase(s) stayed)" in message and "nothing was sent" in message
             assert "firefighter" not in refused.text and refused.headers["x-stealthflow-rewrite-stayed"] == "1"
+        # ux20 M6: which message, and why, in words that quote none of it; a German one is not "reword them"
+        german = "Ich bin 41 und Krankenpfleger in Graz, habt ihr Tipps zum Schlafen tagsüber?"
+        history = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]
+        for content, said in (
+            (text, "messages[2].content: 1 marked phrase(s) stayed (occupation: 1). Reword them, or start"),
+            (
+                german,
+                "messages[2].content: not checked: the local rewrite reads English only (language: de). "
+                "Rewording will not help a text the rewrite cannot read: start the proxy with --rewrite-fail send",
+            ),
+        ):
+            body = {"model": "m", "messages": [*history, {"role": "user", "content": content}]}
+            refused = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers, timeout=120)
+            assert refused.status_code == 422 and said in refused.json()["error"]["message"], refused.text
+            assert not {"firefighter", "Krankenpfleger", "Graz"} & set(re.findall(r"\w+", refused.text))
         assert not upstream.received
     with running_proxy(protector, upstream, rewriter=rewriter, rewrite_fail="send") as url:
         sent = httpx.post(f"{url}/v1/chat/completions", json=request, headers=headers, timeout=120)
@@ -571,14 +588,33 @@ def test_an_upstream_stream_cut_anywhere_is_read_whole_in_batches():
 @pytest.mark.parametrize("done", [True, False])
 def test_the_batch_read_with_done_is_final(done):
     """The chunks read with the upstream's [DONE] come as a `FinalBatch` (the proxy sends them with the end of the
-    reply); a stream that stops without [DONE] ends on an ordinary batch."""
+    reply); a stream that stops without [DONE], its answer finished, ends on an ordinary batch."""
     from stealthflow.proxy.upstream import FinalBatch
 
-    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}, "finish_reason": None}]} for i in range(3)]
+    events[-1]["choices"][0]["finish_reason"] = "stop"
     data = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
     batches = upstream_batches(data.encode())
     assert [chunk for batch in batches for chunk in batch] == events
     assert [isinstance(batch, FinalBatch) for batch in batches] == [False] * (len(batches) - 1) + [done]
+
+
+@pytest.mark.parametrize("usage", [False, True], ids=["content", "after a usage chunk"])
+def test_a_stream_that_stops_before_its_answer_ends_is_an_error(usage):
+    """ux20 M5: a body that ends with neither [DONE] nor a finish reason is cut short: the reader passes on what came,
+    then raises a 502 (the proxy's error event). A usage chunk (no choices) is sent only after the answer ended."""
+    from stealthflow.proxy.errors import ProxyError
+
+    events = [{"choices": [{"index": 0, "delta": {"content": f"t{i}"}}]} for i in range(3)]
+    if usage:
+        events.append({"choices": [], "usage": {"total_tokens": 3}})
+    data = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
+    if usage:
+        assert [chunk for batch in upstream_batches(data) for chunk in batch] == events
+        return
+    with pytest.raises(ProxyError, match="cut off before its end") as raised:
+        upstream_batches(data)
+    assert raised.value.status == 502
 
 
 class StandInTagger(Recognizer):

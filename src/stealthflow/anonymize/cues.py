@@ -40,8 +40,9 @@ def find_cues(
     protect's placeholders with the words that belong to each (the title of a name's, "Mrs" of "Mrs <REAL_NAME_1>",
     and a possessive: `placeholder_stretches`) and around the post's `masked` (start, end) stretches (explicit PII the
     caller masks), so a mark never runs across a sentence or holds a value; a piece of function words
-    alone ("the", "or the") names nothing about anyone and is left out. `values`: per post, protect's placeholders
-    with the values they stand for, which the tagger reads in their place (`TaggerView`)."""
+    alone ("the", "or the") names nothing about anyone and is left out, and so is a stretch less sure than its
+    attribute's span threshold (`sure_enough`). `values`: per post, protect's placeholders with the values they stand
+    for, which the tagger reads in their place (`TaggerView`)."""
     from stealthflow.evaluation.evidence import STOP_WORDS, words
 
     views = [TaggerView(post, values[i] if values else None) for i, post in enumerate(posts)]
@@ -49,9 +50,18 @@ def find_cues(
     found = []
     for i, (post, view, spans) in enumerate(zip(posts, views, tagged, strict=True)):
         holes = placeholder_stretches(post) + list(masked[i] if masked else ())
-        pieces = [piece for span in spans for piece in _cut(post, view.in_post(span), holes)]
+        kept = sure_enough(tagger, spans)
+        pieces = [piece for span in kept for piece in _cut(post, view.in_post(span), holes)]
         found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
     return found
+
+
+def sure_enough(tagger, spans: list[TaggedSpan]) -> list[TaggedSpan]:
+    """The spans whose confidence (mean P(not O) over their tokens) reaches their attribute's span threshold, the
+    model card's `span_thresholds` (chosen by `benchmarks/cue_thresholds.py --choose`); an attribute without one keeps
+    every span the token threshold tagged."""
+    floors = getattr(tagger, "span_thresholds", None) or {}
+    return [span for span in spans if span.score >= floors.get(span.label, 0.0) - 1e-9]
 
 
 def mark_confidence(post: str, spans: list[TaggedSpan], phrase: str) -> float:

@@ -155,9 +155,14 @@ def breaks_structure(sentence: str, edited: str) -> bool:
     )
 
 
-def clears_floors(sentence: str, edited: str, fluency: float) -> bool:
+def clears_floors(sentence: str, edited: str, fluency: float, word_swap: bool = False) -> bool:
     """Whether the edit of `sentence` with this fluency score clears the hard floor of its kind (a removal or a
-    stand-in) and does not `breaks_structure`."""
+    stand-in) and does not `breaks_structure`. A `word_swap` (one noun for another of its kind in the same slot, the
+    rest of the sentence as it was: `generalize.kin_swap`) has no fluency floor: the floor turns away sentences an
+    edit broke, and such a swap breaks none; its score falls by how much rarer the new word is ("my wife" -> "my
+    partner": -1.87)."""
+    if word_swap:
+        return not breaks_structure(sentence, edited)
     floor = STAND_IN_FLOOR if _WORD.search(edited_words(sentence, edited)[1]) else REMOVAL_FLOOR
     return fluency >= floor and not breaks_structure(sentence, edited)
 
@@ -214,12 +219,19 @@ class Gate:
         return self.probability(feature_rows(edits, fluency, embed)).tolist() if edits else []
 
     def verdicts(
-        self, edits: Sequence[tuple[str, str]], fluency: Sequence[Fluency], embed: meaning.Embed | None = None
+        self,
+        edits: Sequence[tuple[str, str]],
+        fluency: Sequence[Fluency],
+        embed: meaning.Embed | None = None,
+        word_swaps: Sequence[bool] | None = None,
     ) -> list[tuple[float, bool]]:
-        """(`chances`, whether the edit is accepted: its chance reaches the threshold and it `clears_floors`)."""
+        """(`chances`, whether the edit is accepted: its chance reaches the threshold and it `clears_floors`, each of
+        `word_swaps` without the fluency floor)."""
+        swaps = word_swaps if word_swaps is not None else [False] * len(edits)
+        chances = self.chances(edits, fluency, embed)
         return [
-            (chance, chance >= self.threshold and clears_floors(sentence, edited, f.score))
-            for (sentence, edited), f, chance in zip(edits, fluency, self.chances(edits, fluency, embed), strict=True)
+            (chance, chance >= self.threshold and clears_floors(sentence, edited, f.score, swap))
+            for (sentence, edited), f, chance, swap in zip(edits, fluency, chances, swaps, strict=True)
         ]
 
     def save(self, path: Path, **extra) -> None:

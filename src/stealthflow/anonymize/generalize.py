@@ -28,7 +28,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from stealthflow.anonymize import brands, coarser, hypernyms, meaning, person_nouns, places, referents, syntax
-from stealthflow.anonymize.gate import Gate, shipped_gate
+from stealthflow.anonymize.gate import Gate, edited_words, shipped_gate
 from stealthflow.anonymize.placeholders_kept import hangs_on_a_value, keeps_placeholders
 from stealthflow.data.evidence import find_phrase
 from stealthflow.evaluation.evidence import STOP_WORDS, words
@@ -494,6 +494,24 @@ def keeps_generation(candidate: str, phrase: str) -> bool:
     return kin[head[-1]] not in (_generic_yaml().get("kin_only") or ())
 
 
+def kin_swap(sentence: str, edited: str) -> bool:
+    """`edited` is `sentence` with one kin word swapped for another of its generation (generic.yaml `generations`),
+    nothing else changed: "my wife cries" -> "my partner cries", "her mum wants" -> "her parent wants". Such a swap has
+    no fluency floor (`gate.clears_floors`); the gate's threshold and the structure checks still decide. Only behind a
+    determiner or possessive: a bare kin word is a name of address ("Dad used to lift me", "Thank you mom"), and
+    "parent used to lift me" reads broken (the engineer's reading of the 21 new edits on blind sets l-n: 4 such of 21,
+    and 1 "Thank you parent")."""
+    old, new = (w.casefold() for w in edited_words(sentence, edited))
+    kin = generations()
+    if not (old in kin and new in kin and old != new and kin[old] == kin[new]):
+        return False
+    return re.search(rf"\b(?:{_KIN_DETERMINERS})\s+{re.escape(old)}\b", sentence, re.IGNORECASE) is not None
+
+
+#: what stands before a kin word that names a relation, not a person addressed by it (`kin_swap`)
+_KIN_DETERMINERS = "my|your|his|her|our|their|the|a"
+
+
 @cache
 def rejected_stand_ins() -> frozenset[str]:
     """generic.yaml `rejected`: stand-ins blind readers rejected, tried from no source."""
@@ -820,7 +838,8 @@ class Generalizer:
         Jamaica for my grandma's funeral" loses "to Jamaica", not all but "Went"), else the highest chance."""
         flat = [(i, *trial) for i, found in trials.items() for trial in found]
         scores = self.scorer.compare([t[2] for t in flat], [t[3] for t in flat]) if flat else []
-        verdicts = self.gate.verdicts([(t[2], t[3]) for t in flat], scores, self.embed)
+        swaps = [kin_swap(t[2], t[3]) for t in flat]
+        verdicts = self.gate.verdicts([(t[2], t[3]) for t in flat], scores, self.embed, swaps)
         best: dict[int, tuple[tuple, tuple[float, str, str, bool]]] = {}
         for (i, candidate, window, trial, text), fluency, (chance, accepted) in zip(
             flat, scores, verdicts, strict=True

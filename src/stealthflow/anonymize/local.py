@@ -243,7 +243,9 @@ class LocalAnonymizer:
             cursor += len(profile.comments)
             changes = [dict(change, post=index) for index, post in enumerate(mine) for change in post.changes]
             unprotected = [
-                {"post": index, "phrase": phrase} for index, post in enumerate(mine) for phrase in post.unprotected
+                {"post": index, "phrase": phrase, "attribute": attribute_of(phrase, post.cues)}
+                for index, post in enumerate(mine)
+                for phrase in post.unprotected
             ]
             text = "\n".join(post.text for post in mine)
             details = {
@@ -276,6 +278,13 @@ class PostRewrite:
     unprotected: list[str]  # marked phrases that stayed: nothing replaced them fluently
     unread: list[str] = field(default_factory=list)  # languages of the post or its sentences the rewrite cannot read
     removals: list[Removal] = field(default_factory=list)  # clauses and sentences that left with a mark (fallback.py)
+
+
+def attribute_of(phrase: str, cues: list[tuple[str, str]]) -> str:
+    """The attribute of the cue a phrase that stayed is, or holds, or is part of (a stayed phrase may have grown to the
+    value it is part of: `marks.part_of_value`); "" when no cue is either."""
+    exact = next((attribute for cue, attribute in cues if cue == phrase), None)
+    return exact or next((attribute for cue, attribute in cues if cue in phrase or phrase in cue), "")
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:

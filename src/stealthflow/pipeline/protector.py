@@ -34,7 +34,7 @@ from stealthflow.placeholders.restore import (
     escape_pieces,
     restore_text,
 )
-from stealthflow.placeholders.scope import RestoreScope
+from stealthflow.placeholders.scope import NOT_IN_REQUEST, RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
@@ -298,9 +298,11 @@ class Protector:
             return in_memory[0]
 
         def resolve(ref: Reference) -> str | Withheld | None:
-            if (withheld := scope.withholds(ref)) is not None:
-                return withheld
             key = Reference(ref.type, ref.index, ref.token, "")
+            if (withheld := scope.withholds(ref)) is not None:
+                if withheld is NOT_IN_REQUEST and (known := values()) is not None and known.value_of(key) is None:
+                    return None  # never issued to the session (its values in memory): unresolved, not withheld
+                return withheld
             if key not in cache:
                 cache[key] = known.value_of(key) if (known := values()) is not None else None
                 if cache[key] is None:

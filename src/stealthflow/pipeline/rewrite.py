@@ -26,8 +26,9 @@ class RewriteOutcome:
     """`accepted`: the rewrite is the text to send (it kept every placeholder and its answer could be read;
     a rewrite that changed nothing is accepted too). `unprotected`: the phrases the method marked but could not
     generalize; they are in the text to send. `unread`: the method could not read the text, or a sentence of it (a
-    language it does not cover; `reason` says which). `protected`: accepted, read and no phrase stayed (as
-    `anonymize` says)."""
+    language it does not cover; `reason` says which, and `unread_why` without the phrases). `protected`: accepted, read and
+    no phrase stayed (as `anonymize` says). `attributes`: the attribute of each phrase of `unprotected` ("" when the
+    method does not say): what stayed, counted without quoting it."""
 
     text: str  # the accepted rewrite, or the protected text when rejected
     accepted: bool
@@ -35,6 +36,8 @@ class RewriteOutcome:
     changes: tuple[dict, ...] = ()  # what the method changed and why (the `local` method says)
     unprotected: tuple[str, ...] = ()  # marked phrases the method could not generalize: they stayed
     unread: bool = False  # the method could not read (some of) the text: it was not checked
+    unread_why: str = ""  # why, naming languages only ("... reads English only (language: de)")
+    attributes: tuple[str, ...] = ()
 
     @property
     def protected(self) -> bool:
@@ -106,11 +109,14 @@ def rewrite_protected(
         outcome = replace(outcome, changes=tuple(result.details.get("changes", ())))
         unprotected = result.details.get("unprotected", [])
         if unprotected or result.unread():  # phrases nothing replaced fluently stayed, or it was not read: say so
+            attributes = {u["phrase"]: u.get("attribute") or "" for u in unprotected}
             outcome = replace(
                 outcome,
                 reason=outcome.reason or result.failure(text) or "",  # a rejection's reason first
-                unprotected=tuple(dict.fromkeys(u["phrase"] for u in unprotected)),
+                unprotected=tuple(attributes),
                 unread=result.unread() is not None,
+                unread_why=result.unread() or "",
+                attributes=tuple(attributes.values()),
             )
         outcomes.append(outcome)
     return outcomes

@@ -2,9 +2,10 @@
 renderer, a client or an agent could send it away: in a link, markup or a command ("url"), or in JSON or code
 ("tool"). The decision fails closed. A placeholder is "text" only when
 
-1. it stands apart: between it and the white space on either side there is nothing but sentence punctuation
-   (`OPENING` before it, `CLOSING` after it), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`,
-   `<IBAN_1>.evil.com` and `"<IBAN_1>"` are not;
+1. it stands apart: between it and the white space on either side there is nothing but sentence punctuation and
+   quotation marks (`OPENING` before it, `CLOSING` after it), and the line before it does not end in `=` (code assigns
+   there), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`, `<IBAN_1>.evil.com`, `["<IBAN_1>"]` and
+   `key = "<API_KEY_1>"` are not ("glued"), but `„<IBAN_1>“`, `«<IBAN_1>»` and `"<IBAN_1>"` in a sentence are;
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
@@ -28,8 +29,10 @@ from functools import cache
 from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
-OPENING = "(*_`"  # what may stand between white space and a placeholder in prose
-CLOSING = ".,;:!?)*_`\"'\u201d\u2019\u00bb"  # and between a placeholder and white space
+# Quotation marks of the seven languages: "…", '…', “…”, ‘…’, „…“, ‚…‘, «…», »…«, ‹…›
+QUOTES = "\"'\u201c\u201d\u2018\u2019\u201e\u201a\u00ab\u00bb\u2039\u203a"
+OPENING = "(*_`" + QUOTES  # what may stand between white space and a placeholder in prose
+CLOSING = ".,;:!?)*_`" + QUOTES  # and between a placeholder and white space
 # characters kept of what was read (a mark cut across two pieces; a longer run without a space is glued), and read
 # after a placeholder (`Links.kind`: a `mailto:` query within them)
 TAIL = HOLD
@@ -87,13 +90,13 @@ class Surroundings(Deferred):
         self.links.feed(piece)
 
     def place(self, after: str) -> str:
-        """ "url", "tool" or "text" for a placeholder after what was taken, `after` the text that follows it."""
+        """ "url", "tool", "glued" or "text" for a placeholder after what was taken, `after` the text that follows it."""
         self._catch_up()
         if self.paragraph == "url":
             return "url"
         if self.paragraph or self.fence or self.depth:
             return "tool"
-        return "text" if self._apart_before() and _apart_after(after) else "url"
+        return "text" if self._apart_before() and _apart_after(after) else "glued"
 
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
@@ -112,7 +115,8 @@ class Surroundings(Deferred):
 
     def _apart_before(self) -> bool:
         run = re.split(r"\s", self.tail)[-1]
-        return len(run) < TAIL and all(ch in OPENING for ch in run)
+        line = self.tail[: len(self.tail) - len(run)].rsplit("\n", 1)[-1]
+        return len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
 
 
 def _apart_after(after: str) -> bool:
@@ -134,7 +138,7 @@ def after_undecided(text: str, end: int, after_mailto: bool) -> bool:
 
 
 def place_of(before: str, after: str = "") -> str:
-    """ "url", "tool" or "text" for a placeholder between `before` and `after`."""
+    """ "url", "tool", "glued" or "text" for a placeholder between `before` and `after`."""
     surroundings = Surroundings()
     surroundings.feed(before)
     return surroundings.place(after)

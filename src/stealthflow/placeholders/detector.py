@@ -50,7 +50,12 @@ class _SettledSpans:
 
 
 def _reads(recognizer: Recognizer, guess: Guess) -> bool:
-    return recognizer.languages is None or not recognizer.languages.isdisjoint(guess.candidates)
+    return _in(recognizer.languages, guess)
+
+
+def _in(languages: frozenset[str] | None, guess: Guess) -> bool:
+    """Whether a recognizer of `languages` (None: every language) reads a piece of `guess`'s languages."""
+    return languages is None or not languages.isdisjoint(guess.candidates)
 
 
 def _keeps(recognizer: Recognizer, reading: Reading, text: str, span: Span) -> bool:
@@ -157,16 +162,20 @@ class Detector:
 
     @staticmethod
     def _run(recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]) -> None:
-        """Add `recognizer`'s spans of the texts with a piece in its languages, that start in one, to `found`."""
-        chosen = [
-            index
-            for index, reading in enumerate(readings)
-            if recognizer.reads_named or any(_reads(recognizer, piece.guess) for piece in reading.pieces)
-        ]
+        """Add `recognizer`'s spans of the texts with a piece in its languages, that start in one, to `found`. Its
+        languages are read once per call, and a text read in them throughout (most texts: one piece) keeps every span
+        without a look at where each starts (~60 recognizers per text, each asked before: a few per cent of the pattern
+        layer's CPU at most, within the noise of benchmarks/tagger_threads.py --before; the same spans)."""
+        languages = recognizer.languages
+        read = [[_in(languages, piece.guess) for piece in reading.pieces] for reading in readings]
+        chosen = [index for index, pieces in enumerate(read) if recognizer.reads_named or any(pieces)]
         if not chosen:
             return
         for index, batch in zip(chosen, recognizer.find_many([texts[i] for i in chosen]), strict=True):
-            found[index].extend(span for span in batch if _keeps(recognizer, readings[index], texts[index], span))
+            if all(read[index]):
+                found[index].extend(batch)
+            else:
+                found[index].extend(span for span in batch if _keeps(recognizer, readings[index], texts[index], span))
 
     @staticmethod
     def _run_on_pieces(

@@ -71,8 +71,11 @@ class Reference:
     index: int | None
     token: str | None
     text: str
-    place: str = "text"  # "text", "url" (inside a link or markup) or "tool" (tool-call arguments, JSON in text)
+    # "text", "url" (inside a link or markup), "glued" (to other text, or after "="), or "tool" (tool-call arguments,
+    # JSON or code in text): `placeholders.context`
+    place: str = "text"
     url: str = ""  # inside a URL of a reply's text or tool-call arguments: "load", "click", "mailto", or ""
+    bare: bool = False  # written with no bracket (`API_KEY_1`, `EMAIL 1`): a word code may use as a name
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -95,10 +98,11 @@ def reference(match: regex.Match) -> Reference | None:
     raw_type = match["htype"] or match["itype"]
     # casefold first: the case-insensitive match also takes the Kelvin sign for K (whose upper() is itself)
     span_type = _TYPE_BY_LETTERS[raw_type.translate(_NO_SEPARATORS).casefold().upper()]
+    bare = not (match["open"] or match["close"])
     if match["token"]:
-        return Reference(span_type, None, match["token"].lower(), match[0])
-    marked = match["open"] or match["close"] or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
-    return Reference(span_type, int(match["index"]), None, match[0]) if marked else None
+        return Reference(span_type, None, match["token"].lower(), match[0], bare=bare)
+    marked = not bare or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
+    return Reference(span_type, int(match["index"]), None, match[0], bare=bare) if marked else None
 
 
 Resolver = Callable[[Reference], "str | Withheld | None"]  # replacement text, or None / Withheld: leave as is
@@ -186,7 +190,7 @@ class Scanner:
         if self.shared:
             seen.append(self.shared.joined("".join(self._parts)))
         places = {surroundings.place(after) for surroundings in seen}
-        place = "url" if "url" in places else "tool" if "tool" in places else "text"
+        place = next((kind for kind in ("url", "tool", "glued") if kind in places), "text")
         urls = {surroundings.url(after) for surroundings in seen}
         url = next((kind for kind in ("load", "click", "mailto") if kind in urls), "")
         return value if place == "text" and not url else self.resolve(_at(ref, place, url))
@@ -196,7 +200,7 @@ class Scanner:
 
 
 def _at(ref: Reference, place: str, url: str = "") -> Reference:
-    return Reference(ref.type, ref.index, ref.token, ref.text, place, url)
+    return Reference(ref.type, ref.index, ref.token, ref.text, place, url, ref.bare)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters

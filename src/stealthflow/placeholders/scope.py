@@ -14,7 +14,9 @@ a whole argument (`"to": "<EMAIL_1>"`) or stands in prose is restored. A guarded
 passwords, keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never
 restored in tool-call arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
 `secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
-What is not restored stays a placeholder and is reported (`Withheld`), never its value.
+A placeholder written with no bracket (`API_KEY_1`, `REAL_NAME_1`: the form a code variable takes) is a guarded value
+nowhere, whatever the switches, and any other value only in a reply's prose: not glued to other text or after "=", in
+code, JSON or a tool call. What is not restored stays a placeholder and is reported (`Withheld`), never its value.
 """
 
 from __future__ import annotations
@@ -32,17 +34,26 @@ IN_LOADING_URL = Withheld("in_loading_url")
 IN_LINK = Withheld("in_link")
 # a URL in a tool call's arguments (`placeholders.json_urls`), or in JSON in text
 IN_TOOL_URL = Withheld("in_tool_call_url")
+SECRET_GLUED = Withheld("secret_glued")  # glued to other text, or after "=" (`placeholders.context`)
+SECRET_BARE = Withheld("secret_bare")  # a guarded type's placeholder with no bracket
+BARE_IN_CODE = Withheld("bare_in_code")  # any other type's, in code, JSON, a tool call or glued
 EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 
 _PLACES = {
     NOT_IN_REQUEST.why: "not in the request the reply answers",
     SECRET_IN_URL.why: "a secret inside a link or markup",
+    SECRET_GLUED.why: "a secret in code or glued to other text",
+    SECRET_BARE.why: "a secret written without brackets",
+    BARE_IN_CODE.why: "written without brackets in code or glued to other text",
     SECRET_IN_TOOL.why: "a secret in JSON or a tool call",
     IN_LOADING_URL.why: "inside a URL that loads by itself",
     IN_LINK.why: "inside a link",
     IN_TOOL_URL.why: "inside a URL in a tool call or JSON",
 }
+
+
+_SECRET_AT = {"tool": SECRET_IN_TOOL, "glued": SECRET_GLUED}  # a guarded value's reason by place; else SECRET_IN_URL
 
 
 @dataclass(frozen=True)
@@ -60,9 +71,13 @@ class RestoreScope:
         if ref.url == "load":
             return IN_LOADING_URL
         if ref.type in self.guarded_types:
+            if ref.bare:
+                return SECRET_BARE
             if (ref.place != "text" or ref.url) and not self.secrets_in_urls_and_tools:
-                return SECRET_IN_TOOL if ref.place == "tool" else SECRET_IN_URL
+                return _SECRET_AT.get(ref.place, SECRET_IN_URL)
             return None
+        if ref.bare and ref.place in ("tool", "glued"):
+            return BARE_IN_CODE
         in_link = ref.url == "click" or (ref.url == "mailto" and ref.type != EMAIL)
         if not in_link or self.values_in_links:
             return None
@@ -108,5 +123,16 @@ def withheld_notice(withheld: list[tuple[str, str]], switch: Callable[[str], str
         notes.append(
             "A secret, card, IBAN, passport or ID number there could be sent away when the link is opened or the "
             f"call runs; {switch('secrets_in_urls')} fills them in."
+        )
+    if reasons[SECRET_GLUED.why]:
+        notes.append(
+            "A secret, card, IBAN, passport or ID number is filled in only as a word of its own in prose (quotation "
+            f"marks and punctuation around it are fine), not in code or inside another word; {switch('secrets_in_urls')}"
+            " fills them in."
+        )
+    if reasons[SECRET_BARE.why] or reasons[BARE_IN_CODE.why]:
+        notes.append(
+            "A placeholder without brackets (API_KEY_1) is a word code may use as a name: a secret, card, IBAN, "
+            "passport or ID number is never filled in from it, another value only in prose."
         )
     return " ".join([f"withheld {len(withheld)} placeholder(s), left as they are: {names} ({why}).", *notes])

@@ -76,6 +76,7 @@ class _Slot:
     from_user: bool = False
     from_model: bool = False
     changed: bool = False
+    where: str = ""  # the text's place in the request ("messages[3].content"), for a user's text
 
 
 class _Object(list):
@@ -117,6 +118,11 @@ class RequestTexts:
     def from_model(self) -> list[bool]:
         return [slot.from_model for slot in self._slots]
 
+    @property
+    def places(self) -> list[str]:
+        """Where each text stands in the request (`messages[3].content`; "" for a key)."""
+        return [slot.where for slot in self._slots]
+
     def put(self, protected: list[str]) -> None:
         for slot, text in zip(self._slots, protected, strict=True):
             slot.changed = text != slot.text
@@ -137,7 +143,7 @@ class RequestTexts:
             )
         content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
-            self._text(message, "content", from_user)
+            self._text(message, "content", from_user, where=f"{where}.content")
         elif isinstance(content, list):
             for j, part in enumerate(content):
                 self._part(part, f"{where}.content[{j}]", from_user)
@@ -224,7 +230,7 @@ class RequestTexts:
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
         if text:
-            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model))
+            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model, where=where or ""))
 
     def _number(self, holder: dict | list, key: str | int) -> None:
         """A JSON number as its decimal text, written back only when protect changed it."""

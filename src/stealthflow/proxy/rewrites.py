@@ -17,12 +17,12 @@ import hashlib
 import hmac
 import secrets
 import threading
-from collections import OrderedDict
-from dataclasses import dataclass
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import Protected
-from stealthflow.pipeline.rewrite import rewrite_protected
+from stealthflow.pipeline.rewrite import RewriteOutcome, rewrite_protected
 from stealthflow.proxy.errors import ProxyError
 
 
@@ -34,6 +34,7 @@ class _Outcome:
     protected: bool  # `RewriteOutcome.protected`: accepted, read, and no marked phrase stayed
     stayed: int  # marked phrases that stayed in `text`
     unread: bool  # the method could not read (some of) the text
+    why: str  # why it is not protected, quoting none of it ("" when it is: `why_not_protected`)
 
 
 @dataclass
@@ -44,6 +45,7 @@ class RewriteCounts:
     unprotected: int = 0  # user texts the rewrite left not protected (rejected, a phrase stayed, not read)
     stayed: int = 0  # marked phrases that stayed in them
     unread: int = 0  # user texts the rewrite could not read
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (text's index, why) of the unprotected ones
 
     def headers(self) -> dict[str, str]:
         return {
@@ -53,8 +55,9 @@ class RewriteCounts:
             "x-stealthflow-rewrite-unread": str(self.unread),
         }
 
-    def refusal(self, headers: dict[str, str]) -> ProxyError:
-        """The 422 for a request with user texts the rewrite left not protected: counts, never a phrase."""
+    def refusal(self, headers: dict[str, str], places: list[str]) -> ProxyError:
+        """The 422 for a request with user texts the rewrite left not protected: counts, then each such text's place
+        in the request (`places`, by text index) and why, never a phrase."""
         why = ", ".join(
             f"{n} {what}"
             for n, what in (
@@ -64,13 +67,45 @@ class RewriteCounts:
             )
             if n
         )
+        named = "; ".join(f"{places[i] or f'text {i}'}: {reason}" for i, reason in self.refused[:REFUSALS_NAMED])
+        if len(self.refused) > REFUSALS_NAMED:
+            named += f"; {len(self.refused) - REFUSALS_NAMED} more"
+        send = "start the proxy with --rewrite-fail send to send such messages as they are"
+        if not self.unread:
+            advice = f"Reword them, or {send}"
+        elif self.unread == self.unprotected:
+            advice = f"Rewording will not help a text the rewrite cannot read: {send}"
+        else:
+            advice = (
+                f"Reword those whose phrases stayed; rewording will not help a text the rewrite cannot read: {send}"
+            )
         return ProxyError(
             422,
             f"the rewrite could not protect {self.unprotected} user message(s) ({why}); nothing was sent upstream. "
-            "Reword them, or start the proxy with --rewrite-fail send to send such messages as they are",
+            f"{named}. {advice}",
             param="messages",
             headers={**headers, **self.headers()},
         )
+
+
+REFUSALS_NAMED = 5  # user texts a 422 names, the first of them (a long history may hold many)
+
+
+def why_not_protected(outcome: RewriteOutcome) -> str:
+    """Why a rewrite left a text not protected, quoting no word of it: the rejection's reason (it names placeholders
+    only), or how many marked phrases stayed per attribute, and what it could not read (languages only)."""
+    if outcome.protected:
+        return ""
+    if not outcome.accepted:
+        return f"its rewrite was rejected ({outcome.reason})"
+    reasons = []
+    if outcome.unprotected:
+        attributes = Counter(attribute or "no attribute" for attribute in outcome.attributes)
+        counts = ", ".join(f"{attribute}: {n}" for attribute, n in sorted(attributes.items()))
+        reasons.append(f"{len(outcome.unprotected)} marked phrase(s) stayed ({counts})")
+    if outcome.unread:
+        reasons.append(outcome.unread_why or "not checked: the rewrite could not read it")
+    return "; ".join(reasons)
 
 
 class MessageRewrites:
@@ -112,6 +147,7 @@ class MessageRewrites:
                         result.protected,
                         len(result.unprotected),
                         result.unread,
+                        why_not_protected(result),
                     )
                     done[key] = self._put(key, outcome)
             fresh = len(items)
@@ -124,6 +160,7 @@ class MessageRewrites:
             unprotected=sum(not o.protected for o in mine),
             stayed=sum(o.stayed for o in mine),
             unread=sum(o.unread for o in mine),
+            refused=[(i, outcomes[i].why) for i in sorted(outcomes) if not outcomes[i].protected],
         )
         return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
 

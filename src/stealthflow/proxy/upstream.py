@@ -138,6 +138,19 @@ def no_chunks() -> ProxyError:
     )
 
 
+def cut_off() -> ProxyError:
+    """A stream whose body ended with neither `[DONE]` nor a finish reason: its answer is cut short (ux20 M5)."""
+    return ProxyError(
+        502, "the upstream's stream was cut off before its end (no finish reason, no [DONE])", "upstream_error"
+    )
+
+
+def ended(chunk: dict) -> bool:
+    """Whether a stream's last chunk ends an answer: a choice finished, or a usage chunk (no choices) came after."""
+    choices = chunk.get("choices") or []
+    return not choices or any(isinstance(c, dict) and c.get("finish_reason") for c in choices)
+
+
 def reply_texts(reply: dict, part: str) -> Iterator[tuple[dict, str]]:
     """(holder, key) of each text of a checked reply the restore reads: content, reasoning, tool-call arguments."""
     for choice in reply.get("choices") or []:
@@ -280,11 +293,13 @@ class OpenAIUpstream:
             raise _timeout() from None
         try:
             with _upstream_errors(reading=True):
-                lines, size = _SSELines(), 0
+                lines, size, last = _SSELines(), 0, None
                 while True:
                     async with asyncio.timeout_at(deadline):  # around each read, never across a yield
                         received = await response.content.readany()
                     if not received:
+                        if last is not None and not ended(last):
+                            raise cut_off()
                         return
                     size += len(received)
                     if size > self.config.max_reply_bytes:
@@ -298,7 +313,7 @@ class OpenAIUpstream:
                             if batch:
                                 yield FinalBatch(batch)
                             return
-                        chunk = _chunk(data)
+                        chunk = last = _chunk(data)
                         if len(data) <= PIECE_CHARS:
                             batch.append(chunk)
                             continue

@@ -15,6 +15,8 @@ from stealthflow.placeholders.recognizers.gate import TriggerGate
 from stealthflow.placeholders.recognizers.public_names import text_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
+_ENGLISH_ONLY = frozenset({ENGLISH})  # one set for every English context recognizer: the detector asks per text
+
 
 class Recognizer:
     name: ClassVar[str]
@@ -70,7 +72,7 @@ class ContextRecognizer(Recognizer):
 
     @property
     def languages(self) -> frozenset[str] | None:
-        return None if self.level == Level.PL4 else frozenset({ENGLISH})
+        return None if self.level == Level.PL4 else _ENGLISH_ONLY
 
     @cached_property
     def _gate(self) -> TriggerGate | None:

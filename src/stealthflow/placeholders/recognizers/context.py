@@ -12,6 +12,7 @@ import re
 from stealthflow.pii_tagger.lexicons import CALENDAR, RELATIVES, alternation, given_name, words
 from stealthflow.placeholders.language import ENGLISH, language_file
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
+from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.introductions import RELATIVES_OF_LANGUAGES
 from stealthflow.placeholders.recognizers.languages import one_of, reads_as_name
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
@@ -110,8 +111,12 @@ class TitledNameRecognizer(ContextRecognizer):
 
     name, type = "titled_name", "REAL_NAME"
     languages = None
-    pattern = re.compile(
-        rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})*[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
+    # It scans the whole text: behind a look at a title's first letters (`skipping`), 0.084 -> 0.046 CPU ms per KB on
+    # benchmarks/tagger_threads.py's 1 KB texts, the same matches.
+    pattern = skipping(
+        re.compile(
+            rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})*[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
+        )
     )
 
     def find(self, text: str) -> list[Span]:

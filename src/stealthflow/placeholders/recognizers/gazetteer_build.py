@@ -298,7 +298,10 @@ def write_gazetteer(
         ] + wordnet_others
     if popular is not None:
         # The same for the popular articles' people: popular is less famous than Pantheon's 25
-        # languages ("Karen Allen", "George Jones" are colleagues too).
+        # languages ("Karen Allen", "George Jones" are colleagues too). Measured on the language and register
+        # files of benchmarks/data/pii-heldout-k..p (3 600 texts): entering all 308 180 of name2nat's people whose
+        # every word is an ordinary name spares 29 texts without PII (471 -> 442 of 1 800 flagged) and leaves 33
+        # private names in clear (2 066 -> 2 033 of 2 302 found: "Carlos García", "Rui Silva", "Gareth Lewis").
         titles, people_pickle = popular
         places += [
             name

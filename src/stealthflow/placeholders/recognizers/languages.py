@@ -78,9 +78,28 @@ def listed(code: str, key: str) -> tuple[str, ...]:
 
 
 def one_of(words: tuple[str, ...], gap: str = _GAP) -> str:
-    """An alternation of literal words or phrases, longest first, a space matching `gap` (any run of
-    spaces; `re` and `regex` read it alike)."""
-    return "|".join(regex.escape(word).replace(r"\ ", gap) for word in sorted(words, key=len, reverse=True))
+    """An alternation of literal words or phrases, the longer of two with a common start tried first, a space
+    matching `gap` (any run of spaces; `re` and `regex` read it alike). Factored on common starts ("pin",
+    "pin code", "puk": p(?:in(?:GAP code)?|uk)): a flat alternation of the 26 code words of secret_words.yaml
+    made the password pattern 1.5 times as slow."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _alternation(trie, gap)
+
+
+def _alternation(node: dict, gap: str) -> str:
+    """The regex of a trie node of `one_of`: its branches, optional where a word ends here."""
+    branches = [
+        (gap if char == " " else regex.escape(char)) + _alternation(child, gap) for char, child in node.items() if char
+    ]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{body})?" if "" in node else body
 
 
 def cue_pattern(words: tuple[str, ...]) -> str:

@@ -257,17 +257,26 @@ _UNIT = (
 )
 _NOT_AMOUNT = rf"(?!{_UNIT})"
 _CODE_WORD = (
-    r"pass\s?code|pin(?:\s+(?:code|number))?|puk(?:\s+code)?|(?:alarm|door|gate|garage|safe|locker|keypad|entry|building|lock|unlock)\s+code|(?:lock\s+)?combination|combo"
-    r"|lockbox|keybox|key\s?safe|keypad"
+    _words("code_words")
     # "the code to the bike lock is X": the bare word "code" for what it opens
-    r"|code(?=\s+(?:to|for)\s+(?:the|my|our|your)\s+(?:\w+\s+)?(?:lock|padlock|door|gate|garage|safe|alarm|locker|lockbox|keybox|shed|building|house|flat)\b)"
+    + rf"|code(?=\s+(?:to|for)\s+(?:the|my|our|your)\s+(?:\w+\s+)?(?:{_words('code_opens')})\b)"
 )
 # with the abbreviations and misspellings people type ("pswd", "p/w"); in other languages ("Passwort: X"),
 # the value holds a digit, as the words of prose that follow are not known ("le mot de passe est trop court")
 _PASSWORD_WORD = _words("password_words")
 _FOREIGN_PASSWORD_WORD = _words("password_words_other_languages")
 _PASSPHRASE_WORD = _words("passphrase_words")
+_FOREIGN_CODE_WORD = _words("code_words_other_languages")
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
+# "is" in the languages of the word lists: "Passwort ist X", "il codice del portone è X"
+_FOREIGN_IS = _words("value_words")
+# The first letters of the password pattern's alternatives: its own words ("password", "pw", "changed", "set", "reset",
+# "updated", "my", "the", "our", "your", "wifi") and the word lists'
+_OWN_FIRST_LETTERS = set("pcsrumtoyw")
+_WORD_KINDS = ("password_words", "password_words_other_languages", "code_words", "code_words_other_languages")
+_FIRST_LETTERS = "".join(
+    sorted(_OWN_FIRST_LETTERS | {phrase[0] for kind in _WORD_KINDS for phrase in secret_words()[kind]})
+)
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
 _NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
 _HAS_DIGIT = r"(?=[^\s,;]*\d)"
@@ -312,13 +321,13 @@ class PasswordRecognizer(ContextRecognizer):
         "keybox",
         "key safe",
         "keysafe",
-        "keypad",
-        *_triggers("password_words", "password_words_other_languages"),
+        "keypad",  # (each of `code_words` holds one of the words above: tests/test_detection_gaps.py)
+        *_triggers("password_words", "password_words_other_languages", "code_words_other_languages"),
     )
-    # Each alternative starts with one of these letters: a lookahead on them lets the regex skip
+    # Each alternative starts with one of `_FIRST_LETTERS`: a lookahead on them lets the regex skip
     # most positions at once (trying every alternative at every position cost ~3x more).
     pattern = re.compile(
-        r"(?i:(?=[abcdeghklmnoprsuwy])(?:"
+        rf"(?i:(?=[{_FIRST_LETTERS}])(?:"
         # a config or environment key: DB_PASSWORD=..., PGPASSWORD: ...
         r"(?:password|passwd|pwd|passphrase)\w*\s*[:=]\s*[\"'“‘]?"
         rf"|\b(?:"
@@ -334,7 +343,9 @@ class PasswordRecognizer(ContextRecognizer):
         rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to|(?:is\s+)?gonna)\s+be\s+)"
         rf"[\"'“‘(]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
-        rf"|(?:{_FOREIGN_PASSWORD_WORD})\s*(?:[:=]|\s(?:is|ist|est|es|é|era|war)\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
+        rf"|(?:{_FOREIGN_PASSWORD_WORD})\s*(?:[:=]|\s(?:{_FOREIGN_IS})\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
+        # a PIN or door code in those languages, a few words of what it opens between ("del portal de la abuela")
+        rf"|(?:{_FOREIGN_CODE_WORD})(?:\s+[^\W\d_][\w'’-]*){{0,5}}?\s*(?:[:=]|\s(?:{_FOREIGN_IS})\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
         rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
         rf"|(?:my|the|our|your)\s+(?:\w+\s+)?(?:{_SECRET_WORD}),\s+{_NOT_A_WORD}(?=\S+,)"  # "my password, X, got leaked"
         r"))"
@@ -386,7 +397,7 @@ class PasswordNamedAfterRecognizer(ContextRecognizer):
 
 
 # A password word and what gives its value: "is" in the languages of the word lists, or a sign
-_NAMED_AS = r"\s*(?:(?:is|was|ist|est|es|é|era|war)\b:?|=|:|->|=>|→)\s*"
+_NAMED_AS = rf"\s*(?:(?:was|{_FOREIGN_IS})\b:?|=|:|->|=>|→)\s*"
 _ANY_PASSWORD_WORD = (
     rf"(?<![^\W\d_])(?:{_PASSWORD_WORD}|{_FOREIGN_PASSWORD_WORD}|{_PASSPHRASE_WORD})\b"  # also DB_PASSWORD
 )
