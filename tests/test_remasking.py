@@ -223,16 +223,15 @@ def test_the_real_tagger_masks_a_real_name_again_where_it_alone_would_not(tmp_pa
     )
 
 
-def test_a_name_masked_before_is_not_masked_again_where_the_words_make_it_a_place(tmp_path, monkeypatch):
-    """Issue 48, end to end with the shipped tagger: after "My son Austin turned five.", "We moved to Austin last
-    year" masked "Austin" as REAL_NAME (the session's values, not the tagger: it leaves the place). Where the words
-    before make it a place, as the tagger's name filter reads them (`real_name.a_place`), it stays; the son stays
-    masked everywhere else, after an article too ("the Austin thing")."""
+def test_a_name_masked_before_is_masked_again_where_the_words_would_make_it_a_place(tmp_path, monkeypatch):
+    """End to end with the shipped tagger: after "My son Austin turned five.", "Austin" is masked again in every later
+    text, where the words before make it a place too ("We moved to Austin"): a hostile model writes "Take the train to
+    <REAL_NAME_1>." and the history sends the restored name back (security review rev20, finding 1)."""
     config = protect_config(tmp_path, monkeypatch)
     protector = Protector(config, open_vault(config), Detector(build_recognizers(models=True)))
     assert protector.protect("My son Austin turned five.", "s").text == "My son <REAL_NAME_1> turned five."
-    for place in ("We moved to Austin last year", "She's originally from Austin.", "It rained all week in Austin."):
-        assert protector.protect(place, "s").text == place
+    for text in ("We moved to Austin last year", "It rained all week in Austin.", "Take the train to Austin."):
+        assert protector.protect(text, "s").text == text.replace("Austin", "<REAL_NAME_1>")
     for person in ("Austin got sick again.", "I picked Austin up from school.", "the Austin thing went fine"):
         assert protector.protect(person, "s").text == person.replace("Austin", "<REAL_NAME_1>")
 

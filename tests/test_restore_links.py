@@ -139,6 +139,22 @@ SPELLINGS = {
     "[m](mailto:{}?subject=hi&bcc=x@e.vil)": "click",
     "[m](mailto:{}?subject=hi&amp;t%6F=x@e.vil)": "click",
     "[m](mailto:{}?subject=hi)": "mailto",
+    # ... also as a renderer, a browser and a mail client read it (security review rev20, finding 2): markdown escapes,
+    # a tab, line feed or carriage return inside a link (a URL parser drops them), a `,` and white space in an `href`.
+    "[m](mailto:{}?cc\\=x@e.vil)": "click",
+    "[m](mailto:{}?subject=hi\\&to\\=x@e.vil)": "click",
+    "mailto:{}?bcc\\=x@e.vil": "click",
+    '<a href="mailto:{}?\ncc=x@e.vil">m</a>': "click",
+    '<a href="mailto:{}?c\tc=x@e.vil">m</a>': "click",
+    '<a href="mailto:{}?b\rcc=x@e.vil">m</a>': "click",
+    '<a href="mailto:{},\nx@e.vil">m</a>': "click",
+    '<a href="mailto:{}, x@e.vil">m</a>': "click",
+    '<a href="mailto:{}?subject=a b&cc=x@e.vil">m</a>': "click",
+    '<a href="mailto:{}?subject=a%0A&amp;%0Acc=x@e.vil">m</a>': "click",
+    '<a href="mailto:{}">m</a>': "mailto",
+    '[m](mailto:{} "title")': "mailto",
+    "[m](mailto:{}\n)": "mailto",
+    "write to mailto:{},\nor x@e.vil": "mailto",  # a bare URL ends at the line: x@e.vil is prose
     "mailto:{}?subject=Hi": "mailto",
 }
 

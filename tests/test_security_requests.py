@@ -136,6 +136,35 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
         assert len(upstream.received) == sent
 
 
+def test_a_number_of_a_request_is_protected_as_its_decimal_text(protector):
+    """Security review rev20, finding 7: a card or a phone written as a JSON number (tool-call arguments in history,
+    metadata, a schema's default) leaves as the placeholder (a string), as the same digits in a string do; a number
+    holding no value (a count, a temperature, a logit bias) leaves as the same number."""
+    card, phone = 4556737586899855, 14155550100
+    arguments = json.dumps({"card_number": card, "phone": phone, "count": 3, "as_text": str(card)})
+    schema = {"type": "object", "properties": {"card": {"type": "integer", "default": card}}}
+    body = {
+        "messages": with_call({"name": "pay", "arguments": arguments}),
+        "metadata": {"customer_phone": 4155550100, "ratio": 0.25},
+        "tools": [{"type": "function", "function": {"name": "pay", "parameters": schema}}],
+        "temperature": 0.2,
+        "logit_bias": {"50256": -100},
+    }
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        assert post(url, body).status_code == 200
+        sent = upstream.received[-1]
+    assert not any(str(number) in json.dumps(sent) for number in (card, phone, 4155550100))
+    assert json.loads(sent["messages"][1]["tool_calls"][0]["function"]["arguments"]) == {
+        "card_number": "<CREDIT_CARD_1>",
+        "phone": "<PHONE_1>",
+        "count": 3,
+        "as_text": "<CREDIT_CARD_1>",
+    }
+    assert sent["metadata"] == {"customer_phone": "<PHONE_1>", "ratio": 0.25}  # the same phone number
+    assert sent["tools"][0]["function"]["parameters"]["properties"]["card"]["default"] == "<CREDIT_CARD_1>"
+    assert (sent["temperature"], sent["logit_bias"]) == (0.2, {"50256": -100})
+
+
 # -- the LLM PII extractor reads raw text: only a model on this machine by default -------------------
 def extractor_settings(tmp_path, model: str, api_base: str | None, llm_extractor: bool | None = None):
     return Settings(
@@ -163,6 +192,30 @@ def test_a_cloud_model_for_rewriting_does_not_turn_the_extractor_on(tmp_path, mo
         protector.close()
     warnings = [r for r in caplog.records if "not on this machine" in r.getMessage()]
     assert len(warnings) == 1 and "deepseek/deepseek-chat" in warnings[0].getMessage()
+
+
+def test_an_ollama_model_is_local_only_where_litellm_sends_it_to_a_loopback_address(tmp_path, monkeypatch, caplog):
+    """Security review rev20, finding 4: with no `api_base`, litellm sends an Ollama model's calls to
+    `$OLLAMA_API_BASE` (any host) or Ollama's local server; a cloud tag runs at ollama.com through the local daemon.
+    Only a loopback endpoint turns the extractor on by default; one elsewhere needs the user's opt-in and warns."""
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", new_secret())
+    monkeypatch.delenv("OLLAMA_API_BASE", raising=False)
+    assert ModelConfig(model="ollama/llama3").is_local()
+    assert not ModelConfig(model="ollama/gpt-oss:120b-cloud").is_local()
+    monkeypatch.setenv("OLLAMA_API_BASE", "http://127.0.0.1:11500")
+    assert ModelConfig(model="ollama_chat/llama3").is_local()
+    monkeypatch.setenv("OLLAMA_API_BASE", "http://192.0.2.1:9")  # a GPU box, a hosted Ollama
+    assert not ModelConfig(model="ollama/llama3").is_local() and not ModelConfig(model="ollama_chat/x").is_local()
+    assert ModelConfig(model="ollama/llama3", api_base="http://localhost:11434").is_local()  # api_base wins
+    protector = Protector.from_settings(extractor_settings(tmp_path, "ollama/llama3", None))
+    assert protector.detector.extractor is None  # nothing is sent there: protect runs without it
+    assert protector.protect(f"My email is {EMAIL}", "s").text == "My email is <EMAIL_1>"
+    protector.close()
+    caplog.set_level("WARNING", logger="stealthflow.extractor")
+    protector = Protector.from_settings(extractor_settings(tmp_path, "ollama/llama3", None, llm_extractor=True))
+    assert protector.detector.extractor is not None
+    protector.close()
+    assert any("not on this machine" in r.getMessage() and "192.0.2.1" in r.getMessage() for r in caplog.records)
 
 
 def test_a_model_on_a_loopback_address_runs_the_extractor(tmp_path, monkeypatch, caplog):

@@ -12,6 +12,7 @@ model: router                           # + model_list: endpoints behind one lit
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
 from typing import Literal
 from urllib.parse import urlsplit
@@ -26,6 +27,11 @@ _MODEL_SPEC = re.compile(r"^(embedded|router|[A-Za-z][\w.-]*:.*|[\w.-]+/\S+)$")
 
 
 IN_PROCESS = ("hf", "vllm", "llamacpp")  # backend prefixes that load the model into this process
+OLLAMA = (
+    "ollama",
+    "ollama_chat",
+)  # litellm's Ollama providers: with no api_base, `$OLLAMA_API_BASE` or the local server
+OLLAMA_LOCAL = "http://localhost:11434"
 
 
 def _loopback(url: str | None) -> bool:
@@ -88,15 +94,23 @@ class ModelConfig(BaseModel):
     routing_strategy: RoutingStrategy = "least-busy"
 
     def is_local(self) -> bool:
-        """Whether the model runs on this machine: in process, or behind a loopback address only
-        (an Ollama model without `api_base` is Ollama's local server)."""
+        """Whether the model runs on this machine: in process, or behind a loopback address only, the one litellm
+        resolves (`endpoint`). An Ollama cloud model (a tag ending in `cloud`: `ollama/gpt-oss:120b-cloud`) runs at
+        ollama.com, whatever daemon it is asked through."""
         if self.model == "router":
             return bool(self.model_list) and all(_loopback(e.api_base) for e in self.model_list)
         if self.model == "embedded" or self.model.split(":")[0] in IN_PROCESS:
             return True
-        if self.api_base is None:
-            return self.model.split("/")[0] in ("ollama", "ollama_chat")
-        return _loopback(self.api_base)
+        if self.model.split("/")[0] in OLLAMA and self.model.rpartition(":")[2].endswith("cloud"):
+            return False
+        return _loopback(self.endpoint())
+
+    def endpoint(self) -> str | None:
+        """The base URL a litellm model is called at: `api_base`, else for Ollama what litellm takes (`$OLLAMA_API_BASE`,
+        else Ollama's local server); None for a provider's own API."""
+        if self.api_base is None and self.model.split("/")[0] in OLLAMA:
+            return os.environ.get("OLLAMA_API_BASE") or OLLAMA_LOCAL
+        return self.api_base
 
     @field_validator("model")
     @classmethod

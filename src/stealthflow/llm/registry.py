@@ -58,8 +58,9 @@ def _llamacpp(path: str, config: ModelConfig) -> ChatBackend:
 def _litellm(model: str, config: ModelConfig) -> ChatBackend:
     from stealthflow.llm.litellm_backend import LiteLLMBackend
 
+    # the endpoint `is_local` judged, pinned: litellm would read `$OLLAMA_API_BASE` again on every call
     return LiteLLMBackend(
-        model, config.api_base, config.api_key_env, config.concurrency, config.timeout, config.max_retries
+        model, config.endpoint(), config.api_key_env, config.concurrency, config.timeout, config.max_retries
     )
 
 

@@ -4,7 +4,9 @@ Offsets of the reported spans point into the input text. Every further occurrenc
 masked value in that text is masked too, so the protected text never contains a masked value in
 clear. In later texts of the session, a value it holds is masked wherever it appears only when it
 is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
-word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in.
+word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in. A text the upstream model wrote
+(`protect_many`'s `from_model`: an assistant turn of a chat's history) can hold a session's value only because a
+restore put it there, so in it every value of the session is masked again, however common.
 """
 
 from __future__ import annotations
@@ -179,12 +181,16 @@ class Protector:
         """The keyed digest of an input text that its protected row records (`Vault.input_digester`)."""
         return self.vault.input_digester(self.config.user, session)
 
-    def protect_many(self, texts: list[str], session: str) -> list[Protected]:
+    def protect_many(self, texts: list[str], session: str, from_model: Sequence[bool] | None = None) -> list[Protected]:
+        """`from_model`: per text, whether the upstream model wrote it (an assistant turn of a re-sent history, a tool's
+        result): every value of the session is masked again in it, whatever its words (`KnownValues.add_occurrences`
+        `every_value`)."""
         found = self._detect(texts, session)
         unread = [reading.unread[1] for _, reading in found]
+        written = from_model if from_model is not None else [False] * len(texts)
         return [
-            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), unread=chars)
-            for text, (spans, reading), chars in zip(texts, found, unread, strict=True)
+            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), chars, model)
+            for text, (spans, reading), chars, model in zip(texts, found, unread, written, strict=True)
         ]
 
     def _detect(self, texts: list[str], session: str) -> list:
@@ -206,10 +212,11 @@ class Protector:
         language: str | None = "en",
         notes: Sequence[str] = (),
         unread: int = 0,
+        from_model: bool = False,
     ) -> Protected:
         """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings;
-        `unread`: its characters in no covered language."""
-        chosen = self._chosen(text, detected, session, language)
+        `unread`: its characters in no covered language; `from_model`: the upstream model wrote it (`protect_many`)."""
+        chosen = self._chosen(text, detected, session, language, from_model)
         issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         entries = issued.entries
         with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)
@@ -250,12 +257,15 @@ class Protector:
             protected, spans, warnings, self.vault.id, entries, language=language, unread=unread, values=values
         )
 
-    def _chosen(self, text: str, detected: list[Span], session: str, language: str | None) -> list[Span]:
-        """The spans of `text` to mask: those the policy masks, their repeats, and the session's known values."""
+    def _chosen(
+        self, text: str, detected: list[Span], session: str, language: str | None, from_model: bool = False
+    ) -> list[Span]:
+        """The spans of `text` to mask: those the policy masks, their repeats, and the session's known values (every
+        one of them in a text the upstream model wrote)."""
         chosen = _with_repeats(text, [s for s in detected if self.config.masks(s.type, s.level)])
         if self.recall:
             with self._known_lock:  # protect runs on several threads; the session's values grow in place
-                chosen = self._known_values(session).add_occurrences(text, chosen, language)
+                chosen = self._known_values(session).add_occurrences(text, chosen, language, every_value=from_model)
         return chosen
 
     def redact(self, text: str, session: str) -> str:
@@ -400,8 +410,9 @@ class Protector:
 class KnownValues:
     """Every value a session already holds, found again wherever it appears in a new text — in
     one pass (an Aho-Corasick automaton over the values), whatever words surround it. A value
-    written in words only is found as a whole word (`whole_words`), unless every value is trusted
-    to be specific (`SessionValues`)."""
+    written in words only is found as a whole word (`whole_words`), unless it is specific and
+    `whole_words` is off (`SessionValues`). A value that is not specific (`add`'s `common`) is found
+    only in a text the upstream model wrote (`add_occurrences`' `every_value`)."""
 
     MIN_CHARS = 3
     whole_words = True
@@ -411,16 +422,20 @@ class KnownValues:
         self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
-    def add(self, values: list[tuple[str, str]], mark: tuple[str, int]) -> None:
-        """Take in more values; `mark`: the vault's `issued_mark` the values are now as of."""
+    def add(self, values: list[tuple[str, str]], mark: tuple[str, int], common: frozenset[int] = frozenset()) -> None:
+        """Take in more values; `mark`: the vault's `issued_mark` the values are now as of; `common`: the positions in
+        `values` of those that are not specific (found as whole words, and only with `every_value`)."""
         import ahocorasick
 
         self.mark = mark
-        words = [(span_type, value) for span_type, value in values if len(value) >= self.MIN_CHARS]
+        words = [(i in common, *pair) for i, pair in enumerate(values) if len(pair[1]) >= self.MIN_CHARS]
         if words and self.automaton is None:
             self.automaton = ahocorasick.Automaton()
-        for span_type, value in words:
-            self.automaton.add_word(value, (span_type, value, self.whole_words and _word_like(value)))
+        for is_common, span_type, value in words:
+            if is_common and self.automaton.get(value, (None,) * 4)[3] is False:
+                continue  # the same words as a specific value of another type: found as that
+            whole = (self.whole_words or is_common) and _word_like(value)
+            self.automaton.add_word(value, (span_type, value, whole, is_common))
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
 
@@ -430,30 +445,34 @@ class KnownValues:
         spans: list[Span],
         language: str | None = None,
         reason: str = "a value masked before in this session",
+        every_value: bool = False,
     ) -> list[Span]:
         """`spans` (not overlapping) plus every occurrence of a value that overlaps none of them (`reason`: theirs);
-        `language`: the text's (its guess), in which a value made of that language's common words is not found."""
+        `language`: the text's (its guess), in which a value made of that language's common words is not found;
+        `every_value`: the text is the upstream model's, which holds a session's value only where a restore put it, so
+        every value is found in it, common or not."""
         if self.automaton is None:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts = [s.start for s in kept]
-        for last, (span_type, value, word_like) in self.automaton.iter(text):
+        for last, (span_type, value, word_like, common) in self.automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
             if word_like and not _word_bounded(text, start, end):
                 continue
-            # read how the occurrence is written only for a value not specific anyway (`as_name` only adds specificity)
-            if not self._specific_in(span_type, value, language, False) and not (
-                _written_as_name(text, start, value, language) and self._specific_in(span_type, value, language, True)
-            ):
+            if not every_value and (common or not self._specific_here(text, start, span_type, value, language)):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
                 continue
-            if span_type == "REAL_NAME" and _a_place_here(text, start, end):
-                continue
             kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason))
             starts.insert(at, start)
         return kept
+
+    def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
+        # read how the occurrence is written only for a value not specific anyway (`as_name` only adds specificity)
+        return self._specific_in(span_type, value, language, False) or (
+            _written_as_name(text, start, value, language) and self._specific_in(span_type, value, language, True)
+        )
 
     def _specific_in(self, span_type: str, value: str, language: str | None, as_name: bool) -> bool:
         """Whether `value` is found in a text in `language`: always but in the six languages other than English, where
@@ -468,9 +487,9 @@ class KnownValues:
 
 
 class SessionValues(KnownValues):
-    """A session's values as the vault issued them: the specific ones found again in new texts
-    (`KnownValues`, `common_words.specific`), all of them looked up by their placeholders when a
-    reply is restored. Those values are specific, so they are found even glued to other letters: a
+    """A session's values as the vault issued them: the specific ones found again in new texts, the others
+    (`common_words.specific`) only in texts the upstream model wrote (`KnownValues`), all of them looked up by their
+    placeholders when a reply is restored. The specific ones are found even glued to other letters: a
     reply can restore a placeholder inside a word (`id<REAL_NAME_1>x` gives `idAnna Bergx`), and the
     history the client sends back must not carry the name out in clear."""
 
@@ -484,7 +503,8 @@ class SessionValues(KnownValues):
     def add_issued(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]) -> None:
         for entry, value in issued:
             self._by_placeholder[(entry.type, entry.index)] = self._by_placeholder[(entry.type, entry.token)] = value
-        self.add([(entry.type, value) for entry, value in issued if specific(value, entry.type)], mark)
+        common = frozenset(i for i, (entry, value) in enumerate(issued) if not specific(value, entry.type))
+        self.add([(entry.type, value) for entry, value in issued], mark, common)
 
     def value_of(self, ref: Reference) -> str | None:
         return self._by_placeholder.get((ref.type, ref.index if ref.index is not None else ref.token or ""))
@@ -501,20 +521,6 @@ def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
     if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
         return False
     return any(char.isalnum() for char in text[sentence_start(text, start) : start])
-
-
-def _a_place_here(text: str, start: int, end: int) -> bool:
-    """Whether the words before a name masked before make this occurrence a place, as the PII tagger's name filter
-    reads them (`real_name.a_place`: "We moved to Austin last year" after "My son Austin turned five", "the train to
-    Charlotte"): the same reading whether the tagger or the session's values find the word. Each development set in
-    one session (benchmarks/pii_registers.py --session): k..r no annotated value lost, texts without PII flagged 392 ->
-    391 of 960 (English) and 618 -> 614 of 1 440 (six languages); c..j, not read for it, 425 -> 424 and 385 -> 385,
-    none lost. The filter's other readings (an article before, a verb, lowercase) stay the tagger's: for the session's
-    values they lost 4 annotated values of k..r ("the Christie", "jess")."""
-    from stealthflow.pii_tagger.filters.real_name import a_place  # the tagger's lexicons: when asked
-    from stealthflow.placeholders.recognizers.sentences import capitalises
-
-    return a_place(text, start, end, capitalises(text, start))
 
 
 def _word_like(value: str) -> bool:

@@ -54,6 +54,7 @@ def _events() -> re.Pattern[str]:
 
 
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
+_IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
 
 
 class Surroundings(Deferred):
@@ -123,12 +124,17 @@ def _apart_after(after: str) -> bool:
     return len(run) < TAIL and all(ch in CLOSING for ch in run)
 
 
-def after_undecided(text: str, end: int) -> bool:
+def after_undecided(text: str, end: int, after_mailto: bool) -> bool:
     """Whether what follows a placeholder ending at `end` may still make it glued, or a query after it add a recipient
-    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space (a stream's
-    next chunk decides)."""
+    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space, or, after a
+    `mailto:` (`after_mailto`), before the end of its link (a line break or a `,` there may still add a recipient; a
+    stream's next chunk decides)."""
     run = text[end : end + TAIL]
-    return len(run) < TAIL and (all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None)
+    if len(run) >= TAIL:
+        return False
+    if all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None:
+        return True
+    return after_mailto and _IN_LINK.fullmatch(run) is not None
 
 
 def place_of(before: str, after: str = "") -> str:

@@ -25,19 +25,20 @@ if TYPE_CHECKING:
     from stealthflow.llm.config import ModelConfig
 
 log = logging.getLogger("stealthflow.extractor")
-_WARNED: set[tuple[str, str | None]] = set()  # (model, api_base) already warned about
+_WARNED: set[tuple[str, str | None]] = set()  # (model, endpoint) already warned about
 
 
 def warn_if_remote(model: ModelConfig) -> None:
     """Warn (once per model and endpoint) that the extractor will send every raw text off the machine."""
-    if model.is_local() or (model.model, model.api_base) in _WARNED:
+    endpoint = model.endpoint()
+    if model.is_local() or (model.model, endpoint) in _WARNED:
         return
-    _WARNED.add((model.model, model.api_base))
+    _WARNED.add((model.model, endpoint))
     log.warning(
         "the LLM PII extractor is on with %s%s, which is not on this machine: every text is sent there "
         "raw, before it is protected; use --no-llm (protect.llm_extractor: false) or a local model to avoid it",
         model.model,
-        f" at {model.api_base}" if model.api_base else "",
+        f" at {endpoint}" if endpoint else "",
     )
 
 

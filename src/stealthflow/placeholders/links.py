@@ -149,21 +149,35 @@ def _raw_tags() -> frozenset[str]:
 _MARKS = re.compile(rf"[\n\[\]()@<>/\\{DOTS}:]")  # a character every event outside a URL holds
 _MARKS_IN_ALT = re.compile(rf"[\n\[\]()@<>/\\{DOTS}:`]")  # and a code span's backticks, in an image's alt text
 _NAME = re.compile(r"[a-z0-9+.-]*", re.IGNORECASE)
+MAILTO = "mailto:"
 _MAILTO = re.compile(r"(?:^|[\s(<\"'=])mailto:$", re.IGNORECASE)
 URL_END = r"[)\s\"'<>]"  # what ends a URL in a link or a tag
-_WHOLE_ADDRESS_END = re.compile(rf"[)\"'>]|[.,;:!]*(?:\s|$)|\?(?P<query>(?:(?!{URL_END}).)*)(?P<end>{URL_END}|$)")
-_RECIPIENT = re.compile(r"(?:^|[&;])[ \t]*(?:to|cc|bcc)[ \t]*=", re.IGNORECASE)  # a query's field that adds one
+# Where a `mailto:` address ends: in a bare URL also at sentence punctuation and white space; in a link's target or a
+# tag only at its closing character or at white space before a title (a `,` and white space inside an `href` go on
+# to the next recipient).
+_BARE_ADDRESS_END = re.compile(rf"[)\"'>]|[.,;:!]*(?:\s|$)|\?(?P<query>(?:(?!{URL_END}).)*)(?P<end>{URL_END}|$)")
+_LINK_ADDRESS_END = re.compile(r"[)\"'>]| +[\"'(]|\?(?P<query>[^)\"'<>]*)(?P<end>[)\"'<>]|$)")
+_RECIPIENT = re.compile(r"(?:^|[&;])(?:to|cc|bcc)=", re.IGNORECASE)  # a query's field that adds one
+_PARSER_DROPS = re.compile(r"[\t\n\r]")  # what a URL parser removes from a link (WHATWG, Python's `urlsplit`)
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # a markdown backslash escape: `\=` is `=`
+_SPACE = re.compile(r"\s")
 
 
-def _whole_address(after: str) -> bool:
-    """Whether a `mailto:` address ends where `after` starts: at the URL's end, or at a query that adds no recipient
-    (`?subject=`, not `?cc=`; it has to end within `after` unless the text does, shorter than `HOLD`)."""
-    end = _WHOLE_ADDRESS_END.match(after)
+def _whole_address(after: str, in_link: bool) -> bool:
+    """Whether a `mailto:` address ends where `after` starts (`in_link`: inside a markdown link's target or a tag, else
+    a bare URL or an autolink): at the URL's end, or at a query that adds no recipient (`?subject=`, not `?cc=`; it has to end within `after`
+    unless the text does, shorter than `HOLD`). Read as a mail client gets it: without the tab, line feed and carriage
+    return a URL parser drops in a link, the query's markdown escapes (`?cc\\=`), entities and percent-escapes decoded
+    and its white space dropped."""
+    if in_link:
+        after = _PARSER_DROPS.sub("", after)
+    end = (_LINK_ADDRESS_END if in_link else _BARE_ADDRESS_END).match(after)
     if end is None or end["query"] is None:
         return end is not None
     if not end["end"] and len(after) >= HOLD:
         return False
-    return not _RECIPIENT.search(unquote(html.unescape(end["query"])))
+    query = unquote(_ESCAPED.sub(r"\1", html.unescape(end["query"])))
+    return not _RECIPIENT.search(_SPACE.sub("", query))
 
 
 @dataclass
@@ -188,9 +202,16 @@ class Deferred:
     pieces are tokens, and a few long pieces read in a fraction of the time of many short ones (each is searched for
     marks again from the last characters read)."""
 
+    tail = ""  # the last characters read (`HOLD` or more)
+
     def __init__(self) -> None:
         self.taken: list[str] = []  # pieces taken, not read yet
         self.taken_chars = 0
+
+    def ends_with(self, suffix: str) -> bool:
+        """Whether the text taken so far ends with `suffix` (shorter than `HOLD`), in any case."""
+        self._catch_up()
+        return self.tail[-len(suffix) :].lower() == suffix
 
     def feed(self, piece: str) -> None:
         self.taken.append(piece)
@@ -237,7 +258,8 @@ class Links:
             return ""
         if self.region is not None and self.region.load:
             return "load"
-        return "mailto" if _MAILTO.search(before) and _whole_address(after) else "click"
+        in_link = self.region is not None and self.region.mode in ("target", "tag")  # white space does not end them
+        return "mailto" if _MAILTO.search(before) and _whole_address(after, in_link) else "click"
 
     def _search(self, text: str, pos: int) -> re.Match[str] | None:
         region = self.region

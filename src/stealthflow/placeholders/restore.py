@@ -35,6 +35,7 @@ import regex
 from stealthflow.placeholders.automaton import word_automaton, word_starts
 from stealthflow.placeholders.context import TAIL, Surroundings, after_undecided
 from stealthflow.placeholders.json_urls import JsonUrls
+from stealthflow.placeholders.links import MAILTO
 from stealthflow.placeholders.styles import INDEX_DIGITS, TOKEN_CHARS
 from stealthflow.placeholders.types import TYPE_LEVELS, type_alternation
 
@@ -140,10 +141,13 @@ class Scanner:
             if match is None:
                 self.emit(text[pos:])
                 return "".join(self._parts), len(text)
-            if not final and (match.partial or _may_grow(text, match) or after_undecided(text, match.end())):
-                self.emit(text[pos : match.start()])
-                return "".join(self._parts), match.start()
             self.emit(text[pos : match.start()])
+            if not final and (
+                match.partial
+                or _may_grow(text, match)
+                or after_undecided(text, match.end(), self.context.ends_with(MAILTO))
+            ):
+                return "".join(self._parts), match.start()
             self.emit(self._replacement(match))
             pos = match.end()
 

@@ -148,9 +148,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
         if inline and sum(map(len, texts.texts)) <= INLINE_CHARS:
-            protected = protector.protect_many(texts.texts, session)
+            protected = protector.protect_many(texts.texts, session, texts.from_model)
         else:
-            protected = await anyio.to_thread.run_sync(protector.protect_many, texts.texts, session)
+            protected = await anyio.to_thread.run_sync(protector.protect_many, texts.texts, session, texts.from_model)
         stats.update(
             stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected)
         )

@@ -3,8 +3,9 @@
 Every string of the request is protected, JSON object keys included, wherever it stands (known
 fields, fields of a provider the proxy has never heard of, `metadata`, `documents`, schemas, ids),
 except an explicit allow-list of what is known not to be content: `model`, the top-level switches
-in `SETTINGS`, and an enum-like word under a `SYNTAX` key (`role`, `type`) outside data. Numbers,
-booleans and null carry no text. Protect changes nothing in a string without a personal value, so
+in `SETTINGS`, and an enum-like word under a `SYNTAX` key (`role`, `type`) outside data. A number is
+protected as its decimal text (a card, phone or ID written as a JSON number): it stays the number unless a value is
+masked in it, and then becomes the protected text, a string. Booleans and null carry no text. Protect changes nothing in a string without a personal value, so
 the request keeps its shape; a value met twice (a property name and `required`, a tool-call id and
 `tool_call_id`) gets the same placeholder each time, so references between fields still hold.
 
@@ -17,7 +18,10 @@ placeholders: providers allow only letters, digits, `_` and `-` there (the PII t
 tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
-those alone may also be rewritten against attribute inference (`proxy.rewrites`).
+those alone may also be rewritten against attribute inference (`proxy.rewrites`). Every text of a message the
+upstream model wrote or that carries what it wrote (`MODEL_ROLES`: an assistant turn, a tool's result) is marked
+`from_model`: a value of the session there was put there by a restore, so every value is masked again in it
+(`Protector.protect_many`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 from stealthflow.pipeline.records import has_lone_surrogate
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+MODEL_ROLES = frozenset({"assistant", "tool", "function"})  # the model's turns and the results of its (restored) calls
 TEXT_PARTS = {"text": "text", "refusal": "refusal"}  # content part type -> the field holding its text
 MEDIA_PARTS = frozenset({"image_url", "input_audio", "file"})
 # Top-level switches whose strings are enum words or ids of the provider, not content.
@@ -69,6 +74,7 @@ class _Slot:
     text: str
     put: Callable[[str], None]
     from_user: bool = False
+    from_model: bool = False
     changed: bool = False
     where: str = ""  # the text's place in the request ("messages[3].content"), for a user's text
 
@@ -83,6 +89,7 @@ class RequestTexts:
     def __init__(self, body: dict, pass_media: bool = False):
         self.pass_media = pass_media
         self._slots: list[_Slot] = []
+        self._from_model = False  # set while the texts of a `MODEL_ROLES` message are walked
         self._renames: list[tuple[dict, dict]] = []  # (object, {key: protected key}) applied once values are in
         self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their texts are in
         if too_deep(body):
@@ -91,7 +98,9 @@ class RequestTexts:
         if not isinstance(messages, list) or not messages:
             raise RequestError("`messages` must be a non-empty list", "messages")
         for i, message in enumerate(messages):
+            self._from_model = isinstance(message, dict) and message.get("role") in MODEL_ROLES
             self._message(message, f"messages[{i}]")
+        self._from_model = False
         for key in body.keys() - {"messages", "model"}:  # the model is replaced by the upstream's
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
@@ -104,6 +113,10 @@ class RequestTexts:
     @property
     def from_user(self) -> list[bool]:
         return [slot.from_user for slot in self._slots]
+
+    @property
+    def from_model(self) -> list[bool]:
+        return [slot.from_model for slot in self._slots]
 
     @property
     def places(self) -> list[str]:
@@ -170,6 +183,8 @@ class RequestTexts:
         Recursive: the request's depth was checked first (`too_deep`)."""
         if isinstance(node, str):
             self._leaf(holder[0], holder[1], where, data)
+        elif _number(node):
+            self._number(*holder)
         elif isinstance(node, dict):
             for key in node:
                 if key == "arguments" and not data:
@@ -196,7 +211,9 @@ class RequestTexts:
         keys = [key for key in node if key not in KNOWN_KEYS and key]
         for key in keys:
             self._check(key, "a key")
-            self._slots.append(_Slot(key, lambda text, key=key: renames.__setitem__(key, text)))
+            self._slots.append(
+                _Slot(key, lambda text, key=key: renames.__setitem__(key, text), from_model=self._from_model)
+            )
         if keys:
             self._renames.append((node, renames))
 
@@ -213,7 +230,17 @@ class RequestTexts:
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
         if text:
-            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, where=where or ""))
+            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model, where=where or ""))
+
+    def _number(self, holder: dict | list, key: str | int) -> None:
+        """A JSON number as its decimal text, written back only when protect changed it."""
+        text = json.dumps(holder[key])
+
+        def put(protected: str) -> None:
+            if protected != text:
+                holder[key] = protected
+
+        self._slots.append(_Slot(text, put, from_model=self._from_model))
 
     @staticmethod
     def _check(text: str, where: str) -> None:
@@ -255,6 +282,8 @@ class RequestTexts:
         node = holder[key]
         if isinstance(node, str):
             self._text(holder, key, where=where)
+        elif _number(node):
+            self._number(holder, key)
         elif isinstance(node, _Object):
             for pair in node:
                 self._text(pair, 0, where=where)
@@ -262,6 +291,10 @@ class RequestTexts:
         elif isinstance(node, list):
             for i in range(len(node)):
                 self._pairs(node, i, where)
+
+
+def _number(node: object) -> bool:
+    return isinstance(node, int | float) and not isinstance(node, bool)
 
 
 def _enum_like(node: object) -> bool:

@@ -98,7 +98,7 @@ def create_app(
             return error_response(
                 422, f"rewrite {request.rewrite!r} is not offered here: ask for {offered} (the server's --rewrite)"
             )
-        result = protector.protect(request.text, request.session)
+        result = protector.protect_many([request.text], request.session, [request.from_model])[0]
         if request.rewrite != "none":
             result = with_rewrites([result], rewriter.method())[0]
         request_id = protector.record_request(request.session, result)

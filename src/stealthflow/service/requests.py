@@ -25,6 +25,9 @@ class PostRequest(TextRequest):
 
 class ProtectRequest(PostRequest):
     rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
+    from_model: bool = (
+        False  # a model wrote the text (a chat's assistant turn): every value of the session masked in it
+    )
 
 
 class RestoreRequest(TextRequest):
