@@ -47,6 +47,26 @@ def test_a_name_in_capitals_after_work_cue_is_an_employer_not_a_title_running_in
         assert ("EMPLOYER", "ING") in found
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mein Vater ist Dipl.-Ing. Meine Mutter ist Ärztin.",
+        "Il est docteur. Mon frère aussi.",
+        "Habla con la Sra. Mi madre ya llamó.",
+        "Parla con il dott. Mio padre è già al corrente.",
+        "Fale com o Sr. Meu pai já ligou.",
+    ],
+)
+def test_a_title_ending_a_sentence_takes_no_word_of_the_next(detector, text):
+    assert masked(detector, text) == []
+
+
+def test_a_capitalised_particle_opens_the_surname_after_a_title():
+    text = "Ik heb mevrouw De Vries gebeld."
+    found = Detector(build_recognizers(["titled_name"])).detect(text)
+    assert [text[s.start : s.end] for s in found] == ["mevrouw De Vries"]
+
+
 def test_titles_in_capitals_name_no_one():
     found = Detector(build_recognizers(["titled_name"])).detect("I use MS Teams daily. Dr. Patel called.")
     assert [(s.start, s.end) for s in found] == [(22, 31)]  # "Dr. Patel" only
