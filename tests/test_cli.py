@@ -1075,3 +1075,15 @@ def test_text_on_the_command_line_is_warned_about_not_refused(tmp_path):
     for source, given in ((str(post), None), ("-", "I just moved to Zurich.")):
         quiet = runner.invoke(app, ["anonymize", source, "--method", "standard", "--model", "fake:x"], input=given)
         assert quiet.exit_code == 0 and "cmdline" not in quiet.stderr
+
+
+def test_protect_explain_names_a_published_sample_number_it_left(user_home):
+    """ux20's report LOW-1: the IBAN registry's own example of Germany is left in clear by design; --explain says so,
+    and says nothing of a real IBAN, which is masked. The real detector (no tagger)."""
+    post = "Bitte überweise das Geld auf DE89 3704 0044 0532 0130 00 oder DE98 7605 0000 5260 1815 90."
+    result = runner.invoke(app, ["protect", post, "--rewrite", "none", "--no-tagger", "--explain"])
+    assert result.exit_code == 0, result.output
+    assert "DE89 3704 0044 0532 0130 00" in result.stdout and "DE98 7605" not in result.stdout
+    stderr = result.stderr.replace("\n", " ")
+    assert "left at 29-56: a published sample number (SWIFT IBAN Registry, example of Germany;" in stderr
+    assert stderr.count("left at") == 1

@@ -53,8 +53,10 @@ def test_the_nss_check_digits_are_the_province_and_number_mod_97():
         ("Número de la Seguridad Social: 28 12345678 40", "28 12345678 40"),
         ("NAF 28-12345678-40, alta en marzo", "28-12345678-40"),
         ("My Spanish social security number is 281234567840.", "281234567840"),
+        ("Mi número de la Seguridad Social es 281234567841.", "281234567841"),  # after its cue, a typo is still theirs
+        ("mi número de la Seguridad Social 28 1234567890", "28 1234567890"),  # ux20's report LOW-2: was a PHONE
     ],
-    ids=["en-slashed", "es-slashed", "es-compact", "es-spaced", "es-naf", "en-compact"],
+    ids=["en-slashed", "es-slashed", "es-compact", "es-spaced", "es-naf", "en-compact", "es-typo", "es-one-gap"],
 )
 def test_a_spanish_social_security_number_with_its_check_is_found(text, value):
     assert _values(SpanishSocialSecurityRecognizer(), text) == [value]
@@ -64,13 +66,12 @@ def test_a_spanish_social_security_number_with_its_check_is_found(text, value):
 @pytest.mark.parametrize(
     "text",
     [
-        "reference 28/12345678/41 for the file",  # its check digits do not hold
-        "Mi número de la Seguridad Social es 281234567841.",
+        "reference 28/12345678/41 for the file",  # its check digits do not hold, and no cue
         "Pedido 281234567840 enviado ayer.",  # twelve digits without a cue
         "NSS 28/12345678 40",  # two spellings in one number
     ],
 )
-def test_no_spanish_social_security_number_without_its_check_or_its_cue(text):
+def test_no_spanish_social_security_number_without_its_cue_unless_its_check_holds(text):
     assert _values(SpanishSocialSecurityRecognizer(), text) == []
 
 

@@ -251,6 +251,8 @@ class _Run:
                         highlight=False,
                         soft_wrap=True,
                     )
+            if self.explain:
+                self._explain_samples(item.id, item.text, p.spans)
             if self.show:
                 console.print(
                     f"[bold]{escape(item.id)}[/]\n  before: {escape(item.text)}\n  after:  {escape(row['text'])}",
@@ -260,6 +262,21 @@ class _Run:
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
         return rows
+
+    @staticmethod
+    def _explain_samples(text_id: str, text: str, spans) -> None:
+        """Name each published sample number left in clear (data/reserved_values.yaml): a user who tries a card, IBAN or
+        ID with an issuer's own example otherwise reads "nothing to mask" and thinks it is not detected."""
+        from stealthflow.placeholders.reserved import samples_in
+
+        for start, end, note in samples_in(text):
+            if not any(span.start < end and start < span.end for span in spans):
+                console.print(
+                    f"{escape(text_id)}: left at {start}-{end}: a published sample number ({escape(note)}; "
+                    "data/reserved_values.yaml), not a real one",
+                    highlight=False,
+                    soft_wrap=True,
+                )
 
     def _count(self, text_id: str, outcome) -> None:
         """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""

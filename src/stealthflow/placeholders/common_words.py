@@ -128,10 +128,19 @@ def common_in_language(word: str, code: str, as_name: bool = False) -> bool:
     where a name of that lexicon stays specific at the ceiling too ("Paulo", "Mia")."""
     from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
 
-    folded = word.casefold()
-    if folded in _word_list(LANGUAGE_COMMON.format(code=code)) and not (as_name and folded in name_lexicon()):
+    if at_ceiling(word, code, as_name):
         return True
-    return frequent_in(word, code) and folded not in name_lexicon()
+    return frequent_in(word, code) and word.casefold() not in name_lexicon()
+
+
+def at_ceiling(word: str, code: str, as_name: bool = False) -> bool:
+    """Whether `word` is one of the most frequent words of the covered language `code` (not English: Zipf `COMMON_ZIPF`
+    or above, `data/languages/common-<code>.txt`), and, when written as a name (`as_name`), no word of the tagger's
+    name lexicon ("Paulo", "Mia" inside a sentence)."""
+    from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
+
+    folded = word.casefold()
+    return folded in _word_list(LANGUAGE_COMMON.format(code=code)) and not (as_name and folded in name_lexicon())
 
 
 def function_word(word: str) -> bool:

@@ -179,6 +179,11 @@ def _function_word_languages() -> dict[str, frozenset[str]]:
     return {word: frozenset(codes) for word, codes in languages.items()}
 
 
+def function_word_of_covered(word: str) -> bool:
+    """Whether `word` is a function word of a covered language (`function_words` of data/languages/<code>.yaml)."""
+    return word.casefold() in _function_word_languages()
+
+
 def uncovered_letters(characters: Counter[str]) -> bool:
     """Whether enough of a text's letters are letters no covered language writes; `characters`: how
     often each character occurs in the text (each distinct character is looked at once)."""

@@ -15,6 +15,7 @@ beside it (`reserved_ip`, data/reserved_values.yaml)."""
 from __future__ import annotations
 
 import ipaddress
+import re
 import unicodedata
 from functools import cache
 
@@ -115,6 +116,29 @@ def _sample_values(kind: str) -> frozenset[str]:
 @cache
 def _sample_prefixes(kind: str) -> tuple[str, ...]:
     return tuple(str(prefix) for prefix in _reserved()["sample_prefixes"].get(kind, ()))
+
+
+@cache
+def _sample_notes() -> dict[str, str]:
+    """Each listed sample number (letters and digits only) -> its note in data/reserved_values.yaml."""
+    return {
+        _letters_and_digits(str(value)): str(note or kind)
+        for kind, values in _reserved()["sample_values"].items()
+        for value, note in values.items()
+    }
+
+
+@cache
+def _sample_pattern() -> re.Pattern[str]:
+    """Every listed sample number as written anywhere: a space, dot, dash or slash may stand between two characters."""
+    spelt = (r"[ ./-]?".join(map(re.escape, key)) for key in sorted(_sample_notes(), key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?i:{'|'.join(spelt)})(?!\w)")
+
+
+def samples_in(text: str) -> list[tuple[int, int, str]]:
+    """The listed sample numbers `text` writes, each with where it is and its note ("IBAN registry example, Germany"):
+    for `protect --explain`, which says why such a number was left (ux20's report LOW-1)."""
+    return [(m.start(), m.end(), _sample_notes()[_letters_and_digits(m[0])]) for m in _sample_pattern().finditer(text)]
 
 
 def sample_value(kind: str, value: str) -> bool:

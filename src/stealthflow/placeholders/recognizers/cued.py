@@ -138,13 +138,18 @@ def nss_check(province: int, number: int) -> int:
 @register_recognizer
 class SpanishSocialSecurityRecognizer(CuedRecognizer):
     """The Spanish social security number (NSS / NUSS): "28/12345678/40" anywhere, "281234567840" after its cue
-    ("número de la Seguridad Social", "NAF"), its mod-97 check digits holding."""
+    ("número de la Seguridad Social", "NAF"), its mod-97 check digits holding; right after its cue, the writer's number
+    even where the check fails (a typo is still theirs: "mi número de la Seguridad Social 28 1234567890" was a PHONE,
+    ux20's report LOW-2)."""
 
     name, type, reason_checked = "es_nss", "NATIONAL_ID", "its mod-97 check holds"
 
     def valid(self, value: str) -> bool:
         digits = "".join(ch for ch in value if ch.isdigit())
         return nss_check(int(digits[:2]), int(digits[2:10])) == int(digits[10:])
+
+    def accept(self, match: regex.Match[str]) -> bool:
+        return True
 
 
 def dvla_date(month: int, day: int) -> bool:

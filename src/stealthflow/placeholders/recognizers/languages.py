@@ -58,7 +58,8 @@ _READ_ELSEWHERE = (
     "number_signs",
     "capitalises_nouns",
     "greetings",
-    "conditions",  # and these two by `listed` (ConditionRecognizer), English's too
+    "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
+    "condition_abbreviations",
     "personal_words",
 )
 
@@ -144,11 +145,14 @@ class LanguageRecognizer(Recognizer):
     def expression(self) -> str:
         raise NotImplementedError
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        return listed(self.language, self.cues)
+
     @cached_property
     def _cue_starts(self) -> WordStarts:
         """Where a cue phrase may start: its first word, and a space or tab after it when more follow (`_GAP`)."""
         starts = set()
-        for phrase in listed(self.language, self.cues):
+        for phrase in self.cue_phrases():
             first, space, _ = phrase.partition(" ")
             starts.update((first + " ", first + "\t") if space else (first,))
         return WordStarts(tuple(sorted(starts)))
@@ -258,8 +262,18 @@ class ConditionRecognizer(LanguageRecognizer):
     name, type = "condition", "HEALTH"
     cues = "conditions"
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        return (*listed(self.language, "conditions"), *listed(self.language, "condition_abbreviations"))
+
     def expression(self) -> str:
-        return rf"(?<![\p{{L}}\d])(?P<value>(?i:{one_of(listed(self.language, 'conditions'))}))(?![\p{{L}}\d])"
+        """A condition of the list in any case; an abbreviation (`condition_abbreviations`) only as written ("MS", not
+        "ms"), and not before a capitalised word or a model number, which make it part of a name ("MS Teams", "ALS
+        Association", "SM-A536B")."""
+        words = one_of(listed(self.language, "conditions"))
+        abbreviations = (
+            rf"(?:{one_of(listed(self.language, 'condition_abbreviations'))})(?![ \t]+\p{{Lu}}|-?\p{{Lu}}?\d)"
+        )
+        return rf"(?<![\p{{L}}\d])(?P<value>(?i:{words})|{abbreviations})(?![\p{{L}}\d])"
 
     @cached_property
     def personal(self) -> regex.Pattern:

@@ -50,7 +50,8 @@ class ChecksumIdRecognizer(Recognizer):
     them ("My Steuer-ID is 36 574 261 809", "sécu 2 95 10 99 126 111 93": a phone number otherwise). Right after one
     of its names (only data/cued_identifiers.yaml `links` words, spaces and ":#()=-" between), a number of its shape
     is that number even where its checksum fails, mistyped or made up: "Meine Steuer-ID ist 12 345 678 903" was
-    masked as a PHONE (ux19's report M5)."""
+    masked as a PHONE (ux19's report M5); so is a number looked for in every text, named in its country's language
+    (`names_language`: "Il mio codice fiscale è BNCGLI88C45F205X" went out in clear, ux20's report M3)."""
 
     type = "NATIONAL_ID"
     reads_named = True
@@ -59,6 +60,9 @@ class ChecksumIdRecognizer(Recognizer):
     named: ClassVar[bool] = False
 
     names: ClassVar[str] = "id_names"  # the key of data/languages/<code>.yaml that lists the number's names
+    # The language whose `names` name the number when it is looked for in every text (`languages` None); otherwise its
+    # first language's.
+    names_language: ClassVar[str | None] = None
     # Whether a number right after its name is taken without its check: a checksum's, not a format's rules (HMRC's
     # letters tell an NI number from a passport number after its name too).
     named_is_enough: ClassVar[bool] = True
@@ -71,7 +75,8 @@ class ChecksumIdRecognizer(Recognizer):
 
     @cached_property
     def _name_words(self) -> tuple[str, ...]:
-        return tuple(language_file(next(iter(self.languages)))[self.names])
+        code = self.names_language or next(iter(self.languages or ()), None)
+        return tuple(language_file(code)[self.names]) if code else ()
 
     @cached_property
     def _named_right_before(self) -> re.Pattern[str]:
@@ -89,10 +94,10 @@ class ChecksumIdRecognizer(Recognizer):
         ]
 
     def _named_just_before(self, text: str, start: int) -> bool:
-        """Whether one of the number's names stands right before `start` (a recognizer of every language has none)."""
+        """Whether one of the number's names stands right before `start`."""
         return (
             self.named_is_enough
-            and bool(self.languages)
+            and bool(self._name_words)
             and self._named_right_before.search(text, max(0, start - 64), start) is not None
         )
 
@@ -142,7 +147,7 @@ class NirRecognizer(ChecksumIdRecognizer):
 class DniRecognizer(ChecksumIdRecognizer):
     """Spanish DNI (8 digits and a check letter: "54362315K")."""
 
-    name, number = "es_dni", dni
+    name, number, names_language = "es_dni", dni, "es"
     shape = re.compile(r"(?<![\w.-])\d{8}[ -]?[A-Za-z](?![\w-])")
 
 
@@ -150,7 +155,7 @@ class DniRecognizer(ChecksumIdRecognizer):
 class NieRecognizer(ChecksumIdRecognizer):
     """Spanish foreigner's number (NIE: X, Y or Z, 7 digits and a check letter: "X2482300W")."""
 
-    name, number = "es_nie", nie
+    name, number, names_language = "es_nie", nie, "es"
     shape = re.compile(r"(?<![\w.-])[XYZxyz][ -]?\d{7}[ -]?[A-Za-z](?![\w-])")
 
 
@@ -158,7 +163,7 @@ class NieRecognizer(ChecksumIdRecognizer):
 class CodiceFiscaleRecognizer(ChecksumIdRecognizer):
     """Italian codice fiscale (16 characters: "RCCMNL83S18D969H")."""
 
-    name, number = "it_codice_fiscale", codicefiscale
+    name, number, names_language = "it_codice_fiscale", codicefiscale, "it"
     shape = re.compile(
         r"(?<![\w-])[A-Za-z]{6}[0-9LMNPQRSTUVlmnpqrstuv]{2}[A-Za-z][0-9LMNPQRSTUVlmnpqrstuv]{2}[A-Za-z][0-9LMNPQRSTUVlmnpqrstuv]{3}[A-Za-z](?![\w-])"
     )
@@ -228,7 +233,7 @@ class RutRecognizer(ChecksumIdRecognizer):
 class CurpRecognizer(ChecksumIdRecognizer):
     """Mexican population registry key (CURP, 18 characters: "BOXW310820HNERXN09")."""
 
-    name, number = "mx_curp", curp
+    name, number, names_language = "mx_curp", curp, "es"
     shape = re.compile(r"(?<![\w-])[A-Za-z]{4}\d{6}[HMXhmx][A-Za-z]{5}[0-9A-Za-z]\d(?![\w-])")
 
 
