@@ -405,9 +405,9 @@ SecretsInUrlsOption = Annotated[
     bool,
     typer.Option(
         "--secrets-in-urls",
-        help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON too "
-        "(by default they stay placeholders there, as the proxy leaves them); never inside a URL that loads by "
-        "itself (an image, markup)",
+        help="fill in secrets, cards, IBANs, passports and ID numbers inside links, markup and JSON, glued to text "
+        "or after '=' too (by default they stay placeholders there, as the proxy leaves them); never inside a URL "
+        "that loads by itself (an image, markup), nor from a placeholder without brackets (API_KEY_1)",
     ),
 ]
 

@@ -458,8 +458,8 @@ def restore(
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay, and so does any value
     inside a URL that loads by itself (an image), any value inside a link but an e-mail as a mailto: address (see
-    --values-in-links), and a secret, card, IBAN, passport or ID number inside a link, markup or JSON (see
-    --secrets-in-urls)."""
+    --values-in-links), a secret, card, IBAN, passport or ID number inside a link, markup or JSON, glued to text or
+    after '=' (see --secrets-in-urls), and a placeholder without brackets (API_KEY_1) but another value's in prose."""
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
