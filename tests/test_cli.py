@@ -1063,6 +1063,11 @@ def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_pa
     local.write_text("model:\n  model: openai/gpt-4o-mini\n  api_base: http://127.0.0.1:9/v1\n")
     on_device = runner.invoke(app, ["anonymize", str(post), "--method", "standard", "--config", str(local)])
     assert "raw" not in on_device.stderr and isinstance(on_device.exception, RuntimeError)
+    monkeypatch.setenv("OLLAMA_API_BASE", "http://203.0.113.9:11434")  # no api_base: the host litellm takes is named
+    ollama = tmp_path / "ollama.yaml"
+    ollama.write_text("model:\n  model: ollama/llama3\n")
+    remote = runner.invoke(app, ["anonymize", str(post), "--method", "standard", "--config", str(ollama)])
+    assert remote.exit_code == 2 and "to ollama/llama3 at http://203.0.113.9:11434, which" in remote.stderr
 
 
 def test_text_on_the_command_line_is_warned_about_not_refused(tmp_path):

@@ -165,6 +165,25 @@ def test_a_number_of_a_request_is_protected_as_its_decimal_text(protector):
     assert (sent["temperature"], sent["logit_bias"]) == (0.2, {"50256": -100})
 
 
+def test_no_number_too_short_to_read_holds_a_value_the_detector_finds(tmp_path, monkeypatch):
+    """The proxy does not read a JSON number shorter than `SHORT_NUMBER` characters: the real detector (every
+    recognizer, the PII tagger on, texts in no covered language refused) finds nothing in any of them and protect
+    leaves each as it is, in a session that holds values."""
+    from placeholder_fixtures import protect_config
+
+    from stealthflow.proxy.messages import SHORT_NUMBER
+
+    shorts = [json.dumps(n) for n in range(-9, 100)]  # every one: a float is written in 3 characters or more ("0.0")
+    assert max(map(len, shorts)) < SHORT_NUMBER == min(len(json.dumps(n)) for n in (-10, 100, 0.0))
+    config = protect_config(tmp_path, monkeypatch, tagger=True, refuse_uncovered=True)
+    protector = Protector.from_settings(Settings(protect=config))
+    try:
+        assert protector.protect("card 4556 7375 8689 9855 cvv 12, pin 42, call 555-0142", "s").spans
+        assert [(p.text, p.spans) for p in protector.protect_many(shorts, "s")] == [(text, []) for text in shorts]
+    finally:
+        protector.close()
+
+
 # -- the LLM PII extractor reads raw text: only a model on this machine by default -------------------
 def extractor_settings(tmp_path, model: str, api_base: str | None, llm_extractor: bool | None = None):
     return Settings(

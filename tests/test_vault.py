@@ -429,3 +429,16 @@ def test_a_rolled_back_message_leaves_no_entry_in_the_cache(vault, monkeypatch):
     monkeypatch.setattr(Vault, "_insert_many", original)
     entry = vault.entry_for("u", "s", "EMAIL", "a@mailbox.org")
     assert vault.lookup("u", "s", "EMAIL", index=entry.index) == "a@mailbox.org"
+
+
+def test_record_request_of_keeps_the_sessions_placeholders_named_by_index_or_token(vault):
+    """The placeholders a text names, by index or by HMAC token in any case, become one request; keys the session does
+    not hold (an unknown index, another session's token) are left out."""
+    held = vault.entries_for(
+        "u", "s", [("EMAIL", "a@mailbox.org"), ("EMAIL", "b@mailbox.org"), ("PHONE", "+1 555 0100")]
+    )
+    other = vault.entries_for("u", "t", [("EMAIL", "c@mailbox.org"), ("EMAIL", "d@mailbox.org"), ("PHONE", "+1 555 9")])
+    keys = {("EMAIL", held[0].index), ("PHONE", held[2].token.upper()), ("EMAIL", 99), ("EMAIL", other[1].token)}
+    request = vault.record_request_of("u", "s", keys)
+    assert vault.request_placeholders("u", "s", request) == frozenset(held[0].names() + held[2].names())
+    assert vault.request_placeholders("u", "s", vault.record_request_of("u", "s", set())) == frozenset()

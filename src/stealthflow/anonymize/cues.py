@@ -60,8 +60,10 @@ def sure_enough(tagger, spans: list[TaggedSpan]) -> list[TaggedSpan]:
     """The spans whose confidence (mean P(not O) over their tokens) reaches their attribute's span threshold, the
     model card's `span_thresholds` (chosen by `benchmarks/cue_thresholds.py --choose`); an attribute without one keeps
     every span the token threshold tagged."""
-    floors = getattr(tagger, "span_thresholds", None) or {}
-    return [span for span in spans if span.score >= floors.get(span.label, 0.0) - 1e-9]
+    from stealthflow.pii_tagger.recognizer import span_floors  # the PII tagger's recognizers: only when tagging
+
+    floors = span_floors(tagger, frozenset())
+    return [span for span in spans if span.score >= floors.get(span.label, 0.0)]
 
 
 def mark_confidence(post: str, spans: list[TaggedSpan], phrase: str) -> float:

@@ -507,7 +507,7 @@ def takes_complement(doc: Doc, first: int, last: int) -> bool:
         return False
     parts = [t for t in doc[first:last] if t.head == word]
     if word.pos_ == "NOUN":  # a measure from a place ("it's ten minutes from my kitchen." -> "it's ten minutes.")
-        counted = any(c.dep_ == "nummod" for c in word.children)
+        counted = _counted(word)
         if _definite_description(word) and any(t.lower_ in word_list("noun_complements") for t in parts):
             return True  # "the misfortune of nursing." -> "the misfortune."
         return counted and any(t.dep_ == "prep" and t.lower_ in word_list("measure_prepositions") for t in parts)

@@ -101,7 +101,7 @@ def anonymize(
     A text with nothing to change is printed as it is ("unchanged": true). Credentials are
     masked in every output. A --model not on this machine gets each text raw: refused unless --raw-to-model."""
     from stealthflow.anonymize import build_method, method_names
-    from stealthflow.anonymize.methods import sends_raw_text
+    from stealthflow.anonymize.methods import OFFLINE_METHODS, sends_raw_text
     from stealthflow.data.jsonl import dump_line
     from stealthflow.llm.pool import LLMPool
 
@@ -116,7 +116,7 @@ def anonymize(
         input_source, profiles = source_profiles(source)
         not_the_input(output, input_source.path)
         pool = LLMPool(cache)
-        if method != "ner-mask":
+        if method not in OFFLINE_METHODS:
             reachable(pool, settings.model, "the anonymizer model")
         options = {
             "insights": insights,
@@ -185,7 +185,7 @@ def anonymize(
 def _refuse_or_warn_raw(method: str, model, allowed: bool) -> None:
     """Before any model call: a model not on this machine would get each text raw. Refused unless `allowed`; said
     either way."""
-    where = f"{model.model}" + (f" at {model.api_base}" if model.api_base else "")
+    where = model.where()
     if not allowed:
         fail(
             f"--method {method} would send each text raw (credentials, e-mails and phones included) to {where}, which"

@@ -274,7 +274,8 @@ def check_rewrite(rewrite: str, settings: Settings) -> None:
 
 
 def rewriter_for(rewrite: str, settings: Settings, pool: "LLMPool") -> "Method | None":
-    """The method `--rewrite` names (None for `none`), its model checked reachable (`ner-mask` needs none)."""
+    """The method `--rewrite` names (None for `none`), its model checked reachable (an offline one needs none)."""
+    from stealthflow.anonymize.methods import OFFLINE_METHODS
     from stealthflow.pipeline.rewrite import build_rewriter
 
     if rewrite == "none":
@@ -283,7 +284,7 @@ def rewriter_for(rewrite: str, settings: Settings, pool: "LLMPool") -> "Method |
         rewriter = build_rewriter(rewrite, settings, pool)
     except ValueError as exc:
         fail(str(exc))
-    if rewrite != "ner-mask":
+    if rewrite not in OFFLINE_METHODS:
         reachable(pool, settings.model, "the rewrite model")
     return rewriter
 

@@ -112,6 +112,11 @@ class ModelConfig(BaseModel):
             return os.environ.get("OLLAMA_API_BASE") or OLLAMA_LOCAL
         return self.api_base
 
+    def where(self) -> str:
+        """Where a text sent to the model goes, as a message names it: the model, and `endpoint` when there is one."""
+        endpoint = self.endpoint()
+        return self.model + (f" at {endpoint}" if endpoint else "")
+
     @field_validator("model")
     @classmethod
     def _looks_like_a_model_spec(cls, value: str) -> str:

@@ -418,7 +418,8 @@ class KnownValues:
     whole_words = True
 
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
-        self.automaton = None
+        self.automaton = None  # every value
+        self._specific_automaton = None  # the specific values only: all a text not the model's is searched for
         self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
@@ -430,14 +431,17 @@ class KnownValues:
         self.mark = mark
         words = [(i in common, *pair) for i, pair in enumerate(values) if len(pair[1]) >= self.MIN_CHARS]
         if words and self.automaton is None:
-            self.automaton = ahocorasick.Automaton()
+            self.automaton, self._specific_automaton = ahocorasick.Automaton(), ahocorasick.Automaton()
         for is_common, span_type, value in words:
             if is_common and self.automaton.get(value, (None,) * 4)[3] is False:
                 continue  # the same words as a specific value of another type: found as that
             whole = (self.whole_words or is_common) and _word_like(value)
             self.automaton.add_word(value, (span_type, value, whole, is_common))
+            if not is_common:
+                self._specific_automaton.add_word(value, (span_type, value, whole, is_common))
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
+            self._specific_automaton.make_automaton()
 
     def add_occurrences(
         self,
@@ -451,15 +455,16 @@ class KnownValues:
         `language`: the text's (its guess), in which a value made of that language's common words is not found;
         `every_value`: the text is the upstream model's, which holds a session's value only where a restore put it, so
         every value is found in it, common or not."""
-        if self.automaton is None:
+        automaton = self.automaton if every_value else self._specific_automaton
+        if not automaton:  # none yet, or (not the model's text) only common values
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts = [s.start for s in kept]
-        for last, (span_type, value, word_like, common) in self.automaton.iter(text):
+        for last, (span_type, value, word_like, _common) in automaton.iter(text):
             start, end = last - len(value) + 1, last + 1
             if word_like and not _word_bounded(text, start, end):
                 continue
-            if not every_value and (common or not self._specific_here(text, start, span_type, value, language)):
+            if not every_value and not self._specific_here(text, start, span_type, value, language):
                 continue
             at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
             if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):

@@ -35,10 +35,9 @@ def warn_if_remote(model: ModelConfig) -> None:
         return
     _WARNED.add((model.model, endpoint))
     log.warning(
-        "the LLM PII extractor is on with %s%s, which is not on this machine: every text is sent there "
+        "the LLM PII extractor is on with %s, which is not on this machine: every text is sent there "
         "raw, before it is protected; use --no-llm (protect.llm_extractor: false) or a local model to avoid it",
-        model.model,
-        f" at {endpoint}" if endpoint else "",
+        model.where(),
     )
 
 

@@ -45,7 +45,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -517,16 +517,17 @@ class Vault:
     def record_request_of(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> str:
         """`record_request` for the session's placeholders named by these keys (`Reference.key`, as found in a text
         the caller sends); a key the session does not hold is left out."""
-        ids = set()
+        wanted: dict[tuple[str, str], list[int | str]] = {}  # (type, column) -> its keys
+        for span_type, which in keys:
+            column, which = ("idx", which) if isinstance(which, int) else ("token", which.lower())
+            wanted.setdefault((span_type, column), []).append(which)
+        query = "SELECT id FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} IN ({{}})"
         with self._lock:
-            for span_type, which in keys:
-                column, which = ("idx", which) if isinstance(which, int) else ("token", which.lower())
-                row = self._db.execute(
-                    f"SELECT id FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?",
-                    (user, session, span_type, which),
-                ).fetchone()
-                if row is not None:
-                    ids.add(row[0])
+            ids = {
+                entry_id
+                for (span_type, column), values in wanted.items()
+                for (entry_id,) in _select_in(self._db, query.format(column=column), (user, session, span_type), values)
+            }
         return self._record_request(user, session, ids)
 
     def request_placeholders(self, user: str, session: str, request_id: str) -> frozenset[tuple[str, int | str]] | None:
@@ -851,7 +852,7 @@ def connect_private(path: Path, **kwargs) -> sqlite3.Connection:
     return sqlite3.connect(path, check_same_thread=False, isolation_level=None, **kwargs)
 
 
-def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: list[str]) -> Iterator[tuple]:
+def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: Sequence[int | str]) -> Iterator[tuple]:
     """The rows of `query` (ending in `IN ({})`) for every value, a chunk at a time (SQLite's bound-parameter limit)."""
     for at in range(0, len(values), 500):
         chunk = values[at : at + 500]

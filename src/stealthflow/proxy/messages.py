@@ -44,6 +44,11 @@ ENUM_WORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")  # what passes there: "user", 
 # Under these keys is data (a tool's arguments, a schema's example values): no string in it is structure.
 DATA = frozenset({"arguments", "metadata", "default", "const", "examples", "enum"})
 IDENTIFIERS = frozenset({"name", "id", "tool_call_id"})  # a placeholder there is written without brackets
+# A JSON number written in fewer characters ("0", "1", "42", "-7") holds no value protect finds, so it is not read: a
+# session's values are found again from 3 characters (`KnownValues.MIN_CHARS`), the LLM extractor keeps values of 3
+# or more, and the shortest the detector finds in digits alone is a card's code (3, and only after a card and its
+# cue). The detector with every recognizer and the PII tagger finds nothing in any of them (test_security_requests).
+SHORT_NUMBER = 3
 # Field names of the OpenAI chat API and of JSON schema: keys that are not worth a detector pass.
 KNOWN_KEYS = frozenset(
     {
@@ -233,8 +238,11 @@ class RequestTexts:
             self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model, where=where or ""))
 
     def _number(self, holder: dict | list, key: str | int) -> None:
-        """A JSON number as its decimal text, written back only when protect changed it."""
+        """A JSON number as its decimal text, written back only when protect changed it; one `SHORT_NUMBER` is not
+        read."""
         text = json.dumps(holder[key])
+        if len(text) < SHORT_NUMBER:
+            return
 
         def put(protected: str) -> None:
             if protected != text:
