@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -73,7 +73,6 @@ class GateConfig:
     steps: int = 50
 
 
-@lru_cache(maxsize=4096)  # one candidate's pair is asked for by kin_swap, feature_rows, features and clears_floors
 def edited_words(sentence: str, edited: str) -> tuple[str, str]:
     """(the words of `sentence` that left, the words put in their place), from the first token that differs to
     the last; ("", "") for identical texts."""
