@@ -137,16 +137,21 @@ def teacher_counts() -> dict[tuple[str, str], Counter]:
 
 def taught_for(phrase: str, attribute: str) -> str | None:
     """The teacher's generalization of `phrase` (`teacher_table`) as a candidate for a mark of `attribute`: only when
-    the teacher wrote it for that attribute, and for a single word at least MIN_HEAD_EDITS times (a word's one-off
-    generalization belongs to its sentence: "my Spanish account" -> "my old account", "Driving the 16" -> "Driving
-    the under 18", "every shift" -> "every day", "Mam" of a birthplace mark -> "Mum" for an occupation one).
-    Sets h-k (`local_dev.py --profiles`, the engineer's reading of every stand-in): untrue stand-ins 5 -> 0, right
-    ones lost 2 of 458 ("freshman" -> "student", "marriage" -> "my relationship"); sets l-n: docs/local-anonymizer.md."""
+    the teacher wrote it for that attribute, and for a single word at least MIN_HEAD_EDITS times unless it names a
+    place of a sure kind (`places.kind_of_name`: "Mumbai" -> "a big city" is true wherever it stands; any other
+    word's one-off generalization belongs to its sentence: "my Spanish account" -> "my old account", "Driving the
+    16" -> "Driving the under 18", "every shift" -> "every day", "Mam" of a birthplace mark -> "Mum" for an
+    occupation one).
+    Blind sets h-k (`local_dev.py --limit 1 --profiles`, written from the engineer's reading of their 458 stand-ins):
+    untrue stand-ins made 4 -> 0, right ones lost 5 ("son" -> "kid"); sets l-n, not read before: 4 -> 0 ("switch
+    classes" -> "switch places", "my shift" -> "my day" twice, "in every shop" -> "in every place"), right ones lost 2
+    ("the guy" -> "the adult", "Husband and I" -> "Partner and I"), marked posts fully protected 68 -> 67 of 538."""
     taught = teacher_table().get(phrase.casefold())
     if taught is None:
         return None
     written = teacher_counts().get((phrase.casefold(), attribute), Counter())[taught]
-    return taught if written >= (MIN_HEAD_EDITS if len(_WORDS.findall(phrase)) == 1 else 1) else None
+    one_word = len(_WORDS.findall(phrase)) == 1 and not places.kind_of_name(phrase)
+    return taught if written >= (MIN_HEAD_EDITS if one_word else 1) else None
 
 
 @cache
@@ -179,7 +184,8 @@ def taught_words() -> dict[tuple[str, str], frozenset[str]]:
     "a partner" for "a courthouse wedding"). A name's generalization teaches nothing of its last word, which
     `stand_ins` asks only of a common noun: "Cape Town" -> "a big city" never makes "a small town" -> "the city" (a
     town is no city, and "the" claims one the reader knows). The changed words hold a name when a word of them after
-    the cue's first is capitalised (`_holds_name`). Sets l-n: docs/local-anonymizer.md."""
+    the cue's first is capitalised (`_holds_name`). Untrue stand-ins made on blind sets h-k 1 -> 0 ("hers" ->
+    "someone"), on sets l-n (not read before) 1 -> 0 ("in a college town" -> "in a city"), no right one lost."""
     words: dict[tuple[str, str], set[str]] = defaultdict(set)
     for cue in teacher_cues():
         start, end, generalized = cue.core()
@@ -389,7 +395,9 @@ def kind_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot) -> l
         return []
     kind = hypernyms.kind_of(where.head)
     if kind is None or re.search(rf"-{re.escape(where.head)}\b", phrase, re.IGNORECASE):
-        return []  # a compound's last part is not its kind: "our two-bed" never -> "our furniture", "a one-bedroom" a room
+        # a compound's last part is not its kind: "our two-bed" never -> "our furniture", "a one-bedroom" never -> "a
+        # room" (blind sets h-k: untrue stand-ins 2 -> 0, none lost; sets l-n: none made either way)
+        return []
     noun = plural(kind) if where.plural else kind
     if phrase.casefold() == where.head:  # the mark is the noun alone
         article = _CLOSING_ARTICLE.search(sentence[:start])
