@@ -243,7 +243,8 @@ def first_stay(generalizer: Generalizer, text: str, phrase: str, attribute: str,
     where, item = {0: (start, end, window)}, (phrase, attribute, False)
     tried = generalizer._candidates(where, {0: attribute}, [marked])[0]
     near = generalizer._meaningful({0: tried}, where)[0]
-    kept = [c for c in near if referents.keeps_referent(window, start, end, c, text[last:])]
+    place = attribute in places.PLACE_ATTRIBUTES  # a place's name is no one's, as in `Generalizer._trials`
+    kept = [c for c in near if referents.keeps_referent(window, start, end, c, text[last:], place)]
     trials = generalizer._trials(text, item, start, end, window, kept)
     stage = next(
         (

@@ -1177,3 +1177,29 @@ def test_a_kin_swap_is_one_kin_word_for_another_of_its_generation_and_nothing_el
     assert not kin_swap("Her mum wants 150 guests.", "Her parent wants guests.")  # more than the kin word changed
     assert not kin_swap("The rent in Leeds is mad.", "The rent in my city is mad.")
     assert not kin_swap("Dad used to lift me.", "Parent used to lift me.")  # a name of address, no relation
+
+
+def test_the_teachers_generalization_of_a_word_is_a_candidate_only_for_its_attribute_and_when_written_twice():
+    """The shipped teacher rewrites: "mother" -> "parent" (written 4 times for gender) stays a candidate; "16" ->
+    "under 18" (once, for an age) never replaces a bus's number marked as a place, nor "Spanish" -> "old" (once) a
+    Spanish account; a whole phrase the teacher generalized once is still its own."""
+    from stealthflow.anonymize.generalize import taught_for, teacher_table
+
+    assert taught_for("mother", "gender") == "parent"
+    assert teacher_table().get("16") == "under 18" and taught_for("16", "age") is None
+    assert teacher_table().get("spanish") == "old" and taught_for("Spanish", "location") is None
+    assert taught_for("mother", "occupation") is None  # written for another attribute
+    assert "under 18" not in candidates_for("Driving the 16 through town on a Saturday night.", "16", "location")
+    assert taught_for("twelve years as an ER nurse", "occupation") == teacher_table()["twelve years as an er nurse"]
+
+
+def test_a_common_noun_takes_no_stand_in_the_teacher_wrote_only_for_a_name_ending_on_it():
+    """The teacher wrote "a big city" for "London town" and "around here" for "in Cape Town", never a city for the
+    common noun "town": "a small town" never -> "the city", "a city" or "my city"; "an ER nurse" (capitals only: no
+    name) still teaches what a nurse takes."""
+    from stealthflow.anonymize.generalize import taught_words
+
+    found = candidates_for("I'm from a small town and it's huge.", "a small town", "location")
+    assert not any("city" in c for c in found), found
+    assert "city" not in taught_words().get(("location", "town"), frozenset())
+    assert "job" in taught_words()[("occupation", "nurse")]

@@ -128,3 +128,10 @@ def test_a_noun_phrase_with_a_possessor_keeps_it():
     sentence = "The other half goes to tires for my husband's truck."
     assert not generalize.kind_stand_ins(*slot(sentence, "my husband's truck"))
     assert not generalize.head_alone(*slot(sentence, "my husband's truck"))
+
+
+def test_a_hyphenated_compound_takes_no_kind_of_its_last_part():
+    """ "our two-bed" is a flat, not a bed: never "our furniture"; "a one-bedroom" never "a room"."""
+    assert not generalize.kind_stand_ins(*slot("Rent for our two-bed went up again.", "our two-bed"))
+    assert not generalize.kind_stand_ins(*slot("We are saving to get a one-bedroom together.", "a one-bedroom"))
+    assert "a boat" in candidates("We took a kayak out on the lake.", "a kayak")  # an unhyphenated noun still does

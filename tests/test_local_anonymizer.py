@@ -1466,3 +1466,29 @@ def test_a_kin_word_takes_one_of_its_generation_below_the_stand_in_floor_with_th
     assert ("my wife", "married") in result.cues, result.cues
     assert result.text == swapped and "my wife" not in result.unprotected, result
     assert any(c["phrase"] == "wife" and c["attribute"] == "married" for c in result.changes), result.changes
+
+
+@pytest.mark.real_model
+def test_no_stand_in_states_what_the_post_did_not_say_with_the_shipped_models():
+    """The shipped cue tagger and fluency scorer, end to end: a flat named by its bedrooms never becomes "our
+    furniture" (the kind of its last part, `generalize.kind_stand_ins`), a bus's number never an age the teacher
+    once wrote for "16" (`generalize.taught_for`), a Spanish bank account never an "old" one, a small town never
+    "the city" (tests/data/local_rewrites_reference.jsonl row 21 on main; `generalize.taught_words`)."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    posts = [
+        "Rent for our two-bed in Salford went up another 90 this year.",
+        "Driving the 16 through Rathmines on a Saturday night is a different sport altogether.",
+        "The exchange rate eats a good chunk before it lands in my Spanish account.",
+        "Any tips for surviving freshman year at Penn State? I'm from a small town and it's huge.",
+    ]
+    results = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts(posts)
+    assert any(r.cues for r in results), results  # the tagger marks them: the check below is on real edits
+    for result in results:
+        assert not {"furniture", "under 18", "old account"} & {c["replacement"].strip(" .,") for c in result.changes}
+        assert "furniture" not in result.text and "under 18" not in result.text and "old account" not in result.text
+        assert "the city" not in result.text and "a city" not in result.text
