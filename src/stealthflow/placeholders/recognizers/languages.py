@@ -103,6 +103,9 @@ def _alternation(node: dict, gap: str) -> str:
     return f"(?:{body})?" if "" in node else body
 
 
+_WORD_CHARACTER = regex.compile(r"[\p{L}\d]")
+
+
 def cue_pattern(words: tuple[str, ...]) -> str:
     """The cue words, case-insensitive, as whole words (an apostrophe may end one: "l'")."""
     return rf"(?<![\p{{L}}\d])(?i:{one_of(words)})(?:(?<=['’])|(?![\p{{L}}\d]))"
@@ -158,7 +161,13 @@ class LanguageRecognizer(Recognizer):
         return WordStarts(tuple(sorted(starts)))
 
     def find(self, text: str) -> list[Span]:
-        starts = self._cue_starts(text) if self.cues else None
+        # every cue pattern opens with `(?<![\p{L}\d])` (`cue_pattern`, the condition's): a start inside a word matches
+        # nothing, so it is not tried (a long token holds many, since an abbreviation such as "MS" is two letters)
+        starts = (
+            [s for s in self._cue_starts(text) if s == 0 or not _WORD_CHARACTER.match(text, s - 1)]
+            if self.cues
+            else None
+        )
         matches = self.pattern.finditer(text) if starts is None else matches_at(self.pattern, text, starts)
         return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m)]
 
