@@ -28,16 +28,54 @@ _LEAD_TAGS = {"ADP", "DET"}
 _MODIFYING = {"compound", "nmod", "amod"}
 
 
+#: the kinds of brand_kinds.tsv that are transit networks, their lines and passes (one a line)
+TRANSIT_KINDS = "generalize/transit_kinds.txt"
+
+
 @cache
 def kinds() -> dict[str, str]:
     """Name (as looked up: `name_key`) -> the generic noun of its kind ("#" opens a comment line)."""
-    lines = [
-        line for table in KINDS for line in (resource_dir("data") / table).read_text(encoding="utf-8").splitlines()
-    ]
-    return {
-        name_key(name): noun
-        for name, _, noun in (line.partition("\t") for line in lines if line and not line.startswith("#"))
-    }
+    return {name: noun for table in KINDS for name, noun in _table(table).items()}
+
+
+@cache
+def place_names() -> frozenset[str]:
+    """The names (`name_key`) that tell a reader the country or city: a transit network's (a kind of
+    `TRANSIT_KINDS`) and every country-specific institution's; a chain's or a shop's are not among them."""
+    transit = set(_lines(TRANSIT_KINDS))
+    brands, institutions = (_table(table) for table in KINDS)
+    return frozenset(name for name, noun in brands.items() if noun in transit) | frozenset(institutions)
+
+
+def place_name_spans(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each whole name of `place_names` written with a capital in `text`; a post with no word
+    that opens such a name is not parsed."""
+    names = place_names()
+    firsts = {name.partition(" ")[0] for name in names}
+    capitalised = (word for word in text.split() if word[:1].isupper() or word[:1].isdigit())
+    if not any(key in firsts for word in capitalised for key in name_key(word).split()[:1]):
+        return []
+    doc = syntax.parse(text)
+    spans = []
+    for token in doc:
+        named = _capitalised(token) and brand_at(doc, token.i, len(doc))
+        if not named:
+            continue
+        # brand_at reads "Luas ," as "Luas": the name ends at its last word
+        after = next((i + 1 for i in range(named[0] - 1, token.i, -1) if not doc[i].is_punct), token.i + 1)
+        if _whole_name(doc, token.i, after) and name_key(doc[token.i : after].text) in names:
+            spans.append((token.idx, doc[after - 1].idx + len(doc[after - 1])))
+    return spans
+
+
+def _table(table: str) -> dict[str, str]:
+    return {name_key(name): noun for name, _, noun in (line.partition("\t") for line in _lines(table))}
+
+
+def _lines(table: str) -> list[str]:
+    """The lines of a data file that are neither empty nor a comment ("#")."""
+    text = (resource_dir("data") / table).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
 def brand_at(doc, first: int, last: int) -> tuple[int, str] | None:

@@ -52,8 +52,24 @@ def find_cues(
         holes = placeholder_stretches(post) + list(masked[i] if masked else ())
         kept = sure_enough(tagger, spans)
         pieces = [piece for span in kept for piece in _cut(post, view.in_post(span), holes)]
-        found.append([p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))])
+        pieces = [p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))]
+        found.append(sorted(pieces + place_marks(post, pieces + holes), key=lambda p: p.start))
     return found
+
+
+def place_marks(post: str, taken: list) -> list[TaggedSpan]:
+    """A `location` mark (score 1: a gazetteer's, no tagger's guess) on each whole name of a transit network or a
+    country-specific institution in `post` (`brands.place_name_spans`: "stuck on the Luas", "the 6am Caltrain") that
+    overlaps none of `taken` (marks, or (start, end) stretches never marked); the tagger misses some such names
+    (models/cue-tagger/README.md)."""
+    from stealthflow.anonymize.brands import place_name_spans
+
+    stretches = [(t.start, t.end) if isinstance(t, TaggedSpan) else t for t in taken]
+    return [
+        TaggedSpan(start, end, "location", 1.0)
+        for start, end in place_name_spans(post)
+        if not any(a < end and start < b for a, b in stretches)
+    ]
 
 
 def sure_enough(tagger, spans: list[TaggedSpan]) -> list[TaggedSpan]:
