@@ -7,6 +7,7 @@ ship under `models/cue-tagger/`.
 from __future__ import annotations
 
 import bisect
+import heapq
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -53,7 +54,9 @@ def find_cues(
         kept = sure_enough(tagger, spans)
         pieces = [piece for span in kept for piece in _cut(post, view.in_post(span), holes)]
         pieces = [p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))]
-        found.append(sorted(pieces + place_marks(post, pieces + holes), key=lambda p: p.start))
+        # a gazetteer mark goes in the post's order, which the local rewrite follows ("The Elizabeth line from
+        # Whitechapel" -> "The train line" only when it comes first); the tagger's marks keep their order
+        found.append(list(heapq.merge(pieces, place_marks(post, pieces + holes), key=lambda p: p.start)))
     return found
 
 
