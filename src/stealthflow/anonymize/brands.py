@@ -47,11 +47,16 @@ def place_names() -> frozenset[str]:
     return frozenset(name for name, noun in brands.items() if noun in transit) | frozenset(institutions)
 
 
+@cache
+def _place_name_firsts() -> frozenset[str]:
+    """The first word of each of `place_names`: a post holding none of them is not parsed."""
+    return frozenset(name.partition(" ")[0] for name in place_names())
+
+
 def place_name_spans(text: str) -> list[tuple[int, int]]:
     """The (start, end) of each whole name of `place_names` written with a capital in `text`; a post with no word
     that opens such a name is not parsed."""
-    names = place_names()
-    firsts = {name.partition(" ")[0] for name in names}
+    names, firsts = place_names(), _place_name_firsts()
     capitalised = (word for word in text.split() if word[:1].isupper() or word[:1].isdigit())
     if not any(key in firsts for word in capitalised for key in name_key(word).split()[:1]):
         return []

@@ -56,22 +56,22 @@ def find_cues(
         pieces = [p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))]
         # a gazetteer mark goes in the post's order, which the local rewrite follows ("The Elizabeth line from
         # Whitechapel" -> "The train line" only when it comes first); the tagger's marks keep their order
-        found.append(list(heapq.merge(pieces, place_marks(post, pieces + holes), key=lambda p: p.start)))
+        taken = [(p.start, p.end) for p in pieces] + holes
+        found.append(list(heapq.merge(pieces, place_marks(post, taken), key=lambda p: p.start)))
     return found
 
 
-def place_marks(post: str, taken: list) -> list[TaggedSpan]:
+def place_marks(post: str, taken: list[tuple[int, int]]) -> list[TaggedSpan]:
     """A `location` mark (score 1: a gazetteer's, no tagger's guess) on each whole name of a transit network or a
     country-specific institution in `post` (`brands.place_name_spans`: "stuck on the Luas", "the 6am Caltrain") that
-    overlaps none of `taken` (marks, or (start, end) stretches never marked); the tagger misses some such names
-    (models/cue-tagger/README.md)."""
+    overlaps none of the (start, end) stretches `taken` (marks, and stretches never marked); the tagger misses some such
+    names (models/cue-tagger/README.md)."""
     from stealthflow.anonymize.brands import place_name_spans
 
-    stretches = [(t.start, t.end) if isinstance(t, TaggedSpan) else t for t in taken]
     return [
         TaggedSpan(start, end, "location", 1.0)
         for start, end in place_name_spans(post)
-        if not any(a < end and start < b for a, b in stretches)
+        if not any(a < end and start < b for a, b in taken)
     ]
 
 
