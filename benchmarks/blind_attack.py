@@ -17,7 +17,9 @@ Three steps, each rerunnable:
 
 Methods: `original`; `deletion` (the cue tagger's marks deleted, no model); `local` (the local method
 as `anonymize --method local` runs it); `local-generalize` (per-phrase generalization, no rewrite model);
-`local-sentences` (the local method with its clause and sentence fallback, `anonymize --remove-sentences`).
+`local-sentences` (the local method with its clause and sentence fallback, `anonymize --remove-sentences`);
+`local-printed` (what `anonymize --method local` prints: a post it reports as not protected, a phrase stayed or a
+language it cannot read, is withheld and reaches the reader as an empty line; `changed` counts it as changed).
 """
 
 from __future__ import annotations
@@ -109,7 +111,20 @@ def method_texts(method: str, profiles, settings, pool) -> list[str]:
     options = {"local-generalize": {"deterministic": True}, "local-sentences": {"remove_sentences": True}}.get(
         method, {}
     )
-    return [r.text for r in build_method("local", settings, pool, options).anonymize_many(profiles)]
+    results = build_method("local", settings, pool, options).anonymize_many(profiles)
+    if method != "local-printed":
+        return [r.text for r in results]
+    return [printed(p, r.text, r.details) for p, r in zip(profiles, results, strict=True)]
+
+
+def printed(profile, text: str, details: dict) -> str:
+    """The posts of one author as `anonymize` prints them: a post not protected (a marked phrase stayed, or a
+    language the rewrite cannot read) becomes an empty line."""
+    posts = text.split("\n")
+    if len(posts) != len(profile.comments):
+        raise DataError(f"{profile.id}: a post holds a line break; local-printed needs one post a line")
+    withheld = {entry["post"] for entry in details["unprotected"] + details["not_read"]}
+    return "\n".join("" if i in withheld else post for i, post in enumerate(posts))
 
 
 def attack(args) -> None:

@@ -91,3 +91,23 @@ def test_changed_counts_the_posts_of_each_kind_a_method_changed(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "| m | 1 of 2 (50%) | 1 of 2 (50%) |" in result.stdout
+
+
+def test_local_printed_withholds_the_posts_the_local_method_reports_not_protected(tmp_path):
+    """The real local method (cue tagger and generalizer) on a post it cannot protect and one without a cue."""
+    path = tmp_path / "profiles.jsonl"
+    posts = ["Wife says it's distinguished", "Gardening again today."]
+    path.write_text(json.dumps(profile("ann", posts, {"gender": "male"})) + "\n", encoding="utf-8")
+    out = tmp_path / "blind"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "prepare", "--methods", "local,local-printed", "--out", str(out)]
+        + ["--profiles", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (local,) = [json.loads(line) for line in (out / "texts" / "local.jsonl").read_text("utf-8").splitlines()]
+    (shown,) = [json.loads(line) for line in (out / "texts" / "local-printed.jsonl").read_text("utf-8").splitlines()]
+    assert local["text"].split("\n")[0].endswith("distinguished")  # what stayed is in the rewrite
+    assert shown["text"] == "\nGardening again today."
