@@ -53,6 +53,25 @@ def module_protector(tmp_path_factory):
 
 
 @pytest.fixture
+def vault_settings(tmp_path, monkeypatch):
+    """For the CLI: `vault_settings(issue)` fills a fresh vault in tmp_path with `issue(protector)`, closes it and
+    returns a settings file that points the CLI at it (deterministic recognizers only)."""
+
+    def settings_after(issue) -> Path:
+        config = protect_config(tmp_path, monkeypatch)
+        protector = make_protector(config)
+        try:
+            issue(protector)
+        finally:
+            protector.close()
+        settings = tmp_path / "c.yaml"
+        settings.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+        return settings
+
+    return settings_after
+
+
+@pytest.fixture
 def upstream():
     """A mock OpenAI-compatible upstream on 127.0.0.1 (fake: canned replies, records requests)."""
     with MockOpenAI() as mock:

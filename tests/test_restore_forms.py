@@ -8,7 +8,6 @@ recognizers; the CLI through typer's runner, the proxy under uvicorn with a real
 from __future__ import annotations
 
 import pytest
-from placeholder_fixtures import make_protector, protect_config
 from test_security_scope import chat, proxy_for
 from typer.testing import CliRunner
 
@@ -72,13 +71,8 @@ def test_a_bare_placeholder_never_restores_a_secret_and_another_value_only_in_pr
     assert protector.restore("Key: <API_KEY_1>, name: [REAL_NAME_1]", "s").text == f"Key: {KEY}, name: {NAME}"
 
 
-def test_the_cli_restores_quoted_values_and_says_why_it_left_a_bare_key(tmp_path, monkeypatch):
-    config = protect_config(tmp_path, monkeypatch)
-    protector = make_protector(config)
-    issue(protector)
-    protector.close()
-    settings = tmp_path / "c.yaml"
-    settings.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+def test_the_cli_restores_quoted_values_and_says_why_it_left_a_bare_key(vault_settings):
+    settings = vault_settings(issue)
     reply = 'Your key "<API_KEY_1>" was leaked.\nIn Python: API_KEY_1 = os.environ["API_KEY_1"]'
     result = CliRunner().invoke(app, ["restore", "--session", "s", "-", "--config", str(settings)], reply)
     assert result.exit_code == 0, result.output

@@ -11,7 +11,6 @@ import re
 
 import httpx
 import pytest
-from placeholder_fixtures import make_protector, protect_config
 from starlette.responses import StreamingResponse
 from test_security_scope import TOKEN, chat, first_choice_content, proxy_for, sse, stream_through_proxy
 from typer.testing import CliRunner
@@ -326,14 +325,9 @@ def test_a_streamed_restore_withholds_what_a_whole_one_does():
     )
 
 
-def test_the_cli_restores_nothing_of_the_testers_reply_into_its_urls(tmp_path, monkeypatch):
+def test_the_cli_restores_nothing_of_the_testers_reply_into_its_urls(vault_settings):
     """The tester's command, a real SQLite vault: main filled in all five values with "withheld": []."""
-    config = protect_config(tmp_path, monkeypatch)
-    protector = make_protector(config)
-    issued(protector)
-    protector.close()
-    settings = tmp_path / "c.yaml"
-    settings.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    settings = vault_settings(issued)
     result = runner.invoke(app, ["restore", "--session", "mine", "-", "--json", "--config", str(settings)], TESTER)
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)

@@ -711,7 +711,7 @@ def only_complement(token: Token) -> bool:
     Replaying the local anonymizer, it refused 27 removal stretches (for 25 of the 321 phrases tried for removal) on the
     judged pairs of seeds 2-6, 16 (14 of 133) on seeds 7-8, 13 (13 of 102) on benchmarks/local_dev.py --limit 150;
     blind readers' edits still made on seeds 7-8: "It rains 200 days a year" -> "It rains." (accepted) is refused
-    too, as is "Someone is and even he was outraged" (docs/local-anonymizer.md). A particle is no other complement
+    too, as is "Someone is and even he was outraged" (fluency_reader_seed8.jsonl). A particle is no other complement
     ("in Georgia" of "I grew up in Georgia and still can't handle cold" is the only one: "I grew up and still ...")."""
     head = token.head
     if head == token or head.pos_ not in {"VERB", "AUX"} or token.i < head.i or token.dep_ not in COMPLEMENTS:
