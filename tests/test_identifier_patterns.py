@@ -164,10 +164,21 @@ def _values(name: str, text: str) -> list[str]:
         ("CR05 0152 0200 1026 2840 66", True),  # Costa Rica's BBAN opens with a literal 0
         ("DE89 3704 0044 0532 0130 01", False),  # one digit off: mod 97 fails
         ("GB82 1234 1234 5698 7654 32", False),  # digits where the UK's bank code has letters
+        ("DE50 5260 1815 9083 0166 1 3", True),  # ux21's report H3: an odd last group, valid once the spaces go
+        ("DE44 37 04 00 44 05 32 91 30 00", True),  # pairs
+        ("DE443704-0044 0532913000", True),
+        ("DE44 3704 0044 0532 9130 001", False),  # a character glued past the length of Germany's IBANs
     ],
 )
 def test_ibans_need_their_check_digits_and_their_countrys_format(iban, found):
     assert _values("iban", f"Please pay {iban} today.") == ([iban] if found else [])
+
+
+def test_an_iban_ends_at_its_countrys_length_whatever_follows():
+    assert _values("iban", "Pay DE50 5260 1815 9083 0166 13 12 EUR, or DE44 3704 0044 0532 9130 00 5 times.") == [
+        "DE50 5260 1815 9083 0166 13",
+        "DE44 3704 0044 0532 9130 00",
+    ]
 
 
 @pytest.mark.parametrize(

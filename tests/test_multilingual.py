@@ -630,6 +630,31 @@ def test_a_phone_number_beside_other_digits_through_the_protect_command(tmp_path
     assert protect_command(tmp_path, text, tagger=False)["text"] == protected
 
 
+@pytest.mark.parametrize(
+    ("text", "protected"),
+    [
+        (
+            "Meine Handynummer: 0 1 7 6 2 3 4 5 6 7 8 9, ruf einfach an.",
+            "Meine Handynummer: <PHONE_1>, ruf einfach an.",
+        ),
+        ("Mi móvil es 6 1 2 3 4 5 6 7 8, llámame.", "Mi móvil es <PHONE_1>, llámame."),
+        ("My number is 0 7 7 0 0 9 0 0 1 2 3, call me.", "My number is <PHONE_1>, call me."),
+        ("Meine IBAN: DE50 5260 1815 9083 0166 1 3 bitte", "Meine IBAN: <IBAN_1> bitte"),
+        ("ruf an: +49 (0) 176 / 234 567 89 oder schreib", "ruf an: <PHONE_1> oder schreib"),
+        ("Handy 0176/23456789, abends", "Handy <PHONE_1>, abends"),
+        (
+            "The final scores were 2 1 0 and 3 3 1, on 12/05/2024 10:30.",
+            "The final scores were 2 1 0 and 3 3 1, on 12/05/2024 10:30.",
+        ),
+    ],
+    ids=["digits-de", "digits-es", "digits-en", "iban-odd-group", "slash-trunk", "slash", "scores"],
+)
+def test_a_number_however_it_is_spaced_is_masked_whole_through_the_protect_command(tmp_path, text, protected):
+    """ux21's report H3 and M8, the real command: numbers spelled digit by digit and an IBAN with an odd last group went
+    out in clear ("nothing to mask"); "+49 (0) 176 / " went out beside the placeholder."""
+    assert protect_command(tmp_path, text, tagger=False)["text"] == protected
+
+
 def test_uk_identifiers_through_the_protect_command(tmp_path):
     """The issue's sentences, the real command: the NI number and the bank details are masked, a date is not."""
     text = "My NI number is JT 48 27 63 C for the form. Pay me on 20-11-24: sort code 20-32-53, account 74061952."

@@ -169,6 +169,38 @@ def test_a_group_of_three_digits_before_a_word_after_a_phone_number_is_a_count(t
     assert found(text) == {phone: "PHONE"}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Ruf an: 0 1 7 6 2 3 4 5 6 7 8 9 bitte", {"0 1 7 6 2 3 4 5 6 7 8 9": "PHONE"}),
+        ("call me on 4 1 5 5 5 5 2 6 7 1 tonight", {"4 1 5 5 5 5 2 6 7 1": "PHONE"}),  # the US dials no 0 first
+        ("dial + 4 4 2 0 7 9 4 6 0 9 5 8 now", {"+ 4 4 2 0 7 9 4 6 0 9 5 8": "PHONE"}),
+        ("counting 1 2 3 4 5 6 7 8 9 10 11", {}),  # no number of any region
+        ("digits 1 7 6 2 3 4 5 6 7 8 of it", {}),  # a German number without its trunk 0: a list of digits
+        ("a run 0 1 7 6 2 3 4 5 6 7 8 9 1 2 3 4 5 6", {}),  # 18 single digits: no phone number is cut out of it
+        ("scores 2 1 0 and 3 1 1", {}),
+    ],
+)
+def test_a_phone_number_spelled_digit_by_digit_is_masked_whole_when_it_is_one(text, expected):
+    """ux21's report H3: "0 1 7 6 2 3 4 5 6 7 8 9" went out in clear."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ruf an: +49 (0) 176 / 234 567 89 bitte", {"+49 (0) 176 / 234 567 89": "PHONE"}),
+        ("Festnetz 030 / 1234 5678 abends", {"030 / 1234 5678": "PHONE"}),
+        ("Handy 0176/23456789 abends", {"0176/23456789": "PHONE"}),
+        ("Az. 2024/118, Seite 4812/5000 und 214/5678/1234", {}),  # no area code before the slash
+        ("am 12/05/2024 10:30 Uhr", {}),
+    ],
+)
+def test_a_phone_numbers_area_code_before_a_slash_is_part_of_it(text, expected):
+    """ux21's report M8: "+49 (0) 176 / <PHONE_1>", the number's first digits went out beside its placeholder."""
+    assert found(text) == expected
+
+
 def test_a_run_of_groups_joined_by_dashes_is_not_cut_into_a_phone_number():
     # "1092-8841" is a valid Belgian number; the run it opens is one value (a code), not a number and digits after it
     assert found("Uw code 1092-8841-2277 staat in de mail van gisteren, groeten.") == {}
