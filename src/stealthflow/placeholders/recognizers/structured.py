@@ -545,7 +545,9 @@ _FIRST_DIGIT = re.compile(r"\d")
 # code ("+49 (0) 176 / 234 567 89": the number was cut at the slash, and "+49 (0) 176 / " went out beside the
 # placeholder). Not any slash: "28/41307925/27", "2024/118", "4812/5000" were phone numbers then (pii-heldout-c..v,
 # data/tagger-natural: 22 texts), with this form none of them.
-_AREA_SLASH = r"(?<!/)(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}|0\d{1,4})[ \t]?/[ \t]?\d{2,5}(?:[ .-]?\d{2,5}){0,3}"
+_AREA_SLASH = (
+    r"(?<!/)(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}|0\d{1,4})[ \t]?/[ \t]?\d{2,5}(?:[ .-]?\d{2,5}){0,3}"
+)
 _PHONE_CANDIDATE = re.compile(
     rf"(?<![\w+.-])(?:{_AREA_SLASH}|(?:\+\d{{1,3}}[ .-]?)?(?:\(\d{{1,4}}\)[ .-]?)?\d{{1,4}}(?:[ .-]?\d{{2,5}}){{1,4}})"
     r"(?![\w-]|\.\d)"
