@@ -217,6 +217,14 @@ DROPPED = [
     ("Won 31-28 with a field goal as time expired.", "31-28", "CREDENTIAL"),
     ("A 3-bed semi round here goes for about 350k now.", "3-bed", "CREDENTIAL"),
     ("shift+2 gives me a quote mark instead of @, how do I fix it?", "shift+2", "CREDENTIAL"),
+    # ux21's report M3: everyday phrases and a commit's hash raised "a secret was found, rotate your credentials"
+    ("Two toddlers and a 9-to-5 at an accounting firm, anyone?", "9-to-5", "CREDENTIAL"),
+    (
+        "The commit is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b.",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+        "CREDENTIAL",
+    ),
+    ("MODE:err429 for the next reply", "err429", "CREDENTIAL"),
     # "as a" is talk of work only before a job and where it is done ("as a cashier at"), not "as a kid"
     ("Hobbiton tour is pricey but as a Tolkien nerd I regret nothing.", "Hobbiton", "EMPLOYER"),
     (
@@ -413,6 +421,8 @@ KEPT = [
     ("use copper771 to open the lockbox", "copper771", "CREDENTIAL"),
     ("Security answer: sunflower", "sunflower", "CREDENTIAL"),
     ("the wifi at the cabin is tiger-orbit-7", "tiger-orbit-7", "CREDENTIAL"),
+    ("the wifi password is 9-to-5, believe it or not", "9-to-5", "CREDENTIAL"),  # a secret word still wins
+    ("the commit's deploy token is a9f3k2m81q", "a9f3k2m81q", "CREDENTIAL"),
     ("k7q2zp9m is my password, don't share it", "k7q2zp9m", "CREDENTIAL"),
     ("Got a text from the bank: 448812. What now?", "448812", "CREDENTIAL"),
     ("The SMS said 448812.", "448812", "CREDENTIAL"),

@@ -17,9 +17,10 @@ from stealthflow.placeholders.recognizers.sentences import sentence_around
 
 _ISBN = re.compile(r"97[89](?:[- ]?\d){9}[- ]?[\dX]")  # a book's number: 13 digits opening with 978 or 979
 # Numbers of everyday life: a time or a race time ("14:30", "2:03:40"), a score ("31-28"), a count
-# joined to its thing ("3-bed", "4-slice"), a key combination ("shift+2").
+# joined to its thing ("3-bed", "4-slice"), or to another count by words ("9-to-5", "2-for-1", ux21's report M3: a
+# "9-to-5" job masked as CREDENTIAL), a key combination ("shift+2").
 _EVERYDAY_NUMBER = re.compile(
-    rf"\d{{1,2}}(?::\d\d){{1,2}}(?i:[ap]m)?|\d{{1,3}}[-–]\d{{1,3}}|\d+(?:\.\d+)?-[a-z]+(?:-[a-z]+)*|{KEYS_PRESSED}"
+    rf"\d{{1,2}}(?::\d\d){{1,2}}(?i:[ap]m)?|\d{{1,3}}[-–]\d{{1,3}}|\d+(?:\.\d+)?(?:-[a-z]+)+(?:-\d+)?|{KEYS_PRESSED}"
 )
 
 
