@@ -655,6 +655,38 @@ def test_a_number_however_it_is_spaced_is_masked_whole_through_the_protect_comma
     assert protect_command(tmp_path, text, tagger=False)["text"] == protected
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Anyone else juggling marathon training with two toddlers and a 9-to-5 at an accounting firm?",
+        "Release notes: the commit is 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b, built on macOS 14.2.",
+    ],
+)
+def test_an_everyday_phrase_and_a_commits_hash_raise_no_secret_alarm_through_the_protect_command(tmp_path, text):
+    """ux21's report M3, the real command with the tagger on: "9-to-5" and a git commit's hash were masked as
+    CREDENTIAL, with the warning to rotate every credential."""
+    result = run_protect(tmp_path, text, True, "--json")
+    assert json.loads(result.stdout)["text"] == text
+    assert "rotate" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "protected"),
+    [
+        ("merci beaucoup, à bientôt -- camille lefèvre", "merci beaucoup, à bientôt -- <REAL_NAME_1>"),
+        (
+            "Lo ingresaron en el Hospital Puerta del Mar y allí le pusieron dos stents.",
+            "Lo ingresaron en el <EMPLOYER_1> y allí le pusieron dos stents.",
+        ),
+    ],
+    ids=["fr-lowercase-name", "es-hospital"],
+)
+def test_a_name_is_one_placeholder_with_nothing_of_it_beside_through_the_protect_command(tmp_path, text, protected):
+    """ux21's report M8, the real command with the tagger on: "<REAL_NAME_1> <REAL_NAME_2>" for one person, and
+    "<EMPLOYER_1> del Mar"."""
+    assert protect_command(tmp_path, text, tagger=True)["text"] == protected
+
+
 def test_uk_identifiers_through_the_protect_command(tmp_path):
     """The issue's sentences, the real command: the NI number and the bank details are masked, a date is not."""
     text = "My NI number is JT 48 27 63 C for the form. Pay me on 20-11-24: sort code 20-32-53, account 74061952."

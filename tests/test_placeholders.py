@@ -352,6 +352,33 @@ def test_merge_joins_overlapping_spans_of_one_type_into_one_over_both():
     )
 
 
+def _spans_of(text: str, kind: str, *values: str) -> list[Span]:
+    return [Span(text.index(v), text.index(v) + len(v), kind, Level.PL2, source="pii_tagger") for v in values]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "values", "merged"),
+    [
+        ("merci beaucoup -- camille lefèvre", "REAL_NAME", ["camille", "lefèvre"], ["camille lefèvre"]),
+        ("Mi madre, Maria dos Santos, vive aquí", "REAL_NAME", ["Maria", "Santos"], ["Maria dos Santos"]),
+        (
+            "Lo ingresaron en el Hospital Puerta del Mar y allí",
+            "EMPLOYER",
+            ["Hospital Puerta"],
+            ["Hospital Puerta del Mar"],
+        ),
+        ("en el Hospital Puerta del Mar", "EMPLOYER", ["Hospital Puerta del"], ["Hospital Puerta del Mar"]),
+        ("Carlos y Ana vienen", "REAL_NAME", ["Carlos", "Ana"], ["Carlos", "Ana"]),  # two people
+        ("Anna, Ben und ich", "REAL_NAME", ["Anna", "Ben"], ["Anna", "Ben"]),
+        ("Grüße\nAnna\nBen", "REAL_NAME", ["Anna", "Ben"], ["Anna", "Ben"]),
+        ("Herr Weber zu Hause", "REAL_NAME", ["Weber"], ["Weber"]),  # a person's span does not grow over a noun
+    ],
+)
+def test_merge_makes_one_span_of_a_name_its_parts_or_a_particle_split(text, kind, values, merged):
+    """ux21's report M8: "camille lefèvre" gave two placeholders, "Hospital Puerta del Mar" left "del Mar" in clear."""
+    assert [s.text_in(text) for s in merge_spans(_spans_of(text, kind, *values), text)] == merged
+
+
 def test_policy_levels_overrides_and_pl4_always():
     config = ProtectConfig(levels="PL4", overrides={"HEALTH": "mask", "PASSWORD": "keep", "EMAIL": "PL3"})
     assert not config.masks("REAL_NAME", Level.PL2)

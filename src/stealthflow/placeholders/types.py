@@ -11,9 +11,12 @@ import bisect
 import unicodedata
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import phonenumbers
+import regex
+
+from stealthflow.placeholders.language import OTHERS, language_file
 
 
 class Level(IntEnum):
@@ -99,7 +102,7 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
     neighbours in the kept ones (a binary search), not against all of them."""
     kept: list[Span] = []  # disjoint, by start: only a span's neighbours there can overlap it
     starts: list[int] = []
-    for span in sorted(_joined(spans), key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
+    for span in sorted(_joined(spans, text), key=lambda s: (-s.level, -(s.end - s.start), -s.score, s.start)):
         for piece in _outside(span, kept, starts, text):
             at = bisect.bisect_right(starts, piece.start)
             kept.insert(at, piece)
@@ -136,18 +139,59 @@ def pieces_outside(span: Span, others: list[Span], text: str) -> list[Span]:
     return kept
 
 
-def _joined(spans: list[Span]) -> list[Span]:
-    """`spans` with each run of overlapping spans of one type made one span over all of them."""
+# The types whose values are names: two spans of one of them that only blanks or a name particle part are one name
+# (ux21's report M8: "camille lefèvre" was two placeholders). An organisation's span goes on over a particle and the
+# capitalised word after it ("Hospital Puerta del Mar" left "del Mar" beside its placeholder); a person's does not
+# ("Herr Weber zu Hause", "Frau Roth von der Bank": German capitalises its nouns).
+NAME_TYPES = frozenset({"REAL_NAME", "EMPLOYER"})
+
+
+@cache
+def _particles() -> str:
+    """The name particles of the six languages (`name_particles` of data/languages/<code>.yaml) as an alternation; not
+    the one-letter "y" and "e", which also join two people ("Carlos y Ana"), nor the elided "d'"."""
+    words = {word for code in OTHERS for word in language_file(code)["name_particles"] if len(word) > 1}
+    return "|".join(regex.escape(word) for word in sorted(words - {"d'"}, key=len, reverse=True))
+
+
+@cache
+def _name_gap() -> regex.Pattern[str]:
+    """What may part two spans of one name: blanks, a particle between them ("Maria" and "Santos" of "Maria dos Santos")."""
+    return regex.compile(rf"[ \t]*|[ \t]+(?:{_particles()})[ \t]+")
+
+
+@cache
+def _name_goes_on() -> regex.Pattern[str]:
+    """A particle and a capitalised word right after a name's span, or the word after a span that ends on a particle."""
+    word = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"
+    return regex.compile(rf"[ \t]+(?:{_particles()})[ \t]+{word}|(?<=(?<![\p{{L}}'’])(?:{_particles()}))[ \t]+{word}")
+
+
+def _joined(spans: list[Span], text: str) -> list[Span]:
+    """`spans` with each run of overlapping spans of one type made one span over all of them; of a name type
+    (`NAME_TYPES`), also spans that only `_name_gap` parts; an employer's grown over the particle and word after it."""
     joined: list[Span] = []
     for span in sorted(spans, key=lambda span: (span.type, span.start)):
-        if joined and joined[-1].type == span.type and span.start < joined[-1].end:
-            last = joined[-1]
+        last = joined[-1] if joined and joined[-1].type == span.type else None
+        if last and (
+            span.start < last.end
+            or (span.type in NAME_TYPES and _name_gap().fullmatch(text, last.end, span.start) is not None)
+        ):
             joined[-1] = replace(
                 last, end=max(last.end, span.end), level=max(last.level, span.level), score=max(last.score, span.score)
             )
         else:
             joined.append(span)
-    return joined
+    return [_grown(span, text) if span.type == "EMPLOYER" else span for span in joined]
+
+
+def _grown(span: Span, text: str) -> Span:
+    """An organisation's span with the particles and capitalised words that go on after it ("Hospital Puerta" + " del
+    Mar")."""
+    end = span.end
+    while goes_on := _name_goes_on().match(text, end):
+        end = goes_on.end()
+    return replace(span, end=end) if end != span.end else span
 
 
 @lru_cache(maxsize=4096)  # the phone recognizer parses each candidate, canonical_value the value it found: once
