@@ -464,7 +464,9 @@ _SECRET_CUE = re.compile(
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
 # passcode is 4471").
 _OTHER_NUMBER = skipping(
-    re.compile(r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|" + _words("other_number_words") + r")(?:\b|(?=\d))")
+    re.compile(
+        r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|" + _words("other_number_words") + r")(?:\b|(?=\d))"
+    )
 )
 _CUE_BEFORE = 60  # characters: "the wifi password at the cabin is X"
 _NAMED_AFTER = re.compile(
