@@ -462,7 +462,7 @@ _SECRET_CUE = re.compile(
 # Numbers the words around them name as something public or countable: "error code 503", "the
 # build number is 80132", "order 88231", "flight BA 284", "we need 56113 chairs", "Python 3.12".
 # A model's guess at a secret gives way to them (a secret word between keeps it: "my phone's
-# passcode is 4471").
+# passcode is 4471"). A word glued to its number names it too ("err429", ux21's report M3).
 _OTHER_NUMBER = skipping(
     re.compile(
         r"\b(?i:(?:" + "|".join(_PUBLIC_CODES) + r")\s+codes?|" + _words("other_number_words") + r")(?:\b|(?=\d))"
