@@ -674,12 +674,16 @@ def test_an_everyday_phrase_and_a_commits_hash_raise_no_secret_alarm_through_the
     ("text", "protected"),
     [
         ("merci beaucoup, à bientôt -- camille lefèvre", "merci beaucoup, à bientôt -- <REAL_NAME_1>"),
+        (  # ux21's report H1: the name went out in clear beside the masked date of birth
+            "Ich bin geb. am 03.04.1991 in Graz. Grüße, jürgen müller.",
+            "Ich bin geb. am <PERSONAL_1> in Graz. Grüße, <REAL_NAME_1>.",
+        ),
         (
             "Lo ingresaron en el Hospital Puerta del Mar y allí le pusieron dos stents.",
             "Lo ingresaron en el <EMPLOYER_1> y allí le pusieron dos stents.",
         ),
     ],
-    ids=["fr-lowercase-name", "es-hospital"],
+    ids=["fr-lowercase-name", "de-lowercase-signature", "es-hospital"],
 )
 def test_a_name_is_one_placeholder_with_nothing_of_it_beside_through_the_protect_command(tmp_path, text, protected):
     """ux21's report M8, the real command with the tagger on: "<REAL_NAME_1> <REAL_NAME_2>" for one person, and

@@ -575,6 +575,24 @@ def test_the_writers_case_is_judged_on_the_line_so_a_lowercase_message_beside_a_
     assert kept(forms, "ikea", "EMPLOYER") == ("ikea", "EMPLOYER")
 
 
+@pytest.mark.parametrize(
+    ("text", "tagged", "name"),
+    [
+        ("Ich bin geb. am 03.04.1991 in Graz. Grüße, jürgen müller.", "jürgen", "jürgen müller"),
+        ("Danke für die Hilfe mit dem Formular. Viele Grüße, jürgen müller", "jürgen müller", "jürgen müller"),
+        ("I was born in Graz in 1991. cheers, sarah connolly", "sarah", "sarah connolly"),
+    ],
+)
+def test_a_lowercase_signature_after_a_capitalised_text_is_a_name_whole(text, tagged, name):
+    """ux21's report H1: a signature's case is its own; the model's first name grows to the signature's words."""
+    assert kept(text, tagged, "REAL_NAME") == (name, "REAL_NAME")
+
+
+def test_a_sign_off_before_a_sentence_leaves_the_lines_case_and_the_words_alone():
+    text = "Thanks for the help. Cheers, see you on monday and tuesday next week at the office"
+    assert kept(text, "monday", "REAL_NAME") is None  # no signature: more than three words to the line's end
+
+
 def test_an_acronym_or_an_identifier_is_no_persons_name():
     assert kept("my IBAN: DE44 3704 0044 0532 9130 00", "IBAN", "REAL_NAME") is None
     assert kept("Ask JOHN about it, he knows.", "JOHN", "REAL_NAME") == (

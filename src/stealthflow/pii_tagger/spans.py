@@ -16,7 +16,7 @@ from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.language import elisions, function_word_of_covered
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
-from stealthflow.placeholders.recognizers.sentences import capitalises
+from stealthflow.placeholders.recognizers.sentences import capitalises, signature_end
 from stealthflow.sentence_ends import sentence_ends, words_end
 
 _TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
@@ -248,6 +248,8 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
         end = owned.start() + 2  # "Terry Pratchett's Discworld": the person, then what is theirs
     if label in ("REAL_NAME", "EMPLOYER") and text.endswith(("'s", "’s"), start, end):
         end -= 2  # "Dr. Nakamura's email": the name, not its possessive
+    if label == "REAL_NAME" and (signed := signature_end(text, start)) and signed > end:
+        end = signed  # "Grüße, jürgen müller": the model's "jürgen", and the rest of the signature
     if label == "REAL_NAME" and capitalises(text, start):
         start, end = capitalised_part(text, start, end)
     if label == "HEALTH":

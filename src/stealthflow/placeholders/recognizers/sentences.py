@@ -10,6 +10,7 @@ import re
 from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
+from stealthflow.resources import data_yaml
 from stealthflow.sentence_ends import initial_before, sentence_ends
 
 SENTENCE_REACH = (
@@ -80,17 +81,45 @@ _SAID_OF_SUBJECT = 8  # words at most between the subject and what is said of it
 CASE_REACH = 1000  # characters either side of a place that judge the writer's case, on one long line
 
 
+# A sign-off (`sign_offs` of data/usernames.yaml, seven languages), a comma, and a signature of one to three words that
+# ends the line ("Danke für alles. Grüße, jürgen müller"): its case is its own, and its words are one name (ux21's
+# report H1: the author's name was judged by the capitals before it, read as no name, and sent in clear).
+_SIGNATURE = re.compile(
+    rf"(?<![^\W\d_])(?i:{'|'.join(map(re.escape, data_yaml('usernames.yaml')['sign_offs']))})[ \t]*,[ \t]*"
+    r"(?=(?P<signature>[^\W\d_][\w'’-]*(?:[ \t]+[^\W\d_][\w'’-]*){0,2})[.!]?[ \t]*(?:\n|$))"
+)
+_SIGN_OFF_REACH = 64  # characters before a signature that its sign-off may take, and that a signature may hold
+
+
+def _signature_starts(text: str, at: int) -> list[re.Match[str]]:
+    """The signatures (`_SIGNATURE`) that start at or before `at` on its line, read up to that line's end."""
+    line_end = text.find("\n", at, at + _SIGN_OFF_REACH)
+    if line_end < 0 and len(text) > at + _SIGN_OFF_REACH:
+        return []  # a signature ends its line a few words on
+    stop = len(text) if line_end < 0 else line_end + 1
+    return [found for found in _SIGNATURE.finditer(text, max(0, at - _SIGN_OFF_REACH), stop) if found.end() <= at]
+
+
+def signature_end(text: str, start: int) -> int | None:
+    """Where the signature (`_SIGNATURE`) that starts at `start` ends; None: none starts there."""
+    return next((found.end("signature") for found in _signature_starts(text, start) if found.end() == start), None)
+
+
 def capitalises(text: str, at: int) -> bool:
     """Whether the writer uses capitals on the line around `at`: a lowercase word is then no name, and
     a name no lowercase word. The line, not the whole text: a chat log or a list of memories holds
     messages typed in lowercase beside capitalised ones (validation messages joined four or five to
-    a text, with the whole text judged: name recall 0.925 -> 0.812)."""
+    a text, with the whole text judged: name recall 0.925 -> 0.812). A signature after a sign-off
+    (`_SIGNATURE`) is judged alone."""
     reach_start, reach_end = max(0, at - CASE_REACH), at + CASE_REACH
     start, end = (
         text.rfind("\n", reach_start, at) + 1,
         text.find("\n", at, reach_end),
     )  # within reach: a 100 KB line is not read per span
-    return text_words(text).has_capital(max(start, reach_start), reach_end if end < 0 else end)
+    start = max(start, reach_start)
+    if signed := _signature_starts(text, at):
+        start = max(start, signed[-1].end())
+    return text_words(text).has_capital(start, reach_end if end < 0 else end)
 
 
 def anothers_life(text: str, start: int, end: int) -> bool:
