@@ -52,7 +52,7 @@ def _edges(doc: Doc, start: int, end: int) -> list[tuple[Token | None, Token | N
     (its last word, the word after); (the word before, the word after) when it is empty."""
     before = next((t for t in reversed(doc) if t.idx + len(t) <= start), None)
     inside = [t for t in doc if start <= t.idx < end]
-    after = next((t for t in doc if t.idx >= end and t.idx >= start), None)
+    after = next((t for t in doc if t.idx >= end), None)
     if not inside:
         return [(before, after)]
     return [(before, inside[0]), (inside[-1], after)]
@@ -125,7 +125,7 @@ def splits_name(doc: Doc, start: int, end: int) -> bool:
 
 def kind_kept(old: list[Token], new: list[Token]) -> bool:
     """A stand-in keeps a content word of the words it replaces, in the singular or a plural, or names the kind of
-    one of them (`hypernyms.kind_of`): "my ER nurse" -> "my nurse", "a kayak" -> "a boat"."""
+    one of them (`hypernyms.kind_of`): "Straddle carriers" -> "Carriers", "a kayak" -> "a boat"."""
     forms = {form for t in old for form in singulars(t.text)}
     kinds = {kind_of(t.text) for t in old if t.pos_ == "NOUN"} - {None}
     return any(singulars(t.text) & (forms | kinds) for t in new if t.is_alpha and not function_word(t.text))
@@ -139,7 +139,7 @@ def reading(sentence: str, edited: str) -> list[float]:
     original, changed = parse(sentence), parse(edited)
     old = [t for t in original if where[0] <= t.idx < where[1]]
     new = [t for t in changed if where[2] <= t.idx < where[3]]
-    after = [t for t in changed if t.idx >= where[3] and t.idx >= where[2]]
+    after = [t for t in changed if t.idx >= where[3]]
     junction = broken_junctions(changed, where[2], where[3]) - broken_junctions(original, where[0], where[1])
     return [
         float(max(0, junction)),
