@@ -357,8 +357,14 @@ class IncomeRecognizer(CuedRecognizer):
             rf"{_BEFORE}(?P<value>{self._format('priced')}){_AFTER}[ \t]+(?:(?i:{joins})[ \t]+)?(?P<cue>{words})"
         )
 
+    @cached_property
+    def _after_amount_starts(self) -> WordStarts:
+        return _word_starts(_nfkc(word for words in self._data["after_amount"].values() for word in words))
+
     def find(self, text: str) -> list[Span]:
         spans = super().find(text)
+        if not self._after_amount_starts(text):  # the amount is looked for only in a text holding a word after it
+            return spans
         before_words = [
             self.span(*match.span("value"), reason=f"before the word {match['cue'].lower()!r}")
             for match in self._after_amount.finditer(text)
