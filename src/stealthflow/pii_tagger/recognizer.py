@@ -32,6 +32,7 @@ from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
+from stealthflow.pii_tagger.verifier import NameVerifier, shipped_verifier
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
@@ -61,12 +62,16 @@ class PiiTaggerRecognizer(Recognizer):
     model_backed = True
     batch_size = 32
 
-    def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
+    def __init__(
+        self, directory: str | None = None, tagger: SpanTagger | None = None, verifier: NameVerifier | None = None
+    ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
-        used instead of loading one, for every text."""
+        used instead of loading one, for every text; `verifier`: what scores the names it keeps (verifier.py; default:
+        the shipped one for a loaded tagger, none for a tagger given)."""
         self.directory = directory
         self._tagger = tagger
+        self._verifier = verifier
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -75,6 +80,14 @@ class PiiTaggerRecognizer(Recognizer):
     def tagger(self) -> SpanTagger:
         """The tagger of `directory`, or the one given (routed: the English student)."""
         return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
+
+    @property
+    def verifier(self) -> NameVerifier | None:
+        """The name verifier given, else the shipped one unless a tagger was given (its confidences are not a
+        student's)."""
+        if self._verifier is not None or self._tagger is not None:
+            return self._verifier
+        return shipped_verifier()
 
     @property
     def languages(self) -> frozenset[str]:
@@ -188,12 +201,14 @@ class PiiTaggerRecognizer(Recognizer):
         ]
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
+        verifier = self.verifier
         return [
             merge_spans(
                 [
-                    span
+                    verified
                     for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
                     if self._reaches(text, span, least) and not _word_of_language(text, span, candidates)
+                    if (verified := _verified(verifier, text, span, named, candidates))
                 ],
                 text,
             )
@@ -283,6 +298,22 @@ class PiiTaggerRecognizer(Recognizer):
             label, (start, end) = "REAL_NAME", name
             why = kept(label, text, start, end, english)
         return self.span(start, end, tagged.score, label, relabelled + why) if why else None
+
+
+def _verified(
+    verifier: NameVerifier | None, text: str, span: Span, named: set[tuple[int, int]], languages: frozenset[str]
+) -> Span | None:
+    """A REAL_NAME span with its verifier's score in its reason, or None when the score falls below the verifier's
+    threshold; any other span (or every span, without a verifier) as it is. `named`: the names the pattern recognizers
+    found, whose agreement is one of the verifier's features."""
+    if verifier is None or span.type != "REAL_NAME":
+        return span
+    agreed = any(start < span.end and span.start < end for start, end in named)
+    score = verifier.judge(text, span.start, span.end, span.score, languages, agreed)
+    least = verifier.least(languages)
+    if score < least:
+        return None
+    return replace(span, reason=f"{span.reason}; name verifier {score:.2f} (keeps from {least:.2f})")
 
 
 def _greeted_name(text: str, start: int, end: int) -> bool:
