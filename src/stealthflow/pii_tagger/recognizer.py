@@ -33,6 +33,7 @@ from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import NameVerifier, shipped_verifier
+from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
@@ -150,6 +151,7 @@ class PiiTaggerRecognizer(Recognizer):
             text_words.cache_clear()
             spans.clear_caches()
             kept.cache_clear()
+            clear_verifier_caches()
 
     def _find_in(
         self, directory: str | None, texts: list[str], settled: list[list[Span]], languages: list[frozenset[str]]

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from stealthflow.pii_tagger.lexicons import RELATIVES, name_lexicon
@@ -35,7 +35,9 @@ _RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES})\s*,?\s*$")
 _GREETING_BEFORE = re.compile(rf"(?<!\w)(?i:{GREETINGS})\s*,?\s*$")
 _OPENING_MARKS = " \t\"'«„“(-*#>"
 _POSSESSIVE_AFTER = re.compile(r"['’]s\b")
-_SENTENCE_OPENERS = ".!?:\n"  # what stands before a sentence's (or line's) first word, past marks and spaces
+# The first letter of the text's, each sentence's and each line's first word: after the text's start, ".", "!", "?", ":"
+# or a line break, and spaces and marks.
+_OPENING_WORD = re.compile(rf"(?:^|[.!?:\n])[{re.escape(_OPENING_MARKS)}]*([^\W\d_])")
 _TEXT_REACH = 2000  # characters of the text read for its capitals
 
 FEATURES = (
@@ -75,7 +77,6 @@ def features(
     codes = {code for code in languages if code in OTHERS or code == ENGLISH} or {ENGLISH}
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
-    line_words = _WORD.findall(text[line_start : line_end if line_end >= 0 else len(text)])
     opening = sentence_start(text, start)
     before = _WORD.findall(text[opening:start])
     after = _WORD.match(text[end:].lstrip(" \t"))
@@ -89,7 +90,7 @@ def features(
         float(value[:1].islower()),
         float(len(value) > 1 and value.isupper()),
         float(not text[opening:start].strip(_OPENING_MARKS)),
-        sum(word[:1].isupper() for word in line_words) / max(len(line_words), 1),
+        _capitals(text[line_start : line_end if line_end >= 0 else len(text)]),
         float(bool(before) and before[-1][:1].isupper()),
         float(bool(after) and after.group()[:1].isupper()),
         share(lambda word: lexicon.get(word.casefold(), 0) & GIVEN),
@@ -129,20 +130,22 @@ def _place(value: str) -> bool:
     return key in city_names() or key in country_names() or key in territory_names()
 
 
+@lru_cache(maxsize=64)  # the lines and texts of a batch's names: `clear_caches` empties it after each batch
+def _capitals(line: str) -> float:
+    """Share of the words of `line` that a capital opens."""
+    words = _WORD.findall(line)
+    return sum(word[:1].isupper() for word in words) / max(len(words), 1)
+
+
+@lru_cache(maxsize=64)
 def _text_capitals(text: str) -> float:
     """Share of the words in the text's first `_TEXT_REACH` characters that a capital opens, each sentence's and line's
-    first word aside."""
+    first word aside (`_OPENING_WORD`)."""
     head = text[:_TEXT_REACH]
-    inner = [match.group() for match in _WORD.finditer(head) if not _opens_sentence(head, match.start())]
-    return sum(word[:1].isupper() for word in inner) / max(len(inner), 1)
-
-
-def _opens_sentence(text: str, start: int) -> bool:
-    """Whether the word at `start` opens the text, a sentence or a line (only marks and spaces after its end)."""
-    index = start - 1
-    while index >= 0 and text[index] in _OPENING_MARKS and text[index] != "\n":
-        index -= 1
-    return index < 0 or text[index] in _SENTENCE_OPENERS
+    words = _WORD.findall(head)
+    openers = _OPENING_WORD.findall(head)
+    capitals = sum(word[:1].isupper() for word in words) - sum(letter.isupper() for letter in openers)
+    return capitals / max(len(words) - len(openers), 1)
 
 
 @dataclass(frozen=True)
@@ -160,13 +163,13 @@ class NameVerifier:
 
     def score(self, values: list[float]) -> float:
         """The model's probability that the span is a real name."""
-        z = self.base
+        leaves = 0.0
         for tree in self.trees:
-            node = tree[0]
-            while node[0] >= 0:
-                node = tree[node[2] if values[node[0]] <= node[1] else node[3]]
-            z += self.rate * node[4]
-        return 1.0 / (1.0 + math.exp(-z))
+            feature, threshold, left, right, value = tree[0]
+            while feature >= 0:
+                feature, threshold, left, right, value = tree[left if values[feature] <= threshold else right]
+            leaves += value
+        return 1.0 / (1.0 + math.exp(-(self.base + self.rate * leaves)))
 
     def judge(
         self, text: str, start: int, end: int, confidence: float, languages: frozenset[str], agreed: bool
@@ -198,6 +201,12 @@ def read_verifier(path: Path) -> NameVerifier:
         raise ValueError(f"{path}: its features {stored['features']} are not this version's {list(FEATURES)}")
     trees = tuple(tuple(tuple(node) for node in tree) for tree in stored["trees"])
     return NameVerifier(trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"])
+
+
+def clear_caches() -> None:
+    """Forget the lines and texts read (no text stays in memory past its batch)."""
+    _capitals.cache_clear()
+    _text_capitals.cache_clear()
 
 
 @cache
