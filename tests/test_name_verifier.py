@@ -4,13 +4,14 @@ second score; a name below its threshold is dropped, a kept one's reason shows t
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
 
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
-from stealthflow.pii_tagger.verifier import FEATURES, NameVerifier, features, read_verifier, shipped_verifier
+from stealthflow.pii_tagger.verifier import FEATURES, Name, NameVerifier, features, read_verifier, shipped_verifier
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 
@@ -74,6 +75,22 @@ def test_features_read_capitals_cues_and_agreement():
     assert greeted["greeted"] == 1.0 and greeted["agreed"] == 0.0
 
 
+def test_the_trees_are_walked_for_many_names_at_once_as_one_by_one():
+    """`scores` walks every tree for every row at once: each row's score is the ensemble's for that row alone, whatever
+    the trees' depths (a stump and a deeper tree beside it)."""
+    common, words = FEATURES.index("common"), FEATURES.index("words")
+    stump = ((common, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, 2.0), (-1, 0.0, -1, -1, -2.0))
+    deeper = ((words, 1.5, 1, 2, 0.0), (-1, 0.0, -1, -1, -1.0), (common, 0.5, 3, 4, 0.0), (-1, 0.0, -1, -1, 3.0),
+              (-1, 0.0, -1, -1, 0.5))  # fmt: skip
+    verifier = NameVerifier((stump, deeper), 0.25, 0.5, 0.5, 0.5)
+    rows = [[0.0] * len(FEATURES) for _ in range(3)]
+    rows[1][words], rows[2][words], rows[2][common] = 2.0, 2.0, 1.0
+    expected = [0.25 + 0.5 * (2.0 - 1.0), 0.25 + 0.5 * (2.0 + 3.0), 0.25 + 0.5 * (-2.0 + 0.5)]
+    together = verifier.scores(rows)
+    assert together == [verifier.scores([row])[0] for row in rows]
+    assert together == pytest.approx([1 / (1 + math.exp(-z)) for z in expected])
+
+
 def test_a_stored_verifier_reads_back_and_one_of_other_features_is_refused(tmp_path):
     verifier = common_word_stump(0.4, 0.6)
     path = tmp_path / "verifier.json"
@@ -89,7 +106,7 @@ def test_a_stored_verifier_reads_back_and_one_of_other_features_is_refused(tmp_p
 def test_the_shipped_verifier_scores_in_range():
     verifier = shipped_verifier()
     assert 0.0 < verifier.threshold < 1.0 and 0.0 < verifier.threshold_others < 1.0
-    score = verifier.judge("My sister Isla starts school in March.", 10, 14, 0.95, ENGLISH, agreed=False)
+    [score] = verifier.judge_many([Name("My sister Isla starts school in March.", 10, 14, 0.95, ENGLISH, False)])
     assert 0.0 <= score <= 1.0
 
 

@@ -32,7 +32,7 @@ from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
-from stealthflow.pii_tagger.verifier import NameVerifier, shipped_verifier
+from stealthflow.pii_tagger.verifier import Name, NameVerifier, shipped_verifier
 from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
@@ -203,21 +203,19 @@ class PiiTaggerRecognizer(Recognizer):
         ]
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
-        verifier = self.verifier
-        return [
-            merge_spans(
-                [
-                    verified
-                    for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
-                    if self._reaches(text, span, least) and not _word_of_language(text, span, candidates)
-                    if (verified := _verified(verifier, text, span, named, candidates))
-                ],
-                text,
-            )
+        found = [
+            [
+                span
+                for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
+                if self._reaches(text, span, least) and not _word_of_language(text, span, candidates)
+            ]
             for text, tagged, ranges, named, least, candidates in zip(
                 texts, tagged_texts, structured, names, floors, languages, strict=True
             )
         ]
+        if self.verifier is not None:
+            found = _verified(self.verifier, texts, found, names, languages)
+        return [merge_spans(spans_of_text, text) for spans_of_text, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
         return tagger.tag_many(texts, self.batch_size, bounds)
@@ -303,19 +301,42 @@ class PiiTaggerRecognizer(Recognizer):
 
 
 def _verified(
-    verifier: NameVerifier | None, text: str, span: Span, named: set[tuple[int, int]], languages: frozenset[str]
-) -> Span | None:
-    """A REAL_NAME span with its verifier's score in its reason, or None when the score falls below the verifier's
-    threshold; any other span (or every span, without a verifier) as it is. `named`: the names the pattern recognizers
-    found, whose agreement is one of the verifier's features."""
-    if verifier is None or span.type != "REAL_NAME":
-        return span
-    agreed = any(start < span.end and span.start < end for start, end in named)
-    score = verifier.judge(text, span.start, span.end, span.score, languages, agreed)
-    least = verifier.least(languages)
-    if score < least:
-        return None
-    return replace(span, reason=f"{span.reason}; name verifier {score:.2f} (keeps from {least:.2f})")
+    verifier: NameVerifier,
+    texts: list[str],
+    found: list[list[Span]],
+    names: list[set[tuple[int, int]]],
+    languages: list[frozenset[str]],
+) -> list[list[Span]]:
+    """Each text's spans without the REAL_NAME spans whose verifier score falls below its threshold, the kept ones with
+    their score in their reason (the batch's names scored at once). `names`: the names the pattern recognizers found,
+    whose agreement is one of the verifier's features."""
+    at = [(i, span) for i, spans_of_text in enumerate(found) for span in spans_of_text if span.type == "REAL_NAME"]
+    if not at:
+        return found
+    scores = iter(
+        verifier.judge_many(
+            [
+                Name(texts[i], span.start, span.end, span.score, languages[i], _overlaps_any(span, names[i]))
+                for i, span in at
+            ]
+        )
+    )  # in the order of `at`: the spans' own
+    kept: list[list[Span]] = []
+    for spans_of_text, candidates in zip(found, languages, strict=True):
+        least = verifier.least(candidates)
+        kept.append([])
+        for span in spans_of_text:
+            if span.type != "REAL_NAME":
+                kept[-1].append(span)
+            elif (score := next(scores)) >= least:
+                kept[-1].append(
+                    replace(span, reason=f"{span.reason}; name verifier {score:.2f} (keeps from {least:.2f})")
+                )
+    return kept
+
+
+def _overlaps_any(span: Span, ranges: set[tuple[int, int]]) -> bool:
+    return any(start < span.end and span.start < end for start, end in ranges)
 
 
 def _greeted_name(text: str, start: int, end: int) -> bool:
