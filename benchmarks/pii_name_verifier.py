@@ -88,10 +88,10 @@ def table(out: Path) -> None:
     from stealthflow.placeholders.recognizers import build_recognizers
 
     recorder = Recorder()
-    recognizers = build_recognizers(models=True)
-    for recognizer in recognizers:
-        if isinstance(recognizer, PiiTaggerRecognizer):
-            recognizer._verifier = recorder
+    recognizers = [
+        PiiTaggerRecognizer(verifier=recorder) if isinstance(recognizer, PiiTaggerRecognizer) else recognizer
+        for recognizer in build_recognizers(models=True)
+    ]
     detector, config = Detector(recognizers), ProtectConfig()
     with out.open("w", encoding="utf-8") as sink:
         for name, kind, path in annotated_files():

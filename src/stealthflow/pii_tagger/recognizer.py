@@ -213,8 +213,8 @@ class PiiTaggerRecognizer(Recognizer):
                 texts, tagged_texts, structured, names, floors, languages, strict=True
             )
         ]
-        if self.verifier is not None:
-            found = _verified(self.verifier, texts, found, names, languages)
+        if (verifier := self.verifier) is not None:
+            found = _verified(verifier, texts, found, names, languages)
         return [merge_spans(spans_of_text, text) for spans_of_text, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:

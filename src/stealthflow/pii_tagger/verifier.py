@@ -24,6 +24,7 @@ import numpy as np
 
 from stealthflow.pii_tagger.lexicons import RELATIVES, name_lexicon
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
+from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.placeholders.common_words import at_ceiling, common_word, frequent_in, function_word
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.introductions import GREETINGS, greeted, introduced_before
@@ -106,7 +107,7 @@ def features(
             introduced_before(text, start) or _RELATIVE_BEFORE.search(text, max(0, start - _REACH), start) is not None
         ),
         float(greeted(text, start, end) or _GREETING_BEFORE.search(text, max(0, start - _REACH), start) is not None),
-        float(not languages or ENGLISH in languages),  # as `NameVerifier.least` reads it
+        float(may_be_english(languages)),
         float(agreed),
         float(bool(before) and before[-1].islower() and _function_word_of(before[-1].casefold(), codes)),
         float(_POSSESSIVE_AFTER.match(text, end) is not None),
@@ -214,9 +215,9 @@ class NameVerifier:
         return feature, threshold, left, right, value, max(_depth(tree) for tree in self.trees)
 
     def least(self, languages: frozenset[str]) -> float:
-        """The score a name must reach in a text that may be in any of `languages` (English: none known, or English
-        among them, as route.py sends it to the English student)."""
-        return self.threshold if not languages or ENGLISH in languages else self.threshold_others
+        """The score a name must reach in a text that may be in any of `languages` (`threshold` where route.py sends
+        it to the English student)."""
+        return self.threshold if may_be_english(languages) else self.threshold_others
 
     def to_json(self, **about) -> dict:
         return {
