@@ -6,12 +6,17 @@ the agent is the real `openai` Python client. Detection is the deterministic rec
 from __future__ import annotations
 
 import json
+import re
+import urllib.parse
 
+import httpx
 import openai
 import pytest
 from starlette.responses import StreamingResponse
 from test_security_scope import TOKEN, proxy_for
 
+from stealthflow.pipeline.protector import KnownValues
+from stealthflow.placeholders.types import Level, Span
 from stealthflow.testing.mock_openai import Reply
 
 EMAIL = "dana.kerr@mailbox.org"
@@ -51,3 +56,46 @@ def test_a_streamed_tool_call_index_python_reads_otherwise_is_refused(protector,
                 for call in (chunk.choices[0].delta.tool_calls if chunk.choices else None) or []:
                     joined[call.index] = joined.get(call.index, "") + (call.function.arguments or "")
     assert EMAIL not in json.dumps(joined)
+
+
+NAME, MAIL, PHONE = "Jürgen Weiß", "jürgen.weiß@posteo.de", "+44 7700 900 456"
+ENCODINGS = {
+    "json ensure_ascii": lambda value: json.dumps(value)[1:-1],
+    "percent": lambda value: urllib.parse.quote(value, safe=""),
+    "query string": urllib.parse.quote_plus,
+    "html references": lambda value: "".join(c if c.isalnum() and c.isascii() else f"&#{ord(c)};" for c in value),
+    "html hex and names": lambda value: value.replace("ü", "&uuml;").replace("ß", "&#xdf;").replace("@", "&commat;"),
+}
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_a_tool_result_gives_no_value_back_in_a_standard_encoding(protector, encoding):
+    """A tool's result holds the session's values as programs write them (`json.dumps` escapes, a URL it called,
+    HTML): the `tool` message reaches the upstream with each one a placeholder, in no spelling a parser reads back (on
+    main `j\\u00fcrgen.wei\\u00df@posteo.de` and `...%40posteo.de` went up: rev21 finding 2). FAKE model: answers "ok"."""
+    encode = ENCODINGS[encoding]
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        first = [{"role": "user", "content": f"Write to {MAIL} or call {PHONE}."}]
+        assert httpx.post(url, json={"model": "m", "messages": first}, headers=headers, timeout=60).status_code == 200
+        result = f'{{"customer": "{encode(MAIL)}", "url": "https://crm.example/?e={encode(MAIL)}&p={encode(PHONE)}"}}'
+        history = [*first, {"role": "tool", "tool_call_id": "a", "content": result}]
+        assert httpx.post(url, json={"model": "m", "messages": history}, headers=headers, timeout=60).status_code == 200
+    sent = upstream.received[1]["messages"][1]["content"]
+    for value in (MAIL, PHONE):
+        assert encode(value) not in sent and value not in sent, (value, sent)
+    assert re.fullmatch(
+        r'\{"customer": "<EMAIL_\d+>", "url": "https://crm\.example/\?e=<EMAIL_\d+>&p=<PHONE_\d+>"\}', sent
+    )
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_a_known_name_is_found_in_each_encoding_and_masked_whole(encoding):
+    """Re-masking finds a session's name in a standard encoding, also where detection found a piece of it (the name's
+    escapes are masked with it, nothing of it stays in clear), and maps it back to the encoded characters."""
+    encode = ENCODINGS[encoding]
+    text = f'{{"names": ["{encode(NAME)}"], "n": 1}}'
+    inside = text.index(encode(NAME)) + len(encode(NAME)) - 3  # a FAKE detection span on the name's last characters
+    spans = [Span(inside, inside + 3, "REAL_NAME", Level.PL2, "fake")]
+    [found] = KnownValues([("REAL_NAME", NAME)]).add_occurrences(text, spans, every_value=True)
+    assert text[found.start : found.end] == encode(NAME) and found.source == "known value"

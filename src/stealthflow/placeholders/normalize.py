@@ -15,6 +15,8 @@ no fragment of a value stays in clear.
 
 from __future__ import annotations
 
+import codecs
+import html
 import re
 import unicodedata
 from functools import cache
@@ -160,3 +162,59 @@ def _replacement(char: str) -> str:
 def original_span(offsets: list[int], start: int, end: int) -> tuple[int, int]:
     """The original characters behind shadow[start:end] (format characters inside included)."""
     return offsets[start], (offsets[end - 1] + 1 if end > start else offsets[start])
+
+
+# The standard encodings a program writes a value in (a tool's result: Python's `json.dumps` escapes, a URL it called,
+# HTML): JSON and Python escapes (a surrogate pair as one), `\/`, runs of percent-escapes (UTF-8), HTML character
+# references, and `+` for a space between two letters or digits (a query string's `Dana+Kerr`)
+_ENCODED = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}|\\/"
+    r"|(?:%[0-9a-fA-F]{2})+|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|(?<=[^\W_])\+(?=[^\W_])"
+)
+
+
+def decoded(text: str) -> tuple[str, list[int]] | None:
+    """`text` with each standard encoding of a character decoded (`_ENCODED`), and offsets[k] the original index where
+    the encoding of decoded char k starts (offsets[len] == len(text)): decoded[a:b] stands for text[offsets[a]:
+    offsets[b]], escapes whole. None when the text holds no encoding."""
+    chars: list[str] = []
+    offsets: list[int] = []
+    copied = 0
+    for match in _ENCODED.finditer(text):
+        pieces = _decode(match[0])
+        if pieces is None:
+            continue
+        chars.append(text[copied : match.start()])
+        offsets += range(copied, match.start())
+        for char, at in pieces:
+            chars.append(char)
+            offsets.append(match.start() + at)
+        copied = match.end()
+    if not offsets and not copied:
+        return None
+    chars.append(text[copied:])
+    offsets += range(copied, len(text) + 1)
+    return "".join(chars), offsets
+
+
+def _decode(encoded: str) -> list[tuple[str, int]] | None:
+    """Each character an encoding of `_ENCODED` stands for and where in it its encoding starts; None: none."""
+    if encoded == "+":
+        return [(" ", 0)]
+    if encoded[0] == "%":
+        decoder, pieces, start = codecs.getincrementaldecoder("utf-8")("replace"), [], 0
+        for at in range(0, len(encoded), 3):
+            for char in decoder.decode(bytes([int(encoded[at + 1 : at + 3], 16)])):
+                pieces.append((char, start))
+                start = at + 3
+        return pieces + [(char, start) for char in decoder.decode(b"", final=True)]
+    if encoded[0] == "&":
+        char = html.unescape(encoded)
+        return None if char == encoded else [(char, 0)]
+    if encoded == "\\/":
+        return [("/", 0)]
+    if len(encoded) == 12:  # a surrogate pair
+        high, low = int(encoded[2:6], 16), int(encoded[8:], 16)
+        return [(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)), 0)]
+    code = int(encoded[2:], 16)
+    return [(chr(code), 0)] if code <= 0x10FFFF else None
