@@ -110,6 +110,49 @@ def _tool(index: object, arguments: str, choice: object = 0, finish: str | None 
 
 
 FINISH = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+EVERY_TOOL = frozenset({"*"})
+
+
+def _named(index: int, name: str, arguments: str) -> dict:
+    call = {"index": index, "id": f"c{index}", "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]}
+
+
+def test_a_tool_call_gets_values_only_for_a_tool_the_user_names_whole_and_streamed():
+    """`tools` names the tools whose arguments get values; another tool's keep the placeholders (`in_tool_call`),
+    counted, also with no tool named at all. FAKE resolver."""
+    arguments = '{"to": "<EMAIL_1>"}'
+    for tools, restored in ((frozenset(), []), (frozenset({"send"}), ["send"]), (EVERY_TOOL, ["send", "sh"])):
+        message = {"tool_calls": [{"function": {"name": n, "arguments": arguments}} for n in ("send", "sh")]}
+        whole = ReplyRestorer(_fake_resolve, tools)
+        whole.whole({"choices": [{"index": 0, "message": message}]})
+        streamed = ReplyRestorer(_fake_resolve, tools)
+        sent = {}
+        for number, name in enumerate(("send", "sh")):
+            chunk = streamed.chunk(_named(number, name, arguments[:9]))
+            sent[name] = chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+            chunk = streamed.chunk(_tool(number, arguments[9:]))
+            sent[name] += chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+        finish = streamed.chunk(FINISH)["choices"][0]["delta"].get("tool_calls") or []
+        for call in finish:
+            sent[("send", "sh")[call["index"]]] += call["function"]["arguments"]
+        calls = {call["function"]["name"]: call["function"]["arguments"] for call in message["tool_calls"]}
+        for restorer, got in ((whole, calls), (streamed, sent)):
+            assert sorted(n for n, text in got.items() if "anna.berg@mailbox.org" in text) == restored
+            assert restorer.withheld == [("<EMAIL_1>", "in_tool_call")] * (2 - len(restored))
+
+
+def test_a_tool_call_renamed_in_its_stream_is_refused():
+    """A client could run the second name with arguments restored for the first: refused (502). FAKE resolver."""
+    restorer = ReplyRestorer(_fake_resolve, frozenset({"send"}))
+    restorer.chunk(_named(0, "send", '{"to": '))
+    restorer.chunk(_named(0, "send", ""))  # the same name again is the same call
+    with pytest.raises(ProxyError, match="renamed"):
+        restorer.chunk(_named(0, "sh", '"<EMAIL_1>"}'))
+    late = ReplyRestorer(_fake_resolve, frozenset({"send"}))
+    late.chunk(_tool(0, '{"to": "<EMAIL_1>"'))  # arguments before any name: restored for no tool
+    with pytest.raises(ProxyError, match="renamed"):
+        late.chunk(_named(0, "send", "}"))
 
 
 def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it_after_the_finish_chunk():
@@ -120,7 +163,7 @@ def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it_after_the_finish_
     def resolve(ref: Reference) -> str | Withheld | None:
         return Withheld("in_tool_call_url") if ref.url == "click" else VALUES.get((ref.type, ref.index))
 
-    restorer, sent = ReplyRestorer(resolve), []
+    restorer, sent = ReplyRestorer(resolve, EVERY_TOOL), []
     for chunk in chunks:
         for choice in restorer.chunk(chunk)["choices"]:
             sent += [call["function"]["arguments"] for call in choice["delta"].get("tool_calls") or []]
@@ -193,10 +236,10 @@ def test_the_chunks_of_one_read_restore_as_the_same_chunks_one_by_one(seed):
     """`chunks` (one upstream read) restores each stream's pieces in a row as one text: every stream, and all text in
     the order sent, is what the chunks restored one by one give; the same placeholders are restored, left and
     withheld, in the same order."""
-    one_by_one = ReplyRestorer(_fake_resolve)
+    one_by_one = ReplyRestorer(_fake_resolve, EVERY_TOOL)
     expected = [one_by_one.chunk(chunk) for chunk in copy.deepcopy(_mixed_stream(seed))]
     rng = random.Random(seed)
-    chunks, batched, reads = _mixed_stream(seed), ReplyRestorer(_fake_resolve), []
+    chunks, batched, reads = _mixed_stream(seed), ReplyRestorer(_fake_resolve, EVERY_TOOL), []
     while chunks:
         size = rng.choice([1, 2, 5, 40, 200])
         reads.append(batched.chunks(chunks[:size]))

@@ -5,6 +5,7 @@ the agent is the real `openai` Python client. Detection is the deterministic rec
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import urllib.parse
@@ -17,7 +18,7 @@ from test_security_scope import TOKEN, proxy_for
 
 from stealthflow.pipeline.protector import KnownValues
 from stealthflow.placeholders.types import Level, Span
-from stealthflow.testing.mock_openai import Reply
+from stealthflow.testing.mock_openai import Reply, ToolCall
 
 EMAIL = "dana.kerr@mailbox.org"
 TOOLS = [{"type": "function", "function": {"name": "fetch", "parameters": {"type": "object"}}}]
@@ -99,3 +100,40 @@ def test_a_known_name_is_found_in_each_encoding_and_masked_whole(encoding):
     spans = [Span(inside, inside + 3, "REAL_NAME", Level.PL2, "fake")]
     [found] = KnownValues([("REAL_NAME", NAME)]).add_occurrences(text, spans, every_value=True)
     assert text[found.start : found.end] == encode(NAME) and found.source == "known value"
+
+
+def _shell_then_lookup(body: dict) -> Reply:
+    """FAKE hostile model: a shell command that would give the e-mail back base64-encoded, and a lookup by it."""
+    if body["messages"][-1]["role"] == "tool":
+        return Reply(content="done")
+    placeholder = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
+    return Reply(
+        tool_calls=[
+            ToolCall("sh", json.dumps({"cmd": f"echo '{placeholder}' | base64"})),
+            ToolCall("lookup", json.dumps({"email": placeholder})),
+        ]
+    )
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_a_tool_call_gets_values_only_for_the_tools_the_user_names(protector, stream):
+    """By default no value is restored into a tool call: the agent runs `echo '<EMAIL_1>' | base64` with the
+    placeholder, and its output sent back holds no encoding of the e-mail (on main the restored e-mail came back as
+    base64 unmasked: rev21 finding 1). `restore_tool_arguments` names the tools that get values: the lookup."""
+    for allowed, restored in (([], []), (["lookup"], ["lookup"]), (["*"], ["sh", "lookup"])):
+        with proxy_for(protector, _shell_then_lookup, restore_tool_arguments=allowed) as (url, upstream):
+            client = openai.OpenAI(base_url=url.removesuffix("/chat/completions"), api_key=TOKEN, max_retries=0)
+            history = [{"role": "user", "content": f"Check my account, I'm {EMAIL}"}]
+            if stream:
+                with client.chat.completions.stream(model="m", messages=history, tools=TOOLS) as events:
+                    message = events.get_final_completion().choices[0].message
+            else:
+                message = client.chat.completions.create(model="m", messages=history, tools=TOOLS).choices[0].message
+            calls = {call.function.name: json.loads(call.function.arguments) for call in message.tool_calls}
+            assert [name for name, arguments in calls.items() if EMAIL in json.dumps(arguments)] == restored
+            # the agent runs the command (a FAKE shell: the text echo would print, base64-encoded)
+            output = base64.b64encode(calls["sh"]["cmd"].split("'")[1].encode() + b"\n").decode()
+            history += [message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": "x", "content": output}]
+            client.chat.completions.create(model="m", messages=history, tools=TOOLS)
+            leaked = base64.b64encode(EMAIL.encode() + b"\n").decode()
+            assert (leaked in json.dumps(upstream.received[1])) == ("sh" in restored)

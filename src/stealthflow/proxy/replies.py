@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from stealthflow.placeholders.context import Surroundings
 from stealthflow.placeholders.json_urls import JsonUrls
-from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
+from stealthflow.placeholders.restore import Reference, Resolver, StreamRestorer, Withheld, restore_text
+from stealthflow.placeholders.scope import IN_TOOL_CALL
 from stealthflow.proxy.errors import ProxyError
 
 TEXT_FIELDS = ("content", "reasoning_content")
@@ -41,13 +42,17 @@ def slot(index: object) -> int:
 class ReplyRestorer:
     """Restores one reply for one session, counting placeholders restored and left as they were."""
 
-    def __init__(self, resolve: Resolver):
+    def __init__(self, resolve: Resolver, tools: frozenset[str] = frozenset()):
+        """`tools`: the names of the tools whose calls' arguments get values (`"*"`: every tool); any other tool call's
+        placeholders are withheld (`in_tool_call`: `proxy.restore_tool_arguments`)."""
         self.resolve = resolve
+        self.tools = tools
         self.restored = 0
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index), by `slot`
         self._finished: dict[tuple, JsonUrls] = {}  # what a tool call's arguments read, once its choice finished
+        self._names: dict[tuple, object] = {}  # each streamed tool call's name, as first sent (None: none before it)
         # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
         # alone has sent text (most replies), its stream's own.
         self._first: Surroundings | None = None
@@ -63,11 +68,25 @@ class ReplyRestorer:
             for call in message.get("tool_calls") or []:
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._restore(function["arguments"], json_string=True)
+                    resolve = self._tool_resolver(function.get("name"))
+                    function["arguments"] = self._restore(function["arguments"], resolve, json_string=True)
         return reply
 
-    def _restore(self, text: str, json_string: bool = False) -> str:
-        result = restore_text(text, self.resolve, json_string)
+    def _tool_resolver(self, name: object) -> Resolver:
+        """The resolver of a tool call's arguments: a value goes in only for a tool the user allows (`tools`). What a
+        tool does with it the proxy cannot see: a shell's `echo <EMAIL_1> | base64` gives the value back to the
+        upstream in the next request, in a form no re-masking reads (rev21 finding 1)."""
+        if "*" in self.tools or (isinstance(name, str) and name in self.tools):
+            return self.resolve
+
+        def withhold(ref: Reference) -> str | Withheld | None:
+            value = self.resolve(ref)
+            return IN_TOOL_CALL if isinstance(value, str) else value
+
+        return withhold
+
+    def _restore(self, text: str, resolve: Resolver | None = None, json_string: bool = False) -> str:
+        result = restore_text(text, resolve or self.resolve, json_string)
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
         self.withheld += result.withheld
@@ -110,6 +129,7 @@ class ReplyRestorer:
         for call in delta.get("tool_calls") or ():
             number = slot(call.get("index"))
             function = call.get("function") or {}
+            self._name((index, "tool", number), function.get("name"))
             if isinstance(function.get("arguments"), str):
                 pieces.append(((index, "tool", number), function, "arguments"))
         return pieces
@@ -154,9 +174,20 @@ class ReplyRestorer:
         elif own is not self._first:
             self._sent = self._first.joined("")
 
+    def _name(self, key: tuple, name: object) -> None:
+        """Keep a streamed tool call's name; a name other than its first (or one after its arguments began) would make
+        the client run another tool with arguments restored for this one: the stream is refused."""
+        if name is None or self._names.setdefault(key, name) == name:
+            return
+        raise ProxyError(502, "the upstream renamed a tool call in the middle of its stream", "upstream_error")
+
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
-            self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
+            if key[1] == "tool":
+                resolve = self._tool_resolver(self._names.setdefault(key, None))
+            else:
+                resolve = self.resolve
+            self._streams[key] = StreamRestorer(resolve, json_string=key[1] == "tool")
             if key in self._finished:  # arguments after the finish chunk: read on from where they stopped
                 self._streams[key].scanner.context = self._finished[key]
         return self._streams[key]
