@@ -118,8 +118,8 @@ def _shell_then_lookup(body: dict) -> Reply:
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 def test_a_tool_call_gets_values_only_for_the_tools_the_user_names(protector, stream):
     """By default no value is restored into a tool call: the agent runs `echo '<EMAIL_1>' | base64` with the
-    placeholder, and its output sent back holds no encoding of the e-mail (on main the restored e-mail came back as
-    base64 unmasked: rev21 finding 1). `restore_tool_arguments` names the tools that get values: the lookup."""
+    placeholder (on main the restored e-mail came back as base64 unmasked: rev21 finding 1). `restore_tool_arguments`
+    names the tools that get values; where the shell gets one, the base64 of it coming back is masked."""
     for allowed, restored in (([], []), (["lookup"], ["lookup"]), (["*"], ["sh", "lookup"])):
         with proxy_for(protector, _shell_then_lookup, restore_tool_arguments=allowed) as (url, upstream):
             client = openai.OpenAI(base_url=url.removesuffix("/chat/completions"), api_key=TOKEN, max_retries=0)
@@ -135,5 +135,25 @@ def test_a_tool_call_gets_values_only_for_the_tools_the_user_names(protector, st
             output = base64.b64encode(calls["sh"]["cmd"].split("'")[1].encode() + b"\n").decode()
             history += [message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": "x", "content": output}]
             client.chat.completions.create(model="m", messages=history, tools=TOOLS)
-            leaked = base64.b64encode(EMAIL.encode() + b"\n").decode()
-            assert (leaked in json.dumps(upstream.received[1])) == ("sh" in restored)
+            sent = json.dumps(upstream.received[1])  # base64 of a value is read back and masked (when restored)
+            assert EMAIL not in sent and base64.b64encode(EMAIL.encode() + b"\n").decode() not in sent
+
+
+SHELL_OUTPUTS = {
+    "base64": lambda value: base64.b64encode(value.encode() + b"\n").decode(),
+    "rev": lambda value: value[::-1],
+    "sed spaced": lambda value: "".join(char + " " for char in value),
+}
+
+
+@pytest.mark.parametrize("transform", list(SHELL_OUTPUTS))
+@pytest.mark.parametrize("value", [EMAIL, NAME, PHONE])
+def test_a_value_a_shell_transformed_is_masked_in_the_models_side_only(transform, value):
+    """The cheap transforms a hostile upstream asks a shell for are undone in text the model's side wrote (a tool's
+    output): the transformed value is masked whole; a user's own text is not read that way."""
+    output = SHELL_OUTPUTS[transform](value)
+    text = f"$ run\n{output}\nexit 0"
+    known = KnownValues([("EMAIL", EMAIL), ("REAL_NAME", NAME), ("PHONE", PHONE)])
+    [found] = known.add_occurrences(text, [], every_value=True)
+    assert text[found.start : found.end].strip() == output.strip()
+    assert known.add_occurrences(text, [], every_value=False) == []

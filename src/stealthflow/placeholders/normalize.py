@@ -15,11 +15,15 @@ no fragment of a value stays in clear.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import bisect
 import codecs
 import contextlib
 import html
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from stealthflow.resources import data_yaml
@@ -230,3 +234,48 @@ def _decode(encoded: str) -> list[tuple[str, int]] | None:
         return [(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)), 0)]
     code = int(encoded[2:], 16)
     return [(chr(code), 0)] if code <= 0x10FFFF else None
+
+
+Place = Callable[[int, int], tuple[int, int]]  # the span of a text that a span of a reading of it stands for
+# A run of characters each followed by a space: `sed 's/./& /g'` (a space of the text is then three)
+_SPACED = re.compile(r"(?:[^\n] ){4,}")
+# A base64 token of 8 characters or more, padded (`base64`, Python's `b64encode`), standing apart
+_BASE64 = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=])")
+
+
+def undone(text: str) -> Iterator[tuple[str, Place]]:
+    """Readings of a text that a program may have made from a value, each with where a span of it stands in `text`:
+    reversed (`rev`), spaced out (`sed 's/./& /g'`), its base64 tokens decoded (a span stands for its whole token).
+    The cheap transforms a hostile upstream can ask an agent's shell for (rev21 finding 1); any other transform a
+    program can make is not undone."""
+    length = len(text)
+    yield text[::-1], lambda start, end: (length - end, length - start)
+    yield from _joined(((m.start(), m.end(), m[0][::2]) for m in _SPACED.finditer(text)), step=2)
+    yield from _joined((m.start(), m.end(), _base64(m[0])) for m in _BASE64.finditer(text))
+
+
+def _base64(token: str) -> str:
+    with contextlib.suppress(binascii.Error, UnicodeDecodeError):
+        return base64.b64decode(token).decode()
+    return ""
+
+
+def _joined(pieces: Iterator[tuple[int, int, str]], step: int = 0) -> Iterator[tuple[str, Place]]:
+    """One reading of the pieces (start, end, read) of a text, a line each: a span of the reading stands for the
+    characters at `step` apart from its piece's start (`step` 0: the whole piece)."""
+    pieces = [piece for piece in pieces if piece[2]]
+    if not pieces:
+        return
+    starts, at = [], 0
+    for _, _, read in pieces:
+        starts.append(at)
+        at += len(read) + 1
+
+    def place(start: int, end: int) -> tuple[int, int]:
+        k = bisect.bisect_right(starts, start) - 1
+        first, last, _ = pieces[k]
+        if not step:
+            return first, last
+        return first + step * (start - starts[k]), first + step * (end - 1 - starts[k]) + 1
+
+    yield "\n".join(read for _, _, read in pieces), place
