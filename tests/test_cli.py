@@ -1070,6 +1070,28 @@ def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_pa
     assert remote.exit_code == 2 and "to ollama/llama3 at http://203.0.113.9:11434, which" in remote.stderr
 
 
+def test_attack_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path, monkeypatch):
+    """The llm attacker reads each post as it is (rev21 finding 6): a model off this machine is refused before any
+    call, as `anonymize` does, unless --raw-to-model, which warns; the classifier attacker alone sends nothing."""
+    from stealthflow.llm.pool import LLMPool
+
+    called = []
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: called.append(a) or pytest.fail("no model call expected"))
+    config = tmp_path / "cloud.yaml"
+    config.write_text("model:\n  model: openai/m\n  api_base: http://192.0.2.2:8000/v1\n")
+    post = tmp_path / "post.txt"
+    post.write_text("I'm Dana Kerr (dana.kerr@mailbox.org), twelve years as an ER nurse in Leeds.\n")
+    command = ["attack", str(post), "--attributes", "age", "--config", str(config)]
+    refused = runner.invoke(app, command)
+    assert refused.exit_code == 2 and called == [] and refused.stdout == ""
+    assert "the llm attacker would send each text raw" in refused.stderr and "192.0.2.2" in refused.stderr
+    assert "dana.kerr" not in refused.stderr
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("stop here")))
+    allowed = runner.invoke(app, [*command, "--raw-to-model"])
+    assert "warning: --raw-to-model: each text goes raw to openai/m" in allowed.stderr
+    assert isinstance(allowed.exception, RuntimeError)  # it went on to the model
+
+
 def test_text_on_the_command_line_is_warned_about_not_refused(tmp_path):
     """A text given as an argument is readable in /proc/PID/cmdline and kept in shell history (rev20 finding 9): one
     warning line on stderr; a file or stdin gets none; a reply to restore (placeholders only) gets none."""
