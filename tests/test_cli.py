@@ -191,6 +191,25 @@ def test_restore_says_when_the_vault_never_saw_the_session(user_home):
     assert "1 placeholder(s) have no value in session 'real' (never issued to it, or forgotten since)" in said
 
 
+def test_protect_refuses_records_keyed_by_a_value_it_finds_and_writes_nothing(user_home):
+    """rev21 finding 8: `protect -i` copied the id column into the protected rows as it was (a dataset keyed by
+    e-mail addresses kept them in the file meant for the cloud). An id holding a value detection finds is refused:
+    exit 2, its line named, not the id; nothing written. Ids without one are written as they are."""
+    keyed = user_home / "keyed.jsonl"
+    keyed.write_text(
+        '{"id": "row-1", "text": "Please reset my account."}\n'
+        '{"id": "dana.kerr@mailbox.org", "text": "Please reset my account, my email is dana.kerr@mailbox.org"}\n'
+    )
+    refused = runner.invoke(app, ["protect", "-i", "keyed.jsonl", "-o", "out.jsonl", "-s", "ids", "--rewrite", "none"])
+    said = " ".join(refused.stderr.split())
+    assert refused.exit_code == 2 and "1 record(s) refused, nothing protected: " in said
+    assert "keyed.jsonl:2: its id holds EMAIL" in said and "dana.kerr" not in refused.output
+    assert not (user_home / "out.jsonl").exists()
+    keyed.write_text('{"id": "row-1", "text": "My email is dana.kerr@mailbox.org"}\n')
+    written = runner.invoke(app, ["protect", "-i", "keyed.jsonl", "-o", "out.jsonl", "-s", "ids", "--rewrite", "none"])
+    assert written.exit_code == 0 and json.loads((user_home / "out.jsonl").read_text())["id"] == "row-1"
+
+
 def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     """`restore -i` under another session than the rows carry restores nothing: it names the rows' session (main
     said nothing about it); a forgotten value is not called "never issued" (main: "were not issued")."""
