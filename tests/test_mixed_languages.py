@@ -32,7 +32,6 @@ GERMAN = (
 UNCOVERED_TAILS = {
     "chinese": " 谢谢",
     "russian": " Спасибо!",
-    "turkish name": " Cc: Ayşe Yılmaz",
     "micrograms": " My dose is 50 μg, then 75 μg.",
 }
 COVERED_TAILS = {"none": "", "german paragraph": "\n\n" + GERMAN}
@@ -159,7 +158,7 @@ GENUINELY_FOREIGN = (
     "Xin chào, tôi tên là Hương và tôi sống ở Hà Nội.",
     "Меня зовут Алексей, я живу в Москве.",
     "我叫王小明，我住在北京。",
-    "Dziękuję bardzo!",
+    "Dziękuję bardzo, że pan się odezwał!",
 )
 
 
@@ -186,6 +185,8 @@ def test_a_name_in_letters_of_another_language_leaves_its_sentence_read_and_mask
         "Bonjour, je m'appelle Şebnem Yıldırım et j'habite à Lyon.",
         "My wife 王小明 says my order is late.",
         "My name is Алексей Смирнов, I need help with my order.",
+        "Hi, I'm Łukasz Wiśniewski. I was diagnosed with asthma last year.",  # no covered function word: as its text
+        MINE + " Cc: Ayşe Yılmaz",
     ],
 )
 def test_names_in_other_letters_leave_a_sentence_in_the_language_of_its_words(text):
