@@ -26,6 +26,7 @@ from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
+from stealthflow.placeholders.normalize import Place, decoded, undone
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -468,25 +469,34 @@ class KnownValues:
         if not automaton:  # none yet, or (not the model's text) only common values
             return spans
         kept = sorted(spans, key=lambda s: s.start)
-        starts = [s.start for s in kept]
-        found = [(last - len(found[1]) + 1, last + 1, *found) for last, found in automaton.iter(text)]
-        # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
-        for start, end, span_type, value, word_like, kind in sorted(found, key=lambda f: (f[0], -f[1])):
-            if word_like and not _word_bounded(text, start, end):
-                continue
-            if kind is PART and not (_one_word(text, start, end) and self._part_here(text, start, value, language)):
-                continue
-            if (
-                kind is not PART
-                and not every_value
-                and not self._specific_here(text, start, span_type, value, language)
-            ):
-                continue
-            at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
-            if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
-                continue
-            kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason))
-            starts.insert(at, start)
+        starts, ends = [s.start for s in kept], [s.end for s in kept]
+        for reading, place in _readings(text, every_value):
+            found = [(last - len(match[1]) + 1, last + 1, *match) for last, match in automaton.iter(reading)]
+            # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
+            for start, end, span_type, value, word_like, kind in sorted(found, key=lambda f: (f[0], -f[1])):
+                if word_like and not _word_bounded(reading, start, end):
+                    continue
+                if kind is PART and not (
+                    _one_word(reading, start, end) and self._part_here(reading, start, value, language)
+                ):
+                    continue
+                if (
+                    kind is not PART
+                    and not every_value
+                    and not self._specific_here(reading, start, span_type, value, language)
+                ):
+                    continue
+                if place is not None:
+                    start, end = place(start, end)
+                    if text[start:end] == value:  # as written: the first reading found it
+                        continue
+                low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
+                # as written it is found where nothing else is; encoded, it also takes in what detection found in it
+                # (`\u00e8re's disease` of `M\u00e9ni\u00e8re's disease`)
+                if low < high and (place is None or kept[low].start < start or kept[high - 1].end > end):
+                    continue
+                kept[low:high] = [Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason)]
+                starts[low:high], ends[low:high] = [start], [end]
         return kept
 
     def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
@@ -585,6 +595,18 @@ def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
     if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
         return False
     return any(char.isalnum() for char in text[sentence_start(text, start) : start])
+
+
+def _readings(text: str, transforms: bool) -> Iterator[tuple[str, Place | None]]:
+    """`text` as written (no place), then decoded where it holds a standard encoding (`normalize.decoded`: a tool's
+    `json.dumps` escapes, percent-encoding, HTML references), then (`transforms`: text the model's side wrote) undone
+    of the cheap transforms a shell makes (`normalize.undone`: reversed, spaced out, base64), with where in `text`."""
+    yield text, None
+    if (shadow := decoded(text)) is not None:
+        chars, offsets = shadow
+        yield chars, lambda start, end: (offsets[start], offsets[end])
+    if transforms:
+        yield from undone(text)
 
 
 def _word_like(value: str) -> bool:
