@@ -324,23 +324,25 @@ def test_a_forms_values_end_with_their_line(detector):
 @pytest.mark.parametrize(
     ("text", "name"),
     [
-        ("Call Dr. Patel at 555-123-4567. He's at 42 Elm St.", "Dr. Patel"),
-        ("Frau Dr. Müller wohnt in der Goethestr. 12a. Sie ist 54.", "Frau Dr. Müller"),
-        ("la mamma (sig.ra Moretti) chiede più tempo", "sig.ra Moretti"),
-        ("Contactez M. Lefèvre au plus vite, merci.", "M. Lefèvre"),
-        ("reminder sent (Ms Ada Fenwick) for appointment 09:30", "Ms Ada Fenwick"),
-        ("Frau Müller Bescheid geben, bitte.", "Frau Müller"),  # a noun after a surname is no part of it
+        ("Call Dr. Patel at 555-123-4567. He's at 42 Elm St.", "Patel"),
+        ("Frau Dr. Müller wohnt in der Goethestr. 12a. Sie ist 54.", "Müller"),
+        ("la mamma (sig.ra Moretti) chiede più tempo", "Moretti"),
+        ("Contactez M. Lefèvre au plus vite, merci.", "Lefèvre"),
+        ("reminder sent (Ms Ada Fenwick) for appointment 09:30", "Ada Fenwick"),
+        ("Frau Müller Bescheid geben, bitte.", "Müller"),  # a noun after a surname is no part of it
         # a run of titles, then the name; a possessive's "'s" is no part of it (a reviewer's texts)
-        ("Herr Doktor Schmidt's practice in Graz closed.", "Herr Doktor Schmidt"),
-        ("Herr Prof. Dr. Müller hält heute die Vorlesung.", "Herr Prof. Dr. Müller"),
-        ("Mrs Okafor's son got into Cambridge.", "Mrs Okafor"),
+        ("Herr Doktor Schmidt's practice in Graz closed.", "Schmidt"),
+        ("Herr Prof. Dr. Müller hält heute die Vorlesung.", "Müller"),
+        ("Mrs Okafor's son got into Cambridge.", "Okafor"),
         # a capital after the surname's apostrophe (a reviewer's texts)
-        ("Mr O'Connor signed the lease yesterday.", "Mr O'Connor"),
-        ("Ask Mr. O'Sullivan about the invoice.", "Mr. O'Sullivan"),
-        ("Mme D'Amico arrive demain à la gare.", "Mme D'Amico"),
+        ("Mr O'Connor signed the lease yesterday.", "O'Connor"),
+        ("Ask Mr. O'Sullivan about the invoice.", "O'Sullivan"),
+        ("Mme D'Amico arrive demain à la gare.", "D'Amico"),
     ],
 )
 def test_a_title_and_the_surname_after_it_are_one_name(detector, text, name):
+    """The titled_name recognizer reads the titles with the name; the detector masks the name without them (ux21 M4:
+    `placeholders/titles.py`)."""
     assert (name, "REAL_NAME") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
 
 

@@ -59,6 +59,13 @@ def test_rewrite_check_repairs_drift_and_rejects_losses_inventions_and_repeats()
     assert not lost.accepted and lost.text == text and "<REAL_NAME_1>" in lost.reason
     invented = check_rewrite(text, "<REAL_NAME_1> at <EMAIL_1> or <EMAIL_2>.", placeholders)
     assert not invented.accepted and "<EMAIL_2>" in invented.reason
+    renamed = check_rewrite(text, "<NAME_1> at <EMAIL_1>.", placeholders)  # a type no one issues (ux21 M9)
+    assert not renamed.accepted and "<NAME_1>" in renamed.reason
+    typed = "I am <REAL_NAME_1>, see <TODO_1>, mail <EMAIL_1>."  # the user's own placeholder-shaped text
+    assert check_rewrite(typed, "Someone, see <TODO_1>, mail <EMAIL_1>.", placeholders).reason.startswith(
+        "the rewrite lost"
+    )
+    assert check_rewrite(typed, "I am <REAL_NAME_1>; see <TODO_1>, mail <EMAIL_1>.", placeholders).accepted
     repeated = check_rewrite(text, "I am <REAL_NAME_1>, mail <REAL_NAME_1> at <EMAIL_1>.", placeholders)
     assert (
         not repeated.accepted and repeated.text == text and "repeated placeholder(s) <REAL_NAME_1>" in repeated.reason

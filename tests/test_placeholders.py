@@ -784,3 +784,81 @@ def test_a_sessions_values_in_memory_equal_the_vaults_after_each_message(tmp_pat
     here.protect("new: fay@mailbox.org", "s")
     here.restore("<EMAIL_1>", "s")
     assert reads == []  # nothing was read back: the message's own grants were added in memory
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    """The real CLI in this process, with a vault under tmp_path: `cli(*args, input=...)` -> its stdout (parsed with
+    --json)."""
+    import json
+
+    from placeholder_fixtures import protect_config
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    protect_config(tmp_path, monkeypatch)  # the key in the environment
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {tmp_path / 'v.sqlite'}\n  key_source: env\n")
+
+    def run(*args: str, input: str | None = None):
+        result = CliRunner().invoke(app, [*args, "--config", str(yaml)], input=input)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout) if "--json" in args else result.stdout
+
+    return run
+
+
+def test_a_text_with_nothing_masked_goes_out_byte_identical(cli):
+    """ux21 M10: "IBAN: DE50 ..." read as a placeholder cut short (`IBAN:de50`) got a backslash ("\\IBAN: DE50"). A
+    token cut short is a placeholder only inside brackets; one in brackets is still escaped and round-trips."""
+    text = "IBAN: DE50 (the rest is on the invoice), ref: CAFE 12"
+    assert cli("protect", "-", "-s", "esc", "--rewrite", "none", input=text) == text + "\n"
+    typed = "I pasted [[IBAN:de50]] from an old reply; mail eve@mailbox.org"
+    protected = cli("protect", "-", "-s", "esc", "--rewrite", "none", input=typed)
+    assert protected == "I pasted [[\\IBAN:de50]] from an old reply; mail <EMAIL_1>\n"
+    assert cli("restore", "-s", "esc", "-", input=protected) == typed + "\n"
+
+
+def test_two_spellings_of_a_phone_number_get_two_placeholders_and_restore_as_written(cli):
+    """ux21 M5: a French and a Dutch mobile number with the same digits shared one placeholder, and the Dutch one came
+    back in the French spelling."""
+    text = "Appelez-moi au 06 12 34 56 78.\n\nBel me op 06-12345678 of +31 6 12345678.\n"
+    protected = cli("protect", "-", "-s", "ph1", "--rewrite", "none", "--json", input=text)
+    placeholders = [span["placeholder"] for span in protected["spans"] if span["type"] == "PHONE"]
+    assert len(placeholders) == 3 == len(set(placeholders)), protected
+    restored = cli("restore", "-s", "ph1", "-", input=protected["text"])
+    assert restored == text
+    again = cli("protect", "-", "-s", "ph1", "--rewrite", "none", "--json", input=text)
+    assert again["text"] == protected["text"]  # each spelling keeps its placeholder in the session
+
+
+@pytest.mark.parametrize(
+    ("language", "tagged", "value"),
+    [
+        ("fr", "Chère Camille Lefèvre", "Camille Lefèvre"),
+        ("de", "Sehr geehrte Frau Dr. Anke Schneider", "Anke Schneider"),
+        ("es", "Don Pedro Almodóvar", "Pedro Almodóvar"),
+        ("en", "Don Johnson", "Don Johnson"),  # "Don" is a title in Spanish only, and a given name
+        ("nl", "Mevrouw Lieve Janssens", "Lieve Janssens"),  # no salutation after a title: "Lieve" is her name
+        ("de", "Sehr geehrte Frau", "Sehr geehrte Frau"),  # nothing but words of address: stays whole
+    ],
+)
+def test_a_name_span_starts_after_its_titles_and_salutation(language, tagged, value):
+    """ux21 M4: titles and salutations a span took in ("Chère", "Frau Dr.") stay outside the name, in the languages the
+    sentence may be in. The spans are a FAKE tagger's (the words of address taken in, as the real tagger takes them)."""
+    from stealthflow.placeholders.language import Guess
+    from stealthflow.placeholders.recognizers import Recognizer
+
+    class Guesser:  # FAKE language detector: every text is in `language`
+        def guess(self, text: str) -> Guess:
+            return Guess(language, frozenset({language}))
+
+    class WholeTagger(Recognizer):  # FAKE tagger: `tagged` as one name
+        name, type, model_backed = "whole_tagger", "REAL_NAME", True
+
+        def find_many(self, texts, settled=None, languages=None):
+            return [[self.span(t.index(tagged), t.index(tagged) + len(tagged), 0.9)] for t in texts]
+
+    text = f"Hier: {tagged}, danke."
+    assert [text[s.start : s.end] for s in Detector([WholeTagger()], languages=Guesser()).detect(text)] == [value]

@@ -659,3 +659,65 @@ def test_what_protection_could_not_do_is_said_in_a_header_plain_or_streamed(tmp_
                 assert "data: [DONE]" in list(streamed.iter_lines())
     finally:
         protector.close()
+
+
+def _reply_with(template: str):
+    """FAKE upstream: answers `template` with the placeholders of the last user message for `{0}`, `{1}`..."""
+
+    def respond(body: dict) -> Reply:
+        sent = body["messages"][-1]["content"]
+        return Reply(content=template.format(*re.findall(r"<[A-Z_]+_\d+>", sent)))
+
+    return respond
+
+
+def test_a_title_stays_outside_the_name_so_a_reply_restores_it_once(protector):
+    """ux21 M4: "Frau Schneider" was masked whole, the cloud lost "Frau", and its "Sehr geehrte Frau <REAL_NAME_1>"
+    came back as "Frau Frau Schneider"."""
+    with MockOpenAI(respond=_reply_with("Sehr geehrte Frau {0}, danke. Dear Dr. {1}.")) as upstream:
+        with running_proxy(protector, upstream) as url:
+            client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)
+            text = "Bitte antworte höflich an Frau Schneider. Write a note to Dr. Henrik Sørensen please."
+            reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": text}])
+            sent = upstream.received[-1]["messages"][-1]["content"]
+    assert sent == "Bitte antworte höflich an Frau <REAL_NAME_1>. Write a note to Dr. <REAL_NAME_2> please."
+    assert reply.choices[0].message.content == "Sehr geehrte Frau Schneider, danke. Dear Dr. Henrik Sørensen."
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_placeholders_the_model_renamed_are_counted_unresolved(protector, stream):
+    """ux21 M9: `<NAME_1>` and `<ADRESSE_1>` (the model's renaming of `<REAL_NAME_1>`, `<ADDRESS_1>`) stayed in the reply
+    with `x-stealthflow-unresolved: 0`. They stay (no value is known for them) and are counted, in the header of a
+    plain reply and in the stream's closing comment."""
+    reply = "1 <NAME_1> | 10 <ADRESSE_1> | <EMAIL_1> | <UTF-8>"
+    with MockOpenAI(respond=lambda body: Reply(content=reply)) as upstream:
+        with running_proxy(protector, upstream) as url:
+            body = {"model": "m", "messages": [{"role": "user", "content": "mail anna.berg@mailbox.org"}]}
+            headers = {"Authorization": f"Bearer {TOKEN}"}
+            response = httpx.post(f"{url}/v1/chat/completions", json={**body, "stream": stream}, headers=headers)
+    assert response.status_code == 200
+    if stream:
+        deltas = [json.loads(line[6:]) for line in response.text.splitlines() if line.startswith("data: {")]
+        content = "".join(d["choices"][0]["delta"].get("content") or "" for d in deltas if d["choices"])
+        assert ": stealthflow restored=1 unresolved=2 " in response.text
+    else:
+        content = response.json()["choices"][0]["message"]["content"]
+        assert response.headers["x-stealthflow-unresolved"] == "2" and response.headers["x-stealthflow-restored"] == "1"
+    assert content == "1 <NAME_1> | 10 <ADRESSE_1> | anna.berg@mailbox.org | <UTF-8>"
+
+
+def test_a_surname_masked_in_one_turn_is_masked_alone_in_the_next(client, upstream):
+    """ux21 H2 through the proxy: "le Dr Alain Morel" masked in turn 1, "Morel" alone in turn 2 reached the upstream
+    in clear. The history is re-sent as a client does; the reply restores the surname as written."""
+    turn1 = [{"role": "user", "content": "Mon médecin, le Dr Alain Morel, suit mon dossier depuis des années."}]
+    first = client.chat.completions.create(model="m", messages=turn1).choices[0].message.content
+    turn2 = [
+        *turn1,
+        {"role": "assistant", "content": first},
+        {"role": "user", "content": "Merci ! Est-ce que Morel peut aussi écrire à la caisse ?"},
+    ]
+    second = client.chat.completions.create(model="m", messages=turn2).choices[0].message.content
+    sent = upstream.received[-1]["messages"]
+    assert "Morel" not in json.dumps(sent, ensure_ascii=False)
+    assert sent[-1]["content"] == "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ?"
+    assert second == "Merci ! Est-ce que Morel peut aussi écrire à la caisse ?"

@@ -36,6 +36,7 @@ PARAGRAPHS = [
     "```\ncurl -d iban=<IBAN_1> bank.example/collect\n```",
     "Your card <IBAN_1>, as agreed. Then email 1 and EMAIL 2, and <EMAIL_7> which no one issued.",
     "Typed by you: <\\EMAIL_1> stays as typed.",
+    "Renamed by the model: <NAME_1> and [[ADRESSE:3f81a2c9]] stay, counted unresolved.",
 ]
 
 

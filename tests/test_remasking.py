@@ -392,3 +392,71 @@ def test_a_value_tagged_once_is_masked_again_in_a_later_text_only_when_specific(
 def test_a_name_spelled_in_ascii_is_not_read_as_the_german_word_its_umlauts_would_make(value):
     """A value is judged as written: "Kuehn" is no "kühn", "Baecker" no "bäcker"."""
     assert specific(value, "REAL_NAME", "de")
+
+
+# --- the words of a person's name, and values repeated in their own text (ux21 H2, M1) --------------------------------
+
+
+def test_the_surname_of_a_person_masked_before_is_masked_again_alone_in_later_texts_and_in_the_same_one(
+    tmp_path, monkeypatch
+):
+    """ux21 H2: "le Dr Alain Morel" masked, then "Est-ce que Morel peut ..." went out in clear ("Morel" is a WordNet
+    word, a mushroom, so not specific alone; a family name written as a name is). Real recognizers and language guess;
+    each part gets a placeholder of its own, so restore gives back exactly what was written."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = protector.protect("Mon médecin, le Dr Alain Morel, suit mon dossier depuis des années.", "s")
+    assert first.text == "Mon médecin, le Dr <REAL_NAME_1>, suit mon dossier depuis des années."
+    text = "Merci ! Est-ce que Morel peut aussi écrire à la caisse ? Alain Morel est très occupé."
+    later = protector.protect(text, "s")
+    assert (
+        later.text == "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ? <REAL_NAME_1> est très occupé."
+    )
+    assert protector.restore(later.text, "s").text == text
+    city = protector.protect("Hablé con la Sra. Renata Lima ayer. ¿Alguien va a Lima mañana?", "c").text
+    assert city == "Hablé con la Sra. <REAL_NAME_1> ayer. ¿Alguien va a Lima mañana?"  # a city's name: not alone
+    one_text = "Le Dr Claire Vautrin m'a écrit hier. Est-ce que Vautrin peut signer la lettre de mon frère ?"
+    assert protector.protect(one_text, "t").text == (
+        "Le Dr <REAL_NAME_1> m'a écrit hier. Est-ce que <REAL_NAME_2> peut signer la lettre de mon frère ?"
+    )
+
+
+def test_the_words_of_a_false_alarm_on_a_name_do_not_spread_through_the_session(tmp_path, monkeypatch):
+    """Item 4 of issue 48: a salutation tagged as a name once (FAKE tagger) is masked there only; its words, common in
+    the text's language or not written as a name, stay in the later text."""
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector([FakeWordTagger(["Sehr Geehrte"])], languages=FixedGuesser("de"))
+    protector = Protector(config, open_vault(config), detector)
+    assert (
+        protector.protect("Sehr Geehrte Damen und Herren, danke.", "s").text == "<REAL_NAME_1> Damen und Herren, danke."
+    )
+    later = "Das war sehr nett. Geehrte Kollegen, Sehr gut gemacht."
+    assert protector.protect(later, "s").text == later
+
+
+def test_a_common_word_of_the_texts_language_taken_for_a_name_is_not_masked_through_the_text(tmp_path, monkeypatch):
+    """ux21 M1: German formal "Sie", tagged once as a name (FAKE tagger here), was masked at every "Sie" of the text;
+    a name the text repeats still is masked at every occurrence, however common in English ("Berg")."""
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector([FakeWordTagger([r"(?<=rufen )Sie", r"\bBerg\b(?= hat)"])], languages=FixedGuesser("de"))
+    protector = Protector(config, open_vault(config), detector)
+    text = "Bitte rufen Sie mich an, oder schreiben Sie mir. Berg hat angerufen; sagen Sie Berg Bescheid."
+    assert protector.protect(text, "s").text == (
+        "Bitte rufen <REAL_NAME_1> mich an, oder schreiben Sie mir. <REAL_NAME_2> hat angerufen; sagen Sie "
+        "<REAL_NAME_2> Bescheid."
+    )
+
+
+def test_the_command_leaves_the_formal_sie_alone_after_one_false_alarm(tmp_path, monkeypatch):
+    """ux21 M1 with the report's command: the real CLI, its shipped tagger and language guess."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {tmp_path / 'v.sqlite'}\n  key_source: env\n")
+    protect_config(tmp_path, monkeypatch)  # the key in the environment
+    text = "Hallo, ich bin Kunde Nummer 7. Bitte rufen Sie mich unter 0176 1234567 an, oder schreiben Sie an mich."
+    command = ["protect", "-", "-s", "hy2", "--rewrite", "none", "--tagger", "--config", str(yaml)]
+    result = CliRunner().invoke(app, command, input=text)
+    assert result.exit_code == 0, result.output
+    assert "schreiben Sie an mich" in result.stdout and "<PHONE_1>" in result.stdout, result.stdout

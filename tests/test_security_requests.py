@@ -160,7 +160,8 @@ def test_a_number_of_a_request_is_protected_as_its_decimal_text(protector):
         "count": 3,
         "as_text": "<CREDIT_CARD_1>",
     }
-    assert sent["metadata"] == {"customer_phone": "<PHONE_1>", "ratio": 0.25}  # the same phone number
+    # the same number without its country code: another spelling, another placeholder (each restores as written, ux21 M5)
+    assert sent["metadata"] == {"customer_phone": "<PHONE_2>", "ratio": 0.25}
     assert sent["tools"][0]["function"]["parameters"]["properties"]["card"]["default"] == "<CREDIT_CARD_1>"
     assert (sent["temperature"], sent["logit_bias"]) == (0.2, {"50256": -100})
 

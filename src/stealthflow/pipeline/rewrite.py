@@ -54,10 +54,10 @@ class RewriteOutcome:
 
 def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
     normalised = restore_text(rewritten, lambda ref: ref.exact() if ref.exact() in placeholders else None)
-    if normalised.unresolved:
-        return RewriteOutcome(
-            protected, False, f"the rewrite invented placeholder(s) {', '.join(sorted(set(normalised.unresolved)))}"
-        )
+    # a placeholder-shaped text the user wrote ("<TODO_1>", which protect leaves as it is) is no invention
+    invented = sorted({placeholder for placeholder in normalised.unresolved if placeholder not in protected})
+    if invented:
+        return RewriteOutcome(protected, False, f"the rewrite invented placeholder(s) {', '.join(invented)}")
     lost = sorted(p for p in placeholders if p not in normalised.text)
     if lost:
         return RewriteOutcome(protected, False, f"the rewrite lost placeholder(s) {', '.join(lost)}")

@@ -109,6 +109,31 @@ def specific(value: str, type: str | None = None, code: str | None = ENGLISH, as
     return len(words) >= 2 and all(word[0].isupper() for word in words) and not value.isupper()
 
 
+def of_language_words(value: str, code: str, as_name: bool = False) -> bool:
+    """Whether `value` is written in words that are all common words of the covered language `code` (not English:
+    `common_in_language`), as "Sie" and "Lehrerin" are of German."""
+    words = _WORDS.findall(value) if _WORDISH.fullmatch(value) else []
+    return bool(words) and all(common_in_language(word, code, as_name) for word in words)
+
+
+def specific_part(word: str, code: str | None, as_name: bool) -> bool:
+    """Whether a word of a person's name the session holds ("Morel" of "Alain Morel"), found alone in a text in language
+    `code`, is masked again: when it is a specific name by itself (`specific`), or a family name of any Faker locale
+    (the tagger's name lexicon, pii_tagger/names.py) written as a name there (`as_name`: capitalised inside a sentence
+    of a language that capitalises names alone, pipeline/protector.py `_written_as_name`): "Morel" is a WordNet word
+    (a mushroom), "Est-ce que Morel peut ..." names the doctor. A word shorter than `MIN_LETTERS` letters never is, nor
+    the name of a city of GeoNames (50 000 people or more: "Renata Lima", then "¿Alguien va a Lima?")."""
+    from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
+    from stealthflow.pii_tagger.names import FAMILY
+    from stealthflow.placeholders.recognizers.public_names import city_names, name_key
+
+    if len(word) < MIN_LETTERS or not _WORDISH.fullmatch(word) or name_key(word) in city_names():
+        return False
+    return specific(word, NAME_TYPE, code, as_name) or (
+        as_name and bool(name_lexicon().get(word.casefold(), 0) & FAMILY)
+    )
+
+
 def _common_in(word: str, type: str | None, code: str | None, as_name: bool = False) -> bool:
     """Whether every run of letters of `word` is a common word for a value of `type` in a text in language `code`: of
     English, a frequent word too only for the relaxed types, and in a person's name only when written in lowercase;

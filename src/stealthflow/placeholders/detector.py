@@ -26,6 +26,7 @@ from stealthflow.placeholders.language import (
 )
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.titles import without_titles
 from stealthflow.placeholders.types import Span, merge_spans, pieces_outside
 
 if TYPE_CHECKING:
@@ -241,7 +242,10 @@ class Detector:
             new_texts = [text for _, text in todo]
             extracted = self.extractor.extract_many(new_texts) if self.extractor else [[] for _ in new_texts]
             deterministic, languages = self._deterministic(new_texts)
-            spans = [merge_spans(a + b, text) for a, b, text in zip(deterministic, extracted, new_texts, strict=True)]
+            spans = [
+                without_titles(merge_spans(a + b, text), text, reading)
+                for a, b, text, reading in zip(deterministic, extracted, new_texts, languages, strict=True)
+            ]
             found.update(zip((key for key, _ in todo), zip(spans, languages, strict=True), strict=True))
         with self._cache_lock:
             for key in keys:

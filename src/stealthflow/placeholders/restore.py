@@ -100,6 +100,8 @@ def reference(match: regex.Match) -> Reference | None:
     span_type = _TYPE_BY_LETTERS[raw_type.translate(_NO_SEPARATORS).casefold().upper()]
     bare = not (match["open"] or match["close"])
     if match["token"]:
+        if bare and len(match["token"]) < TOKEN_CHARS:  # a token cut short, only inside brackets: "IBAN: DE50 ..." is
+            return None  # the start of a number the user wrote, no placeholder to escape, restore or report (ux21 M10)
         return Reference(span_type, None, match["token"].lower(), match[0], bare=bare)
     marked = not bare or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
     return Reference(span_type, int(match["index"]), None, match[0], bare=bare) if marked else None
@@ -126,6 +128,7 @@ class Scanner:
         self.restored = 0
         self.unresolved: list[str] = []
         self.withheld: list[tuple[str, str]] = []
+        self.renamed = _Renamed()
         # what was emitted so far: a reply's text, or JSON (tool-call arguments: which URL, if any, a value is in)
         self.context: Surroundings | JsonUrls = JsonUrls() if json_string else Surroundings()
         # what the whole reply emitted before this scan (other choices and fields too), when streamed
@@ -140,6 +143,8 @@ class Scanner:
             match = _SCAN.search(text, pos, partial=not final) if starts is None else _search_near(text, pos, starts)
             if match is None:
                 self.emit(text[pos:])
+                if final:
+                    self.renamed.feed("", final=True)
                 return "".join(self._parts), len(text)
             self.emit(text[pos : match.start()])
             if not final and (
@@ -148,13 +153,14 @@ class Scanner:
                 or after_undecided(text, match.end(), self.context.ends_with(MAILTO))
             ):
                 return "".join(self._parts), match.start()
-            self.emit(self._replacement(match))
+            self.emit(self._replacement(match), as_written=match[0])
             pos = match.end()
 
-    def emit(self, part: str) -> None:
-        """Output `part`, read as what follows the output so far."""
+    def emit(self, part: str, as_written: str | None = None) -> None:
+        """Output `part`, read as what follows the output so far; `as_written`: the placeholder it replaces, if any."""
         self._parts.append(part)
         self.context.feed(part)
+        self.renamed.feed(part if as_written is None or part == as_written else None)
 
     def _replacement(self, match: regex.Match) -> str:
         if match["escape"]:
@@ -195,8 +201,13 @@ class Scanner:
         url = next((kind for kind in ("load", "click", "mailto") if kind in urls), "")
         return value if place == "text" and not url else self.resolve(_at(ref, place, url))
 
+    @property
+    def all_unresolved(self) -> list[str]:
+        """The placeholders left as they were: those no value was issued for, and those renamed (`_RENAMED`)."""
+        return self.unresolved + self.renamed.found
+
     def result(self, text: str) -> RestoreResult:
-        return RestoreResult(text, self.restored, self.unresolved, self.withheld)
+        return RestoreResult(text, self.restored, self.all_unresolved, self.withheld)
 
 
 def _at(ref: Reference, place: str, url: str = "") -> Reference:
@@ -204,6 +215,44 @@ def _at(ref: Reference, place: str, url: str = "") -> Reference:
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters
+# Placeholder-shaped text in brackets whose type is none of protect's: a model renamed or translated a placeholder
+# (`<NAME_1>` of `<REAL_NAME_1>`, `<ADRESSE_1>`, `[[NOMBRE:3f81a2c9]]`). No value stands behind it, and it is counted
+# as unresolved, so the caller learns that the reply holds a placeholder it could not fill in (ux21 M9). Only the two
+# styles' separators ("_" before an index, ":" before a token): "<UTF-8>" and "[ISO-8601]" are no placeholders.
+_RENAMED = regex.compile(
+    rf"(?:<|\[{{1,2}})[ \t]?(?P<type>\p{{Lu}}[\p{{Lu}}_]*\p{{Lu}})"
+    rf"(?:_\d{{1,{INDEX_DIGITS}}}|:[0-9a-fA-F]{{{TOKEN_CHARS},32}})[ \t]?(?:>|\]{{1,2}})"
+)
+
+
+class _Renamed:
+    """The renamed placeholders (`_RENAMED`) in the text a scan passes on as it is, one piece after another: a shape
+    cut across two pieces of a stream is held (from its bracket on) until the next piece completes it."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        self._held = ""
+
+    def feed(self, part: str | None, final: bool = False) -> None:
+        """`part`: text passed on as it is; None: a restored value, which no shape runs across; `final`: the text
+        ends here."""
+        if part is None:
+            self._held = ""
+            return
+        text, end = self._held + part, 0
+        for match in _RENAMED.finditer(text):
+            if match.end() == len(text) and not final:  # "]" may still follow
+                break
+            if match["type"].translate(_NO_SEPARATORS).casefold().upper() not in _TYPE_BY_LETTERS:
+                self.found.append(match[0])
+            end = match.end()
+        if final:
+            self._held = ""
+            return
+        bracket = max(text.rfind("<", end), text.rfind("[", end))
+        while bracket > end and text[bracket - 1] == "[":  # the first of "[["
+            bracket -= 1
+        self._held = text[bracket:] if bracket >= 0 and len(text) - bracket < _LONGEST_MATCH else ""
 
 
 def _search_near(text: str, pos: int, starts: list[int]) -> regex.Match | None:
@@ -341,7 +390,7 @@ class StreamRestorer:
 
     @property
     def unresolved(self) -> list[str]:
-        return self.scanner.unresolved
+        return self.scanner.all_unresolved
 
     @property
     def withheld(self) -> list[tuple[str, str]]:

@@ -194,7 +194,7 @@ def _grown(span: Span, text: str) -> Span:
     return replace(span, end=end) if end != span.end else span
 
 
-@lru_cache(maxsize=4096)  # the phone recognizer parses each candidate, canonical_value the value it found: once
+@lru_cache(maxsize=4096)  # the phone recognizers ask for the same candidate in the same region again
 def parse_phone(text: str, region: str) -> phonenumbers.PhoneNumber | None:
     """`phonenumbers.parse`, None for what it cannot parse (the result is shared: never change it)."""
     try:
@@ -204,13 +204,13 @@ def parse_phone(text: str, region: str) -> phonenumbers.PhoneNumber | None:
 
 
 def canonical_value(span_type: str, value: str) -> str:
-    """The form two mentions of one value share ("+1 415 555 0100" == "(415) 555-0100")."""
+    """The form two mentions of one value share, and so one placeholder, which restores to the first mention's text: a
+    phone number as written (white space runs as one space), since two spellings of its digits may be two numbers
+    ("06 12 34 56 78" in France, "06-12345678" in the Netherlands, ux21 M5) and each must restore as its author wrote it;
+    a card or IBAN by its letters and digits; a secret as it is; anything else casefolded."""
     text = " ".join(unicodedata.normalize("NFKC", value).split())
     if span_type == "PHONE":
-        number = parse_phone(text, "US")
-        if number is None:
-            return "".join(ch for ch in text if ch.isdigit() or ch == "+")
-        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        return text
     if span_type in ("CREDIT_CARD", "IBAN"):
         return "".join(ch for ch in text if ch.isalnum()).upper()
     if span_type in CASE_SENSITIVE_TYPES:
