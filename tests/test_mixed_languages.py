@@ -78,9 +78,13 @@ def test_the_tagger_reads_the_english_sentences_with_the_english_student_and_the
     protected = protector.protect(text, "s")
     tagged = {text[span.start : span.end]: span.reason for span in protected.spans if span.source == "pii_tagger"}
     assert tagged["Tesco"].endswith("tagged by pii-tagger-student")
-    assert any("Allianz" in value and reason.endswith("multilingual") for value, reason in tagged.items()), tagged
+    # the German piece goes to the multilingual student ("Allianz" after "arbeitet ... bei der" is the employer
+    # recognizer's too, whose span may win the merge)
+    assert any(value in german and reason.endswith("multilingual") for value, reason in tagged.items()), tagged
     assert [
-        value for value in ("diabetes", "Tesco", "Lukas Brandt", "Multiple Sklerose") if value in protected.text
+        value
+        for value in ("diabetes", "Tesco", "Lukas Brandt", "Multiple Sklerose", "Allianz")
+        if value in protected.text
     ] == []
     protector.close()
 
