@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fakes import FakeBackend
+from trajectory_fixtures import generate_args
 from typer.testing import CliRunner
 
 from stealthflow.attack import AttackResult, AttributeGuess, CorrectnessJudge
@@ -117,17 +118,7 @@ def three_profiles(tmp_path: Path) -> Path:
 def generate(data: Path, out: Path, *extra: str):
     """The `generate` CLI on the fake world; strict batch order (`--insight-lag 0`) unless `extra` sets the lag."""
     extra = extra if "--insight-lag" in extra else (*extra, "--insight-lag", "0")
-    args = [
-        "generate",
-        "--data",
-        str(data),
-        "--out",
-        str(out),
-        "--model",
-        "fakeworld:x",
-        "--insights-out",
-        str(out.parent / f"{out.name}-insights.json"),
-    ]
+    args = generate_args(data, out, "--model", "fakeworld:x", insights_out=out.parent / f"{out.name}-insights.json")
     return cli.invoke(app, [*args, *extra])
 
 
@@ -461,19 +452,11 @@ def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypa
             "WORLD_CALL_LOG": str(tmp_path / "killed.log"),
             "WORLD_CRASH_AFTER": str(crash_after or ""),
         }
+        options = ("--model", "fakeworld:x", *args)
         command = [
             sys.executable,
             __file__,
-            "generate",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--model",
-            "fakeworld:x",
-            "--insights-out",
-            str(out.parent / "insights.json"),
-            *args,
+            *generate_args(data, out, *options, insights_out=out.parent / "insights.json"),
         ]
         return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).returncode
 
@@ -622,18 +605,7 @@ def test_generate_on_the_embedded_model(repo, tmp_path):
     data = tmp_path / "one.jsonl"
     data.write_text((repo / "data/test.jsonl").read_text().splitlines(keepends=True)[0])
     result = cli.invoke(
-        app,
-        [
-            "generate",
-            "--data",
-            str(data),
-            "--out",
-            str(tmp_path / "run"),
-            "--config",
-            str(config),
-            "--insights-out",
-            str(tmp_path / "ins.json"),
-        ],
+        app, generate_args(data, tmp_path / "run", "--config", str(config), insights_out=tmp_path / "ins.json")
     )
     assert result.exit_code == 0, result.output
     rows = TrajectoryFile(tmp_path / "run/trajectories.jsonl").read()
