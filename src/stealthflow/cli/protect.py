@@ -219,28 +219,15 @@ class _Run:
     phrases: object = None  # how --verbose names them (`phrase_report`)
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
-        """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
-        from stealthflow.pipeline.records import protected_row
-        from stealthflow.pipeline.rewrite import rewrite_protected
+        """Rows `{id, session, vault, text, spans[, rewrite]}` (`protect_records`); warnings go to stderr."""
+        from stealthflow.pipeline.records import protect_records
         from stealthflow.placeholders.types import Level
 
-        protected = self.protector.protect_many([item.text for item in items], session)
-        vault = self.protector.vault.id
-        digest = self.protector.input_digester(session)
-        rows = [
-            protected_row(item.id, session, vault, p, digest(item.text))
-            for item, p in zip(items, protected, strict=True)
-        ]
-        if self.rewriter is not None:
-            outcomes = rewrite_protected(
-                self.rewriter,
-                [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
-                values=[p.values for p in protected],
-            )
-            for row, outcome in zip(rows, outcomes, strict=True):
-                row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
+        results = protect_records(self.protector, items, session, self.rewriter, self.rewrite)
+        for row, _, outcome in results:
+            if outcome is not None:
                 self._count(row["id"], outcome)
-        for item, row, p in zip(items, rows, protected, strict=True):
+        for item, (row, p, _) in zip(items, results, strict=True):
             self.masked.update(span.type for span in p.spans)
             if self.verbose or self.explain:
                 for span in p.spans:
@@ -261,7 +248,7 @@ class _Run:
             self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
-        return rows
+        return [row for row, _, _ in results]
 
     @staticmethod
     def _explain_samples(text_id: str, text: str, spans) -> None:
