@@ -13,6 +13,7 @@ from stealthflow.cli.app import (
     AttackersOption,
     CacheOption,
     ConfigOption,
+    InsightsOption,
     ModelOption,
     RoundsOption,
     app,
@@ -23,9 +24,10 @@ from stealthflow.cli.app import (
     progress_bar,
     reachable,
     settings_from,
+    split_names,
     user_errors,
 )
-from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
+from stealthflow.cli.generate import print_risk_report
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data.output_file import not_the_input, write_output
 

@@ -22,6 +22,7 @@ from stealthflow.cli.app import (
     progress_bar,
     reachable,
     settings_from,
+    split_names,
     user_errors,
 )
 from stealthflow.cli.source import SourceArgument, source_profiles
@@ -61,7 +62,7 @@ def attack(
     requested = [a.strip() for a in attributes.split(",")] if attributes else None
     if requested and (unknown := set(requested) - set(ATTRIBUTES)):
         fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
-    names = [n.strip() for n in attackers.split(",") if n.strip()] if attackers else default_attackers(settings)
+    names = split_names(attackers) if attackers else default_attackers(settings)
     if unknown := [n for n in names if n not in attacker_names()]:
         fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
     with user_errors():

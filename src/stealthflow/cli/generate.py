@@ -14,6 +14,7 @@ from stealthflow.cli.app import (
     AdapterOption,
     AttackersOption,
     ConfigOption,
+    InsightsOption,
     ModelOption,
     app,
     console,
@@ -21,6 +22,7 @@ from stealthflow.cli.app import (
     out,
     progress_bar,
     settings_from,
+    split_names,
     user_errors,
 )
 from stealthflow.resources import split_path
@@ -32,19 +34,6 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.llm.pool import LLMPool
     from stealthflow.workflow.runner import RunDirectory
     from stealthflow.workflow.summary import RunSummary
-
-InsightsOption = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--insights",
-        help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules",
-        dir_okay=False,
-    ),
-]
-
-
-def split_names(value: str | None) -> list[str] | None:
-    return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
 @app.command()
