@@ -673,16 +673,19 @@ def teacher_file(tmp_path, rows):
     return path
 
 
+# A teacher's rewrite of one post: its cue, what replaced it, the rewritten post.
+NURSE_REWRITE = {
+    "id": "u1#0",
+    "text": "I work as a nurse in Leeds",
+    "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
+    "explanation": '"a nurse" (occupation)',
+    "rewrite": "I work as a carer in Leeds",
+}
+
+
 def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
-    good = {
-        "id": "u1#0",
-        "text": "I work as a nurse in Leeds",
-        "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
-        "explanation": '"a nurse" (occupation)',
-        "rewrite": "I work as a carer in Leeds",
-    }
     rewrites = load_teacher_rewrites(
-        teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
+        teacher_file(tmp_path, [NURSE_REWRITE, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
     )
     assert rewrites["u1#0"].spans() == [(10, 17, "occupation")] and rewrites["u1#1"].cues == ()
     # the cue tagger learns the words the teacher changed: "nurse" of "a nurse" -> "a carer"
@@ -690,22 +693,16 @@ def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
     assert teacher_cue_examples(rewrites) == [("I work as a nurse in Leeds", [(12, 17, "occupation")]), ("Hi", [])]
     with pytest.raises(DataError, match=":1:"):
         load_teacher_rewrites(
-            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])
+            teacher_file(tmp_path, [dict(NURSE_REWRITE, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])
         )
     with pytest.raises(DataError, match=":1:"):
         load_teacher_rewrites(
-            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])])
+            teacher_file(tmp_path, [dict(NURSE_REWRITE, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])])
         )
 
 
 def test_the_cue_taggers_training_set_is_the_teachers_cues_then_the_posts_without_cues(tmp_path):
-    row = {
-        "id": "u1#0",
-        "text": "I work as a nurse in Leeds",
-        "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
-        "rewrite": "I work as a carer in Leeds",
-    }
-    teacher = teacher_file(tmp_path, [row])
+    teacher = teacher_file(tmp_path, [NURSE_REWRITE])
     negatives = tmp_path / "calm.txt"
     negatives.write_text("Lovely weather today.\n\nAnyone up for chess?\n", encoding="utf-8")
     examples, trained_on = cue_training_set([teacher], [negatives])
