@@ -104,6 +104,23 @@ def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, 
     return split_cues(tagger, posts, find_cues(tagger, posts, values)), [len(found) for found in values]
 
 
+def profile_cues(profile: Profile) -> dict[int, list[dict]]:
+    """Per post of `profile` (by index, posts with none left out), the phrases that give the author away and the
+    attribute each points to (`cues_outside_values`: `{"phrase", "attribute"}`), then how many values protect masks
+    with a placeholder were left out (`{"masked": N}`); {} when the cue tagger is not installed."""
+    try:
+        tagger = load_cue_tagger()
+    except FileNotFoundError:
+        return {}
+    found, masked = cues_outside_values(tagger, [c.text for c in profile.comments])
+    return {
+        i: [{"phrase": phrase, "attribute": attribute} for phrase, attribute in pairs]
+        + ([{"masked": masked[i]}] if masked[i] else [])
+        for i, pairs in enumerate(found)
+        if pairs or masked[i]
+    }
+
+
 def holding_values(phrases: list[str]) -> list[bool]:
     """Whether each phrase holds a value protect's detector masks (a name, an IBAN, a credential...)."""
     return [bool(found) for found in _protect_detector().detect_many(phrases)] if phrases else []
