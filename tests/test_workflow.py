@@ -577,6 +577,26 @@ def test_stealth_method_reports_risk_and_writes_nothing(tmp_path, monkeypatch):
     assert f"- {RULE}" in prompts[0]
 
 
+def test_a_run_from_settings_meters_each_role_and_refuses_an_unknown_attacker(tmp_path):
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.workflow.runner import GenerateRun, RunDirectory
+
+    settings = Settings(model={"model": "fakeworld:x"})
+    settings.workflow.insights = settings.workflow.insights.model_copy(update={"max_rules": 3})
+    run = GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "run"), InsightMemory())
+    assert run.memory.max_rules == 3 and run.learner is not None and run.steps.judge.llm is not None
+    run.steps.anonymizer.chat([{"role": "system", "content": "s"}, {"role": "user", "content": "Comments:\n\nhello"}])
+    assert run.usage.this_process().calls == 1 and run.usage.meters["anonymizer"].total().calls == 1
+    assert run.usage.meters["attacker"].total().calls == 0 and run.steps.run_id == "run"
+    settings.workflow = settings.workflow.model_copy(update={"llm_judge": False})
+    settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
+    frozen = GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "frozen"), InsightMemory())
+    assert frozen.learner is None and frozen.steps.judge.llm is None
+    settings.workflow = settings.workflow.model_copy(update={"attackers": ["psychic"]})
+    with pytest.raises(ValueError, match="psychic"):
+        GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "other"), InsightMemory())
+
+
 def test_aa_method_uses_attacker_feedback_only_and_returns_every_round():
     from stealthflow.anonymize import build_method
     from stealthflow.llm.pool import LLMPool
