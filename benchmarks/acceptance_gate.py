@@ -1,14 +1,17 @@
 """Train and evaluate the generalizer's acceptance gate (`stealthflow.anonymize.gate`) on the blind readers' verdicts.
 
-The judged pairs (`benchmarks/results/fluency_reader_seed*.jsonl`, the seed read from the file name) are split into
-their edits and labelled as `benchmarks/reader_edits.py` does (accepted: the post was judged fluent and faithful;
-rejected: it was not, and the note names the edit). Each edit is applied alone to its sentence of the original,
-as the generalizer tries a candidate, and scored: the embedded model's fluency, MiniLM nearness, edit size. The same
-edit judged by several readers (second readers, earlier versions of the same posts) counts once, labelled with the
-share of its verdicts that accepted it; an edit dropping a whole sentence is left out (the generalizer never drops
-one); an edit readers disagree on (share 0.5) is left out of the figures. `--single-edits` also rejects the one edit
-of a rewrite that made only one when its post was judged not fluent or not faithful, whatever the note names (an
-edit of a rejected rewrite with several that the note does not name stays out: the verdict may be another edit's).
+The judged pairs (`verdict_files`: every `benchmarks/results/fluency_reader_seed*.jsonl`, a first or a second reader's,
+and `rewrite_arms_seed*.jsonl`, whose lines hold two readers' verdicts; the seed read from the file name) are split
+into their edits and labelled as `benchmarks/reader_edits.py` does (accepted: the post was judged fluent and
+faithful; rejected: it was not, and the note names the edit). Each edit is applied alone to its sentence of the
+original, as the generalizer tries a candidate, and scored: the embedded model's fluency, MiniLM nearness, edit size
+(`gate.FEATURES`), and the candidate features of `benchmarks/gate_features.py`. The same edit judged several times
+(two readers, earlier versions of the same posts) is one item, labelled with the share of its verdicts that accepted
+it and weighed by their number when a gate is fitted (`--leave-one-seed-out`); an edit dropping a whole sentence is
+left out (the generalizer never drops one); an edit readers disagree on (share 0.5) is left out of the figures.
+`--single-edits` also rejects the one edit of a rewrite that made only one when its post was judged not fluent or
+not faithful, whatever the note names (an edit of a rejected rewrite with several that the note does not name stays
+out: the verdict may be another edit's).
 
 The gate is fitted on the `--train` seeds; its threshold is the best balanced accuracy of leave-one-seed-out
 predictions on those seeds only. The `--test` seeds give the figures: AUC of the gate and of the fluency score
@@ -19,11 +22,13 @@ removal floor alone, and both floors, as shipped), and the floor-accepted edits 
     python benchmarks/acceptance_gate.py --train 2 3 4 5 6 7 --test 8 9 --write \
         --out benchmarks/results/acceptance_gate.json
 
-`--leave-one-seed-out` compares the shipped gate with one refitted on every seed instead: each seed's edits are
-scored by a gate fitted on the other seeds, at the threshold with the highest recall, out of fold on those other
-seeds, whose precision with the hard floors reaches the shipped gate's on them (`matched_threshold`); the same
-held-out edits give the shipped gate's figures (`seeds_8_up`: held out from both, the shipped gate being fitted on
-seeds 2-7). `--write` then ships the gate fitted on every seed, its threshold chosen the same way on every seed.
+`--leave-one-seed-out` compares the `--baseline` gate (default: the shipped one) with gates refitted on every seed
+(`VARIANTS`: the gate's features, with the parse's, with the whole sentence's nearness too), held out one seed at a
+time from `HELD_OUT_FROM`: each fitted on every other seed, at the threshold with the highest precision, out of fold
+on those other seeds, among those accepting at least `KEEP` of the edits the baseline accepts there
+(`kept_threshold`). Per held-out seed and pooled: AUC, the share of edits accepted (with the hard floors) and the
+share of them readers judged fluent and faithful. `--write` then ships the refitted gate of the gate's own features
+(the only variant the generalizer computes), fitted on every seed, its threshold chosen the same way.
 
     python benchmarks/acceptance_gate.py --leave-one-seed-out --single-edits \
         --out benchmarks/results/acceptance_gate_loso.json
@@ -36,12 +41,14 @@ import json
 import re
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import gate_features  # noqa: E402
 from reader_edits import edits, label  # noqa: E402
 
 from stealthflow.anonymize import gate  # noqa: E402
@@ -58,18 +65,18 @@ def judged(paths: list[Path], single_edits: bool = False) -> list[dict]:
     verdicts: dict[tuple, list[int]] = defaultdict(list)
     for path in paths:
         seed = int(re.search(r"seed(\d+)", path.name).group(1))
-        seen: set[tuple[str, str]] = set()  # the same pair twice in one file is one verdict
+        seen: set[tuple[str, str, str]] = set()  # the same pair twice in one file is one verdict of each reader
         for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if (row["original"], row["rewrite"]) in seen:
-                continue
-            seen.add((row["original"], row["rewrite"]))
-            found = edits(row["original"], row["rewrite"])
-            for edit in found:
-                alone_rejected = single_edits and len(found) == 1 and not (row["fluent"] and row["faithful"])
-                verdict = "rejected" if alone_rejected else label(row, edit)
-                if edit.old and verdict is not None:  # the generalizer never inserts
-                    verdicts[seed, row["original"], edit.start, edit.old, edit.new].append(verdict == "accepted")
+            for reader, row in readings(json.loads(line)):
+                if (reader, row["original"], row["rewrite"]) in seen:
+                    continue
+                seen.add((reader, row["original"], row["rewrite"]))
+                found = edits(row["original"], row["rewrite"])
+                for edit in found:
+                    alone_rejected = single_edits and len(found) == 1 and not (row["fluent"] and row["faithful"])
+                    verdict = "rejected" if alone_rejected else label(row, edit)
+                    if edit.old and verdict is not None:  # the generalizer never inserts
+                        verdicts[seed, row["original"], edit.start, edit.old, edit.new].append(verdict == "accepted")
     items = []
     for (seed, original, start, old, new), found in verdicts.items():
         if not new and re.search(
@@ -80,8 +87,24 @@ def judged(paths: list[Path], single_edits: bool = False) -> list[dict]:
         sentence = original[first:last]
         edited = alone(sentence, start - first, old, new)
         if edited is not None and edited != sentence and edited.strip():
-            items.append({"seed": seed, "sentence": sentence, "edited": edited, "accepted": float(np.mean(found))})
+            items.append(
+                {
+                    "seed": seed,
+                    "sentence": sentence,
+                    "edited": edited,
+                    "accepted": float(np.mean(found)),
+                    "verdicts": len(found),
+                }
+            )
     return items
+
+
+def readings(row: dict) -> list[tuple[str, dict]]:
+    """(reader, verdict row) of a judged pair: a `fluency_reader` line is one reader's (its file says which), a
+    `rewrite_arms` line holds two (`reader_1`, `reader_2`), each with its own fluent, faithful and note."""
+    if "reader_1" not in row:
+        return [("", row)]
+    return [(reader, {**row, **row[reader]}) for reader in ("reader_1", "reader_2") if reader in row]
 
 
 def alone(sentence: str, start: int, old: str, new: str) -> str | None:
@@ -153,64 +176,32 @@ def figures(p: np.ndarray, threshold: float | np.ndarray, x: np.ndarray, y: np.n
     }
 
 
-def matched_threshold(
-    p: np.ndarray, good: np.ndarray, floors: np.ndarray, target: float, on: str = "precision"
-) -> float:
-    """The threshold on `p` with the highest recall among those whose precision, with the hard floors (`floors`: the
-    items that clear them), reaches `target`; with `on="recall"`, the highest precision among those whose recall
-    reaches it; the best balanced accuracy (`gate.operating_point`) when none does."""
-    best: tuple | None = None
-    for t in np.unique(p):
-        kept = (p >= t) & floors
-        if not kept.any():
-            continue
-        met, gain = (good[kept].mean(), kept[good].mean())[:: 1 if on == "precision" else -1]
-        if met >= target and (best is None or gain > best[0]):
-            best = (gain, float(t))
-    return best[1] if best else gate.operating_point(p, good)
-
-
-def reach(p: np.ndarray, threshold: float, good: np.ndarray, floors: np.ndarray) -> dict[str, float]:
-    """Precision and recall of what the gate accepts at `threshold` with the hard floors."""
-    kept = (p >= threshold) & floors
-    return {"precision": float(good[kept].mean()) if kept.any() else 0.0, "recall": float(kept[good].mean())}
-
-
-def held_out(
-    x: np.ndarray,
-    y: np.ndarray,
-    seeds: np.ndarray,
-    floors: np.ndarray,
-    shipped: gate.Gate,
-    config: gate.GateConfig,
-    on: str = "precision",
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each item's probability from a gate fitted on the other seeds, and that fold's threshold: the highest recall,
-    out of fold on the other seeds, at the precision the `shipped` gate has on them (`matched_threshold`; `on`
-    "recall": the highest precision at its recall)."""
-    p, thresholds = np.zeros(len(y)), np.zeros(len(y))
-    for seed in np.unique(seeds):
-        held, clear = seeds == seed, y != 0.5
-        inner = out_of_fold(x[~held], y[~held], seeds[~held], config)
-        rest = clear[~held]
-        good = y[~held][rest] > 0.5
-        target = reach(shipped.probability(x[~held][rest]), shipped.threshold, good, floors[~held][rest])[on]
-        thresholds[held] = matched_threshold(inner[rest], good, floors[~held][rest], target, on)
-        p[held] = gate.fit(x[~held], y[~held], config).probability(x[held])
-    return p, thresholds
+def verdict_files() -> list[Path]:
+    """Every file of blind readers' verdicts on local rewrites: both readers' `fluency_reader_seed*` files and the
+    rewrite arms read by two readers (`rewrite_arms_seed*`)."""
+    return sorted([*RESULTS.glob("fluency_reader_seed*.jsonl"), *RESULTS.glob("rewrite_arms_seed*.jsonl")])
 
 
 def load_items(cache: Path | None, single_edits: bool = False) -> list[dict]:
-    """Every judged edit (`judged`) with its features, those of an edit already in `cache` (JSON) read from it."""
-    items = judged(sorted(RESULTS.glob("fluency_reader_seed*.jsonl")), single_edits)
-    known = {}
+    """Every judged edit (`judged`) with the gate's features (`x`) and the candidate ones (`extra`:
+    `gate_features.FEATURES`), those of an edit already in `cache` (JSON) read from it."""
+    items = judged(verdict_files(), single_edits)
+    known: dict[tuple[str, str], dict] = {}
     if cache and cache.exists():
-        known = {(i["sentence"], i["edited"]): i["x"] for i in json.loads(cache.read_text(encoding="utf-8"))}
-    new = [i for i in items if (i["sentence"], i["edited"]) not in known]
-    for item, row in zip(new, score(new) if new else [], strict=True):
-        known[item["sentence"], item["edited"]] = row.tolist()
+        known = {(i["sentence"], i["edited"]): i for i in json.loads(cache.read_text(encoding="utf-8"))}
+    pairs = list(dict.fromkeys((i["sentence"], i["edited"]) for i in items))
+    lacking = [pair for pair in pairs if "x" not in known.get(pair, {})]
+    if lacking:
+        scored = score([{"sentence": sentence, "edited": edited} for sentence, edited in lacking])
+        for pair, row in zip(lacking, scored, strict=True):
+            known.setdefault(pair, {})["x"] = row.tolist()
+    lacking = [pair for pair in pairs if "extra" not in known[pair]]
+    for pair, row in zip(lacking, gate_features.rows(lacking) if lacking else [], strict=True):
+        known[pair]["extra"] = row
     for item in items:
-        item["x"] = known[item["sentence"], item["edited"]]
+        item.update(
+            x=known[item["sentence"], item["edited"]]["x"], extra=known[item["sentence"], item["edited"]]["extra"]
+        )
     if cache:
         cache.write_text(json.dumps(items), encoding="utf-8")
     return items
@@ -224,7 +215,7 @@ def split_figures(x: np.ndarray, y: np.ndarray, seeds: np.ndarray, items: list[d
     clear = y[train] != 0.5
     threshold = gate.operating_point(folds[clear], y[train][clear] > 0.5)
     fitted = gate.fit(x[train], y[train], config)
-    fitted = gate.Gate(fitted.mean, fitted.scale, fitted.weights, fitted.bias, threshold)
+    fitted = replace(fitted, threshold=threshold)
     return {
         "train_seeds": args.train,
         "test_seeds": args.test,
@@ -237,48 +228,141 @@ def split_figures(x: np.ndarray, y: np.ndarray, seeds: np.ndarray, items: list[d
     }, fitted
 
 
-def loso_figures(x: np.ndarray, y: np.ndarray, seeds: np.ndarray, items: list[dict]) -> tuple[dict, gate.Gate]:
-    """The shipped gate and one fitted on every seed, compared on the same held-out seeds (`held_out`), the refitted
-    one at the shipped gate's precision and at its recall."""
-    fluency = x[:, gate.FEATURES.index("fluency")]
-    floors = np.array([gate.clears_floors(i["sentence"], i["edited"], f) for i, f in zip(items, fluency, strict=True)])
-    config, shipped = gate.GateConfig(), gate.shipped_gate()
-    p, thresholds = held_out(x, y, seeds, floors, shipped, config)
-    _, at_recall = held_out(x, y, seeds, floors, shipped, config, "recall")
-    old = shipped.probability(x)
+#: reader seeds from here on are held out one at a time; the earlier ones are always fitted on
+HELD_OUT_FROM = 10
+#: a refitted gate's threshold keeps at least this share of the baseline gate's accepted edits (chosen out of fold)
+KEEP = 0.9
+#: the largest cost of the ship rule (benchmarks/results/acceptance_gate_refit_rule.md): the share of the baseline
+#: gate's accepted edits a refitted gate may turn away
+MOST_COST = 0.15
+#: every column of the items' rows: the gate's features, then the candidate ones
+COLUMNS = (*gate.FEATURES, *gate_features.FEATURES)
+#: the refitted gates compared: the shipped gate's features (the one `--write` ships), with what the edit's parse
+#: says, and with the whole sentence's nearness too
+VARIANTS = {
+    "refit": gate.FEATURES,
+    "refit_parse": (*gate.FEATURES, *gate_features.PARSE_FEATURES),
+    "refit_parse_sentence": COLUMNS,
+}
+
+
+def columns(x: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """The `names` columns of rows of every column (`COLUMNS`)."""
+    return x[:, [COLUMNS.index(name) for name in names]]
+
+
+def kept_threshold(p: np.ndarray, good: np.ndarray, floors: np.ndarray, least: float) -> float:
+    """The threshold on `p` with the highest precision, with the hard floors (`floors`: the items that clear them),
+    among those that accept at least `least` items (the lowest such threshold on a tie)."""
+    best: tuple[float, float] | None = None
+    for t in np.unique(p):
+        kept = (p >= t) & floors
+        if kept.sum() >= least and (best is None or good[kept].mean() > best[0]):
+            best = (float(good[kept].mean()), float(t))
+    return best[1] if best else float(p.min())
+
+
+def refitted(
+    x: np.ndarray, y: np.ndarray, counts: np.ndarray, seeds: np.ndarray, floors: np.ndarray, least: float
+) -> gate.Gate:
+    """A gate fitted on the rows `x`, each weighed by its verdicts (`counts`), its threshold chosen out of fold over
+    `seeds` (`kept_threshold`): the highest precision with the hard floors that accepts at least `least` edits."""
+    config = gate.GateConfig()
+    p = np.zeros(len(y))
+    for seed in np.unique(seeds):
+        held = seeds == seed
+        p[held] = gate.fit(x[~held], y[~held], config, counts[~held]).probability(x[held])
     clear = y != 0.5
-    target = reach(old[clear], shipped.threshold, y[clear] > 0.5, floors[clear])["precision"]
-    threshold = matched_threshold(out_of_fold(x, y, seeds, config)[clear], y[clear] > 0.5, floors[clear], target)
-    fitted = gate.fit(x, y, config)
-    fitted = gate.Gate(fitted.mean, fitted.scale, fitted.weights, fitted.bias, threshold)
-    fresh = seeds >= 8  # seeds the shipped gate was not trained on
+    threshold = kept_threshold(p[clear], y[clear] > 0.5, floors[clear], least)
+    return replace(gate.fit(x, y, config, counts), threshold=threshold)
+
+
+def arm_figures(p: np.ndarray, thresholds: float | np.ndarray, good: np.ndarray, floors: np.ndarray) -> dict:
+    """AUC, edits accepted at `thresholds` (one, or each edit's fold's) with the hard floors, their share of the
+    edits, and the share of them readers judged fluent and faithful."""
+    kept = (p >= thresholds) & floors
     return {
-        "seeds": sorted(set(seeds.tolist())),
+        "auc": round(gate.auc(p, good), 3),
+        "accepts": int(kept.sum()),
+        "accepted_share": round(float(kept.mean()), 3),
+        "precision": round(float(good[kept].mean()), 3) if kept.any() else None,
+    }
+
+
+def loso_figures(
+    x: np.ndarray, y: np.ndarray, counts: np.ndarray, seeds: np.ndarray, items: list[dict], baseline: gate.Gate
+) -> tuple[dict, dict[str, gate.Gate]]:
+    """The `baseline` gate and each refitted variant (`VARIANTS`), held out seed by seed from `HELD_OUT_FROM`: each
+    variant fitted on every other seed (`refitted`, at no fewer than `KEEP` of the edits the baseline accepts there),
+    scored on the held-out seed's edits with a majority verdict; and each variant fitted on every seed."""
+    fluency = x[:, COLUMNS.index("fluency")]
+    floors = np.array([gate.clears_floors(i["sentence"], i["edited"], f) for i, f in zip(items, fluency, strict=True)])
+    clear = y != 0.5
+    old = baseline.probability(columns(x, gate.FEATURES))
+    old_kept = (old >= baseline.threshold) & floors & clear
+    held_seeds = sorted(int(s) for s in np.unique(seeds) if s >= HELD_OUT_FROM)
+    arms = {"shipped": (old, np.full(len(y), baseline.threshold))}
+    for name, names in VARIANTS.items():
+        rows, p, thresholds = columns(x, names), np.zeros(len(y)), np.full(len(y), np.inf)
+        for seed in held_seeds:
+            held, rest = seeds == seed, seeds != seed
+            fold = refitted(rows[rest], y[rest], counts[rest], seeds[rest], floors[rest], KEEP * old_kept[rest].sum())
+            p[held], thresholds[held] = fold.probability(rows[held]), fold.threshold
+        arms[name] = (p, thresholds)
+    pooled = np.isin(seeds, held_seeds) & clear
+    summary = {
+        "seeds": sorted(int(s) for s in np.unique(seeds)),
+        "held_out_seeds": held_seeds,
         "items": len(items),
+        "verdicts": int(counts.sum()),
         "readers_disagree": int(((y > 0) & (y < 1)).sum()),
-        "shipped_threshold": round(shipped.threshold, 4),
-        "threshold": round(threshold, 4),
-        "weights": dict(zip(gate.FEATURES, np.round(fitted.weights, 3).tolist(), strict=True)),
-        "every_seed": {
-            "shipped": figures(old, shipped.threshold, x, y, items),
-            "leave_one_seed_out": figures(p, thresholds, x, y, items),
-            "leave_one_seed_out_at_shipped_recall": figures(p, at_recall, x, y, items),
+        "baseline_threshold": round(baseline.threshold, 4),
+        "keep": KEEP,
+        "pooled": {
+            "edits": int(pooled.sum()),
+            "accepted_by_readers": int((y[pooled] > 0.5).sum()),
+            **{arm: arm_figures(p[pooled], t[pooled], y[pooled] > 0.5, floors[pooled]) for arm, (p, t) in arms.items()},
         },
-        "seeds_8_up": {
-            "shipped": figures(old[fresh], shipped.threshold, x[fresh], y[fresh], chosen(items, fresh)),
-            "leave_one_seed_out": figures(p[fresh], thresholds[fresh], x[fresh], y[fresh], chosen(items, fresh)),
-            "leave_one_seed_out_at_shipped_recall": figures(
-                p[fresh], at_recall[fresh], x[fresh], y[fresh], chosen(items, fresh)
-            ),
+        "pooled_precision_at_most_cost": {
+            arm: ceiling(p[pooled], y[pooled] > 0.5, floors[pooled], (1 - MOST_COST) * old_kept[pooled].sum())
+            for arm, (p, _) in arms.items()
         },
-    }, fitted
+        "per_seed": {
+            seed: {
+                "edits": int(((seeds == seed) & clear).sum()),
+                **{arm: arm_figures(p[on], t[on], y[on] > 0.5, floors[on]) for arm, (p, t) in arms.items()},
+            }
+            for seed in held_seeds
+            for on in [(seeds == seed) & clear]
+        },
+    }
+    fitted = {
+        name: refitted(columns(x, names), y, counts, seeds, floors, KEEP * old_kept.sum())
+        for name, names in VARIANTS.items()
+    }
+    summary["fitted"] = {
+        name: {
+            "threshold": round(g.threshold, 4),
+            "weights": dict(zip(VARIANTS[name], np.round(g.weights, 3).tolist(), strict=True)),
+        }
+        for name, g in fitted.items()
+    }
+    return summary, fitted
+
+
+def ceiling(p: np.ndarray, good: np.ndarray, floors: np.ndarray, accepts: float) -> float:
+    """The precision of the `accepts` highest-scoring edits that clear the hard floors: what a threshold chosen on
+    the held-out edits themselves would reach at that many accepts (an upper bound, not a held-out figure)."""
+    order = np.argsort(-p[floors], kind="stable")
+    return round(float(good[floors][order[: int(round(accepts))]].mean()), 3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--train", type=int, nargs="+", default=[2, 3, 4, 5, 6, 7])
     parser.add_argument("--test", type=int, nargs="+", default=[8, 9])
-    parser.add_argument("--leave-one-seed-out", action="store_true", help="refit on every seed, compare held out")
+    parser.add_argument("--leave-one-seed-out", action="store_true", help="refitted gates against --baseline")
+    parser.add_argument("--baseline", type=Path, default=gate.GATE_FILE, help="the gate to compare with")
     parser.add_argument("--single-edits", action="store_true", help="a rejected rewrite's only edit is rejected")
     parser.add_argument("--features", type=Path, help="cache of the scored items (JSON; edits missing are scored)")
     parser.add_argument("--write", action="store_true", help=f"write the gate to {gate.GATE_FILE}")
@@ -289,7 +373,10 @@ def main() -> None:
     y = np.array([i["accepted"] for i in items])
     seeds = np.array([i["seed"] for i in items])
     if args.leave_one_seed_out:
-        summary, fitted = loso_figures(x, y, seeds, items)
+        counts = np.array([i["verdicts"] for i in items], dtype=float)
+        every = np.hstack([x, np.array([i["extra"] for i in items])])
+        summary, variants = loso_figures(every, y, counts, seeds, items, gate.Gate.load(args.baseline))
+        fitted = variants["refit"]  # the only variant whose features the gate computes
     else:
         summary, fitted = split_figures(x, y, seeds, items, args)
     summary["single_edits"] = args.single_edits

@@ -9,7 +9,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "acceptance_gate.p
 sys.path.insert(0, str(SCRIPT.parent))
 
 import numpy as np  # noqa: E402
-from acceptance_gate import alone, judged, matched_threshold  # noqa: E402
+from acceptance_gate import alone, judged, kept_threshold  # noqa: E402
 
 ORIGINAL = "My boyfriend is from Cabra. The rent in Dublin is mad."
 REWRITE = "My boyfriend is from my city. The rent is mad."
@@ -61,11 +61,25 @@ def test_the_one_edit_of_a_rejected_rewrite_is_rejected_whatever_the_note_names(
     assert judged([path]) == []  # by the notes alone, no edit is named
 
 
-def test_the_threshold_keeps_the_target_precision_at_the_highest_recall():
+def test_a_pair_read_by_two_readers_in_one_line_counts_as_two_verdicts(tmp_path):
+    arms = {
+        "id": 0,
+        "arms": ["A"],
+        "original": ORIGINAL,
+        "rewrite": REWRITE,
+        "reader_1": {"fluent": True, "faithful": True, "note": "fine"},
+        "reader_2": {"fluent": True, "faithful": False, "note": "'my city' hides that he is from elsewhere"},
+    }
+    items = judged([write(tmp_path / "rewrite_arms_seed16.jsonl", [arms, arms])])  # the line twice: still two
+    found = {i["edited"].strip(): (i["accepted"], i["verdicts"]) for i in items}
+    assert found == {"My boyfriend is from my city.": (0.5, 2), "The rent is mad.": (1.0, 1)}
+    assert {i["seed"] for i in items} == {16}
+
+
+def test_the_threshold_has_the_best_precision_among_those_accepting_enough():
     p = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4])
     good = np.array([True, True, False, True, False, True])
     floors = np.array([True, True, True, True, True, False])  # the last clears no hard floor: never accepted
-    assert matched_threshold(p, good, floors, 0.75) == 0.6  # 3 of 4 kept are good; at 0.5, 3 of 5
-    assert matched_threshold(p, good, floors, 1.0) == 0.8
-    assert matched_threshold(p, good, floors, 0.75, on="recall") == 0.6  # recall 3 of 4 (the last is floored)
-    assert matched_threshold(p, good, floors, 0.5, on="recall") == 0.8  # precision 1 at recall 2 of 4
+    assert kept_threshold(p, good, floors, 1) == 0.8  # 2 of 2 good (0.9 alone is as precise: the lower wins)
+    assert kept_threshold(p, good, floors, 3) == 0.6  # at least 3 kept: 3 of 4 beats 2 of 3
+    assert kept_threshold(p, good, floors, 5) == 0.4  # 5 kept only from 0.5 down; 0.4 adds a floored edit only

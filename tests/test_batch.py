@@ -195,6 +195,20 @@ def test_detect_isolates_a_failing_row_and_never_passes_its_text_on(tmp_path, ca
     assert meta["vault"] == vault.id and meta["session"] == "s" and meta["spans"][0]["type"] == "EMAIL"
 
 
+def test_detect_refuses_a_row_whose_id_holds_a_value_and_drops_the_id(tmp_path):
+    """rev21 finding 8: a job's id column went raw into its part files and its manifest's failed rows. A row whose id
+    holds a value detection finds fails with the reason, and its id is gone from what the manifest gets."""
+    settings = Settings()
+    settings.protect = _config(tmp_path, tagger=False)
+    vault = Vault(settings.protect.vault_path, _keys())
+    detect = Detect(settings, "s", str(tmp_path / "shards"), vault.id, vault.key_check(), "body")
+    ids = ["r1", "dana.kerr@mailbox.org", "in.jsonl:3"]
+    result = detect(pd.DataFrame({"_id": ids, "body": ["mail a@x.org", "my email is dana.kerr@mailbox.org", "hi"]}))
+    assert strings(result["_id"]) == ["r1", None, "in.jsonl:3"]
+    assert strings(result["body"])[1] is None and strings(result[ERROR])[0::2] == [None, None]
+    assert strings(result[ERROR])[1].startswith("its id holds EMAIL, which the output would carry as it is")
+
+
 def test_each_alone_keeps_the_batch_result_when_nothing_fails():
     calls = []
 

@@ -181,3 +181,23 @@ def test_a_rerun_protects_again_a_row_edited_since_though_the_file_kept_its_size
     assert [row["id"] for row in rows] == ["r0", "r1"] and rows[1]["text"].startswith("Mail me at [[EMAIL:")
     assert all(len(row["input"]) == 32 for row in rows)
     assert "resumed: 1 of 1" in run()  # unchanged since: resumed
+
+
+def test_a_job_keyed_by_e_mail_addresses_writes_none_of_them(cluster, tmp_path):
+    """rev21 finding 8, the real `batch protect`: rows keyed by e-mail addresses fail with the reason, and no file of
+    the output (parts, manifest) holds an address; a row keyed otherwise is protected."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    rows = [{"id": "dana.kerr@mailbox.org", "text": "Reset my account, my email is dana.kerr@mailbox.org"}]
+    rows.append({"id": "r2", "text": "Write to jo.b@mailbox.org please."})
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    command = cli_command(
+        "batch", "protect", str(source), "-o", str(out), "-s", "job", "--workers", "1", "--ray-address", cluster
+    )  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [row["id"] for row in _parts(out)] == ["r2"]
+    assert not [path for path in out.rglob("*") if path.is_file() and b"mailbox.org" in path.read_bytes()]
+    manifest = (out / "manifest.jsonl").read_text()
+    failed = [entry for line in manifest.splitlines() for entry in json.loads(line).get("failed", [])]
+    assert [(entry["id"], entry["reason"][:20]) for entry in failed] == [(None, "its id holds EMAIL, ")]
+    assert "dana.kerr" not in done.stderr + done.stdout

@@ -191,6 +191,25 @@ def test_restore_says_when_the_vault_never_saw_the_session(user_home):
     assert "1 placeholder(s) have no value in session 'real' (never issued to it, or forgotten since)" in said
 
 
+def test_protect_refuses_records_keyed_by_a_value_it_finds_and_writes_nothing(user_home):
+    """rev21 finding 8: `protect -i` copied the id column into the protected rows as it was (a dataset keyed by
+    e-mail addresses kept them in the file meant for the cloud). An id holding a value detection finds is refused:
+    exit 2, its line named, not the id; nothing written. Ids without one are written as they are."""
+    keyed = user_home / "keyed.jsonl"
+    keyed.write_text(
+        '{"id": "row-1", "text": "Please reset my account."}\n'
+        '{"id": "dana.kerr@mailbox.org", "text": "Please reset my account, my email is dana.kerr@mailbox.org"}\n'
+    )
+    refused = runner.invoke(app, ["protect", "-i", "keyed.jsonl", "-o", "out.jsonl", "-s", "ids", "--rewrite", "none"])
+    said = " ".join(refused.stderr.split())
+    assert refused.exit_code == 2 and "1 record(s) refused, nothing protected: " in said
+    assert "keyed.jsonl:2: its id holds EMAIL" in said and "dana.kerr" not in refused.output
+    assert not (user_home / "out.jsonl").exists()
+    keyed.write_text('{"id": "row-1", "text": "My email is dana.kerr@mailbox.org"}\n')
+    written = runner.invoke(app, ["protect", "-i", "keyed.jsonl", "-o", "out.jsonl", "-s", "ids", "--rewrite", "none"])
+    assert written.exit_code == 0 and json.loads((user_home / "out.jsonl").read_text())["id"] == "row-1"
+
+
 def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     """`restore -i` under another session than the rows carry restores nothing: it names the rows' session (main
     said nothing about it); a forgotten value is not called "never issued" (main: "were not issued")."""
@@ -1104,6 +1123,28 @@ def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_pa
     ollama.write_text("model:\n  model: ollama/llama3\n")
     remote = runner.invoke(app, ["anonymize", str(post), "--method", "standard", "--config", str(ollama)])
     assert remote.exit_code == 2 and "to ollama/llama3 at http://203.0.113.9:11434, which" in remote.stderr
+
+
+def test_attack_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path, monkeypatch):
+    """The llm attacker reads each post as it is (rev21 finding 6): a model off this machine is refused before any
+    call, as `anonymize` does, unless --raw-to-model, which warns; the classifier attacker alone sends nothing."""
+    from stealthflow.llm.pool import LLMPool
+
+    called = []
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: called.append(a) or pytest.fail("no model call expected"))
+    config = tmp_path / "cloud.yaml"
+    config.write_text("model:\n  model: openai/m\n  api_base: http://192.0.2.2:8000/v1\n")
+    post = tmp_path / "post.txt"
+    post.write_text("I'm Dana Kerr (dana.kerr@mailbox.org), twelve years as an ER nurse in Leeds.\n")
+    command = ["attack", str(post), "--attributes", "age", "--config", str(config)]
+    refused = runner.invoke(app, command)
+    assert refused.exit_code == 2 and called == [] and refused.stdout == ""
+    assert "the llm attacker would send each text raw" in refused.stderr and "192.0.2.2" in refused.stderr
+    assert "dana.kerr" not in refused.stderr
+    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("stop here")))
+    allowed = runner.invoke(app, [*command, "--raw-to-model"])
+    assert "warning: --raw-to-model: each text goes raw to openai/m" in allowed.stderr
+    assert isinstance(allowed.exception, RuntimeError)  # it went on to the model
 
 
 def test_text_on_the_command_line_is_warned_about_not_refused(tmp_path):

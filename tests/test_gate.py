@@ -15,6 +15,7 @@ from stealthflow.anonymize.gate import (
     GateConfig,
     auc,
     clears_floors,
+    edited_stretch,
     edited_words,
     feature_rows,
     features,
@@ -30,6 +31,12 @@ def test_the_edited_words_are_those_between_the_first_and_the_last_difference():
     assert two == ("My boyfriend is from Cabra", "Someone is from my city")  # one stretch, shared words inside it
     assert edited_words("The rent in Leeds is mad.", "The rent is mad.") == ("in Leeds", "")
     assert edited_words("Same text.", "Same text.") == ("", "")
+
+
+def test_the_edited_stretch_says_where_the_words_left_and_came_in():
+    assert edited_stretch("I grew up in Leeds.", "I grew up in my city.") == (13, 18, 13, 20)
+    assert edited_stretch("The rent in Leeds is mad.", "The rent is mad.") == (9, 17, 9, 9)  # nothing came in
+    assert edited_stretch("Same text.", "Same text.") is None
 
 
 def test_features_say_what_the_edit_did():
@@ -128,6 +135,16 @@ def test_soft_labels_count_a_split_verdict_as_half_accepted():
     x[:, 0] = [0.0, 0.0, 1.0, 1.0]
     gate = fit(x, [0.5, 0.5, 0.5, 0.5], GateConfig(l2=0.0))
     assert gate.probability(x) == pytest.approx([0.5] * 4, abs=1e-6)
+
+
+def test_a_row_with_two_verdicts_weighs_as_the_same_row_twice():
+    x, y = fake_dataset(n=400)
+    counts = np.where(np.arange(400) % 2 == 0, 2.0, 1.0)
+    twice = np.arange(400) % 2 == 0
+    weighed = fit(x, y, GateConfig(), counts=counts)
+    repeated = fit(np.vstack([x, x[twice]]), np.concatenate([y, y[twice]]), GateConfig())
+    assert weighed.probability(x[:20]) == pytest.approx(repeated.probability(x[:20]), abs=0.005)  # unweighed: 0.04 off
+    assert fit(x, y, GateConfig(), counts=np.ones(400)).weights == pytest.approx(fit(x, y, GateConfig()).weights)
 
 
 def test_auc_counts_ties_half():

@@ -397,6 +397,40 @@ def test_http_verbs_behind_the_service_token(store):
         assert rebinding.post("/memory/pack", json={"user": "ann", "query": "x"}).status_code in (400, 403, 421)
 
 
+def test_a_memory_users_values_restore_only_through_hydrate_with_its_request(store):
+    """rev21 finding 7: the page's credential (or the service token) named a memory user's vault session on the
+    service's session routes and read its values around pack -> hydrate. Those routes refuse a memory: session and
+    read nothing; /memory/hydrate with the pack's request still restores (the fake embedder of this file)."""
+    from fastapi.testclient import TestClient
+
+    from stealthflow.service import create_app
+    from stealthflow.service.page import PageLogins
+
+    logins = PageLogins()
+    app = create_app(store.protector, "t0ken", memory=store, page=logins)
+    owner = {"Authorization": "Bearer t0ken"}
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        client.post("/memory/append", headers=owner, json={"user": "ann", "text": "My email is ann.lee@mailbox.org"})
+        credential = client.post("/ui/signin", json={"token": logins.new_link()}).json()["credential"]
+        for headers in (owner, {"X-Stealthflow-Page": credential}):
+            answers = [
+                client.get("/sessions/memory:ann", headers=headers),
+                client.post("/restore", headers=headers, json={"session": "memory:ann", "text": "<EMAIL_1>"}),
+                client.post("/restore/stream?session=memory:ann", headers=headers, content=b"<EMAIL_1>"),
+                client.post("/analyze", headers=headers, json={"session": "memory:ann", "text": "hi <EMAIL_1>"}),
+                client.post("/protect", headers=headers, json={"session": "memory:ann", "text": "bob@mailbox.org"}),
+                client.delete("/sessions/memory:ann", headers=headers),
+            ]
+            assert [answer.status_code for answer in answers] == [403, 422, 403, 422, 422, 403]
+            assert not any("ann.lee" in answer.text for answer in answers)
+            assert all("/memory/hydrate" in answer.text for answer in answers)
+        packed = client.post("/memory/pack", headers=owner, json={"user": "ann", "query": "email"}).json()
+        hydrated = client.post(
+            "/memory/hydrate", headers=owner, json={"user": "ann", "text": "<EMAIL_1>", "request": packed["request"]}
+        )
+        assert hydrated.json()["text"] == "ann.lee@mailbox.org"
+
+
 def test_cli_says_on_stderr_when_a_user_has_no_memories_and_keeps_stdout_empty(tmp_path, monkeypatch):
     """`pack` and `list` for a user without memories (never had any, or forgot them all) and `pack` when none fits
     the budget: a line on stderr, nothing on stdout but the empty JSON `pack --json` promises, exit 0.

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from placeholder_fixtures import protect_config
 
+from stealthflow.config import Settings
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import Piece, UncoveredText, read, shared_guesser
@@ -31,7 +32,6 @@ GERMAN = (
 UNCOVERED_TAILS = {
     "chinese": " 谢谢",
     "russian": " Спасибо!",
-    "turkish name": " Cc: Ayşe Yılmaz",
     "micrograms": " My dose is 50 μg, then 75 μg.",
 }
 COVERED_TAILS = {"none": "", "german paragraph": "\n\n" + GERMAN}
@@ -145,6 +145,58 @@ def test_the_proxy_forwards_protected_with_a_warning_or_refuses(tmp_path, monkey
         sent = upstream.received[-1]["messages"][0]["content"]
         assert [value for value in VALUES if value in sent] == [] and sent.endswith(" 谢谢")
     protector.close()
+
+
+# rev21 finding 3: an English sentence holding a name in letters of an uncovered language, and its values
+FOREIGN_NAMES = ("Łukasz Wiśniewski", "Şebnem Yıldırım", "Nguyễn Thị Hương", "Jiří Dvořák")
+NAMED = "Hi, I'm {}, I was diagnosed with type 1 diabetes last month and I live at 14 Elm Street, Leeds LS6 2QT."
+# Sentences written for these tests in languages none of the recognizers covers: their own words hold the letters
+GENUINELY_FOREIGN = (
+    "Dzień dobry, nazywam się Anna Nowak i mieszkam w Krakowie od pięciu lat.",
+    "Děkuji, že jste mi pomohli s přihláškou, těším se na další týden.",
+    "Yarın doktora gideceğim, başım ağrıyor ve ateşim yükseldi.",
+    "Xin chào, tôi tên là Hương và tôi sống ở Hà Nội.",
+    "Меня зовут Алексей, я живу в Москве.",
+    "我叫王小明，我住在北京。",
+    "Dziękuję bardzo, że pan się odezwał!",
+)
+
+
+@pytest.mark.parametrize("name", FOREIGN_NAMES)
+def test_a_name_in_letters_of_another_language_leaves_its_sentence_read_and_masked(tmp_path, monkeypatch, name):
+    """The proxy as rev21's reproducer drove it (the shipped tagger, the echoing upstream): the name, the diagnosis and the address leave
+    as placeholders, with no warning; on letters alone the sentence was "no covered language" and went raw."""
+    protector = Protector.from_settings(Settings(protect=protect_config(tmp_path, monkeypatch, tagger=True)))
+    with MockOpenAI() as upstream:
+        config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
+        with serve(create_proxy_app(protector, config, TOKEN)) as port:
+            answer = _chat(f"http://127.0.0.1:{port}", NAMED.format(name))
+    sent = upstream.received[-1]["messages"][0]["content"]
+    assert answer.status_code == 200 and "x-stealthflow-warnings" not in answer.headers
+    assert [value for value in (name, "type 1 diabetes", "14 Elm Street") if value in sent] == []
+    protector.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My name is Łukasz Wiśniewski.",
+        "Meine Frau Kateřina Nováková arbeitet bei Siemens.",
+        "Bonjour, je m'appelle Şebnem Yıldırım et j'habite à Lyon.",
+        "My wife 王小明 says my order is late.",
+        "My name is Алексей Смирнов, I need help with my order.",
+        "Hi, I'm Łukasz Wiśniewski. I was diagnosed with asthma last year.",  # no covered function word: as its text
+        MINE + " Cc: Ayşe Yılmaz",
+    ],
+)
+def test_names_in_other_letters_leave_a_sentence_in_the_language_of_its_words(text):
+    assert read(text, shared_guesser()).unread == (0, 0)
+
+
+@pytest.mark.parametrize("sentence", GENUINELY_FOREIGN)
+def test_a_sentence_in_its_own_uncovered_language_is_still_read_by_the_structured_recognizers_only(sentence):
+    reading = read(MINE + " " + sentence, shared_guesser())
+    assert reading.unread == (1, len(sentence)) and reading.guess.language == "en"
 
 
 def test_the_service_refuses_with_422_when_asked(tmp_path, monkeypatch):

@@ -486,6 +486,41 @@ def test_treatments_and_employers_of_the_six_languages_are_masked(detector, text
 
 
 @pytest.mark.parametrize(
+    ("text", "value", "kind"),
+    [  # each in clear (recognizers only) before: conditions and kinship nouns (`conditions`, `personal_words`), words of
+        # work, a few words, a preposition (`work_words`, `work_prepositions`, `workplaces`) of data/languages/<code>.yaml
+        ("Oma Hilde hat Scharlach.", "Scharlach", "HEALTH"),
+        ("Ich arbeite seit 12 Jahren bei der Migros und bin zufrieden.", "Migros", "EMPLOYER"),
+        ("Papi Lucien a une fracture du col du fémur.", "fracture du col du fémur", "HEALTH"),
+        ("Premier jour comme infirmière à l'hôpital Necker !", "hôpital Necker", "EMPLOYER"),
+        ("La abuela Nélida tiene neumonía.", "neumonía", "HEALTH"),
+        ("Empiezo el lunes en Mercadona.", "Mercadona", "EMPLOYER"),
+        ("Il nonno ha la scarlattina.", "scarlattina", "HEALTH"),
+        ("Roberta fa l'infermiera al San Raffaele da anni.", "San Raffaele", "EMPLOYER"),
+        ("Opa Henk heeft een gebroken heup.", "gebroken heup", "HEALTH"),
+        ("Ik werk al 9 jaar bij PostNL als sorteerder.", "PostNL", "EMPLOYER"),
+        ("A avó tem hérnia de disco.", "hérnia de disco", "HEALTH"),
+        ("Sou caixa no Continente há dois anos.", "Continente", "EMPLOYER"),
+    ],
+)
+def test_conditions_of_kin_and_employers_after_a_word_of_work_are_masked(detector, text, value, kind):
+    assert (value, kind) in _found(detector, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mein Kollege sagt, dass sie bei der Post mehr zahlen.",  # a colleague is no word of work
+        "Der Arzt hat heute Dienst.",  # a word of work without a preposition and a name
+        "Scharlach ist eine Kinderkrankheit.",  # a condition about no one
+        "Il mio collega dice che alla Barilla pagano meglio.",
+    ],
+)
+def test_no_employer_or_condition_without_its_cue(detector, text):
+    assert [kind for _, kind in _found(detector, text) if kind in ("EMPLOYER", "HEALTH")] == []
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Ich bin total müde heute, die Woche war einfach zu lang.",  # a cue with no name after it
@@ -574,8 +609,40 @@ def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.Co
         (SPANISH, "Hola, soy <REAL_NAME_1>, trabajo en <EMPLOYER_1> y vivo en <ADDRESS_1>. Tengo <HEALTH_1>.", "es"),
         # issue 48: the tagger's span ran into the next word's elided pronoun ("mon <HEALTH_1>'aggrave")
         ("Mon médecin dit que mon asthme s'aggrave.", "Mon médecin dit que mon <HEALTH_1> s'aggrave.", "fr"),
+        # a word of work, a condition of kin, debt after its amount (data/languages/<code>.yaml, cued_identifiers.yaml);
+        # the tagger's HEALTH span takes the article before the condition ("une", "een")
+        (
+            "Ich arbeite seit 12 Jahren bei der Migros. Oma hat Scharlach. Ich habe 23.700 € Schulden.",
+            "Ich arbeite seit 12 Jahren bei der <EMPLOYER_1>. Oma hat <HEALTH_1>. Ich habe <FINANCE_1> Schulden.",
+            "de",
+        ),
+        (
+            "Je suis infirmière à l'hôpital Necker. Papi a une fracture du poignet. J'ai 8 000 € de dettes.",
+            "Je suis infirmière à l'<EMPLOYER_1>. Papi a <HEALTH_1>. J'ai <FINANCE_1> de dettes.",
+            "fr",
+        ),
+        (
+            "Empiezo el lunes en Mercadona. La abuela tiene neumonía. Tengo 4.200 € de deuda.",
+            "Empiezo el lunes en <EMPLOYER_1>. La abuela tiene <HEALTH_1>. Tengo <FINANCE_1> de deuda.",
+            "es",
+        ),
+        (
+            "Lavoro da sei anni alla Barilla. Il nonno ha la scarlattina. Ho 9.000 € di debito.",
+            "Lavoro da sei anni alla <EMPLOYER_1>. Il nonno ha la <HEALTH_1>. Ho <FINANCE_1> di debito.",
+            "it",
+        ),
+        (
+            "Ik werk al 9 jaar bij PostNL. Opa heeft een longontsteking. Ik heb € 27.800 studieschuld.",
+            "Ik werk al 9 jaar bij <EMPLOYER_1>. Opa heeft <HEALTH_1>. Ik heb <FINANCE_1> studieschuld.",
+            "nl",
+        ),
+        (
+            "Sou caixa no Continente. A avó tem hérnia de disco. Tenho 7.500 € de dívida.",
+            "Sou caixa no <EMPLOYER_1>. A avó tem <HEALTH_1>. Tenho <FINANCE_1> de dívida.",
+            "pt",
+        ),
     ],
-    ids=["de", "fr", "es", "fr-elision"],
+    ids=["de", "fr", "es", "fr-elision", "de-work", "fr-work", "es-work", "it-work", "nl-work", "pt-work"],
 )
 def test_the_issues_sentences_through_the_protect_command(tmp_path, text, protected, language):
     """The real command, with the tagger on as users have it: every value masked, every clause kept."""

@@ -239,8 +239,9 @@ def test_no_token_or_a_wrong_one_is_refused(server):
 
 
 def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credential(server, tmp_path):
-    """The placeholder table (raw values, from GET /sessions) never reaches the profile's disk cache, and a
-    server on another local port that the signed-in browser visits gets nothing that opens this one."""
+    """The placeholder table (raw values, from GET /sessions) and the post typed into #post (rev21 finding 5:
+    Chromium's session-restore files kept it, in UTF-16) never reach the profile's disk, and a server on another local
+    port that the signed-in browser visits gets nothing that opens this one."""
     import http.server
     import threading
 
@@ -248,6 +249,7 @@ def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credenti
 
     base, logins = server
     value = "margaret.okafor@posteo.de"
+    typed = "zelda.quintero-fahy@posteo.de"
     heard = []
 
     class OtherLocalServer(http.server.BaseHTTPRequestHandler):
@@ -276,14 +278,25 @@ def test_the_browser_keeps_no_value_on_disk_and_tells_no_other_port_the_credenti
         )
         driver.refresh()  # the page loads its session's table: GET /sessions/{session}
         wait.until(lambda d: value in d.find_element(By.ID, "placeholders").text)
+        driver.find_element(By.ID, "post").send_keys(f"Reach me at {typed} or +44 7700 183 442.")
+        driver.find_element(By.ID, "check").click()
+        wait.until(lambda d: d.find_element(By.ID, "status").text.startswith(("Checked", "Not checked")))
+        time.sleep(3)  # Chromium sends a page's form state to the browser process a while after a change
         driver.get(f"http://127.0.0.1:{other.server_port}/")  # later, some other local web app
         wait.until(lambda d: "another local app" in d.page_source)
     finally:
         driver.quit()
         other.shutdown()
     time.sleep(1)  # the browser's processes have written what they keep
-    cached = [path for path in profile.rglob("*") if path.is_file() and value.encode() in path.read_bytes()]
-    assert not cached
+    kept = [
+        (path.relative_to(profile), raw)
+        for path in profile.rglob("*")
+        if path.is_file()
+        for raw in (value, typed)
+        for encoding in ("utf-8", "utf-16-le", "utf-16-be")
+        if raw.encode(encoding) in path.read_bytes()
+    ]
+    assert kept == []
     assert heard and not any("cookie" in {k.lower() for k in headers} for headers in heard)
     said = {v for headers in heard for v in headers.values()}
     for credential in said:  # whatever the other port heard opens nothing here

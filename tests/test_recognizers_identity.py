@@ -121,6 +121,11 @@ def test_a_passports_machine_readable_zone_is_found_without_a_cue():
         ('<span class="author">posted by&nbsp;<b>sparrowhawk_22</b></span>', "sparrowhawk_22"),
         ("[22:10] javi_rm: quién viene mañana?", "javi_rm"),  # a chat log's speaker
         ('109.150.33.71 - dmorales [02/Jun/2024:18:44:10 +0000] "GET / HTTP/1.1"', "dmorales"),  # an access log
+        ("Ticket 3321: l'utente lrossi non riesce ad accedere", "lrossi"),  # a lowercase word no language uses
+        ("Melding 20931: gebruiker pvdberg kan niet inloggen", "pvdberg"),
+        ('Zitat von schrauber_kalle: "Login für den Server"', "schrauber_kalle"),  # a quote's author
+        ("citação de churrasqueiro_rs: entra com root", "churrasqueiro_rs"),
+        ("systemd-logind[402]: New session 12 of user fcolombo.", "fcolombo"),
     ],
 )
 def test_a_user_name_after_its_cue_is_found(text, value):
@@ -155,6 +160,8 @@ def test_no_user_name_without_a_cue_or_for_a_common_or_generic_word(text):
         "slack: v2_beta",
         "We need to handle 2FA",
         "Nutzer 2FA aktivieren",  # no small letter: a code
+        "der Nutzer Klaus hat geschrieben",  # a capitalised word right after the label: a name, the tagger's
+        "el usuario nuevo no puede entrar",  # a frequent word right after the label
         "Kennung: ABC-123",
         "user 12345 reported",  # a record's number
         "Login: fehlgeschlagen",  # frequent words of the label's language

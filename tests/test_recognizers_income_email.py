@@ -43,14 +43,14 @@ def test_the_writers_income_after_its_cue_is_found(text, value):
     "text",
     [
         "The flat costs 58,000 a year",  # a price
-        "His salary is 58,000 a year",  # someone else's pay
-        "Mein Bruder verdient 4.200 Euro",
-        "Elle gagne 2500 € par mois",
+        "His salary is 58,000 a year",  # someone else's pay, no currency
+        "Mein Bruder verdient 4.200",
+        "Die Miete in Basel: CHF 1.450",  # a price: rent is no word of pay
         "gano 1500 seguidores",  # no amount of money
         "I make 3, 4 times a week",
         "my salary is fine",
     ],
-    ids=["price", "his", "de-brother", "fr-she", "followers", "count", "no-amount"],
+    ids=["price", "his", "de-brother", "de-rent", "followers", "count", "no-amount"],
 )
 def test_no_income_for_a_price_someone_elses_pay_or_a_count(text):
     assert _values(IncomeRecognizer(), text) == []
@@ -64,12 +64,50 @@ def test_no_income_for_a_price_someone_elses_pay_or_a_count(text):
         ("making $32/hour", "$32/hour"),
         ("take home 3100 euros", "3100 euros"),
         ("My sister Ann earns $60,000 a year.", "$60,000"),
+        ("Mein Bruder verdient 4.200 Euro", "4.200 Euro"),
+        ("Elle gagne 2500 € par mois", "2500 €"),
+        ("Ho un debito di 18.000 € con Findomestic", "18.000 €"),
+        ("o Guto tá devendo R$ 8 mil no cartão", "R$ 8 mil"),
+        ("Servus, Gehalt 3.200 brutto.", "3.200"),
+        ("Sem werkt bij ASML, salaris 4.800 bruto", "4.800"),
     ],
-    ids=["salary-at", "bonus-of", "per-hour", "take-home", "sister"],
+    ids=[
+        "salary-at",
+        "bonus-of",
+        "per-hour",
+        "take-home",
+        "sister",
+        "de-brother",
+        "fr-she",
+        "it-debt",
+        "pt-owes",
+        "de-gross",
+        "nl-gross",
+    ],
 )
 def test_an_amount_with_its_currency_a_few_words_after_a_word_of_pay_is_found(text, value):
-    """The pay words of data/cued_identifiers.yaml (`pay_words`): any person's, the amount with its currency."""
+    """The pay words of data/cued_identifiers.yaml (`pay_words`, per language): any person's, the amount with its
+    currency or followed by gross or net (`net_gross`)."""
     assert _values(IncomeRecognizer(), text) == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Hab nach der Scheidung 23.700 € Schulden.", "23.700 €"),
+        ("J'ai 8 000 € de crédit conso à rembourser.", "8 000 €"),
+        ("Ik heb nog € 27.800 studieschuld bij DUO.", "€ 27.800"),
+        ("tengo 4.200 € de deuda en la tarjeta", "4.200 €"),
+    ],
+    ids=["de", "fr", "nl", "es"],
+)
+def test_an_amount_with_its_currency_before_a_word_of_debt_or_pay_is_found(text, value):
+    """`after_amount` of data/cued_identifiers.yaml, maybe one of `amount_joins` between."""
+    assert _values(IncomeRecognizer(), text) == [value]
+
+
+def test_an_amount_before_a_word_that_is_no_money_of_anyones_is_not_found():
+    assert _values(IncomeRecognizer(), "Das Ticket kostet 45 € Eintritt, 12 € Garderobe.") == []
 
 
 @pytest.mark.parametrize(

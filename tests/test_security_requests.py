@@ -53,7 +53,7 @@ def test_a_value_the_upstream_put_in_a_tool_call_key_leaves_as_a_placeholder_nex
         arguments = json.dumps({key: "primary"}) if shape == "key" else '{"to": "%s", "to": "x"}' % key
         return Reply(tool_calls=[ToolCall("lookup", arguments)])
 
-    with proxy_for(protector, hostile) as (url, upstream):
+    with proxy_for(protector, hostile, restore_tool_arguments=["lookup"]) as (url, upstream):
         history = [{"role": "user", "content": f"Please check my account, email {EMAIL}"}]
         message = post(url, {"messages": history}).json()["choices"][0]["message"]
         arguments = message["tool_calls"][0]["function"]["arguments"]

@@ -174,14 +174,15 @@ def test_secrets_of_the_request_restore_in_text_but_not_in_urls_or_tool_calls(pr
             tool_calls=[ToolCall("login", json.dumps({"user": email, "password": password}))],
         )
 
-    with proxy_for(protector, replies) as (url, _):
+    with proxy_for(protector, replies, restore_tool_arguments=["login"]) as (url, _):
         reply, counts = chat(url, PERSONAL_TEXT, stream)
     assert reply["content"].startswith("Your password is hunter2!. [reset](https://x.example/r?p=<PASSWORD_")
     assert reply["content"].endswith("mail: anna.berg@mailbox.org")
     arguments = json.loads(reply["arguments"][0])
     assert arguments["user"] == "anna.berg@mailbox.org" and arguments["password"].startswith("<PASSWORD_")
     assert counts["withheld"] == 2
-    with proxy_for(protector, replies, restore_secrets_in_urls_and_tools=True) as (url, _):
+    allowed = {"restore_secrets_in_urls_and_tools": True, "restore_tool_arguments": ["login"]}
+    with proxy_for(protector, replies, **allowed) as (url, _):
         reply, counts = chat(url, PERSONAL_TEXT, stream)
     assert (
         "p=hunter2!)" in reply["content"]

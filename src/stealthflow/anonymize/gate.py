@@ -73,9 +73,10 @@ class GateConfig:
     steps: int = 50
 
 
-def edited_words(sentence: str, edited: str) -> tuple[str, str]:
-    """(the words of `sentence` that left, the words put in their place), from the first token that differs to
-    the last; ("", "") for identical texts."""
+def edited_stretch(sentence: str, edited: str) -> tuple[int, int, int, int] | None:
+    """Where the edit is, in characters: (start, end) of the words of `sentence` that left and (start, end) of the
+    words put in their place in `edited`, from the first token that differs to the last (an empty stretch where
+    nothing left or nothing came in); None for identical texts."""
     a = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(sentence)]
     b = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(edited)]
     changes = [
@@ -84,11 +85,25 @@ def edited_words(sentence: str, edited: str) -> tuple[str, str]:
         if op[0] != "equal"
     ]
     if not changes:
-        return "", ""
+        return None
     i1, i2, j1, j2 = changes[0][1], changes[-1][2], changes[0][3], changes[-1][4]
-    old = sentence[a[i1][1] : a[i2 - 1][2]] if i2 > i1 else ""
-    new = edited[b[j1][1] : b[j2 - 1][2]] if j2 > j1 else ""
-    return old, new
+
+    def stretch(tokens: list, first: int, last: int, text: str) -> tuple[int, int]:
+        if last > first:
+            return tokens[first][1], tokens[last - 1][2]
+        at = tokens[first][1] if first < len(tokens) else len(text)
+        return at, at
+
+    return (*stretch(a, i1, i2, sentence), *stretch(b, j1, j2, edited))
+
+
+def edited_words(sentence: str, edited: str) -> tuple[str, str]:
+    """(the words of `sentence` that left, the words put in their place), from the first token that differs to
+    the last; ("", "") for identical texts."""
+    where = edited_stretch(sentence, edited)
+    if where is None:
+        return "", ""
+    return sentence[where[0] : where[1]], edited[where[2] : where[3]]
 
 
 def _ends_on_function_word(text: str) -> bool:
@@ -250,12 +265,18 @@ def shipped_gate() -> Gate:
     return Gate.load(GATE_FILE)
 
 
-def fit(rows: Sequence[Sequence[float]], labels: Sequence[float], config: GateConfig = GateConfig()) -> Gate:
+def fit(
+    rows: Sequence[Sequence[float]],
+    labels: Sequence[float],
+    config: GateConfig = GateConfig(),
+    counts: Sequence[float] | None = None,
+) -> Gate:
     """A logistic regression of `labels` (the share of readers who judged the edit fluent and faithful, 0..1) on
-    `rows`, by Newton's method with an L2 penalty on the standardised weights; threshold 0.5 (`operating_point`
-    chooses one)."""
+    `rows`, each row weighed by its number of verdicts (`counts`, default 1), by Newton's method with an L2 penalty
+    on the standardised weights; threshold 0.5 (`operating_point` chooses one)."""
     x = np.asarray(rows, dtype=float)
     y = np.asarray(labels, dtype=float)
+    w = np.ones(len(y)) if counts is None else np.asarray(counts, dtype=float)
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
@@ -264,8 +285,8 @@ def fit(rows: Sequence[Sequence[float]], labels: Sequence[float], config: GateCo
     penalty[-1] = 0.0  # the bias is not shrunk
     for _ in range(config.steps):
         p = 1.0 / (1.0 + np.exp(-(z @ theta)))
-        gradient = z.T @ (p - y) + penalty * theta
-        hessian = (z * (p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(theta))
+        gradient = z.T @ (w * (p - y)) + penalty * theta
+        hessian = (z * (w * p * (1 - p))[:, None]).T @ z + np.diag(penalty) + 1e-9 * np.eye(len(theta))
         step = np.linalg.solve(hessian, gradient)
         theta -= step
         if np.abs(step).max() < 1e-8:

@@ -98,9 +98,9 @@ OFFLINE_METHODS = frozenset({"ner-mask"})  # methods that never call `settings.m
 def sends_raw_text(name: str, settings: Settings) -> bool:
     """Whether method `name` sends each text as it is (credentials, e-mails and all) to an API endpoint not on this
     machine: every method but an offline one calls `settings.model` with the raw post (only its output is masked)."""
-    from stealthflow.llm.registry import served_by_litellm
+    from stealthflow.llm.registry import off_machine
 
-    return name not in OFFLINE_METHODS and served_by_litellm(settings.model) and not settings.model.is_local()
+    return name not in OFFLINE_METHODS and off_machine(settings.model)
 
 
 def build_method(name: str, settings: Settings, pool: LLMPool, options: dict[str, Any] | None = None) -> Method:

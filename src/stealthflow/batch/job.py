@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block, row_id
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
-from stealthflow.batch.workers import ERROR, META, Detect, Rewrite, no_text
+from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_inside
@@ -355,11 +355,14 @@ def write_block(
     lines, failures, not_protected = [], [], 0
     for row in sorted(rows, key=lambda r: r["_row"]):
         if isinstance(row[ERROR], str):
-            failures.append({"id": row["_id"], "row": row["_row"], "block": block.id, "reason": row[ERROR]})
+            refused = not isinstance(row[ID], str)  # an id that holds a value (`Detect`): not written
+            failures.append(
+                {"id": None if refused else row[ID], "row": row["_row"], "block": block.id, "reason": row[ERROR]}
+            )
             continue
         meta = json.loads(row[META])
         first = {
-            "id": row["_id"],
+            "id": row[ID],
             "session": meta.pop("session"),
             "vault": meta.pop("vault"),
             "text": row[job.text_column],
@@ -400,11 +403,11 @@ def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tup
                     "_block": block.id,
                     "_row": row.row,
                     "_rows": len(found),
-                    "_id": row_id(data, id_column, block, row.row),
+                    ID: row_id(data, id_column, block, row.row),
                     text_column: text,
                     "_keep": json.dumps({name: data.get(name) for name in keep}, ensure_ascii=False, default=str),
                     ERROR: error or None,
                 }
             )
-    columns = ["_block", "_row", "_rows", "_id", text_column, "_keep", ERROR]
+    columns = ["_block", "_row", "_rows", ID, text_column, "_keep", ERROR]
     return pd.DataFrame(rows, columns=columns)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from stealthflow.data import DataError
-from stealthflow.pipeline.records import has_lone_surrogate, protected_row
+from stealthflow.pipeline.records import has_lone_surrogate, protected_row, refused_ids
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.vault import VaultTampered
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from stealthflow.config import Settings
 
-META, ERROR = "stealthflow", "stealthflow_error"
+META, ERROR, ID = "stealthflow", "stealthflow_error", "_id"  # ID: a batch job's row id column
 log = logging.getLogger("stealthflow.batch")
 T = TypeVar("T")
 R = TypeVar("R")
@@ -103,6 +103,11 @@ class Detect:
                 errors[at] = no_text(self.text_column)
             elif errors[at] is None and has_lone_surrogate(text):
                 errors[at] = "the text holds a lone surrogate (invalid Unicode)"
+        ids = batch[ID].tolist() if ID in batch else None  # a batch job's rows: ids that hold a value are refused
+        if ids is not None:
+            for at, why in enumerate(refused_ids(self.protector.detector, [str(id) for id in ids])):
+                if why:
+                    errors[at], ids[at] = errors[at] or why, None  # nor is the id named in the manifest
         todo = [at for at, error in enumerate(errors) if error is None]
         results = each_alone(lambda ats: self.protector.protect_many([texts[at] for at in ats], self.session), todo)
         metas: list[str | None] = [None] * len(texts)
@@ -116,7 +121,7 @@ class Detect:
             out[at] = row.pop("text")
             del row["id"]
             metas[at] = json.dumps(row, ensure_ascii=False)
-        return batch.assign(**{self.text_column: out, META: metas, ERROR: errors})
+        return batch.assign(**{self.text_column: out, META: metas, ERROR: errors}, **({ID: ids} if ids else {}))
 
     def __del__(self) -> None:
         protector = getattr(self, "protector", None)

@@ -15,6 +15,7 @@ from stealthflow.cli.app import (
     ConfigOption,
     InsightsOption,
     ModelOption,
+    RawToModelOption,
     RoundsOption,
     app,
     console,
@@ -23,6 +24,7 @@ from stealthflow.cli.app import (
     phrase_report,
     progress_bar,
     reachable,
+    refuse_or_warn_raw,
     settings_from,
     split_names,
     user_errors,
@@ -80,13 +82,7 @@ def anonymize(
             "(fewer cues left, but posts may lose their point)",
         ),
     ] = False,
-    raw_to_model: Annotated[
-        bool,
-        typer.Option(
-            "--raw-to-model",
-            help="allow sending each text raw (credentials and e-mails included) to a --model not on this machine",
-        ),
-    ] = False,
+    raw_to_model: RawToModelOption = False,
     allow_unchanged: Annotated[
         bool,
         typer.Option(
@@ -114,7 +110,8 @@ def anonymize(
     if remove_sentences and method != "local":
         fail(f"--remove-sentences is for --method local, not {method}")
     if sends_raw_text(method, settings):
-        _refuse_or_warn_raw(method, settings.model, raw_to_model)
+        instead = f"use `stealthflow protect --rewrite {method}` (placeholders go first), a local model"
+        refuse_or_warn_raw(f"--method {method}", settings.model, raw_to_model, instead)
     with user_errors():
         input_source, profiles = source_profiles(source)
         not_the_input(output, input_source.path)
@@ -188,23 +185,6 @@ def anonymize(
             f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): '
             f"{_remedy(unprotected, method)}. --allow-unchanged makes this exit 0; it still prints none of them"
         )
-
-
-def _refuse_or_warn_raw(method: str, model, allowed: bool) -> None:
-    """Before any model call: a model not on this machine would get each text raw. Refused unless `allowed`; said
-    either way."""
-    where = model.where()
-    if not allowed:
-        fail(
-            f"--method {method} would send each text raw (credentials, e-mails and phones included) to {where}, which"
-            " is not on this machine: use `stealthflow protect --rewrite " + method + "` (placeholders go first), a"
-            " local model, or --raw-to-model to send the raw texts anyway"
-        )
-    console.print(
-        f"[yellow]warning:[/] --raw-to-model: each text goes raw to {escape(where)}, which is not on this machine",
-        highlight=False,
-        soft_wrap=True,
-    )
 
 
 def _remedy(unprotected: list, method: str) -> str:

@@ -333,6 +333,31 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+RawToModelOption = Annotated[
+    bool,
+    typer.Option(
+        "--raw-to-model",
+        help="allow sending each text raw (credentials and e-mails included) to a model not on this machine",
+    ),
+]
+
+
+def refuse_or_warn_raw(what: str, model: "ModelConfig", allowed: bool, instead: str) -> None:
+    """Before any call to `model`: `what` would send each text raw to it and it is not on this machine
+    (`llm.registry.off_machine`). Refused unless `allowed` (--raw-to-model), naming `instead`; said either way."""
+    where = model.where()
+    if not allowed:
+        fail(
+            f"{what} would send each text raw (credentials, e-mails and phones included) to {where}, which is not on"
+            f" this machine: {instead}, or --raw-to-model to send the raw texts anyway"
+        )
+    console.print(
+        f"[yellow]warning:[/] --raw-to-model: each text goes raw to {escape(where)}, which is not on this machine",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
 def recipe_overrides(items: list[str] | None) -> dict:
     """`--set KEY=VALUE` options as recipe overrides (values read as YAML: numbers, lists...)."""
     import yaml

@@ -15,12 +15,14 @@ from stealthflow.cli.app import (
     CacheOption,
     ConfigOption,
     ModelOption,
+    RawToModelOption,
     app,
     attackers_option,
     fail,
     out,
     progress_bar,
     reachable,
+    refuse_or_warn_raw,
     settings_from,
     split_names,
     user_errors,
@@ -54,11 +56,15 @@ def attack(
     model: ModelOption = None,
     adapter: AdapterOption = None,
     cache: CacheOption = None,
+    raw_to_model: RawToModelOption = False,
 ) -> None:
-    """Infer personal attributes of each profile and print the guesses with their certainty."""
+    """Infer personal attributes of each profile and print the guesses with their certainty.
+
+    The llm attacker sends each text as it is: a model not on this machine is refused unless --raw-to-model."""
     from stealthflow.anonymize.cues import profile_cues
     from stealthflow.attack.registry import attacker_names, build_attackers, default_attackers
     from stealthflow.attack.strength import described_verdicts
+    from stealthflow.llm.registry import off_machine
 
     settings = settings_from(config, model, adapter)
     requested = [a.strip() for a in attributes.split(",")] if attributes else None
@@ -67,6 +73,9 @@ def attack(
     names = split_names(attackers) if attackers else default_attackers(settings)
     if unknown := [n for n in names if n not in attacker_names()]:
         fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
+    if "llm" in names and off_machine(settings.attacker_model()):
+        instead = "attack the protected text (`stealthflow protect` first), a local model or --attackers classifier"
+        refuse_or_warn_raw("the llm attacker", settings.attacker_model(), raw_to_model, instead)
     with user_errors():
         input_source, profiles = source_profiles(source)
         not_the_input(output, input_source.path)

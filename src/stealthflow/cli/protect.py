@@ -370,8 +370,11 @@ def _protect_records(
 ) -> None:
     """Each record's row, appended to `output` (or stdout) as it is protected; a record whose row `output` already
     holds (`finished`: this session's rows there, `finished_rows`) for the same text is skipped (`resume`)."""
-    from stealthflow.pipeline.records import resume
+    from stealthflow.pipeline.records import refused_ids, resume
 
+    reasons = refused_ids(run.protector.detector, [record.id for record in records])
+    if refused := [f"{record.where}: {why}" for record, why in zip(records, reasons, strict=True) if why]:
+        fail(f"{len(refused)} record(s) refused, nothing protected: {refused[0]}")
     to_file = output not in (None, "-")
     done = set()
     if finished:

@@ -81,6 +81,11 @@ def _load_plugins() -> None:
         _BACKENDS.setdefault(entry.name, entry.load())
 
 
+def off_machine(config: ModelConfig) -> bool:
+    """Whether a text sent to `config` leaves this machine: litellm serves it from an endpoint that is not local."""
+    return served_by_litellm(config) and not config.is_local()
+
+
 def served_by_litellm(config: ModelConfig) -> bool:
     """Whether litellm serves `config` (an API endpoint, `ModelConfig.is_local` says where), not a registered backend
     (in process, or a plugin's own)."""

@@ -57,11 +57,14 @@ CREATE TABLE IF NOT EXISTS line_digests (
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
 
 
+MEMORY_SESSIONS = "memory:"  # the start of every memory user's vault session name
+
+
 def vault_session(user: str) -> str:
     """The vault session holding a user's memory values."""
     if not user or not user.strip():
         raise ValueError("a memory user id must be a non-empty string")
-    return f"memory:{user}"
+    return MEMORY_SESSIONS + user
 
 
 def input_rows(text: str, where: str) -> list[tuple[str, str, str, dict | None]]:

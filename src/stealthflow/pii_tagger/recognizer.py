@@ -32,6 +32,8 @@ from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
+from stealthflow.pii_tagger.verifier import Name, NameVerifier, shipped_verifier
+from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
@@ -61,12 +63,16 @@ class PiiTaggerRecognizer(Recognizer):
     model_backed = True
     batch_size = 32
 
-    def __init__(self, directory: str | None = None, tagger: SpanTagger | None = None):
+    def __init__(
+        self, directory: str | None = None, tagger: SpanTagger | None = None, verifier: NameVerifier | None = None
+    ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
-        used instead of loading one, for every text."""
+        used instead of loading one, for every text; `verifier`: what scores the names it keeps (verifier.py; default:
+        the shipped one for a loaded tagger, none for a tagger given)."""
         self.directory = directory
         self._tagger = tagger
+        self._verifier = verifier
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -75,6 +81,14 @@ class PiiTaggerRecognizer(Recognizer):
     def tagger(self) -> SpanTagger:
         """The tagger of `directory`, or the one given (routed: the English student)."""
         return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
+
+    @property
+    def verifier(self) -> NameVerifier | None:
+        """The name verifier given, else the shipped one unless a tagger was given (its confidences are not a
+        student's)."""
+        if self._verifier is not None or self._tagger is not None:
+            return self._verifier
+        return shipped_verifier()
 
     @property
     def languages(self) -> frozenset[str]:
@@ -137,6 +151,7 @@ class PiiTaggerRecognizer(Recognizer):
             text_words.cache_clear()
             spans.clear_caches()
             kept.cache_clear()
+            clear_verifier_caches()
 
     def _find_in(
         self, directory: str | None, texts: list[str], settled: list[list[Span]], languages: list[frozenset[str]]
@@ -188,19 +203,19 @@ class PiiTaggerRecognizer(Recognizer):
         ]
         floors = [span_floors(tagger, candidates) for candidates in languages]
         tagged_texts = self._tag(tagger, texts, bounds)
-        return [
-            merge_spans(
-                [
-                    span
-                    for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
-                    if self._reaches(text, span, least) and not _word_of_language(text, span, candidates)
-                ],
-                text,
-            )
+        found = [
+            [
+                span
+                for span in self._spans_in(text, tagged, ranges, named, may_be_english(candidates))
+                if self._reaches(text, span, least) and not _word_of_language(text, span, candidates)
+            ]
             for text, tagged, ranges, named, least, candidates in zip(
                 texts, tagged_texts, structured, names, floors, languages, strict=True
             )
         ]
+        if (verifier := self.verifier) is not None:
+            found = _verified(verifier, texts, found, names, languages)
+        return [merge_spans(spans_of_text, text) for spans_of_text, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
         return tagger.tag_many(texts, self.batch_size, bounds)
@@ -283,6 +298,45 @@ class PiiTaggerRecognizer(Recognizer):
             label, (start, end) = "REAL_NAME", name
             why = kept(label, text, start, end, english)
         return self.span(start, end, tagged.score, label, relabelled + why) if why else None
+
+
+def _verified(
+    verifier: NameVerifier,
+    texts: list[str],
+    found: list[list[Span]],
+    names: list[set[tuple[int, int]]],
+    languages: list[frozenset[str]],
+) -> list[list[Span]]:
+    """Each text's spans without the REAL_NAME spans whose verifier score falls below its threshold, the kept ones with
+    their score in their reason (the batch's names scored at once). `names`: the names the pattern recognizers found,
+    whose agreement is one of the verifier's features."""
+    at = [(i, span) for i, spans_of_text in enumerate(found) for span in spans_of_text if span.type == "REAL_NAME"]
+    if not at:
+        return found
+    scores = iter(
+        verifier.judge_many(
+            [
+                Name(texts[i], span.start, span.end, span.score, languages[i], _overlaps_any(span, names[i]))
+                for i, span in at
+            ]
+        )
+    )  # in the order of `at`: the spans' own
+    kept: list[list[Span]] = []
+    for spans_of_text, candidates in zip(found, languages, strict=True):
+        least = verifier.least(candidates)
+        kept.append([])
+        for span in spans_of_text:
+            if span.type != "REAL_NAME":
+                kept[-1].append(span)
+            elif (score := next(scores)) >= least:
+                kept[-1].append(
+                    replace(span, reason=f"{span.reason}; name verifier {score:.2f} (keeps from {least:.2f})")
+                )
+    return kept
+
+
+def _overlaps_any(span: Span, ranges: set[tuple[int, int]]) -> bool:
+    return any(start < span.end and span.start < end for start, end in ranges)
 
 
 def _greeted_name(text: str, start: int, end: int) -> bool:

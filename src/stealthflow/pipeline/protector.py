@@ -25,6 +25,7 @@ from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import specific
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import OTHERS, UncoveredText, language_file
+from stealthflow.placeholders.normalize import Place, decoded, undone
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -459,18 +460,25 @@ class KnownValues:
         if not automaton:  # none yet, or (not the model's text) only common values
             return spans
         kept = sorted(spans, key=lambda s: s.start)
-        starts = [s.start for s in kept]
-        for last, (span_type, value, word_like, _common) in automaton.iter(text):
-            start, end = last - len(value) + 1, last + 1
-            if word_like and not _word_bounded(text, start, end):
-                continue
-            if not every_value and not self._specific_here(text, start, span_type, value, language):
-                continue
-            at = bisect.bisect_right(starts, start)  # only the neighbours can overlap
-            if (at and kept[at - 1].end > start) or (at < len(kept) and kept[at].start < end):
-                continue
-            kept.insert(at, Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason))
-            starts.insert(at, start)
+        starts, ends = [s.start for s in kept], [s.end for s in kept]
+        for reading, place in _readings(text, every_value):
+            for last, (span_type, value, word_like, _common) in automaton.iter(reading):
+                start, end = last - len(value) + 1, last + 1
+                if word_like and not _word_bounded(reading, start, end):
+                    continue
+                if not every_value and not self._specific_here(reading, start, span_type, value, language):
+                    continue
+                if place is not None:
+                    start, end = place(start, end)
+                    if text[start:end] == value:  # as written: the first reading found it
+                        continue
+                low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
+                # as written it is found where nothing else is; encoded, it also takes in what detection found in it
+                # (`\u00e8re's disease` of `M\u00e9ni\u00e8re's disease`)
+                if low < high and (place is None or kept[low].start < start or kept[high - 1].end > end):
+                    continue
+                kept[low:high] = [Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason)]
+                starts[low:high], ends[low:high] = [start], [end]
         return kept
 
     def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
@@ -526,6 +534,18 @@ def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
     if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
         return False
     return any(char.isalnum() for char in text[sentence_start(text, start) : start])
+
+
+def _readings(text: str, transforms: bool) -> Iterator[tuple[str, Place | None]]:
+    """`text` as written (no place), then decoded where it holds a standard encoding (`normalize.decoded`: a tool's
+    `json.dumps` escapes, percent-encoding, HTML references), then (`transforms`: text the model's side wrote) undone
+    of the cheap transforms a shell makes (`normalize.undone`: reversed, spaced out, base64), with where in `text`."""
+    yield text, None
+    if (shadow := decoded(text)) is not None:
+        chars, offsets = shadow
+        yield chars, lambda start, end: (offsets[start], offsets[end])
+    if transforms:
+        yield from undone(text)
 
 
 def _word_like(value: str) -> bool:

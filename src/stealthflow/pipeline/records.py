@@ -77,6 +77,19 @@ def other_sessions(records: list[Record], session: str) -> list[str]:
     return list(dict.fromkeys(r.session for r in records if r.session is not None and r.session != session))
 
 
+def refused_ids(detector, ids: list[str]) -> list[str | None]:
+    """Why each id may not be written (None: it may): the recognizers and the tagger (`Detector.deterministic_many`)
+    find a value in it, which every protected row and manifest would carry as it is (a dataset keyed by e-mail
+    addresses or customer numbers). Refused rather than masked: an id stays the key a resume and a join match on."""
+    return [
+        f"its id holds {', '.join(sorted({span.type for span in spans}))}, which the output would carry as it is: "
+        "key the rows by something else (a row number, a digest)"
+        if spans
+        else None
+        for spans in detector.deterministic_many(ids)
+    ]
+
+
 def protected_row(record_id: str, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
     """The row `protect -i` writes for a `Protected`: `{id, session, vault[, input], text, spans, language[,
     warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digester`), for `resume`."""

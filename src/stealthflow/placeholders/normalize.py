@@ -15,8 +15,15 @@ no fragment of a value stays in clear.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import bisect
+import codecs
+import contextlib
+import html
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from stealthflow.resources import data_yaml
@@ -160,3 +167,115 @@ def _replacement(char: str) -> str:
 def original_span(offsets: list[int], start: int, end: int) -> tuple[int, int]:
     """The original characters behind shadow[start:end] (format characters inside included)."""
     return offsets[start], (offsets[end - 1] + 1 if end > start else offsets[start])
+
+
+# The standard encodings a program writes a value in (a tool's result: Python's `json.dumps` escapes, a URL it called,
+# HTML): JSON and Python escapes (a surrogate pair as one), `\/`, runs of percent-escapes (UTF-8), HTML character
+# references, and `+` for a space between two letters or digits (a query string's `Dana+Kerr`)
+_ENCODED = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}|\\x[0-9a-fA-F]{2}"
+    r"|\\/|(?:%[0-9a-fA-F]{2})+|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    r"|\+(?<=[^\W_]\+)(?=[^\W_]|%[0-9a-fA-F]{2})"
+)
+
+_ENCODING_MARKS = ("\\", "%", "&", "+")  # what each encoding of `_ENCODED` starts with
+
+
+def decoded(text: str) -> tuple[str, list[int]] | None:
+    """`text` with each standard encoding of a character decoded (`_ENCODED`), and offsets[k] the original index where
+    the encoding of decoded char k starts (offsets[len] == len(text)): decoded[a:b] stands for text[offsets[a]:
+    offsets[b]], escapes whole. None when the text holds no encoding."""
+    if not any(mark in text for mark in _ENCODING_MARKS):  # most texts: four scans at C speed, no regex
+        return None
+    chars: list[str] = []
+    offsets: list[int] = []
+    copied = 0
+    for match in _ENCODED.finditer(text):
+        pieces = _decode(match[0])
+        if pieces is None:
+            continue
+        chars.append(text[copied : match.start()])
+        offsets += range(copied, match.start())
+        for char, at in pieces:
+            chars.append(char)
+            offsets.append(match.start() + at)
+        copied = match.end()
+    if not offsets and not copied:
+        return None
+    chars.append(text[copied:])
+    offsets += range(copied, len(text) + 1)
+    return "".join(chars), offsets
+
+
+def _decode(encoded: str) -> list[tuple[str, int]] | None:
+    """Each character an encoding of `_ENCODED` stands for and where in it its encoding starts; None: none."""
+    if encoded == "+":
+        return [(" ", 0)]
+    if encoded[0] == "%":
+        with contextlib.suppress(UnicodeDecodeError):  # UTF-8 (nearly always): each character where its bytes start
+            pieces, at = [], 0
+            for char in bytes.fromhex(encoded.replace("%", "")).decode():
+                pieces.append((char, at))
+                at += 3 * len(char.encode())
+            return pieces
+        decoder, pieces, start = codecs.getincrementaldecoder("utf-8")("replace"), [], 0
+        for at in range(0, len(encoded), 3):
+            for char in decoder.decode(bytes([int(encoded[at + 1 : at + 3], 16)])):
+                pieces.append((char, start))
+                start = at + 3
+        return pieces + [(char, start) for char in decoder.decode(b"", final=True)]
+    if encoded[0] == "&":
+        char = html.unescape(encoded)
+        return None if char == encoded else [(char, 0)]
+    if encoded == "\\/":
+        return [("/", 0)]
+    if len(encoded) == 12:  # a surrogate pair
+        high, low = int(encoded[2:6], 16), int(encoded[8:], 16)
+        return [(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)), 0)]
+    code = int(encoded[2:], 16)
+    return [(chr(code), 0)] if code <= 0x10FFFF else None
+
+
+Place = Callable[[int, int], tuple[int, int]]  # the span of a text that a span of a reading of it stands for
+# A run of characters each followed by a space: `sed 's/./& /g'` (a space of the text is then three)
+_SPACED = re.compile(r"(?:[^\n] ){4,}")
+# A base64 token of 8 characters or more, padded (`base64`, Python's `b64encode`), standing apart
+_BASE64 = re.compile(r"(?<![\w+/=])(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=])")
+
+
+def undone(text: str) -> Iterator[tuple[str, Place]]:
+    """Readings of a text that a program may have made from a value, each with where a span of it stands in `text`:
+    reversed (`rev`), spaced out (`sed 's/./& /g'`), its base64 tokens decoded (a span stands for its whole token).
+    The cheap transforms a hostile upstream can ask an agent's shell for (rev21 finding 1); any other transform a
+    program can make is not undone."""
+    length = len(text)
+    yield text[::-1], lambda start, end: (length - end, length - start)
+    yield from _joined(((m.start(), m.end(), m[0][::2]) for m in _SPACED.finditer(text)), step=2)
+    yield from _joined((m.start(), m.end(), _base64(m[0])) for m in _BASE64.finditer(text))
+
+
+def _base64(token: str) -> str:
+    with contextlib.suppress(binascii.Error, UnicodeDecodeError):
+        return base64.b64decode(token).decode()
+    return ""
+
+
+def _joined(pieces: Iterator[tuple[int, int, str]], step: int = 0) -> Iterator[tuple[str, Place]]:
+    """One reading of the pieces (start, end, read) of a text, a line each: a span of the reading stands for the
+    characters at `step` apart from its piece's start (`step` 0: the whole piece)."""
+    pieces = [piece for piece in pieces if piece[2]]
+    if not pieces:
+        return
+    starts, at = [], 0
+    for _, _, read in pieces:
+        starts.append(at)
+        at += len(read) + 1
+
+    def place(start: int, end: int) -> tuple[int, int]:
+        k = bisect.bisect_right(starts, start) - 1
+        first, last, _ = pieces[k]
+        if not step:
+            return first, last
+        return first + step * (start - starts[k]), first + step * (end - 1 - starts[k]) + 1
+
+    yield "\n".join(read for _, _, read in pieces), place

@@ -34,6 +34,8 @@ IN_LOADING_URL = Withheld("in_loading_url")
 IN_LINK = Withheld("in_link")
 # a URL in a tool call's arguments (`placeholders.json_urls`), or in JSON in text
 IN_TOOL_URL = Withheld("in_tool_call_url")
+# any value in the arguments of a tool call the proxy is not told to restore into (`proxy.restore_tool_arguments`)
+IN_TOOL_CALL = Withheld("in_tool_call")
 SECRET_GLUED = Withheld("secret_glued")  # glued to other text, or after "=" (`placeholders.context`)
 SECRET_BARE = Withheld("secret_bare")  # a guarded type's placeholder with no bracket
 BARE_IN_CODE = Withheld("bare_in_code")  # any other type's, in code, JSON, a tool call or glued
@@ -50,6 +52,7 @@ _PLACES = {
     IN_LOADING_URL.why: "inside a URL that loads by itself",
     IN_LINK.why: "inside a link",
     IN_TOOL_URL.why: "inside a URL in a tool call or JSON",
+    IN_TOOL_CALL.why: "in a tool call the proxy does not restore into",
 }
 
 

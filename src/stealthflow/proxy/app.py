@@ -178,7 +178,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             config.restore_secrets_in_urls_and_tools,
             config.restore_values_in_links,
         )
-        restorer = ReplyRestorer(protector.resolver(session, scope))
+        restorer = ReplyRestorer(protector.resolver(session, scope), frozenset(config.restore_tool_arguments))
         if stats["stream"]:
             batches = upstream.stream(body)
             try:  # the first chunks before answering: an upstream that fails at once gets its own status

@@ -37,3 +37,7 @@ class ProxyConfig(BaseModel):
     # Restore the other values (names, e-mails, phones...) inside links and bare URLs of replies too (off: they stay
     # placeholders there but an e-mail as a mailto: address). A URL that loads by itself (an image) never gets one.
     restore_values_in_links: bool = False
+    # The tools whose calls' arguments get values restored ("*": every tool); any other tool call keeps its
+    # placeholders. A tool's output goes back upstream in the next request, and a command (`echo <EMAIL_1> | base64`)
+    # can give a value back in a form no re-masking reads: name only tools that send nothing back transformed.
+    restore_tool_arguments: list[str] = Field(default_factory=list)

@@ -8,8 +8,9 @@ Whether a placeholder stands in a URL is judged on its own choice and field, and
 of the whole reply so far in the order it was sent: a client that joins every chunk's first choice
 must not find a URL opened in choice 0 carrying a value restored in choice 1. A tool call's arguments are judged on
 their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them in the reply's text. Streams are keyed
-as a client joins them (`slot`), and what a tool call's arguments left open is read on after its choice's finish chunk:
-arguments sent after it are the same call's to a client that keeps joining.
+by index, which must be a plain non-negative int, the one index every client reads alike (`slot`), and what a tool
+call's arguments left open is read on after its choice's finish chunk: arguments sent after it are the same call's to
+a client that keeps joining.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
 """
 
@@ -17,41 +18,41 @@ from __future__ import annotations
 
 from stealthflow.placeholders.context import Surroundings
 from stealthflow.placeholders.json_urls import JsonUrls
-from stealthflow.placeholders.restore import Resolver, StreamRestorer, restore_text
+from stealthflow.placeholders.restore import Reference, Resolver, StreamRestorer, Withheld, restore_text
+from stealthflow.placeholders.scope import IN_TOOL_CALL
+from stealthflow.proxy.errors import ProxyError
 
 TEXT_FIELDS = ("content", "reasoning_content")
 
 
-def slot(index: object, last: object) -> object:
-    """Where a client puts a choice's or a tool call's delta with this `index`: openai-node's JavaScript array slot, so
-    `0`, `0.0` and `"0"` are one (`"00"` is a name of its own); no index (or null) joins the last one (`last`)."""
-    if type(index) is int:  # nearly every delta: first, as the proxy calls this per chunk
+def slot(index: object) -> int:
+    """The choice or tool call a streamed delta with this `index` belongs to. Clients disagree on any index but a plain
+    non-negative int (Python takes `True` as 1 and `-1` as the last of a list, openai-node `true` as a name of its
+    own, `None` as a key of its own or an error), so a value restored where the proxy keys such a delta could join
+    another call's URL in the client: the stream is refused (a 502 error event) instead."""
+    if type(index) is int and index >= 0:
         return index
-    if index is None:
-        return last
-    if isinstance(index, bool):
-        return str(index).lower()
-    if isinstance(index, float) and index.is_integer():
-        return int(index)
-    if isinstance(index, str) and index.isascii() and index.isdigit() and str(int(index)) == index:
-        return int(index)
-    if isinstance(index, list):  # JavaScript names an array by its items joined with commas: `[0]` is "0"
-        return slot(",".join("" if item is None else str(slot(item, "")) for item in index), last)
-    return index if isinstance(index, (int, float, str)) else "[object Object]"
+    raise ProxyError(
+        502,
+        "the upstream sent a stream chunk whose choice or tool call index is not a non-negative integer",
+        "upstream_error",
+    )
 
 
 class ReplyRestorer:
     """Restores one reply for one session, counting placeholders restored and left as they were."""
 
-    def __init__(self, resolve: Resolver):
+    def __init__(self, resolve: Resolver, tools: frozenset[str] = frozenset()):
+        """`tools`: the names of the tools whose calls' arguments get values (`"*"`: every tool); any other tool call's
+        placeholders are withheld (`in_tool_call`: `proxy.restore_tool_arguments`)."""
         self.resolve = resolve
+        self.tools = tools
         self.restored = 0
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index), by `slot`
         self._finished: dict[tuple, JsonUrls] = {}  # what a tool call's arguments read, once its choice finished
-        self._last_choice: object = 0
-        self._last_call: dict[object, object] = {}  # per choice, the tool call a delta with no index joins
+        self._names: dict[tuple, object] = {}  # each streamed tool call's name, as first sent (None: none before it)
         # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
         # alone has sent text (most replies), its stream's own.
         self._first: Surroundings | None = None
@@ -67,11 +68,25 @@ class ReplyRestorer:
             for call in message.get("tool_calls") or []:
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
-                    function["arguments"] = self._restore(function["arguments"], json_string=True)
+                    resolve = self._tool_resolver(function.get("name"))
+                    function["arguments"] = self._restore(function["arguments"], resolve, json_string=True)
         return reply
 
-    def _restore(self, text: str, json_string: bool = False) -> str:
-        result = restore_text(text, self.resolve, json_string)
+    def _tool_resolver(self, name: object) -> Resolver:
+        """The resolver of a tool call's arguments: a value goes in only for a tool the user allows (`tools`). What a
+        tool does with it the proxy cannot see: a shell's `echo <EMAIL_1> | base64` gives the value back to the
+        upstream in the next request, in a form no re-masking reads (rev21 finding 1)."""
+        if "*" in self.tools or (isinstance(name, str) and name in self.tools):
+            return self.resolve
+
+        def withhold(ref: Reference) -> str | Withheld | None:
+            value = self.resolve(ref)
+            return IN_TOOL_CALL if isinstance(value, str) else value
+
+        return withhold
+
+    def _restore(self, text: str, resolve: Resolver | None = None, json_string: bool = False) -> str:
+        result = restore_text(text, resolve or self.resolve, json_string)
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
         self.withheld += result.withheld
@@ -98,22 +113,23 @@ class ReplyRestorer:
                     if run:
                         self._restore_run(run)
                         run = []
-                    self._flush(self._last_choice, choice["delta"])
+                    self._flush(choice["index"], choice["delta"])
         if run:
             self._restore_run(run)
         return batch
 
     def _pieces(self, choice: dict) -> list[tuple[tuple, dict, str]]:
         """(stream, holder, field) of each text a choice's delta adds to a stream, in the order they are read."""
-        index = self._last_choice = slot(choice.get("index"), self._last_choice)
+        index = slot(choice.get("index"))
         delta = choice.setdefault("delta", {})
         pieces = []
         for field in TEXT_FIELDS:
             if isinstance(delta.get(field), str):
                 pieces.append(((index, field), delta, field))
         for call in delta.get("tool_calls") or ():
-            number = self._last_call[index] = slot(call.get("index"), self._last_call.get(index, 0))
+            number = slot(call.get("index"))
             function = call.get("function") or {}
+            self._name((index, "tool", number), function.get("name"))
             if isinstance(function.get("arguments"), str):
                 pieces.append(((index, "tool", number), function, "arguments"))
         return pieces
@@ -158,9 +174,20 @@ class ReplyRestorer:
         elif own is not self._first:
             self._sent = self._first.joined("")
 
+    def _name(self, key: tuple, name: object) -> None:
+        """Keep a streamed tool call's name; a name other than its first (or one after its arguments began) would make
+        the client run another tool with arguments restored for this one: the stream is refused."""
+        if name is None or self._names.setdefault(key, name) == name:
+            return
+        raise ProxyError(502, "the upstream renamed a tool call in the middle of its stream", "upstream_error")
+
     def _stream(self, key: tuple) -> StreamRestorer:
         if key not in self._streams:
-            self._streams[key] = StreamRestorer(self.resolve, json_string=key[1] == "tool")
+            if key[1] == "tool":
+                resolve = self._tool_resolver(self._names.setdefault(key, None))
+            else:
+                resolve = self.resolve
+            self._streams[key] = StreamRestorer(resolve, json_string=key[1] == "tool")
             if key in self._finished:  # arguments after the finish chunk: read on from where they stopped
                 self._streams[key].scanner.context = self._finished[key]
         return self._streams[key]
@@ -180,7 +207,7 @@ class ReplyRestorer:
                 delta[key[1]] = (delta.get(key[1]) or "") + held
                 continue
             calls = delta.setdefault("tool_calls", [])
-            call = next((c for c in calls if slot(c.get("index"), key[2]) == key[2]), None)
+            call = next((c for c in calls if c.get("index") == key[2]), None)
             if call is None:
                 calls.append({"index": key[2], "function": {"arguments": held}})
             else:

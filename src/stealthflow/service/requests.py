@@ -5,7 +5,26 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from stealthflow.memory.store import MEMORY_SESSIONS
 from stealthflow.pipeline.records import not_blank, valid_unicode
+
+
+def memory_session_refused(session: str) -> str | None:
+    """Why the service's session routes (protect, restore, analyze, /sessions) refuse `session`: a memory user's
+    values restore only through /memory/hydrate, with the request id its /memory/pack answered (None: not refused)."""
+    if session.startswith(MEMORY_SESSIONS):
+        return (
+            f"{MEMORY_SESSIONS}... sessions hold a memory user's values: they restore only through /memory/hydrate "
+            "with the request id /memory/pack answered"
+        )
+    return None
+
+
+def own_session(session: str) -> str:
+    """`session`, if the session routes serve it (`memory_session_refused`); else a ValueError (a 422)."""
+    if refused := memory_session_refused(session):
+        raise ValueError(refused)
+    return session
 
 
 class TextRequest(BaseModel):
@@ -15,6 +34,7 @@ class TextRequest(BaseModel):
     session: str = Field(min_length=1)
 
     _valid = field_validator("text")(valid_unicode)
+    _own = field_validator("session")(own_session)
 
 
 class PostRequest(TextRequest):

@@ -335,7 +335,7 @@ class IncomeRecognizer(CuedRecognizer):
 
     @cached_property
     def _pay_words(self) -> tuple[str, ...]:
-        return _nfkc(self._data["pay_words"])
+        return _nfkc(word for words in self._data["pay_words"].values() for word in words)
 
     @cached_property
     def _starts(self) -> WordStarts:
@@ -347,10 +347,35 @@ class IncomeRecognizer(CuedRecognizer):
         pay = _cued_pattern(_words_pattern(self._pay_words), self._data["gap"], self._format("priced"))
         return regex.compile(f"{first_person}|{pay}")
 
+    @cached_property
+    def _after_amount(self) -> regex.Pattern[str]:
+        """An amount with its currency before a word of debt, credit, savings or pay (`after_amount`), maybe a word of
+        `amount_joins` between: "23.700 € Schulden", "9.000 € di prestito"."""
+        words = _words_pattern(_nfkc(word for words in self._data["after_amount"].values() for word in words))
+        joins = one_of(_nfkc(self._data["amount_joins"]))
+        return regex.compile(
+            rf"{_BEFORE}(?P<value>{self._format('priced')}){_AFTER}[ \t]+(?:(?i:{joins})[ \t]+)?(?P<cue>{words})"
+        )
+
+    @cached_property
+    def _after_amount_starts(self) -> WordStarts:
+        return _word_starts(_nfkc(word for words in self._data["after_amount"].values() for word in words))
+
+    def find(self, text: str) -> list[Span]:
+        spans = super().find(text)
+        if not self._after_amount_starts(text):  # the amount is looked for only in a text holding a word after it
+            return spans
+        before_words = [
+            self.span(*match.span("value"), reason=f"before the word {match['cue'].lower()!r}")
+            for match in self._after_amount.finditer(text)
+            if self.accept(match)
+        ]
+        return merge_spans(spans + before_words, text) if before_words else spans
+
     def _format(self, key: str) -> str:
         format_ = super()._format(key).replace("{priced}", f"(?:{self._data['priced']})")
         format_ = format_.replace("{amount}", f"(?:{self._data['amount']})")
-        for words in ("currency", "multiplier", "period"):
+        for words in ("currency", "multiplier", "period", "net_gross"):
             format_ = format_.replace(f"{{{words}}}", f"(?i:{one_of(_nfkc(self._data[words]))})")
         return format_
 

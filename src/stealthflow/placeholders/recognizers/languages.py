@@ -28,6 +28,7 @@ from stealthflow.placeholders.types import Span
 
 _CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
 _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
+_WORK_GAP = 4  # words between a word of work and its preposition ("arbeite seit 12 Jahren bei")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,9 @@ class Vocabulary:
     introductions: tuple[str, ...]
     relatives: tuple[str, ...]
     employer_cues: tuple[str, ...]
+    work_words: tuple[str, ...]
+    work_prepositions: tuple[str, ...]
+    workplaces: tuple[str, ...]
     articles: tuple[str, ...]
     name_particles: tuple[str, ...]
     street_types: tuple[str, ...]
@@ -215,16 +219,27 @@ class RelativeNameRecognizer(LanguageRecognizer):
 
 
 class EmployerCueRecognizer(LanguageRecognizer):
-    """An employer after a cue of work: "arbeitet bei Siemens", "trabajo en el Banco Santander"."""
+    """An employer after a cue of work: "arbeitet bei Siemens", "trabajo en el Banco Santander"; or after a word of work
+    (a verb or a trade: `work_words`), up to `_WORK_GAP` words, and a preposition (`work_prepositions`): "arbeite seit 12
+    Jahren bei der Migros", "Krankenschwester an der Charité", "Empiezo el lunes en Mercadona"."""
 
     name, type = "employer_cue", "EMPLOYER"
     cues = "employer_cues"
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        return (*self.vocab.employer_cues, *self.vocab.work_words)
+
     def expression(self) -> str:
-        article = rf"(?:(?i:{one_of(self.vocab.articles)})(?:(?<=['’])|{_GAP}))?"
-        word = rf"(?:{one_of(self.vocab.company_forms)})(?![\p{{L}}\d])|{_CAPITALISED}"  # "Söding GmbH & Co. KGaA", "Pinho Lda."
-        organisation = rf"{_CAPITALISED}(?:{_GAP}(?:&{_GAP})?(?:{word})){{0,4}}"
-        return rf"{cue_pattern(self.vocab.employer_cues)}{_GAP}{article}(?P<value>{organisation})"
+        vocab = self.vocab
+        article = rf"(?:(?i:{one_of(vocab.articles)})(?:(?<=['’])|{_GAP}))?"
+        word = rf"(?:{one_of(vocab.company_forms)})(?![\p{{L}}\d])|{_CAPITALISED}"  # "Söding GmbH & Co. KGaA", "Pinho Lda."
+        workplace = rf"(?:(?i:{one_of(vocab.workplaces)}){_GAP})?"  # "l'hôpital Necker", "basisschool De Regenboog"
+        organisation = rf"{workplace}{_CAPITALISED}(?:{_GAP}(?:&{_GAP})?(?:{word})){{0,4}}"
+        gap = (
+            rf"(?:{_GAP}(?:\d{{1,2}}\.|[^\s,.;:!?()\[\]\"“”«»]+)){{0,{_WORK_GAP}}}?"  # "seit 12 Jahren", "am 1. April"
+        )
+        work = rf"{cue_pattern(vocab.work_words)}{gap}{_GAP}{cue_pattern(vocab.work_prepositions)}"
+        return rf"(?:{cue_pattern(vocab.employer_cues)}|{work})(?:(?<=['’])|{_GAP}){article}(?P<value>{organisation})"
 
     def accept(self, match: regex.Match) -> bool:
         """Not a famous place ("trabajo en Madrid")."""

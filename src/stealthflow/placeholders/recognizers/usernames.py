@@ -190,13 +190,18 @@ class UsernameRecognizer(Recognizer):
     @staticmethod
     def _label_names(match: regex.Match[str], kind: str, code: str) -> bool:
         """Whether a label's value is a user name: handle-shaped, or an uncommon word after ":"/"=" (also after an
-        English label and linking word); right after the label, handle-shaped or an account number ("utilizador
-        70012284"; a shorter number is a record's: "user 12345 reported")."""
+        English label and linking word); right after the label, handle-shaped, a lowercase word not frequent ("Nutzer
+        mkrause") or an account number ("utilizador 70012284"; a shorter number is a record's: "user 12345
+        reported")."""
         value = match["value"]
         if not _named(match):
             return False
         if kind == "direct":
-            return handle_shaped(value) or (value.isdigit() and len(value) >= username_data()["account_digits"])
+            return (
+                handle_shaped(value)
+                or (value.isdigit() and len(value) >= username_data()["account_digits"])
+                or (value.isalpha() and value.islower() and uncommon(value))
+            )
         plain_allowed = kind == "form" or (code == ENGLISH and match["link"].lower() in _english_links())
         return handle_shaped(value) or (plain_allowed and value.isalpha() and uncommon(value))
 

@@ -1,0 +1,123 @@
+"""The name verifier (pii_tagger/verifier.py): a tree ensemble stored as data that gives each name the tagger keeps a
+second score; a name below its threshold is dropped, a kept one's reason shows the score."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.verifier import FEATURES, Name, NameVerifier, features, read_verifier, shipped_verifier
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+
+ENGLISH, GERMAN = frozenset({"en"}), frozenset({"de"})
+
+
+class FakeNameTagger:
+    """A fake tagger (labelled as such): tags the given words as names, with one confidence."""
+
+    labels = ["REAL_NAME"]
+    span_thresholds = {"REAL_NAME": 0.5}
+
+    def __init__(self, words: list[str], score: float = 0.9):
+        self.words, self.score = words, score
+
+    def tag_many(self, texts, batch_size=16, settled=None):
+        return [
+            [TaggedSpan(m.start(), m.end(), "REAL_NAME", self.score) for w in self.words for m in re.finditer(w, text)]
+            for text in texts
+        ]
+
+
+def common_word_stump(threshold: float = 0.5, threshold_others: float = 0.5) -> NameVerifier:
+    """A hand-made verifier of one tree (a fake of the fitted one): a name whose words are all common English words
+    scores 0.12, any other 0.88."""
+    common = FEATURES.index("common")
+    tree = ((common, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, 2.0), (-1, 0.0, -1, -1, -2.0))
+    return NameVerifier((tree,), 0.0, 1.0, threshold, threshold_others)
+
+
+def test_a_name_below_the_verifiers_threshold_is_dropped_and_a_kept_one_shows_its_score():
+    text = "Hope you are well. My brother Omar Haddad starts on Monday."
+    recognizer = PiiTaggerRecognizer(tagger=FakeNameTagger(["Hope", "Omar Haddad"]), verifier=common_word_stump())
+    [kept] = recognizer.find_many([text], languages=[ENGLISH])[0]
+    assert text[kept.start : kept.end] == "Omar Haddad"
+    assert kept.reason.endswith("name verifier 0.88 (keeps from 0.50)")
+
+
+def test_the_verifiers_threshold_is_its_languages():
+    """A text read as English takes `threshold`, one in the six other languages `threshold_others`."""
+    text = "Mein Bruder Omar Haddad kommt am Montag."
+    strict_elsewhere = common_word_stump(threshold=0.5, threshold_others=0.9)
+    recognizer = PiiTaggerRecognizer(tagger=FakeNameTagger(["Omar Haddad"]), verifier=strict_elsewhere)
+    assert recognizer.find_many([text], languages=[GERMAN])[0] == []
+    assert len(recognizer.find_many([text], languages=[ENGLISH])[0]) == 1
+
+
+def test_a_given_tagger_gets_no_verifier_unless_one_is_given():
+    """A fake tagger's confidences are not a student's: the shipped verifier scores only loaded taggers' names."""
+    assert PiiTaggerRecognizer(tagger=FakeNameTagger([])).verifier is None
+    assert PiiTaggerRecognizer().verifier is shipped_verifier()
+
+
+def test_features_read_capitals_cues_and_agreement():
+    text = "Hi Deepak, my sister Isla says hello."
+    values = dict(zip(FEATURES, features(text, 21, 25, 0.8, ENGLISH, agreed=True), strict=True))
+    assert values["confidence"] == 0.8 and values["agreed"] == 1.0 and values["english"] == 1.0
+    assert values["introduced"] == 1.0  # "my sister"
+    assert values["given"] == 1.0 and values["common"] == 0.0 and values["sentence_start"] == 0.0
+    greeted = dict(zip(FEATURES, features(text, 3, 9, 0.8, ENGLISH, agreed=False), strict=True))
+    assert greeted["greeted"] == 1.0 and greeted["agreed"] == 0.0
+
+
+def test_the_trees_are_walked_for_many_names_at_once_as_one_by_one():
+    """`scores` walks every tree for every row at once: each row's score is the ensemble's for that row alone, whatever
+    the trees' depths (a stump and a deeper tree beside it)."""
+    common, words = FEATURES.index("common"), FEATURES.index("words")
+    stump = ((common, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, 2.0), (-1, 0.0, -1, -1, -2.0))
+    deeper = ((words, 1.5, 1, 2, 0.0), (-1, 0.0, -1, -1, -1.0), (common, 0.5, 3, 4, 0.0), (-1, 0.0, -1, -1, 3.0),
+              (-1, 0.0, -1, -1, 0.5))  # fmt: skip
+    verifier = NameVerifier((stump, deeper), 0.25, 0.5, 0.5, 0.5)
+    rows = [[0.0] * len(FEATURES) for _ in range(3)]
+    rows[1][words], rows[2][words], rows[2][common] = 2.0, 2.0, 1.0
+    expected = [0.25 + 0.5 * (2.0 - 1.0), 0.25 + 0.5 * (2.0 + 3.0), 0.25 + 0.5 * (-2.0 + 0.5)]
+    together = verifier.scores(rows)
+    assert together == [verifier.scores([row])[0] for row in rows]
+    assert together == pytest.approx([1 / (1 + math.exp(-z)) for z in expected])
+
+
+def test_a_stored_verifier_reads_back_and_one_of_other_features_is_refused(tmp_path):
+    verifier = common_word_stump(0.4, 0.6)
+    path = tmp_path / "verifier.json"
+    path.write_text(json.dumps(verifier.to_json(chosen="by hand")), encoding="utf-8")
+    assert read_verifier(path) == verifier
+    stored = verifier.to_json()
+    stored["features"] = stored["features"][:-1]
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    with pytest.raises(ValueError, match="are not this version's"):
+        read_verifier(path)
+
+
+def test_the_shipped_verifier_scores_in_range():
+    verifier = shipped_verifier()
+    assert 0.0 < verifier.threshold < 1.0 and 0.0 < verifier.threshold_others < 1.0
+    [score] = verifier.judge_many([Name("My sister Isla starts school in March.", 10, 14, 0.95, ENGLISH, False)])
+    assert 0.0 <= score <= 1.0
+
+
+@pytest.mark.real_model
+def test_the_shipped_tagger_and_verifier_leave_otters_named_for_virtues_and_mask_a_colleague():
+    """End to end (the shipped students and verifier): "Joy" and "Faith" (pii-heldout-p, a text without personal data)
+    were masked as names before the verifier; a colleague's name still is, its reason giving the verifier's score."""
+    detector = Detector(build_recognizers(models=True))
+    otters = "Hope, Joy and Faith are the names of the three new otters at Chester Zoo 🦦 I am not ok"
+    assert detector.detect(otters) == []
+    colleague = "Can you ask Tomasz Wójcik to send the slides before noon?"
+    [name] = detector.detect(colleague)
+    assert colleague[name.start : name.end] == "Tomasz Wójcik"
+    assert "name verifier" in name.reason
