@@ -37,6 +37,7 @@ from stealthflow.attack.strength import (
     accuracy_vs_chance,
     attacker_accuracy,
     chance_levels,
+    described_verdicts,
     markdown_table,
 )
 from stealthflow.data import load_profiles
@@ -516,3 +517,18 @@ def test_grpo_classifier_drop_sees_a_rewritten_comments_words():
     drop = ClassifierDrop(trained, embedder, {married.id: married})
     assert drop.drop(married.id, 0, "dating apps are awful") > 0.1  # the married words are gone
     assert drop.drop(married.id, 0, married.comments[0].text) == 0.0
+
+
+def test_described_verdicts_group_the_attributes_and_keep_a_models_only_for_that_model(monkeypatch):
+    from stealthflow.attack import strength
+
+    measured = {
+        "classifier": {"gender": ABOVE_MAJORITY, "married": ABOVE_MAJORITY, "age": NOT_ABOVE_CHANCE},
+        "llm:embedded": {"gender": ABOVE_UNIFORM},
+    }
+    monkeypatch.setattr(strength, "measured_verdicts", lambda: measured)
+    assert described_verdicts("embedded") == {
+        "classifier": f"{ABOVE_MAJORITY} on gender, married; {NOT_ABOVE_CHANCE} on age",
+        "llm": f"{ABOVE_UNIFORM} on gender",
+    }
+    assert set(described_verdicts("openai/gpt-4o-mini")) == {"classifier"}

@@ -657,6 +657,42 @@ def test_split_text_cuts_at_line_then_sentence_then_word_ends():
     assert split_text("short") == ["short"]
 
 
+def test_the_rows_of_a_texts_pieces_join_into_the_row_of_the_whole_text():
+    from stealthflow.pipeline.pieces import join_rows
+
+    def row(text, spans, rewrite, language="en", warnings=()):
+        return {"vault": "v1", "text": text, "spans": spans, "rewrite": rewrite, "language": language} | (
+            {"warnings": list(warnings)} if warnings else {}
+        )
+
+    first = row(
+        "Mail <EMAIL_1>. ",
+        [{"type": "EMAIL", "start": 5, "end": 14}],
+        {"method": "local", "accepted": True, "protected": True, "changes": [{"phrase": "a nurse"}]},
+        warnings=["w"],
+    )
+    second = row(
+        "Call <PHONE_1>.",
+        [{"type": "PHONE", "start": 5, "end": 14}],
+        {"method": "local", "accepted": True, "protected": False, "reason": "stayed", "unprotected": ["Leeds"]},
+        language="de",
+        warnings=["w"],
+    )
+    joined = join_rows([first, second], ["Mail ann@mailbox.org. ", "Call 0113 496 0000."])
+    assert joined["text"] == "Mail <EMAIL_1>. Call <PHONE_1>." and joined["vault"] == "v1"
+    assert [(s["start"], s["end"]) for s in joined["spans"]] == [(5, 14), (27, 36)]  # offsets into the whole input
+    assert joined["rewrite"] == {
+        "method": "local",
+        "accepted": True,
+        "protected": False,
+        "reason": "stayed",
+        "changes": [{"phrase": "a nurse"}],
+        "unprotected": ["Leeds"],
+    }
+    assert joined["warnings"] == ["w"] and joined["language"] == ["en", "de"]
+    assert join_rows([first], ["Mail ann@mailbox.org. "])["language"] == "en"
+
+
 def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     from stealthflow.config import load_settings
     from stealthflow.memory.store import MemoryStore, default_store_path

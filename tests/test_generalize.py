@@ -9,7 +9,7 @@ import pytest
 from gate_fakes import ScoreByTable, floors_gate
 
 from stealthflow.anonymize import syntax
-from stealthflow.anonymize.cues import teacher_cue_examples
+from stealthflow.anonymize.cues import cue_training_set, teacher_cue_examples
 from stealthflow.anonymize.gate import FEATURES, Gate
 from stealthflow.anonymize.generalize import (
     Generalizer,
@@ -673,16 +673,19 @@ def teacher_file(tmp_path, rows):
     return path
 
 
+# A teacher's rewrite of one post: its cue, what replaced it, the rewritten post.
+NURSE_REWRITE = {
+    "id": "u1#0",
+    "text": "I work as a nurse in Leeds",
+    "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
+    "explanation": '"a nurse" (occupation)',
+    "rewrite": "I work as a carer in Leeds",
+}
+
+
 def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
-    good = {
-        "id": "u1#0",
-        "text": "I work as a nurse in Leeds",
-        "cues": [{"phrase": "a nurse", "attribute": "occupation", "generalized": "a carer"}],
-        "explanation": '"a nurse" (occupation)',
-        "rewrite": "I work as a carer in Leeds",
-    }
     rewrites = load_teacher_rewrites(
-        teacher_file(tmp_path, [good, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
+        teacher_file(tmp_path, [NURSE_REWRITE, {"id": "u1#1", "text": "Hi", "cues": [], "rewrite": None}])
     )
     assert rewrites["u1#0"].spans() == [(10, 17, "occupation")] and rewrites["u1#1"].cues == ()
     # the cue tagger learns the words the teacher changed: "nurse" of "a nurse" -> "a carer"
@@ -690,12 +693,33 @@ def test_teacher_rewrites_load_and_refuse_phrases_not_in_the_text(tmp_path):
     assert teacher_cue_examples(rewrites) == [("I work as a nurse in Leeds", [(12, 17, "occupation")]), ("Hi", [])]
     with pytest.raises(DataError, match=":1:"):
         load_teacher_rewrites(
-            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])
+            teacher_file(tmp_path, [dict(NURSE_REWRITE, cues=[{"phrase": "a doctor", "attribute": "occupation"}])])
         )
     with pytest.raises(DataError, match=":1:"):
         load_teacher_rewrites(
-            teacher_file(tmp_path, [dict(good, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])])
+            teacher_file(tmp_path, [dict(NURSE_REWRITE, cues=[{"phrase": "a nurse", "attribute": "shoe size"}])])
         )
+
+
+def test_the_cue_taggers_training_set_is_the_teachers_cues_then_the_posts_without_cues(tmp_path):
+    teacher = teacher_file(tmp_path, [NURSE_REWRITE])
+    negatives = tmp_path / "calm.txt"
+    negatives.write_text("Lovely weather today.\n\nAnyone up for chess?\n", encoding="utf-8")
+    examples, trained_on = cue_training_set([teacher], [negatives])
+    assert examples == [
+        ("I work as a nurse in Leeds", [(12, 17, "occupation")]),
+        ("Lovely weather today.", []),
+        ("Anyone up for chess?", []),
+    ]
+    assert (
+        trained_on == f"the teacher's changed words of each cue in {teacher} and the posts without cues in {negatives}"
+    )
+    examples, trained_on = cue_training_set([teacher], [], whole_phrases=True, init=tmp_path / "tagger")
+    assert examples == [("I work as a nurse in Leeds", [(10, 17, "occupation")])]
+    assert (
+        trained_on
+        == f"{tmp_path / 'tagger'} (its weights as the start) trained further on the teacher's cue phrases in {teacher}"
+    )
 
 
 def test_post_rows_take_the_teachers_rewrites_and_copies(tmp_path):

@@ -1492,3 +1492,19 @@ def test_no_stand_in_states_what_the_post_did_not_say_with_the_shipped_models():
         assert not {"furniture", "under 18", "old account"} & {c["replacement"].strip(" .,") for c in result.changes}
         assert "furniture" not in result.text and "under 18" not in result.text and "old account" not in result.text
         assert "the city" not in result.text and "a city" not in result.text
+
+
+@pytest.mark.real_model
+def test_a_profiles_cues_leave_out_the_values_protect_masks_and_count_them():
+    """The shipped cue tagger on a profile of two posts: a phrase that gives the author away is listed with its
+    attribute; the card digits and the token it also marks are values protect masks, counted instead."""
+    from stealthflow.anonymize.cues import profile_cues
+    from stealthflow.data.schema import Comment, Profile
+
+    token = "ghp_9fQx7LmN2pRt5VwY8zA1bC3dE6fG0hJ4kL7m"
+    posts = [f"Turning 30 next month, card ending 4242. My github token is {token}, please ignore.", "Nice day."]
+    cues = profile_cues(Profile(id="p", comments=[Comment(text=post) for post in posts]))
+    assert list(cues) == [0]  # the second post has none: left out
+    phrases = [c for c in cues[0] if "phrase" in c]
+    assert phrases and all(c["attribute"] and token not in c["phrase"] and "4242" not in c["phrase"] for c in phrases)
+    assert cues[0][-1] == {"masked": 2}

@@ -20,7 +20,9 @@ from placeholder_fixtures import (
     protect_config,
 )
 
+from stealthflow.data import DataError
 from stealthflow.memory import MemoryStore
+from stealthflow.memory.store import input_rows
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.policy import ProtectConfig
@@ -149,6 +151,19 @@ def test_bad_input_is_refused(store):
         store.append("alice", "   ")
     with pytest.raises(ValueError):
         store.pack("alice", "q", budget_tokens=0)
+
+
+def test_input_rows_are_keyed_by_the_input_up_to_their_line_and_a_bad_line_is_named():
+    first = '{"user": "ann", "text": "I live in Leeds"}\n'
+    second = '{"user": "bo", "text": "hi", "metadata": {"tag": "x"}}\n'
+    rows = input_rows(first + "\n" + second, "in.jsonl")
+    assert [row[1:] for row in rows] == [("ann", "I live in Leeds", None), ("bo", "hi", {"tag": "x"})]
+    grown = input_rows(first + "\n" + second + '{"user": "cy", "text": "more"}\n', "in.jsonl")
+    assert [row[0] for row in grown[:2]] == [row[0] for row in rows] and len(set(row[0] for row in grown)) == 3
+    assert input_rows(second, "in.jsonl")[0][0] != rows[1][0]  # the key is of the input up to the line, not the line
+    for bad in ('{"user": "ann"}', "[1, 2]", "{oops"):
+        with pytest.raises(DataError, match=r"^in\.jsonl:2: each line must be a JSON object"):
+            input_rows(first + bad + "\n", "in.jsonl")
 
 
 def test_nothing_raw_in_any_file_of_the_store(store, tmp_path):

@@ -83,6 +83,23 @@ def test_rewrite_with_a_registered_method(protector):
     assert not outcomes[1].accepted and outcomes[1].text == protected.text
 
 
+def test_records_are_protected_into_rows_then_rewritten_when_asked(protector):
+    from stealthflow.pipeline.records import Record, protect_records
+
+    records = [Record("a", "My name is Anna Berg, from Boston."), Record("b", "Nothing personal here.")]
+    plain = protect_records(protector, records, "s")
+    assert [row["id"] for row, _, _ in plain] == ["a", "b"] and all(outcome is None for _, _, outcome in plain)
+    (row, protected, _), (other, _, _) = plain
+    assert row["text"] == protected.text == "My name is <REAL_NAME_1>, from Boston." and "rewrite" not in row
+    assert row["session"] == "s" and row["vault"] == protector.vault.id and row["spans"][0]["type"] == "REAL_NAME"
+    assert row["input"] == protector.input_digester("s")(records[0].text) and other["text"] == records[1].text
+    answers = iter(["Removed the city.\n#\nI am <REAL_NAME_1>.", "Nothing.\n#\nNothing personal here."])
+    method = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
+    (row, protected, outcome), _ = protect_records(protector, records, "s", method, "standard")
+    assert outcome.accepted and row["text"] == outcome.text == "I am <REAL_NAME_1>."
+    assert row["rewrite"] == outcome.to_json("standard") and protected.text == "My name is <REAL_NAME_1>, from Boston."
+
+
 def _cli_env(tmp_path):
     config = tmp_path / "protect.yaml"
     config.write_text(

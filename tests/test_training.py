@@ -11,6 +11,7 @@ from trajectory_fixtures import corpus_profiles, write_run
 from stealthflow import prompts
 from stealthflow.harvest import harvest
 from stealthflow.training import load_recipe, run_grpo, run_sft
+from stealthflow.training.models import trainer_args
 from stealthflow.training.sft import build_sft_trainer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -147,6 +148,23 @@ def test_recipes_load_and_overrides_apply():
     assert json.loads(deepspeed.read_text())["zero_optimization"]["stage"] in (2, 3)
     with pytest.raises(ValueError):
         load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"sft.no_such_knob": 1})
+
+
+def test_trainer_args_take_a_stages_section_and_its_trainer_extras_over_the_devices():
+    cpu = load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"output_dir": "/runs/a", "sft.learning_rate": 3e-4})
+    args = trainer_args(cpu, "sft")
+    assert (args["output_dir"], args["learning_rate"], args["per_device_train_batch_size"]) == (
+        "/runs/a/sft/checkpoints",
+        3e-4,
+        cpu.sft.batch_size,
+    )
+    assert args["use_cpu"] is True and args["bf16"] is False and args["save_steps"] == cpu.sft.save_steps
+    gpu = load_recipe(REPO / "training" / "llama31-8b-lora.yaml", {"grpo.trainer": {"save_total_limit": 5}})
+    args = trainer_args(gpu, "grpo")
+    assert args["output_dir"].endswith("/grpo/checkpoints") and args["bf16"] is True and args["save_total_limit"] == 5
+    clashing = load_recipe(REPO / "training" / "smollm2-cpu.yaml", {"sft.trainer": {"learning_rate": 1.0}})
+    with pytest.raises(TypeError, match="learning_rate"):
+        trainer_args(clashing, "sft")
 
 
 def test_balanced_options_repeat_the_rarer_options_of_each_attribute():

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fakes import FakeBackend
+from trajectory_fixtures import generate_args
 from typer.testing import CliRunner
 
 from stealthflow.attack import AttackResult, AttributeGuess, CorrectnessJudge
@@ -117,17 +118,7 @@ def three_profiles(tmp_path: Path) -> Path:
 def generate(data: Path, out: Path, *extra: str):
     """The `generate` CLI on the fake world; strict batch order (`--insight-lag 0`) unless `extra` sets the lag."""
     extra = extra if "--insight-lag" in extra else (*extra, "--insight-lag", "0")
-    args = [
-        "generate",
-        "--data",
-        str(data),
-        "--out",
-        str(out),
-        "--model",
-        "fakeworld:x",
-        "--insights-out",
-        str(out.parent / f"{out.name}-insights.json"),
-    ]
+    args = generate_args(data, out, "--model", "fakeworld:x", insights_out=out.parent / f"{out.name}-insights.json")
     return cli.invoke(app, [*args, *extra])
 
 
@@ -461,19 +452,11 @@ def test_kill_9_mid_batch_then_rerun_repeats_no_finished_call(tmp_path, monkeypa
             "WORLD_CALL_LOG": str(tmp_path / "killed.log"),
             "WORLD_CRASH_AFTER": str(crash_after or ""),
         }
+        options = ("--model", "fakeworld:x", *args)
         command = [
             sys.executable,
             __file__,
-            "generate",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--model",
-            "fakeworld:x",
-            "--insights-out",
-            str(out.parent / "insights.json"),
-            *args,
+            *generate_args(data, out, *options, insights_out=out.parent / "insights.json"),
         ]
         return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120).returncode
 
@@ -594,6 +577,26 @@ def test_stealth_method_reports_risk_and_writes_nothing(tmp_path, monkeypatch):
     assert f"- {RULE}" in prompts[0]
 
 
+def test_a_run_from_settings_meters_each_role_and_refuses_an_unknown_attacker(tmp_path):
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.workflow.runner import GenerateRun, RunDirectory
+
+    settings = Settings(model={"model": "fakeworld:x"})
+    settings.workflow.insights = settings.workflow.insights.model_copy(update={"max_rules": 3})
+    run = GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "run"), InsightMemory())
+    assert run.memory.max_rules == 3 and run.learner is not None and run.steps.judge.llm is not None
+    run.steps.anonymizer.chat([{"role": "system", "content": "s"}, {"role": "user", "content": "Comments:\n\nhello"}])
+    assert run.usage.this_process().calls == 1 and run.usage.meters["anonymizer"].total().calls == 1
+    assert run.usage.meters["attacker"].total().calls == 0 and run.steps.run_id == "run"
+    settings.workflow = settings.workflow.model_copy(update={"llm_judge": False})
+    settings.workflow.insights = settings.workflow.insights.model_copy(update={"learn": False})
+    frozen = GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "frozen"), InsightMemory())
+    assert frozen.learner is None and frozen.steps.judge.llm is None
+    settings.workflow = settings.workflow.model_copy(update={"attackers": ["psychic"]})
+    with pytest.raises(ValueError, match="psychic"):
+        GenerateRun.from_settings(settings, LLMPool(), RunDirectory(tmp_path / "other"), InsightMemory())
+
+
 def test_aa_method_uses_attacker_feedback_only_and_returns_every_round():
     from stealthflow.anonymize import build_method
     from stealthflow.llm.pool import LLMPool
@@ -622,18 +625,7 @@ def test_generate_on_the_embedded_model(repo, tmp_path):
     data = tmp_path / "one.jsonl"
     data.write_text((repo / "data/test.jsonl").read_text().splitlines(keepends=True)[0])
     result = cli.invoke(
-        app,
-        [
-            "generate",
-            "--data",
-            str(data),
-            "--out",
-            str(tmp_path / "run"),
-            "--config",
-            str(config),
-            "--insights-out",
-            str(tmp_path / "ins.json"),
-        ],
+        app, generate_args(data, tmp_path / "run", "--config", str(config), insights_out=tmp_path / "ins.json")
     )
     assert result.exit_code == 0, result.output
     rows = TrajectoryFile(tmp_path / "run/trajectories.jsonl").read()

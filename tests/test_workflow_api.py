@@ -13,6 +13,7 @@ import time
 
 import litellm
 import pytest
+from trajectory_fixtures import generate_args
 from typer.testing import CliRunner
 
 from stealthflow.cli import app
@@ -40,17 +41,7 @@ def test_generate_over_http_records_trajectories_tokens_and_litellm_cost(tmp_pat
             f"model: {{model: openai/gpt-4o-mini, api_base: '{upstream.base_url}', concurrency: 8, max_retries: 0}}\n"
             "workflow: {rounds: 2, batch_size: 2, max_concurrency: 4, insight_lag: 1}\n"
         )
-        args = [
-            "generate",
-            "--data",
-            str(data),
-            "--out",
-            str(tmp_path / "run"),
-            "--config",
-            str(config),
-            "--insights-out",
-            str(tmp_path / "ins.json"),
-        ]
+        args = generate_args(data, tmp_path / "run", "--config", str(config), insights_out=tmp_path / "ins.json")
         result = cli.invoke(app, args)
         received = list(upstream.received)
     assert result.exit_code == 0, result.output
@@ -170,9 +161,7 @@ def test_generate_keeps_the_api_busy(tmp_path):
             f"model: {{model: openai/mock-model, api_base: '{upstream.base_url}', concurrency: 32, max_retries: 4}}\n"
             "workflow: {rounds: 1, batch_size: 4, max_concurrency: 32}\n"
         )
-        result = cli.invoke(
-            app, ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config)]
-        )
+        result = cli.invoke(app, generate_args(data, tmp_path / "run", "--config", str(config)))
         stats = upstream.stats()
     assert result.exit_code == 0, result.output
     spans = sorted(stats["spans"])
@@ -195,7 +184,7 @@ def test_generate_cli_exits_without_pending_litellm_tasks(tmp_path):
             f"attacker: {{model: openai/mock-model, {endpoint}}}\n"
             "workflow: {rounds: 1, batch_size: 2, max_concurrency: 2, insight_lag: 1}\n"
         )
-        args = ["generate", "--data", str(data), "--out", str(tmp_path / "run"), "--config", str(config)]
+        args = generate_args(data, tmp_path / "run", "--config", str(config))
         done = subprocess.run(
             cli_command(*args),
             capture_output=True,

@@ -97,3 +97,10 @@ def write_run(directory: Path, profiles: list[Profile], **kwargs) -> Path:
     lines = [r.model_dump_json() for p in profiles for r in profile_rounds(p, **kwargs)]
     (directory / "trajectories.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return directory
+
+
+def generate_args(data: Path, out: Path, *options: str, insights_out: Path | None = None) -> list[str]:
+    """The arguments of `stealthflow generate` that run the profiles of `data` into the run folder `out` (the insight
+    memory written to `insights_out`, if given), then `options`."""
+    insights = ["--insights-out", str(insights_out)] if insights_out else []
+    return ["generate", "--data", str(data), "--out", str(out), *insights, *options]

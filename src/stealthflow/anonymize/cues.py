@@ -104,6 +104,23 @@ def cues_outside_values(tagger, posts: list[str]) -> tuple[list[list[tuple[str, 
     return split_cues(tagger, posts, find_cues(tagger, posts, values)), [len(found) for found in values]
 
 
+def profile_cues(profile: Profile) -> dict[int, list[dict]]:
+    """Per post of `profile` (by index, posts with none left out), the phrases that give the author away and the
+    attribute each points to (`cues_outside_values`: `{"phrase", "attribute"}`), then how many values protect masks
+    with a placeholder were left out (`{"masked": N}`); {} when the cue tagger is not installed."""
+    try:
+        tagger = load_cue_tagger()
+    except FileNotFoundError:
+        return {}
+    found, masked = cues_outside_values(tagger, [c.text for c in profile.comments])
+    return {
+        i: [{"phrase": phrase, "attribute": attribute} for phrase, attribute in pairs]
+        + ([{"masked": masked[i]}] if masked[i] else [])
+        for i, pairs in enumerate(found)
+        if pairs or masked[i]
+    }
+
+
 def holding_values(phrases: list[str]) -> list[bool]:
     """Whether each phrase holds a value protect's detector masks (a name, an IBAN, a credential...)."""
     return [bool(found) for found in _protect_detector().detect_many(phrases)] if phrases else []
@@ -289,6 +306,40 @@ def negative_examples(paths: list[Path]) -> list[Example]:
     return [
         (line, []) for path in paths for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()
     ]
+
+
+def cue_training_set(
+    teacher: list[Path] | None = None,
+    negatives: list[Path] | None = None,
+    evidence: bool = False,
+    whole_phrases: bool = False,
+    init: Path | None = None,
+) -> tuple[list[Example], str]:
+    """The cue tagger's training rows and what they are, for its card: the cues of the teacher rewrites in `teacher`
+    (default: the shipped file; the words the teacher changed in each cue, or with `whole_phrases` the whole cue
+    phrases), or with `evidence` (or no teacher file shipped) DeepSeek-V3's evidence spans of the train split; then
+    the posts without cues of `negatives` (default: the shipped ones); `init`, the tagger they train further."""
+    from stealthflow.data import load_profiles
+    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_negatives, shipped_teacher_file
+    from stealthflow.resources import split_path
+
+    teacher_files = [] if evidence else teacher or [shipped_teacher_file()]
+    if teacher_files and teacher_files[0]:
+        rewrites = {key: row for file in teacher_files for key, row in load_teacher_rewrites(file).items()}
+        examples = teacher_cue_examples(rewrites, core=not whole_phrases)
+        trained_on = f"the teacher's {'cue phrases' if whole_phrases else 'changed words of each cue'} in " + ", ".join(
+            str(f) for f in teacher_files
+        )
+    else:
+        examples = cue_examples(load_profiles(split_path("train")))
+        trained_on = "DeepSeek-V3's evidence spans of data/train.jsonl"
+    negative_files = shipped_negatives() if negatives is None else negatives
+    examples += negative_examples(negative_files)
+    if negative_files:
+        trained_on += " and the posts without cues in " + ", ".join(str(f) for f in negative_files)
+    if init:
+        trained_on = f"{init} (its weights as the start) trained further on " + trained_on
+    return examples, trained_on
 
 
 def shipped_cue_tagger_dir() -> Path:

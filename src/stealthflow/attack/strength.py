@@ -58,6 +58,22 @@ def measured_verdicts() -> dict[str, dict[str, str]]:
     }
 
 
+def described_verdicts(attacker_model: str) -> dict[str, str]:
+    """Per shipped attacker (`classifier`, `llm`), its measured verdicts as one phrase ("above majority on gender,
+    married; NOT above chance on age"); an attacker measured with a model (`llm:embedded`) only when `attacker_model`
+    is that model."""
+    described = {}
+    for key, verdicts in measured_verdicts().items():
+        name, _, model = key.partition(":")
+        if model and attacker_model != model:
+            continue
+        grouped: dict[str, list[str]] = {}
+        for attribute, verdict in verdicts.items():
+            grouped.setdefault(verdict, []).append(attribute)
+        described[name] = "; ".join(f"{verdict} on {', '.join(attributes)}" for verdict, attributes in grouped.items())
+    return described
+
+
 @dataclass(frozen=True)
 class Interval:
     value: float

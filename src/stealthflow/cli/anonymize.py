@@ -13,6 +13,7 @@ from stealthflow.cli.app import (
     AttackersOption,
     CacheOption,
     ConfigOption,
+    InsightsOption,
     ModelOption,
     RawToModelOption,
     RoundsOption,
@@ -25,9 +26,10 @@ from stealthflow.cli.app import (
     reachable,
     refuse_or_warn_raw,
     settings_from,
+    split_names,
     user_errors,
 )
-from stealthflow.cli.generate import InsightsOption, print_risk_report, split_names
+from stealthflow.cli.generate import print_risk_report
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data.output_file import not_the_input, write_output
 
@@ -98,6 +100,7 @@ def anonymize(
     masked in every output. A --model not on this machine gets each text raw: refused unless --raw-to-model."""
     from stealthflow.anonymize import build_method, method_names
     from stealthflow.anonymize.methods import OFFLINE_METHODS, sends_raw_text
+    from stealthflow.anonymize.rows import output_row, secret_masker
     from stealthflow.data.jsonl import dump_line
     from stealthflow.llm.pool import LLMPool
 
@@ -128,9 +131,14 @@ def anonymize(
             fail(str(exc))
         with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
-        secrets = _secret_masker(settings)
+        secrets = secret_masker(settings)
     originals = {p.id: p for p in profiles}
-    rows = [_output_row(result, originals[result.profile_id].text, secrets, method) for result in results]
+    rows = []
+    for result in results:
+        row, warnings = output_row(result, originals[result.profile_id].text, secrets, method)
+        for warning in warnings:
+            console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
+        rows.append(row)
     phrases = phrase_report()
     for result, row in zip(results, rows, strict=True):
         profile = originals[result.profile_id]
@@ -208,19 +216,13 @@ def _post_names(profile, records: bool):
     return lambda index: f"{'paragraph' if several else 'post'} {index + 1}"
 
 
-def _failure(result, original: str, method: str) -> str | None:
-    """Why a text is not protected (None: it is): the method's own reason, or that nothing checked what stayed (a
-    method that does not report the phrases left that give the author away, ner-mask or a model's rewrite)."""
-    if reason := result.failure(original):
-        return reason
-    return None if result.checked else f"not checked: {method} does not check what stays"
-
-
 def _why_not(result, profile, records: bool, phrases, method: str) -> str:
     """Why a profile is not protected; which phrases stayed, in which post (named as `phrases` may name them)."""
+    from stealthflow.anonymize.rows import not_protected
+
     stayed = result.stayed_by_post()
     if not stayed:
-        return _failure(result, profile.text, method)
+        return not_protected(result, profile.text, method)
     unread = f"; {result.unread()}" if result.unread() else ""
     if len(profile.comments) < 2:
         found = phrases.stayed([p for ps in stayed.values() for p in ps])
@@ -231,43 +233,6 @@ def _why_not(result, profile, records: bool, phrases, method: str) -> str:
         f"no fluent generalization in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} {post}s are "
         f"one profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
     )
-
-
-def _secret_masker(settings):
-    """A protector masking credentials (PL4) only: whatever the method, no secret goes out in clear."""
-    from stealthflow.pipeline.protector import Protector
-
-    secrets_only = settings.model_copy(
-        update={"protect": settings.protect.model_copy(update={"levels": ["PL4"], "llm_extractor": False})}
-    )
-    return Protector.from_settings(secrets_only)
-
-
-def _output_row(result, original: str, secrets, method: str) -> dict:
-    """The row written (`-o`) and printed (`--json`). A text that could not be protected carries none of its words
-    (no text, no changes, no phrase that stayed: they are the post's): its id, `"protected": false`, the reason and,
-    per post, how many phrases stayed. The terminal (stderr) names the phrases."""
-    if reason := _failure(result, original, method):
-        row = {"id": result.profile_id, "protected": False, "reason": reason}
-        if stayed := result.stayed_by_post():
-            count = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"
-            row["reason"] = "; ".join(filter(None, [count, result.unread()]))
-            row["unprotected"] = [{"post": post, "phrases": len(phrases)} for post, phrases in stayed.items()]
-        return row
-    protected = secrets.protect(result.text, "anonymize")
-    for warning in protected.warnings:
-        console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
-    row = {"id": result.profile_id, "text": protected.text, "protected": True}
-    if result.nothing_to_change and protected.text == result.text:  # a masked credential is a change
-        row["unchanged"] = True
-    if changes := result.details.get("changes"):  # their words too: a credential the rewrite cut is masked
-        row["changes"] = [
-            {**c, **{k: secrets.protect(c[k], "anonymize").text for k in ("phrase", "replacement") if c.get(k)}}
-            for c in changes
-        ]
-    if "risk" in result.details:
-        row["risk"] = result.details["risk"]
-    return row
 
 
 def print_changes(result, name, phrases) -> None:

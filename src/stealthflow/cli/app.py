@@ -199,6 +199,21 @@ def attackers_option(default: str) -> object:
 
 
 AttackersOption = attackers_option("llm")
+InsightsOption = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--insights",
+        help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules",
+        dir_okay=False,
+    ),
+]
+
+
+def split_names(value: str | None) -> list[str] | None:
+    """A comma-separated option (`--attackers llm,classifier`) as its names; None when not given."""
+    return [n.strip() for n in value.split(",") if n.strip()] if value else None
+
+
 CacheOption = Annotated[
     Optional[Path],
     typer.Option(

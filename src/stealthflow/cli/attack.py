@@ -24,6 +24,7 @@ from stealthflow.cli.app import (
     reachable,
     refuse_or_warn_raw,
     settings_from,
+    split_names,
     user_errors,
 )
 from stealthflow.cli.source import SourceArgument, source_profiles
@@ -60,14 +61,16 @@ def attack(
     """Infer personal attributes of each profile and print the guesses with their certainty.
 
     The llm attacker sends each text as it is: a model not on this machine is refused unless --raw-to-model."""
+    from stealthflow.anonymize.cues import profile_cues
     from stealthflow.attack.registry import attacker_names, build_attackers, default_attackers
+    from stealthflow.attack.strength import described_verdicts
     from stealthflow.llm.registry import off_machine
 
     settings = settings_from(config, model, adapter)
     requested = [a.strip() for a in attributes.split(",")] if attributes else None
     if requested and (unknown := set(requested) - set(ATTRIBUTES)):
         fail(f"unknown attributes {sorted(unknown)}; choose from {', '.join(ATTRIBUTES)}")
-    names = [n.strip() for n in attackers.split(",") if n.strip()] if attackers else default_attackers(settings)
+    names = split_names(attackers) if attackers else default_attackers(settings)
     if unknown := [n for n in names if n not in attacker_names()]:
         fail(f"unknown attackers {unknown}; choose from {', '.join(attacker_names())}")
     if "llm" in names and off_machine(settings.attacker_model()):
@@ -87,9 +90,9 @@ def attack(
             with progress_bar(f"attacking ({attacker.name})", len(profiles)) as progress:
                 runs.append((attacker, attacker.attack_many(texts, asked)))
                 progress.advance(0, len(profiles))
-    strength = _strength(settings)
+    strength = described_verdicts(settings.attacker_model().model)
     for index, profile in enumerate(profiles):
-        cues = {} if profile.labelled() else find_profile_cues(profile)
+        cues = {} if profile.labelled() else profile_cues(profile)
         for attacker, results in runs:
             said = strength.get(attacker.name, "not evaluated here (see docs/attack.md)")
             if json_output:
@@ -126,42 +129,6 @@ def _print_attack(profile, attacker, result, judge: CorrectnessJudge, strength: 
             row += [label.estimate if label else "", ", ".join(verdicts.get(attribute, []))]
         table.add_row(*row)
     out.print(table)
-
-
-def _strength(settings) -> dict[str, str]:
-    """Each attacker's verdict against chance on its own evaluation, where it was measured."""
-    from stealthflow.attack.strength import measured_verdicts
-
-    described = {}
-    for key, verdicts in measured_verdicts().items():
-        name, _, model = key.partition(":")
-        if model and settings.attacker_model().model != model:
-            continue
-        grouped: dict[str, list[str]] = {}
-        for attribute, verdict in verdicts.items():
-            grouped.setdefault(verdict, []).append(attribute)
-        described[name] = "; ".join(f"{verdict} on {', '.join(attributes)}" for verdict, attributes in grouped.items())
-    return described
-
-
-def find_profile_cues(profile) -> dict[int, list[dict]]:
-    """Per post (by index), the phrases that give the author away and the attribute each points
-    to (the cue tagger, labelled as the local anonymizer labels them), without the values protect masks with a placeholder (`cues_outside_values`),
-    which are counted as {"masked": N} instead; {} when the tagger is not installed."""
-    from stealthflow.anonymize.cues import cues_outside_values, load_cue_tagger
-
-    try:
-        tagger = load_cue_tagger()
-    except FileNotFoundError:
-        return {}
-    posts = [c.text for c in profile.comments]
-    found, masked = cues_outside_values(tagger, posts)
-    return {
-        i: [{"phrase": phrase, "attribute": attribute} for phrase, attribute in pairs]
-        + ([{"masked": masked[i]}] if masked[i] else [])
-        for i, pairs in enumerate(found)
-        if pairs or masked[i]
-    }
 
 
 def print_cues(cues: dict[int, list[dict]], profile_id: str, posts: int = 1) -> None:

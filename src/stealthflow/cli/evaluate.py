@@ -14,6 +14,7 @@ from stealthflow.cli.app import (
     AttackersOption,
     CacheOption,
     ConfigOption,
+    InsightsOption,
     ModelOption,
     RoundsOption,
     app,
@@ -23,9 +24,9 @@ from stealthflow.cli.app import (
     print_markdown,
     progress_bar,
     settings_from,
+    split_names,
     user_errors,
 )
-from stealthflow.cli.generate import InsightsOption, split_names
 from stealthflow.config import Settings
 from stealthflow.llm.config import ModelConfig
 from stealthflow.resources import split_path

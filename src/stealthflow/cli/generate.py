@@ -14,6 +14,7 @@ from stealthflow.cli.app import (
     AdapterOption,
     AttackersOption,
     ConfigOption,
+    InsightsOption,
     ModelOption,
     app,
     console,
@@ -21,6 +22,7 @@ from stealthflow.cli.app import (
     out,
     progress_bar,
     settings_from,
+    split_names,
     user_errors,
 )
 from stealthflow.resources import split_path
@@ -32,19 +34,6 @@ if TYPE_CHECKING:  # the workflow pulls in metrics and langgraph: imported when 
     from stealthflow.llm.pool import LLMPool
     from stealthflow.workflow.runner import RunDirectory
     from stealthflow.workflow.summary import RunSummary
-
-InsightsOption = Annotated[
-    Optional[Path],
-    typer.Option(
-        "--insights",
-        help="insight memory (JSON); for the stealth method the default is the shipped one AgentStealth learned with DeepSeek-V3, 'none' for no rules",
-        dir_okay=False,
-    ),
-]
-
-
-def split_names(value: str | None) -> list[str] | None:
-    return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
 @app.command()
@@ -139,44 +128,31 @@ STOPPED_AT_COST_CAP = 3  # exit code: the run is incomplete but resumable (scrip
 def _run(
     settings: Settings, pool: LLMPool, directory: RunDirectory, memory: InsightMemory, profiles, export: Path | None
 ) -> RunSummary:
-    from stealthflow.attack import CorrectnessJudge
-    from stealthflow.attack.registry import build_attackers
-    from stealthflow.insights import InsightLearner
-    from stealthflow.workflow.nodes import Steps
+    """The run (`GenerateRun.from_settings`), with a bar of profiles and one of rounds (calls, tokens/s, cost)."""
     from stealthflow.workflow.runner import GenerateRun, RunEvents
     from stealthflow.workflow.usage import RunUsage
 
-    config = settings.workflow
-    usage = RunUsage()  # each role counts its own tokens and cost, even where roles share a model
-    memory = memory.model_copy(update={"max_rules": config.insights.max_rules, "score_cap": config.insights.score_cap})
-    try:
-        attackers = build_attackers(config.attackers, settings, pool.metered(usage.meters["attacker"]))
-    except ValueError as exc:
-        fail(str(exc))
-    anonymizer = pool.metered(usage.meters["anonymizer"]).get(settings.model)
-    judge = CorrectnessJudge(
-        pool.metered(usage.meters["judge"]).get(settings.judge_model()) if config.llm_judge else None
+    usage = RunUsage()
+
+    def on_round(_profile_id: str, _k: int) -> None:
+        # `progress`, `rounds_task` and `started` are set below, as the run starts (its events fire only in `run`)
+        spent = usage.this_process()
+        rate = spent.completion_tokens / max(time.monotonic() - started, 1e-9)
+        progress.update(rounds_task, advance=1, info=f"{spent.calls} calls · {rate:.1f} tok/s · ${usage.cost():.4f}")
+
+    events = RunEvents(
+        on_round=on_round,
+        on_profiles=lambda n: progress.advance(0, n),
+        on_batch=lambda n, m: progress.update(0, info=f"batch {n} · insight memory v{m.version}"),
     )
-    steps = Steps(anonymizer, attackers, judge, config, run_id=directory.root.name)
-    insight_llm = pool.metered(usage.meters["insight"]).get(settings.model)
-    learner = InsightLearner(insight_llm, config.insights) if config.insights.learn else None
-    started = time.monotonic()
+    try:
+        run = GenerateRun.from_settings(settings, pool, directory, memory, export, events, usage)
+    except ValueError as exc:  # an unknown attacker
+        fail(str(exc))
     with progress_bar("profiles", len(profiles)) as progress:
-        rounds_task = progress.add_task("rounds", total=len(profiles) * config.rounds, info="")
-
-        def on_round(_profile_id: str, _k: int) -> None:
-            spent = usage.this_process()
-            rate = spent.completion_tokens / max(time.monotonic() - started, 1e-9)
-            progress.update(
-                rounds_task, advance=1, info=f"{spent.calls} calls · {rate:.1f} tok/s · ${usage.cost():.4f}"
-            )
-
-        events = RunEvents(
-            on_round=on_round,
-            on_profiles=lambda n: progress.advance(0, n),
-            on_batch=lambda n, m: progress.update(0, info=f"batch {n} · insight memory v{m.version}"),
-        )
-        return GenerateRun(steps, directory, learner, memory, export, events, usage).run(profiles)
+        rounds_task = progress.add_task("rounds", total=len(profiles) * settings.workflow.rounds, info="")
+        started = time.monotonic()
+        return run.run(profiles)
 
 
 def print_summary(summary: RunSummary) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sys
 from collections.abc import Iterator
@@ -73,24 +72,12 @@ def _store(
 
 
 def _jsonl_rows(path: Path) -> list[tuple[str, str, str, dict | None]]:
-    """(key, user, text, metadata) rows. A row's key is a digest of the input up to the end of its
-    line: the same input run again, or grown at its end, gives its rows the same keys. It stays in
-    memory: the store keeps it keyed with the vault key (`MemoryStore.imported_lines`)."""
+    """The rows of the JSONL input `path` (- for stdin), `input_rows`."""
     from stealthflow.cli.source import Source, read_stdin
+    from stealthflow.memory.store import input_rows
 
     with user_errors():
-        text = read_stdin() if str(path) == "-" else Source(path=path).read_text()
-    rows, prefix = [], hashlib.sha256()
-    for number, line in enumerate(text.split("\n"), 1):
-        prefix.update(line.encode() + b"\n")
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
-        except (json.JSONDecodeError, KeyError, TypeError):
-            fail(f'{path}:{number}: each line must be a JSON object with "user" and "text" (and optional "metadata")')
-    return rows
+        return input_rows(read_stdin() if str(path) == "-" else Source(path=path).read_text(), str(path))
 
 
 @memory_app.command()

@@ -219,28 +219,15 @@ class _Run:
     phrases: object = None  # how --verbose names them (`phrase_report`)
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
-        """Rows `{id, session, vault, text, spans[, rewrite]}`; warnings go to stderr."""
-        from stealthflow.pipeline.records import protected_row
-        from stealthflow.pipeline.rewrite import rewrite_protected
+        """Rows `{id, session, vault, text, spans[, rewrite]}` (`protect_records`); warnings go to stderr."""
+        from stealthflow.pipeline.records import protect_records
         from stealthflow.placeholders.types import Level
 
-        protected = self.protector.protect_many([item.text for item in items], session)
-        vault = self.protector.vault.id
-        digest = self.protector.input_digester(session)
-        rows = [
-            protected_row(item.id, session, vault, p, digest(item.text))
-            for item, p in zip(items, protected, strict=True)
-        ]
-        if self.rewriter is not None:
-            outcomes = rewrite_protected(
-                self.rewriter,
-                [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
-                values=[p.values for p in protected],
-            )
-            for row, outcome in zip(rows, outcomes, strict=True):
-                row["text"], row["rewrite"] = outcome.text, outcome.to_json(self.rewrite)
+        results = protect_records(self.protector, items, session, self.rewriter, self.rewrite)
+        for row, _, outcome in results:
+            if outcome is not None:
                 self._count(row["id"], outcome)
-        for item, row, p in zip(items, rows, protected, strict=True):
+        for item, (row, p, _) in zip(items, results, strict=True):
             self.masked.update(span.type for span in p.spans)
             if self.verbose or self.explain:
                 for span in p.spans:
@@ -261,7 +248,7 @@ class _Run:
             self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
             for warning in p.warnings:
                 console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
-        return rows
+        return [row for row, _, _ in results]
 
     @staticmethod
     def _explain_samples(text_id: str, text: str, spans) -> None:
@@ -362,7 +349,7 @@ def _protection(
 
 def _protect_text(run: _Run, text: str, session: str, output: str | None, json_output: bool) -> None:
     """One text; a long one in pieces (`split_text`), with progress in bytes and an ETA."""
-    from stealthflow.pipeline.pieces import split_text
+    from stealthflow.pipeline.pieces import join_rows, split_text
 
     pieces = split_text(text)
     if len(pieces) == 1:
@@ -374,36 +361,8 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
                 rows += run.protect([Record(f"text (piece {number})", piece)], session)
                 advance(len(piece.encode("utf-8")))
         run.stayed = Counter({"text": sum(run.stayed.values())})  # the pieces are one text
-    row = _joined(rows, pieces)
+    row = join_rows(rows, pieces)
     write_output(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
-
-
-def _joined(rows: list[dict], pieces: list[str]) -> dict:
-    """The rows of a text's pieces as one `{vault, text, spans, language[, rewrite][, warnings]}` row
-    (span offsets into the whole text; the rewrite accepted only if every piece's was)."""
-    joined = {"vault": rows[0]["vault"], "text": "".join(row["text"] for row in rows), "spans": []}
-    offset = 0
-    for row, piece in zip(rows, pieces, strict=True):
-        joined["spans"] += [dict(span, start=span["start"] + offset, end=span["end"] + offset) for span in row["spans"]]
-        offset += len(piece)
-    if "rewrite" in rows[0]:
-        rewrites = [row["rewrite"] for row in rows]
-        joined["rewrite"] = {
-            "method": rewrites[0]["method"],
-            "accepted": all(r["accepted"] for r in rewrites),
-            "protected": all(r["protected"] for r in rewrites),
-        }
-        if reasons := list(dict.fromkeys(r["reason"] for r in rewrites if r.get("reason"))):
-            joined["rewrite"]["reason"] = "; ".join(reasons)
-        if changes := [change for r in rewrites for change in r.get("changes", [])]:
-            joined["rewrite"]["changes"] = changes
-        if unprotected := list(dict.fromkeys(phrase for r in rewrites for phrase in r.get("unprotected", []))):
-            joined["rewrite"]["unprotected"] = unprotected
-    if warnings := list(dict.fromkeys(w for row in rows for w in row.get("warnings", []))):
-        joined["warnings"] = warnings
-    languages = list(dict.fromkeys(row.get("language") for row in rows))
-    joined["language"] = languages[0] if len(languages) == 1 else languages  # a long text's pieces may differ
-    return joined
 
 
 def _protect_records(

@@ -414,16 +414,8 @@ def cue_tagger(
     import json
     import time
 
-    from stealthflow.anonymize.cues import (
-        CUE_LABELS,
-        cue_examples,
-        cue_metrics,
-        negative_examples,
-        save_cue_tagger,
-        teacher_cue_examples,
-    )
+    from stealthflow.anonymize.cues import CUE_LABELS, cue_metrics, cue_training_set, save_cue_tagger
     from stealthflow.data import load_profiles
-    from stealthflow.harvest.teacher_rewrites import load_teacher_rewrites, shipped_negatives, shipped_teacher_file
     from stealthflow.pii_tagger.training.train import TaggerTrainConfig, train_tagger
 
     started = time.time()
@@ -438,25 +430,7 @@ def cue_tagger(
         extra={"save_strategy": "steps", "save_steps": save_steps, "save_total_limit": 1} if save_steps else {},
     )
     with user_errors():
-        teacher_files = [] if evidence else teacher or [shipped_teacher_file()]
-        if teacher_files and teacher_files[0]:
-            rewrites = {key: row for file in teacher_files for key, row in load_teacher_rewrites(file).items()}
-            examples, trained_on = (
-                teacher_cue_examples(rewrites, core=not whole_phrases),
-                f"the teacher's {'cue phrases' if whole_phrases else 'changed words of each cue'} in "
-                + ", ".join(str(f) for f in teacher_files),
-            )
-        else:
-            examples, trained_on = (
-                cue_examples(load_profiles(split_path("train"))),
-                "DeepSeek-V3's evidence spans of data/train.jsonl",
-            )
-        negative_files = shipped_negatives() if negatives is None else negatives
-        examples += negative_examples(negative_files)
-        if negative_files:
-            trained_on += " and the posts without cues in " + ", ".join(str(f) for f in negative_files)
-        if init:
-            trained_on = f"{init} (its weights as the start) trained further on " + trained_on
+        examples, trained_on = cue_training_set(teacher, negatives, evidence, whole_phrases, init)
         tagger = train_tagger(examples, config, out_dir, log=console.print)
         seconds = time.time() - started
         metrics = cue_metrics(tagger, load_profiles(split_path("test")))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
 from stealthflow.integrations import hydrate_strings, protect_strings
-from stealthflow.memory.store import vault_session
+from stealthflow.integrations.wrapper import RedactingWrapper
 from stealthflow.pipeline.protector import Protector
 
 
@@ -29,7 +29,7 @@ def whole_namespace(namespace: tuple[str, ...]) -> str:
     return "/".join(part.replace("%", "%25").replace("/", "%2F") for part in namespace)
 
 
-class ProtectedStore(BaseStore):
+class ProtectedStore(RedactingWrapper, BaseStore):
     """`hydrate`: `get`/`search` return the values instead of the placeholders; only for code that never sends what it
     reads to a model (LangMem's tools and enrichers do)."""
 
@@ -40,17 +40,8 @@ class ProtectedStore(BaseStore):
         session_from_namespace: Callable[[tuple[str, ...]], str] = whole_namespace,
         hydrate: bool = False,
     ):
-        if protector is None:
-            from stealthflow.pipeline.api import default_protector
-
-            protector = default_protector()
+        super().__init__(protector, session_from_namespace, hydrate)
         self.inner = inner
-        self.protector = protector
-        self.session_from_namespace = session_from_namespace
-        self.hydrate = hydrate
-
-    def _session(self, namespace: tuple[str, ...]) -> str:
-        return vault_session(self.session_from_namespace(namespace))
 
     def _redact(self, op: Op) -> Op:
         if isinstance(op, PutOp) and op.value is not None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stealthflow.integrations import hydrate_strings, protect_strings
-from stealthflow.memory.store import vault_session
+from stealthflow.integrations.wrapper import RedactingWrapper
 from stealthflow.pipeline.protector import Protector
 
 SCOPE_KEYS = ("user_id", "agent_id", "run_id")
@@ -35,7 +35,7 @@ def first_scope_id(scope: dict) -> str:
     raise ValueError("give mem0 a user_id, agent_id or run_id (filters={...} for search and get_all)")
 
 
-class ProtectedMemory:
+class ProtectedMemory(RedactingWrapper):
     """`hydrate`: results carry the values instead of the placeholders; only for code that never sends them to a
     model."""
 
@@ -46,17 +46,8 @@ class ProtectedMemory:
         session_from_scope: Callable[[dict], str] = first_scope_id,
         hydrate: bool = False,
     ):
-        if protector is None:
-            from stealthflow.pipeline.api import default_protector
-
-            protector = default_protector()
+        super().__init__(protector, session_from_scope, hydrate)
         self.memory = memory
-        self.protector = protector
-        self.session_from_scope = session_from_scope
-        self.hydrate = hydrate
-
-    def _session(self, scope: dict) -> str:
-        return vault_session(self.session_from_scope(scope))
 
     def _protect(self, value: Any, session: str) -> Any:
         return protect_strings(self.protector, value, session)

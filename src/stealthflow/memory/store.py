@@ -9,6 +9,7 @@ readable by its owner only, like the vault.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from stealthflow.data import DataError
 from stealthflow.integrations import hydrate_strings, protect_strings
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
@@ -49,7 +51,7 @@ CREATE TABLE IF NOT EXISTS line_digests (
 """
 # `line_digests`: which input line became which memory, written in the memory's own transaction, so
 # `memory append -i` run again after a crash skips the lines already stored. A line is known by a
-# digest of its input up to its end (`cli.memory`): the same input, or one grown at its end, resumes.
+# digest of its input up to its end (`input_rows`): the same input, or one grown at its end, resumes.
 # The table keeps that digest keyed (`Vault.digest`, a key per memory user): an unkeyed one let anyone
 # with this file alone guess the line's values. `forget` removes a memory's row.
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
@@ -63,6 +65,26 @@ def vault_session(user: str) -> str:
     if not user or not user.strip():
         raise ValueError("a memory user id must be a non-empty string")
     return MEMORY_SESSIONS + user
+
+
+def input_rows(text: str, where: str) -> list[tuple[str, str, str, dict | None]]:
+    """The (key, user, text, metadata) rows of a JSONL input of `{user, text, metadata?}` lines (`memory append -i`),
+    read from `where`. A row's key is a digest of the input up to the end of its line: the same input run again, or
+    grown at its end, gives its rows the same keys. It stays in memory: the store keeps it keyed with the vault key
+    (`MemoryStore.imported_lines`). A line that is no such object is a DataError naming `where` and the line."""
+    rows, prefix = [], hashlib.sha256()
+    for number, line in enumerate(text.split("\n"), 1):
+        prefix.update(line.encode() + b"\n")
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            rows.append((prefix.hexdigest(), row["user"], row["text"], row.get("metadata")))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise DataError(
+                f'{where}:{number}: each line must be a JSON object with "user" and "text" (and optional "metadata")'
+            ) from None
+    return rows
 
 
 def default_store_path(vault_path: Path | None = None) -> Path:

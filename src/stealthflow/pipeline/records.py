@@ -10,11 +10,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
 from stealthflow.data.output_file import write_replacing
+
+if TYPE_CHECKING:
+    from stealthflow.anonymize.methods import Method
+    from stealthflow.pipeline.protector import Protected, Protector
+    from stealthflow.pipeline.rewrite import RewriteOutcome
 
 
 class Record(NamedTuple):
@@ -100,6 +105,33 @@ def protected_row(record_id: str, session: str, vault: str, protected, input_dig
     if protected.warnings:
         row["warnings"] = protected.warnings
     return row
+
+
+def protect_records(
+    protector: Protector, records: list[Record], session: str, rewriter: Method | None = None, rewrite: str = "none"
+) -> list[tuple[dict, Protected, RewriteOutcome | None]]:
+    """Each record protected in `session` into the row `protect -i` writes (`protected_row`, its input's digest for
+    `resume`); with a `rewriter` (the method `rewrite` names), each protected text then rewritten against attribute
+    inference and checked (`rewrite_protected`): the row's text is the one to send and its `rewrite` says what
+    happened. Per record: its row, its `Protected` and the rewrite's outcome (None: no rewrite)."""
+    from stealthflow.pipeline.rewrite import rewrite_protected
+
+    protected = protector.protect_many([record.text for record in records], session)
+    digest = protector.input_digester(session)
+    rows = [
+        protected_row(record.id, session, protector.vault.id, p, digest(record.text))
+        for record, p in zip(records, protected, strict=True)
+    ]
+    outcomes = [None] * len(rows)
+    if rewriter is not None:
+        outcomes = rewrite_protected(
+            rewriter,
+            [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
+            values=[p.values for p in protected],
+        )
+        for row, outcome in zip(rows, outcomes, strict=True):
+            row["text"], row["rewrite"] = outcome.text, outcome.to_json(rewrite)
+    return list(zip(rows, protected, outcomes, strict=True))
 
 
 def row_rewrite(row: dict) -> str:

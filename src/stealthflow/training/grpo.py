@@ -19,7 +19,7 @@ from stealthflow.training.models import (
     configure_torch,
     load_base_model,
     load_tokenizer,
-    precision_args,
+    trainer_args,
 )
 from stealthflow.training.plots import plot_curves, read_jsonl
 from stealthflow.training.recipes import Recipe
@@ -130,17 +130,12 @@ def build_grpo_trainer(recipe: Recipe, reward: AnonymizationReward, callbacks: l
         dataset = tagger_prompts(dataset, load_cue_tagger(settings.cue_tagger))
     dataset = short_prompts(dataset, tokenizer, settings.max_prompt_tokens).shuffle(seed=recipe.seed)
     args = GRPOConfig(
-        output_dir=str(recipe.output / "grpo" / "checkpoints"),
         max_steps=settings.max_steps,
-        learning_rate=settings.learning_rate,
-        per_device_train_batch_size=settings.batch_size,
         num_generations=settings.num_generations,
         max_completion_length=settings.max_completion_length,
         temperature=settings.temperature,
         beta=settings.beta,
-        logging_steps=settings.logging_steps,
-        save_steps=settings.save_steps,
-        **(precision_args(recipe) | settings.trainer),
+        **trainer_args(recipe, "grpo"),
     )
     # After the config: with DeepSpeed ZeRO-3 in it, the weights load already sharded.
     model = PeftModel.from_pretrained(load_base_model(recipe), str(adapter), is_trainable=True)

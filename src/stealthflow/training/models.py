@@ -80,9 +80,13 @@ def top_layer_linears(model, top_layers: int, targets: str | list[str]) -> list[
     return names
 
 
-def precision_args(recipe: Recipe) -> dict:
-    """Trainer arguments for the device and dtype (trl defaults to bf16, which fails on CPU)."""
-    return {
+def trainer_args(recipe: Recipe, stage: str) -> dict:
+    """The trl config arguments a stage (`sft`, `grpo`) takes from its section of the recipe: checkpoints under
+    OUTPUT/STAGE/checkpoints, learning rate, batch size, logging and saving steps; those of the device and dtype (trl
+    defaults to bf16, which fails on CPU); the section's `trainer:` extras last, over the device's (a modelled field
+    given there too is an error)."""
+    settings = getattr(recipe, stage)
+    device = {
         "use_cpu": recipe.device == "cpu",
         "bf16": recipe.dtype == "bfloat16",
         "seed": recipe.seed,
@@ -92,6 +96,14 @@ def precision_args(recipe: Recipe) -> dict:
         "save_total_limit": 2,
         "activation_checkpointing": False,  # +35 % time on CPU; the GPU recipe turns it on
     }
+    return dict(
+        output_dir=str(recipe.output / stage / "checkpoints"),
+        learning_rate=settings.learning_rate,
+        per_device_train_batch_size=settings.batch_size,
+        logging_steps=settings.logging_steps,
+        save_steps=settings.save_steps,
+        **(device | settings.trainer),
+    )
 
 
 def load_choice_attacker(

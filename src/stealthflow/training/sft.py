@@ -17,7 +17,7 @@ from stealthflow.training.models import (
     load_base_model,
     load_tokenizer,
     lora_config,
-    precision_args,
+    trainer_args,
 )
 from stealthflow.training.plots import plot_curves
 from stealthflow.training.recipes import Recipe
@@ -84,16 +84,11 @@ def build_sft_trainer(recipe: Recipe, callbacks: list | None = None):
     tokenizer = load_tokenizer(base_model_path(recipe.base_model))
     settings = recipe.sft
     args = SFTConfig(
-        output_dir=str(recipe.output / "sft" / "checkpoints"),
         num_train_epochs=settings.epochs,
-        learning_rate=settings.learning_rate,
-        per_device_train_batch_size=settings.batch_size,
         gradient_accumulation_steps=settings.gradient_accumulation_steps,
         max_length=settings.max_length,
         completion_only_loss=True,
-        logging_steps=settings.logging_steps,
-        save_steps=settings.save_steps,
-        **(precision_args(recipe) | settings.trainer),
+        **trainer_args(recipe, "sft"),
     )
     model = load_base_model(recipe)  # after the config: with DeepSpeed ZeRO-3 in it, weights load sharded
     return SFTTrainer(

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
@@ -51,6 +52,10 @@ from stealthflow.workflow.state import CHECKPOINT_TYPES, ProfileState
 from stealthflow.workflow.summary import RunSummary, plot_summary, summarize
 from stealthflow.workflow.trajectory import RoundRecord, TrajectoryFile
 from stealthflow.workflow.usage import RunUsage
+
+if TYPE_CHECKING:
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
 
 Outcome = ProfileState | BaseException
 
@@ -167,6 +172,39 @@ class GenerateRun:
         self.usage.earlier = dict(self.progress.usage)
         self.start_version = self.memory.history[0].version if self.memory.history else self.memory.version
         self.trajectories = TrajectoryFile(directory.trajectories)
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        pool: LLMPool,
+        directory: RunDirectory,
+        memory: InsightMemory,
+        export_path: Path | None = None,
+        events: RunEvents | None = None,
+        usage: RunUsage | None = None,
+    ) -> GenerateRun:
+        """The run `settings` describe: the anonymizer, the attackers (`workflow.attackers`), the judge (an LLM one
+        with `workflow.llm_judge`) and the insight learner (with `workflow.insights.learn`), each role's model calls
+        metered on its own in `usage`, even where roles share a model; `memory` capped as `workflow.insights` says.
+        ValueError: an attacker `settings` name is unknown."""
+        from stealthflow.attack import CorrectnessJudge
+        from stealthflow.attack.registry import build_attackers
+
+        config = settings.workflow
+        usage = usage or RunUsage()
+        role = {name: pool.metered(meter) for name, meter in usage.meters.items()}
+        memory = memory.model_copy(
+            update={"max_rules": config.insights.max_rules, "score_cap": config.insights.score_cap}
+        )
+        attackers = build_attackers(config.attackers, settings, role["attacker"])
+        anonymizer = role["anonymizer"].get(settings.model)
+        judge = CorrectnessJudge(role["judge"].get(settings.judge_model()) if config.llm_judge else None)
+        steps = Steps(anonymizer, attackers, judge, config, run_id=directory.root.name)
+        learner = (
+            InsightLearner(role["insight"].get(settings.model), config.insights) if config.insights.learn else None
+        )
+        return cls(steps, directory, learner, memory, export_path, events, usage)
 
     def _starting_memory(self, initial: InsightMemory) -> InsightMemory:
         if self.progress is not None:  # a rerun: the memory of the last finished batch
