@@ -9,9 +9,11 @@ import re
 
 import pytest
 
+from stealthflow.config import load_settings
 from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.verifier import FEATURES, Name, NameVerifier, features, read_verifier, shipped_verifier
+from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 
@@ -75,6 +77,21 @@ def test_features_read_capitals_cues_and_agreement():
     assert greeted["greeted"] == 1.0 and greeted["agreed"] == 0.0
 
 
+def test_a_capital_that_only_opens_a_sentence_is_not_a_capital_before_or_in_the_line():
+    """The "Ask" of "Ask Rajesh Kumar" is capitalised for opening the sentence, not as a title or a capitalised phrase
+    ("Prince William"); a dot inside an address opens no sentence; the line's capitals are its other words'."""
+    text = "Ask Rajesh Kumar, rajesh.kumar@contoso.com, about the invoice. We met Prince William there."
+    opening = dict(zip(FEATURES, features(text, 4, 16, 0.8, ENGLISH, agreed=False), strict=True))
+    assert opening["capital_before"] == 0.0 and opening["sentence_start"] == 0.0
+    assert opening["line_capitals"] == 2 / 11  # its line's other words, Ask and We aside: Prince, William
+    assert opening["text_capitals"] == 4 / 13  # Rajesh, Kumar, Prince, William
+    william = text.index("William")
+    inside = dict(zip(FEATURES, features(text, william, william + 7, 0.8, ENGLISH, agreed=False), strict=True))
+    assert inside["capital_before"] == 1.0
+    listed = "Hope, Joy and Faith are the names of the new otters."  # a first word a comma parts from it still counts
+    assert dict(zip(FEATURES, features(listed, 6, 9, 0.8, ENGLISH, agreed=False), strict=True))["capital_before"] == 1.0
+
+
 def test_the_trees_are_walked_for_many_names_at_once_as_one_by_one():
     """`scores` walks every tree for every row at once: each row's score is the ensemble's for that row alone, whatever
     the trees' depths (a stump and a deeper tree beside it)."""
@@ -121,3 +138,24 @@ def test_the_shipped_tagger_and_verifier_leave_otters_named_for_virtues_and_mask
     [name] = detector.detect(colleague)
     assert colleague[name.start : name.end] == "Tomasz Wójcik"
     assert "name verifier" in name.reason
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ask Rajesh Kumar, rajesh.kumar@contoso.com, about the invoice.", "Rajesh Kumar"),
+        ("Tell Maria Lopez the date.", "Maria Lopez"),
+        ("Thanks Anna Berg for the notes.", "Anna Berg"),
+    ],
+)
+def test_protect_masks_a_name_after_a_sentences_imperative_first_word(tmp_path, text, name):
+    """End to end (the shipped students and verifier, protect as the CLI runs it): the verifier dropped these names
+    while it read the capital of the sentence's first word as a title's ("Prince William")."""
+    settings = load_settings()
+    settings.protect = settings.protect.model_copy(update={"tagger": True, "vault_path": tmp_path / "vault.sqlite"})
+    protector = Protector.from_settings(settings, vault=open_vault(settings.protect), recall=False)
+    protected = protector.protect(text, "imperatives")
+    protector.close()
+    assert name not in protected.text and name.split()[0] not in protected.text
+    assert any(span.type == "REAL_NAME" and text[span.start : span.end] == name for span in protected.spans)
