@@ -1128,3 +1128,27 @@ def test_protect_explain_names_a_published_sample_number_it_left(user_home):
     stderr = result.stderr.replace("\n", " ")
     assert "left at 29-56: a published sample number (SWIFT IBAN Registry, example of Germany;" in stderr
     assert stderr.count("left at") == 1
+
+
+def test_protect_records_interrupted_says_how_many_rows_were_written_and_that_a_rerun_resumes(user_home):
+    """Ctrl-C (a real SIGINT to the CLI in a subprocess) during `protect -i`: one line on stderr saying how many rows
+    the output holds and that the same command resumes, exit 130; the rows written are whole. It printed nothing."""
+    import signal
+    import time
+
+    records = user_home / "posts.jsonl"
+    records.write_text("".join(f'{{"id": "{i}", "text": "mail jonas{i}@mailbox.org"}}\n' for i in range(5000)))
+    output = user_home / "out.jsonl"
+    command = ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--session", "s", "--rewrite", "none"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "stealthflow", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 300
+    while not (output.exists() and output.read_text()) and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=120)
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert run.returncode == 130 and 0 < len(rows) < 5000, stderr
+    said = " ".join(stderr.split())
+    assert f"interrupted: out.jsonl holds {len(rows)} of 5000 rows (session 's'); rerun the same command" in said

@@ -318,6 +318,17 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+@contextlib.contextmanager
+def said_when_interrupted(how_far: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C: one line on stderr, `how_far()` (what the command wrote and how to go on), then exit 130 (the shell's
+    code for SIGINT), not a silent stop."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted:[/] {escape(how_far())}", highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
+
+
 def recipe_overrides(items: list[str] | None) -> dict:
     """`--set KEY=VALUE` options as recipe overrides (values read as YAML: numbers, lists...)."""
     import yaml

@@ -41,6 +41,7 @@ from stealthflow.cli.app import (
     protect_settings,
     reachable,
     rewriter_for,
+    said_when_interrupted,
     stderr_is_terminal,
     user_protector,
     vault_errors,
@@ -183,11 +184,28 @@ def protect(
         if not records:
             fail(f"{input or source}: no records to protect")
         finished = {} if text_mode or output in (None, "-") else finished_rows(Path(output), session, rewrite)
-        with _protection(settings, rewrite, cache, show, verbose, explain) as run:
+        how_far = (
+            contextlib.nullcontext()
+            if text_mode
+            else said_when_interrupted(lambda: _how_far(output, len(records), session))
+        )
+        with how_far, _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
                 _protect_records(run, records, session, output, finished)
+
+
+def _how_far(output: str | None, total: int, session: str) -> str:
+    """What an interrupted `protect -i` left written, and how to go on (rows reach the output 16 at a time)."""
+    if output in (None, "-"):
+        return "each row printed is whole; with -o FILE, a rerun of the same command resumes where it stopped"
+    path = Path(output)
+    with path.open(encoding="utf-8") if path.exists() else contextlib.nullcontext([]) as rows:
+        written = sum(1 for _ in rows)
+    return (
+        f"{output} holds {written} of {total} rows (session {session!r}); rerun the same command to resume from there"
+    )
 
 
 def _shown_on_terminal() -> bool:
