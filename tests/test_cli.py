@@ -294,7 +294,8 @@ def test_the_closing_advice_names_each_kind_of_text_not_protected():
 
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):
     """`protect` keeps its promise (the placeholders; the text goes) and its rewrite field says the local rewrite did
-    not read the German post, with no phrase listed as having stayed."""
+    not read the German post, with no phrase listed as having stayed. Exit 0 (its output is the placeholder text),
+    with a warning line of its own saying what "protected": false means: the summary's count was easy to miss."""
     post = "Hallo zusammen, ich bin neu hier und lese am Wochenende gern Krimis. Schreibt mir: ann.berg@mailbox.org"
     result = runner.invoke(app, ["protect", post, "--json"])
     assert result.exit_code == 0, result.output
@@ -306,7 +307,10 @@ def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_
         "protected": False,
         "reason": "not checked: the local rewrite reads English only (language: de)",
     }
-    assert "1 text(s) not checked: the local rewrite reads English only" in " ".join(result.stderr.split())
+    said = " ".join(result.stderr.split())
+    assert "1 text(s) not checked: the local rewrite reads English only" in said
+    assert 'warning: 1 text(s) not protected against attribute inference ("rewrite": {"protected": false})' in said
+    assert "Krimis" not in result.stderr
 
 
 def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
