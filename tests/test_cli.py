@@ -936,6 +936,44 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     assert "named only on a terminal" not in shown
 
 
+def test_anonymize_show_unprotected_names_the_phrases_that_stayed_on_a_pipe_and_never_in_the_rows(
+    tmp_path, monkeypatch
+):
+    """Off a terminal, a refused text's stderr line and row said only "2 phrase(s)", and stderr said the rows "list
+    their changes", though a refused row has none: the user could not tell what to reword. --show-unprotected names
+    the phrases that stayed on stderr (a phrase holding a value protect masks still only counted); the -o rows keep
+    none of the post's words. FAKE local method: two phrases stay, one of them holding an IBAN."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    iban = "DE44 3704 0044 0532 9130 00"
+
+    class Stays:  # FAKE local method
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            stayed = [{"phrase": "night shifts", "post": 0}, {"phrase": f"IBAN {iban}", "post": 0}]
+            return [Anonymized(p.id, p.text, details={"unprotected": stayed}) for p in profiles]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Stays())
+    post = f"I work night shifts, pay to IBAN {iban}."
+    command = ["anonymize", "-", "-o", str(tmp_path / "out.jsonl")]
+    piped = " ".join(runner.invoke(app, command, input=post).stderr.split())
+    assert "for 2 phrase(s)" in piped and "night shifts" not in piped
+    assert "list the changes" not in piped and "--show-unprotected names here the phrases that stayed" in piped
+    shown = runner.invoke(app, [*command, "--show-unprotected"], input=post)
+    said = " ".join(shown.stderr.split())
+    assert shown.exit_code == 2 and 'no fluent generalization for "night shifts", 1 phrase(s) holding a value' in said
+    assert iban not in said and "named only on a terminal" not in said
+    row = json.loads((tmp_path / "out.jsonl").read_text())
+    assert row == {
+        "id": row["id"],
+        "protected": False,
+        "reason": "no fluent generalization: 2 phrase(s) stayed",
+        "unprotected": [{"post": 0, "phrases": 2}],
+    }
+
+
 def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(user_home):
     """main protected the word silently; what is protected does not change."""
     (user_home / "texts").mkdir()

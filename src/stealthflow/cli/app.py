@@ -305,11 +305,12 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def phrase_report():
-    """The `PhraseReport` every command names a post's phrases with on stderr (words only to a terminal)."""
+def phrase_report(asked: bool = False):
+    """The `PhraseReport` every command names a post's phrases with on stderr: words only to a terminal, or when the
+    user `asked` for them (an option such as `anonymize --show-unprotected`: a file or pipe will keep them)."""
     from stealthflow.anonymize.phrase_report import PhraseReport
 
-    return PhraseReport(stderr_is_terminal())
+    return PhraseReport(asked or stderr_is_terminal())
 
 
 def fail(message: str) -> None:
