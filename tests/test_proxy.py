@@ -498,7 +498,7 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
         assert len(upstream.received) == sent_so_far
 
 
-def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(protector, upstream, monkeypatch):
+def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(protector, upstream, monkeypatch, tmp_path):
     """ux19 M1, with the real `local` rewrite: a user message with a marked phrase it could not generalize is not
     protected (as `anonymize` says). By default (`rewrite_fail: refuse`) the request is a 422 counting what stayed,
     naming no phrase but the command that names them to the user (ux21 M7: "Reword them" named no way to see them), and
@@ -554,6 +554,8 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
     from stealthflow.cli import app
 
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):  # a vault of its own: `protector`'s key is not the shared one's
+        monkeypatch.setenv(name, str(tmp_path / name))
     named = CliRunner().invoke(app, ["protect", "-", "--rewrite", "local", "--verbose"], input=text)
     assert named.exit_code == 0 and "firefighter" in named.stderr.split("stayed:")[1], named.stderr
 
