@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -925,7 +926,8 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     for words in (iban, "Munich", "diabetes", "night shifts", "AKIA"):
         assert words not in said
     written = (tmp_path / "out.jsonl").read_text()  # the change list kept in -o: its credential masked
-    assert "AKIAIOSFODNN7EXAMPLE" not in written and '"phrase": "key <API_KEY_1>"' in written
+    assert "AKIAIOSFODNN7EXAMPLE" not in written and re.search(r'"phrase": "key <API_KEY_\d+>"', written)  # any
+    # number: the session "anonymize" of the tests' shared vault may hold another key (test_anonymize_rows runs first)
     assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
     assert "named only on a terminal" in said and "post 1" not in said
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
