@@ -359,3 +359,25 @@ def test_a_block_counts_the_rows_whose_rewrite_left_a_clue(tmp_path):
     out.close()  # a rerun reads the count back from the manifest
     resumed = JobOutput(tmp_path, job.describe("v", [], Settings()))
     assert resumed.not_protected() == 2
+
+
+def test_an_interrupted_batch_says_the_rows_written_and_that_a_rerun_resumes(tmp_path, monkeypatch):
+    """Ctrl-C during `batch protect`: one line on stderr with the rows and whole blocks this run wrote (as the
+    progress line last showed them) and that a rerun resumes, exit 130; it printed nothing. FAKE job: reports two
+    blocks done, then is interrupted (tests/test_batch_ray.py runs the real one)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.batch.job import Progress
+    from stealthflow.cli import app
+
+    def interrupted(*args, **options):
+        show = args[7]
+        show(Progress(blocks=5, bytes=500, blocks_done=2, bytes_done=200, rows=32))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("stealthflow.batch.run_job", interrupted)
+    source = _jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": "hi"}])
+    result = CliRunner().invoke(app, ["batch", "protect", str(source), "--output", str(tmp_path / "out")])
+    said = " ".join(result.stderr.split())
+    assert result.exit_code == 130, result.output
+    assert f"interrupted: 32 rows in 2 whole block(s) written to {tmp_path / 'out'} by this run; rerun the same" in said

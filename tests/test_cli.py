@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -313,7 +314,8 @@ def test_the_closing_advice_names_each_kind_of_text_not_protected():
 
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):
     """`protect` keeps its promise (the placeholders; the text goes) and its rewrite field says the local rewrite did
-    not read the German post, with no phrase listed as having stayed."""
+    not read the German post, with no phrase listed as having stayed. Exit 0 (its output is the placeholder text),
+    with a warning line of its own saying what "protected": false means: the summary's count was easy to miss."""
     post = "Hallo zusammen, ich bin neu hier und lese am Wochenende gern Krimis. Schreibt mir: ann.berg@mailbox.org"
     result = runner.invoke(app, ["protect", post, "--json"])
     assert result.exit_code == 0, result.output
@@ -325,7 +327,10 @@ def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_
         "protected": False,
         "reason": "not checked: the local rewrite reads English only (language: de)",
     }
-    assert "1 text(s) not checked: the local rewrite reads English only" in " ".join(result.stderr.split())
+    said = " ".join(result.stderr.split())
+    assert "1 text(s) not checked: the local rewrite reads English only" in said
+    assert 'warning: 1 text(s) not protected against attribute inference ("rewrite": {"protected": false})' in said
+    assert "Krimis" not in result.stderr
 
 
 def test_a_text_with_nothing_to_change_is_protected_as_it_is_and_an_echo_is_not():
@@ -940,7 +945,8 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     for words in (iban, "Munich", "diabetes", "night shifts", "AKIA"):
         assert words not in said
     written = (tmp_path / "out.jsonl").read_text()  # the change list kept in -o: its credential masked
-    assert "AKIAIOSFODNN7EXAMPLE" not in written and '"phrase": "key <API_KEY_1>"' in written
+    assert "AKIAIOSFODNN7EXAMPLE" not in written and re.search(r'"phrase": "key <API_KEY_\d+>"', written)  # any
+    # number: the session "anonymize" of the tests' shared vault may hold another key (test_anonymize_rows runs first)
     assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
     assert "named only on a terminal" in said and "post 1" not in said
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
@@ -949,6 +955,44 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     assert iban not in shown and "AKIA" not in shown
     assert "1 phrase(s) holding a value protect masks (income 1)" in shown
     assert "named only on a terminal" not in shown
+
+
+def test_anonymize_show_unprotected_names_the_phrases_that_stayed_on_a_pipe_and_never_in_the_rows(
+    tmp_path, monkeypatch
+):
+    """Off a terminal, a refused text's stderr line and row said only "2 phrase(s)", and stderr said the rows "list
+    their changes", though a refused row has none: the user could not tell what to reword. --show-unprotected names
+    the phrases that stayed on stderr (a phrase holding a value protect masks still only counted); the -o rows keep
+    none of the post's words. FAKE local method: two phrases stay, one of them holding an IBAN."""
+    from stealthflow.anonymize import methods
+    from stealthflow.anonymize.methods import Anonymized
+
+    iban = "DE44 3704 0044 0532 9130 00"
+
+    class Stays:  # FAKE local method
+        name = "local"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            stayed = [{"phrase": "night shifts", "post": 0}, {"phrase": f"IBAN {iban}", "post": 0}]
+            return [Anonymized(p.id, p.text, details={"unprotected": stayed}) for p in profiles]
+
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: Stays())
+    post = f"I work night shifts, pay to IBAN {iban}."
+    command = ["anonymize", "-", "-o", str(tmp_path / "out.jsonl")]
+    piped = " ".join(runner.invoke(app, command, input=post).stderr.split())
+    assert "for 2 phrase(s)" in piped and "night shifts" not in piped
+    assert "list the changes" not in piped and "--show-unprotected names here the phrases that stayed" in piped
+    shown = runner.invoke(app, [*command, "--show-unprotected"], input=post)
+    said = " ".join(shown.stderr.split())
+    assert shown.exit_code == 2 and 'no fluent generalization for "night shifts", 1 phrase(s) holding a value' in said
+    assert iban not in said and "named only on a terminal" not in said
+    row = json.loads((tmp_path / "out.jsonl").read_text())
+    assert row == {
+        "id": row["id"],
+        "protected": False,
+        "reason": "no fluent generalization: 2 phrase(s) stayed",
+        "unprotected": [{"post": 0, "phrases": 2}],
+    }
 
 
 def test_a_word_naming_a_folder_here_is_still_the_text_and_the_folder_is_said(user_home):
@@ -1169,3 +1213,27 @@ def test_protect_explain_names_a_published_sample_number_it_left(user_home):
     stderr = result.stderr.replace("\n", " ")
     assert "left at 29-56: a published sample number (SWIFT IBAN Registry, example of Germany;" in stderr
     assert stderr.count("left at") == 1
+
+
+def test_protect_records_interrupted_says_how_many_rows_were_written_and_that_a_rerun_resumes(user_home):
+    """Ctrl-C (a real SIGINT to the CLI in a subprocess) during `protect -i`: one line on stderr saying how many rows
+    the output holds and that the same command resumes, exit 130; the rows written are whole. It printed nothing."""
+    import signal
+    import time
+
+    records = user_home / "posts.jsonl"
+    records.write_text("".join(f'{{"id": "{i}", "text": "mail jonas{i}@mailbox.org"}}\n' for i in range(5000)))
+    output = user_home / "out.jsonl"
+    command = ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--session", "s", "--rewrite", "none"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "stealthflow", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 300
+    while not (output.exists() and output.read_text()) and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=120)
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert run.returncode == 130 and 0 < len(rows) < 5000, stderr
+    said = " ".join(stderr.split())
+    assert f"interrupted: out.jsonl holds {len(rows)} of 5000 rows (session 's'); rerun the same command" in said

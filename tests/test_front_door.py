@@ -328,8 +328,8 @@ def test_anonymize_puts_a_generic_kind_in_place_of_a_country_specific_institutio
 
 def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(home, tmp_path):
     """The default `anonymize` (method local, the shipped models) on a post whose "Wife" nothing generalizes: the
-    file a user uploads holds its id, the reason and what stayed, never its text, and neither does stderr, piped; the
-    other post is written."""
+    file a user uploads holds its id, the reason and what stayed, never its text, and neither does stderr, piped,
+    unless --show-unprotected asks for the phrases that stayed there; the other post is written."""
     posts = tmp_path / "posts.jsonl"
     posts.write_text(
         '{"id": "wife", "text": "Wife says it\'s distinguished."}\n'
@@ -347,8 +347,10 @@ def test_a_post_that_could_not_be_protected_leaves_no_text_in_the_output_file(ho
     )
     assert "named only on a terminal" in result.stderr  # a pipe keeps stderr: what stayed is counted, not named
     assert rows["cat"]["text"] == "Just got my cat a new bed, she loves it." and rows["cat"]["protected"] is True
-    as_json = run(["anonymize", str(posts), "--json"], home, tmp_path)
-    assert [json.loads(line) for line in as_json.stdout.splitlines()] == list(rows.values())
+    assert "--show-unprotected names here the phrases that stayed" in " ".join(result.stderr.split())
+    as_json = run(["anonymize", str(posts), "--json", "--show-unprotected"], home, tmp_path)
+    assert [json.loads(line) for line in as_json.stdout.splitlines()] == list(rows.values())  # still none of its words
+    assert re.search(r'wife: no fluent generalization for "[^"]*Wife[^"]*"', as_json.stderr)  # asked for: named
 
 
 def test_the_demo_cue_list_names_each_post(home, tmp_path, repo):

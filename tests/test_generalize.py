@@ -19,6 +19,7 @@ from stealthflow.anonymize.generalize import (
     kin_swap,
     replace_once,
     split_mark,
+    teacher_table,
     whole,
 )
 from stealthflow.data import DataError
@@ -1131,6 +1132,40 @@ def test_a_word_of_a_marked_clause_that_could_be_a_name_is_a_piece_found_whole(t
     up word-bounded: "Cork" of "_Cork_" was never found, and counted as replaced)."""
     pieces = [text[a:b] for a, b in split_mark(text, 0, len(text))]
     assert name in pieces, pieces
+
+
+@pytest.mark.parametrize(
+    ("sentence", "piece", "left_over"),
+    [
+        ("I'm 19, still living with my parents, and I'm saving up.", "I'm", True),
+        ("It rained all week, so we stayed in.", "so", True),
+        ("Winters here are brutal, eh.", "eh", False),  # an interjection can tell a place
+        ("Third Mainland Bridge this morning na punishment.", "na", False),  # Nigerian Pidgin, not a function word
+        ("Mate, I've been registered four years, I'm both.", "both", True),
+        ("We met two years ago.", "two", False),  # a number can tell an age
+        ("My wife loves it.", "My wife", False),
+    ],
+)
+def test_a_piece_of_only_function_words_pronouns_or_auxiliaries_is_a_leftover(sentence, piece, left_over):
+    start = sentence.rindex(piece)
+    assert syntax.leftover(sentence, start, start + len(piece)) is left_over
+
+
+def test_a_leftover_piece_is_no_piece_of_its_mark_unless_the_teacher_changed_it():
+    """Split, "I'm 19, still living with my parents, and I'm" keeps the pieces that tell the age, not the second
+    "I'm"; a mark of "so" alone leaves none; "here", which the teacher changed for a location (data/teacher-rewrites),
+    stays, and so does a piece holding "she", which it changed for gender."""
+    text = "I'm 19, still living with my parents, and I'm saving up for college."
+    mark = "I'm 19, still living with my parents, and I'm"
+    assert [text[a:b] for a, b in split_mark(text, 0, len(mark))] == ["I'm 19", "still living with my parents"]
+    text = "It rained all week, so we stayed in."
+    assert split_mark(text, text.index("so"), text.index("so") + 2) == []
+    text = "Winters here are brutal."
+    assert split_mark(text, text.index("here"), text.index("here") + 4) == [(8, 12)]
+    text = "The girlfriend reckons I'll have a bad back by 40, she's optimistic."
+    start = text.index("she's")
+    assert syntax.leftover(text, start, start + 5) is True
+    assert syntax.leftover(text, start, start + 5, teacher_table()) is False  # the teacher changed "she"
 
 
 @pytest.mark.parametrize(

@@ -466,6 +466,22 @@ def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
     assert result.cues == [("Our cat Biscuit", "gender"), ("here in Leeds", "location")]  # the rent is no cue
 
 
+def test_a_piece_of_function_words_left_over_from_a_split_is_neither_edited_nor_reported():
+    """Issue 47, a new user's report: "I'm" was named as a phrase that stayed, twice in its post. The FAKE tagger marks
+    one stretch; split, its second "I'm" (a pronoun and an auxiliary) is no piece, the rest of the mark still is: with
+    every edit reading badly (FAKE scorer), the two pieces that tell the age stay, reported. A mark of only a function
+    word ("so") leaves the post as it is, protected."""
+    post = "I'm 19, still living with my parents, and I'm saving up for college."
+    generalizer = Generalizer(Strict(), floors_gate(0.0, -1.0))
+    tagger = FakeTagger({"I'm 19, still living with my parents, and I'm": "age"})
+    (result,) = LocalAnonymizer(None, tagger, generalizer).rewrite_posts([post])
+    assert result.cues == [("I'm 19", "age"), ("still living with my parents", "age")]
+    assert result.unprotected == ["I'm 19", "still living with my parents"] and result.text == post
+    harmless = "It rained all week, so we stayed in."
+    (result,) = LocalAnonymizer(None, FakeTagger({"so": "location"}), generalizer).rewrite_posts([harmless])
+    assert (result.cues, result.unprotected, result.text) == ([], [], harmless)
+
+
 def test_a_piece_takes_an_attribute_the_teacher_gave_its_last_word():
     """The FAKE tagger calls "an ER nurse" an age cue; the teacher changed phrases ending in "nurse" for
     occupation (data/teacher-rewrites), never twice for age: the piece is an occupation cue."""
@@ -775,6 +791,31 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkey
             assert abs(expected.score - got.score) < 0.01, (row["rewrite"], result.text)
         else:
             assert json.loads(json.dumps(result.changes)) == row["changes"] and result.unprotected == row["unprotected"]
+
+
+@pytest.mark.real_model
+def test_anonymize_prints_a_post_once_withheld_for_a_leftover_function_word(tmp_path):
+    """Issue 47, a new user's report: `anonymize` withheld the second of these posts for "so" alone, a piece left over
+    from the mark "I grew up in a small village in Kerala, so". The real cue tagger, fluency scorer and gate: it is now
+    printed, the place gone; the first post still names what stays ("flatmate", "placements") and is withheld."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    posts = [
+        "As a second-year med student at Edinburgh, I barely have time to cook. My flatmate and I live off pasta and "
+        "whatever's on offer at the Tesco on Nicolson Street. Any cheap recipes that take under 20 minutes? Bonus "
+        "points if they survive being reheated in the hospital canteen microwave during placements.",
+        "I grew up in a small village in Kerala, so I really miss proper spicy food. My mum sends me parcels of masala "
+        "every couple of months.",
+    ]
+    source = tmp_path / "posts.jsonl"
+    source.write_text("".join(json.dumps({"id": f"p{i}", "text": t}) + "\n" for i, t in enumerate(posts)))
+    result = CliRunner().invoke(app, ["anonymize", str(source), "--method", "local", "--json"])
+    first, second = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert result.exit_code == 2 and first["protected"] is False and "text" not in first
+    assert second["protected"] is True and "Kerala" not in second["text"], second
+    assert second["text"].startswith("I grew up in a small village, so I really miss proper spicy food.")
 
 
 @pytest.mark.real_model

@@ -462,3 +462,25 @@ def test_cli_says_on_stderr_when_a_user_has_no_memories_and_keeps_stdout_empty(t
     assert run(app, ["memory", "forget", "--user", "ann", "--all", *common]).exit_code == 0
     emptied = run(app, ["memory", "list", "--user", "ann", *common])
     assert (emptied.exit_code, emptied.stdout, emptied.stderr) == (0, "", "no memories for user ann\n")
+
+
+def test_cli_stores_a_text_from_stdin_without_the_line_end_a_shell_adds(tmp_path, monkeypatch):
+    """`echo TEXT | memory append --text -` stores TEXT, not TEXT and a newline (`list` printed a blank line after
+    each memory); every other character is kept, a blank line inside or a second line end included.
+    FAKE embedder (hashed bag of words) in place of MiniLM."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    monkeypatch.setattr("stealthflow.memory.store.minilm_embedder", lambda: fake_embed)
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    common = ["--user", "ann", "--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
+    run = CliRunner().invoke
+    for typed in ("I like jazz\n", "Two lines\n\nof it\n\n", "From Windows\r\n"):
+        assert run(app, ["memory", "append", "--text", "-", "--no-tagger", *common], input=typed).exit_code == 0
+    listed = run(app, ["memory", "list", *common])
+    assert listed.stdout == "1\tI like jazz\n2\tTwo lines\n\nof it\n\n3\tFrom Windows\n"
+    stored = run(app, ["memory", "list", "--json", *common]).stdout.splitlines()
+    assert [json.loads(line)["text"] for line in stored] == ["I like jazz", "Two lines\n\nof it\n", "From Windows"]

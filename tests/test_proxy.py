@@ -498,10 +498,11 @@ def test_rewrite_user_messages_once_and_identically_in_every_turn(protector, ups
         assert len(upstream.received) == sent_so_far
 
 
-def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(protector, upstream):
+def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(protector, upstream, monkeypatch, tmp_path):
     """ux19 M1, with the real `local` rewrite: a user message with a marked phrase it could not generalize is not
     protected (as `anonymize` says). By default (`rewrite_fail: refuse`) the request is a 422 counting what stayed,
-    naming no phrase, and nothing goes upstream, plain or streamed; `rewrite_fail: send` sends it, counted."""
+    naming no phrase but the command that names them to the user (ux21 M7: "Reword them" named no way to see them), and
+    nothing goes upstream, plain or streamed; `rewrite_fail: send` sends it, counted."""
     from stealthflow.config import Settings
     from stealthflow.llm.pool import LLMPool
     from stealthflow.pipeline.rewrite import build_rewriter
@@ -510,7 +511,7 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
     text = "As a retired firefighter from Cork I spend my days fishing. Is a 9ft rod good for lake trout?"
     request = {"model": "m", "messages": [{"role": "user", "content": text}]}
     headers = {"Authorization": f"Bearer {TOKEN}"}
-    with running_proxy(protector, upstream, rewriter=rewriter) as url:
+    with running_proxy(protector, upstream, rewriter=rewriter, rewrite="local") as url:
         for stream in (False, True):
             refused = httpx.post(
                 f"{url}/v1/chat/completions", json={**request, "stream": stream}, headers=headers, timeout=120
@@ -523,7 +524,12 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
         german = "Ich bin 41 und Krankenpfleger in Graz, habt ihr Tipps zum Schlafen tagsüber?"
         history = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]
         for content, said in (
-            (text, "messages[2].content: 1 marked phrase(s) stayed (occupation: 1). Reword them, or start"),
+            (
+                text,
+                "messages[2].content: 1 marked phrase(s) stayed (occupation: 1). Reword them (`stealthflow protect - "
+                "--rewrite local --verbose`, the message on stdin, names the phrases that stayed on a terminal; this "
+                "answer quotes none), or start",
+            ),
             (
                 german,
                 "messages[2].content: not checked: the local rewrite reads English only (language: de). "
@@ -540,6 +546,18 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
         assert sent.status_code == 200 and sent.headers["x-stealthflow-rewrite-stayed"] == "1"
         assert sent.headers["x-stealthflow-rewritten"] == "0" and sent.headers["x-stealthflow-rewrite-unread"] == "0"
         assert upstream.received[-1]["messages"][0]["content"] == text
+    # the command the 422 names does name the phrase, to the user on a terminal
+    import sys
+
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME"):  # a vault of its own: `protector`'s key is not the shared one's
+        monkeypatch.setenv(name, str(tmp_path / name))
+    named = CliRunner().invoke(app, ["protect", "-", "--rewrite", "local", "--verbose"], input=text)
+    assert named.exit_code == 0 and "firefighter" in named.stderr.split("stayed:")[1], named.stderr
 
 
 def upstream_batches(body: bytes, piece: int | None = None) -> list:

@@ -702,12 +702,16 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The constituents of text[start:end] to generalize one by one (`syntax.pieces`, parsed in their
     sentence), each widened to the word characters glued to it ("Cork" of "_Cork_" is "_Cork_": a piece is looked up
     word-bounded, and one not found would count as already replaced); a phrase the teacher generalized whole stays
-    whole."""
-    if text[start:end].casefold() in teacher_table():
+    whole. A piece of words that cannot give the author away alone (`syntax.leftover`: "I'm", "so") is no piece,
+    neither edited nor reported, unless the teacher changed it or one of its words (`teacher_table`: "him", "she",
+    "here"); a mark of only such words leaves no piece."""
+    taught = teacher_table()
+    if text[start:end].casefold() in taught:
         return [(start, end)]
     first, last = sentence_bounds(text, start, end)
     pieces = syntax.pieces(text[first:last], start - first, end - first, all_cue_heads())
-    return list(dict.fromkeys(_whole_words(text, first + a, first + b) for a, b in pieces))
+    found = dict.fromkeys(_whole_words(text, first + a, first + b) for a, b in pieces)
+    return [(a, b) for a, b in found if not syntax.leftover(text[first:last], a - first, b - first, taught)]
 
 
 def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:

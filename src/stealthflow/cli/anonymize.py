@@ -83,6 +83,14 @@ def anonymize(
         ),
     ] = False,
     raw_to_model: RawToModelOption = False,
+    show_unprotected: Annotated[
+        bool,
+        typer.Option(
+            "--show-unprotected",
+            help="name on stderr the phrases that stayed in a text not protected, even when stderr is a file or pipe "
+            "(which keeps them); never in the -o/--json rows; a phrase holding a value protect masks is still counted",
+        ),
+    ] = False,
     allow_unchanged: Annotated[
         bool,
         typer.Option(
@@ -139,12 +147,12 @@ def anonymize(
         for warning in warnings:
             console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
         rows.append(row)
-    phrases = phrase_report()
+    phrases, stayed = phrase_report(), phrase_report(asked=show_unprotected)
     for result, row in zip(results, rows, strict=True):
         profile = originals[result.profile_id]
         name = _post_names(profile, input_source.is_records)
         if not row["protected"]:
-            why = _why_not(result, profile, input_source.is_records, phrases, method)
+            why = _why_not(result, profile, input_source.is_records, stayed, method)
             console.print(
                 f"[red]not protected:[/] {escape(result.profile_id)}: {escape(why)}",
                 highlight=False,
@@ -166,12 +174,8 @@ def anonymize(
         print_changes(result, name, phrases)
         if "risk" in result.details:
             print_risk_report(result)
-    where = (
-        f"the rows of the texts protected in {output} list their changes"
-        if output
-        else "--json or -o FILE lists the changes of the texts protected"
-    )
-    if said := phrases.not_named(where):
+    where = _where_words_are(rows, output, stayed.words)
+    if said := phrases.not_named(where) or stayed.not_named(where):
         console.print(said, highlight=False, soft_wrap=True)
     if output:
         write_output(output, "".join(dump_line(row) for row in rows))
@@ -205,6 +209,22 @@ def _remedy(unprotected: list, method: str) -> str:
             "use `stealthflow protect` (placeholders for the personal data it finds)"
         )
     return "; ".join(advice)
+
+
+def _where_words_are(rows: list[dict], output: Path | None, stayed_named: bool) -> str:
+    """Where the words a pipe or file did not get are: a protected text's changes in its row; the phrases that stayed
+    in a text not protected (its row holds none of its words, as the file may be shared) on stderr with
+    --show-unprotected."""
+    where = []
+    if any(row["protected"] for row in rows):
+        where.append(
+            f"the rows of {output} list the changes of the texts protected"
+            if output
+            else "--json or -o FILE lists the changes of the texts protected"
+        )
+    if not stayed_named and any("unprotected" in row for row in rows):
+        where.append("--show-unprotected names here the phrases that stayed in a text not protected (its row never)")
+    return "; ".join(where) or "a text not protected has none of its words in its row"
 
 
 def _post_names(profile, records: bool):

@@ -320,11 +320,12 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
-def phrase_report():
-    """The `PhraseReport` every command names a post's phrases with on stderr (words only to a terminal)."""
+def phrase_report(asked: bool = False):
+    """The `PhraseReport` every command names a post's phrases with on stderr: words only to a terminal, or when the
+    user `asked` for them (an option such as `anonymize --show-unprotected`: a file or pipe will keep them)."""
     from stealthflow.anonymize.phrase_report import PhraseReport
 
-    return PhraseReport(stderr_is_terminal())
+    return PhraseReport(asked or stderr_is_terminal())
 
 
 def fail(message: str) -> None:
@@ -356,6 +357,17 @@ def refuse_or_warn_raw(what: str, model: "ModelConfig", allowed: bool, instead: 
         highlight=False,
         soft_wrap=True,
     )
+
+
+@contextlib.contextmanager
+def said_when_interrupted(how_far: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C: one line on stderr, `how_far()` (what the command wrote and how to go on), then exit 130 (the shell's
+    code for SIGINT), not a silent stop."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted:[/] {escape(how_far())}", highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
 
 
 def recipe_overrides(items: list[str] | None) -> dict:

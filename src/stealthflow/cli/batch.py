@@ -21,6 +21,7 @@ from stealthflow.cli.app import (
     fail,
     open_user_vault,
     protect_settings,
+    said_when_interrupted,
     vault_errors,
 )
 from stealthflow.config import Settings
@@ -148,7 +149,8 @@ def _batch(
     with vault_errors():
         vault = open_user_vault(settings)
         try:
-            with _progress() as show:
+            progress = _progress()
+            with said_when_interrupted(lambda: progress.how_far(output)), progress as show:
                 result = run_job(source, output, settings, vault, job, pools, ray_address, show, ray_logs=verbose)
         except (BatchError, ShardError) as exc:
             fail(str(exc))
@@ -189,6 +191,8 @@ class _progress:
     """A progress line, from the first block on: bytes done of the blocks to do, rows, rows/s,
     failures, time left."""
 
+    rows = blocks = 0  # written by this run, as last shown
+
     def __enter__(self):
         self.bar = Progress(
             TextColumn("[bold]protecting"),
@@ -200,7 +204,15 @@ class _progress:
         self.task = None
         return self.show
 
+    def how_far(self, output: Path) -> str:
+        """What an interrupted run wrote (whole blocks only), and how to go on."""
+        return (
+            f"{self.rows} rows in {self.blocks} whole block(s) written to {output} by this run; rerun the same "
+            "command to resume (the blocks done are skipped)"
+        )
+
     def show(self, progress) -> None:
+        self.rows, self.blocks = progress.rows, progress.blocks_done
         eta, rate = progress.eta_seconds, progress.rows_per_second
         info = f"{progress.rows} rows, {rate:.{1 if rate >= 1 else 3}f} rows/s, {progress.failed} failed" + (
             f", ETA {int(eta // 60)}:{int(eta % 60):02d}" if eta is not None else ""

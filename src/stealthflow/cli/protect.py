@@ -41,6 +41,7 @@ from stealthflow.cli.app import (
     protect_settings,
     reachable,
     rewriter_for,
+    said_when_interrupted,
     stderr_is_terminal,
     user_protector,
     vault_errors,
@@ -183,11 +184,28 @@ def protect(
         if not records:
             fail(f"{input or source}: no records to protect")
         finished = {} if text_mode or output in (None, "-") else finished_rows(Path(output), session, rewrite)
-        with _protection(settings, rewrite, cache, show, verbose, explain) as run:
+        how_far = (
+            contextlib.nullcontext()
+            if text_mode
+            else said_when_interrupted(lambda: _how_far(output, len(records), session))
+        )
+        with how_far, _protection(settings, rewrite, cache, show, verbose, explain) as run:
             if text_mode:
                 _protect_text(run, records[0].text, session, output, json_output)
             else:
                 _protect_records(run, records, session, output, finished)
+
+
+def _how_far(output: str | None, total: int, session: str) -> str:
+    """What an interrupted `protect -i` left written, and how to go on (rows reach the output 16 at a time)."""
+    if output in (None, "-"):
+        return "each row printed is whole; with -o FILE, a rerun of the same command resumes where it stopped"
+    path = Path(output)
+    with path.open(encoding="utf-8") if path.exists() else contextlib.nullcontext([]) as rows:
+        written = sum(1 for _ in rows)
+    return (
+        f"{output} holds {written} of {total} rows (session {session!r}); rerun the same command to resume from there"
+    )
 
 
 def _shown_on_terminal() -> bool:
@@ -214,6 +232,7 @@ class _Run:
     rejected: int = 0
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     unread: int = 0  # texts the rewrite could not read (a language it does not cover)
+    unprotected: int = 0  # texts the rewrite left not protected (`"rewrite": {"protected": false}`)
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
     phrases: object = None  # how --verbose names them (`phrase_report`)
@@ -270,6 +289,7 @@ class _Run:
         self.rejected += not outcome.accepted
         self.stayed[text_id] += len(outcome.unprotected)
         self.unread += outcome.unread
+        self.unprotected += not outcome.protected
         if outcome.accepted:
             self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
         if not self.verbose:
@@ -284,6 +304,17 @@ class _Run:
             console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
         if outcome.unread and not outcome.unprotected:  # the phrases' reason names the phrases: said above
             console.print(f"[yellow]{escape(text_id)}: rewrite {escape(outcome.reason)}[/]", highlight=False)
+
+    def not_protected(self) -> str:
+        """What `"protected": false` means for the texts written anyway. protect exits 0 all the same: its output is
+        the placeholder text, written whatever the rewrite did (as the docs say), and an exit 2 means nothing was
+        written; `anonymize`, whose output is the rewrite, withholds such a text and exits 2."""
+        return (
+            f'{self.unprotected} text(s) not protected against attribute inference ("rewrite": {{"protected": false}}):'
+            " what points to their author (an age, a place, a job, family) may be in the text written as it was; only"
+            " the values found are placeholders. Reword it yourself (--verbose names what stayed), or give --rewrite"
+            " none for placeholders only"
+        )
 
     def summary(self) -> str:
         """One line: how many values were masked and phrases rewritten, by type / attribute."""
@@ -339,6 +370,8 @@ def _protection(
         console.print(
             f"[yellow]{run.rejected} rewrite(s) rejected (an unreadable answer or a placeholder lost): their placeholder text was sent instead; --verbose says why, as the rows' 'rewrite' field does[/]"
         )
+    if run.unprotected:
+        console.print(f"[yellow]warning:[/] {escape(run.not_protected())}", highlight=False, soft_wrap=True)
     if run.secrets_found:
         console.print(
             f"[yellow]{run.secrets_found} text(s) held a secret (PL4): the secrets found are masked, but a text with one"

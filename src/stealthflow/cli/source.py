@@ -88,9 +88,11 @@ def warn_text_on_argv() -> None:
 
 
 def text_option(value: str) -> str:
-    """An option's text (`--text`, `--query`): `-` reads stdin; a literal text is used and warned about."""
+    """An option's text (`--text`, `--query`): `-` reads stdin, less the one line end a shell puts after it (`echo`,
+    a here-string: a memory would keep it, and print a blank line after it); a literal text is used and warned about."""
     if value == "-":
-        return read_stdin()
+        text = read_stdin()
+        return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
     warn_text_on_argv()
     return value
 

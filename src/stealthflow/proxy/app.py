@@ -169,7 +169,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 ) from None
             stats["rewrites"] = counts
             if counts.unprotected and config.rewrite_fail == "refuse":  # nothing unprotected goes (ux19 M1)
-                raise counts.refusal(headers, texts.places)
+                raise counts.refusal(headers, texts.places, config.rewrite)
             texts.put(sent)
             headers.update(counts.headers())
         scope = RestoreScope(

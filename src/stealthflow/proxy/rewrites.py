@@ -55,9 +55,11 @@ class RewriteCounts:
             "x-stealthflow-rewrite-unread": str(self.unread),
         }
 
-    def refusal(self, headers: dict[str, str], places: list[str]) -> ProxyError:
+    def refusal(self, headers: dict[str, str], places: list[str], rewrite: str) -> ProxyError:
         """The 422 for a request with user texts the rewrite left not protected: counts, then each such text's place
-        in the request (`places`, by text index) and why, never a phrase."""
+        in the request (`places`, by text index) and why, never a phrase (`ProxyError`: an error body is what client
+        libraries log and agents may pass on, upstream too), and the command that names the phrases to the user
+        (`rewrite`: the proxy's --rewrite; protect masks before it rewrites, as the proxy does)."""
         why = ", ".join(
             f"{n} {what}"
             for n, what in (
@@ -71,13 +73,18 @@ class RewriteCounts:
         if len(self.refused) > REFUSALS_NAMED:
             named += f"; {len(self.refused) - REFUSALS_NAMED} more"
         send = "start the proxy with --rewrite-fail send to send such messages as they are"
+        see = (
+            f"(`stealthflow protect - --rewrite {rewrite} --verbose`, the message on stdin, names the phrases that "
+            "stayed on a terminal; this answer quotes none)"
+        )
         if not self.unread:
-            advice = f"Reword them, or {send}"
+            advice = f"Reword them {see}, or {send}"
         elif self.unread == self.unprotected:
             advice = f"Rewording will not help a text the rewrite cannot read: {send}"
         else:
             advice = (
-                f"Reword those whose phrases stayed; rewording will not help a text the rewrite cannot read: {send}"
+                f"Reword those whose phrases stayed {see}; rewording will not help a text the rewrite cannot read: "
+                f"{send}"
             )
         return ProxyError(
             422,
