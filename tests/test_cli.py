@@ -1138,20 +1138,36 @@ def test_anonymize_prints_the_rewrite_unwrapped_and_o_dash_is_stdout(tmp_path, m
     assert not (tmp_path / "-").exists()
 
 
-def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path, monkeypatch):
-    """A model litellm serves off this machine would get each post raw, credentials included (rev20 finding 8): the
-    command refuses before any call, unless --raw-to-model, which warns."""
+def _refused_raw_to_cloud(tmp_path, monkeypatch, model: str, api_base: str, text: str, args: list[str]):
+    """`args[0] POST args[1:] --config C` with C a model at `api_base` (off this machine) and no model call allowed:
+    (the post, the command, its result), which refused before any call and printed nothing on stdout."""
     from stealthflow.llm.pool import LLMPool
 
     called = []
     monkeypatch.setattr(LLMPool, "get", lambda *a, **k: called.append(a) or pytest.fail("no model call expected"))
     config = tmp_path / "cloud.yaml"
-    config.write_text("model:\n  model: openai/gpt-4o-mini\n  api_base: https://llm.example.com/v1\n")
+    config.write_text(f"model:\n  model: {model}\n  api_base: {api_base}\n")
     post = tmp_path / "post.txt"
-    post.write_text("My password is hunter2-Xy9! and my email is dana.kerr@mailbox.org\n")
-    command = ["anonymize", str(post), "--method", "standard", "--config", str(config)]
+    post.write_text(text)
+    command = [args[0], str(post), *args[1:], "--config", str(config)]
     refused = runner.invoke(app, command)
     assert refused.exit_code == 2 and called == [] and refused.stdout == ""
+    return post, command, refused
+
+
+def test_anonymize_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path, monkeypatch):
+    """A model litellm serves off this machine would get each post raw, credentials included (rev20 finding 8): the
+    command refuses before any call, unless --raw-to-model, which warns."""
+    from stealthflow.llm.pool import LLMPool
+
+    post, command, refused = _refused_raw_to_cloud(
+        tmp_path,
+        monkeypatch,
+        "openai/gpt-4o-mini",
+        "https://llm.example.com/v1",
+        "My password is hunter2-Xy9! and my email is dana.kerr@mailbox.org\n",
+        ["anonymize", "--method", "standard"],
+    )
     assert "would send each text raw" in refused.stderr and "https://llm.example.com/v1" in refused.stderr
     assert "--raw-to-model" in refused.stderr and "hunter2" not in refused.stderr
     monkeypatch.setattr(LLMPool, "get", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("stop here")))
@@ -1174,15 +1190,14 @@ def test_attack_refuses_to_send_raw_posts_to_a_cloud_model_unless_told(tmp_path,
     call, as `anonymize` does, unless --raw-to-model, which warns; the classifier attacker alone sends nothing."""
     from stealthflow.llm.pool import LLMPool
 
-    called = []
-    monkeypatch.setattr(LLMPool, "get", lambda *a, **k: called.append(a) or pytest.fail("no model call expected"))
-    config = tmp_path / "cloud.yaml"
-    config.write_text("model:\n  model: openai/m\n  api_base: http://192.0.2.2:8000/v1\n")
-    post = tmp_path / "post.txt"
-    post.write_text("I'm Dana Kerr (dana.kerr@mailbox.org), twelve years as an ER nurse in Leeds.\n")
-    command = ["attack", str(post), "--attributes", "age", "--config", str(config)]
-    refused = runner.invoke(app, command)
-    assert refused.exit_code == 2 and called == [] and refused.stdout == ""
+    post, command, refused = _refused_raw_to_cloud(
+        tmp_path,
+        monkeypatch,
+        "openai/m",
+        "http://192.0.2.2:8000/v1",
+        "I'm Dana Kerr (dana.kerr@mailbox.org), twelve years as an ER nurse in Leeds.\n",
+        ["attack", "--attributes", "age"],
+    )
     assert "the llm attacker would send each text raw" in refused.stderr and "192.0.2.2" in refused.stderr
     assert "dana.kerr" not in refused.stderr
     monkeypatch.setattr(LLMPool, "get", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("stop here")))
