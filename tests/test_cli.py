@@ -1242,7 +1242,12 @@ def test_protect_records_interrupted_says_how_many_rows_were_written_and_that_a_
     output = user_home / "out.jsonl"
     command = ["protect", "-i", "posts.jsonl", "-o", "out.jsonl", "--session", "s", "--rewrite", "none"]
     run = subprocess.Popen(
-        [sys.executable, "-m", "stealthflow", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "stealthflow", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # as a shell starts it: pytest-xdist's workers ignore SIGINT, and a child inherits an ignored signal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 300
     while not (output.exists() and output.read_text()) and time.monotonic() < deadline and run.poll() is None:
