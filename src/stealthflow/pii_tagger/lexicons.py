@@ -10,6 +10,7 @@ written by language (a mapping of language code -> entries) is read as all its l
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 
 from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
@@ -35,8 +36,13 @@ def words(name: str) -> list[str]:
 def alternation(*names: str) -> str:
     """The lists `names` as one regex alternation (no group), longest entries first: a greedy
     pattern's choice ("dogs" before "dog")."""
-    entries = sorted({entry for name in names for entry in words(name)}, key=lambda e: (-len(e), e))
-    return "|".join(_entry_pattern(entry) for entry in entries)
+    return entries_alternation({entry for name in names for entry in words(name)})
+
+
+def entries_alternation(entries: Iterable[str]) -> str:
+    """`entries` as one regex alternation (no group), longest first; a space matches any white space, a final `*` any
+    word ending."""
+    return "|".join(_entry_pattern(entry) for entry in sorted(set(entries), key=lambda e: (-len(e), e)))
 
 
 def _entry_pattern(entry: str) -> str:

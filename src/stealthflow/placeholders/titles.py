@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 from functools import cache
 
-from stealthflow.pii_tagger.lexicons import LEXICONS, given_name
+from stealthflow.pii_tagger.lexicons import LEXICONS, entries_alternation, given_name
 from stealthflow.placeholders.common_words import NAME_TYPE
 from stealthflow.placeholders.language import COVERED, Reading, language_file
 from stealthflow.placeholders.types import Span
@@ -47,15 +47,9 @@ def _address(codes: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str], r
     titles = data_yaml(LEXICONS)["person_titles"]
     salutations = {word for code in codes for word in language_file(code)["greetings"]}
     titled = {word for code, listed in titles.items() for word in listed if code in codes or not given_name(word)}
-    salutation, title = _alternation(salutations), _alternation(titled)
+    salutation, title = entries_alternation(salutations) or "(?!)", entries_alternation(titled) or "(?!)"
     return (
         re.compile(rf"(?i:{salutation}),?\s+(?=\w)"),
         re.compile(rf"(?i:{title})\.?\s+(?=\w)"),
         re.compile(rf"(?i:{salutation}|{title})\.?"),
     )
-
-
-def _alternation(words: set[str]) -> str:
-    """A regex alternation of `words` (a space: any white space), longest first; one that matches nothing if none."""
-    entries = sorted(words, key=lambda word: (-len(word), word))
-    return "|".join(r"\s+".join(map(re.escape, word.split())) for word in entries) or "(?!)"
