@@ -349,10 +349,6 @@ def _agrees(span: Span, settled: set[tuple[int, int, str]]) -> bool:
     return any(kind == span.type and start < span.end and span.start < end for start, end, kind in settled)
 
 
-def _overlaps_any(span: Span, ranges: set[tuple[int, int]]) -> bool:
-    return any(start < span.end and span.start < end for start, end in ranges)
-
-
 def _greeted_name(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is the name a salutation line opens with (`greeted`) and none of its words is a common
     word of a covered language ("Liebe Kundin,", "Hi Team," greet no one by name)."""

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache, partial
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
@@ -155,7 +156,7 @@ def _place(value: str) -> bool:
     return key in city_names() or key in country_names() or key in territory_names()
 
 
-@lru_cache(maxsize=64)  # the lines and texts of a batch's names: `clear_caches` empties it after each batch
+@lru_cache(maxsize=64)  # the lines and texts of a batch's spans: `clear_caches` empties it after each batch
 def _capitals(piece: str) -> float:
     """Share of the words of `piece` that a capital opens, each sentence's and line's first word aside
     (`_OPENING_WORD`)."""
@@ -199,8 +200,8 @@ SPAN_FEATURES = (
 _NUMBER_FIRST = re.compile(r"\W*\d")
 _LONG_NUMBER = re.compile(r"\d{4,}")
 _PLACE_CUE_BEFORE = re.compile(rf"(?<!\w)(?i:{alternation('place_before')})\s+$")
-# The words of each label's talk in the six languages' files (`work_words`, `employer_cues`; HEALTH's and ADDRESS's
-# are in lexicons.yaml, which the filters' patterns read).
+# The lists of data/languages/<code>.yaml whose words in a span's sentence are its label's talk (beside the filters'
+# patterns of data/pii-tagger/lexicons.yaml: `_talk`); the verified labels besides REAL_NAME.
 _TALK_WORDS = {"EMPLOYER": ("work_words", "employer_cues"), "HEALTH": ("conditions",), "ADDRESS": ("street_types",)}
 
 
@@ -237,7 +238,7 @@ def span_features(
         float(not text[opening:start].strip(_OPENING_MARKS)),
         _capitals(text[line_start:start] + text[end:line_end]),
         _capitals(text[:_TEXT_REACH]),
-        min(len(_WORD.findall(text[line_start:line_end])), 40),
+        sum(1 for _ in islice(_WORD.finditer(text, line_start, line_end), 40)),
         share(common_word),
         share(lambda word: any(frequent_in(word, code) for code in codes)),
         share(lambda word: lexicon.get(word.casefold(), 0) & (GIVEN | FAMILY)),
