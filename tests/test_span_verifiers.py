@@ -68,6 +68,17 @@ def test_a_health_span_below_its_verifiers_threshold_is_dropped_and_a_kept_one_s
     assert "verifier" not in name.reason
 
 
+def test_a_threshold_of_0_leaves_its_languages_spans_unscored():
+    """HEALTH's shipped threshold for English texts is 0: every span would be kept, so none is scored there."""
+    text = "Diabetes is common, the doctor said."
+    stump = personal_stump("HEALTH")
+    open_in_english = Verifier("HEALTH", stump.trees, stump.base, stump.rate, 0.0, 0.5)
+    recognizer = PiiTaggerRecognizer(tagger=FakeTagger([("Diabetes", "HEALTH")]), verifiers={"HEALTH": open_in_english})
+    [diabetes] = recognizer.find_many([text], languages=[ENGLISH])[0]
+    assert "verifier" not in diabetes.reason
+    assert recognizer.find_many([text], languages=[frozenset({"de"})])[0] == []
+
+
 def test_span_features_read_shape_cues_and_agreement():
     text = "We moved last year. I live at 12 Elm Street now."
     start = text.index("12")

@@ -312,7 +312,8 @@ def _verified(
     languages: list[frozenset[str]],
 ) -> list[list[Span]]:
     """Each text's spans without those of a verified label whose verifier score falls below its threshold, the kept
-    ones with their score in their reason (a batch's spans of a label scored at once). `settled`: the spans of the
+    ones with their score in their reason (a batch's spans of a label scored at once; none where the label's threshold
+    for the text's languages is 0). `settled`: the spans of the
     verified labels the pattern recognizers found, whose agreement is one of the verifiers' features."""
     judged: dict[tuple[int, int], str | None] = {}  # (text, span) -> what its reason adds, None when it is dropped
     for label, verifier in verifiers.items():
@@ -320,7 +321,7 @@ def _verified(
             (i, j)
             for i, spans_of_text in enumerate(found)
             for j, span in enumerate(spans_of_text)
-            if span.type == label
+            if span.type == label and verifier.least(languages[i]) > 0  # a threshold of 0 verifies nothing: unscored
         ]
         if not at:
             continue
