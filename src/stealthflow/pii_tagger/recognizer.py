@@ -32,7 +32,7 @@ from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan, load_pii_tagger, pii_tagger_languages
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, may_be_english, student_for
 from stealthflow.pii_tagger.unavailable import TableUnavailable
-from stealthflow.pii_tagger.verifier import Name, NameVerifier, shipped_verifier
+from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, shipped_verifiers
 from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
@@ -64,15 +64,18 @@ class PiiTaggerRecognizer(Recognizer):
     batch_size = 32
 
     def __init__(
-        self, directory: str | None = None, tagger: SpanTagger | None = None, verifier: NameVerifier | None = None
+        self,
+        directory: str | None = None,
+        tagger: SpanTagger | None = None,
+        verifiers: dict[str, Verifier] | None = None,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
-        used instead of loading one, for every text; `verifier`: what scores the names it keeps (verifier.py; default:
-        the shipped one for a loaded tagger, none for a tagger given)."""
+        used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
+        (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given)."""
         self.directory = directory
         self._tagger = tagger
-        self._verifier = verifier
+        self._verifiers = verifiers
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -83,12 +86,12 @@ class PiiTaggerRecognizer(Recognizer):
         return self._tagger if self._tagger is not None else load_pii_tagger(self.directory)
 
     @property
-    def verifier(self) -> NameVerifier | None:
-        """The name verifier given, else the shipped one unless a tagger was given (its confidences are not a
+    def verifiers(self) -> dict[str, Verifier]:
+        """The verifiers given, else the shipped ones unless a tagger was given (its confidences are not a
         student's)."""
-        if self._verifier is not None or self._tagger is not None:
-            return self._verifier
-        return shipped_verifier()
+        if self._verifiers is not None or self._tagger is not None:
+            return self._verifiers or {}
+        return shipped_verifiers()
 
     @property
     def languages(self) -> frozenset[str]:
@@ -197,6 +200,7 @@ class PiiTaggerRecognizer(Recognizer):
             for found in settled
         ]
         names = [{(s.start, s.end) for s in found if s.type == "REAL_NAME"} for found in settled]
+        verified = [{(s.start, s.end, s.type) for s in found if s.type in KINDS} for found in settled]
         bounds = [
             ranges + [match.span() for match in _LIST_MARKER.finditer(text)]
             for text, ranges in zip(texts, structured, strict=True)
@@ -213,8 +217,8 @@ class PiiTaggerRecognizer(Recognizer):
                 texts, tagged_texts, structured, names, floors, languages, strict=True
             )
         ]
-        if (verifier := self.verifier) is not None:
-            found = _verified(verifier, texts, found, names, languages)
+        if verifiers := self.verifiers:
+            found = _verified(verifiers, texts, found, verified, languages)
         return [merge_spans(spans_of_text, text) for spans_of_text, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
@@ -301,42 +305,49 @@ class PiiTaggerRecognizer(Recognizer):
 
 
 def _verified(
-    verifier: NameVerifier,
+    verifiers: dict[str, Verifier],
     texts: list[str],
     found: list[list[Span]],
-    names: list[set[tuple[int, int]]],
+    settled: list[set[tuple[int, int, str]]],
     languages: list[frozenset[str]],
 ) -> list[list[Span]]:
-    """Each text's spans without the REAL_NAME spans whose verifier score falls below its threshold, the kept ones with
-    their score in their reason (the batch's names scored at once). `names`: the names the pattern recognizers found,
-    whose agreement is one of the verifier's features."""
-    at = [(i, span) for i, spans_of_text in enumerate(found) for span in spans_of_text if span.type == "REAL_NAME"]
-    if not at:
-        return found
-    scores = iter(
-        verifier.judge_many(
-            [
-                Name(texts[i], span.start, span.end, span.score, languages[i], _overlaps_any(span, names[i]))
-                for i, span in at
-            ]
-        )
-    )  # in the order of `at`: the spans' own
-    kept: list[list[Span]] = []
-    for spans_of_text, candidates in zip(found, languages, strict=True):
-        least = verifier.least(candidates)
-        kept.append([])
-        for span in spans_of_text:
-            if span.type != "REAL_NAME":
-                kept[-1].append(span)
-            elif (score := next(scores)) >= least:
-                kept[-1].append(
-                    replace(span, reason=f"{span.reason}; name verifier {score:.2f} (keeps from {least:.2f})")
-                )
-    return kept
+    """Each text's spans without those of a verified label whose verifier score falls below its threshold, the kept
+    ones with their score in their reason (a batch's spans of a label scored at once; none where the label's threshold
+    for the text's languages is 0). `settled`: the spans of the
+    verified labels the pattern recognizers found, whose agreement is one of the verifiers' features."""
+    judged: dict[tuple[int, int], str | None] = {}  # (text, span) -> what its reason adds, None when it is dropped
+    for label, verifier in verifiers.items():
+        at = [
+            (i, j)
+            for i, spans_of_text in enumerate(found)
+            for j, span in enumerate(spans_of_text)
+            if span.type == label and verifier.least(languages[i]) > 0  # a threshold of 0 verifies nothing: unscored
+        ]
+        if not at:
+            continue
+        candidates = [
+            Candidate(texts[i], span.start, span.end, span.score, languages[i], _agrees(span, settled[i]))
+            for i, j in at
+            for span in (found[i][j],)
+        ]
+        for (i, j), score in zip(at, verifier.judge_many(candidates), strict=True):
+            least = verifier.least(languages[i])
+            judged[i, j] = (
+                f"{verifier.kind.word} verifier {score:.2f} (keeps from {least:.2f})" if score >= least else None
+            )
+    return [
+        [
+            replace(span, reason=f"{span.reason}; {judged[i, j]}") if (i, j) in judged else span
+            for j, span in enumerate(spans_of_text)
+            if judged.get((i, j), "") is not None
+        ]
+        for i, spans_of_text in enumerate(found)
+    ]
 
 
-def _overlaps_any(span: Span, ranges: set[tuple[int, int]]) -> bool:
-    return any(start < span.end and span.start < end for start, end in ranges)
+def _agrees(span: Span, settled: set[tuple[int, int, str]]) -> bool:
+    """Whether a pattern recognizer found a span of `span`'s type overlapping it."""
+    return any(kind == span.type and start < span.end and span.start < end for start, end, kind in settled)
 
 
 def _greeted_name(text: str, start: int, end: int) -> bool:

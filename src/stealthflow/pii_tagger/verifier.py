@@ -1,38 +1,50 @@
-"""A second look at each name the tagger keeps: a small tree ensemble (gradient boosting) over what the runtime can
-tell cheaply about the span (the student's confidence, capitals and position, the name lexicon, how common its words
-are in the text's languages, cue words before it, whether a pattern recognizer found the name too), fitted on the
-annotated development sets by `benchmarks/pii_name_verifier.py` and stored as data (`data/pii-tagger/name_verifier.json`:
-the features' names, the trees, the thresholds and how they were chosen). A REAL_NAME span the tagger keeps whose
-score falls below its threshold is dropped; else its reason gives the score.
+"""A second look at the spans the tagger keeps of the labels it false-alarms on (REAL_NAME, ADDRESS, HEALTH,
+EMPLOYER): per label a small tree ensemble (gradient boosting) over what the runtime can tell cheaply about the span
+(the student's confidence, its shape, capitals and position, how common its words are in the text's languages, cue
+words of the data files around it, whether a pattern recognizer found it too), fitted on the annotated development sets
+by `benchmarks/pii_verifiers.py` and stored as data (`data/pii-tagger/<label>_verifier.json`: the features' names,
+the trees, the thresholds and how they were chosen). A span the tagger keeps whose score falls below its label's
+threshold is dropped; else its reason gives the score. A label without a weights file is not verified.
 
-The student's confidence alone does not part its false names from true ones (capitalised ordinary words and titles at
-0.8-1.0); the other features do, in part (the file's `chosen` says by how much, on sets it was not fitted on). Only the
-tagger's REAL_NAME spans are scored: a few look-ups, a share of capitals in its line and 150 short tree walks per name,
-and a share of capitals per text (cached for the batch).
+The student's confidence alone does not part its false spans from true ones (capitalised ordinary words and titles at
+0.8-1.0); the other features do, in part (each file's `chosen` says by how much, on sets it was not fitted on). Only the
+tagger's spans are scored: a few look-ups and pattern searches, a share of capitals in its line and 150 short tree walks
+per span, and a share of capitals per text (cached for the batch).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
+from itertools import islice
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from stealthflow.pii_tagger.lexicons import RELATIVES, name_lexicon
+from stealthflow.pii_tagger.filters.address import STREET
+from stealthflow.pii_tagger.filters.employer import ORGANISATION, WORK
+from stealthflow.pii_tagger.filters.health import HEALTH_TALK, MEDICAL_WORD
+from stealthflow.pii_tagger.lexicons import RELATIVES, alternation, condition_key, learnt_conditions, name_lexicon
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.placeholders.common_words import at_ceiling, common_word, frequent_in, function_word
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.introductions import GREETINGS, greeted, introduced_before
-from stealthflow.placeholders.recognizers.public_names import city_names, country_names, name_key, territory_names
+from stealthflow.placeholders.recognizers.public_names import (
+    brand,
+    city_names,
+    country_names,
+    name_key,
+    public_name,
+    territory_names,
+)
 from stealthflow.placeholders.recognizers.sentences import sentence_around, sentence_start
 from stealthflow.resources import resource_dir
 
-WEIGHTS = "pii-tagger/name_verifier.json"  # under the data directory
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _REACH = 40  # characters before a name that a cue may take, as introductions.py reads them
 _RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES})\s*,?\s*$")
@@ -45,7 +57,7 @@ _NEXT_WORD = re.compile(rf"[ \t]*({_WORD.pattern})")
 _OPENING_WORD = re.compile(rf"(?:^|[.!?:](?!\w)|\n)[{re.escape(_OPENING_MARKS)}]*([^\W\d_])")
 _TEXT_REACH = 2000  # characters of the text read for its capitals, and of a line on either side of a name
 
-FEATURES = (
+NAME_FEATURES = (
     "confidence",  # the student's mean token probability
     "words",  # words in the span, at most 4
     "lowercase",  # the span opens with a lowercase letter
@@ -75,15 +87,15 @@ FEATURES = (
 )
 
 
-def features(
+def name_features(
     text: str, start: int, end: int, confidence: float, languages: frozenset[str], agreed: bool
 ) -> list[float]:
-    """The values of `FEATURES` for the name text[start:end] the tagger tagged with `confidence`, in a text that may be
+    """The values of `NAME_FEATURES` for the name text[start:end] the tagger tagged with `confidence`, in a text that may be
     in any of `languages`; `agreed`: a pattern recognizer found a name there too."""
     value = text[start:end]
     words = _WORD.findall(value) or [value]
     lexicon = name_lexicon()
-    codes = {code for code in languages if code in OTHERS or code == ENGLISH} or {ENGLISH}
+    codes = _codes(languages)
     line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
     line_end = text.find("\n", end, end + _TEXT_REACH)
     opening = sentence_start(text, start)
@@ -121,6 +133,11 @@ def features(
     ]
 
 
+def _codes(languages: frozenset[str]) -> set[str]:
+    """The covered languages among `languages` (English when none is)."""
+    return {code for code in languages if code in OTHERS or code == ENGLISH} or {ENGLISH}
+
+
 def _function_word_of(word: str, codes: set[str]) -> bool:
     return function_word(word) or any(word in _language_words(code, "function_words") for code in codes)
 
@@ -139,7 +156,7 @@ def _place(value: str) -> bool:
     return key in city_names() or key in country_names() or key in territory_names()
 
 
-@lru_cache(maxsize=64)  # the lines and texts of a batch's names: `clear_caches` empties it after each batch
+@lru_cache(maxsize=64)  # the lines and texts of a batch's spans: `clear_caches` empties it after each batch
 def _capitals(piece: str) -> float:
     """Share of the words of `piece` that a capital opens, each sentence's and line's first word aside
     (`_OPENING_WORD`)."""
@@ -149,9 +166,144 @@ def _capitals(piece: str) -> float:
     return capitals / max(len(words) - len(openers), 1)
 
 
-class Name(NamedTuple):
-    """A name the tagger keeps, as the verifier reads it: text[start:end], the tagger's confidence, the languages the
-    text may be in, and whether a pattern recognizer found a name there too."""
+# ADDRESS, HEALTH and EMPLOYER spans: one set of features, the label's own words read from the data files (its words
+# inside the span, talk of it in its sentence).
+SPAN_FEATURES = (
+    "confidence",  # the student's mean token probability
+    "words",  # words in the span, at most 8
+    "chars",  # its length, at most 80 characters
+    "digits",  # digits in it, at most 12
+    "number_first",  # it opens with a digit ("12 Elm Street")
+    "long_number",  # it holds a run of 4 digits or more (a postcode, a year, a model number)
+    "capitals",  # share of its words that a capital opens
+    "lowercase",  # it opens with a lowercase letter
+    "all_caps",  # every letter a capital ("COVID")
+    "sentence_start",  # nothing but marks before it in its sentence or line
+    "line_capitals",  # share of the other words of its line, past each sentence's first, with a capital (titles)
+    "text_capitals",  # share of the text's words, past each sentence's first, written with a capital
+    "line_words",  # words on its line, at most 40 (a listing's short lines: "Ikea Kallax 4x4, weiß")
+    "common",  # share of its words that are words of English (WordNet's lower-case lemmas, function words)
+    "frequent",  # share that are frequent words of a language the text may be in (wordfreq, Zipf >= 3)
+    "names",  # share that are given or family names of the name lexicon
+    "place",  # it is a city, country or territory name (GeoNames, `public_names`)
+    "brand",  # it is, or lies in, a brand's name or product (data/brands.txt)
+    "public",  # it is, or lies in, a famous person's or place's name (data/public_names.txt)
+    "inside",  # its label's words inside it: a street word (ADDRESS), a medical word or listed condition (HEALTH), a firm's
+    "talk",  # its label's talk in its sentence: health care (HEALTH), work or study (EMPLOYER), a place's cue (ADDRESS)
+    "personal",  # its sentence holds a personal word ("my", "ich", "nous": `personal_words`)
+    "function_before",  # the word just before it is a function word of a language the text may be in
+    "agreed",  # a pattern recognizer found a span of its type overlapping it
+    "position",  # where it starts, as a share of the text's length
+    "english",  # the text may be English
+    *(f"lang_{code}" for code in sorted(OTHERS)),  # the text may be in that language
+)
+_NUMBER_FIRST = re.compile(r"\W*\d")
+_LONG_NUMBER = re.compile(r"\d{4,}")
+_PLACE_CUE_BEFORE = re.compile(rf"(?<!\w)(?i:{alternation('place_before')})\s+$")
+# The lists of data/languages/<code>.yaml whose words in a span's sentence are its label's talk (beside the filters'
+# patterns of data/pii-tagger/lexicons.yaml: `_talk`); the verified labels besides REAL_NAME.
+_TALK_WORDS = {"EMPLOYER": ("work_words", "employer_cues"), "HEALTH": ("conditions",), "ADDRESS": ("street_types",)}
+
+
+def span_features(
+    label: str, text: str, start: int, end: int, confidence: float, languages: frozenset[str], agreed: bool
+) -> list[float]:
+    """The values of `SPAN_FEATURES` for the `label` span text[start:end] the tagger tagged with `confidence`, in a text
+    that may be in any of `languages`; `agreed`: a pattern recognizer found a span of its type there too."""
+    value = text[start:end]
+    words = _WORD.findall(value) or [value]
+    codes = _codes(languages)
+    lexicon = name_lexicon()
+    line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
+    line_end = text.find("\n", end, end + _TEXT_REACH)
+    line_end = line_end if line_end >= 0 else min(len(text), end + _TEXT_REACH)
+    opening = sentence_start(text, start)
+    before = _WORD.findall(text[opening:start])
+    sentence = sentence_around(text, start, end)
+    sentence_words = set(_WORD.findall(sentence.casefold()))
+
+    def share(test) -> float:
+        return sum(bool(test(word)) for word in words) / len(words)
+
+    return [
+        confidence,
+        min(len(words), 8),
+        min(len(value), 80),
+        min(sum(c.isdigit() for c in value), 12),
+        float(_NUMBER_FIRST.match(value) is not None),
+        float(_LONG_NUMBER.search(value) is not None),
+        share(lambda word: word[:1].isupper()),
+        float(value[:1].islower()),
+        float(len(value) > 1 and value.isupper()),
+        float(not text[opening:start].strip(_OPENING_MARKS)),
+        _capitals(text[line_start:start] + text[end:line_end]),
+        _capitals(text[:_TEXT_REACH]),
+        sum(1 for _ in islice(_WORD.finditer(text, line_start, line_end), 40)),
+        share(common_word),
+        share(lambda word: any(frequent_in(word, code) for code in codes)),
+        share(lambda word: lexicon.get(word.casefold(), 0) & (GIVEN | FAMILY)),
+        float(_place(value)),
+        float(brand(text, start, end)),
+        float(public_name(text, start, end)),
+        float(_inside(label, value, codes)),
+        float(_talk(label, text, start, sentence, sentence_words, codes)),
+        float(bool(sentence_words & _personal_words(codes))),
+        float(bool(before) and before[-1].islower() and _function_word_of(before[-1].casefold(), codes)),
+        float(agreed),
+        start / max(len(text), 1),
+        float(may_be_english(languages)),
+        *(float(code in languages) for code in sorted(OTHERS)),
+    ]
+
+
+def _inside(label: str, value: str, codes: set[str]) -> bool:
+    """Whether `value` holds its label's words: a street word, a medical word or a listed condition, a firm's word."""
+    if label == "ADDRESS":
+        return STREET.search(value) is not None
+    if label == "EMPLOYER":
+        return ORGANISATION.search(value) is not None
+    key = condition_key(value)
+    return (
+        MEDICAL_WORD.search(value) is not None
+        or key in learnt_conditions()
+        or any(key in _language_words(code, "conditions") for code in codes)
+    )
+
+
+def _talk(label: str, text: str, start: int, sentence: str, words: set[str], codes: set[str]) -> bool:
+    """Whether the span's sentence (`sentence`, its casefolded `words`) talks of its label: a place's cue just before an
+    ADDRESS ("living in"), health care about HEALTH, work or study about an EMPLOYER; or holds the label's words of the
+    six languages' files (`_TALK_WORDS`)."""
+    if any(words & _language_words(code, key) for code in codes for key in _TALK_WORDS[label]):
+        return True
+    if label == "ADDRESS":
+        return _PLACE_CUE_BEFORE.search(text, max(0, start - _REACH), start) is not None
+    return (WORK if label == "EMPLOYER" else HEALTH_TALK).search(sentence) is not None
+
+
+class Kind(NamedTuple):
+    """A verified label: its features' names, the function that computes them, the word its reason names it by (and
+    its weights file by: `data/pii-tagger/<word>_verifier.json`)."""
+
+    features: tuple[str, ...]
+    compute: Callable[..., list[float]]
+    word: str
+
+    @property
+    def weights(self) -> str:
+        """Its weights file, under the data directory."""
+        return f"pii-tagger/{self.word}_verifier.json"
+
+
+KINDS = {
+    "REAL_NAME": Kind(NAME_FEATURES, name_features, "name"),
+    **{label: Kind(SPAN_FEATURES, partial(span_features, label), label.lower()) for label in _TALK_WORDS},
+}
+
+
+class Candidate(NamedTuple):
+    """A span the tagger keeps, as a verifier reads it: text[start:end], the tagger's confidence, the languages the
+    text may be in, and whether a pattern recognizer found a span of its type there too."""
 
     text: str
     start: int
@@ -162,28 +314,33 @@ class Name(NamedTuple):
 
 
 @dataclass(frozen=True)
-class NameVerifier:
-    """A tree ensemble over `FEATURES` (gradient boosting: the log-odds `base` plus `rate` times the leaf each tree
-    reaches) and the score a name must reach in a text read as English (`threshold`, the English student's) and in one
-    of the six other languages (`threshold_others`, the multilingual student's). A tree is a tuple of nodes (feature,
-    threshold, left, right, value): a node whose feature is negative is a leaf; else a name goes left when its
-    feature's value is at most the threshold."""
+class Verifier:
+    """A tree ensemble over its label's features (`KINDS`; gradient boosting: the log-odds `base` plus `rate` times the
+    leaf each tree reaches) and the score a span must reach in a text read as English (`threshold`, the English
+    student's) and in one of the six other languages (`threshold_others`, the multilingual student's). A tree is a
+    tuple of nodes (feature, threshold, left, right, value): a node whose feature is negative is a leaf; else a span
+    goes left when its feature's value is at most the threshold."""
 
+    label: str
     trees: tuple[tuple[tuple[int, float, int, int, float], ...], ...]
     base: float
     rate: float
     threshold: float
     threshold_others: float
 
-    def judge_many(self, names: list[Name]) -> list[float]:
-        """The score of each name (`features`, `scores`)."""
-        return self.scores([features(*name) for name in names])
+    @property
+    def kind(self) -> Kind:
+        return KINDS[self.label]
+
+    def judge_many(self, candidates: list[Candidate]) -> list[float]:
+        """The score of each candidate (its label's features, `scores`)."""
+        return self.scores([self.kind.compute(*candidate) for candidate in candidates])
 
     def scores(self, rows: list[list[float]]) -> list[float]:
-        """The model's probability that each row of `FEATURES` values is a real name's: every tree walked for every
+        """The model's probability that each row of its features' values is a true span's: every tree walked for every
         row at once, one level a step."""
         feature, threshold, left, right, value, depth = self._arrays
-        x = np.asarray(rows, dtype=float).reshape(len(rows), len(FEATURES))
+        x = np.asarray(rows, dtype=float).reshape(len(rows), len(self.kind.features))
         trees, each = np.arange(len(self.trees)), np.arange(len(rows))[:, None]
         node = np.zeros((len(rows), len(self.trees)), dtype=np.intp)
         for _ in range(depth):
@@ -211,13 +368,13 @@ class NameVerifier:
         return feature, threshold, left, right, value, max(_depth(tree) for tree in self.trees)
 
     def least(self, languages: frozenset[str]) -> float:
-        """The score a name must reach in a text that may be in any of `languages` (`threshold` where route.py sends
+        """The score a span must reach in a text that may be in any of `languages` (`threshold` where route.py sends
         it to the English student)."""
         return self.threshold if may_be_english(languages) else self.threshold_others
 
     def to_json(self, **about) -> dict:
         return {
-            "features": list(FEATURES),
+            "features": list(self.kind.features),
             "base": self.base,
             "rate": self.rate,
             "threshold": self.threshold,
@@ -232,13 +389,16 @@ def _depth(tree: tuple[tuple[int, float, int, int, float], ...], node: int = 0) 
     return 0 if feature < 0 else 1 + max(_depth(tree, left), _depth(tree, right))
 
 
-def read_verifier(path: Path) -> NameVerifier:
-    """The verifier stored at `path`; a ValueError when its features are not `FEATURES` (a model of another version)."""
+def read_verifier(path: Path, label: str) -> Verifier:
+    """The `label` verifier stored at `path`; a ValueError when its features are not the label's (a model of another
+    version)."""
     stored = json.loads(path.read_text(encoding="utf-8"))
-    if tuple(stored["features"]) != FEATURES:
-        raise ValueError(f"{path}: its features {stored['features']} are not this version's {list(FEATURES)}")
+    if tuple(stored["features"]) != KINDS[label].features:
+        raise ValueError(
+            f"{path}: its features {stored['features']} are not this version's {list(KINDS[label].features)}"
+        )
     trees = tuple(tuple(tuple(node) for node in tree) for tree in stored["trees"])
-    return NameVerifier(trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"])
+    return Verifier(label, trees, stored["base"], stored["rate"], stored["threshold"], stored["threshold_others"])
 
 
 def clear_caches() -> None:
@@ -247,6 +407,11 @@ def clear_caches() -> None:
 
 
 @cache
-def shipped_verifier() -> NameVerifier:
-    """The verifier shipped as data (`WEIGHTS`)."""
-    return read_verifier(resource_dir("data") / WEIGHTS)
+def shipped_verifiers() -> dict[str, Verifier]:
+    """label -> the verifier shipped as data (`Kind.weights`), for each label that has one."""
+    data = resource_dir("data")
+    return {
+        label: read_verifier(data / kind.weights, label)
+        for label, kind in KINDS.items()
+        if (data / kind.weights).exists()
+    }

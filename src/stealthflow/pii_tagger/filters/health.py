@@ -68,9 +68,9 @@ def impersonal_health(text: str, start: int, end: int) -> bool:
 # "has", "with", "taking", "I'm", "my" unless it is an everyday thing (everyday_nouns.py); an acronym
 # alone is no condition ("Lisa Su took over AMD"). The model alone tags everyday nouns in everyday
 # messages as conditions ("for hemming trousers", "a toddler", "with density").
-_MEDICAL_WORD = re.compile(rf"(?i:\w+(?:{alternation('medical_suffixes')})\b|\b(?:{alternation('medical_words')})\b)")
+MEDICAL_WORD = re.compile(rf"(?i:\w+(?:{alternation('medical_suffixes')})\b|\b(?:{alternation('medical_words')})\b)")
 _NEXT_WORDS = re.compile(r"(?:['’]s)?(?:[\s-]+[\w'’]+){0,2}")  # the model may tag "kidney" of "kidney disease"
-_HEALTH_TALK = re.compile(
+HEALTH_TALK = re.compile(
     rf"\b(?i:{alternation('health_talk', 'health_talk_other_languages')}|health(?!y|ier|iest)\w*)\b"
 )  # not "healthy"
 _PAST_PARTICIPLE = re.compile(r"[a-z]{3,}ed|[a-z]*(?:done|gone|seen|eaten|taken|given|written)")
@@ -84,11 +84,11 @@ _HEALTH_BEFORE = re.compile(
 
 
 def shows_as_health(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end], tagged as a condition, shows itself as one (see _MEDICAL_WORD)."""
+    """Whether text[start:end], tagged as a condition, shows itself as one (see MEDICAL_WORD)."""
     value = text[start:end]
-    if _MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or condition_key(value) in learnt_conditions():
+    if MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or condition_key(value) in learnt_conditions():
         return True
-    if _HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
+    if HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
         return True
     if (
         _PAST_PARTICIPLE.fullmatch(value)

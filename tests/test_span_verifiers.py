@@ -1,0 +1,138 @@
+"""The verifiers of ADDRESS, HEALTH and EMPLOYER spans (pii_tagger/verifier.py): one scoring path with the name
+verifier's, per label its features and weights file; a span below its label's threshold is dropped, a kept one's
+reason shows its score."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from stealthflow.pii_tagger.model import TaggedSpan
+from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+from stealthflow.pii_tagger.verifier import (
+    KINDS,
+    SPAN_FEATURES,
+    Verifier,
+    read_verifier,
+    shipped_verifiers,
+    span_features,
+)
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.recognizers import build_recognizers
+
+ENGLISH = frozenset({"en"})
+
+
+class FakeTagger:
+    """A fake tagger (labelled as such): tags each given (pattern, label) where it occurs, with one confidence."""
+
+    labels = ["REAL_NAME", "HEALTH", "ADDRESS", "EMPLOYER"]
+    span_thresholds = dict.fromkeys(labels, 0.5)
+
+    def __init__(self, spans: list[tuple[str, str]], score: float = 0.9):
+        self.spans, self.score = spans, score
+
+    def tag_many(self, texts, batch_size=16, settled=None):
+        return [
+            [
+                TaggedSpan(m.start(), m.end(), label, self.score)
+                for word, label in self.spans
+                for m in re.finditer(word, text)
+            ]
+            for text in texts
+        ]
+
+
+def personal_stump(label: str) -> Verifier:
+    """A hand-made verifier of one tree (a fake of a fitted one): a span whose sentence holds a personal word scores
+    0.88, any other 0.12."""
+    personal = SPAN_FEATURES.index("personal")
+    tree = ((personal, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, -2.0), (-1, 0.0, -1, -1, 2.0))
+    return Verifier(label, (tree,), 0.0, 1.0, 0.5, 0.5)
+
+
+def test_a_health_span_below_its_verifiers_threshold_is_dropped_and_a_kept_one_shows_its_score():
+    """Only the label given a verifier is scored: the name beside the conditions stays as the tagger kept it."""
+    text = "Diabetes is common, the doctor said. My brother Omar Haddad has asthma."
+    tagger = FakeTagger([("Diabetes", "HEALTH"), ("asthma", "HEALTH"), ("Omar Haddad", "REAL_NAME")])
+    unverified = PiiTaggerRecognizer(tagger=tagger).find_many([text], languages=[ENGLISH])[0]
+    assert sorted(text[s.start : s.end] for s in unverified) == ["Diabetes", "Omar Haddad", "asthma"]
+    recognizer = PiiTaggerRecognizer(tagger=tagger, verifiers={"HEALTH": personal_stump("HEALTH")})
+    spans = recognizer.find_many([text], languages=[ENGLISH])[0]
+    assert sorted(text[s.start : s.end] for s in spans) == ["Omar Haddad", "asthma"]
+    [asthma] = [s for s in spans if s.type == "HEALTH"]
+    assert asthma.reason.endswith("health verifier 0.88 (keeps from 0.50)")
+    [name] = [s for s in spans if s.type == "REAL_NAME"]
+    assert "verifier" not in name.reason
+
+
+def test_a_threshold_of_0_leaves_its_languages_spans_unscored():
+    """HEALTH's shipped threshold for English texts is 0: every span would be kept, so none is scored there."""
+    text = "Diabetes is common, the doctor said."
+    stump = personal_stump("HEALTH")
+    open_in_english = Verifier("HEALTH", stump.trees, stump.base, stump.rate, 0.0, 0.5)
+    recognizer = PiiTaggerRecognizer(tagger=FakeTagger([("Diabetes", "HEALTH")]), verifiers={"HEALTH": open_in_english})
+    [diabetes] = recognizer.find_many([text], languages=[ENGLISH])[0]
+    assert "verifier" not in diabetes.reason
+    assert recognizer.find_many([text], languages=[frozenset({"de"})])[0] == []
+
+
+def test_span_features_read_shape_cues_and_agreement():
+    text = "We moved last year. I live at 12 Elm Street now."
+    start = text.index("12")
+    values = dict(
+        zip(SPAN_FEATURES, span_features("ADDRESS", text, start, start + 13, 0.7, ENGLISH, True), strict=True)
+    )
+    assert values["confidence"] == 0.7 and values["agreed"] == 1.0 and values["english"] == 1.0
+    assert values["number_first"] == 1.0 and values["digits"] == 2 and values["words"] == 2
+    assert values["inside"] == 1.0  # "Street": a street word of data/pii-tagger/lexicons.yaml
+    assert values["personal"] == 1.0 and values["sentence_start"] == 0.0 and values["lang_de"] == 0.0
+    work = "Ich arbeite seit März bei Siemens."
+    start = work.index("Siemens")
+    german = dict(
+        zip(
+            SPAN_FEATURES, span_features("EMPLOYER", work, start, start + 7, 0.9, frozenset({"de"}), False), strict=True
+        )
+    )
+    assert german["talk"] == 1.0 and german["lang_de"] == 1.0 and german["english"] == 0.0  # "arbeite": work_words
+
+
+def test_each_labels_verifier_reads_back_from_its_file(tmp_path):
+    verifier = personal_stump("EMPLOYER")
+    path = tmp_path / KINDS["EMPLOYER"].weights.rsplit("/", 1)[-1]
+    assert path.name == "employer_verifier.json"
+    path.write_text(json.dumps(verifier.to_json(chosen="by hand")), encoding="utf-8")
+    assert read_verifier(path, "EMPLOYER") == verifier
+    with pytest.raises(ValueError, match="are not this version's"):
+        read_verifier(path, "REAL_NAME")  # a name verifier reads other features
+
+
+def test_the_shipped_verifiers_are_the_labels_with_weights():
+    shipped = shipped_verifiers()
+    assert {"REAL_NAME", "HEALTH", "EMPLOYER"} <= set(shipped) <= set(KINDS)
+    for label, verifier in shipped.items():
+        assert verifier.label == label and 0.0 <= verifier.threshold < 1.0 and 0.0 <= verifier.threshold_others < 1.0
+
+
+@pytest.mark.real_model
+def test_the_shipped_health_verifier_leaves_talk_of_a_disease_and_masks_a_mothers():
+    """End to end (the shipped students and verifiers): the multilingual student tags "cancer" in a sentence about
+    cancer in general, which the health verifier drops (masked without it); a mother's cancer is still masked, its
+    reason giving the verifier's score."""
+    general = "Le cancer du sein touche une femme sur huit selon la campagne de cette année."
+    mother = "Ma mère a un cancer du sein et commence la chimio lundi."
+    unverified = {label: v for label, v in shipped_verifiers().items() if label != "HEALTH"}
+    without = Detector(
+        [
+            PiiTaggerRecognizer(verifiers=unverified) if isinstance(r, PiiTaggerRecognizer) else r
+            for r in build_recognizers(models=True)
+        ]
+    )
+    assert [general[s.start : s.end] for s in without.detect(general)] == ["cancer"]
+    detector = Detector(build_recognizers(models=True))
+    assert detector.detect(general) == []
+    spans = detector.detect(mother)
+    [cancer] = [s for s in spans if "cancer" in mother[s.start : s.end]]
+    assert cancer.type == "HEALTH" and "health verifier" in cancer.reason
