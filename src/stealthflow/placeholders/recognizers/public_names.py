@@ -35,6 +35,7 @@ CITY_KEYS = "city_keys.txt"  # written by gazetteer_build.py (`write_place_keys`
 COUNTRY_KEYS = "country_keys.txt"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*\.?")  # a full stop ends a word: "A.R. Rahman" is "A. R. Rahman"
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
+_POSSESSIVE_ENDS = ("s", ".", "\n")  # what a word `_POSSESSIVE` matches in ends with (`$`: also before a last "\n")
 _MAX_WORDS = 4  # the longest name looked for around a span ("Martin Luther King Jr.")
 
 
@@ -50,7 +51,7 @@ def word_key(word: str) -> str:
         folded = "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c)).translate(
             _PLAIN_LETTERS
         )
-    return _POSSESSIVE.sub("", folded)
+    return _POSSESSIVE.sub("", folded) if folded.endswith(_POSSESSIVE_ENDS) else folded
 
 
 # Letters that carry no accent to drop but are written plain on English keyboards ("Jorn Utzon" for
