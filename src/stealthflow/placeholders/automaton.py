@@ -21,10 +21,10 @@ def word_automaton(words: Iterable[str]) -> ahocorasick.Automaton:
     return automaton
 
 
-def word_starts(automaton: ahocorasick.Automaton, text: str) -> Iterator[int]:
-    """Where a word of `automaton` (`word_automaton`) starts in `text`, in the order of their ends."""
-    for last, length in automaton.iter(text):
-        yield last + 1 - length
+def word_starts(automaton: ahocorasick.Automaton, text: str) -> list[int]:
+    """Where a word of `automaton` (`word_automaton`) starts in `text`, in the order of their ends (a list: a generator
+    cost a third more over a text dense with cue words)."""
+    return [last + 1 - length for last, length in automaton.iter(text)]
 
 
 class GrowingAutomaton:
