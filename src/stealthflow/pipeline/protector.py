@@ -23,6 +23,7 @@ import platformdirs
 
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
+from stealthflow.placeholders.automaton import GrowingAutomaton
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
@@ -414,7 +415,7 @@ PART = "part"  # an automaton's mark of a word of a name (`name_parts`), where a
 
 class KnownValues:
     """Every value a session already holds, found again wherever it appears in a new text — in
-    one pass (an Aho-Corasick automaton over the values), whatever words surround it. A value
+    one pass per tier (Aho-Corasick automata over the values, `GrowingAutomaton`), whatever words surround it. A value
     written in words only is found as a whole word (`whole_words`), unless it is specific and
     `whole_words` is off (`SessionValues`). A value that is not specific (`add`'s `common`) is found
     only in a text the upstream model wrote (`add_occurrences`' `every_value`). The specific words of a person's name
@@ -424,34 +425,28 @@ class KnownValues:
     whole_words = True
 
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
-        self.automaton = None  # every value
-        self._specific_automaton = None  # the specific values only: all a text not the model's is searched for
+        # Each built when first searched after an addition: a text's values (`TextValues`) never build the first.
+        self._every = GrowingAutomaton()  # every value
+        self._specific_values = GrowingAutomaton()  # the specific only: all a text not the model's is searched for
         self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
     def add(self, values: list[tuple[str, str]], mark: tuple[str, int], common: frozenset[int] = frozenset()) -> None:
         """Take in more values; `mark`: the vault's `issued_mark` the values are now as of; `common`: the positions in
         `values` of those that are not specific (found as whole words, and only with `every_value`)."""
-        import ahocorasick
-
         self.mark = mark
         words = [(i in common, *pair) for i, pair in enumerate(values) if len(pair[1]) >= self.MIN_CHARS]
-        if words and self.automaton is None:
-            self.automaton, self._specific_automaton = ahocorasick.Automaton(), ahocorasick.Automaton()
         for is_common, span_type, value in words:
-            if is_common and self.automaton.get(value, (None,) * 4)[3] is False:
+            if is_common and self._every.get(value, (None,) * 4)[3] is False:
                 continue  # the same words as a specific value of another type: found as that
             whole = (self.whole_words or is_common) and _word_like(value)
-            self.automaton.add_word(value, (span_type, value, whole, is_common))
+            self._every.add_word(value, (span_type, value, whole, is_common))
             if not is_common:
-                self._specific_automaton.add_word(value, (span_type, value, whole, is_common))
+                self._specific_values.add_word(value, (span_type, value, whole, is_common))
         for part in {part for common, span_type, value in words if not common for part in name_parts(span_type, value)}:
-            if not self.automaton.exists(part):  # a value of its own is found as that
-                self.automaton.add_word(part, (NAME_TYPE, part, True, PART))  # a whole word only
-                self._specific_automaton.add_word(part, (NAME_TYPE, part, True, PART))
-        if words:
-            self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
-            self._specific_automaton.make_automaton()
+            if part not in self._every:  # a value of its own is found as that
+                self._every.add_word(part, (NAME_TYPE, part, True, PART))  # a whole word only
+                self._specific_values.add_word(part, (NAME_TYPE, part, True, PART))
 
     def add_occurrences(
         self,
@@ -465,7 +460,7 @@ class KnownValues:
         `language`: the text's (its guess), in which a value made of that language's common words is not found;
         `every_value`: the text is the upstream model's, which holds a session's value only where a restore put it, so
         every value is found in it, common or not."""
-        automaton = self.automaton if every_value else self._specific_automaton
+        automaton = self._every if every_value else self._specific_values
         if not automaton:  # none yet, or (not the model's text) only common values
             return spans
         kept = sorted(spans, key=lambda s: s.start)

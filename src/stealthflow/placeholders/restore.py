@@ -240,6 +240,9 @@ class _Renamed:
             self._held = ""
             return
         text, end = self._held + part, 0
+        if "<" not in text and "[" not in text:  # no shape opens here (most pieces of prose): nothing to hold either
+            self._held = ""
+            return
         for match in _RENAMED.finditer(text):
             if match.end() == len(text) and not final:  # "]" may still follow
                 break
@@ -364,6 +367,8 @@ class StreamRestorer:
         backslash an escape would remove, so what is held back stays short and no chunk makes the
         run be scanned again. The buffer then starts with the rest of the run: its start already
         passed the escape's look-behind, as the start of a text does."""
+        if not self._buffer.startswith("\\", self._pos):
+            return ""
         held = self._buffer[self._pos :]
         run = len(held) - len(held.lstrip("\\"))
         if run <= self.scanner.escape_width:

