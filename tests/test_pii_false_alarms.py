@@ -18,6 +18,7 @@ SCRIPT = REPO / "benchmarks" / "pii_false_alarms.py"
 # Every batch the xhcj recipes teach: the writers' batches and the used held-back sets c-j.
 XHCJ_BATCHES = ("d", "v", "wa", "wb", "wc", "xa", "xb", "xc", "xd", "xe", "xf", "xg", "xh", "xi", "xj", "xk", "xl")
 XHCJ_BATCHES += ("hc", "hd", "he", "hf", "hg", "hh", "hi", "hj")
+HKR = ("hk", "hl", "hm", "hn", "ho", "hp", "hr")  # the used held-back sets k-p and r as training data
 sys.path.insert(0, str(SCRIPT.parent))
 
 from pii_false_alarms import name_alarms, position, tally  # noqa: E402
@@ -186,6 +187,14 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             "pii-tagger-student-multilingual-finetune-hqst.yaml",
             XHCJ_BATCHES + ("hq", "bs", "bt"),
             ("hq", "bs", "bt"),
+        ),
+        *(
+            (recipe, XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc"), HKR)
+            for recipe in (
+                "pii-tagger-student-finetune-hkr.yaml",
+                "pii-tagger-student-multilingual-finetune-hkr.yaml",
+                "pii-tagger-student-multilingual-finetune-hkr-b.yaml",
+            )
         ),
     ],
 )
