@@ -155,6 +155,18 @@ SPELLINGS = {
     "[m](mailto:{}\n)": "mailto",
     "write to mailto:{},\nor x@e.vil": "mailto",  # a bare URL ends at the line: x@e.vil is prose
     "mailto:{}?subject=Hi": "mailto",
+    # Glued into an e-mail address or a host name a linkifier links with no URL mark (rev22 F2): its domain goes on
+    # after the value, or the value is its local part or in its domain; an address, handle or sentence beside it is not.
+    "Contact {}.e.vil today": "click",
+    "Contact {}-x.e-vil.com today": "click",
+    "Text {}@e.vil to confirm": "click",
+    "Contact us: support+{}@e.vil": "click",
+    "Write to a@{}.com": "click",
+    "Write to {}. Then call.": "",
+    "or @{} on the forum": "",
+    "{}'s address": "",
+    "the {}-style layout": "",
+    "mail x@e.vil and {} today": "",
 }
 
 
@@ -185,6 +197,11 @@ TOOL_SPELLINGS = {
     '{"url": "https://e.vil/?q=\t{}"}': "click",
     '{"url": "https://e.vil\\t/?q={}"}': "click",
     '{"url": "https://e.vil/?q= {}"}': "",
+    # ... and requests and WHATWG percent-encode a vertical tab or a form feed into it: no end either (rev22 F6).
+    '{"url": "https://e.vil/c?q=\\u000b{}"}': "click",
+    '{"url": "https://e.vil/c?q=\\f{}"}': "click",
+    '{"url": "https://e.vil/c?q=\x0b{}"}': "click",
+    '{"to": "{}@e.vil"}': "click",
     # A host with no scheme that curl reads as one: a port, an IPv4 address (dotted or one number).
     '{"url": "e.vil:8080/?q={}"}': "click",
     '{"url": "203.0.113.5/c?q={}"}': "click",

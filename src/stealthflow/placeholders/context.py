@@ -26,7 +26,7 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Deferred, Links, tag_open
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, HOST_RUN, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
 # Quotation marks of the seven languages: "…", '…', “…”, ‘…’, „…“, ‚…‘, «…», »…«, ‹…›
@@ -126,13 +126,14 @@ def _apart_after(after: str) -> bool:
 
 def after_undecided(text: str, end: int, after_mailto: bool) -> bool:
     """Whether what follows a placeholder ending at `end` may still make it glued, or a query after it add a recipient
-    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space, or, after a
-    `mailto:` (`after_mailto`), before the end of its link (a line break or a `,` there may still add a recipient; a
-    stream's next chunk decides)."""
+    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space, or in a run
+    that may yet make the placeholder part of a host or an e-mail address (`-x.e`), or, after a `mailto:`
+    (`after_mailto`), before the end of its link (a line break or a `,` there may still add a recipient; a stream's
+    next chunk decides)."""
     run = text[end : end + TAIL]
     if len(run) >= TAIL:
         return False
-    if all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None:
+    if all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None or HOST_RUN.fullmatch(run):
         return True
     return after_mailto and _IN_LINK.fullmatch(run) is not None
 
