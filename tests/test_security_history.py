@@ -105,3 +105,20 @@ def test_kept_texts_are_per_session_and_bounded():
     assert kept.recall("b", "Hi Dana") is None
     kept.keep("a", [("one", "one"), ("two", "two")], frozenset())
     assert kept.recall("a", "Hi Dana") is None and kept.recall("a", "two") == ("two", frozenset())
+    small = RestoredReplies(max_chars=10)
+    small.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset())
+    assert small.recall("a", "Hi Dana") is None  # 16 characters of the upstream's text: more than it keeps
+
+
+def test_a_recalled_string_inside_arguments_is_written_back():
+    """A string of an assistant turn's tool-call arguments that a reply restored to is put back in its upstream form
+    and the arguments re-serialised, though no other string in them changed. FAKE recall."""
+    from stealthflow.proxy.messages import RequestTexts
+
+    call = {"id": "c1", "type": "function", "function": {"name": "note", "arguments": '{"text": "Hi Dana"}'}}
+    body = {
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [call]}]
+    }
+    texts = RequestTexts(body, recall=lambda text: ("Hi <REAL_NAME_1>", frozenset()) if text == "Hi Dana" else None)
+    texts.put(texts.texts)
+    assert json.loads(call["function"]["arguments"]) == {"text": "Hi <REAL_NAME_1>"}

@@ -25,12 +25,14 @@ Recalled = tuple[str, frozenset]  # the text as the upstream wrote it, the keys 
 
 class RestoredReplies:
     """`keep` the texts of a restored reply; `recall` one of them as the client sends it back. At most `max_texts`
-    (forms of) texts are kept, the least recently used going first."""
+    (forms of) texts, of `max_chars` characters in all, are kept, the least recently used going first."""
 
-    def __init__(self, max_texts: int = 50_000):
+    def __init__(self, max_texts: int = 50_000, max_chars: int = 32_000_000):
         self.max_texts = max_texts
+        self.max_chars = max_chars
         self._key = secrets.token_bytes(32)
         self._texts: OrderedDict[bytes, Recalled] = OrderedDict()
+        self._chars = 0
         self._lock = threading.Lock()
 
     def keep(self, session: str, pairs: Iterable[tuple[str, str]], keys: frozenset) -> None:
@@ -39,10 +41,12 @@ class RestoredReplies:
             for restored, received in pairs:
                 for form, upstream in _forms(restored, received):
                     digest = self._digest(session, form)
+                    if (old := self._texts.pop(digest, None)) is not None:
+                        self._chars -= len(old[0])
                     self._texts[digest] = (upstream, keys)
-                    self._texts.move_to_end(digest)
-            while len(self._texts) > self.max_texts:
-                self._texts.popitem(last=False)
+                    self._chars += len(upstream)
+            while self._texts and (len(self._texts) > self.max_texts or self._chars > self.max_chars):
+                self._chars -= len(self._texts.popitem(last=False)[1][0])
 
     def recall(self, session: str, text: str) -> Recalled | None:
         """The upstream's form of `text` if a reply of `session` restored to it (exactly, trimmed of outer white space,

@@ -100,6 +100,7 @@ class RequestTexts:
         self.pass_media = pass_media
         self._recall = recall
         self.recalled: set[tuple] = set()  # the keys of the placeholders restored in the recalled texts
+        self._recalls = 0  # texts put back in their upstream form (`_recalled`)
         self._slots: list[_Slot] = []
         self._from_model = False  # set while the texts of a `MODEL_ROLES` message are walked
         self._assistant = False  # ... of an assistant message
@@ -269,6 +270,7 @@ class RequestTexts:
             return False
         holder[key] = found[0]
         self.recalled |= found[1]
+        self._recalls += 1
         return True
 
     def _number(self, holder: dict | list, key: str | int) -> None:
@@ -313,12 +315,12 @@ class RequestTexts:
         if not isinstance(parsed, list):  # not JSON, or a lone JSON value: protected as text
             self._text(function, "arguments", where=where)
             return
-        first = len(self._slots)
+        first, recalls = len(self._slots), self._recalls
         self._pairs([parsed], 0, where)
-        leaves = self._slots[first:]
+        leaves, recalled = self._slots[first:], self._recalls > recalls
 
         def write_back() -> None:  # only when a text changed: untouched arguments keep their exact bytes
-            if any(leaf.changed for leaf in leaves):
+            if recalled or any(leaf.changed for leaf in leaves):
                 function["arguments"] = _dumps(parsed)
 
         self._after.append(write_back)
