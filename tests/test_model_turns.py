@@ -1,7 +1,8 @@
-"""A value the upstream model can read only because a restore put it into its own turn is masked again when the
-history comes back (security review rev20, finding 1): in a text the model wrote (an assistant turn, a tool's result)
-every value of the session, however common its words and wherever it stands; in a user's text only the specific ones
-(tests/test_remasking.py), and a name also where the words before it would make it a place."""
+"""A value the upstream model can read only because a restore put it into its own turn does not go back in clear when
+the history comes back (security review rev20, finding 1): an assistant turn a reply restored goes back as the upstream
+wrote it (tests/test_security_history.py); in a tool's result every value of the session is masked again, however
+common its words and wherever it stands; in a user's text only the specific ones (tests/test_remasking.py), and a name
+also where the words before it would make it a place."""
 
 from __future__ import annotations
 
@@ -75,9 +76,10 @@ def test_values_a_hostile_reply_got_restored_are_masked_again_in_the_resent_hist
             assert resent == HOSTILE, resent
 
 
-def test_a_false_alarm_is_masked_again_in_the_models_turns_only(tmp_path, monkeypatch):
-    """FAKE tagger (a false alarm on "the" as HEALTH): the user's later texts keep their "the"; a text the model wrote
-    (an assistant turn, a tool call's arguments and result) gets it masked, as a whole word."""
+def test_a_false_alarm_is_masked_again_in_a_tools_result_only(tmp_path, monkeypatch):
+    """FAKE tagger (a false alarm on "the" as HEALTH): the user's later texts keep their "the"; a tool's result gets it
+    masked, as a whole word; an assistant turn no reply restored to (its content, its tool call's arguments) is read as
+    new text, the session's values not looked for (rev22 F1), so it keeps it too."""
     config = protect_config(tmp_path, monkeypatch)
     protector = Protector(config, open_vault(config), Detector([*build_recognizers(), FakeTagger()]))
     assert protector.protect("throw the idea out", "s").text == "throw <HEALTH_1> idea out"
@@ -96,11 +98,11 @@ def test_a_false_alarm_is_masked_again_in_the_models_turns_only(tmp_path, monkey
         ]
     }
     texts = RequestTexts(body)
-    texts.put([p.text for p in protector.protect_many(texts.texts, "s", texts.from_model)])
+    texts.put([p.text for p in protector.protect_many(texts.texts, "s", texts.from_model, texts.unknown)])
     _, assistant, tool, later = body["messages"]
     assert later["content"] == "the other one"
-    assert assistant["content"] == "Why <HEALTH_1> idea?"
-    assert json.loads(assistant["tool_calls"][0]["function"]["arguments"]) == {"t": "<HEALTH_1> end"}
+    assert assistant["content"] == "Why the idea?"
+    assert json.loads(assistant["tool_calls"][0]["function"]["arguments"]) == {"t": "the end"}
     assert tool["content"] == "saved: <HEALTH_1> end, other"
 
 

@@ -156,6 +156,31 @@ def test_a_tool_call_renamed_in_its_stream_is_refused():
         late.chunk(_named(0, "send", "}"))
 
 
+def test_tool_calls_streamed_in_two_choices_are_refused():
+    """rev22 F4: choice 1 names call 0 `sh`, then choice 0 names its call 0 `send` (an allowed tool) in a chunk whose
+    first choice is choice 1: a client that joins `choices[0]` of every chunk would run `sh` with the arguments restored
+    for `send`. The second choice's tool call is refused (502) before any argument is restored. FAKE resolver."""
+    restorer = ReplyRestorer(_fake_resolve, frozenset({"send"}))
+    opened = _named(0, "sh", "")
+    opened["choices"][0]["index"] = 1
+    restorer.chunk(opened)
+    swapped = _named(0, "send", "")
+    swapped["choices"].insert(0, {"index": 1, "delta": {}, "finish_reason": None})
+    with pytest.raises(ProxyError, match="more than one choice") as raised:
+        restorer.chunk(swapped)
+    assert raised.value.status == 502 and restorer.restored == 0
+
+
+def test_a_call_with_no_name_yet_gets_no_value_even_for_every_tool():
+    """`"*"` allows every tool by its name: arguments sent before any name are restored for no tool. FAKE resolver."""
+    restorer = ReplyRestorer(_fake_resolve, EVERY_TOOL)
+    sent = restorer.chunk(_tool(0, '{"to": "<EMAIL_1>"}'))["choices"][0]["delta"]["tool_calls"][0]["function"]
+    sent = sent["arguments"] + "".join(
+        call["function"]["arguments"] for call in restorer.chunk(FINISH)["choices"][0]["delta"].get("tool_calls") or []
+    )
+    assert sent == '{"to": "<EMAIL_1>"}' and restorer.withheld == [("<EMAIL_1>", "in_tool_call")]
+
+
 def test_a_tool_calls_url_holds_arguments_a_client_joins_to_it_after_the_finish_chunk():
     """A client keeps joining a tool call's arguments after its choice's finish chunk: the value sent that way into a
     URL the arguments opened is withheld, as one stream of them would have it. FAKE resolver: withholds in a URL."""

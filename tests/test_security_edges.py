@@ -245,13 +245,14 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
         assert EMAIL not in json.dumps(sent), json.dumps(sent)
         messages = sent["messages"]
         assert messages[1]["name"] == "EMAIL_1"  # a name may hold no `<` or `>`
+        # an assistant turn no reply restored to is masked as new text, under bare marks (rev22 F1)
         assert (
-            messages[2]["reasoning_content"] == "The user is <EMAIL_1>."
-            and messages[2]["refusal"] == "I will not write to <EMAIL_1>."
+            messages[2]["reasoning_content"] == "The user is <EMAIL>."
+            and messages[2]["refusal"] == "I will not write to <EMAIL>."
         )
         assert messages[2]["tool_calls"][0]["function"]["arguments"] == {
-            "text": "mail <EMAIL_1>",
-            "cc": ["<EMAIL_1>"],
+            "text": "mail <EMAIL>",
+            "cc": ["<EMAIL>"],
         }  # still an object
         function = sent["tools"][0]["function"]
         assert function["name"] == "save_note" and function["parameters"]["required"] == [

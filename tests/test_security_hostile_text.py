@@ -236,7 +236,9 @@ def test_emails_with_an_encoded_or_spelled_at_are_masked_whole(protector):
     for text in ENCODED_EMAILS:
         protected = protector.protect(text, "s")
         assert "quux" not in protected.text.casefold() and "<EMAIL_" in protected.text, protected.text
-        assert protector.restore(protected.text, "s").text == text
+        restored = protector.restore(protected.text, "s")  # JSON in a reply's text is code (rev22 F7): withheld
+        assert restored.text == text or {why for _, why in restored.withheld} == {"in_code"}
+        assert protector.restore(protected.text, "s", values_in_links=True).text == text
     assert protector.protect("lunch @ noon, a @ b", "s").text == "lunch @ noon, a @ b"  # no email: left as it is
 
 

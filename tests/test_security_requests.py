@@ -112,7 +112,8 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
             response = post(url, body)
             assert response.status_code == 200, (name, response.text)
             sent = json.dumps(upstream.received[-1], ensure_ascii=False)
-            assert EMAIL not in sent and "EMAIL_1" in sent, (name, sent)
+            # an assistant turn no reply restored to is masked as new text: a bare `<EMAIL>` (rev22 F1)
+            assert EMAIL not in sent and ("EMAIL_1" in sent or "<EMAIL>" in sent), (name, sent)
         sent = upstream.received
         schema = sent[8]["tools"][0]["function"]["parameters"]
         assert schema == {"type": "object", "properties": {"<EMAIL_1>": {"type": "string"}}, "required": ["<EMAIL_1>"]}
@@ -154,14 +155,14 @@ def test_a_number_of_a_request_is_protected_as_its_decimal_text(protector):
         assert post(url, body).status_code == 200
         sent = upstream.received[-1]
     assert not any(str(number) in json.dumps(sent) for number in (card, phone, 4155550100))
+    # an assistant turn no reply restored to is masked as new text, under bare marks (rev22 F1)
     assert json.loads(sent["messages"][1]["tool_calls"][0]["function"]["arguments"]) == {
-        "card_number": "<CREDIT_CARD_1>",
-        "phone": "<PHONE_1>",
+        "card_number": "<CREDIT_CARD>",
+        "phone": "<PHONE>",
         "count": 3,
-        "as_text": "<CREDIT_CARD_1>",
+        "as_text": "<CREDIT_CARD>",
     }
-    # the same number without its country code: another spelling, another placeholder (each restores as written, ux21 M5)
-    assert sent["metadata"] == {"customer_phone": "<PHONE_2>", "ratio": 0.25}
+    assert sent["metadata"] == {"customer_phone": "<PHONE_1>", "ratio": 0.25}
     assert sent["tools"][0]["function"]["parameters"]["properties"]["card"]["default"] == "<CREDIT_CARD_1>"
     assert (sent["temperature"], sent["logit_bias"]) == (0.2, {"50256": -100})
 

@@ -6,7 +6,10 @@ clear. In later texts of the session, a value it holds is masked wherever it app
 is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
 word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in. A text the upstream model wrote
 (`protect_many`'s `from_model`: an assistant turn of a chat's history) can hold a session's value only because a
-restore put it there, so in it every value of the session is masked again, however common.
+restore put it there, so in it every value of the session is masked again, however common. A text the upstream model
+may have written to probe what the proxy masks (`protect_many`'s `unknown`: an assistant turn no reply restored to) is
+masked as new text, each value found by detection under a bare `<TYPE>` mark: nothing in it depends on the session's
+values, so the upstream cannot learn from it whether a value it wrote is one of them.
 """
 
 from __future__ import annotations
@@ -184,16 +187,29 @@ class Protector:
         """The keyed digest of an input text that its protected row records (`Vault.input_digester`)."""
         return self.vault.input_digester(self.config.user, session)
 
-    def protect_many(self, texts: list[str], session: str, from_model: Sequence[bool] | None = None) -> list[Protected]:
+    def protect_many(
+        self,
+        texts: list[str],
+        session: str,
+        from_model: Sequence[bool] | None = None,
+        unknown: Sequence[bool] | None = None,
+    ) -> list[Protected]:
         """`from_model`: per text, whether the upstream model wrote it (an assistant turn of a re-sent history, a tool's
         result): every value of the session is masked again in it, whatever its words (`KnownValues.add_occurrences`
-        `every_value`)."""
+        `every_value`). `unknown`: per text, whether the upstream may have written it to learn what is masked in it (a
+        chat's assistant turn that no reply restored to): only what detection finds is masked, under a bare `<TYPE>`
+        mark, and nothing is written to the vault (`unknown_author`)."""
         found = self._detect(texts, session)
         unread = [reading.unread[1] for _, reading in found]
         written = from_model if from_model is not None else [False] * len(texts)
+        probes = unknown if unknown is not None else [False] * len(texts)
         return [
-            self._mask(text, spans, session, reading.guess.language, self.detector.warnings_for(reading), chars, model)
-            for text, (spans, reading), chars, model in zip(texts, found, unread, written, strict=True)
+            self._unknown_author(text, spans, reading.guess.language, self.detector.warnings_for(reading), chars)
+            if probe
+            else self._mask(
+                text, spans, session, reading.guess.language, self.detector.warnings_for(reading), chars, model
+            )
+            for text, (spans, reading), chars, model, probe in zip(texts, found, unread, written, probes, strict=True)
         ]
 
     def _detect(self, texts: list[str], session: str) -> list:
@@ -241,8 +257,7 @@ class Protector:
                     span.reason,
                 )
             )
-        gaps = escape_pieces(text, _between(chosen, len(text)))
-        protected = gaps[0] + "".join(span.placeholder + gap for span, gap in zip(spans, gaps[1:], strict=True))
+        protected = _marked(text, chosen, [span.placeholder for span in spans])
         secrets = sorted({s.type for s in spans if s.level == Level.PL4})
         warnings = (
             [
@@ -258,6 +273,27 @@ class Protector:
             values.setdefault(span.placeholder, text[span.start : span.end])
         return Protected(
             protected, spans, warnings, self.vault.id, entries, language=language, unread=unread, values=values
+        )
+
+    def _unknown_author(
+        self, text: str, detected: list[Span], language: str | None, notes: Sequence[str], unread: int
+    ) -> Protected:
+        """`text` as `redact` masks a value the session does not hold, whatever the session holds: the values detection
+        finds (and their repeats) under a bare `<TYPE>` mark, the session's values not looked for, nothing issued. A
+        placeholder's number would say whether the vault held the value already, a value masked only because the session
+        holds it that it does (rev22 F1)."""
+        chosen = _with_repeats(text, [s for s in detected if self.config.masks(s.type, s.level)], language)
+        spans = [
+            MaskedSpan(s.start, s.end, s.type, self.config.level_of(s.type, s.level), f"<{s.type}>", s.source, s.score)
+            for s in chosen
+        ]
+        return Protected(
+            _marked(text, chosen, [span.placeholder for span in spans]),
+            spans,
+            list(notes),
+            self.vault.id,
+            language=language,
+            unread=unread,
         )
 
     def _chosen(
@@ -279,8 +315,7 @@ class Protector:
         chosen = self._chosen(text, spans, session, reading.guess.language)
         held = self.vault.held_entries(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         marks = [render(self.config.style, e) if e else f"<{s.type}>" for s, e in zip(chosen, held, strict=True)]
-        gaps = escape_pieces(text, _between(chosen, len(text)))
-        return gaps[0] + "".join(mark + gap for mark, gap in zip(marks, gaps[1:], strict=True))
+        return _marked(text, chosen, marks)
 
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
@@ -621,6 +656,12 @@ _JOINED_AFTER, _JOINED_BEFORE = re.compile(r"['’](?!s\b)\w|[.-]\w"), re.compil
 
 def _word_bounded(text: str, start: int, end: int) -> bool:
     return (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum())
+
+
+def _marked(text: str, spans: Sequence[Span], marks: Sequence[str]) -> str:
+    """`text` with each span replaced by its mark, and placeholder look-alikes between them escaped."""
+    gaps = escape_pieces(text, _between(spans, len(text)))
+    return gaps[0] + "".join(mark + gap for mark, gap in zip(marks, gaps[1:], strict=True))
 
 
 def _between(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:

@@ -10,7 +10,11 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{` ("tool");
-3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open ("tool").
+3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open, and no mark of a tool call
+   written in text (data/text_tool_calls.txt: `<tool_call>`, ReAct's `Action Input:`) is in its paragraph ("tool").
+
+Code (`in_code`: a code fence, a JSON object or a `{` in the paragraph, a tool call written in text) is what an agent
+may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
 as that value. The work is linear in the reply's length; a streamed reply's pieces are read together, when a
@@ -26,7 +30,7 @@ import copy
 import re
 from functools import cache
 
-from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, URL_END, Deferred, Links, tag_open
+from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, HOST_RUN, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
 # Quotation marks of the seven languages: "…", '…', “…”, ‘…’, „…“, ‚…‘, «…», »…«, ‹…›
@@ -47,8 +51,10 @@ def _events() -> re.Pattern[str]:
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
+    calls = "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / "text_tool_calls.txt")))
     return re.compile(
-        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})|(?P<url>{url})",
+        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})"
+        rf"|(?P<call>(?<!\w)(?:{calls}))|(?P<url>{url})",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -63,6 +69,7 @@ class Surroundings(Deferred):
     def __init__(self) -> None:
         super().__init__()
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
+        self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fence = False  # inside a code fence
         self.depth = 0  # "{" read minus "}" read
         self.tail = ""  # the last `TAIL` characters read
@@ -76,14 +83,14 @@ class Surroundings(Deferred):
                 continue
             kind = match.lastgroup
             if kind == "blank":
-                self.paragraph = None
+                self.paragraph, self.code_paragraph = None, False
             elif kind == "fence":
                 self.fence = not self.fence
             elif kind == "close":
                 self.depth = max(0, self.depth - 1)
-            elif kind == "open":
-                self.depth += 1
-                self.paragraph = self.paragraph or "tool"
+            elif kind in ("open", "call"):
+                self.depth += kind == "open"
+                self.paragraph, self.code_paragraph = self.paragraph or "tool", True
             else:
                 self.paragraph = "url"
         self.tail = text[-TAIL:]
@@ -97,6 +104,12 @@ class Surroundings(Deferred):
         if self.paragraph or self.fence or self.depth:
             return "tool"
         return "text" if self._apart_before() and _apart_after(after) else "glued"
+
+    def in_code(self) -> bool:
+        """Whether a placeholder after what was taken is in code an agent may run: a code fence, a JSON object, a
+        paragraph with a `{` or a tool call's mark (place "tool" or "url", never "text")."""
+        self._catch_up()
+        return self.fence or self.depth > 0 or self.code_paragraph
 
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
@@ -126,13 +139,14 @@ def _apart_after(after: str) -> bool:
 
 def after_undecided(text: str, end: int, after_mailto: bool) -> bool:
     """Whether what follows a placeholder ending at `end` may still make it glued, or a query after it add a recipient
-    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space, or, after a
-    `mailto:` (`after_mailto`), before the end of its link (a line break or a `,` there may still add a recipient; a
-    stream's next chunk decides)."""
+    (`Links.kind`): the text ends in its run of closing punctuation, or in a query with no white space, or in a run
+    that may yet make the placeholder part of a host or an e-mail address (`-x.e`), or, after a `mailto:`
+    (`after_mailto`), before the end of its link (a line break or a `,` there may still add a recipient; a stream's
+    next chunk decides)."""
     run = text[end : end + TAIL]
     if len(run) >= TAIL:
         return False
-    if all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None:
+    if all(ch in CLOSING for ch in run) or _OPEN_QUERY.fullmatch(run) is not None or HOST_RUN.fullmatch(run):
         return True
     return after_mailto and _IN_LINK.fullmatch(run) is not None
 

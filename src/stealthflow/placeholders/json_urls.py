@@ -7,7 +7,8 @@ each string is read by a `Links` of its own, decoded (`\\/`, `\\u002f` and the o
 the placeholder alone (`"to": "<EMAIL_1>"`) or prose around it is in none (""). Text outside strings (arguments that
 are not JSON) is read as it is, by a `Links` of its own. A string's escape cut across two pieces is read whole. A tab,
 line feed or carriage return does not end a URL in a string: a URL parser (WHATWG, Python's `urlsplit`) removes them,
-so the value after one joins the URL (`"https://e.vil/?q=\\t<EMAIL_1>"`); a space does. A host with no scheme that curl
+so the value after one joins the URL (`"https://e.vil/?q=\\t<EMAIL_1>"`); nor does a vertical tab or form feed, which
+`requests` and WHATWG percent-encode into it; a space does. A host with no scheme that curl
 reads as one (`e.vil:8080/`, `203.0.113.5/`: `links.HOST_NO_SCHEME`) opens a URL.
 """
 
@@ -24,7 +25,9 @@ _STRING = re.compile(
     r"|(?P<cut>\\(?:u[0-9a-fA-F]{0,3})?\Z)|(?P<other>\\)"
 )
 _ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-_PARSER_DROPS = str.maketrans("", "", "\t\n\r")  # what a URL parser removes from a URL before reading it
+# What does not end a URL in a string: a URL parser (WHATWG, Python's `urlsplit`) removes a tab, line feed and carriage
+# return, and `requests` and WHATWG percent-encode a vertical tab and a form feed into the URL (rev22 F6).
+_PARSER_DROPS = str.maketrans("", "", "\t\n\r\v\f")
 
 
 def _unescape(escape: str) -> str:

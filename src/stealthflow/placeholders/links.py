@@ -12,6 +12,8 @@
 - "mailto": a click URL that is `mailto:` and this placeholder as its whole address (`mailto:<EMAIL_1>`, followed by
   the end of the URL, sentence punctuation or a query that adds no recipient: `?subject=`, not `?cc=`, `?bcc=`,
   `?to=`; a query read within `HOLD` characters);
+- "click" too: a placeholder glued into an e-mail address or a host name with no URL mark, which a linkifier links
+  (`<EMAIL_1>.e.vil`, `<PHONE_1>@e.vil`, `support+<USERNAME_1>@e.vil`, `a@<REAL_NAME_1>.com`);
 - "": anywhere else (prose, a link's text, an image's alt text, between tags).
 
 It fails closed: a target, tag or definition ends at its closing character as the renderer reads it (`)` with nested
@@ -163,6 +165,21 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # a markdown backslash escape: `\
 _SPACE = re.compile(r"\s")
 
 
+# A placeholder glued into an e-mail address or a host name, which a linkifier (cmark-gfm's e-mail autolink,
+# markdown-it's linkify) links with no URL mark around it: a host's or an address's domain goes on after it
+# (`<EMAIL_1>.e.vil`, `<EMAIL_1>-x.e-vil.com`), it is an address's local part (`<PHONE_1>@e.vil`,
+# `support+<USERNAME_1>@e.vil`), or it stands in an address's domain (`a@<REAL_NAME_1>.com`). rev22 F2.
+_HOST_AFTER = re.compile(r"[\w.+-]*(?:@\w|\.\w)")
+_DOMAIN_BEFORE = re.compile(r"[\w.+-]@[\w.+-]*\Z")
+HOST_RUN = re.compile(r"[\w.+-]*@?")  # what may yet go on into a host or an address (a stream waits for more)
+
+
+def _in_address(before: str, after: str) -> bool:
+    """Whether a placeholder between `before` and `after` (outside any URL) is part of an e-mail address or host name
+    a linkifier would link, once restored."""
+    return _HOST_AFTER.match(after) is not None or _DOMAIN_BEFORE.search(before) is not None
+
+
 def _whole_address(after: str, in_link: bool) -> bool:
     """Whether a `mailto:` address ends where `after` starts (`in_link`: inside a markdown link's target or a tag, else
     a bare URL or an autolink): at the URL's end, or at a query that adds no recipient (`?subject=`, not `?cc=`; it has to end within `after`
@@ -255,7 +272,7 @@ class Links:
         """ "load", "click", "mailto" or "" for a placeholder after what was read (`before`: its last characters)
         and before `after`."""
         if self.region is None and not self.bare:
-            return ""
+            return "click" if _in_address(before, after) else ""
         if self.region is not None and self.region.load:
             return "load"
         in_link = self.region is not None and self.region.mode in ("target", "tag")  # white space does not end them

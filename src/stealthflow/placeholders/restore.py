@@ -76,6 +76,7 @@ class Reference:
     place: str = "text"
     url: str = ""  # inside a URL of a reply's text or tool-call arguments: "load", "click", "mailto", or ""
     bare: bool = False  # written with no bracket (`API_KEY_1`, `EMAIL 1`): a word code may use as a name
+    code: bool = False  # in code, JSON or a tool call written in a reply's text (`Surroundings.in_code`)
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -199,7 +200,8 @@ class Scanner:
         place = next((kind for kind in ("url", "tool", "glued") if kind in places), "text")
         urls = {surroundings.url(after) for surroundings in seen}
         url = next((kind for kind in ("load", "click", "mailto") if kind in urls), "")
-        return value if place == "text" and not url else self.resolve(_at(ref, place, url))
+        code = any(surroundings.in_code() for surroundings in seen)  # never in "text"
+        return value if place == "text" and not url else self.resolve(_at(ref, place, url, code))
 
     @property
     def all_unresolved(self) -> list[str]:
@@ -210,8 +212,8 @@ class Scanner:
         return RestoreResult(text, self.restored, self.all_unresolved, self.withheld)
 
 
-def _at(ref: Reference, place: str, url: str = "") -> Reference:
-    return Reference(ref.type, ref.index, ref.token, ref.text, place, url, ref.bare)
+def _at(ref: Reference, place: str, url: str = "", code: bool = False) -> Reference:
+    return Reference(ref.type, ref.index, ref.token, ref.text, place, url, ref.bare, code)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters

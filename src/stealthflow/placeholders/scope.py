@@ -10,7 +10,9 @@ type is restored inside a URL that loads by itself (a markdown image, an HTML `<
 is shown), and none inside a link or a bare URL (sent when clicked) unless `values_in_links` says so, but an e-mail
 address as the whole address of a `mailto:` link. The same holds inside a URL in a tool call's arguments
 (`placeholders.json_urls`: an agent runs the call with no click; reported as `in_tool_call_url`), where a value that is
-a whole argument (`"to": "<EMAIL_1>"`) or stands in prose is restored. A guarded value (a secret of a PL4 type:
+a whole argument (`"to": "<EMAIL_1>"`) or stands in prose is restored. No value is restored in code, JSON or a tool
+call written in a reply's text (`Reference.code`: an agent may run it with no click) unless `values_in_links` says so
+(`IN_CODE`). A guarded value (a secret of a PL4 type:
 passwords, keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never
 restored in tool-call arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
 `secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
@@ -39,6 +41,7 @@ IN_TOOL_CALL = Withheld("in_tool_call")
 SECRET_GLUED = Withheld("secret_glued")  # glued to other text, or after "=" (`placeholders.context`)
 SECRET_BARE = Withheld("secret_bare")  # a guarded type's placeholder with no bracket
 BARE_IN_CODE = Withheld("bare_in_code")  # any other type's, in code, JSON, a tool call or glued
+IN_CODE = Withheld("in_code")  # any value in code, JSON or a tool call written in a reply's text (`context.in_code`)
 EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 
@@ -53,6 +56,7 @@ _PLACES = {
     IN_LINK.why: "inside a link",
     IN_TOOL_URL.why: "inside a URL in a tool call or JSON",
     IN_TOOL_CALL.why: "in a tool call the proxy does not restore into",
+    IN_CODE.why: "in code, JSON or a tool call written in the reply",
 }
 
 
@@ -65,7 +69,8 @@ class RestoreScope:
     placeholders: frozenset[tuple[str, int | str]] | None
     guarded_types: frozenset[str]  # secrets and structured numbers (`ProtectConfig.guarded_types`)
     secrets_in_urls_and_tools: bool = False
-    values_in_links: bool = False  # the other values inside a link or bare URL (never one that loads by itself)
+    # the other values inside a link or bare URL (never one that loads by itself), and in code written in a reply
+    values_in_links: bool = False
 
     def withholds(self, ref: Reference) -> Withheld | None:
         """Why `ref` is not restored here, or None when it may be."""
@@ -81,6 +86,8 @@ class RestoreScope:
             return None
         if ref.bare and ref.place in ("tool", "glued"):
             return BARE_IN_CODE
+        if ref.code and not self.values_in_links:  # an agent may run it with no click (rev22 F7)
+            return IN_CODE
         in_link = ref.url == "click" or (ref.url == "mailto" and ref.type != EMAIL)
         if not in_link or self.values_in_links:
             return None
@@ -121,6 +128,11 @@ def withheld_notice(withheld: list[tuple[str, str]], switch: Callable[[str], str
     if reasons[IN_TOOL_URL.why]:
         notes.append(
             f"A tool call's URL sends its values away when the call runs; {switch('values_in_links')} fills them in."
+        )
+    if reasons[IN_CODE.why]:
+        notes.append(
+            "An agent may run code, JSON or a tool call written in a reply with no click, and send its values away;"
+            f" {switch('values_in_links')} fills them in."
         )
     if reasons[SECRET_IN_URL.why] or reasons[SECRET_IN_TOOL.why]:
         notes.append(

@@ -5,7 +5,8 @@ POST /v1/chat/completions   -> plain or streamed (SSE); tools, tool calls and ev
 
 Each request's texts are protected in the caller's session, the request goes upstream (an OpenAI
 API directly, any other provider through litellm: `proxy.upstream`), and the reply comes back
-restored. With a rewriter, user messages are also rewritten against attribute inference after
+restored. An assistant turn of the re-sent history that a reply restored goes back as the upstream wrote it, any
+other one is protected as new text (`proxy.history`), so the upstream cannot probe the session's values. With a rewriter, user messages are also rewritten against attribute inference after
 protect, each once per session (`proxy.rewrites`). The session is the caller's
 token digest plus its optional `X-Stealthflow-Session` label, so one token never restores another
 token's values; the vault gives a value the same placeholder in every turn of a session, and
@@ -45,6 +46,7 @@ from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
+from stealthflow.proxy.history import RestoredReplies
 from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
@@ -74,6 +76,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     upstream = build_upstream(config)
     inline = protector.detector is not None and not protector.detector.uses_models
     rewrites = MessageRewrites(rewriter, config.rewrite_cache_entries) if rewriter is not None else None
+    history = RestoredReplies()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -144,13 +147,14 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         if not isinstance(body, dict):
             raise ProxyError(400, "the request body must be a JSON object")
         session = session_for(bearer_token(request.headers), request.headers.get(SESSION_HEADER, ""))
-        texts = RequestTexts(body, config.pass_media)
+        texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text))
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
+        args = (texts.texts, session, texts.from_model, texts.unknown)
         if inline and sum(map(len, texts.texts)) <= INLINE_CHARS:
-            protected = protector.protect_many(texts.texts, session, texts.from_model)
+            protected = protector.protect_many(*args)
         else:
-            protected = await anyio.to_thread.run_sync(protector.protect_many, texts.texts, session, texts.from_model)
+            protected = await anyio.to_thread.run_sync(protector.protect_many, *args)
         stats.update(
             stream=bool(body.get("stream")), messages=len(body["messages"]), masked=sum(len(p.spans) for p in protected)
         )
@@ -173,7 +177,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             texts.put(sent)
             headers.update(counts.headers())
         scope = RestoreScope(
-            frozenset().union(*(p.keys for p in protected)),
+            frozenset(texts.recalled).union(*(p.keys for p in protected)),
             protector.config.guarded_types(),
             config.restore_secrets_in_urls_and_tools,
             config.restore_values_in_links,
@@ -186,13 +190,16 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             except StopAsyncIteration:  # not one chunk: garbage or an empty body, no answer to pass on as a 200
                 raise no_chunks() from None
             return EventStream(
-                _events(batches, first, restorer, started, stats), media_type="text/event-stream", headers=headers
+                _events(batches, first, restorer, started, stats, session),
+                media_type="text/event-stream",
+                headers=headers,
             )
         reply = await upstream.complete(body)
         if reply_chars(reply, "message") <= INLINE_CHARS:
             restorer.whole(reply)
         else:  # a long reply is restored in a worker thread: the event loop serves other clients meanwhile
             await anyio.to_thread.run_sync(restorer.whole, reply)
+        history.keep(session, restorer.texts(), frozenset(restorer.keys))
         headers.update(
             {"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)}
         )
@@ -206,7 +213,12 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         return Response(orjson.dumps(reply), media_type="application/json", headers=headers)
 
     async def _events(
-        batches: AsyncIterator[list[dict]], first: list[dict], restorer: ReplyRestorer, started: float, stats: dict
+        batches: AsyncIterator[list[dict]],
+        first: list[dict],
+        restorer: ReplyRestorer,
+        started: float,
+        stats: dict,
+        session: str,
     ) -> AsyncIterator[tuple[bytes, bool]]:
         """(bytes, whether they end the reply) of each write."""
         status, last = 200, {}
@@ -225,6 +237,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 else:
                     yield events(batch), False
             tail = restorer.tail(last)
+            history.keep(session, restorer.texts(), frozenset(restorer.keys))
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
             # goes in one write, with the end of the body (each write wakes the client).
             withheld = (

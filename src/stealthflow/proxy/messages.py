@@ -18,10 +18,12 @@ placeholders: providers allow only letters, digits, `_` and `-` there (the PII t
 tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
-those alone may also be rewritten against attribute inference (`proxy.rewrites`). Every text of a message the
-upstream model wrote or that carries what it wrote (`MODEL_ROLES`: an assistant turn, a tool's result) is marked
-`from_model`: a value of the session there was put there by a restore, so every value is masked again in it
-(`Protector.protect_many`).
+those alone may also be rewritten against attribute inference (`proxy.rewrites`). A text of an assistant turn that a
+reply of this session restored to (`recall`: `proxy.history`) goes back as the upstream wrote it, nothing masked again;
+any other text of an assistant turn is marked `unknown`: the upstream may have written it to see what the proxy masks in
+it, so it is protected as new text (`Protector.protect_many`). The ids and names of an assistant turn and every text of
+a tool's result (`MODEL_ROLES`) that is not recalled are marked `from_model`: a value of the session there was put there
+by a restore, so every value is masked again in it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from stealthflow.pipeline.records import has_lone_surrogate
+from stealthflow.proxy.history import Recalled
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 MODEL_ROLES = frozenset({"assistant", "tool", "function"})  # the model's turns and the results of its (restored) calls
@@ -80,6 +83,7 @@ class _Slot:
     put: Callable[[str], None]
     from_user: bool = False
     from_model: bool = False
+    unknown: bool = False
     changed: bool = False
     where: str = ""  # the text's place in the request ("messages[3].content"), for a user's text
 
@@ -91,10 +95,15 @@ class _Object(list):
 class RequestTexts:
     """`texts` to protect, then `put(protected)` writes them back into the request body."""
 
-    def __init__(self, body: dict, pass_media: bool = False):
+    def __init__(self, body: dict, pass_media: bool = False, recall: Callable[[str], Recalled | None] | None = None):
+        """`recall`: the upstream's form of a text a reply of the session restored to (`RestoredReplies.recall`)."""
         self.pass_media = pass_media
+        self._recall = recall
+        self.recalled: set[tuple] = set()  # the keys of the placeholders restored in the recalled texts
+        self._recalls = 0  # texts put back in their upstream form (`_recalled`)
         self._slots: list[_Slot] = []
         self._from_model = False  # set while the texts of a `MODEL_ROLES` message are walked
+        self._assistant = False  # ... of an assistant message
         self._renames: list[tuple[dict, dict]] = []  # (object, {key: protected key}) applied once values are in
         self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their texts are in
         if too_deep(body):
@@ -104,8 +113,9 @@ class RequestTexts:
             raise RequestError("`messages` must be a non-empty list", "messages")
         for i, message in enumerate(messages):
             self._from_model = isinstance(message, dict) and message.get("role") in MODEL_ROLES
+            self._assistant = isinstance(message, dict) and message.get("role") == "assistant"
             self._message(message, f"messages[{i}]")
-        self._from_model = False
+        self._from_model = self._assistant = False
         for key in body.keys() - {"messages", "model"}:  # the model is replaced by the upstream's
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
@@ -122,6 +132,10 @@ class RequestTexts:
     @property
     def from_model(self) -> list[bool]:
         return [slot.from_model for slot in self._slots]
+
+    @property
+    def unknown(self) -> list[bool]:
+        return [slot.unknown for slot in self._slots]
 
     @property
     def places(self) -> list[str]:
@@ -206,7 +220,8 @@ class RequestTexts:
         if not data and name in SYNTAX and _enum_like(container[key]):
             return
         if not data and name in IDENTIFIERS:  # a placeholder in it loses its brackets
-            self._text(container, key, where=where, put=lambda text: container.__setitem__(key, _bare(text)))
+            put = lambda text: container.__setitem__(key, _bare(text))  # noqa: E731
+            self._text(container, key, where=where, put=put, identifier=True)
         else:
             self._text(container, key, where=where)
 
@@ -229,13 +244,34 @@ class RequestTexts:
         from_user: bool = False,
         put: Callable | None = None,
         where: str | None = None,
+        identifier: bool = False,
     ) -> None:
+        """`identifier`: an id or name, which a tool's result repeats: masked in an assistant turn as in the result."""
         text = holder[key]
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
-        if text:
-            self._slots.append(_Slot(text, put or _setter(holder, key), from_user, self._from_model, where=where or ""))
+        if text and not self._recalled(holder, key):
+            unknown = self._assistant and not identifier
+            self._slots.append(
+                _Slot(
+                    text,
+                    put or _setter(holder, key),
+                    from_user,
+                    self._from_model and not unknown,
+                    unknown,
+                    where=where or "",
+                )
+            )
+
+    def _recalled(self, holder: dict | list, key: str | int) -> bool:
+        """Put the upstream's form of a model-side text that a reply restored to in its place (`recall`)."""
+        if not self._from_model or self._recall is None or (found := self._recall(holder[key])) is None:
+            return False
+        holder[key] = found[0]
+        self.recalled |= found[1]
+        self._recalls += 1
+        return True
 
     def _number(self, holder: dict | list, key: str | int) -> None:
         """A JSON number as its decimal text, written back only when protect changed it; one `SHORT_NUMBER` is not
@@ -248,7 +284,9 @@ class RequestTexts:
             if protected != text:
                 holder[key] = protected
 
-        self._slots.append(_Slot(text, put, from_model=self._from_model))
+        self._slots.append(
+            _Slot(text, put, from_model=self._from_model and not self._assistant, unknown=self._assistant)
+        )
 
     @staticmethod
     def _check(text: str, where: str) -> None:
@@ -258,6 +296,8 @@ class RequestTexts:
     def _arguments(self, function: dict, where: str) -> None:
         """Tool-call arguments: an object is protected in place, a JSON string key by key and value by value."""
         arguments = function["arguments"]
+        if isinstance(arguments, str) and self._recalled(function, "arguments"):
+            return
         if not isinstance(arguments, str):
             self._walk(arguments, where, True, (function, "arguments"))
             return
@@ -275,12 +315,12 @@ class RequestTexts:
         if not isinstance(parsed, list):  # not JSON, or a lone JSON value: protected as text
             self._text(function, "arguments", where=where)
             return
-        first = len(self._slots)
+        first, recalls = len(self._slots), self._recalls
         self._pairs([parsed], 0, where)
-        leaves = self._slots[first:]
+        leaves, recalled = self._slots[first:], self._recalls > recalls
 
         def write_back() -> None:  # only when a text changed: untouched arguments keep their exact bytes
-            if any(leaf.changed for leaf in leaves):
+            if recalled or any(leaf.changed for leaf in leaves):
                 function["arguments"] = _dumps(parsed)
 
         self._after.append(write_back)

@@ -11,7 +11,8 @@ their own JSON (`placeholders.json_urls`): an agent runs them, no one reads them
 by index, which must be a plain non-negative int, the one index every client reads alike (`slot`), and what a tool
 call's arguments left open is read on after its choice's finish chunk: arguments sent after it are the same call's to
 a client that keeps joining.
-Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted.
+Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted. Every text of the reply is
+also kept as restored and as received (`texts`), with the placeholders restored (`keys`), for `proxy.history`.
 """
 
 from __future__ import annotations
@@ -45,18 +46,40 @@ class ReplyRestorer:
     def __init__(self, resolve: Resolver, tools: frozenset[str] = frozenset()):
         """`tools`: the names of the tools whose calls' arguments get values (`"*"`: every tool); any other tool call's
         placeholders are withheld (`in_tool_call`: `proxy.restore_tool_arguments`)."""
-        self.resolve = resolve
+        self.keys: set[tuple] = set()  # the (type, index or token) of each placeholder restored
+        self._plain = resolve  # for a value withheld in a tool call: not noted as restored
+        self.resolve = self._noting(resolve)
         self.tools = tools
+        self._texts: list[tuple[str, str]] = []  # (restored, received) of each text of a whole reply
+        self._received: dict[tuple, list[str]] = {}  # what each stream got, and what it emitted
+        self._emitted: dict[tuple, list[str]] = {}
+        self._ids: list[str] = []  # the ids and names of the reply's tool calls, as sent
         self.restored = 0
         self.unresolved = 0
         self.withheld: list[tuple[str, str]] = []  # (placeholder, why) of those the resolver withheld
         self._streams: dict[tuple, StreamRestorer] = {}  # (choice, field) or (choice, "tool", index), by `slot`
         self._finished: dict[tuple, JsonUrls] = {}  # what a tool call's arguments read, once its choice finished
         self._names: dict[tuple, object] = {}  # each streamed tool call's name, as first sent (None: none before it)
+        self._tool_choice: int | None = None  # the one choice of a stream that may send tool calls (`_one_choice`)
         # The streamed text sent so far, every choice's text fields in order, as read (`_share`): while one text field
         # alone has sent text (most replies), its stream's own.
         self._first: Surroundings | None = None
         self._sent: Surroundings | None = None
+
+    def _noting(self, resolve: Resolver) -> Resolver:
+        def noted(ref: Reference) -> str | Withheld | None:
+            value = resolve(ref)
+            if isinstance(value, str):
+                self.keys.add(ref.key)
+            return value
+
+        return noted
+
+    def texts(self) -> list[tuple[str, str]]:
+        """(as restored, as received) of every text of the reply: its text fields and tool-call arguments, and the ids
+        and names of its tool calls (which the client sends back in its history and in tool results)."""
+        streamed = [("".join(self._emitted[key]), "".join(got)) for key, got in self._received.items()]
+        return self._texts + streamed + [(name, name) for name in self._ids]
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
@@ -66,6 +89,7 @@ class ReplyRestorer:
                 if isinstance(message.get(field), str):
                     message[field] = self._restore(message[field])
             for call in message.get("tool_calls") or []:
+                self._note_ids(call)
                 function = call.get("function") or {}
                 if isinstance(function.get("arguments"), str):
                     resolve = self._tool_resolver(function.get("name"))
@@ -76,17 +100,18 @@ class ReplyRestorer:
         """The resolver of a tool call's arguments: a value goes in only for a tool the user allows (`tools`). What a
         tool does with it the proxy cannot see: a shell's `echo <EMAIL_1> | base64` gives the value back to the
         upstream in the next request, in a form no re-masking reads (rev21 finding 1)."""
-        if "*" in self.tools or (isinstance(name, str) and name in self.tools):
+        if isinstance(name, str) and ("*" in self.tools or name in self.tools):  # no name yet: no value
             return self.resolve
 
         def withhold(ref: Reference) -> str | Withheld | None:
-            value = self.resolve(ref)
+            value = self._plain(ref)
             return IN_TOOL_CALL if isinstance(value, str) else value
 
         return withhold
 
     def _restore(self, text: str, resolve: Resolver | None = None, json_string: bool = False) -> str:
         result = restore_text(text, resolve or self.resolve, json_string)
+        self._texts.append((result.text, text))
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
         self.withheld += result.withheld
@@ -127,7 +152,9 @@ class ReplyRestorer:
             if isinstance(delta.get(field), str):
                 pieces.append(((index, field), delta, field))
         for call in delta.get("tool_calls") or ():
+            self._one_choice(index)
             number = slot(call.get("index"))
+            self._note_ids(call)
             function = call.get("function") or {}
             self._name((index, "tool", number), function.get("name"))
             if isinstance(function.get("arguments"), str):
@@ -153,15 +180,25 @@ class ReplyRestorer:
             self._flush(choice["index"], choice["delta"])
         return {**{k: last[k] for k in ("id", "object", "created", "model") if k in last}, "choices": choices}
 
+    def _note_ids(self, call: object) -> None:
+        if not isinstance(call, dict):
+            return
+        function = call.get("function")
+        name = function.get("name") if isinstance(function, dict) else None
+        self._ids += [text for text in (call.get("id"), name) if isinstance(text, str) and text]
+
     def _feed(self, key: tuple, text: str) -> str:
         stream = self._stream(key)
+        self._received.setdefault(key, []).append(text)
         if key[1] == "tool":  # what a client shows is text: tool-call arguments are a program's
-            return stream.feed(text)
-        self._share(stream.scanner.context)
-        stream.scanner.shared = self._sent
-        emitted = stream.feed(text)
-        if self._sent is not None:
-            self._sent.feed(emitted)
+            emitted = stream.feed(text)
+        else:
+            self._share(stream.scanner.context)
+            stream.scanner.shared = self._sent
+            emitted = stream.feed(text)
+            if self._sent is not None:
+                self._sent.feed(emitted)
+        self._emitted.setdefault(key, []).append(emitted)
         return emitted
 
     def _share(self, own: Surroundings | JsonUrls) -> None:
@@ -173,6 +210,15 @@ class ReplyRestorer:
             self._first = own
         elif own is not self._first:
             self._sent = self._first.joined("")
+
+    def _one_choice(self, index: int) -> None:
+        """Tool calls streamed in two choices are refused: a client that joins every chunk's first choice (the usual
+        agent loop) joins one choice's arguments, restored for its allowed tool, to the call another choice named at
+        the same tool-call index (`run_shell`), whose name it saw first (rev22 F4)."""
+        if self._tool_choice is None:
+            self._tool_choice = index
+        elif index != self._tool_choice:
+            raise ProxyError(502, "the upstream sent tool calls in more than one choice of a stream", "upstream_error")
 
     def _name(self, key: tuple, name: object) -> None:
         """Keep a streamed tool call's name; a name other than its first (or one after its arguments began) would make
@@ -203,6 +249,7 @@ class ReplyRestorer:
             self.withheld += stream.withheld
             if not held:
                 continue
+            self._emitted.setdefault(key, []).append(held)
             if key[1] != "tool":
                 delta[key[1]] = (delta.get(key[1]) or "") + held
                 continue

@@ -1,0 +1,124 @@
+"""The re-sent history tells the upstream nothing about the session's values (rev22 F1).
+
+A hostile upstream writes guesses into its reply; the client sends the reply back with its next request. Whatever the
+proxy does to that turn must not depend on whether a guess is one of the session's values. The proxy runs under uvicorn
+in front of `MockOpenAI`, whose answers are a FAKE hostile model's; detection is the deterministic recognizers."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from test_security_scope import TOKEN, proxy_for
+
+from stealthflow.proxy.app import session_for
+from stealthflow.testing.mock_openai import Reply, ToolCall
+
+INTRO = "Please write to le Dr Alain Morel at alain.morel@orange.fr about the invoice."
+SURNAMES = ["Smith", "Dupont", "Morel", "Martin"]
+EMAILS = ["alain.morel@gmail.com", "alain.morel@orange.fr", "amorel@free.fr"]
+PROBE = "Noted.<!-- " + ", ".join(SURNAMES) + "; " + ", ".join(EMAILS) + " -->"
+
+
+def _post(url: str, messages: list[dict], stream: bool = False) -> dict:
+    answer = httpx.post(
+        url,
+        json={"model": "m", "messages": messages, "stream": stream},
+        headers={"Authorization": f"Bearer {TOKEN}"},
+        timeout=60,
+    )
+    assert answer.status_code == 200, answer.text
+    if not stream:
+        return answer.json()["choices"][0]["message"]
+    chunks = [json.loads(line[6:]) for line in answer.text.splitlines() if line.startswith("data: {")]
+    return {"role": "assistant", "content": "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks)}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_guesses_in_a_reply_come_back_to_the_upstream_as_it_wrote_them(protector, stream):
+    """The reviewer's reproducer: the guessed surname and e-mail that are the session's values went back as
+    `<REAL_NAME_2>` and `<EMAIL_1>` on 41d744e; now the turn goes back exactly as the upstream wrote it."""
+    replies = iter([PROBE, "ok"])
+    with proxy_for(protector, lambda body: Reply(content=next(replies))) as (url, upstream):
+        history = [{"role": "user", "content": INTRO}]
+        answer = _post(url, history, stream)
+        assert answer["content"] == PROBE
+        _post(url, [*history, {"role": "assistant", "content": answer["content"]}, {"role": "user", "content": "ok"}])
+        assert upstream.received[-1]["messages"][1]["content"] == PROBE
+
+
+def test_a_restored_turn_goes_back_as_its_placeholders_even_trimmed_or_reserialised(protector):
+    """A reply that restored values (text and a named tool's arguments) goes back in the upstream's own placeholder
+    form, also when the client trims the text or parses and dumps the arguments; the next reply may restore those
+    placeholders though the user's turn that made them was dropped from the history."""
+    replies = iter(
+        [
+            Reply(
+                content="  Writing to <REAL_NAME_1> at <EMAIL_1>.\n",
+                tool_calls=[ToolCall("send_email", json.dumps({"to": "<EMAIL_1>", "body": "Dear <REAL_NAME_1>"}))],
+            ),
+            Reply(content="Sent to <EMAIL_1>."),
+        ]
+    )
+    with proxy_for(protector, lambda body: next(replies), restore_tool_arguments=["send_email"]) as (url, upstream):
+        answer = _post(url, [{"role": "user", "content": INTRO}])
+        assert answer["content"] == "  Writing to Alain Morel at alain.morel@orange.fr.\n"
+        call = answer["tool_calls"][0]
+        assert json.loads(call["function"]["arguments"])["to"] == "alain.morel@orange.fr"
+        call["function"]["arguments"] = json.dumps(json.loads(call["function"]["arguments"]), indent=1)
+        turn = {"role": "assistant", "content": answer["content"].strip(), "tool_calls": [call]}
+        result = {"role": "tool", "tool_call_id": call["id"], "content": "queued"}
+        second = _post(url, [turn, result, {"role": "user", "content": "Done?"}])
+        sent = upstream.received[-1]["messages"]
+        assert sent[0]["content"] == "Writing to <REAL_NAME_1> at <EMAIL_1>."
+        assert json.loads(sent[0]["tool_calls"][0]["function"]["arguments"]) == {
+            "to": "<EMAIL_1>",
+            "body": "Dear <REAL_NAME_1>",
+        }
+        assert sent[1]["tool_call_id"] == sent[0]["tool_calls"][0]["id"] == call["id"]
+        assert second["content"] == "Sent to alain.morel@orange.fr."
+
+
+def test_an_unrecognised_assistant_turn_is_masked_without_the_sessions_numbers(protector):
+    """An assistant turn no reply restored to (edited by the client, or written by the upstream into a history it
+    hands the client) is masked as new text: every e-mail detection finds gets the same bare `<EMAIL>` mark, the
+    session's own address too (41d744e: `<EMAIL_1>` for it, fresh numbers for the wrong guesses), a surname alone is
+    not looked for, and nothing is written to the vault."""
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        _post(url, [{"role": "user", "content": INTRO}])
+        issued = protector.vault.issued_mark(session_for(TOKEN, ""))
+        forged = {"role": "assistant", "content": PROBE + " (edited)"}
+        _post(url, [{"role": "user", "content": "Hello"}, forged, {"role": "user", "content": "ok"}])
+        seen = upstream.received[-1]["messages"][1]["content"]
+        assert seen == PROBE.replace(", ".join(EMAILS), "<EMAIL>, <EMAIL>, <EMAIL>") + " (edited)"
+        assert protector.vault.issued_mark(session_for(TOKEN, "")) == issued
+
+
+def test_kept_texts_are_per_session_and_bounded():
+    """`RestoredReplies` recalls a text only in the session whose reply restored it, and forgets the oldest first."""
+    from stealthflow.proxy.history import RestoredReplies
+
+    kept = RestoredReplies(max_texts=2)
+    kept.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset({("REAL_NAME", 1)}))
+    assert kept.recall("a", "Hi Dana") == ("Hi <REAL_NAME_1>", frozenset({("REAL_NAME", 1)}))
+    assert kept.recall("b", "Hi Dana") is None
+    kept.keep("a", [("one", "one"), ("two", "two")], frozenset())
+    assert kept.recall("a", "Hi Dana") is None and kept.recall("a", "two") == ("two", frozenset())
+    small = RestoredReplies(max_chars=10)
+    small.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset())
+    assert small.recall("a", "Hi Dana") is None  # 16 characters of the upstream's text: more than it keeps
+
+
+def test_a_recalled_string_inside_arguments_is_written_back():
+    """A string of an assistant turn's tool-call arguments that a reply restored to is put back in its upstream form
+    and the arguments re-serialised, though no other string in them changed. FAKE recall."""
+    from stealthflow.proxy.messages import RequestTexts
+
+    call = {"id": "c1", "type": "function", "function": {"name": "note", "arguments": '{"text": "Hi Dana"}'}}
+    body = {
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [call]}]
+    }
+    texts = RequestTexts(body, recall=lambda text: ("Hi <REAL_NAME_1>", frozenset()) if text == "Hi Dana" else None)
+    texts.put(texts.texts)
+    assert json.loads(call["function"]["arguments"]) == {"text": "Hi <REAL_NAME_1>"}
