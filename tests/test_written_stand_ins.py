@@ -16,7 +16,8 @@ WORKLIST = (
     "w0001\toccupation\t3\tan ER nurse\tnurse\tI work as an ER nurse.\n"
     "w0002\tlocation\t2\there in Leeds\t-\tThe rent here in Leeds keeps going up.\n"
     "w0003\tgender\t1\tcicadas\tcicadas\tThe cicadas were loud.\n"
-    "w0004\toccupation\t1\tmy shift nurse\tnurse\tMy shift nurse called.\n"
+    "w0004\toccupation\t1\tmy 12 hour shift\tshift\tAfter my 12 hour shift I sleep.\n"
+    "w0005\toccupation\t1\tthe ward nurse\tnurse\tThe ward nurse called.\n"
 )
 
 
@@ -29,23 +30,26 @@ def table(tmp_path: Path, answers: str) -> written.Answers:
 def test_the_writers_answers_become_the_table_and_what_breaks_a_rule_is_refused(tmp_path: Path):
     found = table(
         tmp_path,
-        "w0001\tan ER nurse\ta healthcare worker \\| a nurse | someone in my job\tnurse\thealthcare worker\n"
+        "w0001\tan ER nurse\ta healthcare worker \\| an ER nurse | someone in my job\tnurse\thealthcare worker\n"
         "w0002\there in Leeds\there in my city|here in Leeds town\t-\t-\n"
-        "w0003\tcicadas\tKEEP\tcicadas\tKEEP\n"
-        "w0004\tmy shift nurse\tmy colleague\tnurse\tcarer\n"
+        "w0003\tcicadas\tKEEP\tcicadas\tinsects\n"
+        "w0004\tmy 12 hour shift\tmy long shift | my 12 hours\tshift\tKEEP\n"
+        "w0005\tthe ward nurse\tthe staff\tnurse\thealthcare worker\n"
         "w0009\tsomething\tsomething else\t-\t-\n",
     )
     assert ("phrase", "occupation", "an er nurse", "a healthcare worker") in found.rows
     assert ("phrase", "occupation", "an er nurse", "someone in my job") in found.rows
     assert ("phrase", "location", "here in leeds", "here in my city") in found.rows
-    assert found.kept == 1 and found.lines == 5
-    # "a nurse" keeps the telling last word, "here in Leeds town" the name; the id no worklist asked is refused whole
+    assert found.kept == 1 and found.lines == 6
+    assert ("phrase", "occupation", "my 12 hour shift", "my long shift") in found.rows
+    # the phrase itself, a stand-in keeping its name or its number; the id no worklist asked is refused whole
     assert [line.split(": ", 1)[1] for line in found.refused] == [
-        "'a nurse' for 'an ER nurse': keeps 'nurse'",
+        "'an ER nurse' for 'an ER nurse': the phrase itself",
         "'here in Leeds town' for 'here in Leeds': keeps 'leeds'",
+        "'my 12 hours' for 'my 12 hour shift': keeps '12'",
         "id 'w0009' not asked or answered twice",
     ]
-    # a head answered twice takes its first most frequent answer
+    # a head answered alike on two lines is kept; one answered once ("cicadas") is an answer for its sentence
     assert [row for row in found.rows if row[0] == "head"] == [("head", "occupation", "nurse", "healthcare worker")]
     out = tmp_path / "written.tsv"
     assert written.write(found.rows, out, "provenance: data/README.md") == len(found.rows)
@@ -123,3 +127,21 @@ def test_the_table_gives_candidates_the_kind_rules_still_judge(fake_table, monke
 def test_without_a_table_nothing_is_offered(monkeypatch):
     monkeypatch.setattr(written, "shipped", lambda: written.Written())
     assert not any("healthcare" in c for c in candidates_for("I work as an ER nurse.", "an ER nurse", "occupation"))
+
+
+@pytest.mark.real_model
+def test_a_shipped_written_stand_in_replaces_its_phrase_with_the_real_tagger_and_scorer():
+    """The shipped table, the real cue tagger and fluency scorer and the shipped gate: "my diploma", left four times on
+    blind sets h-m before the table (benchmarks/stays_worklist.py), is now replaced by a written stand-in."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.anonymize.generalize import Generalizer
+    from stealthflow.anonymize.local import LocalAnonymizer
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    post = "My E-2 renewal needed my diploma apostilled again, why."
+    (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
+    stand_ins = written.shipped().for_phrase("my diploma", "education")
+    assert "my diploma" not in result.unprotected and any(f"needed {s} apostilled" in result.text for s in stand_ins)

@@ -30,6 +30,10 @@ ANSWER_COLUMNS = ("id", "phrase", "replacements", "head", "head_replacement")
 KEEP = "KEEP"
 #: a stand-in longer than this many words is a rewrite, not a stand-in
 MAX_WORDS = 8
+#: a head noun's stand-in is kept when the writers gave it on at least this many lines: one given once is an answer for
+#: its sentence (of the 513 heads answered, 453 once, among them "chef" -> "boss", "couple" -> "neighbours", "granny"
+#: -> "slow driver"; of the 60 answered alike twice or more, "husband" -> "partner", "nurse" -> "healthcare worker")
+MIN_HEAD_ANSWERS = 2
 
 _WORDS = re.compile(r"[\w'’-]+")
 _SEPARATOR = re.compile(r"\s*\\?\|\s*")  # "a | b"; "a \| b" as the brief's markdown tables show it
@@ -78,7 +82,9 @@ def shipped() -> Written:
 
 def refusal(phrase: str, stand_in: str) -> str | None:
     """Why `stand_in` cannot replace `phrase`, or None: it is empty, the phrase itself, longer than MAX_WORDS words, or
-    keeps what gives the phrase away: its last word, a number, or a name (a capitalised word other than its first)."""
+    keeps a number of the phrase or a name (a capitalised word other than its first). Any other word may stay ("on
+    minimum wage" -> "on a low wage", "17 years" -> "many years"): a kept word that still tells the attribute leaves
+    the mark reported (`marks.stayed`)."""
     words = _WORDS.findall(stand_in.casefold())
     if not words:
         return "empty"
@@ -87,8 +93,7 @@ def refusal(phrase: str, stand_in: str) -> str | None:
     if len(words) > MAX_WORDS:
         return f"longer than {MAX_WORDS} words"
     phrase_words = _WORDS.findall(phrase)
-    telling = {phrase_words[-1].casefold()} if phrase_words else set()
-    telling |= {w.casefold() for i, w in enumerate(phrase_words) if w.isdigit() or i and w[:1].isupper()}
+    telling = {w.casefold() for i, w in enumerate(phrase_words) if w.isdigit() or i and w[:1].isupper()}
     kept = telling & set(words)
     return f"keeps {sorted(kept)[0]!r}" if kept else None
 
@@ -120,8 +125,8 @@ def _tsv(path: Path, columns: tuple[str, ...]) -> list[dict[str, str]]:
 def read_answers(worklists: Iterable[Path], answers: Iterable[Path]) -> Answers:
     """The stand-ins of the writers' `answers` (ANSWER_COLUMNS) for the phrases of `worklists` (WORKLIST_COLUMNS). A
     line is refused whole when its id is not in a worklist or its phrase or head is not the worklist's; a stand-in
-    when `refusal` gives a reason. A head noun answered differently on several lines takes its most frequent
-    answer."""
+    when `refusal` gives a reason. A head noun takes its most frequent answer when given at least MIN_HEAD_ANSWERS
+    times."""
     asked = {row["id"]: row for path in worklists for row in _tsv(path, WORKLIST_COLUMNS)}
     found = Answers()
     head_votes: dict[tuple[str, str], Counter] = defaultdict(Counter)
@@ -153,7 +158,9 @@ def read_answers(worklists: Iterable[Path], answers: Iterable[Path]) -> Answers:
                 else:
                     found.refused.append(f"{row['line']}: {stand_in!r} for the head {head!r}: {why}")
     for (head, attribute), votes in sorted(head_votes.items()):
-        found.rows.append(("head", attribute, head, votes.most_common(1)[0][0]))
+        stand_in, given = votes.most_common(1)[0]
+        if given >= MIN_HEAD_ANSWERS:
+            found.rows.append(("head", attribute, head, stand_in))
     return found
 
 
