@@ -1346,9 +1346,10 @@ def test_protect_keeps_a_possessive_with_the_masked_name_and_generalizes_the_wor
     settings = load_settings()
     protector = Protector.from_settings(settings.model_copy(update={"protect": protect_config(tmp_path, monkeypatch)}))
     boss = protect("My boss Sipho Dlamini's office is in Toronto.", session="s", protector=protector, rewrite="local")
-    assert re.search(r"<REAL_NAME_\d+>'s office", boss.text), boss
+    # the office may be generalized ("'s workplace": data/generalize/written_stand_ins.tsv), the possessive stays
+    assert re.search(r"<REAL_NAME_\d+>'s (?:office|workplace) is", boss.text), boss
     assert not any(phrase.startswith("'s") for phrase in boss.rewrite.unprotected), boss.rewrite
-    assert "Sipho Dlamini's office" in restore(boss.text, session="s", protector=protector).text
+    assert "Sipho Dlamini's " in restore(boss.text, session="s", protector=protector).text
     wife = "My wife Thandeka said we should move closer to her mother in Durban."
     protected = protect(wife, session="s", protector=protector, rewrite="local")
     restored = restore(protected.text, session="s", protector=protector).text

@@ -4,7 +4,9 @@ fits its grammatical slot and reads well in its sentence.
 A marked stretch is first split into the constituents it spans (`stealthflow.anonymize.syntax`:
 "Twelve years as an ER nurse and the rent here in Leeds" is two). Candidates for each come from
 data: the teacher's own generalization of the same phrase, or of the words it changed in it
-(`data/teacher-rewrites`), the phrase generalizer's suggestions when one is given
+(`data/teacher-rewrites`), the stand-ins a strong LLM wrote for phrases the local rewrite left on development
+posts, whole or by their head noun (`stealthflow.anonymize.written`), the phrase generalizer's suggestions when one is
+given
 (`stealthflow.anonymize.suggest`: the local model's own stand-ins for the phrase in its sentence), and the
 generic stand-ins of its attribute that fit its slot
 (`data/generalize/generic.yaml`: a noun phrase gets a noun phrase behind its own preposition and
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize import brands, coarser, hypernyms, meaning, person_nouns, places, referents, syntax
+from stealthflow.anonymize import brands, coarser, hypernyms, meaning, person_nouns, places, referents, syntax, written
 from stealthflow.anonymize.gate import Gate, edited_words, shipped_gate
 from stealthflow.anonymize.placeholders_kept import hangs_on_a_value, keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -318,6 +320,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         found.append(own)
     if (edited := head_edit(phrase, attribute)) is not None:
         found.append(edited)
+    found.extend(written.shipped().for_phrase(phrase, attribute))
     found.extend(coarser_wordings(sentence, start, end, attribute))
     where = syntax.slot(sentence, start, end)
     if where is None:
@@ -328,6 +331,7 @@ def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]
         ]
     found = [c for c in found if allowed(c, sentence, start, end, attribute, where)]
     found.extend(brand_stand_ins(sentence, start, end))
+    found.extend(written_head_stand_ins(sentence, start, end, attribute, where))
     found.extend(kind_stand_ins(sentence, start, end, where) + head_alone(sentence, start, end, where))
     prep = where.prep + " " if where.prep else ""
     stand = stand_ins(sentence, start, end, attribute, where)
@@ -386,19 +390,37 @@ _POSSESSOR = re.compile(r"\w['’]s?\s+\w")
 
 
 def kind_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot) -> list[str]:
-    """The everyday kind of a marked common noun (`hypernyms.kind_of`, WordNet) in its slot: the whole noun phrase
-    behind its preposition and determiner ("a kayak" -> "a boat", "the cicadas" -> "the insects", "cicadas" ->
-    "insects"), or the noun alone when the mark is its head and an "a"/"an" before it still agrees ("[kayak]" of "a
-    kayak" -> "boat"). None for a name, a number or an adjective."""
-    phrase = sentence[start:end]
+    """The everyday kind of a marked common noun (`hypernyms.kind_of`, WordNet) in its slot (`noun_stand_ins`): "a
+    kayak" -> "a boat", "the cicadas" -> "the insects", "[kayak]" of "a kayak" -> "boat"."""
+    if not nominal_common_noun(sentence[start:end], where) or (kind := hypernyms.kind_of(where.head)) is None:
+        return []
+    return noun_stand_ins(sentence, start, end, where, plural(kind) if where.plural else kind)
+
+
+def written_head_stand_ins(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str]:
+    """The written stand-in of a marked common noun's head for `attribute` (`written.Written.for_head`, the head in
+    its own number: "my clients" -> "the people I work with") in its slot (`noun_stand_ins`)."""
+    if not nominal_common_noun(sentence[start:end], where):
+        return []
+    noun = written.shipped().for_head(where.head, attribute)
+    return [] if noun is None else noun_stand_ins(sentence, start, end, where, noun)
+
+
+def nominal_common_noun(phrase: str, where: syntax.Slot) -> bool:
+    """`phrase` is a noun phrase or adverbial headed by a common noun, no name, number or adjective, holding no
+    possessor ("my husband's truck" -> "my vehicle" says the truck is the author's), its head no compound's last part:
+    "our two-bed" never -> "our furniture", "a one-bedroom" never -> "a room" (blind sets h-k: untrue stand-ins 2 -> 0,
+    none lost; sets l-n: none made either way)."""
     if where.kind not in {"nominal", "adverbial"} or where.name or not where.head or _POSSESSOR.search(phrase):
-        return []
-    kind = hypernyms.kind_of(where.head)
-    if kind is None or re.search(rf"-{re.escape(where.head)}\b", phrase, re.IGNORECASE):
-        # a compound's last part is not its kind: "our two-bed" never -> "our furniture", "a one-bedroom" never -> "a
-        # room" (blind sets h-k: untrue stand-ins 2 -> 0, none lost; sets l-n: none made either way)
-        return []
-    noun = plural(kind) if where.plural else kind
+        return False
+    return re.search(rf"-{re.escape(where.head)}\b", phrase, re.IGNORECASE) is None
+
+
+def noun_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot, noun: str) -> list[str]:
+    """`noun`, a coarser noun in the number of the marked phrase's head, in the phrase's slot: the whole noun phrase
+    behind its preposition and determiner ("a kayak" -> "a boat", "cicadas" -> "insects"), or the noun alone when the
+    mark is its head and an "a"/"an" before it still agrees ("[kayak]" of "a kayak" -> "boat")."""
+    phrase = sentence[start:end]
     if phrase.casefold() == where.head:  # the mark is the noun alone
         article = _CLOSING_ARTICLE.search(sentence[:start])
         return [noun] if article is None or article_for(noun) == article.group(1).casefold() else []

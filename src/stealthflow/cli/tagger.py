@@ -429,3 +429,24 @@ def brand_kinds(
     from stealthflow.placeholders.recognizers.gazetteer_build import write_brand_kinds
 
     _rebuild(lambda: write_brand_kinds(nsi_json, kinds, out, worldwide), out, "names")
+
+
+@tagger_app.command("written-stand-ins")
+def written_stand_ins(
+    worklist: Annotated[list[Path], typer.Option("--worklist", help="a worklist the writers read (repeatable)")],
+    answers: Annotated[list[Path], typer.Option("--answers", help="a writer's answers to a worklist (repeatable)")],
+    out: Annotated[Path, typer.Option("--out", help="the table to write")] = Path(
+        "data/generalize/written_stand_ins.tsv"
+    ),
+) -> None:
+    """Check a writer's stand-ins for marks no other source generalizes and write them as the local rewrite's table."""
+    from stealthflow.anonymize import written
+
+    with user_errors():
+        found = written.read_answers(worklist, answers)
+    for line in found.refused:
+        console.print(f"refused {line}")
+    header = (
+        f"written stand-ins: {found.lines} answers, {found.kept} KEEP, {len(found.refused)} refused; data/README.md"
+    )
+    _rebuild(lambda: written.write(found.rows, out, header), out, "stand-ins")
