@@ -26,7 +26,7 @@ from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
-from stealthflow.placeholders.normalize import Place, decoded, undone
+from stealthflow.placeholders.normalize import Place, decoded, fold, folded, undone
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -418,7 +418,9 @@ class KnownValues:
     written in words only is found as a whole word (`whole_words`), unless it is specific and
     `whole_words` is off (`SessionValues`). A value that is not specific (`add`'s `common`) is found
     only in a text the upstream model wrote (`add_occurrences`' `every_value`). The specific words of a person's name
-    (`name_parts`) are found too, as whole words."""
+    (`name_parts`) are found too, as whole words. In a text the upstream model wrote (a tool's result among them) a
+    specific value is also found however its case and white space are written, and a person's name of several words
+    surname first (`_orders`): what record systems print ("DENT, VALERIE", a table's "DENT      VALERIE")."""
 
     MIN_CHARS = 3
     whole_words = True
@@ -426,6 +428,9 @@ class KnownValues:
     def __init__(self, values: list[tuple[str, str]], mark: tuple[str, int] = ("", 0)):
         self.automaton = None  # every value
         self._specific_automaton = None  # the specific values only: all a text not the model's is searched for
+        self._folded_automaton = (
+            None  # the specific values `fold`ed, in each of their `_orders`: the model's texts only
+        )
         self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
@@ -438,6 +443,7 @@ class KnownValues:
         words = [(i in common, *pair) for i, pair in enumerate(values) if len(pair[1]) >= self.MIN_CHARS]
         if words and self.automaton is None:
             self.automaton, self._specific_automaton = ahocorasick.Automaton(), ahocorasick.Automaton()
+            self._folded_automaton = ahocorasick.Automaton()
         for is_common, span_type, value in words:
             if is_common and self.automaton.get(value, (None,) * 4)[3] is False:
                 continue  # the same words as a specific value of another type: found as that
@@ -445,6 +451,8 @@ class KnownValues:
             self.automaton.add_word(value, (span_type, value, whole, is_common))
             if not is_common:
                 self._specific_automaton.add_word(value, (span_type, value, whole, is_common))
+                for key in map(fold, _orders(span_type, value)):
+                    self._folded_automaton.add_word(key, (span_type, key, whole, is_common))
         for part in {part for common, span_type, value in words if not common for part in name_parts(span_type, value)}:
             if not self.automaton.exists(part):  # a value of its own is found as that
                 self.automaton.add_word(part, (NAME_TYPE, part, True, PART))  # a whole word only
@@ -452,6 +460,7 @@ class KnownValues:
         if words:
             self.automaton.make_automaton()  # cheap (microseconds for thousands of values)
             self._specific_automaton.make_automaton()
+            self._folded_automaton.make_automaton()
 
     def add_occurrences(
         self,
@@ -470,7 +479,10 @@ class KnownValues:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts, ends = [s.start for s in kept], [s.end for s in kept]
-        for reading, place in _readings(text, every_value):
+        readings = [(reading, place, automaton) for reading, place in _readings(text, every_value)]
+        if every_value and self._folded_automaton:
+            readings.append((*folded(text), self._folded_automaton))
+        for reading, place, automaton in readings:
             found = [(last - len(match[1]) + 1, last + 1, *match) for last, match in automaton.iter(reading)]
             # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
             for start, end, span_type, value, word_like, kind in sorted(found, key=lambda f: (f[0], -f[1])):
@@ -582,6 +594,16 @@ def name_parts(span_type: str, value: str) -> list[str]:
 
     words = value.split() if span_type == NAME_TYPE else []
     return [words[-1].strip(".,;:")] if len(words) > 1 and given_name(words[0]) else []
+
+
+def _orders(span_type: str, value: str) -> list[str]:
+    """`value` and, for a person's name of several words, its surname first as record systems write it ("Dent
+    Valerie", "Dent, Valerie" of "Valerie Dent")."""
+    words = value.split() if span_type == NAME_TYPE else []
+    if len(words) < 2:
+        return [value]
+    rest = " ".join(words[:-1])
+    return [value, f"{words[-1]} {rest}", f"{words[-1]}, {rest}"]
 
 
 def _written_as_name(text: str, start: int, value: str, language: str) -> bool:

@@ -254,6 +254,28 @@ def undone(text: str) -> Iterator[tuple[str, Place]]:
     yield from _joined((m.start(), m.end(), _base64(m[0])) for m in _BASE64.finditer(text))
 
 
+def fold(text: str) -> str:
+    """`folded`'s reading of a text alone (what a value is looked for as in it)."""
+    return folded(text)[0]
+
+
+def folded(text: str) -> tuple[str, Place]:
+    """The text in lowercase (each character that lowercases to one), every run of white space one space, and where a
+    span of it stands in `text`: how record systems print a value ("14 HARCOURT ROAD", a fixed-width table's "DENT
+    VALERIE"), read as the value was written."""
+    chars, offsets = [], []
+    for index, char in enumerate(text):
+        if char.isspace():
+            if chars and chars[-1] == " ":
+                continue
+            char = " "
+        lower = char.lower()
+        chars.append(lower if len(lower) == 1 else char)
+        offsets.append(index)
+    offsets.append(len(text))
+    return "".join(chars), lambda start, end: (offsets[start], offsets[end - 1] + 1)
+
+
 def _base64(token: str) -> str:
     with contextlib.suppress(binascii.Error, UnicodeDecodeError):
         return base64.b64decode(token).decode()
