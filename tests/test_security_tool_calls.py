@@ -164,7 +164,12 @@ RECORD_FORMS = {
     "capitals, surname first": ('{"customer": "DENT, VALERIE", "street": "14 HARCOURT ROAD, LEEDS"}', 2),
     "fixed-width table": ("ID     SURNAME   FORENAME   BALANCE\n4711   DENT      VALERIE    120.00", 1),
     "surname first": ("Customer: Dent, Valerie\nAddress: 14 Harcourt Road, Leeds", 2),
+    "lowercase": ("customer valerie dent, 14 harcourt road, leeds", 2),
     "line break inside": ("Valerie\nDent lives at 14 harcourt  road, Leeds", 2),
+    "split fields": (
+        '{\n  "first_name": "Valerie",\n  "last_name": "DENT",\n  "address": "14 Harcourt Road, Leeds"}',
+        2,
+    ),
 }
 
 
@@ -184,6 +189,7 @@ def test_a_word_of_a_name_alone_in_another_case_is_not_masked_again():
     """Issue 48: what is not specific never spreads; only a whole value is found in another case or order."""
     known = KnownValues([("REAL_NAME", "Valerie Dent")])
     assert known.add_occurrences("A DENT in the car; VALERIE is a name.", [], every_value=True) == []
+    assert known.add_occurrences('{"given": "Valerie", "city": "Leeds", "family": "Dent"}', [], every_value=True) == []
 
 
 def test_the_proxy_masks_a_named_tools_record_of_the_values_it_was_given(protector):

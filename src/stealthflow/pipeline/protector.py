@@ -26,7 +26,7 @@ from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
-from stealthflow.placeholders.normalize import Place, decoded, fold, folded, undone
+from stealthflow.placeholders.normalize import Place, decoded, fold, folded, json_values, undone
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -420,7 +420,8 @@ class KnownValues:
     only in a text the upstream model wrote (`add_occurrences`' `every_value`). The specific words of a person's name
     (`name_parts`) are found too, as whole words. In a text the upstream model wrote (a tool's result among them) a
     specific value is also found however its case and white space are written, and a person's name of several words
-    surname first (`_orders`): what record systems print ("DENT, VALERIE", a table's "DENT      VALERIE")."""
+    surname first (`_orders`), and across neighbouring JSON string values (`json_values`): what record systems print
+    ("DENT, VALERIE", a table's "DENT      VALERIE", `{"first_name": "Valerie", "last_name": "Dent"}`)."""
 
     MIN_CHARS = 3
     whole_words = True
@@ -482,6 +483,8 @@ class KnownValues:
         readings = [(reading, place, automaton) for reading, place in _readings(text, every_value)]
         if every_value and self._folded_automaton:
             readings.append((*folded(text), self._folded_automaton))
+            if fields := json_values(text):
+                readings.append((*fields, self._folded_automaton))
         for reading, place, automaton in readings:
             found = [(last - len(match[1]) + 1, last + 1, *match) for last, match in automaton.iter(reading)]
             # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
@@ -503,7 +506,9 @@ class KnownValues:
                     continue
                 if place is not None:
                     start, end = place(start, end)
-                    if text[start:end] == value:  # as written: the first reading found it
+                    # as written: the first reading found it (a folded reading's key is no value as written)
+                    written = text[start:end]
+                    if written == value if automaton is not self._folded_automaton else self.automaton.exists(written):
                         continue
                 low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
                 # as written it is found where nothing else is; encoded, it also takes in what detection found in it
