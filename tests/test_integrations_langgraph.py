@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 from placeholder_fixtures import (
@@ -80,3 +81,21 @@ def test_langmem_namespaces_keep_users_apart_and_reads_hold_placeholders(tmp_pat
     assert "<EMAIL_" not in protector.redact("is carl@mailbox.org here?", "memory:memories/alice")  # no new row
     held = protector.vault.session_values(protector.config.user, "memory:memories/alice")
     assert sorted((e.type, e.index) for e, _ in held) == [("EMAIL", 1), ("PHONE", 1)]
+
+
+def test_keys_and_numbers_of_a_value_are_protected_and_ids_holding_values_refused(tmp_path, monkeypatch):
+    """rev22 F8: the inner store got dict keys and JSON numbers as they were, and namespaces and item keys too."""
+    inner = InMemoryStore()
+    store = ProtectedStore(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
+    value = {"content": "Ann's client list", "clients": {"dana.kerr@mailbox.org": "vip"}, "phone": 447700900456, "n": 7}
+    store.put(("memories", "ann"), "m1", value)
+    held = inner.get(("memories", "ann"), "m1").value
+    assert held == {"content": "Ann's client list", "clients": {"<EMAIL_1>": "vip"}, "phone": "<PHONE_1>", "n": 7}
+    assert store.get(("memories", "ann"), "m1").value == {**value, "phone": "447700900456"}
+    for namespace, key in [(("memories", "+447700900456"), "m2"), (("memories", "ann"), "dana.kerr@mailbox.org:note")]:
+        with pytest.raises(ValueError, match="holds a personal value") as refused:
+            store.put(namespace, key, {"content": "likes tea"})
+        assert "447700900456" not in str(refused.value) and "dana.kerr" not in str(refused.value)
+        with pytest.raises(ValueError, match="holds a personal value"):
+            store.get(namespace, key)
+    assert [(item.namespace, item.key) for item in inner.search(("memories",))] == [(("memories", "ann"), "m1")]

@@ -119,3 +119,29 @@ def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeyp
         assert value not in sent, f"{value!r} was sent upstream"
         for path in files:
             assert value.encode() not in path.read_bytes(), f"{value!r} found in {path.relative_to(tmp_path)}"
+
+
+class RecordingMem0:
+    """FAKE mem0 (the wrapper's side only): records what `add` is handed and answers no result."""
+
+    def __init__(self):
+        self.added: list[dict] = []
+
+    def add(self, messages, **kwargs):
+        self.added.append({"messages": messages, **kwargs})
+        return {"results": []}
+
+
+def test_metadata_keys_and_numbers_are_protected_and_an_owner_id_holding_a_value_refused(tmp_path, monkeypatch):
+    """rev22 F8: mem0's metadata kept dict keys and numbers as they were; a user_id that is an e-mail went to mem0."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner = RecordingMem0()
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)))
+    memory.add(
+        "I met a client.", user_id="ann", metadata={"clients": {"dana.kerr@mailbox.org": "vip"}, "phone": 447700900456}
+    )
+    assert inner.added[0]["metadata"] == {"clients": {"<EMAIL_1>": "vip"}, "phone": "<PHONE_1>"}
+    with pytest.raises(ValueError, match="holds a personal value"):
+        memory.add("likes tea", user_id="dana.kerr@mailbox.org")
+    assert len(inner.added) == 1

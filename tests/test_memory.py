@@ -105,7 +105,7 @@ def test_users_are_isolated(store):
     a = store.append("alice", "My email is alice.secret@mailbox.org")
     store.append("bob", "My email is bob.other@mailbox.org")
     packed = store.pack("bob", "email", budget_tokens=400)
-    assert a.id not in {i.id for i in packed.items}
+    assert [held(store, "bob", i.text) for i in packed.items] == ["My email is bob.other@mailbox.org"]
     assert "alice.secret@mailbox.org" not in held(store, "bob", a.text)
     assert "alice.secret@mailbox.org" in held(store, "alice", a.text)
 
@@ -283,11 +283,11 @@ def test_cli_shapes(tmp_path, monkeypatch):
         run(
             app, ["memory", "append", "--user", "cy", "--text", "We moved on 12 March 1985 to a small town", *rewrite]
         ).stdout
-        == "3\tWe moved on ** ***** **** to a small town\n"  # a date of birth would be a placeholder first
+        == "1\tWe moved on ** ***** **** to a small town\n"  # cy's first id; a date of birth would be a placeholder first
     )
     rejected = run(app, ["memory", "append", "--user", "cy", "--text", "Born 1985, mail cy@mailbox.org", *rewrite])
     assert (
-        re.fullmatch(r"4\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
+        re.fullmatch(r"2\tBorn 1985, mail <EMAIL_\d+>\n", rejected.stdout) and "rewrite was rejected" in rejected.stderr
     )
     assert run(app, ["memory", "forget", "--user", "cy", "--all", *common]).exit_code == 0
     assert run(app, ["memory", "list", "--user", "cy", *common]).stdout == ""
@@ -484,3 +484,59 @@ def test_cli_stores_a_text_from_stdin_without_the_line_end_a_shell_adds(tmp_path
     assert listed.stdout == "1\tI like jazz\n2\tTwo lines\n\nof it\n\n3\tFrom Windows\n"
     stored = run(app, ["memory", "list", "--json", *common]).stdout.splitlines()
     assert [json.loads(line)["text"] for line in stored] == ["I like jazz", "Two lines\n\nof it\n", "From Windows"]
+
+
+# rev22 F8: metadata keys and numbers that hold values
+VALUED_METADATA = {"contacts": {"dana.kerr@mailbox.org": "client"}, "phone": 447700900456, "n": 3, "ok": True}
+
+
+def test_metadata_keys_and_numbers_that_hold_values_are_protected_at_rest(store, tmp_path):
+    item = store.append("alice", "Met the new client today.", VALUED_METADATA)
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    stored = json.loads(store._db.execute("SELECT metadata FROM memories").fetchone()[0])
+    assert stored == {"contacts": {"<EMAIL_1>": "client"}, "phone": "<PHONE_1>", "n": 3, "ok": True}
+    blob = b"".join(p.read_bytes() for p in tmp_path.glob("memory.sqlite*"))
+    assert b"dana.kerr@mailbox.org" not in blob and b"447700900456" not in blob
+    # the local caller gets the values back; a number that held one comes back as its text
+    assert store.list("alice")[0].metadata == {**VALUED_METADATA, "phone": "447700900456"}
+    assert item.metadata == VALUED_METADATA
+
+
+# rev22 F9: memory ids
+def test_memory_ids_are_counted_per_user(store):
+    first = store.append("alice", "note one").id
+    bobs = [store.append("bob", f"bob's note {n}").id for n in range(5)]
+    assert (first, store.append("alice", "note two").id, bobs) == (1, 2, [1, 2, 3, 4, 5])
+    assert store.forget("bob", 5) == 1 and store.append("bob", "again").id == 6  # a forgotten id is not given again
+    assert [m.text for m in store.list("alice")] == ["note one", "note two"]
+
+
+LEGACY_SCHEMA = """
+CREATE TABLE memories (id INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL, text TEXT NOT NULL,
+    metadata TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL, vector BLOB NOT NULL);
+CREATE INDEX memories_user ON memories(user, id);
+CREATE TABLE line_digests (line TEXT PRIMARY KEY, memory_id INTEGER NOT NULL);
+"""  # what earlier versions wrote: one id counter over every user
+
+
+def test_a_store_of_an_earlier_version_keeps_its_ids_and_counts_on_per_user(tmp_path, monkeypatch):
+    import sqlite3
+
+    path = tmp_path / "memory.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(LEGACY_SCHEMA)
+    for user, text in [("alice", "tea"), ("bob", "coffee"), ("bob", "juice"), ("alice", "cake")]:
+        vector = fake_embed([text])[0].astype("float32").tobytes()
+        db.execute("INSERT INTO memories (user, text, created, vector) VALUES (?, ?, 0, ?)", (user, text, vector))
+    db.commit()
+    db.close()
+    store = MemoryStore(path, make_protector(protect_config(tmp_path, monkeypatch)), embed=fake_embed)
+    assert [(m.id, m.text) for m in store.list("alice")] == [(1, "tea"), (4, "cake")]
+    assert store.pack("bob", "juice", 400).items[0].id == 3
+    assert store.append("alice", "scones").id == 5 and store.append("bob", "water").id == 4
+    assert store.append("carol", "first").id == 1
+    assert store.forget("alice", 4) == 1 and [m.text for m in store.list("alice")] == ["tea", "scones"]
+    store.close()
+    reopened = MemoryStore(path, store.protector, embed=fake_embed)
+    assert reopened.append("alice", "more").id == 6
+    reopened.close()

@@ -227,3 +227,42 @@ def test_the_command_line_refuses_when_the_config_asks_and_prints_nothing_of_the
     assert "Okafor" not in refused.stdout + refused.stderr
     protected = CliRunner().invoke(app, args[:1] + [MINE] + args[2:])
     assert protected.exit_code == 0 and "Okafor" not in protected.stdout
+
+
+# rev22 F3: one lowercase word of another script (a homoglyph "(ок)", a thank-you) after a sentence in English
+ASIDES = {
+    "cyrillic ok": " (ок)",
+    "greek": " ευχαριστώ",
+    "japanese": " ありがとう",
+    "chinese": " 谢谢你们大家",
+    "russian": " спс",
+}
+NEIGHBOUR = "Please forward this to my neighbour Valerie Dent, who lives at 14 Harcourt Road and works at Allianz"
+
+
+@pytest.mark.parametrize("aside", ASIDES.values(), ids=ASIDES.keys())
+def test_a_word_of_another_script_in_an_english_sentence_leaves_it_read_in_english(aside):
+    reading = read(NEIGHBOUR + aside, shared_guesser())
+    assert reading.unread == (0, 0) and reading.guess.language == "en"
+
+
+def test_a_sentence_mostly_in_another_script_or_in_latin_letters_of_another_language_stays_unread():
+    for sentence in (
+        "Я отправил письмо to the manager Valerie Dent вчера",
+        "Dziękuję, że pan mi pomógł z tym, a ja się odezwę do pana na pewno.",
+    ):
+        assert read(sentence, shared_guesser()).unread == (1, len(sentence))
+
+
+def test_the_proxy_masks_the_names_of_a_sentence_with_a_homoglyph_word(tmp_path, monkeypatch):
+    """The real thing (the shipped tagger, the proxy in front of the mock upstream): rev22's reproducer sent this
+    sentence upstream unchanged, with a warning header."""
+    protector = Protector.from_settings(Settings(protect=protect_config(tmp_path, monkeypatch, tagger=True)))
+    with MockOpenAI() as upstream:
+        config = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
+        with serve(create_proxy_app(protector, config, TOKEN)) as port:
+            answer = _chat(f"http://127.0.0.1:{port}", NEIGHBOUR + ASIDES["cyrillic ok"])
+    sent = upstream.received[-1]["messages"][0]["content"]
+    assert answer.status_code == 200 and "x-stealthflow-warnings" not in answer.headers
+    assert [value for value in ("Valerie Dent", "14 Harcourt Road") if value in sent] == []
+    protector.close()

@@ -9,7 +9,7 @@ import re
 import pytest
 from placeholder_fixtures import make_protector, protect_config
 
-from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.pipeline.protector import KnownValues, Protector, open_vault
 from stealthflow.placeholders.common_words import common_word, frequent_in, specific
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import Guess
@@ -418,6 +418,24 @@ def test_the_surname_of_a_person_masked_before_is_masked_again_alone_in_later_te
     assert protector.protect(one_text, "t").text == (
         "Le Dr <REAL_NAME_1> m'a écrit hier. Est-ce que <REAL_NAME_2> peut signer la lettre de mon frère ?"
     )
+
+
+def test_a_known_surname_after_a_title_is_masked_again_in_a_users_text_even_when_a_common_word(tmp_path, monkeypatch):
+    """ux22 H2: "Dietmar Kolbe" masked, then "an Herrn Kolbe" went out in clear ("Kolbe" is a German noun, so not
+    specific alone; after a title it is the person). Real recognizers and language guess. In a text the model wrote the
+    title does not count: there it would answer which of an upstream's guesses are a session's surnames."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = protector.protect("Bitte leite das an Dr. Dietmar Kolbe weiter, er kennt den Vertrag.", "s")
+    assert first.text == "Bitte leite das an Dr. <REAL_NAME_1> weiter, er kennt den Vertrag."
+    text = "Schreib bitte an Herrn Kolbe, dass die Tochter krank ist. Der Kolbe im Garten ist reif."
+    later = protector.protect(text, "s")
+    assert (
+        later.text == "Schreib bitte an Herrn <REAL_NAME_2>, dass die Tochter krank ist. Der Kolbe im Garten ist reif."
+    )
+    assert protector.restore(later.text, "s").text == text
+    known, asked = KnownValues([("REAL_NAME", "Dietmar Kolbe")]), "Soll ich Herrn Kolbe schreiben?"
+    assert [asked[s.start : s.end] for s in known.add_occurrences(asked, [], "de")] == ["Kolbe"]
+    assert known.add_occurrences(asked, [], "de", every_value=True) == []  # the model's text: no answer to a guess
 
 
 def test_the_words_of_a_false_alarm_on_a_name_do_not_spread_through_the_session(tmp_path, monkeypatch):

@@ -187,3 +187,51 @@ def test_tool_calls_in_two_choices_of_a_stream_are_refused_end_to_end(protector)
             url, json={"model": "m", "messages": messages, "stream": True}, headers={"Authorization": f"Bearer {TOKEN}"}
         )
     assert EMAIL not in answer.text and "more than one choice" in answer.text
+
+
+# rev22 F5: how record systems print a value a named tool was given (the values of the proxy test below)
+RECORD_FORMS = {
+    "capitals, surname first": ('{"customer": "DENT, VALERIE", "street": "14 HARCOURT ROAD, LEEDS"}', 2),
+    "fixed-width table": ("ID     SURNAME   FORENAME   BALANCE\n4711   DENT      VALERIE    120.00", 1),
+    "surname first": ("Customer: Dent, Valerie\nAddress: 14 Harcourt Road, Leeds", 2),
+    "lowercase": ("customer valerie dent, 14 harcourt road, leeds", 2),
+    "line break inside": ("Valerie\nDent lives at 14 harcourt  road, Leeds", 2),
+    "split fields": (
+        '{\n  "first_name": "Valerie",\n  "last_name": "DENT",\n  "address": "14 Harcourt Road, Leeds"}',
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("form", list(RECORD_FORMS))
+def test_a_value_in_another_case_spacing_or_order_is_masked_in_the_models_side_only(form):
+    text, count = RECORD_FORMS[form]
+    known = KnownValues([("REAL_NAME", "Valerie Dent"), ("ADDRESS", "14 Harcourt Road, Leeds")])
+    found = known.add_occurrences(text, [], every_value=True)
+    assert len(found) == count and all(span.source == "known value" for span in found)
+    masked = "".join(c if not any(s.start <= i < s.end for s in found) else "#" for i, c in enumerate(text))
+    assert not re.search(r"(?i)valerie|dent\b|harcourt", masked), masked
+    exact = known.add_occurrences(text, [], every_value=False)  # a user's own text: the values as written only
+    assert {text[span.start : span.end] for span in exact} <= {"Valerie Dent", "14 Harcourt Road, Leeds"}
+
+
+def test_a_word_of_a_name_alone_in_another_case_is_not_masked_again():
+    """Issue 48: what is not specific never spreads; only a whole value is found in another case or order."""
+    known = KnownValues([("REAL_NAME", "Valerie Dent")])
+    assert known.add_occurrences("A DENT in the car; VALERIE is a name.", [], every_value=True) == []
+    assert known.add_occurrences('{"given": "Valerie", "city": "Leeds", "family": "Dent"}', [], every_value=True) == []
+
+
+def test_the_proxy_masks_a_named_tools_record_of_the_values_it_was_given(protector):
+    """The real thing: turn 1 masks the user's name and address; the agent runs the named tool with the restored
+    values and its CRM answers surname first in capitals; the tool message reaches the upstream masked. FAKE model:
+    answers "ok"."""
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        first = [{"role": "user", "content": "I'm Valerie Dent and I live at 14 Harcourt Road, Leeds."}]
+        assert httpx.post(url, json={"model": "m", "messages": first}, headers=headers, timeout=60).status_code == 200
+        result = RECORD_FORMS["capitals, surname first"][0]
+        history = [*first, {"role": "tool", "tool_call_id": "a", "content": result}]
+        assert httpx.post(url, json={"model": "m", "messages": history}, headers=headers, timeout=60).status_code == 200
+    sent = upstream.received[1]["messages"][1]["content"]
+    assert "DENT" not in sent and "VALERIE" not in sent and "HARCOURT" not in sent, sent

@@ -1,11 +1,12 @@
 """A mem0 wrapper: mem0 (its LLM fact extraction, vector store and history DB) only sees placeholders.
 
-`add` protects the messages (and string metadata) before mem0 reads them; `search` redacts its
+`add` protects the messages (and the metadata's strings, keys and numbers) before mem0 reads them; `search` redacts its
 query the same way (writing nothing to the vault), so a query naming a value finds the memory holding its
 placeholder. What `add`, `search`, `get_all` and `get` return holds placeholders, as mem0 stores them: such results
 usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
 The values live in the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
-`agent_id`, `run_id` that the call (or the stored memory) carries. Other methods pass through to
+`agent_id`, `run_id` that the call (or the stored memory) carries; one that holds a personal value (an e-mail as
+`user_id`) is refused with a ValueError, since mem0 keeps and sends it as given. Other methods pass through to
 mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory

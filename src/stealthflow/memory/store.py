@@ -41,14 +41,25 @@ CREATE TABLE IF NOT EXISTS memories (
     text TEXT NOT NULL,
     metadata TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
-    vector BLOB NOT NULL
+    vector BLOB NOT NULL,
+    number INTEGER
 );
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user, id);
 CREATE TABLE IF NOT EXISTS line_digests (
     line TEXT PRIMARY KEY,
     memory_id INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS numbers (
+    user TEXT PRIMARY KEY,
+    last INTEGER NOT NULL
+);
 """
+# A memory's id, the one `append` answers and `forget` takes, is its `number`: counted per memory user (`numbers`
+# holds each user's last), so an id tells nothing of other users' memories (rev22 F9: one counter over every user
+# told each how many memories the others wrote, and when). `id` is the row's own, internal: line digests and the
+# loaded matrices follow it. A store of an earlier version gets the column on open, each memory numbered with its old
+# id (the ids its users were given still name the same memories) and each user counting on from their highest.
+NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, number)"
 # `line_digests`: which input line became which memory, written in the memory's own transaction, so
 # `memory append -i` run again after a crash skips the lines already stored. A line is known by a
 # digest of its input up to its end (`input_rows`): the same input, or one grown at its end, resumes.
@@ -135,10 +146,11 @@ def minilm_embedder() -> Embed:
 
 
 class _UserMatrix:
-    """A user's vectors as one float32 matrix, loaded once and kept in sync with the table."""
+    """A user's vectors as one float32 matrix, loaded once and kept in sync with the table; `ids`: their rows' internal
+    ids (the last one's is `last_id`), `numbers`: the memories' ids as the user knows them."""
 
-    def __init__(self, ids: np.ndarray, vectors: np.ndarray, last_id: int):
-        self.ids, self.vectors, self.last_id = ids, vectors, last_id
+    def __init__(self, ids: np.ndarray, numbers: np.ndarray, vectors: np.ndarray, last_id: int):
+        self.ids, self.numbers, self.vectors, self.last_id = ids, numbers, vectors, last_id
 
 
 class MemoryStore:
@@ -161,6 +173,8 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._matrices: dict[str, _UserMatrix] = {}
         self._rekey_legacy_lines()
+        self._number_legacy_memories()
+        self._db.execute(NUMBERED)
 
     def _line_digester(self, user: str) -> Callable[[str], str]:
         """The stored form of an input line's digest: keyed with the vault key, for this user's scope only."""
@@ -199,6 +213,29 @@ class MemoryStore:
                 raise
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # no page of the old table left in the WAL
 
+    def _number_legacy_memories(self) -> None:
+        """A store of an earlier version (no `number` column): each memory numbered with its id, each user counting on
+        from their highest."""
+
+        def legacy() -> bool:
+            return "number" not in {column[1] for column in self._db.execute("PRAGMA table_info(memories)")}
+
+        if not legacy():
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if legacy():  # else another process opening the store numbered them first
+                    self._db.execute("ALTER TABLE memories ADD COLUMN number INTEGER")
+                    self._db.execute("UPDATE memories SET number = id")
+                    self._db.execute(
+                        "INSERT INTO numbers (user, last) SELECT user, MAX(id) FROM memories GROUP BY user"
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     # -- APPEND ---------------------------------------------------------------------------
     def append(self, user: str, text: str, metadata: dict | None = None, line: str | None = None) -> MemoryItem:
         """`line`: a digest of the input the memory comes from, up to its line's end, remembered (keyed) for
@@ -233,18 +270,24 @@ class MemoryStore:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                ids = [
+                last = self._db.execute("SELECT last FROM numbers WHERE user = ?", (user,)).fetchone()
+                numbers = range((last[0] if last else 0) + 1, (last[0] if last else 0) + 1 + len(texts))
+                self._db.execute(
+                    "INSERT INTO numbers (user, last) VALUES (?, ?) ON CONFLICT(user) DO UPDATE SET last = excluded.last",
+                    (user, numbers[-1]),
+                )
+                rows = [
                     self._db.execute(
-                        "INSERT INTO memories (user, text, metadata, created, vector) VALUES (?, ?, ?, ?, ?)",
-                        (user, r, json.dumps(m), now, v.tobytes()),
+                        "INSERT INTO memories (user, text, metadata, created, vector, number) VALUES (?, ?, ?, ?, ?, ?)",
+                        (user, r, json.dumps(m), now, v.tobytes(), n),
                     ).lastrowid
-                    for r, m, v in zip(redacted, stored_metadata, vectors, strict=True)
+                    for r, m, v, n in zip(redacted, stored_metadata, vectors, numbers, strict=True)
                 ]
                 if lines:
                     digest = self._line_digester(user)
                     self._db.executemany(
                         "INSERT OR REPLACE INTO line_digests (line, memory_id) VALUES (?, ?)",
-                        [(digest(line), i) for line, i in zip(lines, ids, strict=True)],
+                        [(digest(line), row) for line, row in zip(lines, rows, strict=True)],
                     )
                 self._db.execute("COMMIT")
             except BaseException:
@@ -252,7 +295,7 @@ class MemoryStore:
                 raise
         return [
             MemoryItem(i, user, r, m or {}, now, w)
-            for i, r, m, w in zip(ids, redacted, metadatas, warnings, strict=True)
+            for i, r, m, w in zip(numbers, redacted, metadatas, warnings, strict=True)
         ]
 
     def imported_lines(self, lines: list[tuple[str, str]]) -> set[tuple[str, str]]:
@@ -275,22 +318,27 @@ class MemoryStore:
             cached = self._matrices.get(user)
             since = cached.last_id if cached else 0
             rows = self._db.execute(
-                "SELECT id, vector FROM memories WHERE user = ? AND id > ? ORDER BY id", (user, since)
+                "SELECT id, number, vector FROM memories WHERE user = ? AND id > ? ORDER BY id", (user, since)
             ).fetchall()
             if cached is None or rows:
                 ids = np.array([r[0] for r in rows], dtype=np.int64)
+                numbers = np.array([r[1] for r in rows], dtype=np.int64)
                 vecs = (
-                    np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                    np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
                     if rows
                     else None
                 )
                 if cached is None:
                     cached = _UserMatrix(
-                        ids, vecs if vecs is not None else np.zeros((0, 0), np.float32), int(ids[-1]) if len(ids) else 0
+                        ids,
+                        numbers,
+                        vecs if vecs is not None else np.zeros((0, 0), np.float32),
+                        int(ids[-1]) if len(ids) else 0,
                     )
                 else:
                     cached = _UserMatrix(
                         np.concatenate([cached.ids, ids]),
+                        np.concatenate([cached.numbers, numbers]),
                         np.vstack([cached.vectors, vecs]) if cached.vectors.size else vecs,
                         int(ids[-1]),
                     )
@@ -325,7 +373,7 @@ class MemoryStore:
             cost = estimate_tokens(text)
             if used + cost > budget_tokens:
                 continue
-            chosen.append(PackedItem(mid, text, round(float(scores[i]), 4)))
+            chosen.append(PackedItem(int(matrix.numbers[i]), text, round(float(scores[i]), 4)))
             used += cost
         return self._packed(user, chosen)
 
@@ -378,7 +426,7 @@ class MemoryStore:
         """The user's memories, oldest first: the text redacted, the metadata hydrated for the local caller."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)
+                "SELECT number, text, metadata, created FROM memories WHERE user = ? ORDER BY id", (user,)
             ).fetchall()
         session = vault_session(user)
         return [
@@ -395,14 +443,15 @@ class MemoryStore:
         with self._lock:
             if all:
                 removed = self._db.execute("DELETE FROM memories WHERE user = ?", (user,)).rowcount
+                self._db.execute("DELETE FROM numbers WHERE user = ?", (user,))  # nothing of the user is left
                 self.protector.vault.forget_session(self.protector.config.user, session)
             else:
                 row = self._db.execute(
-                    "SELECT text || ' ' || metadata FROM memories WHERE user = ? AND id = ?", (user, memory_id)
+                    "SELECT text || ' ' || metadata FROM memories WHERE user = ? AND number = ?", (user, memory_id)
                 ).fetchone()
                 if row is None:
                     raise KeyError(f"no memory {memory_id} for user {user!r}")
-                self._db.execute("DELETE FROM memories WHERE user = ? AND id = ?", (user, memory_id))
+                self._db.execute("DELETE FROM memories WHERE user = ? AND number = ?", (user, memory_id))
                 removed = 1
                 remaining = " ".join(
                     t

@@ -30,7 +30,7 @@ from stealthflow.placeholders.automaton import GrowingAutomaton
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
-from stealthflow.placeholders.normalize import Place, decoded, undone
+from stealthflow.placeholders.normalize import Place, decoded, fold, folded, json_values, undone
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import (
     Reference,
@@ -454,7 +454,10 @@ class KnownValues:
     written in words only is found as a whole word (`whole_words`), unless it is specific and
     `whole_words` is off (`SessionValues`). A value that is not specific (`add`'s `common`) is found
     only in a text the upstream model wrote (`add_occurrences`' `every_value`). The specific words of a person's name
-    (`name_parts`) are found too, as whole words."""
+    (`name_parts`) are found too, as whole words. In a text the upstream model wrote (a tool's result among them) a
+    specific value is also found however its case and white space are written, and a person's name of several words
+    surname first (`_orders`), and across neighbouring JSON string values (`json_values`): what record systems print
+    ("DENT, VALERIE", a table's "DENT      VALERIE", `{"first_name": "Valerie", "last_name": "Dent"}`)."""
 
     MIN_CHARS = 3
     whole_words = True
@@ -463,6 +466,7 @@ class KnownValues:
         # Each built when first searched after an addition: a text's values (`TextValues`) never build the first.
         self._every = GrowingAutomaton()  # every value
         self._specific_values = GrowingAutomaton()  # the specific only: all a text not the model's is searched for
+        self._folded = GrowingAutomaton()  # the specific values `fold`ed, in each of their `_orders`: the model's texts
         self._specific: dict[tuple[str, str, str, bool], bool] = {}  # (type, value, language, as name) -> specific
         self.add(values, mark)
 
@@ -478,6 +482,8 @@ class KnownValues:
             self._every.add_word(value, (span_type, value, whole, is_common))
             if not is_common:
                 self._specific_values.add_word(value, (span_type, value, whole, is_common))
+                for key in map(fold, _orders(span_type, value)):
+                    self._folded.add_word(key, (span_type, key, whole, is_common))
         for part in {part for common, span_type, value in words if not common for part in name_parts(span_type, value)}:
             if part not in self._every:  # a value of its own is found as that
                 self._every.add_word(part, (NAME_TYPE, part, True, PART))  # a whole word only
@@ -500,14 +506,22 @@ class KnownValues:
             return spans
         kept = sorted(spans, key=lambda s: s.start)
         starts, ends = [s.start for s in kept], [s.end for s in kept]
-        for reading, place in _readings(text, every_value):
+        readings = [(reading, place, automaton) for reading, place in _readings(text, every_value)]
+        if every_value and self._folded:
+            readings.append((*folded(text), self._folded))
+            if fields := json_values(text):
+                readings.append((*fields, self._folded))
+        for reading, place, automaton in readings:
             found = [(last - len(match[1]) + 1, last + 1, *match) for last, match in automaton.iter(reading)]
             # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
             for start, end, span_type, value, word_like, kind in sorted(found, key=lambda f: (f[0], -f[1])):
                 if word_like and not _word_bounded(reading, start, end):
                     continue
                 if kind is PART and not (
-                    _one_word(reading, start, end) and self._part_here(reading, start, value, language)
+                    _one_word(reading, start, end)
+                    and (
+                        self._part_here(reading, start, value, language) or not every_value and _titled(reading, start)
+                    )
                 ):
                     continue
                 if (
@@ -518,7 +532,9 @@ class KnownValues:
                     continue
                 if place is not None:
                     start, end = place(start, end)
-                    if text[start:end] == value:  # as written: the first reading found it
+                    # as written: the first reading found it (a folded reading's key is no value as written)
+                    written = text[start:end]
+                    if written == value if automaton is not self._folded else written in self._every:
                         continue
                 low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
                 # as written it is found where nothing else is; encoded, it also takes in what detection found in it
@@ -612,6 +628,25 @@ def name_parts(span_type: str, value: str) -> list[str]:
 
     words = value.split() if span_type == NAME_TYPE else []
     return [words[-1].strip(".,;:")] if len(words) > 1 and given_name(words[0]) else []
+
+
+def _orders(span_type: str, value: str) -> list[str]:
+    """`value` and, for a person's name of several words, its surname first as record systems write it ("Dent
+    Valerie", "Dent, Valerie" of "Valerie Dent")."""
+    words = value.split() if span_type == NAME_TYPE else []
+    if len(words) < 2:
+        return [value]
+    rest = " ".join(words[:-1])
+    return [value, f"{words[-1]} {rest}", f"{words[-1]}, {rest}"]
+
+
+def _titled(text: str, start: int) -> bool:
+    """Whether a title stands before the word of a name at `start` ("Herrn Kolbe" of "Dietmar Kolbe"): the word is the
+    person's name there, common word or not ("Kolbe" is a German noun). Read in the texts not the model's only: in the
+    model's, a title the upstream wrote before its guesses would tell which ones are a session's surnames."""
+    from stealthflow.placeholders.titles import after_title  # the tagger's lexicons: when a name is met
+
+    return after_title(text, start)
 
 
 def _written_as_name(text: str, start: int, value: str, language: str) -> bool:

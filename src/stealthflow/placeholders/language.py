@@ -22,6 +22,7 @@ is read in that language while the text's other sentences keep theirs.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
@@ -43,6 +44,10 @@ MAX_FOREIGN_LETTERS = 0.02  # share of letters outside the covered alphabets abo
 # languages, all wrongly ("His asthma plan is on file." as Dutch, "Departamento de cobros." of a Spanish text); with 2,
 # 0 and 3 (two English log lines in a German and a French text, rightly; "Funeral en la iglesia de San Lorenzo.").
 OWN_FUNCTION_WORDS = 2
+# Words of another script a sentence of a covered language may hold and stay read in it (`_aside`), as a share of its
+# words: "(ок)" after an English sentence of 18 words, "спасибо" under a signature block, a bilingual user's "да".
+# A sentence that is mostly in another script stays in none of the covered languages.
+ASIDE_SHARE = 0.25
 MIN_FOREIGN_LETTERS = 2  # ... and their least number: one name's letter ("Tromsø") leaves an English text English
 # "j'" of "j'habite" is a word of its own; a run of letters in an e-mail address, a domain or a path is no word
 # ("de" of "anna@x.de" is no Dutch article). benchmarks/language_guess.py (defaults): texts of the six languages of
@@ -246,7 +251,30 @@ def in_no_covered_language(text: str) -> bool:
     and 23 -> 0 of 50. pii-heldout-v and -w (1 200 texts) read the same (benchmarks/pii_registers.py)."""
     if text.isascii() or not uncovered_letters(Counter(text)):
         return False
-    return _own_words_foreign(_LETTERS.findall(text)) or not _function_words(in_covered_letters(text))
+    words = _LETTERS.findall(text)
+    covered = in_covered_letters(text)
+    if _own_words_foreign(words) and not _aside(words, covered):
+        return True
+    return not _function_words(covered)
+
+
+def _aside(words: list[str], covered: str) -> bool:
+    """Whether the text's words in other letters are an aside in a sentence of a covered language: all in another
+    script than the Latin one (not a Polish or Turkish word among Latin ones), at most `ASIDE_SHARE` of its words, and
+    its words in covered letters hold `OWN_FUNCTION_WORDS` function words of one covered language ("... and works at
+    Allianz (ок)", "Thanks for the help with the claim ... спасибо"): one pasted or homoglyph word no longer takes the
+    names and addresses of its sentence out of the recognizers' sight."""
+    foreign = [word for word in words if _foreign(word)]
+    return (
+        len(foreign) <= ASIDE_SHARE * len(words)
+        and not any(map(_latin, foreign))
+        and max(function_word_counts(covered).values(), default=0) >= OWN_FUNCTION_WORDS
+    )
+
+
+def _latin(word: str) -> bool:
+    """Whether the word has a letter of the Latin script ("się", "teşhisi"; not "спасибо", "ありがとう")."""
+    return any(letter.isalpha() and unicodedata.name(letter, "").startswith("LATIN") for letter in word)
 
 
 def _own_words_foreign(words: list[str]) -> bool:

@@ -256,6 +256,57 @@ def undone(text: str) -> Iterator[tuple[str, Place]]:
     yield from _joined((m.start(), m.end(), _base64(m[0])) for m in _BASE64.finditer(text))
 
 
+def fold(text: str) -> str:
+    """`folded`'s reading of a text alone (what a value is looked for as in it)."""
+    return folded(text)[0]
+
+
+def folded(text: str) -> tuple[str, Place]:
+    """The text in lowercase (each character that lowercases to one), every run of white space one space, and where a
+    span of it stands in `text`: how record systems print a value ("14 HARCOURT ROAD", a fixed-width table's "DENT
+    VALERIE"), read as the value was written."""
+    lower = text.lower()
+    if len(lower) != len(text) or _SPACE_RUN.search(text):
+        return _folded([(0, len(text))], text)
+    return _ONE_SPACE.sub(" ", lower), lambda start, end: (start, end)  # the same length: the same places
+
+
+def json_values(text: str) -> tuple[str, Place] | None:
+    """The string values of the JSON objects and lists in a text (not their keys), `folded`, one after another with a
+    space between: a record's fields read together ("valerie dent" of `{"first_name": "Valerie", "last_name":
+    "Dent"}`), a span standing for the text from its first value's character to its last's; None: fewer than two."""
+    values = [(match.start(1), match.end(1)) for match in _JSON_VALUE.finditer(text)]
+    return _folded(values, text) if len(values) > 1 else None
+
+
+_SPACE_RUN = re.compile(r"\s\s")
+_ONE_SPACE = re.compile(r"\s")
+_SPACES = re.compile(r"\s+")
+_JSON_VALUE = re.compile(r'(?<=[:,\[])\s*"((?:[^"\\\n]|\\.)*)"(?=\s*[,}\]])')
+
+
+def _folded(pieces: list[tuple[int, int]], text: str) -> tuple[str, Place]:
+    """`folded` of the pieces (start, end) of a text, with a space between two (where the second's opening quote
+    stands)."""
+    parts, offsets = [], []
+    for start, end in pieces:
+        if parts:
+            parts.append(" ")
+            offsets.append(start - 1)
+        at = start
+        for run in _SPACES.finditer(text, start, end):
+            parts.extend((text[at : run.start()], " "))
+            offsets.extend(range(at, run.start() + 1))
+            at = run.end()
+        parts.append(text[at:end])
+        offsets.extend(range(at, end))
+    reading = "".join(parts)
+    lower = reading.lower()
+    if len(lower) != len(reading):  # a character that lowercases to two ("İ") stays as it is
+        lower = "".join(char.lower() if len(char.lower()) == 1 else char for char in reading)
+    return lower, lambda start, end: (offsets[start], offsets[end - 1] + 1)
+
+
 def _base64(token: str) -> str:
     with contextlib.suppress(binascii.Error, UnicodeDecodeError):
         return base64.b64decode(token).decode()

@@ -40,6 +40,20 @@ def _trimmed(span: Span, text: str, reading: Reading) -> Span:
     return replace(span, start=start)
 
 
+def after_title(text: str, start: int) -> bool:
+    """Whether a title of any language (`person_titles`, but those that are given names too: "Don") and white space
+    stand right before `start` ("Herrn Kolbe")."""
+    return _title_before().search(text, max(0, start - 40), start) is not None
+
+
+@cache
+def _title_before() -> re.Pattern[str]:
+    titles = {
+        word for listed in data_yaml(LEXICONS)["person_titles"].values() for word in listed if not given_name(word)
+    }
+    return re.compile(rf"(?<![\w.])(?i:{entries_alternation(titles)})\.?\s+\Z")
+
+
 @cache
 def _address(codes: frozenset[str]) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """For the languages `codes`: a salutation with the white space (and comma) after it, a title with the white space
