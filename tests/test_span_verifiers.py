@@ -14,10 +14,12 @@ from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.verifier import (
     KINDS,
     SPAN_FEATURES,
+    VALUE_FEATURES,
     Verifier,
     read_verifier,
     shipped_verifiers,
     span_features,
+    value_features,
 )
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -28,7 +30,7 @@ ENGLISH = frozenset({"en"})
 class FakeTagger:
     """A fake tagger (labelled as such): tags each given (pattern, label) where it occurs, with one confidence."""
 
-    labels = ["REAL_NAME", "HEALTH", "ADDRESS", "EMPLOYER"]
+    labels = ["REAL_NAME", "HEALTH", "ADDRESS", "EMPLOYER", "FINANCE", "CREDENTIAL"]
     span_thresholds = dict.fromkeys(labels, 0.5)
 
     def __init__(self, spans: list[tuple[str, str]], score: float = 0.9):
@@ -97,6 +99,53 @@ def test_span_features_read_shape_cues_and_agreement():
         )
     )
     assert german["talk"] == 1.0 and german["lang_de"] == 1.0 and german["english"] == 0.0  # "arbeite": work_words
+
+
+def cue_stump(label: str) -> Verifier:
+    """A hand-made verifier of one tree (a fake of a fitted one) over `VALUE_FEATURES`: a span its label's cue comes
+    just before scores 0.88, any other 0.12."""
+    cue = VALUE_FEATURES.index("cue")
+    tree = ((cue, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, -2.0), (-1, 0.0, -1, -1, 2.0))
+    return Verifier(label, (tree,), 0.0, 1.0, 0.5, 0.5)
+
+
+def test_finance_and_credential_spans_below_their_verifiers_threshold_are_dropped():
+    """A token no secret word introduces and an amount no money word comes before are dropped; the PIN a secret word
+    introduces and the salary after its owner's money word are kept, their reasons giving the scores."""
+    text = "It said Kq88tz19 at the bottom. I saved $4,200 this year. After a long story about the trip he got €3,100. My PIN is 8812."
+    tagger = FakeTagger(
+        [(r"\$4,200", "FINANCE"), ("€3,100", "FINANCE"), ("8812", "CREDENTIAL"), ("Kq88tz19", "CREDENTIAL")]
+    )
+    unverified = PiiTaggerRecognizer(tagger=tagger).find_many([text], languages=[ENGLISH])[0]
+    assert {text[s.start : s.end] for s in unverified} >= {"$4,200", "€3,100", "8812", "Kq88tz19"}
+    verifiers = {label: cue_stump(label) for label in ("FINANCE", "CREDENTIAL")}
+    spans = PiiTaggerRecognizer(tagger=tagger, verifiers=verifiers).find_many([text], languages=[ENGLISH])[0]
+    assert sorted(text[s.start : s.end] for s in spans) == ["$4,200", "8812"]
+    reasons = {s.type: s.reason for s in spans}
+    assert reasons["FINANCE"].endswith("finance verifier 0.88 (keeps from 0.50)")
+    assert reasons["CREDENTIAL"].endswith("credential verifier 0.88 (keeps from 0.50)")
+
+
+def test_value_features_read_shape_entropy_money_and_cues():
+    text = "My salary is $72,000 a year. The wifi password: Hx9!kq2LmP"
+    start = text.index("$")
+    money = dict(
+        zip(VALUE_FEATURES, value_features("FINANCE", text, start, start + 7, 0.8, ENGLISH, False), strict=True)
+    )
+    assert money["money"] == 1.0 and money["amount"] == 1.0 and money["digits"] == 5 and money["classes"] == 2
+    assert money["cue"] == 1.0 and money["talk"] == 1.0 and money["personal"] == 1.0  # "salary": OWNED_MONEY
+    start = text.index("Hx9")
+    secret = dict(
+        zip(VALUE_FEATURES, value_features("CREDENTIAL", text, start, start + 10, 0.9, ENGLISH, True), strict=True)
+    )
+    assert secret["cue"] == 1.0 and secret["talk"] == 1.0 and secret["agreed"] == 1.0  # "password": secret_words.yaml
+    assert secret["classes"] == 4 and secret["entropy"] == pytest.approx(3.32, abs=0.01)  # 10 characters, all apart
+    assert secret["money"] == 0.0 and secret["chars"] == 10
+    plain = "Build A7f9Kq22 is out."
+    assert (
+        dict(zip(VALUE_FEATURES, value_features("CREDENTIAL", plain, 6, 14, 0.9, ENGLISH, False), strict=True))["cue"]
+        == 0.0
+    )
 
 
 def test_each_labels_verifier_reads_back_from_its_file(tmp_path):
