@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pii_registers import gold_spans  # noqa: E402
 
-from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier  # noqa: E402
+from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, settles  # noqa: E402
 from stealthflow.resources import resource_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +69,7 @@ class Recorder:
     def kind(self):
         return KINDS[self.label]
 
-    def judge_many(self, candidates: list[Candidate]) -> list[float]:
+    def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
         self.seen += [(c.text, c.start, c.end, self.kind.compute(*c)) for c in candidates]
         return [1.0] * len(candidates)
 
@@ -197,7 +197,7 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
     from sklearn.ensemble import GradientBoostingClassifier
 
     kind, choose_sets = KINDS[label], choice_sets(label)
-    train = [c for row in rows if row["set"] in FIT_SETS for c in row["candidates"]]
+    train = [c for row in rows if row["set"] in FIT_SETS for c in row["candidates"] if not settles(kind, c["x"])]
     x = np.array([c["x"] for c in train], dtype=float)
     y = np.array([c["right"] for c in train], dtype=int)
     model = GradientBoostingClassifier(n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE, random_state=0).fit(
@@ -207,7 +207,7 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
     verifier = Verifier(label, trees_of(model), base, RATE, 0.0, 0.0)
     candidates = [c for row in rows for c in row["candidates"]]
     for c, score in zip(candidates, verifier.scores([c["x"] for c in candidates]), strict=True):
-        c["score"] = score
+        c["score"] = float("inf") if settles(kind, c["x"]) else score  # kept unscored
     assert np.abs(np.array(verifier.scores(x.tolist())) - model.predict_proba(x)[:, 1]).max() < 1e-9
     at = kind.features.index("english")
     chosen_rows = {k: [r for r in rows if r["set"] in choose_sets and r["kind"] == k] for k in ("en", "ml")}
