@@ -1,7 +1,7 @@
 """A second look at the spans the tagger keeps of the labels it false-alarms on (REAL_NAME, ADDRESS, HEALTH,
-EMPLOYER): per label a small tree ensemble (gradient boosting) over what the runtime can tell cheaply about the span
-(the student's confidence, its shape, capitals and position, how common its words are in the text's languages, cue
-words of the data files around it, whether a pattern recognizer found it too), fitted on the annotated development sets
+EMPLOYER, FINANCE, CREDENTIAL): per label a small tree ensemble (gradient boosting) over what the runtime can tell
+cheaply about the span (the student's confidence, its shape, capitals and position, how common its words are in the
+text's languages, cue words of the data files around it, whether a pattern recognizer found it too), fitted on the annotated development sets
 by `benchmarks/pii_verifiers.py` and stored as data (`data/pii-tagger/<label>_verifier.json`: the features' names,
 the trees, the thresholds and how they were chosen). A span the tagger keeps whose score falls below its label's
 threshold is dropped; else its reason gives the score. A label without a weights file is not verified.
