@@ -1,9 +1,9 @@
 """A second look at the spans the tagger keeps of the labels it false-alarms on (REAL_NAME, ADDRESS, HEALTH,
 EMPLOYER, FINANCE, CREDENTIAL): per label a small tree ensemble (gradient boosting) over what the runtime can tell
 cheaply about the span (the student's confidence, its shape, capitals and position, how common its words are in the
-text's languages, cue words of the data files around it, whether a pattern recognizer found it too), fitted on the annotated development sets
-by `benchmarks/pii_verifiers.py` and stored as data (`data/pii-tagger/<label>_verifier.json`: the features' names,
-the trees, the thresholds and how they were chosen). A span the tagger keeps whose score falls below its label's
+text's languages, cue words of the data files around it, whether a pattern recognizer found it too), fitted on the
+annotated development sets by `benchmarks/pii_verifiers.py` and stored as data (`data/pii-tagger/<label>_verifier.json`:
+the features' names, the trees, the thresholds and how they were chosen). A span the tagger keeps whose score falls below its label's
 threshold is dropped; else its reason gives the score. A label without a weights file is not verified.
 
 The student's confidence alone does not part its false spans from true ones (capitalised ordinary words and titles at
@@ -144,6 +144,13 @@ def name_features(
     ]
 
 
+def _line(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line of text[start:end] starts and ends, at most `_TEXT_REACH` characters on either side."""
+    line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
+    line_end = text.find("\n", end, end + _TEXT_REACH)
+    return line_start, line_end if line_end >= 0 else min(len(text), end + _TEXT_REACH)
+
+
 def _codes(languages: frozenset[str]) -> set[str]:
     """The covered languages among `languages` (English when none is)."""
     return {code for code in languages if code in OTHERS or code == ENGLISH} or {ENGLISH}
@@ -225,9 +232,7 @@ def span_features(
     words = _WORD.findall(value) or [value]
     codes = _codes(languages)
     lexicon = name_lexicon()
-    line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
-    line_end = text.find("\n", end, end + _TEXT_REACH)
-    line_end = line_end if line_end >= 0 else min(len(text), end + _TEXT_REACH)
+    line_start, line_end = _line(text, start, end)
     opening = sentence_start(text, start)
     before = _WORD.findall(text[opening:start])
     sentence = sentence_around(text, start, end)
@@ -333,9 +338,7 @@ def value_features(
     value = text[start:end]
     length = max(len(value), 1)
     codes = _codes(languages)
-    line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
-    line_end = text.find("\n", end, end + _TEXT_REACH)
-    line_end = line_end if line_end >= 0 else min(len(text), end + _TEXT_REACH)
+    line_start, line_end = _line(text, start, end)
     opening = sentence_start(text, start)
     sentence = sentence_around(text, start, end)
     if label == "CREDENTIAL":
