@@ -14,10 +14,12 @@ from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.pii_tagger.verifier import (
     KINDS,
     SPAN_FEATURES,
+    VALUE_FEATURES,
     Verifier,
     read_verifier,
     shipped_verifiers,
     span_features,
+    value_features,
 )
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -28,7 +30,7 @@ ENGLISH = frozenset({"en"})
 class FakeTagger:
     """A fake tagger (labelled as such): tags each given (pattern, label) where it occurs, with one confidence."""
 
-    labels = ["REAL_NAME", "HEALTH", "ADDRESS", "EMPLOYER"]
+    labels = ["REAL_NAME", "HEALTH", "ADDRESS", "EMPLOYER", "FINANCE", "CREDENTIAL"]
     span_thresholds = dict.fromkeys(labels, 0.5)
 
     def __init__(self, spans: list[tuple[str, str]], score: float = 0.9):
@@ -99,6 +101,58 @@ def test_span_features_read_shape_cues_and_agreement():
     assert german["talk"] == 1.0 and german["lang_de"] == 1.0 and german["english"] == 0.0  # "arbeite": work_words
 
 
+def value_stump(label: str, feature: str) -> Verifier:
+    """A hand-made verifier of one tree (a fake of a fitted one) over `VALUE_FEATURES`: a span whose `feature` is set
+    scores 0.88, any other 0.12."""
+    at = VALUE_FEATURES.index(feature)
+    tree = ((at, 0.5, 1, 2, 0.0), (-1, 0.0, -1, -1, -2.0), (-1, 0.0, -1, -1, 2.0))
+    return Verifier(label, (tree,), 0.0, 1.0, 0.5, 0.5)
+
+
+def test_finance_and_credential_spans_below_their_verifiers_threshold_are_dropped():
+    """An amount no money word comes before and a token in a sentence of no one's are dropped; the savings after their
+    money word and a token in a sentence of the writer's are kept, their reasons giving the scores; the PIN a secret
+    word introduces is kept unscored (CREDENTIAL's settling features)."""
+    text = (
+        "My locker sticker reads Zp44rt81. It said Kq88tz19 at the bottom. I saved $4,200 this year. After a long "
+        "story about the trip he got €3,100. My PIN is 8812."
+    )
+    spans = [(r"\$4,200", "FINANCE"), ("€3,100", "FINANCE")]
+    spans += [("8812", "CREDENTIAL"), ("Kq88tz19", "CREDENTIAL"), ("Zp44rt81", "CREDENTIAL")]
+    tagger = FakeTagger(spans)
+    unverified = PiiTaggerRecognizer(tagger=tagger).find_many([text], languages=[ENGLISH])[0]
+    assert sorted(text[s.start : s.end] for s in unverified) == ["$4,200", "8812", "Kq88tz19", "Zp44rt81", "€3,100"]
+    verifiers = {"FINANCE": value_stump("FINANCE", "cue"), "CREDENTIAL": value_stump("CREDENTIAL", "personal")}
+    kept = PiiTaggerRecognizer(tagger=tagger, verifiers=verifiers).find_many([text], languages=[ENGLISH])[0]
+    reasons = {text[s.start : s.end]: s.reason for s in kept}
+    assert sorted(reasons) == ["$4,200", "8812", "Zp44rt81"]
+    assert reasons["$4,200"].endswith("finance verifier 0.88 (keeps from 0.50)")
+    assert reasons["Zp44rt81"].endswith("credential verifier 0.88 (keeps from 0.50)")
+    assert reasons["8812"].endswith("credential verifier: kept unscored (agreed, cue)")
+
+
+def test_value_features_read_shape_entropy_money_and_cues():
+    text = "My salary is $72,000 a year. The wifi password: Hx9!kq2LmP"
+    start = text.index("$")
+    money = dict(
+        zip(VALUE_FEATURES, value_features("FINANCE", text, start, start + 7, 0.8, ENGLISH, False), strict=True)
+    )
+    assert money["money"] == 1.0 and money["amount"] == 1.0 and money["digits"] == 5 and money["classes"] == 2
+    assert money["cue"] == 1.0 and money["talk"] == 1.0 and money["personal"] == 1.0  # "salary": OWNED_MONEY
+    start = text.index("Hx9")
+    secret = dict(
+        zip(VALUE_FEATURES, value_features("CREDENTIAL", text, start, start + 10, 0.9, ENGLISH, True), strict=True)
+    )
+    assert secret["cue"] == 1.0 and secret["talk"] == 1.0 and secret["agreed"] == 1.0  # "password": secret_words.yaml
+    assert secret["classes"] == 4 and secret["entropy"] == pytest.approx(3.32, abs=0.01)  # 10 characters, all apart
+    assert secret["money"] == 0.0 and secret["chars"] == 10
+    plain = "Build A7f9Kq22 is out."
+    assert (
+        dict(zip(VALUE_FEATURES, value_features("CREDENTIAL", plain, 6, 14, 0.9, ENGLISH, False), strict=True))["cue"]
+        == 0.0
+    )
+
+
 def test_each_labels_verifier_reads_back_from_its_file(tmp_path):
     verifier = personal_stump("EMPLOYER")
     path = tmp_path / KINDS["EMPLOYER"].weights.rsplit("/", 1)[-1]
@@ -136,3 +190,26 @@ def test_the_shipped_health_verifier_leaves_talk_of_a_disease_and_masks_a_mother
     spans = detector.detect(mother)
     [cancer] = [s for s in spans if "cancer" in mother[s.start : s.end]]
     assert cancer.type == "HEALTH" and "health verifier" in cancer.reason
+
+
+@pytest.mark.real_model
+def test_the_shipped_credential_verifier_leaves_a_commit_hash_and_masks_a_password():
+    """End to end (the shipped students and verifiers): the English student tags a commit in a bug report as a secret,
+    which the credential verifier drops (masked without it); a password after its secret word is still masked, kept
+    unscored."""
+    report = (
+        "Bug: the PDF export drops the last page. Reproduced on v3.8.2 and main@b71e0c4. Expected 12 pages, got 11."
+    )
+    secret = "Bug: the PDF export drops the last page. My admin password is Kx7mv29qLr, please reset it."
+    unverified = {label: v for label, v in shipped_verifiers().items() if label != "CREDENTIAL"}
+    without = Detector(
+        [
+            PiiTaggerRecognizer(verifiers=unverified) if isinstance(r, PiiTaggerRecognizer) else r
+            for r in build_recognizers(models=True)
+        ]
+    )
+    assert [s.type for s in without.detect(report)] == ["CREDENTIAL"]
+    detector = Detector(build_recognizers(models=True))
+    assert detector.detect(report) == []
+    [password] = [s for s in detector.detect(secret) if "Kx7mv29qLr" in secret[s.start : s.end]]
+    assert password.type in ("CREDENTIAL", "PASSWORD")

@@ -332,9 +332,12 @@ def _verified(
         ]
         for (i, j), score in zip(at, verifier.judge_many(candidates), strict=True):
             least = verifier.least(languages[i])
-            judged[i, j] = (
-                f"{verifier.kind.word} verifier {score:.2f} (keeps from {least:.2f})" if score >= least else None
-            )
+            if score is None:
+                judged[i, j] = f"{verifier.kind.word} verifier: kept unscored ({', '.join(verifier.kind.settling)})"
+            else:
+                judged[i, j] = (
+                    f"{verifier.kind.word} verifier {score:.2f} (keeps from {least:.2f})" if score >= least else None
+                )
     return [
         [
             replace(span, reason=f"{span.reason}; {judged[i, j]}") if (i, j) in judged else span

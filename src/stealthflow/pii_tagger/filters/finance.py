@@ -85,7 +85,7 @@ _BILL_TALK = skipping(
 )
 # Money someone has, earns or owes: what makes an amount an income or an asset. A price with no one
 # in its sentence and none of these words ("A 4-slice toaster for £35", "Gas is $3.89 a gallon") is no one's.
-_OWNEDMONEY = re.compile(
+OWNED_MONEY = re.compile(
     r"\b(?i:salar(?:y|ies)|incomes?|earn\w*|wages?|pay|pays|paid|payslip|take-?home|bring\s+home|bonus\w*|raise|offer\w*|savings?|saved|save"
     r"|debts?|owe[sd]?|owing|loans?|mortgages?|pension\w*|inherit\w*|worth|rent|budget\w*|bank|accounts?|invest\w*|portfolio"
     r"|funds?|assets?|wealth|401k|ira|make|makes|making|made|living|live\s+on|afford\w*|household|annual|expectations?"
@@ -95,8 +95,8 @@ _OWNEDMONEY = re.compile(
 
 def ownerless_price(sentence: str) -> bool:
     """Whether an amount is a price of something: its sentence names no one (see SOMEONE) and holds
-    no word of money someone has (see _OWNEDMONEY)."""
-    return SOMEONE.search(sentence) is None and _OWNEDMONEY.search(sentence) is None
+    no word of money someone has (see OWNED_MONEY)."""
+    return SOMEONE.search(sentence) is None and OWNED_MONEY.search(sentence) is None
 
 
 def plausible(value: str) -> bool:
