@@ -63,6 +63,18 @@ def telling_words() -> frozenset[str]:
     return frozenset(word for word, found in attributes.items() if len(found) == 1 and word not in wrote)
 
 
+def value_only(phrase: str) -> bool:
+    """`phrase`, a piece of a mark cut around protect's placeholder, tells nothing without the value the placeholder
+    hides: none of its words is one the teacher changed for one attribute only (`telling_words`: "husband" of "My
+    husband <REAL_NAME_1>" tells), and none could be a name or a number (`syntax.could_be_name`: "in Reno" of
+    "<EMPLOYER_1> in Reno" tells). "My boss at" of "My boss at <EMPLOYER_1>" tells nothing more than that the author
+    has a boss."""
+    tokens = syntax.parse(phrase)
+    if any(token.lower_ in telling_words() for token in tokens):
+        return False
+    return not any(syntax.could_be_name(token) for token in tokens)
+
+
 def holds_value(phrase: str, post: str = "") -> bool:
     """`phrase` holds an e-mail address or a link (spaCy's `like_email`, `like_url`), or is part of one of `post`
     (`part_of_value`): a value, no phrase to rewrite. `anonymize` is not the PII step (docs/commands.md): a stand-in or
