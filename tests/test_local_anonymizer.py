@@ -568,22 +568,29 @@ def test_a_mark_whose_only_telling_part_is_a_placeholders_value_is_protected_by_
     """Issue 47's report: `protect` masked "the Amazon warehouse in Reno" as <EMPLOYER_1>; the tagger, reading the
     value, marked "My boss at <EMPLOYER_1>", cut to "My boss at", which no stand-in fits: reported, the proxy answered
     422. The FAKE tagger marks the same stretch: "My boss at" tells nothing the placeholder does not hide; "My
-    husband" beside a name's placeholder still tells, and so does a place after the value."""
+    husband" beside a name's placeholder still tells, and so do a place after the value and a job around it."""
     posts = [
         "My boss at <EMPLOYER_1> is a nightmare.",
         "My husband <REAL_NAME_1> is a nightmare.",
         "My boss at <EMPLOYER_1> in Reno is a nightmare.",
+        "Thirty years I cleaned houses in <EMPLOYER_1>.",
     ]
     values = [
         {"<EMPLOYER_1>": "the Amazon warehouse in Reno"},
         {"<REAL_NAME_1>": "Keith"},
         {"<EMPLOYER_1>": "the Amazon warehouse"},
+        {"<EMPLOYER_1>": "Bulawayo"},
     ]
-    cues = {"My boss at the Amazon warehouse in Reno": "occupation", "My husband Keith": "married"}
+    cues = {
+        "My boss at the Amazon warehouse in Reno": "occupation",
+        "My husband Keith": "married",
+        "cleaned houses in Bulawayo": "occupation",
+    }
     results = local(None, cues).rewrite_posts(posts, values)
     assert results[0].text == posts[0] and results[0].cues == [] and results[0].unprotected == []
     assert results[1].cues == [("My husband", "married")]
     assert [phrase for phrase, _ in results[2].cues] == ["in Reno"]
+    assert results[3].cues == [("cleaned houses in", "occupation")]
 
 
 def test_a_model_rewrite_that_drops_the_title_of_a_name_placeholder_gives_way_to_generalizing_the_cues():
