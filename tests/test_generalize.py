@@ -1294,11 +1294,14 @@ def test_a_removal_never_takes_the_verb_its_sentence_says_what_it_says_with():
         ("When June retired we sold the house and moved closer to the grandkids.", "When June retired we sold the "
          "house", []),
         ("June retired last spring and she still bakes for us.", "June", []),
-        ("My neighbour Priya retired last spring.", "Priya", []),
+        ("Four years since Raymond passed and I gave away his fishing tackle.", "Four years since Raymond passed",
+         ["Four"]),  # what else could be a name stays a piece
+        ("My wife Carmela is gone three years in March.", "Carmela", ["Carmela"]),  # leaves with "My wife"
         # the author's own name, a month, a place the name lexicon also holds: pieces still
         ("Hi, I am June and I retired last year.", "June", ["June"]),
         ("Since June I have been retired.", "Since June", ["Since June"]),
         ("My mother still thinks Berlin is a temporary thing.", "Berlin", ["Berlin"]),
+        ("Hamilton gets a bad rap but the gardens are lovely.", "Hamilton", ["Hamilton"]),  # blind set n-r's
     ],
 )  # fmt: skip
 def test_a_lone_given_name_of_someone_else_is_no_piece_of_a_mark(text, mark, pieces):
