@@ -7,7 +7,7 @@ the file name), split into edits as `benchmarks/reader_edits.py` splits them:
 - **sentence drops**: a rewrite in which every word of one or more sentences of the original is gone; per seed group,
   how many such verdicts said fluent, faithful, both (and for the rewrites that drop no sentence).
 - **fragments, clauses, objects**: each removal (an edit with nothing in its place, no whole sentence) tested in its
-  sentence of the original by `syntax.damage`: it leaves a word without the head it belonged to or a coordination
+  sentence of the original by `syntax.damage`: it takes every verb of its sentence ("verb"), it leaves a word without the head it belonged to or a coordination
   with one conjunct ("fragment"), takes a clause with its own verb ("clause"), takes every object of a verb that stays
   ("object"), takes the word joining two clauses ("connective"), widens a claim about all, none or the most of a
   kind ("claim"), takes part of a name written in several words ("name"), leaves a verb or adjective at its clause's
@@ -77,7 +77,8 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
     kinds = (
-        "fragment", "clause", "object", "connective", "claim", "name", "complement", "argument", "comparison", "kind",
+        "verb", "fragment", "clause", "object", "connective", "claim", "name", "complement", "argument", "comparison",
+        "kind",
         "stands",
     )  # fmt: skip
     table: dict[str, Counter] = {kind: Counter() for kind in kinds}

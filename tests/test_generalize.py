@@ -1262,3 +1262,48 @@ def test_a_common_noun_takes_no_stand_in_the_teacher_wrote_only_for_a_name_endin
     assert not any("city" in c for c in found), found
     assert "city" not in taught_words().get(("location", "town"), frozenset())
     assert "job" in taught_words()[("occupation", "nurse")]
+
+
+def test_a_removal_never_takes_the_verb_its_sentence_says_what_it_says_with():
+    """Issue 47's report: "The salary jump from Leeds paid for my partner's Spanish course and then some." became "The
+    salary jump and then some." (spaCy hangs "paid" on "Leeds" as a participle, so no other check saw a clause go).
+    A sentence that keeps another verb, or that had only a participle or a relative clause to lose, keeps its
+    removals (readers accepted "Twenty-six years and they still think ...", "Second postdoc.")."""
+    sentence = "The salary jump from Leeds paid for my partner's Spanish course and then some."
+    stretch = "from Leeds paid for my partner's Spanish course"
+    start = sentence.index(stretch)
+    assert syntax.damage(sentence, start, start + len(stretch)) == "verb"
+    at = sentence.index("Leeds")
+    assert all("paid" not in sentence[a:b] for a, b in syntax.removals(sentence, at, at + len("Leeds")))
+    for sentence, phrase in [
+        (
+            "Twenty-six years teaching history and they still think the Cold War was a Netflix series.",
+            "teaching history",
+        ),
+        ("Second postdoc, 52k, in a city where a 4 1/2 is now 1,800.", ", 52k, in a city where a 4 1/2 is now 1,800"),
+        ("300 covers, two guys on eggs and chef yelling HANDS every ten seconds.", " and chef yelling HANDS"),
+    ]:
+        start = sentence.index(phrase)
+        assert syntax.damage(sentence, start, start + len(phrase)) != "verb", sentence
+
+
+@pytest.mark.parametrize(
+    ("text", "mark", "pieces"),
+    [
+        # issue 47's report: the clause split kept the name, not the verb that made the clause a cue
+        ("When June retired we sold the house and moved closer to the grandkids.", "When June retired we sold the "
+         "house", []),
+        ("June retired last spring and she still bakes for us.", "June", []),
+        ("Four years since Raymond passed and I gave away his fishing tackle.", "Four years since Raymond passed",
+         ["Four"]),  # what else could be a name stays a piece
+        ("My wife Carmela is gone three years in March.", "Carmela", ["Carmela"]),  # leaves with "My wife"
+        # the author's own name, a month, a place the name lexicon also holds: pieces still
+        ("Hi, I am June and I retired last year.", "June", ["June"]),
+        ("Since June I have been retired.", "Since June", ["Since June"]),
+        ("My mother still thinks Berlin is a temporary thing.", "Berlin", ["Berlin"]),
+        ("Hamilton gets a bad rap but the gardens are lovely.", "Hamilton", ["Hamilton"]),  # blind set n-r's
+    ],
+)  # fmt: skip
+def test_a_lone_given_name_of_someone_else_is_no_piece_of_a_mark(text, mark, pieces):
+    start = text.index(mark)
+    assert [text[a:b] for a, b in syntax.pieces(text, start, start + len(mark))] == pieces

@@ -564,6 +564,35 @@ def test_a_title_before_a_name_placeholder_and_a_possessive_after_one_are_part_o
     assert [r.cues for r in results] == [[("in Leeds", "location")], [("in Leeds", "location"), ("husband", "married")]]
 
 
+def test_a_mark_whose_only_telling_part_is_a_placeholders_value_is_protected_by_the_placeholder():
+    """Issue 47's report: `protect` masked "the Amazon warehouse in Reno" as <EMPLOYER_1>; the tagger, reading the
+    value, marked "My boss at <EMPLOYER_1>", cut to "My boss at", which no stand-in fits: reported, the proxy answered
+    422. The FAKE tagger marks the same stretch: "My boss at" tells nothing the placeholder does not hide; "My
+    husband" beside a name's placeholder still tells, and so do a place after the value and a job around it."""
+    posts = [
+        "My boss at <EMPLOYER_1> is a nightmare.",
+        "My husband <REAL_NAME_1> is a nightmare.",
+        "My boss at <EMPLOYER_1> in Reno is a nightmare.",
+        "Thirty years I cleaned houses in <EMPLOYER_1>.",
+    ]
+    values = [
+        {"<EMPLOYER_1>": "the Amazon warehouse in Reno"},
+        {"<REAL_NAME_1>": "Keith"},
+        {"<EMPLOYER_1>": "the Amazon warehouse"},
+        {"<EMPLOYER_1>": "Bulawayo"},
+    ]
+    cues = {
+        "My boss at the Amazon warehouse in Reno": "occupation",
+        "My husband Keith": "married",
+        "cleaned houses in Bulawayo": "occupation",
+    }
+    results = local(None, cues).rewrite_posts(posts, values)
+    assert results[0].text == posts[0] and results[0].cues == [] and results[0].unprotected == []
+    assert results[1].cues == [("My husband", "married")]
+    assert [phrase for phrase, _ in results[2].cues] == ["in Reno"]
+    assert results[3].cues == [("cleaned houses in", "occupation")]
+
+
 def test_a_model_rewrite_that_drops_the_title_of_a_name_placeholder_gives_way_to_generalizing_the_cues():
     answer = 'Removed "Leeds" (location).\n#\nStill buy from <REAL_NAME_1>.'  # FAKE model: drops "Mrs" with "Leeds"
     post = "Still buy from Mrs <REAL_NAME_1> in Leeds."
@@ -1465,6 +1494,25 @@ def test_protects_rewrite_keeps_the_word_a_masked_value_modifies():
     assert "<HEALTH_1> leave after" in result.text, result
     # the tagger retrained with more natural negatives no longer marks "leave"; a mark of it would be reported
     assert all("leave" not in phrase for phrase, _ in result.cues) or any("leave" in p for p in result.unprotected)
+
+
+@pytest.mark.real_model
+def test_protects_rewrite_takes_a_placeholder_as_protecting_the_mark_it_held_and_keeps_every_verb():
+    """The real cue tagger and scorer on issue 47's reports: "My boss at <EMPLOYER_1>" (the value read by the tagger)
+    is no mark left unprotected; "The salary jump from Leeds paid for ..." never loses its verb and object."""
+    import torch
+
+    from stealthflow.anonymize.cues import load_cue_tagger
+    from stealthflow.utility.fluency import shared_scorer
+
+    torch.set_num_threads(1)
+    anonymizer = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer))
+    post = "My boss at <EMPLOYER_1> is a nightmare."
+    (result,) = anonymizer.rewrite_posts([post], [{"<EMPLOYER_1>": "the Amazon warehouse in Reno"}])
+    assert result.text == post and result.unprotected == [], result
+    post = "The salary jump from Leeds paid for my partner's Spanish course and then some."
+    (result,) = anonymizer.rewrite_posts([post])
+    assert "paid for my partner's" in result.text, result
 
 
 @pytest.mark.real_model

@@ -50,9 +50,10 @@ def find_cues(
     tagged = tagger.tag_many([view.text for view in views])
     found = []
     for i, (post, view, spans) in enumerate(zip(posts, views, tagged, strict=True)):
-        holes = placeholder_stretches(post) + list(masked[i] if masked else ())
+        placeholders = placeholder_stretches(post)
+        holes = placeholders + list(masked[i] if masked else ())
         kept = sure_enough(tagger, spans)
-        pieces = [piece for span in kept for piece in _cut(post, view.in_post(span), holes)]
+        pieces = [piece for span in kept for piece in _around_values(post, view.in_post(span), holes, placeholders)]
         pieces = [p for p in pieces if any(w not in STOP_WORDS for w in words(post[p.start : p.end]))]
         # a gazetteer mark goes in the post's order, which the local rewrite follows ("The Elizabeth line from
         # Whitechapel" -> "The train line" only when it comes first); the tagger's marks keep their order
@@ -183,6 +184,22 @@ def _protect_detector():
     from stealthflow.placeholders.recognizers import build_recognizers
 
     return Detector(build_recognizers(models=True))
+
+
+def _around_values(
+    post: str, span: TaggedSpan, holes: list[tuple[int, int]], placeholders: list[tuple[int, int]]
+) -> list[TaggedSpan]:
+    """`span` cut around `holes` (`_cut`); when it held one of protect's `placeholders`, less each piece that tells
+    nothing without the value the placeholder hides (`marks.value_only`): the tagger read the value there
+    (`TaggerView`), so "My boss at" of "My boss at <EMPLOYER_1>" (the tagger read "the Amazon warehouse in Reno") is
+    protected by the placeholder, and a rewrite that cannot generalize it no longer makes `protect` refuse the text
+    (issue 47's report, written from)."""
+    from stealthflow.anonymize.marks import value_only  # the teacher's words and the parser: only around a value
+
+    pieces = _cut(post, span, holes)
+    if not any(a < span.end and span.start < b for a, b in placeholders):
+        return pieces
+    return [piece for piece in pieces if not value_only(post[piece.start : piece.end])]
 
 
 def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[TaggedSpan]:
