@@ -234,32 +234,44 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     assert "the values of session 'demo' were forgotten (`stealthflow vault forget`): its 1 placeholder(s)" in said
 
 
-def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):
-    """A plain-text file is one profile: the error names the paragraph whose phrase stayed; the local method has no
-    model to fix; --allow-unchanged changes the exit code only."""
+def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
+    """ux22 M6: a plain-text file of four posts was one profile, so one post that could not be rewritten withheld all
+    four. Each post (a paragraph, or a line in a file without blank lines) is judged and printed on its own; the
+    error names the posts withheld; the local method has no model to fix; --allow-unchanged changes the exit code
+    only."""
     from stealthflow.anonymize import methods
     from stealthflow.anonymize.methods import Anonymized
 
-    class StuckOnTheSecond:  # FAKE local method: generalizes nothing, and cannot generalize "nurse" in post 2
+    class StuckOnTheNurse:  # FAKE local method: generalizes nothing, and cannot generalize "nurse"
         name = "local"
 
         def anonymize_many(self, profiles, on_progress=None):
+            stuck = {"unprotected": [{"phrase": "nurse", "post": 0}]}
             return [
-                Anonymized(p.id, p.text, details={"unprotected": [{"phrase": "nurse", "post": 1}]}) for p in profiles
+                Anonymized(p.id, p.text, details=stuck)
+                if "nurse" in p.text
+                else Anonymized(p.id, p.text, [], True, {}, True)
+                for p in profiles
             ]
 
-    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheSecond())
-    posts = tmp_path / "posts.txt"
-    posts.write_text("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n")
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheNurse())
     monkeypatch.setattr(
         sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True
     )  # the phrases are named there only
-    result = runner.invoke(app, ["anonymize", str(posts)])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert 'paragraph 2: "nurse"' in result.stderr and "The 3 paragraphs are one profile" in result.stderr
-    assert "model" not in result.stderr and "it still prints none of them" in result.stderr
-    allowed = runner.invoke(app, ["anonymize", str(posts), "--allow-unchanged"])
-    assert allowed.exit_code == 0 and allowed.stdout == ""
+    for text, printed in [
+        ("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n", "\n\n"),
+        ("My cat sleeps all day.\nTwelve years as a nurse.\nThe weather was nice.\n", "\n"),
+    ]:
+        posts = tmp_path / "posts.txt"
+        posts.write_text(text)
+        result = runner.invoke(app, ["anonymize", str(posts)])
+        assert result.exit_code == 2 and result.stdout == f"My cat sleeps all day.{printed}The weather was nice.\n"
+        said = " ".join(result.stderr.split())
+        assert 'not protected: posts:2: no fluent generalization for "nurse"' in said
+        assert "1 of 3 text(s) could not be anonymized and were not printed (posts:2;" in said
+        assert "model" not in result.stderr and "it still prints none of them" in result.stderr
+        allowed = runner.invoke(app, ["anonymize", str(posts), "--allow-unchanged"])
+        assert allowed.exit_code == 0 and allowed.stdout == result.stdout
     assert "still not printed" in " ".join(runner.invoke(app, ["anonymize", "--help"]).stdout.split())
 
 
