@@ -590,6 +590,31 @@ def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_
     assert result.exit_code == 0 and result.stdout == post + "\n"
     assert "rejected" not in result.stderr and "nothing to rewrite" not in result.stderr
     assert "rewrote no phrase; 1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
+    assert "(--verbose names what stayed)" in " ".join(result.stderr.split())
+    verbose = " ".join(runner.invoke(app, ["protect", post, "--rewrite", "stuck", "--no-tagger", "-v"]).stderr.split())
+    assert "--verbose names what stayed" not in verbose  # ux22 L6: said with --verbose given, off a terminal
+    assert "the rows' 'rewrite' field, --json or -i/-o, names what stayed" in verbose
+
+
+def test_protect_verbose_counts_the_phrases_rewritten_off_a_terminal_once(user_home):
+    """ux22 L6: off a terminal `protect --verbose` said "rewrote 3 phrase(s) rewritten"."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class Generalizes:  # FAKE: rewrites "a nurse" to "in health care"
+        name = "generalizes"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            change = {"phrase": "a nurse", "replacement": "in health care", "attribute": "occupation", "post": 0}
+            text = profiles[0].comments[0].text.replace("a nurse", "in health care")
+            return [Anonymized(p.id, text, details={"changes": [change]}) for p in profiles]
+
+    register_method("generalizes", lambda settings, pool, options: Generalizes())
+    result = runner.invoke(
+        app, ["protect", "Twelve years as a nurse.", "--rewrite", "generalizes", "--no-tagger", "-v"]
+    )
+    assert result.exit_code == 0 and result.stdout == "Twelve years as in health care.\n"
+    said = " ".join(result.stderr.split())
+    assert "text: 1 phrase(s) rewritten (occupation 1)" in said and "rewrote 1 phrase(s) rewritten" not in said
 
 
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
@@ -710,6 +735,17 @@ def test_the_rows_of_a_texts_pieces_join_into_the_row_of_the_whole_text():
     assert join_rows([first], ["Mail ann@mailbox.org. "])["language"] == "en"
 
 
+def test_restore_ends_its_output_with_a_line_end_as_protect_does(user_home):
+    """ux22 L5: `restore` of a reply without a final line end printed none, so the shell's next output ran on
+    ("... I will write to you.rc=0"); from stdin (streamed) and from a file alike, and a line end is never doubled."""
+    protected = runner.invoke(app, ["protect", "-", "-s", "l5", "--rewrite", "none", "--no-tagger"], input="a@b.org")
+    placeholder = protected.stdout.strip()
+    for reply in (f"Sure {placeholder}, I will write to you.", f"Sure {placeholder}\n"):
+        restored = runner.invoke(app, ["restore", "-s", "l5", "-"], input=reply)
+        assert restored.exit_code == 0 and restored.stdout == reply.replace(placeholder, "a@b.org").rstrip("\n") + "\n"
+    assert runner.invoke(app, ["restore", "-s", "l5", "-"], input="").stdout == ""
+
+
 def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     from stealthflow.config import load_settings
     from stealthflow.memory.store import MemoryStore, default_store_path
@@ -736,7 +772,7 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
     assert body["withheld"] == [{"placeholder": "<EMAIL_9>", "reason": "not_in_request"}]
     plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann", *request], input="I wrote to <EMAIL_9>.")
-    assert plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9> (not in the request the reply answers" in " ".join(
+    assert plain.stdout == "I wrote to <EMAIL_9>.\n" and "<EMAIL_9> (not in the request the reply answers" in " ".join(
         plain.stderr.split()
     )
     assert open_vault  # the vault module the store used
