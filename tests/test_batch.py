@@ -209,6 +209,50 @@ def test_detect_refuses_a_row_whose_id_holds_a_value_and_drops_the_id(tmp_path):
     assert strings(result[ERROR])[1].startswith("its id holds EMAIL, which the output would carry as it is")
 
 
+def test_ids_are_refused_for_a_recognizers_value_not_for_the_taggers_guess_of_a_secret():
+    """ux22 M3: 140 of 12 000 rows keyed r0..r11999 failed ("its id holds CREDENTIAL": the PII tagger's guess at a
+    bare token, `r1182`) and the job stopped. The real detector, the tagger on: ids shaped as row numbers and digests
+    pass; an e-mail address, a name and a vendor's key still refuse their row."""
+    from stealthflow.pipeline.records import refused_ids
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    detector = Detector(build_recognizers(models=True))
+    keys = ["r1182", "r1382", "r1440", "r2514", "row-1183", "9f86d081884c7d65", "cust_000917"]
+    assert refused_ids(detector, keys) == [None] * len(keys)
+    values = ["dana.kerr@mailbox.org", "Anna Weber", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"]
+    assert all(why and why.startswith("its id holds") for why in refused_ids(detector, values))
+
+
+def test_a_failed_row_is_named_by_its_line_in_its_file(tmp_path):
+    """ux22 M3 and L2: the manifest gave a refused row as `"id": null, "row": 130955` (a byte offset) and the summary
+    as "None: ..."; it is the line's number, counted from any block, in any order."""
+    from stealthflow.batch.blocks import row_number
+    from stealthflow.batch.output import failed_row
+
+    path = _jsonl(tmp_path / "big.jsonl", [{"id": f"r{i}", "text": "x" * (i % 7)} for i in range(300)])
+    blocks = plan_blocks(input_files(str(path)), 512)
+    rows = [(block, row) for block in blocks for row in read_block(block)]
+    for line, (block, row) in reversed(list(enumerate(rows, start=1))):
+        assert row_number(block, row.row) == line
+    failure = {"id": None, "file": str(path), "row": 1183, "block": "b", "reason": "its id holds EMAIL"}
+    assert failed_row(failure) == "row 1183 of big.jsonl: its id holds EMAIL"
+    assert failed_row({**failure, "id": "r7"}) == "r7: its id holds EMAIL"
+
+
+def test_an_output_folder_inside_the_input_folder_is_refused_before_the_first_run(tmp_path):
+    """ux22 M5: `batch protect in4/ --output in4/out` ran once, then every rerun was refused (its manifest was read as
+    input), so a killed job could never resume. Refused up front, for a folder and for a glob in it."""
+    from stealthflow.batch.blocks import outside_input
+
+    _jsonl(tmp_path / "a.jsonl", [{"text": "x"}])
+    for source in (str(tmp_path), str(tmp_path) + "/", str(tmp_path / "*.jsonl"), str(tmp_path / "**" / "*.jsonl")):
+        with pytest.raises(DataError, match="lies inside the input folder"):
+            outside_input(source, tmp_path / "out")
+    outside_input(str(tmp_path / "a.jsonl"), tmp_path / "out")  # a file's neighbour is not its input
+    outside_input(str(tmp_path), tmp_path.parent / "elsewhere")
+
+
 def test_each_alone_keeps_the_batch_result_when_nothing_fails():
     calls = []
 
@@ -304,7 +348,9 @@ def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(t
     job = Job(session="s", keep=("author",), max_failures=1)
     out = JobOutput(tmp_path, job.describe("v", [], Settings()))
     seen = []
-    first, second = (Block(f"00000-00000000000{n}", "in.jsonl", "jsonl", n, n + 1, 10) for n in (0, 1))
+    source = tmp_path / "in.jsonl"
+    source.write_text("line\n" * 50)  # 5 bytes a line: the row at byte 20 is line 5
+    first, second = (Block(f"00000-00000000000{n}", str(source), "jsonl", n, n + 1, 10) for n in (0, 1))
     rows = [_pool_row(first.id, 30), _pool_row(first.id, 10), _pool_row(first.id, 20, "not valid JSON")]
     write_block(first, rows, out, job, Progress(2, 20), seen.append)
     part = [json.loads(line) for line in (tmp_path / "part-00000-000000000000.jsonl").read_text().splitlines()]
@@ -320,7 +366,9 @@ def test_a_block_is_written_in_input_order_and_the_job_stops_past_max_failures(t
         }
         for n in (10, 30)
     ]
-    assert out.failures() == [{"id": "r20", "row": 20, "block": first.id, "reason": "not valid JSON"}]
+    assert out.failures() == [
+        {"id": "r20", "file": str(source), "row": 5, "at": 20, "block": first.id, "reason": "not valid JSON"}
+    ]
     assert (seen[-1].rows, seen[-1].failed, seen[-1].bytes_done) == (2, 1, 10)
     with pytest.raises(BatchError, match="2 rows failed .more than --max-failures 1."):
         write_block(second, [_pool_row(second.id, 40, "no string 'text' field")], out, job, Progress(1, 10), None)

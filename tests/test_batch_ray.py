@@ -185,19 +185,23 @@ def test_a_rerun_protects_again_a_row_edited_since_though_the_file_kept_its_size
 
 def test_a_job_keyed_by_e_mail_addresses_writes_none_of_them(cluster, tmp_path):
     """rev21 finding 8, the real `batch protect`: rows keyed by e-mail addresses fail with the reason, and no file of
-    the output (parts, manifest) holds an address; a row keyed otherwise is protected."""
+    the output (parts, manifest) holds an address; a row keyed otherwise is protected, `r1182` too (ux22 M3: the
+    tagger's secret guess failed it), and the failed row is named by its line (not a byte offset, not its id)."""
     source, out = tmp_path / "in.jsonl", tmp_path / "out"
-    rows = [{"id": "dana.kerr@mailbox.org", "text": "Reset my account, my email is dana.kerr@mailbox.org"}]
-    rows.append({"id": "r2", "text": "Write to jo.b@mailbox.org please."})
+    rows = [{"id": "r1182", "text": "Write to jo.b@mailbox.org please."}]
+    rows.append({"id": "dana.kerr@mailbox.org", "text": "Reset my account, my email is dana.kerr@mailbox.org"})
     source.write_text("".join(json.dumps(row) + "\n" for row in rows))
     command = cli_command(
         "batch", "protect", str(source), "-o", str(out), "-s", "job", "--workers", "1", "--ray-address", cluster
     )  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert [row["id"] for row in _parts(out)] == ["r2"]
+    assert [row["id"] for row in _parts(out)] == ["r1182"]
     assert not [path for path in out.rglob("*") if path.is_file() and b"mailbox.org" in path.read_bytes()]
     manifest = (out / "manifest.jsonl").read_text()
     failed = [entry for line in manifest.splitlines() for entry in json.loads(line).get("failed", [])]
-    assert [(entry["id"], entry["reason"][:20]) for entry in failed] == [(None, "its id holds EMAIL, ")]
+    assert [(entry["id"], entry["row"], entry["reason"][:20]) for entry in failed] == [
+        (None, 2, "its id holds EMAIL, ")
+    ]
     assert "dana.kerr" not in done.stderr + done.stdout
+    assert "row 2 of in.jsonl: its id holds EMAIL" in " ".join(done.stdout.split() + done.stderr.split())

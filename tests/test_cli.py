@@ -234,32 +234,44 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     assert "the values of session 'demo' were forgotten (`stealthflow vault forget`): its 1 placeholder(s)" in said
 
 
-def test_anonymize_names_the_paragraph_that_stayed_and_says_allow_unchanged_prints_nothing(tmp_path, monkeypatch):
-    """A plain-text file is one profile: the error names the paragraph whose phrase stayed; the local method has no
-    model to fix; --allow-unchanged changes the exit code only."""
+def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
+    """ux22 M6: a plain-text file of four posts was one profile, so one post that could not be rewritten withheld all
+    four. Each post (a paragraph, or a line in a file without blank lines) is judged and printed on its own; the
+    error names the posts withheld; the local method has no model to fix; --allow-unchanged changes the exit code
+    only."""
     from stealthflow.anonymize import methods
     from stealthflow.anonymize.methods import Anonymized
 
-    class StuckOnTheSecond:  # FAKE local method: generalizes nothing, and cannot generalize "nurse" in post 2
+    class StuckOnTheNurse:  # FAKE local method: generalizes nothing, and cannot generalize "nurse"
         name = "local"
 
         def anonymize_many(self, profiles, on_progress=None):
+            stuck = {"unprotected": [{"phrase": "nurse", "post": 0}]}
             return [
-                Anonymized(p.id, p.text, details={"unprotected": [{"phrase": "nurse", "post": 1}]}) for p in profiles
+                Anonymized(p.id, p.text, details=stuck)
+                if "nurse" in p.text
+                else Anonymized(p.id, p.text, [], True, {}, True)
+                for p in profiles
             ]
 
-    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheSecond())
-    posts = tmp_path / "posts.txt"
-    posts.write_text("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n")
+    monkeypatch.setitem(methods._METHODS, "local", lambda settings, pool, options: StuckOnTheNurse())
     monkeypatch.setattr(
         sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True
     )  # the phrases are named there only
-    result = runner.invoke(app, ["anonymize", str(posts)])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert 'paragraph 2: "nurse"' in result.stderr and "The 3 paragraphs are one profile" in result.stderr
-    assert "model" not in result.stderr and "it still prints none of them" in result.stderr
-    allowed = runner.invoke(app, ["anonymize", str(posts), "--allow-unchanged"])
-    assert allowed.exit_code == 0 and allowed.stdout == ""
+    for text, printed in [
+        ("My cat sleeps all day.\n\nTwelve years as a nurse.\n\nThe weather was nice.\n", "\n\n"),
+        ("My cat sleeps all day.\nTwelve years as a nurse.\nThe weather was nice.\n", "\n"),
+    ]:
+        posts = tmp_path / "posts.txt"
+        posts.write_text(text)
+        result = runner.invoke(app, ["anonymize", str(posts)])
+        assert result.exit_code == 2 and result.stdout == f"My cat sleeps all day.{printed}The weather was nice.\n"
+        said = " ".join(result.stderr.split())
+        assert 'not protected: posts:2: no fluent generalization for "nurse"' in said
+        assert "1 of 3 text(s) could not be anonymized and were not printed (posts:2;" in said
+        assert "model" not in result.stderr and "it still prints none of them" in result.stderr
+        allowed = runner.invoke(app, ["anonymize", str(posts), "--allow-unchanged"])
+        assert allowed.exit_code == 0 and allowed.stdout == result.stdout
     assert "still not printed" in " ".join(runner.invoke(app, ["anonymize", "--help"]).stdout.split())
 
 
@@ -578,6 +590,31 @@ def test_a_rewrite_that_changed_nothing_because_every_phrase_stayed_is_accepted_
     assert result.exit_code == 0 and result.stdout == post + "\n"
     assert "rejected" not in result.stderr and "nothing to rewrite" not in result.stderr
     assert "rewrote no phrase; 1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
+    assert "(--verbose names what stayed)" in " ".join(result.stderr.split())
+    verbose = " ".join(runner.invoke(app, ["protect", post, "--rewrite", "stuck", "--no-tagger", "-v"]).stderr.split())
+    assert "--verbose names what stayed" not in verbose  # ux22 L6: said with --verbose given, off a terminal
+    assert "the rows' 'rewrite' field, --json or -i/-o, names what stayed" in verbose
+
+
+def test_protect_verbose_counts_the_phrases_rewritten_off_a_terminal_once(user_home):
+    """ux22 L6: off a terminal `protect --verbose` said "rewrote 3 phrase(s) rewritten"."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class Generalizes:  # FAKE: rewrites "a nurse" to "in health care"
+        name = "generalizes"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            change = {"phrase": "a nurse", "replacement": "in health care", "attribute": "occupation", "post": 0}
+            text = profiles[0].comments[0].text.replace("a nurse", "in health care")
+            return [Anonymized(p.id, text, details={"changes": [change]}) for p in profiles]
+
+    register_method("generalizes", lambda settings, pool, options: Generalizes())
+    result = runner.invoke(
+        app, ["protect", "Twelve years as a nurse.", "--rewrite", "generalizes", "--no-tagger", "-v"]
+    )
+    assert result.exit_code == 0 and result.stdout == "Twelve years as in health care.\n"
+    said = " ".join(result.stderr.split())
+    assert "text: 1 phrase(s) rewritten (occupation 1)" in said and "rewrote 1 phrase(s) rewritten" not in said
 
 
 def test_protect_explain_and_json_say_why_each_value_was_masked(user_home):
@@ -698,6 +735,17 @@ def test_the_rows_of_a_texts_pieces_join_into_the_row_of_the_whole_text():
     assert join_rows([first], ["Mail ann@mailbox.org. "])["language"] == "en"
 
 
+def test_restore_ends_its_output_with_a_line_end_as_protect_does(user_home):
+    """ux22 L5: `restore` of a reply without a final line end printed none, so the shell's next output ran on
+    ("... I will write to you.rc=0"); from stdin (streamed) and from a file alike, and a line end is never doubled."""
+    protected = runner.invoke(app, ["protect", "-", "-s", "l5", "--rewrite", "none", "--no-tagger"], input="a@b.org")
+    placeholder = protected.stdout.strip()
+    for reply in (f"Sure {placeholder}, I will write to you.", f"Sure {placeholder}\n"):
+        restored = runner.invoke(app, ["restore", "-s", "l5", "-"], input=reply)
+        assert restored.exit_code == 0 and restored.stdout == reply.replace(placeholder, "a@b.org").rstrip("\n") + "\n"
+    assert runner.invoke(app, ["restore", "-s", "l5", "-"], input="").stdout == ""
+
+
 def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     from stealthflow.config import load_settings
     from stealthflow.memory.store import MemoryStore, default_store_path
@@ -724,7 +772,7 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
     assert body["withheld"] == [{"placeholder": "<EMAIL_9>", "reason": "not_in_request"}]
     plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann", *request], input="I wrote to <EMAIL_9>.")
-    assert plain.stdout == "I wrote to <EMAIL_9>." and "<EMAIL_9> (not in the request the reply answers" in " ".join(
+    assert plain.stdout == "I wrote to <EMAIL_9>.\n" and "<EMAIL_9> (not in the request the reply answers" in " ".join(
         plain.stderr.split()
     )
     assert open_vault  # the vault module the store used

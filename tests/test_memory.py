@@ -265,7 +265,7 @@ def test_cli_shapes(tmp_path, monkeypatch):
     request = ["--request", packed["request"]]
     assert (
         run(app, ["memory", "hydrate", "--user", "ann", *request, *common], input="to <EMAIL_1>").stdout
-        == "to ann.lee@mailbox.org"
+        == "to ann.lee@mailbox.org\n"  # a line end ends the output (ux22 L5)
     )
     unknown = run(app, ["memory", "hydrate", "--user", "ann", "--request", "nope", *common], input="<EMAIL_1>")
     assert unknown.exit_code == 2 and "no pack 'nope' for user 'ann'" in unknown.stderr and unknown.stdout == ""
@@ -306,7 +306,7 @@ def test_cli_shapes(tmp_path, monkeypatch):
     assert json.loads(hydrated.stdout)["withheld"] == [{"placeholder": "<PASSWORD_1>", "reason": "secret_in_url"}]
     assert "withheld 1 placeholder(s)" in hydrated.stderr and "--secrets-in-urls" in hydrated.stderr
     opted = run(app, ["memory", "hydrate", "--user", "ann", "--secrets-in-urls", *request, *common], input=reply)
-    assert opted.stdout == reply.replace("<PASSWORD_1>", "hunter2xyz") and "withheld" not in opted.stderr
+    assert opted.stdout == reply.replace("<PASSWORD_1>", "hunter2xyz") + "\n" and "withheld" not in opted.stderr
 
 
 def test_serve_mounts_the_memory_verbs(tmp_path, monkeypatch):

@@ -143,7 +143,7 @@ def test_cli_protect_restore_stream_forget_and_resume(tmp_path, monkeypatch, cap
     result = runner.invoke(
         app, ["restore", "--stream", "--session", "s1", "-c", str(config)], input="Dear <REAL_NA" + "ME_1>!"
     )
-    assert result.stdout == "Dear Anna Berg!"
+    assert result.stdout == "Dear Anna Berg!\n"  # a line end ends the output (ux22 L5)
 
     result = runner.invoke(app, ["vault", "forget", "--session", "s1", "-c", str(config)])
     assert result.exit_code == 0 and "6 value(s) no other session" in result.output

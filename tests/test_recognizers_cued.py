@@ -283,8 +283,16 @@ def test_a_cards_expiry_and_security_code_after_their_cues_are_masked(text):
 
 
 def test_a_card_word_is_enough_for_the_expiry_and_the_cue_for_the_code():
+    """Without a card number the expiry is a card's detail (FINANCE), not a card: the count says what was masked."""
     text = "my card expires 09/28 and the cvv on the back is 413"
-    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [("09/28", "CREDIT_CARD"), ("413", "CREDENTIAL")]
+    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [("09/28", "FINANCE"), ("413", "CREDENTIAL")]
+
+
+def test_an_expiry_after_a_number_failing_the_luhn_check_is_not_counted_as_a_card():
+    """ux22 M4: "Card on file: 4929 1234 5678 9006 (exp <CREDIT_CARD_1>)" left the 16 digits (they fail the Luhn
+    check: a typo or a test number, left by design) and the summary said "CREDIT_CARD 1"."""
+    text = "Card on file: 4929 1234 5678 9006 (exp 08/27)"
+    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [("08/27", "FINANCE")]
 
 
 @pytest.mark.parametrize(

@@ -117,6 +117,25 @@ def test_the_bsn_an_encyclopaedia_illustrates_is_a_national_id(text):
     assert [s.type for s in TAGGED.detect(text)] == ["NATIONAL_ID"]
 
 
+@pytest.mark.parametrize("text", ["Mijn BSN is 111222333", "Mijn BSN is 111222333.", "BSN: 111 222 333"])
+def test_a_sample_bsn_the_tagger_masks_is_a_national_id_not_a_secret(text):
+    """ux22 M2: "Mijn BSN is 111222333" (a published specimen, left by the recognizer) became <CREDENTIAL_1> and the
+    user was told to rotate a secret. The tagger's span on a named number whose checksum holds is a NATIONAL_ID."""
+    assert [s.type for s in TAGGED.detect(text) if s.source == "pii_tagger"] in ([], ["NATIONAL_ID"])
+    assert "CREDENTIAL" not in [s.type for s in TAGGED.detect(text)]
+
+
+def test_a_named_checksum_id_needs_its_name_and_its_checksum():
+    from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
+
+    def at(text: str, value: str) -> bool:
+        return named_checksum_id(text, text.index(value), text.index(value) + len(value))
+
+    assert at("Mijn BSN is 111222333", "111222333") and at("Mijn BSN is 123456782.", "123456782")
+    assert not at("Mijn BSN is 111222334", "111222334")  # the 11-check fails
+    assert not at("Mijn pincode is 111222333", "111222333")  # no name of the number
+
+
 def test_the_nhs_recognizer_leaves_the_test_range_only():
     """999 000 0000 to 999 999 9999 are never issued; the phone recognizer may still read such a number as a phone
     number (99900 00018 is an Indian mobile's shape), so this is the NHS recognizer's own answer."""

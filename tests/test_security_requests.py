@@ -249,3 +249,26 @@ def test_a_model_on_a_loopback_address_runs_the_extractor(tmp_path, monkeypatch,
         protector.close()
     assert len(local.received) == 1  # the local model read it
     assert not [r for r in caplog.records if r.name == "stealthflow.extractor"]  # and no warning
+
+
+def test_a_participants_name_leaves_as_one_placeholder_and_a_functions_name_as_it_is(protector):
+    """ux22 H3: `{"role": "user", ..., "name": "rafael_ortiz"}` reached the upstream as it was (no recognizer finds a
+    handle). A message's name on a participant's role is one value by its place: sent as `USERNAME_1` (a valid OpenAI
+    name), the same in every turn, restored where the reply writes it in prose; a tool's message names its function."""
+
+    def reply(body: dict) -> Reply:  # FAKE model: greets the participant by the name it was sent
+        return Reply(content=f"Hello {body['messages'][0]['name']}, noted.")
+
+    with proxy_for(protector, reply) as (url, upstream):
+        first = {"role": "user", "content": "Book a table for two.", "name": "rafael_ortiz"}
+        answer = post(url, {"messages": [first]}).json()["choices"][0]["message"]
+        assert upstream.received[-1]["messages"][0]["name"] == "USERNAME_1"
+        assert "rafael_ortiz" not in json.dumps(upstream.received[-1])
+        assert answer["content"] == "Hello rafael_ortiz, noted."
+        history = [first, answer, {"role": "user", "content": "Thanks!", "name": " rafael_ortiz "}]
+        history += with_call({"name": "save_note", "arguments": "{}"})[1:]
+        assert post(url, {"messages": history}).status_code == 200
+        sent = upstream.received[-1]["messages"]
+        assert [m.get("name") for m in sent] == ["USERNAME_1", None, " USERNAME_1 ", None, None]
+        assert sent[3]["tool_calls"][0]["function"]["name"] == "save_note"
+        assert re.fullmatch(r"[a-zA-Z0-9_-]+", sent[0]["name"])

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import glob
 import json
+import os
+from bisect import bisect_right, insort
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -66,6 +68,29 @@ def input_files(source: str) -> list[InputFile]:
         stat = p.stat()
         files.append(InputFile(str(p), stat.st_size, stat.st_mtime_ns))
     return files
+
+
+def outside_input(source: str, output: str | Path) -> None:
+    """A `DataError` when the output folder lies inside the input's folder (`source` a folder, or a glob's folder
+    before its first wildcard): its manifest and part files would be read as input on a rerun, so a job that ran
+    once could never be resumed (ux22's report M5). Refused on the first run, before anything is written."""
+    folder = Path(source) if Path(source).is_dir() else None
+    if folder is None and glob.has_magic(source):
+        folder = Path(*_parts_before_magic(source) or ["."])
+    if folder is not None and Path(output).resolve().is_relative_to(folder.resolve()):
+        raise DataError(
+            f"--output {output} lies inside the input folder {folder}: a rerun would read its manifest and part files "
+            "as input (and could not resume); give an output folder outside it"
+        )
+
+
+def _parts_before_magic(pattern: str) -> list[str]:
+    parts = []
+    for part in Path(pattern).parts:
+        if glob.has_magic(part):
+            break
+        parts.append(part)
+    return parts
 
 
 def plan_blocks(files: list[InputFile], block_bytes: int = BLOCK_BYTES) -> list[Block]:
@@ -130,6 +155,29 @@ def row_id(data: dict, id_column: str, block: Block, row: int) -> str:
     """A row's id: its `id_column`, or FILE:ROW where it has none."""
     value = data.get(id_column)
     return str(value) if value not in (None, "") else f"{Path(block.path).name}:{row}"
+
+
+def row_number(block: Block, row: int) -> int:
+    """The 1-based number of `row` (a `Row.row` of `block`) in its file, as the user counts: a JSONL line's number
+    (blank lines counted, as an editor or `sed -n Np` does), a Parquet row's. Counted from the nearest line start
+    counted before in the same file (`_LINE_STARTS`): a job's failed rows cost one read of the file or less."""
+    if block.format == "parquet":
+        return row + 1
+    stat = os.stat(block.path)
+    known = _LINE_STARTS.setdefault((block.path, stat.st_size, stat.st_mtime_ns), [(0, 0)])
+    start, newlines = known[bisect_right(known, (row, float("inf"))) - 1]
+    with open(block.path, "rb") as handle:
+        handle.seek(start)
+        while start < row:
+            chunk = handle.read(min(row - start, 1 << 20))
+            if not chunk:
+                break
+            newlines, start = newlines + chunk.count(b"\n"), start + len(chunk)
+    insort(known, (row, newlines))
+    return newlines + 1
+
+
+_LINE_STARTS: dict[tuple[str, int, int], list[tuple[int, int]]] = {}  # (path, size, mtime) -> [(offset, newlines)]
 
 
 def _parse_line(position: int, line: bytes) -> Row:

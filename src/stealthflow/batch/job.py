@@ -19,7 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from stealthflow.batch.blocks import BLOCK_BYTES, Block, file_identity, input_files, plan_blocks, read_block, row_id
+from stealthflow.batch.blocks import (
+    BLOCK_BYTES,
+    Block,
+    file_identity,
+    input_files,
+    outside_input,
+    plan_blocks,
+    read_block,
+    row_id,
+    row_number,
+)
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
 from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, no_text
@@ -196,7 +206,7 @@ class Result:
     blocks: int  # of the whole job
     skipped: int  # blocks already done by an earlier run
     rows: int  # rows written by the whole job
-    failures: list[dict]  # every failed row of the whole job: {id, row, block, reason}
+    failures: list[dict]  # every failed row of the whole job: {id, file, row, at, block, reason}
     merged: int  # values merged into the user's vault by this run
     seconds: float
     not_protected: int = 0  # rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)
@@ -219,6 +229,7 @@ def run_job(
     `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept).
     `ray_logs=False` keeps Ray's own log lines (Ray core's and Ray Data's) to errors."""
     started = time.monotonic()
+    outside_input(source, output)
     files = input_files(source)
     not_inside(output, [file.path for file in files])
     blocks = plan_blocks(files, job.block_bytes)
@@ -259,7 +270,7 @@ def changed_blocks(blocks: list[Block], out: JobOutput, job: Job, digest: Callab
         entry = out.done.get(block.id)
         if entry is None:
             continue
-        failed = {failure["row"] for failure in entry["failed"]}
+        failed = {failure.get("at", failure["row"]) for failure in entry["failed"]}
         texts = [
             (row_id(row.record, job.id_column, block, row.row), text)
             for row in read_block(block)
@@ -357,7 +368,14 @@ def write_block(
         if isinstance(row[ERROR], str):
             refused = not isinstance(row[ID], str)  # an id that holds a value (`Detect`): not written
             failures.append(
-                {"id": None if refused else row[ID], "row": row["_row"], "block": block.id, "reason": row[ERROR]}
+                {
+                    "id": None if refused else row[ID],
+                    "file": block.path,
+                    "row": row_number(block, row["_row"]),
+                    "at": row["_row"],
+                    "block": block.id,
+                    "reason": row[ERROR],
+                }
             )
             continue
         meta = json.loads(row[META])

@@ -4,7 +4,7 @@ blocks done, which makes a rerun resume where a killed run stopped.
 The manifest's first line describes the job (the input files with their sizes and times, the
 mode, session, columns, vault, block size); a rerun with another description is refused, so two
 jobs never mix in one folder. Then one line per block done: its part file, its rows written and
-its failed rows (id, row and reason, never the text). A part file is written whole under a
+its failed rows (id, file, row number, reason, never the text; an id that holds a value is not written). A part file is written whole under a
 temporary name and renamed, and only then is its line appended: a block is either listed and
 complete, or not listed and done again (a part left by a kill between the rename and the line is
 removed on resume). A torn last line is cut off.
@@ -23,6 +23,15 @@ from stealthflow.data.jsonl import dump_line
 
 MANIFEST = "manifest.jsonl"
 SHARDS = "vault-shards"
+
+
+def failed_row(failure: dict) -> str:
+    """A failed row as a person finds it: its id, or where the id is not written (it holds a value, or the line could
+    not be read) its row number in its file ("row 1183 of big.jsonl"); then why."""
+    where = failure.get("id")
+    if where is None:
+        where = f"row {failure['row']}" + (f" of {Path(failure['file']).name}" if failure.get("file") else "")
+    return f"{where}: {failure['reason']}"
 
 
 class JobMismatch(DataError):

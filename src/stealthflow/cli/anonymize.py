@@ -30,7 +30,7 @@ from stealthflow.cli.app import (
     user_errors,
 )
 from stealthflow.cli.generate import print_risk_report
-from stealthflow.cli.source import SourceArgument, source_profiles
+from stealthflow.cli.source import SourceArgument, source_posts
 from stealthflow.data.output_file import not_the_input, write_output
 
 
@@ -121,7 +121,7 @@ def anonymize(
         instead = f"use `stealthflow protect --rewrite {method}` (placeholders go first), a local model"
         refuse_or_warn_raw(f"--method {method}", settings.model, raw_to_model, instead)
     with user_errors():
-        input_source, profiles = source_profiles(source)
+        input_source, profiles, separator = source_posts(source)
         not_the_input(output, input_source.path)
         pool = LLMPool(cache)
         if method not in OFFLINE_METHODS:
@@ -148,9 +148,10 @@ def anonymize(
             console.print(f"[yellow]warning:[/] {result.profile_id}: {warning}")
         rows.append(row)
     phrases, stayed = phrase_report(), phrase_report(asked=show_unprotected)
+    printed = 0
     for result, row in zip(results, rows, strict=True):
         profile = originals[result.profile_id]
-        name = _post_names(profile, input_source.is_records)
+        name = _post_names(profile, input_source.is_records, len(profiles) > 1)
         if not row["protected"]:
             why = _why_not(result, profile, input_source.is_records, stayed, method)
             console.print(
@@ -168,9 +169,12 @@ def anonymize(
             out.file.write(dump_line(row))
             continue
         if output is None and row["protected"]:
-            if input_source.is_records or len(results) > 1:
+            if input_source.is_records:
                 out.rule(result.profile_id)
+            elif printed:  # a plain text's posts as they were separated: a blank line between paragraphs
+                out.file.write(separator.removesuffix("\n"))
             out.file.write(row["text"].rstrip("\n") + "\n")  # the rewrite as it is: no wrapping, no padding
+            printed += 1
         print_changes(result, name, phrases)
         if "risk" in result.details:
             print_risk_report(result)
@@ -185,8 +189,10 @@ def anonymize(
     if (
         unprotected := [r for r, row in zip(results, rows, strict=True) if not row["protected"]]
     ) and not allow_unchanged:
+        named = ", ".join(r.profile_id for r in unprotected[:5]) + (", ..." if len(unprotected) > 5 else "")
         fail(
-            f'{len(unprotected)} text(s) could not be anonymized and were not printed ("protected": false): '
+            f"{len(unprotected)} of {len(rows)} text(s) could not be anonymized and were not printed ({named}; "
+            f'"protected": false): '
             f"{_remedy(unprotected, method)}. --allow-unchanged makes this exit 0; it still prints none of them"
         )
 
@@ -227,13 +233,14 @@ def _where_words_are(rows: list[dict], output: Path | None, stayed_named: bool) 
     return "; ".join(where) or "a text not protected has none of its words in its row"
 
 
-def _post_names(profile, records: bool):
+def _post_names(profile, records: bool, several_posts: bool):
     """How a post of `profile` is named on stderr, by its index: a JSONL row by its id (`ID post N` in a profile of
-    several posts), a paragraph of a plain-text file by its number, a single text as `post 1`."""
-    several = len(profile.comments) > 1
+    several posts), a post of a plain text of several by its profile's id (`posts:2`, `post_profiles`), a single text
+    as `post 1`."""
     if records:
+        several = len(profile.comments) > 1
         return lambda index: profile.id + (f" post {index + 1}" if several else "")
-    return lambda index: f"{'paragraph' if several else 'post'} {index + 1}"
+    return lambda index: profile.id if several_posts else "post 1"
 
 
 def _why_not(result, profile, records: bool, phrases, method: str) -> str:
@@ -247,11 +254,11 @@ def _why_not(result, profile, records: bool, phrases, method: str) -> str:
     if len(profile.comments) < 2:
         found = phrases.stayed([p for ps in stayed.values() for p in ps])
         return f"no fluent generalization for {found}: the phrase(s) stayed{unread}"
-    name, post = _post_names(profile, records), "post" if records else "paragraph"
+    name = _post_names(profile, records, True)
     where = "; ".join(f"{name(index)}: {phrases.stayed(found)}" for index, found in stayed.items())
     return (
-        f"no fluent generalization in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} {post}s are "
-        f"one profile, so none is printed (give them as JSONL records, one {post} each, to get the others)"
+        f"no fluent generalization in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} posts are "
+        "one profile, so none is printed (give them as JSONL records, one post each, to get the others)"
     )
 
 

@@ -383,6 +383,11 @@ def recipe_overrides(items: list[str] | None) -> dict:
     return overrides
 
 
+def as_lines(text: str) -> str:
+    """`text` ending with a line end, so that what a shell prints next starts on a line of its own."""
+    return text if text.endswith("\n") else text + "\n"
+
+
 def print_markdown(text: str) -> None:
     """Render markdown (tables) on a terminal; write it raw when stdout is a pipe or a file."""
     if out.is_terminal:
@@ -390,7 +395,7 @@ def print_markdown(text: str) -> None:
 
         out.print(Markdown(text))
     else:
-        out.file.write(text if text.endswith("\n") else text + "\n")
+        out.file.write(as_lines(text))
 
 
 def reachable(pool: "LLMPool", config: "ModelConfig", what: str) -> None:

@@ -145,6 +145,7 @@ def _batch(
     source: str, output: Path, settings: Settings, job: Job, pools: Pools, ray_address: str | None, verbose: bool
 ) -> None:
     from stealthflow.batch import BatchError, ShardError, run_job
+    from stealthflow.batch.output import failed_row
 
     with vault_errors():
         vault = open_user_vault(settings)
@@ -178,7 +179,7 @@ def _batch(
             soft_wrap=True,
         )
     if result.failures:
-        shown = "; ".join(f"{f['id']}: {f['reason']}" for f in result.failures[:3])
+        shown = "; ".join(map(failed_row, result.failures[:3]))
         console.print(
             f"[yellow]{len(result.failures)} row(s) failed and were not written[/] ({shown}"
             f"{'; ...' if len(result.failures) > 3 else ''}); all are listed in {output / 'manifest.jsonl'}",

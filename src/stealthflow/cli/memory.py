@@ -19,6 +19,7 @@ from stealthflow.cli.app import (
     Typer,
     ValuesInLinksOption,
     app,
+    as_lines,
     console,
     fail,
     protect_settings,
@@ -197,7 +198,7 @@ def hydrate(
         body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
         print(json.dumps({**body, "withheld": withheld_json(result.withheld)}, ensure_ascii=False))
     else:
-        sys.stdout.write(result.text)
+        sys.stdout.write(as_lines(result.text))
     if result.unresolved:
         console.print(
             f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}",

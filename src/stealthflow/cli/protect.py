@@ -30,6 +30,7 @@ from stealthflow.cli.app import (
     Typer,
     ValuesInLinksOption,
     app,
+    as_lines,
     bytes_progress,
     check_rewrite,
     console,
@@ -294,9 +295,10 @@ class _Run:
             self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
         if not self.verbose:
             return
-        if outcome.accepted and outcome.changes:
+        if outcome.accepted and outcome.changes:  # off a terminal, the count says "rewritten" itself
             changes = self.phrases.changes(outcome.changes)
-            console.print(f"{escape(text_id)}: rewrote {escape(changes)}", highlight=False)
+            rewrote = "rewrote " if self.phrases.words else ""
+            console.print(f"{escape(text_id)}: {rewrote}{escape(changes)}", highlight=False)
         if not outcome.accepted:
             console.print(f"[yellow]{escape(text_id)}: rewrite rejected:[/] {escape(outcome.reason)}", highlight=False)
         if outcome.unprotected:
@@ -312,9 +314,15 @@ class _Run:
         return (
             f'{self.unprotected} text(s) not protected against attribute inference ("rewrite": {{"protected": false}}):'
             " what points to their author (an age, a place, a job, family) may be in the text written as it was; only"
-            " the values found are placeholders. Reword it yourself (--verbose names what stayed), or give --rewrite"
+            f" the values found are placeholders. Reword it yourself ({self._where_stayed()}), or give --rewrite"
             " none for placeholders only"
         )
+
+    def _where_stayed(self) -> str:
+        """Where the phrases that stayed are named: --verbose names them on a terminal, the rows off one."""
+        if not self.verbose:
+            return "--verbose names what stayed"
+        return "named above" if self.phrases.words else "the rows' 'rewrite' field, --json or -i/-o, names what stayed"
 
     def summary(self) -> str:
         """One line: how many values were masked and phrases rewritten, by type / attribute."""
@@ -395,7 +403,7 @@ def _protect_text(run: _Run, text: str, session: str, output: str | None, json_o
                 advance(len(piece.encode("utf-8")))
         run.stayed = Counter({"text": sum(run.stayed.values())})  # the pieces are one text
     row = join_rows(rows, pieces)
-    write_output(output, dump_line(row) if json_output else row["text"] + ("" if row["text"].endswith("\n") else "\n"))
+    write_output(output, dump_line(row) if json_output else as_lines(row["text"]))
 
 
 def _protect_records(
@@ -492,7 +500,7 @@ def restore(
                 }
                 write_output(
                     output,
-                    dump_line(body) if json_output else result.text + ("" if result.text.endswith("\n") else "\n"),
+                    dump_line(body) if json_output else as_lines(result.text),
                 )
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
@@ -549,10 +557,15 @@ def _restore_records(
 def _restore_stdin(protector, session: str, links: dict[str, bool]) -> tuple[list[str], list[tuple[str, str]]]:
     restorer = protector.stream(session, **links)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")  # chunks may split a character
+    last = ""  # the last character written: the output ends with a line end, as a file's restore does
     while raw := sys.stdin.buffer.read1(4096):  # whatever has arrived, without waiting for more
-        sys.stdout.write(restorer.feed(decoder.decode(raw)))
+        piece = restorer.feed(decoder.decode(raw))
+        sys.stdout.write(piece)
         sys.stdout.flush()
-    sys.stdout.write(restorer.feed(decoder.decode(b"", final=True)) + restorer.finish())
+        last = piece[-1:] or last
+    piece = restorer.feed(decoder.decode(b"", final=True)) + restorer.finish()
+    last = piece[-1:] or last
+    sys.stdout.write(piece + ("\n" if last not in ("", "\n") else ""))
     sys.stdout.flush()
     return restorer.unresolved, restorer.withheld
 

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from stealthflow.cli.app import console
-from stealthflow.data import DataError, Profile, load_input, profile_from_text
+from stealthflow.data import DataError, Profile, load_input, post_profiles, profile_from_text
 from stealthflow.pipeline.records import has_lone_surrogate
 
 SourceArgument = Annotated[
@@ -152,3 +152,13 @@ def source_profiles(value: str) -> tuple[Source, list[Profile]]:
     if source.is_records:
         return source, load_input(source.path)
     return source, [profile_from_text(source.read_text(), source.name, where=str(source.path or "the input"))]
+
+
+def source_posts(value: str) -> tuple[Source, list[Profile], str]:
+    """What is judged and printed one by one: JSONL records as they are, or each post of a plain text as a profile of
+    its own (`post_profiles`); and what separated a plain text's posts ("" for records)."""
+    source = read_source(value)
+    if source.is_records:
+        return source, load_input(source.path), ""
+    profiles, separator = post_profiles(source.read_text(), source.name, where=str(source.path or "the input"))
+    return source, profiles, separator

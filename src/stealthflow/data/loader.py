@@ -60,12 +60,28 @@ def load_input(path: str | Path) -> list[Profile]:
     return [profile_from_text(_read(path), path.stem, where=str(path))]
 
 
-def profile_from_text(text: str, profile_id: str, where: str = "the input") -> Profile:
-    """One profile from plain text: each paragraph (blank-line separated) is a post."""
+def split_posts(text: str, where: str = "the input") -> tuple[list[str], str]:
+    """A plain text's posts and what separates them: its paragraphs (blank-line separated), or, in a text of several
+    lines with no blank line between any two, its lines (a file of one post a line: ux22's report M6)."""
     paragraphs = [p.strip() for p in text.replace("\r\n", "\n").split("\n\n") if p.strip()]
     if not paragraphs:
         raise DataError(f"{where} holds no text")
-    return Profile(id=profile_id, comments=[Comment(text=p) for p in paragraphs])
+    lines = [line.strip() for line in paragraphs[0].split("\n") if line.strip()] if len(paragraphs) == 1 else []
+    return (lines, "\n") if len(lines) > 1 else (paragraphs, "\n\n")
+
+
+def profile_from_text(text: str, profile_id: str, where: str = "the input") -> Profile:
+    """One profile from plain text: each post (`split_posts`) a comment."""
+    return Profile(id=profile_id, comments=[Comment(text=p) for p in split_posts(text, where)[0]])
+
+
+def post_profiles(text: str, profile_id: str, where: str = "the input") -> tuple[list[Profile], str]:
+    """Each post of a plain text (`split_posts`) as a profile of its own, `ID:N` (the id alone for a single post), and
+    what separated the posts: what judges and prints posts one by one (`anonymize`)."""
+    posts, separator = split_posts(text, where)
+    if len(posts) == 1:
+        return [Profile(id=profile_id, comments=[Comment(text=posts[0])])], separator
+    return [Profile(id=f"{profile_id}:{n}", comments=[Comment(text=p)]) for n, p in enumerate(posts, 1)], separator
 
 
 def iter_profiles(path: str | Path) -> Iterator[Profile]:

@@ -39,6 +39,7 @@ from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.introductions import greeted
+from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
 from stealthflow.placeholders.recognizers.sentences import sentence_start
 from stealthflow.placeholders.types import Level, Span, merge_spans
@@ -295,6 +296,8 @@ class PiiTaggerRecognizer(Recognizer):
             # a brand, a firm or a school the model took for a person ("Employer: KPMG", "Levesque BV",
             # "St. Aidan's Academy"): kept where an employer would be
             label, relabelled = "EMPLOYER", "tagged REAL_NAME, a brand or an organisation's name; "
+        if label == "CREDENTIAL" and named_checksum_id(text, start, end):
+            label, relabelled = "NATIONAL_ID", "tagged CREDENTIAL, a national ID by its name and checksum; "
         why = kept(label, text, start, end, english)
         if not why and label in ("ADDRESS", "EMPLOYER") and (name := spans.person_within(text, start, end, label)):
             # a person taken for a place or a company where nothing bears that out

@@ -193,13 +193,20 @@ class Protector:
         session: str,
         from_model: Sequence[bool] | None = None,
         unknown: Sequence[bool] | None = None,
+        whole: Sequence[str | None] | None = None,
     ) -> list[Protected]:
         """`from_model`: per text, whether the upstream model wrote it (an assistant turn of a re-sent history, a tool's
         result): every value of the session is masked again in it, whatever its words (`KnownValues.add_occurrences`
         `every_value`). `unknown`: per text, whether the upstream may have written it to learn what is masked in it (a
         chat's assistant turn that no reply restored to): only what detection finds is masked, under a bare `<TYPE>`
-        mark, and nothing is written to the vault (`unknown_author`)."""
+        mark, and nothing is written to the vault (`unknown_author`). `whole`: per text, the type it is one value of by
+        its place, whatever detection finds in it (a chat message's `name`: a participant's), or None."""
         found = self._detect(texts, session)
+        if whole is not None:
+            found = [
+                ([_whole_value(text, kind)], reading) if kind and text.strip() else (spans, reading)
+                for text, kind, (spans, reading) in zip(texts, whole, found, strict=True)
+            ]
         unread = [reading.unread[1] for _, reading in found]
         written = from_model if from_model is not None else [False] * len(texts)
         probes = unknown if unknown is not None else [False] * len(texts)
@@ -697,6 +704,12 @@ def _marked(text: str, spans: Sequence[Span], marks: Sequence[str]) -> str:
     """`text` with each span replaced by its mark, and placeholder look-alikes between them escaped."""
     gaps = escape_pieces(text, _between(spans, len(text)))
     return gaps[0] + "".join(mark + gap for mark, gap in zip(marks, gaps[1:], strict=True))
+
+
+def _whole_value(text: str, kind: str) -> Span:
+    """The whole of `text` (less the spaces around it) as one value of type `kind`, by its place (`protect_many`)."""
+    start, end = len(text) - len(text.lstrip()), len(text.rstrip())
+    return Span(start, end, kind, TYPE_LEVELS[kind], "place", 1.0, f"a {kind.lower()} by its place in the request")
 
 
 def _between(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:

@@ -150,7 +150,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text))
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
-        args = (texts.texts, session, texts.from_model, texts.unknown)
+        args = (texts.texts, session, texts.from_model, texts.unknown, texts.whole)
         if inline and sum(map(len, texts.texts)) <= INLINE_CHARS:
             protected = protector.protect_many(*args)
         else:

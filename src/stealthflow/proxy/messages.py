@@ -15,7 +15,8 @@ changed, so the upstream model still gets valid JSON (arguments sent as an objec
 place); arguments that are not JSON are protected as text. A string under an `IDENTIFIERS` key
 outside data (a message's, a function's, a schema's name; a tool-call id) loses the brackets of its
 placeholders: providers allow only letters, digits, `_` and `-` there (the PII tagger takes a
-tool-call id such as `call_DbR8nGxQ2m...` for a credential). Anything that cannot be read as text (an image, audio, a file) is refused
+tool-call id such as `call_DbR8nGxQ2m...` for a credential). A participant's name (a message's `name` on
+`PARTICIPANT_ROLES`) is one value whatever detection finds in it (`RequestTexts.whole`). Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
 those alone may also be rewritten against attribute inference (`proxy.rewrites`). A text of an assistant turn that a
@@ -47,6 +48,12 @@ ENUM_WORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")  # what passes there: "user", 
 # Under these keys is data (a tool's arguments, a schema's example values): no string in it is structure.
 DATA = frozenset({"arguments", "metadata", "default", "const", "examples", "enum"})
 IDENTIFIERS = frozenset({"name", "id", "tool_call_id"})  # a placeholder there is written without brackets
+# A message's `name` on these roles names a participant (OpenAI: "to differentiate between participants of the same
+# role"), as apps fill it ("rafael_ortiz", ux22's report H3): the whole of it is one value of `PARTICIPANT` whatever
+# detection finds in it, sent as its placeholder without brackets (`USERNAME_1`: a valid name). A tool's or a
+# function's message names the function there.
+PARTICIPANT_ROLES = frozenset({"system", "developer", "user", "assistant"})
+PARTICIPANT = "USERNAME"
 # A JSON number written in fewer characters ("0", "1", "42", "-7") holds no value protect finds, so it is not read: a
 # session's values are found again from 3 characters (`KnownValues.MIN_CHARS`), the LLM extractor keeps values of 3
 # or more, and the shortest the detector finds in digits alone is a card's code (3, and only after a card and its
@@ -86,6 +93,7 @@ class _Slot:
     unknown: bool = False
     changed: bool = False
     where: str = ""  # the text's place in the request ("messages[3].content"), for a user's text
+    whole: str | None = None  # the type the whole text is one value of, by its place (a participant's name)
 
 
 class _Object(list):
@@ -138,6 +146,11 @@ class RequestTexts:
         return [slot.unknown for slot in self._slots]
 
     @property
+    def whole(self) -> list[str | None]:
+        """Per text, the type it is one value of by its place (`PARTICIPANT` for a message's name), or None."""
+        return [slot.whole for slot in self._slots]
+
+    @property
     def places(self) -> list[str]:
         """Where each text stands in the request (`messages[3].content`; "" for a key)."""
         return [slot.where for slot in self._slots]
@@ -177,7 +190,11 @@ class RequestTexts:
             self._walk(call, f"{where}.tool_calls[{j}]", False, (calls, j))
         if message.get("name") is not None and not isinstance(message["name"], str):
             raise RequestError("`name` must be a string", f"{where}.name")
-        for key in message.keys() - {"role", "content", "tool_calls"}:
+        participant = role in PARTICIPANT_ROLES and isinstance(message.get("name"), str)
+        if participant:
+            put = _setter(message, "name", _bare)
+            self._text(message, "name", put=put, where=f"{where}.name", identifier=True, whole=PARTICIPANT)
+        for key in message.keys() - {"role", "content", "tool_calls", *(["name"] if participant else [])}:
             self._walk(message[key], f"{where}.{key}", False, (message, key))
         self._keys(message)
 
@@ -220,8 +237,7 @@ class RequestTexts:
         if not data and name in SYNTAX and _enum_like(container[key]):
             return
         if not data and name in IDENTIFIERS:  # a placeholder in it loses its brackets
-            put = lambda text: container.__setitem__(key, _bare(text))  # noqa: E731
-            self._text(container, key, where=where, put=put, identifier=True)
+            self._text(container, key, where=where, put=_setter(container, key, _bare), identifier=True)
         else:
             self._text(container, key, where=where)
 
@@ -245,8 +261,10 @@ class RequestTexts:
         put: Callable | None = None,
         where: str | None = None,
         identifier: bool = False,
+        whole: str | None = None,
     ) -> None:
-        """`identifier`: an id or name, which a tool's result repeats: masked in an assistant turn as in the result."""
+        """`identifier`: an id or name, which a tool's result repeats: masked in an assistant turn as in the result.
+        `whole`: the type the whole text is one value of, by its place (`PARTICIPANT`)."""
         text = holder[key]
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", where or str(key))
@@ -261,6 +279,7 @@ class RequestTexts:
                     self._from_model and not unknown,
                     unknown,
                     where=where or "",
+                    whole=whole,
                 )
             )
 
@@ -372,9 +391,11 @@ def _dumps(node: object) -> str:
     return json.dumps(node, ensure_ascii=False)
 
 
-def _setter(container: dict | list, key: object) -> Callable[[str], None]:
+def _setter(container: dict | list, key: object, written: Callable[[str], str] = str) -> Callable[[str], None]:
+    """Puts a protected text at `container[key]`, as `written` writes it (`_bare`: without brackets)."""
+
     def put(text: str) -> None:
-        container[key] = text
+        container[key] = written(text)
 
     return put
 

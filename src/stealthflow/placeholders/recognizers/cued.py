@@ -308,9 +308,20 @@ class CardDetailRecognizer(CuedRecognizer):
 class CardExpiryRecognizer(CardDetailRecognizer):
     """A payment card's expiry date after its cue, near the card ("card 4929 ... exp 09/28", "gültig bis 09/28"): with
     the number it is what a payment asks for, so it is masked as the card (CREDIT_CARD: never restored into a URL or
-    tool call). A passport's or ID's expiry ("Reisepass C4F7KX219, gültig bis 08/2031") has no card near."""
+    tool call). Without a card number before it that passes the Luhn check (a card word only, or a number that fails
+    it and so stays in clear), an expiry alone is no card: it is masked as a card's detail (FINANCE, as its last
+    digits are), so the count never says a card was masked (ux22's report M4). A passport's or ID's expiry
+    ("Reisepass C4F7KX219, gültig bis 08/2031") has no card near."""
 
     name, type, needs_card_word = "card_expiry", "CREDIT_CARD", True
+
+    def find(self, text: str) -> list[Span]:
+        return [
+            span
+            if _card_before(text, span.start) is not None
+            else self.span(span.start, span.end, span.score, "FINANCE", f"{span.reason}, with no card number before it")
+            for span in super().find(text)
+        ]
 
 
 @register_recognizer
