@@ -474,8 +474,9 @@ ValuesInLinksOption = Annotated[
     bool,
     typer.Option(
         "--values-in-links",
-        help="fill in the other values (names, e-mails, phones, addresses...) inside links and bare URLs too, which "
-        "a click sends to the link's server (by default they stay placeholders there, as the proxy leaves them); "
+        help="fill in the other values (names, e-mails, phones, addresses...) inside links and bare URLs, glued into "
+        "an e-mail address or host name, and in code, JSON or a tool call written in the reply too, which a click or "
+        "a run sends away (by default they stay placeholders there, as the proxy leaves them); "
         "never inside a URL that loads by itself (an image, markup)",
     ),
 ]

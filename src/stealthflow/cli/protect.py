@@ -460,7 +460,8 @@ def restore(
     config: ConfigOption = None,
 ) -> None:
     """Put the real values back into a reply; placeholders not issued to the session stay, and so does any value
-    inside a URL that loads by itself (an image), any value inside a link but an e-mail as a mailto: address (see
+    inside a URL that loads by itself (an image), any value inside a link but an e-mail as a mailto: address, glued
+    into an e-mail address or host name, or in code, JSON or a tool call written in the reply (see
     --values-in-links), a secret, card, IBAN, passport or ID number inside a link, markup or JSON, glued to text or
     after '=' (see --secrets-in-urls), and a placeholder without brackets (API_KEY_1) but another value's in prose."""
     from stealthflow.cli.source import read_source

