@@ -95,6 +95,59 @@ def test_an_unrecognised_assistant_turn_is_masked_without_the_sessions_numbers(p
         assert protector.vault.issued_mark(session_for(TOKEN, "")) == issued
 
 
+def test_an_unrecognised_turns_ids_names_and_keys_hint_at_no_guess(protector):
+    """Every string of an assistant turn no reply restored to is masked as new text, not only its content: a guess in a
+    tool call's id, function name, argument key and value, the turn's `name` and a refusal part, and in the tool result's
+    `tool_call_id` and `name` that repeat them, comes back the same for the session's own address as for the wrong ones,
+    with no number, and nothing is written to the vault (0be2a3f: `EMAIL_1` in the id and name for the session's address,
+    fresh numbers for the others). Two ids that mask alike stay apart, and each stays paired with its result."""
+
+    def history(guess: str) -> list[dict]:
+        calls = [
+            {"id": f"call {guess}", "type": "function", "function": {"name": f"f {guess}", "arguments": "{}"}},
+            {"id": f"call 2 {guess}", "type": "function", "function": {"name": "g", "arguments": {guess: guess}}},
+        ]
+        turn = {"role": "assistant", "name": f"a {guess}", "content": [{"type": "refusal", "refusal": guess}]}
+        result = {"role": "tool", "tool_call_id": f"call {guess}", "name": f"f {guess}", "content": "queued"}
+        other = {"role": "tool", "tool_call_id": f"call 2 {guess}", "content": "queued"}
+        return [{"role": "user", "content": "Hello"}, {**turn, "tool_calls": calls}, result, other]
+
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        _post(url, [{"role": "user", "content": INTRO}])
+        issued = protector.vault.issued_mark(session_for(TOKEN, ""))
+        seen = []
+        for guess in EMAILS:
+            _post(url, history(guess))
+            seen.append(upstream.received[-1]["messages"])
+        assert seen[0] == seen[1] == seen[2]
+        assert protector.vault.issued_mark(session_for(TOKEN, "")) == issued
+        turn, result, other = seen[0][1:]
+        first, second = turn["tool_calls"]
+        assert (first["id"], first["function"]["name"], turn["name"]) == ("call EMAIL", "f EMAIL", "a EMAIL")
+        assert (result["tool_call_id"], result["name"], other["tool_call_id"]) == (
+            "call EMAIL",
+            "f EMAIL",
+            second["id"],
+        )
+        assert second["id"] == "call 2 EMAIL" and second["function"]["arguments"] == {"<EMAIL>": "<EMAIL>"}
+        assert turn["content"] == [{"type": "refusal", "refusal": "<EMAIL>"}]
+
+
+def test_identifiers_that_mask_alike_stay_apart():
+    """Two tool-call ids the detector masks whole (the PII tagger takes `call_DbR8...` for a credential) become
+    `CREDENTIAL` and `CREDENTIAL-2`, and each result's `tool_call_id` follows its call. FAKE protection: every text
+    starting `call_` is masked as `<CREDENTIAL>`."""
+    from stealthflow.proxy.messages import RequestTexts
+
+    calls = [{"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in ("call_a", "call_b")]
+    results = [{"role": "tool", "tool_call_id": i, "content": "ok"} for i in ("call_b", "call_a")]
+    body = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": calls}, *results]}
+    texts = RequestTexts(body)
+    texts.put(["<CREDENTIAL>" if text.startswith("call_") else text for text in texts.texts])
+    assert [call["id"] for call in calls] == ["CREDENTIAL", "CREDENTIAL-2"]
+    assert [result["tool_call_id"] for result in results] == ["CREDENTIAL-2", "CREDENTIAL"]
+
+
 def test_kept_texts_are_per_session_and_bounded():
     """`RestoredReplies` recalls a text only in the session whose reply restored it, and forgets the oldest first."""
     from stealthflow.proxy.history import RestoredReplies

@@ -112,13 +112,13 @@ def test_every_string_of_a_request_keys_included_leaves_protected(protector):
             response = post(url, body)
             assert response.status_code == 200, (name, response.text)
             sent = json.dumps(upstream.received[-1], ensure_ascii=False)
-            # an assistant turn no reply restored to is masked as new text: a bare `<EMAIL>` (rev22 F1)
-            assert EMAIL not in sent and ("EMAIL_1" in sent or "<EMAIL>" in sent), (name, sent)
+            # an assistant turn no reply restored to is masked as new text: a bare `<EMAIL>` (rev22 F1), in an id `EMAIL`
+            assert EMAIL not in sent and ("EMAIL_1" in sent or "<EMAIL>" in sent or '"EMAIL"' in sent), (name, sent)
         sent = upstream.received
         schema = sent[8]["tools"][0]["function"]["parameters"]
         assert schema == {"type": "object", "properties": {"<EMAIL_1>": {"type": "string"}}, "required": ["<EMAIL_1>"]}
         calls = sent[14]["messages"]
-        assert calls[1]["tool_calls"][0]["id"] == calls[2]["tool_call_id"] == "EMAIL_1"  # still paired, no brackets
+        assert calls[1]["tool_calls"][0]["id"] == calls[2]["tool_call_id"] == "EMAIL"  # still paired, no brackets
         assert sent[16]["tool_choice"]["function"]["name"] == "EMAIL_1"  # a name holds no brackets
         # Structure stays as it was: roles, enum types, the model's switches.
         body = {

@@ -4,9 +4,9 @@ Offsets of the reported spans point into the input text. Every further occurrenc
 masked value in that text is masked too, so the protected text never contains a masked value in
 clear. In later texts of the session, a value it holds is masked wherever it appears only when it
 is specific in the later text's language (placeholders/common_words.py: an email or a key, a name that is no common
-word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in. A text the upstream model wrote
-(`protect_many`'s `from_model`: an assistant turn of a chat's history) can hold a session's value only because a
-restore put it there, so in it every value of the session is masked again, however common. A text the upstream model
+word), so a false alarm on a word ("the", "Grüße") stays in the text it was made in. A text on the model's side
+(`protect_many`'s `from_model`: a tool's result) can hold a session's value only because a restore put it there, so in
+it every value of the session is masked again, however common. A text the upstream model
 may have written to probe what the proxy masks (`protect_many`'s `unknown`: an assistant turn no reply restored to) is
 masked as new text, each value found by detection under a bare `<TYPE>` mark: nothing in it depends on the session's
 values, so the upstream cannot learn from it whether a value it wrote is one of them.
@@ -195,8 +195,8 @@ class Protector:
         unknown: Sequence[bool] | None = None,
         whole: Sequence[str | None] | None = None,
     ) -> list[Protected]:
-        """`from_model`: per text, whether the upstream model wrote it (an assistant turn of a re-sent history, a tool's
-        result): every value of the session is masked again in it, whatever its words (`KnownValues.add_occurrences`
+        """`from_model`: per text, whether it carries what a restore gave out (a tool's result): every value of the
+        session is masked again in it, whatever its words (`KnownValues.add_occurrences`
         `every_value`). `unknown`: per text, whether the upstream may have written it to learn what is masked in it (a
         chat's assistant turn that no reply restored to): only what detection finds is masked, under a bare `<TYPE>`
         mark, and nothing is written to the vault (`unknown_author`). `whole`: per text, the type it is one value of by

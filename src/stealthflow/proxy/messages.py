@@ -14,17 +14,20 @@ Tool-call arguments are JSON: parsed keeping every key in order, duplicates incl
 changed, so the upstream model still gets valid JSON (arguments sent as an object are protected in
 place); arguments that are not JSON are protected as text. A string under an `IDENTIFIERS` key
 outside data (a message's, a function's, a schema's name; a tool-call id) loses the brackets of its
-placeholders: providers allow only letters, digits, `_` and `-` there (the PII tagger takes a
-tool-call id such as `call_DbR8nGxQ2m...` for a credential). A participant's name (a message's `name` on
-`PARTICIPANT_ROLES`) is one value whatever detection finds in it (`RequestTexts.whole`). Anything that cannot be read as text (an image, audio, a file) is refused
+placeholders and marks: providers allow only letters, digits, `_` and `-` there (the PII tagger takes a
+tool-call id such as `call_DbR8nGxQ2m...` for a credential), and two identifiers that protect to one text are told
+apart by a suffix (`CREDENTIAL`, `CREDENTIAL-2`). A participant's name (a message's `name` on
+`PARTICIPANT_ROLES`) is one value whatever detection finds in it (`RequestTexts.whole`).
+Anything that cannot be read as text (an image, audio, a file) is refused
 unless `pass_media` says to send it as is; so is JSON nested deeper than `MAX_DEPTH`.
 The texts a user typed (a user message's string content and text parts) are marked `from_user`:
 those alone may also be rewritten against attribute inference (`proxy.rewrites`). A text of an assistant turn that a
 reply of this session restored to (`recall`: `proxy.history`) goes back as the upstream wrote it, nothing masked again;
-any other text of an assistant turn is marked `unknown`: the upstream may have written it to see what the proxy masks in
-it, so it is protected as new text (`Protector.protect_many`). The ids and names of an assistant turn and every text of
-a tool's result (`MODEL_ROLES`) that is not recalled are marked `from_model`: a value of the session there was put there
-by a restore, so every value is masked again in it.
+any other string of an assistant turn (its text, refusal, content parts, tool-call ids, names and arguments, keys and
+numbers included) is marked `unknown`: the upstream may have written it to see what the proxy masks in it, so it is
+protected as new text (`Protector.protect_many`). So are a tool result's `tool_call_id` and `name` (`ECHOES`), which
+repeat its call's. Every other string of a tool's result (`MODEL_ROLES`) that is not recalled is marked `from_model`: a
+value of the session there was put there by a restore, so every value is masked again in it.
 """
 
 from __future__ import annotations
@@ -51,9 +54,10 @@ IDENTIFIERS = frozenset({"name", "id", "tool_call_id"})  # a placeholder there i
 # A message's `name` on these roles names a participant (OpenAI: "to differentiate between participants of the same
 # role"), as apps fill it ("rafael_ortiz", ux22's report H3): the whole of it is one value of `PARTICIPANT` whatever
 # detection finds in it, sent as its placeholder without brackets (`USERNAME_1`: a valid name). A tool's or a
-# function's message names the function there.
-PARTICIPANT_ROLES = frozenset({"system", "developer", "user", "assistant"})
+# function's message names the function there; an assistant turn's is the upstream's (`unknown`, masked as new text).
+PARTICIPANT_ROLES = frozenset({"system", "developer", "user"})
 PARTICIPANT = "USERNAME"
+ECHOES = frozenset({"name", "tool_call_id"})  # a tool result's fields that repeat its call's, which the upstream wrote
 # A JSON number written in fewer characters ("0", "1", "42", "-7") holds no value protect finds, so it is not read: a
 # session's values are found again from 3 characters (`KnownValues.MIN_CHARS`), the LLM extractor keeps values of 3
 # or more, and the shortest the detector finds in digits alone is a card's code (3, and only after a card and its
@@ -111,7 +115,8 @@ class RequestTexts:
         self._recalls = 0  # texts put back in their upstream form (`_recalled`)
         self._slots: list[_Slot] = []
         self._from_model = False  # set while the texts of a `MODEL_ROLES` message are walked
-        self._assistant = False  # ... of an assistant message
+        self._upstream = False  # ... of what the upstream wrote: an assistant message, a tool result's `ECHOES`
+        self._identifiers: dict[str, str] = {}  # an identifier as protected -> as sent (`_identifier`)
         self._renames: list[tuple[dict, dict]] = []  # (object, {key: protected key}) applied once values are in
         self._after: list[Callable[[], None]] = []  # re-serialise tool-call arguments once their texts are in
         if too_deep(body):
@@ -121,9 +126,9 @@ class RequestTexts:
             raise RequestError("`messages` must be a non-empty list", "messages")
         for i, message in enumerate(messages):
             self._from_model = isinstance(message, dict) and message.get("role") in MODEL_ROLES
-            self._assistant = isinstance(message, dict) and message.get("role") == "assistant"
+            self._upstream = isinstance(message, dict) and message.get("role") == "assistant"
             self._message(message, f"messages[{i}]")
-        self._from_model = self._assistant = False
+        self._from_model = self._upstream = False
         for key in body.keys() - {"messages", "model"}:  # the model is replaced by the upstream's
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
@@ -192,10 +197,14 @@ class RequestTexts:
             raise RequestError("`name` must be a string", f"{where}.name")
         participant = role in PARTICIPANT_ROLES and isinstance(message.get("name"), str)
         if participant:
-            put = _setter(message, "name", _bare)
-            self._text(message, "name", put=put, where=f"{where}.name", identifier=True, whole=PARTICIPANT)
+            sent = message["name"]
+            put = lambda text: message.__setitem__("name", self._identifier(sent, text))  # noqa: E731
+            self._text(message, "name", put=put, where=f"{where}.name", whole=PARTICIPANT)
+        upstream = self._upstream
         for key in message.keys() - {"role", "content", "tool_calls", *(["name"] if participant else [])}:
+            self._upstream = upstream or (self._from_model and key in ECHOES)
             self._walk(message[key], f"{where}.{key}", False, (message, key))
+        self._upstream = upstream
         self._keys(message)
 
     def _part(self, part: object, where: str, from_user: bool) -> None:
@@ -236,8 +245,10 @@ class RequestTexts:
         name = key if isinstance(key, str) else where.rpartition(".")[2].partition("[")[0]
         if not data and name in SYNTAX and _enum_like(container[key]):
             return
-        if not data and name in IDENTIFIERS:  # a placeholder in it loses its brackets
-            self._text(container, key, where=where, put=_setter(container, key, _bare), identifier=True)
+        if not data and name in IDENTIFIERS:
+            sent = container[key]
+            put = lambda text: container.__setitem__(key, self._identifier(sent, text))  # noqa: E731
+            self._text(container, key, where=where, put=put)
         else:
             self._text(container, key, where=where)
 
@@ -247,9 +258,7 @@ class RequestTexts:
         keys = [key for key in node if key not in KNOWN_KEYS and key]
         for key in keys:
             self._check(key, "a key")
-            self._slots.append(
-                _Slot(key, lambda text, key=key: renames.__setitem__(key, text), from_model=self._from_model)
-            )
+            self._slot(key, lambda text, key=key: renames.__setitem__(key, text))
         if keys:
             self._renames.append((node, renames))
 
@@ -260,28 +269,36 @@ class RequestTexts:
         from_user: bool = False,
         put: Callable | None = None,
         where: str | None = None,
-        identifier: bool = False,
         whole: str | None = None,
     ) -> None:
-        """`identifier`: an id or name, which a tool's result repeats: masked in an assistant turn as in the result.
-        `whole`: the type the whole text is one value of, by its place (`PARTICIPANT`)."""
+        """`whole`: the type the whole text is one value of, by its place (`PARTICIPANT`)."""
         text = holder[key]
         if not isinstance(text, str):
             raise RequestError(f"`{key}` must be a string", where or str(key))
         self._check(text, where or str(key))
         if text and not self._recalled(holder, key):
-            unknown = self._assistant and not identifier
-            self._slots.append(
-                _Slot(
-                    text,
-                    put or _setter(holder, key),
-                    from_user,
-                    self._from_model and not unknown,
-                    unknown,
-                    where=where or "",
-                    whole=whole,
-                )
+            self._slot(text, put or _setter(holder, key), from_user, where or "", whole)
+
+    def _slot(
+        self, text: str, put: Callable[[str], None], from_user: bool = False, where: str = "", whole: str | None = None
+    ) -> None:
+        """A text to protect: `unknown` when the upstream wrote it, else `from_model` in a `MODEL_ROLES` message."""
+        self._slots.append(
+            _Slot(
+                text, put, from_user, self._from_model and not self._upstream, self._upstream, where=where, whole=whole
             )
+        )
+
+    def _identifier(self, sent: str, protected: str) -> str:
+        """`protected` without brackets, and apart from any other identifier of the request protected to the same text
+        (two tool-call ids masked as `<CREDENTIAL>`): `-2`, `-3`, ... by order of first appearance. The same identifier
+        (a call's id, its result's `tool_call_id`) gets the same text each time."""
+        bare = candidate = _bare(protected)
+        count = 1
+        while self._identifiers.setdefault(candidate, sent) != sent:
+            count += 1
+            candidate = f"{bare}-{count}"
+        return candidate
 
     def _recalled(self, holder: dict | list, key: str | int) -> bool:
         """Put the upstream's form of a model-side text that a reply restored to in its place (`recall`)."""
@@ -303,9 +320,7 @@ class RequestTexts:
             if protected != text:
                 holder[key] = protected
 
-        self._slots.append(
-            _Slot(text, put, from_model=self._from_model and not self._assistant, unknown=self._assistant)
-        )
+        self._slot(text, put)
 
     @staticmethod
     def _check(text: str, where: str) -> None:
@@ -391,11 +406,9 @@ def _dumps(node: object) -> str:
     return json.dumps(node, ensure_ascii=False)
 
 
-def _setter(container: dict | list, key: object, written: Callable[[str], str] = str) -> Callable[[str], None]:
-    """Puts a protected text at `container[key]`, as `written` writes it (`_bare`: without brackets)."""
-
+def _setter(container: dict | list, key: object) -> Callable[[str], None]:
     def put(text: str) -> None:
-        container[key] = written(text)
+        container[key] = text
 
     return put
 
@@ -415,9 +428,9 @@ def too_deep(node: object, limit: int = MAX_DEPTH) -> bool:
 
 
 def _bare(text: str) -> str:
-    """`<REAL_NAME_1>` -> `REAL_NAME_1`: a message name may not hold `<` or `>` (OpenAI refuses it),
-    and a reply that repeats the name still restores (an underscore marks a placeholder)."""
-    return _INDEXED.sub(r"\1", text)
+    """`<REAL_NAME_1>` -> `REAL_NAME_1`, `<EMAIL>` -> `EMAIL`: a message name may not hold `<` or `>` (OpenAI refuses
+    it), and a reply that repeats the name still restores (an underscore marks a placeholder)."""
+    return _MARK.sub(r"\1", text)
 
 
-_INDEXED = re.compile(r"<([A-Z][A-Z_]*_\d+)>")
+_MARK = re.compile(r"<([A-Z][A-Z_]*(?:_\d+)?)>")

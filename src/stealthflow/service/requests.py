@@ -45,9 +45,10 @@ class PostRequest(TextRequest):
 
 class ProtectRequest(PostRequest):
     rewrite: str = "none"  # or the method the server rewrites with (`serve --rewrite`)
-    from_model: bool = (
-        False  # a model wrote the text (a chat's assistant turn): every value of the session masked in it
-    )
+    # A text carrying what a restore gave out, such as a tool's result: every value of the session masked in it. Not for
+    # an assistant turn the upstream may have written: masked so, it tells the upstream which guesses are the session's
+    # values (docs/security.md, Not defended).
+    from_model: bool = False
 
 
 class RestoreRequest(TextRequest):
