@@ -244,7 +244,7 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
         sent = upstream.received[-1]
         assert EMAIL not in json.dumps(sent), json.dumps(sent)
         messages = sent["messages"]
-        assert messages[1]["name"] == "EMAIL_1"  # a name may hold no `<` or `>`
+        assert messages[1]["name"] == "USERNAME_1"  # a participant: one value, and a name may hold no `<` or `>`
         # an assistant turn no reply restored to is masked as new text, under bare marks (rev22 F1)
         assert (
             messages[2]["reasoning_content"] == "The user is <EMAIL>."
