@@ -50,6 +50,12 @@ def test_a_value_hidden_in_a_long_token_is_still_found():
         # a one-letter name written bare is an abbreviation, not a site: Spanish company forms, house numbers
         ("I work for Hnos Bosch S.Com. and Grupo Olivé S.Coop.; h.no 70 natt street", []),
         ("t.co/x9 or https://x.com or www.s.com", ["t.co/x9", "https://x.com", "www.s.com"]),
+        # two English words joined by a dot are a program's key (ux22b M4), though "email" and "name" are suffixes;
+        # a person's site with such a suffix, a capital, a scheme or a path stays a URL
+        (
+            "git config user.email; self.name or ineskowalczyk.photo, User.Name, https://user.email, user.email/x",
+            ["ineskowalczyk.photo", "User.Name", "https://user.email", "user.email/x"],
+        ),
     ],
 )
 def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
@@ -380,3 +386,13 @@ def test_the_trigger_gate_reads_back_from_each_trigger_only_to_the_range_so_far(
         else:
             unbounded.append((start, end))
     assert ranges == unbounded
+
+
+def test_a_git_config_key_is_sent_as_written_and_the_email_after_it_masked(tmp_path, monkeypatch):
+    """ux22b M4: the model saw `git config <URL_1> <EMAIL_1>`. Real recognizers, through protect."""
+    from placeholder_fixtures import make_protector, protect_config
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    assert (
+        protector.protect("Run `git config user.email me@x.org`", "s").text == "Run `git config user.email <EMAIL_1>`"
+    )

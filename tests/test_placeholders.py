@@ -12,7 +12,7 @@ from stealthflow.placeholders.detector import Detector, merge_spans
 from stealthflow.placeholders.extractor import LLMExtractor, parse_extraction
 from stealthflow.placeholders.policy import ProtectConfig
 from stealthflow.placeholders.restore import Reference, StreamRestorer, restore_text
-from stealthflow.placeholders.types import Level, Span
+from stealthflow.placeholders.types import Level, Span, pieces_outside
 
 DETECTOR = Detector()
 
@@ -271,6 +271,32 @@ def test_merge_prefers_higher_level_then_longer_and_leaves_nothing_of_the_loser_
     assert merge_spans([Span(0, 8, "EMAIL", Level.PL2), Span(0, 7, "PASSWORD", Level.PL4)], "secret !") == [
         Span(0, 7, "PASSWORD", Level.PL4)
     ]
+
+
+def test_a_piece_left_by_a_value_inside_a_span_does_not_take_the_separator_between_them(tmp_path, monkeypatch):
+    """ux22b M1: an address read over the e-mail before it kept ", " in its piece, so protect wrote
+    `<EMAIL_1><ADDRESS_1>`, and restore withheld the address glued to the e-mail's host. The pieces a higher value
+    leaves are trimmed of the separators between them (`types.pieces_outside`); then the real thing, end to end."""
+    text = "mail a@b.de, Main St 4"
+    pieces = pieces_outside(Span(5, 22, "ADDRESS", Level.PL2), [Span(5, 11, "EMAIL", Level.PL2)], text)
+    assert [s.text_in(text) for s in pieces] == ["Main St 4"]
+
+
+@pytest.mark.real_model
+def test_an_address_the_tagger_read_over_an_email_is_masked_apart_from_it(tmp_path, monkeypatch):
+    """ux22b M1 with the shipped tagger, whose address span opened at the e-mail: the reply echoing both restores."""
+    from placeholder_fixtures import protect_config
+
+    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector(build_recognizers(models=True))  # the shipped tagger, as protect runs it
+    protector = Protector(config, open_vault(config), detector)
+    text = "Ship it to: Dietmar Kolbe, dietmar.kolbe@posteo.de, Lindenstraße 14, 10969 Berlin"
+    protected = protector.protect(text, "s").text
+    assert protected == "Ship it to: <REAL_NAME_1>, <EMAIL_1>, <ADDRESS_1>"
+    assert protector.restore(protected, "s").text == text
 
 
 @pytest.mark.parametrize(

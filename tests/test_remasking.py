@@ -478,3 +478,32 @@ def test_the_command_leaves_the_formal_sie_alone_after_one_false_alarm(tmp_path,
     result = CliRunner().invoke(app, command, input=text)
     assert result.exit_code == 0, result.output
     assert "schreiben Sie an mich" in result.stdout and "<PHONE_1>" in result.stdout, result.stdout
+
+
+def test_a_known_surname_after_a_title_in_lower_case_or_abbreviated_is_masked_again(tmp_path, monkeypatch):
+    """ux22b H2: "Anna Berg" masked, then "dr. berg", "frau berg" and "Fr. Berg" went out in clear: the titles
+    (`person_titles` of data/pii-tagger/lexicons.yaml) are read in any case and with their abbreviation's dot, the
+    surname after them in any case; a title that is a given name too ("Sra") only with its dot. Real recognizers and
+    language guess."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    for session, text in enumerate(
+        (
+            "Please write to dr. berg today.",
+            "Write a letter from frau berg to the bank.",
+            "Bitte schreib an Fr. Berg.",
+            "Bitte schreib an Hr. Berg.",
+            "Escribe a la Sra. Berg.",
+            "Écris à Mme Berg et à M. Berg.",
+            "Schrijf aan Dhr. Berg en Mevr. Berg.",
+            "Scrivi alla Sig.ra Berg.",
+        )
+    ):
+        first = protector.protect("Hi, I am Anna Berg (anna.berg@mailbox.org).", str(session))
+        assert first.text == "Hi, I am <REAL_NAME_1> (<EMAIL_1>)."
+        later = protector.protect(text, str(session))  # a session each: restore gives back the first mention's case
+        assert "berg" not in later.text.casefold(), later.text
+        assert protector.restore(later.text, str(session)).text == text
+    known = KnownValues([("REAL_NAME", "Anna Berg")])
+    for text in ("the berg broke off", "ask don berg", "ask sra berg"):  # no title before it, or a name with no dot
+        assert known.add_occurrences(text, [], "en") == [], text
+    assert known.add_occurrences("ask dr. berg", [], "en", every_value=True) == []  # the model's text: no answer

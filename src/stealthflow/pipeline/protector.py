@@ -453,6 +453,7 @@ class Protector:
 
 
 PART = "part"  # an automaton's mark of a word of a name (`name_parts`), where a value's says whether it is common
+ANY_CASE_PART = "any case part"  # ... of that word in lower or upper case: the name only after a title ("dr. berg")
 
 
 class KnownValues:
@@ -461,7 +462,8 @@ class KnownValues:
     written in words only is found as a whole word (`whole_words`), unless it is specific and
     `whole_words` is off (`SessionValues`). A value that is not specific (`add`'s `common`) is found
     only in a text the upstream model wrote (`add_occurrences`' `every_value`). The specific words of a person's name
-    (`name_parts`) are found too, as whole words. In a text the upstream model wrote (a tool's result among them) a
+    (`name_parts`) are found too, as whole words, and after a title in a user's text in lower or upper case as well
+    ("dr. berg", `_titled`). In a text the upstream model wrote (a tool's result among them) a
     specific value is also found however its case and white space are written, and a person's name of several words
     surname first (`_orders`), and across neighbouring JSON string values (`json_values`): what record systems print
     ("DENT, VALERIE", a table's "DENT      VALERIE", `{"first_name": "Valerie", "last_name": "Dent"}`)."""
@@ -495,6 +497,8 @@ class KnownValues:
             if part not in self._every:  # a value of its own is found as that
                 self._every.add_word(part, (NAME_TYPE, part, True, PART))  # a whole word only
                 self._specific_values.add_word(part, (NAME_TYPE, part, True, PART))
+            for written in {part.lower(), part.upper()} - {part}:
+                self._specific_values.add_word(written, (NAME_TYPE, written, True, ANY_CASE_PART))
 
     def add_occurrences(
         self,
@@ -531,8 +535,10 @@ class KnownValues:
                     )
                 ):
                     continue
+                if kind is ANY_CASE_PART and not (_one_word(reading, start, end) and _titled(reading, start)):
+                    continue
                 if (
-                    kind is not PART
+                    kind not in (PART, ANY_CASE_PART)
                     and not every_value
                     and not self._specific_here(reading, start, span_type, value, language)
                 ):

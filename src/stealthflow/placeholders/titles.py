@@ -41,17 +41,18 @@ def _trimmed(span: Span, text: str, reading: Reading) -> Span:
 
 
 def after_title(text: str, start: int) -> bool:
-    """Whether a title of any language (`person_titles`, but those that are given names too: "Don") and white space
-    stand right before `start` ("Herrn Kolbe")."""
+    """Whether a title of any language (`person_titles`) and white space stand right before `start`, in any case
+    ("Herrn Kolbe", "dr. berg", "Fr. Berg"); a title that is a given name too only with its abbreviation's dot ("Sra.
+    Berg", not "Don Berg")."""
     return _title_before().search(text, max(0, start - 40), start) is not None
 
 
 @cache
 def _title_before() -> re.Pattern[str]:
-    titles = {
-        word for listed in data_yaml(LEXICONS)["person_titles"].values() for word in listed if not given_name(word)
-    }
-    return re.compile(rf"(?<![\w.])(?i:{entries_alternation(titles)})\.?\s+\Z")
+    titles = {word for listed in data_yaml(LEXICONS)["person_titles"].values() for word in listed}
+    names = {word for word in titles if given_name(word)}
+    plain, dotted = entries_alternation(titles - names), entries_alternation(names) or "(?!)"
+    return re.compile(rf"(?<![\w.])(?i:(?:{plain})\.?|(?:{dotted})\.)\s+\Z")
 
 
 @cache

@@ -117,9 +117,14 @@ def _outside(span: Span, kept: list[Span], starts: list[int], text: str) -> list
     return pieces_outside(span, kept[first : bisect.bisect_left(starts, span.end)], text)
 
 
+_JOINING = ",;:"  # a list's and a label's separators: they stand between two values, in neither
+
+
 def pieces_outside(span: Span, others: list[Span], text: str) -> list[Span]:
     """The pieces of `span` that none of `others` (by start) covers, each with a letter or digit, trimmed of white
-    space: `span` itself when none of them overlaps it."""
+    space and of the punctuation that joins it to its neighbour (`_JOINING`: "dietmar.kolbe@posteo.de, Lindenstraße
+    14" read as one address leaves "Lindenstraße 14", not ", Lindenstraße 14" glued to the e-mail's placeholder,
+    ux22b's report M1): `span` itself when none of them overlaps it."""
     if not any(span.overlaps(other) for other in others):
         return [span]
     pieces, position = [], span.start
@@ -130,9 +135,9 @@ def pieces_outside(span: Span, others: list[Span], text: str) -> list[Span]:
     pieces.append((position, span.end))
     kept = []
     for a, b in pieces:
-        while a < b and text[a].isspace():
+        while a < b and (text[a].isspace() or text[a] in _JOINING):
             a += 1
-        while b > a and text[b - 1].isspace():
+        while b > a and (text[b - 1].isspace() or text[b - 1] in _JOINING):
             b -= 1
         if any(ch.isalnum() for ch in text[a:b]):
             kept.append(replace(span, start=a, end=b))

@@ -18,6 +18,7 @@ from functools import cache, cached_property, lru_cache
 import phonenumbers
 import regex
 
+from stealthflow.placeholders.common_words import common_word
 from stealthflow.placeholders.domains import email_domain, inside, offline_tld, url_authorities
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
@@ -426,9 +427,22 @@ def _is_url(value: str) -> bool:
     "h.no" is an Indian house number; a one-letter site ("t.co") is public, no one's identifier."""
     host = value.split("//")[-1].split("/")[0].split(":")[0]
     parts = offline_tld()(host)
-    if not parts.suffix or reserved_host(host) or documentation_host(host):
+    if (
+        not parts.suffix
+        or reserved_host(host)
+        or documentation_host(host)
+        or _program_key(value, parts.domain, parts.suffix)
+    ):
         return False
     return "//" in value or "/" in value.split("//")[-1] or bool(parts.subdomain) or len(parts.domain) > 1
+
+
+def _program_key(value: str, domain: str, suffix: str) -> bool:
+    """Whether a bare value is two lowercase English words (`common_word`) joined by a dot, a program's key or
+    attribute ("git config user.email", `self.name`), though "email" and "name" are public suffixes too. From ux22b's
+    report (M4); on pii-heldout-c..r, u..x (208 URL spans) it drops 1, "user.name", not annotated, and no annotated
+    URL."""
+    return value.islower() and value == f"{domain}.{suffix}" and common_word(domain) and common_word(suffix)
 
 
 # A social or chat handle: "@" with no word, dot, "@" or "]" before it (not an email's domain, nor a bot's:
