@@ -404,14 +404,17 @@ def test_the_surname_of_a_person_masked_before_is_masked_again_alone_in_later_te
     word, a mushroom, so not specific alone; a family name written as a name is). Real recognizers and language guess;
     each part gets a placeholder of its own, so restore gives back exactly what was written."""
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    first = protector.protect("Mon médecin, le Dr Alain Morel, suit mon dossier depuis des années.", "s")
-    assert first.text == "Mon médecin, le Dr <REAL_NAME_1>, suit mon dossier depuis des années."
-    text = "Merci ! Est-ce que Morel peut aussi écrire à la caisse ? Alain Morel est très occupé."
-    later = protector.protect(text, "s")
-    assert (
-        later.text == "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ? <REAL_NAME_1> est très occupé."
+    _masked_again(
+        protector,
+        (
+            "Mon médecin, le Dr Alain Morel, suit mon dossier depuis des années.",
+            "Mon médecin, le Dr <REAL_NAME_1>, suit",
+        ),
+        (
+            "Merci ! Est-ce que Morel peut aussi écrire à la caisse ? Alain Morel est très occupé.",
+            "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ? <REAL_NAME_1> est très occupé.",
+        ),
     )
-    assert protector.restore(later.text, "s").text == text
     city = protector.protect("Hablé con la Sra. Renata Lima ayer. ¿Alguien va a Lima mañana?", "c").text
     assert city == "Hablé con la Sra. <REAL_NAME_1> ayer. ¿Alguien va a Lima mañana?"  # a city's name: not alone
     one_text = "Le Dr Claire Vautrin m'a écrit hier. Est-ce que Vautrin peut signer la lettre de mon frère ?"
@@ -425,14 +428,14 @@ def test_a_known_surname_after_a_title_is_masked_again_in_a_users_text_even_when
     specific alone; after a title it is the person). Real recognizers and language guess. In a text the model wrote the
     title does not count: there it would answer which of an upstream's guesses are a session's surnames."""
     protector = make_protector(protect_config(tmp_path, monkeypatch))
-    first = protector.protect("Bitte leite das an Dr. Dietmar Kolbe weiter, er kennt den Vertrag.", "s")
-    assert first.text == "Bitte leite das an Dr. <REAL_NAME_1> weiter, er kennt den Vertrag."
-    text = "Schreib bitte an Herrn Kolbe, dass die Tochter krank ist. Der Kolbe im Garten ist reif."
-    later = protector.protect(text, "s")
-    assert (
-        later.text == "Schreib bitte an Herrn <REAL_NAME_2>, dass die Tochter krank ist. Der Kolbe im Garten ist reif."
+    _masked_again(
+        protector,
+        ("Bitte leite das an Dr. Dietmar Kolbe weiter, er kennt den Vertrag.", "Bitte leite das an Dr. <REAL_NAME_1> "),
+        (
+            "Schreib bitte an Herrn Kolbe, dass die Tochter krank ist. Der Kolbe im Garten ist reif.",
+            "Schreib bitte an Herrn <REAL_NAME_2>, dass die Tochter krank ist. Der Kolbe im Garten ist reif.",
+        ),
     )
-    assert protector.restore(later.text, "s").text == text
     known, asked = KnownValues([("REAL_NAME", "Dietmar Kolbe")]), "Soll ich Herrn Kolbe schreiben?"
     assert [asked[s.start : s.end] for s in known.add_occurrences(asked, [], "de")] == ["Kolbe"]
     assert known.add_occurrences(asked, [], "de", every_value=True) == []  # the model's text: no answer to a guess
@@ -507,3 +510,11 @@ def test_a_known_surname_after_a_title_in_lower_case_or_abbreviated_is_masked_ag
     for text in ("the berg broke off", "ask don berg", "ask sra berg"):  # no title before it, or a name with no dot
         assert known.add_occurrences(text, [], "en") == [], text
     assert known.add_occurrences("ask dr. berg", [], "en", every_value=True) == []  # the model's text: no answer
+
+
+def _masked_again(protector, first: tuple[str, str], later: tuple[str, str], session: str = "s") -> None:
+    """Protect `first[0]` (its masked text starts with `first[1]`), then `later[0]`, masked exactly as `later[1]` and
+    restored exactly, in one session."""
+    assert protector.protect(first[0], session).text.startswith(first[1])
+    assert protector.protect(later[0], session).text == later[1]
+    assert protector.restore(later[1], session).text == later[0]
