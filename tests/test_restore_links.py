@@ -491,6 +491,21 @@ def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, 
     assert protector.restore(reply, session, values_in_links=True).text == reply.replace("<EMAIL_1>", EMAIL_VALUE)
 
 
+@pytest.mark.parametrize(
+    "prose", ["In Python a dict starts with { and that is all.", "Your smiley :-{ is cute.", 'Use {"a": 1'], ids=str
+)
+def test_a_brace_left_open_in_prose_makes_no_code_of_the_paragraphs_after_it(protector, prose):
+    """ux22b M2: an unclosed `{` withheld every value after it, in every later paragraph (the reply's brace count
+    never closed). The `{` marks its own paragraph as code (withheld there), not the paragraphs after a blank line."""
+    session = "open-brace"
+    protector.protect(f"Write to {EMAIL_VALUE}", session)
+    reply = f"{prose} Mail <EMAIL_1>.\n\nAnyway, I will write to <EMAIL_1> tomorrow."
+    whole = protector.restore(reply, session)
+    streamed = "".join(protector.stream(session).restore(reply))
+    assert whole.text == streamed == f"{prose} Mail <EMAIL_1>.\n\nAnyway, I will write to {EMAIL_VALUE} tomorrow."
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
 def test_a_tool_call_written_in_text_reaches_the_agent_without_its_value(protector):
     """The proxy end to end (FAKE hostile model answering with a Hermes tool call in its text): the agent gets the
     placeholder, the header names it."""

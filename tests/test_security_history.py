@@ -10,6 +10,7 @@ import json
 
 import httpx
 import pytest
+from placeholder_fixtures import make_protector, protect_config
 from test_security_scope import TOKEN, proxy_for
 
 from stealthflow.proxy.app import session_for
@@ -148,19 +149,64 @@ def test_identifiers_that_mask_alike_stay_apart():
     assert [result["tool_call_id"] for result in results] == ["CREDENTIAL-2", "CREDENTIAL"]
 
 
-def test_kept_texts_are_per_session_and_bounded():
-    """`RestoredReplies` recalls a text only in the session whose reply restored it, and forgets the oldest first."""
+def test_kept_texts_are_per_session_bounded_and_forgotten_with_it(protector):
+    """`RestoredReplies` recalls a text only in the session whose reply restored it, forgets a session's oldest first
+    (each session has its own bound), and forgets them with the session or a rotated key."""
+    from stealthflow.placeholders.keys import VaultKeys
     from stealthflow.proxy.history import RestoredReplies
 
-    kept = RestoredReplies(max_texts=2)
+    kept = RestoredReplies(protector.vault, "u", max_texts=2)
     kept.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset({("REAL_NAME", 1)}))
     assert kept.recall("a", "Hi Dana") == ("Hi <REAL_NAME_1>", frozenset({("REAL_NAME", 1)}))
     assert kept.recall("b", "Hi Dana") is None
+    kept.keep("b", [("one", "one"), ("two", "two")], frozenset())
+    assert kept.recall("a", "Hi Dana") is not None  # another session's texts do not push this one's out
     kept.keep("a", [("one", "one"), ("two", "two")], frozenset())
     assert kept.recall("a", "Hi Dana") is None and kept.recall("a", "two") == ("two", frozenset())
-    small = RestoredReplies(max_chars=10)
-    small.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset())
-    assert small.recall("a", "Hi Dana") is None  # 16 characters of the upstream's text: more than it keeps
+    small = RestoredReplies(protector.vault, "u", max_chars=10)
+    small.keep("c", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset())
+    assert small.recall("c", "Hi Dana") is None  # 16 characters of the upstream's text: more than it keeps
+    protector.vault.forget_session("u", "a")
+    assert kept.recall("a", "two") is None and kept.recall("b", "two") is not None
+    protector.vault.rotate(VaultKeys.from_secret(b"another vault key, 32 bytes long"))
+    assert kept.recall("b", "two") is None  # its digest was keyed by the old key
+
+
+def test_the_vault_holds_digests_and_sealed_texts_only(protector):
+    """What the vault file keeps of a restored reply: no text the client got, not even the upstream's text in clear."""
+    from stealthflow.proxy.history import RestoredReplies
+
+    RestoredReplies(protector.vault, "u").keep("a", [("Hi Dana Whitlock", "Hi <REAL_NAME_1>")], frozenset())
+    protector.vault.close()
+    raw = b"".join(path.read_bytes() for path in protector.vault.path.parent.glob("vault.sqlite*"))
+    assert b"Whitlock" not in raw and b"REAL_NAME_1" not in raw
+
+
+def test_a_restarted_proxy_sends_a_restored_reply_back_as_the_upstream_wrote_it(tmp_path, monkeypatch):
+    """ux22b H1 / M5: the recall of a restored reply lives in the vault's SQLite file, so a new Protector and proxy
+    on the same vault (a restart) still send the re-sent turn back as the upstream wrote it. Before, the turn was
+    masked as new text after a restart, and the password "hunter2", which detection does not find on its own there,
+    went upstream in clear. A real SQLite vault; the upstream is a FAKE model."""
+    config = protect_config(tmp_path, monkeypatch)
+    first = "My wifi password: hunter2, mail me at dana.whitlock@posteo.de"
+    written = "Noted (seen: <PASSWORD_1>, <EMAIL_1>)."
+    before = make_protector(config)
+    try:
+        with proxy_for(before, lambda body: Reply(content=written)) as (url, upstream):
+            answer = _post(url, [{"role": "user", "content": first}])
+            assert "<PASSWORD_1>" in upstream.received[-1]["messages"][0]["content"]
+    finally:
+        before.close()
+    assert "hunter2" in answer["content"] and "dana.whitlock@posteo.de" in answer["content"]
+    after = make_protector(config)
+    try:
+        with proxy_for(after, lambda body: Reply(content="ok")) as (url, upstream):
+            _post(url, [{"role": "user", "content": first}, answer, {"role": "user", "content": "anything else?"}])
+            sent = upstream.received[-1]["messages"]
+    finally:
+        after.close()
+    assert sent[1]["content"] == written
+    assert "hunter2" not in json.dumps(sent) and "posteo" not in json.dumps(sent)
 
 
 def test_a_recalled_string_inside_arguments_is_written_back():

@@ -10,10 +10,11 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{` ("tool");
-3. no code fence (```) and no JSON object (more `{` than `}` in the reply so far) is open, and no mark of a tool call
-   written in text (data/text_tool_calls.txt: `<tool_call>`, ReAct's `Action Input:`) is in its paragraph ("tool").
+3. no code fence (```) is open, and no mark of a tool call written in text (data/text_tool_calls.txt: `<tool_call>`,
+   ReAct's `Action Input:`) is in its paragraph ("tool"). A JSON object counts by its `{` (2.): in its paragraph only,
+   so a `{` left open in prose (":-{", "a dict starts with {") does not make code of the paragraphs after it.
 
-Code (`in_code`: a code fence, a JSON object or a `{` in the paragraph, a tool call written in text) is what an agent
+Code (`in_code`: a code fence, a `{` in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
@@ -44,7 +45,7 @@ TAIL = HOLD
 
 @cache
 def _events() -> re.Pattern[str]:
-    """The marks read in a reply: a blank line, a code fence, a brace, and the marks of a link, markup or command."""
+    """The marks read in a reply: a blank line, a code fence, a `{`, and the marks of a link, markup or command."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
@@ -53,7 +54,7 @@ def _events() -> re.Pattern[str]:
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
     calls = "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / "text_tool_calls.txt")))
     return re.compile(
-        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})"
+        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)"
         rf"|(?P<call>(?<!\w)(?:{calls}))|(?P<url>{url})",
         re.IGNORECASE | re.MULTILINE,
     )
@@ -71,7 +72,6 @@ class Surroundings(Deferred):
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fence = False  # inside a code fence
-        self.depth = 0  # "{" read minus "}" read
         self.tail = ""  # the last `TAIL` characters read
         self.links = Links()  # which kind of URL, if any, the text read leaves open
 
@@ -86,10 +86,7 @@ class Surroundings(Deferred):
                 self.paragraph, self.code_paragraph = None, False
             elif kind == "fence":
                 self.fence = not self.fence
-            elif kind == "close":
-                self.depth = max(0, self.depth - 1)
             elif kind in ("open", "call"):
-                self.depth += kind == "open"
                 self.paragraph, self.code_paragraph = self.paragraph or "tool", True
             else:
                 self.paragraph = "url"
@@ -101,15 +98,15 @@ class Surroundings(Deferred):
         self._catch_up()
         if self.paragraph == "url":
             return "url"
-        if self.paragraph or self.fence or self.depth:
+        if self.paragraph or self.fence:
             return "tool"
         return "text" if self._apart_before() and _apart_after(after) else "glued"
 
     def in_code(self) -> bool:
-        """Whether a placeholder after what was taken is in code an agent may run: a code fence, a JSON object, a
+        """Whether a placeholder after what was taken is in code an agent may run: a code fence, a
         paragraph with a `{` or a tool call's mark (place "tool" or "url", never "text")."""
         self._catch_up()
-        return self.fence or self.depth > 0 or self.code_paragraph
+        return self.fence or self.code_paragraph
 
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,

@@ -17,6 +17,11 @@ check in every transaction that the key is still the vault's (`vault rotate-key`
 process): a writer with an old key reloads it (`reload_keys`) or stops with `VaultKeyError`, so
 no row is ever written under a key the vault no longer has.
 
+The proxy's restored replies (`proxy.history`) are kept per session too (`keep_replies`, `recall_reply`): a keyed digest
+of each text the client got -> the upstream's own text and the placeholders the reply restored, encrypted and bound to
+the row like a value, so a re-sent history is recalled across restarts. A rotated key cannot recompute the digests:
+`rotate` drops them (those turns are then protected as new text).
+
 A request (one `POST /protect` of the service) can be recorded with the placeholders it issued or
 used (`record_request`), so that a reply to it restores only those (`request_placeholders`).
 
@@ -87,6 +92,10 @@ CREATE TABLE IF NOT EXISTS requests (
     id TEXT PRIMARY KEY, user TEXT NOT NULL, session TEXT NOT NULL, created TEXT NOT NULL, entries TEXT NOT NULL, mac TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS requests_created ON requests(created);
+CREATE TABLE IF NOT EXISTS replies (
+    user TEXT NOT NULL, session TEXT NOT NULL, digest TEXT NOT NULL, chars INTEGER NOT NULL, nonce BLOB NOT NULL,
+    ciphertext BLOB NOT NULL, PRIMARY KEY (user, session, digest)
+);
 """
 EXPORT_MAGIC = b"stealthflow vault export 1\n"
 _KEY_CHECK = "key_check"
@@ -639,6 +648,65 @@ class Vault:
             values.append((Entry(entry_id, span_type, index, token), value))
         return values
 
+    # -- restored replies (`proxy.history`) --------------------------------------------
+    def keep_replies(
+        self, user: str, session: str, texts: list[tuple[str, str, list]], max_texts: int, max_chars: int
+    ) -> None:
+        """Keep (text as the client got it, the upstream's text, the keys of the placeholders restored) of a reply:
+        the first by keyed digest only, the others encrypted. At most `max_texts` texts of `max_chars` upstream
+        characters in all are kept for the session, the ones kept longest ago going first."""
+        with self._transaction() as db:
+            for text, upstream, keys in texts:
+                digest = self._reply_digest(user, session, text)
+                nonce = secrets.token_bytes(12)
+                sealed = self._aead.encrypt(
+                    nonce, json.dumps([upstream, keys]).encode(), self._reply_aad(user, session, digest)
+                )
+                db.execute("DELETE FROM replies WHERE user = ? AND session = ? AND digest = ?", (user, session, digest))
+                db.execute(
+                    "INSERT INTO replies VALUES (?, ?, ?, ?, ?, ?)",
+                    (user, session, digest, len(upstream), nonce, sealed),
+                )
+            count, chars = db.execute(
+                "SELECT COUNT(*), COALESCE(SUM(chars), 0) FROM replies WHERE user = ? AND session = ?", (user, session)
+            ).fetchone()
+            if count <= max_texts and chars <= max_chars:
+                return
+            doomed = []
+            for rowid, size in db.execute(
+                "SELECT rowid, chars FROM replies WHERE user = ? AND session = ? ORDER BY rowid", (user, session)
+            ):
+                if count <= max_texts and chars <= max_chars:
+                    break
+                doomed.append((rowid,))
+                count, chars = count - 1, chars - size
+            db.executemany("DELETE FROM replies WHERE rowid = ?", doomed)
+
+    def recall_reply(self, user: str, session: str, text: str) -> tuple[str, list] | None:
+        """(the upstream's text, the restored keys) kept for `text` in `session` (`keep_replies`), or None; a row that
+        does not authenticate is None too (the text is then protected as new text)."""
+        digest = self._reply_digest(user, session, text)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT nonce, ciphertext FROM replies WHERE user = ? AND session = ? AND digest = ?",
+                (user, session, digest),
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            upstream, keys = json.loads(self._aead.decrypt(row[0], row[1], self._reply_aad(user, session, digest)))
+        except InvalidTag:
+            log.warning("a kept reply of a session does not authenticate: its text is protected as new text")
+            return None
+        return upstream, keys
+
+    def _reply_digest(self, user: str, session: str, text: str) -> str:
+        message = "\x00".join(("reply", user, session, text)).encode("utf-8", "surrogatepass")
+        return hmac.new(self._keys.hmac, message, hashlib.sha256).hexdigest()
+
+    def _reply_aad(self, user: str, session: str, digest: str) -> bytes:
+        return "\x00".join(("reply", user, session, digest)).encode()
+
     # -- forget -----------------------------------------------------------------------
     def forget_value(self, user: str, value: str) -> int:
         """Delete the value from every session of the user (under every type it was stored as);
@@ -672,7 +740,7 @@ class Vault:
             return deleted
 
     def forget_session(self, user: str, session: str) -> tuple[int, int]:
-        """Delete the session, its values and its recorded requests; returns (placeholder grants
+        """Delete the session, its values, its recorded requests and its kept replies; returns (placeholder grants
         removed, values deleted)."""
         with self._transaction() as db:
             self._deleted(db)
@@ -682,6 +750,7 @@ class Vault:
             ).rowcount
             db.execute("DELETE FROM sessions WHERE user = ? AND session = ?", (user, session))
             db.execute("DELETE FROM requests WHERE user = ? AND session = ?", (user, session))
+            db.execute("DELETE FROM replies WHERE user = ? AND session = ?", (user, session))
             # The counters stay: a session of the same name later never gets an index an old reply holds.
             return grants, db.execute("DELETE FROM entries WHERE user = ? AND session = ?", (user, session)).rowcount
 
@@ -812,6 +881,7 @@ class Vault:
                             "UPDATE requests SET mac = ? WHERE id = ?",
                             (self._mac("request", request_id, user, session, *json.loads(ids)), request_id),
                         )
+                db.execute("DELETE FROM replies")  # their digests are keyed by the old key, and the texts are gone
                 db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
                 self._deleted(db)  # every process drops what it cached under the old key
             except BaseException:

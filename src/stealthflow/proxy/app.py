@@ -6,7 +6,7 @@ POST /v1/chat/completions   -> plain or streamed (SSE); tools, tool calls and ev
 Each request's texts are protected in the caller's session, the request goes upstream (an OpenAI
 API directly, any other provider through litellm: `proxy.upstream`), and the reply comes back
 restored. An assistant turn of the re-sent history that a reply restored goes back as the upstream wrote it, any
-other one is protected as new text (`proxy.history`), so the upstream cannot probe the session's values. With a rewriter, user messages are also rewritten against attribute inference after
+other one is protected as new text (`proxy.history`, kept in the vault across restarts), so the upstream cannot probe the session's values. With a rewriter, user messages are also rewritten against attribute inference after
 protect, each once per session (`proxy.rewrites`). The session is the caller's
 token digest plus its optional `X-Stealthflow-Session` label, so one token never restores another
 token's values; the vault gives a value the same placeholder in every turn of a session, and
@@ -76,7 +76,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     upstream = build_upstream(config)
     inline = protector.detector is not None and not protector.detector.uses_models
     rewrites = MessageRewrites(rewriter, config.rewrite_cache_entries) if rewriter is not None else None
-    history = RestoredReplies()
+    history = RestoredReplies(protector.vault, protector.config.user)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
