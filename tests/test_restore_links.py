@@ -477,18 +477,23 @@ TEXT_TOOL_CALLS = [
 ]
 
 
+def _restored_whole_and_streamed(protector, session: str, reply: str, expected: str):
+    """`reply` restored in a session that masked `EMAIL_VALUE`, whole and streamed a piece at a time: both give
+    `expected`; the whole restore's result."""
+    protector.protect(f"Write to {EMAIL_VALUE}", session)
+    whole = protector.restore(reply, session)
+    assert whole.text == "".join(protector.stream(session).restore(reply)) == expected
+    return whole
+
+
 @pytest.mark.parametrize("call", TEXT_TOOL_CALLS)
 def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, call):
     """Each of the reviewer's text tool calls, whole and a character at a time: the e-mail stays (`in_code`), the
     prose after a blank line gets it back; `values_in_links` fills it in there too (41d744e restored every one)."""
-    session = "text-calls"
-    protector.protect(f"Write to {EMAIL_VALUE}", session)
     reply = f"{call}\n\nI wrote to <EMAIL_1>."
-    whole = protector.restore(reply, session)
-    streamed = "".join(protector.stream(session).restore(reply))
-    assert whole.text == streamed == f"{call}\n\nI wrote to {EMAIL_VALUE}."
+    whole = _restored_whole_and_streamed(protector, "text-calls", reply, f"{call}\n\nI wrote to {EMAIL_VALUE}.")
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
-    assert protector.restore(reply, session, values_in_links=True).text == reply.replace("<EMAIL_1>", EMAIL_VALUE)
+    assert protector.restore(reply, "text-calls", values_in_links=True).text == reply.replace("<EMAIL_1>", EMAIL_VALUE)
 
 
 @pytest.mark.parametrize(
@@ -497,12 +502,9 @@ def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, 
 def test_a_brace_left_open_in_prose_makes_no_code_of_the_paragraphs_after_it(protector, prose):
     """ux22b M2: an unclosed `{` withheld every value after it, in every later paragraph (the reply's brace count
     never closed). The `{` marks its own paragraph as code (withheld there), not the paragraphs after a blank line."""
-    session = "open-brace"
-    protector.protect(f"Write to {EMAIL_VALUE}", session)
     reply = f"{prose} Mail <EMAIL_1>.\n\nAnyway, I will write to <EMAIL_1> tomorrow."
-    whole = protector.restore(reply, session)
-    streamed = "".join(protector.stream(session).restore(reply))
-    assert whole.text == streamed == f"{prose} Mail <EMAIL_1>.\n\nAnyway, I will write to {EMAIL_VALUE} tomorrow."
+    expected = f"{prose} Mail <EMAIL_1>.\n\nAnyway, I will write to {EMAIL_VALUE} tomorrow."
+    whole = _restored_whole_and_streamed(protector, "open-brace", reply, expected)
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
