@@ -107,8 +107,7 @@ def name_features(
     words = _WORD.findall(value) or [value]
     lexicon = name_lexicon()
     codes = _codes(languages)
-    line_start = max(text.rfind("\n", max(0, start - _TEXT_REACH), start) + 1, start - _TEXT_REACH)
-    line_end = text.find("\n", end, end + _TEXT_REACH)
+    line_start, line_end = _line(text, start, end)
     opening = sentence_start(text, start)
     before = _WORD.findall(text[opening:start])
     after = _NEXT_WORD.match(text, end)
@@ -122,7 +121,7 @@ def name_features(
         float(value[:1].islower()),
         float(len(value) > 1 and value.isupper()),
         float(not text[opening:start].strip(_OPENING_MARKS)),
-        _capitals(text[line_start:start] + text[end : line_end if line_end >= 0 else end + _TEXT_REACH]),
+        _capitals(text[line_start:start] + text[end:line_end]),
         float(bool(before) and before[-1][:1].isupper() and (len(before) > 1 or "," in text[opening:start])),
         float(bool(after) and after.group(1)[:1].isupper()),
         share(lambda word: lexicon.get(word.casefold(), 0) & GIVEN),
