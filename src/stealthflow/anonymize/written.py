@@ -49,10 +49,15 @@ class Written:
     heads: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (head noun, attribute) -> a coarser noun
 
     def for_phrase(self, phrase: str, attribute: str) -> tuple[str, ...]:
-        return self.phrases.get((" ".join(phrase.split()).casefold(), attribute), ())
+        return self.phrases.get((phrase_key(phrase), attribute), ())
 
     def for_head(self, head: str, attribute: str) -> str | None:
         return self.heads.get((head.casefold(), attribute))
+
+
+def phrase_key(phrase: str) -> str:
+    """How the table writes a phrase: its words case-folded, one space between them."""
+    return " ".join(phrase.split()).casefold()
 
 
 def read(path: Path) -> Written:
@@ -142,7 +147,7 @@ def read_answers(worklists: Iterable[Path], answers: Iterable[Path]) -> Answers:
             if (row["phrase"], row["head"]) != (item["phrase"], item["head"]):
                 found.refused.append(f"{row['line']}: phrase or head differs from the worklist's")
                 continue
-            phrase, attribute = " ".join(item["phrase"].split()).casefold(), item["attribute"]
+            phrase, attribute = phrase_key(item["phrase"]), item["attribute"]
             if row["replacements"].strip() == KEEP:
                 found.kept += 1
             else:
