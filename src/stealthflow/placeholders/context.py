@@ -10,9 +10,13 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{` ("tool");
-3. no code fence (```) is open, and no mark of a tool call written in text (data/text_tool_calls.txt: `<tool_call>`,
-   ReAct's `Action Input:`) is in its paragraph ("tool"). A JSON object counts by its `{` (2.): in its paragraph only,
-   so a `{` left open in prose (":-{", "a dict starts with {") does not make code of the paragraphs after it.
+3. no code fence (```) is open, and no tool call written in text is open or was in its paragraph ("tool"): from a
+   mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's `Action Input:`) to its end's mark
+   (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's end, blank lines included (a ReAct
+   parser takes an action's input to the reply's end). A JSON object counts by its `{` (2.) to its closing `}`,
+   counted outside JSON strings: a blank line inside a string, or before a paragraph that goes on as JSON does
+   (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
+   "a dict starts with {") does not make code of the paragraphs after it.
 
 Code (`in_code`: a code fence, a `{` in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
@@ -45,19 +49,56 @@ TAIL = HOLD
 
 @cache
 def _events() -> re.Pattern[str]:
-    """The marks read in a reply: a blank line, a code fence, a `{`, and the marks of a link, markup or command."""
+    """The marks read in a reply: a line's end, a `{`, `}` or `"` (a JSON object's depth), a tool call's mark and
+    its end, and the marks of a link, markup or command."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
-    calls = "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / "text_tool_calls.txt")))
+    calls, ends = _marks("text_tool_calls.txt"), _marks("text_tool_call_ends.txt")
     return re.compile(
-        rf"(?P<blank>\n[ \t]*\r?\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)"
-        rf"|(?P<call>(?<!\w)(?:{calls}))|(?P<url>{url})",
+        rf"(?P<eol>\n)|(?P<fence>^[ \t]{{0,3}}(?:```|~~~))|(?P<open>\{{)|(?P<close>\}})"
+        rf"|(?P<call>(?<!\w)(?:{calls}))|(?P<end>{ends})|(?P<url>{url})|(?P<quote>\")",
         re.IGNORECASE | re.MULTILINE,
     )
+
+
+def _marks(name: str) -> str:
+    """The marks listed in data/`name`, as a regex alternation."""
+    return "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / name)))
+
+
+# How a paragraph after a blank line inside a JSON object opens when the object goes on there: a string, a bracket,
+# a separator, a number, `true`, `false`, `null` or a key (`name:`); anything else is prose and the object was a
+# stray `{` (":-{", "a dict starts with {"). `None`: not known yet (white space, or a word or number cut at its end).
+_JSON_GOES_ON = re.compile(
+    r"\s*(?:(?P<mark>[\"'{}\[\],:])|(?P<number>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?P<after_number>[ \t]*.?)"
+    r"|(?P<word>[A-Za-z_$][\w$]*)(?P<after_word>[ \t]*.?)|(?P<other>\S))?",
+    re.DOTALL,
+)
+LINE_CAP = 4096  # characters of a line kept
+GOES_ON_CAP = 64  # characters after the blank line read to decide; still undecided, the object goes on
+
+
+def _json_goes_on(start: str) -> bool | None:
+    """Whether a JSON object left open before a blank line goes on in the paragraph that opens with `start`."""
+    match = _JSON_GOES_ON.match(start)
+    if match["mark"]:
+        return True
+    if match["number"]:
+        after = match["after_number"].lstrip(" \t")
+        decided = (after in ",}]\r\n") if after else None
+    elif match["word"]:
+        after = match["after_word"].lstrip(" \t")
+        if match["word"] in ("true", "false", "null") and match["after_word"]:
+            decided = not (match["after_word"][0].isalnum() or match["after_word"][0] == "_")
+        else:
+            decided = (after == ":") if after else None
+    else:
+        decided = False if match["other"] else None
+    return True if decided is None and len(start) >= GOES_ON_CAP else decided
 
 
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
@@ -72,26 +113,70 @@ class Surroundings(Deferred):
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fence = False  # inside a code fence
+        self.call = False  # after a tool call's mark, before its end's: no blank line ends the code
+        self.depth = 0  # JSON objects open: `{` less `}`, outside JSON strings
+        self.string = False  # inside a JSON string (a `"` read inside an object)
+        self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
+        self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
         self.links = Links()  # which kind of URL, if any, the text read leaves open
 
     def _read(self, piece: str) -> None:
         """Read `piece`, the text that follows what was read (the marks read before it are not read again)."""
         text = self.tail + piece
+        line_from = read_to = len(self.tail)  # where the line's text and a paragraph's start go on from
         for match in _events().finditer(text):
             if match.end() <= len(self.tail):
                 continue
+            self._went_on(text[read_to : match.end()])
+            read_to = match.end()
             kind = match.lastgroup
-            if kind == "blank":
-                self.paragraph, self.code_paragraph = None, False
+            if kind == "eol":
+                self._line_end(self.line + text[line_from : match.start()])
+                line_from = match.end()
             elif kind == "fence":
-                self.fence = not self.fence
+                self.fence, self.depth, self.string, self.goes_on = not self.fence, 0, False, None
             elif kind in ("open", "call"):
+                self.depth += kind == "open" and not self.string
+                self.call = self.call or (kind == "call" and not self.string)
                 self.paragraph, self.code_paragraph = self.paragraph or "tool", True
+            elif kind == "close":
+                self.depth -= self.depth > 0 and not self.string
+            elif kind == "end":
+                self.call = self.call and self.string
+            elif kind == "quote":
+                self.string = self.depth > 0 and self.string == _escaped(text, match.start())
             else:
                 self.paragraph = "url"
+        self._went_on(text[read_to:])
+        self.line = (self.line + text[line_from:])[:LINE_CAP]
         self.tail = text[-TAIL:]
         self.links.feed(piece)
+
+    def _line_end(self, line: str) -> None:
+        """A line ends: a blank one ends the paragraph, but not a tool call before its end's mark, a JSON string, or a
+        JSON object that goes on in the next paragraph (`_went_on`)."""
+        self.line = ""
+        if line.strip(" \t\r"):
+            return
+        if self.call or self.string or self.depth:
+            self.paragraph, self.code_paragraph = "tool", True
+            self.goes_on = "" if not (self.call or self.string) else None
+        else:
+            self.paragraph, self.code_paragraph = None, False
+
+    def _went_on(self, read: str) -> None:
+        """`read` follows a blank line inside a JSON object: once the paragraph's start says it is prose, the object
+        was a stray `{` and the paragraph is prose."""
+        if self.goes_on is None or not read:
+            return
+        self.goes_on = (self.goes_on + read)[:GOES_ON_CAP]
+        decided = _json_goes_on(self.goes_on)
+        if decided is False:
+            self.depth, self.string, self.code_paragraph = 0, False, False
+            self.paragraph = None if self.paragraph == "tool" else self.paragraph
+        if decided is not None:
+            self.goes_on = None
 
     def place(self, after: str) -> str:
         """ "url", "tool", "glued" or "text" for a placeholder after what was taken, `after` the text that follows it."""
@@ -127,6 +212,14 @@ class Surroundings(Deferred):
         run = re.split(r"\s", self.tail)[-1]
         line = self.tail[: len(self.tail) - len(run)].rsplit("\n", 1)[-1]
         return len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` is escaped: an odd number of backslashes before it."""
+    start = at
+    while start > 0 and text[start - 1] == "\\":
+        start -= 1
+    return (at - start) % 2 == 1
 
 
 def _apart_after(after: str) -> bool:
