@@ -554,6 +554,79 @@ def test_a_react_call_without_an_observation_runs_to_the_reply_end(protector):
     assert whole.withheld == [("<EMAIL_1>", "in_code")] * 2
 
 
+# rev23 H2: fences as markdown reads them. A `~~~` line inside a ``` fence closed it, and fences in a block quote or a
+# list item were not seen (41d744e restored the value in code, plain and streamed).
+FENCED = [
+    'Here is the script:\n```python\nnote = """\n~~~\n"""\npay( "<EMAIL_1>" )\n```',
+    'Quoted from the runbook:\n> ```python\n> pay( "<EMAIL_1>" )\n> ```',
+    'Or as a step:\n1. ```sh\n   pay --to collect "<EMAIL_1>"\n   ```',
+    "````\n```\n<EMAIL_1>\n````",
+    "```\nx\n```py\n<EMAIL_1>\n```",
+    "```\nx\n    ```\n<EMAIL_1>\n```",
+    "> ```\n> x\n```\n<EMAIL_1>\n```",
+]
+
+
+@pytest.mark.parametrize("fenced", FENCED)
+def test_a_value_in_a_fence_as_markdown_reads_it_stays(protector, fenced):
+    """The reviewer's replies and fences closed only as markdown closes them, whole and a character at a time: the
+    e-mail stays; prose after the fence's end and a blank line gets it back."""
+    reply = f"{fenced}\n\nI wrote to <EMAIL_1>."
+    whole = _restored_whole_and_streamed(protector, "fences", reply, f"{fenced}\n\nI wrote to {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+FENCE_LINES = ["```", "````", "~~~", "```py", "  ```", "    ```", "\t```", "> ```", "> ~~~", ">```", "1. ```", "- ```"]
+OTHER_LINES = [
+    "   ```",
+    "      ```",
+    "text",
+    "",
+    "> text",
+    "- item",
+    "1. item",
+    "   code",
+    "> > ```",
+    ">    ```",
+    "-   ```",
+]
+
+
+def test_no_placeholder_markdown_reads_in_a_fence_is_read_as_outside_one():
+    """Against markdown-it-py's CommonMark block parse (the real reader), on 3 000 random mixes of fence, quote, list
+    and indented lines (seeded): wherever markdown-it reads a line in a fence or code block, so does `Surroundings`,
+    read whole and a character at a time (it may read more lines as code: where the reading needs more than it keeps,
+    it takes the fence as open)."""
+    import random
+
+    from markdown_it import MarkdownIt
+
+    parse, draw = MarkdownIt("commonmark").parse, random.Random(23)
+    for _ in range(3000):
+        text = "\n".join(draw.choice(FENCE_LINES + OTHER_LINES) for _ in range(draw.randint(1, 7))) + "\n"
+        in_code = any(t.type in ("fence", "code_block") and "ZZZ" in t.content for t in parse(text + "ZZZ\n"))
+        whole, streamed = Surroundings(), Surroundings()
+        whole.feed(text)
+        for char in text:
+            streamed.feed(char)
+            streamed.in_code()  # reads what was fed
+        assert whole.in_code() == streamed.in_code()
+        assert whole.in_code() or not in_code, text
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_the_proxy_keeps_a_guarded_value_in_a_fence_of_a_quote_or_a_list(protector, stream):
+    """The proxy end to end (FAKE hostile model: the reviewer's reply6): the IBAN stays in both fences."""
+    reply = (
+        'Quoted from the runbook:\n> ```python\n> pay( "<IBAN_1>" )\n> ```\n\nOr as a step:\n1. ```sh\n'
+        '   pay --iban "<IBAN_1>"\n   ```\n'
+    )
+    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
+        message, counts = chat(url, "My IBAN is DE44 3704 0044 0532 9130 00, thanks", stream=stream)
+    assert message["content"] == reply
+    assert counts["withheld"] == 2, counts
+
+
 def test_a_tool_call_written_in_text_reaches_the_agent_without_its_value(protector):
     """The proxy end to end (FAKE hostile model answering with a Hermes tool call in its text): the agent gets the
     placeholder, the header names it."""
