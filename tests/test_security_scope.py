@@ -16,6 +16,7 @@ import re
 import sqlite3
 import threading
 import time
+import urllib.parse
 
 import httpx
 import pytest
@@ -239,6 +240,31 @@ def test_the_service_restores_only_what_a_request_issued_or_used(protector):
             headers=auth,
         )
         assert not [value for value in RAW_VALUES if value in streamed.text]
+
+
+def test_the_service_reads_no_proxy_callers_session(protector):
+    """rev23 M1: with the service token, `GET /sessions/proxy-...` listed a proxy caller's values and `POST /restore`
+    restored them. The service's session routes refuse a proxy session as they refuse a memory one (nothing read,
+    written or deleted); the proxy still restores its own caller's reply."""
+    from fastapi.testclient import TestClient
+
+    with proxy_for(protector, lambda body: Reply(content="Noted: <EMAIL_1>")) as (url, _):
+        message, _counts = chat(url, "Mail dana.kerr@mailbox.org")
+    assert message["content"] == "Noted: dana.kerr@mailbox.org"
+    [session] = [row["session"] for row in protector.vault.sessions(protector.config.user)]
+    auth, path = {"Authorization": f"Bearer {TOKEN}"}, urllib.parse.quote(session, safe="")
+    with TestClient(create_app(protector, TOKEN), base_url="http://127.0.0.1:8765", headers=auth) as client:
+        answers = [
+            client.get(f"/sessions/{path}"),
+            client.post("/restore", json={"session": session, "text": "<EMAIL_1>"}),
+            client.post(f"/restore/stream?session={path}", content=b"<EMAIL_1>"),
+            client.post("/analyze", json={"session": session, "text": "hi <EMAIL_1>"}),
+            client.post("/protect", json={"session": session, "text": "bob@mailbox.org"}),
+            client.delete(f"/sessions/{path}"),
+        ]
+    assert [answer.status_code for answer in answers] == [403, 422, 403, 422, 422, 403]
+    assert all("through the proxy" in answer.text and "dana.kerr" not in answer.text for answer in answers)
+    assert protector.restore("<EMAIL_1>", session).text == "dana.kerr@mailbox.org"  # not deleted
 
 
 # -- restore without a request: the proxy's rule for guarded values in URLs -------------------------

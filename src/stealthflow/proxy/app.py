@@ -44,7 +44,7 @@ from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultTampered
-from stealthflow.proxy.config import ProxyConfig
+from stealthflow.proxy.config import PROXY_SESSIONS, ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.history import RestoredReplies
 from stealthflow.proxy.messages import RequestError, RequestTexts
@@ -68,7 +68,7 @@ def session_for(token: str, label: str) -> str:
             400, f"the {SESSION_HEADER} header must be printable and at most 200 characters", param=SESSION_HEADER
         )
     digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-    return f"proxy-{digest}" + (f"/{label}" if label else "")
+    return f"{PROXY_SESSIONS}{digest}" + (f"/{label}" if label else "")
 
 
 def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewriter: Method | None = None) -> FastAPI:

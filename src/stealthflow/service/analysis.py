@@ -29,7 +29,7 @@ from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.pipeline.protector import Protected, Protector
 from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
 from stealthflow.placeholders.styles import render
-from stealthflow.service.requests import PostRequest, memory_session_refused
+from stealthflow.service.requests import PostRequest, session_refused
 from stealthflow.service.security import error_response
 
 _TOKEN = re.compile(rf"{PROTECT_PLACEHOLDER.pattern}|\w+|\s+|[^\w\s]")
@@ -226,13 +226,13 @@ def analysis_router(analyzer: Analyzer) -> APIRouter:
 
     @router.get("/sessions/{session}")
     def placeholders(session: str):
-        if refused := memory_session_refused(session):
+        if refused := session_refused(session):
             return error_response(403, refused)
         return {"session": session, "placeholders": analyzer.placeholders(session)}
 
     @router.delete("/sessions/{session}")
     def forget(session: str):
-        if refused := memory_session_refused(session):
+        if refused := session_refused(session):
             return error_response(403, refused)
         return analyzer.forget(session)
 

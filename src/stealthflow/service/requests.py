@@ -7,22 +7,30 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stealthflow.memory.store import MEMORY_SESSIONS
 from stealthflow.pipeline.records import not_blank, valid_unicode
+from stealthflow.proxy.config import PROXY_SESSIONS
 
 
-def memory_session_refused(session: str) -> str | None:
-    """Why the service's session routes (protect, restore, analyze, /sessions) refuse `session`: a memory user's
-    values restore only through /memory/hydrate, with the request id its /memory/pack answered (None: not refused)."""
+def session_refused(session: str) -> str | None:
+    """Why the service's session routes (protect, restore, analyze, /sessions) refuse `session` (None: not refused):
+    a memory user's values restore only through /memory/hydrate, with the request id its /memory/pack answered; a proxy
+    caller's only through the proxy, for the token that protected them (a service token or the page's credential
+    reads neither)."""
     if session.startswith(MEMORY_SESSIONS):
         return (
             f"{MEMORY_SESSIONS}... sessions hold a memory user's values: they restore only through /memory/hydrate "
             "with the request id /memory/pack answered"
         )
+    if session.startswith(PROXY_SESSIONS):
+        return (
+            f"{PROXY_SESSIONS}... sessions hold a proxy caller's values: they restore only through the proxy, for the "
+            "token that protected them"
+        )
     return None
 
 
 def own_session(session: str) -> str:
-    """`session`, if the session routes serve it (`memory_session_refused`); else a ValueError (a 422)."""
-    if refused := memory_session_refused(session):
+    """`session`, if the session routes serve it (`session_refused`); else a ValueError (a 422)."""
+    if refused := session_refused(session):
         raise ValueError(refused)
     return session
 

@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import StreamRestorer
-from stealthflow.service.requests import memory_session_refused
+from stealthflow.service.requests import session_refused
 from stealthflow.service.security import error_response
 
 
@@ -33,7 +33,7 @@ class RestoreStream:
                 scope, receive, send
             )
             return
-        if refused := memory_session_refused(session):
+        if refused := session_refused(session):
             await error_response(403, refused)(scope, receive, send)
             return
         restore_scope = self.protector.request_scope(session, request) if request is not None else None
