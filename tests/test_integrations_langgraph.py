@@ -99,3 +99,26 @@ def test_keys_and_numbers_of_a_value_are_protected_and_ids_holding_values_refuse
         with pytest.raises(ValueError, match="holds a personal value"):
             store.get(namespace, key)
     assert [(item.namespace, item.key) for item in inner.search(("memories",))] == [(("memories", "ann"), "m1")]
+
+
+def test_a_search_filter_reaches_the_inner_store_masked_and_finds_the_item(tmp_path, monkeypatch):
+    """rev23 M2: a search's filter went to the inner store raw (`{'email': 'ann.lee@mailbox.org'}`) and matched
+    nothing, the stored field being a placeholder. Its values are redacted in the namespace's session: the inner store
+    gets the placeholder, and the filter finds the item (LangGraph's real InMemoryStore; a FAKE spy records its ops)."""
+    seen = []
+
+    class Spy(InMemoryStore):  # FAKE: records what the inner store is sent
+        def batch(self, ops):
+            ops = list(ops)
+            seen.extend(ops)
+            return super().batch(ops)
+
+    store = ProtectedStore(Spy(), make_protector(protect_config(tmp_path, monkeypatch)))
+    ns = ("memories", "u1")
+    store.put(ns, "m1", {"content": "My email is ann.lee@mailbox.org", "email": "ann.lee@mailbox.org", "n": 1})
+    store.put(ns, "m2", {"content": "Lunch at noon", "email": "none", "n": 2})
+    found = store.search(ns, query="mail of ann.lee@mailbox.org", filter={"email": "ann.lee@mailbox.org"})
+    assert [item.key for item in found] == ["m1"]
+    assert [item.key for item in store.search(ns, filter={"email": "bob.k@mailbox.org"})] == []
+    assert [item.key for item in store.search(ns, filter={"n": 2})] == ["m2"]
+    assert "ann.lee" not in repr(seen) and "bob.k" not in repr(seen) and "<EMAIL_1>" in repr(seen[-3].filter)

@@ -145,3 +145,26 @@ def test_metadata_keys_and_numbers_are_protected_and_an_owner_id_holding_a_value
     with pytest.raises(ValueError, match="holds a personal value"):
         memory.add("likes tea", user_id="dana.kerr@mailbox.org")
     assert len(inner.added) == 1
+
+
+def test_a_filter_by_a_value_reaches_mem0_masked_and_finds_the_memory(mem0_offline, tmp_path, monkeypatch):
+    """rev23 M2: search's and get_all's filters went to mem0 raw (an e-mail, a phone) and matched nothing, the stored
+    metadata being placeholders. Their values (not the owner's ids) are redacted in the owner's session: mem0 (real,
+    offline) gets the placeholder and finds the memory; nothing it stored or was sent holds the values."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner, upstream = mem0_offline
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)))
+    memory.add("I like green tea", user_id="u1", metadata={"email": "ann.lee@mailbox.org"})
+    memory.add("I like black coffee", user_id="u1", metadata={"email": "bob.k@mailbox.org"})
+    searched = memory.search("what do I like?", filters={"user_id": "u1", "email": "ann.lee@mailbox.org"})["results"]
+    assert [r["memory"] for r in searched] == ["I like green tea"]
+    listed = memory.get_all(filters={"user_id": "u1", "email": "bob.k@mailbox.org"})["results"]
+    assert [r["memory"] for r in listed] == ["I like black coffee"]
+    assert memory.get_all(filters={"user_id": "u1", "email": "eve.x@mailbox.org"})["results"] == []
+    inner.close()
+    sent = json.dumps(upstream.received) + json.dumps(upstream.embedded)
+    for value in ("ann.lee@mailbox.org", "bob.k@mailbox.org", "eve.x@mailbox.org"):
+        assert value not in sent
+        for path in (p for p in tmp_path.rglob("*") if p.is_file() and p.name != "vault.sqlite"):
+            assert value.encode() not in path.read_bytes(), f"{value!r} found in {path.relative_to(tmp_path)}"

@@ -59,6 +59,13 @@ def protect_strings(protector: Protector, value: Any, session: str) -> Any:
     return map_strings(value, lambda _: next(protected))
 
 
+def redact_strings(protector: Protector, value: Any, session: str) -> Any:
+    """`value` with every text inside it (`map_strings`) redacted in `session` (`Protector.redact`, writing nothing):
+    a search's filter, whose values then match the placeholders `protect_strings` stored, and reach the wrapped store
+    masked."""
+    return map_strings(value, lambda text: protector.redact(text, session))
+
+
 def hydrate_strings(protector: Protector, value: Any, session: str) -> Any:
     """`value` with every text inside it (`map_strings`) hydrated (`hydrate`) from `session`."""
     return map_strings(value, lambda s: hydrate(protector, s, session))

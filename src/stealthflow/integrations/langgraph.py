@@ -2,9 +2,9 @@
 
 `put` protects every text inside the value (strings, dict keys and numbers: `protect_strings`) under the vault
 session of its namespace (the whole namespace by default, so LangMem's `("memories", user)` gives each user their
-own), and `search` redacts its query the same way (writing nothing to the vault). A namespace or item key that holds a
-personal value (a user id that is an e-mail or a phone number) is refused with a ValueError: the inner store keeps them
-as they are. `get`/`search` hand out what the inner store holds, placeholders, since code on a store (LangMem's search
+own), and `search` redacts its query and its filter's values the same way (writing nothing to the vault: a filter by
+a value finds the items holding its placeholder). A namespace or item key that holds a personal value (a user id that
+is an e-mail or a phone number) is refused with a ValueError: the inner store keeps them as they are. `get`/`search` hand out what the inner store holds, placeholders, since code on a store (LangMem's search
 tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for code that only shows them
 on this device. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
 runs on top of it unchanged; LangMem itself is not tested here.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
-from stealthflow.integrations import hydrate_strings, protect_strings
+from stealthflow.integrations import hydrate_strings, protect_strings, redact_strings
 from stealthflow.integrations.wrapper import RedactingWrapper
 from stealthflow.pipeline.protector import Protector
 
@@ -46,15 +46,18 @@ class ProtectedStore(RedactingWrapper, BaseStore):
         self.inner = inner
 
     def _redact(self, op: Op) -> Op:
-        """The op as the inner store gets it: a put's value protected, a search's query redacted, and a ValueError for
+        """The op as the inner store gets it: a put's value protected, a search's query and filter redacted (a filter's
+        values then match the stored placeholders), and a ValueError for
         a namespace or item key that holds a personal value (the inner store keeps them as they are)."""
         if isinstance(op, PutOp | GetOp):
             session = self._session(op.namespace)
             self.refuse_values([op.key], "an item key", session)
         if isinstance(op, PutOp) and op.value is not None:
             return op._replace(value=protect_strings(self.protector, dict(op.value), session))
-        if isinstance(op, SearchOp) and op.query:
-            return op._replace(query=self.protector.redact(op.query, self._session(op.namespace_prefix)))
+        if isinstance(op, SearchOp) and (op.query or op.filter):
+            session = self._session(op.namespace_prefix)
+            query = op.query and self.protector.redact(op.query, session)
+            return op._replace(query=query, filter=op.filter and redact_strings(self.protector, op.filter, session))
         return op
 
     def _hydrate(self, item: Item) -> Item:

@@ -1,9 +1,9 @@
 """A mem0 wrapper: mem0 (its LLM fact extraction, vector store and history DB) only sees placeholders.
 
 `add` protects the messages (and the metadata's strings, keys and numbers) before mem0 reads them; `search` redacts its
-query the same way (writing nothing to the vault), so a query naming a value finds the memory holding its
-placeholder. What `add`, `search`, `get_all` and `get` return holds placeholders, as mem0 stores them: such results
-usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
+query, and `search` and `get_all` their filters' values but the owner's ids, the same way (writing nothing to the
+vault), so a query or a filter naming a value finds the memory holding its placeholder. What `add`, `search`,
+`get_all` and `get` return holds placeholders, as mem0 stores them: such results usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
 The values live in the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
 `agent_id`, `run_id` that the call (or the stored memory) carries; one that holds a personal value (an e-mail as
 `user_id`) is refused with a ValueError, since mem0 keeps and sends it as given. Other methods pass through to
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from stealthflow.integrations import hydrate_strings, protect_strings
+from stealthflow.integrations import hydrate_strings, protect_strings, redact_strings
 from stealthflow.integrations.wrapper import RedactingWrapper
 from stealthflow.pipeline.protector import Protector
 
@@ -109,15 +109,26 @@ class ProtectedMemory(RedactingWrapper):
         )
         return self._hydrate_results(response, scope)
 
+    def _filters(self, filters: dict | None, session: str) -> dict | None:
+        """A search's filters as mem0 gets them: the owner's ids as they are, the other fields' values (and names)
+        redacted in the owner's session, so they match the placeholders `add` stored (`redact_strings`)."""
+        if not filters:
+            return filters
+        rest = redact_strings(self.protector, {k: v for k, v in filters.items() if k not in SCOPE_KEYS}, session)
+        return {**{k: v for k, v in filters.items() if k in SCOPE_KEYS}, **rest}
+
     def search(self, query: str, *, filters: dict | None = None, **kwargs: Any) -> dict:
         scope = filters or {}
-        response = self.memory.search(self.protector.redact(query, self._session(scope)), filters=filters, **kwargs)
+        session = self._session(scope)
+        response = self.memory.search(
+            self.protector.redact(query, session), filters=self._filters(filters, session), **kwargs
+        )
         return self._hydrate_results(response, scope)
 
     def get_all(self, *, filters: dict | None = None, **kwargs: Any) -> dict:
         scope = filters or {}
-        self._session(scope)  # the same clear error as search when no owner is given
-        return self._hydrate_results(self.memory.get_all(filters=filters, **kwargs), scope)
+        session = self._session(scope)  # the same clear error as search when no owner is given
+        return self._hydrate_results(self.memory.get_all(filters=self._filters(filters, session), **kwargs), scope)
 
     def get(self, memory_id: str) -> dict | None:
         item = self.memory.get(memory_id)
