@@ -244,8 +244,9 @@ def test_emails_with_an_encoded_or_spelled_at_are_masked_whole(protector):
 
 def test_an_iban_in_lowercase_is_masked_when_its_checksum_holds(protector):
     for text in ("iban de44370400440532913000", "iban gb17 west 1234 5698 7654 38, thanks"):
-        protected = protector.protect(text, text)  # a session each: the vault keeps one spelling of an IBAN
-        assert "<IBAN_1>" in protected.text and protector.restore(protected.text, text).text == text
+        session = f"s{len(text)}"  # a session each: the vault keeps one spelling of an IBAN
+        protected = protector.protect(text, session)
+        assert "<IBAN_1>" in protected.text and protector.restore(protected.text, session).text == text
     assert protector.protect("ref de89370400440532013001", "s").text == "ref de89370400440532013001"  # checksum fails
 
 

@@ -267,6 +267,45 @@ def test_the_service_reads_no_proxy_callers_session(protector):
     assert protector.restore("<EMAIL_1>", session).text == "dana.kerr@mailbox.org"  # not deleted
 
 
+def test_a_session_name_holding_a_personal_value_is_refused_and_nothing_is_kept(protector, tmp_path):
+    """rev23 L1: a proxy label with an e-mail and a phone, a /protect session "Marta Kowalczyk DE39 ..." and a
+    /memory/append user that is an e-mail were accepted and kept in clear in the vault's tables and memory.sqlite. Each
+    is refused with a clear error (proxy 400, service 422 or 400, Python `PersonalName`), nothing sent upstream or
+    stored; a clean label still works."""
+    from fastapi.testclient import TestClient
+
+    from stealthflow.memory.store import MemoryStore
+    from stealthflow.testing.vectors import hash_vectors  # FAKE embedder
+
+    with proxy_for(protector, lambda body: Reply(content="ok")) as (url, upstream):
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+        headers = {"Authorization": f"Bearer {TOKEN}", "X-Stealthflow-Session": "marta.k@mailbox.org +44 7700 900123"}
+        refused = httpx.post(url, json=body, headers=headers)
+        assert refused.status_code == 400 and "holds a personal value" in refused.json()["error"]["message"]
+        assert upstream.received == []
+        assert chat(url, "hi", label="work")[0]["content"] == "ok"
+    memory = MemoryStore(tmp_path / "memory.sqlite", protector, embed=hash_vectors)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    app = create_app(protector, TOKEN, memory=memory)
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers=auth) as client:
+        iban_session = {"session": "Marta Kowalczyk DE39 3705 0299 1234 5678 90", "text": "mail bob@mailbox.org"}
+        answers = [
+            client.post("/protect", json=iban_session),
+            client.post("/memory/append", json={"user": "ann.lee@mailbox.org", "text": "likes tea"}),
+        ]
+    assert [answer.status_code for answer in answers] == [422, 400]  # /memory/append's bad input is a 400
+    assert all("holds a personal value" in answer.text for answer in answers)
+    with pytest.raises(ValueError, match="holds a personal value"):  # PersonalName
+        memory.append("ann.lee@mailbox.org", "likes tea")
+    with pytest.raises(ValueError, match="holds a personal value"):
+        protector.protect("mail bob@mailbox.org", "+44 7700 900123")
+    memory.close()
+    protector.close()
+    kept = b"".join(path.read_bytes() for path in tmp_path.rglob("*") if path.is_file())
+    for value in ("marta.k@mailbox.org", "7700 900123", "DE39 3705", "ann.lee@mailbox.org", "bob@mailbox.org"):
+        assert value.encode() not in kept, value
+
+
 # -- restore without a request: the proxy's rule for guarded values in URLs -------------------------
 IBAN = "DE02 1203 0000 0000 2020 51"
 
@@ -753,8 +792,9 @@ def test_the_detection_cache_answers_a_text_only_to_the_scope_that_sent_it(tmp_p
     protector.detector._deterministic = lambda texts: (detected.extend(texts), real(texts))[1]
     try:
         victim = protector.protect(PERSONAL_TEXT, "victim")
-        assert protector.protect(PERSONAL_TEXT, "victim").text == victim.text and detected == [PERSONAL_TEXT]
+        assert protector.protect(PERSONAL_TEXT, "victim").text == victim.text
+        assert detected == ["victim", PERSONAL_TEXT]  # the session's name is read once (`Protector.refuse_values`)
         prober = protector.protect(PERSONAL_TEXT, "prober")
-        assert detected == [PERSONAL_TEXT, PERSONAL_TEXT] and prober.text == victim.text
+        assert detected == ["victim", PERSONAL_TEXT, "prober", PERSONAL_TEXT] and prober.text == victim.text
     finally:
         protector.close()

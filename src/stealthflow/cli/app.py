@@ -449,13 +449,22 @@ def bytes_progress(description: str, total: int) -> Iterator[Callable[[int], Non
 def user_errors() -> Iterator[None]:
     """Turn expected errors (bad input, missing model) into a clear message and exit code 2."""
     from stealthflow.llm.embedded import EmbeddedModelMissing
+    from stealthflow.pipeline.protector import PersonalName
     from stealthflow.placeholders.keys import VaultKeyError
     from stealthflow.placeholders.language import UncoveredText
     from stealthflow.placeholders.vault import VaultTampered
 
     try:
         yield
-    except (DataError, EmbeddedModelMissing, FileNotFoundError, UncoveredText, VaultKeyError, VaultTampered) as exc:
+    except (
+        DataError,
+        EmbeddedModelMissing,
+        FileNotFoundError,
+        PersonalName,
+        UncoveredText,
+        VaultKeyError,
+        VaultTampered,
+    ) as exc:
         fail(str(exc))
 
 

@@ -51,7 +51,7 @@ class ProtectedStore(RedactingWrapper, BaseStore):
         a namespace or item key that holds a personal value (the inner store keeps them as they are)."""
         if isinstance(op, PutOp | GetOp):
             session = self._session(op.namespace)
-            self.refuse_values([op.key], "an item key", session)
+            self.protector.refuse_values([op.key], "an item key", session)
         if isinstance(op, PutOp) and op.value is not None:
             return op._replace(value=protect_strings(self.protector, dict(op.value), session))
         if isinstance(op, SearchOp) and (op.query or op.filter):

@@ -25,19 +25,9 @@ class RedactingWrapper:
         self.hydrate = hydrate
 
     def _session(self, call: Any) -> str:
-        """The vault session of `call`'s owner; a ValueError when the owner's id holds a personal value
-        (`refuse_values`)."""
+        """The vault session of `call`'s owner; a `PersonalName` (a ValueError) when the owner's id holds a personal
+        value (`Protector.refuse_values`): ids go to the wrapped store as they are, and it may be a hosted database."""
         owner = self.owner(call)
         session = vault_session(owner)
-        self.refuse_values([owner], "the memory owner (a namespace, a user_id, agent_id or run_id)", session)
+        self.protector.refuse_values([owner], "the memory owner (a namespace, a user_id, agent_id or run_id)", session)
         return session
-
-    def refuse_values(self, names: list[str], what: str, session: str) -> None:
-        """A ValueError naming `what` (never the value) when one of `names` holds a personal value: ids (owners,
-        namespaces, item keys) go to the wrapped store as they are, and it may be a hosted database."""
-        for name in names:
-            if self.protector.redact(name, session) != name:
-                raise ValueError(
-                    f"{what} holds a personal value (an e-mail, a phone number, a name...), which the wrapped store "
-                    "would keep in clear; nothing was stored or read: use an id that is none (a random or internal id)"
-                )

@@ -26,6 +26,7 @@ from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import connect_private
+from stealthflow.sessions import MEMORY_SESSIONS
 
 if TYPE_CHECKING:
     from stealthflow.anonymize.methods import Method
@@ -66,9 +67,6 @@ NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, 
 # The table keeps that digest keyed (`Vault.digest`, a key per memory user): an unkeyed one let anyone
 # with this file alone guess the line's values. `forget` removes a memory's row.
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
-
-
-MEMORY_SESSIONS = "memory:"  # the start of every memory user's vault session name
 
 
 def vault_session(user: str) -> str:

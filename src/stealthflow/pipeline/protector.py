@@ -44,6 +44,7 @@ from stealthflow.placeholders.scope import NOT_IN_REQUEST, RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
+from stealthflow.sessions import chosen_part
 
 if TYPE_CHECKING:  # detection imports the recognizers (~0.5 s); restoring needs none of it
     from stealthflow.pipeline.rewrite import RewriteOutcome
@@ -147,6 +148,21 @@ def open_vault(
     return vault
 
 
+class PersonalName(ValueError):
+    """A name or id that holds a personal value (a session name, a memory owner, an item key), refused: it is kept in
+    clear, in the vault and the memory store or by a wrapped store; nothing was stored or read."""
+
+    def __init__(self, what: str):
+        super().__init__(
+            f"{what} holds a personal value (an e-mail, a phone number, a name...), which would be kept in clear; "
+            "nothing was stored or read: use one that is none (a random or internal id)"
+        )
+
+
+SESSION_NAME = 'the session name (a proxy\'s x-stealthflow-session label, a memory user id, a --session or "session")'
+CLEAN_NAMES = 4096  # session names remembered as holding no value (`Protector.refuse_values`), at most
+
+
 class Protector:
     """`recall=False`: each text is protected on its own, without the session's known values (a
     batch job, whose rows go to workers in any order, gives every row the same result that way)."""
@@ -158,6 +174,7 @@ class Protector:
         self.recall = recall
         self._known: dict[str, KnownValues] = {}
         self._known_lock = threading.Lock()
+        self._clean_sessions: set[str] = set()  # session names found to hold no value
 
     @classmethod
     def from_settings(
@@ -178,6 +195,29 @@ class Protector:
             Detector(build_recognizers(config.recognizers, models=config.tagger, model=config.tagger_model), extractor),
             recall,
         )
+
+    # -- names ------------------------------------------------------------------------
+    def refuse_values(self, names: list[str], what: str, session: str) -> None:
+        """`PersonalName` naming `what` (never the value) when detection finds a value the policy masks in one of
+        `names` (or one of `session`'s known values): names and ids are kept as they are, in the vault's tables, the
+        memory store, a wrapped store."""
+        for name in filter(None, names):
+            [(spans, reading)] = self._detector().detect_many_with_languages(
+                [name], scope=f"{self.config.user}\x00{session}"
+            )
+            if self._chosen(name, spans, session, reading.guess.language):
+                raise PersonalName(what)
+
+    def _own_session(self, session: str) -> str:
+        """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it
+        (values, grants, counters, requests, kept replies) keeps it in clear. Only writes ask: a session named so
+        before still restores and can be forgotten."""
+        if session not in self._clean_sessions:
+            self.refuse_values([chosen_part(session)], SESSION_NAME, session)
+            if len(self._clean_sessions) >= CLEAN_NAMES:
+                self._clean_sessions.clear()
+            self._clean_sessions.add(session)
+        return session
 
     # -- protect ------------------------------------------------------------------------
     def protect(self, text: str, session: str) -> Protected:
@@ -201,7 +241,7 @@ class Protector:
         chat's assistant turn that no reply restored to): only what detection finds is masked, under a bare `<TYPE>`
         mark, and nothing is written to the vault (`unknown_author`). `whole`: per text, the type it is one value of by
         its place, whatever detection finds in it (a chat message's `name`: a participant's), or None."""
-        found = self._detect(texts, session)
+        found = self._detect(texts, self._own_session(session))
         if whole is not None:
             found = [
                 ([_whole_value(text, kind)], reading) if kind and text.strip() else (spans, reading)
@@ -222,13 +262,16 @@ class Protector:
     def _detect(self, texts: list[str], session: str) -> list:
         """Each text's spans and reading (`Detector.detect_many_with_languages`); `UncoveredText` when the policy
         refuses text in no covered language."""
-        if self.detector is None:
-            raise ValueError("this Protector was built for restoring only (no detector)")
-        found = self.detector.detect_many_with_languages(texts, scope=f"{self.config.user}\x00{session}")
+        found = self._detector().detect_many_with_languages(texts, scope=f"{self.config.user}\x00{session}")
         unread = [reading.unread[1] for _, reading in found]
         if self.config.refuse_uncovered and any(unread):
             raise UncoveredText(sum(map(bool, unread)), sum(unread))
         return found
+
+    def _detector(self) -> Detector:
+        if self.detector is None:
+            raise ValueError("this Protector was built for restoring only (no detector)")
+        return self.detector
 
     def _mask(
         self,
@@ -318,7 +361,7 @@ class Protector:
         """`text` masked as `protect` masks it, writing nothing: a value the session holds gets its placeholder, any
         other value a bare `<TYPE>` mark. For a search query: it finds the memories holding its values' placeholders,
         and leaves no row, index or request behind."""
-        [(spans, reading)] = self._detect([text], session)
+        [(spans, reading)] = self._detect([text], self._own_session(session))
         chosen = self._chosen(text, spans, session, reading.guess.language)
         held = self.vault.held_entries(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         marks = [render(self.config.style, e) if e else f"<{s.type}>" for s, e in zip(chosen, held, strict=True)]
@@ -430,7 +473,7 @@ class Protector:
 
     def record_request(self, session: str, protected: Protected) -> str:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""
-        return self.vault.record_request(self.config.user, session, protected.entries)
+        return self.vault.record_request(self.config.user, self._own_session(session), protected.entries)
 
     def restore_stream(
         self, chunks: Iterable[str], session: str, secrets_in_urls: bool = False, values_in_links: bool = False

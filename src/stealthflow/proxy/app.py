@@ -39,12 +39,12 @@ from starlette.responses import Response, StreamingResponse
 from starlette.types import Send
 
 from stealthflow.anonymize.methods import Method
-from stealthflow.pipeline.protector import Protector
+from stealthflow.pipeline.protector import PersonalName, Protector
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import VaultTampered
-from stealthflow.proxy.config import PROXY_SESSIONS, ProxyConfig
+from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.history import RestoredReplies
 from stealthflow.proxy.messages import RequestError, RequestTexts
@@ -52,6 +52,7 @@ from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
+from stealthflow.sessions import PROXY_SESSIONS
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -129,6 +130,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         except UncoveredText as exc:  # protect.refuse_uncovered: nothing was sent
             _log(422, started, stats)
             return ProxyError(422, str(exc)).response()
+        except PersonalName as exc:  # a session label holding a personal value: nothing was sent or stored
+            _log(400, started, stats)
+            return ProxyError(400, str(exc), param=SESSION_HEADER).response()
         except (VaultKeyError, VaultTampered) as exc:  # the vault cannot serve (its key changed, its file is damaged)
             log.error("chat failed: %s", type(exc).__name__)
             _log(503, started, stats)

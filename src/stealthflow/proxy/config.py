@@ -6,8 +6,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PROXY_SESSIONS = "proxy-"  # the start of every proxy caller's vault session name (`proxy.app.session_for`)
-
 
 class ProxyConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")

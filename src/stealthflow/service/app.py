@@ -26,7 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from stealthflow.pipeline.protector import Protector
+from stealthflow.pipeline.protector import PersonalName, Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
@@ -79,7 +79,8 @@ def create_app(
         return error_response(422, f"invalid request: {problems}")
 
     @app.exception_handler(UncoveredText)
-    async def uncovered(request: Request, exc: UncoveredText) -> JSONResponse:
+    @app.exception_handler(PersonalName)
+    async def refused(request: Request, exc: ValueError) -> JSONResponse:
         return error_response(422, str(exc))
 
     @app.exception_handler(VaultKeyError)

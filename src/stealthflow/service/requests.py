@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from stealthflow.memory.store import MEMORY_SESSIONS
 from stealthflow.pipeline.records import not_blank, valid_unicode
-from stealthflow.proxy.config import PROXY_SESSIONS
+from stealthflow.sessions import MEMORY_SESSIONS, PROXY_SESSIONS
 
 
 def session_refused(session: str) -> str | None:
