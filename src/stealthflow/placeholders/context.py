@@ -10,12 +10,12 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{` ("tool");
-3. no code fence (``` or ~~~) is open as markdown reads one (`Fence`: in block quotes and list items too, closed only
+3. no code fence (``` or ~~~) is open as markdown reads one (`fences`: in block quotes and list items too, closed only
    by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
-   a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is open or was in its paragraph ("tool"): from a
-   mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's `Action Input:`) to its end's mark
-   (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's end, blank lines included (a ReAct
-   parser takes an action's input to the reply's end). A JSON object counts by its `{` (2.) to its closing `}`,
+   a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
+   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's
+   `Action Input:`) to its end's mark (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's
+   end, blank lines included (a ReAct parser takes an action's input to the reply's end). A JSON object counts by its `{` (2.) to its closing `}`,
    counted outside JSON strings: a blank line inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
    "a dict starts with {") does not make code of the paragraphs after it.
@@ -36,8 +36,8 @@ from __future__ import annotations
 import copy
 import re
 from functools import cache
-from typing import NamedTuple
 
+from stealthflow.placeholders.fences import Fences
 from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, HOST_RUN, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import listed_words, resource_dir
 
@@ -78,86 +78,6 @@ def _marks(name: str) -> str:
     return "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / name)))
 
 
-# A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
-# `- `): a run of three or more backticks or tildes, then an info string (`python`) or nothing (`_FENCE_BEGUN`: a line
-# read so far that is, or is becoming, one).
-_QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
-_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
-_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}|~{3,})(?P<info>[^\n]*)")
-_FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
-_ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
-_LINE_START = re.compile(_QUOTES + r"(?P<space>[ \t]*)")
-LINE_CAP = 4096  # characters of a line kept: a longer line is no closing fence
-
-
-class Fence(NamedTuple):
-    """A code fence open, as one reading of the lines so far takes it: its character and length, the block quotes it
-    is in, the column of its block's text (a list item's, or 0), and whether a line since left its block quote or list
-    item (markdown ends the fence there; read as still open, and the next fence line opens another)."""
-
-    char: str
-    length: int
-    quotes: int
-    column: int
-    left: bool = False
-
-
-READINGS = 16  # readings of the fences kept at most (those with a fence open first)
-
-
-def _start(line: str, quotes: int | None = None) -> tuple[int, int]:
-    """The block quotes a line is in, and the column its text starts at inside them (inside its first `quotes` only,
-    where given: a `>` left of a list item's text leaves the item)."""
-    end = _LINE_START.match(line).end("quotes")
-    count = line[:end].count(">")
-    if quotes is not None and count > quotes:
-        end = [at for at, char in enumerate(line[:end]) if char == ">"][quotes - 1] + 1 if quotes else 0
-        count = quotes
-    rest = line[end:]
-    rest = rest[1:] if count and rest[:1] == " " else rest
-    return count, _width(rest[: len(rest) - len(rest.lstrip(" \t"))])
-
-
-def _width(spaces: str) -> int:
-    return len(spaces.expandtabs(4))
-
-
-def _opened(line: re.Match[str], listed: bool) -> tuple[Fence | None, ...]:
-    """The readings of a fence line (`_FENCE`) outside a fence: it opens one in the list item its mark starts; with no
-    mark, indented, it may be in a list item's text at its own column, or at the top level, where four spaces in make
-    it an indented code block's text, no fence (`listed`: a list item may be open, so it is in that item's text)."""
-    quotes, lead = _start(line[0])
-    char, length = line["run"][0], len(line["run"])
-    if line["items"].strip():
-        return (Fence(char, length, quotes, lead + _width(line["items"].lstrip(" \t"))),)
-    if lead >= 4:
-        return (Fence(char, length, quotes, lead) if listed else None,)
-    return (
-        (Fence(char, length, quotes, 0), Fence(char, length, quotes, lead))
-        if lead
-        else (Fence(char, length, quotes, 0),)
-    )
-
-
-def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tuple[Fence | None, ...]:
-    """The readings after `line` (`cut`: only its first `LINE_CAP` characters were kept) of one where `fence` was open
-    before it (`listed`: a list item may be open): a fence closes only at a run of its character at least as long, with no info string, in its block
-    quotes and block (up to three spaces in); a fence line out of them, or after a line that left them, ends it and
-    opens another. Any other fence line inside a fence is its text; a fence line outside one opens one."""
-    match = _FENCE.fullmatch(line)
-    if fence is None:
-        return (None,) if match is None else _opened(match, listed)
-    quotes, lead = _start(line)
-    out = quotes < fence.quotes or (_start(line, fence.quotes)[1] < fence.column and line.strip(" \t\r") != "")
-    if match is None:
-        return (fence._replace(left=True) if out else fence,)
-    if out or fence.left:
-        return _opened(match, listed)
-    closes = match["run"][0] == fence.char and len(match["run"]) >= fence.length and not (match["info"].strip() or cut)
-    inside = quotes == fence.quotes and not match["items"].strip() and lead <= fence.column + 3
-    return (None,) if closes and inside else (fence,)
-
-
 # How a paragraph after a blank line inside a JSON object opens when the object goes on there: a string, a bracket,
 # a separator, a number, `true`, `false`, `null` or a key (`name:`); anything else is prose and the object was a
 # stray `{` (":-{", "a dict starts with {"). `None`: not known yet (white space, or a word or number cut at its end).
@@ -166,6 +86,7 @@ _JSON_GOES_ON = re.compile(
     r"|(?P<word>[A-Za-z_$][\w$]*)(?P<after_word>[ \t]*.?)|(?P<other>\S))?",
     re.DOTALL,
 )
+LINE_CAP = 4096  # characters of a line kept: a longer line is no closing fence
 GOES_ON_CAP = 64  # characters after the blank line read to decide; still undecided, the object goes on
 
 
@@ -199,13 +120,11 @@ class Surroundings(Deferred):
         super().__init__()
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
-        self.fences: tuple[Fence | None, ...] = (None,)  # the code fence open in each reading of the lines (`Fence`)
+        self.fences = Fences()  # the code fences the lines read leave open
         self.call = False  # after a tool call's mark, before its end's: no blank line ends the code
         self.depth = 0  # JSON objects open: `{` less `}`, outside JSON strings
         self.string = False  # inside a JSON string (a `"` read inside an object)
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
-        self.listed = False  # a list item may be open (a list mark read, and no paragraph after a blank line since)
-        self.after_blank = False  # the last line read was blank
         self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
         self.links = Links()  # which kind of URL, if any, the text read leaves open
@@ -250,21 +169,12 @@ class Surroundings(Deferred):
     def _line_end(self, line: str) -> None:
         """A line ends: a blank one ends the paragraph, but not a tool call before its end's mark, a JSON string, or a
         JSON object that goes on in the next paragraph (`_went_on`)."""
-        self.line, cut = "", len(line) >= LINE_CAP
-        if self.fences != (None,) or _FENCE_BEGUN.match(line):
-            readings = [
-                after for fence in self.fences for after in _fence_after(fence, line.rstrip("\r"), cut, self.listed)
-            ]
-            after = tuple(sorted(set(readings), key=lambda fence: (fence is None, readings.index(fence)))[:READINGS])
-            if after != self.fences:
-                self.fences, self.depth, self.string, self.goes_on = after, 0, False, None
-        blank = not line.strip(" \t\r")
-        if _ITEM.match(line):
-            self.listed = True
-        elif self.listed and self.after_blank and not blank and _start(line)[1] == 0:
-            self.listed = False  # a paragraph after a blank line, not in any list item
-        self.after_blank = blank
-        if not blank:
+        self.line = ""
+        fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
+        if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
+            self.depth, self.string, self.goes_on = 0, False, None
+        self.fences = fences
+        if not fences.after_blank:
             return
         if self.call or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
@@ -274,7 +184,7 @@ class Surroundings(Deferred):
 
     def _in_fence(self) -> bool:
         """Whether a code fence is open after what was read, or the line read so far begins one."""
-        return self.fences != (None,) or _FENCE_BEGUN.match(self.line) is not None
+        return self.fences.open(self.line)
 
     def _went_on(self, read: str) -> None:
         """`read` follows a blank line inside a JSON object: once the paragraph's start says it is prose, the object

@@ -1,0 +1,116 @@
+"""Code fences as markdown (CommonMark) reads them, a line at a time (`Fences.after`): a run of three or more backticks
+or tildes opens one, in block quotes and list items too, and only a run of its own character at least as long, with
+no info string, in its block, closes it (a `~~~` line inside a ``` fence is its text). Where markdown's reading of a
+line depends on a list item the reader does not keep (a fence indented with no list mark on its line), every reading
+is kept, and a fence open in any of them counts: the reader may take more lines as code than markdown, never fewer
+(`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote and list lines)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
+# `- `): a run of three or more backticks or tildes, then an info string (`python`) or nothing (`_FENCE_BEGUN`: a line
+# read so far that is, or is becoming, one).
+_QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
+_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
+_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}|~{3,})(?P<info>[^\n]*)")
+_FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
+_ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
+_LINE_START = re.compile(_QUOTES + r"(?P<space>[ \t]*)")
+
+
+class Fence(NamedTuple):
+    """A code fence open, as one reading of the lines so far takes it: its character and length, the block quotes it
+    is in, the column of its block's text (a list item's, or 0), and whether a line since left its block quote or list
+    item (markdown ends the fence there; read as still open, and the next fence line opens another)."""
+
+    char: str
+    length: int
+    quotes: int
+    column: int
+    left: bool = False
+
+
+READINGS = 16  # readings of the fences kept at most (those with a fence open first)
+
+
+def _start(line: str, quotes: int | None = None) -> tuple[int, int]:
+    """The block quotes a line is in, and the column its text starts at inside them (inside its first `quotes` only,
+    where given: a `>` left of a list item's text leaves the item)."""
+    end = _LINE_START.match(line).end("quotes")
+    count = line[:end].count(">")
+    if quotes is not None and count > quotes:
+        end = [at for at, char in enumerate(line[:end]) if char == ">"][quotes - 1] + 1 if quotes else 0
+        count = quotes
+    rest = line[end:]
+    rest = rest[1:] if count and rest[:1] == " " else rest
+    return count, _width(rest[: len(rest) - len(rest.lstrip(" \t"))])
+
+
+def _width(spaces: str) -> int:
+    return len(spaces.expandtabs(4))
+
+
+def _opened(line: re.Match[str], listed: bool) -> tuple[Fence | None, ...]:
+    """The readings of a fence line (`_FENCE`) outside a fence: it opens one in the list item its mark starts; with no
+    mark, indented, it may be in a list item's text at its own column, or at the top level, where four spaces in make
+    it an indented code block's text, no fence (`listed`: a list item may be open, so it is in that item's text)."""
+    quotes, lead = _start(line[0])
+    char, length = line["run"][0], len(line["run"])
+    if line["items"].strip():
+        return (Fence(char, length, quotes, lead + _width(line["items"].lstrip(" \t"))),)
+    if lead >= 4:
+        return (Fence(char, length, quotes, lead) if listed else None,)
+    return (
+        (Fence(char, length, quotes, 0), Fence(char, length, quotes, lead))
+        if lead
+        else (Fence(char, length, quotes, 0),)
+    )
+
+
+def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tuple[Fence | None, ...]:
+    """The readings after `line` (`cut`: only its start was kept) of one where `fence` was open before it (`listed`: a
+    list item may be open): a fence closes only at a run of its character at least as long, with no info string, in
+    its block quotes and block (up to three spaces in); a fence line out of them, or after a line that left them, ends
+    it and opens another. Any other fence line inside a fence is its text; a fence line outside one opens one."""
+    match = _FENCE.fullmatch(line)
+    if fence is None:
+        return (None,) if match is None else _opened(match, listed)
+    quotes, lead = _start(line)
+    out = quotes < fence.quotes or (_start(line, fence.quotes)[1] < fence.column and line.strip(" \t\r") != "")
+    if match is None:
+        return (fence._replace(left=True) if out else fence,)
+    if out or fence.left:
+        return _opened(match, listed)
+    closes = match["run"][0] == fence.char and len(match["run"]) >= fence.length and not (match["info"].strip() or cut)
+    inside = quotes == fence.quotes and not match["items"].strip() and lead <= fence.column + 3
+    return (None,) if closes and inside else (fence,)
+
+
+class Fences(NamedTuple):
+    """What the lines read so far leave open: the fence in each reading (None: none), whether a list item may be open
+    (a list mark read, and no paragraph after a blank line since), and whether the last line was blank."""
+
+    readings: tuple[Fence | None, ...] = (None,)
+    listed: bool = False
+    after_blank: bool = False
+
+    def after(self, line: str, cut: bool) -> Fences:
+        """What is open after `line` (`cut`: only its start was kept)."""
+        readings = self.readings
+        if readings != (None,) or _FENCE_BEGUN.match(line):
+            found = [after for fence in readings for after in _fence_after(fence, line.rstrip("\r"), cut, self.listed)]
+            readings = tuple(sorted(set(found), key=lambda fence: (fence is None, found.index(fence)))[:READINGS])
+        blank = not line.strip(" \t\r")
+        listed = self.listed
+        if _ITEM.match(line):
+            listed = True
+        elif listed and self.after_blank and not blank and _start(line)[1] == 0:
+            listed = False  # a paragraph after a blank line, not in any list item
+        return Fences(readings, listed, blank)
+
+    def open(self, line: str) -> bool:
+        """Whether a fence is open after the lines read, or `line`, read so far of the next, begins one."""
+        return self.readings != (None,) or _FENCE_BEGUN.match(line) is not None
