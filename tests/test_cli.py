@@ -1307,3 +1307,13 @@ def test_protect_records_interrupted_says_how_many_rows_were_written_and_that_a_
     assert run.returncode == 130 and 0 < len(rows) < total, stderr
     said = " ".join(stderr.split())
     assert f"interrupted: out.jsonl holds {len(rows)} of {total} rows (session 's'); rerun the same command" in said
+
+
+def test_protect_masks_a_sessions_known_name_again_in_lowercase(user_home):
+    """ux23 finding 1: `echo "marcus okafor" | stealthflow protect - --session S` said "nothing to mask" after "My name
+    is Marcus Okafor." in that session (the CLI, the Python API and the proxy share `Protector`)."""
+    first = runner.invoke(app, ["protect", "My name is Marcus Okafor.", "-s", "S", "--rewrite", "none"])
+    assert first.exit_code == 0 and first.stdout.strip() == "My name is <REAL_NAME_1>.", first.output
+    again = runner.invoke(app, ["protect", "-", "-s", "S", "--rewrite", "none", "--explain"], input="marcus okafor\n")
+    assert again.exit_code == 0 and again.stdout.strip() == "<REAL_NAME_1>", again.output
+    assert "nothing to mask" not in again.stderr
