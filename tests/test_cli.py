@@ -1317,3 +1317,15 @@ def test_protect_masks_a_sessions_known_name_again_in_lowercase(user_home):
     again = runner.invoke(app, ["protect", "-", "-s", "S", "--rewrite", "none", "--explain"], input="marcus okafor\n")
     assert again.exit_code == 0 and again.stdout.strip() == "<REAL_NAME_1>", again.output
     assert "nothing to mask" not in again.stderr
+
+
+def test_protect_with_the_default_rewrite_keeps_a_sample_iban_whole(user_home):
+    """ux23 finding 2, the real thing: `protect` (local rewrite, the shipped cue tagger) printed "My IBAN is GB82 WEST"
+    for the issuer's sample IBAN it had rightly left in clear."""
+    post = (
+        "I make about $84,000 a year as a paralegal and I owe 23k on my Visa 4539 1488 0343 6467. My IBAN is GB82 WEST "
+        "1234 5698 7654 32 and my routing number is 021000021, account 123456789. SSN 123-45-6789. Should I consolidate?"
+    )
+    result = runner.invoke(app, ["protect", post, "--session", "m"])
+    assert result.exit_code == 0, result.output
+    assert "GB82 WEST 1234 5698 7654 32" in result.stdout and "4539 1488" not in result.stdout
