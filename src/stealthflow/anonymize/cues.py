@@ -272,7 +272,17 @@ def _cut(post: str, span: TaggedSpan, holes: list[tuple[int, int]]) -> list[Tagg
 def split_cues(
     tagger, posts: list[str], found: list[list[TaggedSpan]], values: list[Mapping[str, str]] | None = None
 ) -> list[list[tuple[str, str]]]:
-    """Per post, its (phrase, attribute) cues: each mark split into the constituents it spans
+    """Per post, its (phrase, attribute) cues, each once (`split_marks`)."""
+    return [
+        list(dict.fromkeys((post[m.start : m.end], m.label) for m in marks))
+        for post, marks in zip(posts, split_marks(tagger, posts, found, values), strict=True)
+    ]
+
+
+def split_marks(
+    tagger, posts: list[str], found: list[list[TaggedSpan]], values: list[Mapping[str, str]] | None = None
+) -> list[list[TaggedSpan]]:
+    """Per post, its cues where they stand, each of one attribute: each mark split into the constituents it spans
     (`generalize.split_mark`), each piece labelled by the tagger's own probability mass over its tokens
     ("my cat Lola and I moved to Leeds": "Lola" keeps no place label the stretch had as a whole), among the
     attributes whose phrases the teacher changed ending with the piece's last word when there are any
@@ -289,17 +299,21 @@ def split_cues(
     views = {i: TaggerView(posts[i], values[i] if values else None) for i in relabel}
     read = tagger.token_probabilities([views[i].text for i in relabel]) if relabel else []
     tokens = {i: views[i].tokens_in_post(found_tokens) for i, found_tokens in zip(relabel, read, strict=True)}
-    cues = []
-    for i, (post, marks) in enumerate(zip(posts, pieces, strict=True)):
-        labelled = [
-            (post[a:b], label_of(tokens[i], tagger.labels, a, b, span.label, head_attributes(post[a:b])))
-            if i in tokens
-            else (post[a:b], span.label)
+    return [
+        [
+            TaggedSpan(
+                a,
+                b,
+                label_of(tokens[i], tagger.labels, a, b, span.label, head_attributes(post[a:b]))
+                if i in tokens
+                else span.label,
+                span.score,
+            )
             for span, parts in marks
             for a, b in parts
         ]
-        cues.append(list(dict.fromkeys(labelled)))
-    return cues
+        for i, (post, marks) in enumerate(zip(posts, pieces, strict=True))
+    ]
 
 
 def _other_heads(label: str, phrase: str) -> bool:
