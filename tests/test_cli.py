@@ -1329,3 +1329,17 @@ def test_protect_with_the_default_rewrite_keeps_a_sample_iban_whole(user_home):
     result = runner.invoke(app, ["protect", post, "--session", "m"])
     assert result.exit_code == 0, result.output
     assert "GB82 WEST 1234 5698 7654 32" in result.stdout and "4539 1488" not in result.stdout
+
+
+def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
+    """ux23 finding 6: change lists and cue lines said "(pobp)"; a user reads "place of birth" (the JSON key stays)."""
+    from stealthflow.anonymize.changes import describe_change
+    from stealthflow.anonymize.phrase_report import PhraseReport
+    from stealthflow.cli.attack import print_cues
+
+    change = {"phrase": "Lagos", "replacement": "a city abroad", "attribute": "pobp", "post": 0}
+    assert describe_change(change) == '"Lagos" -> "a city abroad" (place of birth)'
+    assert PhraseReport(False).changes([change]) == "1 phrase(s) rewritten (place of birth 1)"
+    print_cues({0: [{"phrase": "Lagos", "attribute": "pobp"}]}, "p")
+    said = " ".join(capsys.readouterr().out.split())
+    assert '"Lagos" (place of birth)' in said and "pobp" not in said

@@ -48,6 +48,7 @@ from stealthflow.cli.app import (
     vault_errors,
 )
 from stealthflow.config import Settings
+from stealthflow.data.attributes import attribute_word
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_the_input, write_output
 from stealthflow.lasting import lasting_objects
@@ -292,7 +293,7 @@ class _Run:
         self.unread += outcome.unread
         self.unprotected += not outcome.protected
         if outcome.accepted:
-            self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
+            self.rewritten.update(attribute_word(c["attribute"]) for c in outcome.changes if c.get("attribute"))
         if not self.verbose:
             return
         if outcome.accepted and outcome.changes:  # off a terminal, the count says "rewritten" itself
