@@ -231,7 +231,7 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     forgotten = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
     said = " ".join(forgotten.stderr.split())
     assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
-    assert "the values of session 'demo' were forgotten (`stealthflow vault forget`): its 1 placeholder(s)" in said
+    assert "session 'demo' was deleted, and its values with it: its 1 placeholder(s)" in said
 
 
 def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
@@ -1343,3 +1343,20 @@ def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
     print_cues({0: [{"phrase": "Lagos", "attribute": "pobp"}]}, "p")
     said = " ".join(capsys.readouterr().out.split())
     assert '"Lagos" (place of birth)' in said and "pobp" not in said
+
+
+def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_api_as_by_the_cli(user_home):
+    """ux23 finding 5: the secret warning was printed per text and again in the closing paragraph; `protect("")` of the
+    Python API returned "" silently where the CLI refuses empty input."""
+    from stealthflow.pipeline import protect
+
+    result = runner.invoke(
+        app, ["protect", "my key is AKIAIOSFODNN7EXAMPLE, mail ann@mailbox.org", "--rewrite", "none"]
+    )
+    said = " ".join(result.stderr.split())
+    assert result.exit_code == 0 and "<API_KEY_1>" in result.stdout, result.output
+    assert said.count("rotate") == 1 and "1 text(s) held a secret (PL4: API_KEY)" in said
+    for blank in ("", " \n"):
+        with pytest.raises(ValueError, match="the text is empty: there is nothing to protect"):
+            protect(blank, session="s")
+    assert runner.invoke(app, ["protect", "-"], input="").exit_code == 2

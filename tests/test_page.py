@@ -291,3 +291,14 @@ def test_analyze_counts_the_phrases_the_rewrite_left_under_the_attributes_it_nam
     for left in result["unprotected"]:
         assert left["attributes"] and all((left["phrase"], name) in cues for name in left["attributes"]), left
         assert all(risk[name] >= 1 for name in left["attributes"]), (left, risk)
+
+
+def test_analyze_takes_the_default_session_and_a_deleted_session_is_said_deleted(client):
+    """ux23 finding 5: /analyze without "session" answered 422 (the CLI's default is "default"); after DELETE
+    /sessions/ID, /restore's notice sent the user to `stealthflow vault forget` for a session the service deleted."""
+    answered = client.post("/analyze", json={"text": POST})
+    assert answered.status_code == 200 and answered.json()["session"] == "default", answered.text
+    assert client.post("/protect", json={"text": POST}).status_code == 422  # /protect names its session
+    client.delete("/sessions/default")
+    notice = client.post("/restore", json={"text": "<EMAIL_1>", "session": "default"}).json()["notice"]
+    assert "session 'default' was deleted" in notice and "vault forget" not in notice

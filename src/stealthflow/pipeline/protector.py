@@ -265,15 +265,7 @@ class Protector:
                 )
             )
         protected = _marked(text, chosen, [span.placeholder for span in spans])
-        secrets = sorted({s.type for s in spans if s.level == Level.PL4})
-        warnings = (
-            [
-                f"a secret ({', '.join(secrets)}) was found and masked; a secret of a shape the detector does not know may"
-                " still be in the text: read it before it is sent, and rotate every secret in it that was ever shared"
-            ]
-            if secrets
-            else []
-        )
+        warnings = [said] if (said := secret_warning(spans)) else []
         warnings += notes
         values = {}
         for span in spans:
@@ -405,7 +397,8 @@ class Protector:
             return None
         stayed = f"{len(set(unresolved))} placeholder(s) stay as they are"
         if self.vault.numbered_before(self.config.user, session):
-            return f"the values of session {session!r} were forgotten (`stealthflow vault forget`): its {stayed}"
+            # deleted by `stealthflow vault forget` or the service's DELETE /sessions/ID alike: no one command named
+            return f"session {session!r} was deleted, and its values with it: its {stayed}"
         return (
             f"no session {session!r} in the vault: nothing was ever issued to it, so its "
             f"{stayed} (`stealthflow vault list` shows the sessions)"
@@ -642,6 +635,18 @@ class TextValues(KnownValues):
         if key not in self._specific:
             self._specific[key] = not of_language_words(value, language, as_name)
         return self._specific[key]
+
+
+def secret_warning(spans: Sequence[MaskedSpan]) -> str | None:
+    """What a text's warnings say when a secret (PL4) was masked in it, or None: one sentence, that a command printing a
+    summary of its texts can tell apart (`protect` says it once, in its closing paragraph)."""
+    secrets = sorted({s.type for s in spans if s.level == Level.PL4})
+    if not secrets:
+        return None
+    return (
+        f"a secret ({', '.join(secrets)}) was found and masked; a secret of a shape the detector does not know may"
+        " still be in the text: read it before it is sent, and rotate every secret in it that was ever shared"
+    )
 
 
 def name_parts(span_type: str, value: str) -> list[str]:

@@ -1,6 +1,6 @@
 """What the page shows for a post, over the service's own API (any client may call it):
 
-POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the request id that restores a
+POST /analyze {text, session}   -> (session "default" when not given) explicit PII (spans with their placeholders), the request id that restores a
                                    reply to it (`/restore` with `request`), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
                                    the phrases it could not generalize (unprotected), the text to send,
@@ -29,7 +29,7 @@ from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.pipeline.protector import Protected, Protector
 from stealthflow.pipeline.rewrite import NamedRewriter, RewriteOutcome, with_rewrites
 from stealthflow.placeholders.styles import render
-from stealthflow.service.requests import PostRequest, memory_session_refused
+from stealthflow.service.requests import AnalyzeRequest, memory_session_refused
 from stealthflow.service.security import error_response
 
 _TOKEN = re.compile(rf"{PROTECT_PLACEHOLDER.pattern}|\w+|\s+|[^\w\s]")
@@ -224,7 +224,7 @@ def analysis_router(analyzer: Analyzer) -> APIRouter:
     router = APIRouter()
 
     @router.post("/analyze")
-    def analyze(request: PostRequest) -> dict:
+    def analyze(request: AnalyzeRequest) -> dict:
         return analyzer.analyze(request.text, request.session)
 
     @router.get("/sessions/{session}")
