@@ -30,7 +30,8 @@ demo: setup
 	$(VENV)/bin/stealthflow protect -i examples/posts.jsonl -o runs/demo/protected.jsonl --session demo --show
 	@echo "== after: the classifier attacker on the protected posts"
 	$(VENV)/bin/stealthflow attack runs/demo/protected.jsonl --attackers classifier
-	@echo "== the cloud's reply, restored locally: stealthflow restore --session demo -i runs/demo/protected.jsonl"
+	@echo "== to restore: a cloud model's reply to these posts gets its placeholders' values back locally with"
+	@echo "   stealthflow restore --session demo -i REPLY.jsonl (on runs/demo/protected.jsonl itself: the posts as sent, values back)"
 
 # Debian's Chromium and ChromeDriver for the page's browser tests (tests/test_page_browser.py):
 # installed when missing and we are root (as on CI); elsewhere those tests skip, with a note here.

@@ -5,7 +5,7 @@ default levels) with a fresh vault and key in a temporary directory. Counts the 
 value: right when they overlap an annotated value, a false alarm spread when not; and the texts flagged only by
 them.
 
-    python benchmarks/pii_session_languages.py FILE [FILE ...] [--show]
+    python benchmarks/pii_session_languages.py FILE [FILE ...] [--english] [--show]
 """
 
 from __future__ import annotations
@@ -37,12 +37,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--show", action="store_true", help="print each value re-masked and whether it is annotated")
+    parser.add_argument("--english", action="store_true", help="English texts too, in a session of their own")
     args = parser.parse_args()
     sessions: dict[str, list[dict]] = defaultdict(list)
     for path in args.files:
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if row["lang"] in OTHERS:
+            if row["lang"] in OTHERS or args.english and row["lang"] == "en":
                 sessions[row["lang"]].append(row)
     os.environ["STEALTHFLOW_VAULT_KEY"] = base64.b64encode(secrets.token_bytes(32)).decode()
     counts: dict[str, Counter] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from stealthflow.anonymize.methods import Anonymized
 
 GENERALIZED = {"ER nurse": ("health worker", "occupation"), "in Leeds": ("in my city", "location")}
-LEFT = ("night shifts",)  # marked phrases the fake cannot generalize: they stay, and it says so
+LEFT = (("night shifts", "occupation"),)  # marked phrases the fake cannot generalize: they stay, and it says so
 POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse and the rent here in Leeds keeps going up."
 NO_PII_POST = "Just got my cat a new bed, she loves it."
 LEFT_POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse, always on night shifts."
@@ -26,7 +26,9 @@ class FakeGeneralizer:
                 if phrase in text:
                     text = text.replace(phrase, general)
                     changes.append({"post": 0, "phrase": phrase, "attribute": attribute, "by": "fake"})
-            left = [{"post": 0, "phrase": phrase} for phrase in LEFT if phrase in text]
+            left = [
+                {"post": 0, "phrase": phrase, "attribute": attribute} for phrase, attribute in LEFT if phrase in text
+            ]
             results.append(Anonymized(profile.id, text, [text], details={"changes": changes, "unprotected": left}))
         return results
 

@@ -429,3 +429,39 @@ def test_an_interrupted_batch_says_the_rows_written_and_that_a_rerun_resumes(tmp
     said = " ".join(result.stderr.split())
     assert result.exit_code == 130, result.output
     assert f"interrupted: 32 rows in 2 whole block(s) written to {tmp_path / 'out'} by this run; rerun the same" in said
+
+
+def test_a_block_counts_its_rows_with_an_empty_text_and_the_summary_says_so(tmp_path, monkeypatch):
+    """ux23 finding 5: a row with an empty text was written without notice. Its block's manifest line counts it
+    ("empty"), a rerun reads the count back, and `batch` says how many (FAKE job result for the summary; the bar of
+    `batch anonymize` says "anonymizing", not "protecting")."""
+    from typer.testing import CliRunner
+
+    from stealthflow.batch.blocks import Block
+    from stealthflow.batch.job import Job, Progress, Result, write_block
+    from stealthflow.cli import app
+
+    job = Job(session="s", keep=("author",))
+    out = JobOutput(tmp_path / "o", job.describe("v", [], Settings()))
+    block = Block("00000-000000000000", "in.jsonl", "jsonl", 0, 1, 10)
+    rows = [_pool_row(block.id, n) for n in (10, 20, 30)]
+    rows[1]["text"] = " "
+    write_block(block, rows, out, job, Progress(1, 10), None)
+    assert (out.rows(), out.empty()) == (3, 1)
+    out.close()
+    assert JobOutput(tmp_path / "o", job.describe("v", [], Settings())).empty() == 1
+
+    bars = []
+
+    def finished(*args, **options):
+        args[7](Progress(blocks=1, bytes=10, blocks_done=1, bytes_done=10, rows=3))
+        bars.append(args[7].__self__.doing)
+        return Result(tmp_path / "out", 1, 0, 3, [], 0, 0.1, empty=1)
+
+    monkeypatch.setattr("stealthflow.batch.run_job", finished)
+    source = _jsonl(tmp_path / "in.jsonl", [{"id": "a", "text": ""}])
+    for command, doing in (("protect", "protecting"), ("anonymize", "anonymizing")):
+        result = CliRunner().invoke(app, ["batch", command, str(source), "--output", str(tmp_path / "out")])
+        assert result.exit_code == 0, result.output
+        assert "1 row(s) had an empty text: written as they are" in " ".join(result.stderr.split())
+    assert bars == ["protecting", "anonymizing"]

@@ -231,7 +231,7 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     forgotten = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
     said = " ".join(forgotten.stderr.split())
     assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
-    assert "the values of session 'demo' were forgotten (`stealthflow vault forget`): its 1 placeholder(s)" in said
+    assert "session 'demo' was deleted, and its values with it: its 1 placeholder(s)" in said
 
 
 def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
@@ -1307,3 +1307,56 @@ def test_protect_records_interrupted_says_how_many_rows_were_written_and_that_a_
     assert run.returncode == 130 and 0 < len(rows) < total, stderr
     said = " ".join(stderr.split())
     assert f"interrupted: out.jsonl holds {len(rows)} of {total} rows (session 's'); rerun the same command" in said
+
+
+def test_protect_masks_a_sessions_known_name_again_in_lowercase(user_home):
+    """ux23 finding 1: `echo "marcus okafor" | stealthflow protect - --session S` said "nothing to mask" after "My name
+    is Marcus Okafor." in that session (the CLI, the Python API and the proxy share `Protector`)."""
+    first = runner.invoke(app, ["protect", "My name is Marcus Okafor.", "-s", "S", "--rewrite", "none"])
+    assert first.exit_code == 0 and first.stdout.strip() == "My name is <REAL_NAME_1>.", first.output
+    again = runner.invoke(app, ["protect", "-", "-s", "S", "--rewrite", "none", "--explain"], input="marcus okafor\n")
+    assert again.exit_code == 0 and again.stdout.strip() == "<REAL_NAME_1>", again.output
+    assert "nothing to mask" not in again.stderr
+
+
+def test_protect_with_the_default_rewrite_keeps_a_sample_iban_whole(user_home):
+    """ux23 finding 2, the real thing: `protect` (local rewrite, the shipped cue tagger) printed "My IBAN is GB82 WEST"
+    for the issuer's sample IBAN it had rightly left in clear."""
+    post = (
+        "I make about $84,000 a year as a paralegal and I owe 23k on my Visa 4539 1488 0343 6467. My IBAN is GB82 WEST "
+        "1234 5698 7654 32 and my routing number is 021000021, account 123456789. SSN 123-45-6789. Should I consolidate?"
+    )
+    result = runner.invoke(app, ["protect", post, "--session", "m"])
+    assert result.exit_code == 0, result.output
+    assert "GB82 WEST 1234 5698 7654 32" in result.stdout and "4539 1488" not in result.stdout
+
+
+def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
+    """ux23 finding 6: change lists and cue lines said "(pobp)"; a user reads "place of birth" (the JSON key stays)."""
+    from stealthflow.anonymize.changes import describe_change
+    from stealthflow.anonymize.phrase_report import PhraseReport
+    from stealthflow.cli.attack import print_cues
+
+    change = {"phrase": "Lagos", "replacement": "a city abroad", "attribute": "pobp", "post": 0}
+    assert describe_change(change) == '"Lagos" -> "a city abroad" (place of birth)'
+    assert PhraseReport(False).changes([change]) == "1 phrase(s) rewritten (place of birth 1)"
+    print_cues({0: [{"phrase": "Lagos", "attribute": "pobp"}]}, "p")
+    said = " ".join(capsys.readouterr().out.split())
+    assert '"Lagos" (place of birth)' in said and "pobp" not in said
+
+
+def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_api_as_by_the_cli(user_home):
+    """ux23 finding 5: the secret warning was printed per text and again in the closing paragraph; `protect("")` of the
+    Python API returned "" silently where the CLI refuses empty input."""
+    from stealthflow.pipeline import protect
+
+    result = runner.invoke(
+        app, ["protect", "my key is AKIAIOSFODNN7EXAMPLE, mail ann@mailbox.org", "--rewrite", "none"]
+    )
+    said = " ".join(result.stderr.split())
+    assert result.exit_code == 0 and "<API_KEY_1>" in result.stdout, result.output
+    assert said.count("rotate") == 1 and "1 text(s) held a secret (PL4: API_KEY)" in said
+    for blank in ("", " \n"):
+        with pytest.raises(ValueError, match="the text is empty: there is nothing to protect"):
+            protect(blank, session="s")
+    assert runner.invoke(app, ["protect", "-"], input="").exit_code == 2

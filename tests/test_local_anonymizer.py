@@ -1598,3 +1598,23 @@ def test_a_profiles_cues_leave_out_the_values_protect_masks_and_count_them():
     phrases = [c for c in cues[0] if "phrase" in c]
     assert phrases and all(c["attribute"] and token not in c["phrase"] and "4242" not in c["phrase"] for c in phrases)
     assert cues[0][-1] == {"masked": 2}
+
+
+def test_a_cue_mark_never_cuts_into_a_sample_value_or_a_number():
+    """ux23 finding 2: a mark on "1234 5698 7654 32" (a FAKE tagger's, where the real one marked it a location) took
+    the digits of a published sample IBAN protect had left in clear. A listed sample value is cut out of every mark; a
+    mark that cuts into a number or an identifier takes it whole ("12" and "5 hour shift" of "12.5 hour shift")."""
+    from stealthflow.anonymize.cues import find_cues
+    from stealthflow.pii_tagger.model import TaggedSpan
+
+    post = "My IBAN is GB82 WEST 1234 5698 7654 32. Home after a 12.5 hour shift."
+    digits, number = post.index("1234"), post.index("12.5")
+
+    class FakeTagger:  # FAKE: the IBAN's digits, then "12" and "5 hour shift" apart
+        def tag_many(self, posts):
+            marks = [(digits, digits + 17, "location"), (number, number + 2, "occupation")]
+            marks.append((number + 3, number + 15, "occupation"))
+            return [[TaggedSpan(start, end, label, 0.9) for start, end, label in marks] for _ in posts]
+
+    (cues,) = find_cues(FakeTagger(), [post])
+    assert [(post[c.start : c.end], c.label) for c in cues] == [("12.5 hour shift", "occupation")]

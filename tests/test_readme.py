@@ -151,3 +151,12 @@ def test_the_documented_rewrites_are_what_the_shipped_local_method_does():
             )
     changes = [(c["phrase"], c["replacement"]) for c in results[-1].details.get("changes", [])]
     assert (phrase, replacement) in changes, changes
+
+
+def test_the_demo_calls_a_restore_of_its_own_posts_no_clouds_reply():
+    """ux23 finding 4: `make demo` ended with "the cloud's reply, restored locally: stealthflow restore ... -i
+    runs/demo/protected.jsonl", which restores the demo's own protected posts. It names a reply file as a reply, and the
+    protected posts as themselves."""
+    demo = re.search(r"^demo:.*?(?=^\S)", (README.parent / "Makefile").read_text(encoding="utf-8"), re.S | re.M)[0]
+    for line in (line for line in demo.splitlines() if "stealthflow restore" in line):
+        assert "REPLY" in line and not re.search(r"reply[^.]*-i runs/demo/protected\.jsonl", line), line

@@ -14,7 +14,7 @@ from stealthflow.placeholders.common_words import common_word, frequent_in, spec
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.language import Guess
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
-from stealthflow.placeholders.types import Span
+from stealthflow.placeholders.types import Level, Span
 
 
 class FakeTagger(Recognizer):
@@ -518,3 +518,35 @@ def _masked_again(protector, first: tuple[str, str], later: tuple[str, str], ses
     assert protector.protect(first[0], session).text.startswith(first[1])
     assert protector.protect(later[0], session).text == later[1]
     assert protector.restore(later[1], session).text == later[0]
+
+
+# --- a session's values in another case, and their own type (ux23 finding 1) ---------------------------------------
+
+
+def test_a_known_value_is_masked_again_in_another_case_keeping_its_type(tmp_path, monkeypatch):
+    """ux23 finding 1: after "My name is Marcus Okafor", "marcus okafor" alone went out in clear, "14 CRANE LANE" in
+    capitals too, and "14 crane lane" the tagger read as a name got a REAL_NAME placeholder. Real recognizers and
+    tagger; a placeholder restores to the value as the vault holds it (its first spelling), an address's first line to
+    itself as written. One word alone in lowercase stays a word."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    first = "My name is Marcus Okafor. I live at 14 Crane Lane, Bristol BS1 4DJ."
+    assert protector.protect(first, "s").text == "My name is <REAL_NAME_1>. I live at <ADDRESS_1>."
+    for later, masked in [
+        ("marcus okafor", "<REAL_NAME_1>"),
+        ("new chat: MARCUS OKAFOR, 14 CRANE LANE", "new chat: <REAL_NAME_1>, <ADDRESS_2>"),
+        ("still at 14 crane lane, bristol bs1 4dj", "still at <ADDRESS_1>"),
+        ("a crane by the lane, marcus", "a crane by the lane, marcus"),
+    ]:
+        assert protector.protect(later, "s").text == masked
+    restored = protector.restore("<REAL_NAME_1>, <ADDRESS_2>; <ADDRESS_1>", "s").text
+    assert restored == "Marcus Okafor, 14 CRANE LANE; 14 Crane Lane, Bristol BS1 4DJ"
+
+
+def test_a_known_value_takes_in_a_span_of_another_type_detection_found_inside_it():
+    """ux23 finding 1: the tagger's REAL_NAME on "14 crane lane" (a FAKE detected span) gives way to the session's
+    address, which covers it; a span reaching out of the known value stays as detection found it."""
+    known, text = KnownValues([("ADDRESS", "14 Crane Lane, Bristol BS1 4DJ")]), "at 14 crane lane, bristol bs1 4dj"
+    tagged = Span(3, 16, "REAL_NAME", Level.PL2, "fake")
+    assert [(s.start, s.end, s.type) for s in known.add_occurrences(text, [tagged])] == [(3, len(text), "ADDRESS")]
+    wider = Span(0, len(text), "LOCATION", Level.PL2, "fake")
+    assert known.add_occurrences(text, [wider]) == [wider]

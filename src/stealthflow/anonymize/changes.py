@@ -7,6 +7,7 @@ import difflib
 import os
 import re
 
+from stealthflow.data.attributes import attribute_word
 from stealthflow.data.evidence import find_phrase
 
 _TOKEN = re.compile(r"\S+")
@@ -61,7 +62,7 @@ def _left(removed: str, added: str, start: int) -> tuple[int, int]:
 
 def describe_change(change: dict) -> str:
     """'"here in Leeds" -> "here in my city" (location)'; without a replacement, what was cut."""
-    attribute = f" ({change['attribute']})" if change.get("attribute") else ""
+    attribute = f" ({attribute_word(change['attribute'])})" if change.get("attribute") else ""
     before, after = change.get("phrase") or "", change.get("replacement") or ""
     if before and after:
         return f'"{before}" -> "{after}"{attribute}'

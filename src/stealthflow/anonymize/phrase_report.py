@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from stealthflow.anonymize.changes import describe_change
+from stealthflow.data.attributes import attribute_word
 
 
 class PhraseReport:
@@ -60,5 +61,5 @@ _HOLDING = "phrase(s) holding a value protect masks"
 
 
 def _counted(count: int, what: str, attributes: list[str | None]) -> str:
-    by = Counter(a for a in attributes if a)
+    by = Counter(attribute_word(a) for a in attributes if a)
     return f"{count} {what}" + (f" ({', '.join(f'{a} {n}' for a, n in by.most_common())})" if by else "")

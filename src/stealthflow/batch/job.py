@@ -211,6 +211,7 @@ class Result:
     seconds: float
     not_protected: int = 0  # rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)
     changed: int = 0  # blocks done by an earlier run whose input changed since: done again (`changed_blocks`)
+    empty: int = 0  # rows written whose text was empty or blank: nothing in them to protect
 
 
 def run_job(
@@ -258,6 +259,7 @@ def run_job(
         done,
         out.not_protected(),
         len(changed),
+        out.empty(),
     )
 
 
@@ -363,7 +365,7 @@ def write_block(
     """A block's rows as they came back from the pools (any order): its part file in input order
     and its manifest line with the failed rows. `BatchError` once more than `job.max_failures`
     rows of the job have failed."""
-    lines, failures, not_protected = [], [], 0
+    lines, failures, not_protected, empty = [], [], 0, 0
     for row in sorted(rows, key=lambda r: r["_row"]):
         if isinstance(row[ERROR], str):
             refused = not isinstance(row[ID], str)  # an id that holds a value (`Detect`): not written
@@ -387,7 +389,8 @@ def write_block(
         }
         lines.append(dump_line(first | meta | json.loads(row["_keep"])))
         not_protected += meta.get("rewrite", {}).get("protected") is False
-    out.record(block.id, lines, len(lines), failures, not_protected)
+        empty += not (row[job.text_column] or "").strip()
+    out.record(block.id, lines, len(lines), failures, not_protected, empty)
     progress.blocks_done += 1
     progress.bytes_done += block.size
     progress.rows += len(lines)

@@ -88,10 +88,17 @@ class JobOutput:
                 path.unlink()
 
     def record(
-        self, block_id: str, lines: Iterable[str], rows: int, failures: list[dict], not_protected: int = 0
+        self,
+        block_id: str,
+        lines: Iterable[str],
+        rows: int,
+        failures: list[dict],
+        not_protected: int = 0,
+        empty: int = 0,
     ) -> None:
         """Write the block's part file (its JSONL `lines`), then list the block as done, with how many of its rows
-        the rewrite left a marked phrase in (`not_protected`: their `rewrite.protected` is false)."""
+        the rewrite left a marked phrase in (`not_protected`: their `rewrite.protected` is false) and how many had an
+        empty or blank text (`empty`: written as they are, nothing to protect)."""
         part = self.directory / part_name(block_id)
         temporary = part.with_name(part.name + ".tmp")
         with temporary.open("w", encoding="utf-8") as handle:
@@ -99,7 +106,8 @@ class JobOutput:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, part)
-        entry = {"block": block_id, "part": part.name, "rows": rows, "not_protected": not_protected, "failed": failures}
+        entry = {"block": block_id, "part": part.name, "rows": rows, "not_protected": not_protected, "empty": empty}
+        entry["failed"] = failures
         self._write_lines([entry])
         self.done[block_id] = entry
 
@@ -131,6 +139,10 @@ class JobOutput:
 
     def rows(self) -> int:
         return sum(entry["rows"] for entry in self.done.values())
+
+    def empty(self) -> int:
+        """Rows written whose text was empty or blank."""
+        return sum(entry.get("empty", 0) for entry in self.done.values())
 
     def not_protected(self) -> int:
         """Rows written whose rewrite left a marked phrase in them (`rewrite.protected` false)."""

@@ -29,6 +29,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.cli.source import SourceArgument, source_profiles
 from stealthflow.data import ATTRIBUTES
+from stealthflow.data.attributes import attribute_word
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_the_input, write_output
 from stealthflow.llm.pool import LLMPool
@@ -136,7 +137,7 @@ def print_cues(cues: dict[int, list[dict]], profile_id: str, posts: int = 1) -> 
     when the profile has several posts. Values protect masks are counted, not named."""
     for post, found in cues.items():
         where = profile_id + (f" post {post + 1}" if posts > 1 else "")
-        phrases = "; ".join(f'"{c["phrase"]}" ({c["attribute"]})' for c in found if "phrase" in c)
+        phrases = "; ".join(f'"{c["phrase"]}" ({attribute_word(c["attribute"])})' for c in found if "phrase" in c)
         masked = sum(c.get("masked", 0) for c in found)
         said = [f"phrases that point to you: {phrases}"] if phrases else []
         said += [f"{masked} value(s) that protect masks with a placeholder"] if masked else []

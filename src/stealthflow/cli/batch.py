@@ -150,7 +150,7 @@ def _batch(
     with vault_errors():
         vault = open_user_vault(settings)
         try:
-            progress = _progress()
+            progress = _progress("protecting" if job.rewrite == "none" else "anonymizing")
             with said_when_interrupted(lambda: progress.how_far(output)), progress as show:
                 result = run_job(source, output, settings, vault, job, pools, ray_address, show, ray_logs=verbose)
         except (BatchError, ShardError) as exc:
@@ -171,6 +171,13 @@ def _batch(
         highlight=False,
         soft_wrap=True,
     )
+    if result.empty:
+        console.print(
+            f"[yellow]{result.empty} row(s) had an empty text[/]: written as they are, with nothing to protect (each "
+            'block\'s line in manifest.jsonl counts them: "empty")',
+            highlight=False,
+            soft_wrap=True,
+        )
     if result.not_protected:
         console.print(
             f'[yellow]{result.not_protected} of them not fully rewritten[/] ("rewrite": {{"protected": false}}): '
@@ -194,9 +201,12 @@ class _progress:
 
     rows = blocks = 0  # written by this run, as last shown
 
+    def __init__(self, doing: str):
+        self.doing = doing  # what the bar says the job does: "protecting", "anonymizing"
+
     def __enter__(self):
         self.bar = Progress(
-            TextColumn("[bold]protecting"),
+            TextColumn(f"[bold]{self.doing}"),
             BarColumn(),
             DownloadColumn(),
             TextColumn("{task.fields[info]}"),
@@ -220,7 +230,7 @@ class _progress:
         )
         if self.task is None:
             self.bar.start()
-            self.task = self.bar.add_task("protecting", total=progress.bytes, info=info)
+            self.task = self.bar.add_task(self.doing, total=progress.bytes, info=info)
         self.bar.update(self.task, completed=progress.bytes_done, info=info)
 
     def __exit__(self, *exc) -> None:

@@ -48,6 +48,7 @@ from stealthflow.cli.app import (
     vault_errors,
 )
 from stealthflow.config import Settings
+from stealthflow.data.attributes import attribute_word
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_the_input, write_output
 from stealthflow.lasting import lasting_objects
@@ -230,6 +231,7 @@ class _Run:
     verbose: bool = False
     explain: bool = False
     secrets_found: int = 0
+    secret_types: set = field(default_factory=set)  # of the secrets found, said once in the closing paragraph
     rejected: int = 0
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     unread: int = 0  # texts the rewrite could not read (a language it does not cover)
@@ -240,6 +242,7 @@ class _Run:
 
     def protect(self, items: list[Record], session: str) -> list[dict]:
         """Rows `{id, session, vault, text, spans[, rewrite]}` (`protect_records`); warnings go to stderr."""
+        from stealthflow.pipeline.protector import secret_warning
         from stealthflow.pipeline.records import protect_records
         from stealthflow.placeholders.types import Level
 
@@ -266,8 +269,10 @@ class _Run:
                     highlight=False,
                 )
             self.secrets_found += any(span.level == Level.PL4 for span in p.spans)
+            self.secret_types.update(span.type for span in p.spans if span.level == Level.PL4)
             for warning in p.warnings:
-                console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
+                if warning != secret_warning(p.spans):  # said once for all texts, in the closing paragraph
+                    console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
         return [row for row, _, _ in results]
 
     @staticmethod
@@ -292,7 +297,7 @@ class _Run:
         self.unread += outcome.unread
         self.unprotected += not outcome.protected
         if outcome.accepted:
-            self.rewritten.update(c["attribute"] for c in outcome.changes if c.get("attribute"))
+            self.rewritten.update(attribute_word(c["attribute"]) for c in outcome.changes if c.get("attribute"))
         if not self.verbose:
             return
         if outcome.accepted and outcome.changes:  # off a terminal, the count says "rewritten" itself
@@ -382,7 +387,8 @@ def _protection(
         console.print(f"[yellow]warning:[/] {escape(run.not_protected())}", highlight=False, soft_wrap=True)
     if run.secrets_found:
         console.print(
-            f"[yellow]{run.secrets_found} text(s) held a secret (PL4): the secrets found are masked, but a text with one"
+            f"[yellow]{run.secrets_found} text(s) held a secret (PL4: {', '.join(sorted(run.secret_types))}): the secrets"
+            " found are masked, but a text with one"
             " often holds more of shapes the detector does not know: read those texts before sending them, and rotate"
             " their credentials[/]"
         )

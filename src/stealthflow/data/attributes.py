@@ -25,6 +25,15 @@ DESCRIPTIONS: dict[str, str] = {
     "married": "relationship status",
 }
 
+
+def attribute_word(attribute: str) -> str:
+    """How a message to a user names an attribute: its key where that is a word ("location", "married"), its name
+    where the key is an abbreviation ("place of birth" for "pobp"); JSON keeps the key."""
+    return DESCRIPTIONS[attribute] if attribute in _ABBREVIATED else attribute
+
+
+_ABBREVIATED = frozenset({"pobp"})
+
 OPTIONS: dict[str, tuple[str, ...]] = {
     "gender": ("Male", "Female"),
     "income": (

@@ -16,6 +16,7 @@ from functools import cache
 
 from stealthflow.config import load_settings
 from stealthflow.pipeline.protector import Protected, Protector
+from stealthflow.pipeline.records import not_blank
 from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
 from stealthflow.placeholders.restore import RestoreResult
 
@@ -44,7 +45,9 @@ def protect(
     """Replace explicit PII in `text` by placeholders issued to `session`; with `rewrite` other than
     `none`, then rewrite it: `.text` is the text to send, `.rewrite` says whether the rewrite was
     accepted (a rejected one leaves the placeholder text), what it changed, which phrases stayed
-    (`.unprotected`) and whether none did (`.protected`)."""
+    (`.unprotected`) and whether none did (`.protected`). Empty or blank `text` is a ValueError, as the CLI and the
+    service refuse it."""
+    not_blank(text)
     rewriter = (
         None if rewrite == "none" else default_rewriter(rewrite).method()
     )  # an unknown name fails before any work

@@ -1,6 +1,6 @@
 """What the page shows for a post, over the service's own API (any client may call it):
 
-POST /analyze {text, session}   -> explicit PII (spans with their placeholders), the request id that restores a
+POST /analyze {text, session}   -> (session "default" when not given) explicit PII (spans with their placeholders), the request id that restores a
                                    reply to it (`/restore` with `request`), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
                                    the phrases it could not generalize (unprotected), the text to send,
@@ -27,9 +27,9 @@ from stealthflow.anonymize.placeholders_kept import PROTECT_PLACEHOLDER
 from stealthflow.attack.strength import ABOVE_MAJORITY, ABOVE_UNIFORM, NOT_ABOVE_CHANCE, measured_verdicts
 from stealthflow.data.attributes import ATTRIBUTES, DESCRIPTIONS
 from stealthflow.pipeline.protector import Protected, Protector
-from stealthflow.pipeline.rewrite import NamedRewriter, with_rewrites
+from stealthflow.pipeline.rewrite import NamedRewriter, RewriteOutcome, with_rewrites
 from stealthflow.placeholders.styles import render
-from stealthflow.service.requests import PostRequest, session_refused
+from stealthflow.service.requests import AnalyzeRequest, session_refused
 from stealthflow.service.security import error_response
 
 _TOKEN = re.compile(rf"{PROTECT_PLACEHOLDER.pattern}|\w+|\s+|[^\w\s]")
@@ -151,7 +151,7 @@ class Analyzer:
             ],
             "protected": protected.text,
             "rewrite": sent.rewrite.to_json(self.rewriter.name) if sent.rewrite else None,
-            "unprotected": _left_as_they_were(sent.rewrite.unprotected if sent.rewrite else (), text, cues),
+            "unprotected": _left_as_they_were(sent.rewrite),
             "diff": diff,
             "text": sent.text,
             "warnings": protected.warnings,
@@ -192,22 +192,25 @@ class Analyzer:
         return {"session": session, "placeholders": grants, "values_deleted": deleted}
 
 
-def _left_as_they_were(phrases: tuple[str, ...], text: str, cues: list) -> list[dict]:
-    """The phrases the rewrite could not generalize, each with what its marks point to (the
-    attributes of the cues inside it): the page warns that they go out as they are."""
+def _left_as_they_were(rewrite: RewriteOutcome | None) -> list[dict]:
+    """The phrases the rewrite could not generalize, each with the attribute the rewrite marked it for (its own
+    labels, as the cues and the risk lines count them): the page warns that they go out as they are."""
+    if rewrite is None:
+        return []
     return [
-        {
-            "phrase": phrase,
-            "attributes": sorted({DESCRIPTIONS.get(c.label, c.label) for c in cues if text[c.start : c.end] in phrase}),
-        }
-        for phrase in phrases
+        {"phrase": phrase, "attributes": [DESCRIPTIONS.get(attribute, attribute)] if attribute else []}
+        for phrase, attribute in zip(rewrite.unprotected, rewrite.attributes, strict=True)
     ]
 
 
 def _cues(texts: list[str], masked: list[list[tuple[int, int]]] | None = None):
-    from stealthflow.anonymize.cues import find_cues, load_cue_tagger
+    """Each text's cues as the local rewrite reads them (`find_cues`, then `split_marks`: "Denver" a location and "I
+    work as a dentist" an occupation, not one mark over the sentence): the page's marks and its risk lines count what
+    the rewrite acts on (ux23 finding 3)."""
+    from stealthflow.anonymize.cues import find_cues, load_cue_tagger, split_marks
 
-    return find_cues(load_cue_tagger(), texts, masked)
+    tagger = load_cue_tagger()
+    return split_marks(tagger, texts, find_cues(tagger, texts, masked))
 
 
 @cache
@@ -221,7 +224,7 @@ def analysis_router(analyzer: Analyzer) -> APIRouter:
     router = APIRouter()
 
     @router.post("/analyze")
-    def analyze(request: PostRequest) -> dict:
+    def analyze(request: AnalyzeRequest) -> dict:
         return analyzer.analyze(request.text, request.session)
 
     @router.get("/sessions/{session}")

@@ -45,9 +45,15 @@ class TextRequest(BaseModel):
 
 
 class PostRequest(TextRequest):
-    """A text to protect (`/analyze`)."""
+    """A text to protect."""
 
     _not_blank = field_validator("text")(not_blank)
+
+
+class AnalyzeRequest(PostRequest):
+    """The page's post (`/analyze`): its session is "default" when none is given, as the CLI's `--session`."""
+
+    session: str = Field("default", min_length=1)
 
 
 class ProtectRequest(PostRequest):
