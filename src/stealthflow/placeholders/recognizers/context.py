@@ -15,7 +15,7 @@ from stealthflow.placeholders.language import ENGLISH, OTHERS, function_word_of_
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.introductions import RELATIVES_OF_LANGUAGES
-from stealthflow.placeholders.recognizers.languages import one_of, reads_as_name
+from stealthflow.placeholders.recognizers.languages import name_end, one_of, reads_as_name
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
 from stealthflow.placeholders.recognizers.sentences import (
     anothers_life,
@@ -24,6 +24,16 @@ from stealthflow.placeholders.recognizers.sentences import (
 from stealthflow.placeholders.types import Span
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
+_LOWER_NAME = (
+    r"[^\W\d_A-Z]+(?:[-'][^\W\d_A-Z]+)?"  # a name's word typed in lowercase: `languages.name_end` cuts the run
+)
+
+
+def _names(most: int, gap: str = "[ \t]+") -> str:
+    """One to `most` words of a name, capitalised, or typed in lowercase."""
+    return rf"(?:{_NAME}(?:{gap}{_NAME}){{0,{most - 1}}}|{_LOWER_NAME}(?:[ \t]+{_LOWER_NAME}){{0,{most - 1}}})"
+
+
 _WORD = r"[A-Z][\w&'-]*(?:\.[\w&'-]+)*"  # "Acme", "AT&T", "Booking.com"; not a sentence's full stop
 _PROPER = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"  # on one line: "Employer: Google\nPosition: ..." is Google
 
@@ -31,8 +41,18 @@ _PROPER = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"  # on one line: "Emplo
 _INTRODUCTION = one_of(tuple(language_file(ENGLISH)["introductions"]), gap=r"\s+")
 
 
+class _NameAfterCue(ContextRecognizer):
+    """A name after an English cue, capitalised or typed in lowercase (`languages.name_end`)."""
+
+    def value_end(self, match: re.Match[str]) -> int:
+        return name_end(match.string, match.start("value"), match.end("value"), ENGLISH)
+
+    def accept(self, match: re.Match[str]) -> bool:
+        return self.value_end(match) > match.start("value")
+
+
 @register_recognizer
-class OwnNameRecognizer(ContextRecognizer):
+class OwnNameRecognizer(_NameAfterCue):
     """The writer's own name after a self-introduction (`introductions` of data/languages/en.yaml: "my name is", "I'm")
     or a sign-off ("Regards, ..."), read as a name as the six languages' introduced names are (`reads_as_name`)."""
 
@@ -40,7 +60,7 @@ class OwnNameRecognizer(ContextRecognizer):
     triggers = ("name", "called", "call", "signed", "regards", "cheers", "i'm", "am", "this")
     pattern = re.compile(
         rf"(?i:\b(?:{_INTRODUCTION}|signed,?|regards,|cheers,|name:)\s+)"
-        rf"(?P<value>{_NAME}(?:[ \t]+{_NAME}){{0,2}})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
+        rf"(?P<value>{_names(3)})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
     )
 
     def accept(self, match: re.Match[str]) -> bool:
@@ -49,28 +69,31 @@ class OwnNameRecognizer(ContextRecognizer):
         benchmarks/data/pii-heldout-c..p (pii_registers.py --misses): 2 wrong spans fewer ("Regards, Accounts", "Kind
         regards, Outpatients"), one grown ("Ken" of a song's "I'm Just Ken"), no value lost; data/test.jsonl's comments
         (pii_session_flags.py) flagged 46 -> 45 of 1 969 ("Cheers, Houdini")."""
-        text, start, end = match.string, match.start("value"), match.end("value")
-        return _TEAM_WORD.fullmatch(match["value"].split()[-1]) is None and reads_as_name(text, start, end)
+        text, start, end = match.string, match.start("value"), self.value_end(match)
+        if end == start:
+            return False
+        return _TEAM_WORD.fullmatch(text[start:end].split()[-1]) is None and reads_as_name(text, start, end)
 
 
 @register_recognizer
-class ContactNameRecognizer(ContextRecognizer):
+class ContactNameRecognizer(_NameAfterCue):
     """Someone the writer is to call, text or email ("1. call Deborah", "remind me to text Sam Okafor").
     Not "X said": first names of the famous that are also people's names ("Jesus said", "Siri said")
     would be flagged, for 0.006 of validation name recall."""
 
     name, type = "contact_name", "REAL_NAME"
     triggers = ("call", "text", "email", "e-mail", "ring", "phone", "message")
-    pattern = re.compile(rf"\b(?i:call|text|e-?mail|ring|phone|message)[ \t]+(?P<value>{_NAME}(?:[ \t]+{_NAME})?)\b")
+    pattern = re.compile(rf"\b(?i:call|text|e-?mail|ring|phone|message)[ \t]+(?P<value>{_names(2)})\b")
 
     def accept(self, match: re.Match[str]) -> bool:
         """A given name of the tagger's name lexicon (names.py) opens the value, which is no famous
         person or brand ("call Tesco") and no day or month ("text Sunday"). A place that is also a
         given name ("call London") is taken for a person: the gazetteer leaves such words out."""
-        text, start, end = match.string, match.start("value"), match.end("value")
+        text, start, end = match.string, match.start("value"), self.value_end(match)
         first = match["value"].split()[0]
         return (
-            given_name(first)
+            end > start
+            and given_name(first)
             and _CALENDAR.fullmatch(first) is None
             and not public_name(text, start, end)
             and not brand(text, start, end)
@@ -81,12 +104,15 @@ _CALENDAR = re.compile(rf"(?i:{CALENDAR})")
 _TEAM_WORD = re.compile(rf"(?i:{alternation('team_words')})")
 
 
+_RELATIVE_NAME = _names(2, gap=r"\s+")
+
+
 @register_recognizer
-class RelativeNameRecognizer(ContextRecognizer):
+class RelativeNameRecognizer(_NameAfterCue):
     name, type = "relative_name", "REAL_NAME"
     triggers = tuple(words("relatives"))
     pattern = re.compile(
-        rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_NAME}(?:\s+{_NAME})?)"
+        rf"(?i:\bmy\s+(?:(?:older|younger|little|big|best|late|ex-?)\s+)?(?:{RELATIVES})),?[ \t]+(?P<value>{_RELATIVE_NAME})"
     )
 
 

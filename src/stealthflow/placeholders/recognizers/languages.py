@@ -17,8 +17,9 @@ from typing import ClassVar
 
 import regex
 
-from stealthflow.pii_tagger.lexicons import given_name
-from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
+from stealthflow.pii_tagger.lexicons import given_name, name_lexicon
+from stealthflow.placeholders.common_words import at_ceiling, common_word, frequent_in
+from stealthflow.placeholders.language import ENGLISH, OTHERS, function_word_of_covered, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.public_names import public_name, text_words
@@ -27,6 +28,7 @@ from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span
 
 _CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
+LOWERCASE_WORD = r"\p{Ll}+(?:['’-]\p{L}+)*"  # "jürgen", "jan-ole": a name's word typed without capitals
 _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
 _WORK_GAP = 4  # words between a word of work and its preposition ("arbeite seit 12 Jahren bei")
 
@@ -116,9 +118,11 @@ def cue_pattern(words: tuple[str, ...]) -> str:
 
 
 def name_pattern(vocab: Vocabulary) -> str:
-    """One to four capitalised words, lowercase particles between them ("Sanne de Vries")."""
+    """One to four capitalised words, lowercase particles between them ("Sanne de Vries"); or one to four lowercase
+    words, which `name_end` cuts where the name ends ("sanne de vries is ziek")."""
     particles = rf"(?:(?:{one_of(vocab.name_particles)}){_GAP})*" if vocab.name_particles else ""
-    return rf"{_CAPITALISED}(?:{_GAP}{particles}{_CAPITALISED}){{0,3}}"
+    capitalised = rf"{_CAPITALISED}(?:{_GAP}{particles}{_CAPITALISED}){{0,3}}"
+    return rf"(?:{capitalised}|{LOWERCASE_WORD}(?:{_GAP}{LOWERCASE_WORD}){{0,3}})"
 
 
 class LanguageRecognizer(Recognizer):
@@ -173,7 +177,7 @@ class LanguageRecognizer(Recognizer):
             else None
         )
         matches = self.pattern.finditer(text) if starts is None else matches_at(self.pattern, text, starts)
-        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m)]
+        return [self.span(m.start("value"), self.value_end(m)) for m in matches if self.accept(m)]
 
     def accept(self, match: regex.Match) -> bool:
         return True
@@ -192,7 +196,55 @@ def reads_as_name(text: str, start: int, end: int) -> bool:
     return (len(words) > 1 or given) and (given or not public_name(text, start, end))
 
 
-class IntroducedNameRecognizer(LanguageRecognizer):
+_WORD_OF_NAME = regex.compile(r"\p{L}+(?:['’-]\p{L}+)*")
+
+
+def name_end(text: str, start: int, end: int, code: str) -> int:
+    """Where the name that text[start:end] opens ends, after a cue of a name. A name written with a capital runs to
+    `end`. One typed in lowercase ("ich heiße jürgen schäfer und suche", "ik heet pieter de vries en") runs as far as
+    its words read as a name's: the first a given name of the name lexicon (names.py) that is no common word of the
+    language (`_common`: "ich bin müde", "i'm mark" are none), each next one a name's word of the lexicon that is no
+    common word, or no frequent word of the language at all ("okafor"), a particle of `name_particles` between two;
+    `start` where the first is none."""
+    if not text[start:end][:1].islower():
+        return end
+    words = list(_WORD_OF_NAME.finditer(text, start, end))
+    if not words or not given_name(words[0][0]) or _common(words[0][0], code):
+        return start
+    particles = {word for phrase in language_file(code).get("name_particles", ()) for word in phrase.split()}
+    last = words[0].end()
+    for word in words[1:]:
+        if word[0] in particles:
+            continue
+        if not _name_part(word[0], code):
+            break
+        last = word.end()
+    return last
+
+
+def _common(word: str, code: str) -> bool:
+    """A word of every day in `code` however a name's lexicon lists it: a function word of a covered language, an
+    English word of WordNet ("mark", "rose"), a word of the language's ceiling (`at_ceiling`)."""
+    return function_word_of_covered(word) or (common_word(word) if code == ENGLISH else at_ceiling(word, code))
+
+
+def _name_part(word: str, code: str) -> bool:
+    known = word.casefold() in name_lexicon()
+    return not _common(word, code) and (known or not frequent_in(word, code))
+
+
+class NameAfterCue(LanguageRecognizer):
+    """A name after a cue (`name_pattern`), capitalised or typed in lowercase (`name_end`), that reads as one."""
+
+    def value_end(self, match: regex.Match) -> int:
+        return name_end(match.string, match.start("value"), match.end("value"), self.language)
+
+    def accept(self, match: regex.Match) -> bool:
+        end = self.value_end(match)
+        return end > match.start("value") and reads_as_name(match.string, match.start("value"), end)
+
+
+class IntroducedNameRecognizer(NameAfterCue):
     """The writer's own name after a self-introduction: "ich bin Jürgen Weißmann", "me llamo Javier"."""
 
     name, type = "introduced_name", "REAL_NAME"
@@ -201,11 +253,8 @@ class IntroducedNameRecognizer(LanguageRecognizer):
     def expression(self) -> str:
         return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
 
-    def accept(self, match: regex.Match) -> bool:
-        return reads_as_name(match.string, match.start("value"), match.end("value"))
 
-
-class RelativeNameRecognizer(LanguageRecognizer):
+class RelativeNameRecognizer(NameAfterCue):
     """A relative's or close person's name after them: "meine Frau Katrin", "mon fils, Hugo"."""
 
     name, type = "relative_name", "REAL_NAME"
@@ -213,9 +262,6 @@ class RelativeNameRecognizer(LanguageRecognizer):
 
     def expression(self) -> str:
         return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab)})"
-
-    def accept(self, match: regex.Match) -> bool:
-        return reads_as_name(match.string, match.start("value"), match.end("value"))
 
 
 class EmployerCueRecognizer(LanguageRecognizer):
