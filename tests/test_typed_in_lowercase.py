@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from placeholder_fixtures import protect_config
 
+from stealthflow.pii_tagger.recognizer import in_lowercase_if_shouted
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
@@ -82,9 +83,16 @@ def test_lowercase_words_before_a_street_word_and_a_number_make_no_address_alone
     assert _found(text, "ADDRESS") == []
 
 
+def test_the_tagger_reads_a_text_in_capitals_in_lowercase_and_any_other_text_as_written():
+    assert in_lowercase_if_shouted("CALL ME, I'M MARCUS OKAFOR") == "call me, i'm marcus okafor"
+    assert in_lowercase_if_shouted("Call me, I'm Marcus") == "Call me, I'm Marcus"
+    assert in_lowercase_if_shouted("İSTANBUL") == "İSTANBUL"  # lowercasing would move the spans: "i̇stanbul"
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "CALL ME, I'M MARCUS OKAFOR",
         "call me, I'm marcus okafor",
         "ich heiße jürgen schäfer und suche eine Wohnung",
         "I live at 14 crane lane, bristol bs1 4dj, can you find a plumber nearby?",
@@ -99,4 +107,4 @@ def test_protect_with_the_shipped_tagger_sends_no_word_of_a_lowercase_name_or_ad
     finally:
         protector.close()
     for word in ("marcus", "okafor", "jürgen", "schäfer", "crane", "bristol", "4dj"):
-        assert word not in sent
+        assert word not in sent.lower()

@@ -58,6 +58,17 @@ _WORD_CHAR = re.compile(r"\w")
 log = logging.getLogger("stealthflow.pii_tagger")
 
 
+def in_lowercase_if_shouted(text: str) -> str:
+    """A text written all in capitals as the tagger reads it: in lowercase, character for character (the spans keep
+    their places), since the students learnt names and places from capitals that such a text gives to every word. On
+    pii-heldout-u, v, w upper-cased (benchmarks/pii_registers.py --case upper): English (720 texts) recall 0.503 -> 0.663,
+    precision 0.796 -> 0.837, REAL_NAME 69 -> 172 of 339, ADDRESS 0 -> 24 of 43, texts without PII flagged 43 -> 48 of
+    360; six languages (1 080) recall 0.597 -> 0.705, precision 0.766 -> 0.846, flagged 116 -> 97 of 540; the original
+    files hold no such text (no span changes)."""
+    lowered = text.lower()
+    return lowered if text.isupper() and len(lowered) == len(text) else text
+
+
 @register_recognizer
 class PiiTaggerRecognizer(Recognizer):
     name, type = "pii_tagger", "REAL_NAME"  # each span carries the type the tagger gave it
@@ -129,6 +140,7 @@ class PiiTaggerRecognizer(Recognizer):
         not given and the route or the tagger's thresholds by language need them), which choose its tagger
         (route.py) and the thresholds its spans must reach."""
         settled = settled or [[] for _ in texts]
+        texts = [in_lowercase_if_shouted(text) for text in texts]
         if languages is None and (self.routed or tagger_by_language(self.tagger)):
             languages = [shared_guesser().guess(text).candidates for text in texts]
         languages = languages or [frozenset()] * len(texts)
