@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from placeholder_fixtures import protect_config
 
-from stealthflow.pii_tagger.recognizer import in_lowercase_if_shouted
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.languages import name_end
+from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted
 
 PATTERNS = Detector(build_recognizers())  # the pattern recognizers, no tagger
 
@@ -65,9 +65,10 @@ def test_the_name_recognizers_mask_a_name_typed_in_lowercase_whole(text, name):
         ("abito in via roma 12, 10121 torino", "via roma 12, 10121 torino"),
         ("j'habite au 12 rue de la paix, 75002 paris", "12 rue de la paix, 75002 paris"),
         ("ik woon aan de keizersgracht 123, 1015 cj amsterdam", "keizersgracht 123, 1015 cj amsterdam"),
+        ("I LIVE AT 14 CRANE LANE, BRISTOL BS1 4DJ", "14 CRANE LANE, BRISTOL BS1 4DJ"),
     ],
 )
-def test_a_street_address_typed_in_lowercase_is_masked_whole(text, address):
+def test_a_street_address_typed_in_lowercase_or_in_capitals_is_masked_whole(text, address):
     assert _found(text, "ADDRESS") == [address]
 
 

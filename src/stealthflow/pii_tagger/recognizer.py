@@ -41,7 +41,7 @@ from stealthflow.placeholders.recognizers.base import Recognizer, register_recog
 from stealthflow.placeholders.recognizers.introductions import greeted
 from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
-from stealthflow.placeholders.recognizers.sentences import sentence_start
+from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted, sentence_start
 from stealthflow.placeholders.types import Level, Span, merge_spans
 
 # A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
@@ -56,17 +56,6 @@ GREETED_FLOOR = 0.5
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
 _WORD_CHAR = re.compile(r"\w")
 log = logging.getLogger("stealthflow.pii_tagger")
-
-
-def in_lowercase_if_shouted(text: str) -> str:
-    """A text written all in capitals as the tagger reads it: in lowercase, character for character (the spans keep
-    their places), since the students learnt names and places from capitals that such a text gives to every word. On
-    pii-heldout-u, v, w upper-cased (benchmarks/pii_registers.py --case upper): English (720 texts) recall 0.503 -> 0.663,
-    precision 0.796 -> 0.837, REAL_NAME 69 -> 172 of 339, ADDRESS 0 -> 24 of 43, texts without PII flagged 43 -> 48 of
-    360; six languages (1 080) recall 0.597 -> 0.705, precision 0.766 -> 0.846, flagged 116 -> 97 of 540; the original
-    files hold no such text (no span changes)."""
-    lowered = text.lower()
-    return lowered if text.isupper() and len(lowered) == len(text) else text
 
 
 @register_recognizer

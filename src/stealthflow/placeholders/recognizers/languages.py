@@ -23,7 +23,13 @@ from stealthflow.placeholders.language import ENGLISH, OTHERS, function_word_of_
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
 from stealthflow.placeholders.recognizers.public_names import public_name, text_words
-from stealthflow.placeholders.recognizers.sentences import SENTENCE_REACH, anothers_life, sentence_end, sentence_start
+from stealthflow.placeholders.recognizers.sentences import (
+    SENTENCE_REACH,
+    anothers_life,
+    in_lowercase_if_shouted,
+    sentence_end,
+    sentence_start,
+)
 from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span, merge_spans
 
@@ -328,7 +334,9 @@ class StreetAddressRecognizer(LanguageRecognizer):
         return regex.compile(self._address(capitalised=False))
 
     def find(self, text: str) -> list[Span]:
-        lowercase = [self.span(*match.span("value")) for match in self.lowercase.finditer(text)]
+        lowercase = [
+            self.span(*match.span("value")) for match in self.lowercase.finditer(in_lowercase_if_shouted(text))
+        ]
         return merge_spans([*super().find(text), *lowercase], text)
 
     def _address(self, capitalised: bool) -> str:
