@@ -8,6 +8,7 @@ value counts).
     python benchmarks/pii_registers.py FILE --tagger runs/pii-tagger-student-c   # a candidate tagger
     python benchmarks/pii_registers.py FILE --session   # the texts in one session: values masked again too
     python benchmarks/pii_registers.py FILE --by lang --types   # and per type: found, right, clean texts flagged
+    python benchmarks/pii_registers.py FILE --case lower   # texts and values lower-cased (or upper-cased) first
 
 A masked span is right when it overlaps an annotated value (any type: the issue's "precision on
 personal data"); "typed" precision also asks for the annotated type. Recall counts an annotated value
@@ -60,6 +61,16 @@ def gold_spans(row: dict) -> list[Span]:
             spans.add((start, start + len(item["value"]), item["type"]))
             start = row["text"].find(item["value"], start + 1)
     return sorted(spans)
+
+
+def recased(row: dict, case: str) -> dict:
+    """`row` with its text and annotated values in `case` ("lower" or "upper"): a person typing without capitals."""
+    change = str.lower if case == "lower" else str.upper
+    return {
+        **row,
+        "text": change(row["text"]),
+        "pii": [{**item, "value": change(item["value"])} for item in row["pii"]],
+    }
 
 
 def score(rows: list[dict], predictions: list[list[Span]]) -> dict:
@@ -142,6 +153,7 @@ def main() -> None:
     parser.add_argument("--no-tagger", action="store_true", help="without the PII tagger")
     parser.add_argument("--tagger", help="a tagger's directory (default: the shipped one)")
     parser.add_argument("--session", action="store_true", help="protect the texts in one session, in file order")
+    parser.add_argument("--case", choices=("lower", "upper"), help="lower-case or upper-case texts and values first")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--misses", action="store_true", help="print each wrong or missed span")
     parser.add_argument(
@@ -149,6 +161,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if args.case:
+        rows = [recased(row, args.case) for row in rows]
     detector = Detector(build_recognizers(models=not args.no_tagger, model=args.tagger))
     predictions = (predict_in_session if args.session else predict)(detector, [row["text"] for row in rows])
     groups = defaultdict(list)

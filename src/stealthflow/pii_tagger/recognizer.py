@@ -41,7 +41,7 @@ from stealthflow.placeholders.recognizers.base import Recognizer, register_recog
 from stealthflow.placeholders.recognizers.introductions import greeted
 from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
-from stealthflow.placeholders.recognizers.sentences import sentence_start
+from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted, sentence_start
 from stealthflow.placeholders.types import Level, Span, merge_spans
 
 # A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
@@ -129,6 +129,7 @@ class PiiTaggerRecognizer(Recognizer):
         not given and the route or the tagger's thresholds by language need them), which choose its tagger
         (route.py) and the thresholds its spans must reach."""
         settled = settled or [[] for _ in texts]
+        texts = [in_lowercase_if_shouted(text) for text in texts]
         if languages is None and (self.routed or tagger_by_language(self.tagger)):
             languages = [shared_guesser().guess(text).candidates for text in texts]
         languages = languages or [frozenset()] * len(texts)

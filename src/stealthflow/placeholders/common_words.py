@@ -169,14 +169,14 @@ def at_ceiling(word: str, code: str, as_name: bool = False) -> bool:
 
 
 def function_word(word: str) -> bool:
-    return word.casefold() in _function_words()
+    return word.casefold() in english_function_words()
 
 
 def common_word(word: str) -> bool:
     """Whether `word` is a word of English: a function word, or a common word of WordNet as it is or
     once WordNet's suffix rules take an inflection off ("perks", "hustled", "paychecks")."""
     word = word.casefold()
-    if word in _function_words() or word in _common_words():
+    if word in english_function_words() or word in _common_words():
         return True
     return any(
         word.endswith(suffix) and word[: len(word) - len(suffix)] + ending in _common_words()
@@ -212,7 +212,8 @@ def _word_list(name: str) -> frozenset[str]:
 
 
 @cache
-def _function_words() -> frozenset[str]:
+def english_function_words() -> frozenset[str]:
+    """English's function words (data/function_words.txt), casefolded."""
     return frozenset(word.casefold() for word in listed_words(resource_dir("data") / FUNCTION_WORDS))
 
 

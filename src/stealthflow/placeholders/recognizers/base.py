@@ -54,6 +54,10 @@ class Recognizer:
         says when a student could not be loaded)."""
         return None
 
+    def value_end(self, match: re.Match[str]) -> int:
+        """Where the value of a match of its pattern ends (a name typed in lowercase ends before the words after it)."""
+        return match.end("value")
+
     def span(self, start: int, end: int, score: float = 1.0, span_type: str | None = None, reason: str = "") -> Span:
         span_type = span_type or self.type
         return Span(start, end, span_type, TYPE_LEVELS[span_type], self.name, score, reason)
@@ -80,7 +84,7 @@ class ContextRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         matches = self._gate.finditer(self.pattern, text) if self._gate else self.pattern.finditer(text)
-        return [self.span(m.start("value"), m.end("value")) for m in matches if self.accept(m)]
+        return [self.span(m.start("value"), self.value_end(m)) for m in matches if self.accept(m)]
 
     def accept(self, match: re.Match[str]) -> bool:
         """Whether the match names an identifier (`match["value"]`, and any other group the pattern has)."""
