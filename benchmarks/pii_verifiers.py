@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from code_negatives import snippets  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, settles  # noqa: E402
@@ -36,11 +37,16 @@ from stealthflow.resources import resource_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "benchmarks" / "data"
-FIT_SETS = ("pii-heldout", *(f"pii-heldout-{s}" for s in "cdefghijklm"), "pii_test", "pii_multilingual_test")
+# code-fit, code-choose: the fit and choose packages' code and config snippets without personal data
+# (benchmarks/code_negatives.py; its check packages are never in the table).
+FIT_SETS = (
+    "pii-heldout", *(f"pii-heldout-{s}" for s in "cdefghijklm"), "pii_test", "pii_multilingual_test", "code-fit"
+)  # fmt: skip
 TREES, DEPTH, RATE = 150, 3, 0.05  # the ensemble's size, each tree's depth, its learning rate
 # The sets each label's thresholds are chosen on. u and v check the verifiers but the name's (scored after their
 # choice); the name verifier's were chosen on them. w (and x): final checks, never in the table.
-CHOOSE_SETS = tuple(f"pii-heldout-{s}" for s in "nopqr")
+CHOOSE_SETS = (*(f"pii-heldout-{s}" for s in "nopqr"), "code-choose")
+KINDS_OF_FILES = ("en", "ml", "code")  # English registers, the six languages, code snippets
 NAME_CHOOSE_SETS = (*CHOOSE_SETS, "pii-heldout-u", "pii-heldout-v")
 
 
@@ -76,19 +82,29 @@ class Recorder:
         return [1.0] * len(candidates)
 
 
-def annotated_files() -> list[tuple[str, str, Path]]:
-    """(set, kind, file) of every annotated file but the final checks': kind "en" for English registers, "ml" for
-    the six languages."""
+def annotated_files() -> list[tuple[str, str, str, list[dict]]]:
+    """(set, kind, file's name, rows) of every annotated file but the final checks': kind "en" for English registers,
+    "ml" for the six languages, "code" for the code snippets (no personal data)."""
     files = []
     for name in dict.fromkeys(FIT_SETS + NAME_CHOOSE_SETS):
         if name == "pii_test":
             files.append((name, "en", ROOT / "data" / "pii_test.jsonl"))
         elif name == "pii_multilingual_test":
             files.append((name, "ml", ROOT / "data" / "pii_multilingual_test.jsonl"))
-        else:
+        elif not name.startswith("code-"):
             for path in sorted((SETS / name).glob("pii_*.jsonl")):
                 files.append((name, "en" if "registers" in path.name else "ml", path))
-    return files
+    code = [
+        (
+            name,
+            "code",
+            "code_negatives",
+            [{"text": text, "pii": []} for _, text in snippets((name.removeprefix("code-"),))],
+        )
+        for name in FIT_SETS + CHOOSE_SETS
+        if name.startswith("code-")
+    ]
+    return [(name, kind, path.name, read_rows(path)) for name, kind, path in files] + code
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -117,8 +133,8 @@ def table(out: Path) -> None:
     ]
     detector, config = Detector(recognizers), ProtectConfig()
     with out.open("w", encoding="utf-8") as sink:
-        for name, kind, path in annotated_files():
-            for index, row in enumerate(read_rows(path)):
+        for name, kind, file_name, rows in annotated_files():
+            for index, row in enumerate(rows):
                 for recorder in recorders.values():
                     recorder.seen.clear()
                 text = row["text"]
@@ -143,7 +159,7 @@ def table(out: Path) -> None:
                         "candidates": candidates,
                     }
                 sink.write(json.dumps(record) + "\n")
-            print(f"{name} {path.name}: done", file=sys.stderr, flush=True)
+            print(f"{name} {file_name}: done", file=sys.stderr, flush=True)
 
 
 def outcome(rows: list[dict], keep) -> dict:
@@ -212,7 +228,7 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
         c["score"] = float("inf") if settles(kind, c["x"]) else score  # kept unscored
     assert np.abs(np.array(verifier.scores(x.tolist())) - model.predict_proba(x)[:, 1]).max() < 1e-9
     at = kind.features.index("english")
-    chosen_rows = {k: [r for r in rows if r["set"] in choose_sets and r["kind"] == k] for k in ("en", "ml")}
+    chosen_rows = {k: [r for r in rows if r["set"] in choose_sets and r["kind"] == k] for k in KINDS_OF_FILES}
     before = {k: outcome(chosen, lambda c: True) for k, chosen in chosen_rows.items()}
     best = (0, 0.0, 0.0)  # texts flagged fewer, minus the thresholds (English, others): of equals, the lowest
     steps = [step / 50 for step in range(50)]
@@ -256,7 +272,7 @@ def write_verifier(verifier: Verifier, report: dict, fitted: int, choose_sets: t
             f" of {report[f'choose_{k}']['before']['clean']}, {label} values found "
             f"{report[f'choose_{k}']['before']['found']} -> {report[f'choose_{k}']['after']['found']}"
             f" of {report[f'choose_{k}']['before']['values']}"
-            for k in ("en", "ml")
+            for k in KINDS_OF_FILES
         )
     )
     target = resource_dir("data") / verifier.kind.weights

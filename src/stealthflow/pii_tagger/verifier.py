@@ -322,6 +322,14 @@ VALUE_FEATURES = (
     "english",  # the text may be English
     *(f"lang_{code}" for code in sorted(OTHERS)),  # the text may be in that language
 )
+# CREDENTIAL spans: those and how much its line reads as code. Fitted with code and config snippets without personal data
+# as negatives (benchmarks/code_negatives.py), the tagger's secrets in code ("psycopg2.connect", "S3Path") part from
+# those in prose by it; the verifier learns where.
+CREDENTIAL_FEATURES = (
+    *VALUE_FEATURES,
+    "code_marks",  # share of the other characters of its line, spaces aside, that code writes: brackets, "=", "_", quotes
+)
+_CODE_MARKS = frozenset("()[]{}<>=;_`'\"")
 _TOKEN = re.compile(r"\S+")
 _SECRET_KINDS = ("password_words", "password_words_other_languages", "code_words", "code_words_other_languages",
                  "passphrase_words", "login_words")  # fmt: skip
@@ -370,6 +378,16 @@ def value_features(
     ]
 
 
+def credential_features(
+    text: str, start: int, end: int, confidence: float, languages: frozenset[str], agreed: bool
+) -> list[float]:
+    """The values of `CREDENTIAL_FEATURES` for the CREDENTIAL span text[start:end] (`value_features`)."""
+    line_start, line_end = _line(text, start, end)
+    line = (text[line_start:start] + text[end:line_end]).replace(" ", "")
+    marks = sum(c in _CODE_MARKS for c in line) / max(len(line), 1)
+    return [*value_features("CREDENTIAL", text, start, end, confidence, languages, agreed), marks]
+
+
 def _classes(value: str) -> int:
     """How many of lower case, capitals, digits and other characters `value` holds."""
     return (
@@ -415,7 +433,7 @@ KINDS = {
     "FINANCE": Kind(VALUE_FEATURES, partial(value_features, "FINANCE"), "finance"),
     # A secret that a pattern recognizer found too or that a secret word introduces stays: on the choice sets (n-r)
     # the fitted verifier dropped 3 right and 3 wrong spans of those, no gain.
-    "CREDENTIAL": Kind(VALUE_FEATURES, partial(value_features, "CREDENTIAL"), "credential", ("agreed", "cue")),
+    "CREDENTIAL": Kind(CREDENTIAL_FEATURES, credential_features, "credential", ("agreed", "cue")),
 }
 
 
