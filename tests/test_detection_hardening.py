@@ -77,9 +77,18 @@ def test_urls_are_whole_tokens_with_a_known_public_suffix(text, urls):
             "@Ryanair charging £35 to sit together is peak Ryanair; @amazon sort it out, cc @lena_rossi92",
             ["@lena_rossi92"],
         ),
+        # Python decorators (as in the fit packages of benchmarks/code_negatives.py), not a handle opening a line
+        ("@property\ndef name(self):\n    return self._name", []),
+        ("class A:\n    @pytest.mark.skipif(sys.platform == 'win32', reason='posix')\n\n    def test_a(self):", []),
+        ("@overload\n@t.overload\nasync def f(x: int) -> int: ...", []),
+        ("@dataclass(frozen=True)\nclass Point:", []),
+        (
+            "@lena_rossi92\nthanks for the link!\n@dmitri.volkov def not a decorator",
+            ["@lena_rossi92", "@dmitri.volkov"],
+        ),
     ],
 )
-def test_handles_are_usernames_but_not_emails_times_broadcasts_or_brands(text, handles):
+def test_handles_are_usernames_but_not_emails_times_broadcasts_brands_or_decorators(text, handles):
     (handle,) = build_recognizers(["handle"])
     found = handle.find(text)
     assert [text[s.start : s.end] for s in found] == handles
