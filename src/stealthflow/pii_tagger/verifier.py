@@ -461,20 +461,22 @@ class Verifier:
     def scores(self, rows: list[list[float]]) -> list[float]:
         """The model's probability that each row of its features' values is a true span's: every tree walked for every
         row at once, one level a step."""
-        feature, threshold, left, right, value, depth = self._arrays
-        x = np.asarray(rows, dtype=float).reshape(len(rows), len(self.kind.features))
-        trees, each = np.arange(len(self.trees)), np.arange(len(rows))[:, None]
-        node = np.zeros((len(rows), len(self.trees)), dtype=np.intp)
+        roots, feature, threshold, left, right, value, depth = self._arrays
+        x = np.asarray(rows, dtype=float).reshape(-1)
+        # Flat indices (1-D takes cost less than indexing by (tree, node) pairs): row r's features start at r x width.
+        firsts = np.arange(len(rows))[:, None] * len(self.kind.features)
+        node = np.broadcast_to(roots, (len(rows), len(self.trees)))
         for _ in range(depth):
-            at_left = x[each, feature[trees, node]] <= threshold[trees, node]
-            node = np.where(at_left, left[trees, node], right[trees, node])
-        z = self.base + self.rate * value[trees, node].sum(axis=1)
+            at_left = x.take(firsts + feature.take(node)) <= threshold.take(node)
+            node = np.where(at_left, left.take(node), right.take(node))
+        z = self.base + self.rate * value.take(node).sum(axis=1)
         return (1.0 / (1.0 + np.exp(-z))).tolist()
 
     @cached_property
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-        """The trees as arrays of (tree, node): feature, threshold, left, right, value; a leaf leads to itself (feature
-        0, threshold infinite); and the deepest tree's depth."""
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """The trees' nodes one after another in flat arrays (`width` places a tree: tree t's node n at t x width + n):
+        each tree's root, then per node its feature, threshold, left and right (flat places too), value; a leaf leads to
+        itself (feature 0, threshold infinite); and the deepest tree's depth."""
         width = max(len(tree) for tree in self.trees)
         feature = np.zeros((len(self.trees), width), dtype=np.intp)
         threshold = np.full((len(self.trees), width), np.inf)
@@ -487,7 +489,10 @@ class Verifier:
                     feature[t, n], threshold[t, n], left[t, n], right[t, n] = (
                         node_feature, node_threshold, node_left, node_right
                     )  # fmt: skip
-        return feature, threshold, left, right, value, max(_depth(tree) for tree in self.trees)
+        roots = np.arange(len(self.trees)) * width
+        left, right = left + roots[:, None], right + roots[:, None]
+        flat = (array.ravel() for array in (feature, threshold, left, right, value))
+        return roots, *flat, max(_depth(tree) for tree in self.trees)
 
     def least(self, languages: frozenset[str]) -> float:
         """The score a span must reach in a text that may be in any of `languages` (`threshold` where route.py sends
