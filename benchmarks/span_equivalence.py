@@ -8,12 +8,16 @@ text by text; `--languages`: instead the six-language texts of data/pii_multilin
 files of benchmarks/data/pii-heldout-c to -k; `--heldout`: instead every file of benchmarks/data/pii-heldout-c to -o
 (registers and languages) and the comments of data/test.jsonl. A span found by one side only is listed with the tagger's confidence where it has one and how far
 that lies from its type's threshold (a float within 1e-4 of a threshold may fall either way on another CPU).
+`--stored`: every stored held-back text (each benchmarks/data/pii-heldout* file but pii-heldout-za's, data/pii_test.jsonl
+and data/test.jsonl's comments), and beyond the spans what a user gets: each span's score, recognizer and reason, the
+text protected (a vault with a fixed key, 50 sessions taking turns, so session values recur), its masked spans, and
+whether restoring it gives the text back; the two sides' lines must be equal byte for byte.
 
     git archive main src | tar -x -C /tmp/before   # the code to compare with
-    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src [--languages | --heldout]
+    .venv/bin/python benchmarks/span_equivalence.py --before /tmp/before/src [--languages | --heldout | --stored]
 
 Prints whether the two span lists are identical as JSON (start, end, type, confidence, threshold), and writes
-benchmarks/results/span_equivalence[_languages|_heldout].json (the counts and every difference).
+benchmarks/results/span_equivalence[_languages|_heldout|_stored].json (the counts and every difference).
 """
 
 from __future__ import annotations
@@ -38,7 +42,18 @@ LANGUAGE_SOURCES = [
 MARKED_SOURCES = sorted((ROOT / "data" / "tagger-natural").glob("validation*/*.txt"))  # [value](TYPE) marks
 HELDOUT_SOURCES = sorted((ROOT / "benchmarks" / "data").glob("pii-heldout-[c-o]/*.jsonl"))
 COMMENTS = ROOT / "data" / "test.jsonl"
-CORPORA = ("default", "languages", "heldout")
+# Every stored held-back file but those held for the final measurement (pii-heldout-za), which no run reads.
+STORED_SOURCES = [
+    *(
+        path
+        for folder in sorted((ROOT / "benchmarks" / "data").glob("pii-heldout*"))
+        if not folder.name.startswith("pii-heldout-za")
+        for path in sorted(folder.glob("*.jsonl"))
+    ),
+    ROOT / "data" / "pii_test.jsonl",
+]
+CORPORA = ("default", "languages", "heldout", "stored")
+SESSIONS = 50  # the stored texts' sessions, taken in turn
 NEAR = 1e-4  # a confidence this close to its threshold may be rounded either way
 
 
@@ -47,14 +62,15 @@ def texts(corpus: str = "default") -> list[str]:
     from stealthflow.data.loader import load_profiles
     from stealthflow.pii_tagger.training.data import read_marked
 
-    sources = {"default": SOURCES, "languages": LANGUAGE_SOURCES, "heldout": HELDOUT_SOURCES}[corpus]
+    sources = {"default": SOURCES, "languages": LANGUAGE_SOURCES, "heldout": HELDOUT_SOURCES, "stored": STORED_SOURCES}
+    sources = sources[corpus]
     plain = [
         json.loads(line)["text"]
         for path in sources
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    if corpus == "heldout":
+    if corpus in ("heldout", "stored"):
         return plain + [c.text for p in load_profiles(COMMENTS) for c in p.comments if c.text.strip()]
     return (
         plain if corpus == "languages" else plain + [text for path in MARKED_SOURCES for text, _ in read_marked(path)]
@@ -81,6 +97,53 @@ def spans_found(corpus: str = "default") -> list[list[list]]:
             ]
         )
     return found
+
+
+def outputs() -> list[str]:
+    """Per stored text (`--stored`), as one JSON line: its spans [start, end, type, score, recognizer, reason], the text
+    protected, its masked spans and whether restoring it gives the text back."""
+    import base64
+    import tempfile
+
+    from stealthflow.pii_tagger.model import load_pii_tagger
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.pipeline.protector import Protector, open_vault
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.policy import ProtectConfig
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    os.environ["STEALTHFLOW_VAULT_KEY"] = base64.b64encode(b"span_equivalence.py: a fixed key").decode()
+    detector = Detector([*build_recognizers(), PiiTaggerRecognizer(tagger=load_pii_tagger())])
+    with tempfile.TemporaryDirectory() as folder:
+        config = ProtectConfig(vault_path=Path(folder) / "vault.sqlite", key_source="env", llm_extractor=False)
+        protector = Protector(config, open_vault(config), detector)
+        lines = []
+        for index, text in enumerate(texts("stored")):
+            session = f"s{index % SESSIONS}"
+            found = [[s.start, s.end, s.type, s.score, s.source, s.reason] for s in detector.deterministic(text)]
+            protected = protector.protect(text, session)
+            restored = protector.restore(protected.text, session).text == text
+            lines.append(json.dumps([found, protected.text, [m.to_json() for m in protected.spans], restored]))
+        protector.vault.close()
+    return lines
+
+
+def compare_outputs(ours: list[str], theirs: list[str]) -> dict:
+    """The counts of `outputs` and the texts whose lines differ (by index: no value is written out)."""
+    import hashlib
+
+    differing = [index for index, (new, old) in enumerate(zip(ours, theirs, strict=True)) if new != old]
+    rows = [json.loads(line) for line in ours]
+    return {
+        "texts": len(ours),
+        "spans": sum(len(row[0]) for row in rows),
+        "tagger_spans": sum(span[4] == "pii_tagger" for row in rows for span in row[0]),
+        "restored_whole": sum(row[3] for row in rows),
+        "sha1_this_checkout": hashlib.sha1("\n".join(ours).encode()).hexdigest(),
+        "sha1_before": hashlib.sha1("\n".join(theirs).encode()).hexdigest(),
+        "identical": ours == theirs,
+        "texts_differing": differing,
+    }
 
 
 def compare(ours: list[list[list]], theirs: list[list[list]], corpus_name: str = "default") -> dict:
@@ -122,21 +185,29 @@ def main() -> None:
     chosen.add_argument(
         "--heldout", action="store_true", help="every file of pii-heldout-c..o and data/test.jsonl's comments"
     )
+    chosen.add_argument(
+        "--stored", action="store_true", help="every stored held-back text: spans, masked texts and restores"
+    )
     parser.add_argument("--spans", action="store_true", help=argparse.SUPPRESS)  # this process's spans, as JSON
     args = parser.parse_args()
-    corpus = "languages" if args.languages else "heldout" if args.heldout else "default"
+    corpus = next((name for name in ("languages", "heldout", "stored") if getattr(args, name)), "default")
     if args.spans:
-        print(json.dumps(spans_found(corpus)))
+        print(json.dumps(outputs() if corpus == "stored" else spans_found(corpus)))
         return
     if not args.before:
         parser.error("--before SRC is required")
     env = {**os.environ, "PYTHONPATH": str(Path(args.before).resolve())}
     command = [sys.executable, __file__, "--spans", *([f"--{corpus}"] if corpus != "default" else [])]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    result = compare(spans_found(corpus), json.loads(done.stdout.strip().splitlines()[-1]), corpus)
-    print(json.dumps({key: value for key, value in result.items() if key != "differences"}))
-    for difference in result["differences"]:
-        print(difference)
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    if corpus == "stored":
+        result = compare_outputs(outputs(), theirs)
+        print(json.dumps(result))
+    else:
+        result = compare(spans_found(corpus), theirs, corpus)
+        print(json.dumps({key: value for key, value in result.items() if key != "differences"}))
+        for difference in result["differences"]:
+            print(difference)
     RESULTS.mkdir(exist_ok=True)
     name = "span_equivalence.json" if corpus == "default" else f"span_equivalence_{corpus}.json"
     (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

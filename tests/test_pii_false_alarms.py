@@ -196,6 +196,10 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
                 "pii-tagger-student-multilingual-finetune-hkr-b.yaml",
             )
         ),
+        *(
+            (recipe, XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc", "hx", "hz", "hlx", "t23a", "t23b"), ("hx", "hz"))
+            for recipe in ("pii-tagger-student-finetune-t23.yaml", "pii-tagger-student-multilingual-finetune-t23.yaml")
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
@@ -216,3 +220,20 @@ def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_valid
     taught = {text for path in recipe.annotated for text, _ in read_marked(REPO / path)}
     taught |= {line for path in recipe.negatives for line in (REPO / path).read_text(encoding="utf-8").splitlines()}
     assert held_out and not held_out & taught
+
+
+@pytest.mark.parametrize(
+    "recipe_file", ["pii-tagger-student-finetune-t23.yaml", "pii-tagger-student-multilingual-finetune-t23.yaml"]
+)
+def test_the_t23_recipes_teach_no_text_of_the_validation_and_check_sets_u_v_w(recipe_file):
+    recipe = load_finetune_recipe(REPO / "training" / recipe_file)
+    taught = {" ".join(text.split()) for path in recipe.annotated for text, _ in read_marked(REPO / path)}
+    unmarked = recipe.negatives + recipe.personal
+    taught |= {" ".join(line.split()) for path in unmarked for line in (REPO / path).read_text().splitlines()}
+    checked = [
+        " ".join(json.loads(line)["text"].split())
+        for name in "uvw"
+        for path in (REPO / f"benchmarks/data/pii-heldout-{name}").glob("*.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    ]
+    assert len(checked) == 1800 and not set(checked) & taught

@@ -258,20 +258,21 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
         assert function["name"] == "save_note" and function["parameters"]["required"] == [
             "text"
         ]  # identifiers as they were
-        assert function["parameters"]["properties"]["text"]["enum"] == ["<EMAIL_1>", "other"]
+        # the participant's value, known to the session as USERNAME_1, keeps its one placeholder wherever it recurs
+        assert function["parameters"]["properties"]["text"]["enum"] == ["<USERNAME_1>", "other"]
         assert (
             sent["response_format"]["json_schema"]["name"] == "note"
             and sent["response_format"]["type"] == "json_schema"
         )
-        assert sent["prediction"] == {"type": "content", "content": "Dear <EMAIL_1>,"} and sent["stop"] == [
-            "Bye <EMAIL_1>"
+        assert sent["prediction"] == {"type": "content", "content": "Dear <USERNAME_1>,"} and sent["stop"] == [
+            "Bye <USERNAME_1>"
         ]
-        assert sent["user"] == "<EMAIL_1>" and sent["metadata"] == {"owner": "<EMAIL_1>"}
+        assert sent["user"] == "<USERNAME_1>" and sent["metadata"] == {"owner": "<USERNAME_1>"}
 
         # A message field the proxy does not know, holding text: protected like any other.
         unknown = {"messages": [{"role": "user", "content": "hi", "notes": f"for {EMAIL}"}]}
         assert post(url, unknown).status_code == 200
-        assert upstream.received[-1]["messages"][0]["notes"] == "for <EMAIL_1>"
+        assert upstream.received[-1]["messages"][0]["notes"] == "for <USERNAME_1>"
         assert (
             error_of(post(url, {"messages": [{"role": "user", "content": "hi", "name": 7}]}), 400)["param"]
             == "messages[0].name"

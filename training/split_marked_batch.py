@@ -54,25 +54,27 @@ def held_out(file_name: str, line: str) -> bool:
     return zlib.crc32(f"{file_name}\n{line}".encode()) % 5 == 0
 
 
-def split(path: Path) -> tuple[list[str], list[str]]:
-    """(held-out lines, training lines) of one file, each in the file's order."""
+def split(path: Path, hold_out: bool = True) -> tuple[list[str], list[str]]:
+    """(held-out lines, training lines) of one file, each in the file's order; none held out unless `hold_out`."""
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    held = [held_out(path.name, line) for line in lines]
+    held = [hold_out and held_out(path.name, line) for line in lines]
     return [line for line, out in zip(lines, held) if out], [line for line, out in zip(lines, held) if not out]
 
 
-def main(batch: Path, suffix: str, out_dir: Path = OUT) -> None:
+def main(batch: Path, suffix: str, out_dir: Path = OUT, hold_out: bool = True) -> None:
     validation: dict[str, dict[str, list[str]]] = {}
     for path in sorted(batch.glob("*.txt")):
         found = FILE.fullmatch(path.name)
         if not found:
             continue
         kind, language = found.groups()
-        held, train = split(path)
+        held, train = split(path, hold_out)
         validation.setdefault(language, {})[kind] = held
         out = out_dir / "languages" / f"{kind}-{language}-{suffix}.txt"
         out.write_text("".join(as_taught(line) + "\n" for line in train), encoding="utf-8")
         print(f"{out}: {len(train)} lines; {len(held)} held out")
+    if not hold_out:
+        return
     folder = out_dir / f"validation-{suffix}"
     folder.mkdir(exist_ok=True)
     for language, kinds in validation.items():

@@ -202,9 +202,7 @@ class Protector:
         `names` (or one of `session`'s known values): names and ids are kept as they are, in the vault's tables, the
         memory store, a wrapped store."""
         for name in filter(None, names):
-            [(spans, reading)] = self._detector().detect_many_with_languages(
-                [name], scope=f"{self.config.user}\x00{session}"
-            )
+            [(spans, reading)] = self._detector().recognized_with_languages([name])
             if self._chosen(name, spans, session, reading.guess.language):
                 raise PersonalName(what)
 

@@ -225,6 +225,15 @@ class Detector:
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_languages(texts)]
 
+    def recognized_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Reading]]:
+        """Each text's spans by the recognizers alone (the tagger included, no LLM extractor, no cache) and how it was
+        read: for short names and ids (a session's name), where a model call per name would cost more than it finds."""
+        spans, readings = self._deterministic(texts)
+        return [
+            (without_titles(merge_spans(found, text), text, reading), reading)
+            for found, text, reading in zip(spans, texts, readings, strict=True)
+        ]
+
     def detect_many_with_languages(self, texts: list[str], scope: str = "") -> list[tuple[list[Span], Reading]]:
         """Each text's spans and how it was read (`language.py` `read`). `scope`: whose texts these are (the
         protector's user and session); the cache answers a text only to the scope that sent it."""
