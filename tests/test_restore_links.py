@@ -536,6 +536,31 @@ def test_a_blank_line_inside_a_tool_call_or_json_keeps_its_values(protector, cal
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+# rev23b F2: tool-call dialects of other model families, a blank line inside the call (main restored the value).
+DIALECT_CALLS = [
+    '<tool_code>\nx = 1\n\nset_key( "<EMAIL_1>" )\n</tool_code>',  # Gemma
+    "<function=set_key>\n\n<EMAIL_1>\n</function>",  # Llama
+    '<function_calls><invoke name="set_key">\n\n<parameter name="k"><EMAIL_1></parameter></invoke>'
+    "</function_calls>",  # Anthropic-style
+]
+
+
+@pytest.mark.parametrize("call", DIALECT_CALLS)
+def test_a_blank_line_inside_another_dialects_tool_call_keeps_its_values(protector, call):
+    """Gemma, Llama and Anthropic-style calls written in text (data/text_tool_calls.txt), whole and a character at a
+    time: the e-mail stays up to the call's end's mark; prose after it and a blank line gets it back."""
+    reply = f"{call}\n\nI wrote to <EMAIL_1>."
+    whole = _restored_whole_and_streamed(protector, "dialects", reply, f"{call}\n\nI wrote to {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+def test_a_mistral_tool_call_runs_to_the_reply_end(protector):
+    """Mistral's `[TOOL_CALLS]` has no end's mark: every paragraph after it is code."""
+    reply = "[TOOL_CALLS]\n\nset_key <EMAIL_1>\n\nDone <EMAIL_1>"
+    whole = _restored_whole_and_streamed(protector, "mistral", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")] * 2
+
+
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 def test_the_proxy_keeps_a_guarded_value_after_a_blank_line_in_a_react_call(protector, stream):
     """The proxy end to end (FAKE hostile model: the reviewer's ReAct reply2): the IBAN and the e-mail stay."""
