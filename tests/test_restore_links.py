@@ -536,6 +536,40 @@ def test_a_blank_line_inside_a_tool_call_or_json_keeps_its_values(protector, cal
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+# rev23b F1: a JSON or Python list of strings, or a YAML list item of one, is data (main restored the value, and a
+# guarded secret: `[\n  "<API_KEY_1>"\n]` from a fake upstream, plain and streamed).
+QUOTED_LISTS = [
+    '[\n  "<EMAIL_1>"\n]',
+    'Args: [ "<EMAIL_1>" ]',
+    "tool: set_key\nargs:\n  - '<EMAIL_1>'",
+    'Some text.\n\n[ "<EMAIL_1>" ]',
+    '- args:\n  [ "<EMAIL_1>" ]',
+    "> keys = ['<EMAIL_1>']",
+    '["a",\n\n"<EMAIL_1>"]',  # a blank line inside the array
+]
+
+
+@pytest.mark.parametrize("listed", QUOTED_LISTS)
+def test_a_value_in_a_list_of_quoted_values_stays(protector, listed):
+    """The reviewer's replies, whole and a character at a time: the e-mail stays (`in_code`); prose after the list's
+    end and a blank line gets it back, as does a value after a `[1]` or a markdown link's text in prose."""
+    reply = f"{listed}\n\nSee [1] and [the guide] for <EMAIL_1>."
+    whole = _restored_whole_and_streamed(
+        protector, "lists", reply, f"{listed}\n\nSee [1] and [the guide] for {EMAIL_VALUE}."
+    )
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_the_proxy_keeps_a_guarded_secret_in_a_json_array(protector, stream):
+    """The proxy end to end (FAKE upstream answering the reviewer's `[\n  "<API_KEY_1>"\n]`): the key stays."""
+    reply = '[\n  "<API_KEY_1>"\n]'
+    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
+        message, counts = chat(url, "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?", stream=stream)
+    assert message["content"] == reply
+    assert counts["withheld"] == 1, counts
+
+
 # rev23b F2: tool-call dialects of other model families, a blank line inside the call (main restored the value).
 DIALECT_CALLS = [
     '<tool_code>\nx = 1\n\nset_key( "<EMAIL_1>" )\n</tool_code>',  # Gemma
