@@ -635,6 +635,29 @@ def test_a_value_in_a_fence_as_markdown_reads_it_stays(protector, fenced):
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+# rev23b F3: code as markdown and HTML show it besides fences (main restored the value): an indented code block after
+# a blank line, and `<pre>` / `<code>` up to their end tag, blank lines included.
+SHOWN_AS_CODE = [
+    "Run this:\n\n    set_key <EMAIL_1>\n",
+    "    set_key <EMAIL_1>",
+    "Run:\n\n    a = 1\n\n    set_key <EMAIL_1>",
+    "<pre>\n\nset_key <EMAIL_1>\n</pre>",
+    '<pre class="sh"><code>x\n\nset_key <EMAIL_1></code></pre>',
+]
+
+
+@pytest.mark.parametrize("shown", SHOWN_AS_CODE)
+def test_a_value_in_an_indented_code_block_or_an_html_code_tag_stays(protector, shown):
+    """Whole and a character at a time: the e-mail stays; prose after the block's end and a blank line gets it back,
+    and so does a line four spaces in that goes on a paragraph or a list item (markdown reads no code there)."""
+    prose = "Hello\n    I wrote to <EMAIL_1>.\n\n- item\n\n    and <EMAIL_1>."
+    reply = f"{shown}\n\n{prose}"
+    whole = _restored_whole_and_streamed(
+        protector, "shown", reply, f"{shown}\n\n{prose.replace('<EMAIL_1>', EMAIL_VALUE)}"
+    )
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
 FENCE_LINES = ["```", "````", "~~~", "```py", "  ```", "    ```", "\t```", "> ```", "> ~~~", ">```", "1. ```", "- ```"]
 OTHER_LINES = [
     "   ```",

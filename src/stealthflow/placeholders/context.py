@@ -11,7 +11,9 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{`, nor a `[` whose first character after white space is a quote (a list of strings), and it is
    not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
-3. no code fence (``` or ~~~) is open as markdown reads one (`fences`: in block quotes and list items too, closed only
+3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to its end tag, blank lines included), nor a
+   code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
+   too, closed only
    by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
    open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's
@@ -64,8 +66,10 @@ def _events() -> re.Pattern[str]:
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
     calls, ends = _marks("text_tool_calls.txt"), _marks("text_tool_call_ends.txt")
+    tags = _marks("code_tags.txt")
     return re.compile(
-        rf"(?P<eol>\n)|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<url>{url})|(?P<json>[{{}}\[\]\"])",
+        rf"(?P<eol>\n)|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
+        rf"|(?P<json>[{{}}\[\]\"])",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -127,6 +131,7 @@ class Surroundings(Deferred):
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fences = Fences()  # the code fences the lines read leave open
         self.call = False  # after a tool call's mark, before its end's: no blank line ends the code
+        self.tags = 0  # HTML code tags open (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
         self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
         self.string = False  # inside a JSON string (a `"` read inside an object)
@@ -157,6 +162,9 @@ class Surroundings(Deferred):
                 self.call = self.call and self.string
             elif kind == "call":
                 self.call = self.call or not self.string
+                self._code()
+            elif kind == "tag":
+                self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
                 self._code()
             else:
                 self.paragraph = "url"
@@ -204,9 +212,9 @@ class Surroundings(Deferred):
         self.fences = fences
         if not fences.after_blank:
             return
-        if self.call or self.string or self.depth:
+        if self.call or self.tags or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
-            self.goes_on = "" if not (self.call or self.string) else None
+            self.goes_on = "" if not (self.call or self.tags or self.string) else None
         else:
             self.paragraph, self.code_paragraph = None, False
 
