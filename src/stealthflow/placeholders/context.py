@@ -13,14 +13,14 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
 3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to its end tag, blank lines included), nor a
    code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
-   too, closed only
-   by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
+   too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
    open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's
    `Action Input:`) to its end's mark (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's
    end, blank lines included (a ReAct parser takes an action's input to the reply's end). A JSON object or array
    counts by its `{` or `[` (2.) to its closing `}` or `]`,
-   counted outside JSON strings: a blank line inside a string, or before a paragraph that goes on as JSON does
+   counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
+   inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
    "a dict starts with {") does not make code of the paragraphs after it.
 
@@ -69,7 +69,7 @@ def _events() -> re.Pattern[str]:
     tags = _marks("code_tags.txt")
     return re.compile(
         rf"(?P<eol>\n)|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
-        rf"|(?P<json>[{{}}\[\]\"])",
+        rf"|(?P<json>[{{}}\[\]\"'])",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -134,7 +134,9 @@ class Surroundings(Deferred):
         self.tags = 0  # HTML code tags open (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
         self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
-        self.string = False  # inside a JSON string (a `"` read inside an object)
+        self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
+        # where a value opens: after its `{`, `[`, `,` or `:`, as Python and JavaScript write one), or ""
+        self.last = ""  # the last character read that is not white space
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
         self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
@@ -148,9 +150,9 @@ class Surroundings(Deferred):
             if match.end() <= len(self.tail):
                 continue
             self._went_on(text[read_to : match.end()])
-            self._array_went_on(text[read_to : match.start()])
+            self._between(text[read_to : match.start()])
             if match.lastgroup != "json":
-                self._array_went_on(match[0])
+                self._between(match[0])
             read_to = match.end()
             kind = match.lastgroup
             if kind == "eol":
@@ -159,7 +161,7 @@ class Surroundings(Deferred):
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start()))
             elif kind == "call" and match[0].lower() in _ends():
-                self.call = self.call and self.string
+                self.call = self.call and bool(self.string)
             elif kind == "call":
                 self.call = self.call or not self.string
                 self._code()
@@ -171,7 +173,7 @@ class Surroundings(Deferred):
                 if match[0].startswith("]"):
                     self._json("]", escaped=False)
         self._went_on(text[read_to:])
-        self._array_went_on(text[read_to:])
+        self._between(text[read_to:])
         self.line = (self.line + text[line_from:])[:LINE_CAP]
         self.tail = text[-TAIL:]
         self.links.feed(piece)
@@ -180,15 +182,24 @@ class Surroundings(Deferred):
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
         arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value opens it
         (`_array_went_on`), so a `[1]` or `[link](...)` in prose does not."""
-        if self.array and not char.isspace():
-            self._array_went_on(char)
-        if char == '"':
-            self.string = self.depth > 0 and self.string == escaped
+        if char in "\"'":
+            if self.string == char and not escaped:
+                self.string = ""
+            elif not (self.string or escaped) and self.depth and (char == '"' or self.last in "{[,:"):
+                self.string = char
         elif not self.string:
             self.depth = self.depth + 1 if char in "{[" else max(self.depth - 1, 0)
-            self.array = char == "["
+        self._between(char)
+        self.array = char == "[" and not self.string
         if char == "{":
             self._code()
+
+    def _between(self, read: str) -> None:
+        """`read` was read outside any mark, or is a mark's text: the last character that is not white space, and
+        whether a `[` opens a quoted value (`_array_went_on`)."""
+        self._array_went_on(read)
+        if read.strip():
+            self.last = read.strip()[-1]
 
     def _array_went_on(self, read: str) -> None:
         """`read` follows a `[` with nothing but white space between: a quote first makes the paragraph code (a JSON
@@ -208,7 +219,7 @@ class Surroundings(Deferred):
         self.line = ""
         fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
         if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
-            self.depth, self.string, self.goes_on = 0, False, None
+            self.depth, self.string, self.goes_on = 0, "", None
         self.fences = fences
         if not fences.after_blank:
             return
@@ -234,7 +245,7 @@ class Surroundings(Deferred):
         self.goes_on = (self.goes_on + read)[:GOES_ON_CAP]
         decided = _json_goes_on(self.goes_on)
         if decided is False:
-            self.depth, self.string, self.code_paragraph = 0, False, False
+            self.depth, self.string, self.code_paragraph = 0, "", False
             self.paragraph = None if self.paragraph == "tool" else self.paragraph
         if decided is not None:
             self.goes_on = None
