@@ -4,8 +4,9 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 
 1. it stands apart: between it and the white space on either side there is nothing but sentence punctuation and
    quotation marks (`OPENING` before it, `CLOSING` after it), and the line before it does not end in `=` (code assigns
-   there), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`, `<IBAN_1>.evil.com`, `["<IBAN_1>"]` and
-   `key = "<API_KEY_1>"` are not ("glued"), but `„<IBAN_1>“`, `«<IBAN_1>»` and `"<IBAN_1>"` in a sentence are;
+   there) nor leave a function call open (`_in_call`), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`,
+   `<IBAN_1>.evil.com`, `key = "<API_KEY_1>"` and `set_key( "<API_KEY_1>" )` are not ("glued"), but `„<IBAN_1>“`,
+   `«<IBAN_1>»` and `"<IBAN_1>"` in a sentence are;
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
@@ -283,7 +284,14 @@ class Surroundings(Deferred):
     def _apart_before(self) -> bool:
         run = re.split(r"\s", self.tail)[-1]
         line = self.tail[: len(self.tail) - len(run)].rsplit("\n", 1)[-1]
-        return len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
+        apart = len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
+        return apart and not self._in_call()
+
+    def _in_call(self) -> bool:
+        """Whether the line read so far leaves a function call's arguments open: `set_key( "` (a name glued to its
+        `(`, no parenthesis after it); "Your card (" is prose."""
+        at = max(self.line.rfind("("), self.line.rfind(")"))
+        return at > 0 and self.line[at] == "(" and (self.line[at - 1].isalnum() or self.line[at - 1] == "_")
 
 
 def _escaped(text: str, at: int) -> bool:
