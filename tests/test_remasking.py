@@ -550,3 +550,15 @@ def test_a_known_value_takes_in_a_span_of_another_type_detection_found_inside_it
     assert [(s.start, s.end, s.type) for s in known.add_occurrences(text, [tagged])] == [(3, len(text), "ADDRESS")]
     wider = Span(0, len(text), "LOCATION", Level.PL2, "fake")
     assert known.add_occurrences(text, [wider]) == [wider]
+
+
+@pytest.mark.parametrize(
+    "look_alike", ["M\u0430rcus Okafor", "M\u0410RCUS OKAFOR", "\u039carcus \u039fkafor"], ids=ascii
+)
+def test_a_known_name_spelt_with_look_alike_letters_is_masked_whole(protector, look_alike):
+    """rev23b F5: after the session learned Marcus Okafor, "Mаrcus Okafor" with a Cyrillic а (or Greek capitals) gave
+    "Mаrcus <REAL_NAME_2>": the given name went upstream. Look-alike letters are folded (data/confusable_letters.txt)
+    where known values are looked for."""
+    protector.protect("My name is Marcus Okafor and I live in Bristol.", "look-alikes")
+    sent = protector.protect(f"hi {look_alike} there", "look-alikes").text
+    assert look_alike.split()[0] not in sent and look_alike.split()[1] not in sent, sent

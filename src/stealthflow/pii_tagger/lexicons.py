@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
+from urllib.parse import unquote
 
 from stealthflow.pii_tagger.model import shipped_pii_tagger_dir
-from stealthflow.pii_tagger.names import GIVEN, LEXICON, load_lexicon
+from stealthflow.pii_tagger.names import FAMILY, GIVEN, LEXICON, load_lexicon
 from stealthflow.resources import data_yaml
 
 LEXICONS = "pii-tagger/lexicons.yaml"  # under the data directory
@@ -68,6 +69,15 @@ def name_lexicon() -> dict[str, int]:
 def given_name(word: str) -> bool:
     """Whether `word` is a given name of the student's name lexicon (Faker's, names.py)."""
     return bool(name_lexicon().get(word.casefold(), 0) & GIVEN)
+
+
+def spells_a_name(identifier: str) -> bool:
+    """Whether `identifier` (a session name, a user id) spells a person's name as ids do: URL-decoded, split at
+    anything but letters and at camel case (`marcus.okafor`, `MarcusOkafor`, `Marcus%20Okafor`), two neighbouring
+    parts of the name lexicon, one a given name and the other a family name."""
+    parts = re.findall(r"[^\W\d_]{3,}", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", unquote(identifier)))
+    flags = [name_lexicon().get(part.casefold(), 0) for part in parts]
+    return any(a & GIVEN and b & FAMILY or a & FAMILY and b & GIVEN for a, b in zip(flags, flags[1:]))
 
 
 def condition_key(value: str) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 import platformdirs
 
@@ -198,13 +199,21 @@ class Protector:
 
     # -- names ------------------------------------------------------------------------
     def refuse_values(self, names: list[str], what: str, session: str) -> None:
-        """`PersonalName` naming `what` (never the value) when detection finds a value the policy masks in one of
-        `names` (or one of `session`'s known values): names and ids are kept as they are, in the vault's tables, the
-        memory store, a wrapped store."""
+        """`PersonalName` naming `what` (never the value) when the pattern recognizers find a value the policy masks in
+        one of `names` (or one of `session`'s known values): names and ids are kept as they are, in the vault's tables,
+        the memory store, a wrapped store. The tagger and the LLM extractor are not asked: an id holds no context for
+        them, and the tagger refused ordinary labels (`alice`, `t2x-clean2-en-sports`). A name is read URL-decoded too (`dana.kerr%40mailbox.org`), and one that spells a
+        person's name as ids do (`marcus.okafor`, `MarcusOkafor`: `lexicons.spells_a_name`) is refused with no
+        context to detect it in."""
+        from stealthflow.pii_tagger.lexicons import spells_a_name
+
         for name in filter(None, names):
-            [(spans, reading)] = self._detector().recognized_with_languages([name])
-            if self._chosen(name, spans, session, reading.guess.language):
+            if spells_a_name(name):
                 raise PersonalName(what)
+            for read in dict.fromkeys((name, unquote(name))):
+                [(spans, reading)] = self._detector().recognized_with_languages([read], models=False)
+                if self._chosen(read, spans, session, reading.guess.language):
+                    raise PersonalName(what)
 
     def _own_session(self, session: str) -> str:
         """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it

@@ -4,23 +4,28 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 
 1. it stands apart: between it and the white space on either side there is nothing but sentence punctuation and
    quotation marks (`OPENING` before it, `CLOSING` after it), and the line before it does not end in `=` (code assigns
-   there), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`, `<IBAN_1>.evil.com`, `["<IBAN_1>"]` and
-   `key = "<API_KEY_1>"` are not ("glued"), but `„<IBAN_1>“`, `«<IBAN_1>»` and `"<IBAN_1>"` in a sentence are;
+   there) nor leave a function call open (`_in_call`), so `<URL_1><API_KEY_1>`, `q=<IBAN_1>`, `mailto:<IBAN_1>@x`,
+   `<IBAN_1>.evil.com`, `key = "<API_KEY_1>"` and `set_key( "<API_KEY_1>" )` are not ("glued"), but `„<IBAN_1>“`,
+   `«<IBAN_1>»` and `"<IBAN_1>"` in a sentence are;
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
-   ("url"); nor a `{` ("tool");
-3. no code fence (``` or ~~~) is open as markdown reads one (`fences`: in block quotes and list items too, closed only
-   by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
+   ("url"); nor a `{`, nor a `[` whose first character after white space is a quote (a list of strings), and it is
+   not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
+3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to its end tag, blank lines included), nor a
+   code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
+   too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
    open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's
    `Action Input:`) to its end's mark (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's
-   end, blank lines included (a ReAct parser takes an action's input to the reply's end). A JSON object counts by its `{` (2.) to its closing `}`,
-   counted outside JSON strings: a blank line inside a string, or before a paragraph that goes on as JSON does
+   end, blank lines included (a ReAct parser takes an action's input to the reply's end). A JSON object or array
+   counts by its `{` or `[` (2.) to its closing `}` or `]`,
+   counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
+   inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
    "a dict starts with {") does not make code of the paragraphs after it.
 
-Code (`in_code`: a code fence, a `{` in the paragraph, a tool call written in text) is what an agent
+Code (`in_code`: a code fence, a `{` or a list of strings in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
@@ -52,8 +57,9 @@ TAIL = HOLD
 
 @cache
 def _events() -> re.Pattern[str]:
-    """The marks read in a reply: a line's end (a code fence's line, a blank line), a `{`, `}` or `"` (a JSON object's
-    depth), a tool call's mark or its end's, and the marks of a link, markup or command."""
+    """The marks read in a reply: a line's end (a code fence's line, a blank line), a tool call's mark or its end's,
+    the marks of a link, markup or command (a `](` or `]:` closes a bracket too), and a `{`, `}`, `[`, `]` or `"` (a
+    JSON object's or array's depth), in that order where two start at one character (`[TOOL_CALLS]`, `](`)."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
@@ -61,8 +67,10 @@ def _events() -> re.Pattern[str]:
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
     calls, ends = _marks("text_tool_calls.txt"), _marks("text_tool_call_ends.txt")
+    tags = _marks("code_tags.txt")
     return re.compile(
-        rf"(?P<eol>\n)|(?P<json>[{{}}\"])|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<url>{url})",
+        rf"(?P<eol>\n)|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
+        rf"|(?P<json>[{{}}\[\]\"'])",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -109,6 +117,8 @@ def _json_goes_on(start: str) -> bool | None:
     return True if decided is None and len(start) >= GOES_ON_CAP else decided
 
 
+# A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
+_QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
 
@@ -122,8 +132,12 @@ class Surroundings(Deferred):
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fences = Fences()  # the code fences the lines read leave open
         self.call = False  # after a tool call's mark, before its end's: no blank line ends the code
-        self.depth = 0  # JSON objects open: `{` less `}`, outside JSON strings
-        self.string = False  # inside a JSON string (a `"` read inside an object)
+        self.tags = 0  # HTML code tags open (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
+        self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
+        self.array = False  # a `[` read outside strings, and nothing but white space after it yet
+        self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
+        # where a value opens: after its `{`, `[`, `,` or `:`, as Python and JavaScript write one), or ""
+        self.last = ""  # the last character read that is not white space
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
         self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
@@ -137,6 +151,9 @@ class Surroundings(Deferred):
             if match.end() <= len(self.tail):
                 continue
             self._went_on(text[read_to : match.end()])
+            self._between(text[read_to : match.start()])
+            if match.lastgroup != "json":
+                self._between(match[0])
             read_to = match.end()
             kind = match.lastgroup
             if kind == "eol":
@@ -145,26 +162,57 @@ class Surroundings(Deferred):
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start()))
             elif kind == "call" and match[0].lower() in _ends():
-                self.call = self.call and self.string
+                self.call = self.call and bool(self.string)
             elif kind == "call":
                 self.call = self.call or not self.string
-                self.paragraph, self.code_paragraph = self.paragraph or "tool", True
+                self._code()
+            elif kind == "tag":
+                self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
+                self._code()
             else:
                 self.paragraph = "url"
+                if match[0].startswith("]"):
+                    self._json("]", escaped=False)
         self._went_on(text[read_to:])
+        self._between(text[read_to:])
         self.line = (self.line + text[line_from:])[:LINE_CAP]
         self.tail = text[-TAIL:]
         self.links.feed(piece)
 
     def _json(self, char: str, escaped: bool) -> None:
-        """A `{`, `}` or `"` (`escaped`: after an odd number of backslashes): a JSON object's depth, outside its
-        strings. A `{` makes code of its paragraph."""
-        if char == '"':
-            self.string = self.depth > 0 and self.string == escaped
+        """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
+        arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value opens it
+        (`_array_went_on`), so a `[1]` or `[link](...)` in prose does not."""
+        if char in "\"'":
+            if self.string == char and not escaped:
+                self.string = ""
+            elif not (self.string or escaped) and self.depth and (char == '"' or self.last in "{[,:"):
+                self.string = char
         elif not self.string:
-            self.depth = self.depth + 1 if char == "{" else max(self.depth - 1, 0)
+            self.depth = self.depth + 1 if char in "{[" else max(self.depth - 1, 0)
+        self._between(char)
+        self.array = char == "[" and not self.string
         if char == "{":
-            self.paragraph, self.code_paragraph = self.paragraph or "tool", True
+            self._code()
+
+    def _between(self, read: str) -> None:
+        """`read` was read outside any mark, or is a mark's text: the last character that is not white space, and
+        whether a `[` opens a quoted value (`_array_went_on`)."""
+        self._array_went_on(read)
+        if read.strip():
+            self.last = read.strip()[-1]
+
+    def _array_went_on(self, read: str) -> None:
+        """`read` follows a `[` with nothing but white space between: a quote first makes the paragraph code (a JSON
+        or Python list of strings: `[ "<API_KEY_1>" ]`, its lines apart or not)."""
+        if not self.array or not read.strip():
+            return
+        self.array = False
+        if read.lstrip()[0] in "\"'":
+            self._code()
+
+    def _code(self) -> None:
+        self.paragraph, self.code_paragraph = self.paragraph or "tool", True
 
     def _line_end(self, line: str) -> None:
         """A line ends: a blank one ends the paragraph, but not a tool call before its end's mark, a JSON string, or a
@@ -172,19 +220,23 @@ class Surroundings(Deferred):
         self.line = ""
         fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
         if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
-            self.depth, self.string, self.goes_on = 0, False, None
+            self.depth, self.string, self.goes_on = 0, "", None
         self.fences = fences
         if not fences.after_blank:
             return
-        if self.call or self.string or self.depth:
+        if self.call or self.tags or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
-            self.goes_on = "" if not (self.call or self.string) else None
+            self.goes_on = "" if not (self.call or self.tags or self.string) else None
         else:
             self.paragraph, self.code_paragraph = None, False
 
     def _in_fence(self) -> bool:
         """Whether a code fence is open after what was read, or the line read so far begins one."""
         return self.fences.open(self.line)
+
+    def _in_data(self) -> bool:
+        """Whether a code fence is open, or the line read so far begins one or is a list item's quoted value."""
+        return self._in_fence() or _QUOTED_ITEM.fullmatch(self.line) is not None
 
     def _went_on(self, read: str) -> None:
         """`read` follows a blank line inside a JSON object: once the paragraph's start says it is prose, the object
@@ -194,7 +246,7 @@ class Surroundings(Deferred):
         self.goes_on = (self.goes_on + read)[:GOES_ON_CAP]
         decided = _json_goes_on(self.goes_on)
         if decided is False:
-            self.depth, self.string, self.code_paragraph = 0, False, False
+            self.depth, self.string, self.code_paragraph = 0, "", False
             self.paragraph = None if self.paragraph == "tool" else self.paragraph
         if decided is not None:
             self.goes_on = None
@@ -204,7 +256,7 @@ class Surroundings(Deferred):
         self._catch_up()
         if self.paragraph == "url":
             return "url"
-        if self.paragraph or self._in_fence():
+        if self.paragraph or self._in_data():
             return "tool"
         return "text" if self._apart_before() and _apart_after(after) else "glued"
 
@@ -212,7 +264,7 @@ class Surroundings(Deferred):
         """Whether a placeholder after what was taken is in code an agent may run: a code fence, a
         paragraph with a `{` or a tool call's mark (place "tool" or "url", never "text")."""
         self._catch_up()
-        return self._in_fence() or self.code_paragraph
+        return self._in_data() or self.code_paragraph
 
     def url(self, after: str) -> str:
         """ "load", "click", "mailto" or "" (`Links.kind`): the URL a placeholder after what was read stands in,
@@ -232,7 +284,14 @@ class Surroundings(Deferred):
     def _apart_before(self) -> bool:
         run = re.split(r"\s", self.tail)[-1]
         line = self.tail[: len(self.tail) - len(run)].rsplit("\n", 1)[-1]
-        return len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
+        apart = len(run) < TAIL and all(ch in OPENING for ch in run) and not line.rstrip().endswith("=")
+        return apart and not self._in_call()
+
+    def _in_call(self) -> bool:
+        """Whether the line read so far leaves a function call's arguments open: `set_key( "` (a name glued to its
+        `(`, no parenthesis after it); "Your card (" is prose."""
+        at = max(self.line.rfind("("), self.line.rfind(")"))
+        return at > 0 and self.line[at] == "(" and (self.line[at - 1].isalnum() or self.line[at - 1] == "_")
 
 
 def _escaped(text: str, at: int) -> bool:

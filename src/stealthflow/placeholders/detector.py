@@ -124,7 +124,7 @@ class Detector:
     def deterministic_many(self, texts: list[str]) -> list[list[Span]]:
         return self._deterministic(texts)[0]
 
-    def _deterministic(self, texts: list[str]) -> tuple[list[list[Span]], list[Reading]]:
+    def _deterministic(self, texts: list[str], models: bool = True) -> tuple[list[list[Span]], list[Reading]]:
         """The recognizers' spans, found on a normalised shadow of each text (format characters
         dropped, fullwidth forms and other scripts' digits folded) and mapped back to the text,
         and how each text is read (its pieces' languages). Each recognizer gets the batch's texts (the model-backed
@@ -147,7 +147,7 @@ class Detector:
         # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
         # Same-type overlaps merge as usual.
         for recognizer in self.recognizers:
-            if recognizer.model_backed:
+            if models and recognizer.model_backed:
                 self._run_on_pieces(recognizer, normalised, readings, found)
         spans = [
             spans
@@ -225,10 +225,11 @@ class Detector:
     def detect_many(self, texts: list[str]) -> list[list[Span]]:
         return [spans for spans, _ in self.detect_many_with_languages(texts)]
 
-    def recognized_with_languages(self, texts: list[str]) -> list[tuple[list[Span], Reading]]:
-        """Each text's spans by the recognizers alone (the tagger included, no LLM extractor, no cache) and how it was
-        read: for short names and ids (a session's name), where a model call per name would cost more than it finds."""
-        spans, readings = self._deterministic(texts)
+    def recognized_with_languages(self, texts: list[str], models: bool = True) -> list[tuple[list[Span], Reading]]:
+        """Each text's spans by the recognizers alone (no LLM extractor, no cache; `models=False`: the patterns alone,
+        not the tagger) and how it was read: for short names and ids (a session's name), which hold no context a model
+        reads (the tagger took ordinary labels such as `t2x-clean2-en-sports` and `alice` for values)."""
+        spans, readings = self._deterministic(texts, models)
         return [
             (without_titles(merge_spans(found, text), text, reading), reading)
             for found, text, reading in zip(spans, texts, readings, strict=True)

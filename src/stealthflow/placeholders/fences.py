@@ -3,7 +3,9 @@ or tildes opens one, in block quotes and list items too, and only a run of its o
 no info string, in its block, closes it (a `~~~` line inside a ``` fence is its text). Where markdown's reading of a
 line depends on a list item the reader does not keep (a fence indented with no list mark on its line), every reading
 is kept, and a fence open in any of them counts: the reader may take more lines as code than markdown, never fewer
-(`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote and list lines)."""
+(`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote and list lines).
+An indented code block counts too: a line four or more columns in, at the reply's start or after a blank line, outside
+a list item, opens one, and it runs while lines are blank or as far in."""
 
 from __future__ import annotations
 
@@ -91,11 +93,13 @@ def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tup
 
 class Fences(NamedTuple):
     """What the lines read so far leave open: the fence in each reading (None: none), whether a list item may be open
-    (a list mark read, and no paragraph after a blank line since), and whether the last line was blank."""
+    (a list mark read, and no paragraph after a blank line since), whether the last line was blank (or none was read),
+    and whether an indented code block is open."""
 
     readings: tuple[Fence | None, ...] = (None,)
     listed: bool = False
-    after_blank: bool = False
+    after_blank: bool = True
+    indented: bool = False
 
     def after(self, line: str, cut: bool) -> Fences:
         """What is open after `line` (`cut`: only its start was kept)."""
@@ -104,13 +108,20 @@ class Fences(NamedTuple):
             found = [after for fence in readings for after in _fence_after(fence, line.rstrip("\r"), cut, self.listed)]
             readings = tuple(sorted(set(found), key=lambda fence: (fence is None, found.index(fence)))[:READINGS])
         blank = not line.strip(" \t\r")
+        indented = readings == (None,) and (blank and self.indented or not blank and self._indents(line))
         listed = self.listed
         if _ITEM.match(line):
             listed = True
         elif listed and self.after_blank and not blank and _start(line)[1] == 0:
             listed = False  # a paragraph after a blank line, not in any list item
-        return Fences(readings, listed, blank)
+        return Fences(readings, listed, blank, indented)
+
+    def _indents(self, line: str) -> bool:
+        """Whether `line` (or its start) is an indented code block's, after the lines read: four columns in, where one
+        is open or may open (after a blank line, outside a fence and a list item)."""
+        return (self.indented or self.after_blank and not self.listed) and _start(line)[1] >= 4
 
     def open(self, line: str) -> bool:
-        """Whether a fence is open after the lines read, or `line`, read so far of the next, begins one."""
-        return self.readings != (None,) or _FENCE_BEGUN.match(line) is not None
+        """Whether a fence or an indented code block is open after the lines read, or `line`, read so far of the
+        next, begins one."""
+        return self.readings != (None,) or _FENCE_BEGUN.match(line) is not None or self._indents(line)

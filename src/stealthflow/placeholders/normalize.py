@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from functools import cache
 
-from stealthflow.resources import data_yaml
+from stealthflow.resources import data_yaml, listed_words, resource_dir
 
 SPELLED_SYMBOLS = "spelled_symbols.yaml"
 
@@ -262,13 +262,14 @@ def fold(text: str) -> str:
 
 
 def folded(text: str) -> tuple[str, Place]:
-    """The text in lowercase (each character that lowercases to one), every run of white space one space, and where a
+    """The text in lowercase (each character that lowercases to one), look-alike letters as Latin ones (`_look_alikes`),
+    every run of white space one space, and where a
     span of it stands in `text`: how record systems print a value ("14 HARCOURT ROAD", a fixed-width table's "DENT
     VALERIE"), read as the value was written."""
     lower = text.lower()
     if len(lower) != len(text) or _SPACE_RUN.search(text):
         return _folded([(0, len(text))], text)
-    return _ONE_SPACE.sub(" ", lower), lambda start, end: (start, end)  # the same length: the same places
+    return _ONE_SPACE.sub(" ", lower).translate(_look_alikes()), lambda start, end: (start, end)  # the same places
 
 
 def json_values(text: str) -> tuple[str, Place] | None:
@@ -304,7 +305,15 @@ def _folded(pieces: list[tuple[int, int]], text: str) -> tuple[str, Place]:
     lower = reading.lower()
     if len(lower) != len(reading):  # a character that lowercases to two ("İ") stays as it is
         lower = "".join(char.lower() if len(char.lower()) == 1 else char for char in reading)
-    return lower, lambda start, end: (offsets[start], offsets[end - 1] + 1)
+    return lower.translate(_look_alikes()), lambda start, end: (offsets[start], offsets[end - 1] + 1)
+
+
+@cache
+def _look_alikes() -> dict[int, str]:
+    """Cyrillic and Greek letters read as the Latin letter they look like (data/confusable_letters.txt): `Mаrcus` with a
+    Cyrillic а is folded as `marcus`. One letter for one: the places stay."""
+    pairs = (line.split() for line in listed_words(resource_dir("data") / "confusable_letters.txt"))
+    return {ord(letter): latin for letter, latin in pairs}
 
 
 def _base64(token: str) -> str:

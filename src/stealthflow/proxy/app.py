@@ -23,7 +23,6 @@ never text.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import time
@@ -52,7 +51,7 @@ from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
-from stealthflow.sessions import PROXY_SESSIONS
+from stealthflow.sessions import proxy_session
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -68,8 +67,7 @@ def session_for(token: str, label: str) -> str:
         raise ProxyError(
             400, f"the {SESSION_HEADER} header must be printable and at most 200 characters", param=SESSION_HEADER
         )
-    digest = hashlib.sha256(token.encode()).hexdigest()[:32]
-    return f"{PROXY_SESSIONS}{digest}" + (f"/{label}" if label else "")
+    return proxy_session(token, label)
 
 
 def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewriter: Method | None = None) -> FastAPI:
