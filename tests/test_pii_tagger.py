@@ -1044,6 +1044,38 @@ def test_a_tagger_span_ends_at_the_end_of_its_sentence(text, run, label, value):
 
 
 @pytest.mark.parametrize(
+    ("text", "run", "label", "value"),
+    [
+        ("Nom : DUPONT Marie\nAdresse : 5 avenue Victor Hugo", "Marie\nAdresse", "REAL_NAME", "DUPONT Marie"),
+        ("Employer: Renault\nSalary: 40k", "Renault\nSalary", "EMPLOYER", "Renault"),
+        ("Claire Dubois\n7 allée des Roses, 69003 Lyon", "Claire Dubois\n7 allée des Roses", "ADDRESS", None),
+        ("Viele Grüsse\nNadja Keller\nTel 044", "Grüsse\nNadja Keller", "REAL_NAME", "Nadja Keller"),
+        ("Name: SMITH, John", "John", "REAL_NAME", "John"),  # a comma between: no form's "SURNAME Given"
+        ("I saw THE Marie yesterday", "Marie", "REAL_NAME", "Marie"),  # a word in capitals that is no surname
+    ],
+    ids=["form-name", "form-employer", "address-block", "sign-off", "comma", "no-surname"],
+)
+def test_a_tagger_span_ends_at_a_line_break_and_takes_a_forms_surname_in_capitals(text, run, label, value):
+    """ux23b M6: "Nom : DUPONT Marie\nAdresse" was one name span "Marie\nAdresse" (the line break and the next label
+    swallowed, DUPONT in clear). A span of a type whose values never hold a line break ends at one (an address block
+    stays whole); a name takes the surname in capitals a form writes before it."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), label)
+    assert text[shaped_start:shaped_end] == (value or run)
+
+
+def test_the_french_form_of_ux23b_keeps_its_lines_with_the_real_detector():
+    """The shipped detector (tagger on) on the tester's form: the whole name is one span, no span crosses a line."""
+    form = (
+        "Nom : DUPONT Marie\nAdresse : 5 AVENUE VICTOR HUGO, 69002 LYON\nIBAN : FR76 3000 6000 0112 3456 7890 189\n"
+        "Employeur : Renault"
+    )
+    spans = Detector(build_recognizers(models=True)).detect(form)
+    assert all("\n" not in form[s.start : s.end] for s in spans)
+    assert [form[s.start : s.end] for s in spans if s.type == "REAL_NAME"] == ["DUPONT Marie"]
+
+
+@pytest.mark.parametrize(
     ("text", "run", "value"),
     [
         ("Mon médecin dit que mon asthme s'aggrave.", "asthme s'", "asthme"),

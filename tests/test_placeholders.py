@@ -516,6 +516,27 @@ def test_ordinary_words_are_not_restored(ordinary):
     assert restore_text(ordinary, resolve).text == ordinary
 
 
+@pytest.mark.parametrize(
+    "label", ["Health: 100, Mana: 50", "Unread Email: 2", "Phone: 3 missed calls", "Url: 2 broken links", "Address: 12"]
+)
+def test_form_labels_with_a_number_are_neither_escaped_nor_restored(label):
+    from stealthflow.placeholders.restore import escape_placeholders
+
+    # ux23b M4: protect wrote `\Health: 100` and restore would have filled in `Email: 2` with EMAIL_2's value
+    assert escape_placeholders(label) == label
+    assert restore_text(label, lambda ref: "x@mailbox.org").text == label
+
+
+@pytest.mark.parametrize("look_alike", ["<EMAIL_10>", "EMAIL_1", "email_1", "EMAIL: 2", "[[EMAIL:3f81a2c9]]"])
+def test_real_look_alikes_are_escaped_and_restore_gives_them_back(look_alike):
+    from stealthflow.placeholders.restore import escape_placeholders
+
+    text = f"I typed {look_alike} here."
+    escaped = escape_placeholders(text)
+    assert escaped != text and escaped.count("\\") == 1
+    assert restore_text(escaped, lambda ref: "x@mailbox.org").text == text
+
+
 def test_multiword_types_and_unknown_placeholders():
     result = restore_text("Dear REAL NAME 12 (real_name_12), see <EMAIL_2> and <PHONE_1>.", resolve)
     assert result.text == "Dear Anna Berg (Anna Berg), see <EMAIL_2> and <PHONE_1>."

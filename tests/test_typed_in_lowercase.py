@@ -10,7 +10,7 @@ from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.languages import name_end
-from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted
+from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted, in_lowercase_where_shouted
 
 PATTERNS = Detector(build_recognizers())  # the pattern recognizers, no tagger
 
@@ -88,6 +88,29 @@ def test_the_tagger_reads_a_text_in_capitals_in_lowercase_and_any_other_text_as_
     assert in_lowercase_if_shouted("CALL ME, I'M MARCUS OKAFOR") == "call me, i'm marcus okafor"
     assert in_lowercase_if_shouted("Call me, I'm Marcus") == "Call me, I'm Marcus"
     assert in_lowercase_if_shouted("İSTANBUL") == "İSTANBUL"  # lowercasing would move the spans: "i̇stanbul"
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "Full name: Maria Gonzalez\nAddress: 45 OAK AVENUE, MANCHESTER M14 5RT\nNHS number",
+            "45 OAK AVENUE, MANCHESTER M14 5RT",
+        ),
+        ("I live at 12 BIRCH ROAD, LEEDS LS6 2AB, near the park.", "12 BIRCH ROAD, LEEDS LS6 2AB"),
+        ("Ich wohne in der HAUPTSTRASSE 5, 10115 BERLIN.", "HAUPTSTRASSE 5, 10115 BERLIN"),
+    ],
+)
+def test_a_street_address_in_capitals_inside_mixed_case_text_is_found(text, address):
+    """ux23b M5: the capitals were read in lowercase only when the whole text was in capitals."""
+    assert _found(text, "ADDRESS") == [address]
+
+
+def test_the_address_patterns_read_each_run_of_words_in_capitals_in_lowercase():
+    assert in_lowercase_where_shouted("Address: 45 OAK AVENUE, M14 5RT") == "Address: 45 oak avenue, m14 5rt"
+    assert in_lowercase_where_shouted("My NHS number, I mean") == "My NHS number, I mean"  # one word in capitals: none
+    assert in_lowercase_where_shouted("CALL ME\nOK") == "call me\nOK"  # line by line
+    assert in_lowercase_where_shouted("İSTANBUL CITY") == "İSTANBUL CITY"  # lowercasing would move the spans
 
 
 @pytest.mark.parametrize(

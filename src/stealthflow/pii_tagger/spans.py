@@ -17,6 +17,7 @@ from stealthflow.placeholders.language import elisions, function_word_of_covered
 from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
 from stealthflow.placeholders.recognizers.sentences import capitalises, signature_end
+from stealthflow.resources import data_yaml
 from stealthflow.sentence_ends import sentence_ends, words_end
 
 _TRIM = " \t\n,;:.!?\"'()[]-–—"  # a sentence's punctuation around a value is not part of it (a list's or an aside's dash too)
@@ -130,6 +131,20 @@ _POSSESSIVE_BEFORE_NAME = re.compile(
 )  # not "'s Gravensande", "St. Mary's Academy"
 
 
+# A form writes the surname in capitals before the given name ("Nom : DUPONT Marie"); the model tags the given name alone.
+# No span changes on pii-heldout-u, v, w (1 800 texts; none is such a form): its gain is the tester's form alone.
+_CAPITALS_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][\w'’-]*)[ \t]+$")
+
+
+def _surname_in_capitals_before(text: str, start: int) -> int:
+    """Where a name starting at `start` starts with the word in capitals right before it on its line, if that word is
+    a family name of the name lexicon and the name itself is not in capitals ("DUPONT Marie"); `start` otherwise."""
+    word = _CAPITALS_WORD_BEFORE.search(text, max(0, start - 40), start)
+    if word is None or len(word[1]) < 2 or not word[1].isupper() or text[start : start + 2].isupper():
+        return start
+    return word.start(1) if name_lexicon().get(word[1].casefold(), 0) & FAMILY else start
+
+
 def _without_identifiers(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span without the words at its ends that hold an underscore: a variable's or a key's
     name the model ran on into ("Regards, Mateo Okafor OPENAI_API_KEY=...")."""
@@ -204,6 +219,36 @@ def _one_sentence(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# The types whose value may run over lines: an address block ("Claire Dubois\n7 allée des Roses, 69003 Lyon" is read by
+# the address filter, `PERSON_ENDS`) and a secret (a key's lines). No other annotated value holds a line break (0 of
+# 28 000 in benchmarks/data/pii-heldout-*), and a form's next line is its label ("Nom : DUPONT Marie\nAdresse : ..."
+# was one name span "Marie\nAdresse"; ux23b M6). On pii-heldout-u, v, w (benchmarks/pii_registers.py, tagger on, both
+# files, 1 800 texts): 8 texts' spans change, each a name that ran on into the next line's label or word
+# ("Thomas Okeke\nIBAN", "Mike\nPayroll") or a sign-off before it ("Grüsse\nNadja Keller": the two sign-off cases were
+# seen there); precision, recall and texts without PII flagged unchanged.
+_SPAN_LINES = {"ADDRESS", "CREDENTIAL"}
+
+
+def _one_line(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] up to its first line break that has a word before it, or from the line after it when that line
+    follows a sign-off (data/usernames.yaml: "Grüsse\nNadja Keller" is the name); as it is if there is none."""
+    brk = text.find("\n", start, end)
+    while brk >= 0 and not any(ch.isalnum() for ch in text[start:brk]):
+        brk = text.find("\n", brk + 1, end)
+    if brk < 0:
+        return start, end
+    after = brk + 1 + len(text[brk + 1 : end]) - len(text[brk + 1 : end].lstrip())
+    last_word = text[start:brk].strip(_TRIM).rsplit(None, 1)[-1].casefold()
+    if after < end and last_word in _sign_offs():
+        return _one_line(text, after, end)
+    return start, brk
+
+
+@lru_cache(maxsize=1)
+def _sign_offs() -> frozenset[str]:
+    return frozenset(word.casefold() for word in data_yaml("usernames.yaml")["sign_offs"])
+
+
 _LAST_WORD = re.compile(r"[^\W\d_]+$")
 
 
@@ -228,6 +273,8 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     amount's whole name. A span that runs across a sentence's end ends there: the model's run-on is the next
     sentence's words ("Av. Corrientes 1234, CABA. Laburo", "4402. Fijne vakantie!")."""
     start, end = _one_sentence(text, start, end)
+    if label not in _SPAN_LINES:
+        start, end = _one_line(text, start, end)
     value = text[start:end]
     trim = " \t\n" if label == "CREDENTIAL" else _TRIM  # a secret keeps every character it may hold
     start, end = start + len(value) - len(value.lstrip(trim)), end - (len(value) - len(value.rstrip(trim)))
@@ -252,6 +299,7 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
         end = signed  # "Grüße, jürgen müller": the model's "jürgen", and the rest of the signature
     if label == "REAL_NAME" and capitalises(text, start):
         start, end = capitalised_part(text, start, end)
+        start = _surname_in_capitals_before(text, start)
     if label == "HEALTH":
         end = _whole_condition(text, end)
         if date := _DATE_AFTER.search(text, start, end):

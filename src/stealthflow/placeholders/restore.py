@@ -104,7 +104,10 @@ def reference(match: regex.Match) -> Reference | None:
         if bare and len(match["token"]) < TOKEN_CHARS:  # a token cut short, only inside brackets: "IBAN: DE50 ..." is
             return None  # the start of a number the user wrote, no placeholder to escape, restore or report (ux21 M10)
         return Reference(span_type, None, match["token"].lower(), match[0], bare=bare)
-    marked = not bare or (match["sep"] and match["sep"].strip(" \t")) or raw_type.isupper()
+    # Without a bracket, only the style's own shape is one: the type in capitals (`EMAIL 1`, `EMAIL-1`) or joined by
+    # "_" (`email_1`). "Health: 100", "Unread Email: 2", "Address: 12" are a form's label and a number: protect left
+    # a backslash in them and restore would have filled them in (ux23b M4).
+    marked = not bare or "_" in (match["sep"] or "") or raw_type.isupper()
     return Reference(span_type, int(match["index"]), None, match[0], bare=bare) if marked else None
 
 

@@ -17,7 +17,7 @@ from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.introductions import RELATIVES_OF_LANGUAGES
 from stealthflow.placeholders.recognizers.languages import name_end, one_of, reads_as_name
 from stealthflow.placeholders.recognizers.public_names import brand, public_name
-from stealthflow.placeholders.recognizers.sentences import anothers_life, in_lowercase_if_shouted, landmark_address
+from stealthflow.placeholders.recognizers.sentences import anothers_life, in_lowercase_where_shouted, landmark_address
 from stealthflow.placeholders.types import Span, merge_spans
 
 _NAME = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
@@ -276,8 +276,8 @@ def _street_address(capitalised: bool) -> re.Pattern[str]:
     road" is none), its town only before a postcode or the sentence's end ("38 elm road, leeds please": the street).
     Lowercase, on pii-heldout-u, v, w's English files lower-cased (benchmarks/pii_registers.py --case lower, 720 texts):
     ADDRESS found 24 -> 37 of 43, texts without PII flagged 47 -> 49 of 360 (an example's "123 main street", which the
-    original-case file flags too); the original files: no span changes. A text all in capitals is read in lowercase
-    (`in_lowercase_if_shouted`): upper-cased, ADDRESS 24 -> 37 of 43 beside the tagger reading it so, texts without PII
+    original-case file flags too); the original files: no span changes. Words in capitals are read in lowercase
+    (`in_lowercase_where_shouted`; measured when only a text all in capitals was): upper-cased, ADDRESS 24 -> 37 of 43 beside the tagger reading it so, texts without PII
     flagged 48 -> 50 of 360 ("123 MAIN STREET")."""
     case = "(?=[A-Z])" if capitalised else ""
     word = r"[A-Z][a-z]+" if capitalised else rf"(?!{_FUNCTION_WORD})[a-z]+"
@@ -307,7 +307,7 @@ class StreetAddressRecognizer(ContextRecognizer):
     lowercase = _street_address(capitalised=False)
 
     def find(self, text: str) -> list[Span]:
-        matches = [*self.pattern.finditer(text), *self.lowercase.finditer(in_lowercase_if_shouted(text))]
+        matches = [*self.pattern.finditer(text), *self.lowercase.finditer(in_lowercase_where_shouted(text))]
         return merge_spans([self.span(*m.span("value")) for m in matches if self.accept(m)], text)
 
     def accept(self, match: re.Match[str]) -> bool:

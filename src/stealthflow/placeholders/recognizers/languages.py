@@ -26,7 +26,7 @@ from stealthflow.placeholders.recognizers.public_names import public_name, text_
 from stealthflow.placeholders.recognizers.sentences import (
     SENTENCE_REACH,
     anothers_life,
-    in_lowercase_if_shouted,
+    in_lowercase_where_shouted,
     sentence_end,
     sentence_start,
 )
@@ -335,7 +335,7 @@ class StreetAddressRecognizer(LanguageRecognizer):
 
     def find(self, text: str) -> list[Span]:
         lowercase = [
-            self.span(*match.span("value")) for match in self.lowercase.finditer(in_lowercase_if_shouted(text))
+            self.span(*match.span("value")) for match in self.lowercase.finditer(in_lowercase_where_shouted(text))
         ]
         return merge_spans([*super().find(text), *lowercase], text)
 

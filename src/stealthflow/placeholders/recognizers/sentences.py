@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from stealthflow.pii_tagger.lexicons import ANIMALS, KEEPERS, RELATIVES, THINGS
 from stealthflow.placeholders.recognizers.gate import skipping
 from stealthflow.placeholders.recognizers.public_names import public_name_at, text_words
@@ -115,6 +117,25 @@ def in_lowercase_if_shouted(text: str) -> str:
     files hold no such text (no span changes)."""
     lowered = text.lower()
     return lowered if text.isupper() and len(lowered) == len(text) else text
+
+
+# A run of words in capitals on one line: tokens without a lowercase letter ("45", "M14", "AVENUE,"), two of them words of
+# two capitals or more ("OAK AVENUE, MANCHESTER"); "NHS" or "I" alone are none.
+_SHOUTED_RUN = regex.compile(r"[^\s\p{Ll}]+(?:[ \t]+[^\s\p{Ll}]+)*")
+_SHOUTED_WORD = regex.compile(r"\p{Lu}{2,}")
+
+
+def in_lowercase_where_shouted(text: str) -> str:
+    """`text` with each run of words in capitals (`_SHOUTED_RUN`) in lowercase, character for character (spans keep
+    their places): the street-address patterns' reading of an address in capitals inside mixed-case text ("Address: 45
+    OAK AVENUE, MANCHESTER M14 5RT", "I live at 12 BIRCH ROAD, LEEDS LS6 2AB"; ux23b M5). A text all in capitals is read
+    in lowercase as by `in_lowercase_if_shouted`, line by line."""
+    return _SHOUTED_RUN.sub(_lowered_if_shouted, text)
+
+
+def _lowered_if_shouted(run: regex.Match[str]) -> str:
+    lowered = run[0].lower()
+    return lowered if len(_SHOUTED_WORD.findall(run[0])) >= 2 and len(lowered) == len(run[0]) else run[0]
 
 
 def capitalises(text: str, at: int) -> bool:
