@@ -634,15 +634,6 @@ FENCED = [
 ]
 
 
-@pytest.mark.parametrize("fenced", FENCED)
-def test_a_value_in_a_fence_as_markdown_reads_it_stays(protector, fenced):
-    """The reviewer's replies and fences closed only as markdown closes them, whole and a character at a time: the
-    e-mail stays; prose after the fence's end and a blank line gets it back."""
-    reply = f"{fenced}\n\nI wrote to <EMAIL_1>."
-    whole = _restored_whole_and_streamed(protector, "fences", reply, f"{fenced}\n\nI wrote to {EMAIL_VALUE}.")
-    assert whole.withheld == [("<EMAIL_1>", "in_code")]
-
-
 # rev23b F3: code as markdown and HTML show it besides fences (main restored the value): an indented code block after
 # a blank line, and `<pre>` / `<code>` up to their end tag, blank lines included.
 SHOWN_AS_CODE = [
@@ -654,10 +645,11 @@ SHOWN_AS_CODE = [
 ]
 
 
-@pytest.mark.parametrize("shown", SHOWN_AS_CODE)
-def test_a_value_in_an_indented_code_block_or_an_html_code_tag_stays(protector, shown):
-    """Whole and a character at a time: the e-mail stays; prose after the block's end and a blank line gets it back,
-    and so does a line four spaces in that goes on a paragraph or a list item (markdown reads no code there)."""
+@pytest.mark.parametrize("shown", FENCED + SHOWN_AS_CODE)
+def test_a_value_in_code_as_markdown_or_html_shows_it_stays(protector, shown):
+    """The reviewer's replies, fences closed only as markdown closes them, indented blocks and HTML code tags, whole and
+    a character at a time: the e-mail stays; prose after the block's end and a blank line gets it back, and so does a
+    line four spaces in that goes on a paragraph or a list item (markdown reads no code there)."""
     prose = "Hello\n    I wrote to <EMAIL_1>.\n\n- item\n\n    and <EMAIL_1>."
     reply = f"{shown}\n\n{prose}"
     whole = _restored_whole_and_streamed(
