@@ -292,7 +292,8 @@ def test_without_ray_a_job_says_how_to_install_it(monkeypatch):
 
 class _NameInFirstTextOnly:
     """A fake detector: finds the name only after "name:" (as a tagger may in one context only). It implements what
-    Protector.protect and close call of a `Detector`: detect_many_with_languages, warnings_for and close."""
+    Protector.protect and close call of a `Detector`: detect_many_with_languages, recognized_with_languages,
+    warnings_for and close."""
 
     def detect_many_with_languages(self, texts, scope=""):
         from stealthflow.placeholders.language import SHORT, Piece, Reading
@@ -305,6 +306,9 @@ class _NameInFirstTextOnly:
             )
             for text in texts
         ]
+
+    def recognized_with_languages(self, texts, models=True):  # the session-name check (`Protector.refuse_values`)
+        return self.detect_many_with_languages(texts)
 
     def warnings_for(self, reading):
         return []
