@@ -284,7 +284,7 @@ def test_analyze_counts_the_phrases_the_rewrite_left_under_the_attributes_it_nam
     app = create_app(protector, TOKEN, rewriter=NamedRewriter("local", Settings()), page=PageLogins())
     post = "My wife and I live in Denver, I work as a dentist"
     with TestClient(app, base_url="http://127.0.0.1:8765", headers=BEARER) as local:
-        result = local.post("/analyze", json={"text": post, "session": "page-denver"}).json()
+        result = local.post("/analyze", json={"text": post, "session": "page-7"}).json()
     assert {left["phrase"] for left in result["unprotected"]} == set(result["rewrite"]["unprotected"]) != set()
     cues = {(post[c["start"] : c["end"]], c["name"]) for c in result["cues"]}
     risk = {line["name"]: line["cues_before"] for line in result["risk"]}
