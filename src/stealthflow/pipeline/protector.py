@@ -202,16 +202,18 @@ class Protector:
         """`PersonalName` naming `what` (never the value) when the pattern recognizers find a value the policy masks in
         one of `names` (or one of `session`'s known values): names and ids are kept as they are, in the vault's tables,
         the memory store, a wrapped store. The tagger and the LLM extractor are not asked: an id holds no context for
-        them, and the tagger refused ordinary labels (`alice`, `t2x-clean2-en-sports`). A name is read URL-decoded too (`dana.kerr%40mailbox.org`), and one that spells a
-        person's name as ids do (`marcus.okafor`, `MarcusOkafor`: `lexicons.spells_a_name`) is refused with no
-        context to detect it in."""
+        them, and the tagger refused ordinary labels (`alice`, `t2x-clean2-en-sports`). A name is read URL-decoded too
+        (`dana.kerr%40mailbox.org`), and one that spells a person's name as ids do (`marcus.okafor`, `MarcusOkafor`:
+        `lexicons.spells_a_name`) is refused with no context to detect it in."""
         from stealthflow.pii_tagger.lexicons import spells_a_name
 
         for name in filter(None, names):
             if spells_a_name(name):
                 raise PersonalName(what)
-            for read in dict.fromkeys((name, unquote(name))):
-                [(spans, reading)] = self._detector().recognized_with_languages([read], models=False)
+            reads = list(dict.fromkeys((name, unquote(name))))  # as written and URL-decoded, in one detection call
+            for read, (spans, reading) in zip(
+                reads, self._detector().recognized_with_languages(reads, models=False), strict=True
+            ):
                 if self._chosen(read, spans, session, reading.guess.language):
                     raise PersonalName(what)
 
