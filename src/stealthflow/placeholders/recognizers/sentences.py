@@ -109,8 +109,8 @@ def signature_end(text: str, start: int) -> int | None:
 
 def in_lowercase_if_shouted(text: str) -> str:
     """A text written all in capitals as the tagger reads it: in lowercase, character for character (the spans keep
-    their places), since the students learnt names and places from capitals that such a text gives to every word; the
-    street addresses' lowercase patterns read it so too (context.py, languages.py). The tagger alone, on
+    their places), since the students learnt names and places from capitals that such a text gives to every word (the
+    street addresses' lowercase patterns read each run of capitals so: `in_lowercase_where_shouted`). The tagger alone, on
     pii-heldout-u, v, w upper-cased (benchmarks/pii_registers.py --case upper): English (720 texts) recall 0.503 -> 0.663,
     precision 0.796 -> 0.837, REAL_NAME 69 -> 172 of 339, ADDRESS 0 -> 24 of 43, texts without PII flagged 43 -> 48 of
     360; six languages (1 080) recall 0.597 -> 0.705, precision 0.766 -> 0.846, flagged 116 -> 97 of 540; the original
