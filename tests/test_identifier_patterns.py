@@ -184,6 +184,12 @@ def test_an_iban_ends_at_its_countrys_length_whatever_follows():
     ]
 
 
+def test_words_read_into_an_iban_country_format_fail_its_check_without_an_error():
+    # Italy's BBAN ends in 12 letters or digits of either case, spaced or not: before the check took capitals only,
+    # "in case you ..." read as those places crashed protect (ValueError in int()) on a held-back text
+    assert _values("iban", "IT60 X054 2811 1010 00in case you need it") == []
+
+
 @pytest.mark.parametrize(
     "ssn, found",
     [

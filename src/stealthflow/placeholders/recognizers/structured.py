@@ -329,7 +329,7 @@ class IbanRecognizer(PatternBacked):
                 yield found
 
     def valid(self, value: str) -> bool:
-        iban = value.replace("-", "").replace(" ", "")
+        iban = value.replace("-", "").replace(" ", "").upper()  # a country's "c" places take lower case too
         remainder = int((iban[4:] + iban[:2] + "00").translate(_IBAN_DIGITS)) % 97
         country = _iban_formats().get(iban[:2])
         return f"{98 - remainder:02d}" == iban[2:4] and country is not None and country.match(iban) is not None
