@@ -79,7 +79,8 @@ class Reference:
     place: str = "text"
     url: str = ""  # inside a URL of a reply's text or tool-call arguments: "load", "click", "mailto", or ""
     bare: bool = False  # written with no bracket (`API_KEY_1`, `EMAIL 1`): a word code may use as a name
-    code: bool = False  # in code, JSON or a tool call written in a reply's text (`Surroundings.in_code`)
+    # in code, JSON or a tool call written in a reply's text or in a string of tool-call arguments (`in_code`)
+    code: bool = False
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -194,8 +195,8 @@ class Scanner:
         resolver would fill it in as text. A stream is judged both on its own text and on the text
         of the whole reply (a client may join its choices), the stricter place winning."""
         after = self._text[end : end + TAIL]
-        if isinstance(self.context, JsonUrls):
-            return self.resolve(_at(ref, "tool", self.context.url(after)))
+        if isinstance(self.context, JsonUrls):  # an argument: the same rule of code as a reply's text (`IN_CODE`)
+            return self.resolve(_at(ref, "tool", self.context.url(after), self.context.in_code()))
         value = self.resolve(ref)
         if value is None or isinstance(value, Withheld):
             return value
