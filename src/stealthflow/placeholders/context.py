@@ -186,17 +186,17 @@ class Surroundings(Deferred):
         self.links.feed(piece)
 
     def _call(self, mark: str) -> None:
-        """A tool call's mark or an end's (`mark`, in lowercase; data/text_tool_calls.yaml): outside a JSON string, an
-        end's mark closes the last call open of a dialect it ends, and a call's mark opens one; either mark may be
-        both (`<|eom_id|>`). A call's mark makes code of its paragraph, in a string too."""
+        """A tool call's mark or an end's (`mark`, in lowercase; data/text_tool_calls.yaml): an end's mark outside a JSON
+        string closes the last call open of a dialect it ends, and a call's mark opens one and makes code of its
+        paragraph, in a string too (a client that reads marks out of text reads no JSON: `{"a": "<|eom_id|>"}` ends
+        the message for it); either mark may be both (`<|eom_id|>`). Where the readings differ, more is code."""
         if mark in _closers() and not self.string:
             for at in range(len(self.calls) - 1, -1, -1):
                 if mark in _dialects()[self.calls[at]]:
                     self.calls = self.calls[:at] + self.calls[at + 1 :]
                     break
         if mark in _dialects():
-            if not self.string:
-                self.calls += (mark,)
+            self.calls += (mark,)
             self._code()
 
     def _json(self, char: str, escaped: bool) -> None:
