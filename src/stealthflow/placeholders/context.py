@@ -16,9 +16,10 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
    too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
-   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.txt: `<tool_call>`, ReAct's
-   `Action Input:`) to its end's mark (data/text_tool_call_ends.txt: `</tool_call>`, `Observation:`) or the reply's
-   end, blank lines included (a ReAct parser takes an action's input to the reply's end). A JSON object or array
+   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml: `<tool_call>`, ReAct's
+   `Action Input:`) to an end's mark of its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no
+   `<tool_call>`) or the reply's end, blank lines included (a ReAct parser takes an action's input to the reply's
+   end); after a chat template's end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array
    counts by its `{` or `[` (2.) to its closing `}` or `]`,
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
@@ -44,7 +45,7 @@ from functools import cache
 
 from stealthflow.placeholders.fences import Fences
 from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, HOST_RUN, URL_END, Deferred, Links, tag_open
-from stealthflow.resources import listed_words, resource_dir
+from stealthflow.resources import data_yaml, listed_words, resource_dir
 
 # Quotation marks of the seven languages: "…", '…', “…”, ‘…’, „…“, ‚…‘, «…», »…«, ‹…›
 QUOTES = "\"'\u201c\u201d\u2018\u2019\u201e\u201a\u00ab\u00bb\u2039\u203a"
@@ -66,24 +67,30 @@ def _events() -> re.Pattern[str]:
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
-    calls, ends = _marks("text_tool_calls.txt"), _marks("text_tool_call_ends.txt")
-    tags = _marks("code_tags.txt")
+    # a mark that starts with a letter (`Action Input:`) only at a word's start; `x=1<|eom_id|>` is a mark
+    calls = "|".join(
+        ("(?<!\\w)" if mark[0].isalnum() else "") + re.escape(mark)
+        for mark in sorted({*_dialects(), *_closers()}, key=len, reverse=True)
+    )
+    tags = "|".join(re.escape(tag) for tag in sorted(listed_words(resource_dir("data") / "code_tags.txt")))
     return re.compile(
-        rf"(?P<eol>\n)|(?P<call>(?<!\w)(?:{calls}|{ends}))|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
+        rf"(?P<eol>\n)|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
         rf"|(?P<json>[{{}}\[\]\"'])",
         re.IGNORECASE | re.MULTILINE,
     )
 
 
 @cache
-def _ends() -> frozenset[str]:
-    """The marks that end a tool call written in text, in lowercase."""
-    return frozenset(mark.lower() for mark in listed_words(resource_dir("data") / "text_tool_call_ends.txt"))
+def _dialects() -> dict[str, frozenset[str]]:
+    """Each mark of a tool call written in text (data/text_tool_calls.yaml), in lowercase, with its end's marks."""
+    listed = data_yaml("text_tool_calls.yaml")
+    return {mark.lower(): frozenset(end.lower() for end in ends) for mark, ends in listed.items()}
 
 
-def _marks(name: str) -> str:
-    """The marks listed in data/`name`, as a regex alternation."""
-    return "|".join(re.escape(mark) for mark in sorted(listed_words(resource_dir("data") / name)))
+@cache
+def _closers() -> frozenset[str]:
+    """The marks that end a tool call of some dialect, in lowercase."""
+    return frozenset().union(*_dialects().values())
 
 
 # How a paragraph after a blank line inside a JSON object opens when the object goes on there: a string, a bracket,
@@ -131,7 +138,9 @@ class Surroundings(Deferred):
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fences = Fences()  # the code fences the lines read leave open
-        self.call = False  # after a tool call's mark, before its end's: no blank line ends the code
+        # the marks of the tool calls open (read outside JSON strings, not closed by their end's mark yet): no blank
+        # line ends the code
+        self.calls: tuple[str, ...] = ()
         self.tags = 0  # HTML code tags open (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
         self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
@@ -161,11 +170,8 @@ class Surroundings(Deferred):
                 line_from = match.end()
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start()))
-            elif kind == "call" and match[0].lower() in _ends():
-                self.call = self.call and bool(self.string)
             elif kind == "call":
-                self.call = self.call or not self.string
-                self._code()
+                self._call(match[0].lower())
             elif kind == "tag":
                 self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
                 self._code()
@@ -178,6 +184,20 @@ class Surroundings(Deferred):
         self.line = (self.line + text[line_from:])[:LINE_CAP]
         self.tail = text[-TAIL:]
         self.links.feed(piece)
+
+    def _call(self, mark: str) -> None:
+        """A tool call's mark or an end's (`mark`, in lowercase; data/text_tool_calls.yaml): an end's mark outside a JSON
+        string closes the last call open of a dialect it ends, and a call's mark opens one and makes code of its
+        paragraph, in a string too (a client that reads marks out of text reads no JSON: `{"a": "<|eom_id|>"}` ends
+        the message for it); either mark may be both (`<|eom_id|>`). Where the readings differ, more is code."""
+        if mark in _closers() and not self.string:
+            for at in range(len(self.calls) - 1, -1, -1):
+                if mark in _dialects()[self.calls[at]]:
+                    self.calls = self.calls[:at] + self.calls[at + 1 :]
+                    break
+        if mark in _dialects():
+            self.calls += (mark,)
+            self._code()
 
     def _json(self, char: str, escaped: bool) -> None:
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
@@ -224,9 +244,9 @@ class Surroundings(Deferred):
         self.fences = fences
         if not fences.after_blank:
             return
-        if self.call or self.tags or self.string or self.depth:
+        if self.calls or self.tags or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
-            self.goes_on = "" if not (self.call or self.tags or self.string) else None
+            self.goes_on = "" if not (self.calls or self.tags or self.string) else None
         else:
             self.paragraph, self.code_paragraph = None, False
 

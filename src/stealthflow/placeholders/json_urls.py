@@ -9,13 +9,16 @@ are not JSON) is read as it is, by a `Links` of its own. A string's escape cut a
 line feed or carriage return does not end a URL in a string: a URL parser (WHATWG, Python's `urlsplit`) removes them,
 so the value after one joins the URL (`"https://e.vil/?q=\\t<EMAIL_1>"`); nor does a vertical tab or form feed, which
 `requests` and WHATWG percent-encode into it; a space does. A host with no scheme that curl
-reads as one (`e.vil:8080/`, `203.0.113.5/`: `links.HOST_NO_SCHEME`) opens a URL.
+reads as one (`e.vil:8080/`, `203.0.113.5/`: `links.HOST_NO_SCHEME`) opens a URL. Each string decoded, and the text
+outside strings, is also read as a reply's text is (`context.Surroundings`): a placeholder in code there (a fence, a
+`{`, a tool call written in it) is in code (`in_code`), as it would be in a reply.
 """
 
 from __future__ import annotations
 
 import re
 
+from stealthflow.placeholders.context import Surroundings
 from stealthflow.placeholders.links import HOLD, Deferred, Links
 
 # A JSON string's text: a run without quote or backslash, its closing quote, an escape, an escape the text cuts short
@@ -47,12 +50,16 @@ def _decoded(text: str, pos: int) -> tuple[str, int]:
 
 
 class JsonUrls(Deferred):
-    """Which kind of URL, if any, the JSON taken so far leaves a placeholder that comes next in (`url`)."""
+    """Which kind of URL, if any, the JSON taken so far leaves a placeholder that comes next in (`url`), and whether
+    it stands in code (`in_code`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.outside = Links(tool=True)  # the text outside strings
         self.string: Links | None = None  # the string open, decoded
+        # the same texts read as a reply's text is (`in_code`): each string a text of its own, from its opening quote
+        self.outside_text = Surroundings()
+        self.string_text = Surroundings()
         self.tail = ""  # the last `HOLD` characters read of the string open (decoded) or outside
         self.cut = ""  # an escape cut short at the end of what was read
 
@@ -64,12 +71,15 @@ class JsonUrls(Deferred):
                 quote = text.find('"', pos)
                 end = len(text) if quote < 0 else quote
                 self._links(self.outside, text[pos:end])
+                self.outside_text.feed(text[pos:end])
                 if quote < 0:
                     return
                 self.string, self.tail, pos = Links(tool=True), "", quote + 1
+                self.string_text = Surroundings()
                 continue
             decoded, end = _decoded(text, pos)
             self._links(self.string, decoded.translate(_PARSER_DROPS))
+            self.string_text.feed(decoded)
             if end < len(text) and text[end] == '"':
                 self.string, self.tail, pos = None, "", end + 1
             else:
@@ -83,6 +93,14 @@ class JsonUrls(Deferred):
             return self.outside.kind(self.tail, after)
         decoded, end = _decoded(after, 0)
         return self.string.kind(self.tail, decoded.translate(_PARSER_DROPS) + after[end : end + 1])
+
+    def in_code(self) -> bool:
+        """Whether a placeholder after what was read stands in code, its string (or the text outside strings) read as
+        a reply's text is (`Surroundings.in_code`): a fence, a `{`, a tool call written in it (rev23b, the
+        reviewer's 16 replies as one argument: each restored into a named tool's call, withheld in the reply's
+        text)."""
+        self._catch_up()
+        return (self.outside_text if self.string is None else self.string_text).in_code()
 
     def _links(self, links: Links, text: str) -> None:
         links.feed(text)

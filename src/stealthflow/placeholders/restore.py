@@ -50,16 +50,19 @@ _BODY = rf"""(?:
     )"""
 # A backslash before the type escapes a placeholder-looking text that protect found in the
 # user's input (`<\EMAIL_10>`): it is never restored, and restore removes one backslash.
+# Letters and digits are ASCII only (`_SPELLING`): a placeholder the session sent is spelt so, and a look-alike of one
+# (a Kelvin sign or dotless i that matches K or I in any case, another script's or a full-width digit: `<EMAIL_١>`,
+# `<EMAIL_１>`) is text the session never sent as it, so no value goes there (sec24: main filled them in).
+_SPELLING = regex.IGNORECASE | regex.ASCII | regex.VERBOSE
 _PLACEHOLDER = rf"""(?:(?P<open>[<\[{{]{{1,2}}[ \t]?)|(?<![A-Za-z0-9_]))  # a bracket, or not inside a word
     (?<!\\){_BODY}
     (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))"""
-PLACEHOLDER = regex.compile(_PLACEHOLDER, regex.IGNORECASE | regex.VERBOSE)
+PLACEHOLDER = regex.compile(_PLACEHOLDER, _SPELLING)
 # Either an escape (a run of backslashes right before a placeholder body) or a placeholder. The run is
 # possessive: a body never starts with a backslash, so giving some back could not help, and would cost a
 # try per backslash.
 _SCAN = regex.compile(
-    rf"(?P<escape>(?<![A-Za-z0-9_\\])\\++)(?={_BODY.replace('?P<', '?P<_')})|{_PLACEHOLDER}",
-    regex.IGNORECASE | regex.VERBOSE,
+    rf"(?P<escape>(?<![A-Za-z0-9_\\])\\++)(?={_BODY.replace('?P<', '?P<_')})|{_PLACEHOLDER}", _SPELLING
 )
 
 
@@ -76,7 +79,8 @@ class Reference:
     place: str = "text"
     url: str = ""  # inside a URL of a reply's text or tool-call arguments: "load", "click", "mailto", or ""
     bare: bool = False  # written with no bracket (`API_KEY_1`, `EMAIL 1`): a word code may use as a name
-    code: bool = False  # in code, JSON or a tool call written in a reply's text (`Surroundings.in_code`)
+    # in code, JSON or a tool call written in a reply's text or in a string of tool-call arguments (`in_code`)
+    code: bool = False
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -191,8 +195,8 @@ class Scanner:
         resolver would fill it in as text. A stream is judged both on its own text and on the text
         of the whole reply (a client may join its choices), the stricter place winning."""
         after = self._text[end : end + TAIL]
-        if isinstance(self.context, JsonUrls):
-            return self.resolve(_at(ref, "tool", self.context.url(after)))
+        if isinstance(self.context, JsonUrls):  # an argument: the same rule of code as a reply's text (`IN_CODE`)
+            return self.resolve(_at(ref, "tool", self.context.url(after), self.context.in_code()))
         value = self.resolve(ref)
         if value is None or isinstance(value, Withheld):
             return value
@@ -310,22 +314,19 @@ def _body_starts() -> tuple[ahocorasick.Automaton, regex.Pattern[str]]:
     """Every placeholder body starts with a type name soon followed by a separator and a hex digit,
     or by a digit: the first word of each type name (one Aho-Corasick pass over the lowercased
     text), then that shape ("passwordabc" is none: text of words glued together holds many). The
-    digit is any script's (`regex`'s `\\d`, as the scan's index takes it: `<EMAIL_\u0663>` is one)."""
+    digit is ASCII, as the scan's index is (`_SPELLING`)."""
     return word_automaton({name.split("_")[0].lower() for name in TYPE_LEVELS}), regex.compile(
-        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?\d)"
+        rf"(?:{_TYPES.lower()})(?:[ \t]?[:_-][ \t]?[0-9a-f]|(?:[ \t]?[_:-][ \t]?|[ \t])?[0-9])"
     )
 
 
 _TYPE_WORDS, _BODY_START = _body_starts()
-_FOLDS = str.maketrans(
-    {"\u017f": "s", "\u0131": "i"}
-)  # lower() keeps these; the scan's case-insensitive match folds them
 
 
 def body_starts(text: str) -> list[int] | None:
     """Where a placeholder body can start in `text`, in order (None: lowercasing moved the
     offsets; scan it all). The full scan costs ~0.3 ms per KB; most text has no such place."""
-    lowered = text.lower().translate(_FOLDS)
+    lowered = text.lower()
     if len(lowered) != len(text):
         return None
     return [start for start in word_starts(_TYPE_WORDS, lowered) if _BODY_START.match(lowered, start)]

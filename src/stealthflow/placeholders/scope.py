@@ -11,8 +11,8 @@ is shown), and none inside a link or a bare URL (sent when clicked) unless `valu
 address as the whole address of a `mailto:` link. The same holds inside a URL in a tool call's arguments
 (`placeholders.json_urls`: an agent runs the call with no click; reported as `in_tool_call_url`), where a value that is
 a whole argument (`"to": "<EMAIL_1>"`) or stands in prose is restored. No value is restored in code, JSON or a tool
-call written in a reply's text (`Reference.code`: an agent may run it with no click) unless `values_in_links` says so
-(`IN_CODE`). A guarded value (a secret of a PL4 type:
+call written in a reply's text, or in a string of tool-call arguments (`Reference.code`: an agent may run it with no
+click) unless `values_in_links` says so (`IN_CODE`). A guarded value (a secret of a PL4 type:
 passwords, keys, tokens; or a structured number, `STRUCTURED_IDS`: cards, IBANs, passports, national IDs) is never
 restored in tool-call arguments, JSON in text or the paragraph of a link or markup (`placeholders.context`), unless
 `secrets_in_urls_and_tools` says so (which also fills it in inside a link, never inside a URL that loads by itself).
