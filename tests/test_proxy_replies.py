@@ -276,3 +276,24 @@ def test_the_chunks_of_one_read_restore_as_the_same_chunks_one_by_one(seed):
     assert batched.withheld == one_by_one.withheld
     assert one_by_one.restored and one_by_one.unresolved and one_by_one.withheld  # each case is in the reply
     assert len(reads) > 3 and any(len(read) > 1 for read in reads)
+
+
+def test_each_text_of_a_reply_is_kept_with_the_keys_restored_in_it_alone():
+    """`texts()` pairs each text with the placeholders restored in that text (rev24 E7): `<EMAIL_1>` filled in the
+    content is not vouched for by the arguments of a tool call it is withheld from, nor by the call's id and name;
+    whole and streamed alike."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": '{"to": "<EMAIL_1>"}'}}
+    whole = ReplyRestorer(_fake_resolve)
+    whole.whole({"choices": [{"message": {"content": "Hi <EMAIL_1>", "tool_calls": [copy.deepcopy(call)]}}]})
+    streamed = ReplyRestorer(_fake_resolve)
+    delta = {"content": "Hi <EMAIL_1>", "tool_calls": [{"index": 0, **copy.deepcopy(call)}]}
+    streamed.chunks(
+        [{"choices": [{"index": 0, "delta": delta}]}, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+    )
+    for restorer in (whole, streamed):
+        assert sorted(restorer.texts()) == [
+            ("Hi anna.berg@mailbox.org", "Hi <EMAIL_1>", frozenset({("EMAIL", 1)})),
+            ("call_1", "call_1", frozenset()),
+            ("run", "run", frozenset()),
+            ('{"to": "<EMAIL_1>"}', '{"to": "<EMAIL_1>"}', frozenset()),
+        ]

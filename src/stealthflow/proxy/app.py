@@ -201,7 +201,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             restorer.whole(reply)
         else:  # a long reply is restored in a worker thread: the event loop serves other clients meanwhile
             await anyio.to_thread.run_sync(restorer.whole, reply)
-        history.keep(session, restorer.texts(), frozenset(restorer.keys))
+        history.keep(session, restorer.texts())
         headers.update(
             {"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)}
         )
@@ -239,7 +239,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 else:
                     yield events(batch), False
             tail = restorer.tail(last)
-            history.keep(session, restorer.texts(), frozenset(restorer.keys))
+            history.keep(session, restorer.texts())
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
             # goes in one write, with the end of the body (each write wakes the client).
             withheld = (
