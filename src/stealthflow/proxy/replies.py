@@ -24,7 +24,7 @@ from stealthflow.placeholders.restore import Reference, Resolver, StreamRestorer
 from stealthflow.placeholders.scope import IN_TOOL_CALL
 from stealthflow.proxy.errors import ProxyError
 
-TEXT_FIELDS = ("content", "reasoning_content")
+TEXT_FIELDS = ("reasoning_content", "content")  # in the order a client shows them
 
 
 def slot(index: object) -> int:
@@ -80,9 +80,14 @@ class ReplyRestorer:
     def whole(self, reply: dict) -> dict:
         for choice in reply.get("choices") or []:
             message = choice.get("message") or {}
-            for field in TEXT_FIELDS:
-                if isinstance(message.get(field), str):
-                    message[field] = self._restore(message[field])
+            fields = [field for field in TEXT_FIELDS if isinstance(message.get(field), str)]
+            # one text to a client that shows them in a row, as a stream's (`_share`): a URL the reasoning opens
+            # goes on in the content (rev24 E1)
+            sent = Surroundings() if len(fields) > 1 else None
+            for field in fields:
+                message[field] = self._restore(message[field], shared=sent)
+                if sent is not None:
+                    sent.feed(message[field])
             for call in message.get("tool_calls") or []:
                 self._note_ids(call)
                 function = call.get("function") or {}
@@ -104,9 +109,11 @@ class ReplyRestorer:
 
         return withhold
 
-    def _restore(self, text: str, resolve: Resolver | None = None, json_string: bool = False) -> str:
+    def _restore(
+        self, text: str, resolve: Resolver | None = None, json_string: bool = False, shared: Surroundings | None = None
+    ) -> str:
         keys: set[tuple] = set()
-        result = restore_text(text, _noting(resolve or self.resolve, keys), json_string)
+        result = restore_text(text, _noting(resolve or self.resolve, keys), json_string, shared)
         self._texts.append((result.text, text, frozenset(keys)))
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
