@@ -782,6 +782,50 @@ class Vault:
         self._scrub()
         return grants, deleted
 
+    def adopt(self, user: str, older: str, session: str) -> int:
+        """Copy the values `older` holds into `session`, with their indices and tokens, and its numbering, once: when
+        `session` never held or numbered anything (a row in `sessions` marks it adopted, even with nothing to copy). A
+        memory owner's session takes over the one its values had before owners' kinds were in session names
+        (`integrations.wrapper`), so memories written then still hydrate and later values number after theirs. A row
+        that does not authenticate is not copied (its placeholder stays as it is). Returns the values copied."""
+        with self._transaction() as db:
+            known = "SELECT 1 FROM counters WHERE user = ?1 AND session = ?2 UNION ALL SELECT 1 FROM sessions WHERE user = ?1 AND session = ?2"
+            if db.execute(known, (user, session)).fetchone():
+                return 0
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (user, session, now, now))
+            db.execute(
+                "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
+                (session, user, older),
+            )
+            rows = db.execute(
+                "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e "
+                "JOIN issued i ON i.entry_id = e.id AND i.session = e.session WHERE e.user = ? AND e.session = ?",
+                (user, older),
+            ).fetchall()
+            copied = 0
+            for old_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
+                try:
+                    self._check_grant(old_id, user, older, mac)
+                    value = self._open(old_id, user, older, span_type, digest, index, token, nonce, ciphertext)
+                except VaultTampered:
+                    continue
+                entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
+                digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
+                sealed = self._aead.encrypt(
+                    nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
+                )
+                db.execute(
+                    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (entry_id, user, session, span_type, digest, index, token, nonce, sealed),
+                )
+                db.execute(
+                    "INSERT INTO issued VALUES (?, ?, ?)",
+                    (entry_id, session, self._mac("issued", entry_id, user, session)),
+                )
+                copied += 1
+            return copied
+
     def has_session(self, user: str, session: str) -> bool:
         """Whether any value of `user` was ever issued to `session` (and not forgotten)."""
         with self._lock:
