@@ -12,7 +12,23 @@ MEMORY_SESSIONS = "memory:"  # a memory owner's: then the kind of owner and ":" 
 # memory store's user "alice" (`memory:alice`), whose id may not start with a kind and ":" (rev24 E6).
 MEMORY_KINDS = ("mem0.user_id", "mem0.agent_id", "mem0.run_id", "langgraph")
 DIGEST_CHARS = 32  # hex characters of the proxy's digest of a caller's token (`proxy_session`)
+NAME_CHARS = 200  # a session name's (or a proxy label's) characters at most
 TOKEN_DIGEST = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}")
+
+
+class SessionNameError(ValueError):
+    """A session name (a proxy label, a service or CLI session, a memory owner) that is not printable or too long."""
+
+
+def check_name(name: str, what: str = "a session name") -> str:
+    """`name`, if it is printable and at most `NAME_CHARS` characters, else a `SessionNameError`: a name is kept in the
+    vault and shown by `vault list` and the service, where a tab, a newline or a terminal escape would forge rows or
+    rewrite the terminal (rev24 E4)."""
+    if len(name) > NAME_CHARS or not name.isprintable():
+        raise SessionNameError(
+            f"{what} must be printable (no tab, newline or other control character) and at most {NAME_CHARS} characters"
+        )
+    return name
 
 
 def proxy_session(token: str, label: str) -> str:
