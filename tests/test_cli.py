@@ -1360,3 +1360,20 @@ def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_a
         with pytest.raises(ValueError, match="the text is empty: there is nothing to protect"):
             protect(blank, session="s")
     assert runner.invoke(app, ["protect", "-"], input="").exit_code == 2
+
+
+def test_protect_refuses_a_session_name_that_is_not_printable(user_home):
+    """rev24 E4: `protect --session` took a name with a tab, a newline or a terminal escape, kept in the vault and
+    shown by `vault list`; now exit 2 with the reason, the one check (`sessions.check_name`) the service and the
+    proxy's session label make too, and nothing written."""
+    from stealthflow.proxy.app import session_for
+    from stealthflow.proxy.errors import ProxyError
+
+    refused = runner.invoke(
+        app, ["protect", "mail me at ann.berg@mailbox.org", "-s", "a\tb\x1b[2K", "--rewrite", "none"]
+    )
+    assert refused.exit_code == 2 and "must be printable (no tab, newline" in refused.stderr
+    assert "a\tb" not in runner.invoke(app, ["vault", "list"]).stdout and "ann.berg" not in refused.stdout
+    with pytest.raises(ProxyError, match="x-stealthflow-session header must be printable [(]no tab, newline") as raised:
+        session_for("a-token", "a\tb")
+    assert raised.value.status == 400

@@ -38,7 +38,7 @@ def test_inner_store_holds_redacted_text_and_callers_get_values(tmp_path, monkey
     bobs = inner.get(("bob", "memories"), "m1").value["text"]
     assert "bob.k@mailbox.org" not in bobs
     # Each user numbers their own values: bob's text restored in ann's scope gives ann's values, never bob's.
-    assert "bob.k@mailbox.org" not in store.protector.restore(bobs, "memory:ann").text
+    assert "bob.k@mailbox.org" not in store.protector.restore(bobs, "memory:langgraph:ann").text
     got = asyncio.run(store.aget(("ann", "memories"), "m1"))
     assert got.value["text"] == "My email is ann.lee@mailbox.org"
     assert "ann.lee@mailbox.org" not in repr(inner._data)
@@ -69,17 +69,22 @@ def test_langmem_namespaces_keep_users_apart_and_reads_hold_placeholders(tmp_pat
     store.put(("memories", "alice"), "m1", {"content": "Alice's e-mail is alice.k@mailbox.org, phone +1 415 555 0199"})
     store.put(("memories", "bob"), "m1", {"content": "Bob met someone who writes from alice.k@mailbox.org"})
     store.put(("memories", "bob"), "m2", {"content": "Bob's own e-mail is bob.k@mailbox.org"})
-    assert store._session(("memories", "alice")) == "memory:memories/alice"
-    assert store._session(("memories/alice",)) == "memory:memories%2Falice"  # no namespace passes for another
+    assert store._session(("memories", "alice")) == "memory:langgraph:memories/alice"
+    assert store._session(("memories/alice",)) == "memory:langgraph:memories%2Falice"  # no namespace passes for another
     assert inner.get(("memories", "alice"), "m1").value["content"] == "Alice's e-mail is <EMAIL_1>, phone <PHONE_1>"
     assert inner.get(("memories", "bob"), "m1").value["content"] == "Bob met someone who writes from <EMAIL_1>"
     assert inner.get(("memories", "bob"), "m2").value["content"] == "Bob's own e-mail is <EMAIL_2>"
-    assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:memories/bob").text == "alice.k@mailbox.org <PHONE_1>"
+    assert (
+        protector.restore("<EMAIL_1> <PHONE_1>", "memory:langgraph:memories/bob").text
+        == "alice.k@mailbox.org <PHONE_1>"
+    )
     tool_output = repr([m.dict() for m in store.search(("memories", "alice"), query="alice.k@mailbox.org")])
     assert "<EMAIL_1>" in tool_output and "alice.k@mailbox.org" not in tool_output and "555 0199" not in tool_output
     assert store.get(("memories", "bob"), "m2").value["content"] == "Bob's own e-mail is <EMAIL_2>"
-    assert "<EMAIL_" not in protector.redact("is carl@mailbox.org here?", "memory:memories/alice")  # no new row
-    held = protector.vault.session_values(protector.config.user, "memory:memories/alice")
+    assert "<EMAIL_" not in protector.redact(
+        "is carl@mailbox.org here?", "memory:langgraph:memories/alice"
+    )  # no new row
+    held = protector.vault.session_values(protector.config.user, "memory:langgraph:memories/alice")
     assert sorted((e.type, e.index) for e, _ in held) == [("EMAIL", 1), ("PHONE", 1)]
 
 
@@ -122,3 +127,31 @@ def test_a_search_filter_reaches_the_inner_store_masked_and_finds_the_item(tmp_p
     assert [item.key for item in store.search(ns, filter={"email": "bob.k@mailbox.org"})] == []
     assert [item.key for item in store.search(ns, filter={"n": 2})] == ["m2"]
     assert "ann.lee" not in repr(seen) and "bob.k" not in repr(seen) and "<EMAIL_1>" in repr(seen[-3].filter)
+
+
+def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions(tmp_path, monkeypatch):
+    """rev24 E6: the namespace ("alice",), mem0's user "alice" and the memory store's user "alice" all had the vault
+    session `memory:alice` (deef3aa). Each kind of owner has its own now; the store's items written before (values
+    under `memory:alice`) still hydrate, and a value put after gets a number after theirs. A memory store's user id
+    that would name another kind's session is refused. The LangGraph store is real."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+    from stealthflow.memory.store import vault_session
+
+    inner = InMemoryStore()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    inner.put(("alice",), "old", {"text": protector.protect("Old: old.kerr@mailbox.org", "memory:alice").text})
+    store = ProtectedStore(inner, protector, hydrate=True)
+    store.put(("alice",), "new", {"text": "New: dana.kerr@mailbox.org"})
+    assert inner.get(("alice",), "new").value == {"text": "New: <EMAIL_2>"}
+    assert [store.get(("alice",), key).value["text"] for key in ("old", "new")] == [
+        "Old: old.kerr@mailbox.org",
+        "New: dana.kerr@mailbox.org",
+    ]
+    sessions = {
+        store._session(("alice",)),
+        ProtectedMemory(object(), protector)._session({"user_id": "alice"}),
+        vault_session("alice"),
+    }
+    assert sessions == {"memory:langgraph:alice", "memory:mem0.user_id:alice", "memory:alice"}
+    with pytest.raises(ValueError, match="may not start with 'langgraph'"):
+        vault_session("langgraph:alice")

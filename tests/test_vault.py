@@ -442,3 +442,61 @@ def test_record_request_of_keeps_the_sessions_placeholders_named_by_index_or_tok
     request = vault.record_request_of("u", "s", keys)
     assert vault.request_placeholders("u", "s", request) == frozenset(held[0].names() + held[2].names())
     assert vault.request_placeholders("u", "s", vault.record_request_of("u", "s", set())) == frozenset()
+
+
+@pytest.mark.parametrize("build_default", ["ON", "OFF"])
+def test_forgotten_and_rotated_out_ciphertexts_are_in_no_file_of_the_vault(tmp_path, monkeypatch, build_default):
+    """rev24 E3, on a real SQLite file left open as a running proxy leaves it: on deef3aa a forgotten value's nonce and
+    ciphertext stayed in the write-ahead log (and in the file itself where SQLite is built with secure_delete off,
+    emulated by a connection that starts with it off), and so did every value's ciphertext under the key `rotate`
+    replaced, all of them opening with the old key."""
+    import stealthflow.placeholders.vault as vault_module
+
+    connect = vault_module.connect_private
+
+    def built_with(path, **kwargs):
+        db = connect(path, **kwargs)
+        db.execute(f"PRAGMA secure_delete={build_default}")
+        return db
+
+    monkeypatch.setattr(vault_module, "connect_private", built_with)
+    config = protect_config(tmp_path, monkeypatch)
+    with Vault(config.vault_path, load_keys("env")) as vault:
+
+        def sealed() -> set[bytes]:
+            return {
+                bytes(nonce) + bytes(text) for nonce, text in vault._db.execute("SELECT nonce, ciphertext FROM entries")
+            }
+
+        def on_disk() -> bytes:
+            return b"".join(path.read_bytes() for path in config.vault_path.parent.iterdir() if path.is_file())
+
+        for i in range(30):
+            vault.entry_for("u", "s1", "EMAIL", f"user{i}@mailbox.org")
+            vault.entry_for("u", "s2", "PHONE", f"+1 415 555 {2600 + i}")
+        before = sealed()
+        assert vault.forget_value("u", "user7@mailbox.org") == 1
+        assert vault.forget_session("u", "s2") == (30, 30)
+        forgotten = before - sealed()
+        assert len(forgotten) == 31 and not any(blob in on_disk() for blob in forgotten)
+        live = sealed()
+        assert all(blob in on_disk() for blob in live)  # what is there, the scan finds
+        vault.rotate(VaultKeys.from_secret(os.urandom(32)))
+        assert not any(blob in on_disk() for blob in live | forgotten)
+        assert vault.lookup("u", "s1", "EMAIL", index=1) == "user0@mailbox.org"
+
+
+def test_a_session_adopts_an_older_ones_values_once(vault):
+    """`adopt` (rev24 E6) copies the older session's values with their indices, and its numbering, into a session that
+    never held or numbered anything, once: a value the older one gets later stays its own."""
+    vault.entry_for("u", "memory:alice", "EMAIL", "old@mailbox.org")
+    assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 1
+    assert vault.lookup("u", "memory:langgraph:alice", "EMAIL", index=1) == "old@mailbox.org"
+    assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "new@mailbox.org").index == 2
+    assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "old@mailbox.org").index == 1
+    vault.entry_for("u", "memory:alice", "PHONE", "+1 415 555 2671")
+    assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 0
+    assert vault.adopt("u", "memory:alice", "memory:mem0.run_id:alice") == 2
+    assert vault.adopt("u", "memory:nobody", "memory:mem0.user_id:x") == 0
+    assert vault.adopt("u", "memory:alice", "memory:mem0.user_id:x") == 0  # adopted its nothing already
+    assert vault.lookup("u", "memory:langgraph:alice", "PHONE", index=1) is None

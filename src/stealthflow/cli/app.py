@@ -453,6 +453,7 @@ def user_errors() -> Iterator[None]:
     from stealthflow.placeholders.keys import VaultKeyError
     from stealthflow.placeholders.language import UncoveredText
     from stealthflow.placeholders.vault import VaultTampered
+    from stealthflow.sessions import SessionNameError
 
     try:
         yield
@@ -461,6 +462,7 @@ def user_errors() -> Iterator[None]:
         EmbeddedModelMissing,
         FileNotFoundError,
         PersonalName,
+        SessionNameError,
         UncoveredText,
         VaultKeyError,
         VaultTampered,

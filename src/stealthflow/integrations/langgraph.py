@@ -9,7 +9,7 @@ tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the
 on this device. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
 runs on top of it unchanged; LangMem itself is not tested here.
 
-    store = ProtectedStore(InMemoryStore())  # the default protector; vault session "memory:memories/ann" for
+    store = ProtectedStore(InMemoryStore())  # the default protector; vault session "memory:langgraph:memories/ann"
     store.put(("memories", "ann"), "m1", {"content": "My email is ann.lee@mailbox.org"})  # ... this namespace
 """
 
@@ -42,7 +42,7 @@ class ProtectedStore(RedactingWrapper, BaseStore):
         session_from_namespace: Callable[[tuple[str, ...]], str] = whole_namespace,
         hydrate: bool = False,
     ):
-        super().__init__(protector, session_from_namespace, hydrate)
+        super().__init__(protector, session_from_namespace, lambda namespace: "langgraph", hydrate)
         self.inner = inner
 
     def _redact(self, op: Op) -> Op:

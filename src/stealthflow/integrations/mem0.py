@@ -4,9 +4,10 @@
 query, and `search` and `get_all` their filters' values but the owner's ids, the same way (writing nothing to the
 vault), so a query or a filter naming a value finds the memory holding its placeholder. What `add`, `search`,
 `get_all` and `get` return holds placeholders, as mem0 stores them: such results usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
-The values live in the stealthflow vault under the session `memory:<id>`, the id being the first of `user_id`,
-`agent_id`, `run_id` that the call (or the stored memory) carries; one that holds a personal value (an e-mail as
-`user_id`) is refused with a ValueError, since mem0 keeps and sends it as given. Other methods pass through to
+The values live in the stealthflow vault under the session `memory:mem0.<kind>:<id>`, the id being the first of
+`user_id`, `agent_id`, `run_id` that the call (or the stored memory) carries and the kind which of them it is (user
+"alice" and agent "alice" are two owners); one that holds a personal value (an e-mail as `user_id`) is refused with a
+ValueError, since mem0 keeps and sends it as given. Other methods pass through to
 mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory
@@ -30,10 +31,20 @@ TEXT_KEYS = ("memory", "previous_memory", "metadata")  # the fields of a mem0 re
 
 def first_scope_id(scope: dict) -> str:
     """The owner of a mem0 call or memory: its user_id, else agent_id, else run_id."""
+    return str(scope[first_scope_key(scope)])
+
+
+def first_scope_key(scope: dict) -> str:
+    """Which of user_id, agent_id and run_id names the owner of a mem0 call or memory: the first it carries."""
     for key in SCOPE_KEYS:
         if scope.get(key):
-            return str(scope[key])
+            return key
     raise ValueError("give mem0 a user_id, agent_id or run_id (filters={...} for search and get_all)")
+
+
+def scope_kind(scope: dict) -> str:
+    """The kind of owner (`MEMORY_KINDS`) of a mem0 call or memory: `mem0.user_id`, `mem0.agent_id` or `mem0.run_id`."""
+    return f"mem0.{first_scope_key(scope)}"
 
 
 class ProtectedMemory(RedactingWrapper):
@@ -47,7 +58,7 @@ class ProtectedMemory(RedactingWrapper):
         session_from_scope: Callable[[dict], str] = first_scope_id,
         hydrate: bool = False,
     ):
-        super().__init__(protector, session_from_scope, hydrate)
+        super().__init__(protector, session_from_scope, scope_kind, hydrate)
         self.memory = memory
 
     def _protect(self, value: Any, session: str) -> Any:

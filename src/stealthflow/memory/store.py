@@ -1,7 +1,8 @@
 """The memory store: one SQLite file (WAL) holding redacted text and its float32 embedding.
 
 Raw values never reach this file: they live only in the encrypted vault, under the vault session
-`vault_session(user)` ("memory:<user>"), so one user's placeholders never restore for another, and
+`vault_session(user)` ("memory:<user>"; a mem0 or LangGraph owner's name its kind too), so one user's placeholders
+never restore for another, and
 each user's placeholders are numbered on their own. Metadata values are protected like the text; the
 digests that let `memory append -i` resume are keyed with the vault key. The file (and its WAL) is
 readable by its owner only, like the vault.
@@ -26,7 +27,7 @@ from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.placeholders.vault import connect_private
-from stealthflow.sessions import MEMORY_SESSIONS
+from stealthflow.sessions import MEMORY_SESSIONS, memory_kind
 
 if TYPE_CHECKING:
     from stealthflow.anonymize.methods import Method
@@ -69,10 +70,15 @@ NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, 
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
 
 
-def vault_session(user: str) -> str:
-    """The vault session holding a user's memory values."""
+def vault_session(user: str, kind: str = "") -> str:
+    """The vault session holding the memory values of `user`, an owner of `kind` (`MEMORY_KINDS`; "": a memory store's
+    user, whose id may not start with a kind and ":")."""
     if not user or not user.strip():
         raise ValueError("a memory user id must be a non-empty string")
+    if kind:
+        return f"{MEMORY_SESSIONS}{kind}:{user}"
+    if memory_kind(user):
+        raise ValueError(f"a memory user id may not start with {memory_kind(user)!r} and ':' (another kind of owner)")
     return MEMORY_SESSIONS + user
 
 

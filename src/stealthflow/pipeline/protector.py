@@ -45,7 +45,7 @@ from stealthflow.placeholders.scope import NOT_IN_REQUEST, RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
-from stealthflow.sessions import chosen_part
+from stealthflow.sessions import check_name, chosen_part
 
 if TYPE_CHECKING:  # detection imports the recognizers (~0.5 s); restoring needs none of it
     from stealthflow.pipeline.rewrite import RewriteOutcome
@@ -219,9 +219,11 @@ class Protector:
 
     def _own_session(self, session: str) -> str:
         """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it
-        (values, grants, counters, requests, kept replies) keeps it in clear. Only writes ask: a session named so
-        before still restores and can be forgotten."""
+        (values, grants, counters, requests, kept replies) keeps it in clear; and (`SessionNameError`) when the part of
+        it its caller chose is not printable (`check_name`). Only writes ask: a session named so before still restores
+        and can be forgotten."""
         if session not in self._clean_sessions:
+            check_name(chosen_part(session), SESSION_NAME)
             self.refuse_values([chosen_part(session)], SESSION_NAME, session)
             if len(self._clean_sessions) >= CLEAN_NAMES:
                 self._clean_sessions.clear()

@@ -346,8 +346,12 @@ def escape_pieces(text: str, bounds: list[tuple[int, int]]) -> list[str]:
     return pieces
 
 
-def restore_text(text: str, resolve: Resolver, json_string: bool = False) -> RestoreResult:
+def restore_text(
+    text: str, resolve: Resolver, json_string: bool = False, shared: Surroundings | None = None
+) -> RestoreResult:
+    """`shared`: the text read before this one as the same text (`Scanner.shared`)."""
     scanner = Scanner(resolve, json_string)
+    scanner.shared = shared
     restored, _ = scanner.scan(text, 0, final=True, starts=body_starts(text))
     return scanner.result(restored)
 

@@ -51,7 +51,7 @@ from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
-from stealthflow.sessions import proxy_session
+from stealthflow.sessions import SessionNameError, check_name, proxy_session
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -63,11 +63,10 @@ log = logging.getLogger("stealthflow.proxy")
 
 def session_for(token: str, label: str) -> str:
     """The vault session of a caller: a digest of its token, plus its own label if it sends one."""
-    if len(label) > 200 or not label.isprintable():
-        raise ProxyError(
-            400, f"the {SESSION_HEADER} header must be printable and at most 200 characters", param=SESSION_HEADER
-        )
-    return proxy_session(token, label)
+    try:
+        return proxy_session(token, check_name(label, f"the {SESSION_HEADER} header"))
+    except SessionNameError as exc:
+        raise ProxyError(400, str(exc), param=SESSION_HEADER) from None
 
 
 def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewriter: Method | None = None) -> FastAPI:
@@ -201,7 +200,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
             restorer.whole(reply)
         else:  # a long reply is restored in a worker thread: the event loop serves other clients meanwhile
             await anyio.to_thread.run_sync(restorer.whole, reply)
-        history.keep(session, restorer.texts(), frozenset(restorer.keys))
+        history.keep(session, restorer.texts())
         headers.update(
             {"x-stealthflow-restored": str(restorer.restored), "x-stealthflow-unresolved": str(restorer.unresolved)}
         )
@@ -239,7 +238,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                 else:
                     yield events(batch), False
             tail = restorer.tail(last)
-            history.keep(session, restorer.texts(), frozenset(restorer.keys))
+            history.keep(session, restorer.texts())
             # Headers went out with the first byte: the counts travel as an SSE comment (clients skip it). The end
             # goes in one write, with the end of the body (each write wakes the client).
             withheld = (

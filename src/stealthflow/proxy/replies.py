@@ -12,7 +12,8 @@ by index, which must be a plain non-negative int, the one index every client rea
 call's arguments left open is read on after its choice's finish chunk: arguments sent after it are the same call's to
 a client that keeps joining.
 Placeholders the resolver withholds (`placeholders.scope`) stay as they are and are counted. Every text of the reply is
-also kept as restored and as received (`texts`), with the placeholders restored (`keys`), for `proxy.history`.
+also kept as restored and as received, with the placeholders restored in that text alone (`texts`), for
+`proxy.history`: a text the client sends back vouches only for the values it holds (rev24 E7).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from stealthflow.placeholders.restore import Reference, Resolver, StreamRestorer
 from stealthflow.placeholders.scope import IN_TOOL_CALL
 from stealthflow.proxy.errors import ProxyError
 
-TEXT_FIELDS = ("content", "reasoning_content")
+TEXT_FIELDS = ("reasoning_content", "content")  # in the order a client shows them
 
 
 def slot(index: object) -> int:
@@ -46,13 +47,12 @@ class ReplyRestorer:
     def __init__(self, resolve: Resolver, tools: frozenset[str] = frozenset()):
         """`tools`: the names of the tools whose calls' arguments get values (`"*"`: every tool); any other tool call's
         placeholders are withheld (`in_tool_call`: `proxy.restore_tool_arguments`)."""
-        self.keys: set[tuple] = set()  # the (type, index or token) of each placeholder restored
-        self._plain = resolve  # for a value withheld in a tool call: not noted as restored
-        self.resolve = self._noting(resolve)
+        self.resolve = resolve
         self.tools = tools
-        self._texts: list[tuple[str, str]] = []  # (restored, received) of each text of a whole reply
+        self._texts: list[tuple[str, str, frozenset]] = []  # (restored, received, keys restored) of each whole text
         self._received: dict[tuple, list[str]] = {}  # what each stream got, and what it emitted
         self._emitted: dict[tuple, list[str]] = {}
+        self._keys: dict[tuple, set[tuple]] = {}  # the (type, index or token) of each placeholder a stream restored
         self._ids: list[str] = []  # the ids and names of the reply's tool calls, as sent
         self.restored = 0
         self.unresolved = 0
@@ -66,28 +66,28 @@ class ReplyRestorer:
         self._first: Surroundings | None = None
         self._sent: Surroundings | None = None
 
-    def _noting(self, resolve: Resolver) -> Resolver:
-        def noted(ref: Reference) -> str | Withheld | None:
-            value = resolve(ref)
-            if isinstance(value, str):
-                self.keys.add(ref.key)
-            return value
-
-        return noted
-
-    def texts(self) -> list[tuple[str, str]]:
-        """(as restored, as received) of every text of the reply: its text fields and tool-call arguments, and the ids
-        and names of its tool calls (which the client sends back in its history and in tool results)."""
-        streamed = [("".join(self._emitted[key]), "".join(got)) for key, got in self._received.items()]
-        return self._texts + streamed + [(name, name) for name in self._ids]
+    def texts(self) -> list[tuple[str, str, frozenset]]:
+        """(as restored, as received, the keys of the placeholders restored in it) of every text of the reply: its text
+        fields and tool-call arguments, and the ids and names of its tool calls (which the client sends back in its
+        history and in tool results; nothing is restored in them)."""
+        streamed = [
+            ("".join(self._emitted[key]), "".join(got), frozenset(self._keys.get(key, ())))
+            for key, got in self._received.items()
+        ]
+        return self._texts + streamed + [(name, name, frozenset()) for name in self._ids]
 
     # -- a whole reply -----------------------------------------------------------------
     def whole(self, reply: dict) -> dict:
         for choice in reply.get("choices") or []:
             message = choice.get("message") or {}
-            for field in TEXT_FIELDS:
-                if isinstance(message.get(field), str):
-                    message[field] = self._restore(message[field])
+            fields = [field for field in TEXT_FIELDS if isinstance(message.get(field), str)]
+            # one text to a client that shows them in a row, as a stream's (`_share`): a URL the reasoning opens
+            # goes on in the content (rev24 E1)
+            sent = Surroundings() if len(fields) > 1 else None
+            for field in fields:
+                message[field] = self._restore(message[field], shared=sent)
+                if sent is not None:
+                    sent.feed(message[field])
             for call in message.get("tool_calls") or []:
                 self._note_ids(call)
                 function = call.get("function") or {}
@@ -104,14 +104,17 @@ class ReplyRestorer:
             return self.resolve
 
         def withhold(ref: Reference) -> str | Withheld | None:
-            value = self._plain(ref)
+            value = self.resolve(ref)
             return IN_TOOL_CALL if isinstance(value, str) else value
 
         return withhold
 
-    def _restore(self, text: str, resolve: Resolver | None = None, json_string: bool = False) -> str:
-        result = restore_text(text, resolve or self.resolve, json_string)
-        self._texts.append((result.text, text))
+    def _restore(
+        self, text: str, resolve: Resolver | None = None, json_string: bool = False, shared: Surroundings | None = None
+    ) -> str:
+        keys: set[tuple] = set()
+        result = restore_text(text, _noting(resolve or self.resolve, keys), json_string, shared)
+        self._texts.append((result.text, text, frozenset(keys)))
         self.restored += result.restored
         self.unresolved += len(result.unresolved)
         self.withheld += result.withheld
@@ -233,7 +236,7 @@ class ReplyRestorer:
                 resolve = self._tool_resolver(self._names.setdefault(key, None))
             else:
                 resolve = self.resolve
-            self._streams[key] = StreamRestorer(resolve, json_string=key[1] == "tool")
+            self._streams[key] = StreamRestorer(_noting(resolve, self._keys.setdefault(key, set())), key[1] == "tool")
             if key in self._finished:  # arguments after the finish chunk: read on from where they stopped
                 self._streams[key].scanner.context = self._finished[key]
         return self._streams[key]
@@ -260,3 +263,15 @@ class ReplyRestorer:
             else:
                 function = call.setdefault("function", {})
                 function["arguments"] = (function.get("arguments") or "") + held
+
+
+def _noting(resolve: Resolver, keys: set[tuple]) -> Resolver:
+    """`resolve`, adding the key of each placeholder it fills in to `keys`."""
+
+    def noted(ref: Reference) -> str | Withheld | None:
+        value = resolve(ref)
+        if isinstance(value, str):
+            keys.add(ref.key)
+        return value
+
+    return noted

@@ -44,6 +44,7 @@ from stealthflow.service.security import (
     not_json,
 )
 from stealthflow.service.streaming import RestoreStream
+from stealthflow.sessions import SessionNameError
 
 if TYPE_CHECKING:
     from stealthflow.memory.store import MemoryStore
@@ -80,6 +81,7 @@ def create_app(
 
     @app.exception_handler(UncoveredText)
     @app.exception_handler(PersonalName)
+    @app.exception_handler(SessionNameError)
     async def refused(request: Request, exc: ValueError) -> JSONResponse:
         return error_response(422, str(exc))
 

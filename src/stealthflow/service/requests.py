@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from stealthflow.pipeline.records import not_blank, valid_unicode
-from stealthflow.sessions import MEMORY_SESSIONS, PROXY_SESSIONS
+from stealthflow.sessions import MEMORY_SESSIONS, PROXY_SESSIONS, check_name
 
 
 def session_refused(session: str) -> str | None:
@@ -28,10 +28,11 @@ def session_refused(session: str) -> str | None:
 
 
 def own_session(session: str) -> str:
-    """`session`, if the session routes serve it (`session_refused`); else a ValueError (a 422)."""
+    """`session`, if the session routes serve it (`session_refused`) and it is a printable name (`check_name`); else a
+    ValueError (a 422)."""
     if refused := session_refused(session):
         raise ValueError(refused)
-    return session
+    return check_name(session)
 
 
 class TextRequest(BaseModel):
