@@ -15,9 +15,9 @@ flagged at any threshold. No value's text is written, only features and labels.
 label, sklearn, training only; `CHOOSE_SETS`, for `APART` `NAME_CHOOSE_SETS`, to choose its thresholds): of the pairs (texts read as English, texts in the six other languages) on a
 grid of 0.02, the one that flags the fewest texts without personal data on the choice sets while the label's recall
 there, English and six-language files each, falls by at most `--budget` (1.5 points) against keeping every span.
-`--write` replaces data/pii-tagger/<label>_verifier.json with the new fit. The shipped files were fitted with the
-students before t23 (each file's `chosen` names its sets): run on the students in models/ now, the fit differs, and
-for the labels of `APART` it is the refit that failed its rule (benchmarks/results/pii_batch_t23.md).
+`--write` replaces data/pii-tagger/<label>_verifier.json with the new fit. finance_verifier.json was fitted with the
+t23 students; the other files with the students before t23 (each file's `chosen` names its sets): their refits with
+the t23 students failed their rule on w or lost values on u and v (benchmarks/results/pii_batch_t24.md).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ NAME_CHOOSE_SETS = ("pii-heldout-u", "pii-heldout-v")
 # students' cards). The name verifier is fitted on spans of text the students did not train on: the other 20 % of
 # these sets (the texts `held_out` sends to validation) and the sets no student read. The shipped name_verifier.json and
 # health_verifier.json predate this split (their `chosen`: fitted on pii-heldout, -c to -m); their refits by it failed
-# their rules on w (benchmarks/results/pii_batch_t23.md) and are not shipped.
+# their rules on w (benchmarks/results/pii_batch_t23.md, pii_batch_t24.md) and are not shipped.
 TRAINED_SETS = tuple(f"pii-heldout-{s}" for s in "cdefghijklmnopqrxz")
 NAME_FIT_SETS = ("pii-heldout", "pii_test", "pii_multilingual_test", *TRAINED_SETS)
 
