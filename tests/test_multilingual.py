@@ -508,6 +508,23 @@ def test_conditions_of_kin_and_employers_after_a_word_of_work_are_masked(detecto
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [  # each in clear before (ux24): HIV status, an antiepileptic's brand, an adjective of depression in `conditions`,
+        # the first-person "sono", "soy", "sou" in `personal_words`, and "soy", "sou" as function words of a short text
+        ("Je suis séropositif depuis 2019.", "séropositif"),
+        ("Elle est séropositive.", "séropositive"),
+        ("Soy seropositivo.", "seropositivo"),
+        ("Sono sieropositivo da due anni.", "sieropositivo"),
+        ("Sou soropositivo.", "soropositivo"),
+        ("Mia figlia prende Keppra.", "Keppra"),
+        ("Ich bin seit Monaten depressiv.", "depressiv"),
+    ],
+)
+def test_hiv_status_medicines_and_depression_are_health_data_in_the_six_languages(detector, text, value):
+    assert (value, "HEALTH") in _found(detector, text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Mein Kollege sagt, dass sie bei der Post mehr zahlen.",  # a colleague is no word of work

@@ -41,7 +41,7 @@ from stealthflow.placeholders.recognizers.base import Recognizer, register_recog
 from stealthflow.placeholders.recognizers.introductions import greeted
 from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
-from stealthflow.placeholders.recognizers.sentences import in_lowercase_if_shouted, sentence_start
+from stealthflow.placeholders.recognizers.sentences import capitalises, in_lowercase_if_shouted, sentence_start
 from stealthflow.placeholders.types import Level, Span, merge_spans
 
 # A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
@@ -221,7 +221,7 @@ class PiiTaggerRecognizer(Recognizer):
         ]
         if verifiers := self.verifiers:
             found = _verified(verifiers, texts, found, verified, languages)
-        return [merge_spans(spans_of_text, text) for spans_of_text, text in zip(found, texts, strict=True)]
+        return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
         return tagger.tag_many(texts, self.batch_size, bounds)
@@ -349,6 +349,17 @@ def _verified(
             if judged.get((i, j), "") is not None
         ]
         for i, spans_of_text in enumerate(found)
+    ]
+
+
+def _with_family_names(found: list[Span], text: str) -> list[Span]:
+    """The names that are one given name grown to the family name after them where the writer capitalises
+    (`spans.family_name_end`: "Met Pieter de Vries.")."""
+    return [
+        replace(span, end=spans.family_name_end(text, span.start, span.end))
+        if span.type == "REAL_NAME" and capitalises(text, span.start)
+        else span
+        for span in found
     ]
 
 

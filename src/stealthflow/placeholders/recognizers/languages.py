@@ -18,7 +18,13 @@ from typing import ClassVar
 import regex
 
 from stealthflow.pii_tagger.lexicons import given_name, name_lexicon
-from stealthflow.placeholders.common_words import at_ceiling, common_word, english_function_words, frequent_in
+from stealthflow.placeholders.common_words import (
+    at_ceiling,
+    common_word,
+    english_function_words,
+    frequent_in,
+    function_word,
+)
 from stealthflow.placeholders.language import ENGLISH, OTHERS, function_word_of_covered, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
@@ -73,6 +79,8 @@ _READ_ELSEWHERE = (
     "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
     "condition_abbreviations",
     "personal_words",
+    "name_introductions",  # by `named_explicitly`
+    "name_labels",  # by `LabelledNameRecognizer` (`listed`)
 )
 
 
@@ -205,8 +213,43 @@ def reads_as_name(text: str, start: int, end: int) -> bool:
     no match of the introduced- or relative-name recognizers is a gazetteer name: the narrowed veto changes no span
     there."""
     words = text[start:end].split()
-    given = given_name(words[0].split("-")[0])
-    return (len(words) > 1 or given) and (given or not public_name(text, start, end))
+    if len(words) == 1 and any_function_word(words[0]) and words[0].casefold() not in _stop_word_names():
+        return False  # "Ich heiße Sie willkommen": a function word, which some name holds
+    given = given_or_dropped(words[0].split("-")[0])
+    named = words[0][:1].isupper() and named_explicitly(text, start)
+    return (len(words) > 1 or given or named) and (given or not public_name(text, start, end))
+
+
+def given_or_dropped(word: str) -> bool:
+    """A given name of the name lexicon, or one it leaves out as an English stop word (`stop_word_names` of
+    data/languages/en.yaml: "I'm Will", "this is May from accounts")."""
+    return given_name(word) or word.casefold() in _stop_word_names()
+
+
+@cache
+def _stop_word_names() -> frozenset[str]:
+    return frozenset(listed(ENGLISH, "stop_word_names"))
+
+
+def any_function_word(word: str) -> bool:
+    """A function word of a covered language or of English (data/function_words.txt)."""
+    return function_word_of_covered(word) or function_word(word)
+
+
+def named_explicitly(text: str, start: int) -> bool:
+    """Whether text[start:] follows an explicit introduction of a covered language (`name_introductions` of
+    data/languages/<code>.yaml: "my name is", "ich heiße", "chamo-me"), which makes a capitalised word a name though it
+    is a common word ("my name is Will", "Ich heiße Will")."""
+    return _naming().search(text, max(0, start - _NAMING_REACH), start) is not None
+
+
+_NAMING_REACH = 40  # characters before a name its explicit introduction may take ("o meu nome completo é")
+
+
+@cache
+def _naming() -> regex.Pattern:
+    cues = tuple(word for code in (ENGLISH, *OTHERS) for word in listed(code, "name_introductions"))
+    return regex.compile(rf"(?<![\p{{L}}\d])(?i:{one_of(cues)})[ \t]*,?[ \t]*$")
 
 
 _WORD_OF_NAME = regex.compile(r"\p{L}+(?:['’-]\p{L}+)*")
@@ -273,6 +316,26 @@ class IntroducedNameRecognizer(NameAfterCue):
 
     def expression(self) -> str:
         return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
+
+
+class LabelledNameRecognizer(NameAfterCue):
+    """A name after a form's label and its colon (`name_labels`): "Nombre: lucía fernández", "Naam: pieter de vries".
+    In every text, whatever its language guess (`for_language`): a form's few words are too short to tell ("Nom :
+    julien moreau" reads as English); its words read as the label's language's. No span changes
+    on pii-heldout-u, v, w (1 800 texts, benchmarks/pii_registers.py --types), as written and lower-cased (--case
+    lower): their forms' names were found already."""
+
+    name, type = "labelled_name", "REAL_NAME"
+    cues = "name_labels"
+
+    @classmethod
+    def for_language(cls, code: str) -> type[LanguageRecognizer]:
+        registered = super().for_language(code)
+        registered.languages = None
+        return registered
+
+    def expression(self) -> str:
+        return rf"{cue_pattern(listed(self.language, 'name_labels'))}[ \t]*:[ \t]*(?P<value>{name_pattern(self.vocab)})"
 
 
 class RelativeNameRecognizer(NameAfterCue):
@@ -438,6 +501,7 @@ class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
 for _code in OTHERS:
     for _kind in (
         IntroducedNameRecognizer,
+        LabelledNameRecognizer,
         RelativeNameRecognizer,
         EmployerCueRecognizer,
         StreetAddressRecognizer,

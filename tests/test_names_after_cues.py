@@ -1,0 +1,134 @@
+"""A writer's name after the words that introduce it, whole and no wider: a common word that is a name after an explicit
+introduction, a family name after the given name the tagger found, a name after a form's label in lowercase, and a
+common word taken once for a name that spreads nowhere (ux24's new-user test)."""
+
+from __future__ import annotations
+
+import pytest
+from placeholder_fixtures import protect_config
+
+from stealthflow.pipeline.protector import Protector, open_vault
+from stealthflow.placeholders.detector import Detector
+from stealthflow.placeholders.language import ENGLISH, Guess
+from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+
+
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    """The recognizers and the shipped PII tagger, as `stealthflow protect` builds them."""
+    return Detector(build_recognizers(models=True))
+
+
+def _names(detector: Detector, text: str) -> list[str]:
+    return [text[s.start : s.end] for s in detector.detect(text) if s.type == "REAL_NAME"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # each in clear before: a common word after an explicit introduction (`name_introductions`) or a given name the
+        # name lexicon leaves out as a stop word (`stop_word_names` of data/languages/en.yaml)
+        ("Hi, my name is Will and I need help", "Will"),
+        ("Thanks for the help.\n\nRegards, Will", "Will"),
+        ("I'm Will, the new tenant", "Will"),
+        ("Ich heiße Will und wohne in Bonn.", "Will"),
+        ("Hi, this is May from accounts.", "May"),
+    ],
+)
+def test_a_common_word_is_a_name_after_an_explicit_introduction(detector, text, name):
+    assert name in _names(detector, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sorry, I am little late today.",  # a common word in lowercase after "I am": a state, not a name
+        "Ich heiße Sie herzlich willkommen.",  # a pronoun after "ich heiße"
+    ],
+)
+def test_no_name_after_an_introduction_that_is_none(detector, text):
+    assert _names(detector, text) == []
+
+
+class FakeLittleRecognizer(Recognizer):
+    """A fake, mistaken recognizer: the first "little" of a text is a name."""
+
+    name, type = "fake_little", "REAL_NAME"
+
+    def find(self, text: str) -> list:
+        start = text.find("little")
+        return [self.span(start, start + len("little"))] if start >= 0 else []
+
+
+class EnglishGuesser:
+    def guess(self, text: str) -> Guess:
+        return Guess(ENGLISH, frozenset({ENGLISH}))
+
+
+def test_a_common_word_taken_for_a_name_spreads_neither_in_its_text_nor_in_the_session(tmp_path, monkeypatch):
+    """ux24 M7: "little" of "I am little late", read once as a name, was masked four times (a name found in a text is
+    masked wherever the text repeats it); a common word in lowercase is masked where it was found only."""
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([FakeLittleRecognizer()], languages=EnglishGuesser()))
+    text = "Sorry, I am little late today. I will be a little faster tomorrow, little by little."
+    first = protector.protect(text, "s")
+    assert [text[s.start : s.end] for s in first.spans] == ["little"]
+    later = "A little more, please."
+    assert [s for s in protector.protect(later, "s").spans if s.source != "fake_little"] == []
+    protector.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # each masked as its given name alone before: the family name after it, with the particles between
+        ("Met Pieter de Vries.", "Pieter de Vries"),
+        ("Allô, c'est Julien Moreau.", "Julien Moreau"),
+    ],
+)
+def test_the_family_name_after_a_given_name_is_masked_with_it(detector, text, name):
+    assert _names(detector, text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # each in clear before: "aqui é a", "aqui fala a" (`introductions` of data/languages/pt.yaml)
+        ("Aqui é a Joana Silva.", "Joana Silva"),
+        ("Oi, aqui é a Joana Silva", "Joana Silva"),
+        ("Aqui fala a Joana Silva.", "Joana Silva"),
+    ],
+)
+def test_a_portuguese_self_introduction_with_its_article(detector, text, name):
+    assert _names(detector, text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # each in clear before: a form's label of data/languages/<code>.yaml (`name_labels`), in any text's language guess
+        ("Nombre: lucía fernández", "lucía fernández"),
+        ("Nom : julien moreau", "julien moreau"),  # read as English: too short to tell
+        ("Naam: pieter de vries", "pieter de vries"),
+        ("Nome: joana silva", "joana silva"),
+    ],
+)
+def test_a_name_typed_in_lowercase_after_a_forms_label(detector, text, name):
+    assert _names(detector, text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [  # the tagger's address ran on into the next line's first word ("...Madrid\nMañana")
+        ("Dirección: Calle Mayor 23, 28013 Madrid\nMañana te llamo.", "Calle Mayor 23, 28013 Madrid"),
+        ("Adresse : 14 rue de la Paix, 75002 Paris\nDemain je t'appelle.", "14 rue de la Paix, 75002 Paris"),
+        ("Indirizzo: Via Roma 12, 10121 Torino\nDomani ti chiamo.", "Via Roma 12, 10121 Torino"),
+        ("Morada: Rua Augusta 25, 1100-048 Lisboa\nAmanhã ligo-te.", "Rua Augusta 25, 1100-048 Lisboa"),
+    ],
+)
+def test_an_address_ends_at_its_line_before_the_next_sentence(detector, text, address):
+    assert [text[s.start : s.end] for s in detector.detect(text) if s.type == "ADDRESS"] == [address]
+
+
+def test_a_title_and_surname_typed_in_lowercase_are_a_name(detector):
+    text = "my psychiatrist dr. patel put me on lithium"
+    found = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+    assert ("patel", "REAL_NAME") in found
+    assert not any(kind == "HEALTH" and "patel" in value for value, kind in found)
+    assert _names(detector, "i saw dr. house yesterday") == []  # a common word of English
