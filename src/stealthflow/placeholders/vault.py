@@ -254,7 +254,6 @@ class Vault:
             "FROM entries_v1 e JOIN issued_v1 i ON i.entry_id = e.id"
         ).fetchall()
         for old_id, user, span_type, digest, index, token, nonce, ciphertext, session, mac in grants:
-            entry_id = secrets.token_hex(16)
             try:
                 if not hmac.compare_digest(mac, self._mac("issued", old_id, user, session)):
                     raise InvalidTag
@@ -262,20 +261,21 @@ class Vault:
                     nonce, ciphertext, "\x00".join((old_id, user, span_type, digest, str(index), token)).encode()
                 ).decode()
             except InvalidTag:
-                new_digest = secrets.token_hex(32)  # matches no value: the value gets a fresh row when seen again
-            else:
-                new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
-                nonce = secrets.token_bytes(12)
-                ciphertext = self._aead.encrypt(
-                    nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token)
+                # matches no value: the value gets a fresh row when seen again
+                row = (
+                    secrets.token_hex(16),
+                    user,
+                    session,
+                    span_type,
+                    secrets.token_hex(32),
+                    index,
+                    token,
+                    nonce,
+                    ciphertext,
                 )
-            db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (entry_id, user, session, span_type, new_digest, index, token, nonce, ciphertext),
-            )
-            db.execute(
-                "INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session))
-            )
+            else:
+                row = self._sealed(user, session, span_type, value, index, token)
+            self._insert_granted(db, row)
         # A migrated session numbers on from the old user-wide counter: an index of a value forgotten
         # before is never given to another value in a session whose old replies may hold it.
         db.execute(
@@ -490,14 +490,32 @@ class Vault:
                 length += 4
             token = full_token[:length]
             taken.add(token)
-            entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
-            ciphertext = self._aead.encrypt(
-                nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
-            )
-            rows.append((entry_id, user, session, span_type, digest, index, token, nonce, ciphertext))
-            out.append((entry_id, index, token))
+            row = self._sealed(user, session, span_type, value, index, token, digest)
+            rows.append(row)
+            out.append((row[0], index, token))
         db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         return out
+
+    def _sealed(
+        self, user: str, session: str, span_type: str, value: str, index: int, token: str, digest: str | None = None
+    ) -> tuple:
+        """A new `entries` row holding `value` sealed to its user, session, type, digest, index and token (`digest`:
+        the value's, when the caller has it)."""
+        if digest is None:
+            digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
+        entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
+        ciphertext = self._aead.encrypt(
+            nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
+        )
+        return (entry_id, user, session, span_type, digest, index, token, nonce, ciphertext)
+
+    def _insert_granted(self, db: sqlite3.Connection, row: tuple) -> None:
+        """Insert an `entries` row and its grant to the row's own session."""
+        entry_id, user, session = row[:3]
+        db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        db.execute(
+            "INSERT INTO issued VALUES (?, ?, ?)", (entry_id, session, self._mac("issued", entry_id, user, session))
+        )
 
     def _tokens_taken(
         self, db: sqlite3.Connection, user: str, session: str, span_type: str, tokens: list[str]
@@ -810,19 +828,7 @@ class Vault:
                     value = self._open(old_id, user, older, span_type, digest, index, token, nonce, ciphertext)
                 except VaultTampered:
                     continue
-                entry_id, nonce = secrets.token_hex(16), secrets.token_bytes(12)
-                digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
-                sealed = self._aead.encrypt(
-                    nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
-                )
-                db.execute(
-                    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (entry_id, user, session, span_type, digest, index, token, nonce, sealed),
-                )
-                db.execute(
-                    "INSERT INTO issued VALUES (?, ?, ?)",
-                    (entry_id, session, self._mac("issued", entry_id, user, session)),
-                )
+                self._insert_granted(db, self._sealed(user, session, span_type, value, index, token))
                 copied += 1
             return copied
 
