@@ -231,7 +231,17 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     forgotten = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
     said = " ".join(forgotten.stderr.split())
     assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
-    assert "session 'demo' was deleted, and its values with it: its 1 placeholder(s)" in said
+    # ux24: main said "session 'demo' was deleted" where one value was forgotten
+    assert (
+        "1 placeholder(s) stay as they are: their value(s) were forgotten (deleted from the vault; session 'demo'"
+        in said
+    )
+    runner.invoke(app, ["protect", "-i", "in.jsonl", "-o", "gone.jsonl", "-s", "gone", "--rewrite", "none"])
+    assert runner.invoke(app, ["vault", "forget", "--session", "gone"]).exit_code == 0
+    deleted = runner.invoke(app, ["restore", "--session", "gone", "-i", "gone.jsonl"])
+    assert "session 'gone' was deleted, and its values with it: its 1 placeholder(s)" in " ".join(
+        deleted.stderr.split()
+    )
 
 
 def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
@@ -1359,4 +1369,7 @@ def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_a
     for blank in ("", " \n"):
         with pytest.raises(ValueError, match="the text is empty: there is nothing to protect"):
             protect(blank, session="s")
+    for wrong in (None, b"mail ann@mailbox.org"):  # ux24: None raised an AttributeError from inside
+        with pytest.raises(TypeError, match="the text must be a str, not (NoneType|bytes)"):
+            protect(wrong, session="s")
     assert runner.invoke(app, ["protect", "-"], input="").exit_code == 2
