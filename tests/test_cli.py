@@ -334,6 +334,30 @@ def test_the_closing_advice_names_each_kind_of_text_not_protected():
     assert _remedy([unread], "llm") == "`--method local` rewrites them and checks what stays"
 
 
+def test_a_text_read_but_for_a_sentence_is_said_to_be_not_checked_in_part(user_home):
+    """ux24 M2: a German sentence before an English one the rewrite rewrote: main said the text was "not checked"
+    beside what it rewrote. The summary and the reason say what was read and what was not."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class ReadsEnglishOnly:  # FAKE: rewrites "Leeds", not the German sentence before it
+        name = "english-only"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            unread = [{"post": 0, "language": "de", "whole": False}]
+            return [Anonymized(p.id, p.comments[0].text.replace("Leeds", "my city"), details={"not_read": unread})
+                    for p in profiles]  # fmt: skip
+
+    register_method("english-only", lambda settings, pool, options: ReadsEnglishOnly())
+    post = "Ich arbeite hier seit zehn Jahren. I live in Leeds."
+    result = runner.invoke(app, ["protect", post, "--rewrite", "english-only", "--no-tagger", "--json"])
+    assert result.exit_code == 0, result.output
+    reason = json.loads(result.stdout)["rewrite"]["reason"]
+    assert reason == "not checked in part: the local rewrite reads English only (language: de)"
+    said = " ".join(result.stderr.split())
+    assert "1 text(s) not checked in part (a sentence in another language)" in said
+    assert "text(s) not checked:" not in said
+
+
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):
     """`protect` keeps its promise (the placeholders; the text goes) and its rewrite field says the local rewrite did
     not read the German post, with no phrase listed as having stayed. Exit 0 (its output is the placeholder text),
@@ -526,12 +550,13 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert "the rent in the city" in result.stdout
     assert "1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
     verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
-    assert "stayed: 1 phrase(s)" in verbose.stderr and "nurse" not in verbose.stderr  # not a terminal: counted
+    # not a terminal: counted; ux24 M2: with the attribute each phrase that stayed points to
+    assert "stayed: 1 phrase(s) (occupation 1)" in verbose.stderr and "nurse" not in verbose.stderr
     assert "'rewrite' field" in verbose.stderr
     with monkeypatch.context() as terminal:
         terminal.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
         verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
-    assert 'stayed: "nurse"' in verbose.stderr
+    assert 'stayed: "nurse" (occupation)' in verbose.stderr
     as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
     assert as_json["rewrite"]["accepted"] and not as_json["rewrite"]["protected"]
     assert as_json["rewrite"]["unprotected"] == ["nurse"]
