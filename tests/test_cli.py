@@ -1380,6 +1380,28 @@ def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
     assert '"Lagos" (place of birth)' in said and "pobp" not in said
 
 
+def test_protect_changes_no_letter_of_a_text_but_its_placeholders(user_home):
+    """ux24 M3 reported "why does this curl fail?" printed as "Why ..." now and then by `protect --rewrite none`: the
+    bytes protect writes were lowercase every time (the capital was the first letter of the tester's terminal tool's
+    display of a command's output). Kept as the invariant: text mode and --json print the same text, and the input
+    comes back exactly when each placeholder is put back at its span (detection as shipped, the PII tagger on)."""
+    text = (
+        "why does this curl fail?\n"
+        'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlLXZhbHVlLWhlcmU" '
+        "https://api.example.io/v1/users\nOPENAI_API_KEY=sk-proj-Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6\n"
+    )
+    (user_home / "secrets.txt").write_text(text)
+    plain = runner.invoke(app, ["protect", "secrets.txt", "--rewrite", "none", "-s", "t"])
+    row = json.loads(runner.invoke(app, ["protect", "secrets.txt", "--rewrite", "none", "-s", "t", "--json"]).stdout)
+    assert plain.exit_code == 0 and plain.stdout == row["text"] and plain.stdout.startswith("why does"), plain.output
+    back, cursor, at = [], 0, 0
+    for span in row["spans"]:
+        at = row["text"].index(span["placeholder"], at)
+        back += [row["text"][cursor:at], text[span["start"] : span["end"]]]
+        cursor = at = at + len(span["placeholder"])
+    assert "".join([*back, row["text"][cursor:]]) == text and len(row["spans"]) >= 2
+
+
 def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_api_as_by_the_cli(user_home):
     """ux23 finding 5: the secret warning was printed per text and again in the closing paragraph; `protect("")` of the
     Python API returned "" silently where the CLI refuses empty input."""
