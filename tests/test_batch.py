@@ -39,7 +39,7 @@ def test_jsonl_blocks_hold_every_line_once_whatever_the_block_size(tmp_path):
 
 def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path):
     path = tmp_path / "a.jsonl"
-    path.write_bytes(b'{"id": 1, "text": "a"}\n\nnot json\n[1]\n\xff\xfe\n{"id": 2, "text": "b"}\n')
+    path.write_bytes(b'{"id": 1, "text": "a"}\n\nnot json\n[1]\n\xff\xfe\n{"id": 2, "text": "b"}\n{"text": "a\tb"}\n')
     (block,) = plan_blocks(input_files(str(path)))
     rows = list(read_block(block))
     assert [r.error for r in rows] == [
@@ -48,8 +48,9 @@ def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path)
         "not a JSON object",
         "the line is not UTF-8 text",
         "",
+        "not valid JSON (Invalid control character at column 12)",  # ux24: "... at at column"
     ]
-    assert rows[-1].record == {"id": 2, "text": "b"}
+    assert rows[-2].record == {"id": 2, "text": "b"}
 
 
 def test_parquet_blocks_are_row_groups_numbered_through_the_file(tmp_path):
@@ -85,6 +86,7 @@ def test_manifest_resumes_the_blocks_done_and_drops_a_torn_line_and_an_unlisted_
     out.record("00000-000000000000", ['{"id": "a"}\n'], 1, [])
     out.record("00000-000000000010", [], 0, [{"id": "b", "row": 10, "block": "00000-000000000010", "reason": "r"}])
     out.close()
+    assert sorted(path.name for path in tmp_path.glob("part-*")) == ["part-00000-000000000000.jsonl"]  # ux24: no empty
     (tmp_path / "part-00000-000000000020.jsonl").write_text('{"id": "c"}\n')  # renamed, then killed before its line
     with (tmp_path / "manifest.jsonl").open("a") as handle:
         handle.write('{"block": "00000-0000000')  # killed mid-line
@@ -94,6 +96,9 @@ def test_manifest_resumes_the_blocks_done_and_drops_a_torn_line_and_an_unlisted_
     assert not (tmp_path / "part-00000-000000000020.jsonl").exists()
     assert (tmp_path / "manifest.jsonl").read_text().endswith("}\n")
     assert (tmp_path / "part-00000-000000000000.jsonl").read_text() == '{"id": "a"}\n'
+    assert again.done["00000-000000000010"]["part"] is None and again.finished_rows("00000-000000000010") == []
+    again.forget(["00000-000000000010"])
+    assert set(again.done) == {"00000-000000000000"}
 
 
 def test_manifest_refuses_another_job_and_a_second_writer(tmp_path):
@@ -227,7 +232,7 @@ def test_ids_are_refused_for_a_recognizers_value_not_for_the_taggers_guess_of_a_
 def test_a_failed_row_is_named_by_its_line_in_its_file(tmp_path):
     """ux22 M3 and L2: the manifest gave a refused row as `"id": null, "row": 130955` (a byte offset) and the summary
     as "None: ..."; it is the line's number, counted from any block, in any order."""
-    from stealthflow.batch.blocks import row_number
+    from stealthflow.batch.blocks import row_id, row_number
     from stealthflow.batch.output import failed_row
 
     path = _jsonl(tmp_path / "big.jsonl", [{"id": f"r{i}", "text": "x" * (i % 7)} for i in range(300)])
@@ -235,6 +240,8 @@ def test_a_failed_row_is_named_by_its_line_in_its_file(tmp_path):
     rows = [(block, row) for block in blocks for row in read_block(block)]
     for line, (block, row) in reversed(list(enumerate(rows, start=1))):
         assert row_number(block, row.row) == line
+        # ux24: a row without an id was named by its byte offset ("c.jsonl:0") where the manifest said row 1
+        assert row_id({}, "id", block, row.row) == f"big.jsonl:{line}"
     failure = {"id": None, "file": str(path), "row": 1183, "block": "b", "reason": "its id holds EMAIL"}
     assert failed_row(failure) == "row 1183 of big.jsonl: its id holds EMAIL"
     assert failed_row({**failure, "id": "r7"}) == "r7: its id holds EMAIL"

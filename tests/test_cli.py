@@ -231,7 +231,17 @@ def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     forgotten = runner.invoke(app, ["restore", "--session", "demo", "-i", "out.jsonl"])
     said = " ".join(forgotten.stderr.split())
     assert "ann.berg" not in forgotten.stdout and "were not issued" not in said and "never" not in said
-    assert "session 'demo' was deleted, and its values with it: its 1 placeholder(s)" in said
+    # ux24: main said "session 'demo' was deleted" where one value was forgotten
+    assert (
+        "1 placeholder(s) stay as they are: their value(s) were forgotten (deleted from the vault; session 'demo'"
+        in said
+    )
+    runner.invoke(app, ["protect", "-i", "in.jsonl", "-o", "gone.jsonl", "-s", "gone", "--rewrite", "none"])
+    assert runner.invoke(app, ["vault", "forget", "--session", "gone"]).exit_code == 0
+    deleted = runner.invoke(app, ["restore", "--session", "gone", "-i", "gone.jsonl"])
+    assert "session 'gone' was deleted, and its values with it: its 1 placeholder(s)" in " ".join(
+        deleted.stderr.split()
+    )
 
 
 def test_anonymize_judges_and_prints_each_post_of_a_plain_text_and_names_the_ones_withheld(tmp_path, monkeypatch):
@@ -322,6 +332,30 @@ def test_the_closing_advice_names_each_kind_of_text_not_protected():
     mixed = _remedy([stayed, unread, unread, both], "local")
     assert "phrases that stayed" in mixed and "2 of them not checked" in mixed
     assert _remedy([unread], "llm") == "`--method local` rewrites them and checks what stays"
+
+
+def test_a_text_read_but_for_a_sentence_is_said_to_be_not_checked_in_part(user_home):
+    """ux24 M2: a German sentence before an English one the rewrite rewrote: main said the text was "not checked"
+    beside what it rewrote. The summary and the reason say what was read and what was not."""
+    from stealthflow.anonymize.methods import Anonymized, register_method
+
+    class ReadsEnglishOnly:  # FAKE: rewrites "Leeds", not the German sentence before it
+        name = "english-only"
+
+        def anonymize_many(self, profiles, on_progress=None):
+            unread = [{"post": 0, "language": "de", "whole": False}]
+            return [Anonymized(p.id, p.comments[0].text.replace("Leeds", "my city"), details={"not_read": unread})
+                    for p in profiles]  # fmt: skip
+
+    register_method("english-only", lambda settings, pool, options: ReadsEnglishOnly())
+    post = "Ich arbeite hier seit zehn Jahren. I live in Leeds."
+    result = runner.invoke(app, ["protect", post, "--rewrite", "english-only", "--no-tagger", "--json"])
+    assert result.exit_code == 0, result.output
+    reason = json.loads(result.stdout)["rewrite"]["reason"]
+    assert reason == "not checked in part: the local rewrite reads English only (language: de)"
+    said = " ".join(result.stderr.split())
+    assert "1 text(s) not checked in part (a sentence in another language)" in said
+    assert "text(s) not checked:" not in said
 
 
 def test_protect_sends_a_post_the_rewrite_cannot_read_with_its_placeholders_and_says_it_was_not_checked(user_home):
@@ -516,12 +550,13 @@ def test_protect_says_a_rewrite_that_left_a_phrase_is_not_protected(user_home, t
     assert "the rent in the city" in result.stdout
     assert "1 phrase(s) could not be generalized and stayed, in 1 of 1 text(s)" in result.stderr
     verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
-    assert "stayed: 1 phrase(s)" in verbose.stderr and "nurse" not in verbose.stderr  # not a terminal: counted
+    # not a terminal: counted; ux24 M2: with the attribute each phrase that stayed points to
+    assert "stayed: 1 phrase(s) (occupation 1)" in verbose.stderr and "nurse" not in verbose.stderr
     assert "'rewrite' field" in verbose.stderr
     with monkeypatch.context() as terminal:
         terminal.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
         verbose = runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "-v"])
-    assert 'stayed: "nurse"' in verbose.stderr
+    assert 'stayed: "nurse" (occupation)' in verbose.stderr
     as_json = json.loads(runner.invoke(app, ["protect", post, "--rewrite", "partly", "--no-tagger", "--json"]).stdout)
     assert as_json["rewrite"]["accepted"] and not as_json["rewrite"]["protected"]
     assert as_json["rewrite"]["unprotected"] == ["nurse"]
@@ -1345,6 +1380,28 @@ def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
     assert '"Lagos" (place of birth)' in said and "pobp" not in said
 
 
+def test_protect_changes_no_letter_of_a_text_but_its_placeholders(user_home):
+    """ux24 M3 reported "why does this curl fail?" printed as "Why ..." now and then by `protect --rewrite none`: the
+    bytes protect writes were lowercase every time (the capital was the first letter of the tester's terminal tool's
+    display of a command's output). Kept as the invariant: text mode and --json print the same text, and the input
+    comes back exactly when each placeholder is put back at its span (detection as shipped, the PII tagger on)."""
+    text = (
+        "why does this curl fail?\n"
+        'curl -H "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlLXZhbHVlLWhlcmU" '
+        "https://api.example.io/v1/users\nOPENAI_API_KEY=sk-proj-Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6\n"
+    )
+    (user_home / "secrets.txt").write_text(text)
+    plain = runner.invoke(app, ["protect", "secrets.txt", "--rewrite", "none", "-s", "t"])
+    row = json.loads(runner.invoke(app, ["protect", "secrets.txt", "--rewrite", "none", "-s", "t", "--json"]).stdout)
+    assert plain.exit_code == 0 and plain.stdout == row["text"] and plain.stdout.startswith("why does"), plain.output
+    back, cursor, at = [], 0, 0
+    for span in row["spans"]:
+        at = row["text"].index(span["placeholder"], at)
+        back += [row["text"][cursor:at], text[span["start"] : span["end"]]]
+        cursor = at = at + len(span["placeholder"])
+    assert "".join([*back, row["text"][cursor:]]) == text and len(row["spans"]) >= 2
+
+
 def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_api_as_by_the_cli(user_home):
     """ux23 finding 5: the secret warning was printed per text and again in the closing paragraph; `protect("")` of the
     Python API returned "" silently where the CLI refuses empty input."""
@@ -1359,6 +1416,9 @@ def test_a_secret_is_warned_of_once_and_an_empty_text_is_refused_by_the_python_a
     for blank in ("", " \n"):
         with pytest.raises(ValueError, match="the text is empty: there is nothing to protect"):
             protect(blank, session="s")
+    for wrong in (None, b"mail ann@mailbox.org"):  # ux24: None raised an AttributeError from inside
+        with pytest.raises(TypeError, match="the text must be a str, not (NoneType|bytes)"):
+            protect(wrong, session="s")
     assert runner.invoke(app, ["protect", "-"], input="").exit_code == 2
 
 

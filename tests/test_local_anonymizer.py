@@ -997,6 +997,22 @@ def test_a_mark_in_a_sentence_of_another_language_is_not_read_in_an_english_post
     assert "llegué a Phoenix de 10 años." in result.text and result.unprotected == [], result
     # the guesser's likeliest language of so short a sentence is a guess ("nl" here: "en", "de" and "a" are Dutch too)
     assert len(result.unread) == 1 and "en" not in result.unread and "Leeds" not in result.text, result
+    # ux24 M2: main said "not checked" as of a text never read, beside what it rewrote in the English sentence
+    (anonymized,) = method.anonymize_many([Profile(id="p", comments=[Comment(text=post)])])
+    assert anonymized.read_in_part() and anonymized.unread().startswith("not checked in part: the local rewrite")
+
+
+def test_the_page_shows_no_mark_in_what_the_rewrite_does_not_read():
+    """ux24 M2: the page marked "Ich heiße" as an occupation in a German sentence the rewrite never reads. Its marks
+    are the rewrite's: none in a sentence or a post it does not read (`read_marks`; lingua guesses the languages)."""
+    from stealthflow.anonymize.read_languages import read_marks
+    from stealthflow.placeholders.language import shared_guesser
+
+    post = "Ich heiße Jörg Bäumer, Tel. 0176 98765432. Twelve years as an ER nurse in Leeds, mail me at jb@web.de"
+    marks = [TaggedSpan(post.index(word), post.index(word) + len(word), "x", 1.0) for word in ("heiße", "ER nurse")]
+    assert [post[m.start : m.end] for m in read_marks(shared_guesser(), post, marks)] == ["ER nurse"]
+    german = "Ich heiße Jörg und wohne seit zehn Jahren in München."  # a post it does not read: no mark
+    assert read_marks(shared_guesser(), german, [TaggedSpan(4, 9, "x", 1.0)]) == []
 
 
 @pytest.mark.real_model
@@ -1407,12 +1423,16 @@ def test_a_change_is_labelled_by_what_left_the_text_not_by_a_word_that_stayed():
 def test_every_mark_ends_replaced_removed_or_reported():
     """`marks.stayed`, the one check every path's marks go through: a mark still in the text, or whose replacement
     kept a word the teacher changed for one attribute only ("nurse" around "my city"), is reported."""
+    from stealthflow.anonymize.local import attribute_of
     from stealthflow.anonymize.marks import stayed
 
     post = "Twelve years as an ER nurse in Leeds, and my husband cooks."
     marks = [("Twelve years as an ER nurse in Leeds", "location"), ("my husband", "married")]
-    job = "Twelve years as an ER nurse in Leeds"
+    # ux24 M2: main reported the whole mark, "Leeds" included, which the stand-in had replaced, as a location: what
+    # stayed is the words left as written, and what they point to is the job
+    job = "Twelve years as an ER nurse"
     assert stayed(post, "Twelve years as an ER nurse in my city, and my partner cooks.", marks, []) == [job]
+    assert attribute_of(job, marks) == "occupation" and attribute_of(marks[0][0], marks) == "location"
     assert stayed(post, "Twelve years at work, and my partner cooks.", marks, []) == []  # "years" heads several
     assert stayed(post, "Twelve years at work, and my husband cooks.", marks, []) == ["my husband"]
     assert stayed(post, "Twelve years, and my husband cooks.", marks, ["my husband"]) == ["my husband"]
@@ -1431,7 +1451,7 @@ def test_an_email_the_cue_tagger_marks_keeps_its_place_and_is_reported():
     post = "Twelve years as an ER nurse in Leeds, email dana@x.org"
     (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
     assert result.text.endswith("email dana@x.org") and "dana@x.org" in result.unprotected, result
-    assert "Twelve years as an ER nurse in Leeds" in result.unprotected
+    assert "Twelve years as an ER nurse" in result.unprotected  # what stayed of its mark, "Leeds" now "my city"
 
 
 def test_pieces_of_an_email_the_cue_tagger_marks_are_reported_as_the_email():

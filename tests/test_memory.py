@@ -274,6 +274,8 @@ def test_cli_shapes(tmp_path, monkeypatch):
         "2\tI like jazz",
     ]
     assert run(app, ["memory", "forget", "--user", "ann", "--id", "2", *common]).exit_code == 0
+    missing = run(app, ["memory", "forget", "--user", "ann", "--id", "999", *common])  # ux24: its closing quote was cut
+    assert missing.exit_code == 2 and "no memory 999 for user 'ann'\n" in missing.stderr
     bad = run(app, ["memory", "forget", "--user", "ann", *common])
     assert bad.exit_code == 2 and "--id ID or --all" in bad.stderr
     # --rewrite with a real method (ner-mask: offline, no model): stored when every placeholder

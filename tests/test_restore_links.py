@@ -658,6 +658,41 @@ def test_a_value_in_code_as_markdown_or_html_shows_it_stays(protector, shown):
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+# ux24 M1: the JSON a closed fence holds made code of the line after the fence too, so "Thanks <EMAIL_1>!" kept its
+# placeholder (main withheld it as "in code"; with a blank line after the fence, or no `{` in it, it restored).
+JSON_BLOCKS = [
+    'Here:\n```json\n{"a": "b"}\n```\n',
+    'Here:\n~~~\n{"a": ["b",\n```\n~~~\n',  # JSON left open, and a ``` line as the fence's text
+    'Here:\n> ```json\n> ["a", "b"]\n> ```\n',
+]
+
+
+@pytest.mark.parametrize("block", JSON_BLOCKS)
+def test_prose_right_after_a_fenced_json_block_gets_its_value(protector, block):
+    """Whole and a character at a time: the line after the closing fence is what the paragraph was before the
+    fence (prose), so its e-mail comes back; the same line inside the fence still keeps it."""
+    reply = f"{block}Thanks <EMAIL_1>!"
+    whole = _restored_whole_and_streamed(protector, "json-block", reply, reply.replace("<EMAIL_1>", EMAIL_VALUE))
+    assert whole.withheld == []
+    inside = block.rsplit("\n", 2)[0] + "\nThanks <EMAIL_1>!"  # the closing fence's line dropped
+    assert protector.restore(inside, "json-block").withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        'Run {"a": 1}\n```\nx\n```\nThanks <EMAIL_1>!',  # a `{` before the fence: its paragraph is code
+        "Here:\n```\n<tool_call>\n```\nThanks <EMAIL_1>!",  # a tool call's mark: no fence closes it
+        "Here:\n```\n<tool_call>x</tool_call>\n```\nThanks <EMAIL_1>!",  # it was in the paragraph
+    ],
+)
+def test_a_closing_fence_keeps_code_it_did_not_open(protector, reply):
+    """A closing fence closes only the JSON it holds: code marked before the fence, or by a mark a client reads with
+    no markdown, still keeps the value after it."""
+    whole = _restored_whole_and_streamed(protector, "json-block", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
 FENCE_LINES = ["```", "````", "~~~", "```py", "  ```", "    ```", "\t```", "> ```", "> ~~~", ">```", "1. ```", "- ```"]
 OTHER_LINES = [
     "   ```",

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from stealthflow.anonymize.changes import text_changes
 from stealthflow.anonymize.cues import find_cues, mark_confidence, split_cues
 from stealthflow.anonymize.fallback import Fallback, Removal
-from stealthflow.anonymize.generalize import Generalizer, sentence_around, whole
-from stealthflow.anonymize.marks import holds_value, part_of_value, stayed
+from stealthflow.anonymize.generalize import Generalizer, whole
+from stealthflow.anonymize.marks import holds_value, part_of_value, stayed, telling_attribute
 from stealthflow.anonymize.methods import Anonymized, ProgressCallback, register_method
 from stealthflow.anonymize.output import parse_rewrite
 from stealthflow.anonymize.placeholders_kept import keeps_placeholders
+from stealthflow.anonymize.read_languages import post_language, sentence_language
 from stealthflow.anonymize.suggest import ADAPTER as PHRASE_ADAPTER
 from stealthflow.anonymize.suggest import PhraseSuggester
 from stealthflow.data.schema import Profile
@@ -37,7 +38,7 @@ from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
 from stealthflow.llm import LLM
 from stealthflow.pii_tagger.model import SpanTagger, TaggedSpan
-from stealthflow.placeholders.language import ENGLISH, LanguageGuesser
+from stealthflow.placeholders.language import LanguageGuesser
 from stealthflow.resources import shipped_adapter
 from stealthflow.sentence_ends import sentence_ends, words_end
 from stealthflow.utility.fluency import shared_scorer
@@ -126,14 +127,14 @@ class LocalAnonymizer:
             unread = list(dict.fromkeys(language for piece in mine for language in piece.unread))
             removals = [removal for piece in mine for removal in piece.removals]
             changes = text_changes(post, text, cues, how, [(r.removed, r.how) for r in removals])
-            results.append(PostRewrite(text, changes, how, cues, unprotected, unread, removals))
+            read = any(piece.read for piece in mine)
+            results.append(PostRewrite(text, changes, how, cues, unprotected, unread, removals, read))
         return results
 
     def _rewrite_pieces(self, posts: list[str], values: list[Mapping[str, str]]) -> list[PostRewrite]:
-        # The cue tagger, the stand-ins and the fluency model are English: a post in another language is not
-        # checked. Its marks would be no evidence (the tagger reads "Hallo zusammen" as English), so it is not
-        # tagged; the post keeps its words and says what it could not read.
-        unread = [self._unread_language(post) for post in posts]
+        # A post the rewrite does not read (`read_languages`) is not tagged; it keeps its words and says what it could
+        # not read.
+        unread = [post_language(self._guesser(), post) for post in posts]
         read = [i for i in range(len(posts)) if unread[i] is None]
         read_posts, read_values = [posts[i] for i in read], [values[i] for i in read]
         spans = find_cues(self.tagger, read_posts, values=read_values)
@@ -159,9 +160,9 @@ class LocalAnonymizer:
                 if fluency.score >= MODEL_FLOOR:
                     texts[i], hows[i] = drafts[i], "model"
         # Every marked phrase is acted on: what the model left in place is generalized phrase by phrase, but for one
-        # in a sentence of another language, which stays unread (`_sentence_language`).
+        # in a sentence of another language, which stays unread (`read_languages.sentence_language`).
         left = {i: [(p, a) for p, a in cues[i] if span_survives(p, texts[i])] for i in todo}
-        foreign = {i: {mark: self._sentence_language(texts[i], mark[0]) for mark in left[i]} for i in todo}
+        foreign = {i: {mark: sentence_language(self._guesser(), texts[i], mark[0]) for mark in left[i]} for i in todo}
         left = {
             i: [mark for mark in left[i] if foreign[i][mark] is None and not holds_value(mark[0], posts[i])]
             for i in todo
@@ -184,7 +185,8 @@ class LocalAnonymizer:
         results = []
         for i, post in enumerate(posts):
             if i not in texts:
-                results.append(PostRewrite(post, [], "unchanged", [], [], [] if unread[i] is None else [unread[i]]))
+                languages = [] if unread[i] is None else [unread[i]]
+                results.append(PostRewrite(post, [], "unchanged", [], [], languages, read=unread[i] is None))
                 continue
             how = hows[i] if texts[i] != post else "unchanged"
             languages = list(dict.fromkeys(language for language in foreign[i].values() if language))
@@ -194,24 +196,6 @@ class LocalAnonymizer:
             )
             results.append(PostRewrite(texts[i], [], how, cues[i], left_in, languages, removals[i]))
         return results
-
-    def _unread_language(self, post: str) -> str | None:
-        """None when the post may be English (a short English post may also read as another); else its language,
-        "unknown" for one none of the guesser's."""
-        guess = self._guesser().guess(post)
-        return None if ENGLISH in guess.candidates else guess.language or "unknown"
-
-    def _sentence_language(self, text: str, phrase: str) -> str | None:
-        """The language of the sentence holding `phrase` when it is another covered language and cannot be English
-        ("Nací en Hermosillo, llegué a Phoenix de 10 años" in an English post): an English stand-in or a removal
-        there leaves a sentence no reader of that language would write ("llegué a 10 años"). A sentence in letters
-        no covered language writes is left to the post's guess. Of the sentences of the judged posts of seeds 2-12
-        that the post's guess takes as possibly English (benchmarks/results/fluency_reader_seed*.jsonl), it finds 6
-        of 2 995 (4 in Spanish, 2 in English: "Web Mercator for a thematic world map is a crime."); of the
-        development posts' (benchmarks/data/rewrite-heldout-b, cued and harmless) 520, none."""
-        first, last = sentence_around(text, phrase)
-        guess = self._guesser().guess(text[first:last])
-        return guess.language if guess.language is not None and ENGLISH not in guess.candidates else None
 
     def _guesser(self) -> LanguageGuesser:
         if self.languages is None:
@@ -251,8 +235,10 @@ class LocalAnonymizer:
             details = {
                 "changes": changes,
                 "unprotected": unprotected,
-                "not_read": [
-                    {"post": index, "language": language} for index, post in enumerate(mine) for language in post.unread
+                "not_read": [  # whole: no sentence of the post was read
+                    {"post": index, "language": language, "whole": not post.read}
+                    for index, post in enumerate(mine)
+                    for language in post.unread
                 ],
                 "posts_changed": sum(post.how != "unchanged" for post in mine),
                 "generalized_posts": sum("generalized" in post.how for post in mine),
@@ -278,13 +264,19 @@ class PostRewrite:
     unprotected: list[str]  # marked phrases that stayed: nothing replaced them fluently
     unread: list[str] = field(default_factory=list)  # languages of the post or its sentences the rewrite cannot read
     removals: list[Removal] = field(default_factory=list)  # clauses and sentences that left with a mark (fallback.py)
+    read: bool = True  # some of the post was read (False: none, it is in another language; `read_languages`)
 
 
 def attribute_of(phrase: str, cues: list[tuple[str, str]]) -> str:
-    """The attribute of the cue a phrase that stayed is, or holds, or is part of (a stayed phrase may have grown to the
-    value it is part of: `marks.part_of_value`); "" when no cue is either."""
+    """The attribute of the cue a phrase that stayed is; for a piece of a cue (`marks.telling_left`), the one its
+    telling word points to ("nurse": occupation, of a cue labelled location); else the attribute of the cue it holds
+    or is part of (a stayed phrase may have grown to the value it is part of: `marks.part_of_value`); "" when none."""
     exact = next((attribute for cue, attribute in cues if cue == phrase), None)
-    return exact or next((attribute for cue, attribute in cues if cue in phrase or phrase in cue), "")
+    return (
+        exact
+        or telling_attribute(phrase)
+        or next((attribute for cue, attribute in cues if cue in phrase or phrase in cue), "")
+    )
 
 
 def _build(settings, pool, options) -> LocalAnonymizer:

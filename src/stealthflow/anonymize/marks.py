@@ -13,41 +13,57 @@ from stealthflow.anonymize import syntax
 from stealthflow.anonymize.generalize import cue_heads, teacher_cues
 from stealthflow.anonymize.person_nouns import person_noun
 from stealthflow.data.evidence import find_phrase
-from stealthflow.evaluation.evidence import span_survives
+from stealthflow.evaluation.evidence import STOP_WORDS, span_survives
 
 _WORD = re.compile(r"[\w'’-]+")
 
 
 def stayed(original: str, rewritten: str, marks: Iterable[tuple[str, str]], reported: Iterable[str]) -> list[str]:
     """`reported` (the phrases the rewrite said stayed), then each other marked phrase of `original` still in
-    `rewritten`: its words are there (`span_survives`), or the words of it the rewrite kept include one the teacher
-    changed for one attribute only (`telling_words`: "nurse" of "Twelve years as an ER nurse in Leeds" -> "Twelve
-    years as an ER nurse in my city", where the stand-in took "Leeds" alone)."""
+    `rewritten` (its words are there: `span_survives`), or of one the rewrite changed in part, the words it left as
+    written around one the teacher changed for one attribute only (`telling_left`): "Twelve years as an ER nurse" of
+    "Twelve years as an ER nurse in Leeds" -> "Twelve years as an ER nurse in my city", where the stand-in took "Leeds"
+    alone. What is reported is in the text that leaves, word for word."""
     found = list(dict.fromkeys(reported))
     for phrase, _ in marks:
         if phrase in found:
             continue
-        if span_survives(phrase, rewritten) or kept_words(original, rewritten, phrase) & telling_words():
-            found.append(phrase)
+        pieces = [phrase] if span_survives(phrase, rewritten) else telling_left(original, rewritten, phrase)
+        found += [piece for piece in pieces if piece not in found]
     return found
 
 
-def kept_words(original: str, rewritten: str, phrase: str) -> set[str]:
-    """The words of `phrase` (its first occurrence in `original`), casefolded, that the rewrite left where they were:
-    in the stretches a word-by-word diff of `original` and `rewritten` finds equal."""
+def telling_left(original: str, rewritten: str, phrase: str) -> list[str]:
+    """The pieces of `phrase` (its first occurrence in `original`) that the rewrite left as written and that hold a word
+    of `telling_words`: each run of its words a word-by-word diff of `original` and `rewritten` finds equal, less the
+    stop words at its ends ("Twelve years as an ER nurse" of "Twelve years as an ER nurse in")."""
     where = find_phrase(phrase, original)
     if where is None:
-        return set()
+        return []
     a, b = list(_WORD.finditer(original)), list(_WORD.finditer(rewritten))
     matcher = difflib.SequenceMatcher(
         a=[m.group().casefold() for m in a], b=[m.group().casefold() for m in b], autojunk=False
     )
-    kept = set()
+    pieces = []
     for block in matcher.get_matching_blocks():
-        for word in a[block.a : block.a + block.size]:
-            if where[0] <= word.start() and word.end() <= where[1]:
-                kept.add(word.group().casefold())
-    return kept
+        run = [
+            word for word in a[block.a : block.a + block.size] if where[0] <= word.start() and word.end() <= where[1]
+        ]
+        if not any(word.group().casefold() in telling_words() for word in run):
+            continue
+        while run[0].group().casefold() in STOP_WORDS:
+            run.pop(0)
+        while run[-1].group().casefold() in STOP_WORDS:
+            run.pop()
+        pieces.append(original[run[0].start() : run[-1].end()])
+    return pieces
+
+
+def telling_attribute(phrase: str) -> str | None:
+    """The attribute of the first word of `telling_words` in `phrase` (the one attribute the teacher changed it for:
+    "nurse" an occupation), or None: what a piece left of a mark points to, whatever the mark was labelled."""
+    told = telling_words()
+    return next((min(_head_attributes()[w]) for w in _WORD.findall(phrase.casefold()) if w in told), None)
 
 
 @cache
@@ -56,12 +72,18 @@ def telling_words() -> frozenset[str]:
     "contract", "Leeds") that it never wrote in a generalization: a word that heads cues of several ("years",
     "school") or that the teacher's own stand-ins hold ("work" of "at work", "office", "city") may stay around a
     stand-in ("my work wife" -> "my work partner", "the office here in Leeds" -> "the office")."""
+    wrote = {word for cue in teacher_cues() for word in _WORD.findall(cue.core()[2].casefold())}
+    return frozenset(word for word, found in _head_attributes().items() if len(found) == 1 and word not in wrote)
+
+
+@cache
+def _head_attributes() -> dict[str, frozenset[str]]:
+    """Each last word of the teacher's changed phrases (`generalize.cue_heads`), with the attributes it heads."""
     attributes: dict[str, set[str]] = {}
     for attribute, heads in cue_heads().items():
         for word in heads:
             attributes.setdefault(word, set()).add(attribute)
-    wrote = {word for cue in teacher_cues() for word in _WORD.findall(cue.core()[2].casefold())}
-    return frozenset(word for word, found in attributes.items() if len(found) == 1 and word not in wrote)
+    return {word: frozenset(found) for word, found in attributes.items()}
 
 
 def value_only(phrase: str) -> bool:

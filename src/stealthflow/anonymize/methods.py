@@ -46,10 +46,17 @@ class Anonymized:
 
     def unread(self) -> str | None:
         """What the method could not read (None: it read every post): a post, or a sentence of one, in a language
-        it does not cover. Such a text is not protected and no word of it is named."""
+        it does not cover ("not checked in part" when every such post was read but for a sentence: what it changed
+        and what stayed are of the rest). Such a text is not protected and no word of it is named."""
         if not (languages := list(dict.fromkeys(u["language"] for u in self.details.get("not_read", [])))):
             return None
-        return f"not checked: the local rewrite reads English only (language: {', '.join(languages)})"
+        what = "not checked in part" if self.read_in_part() else "not checked"
+        return f"{what}: the local rewrite reads English only (language: {', '.join(languages)})"
+
+    def read_in_part(self) -> bool:
+        """Whether what the method could not read is only sentences of posts it read otherwise (`unread`)."""
+        not_read = self.details.get("not_read", [])
+        return bool(not_read) and not any(u.get("whole", True) for u in not_read)
 
     def stayed_by_post(self) -> dict[int, list[str]]:
         """The phrases the method marked but could not generalize, by post (its index in the profile)."""

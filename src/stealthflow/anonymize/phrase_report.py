@@ -39,15 +39,21 @@ class PhraseReport:
         masked = [c.get("attribute") for c, value in zip(changes, held, strict=True) if value]
         return "; ".join(named + ([_counted(len(masked), _HOLDING, masked)] if masked else []))
 
-    def stayed(self, phrases: list[str]) -> str:
-        """'"night shifts", "Leeds"'; without words, '2 phrase(s)'."""
+    def stayed(self, phrases: list[str], attributes: list[str] | None = None) -> str:
+        """'"night shifts" (occupation), "Leeds" (location)' with each phrase's attribute where given ("": none);
+        without words, '2 phrase(s) (occupation 1, location 1)'."""
+        attributes = attributes or [""] * len(phrases)
         if not self.words:
             self.withheld = True
-            return f"{len(phrases)} phrase(s)"
+            return _counted(len(phrases), "phrase(s)", attributes)
         held = self._held(phrases)
-        named = [f'"{p}"' for p, value in zip(phrases, held, strict=True) if not value]
-        masked = sum(held)
-        return ", ".join(named + ([f"{masked} {_HOLDING}"] if masked else []))
+        named = [
+            f'"{p}"' + (f" ({attribute_word(a)})" if a else "")
+            for p, a, value in zip(phrases, attributes, held, strict=True)
+            if not value
+        ]
+        masked = [a for a, value in zip(attributes, held, strict=True) if value]
+        return ", ".join(named + ([_counted(len(masked), _HOLDING, masked)] if masked else []))
 
     def _held(self, phrases: list[str]) -> list[bool]:
         if self._holds_value is None:  # loaded when a phrase is first named: the detector's models are not small

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from stealthflow.data import DataError
+from stealthflow.data.loader import not_json
 
 FORMATS = {".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet"}
 BLOCK_BYTES = (
@@ -152,9 +153,9 @@ def read_block(block: Block) -> Iterator[Row]:
 
 
 def row_id(data: dict, id_column: str, block: Block, row: int) -> str:
-    """A row's id: its `id_column`, or FILE:ROW where it has none."""
+    """A row's id: its `id_column`, or FILE:LINE where it has none (`row_number`: the number the manifest gives)."""
     value = data.get(id_column)
-    return str(value) if value not in (None, "") else f"{Path(block.path).name}:{row}"
+    return str(value) if value not in (None, "") else f"{Path(block.path).name}:{row_number(block, row)}"
 
 
 def row_number(block: Block, row: int) -> int:
@@ -186,7 +187,7 @@ def _parse_line(position: int, line: bytes) -> Row:
     except UnicodeDecodeError:
         return Row(position, None, "the line is not UTF-8 text")
     except json.JSONDecodeError as exc:
-        return Row(position, None, f"not valid JSON ({exc.msg} at column {exc.colno})")
+        return Row(position, None, not_json(exc))
     if not isinstance(record, dict):
         return Row(position, None, "not a JSON object")
     return Row(position, record)

@@ -82,7 +82,7 @@ class JobOutput:
                 "differs): use another --output folder, or the same input and options to resume it"
             )
         self.path.write_text("".join(line + "\n" for line in good), encoding="utf-8")
-        listed = {record["part"] for record in self.done.values()}
+        listed = {record["part"] for record in self.done.values() if record["part"]}
         for path in self.directory.glob("part-*"):
             if path.name not in listed:  # written before a kill, never listed: its block runs again
                 path.unlink()
@@ -96,25 +96,35 @@ class JobOutput:
         not_protected: int = 0,
         empty: int = 0,
     ) -> None:
-        """Write the block's part file (its JSONL `lines`), then list the block as done, with how many of its rows
-        the rewrite left a marked phrase in (`not_protected`: their `rewrite.protected` is false) and how many had an
+        """Write the block's part file (its JSONL `lines`; none for a block with no row written: every row failed, or
+        no line starts in it, and its `part` is null), then list the block as done, with how many of its rows the
+        rewrite left a marked phrase in (`not_protected`: their `rewrite.protected` is false) and how many had an
         empty or blank text (`empty`: written as they are, nothing to protect)."""
-        part = self.directory / part_name(block_id)
-        temporary = part.with_name(part.name + ".tmp")
-        with temporary.open("w", encoding="utf-8") as handle:
-            handle.writelines(lines)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, part)
-        entry = {"block": block_id, "part": part.name, "rows": rows, "not_protected": not_protected, "empty": empty}
-        entry["failed"] = failures
+        lines = list(lines)
+        part = part_name(block_id) if lines else None
+        if part:
+            temporary = self.directory / f"{part}.tmp"
+            with temporary.open("w", encoding="utf-8") as handle:
+                handle.writelines(lines)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.directory / part)
+        entry = {
+            "block": block_id,
+            "part": part,
+            "rows": rows,
+            "not_protected": not_protected,
+            "empty": empty,
+            "failed": failures,
+        }
         self._write_lines([entry])
         self.done[block_id] = entry
 
     def finished_rows(self, block_id: str) -> list[tuple[str, str | None]]:
         """The rows of a block done, in input order: (id, the digest of the input text it was protected from; None
         where the row records none)."""
-        rows = (json.loads(line) for line in (self.directory / self.done[block_id]["part"]).read_text().splitlines())
+        part = self.done[block_id]["part"]
+        rows = (json.loads(line) for line in (self.directory / part).read_text().splitlines()) if part else ()
         return [(str(row["id"]), row.get("input") if isinstance(row.get("input"), str) else None) for row in rows]
 
     def forget(self, block_ids: list[str]) -> None:
@@ -122,7 +132,8 @@ class JobOutput:
         if not block_ids:
             return
         for block_id in block_ids:
-            (self.directory / self.done.pop(block_id)["part"]).unlink(missing_ok=True)
+            if part := self.done.pop(block_id)["part"]:
+                (self.directory / part).unlink(missing_ok=True)
         self._write_lines([{"job": self.job}, *self.done.values()], mode="w")
 
     def _write_lines(self, records: list[dict], mode: str = "a") -> None:

@@ -65,7 +65,8 @@ def _store(
         try:
             yield opened
         except (ValueError, KeyError) as exc:
-            fail(str(exc).strip("'\""))
+            # a KeyError's str() is its message's repr: its first argument is the message
+            fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
         finally:
             opened.close()
             protector.close()

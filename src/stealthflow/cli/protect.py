@@ -235,6 +235,7 @@ class _Run:
     rejected: int = 0
     stayed: Counter = field(default_factory=Counter)  # phrases the rewrite left, by text id
     unread: int = 0  # texts the rewrite could not read (a language it does not cover)
+    read_in_part: int = 0  # texts it read but for a sentence (or more) in another language
     unprotected: int = 0  # texts the rewrite left not protected (`"rewrite": {"protected": false}`)
     masked: Counter = field(default_factory=Counter)  # placeholders issued, by type
     rewritten: Counter = field(default_factory=Counter)  # phrases rewritten, by attribute
@@ -294,7 +295,8 @@ class _Run:
         """Tally a rewrite's outcome; with --verbose, name what it changed, rejected or left."""
         self.rejected += not outcome.accepted
         self.stayed[text_id] += len(outcome.unprotected)
-        self.unread += outcome.unread
+        self.unread += outcome.unread and not outcome.read_in_part
+        self.read_in_part += outcome.read_in_part
         self.unprotected += not outcome.protected
         if outcome.accepted:
             self.rewritten.update(attribute_word(c["attribute"]) for c in outcome.changes if c.get("attribute"))
@@ -307,7 +309,7 @@ class _Run:
         if not outcome.accepted:
             console.print(f"[yellow]{escape(text_id)}: rewrite rejected:[/] {escape(outcome.reason)}", highlight=False)
         if outcome.unprotected:
-            phrases = self.phrases.stayed(outcome.unprotected)
+            phrases = self.phrases.stayed(list(outcome.unprotected), list(outcome.attributes))
             console.print(f"[yellow]{escape(text_id)}: stayed:[/] {escape(phrases)}", highlight=False)
         if outcome.unread and not outcome.unprotected:  # the phrases' reason names the phrases: said above
             console.print(f"[yellow]{escape(text_id)}: rewrite {escape(outcome.reason)}[/]", highlight=False)
@@ -345,13 +347,20 @@ class _Run:
             if self.rewritten:
                 line += f"; rewrote {sum(self.rewritten.values())} phrase(s) ({counted(self.rewritten)})"
             else:
-                line += "; rewrote no phrase" if stayed or self.rejected or self.unread else "; nothing to rewrite"
+                unread = self.unread or self.read_in_part
+                line += "; rewrote no phrase" if stayed or self.rejected or unread else "; nothing to rewrite"
             if stayed:
                 texts = sum(1 for count in self.stayed.values() if count)
                 line += f"; {stayed} phrase(s) could not be generalized and stayed, in {texts} of {len(self.stayed)} text(s)"
             if self.unread:
                 line += f"; {self.unread} text(s) not checked: the local rewrite reads English only"
+            if self.read_in_part:
+                line += (
+                    f"; {self.read_in_part} text(s) not checked in part (a sentence in another language): the local"
+                    " rewrite reads English only"
+                )
         listed = self.masked or self.rewritten or any(self.stayed.values()) or self.rejected or self.unread
+        listed = listed or self.read_in_part
         return line + ("; --verbose lists them" if listed and not (self.verbose or self.explain) else "")
 
 

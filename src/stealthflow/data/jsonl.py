@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from stealthflow.data.loader import DataError, describe_validation_error
+from stealthflow.data.loader import DataError, describe_validation_error, not_json
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -40,7 +40,7 @@ def parse_lines(
         try:
             yield model.model_validate(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise DataError(f"{path}:{lineno}: {not_json(exc)}") from None
         except ValidationError as exc:
             raise DataError(f"{path}:{lineno}: not a {what} ({describe_validation_error(exc)})") from None
 

@@ -27,6 +27,12 @@ class DataError(ValueError):
     """A record that cannot be turned into a profile; the message names file and line."""
 
 
+def not_json(exc: json.JSONDecodeError) -> str:
+    """Why a line is not valid JSON, with its column: "not valid JSON (Invalid control character at column 32)" (some
+    of `json`'s messages end in "at" already)."""
+    return f"not valid JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})"
+
+
 def load_profiles(path: str | Path, limit: int | None = None) -> list[Profile]:
     """Load a JSONL corpus (labelled or not). `limit` keeps the first N profiles."""
     profiles = []
@@ -93,7 +99,7 @@ def iter_profiles(path: str | Path) -> Iterator[Profile]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise DataError(f"{where}: {not_json(exc)}") from None
         if not isinstance(record, dict):
             raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
         try:

@@ -46,7 +46,7 @@ def protect(
     `none`, then rewrite it: `.text` is the text to send, `.rewrite` says whether the rewrite was
     accepted (a rejected one leaves the placeholder text), what it changed, which phrases stayed
     (`.unprotected`) and whether none did (`.protected`). Empty or blank `text` is a ValueError, as the CLI and the
-    service refuse it."""
+    service refuse it; a `text` that is no str (`None`) a TypeError."""
     not_blank(text)
     rewriter = (
         None if rewrite == "none" else default_rewriter(rewrite).method()

@@ -450,6 +450,8 @@ class Protector:
         if not unresolved or self.vault.has_session(self.config.user, session):
             return None
         stayed = f"{len(set(unresolved))} placeholder(s) stay as they are"
+        if self.vault.session_listed(self.config.user, session):  # its values forgotten one by one
+            return f"{stayed}: their value(s) were forgotten (deleted from the vault; session {session!r} was not)"
         if self.vault.numbered_before(self.config.user, session):
             # deleted by `stealthflow vault forget` or the service's DELETE /sessions/ID alike: no one command named
             return f"session {session!r} was deleted, and its values with it: its {stayed}"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
+from stealthflow.data.loader import not_json
 from stealthflow.data.output_file import write_replacing
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def parse_records(text: str, where: str) -> list[Record]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{where}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise DataError(f"{where}:{lineno}: {not_json(exc)}") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
             raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
         if has_lone_surrogate(record["text"]):
@@ -252,7 +253,10 @@ def has_lone_surrogate(text: str) -> bool:
 
 
 def not_blank(text: str) -> str:
-    """`text` itself; a ValueError when it is empty or only whitespace (a request validator)."""
+    """`text` itself; a ValueError when it is empty or only whitespace (a request validator), a TypeError when it is
+    no str (`None`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"the text must be a str, not {type(text).__name__}: there is nothing to protect")
     if not text.strip():
         raise ValueError("the text is empty: there is nothing to protect")
     return text

@@ -26,7 +26,8 @@ class RewriteOutcome:
     """`accepted`: the rewrite is the text to send (it kept every placeholder and its answer could be read;
     a rewrite that changed nothing is accepted too). `unprotected`: the phrases the method marked but could not
     generalize; they are in the text to send. `unread`: the method could not read the text, or a sentence of it (a
-    language it does not cover; `reason` says which, and `unread_why` without the phrases). `protected`: accepted, read and
+    language it does not cover; `reason` says which, and `unread_why` without the phrases; `read_in_part`: only
+    sentences of it, the rest was read and checked). `protected`: accepted, read and
     no phrase stayed (as `anonymize` says). `attributes`: the attribute of each phrase of `unprotected` ("" when the
     method does not say): what stayed, counted without quoting it."""
 
@@ -37,6 +38,7 @@ class RewriteOutcome:
     unprotected: tuple[str, ...] = ()  # marked phrases the method could not generalize: they stayed
     unread: bool = False  # the method could not read (some of) the text: it was not checked
     unread_why: str = ""  # why, naming languages only ("... reads English only (language: de)")
+    read_in_part: bool = False  # what was not read is a sentence (or more) of a text read otherwise
     attributes: tuple[str, ...] = ()
 
     @property
@@ -116,6 +118,7 @@ def rewrite_protected(
                 unprotected=tuple(attributes),
                 unread=result.unread() is not None,
                 unread_why=result.unread() or "",
+                read_in_part=result.read_in_part(),
                 attributes=tuple(attributes.values()),
             )
         outcomes.append(outcome)

@@ -24,7 +24,10 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
-   "a dict starts with {") does not make code of the paragraphs after it.
+   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds:
+   after it the paragraph is what it was where the fence opened, with the marks read in the fence that no fence
+   closes (a link's, a tool call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is
+   prose.
 
 Code (`in_code`: a code fence, a `{` or a list of strings in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
@@ -138,6 +141,8 @@ class Surroundings(Deferred):
         self.paragraph: str | None = None  # "url" or "tool" once a mark is read in the paragraph
         self.code_paragraph = False  # a `{` or a tool call's mark read in the paragraph
         self.fences = Fences()  # the code fences the lines read leave open
+        # while a fence is open: `paragraph` and `code_paragraph` as its JSON leaves them, restored where it closes
+        self.outside_fence: tuple[str | None, bool] | None = None
         # the marks of the tool calls open (read outside JSON strings, not closed by their end's mark yet): no blank
         # line ends the code
         self.calls: tuple[str, ...] = ()
@@ -174,9 +179,9 @@ class Surroundings(Deferred):
                 self._call(match[0].lower())
             elif kind == "tag":
                 self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
-                self._code()
+                self._code(lasting=True)
             else:
-                self.paragraph = "url"
+                self._link()
                 if match[0].startswith("]"):
                     self._json("]", escaped=False)
         self._went_on(text[read_to:])
@@ -197,7 +202,7 @@ class Surroundings(Deferred):
                     break
         if mark in _dialects():
             self.calls += (mark,)
-            self._code()
+            self._code(lasting=True)
 
     def _json(self, char: str, escaped: bool) -> None:
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
@@ -231,8 +236,18 @@ class Surroundings(Deferred):
         if read.lstrip()[0] in "\"'":
             self._code()
 
-    def _code(self) -> None:
+    def _code(self, lasting: bool = False) -> None:
+        """A mark of code read: a JSON `{` or list of strings, or (`lasting`) a tool call's mark or an HTML code tag,
+        which a closing fence does not close (a client that reads them reads no markdown)."""
         self.paragraph, self.code_paragraph = self.paragraph or "tool", True
+        if lasting and self.outside_fence is not None:
+            self.outside_fence = (self.outside_fence[0] or "tool", True)
+
+    def _link(self) -> None:
+        """A mark of a link, markup or command read: its paragraph is "url", after a closing fence too (fail closed)."""
+        self.paragraph = "url"
+        if self.outside_fence is not None:
+            self.outside_fence = ("url", self.outside_fence[1])
 
     def _line_end(self, line: str) -> None:
         """A line ends: a blank one ends the paragraph, but not a tool call before its end's mark, a JSON string, or a
@@ -241,6 +256,7 @@ class Surroundings(Deferred):
         fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
         if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
             self.depth, self.string, self.goes_on = 0, "", None
+            self._fence_changed(opened=self.fences.readings == (None,), closed=fences.readings == (None,))
         self.fences = fences
         if not fences.after_blank:
             return
@@ -249,6 +265,17 @@ class Surroundings(Deferred):
             self.goes_on = "" if not (self.calls or self.tags or self.string) else None
         else:
             self.paragraph, self.code_paragraph = None, False
+            self.outside_fence = None if self.outside_fence is None else (None, False)
+
+    def _fence_changed(self, opened: bool, closed: bool) -> None:
+        """A fence opened (in some reading, none open before) or closed (in every reading): a closed fence closes the
+        JSON it holds, so the paragraph is again what it was where the fence opened, less what a blank line in the
+        fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`)."""
+        if opened:
+            self.outside_fence = (self.paragraph, self.code_paragraph)
+        elif closed and self.outside_fence is not None:
+            self.paragraph, self.code_paragraph = self.outside_fence
+            self.outside_fence = None
 
     def _in_fence(self) -> bool:
         """Whether a code fence is open after what was read, or the line read so far begins one."""

@@ -854,6 +854,15 @@ class Vault:
                 is not None
             )
 
+    def session_listed(self, user: str, session: str) -> bool:
+        """Whether `session` of `user` is listed: a protect gave it values and `forget_session` did not delete it since
+        (`forget_value` and `forget_placeholders` delete values only)."""
+        with self._lock:
+            return (
+                self._db.execute("SELECT 1 FROM sessions WHERE user = ? AND session = ?", (user, session)).fetchone()
+                is not None
+            )
+
     def sessions(self, user: str) -> list[dict]:
         """Per session: its number of values and when it was created / last used — never values."""
         with self._lock:

@@ -205,12 +205,16 @@ def _left_as_they_were(rewrite: RewriteOutcome | None) -> list[dict]:
 
 def _cues(texts: list[str], masked: list[list[tuple[int, int]]] | None = None):
     """Each text's cues as the local rewrite reads them (`find_cues`, then `split_marks`: "Denver" a location and "I
-    work as a dentist" an occupation, not one mark over the sentence): the page's marks and its risk lines count what
-    the rewrite acts on (ux23 finding 3)."""
+    work as a dentist" an occupation, not one mark over the sentence), none in what it does not read (`read_marks`: a
+    post or sentence in another language): the page's marks and its risk lines count what the rewrite acts on (ux23
+    finding 3)."""
     from stealthflow.anonymize.cues import find_cues, load_cue_tagger, split_marks
+    from stealthflow.anonymize.read_languages import read_marks
+    from stealthflow.placeholders.language import shared_guesser
 
-    tagger = load_cue_tagger()
-    return split_marks(tagger, texts, find_cues(tagger, texts, masked))
+    tagger, guesser = load_cue_tagger(), shared_guesser()
+    found = split_marks(tagger, texts, find_cues(tagger, texts, masked))
+    return [read_marks(guesser, text, marks) for text, marks in zip(texts, found, strict=True)]
 
 
 @cache
