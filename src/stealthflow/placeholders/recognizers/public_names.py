@@ -20,9 +20,11 @@ a name span the tagger marks that is one of them is judged as an employer would 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache, cached_property, lru_cache
 
 from stealthflow.resources import resource_dir
@@ -314,5 +316,27 @@ class TextWords:
 @lru_cache(maxsize=1)
 def text_words(text: str) -> TextWords:
     """The last text's words: its spans are looked up one after another (every recognizer clears
-    this after its batch with `text_words.cache_clear()`, so no text stays in memory)."""
+    this after its batch with `forget_words`, so no text stays in memory)."""
     return TextWords(text)
+
+
+_passes = threading.local()  # how many detector passes (`words_kept`) this thread is in
+
+
+@contextmanager
+def words_kept() -> Iterator[None]:
+    """Within it (the detector's pass of the pattern recognizers over a text), a text's words are found once for all
+    the recognizers that look them up, not once per recognizer's batch (`forget_words`); cleared when it ends."""
+    _passes.depth = getattr(_passes, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _passes.depth -= 1
+        text_words.cache_clear()
+
+
+def forget_words() -> None:
+    """`text_words.cache_clear()` after a recognizer's batch, but within a detector's pass (`words_kept`), which clears
+    it at its end."""
+    if not getattr(_passes, "depth", 0):
+        text_words.cache_clear()
