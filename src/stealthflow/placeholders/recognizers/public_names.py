@@ -297,12 +297,20 @@ class TextWords:
         """Whether one of `pattern`'s matches over the whole text lies within text[start:end]: the
         matches are found once for all the text's spans (a search around each span cost its reach
         per span, seconds per megabyte of names and numbers)."""
+        starts, ends = self._found(pattern)
+        first = bisect_left(starts, start)  # the matches do not overlap: the first one from `start` ends first
+        return first < len(starts) and ends[first] <= end
+
+    def starts_of(self, pattern: re.Pattern[str]) -> list[int]:
+        """Where `pattern`'s matches over the whole text start, found once for every recognizer that asks."""
+        return self._found(pattern)[0]
+
+    def _found(self, pattern: re.Pattern[str]) -> tuple[list[int], list[int]]:
+        """The starts and the ends of `pattern`'s matches over the whole text."""
         if pattern not in self._matches:
             found = [match.span() for match in pattern.finditer(self.text)]
             self._matches[pattern] = ([a for a, _ in found], [b for _, b in found])
-        starts, ends = self._matches[pattern]
-        first = bisect_left(starts, start)  # the matches do not overlap: the first one from `start` ends first
-        return first < len(starts) and ends[first] <= end
+        return self._matches[pattern]
 
     def has_capital(self, start: int, end: int) -> bool:
         """Whether text[start:end] holds a character that lowercasing changes; remembered, as a text's
@@ -335,8 +343,13 @@ def words_kept() -> Iterator[None]:
         text_words.cache_clear()
 
 
+def words_shared() -> bool:
+    """Whether this thread is in a detector's pass (`words_kept`): what `text_words` finds serves every recognizer."""
+    return getattr(_passes, "depth", 0) > 0
+
+
 def forget_words() -> None:
     """`text_words.cache_clear()` after a recognizer's batch, but within a detector's pass (`words_kept`), which clears
     it at its end."""
-    if not getattr(_passes, "depth", 0):
+    if not words_shared():
         text_words.cache_clear()
