@@ -380,3 +380,86 @@ def test_a_cue_word_after_a_letter_folding_lengthens_starts_where_it_is_written(
     starts = WordStarts(("heiße", "ich"))
     assert starts("Grüße, ich heiße Anna") == [7, 11]
     assert starts("İch heiße Anna") == [0, 4]
+
+
+def _cued() -> list:
+    from stealthflow.placeholders.recognizers.cued import CuedRecognizer
+
+    return [r for r in build_recognizers() if isinstance(r, CuedRecognizer) and r._cues]
+
+
+CUED = _cued()
+OPENING = sorted({word for r in CUED for word in r._opening_words})
+# what a cue word may be glued to: letters (a start inside a word: "repaid", "economy"), Chinese characters (a cue in
+# them starts anywhere: "我的微信号"), digits, and the values and links the cued formats take
+GLUED = ["re", "eco", "我的", "7", "", " ", ": ", " is ", " ist ", " 4521873", " £52,000", " 28/12345678/40", " 12/27"]
+
+
+@st.composite
+def cued_texts(draw) -> str:
+    parts = draw(st.lists(st.sampled_from(OPENING), min_size=1, max_size=12))
+    return "".join(draw(st.sampled_from(GLUED)) + part + draw(st.sampled_from(GLUED)) for part in parts)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(text=cued_texts())
+def test_cued_patterns_tried_only_where_a_cue_word_starts_a_word_find_what_a_full_scan_finds(text):
+    from stealthflow.placeholders.recognizers.gate import matches_at
+
+    for recognizer in CUED:
+        gated = [m.span() for m in matches_at(recognizer._cued, text, recognizer._cue_starts(text))]
+        assert gated == [m.span() for m in recognizer._cued.finditer(text)], recognizer.name
+
+
+def test_a_cue_word_inside_a_word_is_not_tried_but_one_in_chinese_characters_is():
+    from stealthflow.placeholders.recognizers.cued import IncomeRecognizer, WeChatRecognizer
+
+    income = IncomeRecognizer()
+    assert 4 in income._starts("I repaid my salary")  # "paid" inside "repaid"
+    assert income._cue_starts("I repaid my salary") == [0, 9, 12]  # "I", "my", "salary"
+    wechat = WeChatRecognizer()
+    assert wechat._cue_starts("我的微信号是lin_wei88") == wechat._starts("我的微信号是lin_wei88") != []
+
+
+# numbers of the shapes (and digits, letters and marks glued to them) with what may stand between them
+NUMBERS = [
+    "111222345",
+    "36574261809",
+    "1237 010180",
+    "85.07.30-033.28",
+    "756.9217.0769.85",
+    "390.533.447-05",
+    "16.482.907-3",
+    "54362315K",
+    "2 95 10 99 126 111 93",
+    "943 476 5129",
+    "PT 501 964 843",
+    "7",
+    "12",
+    "٣",
+    "²",
+    "x",
+    "K",
+    "_",
+]
+BETWEEN = [" ", "", ".", "-", ",", "\n", "a", "/"]
+
+
+@st.composite
+def number_texts(draw) -> str:
+    parts = draw(st.lists(st.sampled_from(NUMBERS), min_size=1, max_size=8))
+    return "".join(draw(st.sampled_from(BETWEEN)) + part for part in parts)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(text=number_texts())
+def test_shapes_that_open_with_a_digit_tried_where_one_stands_alone_find_what_a_full_scan_finds(text):
+    from stealthflow.placeholders.recognizers.national_ids import ChecksumIdRecognizer
+    from stealthflow.placeholders.recognizers.public_names import words_kept
+
+    led = [r for r in build_recognizers() if isinstance(r, ChecksumIdRecognizer) and r.opens_with_digit]
+    assert len(led) == 10
+    with words_kept():  # as the detector runs them
+        for recognizer in led:
+            found = [m.span() for m in recognizer.shapes_in(text)]
+            assert found == [m.span() for m in recognizer.shape.finditer(text)], recognizer.name

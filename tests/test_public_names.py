@@ -403,3 +403,20 @@ def test_the_shipped_place_keys_are_what_their_sources_give(tmp_path: Path):
     assert {"london", "sao paulo", "a coruna"} <= city_names() and len(city_names()) > 10_000
     assert not {"asia", "tuscany", "palestine", ""} & city_names()  # towns of fewer than 50 000 people
     assert {"uk", "france", "czechia"} <= country_names() and not {"jersey", "hong kong"} & country_names()
+
+
+def test_a_detector_pass_finds_a_texts_words_once_for_all_recognizers_and_keeps_none_after_it():
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers.public_names import forget_words, text_words, words_kept
+
+    text = "Our cat has diabetes, said Stephen Hawking at 12 Baker Street."
+    with words_kept():
+        words = text_words(text)
+        forget_words()  # a recognizer's batch ends: kept for the next recognizer
+        assert text_words(text) is words
+    assert text_words.cache_info().currsize == 0  # the pass is over: no text stays in memory
+    text_words(text)
+    forget_words()  # outside a pass, each batch clears
+    assert text_words.cache_info().currsize == 0
+    Detector().deterministic(text)
+    assert text_words.cache_info().currsize == 0

@@ -26,6 +26,7 @@ from stealthflow.placeholders.language import (
 )
 from stealthflow.placeholders.normalize import original_span, shadow
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
+from stealthflow.placeholders.recognizers.public_names import words_kept
 from stealthflow.placeholders.titles import without_titles
 from stealthflow.placeholders.types import Span, merge_spans, pieces_outside
 
@@ -140,8 +141,10 @@ class Detector:
                 for spans, batch, reading, text in zip(found, batches, readings, normalised, strict=True):
                     spans.extend(span for span in batch if _keeps(by_name[span.source], reading, text, span))
         else:
-            for recognizer in patterns:
-                self._run(recognizer, normalised, readings, found)
+            read_in: dict[frozenset[str] | None, list[list[bool]]] = {}
+            with words_kept():
+                for recognizer in patterns:
+                    self._run(recognizer, normalised, readings, found, read_in)
         # A model's span (the tagger) gives way to a pattern's span of another type it overlaps:
         # patterns check shapes and checksums the model only guesses at ("+61 4..." is a PHONE,
         # not a CREDENTIAL); what it covers outside the pattern's span stays masked as its type.
@@ -162,13 +165,22 @@ class Detector:
         return spans, readings
 
     @staticmethod
-    def _run(recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]) -> None:
-        """Add `recognizer`'s spans of the texts with a piece in its languages, that start in one, to `found`. Its
-        languages are read once per call, and a text read in them throughout (most texts: one piece) keeps every span
-        without a look at where each starts (~60 recognizers per text, each asked before: a few per cent of the pattern
-        layer's CPU at most, within the noise of benchmarks/tagger_threads.py --before; the same spans)."""
+    def _run(
+        recognizer: Recognizer,
+        texts: list[str],
+        readings: list[Reading],
+        found: list[list[Span]],
+        read_in: dict[frozenset[str] | None, list[list[bool]]],
+    ) -> None:
+        """Add `recognizer`'s spans of the texts with a piece in its languages, that start in one, to `found`. Which
+        pieces are in its languages is worked out once per set of languages for all the recognizers of a pass
+        (`read_in`: ~100 recognizers, a handful of sets), and a text read in them throughout (most texts: one piece)
+        keeps every span without a look at where each starts (~60 recognizers per text, each asked before: a few per
+        cent of the pattern layer's CPU at most; the same spans)."""
         languages = recognizer.languages
-        read = [[_in(languages, piece.guess) for piece in reading.pieces] for reading in readings]
+        if languages not in read_in:
+            read_in[languages] = [[_in(languages, piece.guess) for piece in reading.pieces] for reading in readings]
+        read = read_in[languages]
         chosen = [index for index, pieces in enumerate(read) if recognizer.reads_named or any(pieces)]
         if not chosen:
             return

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.gate import TriggerGate
-from stealthflow.placeholders.recognizers.public_names import text_words
+from stealthflow.placeholders.recognizers.public_names import forget_words
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 
 _ENGLISH_ONLY = frozenset({ENGLISH})  # one set for every English context recognizer: the detector asks per text
@@ -43,7 +43,7 @@ class Recognizer:
         try:
             return [self.find(text) for text in texts]
         finally:
-            text_words.cache_clear()  # the words of the batch's last text, if a rule looked them up (anothers_life): none of it stays in memory
+            forget_words()  # the words of the batch's last text, if a rule looked them up (anothers_life): none of it stays in memory
 
     def named_at(self, text: str, start: int) -> bool:
         """Whether the span it found at `start` follows one of its names in its sentence (with `reads_named`)."""
@@ -74,8 +74,8 @@ class ContextRecognizer(Recognizer):
     pattern: ClassVar[re.Pattern[str]]
     triggers: ClassVar[tuple[str, ...]] = ()
 
-    @property
-    def languages(self) -> frozenset[str] | None:
+    @cached_property
+    def languages(self) -> frozenset[str] | None:  # asked once per text by the detector: remembered
         return None if self.level == Level.PL4 else _ENGLISH_ONLY
 
     @cached_property

@@ -126,6 +126,11 @@ def _alternation(node: dict, gap: str) -> str:
 _WORD_CHARACTER = regex.compile(r"[\p{L}\d]")
 
 
+def word_initial(text: str, starts: list[int]) -> list[int]:
+    """The `starts` that open a word (no letter or digit right before): the only places a `cue_pattern` may match."""
+    return [start for start in starts if start == 0 or not _WORD_CHARACTER.match(text, start - 1)]
+
+
 @cache
 def lowercase_word(code: str) -> str:
     """A word typed in lowercase that is no function word of the language `code` (`function_words` of its file): a
@@ -192,11 +197,7 @@ class LanguageRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         # every cue pattern opens with `(?<![\p{L}\d])` (`cue_pattern`, the condition's): a start inside a word matches
         # nothing, so it is not tried (a long token holds many, since an abbreviation such as "MS" is two letters)
-        starts = (
-            [s for s in self._cue_starts(text) if s == 0 or not _WORD_CHARACTER.match(text, s - 1)]
-            if self.cues
-            else None
-        )
+        starts = word_initial(text, self._cue_starts(text)) if self.cues else None
         matches = self.pattern.finditer(text) if starts is None else matches_at(self.pattern, text, starts)
         return [self.span(m.start("value"), self.value_end(m)) for m in matches if self.accept(m)]
 

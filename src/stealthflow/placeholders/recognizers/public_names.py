@@ -20,9 +20,11 @@ a name span the tagger marks that is one of them is judged as an employer would 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import cache, cached_property, lru_cache
 
 from stealthflow.resources import resource_dir
@@ -295,12 +297,20 @@ class TextWords:
         """Whether one of `pattern`'s matches over the whole text lies within text[start:end]: the
         matches are found once for all the text's spans (a search around each span cost its reach
         per span, seconds per megabyte of names and numbers)."""
+        starts, ends = self._found(pattern)
+        first = bisect_left(starts, start)  # the matches do not overlap: the first one from `start` ends first
+        return first < len(starts) and ends[first] <= end
+
+    def starts_of(self, pattern: re.Pattern[str]) -> list[int]:
+        """Where `pattern`'s matches over the whole text start, found once for every recognizer that asks."""
+        return self._found(pattern)[0]
+
+    def _found(self, pattern: re.Pattern[str]) -> tuple[list[int], list[int]]:
+        """The starts and the ends of `pattern`'s matches over the whole text."""
         if pattern not in self._matches:
             found = [match.span() for match in pattern.finditer(self.text)]
             self._matches[pattern] = ([a for a, _ in found], [b for _, b in found])
-        starts, ends = self._matches[pattern]
-        first = bisect_left(starts, start)  # the matches do not overlap: the first one from `start` ends first
-        return first < len(starts) and ends[first] <= end
+        return self._matches[pattern]
 
     def has_capital(self, start: int, end: int) -> bool:
         """Whether text[start:end] holds a character that lowercasing changes; remembered, as a text's
@@ -314,5 +324,32 @@ class TextWords:
 @lru_cache(maxsize=1)
 def text_words(text: str) -> TextWords:
     """The last text's words: its spans are looked up one after another (every recognizer clears
-    this after its batch with `text_words.cache_clear()`, so no text stays in memory)."""
+    this after its batch with `forget_words`, so no text stays in memory)."""
     return TextWords(text)
+
+
+_passes = threading.local()  # how many detector passes (`words_kept`) this thread is in
+
+
+@contextmanager
+def words_kept() -> Iterator[None]:
+    """Within it (the detector's pass of the pattern recognizers over a text), a text's words are found once for all
+    the recognizers that look them up, not once per recognizer's batch (`forget_words`); cleared when it ends."""
+    _passes.depth = getattr(_passes, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _passes.depth -= 1
+        text_words.cache_clear()
+
+
+def words_shared() -> bool:
+    """Whether this thread is in a detector's pass (`words_kept`): what `text_words` finds serves every recognizer."""
+    return getattr(_passes, "depth", 0) > 0
+
+
+def forget_words() -> None:
+    """`text_words.cache_clear()` after a recognizer's batch, but within a detector's pass (`words_kept`), which clears
+    it at its end."""
+    if not words_shared():
+        text_words.cache_clear()
