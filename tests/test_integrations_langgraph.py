@@ -164,7 +164,7 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
         "New: dana.kerr@mailbox.org",
     ]
     for args, said in [
-        (("memory:alice", "langgraph", "alice"), "holds or held values of its own"),
+        (("memory:alice", "langgraph", "alice"), "already holds or held values"),
         (("memory:alice", "mem0.user", "alice"), "must be one of mem0.user_id"),
         (("memory:langgraph:alice", "mem0.user_id", "alice"), "must be a memory user's"),
         (("memory:bob", "mem0.user_id", "alice"), "holds no value"),

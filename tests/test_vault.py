@@ -496,12 +496,12 @@ def test_a_session_adopts_an_older_ones_values_only_if_it_never_numbered_any(vau
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "new@mailbox.org").index == 2
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "old@mailbox.org").index == 1
     vault.entry_for("u", "memory:alice", "PHONE", "+1 415 555 2671")
-    with pytest.raises(ValueError, match="holds or held values of its own"):
+    with pytest.raises(ValueError, match="already holds or held values"):
         vault.adopt("u", "memory:alice", "memory:langgraph:alice")
     assert vault.lookup("u", "memory:langgraph:alice", "PHONE", index=1) is None
     vault.entry_for("u", "memory:mem0.user_id:gone", "EMAIL", "gone@mailbox.org")
     vault.forget_session("u", "memory:mem0.user_id:gone")  # its indices are never given again
-    with pytest.raises(ValueError, match="holds or held values of its own"):
+    with pytest.raises(ValueError, match="already holds or held values"):
         vault.adopt("u", "memory:alice", "memory:mem0.user_id:gone")
     with pytest.raises(ValueError, match="holds no value"):
         vault.adopt("u", "memory:nobody", "memory:mem0.user_id:x")

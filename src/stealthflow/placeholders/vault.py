@@ -815,7 +815,7 @@ class Vault:
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
                 raise ValueError(
-                    f"session {session!r} holds or held values of its own, numbered apart from {older!r}'s: "
+                    f"session {session!r} already holds or held values, numbered apart from those of {older!r}: "
                     "nothing was copied"
                 )
             rows = db.execute(
