@@ -43,3 +43,14 @@ def key_file_config(tmp_path: Path, monkeypatch, extra: str = "") -> Path:
 
 def make_protector(config: ProtectConfig) -> Protector:
     return Protector(config, open_vault(config), Detector())
+
+
+SESSION_TABLES = ("entries", "counters", "issued", "sessions", "requests", "replies")  # what a session writes
+
+
+def vault_rows(path: Path) -> dict[str, list]:
+    """Every row of the vault tables a session writes, by table (read on a connection of its own)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return {table: sorted(db.execute(f"SELECT * FROM {table}").fetchall()) for table in SESSION_TABLES}

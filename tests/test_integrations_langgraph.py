@@ -12,9 +12,11 @@ from placeholder_fixtures import (
     RAW_VALUES,
     make_protector,
     protect_config,
+    vault_rows,
 )
 
 from stealthflow.integrations.langgraph import ProtectedStore
+from stealthflow.sessions import SessionNameError
 
 
 def test_inner_store_holds_redacted_text_and_callers_get_values(tmp_path, monkeypatch):
@@ -131,27 +133,95 @@ def test_a_search_filter_reaches_the_inner_store_masked_and_finds_the_item(tmp_p
 
 def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions(tmp_path, monkeypatch):
     """rev24 E6: the namespace ("alice",), mem0's user "alice" and the memory store's user "alice" all had the vault
-    session `memory:alice` (deef3aa). Each kind of owner has its own now; the store's items written before (values
-    under `memory:alice`) still hydrate, and a value put after gets a number after theirs. A memory store's user id
-    that would name another kind's session is refused. The LangGraph store is real."""
+    session `memory:alice` (deef3aa). Each kind of owner has its own now. The store's items written before (values
+    under `memory:alice`) hydrate once their user runs `stealthflow memory adopt` (the real command), and a value put
+    after gets a number after theirs; adopting again, into an unknown kind or from a kind's session is refused. A
+    memory store's user id that would name another kind's session is refused. The LangGraph store is real."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
     from stealthflow.integrations.mem0 import ProtectedMemory
     from stealthflow.memory.store import vault_session
 
     inner = InMemoryStore()
-    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    config = protect_config(tmp_path, monkeypatch)
+    protector = make_protector(config)
     inner.put(("alice",), "old", {"text": protector.protect("Old: old.kerr@mailbox.org", "memory:alice").text})
     store = ProtectedStore(inner, protector, hydrate=True)
+    assert store.get(("alice",), "old").value == {"text": "Old: <EMAIL_1>"}  # nothing copied without its user
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+
+    def adopt(*args: str):
+        return CliRunner().invoke(app, ["memory", "adopt", *args, "--config", str(yaml)])
+
+    adopted = adopt("--from-session", "memory:alice", "--kind", "langgraph", "--owner", "alice")
+    assert adopted.exit_code == 0 and "copied 1 value(s) of memory:alice into memory:langgraph:alice" in adopted.stderr
     store.put(("alice",), "new", {"text": "New: dana.kerr@mailbox.org"})
     assert inner.get(("alice",), "new").value == {"text": "New: <EMAIL_2>"}
     assert [store.get(("alice",), key).value["text"] for key in ("old", "new")] == [
         "Old: old.kerr@mailbox.org",
         "New: dana.kerr@mailbox.org",
     ]
+    for args, said in [
+        (("memory:alice", "langgraph", "alice"), "already holds or held values"),
+        (("memory:alice", "mem0.user", "alice"), "must be one of mem0.user_id"),
+        (("memory:langgraph:alice", "mem0.user_id", "alice"), "must be a memory user's"),
+        (("memory:bob", "mem0.user_id", "alice"), "holds no value"),
+        (("memory:alice", "mem0.user_id", "al\tice"), "printable"),
+    ]:
+        refused = adopt("--from-session", args[0], "--kind", args[1], "--owner", args[2])
+        assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
     sessions = {
         store._session(("alice",)),
         ProtectedMemory(object(), protector)._session({"user_id": "alice"}),
         vault_session("alice"),
     }
     assert sessions == {"memory:langgraph:alice", "memory:mem0.user_id:alice", "memory:alice"}
+    assert {s["session"] for s in protector.vault.sessions(protector.config.user)} == {
+        "memory:alice",
+        "memory:langgraph:alice",
+    }
     with pytest.raises(ValueError, match="may not start with 'langgraph'"):
         vault_session("langgraph:alice")
+
+
+def test_a_read_of_a_namespace_copies_nothing_of_a_memory_user_of_its_id_and_writes_nothing(tmp_path, monkeypatch):
+    """docs-truth F1: a namespace's first call (a read too) copied what `memory:<id>` held into its session, and
+    `memory:<id>` is the live session of the memory store's user <id>: a search of ("olga",) copied user olga's e-mail,
+    with which an item's `<EMAIL_1>` then hydrated, and the copy outlived `memory forget --user olga --all`. A read of
+    an owner with no session now writes nothing to the vault and hydrates no other owner's value. Real LangGraph
+    store and vault."""
+    inner = InMemoryStore()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protector.protect("my mail is olga.prim@mailbox.org", "memory:olga")  # as MemoryStore.append writes user olga's
+    inner.put(("olga",), "m1", {"text": "Write to <EMAIL_1>"})  # a placeholder the namespace was never issued
+    before = vault_rows(protector.vault.path)
+    store = ProtectedStore(inner, protector, hydrate=True)
+    assert [item.value for item in store.search(("olga",), query="olga.prim@mailbox.org")] == [
+        {"text": "Write to <EMAIL_1>"}
+    ]
+    assert store.get(("olga",), "m1").value == {"text": "Write to <EMAIL_1>"}
+    assert store.get(("olga",), "none") is None
+    assert vault_rows(protector.vault.path) == before
+    protector.vault.forget_session(protector.config.user, "memory:olga")  # what `memory forget --user olga --all` runs
+    assert vault_rows(protector.vault.path)["entries"] == []
+
+
+@pytest.mark.parametrize("part", ["evil\tname", "\x1b[2Jx", "x" * 201])
+def test_a_namespace_that_is_not_printable_or_too_long_is_refused_before_the_vault(part, tmp_path, monkeypatch):
+    """docs-truth F2: `get` of a namespace holding a tab, an escape sequence or over 200 characters returned None and
+    wrote a `sessions` row with that raw name (only writes were checked). Every call is refused now
+    (`sessions.check_name`) and the vault is left as it was; 200 characters pass."""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    store = ProtectedStore(InMemoryStore(), protector, hydrate=True)
+    calls = [
+        lambda: store.get((part,), "k"),
+        lambda: store.search((part,), query="hello"),
+        lambda: store.put((part,), "k", {"text": "mail dana.kerr@mailbox.org"}),
+    ]
+    for call in calls:
+        with pytest.raises(SessionNameError, match="printable"):
+            call()
+    assert vault_rows(protector.vault.path) == {table: [] for table in vault_rows(protector.vault.path)}
+    assert store.get(("x" * 200,), "k") is None

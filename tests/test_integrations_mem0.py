@@ -15,6 +15,7 @@ from placeholder_fixtures import (
     RAW_VALUES,
     make_protector,
     protect_config,
+    vault_rows,
 )
 
 from stealthflow.testing.mock_openai import MockOpenAI, Reply, last_user_text
@@ -171,7 +172,8 @@ def test_a_filter_by_a_value_reaches_mem0_masked_and_finds_the_memory(mem0_offli
 
 
 class ListMem0:
-    """FAKE mem0 (no LLM): each `add` stores its text as one memory with the call's ids; `get_all` filters by them."""
+    """FAKE mem0 (no LLM): each `add` stores its text as one memory with the call's ids; `get_all` and `search` filter by
+    them."""
 
     def __init__(self):
         self.items: list[dict] = []
@@ -185,25 +187,63 @@ class ListMem0:
     def get_all(self, filters=None, **kwargs):
         return {"results": [dict(i) for i in self.items if all(i.get(k) == v for k, v in (filters or {}).items())]}
 
+    def search(self, query, filters=None, **kwargs):
+        return self.get_all(filters=filters)
 
-def test_a_user_and_an_agent_of_one_id_are_two_owners_and_memories_written_before_hydrate(tmp_path, monkeypatch):
+    def get(self, memory_id):
+        return next((dict(i) for i in self.items if i["id"] == memory_id), None)
+
+
+def test_a_user_and_an_agent_of_one_id_are_two_owners_and_memories_written_before_hydrate_once_adopted(
+    tmp_path, monkeypatch
+):
     """rev24 E6: mem0's user "alice" and agent "alice" shared the vault session `memory:alice` (deef3aa): a memory in
     the agent's scope holding `<EMAIL_2>` (mem0's LLM writes memories) hydrated to the user's address. Each kind of
-    owner now has its own session, which took over what `memory:alice` held, once: a memory written before still
-    hydrates, and numbers go on after its placeholders. FAKE mem0; the wrapper and the vault (a real file) are real."""
+    owner now has its own session; a memory written before hydrates once its user copies `memory:alice` into the
+    user's session (`adopt`), and numbers go on after its placeholders. FAKE mem0; the wrapper and the vault (a real
+    file) are real."""
     from stealthflow.integrations.mem0 import ProtectedMemory
+    from stealthflow.integrations.wrapper import adopt
 
     inner = ListMem0()
     protector = make_protector(protect_config(tmp_path, monkeypatch))
     inner.add(protector.protect("My old address is old.kerr@mailbox.org", "memory:alice").text, user_id="alice")
     memory = ProtectedMemory(inner, protector, hydrate=True)
+    assert memory.get_all(filters={"user_id": "alice"})["results"][0]["memory"].endswith("<EMAIL_1>")
+    assert adopt(protector, "memory:alice", "mem0.user_id", "alice") == ("memory:mem0.user_id:alice", 1)
     assert memory.add("My email is dana.kerr@mailbox.org", user_id="alice")["results"][0]["memory"].endswith("org")
     memory.add("Escalations go to ops@bigcorp-example.com", agent_id="alice")
     inner.add("Primary contact: <EMAIL_2>", agent_id="alice")  # as mem0's LLM writes it in the agent's scope
-    assert [item["memory"] for item in inner.items[1:3]] == ["My email is <EMAIL_2>", "Escalations go to <EMAIL_2>"]
+    assert [item["memory"] for item in inner.items[1:3]] == ["My email is <EMAIL_2>", "Escalations go to <EMAIL_1>"]
     users = [item["memory"] for item in memory.get_all(filters={"user_id": "alice"})["results"]]
     assert users == ["My old address is old.kerr@mailbox.org", "My email is dana.kerr@mailbox.org"]
     agents = [item["memory"] for item in memory.get_all(filters={"agent_id": "alice"})["results"]]
-    assert agents == ["Escalations go to ops@bigcorp-example.com", "Primary contact: ops@bigcorp-example.com"]
+    assert agents == ["Escalations go to ops@bigcorp-example.com", "Primary contact: <EMAIL_2>"]
     sessions = {s["session"] for s in protector.vault.sessions(protector.config.user)}
     assert sessions == {"memory:alice", "memory:mem0.user_id:alice", "memory:mem0.agent_id:alice"}
+
+
+def test_a_mem0_read_copies_nothing_of_a_memory_user_of_its_id_and_writes_nothing(tmp_path, monkeypatch):
+    """docs-truth F1, F2: mem0's first call for an owner (a read too) copied what `memory:<id>`, the memory store's
+    user <id>, held into the owner's session, and an owner id holding a tab or escape was not refused on reads. A read
+    now writes nothing to the vault, hydrates no other owner's value, and such an id is refused before the vault. FAKE
+    mem0; the wrapper and the vault (a real file) are real."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+    from stealthflow.sessions import SessionNameError
+
+    inner = ListMem0()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protector.protect("my mail is olga.prim@mailbox.org", "memory:olga")  # as MemoryStore.append writes user olga's
+    inner.add("Write to <EMAIL_1>", user_id="olga")  # as mem0's LLM may write it
+    inner.add("Write to <EMAIL_1>", agent_id="olga")
+    before = vault_rows(protector.vault.path)
+    memory = ProtectedMemory(inner, protector, hydrate=True)
+    assert [m["memory"] for m in memory.get_all(filters={"user_id": "olga"})["results"]] == ["Write to <EMAIL_1>"]
+    assert [m["memory"] for m in memory.search("olga.prim@mailbox.org", filters={"agent_id": "olga"})["results"]] == [
+        "Write to <EMAIL_1>"
+    ]
+    assert memory.get("2")["memory"] == "Write to <EMAIL_1>"
+    for owner in ({"user_id": "olga\tx"}, {"agent_id": "\x1b[2J"}, {"run_id": "r" * 201}):
+        with pytest.raises(SessionNameError, match="printable"):
+            memory.get_all(filters=owner)
+    assert vault_rows(protector.vault.path) == before

@@ -486,17 +486,24 @@ def test_forgotten_and_rotated_out_ciphertexts_are_in_no_file_of_the_vault(tmp_p
         assert vault.lookup("u", "s1", "EMAIL", index=1) == "user0@mailbox.org"
 
 
-def test_a_session_adopts_an_older_ones_values_once(vault):
+def test_a_session_adopts_an_older_ones_values_only_if_it_never_numbered_any(vault):
     """`adopt` (rev24 E6) copies the older session's values with their indices, and its numbering, into a session that
-    never held or numbered anything, once: a value the older one gets later stays its own."""
+    never numbered a value; a session that did, or an older one that holds none, is a ValueError and nothing is
+    written. A value the older one gets later stays its own."""
     vault.entry_for("u", "memory:alice", "EMAIL", "old@mailbox.org")
     assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 1
     assert vault.lookup("u", "memory:langgraph:alice", "EMAIL", index=1) == "old@mailbox.org"
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "new@mailbox.org").index == 2
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "old@mailbox.org").index == 1
     vault.entry_for("u", "memory:alice", "PHONE", "+1 415 555 2671")
-    assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 0
-    assert vault.adopt("u", "memory:alice", "memory:mem0.run_id:alice") == 2
-    assert vault.adopt("u", "memory:nobody", "memory:mem0.user_id:x") == 0
-    assert vault.adopt("u", "memory:alice", "memory:mem0.user_id:x") == 0  # adopted its nothing already
+    with pytest.raises(ValueError, match="already holds or held values"):
+        vault.adopt("u", "memory:alice", "memory:langgraph:alice")
     assert vault.lookup("u", "memory:langgraph:alice", "PHONE", index=1) is None
+    vault.entry_for("u", "memory:mem0.user_id:gone", "EMAIL", "gone@mailbox.org")
+    vault.forget_session("u", "memory:mem0.user_id:gone")  # its indices are never given again
+    with pytest.raises(ValueError, match="already holds or held values"):
+        vault.adopt("u", "memory:alice", "memory:mem0.user_id:gone")
+    with pytest.raises(ValueError, match="holds no value"):
+        vault.adopt("u", "memory:nobody", "memory:mem0.user_id:x")
+    assert vault.adopt("u", "memory:alice", "memory:mem0.user_id:x") == 2  # the failed one wrote nothing
+    assert vault.lookup("u", "memory:mem0.user_id:x", "PHONE", index=1) == "+1 415 555 2671"

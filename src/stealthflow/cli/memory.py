@@ -1,4 +1,5 @@
-"""`stealthflow memory ...`: agent memories stored redacted (append, pack, hydrate, forget, list)."""
+"""`stealthflow memory ...`: agent memories stored redacted (append, pack, hydrate, forget, list), and `adopt`: a
+memory session of an earlier version copied into one wrapper owner's."""
 
 from __future__ import annotations
 
@@ -245,3 +246,40 @@ def list_(
             if json_out
             else f"{item.id}\t{item.text}"
         )
+
+
+@memory_app.command()
+def adopt(
+    from_session: Annotated[
+        str,
+        typer.Option(
+            "--from-session",
+            help="the session to copy from: memory:ID (`stealthflow vault list` shows the sessions)",
+        ),
+    ],
+    kind: Annotated[
+        str,
+        typer.Option("--kind", help="the owner to copy into: mem0.user_id, mem0.agent_id, mem0.run_id or langgraph"),
+    ],
+    owner: Annotated[
+        str,
+        typer.Option("--owner", help="its id: mem0's user_id, agent_id or run_id, or a namespace's parts joined by /"),
+    ],
+    config: ConfigOption = None,
+) -> None:
+    """Once, after upgrading: copy the values of memory:ID, where earlier versions kept every memory owner's of that id,
+    into one wrapper owner's own session.
+
+    Earlier versions kept the values of mem0's user, agent and run and of a LangGraph namespace of one id in
+    memory:ID, which is now the memory user ID's alone. The copy makes the memories the owner wrote then hydrate, and
+    every value memory:ID holds (the memory user ID's included) readable by that owner: copy only into an owner that
+    wrote into it. Refused when the owner's session already numbered values of its own."""
+    from stealthflow.integrations.wrapper import adopt as adopt_values
+
+    protector = user_protector(protect_settings(config, None, None, llm_extractor=False, tagger=False))
+    try:
+        with vault_errors():
+            session, copied = adopt_values(protector, from_session, kind, owner)
+    finally:
+        protector.close()
+    console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)

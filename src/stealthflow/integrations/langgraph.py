@@ -4,8 +4,9 @@
 session of its namespace (the whole namespace by default, so LangMem's `("memories", user)` gives each user their
 own), and `search` redacts its query and its filter's values the same way (writing nothing to the vault: a filter by
 a value finds the items holding its placeholder). A namespace or item key that holds a personal value (a user id that
-is an e-mail or a phone number) is refused with a ValueError: the inner store keeps them as they are. `get`/`search` hand out what the inner store holds, placeholders, since code on a store (LangMem's search
-tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for code that only shows them
+is an e-mail or a phone number) is refused with a ValueError, as is a namespace that is not printable or over 200
+characters (`wrapper.owner_session`): the inner store keeps them as they are. `get`/`search` hand out what the inner
+store holds, placeholders, since code on a store (LangMem's search tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for code that only shows them
 on this device. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
 runs on top of it unchanged; LangMem itself is not tested here.
 

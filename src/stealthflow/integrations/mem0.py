@@ -6,8 +6,9 @@ vault), so a query or a filter naming a value finds the memory holding its place
 `get_all` and `get` return holds placeholders, as mem0 stores them: such results usually go into a prompt. `hydrate=True` makes them return the values, for code that only shows them on this device.
 The values live in the stealthflow vault under the session `memory:mem0.<kind>:<id>`, the id being the first of
 `user_id`, `agent_id`, `run_id` that the call (or the stored memory) carries and the kind which of them it is (user
-"alice" and agent "alice" are two owners); one that holds a personal value (an e-mail as `user_id`) is refused with a
-ValueError, since mem0 keeps and sends it as given. Other methods pass through to
+"alice" and agent "alice" are two owners); one that holds a personal value (an e-mail as `user_id`), is not printable
+or is over 200 characters is refused with a ValueError (`wrapper.owner_session`), since mem0 keeps and sends it as
+given. Other methods pass through to
 mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory

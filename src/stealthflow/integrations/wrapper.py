@@ -1,10 +1,9 @@
 """What the memory wrappers (`ProtectedStore`, `ProtectedMemory`) share: their protector, the vault session of a
 call's owner (its kind and id: `memory:mem0.agent_id:alice`), and whether what they read hands out the values.
 
-Before an owner's kind was in its session's name, every kind of owner with one id shared `memory:<id>` (rev24 E6).
-The first call for an owner copies what that name holds into the owner's session, once (`Vault.adopt`): memories
-written then still hydrate, their placeholders numbered as they were. What each kind writes from then on is its own;
-the values copied stay shared by every kind of owner with that id (the vault cannot tell whose they were)."""
+Each owner's session is its own: nothing is copied or read from another owner's session. Before an owner's kind was
+in its session's name, every kind of owner with one id shared `memory:<id>` (rev24 E6), which is the memory store's
+user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks."""
 
 from __future__ import annotations
 
@@ -13,7 +12,37 @@ from typing import Any
 
 from stealthflow.memory.store import vault_session
 from stealthflow.pipeline.protector import Protector
-from stealthflow.sessions import memory_kind
+from stealthflow.sessions import MEMORY_KINDS, MEMORY_SESSIONS, check_name, memory_kind
+
+OWNER = "the memory owner (a namespace, a user_id, agent_id or run_id)"
+
+
+def owner_session(protector: Protector, owner: str, kind: str) -> str:
+    """The vault session of the memory `owner` of `kind` (`MEMORY_KINDS`), checked before the vault is touched: a
+    `SessionNameError` when the owner's id is not printable or too long (`check_name`), a `PersonalName` (a ValueError)
+    when it holds a personal value (`Protector.refuse_values`): ids go to the wrapped store as they are, and it may be
+    a hosted database."""
+    check_name(owner, OWNER)
+    session = vault_session(owner, kind)
+    protector.refuse_values([owner], OWNER, session)
+    return session
+
+
+def adopt(protector: Protector, older: str, kind: str, owner: str) -> tuple[str, int]:
+    """Copy the values of `older`, a session named as before owners' kinds were (`memory:<id>`), into the session of
+    the memory `owner` of `kind`, with their placeholders' numbers, so memories written then hydrate there
+    (`Vault.adopt`). Only its user knows which owners wrote into `older` (it may be the memory store's user too), so
+    nothing runs this but its user (`stealthflow memory adopt`). A ValueError, nothing written, when `kind` is no
+    owner's kind, `older` is no such session or holds no value, or the owner's session holds or held values of its
+    own. Returns (the owner's session, values copied)."""
+    if kind not in MEMORY_KINDS:
+        raise ValueError(f"the kind of owner must be one of {', '.join(MEMORY_KINDS)}")
+    old_id = older.removeprefix(MEMORY_SESSIONS)
+    if old_id == older or memory_kind(old_id) or not old_id.strip():
+        raise ValueError(f"the session to copy from must be a memory user's, {MEMORY_SESSIONS}<id>")
+    check_name(old_id, "the session to copy from")
+    session = owner_session(protector, owner, kind)
+    return session, protector.vault.adopt(protector.config.user, older, session)
 
 
 class RedactingWrapper:
@@ -32,16 +61,7 @@ class RedactingWrapper:
         self.owner = owner
         self.kind = kind
         self.hydrate = hydrate
-        self._adopted: set[str] = set()  # the sessions this wrapper saw adopt their older name (`Vault.adopt`)
 
     def _session(self, call: Any) -> str:
-        """The vault session of `call`'s owner; a `PersonalName` (a ValueError) when the owner's id holds a personal
-        value (`Protector.refuse_values`): ids go to the wrapped store as they are, and it may be a hosted database."""
-        owner = self.owner(call)
-        session = vault_session(owner, self.kind(call))
-        self.protector.refuse_values([owner], "the memory owner (a namespace, a user_id, agent_id or run_id)", session)
-        if session not in self._adopted:
-            if not memory_kind(owner):  # else its older name is another kind's session now
-                self.protector.vault.adopt(self.protector.config.user, vault_session(owner), session)
-            self._adopted.add(session)
-        return session
+        """The vault session of `call`'s owner (`owner_session`)."""
+        return owner_session(self.protector, self.owner(call), self.kind(call))

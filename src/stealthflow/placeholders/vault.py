@@ -413,11 +413,7 @@ class Vault:
                 [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
             )
             if items:
-                now = datetime.now(UTC).isoformat(timespec="seconds")
-                db.execute(
-                    "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
-                    (user, session, now, now),
-                )
+                self._used(db, user, session)
             entries = [issued_now.get(key) or self._issued_cache[key] for key in keys]
             after = self._last_grant(db, session)
         # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
@@ -508,6 +504,15 @@ class Vault:
             nonce, value.encode(), self._aad(entry_id, user, session, span_type, digest, index, token)
         )
         return (entry_id, user, session, span_type, digest, index, token, nonce, ciphertext)
+
+    @staticmethod
+    def _used(db: sqlite3.Connection, user: str, session: str) -> None:
+        """Record that `session` was issued values now: its `sessions` row (created, last used)."""
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        db.execute(
+            "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
+            (user, session, now, now),
+        )
 
     def _insert_granted(self, db: sqlite3.Connection, row: tuple) -> None:
         """Insert an `entries` row and its grant to the row's own session."""
@@ -801,36 +806,41 @@ class Vault:
         return grants, deleted
 
     def adopt(self, user: str, older: str, session: str) -> int:
-        """Copy the values `older` holds into `session`, with their indices and tokens, and its numbering, once: when
-        `session` never held or numbered anything (a row in `sessions` marks it adopted, even with nothing to copy). A
-        memory owner's session takes over the one its values had before owners' kinds were in session names
-        (`integrations.wrapper`), so memories written then still hydrate and later values number after theirs. A row
-        that does not authenticate is not copied (its placeholder stays as it is). Returns the values copied."""
+        """Copy the values `older` holds into `session`, with their indices and tokens, and its numbering: a memory
+        owner's session takes over, when its user asks, the one its values had before owners' kinds were in session
+        names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs. A
+        row that does not authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written,
+        when `session` ever numbered a value (its placeholders would clash with the copies') or `older` holds none.
+        Returns the values copied."""
         with self._transaction() as db:
-            known = "SELECT 1 FROM counters WHERE user = ?1 AND session = ?2 UNION ALL SELECT 1 FROM sessions WHERE user = ?1 AND session = ?2"
-            if db.execute(known, (user, session)).fetchone():
-                return 0
-            now = datetime.now(UTC).isoformat(timespec="seconds")
-            db.execute("INSERT INTO sessions VALUES (?, ?, ?, ?)", (user, session, now, now))
-            db.execute(
-                "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
-                (session, user, older),
-            )
+            if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
+                raise ValueError(
+                    f"session {session!r} already holds or held values, numbered apart from those of {older!r}: "
+                    "nothing was copied"
+                )
             rows = db.execute(
                 "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e "
                 "JOIN issued i ON i.entry_id = e.id AND i.session = e.session WHERE e.user = ? AND e.session = ?",
                 (user, older),
             ).fetchall()
-            copied = 0
+            values = []
             for old_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
                 try:
                     self._check_grant(old_id, user, older, mac)
                     value = self._open(old_id, user, older, span_type, digest, index, token, nonce, ciphertext)
                 except VaultTampered:
                     continue
+                values.append((span_type, value, index, token))
+            if not values:
+                raise ValueError(f"session {older!r} holds no value to copy (see `stealthflow vault list`)")
+            self._used(db, user, session)
+            db.execute(
+                "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
+                (session, user, older),
+            )
+            for span_type, value, index, token in values:
                 self._insert_granted(db, self._sealed(user, session, span_type, value, index, token))
-                copied += 1
-            return copied
+            return len(values)
 
     def has_session(self, user: str, session: str) -> bool:
         """Whether any value of `user` was ever issued to `session` (and not forgotten)."""
