@@ -123,6 +123,14 @@ def test_trigrams_and_function_words_combine():
     assert iberian == Guess("es", frozenset({"es", "pt"}))
 
 
+def test_a_sure_trigram_guess_is_not_outvoted_by_one_shared_function_word():
+    # "ER" of "an ER nurse" is the Dutch "er", "as" the Portuguese article: one word each, and no English one counted
+    assert combine({"en": 1.0}, Counter({"nl": 1, "pt": 1})).language == ENGLISH
+    # two function words more still decide (a short English question trigrams take for French: the case above)
+    assert combine({"fr": 0.97, "en": 0.03}, Counter({"en": 3, "fr": 1})).language == ENGLISH
+    assert LinguaGuesser().guess("Twelve years as an ER nurse in Leeds.").language == ENGLISH
+
+
 def test_a_domain_or_path_holds_no_function_word():
     """Issue 48: "hello anna@x.de" was labelled Dutch ("de" of its domain read as the Dutch article)."""
     assert LinguaGuesser().guess("hello anna@x.de").language == ENGLISH
