@@ -25,6 +25,7 @@ from stealthflow.placeholders.language import (
     LinguaGuesser,
     combine,
     function_word_counts,
+    introducing_languages,
     short,
 )
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
@@ -142,6 +143,15 @@ def test_a_short_text_stays_english_unless_another_language_has_more_function_wo
     assert short(Counter()) == Guess(ENGLISH, frozenset({ENGLISH}))
     assert short(Counter({"pt": 3, "en": 0})) == Guess("pt", frozenset({ENGLISH, "pt"}))
     assert short(Counter({"pt": 1, "en": 1})).candidates == frozenset({ENGLISH})
+
+
+def test_a_short_text_with_a_self_introduction_is_read_in_its_language():
+    """F4b: "Ich heiße Will." (13 letters) was read as English: one function word each ("ich", "will")."""
+    assert introducing_languages("Ich heiße Will.") == {"de"}
+    assert introducing_languages("Chamo-me Will. Me llamo Will.") == {"pt", "es"}
+    assert introducing_languages("Dich heiße ich willkommen.") == frozenset()  # not "ich heiße" inside "dich heiße"
+    assert short(Counter({"de": 1, "en": 1}), frozenset({"de"})) == Guess("de", frozenset({ENGLISH, "de"}))
+    assert LinguaGuesser().guess("Je m’appelle Will.") == Guess("fr", frozenset({ENGLISH, "fr"}))
 
 
 def test_the_real_detector_tells_the_languages_apart():

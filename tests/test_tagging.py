@@ -222,6 +222,16 @@ def test_the_name_lexicon_comes_from_fakers_locales_without_function_words_or_in
     assert not {"the", "a", "my", "e"} & set(lexicon)  # words some name holds that carry no signal
 
 
+def test_the_six_languages_given_names_are_fakers_of_their_locales_as_shipped():
+    from stealthflow.pii_tagger.names import languages_given_names
+    from stealthflow.placeholders.language import OTHERS
+    from stealthflow.resources import data_words
+
+    names = languages_given_names(OTHERS)
+    assert {"juan", "sofia", "jürgen"} <= set(names) and not {"toma", "bebe"} & set(names)  # other locales only
+    assert names == sorted(data_words("languages/given-names.txt"))  # the shipped list is the builder's, unedited
+
+
 def test_a_students_word_shapes_carry_each_words_lexicon_flag_on_all_its_pieces():
     from stealthflow.pii_tagger.names import FAMILY, GIVEN
     from stealthflow.pii_tagger.pieces import CASES, word_shapes

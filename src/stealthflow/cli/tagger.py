@@ -388,6 +388,18 @@ def language_words(
     _rebuild(lambda: write_words(lists.wordfreq_words(wordfreq, min_zipf), out), out, "words")
 
 
+@tagger_app.command("language-names")
+def language_names(
+    out: Annotated[Path, typer.Option("--out", help="the list to write")] = Path("data/languages/given-names.txt"),
+) -> None:
+    """Rebuild the list of given names of the six languages other than English (Faker's locales of them), which tell a
+    name typed in lowercase after a cue from a frequent word of the language ("mi hijo juan", not "mi hijo toma")."""
+    from stealthflow.pii_tagger.names import languages_given_names
+    from stealthflow.placeholders.language import OTHERS
+
+    _rebuild(lambda: write_words(languages_given_names(OTHERS), out), out, "names")
+
+
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 GIVEN, FAMILY = 1, 2  # flags, combined: 3 = both
@@ -36,16 +37,17 @@ _ROMANISED_LISTS = (
 )
 
 
-def faker_name_lexicon(romanised: bool = False) -> dict[str, int]:
-    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale
-    (with `romanised`, also the Latin spellings of Chinese and Japanese names: "Ming", "Haruto");
-    not initials and not English function words that some name holds ("the", "a", "my", "may")
-    (a single CJK character is a whole given name)."""
+def faker_name_lexicon(romanised: bool = False, languages: Iterable[str] | None = None) -> dict[str, int]:
+    """casefolded word -> GIVEN | FAMILY, over the given and family names of every Faker locale, or of the locales of
+    `languages` ("es": es, es_AR, ..., es_MX) (with `romanised`, also the Latin spellings of Chinese and Japanese
+    names: "Ming", "Haruto"); not initials and not English function words that some name holds ("the", "a", "my",
+    "may") (a single CJK character is a whole given name)."""
     import faker.providers.person as person
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     lexicon: dict[str, int] = {}
-    for module in sorted(m.name for m in pkgutil.iter_modules(person.__path__)):
+    modules = sorted(m.name for m in pkgutil.iter_modules(person.__path__))
+    for module in (m for m in modules if languages is None or m.split("_")[0] in languages):
         provider = importlib.import_module(f"{person.__name__}.{module}").Provider
         for attribute, flag in _NAME_LISTS + (_ROMANISED_LISTS if romanised else ()):
             names = provider.__dict__.get(attribute, ())  # some locales define them as properties
@@ -56,6 +58,11 @@ def faker_name_lexicon(romanised: bool = False) -> dict[str, int]:
                     if (len(word) > 1 or not word.isascii()) and not word.isdigit() and word not in ENGLISH_STOP_WORDS:
                         lexicon[word] = lexicon.get(word, 0) | flag
     return lexicon
+
+
+def languages_given_names(languages: Iterable[str]) -> list[str]:
+    """The words of the given names of Faker's locales of `languages`, sorted (data/languages/given-names.txt)."""
+    return sorted(word for word, flag in faker_name_lexicon(languages=set(languages)).items() if flag & GIVEN)
 
 
 def save_lexicon(lexicon: dict[str, int], path: Path) -> None:

@@ -69,6 +69,7 @@ NAME_TYPE = "REAL_NAME"
 MIN_ZIPF = 3.0  # frequent_words.txt: words used at least once per million words of English
 FUNCTION_WORDS = "function_words.txt"
 LANGUAGE_WORDS = "languages/words-{code}.txt"  # the frequent words of each language but English
+LANGUAGE_GIVEN = "languages/given-names.txt"  # the given names of Faker's locales of the six languages but English
 LANGUAGE_COMMON = "languages/common-{code}.txt"  # its words at `COMMON_ZIPF` or above: common even when a name
 # Zipf ceiling over the words of a name: at or above it, a word of the language is common even when some Faker locale
 # lists it as a name ("Sie" 6.8, "Elle" 6.5, "dann" 6.4, "Mia" 6.0 in Italian, "Beste" 5.7 in Dutch); below it, a name
@@ -195,6 +196,13 @@ def frequent_in(word: str, code: str) -> bool:
     if code == ENGLISH:
         return frequent_word(word)
     return word.casefold() in _word_list(LANGUAGE_WORDS.format(code=code))
+
+
+def given_in_languages(word: str) -> bool:
+    """Whether `word` is a word of a given name of the six covered languages other than English
+    (`data/languages/given-names.txt`, the given names of Faker's locales of them: "juan", "sofia"; not "toma", a
+    Romanian name)."""
+    return word.casefold() in _word_list(LANGUAGE_GIVEN)
 
 
 def frequent_in_any(word: str) -> bool:

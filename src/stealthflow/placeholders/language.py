@@ -298,6 +298,26 @@ def names_among_words(text: str) -> bool:
     return not _own_words_foreign(words) and any(not _foreign(word) for word in words)
 
 
+@cache
+def _name_introductions() -> dict[str, re.Pattern]:
+    """Each of the six languages' self-introductions that introduce nothing but a name (`name_introductions` of
+    data/languages/<code>.yaml), as one case-insensitive pattern of whole words."""
+    return {
+        code: re.compile(
+            r"(?<!\w)(?:"
+            + "|".join(r"\s+".join(map(re.escape, cue.split())) for cue in language_file(code)["name_introductions"])
+            + r")(?!\w)",
+            re.IGNORECASE,
+        )
+        for code in OTHERS
+    }
+
+
+def introducing_languages(text: str) -> frozenset[str]:
+    """The languages other than English whose self-introduction of a name the text holds ("ich heiße", "chamo-me")."""
+    return frozenset(code for code, pattern in _name_introductions().items() if pattern.search(text))
+
+
 def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
     """The candidates: each language, English included, with `CANDIDATE` of lingua's confidence or the
     most function words (English also when lingua puts it first, or when the text holds no function word
@@ -322,9 +342,14 @@ def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
     return Guess(likeliest, frozenset(candidates))
 
 
-def short(counts: Counter[str]) -> Guess:
+def short(counts: Counter[str], introduced: frozenset[str] = frozenset()) -> Guess:
     """A text too short for trigrams: English as before languages were detected, and the languages with
-    the most function words ("O meu NIF é ..."), the likeliest when they have more than English."""
+    the most function words ("O meu NIF é ..."), the likeliest when they have more than English; or, when it holds a
+    self-introduction of another language (`introduced`: `introducing_languages`), English and that language, the
+    likeliest: the cue names the language where two or three words cannot ("Ich heiße Will.", "Me llamo Will.": "Will"
+    is an English function word, so the count was a tie and the text English, and "Will" was left in clear)."""
+    if introduced:
+        return Guess(max(sorted(introduced), key=lambda code: counts[code]), frozenset({ENGLISH, *introduced}))
     most = max(counts.values(), default=0)
     if not most or counts[ENGLISH] == most:
         return SHORT
@@ -350,7 +375,7 @@ class LinguaGuesser:
         text = in_covered_letters(text)
         characters = Counter(text)
         if sum(count for character, count in characters.items() if character.isalpha()) < MIN_LETTERS:
-            return short(function_word_counts(text))
+            return short(function_word_counts(text), introducing_languages(text))
         # a run without spaces longer than any word is read cut short: 200 KB of "x" cost lingua 15 s
         found = self._lingua.compute_language_confidence_values(_LONG_RUN.sub(r"\1", text))
         confidences = {value.language.iso_code_639_1.name.lower(): value.value for value in found}
