@@ -557,10 +557,11 @@ def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
         time.sleep(0.01)
     with Vault(
         config.vault_path, load_keys("file", key_file)
-    ) as other:  # `vault rotate-key`: rotate, then store the key
+    ) as other:  # `vault rotate-key`: rotate, the key stored before the files are scrubbed
         encoded = new_secret()
-        other.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
-        store_secret(encoded, "file", key_file)
+        other.rotate(
+            VaultKeys.from_secret(decode_secret(encoded, "new key")), lambda: store_secret(encoded, "file", key_file)
+        )
     rotated.set()
     thread.join(60)
     assert errors == [] and len(written) == 60

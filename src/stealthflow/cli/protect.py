@@ -729,7 +729,13 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
     with vault_errors():
         vault = open_user_vault(settings)
         encoded = new_secret()
-        count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")))
+        stored = []  # where the new key went: stored as soon as it is committed, before the vault's files are scrubbed
+
+        def store_key() -> None:
+            if not from_env:
+                stored.append(store_secret(encoded, source, settings.protect.key_file))
+
+        count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")), store_key)
         vault.close()
         if bad:
             console.print(
@@ -741,7 +747,7 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
                 f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)"
             )
             return
-        where = store_secret(encoded, source, settings.protect.key_file)
+        where = stored[0]
     console.print(
         f"re-encrypted {count} value(s); the new key is in {where} — back it up, the old key no longer opens the vault"
     )

@@ -928,10 +928,12 @@ class Vault:
             self._deleted(db)  # the whole content changed: every process drops its cache
         return self.count()
 
-    def rotate(self, new_keys: VaultKeys) -> tuple[int, int]:
+    def rotate(self, new_keys: VaultKeys, store_key: Callable[[], object] | None = None) -> tuple[int, int]:
         """Re-encrypt every value and re-key every digest, session and request record under
         `new_keys` (placeholders keep their index and token, so earlier replies still restore).
         A row that does not authenticate is left as it is (it restores no more than before).
+        `store_key` is called once the new key is committed and before the files are scrubbed (the slow part): a process
+        writing meanwhile finds the new key where it reads keys within its reload tries (`_current_keys`).
         Returns (values re-encrypted, rows left as they were)."""
         with self._transaction() as db:
             rows = db.execute(
@@ -986,6 +988,8 @@ class Vault:
                 self._keys, self._aead = old_keys, old  # the transaction rolls back: keep the old key
                 raise
         self._bad.clear()
+        if store_key is not None:
+            store_key()
         self._scrub(vacuum=True)
         return done, len(rows) - done
 
