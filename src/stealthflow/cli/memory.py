@@ -17,10 +17,9 @@ from stealthflow.cli.app import (
     ConfigOption,
     SecretsInUrlsOption,
     TaggerOption,
-    Typer,
     ValuesInLinksOption,
-    app,
     as_lines,
+    command_group,
     console,
     fail,
     protect_settings,
@@ -30,8 +29,7 @@ from stealthflow.cli.app import (
     vault_errors,
 )
 
-memory_app = Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
-app.add_typer(memory_app, name="memory")
+memory_app = command_group("memory", "Agent memories kept redacted: values stay in the local vault.")
 
 UserOption = Annotated[
     str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")

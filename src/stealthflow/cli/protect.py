@@ -27,12 +27,12 @@ from stealthflow.cli.app import (
     RoundsOption,
     SecretsInUrlsOption,
     TaggerOption,
-    Typer,
     ValuesInLinksOption,
     app,
     as_lines,
     bytes_progress,
     check_rewrite,
+    command_group,
     console,
     fail,
     open_user_vault,
@@ -55,8 +55,7 @@ from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
 
-vault_app = Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
-app.add_typer(vault_app, name="vault")
+vault_app = command_group("vault", "Manage the local placeholder vault.")
 
 SessionOption = Annotated[
     str,
