@@ -481,7 +481,7 @@ def restore(
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
-    from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
+    from stealthflow.placeholders.scope import cli_switch, result_json, withheld_notice
 
     if stream:
         source = source or "-"
@@ -507,16 +507,7 @@ def restore(
             else:
                 result = protector.restore(read.read_text(), session, **links)
                 unresolved, withheld = result.unresolved, result.withheld
-                body = {
-                    "text": result.text,
-                    "restored": result.restored,
-                    "unresolved": result.unresolved,
-                    "withheld": withheld_json(result.withheld),
-                }
-                write_output(
-                    output,
-                    dump_line(body) if json_output else as_lines(result.text),
-                )
+                write_output(output, dump_line(result_json(result)) if json_output else as_lines(result.text))
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
     if unknown:
