@@ -124,6 +124,16 @@ class Typer(typer.Typer):
 
 
 app = Typer(name="stealthflow", help="Protect text before it leaves your device.", no_args_is_help=True)
+
+
+def command_group(name: str, help: str) -> Typer:
+    """The group `stealthflow NAME ...`, added to `app`: its commands are registered on the Typer returned; run
+    without one, it prints its help."""
+    group = Typer(help=help, no_args_is_help=True)
+    app.add_typer(group, name=name)
+    return group
+
+
 console = Console(stderr=True)
 out = Console()
 

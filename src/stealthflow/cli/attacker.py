@@ -8,13 +8,21 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from stealthflow.cli.app import ConfigOption, Typer, app, console, fail, out, progress_bar, settings_from, user_errors
+from stealthflow.cli.app import (
+    ConfigOption,
+    command_group,
+    console,
+    fail,
+    out,
+    progress_bar,
+    settings_from,
+    user_errors,
+)
 from stealthflow.resources import resource_dir, split_path
 
-attacker_app = Typer(
-    help="The stylometric classifier attacker (MiniLM embeddings + logistic regression).", no_args_is_help=True
+attacker_app = command_group(
+    "attacker", "The stylometric classifier attacker (MiniLM embeddings + logistic regression)."
 )
-app.add_typer(attacker_app, name="attacker")
 
 HeldOutOption = Annotated[
     Optional[Path],

@@ -14,9 +14,8 @@ from stealthflow.cli.app import (
     ConfigOption,
     ModelOption,
     TaggerOption,
-    Typer,
-    app,
     check_rewrite,
+    command_group,
     console,
     fail,
     open_user_vault,
@@ -26,8 +25,7 @@ from stealthflow.cli.app import (
 )
 from stealthflow.config import Settings
 
-batch_app = Typer(help="Protect a whole dataset on Ray Data (a local Ray, or a cluster).", no_args_is_help=True)
-app.add_typer(batch_app, name="batch")
+batch_app = command_group("batch", "Protect a whole dataset on Ray Data (a local Ray, or a cluster).")
 
 InputArgument = Annotated[
     str, typer.Argument(metavar="INPUT", help="JSONL or Parquet: a file, a folder of them, or a quoted glob")

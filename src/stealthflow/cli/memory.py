@@ -17,10 +17,9 @@ from stealthflow.cli.app import (
     ConfigOption,
     SecretsInUrlsOption,
     TaggerOption,
-    Typer,
     ValuesInLinksOption,
-    app,
     as_lines,
+    command_group,
     console,
     fail,
     protect_settings,
@@ -30,8 +29,7 @@ from stealthflow.cli.app import (
     vault_errors,
 )
 
-memory_app = Typer(help="Agent memories kept redacted: values stay in the local vault.", no_args_is_help=True)
-app.add_typer(memory_app, name="memory")
+memory_app = command_group("memory", "Agent memories kept redacted: values stay in the local vault.")
 
 UserOption = Annotated[
     str, typer.Option("--user", help="the memory owner (its values live in vault session 'memory:<user>')")
@@ -190,15 +188,14 @@ def hydrate(
     they are and are listed on stderr, as are those that are not this user's and those withheld as restore withholds
     them."""
     from stealthflow.cli.source import Source, read_stdin
-    from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
+    from stealthflow.placeholders.scope import cli_switch, result_json, withheld_notice
 
     with user_errors():
         text = Source(text=read_stdin()).read_text()
     with _store(store, config) as memory:
         result = memory.restore(user, text, request, secrets_in_urls, values_in_links)
     if json_out:
-        body = {"text": result.text, "restored": result.restored, "unresolved": result.unresolved}
-        print(json.dumps({**body, "withheld": withheld_json(result.withheld)}, ensure_ascii=False))
+        print(json.dumps(result_json(result), ensure_ascii=False))
     else:
         sys.stdout.write(as_lines(result.text))
     if result.unresolved:

@@ -27,12 +27,12 @@ from stealthflow.cli.app import (
     RoundsOption,
     SecretsInUrlsOption,
     TaggerOption,
-    Typer,
     ValuesInLinksOption,
     app,
     as_lines,
     bytes_progress,
     check_rewrite,
+    command_group,
     console,
     fail,
     open_user_vault,
@@ -55,8 +55,7 @@ from stealthflow.lasting import lasting_objects
 from stealthflow.llm.pool import LLMPool
 from stealthflow.pipeline.records import Record
 
-vault_app = Typer(help="Manage the local placeholder vault.", no_args_is_help=True)
-app.add_typer(vault_app, name="vault")
+vault_app = command_group("vault", "Manage the local placeholder vault.")
 
 SessionOption = Annotated[
     str,
@@ -482,7 +481,7 @@ def restore(
     from stealthflow.cli.source import read_source
     from stealthflow.pipeline.protector import Protector
     from stealthflow.pipeline.records import read_records
-    from stealthflow.placeholders.scope import cli_switch, withheld_json, withheld_notice
+    from stealthflow.placeholders.scope import cli_switch, result_json, withheld_notice
 
     if stream:
         source = source or "-"
@@ -508,16 +507,7 @@ def restore(
             else:
                 result = protector.restore(read.read_text(), session, **links)
                 unresolved, withheld = result.unresolved, result.withheld
-                body = {
-                    "text": result.text,
-                    "restored": result.restored,
-                    "unresolved": result.unresolved,
-                    "withheld": withheld_json(result.withheld),
-                }
-                write_output(
-                    output,
-                    dump_line(body) if json_output else as_lines(result.text),
-                )
+                write_output(output, dump_line(result_json(result)) if json_output else as_lines(result.text))
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
     if unknown:

@@ -9,8 +9,7 @@ import typer
 
 from stealthflow.cli.app import (
     SeedOption,
-    Typer,
-    app,
+    command_group,
     console,
     fail,
     out,
@@ -20,10 +19,9 @@ from stealthflow.cli.app import (
 )
 from stealthflow.resources import write_words
 
-tagger_app = Typer(
-    help="The PII span tagger (names, addresses, employers, health, income): data and training.", no_args_is_help=True
+tagger_app = command_group(
+    "tagger", "The PII span tagger (names, addresses, employers, health, income): data and training."
 )
-app.add_typer(tagger_app, name="tagger")
 
 
 def _recipe_option(what: str, example: str) -> object:

@@ -13,8 +13,8 @@ from stealthflow.cli.app import (
     ConfigOption,
     ModelOption,
     SeedOption,
-    Typer,
     app,
+    command_group,
     console,
     fail,
     out,
@@ -30,8 +30,7 @@ from stealthflow.resources import split_path
 if TYPE_CHECKING:  # training pulls in torch and trl: imported when a command runs
     from stealthflow.training.recipes import Recipe
 
-train_app = Typer(help="LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).", no_args_is_help=True)
-app.add_typer(train_app, name="train")
+train_app = command_group("train", "LoRA-SFT and GRPO training of a local anonymizer (recipes in training/).")
 
 RecipeOption = Annotated[
     Path, typer.Option("--recipe", "-r", help="training recipe (YAML, see training/)", exists=True, dir_okay=False)

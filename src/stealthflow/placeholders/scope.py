@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from stealthflow.placeholders.restore import Reference, Withheld
+from stealthflow.placeholders.restore import Reference, RestoreResult, Withheld
 
 NOT_IN_REQUEST = Withheld("not_in_request")
 SECRET_IN_URL = Withheld("secret_in_url")
@@ -97,6 +97,17 @@ class RestoreScope:
 def withheld_json(withheld: list[tuple[str, str]]) -> list[dict[str, str]]:
     """`RestoreResult.withheld` as JSON: each placeholder left as it is, and why."""
     return [{"placeholder": placeholder, "reason": why} for placeholder, why in withheld]
+
+
+def result_json(result: RestoreResult) -> dict[str, object]:
+    """A restored reply as `restore --json`, `memory hydrate --json` and the service's restore answer it: its text, how
+    many placeholders were filled in, those not issued here and those withheld (`withheld_json`)."""
+    return {
+        "text": result.text,
+        "restored": result.restored,
+        "unresolved": result.unresolved,
+        "withheld": withheld_json(result.withheld),
+    }
 
 
 def cli_switch(name: str) -> str:

@@ -30,7 +30,7 @@ from stealthflow.pipeline.protector import PersonalName, Protector
 from stealthflow.pipeline.rewrite import with_rewrites
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
-from stealthflow.placeholders.scope import RestoreScope, json_switch, withheld_json, withheld_notice
+from stealthflow.placeholders.scope import RestoreScope, json_switch, result_json, withheld_notice
 from stealthflow.placeholders.vault import VaultMismatch, VaultTampered
 from stealthflow.service.analysis import Analyzer, analysis_router
 from stealthflow.service.requests import ProtectRequest, RestoreRequest
@@ -135,19 +135,12 @@ def create_app(
             )
         except VaultMismatch as exc:
             return error_response(409, str(exc))
-        withheld = withheld_json(result.withheld)
         notice = (
             withheld_notice(result.withheld, json_switch)
             if result.withheld
             else protector.unknown_session(request.session, result.unresolved)  # nothing issued: nothing withheld
         )
-        return {
-            "text": result.text,
-            "restored": result.restored,
-            "unresolved": result.unresolved,
-            "withheld": withheld,
-            "notice": notice,
-        }
+        return {**result_json(result), "notice": notice}
 
     app.add_route("/restore/stream", RestoreStream(protector), methods=["POST"], include_in_schema=False)
 
