@@ -310,6 +310,8 @@ def test_a_session_name_holding_a_personal_value_is_refused_and_nothing_is_kept(
 # and kept in clear (detection read the bare name with no context).
 NAMED_IDS = [
     "Marcus Okafor",
+    "marcus-1984-okafor",
+    "marcus.j.okafor",
     "marcus.okafor",
     "marcus_okafor",
     "MarcusOkafor",
@@ -323,6 +325,8 @@ ORDINARY_IDS = [
     "alice",
     "3f1c9a2e-7b4d-4e8f-9a10-2c5d6e7f8a9b",
     "9f86d081884c7d65",
+    "fuzz-f3ce80ca89224baba2018fd1d8426fee",  # read "baba" and "fee" as a given and a family name (a CI run's uuid4)
+    "3cff94d0-ade6-4a82-baa7-4393c3016282",
 ]
 
 
