@@ -149,6 +149,13 @@ def open_vault(
     return vault
 
 
+def checked_session(session: str) -> str:
+    """`session`, if the part of it its caller chose (a proxy session without a label: all of it) is a name a session
+    can have (`check_name`: not empty, printable, short enough), else a `SessionNameError`."""
+    check_name(chosen_part(session) or session, SESSION_NAME)
+    return session
+
+
 class PersonalName(ValueError):
     """A name or id that holds a personal value (a session name, a memory owner, an item key), refused: it is kept in
     clear, in the vault and the memory store or by a wrapped store; nothing was stored or read."""
@@ -220,10 +227,10 @@ class Protector:
     def _own_session(self, session: str) -> str:
         """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it
         (values, grants, counters, requests, kept replies) keeps it in clear; and (`SessionNameError`) when the part of
-        it its caller chose is not printable (`check_name`). Only writes ask: a session named so before still restores
-        and can be forgotten."""
+        it its caller chose is empty or not printable (`checked_session`, which restores ask too). Only writes ask for
+        personal values: a session named so before still restores and can be forgotten."""
         if session not in self._clean_sessions:
-            check_name(chosen_part(session), SESSION_NAME)
+            checked_session(session)
             self.refuse_values([chosen_part(session)], SESSION_NAME, session)
             if len(self._clean_sessions) >= CLEAN_NAMES:
                 self._clean_sessions.clear()
@@ -396,7 +403,9 @@ class Protector:
         IBAN, passport or ID number) not inside a link, markup, JSON or a tool call unless `secrets_in_urls`. A session
         this process protects
         in is answered from its values in memory (brought up to date once, on the first placeholder); any other
-        placeholder, or any other session, is looked up in the vault."""
+        placeholder, or any other session, is looked up in the vault. A `SessionNameError` for a name no session can
+        have (`checked_session`)."""
+        checked_session(session)
         scope = scope or RestoreScope(None, self.config.guarded_types(), secrets_in_urls, values_in_links)
         cache: dict[Reference, str | None] = {}
         in_memory: list[SessionValues | None] = []  # filled on the first placeholder
