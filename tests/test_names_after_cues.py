@@ -160,6 +160,13 @@ def test_a_name_typed_in_lowercase_after_a_forms_label(detector, text, name):
         ("Adresse : 14 rue de la Paix, 75002 Paris\nDemain je t'appelle.", "14 rue de la Paix, 75002 Paris"),
         ("Indirizzo: Via Roma 12, 10121 Torino\nDomani ti chiamo.", "Via Roma 12, 10121 Torino"),
         ("Morada: Rua Augusta 25, 1100-048 Lisboa\nAmanhã ligo-te.", "Rua Augusta 25, 1100-048 Lisboa"),
+        # ux24b: a short next line, the street pattern's town too ("Springfield\nTomorrow")
+        ("Meine Adresse ist Hauptstraße 5, 80331 München\nTschüss!", "Hauptstraße 5, 80331 München"),
+        ("I live at 42 Elm Street, Springfield\nTomorrow I will start the new job.", "42 Elm Street, Springfield"),
+        ("Mijn adres is Keizersgracht 12, 1015 CX Amsterdam\nGroetjes", "Keizersgracht 12, 1015 CX Amsterdam"),
+        # an address block's next lines are address lines: a postcode, a town, a country
+        ("I live at 42 Elm Street, Springfield\nIL 62704\nThanks", "42 Elm Street, Springfield\nIL 62704"),
+        ("Adresse : 7 allée des Roses\n69003 Lyon\nFrance", "7 allée des Roses\n69003 Lyon\nFrance"),
     ],
 )
 def test_an_address_ends_at_its_line_before_the_next_sentence(detector, text, address):
