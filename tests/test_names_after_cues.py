@@ -179,3 +179,26 @@ def test_a_title_and_surname_typed_in_lowercase_are_a_name(detector):
     assert ("patel", "REAL_NAME") in found
     assert not any(kind == "HEALTH" and "patel" in value for value, kind in found)
     assert _names(detector, "i saw dr. house yesterday") == []  # a common word of English
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # ux24b: a Dutch phone greeting; the tagger cut a name at its particles and the verifier dropped the rest
+        ("Met Jan van den Berg.", "Jan van den Berg"),
+        ("Met Kees van der Linden, goedemorgen.", "Kees van der Linden"),
+        ("Met Anna de Boer.", "Anna de Boer"),
+        ("Hallo, met Anna de Boer.", "Anna de Boer"),
+    ],
+)
+def test_a_name_after_a_phone_greeting_opening_a_line_is_masked_whole(detector, text, name):
+    assert _names(detector, text) == [name]
+
+
+def test_the_phone_greeting_word_is_no_cue_inside_a_sentence():
+    """`call_openings` ("met") opens a line or follows a greeting: "ik ga met Jan" is no call answered."""
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    [introduced] = [r for r in build_recognizers() if r.name == "introduced_name_nl"]
+    assert introduced.find("Ik ga morgen met Jan van den Berg naar Utrecht.") == []
+    assert introduced.find("Met Google Maps vond ik het.") == []  # a brand (data/brands.txt)
+    assert [(s.start, s.end) for s in introduced.find("Goedemorgen!\nMet Jan van den Berg.")] == [(17, 33)]
