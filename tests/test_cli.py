@@ -1437,3 +1437,25 @@ def test_protect_refuses_a_session_name_that_is_not_printable(user_home):
     with pytest.raises(ProxyError, match="x-stealthflow-session header must be printable [(]no tab, newline") as raised:
         session_for("a-token", "a\tb")
     assert raised.value.status == 400
+
+
+def test_an_empty_or_unprintable_session_name_is_refused_by_protect_and_restore(user_home, tmp_path, monkeypatch):
+    """ux24b: `protect -s ''` and `pipeline.protect(session="")` were accepted (the service refuses "" with 422),
+    `restore` with an unprintable name exited 0 ("no session ...") and Python's `restore(session="a\nb")` was
+    accepted: every way in is the one check (`sessions.check_name`), exit 2 and nothing written."""
+    from placeholder_fixtures import make_protector, protect_config
+
+    from stealthflow.pipeline.api import protect, restore
+    from stealthflow.sessions import SessionNameError
+
+    refused = runner.invoke(app, ["protect", "mail me at ann.berg@mailbox.org", "-s", "", "--rewrite", "none"])
+    assert refused.exit_code == 2 and "not empty" in refused.stderr and "ann.berg" not in refused.stdout
+    for name in ("a\tb", "a\nb", ""):
+        refused = runner.invoke(app, ["restore", "hello <EMAIL_1>", "-s", name])
+        assert refused.exit_code == 2 and "must be printable" in refused.stderr and refused.stdout == ""
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    with pytest.raises(SessionNameError, match="not empty"):
+        protect("mail me at ann.berg@mailbox.org", session="", protector=protector)
+    with pytest.raises(SessionNameError, match="printable"):
+        restore("hello <EMAIL_1>", session="a\nb", protector=protector)
+    assert protect("mail me at ann.berg@mailbox.org", session="ok", protector=protector).text == "mail me at <EMAIL_1>"

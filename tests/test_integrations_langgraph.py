@@ -225,3 +225,12 @@ def test_a_namespace_that_is_not_printable_or_too_long_is_refused_before_the_vau
             call()
     assert vault_rows(protector.vault.path) == {table: [] for table in vault_rows(protector.vault.path)}
     assert store.get(("x" * 200,), "k") is None
+
+
+@pytest.mark.parametrize("namespace", [("a\tb",), ("x" * 201,)])
+def test_a_search_without_query_or_hydration_refuses_a_bad_namespace_too(namespace, tmp_path, monkeypatch):
+    """ux24b: `search(ns)` with no query and `hydrate=False` reached no session, so no check: it returned [] for a
+    namespace every other call refuses (`sessions.check_name`)."""
+    store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)))
+    with pytest.raises(SessionNameError, match="printable"):
+        store.search(namespace)

@@ -160,6 +160,13 @@ def test_a_name_typed_in_lowercase_after_a_forms_label(detector, text, name):
         ("Adresse : 14 rue de la Paix, 75002 Paris\nDemain je t'appelle.", "14 rue de la Paix, 75002 Paris"),
         ("Indirizzo: Via Roma 12, 10121 Torino\nDomani ti chiamo.", "Via Roma 12, 10121 Torino"),
         ("Morada: Rua Augusta 25, 1100-048 Lisboa\nAmanhã ligo-te.", "Rua Augusta 25, 1100-048 Lisboa"),
+        # ux24b: a short next line, the street pattern's town too ("Springfield\nTomorrow")
+        ("Meine Adresse ist Hauptstraße 5, 80331 München\nTschüss!", "Hauptstraße 5, 80331 München"),
+        ("I live at 42 Elm Street, Springfield\nTomorrow I will start the new job.", "42 Elm Street, Springfield"),
+        ("Mijn adres is Keizersgracht 12, 1015 CX Amsterdam\nGroetjes", "Keizersgracht 12, 1015 CX Amsterdam"),
+        # an address block's next lines are address lines: a postcode, a town, a country
+        ("I live at 42 Elm Street, Springfield\nIL 62704\nThanks", "42 Elm Street, Springfield\nIL 62704"),
+        ("Adresse : 7 allée des Roses\n69003 Lyon\nFrance", "7 allée des Roses\n69003 Lyon\nFrance"),
     ],
 )
 def test_an_address_ends_at_its_line_before_the_next_sentence(detector, text, address):
@@ -172,3 +179,26 @@ def test_a_title_and_surname_typed_in_lowercase_are_a_name(detector):
     assert ("patel", "REAL_NAME") in found
     assert not any(kind == "HEALTH" and "patel" in value for value, kind in found)
     assert _names(detector, "i saw dr. house yesterday") == []  # a common word of English
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # ux24b: a Dutch phone greeting; the tagger cut a name at its particles and the verifier dropped the rest
+        ("Met Jan van den Berg.", "Jan van den Berg"),
+        ("Met Kees van der Linden, goedemorgen.", "Kees van der Linden"),
+        ("Met Anna de Boer.", "Anna de Boer"),
+        ("Hallo, met Anna de Boer.", "Anna de Boer"),
+    ],
+)
+def test_a_name_after_a_phone_greeting_opening_a_line_is_masked_whole(detector, text, name):
+    assert _names(detector, text) == [name]
+
+
+def test_the_phone_greeting_word_is_no_cue_inside_a_sentence():
+    """`call_openings` ("met") opens a line or follows a greeting: "ik ga met Jan" is no call answered."""
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    [introduced] = [r for r in build_recognizers() if r.name == "introduced_name_nl"]
+    assert introduced.find("Ik ga morgen met Jan van den Berg naar Utrecht.") == []
+    assert introduced.find("Met Google Maps vond ik het.") == []  # a brand (data/brands.txt)
+    assert [(s.start, s.end) for s in introduced.find("Goedemorgen!\nMet Jan van den Berg.")] == [(17, 33)]

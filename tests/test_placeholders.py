@@ -644,6 +644,20 @@ def test_a_look_alike_of_a_placeholder_is_no_placeholder_in_input_or_in_a_reply(
     assert "".join(protector.restore_stream(list(reply), "s")) == expected
 
 
+@pytest.mark.parametrize(
+    "look_alike", ["<EMAIL_\u0661>", "<EMAIL_\uff11>", "\u2039EMAIL_\uff11>", "\u2039EMAIL_\u0661>", "<\u0395MAIL_1>"]
+)
+def test_a_look_alike_of_a_placeholder_is_reported_unresolved_whole_and_streamed(protector, look_alike):
+    """ux24b: a look-alike letter of the type (a Greek Epsilon) was listed among the placeholders left as they are, one
+    of the index (`<EMAIL_\u0661>`, `\u2039EMAIL_\uff11>`) not: both are now, once, and still get no value."""
+    protector.protect("mail dana@mailbox.org please", "s")  # issues <EMAIL_1>
+    reply = f"Sent to {look_alike}, and to <EMAIL_1>."
+    restored = protector.restore(reply, "s")
+    assert (restored.text, restored.unresolved) == (f"Sent to {look_alike}, and to dana@mailbox.org.", [look_alike])
+    streamed = protector.stream("s")
+    assert "".join(streamed.restore(list(reply))) == restored.text and streamed.unresolved == [look_alike]
+
+
 def test_a_value_masked_once_is_masked_wherever_it_appears_in_later_messages(tmp_path, monkeypatch):
     from placeholder_fixtures import make_protector, protect_config
 

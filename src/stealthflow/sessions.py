@@ -17,16 +17,18 @@ TOKEN_DIGEST = re.compile(rf"[0-9a-f]{{{DIGEST_CHARS}}}")
 
 
 class SessionNameError(ValueError):
-    """A session name (a proxy label, a service or CLI session, a memory owner) that is not printable or too long."""
+    """A session name (a proxy label, a service or CLI session, a memory owner) that is empty, not printable or too
+    long."""
 
 
 def check_name(name: str, what: str = "a session name") -> str:
-    """`name`, if it is printable and at most `NAME_CHARS` characters, else a `SessionNameError`: a name is kept in the
-    vault and shown by `vault list` and the service, where a tab, a newline or a terminal escape would forge rows or
-    rewrite the terminal (rev24 E4)."""
-    if len(name) > NAME_CHARS or not name.isprintable():
+    """`name`, if it is not empty, printable and at most `NAME_CHARS` characters, else a `SessionNameError`: a name is
+    kept in the vault and shown by `vault list` and the service, where a tab, a newline or a terminal escape would forge
+    rows or rewrite the terminal (rev24 E4), and an empty one is no one's session (ux24b)."""
+    if not name or len(name) > NAME_CHARS or not name.isprintable():
         raise SessionNameError(
-            f"{what} must be printable (no tab, newline or other control character) and at most {NAME_CHARS} characters"
+            f"{what} must be printable (no tab, newline or other control character), not empty and at most "
+            f"{NAME_CHARS} characters"
         )
     return name
 

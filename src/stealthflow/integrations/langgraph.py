@@ -55,8 +55,9 @@ class ProtectedStore(RedactingWrapper, BaseStore):
             self.protector.refuse_values([op.key], "an item key", session)
         if isinstance(op, PutOp) and op.value is not None:
             return op._replace(value=protect_strings(self.protector, dict(op.value), session))
+        if isinstance(op, SearchOp):
+            session = self._session(op.namespace_prefix)  # checked even when nothing is redacted (ux24b)
         if isinstance(op, SearchOp) and (op.query or op.filter):
-            session = self._session(op.namespace_prefix)
             query = op.query and self.protector.redact(op.query, session)
             return op._replace(query=query, filter=op.filter and redact_strings(self.protector, op.filter, session))
         return op

@@ -14,7 +14,7 @@ from stealthflow.pii_tagger.lexicons import alternation, name_lexicon
 from stealthflow.pii_tagger.names import FAMILY, GIVEN
 from stealthflow.placeholders.common_words import function_word
 from stealthflow.placeholders.language import OTHERS, elisions, function_word_of_covered, language_file
-from stealthflow.placeholders.recognizers.public_names import brand
+from stealthflow.placeholders.recognizers.public_names import brand, city_names, name_key, region_names
 from stealthflow.placeholders.recognizers.secrets import secret_word_length
 from stealthflow.placeholders.recognizers.sentences import capitalises, signature_end
 from stealthflow.resources import data_yaml
@@ -338,15 +338,24 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
 
 
 def _without_next_sentence(text: str, start: int, end: int) -> int:
-    """Where an address span that runs over a line break ends: before that line when its part there holds no digit and
-    the line goes on after it, the first words of the next sentence ("Calle Mayor 23, 28013 Madrid\nMañana te llamo.");
-    an address block's last line is whole ("7 allée des Roses\n69003 Lyon"). On pii-heldout-u, v, w (1 800 texts,
+    """Where an address span that runs over a line break ends: before that line unless its part there is an address
+    line, a postcode's digit or a city, region or country of the gazetteer (`_address_line`): not the first words of
+    the next sentence ("Calle Mayor 23, 28013 Madrid\nMañana te llamo.", "80331 München\nTschüss!", ux24b); an address
+    block's last line is whole ("7 allée des Roses\n69003 Lyon", "...\nLyon"). On pii-heldout-u, v, w (1 800 texts,
     benchmarks/pii_registers.py --types): 2 addresses without the next line's word ("Countersignatory", "Tel"),
-    characters masked outside the values 1.47 -> 1.42 % (v's registers), no other figure changed."""
+    characters masked outside the values 1.47 -> 1.42 % (v's registers), no other figure changed; a last line read as
+    an address line only when one (it was whenever nothing followed it on its line): no figure changed."""
     brk = text.rfind("\n", start, end)
-    if brk < 0 or any(ch.isdigit() for ch in text[brk:end]) or not text[end:].split("\n", 1)[0].strip(_TRIM):
+    if brk < 0 or _address_line(text[brk:end]):
         return end
     return start + len(text[start:brk].rstrip(_TRIM))
+
+
+def _address_line(line: str) -> bool:
+    """Whether an address span's last line is an address line: it holds a digit (a postcode, a house number) or names
+    a city, region or country (data/city_keys.txt, `region_names`)."""
+    key = name_key(line)
+    return any(ch.isdigit() for ch in line) or key in city_names() or key in region_names()
 
 
 def clear_caches() -> None:

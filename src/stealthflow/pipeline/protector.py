@@ -149,6 +149,13 @@ def open_vault(
     return vault
 
 
+def checked_session(session: str) -> str:
+    """`session`, if the part of it its caller chose (a proxy session without a label: all of it) is a name a session
+    can have (`check_name`: not empty, printable, short enough), else a `SessionNameError`."""
+    check_name(chosen_part(session) or session, SESSION_NAME)
+    return session
+
+
 class PersonalName(ValueError):
     """A name or id that holds a personal value (a session name, a memory owner, an item key), refused: it is kept in
     clear, in the vault and the memory store or by a wrapped store; nothing was stored or read."""
@@ -220,10 +227,10 @@ class Protector:
     def _own_session(self, session: str) -> str:
         """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it
         (values, grants, counters, requests, kept replies) keeps it in clear; and (`SessionNameError`) when the part of
-        it its caller chose is not printable (`check_name`). Only writes ask: a session named so before still restores
-        and can be forgotten."""
+        it its caller chose is empty or not printable (`checked_session`, which restores ask too). Only writes ask for
+        personal values: a session named so before still restores and can be forgotten."""
         if session not in self._clean_sessions:
-            check_name(chosen_part(session), SESSION_NAME)
+            checked_session(session)
             self.refuse_values([chosen_part(session)], SESSION_NAME, session)
             if len(self._clean_sessions) >= CLEAN_NAMES:
                 self._clean_sessions.clear()
@@ -396,7 +403,9 @@ class Protector:
         IBAN, passport or ID number) not inside a link, markup, JSON or a tool call unless `secrets_in_urls`. A session
         this process protects
         in is answered from its values in memory (brought up to date once, on the first placeholder); any other
-        placeholder, or any other session, is looked up in the vault."""
+        placeholder, or any other session, is looked up in the vault. A `SessionNameError` for a name no session can
+        have (`checked_session`)."""
+        checked_session(session)
         scope = scope or RestoreScope(None, self.config.guarded_types(), secrets_in_urls, values_in_links)
         cache: dict[Reference, str | None] = {}
         in_memory: list[SessionValues | None] = []  # filled on the first placeholder
@@ -682,15 +691,19 @@ class TextValues(KnownValues):
     language than English, a value whose every word is a common word of that language (`of_language_words`: "Sie",
     which the tagger took once for a name in a formal German e-mail, was masked throughout it, ux21 M1; "Lehrerin").
     English words do not count there, nor in an English text, as they do in a later text (`KnownValues._specific_in`):
-    a name found in a text is masked wherever the text repeats it ("Rose", "Berg" are WordNet words), but for one written
-    in lowercase that is a common word (`specific` judged strictly, WordNet's words): "little" taken once for a name in
-    "I am little late" is not masked in "a little faster"; "jess" is masked again. On pii-heldout-u, v, w, each file in
+    a name found in a text is masked wherever the text repeats it ("Rose", "Berg" are WordNet words), but for one that is
+    a common word (`specific` judged strictly, WordNet's words) written in lowercase or opening a sentence: "little"
+    taken once for a name in "I am little late" is not masked in "a little faster"; "jess" is masked again; "Will" of
+    "My name is Will." is masked in "I told Will", not in "Will the meeting start?" (ux24b). On pii-heldout-u, v, w, each file in
     one session (benchmarks/pii_registers.py --session, 1 800 texts): no figure changes; judged as a name's (frequent
     words common too), a chat's "jess" was not masked again (REAL_NAME 87 -> 86 of 101 on v's registers)."""
 
+    def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
+        if language in OTHERS:
+            return super()._specific_here(text, start, span_type, value, language)
+        return specific(value) or not value[:1].islower() and not _opens_sentence(text, start)
+
     def _specific_in(self, span_type: str, value: str, language: str | None, as_name: bool) -> bool:
-        if language not in OTHERS:
-            return not value[:1].islower() or specific(value)
         key = (span_type, value, language, as_name)
         if key not in self._specific:
             self._specific[key] = not of_language_words(value, language, as_name)
@@ -771,11 +784,16 @@ def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
     `capitalises_nouns`). On the languages files of pii-heldout-{c,d,e,g} (benchmarks/pii_session_languages.py),
     values re-masked that are not annotated: 24 with this reading, 42 reading a capital in German too ("Sie"), 27
     reading one that opens a sentence too ("Elle", "Mia" of "Elle est...", "Mia madre...")."""
-    from stealthflow.placeholders.recognizers.sentences import sentence_start  # the tagger's lexicons: when asked
-
     if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
         return False
-    return any(char.isalnum() for char in text[sentence_start(text, start) : start])
+    return not _opens_sentence(text, start)
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether no word of its sentence stands before `start`: a capital there says nothing of a name."""
+    from stealthflow.placeholders.recognizers.sentences import sentence_start  # the tagger's lexicons: when asked
+
+    return not any(char.isalnum() for char in text[sentence_start(text, start) : start])
 
 
 def _readings(text: str, transforms: bool) -> Iterator[tuple[str, Place | None]]:

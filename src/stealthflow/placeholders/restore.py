@@ -228,9 +228,12 @@ _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character t
 # (`<NAME_1>` of `<REAL_NAME_1>`, `<ADRESSE_1>`, `[[NOMBRE:3f81a2c9]]`). No value stands behind it, and it is counted
 # as unresolved, so the caller learns that the reply holds a placeholder it could not fill in (ux21 M9). Only the two
 # styles' separators ("_" before an index, ":" before a token): "<UTF-8>" and "[ISO-8601]" are no placeholders.
+# A look-alike of a placeholder (another script's or a full-width digit: `<EMAIL_١>`, `‹EMAIL_１>`) is left as it is
+# (`_SPELLING`) and counted so too, as a look-alike letter of its type was (`<ΕMAIL_1>`; ux24b); `‹EMAIL_1>` is a
+# placeholder without brackets to the scan, which reports it when no value stands behind it.
 _RENAMED = regex.compile(
-    rf"(?:<|\[{{1,2}})[ \t]?(?P<type>\p{{Lu}}[\p{{Lu}}_]*\p{{Lu}})"
-    rf"(?:_\d{{1,{INDEX_DIGITS}}}|:[0-9a-fA-F]{{{TOKEN_CHARS},32}})[ \t]?(?:>|\]{{1,2}})"
+    rf"(?:[<‹]|\[{{1,2}})[ \t]?(?P<type>\p{{Lu}}[\p{{Lu}}_]*\p{{Lu}})"
+    rf"(?P<number>_\d{{1,{INDEX_DIGITS}}}|:[0-9a-fA-F]{{{TOKEN_CHARS},32}})[ \t]?(?:[>›]|\]{{1,2}})"
 )
 
 
@@ -249,19 +252,22 @@ class _Renamed:
             self._held = ""
             return
         text, end = self._held + part, 0
-        if "<" not in text and "[" not in text:  # no shape opens here (most pieces of prose): nothing to hold either
+        if (
+            "<" not in text and "[" not in text and "‹" not in text
+        ):  # no shape opens here (most pieces of prose): nothing to hold either
             self._held = ""
             return
         for match in _RENAMED.finditer(text):
             if match.end() == len(text) and not final:  # "]" may still follow
                 break
-            if match["type"].translate(_NO_SEPARATORS).casefold().upper() not in _TYPE_BY_LETTERS:
+            kind = match["type"].translate(_NO_SEPARATORS).casefold().upper()
+            if kind not in _TYPE_BY_LETTERS or not match["number"].isascii():  # the scan took none of these
                 self.found.append(match[0])
             end = match.end()
         if final:
             self._held = ""
             return
-        bracket = max(text.rfind("<", end), text.rfind("[", end))
+        bracket = max(text.rfind("<", end), text.rfind("[", end), text.rfind("‹", end))
         while bracket > end and text[bracket - 1] == "[":  # the first of "[["
             bracket -= 1
         self._held = text[bracket:] if bracket >= 0 and len(text) - bracket < _LONGEST_MATCH else ""

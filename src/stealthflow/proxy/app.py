@@ -64,7 +64,7 @@ log = logging.getLogger("stealthflow.proxy")
 def session_for(token: str, label: str) -> str:
     """The vault session of a caller: a digest of its token, plus its own label if it sends one."""
     try:
-        return proxy_session(token, check_name(label, f"the {SESSION_HEADER} header"))
+        return proxy_session(token, label and check_name(label, f"the {SESSION_HEADER} header"))
     except SessionNameError as exc:
         raise ProxyError(400, str(exc), param=SESSION_HEADER) from None
 

@@ -317,7 +317,7 @@ def _street_address(capitalised: bool) -> re.Pattern[str]:
     word = r"[A-Z][a-z]+" if capitalised else rf"(?!{_FUNCTION_WORD})[a-z]+"
     state = r"[A-Z]{2}(?!\w)" if capitalised else r"[a-z]{2}(?!\w)"
     postcode = _ENGLISH_WORDS["postcode"] if capitalised else f"(?i:{_ENGLISH_WORDS['postcode']})"
-    town = rf",\s+{word}(?:\s+{word}){{0,2}}"
+    town = rf",\s+{word}(?:[^\S\n]+{word}){{0,2}}"  # on one line: "Springfield\nTomorrow I..." is no town (ux24b)
     after_town = (
         rf"(?:,?\s+{state})?(?:,?\s+(?:{postcode}))?"
         if capitalised

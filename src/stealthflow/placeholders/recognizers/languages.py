@@ -29,7 +29,7 @@ from stealthflow.placeholders.common_words import (
 from stealthflow.placeholders.language import ENGLISH, OTHERS, function_word_of_covered, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
-from stealthflow.placeholders.recognizers.public_names import public_name, text_words
+from stealthflow.placeholders.recognizers.public_names import brand, public_name, text_words
 from stealthflow.placeholders.recognizers.sentences import (
     SENTENCE_REACH,
     anothers_life,
@@ -58,6 +58,7 @@ class Vocabulary:
     workplaces: tuple[str, ...]
     articles: tuple[str, ...]
     name_particles: tuple[str, ...]
+    call_openings: tuple[str, ...]
     street_types: tuple[str, ...]
     street_suffixes: tuple[str, ...]
     number_first: bool
@@ -321,13 +322,29 @@ class NameAfterCue(LanguageRecognizer):
 
 
 class IntroducedNameRecognizer(NameAfterCue):
-    """The writer's own name after a self-introduction: "ich bin Jürgen Weißmann", "me llamo Javier"."""
+    """The writer's own name after a self-introduction: "ich bin Jürgen Weißmann", "me llamo Javier"; or after the word
+    a phone call is answered with (`call_openings`), where it opens a line or follows a greeting and its comma: "Met
+    Jan van den Berg.", "Hallo, met Anna de Boer." (a name with particles the tagger cut at them, ux24b); not "ik ga met
+    Jan"."""
 
     name, type = "introduced_name", "REAL_NAME"
     cues = "introductions"
 
+    def cue_phrases(self) -> tuple[str, ...]:
+        return (*self.vocab.introductions, *self.vocab.call_openings)
+
     def expression(self) -> str:
-        return rf"{cue_pattern(self.vocab.introductions)}{_GAP}(?P<value>{name_pattern(self.vocab)})"
+        cue = cue_pattern(self.vocab.introductions)
+        if self.vocab.call_openings:
+            greeting = rf"(?i:{one_of(listed(self.language, 'greetings'))}),[ \t]*"
+            opened = rf"(?<=(?:^|\n)[ \t]*|{greeting})(?P<call>{cue_pattern(self.vocab.call_openings)})"
+            cue = rf"(?:{cue}|{opened})"
+        return rf"{cue}{_GAP}(?P<value>{name_pattern(self.vocab)})"
+
+    def accept(self, match: regex.Match) -> bool:
+        """Read as a name (`NameAfterCue`), and after a call's opening no brand ("Met Google Maps vond ik het")."""
+        call = self.vocab.call_openings and match.group("call")
+        return super().accept(match) and not (call and brand(match.string, match.start("value"), self.value_end(match)))
 
 
 class LabelledNameRecognizer(NameAfterCue):
