@@ -507,3 +507,36 @@ def test_a_session_adopts_an_older_ones_values_only_if_it_never_numbered_any(vau
         vault.adopt("u", "memory:nobody", "memory:mem0.user_id:x")
     assert vault.adopt("u", "memory:alice", "memory:mem0.user_id:x") == 2  # the failed one wrote nothing
     assert vault.lookup("u", "memory:mem0.user_id:x", "PHONE", index=1) == "+1 415 555 2671"
+
+
+def test_rotate_key_with_the_key_in_the_environment_survives_a_failed_scrub(tmp_path, monkeypatch):
+    """rev24b H1: with the key in $STEALTHFLOW_VAULT_KEY and the disk too full for VACUUM, `vault rotate-key` died after
+    its commit with a traceback and never printed the new key: every value was lost. Now the key is printed as soon as
+    it is committed and a failed scrub is a warning (FAKE full disk: `_scrub` with `vacuum` raises as SQLite does)."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    import stealthflow.placeholders.vault as vault_module
+    from stealthflow.cli import app
+
+    scrub = vault_module.Vault._scrub
+
+    def full_disk(self, vacuum: bool = False) -> None:
+        if vacuum:
+            raise sqlite3.OperationalError("database or disk is full")
+        scrub(self, vacuum)
+
+    runner = CliRunner()
+    protect_config(tmp_path, monkeypatch)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
+    args = ["--config", str(config)]
+    protected = runner.invoke(app, ["protect", "mail dana@mailbox.org", "--rewrite", "none", "-s", "chat-9", *args])
+    assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
+    monkeypatch.setattr(vault_module.Vault, "_scrub", full_disk)
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    assert rotated.exit_code == 0, rotated.output
+    monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", rotated.stdout.strip())
+    restored = runner.invoke(app, ["restore", "--session", "chat-9", "write to <EMAIL_1>", *args])
+    assert restored.stdout.strip() == "write to dana@mailbox.org"

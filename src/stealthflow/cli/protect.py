@@ -722,7 +722,10 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
         stored = []  # where the new key went: stored as soon as it is committed, before the vault's files are scrubbed
 
         def store_key() -> None:
-            if not from_env:
+            if from_env:  # we cannot change the caller's environment: hand the key over at once
+                sys.stdout.write(f"{encoded}\n")
+                sys.stdout.flush()
+            else:
                 stored.append(store_secret(encoded, source, settings.protect.key_file))
 
         count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")), store_key)
@@ -731,8 +734,7 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
             console.print(
                 f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore"
             )
-        if from_env:  # we cannot change the caller's environment: hand the key over
-            sys.stdout.write(f"{encoded}\n")
+        if from_env:
             console.print(
                 f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)"
             )

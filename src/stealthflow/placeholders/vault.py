@@ -990,7 +990,16 @@ class Vault:
         self._bad.clear()
         if store_key is not None:
             store_key()
-        self._scrub(vacuum=True)
+        try:
+            self._scrub(vacuum=True)
+        except (
+            sqlite3.OperationalError
+        ) as exc:  # a full disk: the vault is rotated and whole, its old pages are not gone
+            log.warning(
+                "the vault is re-encrypted, but its files could not be rebuilt (%s): old ciphertexts stay in free pages "
+                "until `vault forget` or another rotation scrubs them",
+                exc,
+            )
         return done, len(rows) - done
 
     def _scrub(self, vacuum: bool = False) -> None:
