@@ -691,19 +691,15 @@ class TextValues(KnownValues):
     language than English, a value whose every word is a common word of that language (`of_language_words`: "Sie",
     which the tagger took once for a name in a formal German e-mail, was masked throughout it, ux21 M1; "Lehrerin").
     English words do not count there, nor in an English text, as they do in a later text (`KnownValues._specific_in`):
-    a name found in a text is masked wherever the text repeats it ("Rose", "Berg" are WordNet words), but for one that is
-    a common word (`specific` judged strictly, WordNet's words) written in lowercase or opening a sentence: "little"
-    taken once for a name in "I am little late" is not masked in "a little faster"; "jess" is masked again; "Will" of
-    "My name is Will." is masked in "I told Will", not in "Will the meeting start?" (ux24b). On pii-heldout-u, v, w, each file in
+    a name found in a text is masked wherever the text repeats it ("Rose", "Berg" are WordNet words), but for one written
+    in lowercase that is a common word (`specific` judged strictly, WordNet's words): "little" taken once for a name in
+    "I am little late" is not masked in "a little faster"; "jess" is masked again. On pii-heldout-u, v, w, each file in
     one session (benchmarks/pii_registers.py --session, 1 800 texts): no figure changes; judged as a name's (frequent
     words common too), a chat's "jess" was not masked again (REAL_NAME 87 -> 86 of 101 on v's registers)."""
 
-    def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
-        if language in OTHERS:
-            return super()._specific_here(text, start, span_type, value, language)
-        return specific(value) or not value[:1].islower() and not _opens_sentence(text, start)
-
     def _specific_in(self, span_type: str, value: str, language: str | None, as_name: bool) -> bool:
+        if language not in OTHERS:
+            return not value[:1].islower() or specific(value)
         key = (span_type, value, language, as_name)
         if key not in self._specific:
             self._specific[key] = not of_language_words(value, language, as_name)
@@ -784,16 +780,11 @@ def _written_as_name(text: str, start: int, value: str, language: str) -> bool:
     `capitalises_nouns`). On the languages files of pii-heldout-{c,d,e,g} (benchmarks/pii_session_languages.py),
     values re-masked that are not annotated: 24 with this reading, 42 reading a capital in German too ("Sie"), 27
     reading one that opens a sentence too ("Elle", "Mia" of "Elle est...", "Mia madre...")."""
-    if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
-        return False
-    return not _opens_sentence(text, start)
-
-
-def _opens_sentence(text: str, start: int) -> bool:
-    """Whether no word of its sentence stands before `start`: a capital there says nothing of a name."""
     from stealthflow.placeholders.recognizers.sentences import sentence_start  # the tagger's lexicons: when asked
 
-    return not any(char.isalnum() for char in text[sentence_start(text, start) : start])
+    if not value[:1].isupper() or language_file(language).get("capitalises_nouns", False):
+        return False
+    return any(char.isalnum() for char in text[sentence_start(text, start) : start])
 
 
 def _readings(text: str, transforms: bool) -> Iterator[tuple[str, Place | None]]:
