@@ -312,6 +312,9 @@ NAMED_IDS = [
     "Marcus Okafor",
     "marcus-1984-okafor",
     "marcus.j.okafor",
+    "MarcusOkafor1",  # rev24b M3: accepted once a part with a digit was read as a code
+    "john.smith99",
+    "marcus1984okafor",
     "marcus.okafor",
     "marcus_okafor",
     "MarcusOkafor",

@@ -71,21 +71,23 @@ def given_name(word: str) -> bool:
     return bool(name_lexicon().get(word.casefold(), 0) & GIVEN)
 
 
+_HEX_CODE = re.compile(r"[0-9a-fA-F]*[0-9][0-9a-fA-F]*")  # a run of hex digits holding a digit: a code
+
+
 def spells_a_name(identifier: str) -> bool:
     """Whether `identifier` (a session name, a user id) spells a person's name as ids do: URL-decoded, split at
-    anything but letters and digits and at camel case (`marcus.okafor`, `MarcusOkafor`, `Marcus%20Okafor`), two
-    neighbouring parts of the name lexicon, one a given name and the other a family name (numbers between them
-    skipped). A part of letters and digits is no name and parts round it are no neighbours (the hex of a random id: 25 of 40 000 uuid4 ids were refused for letter
-    runs such as "baba" and "fee" of "baba2018fd1d8426fee"; 0 of 60 000 now); a part of one or two letters (an
-    initial) is skipped."""
+    anything but letters and digits, at camel case and at digits (`marcus.okafor`, `MarcusOkafor`, `Marcus%20Okafor`,
+    `john.smith99`, `marcus1984okafor`), two neighbouring parts of the name lexicon, one a given name and the other a
+    family name; a part of one or two letters (an initial) is skipped. A run of hex digits with a digit in it is a
+    code, no name, and parts round it are no neighbours: 25 of 40 000 random uuid4 ids were refused for letter runs
+    such as "baba" and "fee" of "baba2018fd1d8426fee" (0 of 60 000 now)."""
     flags = []
     for token in re.findall(r"[^\W_]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", unquote(identifier))):
-        if token.isdigit():  # a year or a number between names: "marcus-1984-okafor"
-            continue
-        if not token.isalpha():  # letters and digits: a code, not a name
+        if not token.isdigit() and _HEX_CODE.fullmatch(token):
             flags.append(0)
-        elif len(token) >= 3:
-            flags.append(name_lexicon().get(token.casefold(), 0))
+            continue
+        for part in re.findall(r"[^\W\d_]{3,}", token):
+            flags.append(name_lexicon().get(part.casefold(), 0))
     return any(a & GIVEN and b & FAMILY or a & FAMILY and b & GIVEN for a, b in zip(flags, flags[1:]))
 
 
