@@ -24,8 +24,9 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
-   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds:
-   after it the paragraph is what it was where the fence opened, with the marks read in the fence that no fence
+   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds
+   when that JSON is balanced and outside a string (else the fence line is part of it, as a JSON parser of markdown
+   reads it): after it the paragraph is what it was where the fence opened, with the marks read in the fence that no fence
    closes (a link's, a tool call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is
    prose.
 
@@ -254,8 +255,7 @@ class Surroundings(Deferred):
         JSON object that goes on in the next paragraph (`_went_on`)."""
         self.line = ""
         fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
-        if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
-            self.depth, self.string, self.goes_on = 0, "", None
+        if fences.readings != self.fences.readings:
             self._fence_changed(opened=self.fences.readings == (None,), closed=fences.readings == (None,))
         self.fences = fences
         if not fences.after_blank:
@@ -268,9 +268,16 @@ class Surroundings(Deferred):
             self.outside_fence = None if self.outside_fence is None else (None, False)
 
     def _fence_changed(self, opened: bool, closed: bool) -> None:
-        """A fence opened (in some reading, none open before) or closed (in every reading): a closed fence closes the
-        JSON it holds, so the paragraph is again what it was where the fence opened, less what a blank line in the
-        fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`)."""
+        """A fence opened (in some reading, none open before) or closed (in every reading): no JSON goes on across it,
+        and a closed fence closes the JSON it holds, so the paragraph is again what it was where the fence opened, less
+        what a blank line in the fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`).
+        But a fence line inside a JSON string or object left open is part of it, as a JSON parser of markdown reads it
+        (LangChain's `parse_json_markdown` takes ```` ```json\n{"to": "\n```\n<EMAIL_1>"}\n``` ```` as one string):
+        the JSON and its paragraph's code go on after it (rev24b M1)."""
+        if closed and (self.depth or self.string):
+            self.outside_fence = None
+            return
+        self.depth, self.string, self.goes_on = 0, "", None
         if opened:
             self.outside_fence = (self.paragraph, self.code_paragraph)
         elif closed and self.outside_fence is not None:
