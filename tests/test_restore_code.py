@@ -6,6 +6,7 @@ proxy under uvicorn in front of a FAKE model (`MockOpenAI`); detection is the de
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from test_restore_links import (
@@ -18,8 +19,10 @@ from test_restore_links import (
 from test_security_scope import chat, proxy_for
 
 from stealthflow.config import ProtectConfig
+from stealthflow.placeholders.context import TAIL, _mark_pattern
 from stealthflow.placeholders.restore import Reference, StreamRestorer, Withheld, restore_text
 from stealthflow.placeholders.scope import RestoreScope
+from stealthflow.resources import data_yaml
 from stealthflow.testing.mock_openai import Reply, ToolCall
 
 # The reviewer's 16 replies (rev23b: lists of quoted values, other dialects' tool calls, code as markdown and HTML
@@ -98,10 +101,52 @@ def test_a_tool_calls_own_end_mark_still_closes_it(protector):
     _restored_whole_and_streamed(protector, "own-end", reply, reply.replace("<EMAIL_1>", EMAIL_VALUE))
 
 
+# rev24b L1: tool calls of dialects data/text_tool_calls.yaml did not list (main filled the e-mail in inside each).
+UNLISTED_CALLS = [
+    "<|channel|>commentary to=functions.shell<|message|>\n\necho <EMAIL_1>",  # gpt-oss
+    "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>shell\n\necho <EMAIL_1>",  # DeepSeek
+    '<invoke name="send">\n\n<parameter name="to"><EMAIL_1></parameter>',  # Anthropic-style, bare
+    "< TOOL_CALL >\n\nsend <EMAIL_1>",  # a listed mark spelt with spaces and in capitals
+]
+
+
+@pytest.mark.parametrize("reply", UNLISTED_CALLS)
+def test_a_tool_call_of_another_dialect_keeps_its_values(protector, reply):
+    whole = _restored_whole_and_streamed(protector, "unlisted", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        '<｜tool▁calls▁begin｜>send {"to": "x"}<｜tool▁calls▁end｜>',
+        '<invoke name="send"><parameter name="to">x</parameter></ invoke >',
+    ],
+)
+def test_their_own_end_marks_close_them(protector, call):
+    """After the call's end's mark and a blank line, prose gets the value back."""
+    reply = f"{call}\n\nI wrote to <EMAIL_1>."
+    _restored_whole_and_streamed(protector, "unlisted-end", reply, reply.replace("<EMAIL_1>", EMAIL_VALUE))
+
+
+def test_every_mark_spelt_at_its_widest_fits_what_a_stream_reads_again():
+    """A mark spelt with a space in every gap it allows is read whole when a stream cuts it (`TAIL` characters of a
+    piece are read again with the next); a wider spelling is not a mark, whole or streamed."""
+    listed = data_yaml("text_tool_calls.yaml")
+    for mark in {*listed, *(end for ends in listed.values() for end in ends)}:
+        widest = " ".join(re.findall(r"\w+|[^\w\s]", mark))
+        assert re.fullmatch(_mark_pattern(mark), widest, re.IGNORECASE), mark
+        assert len(widest) <= TAIL, mark
+
+
 # A chat template's end-of-message token in a reply's text: what follows is outside the assistant's message, where a
 # client that splits on it reads another message or a call. Main read `set_key( "<EMAIL_1>" )` after `<|eom_id|>` and
 # a blank line as prose and filled the e-mail in (a guarded value only was held back there, for being glued).
 END_OF_MESSAGE = ["<|eom_id|>", "<|eot_id|>", "<|im_end|>", "<end_of_turn>", "<|end|>"]
+# rev24b L1: end-of-text tokens data/text_tool_calls.yaml did not list, and listed ones spelt with spaces or in capitals
+# (main filled the e-mail in after each); Mistral's `</s>` is listed too (docs/security.md says why).
+END_OF_MESSAGE += ["<|endoftext|>", "<|end_of_text|>", "<｜end▁of▁sentence｜>", "<|return|>", "</s>"]
+END_OF_MESSAGE += ["<| im_end |>", "<|IM_END|>", "< |Eot_Id| >", "<|end_of_text |>"]
 
 
 @pytest.mark.parametrize("token", END_OF_MESSAGE)

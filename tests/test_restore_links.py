@@ -662,7 +662,7 @@ def test_a_value_in_code_as_markdown_or_html_shows_it_stays(protector, shown):
 # placeholder (main withheld it as "in code"; with a blank line after the fence, or no `{` in it, it restored).
 JSON_BLOCKS = [
     'Here:\n```json\n{"a": "b"}\n```\n',
-    'Here:\n~~~\n{"a": ["b",\n```\n~~~\n',  # JSON left open, and a ``` line as the fence's text
+    'Here:\n~~~\n{"a": ["b"]}\n```\n~~~\n',  # a ``` line as the fence's text
     'Here:\n> ```json\n> ["a", "b"]\n> ```\n',
 ]
 
@@ -676,6 +676,43 @@ def test_prose_right_after_a_fenced_json_block_gets_its_value(protector, block):
     assert whole.withheld == []
     inside = block.rsplit("\n", 2)[0] + "\nThanks <EMAIL_1>!"  # the closing fence's line dropped
     assert protector.restore(inside, "json-block").withheld == [("<EMAIL_1>", "in_code")]
+
+
+# rev24b M1: a closing fence "closed" JSON still open in it, and the value after it was filled in where a JSON parser
+# of markdown (LangChain's `parse_json_markdown`) reads the fence line as part of the string (main restored all three).
+FENCE_IN_OPEN_JSON = [
+    '```json\n{"to": "\n```\n<EMAIL_1>"}\n```',  # the reviewer's: the fence line inside a string
+    '```json\n{"to":\n```\n"<EMAIL_1>"}\n```',  # inside an object
+    'Here:\n~~~\n{"a": ["b",\n~~~\nThanks <EMAIL_1>!',  # an array left open
+]
+
+
+@pytest.mark.parametrize("reply", FENCE_IN_OPEN_JSON)
+def test_a_fence_line_inside_open_json_closes_nothing(protector, reply):
+    """Whole and a character at a time: a closing fence whose JSON is open (unbalanced or in a string) is part of
+    that JSON, so the value after it stays."""
+    whole = _restored_whole_and_streamed(protector, "fence-in-json", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+def test_a_json_parser_of_markdown_reads_the_fence_line_as_part_of_the_string(protector):
+    """The real parser the finding names (LangChain's, installed): it reads the reviewer's reply as one string with
+    the value in it, so restore must not fill it in."""
+    parse_json_markdown = pytest.importorskip("langchain_core.utils.json").parse_json_markdown
+    reply = FENCE_IN_OPEN_JSON[0]
+    assert parse_json_markdown(reply.replace("<EMAIL_1>", EMAIL_VALUE)) == {"to": f"\n```\n{EMAIL_VALUE}"}
+    protector.protect(f"Write to {EMAIL_VALUE}", "fence-parser")
+    assert parse_json_markdown(protector.restore(reply, "fence-parser").text) == {"to": "\n```\n<EMAIL_1>"}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_the_proxy_keeps_a_value_after_a_fence_line_inside_a_json_string(protector, stream):
+    """The proxy end to end (FAKE hostile upstream answering the reviewer's reply): the e-mail stays."""
+    reply = FENCE_IN_OPEN_JSON[0]
+    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
+        message, counts = chat(url, f"Reply to {EMAIL_VALUE} as JSON", stream=stream)
+    assert message["content"] == reply
+    assert counts["withheld"] == 1, counts
 
 
 @pytest.mark.parametrize(

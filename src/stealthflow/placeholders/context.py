@@ -16,18 +16,19 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
    too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
-   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml: `<tool_call>`, ReAct's
-   `Action Input:`) to an end's mark of its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no
+   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml, in any case, a space or tab
+   between its words and signs or not: `<tool_call>`, `< Tool_Call >`, ReAct's `Action Input:`) to an end's mark of its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no
    `<tool_call>`) or the reply's end, blank lines included (a ReAct parser takes an action's input to the reply's
    end); after a chat template's end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array
    counts by its `{` or `[` (2.) to its closing `}` or `]`,
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
    (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
-   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds:
-   after it the paragraph is what it was where the fence opened, with the marks read in the fence that no fence
-   closes (a link's, a tool call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is
-   prose.
+   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds
+   when that JSON is balanced and outside a string (else the fence line is part of it, as a JSON parser of markdown
+   reads it): after it the paragraph is what it was where the fence opened, with the marks read in the fence that no
+   fence closes (a link's, a tool call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block
+   is prose.
 
 Code (`in_code`: a code fence, a `{` or a list of strings in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
@@ -70,11 +71,9 @@ def _events() -> re.Pattern[str]:
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
-    # a mark that starts with a letter (`Action Input:`) only at a word's start; `x=1<|eom_id|>` is a mark
-    calls = "|".join(
-        ("(?<!\\w)" if mark[0].isalnum() else "") + re.escape(mark)
-        for mark in sorted({*_dialects(), *_closers()}, key=len, reverse=True)
-    )
+    listed = data_yaml("text_tool_calls.yaml")
+    marks = {*listed, *(end for ends in listed.values() for end in ends)}
+    calls = "|".join(_mark_pattern(mark) for mark in sorted(marks, key=len, reverse=True))
     tags = "|".join(re.escape(tag) for tag in sorted(listed_words(resource_dir("data") / "code_tags.txt")))
     return re.compile(
         rf"(?P<eol>\n)|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
@@ -83,16 +82,35 @@ def _events() -> re.Pattern[str]:
     )
 
 
+def _mark_pattern(mark: str) -> str:
+    """A tool call's mark or an end's as read: in any case (`_events`), with a space or tab between its words and signs
+    or not (`<| im_end |>`, `< / tool_call >`, `Action Input :`; a space in the mark is one space or tab), as a client
+    that strips or normalises a token's text reads it, no longer than `TAIL` (a mark cut across two pieces of a stream
+    is read whole: tests/test_restore_code.py); one that starts with a letter (`Action Input:`) only at a word's
+    start, so `x=1<|eom_id|>` is a mark."""
+    pieces = []
+    for run in re.finditer(r"(\s*)(\w+|[^\w\s])", mark):
+        if pieces:
+            pieces.append("[ \t]" if run[1] else "[ \t]?")
+        pieces.append(re.escape(run[2]))
+    return ("(?<!\\w)" if mark[0].isalnum() else "") + "".join(pieces)
+
+
+def _mark_key(text: str) -> str:
+    """A mark's text as `_dialects` keeps it: in lowercase, with no white space (`<| IM_END |>` is `<|im_end|>`)."""
+    return "".join(text.lower().split())
+
+
 @cache
 def _dialects() -> dict[str, frozenset[str]]:
-    """Each mark of a tool call written in text (data/text_tool_calls.yaml), in lowercase, with its end's marks."""
+    """Each mark of a tool call written in text (data/text_tool_calls.yaml), as `_mark_key` keeps it, with its end's."""
     listed = data_yaml("text_tool_calls.yaml")
-    return {mark.lower(): frozenset(end.lower() for end in ends) for mark, ends in listed.items()}
+    return {_mark_key(mark): frozenset(_mark_key(end) for end in ends) for mark, ends in listed.items()}
 
 
 @cache
 def _closers() -> frozenset[str]:
-    """The marks that end a tool call of some dialect, in lowercase."""
+    """The marks that end a tool call of some dialect, as `_mark_key` keeps them."""
     return frozenset().union(*_dialects().values())
 
 
@@ -176,7 +194,7 @@ class Surroundings(Deferred):
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start()))
             elif kind == "call":
-                self._call(match[0].lower())
+                self._call(_mark_key(match[0]))
             elif kind == "tag":
                 self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
                 self._code(lasting=True)
@@ -191,10 +209,11 @@ class Surroundings(Deferred):
         self.links.feed(piece)
 
     def _call(self, mark: str) -> None:
-        """A tool call's mark or an end's (`mark`, in lowercase; data/text_tool_calls.yaml): an end's mark outside a JSON
-        string closes the last call open of a dialect it ends, and a call's mark opens one and makes code of its
-        paragraph, in a string too (a client that reads marks out of text reads no JSON: `{"a": "<|eom_id|>"}` ends
-        the message for it); either mark may be both (`<|eom_id|>`). Where the readings differ, more is code."""
+        """A tool call's mark or an end's (`mark`, as `_mark_key` keeps it; data/text_tool_calls.yaml): an end's mark
+        outside a JSON string closes the last call open of a dialect it ends, and a call's mark opens one and makes
+        code of its paragraph, in a string too (a client that reads marks out of text reads no JSON:
+        `{"a": "<|eom_id|>"}` ends the message for it); either mark may be both (`<|eom_id|>`). Where the readings
+        differ, more is code."""
         if mark in _closers() and not self.string:
             for at in range(len(self.calls) - 1, -1, -1):
                 if mark in _dialects()[self.calls[at]]:
@@ -254,8 +273,7 @@ class Surroundings(Deferred):
         JSON object that goes on in the next paragraph (`_went_on`)."""
         self.line = ""
         fences = self.fences.after(line, cut=len(line) >= LINE_CAP)
-        if fences.readings != self.fences.readings:  # a fence opened or closed: no JSON goes on across it
-            self.depth, self.string, self.goes_on = 0, "", None
+        if fences.readings != self.fences.readings:
             self._fence_changed(opened=self.fences.readings == (None,), closed=fences.readings == (None,))
         self.fences = fences
         if not fences.after_blank:
@@ -268,9 +286,16 @@ class Surroundings(Deferred):
             self.outside_fence = None if self.outside_fence is None else (None, False)
 
     def _fence_changed(self, opened: bool, closed: bool) -> None:
-        """A fence opened (in some reading, none open before) or closed (in every reading): a closed fence closes the
-        JSON it holds, so the paragraph is again what it was where the fence opened, less what a blank line in the
-        fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`)."""
+        """A fence opened (in some reading, none open before) or closed (in every reading): no JSON goes on across it,
+        and a closed fence closes the JSON it holds, so the paragraph is again what it was where the fence opened, less
+        what a blank line in the fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`).
+        But a fence line inside a JSON string or object left open is part of it, as a JSON parser of markdown reads it
+        (LangChain's `parse_json_markdown` takes ```` ```json\n{"to": "\n```\n<EMAIL_1>"}\n``` ```` as one string):
+        the JSON and its paragraph's code go on after it (rev24b M1)."""
+        if closed and (self.depth or self.string):
+            self.outside_fence = None
+            return
+        self.depth, self.string, self.goes_on = 0, "", None
         if opened:
             self.outside_fence = (self.paragraph, self.code_paragraph)
         elif closed and self.outside_fence is not None:
