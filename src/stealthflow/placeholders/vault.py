@@ -664,11 +664,17 @@ class Vault:
         only those granted after that row id (an `issued_mark`). A row that does not authenticate
         is left out (its placeholder is reported unresolved on restore)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
-                "WHERE e.user = ? AND e.session = ? AND i.session = ? AND i.rowid > ?",
-                (user, session, session, after),
-            ).fetchall()
+            return self._opened_values(self._db, user, session, after)
+
+    def _opened_values(
+        self, db: sqlite3.Connection, user: str, session: str, after: int = 0
+    ) -> list[tuple[Entry, str]]:
+        """`session_values` read through `db` (a transaction's connection, or the vault's under its lock)."""
+        rows = db.execute(
+            "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e JOIN issued i ON i.entry_id = e.id "
+            "WHERE e.user = ? AND e.session = ? AND i.session = ? AND i.rowid > ?",
+            (user, session, session, after),
+        ).fetchall()
         values = []
         for entry_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
             try:
@@ -818,19 +824,7 @@ class Vault:
                     f"session {session!r} already holds or held values, numbered apart from those of {older!r}: "
                     "nothing was copied"
                 )
-            rows = db.execute(
-                "SELECT e.id, e.type, e.digest, e.idx, e.token, e.nonce, e.ciphertext, i.mac FROM entries e "
-                "JOIN issued i ON i.entry_id = e.id AND i.session = e.session WHERE e.user = ? AND e.session = ?",
-                (user, older),
-            ).fetchall()
-            values = []
-            for old_id, span_type, digest, index, token, nonce, ciphertext, mac in rows:
-                try:
-                    self._check_grant(old_id, user, older, mac)
-                    value = self._open(old_id, user, older, span_type, digest, index, token, nonce, ciphertext)
-                except VaultTampered:
-                    continue
-                values.append((span_type, value, index, token))
+            values = self._opened_values(db, user, older)
             if not values:
                 raise ValueError(f"session {older!r} holds no value to copy (see `stealthflow vault list`)")
             self._used(db, user, session)
@@ -838,8 +832,8 @@ class Vault:
                 "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
                 (session, user, older),
             )
-            for span_type, value, index, token in values:
-                self._insert_granted(db, self._sealed(user, session, span_type, value, index, token))
+            for entry, value in values:
+                self._insert_granted(db, self._sealed(user, session, entry.type, value, entry.index, entry.token))
             return len(values)
 
     def has_session(self, user: str, session: str) -> bool:
