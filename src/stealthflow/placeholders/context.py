@@ -17,9 +17,10 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
    a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
    open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml, in any case, a space or tab
-   between its words and signs or not: `<tool_call>`, `< Tool_Call >`, ReAct's `Action Input:`) to an end's mark of its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no
-   `<tool_call>`) or the reply's end, blank lines included (a ReAct parser takes an action's input to the reply's
-   end); after a chat template's end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array
+   between its words and signs or not: `<tool_call>`, `< Tool_Call >`, ReAct's `Action Input:`) to an end's mark of
+   its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no `<tool_call>`) or the reply's end, blank
+   lines included (a ReAct parser takes an action's input to the reply's end); after a chat template's end-of-message
+   token (`<|eom_id|>`) to the reply's end. A JSON object or array
    counts by its `{` or `[` (2.) to its closing `}` or `]`,
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
@@ -288,7 +289,7 @@ class Surroundings(Deferred):
     def _fence_changed(self, opened: bool, closed: bool) -> None:
         """A fence opened (in some reading, none open before) or closed (in every reading): no JSON goes on across it,
         and a closed fence closes the JSON it holds, so the paragraph is again what it was where the fence opened, less
-        what a blank line in the fence ended, plus the marks read in it that a fence does not close (`_code`, `_mark`).
+        what a blank line in the fence ended, plus the marks read in it that a fence does not close (`_code`, `_link`).
         But a fence line inside a JSON string or object left open is part of it, as a JSON parser of markdown reads it
         (LangChain's `parse_json_markdown` takes ```` ```json\n{"to": "\n```\n<EMAIL_1>"}\n``` ```` as one string):
         the JSON and its paragraph's code go on after it (rev24b M1)."""

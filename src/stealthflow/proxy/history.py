@@ -8,9 +8,10 @@ sent and the placeholders restored in that text. A text of the history that matc
 with nothing masked again, and the next reply may restore its placeholders; an assistant turn that matches nothing is
 protected as new text (`Protector.protect_many`'s `unknown`). A text vouches only for the values it holds: a tool call's
 id or name, or arguments such as `{}`, restore nothing, so a client re-sending them (in another conversation of the
-session, in a tool result) brings no value of the reply they came with into the next one's scope (rev24 E7). They are kept in the session's vault (`Vault.keep_replies`): the digest is an
-HMAC under the vault key, the upstream's text and keys are encrypted, so nothing there holds a value the client got, and
-a restarted proxy still recalls the history of its sessions (ux22b H1). Forgetting the session forgets them.
+session, in a tool result) brings no value of the reply they came with into the next one's scope (rev24 E7). They are
+kept in the session's vault (`Vault.keep_replies`): the digest is an HMAC under the vault key, the upstream's text and
+keys are encrypted, so nothing there holds a value the client got, and a restarted proxy still recalls the history of
+its sessions (ux22b H1). Forgetting the session forgets them.
 """
 
 from __future__ import annotations
