@@ -234,3 +234,42 @@ def test_a_search_without_query_or_hydration_refuses_a_bad_namespace_too(namespa
     store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)))
     with pytest.raises(SessionNameError, match="printable"):
         store.search(namespace)
+
+
+@pytest.mark.parametrize("deleting", ["SqliteStore.delete", "InMemoryStore.adelete"])
+def test_a_delete_forgets_the_values_only_the_deleted_items_held(tmp_path, monkeypatch, deleting):
+    """A LangGraph delete through the wrapper (the real SqliteStore's, the real InMemoryStore's async one), with the
+    real vault: the values no item left in the owner's session holds (under any of its namespaces) are in no file of
+    the vault; the items kept still hydrate, and another owner's row of the same value stays."""
+    from contextlib import nullcontext
+
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    vault, ann = tmp_path / "vault.sqlite", "memory:langgraph:ann"
+    sqlite = deleting.startswith("Sqlite")
+    with (
+        SqliteStore.from_conn_string(str(tmp_path / "store.sqlite"))
+        if sqlite
+        else nullcontext(InMemoryStore()) as inner
+    ):
+        if sqlite:
+            inner.setup()
+        protector = make_protector(protect_config(tmp_path, monkeypatch))
+        store = ProtectedStore(inner, protector, session_from_namespace=lambda ns: ns[0], hydrate=True)
+
+        def delete(namespace, key):
+            return store.delete(namespace, key) if sqlite else asyncio.run(store.adelete(namespace, key))
+
+        store.put(("ann", "work"), "m1", {"text": "Call (415) 555-2671 or mail anna.berg@mailbox.org"})
+        store.put(("ann", "home"), "m2", {"text": "Mail anna.berg@mailbox.org"})  # ann's session too
+        store.put(("bob",), "m1", {"text": "Bob calls (415) 555-2671"})
+        before = session_ciphertexts(vault, ann)
+        assert set(before) == {"PHONE", "EMAIL"}
+
+        delete(("ann", "work"), "m1")
+        assert set(session_ciphertexts(vault, ann)) == {"EMAIL"} and not in_vault_files(vault, before["PHONE"])
+        assert store.get(("ann", "home"), "m2").value == {"text": "Mail anna.berg@mailbox.org"}
+
+        delete(("ann", "home"), "m2")
+        assert session_ciphertexts(vault, ann) == {} and not in_vault_files(vault, before["EMAIL"])
+        assert store.get(("bob",), "m1").value == {"text": "Bob calls (415) 555-2671"}

@@ -247,3 +247,31 @@ def test_a_mem0_read_copies_nothing_of_a_memory_user_of_its_id_and_writes_nothin
         with pytest.raises(SessionNameError, match="printable"):
             memory.get_all(filters=owner)
     assert vault_rows(protector.vault.path) == before
+
+
+def test_deleting_memories_forgets_the_values_only_they_held(mem0_offline, tmp_path, monkeypatch):
+    """mem0's `delete` and `delete_all` through the wrapper forget the owner's values that no memory it keeps holds:
+    their rows' ciphertexts are in no file of the real vault (SQLite), the memories kept still hydrate, and another
+    owner's row of the same value stays."""
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner, _ = mem0_offline
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
+    vault, ann = tmp_path / "vault.sqlite", "memory:mem0.user_id:ann"
+    both = memory.add("Call me on (415) 555-2671 or mail anna.berg@mailbox.org", user_id="ann")["results"][0]
+    mail = memory.add("Write to anna.berg@mailbox.org", user_id="ann")["results"][0]
+    bobs = memory.add("Bob calls (415) 555-2671", user_id="bob")["results"][0]
+    before = session_ciphertexts(vault, ann)
+    assert set(before) == {"PHONE", "EMAIL"}
+
+    memory.delete(both["id"])
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL"}  # the phone only the deleted memory held is gone
+    assert not in_vault_files(vault, before["PHONE"])
+    assert memory.get(mail["id"])["memory"] == "Write to anna.berg@mailbox.org"
+    assert memory.get(bobs["id"])["memory"] == "Bob calls (415) 555-2671"  # bob's own row of the same phone
+
+    memory.delete_all(user_id="ann")
+    assert session_ciphertexts(vault, ann) == {} and not in_vault_files(vault, before["EMAIL"])
+    assert memory.get(bobs["id"])["memory"] == "Bob calls (415) 555-2671"

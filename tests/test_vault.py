@@ -604,9 +604,8 @@ def test_a_rotation_whose_key_cannot_be_kept_or_stored_leaves_a_vault_that_opens
         if failing == "keep":
             with pytest.raises(OSError):
                 vault.rotate(new_key.key.keys, new_key)
-            assert (
-                vault.lookup(config.user, "s", "EMAIL", index=1) == "dana@mailbox.org"
-            )  # still the old key, in-process too
+            # still the old key, in this process too
+            assert vault.lookup(config.user, "s", "EMAIL", index=1) == "dana@mailbox.org"
         else:
             with pytest.raises(VaultKeyError, match=f"kept in {pending}"):
                 vault.rotate(new_key.key.keys, new_key)

@@ -3,18 +3,25 @@ call's owner (its kind and id: `memory:mem0.agent_id:alice`), and whether what t
 
 Each owner's session is its own: nothing is copied or read from another owner's session. Before an owner's kind was
 in its session's name, every kind of owner with one id shared `memory:<id>` (rev24 E6), which is the memory store's
-user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks."""
+user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks.
+
+A deletion through a wrapper (mem0's `delete` and `delete_all`, a LangGraph delete) forgets the owner's values that only
+the deleted items held (`RedactingWrapper.forget_deleted`), as `memory forget` does for the memory store."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
-from stealthflow.memory.store import vault_session
+from stealthflow.integrations import map_strings
+from stealthflow.memory.store import placeholders_in, vault_session
 from stealthflow.pipeline.protector import Protector
 from stealthflow.sessions import MEMORY_KINDS, MEMORY_SESSIONS, check_name, memory_kind
 
 OWNER = "the memory owner (a namespace, a user_id, agent_id or run_id)"
+LISTED_AT_MOST = 100_000  # items of one owner read to know which values the items it keeps still hold
+log = logging.getLogger(__name__)
 
 
 def owner_session(protector: Protector, owner: str, kind: str) -> str:
@@ -65,3 +72,38 @@ class RedactingWrapper:
     def _session(self, call: Any) -> str:
         """The vault session of `call`'s owner (`owner_session`)."""
         return owner_session(self.protector, self.owner(call), self.kind(call))
+
+    def _session_of(self, call: Any) -> str:
+        """The vault session of `call`'s owner, unchecked: to compare with another (`forget_deleted`)."""
+        return vault_session(self.owner(call), self.kind(call))
+
+    def _kept(self, session: str, deleted: Any) -> list[Any] | None:
+        """Every item (as plain data) the wrapped store still holds in `session`, whose item `deleted` just went; None
+        when they cannot all be read (more than `LISTED_AT_MOST`, say)."""
+        raise NotImplementedError
+
+    def forget_deleted(self, deleted: list[tuple[str, Any]]) -> None:
+        """After items were deleted from the wrapped store ((their owner's session, the item as plain data) each):
+        forget the values of each session that its deleted items hold and no item it keeps (`_kept`) does, with the
+        vault's secure delete; a session that keeps no item is forgotten whole (values no item held, requests). Values
+        of other sessions stay (each holds its own rows), the same values of other owners included. A session whose
+        kept items cannot all be read keeps its values (a warning says so)."""
+        by_session: dict[str, list[Any]] = {}
+        for session, item in deleted:
+            by_session.setdefault(session, []).append(item)
+        vault, user = self.protector.vault, self.protector.config.user
+        for session, items in by_session.items():
+            kept = self._kept(session, items[0])
+            if kept is None:
+                log.warning("the memories an owner keeps could not all be read: the values of those deleted stay")
+            elif not kept:
+                vault.forget_session(user, session)
+            elif only_deleted := _placeholders_of(items) - _placeholders_of(kept):
+                vault.forget_placeholders(user, session, only_deleted)
+
+
+def _placeholders_of(items: list[Any]) -> set[tuple[str, int | str]]:
+    """The placeholders (`Reference.key`) in every text inside `items` (`map_strings`: strings, keys, numbers)."""
+    texts: list[str] = []
+    map_strings(items, lambda text: texts.append(text) or text)
+    return placeholders_in("\n".join(texts))
