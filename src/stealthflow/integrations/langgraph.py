@@ -88,8 +88,8 @@ class ProtectedStore(RedactingWrapper, BaseStore):
         found = self.inner.batch(gets) if gets else []
         return [(self._session_of(tuple(item.namespace)), item.value) for item in found if item is not None]
 
-    def _kept(self, session: str, deleted: dict) -> list[dict] | None:
-        """The values of the items left under every namespace whose session is `session`."""
+    def _stored(self, session: str, call: tuple[str, ...]) -> list[dict] | None:
+        """The values of the items under every namespace whose session is `session`."""
         namespaces = _paged(self.inner.list_namespaces)
         kept: list[dict] = []
         for namespace in namespaces or []:

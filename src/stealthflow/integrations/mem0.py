@@ -187,13 +187,14 @@ class ProtectedMemory(RedactingWrapper):
         found = self.memory.get_all(filters=filters, top_k=LISTED_AT_MOST, show_expired=True)["results"]
         return None if len(found) >= LISTED_AT_MOST else found
 
-    def _kept(self, session: str, deleted: dict) -> list[dict] | None:
-        """The memories left in `session`: those sharing the deleted one's first id, whose owner's session it is; None
-        with a `session_from_scope` of the caller's (it may give memories of other ids this session)."""
+    def _stored(self, session: str, call: dict) -> list[dict] | None:
+        """The memories in `session`: those sharing the first id of `call` (a call's scope or a memory), whose owner's
+        session it is; None with a `session_from_scope` of the caller's (it may give memories of other ids this
+        session)."""
         if self.owner is not first_scope_id:
             return None
-        key = first_scope_key(deleted)
-        found = self._listed({key: deleted[key]})
+        key = first_scope_key(call)
+        found = self._listed({key: call[key]})
         return None if found is None else [item for item in found if self._session_of(item) == session]
 
     def __getattr__(self, name: str) -> Any:

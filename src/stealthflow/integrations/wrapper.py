@@ -11,7 +11,7 @@ the deleted items held (`RedactingWrapper.forget_deleted`), as `memory forget` d
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from stealthflow.integrations import map_strings
@@ -35,13 +35,17 @@ def owner_session(protector: Protector, owner: str, kind: str) -> str:
     return session
 
 
-def adopt(protector: Protector, older: str, kind: str, owner: str) -> tuple[str, int]:
+def adopt(
+    protector: Protector, older: str, kind: str, owner: str, texts: Iterable[str] | None = None
+) -> tuple[str, int]:
     """Copy the values of `older`, a session named as before owners' kinds were (`memory:<id>`), into the session of
     the memory `owner` of `kind`, with their placeholders' numbers, so memories written then hydrate there
-    (`Vault.adopt`). Only its user knows which owners wrote into `older` (it may be the memory store's user too), so
-    nothing runs this but its user (`stealthflow memory adopt`). A ValueError, nothing written, when `kind` is no
-    owner's kind, `older` is no such session or holds no value, or the owner's session holds or held values of its
-    own. Returns (the owner's session, values copied)."""
+    (`Vault.adopt`). Several owners may have written into `older` (the memory store's user of that id too): with
+    `texts` (the owner's memories as its store holds them, placeholders and all) only the values their placeholders
+    name are copied, so the owner gets no other owner's value; None copies every value (`memory adopt --all-values`).
+    Nothing runs this but its user (`stealthflow memory adopt`, `RedactingWrapper.adopt`). A ValueError, nothing
+    written, when `kind` is no owner's kind, `older` is no such session or holds no value to copy, or the owner's
+    session holds or held values of its own. Returns (the owner's session, values copied)."""
     if kind not in MEMORY_KINDS:
         raise ValueError(f"the kind of owner must be one of {', '.join(MEMORY_KINDS)}")
     old_id = older.removeprefix(MEMORY_SESSIONS)
@@ -49,7 +53,8 @@ def adopt(protector: Protector, older: str, kind: str, owner: str) -> tuple[str,
         raise ValueError(f"the session to copy from must be a memory user's, {MEMORY_SESSIONS}<id>")
     check_name(old_id, "the session to copy from")
     session = owner_session(protector, owner, kind)
-    return session, protector.vault.adopt(protector.config.user, older, session)
+    keys = None if texts is None else placeholders_in("\n".join(texts))
+    return session, protector.vault.adopt(protector.config.user, older, session, keys)
 
 
 class RedactingWrapper:
@@ -77,14 +82,22 @@ class RedactingWrapper:
         """The vault session of `call`'s owner, unchecked: to compare with another (`forget_deleted`)."""
         return vault_session(self.owner(call), self.kind(call))
 
-    def _kept(self, session: str, deleted: Any) -> list[Any] | None:
-        """Every item (as plain data) the wrapped store still holds in `session`, whose item `deleted` just went; None
-        when they cannot all be read (more than `LISTED_AT_MOST`, say)."""
+    def _stored(self, session: str, call: Any) -> list[Any] | None:
+        """Every item (as plain data) the wrapped store holds in `session`, the session of `call`'s owner (a call or an
+        item of it); None when they cannot all be read (more than `LISTED_AT_MOST`, say)."""
         raise NotImplementedError
+
+    def adopt(self, older: str, call: Any) -> int:
+        """`adopt` into the session of `call`'s owner (mem0: its scope, `{"user_id": "alice"}`; LangGraph: a namespace)
+        the values of `older` that the owner's stored items hold, read from the wrapped store; returns values copied."""
+        stored = self._stored(self._session_of(call), call)
+        if stored is None:
+            raise ValueError("the owner's memories could not all be read: pass their texts to `wrapper.adopt`")
+        return adopt(self.protector, older, self.kind(call), self.owner(call), _strings_of(stored))[1]
 
     def forget_deleted(self, deleted: list[tuple[str, Any]]) -> None:
         """After items were deleted from the wrapped store ((their owner's session, the item as plain data) each):
-        forget the values of each session that its deleted items hold and no item it keeps (`_kept`) does, with the
+        forget the values of each session that its deleted items hold and no item it keeps (`_stored`) does, with the
         vault's secure delete; a session that keeps no item is forgotten whole (values no item held, requests). Values
         of other sessions stay (each holds its own rows), the same values of other owners included. A session whose
         kept items cannot all be read keeps its values (a warning says so)."""
@@ -93,7 +106,7 @@ class RedactingWrapper:
             by_session.setdefault(session, []).append(item)
         vault, user = self.protector.vault, self.protector.config.user
         for session, items in by_session.items():
-            kept = self._kept(session, items[0])
+            kept = self._stored(session, items[0])
             if kept is None:
                 log.warning("the memories an owner keeps could not all be read: the values of those deleted stay")
             elif not kept:
@@ -103,7 +116,12 @@ class RedactingWrapper:
 
 
 def _placeholders_of(items: list[Any]) -> set[tuple[str, int | str]]:
-    """The placeholders (`Reference.key`) in every text inside `items` (`map_strings`: strings, keys, numbers)."""
+    """The placeholders (`Reference.key`) in every text inside `items`."""
+    return placeholders_in("\n".join(_strings_of(items)))
+
+
+def _strings_of(items: list[Any]) -> list[str]:
+    """Every text inside `items` (`map_strings`: strings, keys, numbers)."""
     texts: list[str] = []
     map_strings(items, lambda text: texts.append(text) or text)
-    return placeholders_in("\n".join(texts))
+    return texts

@@ -813,13 +813,15 @@ class Vault:
         self._scrub()
         return grants, deleted
 
-    def adopt(self, user: str, older: str, session: str) -> int:
+    def adopt(self, user: str, older: str, session: str, keys: set[tuple[str, int | str]] | None = None) -> int:
         """Copy the values `older` holds into `session`, with their indices and tokens, and its numbering: a memory
         owner's session takes over, when its user asks, the one its values had before owners' kinds were in session
-        names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs. A
-        row that does not authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written,
-        when `session` ever numbered a value (its placeholders would clash with the copies') or `older` holds none.
-        Returns the values copied."""
+        names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs.
+        `keys` (`Reference.key`: the placeholders the owner's memories hold): only the values behind them are copied,
+        so values other owners of `older` wrote stay out of the owner's reach (None: every value). A row that does not
+        authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written, when `session` ever
+        numbered a value (its placeholders would clash with the copies') or there is no value to copy. Returns the
+        values copied."""
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
                 raise ValueError(
@@ -827,8 +829,11 @@ class Vault:
                     "nothing was copied"
                 )
             values = self._opened_values(db, user, older)
+            if keys is not None:
+                values = [(entry, value) for entry, value in values if keys.intersection(entry.names())]
             if not values:
-                raise ValueError(f"session {older!r} holds no value to copy (see `stealthflow vault list`)")
+                named = " that the owner's memories name" if keys is not None else ""
+                raise ValueError(f"session {older!r} holds no value{named} to copy (see `stealthflow vault list`)")
             self._used(db, user, session)
             db.execute(
                 "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
