@@ -191,6 +191,9 @@ class Vault:
             raise VaultDamaged(
                 f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)"
             ) from None
+        except BaseException:  # a wrong key (`open_vault` then tries a pending one), a tampered key check
+            self._db.close()
+            raise
 
     # -- keys -------------------------------------------------------------------------
     def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
