@@ -5,8 +5,8 @@ a key file readable by its owner only (0600). HKDF derives the AES-GCM key and t
 else the file) only when none exists.
 
 A key on its way in (`vault rotate-key`, `NewKey`) is kept at a pending place first (the key file's `.pending` sibling,
-or the keyring's `vault-key-pending` entry) and stored as the key once the vault is re-encrypted under it: a vault opened
-with neither the key nor an earlier one is tried with the pending key (`key_candidates`), so a rotation stopped at any
+or the keyring's `vault-key-pending` entry) and stored as the key once the vault is re-encrypted under it: a vault the
+key does not open is tried with the pending key (`key_candidates`, `NewKey.left_pending`), so a rotation stopped at any
 step leaves a key that opens the vault where stealthflow reads it.
 """
 
@@ -17,6 +17,7 @@ import os
 import secrets
 import stat
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -178,7 +179,8 @@ class NewKey:
         if load_keys(self.source, self.key_file, create=False) != self.keys:
             raise VaultKeyError(f"the new key was written to {where}, but another key is read first from {self.source}")
         self.stored_in = where
-        self.drop()
+        with suppress(OSError):  # a copy left behind is the key itself, as well kept
+            self.drop()
         return where
 
     def drop(self) -> None:
