@@ -284,6 +284,7 @@ def adopt(
     --texts only the values those memories name become readable by the owner; --all-values copies every value memory:ID
     holds (the memory user ID's and other owners' included). Refused when the owner's session already numbered values
     of its own."""
+    from stealthflow.cli.source import Source, read_stdin
     from stealthflow.integrations.wrapper import adopt as adopt_values
 
     if (texts is None) == (not all_values):
@@ -291,8 +292,6 @@ def adopt(
             "give --texts FILE (the owner's memories as stored: only the values they name are copied) or --all-values "
             f"(every value of {from_session}, those of other owners of that id included)"
         )
-    from stealthflow.cli.source import Source, read_stdin
-
     with user_errors():
         memories = None if texts is None else [read_stdin() if str(texts) == "-" else Source(path=texts).read_text()]
     protector = user_protector(protect_settings(config, None, None, llm_extractor=False, tagger=False))

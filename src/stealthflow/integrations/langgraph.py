@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Callable, Iterable
-from contextlib import suppress
 from functools import partial
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
@@ -91,16 +90,21 @@ class ProtectedStore(RedactingWrapper, BaseStore):
     def _stored(self, session: str, call: tuple[str, ...]) -> list[dict] | None:
         """The values of the items under every namespace whose session is `session`."""
         namespaces = _paged(self.inner.list_namespaces)
+        if namespaces is None:
+            return None
         kept: list[dict] = []
-        for namespace in namespaces or []:
-            with suppress(ValueError):  # a namespace no owner's session can be named after is not this one
-                if self._session_of(namespace) != session:
-                    continue
-                items = _paged(partial(self.inner.search, namespace))
-                if items is None:
-                    return None
-                kept += [item.value for item in items if tuple(item.namespace) == tuple(namespace)]
-        return None if namespaces is None else kept
+        for namespace in (tuple(ns) for ns in namespaces if self._in_session(tuple(ns), session)):
+            items = _paged(partial(self.inner.search, namespace))
+            if items is None:
+                return None
+            kept += [item.value for item in items if tuple(item.namespace) == namespace]
+        return kept
+
+    def _in_session(self, namespace: tuple[str, ...], session: str) -> bool:
+        try:
+            return self._session_of(namespace) == session
+        except Exception:  # a namespace the owner function cannot map (another layout) is none of this session's
+            return False
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
