@@ -714,3 +714,84 @@ def test_rotate_key_cli_whose_key_file_cannot_be_written_loses_no_value(tmp_path
     assert restored.exit_code == 0 and restored.stdout.strip() == "write to dana@mailbox.org", restored.output
     assert rotated.exit_code == 2 and "vault.key.pending" in rotated.output, rotated.output
     assert not (tmp_path / "vault.key.pending").exists()
+
+
+class _Keyring:
+    """FAKE OS keyring (the `keyring` module's calls stealthflow makes), whose entry `broken` cannot be written."""
+
+    def __init__(self, broken: str = ""):
+        self.entries: dict[tuple[str, str], str] = {}
+        self.broken = broken
+
+    def get_password(self, service, user):
+        return self.entries.get((service, user))
+
+    def set_password(self, service, user, secret):
+        if user == self.broken:
+            raise RuntimeError("the keyring is locked")
+        self.entries[(service, user)] = secret
+
+    def delete_password(self, service, user):
+        del self.entries[(service, user)]
+
+
+def test_a_rotation_whose_keyring_cannot_store_the_key_leaves_a_vault_that_opens(tmp_path, monkeypatch):
+    """The key in the keyring (`key_source: auto`), a keyring that takes the pending entry but then refuses the key's:
+    the rotation says the new key is kept in the keyring, and the vault opens with it there."""
+    import sys
+
+    from stealthflow.placeholders.keys import KEYRING_PENDING, KEYRING_SERVICE, KEYRING_USER, NewKey
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    keyring = _Keyring()
+    monkeypatch.setitem(sys.modules, "keyring", keyring)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = ProtectConfig(
+        vault_path=tmp_path / "vault.sqlite", key_file=tmp_path / "vault.key", key_source="auto", llm_extractor=False
+    )
+    protector = make_protector(config)  # a new vault: its key is created in the keyring
+    texts = [protector.protect(text, "s").text for text in ROTATED]
+    protector.close()
+    old_key = keyring.entries[(KEYRING_SERVICE, KEYRING_USER)]
+    keyring.broken = KEYRING_USER
+    new_key = NewKey(new_secret(), "auto", config.key_file)
+    with Vault(config.vault_path, load_keys("auto", config.key_file)) as vault:
+        with pytest.raises(VaultKeyError, match="kept in the OS keyring"):
+            vault.rotate(new_key.keys, new_key)
+    assert keyring.entries[(KEYRING_SERVICE, KEYRING_USER)] == old_key
+    assert keyring.entries[(KEYRING_SERVICE, KEYRING_PENDING)] == new_key.encoded
+    assert _restores(config, texts)
+    keyring.broken = ""
+    assert _restores(config, texts)  # the open stored the pending key as the key
+    assert keyring.entries == {(KEYRING_SERVICE, KEYRING_USER): new_key.encoded}
+
+
+def test_rotate_key_with_the_key_in_the_environment_whose_commit_fails_says_the_printed_key_is_useless(
+    tmp_path, monkeypatch
+):
+    """With the key in $STEALTHFLOW_VAULT_KEY the new key is printed before the vault is sealed with it; a FAKE disk
+    error inside the re-encryption rolls it back, and the command says the key printed does not open the vault."""
+    from typer.testing import CliRunner
+
+    import stealthflow.placeholders.vault as vault_module
+    from stealthflow.cli import app
+
+    runner = CliRunner()
+    protect_config(tmp_path, monkeypatch)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
+    args = ["--config", str(config)]
+    assert (
+        runner.invoke(app, ["protect", "mail dana@mailbox.org", "--rewrite", "none", "-s", "c", *args]).exit_code == 0
+    )
+
+    def disk_error(self, db, new_keys):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    reencrypt = vault_module.Vault._reencrypt_rows
+    monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", disk_error)
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    assert rotated.exit_code != 0 and "the key printed does not open it" in rotated.stderr, rotated.output
+    monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", reencrypt)
+    restored = runner.invoke(app, ["restore", "--session", "c", "write to <EMAIL_1>", *args])
+    assert restored.stdout.strip() == "write to dana@mailbox.org"
