@@ -687,7 +687,7 @@ def test_a_rotation_killed_at_any_step_leaves_a_vault_that_opens(tmp_path, monke
     assert _restores(config, texts)  # and again, after the open that found the pending key stored it
 
 
-def test_rotate_key_cli_whose_key_file_cannot_be_written_loses_no_value(tmp_path, monkeypatch):
+def test_rotate_key_cli_whose_key_file_cannot_be_written_loses_no_value(tmp_path, monkeypatch, caplog):
     """The CLI end to end with a FAKE full disk when the key file is written: `vault rotate-key` fails saying where the
     new key is kept, and `restore` in a new process still restores (it finds that key, then stores it)."""
     from typer.testing import CliRunner
@@ -713,6 +713,7 @@ def test_rotate_key_cli_whose_key_file_cannot_be_written_loses_no_value(tmp_path
     restored = runner.invoke(app, ["restore", "--session", "chat-9", "write to <EMAIL_1>", *args])
     assert restored.exit_code == 0 and restored.stdout.strip() == "write to dana@mailbox.org", restored.output
     assert rotated.exit_code == 2 and "vault.key.pending" in rotated.output, rotated.output
+    assert f"kept in {tmp_path / 'vault.key.pending'}, is now in {key_file}" in caplog.text  # the user is told
     assert not (tmp_path / "vault.key.pending").exists()
 
 
