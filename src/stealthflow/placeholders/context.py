@@ -63,32 +63,35 @@ TAIL = HOLD
 
 @cache
 def _events() -> re.Pattern[str]:
-    """The marks read in a reply: a line's end (a code fence's line, a blank line), a tool call's mark or its end's,
-    the marks of a link, markup or command (a `](` or `]:` closes a bracket too), and a `{`, `}`, `[`, `]` or `"` (a
-    JSON object's or array's depth), in that order where two start at one character (`[TOOL_CALLS]`, `](`)."""
+    """The marks read in a reply: a line's end (`\\n`, `\\r` or both, as CommonMark reads one: a code fence's line, a
+    blank line), a tool call's mark or its end's, the marks of a link, markup or command (a `](` or `]:` closes a
+    bracket too), and a `{`, `}`, `[`, `]` or `"` (a JSON object's or array's depth), in that order where two start at
+    one character (`[TOOL_CALLS]`, `](`)."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
-    listed = data_yaml("text_tool_calls.yaml")
-    marks = {*listed, *(end for ends in listed.values() for end in ends)}
-    calls = "|".join(_mark_pattern(mark) for mark in sorted(marks, key=len, reverse=True))
+    marks = [*_marks(opening=True).items(), *_marks(opening=False).items()]
+    calls = "|".join(pattern for _, pattern in sorted(marks, key=lambda mark: len(mark[0]), reverse=True))
     tags = "|".join(re.escape(tag) for tag in sorted(listed_words(resource_dir("data") / "code_tags.txt")))
     return re.compile(
-        rf"(?P<eol>\n)|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
+        rf"(?P<eol>{LINE_END})|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
         rf"|(?P<json>[{{}}\[\]\"'])",
         re.IGNORECASE | re.MULTILINE,
     )
 
 
+LINE_END = r"\r|\n"  # a `\n` right after a `\r` ends no line of its own (`_line_ended`)
+_LINE_ENDS = re.compile(LINE_END)
+
+
 def _mark_pattern(mark: str) -> str:
-    """A tool call's mark or an end's as read: in any case (`_events`), with a space or tab between its words and signs
-    or not (`<| im_end |>`, `< / tool_call >`, `Action Input :`; a space in the mark is one space or tab), as a client
-    that strips or normalises a token's text reads it, no longer than `TAIL` (a mark cut across two pieces of a stream
-    is read whole: tests/test_restore_code.py); one that starts with a letter (`Action Input:`) only at a word's
-    start, so `x=1<|eom_id|>` is a mark."""
+    """An end's mark as read: in any case (`_events`), with a space or tab between its words and signs or not
+    (`<| im_end |>`, `< / tool_call >`; a space in the mark is one space or tab), as a client that strips or
+    normalises a token's text reads it, no longer than `TAIL` (a mark cut across two pieces of a stream is read whole:
+    tests/test_restore_code.py); one that starts with a letter only at a word's start."""
     pieces = []
     for run in re.finditer(r"(\s*)(\w+|[^\w\s])", mark):
         if pieces:
@@ -97,9 +100,43 @@ def _mark_pattern(mark: str) -> str:
     return ("(?<!\\w)" if mark[0].isalnum() else "") + "".join(pieces)
 
 
+def _opening_pattern(mark: str) -> str:
+    """A tool call's mark as read: in any case (`_events`), anywhere (LangChain's ReAct parser finds `MyAction Input:`),
+    with white space (line ends too) and a number between its words and signs or not, as that parser reads
+    `Action\\s*\\d*\\s*Input\\s*\\d*\\s*:` (`Action  Input:`, `ActionInput:`, `Action\\nInput:`, `Action 1 Input 1:`) and XML
+    `<tool_call\\n>`: as many such characters in a gap as keep the mark within `TAIL` (a mark cut across two pieces
+    of a stream is read whole: tests/test_restore_code.py), and a longer run after a word reads as the mark too (it may
+    yet become one: fail closed)."""
+    pieces = re.findall(r"\w+|[^\w\s]", mark)
+    width = (TAIL - len("".join(pieces))) // (len(pieces) - 1)
+    gap, escaped = rf"[\s\d]{{0,{width}}}", [re.escape(piece) for piece in pieces]
+    longer = [
+        gap.join(escaped[: at + 1]) + rf"[\s\d]{{{width + 1}}}"
+        for at, piece in enumerate(pieces[:-1])
+        if re.fullmatch(r"\w+", piece)
+    ]
+    return "|".join([gap.join(escaped), *longer])
+
+
 def _mark_key(text: str) -> str:
     """A mark's text as `_dialects` keeps it: in lowercase, with no white space (`<| IM_END |>` is `<|im_end|>`)."""
     return "".join(text.lower().split())
+
+
+@cache
+def _marks(opening: bool) -> dict[str, str]:
+    """The opening marks (`opening`) or the end's marks of data/text_tool_calls.yaml, each as `_mark_key` keeps it,
+    with the pattern it is read by."""
+    listed = data_yaml("text_tool_calls.yaml")
+    if opening:
+        return {_mark_key(mark): f"(?:{_opening_pattern(mark)})" for mark in listed}
+    return {_mark_key(end): f"(?:{_mark_pattern(end)})" for ends in listed.values() for end in ends}
+
+
+def _mark_read(text: str, opening: bool) -> str | None:
+    """The opening mark (`opening`) or end's mark `text` reads as (`_mark_key`), or None."""
+    found = (key for key, pattern in _marks(opening).items() if re.fullmatch(pattern, text, re.IGNORECASE))
+    return next(found, None)
 
 
 @cache
@@ -107,12 +144,6 @@ def _dialects() -> dict[str, frozenset[str]]:
     """Each mark of a tool call written in text (data/text_tool_calls.yaml), as `_mark_key` keeps it, with its end's."""
     listed = data_yaml("text_tool_calls.yaml")
     return {_mark_key(mark): frozenset(_mark_key(end) for end in ends) for mark, ends in listed.items()}
-
-
-@cache
-def _closers() -> frozenset[str]:
-    """The marks that end a tool call of some dialect, as `_mark_key` keeps them."""
-    return frozenset().union(*_dialects().values())
 
 
 # How a paragraph after a blank line inside a JSON object opens when the object goes on there: a string, a bracket,
@@ -190,12 +221,13 @@ class Surroundings(Deferred):
             read_to = match.end()
             kind = match.lastgroup
             if kind == "eol":
-                self._line_end(self.line + text[line_from : match.start()])
-                line_from = match.end()
+                line_from = self._line_ended(text, match, line_from)
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start()))
             elif kind == "call":
-                self._call(_mark_key(match[0]))
+                for eol in _LINE_ENDS.finditer(text, line_from, match.end()):  # a mark over lines: `Action\nInput:`
+                    line_from = self._line_ended(text, eol, line_from)
+                self._call(match[0])
             elif kind == "tag":
                 self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
                 self._code(lasting=True)
@@ -209,20 +241,28 @@ class Surroundings(Deferred):
         self.tail = text[-TAIL:]
         self.links.feed(piece)
 
-    def _call(self, mark: str) -> None:
-        """A tool call's mark or an end's (`mark`, as `_mark_key` keeps it; data/text_tool_calls.yaml): an end's mark
-        outside a JSON string closes the last call open of a dialect it ends, and a call's mark opens one and makes
-        code of its paragraph, in a string too (a client that reads marks out of text reads no JSON:
-        `{"a": "<|eom_id|>"}` ends the message for it); either mark may be both (`<|eom_id|>`). Where the readings
-        differ, more is code."""
-        if mark in _closers() and not self.string:
+    def _call(self, text: str) -> None:
+        """A tool call's mark or an end's (`text`; data/text_tool_calls.yaml): an end's mark outside a JSON string
+        closes the last call open of a dialect it ends, and a call's mark opens one and makes code of its paragraph, in
+        a string too (a client that reads marks out of text reads no JSON: `{"a": "<|eom_id|>"}` ends the message for
+        it); either mark may be both (`<|eom_id|>`). Where the readings differ, more is code."""
+        end = _mark_read(text, opening=False)
+        if end and not self.string:
             for at in range(len(self.calls) - 1, -1, -1):
-                if mark in _dialects()[self.calls[at]]:
+                if end in _dialects()[self.calls[at]]:
                     self.calls = self.calls[:at] + self.calls[at + 1 :]
                     break
-        if mark in _dialects():
+        mark = _mark_read(text, opening=True)
+        if mark:
             self.calls += (mark,)
             self._code(lasting=True)
+
+    def _line_ended(self, text: str, eol: re.Match[str], line_from: int) -> int:
+        """A line end read (`eol` in `text`, the line from `line_from` on, after `self.line`): where the next line
+        starts. A `\\n` right after a `\\r` is that line end's second half, as CommonMark reads `\\r\\n`."""
+        if not (eol[0] == "\n" and text[eol.start() - 1 : eol.start()] == "\r"):
+            self._line_end(self.line + text[line_from : eol.start()])
+        return eol.end()
 
     def _json(self, char: str, escaped: bool) -> None:
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and

@@ -5,22 +5,61 @@ line depends on a list item the reader does not keep (a fence indented with no l
 is kept, and a fence open in any of them counts: the reader may take more lines as code than markdown, never fewer
 (`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote and list lines).
 An indented code block counts too: a line four or more columns in, at the reply's start or after a blank line, outside
-a list item, opens one, and it runs while lines are blank or as far in."""
+a list item, opens one, and it runs while lines are blank or as far in. A fence line inside an HTML block (`<!--` to
+`-->`, `<div>` to a blank line: CommonMark's seven kinds) is its text, no fence: while one may be open (`Fences.html`,
+read wherever a line starts with one, ended only where CommonMark certainly ends it), a fence line is read both
+ways."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
+from stealthflow.placeholders.links import raw_html_tags
+
 # A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
-# `- `): a run of three or more backticks or tildes, then an info string (`python`) or nothing (`_FENCE_BEGUN`: a line
-# read so far that is, or is becoming, one).
+# `- `): a run of three or more backticks or tildes, then an info string (`python`; no backtick after a backtick fence,
+# as CommonMark reads it: "```x`" opens none) or nothing (`_FENCE_BEGUN`: a line read so far that is, or is becoming,
+# one).
 _QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
 _FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
-_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}|~{3,})(?P<info>[^\n]*)")
+_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}(?![^\n]*`)|~{3,})(?P<info>[^\n]*)")
 _FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
 _ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
 _LINE_START = re.compile(_QUOTES + r"(?P<space>[ \t]*)")
+
+
+@cache
+def _html_start() -> re.Pattern[str]:
+    """A line that may start an HTML block (CommonMark 4.6, in a block quote or list item too), each kind named by the
+    end it waits for: a raw tag's end tag (data/raw_html_tags.txt), `-->`, `?>`, `]]>`, `>`, or a blank line."""
+    raw = "|".join(re.escape(tag) for tag in sorted(raw_html_tags()))
+    return re.compile(
+        _FENCE_START + rf"<(?:(?P<raw>(?:{raw})(?:[ \t>]|$))|(?P<comment>!--)|(?P<question>\?)|(?P<cdata>!\[CDATA\[)"
+        r"|(?P<declaration>![a-z])|(?P<blank>/?[a-z][a-z0-9-]*(?:[ \t/>]|$)))",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _html_ends() -> dict[str, str]:
+    """What ends each kind of HTML block (`_html_start`): a line that holds the pattern ("": a blank line)."""
+    raw = "|".join(re.escape(tag) for tag in sorted(raw_html_tags()))
+    return {"raw": rf"</(?:{raw})>", "comment": "-->", "question": r"\?>", "cdata": r"\]\]>", "declaration": ">"}
+
+
+def _html_after(html: frozenset[str], line: str) -> frozenset[str]:
+    """The ends the HTML blocks that may be open after `line` wait for (`html` before it): a block ends at a line that
+    holds its end (a blank line for `""`), and one may start at the line, ending there too or not."""
+    blank = not line.strip(" \t\r")
+    left = {end for end in html if not (blank if end == "" else re.search(end, line, re.IGNORECASE))}
+    start = _html_start().match(line)
+    if start:
+        end = _html_ends().get(start.lastgroup, "")
+        if end == "" or not re.search(end, line[start.end() :], re.IGNORECASE):
+            left.add(end)
+    return frozenset(left)
 
 
 class Fence(NamedTuple):
@@ -72,20 +111,22 @@ def _opened(line: re.Match[str], listed: bool) -> tuple[Fence | None, ...]:
     )
 
 
-def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tuple[Fence | None, ...]:
+def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool, html: bool) -> tuple[Fence | None, ...]:
     """The readings after `line` (`cut`: only its start was kept) of one where `fence` was open before it (`listed`: a
-    list item may be open): a fence closes only at a run of its character at least as long, with no info string, in
-    its block quotes and block (up to three spaces in); a fence line out of them, or after a line that left them, ends
-    it and opens another. Any other fence line inside a fence is its text; a fence line outside one opens one."""
+    list item may be open; `html`: an HTML block may be): a fence closes only at a run of its character at least as
+    long, with no info string, in its block quotes and block (up to three spaces in); a fence line out of them, or
+    after a line that left them, ends it and opens another, or is an HTML block's text. Any other fence line inside a
+    fence is its text; a fence line outside one opens one, or is an HTML block's text."""
     match = _FENCE.fullmatch(line)
+    opened = () if match is None else _opened(match, listed) + ((None,) if html else ())
     if fence is None:
-        return (None,) if match is None else _opened(match, listed)
+        return opened or (None,)
     quotes, lead = _start(line)
     out = quotes < fence.quotes or (_start(line, fence.quotes)[1] < fence.column and line.strip(" \t\r") != "")
     if match is None:
         return (fence._replace(left=True) if out else fence,)
     if out or fence.left:
-        return _opened(match, listed)
+        return opened
     closes = match["run"][0] == fence.char and len(match["run"]) >= fence.length and not (match["info"].strip() or cut)
     inside = quotes == fence.quotes and not match["items"].strip() and lead <= fence.column + 3
     return (None,) if closes and inside else (fence,)
@@ -94,18 +135,22 @@ def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tup
 class Fences(NamedTuple):
     """What the lines read so far leave open: the fence in each reading (None: none), whether a list item may be open
     (a list mark read, and no paragraph after a blank line since), whether the last line was blank (or none was read),
-    and whether an indented code block is open."""
+    whether an indented code block is open, and what ends each HTML block that may be open (`_html_after`)."""
 
     readings: tuple[Fence | None, ...] = (None,)
     listed: bool = False
     after_blank: bool = True
     indented: bool = False
+    html: frozenset[str] = frozenset()
 
     def after(self, line: str, cut: bool) -> Fences:
         """What is open after `line` (`cut`: only its start was kept)."""
         readings = self.readings
         if readings != (None,) or _FENCE_BEGUN.match(line):
-            found = [after for fence in readings for after in _fence_after(fence, line.rstrip("\r"), cut, self.listed)]
+            line_read = line.rstrip("\r")
+            found = [
+                after for fence in readings for after in _fence_after(fence, line_read, cut, self.listed, self.html)
+            ]
             readings = tuple(sorted(set(found), key=lambda fence: (fence is None, found.index(fence)))[:READINGS])
         blank = not line.strip(" \t\r")
         indented = readings == (None,) and (blank and self.indented or not blank and self._indents(line))
@@ -114,7 +159,7 @@ class Fences(NamedTuple):
             listed = True
         elif listed and self.after_blank and not blank and _start(line)[1] == 0:
             listed = False  # a paragraph after a blank line, not in any list item
-        return Fences(readings, listed, blank, indented)
+        return Fences(readings, listed, blank, indented, _html_after(self.html, line))
 
     def _indents(self, line: str) -> bool:
         """Whether `line` (or its start) is an indented code block's, after the lines read: four columns in, where one
