@@ -14,13 +14,14 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
 3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to its end tag, blank lines included), nor a
    code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
-   too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
-   a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
-   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml, in any case, a space or tab
-   between its words and signs or not: `<tool_call>`, `< Tool_Call >`, ReAct's `Action Input:`) to an end's mark of
-   its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no `<tool_call>`) or the reply's end, blank
-   lines included (a ReAct parser takes an action's input to the reply's end); after a chat template's end-of-message
-   token (`<|eom_id|>`) to the reply's end. A JSON object or array
+   too, closed only by a run of its character at least as long with no info string, in its block; where markdown's
+   reading depends on a container or an HTML block the reader does not keep, a fence open in any reading counts; a
+   line ends at `\n`, `\r` or both), and no tool call written in text is open or was in its paragraph ("tool"): from
+   a mark (data/text_tool_calls.yaml, anywhere, in any case, with white space and a number between its words and signs
+   or not: `<tool_call>`, `< Tool_Call\n>`, ReAct's `Action Input:`, `Action 1\nInput 1:`) to an end's mark of its own
+   dialect (`</tool_call>`; `</function>` closes no `<tool_call>`) or the reply's end, blank lines included (ReAct's
+   `Action Input:` has none: a ReAct parser takes an action's input to the reply's end, past an `Observation:`);
+   after a chat template's end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array
    counts by its `{` or `[` (2.) to its closing `}` or `]`,
    counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
    inside a string, or before a paragraph that goes on as JSON does
