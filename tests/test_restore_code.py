@@ -19,7 +19,7 @@ from test_restore_links import (
 from test_security_scope import chat, proxy_for
 
 from stealthflow.config import ProtectConfig
-from stealthflow.placeholders.context import TAIL, _mark_pattern, _opening_pattern
+from stealthflow.placeholders.context import TAIL, _opening_pattern
 from stealthflow.placeholders.restore import Reference, StreamRestorer, Withheld, restore_text
 from stealthflow.placeholders.scope import RestoreScope
 from stealthflow.resources import data_yaml
@@ -120,7 +120,7 @@ def test_a_tool_call_of_another_dialect_keeps_its_values(protector, reply):
     "call",
     [
         '<｜tool▁calls▁begin｜>send {"to": "x"}<｜tool▁calls▁end｜>',
-        '<invoke name="send"><parameter name="to">x</parameter></ invoke >',
+        '<invoke name="send"><parameter name="to">x</parameter></invoke>',
     ],
 )
 def test_their_own_end_marks_close_them(protector, call):
@@ -131,13 +131,12 @@ def test_their_own_end_marks_close_them(protector, call):
 
 def test_every_mark_spelt_at_its_widest_fits_what_a_stream_reads_again():
     """A mark spelt with as much white space in every gap as it allows is read whole when a stream cuts it (`TAIL`
-    characters of a piece are read again with the next): an end's mark with a space in each gap, an opening mark with
-    at least one white space character or digit in each (a longer run after a word reads as the mark too)."""
+    characters of a piece are read again with the next): an end's mark as written (the only spelling that ends a
+    call), an opening mark with at least one white space character or digit in each gap (a longer run after a word
+    reads as the mark too)."""
     listed = data_yaml("text_tool_calls.yaml")
     for mark in {end for ends in listed.values() for end in ends}:
-        widest = " ".join(re.findall(r"\w+|[^\w\s]", mark))
-        assert re.fullmatch(_mark_pattern(mark), widest, re.IGNORECASE), mark
-        assert len(widest) <= TAIL, mark
+        assert len(mark) <= TAIL, mark
     for mark in listed:
         pattern, pieces = _opening_pattern(mark), re.findall(r"\w+|[^\w\s]", mark)
         width = max(gap for gap in range(TAIL) if re.fullmatch(pattern, f"{' ' * gap}".join(pieces)))
