@@ -746,6 +746,12 @@ MARKDOWN_CODE = [
     '<div>\n```\n</div>\n\n```\nsend("<EMAIL_1>")\n```',
     '<!--\n\n```\n-->\n```\nsend("<EMAIL_1>")\n```',  # a comment runs over a blank line
     '<script>\n\n```\n</script>\n```\nsend("<EMAIL_1>")\n```',
+    '```\nx\n```\n    send("<EMAIL_1>")',  # an indented code block right after a block that is no paragraph
+    '# Send it\n    send("<EMAIL_1>")',
+    '<!-- run -->\n    send("<EMAIL_1>")',
+    '* * *\n    send("<EMAIL_1>")',
+    '- item\n```\nx\n```\n    send("<EMAIL_1>")',
+    'Note:\n>     send("<EMAIL_1>")',
     'Here:\r```\rsend_mail(to="<EMAIL_1>")\r```',
     'Here:\r\n```\r\nx\r\n```\r\n```\rsend("<EMAIL_1>")\n```',
 ]
@@ -799,14 +805,20 @@ OTHER_LINES = [
     "<pre>",
     "</pre>",
     "> <!--",
+    "    code",
+    "# Title",
+    "---",
+    "* * *",
+    "===",
 ]
 
 
 def test_no_placeholder_markdown_reads_in_a_fence_is_read_as_outside_one():
     """Against markdown-it-py's CommonMark block parse (the real reader), on 3 000 random mixes of fence, quote, list,
-    indented and HTML block lines, ended by `\\n`, `\\r` or both (seeded): wherever markdown-it reads a line in a fence
-    or code block, so does `Surroundings`, read whole and a character at a time (it may read more lines as code: where
-    the reading needs more than it keeps, it takes the fence as open)."""
+    indented, heading, break and HTML block lines, ended by `\\n`, `\\r` or both, and a last line indented or not
+    (seeded): wherever markdown-it reads a line in a fence or code block, so does `Surroundings`, read whole and a
+    character at a time (it may read more lines as code: where the reading needs more than it keeps, it takes the
+    fence as open)."""
     import random
 
     from markdown_it import MarkdownIt
@@ -814,7 +826,7 @@ def test_no_placeholder_markdown_reads_in_a_fence_is_read_as_outside_one():
     parse, draw = MarkdownIt("commonmark").parse, random.Random(23)
     for _ in range(3000):
         lines = [draw.choice(FENCE_LINES + OTHER_LINES) + draw.choice(["\n"] * 4 + ["\r", "\r\n"]) for _ in range(7)]
-        text = "".join(lines[: draw.randint(1, 7)])
+        text = "".join(lines[: draw.randint(1, 7)]) + draw.choice(["", "", "    ", "\t", ">     "])
         in_code = any(t.type in ("fence", "code_block") and "ZZZ" in t.content for t in parse(text + "ZZZ\n"))
         whole, streamed = Surroundings(), Surroundings()
         whole.feed(text)

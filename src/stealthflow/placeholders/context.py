@@ -94,10 +94,10 @@ _LINE_ENDS = re.compile(LINE_END)
 def _opening_pattern(mark: str) -> str:
     """A tool call's mark as read: in any case (`_events`), anywhere (LangChain's ReAct parser finds `MyAction Input:`),
     with white space (line ends too) and a number between its words and signs or not, as that parser reads
-    `Action\\s*\\d*\\s*Input\\s*\\d*\\s*:` (`Action  Input:`, `ActionInput:`, `Action\\nInput:`, `Action 1 Input 1:`) and XML
-    `<tool_call\\n>`: as many such characters in a gap as keep the mark within `TAIL` (a mark cut across two pieces
-    of a stream is read whole: tests/test_restore_code.py), and a longer run after a word reads as the mark too (it may
-    yet become one: fail closed)."""
+    `Action\\s*\\d*\\s*Input\\s*\\d*\\s*:` (`Action  Input:`, `ActionInput:`, `Action\\nInput:`, `Action 1 Input 1:`)
+    and XML `<tool_call\\n>`: as many such characters in a gap as keep the mark within `TAIL` (a mark cut across two
+    pieces of a stream is read whole: tests/test_restore_code.py), and a longer run after a word reads as the mark too
+    (it may yet become one: fail closed)."""
     pieces = re.findall(r"\w+|[^\w\s]", mark)
     width = (TAIL - len("".join(pieces))) // (len(pieces) - 1)
     gap, escaped = rf"[\s\d]{{0,{width}}}", [re.escape(piece) for piece in pieces]
