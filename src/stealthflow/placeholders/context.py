@@ -218,7 +218,7 @@ class Surroundings(Deferred):
             elif kind == "json":
                 self._json(match[0], _escaped(text, match.start(), len(self.tail), self.escaping))
             elif kind == "call":
-                for eol in _LINE_ENDS.finditer(text, line_from, match.end()):  # a mark over lines: `Action\nInput:`
+                for eol in _LINE_ENDS.finditer(text, max(line_from, match.start()), match.end()):  # `Action\nInput:`
                     line_from = self._line_ended(text, eol, line_from)
                 self._call(match[0])
             elif kind == "tag":
