@@ -79,12 +79,12 @@ _READ_ELSEWHERE = (
     "number_signs",
     "capitalises_nouns",
     "greetings",
+    "addressee_cues",  # by `AddresseeNameRecognizer` (`listed`)
     "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
     "condition_abbreviations",
     "personal_words",
     "name_introductions",  # by `named_explicitly`
     "name_labels",  # by `LabelledNameRecognizer` (`listed`)
-    "addressee_cues",  # by `AddresseeNameRecognizer` (`listed`)
 )
 
 
