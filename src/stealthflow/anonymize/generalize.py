@@ -724,16 +724,20 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The constituents of text[start:end] to generalize one by one (`syntax.pieces`, parsed in their
     sentence), each widened to the word characters glued to it ("Cork" of "_Cork_" is "_Cork_": a piece is looked up
     word-bounded, and one not found would count as already replaced); a phrase the teacher generalized whole stays
-    whole. A piece of words that cannot give the author away alone (`syntax.leftover`: "I'm", "so") is no piece,
-    neither edited nor reported, unless the teacher changed it or one of its words (`teacher_table`: "him", "she",
-    "here"); a mark of only such words leaves no piece."""
+    whole. A piece of words that cannot give the author away alone (`syntax.leftover`: "I'm", "so", "back from") is no
+    piece, neither edited nor reported, unless the teacher changed it or one of its words (`teacher_table`: "him",
+    "she", "here"); a mark of only such words leaves no piece. Nor are such words at a piece's ends part of it
+    (`syntax.core`: "I'm" of "I'm turning 30 next month", "finally" of "My husband and I finally")."""
     taught = teacher_table()
     if text[start:end].casefold() in taught:
         return [(start, end)]
     first, last = sentence_bounds(text, start, end)
-    pieces = syntax.pieces(text[first:last], start - first, end - first, all_cue_heads())
+    sentence = text[first:last]
+    pieces = syntax.pieces(sentence, start - first, end - first, all_cue_heads())
     found = dict.fromkeys(_whole_words(text, first + a, first + b) for a, b in pieces)
-    return [(a, b) for a, b in found if not syntax.leftover(text[first:last], a - first, b - first, taught)]
+    kept = [(a - first, b - first) for a, b in found if not syntax.leftover(sentence, a - first, b - first, taught)]
+    cores = (syntax.core(sentence, a, b, taught) for a, b in kept)
+    return list(dict.fromkeys(_whole_words(text, first + a, first + b) for a, b in cores))
 
 
 def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
