@@ -1148,6 +1148,7 @@ def test_a_word_of_a_marked_clause_that_could_be_a_name_is_a_piece_found_whole(t
         ("We honestly never expected it.", "honestly", True),
         ("I threw out my back again.", "my back", False),  # a noun here, not the adverb
         ("I moved back home to Lagos.", "back home to Lagos", False),  # a place tells
+        ("I'm raising two boys alone.", "alone", False),  # the last word of a teacher's change: not plain
     ],
 )
 def test_a_piece_of_only_function_words_pronouns_or_auxiliaries_is_a_leftover(sentence, piece, left_over):
