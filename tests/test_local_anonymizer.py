@@ -468,16 +468,15 @@ def test_each_piece_of_a_split_mark_keeps_its_own_attribute():
 
 def test_a_piece_of_function_words_left_over_from_a_split_is_neither_edited_nor_reported():
     """Issue 47, a new user's report: "I'm" was named as a phrase that stayed, twice in its post. The FAKE tagger marks
-    one stretch; split, its second "I'm" (a pronoun and an auxiliary) is no piece, nor part of one the first
-    (`syntax.core`), the rest of the mark still is: with every edit reading badly (FAKE scorer), the two pieces that
-    tell the age stay, reported. A mark of only a function
+    one stretch; split, its second "I'm" (a pronoun and an auxiliary) is no piece, the rest of the mark still is: with
+    every edit reading badly (FAKE scorer), the two pieces that tell the age stay, reported. A mark of only a function
     word ("so") leaves the post as it is, protected."""
     post = "I'm 19, still living with my parents, and I'm saving up for college."
     generalizer = Generalizer(Strict(), floors_gate(0.0, -1.0))
     tagger = FakeTagger({"I'm 19, still living with my parents, and I'm": "age"})
     (result,) = LocalAnonymizer(None, tagger, generalizer).rewrite_posts([post])
-    assert result.cues == [("19", "age"), ("still living with my parents", "age")]
-    assert result.unprotected == ["19", "still living with my parents"] and result.text == post
+    assert result.cues == [("I'm 19", "age"), ("still living with my parents", "age")]
+    assert result.unprotected == ["I'm 19", "still living with my parents"] and result.text == post
     harmless = "It rained all week, so we stayed in."
     (result,) = LocalAnonymizer(None, FakeTagger({"so": "location"}), generalizer).rewrite_posts([harmless])
     assert (result.cues, result.unprotected, result.text) == ([], [], harmless)
@@ -864,10 +863,10 @@ def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
 
 @pytest.mark.real_model
 def test_words_around_a_mark_that_tell_nothing_neither_block_its_stand_in_nor_stay_reported(tmp_path):
-    """Issue 47: the cue tagger's marks run over words that tell nothing ("Honestly my wife and I finally", "back
-    from my late shift at the clinic"); looked up whole, the first found no stand-in and the second stayed whole. The
-    real tagger, fluency scorer and gate: the first post is printed with "my partner and I finally"; in the second
-    what stays names the job ("Nine years as a paramedic"), never the words "back from"."""
+    """Issue 47: the cue tagger's marks run over words that tell nothing ("my wife and I finally", "back from my late
+    shift at the clinic"): looked up whole, the first found no stand-in; the second's only removals took the verb's
+    "back" with it. The real tagger, fluency scorer and gate: the first post is printed with "my partner and I
+    finally"; in the second what stays names the job ("Nine years as a paramedic"), no longer "back from ..."."""
     from typer.testing import CliRunner
 
     from stealthflow.cli import app
