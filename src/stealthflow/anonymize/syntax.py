@@ -1047,7 +1047,14 @@ def core(sentence: str, start: int, end: int, taught: Container[str] = frozenset
     of `EDGE_OPENING` at its start, `EDGE_CLOSING` at its end, none of `taught`, no possessive): the words the stand-in
     tables know the phrase by ("turning 30 next month" of "I'm turning 30 next month") and that a stand-in replaces,
     the rest kept as written ("My partner and I finally", not "My partner": the table knows "my husband and i", not
-    "my husband and i finally"). The whole stretch when nothing is left without them."""
+    "my husband and i finally"). The whole stretch when nothing is left without them.
+
+    Gain, with `plain_adverb` in `leftover` (written from issue 47's demo posts; measured on blind sets p-u, 2 341
+    comments, `benchmarks/local_dev.py --limit 1 --profiles`, before -> after): posts not protected 1 093 -> 1 090
+    (clue-free 97 -> 96), marked posts fully protected 97 -> 100, marks replaced 1 224 -> 1 228, removed 532 -> 534,
+    stayed 3 183 -> 3 175, clue-free posts changed 0.036 -> 0.037; rewrite-heldout-b harmless posts changed 0.017 ->
+    0.017, cued 0.625 -> 0.642. None became not protected; of the 22 rewrites that changed, most keep a coarser
+    count where the whole phrase left before ("six years now" -> "several years now")."""
     span = phrase(sentence, start, end)
     if span is None:
         return start, end
