@@ -89,6 +89,14 @@ def test_a_cell_under_a_label_is_of_its_type_in_every_row(patterns, text, expect
     assert replaced(patterns, text) == expected
 
 
+def test_a_condition_in_a_persons_row_is_health_and_not_in_a_products(patterns):
+    """H1: customers' notes ("Diabetes", an allergy) left in clear; a row with a person's name taken is about them."""
+    people = "id,name,notes\n7,Jonas Krämer,Stammkunde; Diabetes\n8,Camille Leroux,allergie aux arachides\n"
+    assert replaced(patterns, people) == "id,name,notes\n7,<REAL_NAME>,Stammkunde; <HEALTH>\n8,<REAL_NAME>,<HEALTH>\n"
+    products = "sku,title,notes\n7,Inhaler case,for asthma sprays\n"
+    assert masked(patterns, products) == []
+
+
 def test_a_json_export_over_two_lines_masks_its_labelled_values_and_stays_json(patterns):
     """H3: a name and a date of birth left in clear; the address's placeholder swallowed the closing quote."""
     text = (

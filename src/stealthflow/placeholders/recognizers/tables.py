@@ -12,6 +12,10 @@ countries, regions and cities: a code lesson's sample "John Doe", a countries fi
 "name" is no one's label alone in code (an AWS resource's `"Name": "Url"`): a given name opens it, or its record (its
 row, its object) holds another labelled value ("Müller" beside a Vorname, "Kaya" beside a date of birth), or it has two
 words or more, not all common words of English ("Autauga County" is none, "Run Tests" none).
+
+A record with a person's name or date of birth taken is a person's: a health condition of the seven languages'
+`conditions` in another of its cells ("Kundin seit 2019; Diabetes" in a customer's notes) is HEALTH, as a personal word
+makes a sentence about someone for the condition recognizers (`languages.py` `ConditionRecognizer`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from stealthflow.placeholders.common_words import common_word
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.cued import cued_data
-from stealthflow.placeholders.recognizers.languages import given_or_dropped
+from stealthflow.placeholders.recognizers.languages import cue_pattern, given_or_dropped, listed
 from stealthflow.placeholders.recognizers.public_names import (
     city_names,
     country_names,
@@ -39,6 +43,7 @@ from stealthflow.placeholders.types import Span
 # The lists of data/languages/<code>.yaml that label a value of a type
 _LABEL_LISTS = {"name_labels": "REAL_NAME", "address_labels": "ADDRESS", "health_labels": "HEALTH"}
 _NAME_WORD = r"(?:\p{L}+(?:['’.-]\p{L}*)*)"
+_A_PERSONS = frozenset({"REAL_NAME", "PERSONAL"})  # a record holding one of these types is a person's
 _SHAPES = {
     "REAL_NAME": regex.compile(rf"(?=.*\p{{Lu}})(?:{_NAME_WORD}[ \t]+){{0,4}}{_NAME_WORD}"),
     "PERSONAL": regex.compile(r"(?=.*\d).{1,40}"),
@@ -73,17 +78,28 @@ class TableCellRecognizer(Recognizer):
     name, type = "table_cell", "REAL_NAME"
 
     def find(self, text: str) -> list[Span]:
-        types = label_types()
+        types, found = label_types(), cells(text)
         shaped = [
             (cell, types[cell.label])
-            for cell in cells(text)
+            for cell in found
             if cell.label in types and _SHAPES[types[cell.label]].fullmatch(text, cell.start, cell.end)
         ]
         records = Counter(cell.record for cell, _ in shaped if cell.record >= 0)
-        return [
-            self.span(cell.start, cell.end, span_type=type_, reason=f"under the label {cell.label!r}")
+        taken = [
+            (cell, type_)
             for cell, type_ in shaped
             if type_ != "REAL_NAME" or _a_persons_name(text, cell, records[cell.record] > 1)
+        ]
+        persons = {cell.record for cell, type_ in taken if type_ in _A_PERSONS and cell.record >= 0}
+        labelled = {cell.start for cell, _ in taken}
+        return [
+            *(self.span(c.start, c.end, span_type=type_, reason=f"under the label {c.label!r}") for c, type_ in taken),
+            *(
+                self.span(*match.span(), span_type="HEALTH", reason="in a person's row")
+                for cell in found
+                if cell.record in persons and cell.label and cell.start not in labelled
+                for match in _conditions().finditer(text, cell.start, cell.end)
+            ),
         ]
 
 
@@ -100,3 +116,11 @@ def _a_persons_name(text: str, cell: Cell, in_a_record: bool) -> bool:
 @cache
 def _places() -> frozenset[str]:
     return country_names() | region_names() | city_names()
+
+
+@cache
+def _conditions() -> regex.Pattern[str]:
+    """The conditions of the seven language files as one pattern: a row's cells are in any language."""
+    return regex.compile(
+        cue_pattern(tuple({word for code in (ENGLISH, *OTHERS) for word in listed(code, "conditions")}))
+    )
