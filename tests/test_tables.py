@@ -159,6 +159,7 @@ def test_the_real_detector_reads_a_staff_table_and_a_json_export(detector):
     spans = masked(detector, staff)
     assert {("REAL_NAME", "Maren"), ("REAL_NAME", "Holtz"), ("PERSONAL", "1984-07-19")} <= set(spans)
     assert {("REAL_NAME", "Enzo"), ("REAL_NAME", "Mancini"), ("PERSONAL", "1990-01-05")} <= set(spans)
+    assert ("REAL_NAME", "Martin") in masked(detector, f"{staff}2043,Sophie,Martin,1978-06-22,Lyon,61000\n")
     assert not any("," in value for _, value in spans)
     export = '{"name": "Callum Reid", "address": "27 Birch Road, Dundee, DD2 1AB"},\n{"dob": "1988-11-02"}'
     out = replaced(detector, export)

@@ -7,11 +7,11 @@ files. A header is matched whole ("date_of_birth", "Geburtsdatum", "dob"), in ev
 
 A cell is taken when it has its type's shape (`_SHAPES`): a date of birth holds a figure, an address a word and a
 figure (not `"address": "localhost"` or "0x3f..."), a health detail a word. A name is one to five words of letters,
-one capitalised (not a package's `"name": "requests"`), and no public or place name (data/public_names.txt, GeoNames'
-countries, regions and cities: a code lesson's sample "John Doe", a countries file's "Armenia"); and a person's, as
-"name" is no one's label alone in code (an AWS resource's `"Name": "Url"`): a given name opens it, or its record (its
-row, its object) holds another labelled value ("Müller" beside a Vorname, "Kaya" beside a date of birth), or it has two
-words or more, not all common words of English ("Autauga County" is none, "Run Tests" none).
+one capitalised (not a package's `"name": "requests"`), and a person's, as "name" is no one's label alone in code (an
+AWS resource's `"Name": "Url"`): its record (its row, its object) holds another labelled value ("Müller" beside a
+Vorname, "Martin" beside a date of birth); or it is no public or place name (data/public_names.txt, GeoNames'
+countries, regions and cities: a code lesson's sample "John Doe", a countries file's "Armenia") and a given name opens
+it or it has two words or more, not all common words of English ("Run Tests" is none).
 
 A record with a person's name or date of birth taken is a person's: a health condition of the seven languages'
 `conditions` in another of its cells ("Kundin seit 2019; Diabetes" in a customer's notes) is HEALTH, as a personal word
@@ -105,13 +105,16 @@ class TableCellRecognizer(Recognizer):
 
 
 def _a_persons_name(text: str, cell: Cell, in_a_record: bool) -> bool:
-    """Whether a name-shaped value under a name label is a person's (the module's rule; `in_a_record`: its record holds
-    another labelled value)."""
+    """Whether a name-shaped value under a name label is a person's (the module's rule): in a record that holds another
+    labelled value (`in_a_record`), whatever it also names ("Martin" beside a first name and a date of birth: a town of
+    Slovakia too); alone, no public or place name, and a given name or two words not all common."""
+    if in_a_record:
+        return True
     value = text[cell.start : cell.end]
     if public_name(text, cell.start, cell.end) or name_key(value) in _places():
         return False
     words = value.split()
-    return in_a_record or given_or_dropped(words[0]) or (len(words) > 1 and not all(map(common_word, words)))
+    return given_or_dropped(words[0]) or (len(words) > 1 and not all(map(common_word, words)))
 
 
 @cache
