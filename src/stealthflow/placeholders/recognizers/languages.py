@@ -84,7 +84,9 @@ _READ_ELSEWHERE = (
     "condition_abbreviations",
     "personal_words",
     "name_introductions",  # by `named_explicitly`
-    "name_labels",  # by `LabelledNameRecognizer` (`listed`)
+    "name_labels",  # by `LabelledNameRecognizer` (`listed`), and with these two by tables.py
+    "address_labels",
+    "health_labels",
 )
 
 
