@@ -482,6 +482,37 @@ def test_binary_input_is_one_clear_line_on_every_command(command, user_home):
     assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
 
 
+UTF16_POST = "Kontakt: Juergen Haessler, j.haessler@posteo.de\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-16"])
+@pytest.mark.parametrize("via", ["file", "stdin", "records"])
+def test_utf16_text_is_refused_whole_not_protected_in_part(encoding, via, user_home):
+    """UTF-16 without a byte order mark is valid UTF-8 (ASCII with NULs between): it was protected in part, the name
+    sent as `J.u.e.r.g.e.n`. It is refused whole, naming the encoding and how to convert it; nothing is printed."""
+    raw = UTF16_POST.encode(encoding)
+    path = user_home / ("post.jsonl" if via == "records" else "post.txt")
+    path.write_bytes(raw)
+    source = "-" if via == "stdin" else str(path)
+    result = runner.invoke(app, ["protect", source, "--rewrite", "none", "--no-tagger"], input=raw)
+    assert result.exit_code == 2, result.output
+    assert "not UTF-8 text" in result.stderr and "UTF-16" in result.stderr and "iconv" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
+def test_a_json_document_given_as_records_says_what_records_are_and_how_to_send_it(user_home):
+    """A `.json` export (pretty-printed, or one object on one line) is read as JSONL records: the error says so and
+    how to send the document itself (pipe it), rather than "not valid JSON" of a valid JSON file."""
+    document = {"users": [{"name": "Oliver Grant", "dob": "1984-03-02"}]}
+    for name, text in (("pretty.json", json.dumps(document, indent=2)), ("line.json", json.dumps(document))):
+        (user_home / name).write_text(text)
+        result = runner.invoke(app, ["protect", name, "--rewrite", "none", "--no-tagger"])
+        assert result.exit_code == 2 and result.stdout == "", result.output
+        assert "JSONL" in result.stderr and "one {" in result.stderr and "protect - < FILE" in result.stderr
+        assert "Oliver" not in result.stderr
+    assert "a JSON document, not JSONL records" in runner.invoke(app, ["protect", "pretty.json"]).stderr
+
+
 @pytest.mark.parametrize(
     "command",
     [

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
-from stealthflow.data.loader import not_json
+from stealthflow.data.loader import not_json, read_text_file
 from stealthflow.data.output_file import write_replacing
 
 if TYPE_CHECKING:
@@ -32,16 +32,18 @@ class Record(NamedTuple):
 
 
 def read_records(path: Path) -> list[Record]:
-    try:
-        return parse_records(path.read_text(encoding="utf-8"), str(path))
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return parse_records(read_text_file(path), str(path))
+
+
+RECORDS_EXPECTED = (
+    'a .json or .jsonl file is read as JSONL records, one {"id": ..., "text": "..."} object a line; to send a JSON'
+    " document as it is, pipe it as plain text (stealthflow protect - < FILE) or give it as the text itself"
+)
 
 
 def parse_records(text: str, where: str) -> list[Record]:
-    """`{"id", "text"}` records from JSONL text; errors name `where:LINE`."""
+    """`{"id", "text"}` records from JSONL text; errors name `where:LINE` and say what a record is
+    (`RECORDS_EXPECTED`): a JSON document (an export, pretty-printed) is not records."""
     records, seen = [], set()
     for lineno, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
@@ -49,9 +51,9 @@ def parse_records(text: str, where: str) -> list[Record]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{where}:{lineno}: {not_json(exc)}") from None
+            raise DataError(f"{where}:{lineno}: {_not_records(text, not_json(exc))}; {RECORDS_EXPECTED}") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
-            raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
+            raise DataError(f"{where}:{lineno}: not an object with 'id' and a string 'text'; {RECORDS_EXPECTED}")
         if has_lone_surrogate(record["text"]):
             raise DataError(
                 f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it"
@@ -71,6 +73,16 @@ def parse_records(text: str, where: str) -> list[Record]:
             )
         )
     return records
+
+
+def _not_records(text: str, why: str) -> str:
+    """Why the text is no JSONL records although a line is not JSON (`why`): it may be one JSON document on
+    several lines."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return why
+    return "a JSON document, not JSONL records"
 
 
 def other_sessions(records: list[Record], session: str) -> list[str]:
