@@ -211,8 +211,10 @@ class Protector:
         the memory store, a wrapped store. The tagger and the LLM extractor are not asked: an id holds no context for
         them, and the tagger refused ordinary labels (`alice`, `t2x-clean2-en-sports`). A name is read URL-decoded too
         (`dana.kerr%40mailbox.org`), and one that spells a person's name as ids do (`marcus.okafor`, `MarcusOkafor`:
-        `lexicons.spells_a_name`) is refused with no context to detect it in."""
+        `lexicons.spells_a_name`) is refused with no context to detect it in. A file name read as a host name
+        ("rt-notes.md": `domains.file_name`) is none."""
         from stealthflow.pii_tagger.lexicons import spells_a_name
+        from stealthflow.placeholders.domains import file_name
 
         for name in filter(None, names):
             if spells_a_name(name):
@@ -221,6 +223,7 @@ class Protector:
             for read, (spans, reading) in zip(
                 reads, self._detector().recognized_with_languages(reads, models=False), strict=True
             ):
+                spans = [s for s in spans if not (s.type == "URL" and file_name(s.text_in(read)))]  # "rt-notes.md"
                 if self._chosen(read, spans, session, reading.guess.language):
                     raise PersonalName(what)
 
