@@ -482,6 +482,27 @@ def test_binary_input_is_one_clear_line_on_every_command(command, user_home):
     assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["proxy", "--upstream", "openai/gpt-4o-mini"],
+        ["ui", "--no-open", "--rewrite", "none"],
+        ["serve", "--rewrite", "none"],
+    ],
+)
+def test_a_server_on_a_port_in_use_says_so_in_one_line_before_any_banner(command, user_home):
+    """ux25 L9: the proxy printed its "proxying ... on http://127.0.0.1:P/v1" banner, then uvicorn's "address already
+    in use", and exited 3."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        port = held.getsockname()[1]
+        result = runner.invoke(app, [*command, "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert f"127.0.0.1:{port}: the port is in use" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
 UTF16_POST = "Kontakt: Juergen Haessler, j.haessler@posteo.de\n"
 
 
