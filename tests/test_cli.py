@@ -503,6 +503,22 @@ def test_a_server_on_a_port_in_use_says_so_in_one_line_before_any_banner(command
     assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
 
 
+def test_protect_and_restore_records_keep_the_ids_json_type(user_home):
+    """ux25 L5: `protect -i` wrote an id `1` as `"1"` (docs/commands.md: "the id as it is"); a run resumed on that file
+    still knows the row, and `restore -i` keeps the type too."""
+    records = user_home / "ids.jsonl"
+    records.write_text('{"id": 1, "text": "mail me at ann.lee@mailbox.org"}\n{"id": "b2", "text": "hello there"}\n')
+    out = user_home / "out.jsonl"
+    command = ["protect", "-i", str(records), "--session", "s", "--rewrite", "none", "--no-tagger", "-o", str(out)]
+    assert runner.invoke(app, command).exit_code == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["id"] for row in rows] == [1, "b2"] and "ann.lee" not in rows[0]["text"]
+    again = runner.invoke(app, command)
+    assert again.exit_code == 0 and "wrote 0 protected texts" in again.stderr, again.output
+    restored = runner.invoke(app, ["restore", "-i", str(out), "--session", "s"])
+    assert [json.loads(line)["id"] for line in restored.stdout.splitlines()] == [1, "b2"]
+
+
 UTF16_POST = "Kontakt: Juergen Haessler, j.haessler@posteo.de\n"
 
 

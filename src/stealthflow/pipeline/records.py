@@ -29,6 +29,12 @@ class Record(NamedTuple):
     vault: str | None = None  # the vault that protected this text, when the row says
     where: str = ""  # FILE:LINE, for messages
     session: str | None = None  # the session that protected this text, when the row says (`protected_row`)
+    json_id: object = None  # the id as the JSON line wrote it (`1`, not `"1"`), when it came from one
+
+    @property
+    def written_id(self) -> object:
+        """The id a row written for this record holds: as its input line wrote it, its JSON type kept."""
+        return self.id if self.json_id is None else self.json_id
 
 
 def read_records(path: Path) -> list[Record]:
@@ -70,6 +76,7 @@ def parse_records(text: str, where: str) -> list[Record]:
                 vault if isinstance(vault, str) else None,
                 f"{where}:{lineno}",
                 session if isinstance(session, str) else None,
+                record["id"],
             )
         )
     return records
@@ -112,7 +119,7 @@ def id_guess(span) -> bool:
     return span.source == "pii_tagger" and span.type == "CREDENTIAL"
 
 
-def protected_row(record_id: str, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
+def protected_row(record_id: object, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
     """The row `protect -i` writes for a `Protected`: `{id, session, vault[, input], text, spans, language[,
     warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digester`), for `resume`."""
     row = {
@@ -141,14 +148,14 @@ def protect_records(
     protected = protector.protect_many([record.text for record in records], session)
     digest = protector.input_digester(session)
     rows = [
-        protected_row(record.id, session, protector.vault.id, p, digest(record.text))
+        protected_row(record.written_id, session, protector.vault.id, p, digest(record.text))
         for record, p in zip(records, protected, strict=True)
     ]
     outcomes = [None] * len(rows)
     if rewriter is not None:
         outcomes = rewrite_protected(
             rewriter,
-            [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
+            [(record.id, p.text, p.placeholders) for record, p in zip(records, protected, strict=True)],
             values=[p.values for p in protected],
         )
         for row, outcome in zip(rows, outcomes, strict=True):
