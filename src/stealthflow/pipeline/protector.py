@@ -41,7 +41,7 @@ from stealthflow.placeholders.restore import (
     escape_pieces,
     restore_text,
 )
-from stealthflow.placeholders.scope import NOT_IN_REQUEST, RestoreScope
+from stealthflow.placeholders.scope import FORGOTTEN, NOT_IN_REQUEST, RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
@@ -425,9 +425,13 @@ class Protector:
         def resolve(ref: Reference) -> str | Withheld | None:
             key = Reference(ref.type, ref.index, ref.token, "")
             if (withheld := scope.withholds(ref)) is not None:
-                if withheld is NOT_IN_REQUEST and (known := values()) is not None and known.value_of(key) is None:
-                    return None  # never issued to the session (its values in memory): unresolved, not withheld
+                if withheld is NOT_IN_REQUEST and value(ref, key) is None:  # the session holds no value behind it
+                    forgotten = self.vault.numbered(self.config.user, session, ref.type, ref.index)
+                    return FORGOTTEN if forgotten else None  # else never issued: unresolved, not withheld
                 return withheld
+            return value(ref, key)
+
+        def value(ref: Reference, key: Reference) -> str | None:
             if key not in cache:
                 cache[key] = known.value_of(key) if (known := values()) is not None else None
                 if cache[key] is None:
