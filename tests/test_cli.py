@@ -873,9 +873,11 @@ def test_memory_hydrate_reports_placeholders_that_are_not_the_users(user_home):
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert body["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
-    assert body["withheld"] == [{"placeholder": "<EMAIL_9>", "reason": "not_in_request"}]
+    # never issued to ann's session: unresolved, as in the process that protected it (ux25 L2: withheld "not in the
+    # request" in another process, and so were values forgotten since)
+    assert body["withheld"] == [] and body["unresolved"] == ["<EMAIL_9>"]
     plain = runner.invoke(app, ["memory", "hydrate", "--user", "ann", *request], input="I wrote to <EMAIL_9>.")
-    assert plain.stdout == "I wrote to <EMAIL_9>.\n" and "<EMAIL_9> (not in the request the reply answers" in " ".join(
+    assert plain.stdout == "I wrote to <EMAIL_9>.\n" and "not issued to ann's memories" in " ".join(
         plain.stderr.split()
     )
     assert open_vault  # the vault module the store used
