@@ -72,30 +72,39 @@ def hostile(rows: list[dict], tool_call: bool = False) -> dict:
     return filled
 
 
-def ordinary() -> dict:
-    """How many messages come back exact, the line numbers of those that do not, and restore's CPU milliseconds per KB
-    of them (the best of 5 passes, a resolver that answers from memory: the scan and the guard, no vault)."""
-    from stealthflow.placeholders.restore import restore_text
-
+def ordinary_replies() -> list[tuple[str, str, dict[tuple[str, int], str]]]:
+    """The messages of data/pii_test.jsonl as replies: each message, its annotated spans as placeholders
+    (`<TYPE_n>`), and their values."""
     rows = [json.loads(line) for line in MESSAGES.read_text(encoding="utf-8").splitlines() if line.strip()]
-    inexact, inexact_in_tool_calls, replies = [], [], []
-    for number, row in enumerate(rows, 1):
+    replies = []
+    for row in rows:
         parts, values, counts, last = [], {}, {}, 0
         for start, end, kind in sorted(row["spans"]):
             counts[kind] = counts.get(kind, 0) + 1
             values[(kind, counts[kind])] = row["text"][start:end]
             parts += [row["text"][last:start], f"<{kind}_{counts[kind]}>"]
             last = end
-        text = "".join([*parts, row["text"][last:]])
+        replies.append((row["text"], "".join([*parts, row["text"][last:]]), values))
+    return replies
+
+
+def ordinary() -> dict:
+    """How many messages come back exact, the line numbers of those that do not, and restore's CPU milliseconds per KB
+    of them (the best of 5 passes, a resolver that answers from memory: the scan and the guard, no vault)."""
+    from stealthflow.placeholders.restore import restore_text
+
+    messages = ordinary_replies()
+    inexact, inexact_in_tool_calls, replies = [], [], []
+    for number, (message, text, values) in enumerate(messages, 1):
         replies.append((text, resolver(values)))
-        if restore_text(text, replies[-1][1]).text != row["text"]:
+        if restore_text(text, replies[-1][1]).text != message:
             inexact.append(number)
         arguments = restore_text(json.dumps({"text": text}), replies[-1][1], json_string=True).text
-        if json.loads(arguments)["text"] != row["text"]:  # a guarded value stays a placeholder in a tool call
+        if json.loads(arguments)["text"] != message:  # a guarded value stays a placeholder in a tool call
             inexact_in_tool_calls.append(number)
     kilobytes = sum(len(text) for text, _ in replies) / 1000
     return {
-        "messages": len(rows),
+        "messages": len(messages),
         "inexact": inexact,
         "inexact_in_tool_calls": inexact_in_tool_calls,
         "cpu_ms_per_kb": round(_best_cpu(replies, _whole) * 1000 / kilobytes, 3),

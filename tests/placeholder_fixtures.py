@@ -54,3 +54,21 @@ def vault_rows(path: Path) -> dict[str, list]:
 
     with sqlite3.connect(path) as db:
         return {table: sorted(db.execute(f"SELECT * FROM {table}").fetchall()) for table in SESSION_TABLES}
+
+
+def session_ciphertexts(path: Path, session: str) -> dict[str, list[bytes]]:
+    """Type -> the ciphertexts of the vault rows of `session` (read on a connection of its own)."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT type, ciphertext FROM entries WHERE session = ?", (session,)).fetchall()
+    by_type: dict[str, list[bytes]] = {}
+    for span_type, ciphertext in rows:
+        by_type.setdefault(span_type, []).append(bytes(ciphertext))
+    return by_type
+
+
+def in_vault_files(path: Path, blobs: list[bytes]) -> bool:
+    """Whether any of `blobs` is in a file of the vault (the database, its WAL and shared memory)."""
+    data = b"".join(p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name))
+    return any(blob in data for blob in blobs)

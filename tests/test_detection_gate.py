@@ -23,7 +23,7 @@ PHRASES = [
     "call me Kwame",
     "Regards, Priya Tanaka",
     "cheers, Tom",
-    "name: Lea Roth",
+    "signed, Lea Roth",  # "name: Lea Roth" is the labelled-name recognizer's (no context recognizer)
     "I'm Dana Berg",
     "hi, I am Sam",
     "This is Priya Tanaka",

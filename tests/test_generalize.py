@@ -1144,6 +1144,11 @@ def test_a_word_of_a_marked_clause_that_could_be_a_name_is_a_piece_found_whole(t
         ("Mate, I've been registered four years, I'm both.", "both", True),
         ("We met two years ago.", "two", False),  # a number can tell an age
         ("My wife loves it.", "My wife", False),
+        ("Got back from the gym at six.", "back from", True),  # "back": data/generalize/plain_adverbs.txt
+        ("We honestly never expected it.", "honestly", True),
+        ("I threw out my back again.", "my back", False),  # a noun here, not the adverb
+        ("I moved back home to Lagos.", "back home to Lagos", False),  # a place tells
+        ("I'm raising two boys alone.", "alone", False),  # the last word of a teacher's change: not plain
     ],
 )
 def test_a_piece_of_only_function_words_pronouns_or_auxiliaries_is_a_leftover(sentence, piece, left_over):
@@ -1166,6 +1171,54 @@ def test_a_leftover_piece_is_no_piece_of_its_mark_unless_the_teacher_changed_it(
     start = text.index("she's")
     assert syntax.leftover(text, start, start + 5) is True
     assert syntax.leftover(text, start, start + 5, teacher_table()) is False  # the teacher changed "she"
+
+
+@pytest.mark.parametrize(
+    ("text", "mark", "core"),
+    [
+        ("My wife and I finally sold the flat last week.", "My wife and I finally", "My wife and I"),
+        (
+            "So I'm turning 40 this year and honestly it feels strange.",
+            "I'm turning 40 this year",
+            "turning 40 this year",
+        ),
+        ("Winters here are brutal.", "here", "here"),  # the teacher changed "here" for a location: it stays whole
+        ("We grew up in Leeds.", "grew up", "grew up"),  # a particle belongs to its verb
+        ("She lives with her husband now.", "her husband now", "her husband"),
+    ],
+)
+def test_the_core_of_a_piece_is_without_the_words_at_its_ends_that_tell_nothing(text, mark, core):
+    start = text.index(mark)
+    assert syntax.core(text, start, start + len(mark), teacher_table()) == (
+        text.index(core),
+        text.index(core) + len(core),
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "mark", "attribute", "stand_in"),
+    [
+        (
+            "Honestly my wife and I finally got a weekend off.",
+            "my wife and I finally",
+            "married",
+            "my partner and I finally",
+        ),
+        ("Honestly my salary barely covers the rent.", "Honestly my salary", "income", "Honestly my income"),
+        (
+            "I'm turning 30 next month, send cake.",
+            "I'm turning 30 next month",
+            "age",
+            "I'm having a birthday next month",
+        ),
+    ],
+)
+def test_a_piece_takes_the_stand_ins_of_its_core_with_the_words_around_it(sentence, mark, attribute, stand_in):
+    """Issue 47: "My husband and I finally" was looked up whole, so the written stand-ins of "my husband and i" were
+    never tried; the words at a piece's ends that tell nothing (an adverb of data/generalize/plain_adverbs.txt, a
+    subject and its auxiliary) stay as written around the stand-ins of the words between, in the slot's case."""
+    start = sentence.index(mark)
+    assert stand_in in candidates(sentence, start, start + len(mark), attribute)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from langgraph.store.memory import InMemoryStore
@@ -153,7 +154,7 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
     yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
 
     def adopt(*args: str):
-        return CliRunner().invoke(app, ["memory", "adopt", *args, "--config", str(yaml)])
+        return CliRunner().invoke(app, ["memory", "adopt", *args, "--all-values", "--config", str(yaml)])
 
     adopted = adopt("--from-session", "memory:alice", "--kind", "langgraph", "--owner", "alice")
     assert adopted.exit_code == 0 and "copied 1 value(s) of memory:alice into memory:langgraph:alice" in adopted.stderr
@@ -234,3 +235,82 @@ def test_a_search_without_query_or_hydration_refuses_a_bad_namespace_too(namespa
     store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)))
     with pytest.raises(SessionNameError, match="printable"):
         store.search(namespace)
+
+
+@pytest.mark.parametrize("deleting", ["SqliteStore.delete", "InMemoryStore.adelete"])
+def test_a_delete_forgets_the_values_only_the_deleted_items_held(tmp_path, monkeypatch, deleting):
+    """A LangGraph delete through the wrapper (the real SqliteStore's, the real InMemoryStore's async one), with the
+    real vault: the values no item left in the owner's session holds (under any of its namespaces) are in no file of
+    the vault; the items kept still hydrate, and another owner's row of the same value stays."""
+    from contextlib import nullcontext
+
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    vault, ann = tmp_path / "vault.sqlite", "memory:langgraph:ann"
+    sqlite = deleting.startswith("Sqlite")
+    with (
+        SqliteStore.from_conn_string(str(tmp_path / "store.sqlite"))
+        if sqlite
+        else nullcontext(InMemoryStore()) as inner
+    ):
+        if sqlite:
+            inner.setup()
+        protector = make_protector(protect_config(tmp_path, monkeypatch))
+        store = ProtectedStore(inner, protector, session_from_namespace=lambda ns: ns[0], hydrate=True)
+
+        def delete(namespace, key):
+            return store.delete(namespace, key) if sqlite else asyncio.run(store.adelete(namespace, key))
+
+        store.put(("ann", "work"), "m1", {"text": "Call (415) 555-2671 or mail anna.berg@mailbox.org"})
+        store.put(("ann", "home"), "m2", {"text": "Mail anna.berg@mailbox.org"})  # ann's session too
+        store.put(("bob",), "m1", {"text": "Bob calls (415) 555-2671"})
+        before = session_ciphertexts(vault, ann)
+        assert set(before) == {"PHONE", "EMAIL"}
+
+        delete(("ann", "work"), "m1")
+        assert set(session_ciphertexts(vault, ann)) == {"EMAIL"} and not in_vault_files(vault, before["PHONE"])
+        assert store.get(("ann", "home"), "m2").value == {"text": "Mail anna.berg@mailbox.org"}
+
+        delete(("ann", "home"), "m2")
+        assert session_ciphertexts(vault, ann) == {} and not in_vault_files(vault, before["EMAIL"])
+        assert store.get(("bob",), "m1").value == {"text": "Bob calls (415) 555-2671"}
+
+
+def test_adopt_copies_only_the_values_the_owners_memories_name(tmp_path, monkeypatch):
+    """The old session `memory:alice` was shared: the memory store's user alice wrote a phone there, the namespace
+    ("alice",) an e-mail. Adopting it into the namespace's owner copied both, so the namespace's reader could restore
+    the other owner's phone. Now `ProtectedStore.adopt` (and `memory adopt --texts`) copy only the values the owner's
+    stored items name; `memory adopt` without `--texts` or `--all-values` is refused, nothing written. The LangGraph
+    store and the vault file are real."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    protector = make_protector(config)
+    protector.protect("Ring me at (415) 555-2671", "memory:alice")  # the memory store user's: <PHONE_1>
+    old = protector.protect("Old: old.kerr@mailbox.org", "memory:alice").text
+    inner = InMemoryStore()
+    inner.put(("alice",), "old", {"text": old})
+    inner.put(("bob",), "old", {"text": old})
+    store = ProtectedStore(inner, protector, hydrate=True)
+    assert store.adopt("memory:alice", ("alice",)) == 1
+    alice = "memory:langgraph:alice"
+    assert store.get(("alice",), "old").value == {"text": "Old: old.kerr@mailbox.org"}
+    assert protector.restore("<PHONE_1>", alice).text == "<PHONE_1>"  # the other owner's value is not the namespace's
+
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    texts = tmp_path / "bob.json"
+    texts.write_text(json.dumps([item.value for item in inner.search(("bob",))]))
+    protector.close()
+    base = ["memory", "adopt", "--from-session", "memory:alice", "--kind", "langgraph", "--owner", "bob"]
+    refused = CliRunner().invoke(app, [*base, "--config", str(yaml)])
+    assert refused.exit_code == 2 and "--texts" in refused.stderr and "--all-values" in refused.stderr
+    adopted = CliRunner().invoke(app, [*base, "--texts", str(texts), "--config", str(yaml)])
+    assert adopted.exit_code == 0 and "copied 1 value(s)" in adopted.stderr, adopted.stderr
+    protector = make_protector(config)
+    try:
+        assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:langgraph:bob").text == "old.kerr@mailbox.org <PHONE_1>"
+    finally:
+        protector.close()

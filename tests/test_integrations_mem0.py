@@ -223,6 +223,25 @@ def test_a_user_and_an_agent_of_one_id_are_two_owners_and_memories_written_befor
     assert sessions == {"memory:alice", "memory:mem0.user_id:alice", "memory:mem0.agent_id:alice"}
 
 
+def test_mem0_adopt_copies_only_the_values_the_owners_memories_name(tmp_path, monkeypatch):
+    """`ProtectedMemory.adopt` copies, of a shared old session, only the values the owner's memories name: the memory
+    store user alice's phone in `memory:alice` stays out of mem0's user alice's reach. FAKE mem0; the wrapper and the
+    vault (a real file) are real."""
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner = ListMem0()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    protector.protect("Ring me at (415) 555-2671", "memory:alice")
+    inner.add(protector.protect("My old address is old.kerr@mailbox.org", "memory:alice").text, user_id="alice")
+    memory = ProtectedMemory(inner, protector, hydrate=True)
+    assert memory.adopt("memory:alice", {"user_id": "alice"}) == 1
+    assert memory.get("1")["memory"] == "My old address is old.kerr@mailbox.org"
+    assert protector.restore("<PHONE_1>", "memory:mem0.user_id:alice").text == "<PHONE_1>"
+    with pytest.raises(ValueError, match="no value that the owner's memories name"):
+        memory.adopt("memory:alice", {"agent_id": "alice"})  # the agent alice stored no memory
+    protector.close()
+
+
 def test_a_mem0_read_copies_nothing_of_a_memory_user_of_its_id_and_writes_nothing(tmp_path, monkeypatch):
     """docs-truth F1, F2: mem0's first call for an owner (a read too) copied what `memory:<id>`, the memory store's
     user <id>, held into the owner's session, and an owner id holding a tab or escape was not refused on reads. A read
@@ -247,3 +266,31 @@ def test_a_mem0_read_copies_nothing_of_a_memory_user_of_its_id_and_writes_nothin
         with pytest.raises(SessionNameError, match="printable"):
             memory.get_all(filters=owner)
     assert vault_rows(protector.vault.path) == before
+
+
+def test_deleting_memories_forgets_the_values_only_they_held(mem0_offline, tmp_path, monkeypatch):
+    """mem0's `delete` and `delete_all` through the wrapper forget the owner's values that no memory it keeps holds:
+    their rows' ciphertexts are in no file of the real vault (SQLite), the memories kept still hydrate, and another
+    owner's row of the same value stays."""
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner, _ = mem0_offline
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
+    vault, ann = tmp_path / "vault.sqlite", "memory:mem0.user_id:ann"
+    both = memory.add("Call me on (415) 555-2671 or mail anna.berg@mailbox.org", user_id="ann")["results"][0]
+    mail = memory.add("Write to anna.berg@mailbox.org", user_id="ann")["results"][0]
+    bobs = memory.add("Bob calls (415) 555-2671", user_id="bob")["results"][0]
+    before = session_ciphertexts(vault, ann)
+    assert set(before) == {"PHONE", "EMAIL"}
+
+    memory.delete(both["id"])
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL"}  # the phone only the deleted memory held is gone
+    assert not in_vault_files(vault, before["PHONE"])
+    assert memory.get(mail["id"])["memory"] == "Write to anna.berg@mailbox.org"
+    assert memory.get(bobs["id"])["memory"] == "Bob calls (415) 555-2671"  # bob's own row of the same phone
+
+    memory.delete_all(user_id="ann")
+    assert session_ciphertexts(vault, ann) == {} and not in_vault_files(vault, before["EMAIL"])
+    assert memory.get(bobs["id"])["memory"] == "Bob calls (415) 555-2671"

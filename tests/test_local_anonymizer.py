@@ -880,6 +880,31 @@ def test_the_real_tagger_labels_each_piece_of_a_split_mark_by_its_own_tokens():
 
 
 @pytest.mark.real_model
+def test_words_around_a_mark_that_tell_nothing_neither_block_its_stand_in_nor_stay_reported(tmp_path):
+    """Issue 47: the cue tagger's marks run over words that tell nothing ("my wife and I finally", "back from my late
+    shift at the clinic"): looked up whole, the first found no stand-in; the second's only removals took the verb's
+    "back" with it. The real tagger, fluency scorer and gate: the first post is printed with "my partner and I
+    finally"; in the second what stays names the job ("Nine years as a paramedic"), no longer "back from ..."."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    posts = [
+        "Honestly my wife and I finally got a weekend off.",
+        "Just got back from my late shift at the clinic. Nine years as a paramedic and the pay still barely covers "
+        "rent here in Bristol.",
+    ]
+    source = tmp_path / "posts.jsonl"
+    source.write_text("".join(json.dumps({"id": f"p{i}", "text": t}) + "\n" for i, t in enumerate(posts)))
+    result = CliRunner().invoke(app, ["anonymize", str(source), "--method", "local", "--json", "--show-unprotected"])
+    first, second = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert first["protected"] is True and first["text"] == "Honestly my partner and I finally got a weekend off."
+    assert second["protected"] is False and "text" not in second
+    (named,) = [line for line in result.stderr.splitlines() if line.startswith("not protected: p1")]
+    assert "Nine years as a paramedic" in named and "back from" not in named, named
+
+
+@pytest.mark.real_model
 def test_the_real_tagger_leaves_topics_alone_and_still_marks_the_author():
     """Issue 47 item 4: harmless posts the previous tagger marked (a board game's city, a film studio, a singer's
     surname, a puzzle's size) get no mark from the shipped tagger with its card's span thresholds; a post about its

@@ -420,3 +420,117 @@ def test_a_detector_pass_finds_a_texts_words_once_for_all_recognizers_and_keeps_
     assert text_words.cache_info().currsize == 0
     Detector().deterministic(text)
     assert text_words.cache_info().currsize == 0
+
+
+# -- the hand-written lists (data/README.md): what the built gazetteers lack -----------------------------------------
+
+
+def test_the_written_lists_keep_the_exclusions_of_the_built_ones():
+    """Their one-word lines are names no Faker locale gives people and no common word of English ("Drake", "Grace",
+    "Jack" stay out), their lines hold no digit (a name is looked up by its words: "Channel 4" would be any
+    "Channel"), and their brands do not read as a person's name."""
+    from stealthflow.placeholders.common_words import common_word
+    from stealthflow.placeholders.recognizers import public_names as gazetteer
+    from stealthflow.placeholders.recognizers.gazetteer_build import (
+        _distinctive,
+        _ordinary_names,
+        reads_as_ordinary_name,
+    )
+    from stealthflow.resources import resource_dir
+
+    ordinary = {name_key(name) for name in _ordinary_names()}
+    for file in (*gazetteer.WRITTEN_NAMES, *gazetteer.WRITTEN_BRANDS):
+        lines = (resource_dir("data") / file).read_text(encoding="utf-8").splitlines()
+        names = [line for line in lines if line and not line.startswith("#")]
+        single = [name for name in names if len(name_key(name).split()) == 1]
+        assert names and not [name for name in names if any(c.isdigit() for c in name)]
+        assert not [word for word in single if not _distinctive(word, ordinary) or common_word(name_key(word))]
+        if file in gazetteer.WRITTEN_BRANDS:
+            assert not [name for name in names if reads_as_ordinary_name(name, ordinary)]
+    assert {"drake", "grace", "jack"}.isdisjoint(public_names())
+
+
+@pytest.fixture(scope="module")
+def tagged_detector():
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    return Detector(build_recognizers(models=True))  # the real detector, the PII tagger on
+
+
+@pytest.fixture
+def without_written_lists(monkeypatch):
+    """The gazetteers as the build writes them, without the hand-written lists."""
+    from stealthflow.placeholders.recognizers import public_names as gazetteer
+
+    monkeypatch.setattr(gazetteer, "WRITTEN_NAMES", ())
+    monkeypatch.setattr(gazetteer, "WRITTEN_BRANDS", ())
+    public_names.cache_clear()
+    brands.cache_clear()
+    yield
+    public_names.cache_clear()
+    brands.cache_clear()
+
+
+WRITTEN = [  # (list, name, a clean sentence, the name tied to the writer, the type it is then masked as)
+    (
+        "public_people.txt",
+        "Gordon Ramsay",
+        "Anyone else think Gordon Ramsay is overrated?",
+        "My neighbour Gordon Ramsay lent us his ladder.",
+        "REAL_NAME",
+    ),
+    (
+        "fictional_characters.txt",
+        "Ted Lasso",
+        "I love Ted Lasso.",
+        "My friend Ted Lasso is coming over tonight.",
+        "REAL_NAME",
+    ),
+    (
+        "sample_names.txt",
+        "Juan Pérez",
+        "En el ejemplo pone Juan Pérez.",
+        "Soy Juan Pérez y vivo en Sevilla.",
+        "REAL_NAME",
+    ),
+    (
+        "landmarks.txt",
+        "Santiago Bernabéu",
+        "Meet me at Santiago Bernabéu at eight.",
+        "My cousin Santiago Bernabéu is coming for dinner on Saturday.",
+        "REAL_NAME",
+    ),
+    (
+        "regional_brands.txt",
+        "Sonae",
+        "Anyone else think Sonae is overrated?",
+        "I have worked at Sonae for six years.",
+        "EMPLOYER",
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "name", "clean", "tied", "label"), WRITTEN, ids=[row[0] for row in WRITTEN])
+def test_a_name_of_a_written_list_is_left_in_a_clean_sentence_and_masked_where_the_writer_ties_it(
+    tagged_detector, file, name, clean, tied, label
+):
+    """The real detector: the name is a line of its list; in the clean sentence it is left in clear; where the writer
+    ties the person to themselves (a friend, an introduction) or works there, it is masked."""
+    from stealthflow.resources import resource_dir
+
+    assert name in (resource_dir("data") / file).read_text(encoding="utf-8").splitlines()
+    assert tagged_detector.detect(clean) == []
+    assert (name, label) in [(tied[s.start : s.end], s.type) for s in tagged_detector.detect(tied)]
+
+
+@pytest.mark.parametrize(("file", "name", "clean", "tied", "label"), WRITTEN, ids=[row[0] for row in WRITTEN])
+def test_without_the_written_lists_those_clean_sentences_were_flagged(
+    without_written_lists, file, name, clean, tied, label
+):
+    """What each list is for: the same clean sentences through a detector built without the lists."""
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    detector = Detector(build_recognizers(models=True))
+    assert [clean[s.start : s.end] for s in detector.detect(clean)] == [name]

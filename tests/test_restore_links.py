@@ -489,10 +489,13 @@ def _restored_whole_and_streamed(protector, session: str, reply: str, expected: 
 @pytest.mark.parametrize("call", TEXT_TOOL_CALLS)
 def test_no_value_is_restored_in_a_tool_call_or_code_written_in_text(protector, call):
     """Each of the reviewer's text tool calls, whole and a character at a time: the e-mail stays (`in_code`), the
-    prose after a blank line gets it back; `values_in_links` fills it in there too (41d744e restored every one)."""
+    prose after a blank line gets it back (not after ReAct's call, which runs to the reply's end); `values_in_links`
+    fills it in there too (41d744e restored every one)."""
     reply = f"{call}\n\nI wrote to <EMAIL_1>."
-    whole = _restored_whole_and_streamed(protector, "text-calls", reply, f"{call}\n\nI wrote to {EMAIL_VALUE}.")
-    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+    closed = "Action Input:" not in call
+    expected = reply.replace("to <EMAIL_1>", f"to {EMAIL_VALUE}") if closed else reply
+    whole = _restored_whole_and_streamed(protector, "text-calls", reply, expected)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")] * (1 if closed else 2)
     assert protector.restore(reply, "text-calls", values_in_links=True).text == reply.replace("<EMAIL_1>", EMAIL_VALUE)
 
 
@@ -613,10 +616,12 @@ def test_the_proxy_keeps_a_guarded_value_after_a_blank_line_in_a_react_call(prot
     assert counts["withheld"] == 2, counts
 
 
-def test_a_react_call_without_an_observation_runs_to_the_reply_end(protector):
-    """A ReAct parser takes the action's input to the reply's end (LangChain: `Action Input:[\\s]*(.*)`): every
-    paragraph after the mark is code until an `Observation:`."""
-    reply = "Action: terminal\nAction Input: cat notes.txt\n\nI wrote to <EMAIL_1>.\n\nOK <EMAIL_1>"
+@pytest.mark.parametrize("observation", ["", "Observation: (pending)\n\n"], ids=["none", "observation"])
+def test_a_react_call_runs_to_the_reply_end(protector, observation):
+    """A ReAct parser takes the action's input to the reply's end (LangChain: `Action Input:[\\s]*(.*)`, DOTALL):
+    every paragraph after the mark is code, after an `Observation:` too (rev25 M2: main ended the call there and
+    restored the value after it, which the tool input still holds)."""
+    reply = f"Action: terminal\nAction Input: cat notes.txt\n{observation}\nI wrote to <EMAIL_1>.\n\nOK <EMAIL_1>"
     whole = _restored_whole_and_streamed(protector, "react-end", reply, reply)
     assert whole.withheld == [("<EMAIL_1>", "in_code")] * 2
 
@@ -730,7 +735,57 @@ def test_a_closing_fence_keeps_code_it_did_not_open(protector, reply):
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+# rev25 M3: where the fence reader and markdown disagreed (main restored each value, which markdown-it shows in a
+# code block): a backtick in a backtick fence's info string (no fence), a fence line as an HTML block's text, `\r`
+# alone as a line end.
+MARKDOWN_CODE = [
+    'Here is the code:\n```x`\n```\nsend_mail(to="<EMAIL_1>")\n```',
+    '> ```x`\n> ```\n> send("<EMAIL_1>")',
+    '- ```x`\n  ```\n  send("<EMAIL_1>")',
+    '<!--\n```\n-->\n\n```\nsend_mail(to="<EMAIL_1>")\n```',
+    '<div>\n```\n</div>\n\n```\nsend("<EMAIL_1>")\n```',
+    '<!--\n\n```\n-->\n```\nsend("<EMAIL_1>")\n```',  # a comment runs over a blank line
+    '<script>\n\n```\n</script>\n```\nsend("<EMAIL_1>")\n```',
+    '```\nx\n```\n    send("<EMAIL_1>")',  # an indented code block right after a block that is no paragraph
+    '# Send it\n    send("<EMAIL_1>")',
+    '<!-- run -->\n    send("<EMAIL_1>")',
+    '* * *\n    send("<EMAIL_1>")',
+    '- item\n```\nx\n```\n    send("<EMAIL_1>")',
+    'Note:\n>     send("<EMAIL_1>")',
+    'Here:\r```\rsend_mail(to="<EMAIL_1>")\r```',
+    'Here:\r\n```\r\nx\r\n```\r\n```\rsend("<EMAIL_1>")\n```',
+]
+
+
+@pytest.mark.parametrize("reply", MARKDOWN_CODE)
+def test_a_value_markdown_shows_as_code_stays_where_the_readers_could_disagree(protector, reply):
+    """Each reply as markdown-it-py reads it (the real reader) holds the value in a code block; whole and a character
+    at a time, the e-mail stays."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(reply)
+    assert any(t.type in ("fence", "code_block") and "<EMAIL_1>" in t.content for t in tokens)
+    whole = _restored_whole_and_streamed(protector, "md-code", reply, reply)
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Here:\r```\rx\r```\r\rThanks <EMAIL_1>!",
+        "Hi\r\n\r\n```\r\nx\r\n```\r\n\r\nThanks <EMAIL_1>!",
+        "<!-- note -->\n```\nx\n```\n\nThanks <EMAIL_1>!",
+        "<div>\n\n```\nx\n```\n\nThanks <EMAIL_1>!",
+        "<EMAIL_1> is yours.\n```\nx\n```\n\nThanks <EMAIL_1>!",
+    ],
+)
+def test_prose_after_a_closed_fence_with_other_line_ends_or_html_gets_its_value(protector, reply):
+    """Whole and a character at a time: after a fence closed in every reading and a blank line, prose is prose."""
+    _restored_whole_and_streamed(protector, "md-prose", reply, reply.replace("<EMAIL_1>", EMAIL_VALUE))
+
+
 FENCE_LINES = ["```", "````", "~~~", "```py", "  ```", "    ```", "\t```", "> ```", "> ~~~", ">```", "1. ```", "- ```"]
+FENCE_LINES += ["```x`", "~~~`x", "> ```a`"]
 OTHER_LINES = [
     "   ```",
     "      ```",
@@ -743,21 +798,35 @@ OTHER_LINES = [
     "> > ```",
     ">    ```",
     "-   ```",
+    "<!--",
+    "-->",
+    "<div>",
+    "</div>",
+    "<pre>",
+    "</pre>",
+    "> <!--",
+    "    code",
+    "# Title",
+    "---",
+    "* * *",
+    "===",
 ]
 
 
 def test_no_placeholder_markdown_reads_in_a_fence_is_read_as_outside_one():
-    """Against markdown-it-py's CommonMark block parse (the real reader), on 3 000 random mixes of fence, quote, list
-    and indented lines (seeded): wherever markdown-it reads a line in a fence or code block, so does `Surroundings`,
-    read whole and a character at a time (it may read more lines as code: where the reading needs more than it keeps,
-    it takes the fence as open)."""
+    """Against markdown-it-py's CommonMark block parse (the real reader), on 3 000 random mixes of fence, quote, list,
+    indented, heading, break and HTML block lines, ended by `\\n`, `\\r` or both, and a last line indented or not
+    (seeded): wherever markdown-it reads a line in a fence or code block, so does `Surroundings`, read whole and a
+    character at a time (it may read more lines as code: where the reading needs more than it keeps, it takes the
+    fence as open)."""
     import random
 
     from markdown_it import MarkdownIt
 
     parse, draw = MarkdownIt("commonmark").parse, random.Random(23)
     for _ in range(3000):
-        text = "\n".join(draw.choice(FENCE_LINES + OTHER_LINES) for _ in range(draw.randint(1, 7))) + "\n"
+        lines = [draw.choice(FENCE_LINES + OTHER_LINES) + draw.choice(["\n"] * 4 + ["\r", "\r\n"]) for _ in range(7)]
+        text = "".join(lines[: draw.randint(1, 7)]) + draw.choice(["", "", "    ", "\t", ">     "])
         in_code = any(t.type in ("fence", "code_block") and "ZZZ" in t.content for t in parse(text + "ZZZ\n"))
         whole, streamed = Surroundings(), Surroundings()
         whole.feed(text)

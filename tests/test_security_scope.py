@@ -29,13 +29,7 @@ from placeholder_fixtures import (
 )
 
 from stealthflow.pipeline.protector import Protector, open_vault
-from stealthflow.placeholders.keys import (
-    VaultKeys,
-    decode_secret,
-    load_keys,
-    new_secret,
-    store_secret,
-)
+from stealthflow.placeholders.keys import NewKey, VaultKeys, load_keys, new_secret
 from stealthflow.placeholders.vault import Vault
 from stealthflow.proxy.app import create_proxy_app
 from stealthflow.proxy.config import ProxyConfig
@@ -568,10 +562,8 @@ def test_rotate_key_while_a_writer_runs_loses_nothing(tmp_path, monkeypatch):
     with Vault(
         config.vault_path, load_keys("file", key_file)
     ) as other:  # `vault rotate-key`: rotate, the key stored before the files are scrubbed
-        encoded = new_secret()
-        other.rotate(
-            VaultKeys.from_secret(decode_secret(encoded, "new key")), lambda: store_secret(encoded, "file", key_file)
-        )
+        new_key = NewKey(new_secret(), "file", key_file)
+        other.rotate(new_key.keys, new_key)
     rotated.set()
     thread.join(60)
     assert errors == [] and len(written) == 60

@@ -540,3 +540,259 @@ def test_rotate_key_with_the_key_in_the_environment_survives_a_failed_scrub(tmp_
     monkeypatch.setenv("STEALTHFLOW_VAULT_KEY", rotated.stdout.strip())
     restored = runner.invoke(app, ["restore", "--session", "chat-9", "write to <EMAIL_1>", *args])
     assert restored.stdout.strip() == "write to dana@mailbox.org"
+
+
+# -- key rotation stopped at any step ---------------------------------------------------------------------------------
+ROTATED = ["mail dana@mailbox.org", "call +1 415 555 2671", "mail eve@mailbox.org"]
+
+
+def _file_key_vault(tmp_path, monkeypatch):
+    """A vault whose key is the 0600 key file tmp_path/vault.key, three values protected in it; (config, texts)."""
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    key_file = tmp_path / "vault.key"
+    load_keys("file", key_file)  # created 0600
+    config = ProtectConfig(
+        vault_path=tmp_path / "vault.sqlite", key_source="file", key_file=key_file, llm_extractor=False
+    )
+    protector = make_protector(config)
+    texts = [protector.protect(text, "s").text for text in ROTATED]
+    protector.close()
+    return config, texts
+
+
+def _restores(config, texts) -> bool:
+    """Whether a process starting now (the key read where stealthflow reads it) restores every value."""
+    protector = make_protector(config)
+    try:
+        return [protector.restore(text, "s").text for text in texts] == ROTATED
+    finally:
+        protector.close()
+
+
+class _FailingKey:
+    """FAKE key store: a `NewKey` whose step `failing` raises as a full disk or a locked keyring would."""
+
+    def __init__(self, failing: str, key_file):
+        from stealthflow.placeholders.keys import NewKey
+
+        self.key, self.failing = NewKey(new_secret(), "file", key_file), failing
+        self.kept_in = self.key.kept_in
+
+    def __getattr__(self, step):
+        def run():
+            if step == self.failing:
+                raise OSError(28, "No space left on device")
+            result = getattr(self.key, step)()
+            self.kept_in = self.key.kept_in
+            return result
+
+        return run
+
+
+@pytest.mark.parametrize("failing", ["keep", "store"])
+def test_a_rotation_whose_key_cannot_be_kept_or_stored_leaves_a_vault_that_opens(tmp_path, monkeypatch, failing):
+    """`vault rotate-key` committed the re-encryption and then stored the key: a key file that could not be written
+    left the vault sealed under a key nobody had. Now the new key is kept at a pending place first (a failure there
+    changes nothing), and one that cannot be stored after the commit is an error naming where it is kept, where the
+    next open finds it (and stores it)."""
+    config, texts = _file_key_vault(tmp_path, monkeypatch)
+    old_key, pending = config.key_file.read_text(), tmp_path / "vault.key.pending"
+    new_key = _FailingKey(failing, config.key_file)
+    with Vault(config.vault_path, load_keys("file", config.key_file)) as vault:
+        if failing == "keep":
+            with pytest.raises(OSError):
+                vault.rotate(new_key.key.keys, new_key)
+            # still the old key, in this process too
+            assert vault.lookup(config.user, "s", "EMAIL", index=1) == "dana@mailbox.org"
+        else:
+            with pytest.raises(VaultKeyError, match=f"kept in {pending}"):
+                vault.rotate(new_key.key.keys, new_key)
+    assert config.key_file.read_text() == old_key
+    assert pending.exists() == (failing == "store")
+    assert _restores(config, texts)
+    if failing == "store":  # the open stored the pending key as the key and dropped the copy
+        assert config.key_file.read_text().strip() == new_key.key.encoded and not pending.exists()
+        assert _restores(config, texts)
+
+
+def test_a_rotation_whose_commit_fails_keeps_the_old_key_and_drops_the_pending_one(tmp_path, monkeypatch):
+    """FAKE disk error inside the re-encryption's transaction: it rolls back, the old key opens the vault (in this
+    process and the next) and no pending key is left."""
+    import stealthflow.placeholders.vault as vault_module
+    from stealthflow.placeholders.keys import NewKey
+
+    config, texts = _file_key_vault(tmp_path, monkeypatch)
+    reencrypt = vault_module.Vault._reencrypt_rows
+
+    def disk_error(self, db, new_keys):
+        reencrypt(self, db, new_keys)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", disk_error)
+    new_key = NewKey(new_secret(), "file", config.key_file)
+    with Vault(config.vault_path, load_keys("file", config.key_file)) as vault:
+        with pytest.raises(sqlite3.OperationalError):
+            vault.rotate(new_key.keys, new_key)
+        assert vault.lookup(config.user, "s", "EMAIL", index=2) == "eve@mailbox.org"
+    monkeypatch.undo()
+    assert not (tmp_path / "vault.key.pending").exists()
+    assert _restores(config, texts)
+
+
+_CRASH = """
+import os, sys
+from pathlib import Path
+import stealthflow.placeholders.vault as vault_module
+from stealthflow.placeholders.keys import NewKey, load_keys, new_secret
+where, vault_path, key_file = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+reencrypt = vault_module.Vault._reencrypt_rows
+def crash(*args):
+    os._exit(9)
+def crash_after(method):
+    def run(*args):
+        method(*args)
+        os._exit(9)
+    return run
+if where == "re-encrypting":
+    vault_module.Vault._reencrypt_rows = crash_after(reencrypt)
+elif where == "committed":
+    NewKey.store = crash
+elif where == "stored":
+    NewKey.drop = crash
+vault = vault_module.Vault(vault_path, load_keys("file", key_file))
+new_key = NewKey(new_secret(), "file", key_file)
+vault.rotate(new_key.keys, new_key)
+"""
+
+
+@pytest.mark.parametrize("where", ["re-encrypting", "committed", "stored"])
+def test_a_rotation_killed_at_any_step_leaves_a_vault_that_opens(tmp_path, monkeypatch, where):
+    """A real second process runs `Vault.rotate` and dies (`os._exit`, as kill -9) inside the re-encryption's
+    transaction, after its commit before the key is stored, or after the key is stored before the pending copy goes:
+    the next process opens the vault with a key stealthflow reads, and every value restores."""
+    import subprocess
+    import sys
+
+    config, texts = _file_key_vault(tmp_path, monkeypatch)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("STEALTHFLOW_VAULT_KEY", None)
+    crashed = subprocess.run(
+        [sys.executable, "-c", _CRASH, where, str(config.vault_path), str(config.key_file)], env=env, timeout=120
+    )
+    assert crashed.returncode == 9
+    assert (tmp_path / "vault.key.pending").exists()  # the new key was kept before anything was re-encrypted
+    assert _restores(config, texts)
+    assert _restores(config, texts)  # and again, after the open that found the pending key stored it
+
+
+def test_rotate_key_cli_whose_key_file_cannot_be_written_loses_no_value(tmp_path, monkeypatch, caplog):
+    """The CLI end to end with a FAKE full disk when the key file is written: `vault rotate-key` fails saying where the
+    new key is kept, and `restore` in a new process still restores (it finds that key, then stores it)."""
+    from typer.testing import CliRunner
+
+    import stealthflow.placeholders.keys as keys_module
+    from stealthflow.cli import app
+
+    config = key_file_config(tmp_path, monkeypatch)
+    args, runner = ["--config", str(config)], CliRunner()
+    protected = runner.invoke(app, ["protect", "mail dana@mailbox.org", "--rewrite", "none", "-s", "chat-9", *args])
+    assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
+    key_file = tmp_path / "vault.key"
+    write_key_file = keys_module._write_key_file
+
+    def full_disk(path, encoded, replace_existing=False):
+        if path == key_file:
+            raise OSError(28, "No space left on device")
+        write_key_file(path, encoded, replace_existing)
+
+    monkeypatch.setattr(keys_module, "_write_key_file", full_disk)
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    monkeypatch.setattr(keys_module, "_write_key_file", write_key_file)
+    restored = runner.invoke(app, ["restore", "--session", "chat-9", "write to <EMAIL_1>", *args])
+    assert restored.exit_code == 0 and restored.stdout.strip() == "write to dana@mailbox.org", restored.output
+    assert rotated.exit_code == 2 and "vault.key.pending" in rotated.output, rotated.output
+    assert f"kept in {tmp_path / 'vault.key.pending'}, is now in {key_file}" in caplog.text  # the user is told
+    assert not (tmp_path / "vault.key.pending").exists()
+
+
+class _Keyring:
+    """FAKE OS keyring (the `keyring` module's calls stealthflow makes), whose entry `broken` cannot be written."""
+
+    def __init__(self, broken: str = ""):
+        self.entries: dict[tuple[str, str], str] = {}
+        self.broken = broken
+
+    def get_password(self, service, user):
+        return self.entries.get((service, user))
+
+    def set_password(self, service, user, secret):
+        if user == self.broken:
+            raise RuntimeError("the keyring is locked")
+        self.entries[(service, user)] = secret
+
+    def delete_password(self, service, user):
+        del self.entries[(service, user)]
+
+
+def test_a_rotation_whose_keyring_cannot_store_the_key_leaves_a_vault_that_opens(tmp_path, monkeypatch):
+    """The key in the keyring (`key_source: auto`), a keyring that takes the pending entry but then refuses the key's:
+    the rotation says the new key is kept in the keyring, and the vault opens with it there."""
+    import sys
+
+    from stealthflow.placeholders.keys import KEYRING_PENDING, KEYRING_SERVICE, KEYRING_USER, NewKey
+    from stealthflow.placeholders.policy import ProtectConfig
+
+    keyring = _Keyring()
+    monkeypatch.setitem(sys.modules, "keyring", keyring)
+    monkeypatch.delenv("STEALTHFLOW_VAULT_KEY", raising=False)
+    config = ProtectConfig(
+        vault_path=tmp_path / "vault.sqlite", key_file=tmp_path / "vault.key", key_source="auto", llm_extractor=False
+    )
+    protector = make_protector(config)  # a new vault: its key is created in the keyring
+    texts = [protector.protect(text, "s").text for text in ROTATED]
+    protector.close()
+    old_key = keyring.entries[(KEYRING_SERVICE, KEYRING_USER)]
+    keyring.broken = KEYRING_USER
+    new_key = NewKey(new_secret(), "auto", config.key_file)
+    with Vault(config.vault_path, load_keys("auto", config.key_file)) as vault:
+        with pytest.raises(VaultKeyError, match="kept in the OS keyring"):
+            vault.rotate(new_key.keys, new_key)
+    assert keyring.entries[(KEYRING_SERVICE, KEYRING_USER)] == old_key
+    assert keyring.entries[(KEYRING_SERVICE, KEYRING_PENDING)] == new_key.encoded
+    assert _restores(config, texts)
+    keyring.broken = ""
+    assert _restores(config, texts)  # the open stored the pending key as the key
+    assert keyring.entries == {(KEYRING_SERVICE, KEYRING_USER): new_key.encoded}
+
+
+def test_rotate_key_with_the_key_in_the_environment_whose_commit_fails_says_the_printed_key_is_useless(
+    tmp_path, monkeypatch
+):
+    """With the key in $STEALTHFLOW_VAULT_KEY the new key is printed before the vault is sealed with it; a FAKE disk
+    error inside the re-encryption rolls it back, and the command says the key printed does not open the vault."""
+    from typer.testing import CliRunner
+
+    import stealthflow.placeholders.vault as vault_module
+    from stealthflow.cli import app
+
+    runner = CliRunner()
+    protect_config(tmp_path, monkeypatch)
+    config = tmp_path / "c.yaml"
+    config.write_text(f"protect:\n  vault_path: {tmp_path / 'vault.sqlite'}\n  key_source: env\n")
+    args = ["--config", str(config)]
+    assert (
+        runner.invoke(app, ["protect", "mail dana@mailbox.org", "--rewrite", "none", "-s", "c", *args]).exit_code == 0
+    )
+
+    def disk_error(self, db, new_keys):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    reencrypt = vault_module.Vault._reencrypt_rows
+    monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", disk_error)
+    rotated = runner.invoke(app, ["vault", "rotate-key", *args])
+    assert rotated.exit_code != 0 and "the key printed does not open it" in rotated.stderr, rotated.output
+    monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", reencrypt)
+    restored = runner.invoke(app, ["restore", "--session", "c", "write to <EMAIL_1>", *args])
+    assert restored.stdout.strip() == "write to dana@mailbox.org"

@@ -312,7 +312,26 @@ def agreeing(before: str, phrase: str, after: str) -> str:
 
 
 def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
-    """Replacements to try for sentence[start:end] (each differs from it; "" drops it), fitting its slot."""
+    """Replacements to try for sentence[start:end] (each differs from it; "" drops it), fitting its slot: first those
+    of its core (`syntax.core`, without the words at its ends that tell nothing) with those words around them as
+    written ("My husband and I finally" -> "My partner and I finally": the tables know "my husband and i"), then its
+    own (`piece_candidates`). A removal still takes the whole piece ("now senior scientist at ..." leaves whole)."""
+    phrase = sentence[start:end]
+    own = piece_candidates(sentence, start, end, attribute)
+    first, last = syntax.core(sentence, start, end, teacher_table())
+    if (first, last) == (start, end):
+        return own
+    lead, trail = sentence[start:first], sentence[last:end]
+    inner = [
+        lead + (in_slot_case(c, False, c) if lead else c) + trail
+        for c in piece_candidates(sentence, first, last, attribute)
+        if c
+    ]
+    return [c for c in distinct(inner + own, phrase) if c][:MAX_CANDIDATES] + ([""] if "" in own else [])
+
+
+def piece_candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
+    """Replacements to try for sentence[start:end] as a whole (each differs from it; "" drops it), fitting its slot."""
     phrase = sentence[start:end]
     found = []
     taught = teacher_table().get(phrase.casefold())
@@ -724,9 +743,9 @@ def split_mark(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The constituents of text[start:end] to generalize one by one (`syntax.pieces`, parsed in their
     sentence), each widened to the word characters glued to it ("Cork" of "_Cork_" is "_Cork_": a piece is looked up
     word-bounded, and one not found would count as already replaced); a phrase the teacher generalized whole stays
-    whole. A piece of words that cannot give the author away alone (`syntax.leftover`: "I'm", "so") is no piece,
-    neither edited nor reported, unless the teacher changed it or one of its words (`teacher_table`: "him", "she",
-    "here"); a mark of only such words leaves no piece."""
+    whole. A piece of words that cannot give the author away alone (`syntax.leftover`: "I'm", "so", "back from") is no
+    piece, neither edited nor reported, unless the teacher changed it or one of its words (`teacher_table`: "him",
+    "she", "here"); a mark of only such words leaves no piece."""
     taught = teacher_table()
     if text[start:end].casefold() in taught:
         return [(start, end)]
@@ -979,11 +998,14 @@ class Generalizer:
     @staticmethod
     def _removals(text: str, item: tuple[str, str, bool], start: int, end: int, window: str) -> list[tuple]:
         """`_trials` dropping each of the MAX_REMOVALS nearest constituents around the phrase that its sentence
-        stands without (`syntax.removals`)."""
+        stands without (`syntax.removals`), then those around its core (`syntax.core`: "from my shift at the clinic"
+        of "back from my shift at the clinic", whose own constituent takes the verb's adverb with it)."""
         bounds = sentence_around(text, item[0])
-        found = (
-            _trial(text, bounds, window, window[a:b], "") for a, b in syntax.removals(window, start, end)[:MAX_REMOVALS]
-        )
+        core = syntax.core(window, start, end, teacher_table())
+        stretches = syntax.removals(window, start, end)[:MAX_REMOVALS]
+        if core != (start, end):
+            stretches += [s for s in syntax.removals(window, *core)[:MAX_REMOVALS] if s not in stretches]
+        found = (_trial(text, bounds, window, window[a:b], "") for a, b in stretches)
         return [trial for trial in found if trial is not None]
 
     @staticmethod

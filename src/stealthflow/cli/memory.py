@@ -262,21 +262,42 @@ def adopt(
         str,
         typer.Option("--owner", help="its id: mem0's user_id, agent_id or run_id, or a namespace's parts joined by /"),
     ],
+    texts: Annotated[
+        Path | None,
+        typer.Option(
+            "--texts",
+            help="the owner's memories as its store holds them (placeholders and all; any format, - for stdin): only "
+            "the values they name are copied",
+        ),
+    ] = None,
+    all_values: Annotated[
+        bool,
+        typer.Option("--all-values", help="copy every value of the session, other owners' of that id included"),
+    ] = False,
     config: ConfigOption = None,
 ) -> None:
     """Once, after upgrading: copy the values of memory:ID, where earlier versions kept every memory owner's of that id,
     into one wrapper owner's own session.
 
     Earlier versions kept the values of mem0's user, agent and run and of a LangGraph namespace of one id in
-    memory:ID, which is now the memory user ID's alone. The copy makes the memories the owner wrote then hydrate, and
-    every value memory:ID holds (the memory user ID's included) readable by that owner: copy only into an owner that
-    wrote into it. Refused when the owner's session already numbered values of its own."""
+    memory:ID, which is now the memory user ID's alone. The copy makes the memories the owner wrote then hydrate. With
+    --texts only the values those memories name become readable by the owner; --all-values copies every value memory:ID
+    holds (the memory user ID's and other owners' included). Refused when the owner's session already numbered values
+    of its own."""
+    from stealthflow.cli.source import Source, read_stdin
     from stealthflow.integrations.wrapper import adopt as adopt_values
 
+    if (texts is None) == (not all_values):
+        fail(
+            "give --texts FILE (the owner's memories as stored: only the values they name are copied) or --all-values "
+            f"(every value of {from_session}, those of other owners of that id included)"
+        )
+    with user_errors():
+        memories = None if texts is None else [read_stdin() if str(texts) == "-" else Source(path=texts).read_text()]
     protector = user_protector(protect_settings(config, None, None, llm_extractor=False, tagger=False))
     try:
         with vault_errors():
-            session, copied = adopt_values(protector, from_session, kind, owner)
+            session, copied = adopt_values(protector, from_session, kind, owner, memories)
     finally:
         protector.close()
     console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)

@@ -709,39 +709,39 @@ def vault_new(config: ConfigOption = None) -> None:
 @vault_app.command("rotate-key")
 def vault_rotate_key(config: ConfigOption = None) -> None:
     """A new vault key: every value re-encrypted, every digest re-keyed (placeholders unchanged)."""
-    import os
-
-    from stealthflow.placeholders.keys import ENV_VAR, VaultKeys, decode_secret, new_secret, store_secret
+    from stealthflow.placeholders.keys import ENV_VAR, NewKey, from_env, new_secret
 
     settings = protect_settings(config, None, None)
-    source = settings.protect.key_source
-    from_env = source == "env" or (source == "auto" and os.environ.get(ENV_VAR))
+    printed = from_env(settings.protect.key_source)
+
+    def hand_over(encoded: str) -> None:  # we cannot change the caller's environment: the key is printed before use
+        sys.stdout.write(f"{encoded}\n")
+        sys.stdout.flush()
+
+    new_key = NewKey(new_secret(), settings.protect.key_source, settings.protect.key_file, hand_over)
     with vault_errors():
         vault = open_user_vault(settings)
-        encoded = new_secret()
-        stored = []  # where the new key went: stored as soon as it is committed, before the vault's files are scrubbed
-
-        def store_key() -> None:
-            if from_env:  # we cannot change the caller's environment: hand the key over at once
-                sys.stdout.write(f"{encoded}\n")
-                sys.stdout.flush()
-            else:
-                stored.append(store_secret(encoded, source, settings.protect.key_file))
-
-        count, bad = vault.rotate(VaultKeys.from_secret(decode_secret(encoded, "new key")), store_key)
-        vault.close()
-        if bad:
-            console.print(
-                f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore"
-            )
-        if from_env:
-            console.print(
-                f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)"
-            )
-            return
-        where = stored[0]
+        try:
+            count, bad = vault.rotate(new_key.keys, new_key)
+        except Exception:
+            if printed and new_key.kept_in:
+                console.print(
+                    f"[yellow]the vault was not re-keyed: the key printed does not open it, ${ENV_VAR} does[/]"
+                )
+            raise
+        finally:
+            vault.close()
+    if bad:
+        console.print(
+            f"[yellow]{bad} vault row(s) did not authenticate (edited or damaged) and were left as they were:[/] their placeholders do not restore"
+        )
+    if printed:
+        console.print(
+            f"re-encrypted {count} value(s); set ${ENV_VAR} to the new key printed on stdout (the old key no longer opens the vault)"
+        )
+        return
     console.print(
-        f"re-encrypted {count} value(s); the new key is in {where} — back it up, the old key no longer opens the vault"
+        f"re-encrypted {count} value(s); the new key is in {new_key.stored_in} — back it up, the old key no longer opens the vault"
     )
 
 

@@ -7,7 +7,9 @@ a value finds the items holding its placeholder). A namespace or item key that h
 is an e-mail or a phone number) is refused with a ValueError, as is a namespace that is not printable or over 200
 characters (`wrapper.owner_session`): the inner store keeps them as they are. `get`/`search` hand out what the inner
 store holds, placeholders, since code on a store (LangMem's search tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for code that only shows them
-on this device. Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
+on this device. A delete (a put of None) also forgets the namespace's values that only the deleted items held
+(`RedactingWrapper.forget_deleted`: the items left under every namespace of that session are read back to know which).
+Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
 runs on top of it unchanged; LangMem itself is not tested here.
 
     store = ProtectedStore(InMemoryStore())  # the default protector; vault session "memory:langgraph:memories/ann"
@@ -16,13 +18,15 @@ runs on top of it unchanged; LangMem itself is not tested here.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Callable, Iterable
+from functools import partial
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
 
 from stealthflow.integrations import hydrate_strings, protect_strings, redact_strings
-from stealthflow.integrations.wrapper import RedactingWrapper
+from stealthflow.integrations.wrapper import LISTED_AT_MOST, RedactingWrapper
 from stealthflow.pipeline.protector import Protector
 
 
@@ -77,12 +81,52 @@ class ProtectedStore(RedactingWrapper, BaseStore):
             return [self._hydrate(item) for item in result]
         return result
 
+    def _deleted(self, ops: list[Op]) -> list[tuple[str, dict]]:
+        """(the owner's session, the value) of each stored item the ops delete (a put of None), read before."""
+        gets = [GetOp(op.namespace, op.key) for op in ops if isinstance(op, PutOp) and op.value is None]
+        found = self.inner.batch(gets) if gets else []
+        return [(self._session_of(tuple(item.namespace)), item.value) for item in found if item is not None]
+
+    def _stored(self, session: str, call: tuple[str, ...]) -> list[dict] | None:
+        """The values of the items under every namespace whose session is `session`."""
+        namespaces = _paged(self.inner.list_namespaces)
+        if namespaces is None:
+            return None
+        kept: list[dict] = []
+        for namespace in (tuple(ns) for ns in namespaces if self._in_session(tuple(ns), session)):
+            items = _paged(partial(self.inner.search, namespace))
+            if items is None:
+                return None
+            kept += [item.value for item in items if tuple(item.namespace) == namespace]
+        return kept
+
+    def _in_session(self, namespace: tuple[str, ...], session: str) -> bool:
+        try:
+            return self._session_of(namespace) == session
+        except Exception:  # a namespace the owner function cannot map (another layout) is none of this session's
+            return False
+
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
+        deleted = self._deleted(ops)
         results = self.inner.batch([self._redact(op) for op in ops])
+        self.forget_deleted(deleted)
         return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
+        deleted = await asyncio.to_thread(self._deleted, ops)  # the store's sync API, off the event loop's thread
         results = await self.inner.abatch([self._redact(op) for op in ops])
+        await asyncio.to_thread(self.forget_deleted, deleted)
         return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
+
+
+def _paged(fetch: Callable[..., list], page: int = 1000) -> list | None:
+    """Everything `fetch(limit=, offset=)` lists, a page at a time; None past `LISTED_AT_MOST`."""
+    found: list = []
+    while len(found) < LISTED_AT_MOST:
+        batch = fetch(limit=page, offset=len(found))
+        found += batch
+        if len(batch) < page:
+            return found
+    return None

@@ -8,8 +8,9 @@ The values live in the stealthflow vault under the session `memory:mem0.<kind>:<
 `user_id`, `agent_id`, `run_id` that the call (or the stored memory) carries and the kind which of them it is (user
 "alice" and agent "alice" are two owners); one that holds a personal value (an e-mail as `user_id`), is not printable
 or is over 200 characters is refused with a ValueError (`wrapper.owner_session`), since mem0 keeps and sends it as
-given. Other methods pass through to
-mem0 unchanged (what they return stays redacted).
+given. `delete` and `delete_all` also forget the owner's values that only the deleted memories held
+(`RedactingWrapper.forget_deleted`: the owner's memories left are read back to know which). Other methods pass through
+to mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory
     memory = ProtectedMemory(Memory.from_config(config))
@@ -19,12 +20,15 @@ mem0 unchanged (what they return stays redacted).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from stealthflow.integrations import hydrate_strings, protect_strings, redact_strings
-from stealthflow.integrations.wrapper import RedactingWrapper
+from stealthflow.integrations.wrapper import LISTED_AT_MOST, RedactingWrapper
 from stealthflow.pipeline.protector import Protector
+
+log = logging.getLogger(__name__)
 
 SCOPE_KEYS = ("user_id", "agent_id", "run_id")
 TEXT_KEYS = ("memory", "previous_memory", "metadata")  # the fields of a mem0 result that carry text
@@ -157,6 +161,41 @@ class ProtectedMemory(RedactingWrapper):
         return self.memory.update(
             memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs
         )
+
+    def delete(self, memory_id: str) -> Any:
+        """mem0's delete, then the owner's values only that memory held are forgotten."""
+        existing = self.memory.get(memory_id)
+        response = self.memory.delete(memory_id)
+        if existing is not None:
+            self.forget_deleted([(self._session_of(existing), existing)])
+        return response
+
+    def delete_all(self, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None) -> Any:
+        """mem0's delete_all, then each owner's values only the deleted memories held are forgotten (all of an owner's
+        values when it keeps no memory)."""
+        scope = {k: v for k, v in {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}.items() if v}
+        deleted = self._listed(scope) if scope else []
+        response = self.memory.delete_all(user_id=user_id, agent_id=agent_id, run_id=run_id)
+        if deleted is None:
+            log.warning("over %d memories deleted: their values stay in the vault", LISTED_AT_MOST)
+        else:
+            self.forget_deleted([(self._session_of(item), item) for item in deleted])
+        return response
+
+    def _listed(self, filters: dict) -> list[dict] | None:
+        """Every memory mem0 holds under `filters`, expired ones too; None when there are more than `LISTED_AT_MOST`."""
+        found = self.memory.get_all(filters=filters, top_k=LISTED_AT_MOST, show_expired=True)["results"]
+        return None if len(found) >= LISTED_AT_MOST else found
+
+    def _stored(self, session: str, call: dict) -> list[dict] | None:
+        """The memories in `session`: those sharing the first id of `call` (a call's scope or a memory), whose owner's
+        session it is; None with a `session_from_scope` of the caller's (it may give memories of other ids this
+        session)."""
+        if self.owner is not first_scope_id:
+            return None
+        key = first_scope_key(call)
+        found = self._listed({key: call[key]})
+        return None if found is None else [item for item in found if self._session_of(item) == session]
 
     def __getattr__(self, name: str) -> Any:
         if name == "memory":  # not set yet (copy, unpickling): no recursion

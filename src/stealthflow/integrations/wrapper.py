@@ -3,18 +3,25 @@ call's owner (its kind and id: `memory:mem0.agent_id:alice`), and whether what t
 
 Each owner's session is its own: nothing is copied or read from another owner's session. Before an owner's kind was
 in its session's name, every kind of owner with one id shared `memory:<id>` (rev24 E6), which is the memory store's
-user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks."""
+user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks.
+
+A deletion through a wrapper (mem0's `delete` and `delete_all`, a LangGraph delete) forgets the owner's values that only
+the deleted items held (`RedactingWrapper.forget_deleted`), as `memory forget` does for the memory store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from stealthflow.memory.store import vault_session
+from stealthflow.integrations import map_strings
+from stealthflow.memory.store import placeholders_in, vault_session
 from stealthflow.pipeline.protector import Protector
 from stealthflow.sessions import MEMORY_KINDS, MEMORY_SESSIONS, check_name, memory_kind
 
 OWNER = "the memory owner (a namespace, a user_id, agent_id or run_id)"
+LISTED_AT_MOST = 100_000  # items of one owner read to know which values the items it keeps still hold
+log = logging.getLogger(__name__)
 
 
 def owner_session(protector: Protector, owner: str, kind: str) -> str:
@@ -28,13 +35,17 @@ def owner_session(protector: Protector, owner: str, kind: str) -> str:
     return session
 
 
-def adopt(protector: Protector, older: str, kind: str, owner: str) -> tuple[str, int]:
+def adopt(
+    protector: Protector, older: str, kind: str, owner: str, texts: Iterable[str] | None = None
+) -> tuple[str, int]:
     """Copy the values of `older`, a session named as before owners' kinds were (`memory:<id>`), into the session of
     the memory `owner` of `kind`, with their placeholders' numbers, so memories written then hydrate there
-    (`Vault.adopt`). Only its user knows which owners wrote into `older` (it may be the memory store's user too), so
-    nothing runs this but its user (`stealthflow memory adopt`). A ValueError, nothing written, when `kind` is no
-    owner's kind, `older` is no such session or holds no value, or the owner's session holds or held values of its
-    own. Returns (the owner's session, values copied)."""
+    (`Vault.adopt`). Several owners may have written into `older` (the memory store's user of that id too): with
+    `texts` (the owner's memories as its store holds them, placeholders and all) only the values their placeholders
+    name are copied, so the owner gets no other owner's value; None copies every value (`memory adopt --all-values`).
+    Nothing runs this but its user (`stealthflow memory adopt`, `RedactingWrapper.adopt`). A ValueError, nothing
+    written, when `kind` is no owner's kind, `older` is no such session or holds no value to copy, or the owner's
+    session holds or held values of its own. Returns (the owner's session, values copied)."""
     if kind not in MEMORY_KINDS:
         raise ValueError(f"the kind of owner must be one of {', '.join(MEMORY_KINDS)}")
     old_id = older.removeprefix(MEMORY_SESSIONS)
@@ -42,7 +53,8 @@ def adopt(protector: Protector, older: str, kind: str, owner: str) -> tuple[str,
         raise ValueError(f"the session to copy from must be a memory user's, {MEMORY_SESSIONS}<id>")
     check_name(old_id, "the session to copy from")
     session = owner_session(protector, owner, kind)
-    return session, protector.vault.adopt(protector.config.user, older, session)
+    keys = None if texts is None else placeholders_in("\n".join(texts))
+    return session, protector.vault.adopt(protector.config.user, older, session, keys)
 
 
 class RedactingWrapper:
@@ -65,3 +77,51 @@ class RedactingWrapper:
     def _session(self, call: Any) -> str:
         """The vault session of `call`'s owner (`owner_session`)."""
         return owner_session(self.protector, self.owner(call), self.kind(call))
+
+    def _session_of(self, call: Any) -> str:
+        """The vault session of `call`'s owner, unchecked: to compare with another (`forget_deleted`)."""
+        return vault_session(self.owner(call), self.kind(call))
+
+    def _stored(self, session: str, call: Any) -> list[Any] | None:
+        """Every item (as plain data) the wrapped store holds in `session`, the session of `call`'s owner (a call or an
+        item of it); None when they cannot all be read (more than `LISTED_AT_MOST`, say)."""
+        raise NotImplementedError
+
+    def adopt(self, older: str, call: Any) -> int:
+        """`adopt` into the session of `call`'s owner (mem0: its scope, `{"user_id": "alice"}`; LangGraph: a namespace)
+        the values of `older` that the owner's stored items hold, read from the wrapped store; returns values copied."""
+        stored = self._stored(self._session_of(call), call)
+        if stored is None:
+            raise ValueError("the owner's memories could not all be read: pass their texts to `wrapper.adopt`")
+        return adopt(self.protector, older, self.kind(call), self.owner(call), _strings_of(stored))[1]
+
+    def forget_deleted(self, deleted: list[tuple[str, Any]]) -> None:
+        """After items were deleted from the wrapped store ((their owner's session, the item as plain data) each):
+        forget the values of each session that its deleted items hold and no item it keeps (`_stored`) does, with the
+        vault's secure delete; a session that keeps no item is forgotten whole (values no item held, requests). Values
+        of other sessions stay (each holds its own rows), the same values of other owners included. A session whose
+        kept items cannot all be read keeps its values (a warning says so)."""
+        by_session: dict[str, list[Any]] = {}
+        for session, item in deleted:
+            by_session.setdefault(session, []).append(item)
+        vault, user = self.protector.vault, self.protector.config.user
+        for session, items in by_session.items():
+            kept = self._stored(session, items[0])
+            if kept is None:
+                log.warning("the memories an owner keeps could not all be read: the values of those deleted stay")
+            elif not kept:
+                vault.forget_session(user, session)
+            elif only_deleted := _placeholders_of(items) - _placeholders_of(kept):
+                vault.forget_placeholders(user, session, only_deleted)
+
+
+def _placeholders_of(items: list[Any]) -> set[tuple[str, int | str]]:
+    """The placeholders (`Reference.key`) in every text inside `items`."""
+    return placeholders_in("\n".join(_strings_of(items)))
+
+
+def _strings_of(items: list[Any]) -> list[str]:
+    """Every text inside `items` (`map_strings`: strings, keys, numbers)."""
+    texts: list[str] = []
+    map_strings(items, lambda text: texts.append(text) or text)
+    return texts

@@ -385,7 +385,7 @@ class MemoryStore:
         """The pack of `chosen`, recorded as a request of the user's session: a reply to it hydrates only the
         placeholders it sent (`restore`)."""
         text = "\n".join(f"- {c.text}" for c in chosen)
-        if not (sent := _placeholders(text)):
+        if not (sent := placeholders_in(text)):
             return Packed(text, chosen, NO_PLACEHOLDERS)
         return Packed(
             text, chosen, self.protector.vault.record_request_of(self.protector.config.user, vault_session(user), sent)
@@ -461,7 +461,7 @@ class MemoryStore:
                     t
                     for (t,) in self._db.execute("SELECT text || ' ' || metadata FROM memories WHERE user = ?", (user,))
                 )
-                if only_here := _placeholders(row[0]) - _placeholders(remaining):
+                if only_here := placeholders_in(row[0]) - placeholders_in(remaining):
                     self.protector.vault.forget_placeholders(self.protector.config.user, session, only_here)
             self._db.execute("DELETE FROM line_digests WHERE memory_id NOT IN (SELECT id FROM memories)")
             self._matrices.pop(user, None)
@@ -471,6 +471,6 @@ class MemoryStore:
         self._db.close()
 
 
-def _placeholders(text: str) -> set[tuple[str, int | str]]:
+def placeholders_in(text: str) -> set[tuple[str, int | str]]:
     """The placeholders in a memory, by `Reference.key` (drifted spellings count as theirs)."""
     return {ref.key for match in PLACEHOLDER.finditer(text) if (ref := reference(match)) is not None}

@@ -15,6 +15,7 @@ values, so the upstream cannot learn from it whether a value it wrote is one of 
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,7 +30,7 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.automaton import GrowingAutomaton
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
-from stealthflow.placeholders.keys import VaultKeyError, VaultKeyInvalid, load_keys
+from stealthflow.placeholders.keys import NewKey, VaultKeyError, VaultKeyInvalid, VaultKeys, key_candidates, load_keys
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
 from stealthflow.placeholders.normalize import Place, decoded, fold, folded, json_values, undone
 from stealthflow.placeholders.policy import ProtectConfig
@@ -46,6 +47,8 @@ from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
 from stealthflow.sessions import check_name, chosen_part
+
+log = logging.getLogger("stealthflow.vault")
 
 if TYPE_CHECKING:  # detection imports the recognizers (~0.5 s); restoring needs none of it
     from stealthflow.pipeline.rewrite import RewriteOutcome
@@ -136,9 +139,7 @@ def open_vault(
         ) from None
     if keys.created_in and on_new_key:
         on_new_key(keys.created_in)
-    vault = Vault(
-        path, keys, config.hmac_chars, reload_keys=lambda: load_keys(config.key_source, config.key_file, create=False)
-    )
+    vault = _open_with_key_or_pending(path, keys, config)
     if recorded and recorded != vault.id and not new_vault:
         vault.close()
         raise VaultMismatch(
@@ -146,6 +147,36 @@ def open_vault(
             "Restore your backup with `stealthflow vault import FILE`, or accept this one with `stealthflow vault new`"
         )
     known_vaults.remember(path, vault.id)
+    return vault
+
+
+def _open_with_key_or_pending(path: Path, keys: VaultKeys, config: ProtectConfig) -> Vault:
+    """The vault at `path` opened with `keys`, or, when they do not open it, with the key a `vault rotate-key` that
+    stopped between its commit and storing the key left pending (`NewKey`), which is then stored as the key (a warning
+    says where it was and where it is now)."""
+
+    def reload() -> list[VaultKeys]:
+        return key_candidates(config.key_source, config.key_file)
+
+    try:
+        return Vault(path, keys, config.hmac_chars, reload_keys=reload)
+    except VaultKeyError:
+        pending = NewKey.left_pending(config.key_source, config.key_file)
+        if pending is None:
+            raise
+    vault = Vault(path, pending.keys, config.hmac_chars, reload_keys=reload)
+    try:
+        where = pending.store()
+    except (VaultKeyError, OSError) as exc:
+        log.warning(
+            "the vault key was rotated, but the new key is still only in %s (storing it failed: %s): back it up",
+            pending.kept_in,
+            exc,
+        )
+    else:
+        log.warning(
+            "the vault key was rotated but not stored: the new key, kept in %s, is now in %s", pending.kept_in, where
+        )
     return vault
 
 

@@ -12,24 +12,26 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
    ("url"); nor a `{`, nor a `[` whose first character after white space is a quote (a list of strings), and it is
    not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
-3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to its end tag, blank lines included), nor a
-   code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes and list items
-   too, closed only by a run of its character at least as long with no info string, in its block; where markdown's reading depends on
-   a container the reader does not keep, a fence open in any reading counts), and no tool call written in text is
-   open or was in its paragraph ("tool"): from a mark (data/text_tool_calls.yaml, in any case, a space or tab
-   between its words and signs or not: `<tool_call>`, `< Tool_Call >`, ReAct's `Action Input:`) to an end's mark of
-   its own dialect (`</tool_call>`, `Observation:`; `</function>` closes no `<tool_call>`) or the reply's end, blank
-   lines included (a ReAct parser takes an action's input to the reply's end); after a chat template's end-of-message
-   token (`<|eom_id|>`) to the reply's end. A JSON object or array
-   counts by its `{` or `[` (2.) to its closing `}` or `]`,
-   counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`): a blank line
-   inside a string, or before a paragraph that goes on as JSON does
-   (`_json_goes_on`), does not end it; one before a paragraph of prose does, so a `{` left open in prose (":-{",
-   "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it holds
-   when that JSON is balanced and outside a string (else the fence line is part of it, as a JSON parser of markdown
-   reads it): after it the paragraph is what it was where the fence opened, with the marks read in the fence that no
-   fence closes (a link's, a tool call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block
-   is prose.
+3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to an end tag of its name, blank lines
+   included), nor a code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes
+   and list items too, closed only by a run of its character at least as long with no info string, in its block;
+   where markdown's reading depends on a container or an HTML block the reader does not keep, a fence open in any
+   reading counts; a line ends at `\n`, `\r` or both), and no tool call written in text is open or was in its
+   paragraph ("tool"): from a mark (data/text_tool_calls.yaml, anywhere, in any case, with white space and a number
+   between its words and signs or not: `<tool_call>`, `< Tool_Call\n>`, ReAct's `Action Input:`, `Action 1\nInput
+   1:`) to an end's mark of its own dialect written as the dialect writes it (`</tool_call>`, not `</TOOL_CALL>`;
+   `</function>` closes no `<tool_call>`) or the reply's end, blank lines included (ReAct's `Action Input:` has none:
+   a ReAct parser takes an action's input to the reply's end, past an `Observation:`); after a chat template's
+   end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array counts by its `{` or `[` (2.) to its
+   closing `}` or `]`, counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`;
+   a quote after an odd run of backslashes, however long, is escaped): a blank line inside a string, after a key
+   waiting for its value, or before a paragraph that is not prose (`_json_goes_on`: `NaN,` or `# comment` goes on as
+   lenient readers read JSON) does not end it; one before a paragraph of prose does, so a `{` left open in prose
+   (":-{", "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it
+   holds when that JSON is balanced and outside a string; a fence line, opening or closing, inside a JSON string or
+   object left open is part of it, as a JSON parser of markdown reads it: after a fence the paragraph is what it was
+   where the fence opened, with the marks read in the fence that no fence closes (a link's, a tool call's, an HTML
+   code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is prose.
 
 Code (`in_code`: a code fence, a `{` or a list of strings in the paragraph, a tool call written in text) is what an agent
 may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
@@ -48,6 +50,8 @@ import copy
 import re
 from functools import cache
 
+import regex
+
 from stealthflow.placeholders.fences import Fences
 from stealthflow.placeholders.links import BARE_URL, CSS_LOADS, HOLD, HOST_RUN, URL_END, Deferred, Links, tag_open
 from stealthflow.resources import data_yaml, listed_words, resource_dir
@@ -63,87 +67,104 @@ TAIL = HOLD
 
 @cache
 def _events() -> re.Pattern[str]:
-    """The marks read in a reply: a line's end (a code fence's line, a blank line), a tool call's mark or its end's,
-    the marks of a link, markup or command (a `](` or `]:` closes a bracket too), and a `{`, `}`, `[`, `]` or `"` (a
-    JSON object's or array's depth), in that order where two start at one character (`[TOOL_CALLS]`, `](`)."""
+    """The marks read in a reply: a line's end (`\\n`, `\\r` or both, as CommonMark reads one: a code fence's line, a
+    blank line), a tool call's mark or its end's, the marks of a link, markup or command (a `](` or `]:` closes a
+    bracket too), and a `{`, `}`, `[`, `]` or `"` (a JSON object's or array's depth), in that order where two start at
+    one character (`[TOOL_CALLS]`, `](`)."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
     # time on prose (a reply's text is read as it streams, its last `TAIL` characters again with each piece).
     firsts = "".join(sorted({re.escape(word[0]) for word in words}))
     url = rf"{BARE_URL}|\]\(|\]:|{CSS_LOADS}|{tag_open()}|\b(?=[{firsts}])(?:{commands})\b"
-    listed = data_yaml("text_tool_calls.yaml")
-    marks = {*listed, *(end for ends in listed.values() for end in ends)}
-    calls = "|".join(_mark_pattern(mark) for mark in sorted(marks, key=len, reverse=True))
+    marks = [*_marks(opening=True).items(), *_marks(opening=False).items()]
+    calls = "|".join(pattern for _, pattern in sorted(marks, key=lambda mark: len(mark[0]), reverse=True))
     tags = "|".join(re.escape(tag) for tag in sorted(listed_words(resource_dir("data") / "code_tags.txt")))
     return re.compile(
-        rf"(?P<eol>\n)|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?:{tags})(?![\w-]))|(?P<url>{url})"
+        rf"(?P<eol>{LINE_END})|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?P<name>{tags})(?![\w-]))|(?P<url>{url})"
         rf"|(?P<json>[{{}}\[\]\"'])",
         re.IGNORECASE | re.MULTILINE,
     )
 
 
-def _mark_pattern(mark: str) -> str:
-    """A tool call's mark or an end's as read: in any case (`_events`), with a space or tab between its words and signs
-    or not (`<| im_end |>`, `< / tool_call >`, `Action Input :`; a space in the mark is one space or tab), as a client
-    that strips or normalises a token's text reads it, no longer than `TAIL` (a mark cut across two pieces of a stream
-    is read whole: tests/test_restore_code.py); one that starts with a letter (`Action Input:`) only at a word's
-    start, so `x=1<|eom_id|>` is a mark."""
-    pieces = []
-    for run in re.finditer(r"(\s*)(\w+|[^\w\s])", mark):
-        if pieces:
-            pieces.append("[ \t]" if run[1] else "[ \t]?")
-        pieces.append(re.escape(run[2]))
-    return ("(?<!\\w)" if mark[0].isalnum() else "") + "".join(pieces)
+LINE_END = r"\r|\n"  # a `\n` right after a `\r` ends no line of its own (`_line_ended`)
+_LINE_ENDS = re.compile(LINE_END)
+
+
+def _opening_pattern(mark: str) -> str:
+    """A tool call's mark as read: in any case (`_events`), anywhere (LangChain's ReAct parser finds `MyAction Input:`),
+    with white space (line ends too) and a number between its words and signs or not, as that parser reads
+    `Action\\s*\\d*\\s*Input\\s*\\d*\\s*:` (`Action  Input:`, `ActionInput:`, `Action\\nInput:`, `Action 1 Input 1:`)
+    and XML `<tool_call\\n>`: as many such characters in a gap as keep the mark within `TAIL` (a mark cut across two
+    pieces of a stream is read whole: tests/test_restore_code.py), and a longer run after a word reads as the mark too
+    (it may yet become one: fail closed)."""
+    pieces = re.findall(r"\w+|[^\w\s]", mark)
+    width = (TAIL - len("".join(pieces))) // (len(pieces) - 1)
+    gap, escaped = rf"[\s\d]{{0,{width}}}", [re.escape(piece) for piece in pieces]
+    longer = [
+        gap.join(escaped[: at + 1]) + rf"[\s\d]{{{width + 1}}}"
+        for at, piece in enumerate(pieces[:-1])
+        if re.fullmatch(r"\w+", piece)
+    ]
+    return "|".join([gap.join(escaped), *longer])
 
 
 def _mark_key(text: str) -> str:
-    """A mark's text as `_dialects` keeps it: in lowercase, with no white space (`<| IM_END |>` is `<|im_end|>`)."""
+    """An opening mark's text as `_dialects` keeps it: in lowercase, with no white space (`<| IM_END |>` is
+    `<|im_end|>`)."""
     return "".join(text.lower().split())
 
 
 @cache
-def _dialects() -> dict[str, frozenset[str]]:
-    """Each mark of a tool call written in text (data/text_tool_calls.yaml), as `_mark_key` keeps it, with its end's."""
+def _marks(opening: bool) -> dict[str, str]:
+    """The opening marks (`opening`, each as `_mark_key` keeps it) or the end's marks of data/text_tool_calls.yaml,
+    with the pattern each is read by: an end's mark only exactly as the dialect writes it, as a parser that ends the
+    call matches it (`</TOOL_CALL>`, `< /tool_call >` or `</invo\u212ae>` with the Kelvin sign end no `<tool_call>`
+    for it: more is code)."""
     listed = data_yaml("text_tool_calls.yaml")
-    return {_mark_key(mark): frozenset(_mark_key(end) for end in ends) for mark, ends in listed.items()}
+    if opening:
+        return {_mark_key(mark): f"(?:{_opening_pattern(mark)})" for mark in listed}
+    return {end: f"(?-i:{re.escape(end)})" for ends in listed.values() for end in ends}
+
+
+def _mark_read(text: str, opening: bool) -> str | None:
+    """The opening mark (`opening`) or end's mark `text` reads as (as `_marks` keeps it), or None."""
+    found = (key for key, pattern in _marks(opening).items() if re.fullmatch(pattern, text, re.IGNORECASE))
+    return next(found, None)
 
 
 @cache
-def _closers() -> frozenset[str]:
-    """The marks that end a tool call of some dialect, as `_mark_key` keeps them."""
-    return frozenset().union(*_dialects().values())
+def _dialects() -> dict[str, frozenset[str]]:
+    """Each mark of a tool call written in text (data/text_tool_calls.yaml), as `_mark_key` keeps it, with its end's
+    marks as written."""
+    listed = data_yaml("text_tool_calls.yaml")
+    return {_mark_key(mark): frozenset(ends) for mark, ends in listed.items()}
 
 
-# How a paragraph after a blank line inside a JSON object opens when the object goes on there: a string, a bracket,
-# a separator, a number, `true`, `false`, `null` or a key (`name:`); anything else is prose and the object was a
-# stray `{` (":-{", "a dict starts with {"). `None`: not known yet (white space, or a word or number cut at its end).
-_JSON_GOES_ON = re.compile(
-    r"\s*(?:(?P<mark>[\"'{}\[\],:])|(?P<number>-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?P<after_number>[ \t]*.?)"
-    r"|(?P<word>[A-Za-z_$][\w$]*)(?P<after_word>[ \t]*.?)|(?P<other>\S))?",
-    re.DOTALL,
+CALLS_CAP = 64  # tool calls kept open at most: past them the reply is code to its end (the work stays linear)
+
+
+# How a paragraph after a blank line inside a JSON object opens when it is prose, and the object was a stray `{`
+# (":-{", "a dict starts with {"): two words of letters in a row on its first line (`Anyway, I`; the second may be a
+# placeholder: `Thanks <REAL_NAME_1>`), in a list item or block quote too, or a backtick fence. No lenient reader of
+# JSON goes on so; Python's `json` (`NaN`, `-Infinity`), `ast.literal_eval` (`True`, `None`, `# comments`) and JSON5
+# (`+1`, `.5`, `0x1F`, `// comments`, `key:`) read other starts (rev25 H2), so any other start keeps the object open
+# (fail closed).
+_PROSE = regex.compile(
+    r"\s*(?:(?:[-*+>]|\d{1,9}[.)])[ \t]+)?\p{L}+(?:['\u2019]\p{L}+)*[,;.!?]?[ \t]+(?:\p{L}|<[A-Z])|\s*`{3}",
+    regex.DOTALL,
 )
 LINE_CAP = 4096  # characters of a line kept: a longer line is no closing fence
 GOES_ON_CAP = 64  # characters after the blank line read to decide; still undecided, the object goes on
 
 
 def _json_goes_on(start: str) -> bool | None:
-    """Whether a JSON object left open before a blank line goes on in the paragraph that opens with `start`."""
-    match = _JSON_GOES_ON.match(start)
-    if match["mark"]:
+    """Whether a JSON object left open before a blank line goes on in the paragraph that opens with `start`: unless it
+    is prose (`_PROSE`); None while `start` may still become prose."""
+    match = _PROSE.match(start, partial=True)
+    if match is None or (match.partial and len(start) >= GOES_ON_CAP):
         return True
-    if match["number"]:
-        after = match["after_number"].lstrip(" \t")
-        decided = (after in ",}]\r\n") if after else None
-    elif match["word"]:
-        after = match["after_word"].lstrip(" \t")
-        if match["word"] in ("true", "false", "null") and match["after_word"]:
-            decided = not (match["after_word"][0].isalnum() or match["after_word"][0] == "_")
-        else:
-            decided = (after == ":") if after else None
-    else:
-        decided = False if match["other"] else None
-    return True if decided is None and len(start) >= GOES_ON_CAP else decided
+    return None if match.partial else False
 
 
 # A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
@@ -162,10 +183,12 @@ class Surroundings(Deferred):
         self.fences = Fences()  # the code fences the lines read leave open
         # while a fence is open: `paragraph` and `code_paragraph` as its JSON leaves them, restored where it closes
         self.outside_fence: tuple[str | None, bool] | None = None
-        # the marks of the tool calls open (read outside JSON strings, not closed by their end's mark yet): no blank
-        # line ends the code
+        # the marks of the tool calls open (read outside JSON strings, not closed by their end's mark yet, at most
+        # `CALLS_CAP`): no blank line ends the code
         self.calls: tuple[str, ...] = ()
-        self.tags = 0  # HTML code tags open (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
+        self.to_end = False  # a mark read that makes the rest of the reply code (a call with no end, or too many)
+        # HTML code tags open, by name (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
+        self.tags: dict[str, int] = {}  # replaced, never changed in place (`joined` copies it with the reader)
         self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
         self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
@@ -174,6 +197,7 @@ class Surroundings(Deferred):
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
         self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
+        self.escaping = False  # what was read ends in an odd run of backslashes: the next character is escaped
         self.links = Links()  # which kind of URL, if any, the text read leaves open
 
     def _read(self, piece: str) -> None:
@@ -190,15 +214,15 @@ class Surroundings(Deferred):
             read_to = match.end()
             kind = match.lastgroup
             if kind == "eol":
-                self._line_end(self.line + text[line_from : match.start()])
-                line_from = match.end()
+                line_from = self._line_ended(text, match, line_from)
             elif kind == "json":
-                self._json(match[0], _escaped(text, match.start()))
+                self._json(match[0], _escaped(text, match.start(), len(self.tail), self.escaping))
             elif kind == "call":
-                self._call(_mark_key(match[0]))
+                for eol in _LINE_ENDS.finditer(text, max(line_from, match.start()), match.end()):  # `Action\nInput:`
+                    line_from = self._line_ended(text, eol, line_from)
+                self._call(match[0])
             elif kind == "tag":
-                self.tags = max(self.tags - 1, 0) if match["closes"] else self.tags + 1
-                self._code(lasting=True)
+                self._tag(match["name"].lower(), closes=bool(match["closes"]))
             else:
                 self._link()
                 if match[0].startswith("]"):
@@ -206,23 +230,45 @@ class Surroundings(Deferred):
         self._went_on(text[read_to:])
         self._between(text[read_to:])
         self.line = (self.line + text[line_from:])[:LINE_CAP]
+        self.escaping = _escaped(text, len(text), len(self.tail), self.escaping)
         self.tail = text[-TAIL:]
         self.links.feed(piece)
 
-    def _call(self, mark: str) -> None:
-        """A tool call's mark or an end's (`mark`, as `_mark_key` keeps it; data/text_tool_calls.yaml): an end's mark
-        outside a JSON string closes the last call open of a dialect it ends, and a call's mark opens one and makes
-        code of its paragraph, in a string too (a client that reads marks out of text reads no JSON:
-        `{"a": "<|eom_id|>"}` ends the message for it); either mark may be both (`<|eom_id|>`). Where the readings
-        differ, more is code."""
-        if mark in _closers() and not self.string:
+    def _call(self, text: str) -> None:
+        """A tool call's mark or an end's as read (`text`; data/text_tool_calls.yaml): an end's mark written as its
+        dialect writes it (`_marks`), outside a JSON string, closes the last call open of a dialect it ends, and a
+        call's mark opens one and makes code of its paragraph, in a string too (a client that reads marks out of text
+        reads no JSON: `{"a": "<|eom_id|>"}` ends the message for it); either mark may be both (`<|eom_id|>`). Where
+        the readings differ, more is code."""
+        end = _mark_read(text, opening=False)
+        if end and not self.string:
             for at in range(len(self.calls) - 1, -1, -1):
-                if mark in _dialects()[self.calls[at]]:
+                if end in _dialects()[self.calls[at]]:
                     self.calls = self.calls[:at] + self.calls[at + 1 :]
                     break
-        if mark in _dialects():
-            self.calls += (mark,)
+        mark = _mark_read(text, opening=True)
+        if mark:
+            if _dialects()[mark] and len(self.calls) < CALLS_CAP:
+                self.calls += (mark,)
+            else:
+                self.to_end = True
             self._code(lasting=True)
+
+    def _line_ended(self, text: str, eol: re.Match[str], line_from: int) -> int:
+        """A line end read (`eol` in `text`, the line from `line_from` on, after `self.line`): where the next line
+        starts. A `\\n` right after a `\\r` is that line end's second half, as CommonMark reads `\\r\\n`."""
+        if not (eol[0] == "\n" and text[eol.start() - 1 : eol.start()] == "\r"):
+            self._line_end(self.line + text[line_from : eol.start()])
+        return eol.end()
+
+    def _tag(self, name: str, closes: bool) -> None:
+        """An HTML code tag (`name`, in lowercase): its end tag closes one of its name only (`</code>` no `<pre>`)."""
+        self.tags = {**self.tags, name: max(self.tags.get(name, 0) - 1, 0) if closes else self.tags.get(name, 0) + 1}
+        self._code(lasting=True)
+
+    def _lasting(self) -> bool:
+        """Whether a tool call or an HTML code tag is open: no blank line ends the code."""
+        return bool(self.calls) or self.to_end or any(self.tags.values())
 
     def _json(self, char: str, escaped: bool) -> None:
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
@@ -279,9 +325,10 @@ class Surroundings(Deferred):
         self.fences = fences
         if not fences.after_blank:
             return
-        if self.calls or self.tags or self.string or self.depth:
+        if self._lasting() or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
-            self.goes_on = "" if not (self.calls or self.tags or self.string) else None
+            # a key waiting for its value (`"memo":`) goes on whatever follows (YAML reads `for the record` there)
+            self.goes_on = "" if not (self._lasting() or self.string or self.last == ":") else None
         else:
             self.paragraph, self.code_paragraph = None, False
             self.outside_fence = None if self.outside_fence is None else (None, False)
@@ -290,13 +337,13 @@ class Surroundings(Deferred):
         """A fence opened (in some reading, none open before) or closed (in every reading): no JSON goes on across it,
         and a closed fence closes the JSON it holds, so the paragraph is again what it was where the fence opened, less
         what a blank line in the fence ended, plus the marks read in it that a fence does not close (`_code`, `_link`).
-        But a fence line inside a JSON string or object left open is part of it, as a JSON parser of markdown reads it
-        (LangChain's `parse_json_markdown` takes ```` ```json\n{"to": "\n```\n<EMAIL_1>"}\n``` ```` as one string):
-        the JSON and its paragraph's code go on after it (rev24b M1)."""
-        if closed and (self.depth or self.string):
+        But a fence line, opening or closing, inside a JSON string or object left open is part of it, as a JSON parser
+        of markdown reads it (LangChain's `parse_json_markdown` takes ```` ```json\n{"to": "\n```\n<EMAIL_1>"}\n``` ````
+        and `{"code": "\n```\nx\n```\n\n<EMAIL_1>"}` as one string): the JSON and its paragraph's code go on after
+        it (rev24b M1, rev25 H1)."""
+        if self.depth or self.string:
             self.outside_fence = None
             return
-        self.depth, self.string, self.goes_on = 0, "", None
         if opened:
             self.outside_fence = (self.paragraph, self.code_paragraph)
         elif closed and self.outside_fence is not None:
@@ -324,9 +371,16 @@ class Surroundings(Deferred):
         if decided is not None:
             self.goes_on = None
 
+    def _placeholder_next(self) -> None:
+        """What was taken is read, and a placeholder follows it: after a blank line inside a JSON object, a placeholder
+        is read as a word would be (its `<` and a capital), so `Thanks, <REAL_NAME_1>!` is prose (it decides)."""
+        self._catch_up()
+        if self.goes_on is not None:
+            self._went_on("<A")
+
     def place(self, after: str) -> str:
         """ "url", "tool", "glued" or "text" for a placeholder after what was taken, `after` the text that follows it."""
-        self._catch_up()
+        self._placeholder_next()
         if self.paragraph == "url":
             return "url"
         if self.paragraph or self._in_data():
@@ -336,7 +390,7 @@ class Surroundings(Deferred):
     def in_code(self) -> bool:
         """Whether a placeholder after what was taken is in code an agent may run: a code fence, a
         paragraph with a `{` or a tool call's mark (place "tool" or "url", never "text")."""
-        self._catch_up()
+        self._placeholder_next()
         return self._in_data() or self.code_paragraph
 
     def url(self, after: str) -> str:
@@ -367,12 +421,15 @@ class Surroundings(Deferred):
         return at > 0 and self.line[at] == "(" and (self.line[at - 1].isalnum() or self.line[at - 1] == "_")
 
 
-def _escaped(text: str, at: int) -> bool:
-    """Whether the character at `at` is escaped: an odd number of backslashes before it."""
-    start = at
-    while start > 0 and text[start - 1] == "\\":
-        start -= 1
-    return (at - start) % 2 == 1
+def _escaped(text: str, at: int, start: int, escaping: bool) -> bool:
+    """Whether the character at `at` is escaped: an odd number of backslashes before it, counted back to `start` (the
+    piece read), and before it as `escaping` says of the text read before (a run of backslashes across a stream's
+    reads counts whole)."""
+    run_start = at
+    while run_start > start and text[run_start - 1] == "\\":
+        run_start -= 1
+    odd = (at - run_start) % 2 == 1
+    return odd != escaping if run_start == start else odd
 
 
 def _apart_after(after: str) -> bool:

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from stealthflow.placeholders.cells import within_values
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import (
     Guess,
@@ -152,6 +153,9 @@ class Detector:
         for recognizer in self.recognizers:
             if models and recognizer.model_backed:
                 self._run_on_pieces(recognizer, normalised, readings, found)
+        found = [
+            within_values(spans, text) for spans, text in zip(found, normalised, strict=True)
+        ]  # cells' values apart
         spans = [
             spans
             if offsets is None

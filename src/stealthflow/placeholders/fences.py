@@ -3,24 +3,69 @@ or tildes opens one, in block quotes and list items too, and only a run of its o
 no info string, in its block, closes it (a `~~~` line inside a ``` fence is its text). Where markdown's reading of a
 line depends on a list item the reader does not keep (a fence indented with no list mark on its line), every reading
 is kept, and a fence open in any of them counts: the reader may take more lines as code than markdown, never fewer
-(`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote and list lines).
-An indented code block counts too: a line four or more columns in, at the reply's start or after a blank line, outside
-a list item, opens one, and it runs while lines are blank or as far in."""
+(`tests/test_restore_links.py` checks this against markdown-it-py on random mixes of fence, quote, list, indented,
+heading, break and HTML lines). An indented code block counts too: a line four or more columns in, at the reply's
+start, after a blank line or after a line no paragraph's text goes on from (a fence line, a heading, a break, an HTML
+block, a block quote it is not in), outside a list item known to be open, opens one, and it runs while lines are blank
+or as far in. A fence line inside an HTML block (`<!--` to `-->`, `<div>` to a blank line: CommonMark's seven kinds) is
+its text, no fence: while one may be open (`Fences.html`, read wherever a line starts with one, ended only where
+CommonMark certainly ends it), a fence line is read both ways."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import NamedTuple
 
+from stealthflow.placeholders.links import raw_html_tags
+
 # A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
-# `- `): a run of three or more backticks or tildes, then an info string (`python`) or nothing (`_FENCE_BEGUN`: a line
-# read so far that is, or is becoming, one).
+# `- `): a run of three or more backticks or tildes, then an info string (`python`; no backtick after a backtick fence,
+# as CommonMark reads it: "```x`" opens none) or nothing (`_FENCE_BEGUN`: a line read so far that is, or is becoming,
+# one).
 _QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
 _FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
-_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}|~{3,})(?P<info>[^\n]*)")
+_FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}(?![^\n]*`)|~{3,})(?P<info>[^\n]*)")
 _FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
 _ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
 _LINE_START = re.compile(_QUOTES + r"(?P<space>[ \t]*)")
+# A line no indented line after it goes on, as markdown reads it: a heading, a thematic break or a setext heading's
+# underline (an indented line after one, or after a fence or an HTML block, opens an indented code block); a thematic
+# break (`* * *`, `_BREAK`) is no list item.
+_NO_PARAGRAPH = re.compile(_QUOTES + r"[ \t]*(?:#{1,6}(?:[ \t]|$)|(?:[-*_=][ \t]*)+$)")
+_BREAK = re.compile(_QUOTES + r"(?P<space>[ \t]*)(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+
+
+@cache
+def _html_start() -> re.Pattern[str]:
+    """A line that may start an HTML block (CommonMark 4.6, in a block quote or list item too), each kind named by the
+    end it waits for: a raw tag's end tag (data/raw_html_tags.txt), `-->`, `?>`, `]]>`, `>`, or a blank line."""
+    raw = "|".join(re.escape(tag) for tag in sorted(raw_html_tags()))
+    return re.compile(
+        _FENCE_START + rf"<(?:(?P<raw>(?:{raw})(?:[ \t>]|$))|(?P<comment>!--)|(?P<question>\?)|(?P<cdata>!\[CDATA\[)"
+        r"|(?P<declaration>![a-z])|(?P<blank>/?[a-z][a-z0-9-]*(?:[ \t/>]|$)))",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _html_ends() -> dict[str, str]:
+    """What ends each kind of HTML block (`_html_start`): a line that holds the pattern ("": a blank line)."""
+    raw = "|".join(re.escape(tag) for tag in sorted(raw_html_tags()))
+    return {"raw": rf"</(?:{raw})>", "comment": "-->", "question": r"\?>", "cdata": r"\]\]>", "declaration": ">"}
+
+
+def _html_after(html: frozenset[str], line: str) -> frozenset[str]:
+    """The ends the HTML blocks that may be open after `line` wait for (`html` before it): a block ends at a line that
+    holds its end (a blank line for `""`), and one may start at the line, ending there too or not."""
+    blank = not line.strip(" \t\r")
+    left = {end for end in html if not (blank if end == "" else re.search(end, line, re.IGNORECASE))}
+    start = _html_start().match(line)
+    if start:
+        end = _html_ends().get(start.lastgroup, "")
+        if end == "" or not re.search(end, line[start.end() :], re.IGNORECASE):
+            left.add(end)
+    return frozenset(left)
 
 
 class Fence(NamedTuple):
@@ -72,20 +117,22 @@ def _opened(line: re.Match[str], listed: bool) -> tuple[Fence | None, ...]:
     )
 
 
-def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tuple[Fence | None, ...]:
+def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool, html: bool) -> tuple[Fence | None, ...]:
     """The readings after `line` (`cut`: only its start was kept) of one where `fence` was open before it (`listed`: a
-    list item may be open): a fence closes only at a run of its character at least as long, with no info string, in
-    its block quotes and block (up to three spaces in); a fence line out of them, or after a line that left them, ends
-    it and opens another. Any other fence line inside a fence is its text; a fence line outside one opens one."""
+    list item may be open; `html`: an HTML block may be): a fence closes only at a run of its character at least as
+    long, with no info string, in its block quotes and block (up to three spaces in); a fence line out of them, or
+    after a line that left them, ends it and opens another, or is an HTML block's text. Any other fence line inside a
+    fence is its text; a fence line outside one opens one, or is an HTML block's text."""
     match = _FENCE.fullmatch(line)
+    opened = () if match is None else _opened(match, listed) + ((None,) if html else ())
     if fence is None:
-        return (None,) if match is None else _opened(match, listed)
+        return opened or (None,)
     quotes, lead = _start(line)
     out = quotes < fence.quotes or (_start(line, fence.quotes)[1] < fence.column and line.strip(" \t\r") != "")
     if match is None:
         return (fence._replace(left=True) if out else fence,)
     if out or fence.left:
-        return _opened(match, listed)
+        return opened
     closes = match["run"][0] == fence.char and len(match["run"]) >= fence.length and not (match["info"].strip() or cut)
     inside = quotes == fence.quotes and not match["items"].strip() and lead <= fence.column + 3
     return (None,) if closes and inside else (fence,)
@@ -93,33 +140,56 @@ def _fence_after(fence: Fence | None, line: str, cut: bool, listed: bool) -> tup
 
 class Fences(NamedTuple):
     """What the lines read so far leave open: the fence in each reading (None: none), whether a list item may be open
-    (a list mark read, and no paragraph after a blank line since), whether the last line was blank (or none was read),
-    and whether an indented code block is open."""
+    (a list mark read, and no line since that leaves it: `_leaves_items`), whether the last line was blank (or none
+    was read), whether an indented code block is open, what ends each HTML block that may be open (`_html_after`), the
+    block quotes of the last line if it was a paragraph's, which an indented line in as many or fewer goes on (-1: it
+    was not), and whether a list item may be open only as a line that may have been a fence's or an HTML block's
+    text."""
 
     readings: tuple[Fence | None, ...] = (None,)
     listed: bool = False
     after_blank: bool = True
     indented: bool = False
+    html: frozenset[str] = frozenset()
+    paragraph: int = -1
+    listed_unsure: bool = False
 
     def after(self, line: str, cut: bool) -> Fences:
         """What is open after `line` (`cut`: only its start was kept)."""
-        readings = self.readings
+        readings, read = self.readings, line.rstrip("\r")
         if readings != (None,) or _FENCE_BEGUN.match(line):
-            found = [after for fence in readings for after in _fence_after(fence, line.rstrip("\r"), cut, self.listed)]
+            found = [after for fence in readings for after in _fence_after(fence, read, cut, self.listed, self.html)]
             readings = tuple(sorted(set(found), key=lambda fence: (fence is None, found.index(fence)))[:READINGS])
         blank = not line.strip(" \t\r")
         indented = readings == (None,) and (blank and self.indented or not blank and self._indents(line))
-        listed = self.listed
-        if _ITEM.match(line):
-            listed = True
-        elif listed and self.after_blank and not blank and _start(line)[1] == 0:
-            listed = False  # a paragraph after a blank line, not in any list item
-        return Fences(readings, listed, blank, indented)
+        listed, listed_unsure = self.listed, self.listed_unsure
+        if _ITEM.match(line) and not _BREAK.match(read):
+            listed, listed_unsure = True, listed_unsure or bool(self.html) or self.readings != (None,)
+        elif listed and not blank and self._leaves_items(line, read):
+            listed = listed_unsure = False
+        html = _html_after(self.html, line)
+        fenced = readings != (None,) or self.readings != (None,) or _FENCE.fullmatch(read)
+        block = blank or indented or fenced or self.html or _html_start().match(line) or _NO_PARAGRAPH.match(line)
+        paragraph = -1 if block else _start(line)[0]
+        return Fences(readings, listed, blank, indented, html, paragraph, listed_unsure)
+
+    def _leaves_items(self, line: str, read: str) -> bool:
+        """Whether `line` (not blank, no list item's first line) is in no list item: less than two columns in, after a
+        blank line or a line that is no paragraph's, or a line no paragraph goes on (a block quote, a fence line, a
+        heading, a break, an HTML block's start): no list item's text lazily takes it."""
+        if len(line) - len(line.lstrip(" \t")) >= 2:
+            return False
+        if self.after_blank or self.paragraph < 0 or line.lstrip(" \t")[:1] == ">":
+            return True
+        return bool(_FENCE.fullmatch(read) or _NO_PARAGRAPH.match(line) or _html_start().match(line))
 
     def _indents(self, line: str) -> bool:
         """Whether `line` (or its start) is an indented code block's, after the lines read: four columns in, where one
-        is open or may open (after a blank line, outside a fence and a list item)."""
-        return (self.indented or self.after_blank and not self.listed) and _start(line)[1] >= 4
+        is open or may open (after a blank line or a line that is no paragraph's, outside a fence and a list item)."""
+        quotes, column = _start(line)
+        in_item = self.listed and not self.listed_unsure and not quotes  # a `>` may leave the item: fail closed
+        opens = (self.after_blank or not 0 <= quotes <= self.paragraph) and not in_item
+        return (self.indented or opens) and column >= 4
 
     def open(self, line: str) -> bool:
         """Whether a fence or an indented code block is open after the lines read, or `line`, read so far of the

@@ -3,6 +3,11 @@ a key file readable by its owner only (0600). HKDF derives the AES-GCM key and t
 
 `auto` tries env, then keyring, then the file, and creates a new secret (keyring first,
 else the file) only when none exists.
+
+A key on its way in (`vault rotate-key`, `NewKey`) is kept at a pending place first (the key file's `.pending` sibling,
+or the keyring's `vault-key-pending` entry) and stored as the key once the vault is re-encrypted under it: a vault the
+key does not open is tried with the pending key (`key_candidates`, `NewKey.left_pending`), so a rotation stopped at any
+step leaves a key that opens the vault where stealthflow reads it.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ import base64
 import os
 import secrets
 import stat
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,6 +27,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 ENV_VAR = "STEALTHFLOW_VAULT_KEY"
 KEYRING_SERVICE, KEYRING_USER = "stealthflow", "vault-key"
+KEYRING_PENDING = "vault-key-pending"  # the keyring entry of a rotated key not yet stored as the key (`NewKey`)
 
 
 class VaultKeyError(RuntimeError):
@@ -100,27 +108,122 @@ def store_secret(encoded: str, source: str, key_file: Path | None = None, new: b
     return str(key_file)
 
 
+def key_candidates(source: str = "auto", key_file: Path | None = None) -> list[VaultKeys]:
+    """The keys a vault may be sealed with, the key first, then a rotated key left pending (`NewKey`): what a running
+    process reads again after `vault rotate-key` in another one."""
+    keys = [load_keys(source, key_file, create=False)]
+    if (pending := NewKey.left_pending(source, key_file)) is not None:
+        keys.append(pending.keys)
+    return keys
+
+
+def from_env(source: str) -> bool:
+    """Whether keys of `source` come from `$STEALTHFLOW_VAULT_KEY`, which stealthflow cannot write."""
+    return source == "env" or (source == "auto" and _from_env() is not None)
+
+
+class NewKey:
+    """A new vault key on its way in (`Vault.rotate` drives it): `keep` puts it at a pending place that the loaders read
+    too (`key_candidates`, `left_pending`) before the vault is re-encrypted; `store` stores it as the key once that is
+    committed, and drops the pending copy only when the key read back is the new one; `drop` removes the pending copy
+    of a rotation that did not commit. A key from the environment cannot be stored: `keep` hands it to `hand_over` (the
+    CLI prints it) before the commit, and the user sets it."""
+
+    def __init__(
+        self, encoded: str, source: str, key_file: Path | None = None, hand_over: Callable[[str], None] | None = None
+    ):
+        self.encoded, self.source, self.key_file = encoded, source, key_file or default_key_file()
+        self.keys = VaultKeys.from_secret(decode_secret(encoded, "the new key"))
+        self.hand_over = hand_over
+        self.kept_in = self.stored_in = ""
+
+    @classmethod
+    def left_pending(cls, source: str, key_file: Path | None = None) -> "NewKey | None":
+        """The key a rotation left pending (stopped after it kept the key, before it stored it), or None."""
+        key_file = key_file or default_key_file()
+        readers = {
+            "keyring": lambda: _from_keyring(KEYRING_PENDING),
+            "file": lambda: _from_file(_pending_file(key_file)),
+        }
+        for name in ("keyring", "file") if source == "auto" else [source] if source in readers else []:
+            if (encoded := readers[name]()) is not None:
+                pending = cls(encoded, source, key_file)
+                pending.kept_in = "the OS keyring" if name == "keyring" else str(_pending_file(key_file))
+                return pending
+        return None
+
+    def keep(self) -> str:
+        """Put the key where the loaders find it, before the vault is sealed with it; returns where."""
+        if from_env(self.source):
+            if self.hand_over is None:
+                raise VaultKeyError(f"the key comes from ${ENV_VAR}: the new key must be handed over before it is used")
+            self.hand_over(self.encoded)
+            self.kept_in = "standard output"
+        elif self.source in ("auto", "keyring") and (self.source == "keyring" or _from_keyring() is not None):
+            if _store_in_keyring(self.encoded, KEYRING_PENDING):
+                self.kept_in = "the OS keyring"
+            elif self.source == "keyring":
+                raise VaultKeyError("the OS keyring is not available; use key_source: file or env")
+        if not self.kept_in:
+            _write_key_file(_pending_file(self.key_file), self.encoded, replace_existing=True)
+            self.kept_in = str(_pending_file(self.key_file))
+        return self.kept_in
+
+    def store(self) -> str:
+        """Store the key as the vault's key (after the vault was re-encrypted under it) and drop the pending copy once
+        the key read back is this one; returns where it is."""
+        if from_env(self.source):
+            self.stored_in = f"${ENV_VAR} (set it to the new key)"
+            return self.stored_in
+        where = store_secret(self.encoded, self.source, self.key_file)
+        if load_keys(self.source, self.key_file, create=False) != self.keys:
+            raise VaultKeyError(f"the new key was written to {where}, but another key is read first from {self.source}")
+        self.stored_in = where
+        with suppress(OSError):  # a copy left behind is the key itself, as well kept
+            self.drop()
+        return where
+
+    def drop(self) -> None:
+        """Remove the pending copy (a rotation that did not commit, or one whose key is stored)."""
+        _delete_from_keyring(KEYRING_PENDING)
+        _pending_file(self.key_file).unlink(missing_ok=True)
+
+
+def _pending_file(key_file: Path) -> Path:
+    return key_file.with_name(key_file.name + ".pending")
+
+
 def _from_env() -> str | None:
     return os.environ.get(ENV_VAR) or None
 
 
-def _from_keyring() -> str | None:
+def _from_keyring(user: str = KEYRING_USER) -> str | None:
     try:
         import keyring
 
-        return keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
+        return keyring.get_password(KEYRING_SERVICE, user)
     except Exception:  # no backend, locked or misconfigured keyring: try the next source
         return None
 
 
-def _store_in_keyring(encoded: str) -> bool:
+def _store_in_keyring(encoded: str, user: str = KEYRING_USER) -> bool:
     try:
         import keyring
 
-        keyring.set_password(KEYRING_SERVICE, KEYRING_USER, encoded)
-        return keyring.get_password(KEYRING_SERVICE, KEYRING_USER) == encoded
+        keyring.set_password(KEYRING_SERVICE, user, encoded)
+        return keyring.get_password(KEYRING_SERVICE, user) == encoded
     except Exception:
         return False
+
+
+def _delete_from_keyring(user: str) -> None:
+    try:
+        import keyring
+
+        if keyring.get_password(KEYRING_SERVICE, user) is not None:
+            keyring.delete_password(KEYRING_SERVICE, user)
+    except Exception:  # no backend or no such entry: nothing is kept there
+        return
 
 
 def _from_file(path: Path) -> str | None:
@@ -134,9 +237,13 @@ def _from_file(path: Path) -> str | None:
 
 def _write_key_file(path: Path, encoded: str, replace_existing: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    target = path.with_suffix(".new") if replace_existing else path
+    target = path.with_name(path.name + ".new") if replace_existing else path
+    if replace_existing:  # a copy left by a write that stopped halfway is written anew
+        target.unlink(missing_ok=True)
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(encoded + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
     if replace_existing:
         os.replace(target, path)

@@ -144,7 +144,8 @@ def _click_tags() -> frozenset[str]:
 
 
 @cache
-def _raw_tags() -> frozenset[str]:
+def raw_html_tags() -> frozenset[str]:
+    """The tags that open a raw HTML block (CommonMark type 1: data/raw_html_tags.txt), in lowercase."""
     return frozenset(word.lower() for word in listed_words(resource_dir("data") / "raw_html_tags.txt"))
 
 
@@ -365,7 +366,7 @@ class Links:
         if text[end] == ":" and region.name[:1].isalpha():
             region.mode = "autolink"
         region.load = region.mode == "tag" and region.name not in _click_tags()
-        if region.name.removeprefix("/") in _raw_tags():  # read anywhere, not only where a block may start: strict
+        if region.name.removeprefix("/") in raw_html_tags():  # read anywhere, not only where a block may start: strict
             self.raw = not region.name.startswith("/")
         return end
 

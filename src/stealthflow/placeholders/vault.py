@@ -64,7 +64,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from stealthflow.placeholders.keys import ENV_VAR, VaultKeyError, VaultKeys
+from stealthflow.placeholders.keys import ENV_VAR, NewKey, VaultKeyError, VaultKeys
 from stealthflow.placeholders.styles import TOKEN_CHARS
 from stealthflow.placeholders.types import TYPE_LEVELS, canonical_value
 
@@ -151,14 +151,15 @@ class Issued:
 
 class Vault:
     """`reload_keys`: where a process finds the vault key again after `vault rotate-key` in another
-    process (None: it stops with `VaultKeyError` and must be restarted with the new key)."""
+    process, the keys the vault may be sealed with (`keys.key_candidates`; None: it stops with `VaultKeyError` and must
+    be restarted with the new key)."""
 
     def __init__(
         self,
         path: str | Path,
         keys: VaultKeys,
         token_chars: int = TOKEN_CHARS,
-        reload_keys: Callable[[], VaultKeys] | None = None,
+        reload_keys: Callable[[], Sequence[VaultKeys]] | None = None,
     ):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -190,6 +191,9 @@ class Vault:
             raise VaultDamaged(
                 f"{self.path} is not a readable vault ({exc}): restore it from your backup (`stealthflow vault import FILE`)"
             ) from None
+        except BaseException:  # a wrong key (`open_vault` then tries a pending one), a tampered key check
+            self._db.close()
+            raise
 
     # -- keys -------------------------------------------------------------------------
     def _mac(self, *parts: str, keys: VaultKeys | None = None) -> str:
@@ -294,11 +298,12 @@ class Vault:
             return False
         keys = None
         for attempt in range(_RELOAD_TRIES if self._reload_keys is not None else 0):
-            # `vault rotate-key` stores the new key just after its commit: give it a moment.
-            keys = self._reload_keys()
-            if hmac.compare_digest(row[0], self._key_check(self.id, keys)):
+            # `vault rotate-key` keeps the new key pending before its commit and stores it just after: give it a moment.
+            keys = next(
+                (k for k in self._reload_keys() if hmac.compare_digest(row[0], self._key_check(self.id, k))), None
+            )
+            if keys is not None:
                 break
-            keys = None
             time.sleep(0.1)
         if keys is None:
             raise VaultKeyError(
@@ -811,13 +816,15 @@ class Vault:
         self._scrub()
         return grants, deleted
 
-    def adopt(self, user: str, older: str, session: str) -> int:
+    def adopt(self, user: str, older: str, session: str, keys: set[tuple[str, int | str]] | None = None) -> int:
         """Copy the values `older` holds into `session`, with their indices and tokens, and its numbering: a memory
         owner's session takes over, when its user asks, the one its values had before owners' kinds were in session
-        names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs. A
-        row that does not authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written,
-        when `session` ever numbered a value (its placeholders would clash with the copies') or `older` holds none.
-        Returns the values copied."""
+        names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs.
+        `keys` (`Reference.key`: the placeholders the owner's memories hold): only the values behind them are copied,
+        so values other owners of `older` wrote stay out of the owner's reach (None: every value). A row that does not
+        authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written, when `session` ever
+        numbered a value (its placeholders would clash with the copies') or there is no value to copy. Returns the
+        values copied."""
         with self._transaction() as db:
             if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
                 raise ValueError(
@@ -825,8 +832,11 @@ class Vault:
                     "nothing was copied"
                 )
             values = self._opened_values(db, user, older)
+            if keys is not None:
+                values = [(entry, value) for entry, value in values if keys.intersection(entry.names())]
             if not values:
-                raise ValueError(f"session {older!r} holds no value to copy (see `stealthflow vault list`)")
+                named = " that the owner's memories name" if keys is not None else ""
+                raise ValueError(f"session {older!r} holds no value{named} to copy (see `stealthflow vault list`)")
             self._used(db, user, session)
             db.execute(
                 "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",
@@ -933,68 +943,102 @@ class Vault:
             self._deleted(db)  # the whole content changed: every process drops its cache
         return self.count()
 
-    def rotate(self, new_keys: VaultKeys, store_key: Callable[[], object] | None = None) -> tuple[int, int]:
+    def rotate(self, new_keys: VaultKeys, new_key: NewKey | None = None) -> tuple[int, int]:
         """Re-encrypt every value and re-key every digest, session and request record under
         `new_keys` (placeholders keep their index and token, so earlier replies still restore).
         A row that does not authenticate is left as it is (it restores no more than before).
-        `store_key` is called once the new key is committed and before the files are scrubbed (the slow part): a process
-        writing meanwhile finds the new key where it reads keys within its reload tries (`_current_keys`).
-        Returns (values re-encrypted, rows left as they were)."""
-        with self._transaction() as db:
-            rows = db.execute(
-                "SELECT id, user, session, type, digest, idx, token, nonce, ciphertext FROM entries"
-            ).fetchall()
-            grants = db.execute(
-                "SELECT i.entry_id, i.session, e.user, i.mac FROM issued i JOIN entries e ON e.id = i.entry_id"
-            ).fetchall()
-            requests = db.execute("SELECT id, user, session, entries, mac FROM requests").fetchall()
-            old_keys, old = self._keys, self._aead
-            self._keys, self._aead = new_keys, AESGCM(new_keys.encryption)
-            done = 0
-            try:
-                for entry_id, user, session, span_type, digest, index, token, nonce, ciphertext in rows:
-                    try:
-                        value = old.decrypt(
-                            nonce, ciphertext, self._aad(entry_id, user, session, span_type, digest, index, token)
-                        ).decode()
-                    except InvalidTag:
-                        continue
-                    new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
-                    new_nonce = secrets.token_bytes(12)
-                    sealed = self._aead.encrypt(
-                        new_nonce,
-                        value.encode(),
-                        self._aad(entry_id, user, session, span_type, new_digest, index, token),
-                    )
-                    db.execute(
-                        "UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?",
-                        (new_digest, new_nonce, sealed, entry_id),
-                    )
-                    done += 1
-                for entry_id, session, user, mac in grants:  # a forged grant stays forged
-                    if hmac.compare_digest(mac, self._mac("issued", entry_id, user, session, keys=old_keys)):
-                        db.execute(
-                            "UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?",
-                            (self._mac("issued", entry_id, user, session), entry_id, session),
-                        )
-                for request_id, user, session, ids, mac in requests:
-                    if hmac.compare_digest(
-                        mac, self._mac("request", request_id, user, session, *json.loads(ids), keys=old_keys)
-                    ):
-                        db.execute(
-                            "UPDATE requests SET mac = ? WHERE id = ?",
-                            (self._mac("request", request_id, user, session, *json.loads(ids)), request_id),
-                        )
-                db.execute("DELETE FROM replies")  # their digests are keyed by the old key, and the texts are gone
-                db.execute("DELETE FROM reply_totals")
-                db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
-                self._deleted(db)  # every process drops what it cached under the old key
-            except BaseException:
-                self._keys, self._aead = old_keys, old  # the transaction rolls back: keep the old key
-                raise
+        `new_key` (the same key, on its way to where keys are read) is kept at its pending place before anything is
+        re-encrypted (a failure there changes nothing), dropped from it when the re-encryption does not commit, and stored
+        as the key once it is committed (synchronously: a power cut cannot take the commit back) and before the files are
+        scrubbed: a process writing meanwhile finds it in one of the two places within its reload tries
+        (`_current_keys`). A key that cannot be stored is a `VaultKeyError` naming where the new key is kept: the vault
+        opens with it there (`open_vault`). Returns (values re-encrypted, rows left as they were)."""
+        if new_key is not None:
+            new_key.keep()
+        old_keys = self._keys
+        try:
+            done, total = self._reencrypt(new_keys)
+        except BaseException:
+            self._keys, self._aead = old_keys, AESGCM(old_keys.encryption)  # rolled back: the old key stays the vault's
+            if new_key is not None:
+                with suppress(Exception):  # a pending key left behind is tried after the vault's key only
+                    new_key.drop()
+            raise
         self._bad.clear()
-        if store_key is not None:
-            store_key()
+        try:
+            if new_key is not None:
+                new_key.store()
+        except Exception as exc:
+            raise VaultKeyError(
+                f"the vault is re-encrypted under the new key, but it could not be stored as the vault key ({exc}): it is "
+                f"kept in {new_key.kept_in}, where stealthflow finds it too. Back it up now; the old key no longer opens "
+                "the vault"
+            ) from exc
+        finally:
+            self._scrub_rotated()
+        return done, total - done
+
+    def _reencrypt(self, new_keys: VaultKeys) -> tuple[int, int]:
+        """`rotate`'s one transaction, committed with a full sync: (values re-encrypted, rows). `self`'s keys are the new
+        ones once it began, also when it raises (the caller puts the old ones back)."""
+        with self._lock:
+            self._db.execute("PRAGMA synchronous=FULL")
+            try:
+                with self._transaction() as db:
+                    return self._reencrypt_rows(db, new_keys)
+            finally:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+
+    def _reencrypt_rows(self, db: sqlite3.Connection, new_keys: VaultKeys) -> tuple[int, int]:
+        rows = db.execute(
+            "SELECT id, user, session, type, digest, idx, token, nonce, ciphertext FROM entries"
+        ).fetchall()
+        grants = db.execute(
+            "SELECT i.entry_id, i.session, e.user, i.mac FROM issued i JOIN entries e ON e.id = i.entry_id"
+        ).fetchall()
+        requests = db.execute("SELECT id, user, session, entries, mac FROM requests").fetchall()
+        old_keys, old = self._keys, self._aead
+        self._keys, self._aead = new_keys, AESGCM(new_keys.encryption)
+        done = 0
+        for entry_id, user, session, span_type, digest, index, token, nonce, ciphertext in rows:
+            try:
+                value = old.decrypt(
+                    nonce, ciphertext, self._aad(entry_id, user, session, span_type, digest, index, token)
+                ).decode()
+            except InvalidTag:
+                continue
+            new_digest = self._mac("digest", user, session, span_type, canonical_value(span_type, value))
+            new_nonce = secrets.token_bytes(12)
+            sealed = self._aead.encrypt(
+                new_nonce, value.encode(), self._aad(entry_id, user, session, span_type, new_digest, index, token)
+            )
+            db.execute(
+                "UPDATE entries SET digest = ?, nonce = ?, ciphertext = ? WHERE id = ?",
+                (new_digest, new_nonce, sealed, entry_id),
+            )
+            done += 1
+        for entry_id, session, user, mac in grants:  # a forged grant stays forged
+            if hmac.compare_digest(mac, self._mac("issued", entry_id, user, session, keys=old_keys)):
+                db.execute(
+                    "UPDATE issued SET mac = ? WHERE entry_id = ? AND session = ?",
+                    (self._mac("issued", entry_id, user, session), entry_id, session),
+                )
+        for request_id, user, session, ids, mac in requests:
+            if hmac.compare_digest(
+                mac, self._mac("request", request_id, user, session, *json.loads(ids), keys=old_keys)
+            ):
+                db.execute(
+                    "UPDATE requests SET mac = ? WHERE id = ?",
+                    (self._mac("request", request_id, user, session, *json.loads(ids)), request_id),
+                )
+        db.execute("DELETE FROM replies")  # their digests are keyed by the old key, and the texts are gone
+        db.execute("DELETE FROM reply_totals")
+        db.execute("UPDATE meta SET value = ? WHERE key = ?", (self._key_check(self.id), _KEY_CHECK))
+        self._deleted(db)  # every process drops what it cached under the old key
+        return done, len(rows)
+
+    def _scrub_rotated(self) -> None:
+        """`_scrub` with a rebuild of the file; a full disk is a warning (the vault is rotated and whole)."""
         try:
             self._scrub(vacuum=True)
         except (
@@ -1005,7 +1049,6 @@ class Vault:
                 "until `vault forget` or another rotation scrubs them",
                 exc,
             )
-        return done, len(rows) - done
 
     def _scrub(self, vacuum: bool = False) -> None:
         """Leave no deleted or overwritten row in the vault's files: copy the write-ahead log into the file and truncate

@@ -16,6 +16,7 @@ from stealthflow.pii_tagger.lexicons import (
     name_lexicon,
 )
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
+from stealthflow.placeholders.recognizers.languages import name_label
 from stealthflow.placeholders.recognizers.public_names import public_name
 from stealthflow.placeholders.recognizers.sentences import capitalises, sentence_around
 
@@ -102,10 +103,10 @@ def a_place(text: str, start: int, end: int, capitalised: bool) -> bool:
 
 def not_a_name(text: str, start: int, end: int, english: bool = True) -> bool:
     """A REAL_NAME span that the words around it show is something else: lowercase where the writer
-    capitalises names, a place after "in", a verb ("Mark the invoice"), a thing ("Pearl barley");
-    `english`: the text may be English (`_ARTICLES`)."""
+    capitalises names, a form's label of a name before its colon ("Apellido: Navarro"), a place after "in", a verb
+    ("Mark the invoice"), a thing ("Pearl barley"); `english`: the text may be English (`_ARTICLES`)."""
     value, before = text[start:end], text[max(0, start - 48) : start]
-    if value.islower() and capitalises(text, start):
+    if (value.islower() and capitalises(text, start)) or name_label(text, start, end):
         return True
     if (
         " " not in value

@@ -13,6 +13,7 @@ from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
     secrets,
     spelled_email,
     structured,
+    tables,
     usernames,
 )
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer

@@ -64,7 +64,7 @@ class OwnNameRecognizer(_NameAfterCue):
     name, type = "own_name", "REAL_NAME"
     triggers = ("name", "called", "call", "signed", "regards", "cheers", "i'm", "am", "this")
     pattern = re.compile(
-        rf"(?i:\b(?:{_INTRODUCTION}|signed,?|regards,|cheers,|name:)\s+)"
+        rf"(?i:\b(?:{_INTRODUCTION}|signed,?|regards,|cheers,)\s+)"
         rf"(?P<value>{_names(3)})"  # on one line: "Name: Esna\nEmployer: ..." is Esna
     )
 

@@ -193,6 +193,9 @@ class DrivingLicenceRecognizer(CuedRecognizer):
 _FIGURES = regex.compile(r"\d+")
 
 
+_CLOSING_REACH = 48  # characters between a date and the cue that closes its sentence ("in Kassel")
+
+
 # Gain: the sets annotate no date of birth. 16 spans added on no annotated value, each a date of birth after its cue
 # (read one by one: "Patient: Elspeth Morrow, DOB 22/07/1951", "geb. 12.04.1976", "né le 3 mai 1991"), all in texts with
 # other personal data: no text without personal data newly flagged.
@@ -205,6 +208,30 @@ class DateOfBirthRecognizer(CuedRecognizer):
 
     def _format(self, key: str) -> str:
         return super()._format(key).replace("{month}", _months())
+
+    @cached_property
+    def _closing(self) -> regex.Pattern[str]:
+        return regex.compile(
+            _words_pattern(_nfkc(word for words in self._data["closing_cues"].values() for word in words))
+        )
+
+    @cached_property
+    def _closed(self) -> regex.Pattern[str]:
+        """A date, then up to `_CLOSING_REACH` characters of its sentence, then a cue that closes it."""
+        value = rf"{_BEFORE}(?P<value>{self._format('value')}){_AFTER}"
+        return regex.compile(rf"{value}[^.!?\n]{{0,{_CLOSING_REACH}}}?(?P<cue>{self._closing.pattern})")
+
+    def find(self, text: str) -> list[Span]:
+        """The dates after a cue, and those before a cue that closes their sentence (`closing_cues`: "Ich bin am 1.
+        April 1975 in Kassel geboren"), looked for only where one stands."""
+        spans = super().find(text)
+        if self._closing.search(text) is None:
+            return spans
+        for match in self._closed.finditer(text):
+            if self.valid(match["value"]):
+                cue = " ".join(match["cue"].lower().split())
+                spans.append(self.span(*match.span("value"), reason=f"before the cue {cue!r}"))
+        return merge_spans(spans, text)
 
     def valid(self, value: str) -> bool:
         figures = [int(figure) for figure in _FIGURES.findall(value)]
@@ -258,6 +285,30 @@ class HealthInsuranceRecognizer(CuedRecognizer):
     number for life that names its holder, as a national one does."""
 
     name, type = "health_insurance", "NATIONAL_ID"
+
+
+# Gain: no such number in pii-heldout-u, v, w (benchmarks/pii_registers.py --types): no span changes there; ux25's
+# report M2 had "Rentenversicherungsnummer 12 150385 M 014" masked as "<PHONE_2> M 014".
+@register_recognizer
+class PensionNumberRecognizer(CuedRecognizer):
+    """Germany's pension insurance number after its cue ("Rentenversicherungsnummer 12 150385 M 014"), one value whose
+    birth date (its third to eighth digits) is a date: it holds the holder's birth date and initial."""
+
+    name, type, reason_checked = "de_pension_number", "NATIONAL_ID", "its birth date a date"
+
+    def valid(self, value: str) -> bool:
+        digits = "".join(ch for ch in value if ch.isdigit())
+        return _a_date(int(digits[2:4]), int(digits[4:6]))
+
+
+# Gain: no such number in pii-heldout-u, v, w (benchmarks/pii_registers.py --types): no span changes there; ux25's
+# report M2 had "numéro fiscal 1 23 45 678 901 23" masked as "<PHONE_1> 23".
+@register_recognizer
+class FrenchTaxNumberRecognizer(CuedRecognizer):
+    """The French tax number (numéro fiscal, SPI) after its cue ("Mon numéro fiscal est 1 23 45 678 901 23"), one
+    value, not a phone number and a piece in clear."""
+
+    name, type = "fr_tax_number", "NATIONAL_ID"
 
 
 # Gain (with the CREDENTIAL filter's `names_card_digits`; benchmarks/pii_registers.py, tagger on): pii-heldout-k..r

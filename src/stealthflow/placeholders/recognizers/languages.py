@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import regex
 
-from stealthflow.pii_tagger.lexicons import given_name, name_lexicon
+from stealthflow.pii_tagger.lexicons import condition_key, given_name, name_lexicon
 from stealthflow.placeholders.common_words import (
     at_ceiling,
     common_word,
@@ -41,6 +41,7 @@ from stealthflow.placeholders.recognizers.structured import PhoneRecognizer
 from stealthflow.placeholders.types import Span, merge_spans
 
 _CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
+_INITIALS = r"\p{Lu}\.(?:-?\p{Lu}\.)*"  # "P.", "J.-P.", "A.B.": a name's initials
 LOWERCASE_WORD = r"\p{Ll}+(?:['’-]\p{L}+)*"  # "jürgen", "jan-ole": a name's word typed without capitals
 _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
 _WORK_GAP = 4  # words between a word of work and its preposition ("arbeite seit 12 Jahren bei")
@@ -78,11 +79,14 @@ _READ_ELSEWHERE = (
     "number_signs",
     "capitalises_nouns",
     "greetings",
+    "addressee_cues",  # by `AddresseeNameRecognizer` (`listed`)
     "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
     "condition_abbreviations",
     "personal_words",
     "name_introductions",  # by `named_explicitly`
-    "name_labels",  # by `LabelledNameRecognizer` (`listed`)
+    "name_labels",  # by `LabelledNameRecognizer` (`listed`), and with these two by tables.py
+    "address_labels",
+    "health_labels",
 )
 
 
@@ -145,11 +149,13 @@ def cue_pattern(words: tuple[str, ...]) -> str:
     return rf"(?<![\p{{L}}\d])(?i:{one_of(words)})(?:(?<=['’])|(?![\p{{L}}\d]))"
 
 
-def name_pattern(vocab: Vocabulary) -> str:
-    """One to four capitalised words, lowercase particles between them ("Sanne de Vries"); or one to four lowercase
-    words, which `name_end` cuts where the name ends ("sanne de vries is ziek")."""
-    particles = rf"(?:(?:{one_of(vocab.name_particles)}){_GAP})*" if vocab.name_particles else ""
-    capitalised = rf"{_CAPITALISED}(?:{_GAP}{particles}{_CAPITALISED}){{0,3}}"
+def name_pattern(name_particles: tuple[str, ...]) -> str:
+    """One to four capitalised words, lowercase particles (`name_particles`) between them ("Sanne de Vries"), maybe
+    after initials ("P. de Vries", "J.-P. Martin"); or one to four lowercase words, which `name_end` cuts where the name
+    ends ("sanne de vries is ziek")."""
+    particles = rf"(?:(?:{one_of(name_particles)}){_GAP})*" if name_particles else ""
+    initials = rf"(?:{_INITIALS}{_GAP}{particles})?"
+    capitalised = rf"{initials}{_CAPITALISED}(?:{_GAP}{particles}{_CAPITALISED}){{0,3}}"
     return rf"(?:{capitalised}|{LOWERCASE_WORD}(?:{_GAP}{LOWERCASE_WORD}){{0,3}})"
 
 
@@ -162,14 +168,16 @@ class LanguageRecognizer(Recognizer):
 
     language: ClassVar[str]
     cues: ClassVar[str | None] = None
+    any_language: ClassVar[bool] = False  # read in every text, whatever its language guess (a form's label, a greeting)
 
     @classmethod
     def for_language(cls, code: str) -> type[LanguageRecognizer]:
+        languages = None if cls.any_language else frozenset({code})
         return register_recognizer(
             type(
                 f"{cls.__name__}_{code}",
                 (cls,),
-                {"name": f"{cls.name}_{code}", "language": code, "languages": frozenset({code})},
+                {"name": f"{cls.name}_{code}", "language": code, "languages": languages},
             )
         )
 
@@ -339,7 +347,7 @@ class IntroducedNameRecognizer(NameAfterCue):
             greeting = rf"(?i:{one_of(listed(self.language, 'greetings'))}),[ \t]*"
             opened = rf"(?<=(?:^|\n)[ \t]*|{greeting})(?P<call>{cue_pattern(self.vocab.call_openings)})"
             cue = rf"(?:{cue}|{opened})"
-        return rf"{cue}{_GAP}(?P<value>{name_pattern(self.vocab)})"
+        return rf"{cue}{_GAP}(?P<value>{name_pattern(self.vocab.name_particles)})"
 
     def accept(self, match: regex.Match) -> bool:
         """Read as a name (`NameAfterCue`), and after a call's opening no brand ("Met Google Maps vond ik het")."""
@@ -348,23 +356,95 @@ class IntroducedNameRecognizer(NameAfterCue):
 
 
 class LabelledNameRecognizer(NameAfterCue):
-    """A name after a form's label and its colon (`name_labels`): "Nombre: lucía fernández", "Naam: pieter de vries".
-    In every text, whatever its language guess (`for_language`): a form's few words are too short to tell ("Nom :
-    julien moreau" reads as English); its words read as the label's language's. No span changes
-    on pii-heldout-u, v, w (1 800 texts, benchmarks/pii_registers.py --types), as written and lower-cased (--case
-    lower): their forms' names were found already."""
+    """A name after a form's label and its colon (`name_labels`): "Nombre: lucía fernández", "Naam: pieter de vries",
+    "Nachname: Krause". In every text, whatever its language guess (`any_language`): a form's few words are too short
+    to tell ("Nom : julien moreau" reads as English); its words read as the label's language's. Registered for English
+    too ("Last name: Pemberton"; `name_labels` and `name_particles` of data/languages/en.yaml)."""
 
     name, type = "labelled_name", "REAL_NAME"
     cues = "name_labels"
 
-    @classmethod
-    def for_language(cls, code: str) -> type[LanguageRecognizer]:
-        registered = super().for_language(code)
-        registered.languages = None
-        return registered
+    any_language = True
 
     def expression(self) -> str:
-        return rf"{cue_pattern(listed(self.language, 'name_labels'))}[ \t]*:[ \t]*(?P<value>{name_pattern(self.vocab)})"
+        label = cue_pattern(listed(self.language, "name_labels"))
+        return rf"{label}[ \t]*:[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))})"
+
+    def accept(self, match: regex.Match) -> bool:
+        """Read as a name (`NameAfterCue`), or one capitalised word that reads as a surname (`labelled_surname`)."""
+        end = self.value_end(match)
+        return super().accept(match) or (
+            end > match.start("value") and labelled_surname(match.string[match.start("value") : end], self.language)
+        )
+
+
+def labelled_surname(value: str, code: str) -> bool:
+    """Whether `value`, after a label of a name, is a surname alone ("Nachname: Krause", "Cognome: Russo", "Last name:
+    Pemberton"; `reads_as_name` takes one word after a cue only when it is a given name): one word, capitalised but not
+    in capitals, no function word; a famous namesake's or a place's too (a label names a person: "Pemberton" is a
+    town); a name of the name lexicon (which knows most surnames, though they are frequent words
+    too: "Russo", "Carvalho"), or no frequent word of the label's language and no common word of English ("Name:
+    Vertrag", "name: Deploy" are none). On pii-heldout-u, v, w (benchmarks/pii_registers.py --types, 1 800 texts): no
+    span changes."""
+    if " " in value or not value[:1].isupper() or value.isupper() or any_function_word(value):
+        return False
+    return value.casefold() in name_lexicon() or not (frequent_in(value, code) or common_word(value))
+
+
+def name_label(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a form's label of a name before its colon (`name_labels` of any language's file:
+    "Apellido:", "Nom de famille :"): the PII tagger took it for a name ("Apellido: Navarro" went out as
+    "<REAL_NAME_3>: Navarro", ux25's report H2)."""
+    return _labels().fullmatch(text, start, end) is not None and _COLON.match(text, end) is not None
+
+
+@cache
+def _labels() -> regex.Pattern:
+    return regex.compile(
+        rf"(?i:{one_of(tuple(word for code in (ENGLISH, *OTHERS) for word in listed(code, 'name_labels')))})"
+    )
+
+
+_COLON = regex.compile(r"[ \t]*:")
+
+
+class GreetedNameRecognizer(NameAfterCue):
+    """A given name after a salutation's greeting (`greetings`) that opens a line, before a comma or the line's end:
+    "Lieber Florian,", "Caro Rui,", "Querida Pilar". In every text, whatever its language guess (`any_language`): a
+    letter's greeting may open a paragraph in another language than the rest ("Lieber Florian, bis bald." in a file of
+    six languages' signatures was left in clear, ux25's report LOW). Its first word a given name of the name lexicon
+    ("Hallo Frau Müller", "Hallo zusammen" are none here). On pii-heldout-u, v, w (benchmarks/pii_registers.py --types,
+    the languages files, 1 080 texts): REAL_NAME found 547 -> 551 of 662, texts without personal data flagged 73 -> 73
+    of 540; on q and r (720 texts) 1 found more, and "Servus Oma," before `_own_given` was read."""
+
+    name, type = "greeted_name", "REAL_NAME"
+    cues = "greetings"
+
+    any_language = True
+
+    def expression(self) -> str:
+        greeting = cue_pattern(listed(self.language, "greetings"))
+        name = name_pattern(listed(self.language, "name_particles"))
+        return rf"(?<=(?:^|\n)[ \t]*){greeting}{_GAP}(?P<value>{name})(?=[ \t]*(?:,|\n|$))"
+
+    def accept(self, match: regex.Match) -> bool:
+        """Its first word a given name that no frequent word of the language hides (`_own_given`: "Servus Oma," is
+        none; "Oma" is a given name elsewhere), and read as a name (`NameAfterCue`)."""
+        first = match["value"].split()[0].split("-")[0]
+        return given_or_dropped(first) and _own_given(first, self.language) and super().accept(match)
+
+
+class AddresseeNameRecognizer(NameAfterCue):
+    """A payee's or an addressee's name after the words that name them (`addressee_cues`: "t.n.v.", "z. Hd.", "à
+    l'attention de", "attn"): "Overmaken naar NL87 RABO 2760 1895 55 t.n.v. P. de Vries" left "P. de" in clear (ux25's
+    report M5: the surname alone was masked, as a part of the name "Pieter de Vries" found before it)."""
+
+    name, type = "addressee_name", "REAL_NAME"
+    cues = "addressee_cues"
+
+    def expression(self) -> str:
+        cue = cue_pattern(listed(self.language, "addressee_cues"))
+        return rf"{cue}[ \t]*:?[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))})"
 
 
 class RelativeNameRecognizer(NameAfterCue):
@@ -374,7 +454,7 @@ class RelativeNameRecognizer(NameAfterCue):
     cues = "relatives"
 
     def expression(self) -> str:
-        return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab)})"
+        return rf"{cue_pattern(self.vocab.relatives)},?{_GAP}(?P<value>{name_pattern(self.vocab.name_particles)})"
 
 
 class EmployerCueRecognizer(LanguageRecognizer):
@@ -468,17 +548,23 @@ class ConditionRecognizer(LanguageRecognizer):
     name, type = "condition", "HEALTH"
     cues = "conditions"
 
+    def conditions(self) -> tuple[str, ...]:
+        """The language's conditions, treatments and medicines (`conditions`)."""
+        return listed(self.language, "conditions")
+
+    def abbreviations(self) -> tuple[str, ...]:
+        """The language's `condition_abbreviations`, read only as written."""
+        return listed(self.language, "condition_abbreviations")
+
     def cue_phrases(self) -> tuple[str, ...]:
-        return (*listed(self.language, "conditions"), *listed(self.language, "condition_abbreviations"))
+        return (*self.conditions(), *self.abbreviations())
 
     def expression(self) -> str:
         """A condition of the list in any case; an abbreviation (`condition_abbreviations`) only as written ("MS", not
         "ms"), and not before a capitalised word or a model number, which make it part of a name ("MS Teams", "ALS
         Association", "SM-A536B")."""
-        words = one_of(listed(self.language, "conditions"))
-        abbreviations = (
-            rf"(?:{one_of(listed(self.language, 'condition_abbreviations'))})(?![ \t]+\p{{Lu}}|-?\p{{Lu}}?\d)"
-        )
+        words = one_of(self.conditions())
+        abbreviations = rf"(?:{one_of(self.abbreviations())})(?![ \t]+\p{{Lu}}|-?\p{{Lu}}?\d)"
         return rf"(?<![\p{{L}}\d])(?P<value>(?i:{words})|{abbreviations})(?![\p{{L}}\d])"
 
     @cached_property
@@ -502,6 +588,20 @@ class EnglishConditionRecognizer(ConditionRecognizer):
     general, I read") is none: on pii-heldout-k..r,u's English texts in one session (benchmarks/pii_registers.py
     --session) and on c..j's no span changes (HEALTH 268 of 363 and 227 of 319 found, before and after)."""
 
+    def conditions(self) -> tuple[str, ...]:
+        """`conditions`, and the medicines and treatments the PII tagger learnt (`tagger_medications`, without their
+        article: "an inhaler" is "inhaler"), English's one vocabulary of medicines: "I take Keppra", "My son takes
+        Keppra" went out in clear (ux25's report M6). On pii-heldout-u, v, w (benchmarks/pii_registers.py --types,
+        1 800 texts): no value found more or lost; read in any case, "PrEP" took "prep" of "I meal prep" (hence
+        `abbreviations`)."""
+        learnt = (condition_key(medicine) for medicine in _learnt_medicines() if not _abbreviation(medicine))
+        return tuple(dict.fromkeys((*super().conditions(), *learnt)))
+
+    def abbreviations(self) -> tuple[str, ...]:
+        """`condition_abbreviations`, and the learnt medicines written with a capital after their first letter ("PrEP",
+        "HRT", "IVF"), read only as written too."""
+        return (*super().abbreviations(), *(medicine for medicine in _learnt_medicines() if _abbreviation(medicine)))
+
     @cached_property
     def personal(self) -> regex.Pattern:
         hearsay = rf"(?i:{one_of(listed(self.language, 'hearsay'))})(?![\p{{L}}\d])"
@@ -509,6 +609,16 @@ class EnglishConditionRecognizer(ConditionRecognizer):
 
     def accept(self, match: regex.Match) -> bool:
         return super().accept(match) and not anothers_life(match.string, match.start("value"), match.end("value"))
+
+
+def _learnt_medicines() -> tuple[str, ...]:
+    return listed(ENGLISH, "tagger_medications")
+
+
+def _abbreviation(word: str) -> bool:
+    """Written with a capital after its first letter ("PrEP", "HRT"): an abbreviation, which may be a word in any case
+    ("meal prep")."""
+    return any(char.isupper() for char in word[1:])
 
 
 class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
@@ -530,7 +640,6 @@ class NationalPhoneRecognizer(LanguageRecognizer, PhoneRecognizer):
 for _code in OTHERS:
     for _kind in (
         IntroducedNameRecognizer,
-        LabelledNameRecognizer,
         RelativeNameRecognizer,
         EmployerCueRecognizer,
         StreetAddressRecognizer,
@@ -538,4 +647,9 @@ for _code in OTHERS:
         NationalPhoneRecognizer,
     ):
         _kind.for_language(_code)
+for _code in (ENGLISH, *OTHERS):
+    LabelledNameRecognizer.for_language(_code)
+    AddresseeNameRecognizer.for_language(_code)
+for _code in OTHERS:
+    GreetedNameRecognizer.for_language(_code)
 EnglishConditionRecognizer.for_language(ENGLISH)

@@ -3,8 +3,9 @@
 Nothing in "How many titles has Roger Federer won?" or "whats the quickest way to Shibuya"
 tells a tagger that the name is not a friend's: only knowing who Roger Federer is, and what
 Shibuya is, does. This module loads the gazetteers `data/public_names.txt` (famous people and
-places) and `data/brands.txt` and looks names up in a text; gazetteer_build.py writes them from
-their sources (data/README.md).
+places) and `data/brands.txt`, each with the hand-written lists of what they lack (`WRITTEN_NAMES`,
+`WRITTEN_BRANDS`), and looks names up in a text; gazetteer_build.py writes the two from their
+sources (data/README.md).
 
 A line of two or more words is matched as a whole ("Roger Federer", also where the tagger marked
 only "Federer" of it; "Buenos Aires"). A line of one word matches alone ("Federer", "Beyoncé",
@@ -31,6 +32,10 @@ from stealthflow.resources import resource_dir
 
 PUBLIC_NAMES = "public_names.txt"
 BRANDS = "brands.txt"
+# Hand-written lists of what the built gazetteers lack (data/README.md), read with them as one gazetteer each: living
+# and recent public people, fictional characters, the sample names of forms, landmarks; brands of one country.
+WRITTEN_NAMES = ("public_people.txt", "fictional_characters.txt", "sample_names.txt", "landmarks.txt")
+WRITTEN_BRANDS = ("regional_brands.txt",)
 COUNTRY_NAMES = "country_names.txt"
 TERRITORY_NAMES = "territory_names.txt"
 CITY_KEYS = "city_keys.txt"  # written by gazetteer_build.py (`write_place_keys`)
@@ -81,12 +86,12 @@ class KnownNames(frozenset):
 
 @cache
 def public_names() -> KnownNames:
-    return listed_keys(PUBLIC_NAMES)
+    return listed_keys(PUBLIC_NAMES, *WRITTEN_NAMES)
 
 
 @cache
 def brands() -> KnownNames:
-    return listed_keys(BRANDS)
+    return listed_keys(BRANDS, *WRITTEN_BRANDS)
 
 
 # Faker's English-speaking address providers: their countries, states, provinces and counties are the
@@ -159,10 +164,9 @@ def faker_places(*attributes: str) -> frozenset[str]:
     return frozenset(names - {""})
 
 
-def listed_keys(file: str) -> KnownNames:
-    """The keys (`name_key`) of a data file of names, one a line after `#` comments."""
-    path = resource_dir("data") / file
-    lines = path.read_text(encoding="utf-8").splitlines()
+def listed_keys(*files: str) -> KnownNames:
+    """The keys (`name_key`) of data files of names, one a line after `#` comments."""
+    lines = [line for file in files for line in (resource_dir("data") / file).read_text(encoding="utf-8").splitlines()]
     return KnownNames(key for line in lines if not line.startswith("#") and (key := name_key(line)))
 
 
