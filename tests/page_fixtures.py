@@ -10,11 +10,15 @@ LEFT = (("night shifts", "occupation"),)  # marked phrases the fake cannot gener
 POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse and the rent here in Leeds keeps going up."
 NO_PII_POST = "Just got my cat a new bed, she loves it."
 LEFT_POST = "Reach me at anna.berg@mailbox.org. Twelve years as an ER nurse, always on night shifts."
+# a post the fake does not read, as the local method does not read German: it says so in `details["not_read"]`
+UNREAD_POST = "Ich bin Krankenschwester in Graz, 34 Jahre alt."
+UNREAD_WHY = "not checked: the local rewrite reads English only (language: de)"
 
 
 class FakeGeneralizer:
     """FAKE `Method`: replaces the phrases of GENERALIZED and says so in `details["changes"]`;
-    the phrases of LEFT stay and are named in `details["unprotected"]`, as the local method does."""
+    the phrases of LEFT stay and are named in `details["unprotected"]`, as the local method does; UNREAD_POST is
+    not read (`details["not_read"]`)."""
 
     name = "fake-generalize"
 
@@ -29,7 +33,10 @@ class FakeGeneralizer:
             left = [
                 {"post": 0, "phrase": phrase, "attribute": attribute} for phrase, attribute in LEFT if phrase in text
             ]
-            results.append(Anonymized(profile.id, text, [text], details={"changes": changes, "unprotected": left}))
+            details = {"changes": changes, "unprotected": left}
+            if text == UNREAD_POST:
+                details["not_read"] = [{"post": 0, "language": "de", "whole": True}]
+            results.append(Anonymized(profile.id, text, [text], details=details))
         return results
 
 

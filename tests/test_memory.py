@@ -75,6 +75,18 @@ def test_hydrate_restores_only_what_the_pack_sent(store):
     assert nothing.items == [] and store.restore("ann", "<EMAIL_1>", nothing.request).text == "<EMAIL_1>"
 
 
+def test_hydrate_says_a_value_forgotten_since_the_pack_was_forgotten(store):
+    """ux25 L2: after `memory forget`, a reply's placeholder of the forgotten memory was withheld as "not in the
+    request the reply answers" though the pack sent it; it is "forgotten", and one never issued is unresolved."""
+    store.append("ann", "My email is ann.lee@mailbox.org")
+    bob = store.append("ann", "Bob's email is bob.k@posteo.de")
+    packed = store.pack("ann", "email", budget_tokens=400)
+    store.forget("ann", bob.id)
+    result = store.restore("ann", "Write to <EMAIL_1>, <EMAIL_2> and <EMAIL_9>.", packed.request)
+    assert result.text == "Write to ann.lee@mailbox.org, <EMAIL_2> and <EMAIL_9>."
+    assert result.withheld == [("<EMAIL_2>", "forgotten")] and result.unresolved == ["<EMAIL_9>"]
+
+
 def test_a_pack_query_leaves_nothing_in_the_vault(store):
     """The values a query names are looked up, never stored: after every memory is forgotten by id none is left, and
     the next value gets the number it would have had (rev20 finding 6)."""

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
-from page_fixtures import LEFT_POST, NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
+from page_fixtures import LEFT_POST, NO_PII_POST, POST, UNREAD_POST, UNREAD_WHY, FakeGeneralizer, FakeRewriter
 from placeholder_fixtures import protect_config
 
 from stealthflow.data import ATTRIBUTES
@@ -291,6 +291,31 @@ def test_analyze_counts_the_phrases_the_rewrite_left_under_the_attributes_it_nam
     for left in result["unprotected"]:
         assert left["attributes"] and all((left["phrase"], name) in cues for name in left["attributes"]), left
         assert all(risk[name] >= 1 for name in left["attributes"]), (left, risk)
+
+
+def test_analyze_says_a_post_the_rewrite_does_not_read_was_not_checked(client):
+    """ux25 M1 (FAKE rewriter that does not read UNREAD_POST): the page said "No phrase points here" for every
+    attribute of a German post that `/protect` answers "not checked" for; /analyze names why, the risk lines too."""
+    result = client.post("/analyze", json={"text": UNREAD_POST, "session": "unread"}).json()
+    assert result["not_checked"] == UNREAD_WHY and result["rewrite"]["protected"] is False
+    assert all("N" + UNREAD_WHY[1:] in line["line"] for line in result["risk"]), result["risk"]
+    assert not any("No phrase points here" in line["line"] for line in result["risk"])
+    assert client.post("/analyze", json={"text": NO_PII_POST, "session": "unread"}).json()["not_checked"] == ""
+
+
+def test_analyze_with_the_real_local_method_says_a_german_post_was_not_checked(protector):
+    """The same with the real `local` rewrite and cue tagger, as `/protect` says it for this post."""
+    from stealthflow.config import Settings
+    from stealthflow.pipeline.rewrite import NamedRewriter
+
+    app = create_app(protector, TOKEN, rewriter=NamedRewriter("local", Settings()), page=PageLogins())
+    post = "Ich bin Krankenschwester in Graz, 34 Jahre alt. Schreib mir an lena.huber@gmx.at, ich freue mich."
+    with TestClient(app, base_url="http://127.0.0.1:8765", headers=BEARER) as local:
+        analyzed = local.post("/analyze", json={"text": post, "session": "de"}).json()
+        protected = local.post("/protect", json={"text": post, "session": "de", "rewrite": "local"}).json()
+    assert analyzed["not_checked"] == protected["rewrite"]["reason"] != ""
+    assert "reads English only (language: de)" in analyzed["not_checked"]
+    assert not any("No phrase points here" in line["line"] for line in analyzed["risk"])
 
 
 def test_analyze_takes_the_default_session_and_a_deleted_session_is_said_deleted(client):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from page_fixtures import LEFT_POST, NO_PII_POST, POST, FakeGeneralizer, FakeRewriter
+from page_fixtures import LEFT_POST, NO_PII_POST, POST, UNREAD_POST, FakeGeneralizer, FakeRewriter
 
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
@@ -164,6 +164,24 @@ def test_a_post_with_no_pii(browser, server):
     assert by_id(browser, "findings").text.replace("\n", "").startswith("Just got my")
     assert "Nothing to change" in by_id(browser, "diff").text
     assert by_id(browser, "result").get_attribute("value") == NO_PII_POST
+
+
+def test_a_post_the_rewrite_does_not_read_is_shown_not_checked(browser, server):
+    """ux25 M1: for a German post the page said "Nothing to change" and "No phrase points here" where `/protect`
+    says "not checked: the local rewrite reads English only". The page shows the service's not-checked state, under
+    the rewrite, in the status and in the risk lines (FAKE rewriter that does not read UNREAD_POST)."""
+    wait = sign_in(browser, server)
+    check(browser, wait, UNREAD_POST)
+    diff = by_id(browser, "diff").text
+    assert "Nothing to change" not in diff and "reads English only (language: de)" in diff
+    assert "reword what points to you yourself" in diff.lower()
+    assert browser.find_elements(By.CSS_SELECTOR, "#diff p.warning")
+    assert "Not checked: the local rewrite reads English only" in by_id(browser, "status").text
+    risk = by_id(browser, "risk").text
+    assert "No phrase points here" not in risk and "Not checked" in risk
+
+    check(browser, wait, NO_PII_POST)  # a post it reads: nothing said of it
+    assert "Nothing to change" in by_id(browser, "diff").text and "Not checked" not in by_id(browser, "status").text
 
 
 def test_phrases_the_rewrite_left_are_named_beside_it(browser, server):

@@ -324,6 +324,8 @@ ORDINARY_IDS = [
     "9f86d081884c7d65",
     "fuzz-f3ce80ca89224baba2018fd1d8426fee",  # read "baba" and "fee" as a given and a family name (a CI run's uuid4)
     "3cff94d0-ade6-4a82-baa7-4393c3016282",
+    "rt-notes.md",  # ux25 L4: refused as a host name (".md" and ".py" are countries' suffixes); a file name
+    "rt-code.py",
 ]
 
 

@@ -12,6 +12,7 @@ from stealthflow.data.evidence import find_phrase
 
 _TOKEN = re.compile(r"\S+")
 _WORD = re.compile(r"\w+")
+REMOVED = "removed"  # the "by" of a stretch that left with nothing in its place
 
 
 def text_changes(
@@ -20,7 +21,8 @@ def text_changes(
     """Every stretch of `original` that left the text (word by word), what replaced it, the
     attribute of the marked phrase that overlaps most of the characters that left (None: the model changed
     more than was marked), and by what: `how`, or for a stretch of one of `removals` ((what left, how): a clause or
-    a sentence that left with a mark, `fallback.Removal`) its how. A word kept but for its punctuation did not leave: in "Lagos for a desk job in
+    a sentence that left with a mark, `fallback.Removal`) its how, or `REMOVED` for one that left with nothing put
+    in its place (the words around it kept: "in Hackney on a barista's wage" -> ""). A word kept but for its punctuation did not leave: in "Lagos for a desk job in
     Toronto." -> "Lagos." the attribute is that of "a desk job", not of "Lagos", which stayed."""
     if original == rewritten:
         return []
@@ -37,11 +39,17 @@ def text_changes(
         first, last = _left(removed, added, start) if removed else (start, start + 1)  # an insertion: where it went
         overlaps = [(min(e, last) - max(s, first), attribute) for (s, e), attribute in cue_spans]
         size, attribute = max(overlaps, key=lambda o: o[0], default=(0, None))
-        by = next((kind for gone, kind in removals if _within(removed, added, gone)), how)
+        by = next((kind for gone, kind in removals if _within(removed, added, gone)), None)
+        by = by or (REMOVED if removed and _only_kept(removed, added) else how)
         changes.append(
             {"phrase": removed, "replacement": added, "attribute": attribute if size > 0 else None, "by": by}
         )
     return changes
+
+
+def _only_kept(removed: str, added: str) -> bool:
+    """Whether `added` puts in no word of its own in place of `removed` ("folks hosting in Austin?" -> "folks?")."""
+    return set(_WORD.findall(added.casefold())) <= set(_WORD.findall(removed.casefold()))
 
 
 def _within(removed: str, added: str, gone: str) -> bool:

@@ -10,11 +10,13 @@ user's vault. Ray is imported here only, and only when a job runs: it is an opti
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -296,6 +298,21 @@ def _numbered(ids: Iterable[str]) -> list[str]:
     return numbered
 
 
+@contextlib.contextmanager
+def _backend_log_level(level: str | None) -> Iterator[None]:
+    """Ray's C++ core worker, started by `ray.init`, at `level` (None: its own), unless the user set one: it writes to
+    stderr at ERROR what is a notice ("core_worker.cc: Actor with class name ... has constructor arguments in the
+    object store and max_restarts > 0", ray-project/ray#53727), on every run."""
+    if level is None or "RAY_BACKEND_LOG_LEVEL" in os.environ:
+        yield
+        return
+    os.environ["RAY_BACKEND_LOG_LEVEL"] = level
+    try:
+        yield
+    finally:
+        del os.environ["RAY_BACKEND_LOG_LEVEL"]
+
+
 def _run(
     todo: list[Block],
     out: JobOutput,
@@ -314,7 +331,8 @@ def _run(
         logging.getLogger("ray.data").setLevel(ray_level)
     started_ray = not ray.is_initialized()
     if started_ray:
-        ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, logging_level=ray_level)
+        with _backend_log_level(None if ray_logs else "fatal"):
+            ray.init(address=ray_address, include_dashboard=False, log_to_driver=False, logging_level=ray_level)
     ray.data.DataContext.get_current().enable_progress_bars = False
     try:
         ds = ray.data.from_items([block.to_json() for block in todo], override_num_blocks=len(todo))

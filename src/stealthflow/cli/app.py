@@ -512,6 +512,19 @@ RewriteOption = Annotated[
 ]
 
 
+def port_free(host: str, port: int) -> None:
+    """Fail (one line, exit 2) when `host`:`port` cannot be listened on, before a server announces itself: uvicorn
+    would print its error after the banner and exit 3."""
+    import errno
+    import socket
+
+    try:
+        socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET).close()
+    except OSError as exc:
+        why = "the port is in use (another server?)" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        fail(f"cannot listen on {host}:{port}: {why}; give another with --port")
+
+
 def run_server(app, host: str, port: int, protector) -> None:
     """Serve `app` until stopped, `protector` with its detection helpers; it is closed after."""
     import uvicorn

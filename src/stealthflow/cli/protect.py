@@ -247,9 +247,9 @@ class _Run:
         from stealthflow.placeholders.types import Level
 
         results = protect_records(self.protector, items, session, self.rewriter, self.rewrite)
-        for row, _, outcome in results:
+        for item, (_, _, outcome) in zip(items, results, strict=True):
             if outcome is not None:
-                self._count(row["id"], outcome)
+                self._count(item.id, outcome)
         for item, (row, p, _) in zip(items, results, strict=True):
             self.masked.update(span.type for span in p.spans)
             if self.verbose or self.explain:
@@ -272,7 +272,7 @@ class _Run:
             self.secret_types.update(span.type for span in p.spans if span.level == Level.PL4)
             for warning in p.warnings:
                 if warning != secret_warning(p.spans):  # said once for all texts, in the closing paragraph
-                    console.print(f"[yellow]warning:[/] {row['id']}: {warning}")
+                    console.print(f"[yellow]warning:[/] {item.id}: {warning}")
         return [row for row, _, _ in results]
 
     @staticmethod
@@ -547,7 +547,7 @@ def _restore_records(
         lines.append(
             dump_line(
                 {
-                    "id": record.id,
+                    "id": record.written_id,
                     "text": result.text,
                     "unresolved": result.unresolved,
                     "withheld": withheld_json(result.withheld),

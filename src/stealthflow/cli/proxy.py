@@ -21,6 +21,7 @@ from stealthflow.cli.app import (
     console,
     explain,
     fail,
+    port_free,
     protect_settings,
     rewriter_for,
     run_server,
@@ -113,6 +114,7 @@ def proxy(
         fail(explain(exc))
     if not proxy_config.upstream:
         fail("give the upstream model: --upstream MODEL (or proxy.upstream in the config)")
+    port_free(host, port)
     if host not in LOOPBACK_HOSTS:
         console.print(
             f"[bold yellow]binding {escape(host)}[/]: anyone on that network who has the token can send text through your vault and read replies restored"

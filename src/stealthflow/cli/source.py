@@ -18,6 +18,7 @@ import typer
 
 from stealthflow.cli.app import console
 from stealthflow.data import DataError, Profile, load_input, post_profiles, profile_from_text
+from stealthflow.data.loader import decode_text, read_text_file
 from stealthflow.pipeline.records import has_lone_surrogate
 
 SourceArgument = Annotated[
@@ -50,10 +51,7 @@ class Source:
     def read_text(self) -> str:
         """The text (of the file), UTF-8; empty or blank input is a `DataError`."""
         if self.text is None:
-            try:
-                text = self.path.read_text(encoding="utf-8")
-            except UnicodeDecodeError as exc:
-                raise DataError(f"{self.path}: not UTF-8 text (byte {exc.start})") from None
+            text = read_text_file(self.path)
         elif has_lone_surrogate(self.text):  # bytes that are not UTF-8 in an argument
             raise DataError("the input is not valid UTF-8 text (it holds a lone surrogate)")
         else:
@@ -64,16 +62,11 @@ class Source:
 
 
 def read_stdin() -> str:
-    """Standard input as UTF-8 text; anything else (binary data) is a one-line `DataError`."""
+    """Standard input as UTF-8 text; anything else (binary data, UTF-16) is a one-line `DataError`."""
     raw = (
         sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8", "surrogateescape")
     )
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            f"standard input is not UTF-8 text (byte {exc.start}); give a text file or convert it first"
-        ) from None
+    return decode_text(raw, "standard input")
 
 
 ARGV_WARNING = (

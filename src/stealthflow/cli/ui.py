@@ -29,6 +29,7 @@ from stealthflow.cli.app import (
     app,
     console,
     fail,
+    port_free,
     protect_settings,
     run_server,
     user_protector,
@@ -88,6 +89,7 @@ def serve_page(
     from stealthflow.service.page import LINK_SECONDS, PageLogins
     from stealthflow.service.security import TOKEN_ENV, TokenError, default_token_file, service_token
 
+    port_free("127.0.0.1", port)
     try:
         token = service_token(
             on_new=lambda path: console.print(

@@ -27,6 +27,34 @@ class DataError(ValueError):
     """A record that cannot be turned into a profile; the message names file and line."""
 
 
+def decode_text(raw: bytes, where: str) -> str:
+    """`raw` as UTF-8 text, or a `DataError` naming `where`. NUL bytes are valid UTF-8 but no text holds them: a
+    UTF-16 file without a byte order mark decodes to its letters with a NUL between each, which a model reads as
+    they are and detection does not, so such a text is refused whole, never protected in part."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if raw[:2] not in (b"\xff\xfe", b"\xfe\xff"):  # not UTF-16's byte order mark
+            raise DataError(f"{where}: not UTF-8 text (byte {exc.start}); convert it first") from None
+        start, utf16 = 0, "UTF-16"
+    else:
+        if "\0" not in text:
+            return text
+        start = raw.index(0)
+        utf16 = "UTF-16LE" if start % 2 else "UTF-16BE"  # ASCII in UTF-16LE is "K\0o\0"
+    raise DataError(f"{where}: not UTF-8 text (byte {start}: {utf16}?); convert it first: iconv -f {utf16} -t UTF-8")
+
+
+def read_text_file(path: Path) -> str:
+    """A user's file as UTF-8 text (`decode_text`); a missing file or a folder is a `DataError` too."""
+    try:
+        return decode_text(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        raise DataError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise DataError(f"{path}: a directory, not a file") from None
+
+
 def not_json(exc: json.JSONDecodeError) -> str:
     """Why a line is not valid JSON, with its column: "not valid JSON (Invalid control character at column 32)" (some
     of `json`'s messages end in "at" already)."""
@@ -63,7 +91,7 @@ def load_input(path: str | Path) -> list[Profile]:
     path = Path(path)
     if path.suffix.lower() in {".jsonl", ".json"}:
         return load_profiles(path)
-    return [profile_from_text(_read(path), path.stem, where=str(path))]
+    return [profile_from_text(read_text_file(path), path.stem, where=str(path))]
 
 
 def split_posts(text: str, where: str = "the input") -> tuple[list[str], str]:
@@ -92,7 +120,7 @@ def post_profiles(text: str, profile_id: str, where: str = "the input") -> tuple
 
 def iter_profiles(path: str | Path) -> Iterator[Profile]:
     path = Path(path)
-    for lineno, line in enumerate(_read(path).split("\n"), start=1):  # "\n" only: see data.jsonl
+    for lineno, line in enumerate(read_text_file(path).split("\n"), start=1):  # "\n" only: see data.jsonl
         if not line.strip():
             continue
         where = f"{path}:{lineno}"
@@ -151,17 +179,6 @@ def _parse_agentstealth(record: dict[str, Any]) -> Profile:
 def _require_id(record: dict[str, Any]) -> None:
     if record.get("id") in (None, ""):
         raise ValueError("missing 'id'")
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise DataError(f"{path}: a directory, not a file") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
 
 def describe_validation_error(exc: ValidationError) -> str:

@@ -42,7 +42,7 @@ from stealthflow.placeholders.restore import (
     escape_pieces,
     restore_text,
 )
-from stealthflow.placeholders.scope import NOT_IN_REQUEST, RestoreScope
+from stealthflow.placeholders.scope import FORGOTTEN, NOT_IN_REQUEST, RestoreScope
 from stealthflow.placeholders.styles import render
 from stealthflow.placeholders.types import TYPE_LEVELS, Level, Span
 from stealthflow.placeholders.vault import Entry, Vault, VaultMismatch, VaultTampered
@@ -242,8 +242,10 @@ class Protector:
         the memory store, a wrapped store. The tagger and the LLM extractor are not asked: an id holds no context for
         them, and the tagger refused ordinary labels (`alice`, `t2x-clean2-en-sports`). A name is read URL-decoded too
         (`dana.kerr%40mailbox.org`), and one that spells a person's name as ids do (`marcus.okafor`, `MarcusOkafor`:
-        `lexicons.spells_a_name`) is refused with no context to detect it in."""
+        `lexicons.spells_a_name`) is refused with no context to detect it in. A file name read as a host name
+        ("rt-notes.md": `domains.file_name`) is none."""
         from stealthflow.pii_tagger.lexicons import spells_a_name
+        from stealthflow.placeholders.domains import file_name
 
         for name in filter(None, names):
             if spells_a_name(name):
@@ -252,6 +254,7 @@ class Protector:
             for read, (spans, reading) in zip(
                 reads, self._detector().recognized_with_languages(reads, models=False), strict=True
             ):
+                spans = [s for s in spans if not (s.type == "URL" and file_name(s.text_in(read)))]  # "rt-notes.md"
                 if self._chosen(read, spans, session, reading.guess.language):
                     raise PersonalName(what)
 
@@ -453,9 +456,13 @@ class Protector:
         def resolve(ref: Reference) -> str | Withheld | None:
             key = Reference(ref.type, ref.index, ref.token, "")
             if (withheld := scope.withholds(ref)) is not None:
-                if withheld is NOT_IN_REQUEST and (known := values()) is not None and known.value_of(key) is None:
-                    return None  # never issued to the session (its values in memory): unresolved, not withheld
+                if withheld is NOT_IN_REQUEST and value(ref, key) is None:  # the session holds no value behind it
+                    forgotten = self.vault.numbered(self.config.user, session, ref.type, ref.index)
+                    return FORGOTTEN if forgotten else None  # else never issued: unresolved, not withheld
                 return withheld
+            return value(ref, key)
+
+        def value(ref: Reference, key: Reference) -> str | None:
             if key not in cache:
                 cache[key] = known.value_of(key) if (known := values()) is not None else None
                 if cache[key] is None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
-from stealthflow.data.loader import not_json
+from stealthflow.data.loader import not_json, read_text_file
 from stealthflow.data.output_file import write_replacing
 
 if TYPE_CHECKING:
@@ -29,19 +29,27 @@ class Record(NamedTuple):
     vault: str | None = None  # the vault that protected this text, when the row says
     where: str = ""  # FILE:LINE, for messages
     session: str | None = None  # the session that protected this text, when the row says (`protected_row`)
+    json_id: object = None  # the id as the JSON line wrote it (`1`, not `"1"`), when it came from one
+
+    @property
+    def written_id(self) -> object:
+        """The id a row written for this record holds: as its input line wrote it, its JSON type kept."""
+        return self.id if self.json_id is None else self.json_id
 
 
 def read_records(path: Path) -> list[Record]:
-    try:
-        return parse_records(path.read_text(encoding="utf-8"), str(path))
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    return parse_records(read_text_file(path), str(path))
+
+
+RECORDS_EXPECTED = (
+    'a .json or .jsonl file is read as JSONL records, one {"id": ..., "text": "..."} object a line; to send a JSON'
+    " document as it is, pipe it as plain text (stealthflow protect - < FILE) or give it as the text itself"
+)
 
 
 def parse_records(text: str, where: str) -> list[Record]:
-    """`{"id", "text"}` records from JSONL text; errors name `where:LINE`."""
+    """`{"id", "text"}` records from JSONL text; errors name `where:LINE` and say what a record is
+    (`RECORDS_EXPECTED`): a JSON document (an export, pretty-printed) is not records."""
     records, seen = [], set()
     for lineno, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
@@ -49,9 +57,9 @@ def parse_records(text: str, where: str) -> list[Record]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{where}:{lineno}: {not_json(exc)}") from None
+            raise DataError(f"{where}:{lineno}: {_not_records(text, not_json(exc))}; {RECORDS_EXPECTED}") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str) or record.get("id") in (None, ""):
-            raise DataError(f"{where}:{lineno}: expected an object with 'id' and a string 'text'")
+            raise DataError(f"{where}:{lineno}: not an object with 'id' and a string 'text'; {RECORDS_EXPECTED}")
         if has_lone_surrogate(record["text"]):
             raise DataError(
                 f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it"
@@ -68,9 +76,20 @@ def parse_records(text: str, where: str) -> list[Record]:
                 vault if isinstance(vault, str) else None,
                 f"{where}:{lineno}",
                 session if isinstance(session, str) else None,
+                record["id"],
             )
         )
     return records
+
+
+def _not_records(text: str, why: str) -> str:
+    """Why the text is no JSONL records although a line is not JSON (`why`): it may be one JSON document on
+    several lines."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return why
+    return "a JSON document, not JSONL records"
 
 
 def other_sessions(records: list[Record], session: str) -> list[str]:
@@ -100,7 +119,7 @@ def id_guess(span) -> bool:
     return span.source == "pii_tagger" and span.type == "CREDENTIAL"
 
 
-def protected_row(record_id: str, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
+def protected_row(record_id: object, session: str, vault: str, protected, input_digest: str | None = None) -> dict:
     """The row `protect -i` writes for a `Protected`: `{id, session, vault[, input], text, spans, language[,
     warnings]}`; `input_digest`: the keyed digest of the text it protects (`Protector.input_digester`), for `resume`."""
     row = {
@@ -129,14 +148,14 @@ def protect_records(
     protected = protector.protect_many([record.text for record in records], session)
     digest = protector.input_digester(session)
     rows = [
-        protected_row(record.id, session, protector.vault.id, p, digest(record.text))
+        protected_row(record.written_id, session, protector.vault.id, p, digest(record.text))
         for record, p in zip(records, protected, strict=True)
     ]
     outcomes = [None] * len(rows)
     if rewriter is not None:
         outcomes = rewrite_protected(
             rewriter,
-            [(row["id"], p.text, p.placeholders) for row, p in zip(rows, protected, strict=True)],
+            [(record.id, p.text, p.placeholders) for record, p in zip(records, protected, strict=True)],
             values=[p.values for p in protected],
         )
         for row, outcome in zip(rows, outcomes, strict=True):

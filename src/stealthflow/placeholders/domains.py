@@ -9,6 +9,8 @@ import mimetypes
 import re
 from functools import cache
 
+from stealthflow.resources import listed_words, resource_dir
+
 # A host name of the address's own network ("billing.internal", "nas.local", "build-01.corp", "router.lan"):
 # dotted labels, the last of letters
 _PRIVATE_DOMAIN = re.compile(r"(?:[\w-]+\.)+([^\W\d_]{2,63})")
@@ -47,10 +49,24 @@ def offline_tld():
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+FILE_EXTENSIONS = "file_extensions.txt"  # the extensions `mimetypes` lacks ("md", "yml"), under the data directory
+# One word of a file name: letters, digits, "_" and "-", dotted, no "/", "@" or ":" ("rt-notes.md", "build.yml")
+_FILE_NAME = re.compile(r"[\w-]+(?:\.[\w-]+)*\.(\w+)")
+
+
 @cache
 def _file_types() -> frozenset[str]:
-    """The file name extensions Python's `mimetypes` knows (its own table, not the system's): "icon@2x.png" is a file."""
-    return frozenset(extension[1:] for extension in mimetypes.MimeTypes(filenames=()).types_map[True])
+    """The file name extensions Python's `mimetypes` knows (its own table, not the system's), and those of
+    data/file_extensions.txt: "icon@2x.png" and "notes.md" are files."""
+    known = frozenset(extension[1:] for extension in mimetypes.MimeTypes(filenames=()).types_map[True])
+    return known | listed_words(resource_dir("data") / FILE_EXTENSIONS)
+
+
+def file_name(value: str) -> bool:
+    """Whether `value` is one file name, its extension a file type ("rt-notes.md", "rt-code.py"), though a host name
+    may take that form (".md" and ".py" are countries' suffixes)."""
+    match = _FILE_NAME.fullmatch(value)
+    return match is not None and match[1].lower() in _file_types()
 
 
 def email_domain(host: str) -> bool:

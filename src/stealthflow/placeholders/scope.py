@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from stealthflow.placeholders.restore import Reference, RestoreResult, Withheld
 
 NOT_IN_REQUEST = Withheld("not_in_request")
+FORGOTTEN = Withheld("forgotten")  # numbered in the session, its value deleted since (`Vault.numbered`)
 SECRET_IN_URL = Withheld("secret_in_url")
 SECRET_IN_TOOL = Withheld("secret_in_tool_call")
 IN_LOADING_URL = Withheld("in_loading_url")
@@ -47,6 +48,7 @@ EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
 _PLACES = {
     NOT_IN_REQUEST.why: "not in the request the reply answers",
+    FORGOTTEN.why: "forgotten since, deleted from the vault",
     SECRET_IN_URL.why: "a secret inside a link or markup",
     SECRET_GLUED.why: "a secret in code or glued to other text",
     SECRET_BARE.why: "a secret written without brackets",

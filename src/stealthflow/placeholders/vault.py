@@ -868,6 +868,17 @@ class Vault:
                 is not None
             )
 
+    def numbered(self, user: str, session: str, span_type: str, index: int | None) -> bool:
+        """Whether `session` numbered placeholder `index` of `span_type` for `user` (its counter, which outlives a
+        forgotten value, reached it): such a placeholder with no value now was forgotten. False for a token (hmac)."""
+        if index is None:
+            return False
+        with self._lock:
+            row = self._db.execute(
+                "SELECT last FROM counters WHERE user = ? AND session = ? AND type = ?", (user, session, span_type)
+            ).fetchone()
+        return row is not None and index <= row[0]
+
     def session_listed(self, user: str, session: str) -> bool:
         """Whether `session` of `user` is listed: a protect gave it values and `forget_session` did not delete it since
         (`forget_value` and `forget_placeholders` delete values only)."""

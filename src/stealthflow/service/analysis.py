@@ -3,8 +3,9 @@
 POST /analyze {text, session}   -> (session "default" when not given) explicit PII (spans with their placeholders), the request id that restores a
                                    reply to it (`/restore` with `request`), the phrases that point to
                                    an attribute (cues), the rewrite as a diff against the protected text,
-                                   the phrases it could not generalize (unprotected), the text to send,
-                                   and a risk line per attribute
+                                   the phrases it could not generalize (unprotected), what it could not
+                                   read (not_checked: why, or ""), the text to send, and a risk line per
+                                   attribute
 GET /sessions/{session}         -> the session's placeholders and the values behind them
 DELETE /sessions/{session}      -> forget the session (and every value only it holds)
 
@@ -62,17 +63,15 @@ def risk_lines(
     cues_after: dict[str, int],
     guesses: dict[str, tuple[list[str], list[str]]],
     verdicts: dict[str, str],
+    not_checked: str = "",
 ) -> list[dict]:
     """Per attribute: what the attackers used here guess before / after, how far their guess is worth
-    anything (their verdict on their own evaluation), and how many phrases point to it."""
+    anything (their verdict on their own evaluation), and how many phrases point to it; `not_checked`: why the
+    rewrite and the cue tagger did not read (some of) the post, said in place of "no phrase points here"."""
     lines = []
     for attribute in ATTRIBUTES:
         before, after = cues_before.get(attribute, 0), cues_after.get(attribute, 0)
-        phrases = (
-            f"Phrases pointing here (cue tagger): {before} in your post, {after} in the text to send."
-            if before or after
-            else "No phrase points here (cue tagger)."
-        )
+        phrases = _phrases_line(before, after, not_checked)
         line = {"attribute": attribute, "name": DESCRIPTIONS[attribute], "cues_before": before, "cues_after": after}
         if attribute in guesses:
             verdict = verdicts.get(attribute, "not evaluated")
@@ -103,6 +102,16 @@ def risk_lines(
     return lines
 
 
+def _phrases_line(before: int, after: int, not_checked: str) -> str:
+    """How many phrases point to an attribute, before and after; a text not read is not said to hold none."""
+    if not not_checked:
+        if before or after:
+            return f"Phrases pointing here (cue tagger): {before} in your post, {after} in the text to send."
+        return "No phrase points here (cue tagger)."
+    counted = f" (in what it read: {before} in your post, {after} in the text to send)" if before or after else ""
+    return f"{not_checked[0].upper()}{not_checked[1:]}; no phrase was looked for in what it does not read{counted}."
+
+
 _WORTH = {  # verdict -> (badge, what the guess is worth), from the attacker's test on held-out profiles
     ABOVE_MAJORITY: (
         "beats the majority guess",
@@ -130,6 +139,9 @@ class Analyzer:
         sent = with_rewrites([protected], self.rewriter.method())[0] if self.rewriter else protected
         cues, cues_after = _cues([text, sent.text], [[(s.start, s.end) for s in protected.spans], []])
         changes = list(sent.rewrite.changes) if sent.rewrite else []
+        # what the rewrite could not read ("not checked: the local rewrite reads English only (language: de)"), as
+        # `/protect` says it: the page shows it, never "nothing to change" for a post it did not read
+        not_checked = sent.rewrite.unread_why if sent.rewrite and sent.rewrite.unread else ""
         diff = diff_pieces(protected.text, sent.text)
         for piece in diff:
             if "before" in piece:
@@ -151,6 +163,7 @@ class Analyzer:
             ],
             "protected": protected.text,
             "rewrite": sent.rewrite.to_json(self.rewriter.name) if sent.rewrite else None,
+            "not_checked": not_checked,
             "unprotected": _left_as_they_were(sent.rewrite),
             "diff": diff,
             "text": sent.text,
@@ -160,6 +173,7 @@ class Analyzer:
                 Counter(c.label for c in cues_after),
                 self._guesses(text, sent.text),
                 measured_verdicts().get("classifier", {}),
+                not_checked,
             ),
             "seconds": round(time.perf_counter() - started, 2),
         }

@@ -6,6 +6,7 @@ from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
     base,
     context,
     cued,
+    file_names,
     languages,
     national_ids,
     passports,

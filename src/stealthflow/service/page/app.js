@@ -173,14 +173,19 @@ function renderLeft(unprotected) {
     ". No fluent generalization was found, so it was left as it is: reword it yourself before you send the text."));
 }
 
-function diffNote(rewrite, changes, left) {
+function diffNote(rewrite, changes, left, notChecked) {
   if (left.length) return "";  // the warning under the rewrite says what stayed
   if (rewrite && !rewrite.accepted) return `The rewrite was not used (${rewrite.reason}); the text to send keeps the placeholders.`;
+  if (notChecked) return `${capitalized(notChecked)}: what it does not read goes out as you wrote it. Reword what points to you yourself before you send the text.`;
   if (!changes) return rewrite ? "Nothing to change: the text to send is your post as it is." : "This server does not rewrite (stealthflow ui --rewrite none).";
   return "";
 }
 
-function renderDiff(rewrite, unprotected) {
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function renderDiff(rewrite, unprotected, notChecked) {
   const box = $("diff");
   box.replaceChildren();
   const changes = state.pieces.filter((piece) => !("same" in piece)).length;
@@ -204,8 +209,8 @@ function renderDiff(rewrite, unprotected) {
     paintChange(change, button, true, piece);
     box.append(change);
   });
-  const note = diffNote(rewrite, changes, left);
-  if (note) box.append(element("p", "note", note));
+  const note = diffNote(rewrite, changes, left, notChecked);
+  if (note) box.append(element("p", notChecked ? "warning" : "note", note));
   renderLeft(unprotected);
   $("result").value = resultText();
   $("copy").disabled = false;
@@ -262,11 +267,12 @@ async function check() {
     state.pieces = data.diff;
     state.accepted = data.diff.map(() => true);
     renderFindings(text, data.spans, data.cues);
-    renderDiff(data.rewrite, data.unprotected);
+    renderDiff(data.rewrite, data.unprotected, data.not_checked);
     renderRisk(data.risk);
     const left = data.unprotected.length ? ` ${data.unprotected.length} phrase(s) could not be generalized: see under the rewrite.` : "";
     const warnings = data.warnings.length ? ` ${data.warnings.join(" ")}` : "";
-    $("status").textContent = `Checked in ${data.seconds.toFixed(1)} s.${left}${warnings}`;
+    const unread = data.not_checked ? ` ${capitalized(data.not_checked)}.` : "";
+    $("status").textContent = `Checked in ${data.seconds.toFixed(1)} s.${unread}${left}${warnings}`;
     loadPlaceholders();
   } catch (error) {
     $("status").textContent = `Not checked: ${error.message}`;
