@@ -537,6 +537,29 @@ def test_utf16_text_is_refused_whole_not_protected_in_part(encoding, via, user_h
     assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
 
 
+STRAY_NUL = {  # input file, what it holds, the command reading it
+    "records": ("post.jsonl", json.dumps({"id": 1, "text": "a\0b Juergen Haessler"}) + "\n", "protect"),
+    "posts": ("posts.jsonl", json.dumps({"id": 1, "posts": [{"text": "ok"}, {"text": "a\0b Juergen"}]}), "anonymize"),
+    "file": ("post.txt", "Hello Juergen\0 Haessler\n", "protect"),
+    "stdin": ("post.txt", "Hello Juergen\0 Haessler\n", "protect"),
+}
+
+
+@pytest.mark.parametrize("via", list(STRAY_NUL))
+def test_a_stray_nul_is_refused_whole_without_the_utf16_advice(via, user_home):
+    """A NUL in a JSONL record's text (`\\u0000`) was protected and written back; a UTF-8 file with one stray NUL was
+    refused with `iconv -f UTF-16LE` advice that garbles it. Both are refused whole, UTF-16 named only when NULs
+    alternate with other characters (`test_utf16_text_is_refused_whole_not_protected_in_part`); nothing is printed."""
+    name, text, command = STRAY_NUL[via]
+    path = user_home / name
+    path.write_text(text)
+    options = ["--method", "ner-mask"] if command == "anonymize" else ["--rewrite", "none", "--no-tagger"]
+    result = runner.invoke(app, [command, "-" if via == "stdin" else str(path), *options], input=text)
+    assert result.exit_code == 2, result.output
+    assert "NUL character" in result.stderr and "UTF-16" not in result.stderr and "iconv" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
 def test_a_json_document_given_as_records_says_what_records_are_and_how_to_send_it(user_home):
     """A `.json` export (pretty-printed, or one object on one line) is read as JSONL records: the error says so and
     how to send the document itself (pipe it), rather than "not valid JSON" of a valid JSON file."""

@@ -28,21 +28,33 @@ class DataError(ValueError):
 
 
 def decode_text(raw: bytes, where: str) -> str:
-    """`raw` as UTF-8 text, or a `DataError` naming `where`. NUL bytes are valid UTF-8 but no text holds them: a
-    UTF-16 file without a byte order mark decodes to its letters with a NUL between each, which a model reads as
-    they are and detection does not, so such a text is refused whole, never protected in part."""
+    """`raw` as UTF-8 text holding no NUL (`refuse_nul`), or a `DataError` naming `where`."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         if raw[:2] not in (b"\xff\xfe", b"\xfe\xff"):  # not UTF-16's byte order mark
             raise DataError(f"{where}: not UTF-8 text (byte {exc.start}); convert it first") from None
-        start, utf16 = 0, "UTF-16"
-    else:
-        if "\0" not in text:
-            return text
-        start = raw.index(0)
-        utf16 = "UTF-16LE" if start % 2 else "UTF-16BE"  # ASCII in UTF-16LE is "K\0o\0"
-    raise DataError(f"{where}: not UTF-8 text (byte {start}: {utf16}?); convert it first: iconv -f {utf16} -t UTF-8")
+        raise _utf16(where, "byte 0", "UTF-16") from None
+    return refuse_nul(text, where)
+
+
+def refuse_nul(text: str, where: str) -> str:
+    """`text`, or a `DataError` naming `where` when it holds a NUL: valid UTF-8 (and JSON's `\\u0000`), but no text
+    holds one, and a model reads past it where detection may not. A UTF-16 file without a byte order mark decodes to
+    its letters with a NUL between each (`J\\0u\\0e\\0`): the error names UTF-16 and `iconv` only for NULs that
+    alternate so, since converting a UTF-8 text with a stray NUL from UTF-16 would garble it. Files, standard input
+    and JSONL records' texts pass here, so such a text is refused whole, never protected in part."""
+    start = text.find("\0")
+    if start < 0:
+        return text
+    run = text[start : start + 16]
+    if len(run) >= 3 and all((char == "\0") == (i % 2 == 0) for i, char in enumerate(run)):
+        raise _utf16(where, f"character {start}", "UTF-16LE" if start % 2 else "UTF-16BE")  # "K\0o\0" is LE
+    raise DataError(f"{where}: a NUL character (character {start}), which no text holds; remove it first")
+
+
+def _utf16(where: str, at: str, encoding: str) -> DataError:
+    return DataError(f"{where}: not UTF-8 text ({at}: {encoding}?); convert it first: iconv -f {encoding} -t UTF-8")
 
 
 def read_text_file(path: Path) -> str:
@@ -131,9 +143,12 @@ def iter_profiles(path: str | Path) -> Iterator[Profile]:
         if not isinstance(record, dict):
             raise DataError(f"{where}: expected a JSON object, got {type(record).__name__}")
         try:
-            yield parse_record(record)
+            profile = parse_record(record)
         except (ValidationError, KeyError, TypeError, ValueError) as exc:
             raise DataError(f"{where}: {_describe(exc)}") from None
+        for comment in profile.comments:
+            refuse_nul(comment.text, f"{where}: a text")
+        yield profile
 
 
 def parse_record(record: dict[str, Any]) -> Profile:

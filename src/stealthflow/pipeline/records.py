@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import jsonl_lines
-from stealthflow.data.loader import not_json, read_text_file
+from stealthflow.data.loader import not_json, read_text_file, refuse_nul
 from stealthflow.data.output_file import write_replacing
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ def parse_records(text: str, where: str) -> list[Record]:
             raise DataError(
                 f"{where}:{lineno}: the text holds a lone surrogate (invalid Unicode); nothing was written for it"
             )
+        refuse_nul(record["text"], f"{where}:{lineno}: the text")
         record_id = str(record["id"])
         if record_id in seen:
             raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
