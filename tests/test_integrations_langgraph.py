@@ -367,3 +367,34 @@ def test_a_put_racing_a_delete_keeps_its_value(tmp_path, monkeypatch):
     writer.join(timeout=30)
     assert not writer.is_alive()
     assert store.get(("bob",), "k2").value == {"text": "reply to bob.weir@mailbox.org"}
+
+
+def test_an_async_write_cancelled_while_it_waits_for_the_memory_lock_lets_it_go(tmp_path, monkeypatch):
+    """An `aput` waits for the vault's memory lock off the event loop; cancelled while it waits (a forget holds the
+    lock), it lets the lock go once taken: a later forget is not locked out. Real vault, real lock file."""
+    import fcntl
+    import os
+
+    from stealthflow.integrations.wrapper import MEMORY_LOCK
+
+    store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)))
+    vault = store.protector.vault
+    taken = []  # the write's lock stays referenced here: no garbage collection lets it go
+    writing = store._writing
+    monkeypatch.setattr(store, "_writing", lambda ops: taken.append(writing(ops)) or taken[-1])
+
+    async def cancelled_while_waiting():
+        with vault.locked(MEMORY_LOCK):  # a forget holding the lock
+            put = asyncio.ensure_future(store.aput(("ann",), "m1", {"text": "mail anna.berg@mailbox.org"}))
+            await asyncio.sleep(0.3)
+            put.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await put
+        await asyncio.sleep(0.5)  # the waiting thread takes the lock now, and lets it go
+
+    asyncio.run(cancelled_while_waiting())
+    fd = os.open(tmp_path / f"vault.sqlite.{MEMORY_LOCK}.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises BlockingIOError if the cancelled write still held it
+    finally:
+        os.close(fd)

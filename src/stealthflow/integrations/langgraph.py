@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from functools import partial
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
@@ -130,16 +130,28 @@ class ProtectedStore(RedactingWrapper, BaseStore):
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        writing = self._writing(ops)
-        await asyncio.to_thread(writing.__enter__)  # the lock, the store's sync API: off the event loop's thread
-        try:
-            before = await asyncio.to_thread(self._stored_before, ops)
+        async with _held(self._writing(ops)):
+            before = await asyncio.to_thread(self._stored_before, ops)  # the store's sync API, off the event loop
             redacted = [self._redact(op) for op in ops]
             results = await self.inner.abatch(redacted)
-        finally:
-            writing.__exit__(None, None, None)
         await asyncio.to_thread(self.forget_replaced, self._replaced(redacted, before))
         return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
+
+
+@asynccontextmanager
+async def _held(lock: AbstractContextManager[None]) -> AsyncIterator[None]:
+    """`lock` taken off the event loop's thread (a file lock blocks) and let go on the way out; when the wait is
+    cancelled, let go as soon as it is taken."""
+    taking = asyncio.ensure_future(asyncio.to_thread(lock.__enter__))
+    try:
+        await asyncio.shield(taking)
+    except asyncio.CancelledError:
+        taking.add_done_callback(lambda task: task.cancelled() or task.exception() or lock.__exit__(None, None, None))
+        raise
+    try:
+        yield
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def _paged(fetch: Callable[..., list], page: int = 1000) -> list | None:
