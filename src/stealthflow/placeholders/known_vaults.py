@@ -1,5 +1,5 @@
 """Which vault lives at which path and where its key is read, remembered beside the key (a 0600 JSON file of path ->
-{"id", "keys"}).
+id, and under "key places" path -> where its key is read).
 
 A vault file that was deleted, emptied or swapped would otherwise be silently recreated, its
 indices starting again at 1, so that `<EMAIL_1>` in an old reply would hydrate to someone
@@ -20,11 +20,14 @@ if TYPE_CHECKING:
     from stealthflow.placeholders.vault import Vault
 
 
+KEY_PLACES = "key places"  # path -> where its vault's key is read, beside the path -> id entries (not a path)
+
+
 def registry_path() -> Path:
     return Path(platformdirs.user_config_dir("stealthflow")) / "vaults.json"
 
 
-def _read() -> dict[str, str | dict]:
+def _read() -> dict:
     try:
         known = json.loads(registry_path().read_text(encoding="utf-8"))
     except (FileNotFoundError, ValueError):
@@ -32,17 +35,22 @@ def _read() -> dict[str, str | dict]:
     return known if isinstance(known, dict) else {}
 
 
-def _entry(recorded: str | dict) -> dict:
-    """A path's record: {"id": ..., "keys": where its key is read (`keys.key_places`)}; an older record is its id."""
-    return recorded if isinstance(recorded, dict) else {"id": recorded}
+def _places(known: dict) -> dict[str, list[str]]:
+    places = known.get(KEY_PLACES)
+    return places if isinstance(places, dict) else {}
 
 
 def refuse_shared_key(vault: Vault, key_places: list[str]) -> None:
-    """A ValueError naming the vaults remembered here that read their key where `vault` does (`key_places`; a record
-    that does not say where counts as one) and are sealed with its key (`Vault.shares_key_with`): `vault rotate-key`
-    would lock them out."""
-    places = set(key_places)
-    readers = [Path(path) for path, recorded in _read().items() if places & set(_entry(recorded).get("keys", places))]
+    """A ValueError naming the vaults remembered here that read their key where `vault` does (`key_places`; a vault
+    whose places were never recorded counts as one) and are sealed with its key (`Vault.shares_key_with`): `vault
+    rotate-key` would lock them out."""
+    known, places = _read(), set(key_places)
+    recorded = _places(known)
+    readers = [
+        Path(path)
+        for path, vault_id in known.items()
+        if isinstance(vault_id, str) and places & set(recorded.get(path, places))
+    ]
     if shared := vault.shares_key_with(readers):
         raise ValueError(
             f"nothing was changed: {', '.join(map(str, shared))} reads its key where {vault.path} does and is sealed "
@@ -53,17 +61,19 @@ def refuse_shared_key(vault: Vault, key_places: list[str]) -> None:
 
 def recorded_id(vault_path: Path) -> str | None:
     recorded = _read().get(str(vault_path.resolve()))
-    return None if recorded is None else _entry(recorded).get("id")
+    return recorded if isinstance(recorded, str) else None
 
 
 def remember(vault_path: Path, vault_id: str, key_places: list[str] | None = None) -> None:
-    """Record the vault at `vault_path` and where its key is read (None: where it was recorded)."""
+    """Record the vault at `vault_path` and, unless None, where its key is read (`keys.key_places`)."""
     known = _read()
     key = str(vault_path.resolve())
-    entry = {**_entry(known.get(key, vault_id)), "id": vault_id} | ({"keys": key_places} if key_places else {})
-    if known.get(key) == entry:
+    places = _places(known)
+    if known.get(key) == vault_id and key_places in (None, places.get(key)):
         return
-    known[key] = entry
+    known[key] = vault_id
+    if key_places is not None:
+        known[KEY_PLACES] = {**places, key: key_places}
     path = registry_path()
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     temporary = path.with_suffix(f".{os.getpid()}.tmp")
