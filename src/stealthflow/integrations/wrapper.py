@@ -6,10 +6,11 @@ in its session's name, every kind of owner with one id shared `memory:<id>` (rev
 user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks.
 
 A deletion or a replacement through a wrapper (mem0's `delete`, `delete_all` and `update`, a LangGraph delete or put
-over an item) forgets the values the old items held that no item the owner keeps names (`RedactingWrapper.forget_deleted`),
-as `memory forget` does for the memory store. Writes hold the vault's "memory" lock shared from protecting a text to
-storing it, and forgetting holds it alone from reading the items kept to the forget (`Vault.locked`): a value a write
-just protected is never forgotten before the item naming it is stored (in any thread or process)."""
+over an item) forgets the values the old items named that no item the owner keeps names
+(`RedactingWrapper.forget_deleted`), as `memory forget` does for the memory store. Writes hold the vault's "memory"
+lock shared from protecting a text to storing it, and forgetting holds it alone from reading the items kept to the
+forget (`Vault.locked`): a value a write just protected is never forgotten before the item naming it is stored (in any
+thread or process)."""
 
 from __future__ import annotations
 

@@ -132,8 +132,9 @@ class NewKey:
     """A new vault key on its way in (`Vault.rotate` drives it): `keep` puts it at a pending place that the loaders read
     too (`key_candidates`, `left_pending`) before the vault is re-encrypted; `store` stores it as the key once that is
     committed, and drops the pending copy only when the key read back is the new one; `drop` removes the pending copy
-    of a rotation that did not commit, if it is still this key (`Vault.rotate` holds a lock over all of it). A key from the environment cannot be stored: `keep` hands it to `hand_over` (the
-    CLI prints it) before the commit, and the user sets it."""
+    of a rotation that did not commit, if it is still this key (`Vault.rotate` holds a lock over all of it). A key
+    from the environment cannot be stored: `keep` hands it to `hand_over` (the CLI prints it) before the commit, and
+    the user sets it."""
 
     def __init__(
         self, encoded: str, source: str, key_file: Path | None = None, hand_over: Callable[[str], None] | None = None
