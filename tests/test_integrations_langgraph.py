@@ -314,3 +314,87 @@ def test_adopt_copies_only_the_values_the_owners_memories_name(tmp_path, monkeyp
         assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:langgraph:bob").text == "old.kerr@mailbox.org <PHONE_1>"
     finally:
         protector.close()
+
+
+@pytest.mark.parametrize("putting", ["put", "aput"])
+def test_a_put_over_an_item_forgets_the_values_only_its_old_version_named(tmp_path, monkeypatch, putting):
+    """rev25b L2: a put over an item (LangMem's update) kept the old version's phone in the vault. With the real
+    InMemoryStore and vault: the value the old version named and no item keeps is in no file of the vault; a value
+    the new version or another item still names stays and hydrates."""
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    vault, ann = tmp_path / "vault.sqlite", "memory:langgraph:ann"
+    store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
+
+    def put(key, text):
+        value = {"text": text}
+        return store.put(("ann",), key, value) if putting == "put" else asyncio.run(store.aput(("ann",), key, value))
+
+    put("m1", "Call (415) 555-2671 or mail anna.berg@mailbox.org")
+    put("m2", "Her card is 4716 2830 5914 4476")
+    before = session_ciphertexts(vault, ann)
+    assert set(before) == {"PHONE", "EMAIL", "CREDIT_CARD"}
+    put("m1", "She moved; mail anna.berg@mailbox.org")
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL", "CREDIT_CARD"}
+    assert not in_vault_files(vault, before["PHONE"])
+    assert store.get(("ann",), "m1").value == {"text": "She moved; mail anna.berg@mailbox.org"}
+    put("m2", "Card 4716 2830 5914 4476, still")  # names every value it named: nothing is forgotten
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL", "CREDIT_CARD"}
+    assert store.get(("ann",), "m2").value == {"text": "Card 4716 2830 5914 4476, still"}
+
+
+def test_a_put_racing_a_delete_keeps_its_value(tmp_path, monkeypatch):
+    """rev25b L3: a second writer (a real thread) put an item naming bob's e-mail after a delete had read the items
+    kept and before it forgot: the delete forgot the value and the new item never hydrated. Writes wait for the forget
+    (the vault's memory lock) and protect the value anew: the item hydrates."""
+    import threading
+
+    inner = InMemoryStore()
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    store = ProtectedStore(inner, protector, hydrate=True)
+    other = ProtectedStore(inner, protector, hydrate=True)
+    store.put(("bob",), "k1", {"text": "mail bob.weir@mailbox.org"})
+    writer = threading.Thread(target=other.put, args=(("bob",), "k2", {"text": "reply to bob.weir@mailbox.org"}))
+    forget_session = protector.vault.forget_session
+
+    def racing_forget(user, session):  # the kept items are read; the second writer comes now
+        writer.start()
+        writer.join(timeout=2)  # done at once unless it waits for the forget
+        return forget_session(user, session)
+
+    monkeypatch.setattr(protector.vault, "forget_session", racing_forget)
+    store.delete(("bob",), "k1")
+    writer.join(timeout=30)
+    assert not writer.is_alive()
+    assert store.get(("bob",), "k2").value == {"text": "reply to bob.weir@mailbox.org"}
+
+
+def test_an_async_write_cancelled_while_it_waits_for_the_memory_lock_lets_it_go(tmp_path, monkeypatch):
+    """An `aput` waits for the vault's memory lock off the event loop; cancelled while it waits (a forget holds the
+    lock), it lets the lock go once taken: a later forget is not locked out. Real vault, real lock file."""
+    import fcntl
+    import os
+
+    from stealthflow.integrations.wrapper import MEMORY_LOCK
+
+    store = ProtectedStore(InMemoryStore(), make_protector(protect_config(tmp_path, monkeypatch)))
+    vault = store.protector.vault
+    taken = []  # the write's lock stays referenced here: no garbage collection lets it go
+    writing = store._writing
+    monkeypatch.setattr(store, "_writing", lambda ops: taken.append(writing(ops)) or taken[-1])
+
+    async def cancelled_while_waiting():
+        with vault.locked(MEMORY_LOCK):  # a forget holding the lock
+            put = asyncio.ensure_future(store.aput(("ann",), "m1", {"text": "mail anna.berg@mailbox.org"}))
+            await asyncio.sleep(0.3)
+            put.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await put
+        await asyncio.sleep(0.5)  # the waiting thread takes the lock now, and lets it go
+
+    asyncio.run(cancelled_while_waiting())
+    fd = os.open(tmp_path / f"vault.sqlite.{MEMORY_LOCK}.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises BlockingIOError if the cancelled write still held it
+    finally:
+        os.close(fd)

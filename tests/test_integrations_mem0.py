@@ -294,3 +294,26 @@ def test_deleting_memories_forgets_the_values_only_they_held(mem0_offline, tmp_p
     memory.delete_all(user_id="ann")
     assert session_ciphertexts(vault, ann) == {} and not in_vault_files(vault, before["EMAIL"])
     assert memory.get(bobs["id"])["memory"] == "Bob calls (415) 555-2671"
+
+
+def test_updating_a_memory_forgets_the_values_only_its_old_version_named(mem0_offline, tmp_path, monkeypatch):
+    """rev25b L2: mem0's `update` through the wrapper kept the old version's values in the vault. With the real mem0
+    (offline) and vault: the phone the old version named and no memory keeps is in no file of the vault; the e-mail
+    another memory still names stays, and the updated memory hydrates."""
+    from placeholder_fixtures import in_vault_files, session_ciphertexts
+
+    from stealthflow.integrations.mem0 import ProtectedMemory
+
+    inner, _ = mem0_offline
+    memory = ProtectedMemory(inner, make_protector(protect_config(tmp_path, monkeypatch)), hydrate=True)
+    vault, ann = tmp_path / "vault.sqlite", "memory:mem0.user_id:ann"
+    both = memory.add("Call me on (415) 555-2671 or mail anna.berg@mailbox.org", user_id="ann")["results"][0]
+    memory.add("Write to anna.berg@mailbox.org", user_id="ann")
+    before = session_ciphertexts(vault, ann)
+    assert set(before) == {"PHONE", "EMAIL"}
+
+    memory.update(both["id"], text="No phone now; mail anna.berg@mailbox.org")
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL"} and not in_vault_files(vault, before["PHONE"])
+    assert memory.get(both["id"])["memory"] == "No phone now; mail anna.berg@mailbox.org"
+    memory.update(both["id"], text="No phone now")  # another memory still names the e-mail
+    assert set(session_ciphertexts(vault, ann)) == {"EMAIL"}

@@ -581,10 +581,10 @@ class _FailingKey:
         self.kept_in = self.key.kept_in
 
     def __getattr__(self, step):
-        def run():
+        def run(*args):
             if step == self.failing:
                 raise OSError(28, "No space left on device")
-            result = getattr(self.key, step)()
+            result = getattr(self.key, step)(*args)
             self.kept_in = self.key.kept_in
             return result
 
@@ -796,3 +796,104 @@ def test_rotate_key_with_the_key_in_the_environment_whose_commit_fails_says_the_
     monkeypatch.setattr(vault_module.Vault, "_reencrypt_rows", reencrypt)
     restored = runner.invoke(app, ["restore", "--session", "c", "write to <EMAIL_1>", *args])
     assert restored.stdout.strip() == "write to dana@mailbox.org"
+
+
+_RACING = """
+import os, sys, time
+from pathlib import Path
+import stealthflow.placeholders.vault as vault_module
+from stealthflow.placeholders.keys import NewKey, key_candidates, load_keys, new_secret
+role, vault_path, key_file, signals = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4])
+vault = vault_module.Vault(vault_path, load_keys("file", key_file), reload_keys=lambda: key_candidates("file", key_file))
+if role == "first":  # keeps its key, lets the second one start, then dies after its commit (before storing its key)
+    keep = NewKey.keep
+    def kept_then_wait(self, *args):
+        where = keep(self, *args)
+        (signals / "first-kept").touch()
+        while not (signals / "second-started").exists():
+            time.sleep(0.02)
+        time.sleep(1.0)  # time enough for the second one to keep its own key, unless it waits for the lock
+        return where
+    NewKey.keep = kept_then_wait
+    NewKey.store = lambda self: os._exit(9)
+else:
+    while not (signals / "first-kept").exists():
+        time.sleep(0.02)
+    (signals / "second-started").touch()
+new_key = NewKey(new_secret(), "file", key_file)
+vault.rotate(new_key.keys, new_key)
+"""
+
+
+def test_two_rotations_at_once_the_first_killed_after_its_commit_leave_a_vault_that_opens(tmp_path, monkeypatch):
+    """rev25b M2: two `Vault.rotate` in two real processes shared one pending place; the first kept its key, the second
+    kept its own over it, the first committed and died before storing its key: the vault was sealed with a key on no
+    disk. The rotate lock makes the second wait; it then finds the first's key pending, stores it as the key, and
+    rotates from it: every value restores with the key stealthflow reads, and nothing is left pending."""
+    import subprocess
+    import sys
+
+    config, texts = _file_key_vault(tmp_path, monkeypatch)
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env.pop("STEALTHFLOW_VAULT_KEY", None)
+    args = [str(config.vault_path), str(config.key_file), str(signals)]
+    first = subprocess.Popen([sys.executable, "-c", _RACING, "first", *args], env=env)
+    second = subprocess.Popen([sys.executable, "-c", _RACING, "second", *args], env=env, stderr=subprocess.PIPE)
+    assert first.wait(timeout=120) == 9
+    assert second.wait(timeout=120) == 0, second.stderr.read().decode()
+    assert _restores(config, texts)
+    assert not (tmp_path / "vault.key.pending").exists()
+
+
+def test_a_rotation_drops_only_the_pending_key_it_kept(tmp_path):
+    """rev25b M2: `NewKey.drop` removed whatever was pending, another rotation's key too."""
+    from stealthflow.placeholders.keys import NewKey
+
+    key_file = tmp_path / "vault.key"
+    mine, theirs = NewKey(new_secret(), "file", key_file), NewKey(new_secret(), "file", key_file)
+    mine.keep()
+    theirs.keep()
+    mine.drop()
+    assert NewKey.left_pending("file", key_file).encoded.strip() == theirs.encoded
+    theirs.drop()
+    assert NewKey.left_pending("file", key_file) is None
+
+
+def test_rotate_key_refuses_when_another_known_vault_has_the_same_key(tmp_path, monkeypatch):
+    """rev25b L1: two vaults read one key file; `vault rotate-key` on one stored a new key there and the other no longer
+    opened. The CLI refuses, naming the other vault and what to do, and changes nothing; once the other vault reads a
+    key file of its own (a copy), the rotation runs and both still restore."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    runner = CliRunner()
+    config_a = key_file_config(tmp_path, monkeypatch)
+    key_file = tmp_path / "vault.key"
+    config_b = tmp_path / "b.yaml"
+    config_b.write_text(
+        f"protect:\n  vault_path: {tmp_path / 'b.sqlite'}\n  key_source: file\n  key_file: {key_file}\n"
+    )
+    for config, mail in ((config_a, "dana@mailbox.org"), (config_b, "bob.weir@mailbox.org")):
+        protected = runner.invoke(app, ["protect", f"mail {mail}", "--rewrite", "none", "-s", "s1", "--config", config])
+        assert protected.exit_code == 0 and "<EMAIL_1>" in protected.stdout
+
+    def restored(config):
+        return runner.invoke(app, ["restore", "-s", "s1", "<EMAIL_1>", "--config", str(config)]).stdout.strip()
+
+    old_key = key_file.read_text()
+    refused = runner.invoke(app, ["vault", "rotate-key", "--config", str(config_a)])
+    assert refused.exit_code == 2 and str(tmp_path / "b.sqlite") in refused.stderr, refused.output
+    assert "key of its own" in refused.stderr and key_file.read_text() == old_key
+    assert (restored(config_a), restored(config_b)) == ("dana@mailbox.org", "bob.weir@mailbox.org")
+
+    own_key = tmp_path / "b.key"
+    own_key.write_text(old_key)
+    own_key.chmod(0o600)
+    config_b.write_text(config_b.read_text().replace(str(key_file), str(own_key)))
+    assert restored(config_b) == "bob.weir@mailbox.org"  # opened once: where it reads its key is known now
+    rotated = runner.invoke(app, ["vault", "rotate-key", "--config", str(config_a)])
+    assert rotated.exit_code == 0 and key_file.read_text() != old_key, rotated.output
+    assert (restored(config_a), restored(config_b)) == ("dana@mailbox.org", "bob.weir@mailbox.org")

@@ -709,7 +709,8 @@ def vault_new(config: ConfigOption = None) -> None:
 @vault_app.command("rotate-key")
 def vault_rotate_key(config: ConfigOption = None) -> None:
     """A new vault key: every value re-encrypted, every digest re-keyed (placeholders unchanged)."""
-    from stealthflow.placeholders.keys import ENV_VAR, NewKey, from_env, new_secret
+    from stealthflow.placeholders import known_vaults
+    from stealthflow.placeholders.keys import ENV_VAR, NewKey, from_env, key_places, new_secret
 
     settings = protect_settings(config, None, None)
     printed = from_env(settings.protect.key_source)
@@ -722,6 +723,7 @@ def vault_rotate_key(config: ConfigOption = None) -> None:
     with vault_errors():
         vault = open_user_vault(settings)
         try:
+            known_vaults.refuse_shared_key(vault, key_places(settings.protect.key_source, settings.protect.key_file))
             count, bad = vault.rotate(new_key.keys, new_key)
         except Exception:
             if printed and new_key.kept_in:

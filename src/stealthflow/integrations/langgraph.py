@@ -7,8 +7,8 @@ a value finds the items holding its placeholder). A namespace or item key that h
 is an e-mail or a phone number) is refused with a ValueError, as is a namespace that is not printable or over 200
 characters (`wrapper.owner_session`): the inner store keeps them as they are. `get`/`search` hand out what the inner
 store holds, placeholders, since code on a store (LangMem's search tool, its enrichers) sends what it reads to an LLM; `hydrate=True` hands out the values, for code that only shows them
-on this device. A delete (a put of None) also forgets the namespace's values that only the deleted items held
-(`RedactingWrapper.forget_deleted`: the items left under every namespace of that session are read back to know which).
+on this device. A delete (a put of None) or a put over an item also forgets the values the old item named that no
+item left under any namespace of that session names (`RedactingWrapper.forget_replaced`: those items are read back).
 Anything that only uses the `BaseStore` API (LangGraph's `store=`, LangMem's memory tools and managers)
 runs on top of it unchanged; LangMem itself is not tested here.
 
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from functools import partial
 
 from langgraph.store.base import BaseStore, GetOp, Item, Op, PutOp, Result, SearchOp
@@ -81,11 +82,23 @@ class ProtectedStore(RedactingWrapper, BaseStore):
             return [self._hydrate(item) for item in result]
         return result
 
-    def _deleted(self, ops: list[Op]) -> list[tuple[str, dict]]:
-        """(the owner's session, the value) of each stored item the ops delete (a put of None), read before."""
-        gets = [GetOp(op.namespace, op.key) for op in ops if isinstance(op, PutOp) and op.value is None]
-        found = self.inner.batch(gets) if gets else []
-        return [(self._session_of(tuple(item.namespace)), item.value) for item in found if item is not None]
+    def _writing(self, ops: list[Op]) -> AbstractContextManager[None]:
+        return self.writing() if any(isinstance(op, PutOp) for op in ops) else nullcontext()
+
+    def _stored_before(self, ops: list[Op]) -> list[Item | None]:
+        """The stored item each put of `ops` replaces or deletes (None: there is none), read before the ops run."""
+        gets = [GetOp(op.namespace, op.key) for op in ops if isinstance(op, PutOp)]
+        return self.inner.batch(gets) if gets else []
+
+    def _replaced(self, ops: list[Op], before: list[Item | None]) -> list[tuple[str, dict, dict | None]]:
+        """(the owner's session, the old value, the new one as stored or None) of each item the puts of `ops` (as the
+        inner store got them) replaced or deleted."""
+        puts = [op for op in ops if isinstance(op, PutOp)]
+        return [
+            (self._session_of(tuple(item.namespace)), item.value, op.value)
+            for op, item in zip(puts, before, strict=True)
+            if item is not None
+        ]
 
     def _stored(self, session: str, call: tuple[str, ...]) -> list[dict] | None:
         """The values of the items under every namespace whose session is `session`."""
@@ -108,17 +121,37 @@ class ProtectedStore(RedactingWrapper, BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        deleted = self._deleted(ops)
-        results = self.inner.batch([self._redact(op) for op in ops])
-        self.forget_deleted(deleted)
+        with self._writing(ops):
+            before = self._stored_before(ops)
+            redacted = [self._redact(op) for op in ops]
+            results = self.inner.batch(redacted)
+        self.forget_replaced(self._replaced(redacted, before))
         return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
-        deleted = await asyncio.to_thread(self._deleted, ops)  # the store's sync API, off the event loop's thread
-        results = await self.inner.abatch([self._redact(op) for op in ops])
-        await asyncio.to_thread(self.forget_deleted, deleted)
+        async with _held(self._writing(ops)):
+            before = await asyncio.to_thread(self._stored_before, ops)  # the store's sync API, off the event loop
+            redacted = [self._redact(op) for op in ops]
+            results = await self.inner.abatch(redacted)
+        await asyncio.to_thread(self.forget_replaced, self._replaced(redacted, before))
         return [self._hydrate_result(op, r) for op, r in zip(ops, results, strict=True)]
+
+
+@asynccontextmanager
+async def _held(lock: AbstractContextManager[None]) -> AsyncIterator[None]:
+    """`lock` taken off the event loop's thread (a file lock blocks) and let go on the way out; when the wait is
+    cancelled, let go as soon as it is taken."""
+    taking = asyncio.ensure_future(asyncio.to_thread(lock.__enter__))
+    try:
+        await asyncio.shield(taking)
+    except asyncio.CancelledError:
+        taking.add_done_callback(lambda task: task.cancelled() or task.exception() or lock.__exit__(None, None, None))
+        raise
+    try:
+        yield
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def _paged(fetch: Callable[..., list], page: int = 1000) -> list | None:

@@ -8,9 +8,9 @@ The values live in the stealthflow vault under the session `memory:mem0.<kind>:<
 `user_id`, `agent_id`, `run_id` that the call (or the stored memory) carries and the kind which of them it is (user
 "alice" and agent "alice" are two owners); one that holds a personal value (an e-mail as `user_id`), is not printable
 or is over 200 characters is refused with a ValueError (`wrapper.owner_session`), since mem0 keeps and sends it as
-given. `delete` and `delete_all` also forget the owner's values that only the deleted memories held
-(`RedactingWrapper.forget_deleted`: the owner's memories left are read back to know which). Other methods pass through
-to mem0 unchanged (what they return stays redacted).
+given. `delete`, `delete_all` and `update` also forget the values the deleted or old versions named that no memory
+the owner keeps names (`RedactingWrapper.forget_deleted`: the owner's memories left are read back to know which). Other
+methods pass through to mem0 unchanged (what they return stays redacted).
 
     from mem0 import Memory
     memory = ProtectedMemory(Memory.from_config(config))
@@ -115,14 +115,15 @@ class ProtectedMemory(RedactingWrapper):
     ) -> dict:
         scope = {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}
         session = self._session(scope)
-        response = self.memory.add(
-            self._protect_messages(messages, session),
-            user_id=user_id,
-            agent_id=agent_id,
-            run_id=run_id,
-            metadata=self._protect(metadata, session),
-            **kwargs,
-        )
+        with self.writing():
+            response = self.memory.add(
+                self._protect_messages(messages, session),
+                user_id=user_id,
+                agent_id=agent_id,
+                run_id=run_id,
+                metadata=self._protect(metadata, session),
+                **kwargs,
+            )
         return self._hydrate_results(response, scope)
 
     def _filters(self, filters: dict | None, session: str) -> dict | None:
@@ -151,19 +152,23 @@ class ProtectedMemory(RedactingWrapper):
         return None if item is None else self._hydrate(item, item)
 
     def update(self, memory_id: str, text: str | None = None, metadata: dict | None = None, **kwargs: Any) -> Any:
-        """Protects the new text and metadata under the memory's owner before mem0 sees them."""
+        """Protects the new text and metadata under the memory's owner before mem0 sees them; then the values the old
+        version named that no memory the owner keeps names are forgotten (`forget_replaced`)."""
         existing = self.memory.get(memory_id)
         if existing is None:
             raise KeyError(f"no mem0 memory {memory_id}")
         session = self._session(existing)
-        if "data" in kwargs:  # mem0's older name for `text`
-            kwargs["data"] = self._protect(kwargs["data"], session)
-        return self.memory.update(
-            memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs
-        )
+        with self.writing():
+            if "data" in kwargs:  # mem0's older name for `text`
+                kwargs["data"] = self._protect(kwargs["data"], session)
+            response = self.memory.update(
+                memory_id, text=self._protect(text, session), metadata=self._protect(metadata, session), **kwargs
+            )
+        self.forget_replaced([(self._session_of(existing), existing, self.memory.get(memory_id))])
+        return response
 
     def delete(self, memory_id: str) -> Any:
-        """mem0's delete, then the owner's values only that memory held are forgotten."""
+        """mem0's delete, then the values that memory named that no memory the owner keeps names are forgotten."""
         existing = self.memory.get(memory_id)
         response = self.memory.delete(memory_id)
         if existing is not None:
@@ -171,8 +176,8 @@ class ProtectedMemory(RedactingWrapper):
         return response
 
     def delete_all(self, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None) -> Any:
-        """mem0's delete_all, then each owner's values only the deleted memories held are forgotten (all of an owner's
-        values when it keeps no memory)."""
+        """mem0's delete_all, then each owner's values the deleted memories named that no memory it keeps names are
+        forgotten (all of an owner's values when it keeps no memory)."""
         scope = {k: v for k, v in {"user_id": user_id, "agent_id": agent_id, "run_id": run_id}.items() if v}
         deleted = self._listed(scope) if scope else []
         response = self.memory.delete_all(user_id=user_id, agent_id=agent_id, run_id=run_id)

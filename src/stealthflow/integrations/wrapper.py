@@ -5,13 +5,18 @@ Each owner's session is its own: nothing is copied or read from another owner's 
 in its session's name, every kind of owner with one id shared `memory:<id>` (rev24 E6), which is the memory store's
 user `<id>` now; `adopt` copies such a session's values into one owner's, when its user asks.
 
-A deletion through a wrapper (mem0's `delete` and `delete_all`, a LangGraph delete) forgets the owner's values that only
-the deleted items held (`RedactingWrapper.forget_deleted`), as `memory forget` does for the memory store."""
+A deletion or a replacement through a wrapper (mem0's `delete`, `delete_all` and `update`, a LangGraph delete or put
+over an item) forgets the values the old items named that no item the owner keeps names
+(`RedactingWrapper.forget_deleted`), as `memory forget` does for the memory store. Writes hold the vault's "memory"
+lock shared from protecting a text to storing it, and forgetting holds it alone from reading the items kept to the
+forget (`Vault.locked`): a value a write just protected is never forgotten before the item naming it is stored (in any
+thread or process)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from stealthflow.integrations import map_strings
@@ -21,6 +26,7 @@ from stealthflow.sessions import MEMORY_KINDS, MEMORY_SESSIONS, check_name, memo
 
 OWNER = "the memory owner (a namespace, a user_id, agent_id or run_id)"
 LISTED_AT_MOST = 100_000  # items of one owner read to know which values the items it keeps still hold
+MEMORY_LOCK = "memory"  # the vault lock (`Vault.locked`) writes hold shared and forgetting alone
 log = logging.getLogger(__name__)
 
 
@@ -95,24 +101,43 @@ class RedactingWrapper:
             raise ValueError("the owner's memories could not all be read: pass their texts to `wrapper.adopt`")
         return adopt(self.protector, older, self.kind(call), self.owner(call), _strings_of(stored))[1]
 
+    def writing(self) -> AbstractContextManager[None]:
+        """Held by a write from protecting its texts to the wrapped store's write (`MEMORY_LOCK`, shared)."""
+        return self.protector.vault.locked(MEMORY_LOCK, shared=True)
+
+    def forget_replaced(self, replaced: list[tuple[str, Any, Any]]) -> None:
+        """After items were replaced or deleted ((the owner's session, the old item, the new one or None) each, as plain
+        data): `forget_deleted` for the old items, but for one whose new version names every value it named."""
+        self.forget_deleted(
+            [
+                (session, old)
+                for session, old, new in replaced
+                if new is None or _placeholders_of([old]) - _placeholders_of([new])
+            ]
+        )
+
     def forget_deleted(self, deleted: list[tuple[str, Any]]) -> None:
-        """After items were deleted from the wrapped store ((their owner's session, the item as plain data) each):
-        forget the values of each session that its deleted items hold and no item it keeps (`_stored`) does, with the
-        vault's secure delete; a session that keeps no item is forgotten whole (values no item held, requests). Values
-        of other sessions stay (each holds its own rows), the same values of other owners included. A session whose
-        kept items cannot all be read keeps its values (a warning says so)."""
+        """After items were deleted or replaced in the wrapped store ((their owner's session, the old item as plain
+        data) each): forget the values of each session that its old items named and no item it keeps (`_stored`) does,
+        with the vault's secure delete; a session that keeps no item is forgotten whole (values no item held,
+        requests). A value no old item named stays. Values of other sessions stay (each holds its own rows), the same
+        values of other owners included. A session whose kept items cannot all be read keeps its values (a warning
+        says so). It holds `MEMORY_LOCK` alone: no write is between protecting and storing meanwhile."""
         by_session: dict[str, list[Any]] = {}
         for session, item in deleted:
             by_session.setdefault(session, []).append(item)
+        if not by_session:
+            return
         vault, user = self.protector.vault, self.protector.config.user
-        for session, items in by_session.items():
-            kept = self._stored(session, items[0])
-            if kept is None:
-                log.warning("the memories an owner keeps could not all be read: the values of those deleted stay")
-            elif not kept:
-                vault.forget_session(user, session)
-            elif only_deleted := _placeholders_of(items) - _placeholders_of(kept):
-                vault.forget_placeholders(user, session, only_deleted)
+        with vault.locked(MEMORY_LOCK):
+            for session, items in by_session.items():
+                kept = self._stored(session, items[0])
+                if kept is None:
+                    log.warning("the memories an owner keeps could not all be read: the values of those deleted stay")
+                elif not kept:
+                    vault.forget_session(user, session)
+                elif only_deleted := _placeholders_of(items) - _placeholders_of(kept):
+                    vault.forget_placeholders(user, session, only_deleted)
 
 
 def _placeholders_of(items: list[Any]) -> set[tuple[str, int | str]]:

@@ -30,7 +30,15 @@ from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
 from stealthflow.placeholders.automaton import GrowingAutomaton
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
-from stealthflow.placeholders.keys import NewKey, VaultKeyError, VaultKeyInvalid, VaultKeys, key_candidates, load_keys
+from stealthflow.placeholders.keys import (
+    NewKey,
+    VaultKeyError,
+    VaultKeyInvalid,
+    VaultKeys,
+    key_candidates,
+    key_places,
+    load_keys,
+)
 from stealthflow.placeholders.language import COVERED, OTHERS, UncoveredText, language_file
 from stealthflow.placeholders.normalize import Place, decoded, fold, folded, json_values, undone
 from stealthflow.placeholders.policy import ProtectConfig
@@ -146,7 +154,7 @@ def open_vault(
             f"{path} is not the vault that was here (id {recorded}, now {vault.id}): it was emptied or replaced. "
             "Restore your backup with `stealthflow vault import FILE`, or accept this one with `stealthflow vault new`"
         )
-    known_vaults.remember(path, vault.id)
+    known_vaults.remember(path, vault.id, key_places(config.key_source, config.key_file))
     return vault
 
 

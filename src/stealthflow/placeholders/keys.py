@@ -117,6 +117,12 @@ def key_candidates(source: str = "auto", key_file: Path | None = None) -> list[V
     return keys
 
 
+def key_places(source: str = "auto", key_file: Path | None = None) -> list[str]:
+    """Where keys of `source` are read (`load_keys`): two vaults sharing one of these places may share one key."""
+    file = f"file:{(key_file or default_key_file()).resolve()}"
+    return {"env": ["env"], "keyring": ["keyring"], "file": [file]}.get(source, ["env", "keyring", file])
+
+
 def from_env(source: str) -> bool:
     """Whether keys of `source` come from `$STEALTHFLOW_VAULT_KEY`, which stealthflow cannot write."""
     return source == "env" or (source == "auto" and _from_env() is not None)
@@ -126,8 +132,9 @@ class NewKey:
     """A new vault key on its way in (`Vault.rotate` drives it): `keep` puts it at a pending place that the loaders read
     too (`key_candidates`, `left_pending`) before the vault is re-encrypted; `store` stores it as the key once that is
     committed, and drops the pending copy only when the key read back is the new one; `drop` removes the pending copy
-    of a rotation that did not commit. A key from the environment cannot be stored: `keep` hands it to `hand_over` (the
-    CLI prints it) before the commit, and the user sets it."""
+    of a rotation that did not commit, if it is still this key (`Vault.rotate` holds a lock over all of it). A key
+    from the environment cannot be stored: `keep` hands it to `hand_over` (the CLI prints it) before the commit, and
+    the user sets it."""
 
     def __init__(
         self, encoded: str, source: str, key_file: Path | None = None, hand_over: Callable[[str], None] | None = None
@@ -147,13 +154,18 @@ class NewKey:
         }
         for name in ("keyring", "file") if source == "auto" else [source] if source in readers else []:
             if (encoded := readers[name]()) is not None:
-                pending = cls(encoded, source, key_file)
+                pending = cls(encoded.strip(), source, key_file)
                 pending.kept_in = "the OS keyring" if name == "keyring" else str(_pending_file(key_file))
                 return pending
         return None
 
-    def keep(self) -> str:
-        """Put the key where the loaders find it, before the vault is sealed with it; returns where."""
+    def keep(self, vault_keys: VaultKeys | None = None) -> str:
+        """Put the key where the loaders find it, before the vault is sealed with it; returns where. A key a stopped
+        rotation left pending that is `vault_keys` (the key the vault is sealed with now) is stored as the key first:
+        this one would take its place and the vault would open with neither."""
+        left = NewKey.left_pending(self.source, self.key_file) if vault_keys is not None else None
+        if left is not None and left.keys == replace(vault_keys, created_in=""):
+            left.store()
         if from_env(self.source):
             if self.hand_over is None:
                 raise VaultKeyError(f"the key comes from ${ENV_VAR}: the new key must be handed over before it is used")
@@ -184,9 +196,14 @@ class NewKey:
         return where
 
     def drop(self) -> None:
-        """Remove the pending copy (a rotation that did not commit, or one whose key is stored)."""
-        _delete_from_keyring(KEYRING_PENDING)
-        _pending_file(self.key_file).unlink(missing_ok=True)
+        """Remove the pending copy (a rotation that did not commit, or one whose key is stored), if it is this key: a
+        pending key another rotation kept is its own."""
+        if _from_keyring(KEYRING_PENDING) == self.encoded:
+            _delete_from_keyring(KEYRING_PENDING)
+        pending = _pending_file(self.key_file)
+        with suppress(FileNotFoundError):
+            if pending.read_text(encoding="utf-8").strip() == self.encoded:
+                pending.unlink()
 
 
 def _pending_file(key_file: Path) -> Path:

@@ -44,6 +44,7 @@ transactions so several processes sharing the file allocate indices safely too.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import hmac
 import json
@@ -55,8 +56,8 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -952,31 +953,55 @@ class Vault:
         as the key once it is committed (synchronously: a power cut cannot take the commit back) and before the files are
         scrubbed: a process writing meanwhile finds it in one of the two places within its reload tries
         (`_current_keys`). A key that cannot be stored is a `VaultKeyError` naming where the new key is kept: the vault
-        opens with it there (`open_vault`). Returns (values re-encrypted, rows left as they were)."""
-        if new_key is not None:
-            new_key.keep()
-        old_keys = self._keys
-        try:
-            done, total = self._reencrypt(new_keys)
-        except BaseException:
-            self._keys, self._aead = old_keys, AESGCM(old_keys.encryption)  # rolled back: the old key stays the vault's
+        opens with it there (`open_vault`). All of it holds the vault's "rotate" lock (`locked`): a second rotation
+        waits, then keeps its own key (the first one's, if it stopped before storing it, stored as the key first).
+        Returns (values re-encrypted, rows left as they were)."""
+        with self.locked("rotate"):
             if new_key is not None:
-                with suppress(Exception):  # a pending key left behind is tried after the vault's key only
-                    new_key.drop()
-            raise
-        self._bad.clear()
-        try:
-            if new_key is not None:
-                new_key.store()
-        except Exception as exc:
-            raise VaultKeyError(
-                f"the vault is re-encrypted under the new key, but it could not be stored as the vault key ({exc}): it is "
-                f"kept in {new_key.kept_in}, where stealthflow finds it too. Back it up now; the old key no longer opens "
-                "the vault"
-            ) from exc
-        finally:
-            self._scrub_rotated()
+                self._refresh_keys()  # the key a rotation stopped after its commit left pending, if it is the vault's
+                new_key.keep(self._keys)
+            old_keys = self._keys
+            try:
+                done, total = self._reencrypt(new_keys)
+            except BaseException:
+                self._keys, self._aead = old_keys, AESGCM(old_keys.encryption)  # rolled back: the old key stays
+                if new_key is not None:
+                    with suppress(Exception):  # a pending key left behind is tried after the vault's key only
+                        new_key.drop()
+                raise
+            self._bad.clear()
+            try:
+                if new_key is not None:
+                    new_key.store()
+            except Exception as exc:
+                raise VaultKeyError(
+                    f"the vault is re-encrypted under the new key, but it could not be stored as the vault key ({exc}): "
+                    f"it is kept in {new_key.kept_in}, where stealthflow finds it too. Back it up now; the old key no "
+                    "longer opens the vault"
+                ) from exc
+            finally:
+                self._scrub_rotated()
         return done, total - done
+
+    def locked(self, what: str, shared: bool = False) -> AbstractContextManager[None]:
+        """The vault's lock named `what`, held for a block by every thread and process that takes it (`file_lock` on
+        the file `<vault>.<what>.lock` beside the vault): `rotate` takes "rotate"; the memory wrappers "memory"
+        (`integrations.wrapper`)."""
+        return file_lock(self.path.with_name(f"{self.path.name}.{what}.lock"), shared)
+
+    def shares_key_with(self, paths: Iterable[Path]) -> list[Path]:
+        """The vaults among `paths` (other than this one) sealed with this vault's key, by their key check records:
+        rotating this vault's key where they read it too would lock them out."""
+        shared = []
+        for path in {Path(p).resolve() for p in paths} - {self.path.resolve()}:
+            try:
+                with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+                    meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (_KEY_CHECK, _VAULT_ID)))
+            except sqlite3.Error:  # gone, no vault, or busy: nothing to lock out that can be told
+                continue
+            if _KEY_CHECK in meta and self.same_key(meta.get(_VAULT_ID), meta[_KEY_CHECK]):
+                shared.append(path)
+        return sorted(shared)
 
     def _reencrypt(self, new_keys: VaultKeys) -> tuple[int, int]:
         """`rotate`'s one transaction, committed with a full sync: (values re-encrypted, rows). `self`'s keys are the new
@@ -1085,6 +1110,18 @@ class Vault:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextmanager
+def file_lock(path: Path, shared: bool = False) -> Iterator[None]:
+    """An exclusive (or `shared`) `flock` on `path` (created 0600, left empty) for the block: it excludes other threads
+    and processes that take it, and is let go when the block ends or the process dies, killed or not."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def connect_private(path: Path, **kwargs) -> sqlite3.Connection:
