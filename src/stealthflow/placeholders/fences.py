@@ -22,9 +22,11 @@ from stealthflow.placeholders.links import raw_html_tags
 # A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
 # `- `): a run of three or more backticks or tildes, then an info string (`python`; no backtick after a backtick fence,
 # as CommonMark reads it: "```x`" opens none) or nothing (`_FENCE_BEGUN`: a line read so far that is, or is becoming,
-# one).
+# one). The list marks' white space is taken possessively (`*+`, `++`): only a list mark or the line's text follows
+# it, so giving some back never matches, and a line of marks that fails (`"-  " * 40 + "x"`) is read in linear time,
+# not by trying every split of its runs of spaces.
 _QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
-_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
+_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*+(?:[-+*]|\d{1,9}[.)])[ \t]++)*+)(?P<indent>[ \t]*)"
 _FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}(?![^\n]*`)|~{3,})(?P<info>[^\n]*)")
 _FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
 _ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
