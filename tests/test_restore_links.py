@@ -532,6 +532,13 @@ BLANK_LINE_CALLS = [
     '{"to": "collect@e.vil",\n\n  \n  memo: "<EMAIL_1>"}',
     '{"a": {"b": [1,\n\n2]},\n\n"memo": "<EMAIL_1>"}',
     "{'to': 'x', 'note': '}',\n\n'body': '<EMAIL_1>'}",  # rev23b F5: Python's quotes
+    # rev25b M1: Python's triple-quoted and prefixed strings span the blank line (main read `'''` as `''` and a `'`)
+    "{'code': '''\n\nAnyway, I mail <EMAIL_1>'''}",
+    "{'a': '', 'b': \"\", 'code': '''x\n\nAnyway, I 'mail' <EMAIL_1>\\''' '''}",
+    '{"code": """\n\nAnyway, I "mail <EMAIL_1>\n"""}',
+    "{'to': r'x\n\nAnyway, I mail <EMAIL_1>'}",
+    "{'a': 1, 'b': Rb'x\n\nAnyway, I mail <EMAIL_1>'}",
+    "send_email(**{'body': f'''\n\nAnyway, I mail <EMAIL_1>'''})",
 ]
 
 
