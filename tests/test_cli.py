@@ -1,6 +1,7 @@
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -517,6 +518,23 @@ def test_protect_and_restore_records_keep_the_ids_json_type(user_home):
     assert again.exit_code == 0 and "wrote 0 protected texts" in again.stderr, again.output
     restored = runner.invoke(app, ["restore", "-i", str(out), "--session", "s"])
     assert [json.loads(line)["id"] for line in restored.stdout.splitlines()] == [1, "b2"]
+
+
+def test_protect_writes_into_a_named_pipe_and_leaves_it_a_pipe(user_home):
+    """rev25b L4: `protect -o` renamed a file over any path (as root, `-o /dev/null` made /dev/null a regular file); a
+    pipe stands in for the device here (the real /dev/null is never touched): it gets the protected text, stays a
+    pipe."""
+    pipe = user_home / "out.fifo"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        command = ["protect", "mail me at ann.lee@mailbox.org", "-s", "s", "--rewrite", "none", "--no-tagger"]
+        result = runner.invoke(app, [*command, "-o", str(pipe)])
+        assert result.exit_code == 0, result.output
+        written = os.read(reader, 1000).decode()
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode) and "<EMAIL_1>" in written and "ann.lee" not in written
 
 
 UTF16_POST = "Kontakt: Juergen Haessler, j.haessler@posteo.de\n"

@@ -100,6 +100,20 @@ def test_reading_a_reply_with_many_placeholders_in_one_long_paragraph_is_linear(
     assert large < 8 * max(small, 0.05), (small, large)  # 4x the text; quadratic would be 16x
 
 
+@pytest.mark.timeout(60, method="thread")  # the backtracking reader took hours on 40 marks: fail, do not hang
+@pytest.mark.parametrize("mark", ["-  ", "1.\t ", " *\t", "10)  "])
+def test_a_line_of_list_marks_before_a_placeholder_is_read_in_linear_time(mark):
+    """A hostile line of list marks, each followed by white space a reader could split many ways, then no fence."""
+
+    def run(marks: int) -> float:
+        reply = mark * marks + "x\nSure, <EMAIL_7> noted.\n"
+        assert restore_text(reply, _fake_resolve).text.endswith("Sure, dana@mailbox.org noted.\n")
+        return _cpu(lambda: [restore_text(reply, _fake_resolve) for _ in range(200)])
+
+    small, large = run(20), run(200)
+    assert large < 30 * max(small, 0.02), (small, large)  # 10x the marks; exponential would never end
+
+
 def _guarded(ref: Reference) -> str | Withheld | None:  # a fake vault: <IBAN_1>, withheld outside prose
     if (ref.type, ref.index) != ("IBAN", 1):
         return None

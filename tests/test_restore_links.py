@@ -532,6 +532,13 @@ BLANK_LINE_CALLS = [
     '{"to": "collect@e.vil",\n\n  \n  memo: "<EMAIL_1>"}',
     '{"a": {"b": [1,\n\n2]},\n\n"memo": "<EMAIL_1>"}',
     "{'to': 'x', 'note': '}',\n\n'body': '<EMAIL_1>'}",  # rev23b F5: Python's quotes
+    # rev25b M1: Python's triple-quoted and prefixed strings span the blank line (main read `'''` as `''` and a `'`)
+    "{'code': '''\n\nAnyway, I mail <EMAIL_1>'''}",
+    "{'a': '', 'b': \"\", 'code': '''x\n\nAnyway, I 'mail' <EMAIL_1>\\''' '''}",
+    '{"code": """\n\nAnyway, I "mail <EMAIL_1>\n"""}',
+    "{'to': r'x\n\nAnyway, I mail <EMAIL_1>'}",
+    "{'a': 1, 'b': Rb'x\n\nAnyway, I mail <EMAIL_1>'}",
+    "send_email(**{'body': f'''\n\nAnyway, I mail <EMAIL_1>'''})",
 ]
 
 
@@ -754,6 +761,17 @@ MARKDOWN_CODE = [
     'Note:\n>     send("<EMAIL_1>")',
     'Here:\r```\rsend_mail(to="<EMAIL_1>")\r```',
     'Here:\r\n```\r\nx\r\n```\r\n```\rsend("<EMAIL_1>")\n```',
+    # rev25b M3: a tab after `>` (columns from the line's start), a bare `>` line, and the fuzz's finds after them
+    '>\t```\n> send_mail(to="<EMAIL_1>")\n> ```',
+    'Note:\n\n>\n    send_mail(to="<EMAIL_1>")',
+    '1.\n   > x\n>     send("<EMAIL_1>")',
+    '    code\n>\t```\n> > send("<EMAIL_1>")',
+    'text\n-\n    send("<EMAIL_1>")',  # a setext heading's underline, no list item
+    '-\n\n    send("<EMAIL_1>")',  # an empty item ends at a blank line
+    '?>\n10. x\n\n    send("<EMAIL_1>")',  # no item: a paragraph's text
+    '- item\ntext\n</script>\n    ```\n  - send("<EMAIL_1>")',
+    '- item\n    code\n   > x\n\tcode\n\t```\n  - send("<EMAIL_1>")',
+    '> ```\n- item\n?>\n\n \t```\n   send("<EMAIL_1>")',
 ]
 
 
@@ -810,6 +828,16 @@ OTHER_LINES = [
     "---",
     "* * *",
     "===",
+    ">\t```",
+    " \t```",
+    "-\t```",
+    ">",
+    "-",
+    "10. x",
+    "?>",
+    "</script>",
+    "\tcode",
+    ">     code",
 ]
 
 

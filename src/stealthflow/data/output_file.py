@@ -4,12 +4,14 @@
 link; or the file stdin reads, `-`), and `not_inside` an output folder that holds an input file, before anything is
 written; `replaced` writes a file under a temporary name beside it and renames it over the old one at the end, so a
 failure midway leaves the user's file as it was. An output that is a symbolic link is written through: its target gets
-the text, the link stays."""
+the text, the link stays. An output that is a device or a named pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written
+as it is, never replaced by a file; any other kind that is no regular file (a folder, a socket) is refused."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -61,8 +63,16 @@ def _is_stdin(path: Path) -> bool:
 @contextlib.contextmanager
 def replaced(path: str | Path) -> Iterator[TextIO]:
     """A handle on a temporary file beside `path` that becomes `path` when the block ends without error
-    (an exception removes it, and `path` keeps what it held). A symbolic link is written through to its target."""
+    (an exception removes it, and `path` keeps what it held). A symbolic link is written through to its target; a
+    device or a named pipe is written directly (rev25b L4: renaming over `/dev/null` made it a regular file)."""
     path = Path(os.path.realpath(path))
+    mode = _mode(path)
+    if mode is not None and not stat.S_ISREG(mode):
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise DataError(f"cannot write {path}: it is no regular file, device or pipe; give a file to write")
+        with open(path, "w", encoding="utf-8") as file:
+            yield file
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -70,13 +80,21 @@ def replaced(path: str | Path) -> Iterator[TextIO]:
             yield file
             file.flush()
             os.fsync(file.fileno())
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o777)  # the file keeps its permissions
+        if mode is not None:
+            os.chmod(temporary, mode & 0o777)  # the file keeps its permissions
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def _mode(path: Path) -> int | None:
+    """The file type and permission bits of `path`, or None when there is no such file."""
+    try:
+        return path.stat().st_mode
+    except FileNotFoundError:
+        return None
 
 
 def write_replacing(path: str | Path, text: str) -> None:

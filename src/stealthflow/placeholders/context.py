@@ -168,6 +168,9 @@ def _json_goes_on(start: str) -> bool | None:
 
 
 # A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
+# Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `,` or `:`, with a string prefix
+# (`r'`, `b'`, `f'`, `rb'`) or none.
+_OPENS_STRING = re.compile(r"[{\[,:][rRbBfFuU]{0,2}\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -192,8 +195,10 @@ class Surroundings(Deferred):
         self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
         self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
-        # where a value opens: after its `{`, `[`, `,` or `:`, as Python and JavaScript write one), or ""
-        self.last = ""  # the last character read that is not white space
+        # where a value opens: after its `{`, `[`, `,` or `:`, or a Python string prefix there, as Python and
+        # JavaScript write one), tripled in a Python triple-quoted string, doubled until it is known (`_quote`), or ""
+        self.quotes = 0  # in a string: its unescaped quotes read last in a row (-1: nothing read in it yet)
+        self.last = ""  # the last three characters read that are not white space
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
         self.line = ""  # the line read so far (its first `LINE_CAP` characters)
         self.tail = ""  # the last `TAIL` characters read
@@ -274,24 +279,39 @@ class Surroundings(Deferred):
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
         arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value opens it
         (`_array_went_on`), so a `[1]` or `[link](...)` in prose does not."""
+        before = self.last
+        self._between(char)
         if char in "\"'":
-            if self.string == char and not escaped:
-                self.string = ""
-            elif not (self.string or escaped) and self.depth and (char == '"' or self.last in "{[,:"):
-                self.string = char
+            self._quote(char, escaped, before)
         elif not self.string:
             self.depth = self.depth + 1 if char in "{[" else max(self.depth - 1, 0)
-        self._between(char)
         self.array = char == "[" and not self.string
         if char == "{":
             self._code()
 
+    def _quote(self, char: str, escaped: bool, before: str) -> None:
+        """A quote read (`escaped`: after an odd number of backslashes; `before`: the last characters read before it).
+        Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
+        decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
+        close it, as Python reads `'''...'''` (rev25b M1)."""
+        if self.string == char * 3:
+            self.quotes = 0 if escaped else self.quotes + 1
+            self.string = "" if self.quotes == 3 else self.string
+        elif self.string == char * 2:
+            self.string = char * 3
+        elif self.string == char and not escaped:
+            self.string = char * 2 if self.quotes < 0 else ""
+        elif not (self.string or escaped) and self.depth and (char == '"' or _OPENS_STRING.search(before)):
+            self.string, self.quotes = char, -1
+
     def _between(self, read: str) -> None:
-        """`read` was read outside any mark, or is a mark's text: the last character that is not white space, and
-        whether a `[` opens a quoted value (`_array_went_on`)."""
+        """`read` was read outside any mark, or is a mark's text: the last characters that are not white space, whether
+        a `[` opens a quoted value (`_array_went_on`), and whether two quotes read were an empty string (`_quote`)."""
+        if read and read != self.string[:1]:
+            self.string = "" if len(self.string) == 2 else self.string
+            self.quotes = 0
         self._array_went_on(read)
-        if read.strip():
-            self.last = read.strip()[-1]
+        self.last = (self.last + "".join(read.split()))[-3:]
 
     def _array_went_on(self, read: str) -> None:
         """`read` follows a `[` with nothing but white space between: a quote first makes the paragraph code (a JSON
@@ -328,7 +348,7 @@ class Surroundings(Deferred):
         if self._lasting() or self.string or self.depth:
             self.paragraph, self.code_paragraph = "tool", True
             # a key waiting for its value (`"memo":`) goes on whatever follows (YAML reads `for the record` there)
-            self.goes_on = "" if not (self._lasting() or self.string or self.last == ":") else None
+            self.goes_on = "" if not (self._lasting() or self.string or self.last[-1:] == ":") else None
         else:
             self.paragraph, self.code_paragraph = None, False
             self.outside_fence = None if self.outside_fence is None else (None, False)

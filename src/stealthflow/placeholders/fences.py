@@ -22,12 +22,15 @@ from stealthflow.placeholders.links import raw_html_tags
 # A line that opens or closes a code fence as markdown reads it, inside block quotes (`> `) and list items (`1. `,
 # `- `): a run of three or more backticks or tildes, then an info string (`python`; no backtick after a backtick fence,
 # as CommonMark reads it: "```x`" opens none) or nothing (`_FENCE_BEGUN`: a line read so far that is, or is becoming,
-# one).
+# one). The list marks' white space is taken possessively (`*+`, `++`): only a list mark or the line's text follows
+# it, so giving some back never matches, and a line of marks that fails (`"-  " * 40 + "x"`) is read in linear time,
+# not by trying every split of its runs of spaces.
 _QUOTES = r"(?P<quotes>(?:[ \t]{0,3}>)*)"
-_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*(?:[-+*]|\d{1,9}[.)])[ \t]+)*)(?P<indent>[ \t]*)"
+_FENCE_START = _QUOTES + r"(?P<items>(?:[ \t]*+(?:[-+*]|\d{1,9}[.)])[ \t]++)*+)(?P<indent>[ \t]*)"
 _FENCE = re.compile(_FENCE_START + r"(?P<run>`{3,}(?![^\n]*`)|~{3,})(?P<info>[^\n]*)")
 _FENCE_BEGUN = re.compile(_FENCE_START + r"(?:`{3,}|~{3,})")
 _ITEM = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item's first line
+_NOT_ONE = re.compile(r"(?:[ \t]{0,3}>)*[ \t]*(?!0*1[.)])\d{1,9}[.)]")  # an ordered list item numbered other than 1
 _LINE_START = re.compile(_QUOTES + r"(?P<space>[ \t]*)")
 # A line no indented line after it goes on, as markdown reads it: a heading, a thematic break or a setext heading's
 # underline (an indented line after one, or after a fence or an HTML block, opens an indented code block); a thematic
@@ -85,19 +88,26 @@ READINGS = 16  # readings of the fences kept at most (those with a fence open fi
 
 def _start(line: str, quotes: int | None = None) -> tuple[int, int]:
     """The block quotes a line is in, and the column its text starts at inside them (inside its first `quotes` only,
-    where given: a `>` left of a list item's text leaves the item)."""
+    where given: a `>` left of a list item's text leaves the item). Columns are CommonMark's: a tab goes on to the
+    next multiple of four from the line's start, and the one space a `>` may take after it is a column of a tab's."""
     end = _LINE_START.match(line).end("quotes")
     count = line[:end].count(">")
     if quotes is not None and count > quotes:
         end = [at for at, char in enumerate(line[:end]) if char == ">"][quotes - 1] + 1 if quotes else 0
         count = quotes
-    rest = line[end:]
-    rest = rest[1:] if count and rest[:1] == " " else rest
-    return count, _width(rest[: len(rest) - len(rest.lstrip(" \t"))])
+    spaces = len(line) - end - len(line[end:].lstrip(" \t"))
+    inside = _width(line[: end + spaces]) - _width(line[:end])
+    return count, inside - 1 if count and spaces else inside
 
 
-def _width(spaces: str) -> int:
-    return len(spaces.expandtabs(4))
+def _width(text: str) -> int:
+    """The columns `text` takes from a line's start (tab stops every four columns)."""
+    return len(text.expandtabs(4))
+
+
+def _quoted_blank(line: str) -> bool:
+    """Whether `line` is blank in its block quotes (`>`, `> `): no paragraph's text goes on after it."""
+    return _LINE_START.fullmatch(line.rstrip("\r")) is not None
 
 
 def _opened(line: re.Match[str], listed: bool) -> tuple[Fence | None, ...]:
@@ -162,26 +172,44 @@ class Fences(NamedTuple):
             readings = tuple(sorted(set(found), key=lambda fence: (fence is None, found.index(fence)))[:READINGS])
         blank = not line.strip(" \t\r")
         indented = readings == (None,) and (blank and self.indented or not blank and self._indents(line))
-        listed, listed_unsure = self.listed, self.listed_unsure
-        if _ITEM.match(line) and not _BREAK.match(read):
-            listed, listed_unsure = True, listed_unsure or bool(self.html) or self.readings != (None,)
-        elif listed and not blank and self._leaves_items(line, read):
-            listed = listed_unsure = False
+        listed, listed_unsure = self._items_after(line, read, blank)
         html = _html_after(self.html, line)
         fenced = readings != (None,) or self.readings != (None,) or _FENCE.fullmatch(read)
-        block = blank or indented or fenced or self.html or _html_start().match(line) or _NO_PARAGRAPH.match(line)
-        paragraph = -1 if block else _start(line)[0]
+        block = blank or _quoted_blank(line) or indented or fenced or self.html or _html_start().match(line)
+        block = block or _NO_PARAGRAPH.match(line)
+        # a block quote indented where a list item may be open may be in the item's text, and a `>` less far in
+        # another quote, which no line of the paragraph goes on: as if in none (`1.\n   > x\n>     code`)
+        paragraph = -1 if block else 0 if listed and line[:1] in " \t" else _start(line)[0]
         return Fences(readings, listed, blank, indented, html, paragraph, listed_unsure)
 
-    def _leaves_items(self, line: str, read: str) -> bool:
+    def _items_after(self, line: str, read: str, blank: bool) -> tuple[bool, bool]:
+        """Whether a list item may be open after `line`, and whether only maybe (`listed_unsure`)."""
+        if _ITEM.match(line) and not _BREAK.match(read):
+            # a mark with no text after it may be a setext heading's underline (`text\n-`), and a blank line ends
+            # such an item; a number other than 1 right after a line is a paragraph's text (`?>\n10. x`): the next
+            # lines may be in no item
+            empty = _ITEM.fullmatch(read.rstrip(" \t")) is not None
+            lazy = not self.after_blank and _NOT_ONE.match(line) is not None
+            return True, self.listed_unsure or empty or lazy or bool(self.html) or self.readings != (None,)
+        if not self.listed or blank:
+            return self.listed, self.listed_unsure
+        leaves = self._leaves_items(line, read)
+        # a line left of a fence's text leaves the list item the fence is in (no fence's line goes on lazily)
+        left = any(fence and fence.column and _start(read, fence.quotes)[1] < fence.column for fence in self.readings)
+        return (False, False) if leaves else (True, self.listed_unsure or leaves is None or left)
+
+    def _leaves_items(self, line: str, read: str) -> bool | None:
         """Whether `line` (not blank, no list item's first line) is in no list item: less than two columns in, after a
-        blank line or a line that is no paragraph's, or a line no paragraph goes on (a block quote, a fence line, a
-        heading, a break, an HTML block's start): no list item's text lazily takes it."""
-        if len(line) - len(line.lstrip(" \t")) >= 2:
-            return False
-        if self.after_blank or self.paragraph < 0 or line.lstrip(" \t")[:1] == ">":
+        blank line, or a line no paragraph goes on (a block quote, a fence line, a heading, a break): no list item's
+        text lazily takes it. None: it may be (such a line two or more columns in, left of a wide item's text:
+        `10. x\n   ````; after a line that is no paragraph's, or may be a fence's text; an HTML block's start:
+        CommonMark's seventh kind, `</script>` or `<span>`, goes on a paragraph, the others end it)."""
+        block = line.lstrip(" \t")[:1] == ">" or _FENCE.fullmatch(read) or _NO_PARAGRAPH.match(line)
+        if _width(line[: len(line) - len(line.lstrip(" \t"))]) >= 2:
+            return None if block or self.after_blank else False
+        if self.after_blank or block:
             return True
-        return bool(_FENCE.fullmatch(read) or _NO_PARAGRAPH.match(line) or _html_start().match(line))
+        return None if self.paragraph < 0 or _html_start().match(line) else False
 
     def _indents(self, line: str) -> bool:
         """Whether `line` (or its start) is an indented code block's, after the lines read: four columns in, where one
