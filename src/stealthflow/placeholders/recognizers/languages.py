@@ -204,10 +204,14 @@ class LanguageRecognizer(Recognizer):
             starts.update((first + " ", first + "\t") if space else (first,))
         return WordStarts(tuple(sorted(starts)))
 
+    def starts(self, text: str) -> list[int] | None:
+        """Where a match may start, in order (None: anywhere): where a cue phrase may. Every cue pattern opens with a
+        look-behind for no letter or digit (`cue_pattern`, the condition's): a start inside a word matches nothing, so
+        it is not tried (a long token holds many, since an abbreviation such as "MS" is two letters)."""
+        return word_initial(text, self._cue_starts(text)) if self.cues else None
+
     def find(self, text: str) -> list[Span]:
-        # every cue pattern opens with `(?<![\p{L}\d])` (`cue_pattern`, the condition's): a start inside a word matches
-        # nothing, so it is not tried (a long token holds many, since an abbreviation such as "MS" is two letters)
-        starts = word_initial(text, self._cue_starts(text)) if self.cues else None
+        starts = self.starts(text)
         matches = self.pattern.finditer(text) if starts is None else matches_at(self.pattern, text, starts)
         return [self.span(m.start("value"), self.value_end(m)) for m in matches if self.accept(m)]
 
@@ -408,6 +412,9 @@ def _labels() -> regex.Pattern:
 _COLON = regex.compile(r"[ \t]*:")
 
 
+_LINE_OPENING = regex.compile(r"(?m)^[ \t]*")
+
+
 class GreetedNameRecognizer(NameAfterCue):
     """A given name after a salutation's greeting (`greetings`) that opens a line, before a comma or the line's end:
     "Lieber Florian,", "Caro Rui,", "Querida Pilar". In every text, whatever its language guess (`any_language`): a
@@ -418,9 +425,16 @@ class GreetedNameRecognizer(NameAfterCue):
     of 540; on q and r (720 texts) 1 found more, and "Servus Oma," before `_own_given` was read."""
 
     name, type = "greeted_name", "REAL_NAME"
-    cues = "greetings"
 
     any_language = True
+
+    def starts(self, text: str) -> list[int]:
+        """Where the pattern's look-behind holds: a line's start and the spaces and tabs after it (a text holds a few
+        lines). Tried there, not after a scan for the greetings' words (six recognizers, one per language, each read
+        every text): on benchmarks/tagger_threads.py's 40 English 1 KB texts 0.039 -> 0.022 ms per KB for the six."""
+        return [
+            place for opening in _LINE_OPENING.finditer(text) for place in range(opening.start(), opening.end() + 1)
+        ]
 
     def expression(self) -> str:
         greeting = cue_pattern(listed(self.language, "greetings"))
