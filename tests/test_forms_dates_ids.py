@@ -41,6 +41,17 @@ def test_a_surname_alone_after_its_label_is_masked(text, surname):
 
 
 @pytest.mark.parametrize(
+    ("text", "value"),
+    [("Name: Report Q3\nStatus: done", "Report Q3"), ("Name: Anna Berg2\nStatus: done", "Anna Berg2")],
+)
+def test_a_labelled_value_is_masked_to_the_end_of_its_last_word(text, value):
+    """A masked name never ends inside a word: "Name: Report Q3" had become "<REAL_NAME_1>3" (ux25b)."""
+    masked = _masked(text)
+    assert all(not text[text.index(found) + len(found) :][:1].isalnum() for found in masked)
+    assert value in masked or all(found not in value for found in masked)
+
+
+@pytest.mark.parametrize(
     ("value", "code"),
     [("Vertrag", "de"), ("Deploy", "en"), ("CI", "en"), ("de", "nl"), ("Krause Locken", "de"), ("krause", "de")],
 )

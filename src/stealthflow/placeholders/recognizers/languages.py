@@ -372,7 +372,8 @@ class LabelledNameRecognizer(NameAfterCue):
 
     def expression(self) -> str:
         label = cue_pattern(listed(self.language, "name_labels"))
-        return rf"{label}[ \t]*:[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))})"
+        # a value ends where a word does: "Name: Report Q3" masked "Report Q" and left "3" (ux25b)
+        return rf"{label}[ \t]*:[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))}[\p{{L}}\d]*)"
 
     def accept(self, match: regex.Match) -> bool:
         """Read as a name (`NameAfterCue`), or one capitalised word that reads as a surname (`labelled_surname`)."""
