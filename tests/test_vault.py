@@ -193,6 +193,27 @@ def test_forget_value_and_session(vault):
     assert vault.entry_for("u", "s1", "EMAIL", "new@mailbox.org").index == 2  # indices are never reused
 
 
+def test_session_row_is_written_once_a_second_and_again_after_a_deletion(vault, monkeypatch):
+    """`issue` skips writing the session's row it wrote this second (it would hold the same), but not after the session
+    was forgotten (the deletion generation changed), nor in the next second."""
+    import stealthflow.placeholders.vault as vault_module
+
+    statements: list[str] = []
+    vault._db.set_trace_callback(statements.append)
+    monkeypatch.setattr(vault_module, "_now", lambda: "2026-12-01T09:00:00+00:00")
+    vault.entry_for("u", "s1", "EMAIL", "a@mailbox.org")
+    vault.entry_for("u", "s1", "EMAIL", "b@mailbox.org")  # the same second: the row holds that already
+    assert sum("INTO sessions" in statement for statement in statements) == 1
+    vault.forget_session("u", "s1")
+    assert not vault.session_listed("u", "s1")
+    vault.entry_for("u", "s1", "EMAIL", "c@mailbox.org")  # the same second, after a deletion: written again
+    assert vault.session_listed("u", "s1")
+    monkeypatch.setattr(vault_module, "_now", lambda: "2026-12-01T09:00:01+00:00")
+    vault.entry_for("u", "s1", "EMAIL", "d@mailbox.org")
+    assert [row["last_used"] for row in vault.sessions("u")] == ["2026-12-01T09:00:01+00:00"]
+    assert sum("INTO sessions" in statement for statement in statements) == 3
+
+
 def test_no_plaintext_in_vault_files(tmp_path, monkeypatch, caplog):
     caplog.set_level("DEBUG")
     protector = make_protector(protect_config(tmp_path, monkeypatch))

@@ -639,6 +639,10 @@ class KnownValues:
             found = [(last - len(match[1]) + 1, last + 1, *match) for last, match in automaton.iter(reading)]
             # the longest value at a place first: "Alain Morel" whole, not its part "Alain" (`name_parts`)
             for start, end, span_type, value, word_like, kind in sorted(found, key=lambda f: (f[0], -f[1])):
+                # first where it goes in the text, the cheapest test: most values found are spans already kept
+                begin, stop = (start, end) if place is None else place(start, end)
+                if (into := _into(kept, starts, ends, begin, stop, span_type)) is None:
+                    continue
                 if word_like and not _word_bounded(reading, start, end):
                     continue
                 if kind is PART and not (
@@ -657,29 +661,19 @@ class KnownValues:
                 ):
                     continue
                 if place is not None:
-                    start, end = place(start, end)
                     # as written: the first reading found it (a folded reading's key is no value as written)
-                    written = text[start:end]
+                    written = text[begin:stop]
                     if written == value if automaton is not self._folded else written in self._every:
                         continue
                     if (
                         automaton is self._folded
                         and not every_value
-                        and not _any_case_here(text, start, end, span_type, language)
+                        and not _any_case_here(text, begin, stop, span_type, language)
                     ):
                         continue
-                low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
-                # it takes in what detection found inside it, under its own type ("14 crane lane" the tagger read as a
-                # name, "Okafor" of "Marcus Okafor"), but for one span just as long and of its type (its reason says more)
-                if low < high and (
-                    kept[low].start < start
-                    or kept[high - 1].end > end
-                    or high - low == 1
-                    and (kept[low].start, kept[low].end, kept[low].type) == (start, end, span_type)
-                ):
-                    continue
-                kept[low:high] = [Span(start, end, span_type, TYPE_LEVELS[span_type], "known value", reason=reason)]
-                starts[low:high], ends[low:high] = [start], [end]
+                low, high = into
+                kept[low:high] = [Span(begin, stop, span_type, TYPE_LEVELS[span_type], "known value", reason=reason)]
+                starts[low:high], ends[low:high] = [begin], [stop]
         return kept
 
     def _specific_here(self, text: str, start: int, span_type: str, value: str, language: str | None) -> bool:
@@ -809,6 +803,24 @@ def _orders(span_type: str, value: str) -> list[str]:
         return [value]
     rest = " ".join(words[:-1])
     return [value, f"{words[-1]} {rest}", f"{words[-1]}, {rest}"]
+
+
+def _into(
+    kept: list[Span], starts: list[int], ends: list[int], start: int, end: int, span_type: str
+) -> tuple[int, int] | None:
+    """The spans of `kept` (in order, not overlapping; `starts` and `ends` theirs) that a value found at `start`:`end`
+    takes the place of, as (low, high), or None when it stays out. It takes in what detection found inside it, under its
+    own type ("14 crane lane" the tagger read as a name, "Okafor" of "Marcus Okafor"), but for one span just as long and
+    of its type (its reason says more); it stays out of a span that reaches beyond it."""
+    low, high = bisect.bisect_right(ends, start), bisect.bisect_left(starts, end)  # the spans it overlaps
+    if low < high and (
+        kept[low].start < start
+        or kept[high - 1].end > end
+        or high - low == 1
+        and (kept[low].start, kept[low].end, kept[low].type) == (start, end, span_type)
+    ):
+        return None
+    return low, high
 
 
 def _titled(text: str, start: int) -> bool:

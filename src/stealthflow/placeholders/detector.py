@@ -94,6 +94,8 @@ class Detector:
         languages: LanguageGuesser | None = None,
     ):
         self.recognizers = recognizers if recognizers is not None else build_recognizers()
+        # those that may warn (`Recognizer.warning_for`: the tagger), the only ones `warnings_for` asks
+        self._warners = [r for r in self.recognizers if type(r).warning_for is not Recognizer.warning_for]
         self.extractor = extractor
         self.languages = languages or shared_guesser()
         self._cache: OrderedDict[bytes, tuple[list[Span], Reading]] = OrderedDict()
@@ -230,7 +232,7 @@ class Detector:
         do for them (`Recognizer.warning_for`), each once."""
         warnings = [warning] if (warning := uncovered_warning(reading)) else []
         for piece in reading.pieces:
-            for recognizer in self.recognizers:
+            for recognizer in self._warners:
                 if _reads(recognizer, piece.guess) and (warning := recognizer.warning_for(piece.guess.candidates)):
                     warnings.append(warning)
         return list(dict.fromkeys(warnings))

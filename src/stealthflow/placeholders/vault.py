@@ -173,6 +173,8 @@ class Vault:
         self._issued_cache: dict[tuple[str, str, str, str], Entry] = {}
         self._cache_generation: str | None = None
         self._bad: set[str] = set()  # ids of rows seen not to authenticate: protect replaces them
+        # (user, session, second, deletion generation) of the last `sessions` row `issue` wrote and committed
+        self._used_row: tuple[str, str, str, str | None] | None = None
         self._lock = threading.RLock()
         self._checkpoints = _Checkpoints(self.path)
         self._db = connect_private(self.path, timeout=30)
@@ -418,8 +420,11 @@ class Vault:
                 "INSERT OR IGNORE INTO issued VALUES (?, ?, ?)",
                 [(entry.id, session, self._mac("issued", entry.id, user, session)) for entry in issued_now.values()],
             )
-            if items:
-                self._used(db, user, session)
+            # the session's row, unless this vault wrote it this second with nothing deleted since: it would hold the
+            # same (a statement and a page of the log less for a session's next requests within the second)
+            used = (user, session, _now(), generation)
+            if items and used != self._used_row:
+                self._used(db, user, session, used[2])
             entries = [issued_now.get(key) or self._issued_cache[key] for key in keys]
             after = self._last_grant(db, session)
         # A rolled-back transaction never gets here, so the cache only holds rows that exist; nor
@@ -429,6 +434,8 @@ class Vault:
                 if len(self._issued_cache) + len(issued_now) > _CACHE_LIMIT:
                     self._issued_cache.clear()
                 self._issued_cache.update(issued_now)
+            if items:
+                self._used_row = used
         return Issued(entries, (generation, before), (generation, after), granted)
 
     def held_entries(self, user: str, session: str, items: list[tuple[str, str]]) -> list[Entry | None]:
@@ -512,9 +519,9 @@ class Vault:
         return (entry_id, user, session, span_type, digest, index, token, nonce, ciphertext)
 
     @staticmethod
-    def _used(db: sqlite3.Connection, user: str, session: str) -> None:
-        """Record that `session` was issued values now: its `sessions` row (created, last used)."""
-        now = datetime.now(UTC).isoformat(timespec="seconds")
+    def _used(db: sqlite3.Connection, user: str, session: str, now: str | None = None) -> None:
+        """Record that `session` was issued values now (`_now`): its `sessions` row (created, last used)."""
+        now = now or _now()
         db.execute(
             "INSERT INTO sessions VALUES (?, ?, ?, ?) ON CONFLICT (user, session) DO UPDATE SET last_used = excluded.last_used",
             (user, session, now, now),
@@ -1110,6 +1117,11 @@ class Vault:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _now() -> str:
+    """The time a `sessions` row records, to the second (UTC)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @contextmanager
