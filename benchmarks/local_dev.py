@@ -241,7 +241,7 @@ def first_stay(generalizer: Generalizer, text: str, phrase: str, attribute: str,
     if not syntax.has_content(window, start, end):
         return {**row, "reason": "function words only", "gate_scored": False}
     where, item = {0: (start, end, window)}, (phrase, attribute, False)
-    tried = generalizer._candidates(where, {0: attribute}, [marked])[0]
+    tried = generalizer._candidates(where, {0: attribute}, [marked], [text])[0]
     near = generalizer._meaningful({0: tried}, where)[0]
     place = attribute in places.PLACE_ATTRIBUTES  # a place's name is no one's, as in `Generalizer._trials`
     kept = [c for c in near if referents.keeps_referent(window, start, end, c, text[last:], place)]

@@ -1386,6 +1386,18 @@ def test_the_demos_marked_object_and_adverbial_are_generalized_apart():
 
 
 @pytest.mark.real_model
+def test_the_demos_kids_become_the_family_and_the_post_is_protected():
+    """The demo's post-2 (examples/posts.jsonl, its card masked) was not protected: "with the kids" had no stand-in."""
+    post = (
+        "My husband and I finally paid off the student loans from my law degree. Celebrating with the kids this"
+        " weekend! (card ending <CREDIT_CARD_1>)"
+    )
+    (result,) = _generalized([post])
+    assert "with the family" in result.text and "kids" not in result.text, result
+    assert not result.unprotected and "<CREDIT_CARD_1>" in result.text, result
+
+
+@pytest.mark.real_model
 def test_protect_keeps_the_title_of_a_masked_name_through_the_rewrite(tmp_path, monkeypatch):
     """Seed 12's reader post, its surname masked without the title: the rewrite took "Mrs" as a cue and sent "Still buy
     <REAL_NAME_1>", restored as "Still buy Balls". End to end through protect and restore, the embedded models rewriting;
@@ -1603,7 +1615,7 @@ def test_no_removal_leaves_a_pro_form_pointing_at_nothing_or_a_phrasal_verb_with
 def test_a_kin_word_takes_one_of_its_generation_below_the_stand_in_floor_with_the_shipped_models():
     """The shipped cue tagger and fluency scorer: "my wife" -> "my partner" scores under the stand-in floor (the new
     word is rarer, the sentence is not broken); as a kin swap it has no fluency floor, so the mark is replaced (the
-    tagger's other marks here, "My kids" and "accent", stay reported as before)."""
+    tagger's other mark here, "My kids", becomes its collective: generic.yaml `collectives`)."""
     import torch
 
     from stealthflow.anonymize.cues import load_cue_tagger
@@ -1617,7 +1629,7 @@ def test_a_kin_word_takes_one_of_its_generation_below_the_stand_in_floor_with_th
     assert fluency.score < STAND_IN_FLOOR  # the floor alone would refuse it
     (result,) = LocalAnonymizer(None, load_cue_tagger(), Generalizer(shared_scorer)).rewrite_posts([post])
     assert ("my wife", "married") in result.cues, result.cues
-    assert result.text == swapped and "my wife" not in result.unprotected, result
+    assert result.text == swapped.replace("My kids", "My family") and "my wife" not in result.unprotected, result
     assert any(c["phrase"] == "wife" and c["attribute"] == "married" for c in result.changes), result.changes
 
 

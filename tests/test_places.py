@@ -109,10 +109,24 @@ def test_a_places_stand_ins_are_of_its_kind_and_frame():
         ("My in-laws live in Glasgow, so Sundays are always a trek.", "Glasgow", ""),
         # a subject that is no one leaves the author's frame
         ("The rent here in Leeds keeps going up.", "Leeds", "lives"),
+        # the object of a verb of `objects`, by the author: a place the author left
+        ("I left Brisbane in '84 with a backpack.", "Brisbane", "left"),
+        ("Still can't believe I left Lagos for a desk job.", "Lagos", "left"),
+        ("My mother still refuses to leave Kharkiv.", "Kharkiv", ""),  # someone else's
+        ("I left for Toronto last week.", "Toronto", ""),  # behind a preposition: no verb of `objects` frames it
+        ("I love Lisbon.", "Lisbon", ""),  # the object of a verb of no frame
     ],
 )
 def test_a_places_frame_comes_from_the_words_it_hangs_from(sentence, place, said):
     assert places.frame(*_at(sentence, place)) == said
+
+
+def test_a_place_the_author_left_takes_the_stand_ins_of_its_kind():
+    """ "I left Lagos" had no frame (the name is the verb's object, behind no preposition) and stayed."""
+    city = places.stand_ins(*_at("I left Tehran with my parents in 1989.", "Tehran"), "")
+    assert "the city" in city["phrases"] and not city["adverbials"] and not city["nouns"], city
+    country = places.stand_ins(*_at("I thought I'd leave Spain for two years.", "Spain"), "")
+    assert "my home country" in country["phrases"] and not any("city" in w for w in country["phrases"]), country
 
 
 def test_a_frame_nothing_holds_gives_no_stand_in():

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -311,26 +311,27 @@ def agreeing(before: str, phrase: str, after: str) -> str:
     return before[: article.start(1)] + agreed + before[article.end(1) :]
 
 
-def candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
+def candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
     """Replacements to try for sentence[start:end] (each differs from it; "" drops it), fitting its slot: first those
     of its core (`syntax.core`, without the words at its ends that tell nothing) with those words around them as
     written ("My husband and I finally" -> "My partner and I finally": the tables know "my husband and i"), then its
-    own (`piece_candidates`). A removal still takes the whole piece ("now senior scientist at ..." leaves whole)."""
+    own (`piece_candidates`). A removal still takes the whole piece ("now senior scientist at ..." leaves whole).
+    `post`: the text the sentence is in (whose "the kids" are: `collective_fits`)."""
     phrase = sentence[start:end]
-    own = piece_candidates(sentence, start, end, attribute)
+    own = piece_candidates(sentence, start, end, attribute, post)
     first, last = syntax.core(sentence, start, end, teacher_table())
     if (first, last) == (start, end):
         return own
     lead, trail = sentence[start:first], sentence[last:end]
     inner = [
         lead + (in_slot_case(c, False, c) if lead else c) + trail
-        for c in piece_candidates(sentence, first, last, attribute)
+        for c in piece_candidates(sentence, first, last, attribute, post)
         if c
     ]
     return [c for c in distinct(inner + own, phrase) if c][:MAX_CANDIDATES] + ([""] if "" in own else [])
 
 
-def piece_candidates(sentence: str, start: int, end: int, attribute: str) -> list[str]:
+def piece_candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
     """Replacements to try for sentence[start:end] as a whole (each differs from it; "" drops it), fitting its slot."""
     phrase = sentence[start:end]
     found = []
@@ -344,7 +345,7 @@ def piece_candidates(sentence: str, start: int, end: int, attribute: str) -> lis
     where = syntax.slot(sentence, start, end)
     if where is None:
         return [c for c in dict.fromkeys(found) if c.casefold() != phrase.casefold() and c not in rejected_stand_ins()]
-    if (narrowed := part_candidates(sentence, start, end, attribute, where)) is not None:
+    if (narrowed := part_candidates(sentence, start, end, attribute, where, post)) is not None:
         return [c for c in distinct(found + narrowed, phrase) if allowed(c, sentence, start, end, attribute)][
             :MAX_CANDIDATES
         ]
@@ -352,6 +353,7 @@ def piece_candidates(sentence: str, start: int, end: int, attribute: str) -> lis
     found.extend(brand_stand_ins(sentence, start, end))
     found.extend(written_head_stand_ins(sentence, start, end, attribute, where))
     found.extend(kind_stand_ins(sentence, start, end, where) + head_alone(sentence, start, end, where))
+    found.extend(collective_stand_ins(sentence, start, end, where, post))
     prep = where.prep + " " if where.prep else ""
     stand = stand_ins(sentence, start, end, attribute, where)
     if where.kind == "adverbial":  # a phrase replacing the adverbial whole first ("as an ER nurse" -> "in my job")
@@ -377,7 +379,7 @@ def piece_candidates(sentence: str, start: int, end: int, attribute: str) -> lis
         and c.casefold() != phrase.casefold()
         and fits_role(c, where)
         and not (theirs and syntax.speaks_for_author(c))
-        and keeps_generation(c, where.head or phrase)
+        and keeps_generation(c, where.head or phrase, post, where.det)
     ]
     found = found[:MAX_CANDIDATES]
     return [*found, ""] if dropped else found
@@ -414,6 +416,21 @@ def kind_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot) -> l
     if not nominal_common_noun(sentence[start:end], where) or (kind := hypernyms.kind_of(where.head)) is None:
         return []
     return noun_stand_ins(sentence, start, end, where, plural(kind) if where.plural else kind)
+
+
+def collective_stand_ins(sentence: str, start: int, end: int, where: syntax.Slot, post: str = "") -> list[str]:
+    """The collective noun of a marked group of kin (generic.yaml `collectives`) in its slot (`noun_stand_ins`), behind
+    a determiner it fits (`collective_fits`): "my parents" -> "my family", "with the kids" -> "with the family" in a post
+    naming the author's own kin; never "We have two kids" -> "We have family", nor "my sister's kids"
+    (`nominal_common_noun`: a possessor), nor for a phrase holding more than the noun phrase ("the kids are in Iloilo"
+    never -> "the family")."""
+    phrase = sentence[start:end]
+    if not nominal_common_noun(phrase, where) or not phrase.casefold().endswith(where.head):
+        return []
+    if not collective_fits(where.det, post):
+        return []
+    nouns = sorted(collectives().get(where.head, ()))
+    return [found for noun in nouns for found in noun_stand_ins(sentence, start, end, where, noun)]
 
 
 def written_head_stand_ins(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str]:
@@ -536,7 +553,8 @@ def allowed(
         bare = bare[len(where.prep) + 1 :]
     if bare in rejected_stand_ins() or candidate.casefold() in rejected_stand_ins():
         return False
-    if not keeps_generation(candidate, where.head if where is not None and where.head else sentence[start:end]):
+    head = where.head if where is not None and where.head else sentence[start:end]
+    if not keeps_generation(candidate, head, determiner=where.det if where is not None else ""):
         return False
     if where is not None and not fits_place(bare, sentence, start, end, where):
         return False
@@ -571,14 +589,46 @@ def generations() -> dict[str, str]:
     return {w.casefold(): name for name, kin in (_generic_yaml().get("generations") or {}).items() for w in kin}
 
 
-def keeps_generation(candidate: str, phrase: str) -> bool:
-    """A phrase ending on a kin word is replaced by one ending on a kin word only of its generation (`generations`);
-    by one ending on any other word only when its generation is none of generic.yaml `kin_only` (a partner's: "my
-    wife" -> "someone"; never "my mom" -> "a person"). A removal ("") keeps it."""
+@cache
+def collectives() -> dict[str, frozenset[str]]:
+    """generic.yaml `collectives`: plural kin word -> the collective nouns it may become ("kids" -> {"family"})."""
+    found: dict[str, set[str]] = {}
+    for noun, kin in (_generic_yaml().get("collectives") or {}).items():
+        for word in kin:
+            found.setdefault(word.casefold(), set()).add(noun.casefold())
+    return {word: frozenset(nouns) for word, nouns in found.items()}
+
+
+def _listed(key: str) -> frozenset[str]:
+    return frozenset(w.casefold() for w in _generic_yaml().get(key) or ())
+
+
+def collective_fits(determiner: str, post: str) -> bool:
+    """A collective (`collectives`) may stand behind `determiner`: one of generic.yaml `collective_determiners`, or
+    "the" in a `post` that names a relative or partner of the author's own (`names_own_kin`)."""
+    found = determiner.casefold()
+    return found in _listed("collective_determiners") or (found == "the" and names_own_kin(post))
+
+
+def names_own_kin(post: str) -> bool:
+    """`post` names a relative or partner of the author's own: one of generic.yaml `own_determiners` before a kin word
+    of `generations` ("My husband and I", "our son")."""
+    words = [w.casefold() for w in _WORDS.findall(post)]
+    return any(a in _listed("own_determiners") and b in generations() for a, b in zip(words, words[1:]))
+
+
+def keeps_generation(candidate: str, phrase: str, post: str = "", determiner: str = "") -> bool:
+    """A phrase ending on a kin word is replaced by one ending on a kin word only of its generation (`generations`)
+    or, for a group of kin behind `determiner`, on its collective, both determiners fitting it (`collective_fits`:
+    "my kids" -> "my family"; never "two kids" -> "family", nor a teacher's "the kids" -> "my family"); by one ending
+    on any other word only when its generation is none of generic.yaml `kin_only` (a partner's: "my wife" ->
+    "someone"; never "my mom" -> "a person"). A removal ("") keeps it."""
     last, head = _WORDS.findall(candidate.casefold()), _WORDS.findall(phrase.casefold())
     kin = generations()
     if not (last and head and head[-1] in kin):
         return True
+    if last[-1] in collectives().get(head[-1], ()) and last[-2:-1]:
+        return collective_fits(last[-2], post) and collective_fits(determiner, post)
     if last[-1] in kin:
         return kin[last[-1]] == kin[head[-1]]
     return kin[head[-1]] not in (_generic_yaml().get("kin_only") or ())
@@ -608,7 +658,9 @@ def rejected_stand_ins() -> frozenset[str]:
     return frozenset(w.casefold() for w in _generic_yaml().get("rejected") or ())
 
 
-def part_candidates(sentence: str, start: int, end: int, attribute: str, where: syntax.Slot) -> list[str] | None:
+def part_candidates(
+    sentence: str, start: int, end: int, attribute: str, where: syntax.Slot, post: str = ""
+) -> list[str] | None:
     """Candidates for the phrase made by replacing only the part of it that is the cue; None when all of it is.
     "My husband and I": the author stays in it behind the same determiner ("My partner and I", never "someone and
     I"), or it becomes the pronoun ("We").
@@ -617,14 +669,14 @@ def part_candidates(sentence: str, start: int, end: int, attribute: str, where: 
         stand = generic_lexicon().get(attribute, StandIns())
         pronouns = [p for p in stand.phrases if syntax.pronoun_case(p) and fits_role(p, where)]
         first = start + len(sentence[start:conjunct].rstrip())
-        own = [c for c in candidates(sentence, start, first, attribute) if c.startswith(where.det) and c]
+        own = [c for c in candidates(sentence, start, first, attribute, post) if c.startswith(where.det) and c]
         return pronouns + [c + sentence[first:end] for c in own if not syntax.pronoun_case(c)]
     phrase = sentence[start:end]
     if where.kind == "nominal" and attribute in head_attributes(phrase) and not phrase.casefold().endswith(where.head):
         modifier = syntax.trailing_modifier(sentence, start, end)
         if modifier is not None:
             lead = sentence[start : modifier[0]]
-            return [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute)]
+            return [lead + c if c else lead.rstrip() for c in candidates(sentence, *modifier, attribute, post)]
     return None
 
 
@@ -895,7 +947,8 @@ class Generalizer:
                     where[i] = found
             if not where:
                 break
-            found = self._meaningful(self._candidates(where, {i: pending[i][0][1] for i in where}, marked), where)
+            attributes = {i: pending[i][0][1] for i in where}
+            found = self._meaningful(self._candidates(where, attributes, marked, current), where)
             best = self._best({i: self._trials(current[i], pending[i][0], *where[i], found[i]) for i in where})
             unplaced = [
                 i
@@ -947,11 +1000,16 @@ class Generalizer:
         return {i: found for i, (_, found) in best.items()}
 
     def _candidates(
-        self, where: dict[int, tuple[int, int, str]], attributes: dict[int, str], marked: list[list[str]]
+        self,
+        where: dict[int, tuple[int, int, str]],
+        attributes: dict[int, str],
+        marked: list[list[str]],
+        texts: Sequence[str],
     ) -> dict[int, list[str]]:
         """Each phrase's candidates: the phrase generalizer's usable suggestions (asked for all phrases at once; none
-        keeping a word of any `marked` phrase of its text) before those from the data (`candidates`)."""
-        found = {i: candidates(where[i][2], *where[i][:2], attributes[i]) for i in where}
+        keeping a word of any `marked` phrase of its text) before those from the data (`candidates`, each in its text
+        of `texts`)."""
+        found = {i: candidates(where[i][2], *where[i][:2], attributes[i], texts[i]) for i in where}
         if self.suggest is None or not where:
             return found
         ids = list(where)

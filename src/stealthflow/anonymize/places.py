@@ -92,9 +92,14 @@ def frame(sentence: str, start: int, end: int) -> str:
     `lives` behind a preposition of `sources` ("From Kerala, now working in Dubai"). A word further up says
     nothing of the place ("Went to a grammar school in Kent": no trip to Kent). No frame holds when the subject of
     the verbs above, or the owner of the word the preposition hangs from, is someone else (`_by_author`), nor
-    `lives` for a place the author is not in now (`_now`)."""
+    `lives` for a place the author is not in now (`_now`). A place that is the direct object of a verb takes the
+    frame of that verb (`_object_frame`: "I left Lagos")."""
     token = place_token(sentence, start, end)
-    if token is None or token.dep_ != "pobj":
+    if token is None:
+        return ""
+    if token.dep_ == "dobj":
+        return _object_frame(token)
+    if token.dep_ != "pobj":
         return ""
     prep, above = token.head, token.head.head
     beside = {prep.i - 1, token.right_edge.i + 1}
@@ -110,6 +115,14 @@ def frame(sentence: str, start: int, end: int) -> str:
     if found == "lives" and (prep.lower_ in places["sources"] or not _now(above)):
         return ""
     return found
+
+
+def _object_frame(token: Token) -> str:
+    """The frame (places.yaml `objects`) of a place that is the direct object of a verb there ("I left Lagos":
+    left), by the author (`_by_author`: "My mother still refuses to leave Saltivka" has none); "" otherwise."""
+    verb = token.head
+    found = next((name for name, verbs in _places_yaml()["objects"].items() if verb.lower_ in verbs), "")
+    return found if found and _by_author(verb) else ""
 
 
 def _verbs(word: Token) -> list[Token]:
@@ -171,7 +184,8 @@ def stand_ins(sentence: str, start: int, end: int, prep: str) -> dict[str, tuple
     if kind is None:
         return None
     said = frame(sentence, start, end)
-    if not kind or not said or not behind_place_preposition(sentence, start, end):
+    framed_object = said in _places_yaml()["objects"]  # the object of a verb, no preposition: `_object_frame`
+    if not kind or not said or not (framed_object or behind_place_preposition(sentence, start, end)):
         return {}
     forms = _places_yaml()["stand_ins"][said][kind]
     found = {form: tuple(words or ()) for form, words in forms.items()}
