@@ -210,6 +210,14 @@ class DateOfBirthRecognizer(CuedRecognizer):
         return super()._format(key).replace("{month}", _months())
 
     @cached_property
+    def _cued(self) -> regex.Pattern[str]:
+        """A cue, then links and signs (`glue`) and a few words of its clause (`gap`: "My date of birth for
+        verification is 12 March 1984"), then the date."""
+        return regex.compile(
+            _cued_pattern(_words_pattern(self._cues), glue() + self._data["gap"], self._format("value"))
+        )
+
+    @cached_property
     def _closing_cues(self) -> tuple[str, ...]:
         return _nfkc(word for words in self._data["closing_cues"].values() for word in words)
 
