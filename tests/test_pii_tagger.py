@@ -1141,6 +1141,21 @@ def test_a_secret_grown_to_its_token_stops_at_a_urls_host(text, tagged, secret):
     assert [(text[s.start : s.end], s.type) for s in recognizer.find(text)] == [(secret, "CREDENTIAL")]
 
 
+@pytest.mark.parametrize(
+    ("text", "run"),
+    [
+        ('os.environ.get("DB_PASSWORD", "hunter2-Winter2026!")', 'hunter2-Winter2026!")'),
+        ('os.environ.get("DB_PASSWORD", "hunter2-Winter2026!")', '"hunter2-Winter2026!")'),
+        ("get('DB_PASSWORD', 'hunter2-Winter2026!')", "hunter2-Winter2026!')"),
+    ],
+)
+def test_a_secret_in_quotes_ends_at_its_closing_quote(text, run):
+    """ux26 M1: the model's run took the code's closing `")` into the CREDENTIAL; the secret in quotes ends at them."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), "CREDENTIAL")
+    assert text[shaped_start:shaped_end] == "hunter2-Winter2026!"
+
+
 def test_a_url_password_bounds_the_taggers_runs_and_its_host_and_port_hold_no_credential():
     """FAKE tagger: the url_password span reaches it as a settled range, and a CREDENTIAL it tags at the URL's host
     or port ("5432/prod", as the shipped student did) is dropped: the host and port stay readable."""
