@@ -397,6 +397,12 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
             "ADDRESS",
             [("Daniel Okafor", "REAL_NAME"), ("9 Mill Lane, Stockport SK4 2AB", "ADDRESS")],
         ),
+        (  # in a quoted reply: the address without the next line's quote marker (ux26 M2)
+            "> Kind regards,\n> Priya Raman\n> Holloway Estates, 3 Queen Square, Bristol BS1 4JQ",
+            "Priya Raman\n> Holloway Estates, 3 Queen Square, Bristol BS1 4JQ",
+            "ADDRESS",
+            [("Priya Raman", "REAL_NAME"), ("Holloway Estates, 3 Queen Square, Bristol BS1 4JQ", "ADDRESS")],
+        ),
         (
             "Meet me at 4 Harrow Lane, Stockport SK4 2PL.",
             "4 Harrow Lane, Stockport SK4 2PL",
