@@ -96,6 +96,9 @@ def detector():
         ("p/w is Summer22", "PASSWORD", "Summer22"),
         ("Passwort: Sonnenblume77", "PASSWORD", "Sonnenblume77"),
         ("le mot de passe est Chaton2022", "PASSWORD", "Chaton2022"),
+        # a few words of what it opens between the word and "is" (ux26 H7: masked as a name, "-77" left in clear)
+        ("Mi contraseña del banco es Perro-Azul-77", "PASSWORD", "Perro-Azul-77"),
+        ("Das Passwort für das Online-Banking ist Sonne-Mond-42", "PASSWORD", "Sonne-Mond-42"),
         ("my password is literally bananas99", "PASSWORD", "bananas99"),
         ("router admin pw changed to R0uter!Home", "PASSWORD", "R0uter!Home"),
         # an account named by "admin" before "user/password" (ux19's report H2; data/secret_words.yaml login_words)
@@ -189,6 +192,7 @@ def test_secrets_introduced_by_context_are_found(detector, text, kind, value):
         "There's a password issue with the app since the update.",
         "The day pass is 120 for the whole family.",
         "le mot de passe est trop court",
+        "la contraseña del correo es muy larga y tiene 12 caracteres",
         "mot de passe oublié?",
         "The password, which is the one IT sent, expired.",
         "passwords are never stored in plain text",

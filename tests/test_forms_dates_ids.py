@@ -89,6 +89,8 @@ def test_a_whole_form_of_six_languages_read_by_the_real_detector_masks_every_sur
         ("Nasci a 9 de outubro de 1992 em Braga.", "9 de outubro de 1992"),
         ("Nasci em 9/10/1992.", "9/10/1992"),
         ("Ik ben op 4 juli 1979 in Utrecht geboren.", "4 juli 1979"),
+        # a few words of the cue's clause before the date (ux26 H2: left in clear)
+        ("My date of birth for verification is 12 March 1984 and my SSN last four are 4432.", "12 March 1984"),
     ],
 )
 def test_a_date_of_birth_after_or_before_the_verb_of_birth_is_masked(text, date):
@@ -101,6 +103,7 @@ def test_a_date_of_birth_after_or_before_the_verb_of_birth_is_masked(text, date)
         "Ich bin am 1. April 1975 nach Kassel gezogen.",  # a move, no birth
         "Am 1. April 1975. Geboren wurde sie später.",  # the cue in the next sentence
         "Ich bin am 1. April 2099 in Kassel geboren.",  # no past year
+        "I was born in Leeds, and on 12 March 1984 we moved.",  # the cue in another clause
     ],
 )
 def test_a_date_without_its_verb_of_birth_in_its_sentence_is_no_date_of_birth(text):

@@ -397,6 +397,12 @@ def test_among_many_values_only_a_secret_touching_one_is_left_to_it():
             "ADDRESS",
             [("Daniel Okafor", "REAL_NAME"), ("9 Mill Lane, Stockport SK4 2AB", "ADDRESS")],
         ),
+        (  # in a quoted reply: the address without the next line's quote marker (ux26 M2)
+            "> Kind regards,\n> Priya Raman\n> Holloway Estates, 3 Queen Square, Bristol BS1 4JQ",
+            "Priya Raman\n> Holloway Estates, 3 Queen Square, Bristol BS1 4JQ",
+            "ADDRESS",
+            [("Priya Raman", "REAL_NAME"), ("Holloway Estates, 3 Queen Square, Bristol BS1 4JQ", "ADDRESS")],
+        ),
         (
             "Meet me at 4 Harrow Lane, Stockport SK4 2PL.",
             "4 Harrow Lane, Stockport SK4 2PL",
@@ -1139,6 +1145,21 @@ def test_a_secret_grown_to_its_token_stops_at_a_urls_host(text, tagged, secret):
     ("nas.home.lan?Zx81kQ0pLm7Hq" was one CREDENTIAL); the host and port stay readable."""
     recognizer = PiiTaggerRecognizer(tagger=LabelledFakeTagger({tagged: "CREDENTIAL"}))
     assert [(text[s.start : s.end], s.type) for s in recognizer.find(text)] == [(secret, "CREDENTIAL")]
+
+
+@pytest.mark.parametrize(
+    ("text", "run"),
+    [
+        ('os.environ.get("DB_PASSWORD", "hunter2-Winter2026!")', 'hunter2-Winter2026!")'),
+        ('os.environ.get("DB_PASSWORD", "hunter2-Winter2026!")', '"hunter2-Winter2026!")'),
+        ("get('DB_PASSWORD', 'hunter2-Winter2026!')", "hunter2-Winter2026!')"),
+    ],
+)
+def test_a_secret_in_quotes_ends_at_its_closing_quote(text, run):
+    """ux26 M1: the model's run took the code's closing `")` into the CREDENTIAL; the secret in quotes ends at them."""
+    start = text.index(run)
+    shaped_start, shaped_end = tagger_spans.shaped(text, start, start + len(run), "CREDENTIAL")
+    assert text[shaped_start:shaped_end] == "hunter2-Winter2026!"
 
 
 def test_a_url_password_bounds_the_taggers_runs_and_its_host_and_port_hold_no_credential():

@@ -363,6 +363,24 @@ def test_an_email_in_a_url_is_the_address_only_and_never_left_in_clear(text, add
     assert found(text).get(address) == "EMAIL"
 
 
+@pytest.mark.parametrize(
+    ("text", "url"),
+    [
+        ("See [my profile](https://github.com/omarhaddad) and thanks", "https://github.com/omarhaddad"),
+        ("See [my profile](https://github.com/omarhaddad).", "https://github.com/omarhaddad"),
+        ("[my blog](https://omarhaddad.dev/about) and more", "https://omarhaddad.dev/about"),
+        ("[my profile](https://www.facebook.com/omar.haddad.77) and more", "https://www.facebook.com/omar.haddad.77"),
+        ("[Omar](https://linkedin.com/in/omar-haddad-1234) and more", "https://linkedin.com/in/omar-haddad-1234"),
+        ("[omarhaddad.dev](https://omarhaddad.dev) and more", "https://omarhaddad.dev"),
+    ],
+)
+def test_a_url_in_a_markdown_links_target_is_masked_whole_as_a_bare_one_is(text, url):
+    """ux26 H0: the target was glued to the link's text ("profile](https://..."), so no URL was read, and other
+    recognizers masked parts of it (".../<REAL_NAME_1>.77")."""
+    assert found(text).get(url) == "URL"
+    assert all(value in (url, "omarhaddad.dev") for value in found(text))
+
+
 def test_merge_joins_overlapping_spans_of_one_type_into_one_over_both():
     """A street recognizer's "455 rue Sainte-Catherine" and the tagger's "rue Sainte-Catherine à Montréal": keeping
     either alone leaves the other's words in clear."""

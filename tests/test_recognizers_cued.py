@@ -19,6 +19,7 @@ from stealthflow.placeholders.recognizers.cued import (
     DateOfBirthRecognizer,
     DrivingLicenceRecognizer,
     HealthInsuranceRecognizer,
+    IdDigitsRecognizer,
     SpanishSocialSecurityRecognizer,
     StudentIdRecognizer,
     WeChatRecognizer,
@@ -249,6 +250,17 @@ def test_a_cards_last_digits_after_their_cue_are_finance_not_a_secret(text, valu
     recognizer types it FINANCE, and the full detector (tagger on, as shipped) agrees."""
     assert _values(CardDigitsRecognizer(), text) == [value]
     assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [(value, "FINANCE")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My SSN last four are 4432.", "the last 4 of my social security number is 4432", "ssn last 4: 4432"],
+)
+def test_an_ids_last_digits_after_their_cue_are_a_national_id_not_a_secret(text):
+    """ux26 L3: "my SSN last four are 4432" was CREDENTIAL (PL4, with the warning to rotate credentials); the full
+    detector (tagger on, as shipped) types it NATIONAL_ID."""
+    assert _values(IdDigitsRecognizer(), text) == ["4432"]
+    assert [(s.text_in(text), s.type) for s in TAGGED.detect(text)] == [("4432", "NATIONAL_ID")]
 
 
 @pytest.mark.parametrize(

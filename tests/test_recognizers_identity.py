@@ -16,7 +16,7 @@ from test_multilingual import protect_command, run_protect
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
 from stealthflow.placeholders.recognizers.passports import PassportRecognizer, icao_check_digit
-from stealthflow.placeholders.recognizers.usernames import UsernameRecognizer, handle_shaped
+from stealthflow.placeholders.recognizers.usernames import QuotedNameRecognizer, UsernameRecognizer, handle_shaped
 
 # ICAO 9303's specimen passport: its machine-readable zone, whose check digits hold
 SPECIMEN_ZONE = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
@@ -126,10 +126,30 @@ def test_a_passports_machine_readable_zone_is_found_without_a_cue():
         ('Zitat von schrauber_kalle: "Login für den Server"', "schrauber_kalle"),  # a quote's author
         ("citação de churrasqueiro_rs: entra com root", "churrasqueiro_rs"),
         ("systemd-logind[402]: New session 12 of user fcolombo.", "fcolombo"),
+        # a quote's or a comment's header, a code comment's owner (ux26 H4: left in clear)
+        ("dave_m wrote:\n> I agree", "dave_m"),
+        ("Quote from dave_m:\n> I agree", "dave_m"),
+        ("On Mon, 3 Nov 2026, j.fletcher98 wrote:\n> I agree", "j.fletcher98"),
+        ("    # TODO(lucas.meyer): fix this", "lucas.meyer"),
+        ("**sarah_k84** · 2 days ago\nGreat post, thanks!", "sarah_k84"),
     ],
 )
 def test_a_user_name_after_its_cue_is_found(text, value):
     assert _values(UsernameRecognizer(), text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Quote from Tom Hughes:\n> I agree with this.", "Quote from Tom Hughes: I agree with this.", "[quote=Tom Hughes]"],
+)
+def test_a_name_in_a_quotes_header_is_a_real_name(text):
+    """ux26 H1: the PII tagger left "Quote from Tom Hughes:" in clear in a short text ("Quoting" it masked)."""
+    assert [(text[s.start : s.end], s.type) for s in QuotedNameRecognizer().find(text)] == [("Tom Hughes", "REAL_NAME")]
+
+
+@pytest.mark.parametrize("text", ["Posted by Tom Hughes on Monday", "Quote from the Guardian:", "quote from: Admin"])
+def test_no_name_in_a_quotes_header_that_reads_as_none(text):
+    assert QuotedNameRecognizer().find(text) == []
 
 
 @pytest.mark.parametrize(
@@ -145,6 +165,8 @@ def test_a_user_name_after_its_cue_is_found(text, value):
         "The release is v2.1 on Steam next week",  # a version is no user name
         "Thanks, Bob",  # a name signing off is the tagger's, not a user name
         "[10:02] I think so\n1.2.3.4 - - [02/Jun/2024:10:00:00 +0000]",  # no speaker's handle, no log user
+        "The server wrote: nothing.\nTODO refactor this later",  # no handle before the marker, no owner in brackets
+        "**max_retries** | default 3",  # a table of options
     ],
 )
 def test_no_user_name_without_a_cue_or_for_a_common_or_generic_word(text):

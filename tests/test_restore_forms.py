@@ -91,3 +91,31 @@ def test_the_proxy_restores_quoted_values_and_withholds_bare_and_code_forms(prot
         reply, counts = chat(url, TEXT, stream=stream)
     assert reply["content"] == f'Your IBAN is \u201e{IBAN}\u201c.\n\nCode: API_KEY_1 = "<API_KEY_1>"'
     assert counts == {"withheld": 2, "named": "<API_KEY_1>", "unresolved": 0}
+
+
+@pytest.mark.parametrize(
+    ("reply", "restored"),
+    [
+        ("H: \\<REAL_NAME_1\\>.", f"H: {NAME}."),  # escaped for Markdown at both ends: the escapes go with it
+        ("H: \\[REAL_NAME_1\\].", f"H: {NAME}."),
+        ("H: \\<REAL_NAME_1>.", f"H: \\{NAME}."),  # one backslash is the text's own
+    ],
+)
+def test_a_placeholder_escaped_for_markdown_restores_whole(protector, reply, restored):
+    """ux26 M6: `\\<REAL_NAME_1\\>` came back as `\\Priya\\>`."""
+    issue(protector)
+    assert protector.restore(reply, "s").text == restored
+
+
+def test_a_streamed_placeholder_escaped_for_markdown_restores_as_the_whole_text_does():
+    from stealthflow.placeholders.restore import StreamRestorer, restore_text
+
+    def resolve(ref):  # a FAKE vault's answer
+        return {("REAL_NAME", 1): NAME}.get(ref.key)
+
+    for reply in ("H: \\<REAL_NAME_1\\>.", "C:\\Users\\<REAL_NAME_1>\\x", "end \\<REAL_NAME_1\\"):
+        for size in (1, 2, 3):
+            stream = StreamRestorer(resolve)
+            pieces = [stream.feed(reply[i : i + size]) for i in range(0, len(reply), size)]
+            assert "".join(pieces) + stream.finish() == restore_text(reply, resolve).text, (reply, size)
+    assert restore_text("H: \\<REAL_NAME_1\\>.", resolve).text == f"H: {NAME}."

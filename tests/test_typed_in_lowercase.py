@@ -74,6 +74,12 @@ def test_the_name_recognizers_mask_a_name_typed_in_lowercase_whole(text, name):
         ("j'habite au 12 rue de la paix, 75002 paris", "12 rue de la paix, 75002 paris"),
         ("ik woon aan de keizersgracht 123, 1015 cj amsterdam", "keizersgracht 123, 1015 cj amsterdam"),
         ("I LIVE AT 14 CRANE LANE, BRISTOL BS1 4DJ", "14 CRANE LANE, BRISTOL BS1 4DJ"),
+        # a grove, a Dublin postal district, after a name and an employer (ux26 H5: left whole in clear)
+        (
+            "my brother Michael Jordan is a nurse at st james's hospital and lives at 14 elm grove, dublin 6.",
+            "14 elm grove, dublin 6",
+        ),
+        ("I moved to 14 elm road, leeds 2 weeks ago", "14 elm road"),  # a number going on is no postal district
     ],
 )
 def test_a_street_address_typed_in_lowercase_or_in_capitals_is_masked_whole(text, address):

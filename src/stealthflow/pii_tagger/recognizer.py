@@ -55,6 +55,9 @@ from stealthflow.placeholders.types import Level, Span, merge_spans
 GREETED_FLOOR = 0.5
 _LIST_MARKER = re.compile(r"(?m)^[ \t]*(?:[-*•]|\d{1,2}[.)])(?=[ \t])")
 _WORD_CHAR = re.compile(r"\w")
+# White space and a quoted reply's markers ("\n> ", "\n> > ") between a person's name and the rest of an address: the
+# rest took the ">" ("> Holloway Estates, 3 Queen Square" was one ADDRESS, and the reply lost its quote; ux26 M2)
+_SPACE_OR_QUOTE_MARK = re.compile(r"[\s>]*")
 log = logging.getLogger("stealthflow.pii_tagger")
 
 
@@ -278,7 +281,7 @@ class PiiTaggerRecognizer(Recognizer):
             or not (name := _opening_name(text, span, after.start(), names))
         ):
             return [span]
-        rest = span.end - len(text[after.end() : span.end].lstrip())  # past the comma and the spaces after it
+        rest = _SPACE_OR_QUOTE_MARK.match(text, after.end(), span.end).end()  # past the comma and the spaces after it
         if not (why := kept(span.type, text, rest, span.end)):
             return [span]
         return [

@@ -64,6 +64,23 @@ def whole_secret(text: str, start: int, end: int) -> tuple[int, int]:
     return start, grown
 
 
+_QUOTES = "\"'`"
+
+
+def _within_quotes(start: int, end: int, text: str) -> tuple[int, int]:
+    """A secret a quote opens ends at the same quote, which closes it: the token of `get("DB_PASSWORD",
+    "hunter2-Winter2026!")` runs on to the code's `")` (ux26 M1: the cloud got broken code, and the same secret in
+    `{"password": "hunter2-Winter2026!"}` another placeholder)."""
+    if start < end and text[start] in _QUOTES:
+        quote, start = text[start], start + 1
+    elif start and text[start - 1] in _QUOTES:
+        quote = text[start - 1]
+    else:
+        return start, end
+    close = text.find(quote, start, end)
+    return (start, close) if close > start else (start, end)
+
+
 # What ends a sentence after a secret, not the secret: of the 683 secrets annotated in benchmarks/data/pii-heldout-c
 # to -k and data/tagger-natural/, none ends with "." or "?", 57 end with "!" (which stays in the value).
 _SECRET_SENTENCE_END = ".?"
@@ -309,7 +326,7 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
         start += secret_word_length(text[start:end])  # "password lantern42": the value only
         start += len(_LEADING_DASH.match(text, start, end)[0])  # "- mango123": not the list's dash
         end = start + len(re.sub(r"\s+[^\w\s]+$", "", text[start:end]))  # "448812 -": not the sentence's dash
-        start, end = whole_secret(text, start, end)
+        start, end = _within_quotes(*whole_secret(text, start, end), text)
     if label == "REAL_NAME":
         start, end = _without_identifiers(text, start, end)
         if age := _AGE_AFTER_NAME.search(text, start, end):

@@ -54,9 +54,12 @@ _BODY = rf"""(?:
 # (a Kelvin sign or dotless i that matches K or I in any case, another script's or a full-width digit: `<EMAIL_١>`,
 # `<EMAIL_１>`) is text the session never sent as it, so no value goes there (sec24: main filled them in).
 _SPELLING = regex.IGNORECASE | regex.ASCII | regex.VERBOSE
-_PLACEHOLDER = rf"""(?:(?P<open>[<\[{{]{{1,2}}[ \t]?)|(?<![A-Za-z0-9_]))  # a bracket, or not inside a word
+# A bracket escaped for Markdown at both ends (`\<REAL_NAME_1\>`: a reply's renderer shows `<REAL_NAME_1>`) is the
+# placeholder's, and goes with it (`\Priya\>` was restored; ux26 M6); a backslash at one end only is the text's
+# (`C:\Users\<USERNAME_1>`).
+_PLACEHOLDER = rf"""(?:(?P<open>(?P<md>\\)?[<\[{{]{{1,2}}[ \t]?)|(?<![A-Za-z0-9_]))  # a bracket, or not inside a word
     (?<!\\){_BODY}
-    (?:(?P<close>[ \t]?[>\]}}]{{1,2}})|(?![A-Za-z0-9_]))"""
+    (?:(?P<close>[ \t]?(?(md)\\)[>\]}}]{{1,2}})|(?(md)(?!)|(?![A-Za-z0-9_])))"""
 PLACEHOLDER = regex.compile(_PLACEHOLDER, _SPELLING)
 # Either an escape (a run of backslashes right before a placeholder body) or a placeholder. The run is
 # possessive: a body never starts with a backslash, so giving some back could not help, and would cost a
@@ -154,13 +157,15 @@ class Scanner:
                 if final:
                     self.renamed.feed("", final=True)
                 return "".join(self._parts), len(text)
-            self.emit(text[pos : match.start()])
+            held = match.start() - 1 if _may_grow_back(text, match, pos) else match.start()
+            self.emit(text[pos:held])
             if not final and (
                 match.partial
                 or _may_grow(text, match)
                 or after_undecided(text, match.end(), self.context.ends_with(MAILTO))
             ):
-                return "".join(self._parts), match.start()
+                return "".join(self._parts), held
+            self.emit(text[held : match.start()])
             self.emit(self._replacement(match), as_written=match[0])
             pos = match.end()
 
@@ -275,10 +280,10 @@ class _Renamed:
 
 def _search_near(text: str, pos: int, starts: list[int]) -> regex.Match | None:
     """`_SCAN.search(text, pos)`, run only in a window at each body start from `pos` on: a match
-    holds a body, and begins at most a bracket pair and a space (or a run of backslashes) before it."""
+    holds a body, and begins at most an escaped bracket pair and a space (or a run of backslashes) before it."""
     at = bisect.bisect_left(starts, pos)
     while at < len(starts):
-        begin = starts[at] - 3
+        begin = starts[at] - 4
         while begin > pos and text[begin - 1] == "\\":
             begin -= 1
         begin = max(begin, pos)
@@ -292,10 +297,19 @@ def _search_near(text: str, pos: int, starts: list[int]) -> regex.Match | None:
     return None
 
 
+def _may_grow_back(text: str, match: regex.Match, pos: int) -> bool:
+    """Whether a match held back may yet take the backslash before it (`\<REAL_NAME_1`, its closing `\>` to come)."""
+    return bool(match["open"]) and not match["md"] and match.start() > pos and text[match.start() - 1] == "\\"
+
+
 def _may_grow(text: str, match: regex.Match) -> bool:
-    """A complete match at the end could still take more digits, a space or a bracket."""
+    """A complete match at the end could still take more digits, a space or a bracket; after an opening bracket escaped
+    for Markdown, a closing one escaped too (`\<REAL_NAME_1\`: `\>` may follow)."""
     tail = text[match.end() :]
-    return tail == "" or (not match["escape"] and not match["close"] and tail in (" ", "\t"))
+    if tail == "" or match["escape"] or match["close"]:
+        return tail == ""
+    escaped = bool(match["open"]) and text.endswith("\\", 0, match.start())
+    return tail in (" ", "\t") or (escaped and tail in ("\\", " \\", "\t\\"))
 
 
 def escape_placeholders(text: str) -> str:

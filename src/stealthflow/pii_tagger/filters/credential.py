@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from stealthflow.placeholders.recognizers.cued import names_card_digits
+from stealthflow.placeholders.recognizers.cued import names_last_digits
 from stealthflow.placeholders.recognizers.secrets import (
     KEYS_PRESSED,
     buys_a_discount,
@@ -56,10 +56,10 @@ def in_context(text: str, start: int, end: int) -> str | None:
         or _ISBN.fullmatch(text, start, end)
         or _KEYS_PRESSED.fullmatch(text, start, end)
         or buys_a_discount(sentence_around(text, start, end))
-        or names_card_digits(text, start, end)
+        or names_last_digits(text, start, end)
     ):
         return None  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off",
-        # "card ending 4242" (a FINANCE span of recognizers/cued.py)
+        # "card ending 4242", "SSN last four 4432" (a FINANCE or NATIONAL_ID span of recognizers/cued.py)
     if _SECRET_OF_BEFORE.search(text[max(0, start - 48) : start]) and not any(c.isdigit() for c in text[start:end]):
         return None  # "reset the wifi password on a standard netgear router": what the secret opens, not the secret
     if introduced_as_secret(text, start, end):

@@ -270,6 +270,9 @@ _FOREIGN_CODE_WORD = _words("code_words_other_languages")
 _SECRET_WORD = rf"{_PASSWORD_WORD}|{_CODE_WORD}"
 # "is" in the languages of the word lists: "Passwort ist X", "il codice del portone è X"
 _FOREIGN_IS = _words("value_words")
+# A few words of what a password or code in those languages opens, between its word and "is": "el código del portal de
+# la abuela es 2815", "mi contraseña del banco es Perro-Azul-77" (ux26 H7: the password was masked as a name).
+_WHAT_IT_OPENS = r"(?:\s+[^\W\d_][\w'’-]*){0,5}?"
 # The first letters of the password pattern's alternatives: its own words ("password", "pw", "changed", "set", "reset",
 # "updated", "my", "the", "our", "your", "wifi") and the word lists'
 _OWN_FIRST_LETTERS = set("pcsrumtoyw")
@@ -343,9 +346,9 @@ class PasswordRecognizer(ContextRecognizer):
         rf"|(?:{_SECRET_WORD})\b{_FOR_WHAT}\s+(?:will|would|should|must|is\s+going\s+to|(?:is\s+)?gonna)\s+be\s+)"
         rf"[\"'“‘(]?(?:{_NOT_A_WORD}|(?P<letters>)(?=[A-Za-z]{{8,64}}[\s\"'”’,;.!?]|[A-Za-z]{{8,64}}$))"
         rf"|wi-?fi\s+is\s+[\"'“‘]?{_NOT_A_WORD}"
-        rf"|(?:{_FOREIGN_PASSWORD_WORD})\s*(?:[:=]|\s(?:{_FOREIGN_IS})\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
-        # a PIN or door code in those languages, a few words of what it opens between ("del portal de la abuela")
-        rf"|(?:{_FOREIGN_CODE_WORD})(?:\s+[^\W\d_][\w'’-]*){{0,5}}?\s*(?:[:=]|\s(?:{_FOREIGN_IS})\b:?)\s*[\"'“‘]?{_HAS_DIGIT}"
+        # a password, PIN or door code in those languages, maybe a few words of what it opens between
+        rf"|(?:{_FOREIGN_PASSWORD_WORD}|{_FOREIGN_CODE_WORD}){_WHAT_IT_OPENS}\s*(?:[:=]|\s(?:{_FOREIGN_IS})\b:?)\s*"
+        rf"[\"'“‘]?{_HAS_DIGIT}"
         rf"|(?:{_PASSWORD_WORD})\s+[-–—]\s+[\"'“‘]?{_NOT_A_WORD}"  # "Password - X" (a list's separator)
         rf"|(?:my|the|our|your)\s+(?:\w+\s+)?(?:{_SECRET_WORD}),\s+{_NOT_A_WORD}(?=\S+,)"  # "my password, X, got leaked"
         r"))"

@@ -376,6 +376,9 @@ class MacRecognizer(PatternBacked):
 _URL = re.compile(r"(?:(?:https?|ftp)://)?(?:[\w-]+\.)+([A-Za-z]{2,63})(?::\d{2,5})?(?:[/?#]\S*)?", re.IGNORECASE)
 _URL_TRAILING = ".,;:!?)'\"]>"
 _DOTTED_TOKEN = re.compile(r"(?<!\S)[^\s.]*\.\S*")  # the whitespace-separated tokens holding a dot, whole
+# A Markdown link's `](` between its text and its target: a URL starts after it as after white space ("See [my
+# profile](https://github.com/omarhaddad) and thanks" left the URL in clear, glued to "profile]("; ux26 H0).
+_LINK_TARGET = re.compile(r"\]\(")
 MAX_URL = 2048
 
 
@@ -392,19 +395,31 @@ class UrlRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         spans = []
         for token in _DOTTED_TOKEN.finditer(text):  # a URL has a dot: the other tokens are not looked at
-            value = token[0].lstrip("([<'\"").rstrip(_URL_TRAILING)
-            if "." not in value or len(value) > MAX_URL:
-                continue
-            start = token.start() + token[0].index(value)
-            match = _URL.fullmatch(value)
-            if (
-                match
-                and "@" not in value
-                and _is_url(match[0])
-                and not public_software(text, start, start + len(value))
-            ):
-                spans.append(self.span(start, start + len(value), 0.6))
+            for start, end in _link_parts(token):
+                spans.extend(self._url(text, start, end))
         return spans
+
+    def _url(self, text: str, start: int, end: int) -> list[Span]:
+        """The URL that text[start:end], a token or a link's part, is once its brackets, quotes and trailing
+        punctuation are stripped; none if it is no URL."""
+        piece = text[start:end]
+        value = piece.lstrip("([<'\"").rstrip(_URL_TRAILING)
+        if "." not in value or len(value) > MAX_URL:
+            return []
+        start += piece.index(value)
+        match = _URL.fullmatch(value)
+        if match and "@" not in value and _is_url(match[0]) and not public_software(text, start, start + len(value)):
+            return [self.span(start, start + len(value), 0.6)]
+        return []
+
+
+def _link_parts(token: re.Match[str]) -> Iterator[tuple[int, int]]:
+    """Where a dotted token's parts start and end: the token, or a Markdown link's text and target (`_LINK_TARGET`)."""
+    start = token.start()
+    for mark in _LINK_TARGET.finditer(token[0]):
+        yield start, token.start() + mark.start()
+        start = token.start() + mark.end()
+    yield start, token.end()
 
 
 _WORD = re.compile(r"\w+")

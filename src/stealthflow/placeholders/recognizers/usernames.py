@@ -16,7 +16,7 @@ from stealthflow.placeholders.common_words import common_word, frequent_in_any
 from stealthflow.placeholders.language import ENGLISH
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import WordStarts, matches_at
-from stealthflow.placeholders.recognizers.languages import cue_pattern, one_of
+from stealthflow.placeholders.recognizers.languages import cue_pattern, name_pattern, one_of, reads_as_name
 from stealthflow.placeholders.reserved import generic_account
 from stealthflow.placeholders.types import Span, merge_spans
 from stealthflow.resources import data_yaml
@@ -31,6 +31,7 @@ _INLINE = r"<[a-z]{1,10}>|&nbsp;"  # markup between a marker and its value: "pos
 _ACCESS_LOG = regex.compile(rf"(?<![\d.])\d{{1,3}}(?:\.\d{{1,3}}){{3}} - {_VALUE} \[")
 _CHAT_LOG = regex.compile(rf"(?m:^)[ \t]*\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*<?{_VALUE}>?:?[ \t]")
 _LABEL_SCORES = {"form": 0.9, "linked": 0.8, "direct": 0.7}
+_VALUE_REACH = 48  # characters a value with its "#1234" and the spaces after it take at most
 _QUOTE = r"[\"'«“‘(]?"
 _GAP = r"[ \t]+"
 _SHAPE_MARK = regex.compile(r"\d|_|\p{L}[.-]\p{L}|#\d|\p{Ll}\p{Lu}")
@@ -146,11 +147,31 @@ class UsernameRecognizer(Recognizer):
             rf"(?P<cue>{cue_pattern(tuple(username_data()['sign_offs']))}),?{_GAP}{_VALUE}(?=[ \t]*(?:\n|$))"
         )
 
+    @cached_property
+    def _after_starts(self) -> WordStarts:
+        return WordStarts(tuple(username_data()["markers_after"]))
+
+    @cached_property
+    def _before_marker(self) -> regex.Pattern[str]:
+        """A value, then a marker that follows a writer's handle (`markers_after`: "dave_m wrote:")."""
+        return regex.compile(
+            rf"(?<![\w.@#-]){_VALUE}[ \t]*(?P<marker>(?i:{one_of(tuple(username_data()['markers_after']))}))"
+        )
+
     def find(self, text: str) -> list[Span]:
         starts = self._starts(text)
         found = self._found(text, starts) if starts else ()
+        after = self._found_before_markers(text, after_starts) if (after_starts := self._after_starts(text)) else ()
         logs = self._in_logs(text) if "[" in text else ()
-        return merge_spans([*found, *logs], text)
+        return merge_spans([*found, *after, *logs], text)
+
+    def _found_before_markers(self, text: str, starts: list[int]):
+        """A handle-shaped value right before a marker that follows it, looked for only back from each such marker
+        (a value is at most `_VALUE_REACH` characters long)."""
+        for start in starts:
+            for match in self._before_marker.finditer(text, max(0, start - _VALUE_REACH), start + _VALUE_REACH):
+                if match.start("marker") == start and _named(match) and handle_shaped(match["value"]):
+                    yield self._span(match, 0.8, f"before {match['marker'].lower()!r}")
 
     def _found(self, text: str, starts: list[int]):
         def at(pattern: regex.Pattern[str]):
@@ -208,6 +229,35 @@ class UsernameRecognizer(Recognizer):
 
     def _span(self, match: regex.Match[str], score: float, reason: str) -> Span:
         return self.span(match.start("value"), match.end("value"), score, reason=reason)
+
+
+@register_recognizer
+class QuotedNameRecognizer(Recognizer):
+    """A person's name in a quote's header: after a marker of data/usernames.yaml (`markers`: "Quote from Tom Hughes:",
+    "Zitat von Anna Schulz:", "[quote=Tom Hughes]"), capitalised, before ":", "]", a quote or the line's end, and read as
+    a name (`reads_as_name`: two words or more, or a given name). The PII tagger left "Quote from Tom Hughes:" in clear
+    in a short text while it masked "Quoting" and "Posted by" (ux26 H1)."""
+
+    name, type = "quoted_name", "REAL_NAME"
+
+    @cached_property
+    def _starts(self) -> WordStarts:
+        return WordStarts(tuple({marker.split()[0] for marker in username_data()["markers"]}))
+
+    @cached_property
+    def _pattern(self) -> regex.Pattern[str]:
+        markers = one_of(tuple(username_data()["markers"]))
+        return regex.compile(
+            rf"(?<![\p{{L}}\d])(?P<marker>(?i:{markers}))[ \t]*{_QUOTE}(?P<value>{name_pattern(())})"
+            r"(?=[\"'”]?[ \t]*(?:[:\]]|\r?\n|$))"
+        )
+
+    def find(self, text: str) -> list[Span]:
+        return [
+            self.span(*match.span("value"), 0.8, reason=f"after {match['marker'].lower()!r}")
+            for match in matches_at(self._pattern, text, self._starts(text))
+            if match["value"][:1].isupper() and reads_as_name(text, *match.span("value"))
+        ]
 
 
 def _named(match: regex.Match[str]) -> bool:
