@@ -84,6 +84,17 @@ def test_an_edit_that_leaves_a_clause_of_function_words_only_is_never_accepted()
     assert clears_floors("Now, TC around 140k SGD in Singapore.", "Now, TC around 140k SGD.", 1.0)
 
 
+def test_an_edit_that_leaves_one_word_of_a_sentence_alone_is_never_accepted():
+    # readers' rejected rewrites of seeds 47-53 ("Passes.", "President.", "Kids.")
+    assert not clears_floors("Printed boarding passes. ", "Passes. ", 1.0)
+    assert not clears_floors("First woman president.", "President.", 1.0)
+    assert not clears_floors("Two kids.", "Kids.", 1.0)
+    # a word left first, as readers accepted ("RDH.", "Paciencia."), and a sentence of one word as it was, pass
+    assert clears_floors("RDH 4 years now.", "RDH.", 1.0)
+    assert clears_floors("Paciencia, mucha paciencia.", "Paciencia.", 1.0)
+    assert clears_floors("Gold!", "Medal!", 1.0)
+
+
 def test_a_gate_verdict_needs_the_chance_and_the_floors():
     gate = floors_gate(-5.0)  # FAKE gate: passes any edit of fluency -5 or more
     edits = [("The rent in Leeds is mad.", "The rent is mad.")] * 2 + [("My loans from Sallie Mae.", "My loans from.")]
