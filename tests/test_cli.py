@@ -212,6 +212,18 @@ def test_protect_refuses_records_keyed_by_a_value_it_finds_and_writes_nothing(us
     assert written.exit_code == 0 and json.loads((user_home / "out.jsonl").read_text())["id"] == "row-1"
 
 
+def test_a_repeated_id_is_named_by_its_lines_not_printed(user_home):
+    """rev26 L3: two rows keyed by the same e-mail printed it ("duplicate id 'dana.kerr@mailbox.org'") before the id
+    check could refuse it. The error names the lines; the id is not printed; nothing is written."""
+    keyed = user_home / "dup.jsonl"
+    row = '{"id": "dana.kerr@mailbox.org", "text": "Please reset my account."}\n'
+    keyed.write_text(row + row)
+    refused = runner.invoke(app, ["protect", "-i", "dup.jsonl", "-o", "out.jsonl", "-s", "ids", "--rewrite", "none"])
+    assert refused.exit_code == 2
+    assert "dup.jsonl:2: duplicate id, the same as line 1's" in " ".join(refused.stderr.split())
+    assert "dana.kerr" not in refused.output and not (user_home / "out.jsonl").exists()
+
+
 def test_restore_names_the_session_the_rows_were_protected_in(user_home):
     """`restore -i` under another session than the rows carry restores nothing: it names the rows' session (main
     said nothing about it); a forgotten value is not called "never issued" (main: "were not issued")."""

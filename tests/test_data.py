@@ -63,11 +63,13 @@ def test_malformed_line_names_file_and_line(tmp_path, line, message):
     assert message in str(caught.value)
 
 
-def test_duplicate_ids_are_an_error(tmp_path):
+def test_duplicate_ids_are_an_error_that_names_their_lines_not_the_id(tmp_path):
+    """rev26 L3: the id was printed, and an id may be personal data."""
     path = tmp_path / "in.jsonl"
-    path.write_text('{"id": "a", "text": "x"}\n{"id": "a", "text": "y"}\n')
-    with pytest.raises(DataError, match="duplicate profile id 'a'"):
+    path.write_text('{"id": "ann@x.org", "text": "x"}\n\n{"id": "ann@x.org", "text": "y"}\n')
+    with pytest.raises(DataError, match="in.jsonl:3: duplicate profile id, the same as line 1's") as caught:
         load_profiles(path)
+    assert "ann@x.org" not in str(caught.value)
 
 
 def test_user_input_shapes(tmp_path):

@@ -3,14 +3,20 @@ same spans as detecting in one process, and nothing lost when a helper dies mid-
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 
+import httpx
 import pytest
+from test_security_scope import TOKEN, proxy_for
 
+import stealthflow.placeholders.helpers as helpers_module
 from stealthflow.placeholders.detector import Detector
-from stealthflow.placeholders.helpers import MAX_RESTARTS
+from stealthflow.placeholders.helpers import MAX_RESTARTS, DetectionStalled
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.types import Span
+from stealthflow.testing.mock_openai import Reply
 
 
 def long_text(seed: int, size: int = 20_000) -> str:
@@ -86,3 +92,41 @@ def test_a_helper_that_dies_loses_nothing_and_is_replaced(shared):
     shared.helpers._helpers[0].process.wait()
     assert shared.deterministic_many([long_text(10)]) == alone.deterministic_many([long_text(10)])
     assert shared.helpers._helpers == []
+
+
+@pytest.fixture
+def stopped_helper(monkeypatch):
+    """A detector whose one real helper process is stopped (SIGSTOP: it takes its share and never answers), with a
+    1 s stall limit and no lower bound on the batch's length."""
+    monkeypatch.setattr(helpers_module, "STALL_SECONDS", 1.0)
+    detector = Detector()
+    detector.start_helpers(1)
+    assert detector.helpers.wait_ready(120), "the helper process did not start"
+    detector.helpers.min_chars = 0
+    stopped = detector.helpers._helpers[0]
+    os.kill(stopped.process.pid, signal.SIGSTOP)
+    yield detector, stopped
+    detector.close()
+
+
+def test_a_stalled_helpers_share_is_refused_not_run_again_here(stopped_helper, monkeypatch):
+    """rev26 H1's backstop: the share of a helper that stalls was run again in this process, holding its GIL as long
+    (a server's other clients waited 74 s). Now the batch is refused (`DetectionStalled`) and the helper replaced (the
+    stopped process killed); the next batch is detected in full."""
+    detector, stopped = stopped_helper
+    with pytest.raises(DetectionStalled, match="refused, nothing was sent"):
+        detector.deterministic_many([long_text(11, 2_000)])
+    assert stopped.process.poll() is not None and detector.helpers._helpers[0] is not stopped
+    assert detector.helpers.wait_ready(120)
+    monkeypatch.setattr(helpers_module, "STALL_SECONDS", 120.0)  # a loaded machine's 20 KB may take over 1 s
+    assert detector.deterministic_many([long_text(12)]) == Detector().deterministic_many([long_text(12)])
+
+
+def test_the_proxy_refuses_a_request_whose_detection_stalls_and_sends_nothing(stopped_helper, protector):
+    """The proxy end to end (FAKE upstream): a 422 that says why, and the upstream got no request."""
+    protector.detector = stopped_helper[0]
+    with proxy_for(protector, lambda body: Reply(content="unused")) as (url, upstream):
+        body = {"model": "m", "messages": [{"role": "user", "content": long_text(13, 2_000)}]}
+        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+        assert response.status_code == 422 and "refused, nothing was sent" in response.text
+        assert upstream.received == []

@@ -588,6 +588,39 @@ def test_the_proxy_keeps_a_guarded_secret_in_a_json_array(protector, stream):
     assert counts["withheld"] == 1, counts
 
 
+# rev26 M1: an array whose first item is no quoted string (a number, null, an empty array, a prefixed string) is data
+# too: a string opening after its `[` or a `,` makes code of the paragraph (main restored the value in each).
+ARRAYS_OF_VALUES = [
+    '[1, "<EMAIL_1>"]',
+    '[null, "<EMAIL_1>"]',
+    '[-1,"<EMAIL_1>"]',
+    '[ [ ], "<EMAIL_1>" ]',
+    '[u"x", "<EMAIL_1>"]',
+    "[b'x', '<EMAIL_1>']",
+    'rows = [[], "<EMAIL_1>"]',
+    '[\n  [],\n  "<EMAIL_1>"\n]',
+    'Here you go:\n\n[true, "<EMAIL_1>"]',
+]
+
+
+@pytest.mark.parametrize("array", ARRAYS_OF_VALUES)
+def test_a_value_in_an_array_after_another_item_stays(protector, array):
+    """Whole and a character at a time: the e-mail stays (`in_code`); prose after a blank line gets it back."""
+    reply = f"{array}\n\nSee [1, 2] for <EMAIL_1>."
+    whole = _restored_whole_and_streamed(protector, "arrays", reply, f"{array}\n\nSee [1, 2] for {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_the_proxy_keeps_a_value_in_an_array_after_a_number(protector, stream):
+    """The proxy end to end (FAKE upstream answering the reviewer's `[1, "<EMAIL_1>"]`): the e-mail stays."""
+    reply = '[1, "<EMAIL_1>"]'
+    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
+        message, counts = chat(url, f"Write to {EMAIL_VALUE}", stream=stream)
+    assert message["content"] == reply
+    assert counts["withheld"] == 1, counts
+
+
 # rev23b F2: tool-call dialects of other model families, a blank line inside the call (main restored the value).
 DIALECT_CALLS = [
     '<tool_code>\nx = 1\n\nset_key( "<EMAIL_1>" )\n</tool_code>',  # Gemma

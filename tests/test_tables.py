@@ -5,6 +5,7 @@ The tables are written for these tests (names, dates and addresses made up)."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -164,3 +165,28 @@ def test_the_real_detector_reads_a_staff_table_and_a_json_export(detector):
     export = '{"name": "Callum Reid", "address": "27 Birch Road, Dundee, DD2 1AB"},\n{"dob": "1988-11-02"}'
     out = replaced(detector, export)
     assert out == '{"name": "<REAL_NAME>", "address": "<ADDRESS>"},\n{"dob": "<PERSONAL>"}'
+
+
+def _cells_seconds(pairs: int) -> float:
+    """CPU seconds `cells` takes on one flat JSON object of `pairs` string pairs, the best of two runs."""
+    text = "{" + ",".join(f'"k{i % 1000:03d}":"v"' for i in range(pairs)) + "}"
+    best = float("inf")
+    for _ in range(2):
+        started = time.process_time()
+        assert len(cells(text)) == 2 * pairs
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def test_the_cells_of_a_flat_json_object_are_read_in_linear_time():
+    """rev26 L1: each pair searched back to the object's `{` (the text's start): 8x the pairs took 32x the time (0.23
+    -> 1.8 MB: 0.11 -> 3.6 s); now about 8-11x. The bound is a ratio, with a floor: machines differ."""
+    small, large = _cells_seconds(20_000), _cells_seconds(160_000)
+    assert large < 20 * max(small, 0.02), (small, large)
+
+
+def test_a_json_value_is_of_the_record_whose_brace_is_open():
+    """Each value's record: the `{` open before it (-1 once a `}` closed the last one), read in one pass."""
+    text = '{"a": "1", "b": "2"} x "c": "3" {"d": {"e": "4"}, "f": "5"}'
+    records = [cell.record for cell in cells(text) if cell.label]
+    assert records == [0, 0, -1, text.index('{"e"'), -1]

@@ -80,7 +80,6 @@ def load_profiles(path: str | Path, limit: int | None = None) -> list[Profile]:
         profiles.append(profile)
         if limit is not None and len(profiles) >= limit:
             break
-    _check_unique_ids(profiles, path)
     return profiles
 
 
@@ -131,7 +130,10 @@ def post_profiles(text: str, profile_id: str, where: str = "the input") -> tuple
 
 
 def iter_profiles(path: str | Path) -> Iterator[Profile]:
+    """The profiles of a JSONL file, one a line; an error names the line (a repeated id by the line it is first on, not
+    by the id, which may be personal data: "dana.kerr@mailbox.org")."""
     path = Path(path)
+    seen: dict[str, int] = {}  # id -> the line it is first on
     for lineno, line in enumerate(read_text_file(path).split("\n"), start=1):  # "\n" only: see data.jsonl
         if not line.strip():
             continue
@@ -148,6 +150,9 @@ def iter_profiles(path: str | Path) -> Iterator[Profile]:
             raise DataError(f"{where}: {_describe(exc)}") from None
         for comment in profile.comments:
             refuse_nul(comment.text, f"{where}: a text")
+        if profile.id in seen:
+            raise DataError(f"{where}: duplicate profile id, the same as line {seen[profile.id]}'s")
+        seen[profile.id] = lineno
         yield profile
 
 
@@ -209,11 +214,3 @@ def _describe(exc: Exception) -> str:
     if isinstance(exc, KeyError):
         return f"missing field {exc.args[0]!r}"
     return str(exc)
-
-
-def _check_unique_ids(profiles: list[Profile], path: str | Path) -> None:
-    seen: set[str] = set()
-    for profile in profiles:
-        if profile.id in seen:
-            raise DataError(f"{path}: duplicate profile id {profile.id!r}")
-        seen.add(profile.id)

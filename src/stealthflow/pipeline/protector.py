@@ -18,6 +18,7 @@ import bisect
 import logging
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,6 +209,9 @@ class PersonalName(ValueError):
 
 SESSION_NAME = 'the session name (a proxy\'s x-stealthflow-session label, a memory user id, a --session or "session")'
 CLEAN_NAMES = 4096  # session names remembered as holding no value (`Protector.refuse_values`), at most
+# sessions whose values a process keeps decrypted in memory, the least recently used dropped first (read again from the
+# vault on their next use): unbounded, a proxy grew by ~65 KB a session of 20 e-mails for every session it ever served
+KNOWN_SESSIONS = 1024
 
 
 class Protector:
@@ -219,8 +223,9 @@ class Protector:
         self.vault = vault
         self.detector = detector
         self.recall = recall
-        self._known: dict[str, KnownValues] = {}
+        self._known: OrderedDict[str, SessionValues] = OrderedDict()  # `_known_values`
         self._known_lock = threading.Lock()
+        vault.on_forget(self._forget_known)
         self._clean_sessions: set[str] = set()  # session names found to hold no value
 
     @classmethod
@@ -422,14 +427,27 @@ class Protector:
     def _known_values(self, session: str) -> "SessionValues":
         """The session's values already in the vault. Values issued since (by this call or another
         process) are added to it; only a deletion anywhere in the vault makes it read them all
-        again (a long session would otherwise decrypt every value it holds on every request)."""
+        again (a long session would otherwise decrypt every value it holds on every request). The
+        `KNOWN_SESSIONS` sessions used last are kept."""
         mark = self.vault.issued_mark(session)
-        known = self._known.get(session)
-        if known is None or known.mark[0] != mark[0]:
-            known = self._known[session] = SessionValues(self.vault.session_values(self.config.user, session), mark)
+        sessions = self._known  # `_forget_known` may put a new one in its place meanwhile
+        if sessions and next(reversed(sessions.values())).mark[0] != mark[0]:  # a deletion in any process: all go
+            sessions.clear()
+        known = sessions.get(session)
+        if known is None:
+            known = sessions[session] = SessionValues(self.vault.session_values(self.config.user, session), mark)
+            while len(sessions) > KNOWN_SESSIONS:
+                sessions.popitem(last=False)
         elif known.mark != mark:
             known.add_issued(self.vault.session_values(self.config.user, session, after=known.mark[1]), mark)
+        sessions.move_to_end(session)
         return known
+
+    def _forget_known(self) -> None:
+        """Something was deleted through the vault (a session, a value, a placeholder forgotten): every session's
+        values in memory go at once, read again on their next use. The vault calls it under its own lock: it takes
+        none (`_known_values` holds on to the one it reads)."""
+        self._known = OrderedDict()
 
     # -- restore ------------------------------------------------------------------------
     def resolver(

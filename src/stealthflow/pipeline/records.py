@@ -50,7 +50,8 @@ RECORDS_EXPECTED = (
 def parse_records(text: str, where: str) -> list[Record]:
     """`{"id", "text"}` records from JSONL text; errors name `where:LINE` and say what a record is
     (`RECORDS_EXPECTED`): a JSON document (an export, pretty-printed) is not records."""
-    records, seen = [], set()
+    records: list[Record] = []
+    seen: dict[str, int] = {}  # id -> the line it is first on
     for lineno, line in enumerate(jsonl_lines(text), start=1):
         if not line.strip():
             continue
@@ -66,9 +67,9 @@ def parse_records(text: str, where: str) -> list[Record]:
             )
         refuse_nul(record["text"], f"{where}:{lineno}: the text")
         record_id = str(record["id"])
-        if record_id in seen:
-            raise DataError(f"{where}:{lineno}: duplicate id {record_id!r}")
-        seen.add(record_id)
+        if record_id in seen:  # named by its lines, not its id: an id may be personal data ("dana.kerr@mailbox.org")
+            raise DataError(f"{where}:{lineno}: duplicate id, the same as line {seen[record_id]}'s")
+        seen[record_id] = lineno
         vault, session = record.get("vault"), record.get("session")
         records.append(
             Record(

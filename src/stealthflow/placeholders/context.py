@@ -171,6 +171,9 @@ def _json_goes_on(start: str) -> bool | None:
 # Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `,` or `:`, with a string prefix
 # (`r'`, `b'`, `f'`, `rb'`) or none.
 _OPENS_STRING = re.compile(r"[{\[,:][rRbBfFuU]{0,2}\Z")
+# Where a string opens an item of an array (after its `[` or a `,`, prefixed or not): `[1, "<EMAIL_1>"]` is data
+# whatever its first item (rev26 M1: only a quoted first item made it code).
+_OPENS_ITEM = re.compile(r"[\[,][rRbBfFuU]{0,2}\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -277,8 +280,8 @@ class Surroundings(Deferred):
 
     def _json(self, char: str, escaped: bool) -> None:
         """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
-        arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value opens it
-        (`_array_went_on`), so a `[1]` or `[link](...)` in prose does not."""
+        arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value is one of its
+        items (`_array_went_on`, `_quote`), so a `[1]` or `[link](...)` in prose does not."""
         before = self.last
         self._between(char)
         if char in "\"'":
@@ -293,7 +296,8 @@ class Surroundings(Deferred):
         """A quote read (`escaped`: after an odd number of backslashes; `before`: the last characters read before it).
         Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
         decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
-        close it, as Python reads `'''...'''` (rev25b M1)."""
+        close it, as Python reads `'''...'''` (rev25b M1). A string that opens an item after a `[` or a `,` makes code
+        of the paragraph (`[1, "<EMAIL_1>"]`)."""
         if self.string == char * 3:
             self.quotes = 0 if escaped else self.quotes + 1
             self.string = "" if self.quotes == 3 else self.string
@@ -303,6 +307,8 @@ class Surroundings(Deferred):
             self.string = char * 2 if self.quotes < 0 else ""
         elif not (self.string or escaped) and self.depth and (char == '"' or _OPENS_STRING.search(before)):
             self.string, self.quotes = char, -1
+            if _OPENS_ITEM.search(before):
+                self._code()
 
     def _between(self, read: str) -> None:
         """`read` was read outside any mark, or is a mark's text: the last characters that are not white space, whether

@@ -10,7 +10,8 @@ score. Shorter batches stay in this process: a round trip would cost more than i
 A helper is a plain `python -m` child on a socket pair (multiprocessing's spawn would re-import
 the caller's main module, which a script without a `__main__` guard does not survive). One that
 is still starting or busy with another request is not used; one that fails or stalls mid-batch
-is replaced and its share runs here, so a batch's spans are always every recognizer's.
+is replaced: the share of one that died runs here, so a batch's spans are always every recognizer's; one that stalls
+(`STALL_SECONDS`) refuses the batch (`DetectionStalled`), since its share run here would hold this process's GIL as long.
 """
 
 from __future__ import annotations
@@ -22,14 +23,27 @@ import sys
 import threading
 import time
 from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
 
-from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
-from stealthflow.placeholders.recognizers import recognizer_names as registered_names
-from stealthflow.placeholders.types import Span
+if TYPE_CHECKING:  # imported where used: a server catches `DetectionStalled` without loading the recognizers
+    from stealthflow.placeholders.recognizers import Recognizer
+    from stealthflow.placeholders.types import Span
 
 STALL_SECONDS = 30.0  # a helper this late with its share is taken for stuck (1 MB of text takes ~0.5 s)
 _COST_MEMORY = 0.8  # weight of the past in each recognizer's cost per character
 MAX_RESTARTS = 10
+
+
+class DetectionStalled(RuntimeError):
+    """A helper was still busy with its share of a batch after `STALL_SECONDS`: the texts are refused, nothing was
+    masked or sent. Its share is not run again in this process, where a regular expression holds the GIL (and a server
+    answers no other client) as long as it runs (rev26 H1: one request of "dr dr dr ..." froze the proxy for 74 s)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"detecting personal data in this text took longer than {STALL_SECONDS:.0f} s (a text written to stall "
+            "it?); refused, nothing was sent"
+        )
 
 
 class DetectionHelpers:
@@ -54,7 +68,8 @@ class DetectionHelpers:
         return all(not helper.broken for helper in self._helpers)
 
     def find_many(self, recognizers: list[Recognizer], texts: list[str]) -> list[list[list[Span]]] | None:
-        """Per recognizer, per text, its spans; None when the batch is short or no helper is free."""
+        """Per recognizer, per text, its spans; None when the batch is short or no helper is free. A
+        `DetectionStalled` when a helper stalls (it is replaced)."""
         chars = sum(map(len, texts))
         if chars < self.min_chars or not self._lock.acquire(blocking=False):
             return None
@@ -80,7 +95,10 @@ class DetectionHelpers:
                         for text_spans in spans
                     ]
                     self._learn(name, seconds, chars)
-            self._replace_lost()  # a helper that stalled or died: its share (missing here) runs below
+            stalled = any(helper.stalled for helper in helpers)
+            self._replace_lost()  # a helper that stalled or died: its share (missing here) runs below, if it died
+            if stalled:
+                raise DetectionStalled()
             return [found[r.name] if r.name in found else self._run(r, texts, chars) for r in recognizers]
         finally:
             self._lock.release()
@@ -131,7 +149,7 @@ class _Helper:
         self.process = subprocess.Popen(command, pass_fds=[there.fileno()], stdin=subprocess.DEVNULL)
         there.close()
         self.connection = Connection(here.detach())
-        self.started = self.broken = False
+        self.started = self.broken = self.stalled = False
 
     def ready(self) -> bool:
         try:
@@ -153,6 +171,7 @@ class _Helper:
         try:
             if self.connection.poll(timeout):
                 return self.connection.recv()
+            self.stalled = True  # a dead one's connection polls as readable (its end), then fails to read
         except (EOFError, OSError):
             pass
         self.broken = True
@@ -171,6 +190,9 @@ def serve(connection: Connection, recognizer_names: list[str]) -> None:
     """A helper's life: build the pattern recognizers, then run the share of each batch it is sent
     until the connection closes. A recognizer it does not know or that fails is left out of its
     answer: the caller runs it."""
+    from stealthflow.placeholders.recognizers import build_recognizers
+    from stealthflow.placeholders.recognizers import recognizer_names as registered_names
+
     known = [name for name in recognizer_names if name in registered_names()]
     recognizers = {recognizer.name: recognizer for recognizer in build_recognizers(known)}
     connection.send("ready")

@@ -56,6 +56,7 @@ import sqlite3
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, closing, contextmanager, suppress
 from dataclasses import dataclass
@@ -175,6 +176,8 @@ class Vault:
         self._bad: set[str] = set()  # ids of rows seen not to authenticate: protect replaces them
         # (user, session, second, deletion generation) of the last `sessions` row `issue` wrote and committed
         self._used_row: tuple[str, str, str, str | None] | None = None
+        self._forget_listeners: list[weakref.WeakMethod] = []  # `on_forget`
+        self._deleting = False  # the open transaction deleted something (`_deleted`)
         self._lock = threading.RLock()
         self._checkpoints = _Checkpoints(self.path)
         self._db = connect_private(self.path, timeout=30)
@@ -352,9 +355,21 @@ class Vault:
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
+                self._deleting = False
                 raise
             self._db.execute("COMMIT")
             self._checkpoints.wrote()
+            if self._deleting:
+                self._deleting = False
+                for listener in [listener() for listener in self._forget_listeners]:
+                    if listener is not None:
+                        listener()
+
+    def on_forget(self, listener: Callable[[], None]) -> None:
+        """Call `listener` (a bound method, held weakly) once anything deleted through this vault is committed: a cache
+        of decrypted values in this process drops them then (`Protector`), not when it next uses them. It runs under
+        the vault's lock: it takes no other."""
+        self._forget_listeners.append(weakref.WeakMethod(listener))
 
     def _aad(
         self, entry_id: str, user: str, session: str, span_type: str, digest: str, index: int, token: str
@@ -472,7 +487,9 @@ class Vault:
             self._cache_generation = generation
 
     def _deleted(self, db: sqlite3.Connection) -> None:
-        """Record that entries or grants went (in this transaction): every process drops its cache."""
+        """Record that entries or grants went (in this transaction): every process drops its cache, and this one's
+        `on_forget` listeners hear of it when the transaction commits."""
+        self._deleting = True
         db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (_GENERATION, secrets.token_hex(8)))
 
     def _insert_many(

@@ -39,6 +39,7 @@ from starlette.types import Send
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.pipeline.protector import PersonalName, Protector
+from stealthflow.placeholders.helpers import DetectionStalled
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope
@@ -124,7 +125,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         except ProxyError as exc:
             _log(exc.status, started, stats)
             return exc.response()
-        except UncoveredText as exc:  # protect.refuse_uncovered: nothing was sent
+        except (UncoveredText, DetectionStalled) as exc:  # protect.refuse_uncovered, or a stall: nothing was sent
             _log(422, started, stats)
             return ProxyError(422, str(exc)).response()
         except PersonalName as exc:  # a session label holding a personal value: nothing was sent or stored

@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException
 
 from stealthflow.pipeline.protector import PersonalName, Protector
 from stealthflow.pipeline.rewrite import with_rewrites
+from stealthflow.placeholders.helpers import DetectionStalled
 from stealthflow.placeholders.keys import VaultKeyError
 from stealthflow.placeholders.language import UncoveredText
 from stealthflow.placeholders.scope import RestoreScope, json_switch, result_json, withheld_notice
@@ -80,9 +81,10 @@ def create_app(
         return error_response(422, f"invalid request: {problems}")
 
     @app.exception_handler(UncoveredText)
+    @app.exception_handler(DetectionStalled)
     @app.exception_handler(PersonalName)
     @app.exception_handler(SessionNameError)
-    async def refused(request: Request, exc: ValueError) -> JSONResponse:
+    async def refused(request: Request, exc: Exception) -> JSONResponse:
         return error_response(422, str(exc))
 
     @app.exception_handler(VaultKeyError)

@@ -157,9 +157,13 @@ class TitledNameRecognizer(ContextRecognizer):
     languages = None
     # It scans the whole text: behind a look at a title's first letters (`skipping`), 0.084 -> 0.046 CPU ms per KB on
     # benchmarks/tagger_threads.py's 1 KB texts, the same matches.
+    # At most five titles in a run: unbounded, a run without a surname after it ("dr dr dr ...") was read again from
+    # each of its titles, quadratic time (16 KB took 7 s). Read possessively instead, a title would keep the first
+    # letters of a name it starts ("Fr" of "Dr. Friederike Albers", "Pr" of "Miss Priya"): 14 of the titled names of
+    # the stored held-back texts lost (benchmarks/span_equivalence.py --stored); bounded, none changes.
     pattern = skipping(
         re.compile(
-            rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE})*[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
+            rf"(?<![\w.])(?P<value>{_TITLE}(?:[ \t]+{_TITLE}){{0,4}}[ \t]+(?P<first>{_SURNAME})(?:[ \t]+(?P<second>{_SURNAME}))?)"
         )
     )
 
@@ -181,9 +185,8 @@ class TitledNameRecognizer(ContextRecognizer):
             ):
                 continue
             if not public_name(text, match.start(), end) and not brand(text, match.start("first"), end):
-                start = (
-                    match.start("first") if _RELATIVE_BEFORE.search(text, 0, match.start("first")) else match.start()
-                )
+                relative = _RELATIVE_BEFORE.search(text, max(0, match.start() - _RELATIVE_REACH), match.start("first"))
+                start = match.start("first") if relative else match.start()
                 spans.append(self.span(start, end))
         return merge_spans([*spans, *self._in_lowercase(text)], text)
 
@@ -224,6 +227,9 @@ _PARTICLES = frozenset(
 # "meine Frau Katrin": a relative (`relatives` of data/languages/<code>.yaml) whose word is also a title is
 # kept out of the name, which alone is masked.
 _RELATIVE_BEFORE = re.compile(rf"(?<!\w)(?i:{RELATIVES_OF_LANGUAGES})[ \t]+$")
+# A relative word before a surname ends where the run of titles does, so it starts at most this far before the run: searched
+# from the text's start instead, a text of many titled names took quadratic time (64 KB of "Dr Dr ..." 2.4 s).
+_RELATIVE_REACH = max(len(word) for code in OTHERS for word in language_file(code)["relatives"])
 
 
 @register_recognizer

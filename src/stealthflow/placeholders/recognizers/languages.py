@@ -43,6 +43,7 @@ from stealthflow.placeholders.types import Span, merge_spans
 _CAPITALISED = r"\p{Lu}\p{L}*(?:['’-]\p{L}+)*"  # "Jürgen", "Jan-Ole", "D'Angelo"
 _INITIALS = r"\p{Lu}\.(?:-?\p{Lu}\.)*"  # "P.", "J.-P.", "A.B.": a name's initials
 LOWERCASE_WORD = r"\p{Ll}+(?:['’-]\p{L}+)*"  # "jürgen", "jan-ole": a name's word typed without capitals
+_STREET_WORD = 60  # letters and hyphens a street word ("Konrad-Adenauer-Str.") may have between its first and suffix
 _GAP = r"[ \t]+"  # words of one value are on one line, with no punctuation between them
 _WORK_GAP = 4  # words between a word of work and its preposition ("arbeite seit 12 Jahren bei")
 
@@ -141,7 +142,12 @@ def word_initial(text: str, starts: list[int]) -> list[int]:
 def lowercase_word(code: str) -> str:
     """A word typed in lowercase that is no function word of the language `code` (`function_words` of its file): a
     street's or a town's in an address typed without capitals ("rue de la paix, 75002 paris et ..." ends at "paris")."""
-    return rf"(?!(?i:{one_of(listed(code, 'function_words'))})(?![\p{{L}}'’])){LOWERCASE_WORD}"
+    return rf"{no_function_word(code)}{LOWERCASE_WORD}"
+
+
+def no_function_word(code: str) -> str:
+    """A lookahead: no function word of the language `code` (`function_words` of its file) starts here."""
+    return rf"(?!(?i:{one_of(listed(code, 'function_words'))})(?![\p{{L}}'’]))"
 
 
 def cue_pattern(words: tuple[str, ...]) -> str:
@@ -530,6 +536,9 @@ class StreetAddressRecognizer(LanguageRecognizer):
         """The address whose street's and city's words are capitalised, or lowercase (`lowercase`)."""
         vocab = self.vocab
         word, initial = (_CAPITALISED, r"\p{Lu}") if capitalised else (lowercase_word(self.language), r"\p{Ll}")
+        # what makes a word at `initial` a `word`, without reading the word to its end: read at every word of a run
+        # ("A'A'A'...", "a-a-a-..."), the whole of `word` took quadratic time
+        opening = "" if capitalised else no_function_word(self.language)
         particles = rf"(?:(?i:{one_of(vocab.street_particles)})(?:(?<=['’])|{_GAP}))*"
         words = rf"{particles}(?:{word}|\d{{1,2}}(?={_GAP}\p{{L}}))"  # "de la Paix", "do Carmo", "Jean Jaurès", "5 de Octubre"
         named = rf"(?:{_GAP}{words}){{0,4}}"
@@ -548,8 +557,10 @@ class StreetAddressRecognizer(LanguageRecognizer):
                 alternatives.append(rf"{street},?{_GAP}(?:n[º°.o]+{_GAP}?)?{number}{after}")
         if vocab.street_suffixes:
             # "Schillerstraße", "Konrad-Adenauer-Str.", "Berliner Straße": an adjective of a place may stand before
-            suffixed = rf"{initial}[\p{{L}}-]*(?i:{one_of(vocab.street_suffixes)})"
-            alternatives.append(rf"(?:(?={word}){initial}\p{{L}}*er{_GAP})?{suffixed}{_GAP}{number}{place}?")
+            # the street word at most `_STREET_WORD` letters and hyphens before its suffix: unbounded, a run of them
+            # ("a-a-a-...") was read back to each of its letters from each of its words, quadratic time (16 KB: 6 s)
+            suffixed = rf"{initial}[\p{{L}}-]{{0,{_STREET_WORD}}}(?i:{one_of(vocab.street_suffixes)})"
+            alternatives.append(rf"(?:{opening}{initial}\p{{L}}*er{_GAP})?{suffixed}{_GAP}{number}{place}?")
         return rf"(?<![\p{{L}}\d])(?P<value>{'|'.join(alternatives)})(?![\p{{L}}\d])"
 
 
