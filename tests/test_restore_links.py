@@ -567,27 +567,6 @@ QUOTED_LISTS = [
 ]
 
 
-@pytest.mark.parametrize("listed", QUOTED_LISTS)
-def test_a_value_in_a_list_of_quoted_values_stays(protector, listed):
-    """The reviewer's replies, whole and a character at a time: the e-mail stays (`in_code`); prose after the list's
-    end and a blank line gets it back, as does a value after a `[1]` or a markdown link's text in prose."""
-    reply = f"{listed}\n\nSee [1] and [the guide] for <EMAIL_1>."
-    whole = _restored_whole_and_streamed(
-        protector, "lists", reply, f"{listed}\n\nSee [1] and [the guide] for {EMAIL_VALUE}."
-    )
-    assert whole.withheld == [("<EMAIL_1>", "in_code")]
-
-
-@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
-def test_the_proxy_keeps_a_guarded_secret_in_a_json_array(protector, stream):
-    """The proxy end to end (FAKE upstream answering the reviewer's `[\n  "<API_KEY_1>"\n]`): the key stays."""
-    reply = '[\n  "<API_KEY_1>"\n]'
-    with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
-        message, counts = chat(url, "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?", stream=stream)
-    assert message["content"] == reply
-    assert counts["withheld"] == 1, counts
-
-
 # rev26 M1: an array whose first item is no quoted string (a number, null, an empty array, a prefixed string) is data
 # too: a string opening after its `[` or a `,` makes code of the paragraph (main restored the value in each).
 ARRAYS_OF_VALUES = [
@@ -603,20 +582,29 @@ ARRAYS_OF_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("array", ARRAYS_OF_VALUES)
-def test_a_value_in_an_array_after_another_item_stays(protector, array):
-    """Whole and a character at a time: the e-mail stays (`in_code`); prose after a blank line gets it back."""
-    reply = f"{array}\n\nSee [1, 2] for <EMAIL_1>."
-    whole = _restored_whole_and_streamed(protector, "arrays", reply, f"{array}\n\nSee [1, 2] for {EMAIL_VALUE}.")
+@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES)
+def test_a_value_in_a_list_of_values_stays(protector, listed):
+    """The reviewers' replies, whole and a character at a time: the e-mail stays (`in_code`); prose after the list's
+    end and a blank line gets it back, as does a value after a `[1]`, a `[1, 2]` or a markdown link's text in prose."""
+    prose = "See [1], [1, 2] and [the guide] for"
+    reply = f"{listed}\n\n{prose} <EMAIL_1>."
+    whole = _restored_whole_and_streamed(protector, "lists", reply, f"{listed}\n\n{prose} {EMAIL_VALUE}.")
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 
+@pytest.mark.parametrize(
+    ("reply", "prompt"),
+    [
+        ('[\n  "<API_KEY_1>"\n]', "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?"),  # rev23b F1: guarded
+        ('[1, "<EMAIL_1>"]', f"Write to {EMAIL_VALUE}"),  # rev26 M1: after a number
+    ],
+    ids=["guarded-secret", "after-a-number"],
+)
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
-def test_the_proxy_keeps_a_value_in_an_array_after_a_number(protector, stream):
-    """The proxy end to end (FAKE upstream answering the reviewer's `[1, "<EMAIL_1>"]`): the e-mail stays."""
-    reply = '[1, "<EMAIL_1>"]'
+def test_the_proxy_keeps_a_value_in_a_json_array(protector, reply, prompt, stream):
+    """The proxy end to end (FAKE upstream answering the reviewers' arrays): the value stays."""
     with proxy_for(protector, lambda body: Reply(content=reply)) as (url, _):
-        message, counts = chat(url, f"Write to {EMAIL_VALUE}", stream=stream)
+        message, counts = chat(url, prompt, stream=stream)
     assert message["content"] == reply
     assert counts["withheld"] == 1, counts
 
