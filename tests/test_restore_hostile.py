@@ -66,7 +66,8 @@ def test_a_reply_of_look_alikes_restores_end_to_end(tmp_path, monkeypatch):
         ('[\n  "', '"\n]', "tool"),
         ('args:\n  - "', '"', "tool"),  # a YAML list item
         ("See [1] and ", ".", "text"),  # a `[` with no quoted value is prose
-        ('Done.\nset_key( "', '" )', "glued"),  # a function call's argument (rev23b F1)
+        ('Done.\nset_key( "', '" )', "tool"),  # a function call's quoted argument (rev23b F1; code: secfix26b)
+        ("Done.\nset_key( ", " )", "glued"),  # its bare argument
         ('<|eom_id|>\n\nset_key( "', '" )', "tool"),  # after an end-of-message token: code to the reply's end
         ("<|python_tag|>x=1<|eom_id|>\n\nsend ", "", "tool"),
         ('{"a": "<|eom_id|>"}\n\nset_key( "', '" )', "tool"),  # in a JSON string too: a client splits on it

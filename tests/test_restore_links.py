@@ -582,10 +582,33 @@ ARRAYS_OF_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES)
+# secfix26b: a call's arguments, a string after its `(`, a `,` or a keyword's `=` (main restored the value in each).
+CALL_ARGUMENTS = [
+    'send_email([], "<EMAIL_1>")',
+    'f(1, "<EMAIL_1>")',
+    "f(None, '<EMAIL_1>')",
+    'obj.send(x, "<EMAIL_1>")',
+    'send_email("<EMAIL_1>")',
+    "f(g(1), r'<EMAIL_1>')",
+    'f([a](b), "<EMAIL_1>")',  # a list `[a]` called with `(b)`: its `)` closes the `(` of `](`
+    'send_email(to="<EMAIL_1>")',
+    "Here you go:\n\nsend_email(\n  [],\n\n  '<EMAIL_1>',\n)",  # a blank line in the call
+]
+# rev26's literal_fuzz.py: Python literals that restored the value inside them on main (seed 1's; seed 2's after the
+# first fix).
+LITERALS = [
+    # `r'Thanks, Ann…'` after a blank line in a dict was read as prose ("r'Thanks" a word with an apostrophe)
+    '{"x": [b"""\'\'\'x""",\n\n{R\'ba\': {},\n\nr\'Thanks, Ann}\': "x"},\n\n\'""",\'], "e": "<EMAIL_1>"}',
+    # an empty triple-quoted string (`u''''''`) was left open
+    "[{'a': u''''''},\n\nr'''\n\nThanks, Ann''', \"<EMAIL_1>\"]",
+]
+
+
+@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES + CALL_ARGUMENTS + LITERALS)
 def test_a_value_in_a_list_of_values_stays(protector, listed):
-    """The reviewers' replies, whole and a character at a time: the e-mail stays (`in_code`); prose after the list's
-    end and a blank line gets it back, as does a value after a `[1]`, a `[1, 2]` or a markdown link's text in prose."""
+    """The reviewers' lists, calls and literals, whole and a character at a time: the e-mail stays (`in_code`); prose
+    after their end and a blank line gets it back, as does a value after a `[1]`, a `[1, 2]` or a markdown link's text
+    in prose."""
     prose = "See [1], [1, 2] and [the guide] for"
     reply = f"{listed}\n\n{prose} <EMAIL_1>."
     whole = _restored_whole_and_streamed(protector, "lists", reply, f"{listed}\n\n{prose} {EMAIL_VALUE}.")
@@ -593,12 +616,31 @@ def test_a_value_in_a_list_of_values_stays(protector, listed):
 
 
 @pytest.mark.parametrize(
+    "prose",
+    [
+        "See f(x) for <EMAIL_1>.",
+        "call me (at <EMAIL_1>)",
+        'Call me (at "<EMAIL_1>")',
+        "Use print(x) (it's easy) and <EMAIL_1>.",
+        "f(x)\n\nMail <EMAIL_1>.",
+        "See the function f(x\n\nAnyway, I mail <EMAIL_1>.",  # a call left open in prose ends at a blank line
+        "r'Thanks, Ann' said <EMAIL_1>.",
+    ],
+)
+def test_a_value_in_prose_with_parentheses_is_restored(protector, prose):
+    """Parentheses in prose open no call's arguments (a name glued to a `(` with a quoted value in it does): the value
+    comes back, whole and a character at a time."""
+    _restored_whole_and_streamed(protector, "prose-calls", prose, prose.replace("<EMAIL_1>", EMAIL_VALUE))
+
+
+@pytest.mark.parametrize(
     ("reply", "prompt"),
     [
         ('[\n  "<API_KEY_1>"\n]', "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?"),  # rev23b F1: guarded
         ('[1, "<EMAIL_1>"]', f"Write to {EMAIL_VALUE}"),  # rev26 M1: after a number
+        ('send_email([], "<EMAIL_1>")', f"Write to {EMAIL_VALUE}"),  # secfix26b: a call's second argument
     ],
-    ids=["guarded-secret", "after-a-number"],
+    ids=["guarded-secret", "after-a-number", "call-argument"],
 )
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 def test_the_proxy_keeps_a_value_in_a_json_array(protector, reply, prompt, stream):

@@ -10,8 +10,8 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
-   ("url"); nor a `{`, nor a `[` whose first character after white space is a quote (a list of strings), and it is
-   not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
+   ("url"); nor a `{`, nor a `[` or a call's `(` with a quoted item (`[1, "<EMAIL_1>"]`, `f(x, "<EMAIL_1>")`:
+   `_quote`), and it is not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
 3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to an end tag of its name, blank lines
    included), nor a code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes
    and list items too, closed only by a run of its character at least as long with no info string, in its block;
@@ -33,8 +33,9 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    where the fence opened, with the marks read in the fence that no fence closes (a link's, a tool call's, an HTML
    code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is prose.
 
-Code (`in_code`: a code fence, a `{` or a list of strings in the paragraph, a tool call written in text) is what an agent
-may run with no click: no value is restored there by default (`scope.IN_CODE`), whatever its type.
+Code (`in_code`: a code fence, a `{`, a list of strings or a call's quoted argument in the paragraph, a tool call
+written in text) is what an agent may run with no click: no value is restored there by default (`scope.IN_CODE`),
+whatever its type.
 
 The reply is read once, in order, as it is shown (`Surroundings.feed`): a value restored before a placeholder is read
 as that value. The work is linear in the reply's length; a streamed reply's pieces are read together, when a
@@ -69,8 +70,8 @@ TAIL = HOLD
 def _events() -> re.Pattern[str]:
     """The marks read in a reply: a line's end (`\\n`, `\\r` or both, as CommonMark reads one: a code fence's line, a
     blank line), a tool call's mark or its end's, the marks of a link, markup or command (a `](` or `]:` closes a
-    bracket too), and a `{`, `}`, `[`, `]` or `"` (a JSON object's or array's depth), in that order where two start at
-    one character (`[TOOL_CALLS]`, `](`)."""
+    bracket too), and a `{`, `}`, `[`, `]`, `(`, `)` or a quote (the depth of a JSON object, an array or a call's
+    arguments), in that order where two start at one character (`[TOOL_CALLS]`, `](`)."""
     words = sorted(listed_words(resource_dir("data") / "link_commands.txt"))
     commands = "|".join(re.escape(word) for word in words)
     # A command is tried only at a word that starts with a command's first letter: the same matches, in ~25 % less
@@ -82,7 +83,7 @@ def _events() -> re.Pattern[str]:
     tags = "|".join(re.escape(tag) for tag in sorted(listed_words(resource_dir("data") / "code_tags.txt")))
     return re.compile(
         rf"(?P<eol>{LINE_END})|(?P<call>{calls})|(?P<tag><(?P<closes>/?)(?P<name>{tags})(?![\w-]))|(?P<url>{url})"
-        rf"|(?P<json>[{{}}\[\]\"'])",
+        rf"|(?P<json>[{{}}\[\]\"'()])",
         re.IGNORECASE | re.MULTILINE,
     )
 
@@ -142,6 +143,7 @@ def _dialects() -> dict[str, frozenset[str]]:
 
 
 CALLS_CAP = 64  # tool calls kept open at most: past them the reply is code to its end (the work stays linear)
+STRING_PREFIX = "[rRbBfFuU]{0,2}"  # a Python string's prefix: `r'`, `b'`, `f'`, `rb'`, `u"` or none
 
 
 # How a paragraph after a blank line inside a JSON object opens when it is prose, and the object was a stray `{`
@@ -149,9 +151,11 @@ CALLS_CAP = 64  # tool calls kept open at most: past them the reply is code to i
 # placeholder: `Thanks <REAL_NAME_1>`), in a list item or block quote too, or a backtick fence. No lenient reader of
 # JSON goes on so; Python's `json` (`NaN`, `-Infinity`), `ast.literal_eval` (`True`, `None`, `# comments`) and JSON5
 # (`+1`, `.5`, `0x1F`, `// comments`, `key:`) read other starts (rev25 H2), so any other start keeps the object open
-# (fail closed).
+# (fail closed). A first word that is a string's prefix and its quote (`r'Thanks, Ann'`) is a string, not a word with an
+# apostrophe (secfix26b: rev26's literal_fuzz.py, seed 1, restored one literal so).
 _PROSE = regex.compile(
-    r"\s*(?:(?:[-*+>]|\d{1,9}[.)])[ \t]+)?\p{L}+(?:['\u2019]\p{L}+)*[,;.!?]?[ \t]+(?:\p{L}|<[A-Z])|\s*`{3}",
+    rf"\s*(?:(?:[-*+>]|\d{{1,9}}[.)])[ \t]+)?(?!{STRING_PREFIX}')\p{{L}}+(?:['\u2019]\p{{L}}+)*[,;.!?]?[ \t]+"
+    r"(?:\p{L}|<[A-Z])|\s*`{3}",
     regex.DOTALL,
 )
 LINE_CAP = 4096  # characters of a line kept: a longer line is no closing fence
@@ -168,12 +172,13 @@ def _json_goes_on(start: str) -> bool | None:
 
 
 # A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
-# Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `,` or `:`, with a string prefix
-# (`r'`, `b'`, `f'`, `rb'`) or none.
-_OPENS_STRING = re.compile(r"[{\[,:][rRbBfFuU]{0,2}\Z")
-# Where a string opens an item of an array (after its `[` or a `,`, prefixed or not): `[1, "<EMAIL_1>"]` is data
-# whatever its first item (rev26 M1: only a quoted first item made it code).
-_OPENS_ITEM = re.compile(r"[\[,][rRbBfFuU]{0,2}\Z")
+# Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `(`, `,`, `:` or a keyword
+# argument's `=`, with a string prefix (`r'`, `b'`, `f'`, `rb'`) or none.
+_OPENS_STRING = re.compile(rf"[{{\[(,:=]{STRING_PREFIX}\Z")
+# Where a string opens an item of an array or an argument of a call (after its `[` or `(`, a `,` or a keyword's `=`,
+# prefixed or not): `[1, "<EMAIL_1>"]`, `f(None, '<EMAIL_1>')` and `f(to="<EMAIL_1>")` are data whatever their
+# first item (rev26 M1: only a quoted first item of an array made it code; secfix26b: a call's were not read).
+_OPENS_ITEM = re.compile(rf"[\[(,=]{STRING_PREFIX}\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -195,10 +200,10 @@ class Surroundings(Deferred):
         self.to_end = False  # a mark read that makes the rest of the reply code (a call with no end, or too many)
         # HTML code tags open, by name (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
         self.tags: dict[str, int] = {}  # replaced, never changed in place (`joined` copies it with the reader)
-        self.depth = 0  # JSON objects and arrays open: `{` and `[` less `}` and `]`, outside JSON strings
+        self.depth = 0  # JSON objects, arrays and calls' arguments open: `{`, `[`, `(` less `}`, `]`, `)` (`_json`)
         self.array = False  # a `[` read outside strings, and nothing but white space after it yet
         self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
-        # where a value opens: after its `{`, `[`, `,` or `:`, or a Python string prefix there, as Python and
+        # where a value opens: after its `{`, `[`, `(`, `,`, `:` or `=`, or a Python string prefix there, as Python and
         # JavaScript write one), tripled in a Python triple-quoted string, doubled until it is known (`_quote`), or ""
         self.quotes = 0  # in a string: its unescaped quotes read last in a row (-1: nothing read in it yet)
         self.last = ""  # the last three characters read that are not white space
@@ -224,7 +229,8 @@ class Surroundings(Deferred):
             if kind == "eol":
                 line_from = self._line_ended(text, match, line_from)
             elif kind == "json":
-                self._json(match[0], _escaped(text, match.start(), len(self.tail), self.escaping))
+                escaped = _escaped(text, match.start(), len(self.tail), self.escaping)
+                self._json(match[0], escaped, call=_calls(text, match.start()))
             elif kind == "call":
                 for eol in _LINE_ENDS.finditer(text, max(line_from, match.start()), match.end()):  # `Action\nInput:`
                     line_from = self._line_ended(text, eol, line_from)
@@ -235,6 +241,8 @@ class Surroundings(Deferred):
                 self._link()
                 if match[0].startswith("]"):
                     self._json("]", escaped=False)
+                if match[0].endswith("("):  # `](`, `url(`: `f([a](b), "<EMAIL_1>")` calls a list
+                    self._json("(", escaped=False, call=_calls(text, match.end() - 1))
         self._went_on(text[read_to:])
         self._between(text[read_to:])
         self.line = (self.line + text[line_from:])[:LINE_CAP]
@@ -278,16 +286,18 @@ class Surroundings(Deferred):
         """Whether a tool call or an HTML code tag is open: no blank line ends the code."""
         return bool(self.calls) or self.to_end or any(self.tags.values())
 
-    def _json(self, char: str, escaped: bool) -> None:
-        """A `{`, `}`, `[`, `]` or `"` (`escaped`: after an odd number of backslashes): the depth of JSON objects and
-        arrays, outside their strings. A `{` makes code of its paragraph; a `[` does where a quoted value is one of its
-        items (`_array_went_on`, `_quote`), so a `[1]` or `[link](...)` in prose does not."""
+    def _json(self, char: str, escaped: bool, call: bool = False) -> None:
+        """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes): the depth of JSON
+        objects, arrays and a call's arguments, outside their strings: a `(` counts where it opens a call's arguments
+        (`call`: a name glued to it) or inside one of them, so "call me (at <EMAIL_1>)" opens nothing. A `{` makes code
+        of its paragraph; a `[` or a call's `(` does where a quoted value is one of its items (`_array_went_on`,
+        `_quote`), so a `[1]`, `[link](...)` or "See f(x) for" in prose does not."""
         before = self.last
         self._between(char)
         if char in "\"'":
             self._quote(char, escaped, before)
-        elif not self.string:
-            self.depth = self.depth + 1 if char in "{[" else max(self.depth - 1, 0)
+        elif not self.string and (char != "(" or call or self.depth):
+            self.depth = self.depth + 1 if char in "{[(" else max(self.depth - 1, 0)
         self.array = char == "[" and not self.string
         if char == "{":
             self._code()
@@ -296,13 +306,13 @@ class Surroundings(Deferred):
         """A quote read (`escaped`: after an odd number of backslashes; `before`: the last characters read before it).
         Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
         decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
-        close it, as Python reads `'''...'''` (rev25b M1). A string that opens an item after a `[` or a `,` makes code
-        of the paragraph (`[1, "<EMAIL_1>"]`)."""
+        close it, as Python reads `'''...'''` (rev25b M1). A string that opens an item after a `[`, a `(`, a `,` or
+        a `=` makes code of the paragraph (`[1, "<EMAIL_1>"]`, `send_email([], "<EMAIL_1>")`)."""
         if self.string == char * 3:
             self.quotes = 0 if escaped else self.quotes + 1
             self.string = "" if self.quotes == 3 else self.string
-        elif self.string == char * 2:
-            self.string = char * 3
+        elif self.string == char * 2:  # its quotes are counted from here: `u''''''` is empty and closed
+            self.string, self.quotes = char * 3, 0
         elif self.string == char and not escaped:
             self.string = char * 2 if self.quotes < 0 else ""
         elif not (self.string or escaped) and self.depth and (char == '"' or _OPENS_STRING.search(before)):
@@ -444,7 +454,12 @@ class Surroundings(Deferred):
         """Whether the line read so far leaves a function call's arguments open: `set_key( "` (a name glued to its
         `(`, no parenthesis after it); "Your card (" is prose."""
         at = max(self.line.rfind("("), self.line.rfind(")"))
-        return at > 0 and self.line[at] == "(" and (self.line[at - 1].isalnum() or self.line[at - 1] == "_")
+        return at > 0 and self.line[at] == "(" and _calls(self.line, at)
+
+
+def _calls(text: str, at: int) -> bool:
+    """Whether the `(` at `at` in `text` opens a call's arguments: a name is glued to it (`f(`, `send_email(`)."""
+    return at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
 
 
 def _escaped(text: str, at: int, start: int, escaping: bool) -> bool:
