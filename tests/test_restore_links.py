@@ -582,7 +582,7 @@ ARRAYS_OF_VALUES = [
 ]
 
 
-# secfix26b: a call's arguments, a string after its `(`, a `,` or a keyword's `=` (main restored the value in each).
+# secfix26b: a call's arguments, a string anywhere inside its `(` (main restored the value in each).
 CALL_ARGUMENTS = [
     'send_email([], "<EMAIL_1>")',
     'f(1, "<EMAIL_1>")',
@@ -592,6 +592,8 @@ CALL_ARGUMENTS = [
     "f(g(1), r'<EMAIL_1>')",
     'f([a](b), "<EMAIL_1>")',  # a list `[a]` called with `(b)`: its `)` closes the `(` of `](`
     'send_email(to="<EMAIL_1>")',
+    'f(x + "<EMAIL_1>")',  # a string anywhere in a call's arguments or an array
+    '[x + "<EMAIL_1>"]',
     "Here you go:\n\nsend_email(\n  [],\n\n  '<EMAIL_1>',\n)",  # a blank line in the call
 ]
 # rev26's literal_fuzz.py: Python literals that restored the value inside them on main (seed 1's; seed 2's after the
@@ -612,6 +614,15 @@ def test_a_value_in_a_list_of_values_stays(protector, listed):
     prose = "See [1], [1, 2] and [the guide] for"
     reply = f"{listed}\n\n{prose} <EMAIL_1>."
     whole = _restored_whole_and_streamed(protector, "lists", reply, f"{listed}\n\n{prose} {EMAIL_VALUE}.")
+    assert whole.withheld == [("<EMAIL_1>", "in_code")]
+
+
+def test_a_value_after_a_string_the_reader_does_not_see_open_stays(protector):
+    """A `'` after `+` opens no string for the reader (prose's apostrophes), so the `"` inside it opens one: inside a
+    call's arguments that makes code too (main withheld this reply for its array; counting the call's `(` alone
+    restored it). The reader's strings are off by one after it: the paragraphs after it stay code (fail closed)."""
+    reply = 'f(x + \'it"s\', ["<EMAIL_1>"])'
+    whole = _restored_whole_and_streamed(protector, "misread", reply, reply)
     assert whole.withheld == [("<EMAIL_1>", "in_code")]
 
 

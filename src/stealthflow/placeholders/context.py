@@ -10,7 +10,7 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
 2. its paragraph up to it (the text since the last blank line: no markdown or HTML link, tag or definition runs over
    one) holds no mark of a link, markup or command: `//`, `:/`, `/\\`, `\\\\`, `www.`, `mailto:`, a host with a path
    (`evil.com/`), `](`, `]:`, `url(`, `image-set(`, `@import`, an HTML tag, a command of data/link_commands.txt
-   ("url"); nor a `{`, nor a `[` or a call's `(` with a quoted item (`[1, "<EMAIL_1>"]`, `f(x, "<EMAIL_1>")`:
+   ("url"); nor a `{`, nor a `[` or a call's `(` with a string in it (`[1, "<EMAIL_1>"]`, `f(x, "<EMAIL_1>")`:
    `_quote`), and it is not a list item's quoted value (`- "<API_KEY_1>"`) ("tool");
 3. no HTML code tag is open (data/code_tags.txt: `<pre>`, `<code>`, to an end tag of its name, blank lines
    included), nor a code fence (``` or ~~~) or an indented code block as markdown reads one (`fences`: in block quotes
@@ -175,10 +175,6 @@ def _json_goes_on(start: str) -> bool | None:
 # Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `(`, `,`, `:` or a keyword
 # argument's `=`, with a string prefix (`r'`, `b'`, `f'`, `rb'`) or none.
 _OPENS_STRING = re.compile(rf"[{{\[(,:=]{STRING_PREFIX}\Z")
-# Where a string opens an item of an array or an argument of a call (after its `[` or `(`, a `,` or a keyword's `=`,
-# prefixed or not): `[1, "<EMAIL_1>"]`, `f(None, '<EMAIL_1>')` and `f(to="<EMAIL_1>")` are data whatever their
-# first item (rev26 M1: only a quoted first item of an array made it code; secfix26b: a call's were not read).
-_OPENS_ITEM = re.compile(rf"[\[(,=]{STRING_PREFIX}\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -200,8 +196,8 @@ class Surroundings(Deferred):
         self.to_end = False  # a mark read that makes the rest of the reply code (a call with no end, or too many)
         # HTML code tags open, by name (data/code_tags.txt: `<pre>`, `<code>`): no blank line ends the code
         self.tags: dict[str, int] = {}  # replaced, never changed in place (`joined` copies it with the reader)
-        self.depth = 0  # JSON objects, arrays and calls' arguments open: `{`, `[`, `(` less `}`, `]`, `)` (`_json`)
-        self.array = False  # a `[` read outside strings, and nothing but white space after it yet
+        self.depth = 0  # JSON objects, arrays and calls' arguments open: `{`, `[`, `(` less `}`, `]`, `)` (`_nest`)
+        self.parens = 0  # of them, the `(` open (a `)` closes no `{`)
         self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
         # where a value opens: after its `{`, `[`, `(`, `,`, `:` or `=`, or a Python string prefix there, as Python and
         # JavaScript write one), tripled in a Python triple-quoted string, doubled until it is known (`_quote`), or ""
@@ -290,24 +286,33 @@ class Surroundings(Deferred):
         """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes): the depth of JSON
         objects, arrays and a call's arguments, outside their strings: a `(` counts where it opens a call's arguments
         (`call`: a name glued to it) or inside one of them, so "call me (at <EMAIL_1>)" opens nothing. A `{` makes code
-        of its paragraph; a `[` or a call's `(` does where a quoted value is one of its items (`_array_went_on`,
-        `_quote`), so a `[1]`, `[link](...)` or "See f(x) for" in prose does not."""
+        of its paragraph; a `[` or a call's `(` does where a string opens inside it (`_quote`), so a `[1]`,
+        `[link](...)` or "See f(x) for" in prose does not."""
         before = self.last
         self._between(char)
         if char in "\"'":
             self._quote(char, escaped, before)
-        elif not self.string and (char != "(" or call or self.depth):
-            self.depth = self.depth + 1 if char in "{[(" else max(self.depth - 1, 0)
-        self.array = char == "[" and not self.string
+        elif not self.string:
+            self._nest(char, call)
         if char == "{":
             self._code()
+
+    def _nest(self, char: str, call: bool) -> None:
+        """A `{`, `[`, `(`, `}`, `]` or `)` read outside strings (`call`: a name glued to the `(`): the depth. A `(`
+        counts where it opens a call's arguments or inside JSON or a call, and a `)` only where a `(` is open, so a
+        stray one (`{)`) closes no object."""
+        if (char == "(" and not (call or self.depth)) or (char == ")" and not self.parens):
+            return
+        self.depth = self.depth + 1 if char in "{[(" else max(self.depth - 1, 0)
+        self.parens = min(self.parens + (char == "(") - (char == ")"), self.depth)
 
     def _quote(self, char: str, escaped: bool, before: str) -> None:
         """A quote read (`escaped`: after an odd number of backslashes; `before`: the last characters read before it).
         Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
         decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
-        close it, as Python reads `'''...'''` (rev25b M1). A string that opens an item after a `[`, a `(`, a `,` or
-        a `=` makes code of the paragraph (`[1, "<EMAIL_1>"]`, `send_email([], "<EMAIL_1>")`)."""
+        close it, as Python reads `'''...'''` (rev25b M1). A string that opens inside an array or a call's arguments
+        makes code of the paragraph, whatever comes before it there (`[1, "<EMAIL_1>"]`, `send_email([], "<EMAIL_1>")`,
+        `f(x + "<EMAIL_1>")`: rev26 M1 and secfix26b, where only a quoted first item of an array made code)."""
         if self.string == char * 3:
             self.quotes = 0 if escaped else self.quotes + 1
             self.string = "" if self.quotes == 3 else self.string
@@ -317,26 +322,15 @@ class Surroundings(Deferred):
             self.string = char * 2 if self.quotes < 0 else ""
         elif not (self.string or escaped) and self.depth and (char == '"' or _OPENS_STRING.search(before)):
             self.string, self.quotes = char, -1
-            if _OPENS_ITEM.search(before):
-                self._code()
+            self._code()
 
     def _between(self, read: str) -> None:
-        """`read` was read outside any mark, or is a mark's text: the last characters that are not white space, whether
-        a `[` opens a quoted value (`_array_went_on`), and whether two quotes read were an empty string (`_quote`)."""
+        """`read` was read outside any mark, or is a mark's text: the last characters that are not white space, and
+        whether two quotes read were an empty string (`_quote`)."""
         if read and read != self.string[:1]:
             self.string = "" if len(self.string) == 2 else self.string
             self.quotes = 0
-        self._array_went_on(read)
         self.last = (self.last + "".join(read.split()))[-3:]
-
-    def _array_went_on(self, read: str) -> None:
-        """`read` follows a `[` with nothing but white space between: a quote first makes the paragraph code (a JSON
-        or Python list of strings: `[ "<API_KEY_1>" ]`, its lines apart or not)."""
-        if not self.array or not read.strip():
-            return
-        self.array = False
-        if read.lstrip()[0] in "\"'":
-            self._code()
 
     def _code(self, lasting: bool = False) -> None:
         """A mark of code read: a JSON `{` or list of strings, or (`lasting`) a tool call's mark or an HTML code tag,
@@ -402,7 +396,7 @@ class Surroundings(Deferred):
         self.goes_on = (self.goes_on + read)[:GOES_ON_CAP]
         decided = _json_goes_on(self.goes_on)
         if decided is False:
-            self.depth, self.string, self.code_paragraph = 0, "", False
+            self.depth, self.parens, self.string, self.code_paragraph = 0, 0, "", False
             self.paragraph = None if self.paragraph == "tool" else self.paragraph
         if decided is not None:
             self.goes_on = None
