@@ -599,7 +599,9 @@ def collectives() -> dict[str, frozenset[str]]:
     return {word: frozenset(nouns) for word, nouns in found.items()}
 
 
+@cache
 def _listed(key: str) -> frozenset[str]:
+    """A word list of generic.yaml, case-folded."""
     return frozenset(w.casefold() for w in _generic_yaml().get(key) or ())
 
 
@@ -652,10 +654,9 @@ def kin_swap(sentence: str, edited: str) -> bool:
 _KIN_DETERMINERS = "my|your|his|her|our|their|the|a"
 
 
-@cache
 def rejected_stand_ins() -> frozenset[str]:
     """generic.yaml `rejected`: stand-ins blind readers rejected, tried from no source."""
-    return frozenset(w.casefold() for w in _generic_yaml().get("rejected") or ())
+    return _listed("rejected")
 
 
 def part_candidates(
