@@ -5,8 +5,7 @@ and `rewrite_arms_seed*.jsonl`, whose lines hold two readers' verdicts; the seed
 into their edits and labelled as `benchmarks/reader_edits.py` does (accepted: the post was judged fluent and
 faithful; rejected: it was not, and the note names the edit). Each edit is applied alone to its sentence of the
 original, as the generalizer tries a candidate, and scored: the embedded model's fluency, MiniLM nearness, edit size
-(`gate.FEATURES`), and the candidate features the reader veto reads (`gate.VETO_FEATURES`: the edit's parse,
-`anonymize.edit_parse`, and the whole sentence's nearness). The same edit judged several times
+(`gate.FEATURES`), and the candidate features of `benchmarks/gate_features.py`. The same edit judged several times
 (two readers, earlier versions of the same posts) is one item, labelled with the share of its verdicts that accepted
 it and weighed by their number when a gate is fitted (`--leave-one-seed-out`); an edit dropping a whole sentence is
 left out (the generalizer never drops one); an edit readers disagree on (share 0.5) is left out of the figures.
@@ -49,6 +48,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import gate_features  # noqa: E402
 from reader_edits import edits, label  # noqa: E402
 
 from stealthflow.anonymize import gate  # noqa: E402
@@ -115,14 +115,14 @@ def alone(sentence: str, start: int, old: str, new: str) -> str | None:
 
 
 def score(items: list[dict]) -> np.ndarray:
-    """Every feature a gate or veto may read (`gate.VETO_FEATURES`) of every item (the embedded model, MiniLM, spaCy)."""
+    """The gate's features of every item (the embedded model and MiniLM)."""
     from stealthflow.utility.fluency import shared_scorer
 
     sentences, editeds = [i["sentence"] for i in items], [i["edited"] for i in items]
     fluency = []
     for at in range(0, len(items), 64):
         fluency += shared_scorer().compare(sentences[at : at + 64], editeds[at : at + 64])
-    return np.array(gate.veto_rows(list(zip(sentences, editeds, strict=True)), fluency))
+    return np.array(gate.feature_rows(list(zip(sentences, editeds, strict=True)), fluency))
 
 
 def out_of_fold(x: np.ndarray, y: np.ndarray, seeds: np.ndarray, config: gate.GateConfig) -> np.ndarray:
@@ -184,17 +184,20 @@ def verdict_files() -> list[Path]:
 
 def load_items(cache: Path | None, single_edits: bool = False) -> list[dict]:
     """Every judged edit (`judged`) with the gate's features (`x`) and the candidate ones (`extra`:
-    the rest of `gate.VETO_FEATURES`), those of an edit already in `cache` (JSON) read from it."""
+    `gate_features.FEATURES`), those of an edit already in `cache` (JSON) read from it."""
     items = judged(verdict_files(), single_edits)
     known: dict[tuple[str, str], dict] = {}
     if cache and cache.exists():
         known = {(i["sentence"], i["edited"]): i for i in json.loads(cache.read_text(encoding="utf-8"))}
     pairs = list(dict.fromkeys((i["sentence"], i["edited"]) for i in items))
-    lacking = [pair for pair in pairs if "extra" not in known.get(pair, {})]
+    lacking = [pair for pair in pairs if "x" not in known.get(pair, {})]
     if lacking:
         scored = score([{"sentence": sentence, "edited": edited} for sentence, edited in lacking])
-        for pair, row in zip(lacking, scored.tolist(), strict=True):
-            known.setdefault(pair, {}).update(x=row[: len(gate.FEATURES)], extra=row[len(gate.FEATURES) :])
+        for pair, row in zip(lacking, scored, strict=True):
+            known.setdefault(pair, {})["x"] = row.tolist()
+    lacking = [pair for pair in pairs if "extra" not in known[pair]]
+    for pair, row in zip(lacking, gate_features.rows(lacking) if lacking else [], strict=True):
+        known[pair]["extra"] = row
     for item in items:
         item.update(
             x=known[item["sentence"], item["edited"]]["x"], extra=known[item["sentence"], item["edited"]]["extra"]
@@ -233,12 +236,12 @@ KEEP = 0.9
 #: gate's accepted edits a refitted gate may turn away
 MOST_COST = 0.15
 #: every column of the items' rows: the gate's features, then the candidate ones
-COLUMNS = gate.VETO_FEATURES
+COLUMNS = (*gate.FEATURES, *gate_features.FEATURES)
 #: the refitted gates compared: the shipped gate's features (the one `--write` ships), with what the edit's parse
 #: says, and with the whole sentence's nearness too
 VARIANTS = {
     "refit": gate.FEATURES,
-    "refit_parse": (*gate.FEATURES, *gate.PARSE_FEATURES),
+    "refit_parse": (*gate.FEATURES, *gate_features.PARSE_FEATURES),
     "refit_parse_sentence": COLUMNS,
 }
 

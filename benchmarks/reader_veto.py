@@ -1,5 +1,7 @@
-"""Fit the reader veto (`stealthflow.anonymize.gate.shipped_veto`) on the edits today's `local` makes in the posts
-blind readers judged, labelled by their verdicts.
+"""Fit a reader veto on the edits today's `local` makes in the posts blind readers judged, labelled by their verdicts:
+a second logistic regression behind the acceptance gate (`stealthflow.anonymize.gate`) that would refuse an edit the
+gate passes. Measured and not shipped (benchmarks/results/reader_rejects.md, "A reader veto"); commit 00558df3 wired
+one into `gate.Gate.verdicts` for the held-out check.
 
 Input: the rows of `benchmarks/reader_replay.py --unfaithful --rows FILE` (each judged pair with today's text of its
 original). Each edit today's text makes (`reader_edits.edits`) that the judged rewrite made too (the same old words
@@ -8,19 +10,18 @@ faithful; **rejected** when a reader judged it not fluent or not faithful and th
 (`reader_replay.names_edit`), or every edit of the post when no rejecting reader's note names any. Other edits have
 no label. Each labelled edit is applied alone to its sentence of the original (`acceptance_gate.alone`) and scored:
 the acceptance gate's features (`gate.FEATURES`: the local model's likelihood ratio, the meaning floor's nearness,
-edit size), the edit's parse (`anonymize.edit_parse.FEATURES`: a word left without its head or complement, a
-changed part of speech, a pronoun left, a split name, a stand-in of the phrase's kind) and the whole sentence's
-nearness.
+edit size), the edit's parse (`gate_features.PARSE_FEATURES`: a word left without what it needs after it, a changed
+part of speech, a pronoun left, a split name, a stand-in of the phrase's kind) and the whole sentence's nearness.
 
 The veto is a logistic regression (`gate.fit`) on one of `VARIANTS`, weighed by verdicts, held out one seed at a time:
 each seed's edits get the chance of a veto fitted on the other seeds. Its threshold is fixed by `veto_threshold` on
 those out-of-fold chances: the highest at which the vetoed edits hold at least `RATIO` rejected edits for each
-accepted one and at most `MOST_COST` of the accepted edits. `--write` stores the chosen variant fitted on every
-seed, at that threshold, as `data/generalize/reader_veto.json`.
+accepted one and at most `MOST_COST` of the accepted edits. Each variant is also fitted on every seed (`fitted`:
+its weights on standardised features, bias, threshold).
 
     python benchmarks/reader_replay.py --seeds 29,31,37,41,43,47,51,53 --unfaithful --rows runs/replay.json
     python benchmarks/reader_veto.py runs/replay.json --features runs/veto_items.json \
-        --out benchmarks/results/reader_veto.json --write
+        --out benchmarks/results/reader_veto.json
 """
 
 from __future__ import annotations
@@ -28,14 +29,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from acceptance_gate import alone  # noqa: E402
+from acceptance_gate import COLUMNS, alone  # noqa: E402
+from gate_features import PARSE_FEATURES, rows  # noqa: E402
 from reader_edits import edits, key  # noqa: E402
 from reader_replay import names_edit  # noqa: E402
 
@@ -49,8 +50,8 @@ MOST_COST = 0.05
 #: the variants compared: the gate's features alone, with the edit's parse, with the whole sentence's nearness too
 VARIANTS = {
     "gate": gate.FEATURES,
-    "gate_parse": gate.FEATURES + gate.PARSE_FEATURES,
-    "gate_parse_sentence": gate.VETO_FEATURES,
+    "gate_parse": (*gate.FEATURES, *PARSE_FEATURES),
+    "gate_parse_sentence": COLUMNS,
 }
 
 
@@ -87,7 +88,7 @@ def labelled(rows: list[dict]) -> list[dict]:
 
 
 def scored(items: list[dict], cache: Path | None) -> np.ndarray:
-    """Every column of `gate.VETO_FEATURES` for each item (the embedded model, MiniLM and spaCy), those of an edit
+    """Every column of `acceptance_gate.COLUMNS` for each item (the embedded model, MiniLM and spaCy), those of an edit
     already in `cache` (JSON: {sentence + TAB + edited: row}) read from it."""
     from stealthflow.utility.fluency import shared_scorer
 
@@ -96,8 +97,9 @@ def scored(items: list[dict], cache: Path | None) -> np.ndarray:
     lacking = [p for p in pairs if "\t".join(p) not in known]
     if lacking:
         fluency = shared_scorer().compare([s for s, _ in lacking], [e for _, e in lacking])
-        for pair, row in zip(lacking, gate.veto_rows(lacking, fluency), strict=True):
-            known["\t".join(pair)] = row
+        x = gate.feature_rows(lacking, fluency)
+        for pair, row, extra in zip(lacking, x, rows(lacking), strict=True):
+            known["\t".join(pair)] = [*row, *extra]
     if cache:
         cache.write_text(json.dumps(known), encoding="utf-8")
     return np.array([known["\t".join((i["sentence"], i["edited"]))] for i in items], dtype=float)
@@ -137,12 +139,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rows", type=Path, nargs="+", help="rows of reader_replay.py --rows")
     parser.add_argument("--features", type=Path, help="cache of the scored edits (JSON)")
-    parser.add_argument("--variant", default="gate_parse_sentence", choices=sorted(VARIANTS))
-    parser.add_argument("--write", action="store_true", help="write the chosen variant to data/generalize/")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    rows = [row for path in args.rows for row in json.loads(path.read_text(encoding="utf-8"))]
-    items = labelled(rows)
+    items = labelled([row for path in args.rows for row in json.loads(path.read_text(encoding="utf-8"))])
     every = scored(items, args.features)
     y = np.array([i["accepted"] for i in items])
     counts = np.array([i["verdicts"] for i in items], dtype=float)
@@ -157,20 +156,21 @@ def main() -> None:
         "most_cost": MOST_COST,
         "out_of_fold": {},
     }
-    fitted = {}
+    summary["fitted"] = {}
     for name, names in VARIANTS.items():
-        x = every[:, [gate.VETO_FEATURES.index(n) for n in names]]
+        x = every[:, [COLUMNS.index(n) for n in names]]
         p = out_of_fold(x, y, counts, seeds)
         threshold = veto_threshold(p, good)
         summary["out_of_fold"][name] = variant_figures(p, good, threshold)
-        fitted[name] = replace(gate.fit(x, y, gate.GateConfig(), counts), threshold=threshold, features=names)
-        summary["out_of_fold"][name]["weights"] = dict(
-            zip(names, np.round(fitted[name].weights, 3).tolist(), strict=True)
-        )
+        fitted = gate.fit(x, y, gate.GateConfig(), counts)
+        summary["fitted"][name] = {
+            "mean": np.round(fitted.mean, 4).tolist(),
+            "scale": np.round(fitted.scale, 4).tolist(),
+            "weights": dict(zip(names, np.round(fitted.weights, 3).tolist(), strict=True)),
+            "bias": round(fitted.bias, 4),
+            "threshold": round(threshold, 4),
+        }
     print(json.dumps(summary, indent=1))
-    if args.write:
-        chosen = fitted[args.variant]
-        chosen.save(gate.VETO_FILE, trained_on_seeds=summary["seeds"], variant=args.variant)
     if args.out:
         args.out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
 

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 from gate_fakes import floors_gate
@@ -103,25 +101,6 @@ def test_a_gate_verdict_needs_the_chance_and_the_floors():
     verdicts = gate.verdicts(edits, [Fluency(0.0, 0.0), Fluency(-2.0, -2.0), Fluency(0.0, 0.0)])
     assert [accepted for _, accepted in verdicts] == [True, False, False]
     assert all(chance >= gate.threshold for chance, _ in verdicts)
-
-
-def test_a_veto_refuses_an_edit_the_gate_passes_and_reads_the_edits_parse():
-    # FAKE veto: refuses an edit that leaves a word pair broken across its edges (the real spaCy parse says which)
-    veto = Gate((0.0,), (1.0,), (-5.0,), 2.0, 0.5, features=("junction",))
-    gate = replace(floors_gate(-5.0), veto=veto)  # FAKE gate: passes both edits alone
-    edits = [
-        ("It is old and rusty and loud.", "It is old and and loud."),
-        ("The rent in Leeds is mad.", "The rent is mad."),
-    ]
-    verdicts = gate.verdicts(edits, [Fluency(0.0, 0.0)] * 2, lambda texts: np.ones((len(texts), 2)) / np.sqrt(2))
-    assert [accepted for _, accepted in verdicts] == [False, True]
-    assert [accepted for _, accepted in floors_gate(-5.0).verdicts(edits, [Fluency(0.0, 0.0)] * 2)] == [True, True]
-
-
-def test_a_saved_veto_loads_back_with_its_features(tmp_path):
-    veto = Gate((0.1, 0.2), (1.0, 2.0), (-1.0, 0.5), 0.3, 0.4, features=("junction", "sentence_nearness"))
-    veto.save(tmp_path / "veto.json", trained_on_seeds=[29])
-    assert Gate.load(tmp_path / "veto.json") == veto
 
 
 def test_feature_rows_measure_the_nearness_of_the_changed_words_with_the_embedder():

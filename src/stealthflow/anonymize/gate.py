@@ -5,28 +5,22 @@ An edit is scored in its sentence, as the generalizer tries each candidate: the 
 with one phrase replaced or dropped, the embedded model's fluency of the edit (`utility.fluency`) and how near the
 new words are to the old ones (`anonymize.meaning`). The weights and the operating threshold ship in
 `data/generalize/acceptance_gate.json`, rebuilt by `benchmarks/acceptance_gate.py`.
-
-An edit the gate passes then meets the **reader veto** (`shipped_veto`, `data/generalize/reader_veto.json`, rebuilt
-by `benchmarks/reader_veto.py`): a logistic regression of the same form, fitted on the edits today's rewrite makes
-in posts blind readers judged, that also reads the edit's parse (`anonymize.edit_parse`) and how near the whole edited
-sentence stays to the sentence. A vetoed edit is refused as the gate refuses one: another candidate takes its place,
-else the phrase stays, reported.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from stealthflow.anonymize import edit_parse, meaning
-from stealthflow.anonymize.edit_parse import TOKEN, edited_stretch
+from stealthflow.anonymize import meaning
 from stealthflow.evaluation.evidence import STOP_WORDS
 from stealthflow.placeholders.common_words import function_word
 from stealthflow.resources import listed_words, resource_dir
@@ -35,7 +29,6 @@ if TYPE_CHECKING:
     from stealthflow.utility.fluency import Fluency
 
 GATE_FILE = resource_dir("data") / "generalize" / "acceptance_gate.json"
-VETO_FILE = resource_dir("data") / "generalize" / "reader_veto.json"
 
 #: the gate's inputs, in the order of its weights
 FEATURES = (
@@ -47,10 +40,6 @@ FEATURES = (
     "words_in",  # log(1 + words put in)
     "share_out",  # words removed / words of the sentence
 )
-#: what the parses of the sentence and the edited sentence say of the edit (`edit_parse.FEATURES`)
-PARSE_FEATURES = edit_parse.FEATURES
-#: every input a veto may read: the gate's, the parse's, and the MiniLM cosine of the sentence and the edited sentence
-VETO_FEATURES = (*FEATURES, *PARSE_FEATURES, "sentence_nearness")
 
 #: Hard floors an edit must clear besides the gate, on its fluency score (edit minus original): the gate weighs a
 #: removal +1.9 logits and fluency 0.4 per unit, so alone it passed removals that leave a sentence broken ("My
@@ -68,6 +57,7 @@ REMOVAL_FLOOR = -1.0
 #: stand-ins, none between -1.65 and 0, 27 passed at both floors (6 rejected).
 STAND_IN_FLOOR = -1.65
 
+TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 _WORD = re.compile(r"\w+(?:['’-]\w+)*")
 #: tokens that end a clause: a word before one has nothing after it in its clause
 CLAUSE_END = frozenset(",;:.!?)-–—")
@@ -81,6 +71,30 @@ class GateConfig:
 
     l2: float = 1.0
     steps: int = 50
+
+
+def edited_stretch(sentence: str, edited: str) -> tuple[int, int, int, int] | None:
+    """Where the edit is, in characters: (start, end) of the words of `sentence` that left and (start, end) of the
+    words put in their place in `edited`, from the first token that differs to the last (an empty stretch where
+    nothing left or nothing came in); None for identical texts."""
+    a = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(sentence)]
+    b = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(edited)]
+    changes = [
+        op
+        for op in difflib.SequenceMatcher(a=[t[0] for t in a], b=[t[0] for t in b], autojunk=False).get_opcodes()
+        if op[0] != "equal"
+    ]
+    if not changes:
+        return None
+    i1, i2, j1, j2 = changes[0][1], changes[-1][2], changes[0][3], changes[-1][4]
+
+    def stretch(tokens: list, first: int, last: int, text: str) -> tuple[int, int]:
+        if last > first:
+            return tokens[first][1], tokens[last - 1][2]
+        at = tokens[first][1] if first < len(tokens) else len(text)
+        return at, at
+
+    return (*stretch(a, i1, i2, sentence), *stretch(b, j1, j2, edited))
 
 
 def edited_words(sentence: str, edited: str) -> tuple[str, str]:
@@ -217,30 +231,15 @@ def feature_rows(
     ]
 
 
-def veto_rows(
-    edits: Sequence[tuple[str, str]], fluency: Sequence[Fluency], embed: meaning.Embed | None = None
-) -> list[list[float]]:
-    """`VETO_FEATURES` of each (sentence, edited sentence) with its `Fluency`."""
-    near = meaning.nearness(list(edits), embed)
-    return [
-        [*row, *edit_parse.reading(sentence, edited), whole]
-        for row, (sentence, edited), whole in zip(feature_rows(edits, fluency, embed), edits, near, strict=True)
-    ]
-
-
 @dataclass(frozen=True)
 class Gate:
-    """A fitted gate: standardisation, weights and the threshold on the probability of "fluent and faithful", over
-    its `features` (the gate's `FEATURES`, or any of `VETO_FEATURES` for a veto); `veto`, when set, must pass an edit
-    this gate passes."""
+    """A fitted gate: standardisation, weights and the threshold on the probability of "fluent and faithful"."""
 
     mean: tuple[float, ...]
     scale: tuple[float, ...]
     weights: tuple[float, ...]
     bias: float
     threshold: float
-    features: tuple[str, ...] = FEATURES
-    veto: Gate | None = None
 
     def probability(self, rows: Sequence[Sequence[float]]) -> np.ndarray:
         x = (np.asarray(rows, dtype=float).reshape(-1, len(self.weights)) - self.mean) / self.scale
@@ -250,12 +249,7 @@ class Gate:
         self, edits: Sequence[tuple[str, str]], fluency: Sequence[Fluency], embed: meaning.Embed | None = None
     ) -> list[float]:
         """The probability that readers judge each (sentence, edited sentence) fluent and faithful."""
-        if not edits:
-            return []
-        if self.features == FEATURES:
-            return self.probability(feature_rows(edits, fluency, embed)).tolist()
-        columns = [VETO_FEATURES.index(name) for name in self.features]
-        return self.probability(np.asarray(veto_rows(edits, fluency, embed))[:, columns]).tolist()
+        return self.probability(feature_rows(edits, fluency, embed)).tolist() if edits else []
 
     def verdicts(
         self,
@@ -264,45 +258,29 @@ class Gate:
         embed: meaning.Embed | None = None,
         word_swaps: Sequence[bool] | None = None,
     ) -> list[tuple[float, bool]]:
-        """(`chances`, whether the edit is accepted: its chance reaches the threshold, it `clears_floors`, each of
-        `word_swaps` without the fluency floor, and the `veto`'s chance of it reaches the veto's threshold)."""
+        """(`chances`, whether the edit is accepted: its chance reaches the threshold and it `clears_floors`, each of
+        `word_swaps` without the fluency floor)."""
         swaps = word_swaps if word_swaps is not None else [False] * len(edits)
         chances = self.chances(edits, fluency, embed)
-        passed = [
-            chance >= self.threshold and clears_floors(sentence, edited, f.score, swap)
+        return [
+            (chance, chance >= self.threshold and clears_floors(sentence, edited, f.score, swap))
             for (sentence, edited), f, chance, swap in zip(edits, fluency, chances, swaps, strict=True)
         ]
-        if self.veto is not None and any(passed):
-            at = [i for i, ok in enumerate(passed) if ok]
-            vetoed = self.veto.chances([edits[i] for i in at], [fluency[i] for i in at], embed)
-            for i, chance in zip(at, vetoed, strict=True):
-                passed[i] = chance >= self.veto.threshold
-        return list(zip(chances, passed, strict=True))
 
     def save(self, path: Path, **extra) -> None:
-        fields = {name: value for name, value in asdict(self).items() if name != "veto"}
-        path.write_text(json.dumps({**fields, **extra}, indent=1) + "\n", encoding="utf-8")
+        path.write_text(json.dumps({"features": FEATURES, **asdict(self), **extra}, indent=1) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: Path) -> Gate:
         data = json.loads(path.read_text(encoding="utf-8"))
-        features = tuple(data["features"])
-        if not set(features) <= set(VETO_FEATURES) or len(features) != len(data["weights"]):
-            raise ValueError(f"{path} was trained on features this code does not compute: {data['features']}")
-        return cls(
-            tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), data["bias"], data["threshold"], features
-        )
+        if tuple(data["features"]) != FEATURES:
+            raise ValueError(f"{path} was trained on other features: {data['features']}")
+        return cls(tuple(data["mean"]), tuple(data["scale"]), tuple(data["weights"]), data["bias"], data["threshold"])
 
 
 @cache
 def shipped_gate() -> Gate:
-    """The acceptance gate with the reader veto behind it."""
-    return replace(Gate.load(GATE_FILE), veto=shipped_veto())
-
-
-@cache
-def shipped_veto() -> Gate:
-    return Gate.load(VETO_FILE)
+    return Gate.load(GATE_FILE)
 
 
 def fit(

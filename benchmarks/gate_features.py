@@ -1,16 +1,17 @@
-"""What the spaCy parses of a sentence and of its edited version say about an edit: where the edit is
-(`edited_stretch`) and what it does at its edges (`FEATURES`): a word left without the words it needs after it, a word
-whose part of speech the edit changes, a pronoun left without its noun, part of a name left, a stand-in of the
-phrase's own kind. The reader veto (`gate.shipped_veto`) reads them; they speak to the blind readers' reasons for
-rejecting an edit (benchmarks/results/reader_rejects.md).
+"""Candidate features of an edit for the acceptance gate (`stealthflow.anonymize.gate`), beyond the ones it ships
+with: what the parses of the sentence and of the edited sentence say about the edit's edges, and how near the whole
+edited sentence is to the sentence. They speak to the blind readers' reasons for rejecting an edit (a word left
+dangling, a pronoun without its noun, part of a name left, a stand-in unrelated to the phrase, a point lost);
+`benchmarks/acceptance_gate.py --leave-one-seed-out` measures whether a gate refitted with them does better. The
+shipped gate does not read them (benchmarks/results/acceptance_gate_refit.md says why).
 """
 
 from __future__ import annotations
 
-import difflib
-import re
 from typing import TYPE_CHECKING
 
+from stealthflow.anonymize import meaning
+from stealthflow.anonymize.gate import edited_stretch
 from stealthflow.anonymize.hypernyms import kind_of
 from stealthflow.anonymize.person_nouns import singulars
 from stealthflow.anonymize.syntax import parse
@@ -19,39 +20,22 @@ from stealthflow.placeholders.common_words import function_word
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-FEATURES = (
+PARSE_FEATURES = (
     "junction",  # word pairs newly left broken across the edit's edges (`broken_junctions`), edit minus original
     "reread",  # words at the edit's edges whose part of speech the edit changes ("the whole city is" -> "the whole is")
     "pronoun_left",  # a noun left and a third-person pronoun after it stays, or one is put in (`pronoun_left`)
     "name_split",  # the edit takes part of a name and leaves the rest ("Semana Santa" -> "Santa")
     "kind_kept",  # a stand-in keeps a word of the phrase or names its kind (`hypernyms.kind_of`): "a kayak" -> "a boat"
 )
+#: MiniLM cosine of the sentence and the edited sentence (a point lost moves the whole sentence)
+SENTENCE_NEARNESS = "sentence_nearness"
+FEATURES = (*PARSE_FEATURES, SENTENCE_NEARNESS)
 
-TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 
-
-def edited_stretch(sentence: str, edited: str) -> tuple[int, int, int, int] | None:
-    """Where the edit is, in characters: (start, end) of the words of `sentence` that left and (start, end) of the
-    words put in their place in `edited`, from the first token that differs to the last (an empty stretch where
-    nothing left or nothing came in); None for identical texts."""
-    a = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(sentence)]
-    b = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(edited)]
-    changes = [
-        op
-        for op in difflib.SequenceMatcher(a=[t[0] for t in a], b=[t[0] for t in b], autojunk=False).get_opcodes()
-        if op[0] != "equal"
-    ]
-    if not changes:
-        return None
-    i1, i2, j1, j2 = changes[0][1], changes[-1][2], changes[0][3], changes[-1][4]
-
-    def stretch(tokens: list, first: int, last: int, text: str) -> tuple[int, int]:
-        if last > first:
-            return tokens[first][1], tokens[last - 1][2]
-        at = tokens[first][1] if first < len(tokens) else len(text)
-        return at, at
-
-    return (*stretch(a, i1, i2, sentence), *stretch(b, j1, j2, edited))
+def rows(edits: list[tuple[str, str]], embed: meaning.Embed | None = None) -> list[list[float]]:
+    """`FEATURES` of each (sentence, edited sentence)."""
+    near = meaning.nearness(edits, embed)
+    return [[*reading(sentence, edited), n] for (sentence, edited), n in zip(edits, near, strict=True)]
 
 
 #: coarse tags of words that need a word after them in their phrase
@@ -148,10 +132,10 @@ def kind_kept(old: list[Token], new: list[Token]) -> bool:
 
 
 def reading(sentence: str, edited: str) -> list[float]:
-    """The features the parses of `sentence` and `edited` give (`FEATURES`): 0 for identical texts."""
+    """The features the parses of `sentence` and `edited` give (`PARSE_FEATURES`): 0 for identical texts."""
     where = edited_stretch(sentence, edited)
     if where is None:
-        return [0.0] * len(FEATURES)
+        return [0.0] * len(PARSE_FEATURES)
     original, changed = parse(sentence), parse(edited)
     old = [t for t in original if where[0] <= t.idx < where[1]]
     new = [t for t in changed if where[2] <= t.idx < where[3]]

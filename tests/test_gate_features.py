@@ -1,11 +1,16 @@
-"""anonymize/edit_parse.py: the features of an edit read from the real spaCy parses of the sentence and
+"""benchmarks/gate_features.py: the candidate features of an edit read from the real spaCy parses of the sentence and
 the edited sentence (the readers' reasons for rejecting an edit, on sentences made up in the test)."""
 
-from stealthflow.anonymize.edit_parse import FEATURES, reading
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from gate_features import PARSE_FEATURES, reading  # noqa: E402
 
 
 def read(sentence: str, edited: str) -> dict[str, float]:
-    return dict(zip(FEATURES, reading(sentence, edited), strict=True))
+    return dict(zip(PARSE_FEATURES, reading(sentence, edited), strict=True))
 
 
 def test_a_word_left_twice_or_a_preposition_left_without_its_object_breaks_the_junction():
@@ -42,4 +47,4 @@ def test_a_stand_in_that_keeps_the_phrase_s_word_keeps_its_kind():
 
 
 def test_identical_texts_read_nothing():
-    assert reading("Same text.", "Same text.") == [0.0] * len(FEATURES)
+    assert reading("Same text.", "Same text.") == [0.0] * len(PARSE_FEATURES)
