@@ -77,6 +77,8 @@ def base_model(num_labels: int, layers: int | None = None):
 
 
 class SpanTagger:
+    begins_split = False  # a word tagged as a value's beginning (B) opens a new span (`_spans`); the PII tagger's does
+
     def __init__(
         self,
         model,
@@ -108,7 +110,7 @@ class SpanTagger:
         self.language_thresholds = language_thresholds or {}
         self.lexicon = lexicon  # a student's name lexicon (names.py), saved beside its weights
         self.languages = languages or ["en"]  # the languages it was trained on (the model card's): it runs on no other
-        self.begins_split = begins_split  # a word tagged as a value's beginning (B) opens a new span (`_spans`)
+        self.begins_split = begins_split
         # The parameters training changed: only these are saved (the rest is the packaged MiniLM).
         self.trained = trained if trained is not None else {n for n, p in model.named_parameters() if p.requires_grad}
 
