@@ -119,3 +119,18 @@ def test_a_streamed_placeholder_escaped_for_markdown_restores_as_the_whole_text_
             pieces = [stream.feed(reply[i : i + size]) for i in range(0, len(reply), size)]
             assert "".join(pieces) + stream.finish() == restore_text(reply, resolve).text, (reply, size)
     assert restore_text("H: \\<REAL_NAME_1\\>.", resolve).text == f"H: {NAME}."
+
+
+def test_a_placeholder_between_html_escaped_brackets_stays_and_the_notice_says_why(protector):
+    """ux26 M6: `&lt;REAL_NAME_1&gt;` was withheld as "written without brackets in code or glued to other text", which
+    the reply had not done. It stays (glued to the entities, as in code or markup), for a secret too, whatever the
+    options, and the notice names the HTML escapes."""
+    issue(protector)
+    reply = "Hi &lt;REAL_NAME_1&gt;, your key is &lt;API_KEY_1&gt;; <REAL_NAME_1> in prose."
+    for options in ({}, {"values_in_links": True, "secrets_in_urls": True}):
+        result = protector.restore(reply, "s", **options)
+        assert result.text == reply.replace("<REAL_NAME_1> in prose", f"{NAME} in prose"), result.text
+        assert result.withheld == [("<REAL_NAME_1>", "html_escaped"), ("<API_KEY_1>", "html_escaped")]
+    notice = withheld_notice(result.withheld, cli_switch)
+    assert "between HTML-escaped brackets (&lt; &gt;): 2" in notice and "without brackets in code" not in notice
+    assert "left as it is" in notice

@@ -291,6 +291,8 @@ class PiiTaggerRecognizer(Recognizer):
 
     def _span(self, text: str, tagged: TaggedSpan, english: bool = True) -> Span | None:
         start, end = spans.shaped(text, tagged.start, tagged.end, tagged.label)
+        if tagged.label not in ("CREDENTIAL", "FINANCE") and spans.function_words_only(text, start, end):
+            return None
         label, relabelled = tagged.label, ""
         if label == "REAL_NAME" and (
             brand(text, start, end)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import ahocorasick
 import regex
@@ -84,6 +84,7 @@ class Reference:
     bare: bool = False  # written with no bracket (`API_KEY_1`, `EMAIL 1`): a word code may use as a name
     # in code, JSON or a tool call written in a reply's text or in a string of tool-call arguments (`in_code`)
     code: bool = False
+    html: bool = False  # written with no bracket between HTML-escaped ones (`&lt;REAL_NAME_1&gt;`)
 
     def exact(self) -> str:
         return f"<{self.type}_{self.index}>" if self.index is not None else f"[[{self.type}:{self.token}]]"
@@ -107,15 +108,16 @@ def reference(match: regex.Match) -> Reference | None:
     # casefold first: the case-insensitive match also takes the Kelvin sign for K (whose upper() is itself)
     span_type = _TYPE_BY_LETTERS[raw_type.translate(_NO_SEPARATORS).casefold().upper()]
     bare = not (match["open"] or match["close"])
+    html = bare and match.string.endswith("&lt;", 0, match.start()) and match.string.startswith("&gt;", match.end())
     if match["token"]:
         if bare and len(match["token"]) < TOKEN_CHARS:  # a token cut short, only inside brackets: "IBAN: DE50 ..." is
             return None  # the start of a number the user wrote, no placeholder to escape, restore or report (ux21 M10)
-        return Reference(span_type, None, match["token"].lower(), match[0], bare=bare)
+        return Reference(span_type, None, match["token"].lower(), match[0], bare=bare, html=html)
     # Without a bracket, only the style's own shape is one: the type in capitals (`EMAIL 1`, `EMAIL-1`) or joined by
     # "_" (`email_1`). "Health: 100", "Unread Email: 2", "Address: 12" are a form's label and a number: protect left
     # a backslash in them and restore would have filled them in (ux23b M4).
     marked = not bare or "_" in (match["sep"] or "") or raw_type.isupper()
-    return Reference(span_type, int(match["index"]), None, match[0], bare=bare) if marked else None
+    return Reference(span_type, int(match["index"]), None, match[0], bare=bare, html=html) if marked else None
 
 
 Resolver = Callable[[Reference], "str | Withheld | None"]  # replacement text, or None / Withheld: leave as is
@@ -225,7 +227,7 @@ class Scanner:
 
 
 def _at(ref: Reference, place: str, url: str = "", code: bool = False) -> Reference:
-    return Reference(ref.type, ref.index, ref.token, ref.text, place, url, ref.bare, code)
+    return replace(ref, place=place, url=url, code=code)
 
 
 _LONGEST_MATCH = 96  # brackets, the longest type, a separator, a 32-character token: ~75 characters

@@ -42,6 +42,8 @@ IN_TOOL_CALL = Withheld("in_tool_call")
 SECRET_GLUED = Withheld("secret_glued")  # glued to other text, or after "=" (`placeholders.context`)
 SECRET_BARE = Withheld("secret_bare")  # a guarded type's placeholder with no bracket
 BARE_IN_CODE = Withheld("bare_in_code")  # any other type's, in code, JSON, a tool call or glued
+# either, between HTML-escaped brackets (`&lt;REAL_NAME_1&gt;`): glued to the entities, read as one without brackets
+HTML_ESCAPED = Withheld("html_escaped")
 IN_CODE = Withheld("in_code")  # any value in code, JSON or a tool call written in a reply's text (`context.in_code`)
 EMAIL = "EMAIL"  # the one type restored as the whole address of a mailto: link
 
@@ -53,6 +55,7 @@ _PLACES = {
     SECRET_GLUED.why: "a secret in code or glued to other text",
     SECRET_BARE.why: "a secret written without brackets",
     BARE_IN_CODE.why: "written without brackets in code or glued to other text",
+    HTML_ESCAPED.why: "between HTML-escaped brackets (&lt; &gt;)",
     SECRET_IN_TOOL.why: "a secret in JSON or a tool call",
     IN_LOADING_URL.why: "inside a URL that loads by itself",
     IN_LINK.why: "inside a link",
@@ -80,6 +83,8 @@ class RestoreScope:
             return NOT_IN_REQUEST
         if ref.url == "load":
             return IN_LOADING_URL
+        if ref.html and (ref.type in self.guarded_types or ref.place in ("tool", "glued")):
+            return HTML_ESCAPED
         if ref.type in self.guarded_types:
             if ref.bare:
                 return SECRET_BARE
@@ -162,5 +167,10 @@ def withheld_notice(withheld: list[tuple[str, str]], switch: Callable[[str], str
         notes.append(
             "A placeholder without brackets (API_KEY_1) is a word code may use as a name: a secret, card, IBAN, "
             "passport or ID number is never filled in from it, another value only in prose."
+        )
+    if reasons[HTML_ESCAPED.why]:
+        notes.append(
+            "A placeholder between HTML-escaped brackets (&lt;REAL_NAME_1&gt;) is glued to the entities, as a name in "
+            "code or markup is: it is left as it is, whatever the options."
         )
     return " ".join([f"withheld {len(withheld)} placeholder(s), left as they are: {names} ({why}).", *notes])

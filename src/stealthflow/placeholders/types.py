@@ -45,6 +45,7 @@ TYPE_LEVELS: dict[str, Level] = {
     "EMPLOYER": Level.PL2,
     "USERNAME": Level.PL2,
     "ACCOUNT_ID": Level.PL2,
+    "DEVICE_ID": Level.PL2,  # a device's own number: a network card's MAC address (recognizers/structured.py)
     "CREDIT_CARD": Level.PL3,
     "IBAN": Level.PL3,
     "PASSPORT": Level.PL3,

@@ -10,6 +10,7 @@ from stealthflow.placeholders.recognizers import (  # noqa: F401  (registers)
     languages,
     national_ids,
     passports,
+    places,
     secrets,
     spelled_email,
     structured,

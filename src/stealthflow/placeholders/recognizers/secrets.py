@@ -23,6 +23,7 @@ from stealthflow.placeholders.language import function_word_counts
 from stealthflow.placeholders.recognizers.base import ContextRecognizer, Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.gate import fold, required_literals, skipping
 from stealthflow.placeholders.recognizers.languages import one_of
+from stealthflow.placeholders.recognizers.places import coordinates_at
 from stealthflow.placeholders.recognizers.sentences import sentence_around, sentence_start
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import data_yaml
@@ -359,6 +360,8 @@ class PasswordRecognizer(ContextRecognizer):
         value = match["value"]
         if match.groupdict().get("letters") is not None:  # letters only, where "is" / ":" did not announce a value
             return _random_letters(value)
+        if coordinates_at(match.string, match.start("value")):  # a dropped pin's position: an ADDRESS (places.py)
+            return False
         return value.lower().rstrip("!?") not in _NOT_A_PASSWORD and not _NOT_A_SECRET.fullmatch(value)
 
 

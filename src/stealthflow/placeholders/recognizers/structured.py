@@ -353,8 +353,8 @@ class IpRecognizer(PatternBacked):
 _HEX_LETTER = re.compile(r"[A-Fa-f]")
 
 
-# A MAC address is the IP_ADDRESS type's: a device's address on a network, as an IP is (the same level, and the cloud
-# reads "<IP_ADDRESS_1>" as an address to configure or block, which a MAC is); none of the other types names a device.
+# A MAC address is a DEVICE_ID: a network card's own number, not an address a network gives (an IP_ADDRESS said so to
+# the cloud; ux26 M10).
 # Gain: no MAC address in the sets (pii-heldout-k..r and u, both files, benchmarks/pii_registers.py): no span added
 # or changed; ux19's report M6 had "mac 00:1A:2B:3C:4D:5E" in clear.
 @register_recognizer
@@ -363,7 +363,7 @@ class MacRecognizer(PatternBacked):
     multicast or broadcast address (the first octet's lowest bit set: a group's, no device's), nor one published for
     documentation (data/reserved_values.yaml)."""
 
-    name, type = "mac_address", "IP_ADDRESS"
+    name, type = "mac_address", "DEVICE_ID"
     wanted, window = re.compile(r"[0-9A-Fa-f]{2}[:-][0-9A-Fa-f]{2}[:-]|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\."), 64
 
     def valid(self, value: str) -> bool:
@@ -590,8 +590,10 @@ _FIRST_DIGIT = re.compile(r"\d")
 _AREA_SLASH = (
     r"(?<!/)(?:\+\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?\d{1,4}|0\d{1,4})[ \t]?/[ \t]?\d{2,5}(?:[ .-]?\d{2,5}){0,3}"
 )
+# The country code after the international prefix 00 as after "+", and the trunk 0 in brackets after it: "0044 (0)20 7946
+# 0958" was "0044 <PHONE_1>" (the pattern started at the bracket; ux26 M10).
 _PHONE_CANDIDATE = re.compile(
-    rf"(?<![\w+.-])(?:{_AREA_SLASH}|(?:\+\d{{1,3}}[ .-]?)?(?:\(\d{{1,4}}\)[ .-]?)?\d{{1,4}}(?:[ .-]?\d{{2,5}}){{1,4}})"
+    rf"(?<![\w+.-])(?:{_AREA_SLASH}|(?:(?:\+|00)\d{{1,3}}[ .-]?)?(?:\(\d{{1,4}}\)[ .-]?)?\d{{1,4}}(?:[ .-]?\d{{2,5}}){{1,4}})"
     r"(?![\w-]|\.\d)"
 )
 # A number spelled digit by digit, each a blank apart ("0 1 7 6 2 3 4 5 6 7 8 9", typed to beat scrapers or pasted so):
