@@ -53,6 +53,34 @@ def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path)
     assert rows[-2].record == {"id": 2, "text": "b"}
 
 
+def test_a_row_with_a_lone_surrogate_fails_alone_before_pandas_sees_it(tmp_path):
+    """rev27 M2: one row whose text, id or kept column held a lone surrogate failed the whole block (pandas cannot hold
+    one), on every rerun: it fails alone, named by its line (its values dropped), and the other rows are read."""
+    from stealthflow.batch.job import read_blocks
+    from stealthflow.pipeline.records import has_lone_surrogate
+
+    rows = [
+        {"id": "r1", "text": "Mail sam.lee@example.org", "note": "n1"},
+        {"id": "r2", "text": "lone \ud800 surrogate and sam.lee@example.org", "note": "n2"},
+        {"id": "r3\udfff", "text": "an id with one", "note": "n3"},
+        {"id": "r4", "text": "a kept column with one", "note": {"deep": ["x\udc80"]}},
+        {"id": "r5", "text": "Fine.", "note": "n5"},
+    ]
+    (block,) = plan_blocks(input_files(str(_jsonl(tmp_path / "in.jsonl", rows))))
+    frame = read_blocks(pd.DataFrame([block.to_json()]), "text", "id", ("note",))
+    assert strings(frame[ERROR]) == [
+        None,
+        "its 'text' field holds a lone surrogate (invalid Unicode)",
+        "its 'id' field holds a lone surrogate (invalid Unicode)",
+        "its 'note' field holds a lone surrogate (invalid Unicode)",
+        None,
+    ]
+    assert strings(frame["_id"]) == ["r1", None, None, None, "r5"]
+    assert strings(frame["text"]) == ["Mail sam.lee@example.org", None, None, None, "Fine."]
+    assert frame["_keep"].tolist() == ['{"note": "n1"}', "{}", "{}", "{}", '{"note": "n5"}']
+    assert not any(has_lone_surrogate(str(value)) for value in frame.to_numpy().ravel())
+
+
 def test_parquet_blocks_are_row_groups_numbered_through_the_file(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq

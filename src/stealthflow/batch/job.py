@@ -34,11 +34,11 @@ from stealthflow.batch.blocks import (
 )
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
-from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, no_text
+from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, lone_surrogate, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_inside
-from stealthflow.pipeline.records import Record, matching
+from stealthflow.pipeline.records import Record, has_lone_surrogate, matching
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -425,7 +425,8 @@ def write_block(
 def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tuple[str, ...]) -> pd.DataFrame:
     """The rows of each block of `batch` (`Block.to_json` records): `_block`, `_row`, `_rows` (the
     block's row count), `_id`, the text column, `_keep` (JSON of the kept columns) and the error
-    column (a row that could not be read)."""
+    column (a row that could not be read). A row whose text, id or kept columns hold a lone surrogate fails here, its
+    values dropped: pandas cannot hold one, and would fail the whole block (rev27 M2)."""
     import pandas as pd
 
     rows = []
@@ -435,18 +436,30 @@ def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tup
         for row in found:
             data = row.record or {}
             text, error = data.get(text_column), row.error
+            id, kept = row_id(data, id_column, block, row.row), {name: data.get(name) for name in keep}
             if not error and not isinstance(text, str):
                 text, error = None, no_text(text_column)
+            if unreadable := _lone_surrogate_in({text_column: text, id_column: id, **kept}):
+                text, id, kept, error = None, None, {}, error or unreadable
             rows.append(
                 {
                     "_block": block.id,
                     "_row": row.row,
                     "_rows": len(found),
-                    ID: row_id(data, id_column, block, row.row),
+                    ID: id,
                     text_column: text,
-                    "_keep": json.dumps({name: data.get(name) for name in keep}, ensure_ascii=False, default=str),
+                    "_keep": json.dumps(kept, ensure_ascii=False, default=str),
                     ERROR: error or None,
                 }
             )
     columns = ["_block", "_row", "_rows", ID, text_column, "_keep", ERROR]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _lone_surrogate_in(fields: dict[str, object]) -> str:
+    """Why a row cannot be written: the first of its `fields` (column: value) whose value holds a lone surrogate, a
+    value in a kept column's list or object too (`lone_surrogate`); or ""."""
+    for column, value in fields.items():
+        if has_lone_surrogate(json.dumps(value, ensure_ascii=False, default=str)):
+            return lone_surrogate(column)
+    return ""
