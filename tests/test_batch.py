@@ -138,6 +138,40 @@ def test_manifest_refuses_another_job_and_a_second_writer(tmp_path):
         JobOutput(tmp_path, {**JOB, "inputs": file_identity([])})
 
 
+@pytest.mark.parametrize("named", ["absolute", "../victim.jsonl", "part-00000-000000000010.jsonl"])
+def test_a_manifest_naming_another_part_file_is_refused_and_nothing_is_deleted(tmp_path, named):
+    """rev27 L1: a resume read and deleted whatever file a block's `"part"` named (`/abs`, `../x`, another block's);
+    only `part_name(block)` in the folder is taken. A symbolic link planted for a file the job writes is not written
+    through."""
+    victim = tmp_path / "victim.jsonl"
+    victim.write_text('{"id": "my own notes"}\n')
+    out_dir = tmp_path / "out"
+    out = JobOutput(out_dir, JOB)
+    out.record("00000-000000000000", ['{"id": "a"}\n'], 1, [])
+    out.close()
+    manifest = out_dir / "manifest.jsonl"
+    job, block = manifest.read_text().splitlines()
+    part = str(victim) if named == "absolute" else named
+    manifest.write_text(job + "\n" + json.dumps({**json.loads(block), "part": part}) + "\n")
+    with pytest.raises(JobMismatch, match="names a part file that is not its block's own"):
+        JobOutput(out_dir, JOB)
+    assert victim.read_text() == '{"id": "my own notes"}\n'
+    assert (out_dir / "part-00000-000000000000.jsonl").exists()
+
+    manifest.write_text(job + "\n" + block + "\n")
+    again = JobOutput(out_dir, JOB)
+    (out_dir / "part-00000-000000000020.jsonl.tmp").symlink_to(victim)
+    with pytest.raises(JobMismatch, match="is a symbolic link"):
+        again.record("00000-000000000020", ['{"id": "b"}\n'], 1, [])
+    assert victim.read_text() == '{"id": "my own notes"}\n'
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "manifest.jsonl").symlink_to(tmp_path / "created.jsonl")  # dangling: a new job would create it
+    with pytest.raises(JobMismatch, match="is a symbolic link"):
+        JobOutput(elsewhere, JOB)
+    assert not (tmp_path / "created.jsonl").exists()
+
+
 def test_a_rerun_with_other_detection_settings_is_another_job(tmp_path):
     from stealthflow.batch.job import Job
 
