@@ -538,3 +538,32 @@ def test_a_block_counts_its_rows_with_an_empty_text_and_the_summary_says_so(tmp_
         assert result.exit_code == 0, result.output
         assert "1 row(s) had an empty text: written as they are" in " ".join(result.stderr.split())
     assert bars == ["protecting", "anonymizing"]
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--text-column", "body", "--keep", "body"], "--keep body: that is the --text-column"),
+        (["--text-column", "body", "--id-column", "body"], "--id-column body: that is the --text-column"),
+        (["--keep", "text"], "--keep text: the output rows have a field of that name"),
+        (["--session", "dana.kerr@mailbox.org"], '--session or "session") holds a personal value'),
+        (["--session", "marcus.okafor"], '--session or "session") holds a personal value'),
+    ],
+    ids=["keep-text", "id-text", "keep-reserved", "session-email", "session-name"],
+)
+def test_a_job_that_would_write_a_value_in_clear_is_refused_before_anything_is_written(tmp_path, options, said):
+    """rev27 L2: `--keep` (or `--id-column`) naming the text column copied every raw text beside its protected copy;
+    L3: a personal `--session` ran (each row failed in its actor) and the manifest held it in clear. Both exit 2
+    before anything is written (no output folder), and the session's value is not printed. The real CLI and
+    `run_job` (no Ray is reached)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    source = _jsonl(tmp_path / "in.jsonl", [{"id": "a", "body": "Mail dana.kerr@mailbox.org", "text": "hi"}])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["batch", "protect", str(source), "--output", str(out), "--no-tagger", *options])
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.stderr.split())
+    assert not out.exists()
+    assert "dana.kerr" not in result.output and "okafor" not in result.output

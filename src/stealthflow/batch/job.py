@@ -163,6 +163,18 @@ class Job:
     max_failures: int = 100
     block_bytes: int = BLOCK_BYTES
 
+    def __post_init__(self) -> None:
+        """`BatchError` for a kept column an output row has already (`RESERVED`), or a kept column or the id that is
+        the text column: every row's raw text would be written beside its protected copy (rev27 L2)."""
+        if clash := sorted(set(self.keep) & set(RESERVED)):
+            raise BatchError(f"--keep {clash[0]}: the output rows have a field of that name")
+        if self.text_column in (self.id_column, *self.keep):
+            option = "--id-column" if self.text_column == self.id_column else "--keep"
+            raise BatchError(
+                f"{option} {self.text_column}: that is the --text-column, whose raw text would be written beside its "
+                "protected copy"
+            )
+
     def describe(self, vault_id: str, inputs: list[dict], settings: Settings) -> dict:
         """The manifest's job line: a rerun resumes only the same job (the same detection and
         rewrite model too: a resumed job never mixes rows protected two ways)."""
@@ -232,6 +244,7 @@ def run_job(
     `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept).
     `ray_logs=False` keeps Ray's own log lines (Ray core's and Ray Data's) to errors."""
     started = time.monotonic()
+    own_session(job.session, settings, vault)
     outside_input(source, output)
     files = input_files(source)
     not_inside(output, [file.path for file in files])
@@ -263,6 +276,17 @@ def run_job(
         len(changed),
         out.empty(),
     )
+
+
+def own_session(session: str, settings: Settings, vault: Vault) -> None:
+    """`PersonalName` (or `SessionNameError`) for a session whose name holds a personal value or is no name, before
+    anything is written: the manifest and every row keep it in clear (`Protector.own_session`, as `protect` checks it;
+    rev27 L3: each row failed in its actor, and the manifest held the name)."""
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    Protector(settings.protect, vault, Detector(build_recognizers(settings.protect.recognizers))).own_session(session)
 
 
 def changed_blocks(blocks: list[Block], out: JobOutput, job: Job, digest: Callable[[str], str]) -> list[str]:
