@@ -53,6 +53,34 @@ def test_a_bad_line_is_a_row_with_a_reason_and_blank_lines_are_skipped(tmp_path)
     assert rows[-2].record == {"id": 2, "text": "b"}
 
 
+def test_a_row_with_a_lone_surrogate_fails_alone_before_pandas_sees_it(tmp_path):
+    """rev27 M2: one row whose text, id or kept column held a lone surrogate failed the whole block (pandas cannot hold
+    one), on every rerun: it fails alone, named by its line (its values dropped), and the other rows are read."""
+    from stealthflow.batch.job import read_blocks
+    from stealthflow.pipeline.records import has_lone_surrogate
+
+    rows = [
+        {"id": "r1", "text": "Mail sam.lee@example.org", "note": "n1"},
+        {"id": "r2", "text": "lone \ud800 surrogate and sam.lee@example.org", "note": "n2"},
+        {"id": "r3\udfff", "text": "an id with one", "note": "n3"},
+        {"id": "r4", "text": "a kept column with one", "note": {"deep": ["x\udc80"]}},
+        {"id": "r5", "text": "Fine.", "note": "n5"},
+    ]
+    (block,) = plan_blocks(input_files(str(_jsonl(tmp_path / "in.jsonl", rows))))
+    frame = read_blocks(pd.DataFrame([block.to_json()]), "text", "id", ("note",))
+    assert strings(frame[ERROR]) == [
+        None,
+        "its 'text' field holds a lone surrogate (invalid Unicode)",
+        "its 'id' field holds a lone surrogate (invalid Unicode)",
+        "its 'note' field holds a lone surrogate (invalid Unicode)",
+        None,
+    ]
+    assert strings(frame["_id"]) == ["r1", None, None, None, "r5"]
+    assert strings(frame["text"]) == ["Mail sam.lee@example.org", None, None, None, "Fine."]
+    assert frame["_keep"].tolist() == ['{"note": "n1"}', "{}", "{}", "{}", '{"note": "n5"}']
+    assert not any(has_lone_surrogate(str(value)) for value in frame.to_numpy().ravel())
+
+
 def test_parquet_blocks_are_row_groups_numbered_through_the_file(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -108,6 +136,40 @@ def test_manifest_refuses_another_job_and_a_second_writer(tmp_path):
     first.close()
     with pytest.raises(JobMismatch, match="inputs"):
         JobOutput(tmp_path, {**JOB, "inputs": file_identity([])})
+
+
+@pytest.mark.parametrize("named", ["absolute", "../victim.jsonl", "part-00000-000000000010.jsonl"])
+def test_a_manifest_naming_another_part_file_is_refused_and_nothing_is_deleted(tmp_path, named):
+    """rev27 L1: a resume read and deleted whatever file a block's `"part"` named (`/abs`, `../x`, another block's);
+    only `part_name(block)` in the folder is taken. A symbolic link planted for a file the job writes is not written
+    through."""
+    victim = tmp_path / "victim.jsonl"
+    victim.write_text('{"id": "my own notes"}\n')
+    out_dir = tmp_path / "out"
+    out = JobOutput(out_dir, JOB)
+    out.record("00000-000000000000", ['{"id": "a"}\n'], 1, [])
+    out.close()
+    manifest = out_dir / "manifest.jsonl"
+    job, block = manifest.read_text().splitlines()
+    part = str(victim) if named == "absolute" else named
+    manifest.write_text(job + "\n" + json.dumps({**json.loads(block), "part": part}) + "\n")
+    with pytest.raises(JobMismatch, match="names a part file that is not its block's own"):
+        JobOutput(out_dir, JOB)
+    assert victim.read_text() == '{"id": "my own notes"}\n'
+    assert (out_dir / "part-00000-000000000000.jsonl").exists()
+
+    manifest.write_text(job + "\n" + block + "\n")
+    again = JobOutput(out_dir, JOB)
+    (out_dir / "part-00000-000000000020.jsonl.tmp").symlink_to(victim)
+    with pytest.raises(JobMismatch, match="is a symbolic link"):
+        again.record("00000-000000000020", ['{"id": "b"}\n'], 1, [])
+    assert victim.read_text() == '{"id": "my own notes"}\n'
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "manifest.jsonl").symlink_to(tmp_path / "created.jsonl")  # dangling: a new job would create it
+    with pytest.raises(JobMismatch, match="is a symbolic link"):
+        JobOutput(elsewhere, JOB)
+    assert not (tmp_path / "created.jsonl").exists()
 
 
 def test_a_rerun_with_other_detection_settings_is_another_job(tmp_path):
@@ -476,3 +538,32 @@ def test_a_block_counts_its_rows_with_an_empty_text_and_the_summary_says_so(tmp_
         assert result.exit_code == 0, result.output
         assert "1 row(s) had an empty text: written as they are" in " ".join(result.stderr.split())
     assert bars == ["protecting", "anonymizing"]
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--text-column", "body", "--keep", "body"], "--keep body: that is the --text-column"),
+        (["--text-column", "body", "--id-column", "body"], "--id-column body: that is the --text-column"),
+        (["--keep", "text"], "--keep text: the output rows have a field of that name"),
+        (["--session", "dana.kerr@mailbox.org"], '--session or "session") holds a personal value'),
+        (["--session", "marcus.okafor"], '--session or "session") holds a personal value'),
+    ],
+    ids=["keep-text", "id-text", "keep-reserved", "session-email", "session-name"],
+)
+def test_a_job_that_would_write_a_value_in_clear_is_refused_before_anything_is_written(tmp_path, options, said):
+    """rev27 L2: `--keep` (or `--id-column`) naming the text column copied every raw text beside its protected copy;
+    L3: a personal `--session` ran (each row failed in its actor) and the manifest held it in clear. Both exit 2
+    before anything is written (no output folder), and the session's value is not printed. The real CLI and
+    `run_job` (no Ray is reached)."""
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    source = _jsonl(tmp_path / "in.jsonl", [{"id": "a", "body": "Mail dana.kerr@mailbox.org", "text": "hi"}])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["batch", "protect", str(source), "--output", str(out), "--no-tagger", *options])
+    assert result.exit_code == 2, result.output
+    assert said in " ".join(result.stderr.split())
+    assert not out.exists()
+    assert "dana.kerr" not in result.output and "okafor" not in result.output

@@ -208,3 +208,38 @@ def test_a_job_keyed_by_e_mail_addresses_writes_none_of_them(cluster, tmp_path):
     ]
     assert "dana.kerr" not in done.stderr + done.stdout
     assert "row 2 of in.jsonl: its id holds EMAIL" in " ".join(done.stdout.split() + done.stderr.split())
+
+
+def test_a_row_with_a_lone_surrogate_fails_alone_and_the_other_rows_are_written(cluster, tmp_path):
+    """rev27 M2, the real `batch protect`: one row whose text (or kept column) held a lone surrogate stopped the whole
+    job with a traceback, on every rerun, and wrote no row. Each such row fails, named by its line, never its value;
+    the other rows are written, and a rerun resumes."""
+    source, out = tmp_path / "in.jsonl", tmp_path / "out"
+    rows = [
+        {"id": "r1", "text": "Write to jo.b@mailbox.org please.", "note": "a"},
+        {"id": "r2", "text": "lone \ud800 surrogate and sam.lee@example.org", "note": "b"},
+        {"id": "r3", "text": "Call me at sam.lee@example.org.", "note": "c\udfff"},
+        {"id": "r4", "text": "Nothing private here.", "note": "d"},
+    ]
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    command = cli_command(
+        "batch", "protect", str(source), "-o", str(out), "-s", "job", "--keep", "note", "--workers", "1",
+        "--ray-address", cluster,
+    )  # fmt: skip
+    runs = [subprocess.run(command, capture_output=True, text=True, timeout=300) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[0].stderr[-2000:]
+    assert "resumed: 1 of 1" in runs[1].stderr
+    assert [(row["id"], row["note"]) for row in _parts(out)] == [("r1", "a"), ("r4", "d")]
+    failed = [
+        entry
+        for line in (out / "manifest.jsonl").read_text().splitlines()
+        for entry in json.loads(line).get("failed", [])
+    ]
+    assert [(entry["id"], entry["row"], entry["reason"]) for entry in failed] == [
+        (None, 2, "its 'text' field holds a lone surrogate (invalid Unicode)"),
+        (None, 3, "its 'note' field holds a lone surrogate (invalid Unicode)"),
+    ]
+    said = " ".join(runs[0].stdout.split() + runs[0].stderr.split())
+    assert "2 row(s) failed" in said and "row 2 of in.jsonl: its 'text' field holds a lone surrogate" in said
+    assert "sam.lee" not in said and "Traceback" not in said
+    assert not [path for path in out.rglob("*") if path.is_file() and b"sam.lee" in path.read_bytes()]

@@ -605,8 +605,22 @@ LITERALS = [
     "[{'a': u''''''},\n\nr'''\n\nThanks, Ann''', \"<EMAIL_1>\"]",
 ]
 
+# rev27 M1: after a blank line, two words JSON or Python read as values (`true, false`, `None, True`) were read as
+# prose and ended the object; L4: a `'` string after an operator or a string hid its bracket (main restored the value
+# in each).
+REV27 = [
+    '[\n\ntrue, false], "<EMAIL_1>"',
+    '{"to_send": {"flags": [\n\ntrue, false], "to": "<EMAIL_1>"}}',
+    '{"ok": [\n\nnull, null], "to": "<EMAIL_1>"}',
+    'send_email(\n\nNone, True, "<EMAIL_1>")',
+    "send_email(subject='Re: ' + ')',\n\nto=\"<EMAIL_1>\")",
+    "f('x' ')',\n\n\"<EMAIL_1>\")",
+    "{'a': x + '}',\n\n'to': '<EMAIL_1>'}",
+    "[x + ']',\n\n'<EMAIL_1>']",
+]
 
-@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES + CALL_ARGUMENTS + LITERALS)
+
+@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES + CALL_ARGUMENTS + LITERALS + REV27)
 def test_a_value_in_a_list_of_values_stays(protector, listed):
     """The reviewers' lists, calls and literals, whole and a character at a time: the e-mail stays (`in_code`); prose
     after their end and a blank line gets it back, as does a value after a `[1]`, a `[1, 2]` or a markdown link's text
@@ -636,6 +650,7 @@ def test_a_value_after_a_string_the_reader_does_not_see_open_stays(protector):
         "f(x)\n\nMail <EMAIL_1>.",
         "See the function f(x\n\nAnyway, I mail <EMAIL_1>.",  # a call left open in prose ends at a blank line
         "r'Thanks, Ann' said <EMAIL_1>.",
+        "See f(x, the users' guide) and <EMAIL_1>.",  # an apostrophe glued to a word opens no string
     ],
 )
 def test_a_value_in_prose_with_parentheses_is_restored(protector, prose):
@@ -650,8 +665,9 @@ def test_a_value_in_prose_with_parentheses_is_restored(protector, prose):
         ('[\n  "<API_KEY_1>"\n]', "My key is sk-proj-Abc123Def456Ghi789Jkl012Mno345. Args?"),  # rev23b F1: guarded
         ('[1, "<EMAIL_1>"]', f"Write to {EMAIL_VALUE}"),  # rev26 M1: after a number
         ('send_email([], "<EMAIL_1>")', f"Write to {EMAIL_VALUE}"),  # secfix26b: a call's second argument
+        ('{"to_send": {"flags": [\n\ntrue, false], "to": "<EMAIL_1>"}}', f"Notify {EMAIL_VALUE}"),  # rev27 M1
     ],
-    ids=["guarded-secret", "after-a-number", "call-argument"],
+    ids=["guarded-secret", "after-a-number", "call-argument", "literals-after-a-blank-line"],
 )
 @pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 def test_the_proxy_keeps_a_value_in_a_json_array(protector, reply, prompt, stream):

@@ -34,11 +34,11 @@ from stealthflow.batch.blocks import (
 )
 from stealthflow.batch.output import JobOutput
 from stealthflow.batch.shards import merge_shards
-from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, no_text
+from stealthflow.batch.workers import ERROR, ID, META, Detect, Rewrite, lone_surrogate, no_text
 from stealthflow.config import Settings
 from stealthflow.data.jsonl import dump_line
 from stealthflow.data.output_file import not_inside
-from stealthflow.pipeline.records import Record, matching
+from stealthflow.pipeline.records import Record, has_lone_surrogate, matching
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,6 +163,18 @@ class Job:
     max_failures: int = 100
     block_bytes: int = BLOCK_BYTES
 
+    def __post_init__(self) -> None:
+        """`BatchError` for a kept column an output row has already (`RESERVED`), or a kept column or the id that is
+        the text column: every row's raw text would be written beside its protected copy (rev27 L2)."""
+        if clash := sorted(set(self.keep) & set(RESERVED)):
+            raise BatchError(f"--keep {clash[0]}: the output rows have a field of that name")
+        if self.text_column in (self.id_column, *self.keep):
+            option = "--id-column" if self.text_column == self.id_column else "--keep"
+            raise BatchError(
+                f"{option} {self.text_column}: that is the --text-column, whose raw text would be written beside its "
+                "protected copy"
+            )
+
     def describe(self, vault_id: str, inputs: list[dict], settings: Settings) -> dict:
         """The manifest's job line: a rerun resumes only the same job (the same detection and
         rewrite model too: a resumed job never mixes rows protected two ways)."""
@@ -232,6 +244,7 @@ def run_job(
     `vault`. `BatchError` when more than `job.max_failures` rows fail (what was done is kept).
     `ray_logs=False` keeps Ray's own log lines (Ray core's and Ray Data's) to errors."""
     started = time.monotonic()
+    own_session(job.session, settings, vault)
     outside_input(source, output)
     files = input_files(source)
     not_inside(output, [file.path for file in files])
@@ -263,6 +276,17 @@ def run_job(
         len(changed),
         out.empty(),
     )
+
+
+def own_session(session: str, settings: Settings, vault: Vault) -> None:
+    """`PersonalName` (or `SessionNameError`) for a session whose name holds a personal value or is no name, before
+    anything is written: the manifest and every row keep it in clear (`Protector.own_session`, as `protect` checks it;
+    rev27 L3: each row failed in its actor, and the manifest held the name)."""
+    from stealthflow.pipeline.protector import Protector
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    Protector(settings.protect, vault, Detector(build_recognizers(settings.protect.recognizers))).own_session(session)
 
 
 def changed_blocks(blocks: list[Block], out: JobOutput, job: Job, digest: Callable[[str], str]) -> list[str]:
@@ -425,7 +449,8 @@ def write_block(
 def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tuple[str, ...]) -> pd.DataFrame:
     """The rows of each block of `batch` (`Block.to_json` records): `_block`, `_row`, `_rows` (the
     block's row count), `_id`, the text column, `_keep` (JSON of the kept columns) and the error
-    column (a row that could not be read)."""
+    column (a row that could not be read). A row whose text, id or kept columns hold a lone surrogate fails here, its
+    values dropped: pandas cannot hold one, and would fail the whole block (rev27 M2)."""
     import pandas as pd
 
     rows = []
@@ -435,18 +460,30 @@ def read_blocks(batch: pd.DataFrame, text_column: str, id_column: str, keep: tup
         for row in found:
             data = row.record or {}
             text, error = data.get(text_column), row.error
+            id, kept = row_id(data, id_column, block, row.row), {name: data.get(name) for name in keep}
             if not error and not isinstance(text, str):
                 text, error = None, no_text(text_column)
+            if unreadable := _lone_surrogate_in({text_column: text, id_column: id, **kept}):
+                text, id, kept, error = None, None, {}, error or unreadable
             rows.append(
                 {
                     "_block": block.id,
                     "_row": row.row,
                     "_rows": len(found),
-                    ID: row_id(data, id_column, block, row.row),
+                    ID: id,
                     text_column: text,
-                    "_keep": json.dumps({name: data.get(name) for name in keep}, ensure_ascii=False, default=str),
+                    "_keep": json.dumps(kept, ensure_ascii=False, default=str),
                     ERROR: error or None,
                 }
             )
     columns = ["_block", "_row", "_rows", ID, text_column, "_keep", ERROR]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _lone_surrogate_in(fields: dict[str, object]) -> str:
+    """Why a row cannot be written: the first of its `fields` (column: value) whose value holds a lone surrogate, a
+    value in a kept column's list or object too (`lone_surrogate`); or ""."""
+    for column, value in fields.items():
+        if has_lone_surrogate(json.dumps(value, ensure_ascii=False, default=str)):
+            return lone_surrogate(column)
+    return ""

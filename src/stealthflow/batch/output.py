@@ -12,11 +12,13 @@ removed on resume). A torn last line is cut off.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 from stealthflow.data import DataError
 from stealthflow.data.jsonl import dump_line
@@ -42,13 +44,25 @@ def part_name(block_id: str) -> str:
     return f"part-{block_id}.jsonl"
 
 
+def _open_own(path: Path, mode: str) -> TextIO:
+    """`path`, a file of the output folder, opened to write (`mode` "w") or append ("a"), never through a symbolic
+    link: one planted there (`part-X.jsonl.tmp` -> a file of yours) would be written through (rev27 L1)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    try:
+        return os.fdopen(os.open(path, flags, 0o644), mode, encoding="utf-8")
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise JobMismatch(f"{path} is a symbolic link: not written through; use another --output folder") from None
+
+
 class JobOutput:
     def __init__(self, directory: Path, job: dict):
         self.directory = Path(directory)
         self.job = job
         self.done: dict[str, dict] = {}
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._lock = (self.directory / ".lock").open("w")
+        self._lock = _open_own(self.directory / ".lock", "w")
         try:
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when the process ends, killed or not
         except BlockingIOError:
@@ -73,6 +87,12 @@ class JobOutput:
                 break  # a torn last line (a kill mid-write): that block is done again
             good.append(line)
             if "block" in record:
+                # a part named otherwise (`/home/you/notes`, `../x`) would be read, and deleted on a rerun (rev27 L1)
+                if record.get("part") not in (None, part_name(record["block"])):
+                    raise JobMismatch(
+                        f"{self.path} names a part file that is not its block's own (part-BLOCK.jsonl in this "
+                        "folder): it was edited, and is not resumed; use another --output folder"
+                    )
                 self.done[record["block"]] = record
         header = json.loads(good[0])["job"] if good else None
         if header != self.job:
@@ -81,7 +101,8 @@ class JobOutput:
                 f"{self.directory} holds the output of another job ({', '.join(changed) or 'its description'} "
                 "differs): use another --output folder, or the same input and options to resume it"
             )
-        self.path.write_text("".join(line + "\n" for line in good), encoding="utf-8")
+        with _open_own(self.path, "w") as handle:
+            handle.write("".join(line + "\n" for line in good))
         listed = {record["part"] for record in self.done.values() if record["part"]}
         for path in self.directory.glob("part-*"):
             if path.name not in listed:  # written before a kill, never listed: its block runs again
@@ -104,7 +125,7 @@ class JobOutput:
         part = part_name(block_id) if lines else None
         if part:
             temporary = self.directory / f"{part}.tmp"
-            with temporary.open("w", encoding="utf-8") as handle:
+            with _open_own(temporary, "w") as handle:
                 handle.writelines(lines)
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -137,7 +158,7 @@ class JobOutput:
         self._write_lines([{"job": self.job}, *self.done.values()], mode="w")
 
     def _write_lines(self, records: list[dict], mode: str = "a") -> None:
-        with self.path.open(mode, encoding="utf-8") as handle:
+        with _open_own(self.path, mode) as handle:
             handle.writelines(dump_line(record) for record in records)
             handle.flush()
             os.fsync(handle.fileno())

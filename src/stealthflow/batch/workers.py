@@ -67,6 +67,11 @@ def no_text(column: str) -> str:
     return f"no string {column!r} field"
 
 
+def lone_surrogate(column: str) -> str:
+    """Why a row whose `column` holds a lone surrogate fails (never its value)."""
+    return f"its {column!r} field holds a lone surrogate (invalid Unicode)"
+
+
 def set_threads(threads: int) -> None:
     import torch
 
@@ -102,7 +107,7 @@ class Detect:
             if errors[at] is None and not isinstance(text, str):
                 errors[at] = no_text(self.text_column)
             elif errors[at] is None and has_lone_surrogate(text):
-                errors[at] = "the text holds a lone surrogate (invalid Unicode)"
+                errors[at] = lone_surrogate(self.text_column)
         ids = batch[ID].tolist() if ID in batch else None  # a batch job's rows: ids that hold a value are refused
         if ids is not None:
             for at, why in enumerate(refused_ids(self.protector.detector, [str(id) for id in ids])):

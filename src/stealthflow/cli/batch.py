@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
 
-from stealthflow.batch.job import RESERVED, Job, Pools
+from stealthflow.batch.job import BatchError, Job, Pools
 from stealthflow.cli.app import (
     ConfigOption,
     ModelOption,
@@ -133,16 +133,17 @@ def _job(
     max_failures: int,
     block_mb: float,
 ) -> Job:
-    if clash := sorted(set(keep or ()) & set(RESERVED)):
-        fail(f"--keep {clash[0]}: the output rows have a field of that name")
     block_bytes = max(1, int(block_mb * 1024 * 1024))
-    return Job(session, text_column, id_column, tuple(keep or ()), rewrite, max_failures, block_bytes)
+    try:
+        return Job(session, text_column, id_column, tuple(keep or ()), rewrite, max_failures, block_bytes)
+    except BatchError as exc:
+        fail(str(exc))
 
 
 def _batch(
     source: str, output: Path, settings: Settings, job: Job, pools: Pools, ray_address: str | None, verbose: bool
 ) -> None:
-    from stealthflow.batch import BatchError, ShardError, run_job
+    from stealthflow.batch import ShardError, run_job
     from stealthflow.batch.output import failed_row
 
     with vault_errors():

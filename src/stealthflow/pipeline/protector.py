@@ -271,7 +271,7 @@ class Protector:
                 if self._chosen(read, spans, session, reading.guess.language):
                     raise PersonalName(what)
 
-    def _own_session(self, session: str) -> str:
+    def own_session(self, session: str) -> str:
         """`session`, refused (`PersonalName`) when its name holds a personal value: every vault row that names it
         (values, grants, counters, requests, kept replies) keeps it in clear; and (`SessionNameError`) when the part of
         it its caller chose is empty or not printable (`checked_session`, which restores ask too). Only writes ask for
@@ -306,7 +306,7 @@ class Protector:
         chat's assistant turn that no reply restored to): only what detection finds is masked, under a bare `<TYPE>`
         mark, and nothing is written to the vault (`unknown_author`). `whole`: per text, the type it is one value of by
         its place, whatever detection finds in it (a chat message's `name`: a participant's), or None."""
-        found = self._detect(texts, self._own_session(session))
+        found = self._detect(texts, self.own_session(session))
         if whole is not None:
             found = [
                 ([_whole_value(text, kind)], reading) if kind and text.strip() else (spans, reading)
@@ -418,7 +418,7 @@ class Protector:
         """`text` masked as `protect` masks it, writing nothing: a value the session holds gets its placeholder, any
         other value a bare `<TYPE>` mark. For a search query: it finds the memories holding its values' placeholders,
         and leaves no row, index or request behind."""
-        [(spans, reading)] = self._detect([text], self._own_session(session))
+        [(spans, reading)] = self._detect([text], self.own_session(session))
         chosen = self._chosen(text, spans, session, reading.guess.language)
         held = self.vault.held_entries(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
         marks = [render(self.config.style, e) if e else f"<{s.type}>" for s, e in zip(chosen, held, strict=True)]
@@ -552,7 +552,7 @@ class Protector:
 
     def record_request(self, session: str, protected: Protected) -> str:
         """A request id standing for the placeholders `protected` holds (`request_scope`)."""
-        return self.vault.record_request(self.config.user, self._own_session(session), protected.entries)
+        return self.vault.record_request(self.config.user, self.own_session(session), protected.entries)
 
     def restore_stream(
         self, chunks: Iterable[str], session: str, secrets_in_urls: bool = False, values_in_links: bool = False

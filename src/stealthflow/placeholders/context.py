@@ -23,15 +23,15 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    `</function>` closes no `<tool_call>`) or the reply's end, blank lines included (ReAct's `Action Input:` has none:
    a ReAct parser takes an action's input to the reply's end, past an `Observation:`); after a chat template's
    end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array counts by its `{` or `[` (2.) to its
-   closing `}` or `]`, counted outside JSON strings (`"…"`, and `'…'` where a value opens: after `{`, `[`, `,` or `:`;
+   closing `}` or `]`, counted outside JSON strings (`"…"`, and `'…'` not glued to a word: `'`, `+ '`, `r'`, not `it's`;
    a quote after an odd run of backslashes, however long, is escaped): a blank line inside a string, after a key
-   waiting for its value, or before a paragraph that is not prose (`_json_goes_on`: `NaN,` or `# comment` goes on as
-   lenient readers read JSON) does not end it; one before a paragraph of prose does, so a `{` left open in prose
-   (":-{", "a dict starts with {") does not make code of the paragraphs after it. A closing fence closes the JSON it
-   holds when that JSON is balanced and outside a string; a fence line, opening or closing, inside a JSON string or
-   object left open is part of it, as a JSON parser of markdown reads it: after a fence the paragraph is what it was
-   where the fence opened, with the marks read in the fence that no fence closes (a link's, a tool call's, an HTML
-   code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is prose.
+   waiting for its value, or before a paragraph that is not prose (`_json_goes_on`: `NaN,`, `true, false` or
+   `# comment` goes on as lenient readers read JSON) does not end it; one before a paragraph of prose does, so a `{`
+   left open in prose (":-{", "a dict starts with {") does not make code of the paragraphs after it. A closing fence
+   closes the JSON it holds when that JSON is balanced and outside a string; a fence line, opening or closing, inside
+   a JSON string or object left open is part of it, as a JSON parser of markdown reads it: after a fence the paragraph
+   is what it was where the fence opened, with the marks read in the fence that no fence closes (a link's, a tool
+   call's, an HTML code tag), so "Thanks <REAL_NAME_1>!" on the line after a JSON block is prose.
 
 Code (`in_code`: a code fence, a `{`, a list of strings or a call's quoted argument in the paragraph, a tool call
 written in text) is what an agent may run with no click: no value is restored there by default (`scope.IN_CODE`),
@@ -151,11 +151,14 @@ STRING_PREFIX = "[rRbBfFuU]{0,2}"  # a Python string's prefix: `r'`, `b'`, `f'`,
 # placeholder: `Thanks <REAL_NAME_1>`), in a list item or block quote too, or a backtick fence. No lenient reader of
 # JSON goes on so; Python's `json` (`NaN`, `-Infinity`), `ast.literal_eval` (`True`, `None`, `# comments`) and JSON5
 # (`+1`, `.5`, `0x1F`, `// comments`, `key:`) read other starts (rev25 H2), so any other start keeps the object open
-# (fail closed). A first word that is a string's prefix and its quote (`r'Thanks, Ann'`) is a string, not a word with an
-# apostrophe (secfix26b: rev26's literal_fuzz.py, seed 1, restored one literal so).
+# (fail closed). A first word that is a string's prefix and its quote (`r'Thanks, Ann'`) is a string, not a word with
+# an apostrophe (secfix26b: rev26's literal_fuzz.py, seed 1, restored one literal so). A word JSON, Python or JSON5
+# reads as a value (data/literal_keywords.txt: `true, false`, `None, True`) is no word of prose, first or second, so
+# the second word is read whole (rev27 M1: its json_fuzz.py, seeds 1-4 and 5-8, 400 objects each, restored 1, 1, 4, 3
+# and 6, 5, 0, 4 values so; 0 since).
 _PROSE = regex.compile(
-    rf"\s*(?:(?:[-*+>]|\d{{1,9}}[.)])[ \t]+)?(?!{STRING_PREFIX}')\p{{L}}+(?:['\u2019]\p{{L}}+)*[,;.!?]?[ \t]+"
-    r"(?:\p{L}|<[A-Z])|\s*`{3}",
+    rf"\s*(?:(?:[-*+>]|\d{{1,9}}[.)])[ \t]+)?(?!{STRING_PREFIX}')"
+    r"(?P<first>\p{L}+(?:['\u2019]\p{L}+)*)[,;.!?]?[ \t]+(?:<[A-Z]|(?P<second>\p{L}+)\P{L})|\s*`{3}",
     regex.DOTALL,
 )
 LINE_CAP = 4096  # characters of a line kept: a longer line is no closing fence
@@ -168,13 +171,25 @@ def _json_goes_on(start: str) -> bool | None:
     match = _PROSE.match(start, partial=True)
     if match is None or (match.partial and len(start) >= GOES_ON_CAP):
         return True
-    return None if match.partial else False
+    if match.partial:
+        return None
+    return any(word and word.lower() in _literal_keywords() for word in match.group("first", "second"))
+
+
+@cache
+def _literal_keywords() -> frozenset[str]:
+    """The words JSON, Python and JSON5 read as values (data/literal_keywords.txt), in lowercase."""
+    return frozenset(word.lower() for word in listed_words(resource_dir("data") / "literal_keywords.txt"))
 
 
 # A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
-# Where a Python or JavaScript string opens with a `'`: after a value's `{`, `[`, `(`, `,`, `:` or a keyword
-# argument's `=`, with a string prefix (`r'`, `b'`, `f'`, `rb'`) or none.
-_OPENS_STRING = re.compile(rf"[{{\[(,:=]{STRING_PREFIX}\Z")
+# Where a Python or JavaScript string opens with a `'` inside JSON, an array or a call: not glued to a letter or digit
+# before it (`it's`, `users'`), a string's prefix aside (`r'`, `b'`, `f'`, `rb'`), so after an operator or a string too
+# (`x + ')'`, `'x' ')'`: rev27 L4, where only a `'` after `{`, `[`, `(`, `,`, `:` or `=` opened one, and a `)` inside it
+# closed the call). On 1 200 valid Python calls, lists and dicts with such strings and blank lines (secfix27's
+# op_fuzz.py, seeds 1-3, written after this rule) a value was restored 162 -> 15 times; the 15 open a paragraph with two
+# names (`x, to=`, `prefix if y else`), which `_PROSE` reads as words.
+_OPENS_STRING = re.compile(rf"(?<!\w){STRING_PREFIX}\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -199,8 +214,8 @@ class Surroundings(Deferred):
         self.depth = 0  # JSON objects, arrays and calls' arguments open: `{`, `[`, `(` less `}`, `]`, `)` (`_nest`)
         self.parens = 0  # of them, the `(` open (a `)` closes no `{`)
         self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
-        # where a value opens: after its `{`, `[`, `(`, `,`, `:` or `=`, or a Python string prefix there, as Python and
-        # JavaScript write one), tripled in a Python triple-quoted string, doubled until it is known (`_quote`), or ""
+        # not glued to a word: `_OPENS_STRING`), tripled in a Python triple-quoted string, doubled until it is known
+        # (`_quote`), or ""
         self.quotes = 0  # in a string: its unescaped quotes read last in a row (-1: nothing read in it yet)
         self.last = ""  # the last three characters read that are not white space
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
@@ -226,7 +241,8 @@ class Surroundings(Deferred):
                 line_from = self._line_ended(text, match, line_from)
             elif kind == "json":
                 escaped = _escaped(text, match.start(), len(self.tail), self.escaping)
-                self._json(match[0], escaped, call=_calls(text, match.start()))
+                opens = _OPENS_STRING.search(text, max(match.start() - 3, 0), match.start()) is not None
+                self._json(match[0], escaped, call=_calls(text, match.start()), opens=opens)
             elif kind == "call":
                 for eol in _LINE_ENDS.finditer(text, max(line_from, match.start()), match.end()):  # `Action\nInput:`
                     line_from = self._line_ended(text, eol, line_from)
@@ -282,16 +298,15 @@ class Surroundings(Deferred):
         """Whether a tool call or an HTML code tag is open: no blank line ends the code."""
         return bool(self.calls) or self.to_end or any(self.tags.values())
 
-    def _json(self, char: str, escaped: bool, call: bool = False) -> None:
-        """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes): the depth of JSON
-        objects, arrays and a call's arguments, outside their strings: a `(` counts where it opens a call's arguments
-        (`call`: a name glued to it) or inside one of them, so "call me (at <EMAIL_1>)" opens nothing. A `{` makes code
-        of its paragraph; a `[` or a call's `(` does where a string opens inside it (`_quote`), so a `[1]`,
-        `[link](...)` or "See f(x) for" in prose does not."""
-        before = self.last
+    def _json(self, char: str, escaped: bool, call: bool = False, opens: bool = False) -> None:
+        """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes; `opens`: not glued
+        to a word, `_OPENS_STRING`): the depth of JSON objects, arrays and a call's arguments, outside their strings: a
+        `(` counts where it opens a call's arguments (`call`: a name glued to it) or inside one of them, so "call me (at
+        <EMAIL_1>)" opens nothing. A `{` makes code of its paragraph; a `[` or a call's `(` does where a string opens
+        inside it (`_quote`), so a `[1]`, `[link](...)` or "See f(x) for" in prose does not."""
         self._between(char)
         if char in "\"'":
-            self._quote(char, escaped, before)
+            self._quote(char, escaped, opens)
         elif not self.string:
             self._nest(char, call)
         if char == "{":
@@ -306,8 +321,8 @@ class Surroundings(Deferred):
         self.depth = self.depth + 1 if char in "{[(" else max(self.depth - 1, 0)
         self.parens = min(self.parens + (char == "(") - (char == ")"), self.depth)
 
-    def _quote(self, char: str, escaped: bool, before: str) -> None:
-        """A quote read (`escaped`: after an odd number of backslashes; `before`: the last characters read before it).
+    def _quote(self, char: str, escaped: bool, opens: bool) -> None:
+        """A quote read (`escaped`: after an odd number of backslashes; `opens`: a `'` there may open a string).
         Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
         decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
         close it, as Python reads `'''...'''` (rev25b M1). A string that opens inside an array or a call's arguments
@@ -320,7 +335,7 @@ class Surroundings(Deferred):
             self.string, self.quotes = char * 3, 0
         elif self.string == char and not escaped:
             self.string = char * 2 if self.quotes < 0 else ""
-        elif not (self.string or escaped) and self.depth and (char == '"' or _OPENS_STRING.search(before)):
+        elif not (self.string or escaped) and self.depth and (char == '"' or opens):
             self.string, self.quotes = char, -1
             self._code()
 
