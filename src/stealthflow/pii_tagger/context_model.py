@@ -34,6 +34,10 @@ CONTEXT_FILE = "pii-tagger/health_context.json"
 def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
     """The terms of the span text[start:end], case-folded: its words; the `window` words before and after it (each
     side's words, word pairs and `_NEAR` nearest words by place); each word of the text within `_TEXT_REACH` once."""
+    return _span_terms(text, start, end, window) + _text_terms(text, *_around(text, start, end))
+
+
+def _span_terms(text: str, start: int, end: int, window: int) -> list[str]:
     before = [w.casefold() for w in _WORD.findall(text, max(0, start - window * _REACH), start)][-window:]
     after = [w.casefold() for w in _WORD.findall(text, end, end + window * _REACH)][:window]
     terms = [f"s:{w.casefold()}" for w in _WORD.findall(text, start, end)]
@@ -41,13 +45,25 @@ def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
         terms += [f"{side}:{w}" for w in words]
         terms += [f"{side}:{first} {second}" for first, second in zip(words, words[1:], strict=False)]
         terms += [f"{side}{place}:{w}" for place, w in enumerate(near, 1)]
-    around = _WORD.findall(text, max(0, start - _TEXT_REACH), end + _TEXT_REACH)
-    return terms + [f"t:{w}" for w in dict.fromkeys(w.casefold() for w in around)]
+    return terms
+
+
+def _around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The piece of text whose words are the span's text terms (the same for every span of a short text)."""
+    return max(0, start - _TEXT_REACH), min(len(text), end + _TEXT_REACH)
+
+
+def _text_terms(text: str, low: int, high: int) -> list[str]:
+    return [f"t:{w}" for w in dict.fromkeys(w.casefold() for w in _WORD.findall(text, low, high))]
+
+
+def _buckets(terms: list[str], buckets: int) -> list[int]:
+    return [zlib.crc32(term.encode("utf-8")) % buckets for term in terms]
 
 
 def hashed_terms(text: str, start: int, end: int, window: int, buckets: int) -> list[int]:
     """The buckets of `context_terms` (a term counts as often as it occurs)."""
-    return [zlib.crc32(term.encode("utf-8")) % buckets for term in context_terms(text, start, end, window)]
+    return _buckets(context_terms(text, start, end, window), buckets)
 
 
 @dataclass(frozen=True)
@@ -66,12 +82,23 @@ class ContextModel:
     kind = Kind(("context",), None, "health context")
 
     def score(self, text: str, start: int, end: int) -> float:
-        buckets = hashed_terms(text, start, end, self.window, len(self.weights))
-        z = self.bias + sum(self.weights[b] for b in buckets)
-        return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
+        return self.judge_many([Candidate(text, start, end, 0.0, frozenset(), False)])[0]
 
     def judge_many(self, candidates: list[Candidate]) -> list[float]:
-        return [self.score(c.text, c.start, c.end) for c in candidates]
+        """Each candidate's score; the text terms' share is summed once per piece of text (spans of one short text
+        share it), within this call only."""
+        pieces: dict[tuple[str, int, int], float] = {}
+        scores = []
+        for c in candidates:
+            piece = (c.text, *_around(c.text, c.start, c.end))
+            if piece not in pieces:
+                pieces[piece] = self._sum(_text_terms(*piece))
+            z = self.bias + pieces[piece] + self._sum(_span_terms(c.text, c.start, c.end, self.window))
+            scores.append(1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0))))
+        return scores
+
+    def _sum(self, terms: list[str]) -> float:
+        return sum(self.weights[b] for b in _buckets(terms, len(self.weights)))
 
     def least(self, languages: frozenset[str]) -> float:
         return self.threshold if may_be_english(languages) else self.threshold_others
