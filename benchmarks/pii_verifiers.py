@@ -3,13 +3,17 @@
     python benchmarks/pii_verifiers.py all                # table and fit of the shipped labels: one command, ~4 min
     python benchmarks/pii_verifiers.py table runs/verifier_spans.jsonl                   # the labelled table alone
     python benchmarks/pii_verifiers.py fit runs/verifier_spans.jsonl --labels ADDRESS --write   # fit from a table
+    python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
 
 `table` runs the detector as `protect` builds it (one text at a time) over every annotated set but the final checks,
 with verifiers that keep every span and record its features; each span the tagger keeps of a verified label is right
 when it overlaps an annotated value (any type, as benchmarks/pii_registers.py counts precision). Besides the spans,
 per label each text's annotated values of that label and which of them the other spans (every span but the tagger's of
 that label) find, and whether the other spans flag a text without personal data, so `fit` can tell recall and texts
-flagged at any threshold. No value's text is written, only features and labels.
+flagged at any threshold. No value's text is written, only features, labels and, for HEALTH, the hashed buckets of the
+context terms of its spans and of its other examples (`health_examples`).
+
+`context` fits the HEALTH context model (pii_tagger/context_model.py) and chooses its thresholds (`fit_context`).
 
 `fit` splits by set (`FIT_SETS`, for the labels of `APART` `NAME_FIT_SETS`, to fit a gradient-boosted tree ensemble per
 label, sklearn, training only; `CHOOSE_SETS`, for `APART` `NAME_CHOOSE_SETS`, to choose its thresholds): of the pairs (texts read as English, texts in the six other languages) on a
@@ -24,10 +28,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections import defaultdict
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +42,10 @@ from heldout_to_marked import marked_line  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 from split_marked_batch import held_out  # noqa: E402
 
+from stealthflow.pii_tagger.context_model import CONTEXT_FILE, ContextModel, hashed_terms  # noqa: E402
+from stealthflow.pii_tagger.lexicons import condition_key, entries_alternation, learnt_conditions  # noqa: E402
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, settles  # noqa: E402
+from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file  # noqa: E402
 from stealthflow.resources import resource_dir  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +63,19 @@ NAME_CHOOSE_SETS = ("pii-heldout-u", "pii-heldout-v")
 # their rules on w (benchmarks/results/pii_batch_t23.md, pii_batch_t24.md) and are not shipped.
 TRAINED_SETS = tuple(f"pii-heldout-{s}" for s in "cdefghijklmnopqrxz")
 NAME_FIT_SETS = ("pii-heldout", "pii_test", "pii_multilingual_test", *TRAINED_SETS)
+# The sets only the HEALTH context model (pii_tagger/context_model.py) and the HEALTH verifier are fitted on besides
+# `NAME_FIT_SETS`, every text: the training sets written like web pages (tr26a-d, half of them health talk in general,
+# the "general" examples the other sets lack) and like the held-back sets (tr24a, tr24b), and the used held-back sets
+# za, zb and zc. Files without "languages" or "registers" in their name take each row's kind from its "lang".
+CONTEXT_SETS = (*(f"pii-train-tr24{s}" for s in "ab"), *(f"pii-train-tr26{s}" for s in "abcd"),
+                *(f"pii-heldout-z{s}" for s in "abc"))  # fmt: skip
+CONTEXT_WINDOW, CONTEXT_BUCKETS = 8, 1 << 14  # words on either side of a span; hashed buckets of its terms
+CONTEXT_STRENGTHS = (0.1, 0.3, 1.0, 3.0)  # the inverse L2 strengths the context model's cross-validation tries
+CONTEXT_FIT_SETS = (*NAME_FIT_SETS, *CONTEXT_SETS)
+# Its thresholds are chosen on the sets written like real web pages, half of them health talk in general; the budget
+# is the ship rule's on real web text: 2 of 58 English HEALTH values (benchmarks/results/pii_health_t27.md).
+CONTEXT_CHOOSE_SETS = tuple(f"pii-train-tr26{s}" for s in "abcd")
+CONTEXT_BUDGET = 3.4
 
 
 # The labels `all` and `fit` write by default: those whose verifier passed the ship rule fixed before the check sets
@@ -100,22 +121,30 @@ class Recorder:
         return KINDS[self.label]
 
     def judge_many(self, candidates: list[Candidate]) -> list[float | None]:
-        self.seen += [(c.text, c.start, c.end, self.kind.compute(*c)) for c in candidates]
+        self.seen += [(c.text, c.start, c.end, *self.features(c)) for c in candidates]
         return [1.0] * len(candidates)
+
+    def features(self, c: Candidate) -> tuple[list[float], list[int] | None]:
+        """Its kind's features, and for HEALTH the buckets of its terms, which `context` fits the context model on."""
+        terms = (
+            hashed_terms(c.text, c.start, c.end, CONTEXT_WINDOW, CONTEXT_BUCKETS) if self.label == "HEALTH" else None
+        )
+        return self.kind.compute(*c), terms
 
 
 def annotated_files() -> list[tuple[str, str, Path]]:
     """(set, kind, file) of every annotated file but the final checks': kind "en" for English registers, "ml" for
     the six languages."""
     files = []
-    for name in dict.fromkeys(FIT_SETS + NAME_FIT_SETS + CHOOSE_SETS + NAME_CHOOSE_SETS):
+    for name in dict.fromkeys(FIT_SETS + NAME_FIT_SETS + CHOOSE_SETS + NAME_CHOOSE_SETS + CONTEXT_SETS):
         if name == "pii_test":
             files.append((name, "en", ROOT / "data" / "pii_test.jsonl"))
         elif name == "pii_multilingual_test":
             files.append((name, "ml", ROOT / "data" / "pii_multilingual_test.jsonl"))
         else:
             for path in sorted((SETS / name).glob("pii_*.jsonl")):
-                files.append((name, "en" if "registers" in path.name else "ml", path))
+                kind = "en" if "registers" in path.name else "ml" if "languages" in path.name else None
+                files.append((name, kind, path))
     return files
 
 
@@ -152,18 +181,20 @@ def table(out: Path) -> None:
                 text = row["text"]
                 spans = [s for s in detector.detect(text) if config.masks(s.type, s.level)]
                 gold = gold_spans(row)
-                record = {"set": name, "kind": kind, "row": index, "clean": not gold, "labels": {}}
+                record = {"set": name, "kind": kind or ("en" if row.get("lang", "en") == "en" else "ml"), "row": index}
+                record |= {"clean": not gold, "labels": {}}
                 record["trained"] = trained_on(name, row)
                 for label, recorder in recorders.items():
                     values = [(s, e) for s, e, t in gold if t == label]
                     others = [(s.start, s.end) for s in spans if not (s.source == "pii_tagger" and s.type == label)]
                     candidates = []
-                    for piece, start, end, x in recorder.seen:
+                    for piece, start, end, x, terms in recorder.seen:
                         offset = 0 if piece == text else text.find(piece)
                         if offset >= 0:
                             where = (start + offset, end + offset)
                             candidates.append(
                                 {"right": bool(overlapping(where, gold)), "values": overlapping(where, values), "x": x}
+                                | ({"terms": terms} if terms is not None else {})
                             )
                     record["labels"][label] = {
                         "values": len(values),
@@ -171,8 +202,34 @@ def table(out: Path) -> None:
                         "flagged_apart": bool(others) and not gold,
                         "candidates": candidates,
                     }
+                    if label == "HEALTH":
+                        tagged = [(start, end) for _, start, end, *_ in recorder.seen]
+                        record["labels"][label]["extra"] = health_examples(text, gold, values, tagged)
                 sink.write(json.dumps(record) + "\n")
             print(f"{name} {path.name}: done", file=sys.stderr, flush=True)
+
+
+def health_examples(
+    text: str, gold: list[tuple[int, int, str]], values: list[tuple[int, int]], tagged: list[tuple[int, int]]
+) -> list[dict]:
+    """Examples for the context model besides the tagger's spans (`tagged`), as the terms' buckets: the annotated HEALTH
+    `values` the tagger missed (personal), and each condition of the data files' lists (`_conditions`) that neither
+    the tagger nor the annotation (`gold`, any type) holds (health talk in general, by the annotation's reading)."""
+    personal = [v for v in values if not overlapping(v, tagged)]
+    general = [m.span() for m in _conditions().finditer(text) if not overlapping(m.span(), gold + tagged)]
+    return [
+        {"right": right, "terms": hashed_terms(text, start, end, CONTEXT_WINDOW, CONTEXT_BUCKETS)}
+        for right, spans in ((True, personal), (False, general))
+        for start, end in spans
+    ]
+
+
+@cache
+def _conditions() -> re.Pattern[str]:
+    """Any condition or medicine of the tagger's English lists and of data/languages/<code>.yaml `conditions`."""
+    listed = set(learnt_conditions())
+    listed |= {condition_key(c) for code in (ENGLISH, *OTHERS) for c in language_file(code).get("conditions", ())}
+    return re.compile(rf"(?<!\w)(?i:{entries_alternation(listed)})(?!\w)")
 
 
 def outcome(rows: list[dict], keep) -> dict:
@@ -280,6 +337,106 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
         write_verifier(verifier, report, len(train), choose_sets, budget)
 
 
+def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> None:
+    """Fit the HEALTH context model (pii_tagger/context_model.py) on the HEALTH spans the tagger kept in the texts of
+    `CONTEXT_FIT_SETS` the students did not train on, and on the other examples of those texts (`health_examples`): a
+    logistic regression over their terms' buckets, its L2 strength
+    chosen by the area under the ROC curve in 5-fold cross-validation grouped by text. Its thresholds (texts read as
+    English, as others; 0 for others with `english_only`) are chosen on the out-of-fold scores of `CONTEXT_CHOOSE_SETS`:
+    of 0-0.98 by 0.02, the one that drops the most wrong spans while the HEALTH values found there fall by at most
+    `budget` percent. Prints the outcome on the choice sets and on u and v (scored by the model fitted on all);
+    `--write` replaces data/pii-tagger/health_context.json."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import GroupKFold
+
+    def matrix(candidates: list[dict]) -> csr_matrix:
+        indices = [b for c in candidates for b in c["terms"]]
+        pointers = np.cumsum([0] + [len(c["terms"]) for c in candidates])
+        return csr_matrix((np.ones(len(indices)), indices, pointers), shape=(len(candidates), CONTEXT_BUCKETS))
+
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows = [{**r["labels"]["HEALTH"], "set": r["set"], "kind": r["kind"], "clean": r["clean"]} for r in records]
+    train, groups, spans = [], [], 0
+    for number, (row, record) in enumerate(zip(rows, records, strict=True)):
+        if row["set"] in CONTEXT_FIT_SETS and not record["trained"]:
+            examples = row["candidates"] + row.get("extra", [])
+            spans += len(row["candidates"])
+            train += examples
+            groups += [number] * len(examples)
+    x, y = matrix(train), np.array([c["right"] for c in train], dtype=int)
+    folds = list(GroupKFold(n_splits=5).split(x, y, groups))
+
+    def out_of_fold(strength: float) -> np.ndarray:
+        scores = np.zeros(len(train))
+        for fit_at, score_at in folds:
+            model = LogisticRegression(C=strength, max_iter=2000).fit(x[fit_at], y[fit_at])
+            scores[score_at] = model.predict_proba(x[score_at])[:, 1]
+        return scores
+
+    tried = {strength: out_of_fold(strength) for strength in CONTEXT_STRENGTHS}
+    aucs = {strength: roc_auc_score(y, scores) for strength, scores in tried.items()}
+    strength = max(aucs, key=aucs.get)
+    full = LogisticRegression(C=strength, max_iter=2000).fit(x, y)
+    for c, score in zip(train, tried[strength], strict=True):
+        c["score"] = float(score)
+    fitted = {id(c) for c in train}
+    rest = [c for row in rows for c in row["candidates"] if id(c) not in fitted]
+    for c, score in zip(rest, full.predict_proba(matrix(rest))[:, 1] if rest else [], strict=True):
+        c["score"] = float(score)
+
+    def kept_at(threshold: float):
+        return lambda c: c["score"] >= threshold
+
+    def rows_of(sets: tuple[str, ...], kind: str) -> list[dict]:
+        return [row for row in rows if row["set"] in sets and row["kind"] == kind]
+
+    thresholds = {}
+    for kind in ("en", "ml"):
+        chosen, before = rows_of(CONTEXT_CHOOSE_SETS, kind), outcome(rows_of(CONTEXT_CHOOSE_SETS, kind), kept_at(0))
+        best = (0, 0.0)  # wrong spans dropped, minus the threshold: of equals, the lowest
+        for threshold in (step / 50 for step in range(50)):
+            after = outcome(chosen, kept_at(threshold))
+            if 100 * (before["found"] - after["found"]) / max(before["values"], 1) <= budget:
+                best = max(best, (before["wrong"] - after["wrong"], -threshold))
+        thresholds[kind] = 0.0 if english_only and kind == "ml" else -best[1]
+    summary = []
+    for sets, name in ((CONTEXT_CHOOSE_SETS, "choice sets (out of fold)"), (NAME_CHOOSE_SETS, "u and v")):
+        for kind in ("en", "ml"):
+            before, after = (
+                outcome(rows_of(sets, kind), kept_at(0)),
+                outcome(rows_of(sets, kind), kept_at(thresholds[kind])),
+            )
+            summary.append(
+                f"{name}, {kind}: HEALTH values found {before['found']} -> {after['found']} of {before['values']}, "
+                f"spans right / kept {before['right']} / {before['right'] + before['wrong']} -> {after['right']} / "
+                f"{after['right'] + after['wrong']}, texts without PII flagged {before['flagged']} -> {after['flagged']}"
+                f" of {before['clean']}"
+            )
+    about = (
+        f"fitted on the HEALTH spans the tagger kept in {', '.join(CONTEXT_FIT_SETS)} (texts the students did not train "
+        f"on; {spans} spans and {len(train) - spans} other examples, `health_examples`; {int(y.sum())} of them "
+        "personal), L2 strength C = {strength} of {list(CONTEXT_STRENGTHS)} by the "
+        "area under the ROC curve in 5-fold cross-validation grouped by text ("
+        + ", ".join(f"{c}: {auc:.3f}" for c, auc in aucs.items())
+        + f"); thresholds (texts read as English, as others): {thresholds['en']}, {thresholds['ml']}, of 0-0.98 by 0.02 "
+        f"the one that drops the most wrong spans of {', '.join(CONTEXT_CHOOSE_SETS)} (out-of-fold scores) for at most "
+        f"{budget} % of their HEALTH values"
+        + (" (others: 0, the gate is off in the six languages)" if english_only else "")
+        + ". "
+        + "; ".join(summary)
+    )
+    print(about)
+    if write:
+        model = ContextModel(CONTEXT_WINDOW, float(full.intercept_[0]), tuple(float(w) for w in full.coef_[0]),
+                             thresholds["en"], thresholds["ml"])  # fmt: skip
+        target = resource_dir("data") / CONTEXT_FILE
+        target.write_text(json.dumps(model.to_json(chosen=about), separators=(",", ":")) + "\n", encoding="utf-8")
+        print(f"wrote {target}")
+
+
 def write_verifier(verifier: Verifier, report: dict, fitted: int, choose_sets: tuple[str, ...], budget: float) -> None:
     """`verifier` to its weights file, one line a tree, with how it was fitted and chosen (`chosen`)."""
     label, english, others = verifier.label, verifier.threshold, verifier.threshold_others
@@ -314,6 +471,11 @@ def main() -> None:
     fit_command = commands.add_parser("fit", help="fit the verifiers and choose their thresholds")
     fit_command.add_argument("table", type=Path)
     all_command = commands.add_parser("all", help="the table (in a temporary file), then fit")
+    context_command = commands.add_parser("context", help="fit the HEALTH context model and choose its thresholds")
+    context_command.add_argument("table", type=Path)
+    context_command.add_argument("--budget", type=float, default=CONTEXT_BUDGET, help="HEALTH recall it may cost, %%")
+    context_command.add_argument("--english-only", action="store_true", help="no gate in the six other languages")
+    context_command.add_argument("--write", action="store_true", help="write data/pii-tagger/health_context.json")
     for command in (fit_command, all_command):
         command.add_argument("--labels", nargs="+", choices=list(KINDS), default=list(SHIPPED))
         command.add_argument("--budget", type=float, default=1.5, help="recall points of its label a verifier may cost")
@@ -323,6 +485,8 @@ def main() -> None:
         table(args.out)
     elif args.command == "fit":
         fit(args.table, args.labels, args.budget, args.write)
+    elif args.command == "context":
+        fit_context(args.table, args.budget, args.english_only, args.write)
     else:
         with tempfile.TemporaryDirectory() as tmp:
             table(Path(tmp) / "spans.jsonl")

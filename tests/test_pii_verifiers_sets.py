@@ -8,7 +8,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "benchmarks"), str(REPO / "training")]
 
 from heldout_to_marked import marked_line  # noqa: E402
-from pii_verifiers import NAME_CHOOSE_SETS, NAME_FIT_SETS, trained_on  # noqa: E402
+from pii_verifiers import CONTEXT_FIT_SETS, NAME_CHOOSE_SETS, NAME_FIT_SETS, trained_on  # noqa: E402
 from split_marked_batch import as_taught  # noqa: E402
 
 NATURAL = REPO / "data" / "tagger-natural"
@@ -30,3 +30,8 @@ def test_sets_no_student_reads_are_never_trained_on_and_the_choice_sets_are_not_
     assert not any(trained_on(name, row) for name in ("pii-heldout", "pii_test", "pii-heldout-u", "pii-heldout-v"))
     assert not set(NAME_FIT_SETS) & set(NAME_CHOOSE_SETS)
     assert "pii-heldout-w" not in NAME_FIT_SETS + NAME_CHOOSE_SETS  # the final check
+
+
+def test_the_health_context_model_is_fitted_on_no_check_set():
+    checks = {f"pii-heldout-{name}" for name in ("u", "v", "w", "zd", "ze")}
+    assert not checks & set(CONTEXT_FIT_SETS)

@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import PurePath
 
 from stealthflow.pii_tagger import spans
+from stealthflow.pii_tagger.context_model import ContextModel, shipped_context_models
 from stealthflow.pii_tagger.filters import kept
 from stealthflow.pii_tagger.filters.employer import ORGANISATION, ORGANISATION_ENDS
 from stealthflow.pii_tagger.filters.no_one import SAINT_OPENS
@@ -72,14 +73,18 @@ class PiiTaggerRecognizer(Recognizer):
         directory: str | None = None,
         tagger: SpanTagger | None = None,
         verifiers: dict[str, Verifier] | None = None,
+        gates: tuple[ContextModel, ...] | None = None,
     ):
         """`directory`: a tagger's directory or a shipped one's name, which reads every text (default: each text
         goes to the shipped student of its language, route.py); `tagger`: a loaded tagger (or a fake in tests)
         used instead of loading one, for every text; `verifiers`: label -> what scores the spans of that label it keeps
-        (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given)."""
+        (verifier.py; default: the shipped ones for a loaded tagger, none for a tagger given); `gates`: what scores the
+        HEALTH spans the verifiers keep by their context (context_model.py; default: the shipped one for a loaded tagger
+        without verifiers given, else none)."""
         self.directory = directory
         self._tagger = tagger
         self._verifiers = verifiers
+        self._gates = gates
         self.routed = directory is None and tagger is None
         self.unavailable = ""  # why a student could not be loaded ("" while none failed): the English one stands in
         self._falling_back = threading.Lock()  # threads that meet the failure at once: one sets `unavailable` and logs
@@ -96,6 +101,14 @@ class PiiTaggerRecognizer(Recognizer):
         if self._verifiers is not None or self._tagger is not None:
             return self._verifiers or {}
         return shipped_verifiers()
+
+    @property
+    def gates(self) -> tuple[ContextModel, ...]:
+        """What drops the HEALTH spans the verifiers keep that read as health talk in general (context_model.py): the
+        ones given, else the shipped one unless verifiers or a tagger were given."""
+        if self._gates is not None or self._verifiers is not None or self._tagger is not None:
+            return self._gates or ()
+        return shipped_context_models()
 
     @property
     def languages(self) -> frozenset[str]:
@@ -222,8 +235,8 @@ class PiiTaggerRecognizer(Recognizer):
                 texts, tagged_texts, structured, names, floors, languages, strict=True
             )
         ]
-        if verifiers := self.verifiers:
-            found = _verified(verifiers, texts, found, verified, languages)
+        if checks := [*self.verifiers.values(), *self.gates]:
+            found = _verified(checks, texts, found, verified, languages)
         return [merge_spans(_with_family_names(spans, text), text) for spans, text in zip(found, texts, strict=True)]
 
     def _tag(self, tagger: SpanTagger, texts: list[str], bounds: list[list[tuple[int, int]]]) -> list[list[TaggedSpan]]:
@@ -314,23 +327,25 @@ class PiiTaggerRecognizer(Recognizer):
 
 
 def _verified(
-    verifiers: dict[str, Verifier],
+    verifiers: list[Verifier | ContextModel],
     texts: list[str],
     found: list[list[Span]],
     settled: list[set[tuple[int, int, str]]],
     languages: list[frozenset[str]],
 ) -> list[list[Span]]:
-    """Each text's spans without those of a verified label whose verifier score falls below its threshold, the kept
-    ones with their score in their reason (a batch's spans of a label scored at once; none where the label's threshold
-    for the text's languages is 0). `settled`: the spans of the
+    """Each text's spans without those of a verified label whose score by one of `verifiers` (in turn) falls below its
+    threshold, the kept ones with their scores in their reason (a batch's spans of a label scored at once; none where
+    the threshold for the text's languages is 0). `settled`: the spans of the
     verified labels the pattern recognizers found, whose agreement is one of the verifiers' features."""
     judged: dict[tuple[int, int], str | None] = {}  # (text, span) -> what its reason adds, None when it is dropped
-    for label, verifier in verifiers.items():
+    for verifier in verifiers:
         at = [
             (i, j)
             for i, spans_of_text in enumerate(found)
             for j, span in enumerate(spans_of_text)
-            if span.type == label and verifier.least(languages[i]) > 0  # a threshold of 0 verifies nothing: unscored
+            if span.type == verifier.label
+            and verifier.least(languages[i]) > 0  # a threshold of 0 verifies nothing: unscored
+            and judged.get((i, j), "") is not None  # dropped by an earlier one
         ]
         if not at:
             continue
@@ -342,11 +357,10 @@ def _verified(
         for (i, j), score in zip(at, verifier.judge_many(candidates), strict=True):
             least = verifier.least(languages[i])
             if score is None:
-                judged[i, j] = f"{verifier.kind.word} verifier: kept unscored ({', '.join(verifier.kind.settling)})"
+                note = f"{verifier.kind.word} verifier: kept unscored ({', '.join(verifier.kind.settling)})"
             else:
-                judged[i, j] = (
-                    f"{verifier.kind.word} verifier {score:.2f} (keeps from {least:.2f})" if score >= least else None
-                )
+                note = f"{verifier.kind.word} verifier {score:.2f} (keeps from {least:.2f})" if score >= least else None
+            judged[i, j] = note and "; ".join(filter(None, (judged.get((i, j)), note)))
     return [
         [
             replace(span, reason=f"{span.reason}; {judged[i, j]}") if (i, j) in judged else span

@@ -1,0 +1,122 @@
+"""Whose health a HEALTH span is, read from the words around it: a logistic regression over hashed terms (the span's
+words; the words, word pairs and nearest words in a window on either side; each word of the text around it once),
+fitted by `benchmarks/pii_verifiers.py context` on the HEALTH spans the tagger keeps in annotated text: the annotated
+values ("I was diagnosed with", "my son has", "Anna's asthma") against the spans the annotation does not hold (health
+talk in general: "symptoms of", "if you have", a health site's page). No word list: the terms and their weights are
+learnt, in any language the annotated text has, and stored as data (`data/pii-tagger/health_context.json`: the window,
+the weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every process.
+
+It gates HEALTH spans after the label's verifier (verifier.py): a span whose score falls below the threshold for its
+text's languages is dropped; a threshold of 0 gates nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from stealthflow.pii_tagger.route import may_be_english
+from stealthflow.pii_tagger.verifier import Candidate, Kind
+from stealthflow.resources import resource_dir
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_REACH = 12  # characters a window's word may take on average: the piece of text read on either side
+_NEAR = 2  # the words nearest the span on either side are terms of their own too ("with" before, "is" after)
+_TEXT_REACH = 1000  # characters on either side whose words, each once, are terms too (a personal post, a health site)
+CONTEXT_FILE = "pii-tagger/health_context.json"
+
+
+def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
+    """The terms of the span text[start:end], case-folded: its words; the `window` words before and after it (each
+    side's words, word pairs and `_NEAR` nearest words by place); each word of the text within `_TEXT_REACH` once."""
+    return _span_terms(text, start, end, window) + _text_terms(text, *_around(text, start, end))
+
+
+def _span_terms(text: str, start: int, end: int, window: int) -> list[str]:
+    before = [w.casefold() for w in _WORD.findall(text, max(0, start - window * _REACH), start)][-window:]
+    after = [w.casefold() for w in _WORD.findall(text, end, end + window * _REACH)][:window]
+    terms = [f"s:{w.casefold()}" for w in _WORD.findall(text, start, end)]
+    for side, words, near in (("b", before, before[::-1][:_NEAR]), ("a", after, after[:_NEAR])):
+        terms += [f"{side}:{w}" for w in words]
+        terms += [f"{side}:{first} {second}" for first, second in zip(words, words[1:], strict=False)]
+        terms += [f"{side}{place}:{w}" for place, w in enumerate(near, 1)]
+    return terms
+
+
+def _around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The piece of text whose words are the span's text terms (the same for every span of a short text)."""
+    return max(0, start - _TEXT_REACH), min(len(text), end + _TEXT_REACH)
+
+
+def _text_terms(text: str, low: int, high: int) -> list[str]:
+    return [f"t:{w}" for w in dict.fromkeys(w.casefold() for w in _WORD.findall(text, low, high))]
+
+
+def _buckets(terms: list[str], buckets: int) -> list[int]:
+    return [zlib.crc32(term.encode("utf-8")) % buckets for term in terms]
+
+
+def hashed_terms(text: str, start: int, end: int, window: int, buckets: int) -> list[int]:
+    """The buckets of `context_terms` (a term counts as often as it occurs)."""
+    return _buckets(context_terms(text, start, end, window), buckets)
+
+
+@dataclass(frozen=True)
+class ContextModel:
+    """Logistic regression over the buckets of a span's terms (`weights`: one a bucket): the probability that a HEALTH
+    span is a person's own health, not health talk in general; and the score a span must reach in a text read as
+    English (`threshold`) and in one of the six other languages (`threshold_others`). Scores spans as a verifier does
+    (`least`, `judge_many`), so that recognizer.py gates with it as with one."""
+
+    window: int
+    bias: float
+    weights: tuple[float, ...]
+    threshold: float = 0.0
+    threshold_others: float = 0.0
+    label = "HEALTH"
+    kind = Kind(("context",), None, "health context")
+
+    def score(self, text: str, start: int, end: int) -> float:
+        return self.judge_many([Candidate(text, start, end, 0.0, frozenset(), False)])[0]
+
+    def judge_many(self, candidates: list[Candidate]) -> list[float]:
+        """Each candidate's score; the text terms' share is summed once per piece of text (spans of one short text
+        share it), within this call only."""
+        pieces: dict[tuple[str, int, int], float] = {}
+        scores = []
+        for c in candidates:
+            piece = (c.text, *_around(c.text, c.start, c.end))
+            if piece not in pieces:
+                pieces[piece] = self._sum(_text_terms(*piece))
+            z = self.bias + pieces[piece] + self._sum(_span_terms(c.text, c.start, c.end, self.window))
+            scores.append(1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0))))
+        return scores
+
+    def _sum(self, terms: list[str]) -> float:
+        return sum(self.weights[b] for b in _buckets(terms, len(self.weights)))
+
+    def least(self, languages: frozenset[str]) -> float:
+        return self.threshold if may_be_english(languages) else self.threshold_others
+
+    def to_json(self, **about) -> dict:
+        weights = [round(w, 4) for w in self.weights]
+        return {"window": self.window, "bias": self.bias, "threshold": self.threshold,
+                "threshold_others": self.threshold_others, **about, "weights": weights}  # fmt: skip
+
+
+def read_context_model(path: Path) -> ContextModel:
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    weights = tuple(stored["weights"])
+    return ContextModel(stored["window"], stored["bias"], weights, stored["threshold"], stored["threshold_others"])
+
+
+@cache
+def shipped_context_models() -> tuple[ContextModel, ...]:
+    """The context model shipped as data, if any (one, or none)."""
+    path = resource_dir("data") / CONTEXT_FILE
+    return (read_context_model(path),) if path.exists() else ()
