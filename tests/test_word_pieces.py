@@ -66,6 +66,8 @@ CASES = [
     "",
     "   \n\t ",
     "ǅemal İstanbul ﬁne Ⅻ ¹ ΣΑΣ 😀😀 e\u0301t\u0301e",
+    # words the vocabulary splits (WordPiece's longest pieces first, in Python): names, codes, a word no piece ends
+    "Siosaia Fifita, NNAMDI Okonkwo-Xiomara; ref 7Q9ZX4K2 and XJ9-44b at 221b, qqqqqqq zzzxq unbelievableness",
 ]
 
 
@@ -97,6 +99,9 @@ ALPHABET = st.sampled_from(
         "[MASK]",
         "zzqx",
         "unbelievably",
+        "Fifita",
+        "ing",
+        "7Q9",
     ]
 )
 

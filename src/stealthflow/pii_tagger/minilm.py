@@ -10,7 +10,7 @@ depends on neither tagger.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import SimpleNamespace
 
@@ -33,6 +33,10 @@ class Vocabulary:
     unknown: int
     specials: tuple[str, ...]  # the special tokens' texts ("[SEP]" written in a text is that token)
     whole: dict[str, int]  # the pieces that are whole words (no "##"): piece -> id
+    # The pieces that go on a word (written "##piece"), keyed without their "##" (pieces.py's `ascii_pieces`; empty
+    # for a vocabulary the tokenizer alone splits), and the longest word it splits (longer: one unknown piece).
+    continued: dict[str, int] = field(default_factory=dict)
+    longest_word: int = 0
 
 
 @cache
@@ -43,14 +47,17 @@ def vocabulary() -> Vocabulary:
     rust.no_truncation()
     rust.no_padding()
     specials = tuple(token.content for token in rust.get_added_tokens_decoder().values() if token.special)
-    whole = {piece: id_ for piece, id_ in rust.get_vocab().items() if not piece.startswith("##")}
+    pieces = rust.get_vocab()
+    prefix = rust.model.continuing_subword_prefix
     return Vocabulary(
         rust,
         rust.token_to_id("[CLS]"),
         rust.token_to_id("[SEP]"),
         rust.token_to_id(rust.model.unk_token),
         specials,
-        whole,
+        {piece: id_ for piece, id_ in pieces.items() if not piece.startswith(prefix)},
+        {piece[len(prefix) :]: id_ for piece, id_ in pieces.items() if piece.startswith(prefix)},
+        rust.model.max_input_chars_per_word,
     )
 
 

@@ -5,11 +5,12 @@ Why: the Rust tokenizer spent ~0.6 ms on 1 KB of text (its normaliser tracks eac
 alignment) and the word shapes another ~0.25 in a loop over every piece: together a fifth of the
 student tagger's cost. Most words need neither. A run of printable ASCII splits the way BERT's
 pre-tokenizer splits it (at whitespace, each punctuation mark alone), and a word the vocabulary
-holds whole is one piece whose case and lexicon flag are known right there. The rest (a word the
-vocabulary splits, a chunk between whitespace holding any other character or a special token's
-text) goes through the Rust tokenizer, in one call per text: BERT's normaliser changes characters
-one at a time, so a chunk alone gives the pieces it gives in context. Same ids, offsets and
-shapes as the tokenizer and `word_shapes` over the whole text (tests/test_word_pieces.py).
+holds whole is one piece whose case and lexicon flag are known right there; one it splits is split
+here as WordPiece splits it (`ascii_pieces`: 1 KB texts' pieces cost 0.75x the CPU they did with the
+Rust tokenizer splitting such words). The rest (a chunk between whitespace holding any other character or a special
+token's text) goes through the Rust tokenizer, in one call per text: BERT's normaliser changes
+characters one at a time, so a chunk alone gives the pieces it gives in context. Same ids, offsets
+and shapes as the tokenizer and `word_shapes` over the whole text (tests/test_word_pieces.py).
 """
 
 from __future__ import annotations
@@ -46,6 +47,26 @@ def word_shapes(text: str, offsets, lexicon: dict[str, int] | None = None) -> li
         flag = name_flag(text, start, lexicon) if lexicon else 0
         shapes.append(case_shape(text[start:end]) + CASES * flag)
     return shapes
+
+
+def ascii_pieces(word: str, vocabulary: Vocabulary, reach: int) -> list[tuple[int, int, int]] | None:
+    """WordPiece's split of a lowercase ASCII word, as the Rust tokenizer gives it: (id, start, end) per piece, each the
+    longest the vocabulary holds at its start (a word's first among the whole pieces, the rest among the `continued`
+    ones; `reach`: the longest piece); None where the tokenizer gives one unknown piece (a word longer than the
+    vocabulary's `longest_word`, or one a part of which no piece begins)."""
+    if len(word) > vocabulary.longest_word:
+        return None
+    pieces, start, table = [], 0, vocabulary.whole
+    while start < len(word):
+        for end in range(min(len(word), start + reach), start, -1):
+            piece = table.get(word[start:end])
+            if piece is not None:
+                break
+        else:
+            return None
+        pieces.append((piece, start, end))
+        start, table = end, vocabulary.continued
+    return pieces
 
 
 def case_shape(piece: str) -> int:
@@ -97,7 +118,8 @@ class WordPieces(LongRunPieces):
 
     def __init__(self, vocabulary: Vocabulary, **options) -> None:
         super().__init__(vocabulary, **options)
-        self._whole = vocabulary.whole  # shared by every tagger's WordPieces (built once: ~0.05 s)
+        self._vocabulary = vocabulary  # its pieces shared by every tagger's WordPieces (built once: ~0.05 s)
+        self._reach = max(map(len, [*vocabulary.whole, *vocabulary.continued]))
         # The vocabulary's whole ASCII words as people write them (lowercase, Capitalised, UPPERCASE)
         # -> (piece, shape), each kept when first met: most words of a text cost one look-up (built up
         # front, the 66 000 forms cost a cold start ~0.5 s).
@@ -113,7 +135,7 @@ class WordPieces(LongRunPieces):
         starts: list[int] = []
         ends: list[int] = []
         shapes: list[int] = []
-        rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): for the Rust tokenizer
+        rare: list[tuple[int, int, int]] = []  # (where in the pieces, start, end): chunks for the Rust tokenizer
         underscores = "_" in text  # the lexicon's word runs on over an underscore ("\w"): see _ascii
         for start, end, run in self.stretches(text):
             self._pieces(text, start, end, underscores, ids, starts, ends, shapes, rare)
@@ -138,13 +160,13 @@ class WordPieces(LongRunPieces):
             start = max(text.rfind(space, position, match.start()) for space in " \t\n\r") + 1
             space = ASCII_SPACE.search(text, match.end(), stop)
             end = space.start() if space else stop
-            self._ascii(text, position, start, underscores, ids, starts, ends, shapes, rare)
+            self._ascii(text, position, start, underscores, ids, starts, ends, shapes)
             rare.append((len(ids), start, end))
             position = end
-        self._ascii(text, position, stop, underscores, ids, starts, ends, shapes, rare)
+        self._ascii(text, position, stop, underscores, ids, starts, ends, shapes)
 
-    def _ascii(self, text: str, start: int, end: int, underscores: bool, ids, starts, ends, shapes, rare) -> None:
-        known, whole, lexicon, shaped = self._known, self._whole, self._lexicon, self._shaped
+    def _ascii(self, text: str, start: int, end: int, underscores: bool, ids, starts, ends, shapes) -> None:
+        known, whole, lexicon, shaped = self._known, self._vocabulary.whole, self._lexicon, self._shaped
         for match in ASCII_PIECE.finditer(text, start, end):
             word = match.group()
             # A word glued to an underscore is another lexicon word ("anna_smith"): its flag is looked up in the
@@ -154,10 +176,10 @@ class WordPieces(LongRunPieces):
             if hit is None:
                 lower = word.lower()
                 piece = whole.get(lower)
-                if piece is None:
-                    rare.append((len(ids), match.start(), match.end()))
-                    continue
                 flag = name_flag(text, match.start(), lexicon) if lexicon else 0
+                if piece is None:
+                    self._split(word, match.start(), flag, ids, starts, ends, shapes)
+                    continue
                 hit = (piece, case_shape(word) + CASES * flag)
                 if not glued and word in (lower, lower.capitalize(), lower.upper()):
                     known[word] = hit
@@ -167,8 +189,19 @@ class WordPieces(LongRunPieces):
             if shaped:
                 shapes.append(hit[1])
 
+    def _split(self, word: str, at: int, flag: int, ids, starts, ends, shapes) -> None:
+        """The pieces of an ASCII word the vocabulary does not hold whole (`ascii_pieces`, or one unknown piece), at
+        `at` in the text; `flag`: its lexicon flag (the rest of a word is shape 1, as in `word_shapes`)."""
+        split = ascii_pieces(word.lower(), self._vocabulary, self._reach) or [(self._unknown, 0, len(word))]
+        for number, (piece, start, end) in enumerate(split):
+            ids.append(piece)
+            starts.append(at + start)
+            ends.append(at + end)
+            if self._shaped:
+                shapes.append((1 if number else case_shape(word[start:end])) + CASES * flag)
+
     def _with_rare(self, text: str, rare, ids, starts, ends, shapes) -> tuple[list, list, list, list]:
-        """The pieces, with the rare words' and chunks' pieces put in where they stand. The Rust
+        """The pieces, with the rare chunks' pieces put in where they stand. The Rust
         tokenizer reads them in one call, joined by spaces (a call per word, or a batch, cost
         ~20 us each in set-up)."""
         joined_at, joined = [], []  # where each one starts in the joined text
