@@ -645,7 +645,7 @@ def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.Co
         # issue 48: the tagger's span ran into the next word's elided pronoun ("mon <HEALTH_1>'aggrave")
         ("Mon médecin dit que mon asthme s'aggrave.", "Mon médecin dit que mon <HEALTH_1> s'aggrave.", "fr"),
         # a word of work, a condition of kin, debt after its amount (data/languages/<code>.yaml, cued_identifiers.yaml);
-        # the tagger's HEALTH span takes the article before the condition ("une", "een")
+        # an article the tagger takes into a HEALTH span is dropped from it when it is a function word alone ("een")
         (
             "Ich arbeite seit 12 Jahren bei der Migros. Oma hat Scharlach. Ich habe 23.700 € Schulden.",
             "Ich arbeite seit 12 Jahren bei der <EMPLOYER_1>. Oma hat <HEALTH_1>. Ich habe <FINANCE_1> Schulden.",
@@ -661,17 +661,14 @@ def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.Co
             "Empiezo el lunes en <EMPLOYER_1>. La abuela tiene <HEALTH_1>. Tengo <FINANCE_1> de deuda.",
             "es",
         ),
-        pytest.param(
+        (
             "Lavoro da sei anni alla Barilla. Il nonno ha la scarlattina. Ho 9.000 € di debito.",
             "Lavoro da sei anni alla <EMPLOYER_1>. Il nonno ha la <HEALTH_1>. Ho <FINANCE_1> di debito.",
             "it",
-            # the t23 multilingual student takes the article into the span ("ha <HEALTH_1>"): nothing leaks, two
-            # characters more masked; its card lists the miss
-            marks=pytest.mark.xfail(strict=True, reason="t23 student: HEALTH span takes the article 'la'"),
         ),
-        (
+        (  # the article the student tags with the condition is a piece of function words: left outside the span
             "Ik werk al 9 jaar bij PostNL. Opa heeft een longontsteking. Ik heb € 27.800 studieschuld.",
-            "Ik werk al 9 jaar bij <EMPLOYER_1>. Opa heeft <HEALTH_1>. Ik heb <FINANCE_1> studieschuld.",
+            "Ik werk al 9 jaar bij <EMPLOYER_1>. Opa heeft een <HEALTH_1>. Ik heb <FINANCE_1> studieschuld.",
             "nl",
         ),
         (
