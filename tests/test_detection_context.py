@@ -378,3 +378,32 @@ def test_a_sort_code_and_its_account_number_are_bank_details(detector, text, val
 )
 def test_a_date_like_number_without_bank_details_stays(detector, text):
     assert not [s for s in detector.detect(text) if s.source == "bank_details"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [  # left in clear before (ux27's H9); 021000021 is a routing number whose ABA check holds
+        ("Routing 021000021 account 483920175.", "021000021 account 483920175"),
+        ("Wire it to routing 021000021, acct 483920175.", "021000021, acct 483920175"),
+    ],
+)
+def test_a_routing_number_and_its_account_are_bank_details(detector, text, value):
+    assert (value, "FINANCE") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+def test_a_routing_number_whose_check_fails_is_no_bank_details(detector):
+    assert not [s for s in detector.detect("Routing 021000022 account 483920175.") if s.source == "routing_account"]
+
+
+@pytest.mark.parametrize("text", ["My Venmo is @carlos-m-88", "Follow me @carlos-m-88 on Venmo"])
+def test_a_handle_with_hyphens_is_one_handle(detector, text):
+    """The handle "@carlos-m-88" was cut at its first hyphen: "<USERNAME_1>-m-88" (ux27's H9)."""
+    assert ("@carlos-m-88", "USERNAME") in [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+
+
+def test_a_sentry_dsns_key_is_a_secret(detector):
+    """The DSN's key was masked as a USERNAME, a PL2 value (ux27's M8)."""
+    text = "SENTRY_DSN: https://4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c@o123456.ingest.sentry.io/7654321"
+    assert [(text[s.start : s.end], s.type) for s in detector.detect(text)] == [
+        ("4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "API_KEY")
+    ]

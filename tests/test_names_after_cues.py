@@ -202,3 +202,51 @@ def test_the_phone_greeting_word_is_no_cue_inside_a_sentence():
     assert introduced.find("Ik ga morgen met Jan van den Berg naar Utrecht.") == []
     assert introduced.find("Met Google Maps vond ik het.") == []  # a brand (data/brands.txt)
     assert [(s.start, s.end) for s in introduced.find("Goedemorgen!\nMet Jan van den Berg.")] == [(17, 33)]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [  # each in clear before (ux27's new-user test, H3): a name after a title of office (`office_titles`)
+        ("Our CEO Jane Whitfield announced layoffs.", "Jane Whitfield"),
+        ("Sent the invoice to their CFO Daniel Kruger yesterday.", "Daniel Kruger"),
+        ("I spoke to the CTO Anna Weber about it.", "Anna Weber"),
+        ("Unser Geschäftsführer Thomas Berger hat gekündigt.", "Thomas Berger"),
+    ],
+)
+def test_a_name_after_a_title_of_office_is_masked(detector, text, name):
+    assert name in _names(detector, text)
+
+
+@pytest.mark.parametrize("text", ["The CEO Summit was fun.", "Ask the CFO about it.", "Our CEO said no."])
+def test_a_title_of_office_without_a_name_after_it_masks_nothing(detector, text):
+    assert _names(detector, text) == []
+
+
+def test_a_name_spelled_by_the_address_beside_it_is_masked_in_any_letters(detector):
+    """The address's "ı" took the text out of English, and the name went out in clear (ux27's H2)."""
+    text = "Customer Aylin Yılmaz (aylin.yılmaz@example-mail.com) cannot log in."
+    assert _names(detector, text) == ["Aylin Yılmaz"]
+
+
+def test_every_speaker_of_a_chat_log_is_masked(detector):
+    """The speaker "Lin Wei:" stayed in clear on every line while the other speakers were masked (ux27's H4)."""
+    text = (
+        "[09:02] Tomasz Nowak: morning all, standup in 5\n"
+        "[09:06] Lin Wei: please don't paste passwords here!!\n"
+        "[28.11.26, 19:07:33] Paola: Io porto la torta!\n"
+    )
+    assert {"Tomasz Nowak", "Lin Wei", "Paola"} <= set(_names(detector, text))
+
+
+@pytest.mark.parametrize("text", ["I met Jean-Baptiste Nkurunziza yesterday.", "I met Jean-Baptiste Martin yesterday."])
+def test_a_hyphenated_given_name_is_one_name(detector, text):
+    """The name "Jean-Baptiste Nkurunziza" went out as "<REAL_NAME_9>-Baptiste Nkurunziza" (ux27's H8)."""
+    names = _names(detector, text)
+    assert names and all("Jean-Baptiste" in name for name in names)
+
+
+def test_a_forum_authors_name_is_one_name_not_a_handle(detector):
+    """The author of "Posted by Niamh Gallagher" went out as "Posted by <USERNAME_1> <REAL_NAME_1>" (ux27's M2)."""
+    text = "*Posted by Niamh Gallagher · 28 November 2026*"
+    spans = [(text[s.start : s.end], s.type) for s in detector.detect(text)]
+    assert ("Niamh Gallagher", "REAL_NAME") in spans and all(kind != "USERNAME" for _, kind in spans)

@@ -364,3 +364,10 @@ def test_one_of_each_through_the_protect_and_restore_commands(home, tmp_path):  
     restored = run(["restore", "--session", "s", body["text"]], home, tmp_path)
     assert restored.returncode == 0, restored.stderr
     assert restored.stdout.rstrip("\n") == post
+
+
+def test_a_turkish_identity_number_after_its_cue():
+    """The number of "TC kimlik numaram 10000000146" was left in clear (ux27's M10); its check digits must hold."""
+    text = "Merhaba, ben Emre, TC kimlik numaram 10000000146."
+    assert [(text[s.start : s.end], s.type) for s in DETECTOR.detect(text)] == [("10000000146", "NATIONAL_ID")]
+    assert not [s for s in DETECTOR.detect("TC kimlik numaram 10000000147.") if s.type == "NATIONAL_ID"]

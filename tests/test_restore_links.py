@@ -978,3 +978,9 @@ def test_a_tool_call_written_in_text_reaches_the_agent_without_its_value(protect
         )
     assert answer.json()["choices"][0]["message"]["content"] == TEXT_TOOL_CALLS[0]
     assert answer.headers["x-stealthflow-withheld-placeholders"] == "<EMAIL_1>"
+
+
+def test_a_placeholder_as_a_markdown_links_text_keeps_the_links_brackets():
+    """`[REAL_NAME_1](url)` restored to "Gary Pemberton(url)", the link broken (ux27's L1)."""
+    result = restore_text("See [REAL_NAME_1](https://x.com) and [REAL_NAME_1].", lambda ref: "Gary Pemberton")
+    assert result.text == "See [Gary Pemberton](https://x.com) and Gary Pemberton."

@@ -190,3 +190,14 @@ def test_a_json_value_is_of_the_record_whose_brace_is_open():
     text = '{"a": "1", "b": "2"} x "c": "3" {"d": {"e": "4"}, "f": "5"}'
     records = [cell.record for cell in cells(text) if cell.label]
     assert records == [0, 0, -1, text.index('{"e"'), -1]
+
+
+def test_every_name_of_a_name_column_is_masked_in_any_script_or_spelling(patterns):
+    """The names "李伟" and "O'Brien" under "name" stayed in clear beside "Сергей Иванов" and "Anna" (ux27's H5)."""
+    text = "name,email\n李伟,x1@163.com\nСергей Иванов,x2@mail.ru\nO'Brien,x3@eir.ie\nAnna,x4@web.de\n"
+    names = [value for kind, value in masked(patterns, text) if kind == "REAL_NAME"]
+    assert names == ["李伟", "Сергей Иванов", "O'Brien", "Anna"]
+
+
+def test_a_name_in_a_script_without_case_is_a_name_under_its_label(patterns):
+    assert ("REAL_NAME", "李伟") in masked(patterns, "name,email\n李伟,x1@163.com\n")

@@ -918,3 +918,15 @@ def test_rotate_key_refuses_when_another_known_vault_has_the_same_key(tmp_path, 
     rotated = runner.invoke(app, ["vault", "rotate-key", "--config", str(config_a)])
     assert rotated.exit_code == 0 and key_file.read_text() != old_key, rotated.output
     assert (restored(config_a), restored(config_b)) == ("dana@mailbox.org", "bob.weir@mailbox.org")
+
+
+def test_forgetting_a_full_name_forgets_the_parts_its_session_masked(vault):
+    """The names "Gary" and "Pemberton", masked on their own after "Gary Pemberton", still restored once the full name was
+    forgotten (ux27's M13); a part of a session that never held the full name stays."""
+    vault.entry_for("u", "s1", "REAL_NAME", "Gary Pemberton")
+    vault.entry_for("u", "s1", "REAL_NAME", "Gary")
+    vault.entry_for("u", "s1", "REAL_NAME", "Pemberton")
+    vault.entry_for("u", "s2", "REAL_NAME", "Gary")
+    assert vault.forget_value("u", "gary pemberton") == 3
+    assert [vault.lookup("u", "s1", "REAL_NAME", index=i) for i in (1, 2, 3)] == [None, None, None]
+    assert vault.lookup("u", "s2", "REAL_NAME", index=1) == "Gary"

@@ -172,6 +172,24 @@ def _surname_in_capitals_before(text: str, start: int) -> int:
     return word.start(1) if name_lexicon().get(word[1].casefold(), 0) & FAMILY else start
 
 
+# A hyphenated name's parts the model tagged apart: "Jean-Baptiste Nkurunziza" went out as "<REAL_NAME_9>-Baptiste
+# Nkurunziza" (ux27's report H8).
+_HYPHENATED_AFTER = re.compile(r"(?:-[^\W\d_][^\W\d_'’]*)+(?![\w-])")
+_HYPHENATED_BEFORE = re.compile(r"(?<![\w-])(?:[^\W\d_][^\W\d_'’]*-)+$")
+
+
+def _whole_hyphenated(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span grown over the capitalised parts joined by a hyphen to its first or last word ("Jean" of
+    "Jean-Baptiste", "Baptiste" of "Jean-Baptiste")."""
+    after = _HYPHENATED_AFTER.match(text, end)
+    if after and all(part[:1].isupper() for part in after[0][1:].split("-")):
+        end = after.end()
+    before = _HYPHENATED_BEFORE.search(text, max(0, start - 40), start)
+    if before and all(part[:1].isupper() for part in before[0][:-1].split("-")):
+        start = before.start()
+    return start, end
+
+
 # The model tags a given name alone before its family name ("Met Pieter de Vries.", "Allô, c'est Julien Moreau.").
 # On pii-heldout-u, v, w (1 800 texts, benchmarks/pii_registers.py --types): one span grown ("Florian" to "Florian
 # Petersen" under a letter), no figure changed.
@@ -189,7 +207,7 @@ def family_name_end(text: str, start: int, end: int) -> int:
     capitalised and no function word of a covered language ("Pieter de Vries", "Julien Moreau"); `end` otherwise. Read
     after the verifiers (recognizer.py), which judge the span the model tagged."""
     words = text[start:end].split()
-    if len(words) != 1 or not name_lexicon().get(words[0].casefold(), 0) & GIVEN:
+    if len(words) != 1 or not name_lexicon().get(words[0].split("-")[0].casefold(), 0) & GIVEN:
         return end
     after = _family_after().match(text, end)
     if after is None or not after["family"][0].isupper() or function_word_of_covered(after["family"]):
@@ -354,6 +372,7 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     if label == "REAL_NAME" and capitalises(text, start):
         start, end = capitalised_part(text, start, end)
         start = _surname_in_capitals_before(text, start)
+        start, end = _whole_hyphenated(text, start, end)
     if label == "HEALTH":
         end = _whole_condition(text, end)
         if date := _DATE_AFTER.search(text, start, end):

@@ -31,12 +31,13 @@ class Cell:
     """text[start:end] is a cell's value (quotes and white space around it left out); `label`: its column's name or
     its key, as `label_words` reads it ("" for a header cell or a key itself); `record`: where the row or the object
     that holds it opens (cells of one record hold one person's data), -1 when that is not known (an object with
-    another inside)."""
+    another inside); `column`: where its column's header cell starts in a table (-1: a JSON value)."""
 
     start: int
     end: int
     label: str = ""
     record: int = -1
+    column: int = -1
 
 
 def label_words(label: str) -> str:
@@ -143,12 +144,15 @@ def _table_cells(text: str) -> list[Cell]:
     found = []
     for delimiter, run in _runs(lines):
         header = lines[run[0]]
-        labels = [label_words(header[a:b]) for a, b in (_trimmed(header, *c) for c in _split(header, delimiter))]
+        heads = [_trimmed(header, *c) for c in _split(header, delimiter)]
+        labels = [label_words(header[a:b]) for a, b in heads]
         for index in run:
             line, offset = lines[index], starts[index]
-            for label, cell in zip(labels, _split(line, delimiter), strict=True):
+            for label, (head, _), cell in zip(labels, heads, _split(line, delimiter), strict=True):
                 a, b = _trimmed(line, *cell)
-                found.append(Cell(offset + a, offset + b, "" if index == run[0] else label, offset))
+                found.append(
+                    Cell(offset + a, offset + b, "" if index == run[0] else label, offset, starts[run[0]] + head)
+                )
     return found
 
 

@@ -59,6 +59,10 @@ MIN_FOREIGN_LETTERS = 2  # ... and their least number: one name's letter ("Troms
 # pii-heldout-k..p taken for English 32 -> 30, possibly English 99 -> 96 of 2 160; English posts unchanged.
 _WORD = re.compile(r"(?<![\w@./])[^\W\d_]+(?:['’]|(?![\w@/]|\.\w))")
 _LETTERS = re.compile(r"[^\W\d_]+")  # a run of letters: a word, or a run of characters of a script without spaces
+# A token holding an "@" (an e-mail address, a handle) or "://" (a link): its letters spell no word of the text's
+# language ("aylin.yılmaz@example-mail.com" beside the name "Aylin Yılmaz" took the text out of English, and the name
+# was sent in clear, ux27's report H2)
+_ADDRESS = re.compile(r"[^\s<>()\[\]{}\"',;]*(?:@|://)[^\s<>()\[\]{}\"',;]*")
 # A run of letters of a script without case (Chinese, Japanese) longer than this is text, not a name: Chinese names
 # are 2-4 characters, and a Chinese sentence written beside English ones is one run ("我叫王小明，我住在北京。" read as a
 # name left it English; tests/test_mixed_languages.py)
@@ -133,7 +137,7 @@ def read(text: str, guesser: LanguageGuesser) -> Reading:
     Wiśniewski.", "Cc: Ayşe Yılmaz"), read as the sentence before it when other sentences are in covered languages;
     the others as above, in the languages of them all taken together."""
     spans = sentences(text)
-    uncovered = not text.isascii() and uncovered_letters(Counter(text))
+    uncovered = not text.isascii() and uncovered_letters(Counter(_prose(text)))
     foreign = [uncovered and in_no_covered_language(text[start:end]) for start, end in spans]
     covered = "".join(text[start:end] for (start, end), out in zip(spans, foreign, strict=True) if not out)
     whole = guesser.guess(covered) if covered else UNCOVERED
@@ -255,13 +259,23 @@ def in_no_covered_language(text: str) -> bool:
     of benchmarks/data/pii-foreign-names among them), read wrongly by letters alone -> by this rule (and `read`'s
     `names_among_words`): alone, 15 -> 16 of the 34 and 30 -> 1 of the 47; each before an English sentence, 15 -> 18
     and 23 -> 0 of 50. pii-heldout-v and -w (1 200 texts) read the same (benchmarks/pii_registers.py)."""
-    if text.isascii() or not uncovered_letters(Counter(text)):
+    if text.isascii() or not uncovered_letters(Counter(_prose(text))):
         return False
-    words = _LETTERS.findall(text)
+    words = _words(text)
     covered = in_covered_letters(text)
     if _own_words_foreign(words) and not _aside(words, covered):
         return True
     return not _function_words(covered)
+
+
+def _words(text: str) -> list[str]:
+    """The text's runs of letters (`_LETTERS`), but those of an address or a link (`_prose`)."""
+    return _LETTERS.findall(_prose(text))
+
+
+def _prose(text: str) -> str:
+    """The text with its addresses and links blanked (`_ADDRESS`): their letters are no words of its language."""
+    return _ADDRESS.sub(" ", text) if "@" in text or "://" in text else text
 
 
 def _aside(words: list[str], covered: str) -> bool:
@@ -294,7 +308,7 @@ def _own_words_foreign(words: list[str]) -> bool:
 def names_among_words(text: str) -> bool:
     """Whether the text's words in other letters may all be names (capitalized or caseless) and it has words in
     covered letters beside them ("Hi, I'm Łukasz Wiśniewski.", "Cc: Ayşe Yılmaz"; not "Спасибо!" or "谢谢")."""
-    words = _LETTERS.findall(text)
+    words = _words(text)
     return not _own_words_foreign(words) and any(not _foreign(word) for word in words)
 
 

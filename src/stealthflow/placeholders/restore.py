@@ -195,7 +195,9 @@ class Scanner:
             value = json.dumps(value, ensure_ascii=False)[1:-1]
         # Brackets around an exact placeholder are the text's own ("[<EMAIL_1>]"): keep them.
         exact = ref.exact()
-        return match[0].replace(exact, value, 1) if exact in match[0] else value
+        if exact in match[0]:
+            return match[0].replace(exact, value, 1)
+        return f"[{value}]" if _link_text(match) else value
 
     def _resolve(self, ref: Reference, end: int) -> str | Withheld | None:
         """The resolver's answer for `ref` (ending at `end`) where it stands; the place is looked for only when the
@@ -224,6 +226,14 @@ class Scanner:
 
     def result(self, text: str) -> RestoreResult:
         return RestoreResult(text, self.restored, self.all_unresolved, self.withheld)
+
+
+def _link_text(match: regex.Match) -> bool:
+    """Whether a placeholder in one pair of square brackets is a Markdown link's text, "(" right after it
+    (`[REAL_NAME_1](https://x.com)`): its brackets are the link's, kept around the value ("Gary Pemberton(https://x.com)"
+    broke the link, ux27's report L1)."""
+    opening, closing = (match["open"] or "").strip(), (match["close"] or "").strip()
+    return opening == "[" and closing == "]" and match.string.startswith("(", match.end())
 
 
 def _at(ref: Reference, place: str, url: str = "", code: bool = False) -> Reference:

@@ -790,23 +790,39 @@ class Vault:
 
     # -- forget -----------------------------------------------------------------------
     def forget_value(self, user: str, value: str) -> int:
-        """Delete the value from every session of the user (under every type it was stored as);
-        returns rows deleted."""
+        """Delete the value from every session of the user (under every type it was stored as), and in each session
+        where it was a REAL_NAME the names of its words too: the parts the session masked on their own after it
+        ("Gary", "Pemberton" of "Gary Pemberton" still restored after the full name was forgotten, ux27's report M13).
+        Returns rows deleted."""
         with self._transaction() as db:
             self._deleted(db)
             sessions = [
                 session for (session,) in db.execute("SELECT DISTINCT session FROM entries WHERE user = ?", (user,))
             ]
-            canonical = {span_type: canonical_value(span_type, value) for span_type in TYPE_LEVELS}
-            doomed = [(user, s, t, self._mac("digest", user, s, t, c)) for s in sessions for t, c in canonical.items()]
-            deleted = sum(
-                db.execute(
-                    "DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND digest = ?", row
-                ).rowcount
-                for row in doomed
-            )
+            deleted = 0
+            for session in sessions:
+                named = self._delete_value(db, user, session, TYPE_LEVELS, value)
+                deleted += sum(named.values())
+                if named.get("REAL_NAME"):
+                    for part in set(value.split()) if len(value.split()) > 1 else ():
+                        deleted += self._delete_value(db, user, session, ("REAL_NAME",), part)["REAL_NAME"]
         self._scrub()
         return deleted
+
+    def _delete_value(self, db, user: str, session: str, types, value: str) -> dict[str, int]:
+        """Delete the session's rows of `value` under each of `types`; the rows deleted per type."""
+        return {
+            span_type: db.execute(
+                "DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND digest = ?",
+                (
+                    user,
+                    session,
+                    span_type,
+                    self._mac("digest", user, session, span_type, canonical_value(span_type, value)),
+                ),
+            ).rowcount
+            for span_type in types
+        }
 
     def forget_placeholders(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> int:
         """Delete the session's rows behind these placeholders (`Reference.key`); other sessions'

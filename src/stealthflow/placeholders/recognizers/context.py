@@ -313,6 +313,26 @@ class SortCodeAccountRecognizer(ContextRecognizer):
     pattern = re.compile(rf"(?<![\w-])(?P<value>{_SORT_CODE}[ \t]*[,;/]?[ \t]*{_ACCOUNT_NUMBER})(?![\w-])")
 
 
+@register_recognizer
+class RoutingAccountRecognizer(ContextRecognizer):
+    """A US bank routing number (ABA: nine digits whose weighted sum 3-7-1 is a multiple of ten) after a word naming it
+    (`routing_names` of data/languages/en.yaml) and the account number after it: "Routing 021000021 account
+    483920175." (ux27's report H9: left in clear), "routing 021000021, acct 483920175"; masked from the first number
+    to the last, as FINANCE, as a UK sort code and account are (`BankDetailsRecognizer`). A routing number alone names a
+    bank, no person: it stays."""
+
+    name, type = "routing_account", "FINANCE"
+    triggers = ("routing", "aba", "rtn")
+    pattern = re.compile(
+        rf"(?i:\b(?:{one_of(tuple(_ENGLISH_WORDS['routing_names']))})(?:\s+is|\s*:)?\s*)"
+        rf"(?P<value>(?P<routing>\d{{9}})[\s,;/]*(?i:and\s+)?(?i:my\s+)?(?i:{_ACCOUNT_WORD})\d{{4,17}})(?![\d-])"
+    )
+
+    def accept(self, match: re.Match[str]) -> bool:
+        digits = [int(d) for d in match["routing"]]
+        return sum(weight * digit for weight, digit in zip((3, 7, 1) * 3, digits)) % 10 == 0
+
+
 # After the street's name, capitalised: "12 Baker Street", "5 Berliner Straße" (an ending as a word of its own); or
 # typed in lowercase, as every word of the address then is ("14 crane lane").
 _STREET_WORDS = alternation("street_types", "street_endings")

@@ -20,6 +20,7 @@ from functools import cache, cached_property
 from typing import ClassVar
 
 import regex
+from stdnum.tr import tckimlik
 
 from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
@@ -323,6 +324,18 @@ class FrenchTaxNumberRecognizer(CuedRecognizer):
     value, not a phone number and a piece in clear."""
 
     name, type = "fr_tax_number", "NATIONAL_ID"
+
+
+# Gain: no such number in pii-heldout-zc, zd (benchmarks/pii_registers.py, both files): no span changes there.
+@register_recognizer
+class TurkishIdRecognizer(CuedRecognizer):
+    """The Turkish identity number (T.C. Kimlik No) after its cue ("TC kimlik numaram 10000000146"), its two check
+    digits holding (python-stdnum's `tr.tckimlik`)."""
+
+    name, type, reason_checked = "tr_identity", "NATIONAL_ID", "its check digits hold"
+
+    def valid(self, value: str) -> bool:
+        return bool(tckimlik.is_valid(value))
 
 
 # Gain (with the CREDENTIAL filter's `names_last_digits`; benchmarks/pii_registers.py, tagger on): pii-heldout-k..r

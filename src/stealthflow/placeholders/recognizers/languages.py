@@ -81,6 +81,7 @@ _READ_ELSEWHERE = (
     "capitalises_nouns",
     "greetings",
     "addressee_cues",  # by `AddresseeNameRecognizer` (`listed`)
+    "office_titles",  # by `OfficeNameRecognizer` (`listed`)
     "conditions",  # and these three by `listed` (ConditionRecognizer), English's too
     "condition_abbreviations",
     "personal_words",
@@ -464,8 +465,22 @@ class AddresseeNameRecognizer(NameAfterCue):
     cues = "addressee_cues"
 
     def expression(self) -> str:
-        cue = cue_pattern(listed(self.language, "addressee_cues"))
-        return rf"{cue}[ \t]*:?[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))})"
+        cue = cue_pattern(listed(self.language, self.cues))
+        return rf"{cue}[ \t]*[:,]?[ \t]*(?P<value>{name_pattern(listed(self.language, 'name_particles'))})"
+
+
+class OfficeNameRecognizer(AddresseeNameRecognizer):
+    """A person's name after a title of office (`office_titles`: "CEO", "CFO", "Geschäftsführerin", "PDG",
+    "amministratore delegato"): "their CFO Daniel Kruger", "Our CEO Jane Whitfield" were sent in clear (ux27's report
+    H3; "My manager Tom Reed" was masked by the PII tagger)."""
+
+    name = "office_name"
+    cues = "office_titles"
+
+    def value_end(self, match: regex.Match) -> int:
+        """A capitalised name only: a word in lowercase after a title is the sentence's ("Our CEO said no": "Said" is a
+        given name too)."""
+        return match.end("value") if match["value"][:1].isupper() else match.start("value")
 
 
 class RelativeNameRecognizer(NameAfterCue):
@@ -676,6 +691,7 @@ for _code in OTHERS:
 for _code in (ENGLISH, *OTHERS):
     LabelledNameRecognizer.for_language(_code)
     AddresseeNameRecognizer.for_language(_code)
+    OfficeNameRecognizer.for_language(_code)
 for _code in OTHERS:
     GreetedNameRecognizer.for_language(_code)
 EnglishConditionRecognizer.for_language(ENGLISH)

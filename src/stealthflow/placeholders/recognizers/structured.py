@@ -463,8 +463,9 @@ def _program_key(value: str, domain: str, suffix: str) -> bool:
 # A social or chat handle: "@" with no word, dot, "@" or "]" before it (not an email's domain, nor a bot's:
 # "dependabot[bot]@users.noreply.github.com"; in a path
 # such as medium.com/@anna_b/post, which the URL recognizer leaves, it is the person's handle too),
-# a letter within its 40 characters, ending on a word character.
-_HANDLE = re.compile(r"(?<![\w.@\]])@(?=[\w.]{0,39}[^\W\d_])\w(?:[\w.]{0,38}\w)?(?![\w@])")
+# a letter within its 40 characters, ending on a word character; hyphens inside it ("@carlos-m-88", a Venmo handle,
+# was cut at its first: "<USERNAME_1>-m-88", ux27's report H9).
+_HANDLE = re.compile(r"(?<![\w.@\]])@(?=[\w.-]{0,39}[^\W\d_])\w(?:[\w.-]{0,38}\w)?(?![\w@])")
 # ... and no chat shorthand ("see you @noon", "@5pm") or broadcast mention ("@everyone").
 _NOT_HANDLE = re.compile(
     r"(?i:everyone|here|channel|all|noon|midnight|home|work|school|night|\d{1,2}(?:[:.]\d\d)?(?:am|pm|h))"

@@ -27,7 +27,7 @@ import regex
 
 from stealthflow.placeholders.cells import Cell, cells, label_words
 from stealthflow.placeholders.common_words import common_word
-from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file
+from stealthflow.placeholders.language import ENGLISH, NAME_RUN, OTHERS, language_file
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.cued import cued_data
 from stealthflow.placeholders.recognizers.languages import cue_pattern, given_or_dropped, listed
@@ -43,9 +43,11 @@ from stealthflow.placeholders.types import Span
 # The lists of data/languages/<code>.yaml that label a value of a type
 _LABEL_LISTS = {"name_labels": "REAL_NAME", "address_labels": "ADDRESS", "health_labels": "HEALTH"}
 _NAME_WORD = r"(?:\p{L}+(?:['’.-]\p{L}*)*)"
+_ANY_NAME = regex.compile(rf"(?:{_NAME_WORD}[ \t]+){{0,4}}{_NAME_WORD}")  # a name's shape in any case
 _A_PERSONS = frozenset({"REAL_NAME", "PERSONAL"})  # a record holding one of these types is a person's
 _SHAPES = {
-    "REAL_NAME": regex.compile(rf"(?=.*\p{{Lu}})(?:{_NAME_WORD}[ \t]+){{0,4}}{_NAME_WORD}"),
+    # a capital, or letters of a script without case ("李伟")
+    "REAL_NAME": regex.compile(rf"(?=.*[\p{{Lu}}\p{{Lo}}])(?:{_NAME_WORD}[ \t]+){{0,4}}{_NAME_WORD}"),
     "PERSONAL": regex.compile(r"(?=.*\d).{1,40}"),
     "ADDRESS": regex.compile(r"(?=.*\p{L}{2})(?=.*\d)(?=.*\s).{1,200}"),
     "HEALTH": regex.compile(r"(?=.*\p{L}{2}).{1,200}"),
@@ -91,6 +93,7 @@ class TableCellRecognizer(Recognizer):
             for cell, type_ in shaped
             if type_ != "REAL_NAME" or _a_persons_name(text, cell, records[cell.record] > 1)
         ]
+        taken += _in_name_columns(text, found, taken)
         persons = {cell.record for cell, type_ in taken if type_ in _A_PERSONS and cell.record >= 0}
         labelled = {cell.start for cell, _ in taken}
         return [
@@ -104,6 +107,21 @@ class TableCellRecognizer(Recognizer):
         ]
 
 
+def _in_name_columns(text: str, found: list[Cell], taken: list[tuple[Cell, str]]) -> list[tuple[Cell, str]]:
+    """The other cells of a table's column of persons' names (one of its cells taken as one), of letters in any case or
+    script: "O'Brien" and "李伟" under "name" beside "Сергей Иванов" and "Anna" were sent in clear (ux27's report H5)."""
+    columns = {cell.column for cell, type_ in taken if type_ == "REAL_NAME" and cell.column >= 0}
+    starts = {cell.start for cell, _ in taken}
+    return [
+        (cell, "REAL_NAME")
+        for cell in found
+        if cell.label
+        and cell.column in columns
+        and cell.start not in starts
+        and _ANY_NAME.fullmatch(text, cell.start, cell.end)
+    ]
+
+
 def _a_persons_name(text: str, cell: Cell, in_a_record: bool) -> bool:
     """Whether a name-shaped value under a name label is a person's (the module's rule): in a record that holds another
     labelled value (`in_a_record`), whatever it also names ("Martin" beside a first name and a date of birth: a town of
@@ -114,7 +132,14 @@ def _a_persons_name(text: str, cell: Cell, in_a_record: bool) -> bool:
     if public_name(text, cell.start, cell.end) or name_key(value) in _places():
         return False
     words = value.split()
-    return given_or_dropped(words[0]) or (len(words) > 1 and not all(map(common_word, words)))
+    return given_or_dropped(words[0]) or (len(words) > 1 and not all(map(common_word, words))) or _caseless_name(value)
+
+
+def _caseless_name(value: str) -> bool:
+    """A name written in a script without case, as long as one ("李伟", "王小明": `language.NAME_RUN`)."""
+    return len(value) <= NAME_RUN and all(
+        letter.isalpha() and not letter.isupper() and not letter.islower() for letter in value
+    )
 
 
 @cache

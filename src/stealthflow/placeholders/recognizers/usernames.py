@@ -196,6 +196,8 @@ class UsernameRecognizer(Recognizer):
                 yield self._span(match, 0.7, f"after the sign-off {_cue(match)!r}")
         for match in at(self._marked):
             value = match["value"]
+            if _opens_a_name(match):
+                continue  # "Posted by Niamh Gallagher": a person's name (`QuotedNameRecognizer`, the PII tagger)
             if _named(match) and (handle_shaped(value) or (value.isalpha() and (uncommon(value) or _home(match)))):
                 kind = f"in the path {match['path']!r}" if match["path"] else f"after {match['marker'].lower()!r}"
                 yield self._span(match, 0.9, kind)
@@ -234,7 +236,8 @@ class UsernameRecognizer(Recognizer):
 @register_recognizer
 class QuotedNameRecognizer(Recognizer):
     """A person's name in a quote's header: after a marker of data/usernames.yaml (`markers`: "Quote from Tom Hughes:",
-    "Zitat von Anna Schulz:", "[quote=Tom Hughes]"), capitalised, before ":", "]", a quote or the line's end, and read as
+    "Zitat von Anna Schulz:", "[quote=Tom Hughes]"), capitalised, before ":", "]", a quote, a post's separator ("·",
+    "•", "|": "Posted by Niamh Gallagher · 28 November") or the line's end, and read as
     a name (`reads_as_name`: two words or more, or a given name). The PII tagger left "Quote from Tom Hughes:" in clear
     in a short text while it masked "Quoting" and "Posted by" (ux26 H1)."""
 
@@ -249,7 +252,7 @@ class QuotedNameRecognizer(Recognizer):
         markers = one_of(tuple(username_data()["markers"]))
         return regex.compile(
             rf"(?<![\p{{L}}\d])(?P<marker>(?i:{markers}))[ \t]*{_QUOTE}(?P<value>{name_pattern(())})"
-            r"(?=[\"'”]?[ \t]*(?:[:\]]|\r?\n|$))"
+            r"(?=[\"'”]?[ \t]*(?:[:\]·•|]|\r?\n|$))"
         )
 
     def find(self, text: str) -> list[Span]:
@@ -258,6 +261,41 @@ class QuotedNameRecognizer(Recognizer):
             for match in matches_at(self._pattern, text, self._starts(text))
             if match["value"][:1].isupper() and reads_as_name(text, *match.span("value"))
         ]
+
+
+# A chat log line's timestamp ("[09:06]", "[28.11.26, 19:07:33]") and its speaker's name before ":": "[09:06] Lin Wei:"
+_SPEAKER = regex.compile(
+    rf"(?m:^)[ \t]*\[[^\]\n]{{0,16}}\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*(?P<value>{name_pattern(())})[ \t]*:[ \t]"
+)
+
+
+@register_recognizer
+class ChatSpeakerRecognizer(Recognizer):
+    """A person's name as a chat log line's speaker, after its timestamp and before ":" ("[09:06] Lin Wei: ..."), read
+    as a name (`reads_as_name`: two words or more, or a given name) and not all common words of English ("Build Bot").
+    The PII tagger masked "[09:02] Tomasz Nowak:" and left "Lin Wei:" in clear on every line (ux27's report H4); a
+    speaker's handle is `UsernameRecognizer`'s."""
+
+    name, type = "chat_speaker", "REAL_NAME"
+
+    def find(self, text: str) -> list[Span]:
+        return [
+            self.span(*match.span("value"), 0.8, reason="the speaker of a chat log line")
+            for match in _SPEAKER.finditer(text)
+            if "[" in text
+            if reads_as_name(text, *match.span("value")) and not all(map(common_word, match["value"].split()))
+        ]
+
+
+def _opens_a_name(match: regex.Match[str]) -> bool:
+    """Whether a value after a marker is a capitalised word another capitalised word follows, the first of a person's
+    name: "*Posted by Niamh Gallagher · 28 November 2026*" went out as "<USERNAME_1> <REAL_NAME_1>" (ux27's report M2),
+    the cloud told the given name is a handle."""
+    value = match["value"]
+    return value.isalpha() and value[:1].isupper() and _NAME_GOES_ON.match(match.string, match.end("value")) is not None
+
+
+_NAME_GOES_ON = regex.compile(r"[ \t]+\p{Lu}\p{Ll}")
 
 
 def _named(match: regex.Match[str]) -> bool:
