@@ -1,34 +1,57 @@
-"""Blind readers' verdicts on each stand-in, and the refusal threshold fitted holding one seed out at a time.
+"""Blind readers' verdicts on each stand-in, and a refusal threshold fitted holding one seed out at a time.
 
 Every edit of the judged pairs of `--seeds` (`reader_edits.edits`) that puts words in a phrase's place is a stand-in
-edit, keyed by the words it puts there (`reader_stand_ins.stand_in_key`). It is **accepted** when both readers judged
+edit, keyed by the words it puts there (`stand_in_key`). It is **accepted** when both readers judged
 its post fluent and faithful, **rejected** when a reader judged the post not fluent or not faithful and that reader's
 note names it (`reader_replay.names_edit`), else not counted; an edit counts once per pair.
 
 The fit: for each threshold of the grid (a stand-in refused when rejected at least MIN times and accepted in at most
-SHARE of its judged edits, `reader_stand_ins.refused`) and each seed, the table of the other seeds refuses stand-ins,
+SHARE of its judged edits, `refused`) and each seed, the table of the other seeds refuses stand-ins,
 and the held-out seed's labelled edits of those stand-ins are counted. The threshold chosen refuses the most rejected
-edits with the accepted edits refused at most half of them (then the fewer accepted). `--table` writes the counts of
-every seed (data/generalize/reader_stand_ins.tsv); the threshold goes to generic.yaml `reader_refusal` by hand.
+edits with the accepted edits refused at most half of them (then the fewer accepted). `--out` keeps the fit and the
+counts of every stand-in over all seeds. A refusal of this kind was measured and not shipped
+(benchmarks/results/reader_rejects.md).
 
     python benchmarks/stand_in_verdicts.py --seeds 9,10,11,12,13,14,15,16,17,23,29,31,37,41,43,47,51,53,57 \
-        --table data/generalize/reader_stand_ins.tsv --out benchmarks/results/stand_in_verdicts.json
+        --held-out 29,31,37,41,43,47,51,53,57 --out benchmarks/results/stand_in_verdicts.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 from reader_edits import edits
 from reader_replay import judged_pairs, names_edit
 
-from stealthflow.anonymize.reader_stand_ins import refused, stand_in_key
+from stealthflow.evaluation.evidence import STOP_WORDS
 
 MINS = (2, 3, 4, 5, 6)
 SHARES = (0.2, 0.25, 0.34, 0.4, 0.5, 0.6)
+_WORDS = re.compile(r"[\w'’-]+")
+
+
+def stand_in_key(phrase: str, replacement: str) -> str:
+    """The words `replacement` puts in the place of `phrase`: case-folded, without the words both share at their ends
+    nor the function words opening them ("at TUM" -> "at school": "school"; "my salary" -> "my income": "income");
+    "" for a removal."""
+    old, new = _WORDS.findall(phrase.casefold()), _WORDS.findall(replacement.casefold())
+    while old and new and old[0] == new[0]:
+        old, new = old[1:], new[1:]
+    while old and new and old[-1] == new[-1]:
+        old, new = old[:-1], new[:-1]
+    while len(new) > 1 and new[0] in STOP_WORDS:
+        new = new[1:]
+    return " ".join(new)
+
+
+def refused(accepted: int, rejected: int, min_rejected: int, max_accepted_share: float) -> bool:
+    """A stand-in with these verdicts is refused: rejected at least `min_rejected` times, and accepted in at most
+    `max_accepted_share` of its judged edits."""
+    return rejected >= min_rejected and accepted <= max_accepted_share * (accepted + rejected)
 
 
 def labelled(seeds: list[int]) -> list[dict]:
@@ -79,21 +102,10 @@ def fit(pairs: list[dict], held: list[int]) -> dict:
     return {"grid": grid, "chosen": chosen}
 
 
-def write_table(path: Path, counts: dict[str, tuple[int, int]], seeds: list[int]) -> None:
-    lines = [
-        "# stand-in\taccepted\trejected: blind readers' verdicts on the stand-in edits of the judged pairs of seeds "
-        + ",".join(map(str, seeds)),
-        "# written by benchmarks/stand_in_verdicts.py (see data/README.md)",
-    ]
-    lines += [f"{key}\t{a}\t{r}" for key, (a, r) in sorted(counts.items(), key=lambda kv: (-sum(kv[1]), kv[0]))]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", required=True)
     parser.add_argument("--held-out", required=True, help="the seeds each held out in turn to fit the threshold")
-    parser.add_argument("--table", type=Path, help="write the counts of every seed here")
     parser.add_argument("--out", type=Path, help="JSON: the fit")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -101,16 +113,15 @@ def main() -> None:
     pairs = labelled(seeds)
     counts = table(pairs)
     report = {"seeds": seeds, "held_out": held, "pairs": dict(Counter(p["kind"] for p in pairs)), **fit(pairs, held)}
+    report["counts"] = {k: v for k, v in sorted(counts.items(), key=lambda kv: (-sum(kv[1]), kv[0]))}
     chosen = report["chosen"]
     if chosen:
         report["refused"] = {
             k: v for k, v in counts.items() if refused(*v, chosen["min_rejected"], chosen["max_accepted_share"])
         }
-    if args.table:
-        write_table(args.table, counts, seeds)
     if args.out:
         args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({k: v for k, v in report.items() if k != "grid"}, indent=1))
+    print(json.dumps({k: v for k, v in report.items() if k not in {"grid", "counts"}}, indent=1))
 
 
 if __name__ == "__main__":

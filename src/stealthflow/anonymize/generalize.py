@@ -29,18 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from stealthflow.anonymize import (
-    brands,
-    coarser,
-    hypernyms,
-    meaning,
-    person_nouns,
-    places,
-    reader_stand_ins,
-    referents,
-    syntax,
-    written,
-)
+from stealthflow.anonymize import brands, coarser, hypernyms, meaning, person_nouns, places, referents, syntax, written
 from stealthflow.anonymize.gate import Gate, edited_words, shipped_gate
 from stealthflow.anonymize.placeholders_kept import hangs_on_a_value, keeps_placeholders
 from stealthflow.data.evidence import find_phrase
@@ -322,7 +311,7 @@ def agreeing(before: str, phrase: str, after: str) -> str:
     return before[: article.start(1)] + agreed + before[article.end(1) :]
 
 
-def fitting_candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
+def candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
     """Replacements to try for sentence[start:end] (each differs from it; "" drops it), fitting its slot: first those
     of its core (`syntax.core`, without the words at its ends that tell nothing) with those words around them as
     written ("My husband and I finally" -> "My partner and I finally": the tables know "my husband and i"), then its
@@ -340,14 +329,6 @@ def fitting_candidates(sentence: str, start: int, end: int, attribute: str, post
         if c
     ]
     return [c for c in distinct(inner + own, phrase) if c][:MAX_CANDIDATES] + ([""] if "" in own else [])
-
-
-def candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
-    """Replacements to try for sentence[start:end] (`fitting_candidates`), without the stand-ins blind readers turned
-    away (`reader_stand_ins.turned_away`: "my master's at TUM" never -> "my master's at school")."""
-    phrase = sentence[start:end]
-    found = fitting_candidates(sentence, start, end, attribute, post)
-    return [c for c in found if not reader_stand_ins.turned_away(phrase, c)]
 
 
 def piece_candidates(sentence: str, start: int, end: int, attribute: str, post: str = "") -> list[str]:
@@ -560,7 +541,7 @@ def allowed(
     candidate: str, sentence: str, start: int, end: int, attribute: str, where: syntax.Slot | None = None
 ) -> bool:
     """The kind rules hold for `candidate` whatever its source (the teacher's table or head edits, a suggestion, the
-    generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`, `reader_stand_ins.turned_away`); a generic stand-in of the attribute
+    generic stand-ins): it is no stand-in readers rejected (`rejected_stand_ins`); a generic stand-in of the attribute
     never replaces a name, number or adjective of another kind, nor a common noun when the attribute's nouns and
     phrases may not (`common_nouns: false`: "kitchen" never -> "work"); a kin word keeps the generation of the kin
     word it replaces, and a kin word of `kin_only` only a kin word (`keeps_generation`: "daughter" never -> "parent",
@@ -571,8 +552,6 @@ def allowed(
     if where is not None and where.prep and bare.startswith(where.prep.casefold() + " "):
         bare = bare[len(where.prep) + 1 :]
     if bare in rejected_stand_ins() or candidate.casefold() in rejected_stand_ins():
-        return False
-    if reader_stand_ins.turned_away(sentence[start:end], candidate):
         return False
     head = where.head if where is not None and where.head else sentence[start:end]
     if not keeps_generation(candidate, head, determiner=where.det if where is not None else ""):
