@@ -200,6 +200,11 @@ def test_the_names_report_runs_the_shipped_student_over_a_file(tmp_path):
             (recipe, XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc", "hx", "hz", "hlx", "t23a", "t23b"), ("hx", "hz"))
             for recipe in ("pii-tagger-student-finetune-t23.yaml", "pii-tagger-student-multilingual-finetune-t23.yaml")
         ),
+        (
+            "pii-tagger-student-multilingual-finetune-t28.yaml",
+            XHCJ_BATCHES + ("hq", "bs", "bt", *HKR, "hlc", "hx", "hz", "hlx", "t23a", "t23b", "hzd", "t27a"),
+            ("hzd",),
+        ),
     ],
 )
 def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_validation_lines(recipe_file, batches, new):
@@ -223,9 +228,14 @@ def test_a_batch_recipe_lists_files_that_exist_and_none_of_its_new_batches_valid
 
 
 @pytest.mark.parametrize(
-    "recipe_file", ["pii-tagger-student-finetune-t23.yaml", "pii-tagger-student-multilingual-finetune-t23.yaml"]
+    "recipe_file",
+    [
+        "pii-tagger-student-finetune-t23.yaml",
+        "pii-tagger-student-multilingual-finetune-t23.yaml",
+        "pii-tagger-student-multilingual-finetune-t28.yaml",
+    ],
 )
-def test_the_t23_recipes_teach_no_text_of_the_validation_and_check_sets_u_v_w(recipe_file):
+def test_these_recipes_teach_no_text_of_the_validation_and_check_sets_u_v_w(recipe_file):
     recipe = load_finetune_recipe(REPO / "training" / recipe_file)
     taught = {" ".join(text.split()) for path in recipe.annotated for text, _ in read_marked(REPO / path)}
     unmarked = recipe.negatives + recipe.personal
