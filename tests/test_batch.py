@@ -170,6 +170,11 @@ def test_a_manifest_naming_another_part_file_is_refused_and_nothing_is_deleted(t
     with pytest.raises(JobMismatch, match="is a symbolic link"):
         JobOutput(elsewhere, JOB)
     assert not (tmp_path / "created.jsonl").exists()
+    other = json.dumps({"job": {**JOB, "session": "another"}}) + "\n"
+    (tmp_path / "created.jsonl").write_text(other)  # linked to a file that exists: refused as a link, not another job
+    with pytest.raises(JobMismatch, match="manifest.jsonl is a symbolic link"):
+        JobOutput(elsewhere, JOB)
+    assert (tmp_path / "created.jsonl").read_text() == other
 
 
 def test_a_rerun_with_other_detection_settings_is_another_job(tmp_path):

@@ -49,6 +49,7 @@ def test_a_position_a_dialled_number_a_device_and_bank_details_are_one_value_of_
         "see docs.python.org or config.yaml.bak",  # dotted words without the three slashes or a name
         "file:///home.user.txt",
         "Rates went from 1.2345, 1.2399 to 1.2401 today",
+        "The interval was 0.4567, 0.3456 in my house experiment.",  # a place word after the pair (was ADDRESS)
     ],
 )
 def test_numbers_and_dotted_words_that_name_no_place_stay(detector, text):

@@ -53,7 +53,11 @@ def _open_own(path: Path, mode: str) -> TextIO:
     except OSError as exc:
         if exc.errno != errno.ELOOP:
             raise
-        raise JobMismatch(f"{path} is a symbolic link: not written through; use another --output folder") from None
+        raise _linked(path) from None
+
+
+def _linked(path: Path) -> JobMismatch:
+    return JobMismatch(f"{path} is a symbolic link: not written through; use another --output folder")
 
 
 class JobOutput:
@@ -69,6 +73,8 @@ class JobOutput:
             self._lock.close()
             raise JobMismatch(f"another run is writing to {self.directory}") from None
         self.path = self.directory / MANIFEST
+        if self.path.is_symlink():  # its target would be read as the manifest and refused as another job's
+            raise _linked(self.path)
         if self.path.exists():
             self._resume()
         else:

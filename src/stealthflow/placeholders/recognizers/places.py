@@ -15,7 +15,7 @@ from functools import cache
 
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
 from stealthflow.placeholders.recognizers.languages import one_of
-from stealthflow.placeholders.recognizers.sentences import sentence_around
+from stealthflow.placeholders.recognizers.sentences import sentence_start
 from stealthflow.placeholders.types import Span
 from stealthflow.resources import data_yaml
 
@@ -60,16 +60,16 @@ def _in_range(pair: re.Match[str]) -> bool:
 
 @register_recognizer
 class CoordinatesRecognizer(Recognizer):
-    """A pair of decimal degrees a word of its sentence names as a place (`coordinate_words` of data/places.yaml:
-    "Coordinates of my house: 51.5072, -0.1276", "My house is at 52.370216, 4.895168"), or degrees with their
-    hemispheres ("51°30'26\"N, 0°7'39\"W")."""
+    """A pair of decimal degrees a word earlier in its sentence names as a place (`coordinate_words` of
+    data/places.yaml: "Coordinates of my house: 51.5072, -0.1276", "My house is at 52.370216, 4.895168"; not "The
+    interval was 0.4567, 0.3456 in my house experiment."), or degrees with their hemispheres ("51°30'26\"N, 0°7'39\"W")."""
 
     name, type = "coordinates", "ADDRESS"
 
     def find(self, text: str) -> list[Span]:
         found = [self.span(*pair.span()) for pair in _HEMISPHERE_PAIR.finditer(text)]
         for pair in _DECIMAL_PAIR.finditer(text):
-            if _in_range(pair) and _coordinate_word().search(sentence_around(text, pair.start(), pair.end())):
+            if _in_range(pair) and _coordinate_word().search(text, sentence_start(text, pair.start()), pair.start()):
                 found.append(self.span(*pair.span()))
         return found
 
