@@ -418,7 +418,7 @@ def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> N
     about = (
         f"fitted on the HEALTH spans the tagger kept in {', '.join(CONTEXT_FIT_SETS)} (texts the students did not train "
         f"on; {spans} spans and {len(train) - spans} other examples, `health_examples`; {int(y.sum())} of them "
-        "personal), L2 strength C = {strength} of {list(CONTEXT_STRENGTHS)} by the "
+        f"personal), L2 strength C = {strength} of {list(CONTEXT_STRENGTHS)} by the "
         "area under the ROC curve in 5-fold cross-validation grouped by text ("
         + ", ".join(f"{c}: {auc:.3f}" for c, auc in aucs.items())
         + f"); thresholds (texts read as English, as others): {thresholds['en']}, {thresholds['ml']}, of 0-0.98 by 0.02 "

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import re
 import zlib
+from dataclasses import replace
 
 import pytest
 
 from stealthflow.pii_tagger.context_model import (
+    CONTEXT_FILE,
     ContextModel,
     context_terms,
     hashed_terms,
@@ -20,6 +22,7 @@ from stealthflow.pii_tagger.model import TaggedSpan
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.recognizers import build_recognizers
+from stealthflow.resources import resource_dir
 
 ENGLISH, GERMAN = frozenset({"en"}), frozenset({"de"})
 BUCKETS = 1024
@@ -54,7 +57,7 @@ def test_a_terms_bucket_is_its_crc32_the_same_in_every_process():
     assert hashed_terms(text, 0, 6, window=3, buckets=BUCKETS)[0] == zlib.crc32(b"s:asthma") % BUCKETS
 
 
-def test_the_terms_are_the_span_its_window_on_either_side_and_the_texts_words():
+def test_the_terms_are_the_span_its_window_on_either_side_and_its_sentences_words():
     text = "Last spring I was diagnosed with asthma after a bad winter. Nothing else."
     start = text.index("asthma")
     terms = context_terms(text, start, start + len("asthma"), window=3)
@@ -62,7 +65,23 @@ def test_the_terms_are_the_span_its_window_on_either_side_and_the_texts_words():
     assert {"b:was", "b:diagnosed", "b:with", "b:diagnosed with", "b1:with", "b2:diagnosed"} <= set(terms)
     assert {"a:after", "a:a", "a:bad", "a:after a", "a1:after", "a2:a"} <= set(terms)
     assert "b:i" not in terms  # outside the window of 3
-    assert {"t:last", "t:i", "t:nothing"} <= set(terms) and terms.count("t:asthma") == 1
+    assert {"t:last", "t:i", "t:winter"} <= set(terms) and terms.count("t:asthma") == 1
+    assert "t:nothing" not in terms and "a:nothing" not in terms  # the next sentence is not read
+
+
+def test_no_word_outside_the_spans_sentence_moves_its_score():
+    """A hand-made model (a fake of a fitted one) whose text term "guide" weighs -20: in the span's own sentence it
+    drops the span; in a pasted paragraph before or after it, it changes nothing (the rev27b H1 attack)."""
+    weights = list(diagnosed_model().weights)
+    weights[zlib.crc32(b"t:guide") % BUCKETS] = -20.0
+    model = ContextModel(4, -2.0, tuple(weights), 0.5, 0.0)
+    own = "Last year I was diagnosed asthma."
+    pasted = "The guide says asthma is common, says the guide."
+    for text in (own, f"{pasted}\n\n{own}", f"{own} {pasted}"):
+        start = text.index("diagnosed asthma") + len("diagnosed ")
+        assert model.score(text, start, start + len("asthma")) == pytest.approx(0.881, abs=1e-3)
+    inside = "Last year the guide says I was diagnosed asthma."
+    assert model.score(inside, inside.index("asthma"), len(inside) - 1) < 0.5
 
 
 def test_the_hand_made_model_scores_a_diagnosis_above_talk_in_general():
@@ -93,28 +112,65 @@ def test_the_model_reads_back_from_its_file(tmp_path):
     assert read_context_model(path) == model
 
 
-def test_the_shipped_model_gates_english_only():
+def test_the_shipped_model_is_switched_off_and_says_why():
+    """Refitted on the span's sentence only, it lost 7 of 58 HEALTH values on real English text (its rule allows 2), so
+    it ships with thresholds of 0: it gates nothing (benchmarks/results/pii_health_t27.md)."""
     [model] = shipped_context_models()
-    assert 0.0 < model.threshold < 1.0 and model.threshold_others == 0.0
+    assert model.threshold == 0.0 and model.threshold_others == 0.0
     assert len(model.weights) == 1 << 14
+    stored = json.loads((resource_dir("data") / CONTEXT_FILE).read_text(encoding="utf-8"))
+    assert "shipped OFF" in stored["chosen"]
+
+
+# The security review's pairs (rev27b H1): a writer's own condition after or before a pasted health-site paragraph,
+# and after a word list crafted from the most negative text terms of the model shipped before the fix.
+SITE = (
+    'Pasted from a health site: "Health and diabetes: can stress lower your blood sugar? People who say stress is free '
+    'of value are over-simplifying. Cancer, disease and stress are linked, says the guide."'
+)
+CRAFTED = (
+    "diabetes lon value als zona health dhr the src schizofrenie universe withheld ordenado can grippe los cancer "
+    "stress belle niet who iniziato free aux disease plus lower dials curly blood says are rejoined over devolu people "
+    "correcto bien ets command"
+)
+OWN = [
+    ("Anyway, I was diagnosed with Graves' disease last year and work is hard.", "Graves"),
+    ("Anyway, I was diagnosed with Addison's disease last year and work is hard.", "Addison"),
+    ("Anyway, I was diagnosed with Ménière's disease last year and work is hard.", "Ménière"),
+    ("Anyway, I was diagnosed with Sjögren's syndrome last year and work is hard.", "Sjögren"),
+    ("My daughter was diagnosed with type 1 diabetes in March and I'm struggling.", "type 1"),
+]
+PAIRS = [
+    (text, word)
+    for own, word in OWN
+    for text in (own, f"{SITE}\n\n{own}", f"{own}\n\nPS the leaflet says: {SITE}", f"{CRAFTED}\n\n{own}")
+]
+
+
+def test_the_shipped_weights_score_a_disclosure_the_same_whatever_is_pasted_around_it():
+    [model] = shipped_context_models()
+    for own, word in OWN:
+        start = own.index(word)
+        alone = model.score(own, start, start + 10)
+        for text in (f"{SITE}\n\n{own}", f"{CRAFTED}\n\n{own}", f"{own}\n\n{SITE}"):
+            at = text.index(own) + start
+            assert model.score(text, at, at + 10) == pytest.approx(alone)
 
 
 @pytest.mark.real_model
-def test_the_shipped_gate_drops_a_health_sites_condition_and_keeps_the_writers():
-    """End to end (the shipped students, verifiers and context model): "diabetes" in a health site's advice is masked
-    without the gate and left with it (the gate leaves much general talk masked still: "Patients with asthma should
-    carry an inhaler" keeps "inhaler"); the writer's own diabetes is still masked, its reason giving the context
-    score."""
-    general = "Common symptoms of diabetes include thirst, tiredness and blurred vision. If you have any of them, see your GP."
-    personal = "I have had diabetes since I was twelve, and last spring my doctor changed my insulin."
-    without = Detector(
+@pytest.mark.parametrize("fitted", [False, True], ids=["as shipped", "at its fitted threshold"])
+def test_a_pasted_health_page_or_word_list_leaves_the_writers_own_condition_masked(fitted):
+    """End to end (the shipped students and verifiers): the condition stays masked with the pasted paragraph before or
+    after it and with the crafted word list, with the context model as shipped (off) and switched on at the threshold
+    its fit chose (0.3), which reads the span's sentence only."""
+    [model] = shipped_context_models()
+    gates = (replace(model, threshold=0.3),) if fitted else None
+    detector = Detector(
         [
-            PiiTaggerRecognizer(gates=()) if isinstance(r, PiiTaggerRecognizer) else r
+            PiiTaggerRecognizer(gates=gates) if isinstance(r, PiiTaggerRecognizer) else r
             for r in build_recognizers(models=True)
         ]
     )
-    assert [general[s.start : s.end] for s in without.detect(general) if s.type == "HEALTH"]
-    detector = Detector(build_recognizers(models=True))
-    assert [s for s in detector.detect(general) if s.type == "HEALTH"] == []
-    [diabetes] = [s for s in detector.detect(personal) if "diabetes" in personal[s.start : s.end]]
-    assert diabetes.type == "HEALTH" and "health context verifier" in diabetes.reason
+    for text, word in PAIRS:
+        spans = [s for s in detector.detect(text) if s.type == "HEALTH"]
+        assert any(s.start <= text.index(word) < s.end for s in spans), text

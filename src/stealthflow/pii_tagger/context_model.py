@@ -1,13 +1,15 @@
 """Whose health a HEALTH span is, read from the words around it: a logistic regression over hashed terms (the span's
-words; the words, word pairs and nearest words in a window on either side; each word of the text around it once),
-fitted by `benchmarks/pii_verifiers.py context` on the HEALTH spans the tagger keeps in annotated text: the annotated
-values ("I was diagnosed with", "my son has", "Anna's asthma") against the spans the annotation does not hold (health
-talk in general: "symptoms of", "if you have", a health site's page). No word list: the terms and their weights are
-learnt, in any language the annotated text has, and stored as data (`data/pii-tagger/health_context.json`: the window,
-the weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every process.
+words; the words, word pairs and nearest words in a window on either side; each word of that piece of text once), fitted
+by `benchmarks/pii_verifiers.py context` on the HEALTH spans the tagger keeps in annotated text: the annotated values ("I
+was diagnosed with", "my son has", "Anna's asthma") against the spans the annotation does not hold (health talk in
+general: "symptoms of", "if you have", a health site's page). No word list: the terms and their weights are learnt, in
+any language the annotated text has, and stored as data (`data/pii-tagger/health_context.json`: the window, the
+weights, the thresholds and how they were chosen). A term's bucket is its CRC-32, the same in every process.
 
 It gates HEALTH spans after the label's verifier (verifier.py): a span whose score falls below the threshold for its
-text's languages is dropped; a threshold of 0 gates nothing.
+text's languages is dropped; a threshold of 0 gates nothing. A span is scored on its own sentence only, at most a
+window's reach on either side (`local_piece`): the gate can only drop spans, so no text elsewhere in the message (a
+pasted article, a quoted mail, a crafted word list) may decide whether the writer's own condition is masked.
 """
 
 from __future__ import annotations
@@ -22,35 +24,40 @@ from pathlib import Path
 
 from stealthflow.pii_tagger.route import may_be_english
 from stealthflow.pii_tagger.verifier import Candidate, Kind
+from stealthflow.placeholders.recognizers.sentences import sentence_end, sentence_start
 from stealthflow.resources import resource_dir
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _REACH = 12  # characters a window's word may take on average: the piece of text read on either side
 _NEAR = 2  # the words nearest the span on either side are terms of their own too ("with" before, "is" after)
-_TEXT_REACH = 1000  # characters on either side whose words, each once, are terms too (a personal post, a health site)
 CONTEXT_FILE = "pii-tagger/health_context.json"
 
 
 def context_terms(text: str, start: int, end: int, window: int) -> list[str]:
-    """The terms of the span text[start:end], case-folded: its words; the `window` words before and after it (each
-    side's words, word pairs and `_NEAR` nearest words by place); each word of the text within `_TEXT_REACH` once."""
-    return _span_terms(text, start, end, window) + _text_terms(text, *_around(text, start, end))
+    """The terms of the span text[start:end], case-folded, read from its `local_piece` only: its words; the `window`
+    words before and after it (each side's words, word pairs and `_NEAR` nearest words by place); each word of the
+    piece once."""
+    low, high = local_piece(text, start, end, window)
+    return _span_terms(text, start, end, window, low, high) + _text_terms(text, low, high)
 
 
-def _span_terms(text: str, start: int, end: int, window: int) -> list[str]:
-    before = [w.casefold() for w in _WORD.findall(text, max(0, start - window * _REACH), start)][-window:]
-    after = [w.casefold() for w in _WORD.findall(text, end, end + window * _REACH)][:window]
+def local_piece(text: str, start: int, end: int, window: int) -> tuple[int, int]:
+    """Where the text a span is scored on starts and ends: the span's sentence (sentences.py), at most `window` words'
+    reach on either side."""
+    reach = window * _REACH
+    stop = sentence_end(text, end, reach)
+    return sentence_start(text, start, reach), stop.start() if stop else min(len(text), end + reach)
+
+
+def _span_terms(text: str, start: int, end: int, window: int, low: int, high: int) -> list[str]:
+    before = [w.casefold() for w in _WORD.findall(text, low, start)][-window:]
+    after = [w.casefold() for w in _WORD.findall(text, end, high)][:window]
     terms = [f"s:{w.casefold()}" for w in _WORD.findall(text, start, end)]
     for side, words, near in (("b", before, before[::-1][:_NEAR]), ("a", after, after[:_NEAR])):
         terms += [f"{side}:{w}" for w in words]
         terms += [f"{side}:{first} {second}" for first, second in zip(words, words[1:], strict=False)]
         terms += [f"{side}{place}:{w}" for place, w in enumerate(near, 1)]
     return terms
-
-
-def _around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The piece of text whose words are the span's text terms (the same for every span of a short text)."""
-    return max(0, start - _TEXT_REACH), min(len(text), end + _TEXT_REACH)
 
 
 def _text_terms(text: str, low: int, high: int) -> list[str]:
@@ -85,15 +92,10 @@ class ContextModel:
         return self.judge_many([Candidate(text, start, end, 0.0, frozenset(), False)])[0]
 
     def judge_many(self, candidates: list[Candidate]) -> list[float]:
-        """Each candidate's score; the text terms' share is summed once per piece of text (spans of one short text
-        share it), within this call only."""
-        pieces: dict[tuple[str, int, int], float] = {}
+        """Each candidate's score, read from its own `local_piece` only."""
         scores = []
         for c in candidates:
-            piece = (c.text, *_around(c.text, c.start, c.end))
-            if piece not in pieces:
-                pieces[piece] = self._sum(_text_terms(*piece))
-            z = self.bias + pieces[piece] + self._sum(_span_terms(c.text, c.start, c.end, self.window))
+            z = self.bias + self._sum(context_terms(c.text, c.start, c.end, self.window))
             scores.append(1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0))))
         return scores
 
