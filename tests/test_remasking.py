@@ -575,3 +575,77 @@ def test_a_name_that_is_a_common_word_is_masked_again_where_it_opens_a_sentence(
     finally:
         protector.close()
     assert name not in protected.text, protected.text
+
+
+@pytest.mark.parametrize(
+    ("names", "text", "masked"),
+    [
+        (  # rev27b: "Later Gary said" went out in clear ("Gary" is a city's name too: the full name says it is his)
+            ["Gary Pemberton"],
+            "Yesterday I met Gary Pemberton at the station. Later Gary said that he would call.",
+            "Yesterday I met <REAL_NAME_1> at the station. Later <REAL_NAME_2> said that he would call.",
+        ),
+        (  # ux26 H3: meeting notes, the given name opening a line
+            ["Jorge Alvarez", "Rebecca Stone"],
+            "Attendees: Jorge Alvarez, Rebecca Stone.\n- [ ] Jorge is out next week (knee surgery), Rebecca covers.",
+            "Attendees: <REAL_NAME_1>, <REAL_NAME_2>.\n- [ ] <REAL_NAME_3> is out next week (knee surgery), "
+            "<REAL_NAME_4> covers.",
+        ),
+        (  # ux26 H3: Italian notes
+            ["Stefano Ricci", "Giulia Conti"],
+            "Presenti: Stefano Ricci, Giulia Conti.\nGiulia è in maternità da lunedì, la sostituisce Stefano.",
+            "Presenti: <REAL_NAME_1>, <REAL_NAME_2>.\n<REAL_NAME_3> è in maternità da lunedì, la sostituisce "
+            "<REAL_NAME_4>.",
+        ),
+    ],
+)
+def test_the_given_name_of_a_masked_full_name_is_masked_alone_in_the_same_text(
+    tmp_path, monkeypatch, names, text, masked
+):
+    """Issue 48: a given name alone, after its full name was masked in the text. The full names are tagged by a FAKE
+    tagger (the shipped tagger may or may not find them: this is about re-masking), with the real recognizers and
+    language guess. The part gets a placeholder of its own: restore gives back the given name, not the full name."""
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([*build_recognizers(), FakeWordTagger(names)]))
+    protected = protector.protect(text, "s")
+    assert protected.text == masked
+    assert protector.restore(protected.text, "s").text == text
+
+
+def test_a_masked_given_name_is_masked_alone_with_the_shipped_tagger(tmp_path, monkeypatch):
+    """The real thing (the shipped tagger, which left both given names in clear): rev27b's text; ux26 H3's notes, whose
+    given name masked in its own text is a value of the session, found in a later text; each restores as written."""
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+
+    config = protect_config(tmp_path, monkeypatch)
+    protector = Protector(config, open_vault(config), Detector([*build_recognizers(), PiiTaggerRecognizer()]))
+    text = "Yesterday I met Gary Pemberton at the station. Later Gary said that Pemberton is a rare name."
+    protected = protector.protect(text, "rev27b")
+    assert protected.text == (
+        "Yesterday I met <REAL_NAME_1> at the station. Later <REAL_NAME_2> said that <REAL_NAME_3> is a rare name."
+    )
+    assert protector.restore(protected.text, "rev27b").text == text
+    _masked_again(
+        protector,
+        (
+            "Attendees: Jorge Alvarez, Rebecca Stone.\n- [ ] Jorge is out next week (knee surgery), Rebecca covers.",
+            "Attendees: <REAL_NAME_1>, <REAL_NAME_2>.\n- [ ] <REAL_NAME_3> is out next week",
+        ),
+        ("Jorge is out next week.", "<REAL_NAME_3> is out next week."),
+        session="ux26",
+    )
+
+
+def test_the_parts_of_a_false_alarm_on_a_two_word_name_of_common_words_do_not_spread(tmp_path, monkeypatch):
+    """Issue 48 item 4: "Grace Hill" (common words, "Grace" a given name) tagged once as a name by a FAKE tagger is
+    masked there only: neither word is masked alone in the same text or a later one; the given name not even written
+    as a name inside a sentence (a family name of the name lexicon is, there: `common_words.specific_part`)."""
+    config = protect_config(tmp_path, monkeypatch)
+    detector = Detector([FakeWordTagger(["Grace Hill"])], languages=FixedGuesser("en"))
+    protector = Protector(config, open_vault(config), detector)
+    text = "We walked up Grace Hill today. Grace is what it took. Hill walks are hard, said Grace."
+    assert protector.protect(text, "s").text == (
+        "We walked up <REAL_NAME_1> today. Grace is what it took. Hill walks are hard, said Grace."
+    )
+    later = "Grace under pressure. Hill walks again, then Grace."
+    assert protector.protect(later, "s").text == later

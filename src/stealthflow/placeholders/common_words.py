@@ -117,21 +117,26 @@ def of_language_words(value: str, code: str, as_name: bool = False) -> bool:
     return bool(words) and all(common_in_language(word, code, as_name) for word in words)
 
 
-def specific_part(word: str, code: str | None, as_name: bool) -> bool:
+def specific_part(word: str, code: str | None, as_name: bool, given: bool = False) -> bool:
     """Whether a word of a person's name the session holds ("Morel" of "Alain Morel"), found alone in a text in language
     `code`, is masked again: when it is a specific name by itself (`specific`), or a family name of any Faker locale
     (the tagger's name lexicon, pii_tagger/names.py) written as a name there (`as_name`: capitalised inside a sentence
     of a language that capitalises names alone, pipeline/protector.py `_written_as_name`): "Morel" is a WordNet word
     (a mushroom), "Est-ce que Morel peut ..." names the doctor. A word shorter than `MIN_LETTERS` letters never is, nor
-    the name of a city of GeoNames (50 000 people or more: "Renata Lima", then "¿Alguien va a Lima?")."""
+    the name of a city of GeoNames (50 000 people or more: "Renata Lima", then "¿Alguien va a Lima?").
+    A given name ("Gary" of "Gary Pemberton", `given`) only when specific by itself, however written: a common word of
+    English or of the text's language, at the language's ceiling too ("Rose", "Grace", Italian "Mia"), never is; a
+    city's name is ("Gary", "Florence": the full name said the word names the person)."""
     from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
     from stealthflow.pii_tagger.names import FAMILY
     from stealthflow.placeholders.recognizers.public_names import city_names, name_key
 
-    if len(word) < MIN_LETTERS or not _WORDISH.fullmatch(word) or name_key(word) in city_names():
+    if len(word) < MIN_LETTERS or not _WORDISH.fullmatch(word):
         return False
-    return specific(word, NAME_TYPE, code, as_name) or (
-        as_name and bool(name_lexicon().get(word.casefold(), 0) & FAMILY)
+    if given:
+        return specific(word, NAME_TYPE, code)
+    return name_key(word) not in city_names() and (
+        specific(word, NAME_TYPE, code, as_name) or (as_name and bool(name_lexicon().get(word.casefold(), 0) & FAMILY))
     )
 
 
