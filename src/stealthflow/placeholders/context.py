@@ -203,8 +203,8 @@ def _code_words() -> tuple[frozenset[str], frozenset[str]]:
 # before it (`it's`, `users'`), a string's prefix aside (`r'`, `b'`, `f'`, `rb'`), so after an operator or a string too
 # (`x + ')'`, `'x' ')'`: rev27 L4, where only a `'` after `{`, `[`, `(`, `,`, `:` or `=` opened one, and a `)` inside it
 # closed the call). On 1 200 valid Python calls, lists and dicts with such strings and blank lines (secfix27's
-# op_fuzz.py, seeds 1-3, written after this rule) a value was restored 162 -> 15 times; the 15 open a paragraph with two
-# names (`x, to=`, `prefix if y else`), which `_PROSE` reads as words. Glued to a word of code too
+# op_fuzz.py, seeds 1-3, written after this rule) a value was restored 162 -> 15 times, 2 since keywords are code
+# (rev27b M1); the 2 open a paragraph with two names (`x, to=`), which `_PROSE` reads as words. Glued to a word of code too
 # (data/code_words.yaml: `not')'`, `void')'`, `typeof')'`, the only words Python or JavaScript reads a string glued
 # to: rev27b M2, where the `)` in it closed the call), unless a letter follows it (`let's`, `do's`: an apostrophe).
 _OPENS_STRING = re.compile(rf"(?<!\w){STRING_PREFIX}\Z")
