@@ -7,9 +7,11 @@ differ."""
 from __future__ import annotations
 
 import time
+from functools import partial
 
 import pytest
 
+from stealthflow.placeholders.language import read, shared_guesser
 from stealthflow.placeholders.recognizers import build_recognizers
 
 SMALL, LARGE = 8_000, 32_000
@@ -66,3 +68,51 @@ def test_every_pattern_recognizer_reads_a_long_run_in_linear_time(recognizers, u
         if large > RATIO * max(small, FLOOR):
             slow.append((recognizer.name, round(small, 3), round(large, 3)))
     assert not slow, slow
+
+
+# rev27b L1 and M3: a run of blanks read twice by `[ \t]*[,;/]?[ \t]*` (a sort code and an account number, two
+# coordinates: 40 KB, 8-11 s), and an address blanked from each character of a long token without spaces in the
+# language guess (64 KB, 23 s; one request froze the proxy for 110 s). Each text at 4 KB and 64 KB: the larger may take
+# at most `WIDE_RATIO` times the smaller's CPU time (linear is 16 times, quadratic 256), above the floor.
+WIDE_SMALL, WIDE_LARGE = 4_000, 64_000
+WIDE_RATIO = 48
+RUNS = {
+    "sort_code_account": lambda n: "12-34-56" + " " * n + ",",
+    "coordinates": lambda n: "1° N" + " " * n + "x",
+}
+
+
+def _cpu_seconds(read, text: str) -> float:
+    started = time.process_time()
+    read(text)
+    return time.process_time() - started
+
+
+def _scales_linearly(read, text_of) -> tuple[float, float] | None:
+    """None if `read` takes at most `WIDE_RATIO` times as long on `text_of(WIDE_LARGE)` as on `text_of(WIDE_SMALL)`
+    (above `FLOOR`), else both CPU times."""
+    small, large = _cpu_seconds(read, text_of(WIDE_SMALL)), _cpu_seconds(read, text_of(WIDE_LARGE))
+    return None if large <= WIDE_RATIO * max(small, FLOOR) else (small, large)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_a_pair_recognizer_reads_a_long_run_of_blanks_in_linear_time(recognizers, name):
+    recognizer = next(recognizer for recognizer in recognizers if recognizer.name == name)
+    assert _scales_linearly(recognizer.find, RUNS[name]) is None
+
+
+def test_two_decimal_coordinates_with_long_runs_of_blanks_are_read_in_linear_time(recognizers):
+    recognizer = next(recognizer for recognizer in recognizers if recognizer.name == "coordinates")
+    assert _scales_linearly(recognizer.find, lambda n: "at 1.11111" + " " * (n // 2) + "," + " " * (n // 2)) is None
+
+
+def test_the_language_guess_reads_a_long_token_beside_an_address_in_linear_time():
+    """The reviewer's message: a non-ASCII letter, an e-mail address and a pasted attachment (one token), read with
+    the real guesser (lingua)."""
+    guesser = shared_guesser()
+    read_text = partial(read, guesser=guesser)
+    read_text("Merci José, warm-up.")
+    assert (
+        _scales_linearly(read_text, lambda n: "Merci José, the file from ann.smith@gmail.com: " + "QUJD" * (n // 4))
+        is None
+    )

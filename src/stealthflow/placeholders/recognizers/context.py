@@ -310,7 +310,8 @@ class SortCodeAccountRecognizer(ContextRecognizer):
     changes on pii-heldout-zc, zd (benchmarks/pii_registers.py, both files): none holds such a pair without its words."""
 
     name, type = "sort_code_account", "FINANCE"
-    pattern = re.compile(rf"(?<![\w-])(?P<value>{_SORT_CODE}[ \t]*[,;/]?[ \t]*{_ACCOUNT_NUMBER})(?![\w-])")
+    # one optional separator group: a run of blanks is read once (rev27b L1: `[ \t]*[,;/]?[ \t]*` took 40 KB 8 s)
+    pattern = re.compile(rf"(?<![\w-])(?P<value>{_SORT_CODE}[ \t]*(?:[,;/][ \t]*)?{_ACCOUNT_NUMBER})(?![\w-])")
 
 
 @register_recognizer
