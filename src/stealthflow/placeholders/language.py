@@ -42,13 +42,6 @@ CANDIDATE = 0.1  # a language with this share of lingua's confidence may be the 
 # guessed wrong 83 -> 29; with no function-word margin 33, two words 21 but a short English question read as French),
 # checked on k-r (4 800: 200 -> 89); the detector's figures on u, v, w are unchanged (it reads every candidate)
 SURE = 0.9
-# A text lingua reads with fewer letters than this and fewer than `OWN_FUNCTION_WORDS` function words of any one
-# language may be English too (`combine`): lingua reads a name's letters there ("I met Tuğba Karakaya yesterday.":
-# Spanish 0.77, English 0.03; "met" is Dutch). The most letters under which no text of the six languages of
-# pii-heldout-k..p (2 160) gains English; English comments of benchmarks/language_guess.py's sets gaining it start at
-# 34 letters. Used sets zb, zc, zd, u, v, w: figures unchanged but Spanish of zc (texts without PII flagged 5 -> 4 of
-# 30); benchmarks/results/pii_route_t27.md
-UNSURE_LETTERS = 32
 MAX_FOREIGN_LETTERS = 0.02  # share of letters outside the covered alphabets above which a text is in none of them
 # Function words of another language a sentence holds at least to be read in it rather than in its text's languages
 # (`read`; one function word is often shared: "is" is Dutch, "de" Dutch too). On the development sets pii-heldout-k..r
@@ -341,22 +334,21 @@ def introducing_languages(text: str) -> frozenset[str]:
     return frozenset(code for code, pattern in _name_introductions().items() if pattern.search(text))
 
 
-def combine(confidences: dict[str, float], counts: Counter[str], letters: int = UNSURE_LETTERS) -> Guess:
-    """The candidates: each language, English included, with `CANDIDATE` of lingua's confidence or the most function
-    words (English also when lingua puts it first, when the text holds no function word of any language, as a list of
-    names and numbers, or when it has fewer than `UNSURE_LETTERS` `letters` and fewer than `OWN_FUNCTION_WORDS`
-    function words of any one language, as "I met Tuğba Karakaya yesterday."). A text that may be English gets the
-    English recognizers: a form of names and employers without function words ("Name: Esna Safak / Employer: Google")
-    is not left in clear because its names look foreign. The likeliest: lingua's first when it reaches `SURE` and has
-    at most one function word fewer than any language (one word shared by two languages, "er" of "an ER nurse", no
-    longer outvotes it), else the candidate with the most function words, then lingua's confidence."""
+def combine(confidences: dict[str, float], counts: Counter[str]) -> Guess:
+    """The candidates: each language, English included, with `CANDIDATE` of lingua's confidence or the
+    most function words (English also when lingua puts it first, or when the text holds no function word
+    of any language, as a list of names and numbers). A text that may be English gets the
+    English recognizers: a form of names and employers without function words ("Name: Esna Safak /
+    Employer: Google") is not left in clear because its names look foreign. The likeliest: lingua's first when it
+    reaches `SURE` and has at most one function word fewer than any language (one word shared by two languages, "er"
+    of "an ER nurse", no longer outvotes it), else the candidate with the most function words, then lingua's
+    confidence."""
     most = max(counts.values(), default=0)
     top = max(confidences, key=confidences.get)
     candidates = {
         code for code in (ENGLISH, *OTHERS) if confidences.get(code, 0) >= CANDIDATE or (most and counts[code] == most)
     }
-    if top == ENGLISH or not most or (most < OWN_FUNCTION_WORDS and letters < UNSURE_LETTERS):
-        # too few function words: lingua guesses from names alone
+    if top == ENGLISH or not most:  # no function word of any language: lingua guesses from names alone
         candidates.add(ENGLISH)
     if not candidates:
         return UNCOVERED
@@ -398,15 +390,14 @@ class LinguaGuesser:
             return UNCOVERED
         text = in_covered_letters(text)
         characters = Counter(text)
-        letters = sum(count for character, count in characters.items() if character.isalpha())
-        if letters < MIN_LETTERS:
+        if sum(count for character, count in characters.items() if character.isalpha()) < MIN_LETTERS:
             return short(function_word_counts(text), introducing_languages(text))
         # a run without spaces longer than any word is read cut short: 200 KB of "x" cost lingua 15 s
         found = self._lingua.compute_language_confidence_values(_LONG_RUN.sub(r"\1", text))
         confidences = {value.language.iso_code_639_1.name.lower(): value.value for value in found}
         if not confidences or max(confidences.values()) == 0:
             return UNCOVERED
-        return combine(confidences, function_word_counts(text), letters)
+        return combine(confidences, function_word_counts(text))
 
 
 @cache
