@@ -29,7 +29,8 @@ _INLINE = r"<[a-z]{1,10}>|&nbsp;"  # markup between a marker and its value: "pos
 # The user field of a web server's access log ("203.0.113.9 - jdoe [12/Oct/2024:08:14:51 +0000]"), and the
 # speaker of a timestamped chat log ("[22:10] javi_rm: ...", "[22:10] <b0rk3d> ...")
 _ACCESS_LOG = regex.compile(rf"(?<![\d.])\d{{1,3}}(?:\.\d{{1,3}}){{3}} - {_VALUE} \[")
-_CHAT_LOG = regex.compile(rf"(?m:^)[ \t]*\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*<?{_VALUE}>?:?[ \t]")
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2})?\]"  # a chat log line's time and the bracket that closes its stamp ("09:06]")
+_CHAT_LOG = regex.compile(rf"(?m:^)[ \t]*\[{_CLOCK}[ \t]*<?{_VALUE}>?:?[ \t]")
 _LABEL_SCORES = {"form": 0.9, "linked": 0.8, "direct": 0.7}
 _VALUE_REACH = 48  # characters a value with its "#1234" and the spaces after it take at most
 _QUOTE = r"[\"'«“‘(]?"
@@ -264,9 +265,7 @@ class QuotedNameRecognizer(Recognizer):
 
 
 # A chat log line's timestamp ("[09:06]", "[28.11.26, 19:07:33]") and its speaker's name before ":": "[09:06] Lin Wei:"
-_SPEAKER = regex.compile(
-    rf"(?m:^)[ \t]*\[[^\]\n]{{0,16}}\d{{1,2}}:\d{{2}}(?::\d{{2}})?\][ \t]*(?P<value>{name_pattern(())})[ \t]*:[ \t]"
-)
+_SPEAKER = regex.compile(rf"(?m:^)[ \t]*\[[^\]\n]{{0,16}}{_CLOCK}[ \t]*(?P<value>{name_pattern(())})[ \t]*:[ \t]")
 
 
 @register_recognizer
@@ -279,10 +278,11 @@ class ChatSpeakerRecognizer(Recognizer):
     name, type = "chat_speaker", "REAL_NAME"
 
     def find(self, text: str) -> list[Span]:
+        if "[" not in text:
+            return []
         return [
             self.span(*match.span("value"), 0.8, reason="the speaker of a chat log line")
             for match in _SPEAKER.finditer(text)
-            if "[" in text
             if reads_as_name(text, *match.span("value")) and not all(map(common_word, match["value"].split()))
         ]
 
