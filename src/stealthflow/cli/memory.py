@@ -198,11 +198,8 @@ def hydrate(
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:
         sys.stdout.write(as_lines(result.text))
-    if result.unresolved:
-        console.print(
-            f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}",
-            highlight=False,
-        )
+    if unresolved := memory.unresolved_notice(user, result.unresolved):
+        console.print(f"[yellow]{escape(unresolved)}[/]", highlight=False)
     if result.withheld:
         console.print(f"[yellow]{escape(withheld_notice(result.withheld, cli_switch))}[/]", highlight=False)
 

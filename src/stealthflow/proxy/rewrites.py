@@ -97,7 +97,9 @@ class RewriteCounts:
 
 
 REFUSALS_NAMED = 5  # user texts a 422 names, the first of them (a long history may hold many)
-STAYED = "phrase(s) that give away the writer stayed"  # marked by the cue tagger, counted by attribute (`attribute_word`)
+STAYED = (
+    "phrase(s) that give away the writer stayed"  # marked by the cue tagger, counted by attribute (`attribute_word`)
+)
 
 
 def why_not_protected(outcome: RewriteOutcome) -> str:
@@ -109,7 +111,9 @@ def why_not_protected(outcome: RewriteOutcome) -> str:
         return f"its rewrite was rejected ({outcome.reason})"
     reasons = []
     if outcome.unprotected:
-        attributes = Counter(attribute_word(attribute) if attribute else "no attribute" for attribute in outcome.attributes)
+        attributes = Counter(
+            attribute_word(attribute) if attribute else "no attribute" for attribute in outcome.attributes
+        )
         counts = ", ".join(f"{attribute}: {n}" for attribute, n in sorted(attributes.items()))
         reasons.append(f"{len(outcome.unprotected)} {STAYED} ({counts})")
     if outcome.unread:
