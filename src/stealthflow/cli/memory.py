@@ -280,7 +280,7 @@ def adopt(
     memory:ID, which is now the memory user ID's alone. The copy makes the memories the owner wrote then hydrate. With
     --texts only the values those memories name become readable by the owner; --all-values copies every value memory:ID
     holds (the memory user ID's and other owners' included). Refused when the owner's session already numbered values
-    of its own."""
+    of its own; a rerun on the same input does nothing and says so."""
     from stealthflow.cli.source import Source, read_stdin
     from stealthflow.integrations.wrapper import adopt as adopt_values
 
@@ -297,4 +297,12 @@ def adopt(
             session, copied = adopt_values(protector, from_session, kind, owner, memories)
     finally:
         protector.close()
-    console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)
+    if copied:
+        console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)
+    else:
+        console.print(
+            f"nothing to do: {session} already holds every value of {from_session} to copy (an earlier adopt copied "
+            "them)",
+            highlight=False,
+            markup=False,
+        )
