@@ -20,11 +20,16 @@ STAYED_REASON = "no generalization by the rewrite"  # `Anonymized.stayed_why` of
 def check_what_stays(method: Method, profiles: list[Profile], results: list[Anonymized]) -> list[Anonymized]:
     """`results` of `method` on `profiles`, each of a method that does not check its own rewrite (`checks_what_stays`)
     with the cue tagger's marks of the original that stayed in the rewrite as `details["unprotected"]` (`marks.stayed`;
-    a mark that holds a placeholder of protect's is the placeholder's to protect). A result not checked (ner-mask)
-    or whose rewrite was not read stays as it is; without the cue tagger, none is checked (`checked` False)."""
+    a mark that holds a placeholder of protect's is the placeholder's to protect). A result not checked (ner-mask),
+    whose rewrite was not read, or that says itself what stayed stays as it is; without the cue tagger, none is
+    checked (`checked` False)."""
     if getattr(method, "checks_what_stays", False):
         return results
-    todo = [i for i, result in enumerate(results) if result.checked and result.parsed and "error" not in result.details]
+    todo = [
+        i
+        for i, result in enumerate(results)
+        if result.checked and result.parsed and not {"error", "unprotected"} & result.details.keys()
+    ]
     if not todo:
         return results
     from stealthflow.anonymize.cues import cues_outside_values, load_cue_tagger
