@@ -136,7 +136,8 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
     """rev24 E6: the namespace ("alice",), mem0's user "alice" and the memory store's user "alice" all had the vault
     session `memory:alice` (deef3aa). Each kind of owner has its own now. The store's items written before (values
     under `memory:alice`) hydrate once their user runs `stealthflow memory adopt` (the real command), and a value put
-    after gets a number after theirs; adopting again, into an unknown kind or from a kind's session is refused. A
+    after gets a number after theirs; adopting again does nothing and says so (uxfixb), once the old session got a value
+    after the copy it is refused, and so is adopting into an unknown kind or from a kind's session. A
     memory store's user id that would name another kind's session is refused. The LangGraph store is real."""
     from typer.testing import CliRunner
 
@@ -158,6 +159,8 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
 
     adopted = adopt("--from-session", "memory:alice", "--kind", "langgraph", "--owner", "alice")
     assert adopted.exit_code == 0 and "copied 1 value(s) of memory:alice into memory:langgraph:alice" in adopted.stderr
+    again = adopt("--from-session", "memory:alice", "--kind", "langgraph", "--owner", "alice")  # uxfixb: a rerun
+    assert again.exit_code == 0 and "nothing to do: memory:langgraph:alice already holds every value" in again.stderr
     store.put(("alice",), "new", {"text": "New: dana.kerr@mailbox.org"})
     assert inner.get(("alice",), "new").value == {"text": "New: <EMAIL_2>"}
     assert [store.get(("alice",), key).value["text"] for key in ("old", "new")] == [
@@ -165,7 +168,6 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
         "New: dana.kerr@mailbox.org",
     ]
     for args, said in [
-        (("memory:alice", "langgraph", "alice"), "already holds or held values"),
         (("memory:alice", "mem0.user", "alice"), "must be one of mem0.user_id"),
         (("memory:langgraph:alice", "mem0.user_id", "alice"), "must be a memory user's"),
         (("memory:bob", "mem0.user_id", "alice"), "holds no value"),
@@ -173,6 +175,10 @@ def test_a_namespace_a_mem0_owner_and_a_memory_user_of_one_id_are_three_sessions
     ]:
         refused = adopt("--from-session", args[0], "--kind", args[1], "--owner", args[2])
         assert refused.exit_code == 2 and said in refused.stderr, refused.stderr
+    # a value memory:alice got after the copy: the owner numbered values of its own since, so not copied
+    protector.protect("Later: late.kerr@mailbox.org", "memory:alice")
+    refused = adopt("--from-session", "memory:alice", "--kind", "langgraph", "--owner", "alice")
+    assert refused.exit_code == 2 and "already holds or held values" in refused.stderr, refused.stderr
     sessions = {
         store._session(("alice",)),
         ProtectedMemory(object(), protector)._session({"user_id": "alice"}),
@@ -309,6 +315,11 @@ def test_adopt_copies_only_the_values_the_owners_memories_name(tmp_path, monkeyp
     assert refused.exit_code == 2 and "--texts" in refused.stderr and "--all-values" in refused.stderr
     adopted = CliRunner().invoke(app, [*base, "--texts", str(texts), "--config", str(yaml)])
     assert adopted.exit_code == 0 and "copied 1 value(s)" in adopted.stderr, adopted.stderr
+    # uxfixb: the same command again (it exited 2): nothing to do, said so, and nothing lost or added
+    listed = CliRunner().invoke(app, ["vault", "list", "--config", str(yaml)])
+    again = CliRunner().invoke(app, [*base, "--texts", str(texts), "--config", str(yaml)])
+    assert again.exit_code == 0 and "nothing to do" in again.stderr and "value(s)" not in again.stderr, again.stderr
+    assert CliRunner().invoke(app, ["vault", "list", "--config", str(yaml)]).stdout == listed.stdout
     protector = make_protector(config)
     try:
         assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:langgraph:bob").text == "old.kerr@mailbox.org <PHONE_1>"

@@ -187,7 +187,8 @@ def test_every_answer_of_the_proxy_is_no_store(protector):
 
 def assert_error_shape(answer: httpx.Response, status: int, message: str) -> None:
     assert answer.status_code == status, answer.text
-    assert answer.json() == {"error": {"message": message, "type": answer.json()["error"]["type"], "code": status}}
+    error = answer.json()["error"]
+    assert answer.json() == {"error": {"message": message, "type": error["type"], "param": None, "code": status}}
     assert answer.json()["error"]["type"] in ("not_found_error", "invalid_request_error")
     assert answer.headers["cache-control"] == "no-store"
 
@@ -199,9 +200,18 @@ def test_an_unknown_path_of_the_proxy_is_an_openai_shaped_error(protector):
         base = f"http://127.0.0.1:{port}"
         for path in ("/v1/responses", "/v1/embeddings", "/v1/completions"):
             answer = httpx.post(base + path, headers=BEARER, json={"model": "x", "input": "hi"})
-            assert_error_shape(answer, 404, f"Not Found: POST {path}")
+            assert_error_shape(
+                answer,
+                404,
+                f"POST {path} is not served here (Not Found); this server answers GET /health, GET /v1/models, "
+                "POST /chat/completions, POST /v1/chat/completions",
+            )
         answer = httpx.get(base + "/v1/chat/completions", headers=BEARER)
-        assert_error_shape(answer, 405, "Method Not Allowed: GET /v1/chat/completions")
+        assert_error_shape(
+            answer,
+            405,
+            "GET /v1/chat/completions is not served (Method Not Allowed): /v1/chat/completions takes POST only",
+        )
         assert answer.headers["allow"] == "POST"
         assert httpx.post(base + "/v1/responses", json={}).status_code == 401  # the token is still asked first
 
@@ -212,7 +222,11 @@ def test_an_unknown_path_or_memory_refusal_of_the_service_is_the_error_shape(tmp
     try:
         with serve(create_app(memory.protector, TOKEN, memory=memory)) as port:
             base = f"http://127.0.0.1:{port}"
-            assert_error_shape(httpx.get(base + "/nope", headers=BEARER), 404, "Not Found: GET /nope")
+            nope = httpx.get(base + "/nope", headers=BEARER)
+            assert nope.json()["error"]["message"].startswith(
+                "GET /nope is not served here (Not Found); this server answers "
+            )
+            assert "POST /memory/hydrate" in nope.json()["error"]["message"]
             # an HTTPException raised by a route keeps its own message
             answer = httpx.post(base + "/memory/forget", headers=BEARER, json={"user": "u", "id": 999})
             assert_error_shape(answer, 404, "no memory 999 for that user")

@@ -399,6 +399,12 @@ def test_http_verbs_behind_the_service_token(store):
         )
         bobs = client.post("/memory/hydrate", json={"user": "bob", "text": "<EMAIL_1>", "request": empty["request"]})
         assert bobs.json()["text"] == "<EMAIL_1>"
+        # uxfixb: the placeholders it could not resolve, as /restore and `memory hydrate --json` list them
+        assert bobs.json()["unresolved"] == ["<EMAIL_1>"] and bobs.json()["restored"] == 0
+        assert (
+            bobs.json()["notice"]
+            == "1 placeholder(s) were not issued to bob's memories and stay as they are: <EMAIL_1>"
+        )
         ann_pack_for_bob = {"user": "bob", "text": "<EMAIL_1>", "request": packed["request"]}
         assert client.post("/memory/hydrate", json=ann_pack_for_bob).status_code == 404
         assert client.post("/memory/hydrate", json={"user": "ann", "text": "<EMAIL_1>"}).status_code == 422
@@ -554,3 +560,27 @@ def test_a_store_of_an_earlier_version_keeps_its_ids_and_counts_on_per_user(tmp_
     reopened = MemoryStore(path, store.protector, embed=fake_embed)
     assert reopened.append("alice", "more").id == 6
     reopened.close()
+
+
+def test_hydrate_over_http_lists_what_it_could_not_resolve_as_the_cli_does(store):
+    """uxfixb: /memory/hydrate answered {text, withheld, notice} and said nothing of a placeholder that is not the
+    user's; it answers as /restore and `memory hydrate --json` do (`result_json`), over a real loopback server."""
+    import httpx
+
+    from stealthflow.placeholders.scope import result_json
+    from stealthflow.service import create_app
+    from stealthflow.testing.loopback import serve
+
+    mine = store.append("ann", "My email is ann.lee@mailbox.org").text.split()[-1]
+    request = store.pack("ann", "email").request
+    reply = f"I wrote to {mine} and <EMAIL_9>."
+    with serve(create_app(store.protector, "t0ken-long-enough-16", memory=store)) as port:
+        answer = httpx.post(
+            f"http://127.0.0.1:{port}/memory/hydrate",
+            headers={"Authorization": "Bearer t0ken-long-enough-16"},
+            json={"user": "ann", "text": reply, "request": request},
+        ).json()
+    assert answer == {**result_json(store.restore("ann", reply, request)), "notice": answer["notice"]}
+    assert answer["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
+    assert answer["restored"] == 1 and answer["unresolved"] == ["<EMAIL_9>"] and answer["withheld"] == []
+    assert "not issued to ann's memories" in answer["notice"] and "<EMAIL_9>" in answer["notice"]

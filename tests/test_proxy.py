@@ -518,7 +518,8 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
             )
             assert refused.status_code == 422, refused.text
             message = refused.json()["error"]["message"]
-            assert "1 user message(s) (1 marked phrase(s) stayed)" in message and "nothing was sent" in message
+            assert "1 user message(s) (1 phrase(s) that give away the writer stayed)" in message
+            assert "nothing was sent" in message
             assert "firefighter" not in refused.text and refused.headers["x-stealthflow-rewrite-stayed"] == "1"
         # ux20 M6: which message, and why, in words that quote none of it; a German one is not "reword them"
         german = "Ich bin 41 und Krankenpfleger in Graz, habt ihr Tipps zum Schlafen tagsüber?"
@@ -526,9 +527,14 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
         for content, said in (
             (
                 text,
-                "messages[2].content: 1 marked phrase(s) stayed (occupation: 1). Reword them (`stealthflow protect - "
+                "messages[2].content: 1 phrase(s) that give away the writer stayed (occupation: 1). Reword them "
+                "(`stealthflow protect - "
                 "--rewrite local --verbose`, the message on stdin, names the phrases that stayed on a terminal; this "
                 "answer quotes none), or start",
+            ),
+            (  # uxfixb: an attribute in words, not the data's key ("pobp: 1" told the user nothing)
+                "Back home in Lagos we never had snow. Tips?",
+                "messages[2].content: 1 phrase(s) that give away the writer stayed (place of birth: 1). Reword them",
             ),
             (
                 german,
@@ -539,7 +545,9 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
             body = {"model": "m", "messages": [*history, {"role": "user", "content": content}]}
             refused = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers, timeout=120)
             assert refused.status_code == 422 and said in refused.json()["error"]["message"], refused.text
-            assert not {"firefighter", "Krankenpfleger", "Graz"} & set(re.findall(r"\w+", refused.text))
+            assert not {"firefighter", "Krankenpfleger", "Graz", "Lagos", "pobp"} & set(
+                re.findall(r"\w+", refused.text)
+            )
         assert not upstream.received
     with running_proxy(protector, upstream, rewriter=rewriter, rewrite_fail="send") as url:
         sent = httpx.post(f"{url}/v1/chat/completions", json=request, headers=headers, timeout=120)
@@ -739,3 +747,32 @@ def test_a_surname_masked_in_one_turn_is_masked_alone_in_the_next(client, upstre
     assert "Morel" not in json.dumps(sent, ensure_ascii=False)
     assert sent[-1]["content"] == "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ?"
     assert second == "Merci ! Est-ce que Morel peut aussi écrire à la caisse ?"
+
+
+def test_every_refusal_of_the_proxy_says_what_was_wrong_and_what_to_do(proxy, upstream):
+    """uxfixb: a new user's request refused by the proxy, through the real OpenAI client: each answer is the OpenAI error
+    shape (message, type, param, code), names what was wrong in words and what to do, and nothing went upstream."""
+    calls = [  # (what is sent, words of the message)
+        ({"api_key": "wrong-token", "messages": [{"role": "user", "content": "Hi"}]}, ["bearer token", "api_key"]),
+        ({"messages": [{"content": "Hi"}]}, ["messages[0] has no `role`", "give one of"]),
+        ({"messages": [{"role": "bot", "content": "Hi"}]}, ["unknown role 'bot'", "give one of"]),
+        (
+            {"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]},
+            ["this image_url part cannot be redacted", "send text instead", "pass_media"],
+        ),
+        ({"messages": [{"role": "user", "content": [{"type": "video"}]}]}, ["unknown content part", "give text"]),
+        ({"messages": [{"role": "user", "content": "Hi", "name": 7}]}, ["messages[0].name must be a string"]),
+    ]
+    for call, words in calls:
+        client = openai.OpenAI(base_url=f"{proxy}/v1", api_key=call.pop("api_key", TOKEN), max_retries=0)
+        with pytest.raises(openai.APIStatusError) as refused:
+            client.chat.completions.create(model="m", **call)
+        error = refused.value.response.json()["error"]
+        assert set(error) == {"message", "type", "param", "code"}, error
+        assert all(word in error["message"] for word in words), error["message"]
+    for method, path in (("POST", "/v1/responses"), ("GET", "/v1/chat/completions")):
+        answer = httpx.request(method, proxy + path, headers={"Authorization": f"Bearer {TOKEN}"}, json={})
+        error = answer.json()["error"]
+        assert set(error) == {"message", "type", "param", "code"}
+        assert "POST /v1/chat/completions" in error["message"] or "takes POST only" in error["message"], error
+    assert not upstream.received

@@ -513,6 +513,7 @@ def test_a_session_adopts_an_older_ones_values_only_if_it_never_numbered_any(vau
     written. A value the older one gets later stays its own."""
     vault.entry_for("u", "memory:alice", "EMAIL", "old@mailbox.org")
     assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 1
+    assert vault.adopt("u", "memory:alice", "memory:langgraph:alice") == 0  # a rerun: already there, nothing to do
     assert vault.lookup("u", "memory:langgraph:alice", "EMAIL", index=1) == "old@mailbox.org"
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "new@mailbox.org").index == 2
     assert vault.entry_for("u", "memory:langgraph:alice", "EMAIL", "old@mailbox.org").index == 1

@@ -83,6 +83,7 @@ def cue_messages(post: str, cues: list[TaggedSpan]) -> list[dict]:
 
 class LocalAnonymizer:
     name = "local"
+    checks_what_stays = True  # its own marks that stayed are `details["unprotected"]` (`stays.check_what_stays`)
 
     def __init__(
         self,

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from stealthflow.anonymize.placeholders_kept import new_markers
 from stealthflow.config import Settings
 from stealthflow.data.schema import Profile
 from stealthflow.llm.pool import LLMPool
@@ -34,15 +35,22 @@ class Anonymized:
             return f"the method failed: {self.details['error']}"
         if not self.parsed:
             return "the model's answer could not be read; the text is unchanged"
+        if markers := new_markers(original, self.text):
+            return f"the rewrite put marker(s) in place of words ({', '.join(markers)}): it is no text to post"
         if unprotected := self.details.get("unprotected"):
             phrases = "; ".join(f'"{u["phrase"]}"' for u in unprotected)
-            stayed = f"no fluent generalization for {phrases}: the phrase(s) stayed"
+            stayed = f"{self.stayed_why()} for {phrases}: the phrase(s) stayed"
             return "; ".join(filter(None, [stayed, self.unread()]))
         if unread := self.unread():
             return unread
         if " ".join(self.text.split()) == " ".join(original.split()) and not self.nothing_to_change:
             return "nothing was rewritten: the text is unchanged"
         return None
+
+    def stayed_why(self) -> str:
+        """The words that open the reason of phrases that stayed: `local`'s own, or those of a check of another
+        method's rewrite (`stays.check_what_stays`)."""
+        return self.details.get("stayed_reason", "no fluent generalization")
 
     def unread(self) -> str | None:
         """What the method could not read (None: it read every post): a post, or a sentence of one, in a language

@@ -10,6 +10,15 @@ from functools import cache
 # An exact placeholder of protect's (`<EMAIL_1>`, `[[EMAIL:3f81a2c9]]`): never a cue, since
 # rewriting one would lose a value.
 PROTECT_PLACEHOLDER = re.compile(r"<[A-Z][A-Z_]*_\d+>|\[\[[A-Z][A-Z_]*:[0-9a-fA-F]+\]\]")
+# A typed marker in place of words, a placeholder's or any other: `[[EMPLOYER]]`, `[[EMAIL:3f81a2c9]]`, `<LOCATION>`,
+# `<REAL_NAME_1>`, `[EMPLOYER]`. One a rewrite wrote is internal to no one the text is for (`new_markers`).
+MARKER = re.compile(r"\[\[[A-Z][A-Z_]*(?::[0-9a-fA-F]+)?\]\]|<[A-Z][A-Z_]*(?:_\d+)?>|\[[A-Z][A-Z_]{2,}\]")
+
+
+def new_markers(original: str, rewritten: str) -> list[str]:
+    """The markers of `rewritten` that `original` does not hold (a placeholder of protect's it held is kept on
+    purpose), each once."""
+    return list(dict.fromkeys(m.group() for m in MARKER.finditer(rewritten) if m.group() not in original))
 
 
 @cache

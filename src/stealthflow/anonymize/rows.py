@@ -37,7 +37,7 @@ def output_row(result: Anonymized, original: str, secrets: Protector, method: st
     if reason := not_protected(result, original, method):
         row = {"id": result.profile_id, "protected": False, "reason": reason}
         if stayed := result.stayed_by_post():
-            count = f"no fluent generalization: {sum(map(len, stayed.values()))} phrase(s) stayed"
+            count = f"{result.stayed_why()}: {sum(map(len, stayed.values()))} phrase(s) stayed"
             row["reason"] = "; ".join(filter(None, [count, result.unread()]))
             row["unprotected"] = [{"post": post, "phrases": len(phrases)} for post, phrases in stayed.items()]
         return row, []

@@ -109,6 +109,7 @@ def anonymize(
     from stealthflow.anonymize import build_method, method_names
     from stealthflow.anonymize.methods import OFFLINE_METHODS, sends_raw_text
     from stealthflow.anonymize.rows import output_row, secret_masker
+    from stealthflow.anonymize.stays import check_what_stays
     from stealthflow.data.jsonl import dump_line
     from stealthflow.llm.pool import LLMPool
 
@@ -139,6 +140,7 @@ def anonymize(
             fail(str(exc))
         with progress_bar(f"anonymizing ({method})", len(profiles)) as progress:
             results = anonymizer.anonymize_many(profiles, on_progress=lambda n: progress.advance(0, n))
+        results = check_what_stays(anonymizer, profiles, results)
         secrets = secret_masker(settings)
     originals = {p.id: p for p in profiles}
     rows = []
@@ -253,11 +255,11 @@ def _why_not(result, profile, records: bool, phrases, method: str) -> str:
     unread = f"; {result.unread()}" if result.unread() else ""
     if len(profile.comments) < 2:
         found = phrases.stayed([p for ps in stayed.values() for p in ps])
-        return f"no fluent generalization for {found}: the phrase(s) stayed{unread}"
+        return f"{result.stayed_why()} for {found}: the phrase(s) stayed{unread}"
     name = _post_names(profile, records, True)
     where = "; ".join(f"{name(index)}: {phrases.stayed(found)}" for index, found in stayed.items())
     return (
-        f"no fluent generalization in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} posts are "
+        f"{result.stayed_why()} in {where}: the phrase(s) stayed{unread}. The {len(profile.comments)} posts are "
         "one profile, so none is printed (give them as JSONL records, one post each, to get the others)"
     )
 

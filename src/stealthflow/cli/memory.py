@@ -198,11 +198,8 @@ def hydrate(
         print(json.dumps(result_json(result), ensure_ascii=False))
     else:
         sys.stdout.write(as_lines(result.text))
-    if result.unresolved:
-        console.print(
-            f"[yellow]{len(result.unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are:[/] {', '.join(sorted(set(result.unresolved)))}",
-            highlight=False,
-        )
+    if unresolved := memory.unresolved_notice(user, result.unresolved):
+        console.print(f"[yellow]{escape(unresolved)}[/]", highlight=False)
     if result.withheld:
         console.print(f"[yellow]{escape(withheld_notice(result.withheld, cli_switch))}[/]", highlight=False)
 
@@ -283,7 +280,7 @@ def adopt(
     memory:ID, which is now the memory user ID's alone. The copy makes the memories the owner wrote then hydrate. With
     --texts only the values those memories name become readable by the owner; --all-values copies every value memory:ID
     holds (the memory user ID's and other owners' included). Refused when the owner's session already numbered values
-    of its own."""
+    of its own; a rerun on the same input does nothing and says so."""
     from stealthflow.cli.source import Source, read_stdin
     from stealthflow.integrations.wrapper import adopt as adopt_values
 
@@ -300,4 +297,12 @@ def adopt(
             session, copied = adopt_values(protector, from_session, kind, owner, memories)
     finally:
         protector.close()
-    console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)
+    if copied:
+        console.print(f"copied {copied} value(s) of {from_session} into {session}", highlight=False, markup=False)
+    else:
+        console.print(
+            f"nothing to do: {session} already holds every value of {from_session} to copy (an earlier adopt copied "
+            "them)",
+            highlight=False,
+            markup=False,
+        )

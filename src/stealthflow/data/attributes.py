@@ -27,12 +27,13 @@ DESCRIPTIONS: dict[str, str] = {
 
 
 def attribute_word(attribute: str) -> str:
-    """How a message to a user names an attribute: its key where that is a word ("location", "married"), its name
-    where the key is an abbreviation ("place of birth" for "pobp"); JSON keeps the key."""
-    return DESCRIPTIONS[attribute] if attribute in _ABBREVIATED else attribute
+    """How a message to a user names an attribute: its key where that is the attribute's name ("location",
+    "occupation"), its name where the key is an abbreviation or names one value ("place of birth" for "pobp",
+    "relationship status" for "married"); JSON keeps the key."""
+    return DESCRIPTIONS[attribute] if attribute in _NOT_NAMES else attribute
 
 
-_ABBREVIATED = frozenset({"pobp"})
+_NOT_NAMES = frozenset({"pobp", "married"})
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "gender": ("Male", "Female"),

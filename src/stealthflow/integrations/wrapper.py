@@ -51,7 +51,8 @@ def adopt(
     name are copied, so the owner gets no other owner's value; None copies every value (`memory adopt --all-values`).
     Nothing runs this but its user (`stealthflow memory adopt`, `RedactingWrapper.adopt`). A ValueError, nothing
     written, when `kind` is no owner's kind, `older` is no such session or holds no value to copy, or the owner's
-    session holds or held values of its own. Returns (the owner's session, values copied)."""
+    session holds or held values of its own, but for a rerun: every value to copy already there, 0 copied. Returns
+    (the owner's session, values copied)."""
     if kind not in MEMORY_KINDS:
         raise ValueError(f"the kind of owner must be one of {', '.join(MEMORY_KINDS)}")
     old_id = older.removeprefix(MEMORY_SESSIONS)

@@ -1,6 +1,7 @@
 """POST /memory/append|pack|hydrate|forget on the local service (covered by its token and Host checks).
 
-/memory/pack answers a `request` id; /memory/hydrate takes it and restores only the placeholders that pack sent."""
+/memory/pack answers a `request` id; /memory/hydrate takes it and restores only the placeholders that pack sent, and
+answers as /restore does: {text, restored, unresolved, withheld, notice}."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
 from stealthflow.memory.store import MemoryStore
-from stealthflow.placeholders.scope import json_switch, withheld_json, withheld_notice
+from stealthflow.placeholders.scope import json_switch, result_json, withheld_notice
 
 
 class AppendRequest(BaseModel):
@@ -63,8 +64,11 @@ def memory_router(store: MemoryStore) -> APIRouter:
             raise HTTPException(
                 404, f"no pack {request.request!r} for that user (unknown, expired or forgotten)"
             ) from None
-        notice = withheld_notice(result.withheld, json_switch) if result.withheld else None
-        return {"text": result.text, "withheld": withheld_json(result.withheld), "notice": notice}
+        notices = [
+            withheld_notice(result.withheld, json_switch) if result.withheld else None,
+            store.unresolved_notice(request.user, result.unresolved),
+        ]
+        return {**result_json(result), "notice": " ".join(filter(None, notices)) or None}
 
     @router.post("/forget")
     def forget(request: ForgetRequest) -> dict:

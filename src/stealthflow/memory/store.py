@@ -425,6 +425,17 @@ class MemoryStore:
             raise KeyError(f"no pack {request!r} for user {user!r} (unknown, expired or forgotten)")
         return self.protector.restore(text, session, scope=scope)
 
+    @staticmethod
+    def unresolved_notice(user: str, unresolved: list[str]) -> str | None:
+        """What to tell the caller of the placeholders a hydrate left because they are not `user`'s
+        (`RestoreResult.unresolved`): how many and which (never a value); None when there is none."""
+        if not unresolved:
+            return None
+        return (
+            f"{len(unresolved)} placeholder(s) were not issued to {user}'s memories and stay as they are: "
+            f"{', '.join(sorted(set(unresolved)))}"
+        )
+
     # -- LIST / FORGET ---------------------------------------------------------------------
     def list(self, user: str) -> list[MemoryItem]:
         """The user's memories, oldest first: the text redacted, the metadata hydrated for the local caller."""

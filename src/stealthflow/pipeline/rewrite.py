@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from stealthflow.anonymize.methods import Method, ProgressCallback, build_method, method_names
+from stealthflow.anonymize.stays import check_what_stays
 from stealthflow.config import Settings
 from stealthflow.data.schema import Comment, Profile
 from stealthflow.llm.config import ModelConfig
@@ -101,7 +102,7 @@ def rewrite_protected(
         Profile(id=item_id, comments=[Comment(text=text, masked=values[i] if values else {})])
         for i, (item_id, text, _) in enumerate(items)
     ]
-    results = method.anonymize_many(profiles, on_progress)
+    results = check_what_stays(method, profiles, method.anonymize_many(profiles, on_progress))
     outcomes = []
     for (_, text, placeholders), result in zip(items, results, strict=True):
         if not result.parsed:

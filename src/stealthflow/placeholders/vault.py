@@ -151,6 +151,11 @@ class Issued:
     granted: list[tuple[Entry, str]]  # (entry, value as stored) of the values looked up for this message
 
 
+def _copied(entry: Entry) -> tuple[str, int, str]:
+    """What a copy of `entry` keeps (`Vault.adopt`): its type, index and token."""
+    return entry.type, entry.index, entry.token
+
+
 class Vault:
     """`reload_keys`: where a process finds the vault key again after `vault rotate-key` in another
     process, the keys the vault may be sealed with (`keys.key_candidates`; None: it stops with `VaultKeyError` and must
@@ -863,21 +868,26 @@ class Vault:
         names (`integrations.wrapper.adopt`), so memories written then hydrate and later values number after theirs.
         `keys` (`Reference.key`: the placeholders the owner's memories hold): only the values behind them are copied,
         so values other owners of `older` wrote stay out of the owner's reach (None: every value). A row that does not
-        authenticate is not copied (its placeholder stays as it is). A ValueError, nothing written, when `session` ever
-        numbered a value (its placeholders would clash with the copies') or there is no value to copy. Returns the
-        values copied."""
+        authenticate is not copied (its placeholder stays as it is). A rerun is a no-op: when `session` already holds
+        every value to copy, as that placeholder (an earlier adopt copied them), nothing is written and 0 returned. A
+        ValueError, nothing written, when `session` otherwise ever numbered a value (its placeholders would clash with
+        the copies') or there is no value to copy. Returns the values copied."""
         with self._transaction() as db:
-            if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
-                raise ValueError(
-                    f"session {session!r} already holds or held values, numbered apart from those of {older!r}: "
-                    "nothing was copied"
-                )
             values = self._opened_values(db, user, older)
             if keys is not None:
                 values = [(entry, value) for entry, value in values if keys.intersection(entry.names())]
             if not values:
                 named = " that the owner's memories name" if keys is not None else ""
                 raise ValueError(f"session {older!r} holds no value{named} to copy (see `stealthflow vault list`)")
+            if db.execute("SELECT 1 FROM counters WHERE user = ? AND session = ?", (user, session)).fetchone():
+                held = {_copied(entry) for entry, _ in self._opened_values(db, user, session)}
+                if held.issuperset(_copied(entry) for entry, _ in values):
+                    return 0
+                raise ValueError(
+                    f"session {session!r} already holds or held values, numbered apart from those of {older!r}: "
+                    f"nothing was copied (an old memory restores on this device with `stealthflow restore --session "
+                    f"{older}`)"
+                )
             self._used(db, user, session)
             db.execute(
                 "INSERT INTO counters SELECT user, ?, type, last FROM counters WHERE user = ? AND session = ?",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from starlette.responses import JSONResponse
 
+from stealthflow.service.security import error_body
+
 
 class ProxyError(Exception):
     """Status + {"error": {message, type, param, code}}; messages never hold request text."""
@@ -21,7 +23,7 @@ class ProxyError(Exception):
         self.headers = headers or {}  # e.g. an upstream 429's Retry-After
 
     def body(self) -> dict:
-        return {"error": {"message": str(self), "type": self.kind, "param": self.param, "code": self.status}}
+        return {"error": error_body(self.status, str(self), self.kind, self.param)}
 
     def response(self) -> JSONResponse:
         return JSONResponse(self.body(), status_code=self.status, headers=self.headers)

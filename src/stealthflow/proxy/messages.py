@@ -175,9 +175,8 @@ class RequestTexts:
             raise RequestError(f"{where} must be an object", where)
         role = message.get("role")
         if role not in ROLES:
-            raise RequestError(
-                f"{where}: unknown role {role!r} (expected one of {', '.join(sorted(ROLES))})", f"{where}.role"
-            )
+            said = "has no `role`" if role is None else f"has an unknown role {role!r}"
+            raise RequestError(f"{where} {said}: give one of {', '.join(sorted(ROLES))}", f"{where}.role")
         content, from_user = message.get("content"), role == "user"
         if isinstance(content, str):
             self._text(message, "content", from_user, where=f"{where}.content")
@@ -194,7 +193,7 @@ class RequestTexts:
                 raise RequestError(f"{where}.tool_calls[{j}] needs a `function` object", f"{where}.tool_calls[{j}]")
             self._walk(call, f"{where}.tool_calls[{j}]", False, (calls, j))
         if message.get("name") is not None and not isinstance(message["name"], str):
-            raise RequestError("`name` must be a string", f"{where}.name")
+            raise RequestError(f"{where}.name must be a string", f"{where}.name")
         participant = role in PARTICIPANT_ROLES and isinstance(message.get("name"), str)
         if participant:
             sent = message["name"]
@@ -216,11 +215,16 @@ class RequestTexts:
             self._keys(part)
         elif kind in MEDIA_PARTS and not self.pass_media:
             raise RequestError(
-                f"{where}: a {kind} part cannot be redacted; set proxy.pass_media: true to send such parts as they are",
+                f"{where}: this {kind} part cannot be redacted: send text instead, or set proxy.pass_media: true to "
+                "send such parts as they are",
                 f"{where}.type",
             )
         elif kind not in MEDIA_PARTS:
-            raise RequestError(f"{where}: unknown content part type {kind!r}", f"{where}.type")
+            raise RequestError(
+                f"{where}: unknown content part type {kind!r}: give text, refusal, or a media part "
+                f"({', '.join(sorted(MEDIA_PARTS))})",
+                f"{where}.type",
+            )
 
     def _walk(self, node: object, where: str, data: bool, holder: tuple) -> None:
         """Every string inside a JSON value, keys included; `holder` is (container, key) of `node`.

@@ -21,6 +21,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from stealthflow.anonymize.methods import Method
+from stealthflow.data.attributes import attribute_word
 from stealthflow.pipeline.protector import Protected
 from stealthflow.pipeline.rewrite import RewriteOutcome, rewrite_protected
 from stealthflow.proxy.errors import ProxyError
@@ -63,7 +64,7 @@ class RewriteCounts:
         why = ", ".join(
             f"{n} {what}"
             for n, what in (
-                (self.stayed, "marked phrase(s) stayed"),
+                (self.stayed, STAYED),
                 (self.unread, "text(s) could not be read"),
                 (self.rejected, "rewrite(s) rejected"),
             )
@@ -96,6 +97,9 @@ class RewriteCounts:
 
 
 REFUSALS_NAMED = 5  # user texts a 422 names, the first of them (a long history may hold many)
+STAYED = (
+    "phrase(s) that give away the writer stayed"  # marked by the cue tagger, counted by attribute (`attribute_word`)
+)
 
 
 def why_not_protected(outcome: RewriteOutcome) -> str:
@@ -107,9 +111,11 @@ def why_not_protected(outcome: RewriteOutcome) -> str:
         return f"its rewrite was rejected ({outcome.reason})"
     reasons = []
     if outcome.unprotected:
-        attributes = Counter(attribute or "no attribute" for attribute in outcome.attributes)
+        attributes = Counter(
+            attribute_word(attribute) if attribute else "no attribute" for attribute in outcome.attributes
+        )
         counts = ", ".join(f"{attribute}: {n}" for attribute, n in sorted(attributes.items()))
-        reasons.append(f"{len(outcome.unprotected)} marked phrase(s) stayed ({counts})")
+        reasons.append(f"{len(outcome.unprotected)} {STAYED} ({counts})")
     if outcome.unread:
         reasons.append(outcome.unread_why or "not checked: the rewrite could not read it")
     return "; ".join(reasons)

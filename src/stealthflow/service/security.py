@@ -150,11 +150,11 @@ class LocalCallersOnly:
         name = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]  # without the port
         length = headers.get("content-length")
         if name not in self.allowed_hosts:
-            refusal = error_response(403, "the Host header must be a loopback name (127.0.0.1, localhost, [::1])")
+            refusal = error_response(403, WRONG_HOST)
         elif length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            refusal = error_response(413, f"request body above {self.max_body_bytes} bytes")
+            refusal = error_response(413, too_large(self.max_body_bytes))
         elif scope["path"] not in self.open_paths and not self._admitted(scope, headers):
-            refusal = error_response(401, "missing or wrong bearer token (Authorization: Bearer TOKEN)")
+            refusal = error_response(401, WRONG_TOKEN)
         else:
             await _BodyLimit(self.max_body_bytes, scope, receive, _no_store(send)).run(self.app)
             return
@@ -199,9 +199,7 @@ class _BodyLimit:
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
                 if not self.started:
-                    await error_response(413, f"request body above {self.limit} bytes")(
-                        self.scope, self._receive, self._send
-                    )
+                    await error_response(413, too_large(self.limit))(self.scope, self._receive, self._send)
                 self.refused = True
                 return {"type": "http.disconnect"}
         return message
@@ -246,22 +244,54 @@ class JsonBody(JSONResponse):
         return super().render(content) + b"\n"
 
 
-def error_response(status: int, message: str, headers: dict | None = None) -> JSONResponse:
-    """An OpenAI-style error body, so the proxy's clients read it like their provider's."""
+WRONG_HOST = (
+    "the Host header must be a loopback name (127.0.0.1, localhost, [::1]): call the server by one of them, or add "
+    "the name it is called by to allowed_hosts in its config"
+)
+WRONG_TOKEN = (
+    "missing or wrong bearer token: send the server's token (printed when it started, kept in its token file) as "
+    "`Authorization: Bearer TOKEN` (an OpenAI client sends its api_key so)"
+)
+
+
+def too_large(limit: int) -> str:
+    return f"request body above {limit} bytes: send less per request, or raise max_body_bytes in the server's config"
+
+
+def error_response(status: int, message: str, headers: dict | None = None, param: str | None = None) -> JSONResponse:
+    """An OpenAI-style error body (message, type, param, code), so the proxy's clients read it like their
+    provider's."""
     return JsonBody(
         status_code=status,
-        content={"error": {"message": message, "type": _ERROR_TYPES.get(status, "error"), "code": status}},
+        content={"error": error_body(status, message, _ERROR_TYPES.get(status, "error"), param)},
         headers=headers,
     )
 
 
+def error_body(status: int, message: str, kind: str, param: str | None = None) -> dict:
+    """The one error shape: `{"message", "type", "param", "code"}`, `code` the HTTP status."""
+    return {"message": message, "type": kind, "param": param, "code": status}
+
+
 async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
     """Starlette's own answers (an unknown path, a method a path does not take, an `HTTPException`) in the one
-    error shape, not FastAPI's `{"detail": ...}`; the default phrase ("Not Found") gains the method and path."""
+    error shape, not FastAPI's `{"detail": ...}`; the default phrase ("Not Found") says what the server does serve
+    (`served`) and, for a method a path does not take, the one it does."""
     message = str(exc.detail)
     if message == HTTPStatus(exc.status_code).phrase:
-        message = f"{message}: {request.method} {request.url.path}"
+        asked = f"{request.method} {request.url.path}"
+        if exc.status_code == 405 and (allowed := Headers(headers=exc.headers or {}).get("allow")):
+            message = f"{asked} is not served ({message}): {request.url.path} takes {allowed} only"
+        else:
+            message = f"{asked} is not served here ({message}); this server answers {served(request.app)}"
     return error_response(exc.status_code, message, exc.headers)
+
+
+def served(app) -> str:
+    """The documented routes of `app` (its OpenAPI paths: an API's, not its page's files) as `METHOD /path`."""
+    return ", ".join(
+        f"{method.upper()} {path}" for path, methods in app.openapi()["paths"].items() for method in methods
+    )
 
 
 def not_json(body: bytes, position: int) -> str:
