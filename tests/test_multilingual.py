@@ -27,6 +27,7 @@ from stealthflow.placeholders.language import (
     function_word_counts,
     introducing_languages,
     short,
+    unsettled,
 )
 from stealthflow.placeholders.recognizers import Recognizer, build_recognizers
 from stealthflow.placeholders.recognizers.national_ids import (
@@ -151,7 +152,60 @@ def test_a_short_text_with_a_self_introduction_is_read_in_its_language():
     assert introducing_languages("Chamo-me Will. Me llamo Will.") == {"pt", "es"}
     assert introducing_languages("Dich heiße ich willkommen.") == frozenset()  # not "ich heiße" inside "dich heiße"
     assert short(Counter({"de": 1, "en": 1}), frozenset({"de"})) == Guess("de", frozenset({ENGLISH, "de"}))
-    assert LinguaGuesser().guess("Je m’appelle Will.") == Guess("fr", frozenset({ENGLISH, "fr"}))
+    # one function word each and no French letter: unsure, so each student reads it (route28)
+    assert LinguaGuesser().guess("Je m’appelle Will.") == Guess("fr", frozenset({ENGLISH, "fr"}), unsure=True)
+
+
+def test_a_short_text_whose_words_and_letters_do_not_tell_its_language_is_read_in_english_too():
+    """route28: "I met Tuğba Karakaya yesterday." (21 letters, Dutch "met" alone) is read as Dutch or Spanish by its
+    name's trigrams. Unsure, its recognizers are English ones too; its candidates, which the English-only rewrite goes
+    by, stay. A German sentence with one function word and a German letter ("ü") is not unsure (route27 read it as
+    English and lost its card's security code), nor one with two function words of a language."""
+    guesser = LinguaGuesser()
+    tugba = guesser.guess("I met Tuğba Karakaya yesterday.")
+    assert tugba.unsure and ENGLISH not in tugba.candidates and tugba.readers == tugba.candidates | {ENGLISH}
+    card = guesser.guess("Meine Karte 4929 1234 5678 9015, gültig bis 09/28, Prüfziffer 331.")
+    assert not card.unsure and card.readers == card.candidates == frozenset({"de"})
+    assert not guesser.guess("Ich heiße Jörg Bäumer, Tel. 0176 98765432.").unsure
+    assert unsettled(Counter({"nl": 1}), Counter("I met  Karakaya yesterday."))
+    assert not unsettled(Counter({"de": 1}), Counter("gültig bis"))
+    assert not unsettled(Counter({"de": 1, "en": 1}), Counter("Ich heiße Will."))  # "ß": German
+    assert not unsettled(Counter({"nl": 2}), Counter("Ik ben Anneke"))
+
+
+class FakeStudents(Recognizer):
+    """A fake model-backed recognizer (no model): records the languages of each pass, and tags the text's first word a
+    name in a pass that may be English, its last word a secret in any other, as two students would differ."""
+
+    name, type, model_backed = "fake_students", "REAL_NAME", True
+
+    def __init__(self):
+        self.passes: list[frozenset[str]] = []
+
+    def find_many(self, texts, settled=None, languages=None):
+        self.passes += languages
+        return [
+            [self.span(0, text.index(" "))]
+            if ENGLISH in codes
+            else [self.span(text.rindex(" ") + 1, len(text), 1.0, "CREDENTIAL")]
+            for text, codes in zip(texts, languages, strict=True)
+        ]
+
+
+def test_an_unsure_text_is_read_by_a_model_once_in_english_and_once_in_its_other_languages_and_both_kept():
+    text = "Tuğba Karakaya 331"
+    for guess, passes, found in [
+        (
+            Guess("nl", frozenset({"nl", "es"}), unsure=True),
+            [frozenset({ENGLISH, "nl", "es"}), frozenset({"nl", "es"})],
+            [("Tuğba", "REAL_NAME"), ("331", "CREDENTIAL")],
+        ),
+        (Guess("nl", frozenset({"nl", "es"})), [frozenset({"nl", "es"})], [("331", "CREDENTIAL")]),
+        (Guess(ENGLISH, frozenset({ENGLISH}), unsure=True), [frozenset({ENGLISH})], [("Tuğba", "REAL_NAME")]),
+    ]:
+        students = FakeStudents()
+        assert _found(Detector([students], languages=FakeGuesser(guess)), text) == found
+        assert students.passes == passes
 
 
 def test_the_real_detector_tells_the_languages_apart():

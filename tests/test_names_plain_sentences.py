@@ -26,9 +26,12 @@ def detector() -> Detector:
     [
         ("Sven Byrne works as a nurse.", "Sven Byrne"),
         ("I had coffee with Folasade Balogun this morning.", "Folasade Balogun"),
-        pytest.param("Sven Byrne lives in Leeds.", "Sven Byrne", marks=known_miss("the English student tags nothing")),
+        pytest.param(
+            "Sven Byrne lives in Leeds.", "Sven Byrne", marks=known_miss("read by both students: neither tags it")
+        ),
         pytest.param("Pedro Petrova works as a nurse.", "Pedro Petrova", marks=known_miss("name verifier 0.47")),
-        pytest.param("Kenji Lindgren lives in Leeds.", "Kenji Lindgren", marks=known_miss("name verifier 0.20")),
+        # no function word, read as Dutch too and unsure: the multilingual student's name is kept (route28)
+        ("Kenji Lindgren lives in Leeds.", "Kenji Lindgren"),
         pytest.param(
             "Sven Byrne lives in Leeds and Aoife Byrne lives in Cork.",
             "Aoife Byrne",
@@ -39,20 +42,19 @@ def detector() -> Detector:
             "Ottilie Brennan",
             marks=known_miss("name filter: a full name asked about"),
         ),
-        pytest.param(
-            "I met Tuğba Karakaya yesterday.",
-            "Tuğba Karakaya",
-            marks=known_miss("read as Dutch or Spanish; multilingual verifier 0.39"),
-        ),
+        # read as Dutch or Spanish, unsure: the English student reads it too (route28)
+        ("I met Tuğba Karakaya yesterday.", "Tuğba Karakaya"),
+        # unsure too: the multilingual student's name is kept beside the English student's reading (route27 lost it)
+        ("Anneke de Boer lives in Hull.", "Anneke de Boer"),
         pytest.param(
             "I met Dmytro Hrytsenko yesterday.",
             "Dmytro Hrytsenko",
-            marks=known_miss("read as Dutch; the multilingual student tags an EMPLOYER"),
+            marks=known_miss("read by both students: the English one tags 'Dmytro' HEALTH, the other keeps nothing"),
         ),
         pytest.param(
             "I met Oksana Hrytsenko yesterday.",
             "Oksana Hrytsenko",
-            marks=known_miss("read as Dutch; the multilingual student tags an EMPLOYER"),
+            marks=known_miss("read by both students: neither keeps a name"),
         ),
     ],
 )

@@ -294,6 +294,24 @@ def test_a_cards_expiry_and_security_code_after_their_cues_are_masked(text):
     assert found == [(_CARD, "CREDIT_CARD"), ("09/28", "CREDIT_CARD"), ("331", "CREDENTIAL")]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meine Karte 4929 1234 5678 9015, Ablauf 09/28, CVC 331.",  # 19 letters: too short for trigrams
+        "Meine neue Karte 4929 1234 5678 9015, Ablauf 09/28, CVC 331.",  # 23: trigrams, one function word
+    ],
+)
+def test_a_short_german_card_sentence_of_uncertain_language_keeps_its_security_code_masked(text):
+    """route27 read short German sentences as English too and sent them to the English student alone, and a card's
+    security code was left in clear. These are unsure (one German function word, no German letter): read by both
+    students and by the German and English recognizers, every value stays masked (the real detector, tagger on)."""
+    from stealthflow.placeholders.language import shared_guesser
+
+    assert shared_guesser().guess(text).unsure
+    found = [(s.text_in(text), s.type) for s in TAGGED.detect(text)]
+    assert found == [(_CARD, "CREDIT_CARD"), ("09/28", "CREDIT_CARD"), ("331", "CREDENTIAL")]
+
+
 def test_a_card_word_is_enough_for_the_expiry_and_the_cue_for_the_code():
     """Without a card number the expiry is a card's detail (FINANCE), not a card: the count says what was masked."""
     text = "my card expires 09/28 and the cvv on the back is 413"

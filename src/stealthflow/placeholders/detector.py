@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from stealthflow.placeholders.cells import within_values
 from stealthflow.placeholders.extractor import LLMExtractor
 from stealthflow.placeholders.language import (
+    ENGLISH,
     Guess,
     LanguageGuesser,
     Piece,
@@ -57,8 +58,17 @@ def _reads(recognizer: Recognizer, guess: Guess) -> bool:
 
 
 def _in(languages: frozenset[str] | None, guess: Guess) -> bool:
-    """Whether a recognizer of `languages` (None: every language) reads a piece of `guess`'s languages."""
-    return languages is None or not languages.isdisjoint(guess.candidates)
+    """Whether a recognizer of `languages` (None: every language) reads a piece of `guess`'s languages (`readers`)."""
+    return languages is None or not languages.isdisjoint(guess.readers)
+
+
+def _passes(guess: Guess) -> list[frozenset[str]]:
+    """The languages a model reads a piece of `guess` in, one pass each: its `readers`; for an unsure piece
+    (`Guess.unsure`) that may be in another language too, also those others apart, so the multilingual student reads it
+    beside the English one (pii_tagger/route.py) and nothing either finds is lost ("I met Tuğba Karakaya yesterday."
+    read as Dutch or Spanish; "Meine Karte ..., Prüfziffer 331." read in German)."""
+    others = guess.readers - {ENGLISH}
+    return [guess.readers, others] if guess.unsure and others else [guess.readers]
 
 
 def _keeps(recognizer: Recognizer, reading: Reading, text: str, span: Span) -> bool:
@@ -201,23 +211,24 @@ class Detector:
         recognizer: Recognizer, texts: list[str], readings: list[Reading], found: list[list[Span]]
     ) -> None:
         """Add `recognizer`'s spans of the pieces in its languages, each read on its own and in its languages (the
-        tagger's student and thresholds are its language's), to `found`: those that overlap none of another type found
-        so far."""
+        tagger's student and thresholds are its language's; an unsure piece once per `_passes`), to `found`: those
+        that overlap none of another type found so far (the passes' spans are merged with the rest: `merge_spans`)."""
         chosen = [
-            (index, piece)
+            (index, piece, languages)
             for index, reading in enumerate(readings)
             for piece in reading.pieces
             if _reads(recognizer, piece.guess)
+            for languages in _passes(piece.guess)
         ]
         if not chosen:
             return
         batches = recognizer.find_many(
-            [texts[i][piece.start : piece.end] for i, piece in chosen],
-            settled=[_within(found[i], piece) for i, piece in chosen],
-            languages=[piece.guess.candidates for _, piece in chosen],
+            [texts[i][piece.start : piece.end] for i, piece, _ in chosen],
+            settled=[_within(found[i], piece) for i, piece, _ in chosen],
+            languages=[languages for _, _, languages in chosen],
         )
-        settled = {index: _SettledSpans(found[index]) for index, _ in chosen}
-        for (index, piece), batch in zip(chosen, batches, strict=True):
+        settled = {index: _SettledSpans(found[index]) for index, _, _ in chosen}
+        for (index, piece, _), batch in zip(chosen, batches, strict=True):
             found[index].extend(
                 part
                 for span in batch
