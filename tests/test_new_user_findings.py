@@ -116,3 +116,20 @@ def test_a_csv_keeps_its_addresses_and_names(detector):
     text = "name,address,plan\nAda Obi,12 Allen Avenue Ikeja,Free\nTom Hill,4 Stonegate York,Paid"
     found = _found(detector, text)
     assert ("REAL_NAME", "Ada Obi") in found and ("ADDRESS", "4 Stonegate York") in found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("name,city\nAda Obi,York\nTom Hill,Leeds", "Ada Obi"),
+        ("Name;Stadt\nAnna Weber;York\nJonas Keller;Essen", "Anna Weber"),
+    ],
+)
+def test_a_town_in_a_column_of_places_is_no_name(detector, text, name):
+    found = _found(detector, text)
+    assert not any(value in ("York", "Leeds", "Essen") for _, value in found), found
+    assert ("REAL_NAME", name) in found  # the name column's cells still are names
+
+
+def test_a_city_after_in_is_no_employer_in_talk_of_work(detector):
+    assert _found(detector, "I started at Dell in Austin last month.") == [("EMPLOYER", "Dell")]

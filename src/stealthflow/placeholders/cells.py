@@ -179,9 +179,9 @@ def _paired(inside: str, char: str) -> bool:
     return inside.count(char) % 2 == 1 if opener == closer else inside.count(opener) != inside.count(closer)
 
 
-def cell_edges(text: str) -> list[int]:
-    """Where the cells of `text` (`cells`) start and end, sorted (empty when it holds none)."""
-    return sorted({edge for cell in cells(text) for edge in (cell.start, cell.end)})
+def cell_edges(found: list[Cell]) -> list[int]:
+    """Where the cells `found` (`cells` of a text) start and end, sorted."""
+    return sorted({edge for cell in found for edge in (cell.start, cell.end)})
 
 
 def cell_pieces(text: str, start: int, end: int, edges: list[int]) -> list[tuple[int, int]]:
@@ -206,7 +206,7 @@ def within_values(spans: list[Span], text: str) -> list[Span]:
     of them (`_unquoted`), and cut at the edges of the cells of `text` (`cell_pieces`): a span that runs out of a cell is
     one piece per cell it covers (kept, as its type: nothing found is let go)."""
     spans = [kept for span in spans if (kept := _unquoted(span, text)).end > kept.start]
-    edges = cell_edges(text) if spans else []
+    edges = cell_edges(cells(text)) if spans else []
     if not edges:
         return spans
     return [replace(span, start=a, end=b) for span in spans for a, b in cell_pieces(text, span.start, span.end, edges)]
