@@ -35,6 +35,7 @@ from stealthflow.pii_tagger.route import ENGLISH_STUDENT, MULTILINGUAL_STUDENT, 
 from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, shipped_verifiers
 from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
+from stealthflow.placeholders.cells import cell_edges, cell_pieces, cells
 from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
 from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
@@ -43,6 +44,7 @@ from stealthflow.placeholders.recognizers.introductions import greeted
 from stealthflow.placeholders.recognizers.national_ids import named_checksum_id
 from stealthflow.placeholders.recognizers.public_names import brand, text_words
 from stealthflow.placeholders.recognizers.sentences import capitalises, in_lowercase_if_shouted, sentence_start
+from stealthflow.placeholders.recognizers.tables import place_labels
 from stealthflow.placeholders.types import Level, Span, merge_spans
 
 # A list item's marker at the start of a line ("- ", "2. "): no span runs on from one item into the
@@ -265,7 +267,7 @@ class PiiTaggerRecognizer(Recognizer):
         # A CREDENTIAL tagged at a URL's host or port is none ("db.internal:5432/prod"): on benchmarks/data/pii-heldout*/
         # (not written with this rule) 3 such spans on ports, none on an annotated secret.
         hosts = url_hosts(text)
-        for tagged in tagged_spans:
+        for tagged in self._within_cells(text, tagged_spans):
             if tagged.label == "CREDENTIAL" and (
                 _beside(text, tagged.start, tagged.end, starts, ends) or inside(hosts, tagged.start)
             ):
@@ -276,6 +278,23 @@ class PiiTaggerRecognizer(Recognizer):
             if span:
                 found += self._person_apart(text, span, names)
         return found
+
+    @staticmethod
+    def _within_cells(text: str, tagged_spans: list[TaggedSpan]) -> list[TaggedSpan]:
+        """The tagged spans cut at the edges of the text's table cells (`cells.cell_pieces`), each piece then shaped and
+        filtered on its own: a span run across a CSV's cells was judged whole ("3\nAustin,Pro,12" as "a place and a
+        house number"), then cut into one ADDRESS per cell ("Lagos", "Free", "0"). A name that is a whole cell under a
+        label of places ("city": `tables.place_labels`) is a town, no one's name ("York")."""
+        found = cells(text) if tagged_spans else []
+        if not found:
+            return tagged_spans
+        edges, places = cell_edges(found), {(c.start, c.end) for c in found if c.label in place_labels()}
+        return [
+            replace(tagged, start=a, end=b)
+            for tagged in tagged_spans
+            for a, b in cell_pieces(text, tagged.start, tagged.end, edges)
+            if not (tagged.label == "REAL_NAME" and (a, b) in places)
+        ]
 
     def _person_apart(self, text: str, span: Span, names: set[tuple[int, int]] = frozenset()) -> list[Span]:
         """An employer span that opens with a person's name and a comma, or an address span that opens with one and

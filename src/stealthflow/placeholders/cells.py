@@ -179,28 +179,34 @@ def _paired(inside: str, char: str) -> bool:
     return inside.count(char) % 2 == 1 if opener == closer else inside.count(opener) != inside.count(closer)
 
 
+def cell_edges(found: list[Cell]) -> list[int]:
+    """Where the cells `found` (`cells` of a text) start and end, sorted."""
+    return sorted({edge for cell in found for edge in (cell.start, cell.end)})
+
+
+def cell_pieces(text: str, start: int, end: int, edges: list[int]) -> list[tuple[int, int]]:
+    """text[start:end] cut at the cell `edges` it crosses: one piece per cell it covers, without the white space and
+    quotes at its ends, and a piece outside every cell (a delimiter, a quote) only when it holds a letter or digit."""
+    inner = edges[bisect.bisect_right(edges, start) : bisect.bisect_left(edges, end)]
+    if not inner:
+        return [(start, end)]
+    pieces, bounds = [], [start, *inner, end]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        while a < b and (text[a].isspace() or text[a] in "\"'"):
+            a += 1
+        while b > a and (text[b - 1].isspace() or text[b - 1] in "\"'"):
+            b -= 1
+        if any(char.isalnum() for char in text[a:b]):
+            pieces.append((a, b))
+    return pieces
+
+
 def within_values(spans: list[Span], text: str) -> list[Span]:
     """The spans kept to the values they cover: without the quotes and braces at their ends that close or open no part
-    of them (`_unquoted`), and cut at the edges of the cells of `text` (`cells`): a span that runs out of a cell is one
-    piece per cell it covers, and a piece outside every cell (a delimiter, a quote, a brace) is left out unless it
-    holds a letter or digit (kept, as its type: nothing found is let go)."""
+    of them (`_unquoted`), and cut at the edges of the cells of `text` (`cell_pieces`): a span that runs out of a cell is
+    one piece per cell it covers (kept, as its type: nothing found is let go)."""
     spans = [kept for span in spans if (kept := _unquoted(span, text)).end > kept.start]
-    found = cells(text)
-    if not found or not spans:
+    edges = cell_edges(cells(text)) if spans else []
+    if not edges:
         return spans
-    edges = sorted({edge for cell in found for edge in (cell.start, cell.end)})
-    cut = []
-    for span in spans:
-        inner = edges[bisect.bisect_right(edges, span.start) : bisect.bisect_left(edges, span.end)]
-        if not inner:
-            cut.append(span)
-            continue
-        bounds = [span.start, *inner, span.end]
-        for a, b in zip(bounds, bounds[1:], strict=False):
-            while a < b and (text[a].isspace() or text[a] in "\"'"):
-                a += 1
-            while b > a and (text[b - 1].isspace() or text[b - 1] in "\"'"):
-                b -= 1
-            if any(char.isalnum() for char in text[a:b]):
-                cut.append(replace(span, start=a, end=b))
-    return cut
+    return [replace(span, start=a, end=b) for span in spans for a, b in cell_pieces(text, span.start, span.end, edges)]

@@ -25,6 +25,22 @@ _EVERYDAY_NUMBER = re.compile(
 
 
 _KEYS_PRESSED = re.compile(KEYS_PRESSED)
+# A number that is a whole segment of a URL's path, the URL's scheme before it with no space between: an id (a Sentry
+# DSN's project, "https://<key>@o1.ingest.sentry.io/4507123456789012"; "/issues/4507"), not a secret: a URL's secrets are
+# its password and its tokens, which hold letters.
+_PATH_SEGMENT_END = re.compile(r"$|[/?#\s\"'<>)\]]")
+_URL_SCHEME = "://"
+_SPACE = re.compile(r"\s")
+
+
+def url_path_number(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is a number that is a whole segment of a URL's path (see _PATH_SEGMENT_END)."""
+    if not text[start:end].isdigit() or text[start - 1 : start] != "/" or not _PATH_SEGMENT_END.match(text, end):
+        return False
+    scheme = text.rfind(_URL_SCHEME, max(0, start - 2048), start)
+    return scheme >= 0 and _SPACE.search(text, scheme, start) is None
+
+
 # A secret word, then what the secret opens: "the wifi password on a standard netgear router".
 _SECRET_OF_BEFORE = re.compile(
     r"\b(?i:password|passcode|pin|code|login)\s+(?:for|on|of|to|at|in)\s+(?:(?i:a|an|the|my|your|our|this|that|standard|default|new|old)\s+){0,3}$"
@@ -49,7 +65,7 @@ def plausible(value: str) -> bool:
 def in_context(text: str, start: int, end: int) -> str | None:
     """Why text[start:end] is kept as a secret, None if it is not one: a number its words name as
     another kind ("build number X", "error code X", "56113 chairs"), a book's number, keys pressed, a
-    shop's code or what a secret opens is none; else one a secret word introduces, or one that looks
+    shop's code, a URL path's number or what a secret opens is none; else one a secret word introduces, or one that looks
     like a secret (bare_secret)."""
     if (
         named_as_other_number(text, start, end)
@@ -57,9 +73,10 @@ def in_context(text: str, start: int, end: int) -> str | None:
         or _KEYS_PRESSED.fullmatch(text, start, end)
         or buys_a_discount(sentence_around(text, start, end))
         or names_last_digits(text, start, end)
+        or url_path_number(text, start, end)
     ):
         return None  # "build number X", "978-0-261-10295-4" (a book), "Ctrl+Shift+T", "Use code SPRING20 for 20% off",
-        # "card ending 4242", "SSN last four 4432" (a FINANCE or NATIONAL_ID span of recognizers/cued.py)
+        # "card ending 4242", "SSN last four 4432" (a FINANCE or NATIONAL_ID span of recognizers/cued.py), ".../4507"
     if _SECRET_OF_BEFORE.search(text[max(0, start - 48) : start]) and not any(c.isdigit() for c in text[start:end]):
         return None  # "reset the wifi password on a standard netgear router": what the secret opens, not the secret
     if introduced_as_secret(text, start, end):

@@ -7,7 +7,13 @@ import re
 from stealthflow.pii_tagger.filters.no_one import WORD_OF_NO_ONE, names_a_feast
 from stealthflow.pii_tagger.lexicons import alternation
 from stealthflow.placeholders.recognizers.introductions import GREETINGS
-from stealthflow.placeholders.recognizers.public_names import brand, name_key, public_name, region_names
+from stealthflow.placeholders.recognizers.public_names import (
+    brand,
+    city_names,
+    name_key,
+    public_name,
+    region_names,
+)
 from stealthflow.placeholders.recognizers.sentences import anothers_life, capitalises, sentence_around
 
 # Words of work or study (in the six other languages too: data/pii-tagger/lexicons.yaml): an EMPLOYER span
@@ -65,13 +71,14 @@ _PLACE_BEFORE = re.compile(rf"\b(?i:{alternation('place_before')})\s+$")
 
 
 def a_place_on_a_map(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is a famous place's name (`public_name`, no brand) after a word that puts it on a map
-    (lexicons.yaml `place_before`: "Rafael Ortega from Glasgow", "I work in Leeds"): a place, even in talk of work.
-    Kept as an employer, such a city became one in the session and was masked as EMPLOYER wherever it came again
-    ("we just moved to <EMPLOYER_2>", ux19's report M5)."""
+    """Whether text[start:end] is a famous place's name (`public_name`) or a city (`city_names`: "I started at Dell in
+    Austin" had Austin an EMPLOYER), no brand, after a word that puts it on a map (lexicons.yaml `place_before`: "Rafael
+    Ortega from Glasgow", "I work in Leeds"): a place, even in talk of work. Kept as an employer, such a city became one
+    in the session and was masked as EMPLOYER wherever it came again ("we just moved to <EMPLOYER_2>", ux19's report
+    M5)."""
     return (
         _PLACE_BEFORE.search(text, max(0, start - 24), start) is not None
-        and public_name(text, start, end)
+        and (public_name(text, start, end) or name_key(text[start:end]) in city_names())
         and not brand(text, start, end)
     )
 

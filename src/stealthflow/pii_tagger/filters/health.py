@@ -6,6 +6,7 @@ import re
 
 from stealthflow.pii_tagger.lexicons import alternation, condition_key, learnt_conditions
 from stealthflow.placeholders.recognizers.everyday_nouns import everyday_thing
+from stealthflow.placeholders.recognizers.public_names import brand
 from stealthflow.placeholders.recognizers.sentences import anothers_life, capitalises, question, sentence_around
 
 # Health as a topic of research, charities or news, right next to the condition ("a new study links X
@@ -83,24 +84,30 @@ _HEALTH_BEFORE = re.compile(
 )
 
 
-def shows_as_health(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end], tagged as a condition, shows itself as one (see MEDICAL_WORD)."""
+def shows_as_health(text: str, start: int, end: int) -> str | None:
+    """What shows text[start:end], tagged as a condition, to be one (see MEDICAL_WORD), None if nothing does: the words
+    of `--explain`, so that a span kept for the word before it ("on Instagram") does not read as a medical word's."""
     value = text[start:end]
-    if MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]) or condition_key(value) in learnt_conditions():
-        return True
-    if HEALTH_TALK.search(sentence_around(text, start, end)) is not None:
-        return True
+    if word := MEDICAL_WORD.search(value + _NEXT_WORDS.match(text, end)[0]):
+        return f"a medical word in it ({word[0]!r})"
+    if condition_key(value) in learnt_conditions():
+        return "a condition the tagger learnt"
+    if brand(text, start, end):
+        return None  # a brand's name, not a medical word: no condition where its words are ("posted it on Instagram")
+    if talk := HEALTH_TALK.search(sentence_around(text, start, end)):
+        return f"a word of health care in its sentence ({talk[0]!r})"
     if (
         _PAST_PARTICIPLE.fullmatch(value)
         and _HAVE_BEFORE.search(text, max(0, start - 8), start)
         and _OBJECT_AFTER.match(text, end)
     ):
-        return (
-            False  # "May have overdone it": "have" helps a verb (not "He has overdosed twice", "I've been depressed")
-        )
-    return _HEALTH_BEFORE.search(text[max(0, start - 40) : start]) is not None and not everyday_thing(
-        value.rsplit(None, 1)[-1]
-    )  # not "with a pushchair", "I have extra courgettes"
+        return None  # "May have overdone it": "have" helps a verb (not "He has overdosed twice", "I've been depressed")
+    before = _HEALTH_BEFORE.search(text[max(0, start - 40) : start])
+    if before is None or everyday_thing(value.rsplit(None, 1)[-1]):  # not "with a pushchair", "I have extra courgettes"
+        return None
+    return (
+        f"after {before[0].strip()!r}, as a condition is written ('with asthma', 'on insulin'), and no everyday thing"
+    )
 
 
 # A form's field name, not its value ("Condition(s): none").
@@ -113,12 +120,13 @@ def plausible(value: str) -> bool:
 
 
 def in_context(text: str, start: int, end: int) -> str | None:
-    """Why text[start:end] is kept as someone's condition, None if it is not one: no one's where its
-    sentence tells another's life (`anothers_life`: "Stephen Hawking lived with ALS", "Our cat has
-    diabetes"); else it shows itself as a condition (shows_as_health), is no topic, risk or question in
-    general (impersonal_health) and no form's field name."""
+    """Why text[start:end] is kept as someone's condition (what shows it to be one: shows_as_health), None if it is
+    not one: no one's where its sentence tells another's life (`anothers_life`: "Stephen Hawking lived with ALS", "Our
+    cat has diabetes"); else it shows itself as a condition, is no topic, risk or question in general
+    (impersonal_health) and no form's field name."""
     if anothers_life(text, start, end):
         return None
-    if not shows_as_health(text, start, end) or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end):
+    shown = shows_as_health(text, start, end)
+    if shown is None or impersonal_health(text, start, end) or _FIELD_NAME.match(text, end):
         return None
-    return "shows as a condition of the writer or someone they know"
+    return shown

@@ -89,6 +89,7 @@ _READ_ELSEWHERE = (
     "name_labels",  # by `LabelledNameRecognizer` (`listed`), and with these two by tables.py
     "address_labels",
     "health_labels",
+    "place_labels",  # by tables.py alone
 )
 
 

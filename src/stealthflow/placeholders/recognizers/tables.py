@@ -66,6 +66,13 @@ def label_types() -> dict[str, str]:
     return types
 
 
+@cache
+def place_labels() -> frozenset[str]:
+    """The labels (as `label_words` reads a header) of a column or key of towns and countries: `place_labels` of the
+    language files ("city", "Stadt", "ville"). A cell under one is a place, no person's name ("York": the PII tagger)."""
+    return frozenset(label_words(label) for code in (ENGLISH, *OTHERS) for label in language_file(code)["place_labels"])
+
+
 # Gain (benchmarks/pii_registers.py, tagger on, on pii-heldout-u, v, w's six files; benchmarks/code_negatives.py measure
 # fit choose check): the sets hold no table, and every figure is the same with and without the recognizer, its
 # conditions in a person's row and the cut at cells' edges (texts without PII flagged 132 of 900, 761 of 3 920
