@@ -4,6 +4,8 @@
     python benchmarks/pii_verifiers.py table runs/verifier_spans.jsonl                   # the labelled table alone
     python benchmarks/pii_verifiers.py fit runs/verifier_spans.jsonl --labels ADDRESS --write   # fit from a table
     python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
+    python benchmarks/pii_verifiers.py table runs/spans.jsonl --files /work/real32/real_pii.jsonl  # with real text
+    python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --lose 1 --score FILE  # chosen on it
 
 `table` runs the detector as `protect` builds it (one text at a time) over every annotated set but the final checks,
 with verifiers that keep every span and record its features; each span the tagger keeps of a verified label is right
@@ -13,7 +15,9 @@ that label) find, and whether the other spans flag a text without personal data,
 flagged at any threshold. No value's text is written, only features, labels and, for HEALTH, the hashed buckets of the
 context terms of its spans and of its other examples (`health_examples`).
 
-`context` fits the HEALTH context model (pii_tagger/context_model.py) and chooses its thresholds (`fit_context`).
+`context` fits the HEALTH context model (pii_tagger/context_model.py) and chooses its thresholds (`fit_context`); with
+`--real`, on annotated real text too (`table --files`: files outside the repository, each a set named by its folder),
+its thresholds and the HEALTH verifier's chosen on that text's out-of-fold scores (`choose_on_real`).
 
 `fit` splits by set (`FIT_SETS`, for the labels of `APART` `NAME_FIT_SETS`, to fit a gradient-boosted tree ensemble per
 label, sklearn, training only; `CHOOSE_SETS`, for `APART` `NAME_CHOOSE_SETS`, to choose its thresholds): of the pairs (texts read as English, texts in the six other languages) on a
@@ -32,19 +36,22 @@ import re
 import sys
 import tempfile
 from collections import defaultdict
+from dataclasses import replace
 from functools import cache, partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "training"))
 
+import pii_registers  # noqa: E402
 from heldout_to_marked import marked_line  # noqa: E402
+from pii_multilingual import predict  # noqa: E402
 from pii_registers import gold_spans  # noqa: E402
 from split_marked_batch import held_out  # noqa: E402
 
 from stealthflow.pii_tagger.context_model import CONTEXT_FILE, ContextModel, hashed_terms  # noqa: E402
 from stealthflow.pii_tagger.lexicons import condition_key, entries_alternation, learnt_conditions  # noqa: E402
-from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, settles  # noqa: E402
+from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, settles, shipped_verifiers  # noqa: E402
 from stealthflow.placeholders.language import ENGLISH, OTHERS, language_file  # noqa: E402
 from stealthflow.resources import resource_dir  # noqa: E402
 
@@ -132,9 +139,10 @@ class Recorder:
         return self.kind.compute(*c), terms
 
 
-def annotated_files() -> list[tuple[str, str, Path]]:
+def annotated_files(more: tuple[Path, ...] = ()) -> list[tuple[str, str | None, Path]]:
     """(set, kind, file) of every annotated file but the final checks': kind "en" for English registers, "ml" for
-    the six languages."""
+    the six languages, None where each row's "lang" tells; then the files of `more`, each a set named by its folder
+    (annotated real text outside the repository: /work/real32/real_pii.jsonl is set "real32"; check sets)."""
     files = []
     for name in dict.fromkeys(FIT_SETS + NAME_FIT_SETS + CHOOSE_SETS + NAME_CHOOSE_SETS + CONTEXT_SETS):
         if name == "pii_test":
@@ -142,10 +150,12 @@ def annotated_files() -> list[tuple[str, str, Path]]:
         elif name == "pii_multilingual_test":
             files.append((name, "ml", ROOT / "data" / "pii_multilingual_test.jsonl"))
         else:
-            for path in sorted((SETS / name).glob("pii_*.jsonl")):
-                kind = "en" if "registers" in path.name else "ml" if "languages" in path.name else None
-                files.append((name, kind, path))
-    return files
+            files += [(name, file_kind(path), path) for path in sorted((SETS / name).glob("pii_*.jsonl"))]
+    return files + [(path.resolve().parent.name, file_kind(path), path) for path in more]
+
+
+def file_kind(path: Path) -> str | None:
+    return "en" if "registers" in path.name else "ml" if "languages" in path.name else None
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -161,7 +171,7 @@ def overlapping(span: tuple[int, int], others) -> list[int]:
     return [i for i, (s, e, *_) in enumerate(others) if s < span[1] and span[0] < e]
 
 
-def table(out: Path) -> None:
+def table(out: Path, more: tuple[Path, ...] = ()) -> None:
     from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
     from stealthflow.placeholders.detector import Detector
     from stealthflow.placeholders.policy import ProtectConfig
@@ -174,7 +184,7 @@ def table(out: Path) -> None:
     ]
     detector, config = Detector(recognizers), ProtectConfig()
     with out.open("w", encoding="utf-8") as sink:
-        for name, kind, path in annotated_files():
+        for name, kind, path in annotated_files(more):
             for index, row in enumerate(read_rows(path)):
                 for recorder in recorders.values():
                     recorder.seen.clear()
@@ -194,6 +204,7 @@ def table(out: Path) -> None:
                             where = (start + offset, end + offset)
                             candidates.append(
                                 {"right": bool(overlapping(where, gold)), "values": overlapping(where, values), "x": x}
+                                | {"covered": bool(overlapping(where, others))}
                                 | ({"terms": terms} if terms is not None else {})
                             )
                     record["labels"][label] = {
@@ -337,15 +348,28 @@ def fit_label(label: str, rows: list[dict], budget: float, write: bool) -> None:
         write_verifier(verifier, report, len(train), choose_sets, budget)
 
 
-def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> None:
+def fit_context(
+    path: Path,
+    budget: float,
+    english_only: bool,
+    write: bool,
+    real: tuple[str, ...] = (),
+    lose: int = 0,
+    scored: tuple[Path, ...] = (),
+    kept_sets: tuple[str, ...] = (),
+    keep: int = 0,
+) -> None:
     """Fit the HEALTH context model (pii_tagger/context_model.py) on the HEALTH spans the tagger kept in the texts of
-    `CONTEXT_FIT_SETS` the students did not train on, and on the other examples of those texts (`health_examples`): a
-    logistic regression over their terms' buckets, its L2 strength
-    chosen by the area under the ROC curve in 5-fold cross-validation grouped by text. Its thresholds (texts read as
-    English, as others; 0 for others with `english_only`) are chosen on the out-of-fold scores of `CONTEXT_CHOOSE_SETS`:
-    of 0-0.98 by 0.02, the one that drops the most wrong spans while the HEALTH values found there fall by at most
-    `budget` percent. Prints the outcome on the choice sets and on u and v (scored by the model fitted on all);
-    `--write` replaces data/pii-tagger/health_context.json."""
+    `CONTEXT_FIT_SETS` and of the `real` sets of the table (annotated real text, `table --files`) the students did
+    not train on, and on the other examples of those texts (`health_examples`): a logistic regression over their
+    terms' buckets, its L2 strength chosen by the area under the ROC curve in 5-fold cross-validation grouped by text.
+    Without `real`, its thresholds (texts read as English, as others; 0 for others with `english_only`) are chosen on
+    the out-of-fold scores of `CONTEXT_CHOOSE_SETS`: of 0-0.98 by 0.02, the one that drops the most wrong spans while
+    the HEALTH values found there fall by at most `budget` percent. With `real`, on the out-of-fold scores of the real
+    sets, with the HEALTH verifier's (`choose_on_real`, with `lose`, `kept_sets` and `keep`). Prints the outcome on the
+    choice sets and on u and v (scored by the model fitted on all), and for each file of `scored` (a `real` set's
+    file) the whole detector's HEALTH figures on it out of fold (`real_out_of_fold`); `--write` replaces
+    data/pii-tagger/health_context.json (with `real`, the thresholds of data/pii-tagger/health_verifier.json too)."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
@@ -359,9 +383,10 @@ def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> N
 
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     rows = [{**r["labels"]["HEALTH"], "set": r["set"], "kind": r["kind"], "clean": r["clean"]} for r in records]
+    fitted_on = (*CONTEXT_FIT_SETS, *real)
     train, groups, spans = [], [], 0
     for number, (row, record) in enumerate(zip(rows, records, strict=True)):
-        if row["set"] in CONTEXT_FIT_SETS and not record["trained"]:
+        if row["set"] in fitted_on and not record["trained"]:
             examples = row["candidates"] + row.get("extra", [])
             spans += len(row["candidates"])
             train += examples
@@ -393,22 +418,54 @@ def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> N
     def rows_of(sets: tuple[str, ...], kind: str) -> list[dict]:
         return [row for row in rows if row["set"] in sets and row["kind"] == kind]
 
-    thresholds = {}
-    for kind in ("en", "ml"):
-        chosen, before = rows_of(CONTEXT_CHOOSE_SETS, kind), outcome(rows_of(CONTEXT_CHOOSE_SETS, kind), kept_at(0))
-        best = (0, 0.0)  # wrong spans dropped, minus the threshold: of equals, the lowest
-        for threshold in (step / 50 for step in range(50)):
-            after = outcome(chosen, kept_at(threshold))
-            if 100 * (before["found"] - after["found"]) / max(before["values"], 1) <= budget:
-                best = max(best, (before["wrong"] - after["wrong"], -threshold))
-        thresholds[kind] = 0.0 if english_only and kind == "ml" else -best[1]
-    summary = []
-    for sets, name in ((CONTEXT_CHOOSE_SETS, "choice sets (out of fold)"), (NAME_CHOOSE_SETS, "u and v")):
-        for kind in ("en", "ml"):
-            before, after = (
-                outcome(rows_of(sets, kind), kept_at(0)),
-                outcome(rows_of(sets, kind), kept_at(thresholds[kind])),
+    if real:
+        candidates = [c for row in rows for c in row["candidates"]]
+        shipped = shipped_verifiers()["HEALTH"]
+        for c, score in zip(candidates, shipped.scores([c["x"] for c in candidates]), strict=True):
+            c["verifier"] = score  # the shipped trees' score, which `choose_on_real` chooses a threshold of
+        verifier, chosen = choose_on_real(
+            [row for row in rows if row["set"] in real], lose, [row for row in rows if row["set"] in kept_sets], keep
+        )
+        thresholds = dict(zip(("en", "ml"), chosen, strict=True))
+        choice = (
+            f"thresholds chosen with the HEALTH verifier's on the out-of-fold scores of {', '.join(real)} "
+            f"(`choose_on_real`, at most {lose} HEALTH values lost"
+            + (
+                f", at most {keep} of {', '.join(kept_sets)} in English and in six-language files each"
+                if kept_sets
+                else ""
             )
+            + f"): verifier {verifier.threshold}, {verifier.threshold_others}; "
+            f"context model (texts read as English, as others) {thresholds['en']}, {thresholds['ml']}"
+        )
+        before_keep, after_keep = (
+            partial(passes, shipped, {"en": 0.0, "ml": 0.0}),
+            partial(passes, verifier, thresholds),
+        )
+        checks = ((real, f"{', '.join(real)} (out of fold)"), (NAME_CHOOSE_SETS, "u and v"))
+    else:
+        thresholds = {}
+        for kind in ("en", "ml"):
+            chosen, before = rows_of(CONTEXT_CHOOSE_SETS, kind), outcome(rows_of(CONTEXT_CHOOSE_SETS, kind), kept_at(0))
+            best = (0, 0.0)  # wrong spans dropped, minus the threshold: of equals, the lowest
+            for threshold in (step / 50 for step in range(50)):
+                after = outcome(chosen, kept_at(threshold))
+                if 100 * (before["found"] - after["found"]) / max(before["values"], 1) <= budget:
+                    best = max(best, (before["wrong"] - after["wrong"], -threshold))
+            thresholds[kind] = 0.0 if english_only and kind == "ml" else -best[1]
+        choice = (
+            f"thresholds (texts read as English, as others): {thresholds['en']}, {thresholds['ml']}, of 0-0.98 by 0.02 "
+            f"the one that drops the most wrong spans of {', '.join(CONTEXT_CHOOSE_SETS)} (out-of-fold scores) for at "
+            f"most {budget} % of their HEALTH values"
+            + (" (others: 0, the gate is off in the six languages)" if english_only else "")
+        )
+        before_keep, after_keep = kept_at(0), None  # after: each file kind's threshold
+        checks = ((CONTEXT_CHOOSE_SETS, "choice sets (out of fold)"), (NAME_CHOOSE_SETS, "u and v"))
+    summary = []
+    for sets, name in checks:
+        for kind in ("en", "ml"):
+            after_of_kind = after_keep or kept_at(thresholds[kind])
+            before, after = outcome(rows_of(sets, kind), before_keep), outcome(rows_of(sets, kind), after_of_kind)
             summary.append(
                 f"{name}, {kind}: HEALTH values found {before['found']} -> {after['found']} of {before['values']}, "
                 f"spans right / kept {before['right']} / {before['right'] + before['wrong']} -> {after['right']} / "
@@ -416,29 +473,129 @@ def fit_context(path: Path, budget: float, english_only: bool, write: bool) -> N
                 f" of {before['clean']}"
             )
     about = (
-        f"fitted on the HEALTH spans the tagger kept in {', '.join(CONTEXT_FIT_SETS)} (texts the students did not train "
+        f"fitted on the HEALTH spans the tagger kept in {', '.join(fitted_on)} (texts the students did not train "
         f"on; {spans} spans and {len(train) - spans} other examples, `health_examples`; {int(y.sum())} of them "
         f"personal), L2 strength C = {strength} of {list(CONTEXT_STRENGTHS)} by the "
         "area under the ROC curve in 5-fold cross-validation grouped by text ("
         + ", ".join(f"{c}: {auc:.3f}" for c, auc in aucs.items())
-        + f"); thresholds (texts read as English, as others): {thresholds['en']}, {thresholds['ml']}, of 0-0.98 by 0.02 "
-        f"the one that drops the most wrong spans of {', '.join(CONTEXT_CHOOSE_SETS)} (out-of-fold scores) for at most "
-        f"{budget} % of their HEALTH values"
-        + (" (others: 0, the gate is off in the six languages)" if english_only else "")
-        + ". "
+        + f"); {choice}. "
         + "; ".join(summary)
     )
     print(about)
+    for path_of_set in scored:
+        name = path_of_set.resolve().parent.name
+        numbers = [n for n, record in enumerate(records) if record["set"] == name]
+        held = [{groups[i] for i in score_at} for _, score_at in folds]
+        models = [LogisticRegression(C=strength, max_iter=2000).fit(x[fit_at], y[fit_at]) for fit_at, _ in folds]
+        gates = [
+            ContextModel(CONTEXT_WINDOW, float(m.intercept_[0]), tuple(float(w) for w in m.coef_[0]),
+                         thresholds["en"], thresholds["ml"])
+            for m in models
+        ]  # fmt: skip
+        fold_of = [next((k for k, numbers_held in enumerate(held) if n in numbers_held), 0) for n in numbers]
+        print(real_out_of_fold(path_of_set, fold_of, gates, verifier))
     if write:
         model = ContextModel(CONTEXT_WINDOW, float(full.intercept_[0]), tuple(float(w) for w in full.coef_[0]),
                              thresholds["en"], thresholds["ml"])  # fmt: skip
         target = resource_dir("data") / CONTEXT_FILE
         target.write_text(json.dumps(model.to_json(chosen=about), separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"wrote {target}")
+        if real:
+            stored = json.loads((resource_dir("data") / verifier.kind.weights).read_text(encoding="utf-8"))
+            store_verifier(verifier, f"{stored['chosen']}; thresholds then chosen on real text with the context "
+                                     f"model's (health_context.json): {choice}")  # fmt: skip
+
+
+def real_out_of_fold(path: Path, fold_of: list[int], gates: list[ContextModel], verifier: Verifier) -> str:
+    """The whole detector's HEALTH figures on the annotated real text at `path` (as benchmarks/pii_registers.py counts
+    them, one text at a time), English passages and the others: as shipped, and with the HEALTH `verifier` and the
+    context model fitted without each passage's fold (`gates[fold_of[i]]` for passage i)."""
+    from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer
+    from stealthflow.placeholders.detector import Detector
+    from stealthflow.placeholders.recognizers import build_recognizers
+
+    def detector(gate: ContextModel | None) -> Detector:
+        verifiers = {**shipped_verifiers(), "HEALTH": verifier} if gate else shipped_verifiers()
+        tagger = PiiTaggerRecognizer(verifiers=verifiers, gates=(gate,) if gate else ())
+        return Detector([tagger if isinstance(r, PiiTaggerRecognizer) else r for r in build_recognizers(models=True)])
+
+    rows = read_rows(path)
+    before = predict(detector(None), [row["text"] for row in rows])
+    after: list = [None] * len(rows)
+    for fold, gate in enumerate(gates):
+        at = [i for i, f in enumerate(fold_of) if f == fold]
+        for i, spans in zip(at, predict(detector(gate), [rows[i]["text"] for i in at]), strict=True):
+            after[i] = spans
+    lines = []
+    for part, english in (("English", True), ("six languages", False), ("all", None)):
+        at = [i for i, row in enumerate(rows) if english is None or (row.get("lang", "en") == "en") == english]
+        figures = []
+        for predictions in (before, after):
+            scores = pii_registers.score([rows[i] for i in at], [predictions[i] for i in at])
+            flagged = sum(bool(predictions[i]) for i in at if not rows[i]["pii"])
+            figures.append(
+                f"HEALTH values found {scores['recall_by_type'].get('HEALTH')}, spans right / masked "
+                f"{scores['precision_by_type'].get('HEALTH')}, texts without PII flagged {flagged} of "
+                f"{sum(not rows[i]['pii'] for i in at)} ({scores['flagged_by_type'].get('HEALTH', 0)} by HEALTH)"
+            )
+        lines.append(f"{path} out of fold, {part}: {figures[0]} -> {figures[1]}")
+    return "\n".join(lines)
+
+
+def passes(verifier: Verifier, context: dict[str, float], candidate: dict) -> bool:
+    """Whether a HEALTH candidate of the table passes the HEALTH `verifier` and the context model at the `context`
+    thresholds ("en", "ml"), by its text's "english" feature; its "score" is the context model's."""
+    english = candidate["x"][KINDS["HEALTH"].features.index("english")]
+    least = verifier.threshold if english else verifier.threshold_others
+    return candidate["verifier"] >= least and candidate["score"] >= context["en" if english else "ml"]
+
+
+def choose_on_real(
+    rows: list[dict], lose: int, kept_rows: list[dict] = (), keep: int = 0
+) -> tuple[Verifier, tuple[float, float]]:
+    """The shipped HEALTH verifier with new thresholds, and the context model's (texts read as English, as others),
+    chosen on `rows` (the table's rows of real text, each candidate with its out-of-fold context "score"): of 0-0.98 by
+    0.02 each, those that keep the fewest wrong spans no other recognizer's span covers (a covered span is masked
+    whatever the gate says), while the HEALTH values found fall by at most `lose` against the shipped verifier alone,
+    and those of `kept_rows` (rows of sets the model was not fitted on, by their files' kind) by at most `keep` in
+    English files and in six-language files each; of equals, the lowest thresholds. The candidates carry the shipped
+    trees' "verifier" score. English texts and the others are chosen apart, then the pair of choices that spends at most
+    `lose` values between them."""
+    shipped = shipped_verifiers()["HEALTH"]
+    at = KINDS["HEALTH"].features.index("english")
+    grid = [step / 50 for step in range(50)]
+
+    def as_shipped(c: dict) -> bool:
+        return passes(shipped, {"en": 0.0, "ml": 0.0}, c)
+
+    best: dict[str, dict[int, tuple]] = {}  # kind -> values lost -> (wrong kept, threshold sum, verifier, context)
+    for kind, english in (("en", True), ("ml", False)):
+        part = [row for row in rows if any(bool(c["x"][at]) == english for c in row["candidates"])]
+        kept_part = [row for row in kept_rows if row["kind"] == kind]
+        found, kept_found = outcome(part, as_shipped)["found"], outcome(kept_part, as_shipped)["found"]
+        best[kind] = {}
+        for least in grid:
+            trees = replace(shipped, threshold=least, threshold_others=least)
+            for context in grid:
+                gate = partial(passes, trees, {"en": context, "ml": context})
+                after = outcome(part, lambda c, gate=gate: c["covered"] or gate(c))
+                lost = found - after["found"]
+                option = (after["wrong"], least + context, least, context)
+                if (
+                    lost <= lose
+                    and option < best[kind].get(lost, (float("inf"),))
+                    and kept_found - outcome(kept_part, gate)["found"] <= keep
+                ):
+                    best[kind][lost] = option
+    (_, _, english, context_en), (_, _, others, context_ml) = min(
+        ((best["en"][a], best["ml"][b]) for a in best["en"] for b in best["ml"] if a + b <= lose),
+        key=lambda pair: (pair[0][0] + pair[1][0], pair[0][1] + pair[1][1]),
+    )
+    return replace(shipped, threshold=english, threshold_others=others), (context_en, context_ml)
 
 
 def write_verifier(verifier: Verifier, report: dict, fitted: int, choose_sets: tuple[str, ...], budget: float) -> None:
-    """`verifier` to its weights file, one line a tree, with how it was fitted and chosen (`chosen`)."""
+    """`verifier` to its weights file, with how `fit_label` fitted and chose it."""
     label, english, others = verifier.label, verifier.threshold, verifier.threshold_others
     held = " (of the sets the students train on, only the texts they did not train on)" if label in APART else ""
     chosen_text = (
@@ -454,8 +611,13 @@ def write_verifier(verifier: Verifier, report: dict, fitted: int, choose_sets: t
             for k in ("en", "ml")
         )
     )
+    store_verifier(verifier, chosen_text)
+
+
+def store_verifier(verifier: Verifier, chosen: str) -> None:
+    """`verifier` to its weights file, one line a tree, with how it was fitted and chosen (`chosen`)."""
     target = resource_dir("data") / verifier.kind.weights
-    stored = verifier.to_json(chosen=chosen_text)
+    stored = verifier.to_json(chosen=chosen)
     trees = stored.pop("trees")
     lines = json.dumps(stored, indent=1, ensure_ascii=False)[:-2] + ',\n "trees": [\n'  # one line a tree
     lines += ",\n".join("  " + json.dumps(tree, separators=(",", ":")) for tree in trees) + "\n ]\n}\n"
@@ -468,6 +630,13 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     table_command = commands.add_parser("table", help="the labelled table of the spans the tagger keeps")
     table_command.add_argument("out", type=Path)
+    table_command.add_argument(
+        "--files",
+        type=Path,
+        nargs="+",
+        default=(),
+        help="more annotated files, each a set named by its folder: real text outside the repository, check sets",
+    )
     fit_command = commands.add_parser("fit", help="fit the verifiers and choose their thresholds")
     fit_command.add_argument("table", type=Path)
     all_command = commands.add_parser("all", help="the table (in a temporary file), then fit")
@@ -476,17 +645,44 @@ def main() -> None:
     context_command.add_argument("--budget", type=float, default=CONTEXT_BUDGET, help="HEALTH recall it may cost, %%")
     context_command.add_argument("--english-only", action="store_true", help="no gate in the six other languages")
     context_command.add_argument("--write", action="store_true", help="write data/pii-tagger/health_context.json")
+    context_command.add_argument(
+        "--real", nargs="+", default=(), help="the table's sets of real text (`table --real`) to fit and choose on"
+    )
+    context_command.add_argument("--lose", type=int, default=0, help="HEALTH values of --real the choice may cost")
+    context_command.add_argument(
+        "--kept", nargs="+", default=(), help="sets whose HEALTH values --keep bounds the loss of"
+    )
+    context_command.add_argument("--keep", type=int, default=0, help="HEALTH values of --kept the choice may cost")
+    context_command.add_argument(
+        "--score",
+        type=Path,
+        nargs="+",
+        default=(),
+        help="the --real sets' files: the whole detector on them, out of fold",
+    )
     for command in (fit_command, all_command):
         command.add_argument("--labels", nargs="+", choices=list(KINDS), default=list(SHIPPED))
         command.add_argument("--budget", type=float, default=1.5, help="recall points of its label a verifier may cost")
         command.add_argument("--write", action="store_true", help="write data/pii-tagger/<label>_verifier.json")
     args = parser.parse_args()
+    if args.command == "context" and args.score and not args.real:
+        parser.error("--score reads the --real sets' files: give --real too")
     if args.command == "table":
-        table(args.out)
+        table(args.out, tuple(args.files))
     elif args.command == "fit":
         fit(args.table, args.labels, args.budget, args.write)
     elif args.command == "context":
-        fit_context(args.table, args.budget, args.english_only, args.write)
+        fit_context(
+            args.table,
+            args.budget,
+            args.english_only,
+            args.write,
+            tuple(args.real),
+            args.lose,
+            tuple(args.score),
+            tuple(args.kept),
+            args.keep,
+        )
     else:
         with tempfile.TemporaryDirectory() as tmp:
             table(Path(tmp) / "spans.jsonl")

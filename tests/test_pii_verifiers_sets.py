@@ -1,4 +1,5 @@
-"""benchmarks/pii_verifiers.py: the name verifier is fitted only on text the students did not train on."""
+"""benchmarks/pii_verifiers.py: the name verifier is fitted only on text the students did not train on; annotated
+files outside the sets; the HEALTH thresholds chosen on real text."""
 
 import json
 import sys
@@ -8,8 +9,17 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "benchmarks"), str(REPO / "training")]
 
 from heldout_to_marked import marked_line  # noqa: E402
-from pii_verifiers import CONTEXT_FIT_SETS, NAME_CHOOSE_SETS, NAME_FIT_SETS, trained_on  # noqa: E402
+from pii_verifiers import (  # noqa: E402
+    CONTEXT_FIT_SETS,
+    NAME_CHOOSE_SETS,
+    NAME_FIT_SETS,
+    annotated_files,
+    choose_on_real,
+    trained_on,
+)
 from split_marked_batch import as_taught  # noqa: E402
+
+from stealthflow.pii_tagger.verifier import KINDS  # noqa: E402
 
 NATURAL = REPO / "data" / "tagger-natural"
 
@@ -35,3 +45,39 @@ def test_sets_no_student_reads_are_never_trained_on_and_the_choice_sets_are_not_
 def test_the_health_context_model_is_fitted_on_no_check_set():
     checks = {f"pii-heldout-{name}" for name in ("u", "v", "w", "zd", "ze")}
     assert not checks & set(CONTEXT_FIT_SETS)
+
+
+def test_more_annotated_files_are_sets_named_by_their_folder_of_the_kind_their_name_or_rows_tell():
+    more = (Path("/work/real32/real_pii.jsonl"), REPO / "benchmarks/data/pii-heldout-w/pii_registers_w.jsonl")
+    *_, real, check = annotated_files(more)
+    assert real == ("real32", None, more[0])  # each row's "lang" tells
+    assert check == ("pii-heldout-w", "en", more[1])
+
+
+def fake_candidate(right: bool, verifier: float, context: float, covered: bool = False, english: bool = True) -> dict:
+    """A hand-made row of the table (a fake): a HEALTH span, its shipped trees' and context model's scores."""
+    x = [0.0] * len(KINDS["HEALTH"].features)
+    x[KINDS["HEALTH"].features.index("english")] = float(english)
+    return {"right": right, "values": [0] if right else [], "x": x, "covered": covered, "verifier": verifier,
+            "score": context}  # fmt: skip
+
+
+def fake_row(*candidates: dict, values: int = 1) -> dict:
+    return {"values": values, "found_apart": [False] * values, "flagged_apart": False, "clean": values == 0,
+            "candidates": list(candidates), "kind": "en"}  # fmt: skip
+
+
+def test_the_choice_on_real_text_drops_wrong_spans_only_as_far_as_its_budget_of_values_allows():
+    personal = fake_row(fake_candidate(True, verifier=0.9, context=0.5))
+    general = fake_row(fake_candidate(False, verifier=0.9, context=0.3), values=0)
+    covered = fake_row(fake_candidate(False, verifier=0.9, context=0.9, covered=True), values=0)
+    verifier, (english, others) = choose_on_real([personal, general, covered], lose=0)
+    assert 0.3 < english <= 0.5 and verifier.threshold == 0.0 and others == 0.0  # the lowest that drops the general
+    # A bound on another set's values: its personal span scores 0.32, so the gate may not pass it.
+    check = fake_row(fake_candidate(True, verifier=0.9, context=0.32))
+    _, (english, _) = choose_on_real([personal, general, covered], lose=0, kept_rows=[check], keep=0)
+    assert english <= 0.32
+    # With a budget of one value, the personal span of the real text may go too, if that drops more wrong spans.
+    wrong_above = fake_row(fake_candidate(False, verifier=0.9, context=0.6), values=0)
+    _, (english, _) = choose_on_real([personal, general, wrong_above], lose=1)
+    assert english > 0.6
