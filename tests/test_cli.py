@@ -178,15 +178,21 @@ def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_
         assert [json.loads(line)["attacker"] for line in result.stdout.splitlines()] == [attacker]
 
 
-def test_restore_says_when_the_vault_never_saw_the_session(user_home):
-    """A mistyped session restores nothing: restore says the vault has no such session (exit 0, the reply as it is),
-    and says "not issued" only for a session it knows."""
+def test_restore_fails_when_the_vault_never_saw_the_session(user_home):
+    """ux28 finding 19: a mistyped session restored nothing and exited 0, so a script could not tell it from
+    success. It is an error now (exit 2, the session named, nothing on stdout, no -o file written); a text without
+    placeholders still restores under any session, and "not issued" is said only for a session the vault knows."""
     protected = runner.invoke(app, ["protect", "mail me at ann.berg@mailbox.org", "-s", "real", "--rewrite", "none"])
     assert protected.exit_code == 0, protected.output
     reply = protected.stdout.strip() + " <EMAIL_7>"
     typo = runner.invoke(app, ["restore", "--session", "raal", reply])
-    assert typo.exit_code == 0 and typo.stdout == reply + "\n"
+    assert typo.exit_code == 2 and typo.stdout == ""
     assert "no session 'raal' in the vault" in typo.stderr and "2 placeholder(s)" in typo.stderr
+    out = user_home / "restored.txt"
+    assert runner.invoke(app, ["restore", "--session", "raal", reply, "-o", str(out)]).exit_code == 2
+    assert not out.exists()
+    plain = runner.invoke(app, ["restore", "--session", "raal", "no placeholder here"])
+    assert plain.exit_code == 0 and plain.stdout == "no placeholder here\n"
     known = runner.invoke(app, ["restore", "--session", "real", reply])
     assert "ann.berg@mailbox.org" in known.stdout and "no session" not in known.stderr
     said = " ".join(known.stderr.split())
