@@ -288,3 +288,28 @@ def test_whole_tokens_grows_a_cut_token_and_leaves_possessives_and_lines():
     assert whole_tokens(text, at("Öztürk"), len(text)) == (at("Öztürk"), len(text))
     chinese = "我的客户号是七七一九请查收"
     assert whole_tokens(chinese, 2, 5) == (2, 5)  # no spaces between words: no token to grow to
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "name"),
+    [
+        (
+            "[10:04] Sabine: Okay, dann frag ich Frank.\n[10:05] Ich: Ja, mach das. Grüße an Emma und Paul!\n",
+            "Ja",
+            "Emma",
+        ),
+        ("[18:04] Ich: Ja, und sag Aleksandra, dass sie ihr Ladekabel bei mir vergessen hat.\n", "Ja", "Aleksandra"),
+        (
+            "Hallo zusammen, ich (42, Erzieherin aus Bielefeld) habe seit letztem Jahr die Diagnose Morbus Crohn.",
+            "Erzieherin",
+            None,
+        ),
+    ],
+)
+def test_a_chat_messages_first_word_or_a_trade_is_no_name(detector, text, word, name):
+    """ux28 finding 9: German "Ja," opening a chat message and the trade "Erzieherin" were masked as names. The tagger
+    tags them; `_word_of_language` read "Ja" after the chat line's stamp and speaker as written as a name (a name of the
+    lexicon then stays) and knew no trades: the message's first word opens it, and a trade of the language's
+    `work_words` (data/languages/de.yaml) that is no name of the lexicon is none. The names beside them stay masked."""
+    names = _names(detector, text)
+    assert word not in names and (name is None or name in names)

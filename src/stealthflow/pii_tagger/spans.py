@@ -382,7 +382,7 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
         end = _whole_amount(text, start, end)
     if label == "ADDRESS":
         end = _without_next_sentence(text, start, end)
-    return whole_tokens(text, start, end) if label != "CREDENTIAL" else (start, end)  # a secret's: whole_secret
+    return start, end
 
 
 # A word's letters and digits, and what joins two of its parts inside it: a hyphen or slash between word characters
@@ -395,7 +395,8 @@ _TOKEN_REACH = 64  # how far back a token's head is looked for: no word is longe
 
 
 def whole_tokens(text: str, start: int, end: int) -> tuple[int, int]:
-    """A span that ends inside a token grown to the token's end: the model's word pieces stop at a hyphen or a
+    """A kept span (the filters judge it as tagged: a grown token makes no span a value) that ends inside a token grown
+    to the token's end: the model's word pieces stop at a hyphen or a
     separator and the token's tail went out in clear ("(Kundennummer 7719-334-08)" as "(<ADDRESS_1>-08)", "Metformin
     1000 mg 1-0-1" as "<HEALTH_5>-1"; ux28 finding 10); one that starts inside a token starts at the token's start,
     unless that token's tail is the span's whole first line ("Öztürk" of "Schwarzkopf-Öztürk" over an address: the
@@ -403,7 +404,11 @@ def whole_tokens(text: str, start: int, end: int) -> tuple[int, int]:
     apostrophe is no part of a token."""
     if 0 < end < len(text) and re.match(_TOKEN_CHAR, text[end - 1]) and (rest := _TOKEN_REST.match(text, end)):
         end = rest.end()
-    if 0 < start < end and re.match(_TOKEN_CHAR, text[start]) and (head := _TOKEN_HEAD.search(text, max(0, start - _TOKEN_REACH), start + 1)):
+    if (
+        0 < start < end
+        and re.match(_TOKEN_CHAR, text[start])
+        and (head := _TOKEN_HEAD.search(text, max(0, start - _TOKEN_REACH), start + 1))
+    ):
         tail = _TOKEN_REST.match(text, start).end()
         if "\n" not in text[tail:end].lstrip(" \t")[:1]:
             start = head.start()
