@@ -178,15 +178,21 @@ def test_attack_without_attackers_runs_the_classifier_on_the_embedded_model_and_
         assert [json.loads(line)["attacker"] for line in result.stdout.splitlines()] == [attacker]
 
 
-def test_restore_says_when_the_vault_never_saw_the_session(user_home):
-    """A mistyped session restores nothing: restore says the vault has no such session (exit 0, the reply as it is),
-    and says "not issued" only for a session it knows."""
+def test_restore_fails_when_the_vault_never_saw_the_session(user_home):
+    """ux28 finding 19: a mistyped session restored nothing and exited 0, so a script could not tell it from
+    success. It is an error now (exit 2, the session named, nothing on stdout, no -o file written); a text without
+    placeholders still restores under any session, and "not issued" is said only for a session the vault knows."""
     protected = runner.invoke(app, ["protect", "mail me at ann.berg@mailbox.org", "-s", "real", "--rewrite", "none"])
     assert protected.exit_code == 0, protected.output
     reply = protected.stdout.strip() + " <EMAIL_7>"
     typo = runner.invoke(app, ["restore", "--session", "raal", reply])
-    assert typo.exit_code == 0 and typo.stdout == reply + "\n"
+    assert typo.exit_code == 2 and typo.stdout == ""
     assert "no session 'raal' in the vault" in typo.stderr and "2 placeholder(s)" in typo.stderr
+    out = user_home / "restored.txt"
+    assert runner.invoke(app, ["restore", "--session", "raal", reply, "-o", str(out)]).exit_code == 2
+    assert not out.exists()
+    plain = runner.invoke(app, ["restore", "--session", "raal", "no placeholder here"])
+    assert plain.exit_code == 0 and plain.stdout == "no placeholder here\n"
     known = runner.invoke(app, ["restore", "--session", "real", reply])
     assert "ann.berg@mailbox.org" in known.stdout and "no session" not in known.stderr
     said = " ".join(known.stderr.split())
@@ -1153,13 +1159,14 @@ def test_anonymize_names_a_posts_phrases_on_a_terminal_only_and_never_a_value_pr
     written = (tmp_path / "out.jsonl").read_text()  # the change list kept in -o: its credential masked
     assert "AKIAIOSFODNN7EXAMPLE" not in written and re.search(r'"phrase": "key <API_KEY_\d+>"', written)  # any
     # number: the session "anonymize" of the tests' shared vault may hold another key (test_anonymize_rows runs first)
-    assert "b2: 2 phrase(s) rewritten (income 1, location 1)" in said and "for 2 phrase(s)" in said
+    assert "b2: 2 phrase(s) rewritten (yearly income level 1, current place of living 1)" in said
+    assert "for 2 phrase(s)" in said
     assert "named only on a terminal" in said and "post 1" not in said
     monkeypatch.setattr(sys.modules["stealthflow.cli.app"], "stderr_is_terminal", lambda: True)
     shown = " ".join(runner.invoke(app, command).stderr.split())
-    assert '"in Munich" -> "in a city" (location)' in shown and '"night shifts"' in shown
+    assert '"in Munich" -> "in a city" (current place of living)' in shown and '"night shifts"' in shown
     assert iban not in shown and "AKIA" not in shown
-    assert "1 phrase(s) holding a value protect masks (income 1)" in shown
+    assert "1 phrase(s) holding a value protect masks (yearly income level 1)" in shown
     assert "named only on a terminal" not in shown
 
 
@@ -1490,10 +1497,12 @@ def test_protect_with_the_default_rewrite_keeps_a_sample_iban_whole(user_home):
 
 
 def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
-    """ux23 finding 6: change lists and cue lines said "(pobp)"; a user reads "place of birth" (the JSON key stays)."""
-    from stealthflow.anonymize.changes import describe_change
+    """ux23 finding 6: change lists and cue lines said "(pobp)"; a user reads "place of birth" (the JSON key stays).
+    ux28 finding 18: JSON change rows carry that name too, in "name" beside the key, from the real text_changes."""
+    from stealthflow.anonymize.changes import describe_change, text_changes
     from stealthflow.anonymize.phrase_report import PhraseReport
     from stealthflow.cli.attack import print_cues
+    from stealthflow.data.attributes import attribute_word
 
     change = {"phrase": "Lagos", "replacement": "a city abroad", "attribute": "pobp", "post": 0}
     assert describe_change(change) == '"Lagos" -> "a city abroad" (place of birth)'
@@ -1501,6 +1510,9 @@ def test_messages_name_the_place_of_birth_where_json_keeps_pobp(capsys):
     print_cues({0: [{"phrase": "Lagos", "attribute": "pobp"}]}, "p")
     said = " ".join(capsys.readouterr().out.split())
     assert '"Lagos" (place of birth)' in said and "pobp" not in said
+    (row,) = text_changes("I was born in Lagos.", "I was born in a city abroad.", [("Lagos", "pobp")], "generalized")
+    assert row["attribute"] == "pobp" and row["name"] == "place of birth" == attribute_word("pobp")
+    assert describe_change(row) == '"Lagos." -> "a city abroad." (place of birth)'
 
 
 def test_protect_changes_no_letter_of_a_text_but_its_placeholders(user_home):

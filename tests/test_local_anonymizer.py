@@ -265,7 +265,14 @@ def test_local_rewrites_posts_with_cues_and_leaves_the_others_alone():
     )[0]
     assert result.text == "Twelve years at work, and it shows.\nNice weather today."
     assert result.details["changes"] == [
-        {"post": 0, "phrase": "as an ER nurse,", "replacement": "at work,", "attribute": "occupation", "by": "model"}
+        {
+            "post": 0,
+            "phrase": "as an ER nurse,",
+            "replacement": "at work,",
+            "attribute": "occupation",
+            "name": "occupation",
+            "by": "model",
+        }
     ]
     assert len(llm.backend.requests) == 1 and '"ER nurse"' in llm.backend.requests[0].message_dicts[-1]["content"]
 

@@ -22,7 +22,8 @@ def text_changes(
     attribute of the marked phrase that overlaps most of the characters that left (None: the model changed
     more than was marked), and by what: `how`, or for a stretch of one of `removals` ((what left, how): a clause or
     a sentence that left with a mark, `fallback.Removal`) its how, or `REMOVED` for one that left with nothing put
-    in its place (the words around it kept: "in Hackney on a barista's wage" -> ""). A word kept but for its punctuation did not leave: in "Lagos for a desk job in
+    in its place (the words around it kept: "in Hackney on a barista's wage" -> ""); `"name"`: the attribute as
+    users read it (`attribute_word`). A word kept but for its punctuation did not leave: in "Lagos for a desk job in
     Toronto." -> "Lagos." the attribute is that of "a desk job", not of "Lagos", which stayed."""
     if original == rewritten:
         return []
@@ -41,9 +42,9 @@ def text_changes(
         size, attribute = max(overlaps, key=lambda o: o[0], default=(0, None))
         by = next((kind for gone, kind in removals if _within(removed, added, gone)), None)
         by = by or (REMOVED if removed and _only_kept(removed, added) else how)
-        changes.append(
-            {"phrase": removed, "replacement": added, "attribute": attribute if size > 0 else None, "by": by}
-        )
+        attribute = attribute if size > 0 else None
+        name = attribute_word(attribute) if attribute else None
+        changes.append({"phrase": removed, "replacement": added, "attribute": attribute, "name": name, "by": by})
     return changes
 
 

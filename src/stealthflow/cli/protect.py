@@ -490,11 +490,12 @@ def restore(
     links = {"secrets_in_urls": secrets_in_urls, "values_in_links": values_in_links}  # what restores inside URLs
     with vault_errors():
         protector = Protector(settings.protect, open_user_vault(settings))
+        written, rows = None, None  # what goes to the output once the session is known; rows: how many records
         if input is not None:
             not_the_input(output, input)
             records = _input_records(input)
             _of_session(records, session)
-            unresolved, withheld = _restore_records(protector, session, records, output, links)
+            unresolved, withheld, written, rows = _restore_records(protector, session, records, links)
         elif source == "-" and not json_output and output in (None, "-"):
             unresolved, withheld = _restore_stdin(protector, session, links)
         else:
@@ -503,13 +504,20 @@ def restore(
             if read.is_records:
                 records = read_records(read.path)
                 _of_session(records, session)
-                unresolved, withheld = _restore_records(protector, session, records, output, links)
+                unresolved, withheld, written, rows = _restore_records(protector, session, records, links)
             else:
                 result = protector.restore(read.read_text(), session, **links)
                 unresolved, withheld = result.unresolved, result.withheld
-                write_output(output, dump_line(result_json(result)) if json_output else as_lines(result.text))
+                written = dump_line(result_json(result)) if json_output else as_lines(result.text)
+        error = protector.no_such_session(session, unresolved)
         unknown = protector.unknown_session(session, unresolved)
         protector.close()
+    if error:
+        fail(error)  # a mistyped session: exit 2, nothing written (the reply is unchanged)
+    if written is not None:
+        write_output(output, written)
+        if rows is not None and output not in (None, "-"):
+            console.print(f"wrote {rows} restored texts to {output}")
     if unknown:
         console.print(f"[yellow]{escape(unknown)}[/]", highlight=False, soft_wrap=True)
     elif unresolved:
@@ -533,8 +541,9 @@ def _of_session(records: list[Record], session: str) -> None:
 
 
 def _restore_records(
-    protector, session: str, records: list[Record], output: str | None, links: dict[str, bool]
-) -> tuple[list[str], list[tuple[str, str]]]:
+    protector, session: str, records: list[Record], links: dict[str, bool]
+) -> tuple[list[str], list[tuple[str, str]], str, int]:
+    """Unresolved placeholders, withheld values, the JSONL lines to write and their number."""
     from stealthflow.placeholders.scope import withheld_json
 
     for record in records:  # before anything is written: fail closed, as a whole
@@ -554,10 +563,7 @@ def _restore_records(
                 }
             )
         )
-    write_output(output, "".join(lines))
-    if output not in (None, "-"):
-        console.print(f"wrote {len(lines)} restored texts to {output}")
-    return unresolved, withheld
+    return unresolved, withheld, "".join(lines), len(lines)
 
 
 def _restore_stdin(protector, session: str, links: dict[str, bool]) -> tuple[list[str], list[tuple[str, str]]]:

@@ -27,13 +27,10 @@ DESCRIPTIONS: dict[str, str] = {
 
 
 def attribute_word(attribute: str) -> str:
-    """How a message to a user names an attribute: its key where that is the attribute's name ("location",
-    "occupation"), its name where the key is an abbreviation or names one value ("place of birth" for "pobp",
-    "relationship status" for "married"); JSON keeps the key."""
-    return DESCRIPTIONS[attribute] if attribute in _NOT_NAMES else attribute
+    """How a user is told an attribute, on a terminal, on the page and in JSON rows' `"name"` alike: its description
+    ("place of birth" for "pobp", "current place of living" for "location"); JSON keeps the key in `"attribute"`."""
+    return DESCRIPTIONS.get(attribute, attribute)
 
-
-_NOT_NAMES = frozenset({"pobp", "married"})
 
 OPTIONS: dict[str, tuple[str, ...]] = {
     "gender": ("Male", "Female"),

@@ -36,7 +36,7 @@ from stealthflow.pii_tagger.unavailable import TableUnavailable
 from stealthflow.pii_tagger.verifier import KINDS, Candidate, Verifier, shipped_verifiers
 from stealthflow.pii_tagger.verifier import clear_caches as clear_verifier_caches
 from stealthflow.placeholders.cells import cell_edges, cell_pieces, cells
-from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word
+from stealthflow.placeholders.common_words import at_ceiling, common_in_language, common_word, job_word
 from stealthflow.placeholders.domains import inside, url_hosts
 from stealthflow.placeholders.language import ENGLISH, OTHERS, shared_guesser
 from stealthflow.placeholders.recognizers.base import Recognizer, register_recognizer
@@ -342,7 +342,11 @@ class PiiTaggerRecognizer(Recognizer):
             relabelled = f"tagged {label}, reads as a person's name; "
             label, (start, end) = "REAL_NAME", name
             why = kept(label, text, start, end, english)
-        return self.span(start, end, tagged.score, label, relabelled + why) if why else None
+        if not why:
+            return None
+        if label != "CREDENTIAL":  # a secret's whole token: `spans.whole_secret`
+            start, end = spans.whole_tokens(text, start, end)  # not its value's token's head or tail left in clear
+        return self.span(start, end, tagged.score, label, relabelled + why)
 
 
 def _verified(
@@ -423,8 +427,15 @@ def _word_of_language(text: str, span: Span, languages: frozenset[str]) -> bool:
     value = text[span.start : span.end]
     if span.type != "REAL_NAME" or not _WORD_CHAR.search(value) or " " in value:
         return False
-    as_name = bool(text[sentence_start(text, span.start) : span.start].strip(" \t\"'«„“(-"))
-    return any(at_ceiling(value, code, as_name) for code in languages if code in OTHERS)
+    line = text[text.rfind("\n", 0, span.start) + 1 : span.start]
+    as_name = bool(text[sentence_start(text, span.start) : span.start].strip(" \t\"'«„“(-")) and not (
+        _CHAT_SPEAKER.fullmatch(line)
+    )
+    return any(at_ceiling(value, code, as_name) or job_word(value, code) for code in languages if code in OTHERS)
+
+
+# A chat log line's stamp and speaker: the message's first word opens it ("[10:05] Ich: Ja, mach das."; ux28 finding 9)
+_CHAT_SPEAKER = re.compile(r"[ \t]*\[[^\]\n]{1,30}\][ \t]*[^\W\d][^:\n]{0,40}:[ \t]*")
 
 
 def tagger_by_language(tagger: SpanTagger) -> dict[str, dict[str, float]]:

@@ -385,6 +385,36 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
     return start, end
 
 
+# A word's letters and digits, and what joins two of its parts inside it: a hyphen or slash between word characters
+# ("7719-334-08", "1-0-1", "Schwarzkopf-Öztürk", "5/10"), a full stop or comma between digits ("89,90"). Scripts written
+# without spaces between words (Chinese, Japanese, Korean, Thai) have no such token: their spans stay as they are.
+_TOKEN_CHAR = r"[^\W\u0E00-\u0E7F\u3000-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]"
+_TOKEN_REST = re.compile(rf"(?:{_TOKEN_CHAR}|[-/](?={_TOKEN_CHAR})|(?<=\d)[.,](?=\d))+")
+_TOKEN_HEAD = re.compile(rf"(?:{_TOKEN_CHAR}|[-/](?={_TOKEN_CHAR})|(?<=\d)[.,](?=\d))+(?=.\Z)", re.DOTALL)
+_TOKEN_REACH = 64  # how far back a token's head is looked for: no word is longer
+
+
+def whole_tokens(text: str, start: int, end: int) -> tuple[int, int]:
+    """A kept span (the filters judge it as tagged: a grown token makes no span a value) that ends inside a token grown
+    to the token's end: the model's word pieces stop at a hyphen or a
+    separator and the token's tail went out in clear ("(Kundennummer 7719-334-08)" as "(<ADDRESS_1>-08)", "Metformin
+    1000 mg 1-0-1" as "<HEALTH_5>-1"; ux28 finding 10); one that starts inside a token starts at the token's start,
+    unless that token's tail is the span's whole first line ("Öztürk" of "Schwarzkopf-Öztürk" over an address: the
+    address, not the name, left to the overlap of the name's span). A possessive or an elided word cut off before an
+    apostrophe is no part of a token."""
+    if 0 < end < len(text) and re.match(_TOKEN_CHAR, text[end - 1]) and (rest := _TOKEN_REST.match(text, end)):
+        end = rest.end()
+    if (
+        0 < start < end
+        and re.match(_TOKEN_CHAR, text[start])
+        and (head := _TOKEN_HEAD.search(text, max(0, start - _TOKEN_REACH), start + 1))
+    ):
+        tail = _TOKEN_REST.match(text, start).end()
+        if "\n" not in text[tail:end].lstrip(" \t")[:1]:
+            start = head.start()
+    return start, end
+
+
 def _without_next_sentence(text: str, start: int, end: int) -> int:
     """Where an address span that runs over a line break ends: before that line unless its part there is an address
     line, a postcode's digit or a city, region or country of the gazetteer (`_address_line`): not the first words of

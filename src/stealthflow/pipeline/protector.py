@@ -517,9 +517,9 @@ class Protector:
         return restore_text(text, self.resolver(session, scope, secrets_in_urls, values_in_links))
 
     def unknown_session(self, session: str, unresolved: Sequence[str]) -> str | None:
-        """What to tell the caller when placeholders stayed because the vault holds no value of `session`: its values
-        were forgotten (`Vault.numbered_before`), or it never issued any (a typo, text from another vault); None
-        when it holds some, or nothing stayed."""
+        """What to tell the caller when placeholders stayed because the vault holds no value of `session` any more:
+        its values were forgotten (`Vault.numbered_before`); None when it holds some, nothing stayed, or the vault
+        never knew it (`no_such_session`: an error, not a notice)."""
         if not unresolved or self.vault.has_session(self.config.user, session):
             return None
         stayed = f"{len(set(unresolved))} placeholder(s) stay as they are"
@@ -528,9 +528,21 @@ class Protector:
         if self.vault.numbered_before(self.config.user, session):
             # deleted by `stealthflow vault forget` or the service's DELETE /sessions/ID alike: no one command named
             return f"session {session!r} was deleted, and its values with it: its {stayed}"
+        return None
+
+    def no_such_session(self, session: str, unresolved: Sequence[str]) -> str | None:
+        """The error when placeholders stayed and the vault never knew `session` (a typo, text from another vault):
+        nothing was ever issued to it, listed or numbered for it. None otherwise (a text without placeholders
+        restores as it is under any session)."""
+        user = self.config.user
+        if not unresolved or any(
+            known(user, session)
+            for known in (self.vault.has_session, self.vault.session_listed, self.vault.numbered_before)
+        ):
+            return None
         return (
-            f"no session {session!r} in the vault: nothing was ever issued to it, so its "
-            f"{stayed} (`stealthflow vault list` shows the sessions)"
+            f"no session {session!r} in the vault: nothing was ever issued to it, so nothing was restored "
+            f"({len(set(unresolved))} placeholder(s)); `stealthflow vault list` shows the sessions"
         )
 
     def stream(

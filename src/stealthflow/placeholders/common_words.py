@@ -56,7 +56,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS
+from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS, language_file
 from stealthflow.resources import data_words, listed_words, resource_dir
 
 COMMON_WORDS = "common_words.txt"
@@ -172,6 +172,20 @@ def at_ceiling(word: str, code: str, as_name: bool = False) -> bool:
 
     folded = word.casefold()
     return folded in _word_list(LANGUAGE_COMMON.format(code=code)) and not (as_name and folded in name_lexicon())
+
+
+def job_word(word: str, code: str) -> bool:
+    """Whether `word` names a trade in the covered language `code` (`work_words` of data/languages/<code>.yaml:
+    "Erzieherin", "Lehrer") and is no word of the tagger's name lexicon ("Koch", "Fahrer" are family names too)."""
+    from stealthflow.pii_tagger.lexicons import name_lexicon  # numpy and the tagger's model code: only when asked
+
+    folded = word.casefold()
+    return folded in _work_words(code) and folded not in name_lexicon()
+
+
+@cache
+def _work_words(code: str) -> frozenset[str]:
+    return frozenset(word.casefold() for word in language_file(code).get("work_words", ()))
 
 
 def function_word(word: str) -> bool:

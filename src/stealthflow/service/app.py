@@ -137,6 +137,8 @@ def create_app(
             )
         except VaultMismatch as exc:
             return error_response(409, str(exc))
+        if error := protector.no_such_session(request.session, result.unresolved):
+            return error_response(404, error)  # a mistyped session: the caller still holds the reply as sent
         notice = (
             withheld_notice(result.withheld, json_switch)
             if result.withheld
