@@ -77,11 +77,10 @@ def sentence_drops(rows: list[tuple[str, dict]]) -> dict:
 def fragments(rows: list[tuple[str, dict]]) -> dict:
     """Per outcome of `syntax.damage`, the removals' labels and their posts' verdicts, and the damaging ones."""
     kinds = (
-        "verb", "fragment", "clause", "object", "connective", "claim", "name", "complement", "argument", "comparison",
-        "kind",
-        "stands",
+        "verb", "subject", "fragment", "clause", "object", "connective", "claim", "name", "complement", "argument",
+        "comparison", "kind", "bare", "stands",
     )  # fmt: skip
-    table: dict[str, Counter] = {kind: Counter() for kind in kinds}
+    table: dict[str, Counter] = {kind: Counter() for kind in kinds}  # per `syntax.damage` outcome, "stands" for none
     examples: list[str] = []
     for _, row in rows:
         original = row["original"]
@@ -93,8 +92,9 @@ def fragments(rows: list[tuple[str, dict]]) -> dict:
             if start + len(edit.old) > last - first or original[first:last].strip() in edit.old:  # whole sentences
                 continue
             outcome = syntax.damage(original[first:last], start, start + len(edit.old)) or "stands"
-            table[outcome][f"edit {label(row, edit) or 'not counted'}"] += 1
-            table[outcome][f"post {verdict(row)}"] += 1
+            counts = table.setdefault(outcome, Counter())
+            counts[f"edit {label(row, edit) or 'not counted'}"] += 1
+            counts[f"post {verdict(row)}"] += 1
             if outcome != "stands":
                 examples.append(f"{outcome}, {verdict(row)}: -{edit.old!r} in {original[first:last].strip()!r}")
     return {**{k: dict(sorted(v.items())) for k, v in table.items()}, "damage_examples": sorted(set(examples))}
