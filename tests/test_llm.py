@@ -435,3 +435,25 @@ def test_retries_honour_retry_after_and_stay_bounded():
     finally:
         throttled.shutdown()
         always.shutdown()
+
+
+@pytest.mark.parametrize("routed", [False, True])
+def test_a_local_model_is_reached_directly_not_through_the_http_proxy(monkeypatch, routed):
+    """rev28 F3: a model on a loopback address counts as local (the PII extractor sends it raw text), but the HTTP
+    client went through `$HTTP_PROXY`, so the raw text left the machine. Real HTTP: the stand-in proxy gets nothing."""
+    (proxy, proxy_hits), (model, model_hits) = _openai_server("proxy"), _openai_server("local")
+    try:
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, f"http://127.0.0.1:{proxy.server_port}")
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.setenv(name, "")  # restored after the test: the client adds the loopback host to it
+        endpoint = {"model": "openai/m", "api_base": f"http://127.0.0.1:{model.server_port}/v1"}
+        config = ModelConfig(**({"model": "router", "model_list": [endpoint]} if routed else endpoint), max_retries=0)
+        assert config.is_local()
+        llm = LLM(build_backend(config), max_retries=0)
+        assert llm.chat([{"role": "user", "content": "my email is anna.berg@mailbox.org"}]).text == "local"
+        llm.close()
+        assert proxy_hits.hits == 0 and model_hits.hits == 1
+    finally:
+        proxy.shutdown()
+        model.shutdown()
