@@ -457,3 +457,30 @@ def test_a_local_model_is_reached_directly_not_through_the_http_proxy(monkeypatc
     finally:
         proxy.shutdown()
         model.shutdown()
+
+
+def test_the_response_cache_is_readable_by_its_owner_only(tmp_path):
+    """rev28 F4: the cache file, its WAL and shared memory were created with the umask (0644) and hold the answers in
+    clear (the values the PII extractor found). Real SQLite files under umask 022: 0600, a new folder 0700, and a
+    cache file left open to others by an earlier version is closed on open."""
+    import os
+    import stat
+
+    def mode(path):
+        return stat.S_IMODE(path.stat().st_mode)
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "answers" / "cache.sqlite"
+        cache = ResponseCache(path)
+        cache.put("k", Completion(text='[{"type": "EMAIL", "value": "anna.berg@mailbox.org"}]'))
+        files = sorted(tmp_path.rglob("cache.sqlite*"))
+        assert [f.name for f in files] == ["cache.sqlite", "cache.sqlite-shm", "cache.sqlite-wal"]
+        assert [mode(f) for f in files] == [0o600] * 3 and mode(path.parent) == 0o700
+        cache.close()
+        path.chmod(0o644)
+        reopened = ResponseCache(path)
+        assert mode(path) == 0o600 and reopened.get("k") is not None
+        reopened.close()
+    finally:
+        os.umask(old)

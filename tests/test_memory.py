@@ -202,7 +202,9 @@ def test_a_pack_sends_the_keys_of_append_not_of_the_stored_text(store, tmp_path)
     packed = store.pack("al", "refund phone", budget_tokens=9)
     assert [item.text for item in packed.items] == ["Call me on <PHONE_1> or <EMAIL_1>."]
     out = store.restore("al", "Calling <PHONE_1>, mailing <EMAIL_1>.", packed.request)
-    assert out.text == "Calling +1 415 555 0100, mailing <EMAIL_1>." and out.withheld == [("<EMAIL_1>", "not_in_request")]
+    assert out.text == "Calling +1 415 555 0100, mailing <EMAIL_1>." and out.withheld == [
+        ("<EMAIL_1>", "not_in_request")
+    ]
 
 
 def test_a_store_of_an_earlier_version_keys_its_memories_on_open(store, tmp_path):
