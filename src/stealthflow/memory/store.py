@@ -431,7 +431,8 @@ class MemoryStore:
             rows = self._db.execute(
                 f"SELECT id, text, placeholders FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)
             ).fetchall()
-        return {row: (text, {(kind, which) for kind, which in json.loads(keys)}) for row, text, keys in rows}
+        # none recorded (a row an earlier version's process wrote since the column came): it restores nothing
+        return {row: (text, {(kind, which) for kind, which in json.loads(keys or "[]")}) for row, text, keys in rows}
 
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str, request: str) -> str:
