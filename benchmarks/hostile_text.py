@@ -16,7 +16,7 @@ line) at the same sizes: word-like text, what the tagger was made for. Then rest
 look-alikes text at each size (`--restore-sizes`). Prints a table and writes
 benchmarks/results/hostile_text.json and .md. `--before SRC`: the same protection runs first with the
 stealthflow of another source tree (in a child process), and the table sets its CPU seconds per MB
-beside these (hostile_text_side_by_side.json and .md).
+beside these (hostile_text_side_by_side.json and .md; `--name N`: N.json, N_side_by_side.json and so on).
 """
 
 from __future__ import annotations
@@ -81,11 +81,11 @@ def protection(kinds: list[str], sizes: list[int], runtimes: list[str], folder: 
     for runtime in runtimes:
         protector = Protector(config, vault, tagged_detector(runtime))
         protector.protect("warm up: Anna Berg, anna@example.org", f"{runtime}-warm-up")
-        for kind in kinds:
+        for number, kind in enumerate(kinds):
             previous = None
             for size in sizes:
                 text = reference_text(size) if kind == REFERENCE else hostile_text(kind, size)
-                session = f"{runtime}-{kind}-{size}"
+                session = f"{runtime}-{number}-{size}"  # no kind's words: "password cue-32000" is a password
                 cpu, wall, protected = _timed(lambda text=text, session=session: protector.protect(text, session))
                 ratio = cpu / previous if previous else None
                 previous = max(cpu, 1e-3)
@@ -211,6 +211,7 @@ def main() -> None:
     parser.add_argument("--runtimes", nargs="+", default=["torch", "numpy"], choices=["torch", "numpy"])
     parser.add_argument("--restore-sizes", type=int, nargs="*", default=[1_000_000, 10_000_000])
     parser.add_argument("--before", type=Path, help="also run the protection with this src/ directory's code, first")
+    parser.add_argument("--name", default="hostile_text", help="the results' file name, before _side_by_side.md")
     parser.add_argument("--rows-to", type=Path, help=argparse.SUPPRESS)  # the child of --before: its rows, nothing else
     args = parser.parse_args()
     os.environ["STEALTHFLOW_VAULT_KEY"] = new_secret()  # the throwaway vaults' key
@@ -223,19 +224,19 @@ def main() -> None:
     RESULTS.mkdir(exist_ok=True)
     if before is not None:
         table = side_by_side(before, rows)
-        (RESULTS / "hostile_text_side_by_side.json").write_text(
+        (RESULTS / f"{args.name}_side_by_side.json").write_text(
             json.dumps({"sizes": args.sizes, "before": before, "after": rows}, indent=2) + "\n", encoding="utf-8"
         )
-        (RESULTS / "hostile_text_side_by_side.md").write_text(table, encoding="utf-8")
+        (RESULTS / f"{args.name}_side_by_side.md").write_text(table, encoding="utf-8")
         print(table)
         return
     restored = restore(args.restore_sizes)
-    (RESULTS / "hostile_text.json").write_text(
+    (RESULTS / f"{args.name}.json").write_text(
         json.dumps({"sizes": args.sizes, "rows": rows, "restore": restored}, indent=2) + "\n", encoding="utf-8"
     )
     if rows:
         table = markdown(rows, args.runtimes)
-        (RESULTS / "hostile_text.md").write_text(table, encoding="utf-8")
+        (RESULTS / f"{args.name}.md").write_text(table, encoding="utf-8")
         print(table)
 
 

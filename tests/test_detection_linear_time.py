@@ -44,6 +44,9 @@ UNITS = [
     "dot ",  # spelled_email: a run of spelled dots with no "at" after (found by the sweep of the lexicons' words)
     "DOT ",
     "a punto ",
+    "pw=",  # rev28 F1: the password lookaheads ran to the end of the token at every place tried
+    "AKIA",
+    "ghp_",
 ]
 
 
@@ -116,3 +119,26 @@ def test_the_language_guess_reads_a_long_token_beside_an_address_in_linear_time(
         _scales_linearly(read_text, lambda n: "Merci José, the file from ann.smith@gmail.com: " + "QUJD" * (n // 4))
         is None
     )
+
+
+# rev28 F1: a long periodic token masked whole as a key ("AKIAAKIA...") was searched for again in its own text (and a
+# session's later texts), each search walking failure links as deep as the value at every character: 128 KB cost 15 s.
+# The real protector (deterministic recognizers), each token at 8 KB and 128 KB: linear is 16 times, quadratic 256.
+PROTECT_SMALL, PROTECT_LARGE, PROTECT_RATIO = 8_000, 128_000, 48
+
+
+@pytest.mark.parametrize("unit", ["AKIA", "ghp_", "sk-", "xoxb-", "pw="])
+def test_protect_masks_a_long_periodic_token_in_linear_time(tmp_path, monkeypatch, unit):
+    from placeholder_fixtures import make_protector, protect_config
+
+    protector = make_protector(protect_config(tmp_path, monkeypatch))
+    sessions = iter(range(2))
+
+    def protect(text):
+        return protector.protect(text, f"s{next(sessions)}")
+
+    def text_of(size):
+        return "Summarise this page:\n" + unit * (size // len(unit))
+
+    small, large = _cpu_seconds(protect, text_of(PROTECT_SMALL)), _cpu_seconds(protect, text_of(PROTECT_LARGE))
+    assert large <= PROTECT_RATIO * max(small, FLOOR), (small, large)

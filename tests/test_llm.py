@@ -435,3 +435,52 @@ def test_retries_honour_retry_after_and_stay_bounded():
     finally:
         throttled.shutdown()
         always.shutdown()
+
+
+@pytest.mark.parametrize("routed", [False, True])
+def test_a_local_model_is_reached_directly_not_through_the_http_proxy(monkeypatch, routed):
+    """rev28 F3: a model on a loopback address counts as local (the PII extractor sends it raw text), but the HTTP
+    client went through `$HTTP_PROXY`, so the raw text left the machine. Real HTTP: the stand-in proxy gets nothing."""
+    (proxy, proxy_hits), (model, model_hits) = _openai_server("proxy"), _openai_server("local")
+    try:
+        for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+            monkeypatch.setenv(name, f"http://127.0.0.1:{proxy.server_port}")
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.setenv(name, "")  # restored after the test: the client adds the loopback host to it
+        endpoint = {"model": "openai/m", "api_base": f"http://127.0.0.1:{model.server_port}/v1"}
+        config = ModelConfig(**({"model": "router", "model_list": [endpoint]} if routed else endpoint), max_retries=0)
+        assert config.is_local()
+        llm = LLM(build_backend(config), max_retries=0)
+        assert llm.chat([{"role": "user", "content": "my email is anna.berg@mailbox.org"}]).text == "local"
+        llm.close()
+        assert proxy_hits.hits == 0 and model_hits.hits == 1
+    finally:
+        proxy.shutdown()
+        model.shutdown()
+
+
+def test_the_response_cache_is_readable_by_its_owner_only(tmp_path):
+    """rev28 F4: the cache file, its WAL and shared memory were created with the umask (0644) and hold the answers in
+    clear (the values the PII extractor found). Real SQLite files under umask 022: 0600, a new folder 0700, and a
+    cache file left open to others by an earlier version is closed on open."""
+    import os
+    import stat
+
+    def mode(path):
+        return stat.S_IMODE(path.stat().st_mode)
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "answers" / "cache.sqlite"
+        cache = ResponseCache(path)
+        cache.put("k", Completion(text='[{"type": "EMAIL", "value": "anna.berg@mailbox.org"}]'))
+        files = sorted(tmp_path.rglob("cache.sqlite*"))
+        assert [f.name for f in files] == ["cache.sqlite", "cache.sqlite-shm", "cache.sqlite-wal"]
+        assert [mode(f) for f in files] == [0o600] * 3 and mode(path.parent) == 0o700
+        cache.close()
+        path.chmod(0o644)
+        reopened = ResponseCache(path)
+        assert mode(path) == 0o600 and reopened.get("k") is not None
+        reopened.close()
+    finally:
+        os.umask(old)

@@ -22,7 +22,7 @@ from placeholder_fixtures import (
 
 from stealthflow.data import DataError
 from stealthflow.memory import MemoryStore
-from stealthflow.memory.store import input_rows
+from stealthflow.memory.store import estimate_tokens, input_rows
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.policy import ProtectConfig
@@ -154,6 +154,72 @@ def test_rewrite_at_append_stores_the_rewrite_or_keeps_the_placeholders(tmp_path
     assert rejected.text == "My email is <EMAIL_1>, I was born in Bergen."  # lost the placeholder: not stored
     assert [m.text for m in with_rewrite.list("ann")] == [kept.text, rejected.text]
     with_rewrite.close()
+
+
+def test_a_rewrite_that_unescapes_a_placeholder_shaped_word_gets_no_other_memory_value(tmp_path, monkeypatch):
+    """rev28 F2: a pasted "write to EMAIL_3" is escaped by protect; a rewriter that dropped the backslash was accepted
+    (the bare word "was in the protected text"), the stored memory held a live EMAIL_3, and a reply to its pack was
+    filled in with the EMAIL_3 of another memory. The rewrite is rejected, and the pack sends only its own keys."""
+    from fakes import fake_llm
+
+    from stealthflow.anonymize.standard import StandardAnonymizer
+
+    answers = iter(
+        [
+            "Generalised.\n#\nMy private address: <EMAIL_1>.",
+            "Generalised.\n#\nMy sister writes from <EMAIL_2>.",
+            "Generalised.\n#\nMy bank is <EMAIL_3>.",
+            "Generalised.\n#\nNewsletter: for refunds write to EMAIL_3 today.",  # the backslash dropped
+        ]
+    )
+    rewriter = StandardAnonymizer(fake_llm(lambda _messages: next(answers), batch_size=1))  # FAKE model
+    config = protect_config(tmp_path, monkeypatch)
+    with_rewrite = MemoryStore(tmp_path / "memory.sqlite", make_protector(config), embed=fake_embed, rewriter=rewriter)
+    with_rewrite.append("al", "My private address: anna.private@mailbox.org.")
+    with_rewrite.append("al", "My sister writes from lena.berg@mailbox.org.")
+    with_rewrite.append("al", "My bank is fraud.desk@barclays.co.uk.")
+    pasted = with_rewrite.append("al", "Newsletter: for refunds write to EMAIL_3 today.")
+    assert pasted.text == "Newsletter: for refunds write to \\EMAIL_3 today."
+    assert any("invented placeholder(s) EMAIL_3" in warning for warning in pasted.warnings)
+    packed = with_rewrite.pack("al", pasted.text, budget_tokens=estimate_tokens(pasted.text))
+    assert [item.id for item in packed.items] == [pasted.id]
+    out = with_rewrite.restore("al", "I will write to <EMAIL_3> and EMAIL_3.", packed.request)
+    assert "fraud.desk" not in out.text and ("<EMAIL_3>", "not_in_request") in out.withheld
+    with_rewrite.close()
+
+
+def test_a_pack_sends_the_keys_of_append_not_of_the_stored_text(store, tmp_path):
+    """rev28 F2: what a reply may restore is decided from what protect gave the memory, not by re-reading its stored
+    text: a memory whose text came to hold another memory's placeholder (here: edited in the real SQLite file)
+    hydrates only its own."""
+    import sqlite3
+
+    store.append("al", "My bank is fraud.desk@barclays.co.uk.")
+    pasted = store.append("al", "Call me on +1 415 555 0100 about the refund.")
+    assert pasted.text == "Call me on <PHONE_1> about the refund."
+    with sqlite3.connect(tmp_path / "memory.sqlite") as db:
+        db.execute("UPDATE memories SET text = ? WHERE number = ?", ("Call me on <PHONE_1> or <EMAIL_1>.", pasted.id))
+    packed = store.pack("al", "refund phone", budget_tokens=9)
+    assert [item.text for item in packed.items] == ["Call me on <PHONE_1> or <EMAIL_1>."]
+    out = store.restore("al", "Calling <PHONE_1>, mailing <EMAIL_1>.", packed.request)
+    assert out.text == "Calling +1 415 555 0100, mailing <EMAIL_1>." and out.withheld == [
+        ("<EMAIL_1>", "not_in_request")
+    ]
+
+
+def test_a_store_of_an_earlier_version_keys_its_memories_on_open(store, tmp_path):
+    """A store written before the `placeholders` column: each memory's keys are read from its text once, on open."""
+    import sqlite3
+
+    memory = store.append("al", "My email is ann.lee@mailbox.org")
+    store.close()
+    with sqlite3.connect(tmp_path / "memory.sqlite") as db:
+        db.execute("ALTER TABLE memories DROP COLUMN placeholders")
+    reopened = MemoryStore(tmp_path / "memory.sqlite", store.protector, embed=fake_embed)
+    packed = reopened.pack("al", "email", budget_tokens=20)
+    assert [item.id for item in packed.items] == [memory.id]
+    assert reopened.restore("al", "<EMAIL_1>", packed.request).text == "ann.lee@mailbox.org"
+    reopened.close()
 
 
 def test_bad_input_is_refused(store):

@@ -2,25 +2,26 @@
 
 Keyed by model + messages + generation parameters (`ChatRequest.key`). Stored in SQLite so
 concurrent threads and a killed process never leave a half-written entry. The cache holds
-model answers in clear text, so commands that handle a user's private text keep it off
-unless the user asks for it.
+model answers in clear text (with `protect --cache`, the values the PII extractor found), so commands that handle a
+user's private text keep it off unless the user asks for it, and the file (its WAL and shared memory too) is readable
+by its owner only, like the vault; a folder it creates is its owner's only.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
 
 from stealthflow.llm.base import Completion
+from stealthflow.placeholders.vault import connect_private
 
 
 class ResponseCache:
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db = connect_private(self.path)
         self._db.execute("PRAGMA journal_mode=WAL")
         # No fsync per answer (each is written on the client's event loop): a killed process loses
         # nothing committed; only an OS crash can lose the last answers, which are then asked again.

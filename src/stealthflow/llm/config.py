@@ -44,6 +44,19 @@ def _loopback(url: str | None) -> bool:
         return False
 
 
+def reach_directly(url: str | None) -> None:
+    """A loopback endpoint (`is_local` counts its model as on this machine, and it is sent raw text) is reached
+    directly, never through `$HTTP_PROXY` / `$ALL_PROXY`: its host is added to `$NO_PROXY` and `$no_proxy` of this
+    process, which the HTTP clients (httpx under litellm) read when they are made (rev28 F3). Any other URL: nothing."""
+    if not _loopback(url):
+        return
+    host = urlsplit(url or "").hostname or ""
+    for name in ("NO_PROXY", "no_proxy"):
+        hosts = [h.strip() for h in os.environ.get(name, "").split(",") if h.strip()]
+        if host not in hosts:
+            os.environ[name] = ",".join([*hosts, host])
+
+
 # litellm's Router strategies (litellm.types.litellm_params.RoutingStrategyName)
 RoutingStrategy = Literal[
     "simple-shuffle",

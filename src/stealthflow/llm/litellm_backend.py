@@ -25,6 +25,7 @@ import sys
 import threading
 
 from stealthflow.llm.base import Admit, BackendInfo, ChatBackend, ChatRequest, Completion, Finish, Job
+from stealthflow.llm.config import reach_directly
 
 # Backoff between attempts: base * 2**attempt with full jitter, at most this long (Retry-After wins).
 _BACKOFF_BASE_SECONDS = 0.5
@@ -61,6 +62,7 @@ class LiteLLMBackend(ChatBackend):
     ):
         self.model = model
         self.api_base = api_base
+        reach_directly(api_base)
         self.api_key_env = api_key_env
         self.max_batch_size = concurrency
         self.timeout = timeout
@@ -255,6 +257,8 @@ class RouterBackend(LiteLLMBackend):
             self.GROUP, concurrency=sum(e.concurrency for e in endpoints), timeout=timeout, max_retries=max_retries
         )
         self.endpoints = endpoints
+        for endpoint in endpoints:
+            reach_directly(endpoint.api_base)
         self.routing_strategy = routing_strategy
         self._router = None
 

@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS memories (
     metadata TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
     vector BLOB NOT NULL,
-    number INTEGER
+    number INTEGER,
+    placeholders TEXT
 );
 CREATE INDEX IF NOT EXISTS memories_user ON memories(user, id);
 CREATE TABLE IF NOT EXISTS line_digests (
@@ -68,6 +69,10 @@ NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, 
 # The table keeps that digest keyed (`Vault.digest`, a key per memory user): an unkeyed one let anyone
 # with this file alone guess the line's values. `forget` removes a memory's row.
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
+# `placeholders`: the keys (`Protected.keys`) of the placeholders protect gave the memory's text at append, as JSON. A
+# pack's request is built from them, never by re-reading the stored text: a rewriter that dropped the backslash of an
+# escaped placeholder-shaped word ("write to \EMAIL_3") must not make its pack hydrate another memory's value (rev28
+# F2). A store of an earlier version gets the column on open, each memory's keys read once from its text.
 
 
 def vault_session(user: str, kind: str = "") -> str:
@@ -178,6 +183,7 @@ class MemoryStore:
         self._matrices: dict[str, _UserMatrix] = {}
         self._rekey_legacy_lines()
         self._number_legacy_memories()
+        self._key_legacy_memories()
         self._db.execute(NUMBERED)
 
     def _line_digester(self, user: str) -> Callable[[str], str]:
@@ -240,6 +246,29 @@ class MemoryStore:
                 self._db.execute("ROLLBACK")
                 raise
 
+    def _key_legacy_memories(self) -> None:
+        """A store of an earlier version (no `placeholders` column): each memory's keys read from its text, once."""
+
+        def legacy() -> bool:
+            return "placeholders" not in {column[1] for column in self._db.execute("PRAGMA table_info(memories)")}
+
+        if not legacy():
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if legacy():  # else another process opening the store keyed them first
+                    self._db.execute("ALTER TABLE memories ADD COLUMN placeholders TEXT")
+                    rows = self._db.execute("SELECT id, text FROM memories").fetchall()
+                    self._db.executemany(
+                        "UPDATE memories SET placeholders = ? WHERE id = ?",
+                        [(_keys_json(placeholders_in(text)), row) for row, text in rows],
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     # -- APPEND ---------------------------------------------------------------------------
     def append(self, user: str, text: str, metadata: dict | None = None, line: str | None = None) -> MemoryItem:
         """`line`: a digest of the input the memory comes from, up to its line's end, remembered (keyed) for
@@ -282,10 +311,11 @@ class MemoryStore:
                 )
                 rows = [
                     self._db.execute(
-                        "INSERT INTO memories (user, text, metadata, created, vector, number) VALUES (?, ?, ?, ?, ?, ?)",
-                        (user, r, json.dumps(m), now, v.tobytes(), n),
+                        "INSERT INTO memories (user, text, metadata, created, vector, number, placeholders)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (user, r, json.dumps(m), now, v.tobytes(), n, _keys_json(p.keys)),
                     ).lastrowid
-                    for r, m, v, n in zip(redacted, stored_metadata, vectors, numbers, strict=True)
+                    for r, m, v, n, p in zip(redacted, stored_metadata, vectors, numbers, protected, strict=True)
                 ]
                 if lines:
                     digest = self._line_digester(user)
@@ -367,40 +397,42 @@ class MemoryStore:
         # similarity first with the newer memory (higher id) breaking ties.
         top = np.argpartition(-scores, CANDIDATES)[:CANDIDATES] if len(scores) > CANDIDATES else np.arange(len(scores))
         order = top[np.lexsort((-matrix.ids[top], -np.round(scores[top], 6)))]
-        chosen, used = [], 0
+        chosen, sent, used = [], set(), 0
         texts = self._texts(user, [int(matrix.ids[i]) for i in order])
         for i in order:
             mid = int(matrix.ids[i])
-            text = texts.get(mid)
-            if text is None:  # forgotten by another process since the matrix was loaded
+            if mid not in texts:  # forgotten by another process since the matrix was loaded
                 continue
+            text, keys = texts[mid]
             cost = estimate_tokens(text)
             if used + cost > budget_tokens:
                 continue
             chosen.append(PackedItem(int(matrix.numbers[i]), text, round(float(scores[i]), 4)))
+            sent |= keys
             used += cost
-        return self._packed(user, chosen)
+        return self._packed(user, chosen, sent)
 
-    def _packed(self, user: str, chosen: list[PackedItem]) -> Packed:
+    def _packed(self, user: str, chosen: list[PackedItem], sent: set[tuple[str, int | str]] | None = None) -> Packed:
         """The pack of `chosen`, recorded as a request of the user's session: a reply to it hydrates only the
-        placeholders it sent (`restore`)."""
+        placeholders `sent` (the keys protect gave the chosen memories at append)."""
         text = "\n".join(f"- {c.text}" for c in chosen)
-        if not (sent := placeholders_in(text)):
+        if not sent:
             return Packed(text, chosen, NO_PLACEHOLDERS)
         return Packed(
             text, chosen, self.protector.vault.record_request_of(self.protector.config.user, vault_session(user), sent)
         )
 
-    def _texts(self, user: str, ids: list[int]) -> dict[int, str]:
+    def _texts(self, user: str, ids: list[int]) -> dict[int, tuple[str, set[tuple[str, int | str]]]]:
+        """Each memory's text and the keys of the placeholders protect gave it."""
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
         with self._lock:
-            return dict(
-                self._db.execute(
-                    f"SELECT id, text FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)
-                ).fetchall()
-            )
+            rows = self._db.execute(
+                f"SELECT id, text, placeholders FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)
+            ).fetchall()
+        # none recorded (a row an earlier version's process wrote since the column came): it restores nothing
+        return {row: (text, {(kind, which) for kind, which in json.loads(keys or "[]")}) for row, text, keys in rows}
 
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str, request: str) -> str:
@@ -480,6 +512,11 @@ class MemoryStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _keys_json(keys) -> str:
+    """Placeholder keys (type, index or token) as the `placeholders` column holds them."""
+    return json.dumps(sorted(keys, key=lambda key: (key[0], str(key[1]))))
 
 
 def placeholders_in(text: str) -> set[tuple[str, int | str]]:

@@ -607,6 +607,10 @@ class KnownValues:
     under its own type."""
 
     MIN_CHARS = 3
+    # A longer value is masked where detection finds it, not searched for: a long periodic one ("AKIAAKIA...", a pasted
+    # page's run) made every search of a text walk failure links as deep as the value at each character, in quadratic
+    # time (rev28 F1); detection finds such a value again wherever it stands, as it found it first.
+    MAX_CHARS = 256
     whole_words = True
     given_names = False  # whether a name's given name (`GIVEN_PART`) is looked for alone: in its own text only
 
@@ -622,7 +626,9 @@ class KnownValues:
         """Take in more values; `mark`: the vault's `issued_mark` the values are now as of; `common`: the positions in
         `values` of those that are not specific (found as whole words, and only with `every_value`)."""
         self.mark = mark
-        words = [(i in common, *pair) for i, pair in enumerate(values) if len(pair[1]) >= self.MIN_CHARS]
+        words = [
+            (i in common, *pair) for i, pair in enumerate(values) if self.MIN_CHARS <= len(pair[1]) <= self.MAX_CHARS
+        ]
         words += [
             (False, ADDRESS, line)
             for common, span_type, value in words

@@ -57,8 +57,10 @@ class RewriteOutcome:
 
 def check_rewrite(protected: str, rewritten: str, placeholders: set[str]) -> RewriteOutcome:
     normalised = restore_text(rewritten, lambda ref: ref.exact() if ref.exact() in placeholders else None)
-    # a placeholder-shaped text the user wrote ("<TODO_1>", which protect leaves as it is) is no invention
-    invented = sorted({placeholder for placeholder in normalised.unresolved if placeholder not in protected})
+    # a placeholder-shaped text the user wrote ("<TODO_1>", which protect leaves as it is) is no invention; one protect
+    # escaped ("\EMAIL_3") is, when the rewrite drops its backslash: it is read live, not by its characters (rev28 F2)
+    live = set(restore_text(protected, lambda _ref: None).unresolved)
+    invented = sorted(set(normalised.unresolved) - live)
     if invented:
         return RewriteOutcome(protected, False, f"the rewrite invented placeholder(s) {', '.join(invented)}")
     lost = sorted(p for p in placeholders if p not in normalised.text)

@@ -3,8 +3,8 @@
 Each kind is one shape a user or an attacker can paste: a token of letters and digits, one of every
 printable character, a base64 blob, words glued together without spaces, words without a full
 stop, capitalised names and numbers without a full stop (every few words a name, an address or a
-phone number to the recognizers and the tagger), and placeholder look-alikes (what a hostile reply
-holds to slow restore down). Seeded: the same kind and size give the same text.
+phone number to the recognizers and the tagger), placeholder look-alikes (what a hostile reply
+holds to slow restore down), and a token repeating a key's prefix or a password's cue. Seeded: the same kind and size give the same text.
 """
 
 from __future__ import annotations
@@ -67,6 +67,9 @@ KINDS = {
     "words, no full stop": lambda rng, size: _glued_words(rng, size, " ").replace(".", ","),
     "names and numbers": lambda rng, size: _joined(size, lambda: _name_or_number(rng)),
     "placeholder look-alikes": lambda rng, size: _joined(size, lambda: _placeholder(rng)),
+    # a token repeating a key's prefix, masked whole as one key (rev28 F1), and one repeating a password's cue
+    "repeated key prefix": lambda rng, size: ("AKIA" * (size // 4 + 1))[:size],
+    "repeated password cue": lambda rng, size: ("pw=" * (size // 3 + 1))[:size],
 }
 
 

@@ -282,8 +282,10 @@ _FIRST_LETTERS = "".join(
     sorted(_OWN_FIRST_LETTERS | {phrase[0] for kind in _WORD_KINDS for phrase in secret_words()[kind]})
 )
 # No "is" / ":" before the value, so it needs a digit, or a symbol inside it ("password reset", "policy?" are prose)
-_NOT_A_WORD = r"(?=[^\s(\[{<]*(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
-_HAS_DIGIT = r"(?=[^\s,;]*\d)"
+# Each lookahead reads at most a value's 64 characters (`_PASSWORD_VALUE`): one that ran to the end of the token read
+# a long run ("pw=pw=pw=...") again at every place tried, in quadratic time (rev28 F1).
+_NOT_A_WORD = r"(?=[^\s(\[{<]{0,64}(?:\d|(?:[^\s\w]|_)\S))"  # (an accented letter is no symbol: "réinitialisé")
+_HAS_DIGIT = r"(?=[^\s,;]{0,64}\d)"
 # A year, a number with a unit ("2.4GHz", "100Mbps"), a value already masked ("********", "<redacted>", a placeholder "<PASSWORD_1>"),
 # keys pressed together ("the key combination Ctrl+Shift+T"), a variable the value is read from ("${POSTGRES_PASSWORD}").
 _QUANTITY = r"(?i:\d+(?:[.,]\d+)?(?:[kmg]?hz|[kmg]bps|[kmgt]i?b|g|x|%|ms|s)[!?]?)"
@@ -377,7 +379,7 @@ class LoginPasswordRecognizer(PasswordRecognizer):
     pattern = re.compile(
         # (not a URL's user name: "postgresql://admin:S3cr3t@10.0.3.17:5432/app" names no account before its own)
         rf"(?i:(?=[{''.join(sorted({word[0] for word in triggers}))}])\b(?<![/:@])(?:(?:{_words('login_words')})\b{_FOR_WHAT}(?:\s+(?:is|are|as))?[^\w\n]{{0,3}}\s*"
-        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]*[A-Za-z])"
+        r"[A-Za-z][\w.@+-]*\s*(?:/|:|\||\s(?:pass|pw|pwd)\s)\s*(?:(?=[^\s,;]{0,64}[A-Za-z])"
         + _HAS_DIGIT
         + r"|(?=\d[\d-]{3,}))"  # a digit and a letter, or 4+ digits
         rf"|use\s+(?=\S+\s+to\s+(?:open|unlock|disarm|get\s+in)\b)[\"'“‘]?{_NOT_A_WORD}))" + _PASSWORD_VALUE
