@@ -844,7 +844,11 @@ def test_the_rewrites_are_those_of_the_models_loaded_through_transformers(monkey
             expected, got = shared_scorer().compare([row["post"]] * 2, [row["rewrite"], result.text])
             assert abs(expected.score - got.score) < 0.01, (row["rewrite"], result.text)
         else:
-            assert json.loads(json.dumps(result.changes)) == row["changes"] and result.unprotected == row["unprotected"]
+            # the reference rows predate the readable `name` of a change's attribute
+            changes = [
+                {k: v for k, v in change.items() if k != "name"} for change in json.loads(json.dumps(result.changes))
+            ]
+            assert changes == row["changes"] and result.unprotected == row["unprotected"]
 
 
 @pytest.mark.real_model

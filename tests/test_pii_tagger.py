@@ -300,7 +300,9 @@ def test_spans_map_back_to_original_offsets_in_one_batch():
     detector = Detector([PiiTaggerRecognizer(tagger=fake)])
     texts = ["Hi, I'm Sio\u200bsaia Fifita, from Nuku'alofa.", "The gate code is 4471!", "nothing here"]
     found = detector.deterministic_many(texts)
-    assert fake.batches == [3], "one forward batch for the whole list"
+    # one forward batch for the whole list ("nothing here", short and of no sure language, is read by both students:
+    # the fake is both, so its two readings share the batch)
+    assert fake.batches == [4], "one forward batch for the whole list"
     assert [texts[0][s.start : s.end] for s in found[0]] == ["Sio\u200bsaia Fifita"], (
         "punctuation trimmed, zero-width char inside"
     )
@@ -318,7 +320,8 @@ def test_the_tagger_is_told_which_structured_values_the_patterns_found():
     text = "Tane Whatarau, mobile +61 412 555 019 hunter22"
     found = detector.detect(text)
     phone = text.index("+61")
-    assert fake.settled == [[(phone, phone + len("+61 412 555 019"))]]
+    # short and of no sure language: both students read it (the fake is both), each told the phone number
+    assert fake.settled == [[(phone, phone + len("+61 412 555 019"))]] * 2
     assert [(text[s.start : s.end], s.type) for s in found] == [
         ("Tane Whatarau", "REAL_NAME"),
         ("+61 412 555 019", "PHONE"),

@@ -34,6 +34,8 @@ def check_what_stays(method: Method, profiles: list[Profile], results: list[Anon
         return results
     from stealthflow.anonymize.cues import cues_outside_values, load_cue_tagger
     from stealthflow.anonymize.marks import stayed
+    from stealthflow.anonymize.read_languages import post_language, sentence_language
+    from stealthflow.placeholders.language import shared_guesser
 
     try:
         tagger = load_cue_tagger()
@@ -43,11 +45,14 @@ def check_what_stays(method: Method, profiles: list[Profile], results: list[Anon
     for i in todo:
         profile, result = profiles[i], results[i]
         posts = [comment.text for comment in profile.comments]
-        marks = {
+        guesser = shared_guesser()  # the cue tagger reads English: marks in a post or sentence of another language
+        marks = {  # are unread there, as `local` leaves them (`read_languages`), not phrases that stayed
             (phrase, attribute): post
             for post, cues in enumerate(cues_outside_values(tagger, posts)[0])
             for phrase, attribute in cues
             if not PROTECT_PLACEHOLDER.search(phrase)
+            and post_language(guesser, posts[post]) is None
+            and sentence_language(guesser, posts[post], phrase) is None
         }
         left = stayed(profile.text, result.text, list(marks), [])
         if left:

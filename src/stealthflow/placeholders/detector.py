@@ -229,12 +229,14 @@ class Detector:
         )
         settled = {index: _SettledSpans(found[index]) for index, _, _ in chosen}
         for (index, piece, _), batch in zip(chosen, batches, strict=True):
+            known = {(s.start, s.end, s.type) for s in found[index]}  # an unsure piece's second pass: only what is new
             found[index].extend(
                 part
                 for span in batch
                 for part in settled[index].pieces_outside_other_types(
                     replace(span, start=span.start + piece.start, end=span.end + piece.start), texts[index]
                 )
+                if (part.start, part.end, part.type) not in known
             )
 
     def warnings_for(self, reading: Reading) -> list[str]:

@@ -12,8 +12,8 @@ issued or used. With or without it, no value is filled in inside a URL that load
 none inside a link unless `values_in_links` is true (but an e-mail address as a `mailto:` address), and a guarded
 value (a secret, card, IBAN or ID) not inside a link, markup or JSON unless `secrets_in_urls` is true; the others
 stay, are listed in `withheld` and
-said in `notice` (`placeholders.scope`); `notice` also says when the vault never issued anything to the session. An
-unknown request id is a 404. Errors are JSON (`{"error": {message, type, param, code}}`), never a bare 500
+said in `notice` (`placeholders.scope`). A session the vault never knew, while placeholders stay, and an unknown
+request id are a 404. Errors are JSON (`{"error": {message, type, param, code}}`), never a bare 500
 and never with the caller's text.
 """
 
