@@ -227,43 +227,40 @@ class MemoryStore:
         """A store of an earlier version (no `number` column): each memory numbered with its id, each user counting on
         from their highest."""
 
-        def legacy() -> bool:
-            return "number" not in {column[1] for column in self._db.execute("PRAGMA table_info(memories)")}
+        def number() -> None:
+            self._db.execute("ALTER TABLE memories ADD COLUMN number INTEGER")
+            self._db.execute("UPDATE memories SET number = id")
+            self._db.execute("INSERT INTO numbers (user, last) SELECT user, MAX(id) FROM memories GROUP BY user")
 
-        if not legacy():
-            return
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                if legacy():  # else another process opening the store numbered them first
-                    self._db.execute("ALTER TABLE memories ADD COLUMN number INTEGER")
-                    self._db.execute("UPDATE memories SET number = id")
-                    self._db.execute(
-                        "INSERT INTO numbers (user, last) SELECT user, MAX(id) FROM memories GROUP BY user"
-                    )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        self._add_column_once("number", number)
 
     def _key_legacy_memories(self) -> None:
         """A store of an earlier version (no `placeholders` column): each memory's keys read from its text, once."""
 
-        def legacy() -> bool:
-            return "placeholders" not in {column[1] for column in self._db.execute("PRAGMA table_info(memories)")}
+        def key() -> None:
+            self._db.execute("ALTER TABLE memories ADD COLUMN placeholders TEXT")
+            rows = self._db.execute("SELECT id, text FROM memories").fetchall()
+            self._db.executemany(
+                "UPDATE memories SET placeholders = ? WHERE id = ?",
+                [(_keys_json(placeholders_in(text)), row) for row, text in rows],
+            )
 
-        if not legacy():
+        self._add_column_once("placeholders", key)
+
+    def _add_column_once(self, column: str, add: Callable[[], None]) -> None:
+        """`add` (which adds `column` to `memories` and fills it) run in one transaction, when the store lacks the
+        column: asked again inside it, as another process opening the store may have added it first."""
+
+        def missing() -> bool:
+            return column not in {row[1] for row in self._db.execute("PRAGMA table_info(memories)")}
+
+        if not missing():
             return
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                if legacy():  # else another process opening the store keyed them first
-                    self._db.execute("ALTER TABLE memories ADD COLUMN placeholders TEXT")
-                    rows = self._db.execute("SELECT id, text FROM memories").fetchall()
-                    self._db.executemany(
-                        "UPDATE memories SET placeholders = ? WHERE id = ?",
-                        [(_keys_json(placeholders_in(text)), row) for row, text in rows],
-                    )
+                if missing():
+                    add()
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
