@@ -42,17 +42,19 @@ def check_what_stays(method: Method, profiles: list[Profile], results: list[Anon
     except FileNotFoundError:
         return [replace(result, checked=False) if i in todo else result for i, result in enumerate(results)]
     checked = list(results)
+    guesser = shared_guesser()
     for i in todo:
         profile, result = profiles[i], results[i]
         posts = [comment.text for comment in profile.comments]
-        guesser = shared_guesser()  # the cue tagger reads English: marks in a post or sentence of another language
-        marks = {  # are unread there, as `local` leaves them (`read_languages`), not phrases that stayed
+        # the cue tagger reads English: marks in a post or sentence of another language are unread there, as `local`
+        # leaves them (`read_languages`), not phrases that stayed
+        read = [post_language(guesser, post) is None for post in posts]
+        marks = {
             (phrase, attribute): post
             for post, cues in enumerate(cues_outside_values(tagger, posts)[0])
+            if read[post]
             for phrase, attribute in cues
-            if not PROTECT_PLACEHOLDER.search(phrase)
-            and post_language(guesser, posts[post]) is None
-            and sentence_language(guesser, posts[post], phrase) is None
+            if not PROTECT_PLACEHOLDER.search(phrase) and sentence_language(guesser, posts[post], phrase) is None
         }
         left = stayed(profile.text, result.text, list(marks), [])
         if left:

@@ -389,8 +389,9 @@ def shaped(text: str, start: int, end: int, label: str) -> tuple[int, int]:
 # ("7719-334-08", "1-0-1", "Schwarzkopf-Öztürk", "5/10"), a full stop or comma between digits ("89,90"). Scripts written
 # without spaces between words (Chinese, Japanese, Korean, Thai) have no such token: their spans stay as they are.
 _TOKEN_CHAR = r"[^\W\u0E00-\u0E7F\u3000-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]"
-_TOKEN_REST = re.compile(rf"(?:{_TOKEN_CHAR}|[-/](?={_TOKEN_CHAR})|(?<=\d)[.,](?=\d))+")
-_TOKEN_HEAD = re.compile(rf"(?:{_TOKEN_CHAR}|[-/](?={_TOKEN_CHAR})|(?<=\d)[.,](?=\d))+(?=.\Z)", re.DOTALL)
+_TOKEN = rf"(?:{_TOKEN_CHAR}|[-/](?={_TOKEN_CHAR})|(?<=\d)[.,](?=\d))+"
+_TOKEN_REST = re.compile(_TOKEN)
+_TOKEN_HEAD = re.compile(rf"{_TOKEN}(?=.\Z)", re.DOTALL)
 _TOKEN_REACH = 64  # how far back a token's head is looked for: no word is longer
 
 
