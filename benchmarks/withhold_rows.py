@@ -20,7 +20,6 @@ from stealthflow.data.evidence import find_phrase
 from stealthflow.utility.fluency import shared_scorer
 
 
-
 def clue_posts(directory: Path) -> list[tuple[str, str, bool]]:
     """Every comment of a blind set: its author, its text, and whether its writer put a clue in it."""
     from stealthflow.data.loader import load_profiles
@@ -44,7 +43,9 @@ def stayed_rows(tagger, post: str, cues: list[tuple[str, str]], unprotected: lis
         confidence = max(mark_confidence(piece, found, phrase) for piece, found in zip(pieces, spans, strict=True))
         where = find_phrase(phrase, post)
         evidence = bool(where) and bool(attribute) and gives_away(post, where[0], where[1], attribute)
-        rows.append({"phrase": phrase, "attribute": attribute, "confidence": round(confidence, 4), "evidence": evidence})
+        rows.append(
+            {"phrase": phrase, "attribute": attribute, "confidence": round(confidence, 4), "evidence": evidence}
+        )
     return rows
 
 
