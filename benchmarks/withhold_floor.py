@@ -1,6 +1,7 @@
-"""Choose the floors of `data/generalize/withhold.yaml` (a mark that stayed withholds its post from `anonymize` only
-when the cue tagger's confidence of it reaches its attribute's floor) from rows of `benchmarks/withhold_rows.py`, and
-score given floors on other rows.
+"""Choose floors for the decision to withhold (a mark that stayed withholds its post from `anonymize` only when the cue
+tagger's confidence of it reaches its attribute's floor, or when `--several` marks stayed) from rows of
+`benchmarks/withhold_rows.py`, and score given floors on other rows (a YAML file of `floors` and `several`, as
+benchmarks/results/withhold_candidate_t29.yaml, the candidate that failed its check).
 
 `choose`: starting from no floor (main: every mark that stayed withholds), raise one attribute's floor a step at a
 time, each time the step that releases the most clue-free posts per clue post it releases unchanged (a clue post
@@ -9,8 +10,9 @@ printed as written), while the clue posts withheld or changed fall by at most `-
 withheld or changed, authors with every post withheld. A post in a language the rewrite does not read is withheld
 either way.
 
-    python benchmarks/withhold_floor.py choose runs/withhold_rows_{e..w}.jsonl --budget 2
-    python benchmarks/withhold_floor.py score runs/withhold_rows_{x,y}.jsonl --floors data/generalize/withhold.yaml
+    python benchmarks/withhold_floor.py choose runs/withhold_rows_{i..m,t..w}.jsonl --budget 2 --several 2
+    python benchmarks/withhold_floor.py score runs/withhold_rows_{x,y}.jsonl \
+        --floors benchmarks/results/withhold_candidate_t29.yaml
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ def read_rows(paths: list[Path]) -> list[dict]:
 
 def withheld(row: dict, floors: dict[str, float], several: int | None = None) -> bool:
     """`row`'s post is withheld at `floors`: not read, `several` or more marks stayed in it, or a mark that stayed
-    reaches its attribute's floor (as anonymize/withhold.py: a phrase of no attribute always withholds, and so does one
-    scored 0, which `cues.mark_confidence` gives a phrase not in the post)."""
+    reaches its attribute's floor (a phrase of no attribute always withholds, and so does one scored 0, which
+    `cues.mark_confidence` gives a phrase not in the post)."""
     stayed = row["stayed"]
     return (
         bool(row["unread"])

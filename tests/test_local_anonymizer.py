@@ -13,7 +13,6 @@ from gate_fakes import ScoreByTable, floors_gate
 from stealthflow.anonymize.fallback import Fallback, confidence_floor
 from stealthflow.anonymize.generalize import Generalizer
 from stealthflow.anonymize.local import LocalAnonymizer
-from stealthflow.anonymize.withhold import withhold_floors, withholds
 from stealthflow.data import ATTRIBUTES
 from stealthflow.data.evidence import find_phrase, locate_evidence, quoted_phrases
 from stealthflow.data.schema import Comment, Profile
@@ -478,30 +477,7 @@ def test_a_mark_the_tagger_is_not_confident_of_never_takes_its_sentence_away():
             None, FakeTagger({"Leeds": "location"}, score=score), generalizer, fallback=Fallback(generalizer)
         )
         (result,) = method.rewrite_posts([post])
-        assert (result.text == "Nice weather today.") is removed and (result.text == post) is not removed, score
-
-
-def test_a_mark_that_stayed_withholds_its_post_only_when_the_tagger_is_sure_enough_of_it():
-    """A mark nothing replaced stays in the text; it makes the post not protected (`anonymize` withholds it) only at
-    or above its attribute's floor (data/generalize/withhold.yaml); under it, it is taken for a false cue."""
-    floor = withhold_floors()["location"]
-    assert 0.0 < floor < 1.0
-    post = "Rent in Leeds keeps going up."
-    for score, withheld in ((floor - 0.01, False), (floor, True)):  # FAKE tagger's score
-        method = LocalAnonymizer(
-            None, FakeTagger({"Leeds": "location"}, score=score), Generalizer(Strict(), floors_gate(0.0, -1.0))
-        )
-        (result,) = method.rewrite_posts([post])
-        assert result.text == post and result.unprotected == (["Leeds"] if withheld else []), score
-
-
-def test_a_value_or_a_phrase_not_in_the_post_withholds_whatever_the_tagger_scores():
-    marks = [TaggedSpan(7, 24, "location", 0.01)]  # FAKE: a mark the tagger is not sure of
-    post = "Email: dana@example.org for the keys."
-    assert withholds(post, marks, "dana@example.org", "location")  # a value
-    assert withholds(post, marks, "Leeds", "location")  # not in the post: a model wrote it
-    assert withholds(post, marks, "the keys", "")  # no attribute
-    assert not withholds(post, [TaggedSpan(28, 36, "location", 0.01)], "the keys", "location")
+        assert (result.text == "Nice weather today.") is removed and (result.unprotected == []) is removed, score
 
 
 def test_each_piece_of_a_split_mark_keeps_its_own_attribute():

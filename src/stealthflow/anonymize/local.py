@@ -33,7 +33,6 @@ from stealthflow.anonymize.placeholders_kept import keeps_placeholders
 from stealthflow.anonymize.read_languages import post_language, sentence_language
 from stealthflow.anonymize.suggest import ADAPTER as PHRASE_ADAPTER
 from stealthflow.anonymize.suggest import PhraseSuggester
-from stealthflow.anonymize.withhold import withholding
 from stealthflow.data.schema import Profile
 from stealthflow.evaluation.evidence import span_survives
 from stealthflow.harvest.posts import post_messages
@@ -193,11 +192,9 @@ class LocalAnonymizer:
             how = hows[i] if texts[i] != post else "unchanged"
             languages = list(dict.fromkeys(language for language in foreign[i].values() if language))
             read_marks = [mark for mark in cues[i] if foreign[i].get(mark) is None]  # an unread sentence's stay unread
-            left = dict.fromkeys(
-                part_of_value(post, p) or p for p in stayed(post, texts[i], read_marks, unprotected[i])
+            left_in = list(
+                dict.fromkeys(part_of_value(post, p) or p for p in stayed(post, texts[i], read_marks, unprotected[i]))
             )
-            # a mark that stayed withholds the post only when it is not taken for a false cue (`withhold`)
-            left_in = withholding(post, marks[i], [(phrase, attribute_of(phrase, cues[i])) for phrase in left])
             results.append(PostRewrite(texts[i], [], how, cues[i], left_in, languages, removals[i]))
         return results
 
