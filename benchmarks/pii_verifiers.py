@@ -6,6 +6,7 @@
     python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
     python benchmarks/pii_verifiers.py table runs/spans.jsonl --files /work/real32/real_pii.jsonl  # with real text
     python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --lose 1 --score FILE  # chosen on it
+    python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --given 0.12 0.32 0.32 0.16  # rebuilt
 
 `table` runs the detector as `protect` builds it (one text at a time) over every annotated set but the final checks,
 with verifiers that keep every span and record its features; each span the tagger keeps of a verified label is right
