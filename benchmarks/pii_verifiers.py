@@ -6,6 +6,7 @@
     python benchmarks/pii_verifiers.py context runs/verifier_spans.jsonl --english-only --write  # HEALTH's context
     python benchmarks/pii_verifiers.py table runs/spans.jsonl --files /work/real32/real_pii.jsonl  # with real text
     python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --lose 1 --score FILE  # chosen on it
+    python benchmarks/pii_verifiers.py context runs/spans.jsonl --real real32 --given 0.12 0.32 0.32 0.16  # rebuilt
 
 `table` runs the detector as `protect` builds it (one text at a time) over every annotated set but the final checks,
 with verifiers that keep every span and record its features; each span the tagger keeps of a verified label is right
@@ -358,6 +359,7 @@ def fit_context(
     scored: tuple[Path, ...] = (),
     kept_sets: tuple[str, ...] = (),
     keep: int = 0,
+    given: tuple[float, ...] = (),
 ) -> None:
     """Fit the HEALTH context model (pii_tagger/context_model.py) on the HEALTH spans the tagger kept in the texts of
     `CONTEXT_FIT_SETS` and of the `real` sets of the table (annotated real text, `table --files`) the students did
@@ -366,7 +368,8 @@ def fit_context(
     Without `real`, its thresholds (texts read as English, as others; 0 for others with `english_only`) are chosen on
     the out-of-fold scores of `CONTEXT_CHOOSE_SETS`: of 0-0.98 by 0.02, the one that drops the most wrong spans while
     the HEALTH values found there fall by at most `budget` percent. With `real`, on the out-of-fold scores of the real
-    sets, with the HEALTH verifier's (`choose_on_real`, with `lose`, `kept_sets` and `keep`). Prints the outcome on the
+    sets, with the HEALTH verifier's (`choose_on_real`, with `lose`, `kept_sets` and `keep`), or `given` (the
+    verifier's, then the context model's, English and others each: a candidate rebuilt, not chosen). Prints the outcome on the
     choice sets and on u and v (scored by the model fitted on all), and for each file of `scored` (a `real` set's
     file) the whole detector's HEALTH figures on it out of fold (`real_out_of_fold`); `--write` replaces
     data/pii-tagger/health_context.json (with `real`, the thresholds of data/pii-tagger/health_verifier.json too)."""
@@ -423,19 +426,29 @@ def fit_context(
         shipped = shipped_verifiers()["HEALTH"]
         for c, score in zip(candidates, shipped.scores([c["x"] for c in candidates]), strict=True):
             c["verifier"] = score  # the shipped trees' score, which `choose_on_real` chooses a threshold of
-        verifier, chosen = choose_on_real(
-            [row for row in rows if row["set"] in real], lose, [row for row in rows if row["set"] in kept_sets], keep
-        )
+        if given:
+            verifier, chosen = replace(shipped, threshold=given[0], threshold_others=given[1]), given[2:]
+            how = "thresholds given (`--given`, not chosen)"
+        else:
+            verifier, chosen = choose_on_real(
+                [row for row in rows if row["set"] in real],
+                lose,
+                [row for row in rows if row["set"] in kept_sets],
+                keep,
+            )
+            how = (
+                f"thresholds chosen with the HEALTH verifier's on the out-of-fold scores of {', '.join(real)} "
+                f"(`choose_on_real`, at most {lose} HEALTH values lost"
+                + (
+                    f", at most {keep} of {', '.join(kept_sets)} in English and in six-language files each"
+                    if kept_sets
+                    else ""
+                )
+                + ")"
+            )
         thresholds = dict(zip(("en", "ml"), chosen, strict=True))
         choice = (
-            f"thresholds chosen with the HEALTH verifier's on the out-of-fold scores of {', '.join(real)} "
-            f"(`choose_on_real`, at most {lose} HEALTH values lost"
-            + (
-                f", at most {keep} of {', '.join(kept_sets)} in English and in six-language files each"
-                if kept_sets
-                else ""
-            )
-            + f"): verifier {verifier.threshold}, {verifier.threshold_others}; "
+            f"{how}: verifier {verifier.threshold}, {verifier.threshold_others}; "
             f"context model (texts read as English, as others) {thresholds['en']}, {thresholds['ml']}"
         )
         before_keep, after_keep = (
@@ -502,7 +515,7 @@ def fit_context(
         print(f"wrote {target}")
         if real:
             stored = json.loads((resource_dir("data") / verifier.kind.weights).read_text(encoding="utf-8"))
-            store_verifier(verifier, f"{stored['chosen']}; thresholds then chosen on real text with the context "
+            store_verifier(verifier, f"{stored['chosen']}; thresholds then set on real text with the context "
                                      f"model's (health_context.json): {choice}")  # fmt: skip
 
 
@@ -654,6 +667,14 @@ def main() -> None:
     )
     context_command.add_argument("--keep", type=int, default=0, help="HEALTH values of --kept the choice may cost")
     context_command.add_argument(
+        "--given",
+        type=float,
+        nargs=4,
+        default=(),
+        metavar=("VERIFIER_EN", "VERIFIER_OTHERS", "CONTEXT_EN", "CONTEXT_OTHERS"),
+        help="with --real: these thresholds, not chosen (a candidate rebuilt)",
+    )
+    context_command.add_argument(
         "--score",
         type=Path,
         nargs="+",
@@ -667,6 +688,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "context" and args.score and not args.real:
         parser.error("--score reads the --real sets' files: give --real too")
+    if args.command == "context" and args.given and not args.real:
+        parser.error("--given sets the thresholds chosen on --real sets: give --real too")
     if args.command == "table":
         table(args.out, tuple(args.files))
     elif args.command == "fit":
@@ -682,6 +705,7 @@ def main() -> None:
             tuple(args.score),
             tuple(args.kept),
             args.keep,
+            tuple(args.given),
         )
     else:
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,7 +1,8 @@
 """benchmarks/pii_verifiers.py: the name verifier is fitted only on text the students did not train on; annotated
-files outside the sets; the HEALTH thresholds chosen on real text."""
+files outside the sets; the HEALTH thresholds chosen on real text, or given."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -81,3 +82,29 @@ def test_the_choice_on_real_text_drops_wrong_spans_only_as_far_as_its_budget_of_
     wrong_above = fake_row(fake_candidate(False, verifier=0.9, context=0.6), values=0)
     _, (english, _) = choose_on_real([personal, general, wrong_above], lose=1)
     assert english > 0.6
+
+
+def fake_table(path: Path) -> None:
+    """A hand-made table (a fake of `table`'s output): ten texts of a real set "realx", each with a personal HEALTH span
+    ("diagnosed with") and a general one ("symptoms of"), their terms' buckets and features."""
+    record = {"set": "realx", "kind": "en", "clean": False, "trained": False}
+    with path.open("w", encoding="utf-8") as sink:
+        for row in range(10):
+            personal = fake_candidate(True, verifier=0.0, context=0.0) | {"terms": [1, 2, 3 + row]}
+            general = fake_candidate(False, verifier=0.0, context=0.0) | {"terms": [4, 5, 30 + row]}
+            health = fake_row(personal, general) | {"extra": []}
+            sink.write(json.dumps(record | {"row": row, "labels": {"HEALTH": health}}) + "\n")
+
+
+def test_given_thresholds_are_set_as_given_not_chosen(tmp_path):
+    """Through the real script: `context --real --given` fits the model and keeps the four thresholds it is given."""
+    fake_table(tmp_path / "spans.jsonl")
+    script = [sys.executable, str(REPO / "benchmarks" / "pii_verifiers.py"), "context", str(tmp_path / "spans.jsonl")]
+    given = subprocess.run(
+        script + ["--real", "realx", "--given", "0.12", "0.32", "0.34", "0.16"], capture_output=True, text=True
+    )
+    assert given.returncode == 0, given.stderr
+    assert "thresholds given (`--given`, not chosen): verifier 0.12, 0.32; context model" in given.stdout
+    assert "(texts read as English, as others) 0.34, 0.16" in given.stdout
+    alone = subprocess.run(script + ["--given", "0.1", "0.1", "0.1", "0.1"], capture_output=True, text=True)
+    assert alone.returncode == 2 and "give --real too" in alone.stderr
