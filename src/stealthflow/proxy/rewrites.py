@@ -5,8 +5,8 @@ message per turn and, with a sampling model, show the upstream a different histo
 the first outcome for a (session, protected text) is remembered and reused. A rejected rewrite
 (placeholders lost, an unreadable answer) is remembered too: that message keeps its placeholder
 text in every turn. So is an outcome that left the text not protected (`RewriteOutcome.protected`: rejected, a marked
-phrase that stayed, a text the method could not read): `proxy.rewrite_fail` refuses such a request (`refusal`) or sends
-it as it is, counted. The cache is in memory (a restart rewrites earlier turns afresh), bounded
+phrase that stayed, a text the method could not read): `proxy.rewrite_fail` refuses such a request (`refusal`), sends
+it as it is, or (`send-unread`) sends it only when its one fault is that the method could not read it; counted. The cache is in memory (a restart rewrites earlier turns afresh), bounded
 (least recently used first out), keyed by an HMAC under a per-process key, and holds protected
 text only: the rewriter never sees a raw value.
 """
