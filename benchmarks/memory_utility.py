@@ -16,8 +16,13 @@
 3. Per condition: hit@1 / hit@3 of the right memory in the pack ranking, and answer recovery:
    the answer value is in the (hydrated) pack of a 60-token budget. Target (issue 21):
    placeholders lose <= 2 points of hit@3 vs raw.
+4. Pack's relevance floor (min_score): every row is scored at each floor of SWEEP, at the default and at none, from
+   one ranking per question, and the scores of the right memory and the others are listed. Rule for the default,
+   written before it was scored: the highest floor of SWEEP at which answer recovered and hit@3 of the raw and
+   placeholders rows lose 0.0 points against no floor, and at or below the p1 of the right memory's score there.
 
-Writes benchmarks/results/memory_utility.json and .md.
+Writes benchmarks/results/memory_utility.json and .md (`--render JSON`: a run's tables again, at the store's default
+floor, which must be one the run scored).
 """
 
 from __future__ import annotations
@@ -32,8 +37,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
+
+from stealthflow.memory.store import MIN_SCORE
+
 RESULTS = Path(__file__).parent / "results"
 ANSWER_BUDGET = 60  # tokens: about four memories
+NO_FLOOR = -1.0  # a relevance floor below every cosine: pack as it was without one
+SWEEP = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)  # relevance floors scored beside the default
 
 
 # -- the synthetic users ---------------------------------------------------------------------
@@ -352,14 +363,19 @@ class Baseline:
 
     def protect_many(self, texts: list[str], session: str) -> list[SimpleNamespace]:
         if self.protector is None:
-            return [SimpleNamespace(text=t) for t in texts]
+            return [SimpleNamespace(text=t, warnings=(), keys=()) for t in texts]
         protected = self.protector.protect_many(texts, f"masking:{session}")
-        return [SimpleNamespace(text=self._masked(t, p.spans)) for t, p in zip(texts, protected, strict=True)]
+        return [
+            SimpleNamespace(text=self._masked(t, p.spans), warnings=(), keys=())
+            for t, p in zip(texts, protected, strict=True)
+        ]
 
-    def protect(self, text: str, session: str) -> SimpleNamespace:
-        return self.protect_many([text], session)[0]
+    def redact(self, text: str, session: str) -> str:
+        return self.protect_many([text], session)[0].text
 
-    def restore(self, text: str, session: str) -> SimpleNamespace:
+    config = SimpleNamespace(guarded_types=frozenset)  # nothing to guard: restore changes nothing
+
+    def restore(self, text: str, session: str, scope=None) -> SimpleNamespace:
         return SimpleNamespace(text=text)
 
 
@@ -367,35 +383,56 @@ def pct(part: int, whole: int) -> float | None:
     return round(100 * part / whole, 1) if whole else None
 
 
-def evaluate(store, users: list[User]) -> dict:
-    hits1 = hits3 = hits3_named = named = recovered = recovered_pii = answerable = answerable_pii = total = 0
+def evaluate(store, users: list[User], floors: tuple[float, ...]) -> tuple[dict, dict]:
+    """The condition's row for each relevance floor (packs with no floor, filtered: the greedy pack keeps every
+    memory at or above a floor whatever lies below it, so the filter is the floor's pack), and the scores of the
+    right memory and of the others (each question's top 10 but the right one)."""
+    counts = {f: dict.fromkeys(("h1", "h3", "h3n", "rec", "recp", "sent"), 0) for f in floors}
+    total = named = answerable = answerable_pii = 0
+    right, others = [], []
     for user in users:
         ids = [item.id for item in store.append_many(user.id, user.memories)]
         for q in user.questions:
-            ranked = [item.id for item in store.pack(user.id, q.text, budget_tokens=10**6).items]
+            ranking = store.pack(user.id, q.text, budget_tokens=10**6, min_score=-1.0).items
             target = ids[q.memory]
+            right += [i.score for i in ranking if i.id == target]
+            others += [i.score for i in ranking[:10] if i.id != target]
             total += 1
-            hits1 += ranked[:1] == [target]
-            hits3 += target in ranked[:3]
-            if q.names_value:
-                named += 1
-                hits3_named += target in ranked[:3]
+            named += q.names_value
             if q.answer is not None:
-                packed = store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET)
-                found = q.answer in store.hydrate(user.id, packed.text, packed.request)
                 answerable += 1
-                recovered += found
-                if q.pii:
-                    answerable_pii += 1
-                    recovered_pii += found
-    return {
-        "questions": total,
-        "hit@1": pct(hits1, total),
-        "hit@3": pct(hits3, total),
-        "hit@3_value_in_question": pct(hits3_named, named),
-        "answer_recovered": pct(recovered, answerable),
-        "answer_recovered_pii": pct(recovered_pii, answerable_pii),
+                answerable_pii += q.pii
+                packed = store.pack(user.id, q.text, budget_tokens=ANSWER_BUDGET, min_score=-1.0)
+            for floor, c in counts.items():
+                ranked = [i.id for i in ranking if i.score >= floor]
+                c["h1"] += ranked[:1] == [target]
+                c["h3"] += target in ranked[:3]
+                c["h3n"] += q.names_value and target in ranked[:3]
+                if q.answer is not None:
+                    kept = [i for i in packed.items if i.score >= floor]
+                    text = "\n".join(f"- {i.text}" for i in kept)
+                    c["sent"] += len(kept)
+                    found = q.answer in store.hydrate(user.id, text, packed.request)
+                    c["rec"] += found
+                    c["recp"] += q.pii and found
+    rows = {
+        floor: {
+            "questions": total,
+            "hit@1": pct(c["h1"], total),
+            "hit@3": pct(c["h3"], total),
+            "hit@3_value_in_question": pct(c["h3n"], named),
+            "answer_recovered": pct(c["rec"], answerable),
+            "answer_recovered_pii": pct(c["recp"], answerable_pii),
+            "memories_per_pack": round(c["sent"] / answerable, 2) if answerable else None,
+        }
+        for floor, c in counts.items()
     }
+    return rows, {"right": right, "others": others}
+
+
+def quantiles(scores: list[float]) -> dict[str, float]:
+    points = np.quantile(np.asarray(scores), [0.0, 0.01, 0.05, 0.5, 0.95, 0.99, 1.0]) if scores else []
+    return {name: round(float(v), 3) for name, v in zip(("min", "p1", "p5", "p50", "p95", "p99", "max"), points)}
 
 
 def masked_share(store, users: list[User]) -> dict[str, float]:
@@ -413,7 +450,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--render", type=Path, help="a run's memory_utility.json: its tables again, at today's default")
     args = parser.parse_args()
+    if args.render:
+        write(json.loads(args.render.read_text()))
+        return
 
     from stealthflow.memory import MemoryStore
     from stealthflow.memory.store import minilm_embedder
@@ -432,7 +473,8 @@ def main() -> None:
         flush=True,
     )
     embed = minilm_embedder()
-    rows, coverage = {}, {}
+    floors = tuple(sorted({NO_FLOOR, MIN_SCORE, *SWEEP}))
+    by_floor, scores, coverage = {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         config = ProtectConfig(vault_path=Path(tmp) / "vault.sqlite", key_source="env", llm_extractor=False)
         vault = open_vault(config)
@@ -448,18 +490,40 @@ def main() -> None:
         for number, (name, condition) in enumerate(conditions.items()):
             start = time.perf_counter()
             store = MemoryStore(Path(tmp) / f"condition{number}.sqlite", condition, embed=embed)
-            rows[name] = evaluate(store, users)
-            rows[name]["seconds"] = round(time.perf_counter() - start, 1)
+            by_floor[name], found = evaluate(store, users, floors)
+            scores[name] = {side: quantiles(values) for side, values in found.items()}
             if name == "placeholders":
                 coverage = masked_share(store, users)
             store.close()
-            print(json.dumps({"condition": name, **rows[name]}), flush=True)
+            print(json.dumps({"condition": name, "seconds": round(time.perf_counter() - start, 1)}), flush=True)
 
+    write(
+        {
+            "users": args.users,
+            "seed": args.seed,
+            "memories": memories,
+            "questions": len(questions),
+            "answer_budget_tokens": ANSWER_BUDGET,
+            "by_floor": {name: {str(f): r for f, r in rows.items()} for name, rows in by_floor.items()},
+            "scores": scores,
+            "masked_by_type": coverage,
+        }
+    )
+
+
+def write(result: dict) -> None:
+    """The run's tables, at the store's default floor (MIN_SCORE) and by floor, into results/memory_utility.md and
+    (with the default floor's rows as `conditions`) .json."""
+    by_floor = result["by_floor"]
+    rows = {name: r[str(MIN_SCORE)] for name, r in by_floor.items()}
+    floors = list(next(iter(by_floor.values())))
     raw = rows["raw"]
     lines = [
         (
-            f"{len(users)} synthetic users, {memories} memories, {len(questions)} questions (seed {args.seed}); "
-            f"answer recovered = the answer value is in the hydrated pack of {ANSWER_BUDGET} tokens; MiniLM embeddings."
+            f"{result['users']} synthetic users, {result['memories']} memories, {result['questions']} questions "
+            f"(seed {result['seed']}); answer recovered = the answer value is in the hydrated pack of "
+            f"{result['answer_budget_tokens']} tokens; MiniLM embeddings; pack's relevance floor min_score {MIN_SCORE} "
+            "(its default)."
         ),
         "",
         "| condition | hit@1 | hit@3 | Δ hit@3 vs raw | hit@3, value named in the question | answer recovered | answer recovered, PII values |",
@@ -471,22 +535,38 @@ def main() -> None:
         )
     lines += [
         "",
+        "Answer recovered (hit@3; memories in a pack of the budget) by relevance floor (min_score; -1.0: no floor):",
+        "",
+        "| condition | " + " | ".join(floors) + " |",
+        "|---|" + "---:|" * len(floors),
+        *(
+            f"| {name} | "
+            + " | ".join(f"{r[f]['answer_recovered']} ({r[f]['hit@3']}; {r[f]['memories_per_pack']})" for f in floors)
+            + " |"
+            for name, r in by_floor.items()
+        ),
+        "",
+        "Cosine scores of the right memory and of the others in each question's top 10:",
+        "",
+        "| condition | memory | min | p1 | p5 | p50 | p95 | p99 | max |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        *(
+            f"| {name} | {side} | " + " | ".join(str(v) for v in q.values()) + " |"
+            for name, sides in result["scores"].items()
+            for side, q in sides.items()
+        ),
+        "",
         "Generated PII values the deterministic recognizers masked (placeholders row; gold spans: 100 %):",
         "",
+        "| type | masked |",
+        "|---|---:|",
+        *(f"| {t} | {share} % |" for t, share in result["masked_by_type"].items()),
     ]
-    lines += ["| type | masked |", "|---|---:|", *(f"| {t} | {share} % |" for t, share in coverage.items())]
     table = "\n".join(lines)
     print("\n" + table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "memory_utility.md").write_text(table + "\n")
-    result = {
-        "users": args.users,
-        "seed": args.seed,
-        "memories": memories,
-        "answer_budget_tokens": ANSWER_BUDGET,
-        "conditions": rows,
-        "masked_by_type": coverage,
-    }
+    result = {**result, "min_score": MIN_SCORE, "conditions": rows}
     (RESULTS / "memory_utility.json").write_text(json.dumps(result, indent=2) + "\n")
 
 

@@ -650,3 +650,53 @@ def test_hydrate_over_http_lists_what_it_could_not_resolve_as_the_cli_does(store
     assert answer["text"] == "I wrote to ann.lee@mailbox.org and <EMAIL_9>."
     assert answer["restored"] == 1 and answer["unresolved"] == ["<EMAIL_9>"] and answer["withheld"] == []
     assert "not issued to ann's memories" in answer["notice"] and "<EMAIL_9>" in answer["notice"]
+
+
+def test_pack_leaves_out_memories_below_the_relevance_floor_cli_http_and_python(tmp_path, monkeypatch):
+    """ux28 finding 20, with the real MiniLM: a pack filled its budget with unrelated memories (similarity 0.04 and
+    0.008 to the query), personal text sent for nothing. By default only the related memory goes; `min_score=-1`
+    packs them all, to the budget; the CLI (`--min-score`) and a real HTTP client (`min_score`) say the same, and a
+    pack that leaves out every memory says why on stderr."""
+    import httpx
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+    from stealthflow.memory.store import MIN_SCORE
+    from stealthflow.service import create_app
+    from stealthflow.testing.loopback import serve
+
+    config = protect_config(tmp_path, monkeypatch)
+    store = MemoryStore(tmp_path / "m.sqlite", make_protector(config))  # the real MiniLM
+    memories = [
+        "My email is ann.lee@mailbox.org and I play the cello",
+        "My GP is Dr. Cornelia Haberland in Freiburg; I take sertraline for my depression.",
+        "My manager wants the Q3 numbers by Thursday; his mobile is +1 415 555 0100",
+    ]
+    ids = [store.append("ann", text).id for text in memories]
+    query = "Which doctor do I see and what do I take for my depression?"
+    packed = store.pack("ann", query)
+    assert [item.id for item in packed.items] == [ids[1]] and packed.below_floor == 2
+    assert all(item.score >= MIN_SCORE for item in packed.items)
+    assert sorted(item.id for item in store.pack("ann", query, min_score=-1.0).items) == sorted(ids)
+    with pytest.raises(ValueError, match="min_score"):
+        store.pack("ann", query, min_score=1.5)
+    with serve(create_app(store.protector, "t0ken-long-enough-16", memory=store)) as port:
+        url, auth = f"http://127.0.0.1:{port}/memory/pack", {"Authorization": "Bearer t0ken-long-enough-16"}
+        default = httpx.post(url, headers=auth, json={"user": "ann", "query": query}).json()
+        every = httpx.post(url, headers=auth, json={"user": "ann", "query": query, "min_score": -1}).json()
+        wrong = httpx.post(url, headers=auth, json={"user": "ann", "query": query, "min_score": 2})
+    assert [item["id"] for item in default["items"]] == [ids[1]] and len(every["items"]) == 3
+    assert wrong.status_code == 422
+    store.close()
+
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    common = ["memory", "pack", "--user", "ann", "--query", "-", "--store", str(tmp_path / "m.sqlite"), "--config"]
+    run = CliRunner().invoke
+    said = run(app, [*common, str(yaml), "--json"], input=query)
+    assert said.exit_code == 0 and [i["id"] for i in json.loads(said.stdout)["items"]] == [ids[1]]
+    every = run(app, [*common, str(yaml), "--json", "--min-score", "-1"], input=query)
+    assert len(json.loads(every.stdout)["items"]) == 3
+    none = run(app, [*common, str(yaml)], input="the rules of cricket")
+    assert none.exit_code == 0 and none.stdout == ""
+    assert "no memory of user ann is similar enough to the query" in " ".join(none.stderr.split())

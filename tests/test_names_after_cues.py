@@ -276,6 +276,30 @@ def test_no_span_ends_inside_a_token(detector, text, value):
     assert all(s.start <= start and s.end >= start + len(value) for s in covering)
 
 
+def test_a_name_does_not_swallow_the_bracket_of_an_aside_after_it(detector):
+    """ux28 finding 11: "Dr. Leonie Brandt-Hoffmann (Praxis Brandt, ...)" reached the upstream as
+    "Dr. <REAL_NAME_19><ADDRESS_4>)": the tagger ran the name on into "(Praxis", so the bracket was masked inside it."""
+    text = (
+        "You are the assistant of Dr. Leonie Brandt-Hoffmann (Praxis Brandt, Kaiserstraße 12, 60311 Frankfurt). "
+        "Her patients: Jonas Weber (type 1 diabetes), Katarzyna Nowak (pregnant, week 20)."
+    )
+    spans = detector.detect(text)
+    assert "Leonie Brandt-Hoffmann" in _names(detector, text)
+    assert not any("(" in text[s.start : s.end] for s in spans)
+
+
+def test_a_name_ends_before_an_aside_it_does_not_close():
+    """`shaped` on name spans as a model leaves them (no model here): an open bracket ends the name, a closed aside
+    inside it (a nickname) stays."""
+    from stealthflow.pii_tagger.spans import shaped
+
+    text = "Dr. Leonie Brandt-Hoffmann (Praxis Brandt) and Margaret (Peggy) Ellison [Praxis"
+    at = text.index
+    assert shaped(text, at("Leonie"), at("Brandt)"), "REAL_NAME") == (at("Leonie"), at(" (Praxis"))
+    assert shaped(text, at("Margaret"), at(" ["), "REAL_NAME") == (at("Margaret"), at(" ["))
+    assert shaped(text, at("Margaret"), len(text), "REAL_NAME") == (at("Margaret"), at(" ["))
+
+
 def test_whole_tokens_grows_a_cut_token_and_leaves_possessives_and_lines():
     """`whole_tokens` on spans as a model leaves them (no model here): the token's tail or head joins the span; an
     apostrophe ends a token; a token's tail alone on the span's first line is left to the overlap with the name."""

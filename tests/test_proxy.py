@@ -539,7 +539,8 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
             (
                 german,
                 "messages[2].content: not checked: the local rewrite reads English only (language: de). "
-                "Rewording will not help a text the rewrite cannot read: start the proxy with --rewrite-fail send",
+                "Rewording will not help a text the rewrite cannot read: start the proxy with --rewrite-fail "
+                "send-unread to send a message the rewrite cannot read with its placeholders",
             ),
         ):
             body = {"model": "m", "messages": [*history, {"role": "user", "content": content}]}
@@ -566,6 +567,58 @@ def test_a_message_whose_giveaway_phrase_stayed_is_refused_or_sent_counted(prote
         monkeypatch.setenv(name, str(tmp_path / name))
     named = CliRunner().invoke(app, ["protect", "-", "--rewrite", "local", "--verbose"], input=text)
     assert named.exit_code == 0 and "firefighter" in named.stderr.split("stayed:")[1], named.stderr
+
+
+def test_send_unread_sends_a_message_the_rewrite_cannot_read_with_its_placeholders_and_refuses_the_others(
+    protector, upstream
+):
+    """ux28 finding 17, with the real `local` rewrite: under `rewrite_fail: send-unread` a German message (which the
+    local rewrite does not read) goes with its placeholders, not rewritten, counted as unread; an English message whose
+    giveaway phrase stayed is still refused with nothing sent, its 422 counting only it."""
+    from stealthflow.config import Settings
+    from stealthflow.llm.pool import LLMPool
+    from stealthflow.pipeline.rewrite import build_rewriter
+
+    rewriter = build_rewriter("local", Settings(), LLMPool())
+    german = "Ich bin Krankenpfleger in Graz, schreib an anna.berg@mailbox.org, habt ihr Tipps zum Schlafen tagsüber?"
+    stayed = "As a retired firefighter from Cork I spend my days fishing. Is a 9ft rod good for lake trout?"
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with running_proxy(protector, upstream, rewriter=rewriter, rewrite="local", rewrite_fail="send-unread") as url:
+        body = {"model": "m", "messages": [{"role": "user", "content": german}]}
+        sent = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers, timeout=120)
+        assert sent.status_code == 200, sent.text
+        assert sent.headers["x-stealthflow-rewrite-unread"] == "1" and sent.headers["x-stealthflow-rewritten"] == "0"
+        went = upstream.received[-1]["messages"][0]["content"]
+        assert "anna.berg@mailbox.org" not in went and "<EMAIL_1>" in went and "Krankenpfleger" in went
+        received = len(upstream.received)
+        both = {"model": "m", "messages": [{"role": "user", "content": german}, {"role": "user", "content": stayed}]}
+        refused = httpx.post(f"{url}/v1/chat/completions", json=both, headers=headers, timeout=120)
+        assert refused.status_code == 422, refused.text
+        message = refused.json()["error"]["message"]
+        assert "could not protect 1 user message(s) (1 phrase(s) that give away the writer stayed)" in message
+        assert "messages[1].content" in message and "messages[0]" not in message
+        assert refused.headers["x-stealthflow-rewrite-unread"] == "1"  # the request's counts, the sendable one too
+        assert len(upstream.received) == received
+
+
+def test_rewrite_counts_refused_under_each_setting():
+    """`RewriteCounts.refused_under` (counts made by hand, no rewrite): `send` refuses nothing, `refuse` every text
+    left not protected, `send-unread` all but those only unread."""
+    from stealthflow.proxy.rewrites import RewriteCounts
+
+    counts = RewriteCounts(
+        unprotected=2,
+        stayed=1,
+        unread=1,
+        refused=[(0, "not checked"), (3, "1 phrase stayed")],
+        unread_only=frozenset({0}),
+    )
+    assert counts.refused_under("send") is None
+    assert counts.refused_under("refuse") is counts
+    left = counts.refused_under("send-unread")
+    assert (left.unprotected, left.unread, left.refused) == (1, 0, [(3, "1 phrase stayed")])
+    only_unread = RewriteCounts(unprotected=1, unread=1, refused=[(0, "not checked")], unread_only=frozenset({0}))
+    assert only_unread.refused_under("send-unread") is None and only_unread.refused_under("refuse") is only_unread
 
 
 def upstream_batches(body: bytes, piece: int | None = None) -> list:

@@ -133,6 +133,16 @@ def append(
             )
 
 
+def _none_packed(user: str, held: int, below_floor: int, budget: int, min_score: float) -> str:
+    """What `pack` says on stderr when the user has memories but none was packed: none similar enough, or none fits."""
+    if below_floor == held:
+        return (
+            f"no memory of user {user} is similar enough to the query (none scores {min_score} or more; {held} stored, "
+            "--min-score lowers the floor)"
+        )
+    return f"no memory of user {user} fits in {budget} tokens ({held} stored)"
+
+
 @memory_app.command()
 def pack(
     user: UserOption,
@@ -140,24 +150,37 @@ def pack(
         str, typer.Option("--query", help="what the context is for, or - for stdin (on the command line it is exposed)")
     ],
     budget: Annotated[int, typer.Option("--budget", min=1, help="token budget of the packed context")] = 400,
+    min_score: Annotated[
+        float | None,
+        typer.Option(
+            "--min-score",
+            min=-1.0,
+            max=1.0,
+            help="leave out memories less similar to the query than this cosine (default: the store's floor, "
+            "docs/memory.md); -1 packs any memory, to the budget",
+        ),
+    ] = None,
     json_out: Annotated[
         bool, typer.Option("--json", help='print {"text", "items": [{"id", "text", "score"}], "request"}')
     ] = False,
     store: StoreOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """The user's memories most similar to the query, redacted, within the budget. The pack's request id (on stderr,
-    or in --json) is what `memory hydrate --request` takes: a reply to the pack gets only its placeholders back."""
+    """The user's memories most similar to the query, redacted, within the budget, none less similar than the floor
+    (--min-score). The pack's request id (on stderr, or in --json) is what `memory hydrate --request` takes: a reply to
+    the pack gets only its placeholders back."""
     from stealthflow.cli.source import Source, text_option
+    from stealthflow.memory.store import MIN_SCORE
 
+    min_score = MIN_SCORE if min_score is None else min_score
     with user_errors():
         query = Source(text=text_option(query)).read_text()
     with _store(store, config) as memory:
-        packed = memory.pack(user, query, budget)
+        packed = memory.pack(user, query, budget, min_score=min_score)
         if not packed.items:
             held = len(memory.list(user))
             console.print(
-                f"no memory of user {user} fits in {budget} tokens ({held} stored)" if held else _none_for(user),
+                _none_packed(user, held, packed.below_floor, budget, min_score) if held else _none_for(user),
                 highlight=False,
                 markup=False,
             )

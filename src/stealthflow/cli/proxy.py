@@ -82,7 +82,7 @@ def proxy(
         str | None,
         typer.Option(
             "--rewrite-fail",
-            help="a user message the rewrite left not protected (a phrase stayed, not read, rejected): refuse (default: a 422, nothing sent) or send it as it is",
+            help="a user message the rewrite left not protected (a phrase stayed, not read, rejected): refuse (default: a 422, nothing sent), send-unread (send those it could not read, e.g. another language than English for local, with their placeholders; refuse the others) or send it as it is",
         ),
     ] = None,
     config: ConfigOption = None,

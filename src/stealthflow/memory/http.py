@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
-from stealthflow.memory.store import MemoryStore
+from stealthflow.memory.store import MIN_SCORE, MemoryStore
 from stealthflow.placeholders.scope import json_switch, result_json, withheld_notice
 
 
@@ -23,6 +23,7 @@ class PackRequest(BaseModel):
     query: str
     budget_tokens: int = Field(400, gt=0)
     purpose: str | None = None
+    min_score: float = Field(MIN_SCORE, ge=-1.0, le=1.0)  # the relevance floor (`MemoryStore.pack`)
 
 
 class HydrateRequest(BaseModel):
@@ -52,7 +53,9 @@ def memory_router(store: MemoryStore) -> APIRouter:
 
     @router.post("/pack")
     def pack(request: PackRequest) -> dict:
-        return store.pack(request.user, request.query, request.budget_tokens, request.purpose).to_json()
+        return store.pack(
+            request.user, request.query, request.budget_tokens, request.purpose, request.min_score
+        ).to_json()
 
     @router.post("/hydrate")
     def hydrate(request: HydrateRequest) -> dict:

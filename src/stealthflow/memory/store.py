@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 Embed = Callable[[list[str]], np.ndarray]
 CANDIDATES = 256  # memories considered for one pack: far more than any token budget holds
+# The relevance floor of a pack: a memory whose cosine with the query is lower is not sent (every memory sent is
+# personal text the upstream gets). Chosen by benchmarks/memory_utility.py (docs/memory.md, "Utility").
+MIN_SCORE = 0.25
 NO_PLACEHOLDERS = ""  # the request of a pack that sent no placeholder: a reply to it gets none restored
 
 SCHEMA = """
@@ -141,6 +144,7 @@ class Packed:
     text: str
     items: list[PackedItem]
     request: str = ""  # the id that hydrates a reply to this pack: only the placeholders `text` holds restore
+    below_floor: int = 0  # the user's memories left out as less similar to the query than `min_score`
 
     def to_json(self) -> dict:
         return {"text": self.text, "items": [asdict(i) for i in self.items], "request": self.request}
@@ -376,11 +380,21 @@ class MemoryStore:
                 self._matrices[user] = cached
             return cached
 
-    def pack(self, user: str, query: str, budget_tokens: int = 400, purpose: str | None = None) -> Packed:
-        """The user's memories most similar to the query, most similar first, within the budget.
-        The query is redacted with the user's session first, so a value finds its placeholder."""
+    def pack(
+        self,
+        user: str,
+        query: str,
+        budget_tokens: int = 400,
+        purpose: str | None = None,
+        min_score: float = MIN_SCORE,
+    ) -> Packed:
+        """The user's memories most similar to the query, most similar first, within the budget, none whose
+        similarity (cosine, -1 to 1) is below `min_score`. The query is redacted with the user's session first, so a
+        value finds its placeholder."""
         if budget_tokens <= 0:
             raise ValueError("budget_tokens must be positive")
+        if not -1.0 <= min_score <= 1.0:
+            raise ValueError("min_score must be between -1 and 1 (a cosine similarity)")
         matrix = self._matrix(user)
         if not len(matrix.ids):
             return self._packed(user, [])
@@ -393,6 +407,8 @@ class MemoryStore:
         # The best CANDIDATES by similarity (partial sort: no full sort of 100k scores), then
         # similarity first with the newer memory (higher id) breaking ties.
         top = np.argpartition(-scores, CANDIDATES)[:CANDIDATES] if len(scores) > CANDIDATES else np.arange(len(scores))
+        top = top[scores[top] >= min_score]
+        below = int((scores < min_score).sum())
         order = top[np.lexsort((-matrix.ids[top], -np.round(scores[top], 6)))]
         chosen, sent, used = [], set(), 0
         texts = self._texts(user, [int(matrix.ids[i]) for i in order])
@@ -407,7 +423,7 @@ class MemoryStore:
             chosen.append(PackedItem(int(matrix.numbers[i]), text, round(float(scores[i]), 4)))
             sent |= keys
             used += cost
-        return self._packed(user, chosen, sent)
+        return replace(self._packed(user, chosen, sent), below_floor=below)
 
     def _packed(self, user: str, chosen: list[PackedItem], sent: set[tuple[str, int | str]] | None = None) -> Packed:
         """The pack of `chosen`, recorded as a request of the user's session: a reply to it hydrates only the

@@ -174,8 +174,8 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
                     503, f"the rewrite failed ({type(exc).__name__}); nothing was sent upstream", "server_error"
                 ) from None
             stats["rewrites"] = counts
-            if counts.unprotected and config.rewrite_fail == "refuse":  # nothing unprotected goes (ux19 M1)
-                raise counts.refusal(headers, texts.places, config.rewrite)
+            if refused := counts.refused_under(config.rewrite_fail):  # nothing unprotected goes (ux19 M1)
+                raise refused.refusal({**headers, **counts.headers()}, texts.places, config.rewrite)
             texts.put(sent)
             headers.update(counts.headers())
         scope = RestoreScope(

@@ -27,8 +27,10 @@ class ProxyConfig(BaseModel):
     # another method (standard, stealth, ner-mask) or a model spec, as `protect --rewrite`.
     rewrite: str = "none"
     # A user message the rewrite left not protected (a rejected rewrite, a marked phrase that stayed, a text it could
-    # not read): refuse the request (422, nothing sent) or send it as it is, counted in the headers.
-    rewrite_fail: Literal["refuse", "send"] = "refuse"
+    # not read): refuse the request (422, nothing sent), send only those it could not read (a language the `local`
+    # rewrite does not read: their placeholders in, not rewritten) and refuse the others, or send each as it is;
+    # counted in the headers.
+    rewrite_fail: Literal["refuse", "send-unread", "send"] = "refuse"
     rewrite_cache_entries: int = Field(10_000, ge=1)  # (session, protected text) -> its rewrite, reused every turn
     # Restore guarded values (secrets, cards, IBANs, IDs: `ProtectConfig.guarded_types`) into tool-call
     # arguments and URLs of replies too

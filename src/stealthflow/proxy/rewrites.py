@@ -5,8 +5,8 @@ message per turn and, with a sampling model, show the upstream a different histo
 the first outcome for a (session, protected text) is remembered and reused. A rejected rewrite
 (placeholders lost, an unreadable answer) is remembered too: that message keeps its placeholder
 text in every turn. So is an outcome that left the text not protected (`RewriteOutcome.protected`: rejected, a marked
-phrase that stayed, a text the method could not read): `proxy.rewrite_fail` refuses such a request (`refusal`) or sends
-it as it is, counted. The cache is in memory (a restart rewrites earlier turns afresh), bounded
+phrase that stayed, a text the method could not read): `proxy.rewrite_fail` refuses such a request (`refusal`), sends
+it as it is, or (`send-unread`) sends it only when its one fault is that the method could not read it; counted. The cache is in memory (a restart rewrites earlier turns afresh), bounded
 (least recently used first out), keyed by an HMAC under a per-process key, and holds protected
 text only: the rewriter never sees a raw value.
 """
@@ -18,7 +18,7 @@ import hmac
 import secrets
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from stealthflow.anonymize.methods import Method
 from stealthflow.data.attributes import attribute_word
@@ -47,6 +47,8 @@ class RewriteCounts:
     stayed: int = 0  # marked phrases that stayed in them
     unread: int = 0  # user texts the rewrite could not read
     refused: list[tuple[int, str]] = field(default_factory=list)  # (text's index, why) of the unprotected ones
+    # the indexes of those whose one fault is that the rewrite could not read them (their placeholders are in)
+    unread_only: frozenset[int] = frozenset()
 
     def headers(self) -> dict[str, str]:
         return {
@@ -55,6 +57,23 @@ class RewriteCounts:
             "x-stealthflow-rewrite-stayed": str(self.stayed),
             "x-stealthflow-rewrite-unread": str(self.unread),
         }
+
+    def refused_under(self, fail: str) -> RewriteCounts | None:
+        """What a 422 reports under `proxy.rewrite_fail` `fail` (None: the request goes): `refuse` every user text the
+        rewrite left not protected, `send-unread` those but the ones it only could not read, `send` none."""
+        counts = self
+        if fail == "send":
+            return None
+        if fail == "send-unread":
+            gone = len(self.unread_only)
+            counts = replace(
+                self,
+                unprotected=self.unprotected - gone,
+                unread=self.unread - gone,
+                refused=[(i, why) for i, why in self.refused if i not in self.unread_only],
+                unread_only=frozenset(),
+            )
+        return counts if counts.unprotected else None
 
     def refusal(self, headers: dict[str, str], places: list[str], rewrite: str) -> ProxyError:
         """The 422 for a request with user texts the rewrite left not protected: counts, then each such text's place
@@ -74,6 +93,10 @@ class RewriteCounts:
         if len(self.refused) > REFUSALS_NAMED:
             named += f"; {len(self.refused) - REFUSALS_NAMED} more"
         send = "start the proxy with --rewrite-fail send to send such messages as they are"
+        unread = (
+            "start the proxy with --rewrite-fail send-unread to send a message the rewrite cannot read with its "
+            "placeholders (personal data masked, not rewritten), or write it in English"
+        )
         see = (
             f"(`stealthflow protect - --rewrite {rewrite} --verbose`, the message on stdin, names the phrases that "
             "stayed on a terminal; this answer quotes none)"
@@ -81,18 +104,18 @@ class RewriteCounts:
         if not self.unread:
             advice = f"Reword them {see}, or {send}"
         elif self.unread == self.unprotected:
-            advice = f"Rewording will not help a text the rewrite cannot read: {send}"
+            advice = f"Rewording will not help a text the rewrite cannot read: {unread}"
         else:
             advice = (
-                f"Reword those whose phrases stayed {see}; rewording will not help a text the rewrite cannot read: "
-                f"{send}"
+                f"Reword those whose phrases stayed {see}, or {send}; rewording will not help a text the rewrite cannot "
+                f"read: {unread}"
             )
         return ProxyError(
             422,
             f"the rewrite could not protect {self.unprotected} user message(s) ({why}); nothing was sent upstream. "
             f"{named}. {advice}",
             param="messages",
-            headers={**headers, **self.headers()},
+            headers={**self.headers(), **headers},
         )
 
 
@@ -174,6 +197,9 @@ class MessageRewrites:
             stayed=sum(o.stayed for o in mine),
             unread=sum(o.unread for o in mine),
             refused=[(i, outcomes[i].why) for i in sorted(outcomes) if not outcomes[i].protected],
+            unread_only=frozenset(
+                i for i, o in outcomes.items() if o.unread and not o.protected and not o.rejected and not o.stayed
+            ),
         )
         return [outcomes[i].text if i in outcomes else p.text for i, p in enumerate(protected)], counts
 
