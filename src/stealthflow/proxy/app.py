@@ -47,7 +47,7 @@ from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.history import RestoredReplies
-from stealthflow.proxy.messages import RequestError, RequestTexts
+from stealthflow.proxy.messages import RequestError, RequestTexts, TooManyStrings
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
@@ -119,6 +119,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         stats = {"stream": False, "messages": 0, "masked": 0}
         try:
             return await _chat(request, stats)
+        except TooManyStrings as exc:  # more strings than detection should spend its time on: nothing was sent
+            _log(413, started, stats)
+            return ProxyError(413, str(exc)).response()
         except RequestError as exc:  # found walking the request, or writing it back: nothing was sent
             _log(400, started, stats)
             return ProxyError(400, str(exc), param=exc.param).response()
@@ -149,7 +152,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         if not isinstance(body, dict):
             raise ProxyError(400, "the request body must be a JSON object")
         session = session_for(bearer_token(request.headers), request.headers.get(SESSION_HEADER, ""))
-        texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text))
+        texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text), len(raw))
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
         args = (texts.texts, session, texts.from_model, texts.unknown, texts.whole)
