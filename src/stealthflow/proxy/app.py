@@ -91,7 +91,12 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     )
     app.add_exception_handler(HTTPException, http_error)  # an unknown path (a Responses client) in the error shape
     app.add_middleware(
-        LocalCallersOnly, token=token, max_body_bytes=config.max_body_bytes, allowed_hosts=config.allowed_hosts
+        LocalCallersOnly,
+        token=token,
+        max_body_bytes=config.max_body_bytes,
+        allowed_hosts=config.allowed_hosts,
+        hosts_setting="proxy.allowed_hosts in the config (--config FILE)",
+        body_setting="proxy.max_body_bytes in the config (--config FILE)",
     )
     if config.cors_origins:  # outermost, so a browser's preflight (which carries no token) is answered
         app.add_middleware(

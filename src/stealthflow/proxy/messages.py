@@ -83,7 +83,7 @@ MAX_DEPTH = 64  # nesting of the request (and of tool-call arguments) in JSON ob
 # tokens). A request whose strings' fixed cost passes both its characters (it would cost over twice the same
 # characters sent as one text) and `FREE_COST` (the few thousand strings any request may hold) is refused
 # (`TooManyStrings`) before anything is detected: at the 4 MB body limit, short strings held a core for ~100 s (F5).
-TEXT_COST = 200
+TEXT_COST = 300
 FREE_COST = 1_000_000
 
 
