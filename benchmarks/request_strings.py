@@ -9,10 +9,11 @@ proxy's answer and the CPU seconds of the process (the median of `--repeats`), a
 text's. `--before SRC`: the same runs, first with another checkout's src/ in a child process (its models/ and data/
 beside it), the columns side by side; each tree runs in a fresh child, alternated (A B B A).
 
-    .venv/bin/python benchmarks/request_strings.py [--kb 100] [--words 1 4 16 64] [--tagger] [--repeats 3]
+    .venv/bin/python benchmarks/request_strings.py [--kb 100] [--words 1 4 16 64] [--tagger] [--repeats 3] \
+        [--contents messages tokens] [--name NAME]
     .venv/bin/python benchmarks/request_strings.py --before /work/snap29/src
 
-Writes benchmarks/results/request_strings[_tagger].json and .md.
+Writes benchmarks/results/request_strings[_tagger].json and .md (`--name`: NAME.json and .md).
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ def words(content: str, kilobytes: int) -> list[str]:
     return out
 
 
-def bodies(kilobytes: int, per_string: list[int]) -> dict[tuple[str, str], dict]:
+def bodies(kilobytes: int, per_string: list[int], contents: list[str]) -> dict[tuple[str, str], dict]:
     """One request per (content, shape), the shapes of one content holding the same words."""
     shapes = {}
-    for content in CONTENTS:
+    for content in contents:
         found = words(content, kilobytes)
         shapes[content, ONE] = {"model": "m", "messages": [{"role": "user", "content": " ".join(found)}]}
         for size in per_string:
@@ -92,7 +93,7 @@ def child(args: argparse.Namespace) -> None:
     protector = Protector(
         config, open_vault(config), Detector(build_recognizers(config.recognizers, models=args.tagger))
     )
-    shapes = bodies(args.kb, args.words)
+    shapes = bodies(args.kb, args.words, args.contents)
     with MockOpenAI(respond=lambda body: Reply("Noted.")) as upstream:
         proxy = ProxyConfig(upstream="openai/mock-model", upstream_base=upstream.base_url, upstream_key_env="MOCK_KEY")
         with serve(create_proxy_app(protector, proxy, TOKEN)) as port, httpx.Client(timeout=900) as client:
@@ -118,7 +119,7 @@ def child(args: argparse.Namespace) -> None:
 
 def run_tree(src: Path, args: argparse.Namespace) -> list[dict]:
     command = [sys.executable, __file__, "--child", "--kb", str(args.kb), "--repeats", str(args.repeats)]
-    command += ["--words", *map(str, args.words), *(["--tagger"] if args.tagger else [])]
+    command += ["--words", *map(str, args.words), "--contents", *args.contents, *(["--tagger"] if args.tagger else [])]
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=src.parent)
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
@@ -129,6 +130,8 @@ def main() -> None:
     parser.add_argument("--kb", type=int, default=100, help="the words' size in KB")
     parser.add_argument("--words", type=int, nargs="+", default=[1, 4, 16, 64], help="words per string")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--contents", nargs="+", choices=CONTENTS, default=list(CONTENTS), help="the words sent")
+    parser.add_argument("--name", help="the results' name (default request_strings[_tagger])")
     parser.add_argument("--tagger", action="store_true", help="detection with the PII tagger (the proxy's default)")
     parser.add_argument("--before", type=Path, help="another checkout's src/, measured beside this one")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -169,7 +172,7 @@ def main() -> None:
     )
     text = f"# {title}\n\n" + "\n".join(table(header, lines)) + "\n"
     print(text)
-    name = "request_strings" + ("_tagger" if args.tagger else "")
+    name = args.name or "request_strings" + ("_tagger" if args.tagger else "")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}.md").write_text(text, encoding="utf-8")
     (RESULTS / f"{name}.json").write_text(

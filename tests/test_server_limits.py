@@ -1,8 +1,8 @@
 """What the servers refuse before any text is protected, and what their refusals tell the caller to do.
 
-A request of many short strings costs detection a fixed time per string (security finding F5): the proxy refuses one
-whose strings outnumber what its characters pay for (`TEXT_COST`, `FREE_COST`) with an OpenAI-shaped 413, nothing
-sent. The 403 (a Host that is not loopback) and 413 (a body too large) answers of `stealthflow serve` and `stealthflow
+A request of many short strings costs detection a fixed time per string (security finding F5): the proxy, and the
+service's `/memory/append` for a memory's metadata, refuse one whose strings outnumber what its characters pay for
+(`string_cost`) with an OpenAI-shaped 413, nothing protected or sent. The 403 (a Host that is not loopback) and 413 (a body too large) answers of `stealthflow serve` and `stealthflow
 proxy` name the setting that command has, and none it lacks. The servers run as a user runs them (the real CLI in a
 subprocess, deterministic recognizers only) or under uvicorn in this process, called by a real HTTP client, in front
 of `MockOpenAI` (a FAKE upstream: canned replies, records what it received)."""
@@ -20,7 +20,8 @@ import openai
 import pytest
 from test_security_scope import TOKEN, proxy_for
 
-from stealthflow.proxy.messages import FREE_COST, TEXT_COST, RequestError, RequestTexts, TooManyStrings
+from stealthflow.proxy.messages import RequestError, RequestTexts
+from stealthflow.string_cost import FREE_COST, TEXT_COST, TooManyStrings
 from stealthflow.testing.loopback import cli_command, free_port, wait_until_healthy
 from stealthflow.testing.mock_openai import Reply
 
@@ -69,6 +70,27 @@ def test_many_short_strings_are_refused_with_nothing_sent_and_the_same_words_in_
         assert httpx.post(url, json=body, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=300).status_code == 200
         sent = json.dumps(upstream.received[-1])
         assert EMAIL not in sent and "<EMAIL_1>" in sent
+
+
+def test_the_service_refuses_a_memory_whose_metadata_holds_many_short_strings_and_stores_nothing(protector, tmp_path):
+    from stealthflow.memory import MemoryStore
+    from stealthflow.service import create_app
+    from stealthflow.testing.loopback import serve
+    from stealthflow.testing.vectors import hash_vectors as fake_embed  # FAKE embedder
+
+    store = MemoryStore(tmp_path / "memory.sqlite", protector, embed=fake_embed)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    try:
+        with serve(create_app(protector, TOKEN, memory=store)) as port:
+            url = f"http://127.0.0.1:{port}/memory/append"
+            body = {"user": "ann", "text": f"Write to {EMAIL}.", "metadata": {"tags": [f"t{i}" for i in range(5_000)]}}
+            refused = httpx.post(url, json=body, headers=auth, timeout=60)
+            assert refused.status_code == 413 and "strings" in refused.json()["error"]["message"]
+            assert store.list("ann") == [] and protector.vault.count() == 0  # nothing protected, nothing stored
+            body["metadata"] = {"tags": " ".join(f"t{i}" for i in range(5_000))}
+            assert httpx.post(url, json=body, headers=auth, timeout=60).status_code == 200
+    finally:
+        store.close()
 
 
 @contextlib.contextmanager

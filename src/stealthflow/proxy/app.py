@@ -47,12 +47,13 @@ from stealthflow.placeholders.vault import VaultTampered
 from stealthflow.proxy.config import ProxyConfig
 from stealthflow.proxy.errors import ProxyError
 from stealthflow.proxy.history import RestoredReplies
-from stealthflow.proxy.messages import RequestError, RequestTexts, TooManyStrings
+from stealthflow.proxy.messages import RequestError, RequestTexts
 from stealthflow.proxy.replies import ReplyRestorer
 from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
 from stealthflow.sessions import SessionNameError, check_name, proxy_session
+from stealthflow.string_cost import TooManyStrings
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.proxy.history import Recalled
+from stealthflow.string_cost import TooManyStrings, check_strings, most_strings
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 MODEL_ROLES = frozenset({"assistant", "tool", "function"})  # the model's turns and the results of its (restored) calls
@@ -78,13 +79,6 @@ KNOWN_KEYS = frozenset(
     }
 )
 MAX_DEPTH = 64  # nesting of the request (and of tool-call arguments) in JSON objects and lists
-# Protecting a string costs a fixed time besides its time per character: about as much as `TEXT_COST` characters of
-# one text, on the text cheapest per character measured (benchmarks/request_strings.py: the review's `ab0 ab1 ...`
-# tokens). A request whose strings' fixed cost passes both its characters (it would cost over twice the same
-# characters sent as one text) and `FREE_COST` (the few thousand strings any request may hold) is refused
-# (`TooManyStrings`) before anything is detected: at the 4 MB body limit, short strings held a core for ~100 s (F5).
-TEXT_COST = 300
-FREE_COST = 1_000_000
 
 
 class RequestError(ValueError):
@@ -93,18 +87,6 @@ class RequestError(ValueError):
     def __init__(self, message: str, param: str | None = None):
         super().__init__(message)
         self.param = param
-
-
-class TooManyStrings(RequestError):
-    """A request of more strings than its characters pay for (`TEXT_COST`, `FREE_COST`): answered 413, nothing sent."""
-
-    def __init__(self, allowed: int):
-        super().__init__(
-            f"the request holds more than {allowed:,} strings, too many for its size: protecting each string costs "
-            f"about as much as {TEXT_COST} characters of text, so these would take over twice as long as the same text "
-            "in one string; join short strings into fewer, longer ones (a list's items into one text) or send them "
-            "over several requests; nothing was sent"
-        )
 
 
 @dataclass
@@ -134,10 +116,11 @@ class RequestTexts:
         size: int | None = None,
     ):
         """`recall`: the upstream's form of a text a reply of the session restored to (`RestoredReplies.recall`).
-        `size`: the body's length, which its texts' characters cannot pass: `TooManyStrings` is raised as soon as the
-        texts found outnumber what it pays for (a request of a million strings is not walked to its end first)."""
+        `TooManyStrings` (`string_cost`) for more texts than their characters pay for; `size`: the body's length, which
+        their characters cannot pass: raised as soon as the texts found outnumber what it pays for (a request of a
+        million strings is not walked to its end first)."""
         self.pass_media = pass_media
-        self._most = None if size is None else max(size, FREE_COST) // TEXT_COST
+        self._most = None if size is None else most_strings(size)
         self._recall = recall
         self.recalled: set[tuple] = set()  # the keys of the placeholders restored in the recalled texts
         self._recalls = 0  # texts put back in their upstream form (`_recalled`)
@@ -161,9 +144,7 @@ class RequestTexts:
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
         self._keys(body)
-        characters = sum(len(slot.text) for slot in self._slots)
-        if len(self._slots) * TEXT_COST > max(characters, FREE_COST):
-            raise TooManyStrings(max(characters, FREE_COST) // TEXT_COST)
+        check_strings(self.texts)
 
     @property
     def texts(self) -> list[str]:
