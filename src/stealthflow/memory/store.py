@@ -71,9 +71,9 @@ NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, 
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
 # `placeholders`: the keys (`Protected.keys`) of the placeholders protect gave the memory's text at append, as JSON. A
 # pack's request is built from them, and `forget` keeps the values the other memories' keys name, never by re-reading
-# the stored text: a rewriter that dropped the backslash of an
-# escaped placeholder-shaped word ("write to \EMAIL_3") must not make its pack hydrate another memory's value (rev28
-# F2). A store of an earlier version gets the column on open, each memory's keys read once from its text.
+# the stored text: a rewriter that dropped the backslash of an escaped placeholder-shaped word ("write to \EMAIL_3")
+# must not make its pack hydrate another memory's value (rev28 F2). A store of an earlier version gets the column on
+# open, each memory's keys read once from its text.
 
 
 def vault_session(user: str, kind: str = "") -> str:
@@ -498,12 +498,8 @@ class MemoryStore:
                     raise KeyError(f"no memory {memory_id} for user {user!r}")
                 self._db.execute("DELETE FROM memories WHERE user = ? AND number = ?", (user, memory_id))
                 removed = 1
-                kept = set().union(
-                    *(
-                        _named(*kept)
-                        for kept in self._db.execute(f"SELECT {_NAMING} FROM memories WHERE user = ?", (user,))
-                    )
-                )
+                others = self._db.execute(f"SELECT {_NAMING} FROM memories WHERE user = ?", (user,))
+                kept = set().union(*(_named(*other) for other in others))
                 if named := _named(*row):
                     self.protector.vault.forget_placeholders(self.protector.config.user, session, named, kept)
             self._db.execute("DELETE FROM line_digests WHERE memory_id NOT IN (SELECT id FROM memories)")
