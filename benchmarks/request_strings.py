@@ -49,10 +49,10 @@ def words(content: str, kilobytes: int) -> list[str]:
         lines = [json.loads(line)["text"] for line in MESSAGES.read_text(encoding="utf-8").splitlines() if line.strip()]
         found = " ".join(lines).split()
     out: list[str] = []
-    for word in iter(lambda: found[len(out) % len(found)], None):
-        if sum(map(len, out)) + len(out) >= kilobytes * 1000:
-            return out
-        out.append(word)
+    size = 0
+    while size < kilobytes * 1000:
+        out.append(found[len(out) % len(found)])
+        size += len(out[-1]) + 1
     return out
 
 
