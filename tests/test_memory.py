@@ -207,6 +207,45 @@ def test_a_pack_sends_the_keys_of_append_not_of_the_stored_text(store, tmp_path)
     ]
 
 
+def test_forget_keeps_the_values_other_memories_were_given_not_those_their_text_shows(tmp_path, monkeypatch):
+    """`memory forget` (the real command) decides by the keys protect gave each memory at append, as a pack does: a
+    memory whose stored text came to show another memory's placeholder (edited in the real SQLite file) no longer keeps
+    that memory's value in the vault once it is forgotten (main kept it: forget read the stored texts)."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from stealthflow.cli import app
+
+    config = protect_config(tmp_path, monkeypatch)
+    yaml = tmp_path / "c.yaml"
+    yaml.write_text(f"protect:\n  vault_path: {config.vault_path}\n  key_source: env\n")
+    common = ["--store", str(tmp_path / "m.sqlite"), "--config", str(yaml)]
+    run = CliRunner().invoke
+    bank = run(app, ["memory", "append", "--user", "al", "--text", "My bank is fraud.desk@barclays.co.uk.", *common])
+    phone = run(app, ["memory", "append", "--user", "al", "--text", "Call me on +1 415 555 0100.", *common])
+    assert (bank.stdout, phone.stdout) == ("1\tMy bank is <EMAIL_1>.\n", "2\tCall me on <PHONE_1>.\n")
+    with sqlite3.connect(tmp_path / "m.sqlite") as db:
+        db.execute("UPDATE memories SET text = ? WHERE number = 2", ("Call me on <PHONE_1> or <EMAIL_1>.",))
+    assert run(app, ["memory", "forget", "--user", "al", "--id", "1", *common]).exit_code == 0
+    protector = make_protector(config)
+    try:
+        assert protector.restore("<EMAIL_1> <PHONE_1>", "memory:al").text == "<EMAIL_1> +1 415 555 0100"
+    finally:
+        protector.close()
+
+
+def test_forget_keeps_a_value_another_memory_names_by_index_or_in_its_metadata(store):
+    """Keys recorded at append name a placeholder by index and by token, those read from metadata (or from the text of
+    an earlier version's row) by index alone: either keeps the value."""
+    bank = store.append("al", "My bank is fraud.desk@barclays.co.uk.")
+    note = store.append("al", "A note.", {"who": "fraud.desk@barclays.co.uk"})
+    store.forget("al", bank.id)
+    assert held(store, "al", bank.text) == "My bank is fraud.desk@barclays.co.uk."
+    store.forget("al", note.id)
+    assert held(store, "al", bank.text) == bank.text
+
+
 def test_a_store_of_an_earlier_version_keys_its_memories_on_open(store, tmp_path):
     """A store written before the `placeholders` column: each memory's keys are read from its text once, on open."""
     import sqlite3

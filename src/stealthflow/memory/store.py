@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.data import DataError
-from stealthflow.integrations import hydrate_strings, protect_strings
+from stealthflow.integrations import hydrate_strings, map_strings, protect_strings
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.scope import RestoreScope
@@ -73,9 +73,10 @@ NUMBERED = "CREATE UNIQUE INDEX IF NOT EXISTS memories_number ON memories(user, 
 # with this file alone guess the line's values. `forget` removes a memory's row.
 LEGACY_LINES = "imported"  # the table of unkeyed SHA-256 digests of earlier versions, re-keyed on open
 # `placeholders`: the keys (`Protected.keys`) of the placeholders protect gave the memory's text at append, as JSON. A
-# pack's request is built from them, never by re-reading the stored text: a rewriter that dropped the backslash of an
-# escaped placeholder-shaped word ("write to \EMAIL_3") must not make its pack hydrate another memory's value (rev28
-# F2). A store of an earlier version gets the column on open, each memory's keys read once from its text.
+# pack's request is built from them, and `forget` keeps the values the other memories' keys name, never by re-reading
+# the stored text: a rewriter that dropped the backslash of an escaped placeholder-shaped word ("write to \EMAIL_3")
+# must not make its pack hydrate another memory's value (rev28 F2). A store of an earlier version gets the column on
+# open, each memory's keys read once from its text.
 
 
 def vault_session(user: str, kind: str = "") -> str:
@@ -445,7 +446,7 @@ class MemoryStore:
                 f"SELECT id, text, placeholders FROM memories WHERE user = ? AND id IN ({marks})", (user, *ids)
             ).fetchall()
         # none recorded (a row an earlier version's process wrote since the column came): it restores nothing
-        return {row: (text, {(kind, which) for kind, which in json.loads(keys or "[]")}) for row, text, keys in rows}
+        return {row: (text, _keys_of(keys or "[]")) for row, text, keys in rows}
 
     # -- HYDRATE --------------------------------------------------------------------------
     def hydrate(self, user: str, text: str, request: str) -> str:
@@ -507,18 +508,16 @@ class MemoryStore:
                 self.protector.vault.forget_session(self.protector.config.user, session)
             else:
                 row = self._db.execute(
-                    "SELECT text || ' ' || metadata FROM memories WHERE user = ? AND number = ?", (user, memory_id)
+                    f"SELECT {_NAMING} FROM memories WHERE user = ? AND number = ?", (user, memory_id)
                 ).fetchone()
                 if row is None:
                     raise KeyError(f"no memory {memory_id} for user {user!r}")
                 self._db.execute("DELETE FROM memories WHERE user = ? AND number = ?", (user, memory_id))
                 removed = 1
-                remaining = " ".join(
-                    t
-                    for (t,) in self._db.execute("SELECT text || ' ' || metadata FROM memories WHERE user = ?", (user,))
-                )
-                if only_here := placeholders_in(row[0]) - placeholders_in(remaining):
-                    self.protector.vault.forget_placeholders(self.protector.config.user, session, only_here)
+                others = self._db.execute(f"SELECT {_NAMING} FROM memories WHERE user = ?", (user,))
+                kept = set().union(*(_named(*other) for other in others))
+                if named := _named(*row):
+                    self.protector.vault.forget_placeholders(self.protector.config.user, session, named, kept)
             self._db.execute("DELETE FROM line_digests WHERE memory_id NOT IN (SELECT id FROM memories)")
             self._matrices.pop(user, None)
         return removed
@@ -530,6 +529,24 @@ class MemoryStore:
 def _keys_json(keys) -> str:
     """Placeholder keys (type, index or token) as the `placeholders` column holds them."""
     return json.dumps(sorted(keys, key=lambda key: (key[0], str(key[1]))))
+
+
+def _keys_of(stored: str) -> set[tuple[str, int | str]]:
+    """The keys a `placeholders` column holds (`_keys_json`)."""
+    return {(kind, which) for kind, which in json.loads(stored)}
+
+
+_NAMING = "placeholders, text, metadata"  # what `_named` reads of a memory
+
+
+def _named(keys: str | None, text: str, metadata: str) -> set[tuple[str, int | str]]:
+    """The placeholders a memory holds, for `forget`: those protect gave its text at append (its stored text may be a
+    rewrite, and a decision by its characters is what rev28 F2 broke: `pack` reads them too), those of a row written
+    without them (an earlier version's process, since the column came) read from its text; and those of its metadata,
+    which is stored as protect wrote it (never rewritten), read from its strings."""
+    named = placeholders_in(text) if keys is None else _keys_of(keys)
+    map_strings(json.loads(metadata), lambda string: named.update(placeholders_in(string)) or string)
+    return named
 
 
 def placeholders_in(text: str) -> set[tuple[str, int | str]]:

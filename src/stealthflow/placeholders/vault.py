@@ -593,17 +593,8 @@ class Vault:
     def record_request_of(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> str:
         """`record_request` for the session's placeholders named by these keys (`Reference.key`, as found in a text
         the caller sends); a key the session does not hold is left out."""
-        wanted: dict[tuple[str, str], list[int | str]] = {}  # (type, column) -> its keys
-        for span_type, which in keys:
-            column, which = ("idx", which) if isinstance(which, int) else ("token", which.lower())
-            wanted.setdefault((span_type, column), []).append(which)
-        query = "SELECT id FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} IN ({{}})"
         with self._lock:
-            ids = {
-                entry_id
-                for (span_type, column), values in wanted.items()
-                for (entry_id,) in _select_in(self._db, query.format(column=column), (user, session, span_type), values)
-            }
+            ids = _named_ids(self._db, user, session, keys)
         return self._record_request(user, session, ids)
 
     def request_placeholders(self, user: str, session: str, request_id: str) -> frozenset[tuple[str, int | str]] | None:
@@ -829,18 +820,20 @@ class Vault:
             for span_type in types
         }
 
-    def forget_placeholders(self, user: str, session: str, keys: set[tuple[str, int | str]]) -> int:
-        """Delete the session's rows behind these placeholders (`Reference.key`); other sessions'
-        rows for the same values stay. Returns rows deleted."""
+    def forget_placeholders(
+        self,
+        user: str,
+        session: str,
+        keys: set[tuple[str, int | str]],
+        kept: set[tuple[str, int | str]] = frozenset(),
+    ) -> int:
+        """Delete the session's rows behind these placeholders (`Reference.key`) but those `kept` names too (a row is
+        one placeholder whether a set names it by index or by token); other sessions' rows for the same values stay.
+        Returns rows deleted."""
         with self._transaction() as db:
             self._deleted(db)
-            deleted = 0
-            for span_type, which in keys:
-                column = "idx" if isinstance(which, int) else "token"
-                deleted += db.execute(
-                    f"DELETE FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} = ?",
-                    (user, session, span_type, which),
-                ).rowcount
+            doomed = sorted(_named_ids(db, user, session, keys) - _named_ids(db, user, session, kept))
+            deleted = sum(1 for _ in _select_in(db, "DELETE FROM entries WHERE id IN ({}) RETURNING id", (), doomed))
         self._scrub()
         return deleted
 
@@ -1188,6 +1181,20 @@ def connect_private(path: Path, **kwargs) -> sqlite3.Connection:
         with suppress(FileNotFoundError):
             os.chmod(f"{path}{suffix}", 0o600)
     return sqlite3.connect(path, check_same_thread=False, isolation_level=None, **kwargs)
+
+
+def _named_ids(db: sqlite3.Connection, user: str, session: str, keys: Iterable[tuple[str, int | str]]) -> set[str]:
+    """The ids of the session's rows these placeholder keys (`Reference.key`: by index or by token) name."""
+    wanted: dict[tuple[str, str], list[int | str]] = {}  # (type, column) -> its keys
+    for span_type, which in keys:
+        column, which = ("idx", which) if isinstance(which, int) else ("token", which.lower())
+        wanted.setdefault((span_type, column), []).append(which)
+    query = "SELECT id FROM entries WHERE user = ? AND session = ? AND type = ? AND {column} IN ({{}})"
+    return {
+        entry_id
+        for (span_type, column), values in wanted.items()
+        for (entry_id,) in _select_in(db, query.format(column=column), (user, session, span_type), values)
+    }
 
 
 def _select_in(db: sqlite3.Connection, query: str, params: tuple, values: Sequence[int | str]) -> Iterator[tuple]:

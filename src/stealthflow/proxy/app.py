@@ -53,6 +53,7 @@ from stealthflow.proxy.rewrites import MessageRewrites
 from stealthflow.proxy.upstream import FinalBatch, build_upstream, no_chunks, reply_chars
 from stealthflow.service.security import LocalCallersOnly, bearer_token, http_error, not_json
 from stealthflow.sessions import SessionNameError, check_name, proxy_session
+from stealthflow.string_cost import TooManyStrings
 
 TOKEN_ENV = "STEALTHFLOW_PROXY_TOKEN"
 TOKEN_FILE = "proxy.token"
@@ -91,7 +92,12 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
     )
     app.add_exception_handler(HTTPException, http_error)  # an unknown path (a Responses client) in the error shape
     app.add_middleware(
-        LocalCallersOnly, token=token, max_body_bytes=config.max_body_bytes, allowed_hosts=config.allowed_hosts
+        LocalCallersOnly,
+        token=token,
+        max_body_bytes=config.max_body_bytes,
+        allowed_hosts=config.allowed_hosts,
+        hosts_setting="proxy.allowed_hosts in the config (--config FILE)",
+        body_setting="proxy.max_body_bytes in the config (--config FILE)",
     )
     if config.cors_origins:  # outermost, so a browser's preflight (which carries no token) is answered
         app.add_middleware(
@@ -119,6 +125,9 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         stats = {"stream": False, "messages": 0, "masked": 0}
         try:
             return await _chat(request, stats)
+        except TooManyStrings as exc:  # more strings than detection should spend its time on: nothing was sent
+            _log(413, started, stats)
+            return ProxyError(413, str(exc)).response()
         except RequestError as exc:  # found walking the request, or writing it back: nothing was sent
             _log(400, started, stats)
             return ProxyError(400, str(exc), param=exc.param).response()
@@ -149,7 +158,7 @@ def create_proxy_app(protector: Protector, config: ProxyConfig, token: str, rewr
         if not isinstance(body, dict):
             raise ProxyError(400, "the request body must be a JSON object")
         session = session_for(bearer_token(request.headers), request.headers.get(SESSION_HEADER, ""))
-        texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text))
+        texts = RequestTexts(body, config.pass_media, lambda text: history.recall(session, text), len(raw))
         # Detection (and a rewrite) is CPU work: off the event loop, so streams in flight keep
         # flowing; short texts without a model are done sooner than a worker thread starts on them.
         args = (texts.texts, session, texts.from_model, texts.unknown, texts.whole)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from stealthflow.pipeline.records import has_lone_surrogate
 from stealthflow.proxy.history import Recalled
+from stealthflow.string_cost import TooManyStrings, check_strings, most_strings
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 MODEL_ROLES = frozenset({"assistant", "tool", "function"})  # the model's turns and the results of its (restored) calls
@@ -107,9 +108,19 @@ class _Object(list):
 class RequestTexts:
     """`texts` to protect, then `put(protected)` writes them back into the request body."""
 
-    def __init__(self, body: dict, pass_media: bool = False, recall: Callable[[str], Recalled | None] | None = None):
-        """`recall`: the upstream's form of a text a reply of the session restored to (`RestoredReplies.recall`)."""
+    def __init__(
+        self,
+        body: dict,
+        pass_media: bool = False,
+        recall: Callable[[str], Recalled | None] | None = None,
+        size: int | None = None,
+    ):
+        """`recall`: the upstream's form of a text a reply of the session restored to (`RestoredReplies.recall`).
+        `TooManyStrings` (`string_cost`) for more texts than their characters pay for; `size`: the body's length, which
+        their characters cannot pass: raised as soon as the texts found outnumber what it pays for (a request of a
+        million strings is not walked to its end first)."""
         self.pass_media = pass_media
+        self._most = None if size is None else most_strings(size)
         self._recall = recall
         self.recalled: set[tuple] = set()  # the keys of the placeholders restored in the recalled texts
         self._recalls = 0  # texts put back in their upstream form (`_recalled`)
@@ -133,6 +144,7 @@ class RequestTexts:
             if not (key in SETTINGS and _enum_like(body[key])):
                 self._walk(body[key], key, key in DATA, (body, key))
         self._keys(body)
+        check_strings(self.texts)
 
     @property
     def texts(self) -> list[str]:
@@ -287,6 +299,8 @@ class RequestTexts:
         self, text: str, put: Callable[[str], None], from_user: bool = False, where: str = "", whole: str | None = None
     ) -> None:
         """A text to protect: `unknown` when the upstream wrote it, else `from_model` in a `MODEL_ROLES` message."""
+        if self._most is not None and len(self._slots) >= self._most:
+            raise TooManyStrings(self._most)
         self._slots.append(
             _Slot(
                 text, put, from_user, self._from_model and not self._upstream, self._upstream, where=where, whole=whole

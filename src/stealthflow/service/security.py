@@ -131,7 +131,11 @@ class LocalCallersOnly:
         allowed_hosts: Iterable[str] = (),
         open_paths: Iterable[str] = OPEN_PATHS,
         also_admits: Callable[[Scope, Headers], bool] | None = None,
+        hosts_setting: str | None = None,
+        body_setting: str | None = None,
     ):
+        """`hosts_setting`, `body_setting`: where the server's user adds a Host name or raises the body limit (the
+        proxy's config keys), named in the 403 and 413 answers; None: the server has no such setting (`serve`)."""
         if not token:
             raise ValueError("an empty token would admit requests without one: give a token")
         self.app = app
@@ -140,6 +144,8 @@ class LocalCallersOnly:
         self.allowed_hosts = LOOPBACK_HOSTS | set(allowed_hosts)  # more only when the user binds another interface
         self.open_paths = frozenset(open_paths)
         self.also_admits = also_admits  # another credential (the page's cookie), beside the bearer token
+        self.wrong_host = wrong_host(hosts_setting)
+        self.too_large = too_large(max_body_bytes, body_setting)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -150,13 +156,13 @@ class LocalCallersOnly:
         name = host[: host.find("]") + 1] if host.startswith("[") else host.split(":")[0]  # without the port
         length = headers.get("content-length")
         if name not in self.allowed_hosts:
-            refusal = error_response(403, WRONG_HOST)
+            refusal = error_response(403, self.wrong_host)
         elif length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
-            refusal = error_response(413, too_large(self.max_body_bytes))
+            refusal = error_response(413, self.too_large)
         elif scope["path"] not in self.open_paths and not self._admitted(scope, headers):
             refusal = error_response(401, WRONG_TOKEN)
         else:
-            await _BodyLimit(self.max_body_bytes, scope, receive, _no_store(send)).run(self.app)
+            await _BodyLimit(self.max_body_bytes, self.too_large, scope, receive, _no_store(send)).run(self.app)
             return
         await refusal(scope, receive, _no_store(send))
 
@@ -183,8 +189,8 @@ class _BodyLimit:
     """Counts a body sent without Content-Length (chunked); past the limit it answers 413 (or, if
     the response already started, ends it) and tells the app the client went away."""
 
-    def __init__(self, limit: int, scope: Scope, receive: Receive, send: Send):
-        self.limit, self.scope, self._receive, self._send = limit, scope, receive, send
+    def __init__(self, limit: int, refusal: str, scope: Scope, receive: Receive, send: Send):
+        self.limit, self.refusal, self.scope, self._receive, self._send = limit, refusal, scope, receive, send
         self.received = 0
         self.started = self.refused = False
 
@@ -199,7 +205,7 @@ class _BodyLimit:
             self.received += len(message.get("body", b""))
             if self.received > self.limit:
                 if not self.started:
-                    await error_response(413, too_large(self.limit))(self.scope, self._receive, self._send)
+                    await error_response(413, self.refusal)(self.scope, self._receive, self._send)
                 self.refused = True
                 return {"type": "http.disconnect"}
         return message
@@ -244,18 +250,24 @@ class JsonBody(JSONResponse):
         return super().render(content) + b"\n"
 
 
-WRONG_HOST = (
-    "the Host header must be a loopback name (127.0.0.1, localhost, [::1]): call the server by one of them, or add "
-    "the name it is called by to allowed_hosts in its config"
-)
 WRONG_TOKEN = (
     "missing or wrong bearer token: send the server's token (printed when it started, kept in its token file) as "
     "`Authorization: Bearer TOKEN` (an OpenAI client sends its api_key so)"
 )
 
 
-def too_large(limit: int) -> str:
-    return f"request body above {limit} bytes: send less per request, or raise max_body_bytes in the server's config"
+def wrong_host(setting: str | None) -> str:
+    """The 403 answer to a Host that is not admitted, naming `setting` (where more names are added) when there is one."""
+    more = f", or add the name it is called by to {setting}" if setting else " (this server takes no other)"
+    return (
+        f"the Host header must be a loopback name (127.0.0.1, localhost, [::1]): call the server by one of them{more}"
+    )
+
+
+def too_large(limit: int, setting: str | None) -> str:
+    """The 413 answer to a body above `limit` bytes, naming `setting` (where the limit is raised) when there is one."""
+    more = f", or raise {setting}" if setting else f" ({limit} bytes is this server's fixed limit)"
+    return f"request body above {limit} bytes: send less per request{more}"
 
 
 def error_response(status: int, message: str, headers: dict | None = None, param: str | None = None) -> JSONResponse:
