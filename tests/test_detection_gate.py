@@ -421,7 +421,6 @@ def test_a_cue_word_inside_a_word_is_not_tried_but_one_in_chinese_characters_is(
     assert wechat._cue_starts("我的微信号是lin_wei88") == wechat._starts("我的微信号是lin_wei88") != []
 
 
-
 def test_word_initial_takes_the_starts_its_pattern_takes_in_ascii_texts_and_others():
     from stealthflow.placeholders.recognizers.cued import IncomeRecognizer
     from stealthflow.placeholders.recognizers.languages import _WORD_CHARACTER, word_initial
