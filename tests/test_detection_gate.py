@@ -374,27 +374,6 @@ def test_patterns_tried_at_cue_word_starts_find_what_a_full_scan_finds_where_fol
         assert gated == [m.span() for m in pattern.finditer(text)], pattern.pattern[:80]
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
-@given(text=cue_texts())
-def test_in_a_detectors_pass_every_word_set_read_at_once_gives_the_starts_each_finds_alone(text):
-    from stealthflow.placeholders.recognizers.public_names import words_kept
-
-    word_starts = [starts for _, starts in WORD_STARTED]
-    alone = [starts(text) for starts in word_starts]  # outside a pass: each set's own automaton
-    with words_kept():  # the real recognizers' sets, read in one pass over the text for all of them
-        assert [starts(text) for starts in word_starts] == alone
-
-
-def test_a_word_set_made_after_a_text_was_read_in_a_pass_is_read_alone():
-    from stealthflow.placeholders.recognizers.gate import WordStarts
-    from stealthflow.placeholders.recognizers.public_names import words_kept
-
-    text = "Grüße, ich heiße Anna; İch bin hier"
-    with words_kept():
-        assert WordStarts(("heiße", "ich"))(text) == [7, 11, 23]
-        assert WordStarts(("anna", "hier", "speed29 only"))(text) == [17, 31]  # a set new since the text was read
-
-
 def test_a_cue_word_after_a_letter_folding_lengthens_starts_where_it_is_written():
     from stealthflow.placeholders.recognizers.gate import WordStarts
 
