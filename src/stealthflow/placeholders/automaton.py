@@ -21,16 +21,6 @@ def word_automaton(words: Iterable[str]) -> ahocorasick.Automaton:
     return automaton
 
 
-def owned_word_automaton(owners: dict[str, tuple[int, ...]]) -> ahocorasick.Automaton:
-    """An automaton of the words of `owners` (word -> the sets holding it), each word's value (its length, its sets):
-    `iter(text)` gives (last index, (length, sets))."""
-    automaton = ahocorasick.Automaton()
-    for word, sets in owners.items():
-        automaton.add_word(word, (len(word), sets))
-    automaton.make_automaton()
-    return automaton
-
-
 def word_starts(automaton: ahocorasick.Automaton, text: str) -> list[int]:
     """Where a word of `automaton` (`word_automaton`) starts in `text`, in the order of their ends (a list: a generator
     cost a third more over a text dense with cue words)."""

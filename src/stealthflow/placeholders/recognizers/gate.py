@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 import re._constants as sre
 import re._parser as sre_parse
-import threading
 from collections.abc import Iterator
 from functools import cache, cached_property
 
-from stealthflow.placeholders.automaton import owned_word_automaton, word_automaton, word_starts
-from stealthflow.placeholders.recognizers.public_names import text_words, words_shared
+from stealthflow.placeholders.automaton import word_automaton, word_starts
 
 BEFORE_WORDS = 5  # a match starts at most this many words before its trigger ("my older brother")
 BEFORE_CHARS = 64
@@ -94,13 +92,10 @@ class TriggerGate:
 
 
 class WordStarts:
-    """Where any of a few words starts in a text, without case (`fold`): one Aho-Corasick pass. Within a detector's pass
-    (`words_shared`) the words of every WordStarts are looked for in one pass over a text for all of them
-    (`_WordSets`): ~30 sets of cue words, a pass each, cost 4 % of the pattern layer's CPU at 1 KB; the same starts."""
+    """Where any of a few words starts in a text, without case (`fold`): one Aho-Corasick pass."""
 
     def __init__(self, words: tuple[str, ...]):
         self.words = tuple(fold(word) for word in words)
-        self._set = _WORD_SETS.add(self.words)
 
     @cached_property
     def automaton(self):
@@ -108,62 +103,13 @@ class WordStarts:
 
     def __call__(self, text: str) -> list[int]:
         """The starts in `text`, in order (where folding lengthened a character, "ß" to "ss", mapped back to it)."""
-        if words_shared():
-            every = text_words(text).made(_WORD_SETS.starts)
-            if self._set < len(every):  # else a set made after the text was read (recognizers set up on first use)
-                return every[self._set]
-        folded, origins = _reading(text)
-        return _in_order(word_starts(self.automaton, folded), origins)
-
-
-class _WordSets:
-    """Every WordStarts' words, each set numbered, in one automaton (made again when a set is added)."""
-
-    def __init__(self) -> None:
-        self._sets: dict[tuple[str, ...], int] = {}
-        self._automaton: tuple[int, object] | None = None  # (sets in it, the automaton)
-        self._lock = threading.Lock()
-
-    def add(self, words: tuple[str, ...]) -> int:
-        with self._lock:
-            return self._sets.setdefault(words, len(self._sets))
-
-    def starts(self, text: str) -> list[list[int]]:
-        """Each set's starts in `text`, in the order of the sets' numbers (`WordStarts.__call__`'s)."""
-        count, automaton = self._built()
-        folded, origins = _reading(text)
-        found: list[list[int]] = [[] for _ in range(count)]
-        for last, (length, sets) in automaton.iter(folded):
-            for number in sets:
-                found[number].append(last + 1 - length)
-        return [_in_order(starts, origins) for starts in found]
-
-    def _built(self) -> tuple[int, object]:
-        with self._lock:
-            if self._automaton is None or self._automaton[0] != len(self._sets):
-                owners: dict[str, tuple[int, ...]] = {}
-                for words, number in self._sets.items():
-                    for word in words:
-                        owners[word] = (*owners.get(word, ()), number)
-                self._automaton = (len(self._sets), owned_word_automaton(owners))
-            return self._automaton
-
-
-_WORD_SETS = _WordSets()
-
-
-def _reading(text: str) -> tuple[str, list[int] | None]:
-    """The text as `WordStarts` reads it (`fold`, an "İ" as an "I" first: IGNORECASE matches "İ" to an "i"; casefolding
-    makes it "i̇", two characters) and, where folding lengthened a character ("ß" to "ss"), the index in `text` of each
-    of its characters (`folded_origins`; None: the same places)."""
-    text = text.replace("İ", "I")
-    folded = fold(text)
-    return folded, folded_origins(text) if len(folded) != len(text) else None
-
-
-def _in_order(starts: list[int], origins: list[int] | None) -> list[int]:
-    """Starts in a `_reading` as starts in its text, in order, each once."""
-    return sorted({origins[start] for start in starts} if origins else set(starts))
+        text = text.replace("İ", "I")  # IGNORECASE matches "İ" to an "i"; casefolding makes it "i̇", two characters
+        folded = fold(text)
+        starts = word_starts(self.automaton, folded)
+        if len(folded) != len(text):
+            origins = folded_origins(text)
+            starts = [origins[start] for start in starts]
+        return sorted(set(starts))
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")  # an ASCII character folds to one character

@@ -24,10 +24,9 @@ import re
 import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache, cached_property, lru_cache
-from typing import TypeVar
 
 from stealthflow.resources import resource_dir
 
@@ -41,7 +40,6 @@ COUNTRY_NAMES = "country_names.txt"
 TERRITORY_NAMES = "territory_names.txt"
 CITY_KEYS = "city_keys.txt"  # written by gazetteer_build.py (`write_place_keys`)
 COUNTRY_KEYS = "country_keys.txt"
-T = TypeVar("T")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*\.?")  # a full stop ends a word: "A.R. Rahman" is "A. R. Rahman"
 _POSSESSIVE = re.compile(r"(?:'s|\.)$")
 _POSSESSIVE_ENDS = ("s", ".", "\n")  # what a word `_POSSESSIVE` matches in ends with (`$`: also before a last "\n")
@@ -271,7 +269,6 @@ class TextWords:
         self._keys: dict[int, str] = {}
         self._capitalised: dict[tuple[int, int], bool] = {}
         self._matches: dict[re.Pattern[str], tuple[list[int], list[int]]] = {}
-        self._made: dict[Callable[[str], object], object] = {}
 
     @cached_property
     def spans(self) -> list[tuple[int, int]]:  # found on first use: the case rules alone need none
@@ -318,12 +315,6 @@ class TextWords:
             found = [match.span() for match in pattern.finditer(self.text)]
             self._matches[pattern] = ([a for a, _ in found], [b for _, b in found])
         return self._matches[pattern]
-
-    def made(self, make: Callable[[str], T]) -> T:
-        """`make(text)`, made once for every recognizer that asks."""
-        if make not in self._made:
-            self._made[make] = make(self.text)
-        return self._made[make]
 
     def has_capital(self, start: int, end: int) -> bool:
         """Whether text[start:end] holds a character that lowercasing changes; remembered, as a text's
