@@ -421,6 +421,19 @@ def test_a_cue_word_inside_a_word_is_not_tried_but_one_in_chinese_characters_is(
     assert wechat._cue_starts("我的微信号是lin_wei88") == wechat._starts("我的微信号是lin_wei88") != []
 
 
+def test_word_initial_takes_the_starts_its_pattern_takes_in_ascii_texts_and_others():
+    from stealthflow.placeholders.recognizers.cued import IncomeRecognizer
+    from stealthflow.placeholders.recognizers.languages import _WORD_CHARACTER, word_initial
+
+    for text in ("I repaid my_salary, 2x-pay\tpaid!", "Grüße: é9 ²pay ٣my 漢字pay _paid", "x", "ab"):
+        starts = list(range(len(text)))
+        by_pattern = [start for start in starts if start == 0 or not _WORD_CHARACTER.match(text, start - 1)]
+        assert word_initial(text, starts) == by_pattern, text
+    income = IncomeRecognizer()  # the real recognizer, an ASCII text and one that is not
+    assert income._cue_starts("I repaid my salary") == [0, 9, 12]
+    assert income._cue_starts("Grüße! I repaid my salary") == [7, 16, 19]
+
+
 # numbers of the shapes (and digits, letters and marks glued to them) with what may stand between them
 NUMBERS = [
     "111222345",

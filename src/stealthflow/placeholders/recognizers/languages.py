@@ -133,10 +133,15 @@ def _alternation(node: dict, gap: str) -> str:
 
 
 _WORD_CHARACTER = regex.compile(r"[\p{L}\d]")
+_ASCII_WORD_CHARACTERS = frozenset(c for c in map(chr, range(128)) if _WORD_CHARACTER.match(c))
 
 
 def word_initial(text: str, starts: list[int]) -> list[int]:
-    """The `starts` that open a word (no letter or digit right before): the only places a `cue_pattern` may match."""
+    """The `starts` that open a word (no letter or digit right before): the only places a `cue_pattern` may match. In
+    an ASCII text (most) a set of `_WORD_CHARACTER`'s ASCII characters tells, not a regex call per start (the cue
+    recognizers ask of ~100 starts a 1 KB text: 5 % of detection's CPU with the tagger on; the same starts)."""
+    if text.isascii():
+        return [start for start in starts if start == 0 or text[start - 1] not in _ASCII_WORD_CHARACTERS]
     return [start for start in starts if start == 0 or not _WORD_CHARACTER.match(text, start - 1)]
 
 
