@@ -787,7 +787,8 @@ def test_placeholders_the_model_renamed_are_counted_unresolved(protector, stream
 
 def test_a_surname_masked_in_one_turn_is_masked_alone_in_the_next(client, upstream):
     """ux21 H2 through the proxy: "le Dr Alain Morel" masked in turn 1, "Morel" alone in turn 2 reached the upstream
-    in clear. The history is re-sent as a client does; the reply restores the surname as written."""
+    in clear. The history is re-sent as a client does; the surname gets the doctor's placeholder (one person, one
+    placeholder: pipeline/people.py), which the reply restores as his whole name."""
     turn1 = [{"role": "user", "content": "Mon médecin, le Dr Alain Morel, suit mon dossier depuis des années."}]
     first = client.chat.completions.create(model="m", messages=turn1).choices[0].message.content
     turn2 = [
@@ -798,8 +799,8 @@ def test_a_surname_masked_in_one_turn_is_masked_alone_in_the_next(client, upstre
     second = client.chat.completions.create(model="m", messages=turn2).choices[0].message.content
     sent = upstream.received[-1]["messages"]
     assert "Morel" not in json.dumps(sent, ensure_ascii=False)
-    assert sent[-1]["content"] == "Merci ! Est-ce que <REAL_NAME_2> peut aussi écrire à la caisse ?"
-    assert second == "Merci ! Est-ce que Morel peut aussi écrire à la caisse ?"
+    assert sent[-1]["content"] == "Merci ! Est-ce que <REAL_NAME_1> peut aussi écrire à la caisse ?"
+    assert second == "Merci ! Est-ce que Alain Morel peut aussi écrire à la caisse ?"
 
 
 def test_every_refusal_of_the_proxy_says_what_was_wrong_and_what_to_do(proxy, upstream):

@@ -398,6 +398,19 @@ def language_names(
     _rebuild(lambda: write_words(languages_given_names(OTHERS), out), out, "names")
 
 
+@tagger_app.command("name-genders")
+def name_genders(
+    out: Annotated[Path, typer.Option("--out", help="the lists' directory")] = Path("data/languages"),
+) -> None:
+    """Rebuild the lists of given names of one gender (Faker's locales, every one: given-names-female.txt and
+    given-names-male.txt), which tell whether "Frau Nowak" may be "Katarzyna Nowak" (pipeline/people.py)."""
+    from stealthflow.pii_tagger.names import one_gender_given_names
+
+    for gender in ("female", "male"):
+        path = out / f"given-names-{gender}.txt"
+        _rebuild(lambda gender=gender, path=path: write_words(one_gender_given_names(gender), path), path, "names")
+
+
 @tagger_app.command("brands")
 def brands(
     sources: Annotated[

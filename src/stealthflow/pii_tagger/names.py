@@ -60,6 +60,22 @@ def faker_name_lexicon(romanised: bool = False, languages: Iterable[str] | None 
     return lexicon
 
 
+def one_gender_given_names(gender: str) -> list[str]:
+    """The words of the given names of Faker's locales (every one) listed for `gender` ("female" or "male") and never
+    for the other, sorted (data/languages/given-names-<gender>.txt): "katarzyna", "dietmar"; not "andrea", "jean"."""
+    import faker.providers.person as person
+
+    listed: dict[str, set[str]] = {"female": set(), "male": set()}
+    for module in sorted(m.name for m in pkgutil.iter_modules(person.__path__)):
+        provider = importlib.import_module(f"{person.__name__}.{module}").Provider
+        for kind, words in listed.items():
+            names = provider.__dict__.get(f"first_names_{kind}", ())
+            if isinstance(names, (dict, tuple, list, set, frozenset)):
+                words.update(word for name in names for word in WORD.findall(name.casefold()) if len(word) > 1)
+    other = "male" if gender == "female" else "female"
+    return sorted(listed[gender] - listed[other])
+
+
 def languages_given_names(languages: Iterable[str]) -> list[str]:
     """The words of the given names of Faker's locales of `languages`, sorted (data/languages/given-names.txt)."""
     return sorted(word for word, flag in faker_name_lexicon(languages=set(languages)).items() if flag & GIVEN)

@@ -29,6 +29,7 @@ import platformdirs
 
 from stealthflow.config import Settings
 from stealthflow.llm.pool import LLMPool
+from stealthflow.pipeline.people import FAMILY, GIVEN, People, gender
 from stealthflow.placeholders.automaton import GrowingAutomaton
 from stealthflow.placeholders.common_words import NAME_TYPE, of_language_words, specific, specific_part
 from stealthflow.placeholders.keys import (
@@ -268,7 +269,7 @@ class Protector:
                 reads, self._detector().recognized_with_languages(reads, models=False), strict=True
             ):
                 spans = [s for s in spans if not (s.type == "URL" and file_name(s.text_in(read)))]  # "rt-notes.md"
-                if self._chosen(read, spans, session, reading.guess.language):
+                if self._chosen(read, spans, session, reading.guess.language)[0]:
                     raise PersonalName(what)
 
     def own_session(self, session: str) -> str:
@@ -350,9 +351,15 @@ class Protector:
     ) -> Protected:
         """`notes`: what detection could not do for the text (the detector's `warnings_for`), added to its warnings;
         `unread`: its characters in no covered language; `from_model`: the upstream model wrote it (`protect_many`)."""
-        chosen = self._chosen(text, detected, session, language, from_model)
-        issued = self.vault.issue(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
-        entries = issued.entries
+        chosen, items = self._chosen(text, detected, session, language, from_model)
+        # a part linked to its person is a value of the session too, found again in its later texts (`_linked`)
+        parts = [
+            (span.type, span.text_in(text))
+            for span, item in zip(chosen, items, strict=True)
+            if item[1] != span.text_in(text)
+        ]
+        issued = self.vault.issue(self.config.user, session, items + parts)
+        entries = issued.entries[: len(items)]
         with self._known_lock:  # what this message granted joins the session's values (unless others granted meanwhile)
             known = self._known.get(session)
             if known is not None and known.mark == issued.before:
@@ -405,22 +412,36 @@ class Protector:
 
     def _chosen(
         self, text: str, detected: list[Span], session: str, language: str | None, from_model: bool = False
-    ) -> list[Span]:
+    ) -> tuple[list[Span], list[tuple[str, str]]]:
         """The spans of `text` to mask: those the policy masks, their repeats, and the session's known values (every
-        one of them in a text the upstream model wrote)."""
+        one of them in a text the upstream model wrote); and the (type, value) each is issued as (`_linked`, in a text
+        not the model's)."""
         chosen = _with_repeats(text, [s for s in detected if self.config.masks(s.type, s.level)], language)
+        held = People()
         if self.recall:
             with self._known_lock:  # protect runs on several threads; the session's values grow in place
-                chosen = self._known_values(session).add_occurrences(text, chosen, language, every_value=from_model)
-        return chosen
+                known = self._known_values(session)
+                chosen = known.add_occurrences(text, chosen, language, every_value=from_model)
+                held = known.people
+        items = [(span.type, span.text_in(text)) for span in chosen]
+        if from_model:  # the person a guess of the upstream's belongs to is not told: no link in the model's text
+            return chosen, items
+        here = People()  # this text's persons' names, and which of them a title opens
+        for span, (span_type, value) in zip(chosen, items, strict=True):
+            if span_type == NAME_TYPE and len(value.split()) > 1:
+                here.add([value], titled=_titled(text, span.start))
+        return chosen, [
+            (span_type, _linked(text, span, value, language, here, held))
+            for span, (span_type, value) in zip(chosen, items, strict=True)
+        ]
 
     def redact(self, text: str, session: str) -> str:
         """`text` masked as `protect` masks it, writing nothing: a value the session holds gets its placeholder, any
         other value a bare `<TYPE>` mark. For a search query: it finds the memories holding its values' placeholders,
         and leaves no row, index or request behind."""
         [(spans, reading)] = self._detect([text], self.own_session(session))
-        chosen = self._chosen(text, spans, session, reading.guess.language)
-        held = self.vault.held_entries(self.config.user, session, [(s.type, s.text_in(text)) for s in chosen])
+        chosen, items = self._chosen(text, spans, session, reading.guess.language)
+        held = self.vault.held_entries(self.config.user, session, items)
         marks = [render(self.config.style, e) if e else f"<{s.type}>" for s, e in zip(chosen, held, strict=True)]
         return _marked(text, chosen, marks)
 
@@ -759,12 +780,14 @@ class SessionValues(KnownValues):
 
     def __init__(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]):
         self._by_placeholder: dict[tuple[str, int | str], str] = {}
+        self.people = People()  # the persons' names the session holds, by their parts (`_linked`)
         super().__init__([], mark)
         self.add_issued(issued, mark)
 
     def add_issued(self, issued: list[tuple[Entry, str]], mark: tuple[str, int]) -> None:
         for entry, value in issued:
             self._by_placeholder[(entry.type, entry.index)] = self._by_placeholder[(entry.type, entry.token)] = value
+        self.people.add(value for entry, value in issued if entry.type == NAME_TYPE)
         common = frozenset(i for i, (entry, value) in enumerate(issued) if not specific(value, entry.type))
         self.add([(entry.type, value) for entry, value in issued], mark, common)
 
@@ -964,6 +987,57 @@ def _between(spans: Sequence[Span], length: int) -> list[tuple[int, int]]:
     """The (start, end) of the text before, between and after `spans` (in order, not overlapping)."""
     edges = [0, *(edge for span in spans for edge in (span.start, span.end)), length]
     return list(zip(edges[::2], edges[1::2], strict=True))
+
+
+def _linked(text: str, span: Span, value: str, language: str | None, here: People, held: People) -> str:
+    """The value a span of `text` is issued as: for a name of one word that is a part of one person's name of this text
+    (`here`) or of the session (`held`), that person's name, so it gets the person's placeholder ("Ngozi", "Frau Nowak"
+    of "Ngozi Adeyemi", "Katarzyna Nowak"; `People`); else the value as written. Only where nothing says it may be
+    someone else:
+    - no other name's word beside it: "Ousmane Diop", of which detection found "Diop" alone, is not "Mamadou Diop"
+      (`_beside_a_name`); after an initial, only the given name's ("D. Whitfield", not "G. & P. Hollis" of "Greg Hollis");
+    - a family name after a title when the title says the given name's gender ("Frau Nowak"; not "Herr Nowak" nor
+      "Dr. Nowak", as often a relative or the doctor), and in the text that names the person in full only when a title
+      opens the full name too (a letter's "Frau Esther Gschwend", then "Sehr geehrte Frau Gschwend"; not "Mrs.
+      Oyelaran, mother of student Tobi Oyelaran");
+    - else where the word is specific there, as a name's part found alone is (`common_words.specific_part`)."""
+    if span.type != NAME_TYPE or len(value.split()) != 1 or not (here or held):
+        return value
+    if (found := held.person(value, here)) is None:
+        return value
+    name, part = found
+    titled = _titled(text, span.start)
+    if _beside_a_name(text, span.start, span.end, language, titled):
+        return value
+    initial = None if titled else _INITIAL_BEFORE.search(text, max(0, span.start - 8), span.start)
+    if initial is not None and (part == GIVEN or initial[1].casefold() != name[:1].casefold()):
+        return value  # "D. Whitfield" is "Derek Whitfield", "G. & P. Hollis" not "Greg Hollis"
+    if part == FAMILY and titled:  # "Frau Nowak" is "Katarzyna Nowak", "Herr Nowak" and "Dr. Nowak" may be another
+        from stealthflow.placeholders.titles import title_gender  # the tagger's lexicons: when a name is met
+
+        said = title_gender(text, span.start)
+        untitled_here = here.holds(name) and not (
+            here.titled(name) or held.holds(name)
+        )  # "Mrs. Oyelaran" of "Tobi ..."
+        return name if said is not None and said == gender(name) and not untitled_here else value
+    as_name = language in COVERED and _written_as_name(text, span.start, value, language)
+    return name if specific_part(value, language, as_name, given=part == GIVEN) else value
+
+
+def _beside_a_name(text: str, start: int, end: int, language: str | None, titled: bool) -> bool:
+    """Whether the word at `start`:`end` has a capitalised word that is no common word (`specific`) right before it
+    (but a title) or right after it, a blank apart (after it, a comma too: "Hollis, Amara" is no "Teddy Hollis"):
+    then it is a piece of a longer name detection cut short, or of a list of names."""
+    before = None if titled else _WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORD_AFTER.match(text, end)
+    return any(
+        word is not None and word[1][:1].isupper() and specific(word[1], NAME_TYPE, language)
+        for word in (before, after)
+    )
+
+
+_INITIAL_BEFORE = re.compile(r"(?<![\w.])([^\W\d_])\.[ \t]*\Z")  # an initial and its dot: "D. " of "D. Whitfield"
+_WORD_BEFORE, _WORD_AFTER = re.compile(r"([^\W\d_][\w'’-]*)[ \t]$"), re.compile(r",?[ \t]([^\W\d_][\w'’-]*)")
 
 
 def _with_repeats(text: str, spans: list[Span], language: str | None) -> list[Span]:

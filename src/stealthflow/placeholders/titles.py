@@ -47,12 +47,27 @@ def after_title(text: str, start: int) -> bool:
     return _title_before().search(text, max(0, start - 40), start) is not None
 
 
+def title_gender(text: str, start: int) -> str | None:
+    """The gender ("female", "male") the title right before `start` (`after_title`) says (`title_genders` of
+    data/pii-tagger/lexicons.yaml: "Frau", "Mme", "Sig.ra"; "Herr", "M."), or None ("Dr", or no title)."""
+    if (match := _title_before().search(text, max(0, start - 40), start)) is None:
+        return None
+    title = match["title"].casefold()
+    genders = _title_genders()
+    return genders.get(title) or genders.get(title.rstrip("."))
+
+
+@cache
+def _title_genders() -> dict[str, str]:
+    return {title: gender for gender, titles in data_yaml(LEXICONS)["title_genders"].items() for title in titles}
+
+
 @cache
 def _title_before() -> re.Pattern[str]:
     titles = {word for listed in data_yaml(LEXICONS)["person_titles"].values() for word in listed}
     names = {word for word in titles if given_name(word)}
     plain, dotted = entries_alternation(titles - names), entries_alternation(names) or "(?!)"
-    return re.compile(rf"(?<![\w.])(?i:(?:{plain})\.?|(?:{dotted})\.)\s+\Z")
+    return re.compile(rf"(?<![\w.])(?P<title>(?i:(?:{plain})\.?|(?:{dotted})\.))\s+\Z")
 
 
 @cache
