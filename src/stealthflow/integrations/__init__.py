@@ -49,12 +49,18 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
     return value
 
 
+def strings_in(value: Any) -> list[str]:
+    """Every text inside `value` (`map_strings`: strings, keys, numbers), in order."""
+    strings: list[str] = []
+    map_strings(value, lambda text: strings.append(text) or text)
+    return strings
+
+
 def protect_strings(protector: Protector, value: Any, session: str) -> Any:
     """`value` with every text inside it (`map_strings`: strings, keys, numbers) protected in `session` (one batch),
     as memory text is: its placeholders are the session's, and `hydrate_strings` puts its values back (a number that
     held one comes back as its text, a string)."""
-    strings: list[str] = []
-    map_strings(value, lambda text: strings.append(text) or text)
+    strings = strings_in(value)
     protected = iter([p.text for p in protector.protect_many(strings, session)] if strings else [])
     return map_strings(value, lambda _: next(protected))
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from stealthflow.integrations import map_strings
+from stealthflow.integrations import strings_in
 from stealthflow.memory.store import placeholders_in, vault_session
 from stealthflow.pipeline.protector import Protector
 from stealthflow.sessions import MEMORY_KINDS, MEMORY_SESSIONS, check_name, memory_kind
@@ -100,7 +100,7 @@ class RedactingWrapper:
         stored = self._stored(self._session_of(call), call)
         if stored is None:
             raise ValueError("the owner's memories could not all be read: pass their texts to `wrapper.adopt`")
-        return adopt(self.protector, older, self.kind(call), self.owner(call), _strings_of(stored))[1]
+        return adopt(self.protector, older, self.kind(call), self.owner(call), strings_in(stored))[1]
 
     def writing(self) -> AbstractContextManager[None]:
         """Held by a write from protecting its texts to the wrapped store's write (`MEMORY_LOCK`, shared)."""
@@ -143,11 +143,4 @@ class RedactingWrapper:
 
 def _placeholders_of(items: list[Any]) -> set[tuple[str, int | str]]:
     """The placeholders (`Reference.key`) in every text inside `items`."""
-    return placeholders_in("\n".join(_strings_of(items)))
-
-
-def _strings_of(items: list[Any]) -> list[str]:
-    """Every text inside `items` (`map_strings`: strings, keys, numbers)."""
-    texts: list[str] = []
-    map_strings(items, lambda text: texts.append(text) or text)
-    return texts
+    return placeholders_in("\n".join(strings_in(items)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel, Field
 
-from stealthflow.integrations import map_strings
+from stealthflow.integrations import strings_in
 from stealthflow.memory.store import MIN_SCORE, MemoryStore
 from stealthflow.placeholders.scope import json_switch, result_json, withheld_notice
 from stealthflow.string_cost import TooManyStrings, check_strings
@@ -47,10 +47,8 @@ def memory_router(store: MemoryStore) -> APIRouter:
 
     @router.post("/append")
     def append(request: AppendRequest) -> dict:
-        strings = [request.text]
-        map_strings(request.metadata or {}, lambda string: strings.append(string) or string)
-        try:
-            check_strings(strings)  # before anything is protected: a metadata of many short strings (F5)
+        try:  # before anything is protected: a metadata of many short strings (F5)
+            check_strings([request.text, *strings_in(request.metadata or {})])
         except TooManyStrings as exc:
             raise HTTPException(413, str(exc)) from None
         try:

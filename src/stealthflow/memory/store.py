@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stealthflow.data import DataError
-from stealthflow.integrations import hydrate_strings, map_strings, protect_strings
+from stealthflow.integrations import hydrate_strings, protect_strings, strings_in
 from stealthflow.pipeline.protector import Protector
 from stealthflow.placeholders.restore import PLACEHOLDER, RestoreResult, reference
 from stealthflow.placeholders.scope import RestoreScope
@@ -545,7 +545,7 @@ def _named(keys: str | None, text: str, metadata: str) -> set[tuple[str, int | s
     without them (an earlier version's process, since the column came) read from its text; and those of its metadata,
     which is stored as protect wrote it (never rewritten), read from its strings."""
     named = placeholders_in(text) if keys is None else _keys_of(keys)
-    map_strings(json.loads(metadata), lambda string: named.update(placeholders_in(string)) or string)
+    named.update(*(placeholders_in(string) for string in strings_in(json.loads(metadata))))
     return named
 
 
