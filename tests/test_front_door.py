@@ -24,9 +24,8 @@ STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent))
 POST = "Hi, I'm at anna.berg@mailbox.org and my AWS key is AKIAIOSFODNN7EXAMPLE."
 
 
-@pytest.fixture
-def home(tmp_path):
-    """Environment of a user whose vault and key live under tmp_path; cwd is tmp_path."""
+def user_env(tmp_path: Path) -> dict:
+    """Environment of a user whose vault and key live under tmp_path."""
     env = {
         **os.environ,
         "HOME": str(tmp_path),
@@ -35,6 +34,12 @@ def home(tmp_path):
     }
     env["STEALTHFLOW_VAULT_KEY"] = new_secret()
     return env
+
+
+@pytest.fixture
+def home(tmp_path):
+    """Environment of a user whose vault and key live under tmp_path; cwd is tmp_path."""
+    return user_env(tmp_path)
 
 
 def run(args: list[str], env: dict, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -293,36 +298,46 @@ def test_a_post_with_nothing_to_change_is_printed_as_it_is_by_the_default_method
     assert result.stdout.strip() == post and "nothing to change" in result.stderr
 
 
-def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(home, tmp_path):
-    """The default `anonymize` (method local, the shipped models) on a post whose "Twenty years" gives the author away:
-    it becomes a true, coarser wording (data/generalize/coarser.yaml); before it stayed and the post was not printed."""
-    post = "Twenty years on and he still leaves wet towels on the bed."
-    result = run(["anonymize", post, "--json"], home, tmp_path)
+# Three posts the default `anonymize` (method local, the shipped models) generalizes, each by another table of
+# data/generalize; before, each phrase stayed and its post was not printed. One command reads the three as JSONL
+# records (the shipped models load once; each post is rewritten on its own), each test checks its own row.
+GENERALIZED = {
+    "duration": "Twenty years on and he still leaves wet towels on the bed.",
+    "year": "We bought this house in 1998 and the roof still leaks.",
+    "institution": "Still waiting on the NHS, it's been months.",
+}
+
+
+@pytest.fixture(scope="module")
+def generalized_rows(tmp_path_factory) -> dict[str, dict]:
+    """`stealthflow anonymize posts.jsonl --json` (the default method) run once over GENERALIZED, rows by id."""
+    tmp_path = tmp_path_factory.mktemp("generalized")
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text("".join(json.dumps({"id": key, "text": text}) + "\n" for key, text in GENERALIZED.items()))
+    result = run(["anonymize", str(posts), "--json"], user_env(tmp_path), tmp_path)
     assert result.returncode == 0, result.stderr
-    (row,) = map(json.loads, result.stdout.splitlines())
+    rows = {row["id"]: row for row in map(json.loads, result.stdout.splitlines())}
+    assert set(rows) == set(GENERALIZED), result.stdout
+    return rows
+
+
+def test_a_duration_is_worded_as_a_range_that_holds_it_by_the_default_method(generalized_rows):
+    """A post whose "Twenty years" gives the author away: it becomes a true, coarser wording (coarser.yaml)."""
+    post, row = GENERALIZED["duration"], generalized_rows["duration"]
     wordings = vaguer_durations("Twenty years", "", post.removeprefix("Twenty years"))  # "Decades", ...
     assert row["protected"] is True and row["text"] in {post.replace("Twenty years", w) for w in wordings}
 
 
-def test_a_calendar_year_is_worded_as_its_decade_by_the_default_method(home, tmp_path):
-    """The default `anonymize` (method local, the shipped models) on a post whose "1998" (marked as an age) dates the
-    author: it becomes its decade (data/generalize/coarser.yaml `years`); before, it stayed and the post was not
-    printed."""
-    post = "We bought this house in 1998 and the roof still leaks."
-    result = run(["anonymize", post, "--json"], home, tmp_path)
-    assert result.returncode == 0, result.stderr
-    (row,) = map(json.loads, result.stdout.splitlines())
+def test_a_calendar_year_is_worded_as_its_decade_by_the_default_method(generalized_rows):
+    """A post whose "1998" (marked as an age) dates the author: it becomes its decade (coarser.yaml `years`)."""
+    row = generalized_rows["year"]
     assert row["protected"] is True and row["text"] == "We bought this house in the 1990s and the roof still leaks."
 
 
-def test_anonymize_puts_a_generic_kind_in_place_of_a_country_specific_institution(home, tmp_path):
-    """The default `anonymize` (method local, the shipped models) on a post whose "the NHS" says the author lives in
-    Britain: the marked name gives way to its kind (data/generalize/institution_kinds.tsv); before, it stayed and the
-    post was not printed."""
-    post = "Still waiting on the NHS, it's been months."
-    result = run(["anonymize", post, "--method", "local", "--json"], home, tmp_path)
-    assert result.returncode == 0, result.stderr
-    (row,) = map(json.loads, result.stdout.splitlines())
+def test_anonymize_puts_a_generic_kind_in_place_of_a_country_specific_institution(generalized_rows):
+    """A post whose "the NHS" says the author lives in Britain: the marked name gives way to its kind
+    (data/generalize/institution_kinds.tsv)."""
+    row = generalized_rows["institution"]
     assert row["protected"] is True and row["text"] == "Still waiting on the health service, it's been months."
 
 

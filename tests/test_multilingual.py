@@ -5,16 +5,14 @@ end through the `stealthflow protect` command."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from click.testing import Result
 from placeholder_fixtures import protect_config
+from typer.testing import CliRunner
 
+from stealthflow.cli import app
 from stealthflow.pipeline.protector import Protector, open_vault
 from stealthflow.placeholders.detector import Detector
 from stealthflow.placeholders.keys import new_secret
@@ -48,7 +46,6 @@ from stealthflow.placeholders.recognizers.national_ids import (
     SwissAhvRecognizer,
 )
 
-STEALTHFLOW = shutil.which("stealthflow", path=str(Path(sys.executable).parent)) or "stealthflow"
 GERMAN = (
     "Hallo, ich bin Jürgen Weißmann und wohne in der Schillerstraße 12, 80336 München. "
     "Meine Frau Katrin arbeitet bei Siemens, ruf mich an: 0171 2345678."
@@ -664,25 +661,19 @@ def protect_command(tmp_path, text: str, tagger: bool) -> dict:
     return json.loads(run_protect(tmp_path, text, tagger, "--json").stdout)
 
 
-def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> subprocess.CompletedProcess:
-    """`stealthflow protect --rewrite none FLAGS TEXT` as a user runs it, on a fresh vault in `tmp_path`."""
+def run_protect(tmp_path, text: str, tagger: bool, *flags: str) -> Result:
+    """`stealthflow protect --rewrite none FLAGS TEXT` on a fresh vault in `tmp_path`: the real command, run in this
+    process (the shipped models load once per worker, not once per text; the installed command in a subprocess is
+    test_front_door.py's)."""
     env = {
-        **os.environ,
         "HOME": str(tmp_path),
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "STEALTHFLOW_VAULT_KEY": new_secret(),
+        "STEALTHFLOW_TAGGER": "1" if tagger else "0",
     }
-    env |= {"STEALTHFLOW_VAULT_KEY": new_secret(), "STEALTHFLOW_TAGGER": "1" if tagger else "0"}
-    result = subprocess.run(
-        [STEALTHFLOW, "protect", "--rewrite", "none", *flags, text],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result = CliRunner().invoke(app, ["protect", "--rewrite", "none", *flags, text], env=env)
+    assert result.exit_code == 0, (result.stderr, result.exception)
     return result
 
 
