@@ -1,5 +1,5 @@
 """training/real_to_marked.py: an annotated file of real passages -> marked lines outside the repository, and the t29
-recipes that read them."""
+and t30 recipes that read them."""
 
 from __future__ import annotations
 
@@ -45,3 +45,16 @@ def test_the_t29_recipes_read_the_real_passages_from_runs_only():
         real = [path for path in recipe.negatives + recipe.annotated if "real32" in str(path)]
         assert real and all(path.parts[0] == "runs" for path in real)
         assert {Path("runs/real32/negatives.txt"), Path("runs/real32/personal.txt")} == set(real)
+
+
+def test_the_t30_recipes_read_the_three_real_sets_from_runs_only_each_file_as_often():
+    """The dose of the recipes' headers: every real file (with personal data or without) listed the same number of
+    times, so the clean passages weigh as the marked ones."""
+    sets = ("realtrain1", "real32", "real31")
+    for name in ("pii-tagger-student-finetune-t30.yaml", "pii-tagger-student-multilingual-finetune-t30.yaml"):
+        recipe = load_finetune_recipe(TRAINING / name)
+        clean = [path for path in recipe.negatives if path.parts[:2] in {("runs", s) for s in sets}]
+        marked = [path for path in recipe.annotated if path.parts[:2] in {("runs", s) for s in sets}]
+        assert set(clean) == {Path("runs", s, "negatives.txt") for s in sets}
+        assert set(marked) == {Path("runs", s, "personal.txt") for s in sets}
+        assert {(clean + marked).count(path) for path in clean + marked} == {6}
