@@ -34,9 +34,9 @@ from stealthflow.pii_tagger.model import TaggedSpan, load_pii_tagger  # noqa: E4
 from stealthflow.pii_tagger.recognizer import PiiTaggerRecognizer, span_floors  # noqa: E402
 from stealthflow.pii_tagger.route import ENGLISH_STUDENT, may_be_english, student_for  # noqa: E402
 from stealthflow.pii_tagger.verifier import Candidate, shipped_verifiers  # noqa: E402
-from stealthflow.placeholders.common_words import frequent_in, given_in_languages  # noqa: E402
+from stealthflow.placeholders.common_words import common_word, frequent_in, given_in_languages  # noqa: E402
 from stealthflow.placeholders.detector import Detector  # noqa: E402
-from stealthflow.placeholders.language import COVERED, ENGLISH, OTHERS, read, shared_guesser  # noqa: E402
+from stealthflow.placeholders.language import OTHERS, read, shared_guesser  # noqa: E402
 from stealthflow.placeholders.policy import ProtectConfig  # noqa: E402
 from stealthflow.placeholders.recognizers import build_recognizers  # noqa: E402
 from stealthflow.placeholders.recognizers.languages import vocabulary  # noqa: E402
@@ -98,8 +98,9 @@ def wrong_cause(text: str, span: Span, lang: str) -> str:
 
 
 def kind_of_value(value: str, lang: str) -> str:
-    """A kinship word ("Oma"), a frequent word of the text's language ("Leider"), a full name (two words or more), or
-    one word that is or is not a given name of the lexicons (Faker's: `given_name`, `given_in_languages`)."""
+    """A kinship word ("Oma"), a full name (two words or more), one word that is a given name of the lexicons (Faker's:
+    `given_name`, `given_in_languages`; "Leider" too), another word of the text's language (English: WordNet's common
+    words, `common_word`; another language: its frequent words, `frequent_in`; "Helaas", "Bill"), or another word."""
     words = value.split()
     if _KINSHIP.fullmatch(value) or (lang in OTHERS and value.casefold() in _kinship_words(lang)):
         return "kinship word"
@@ -107,8 +108,8 @@ def kind_of_value(value: str, lang: str) -> str:
         return "two words or more"
     if given_name(value) or given_in_languages(value):
         return "one word, a given name of the lexicons"
-    if frequent_in(value, lang if lang in COVERED else ENGLISH):
-        return "one word, a frequent word of its language"
+    if common_word(value) if lang not in OTHERS else frequent_in(value, lang):
+        return "one word, another word of its language"
     return "one word, other"
 
 
