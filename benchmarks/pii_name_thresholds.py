@@ -78,8 +78,11 @@ def gain(c: Counter) -> int:
 
 
 def choose(grid: dict[float, dict[str, Counter]], language: str, before: float) -> float:
-    """The value with the most names found less wrong names in `language` (ties: the higher; none scored: `before`)."""
-    scored = [(gain(by_language[language]), value) for value, by_language in grid.items() if language in by_language]
+    """The value with the most names found less wrong names in `language` (ties: the higher; no name annotated in it:
+    `before`)."""
+    scored = [
+        (gain(c), value) for value, by_language in grid.items() if (c := by_language.get(language)) and c["names"]
+    ]
     return max(scored)[1] if scored else before
 
 

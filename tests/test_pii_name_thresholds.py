@@ -26,12 +26,13 @@ ROW = {"text": DINNER, "lang": "fr", "pii": [{"value": "Julien", "type": "REAL_N
 def test_choose_takes_the_most_names_found_less_wrong_names_and_the_higher_value_on_a_tie():
     # fake counts, not a detector's
     grid = {
-        0.5: {"fr": Counter(names_found=10, name_spans_wrong=6)},  # 4
-        0.7: {"fr": Counter(names_found=9, name_spans_wrong=3)},  # 6
-        0.9: {"fr": Counter(names_found=8, name_spans_wrong=2)},  # 6: the tie goes to the higher value
+        0.5: {"fr": Counter(names=12, names_found=10, name_spans_wrong=6)},  # 4
+        0.7: {"fr": Counter(names=12, names_found=9, name_spans_wrong=3)},  # 6
+        0.9: {"fr": Counter(names=12, names_found=8, name_spans_wrong=2)},  # 6: the tie goes to the higher value
     }
     assert choose(grid, "fr", 0.85) == 0.9
     assert choose(grid, "de", 0.55) == 0.55  # a language no set holds keeps its threshold
+    assert choose({0.5: {"de": Counter()}, 0.9: {"de": Counter()}}, "de", 0.55) == 0.55  # nor one without names
 
 
 def test_kind_of_value_tells_kinship_frequent_words_full_names_and_given_names():
